@@ -28,6 +28,9 @@ Knob `table_fusion` (the table budget):
            stored: its lookups become that table's lookup rotated (32-bit 1-table + rotates,
            1 KB; at 16 bits AES's four tables are not rotations of each other, so nothing changes).
 Tables are at most `word_bits` wide (64 without legalization).
+A root whose terms read no table (arithmetic on a byte alone: a mask -(m >> j & 1), a bit
+reversal, a counter step) is not fused: its 2^|r|-entry table, up to 2 KB at 64 bits, would
+replace a few instructions (Grain's authentication masks were eight 2 KB tables on ARMv6-M).
 Knob `fusion_min_bits` (default 4): roots narrower than this are not fused (a 2-entry table
 replacing a select is no gain). A value used only as the index of memory accesses is not a
 sink: it is an address, whose shift-and-add the backends fold into pointer arithmetic.
@@ -123,6 +126,23 @@ class _Fuser:
             terms.setdefault(id(root), (root, []))[1].append((y, shift, limit))
         else:
             resid.append((y, shift, limit))
+
+    def reads_table(self, root: Value, items: list, defs) -> bool:
+        """Whether a term's cone (back to the root) loads from a table."""
+        todo = [v for v, *_ in items]
+        seen: set[int] = set()
+        while todo:
+            v = todo.pop()
+            if v is root or id(v) in seen or not isinstance(v, Value):
+                continue
+            seen.add(id(v))
+            op = defs.get(id(v))
+            if op is None:
+                continue
+            if op.opcode == "load" and isinstance(op.args[0], Memory) and op.args[0].kind == "table":
+                return True
+            todo += op.args
+        return False
 
     def trivial(self, root: Value, items: list, defs) -> bool:
         """One term that is the root itself or one table lookup of it: nothing to gain."""
@@ -265,7 +285,8 @@ class _Fuser:
             resid: list = []
             self.decompose(y, defs, src, 0, y.width, terms, resid)
             groups = [(root, items) for root, items in terms.values()
-                      if self.min_bits <= root.width <= 8 and not self.trivial(root, items, defs)]
+                      if self.min_bits <= root.width <= 8 and not self.trivial(root, items, defs)
+                      and self.reads_table(root, items, defs)]
             if not groups:
                 continue
             tables = self.tabulate(groups, defs, y.width)

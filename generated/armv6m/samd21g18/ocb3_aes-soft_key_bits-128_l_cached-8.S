@@ -381,7 +381,7 @@ ocb3_key_setup:
 
 @ --- ocb3_encrypt_with: ocb3.encrypt_with
 @     frame 140 bytes (37 spill slots, 22 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1108 bytes of code and literals
+@     estimated 1098 bytes of code and literals
 	.section .text.ocb3_encrypt_with,"ax",%progbits
 	.global ocb3_encrypt_with
 	.type ocb3_encrypt_with, %function
@@ -565,9 +565,11 @@ ocb3_encrypt_with:
 	movs	r6, #0
 .Locb3_encrypt_with_endif8:
 	@ ocb3.ae:51: if v[7:0] == 0 {
-	uxtb	r2, r1
-	ldr	r0, =ocb3_tf8
-	ldrb	r0, [r0, r2]
+	uxtb	r0, r1
+	subs	r0, r0, #1
+	movs	r0, #0
+	adcs	r0, r0
+	eors	r0, r3
 	cmp	r0, #0
 	beq	.Locb3_encrypt_with_else9
 	@ ocb3.ae:52: n = n + 8
@@ -579,9 +581,11 @@ ocb3_encrypt_with:
 .Locb3_encrypt_with_endif10:
 	@ ocb3.ae:55: if v[3:0] == 0 {
 	lsls	r0, r1, #28
-	lsrs	r2, r0, #28
-	ldr	r0, =ocb3_tf9
-	ldrb	r0, [r0, r2]
+	lsrs	r0, r0, #28
+	subs	r0, r0, #1
+	movs	r0, #0
+	adcs	r0, r0
+	eors	r0, r3
 	cmp	r0, #0
 	beq	.Locb3_encrypt_with_else11
 	@ ocb3.ae:56: n = n + 4
@@ -807,7 +811,6 @@ ocb3_encrypt_with:
 	ldrb	r0, [r6, r1]
 	strb	r0, [r3, r1]
 	b	.Locb3_encrypt_with_cpy30
-	.ltorg
 .Locb3_encrypt_with_cpyd28:
 	mov	r6, r3
 .Locb3_encrypt_with_words27:
@@ -1039,8 +1042,8 @@ ocb3_encrypt_with:
 
 
 @ --- ocb3_decrypt_with: ocb3.decrypt_with
-@     frame 176 bytes (68 spill slots, 31 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1896 bytes of code and literals
+@     frame 168 bytes (66 spill slots, 29 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1880 bytes of code and literals
 	.section .text.ocb3_decrypt_with,"ax",%progbits
 	.global ocb3_decrypt_with
 	.type ocb3_decrypt_with, %function
@@ -1053,38 +1056,38 @@ ocb3_decrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #176
+	sub	sp, #168
 	@ ocb3.ae:178: offset = initial_offset(ks, nonce, len(tag))
-	add	r4, sp, #128
+	add	r4, sp, #120
 	str	r4, [sp]
 	str	r0, [sp, #24]
 	str	r1, [sp, #76]
 	mov	r4, r2
 	mov	r2, r3
-	ldr	r0, [sp, #212]
-	str	r0, [sp, #116]
-	ldr	r0, [sp, #216]
-	str	r0, [sp, #112]
-	ldr	r1, [sp, #220]
-	str	r1, [sp, #88]
-	ldr	r5, [sp, #224]
-	str	r5, [sp, #108]
-	ldr	r0, [sp, #228]
-	str	r0, [sp, #120]
-	ldr	r0, [sp, #232]
+	ldr	r0, [sp, #204]
+	str	r0, [sp, #108]
+	ldr	r0, [sp, #208]
 	str	r0, [sp, #104]
-	ldr	r1, [sp, #236]
+	ldr	r1, [sp, #212]
+	str	r1, [sp, #88]
+	ldr	r5, [sp, #216]
+	str	r5, [sp, #100]
+	ldr	r0, [sp, #220]
+	str	r0, [sp, #112]
+	ldr	r0, [sp, #224]
+	str	r0, [sp, #96]
+	ldr	r1, [sp, #228]
 	str	r1, [sp, #92]
-	ldr	r0, [sp, #244]
-	str	r0, [sp, #124]
+	ldr	r0, [sp, #236]
+	str	r0, [sp, #116]
 	ldr	r0, [sp, #24]
 	mov	r1, r4
-	ldr	r3, [sp, #104]
+	ldr	r3, [sp, #96]
 	bl	ocb3_initial_offset
-	ldr	r4, [sp, #128]
-	ldr	r3, [sp, #132]
-	ldr	r2, [sp, #136]
-	ldr	r1, [sp, #140]
+	ldr	r4, [sp, #120]
+	ldr	r3, [sp, #124]
+	ldr	r2, [sp, #128]
+	ldr	r1, [sp, #132]
 	@ ocb3.ae:181: full = n / 16
 	lsrs	r0, r5, #4
 	str	r0, [sp, #84]
@@ -1123,12 +1126,6 @@ ocb3_decrypt_with:
 	@ aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	ldr	r0, =ocb3_E.inv_sbox
 	str	r0, [sp, #16]
-	@ ocb3.ae:51: if v[7:0] == 0 {
-	ldr	r0, =ocb3_tf8
-	str	r0, [sp, #100]
-	@ ocb3.ae:55: if v[3:0] == 0 {
-	ldr	r0, =ocb3_tf9
-	str	r0, [sp, #96]
 	@ ocb3.ae:183: for i in 0..full {
 .Locb3_decrypt_with_loop1:
 	@ ocb3.ae:185: offset = offset ^ delta
@@ -1153,7 +1150,7 @@ ocb3_decrypt_with:
 	tst	r1, r0
 	beq	.Locb3_decrypt_with_words4
 .Locb3_decrypt_with_bytes3:
-	add	r3, sp, #160
+	add	r3, sp, #152
 	movs	r2, #16
 .Locb3_decrypt_with_cpy6:
 	subs	r2, #1
@@ -1471,9 +1468,11 @@ ocb3_decrypt_with:
 	movs	r5, #0
 .Locb3_decrypt_with_endif10:
 	@ ocb3.ae:51: if v[7:0] == 0 {
-	uxtb	r2, r1
-	ldr	r0, [sp, #100]
-	ldrb	r0, [r0, r2]
+	uxtb	r0, r1
+	subs	r0, r0, #1
+	movs	r0, #0
+	adcs	r0, r0
+	eors	r0, r3
 	cmp	r0, #0
 	beq	.Locb3_decrypt_with_else11
 	@ ocb3.ae:52: n = n + 8
@@ -1485,9 +1484,11 @@ ocb3_decrypt_with:
 .Locb3_decrypt_with_endif12:
 	@ ocb3.ae:55: if v[3:0] == 0 {
 	lsls	r0, r1, #28
-	lsrs	r2, r0, #28
-	ldr	r0, [sp, #96]
-	ldrb	r0, [r0, r2]
+	lsrs	r0, r0, #28
+	subs	r0, r0, #1
+	movs	r0, #0
+	adcs	r0, r0
+	eors	r0, r3
 	cmp	r0, #0
 	beq	.Locb3_decrypt_with_else13
 	@ ocb3.ae:56: n = n + 4
@@ -1628,11 +1629,11 @@ ocb3_decrypt_with:
 	str	r4, [r1, #12]
 	b	.Locb3_decrypt_with_stored24
 .Locb3_decrypt_with_bytes23:
-	str	r5, [sp, #160]
-	str	r2, [sp, #164]
-	str	r3, [sp, #168]
-	str	r4, [sp, #172]
-	add	r3, sp, #160
+	str	r5, [sp, #152]
+	str	r2, [sp, #156]
+	str	r3, [sp, #160]
+	str	r4, [sp, #164]
+	add	r3, sp, #152
 	movs	r2, #16
 .Locb3_decrypt_with_cpy25:
 	subs	r2, #1
@@ -1660,7 +1661,7 @@ ocb3_decrypt_with:
 	ldr	r0, [sp, #84]
 	lsls	r0, r0, #4
 	str	r0, [sp, #40]
-	ldr	r5, [sp, #108]
+	ldr	r5, [sp, #100]
 	subs	r0, r5, r0
 	mov	r10, r0
 	@ ocb3.ae:193: if r != 0 {
@@ -1689,21 +1690,21 @@ ocb3_decrypt_with:
 	eors	r4, r1
 	str	r4, [sp, #44]
 	@ ocb3.ae:195: pad = E.encrypt_block(ks, offset)
-	str	r4, [sp, #128]
+	str	r4, [sp, #120]
 	mov	r0, r3
-	str	r0, [sp, #132]
+	str	r0, [sp, #124]
 	mov	r0, r2
-	str	r0, [sp, #136]
+	str	r0, [sp, #128]
 	ldr	r0, [sp, #20]
-	str	r0, [sp, #140]
-	add	r1, sp, #128
-	add	r2, sp, #144
+	str	r0, [sp, #132]
+	add	r1, sp, #120
+	add	r2, sp, #136
 	ldr	r0, [sp, #24]
 	bl	ocb3_E_encrypt_block
-	ldr	r4, [sp, #144]
-	ldr	r3, [sp, #148]
-	ldr	r2, [sp, #152]
-	ldr	r0, [sp, #156]
+	ldr	r4, [sp, #136]
+	ldr	r3, [sp, #140]
+	ldr	r2, [sp, #144]
+	ldr	r0, [sp, #148]
 	str	r0, [sp, #8]
 	@ ocb3.ae:196: p = first_bytes(load_be(ct, 16 * full, 16, r) ^ pad, r)
 	ldr	r1, [sp, #88]
@@ -1717,11 +1718,11 @@ ocb3_decrypt_with:
 	beq	.Locb3_decrypt_with_words29
 .Locb3_decrypt_with_bytes28:
 	movs	r0, #0
+	str	r0, [sp, #152]
+	str	r0, [sp, #156]
 	str	r0, [sp, #160]
 	str	r0, [sp, #164]
-	str	r0, [sp, #168]
-	str	r0, [sp, #172]
-	add	r6, sp, #160
+	add	r6, sp, #152
 	mov	r5, r10
 	cmp	r5, #16
 	bcc	.Locb3_decrypt_with_cnt31
@@ -1912,11 +1913,11 @@ ocb3_decrypt_with:
 	b	.Locb3_decrypt_with_stored44
 .Locb3_decrypt_with_bytes43:
 	ldr	r0, [sp, #4]
-	str	r0, [sp, #160]
-	str	r4, [sp, #164]
-	str	r3, [sp, #168]
-	str	r2, [sp, #172]
-	add	r3, sp, #160
+	str	r0, [sp, #152]
+	str	r4, [sp, #156]
+	str	r3, [sp, #160]
+	str	r2, [sp, #164]
+	add	r3, sp, #152
 	mov	r2, r10
 	cmp	r2, #16
 	bcc	.Locb3_decrypt_with_cnt45
@@ -1955,52 +1956,52 @@ ocb3_decrypt_with:
 	eors	r7, r3
 	eors	r6, r4
 	eors	r5, r1
-	str	r0, [sp, #128]
-	str	r7, [sp, #132]
-	str	r6, [sp, #136]
-	str	r5, [sp, #140]
-	add	r1, sp, #128
-	add	r2, sp, #144
+	str	r0, [sp, #120]
+	str	r7, [sp, #124]
+	str	r6, [sp, #128]
+	str	r5, [sp, #132]
+	add	r1, sp, #120
+	add	r2, sp, #136
 	ldr	r0, [sp, #24]
 	bl	ocb3_E_encrypt_block
-	add	r0, sp, #128
+	add	r0, sp, #120
 	str	r0, [sp]
-	ldr	r7, [sp, #144]
-	ldr	r5, [sp, #148]
-	ldr	r4, [sp, #152]
-	ldr	r6, [sp, #156]
+	ldr	r7, [sp, #136]
+	ldr	r5, [sp, #140]
+	ldr	r4, [sp, #144]
+	ldr	r6, [sp, #148]
 	ldr	r0, [sp, #24]
 	ldr	r1, [sp, #76]
-	ldr	r2, [sp, #116]
-	ldr	r3, [sp, #112]
+	ldr	r2, [sp, #108]
+	ldr	r3, [sp, #104]
 	bl	ocb3_hash
-	ldr	r1, [sp, #128]
+	ldr	r1, [sp, #120]
 	eors	r7, r1
 	str	r7, [sp, #8]
-	ldr	r1, [sp, #132]
+	ldr	r1, [sp, #124]
 	eors	r5, r1
 	str	r5, [sp, #4]
-	ldr	r1, [sp, #136]
+	ldr	r1, [sp, #128]
 	eors	r4, r1
 	str	r4, [sp, #12]
-	ldr	r0, [sp, #140]
+	ldr	r0, [sp, #132]
 	eors	r6, r0
 	@ ocb3.ae:202: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(t, len(tag))) == 0
-	ldr	r1, [sp, #120]
+	ldr	r1, [sp, #112]
 	movs	r2, #3
-	ldr	r0, [sp, #104]
+	ldr	r0, [sp, #96]
 	cmp	r0, #16
 	bcc	.Locb3_decrypt_with_bytes47
 	tst	r1, r2
 	beq	.Locb3_decrypt_with_words48
 .Locb3_decrypt_with_bytes47:
 	movs	r0, #0
+	str	r0, [sp, #152]
+	str	r0, [sp, #156]
 	str	r0, [sp, #160]
 	str	r0, [sp, #164]
-	str	r0, [sp, #168]
-	str	r0, [sp, #172]
-	add	r3, sp, #160
-	ldr	r2, [sp, #104]
+	add	r3, sp, #152
+	ldr	r2, [sp, #96]
 	cmp	r2, #16
 	bcc	.Locb3_decrypt_with_cnt50
 	movs	r2, #16
@@ -2027,7 +2028,7 @@ ocb3_decrypt_with:
 	rev	r0, r0
 	str	r0, [sp, #20]
 	@ ocb3.ae:72: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
-	ldr	r0, [sp, #104]
+	ldr	r0, [sp, #96]
 	cmp	r0, #16
 	movs	r1, #0
 	adcs	r1, r1
@@ -2036,7 +2037,7 @@ ocb3_decrypt_with:
 	cmp	r1, #0
 	beq	.Locb3_decrypt_with_else52
 	@ ocb3.ae:73: y = x & ~(~(0 as u128) >> (8 * count))
-	ldr	r0, [sp, #104]
+	ldr	r0, [sp, #96]
 	lsls	r5, r0, #3
 	movs	r4, #0
 	mvns	r4, r4
@@ -2111,9 +2112,9 @@ ocb3_decrypt_with:
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	ldr	r0, [sp, #124]
+	ldr	r0, [sp, #116]
 	strh	r1, [r0]
-	add	sp, #176
+	add	sp, #168
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -2401,7 +2402,7 @@ ocb3_E_encrypt_block:
 
 @ --- ocb3_hash: ocb3.hash
 @     frame 92 bytes (21 spill slots, 11 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 726 bytes of code and literals
+@     estimated 716 bytes of code and literals
 	.section .text.ocb3_hash,"ax",%progbits
 	.global ocb3_hash
 	.type ocb3_hash, %function
@@ -2463,9 +2464,11 @@ ocb3_hash:
 	movs	r5, #0
 .Locb3_hash_endif4:
 	@ ocb3.ae:51: if v[7:0] == 0 {
-	uxtb	r2, r1
-	ldr	r0, =ocb3_tf8
-	ldrb	r0, [r0, r2]
+	uxtb	r0, r1
+	subs	r0, r0, #1
+	movs	r0, #0
+	adcs	r0, r0
+	eors	r0, r3
 	cmp	r0, #0
 	beq	.Locb3_hash_else5
 	@ ocb3.ae:52: n = n + 8
@@ -2477,9 +2480,11 @@ ocb3_hash:
 .Locb3_hash_endif6:
 	@ ocb3.ae:55: if v[3:0] == 0 {
 	lsls	r0, r1, #28
-	lsrs	r2, r0, #28
-	ldr	r0, =ocb3_tf9
-	ldrb	r0, [r0, r2]
+	lsrs	r0, r0, #28
+	subs	r0, r0, #1
+	movs	r0, #0
+	adcs	r0, r0
+	eors	r0, r3
 	cmp	r0, #0
 	beq	.Locb3_hash_else7
 	@ ocb3.ae:56: n = n + 4
@@ -2712,7 +2717,6 @@ ocb3_hash:
 	ldrb	r0, [r3, r4]
 	strb	r0, [r5, r4]
 	b	.Locb3_hash_cpy27
-	.ltorg
 .Locb3_hash_cpyd25:
 	mov	r3, r5
 .Locb3_hash_words24:
@@ -3490,57 +3494,5 @@ ocb3_tf7:
 	.word 0xaff381ca, 0x68c43eb9, 0x24342c38, 0xa3405fc2, 0x1dc37216, 0xe2250cbc, 0x3c498b28, 0x0d9541ff
 	.word 0xa8017139, 0x0cb3de08, 0xb4e49cd8, 0x56c19064, 0xcb84617b, 0x32b670d5, 0x6c5c7448, 0xb85742d0
 	.size ocb3_tf7, .-ocb3_tf7
-
-
-@ table tf8: 256 x u1 (256 bytes)
-	.section .rodata.ocb3_tf8,"a",%progbits
-	.balign 4
-	.global ocb3_tf8
-	.type ocb3_tf8, %object
-ocb3_tf8:
-	.byte 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.size ocb3_tf8, .-ocb3_tf8
-
-
-@ table tf9: 16 x u1 (16 bytes)
-	.section .rodata.ocb3_tf9,"a",%progbits
-	.balign 4
-	.global ocb3_tf9
-	.type ocb3_tf9, %object
-ocb3_tf9:
-	.byte 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.size ocb3_tf9, .-ocb3_tf9
 
 

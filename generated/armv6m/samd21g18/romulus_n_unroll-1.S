@@ -1963,8 +1963,8 @@ romulus_n_absorb_ad:
 
 
 @ --- romulus_n_tbc_n: romulus_n.tbc_n
-@     frame 28 bytes (14 spill slots, 7 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 660 bytes of code and literals
+@     frame 8 bytes (8 spill slots, 2 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 628 bytes of code and literals
 	.section .text.romulus_n_tbc_n,"ax",%progbits
 	.global romulus_n_tbc_n
 	.type romulus_n_tbc_n, %function
@@ -1977,366 +1977,335 @@ romulus_n_tbc_n:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #28
-	mov	r4, r1
-	mov	r12, r2
-	ldr	r1, [sp, #64]
-	str	r1, [sp, #24]
-	ldm	r0!, {r5, r6}
-	ldr	r0, [r3]
-	str	r0, [sp]
-	ldr	r2, [r3, #4]
-	ldr	r1, [r3, #8]
-	ldr	r3, [r3, #12]
+	sub	sp, #8
+	ldr	r4, [r0]
 	@ romulus_n.ae:65: return E.encrypt_block_tk1(cat(rev8(cnt), d), r23, s)
-	uxtb	r0, r5
+	lsrs	r5, r4, #24
+	lsls	r5, r5, #24
+	ldr	r6, [r0, #4]
+	uxtb	r0, r6
 	lsls	r0, r0, #16
-	lsrs	r7, r5, #8
-	uxtb	r7, r7
-	lsls	r7, r7, #8
-	orrs	r0, r7
-	lsrs	r7, r5, #16
-	uxtb	r7, r7
-	orrs	r0, r7
-	lsrs	r5, r5, #24
-	lsls	r7, r5, #24
-	uxtb	r5, r6
-	lsls	r5, r5, #16
-	orrs	r7, r5
-	lsrs	r5, r6, #8
-	uxtb	r5, r5
-	lsls	r5, r5, #8
-	orrs	r7, r5
-	lsrs	r5, r6, #16
-	mov	r6, r7
-	orrs	r6, r5
-	lsls	r7, r6, #8
-	lsls	r5, r0, #8
-	lsrs	r0, r6, #24
 	orrs	r5, r0
-	orrs	r7, r4
-	@ skinny128_384plus.ae:196: @unroll(unroll)
-	movs	r0, #0
-	str	r0, [sp, #4]
-	mov	r4, r3
-	mov	r8, r1
-	ldr	r1, [sp]
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	ldr	r6, =romulus_n_E.sbox
-	@ skinny128_384plus.ae:199: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], r23[i] ^ tk1)
-	ldr	r0, =romulus_n_E.rc
-	mov	r9, r0
-	ldr	r0, =romulus_n_tf0
-	str	r0, [sp, #12]
-	ldr	r0, =romulus_n_tf1
-	str	r0, [sp, #8]
-	@ skinny128_384plus.ae:196: @unroll(unroll)
-.Lromulus_n_tbc_n_loop1:
-	@ skinny128_384plus.ae:184: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32])
-	lsrs	r0, r5, #16
+	lsrs	r0, r6, #8
 	uxtb	r0, r0
-	lsls	r0, r0, #24
-	uxtb	r3, r7
-	lsls	r3, r3, #16
-	orrs	r0, r3
-	lsrs	r3, r5, #24
-	lsls	r3, r3, #8
-	orrs	r0, r3
-	lsrs	r3, r7, #16
-	uxtb	r3, r3
-	orrs	r0, r3
-	mov	r11, r0
-	lsrs	r0, r5, #8
-	uxtb	r0, r0
-	lsls	r0, r0, #24
-	lsrs	r3, r7, #8
-	uxtb	r3, r3
-	lsls	r3, r3, #16
-	orrs	r0, r3
-	lsrs	r3, r7, #24
-	lsls	r3, r3, #8
-	orrs	r0, r3
-	uxtb	r3, r5
-	orrs	r0, r3
-	mov	r10, r0
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r0, r1, #24
-	ldrb	r0, [r6, r0]
-	lsls	r3, r0, #24
-	lsrs	r0, r1, #16
-	uxtb	r0, r0
-	ldrb	r0, [r6, r0]
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	lsrs	r0, r1, #8
-	uxtb	r0, r0
-	ldrb	r0, [r6, r0]
 	lsls	r0, r0, #8
-	orrs	r3, r0
-	uxtb	r0, r1
-	ldrb	r0, [r6, r0]
-	orrs	r3, r0
-	@ skinny128_384plus.ae:199: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], r23[i] ^ tk1)
-	mov	r0, r12
-	ldr	r1, [r0, #4]
-	eors	r1, r5
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r0, r4, #24
-	ldrb	r0, [r6, r0]
-	@ skinny128_384plus.ae:199: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], r23[i] ^ tk1)
-	lsls	r0, r0, #24
-	str	r0, [sp]
-	mov	r0, r9
-	ldrb	r0, [r0]
-	str	r0, [sp, #20]
-	lsls	r5, r0, #2
-	ldr	r0, [sp, #12]
-	ldr	r5, [r0, r5]
-	ldr	r0, [sp]
-	eors	r5, r0
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r0, r4, #16
-	uxtb	r0, r0
-	ldrb	r0, [r6, r0]
-	@ skinny128_384plus.ae:199: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], r23[i] ^ tk1)
-	lsls	r0, r0, #16
-	eors	r5, r0
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	orrs	r5, r0
+	lsrs	r0, r6, #16
+	orrs	r5, r0
+	uxtb	r0, r4
+	lsls	r6, r0, #16
 	lsrs	r0, r4, #8
 	uxtb	r0, r0
-	ldrb	r0, [r6, r0]
-	@ skinny128_384plus.ae:199: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], r23[i] ^ tk1)
 	lsls	r0, r0, #8
-	eors	r5, r0
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	uxtb	r0, r4
-	ldrb	r0, [r6, r0]
-	@ skinny128_384plus.ae:199: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], r23[i] ^ tk1)
-	eors	r5, r0
-	eors	r5, r1
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r0, r2, #24
-	ldrb	r0, [r6, r0]
-	lsls	r4, r0, #24
-	lsrs	r0, r2, #16
+	orrs	r6, r0
+	lsrs	r0, r4, #16
 	uxtb	r0, r0
-	ldrb	r0, [r6, r0]
+	orrs	r6, r0
+	lsls	r0, r6, #8
+	lsrs	r4, r5, #24
+	orrs	r0, r4
+	lsls	r6, r5, #8
+	orrs	r6, r1
+	mov	r5, r3
+	ldr	r1, [r5, #12]
+	ldr	r3, [r5, #8]
+	ldr	r4, [r5, #4]
+	ldr	r5, [r5]
+	@ skinny128_384plus.ae:196: @unroll(unroll)
+	mov	r12, r6
+	mov	r8, r0
+	@ skinny128_384plus.ae:199: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], r23[i] ^ tk1)
+	mov	r9, r2
+	ldr	r0, [sp, #44]
+	str	r0, [sp, #4]
+	@ skinny128_384plus.ae:196: @unroll(unroll)
+	movs	r0, #0
+	str	r0, [sp]
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	ldr	r2, =romulus_n_E.sbox
+	@ skinny128_384plus.ae:199: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], r23[i] ^ tk1)
+	ldr	r0, =romulus_n_E.rc
+	mov	r10, r0
+	@ skinny128_384plus.ae:196: @unroll(unroll)
+.Lromulus_n_tbc_n_loop1:
+	@ skinny128_384plus.ae:199: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], r23[i] ^ tk1)
+	mov	r0, r9
+	ldr	r6, [r0]
+	ldr	r7, [r0, #4]
+	mov	r0, r12
+	eors	r6, r0
+	mov	r11, r6
+	mov	r6, r7
+	mov	r0, r8
+	eors	r6, r0
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r0, r1, #24
+	ldrb	r0, [r2, r0]
+	lsls	r7, r0, #24
+	lsrs	r0, r1, #16
+	uxtb	r0, r0
+	ldrb	r0, [r2, r0]
 	lsls	r0, r0, #16
-	orrs	r4, r0
-	lsrs	r0, r2, #8
+	orrs	r7, r0
+	lsrs	r0, r1, #8
 	uxtb	r0, r0
-	ldrb	r0, [r6, r0]
+	ldrb	r0, [r2, r0]
 	lsls	r0, r0, #8
-	orrs	r4, r0
-	uxtb	r0, r2
-	ldrb	r0, [r6, r0]
-	orrs	r4, r0
+	orrs	r7, r0
+	uxtb	r0, r1
+	ldrb	r0, [r2, r0]
+	mov	r1, r7
+	orrs	r1, r0
+	@ skinny128_384plus.ae:199: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], r23[i] ^ tk1)
+	mov	r0, r10
+	ldrb	r0, [r0]
+	@ skinny128_384plus.ae:116: r0 = sub_cells(r0) ^ ((c & 0xf) as u32 << 24) ^ k[63:32]
+	lsls	r7, r0, #28
+	lsrs	r7, r7, #4
+	eors	r1, r7
+	eors	r1, r6
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r6, r3, #24
+	ldrb	r6, [r2, r6]
+	lsls	r6, r6, #24
+	lsrs	r7, r3, #16
+	uxtb	r7, r7
+	ldrb	r7, [r2, r7]
+	lsls	r7, r7, #16
+	orrs	r6, r7
+	lsrs	r7, r3, #8
+	uxtb	r7, r7
+	ldrb	r7, [r2, r7]
+	lsls	r7, r7, #8
+	orrs	r6, r7
+	uxtb	r3, r3
+	ldrb	r3, [r2, r3]
+	orrs	r6, r3
+	@ skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
+	lsrs	r0, r0, #4
+	lsls	r0, r0, #24
+	eors	r6, r0
+	mov	r0, r11
+	eors	r6, r0
+	movs	r0, #8
+	rors	r6, r0
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r0, r4, #24
+	ldrb	r0, [r2, r0]
+	lsls	r3, r0, #24
+	lsrs	r0, r4, #16
+	uxtb	r0, r0
+	ldrb	r0, [r2, r0]
+	lsls	r0, r0, #16
+	orrs	r3, r0
+	lsrs	r0, r4, #8
+	uxtb	r0, r0
+	ldrb	r0, [r2, r0]
+	lsls	r0, r0, #8
+	orrs	r3, r0
+	uxtb	r0, r4
+	ldrb	r0, [r2, r0]
+	orrs	r3, r0
 	@ skinny128_384plus.ae:118: r2 = (sub_cells(r2) ^ 0x02000000) >>> 16
 	movs	r0, #1
 	lsls	r0, r0, #25
-	eors	r4, r0
-	movs	r0, #16
-	rors	r4, r0
+	eors	r3, r0
+	mov	r0, r3
+	movs	r3, #16
+	rors	r0, r3
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r3, r5, #24
+	ldrb	r3, [r2, r3]
+	lsls	r4, r3, #24
+	lsrs	r3, r5, #16
+	uxtb	r3, r3
+	ldrb	r3, [r2, r3]
+	lsls	r3, r3, #16
+	orrs	r4, r3
+	lsrs	r3, r5, #8
+	uxtb	r3, r3
+	ldrb	r3, [r2, r3]
+	lsls	r3, r3, #8
+	orrs	r4, r3
+	uxtb	r3, r5
+	ldrb	r3, [r2, r3]
+	orrs	r4, r3
+	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
+	movs	r3, #24
+	rors	r4, r3
 	@ skinny128_384plus.ae:121: t = r0 ^ r2
+	mov	r5, r1
+	eors	r5, r0
+	@ skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
+	mov	r3, r5
+	eors	r3, r4
+	mov	r4, r6
+	eors	r4, r0
+	@ skinny128_384plus.ae:200: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i + 1], r23[i + 1])
+	mov	r0, r9
+	ldr	r0, [r0, #8]
+	mov	r11, r0
+	mov	r0, r9
+	ldr	r6, [r0, #12]
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r0, r3, #24
+	ldrb	r0, [r2, r0]
+	lsls	r7, r0, #24
+	lsrs	r0, r3, #16
+	uxtb	r0, r0
+	ldrb	r0, [r2, r0]
+	lsls	r0, r0, #16
+	orrs	r7, r0
+	lsrs	r0, r3, #8
+	uxtb	r0, r0
+	ldrb	r0, [r2, r0]
+	lsls	r0, r0, #8
+	orrs	r7, r0
+	uxtb	r0, r3
+	ldrb	r0, [r2, r0]
+	mov	r3, r7
+	orrs	r3, r0
+	@ skinny128_384plus.ae:200: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i + 1], r23[i + 1])
+	mov	r0, r10
+	ldrb	r0, [r0, #1]
+	@ skinny128_384plus.ae:116: r0 = sub_cells(r0) ^ ((c & 0xf) as u32 << 24) ^ k[63:32]
+	lsls	r7, r0, #28
+	lsrs	r7, r7, #4
+	eors	r3, r7
+	eors	r3, r6
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r6, r1, #24
+	ldrb	r6, [r2, r6]
+	lsls	r6, r6, #24
+	lsrs	r7, r1, #16
+	uxtb	r7, r7
+	ldrb	r7, [r2, r7]
+	lsls	r7, r7, #16
+	orrs	r6, r7
+	lsrs	r7, r1, #8
+	uxtb	r7, r7
+	ldrb	r7, [r2, r7]
+	lsls	r7, r7, #8
+	orrs	r6, r7
+	uxtb	r1, r1
+	ldrb	r1, [r2, r1]
+	orrs	r6, r1
+	@ skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
+	lsrs	r0, r0, #4
+	lsls	r0, r0, #24
+	eors	r6, r0
+	mov	r0, r11
+	eors	r6, r0
+	movs	r0, #8
+	rors	r6, r0
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r0, r4, #24
+	ldrb	r0, [r2, r0]
+	lsls	r1, r0, #24
+	lsrs	r0, r4, #16
+	uxtb	r0, r0
+	ldrb	r0, [r2, r0]
+	lsls	r0, r0, #16
+	orrs	r1, r0
+	lsrs	r0, r4, #8
+	uxtb	r0, r0
+	ldrb	r0, [r2, r0]
+	lsls	r0, r0, #8
+	orrs	r1, r0
+	uxtb	r0, r4
+	ldrb	r0, [r2, r0]
+	orrs	r1, r0
+	@ skinny128_384plus.ae:118: r2 = (sub_cells(r2) ^ 0x02000000) >>> 16
+	movs	r0, #1
+	lsls	r0, r0, #25
+	eors	r1, r0
+	mov	r0, r1
+	movs	r1, #16
+	rors	r0, r1
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r1, r5, #24
+	ldrb	r1, [r2, r1]
+	lsls	r4, r1, #24
+	lsrs	r1, r5, #16
+	uxtb	r1, r1
+	ldrb	r1, [r2, r1]
+	lsls	r1, r1, #16
+	orrs	r4, r1
+	lsrs	r1, r5, #8
+	uxtb	r1, r1
+	ldrb	r1, [r2, r1]
+	lsls	r1, r1, #8
+	orrs	r4, r1
+	uxtb	r1, r5
+	ldrb	r1, [r2, r1]
+	orrs	r4, r1
+	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
+	movs	r1, #24
+	rors	r4, r1
+	@ skinny128_384plus.ae:121: t = r0 ^ r2
+	mov	r5, r3
+	eors	r5, r0
+	@ skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
 	mov	r1, r5
 	eors	r1, r4
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r0, r1, #24
-	ldrb	r0, [r6, r0]
-	lsls	r0, r0, #24
-	lsrs	r2, r1, #16
-	uxtb	r2, r2
-	ldrb	r2, [r6, r2]
-	lsls	r2, r2, #16
-	orrs	r0, r2
-	lsrs	r2, r1, #8
-	uxtb	r2, r2
-	ldrb	r2, [r6, r2]
-	lsls	r2, r2, #8
-	orrs	r0, r2
-	uxtb	r2, r1
-	ldrb	r2, [r6, r2]
-	orrs	r0, r2
-	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
-	movs	r2, #24
-	rors	r0, r2
-	str	r0, [sp]
-	rors	r3, r2
-	@ skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
-	mov	r2, r1
-	eors	r2, r3
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r0, r2, #24
-	ldrb	r0, [r6, r0]
-	@ skinny128_384plus.ae:200: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i + 1], r23[i + 1])
-	lsls	r1, r0, #24
-	mov	r0, r9
-	ldrb	r0, [r0, #1]
-	str	r0, [sp, #16]
-	lsls	r3, r0, #2
-	ldr	r0, [sp, #12]
-	ldr	r3, [r0, r3]
-	eors	r3, r1
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r0, r2, #16
-	uxtb	r0, r0
-	ldrb	r0, [r6, r0]
-	@ skinny128_384plus.ae:200: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i + 1], r23[i + 1])
-	lsls	r0, r0, #16
-	eors	r3, r0
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r0, r2, #8
-	uxtb	r0, r0
-	ldrb	r0, [r6, r0]
-	@ skinny128_384plus.ae:200: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i + 1], r23[i + 1])
-	lsls	r0, r0, #8
-	eors	r3, r0
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	uxtb	r0, r2
-	ldrb	r0, [r6, r0]
-	@ skinny128_384plus.ae:200: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i + 1], r23[i + 1])
-	eors	r3, r0
-	mov	r0, r12
-	ldr	r0, [r0, #12]
-	mov	r1, r3
-	eors	r1, r0
-	@ skinny128_384plus.ae:199: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], r23[i] ^ tk1)
-	mov	r0, r12
-	ldr	r3, [r0]
-	eors	r3, r7
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	mov	r0, r8
-	lsrs	r0, r0, #24
-	ldrb	r0, [r6, r0]
-	@ skinny128_384plus.ae:199: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], r23[i] ^ tk1)
-	lsls	r7, r0, #24
-	ldr	r0, [sp, #20]
-	lsls	r2, r0, #2
-	ldr	r0, [sp, #8]
-	ldr	r2, [r0, r2]
-	eors	r2, r7
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	mov	r4, r6
+	eors	r4, r0
+	@ skinny128_384plus.ae:184: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32])
 	mov	r0, r8
 	lsrs	r0, r0, #16
 	uxtb	r0, r0
-	ldrb	r0, [r6, r0]
-	@ skinny128_384plus.ae:199: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], r23[i] ^ tk1)
+	lsls	r6, r0, #24
+	mov	r0, r12
+	uxtb	r0, r0
 	lsls	r0, r0, #16
-	eors	r2, r0
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	orrs	r6, r0
+	mov	r0, r8
+	lsrs	r0, r0, #24
+	lsls	r0, r0, #8
+	orrs	r6, r0
+	mov	r0, r12
+	lsrs	r0, r0, #16
+	uxtb	r0, r0
+	orrs	r6, r0
 	mov	r0, r8
 	lsrs	r0, r0, #8
 	uxtb	r0, r0
-	ldrb	r0, [r6, r0]
-	@ skinny128_384plus.ae:199: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], r23[i] ^ tk1)
+	lsls	r7, r0, #24
+	mov	r0, r12
+	lsrs	r0, r0, #8
+	uxtb	r0, r0
+	lsls	r0, r0, #16
+	orrs	r7, r0
+	mov	r0, r12
+	lsrs	r0, r0, #24
 	lsls	r0, r0, #8
-	eors	r2, r0
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	orrs	r7, r0
 	mov	r0, r8
 	uxtb	r0, r0
-	ldrb	r0, [r6, r0]
-	@ skinny128_384plus.ae:199: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], r23[i] ^ tk1)
-	eors	r2, r0
-	eors	r2, r3
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r0, r5, #24
-	ldrb	r0, [r6, r0]
-	@ skinny128_384plus.ae:200: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i + 1], r23[i + 1])
-	lsls	r3, r0, #24
-	ldr	r0, [sp, #16]
-	lsls	r7, r0, #2
-	ldr	r0, [sp, #8]
-	ldr	r0, [r0, r7]
-	eors	r0, r3
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r3, r5, #16
-	uxtb	r3, r3
-	ldrb	r3, [r6, r3]
-	@ skinny128_384plus.ae:200: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i + 1], r23[i + 1])
-	lsls	r7, r3, #16
-	mov	r3, r0
-	eors	r3, r7
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r0, r5, #8
-	uxtb	r0, r0
-	ldrb	r0, [r6, r0]
-	@ skinny128_384plus.ae:200: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i + 1], r23[i + 1])
-	lsls	r0, r0, #8
-	eors	r3, r0
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	uxtb	r0, r5
-	ldrb	r0, [r6, r0]
-	@ skinny128_384plus.ae:200: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i + 1], r23[i + 1])
-	eors	r3, r0
-	mov	r0, r12
-	ldr	r0, [r0, #8]
-	eors	r3, r0
-	@ skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
-	movs	r0, #8
-	rors	r3, r0
-	rors	r2, r0
-	@ skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
-	eors	r2, r4
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r0, r2, #24
-	ldrb	r0, [r6, r0]
-	lsls	r4, r0, #24
-	lsrs	r0, r2, #16
-	uxtb	r0, r0
-	ldrb	r0, [r6, r0]
-	lsls	r0, r0, #16
-	orrs	r4, r0
-	lsrs	r0, r2, #8
-	uxtb	r0, r0
-	ldrb	r0, [r6, r0]
-	lsls	r0, r0, #8
-	orrs	r4, r0
-	uxtb	r0, r2
-	ldrb	r0, [r6, r0]
-	orrs	r4, r0
-	@ skinny128_384plus.ae:118: r2 = (sub_cells(r2) ^ 0x02000000) >>> 16
-	movs	r0, #1
-	lsls	r0, r0, #25
-	eors	r4, r0
-	movs	r0, #16
-	rors	r4, r0
-	@ skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
-	mov	r2, r3
-	eors	r2, r4
-	@ skinny128_384plus.ae:121: t = r0 ^ r2
-	mov	r3, r1
-	eors	r3, r4
-	@ skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
-	mov	r4, r3
-	ldr	r0, [sp]
-	eors	r4, r0
-	@ skinny128_384plus.ae:184: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32])
-	mov	r0, r12
-	adds	r0, #16
-	mov	r12, r0
+	orrs	r7, r0
 	mov	r0, r9
-	adds	r0, #2
+	adds	r0, #16
 	mov	r9, r0
-	mov	r8, r1
-	mov	r1, r3
-	mov	r7, r10
-	mov	r5, r11
-	ldr	r0, [sp, #4]
+	mov	r0, r10
+	adds	r0, #2
+	mov	r10, r0
+	mov	r12, r7
+	mov	r8, r6
+	ldr	r0, [sp]
 	adds	r0, #1
-	str	r0, [sp, #4]
+	str	r0, [sp]
 	cmp	r0, #20
 	bcs	.Lromulus_n_tbc_n_far1
 	b	.Lromulus_n_tbc_n_loop1
 .Lromulus_n_tbc_n_far1:
 .Lromulus_n_tbc_n_done2:
 	@ skinny128_384plus.ae:203: return cat(r0, r1, r2, r3)
-	ldr	r0, [sp, #24]
-	str	r1, [r0]
-	str	r2, [r0, #4]
-	mov	r1, r8
-	str	r1, [r0, #8]
-	str	r4, [r0, #12]
-	add	sp, #28
+	ldr	r0, [sp, #4]
+	str	r5, [r0]
+	str	r4, [r0, #4]
+	str	r3, [r0, #8]
+	str	r1, [r0, #12]
+	add	sp, #8
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -2349,8 +2318,8 @@ romulus_n_tbc_n:
 
 
 @ --- romulus_n_tbc: romulus_n.tbc
-@     frame 360 bytes (27 spill slots, 10 on the stack; locals 320), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 824 bytes of code and literals
+@     frame 360 bytes (23 spill slots, 10 on the stack; locals 320), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 790 bytes of code and literals
 	.section .text.romulus_n_tbc,"ax",%progbits
 	.global romulus_n_tbc
 	.type romulus_n_tbc, %function
@@ -2665,156 +2634,134 @@ romulus_n_tbc:
 	@ skinny128_384plus.ae:130: @unroll(unroll)
 	movs	r0, #0
 	mov	r8, r0
-	ldr	r7, [sp, #24]
-	ldr	r5, [sp, #28]
+	ldr	r2, [sp, #24]
+	ldr	r3, [sp, #28]
 	ldr	r4, [sp, #32]
-	ldr	r3, [sp, #36]
+	ldr	r5, [sp, #36]
 	@ skinny128_384plus.ae:132: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
-	add	r2, sp, #40
+	add	r6, sp, #40
 	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	ldr	r1, =romulus_n_E.sbox
 	@ skinny128_384plus.ae:132: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
 	ldr	r0, =romulus_n_E.rc
 	mov	r12, r0
-	ldr	r0, =romulus_n_tf0
-	str	r0, [sp, #8]
-	ldr	r0, =romulus_n_tf1
-	str	r0, [sp, #4]
 	@ skinny128_384plus.ae:130: @unroll(unroll)
 .Lromulus_n_tbc_loop4:
 	@ skinny128_384plus.ae:132: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
-	ldr	r0, [r2]
+	ldr	r0, [r6]
 	mov	r11, r0
-	ldr	r0, [r2, #4]
+	ldr	r0, [r6, #4]
 	mov	r10, r0
 	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r0, r7, #24
+	lsrs	r0, r2, #24
 	ldrb	r0, [r1, r0]
-	@ skinny128_384plus.ae:132: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
 	lsls	r0, r0, #24
-	str	r0, [sp]
-	mov	r0, r12
-	ldrb	r0, [r0]
-	mov	r9, r0
-	lsls	r6, r0, #2
-	ldr	r0, [sp, #8]
-	ldr	r6, [r0, r6]
-	ldr	r0, [sp]
-	eors	r6, r0
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r0, r7, #16
-	uxtb	r0, r0
-	ldrb	r0, [r1, r0]
-	@ skinny128_384plus.ae:132: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
-	lsls	r0, r0, #16
-	eors	r6, r0
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r0, r7, #8
-	uxtb	r0, r0
-	ldrb	r0, [r1, r0]
-	@ skinny128_384plus.ae:132: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
-	lsls	r0, r0, #8
-	eors	r6, r0
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	uxtb	r0, r7
-	ldrb	r0, [r1, r0]
-	@ skinny128_384plus.ae:132: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
-	eors	r6, r0
-	mov	r0, r10
-	eors	r6, r0
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r0, r5, #24
-	ldrb	r0, [r1, r0]
-	@ skinny128_384plus.ae:132: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
-	lsls	r0, r0, #24
-	mov	r10, r0
-	mov	r0, r9
-	lsls	r7, r0, #2
-	ldr	r0, [sp, #4]
-	ldr	r7, [r0, r7]
-	mov	r0, r10
-	eors	r7, r0
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r0, r5, #16
-	uxtb	r0, r0
-	ldrb	r0, [r1, r0]
-	@ skinny128_384plus.ae:132: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
-	lsls	r0, r0, #16
-	eors	r7, r0
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r0, r5, #8
-	uxtb	r0, r0
-	ldrb	r0, [r1, r0]
-	@ skinny128_384plus.ae:132: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
-	lsls	r0, r0, #8
-	eors	r7, r0
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	uxtb	r0, r5
-	ldrb	r0, [r1, r0]
-	@ skinny128_384plus.ae:132: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
-	eors	r7, r0
-	mov	r0, r11
-	eors	r7, r0
-	@ skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
-	movs	r0, #8
-	rors	r7, r0
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r0, r4, #24
-	ldrb	r0, [r1, r0]
-	lsls	r5, r0, #24
-	lsrs	r0, r4, #16
-	uxtb	r0, r0
-	ldrb	r0, [r1, r0]
-	lsls	r0, r0, #16
-	orrs	r5, r0
-	lsrs	r0, r4, #8
-	uxtb	r0, r0
-	ldrb	r0, [r1, r0]
-	lsls	r0, r0, #8
-	orrs	r5, r0
-	uxtb	r0, r4
-	ldrb	r0, [r1, r0]
-	orrs	r5, r0
-	@ skinny128_384plus.ae:118: r2 = (sub_cells(r2) ^ 0x02000000) >>> 16
-	movs	r0, #1
-	lsls	r0, r0, #25
-	eors	r5, r0
-	movs	r0, #16
-	rors	r5, r0
-	@ skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
-	mov	r4, r7
-	eors	r4, r5
-	@ skinny128_384plus.ae:121: t = r0 ^ r2
-	mov	r0, r6
-	eors	r0, r5
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r5, r3, #24
-	ldrb	r5, [r1, r5]
-	lsls	r5, r5, #24
-	lsrs	r7, r3, #16
+	lsrs	r7, r2, #16
 	uxtb	r7, r7
 	ldrb	r7, [r1, r7]
 	lsls	r7, r7, #16
-	orrs	r5, r7
-	lsrs	r7, r3, #8
+	orrs	r0, r7
+	lsrs	r7, r2, #8
 	uxtb	r7, r7
 	ldrb	r7, [r1, r7]
 	lsls	r7, r7, #8
-	orrs	r5, r7
-	uxtb	r3, r3
-	ldrb	r3, [r1, r3]
-	orrs	r5, r3
+	orrs	r0, r7
+	uxtb	r2, r2
+	ldrb	r2, [r1, r2]
+	orrs	r0, r2
+	@ skinny128_384plus.ae:132: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
+	mov	r2, r12
+	ldrb	r2, [r2]
+	mov	r9, r2
+	@ skinny128_384plus.ae:116: r0 = sub_cells(r0) ^ ((c & 0xf) as u32 << 24) ^ k[63:32]
+	lsls	r2, r2, #28
+	lsrs	r2, r2, #4
+	eors	r0, r2
+	mov	r2, r10
+	eors	r0, r2
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r2, r3, #24
+	ldrb	r2, [r1, r2]
+	lsls	r7, r2, #24
+	lsrs	r2, r3, #16
+	uxtb	r2, r2
+	ldrb	r2, [r1, r2]
+	lsls	r2, r2, #16
+	orrs	r7, r2
+	lsrs	r2, r3, #8
+	uxtb	r2, r2
+	ldrb	r2, [r1, r2]
+	lsls	r2, r2, #8
+	orrs	r7, r2
+	uxtb	r2, r3
+	ldrb	r2, [r1, r2]
+	orrs	r7, r2
+	@ skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
+	mov	r2, r9
+	lsrs	r2, r2, #4
+	lsls	r2, r2, #24
+	eors	r7, r2
+	mov	r2, r11
+	eors	r7, r2
+	movs	r2, #8
+	mov	r3, r7
+	rors	r3, r2
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r2, r4, #24
+	ldrb	r2, [r1, r2]
+	lsls	r2, r2, #24
+	lsrs	r7, r4, #16
+	uxtb	r7, r7
+	ldrb	r7, [r1, r7]
+	lsls	r7, r7, #16
+	orrs	r2, r7
+	lsrs	r7, r4, #8
+	uxtb	r7, r7
+	ldrb	r7, [r1, r7]
+	lsls	r7, r7, #8
+	orrs	r2, r7
+	uxtb	r4, r4
+	ldrb	r4, [r1, r4]
+	orrs	r2, r4
+	@ skinny128_384plus.ae:118: r2 = (sub_cells(r2) ^ 0x02000000) >>> 16
+	movs	r4, #1
+	lsls	r4, r4, #25
+	eors	r2, r4
+	movs	r4, #16
+	rors	r2, r4
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r4, r5, #24
+	ldrb	r4, [r1, r4]
+	lsls	r4, r4, #24
+	lsrs	r7, r5, #16
+	uxtb	r7, r7
+	ldrb	r7, [r1, r7]
+	lsls	r7, r7, #16
+	orrs	r4, r7
+	lsrs	r7, r5, #8
+	uxtb	r7, r7
+	ldrb	r7, [r1, r7]
+	lsls	r7, r7, #8
+	orrs	r4, r7
+	uxtb	r5, r5
+	ldrb	r5, [r1, r5]
+	orrs	r4, r5
 	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
-	movs	r3, #24
-	rors	r5, r3
+	movs	r5, #24
+	rors	r4, r5
+	@ skinny128_384plus.ae:121: t = r0 ^ r2
+	mov	r5, r0
+	eors	r5, r2
 	@ skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
-	mov	r7, r0
-	eors	r7, r5
-	adds	r2, #8
-	mov	r3, r12
-	adds	r3, #1
-	mov	r12, r3
-	mov	r5, r6
+	mov	r7, r5
+	eors	r7, r4
+	mov	r4, r3
+	eors	r4, r2
+	adds	r6, #8
+	mov	r2, r12
+	adds	r2, #1
+	mov	r12, r2
+	mov	r2, r7
 	mov	r3, r0
 	mov	r0, r8
 	adds	r0, #1
@@ -2824,10 +2771,10 @@ romulus_n_tbc:
 .Lromulus_n_tbc_done5:
 	@ skinny128_384plus.ae:134: return cat(r0, r1, r2, r3)
 	ldr	r0, [sp, #20]
-	str	r3, [r0]
+	str	r5, [r0]
 	str	r4, [r0, #4]
-	str	r5, [r0, #8]
-	str	r7, [r0, #12]
+	str	r3, [r0, #8]
+	str	r2, [r0, #12]
 	add	sp, #360
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
@@ -2896,87 +2843,5 @@ romulus_n_E.rc:
 	.byte 0x34, 0x29, 0x12, 0x24, 0x08, 0x11, 0x22, 0x04
 	.byte 0x09, 0x13, 0x26, 0x0c, 0x19, 0x32, 0x25, 0x0a
 	.size romulus_n_E.rc, .-romulus_n_E.rc
-
-
-@ table tf0: 256 x u32 (1024 bytes)
-	.section .rodata.romulus_n_tf0,"a",%progbits
-	.balign 4
-	.global romulus_n_tf0
-	.type romulus_n_tf0, %object
-romulus_n_tf0:
-	.word 0x00000000, 0x01000000, 0x02000000, 0x03000000, 0x04000000, 0x05000000, 0x06000000, 0x07000000
-	.word 0x08000000, 0x09000000, 0x0a000000, 0x0b000000, 0x0c000000, 0x0d000000, 0x0e000000, 0x0f000000
-	.word 0x00000000, 0x01000000, 0x02000000, 0x03000000, 0x04000000, 0x05000000, 0x06000000, 0x07000000
-	.word 0x08000000, 0x09000000, 0x0a000000, 0x0b000000, 0x0c000000, 0x0d000000, 0x0e000000, 0x0f000000
-	.word 0x00000000, 0x01000000, 0x02000000, 0x03000000, 0x04000000, 0x05000000, 0x06000000, 0x07000000
-	.word 0x08000000, 0x09000000, 0x0a000000, 0x0b000000, 0x0c000000, 0x0d000000, 0x0e000000, 0x0f000000
-	.word 0x00000000, 0x01000000, 0x02000000, 0x03000000, 0x04000000, 0x05000000, 0x06000000, 0x07000000
-	.word 0x08000000, 0x09000000, 0x0a000000, 0x0b000000, 0x0c000000, 0x0d000000, 0x0e000000, 0x0f000000
-	.word 0x00000000, 0x01000000, 0x02000000, 0x03000000, 0x04000000, 0x05000000, 0x06000000, 0x07000000
-	.word 0x08000000, 0x09000000, 0x0a000000, 0x0b000000, 0x0c000000, 0x0d000000, 0x0e000000, 0x0f000000
-	.word 0x00000000, 0x01000000, 0x02000000, 0x03000000, 0x04000000, 0x05000000, 0x06000000, 0x07000000
-	.word 0x08000000, 0x09000000, 0x0a000000, 0x0b000000, 0x0c000000, 0x0d000000, 0x0e000000, 0x0f000000
-	.word 0x00000000, 0x01000000, 0x02000000, 0x03000000, 0x04000000, 0x05000000, 0x06000000, 0x07000000
-	.word 0x08000000, 0x09000000, 0x0a000000, 0x0b000000, 0x0c000000, 0x0d000000, 0x0e000000, 0x0f000000
-	.word 0x00000000, 0x01000000, 0x02000000, 0x03000000, 0x04000000, 0x05000000, 0x06000000, 0x07000000
-	.word 0x08000000, 0x09000000, 0x0a000000, 0x0b000000, 0x0c000000, 0x0d000000, 0x0e000000, 0x0f000000
-	.word 0x00000000, 0x01000000, 0x02000000, 0x03000000, 0x04000000, 0x05000000, 0x06000000, 0x07000000
-	.word 0x08000000, 0x09000000, 0x0a000000, 0x0b000000, 0x0c000000, 0x0d000000, 0x0e000000, 0x0f000000
-	.word 0x00000000, 0x01000000, 0x02000000, 0x03000000, 0x04000000, 0x05000000, 0x06000000, 0x07000000
-	.word 0x08000000, 0x09000000, 0x0a000000, 0x0b000000, 0x0c000000, 0x0d000000, 0x0e000000, 0x0f000000
-	.word 0x00000000, 0x01000000, 0x02000000, 0x03000000, 0x04000000, 0x05000000, 0x06000000, 0x07000000
-	.word 0x08000000, 0x09000000, 0x0a000000, 0x0b000000, 0x0c000000, 0x0d000000, 0x0e000000, 0x0f000000
-	.word 0x00000000, 0x01000000, 0x02000000, 0x03000000, 0x04000000, 0x05000000, 0x06000000, 0x07000000
-	.word 0x08000000, 0x09000000, 0x0a000000, 0x0b000000, 0x0c000000, 0x0d000000, 0x0e000000, 0x0f000000
-	.word 0x00000000, 0x01000000, 0x02000000, 0x03000000, 0x04000000, 0x05000000, 0x06000000, 0x07000000
-	.word 0x08000000, 0x09000000, 0x0a000000, 0x0b000000, 0x0c000000, 0x0d000000, 0x0e000000, 0x0f000000
-	.word 0x00000000, 0x01000000, 0x02000000, 0x03000000, 0x04000000, 0x05000000, 0x06000000, 0x07000000
-	.word 0x08000000, 0x09000000, 0x0a000000, 0x0b000000, 0x0c000000, 0x0d000000, 0x0e000000, 0x0f000000
-	.word 0x00000000, 0x01000000, 0x02000000, 0x03000000, 0x04000000, 0x05000000, 0x06000000, 0x07000000
-	.word 0x08000000, 0x09000000, 0x0a000000, 0x0b000000, 0x0c000000, 0x0d000000, 0x0e000000, 0x0f000000
-	.word 0x00000000, 0x01000000, 0x02000000, 0x03000000, 0x04000000, 0x05000000, 0x06000000, 0x07000000
-	.word 0x08000000, 0x09000000, 0x0a000000, 0x0b000000, 0x0c000000, 0x0d000000, 0x0e000000, 0x0f000000
-	.size romulus_n_tf0, .-romulus_n_tf0
-
-
-@ table tf1: 256 x u32 (1024 bytes)
-	.section .rodata.romulus_n_tf1,"a",%progbits
-	.balign 4
-	.global romulus_n_tf1
-	.type romulus_n_tf1, %object
-romulus_n_tf1:
-	.word 0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000
-	.word 0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000
-	.word 0x01000000, 0x01000000, 0x01000000, 0x01000000, 0x01000000, 0x01000000, 0x01000000, 0x01000000
-	.word 0x01000000, 0x01000000, 0x01000000, 0x01000000, 0x01000000, 0x01000000, 0x01000000, 0x01000000
-	.word 0x02000000, 0x02000000, 0x02000000, 0x02000000, 0x02000000, 0x02000000, 0x02000000, 0x02000000
-	.word 0x02000000, 0x02000000, 0x02000000, 0x02000000, 0x02000000, 0x02000000, 0x02000000, 0x02000000
-	.word 0x03000000, 0x03000000, 0x03000000, 0x03000000, 0x03000000, 0x03000000, 0x03000000, 0x03000000
-	.word 0x03000000, 0x03000000, 0x03000000, 0x03000000, 0x03000000, 0x03000000, 0x03000000, 0x03000000
-	.word 0x04000000, 0x04000000, 0x04000000, 0x04000000, 0x04000000, 0x04000000, 0x04000000, 0x04000000
-	.word 0x04000000, 0x04000000, 0x04000000, 0x04000000, 0x04000000, 0x04000000, 0x04000000, 0x04000000
-	.word 0x05000000, 0x05000000, 0x05000000, 0x05000000, 0x05000000, 0x05000000, 0x05000000, 0x05000000
-	.word 0x05000000, 0x05000000, 0x05000000, 0x05000000, 0x05000000, 0x05000000, 0x05000000, 0x05000000
-	.word 0x06000000, 0x06000000, 0x06000000, 0x06000000, 0x06000000, 0x06000000, 0x06000000, 0x06000000
-	.word 0x06000000, 0x06000000, 0x06000000, 0x06000000, 0x06000000, 0x06000000, 0x06000000, 0x06000000
-	.word 0x07000000, 0x07000000, 0x07000000, 0x07000000, 0x07000000, 0x07000000, 0x07000000, 0x07000000
-	.word 0x07000000, 0x07000000, 0x07000000, 0x07000000, 0x07000000, 0x07000000, 0x07000000, 0x07000000
-	.word 0x08000000, 0x08000000, 0x08000000, 0x08000000, 0x08000000, 0x08000000, 0x08000000, 0x08000000
-	.word 0x08000000, 0x08000000, 0x08000000, 0x08000000, 0x08000000, 0x08000000, 0x08000000, 0x08000000
-	.word 0x09000000, 0x09000000, 0x09000000, 0x09000000, 0x09000000, 0x09000000, 0x09000000, 0x09000000
-	.word 0x09000000, 0x09000000, 0x09000000, 0x09000000, 0x09000000, 0x09000000, 0x09000000, 0x09000000
-	.word 0x0a000000, 0x0a000000, 0x0a000000, 0x0a000000, 0x0a000000, 0x0a000000, 0x0a000000, 0x0a000000
-	.word 0x0a000000, 0x0a000000, 0x0a000000, 0x0a000000, 0x0a000000, 0x0a000000, 0x0a000000, 0x0a000000
-	.word 0x0b000000, 0x0b000000, 0x0b000000, 0x0b000000, 0x0b000000, 0x0b000000, 0x0b000000, 0x0b000000
-	.word 0x0b000000, 0x0b000000, 0x0b000000, 0x0b000000, 0x0b000000, 0x0b000000, 0x0b000000, 0x0b000000
-	.word 0x0c000000, 0x0c000000, 0x0c000000, 0x0c000000, 0x0c000000, 0x0c000000, 0x0c000000, 0x0c000000
-	.word 0x0c000000, 0x0c000000, 0x0c000000, 0x0c000000, 0x0c000000, 0x0c000000, 0x0c000000, 0x0c000000
-	.word 0x0d000000, 0x0d000000, 0x0d000000, 0x0d000000, 0x0d000000, 0x0d000000, 0x0d000000, 0x0d000000
-	.word 0x0d000000, 0x0d000000, 0x0d000000, 0x0d000000, 0x0d000000, 0x0d000000, 0x0d000000, 0x0d000000
-	.word 0x0e000000, 0x0e000000, 0x0e000000, 0x0e000000, 0x0e000000, 0x0e000000, 0x0e000000, 0x0e000000
-	.word 0x0e000000, 0x0e000000, 0x0e000000, 0x0e000000, 0x0e000000, 0x0e000000, 0x0e000000, 0x0e000000
-	.word 0x0f000000, 0x0f000000, 0x0f000000, 0x0f000000, 0x0f000000, 0x0f000000, 0x0f000000, 0x0f000000
-	.word 0x0f000000, 0x0f000000, 0x0f000000, 0x0f000000, 0x0f000000, 0x0f000000, 0x0f000000, 0x0f000000
-	.size romulus_n_tf1, .-romulus_n_tf1
 
 

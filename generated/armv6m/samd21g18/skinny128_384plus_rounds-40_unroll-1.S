@@ -411,8 +411,8 @@ skinny128_384plus_key_schedule:
 
 
 @ --- skinny128_384plus_encrypt_block: skinny128_384plus.encrypt_block
-@     frame 16 bytes (10 spill slots, 4 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 308 bytes of code and literals
+@     frame 4 bytes (6 spill slots, 1 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 286 bytes of code and literals
 	.section .text.skinny128_384plus_encrypt_block,"ax",%progbits
 	.global skinny128_384plus_encrypt_block
 	.type skinny128_384plus_encrypt_block, %function
@@ -425,159 +425,138 @@ skinny128_384plus_encrypt_block:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #16
+	sub	sp, #4
 	mov	r6, r0
-	str	r2, [sp, #12]
-	ldm	r1!, {r3, r4, r5, r7}
+	str	r2, [sp]
+	ldr	r5, [r1]
+	ldr	r4, [r1, #4]
+	ldr	r3, [r1, #8]
+	ldr	r2, [r1, #12]
 	@ skinny128_384plus.ae:130: @unroll(unroll)
 	movs	r0, #0
 	mov	r8, r0
-	@ skinny128_384plus.ae:132: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
-	mov	r2, r6
 	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	ldr	r1, =skinny128_384plus_sbox
 	@ skinny128_384plus.ae:132: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
 	ldr	r0, =skinny128_384plus_rc
 	mov	r12, r0
-	ldr	r0, =skinny128_384plus_tf0
-	str	r0, [sp, #8]
-	ldr	r0, =skinny128_384plus_tf1
-	str	r0, [sp, #4]
 	@ skinny128_384plus.ae:130: @unroll(unroll)
 .Lskinny128_384plus_encrypt_block_loop1:
 	@ skinny128_384plus.ae:132: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
-	ldr	r0, [r2]
+	ldr	r0, [r6]
 	mov	r11, r0
-	ldr	r0, [r2, #4]
+	ldr	r0, [r6, #4]
 	mov	r10, r0
 	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r0, r7, #24
+	lsrs	r0, r2, #24
 	ldrb	r0, [r1, r0]
-	@ skinny128_384plus.ae:132: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
 	lsls	r0, r0, #24
-	str	r0, [sp]
-	mov	r0, r12
-	ldrb	r0, [r0]
-	mov	r9, r0
-	lsls	r6, r0, #2
-	ldr	r0, [sp, #8]
-	ldr	r6, [r0, r6]
-	ldr	r0, [sp]
-	eors	r6, r0
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r0, r7, #16
-	uxtb	r0, r0
-	ldrb	r0, [r1, r0]
-	@ skinny128_384plus.ae:132: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
-	lsls	r0, r0, #16
-	eors	r6, r0
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r0, r7, #8
-	uxtb	r0, r0
-	ldrb	r0, [r1, r0]
-	@ skinny128_384plus.ae:132: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
-	lsls	r0, r0, #8
-	eors	r6, r0
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	uxtb	r0, r7
-	ldrb	r0, [r1, r0]
-	@ skinny128_384plus.ae:132: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
-	eors	r6, r0
-	mov	r0, r10
-	eors	r6, r0
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r0, r5, #24
-	ldrb	r0, [r1, r0]
-	@ skinny128_384plus.ae:132: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
-	lsls	r0, r0, #24
-	mov	r10, r0
-	mov	r0, r9
-	lsls	r7, r0, #2
-	ldr	r0, [sp, #4]
-	ldr	r7, [r0, r7]
-	mov	r0, r10
-	eors	r7, r0
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r0, r5, #16
-	uxtb	r0, r0
-	ldrb	r0, [r1, r0]
-	@ skinny128_384plus.ae:132: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
-	lsls	r0, r0, #16
-	eors	r7, r0
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r0, r5, #8
-	uxtb	r0, r0
-	ldrb	r0, [r1, r0]
-	@ skinny128_384plus.ae:132: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
-	lsls	r0, r0, #8
-	eors	r7, r0
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	uxtb	r0, r5
-	ldrb	r0, [r1, r0]
-	@ skinny128_384plus.ae:132: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
-	eors	r7, r0
-	mov	r0, r11
-	eors	r7, r0
-	@ skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
-	movs	r0, #8
-	rors	r7, r0
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r0, r4, #24
-	ldrb	r0, [r1, r0]
-	lsls	r5, r0, #24
-	lsrs	r0, r4, #16
-	uxtb	r0, r0
-	ldrb	r0, [r1, r0]
-	lsls	r0, r0, #16
-	orrs	r5, r0
-	lsrs	r0, r4, #8
-	uxtb	r0, r0
-	ldrb	r0, [r1, r0]
-	lsls	r0, r0, #8
-	orrs	r5, r0
-	uxtb	r0, r4
-	ldrb	r0, [r1, r0]
-	orrs	r5, r0
-	@ skinny128_384plus.ae:118: r2 = (sub_cells(r2) ^ 0x02000000) >>> 16
-	movs	r0, #1
-	lsls	r0, r0, #25
-	eors	r5, r0
-	movs	r0, #16
-	rors	r5, r0
-	@ skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
-	mov	r4, r7
-	eors	r4, r5
-	@ skinny128_384plus.ae:121: t = r0 ^ r2
-	mov	r0, r6
-	eors	r0, r5
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r5, r3, #24
-	ldrb	r5, [r1, r5]
-	lsls	r5, r5, #24
-	lsrs	r7, r3, #16
+	lsrs	r7, r2, #16
 	uxtb	r7, r7
 	ldrb	r7, [r1, r7]
 	lsls	r7, r7, #16
-	orrs	r5, r7
-	lsrs	r7, r3, #8
+	orrs	r0, r7
+	lsrs	r7, r2, #8
 	uxtb	r7, r7
 	ldrb	r7, [r1, r7]
 	lsls	r7, r7, #8
-	orrs	r5, r7
-	uxtb	r3, r3
-	ldrb	r3, [r1, r3]
-	orrs	r5, r3
+	orrs	r0, r7
+	uxtb	r2, r2
+	ldrb	r2, [r1, r2]
+	orrs	r0, r2
+	@ skinny128_384plus.ae:132: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
+	mov	r2, r12
+	ldrb	r2, [r2]
+	mov	r9, r2
+	@ skinny128_384plus.ae:116: r0 = sub_cells(r0) ^ ((c & 0xf) as u32 << 24) ^ k[63:32]
+	lsls	r2, r2, #28
+	lsrs	r2, r2, #4
+	eors	r0, r2
+	mov	r2, r10
+	eors	r0, r2
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r2, r3, #24
+	ldrb	r2, [r1, r2]
+	lsls	r7, r2, #24
+	lsrs	r2, r3, #16
+	uxtb	r2, r2
+	ldrb	r2, [r1, r2]
+	lsls	r2, r2, #16
+	orrs	r7, r2
+	lsrs	r2, r3, #8
+	uxtb	r2, r2
+	ldrb	r2, [r1, r2]
+	lsls	r2, r2, #8
+	orrs	r7, r2
+	uxtb	r2, r3
+	ldrb	r2, [r1, r2]
+	orrs	r7, r2
+	@ skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
+	mov	r2, r9
+	lsrs	r2, r2, #4
+	lsls	r2, r2, #24
+	eors	r7, r2
+	mov	r2, r11
+	eors	r7, r2
+	movs	r2, #8
+	mov	r3, r7
+	rors	r3, r2
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r2, r4, #24
+	ldrb	r2, [r1, r2]
+	lsls	r2, r2, #24
+	lsrs	r7, r4, #16
+	uxtb	r7, r7
+	ldrb	r7, [r1, r7]
+	lsls	r7, r7, #16
+	orrs	r2, r7
+	lsrs	r7, r4, #8
+	uxtb	r7, r7
+	ldrb	r7, [r1, r7]
+	lsls	r7, r7, #8
+	orrs	r2, r7
+	uxtb	r4, r4
+	ldrb	r4, [r1, r4]
+	orrs	r2, r4
+	@ skinny128_384plus.ae:118: r2 = (sub_cells(r2) ^ 0x02000000) >>> 16
+	movs	r4, #1
+	lsls	r4, r4, #25
+	eors	r2, r4
+	movs	r4, #16
+	rors	r2, r4
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r4, r5, #24
+	ldrb	r4, [r1, r4]
+	lsls	r4, r4, #24
+	lsrs	r7, r5, #16
+	uxtb	r7, r7
+	ldrb	r7, [r1, r7]
+	lsls	r7, r7, #16
+	orrs	r4, r7
+	lsrs	r7, r5, #8
+	uxtb	r7, r7
+	ldrb	r7, [r1, r7]
+	lsls	r7, r7, #8
+	orrs	r4, r7
+	uxtb	r5, r5
+	ldrb	r5, [r1, r5]
+	orrs	r4, r5
 	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
-	movs	r3, #24
-	rors	r5, r3
+	movs	r5, #24
+	rors	r4, r5
+	@ skinny128_384plus.ae:121: t = r0 ^ r2
+	mov	r5, r0
+	eors	r5, r2
 	@ skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
-	mov	r7, r0
-	eors	r7, r5
-	adds	r2, #8
-	mov	r3, r12
-	adds	r3, #1
-	mov	r12, r3
-	mov	r5, r6
+	mov	r7, r5
+	eors	r7, r4
+	mov	r4, r3
+	eors	r4, r2
+	adds	r6, #8
+	mov	r2, r12
+	adds	r2, #1
+	mov	r12, r2
+	mov	r2, r7
 	mov	r3, r0
 	mov	r0, r8
 	adds	r0, #1
@@ -586,12 +565,12 @@ skinny128_384plus_encrypt_block:
 	bcc	.Lskinny128_384plus_encrypt_block_loop1
 .Lskinny128_384plus_encrypt_block_done2:
 	@ skinny128_384plus.ae:134: return cat(r0, r1, r2, r3)
-	ldr	r0, [sp, #12]
-	str	r3, [r0]
+	ldr	r0, [sp]
+	str	r5, [r0]
 	str	r4, [r0, #4]
-	str	r5, [r0, #8]
-	str	r7, [r0, #12]
-	add	sp, #16
+	str	r3, [r0, #8]
+	str	r2, [r0, #12]
+	add	sp, #4
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -603,8 +582,8 @@ skinny128_384plus_encrypt_block:
 
 
 @ --- skinny128_384plus_decrypt_block: skinny128_384plus.decrypt_block
-@     frame 4 bytes (6 spill slots, 1 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 314 bytes of code and literals
+@     frame 0 bytes (4 spill slots, 0 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10
+@     estimated 284 bytes of code and literals
 	.section .text.skinny128_384plus_decrypt_block,"ax",%progbits
 	.global skinny128_384plus_decrypt_block
 	.type skinny128_384plus_decrypt_block, %function
@@ -615,10 +594,8 @@ skinny128_384plus_decrypt_block:
 	mov	r4, r8
 	mov	r5, r9
 	mov	r6, r10
-	mov	r7, r11
-	push	{r4, r5, r6, r7}
-	sub	sp, #4
-	str	r2, [sp]
+	push	{r4, r5, r6}
+	mov	r10, r2
 	ldr	r4, [r1]
 	ldr	r3, [r1, #4]
 	ldr	r5, [r1, #8]
@@ -637,14 +614,8 @@ skinny128_384plus_decrypt_block:
 	ldr	r0, =skinny128_384plus_rc
 	adds	r0, #39
 	mov	r8, r0
-	@ skinny128_384plus.ae:149: r0, r1, r2, r3 = r1, r2 ^ t, t, r0 ^ r3
-	ldr	r0, =skinny128_384plus_tf0
-	mov	r11, r0
 	@ skinny128_384plus.ae:109: return cat(inv_sbox[r[31:24]], inv_sbox[r[23:16]], inv_sbox[r[15:8]], inv_sbox[r[7:0]])
 	ldr	r3, =skinny128_384plus_inv_sbox
-	@ skinny128_384plus.ae:151: r1 = inv_sub_cells((r1 <<< 8) ^ ((c >> 4) as u32 << 24) ^ k[31:0])
-	ldr	r0, =skinny128_384plus_tf1
-	mov	r10, r0
 	@ skinny128_384plus.ae:142: @unroll(unroll)
 .Lskinny128_384plus_decrypt_block_loop1:
 	@ skinny128_384plus.ae:149: r0, r1, r2, r3 = r1, r2 ^ t, t, r0 ^ r3
@@ -698,73 +669,70 @@ skinny128_384plus_decrypt_block:
 	ldrb	r0, [r3, r0]
 	orrs	r4, r0
 	@ skinny128_384plus.ae:149: r0, r1, r2, r3 = r1, r2 ^ t, t, r0 ^ r3
-	eors	r1, r2
+	mov	r7, r1
+	eors	r7, r2
 	@ skinny128_384plus.ae:151: r1 = inv_sub_cells((r1 <<< 8) ^ ((c >> 4) as u32 << 24) ^ k[31:0])
 	movs	r0, #24
-	rors	r1, r0
+	rors	r7, r0
 	@ skinny128_384plus.ae:145: c = rc[i]
 	mov	r0, r8
 	ldrb	r2, [r0]
 	@ skinny128_384plus.ae:151: r1 = inv_sub_cells((r1 <<< 8) ^ ((c >> 4) as u32 << 24) ^ k[31:0])
-	lsls	r7, r2, #2
-	mov	r0, r10
-	ldr	r0, [r0, r7]
-	eors	r0, r1
+	lsrs	r0, r2, #4
+	lsls	r0, r0, #24
+	eors	r7, r0
 	@ skinny128_384plus.ae:146: k = rtk[i]
-	ldr	r7, [r5]
+	ldr	r0, [r5]
 	@ skinny128_384plus.ae:151: r1 = inv_sub_cells((r1 <<< 8) ^ ((c >> 4) as u32 << 24) ^ k[31:0])
-	mov	r1, r0
-	eors	r1, r7
+	eors	r7, r0
 	@ skinny128_384plus.ae:109: return cat(inv_sbox[r[31:24]], inv_sbox[r[23:16]], inv_sbox[r[15:8]], inv_sbox[r[7:0]])
-	lsrs	r0, r1, #24
+	lsrs	r0, r7, #24
 	ldrb	r0, [r3, r0]
-	lsls	r7, r0, #24
-	lsrs	r0, r1, #16
+	lsls	r1, r0, #24
+	lsrs	r0, r7, #16
 	uxtb	r0, r0
 	ldrb	r0, [r3, r0]
 	lsls	r0, r0, #16
-	orrs	r7, r0
-	lsrs	r0, r1, #8
+	orrs	r1, r0
+	lsrs	r0, r7, #8
 	uxtb	r0, r0
 	ldrb	r0, [r3, r0]
 	lsls	r0, r0, #8
-	orrs	r7, r0
-	uxtb	r0, r1
+	orrs	r1, r0
+	uxtb	r0, r7
 	ldrb	r0, [r3, r0]
-	orrs	r7, r0
-	@ skinny128_384plus.ae:149: r0, r1, r2, r3 = r1, r2 ^ t, t, r0 ^ r3
-	lsls	r1, r2, #2
-	mov	r0, r11
-	ldr	r0, [r0, r1]
-	mov	r1, r12
-	eors	r0, r1
+	orrs	r1, r0
+	@ skinny128_384plus.ae:150: r0 = inv_sub_cells(r0 ^ ((c & 0xf) as u32 << 24) ^ k[63:32])
+	lsls	r0, r2, #28
+	lsrs	r0, r0, #4
+	mov	r7, r12
+	eors	r7, r0
 	@ skinny128_384plus.ae:146: k = rtk[i]
-	ldr	r2, [r5, #4]
-	@ skinny128_384plus.ae:149: r0, r1, r2, r3 = r1, r2 ^ t, t, r0 ^ r3
-	mov	r1, r0
-	eors	r1, r2
+	ldr	r0, [r5, #4]
+	@ skinny128_384plus.ae:150: r0 = inv_sub_cells(r0 ^ ((c & 0xf) as u32 << 24) ^ k[63:32])
+	eors	r7, r0
 	@ skinny128_384plus.ae:109: return cat(inv_sbox[r[31:24]], inv_sbox[r[23:16]], inv_sbox[r[15:8]], inv_sbox[r[7:0]])
-	lsrs	r0, r1, #24
+	lsrs	r0, r7, #24
 	ldrb	r0, [r3, r0]
 	lsls	r2, r0, #24
-	lsrs	r0, r1, #16
+	lsrs	r0, r7, #16
 	uxtb	r0, r0
 	ldrb	r0, [r3, r0]
 	lsls	r0, r0, #16
 	orrs	r2, r0
-	lsrs	r0, r1, #8
+	lsrs	r0, r7, #8
 	uxtb	r0, r0
 	ldrb	r0, [r3, r0]
 	lsls	r0, r0, #8
 	orrs	r2, r0
-	uxtb	r0, r1
+	uxtb	r0, r7
 	ldrb	r0, [r3, r0]
 	orrs	r2, r0
 	subs	r5, #8
 	mov	r0, r8
 	subs	r0, #1
 	mov	r8, r0
-	mov	r12, r7
+	mov	r12, r1
 	mov	r1, r4
 	mov	r4, r6
 	mov	r0, r9
@@ -774,18 +742,16 @@ skinny128_384plus_decrypt_block:
 	bcc	.Lskinny128_384plus_decrypt_block_loop1
 .Lskinny128_384plus_decrypt_block_done2:
 	@ skinny128_384plus.ae:155: return cat(r0, r1, r2, r3)
-	ldr	r0, [sp]
+	mov	r0, r10
 	str	r4, [r0]
 	str	r1, [r0, #4]
 	mov	r1, r12
 	str	r1, [r0, #8]
 	str	r2, [r0, #12]
-	add	sp, #4
-	pop	{r4, r5, r6, r7}
+	pop	{r4, r5, r6}
 	mov	r8, r4
 	mov	r9, r5
 	mov	r10, r6
-	mov	r11, r7
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.size skinny128_384plus_decrypt_block, .-skinny128_384plus_decrypt_block
@@ -888,87 +854,5 @@ skinny128_384plus_rc:
 	.byte 0x34, 0x29, 0x12, 0x24, 0x08, 0x11, 0x22, 0x04
 	.byte 0x09, 0x13, 0x26, 0x0c, 0x19, 0x32, 0x25, 0x0a
 	.size skinny128_384plus_rc, .-skinny128_384plus_rc
-
-
-@ table tf0: 256 x u32 (1024 bytes)
-	.section .rodata.skinny128_384plus_tf0,"a",%progbits
-	.balign 4
-	.global skinny128_384plus_tf0
-	.type skinny128_384plus_tf0, %object
-skinny128_384plus_tf0:
-	.word 0x00000000, 0x01000000, 0x02000000, 0x03000000, 0x04000000, 0x05000000, 0x06000000, 0x07000000
-	.word 0x08000000, 0x09000000, 0x0a000000, 0x0b000000, 0x0c000000, 0x0d000000, 0x0e000000, 0x0f000000
-	.word 0x00000000, 0x01000000, 0x02000000, 0x03000000, 0x04000000, 0x05000000, 0x06000000, 0x07000000
-	.word 0x08000000, 0x09000000, 0x0a000000, 0x0b000000, 0x0c000000, 0x0d000000, 0x0e000000, 0x0f000000
-	.word 0x00000000, 0x01000000, 0x02000000, 0x03000000, 0x04000000, 0x05000000, 0x06000000, 0x07000000
-	.word 0x08000000, 0x09000000, 0x0a000000, 0x0b000000, 0x0c000000, 0x0d000000, 0x0e000000, 0x0f000000
-	.word 0x00000000, 0x01000000, 0x02000000, 0x03000000, 0x04000000, 0x05000000, 0x06000000, 0x07000000
-	.word 0x08000000, 0x09000000, 0x0a000000, 0x0b000000, 0x0c000000, 0x0d000000, 0x0e000000, 0x0f000000
-	.word 0x00000000, 0x01000000, 0x02000000, 0x03000000, 0x04000000, 0x05000000, 0x06000000, 0x07000000
-	.word 0x08000000, 0x09000000, 0x0a000000, 0x0b000000, 0x0c000000, 0x0d000000, 0x0e000000, 0x0f000000
-	.word 0x00000000, 0x01000000, 0x02000000, 0x03000000, 0x04000000, 0x05000000, 0x06000000, 0x07000000
-	.word 0x08000000, 0x09000000, 0x0a000000, 0x0b000000, 0x0c000000, 0x0d000000, 0x0e000000, 0x0f000000
-	.word 0x00000000, 0x01000000, 0x02000000, 0x03000000, 0x04000000, 0x05000000, 0x06000000, 0x07000000
-	.word 0x08000000, 0x09000000, 0x0a000000, 0x0b000000, 0x0c000000, 0x0d000000, 0x0e000000, 0x0f000000
-	.word 0x00000000, 0x01000000, 0x02000000, 0x03000000, 0x04000000, 0x05000000, 0x06000000, 0x07000000
-	.word 0x08000000, 0x09000000, 0x0a000000, 0x0b000000, 0x0c000000, 0x0d000000, 0x0e000000, 0x0f000000
-	.word 0x00000000, 0x01000000, 0x02000000, 0x03000000, 0x04000000, 0x05000000, 0x06000000, 0x07000000
-	.word 0x08000000, 0x09000000, 0x0a000000, 0x0b000000, 0x0c000000, 0x0d000000, 0x0e000000, 0x0f000000
-	.word 0x00000000, 0x01000000, 0x02000000, 0x03000000, 0x04000000, 0x05000000, 0x06000000, 0x07000000
-	.word 0x08000000, 0x09000000, 0x0a000000, 0x0b000000, 0x0c000000, 0x0d000000, 0x0e000000, 0x0f000000
-	.word 0x00000000, 0x01000000, 0x02000000, 0x03000000, 0x04000000, 0x05000000, 0x06000000, 0x07000000
-	.word 0x08000000, 0x09000000, 0x0a000000, 0x0b000000, 0x0c000000, 0x0d000000, 0x0e000000, 0x0f000000
-	.word 0x00000000, 0x01000000, 0x02000000, 0x03000000, 0x04000000, 0x05000000, 0x06000000, 0x07000000
-	.word 0x08000000, 0x09000000, 0x0a000000, 0x0b000000, 0x0c000000, 0x0d000000, 0x0e000000, 0x0f000000
-	.word 0x00000000, 0x01000000, 0x02000000, 0x03000000, 0x04000000, 0x05000000, 0x06000000, 0x07000000
-	.word 0x08000000, 0x09000000, 0x0a000000, 0x0b000000, 0x0c000000, 0x0d000000, 0x0e000000, 0x0f000000
-	.word 0x00000000, 0x01000000, 0x02000000, 0x03000000, 0x04000000, 0x05000000, 0x06000000, 0x07000000
-	.word 0x08000000, 0x09000000, 0x0a000000, 0x0b000000, 0x0c000000, 0x0d000000, 0x0e000000, 0x0f000000
-	.word 0x00000000, 0x01000000, 0x02000000, 0x03000000, 0x04000000, 0x05000000, 0x06000000, 0x07000000
-	.word 0x08000000, 0x09000000, 0x0a000000, 0x0b000000, 0x0c000000, 0x0d000000, 0x0e000000, 0x0f000000
-	.word 0x00000000, 0x01000000, 0x02000000, 0x03000000, 0x04000000, 0x05000000, 0x06000000, 0x07000000
-	.word 0x08000000, 0x09000000, 0x0a000000, 0x0b000000, 0x0c000000, 0x0d000000, 0x0e000000, 0x0f000000
-	.size skinny128_384plus_tf0, .-skinny128_384plus_tf0
-
-
-@ table tf1: 256 x u32 (1024 bytes)
-	.section .rodata.skinny128_384plus_tf1,"a",%progbits
-	.balign 4
-	.global skinny128_384plus_tf1
-	.type skinny128_384plus_tf1, %object
-skinny128_384plus_tf1:
-	.word 0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000
-	.word 0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000
-	.word 0x01000000, 0x01000000, 0x01000000, 0x01000000, 0x01000000, 0x01000000, 0x01000000, 0x01000000
-	.word 0x01000000, 0x01000000, 0x01000000, 0x01000000, 0x01000000, 0x01000000, 0x01000000, 0x01000000
-	.word 0x02000000, 0x02000000, 0x02000000, 0x02000000, 0x02000000, 0x02000000, 0x02000000, 0x02000000
-	.word 0x02000000, 0x02000000, 0x02000000, 0x02000000, 0x02000000, 0x02000000, 0x02000000, 0x02000000
-	.word 0x03000000, 0x03000000, 0x03000000, 0x03000000, 0x03000000, 0x03000000, 0x03000000, 0x03000000
-	.word 0x03000000, 0x03000000, 0x03000000, 0x03000000, 0x03000000, 0x03000000, 0x03000000, 0x03000000
-	.word 0x04000000, 0x04000000, 0x04000000, 0x04000000, 0x04000000, 0x04000000, 0x04000000, 0x04000000
-	.word 0x04000000, 0x04000000, 0x04000000, 0x04000000, 0x04000000, 0x04000000, 0x04000000, 0x04000000
-	.word 0x05000000, 0x05000000, 0x05000000, 0x05000000, 0x05000000, 0x05000000, 0x05000000, 0x05000000
-	.word 0x05000000, 0x05000000, 0x05000000, 0x05000000, 0x05000000, 0x05000000, 0x05000000, 0x05000000
-	.word 0x06000000, 0x06000000, 0x06000000, 0x06000000, 0x06000000, 0x06000000, 0x06000000, 0x06000000
-	.word 0x06000000, 0x06000000, 0x06000000, 0x06000000, 0x06000000, 0x06000000, 0x06000000, 0x06000000
-	.word 0x07000000, 0x07000000, 0x07000000, 0x07000000, 0x07000000, 0x07000000, 0x07000000, 0x07000000
-	.word 0x07000000, 0x07000000, 0x07000000, 0x07000000, 0x07000000, 0x07000000, 0x07000000, 0x07000000
-	.word 0x08000000, 0x08000000, 0x08000000, 0x08000000, 0x08000000, 0x08000000, 0x08000000, 0x08000000
-	.word 0x08000000, 0x08000000, 0x08000000, 0x08000000, 0x08000000, 0x08000000, 0x08000000, 0x08000000
-	.word 0x09000000, 0x09000000, 0x09000000, 0x09000000, 0x09000000, 0x09000000, 0x09000000, 0x09000000
-	.word 0x09000000, 0x09000000, 0x09000000, 0x09000000, 0x09000000, 0x09000000, 0x09000000, 0x09000000
-	.word 0x0a000000, 0x0a000000, 0x0a000000, 0x0a000000, 0x0a000000, 0x0a000000, 0x0a000000, 0x0a000000
-	.word 0x0a000000, 0x0a000000, 0x0a000000, 0x0a000000, 0x0a000000, 0x0a000000, 0x0a000000, 0x0a000000
-	.word 0x0b000000, 0x0b000000, 0x0b000000, 0x0b000000, 0x0b000000, 0x0b000000, 0x0b000000, 0x0b000000
-	.word 0x0b000000, 0x0b000000, 0x0b000000, 0x0b000000, 0x0b000000, 0x0b000000, 0x0b000000, 0x0b000000
-	.word 0x0c000000, 0x0c000000, 0x0c000000, 0x0c000000, 0x0c000000, 0x0c000000, 0x0c000000, 0x0c000000
-	.word 0x0c000000, 0x0c000000, 0x0c000000, 0x0c000000, 0x0c000000, 0x0c000000, 0x0c000000, 0x0c000000
-	.word 0x0d000000, 0x0d000000, 0x0d000000, 0x0d000000, 0x0d000000, 0x0d000000, 0x0d000000, 0x0d000000
-	.word 0x0d000000, 0x0d000000, 0x0d000000, 0x0d000000, 0x0d000000, 0x0d000000, 0x0d000000, 0x0d000000
-	.word 0x0e000000, 0x0e000000, 0x0e000000, 0x0e000000, 0x0e000000, 0x0e000000, 0x0e000000, 0x0e000000
-	.word 0x0e000000, 0x0e000000, 0x0e000000, 0x0e000000, 0x0e000000, 0x0e000000, 0x0e000000, 0x0e000000
-	.word 0x0f000000, 0x0f000000, 0x0f000000, 0x0f000000, 0x0f000000, 0x0f000000, 0x0f000000, 0x0f000000
-	.word 0x0f000000, 0x0f000000, 0x0f000000, 0x0f000000, 0x0f000000, 0x0f000000, 0x0f000000, 0x0f000000
-	.size skinny128_384plus_tf1, .-skinny128_384plus_tf1
 
 

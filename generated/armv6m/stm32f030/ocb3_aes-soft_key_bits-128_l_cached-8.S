@@ -380,7 +380,7 @@ ocb3_key_setup:
 
 @ --- ocb3_encrypt_with: ocb3.encrypt_with
 @     frame 140 bytes (37 spill slots, 22 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1108 bytes of code and literals
+@     estimated 1098 bytes of code and literals
 	.section .text.ocb3_encrypt_with,"ax",%progbits
 	.global ocb3_encrypt_with
 	.type ocb3_encrypt_with, %function
@@ -564,9 +564,11 @@ ocb3_encrypt_with:
 	movs	r6, #0
 .Locb3_encrypt_with_endif8:
 	@ ocb3.ae:51: if v[7:0] == 0 {
-	uxtb	r2, r1
-	ldr	r0, =ocb3_tf2
-	ldrb	r0, [r0, r2]
+	uxtb	r0, r1
+	subs	r0, r0, #1
+	movs	r0, #0
+	adcs	r0, r0
+	eors	r0, r3
 	cmp	r0, #0
 	beq	.Locb3_encrypt_with_else9
 	@ ocb3.ae:52: n = n + 8
@@ -578,9 +580,11 @@ ocb3_encrypt_with:
 .Locb3_encrypt_with_endif10:
 	@ ocb3.ae:55: if v[3:0] == 0 {
 	lsls	r0, r1, #28
-	lsrs	r2, r0, #28
-	ldr	r0, =ocb3_tf3
-	ldrb	r0, [r0, r2]
+	lsrs	r0, r0, #28
+	subs	r0, r0, #1
+	movs	r0, #0
+	adcs	r0, r0
+	eors	r0, r3
 	cmp	r0, #0
 	beq	.Locb3_encrypt_with_else11
 	@ ocb3.ae:56: n = n + 4
@@ -806,7 +810,6 @@ ocb3_encrypt_with:
 	ldrb	r0, [r6, r1]
 	strb	r0, [r3, r1]
 	b	.Locb3_encrypt_with_cpy30
-	.ltorg
 .Locb3_encrypt_with_cpyd28:
 	mov	r6, r3
 .Locb3_encrypt_with_words27:
@@ -1038,8 +1041,8 @@ ocb3_encrypt_with:
 
 
 @ --- ocb3_decrypt_with: ocb3.decrypt_with
-@     frame 164 bytes (66 spill slots, 28 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1936 bytes of code and literals
+@     frame 156 bytes (64 spill slots, 26 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1920 bytes of code and literals
 	.section .text.ocb3_decrypt_with,"ax",%progbits
 	.global ocb3_decrypt_with
 	.type ocb3_decrypt_with, %function
@@ -1052,40 +1055,40 @@ ocb3_decrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #164
+	sub	sp, #156
 	@ ocb3.ae:178: offset = initial_offset(ks, nonce, len(tag))
-	add	r4, sp, #116
+	add	r4, sp, #108
 	str	r4, [sp]
 	str	r0, [sp, #8]
 	str	r1, [sp, #56]
 	mov	r4, r2
 	mov	r2, r3
-	ldr	r0, [sp, #200]
-	str	r0, [sp, #104]
-	ldr	r0, [sp, #204]
-	str	r0, [sp, #100]
-	ldr	r0, [sp, #208]
-	str	r0, [sp, #76]
-	ldr	r1, [sp, #212]
-	str	r1, [sp, #96]
-	ldr	r0, [sp, #216]
-	str	r0, [sp, #108]
-	ldr	r0, [sp, #220]
+	ldr	r0, [sp, #192]
+	str	r0, [sp, #96]
+	ldr	r0, [sp, #196]
 	str	r0, [sp, #92]
-	ldr	r1, [sp, #224]
+	ldr	r0, [sp, #200]
+	str	r0, [sp, #76]
+	ldr	r1, [sp, #204]
+	str	r1, [sp, #88]
+	ldr	r0, [sp, #208]
+	str	r0, [sp, #100]
+	ldr	r0, [sp, #212]
+	str	r0, [sp, #84]
+	ldr	r1, [sp, #216]
 	str	r1, [sp, #80]
-	ldr	r0, [sp, #232]
-	str	r0, [sp, #112]
+	ldr	r0, [sp, #224]
+	str	r0, [sp, #104]
 	ldr	r0, [sp, #8]
 	mov	r1, r4
-	ldr	r3, [sp, #92]
+	ldr	r3, [sp, #84]
 	bl	ocb3_initial_offset
-	ldr	r4, [sp, #116]
-	ldr	r3, [sp, #120]
-	ldr	r2, [sp, #124]
-	ldr	r5, [sp, #128]
+	ldr	r4, [sp, #108]
+	ldr	r3, [sp, #112]
+	ldr	r2, [sp, #116]
+	ldr	r5, [sp, #120]
 	@ ocb3.ae:181: full = n / 16
-	ldr	r1, [sp, #96]
+	ldr	r1, [sp, #88]
 	lsrs	r0, r1, #4
 	str	r0, [sp, #72]
 	@ ocb3.ae:182: delta = l[at_l0]                                  // as in encrypt_with
@@ -1121,12 +1124,6 @@ ocb3_decrypt_with:
 	@ aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	ldr	r0, =ocb3_E.inv_sbox
 	str	r0, [sp, #4]
-	@ ocb3.ae:51: if v[7:0] == 0 {
-	ldr	r0, =ocb3_tf2
-	str	r0, [sp, #88]
-	@ ocb3.ae:55: if v[3:0] == 0 {
-	ldr	r0, =ocb3_tf3
-	str	r0, [sp, #84]
 	@ ocb3.ae:183: for i in 0..full {
 .Locb3_decrypt_with_loop1:
 	@ ocb3.ae:185: offset = offset ^ delta
@@ -1153,7 +1150,7 @@ ocb3_decrypt_with:
 	tst	r5, r0
 	beq	.Locb3_decrypt_with_words4
 .Locb3_decrypt_with_bytes3:
-	add	r3, sp, #148
+	add	r3, sp, #140
 	movs	r2, #16
 .Locb3_decrypt_with_cpy6:
 	subs	r2, #1
@@ -1471,98 +1468,102 @@ ocb3_decrypt_with:
 	str	r2, [sp, #36]
 	@ ocb3.ae:187: delta = get_l(l, ntz(i + 2))                  // delay slot
 	ldr	r6, [sp, #32]
-	adds	r4, r6, #2
+	adds	r3, r6, #2
 	@ ocb3.ae:47: if v[15:0] == 0 {
-	uxth	r0, r4
+	uxth	r0, r3
 	subs	r0, r0, #1
 	movs	r0, #0
 	adcs	r0, r0
-	movs	r2, #1
-	eors	r0, r2
+	movs	r4, #1
+	eors	r0, r4
 	cmp	r0, #0
 	beq	.Locb3_decrypt_with_else9
 	@ ocb3.ae:49: v = v >> 16
-	lsrs	r4, r4, #16
-	movs	r3, #16
+	lsrs	r3, r3, #16
+	movs	r2, #16
 	b	.Locb3_decrypt_with_endif10
 	.ltorg
 .Locb3_decrypt_with_else9:
-	movs	r3, #0
+	movs	r2, #0
 .Locb3_decrypt_with_endif10:
 	@ ocb3.ae:51: if v[7:0] == 0 {
-	uxtb	r5, r4
-	ldr	r0, [sp, #88]
-	ldrb	r0, [r0, r5]
+	uxtb	r0, r3
+	subs	r0, r0, #1
+	movs	r0, #0
+	adcs	r0, r0
+	eors	r0, r4
 	cmp	r0, #0
 	beq	.Locb3_decrypt_with_else11
 	@ ocb3.ae:52: n = n + 8
-	adds	r3, #8
+	adds	r2, #8
 	@ ocb3.ae:53: v = v >> 8
-	lsrs	r4, r4, #8
+	lsrs	r3, r3, #8
 	b	.Locb3_decrypt_with_endif12
 .Locb3_decrypt_with_else11:
 .Locb3_decrypt_with_endif12:
 	@ ocb3.ae:55: if v[3:0] == 0 {
-	lsls	r0, r4, #28
-	lsrs	r5, r0, #28
-	ldr	r0, [sp, #84]
-	ldrb	r0, [r0, r5]
+	lsls	r0, r3, #28
+	lsrs	r0, r0, #28
+	subs	r0, r0, #1
+	movs	r0, #0
+	adcs	r0, r0
+	eors	r0, r4
 	cmp	r0, #0
 	beq	.Locb3_decrypt_with_else13
 	@ ocb3.ae:56: n = n + 4
-	adds	r3, r3, #4
+	adds	r2, r2, #4
 	@ ocb3.ae:57: v = v >> 4
-	lsrs	r4, r4, #4
+	lsrs	r3, r3, #4
 	b	.Locb3_decrypt_with_endif14
 .Locb3_decrypt_with_else13:
 .Locb3_decrypt_with_endif14:
 	@ ocb3.ae:59: if v[1:0] == 0 {
-	lsls	r0, r4, #30
+	lsls	r0, r3, #30
 	lsrs	r0, r0, #30
 	subs	r0, r0, #1
 	movs	r0, #0
 	adcs	r0, r0
-	eors	r0, r2
+	eors	r0, r4
 	cmp	r0, #0
 	beq	.Locb3_decrypt_with_else15
 	@ ocb3.ae:60: n = n + 2
-	adds	r3, r3, #2
+	adds	r2, r2, #2
 	@ ocb3.ae:61: v = v >> 2
-	lsrs	r4, r4, #2
+	lsrs	r3, r3, #2
 	b	.Locb3_decrypt_with_endif16
 .Locb3_decrypt_with_else15:
 .Locb3_decrypt_with_endif16:
 	@ ocb3.ae:63: if v[0] == 0 {
-	lsls	r0, r4, #31
+	lsls	r0, r3, #31
 	lsrs	r0, r0, #31
-	eors	r0, r2
+	eors	r0, r4
 	cmp	r0, #0
 	beq	.Locb3_decrypt_with_else17
 	@ ocb3.ae:64: n = n + 1
-	adds	r0, r3, #1
+	adds	r0, r2, #1
 	mov	r8, r0
 	b	.Locb3_decrypt_with_endif18
 .Locb3_decrypt_with_else17:
-	mov	r8, r3
+	mov	r8, r2
 .Locb3_decrypt_with_endif18:
 	@ ocb3.ae:102: x = l[at_l0 + (if k < l_cached then k else last)]
-	movs	r4, #7
+	movs	r2, #7
 	@ ocb3.ae:103: if k > last {
 	mov	r0, r8
-	cmp	r4, r0
+	cmp	r2, r0
 	movs	r3, #0
 	adcs	r3, r3
-	eors	r3, r2
+	eors	r3, r4
 	@ ocb3.ae:102: x = l[at_l0 + (if k < l_cached then k else last)]
 	cmp	r0, #8
 	movs	r0, #0
 	adcs	r0, r0
-	eors	r0, r2
-	rsbs	r2, r0, #0
+	eors	r0, r4
+	rsbs	r4, r0, #0
 	mov	r0, r8
-	eors	r0, r4
-	ands	r0, r2
-	eors	r0, r4
+	eors	r0, r2
+	ands	r0, r4
+	eors	r0, r2
 	adds	r0, r0, #2
 	lsls	r2, r0, #4
 	ldr	r0, [sp, #56]
@@ -1657,11 +1658,11 @@ ocb3_decrypt_with:
 	b	.Locb3_decrypt_with_stored24
 .Locb3_decrypt_with_bytes23:
 	ldr	r2, [sp, #36]
-	str	r2, [sp, #148]
-	str	r7, [sp, #152]
-	str	r4, [sp, #156]
-	str	r5, [sp, #160]
-	add	r5, sp, #148
+	str	r2, [sp, #140]
+	str	r7, [sp, #144]
+	str	r4, [sp, #148]
+	str	r5, [sp, #152]
+	add	r5, sp, #140
 	movs	r4, #16
 .Locb3_decrypt_with_cpy25:
 	subs	r4, #1
@@ -1691,7 +1692,7 @@ ocb3_decrypt_with:
 	ldr	r0, [sp, #72]
 	lsls	r0, r0, #4
 	str	r0, [sp, #32]
-	ldr	r1, [sp, #96]
+	ldr	r1, [sp, #88]
 	subs	r0, r1, r0
 	mov	r10, r0
 	@ ocb3.ae:193: if r != 0 {
@@ -1720,21 +1721,21 @@ ocb3_decrypt_with:
 	eors	r4, r1
 	str	r4, [sp, #36]
 	@ ocb3.ae:195: pad = E.encrypt_block(ks, offset)
-	str	r4, [sp, #116]
+	str	r4, [sp, #108]
 	mov	r0, r3
-	str	r0, [sp, #120]
+	str	r0, [sp, #112]
 	mov	r0, r2
-	str	r0, [sp, #124]
+	str	r0, [sp, #116]
 	mov	r0, r5
-	str	r0, [sp, #128]
-	add	r1, sp, #116
-	add	r2, sp, #132
+	str	r0, [sp, #120]
+	add	r1, sp, #108
+	add	r2, sp, #124
 	ldr	r0, [sp, #8]
 	bl	ocb3_E_encrypt_block
-	ldr	r4, [sp, #132]
-	ldr	r3, [sp, #136]
-	ldr	r2, [sp, #140]
-	ldr	r0, [sp, #144]
+	ldr	r4, [sp, #124]
+	ldr	r3, [sp, #128]
+	ldr	r2, [sp, #132]
+	ldr	r0, [sp, #136]
 	str	r0, [sp, #16]
 	@ ocb3.ae:196: p = first_bytes(load_be(ct, 16 * full, 16, r) ^ pad, r)
 	ldr	r1, [sp, #76]
@@ -1748,11 +1749,11 @@ ocb3_decrypt_with:
 	beq	.Locb3_decrypt_with_words29
 .Locb3_decrypt_with_bytes28:
 	movs	r0, #0
+	str	r0, [sp, #140]
+	str	r0, [sp, #144]
 	str	r0, [sp, #148]
 	str	r0, [sp, #152]
-	str	r0, [sp, #156]
-	str	r0, [sp, #160]
-	add	r6, sp, #148
+	add	r6, sp, #140
 	mov	r5, r10
 	cmp	r5, #16
 	bcc	.Locb3_decrypt_with_cnt31
@@ -1943,11 +1944,11 @@ ocb3_decrypt_with:
 	b	.Locb3_decrypt_with_stored44
 .Locb3_decrypt_with_bytes43:
 	ldr	r0, [sp, #4]
-	str	r0, [sp, #148]
-	str	r4, [sp, #152]
-	str	r3, [sp, #156]
-	str	r2, [sp, #160]
-	add	r3, sp, #148
+	str	r0, [sp, #140]
+	str	r4, [sp, #144]
+	str	r3, [sp, #148]
+	str	r2, [sp, #152]
+	add	r3, sp, #140
 	mov	r2, r10
 	cmp	r2, #16
 	bcc	.Locb3_decrypt_with_cnt45
@@ -1987,52 +1988,52 @@ ocb3_decrypt_with:
 	eors	r7, r3
 	eors	r6, r4
 	eors	r5, r1
-	str	r0, [sp, #116]
-	str	r7, [sp, #120]
-	str	r6, [sp, #124]
-	str	r5, [sp, #128]
-	add	r1, sp, #116
-	add	r2, sp, #132
+	str	r0, [sp, #108]
+	str	r7, [sp, #112]
+	str	r6, [sp, #116]
+	str	r5, [sp, #120]
+	add	r1, sp, #108
+	add	r2, sp, #124
 	ldr	r0, [sp, #8]
 	bl	ocb3_E_encrypt_block
-	add	r0, sp, #116
+	add	r0, sp, #108
 	str	r0, [sp]
-	ldr	r7, [sp, #132]
-	ldr	r5, [sp, #136]
-	ldr	r4, [sp, #140]
-	ldr	r6, [sp, #144]
+	ldr	r7, [sp, #124]
+	ldr	r5, [sp, #128]
+	ldr	r4, [sp, #132]
+	ldr	r6, [sp, #136]
 	ldr	r0, [sp, #8]
 	ldr	r1, [sp, #56]
-	ldr	r2, [sp, #104]
-	ldr	r3, [sp, #100]
+	ldr	r2, [sp, #96]
+	ldr	r3, [sp, #92]
 	bl	ocb3_hash
-	ldr	r1, [sp, #116]
+	ldr	r1, [sp, #108]
 	eors	r7, r1
 	str	r7, [sp, #8]
-	ldr	r1, [sp, #120]
+	ldr	r1, [sp, #112]
 	eors	r5, r1
 	str	r5, [sp, #4]
-	ldr	r1, [sp, #124]
+	ldr	r1, [sp, #116]
 	eors	r4, r1
 	str	r4, [sp, #12]
-	ldr	r0, [sp, #128]
+	ldr	r0, [sp, #120]
 	eors	r6, r0
 	@ ocb3.ae:202: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(t, len(tag))) == 0
-	ldr	r1, [sp, #108]
+	ldr	r1, [sp, #100]
 	movs	r2, #3
-	ldr	r0, [sp, #92]
+	ldr	r0, [sp, #84]
 	cmp	r0, #16
 	bcc	.Locb3_decrypt_with_bytes47
 	tst	r1, r2
 	beq	.Locb3_decrypt_with_words48
 .Locb3_decrypt_with_bytes47:
 	movs	r0, #0
+	str	r0, [sp, #140]
+	str	r0, [sp, #144]
 	str	r0, [sp, #148]
 	str	r0, [sp, #152]
-	str	r0, [sp, #156]
-	str	r0, [sp, #160]
-	add	r3, sp, #148
-	ldr	r2, [sp, #92]
+	add	r3, sp, #140
+	ldr	r2, [sp, #84]
 	cmp	r2, #16
 	bcc	.Locb3_decrypt_with_cnt50
 	movs	r2, #16
@@ -2059,7 +2060,7 @@ ocb3_decrypt_with:
 	rev	r0, r0
 	str	r0, [sp, #20]
 	@ ocb3.ae:72: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
-	ldr	r0, [sp, #92]
+	ldr	r0, [sp, #84]
 	cmp	r0, #16
 	movs	r1, #0
 	adcs	r1, r1
@@ -2068,7 +2069,7 @@ ocb3_decrypt_with:
 	cmp	r1, #0
 	beq	.Locb3_decrypt_with_else52
 	@ ocb3.ae:73: y = x & ~(~(0 as u128) >> (8 * count))
-	ldr	r0, [sp, #92]
+	ldr	r0, [sp, #84]
 	lsls	r5, r0, #3
 	movs	r4, #0
 	mvns	r4, r4
@@ -2143,9 +2144,9 @@ ocb3_decrypt_with:
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	ldr	r0, [sp, #112]
+	ldr	r0, [sp, #104]
 	strh	r1, [r0]
-	add	sp, #164
+	add	sp, #156
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -2441,7 +2442,7 @@ ocb3_E_encrypt_block:
 
 @ --- ocb3_hash: ocb3.hash
 @     frame 92 bytes (21 spill slots, 11 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 726 bytes of code and literals
+@     estimated 716 bytes of code and literals
 	.section .text.ocb3_hash,"ax",%progbits
 	.global ocb3_hash
 	.type ocb3_hash, %function
@@ -2503,9 +2504,11 @@ ocb3_hash:
 	movs	r5, #0
 .Locb3_hash_endif4:
 	@ ocb3.ae:51: if v[7:0] == 0 {
-	uxtb	r2, r1
-	ldr	r0, =ocb3_tf2
-	ldrb	r0, [r0, r2]
+	uxtb	r0, r1
+	subs	r0, r0, #1
+	movs	r0, #0
+	adcs	r0, r0
+	eors	r0, r3
 	cmp	r0, #0
 	beq	.Locb3_hash_else5
 	@ ocb3.ae:52: n = n + 8
@@ -2517,9 +2520,11 @@ ocb3_hash:
 .Locb3_hash_endif6:
 	@ ocb3.ae:55: if v[3:0] == 0 {
 	lsls	r0, r1, #28
-	lsrs	r2, r0, #28
-	ldr	r0, =ocb3_tf3
-	ldrb	r0, [r0, r2]
+	lsrs	r0, r0, #28
+	subs	r0, r0, #1
+	movs	r0, #0
+	adcs	r0, r0
+	eors	r0, r3
 	cmp	r0, #0
 	beq	.Locb3_hash_else7
 	@ ocb3.ae:56: n = n + 4
@@ -2752,7 +2757,6 @@ ocb3_hash:
 	ldrb	r0, [r3, r4]
 	strb	r0, [r5, r4]
 	b	.Locb3_hash_cpy27
-	.ltorg
 .Locb3_hash_cpyd25:
 	mov	r3, r5
 .Locb3_hash_words24:
@@ -3284,57 +3288,5 @@ ocb3_tf1:
 	.word 0xcaaff381, 0xb968c43e, 0x3824342c, 0xc2a3405f, 0x161dc372, 0xbce2250c, 0x283c498b, 0xff0d9541
 	.word 0x39a80171, 0x080cb3de, 0xd8b4e49c, 0x6456c190, 0x7bcb8461, 0xd532b670, 0x486c5c74, 0xd0b85742
 	.size ocb3_tf1, .-ocb3_tf1
-
-
-@ table tf2: 256 x u1 (256 bytes)
-	.section .rodata.ocb3_tf2,"a",%progbits
-	.balign 4
-	.global ocb3_tf2
-	.type ocb3_tf2, %object
-ocb3_tf2:
-	.byte 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.size ocb3_tf2, .-ocb3_tf2
-
-
-@ table tf3: 16 x u1 (16 bytes)
-	.section .rodata.ocb3_tf3,"a",%progbits
-	.balign 4
-	.global ocb3_tf3
-	.type ocb3_tf3, %object
-ocb3_tf3:
-	.byte 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.size ocb3_tf3, .-ocb3_tf3
 
 

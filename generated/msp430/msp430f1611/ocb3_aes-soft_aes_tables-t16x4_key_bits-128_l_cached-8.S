@@ -659,7 +659,7 @@ ocb3_key_setup:
 
 ; --- ocb3_encrypt_with: ocb3.encrypt_with
 ;     frame 230 bytes (58 spill slots, locals 112), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2884 bytes of code
+;     estimated 2892 bytes of code
 	.section .text.ocb3_encrypt_with,"ax",@progbits
 	.global ocb3_encrypt_with
 	.type ocb3_encrypt_with, @function
@@ -735,15 +735,15 @@ ocb3_encrypt_with:
 .Locb3_encrypt_with_near40:
 .Locb3_encrypt_with_loop1:
 	xor	8(sp), r14
-	mov	r14, 40(sp)
+	mov	r14, 44(sp)
 	xor	6(sp), r13
-	mov	r13, 36(sp)
+	mov	r13, 40(sp)
 	xor	4(sp), r12
-	mov	r12, 34(sp)
+	mov	r12, 36(sp)
 	xor	2(sp), r11
-	mov	r11, 26(sp)
+	mov	r11, 34(sp)
 	xor	r10, r8
-	mov	r8, 24(sp)
+	mov	r8, 26(sp)
 	xor	r9, r7
 	mov	r7, 22(sp)
 	xor	r4, r6
@@ -804,27 +804,27 @@ ocb3_encrypt_with:
 	swpb	r11
 	xor	r11, 38(sp)
 	; ocb3.ae:47: if v[15:0] == 0 {
-	xor	24(sp), r11
+	xor	26(sp), r11
 	; ocb3.ae:153: for i in 0..full {
 	swpb	r12
 	xor	r12, 42(sp)
 	; ocb3.ae:47: if v[15:0] == 0 {
-	xor	26(sp), r12
+	xor	34(sp), r12
 	; ocb3.ae:153: for i in 0..full {
 	swpb	r13
 	xor	r13, 62(sp)
 	; ocb3.ae:47: if v[15:0] == 0 {
-	xor	34(sp), r13
+	xor	36(sp), r13
 	; ocb3.ae:153: for i in 0..full {
 	swpb	r14
 	xor	r14, 66(sp)
 	; ocb3.ae:47: if v[15:0] == 0 {
-	xor	36(sp), r14
+	xor	40(sp), r14
 	; ocb3.ae:153: for i in 0..full {
 	swpb	r15
 	xor	r15, 64(sp)
 	; ocb3.ae:47: if v[15:0] == 0 {
-	xor	40(sp), r15
+	xor	44(sp), r15
 	; ocb3.ae:157: u = E.encrypt_block(ks, p ^ offset)
 	mov	r15, 118(sp)
 	mov	r14, 120(sp)
@@ -864,26 +864,31 @@ ocb3_encrypt_with:
 	mov	#0, r11
 	mov	#0, r13
 .Locb3_encrypt_with_endif9:
-	mov	40(sp), 58(sp)
+	mov	r9, r15
+	mov.b	r15, r15
+	; ocb3.ae:51: if v[7:0] == 0 {
+	sub	#1, r15
+	clr	r15
+	adc	r15
+	; ocb3.ae:47: if v[15:0] == 0 {
+	mov	44(sp), 58(sp)
 	xor	166(sp), 58(sp)
-	mov	36(sp), 56(sp)
+	mov	40(sp), 56(sp)
 	xor	168(sp), 56(sp)
-	mov	34(sp), 54(sp)
+	mov	36(sp), 54(sp)
 	xor	170(sp), 54(sp)
-	mov	26(sp), 52(sp)
+	mov	34(sp), 52(sp)
 	xor	172(sp), 52(sp)
-	mov	24(sp), 50(sp)
+	mov	26(sp), 50(sp)
 	xor	174(sp), 50(sp)
 	mov	22(sp), 48(sp)
 	xor	176(sp), 48(sp)
 	mov	20(sp), 46(sp)
 	xor	178(sp), 46(sp)
-	mov	18(sp), 44(sp)
-	xor	180(sp), 44(sp)
-	mov	r9, r15
-	mov.b	r15, r15
-	mov.b	ocb3_tf8(r15), r15
+	mov	18(sp), 24(sp)
+	xor	180(sp), 24(sp)
 	; ocb3.ae:51: if v[7:0] == 0 {
+	xor	#1, r15
 	tst	r15
 	jz	.Locb3_encrypt_with_else10
 	add	#8, r11
@@ -900,8 +905,11 @@ ocb3_encrypt_with:
 .Locb3_encrypt_with_endif11:
 	mov	r12, r15
 	and	#15, r15
-	mov.b	ocb3_tf9(r15), r15
 	; ocb3.ae:55: if v[3:0] == 0 {
+	sub	#1, r15
+	clr	r15
+	adc	r15
+	xor	#1, r15
 	tst	r15
 	jz	.Locb3_encrypt_with_else12
 	add	#4, r11
@@ -1154,7 +1162,7 @@ ocb3_encrypt_with:
 	mov	r7, r15
 .Locb3_encrypt_with_endif19:
 	; ocb3.ae:160: store_be(ct, off, u ^ offset)
-	mov	44(sp), r5
+	mov	24(sp), r5
 	mov	46(sp), r6
 	mov	48(sp), r7
 	mov	50(sp), r8
@@ -1202,11 +1210,11 @@ ocb3_encrypt_with:
 	dec	r14
 	jnz	.Locb3_encrypt_with_cpy24
 .Locb3_encrypt_with_stored23:
-	mov	40(sp), r14
-	mov	36(sp), r13
-	mov	34(sp), r12
-	mov	26(sp), r11
-	mov	24(sp), r8
+	mov	44(sp), r14
+	mov	40(sp), r13
+	mov	36(sp), r12
+	mov	34(sp), r11
+	mov	26(sp), r8
 	mov	22(sp), r7
 	mov	20(sp), r6
 	mov	18(sp), r5
@@ -1727,7 +1735,7 @@ ocb3_encrypt_with:
 
 ; --- ocb3_decrypt_with: ocb3.decrypt_with
 ;     frame 258 bytes (80 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 4484 bytes of code
+;     estimated 4492 bytes of code
 	.section .text.ocb3_decrypt_with,"ax",@progbits
 	.global ocb3_decrypt_with
 	.type ocb3_decrypt_with, @function
@@ -2132,7 +2140,10 @@ ocb3_decrypt_with:
 	mov	r14, r15
 	mov.b	r15, r15
 	; ocb3.ae:51: if v[7:0] == 0 {
-	mov.b	ocb3_tf8(r15), r15
+	sub	#1, r15
+	clr	r15
+	adc	r15
+	xor	#1, r15
 	tst	r15
 	jz	.Locb3_decrypt_with_else12
 	add	#8, r11
@@ -2149,8 +2160,11 @@ ocb3_decrypt_with:
 .Locb3_decrypt_with_endif13:
 	mov	r12, r15
 	and	#15, r15
-	mov.b	ocb3_tf9(r15), r15
 	; ocb3.ae:55: if v[3:0] == 0 {
+	sub	#1, r15
+	clr	r15
+	adc	r15
+	xor	#1, r15
 	tst	r15
 	jz	.Locb3_decrypt_with_else14
 	add	#4, r11
@@ -3718,7 +3732,7 @@ ocb3_E_encrypt_block:
 
 ; --- ocb3_hash: ocb3.hash
 ;     frame 140 bytes (38 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1958 bytes of code
+;     estimated 1966 bytes of code
 	.section .text.ocb3_hash,"ax",@progbits
 	.local ocb3_hash
 	.type ocb3_hash, @function
@@ -3788,7 +3802,10 @@ ocb3_hash:
 	mov	r14, r15
 	mov.b	r15, r15
 	; ocb3.ae:51: if v[7:0] == 0 {
-	mov.b	ocb3_tf8(r15), r15
+	sub	#1, r15
+	clr	r15
+	adc	r15
+	xor	#1, r15
 	tst	r15
 	jz	.Locb3_hash_else5
 	add	#8, r11
@@ -3805,8 +3822,11 @@ ocb3_hash:
 .Locb3_hash_endif6:
 	mov	r12, r15
 	and	#15, r15
-	mov.b	ocb3_tf9(r15), r15
 	; ocb3.ae:55: if v[3:0] == 0 {
+	sub	#1, r15
+	clr	r15
+	adc	r15
+	xor	#1, r15
 	tst	r15
 	jz	.Locb3_hash_else7
 	add	#4, r11
@@ -6749,57 +6769,5 @@ ocb3_tf7:
 	.word 0x81ca, 0x3eb9, 0x2c38, 0x5fc2, 0x7216, 0x0cbc, 0x8b28, 0x41ff
 	.word 0x7139, 0xde08, 0x9cd8, 0x9064, 0x617b, 0x70d5, 0x7448, 0x42d0
 	.size ocb3_tf7, .-ocb3_tf7
-
-
-; table tf8: 256 x u1 (256 bytes)
-	.section .rodata.ocb3_tf8,"a",@progbits
-	.balign 2
-	.global ocb3_tf8
-	.type ocb3_tf8, @object
-ocb3_tf8:
-	.byte 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.size ocb3_tf8, .-ocb3_tf8
-
-
-; table tf9: 16 x u1 (16 bytes)
-	.section .rodata.ocb3_tf9,"a",@progbits
-	.balign 2
-	.global ocb3_tf9
-	.type ocb3_tf9, @object
-ocb3_tf9:
-	.byte 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
-	.size ocb3_tf9, .-ocb3_tf9
 
 

@@ -260,7 +260,7 @@ romulus_n_key_setup:
 
 ; --- romulus_n_encrypt_with: romulus_n.encrypt_with
 ;     frame 464 bytes (27 spill slots, locals 408), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2192 bytes of code
+;     estimated 2210 bytes of code
 	.section .text.romulus_n_encrypt_with,"ax",@progbits
 	.global romulus_n_encrypt_with
 	.type romulus_n_encrypt_with, @function
@@ -374,8 +374,8 @@ romulus_n_encrypt_with:
 	call	#romulus_n_tbc_n
 	mov	#2, r4
 	mov	#0, r5
-	mov	#0, 40(sp)
-	mov	#0, 38(sp)
+	mov	#0, 42(sp)
+	mov	#0, 44(sp)
 	mov	432(sp), r12
 	mov	434(sp), r11
 	mov	436(sp), r6
@@ -388,8 +388,8 @@ romulus_n_encrypt_with:
 .Lromulus_n_encrypt_with_else7:
 	mov	#1, r4
 	mov	#0, r5
-	mov	#0, 40(sp)
-	mov	#0, 38(sp)
+	mov	#0, 42(sp)
+	mov	#0, 44(sp)
 	mov	416(sp), r12
 	mov	418(sp), r11
 	mov	420(sp), r6
@@ -424,8 +424,8 @@ romulus_n_encrypt_with:
 	mov	r9, 26(sp)
 	mov	r10, 30(sp)
 	mov	r13, 12(sp)
-	mov	r4, 44(sp)
-	mov	r5, 42(sp)
+	mov	r4, 38(sp)
+	mov	r5, 40(sp)
 	cmp	46(sp), 34(sp)
 	jnc	.Lromulus_n_encrypt_with_near23
 	br	#.Lromulus_n_encrypt_with_done10
@@ -792,6 +792,24 @@ romulus_n_encrypt_with:
 	dec	r15
 	jnz	.Lromulus_n_encrypt_with_cpy19
 .Lromulus_n_encrypt_with_stored17:
+	mov	38(sp), r10
+	and	#32767, r10
+	rla	r10
+	mov	40(sp), r7
+	and	#32767, r7
+	mov.b	39(sp), r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rla	r7
+	bis	r15, r7
+	mov	42(sp), r8
+	and	#32767, r8
 	mov.b	41(sp), r15
 	clrc
 	rrc	r15
@@ -801,14 +819,10 @@ romulus_n_encrypt_with:
 	rra	r15
 	rra	r15
 	rra	r15
-	mov	38(sp), r12
-	mov.b	romulus_n_tf4(r12), r10
-	xor	r15, r10
-	rla	r12
-	mov	40(sp), r9
-	and	#32767, r9
-	rla	r9
-	xor	romulus_n_tf3(r12), r9
+	rla	r8
+	bis	r15, r8
+	mov	44(sp), r9
+	and	#127, r9
 	mov.b	43(sp), r15
 	clrc
 	rrc	r15
@@ -818,12 +832,9 @@ romulus_n_encrypt_with:
 	rra	r15
 	rra	r15
 	rra	r15
-	xor	r15, r9
-	mov	42(sp), r8
-	and	#32767, r8
-	rla	r8
-	xor	romulus_n_tf3(r12), r8
-	mov.b	45(sp), r15
+	rla	r9
+	bis	r15, r9
+	mov	44(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
@@ -832,16 +843,16 @@ romulus_n_encrypt_with:
 	rra	r15
 	rra	r15
 	rra	r15
-	xor	r15, r8
-	mov	44(sp), r7
-	and	#32767, r7
-	rla	r7
-	xor	romulus_n_tf2(r12), r7
+	; romulus_n.ae:40: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	inv	r15
+	inc	r15
+	and	#149, r15
+	xor	r15, r10
 	; romulus_n.ae:119: s = tbc_n(cnt, d, r23, s)
-	mov	r7, 392(sp)
-	mov	r8, 394(sp)
-	mov	r9, 396(sp)
-	mov	r10, 398(sp)
+	mov	r10, 392(sp)
+	mov	r7, 394(sp)
+	mov	r8, 396(sp)
+	mov	r9, 398(sp)
 	mov	sp, r12
 	add	#392, r12
 	mov	sp, r11
@@ -870,10 +881,10 @@ romulus_n_encrypt_with:
 	mov	458(sp), 26(sp)
 	mov	460(sp), 30(sp)
 	mov	462(sp), 12(sp)
-	mov	r7, 44(sp)
-	mov	r8, 42(sp)
-	mov	r9, 40(sp)
 	mov	r10, 38(sp)
+	mov	r7, 40(sp)
+	mov	r8, 42(sp)
+	mov	r9, 44(sp)
 	add	#1, 34(sp)
 	cmp	46(sp), 34(sp)
 	jc	.Lromulus_n_encrypt_with_near24
@@ -1076,7 +1087,7 @@ romulus_n_encrypt_with:
 
 ; --- romulus_n_decrypt_with: romulus_n.decrypt_with
 ;     frame 474 bytes (32 spill slots, locals 408), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2726 bytes of code
+;     estimated 2744 bytes of code
 	.section .text.romulus_n_decrypt_with,"ax",@progbits
 	.global romulus_n_decrypt_with
 	.type romulus_n_decrypt_with, @function
@@ -1191,10 +1202,10 @@ romulus_n_decrypt_with:
 	mov	#21, r13
 	mov	r11, r15
 	call	#romulus_n_tbc_n
-	mov	#2, 46(sp)
-	mov	#0, r4
+	mov	#2, r4
 	mov	#0, r5
-	mov	#0, 48(sp)
+	mov	#0, 50(sp)
+	mov	#0, 52(sp)
 	mov	442(sp), r6
 	mov	444(sp), r7
 	mov	446(sp), r8
@@ -1205,10 +1216,10 @@ romulus_n_decrypt_with:
 	mov	456(sp), r13
 	jmp	.Lromulus_n_decrypt_with_endif8
 .Lromulus_n_decrypt_with_else7:
-	mov	#1, 46(sp)
-	mov	#0, r4
+	mov	#1, r4
 	mov	#0, r5
-	mov	#0, 48(sp)
+	mov	#0, 50(sp)
+	mov	#0, 52(sp)
 	mov	426(sp), r6
 	mov	428(sp), r7
 	mov	430(sp), r8
@@ -1245,8 +1256,8 @@ romulus_n_decrypt_with:
 	mov	r11, 32(sp)
 	mov	r12, 34(sp)
 	mov	r13, 8(sp)
-	mov	r4, 52(sp)
-	mov	r5, 50(sp)
+	mov	r4, 46(sp)
+	mov	r5, 48(sp)
 	cmp	54(sp), 40(sp)
 	jnc	.Lromulus_n_decrypt_with_near25
 	br	#.Lromulus_n_decrypt_with_done10
@@ -1817,37 +1828,11 @@ romulus_n_decrypt_with:
 .Lromulus_n_decrypt_with_stored17:
 	mov	34(sp), r13
 	xor	20(sp), r13
-	mov.b	51(sp), r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	mov	48(sp), r14
-	mov.b	romulus_n_tf4(r14), r10
-	xor	r15, r10
-	rla	r14
-	mov	50(sp), r9
-	and	#32767, r9
-	rla	r9
-	xor	romulus_n_tf3(r14), r9
-	mov.b	53(sp), r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	xor	r15, r9
-	mov	52(sp), r8
-	and	#32767, r8
-	rla	r8
-	xor	romulus_n_tf3(r14), r8
+	mov	46(sp), r10
+	and	#32767, r10
+	rla	r10
+	mov	48(sp), r7
+	and	#32767, r7
 	mov.b	47(sp), r15
 	clrc
 	rrc	r15
@@ -1857,16 +1842,53 @@ romulus_n_decrypt_with:
 	rra	r15
 	rra	r15
 	rra	r15
-	xor	r15, r8
-	mov	46(sp), r7
-	and	#32767, r7
 	rla	r7
-	xor	romulus_n_tf2(r14), r7
+	bis	r15, r7
+	mov	50(sp), r8
+	and	#32767, r8
+	mov.b	49(sp), r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rla	r8
+	bis	r15, r8
+	mov	52(sp), r9
+	and	#127, r9
+	mov.b	51(sp), r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rla	r9
+	bis	r15, r9
+	mov	52(sp), r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	; romulus_n.ae:40: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	inv	r15
+	inc	r15
+	and	#149, r15
+	xor	r15, r10
 	; romulus_n.ae:144: s = tbc_n(cnt, d, r23, s)
-	mov	r7, 402(sp)
-	mov	r8, 404(sp)
-	mov	r9, 406(sp)
-	mov	r10, 408(sp)
+	mov	r10, 402(sp)
+	mov	r7, 404(sp)
+	mov	r8, 406(sp)
+	mov	r9, 408(sp)
 	mov	sp, r12
 	add	#402, r12
 	mov	sp, r14
@@ -1895,10 +1917,10 @@ romulus_n_decrypt_with:
 	mov	468(sp), 32(sp)
 	mov	470(sp), 34(sp)
 	mov	472(sp), 8(sp)
-	mov	r7, 46(sp)
-	mov	r8, 52(sp)
-	mov	r9, 50(sp)
-	mov	r10, 48(sp)
+	mov	r10, 46(sp)
+	mov	r7, 48(sp)
+	mov	r8, 50(sp)
+	mov	r9, 52(sp)
 	add	#1, 40(sp)
 	cmp	54(sp), 40(sp)
 	jc	.Lromulus_n_decrypt_with_near26
@@ -2382,8 +2404,8 @@ romulus_n_E_tk23_rows:
 
 
 ; --- romulus_n_absorb_ad: romulus_n.absorb_ad
-;     frame 170 bytes (31 spill slots, locals 104), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2070 bytes of code
+;     frame 194 bytes (43 spill slots, locals 104), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2240 bytes of code
 	.section .text.romulus_n_absorb_ad,"ax",@progbits
 	.local romulus_n_absorb_ad
 	.type romulus_n_absorb_ad, @function
@@ -2396,25 +2418,25 @@ romulus_n_absorb_ad:
 	push	r6
 	push	r5
 	push	r4
-	sub	#170, sp
-	mov	r12, 52(sp)
-	mov	r13, 62(sp)
-	mov	r14, 34(sp)
-	mov	r15, 58(sp)
-	mov	186(sp), 56(sp)
+	sub	#194, sp
+	mov	r12, 68(sp)
+	mov	r13, 86(sp)
+	mov	r14, 38(sp)
+	mov	r15, 82(sp)
+	mov	210(sp), 80(sp)
 	mov	#0, r15
-	sub	58(sp), r15
+	sub	82(sp), r15
 	mov	#0, r15
 	subc	#0, r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
-	mov	r15, 40(sp)
-	mov	58(sp), r14
+	mov	r15, 54(sp)
+	mov	82(sp), r14
 	sub	#1, r14
 	mov	#0, r15
 	subc	#0, r15
-	mov	r15, 54(sp)
+	mov	r15, 70(sp)
 	and	#31, r15
 	clrc
 	rrc	r14
@@ -2427,139 +2449,152 @@ romulus_n_absorb_ad:
 	rla	r15
 	rla	r15
 	bis	r14, r15
-	mov	40(sp), r14
+	mov	54(sp), r14
 	inv	r14
 	inc	r14
 	and	r14, r15
-	mov	r15, 30(sp)
+	mov	r15, 36(sp)
 	; romulus_n.ae:73: for i in 0..pairs {
-	mov	#0, 24(sp)
+	mov	#0, 34(sp)
 	mov	#0, 20(sp)
+	mov	#0, 16(sp)
+	mov	#0, 32(sp)
+	mov	#0, 22(sp)
 	mov	#0, 18(sp)
+	mov	#0, 14(sp)
 	mov	#0, 12(sp)
 	mov	#0, 10(sp)
-	mov	#0, 8(sp)
-	mov	#0, 16(sp)
-	mov	#0, 6(sp)
-	mov	#0, 4(sp)
-	mov	#1, r12
-	mov	#0, r14
-	mov	#0, r13
-	mov	#0, 22(sp)
-	cmp	30(sp), 24(sp)
+	mov	#1, r9
+	mov	#0, 30(sp)
+	mov	#0, 28(sp)
+	mov	#0, 26(sp)
+	cmp	36(sp), 34(sp)
 	jc	.Lromulus_n_absorb_ad_done2
 .Lromulus_n_absorb_ad_loop1:
-	mov	24(sp), r11
+	mov	34(sp), r11
 	and	#2047, r11
 	rla	r11
 	rla	r11
 	rla	r11
 	rla	r11
 	rla	r11
-	mov	r11, r7
-	add	34(sp), r7
-	bit	#1, r7
+	mov	r11, r10
+	add	38(sp), r10
+	bit	#1, r10
 	jnz	.Lromulus_n_absorb_ad_bytes3
 .Lromulus_n_absorb_ad_words4:
-	mov	@r7, r4
-	mov	2(r7), r5
-	mov	4(r7), r6
-	mov	6(r7), r8
-	mov	8(r7), r9
-	mov	10(r7), r10
-	mov	12(r7), r15
-	mov	14(r7), r7
+	mov	@r10, r4
+	mov	2(r10), r5
+	mov	4(r10), r6
+	mov	6(r10), r7
+	mov	8(r10), r8
+	mov	10(r10), r12
+	mov	12(r10), r13
+	mov	14(r10), r14
 	jmp	.Lromulus_n_absorb_ad_join5
 .Lromulus_n_absorb_ad_bytes3:
-	mov	sp, r8
-	add	#66, r8
-	mov	r8, r9
-	mov	#16, r10
+	mov	sp, r12
+	add	#90, r12
+	mov	r12, r13
+	mov	#16, r14
 .Lromulus_n_absorb_ad_cpy6:
-	mov.b	@r7, r15
-	inc	r7
-	mov.b	r15, 0(r9)
-	inc	r9
-	dec	r10
+	mov.b	@r10, r15
+	inc	r10
+	mov.b	r15, 0(r13)
+	inc	r13
+	dec	r14
 	jnz	.Lromulus_n_absorb_ad_cpy6
-	mov	r8, r7
+	mov	r12, r10
 	jmp	.Lromulus_n_absorb_ad_words4
 .Lromulus_n_absorb_ad_join5:
-	swpb	r7
-	xor	r7, 20(sp)
-	swpb	r15
-	xor	r15, 18(sp)
-	swpb	r10
-	xor	r10, 12(sp)
-	swpb	r9
-	xor	r9, 10(sp)
-	swpb	r8
-	xor	r8, 8(sp)
-	swpb	r6
-	xor	r6, 16(sp)
-	swpb	r5
-	xor	r5, 6(sp)
-	swpb	r4
-	xor	r4, 4(sp)
-	mov	r12, r5
-	and	#32767, r5
-	mov	r14, r7
-	and	#32767, r7
-	swpb	r12
-	mov.b	r12, r12
+	mov	r9, r10
+	and	#32767, r10
+	rla	r10
+	mov	26(sp), r15
 	clrc
-	rrc	r12
-	rra	r12
-	rra	r12
-	rra	r12
-	rra	r12
-	rra	r12
-	rra	r12
-	mov	r13, r8
-	and	#32767, r8
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	; romulus_n.ae:40: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	inv	r15
+	inc	r15
+	and	#149, r15
+	xor	r15, r10
+	; romulus_n.ae:73: for i in 0..pairs {
 	swpb	r14
-	mov.b	r14, r14
-	clrc
-	rrc	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	rra	r14
+	xor	r14, 20(sp)
 	swpb	r13
-	mov.b	r13, r13
-	clrc
-	rrc	r13
-	rra	r13
-	rra	r13
-	rra	r13
-	rra	r13
-	rra	r13
-	rra	r13
-	mov	22(sp), r15
+	xor	r13, 16(sp)
+	swpb	r12
+	xor	r12, 32(sp)
+	swpb	r8
+	xor	r8, 22(sp)
+	swpb	r7
+	xor	r7, 18(sp)
+	swpb	r6
+	xor	r6, 14(sp)
+	swpb	r5
+	xor	r5, 12(sp)
+	swpb	r4
+	xor	r4, 10(sp)
+	mov	30(sp), r15
+	and	#32767, r15
 	rla	r15
-	rla	r5
-	xor	romulus_n_tf2(r15), r5
-	rla	r7
-	xor	romulus_n_tf3(r15), r7
-	xor	r12, r7
-	rla	r8
-	xor	romulus_n_tf3(r15), r8
-	xor	r14, r8
-	mov	22(sp), r15
-	mov.b	romulus_n_tf4(r15), r10
-	xor	r13, r10
+	mov	r9, r8
+	swpb	r8
+	mov.b	r8, r8
+	clrc
+	rrc	r8
+	rra	r8
+	rra	r8
+	rra	r8
+	rra	r8
+	rra	r8
+	rra	r8
+	bis	r8, r15
+	mov	r15, 8(sp)
+	mov	28(sp), r15
+	and	#32767, r15
+	rla	r15
+	mov.b	31(sp), r7
+	clrc
+	rrc	r7
+	rra	r7
+	rra	r7
+	rra	r7
+	rra	r7
+	rra	r7
+	rra	r7
+	bis	r7, r15
+	mov	r15, 6(sp)
+	mov	26(sp), r15
+	and	#127, r15
+	rla	r15
+	mov.b	29(sp), r9
+	clrc
+	rrc	r9
+	rra	r9
+	rra	r9
+	rra	r9
+	rra	r9
+	rra	r9
+	rra	r9
+	bis	r9, r15
+	mov	r15, 4(sp)
 	; romulus_n.ae:77: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
 	add	#16, r11
-	add	34(sp), r11
+	add	38(sp), r11
 	bit	#1, r11
 	jnz	.Lromulus_n_absorb_ad_bytes8
 .Lromulus_n_absorb_ad_words9:
-	mov	@r11, 64(sp)
+	mov	@r11, 88(sp)
 	mov	2(r11), r4
-	mov	4(r11), r6
-	mov	6(r11), r9
+	mov	4(r11), r5
+	mov	6(r11), r6
 	mov	8(r11), r12
 	mov	10(r11), r13
 	mov	12(r11), r14
@@ -2567,7 +2602,7 @@ romulus_n_absorb_ad:
 	jmp	.Lromulus_n_absorb_ad_join10
 .Lromulus_n_absorb_ad_bytes8:
 	mov	sp, r12
-	add	#66, r12
+	add	#90, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lromulus_n_absorb_ad_cpy11:
@@ -2580,447 +2615,205 @@ romulus_n_absorb_ad:
 	mov	r12, r11
 	jmp	.Lromulus_n_absorb_ad_words9
 .Lromulus_n_absorb_ad_join10:
-	mov	r5, 82(sp)
-	mov	r7, 84(sp)
-	mov	r8, 86(sp)
-	mov	r10, 88(sp)
+	mov	r10, 106(sp)
+	mov	8(sp), 108(sp)
+	mov	6(sp), 110(sp)
+	mov	4(sp), 112(sp)
 	mov	sp, r15
-	add	#82, r15
-	mov	r15, 14(sp)
+	add	#106, r15
+	mov	r15, 24(sp)
 	swpb	r11
-	mov	r11, 90(sp)
+	mov	r11, 114(sp)
 	swpb	r14
-	mov	r14, 92(sp)
+	mov	r14, 116(sp)
 	swpb	r13
-	mov	r13, 94(sp)
+	mov	r13, 118(sp)
 	swpb	r12
-	mov	r12, 96(sp)
-	swpb	r9
-	mov	r9, 98(sp)
+	mov	r12, 120(sp)
 	swpb	r6
-	mov	r6, 100(sp)
+	mov	r6, 122(sp)
+	swpb	r5
+	mov	r5, 124(sp)
 	swpb	r4
-	mov	r4, 102(sp)
-	swpb	64(sp)
-	mov	64(sp), 104(sp)
+	mov	r4, 126(sp)
+	swpb	88(sp)
+	mov	88(sp), 128(sp)
+	mov	sp, r11
+	add	#114, r11
+	mov	20(sp), 130(sp)
+	mov	16(sp), 132(sp)
+	mov	32(sp), 134(sp)
+	mov	22(sp), 136(sp)
+	mov	18(sp), 138(sp)
+	mov	14(sp), 140(sp)
+	mov	12(sp), 142(sp)
+	mov	10(sp), 144(sp)
 	mov	sp, r14
-	add	#90, r14
-	mov	20(sp), 106(sp)
-	mov	18(sp), 108(sp)
-	mov	12(sp), 110(sp)
-	mov	10(sp), 112(sp)
-	mov	8(sp), 114(sp)
-	mov	16(sp), 116(sp)
-	mov	6(sp), 118(sp)
-	mov	4(sp), 120(sp)
-	mov	sp, r13
-	add	#106, r13
+	add	#130, r14
 	mov	sp, r15
-	add	#122, r15
-	mov	r13, 0(sp)
+	add	#146, r15
+	mov	r14, 0(sp)
 	mov	r15, 2(sp)
-	mov	14(sp), r12
+	mov	24(sp), r12
 	mov	#8, r13
-	mov	52(sp), r15
+	mov	r11, r14
+	mov	68(sp), r15
 	call	#romulus_n_tbc
-	mov	r5, r6
-	and	#32767, r6
-	mov	r7, r9
-	and	#32767, r9
-	mov	r5, r12
-	swpb	r12
-	mov.b	r12, r12
-	clrc
-	rrc	r12
-	rra	r12
-	rra	r12
-	rra	r12
-	rra	r12
-	rra	r12
-	rra	r12
-	mov	r8, r11
+	mov	r10, r11
 	and	#32767, r11
-	mov	r7, r13
-	swpb	r13
-	mov.b	r13, r13
-	clrc
-	rrc	r13
-	rra	r13
-	rra	r13
-	rra	r13
-	rra	r13
-	rra	r13
-	rra	r13
-	mov	r8, r14
-	swpb	r14
-	mov.b	r14, r14
-	clrc
-	rrc	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	mov	r10, r15
-	rla	r15
-	rla	r6
-	xor	romulus_n_tf2(r15), r6
-	rla	r9
-	xor	romulus_n_tf3(r15), r9
-	xor	r12, r9
 	rla	r11
-	xor	romulus_n_tf3(r15), r11
-	xor	r13, r11
-	mov	r10, r15
-	mov.b	romulus_n_tf4(r15), r15
-	xor	r14, r15
-	mov	122(sp), 20(sp)
-	mov	124(sp), 18(sp)
-	mov	126(sp), 12(sp)
-	mov	128(sp), 10(sp)
-	mov	130(sp), 8(sp)
-	mov	132(sp), 16(sp)
-	mov	134(sp), 6(sp)
-	mov	136(sp), 4(sp)
-	mov	r6, r12
-	mov	r9, r14
-	mov	r11, r13
-	mov	r15, 22(sp)
-	add	#1, 24(sp)
-	cmp	30(sp), 24(sp)
-	jnc	.Lromulus_n_absorb_ad_loop1
-.Lromulus_n_absorb_ad_done2:
-	mov	54(sp), r10
+	mov	30(sp), r12
+	and	#16383, r12
+	rla	r12
+	bis	r8, r12
+	swpb	r10
+	mov.b	r10, r10
 	clrc
 	rrc	r10
 	rra	r10
 	rra	r10
 	rra	r10
 	rra	r10
-	mov	40(sp), r15
-	inv	r15
-	inc	r15
-	and	r15, r10
-	and	#2047, r10
+	rra	r10
+	rra	r10
+	rla	r12
+	bis	r10, r12
+	mov	28(sp), r13
+	and	#16383, r13
+	rla	r13
+	bis	r7, r13
 	mov.b	31(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
 	rra	r15
-	rla	r10
-	rla	r10
-	rla	r10
-	rla	r10
-	rla	r10
-	bis	r15, r10
-	mov	30(sp), r11
+	rra	r15
+	rra	r15
+	rra	r15
+	and	#1, r15
+	rla	r13
+	bis	r15, r13
+	mov	26(sp), r14
+	and	#63, r14
+	rla	r14
+	bis	r9, r14
+	mov.b	29(sp), r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	and	#1, r15
+	rla	r14
+	bis	r15, r14
+	mov	26(sp), r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	and	#1, r15
+	; romulus_n.ae:40: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	inv	r15
+	inc	r15
+	and	#149, r15
+	xor	r15, r11
+	mov	146(sp), 20(sp)
+	mov	148(sp), 16(sp)
+	mov	150(sp), 32(sp)
+	mov	152(sp), 22(sp)
+	mov	154(sp), 18(sp)
+	mov	156(sp), 14(sp)
+	mov	158(sp), 12(sp)
+	mov	160(sp), 10(sp)
+	mov	r11, r9
+	mov	r12, 30(sp)
+	mov	r13, 28(sp)
+	mov	r14, 26(sp)
+	add	#1, 34(sp)
+	cmp	36(sp), 34(sp)
+	jnc	.Lromulus_n_absorb_ad_loop1
+.Lromulus_n_absorb_ad_done2:
+	mov	70(sp), r13
+	clrc
+	rrc	r13
+	rra	r13
+	rra	r13
+	rra	r13
+	rra	r13
+	mov	54(sp), r15
+	inv	r15
+	inc	r15
+	and	r15, r13
+	and	#2047, r13
+	mov.b	37(sp), r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	rla	r13
+	rla	r13
+	rla	r13
+	rla	r13
+	rla	r13
+	bis	r15, r13
+	mov	36(sp), r11
 	and	#2047, r11
 	rla	r11
 	rla	r11
 	rla	r11
 	rla	r11
 	rla	r11
-	mov	58(sp), r7
-	sub	r11, r7
+	mov	82(sp), r14
+	sub	r11, r14
 	mov	#0, r15
-	subc	r10, r15
-	mov	r15, 36(sp)
+	subc	r13, r15
+	mov	r15, 40(sp)
 	sub	#1, r15
-	clr	r9
-	adc	r9
-	xor	#1, r9
+	clr	r12
+	adc	r12
+	xor	#1, r12
 	mov	#16, r15
-	sub	r7, r15
+	sub	r14, r15
 	mov	#0, r15
-	subc	36(sp), r15
+	subc	40(sp), r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
-	mov	r15, 42(sp)
-	mov	r7, r15
+	mov	r15, 56(sp)
+	mov	r14, r15
 	xor	#16, r15
 	sub	#1, r15
-	clr	r10
-	adc	r10
-	xor	#1, r10
-	and	r9, r10
-	mov	r7, r15
+	clr	r13
+	adc	r13
+	xor	#1, r13
+	and	r12, r13
+	mov	r14, r15
 	xor	#32, r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
-	and	r9, r15
+	and	r12, r15
 	; romulus_n.ae:89: d = if (r == 16) | (r == 32) then 0x18 else 0x1a as u8
-	bis	r15, r10
-	inv	r10
-	inc	r10
-	and	#2, r10
-	mov	r10, r15
-	xor	#26, r15
-	mov	r15, 60(sp)
-	mov	22(sp), r9
-	rla	r9
-	mov	22(sp), r15
-	mov.b	romulus_n_tf4(r15), r10
-	mov	r12, r15
-	and	#32767, r15
-	rla	r15
-	xor	romulus_n_tf2(r9), r15
-	mov	r15, 50(sp)
-	swpb	r12
-	mov.b	r12, r12
-	clrc
-	rrc	r12
-	rra	r12
-	rra	r12
-	rra	r12
-	rra	r12
-	rra	r12
-	rra	r12
-	mov	r14, r15
-	and	#32767, r15
-	rla	r15
-	swpb	r14
-	mov.b	r14, r14
-	clrc
-	rrc	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	xor	romulus_n_tf3(r9), r15
-	xor	r12, r15
-	mov	r15, 48(sp)
-	mov	r13, r15
-	and	#32767, r15
-	rla	r15
-	xor	romulus_n_tf3(r9), r15
-	xor	r14, r15
-	mov	r15, 38(sp)
-	mov	r13, r14
-	swpb	r14
-	mov.b	r14, r14
-	clrc
-	rrc	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	mov	r10, r15
-	xor	r14, r15
-	mov	r15, 44(sp)
-	mov	r7, r15
-	sub	#16, r15
-	mov	r15, 32(sp)
-	mov	36(sp), 46(sp)
-	subc	#0, 46(sp)
-	clr	r14
-	adc	r14
-	xor	#1, r14
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	xor	#16, r7
-	and	r15, r7
-	xor	#16, r7
-	mov	r11, r9
-	add	34(sp), r9
-	cmp	#16, r7
-	jnc	.Lromulus_n_absorb_ad_bytes13
-	bit	#1, r9
-	jnz	.Lromulus_n_absorb_ad_bytes13
-.Lromulus_n_absorb_ad_words14:
-	mov	@r9, r4
-	mov	2(r9), r5
-	mov	4(r9), r6
-	mov	6(r9), r10
-	mov	8(r9), r12
-	mov	10(r9), r13
-	mov	12(r9), r8
-	mov	14(r9), r9
-	jmp	.Lromulus_n_absorb_ad_join15
-.Lromulus_n_absorb_ad_bytes13:
-	mov	sp, r8
-	add	#66, r8
-	mov	r8, r10
-	mov	#16, r12
-	mov	r7, r15
-.Lromulus_n_absorb_ad_cpy16:
-	clr	r13
-	tst	r15
-	jz	.Lromulus_n_absorb_ad_pad17
-	mov.b	@r9, r13
-	inc	r9
-	dec	r15
-.Lromulus_n_absorb_ad_pad17:
-	mov.b	r13, 0(r10)
-	inc	r10
-	dec	r12
-	jnz	.Lromulus_n_absorb_ad_cpy16
-	mov	r8, r9
-	jmp	.Lromulus_n_absorb_ad_words14
-.Lromulus_n_absorb_ad_join15:
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	mov	36(sp), r14
-	and	r15, r14
-	swpb	r13
-	xor	r13, 12(sp)
-	swpb	r12
-	xor	r12, 10(sp)
-	swpb	r10
-	xor	r10, 8(sp)
-	swpb	r6
-	xor	r6, 16(sp)
-	swpb	r5
-	xor	r5, 6(sp)
-	swpb	r4
-	xor	r4, 4(sp)
-	swpb	r8
-	mov	r8, r10
-	bis	r14, r10
-	swpb	r9
-	mov	r9, r12
-	bis	r7, r12
-	mov	r7, r15
-	sub	#16, r15
-	subc	#0, r14
-	clr	r13
-	adc	r13
-	xor	#1, r13
-	mov	r13, r15
-	inv	r15
-	inc	r15
-	xor	r9, r12
-	and	r15, r12
-	mov	r9, r14
-	xor	r12, r14
+	bis	r15, r13
 	inv	r13
 	inc	r13
-	xor	r8, r10
-	and	r13, r10
-	mov	r8, r15
-	xor	r10, r15
-	mov	18(sp), r5
-	xor	r15, r5
-	mov	20(sp), r4
-	xor	r14, r4
-	; romulus_n.ae:85: if r > 16 {
-	tst	42(sp)
-	jz	.Lromulus_n_absorb_ad_else18
-	; romulus_n.ae:86: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
-	add	#16, r11
-	add	34(sp), r11
-	cmp	#16, 32(sp)
-	jnc	.Lromulus_n_absorb_ad_bytes20
-	bit	#1, r11
-	jnz	.Lromulus_n_absorb_ad_bytes20
-.Lromulus_n_absorb_ad_words21:
-	mov	@r11, 28(sp)
-	mov	2(r11), 26(sp)
-	mov	4(r11), r6
-	mov	6(r11), r7
-	mov	8(r11), r8
-	mov	10(r11), r9
-	mov	12(r11), r10
-	mov	14(r11), r11
-	jmp	.Lromulus_n_absorb_ad_join22
-.Lromulus_n_absorb_ad_bytes20:
-	mov	sp, r10
-	add	#66, r10
-	mov	r10, r12
-	mov	#16, r13
-	mov	32(sp), r15
-.Lromulus_n_absorb_ad_cpy23:
-	clr	r14
-	tst	r15
-	jz	.Lromulus_n_absorb_ad_pad24
-	mov.b	@r11, r14
-	inc	r11
-	dec	r15
-.Lromulus_n_absorb_ad_pad24:
-	mov.b	r14, 0(r12)
-	inc	r12
-	dec	r13
-	jnz	.Lromulus_n_absorb_ad_cpy23
-	mov	r10, r11
-	jmp	.Lromulus_n_absorb_ad_words21
-.Lromulus_n_absorb_ad_join22:
-	mov	32(sp), r15
-	sub	#16, r15
-	mov	46(sp), r15
-	subc	#0, r15
-	clr	r12
-	adc	r12
-	xor	#1, r12
-	swpb	r11
-	mov	r11, r13
-	bis	32(sp), r13
-	swpb	r10
-	mov	r10, r14
-	bis	46(sp), r14
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	xor	r11, r13
-	and	r15, r13
-	xor	r13, r11
-	inv	r12
-	inc	r12
-	xor	r10, r14
-	and	r12, r14
-	xor	r14, r10
-	mov	50(sp), 82(sp)
-	mov	48(sp), 84(sp)
-	mov	38(sp), 86(sp)
-	mov	44(sp), 88(sp)
-	mov	sp, r12
-	add	#82, r12
-	mov	r11, 90(sp)
-	mov	r10, 92(sp)
+	and	#2, r13
+	mov	r13, r15
+	xor	#26, r15
+	mov	r15, 84(sp)
+	mov	r9, r8
+	and	#32767, r8
+	rla	r8
+	mov	30(sp), r15
+	and	#32767, r15
 	swpb	r9
-	mov	r9, 94(sp)
-	swpb	r8
-	mov	r8, 96(sp)
-	swpb	r7
-	mov	r7, 98(sp)
-	swpb	r6
-	mov	r6, 100(sp)
-	swpb	26(sp)
-	mov	26(sp), 102(sp)
-	swpb	28(sp)
-	mov	28(sp), 104(sp)
-	mov	sp, r14
-	add	#90, r14
-	mov	r4, 106(sp)
-	mov	r5, 108(sp)
-	mov	12(sp), 110(sp)
-	mov	10(sp), 112(sp)
-	mov	8(sp), 114(sp)
-	mov	16(sp), 116(sp)
-	mov	6(sp), 118(sp)
-	mov	4(sp), 120(sp)
-	mov	sp, r13
-	add	#106, r13
-	mov	sp, r15
-	add	#138, r15
-	mov	r13, 0(sp)
-	mov	r15, 2(sp)
-	mov	#8, r13
-	mov	52(sp), r15
-	call	#romulus_n_tbc
-	mov	50(sp), r12
-	and	#32767, r12
-	mov	48(sp), r13
-	and	#32767, r13
-	mov.b	51(sp), r9
+	mov.b	r9, r9
 	clrc
 	rrc	r9
 	rra	r9
@@ -3029,9 +2822,12 @@ romulus_n_absorb_ad:
 	rra	r9
 	rra	r9
 	rra	r9
-	mov	38(sp), r14
-	and	#32767, r14
-	mov.b	49(sp), r10
+	rla	r15
+	bis	r9, r15
+	mov	r15, 78(sp)
+	mov	28(sp), r15
+	and	#32767, r15
+	mov.b	31(sp), r10
 	clrc
 	rrc	r10
 	rra	r10
@@ -3040,82 +2836,361 @@ romulus_n_absorb_ad:
 	rra	r10
 	rra	r10
 	rra	r10
-	mov.b	39(sp), r11
-	clrc
-	rrc	r11
-	rra	r11
-	rra	r11
-	rra	r11
-	rra	r11
-	rra	r11
-	rra	r11
-	mov	44(sp), r15
 	rla	r15
-	rla	r12
-	xor	romulus_n_tf2(r15), r12
-	rla	r13
-	xor	romulus_n_tf3(r15), r13
-	xor	r9, r13
-	rla	r14
-	xor	romulus_n_tf3(r15), r14
-	xor	r10, r14
-	mov	44(sp), r15
-	mov.b	romulus_n_tf4(r15), r15
-	xor	r11, r15
-	mov	138(sp), r4
-	mov	140(sp), r5
-	mov	142(sp), r6
-	mov	144(sp), r7
-	mov	146(sp), r8
-	mov	148(sp), r9
-	mov	150(sp), r10
-	mov	152(sp), r11
+	bis	r10, r15
+	mov	r15, 76(sp)
+	mov	26(sp), r15
+	and	#127, r15
+	mov.b	29(sp), r12
+	clrc
+	rrc	r12
+	rra	r12
+	rra	r12
+	rra	r12
+	rra	r12
+	rra	r12
+	rra	r12
+	rla	r15
+	bis	r12, r15
+	mov	r15, 74(sp)
+	mov	26(sp), r13
+	clrc
+	rrc	r13
+	rra	r13
+	rra	r13
+	rra	r13
+	rra	r13
+	rra	r13
+	rra	r13
+	; romulus_n.ae:40: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	inv	r13
+	inc	r13
+	and	#149, r13
+	mov	r8, r15
+	xor	r13, r15
+	mov	r15, 66(sp)
+	mov	r14, r15
+	sub	#16, r15
+	mov	r15, 64(sp)
+	mov	40(sp), 72(sp)
+	subc	#0, 72(sp)
+	clr	r13
+	adc	r13
+	xor	#1, r13
+	mov	r13, r15
+	inv	r15
+	inc	r15
+	xor	#16, r14
+	and	r15, r14
+	mov	r14, r5
+	xor	#16, r5
+	mov	r11, r8
+	add	38(sp), r8
+	cmp	#16, r5
+	jnc	.Lromulus_n_absorb_ad_bytes13
+	bit	#1, r8
+	jnz	.Lromulus_n_absorb_ad_bytes13
+.Lromulus_n_absorb_ad_words14:
+	mov	@r8, 50(sp)
+	mov	2(r8), 48(sp)
+	mov	4(r8), 44(sp)
+	mov	6(r8), 42(sp)
+	mov	8(r8), r6
+	mov	10(r8), r7
+	mov	12(r8), r4
+	mov	14(r8), r8
+	jmp	.Lromulus_n_absorb_ad_join15
+.Lromulus_n_absorb_ad_bytes13:
+	mov	sp, r4
+	add	#90, r4
+	mov	r4, r6
+	mov	#16, r7
+	mov	r5, r15
+.Lromulus_n_absorb_ad_cpy16:
+	clr	r14
+	tst	r15
+	jz	.Lromulus_n_absorb_ad_pad17
+	mov.b	@r8, r14
+	inc	r8
+	dec	r15
+.Lromulus_n_absorb_ad_pad17:
+	mov.b	r14, 0(r6)
+	inc	r6
+	dec	r7
+	jnz	.Lromulus_n_absorb_ad_cpy16
+	mov	r4, r8
+	jmp	.Lromulus_n_absorb_ad_words14
+.Lromulus_n_absorb_ad_join15:
+	mov	r13, r15
+	inv	r15
+	inc	r15
+	mov	40(sp), r13
+	and	r15, r13
+	swpb	r4
+	mov	r4, r14
+	bis	r13, r14
+	xor	r4, r14
+	mov	r5, r15
+	sub	#16, r15
+	subc	#0, r13
+	clr	r13
+	adc	r13
+	xor	#1, r13
+	mov	r13, r15
+	inv	r15
+	inc	r15
+	and	r15, r14
+	mov	r4, r15
+	xor	r14, r15
+	xor	r15, 16(sp)
+	swpb	r8
+	mov	r8, r15
+	bis	r5, r15
+	xor	r8, r15
+	inv	r13
+	inc	r13
+	and	r13, r15
+	xor	r15, r8
+	xor	r8, 20(sp)
+	swpb	r7
+	xor	r7, 32(sp)
+	swpb	r6
+	xor	r6, 22(sp)
+	swpb	42(sp)
+	xor	42(sp), 18(sp)
+	swpb	44(sp)
+	xor	44(sp), 14(sp)
+	mov	12(sp), r13
+	swpb	48(sp)
+	xor	48(sp), r13
+	mov	10(sp), r14
+	swpb	50(sp)
+	xor	50(sp), r14
+	; romulus_n.ae:85: if r > 16 {
+	tst	56(sp)
+	jz	.Lromulus_n_absorb_ad_else18
+	mov	r11, r5
+	add	#16, r5
+	add	38(sp), r5
+	cmp	#16, 64(sp)
+	jnc	.Lromulus_n_absorb_ad_bytes20
+	bit	#1, r5
+	jnz	.Lromulus_n_absorb_ad_bytes20
+.Lromulus_n_absorb_ad_words21:
+	mov	@r5, 62(sp)
+	mov	2(r5), 60(sp)
+	mov	4(r5), 58(sp)
+	mov	6(r5), 52(sp)
+	mov	8(r5), 46(sp)
+	mov	10(r5), r11
+	mov	12(r5), r6
+	mov	14(r5), r5
+	jmp	.Lromulus_n_absorb_ad_join22
+.Lromulus_n_absorb_ad_bytes20:
+	mov	sp, r6
+	add	#90, r6
+	mov	r6, r7
+	mov	#16, r8
+	mov	64(sp), r15
+.Lromulus_n_absorb_ad_cpy23:
+	clr	r11
+	tst	r15
+	jz	.Lromulus_n_absorb_ad_pad24
+	mov.b	@r5, r11
+	inc	r5
+	dec	r15
+.Lromulus_n_absorb_ad_pad24:
+	mov.b	r11, 0(r7)
+	inc	r7
+	dec	r8
+	jnz	.Lromulus_n_absorb_ad_cpy23
+	mov	r6, r5
+	jmp	.Lromulus_n_absorb_ad_words21
+.Lromulus_n_absorb_ad_join22:
+	mov	30(sp), r7
+	and	#16383, r7
+	rla	r7
+	bis	r9, r7
+	mov.b	67(sp), r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rla	r7
+	bis	r15, r7
+	mov	28(sp), r8
+	and	#16383, r8
+	rla	r8
+	bis	r10, r8
+	mov.b	31(sp), r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	and	#1, r15
+	rla	r8
+	bis	r15, r8
+	mov	26(sp), r9
+	and	#63, r9
+	rla	r9
+	bis	r12, r9
+	mov.b	29(sp), r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	and	#1, r15
+	rla	r9
+	bis	r15, r9
+	mov	26(sp), r10
+	clrc
+	rrc	r10
+	rra	r10
+	rra	r10
+	rra	r10
+	rra	r10
+	rra	r10
+	and	#1, r10
+	; romulus_n.ae:40: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	inv	r10
+	inc	r10
+	and	#149, r10
+	mov	64(sp), r15
+	sub	#16, r15
+	mov	72(sp), r15
+	subc	#0, r15
+	clr	r15
+	adc	r15
+	xor	#1, r15
+	swpb	r5
+	mov	r5, r12
+	bis	64(sp), r12
+	mov	r15, r4
+	inv	r4
+	inc	r4
+	xor	r5, r12
+	and	r4, r12
+	xor	r12, r5
+	swpb	r6
+	mov	r6, r12
+	bis	72(sp), r12
+	inv	r15
+	inc	r15
+	xor	r6, r12
+	and	r15, r12
+	mov	r6, r15
+	xor	r12, r15
+	; romulus_n.ae:86: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
+	mov	66(sp), 106(sp)
+	mov	78(sp), 108(sp)
+	mov	76(sp), 110(sp)
+	mov	74(sp), 112(sp)
+	mov	sp, r12
+	add	#106, r12
+	mov	r5, 114(sp)
+	mov	r15, 116(sp)
+	swpb	r11
+	mov	r11, 118(sp)
+	swpb	46(sp)
+	mov	46(sp), 120(sp)
+	swpb	52(sp)
+	mov	52(sp), 122(sp)
+	swpb	58(sp)
+	mov	58(sp), 124(sp)
+	swpb	60(sp)
+	mov	60(sp), 126(sp)
+	swpb	62(sp)
+	mov	62(sp), 128(sp)
+	mov	sp, r11
+	add	#114, r11
+	mov	20(sp), 130(sp)
+	mov	16(sp), 132(sp)
+	mov	32(sp), 134(sp)
+	mov	22(sp), 136(sp)
+	mov	18(sp), 138(sp)
+	mov	14(sp), 140(sp)
+	mov	r13, 142(sp)
+	mov	r14, 144(sp)
+	mov	sp, r14
+	add	#130, r14
+	mov	sp, r15
+	add	#162, r15
+	mov	r14, 0(sp)
+	mov	r15, 2(sp)
+	mov	#8, r13
+	mov	r11, r14
+	mov	68(sp), r15
+	call	#romulus_n_tbc
+	mov	66(sp), r15
+	and	#32767, r15
+	rla	r15
+	xor	r10, r15
+	mov	r9, r12
+	mov	162(sp), r4
+	mov	164(sp), r5
+	mov	166(sp), r6
+	mov	168(sp), r9
+	mov	170(sp), r10
+	mov	172(sp), r11
+	mov	174(sp), r13
+	mov	176(sp), r14
 	jmp	.Lromulus_n_absorb_ad_endif19
 .Lromulus_n_absorb_ad_else18:
-	mov	12(sp), r6
-	mov	10(sp), r7
-	mov	8(sp), r8
-	mov	16(sp), r9
-	mov	6(sp), r10
-	mov	4(sp), r11
-	mov	50(sp), r12
-	mov	48(sp), r13
-	mov	38(sp), r14
-	mov	44(sp), r15
+	mov	20(sp), r4
+	mov	16(sp), r5
+	mov	32(sp), r6
+	mov	22(sp), r9
+	mov	18(sp), r10
+	mov	14(sp), r11
+	mov	66(sp), r15
+	mov	78(sp), r7
+	mov	76(sp), r8
+	mov	74(sp), r12
 .Lromulus_n_absorb_ad_endif19:
 	; romulus_n.ae:90: return tbc_n(cnt, d, r23, s)
-	mov	r12, 82(sp)
-	mov	r13, 84(sp)
-	mov	r14, 86(sp)
-	mov	r15, 88(sp)
+	mov	r15, 106(sp)
+	mov	r7, 108(sp)
+	mov	r8, 110(sp)
+	mov	r12, 112(sp)
 	mov	sp, r12
-	add	#82, r12
-	mov	r4, 90(sp)
-	mov	r5, 92(sp)
-	mov	r6, 94(sp)
-	mov	r7, 96(sp)
-	mov	r8, 98(sp)
-	mov	r9, 100(sp)
-	mov	r10, 102(sp)
-	mov	r11, 104(sp)
+	add	#106, r12
+	mov	r4, 114(sp)
+	mov	r5, 116(sp)
+	mov	r6, 118(sp)
+	mov	r9, 120(sp)
+	mov	r10, 122(sp)
+	mov	r11, 124(sp)
+	mov	r13, 126(sp)
+	mov	r14, 128(sp)
+	mov	sp, r11
+	add	#114, r11
 	mov	sp, r15
-	add	#90, r15
-	mov	sp, r14
-	add	#154, r14
-	mov	r14, 0(sp)
-	mov	60(sp), r13
-	mov	62(sp), r14
+	add	#178, r15
+	mov	r15, 0(sp)
+	mov	84(sp), r13
+	mov	86(sp), r14
+	mov	r11, r15
 	call	#romulus_n_tbc_n
-	mov	56(sp), r15
-	mov	154(sp), 0(r15)
-	mov	156(sp), 2(r15)
-	mov	158(sp), 4(r15)
-	mov	160(sp), 6(r15)
-	mov	162(sp), 8(r15)
-	mov	164(sp), 10(r15)
-	mov	166(sp), 12(r15)
-	mov	168(sp), 14(r15)
-	add	#170, sp
+	mov	80(sp), r15
+	mov	178(sp), 0(r15)
+	mov	180(sp), 2(r15)
+	mov	182(sp), 4(r15)
+	mov	184(sp), 6(r15)
+	mov	186(sp), 8(r15)
+	mov	188(sp), 10(r15)
+	mov	190(sp), 12(r15)
+	mov	192(sp), 14(r15)
+	add	#194, sp
 	pop	r4
 	pop	r5
 	pop	r6
@@ -3128,8 +3203,8 @@ romulus_n_absorb_ad:
 
 
 ; --- romulus_n_tbc_n: romulus_n.tbc_n
-;     frame 30 bytes (15 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 858 bytes of code
+;     frame 22 bytes (11 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 822 bytes of code
 	.section .text.romulus_n_tbc_n,"ax",@progbits
 	.local romulus_n_tbc_n
 	.type romulus_n_tbc_n, @function
@@ -3142,300 +3217,292 @@ romulus_n_tbc_n:
 	push	r6
 	push	r5
 	push	r4
-	sub	#30, sp
-	mov	6(r12), r8
-	swpb	r8
-	bis	r13, r8
+	sub	#22, sp
+	mov	38(sp), 20(sp)
+	mov	6(r12), r6
+	swpb	r6
+	bis	r13, r6
+	mov	4(r12), r8
+	mov	2(r12), r9
+	mov	@r12, r10
 	; skinny128_384plus.ae:196: @unroll(unroll)
-	mov	12(r15), 2(sp)
+	mov	#20, 18(sp)
+	mov	12(r15), r12
 	mov	14(r15), r13
-	mov	8(r15), r10
-	mov	10(r15), r11
-	mov	4(r15), 10(sp)
-	mov	6(r15), r9
-	mov	@r15, 16(sp)
-	mov	2(r15), 0(sp)
-	mov	r8, 24(sp)
+	mov	8(r15), 2(sp)
+	mov	10(r15), 0(sp)
+	mov	4(r15), 6(sp)
+	mov	6(r15), r11
+	mov	@r15, 4(sp)
+	mov	2(r15), r7
+	mov	r6, 16(sp)
+	mov	r8, 12(sp)
+	mov	r9, 10(sp)
+	mov	r10, 8(sp)
 	; skinny128_384plus.ae:198: i = 2 * j
-	mov	r14, r6
-	mov	4(r12), r15
-	swpb	r15
-	; skinny128_384plus.ae:196: @unroll(unroll)
-	mov	r15, 20(sp)
-	mov	2(r12), r15
-	; skinny128_384plus.ae:198: i = 2 * j
-	swpb	r15
-	; skinny128_384plus.ae:196: @unroll(unroll)
-	mov	r15, 18(sp)
-	mov	@r12, r15
-	; skinny128_384plus.ae:198: i = 2 * j
-	swpb	r15
-	; skinny128_384plus.ae:196: @unroll(unroll)
-	mov	r15, 14(sp)
-	mov	46(sp), 28(sp)
-	mov	#20, 26(sp)
-	; skinny128_384plus.ae:198: i = 2 * j
-	mov	#0, 22(sp)
+	mov	#0, 14(sp)
+	mov	r14, r9
+	swpb	12(sp)
+	swpb	10(sp)
+	swpb	8(sp)
 	; skinny128_384plus.ae:196: @unroll(unroll)
 .Lromulus_n_tbc_n_loop1:
 	; skinny128_384plus.ae:198: i = 2 * j
-	mov	22(sp), r15
-	mov.b	romulus_n_E.rc(r15), r5
-	mov	24(sp), r15
-	xor	@r6, r15
-	mov	18(sp), r8
-	xor	4(r6), r8
+	mov	14(sp), r15
+	mov.b	romulus_n_E.rc(r15), r15
+	mov	16(sp), r5
+	xor	@r9, r5
+	mov	12(sp), r10
+	xor	2(r9), r10
+	mov	10(sp), r8
+	xor	4(r9), r8
+	mov	8(sp), r4
+	xor	6(r9), r4
 	mov	r13, r14
 	swpb	r14
 	mov.b	r14, r14
-	mov.b	romulus_n_E.sbox(r14), r12
+	mov.b	romulus_n_E.sbox(r14), r6
 	mov.b	r13, r13
 	mov.b	romulus_n_E.sbox(r13), r13
+	mov	r12, r14
+	swpb	r14
+	mov.b	r14, r14
+	mov.b	romulus_n_E.sbox(r14), r14
+	mov.b	r12, r12
+	mov.b	romulus_n_E.sbox(r12), r12
+	swpb	r14
+	bis	r12, r14
+	mov	r6, r12
+	swpb	r12
+	bis	r13, r12
+	; skinny128_384plus.ae:116: r0 = sub_cells(r0) ^ ((c & 0xf) as u32 << 24) ^ k[63:32]
+	mov	r15, r13
+	and	#15, r13
+	swpb	r13
+	xor	r13, r12
+	mov	r14, r6
+	xor	r8, r6
+	mov	r12, r8
+	xor	r4, r8
+	mov.b	1(sp), r14
+	mov.b	romulus_n_E.sbox(r14), r4
+	mov.b	@sp, r14
+	mov.b	romulus_n_E.sbox(r14), r12
 	mov.b	3(sp), r14
-	mov.b	romulus_n_E.sbox(r14), r7
+	mov.b	romulus_n_E.sbox(r14), r13
 	mov.b	2(sp), r14
 	mov.b	romulus_n_E.sbox(r14), r14
-	swpb	r7
-	bis	r14, r7
-	xor	r8, r7
-	mov	r5, r8
-	rla	r8
-	mov	r12, r14
-	mov.b	r14, r14
+	swpb	r13
+	bis	r14, r13
+	mov	r4, r14
 	swpb	r14
-	xor	romulus_n_tf0(r8), r14
-	xor	r13, r14
-	mov	r14, r12
-	xor	6(r6), r12
-	xor	14(sp), r12
-	mov	r11, r13
-	swpb	r13
-	mov.b	r13, r13
-	mov.b	romulus_n_E.sbox(r13), r5
-	mov.b	r11, r11
-	mov.b	romulus_n_E.sbox(r11), r11
-	mov	r10, r13
-	swpb	r13
-	mov.b	r13, r13
-	mov.b	romulus_n_E.sbox(r13), r4
-	mov.b	r10, r10
-	mov.b	romulus_n_E.sbox(r10), r13
-	swpb	r4
-	bis	r13, r4
-	mov	r4, r13
-	xor	r15, r13
-	mov	r5, r15
-	mov.b	r15, r15
+	bis	r12, r14
+	; skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
 	swpb	r15
-	xor	romulus_n_tf1(r8), r15
-	xor	r11, r15
-	xor	2(r6), r15
-	xor	20(sp), r15
+	xor	r15, r14
+	mov	r13, r15
+	xor	r5, r15
+	xor	r10, r14
+	swpb	r14
+	mov	r14, r5
 	swpb	r15
-	mov	r15, r8
-	swpb	r13
-	xor.b	r13, r8
-	xor	r15, r8
-	mov	r13, r5
 	xor.b	r15, r5
-	xor	r13, r5
-	mov	r9, r15
+	xor	r14, r5
+	mov	r15, r10
+	xor.b	r14, r10
+	xor	r15, r10
+	mov	r11, r15
+	swpb	r15
+	mov.b	r15, r15
+	mov.b	romulus_n_E.sbox(r15), r14
+	mov.b	r11, r11
+	mov.b	romulus_n_E.sbox(r11), r13
+	mov.b	7(sp), r15
+	mov.b	romulus_n_E.sbox(r15), r4
+	mov.b	6(sp), r15
+	mov.b	romulus_n_E.sbox(r15), r15
+	swpb	r4
+	bis	r15, r4
+	swpb	r14
+	bis	r13, r14
+	mov	r14, r15
+	xor	#512, r15
+	mov	r7, r14
+	swpb	r14
+	mov.b	r14, r14
+	mov.b	romulus_n_E.sbox(r14), r12
+	mov.b	r7, r7
+	mov.b	romulus_n_E.sbox(r7), r7
+	mov.b	5(sp), r14
+	mov.b	romulus_n_E.sbox(r14), r13
+	mov.b	4(sp), r14
+	mov.b	romulus_n_E.sbox(r14), r14
+	swpb	r14
+	bis	r12, r14
+	swpb	r7
+	bis	r13, r7
+	mov	r6, r11
+	xor	r15, r11
+	mov	r8, r12
+	xor	r4, r12
+	mov	r11, r13
+	xor	r14, r13
+	mov	r12, r14
+	xor	r7, r14
+	xor	r15, r5
+	xor	r4, r10
+	; skinny128_384plus.ae:200: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i + 1], r23[i + 1])
+	mov	14(sp), r15
+	mov.b	romulus_n_E.rc+1(r15), r7
+	mov	r14, r15
+	swpb	r15
+	mov.b	r15, r15
+	mov.b	romulus_n_E.sbox(r15), r4
+	mov.b	r14, r14
+	mov.b	romulus_n_E.sbox(r14), r14
+	mov	r13, r15
+	swpb	r15
+	mov.b	r15, r15
+	mov.b	romulus_n_E.sbox(r15), r15
+	mov.b	r13, r13
+	mov.b	romulus_n_E.sbox(r13), r13
+	swpb	r15
+	bis	r13, r15
+	swpb	r4
+	bis	r14, r4
+	; skinny128_384plus.ae:116: r0 = sub_cells(r0) ^ ((c & 0xf) as u32 << 24) ^ k[63:32]
+	mov	r7, r14
+	and	#15, r14
+	swpb	r14
+	xor	r14, r4
+	xor	12(r9), r15
+	mov	r15, 2(sp)
+	mov	r4, r15
+	xor	14(r9), r15
+	mov	r15, 0(sp)
+	mov	r8, r15
 	swpb	r15
 	mov.b	r15, r15
 	mov.b	romulus_n_E.sbox(r15), r13
-	mov.b	r9, r9
-	mov.b	romulus_n_E.sbox(r9), r15
-	mov.b	11(sp), r11
-	mov.b	romulus_n_E.sbox(r11), r4
-	mov.b	10(sp), r11
-	mov.b	romulus_n_E.sbox(r11), r10
-	mov	r4, r11
-	swpb	r11
-	bis	r10, r11
+	mov.b	r8, r8
+	mov.b	romulus_n_E.sbox(r8), r14
+	mov	r6, r15
+	swpb	r15
+	mov.b	r15, r15
+	mov.b	romulus_n_E.sbox(r15), r8
+	mov.b	r6, r6
+	mov.b	romulus_n_E.sbox(r6), r15
+	swpb	r8
+	bis	r15, r8
 	swpb	r13
-	bis	r15, r13
-	xor	#512, r13
-	mov.b	1(sp), r15
-	mov.b	romulus_n_E.sbox(r15), r15
-	mov.b	@sp, r9
-	mov.b	romulus_n_E.sbox(r9), r9
-	mov	r9, 8(sp)
-	mov.b	17(sp), r9
-	mov.b	romulus_n_E.sbox(r9), r9
-	mov	r9, 4(sp)
-	mov.b	16(sp), r9
-	mov.b	romulus_n_E.sbox(r9), r9
-	swpb	r9
-	bis	r15, r9
+	bis	r14, r13
+	; skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
 	mov	r7, r15
-	xor	r13, r15
-	mov.b	r4, r4
-	swpb	r4
-	xor	r4, r14
-	mov	r14, r4
-	xor	r10, r4
-	mov	r4, r14
-	xor	6(r6), r14
-	xor	14(sp), r14
-	mov	r15, r10
-	xor	r9, r10
-	mov.b	8(sp), r9
-	swpb	r9
-	xor	r9, r4
-	xor	4(sp), r4
-	xor	6(r6), r4
-	xor	14(sp), r4
-	xor	r13, r8
-	mov	r5, r13
-	xor	r11, r13
-	; skinny128_384plus.ae:200: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i + 1], r23[i + 1])
-	mov	22(sp), r11
-	mov.b	romulus_n_E.rc+1(r11), r5
-	mov	r4, r11
-	swpb	r11
-	mov.b	r11, r11
-	mov.b	romulus_n_E.sbox(r11), r9
-	mov.b	r4, r4
-	mov.b	romulus_n_E.sbox(r4), r11
-	mov	r10, r4
-	swpb	r4
-	mov.b	r4, r4
-	mov.b	romulus_n_E.sbox(r4), r4
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	swpb	r15
+	xor	r15, r13
+	xor	8(r9), r8
+	xor	10(r9), r13
+	swpb	r13
+	mov	r13, r4
+	swpb	r8
+	xor.b	r8, r4
+	xor	r13, r4
+	mov	r8, r14
+	xor.b	r13, r14
+	xor	r8, r14
+	mov	r10, r15
+	swpb	r15
+	mov.b	r15, r15
+	mov.b	romulus_n_E.sbox(r15), r8
 	mov.b	r10, r10
 	mov.b	romulus_n_E.sbox(r10), r10
-	swpb	r4
-	bis	r10, r4
-	mov	r4, r10
-	xor	12(r6), r10
-	rla	r5
-	mov	r9, r4
-	mov.b	r4, r4
-	swpb	r4
-	xor	romulus_n_tf0(r5), r4
-	xor	r11, r4
-	mov	r4, r11
-	xor	14(r6), r11
-	mov	r11, 12(sp)
-	mov	r12, r11
-	swpb	r11
-	mov.b	r11, r11
-	mov.b	romulus_n_E.sbox(r11), r11
-	mov.b	r12, r12
-	mov.b	romulus_n_E.sbox(r12), r9
-	mov	r7, r12
-	swpb	r12
-	mov.b	r12, r12
-	mov.b	romulus_n_E.sbox(r12), r12
-	mov.b	r7, r7
-	mov.b	romulus_n_E.sbox(r7), r7
-	swpb	r12
-	bis	r7, r12
-	xor	8(r6), r12
-	mov.b	r11, r11
-	swpb	r11
-	xor	romulus_n_tf1(r5), r11
-	xor	r9, r11
-	xor	10(r6), r11
-	swpb	r11
-	mov	r11, r7
-	swpb	r12
-	xor.b	r12, r7
-	xor	r11, r7
-	mov	r12, r9
-	xor.b	r11, r9
-	xor	r12, r9
-	mov	r13, r12
-	swpb	r12
-	mov.b	r12, r12
-	mov.b	romulus_n_E.sbox(r12), r5
-	mov.b	r13, r13
-	mov.b	romulus_n_E.sbox(r13), r12
-	mov	r8, r13
-	swpb	r13
-	mov.b	r13, r13
-	mov.b	romulus_n_E.sbox(r13), r11
-	mov.b	r8, r8
-	mov.b	romulus_n_E.sbox(r8), r13
-	mov	r11, r8
-	swpb	r8
-	bis	r13, r8
-	swpb	r5
-	bis	r12, r5
-	mov	r5, r12
-	xor	#512, r12
-	mov	r14, r5
-	swpb	r5
-	mov.b	r5, r5
-	mov.b	romulus_n_E.sbox(r5), r5
-	mov.b	r14, r14
-	mov.b	romulus_n_E.sbox(r14), r14
-	mov	r14, 6(sp)
-	mov	r15, r14
-	swpb	r14
-	mov.b	r14, r14
-	mov.b	romulus_n_E.sbox(r14), r14
+	mov	r5, r15
+	swpb	r15
 	mov.b	r15, r15
 	mov.b	romulus_n_E.sbox(r15), r15
+	mov.b	r5, r5
+	mov.b	romulus_n_E.sbox(r5), r13
 	swpb	r15
-	bis	r5, r15
-	mov	r10, r5
-	xor	r12, r5
+	bis	r13, r15
+	swpb	r8
+	bis	r10, r8
+	mov	r8, r10
+	xor	#512, r10
+	mov	r12, r13
+	swpb	r13
+	mov.b	r13, r13
+	mov.b	romulus_n_E.sbox(r13), r8
+	mov.b	r12, r12
+	mov.b	romulus_n_E.sbox(r12), r7
+	mov	r11, r13
+	swpb	r13
+	mov.b	r13, r13
+	mov.b	romulus_n_E.sbox(r13), r12
 	mov.b	r11, r11
+	mov.b	romulus_n_E.sbox(r11), r13
+	swpb	r13
+	bis	r8, r13
+	mov	r7, r11
 	swpb	r11
-	xor	r11, r4
-	xor	r13, r4
-	mov	r4, r13
-	xor	14(r6), r13
-	mov	r13, 0(sp)
-	mov	r5, r11
+	bis	r12, r11
+	mov	2(sp), r5
+	xor	r10, r5
+	mov	@sp, r7
+	xor	r15, r7
+	mov	r5, r12
+	xor	r13, r12
+	mov	r7, r13
+	xor	r11, r13
+	xor	r10, r4
+	mov	r14, r11
 	xor	r15, r11
-	mov.b	6(sp), r15
+	mov	12(sp), r6
+	xor.b	10(sp), r6
+	xor	12(sp), r6
+	mov	10(sp), r8
+	mov	16(sp), r15
 	swpb	r15
-	xor	r15, r4
-	xor	r14, r4
-	mov	r4, r13
-	xor	14(r6), r13
-	xor	r12, r7
-	xor	r8, r9
-	mov	20(sp), r8
-	xor.b	18(sp), r8
-	xor	20(sp), r8
-	mov	18(sp), r12
-	mov	24(sp), r15
-	swpb	r15
-	xor.b	r15, r12
-	xor	18(sp), r12
-	mov	14(sp), r14
-	xor.b	20(sp), r14
-	xor	14(sp), r14
-	mov	14(sp), r4
-	swpb	r4
-	mov	r4, r15
-	xor.b	24(sp), r15
-	xor	r4, r15
-	add	#2, 22(sp)
-	add	#16, r6
-	mov	r11, 2(sp)
-	mov	12(sp), r11
-	mov	r7, 10(sp)
-	mov	r5, 16(sp)
-	mov	r8, 24(sp)
-	mov	r12, 20(sp)
-	mov	r14, 18(sp)
-	mov	r15, 14(sp)
-	dec	26(sp)
+	xor.b	r15, r8
+	xor	10(sp), r8
+	mov	8(sp), r10
+	xor.b	12(sp), r10
+	xor	8(sp), r10
+	mov	8(sp), r14
+	swpb	r14
+	mov	r14, r15
+	xor.b	16(sp), r15
+	xor	r14, r15
+	add	#2, 14(sp)
+	add	#16, r9
+	mov	r4, 6(sp)
+	mov	r5, 4(sp)
+	mov	r6, 16(sp)
+	mov	r8, 12(sp)
+	mov	r10, 10(sp)
+	mov	r15, 8(sp)
+	dec	18(sp)
 	jnz	.Lromulus_n_tbc_n_loop1
 .Lromulus_n_tbc_n_done2:
-	mov	28(sp), r15
-	mov	16(sp), 0(r15)
-	mov	@sp, 2(r15)
-	mov	10(sp), 4(r15)
-	mov	r9, 6(r15)
-	mov	r10, 8(r15)
-	mov	r11, 10(r15)
-	mov	2(sp), 12(r15)
+	mov	20(sp), r15
+	mov	4(sp), 0(r15)
+	mov	r7, 2(r15)
+	mov	6(sp), 4(r15)
+	mov	r11, 6(r15)
+	mov	2(sp), 8(r15)
+	mov	@sp, 10(r15)
+	mov	r12, 12(r15)
 	mov	r13, 14(r15)
-	add	#30, sp
+	add	#22, sp
 	pop	r4
 	pop	r5
 	pop	r6
@@ -3448,8 +3515,8 @@ romulus_n_tbc_n:
 
 
 ; --- romulus_n_tbc: romulus_n.tbc
-;     frame 358 bytes (19 spill slots, locals 320), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1100 bytes of code
+;     frame 356 bytes (18 spill slots, locals 320), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1090 bytes of code
 	.section .text.romulus_n_tbc,"ax",@progbits
 	.local romulus_n_tbc
 	.type romulus_n_tbc, @function
@@ -3462,13 +3529,13 @@ romulus_n_tbc:
 	push	r6
 	push	r5
 	push	r4
-	sub	#358, sp
+	sub	#356, sp
+	mov	372(sp), 30(sp)
 	mov	374(sp), 32(sp)
-	mov	376(sp), 34(sp)
 	mov	sp, r10
 	mov	#160, r11
 .Lromulus_n_tbc_zero1:
-	clr	38(r10)
+	clr	36(r10)
 	incd	r10
 	dec	r11
 	jnz	.Lromulus_n_tbc_zero1
@@ -3479,52 +3546,52 @@ romulus_n_tbc:
 	mov	2(r12), r11
 	mov	@r12, r13
 	; skinny128_384plus.ae:207: @unroll(unroll)
-	mov	#40, 30(sp)
+	mov	#40, 28(sp)
 	mov	#0, 2(sp)
 	mov	#0, r6
 	mov	#0, r7
 	mov	#0, r8
-	mov	r9, 14(sp)
-	mov	r10, 6(sp)
-	mov	r11, 8(sp)
-	mov	r13, 16(sp)
+	mov	r9, 12(sp)
+	mov	r10, 4(sp)
+	mov	r11, 6(sp)
+	mov	r13, 14(sp)
 	mov	@r14, r12
 	mov	2(r14), r13
 	mov	4(r14), r10
 	mov	6(r14), 0(sp)
-	mov	8(r14), 18(sp)
-	mov	10(r14), 10(sp)
-	mov	12(r14), 26(sp)
-	mov	14(r14), 24(sp)
+	mov	8(r14), 16(sp)
+	mov	10(r14), 8(sp)
+	mov	12(r14), 24(sp)
+	mov	14(r14), 22(sp)
 	mov	r15, r9
 	; skinny128_384plus.ae:209: rtk[i] = (tk1 ^ tk2)[127:64] ^ r3[i]
-	mov	sp, 12(sp)
+	mov	sp, 10(sp)
+	swpb	4(sp)
 	swpb	6(sp)
-	swpb	8(sp)
-	swpb	16(sp)
+	swpb	14(sp)
 	; skinny128_384plus.ae:207: @unroll(unroll)
 .Lromulus_n_tbc_loop2:
-	mov	14(sp), r14
-	xor	18(sp), r14
+	mov	12(sp), r14
+	xor	16(sp), r14
 	xor	@r9+, r14
 	; skinny128_384plus.ae:209: rtk[i] = (tk1 ^ tk2)[127:64] ^ r3[i]
 	mov	@r9+, r4
 	mov	@r9+, r5
 	mov	@r9+, r11
-	mov	12(sp), r15
+	mov	10(sp), r15
+	mov	r14, 36(r15)
+	mov	4(sp), r14
+	xor	8(sp), r14
+	xor	r4, r14
 	mov	r14, 38(r15)
 	mov	6(sp), r14
-	xor	10(sp), r14
-	xor	r4, r14
-	mov	r14, 40(r15)
-	mov	8(sp), r14
-	xor	26(sp), r14
-	xor	r5, r14
-	mov	r14, 42(r15)
-	mov	16(sp), r14
 	xor	24(sp), r14
+	xor	r5, r14
+	mov	r14, 40(r15)
+	mov	14(sp), r14
+	xor	22(sp), r14
 	xor	r11, r14
-	mov	r14, 44(r15)
+	mov	r14, 42(r15)
 	mov	r6, r4
 	xor.b	r7, r4
 	xor	r6, r4
@@ -3702,167 +3769,172 @@ romulus_n_tbc:
 	xor	r10, r12
 	and	#257, r12
 	bis	r12, r8
-	add	#8, 12(sp)
-	mov	14(sp), 36(sp)
-	mov	6(sp), r6
-	mov	r4, 14(sp)
-	mov	r5, 6(sp)
+	add	#8, 10(sp)
+	mov	12(sp), 34(sp)
+	mov	4(sp), r6
+	mov	r4, 12(sp)
+	mov	r5, 4(sp)
 	mov	r7, r10
-	mov	18(sp), r12
-	mov	10(sp), r13
-	mov	26(sp), r5
-	mov	24(sp), 0(sp)
-	mov	20(sp), 18(sp)
-	mov	r14, 10(sp)
+	mov	16(sp), r12
+	mov	8(sp), r13
+	mov	24(sp), r5
+	mov	22(sp), 0(sp)
+	mov	20(sp), 16(sp)
+	mov	r14, 8(sp)
 	mov	r8, r14
-	mov	36(sp), 2(sp)
-	mov	8(sp), r7
-	mov	16(sp), r8
-	mov	r10, 8(sp)
-	mov	r11, 16(sp)
+	mov	34(sp), 2(sp)
+	mov	6(sp), r7
+	mov	14(sp), r8
+	mov	r10, 6(sp)
+	mov	r11, 14(sp)
 	mov	r5, r10
-	mov	r14, 26(sp)
-	mov	r15, 24(sp)
-	dec	30(sp)
+	mov	r14, 24(sp)
+	mov	r15, 22(sp)
+	dec	28(sp)
 	jnz	.Lromulus_n_tbc_loop2
 .Lromulus_n_tbc_done3:
 	; skinny128_384plus.ae:130: @unroll(unroll)
-	mov	#40, 28(sp)
-	mov	32(sp), r15
-	mov	12(r15), 4(sp)
-	mov	14(r15), r10
-	mov	8(r15), r13
-	mov	10(r15), r14
-	mov	4(r15), r12
-	mov	6(r15), r6
-	mov	@r15, r7
-	mov	2(r15), r8
-	mov	#0, 22(sp)
-	mov	sp, r9
+	mov	#40, 26(sp)
+	mov	30(sp), r14
+	mov	12(r14), r8
+	mov	14(r14), r9
+	mov	8(r14), r12
+	mov	10(r14), r13
+	mov	4(r14), r4
+	mov	6(r14), r15
+	mov	@r14, r10
+	mov	2(r14), r11
+	mov	#0, 18(sp)
+	mov	sp, r5
 .Lromulus_n_tbc_loop4:
-	mov	22(sp), r15
-	mov.b	romulus_n_E.rc(r15), r11
-	rla	r11
-	mov	r14, r15
-	swpb	r15
-	mov.b	r15, r15
-	mov.b	romulus_n_E.sbox(r15), r5
-	mov.b	r5, r5
-	swpb	r5
-	mov.b	r14, r14
-	mov.b	romulus_n_E.sbox(r14), r15
-	xor	romulus_n_tf1(r11), r5
-	xor	r15, r5
-	mov	r12, r14
-	swpb	r14
-	mov.b	r12, r12
-	xor	40(r9), r5
-	swpb	r5
-	mov	r13, r15
-	swpb	r15
-	mov.b	r15, r15
-	mov.b	romulus_n_E.sbox(r15), r4
-	swpb	r4
-	mov.b	r13, r13
-	mov.b	romulus_n_E.sbox(r13), r15
-	bis	r15, r4
-	xor	38(r9), r4
-	swpb	r4
-	mov	r4, r15
-	xor.b	r5, r15
-	xor	r4, r15
-	mov	r12, r13
-	mov.b	romulus_n_E.sbox(r13), r13
-	mov.b	r14, r14
-	mov.b	romulus_n_E.sbox(r14), r12
-	mov	r12, r14
-	swpb	r14
-	bis	r13, r14
-	xor	r14, r15
-	mov	r10, r14
-	swpb	r14
-	mov.b	r14, r14
-	mov.b	romulus_n_E.sbox(r14), r14
-	mov.b	r14, r14
-	swpb	r14
-	xor	romulus_n_tf0(r11), r14
-	mov.b	r10, r10
-	mov.b	romulus_n_E.sbox(r10), r10
-	mov	r14, r11
-	xor	r10, r11
-	mov.b	r12, r12
-	swpb	r12
-	mov	r11, r10
-	xor	r12, r10
-	xor	r13, r10
-	mov	r8, r14
-	mov.b	r14, r14
-	mov.b	romulus_n_E.sbox(r14), r13
-	mov.b	r13, r13
-	swpb	r13
-	mov	r10, r14
-	xor	r13, r14
-	mov	r7, r13
-	swpb	r13
-	mov.b	r13, r13
-	mov.b	romulus_n_E.sbox(r13), r13
-	xor	r13, r14
-	mov	r5, r12
-	xor.b	r4, r12
-	xor	r5, r12
-	mov	r6, r13
-	swpb	r13
-	mov.b	r13, r13
-	mov.b	romulus_n_E.sbox(r13), r5
-	swpb	r5
-	mov.b	r6, r6
-	mov.b	romulus_n_E.sbox(r6), r13
-	bis	r13, r5
-	mov	r5, r6
-	xor	#512, r6
-	xor	r6, r12
+	mov	18(sp), r14
+	mov.b	romulus_n_E.rc(r14), r14
+	mov	r9, r7
+	swpb	r7
 	mov.b	r7, r7
-	mov.b	romulus_n_E.sbox(r7), r5
-	swpb	r5
-	swpb	r8
+	mov.b	romulus_n_E.sbox(r7), r7
+	mov.b	r9, r9
+	mov.b	romulus_n_E.sbox(r9), r6
+	mov	r8, r9
+	swpb	r9
+	mov.b	r9, r9
+	mov.b	romulus_n_E.sbox(r9), r9
 	mov.b	r8, r8
-	mov.b	romulus_n_E.sbox(r8), r13
-	bis	r13, r5
-	mov.b	5(sp), r13
-	mov.b	romulus_n_E.sbox(r13), r8
+	mov.b	romulus_n_E.sbox(r8), r8
+	swpb	r9
+	bis	r8, r9
+	swpb	r7
+	bis	r6, r7
+	; skinny128_384plus.ae:116: r0 = sub_cells(r0) ^ ((c & 0xf) as u32 << 24) ^ k[63:32]
+	mov	r14, r8
+	and	#15, r8
 	swpb	r8
-	mov.b	4(sp), r13
+	xor	r8, r7
+	mov	r9, r6
+	xor	40(r5), r6
+	xor	42(r5), r7
+	mov	r13, r9
+	swpb	r9
+	mov.b	r9, r9
+	mov.b	romulus_n_E.sbox(r9), r9
+	mov.b	r13, r13
+	mov.b	romulus_n_E.sbox(r13), r8
+	mov	r12, r13
+	swpb	r13
+	mov.b	r13, r13
 	mov.b	romulus_n_E.sbox(r13), r13
-	bis	r13, r8
-	mov	r8, r13
-	xor	42(r9), r13
-	mov	r13, r7
-	xor	r6, r7
-	mov	r7, r6
-	xor	r5, r6
-	xor	44(r9), r11
-	mov	r10, r8
-	xor	44(r9), r8
-	mov	r14, r10
-	xor	44(r9), r10
-	add	#1, 22(sp)
-	add	#8, r9
-	mov	r6, 4(sp)
-	mov	r11, r14
-	mov	r15, r6
-	dec	28(sp)
+	mov.b	r12, r12
+	mov.b	romulus_n_E.sbox(r12), r12
+	swpb	r13
+	bis	r12, r13
+	mov	r9, r12
+	swpb	r12
+	bis	r8, r12
+	; skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
+	clrc
+	rrc	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	swpb	r14
+	xor	r14, r12
+	xor	36(r5), r13
+	xor	38(r5), r12
+	swpb	r12
+	mov	r12, r14
+	swpb	r13
+	xor.b	r13, r14
+	xor	r12, r14
+	mov	r13, r8
+	xor.b	r12, r8
+	xor	r13, r8
+	mov	r15, r13
+	swpb	r13
+	mov.b	r13, r13
+	mov.b	romulus_n_E.sbox(r13), r12
+	mov.b	r15, r15
+	mov.b	romulus_n_E.sbox(r15), r13
+	mov	r4, r15
+	swpb	r15
+	mov.b	r15, r15
+	mov.b	romulus_n_E.sbox(r15), r9
+	mov.b	r4, r4
+	mov.b	romulus_n_E.sbox(r4), r15
+	swpb	r9
+	bis	r15, r9
+	mov	r12, r15
+	swpb	r15
+	bis	r13, r15
+	xor	#512, r15
+	mov	r11, r13
+	swpb	r13
+	mov.b	r13, r13
+	mov.b	romulus_n_E.sbox(r13), r4
+	mov.b	r11, r11
+	mov.b	romulus_n_E.sbox(r11), r11
+	mov	r10, r13
+	swpb	r13
+	mov.b	r13, r13
+	mov.b	romulus_n_E.sbox(r13), r12
+	mov.b	r10, r10
+	mov.b	romulus_n_E.sbox(r10), r13
+	swpb	r13
+	bis	r4, r13
+	mov	r11, r4
+	swpb	r4
+	bis	r12, r4
+	mov	r6, r10
+	xor	r15, r10
+	mov	r7, r11
+	xor	r9, r11
+	mov	r10, r12
+	xor	r13, r12
+	mov	r11, r13
+	xor	r4, r13
+	xor	r15, r14
+	mov	r8, r15
+	xor	r9, r15
+	add	#1, 18(sp)
+	add	#8, r5
+	mov	r12, r8
+	mov	r13, r9
+	mov	r6, r12
+	mov	r7, r13
+	mov	r14, r4
+	dec	26(sp)
 	jnz	.Lromulus_n_tbc_loop4
 .Lromulus_n_tbc_done5:
-	mov	34(sp), r15
-	mov	r7, 0(r15)
-	mov	r8, 2(r15)
-	mov	r12, 4(r15)
-	mov	r6, 6(r15)
-	mov	r13, 8(r15)
-	mov	r14, 10(r15)
-	mov	4(sp), 12(r15)
-	mov	r10, 14(r15)
-	add	#358, sp
+	mov	32(sp), r14
+	mov	r10, 0(r14)
+	mov	r11, 2(r14)
+	mov	r4, 4(r14)
+	mov	r15, 6(r14)
+	mov	r14, r15
+	mov	r12, 8(r15)
+	mov	r13, 10(r15)
+	mov	r8, 12(r15)
+	mov	r9, 14(r15)
+	add	#356, sp
 	pop	r4
 	pop	r5
 	pop	r6
@@ -3930,210 +4002,5 @@ romulus_n_E.rc:
 	.byte 0x34, 0x29, 0x12, 0x24, 0x08, 0x11, 0x22, 0x04
 	.byte 0x09, 0x13, 0x26, 0x0c, 0x19, 0x32, 0x25, 0x0a
 	.size romulus_n_E.rc, .-romulus_n_E.rc
-
-
-; table tf0: 256 x u16 (512 bytes)
-	.section .rodata.romulus_n_tf0,"a",@progbits
-	.balign 2
-	.global romulus_n_tf0
-	.type romulus_n_tf0, @object
-romulus_n_tf0:
-	.word 0x0000, 0x0100, 0x0200, 0x0300, 0x0400, 0x0500, 0x0600, 0x0700
-	.word 0x0800, 0x0900, 0x0a00, 0x0b00, 0x0c00, 0x0d00, 0x0e00, 0x0f00
-	.word 0x0000, 0x0100, 0x0200, 0x0300, 0x0400, 0x0500, 0x0600, 0x0700
-	.word 0x0800, 0x0900, 0x0a00, 0x0b00, 0x0c00, 0x0d00, 0x0e00, 0x0f00
-	.word 0x0000, 0x0100, 0x0200, 0x0300, 0x0400, 0x0500, 0x0600, 0x0700
-	.word 0x0800, 0x0900, 0x0a00, 0x0b00, 0x0c00, 0x0d00, 0x0e00, 0x0f00
-	.word 0x0000, 0x0100, 0x0200, 0x0300, 0x0400, 0x0500, 0x0600, 0x0700
-	.word 0x0800, 0x0900, 0x0a00, 0x0b00, 0x0c00, 0x0d00, 0x0e00, 0x0f00
-	.word 0x0000, 0x0100, 0x0200, 0x0300, 0x0400, 0x0500, 0x0600, 0x0700
-	.word 0x0800, 0x0900, 0x0a00, 0x0b00, 0x0c00, 0x0d00, 0x0e00, 0x0f00
-	.word 0x0000, 0x0100, 0x0200, 0x0300, 0x0400, 0x0500, 0x0600, 0x0700
-	.word 0x0800, 0x0900, 0x0a00, 0x0b00, 0x0c00, 0x0d00, 0x0e00, 0x0f00
-	.word 0x0000, 0x0100, 0x0200, 0x0300, 0x0400, 0x0500, 0x0600, 0x0700
-	.word 0x0800, 0x0900, 0x0a00, 0x0b00, 0x0c00, 0x0d00, 0x0e00, 0x0f00
-	.word 0x0000, 0x0100, 0x0200, 0x0300, 0x0400, 0x0500, 0x0600, 0x0700
-	.word 0x0800, 0x0900, 0x0a00, 0x0b00, 0x0c00, 0x0d00, 0x0e00, 0x0f00
-	.word 0x0000, 0x0100, 0x0200, 0x0300, 0x0400, 0x0500, 0x0600, 0x0700
-	.word 0x0800, 0x0900, 0x0a00, 0x0b00, 0x0c00, 0x0d00, 0x0e00, 0x0f00
-	.word 0x0000, 0x0100, 0x0200, 0x0300, 0x0400, 0x0500, 0x0600, 0x0700
-	.word 0x0800, 0x0900, 0x0a00, 0x0b00, 0x0c00, 0x0d00, 0x0e00, 0x0f00
-	.word 0x0000, 0x0100, 0x0200, 0x0300, 0x0400, 0x0500, 0x0600, 0x0700
-	.word 0x0800, 0x0900, 0x0a00, 0x0b00, 0x0c00, 0x0d00, 0x0e00, 0x0f00
-	.word 0x0000, 0x0100, 0x0200, 0x0300, 0x0400, 0x0500, 0x0600, 0x0700
-	.word 0x0800, 0x0900, 0x0a00, 0x0b00, 0x0c00, 0x0d00, 0x0e00, 0x0f00
-	.word 0x0000, 0x0100, 0x0200, 0x0300, 0x0400, 0x0500, 0x0600, 0x0700
-	.word 0x0800, 0x0900, 0x0a00, 0x0b00, 0x0c00, 0x0d00, 0x0e00, 0x0f00
-	.word 0x0000, 0x0100, 0x0200, 0x0300, 0x0400, 0x0500, 0x0600, 0x0700
-	.word 0x0800, 0x0900, 0x0a00, 0x0b00, 0x0c00, 0x0d00, 0x0e00, 0x0f00
-	.word 0x0000, 0x0100, 0x0200, 0x0300, 0x0400, 0x0500, 0x0600, 0x0700
-	.word 0x0800, 0x0900, 0x0a00, 0x0b00, 0x0c00, 0x0d00, 0x0e00, 0x0f00
-	.word 0x0000, 0x0100, 0x0200, 0x0300, 0x0400, 0x0500, 0x0600, 0x0700
-	.word 0x0800, 0x0900, 0x0a00, 0x0b00, 0x0c00, 0x0d00, 0x0e00, 0x0f00
-	.size romulus_n_tf0, .-romulus_n_tf0
-
-
-; table tf1: 256 x u16 (512 bytes)
-	.section .rodata.romulus_n_tf1,"a",@progbits
-	.balign 2
-	.global romulus_n_tf1
-	.type romulus_n_tf1, @object
-romulus_n_tf1:
-	.word 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000
-	.word 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000
-	.word 0x0100, 0x0100, 0x0100, 0x0100, 0x0100, 0x0100, 0x0100, 0x0100
-	.word 0x0100, 0x0100, 0x0100, 0x0100, 0x0100, 0x0100, 0x0100, 0x0100
-	.word 0x0200, 0x0200, 0x0200, 0x0200, 0x0200, 0x0200, 0x0200, 0x0200
-	.word 0x0200, 0x0200, 0x0200, 0x0200, 0x0200, 0x0200, 0x0200, 0x0200
-	.word 0x0300, 0x0300, 0x0300, 0x0300, 0x0300, 0x0300, 0x0300, 0x0300
-	.word 0x0300, 0x0300, 0x0300, 0x0300, 0x0300, 0x0300, 0x0300, 0x0300
-	.word 0x0400, 0x0400, 0x0400, 0x0400, 0x0400, 0x0400, 0x0400, 0x0400
-	.word 0x0400, 0x0400, 0x0400, 0x0400, 0x0400, 0x0400, 0x0400, 0x0400
-	.word 0x0500, 0x0500, 0x0500, 0x0500, 0x0500, 0x0500, 0x0500, 0x0500
-	.word 0x0500, 0x0500, 0x0500, 0x0500, 0x0500, 0x0500, 0x0500, 0x0500
-	.word 0x0600, 0x0600, 0x0600, 0x0600, 0x0600, 0x0600, 0x0600, 0x0600
-	.word 0x0600, 0x0600, 0x0600, 0x0600, 0x0600, 0x0600, 0x0600, 0x0600
-	.word 0x0700, 0x0700, 0x0700, 0x0700, 0x0700, 0x0700, 0x0700, 0x0700
-	.word 0x0700, 0x0700, 0x0700, 0x0700, 0x0700, 0x0700, 0x0700, 0x0700
-	.word 0x0800, 0x0800, 0x0800, 0x0800, 0x0800, 0x0800, 0x0800, 0x0800
-	.word 0x0800, 0x0800, 0x0800, 0x0800, 0x0800, 0x0800, 0x0800, 0x0800
-	.word 0x0900, 0x0900, 0x0900, 0x0900, 0x0900, 0x0900, 0x0900, 0x0900
-	.word 0x0900, 0x0900, 0x0900, 0x0900, 0x0900, 0x0900, 0x0900, 0x0900
-	.word 0x0a00, 0x0a00, 0x0a00, 0x0a00, 0x0a00, 0x0a00, 0x0a00, 0x0a00
-	.word 0x0a00, 0x0a00, 0x0a00, 0x0a00, 0x0a00, 0x0a00, 0x0a00, 0x0a00
-	.word 0x0b00, 0x0b00, 0x0b00, 0x0b00, 0x0b00, 0x0b00, 0x0b00, 0x0b00
-	.word 0x0b00, 0x0b00, 0x0b00, 0x0b00, 0x0b00, 0x0b00, 0x0b00, 0x0b00
-	.word 0x0c00, 0x0c00, 0x0c00, 0x0c00, 0x0c00, 0x0c00, 0x0c00, 0x0c00
-	.word 0x0c00, 0x0c00, 0x0c00, 0x0c00, 0x0c00, 0x0c00, 0x0c00, 0x0c00
-	.word 0x0d00, 0x0d00, 0x0d00, 0x0d00, 0x0d00, 0x0d00, 0x0d00, 0x0d00
-	.word 0x0d00, 0x0d00, 0x0d00, 0x0d00, 0x0d00, 0x0d00, 0x0d00, 0x0d00
-	.word 0x0e00, 0x0e00, 0x0e00, 0x0e00, 0x0e00, 0x0e00, 0x0e00, 0x0e00
-	.word 0x0e00, 0x0e00, 0x0e00, 0x0e00, 0x0e00, 0x0e00, 0x0e00, 0x0e00
-	.word 0x0f00, 0x0f00, 0x0f00, 0x0f00, 0x0f00, 0x0f00, 0x0f00, 0x0f00
-	.word 0x0f00, 0x0f00, 0x0f00, 0x0f00, 0x0f00, 0x0f00, 0x0f00, 0x0f00
-	.size romulus_n_tf1, .-romulus_n_tf1
-
-
-; table tf2: 256 x u16 (512 bytes)
-	.section .rodata.romulus_n_tf2,"a",@progbits
-	.balign 2
-	.global romulus_n_tf2
-	.type romulus_n_tf2, @object
-romulus_n_tf2:
-	.word 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000
-	.word 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000
-	.word 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000
-	.word 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000
-	.word 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000
-	.word 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000
-	.word 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000
-	.word 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000
-	.word 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000
-	.word 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000
-	.word 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000
-	.word 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000
-	.word 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000
-	.word 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000
-	.word 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000
-	.word 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000
-	.word 0x0095, 0x0095, 0x0095, 0x0095, 0x0095, 0x0095, 0x0095, 0x0095
-	.word 0x0095, 0x0095, 0x0095, 0x0095, 0x0095, 0x0095, 0x0095, 0x0095
-	.word 0x0095, 0x0095, 0x0095, 0x0095, 0x0095, 0x0095, 0x0095, 0x0095
-	.word 0x0095, 0x0095, 0x0095, 0x0095, 0x0095, 0x0095, 0x0095, 0x0095
-	.word 0x0095, 0x0095, 0x0095, 0x0095, 0x0095, 0x0095, 0x0095, 0x0095
-	.word 0x0095, 0x0095, 0x0095, 0x0095, 0x0095, 0x0095, 0x0095, 0x0095
-	.word 0x0095, 0x0095, 0x0095, 0x0095, 0x0095, 0x0095, 0x0095, 0x0095
-	.word 0x0095, 0x0095, 0x0095, 0x0095, 0x0095, 0x0095, 0x0095, 0x0095
-	.word 0x0095, 0x0095, 0x0095, 0x0095, 0x0095, 0x0095, 0x0095, 0x0095
-	.word 0x0095, 0x0095, 0x0095, 0x0095, 0x0095, 0x0095, 0x0095, 0x0095
-	.word 0x0095, 0x0095, 0x0095, 0x0095, 0x0095, 0x0095, 0x0095, 0x0095
-	.word 0x0095, 0x0095, 0x0095, 0x0095, 0x0095, 0x0095, 0x0095, 0x0095
-	.word 0x0095, 0x0095, 0x0095, 0x0095, 0x0095, 0x0095, 0x0095, 0x0095
-	.word 0x0095, 0x0095, 0x0095, 0x0095, 0x0095, 0x0095, 0x0095, 0x0095
-	.word 0x0095, 0x0095, 0x0095, 0x0095, 0x0095, 0x0095, 0x0095, 0x0095
-	.word 0x0095, 0x0095, 0x0095, 0x0095, 0x0095, 0x0095, 0x0095, 0x0095
-	.size romulus_n_tf2, .-romulus_n_tf2
-
-
-; table tf3: 256 x u16 (512 bytes)
-	.section .rodata.romulus_n_tf3,"a",@progbits
-	.balign 2
-	.global romulus_n_tf3
-	.type romulus_n_tf3, @object
-romulus_n_tf3:
-	.word 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000
-	.word 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000
-	.word 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000
-	.word 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000
-	.word 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000
-	.word 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000
-	.word 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000
-	.word 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000
-	.word 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000
-	.word 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000
-	.word 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000
-	.word 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000
-	.word 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000
-	.word 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000
-	.word 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000
-	.word 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000
-	.word 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000
-	.word 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000
-	.word 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000
-	.word 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000
-	.word 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000
-	.word 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000
-	.word 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000
-	.word 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000
-	.word 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000
-	.word 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000
-	.word 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000
-	.word 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000
-	.word 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000
-	.word 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000
-	.word 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000
-	.word 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000, 0x0000
-	.size romulus_n_tf3, .-romulus_n_tf3
-
-
-; table tf4: 256 x u8 (256 bytes)
-	.section .rodata.romulus_n_tf4,"a",@progbits
-	.balign 2
-	.global romulus_n_tf4
-	.type romulus_n_tf4, @object
-romulus_n_tf4:
-	.byte 0x00, 0x02, 0x04, 0x06, 0x08, 0x0a, 0x0c, 0x0e
-	.byte 0x10, 0x12, 0x14, 0x16, 0x18, 0x1a, 0x1c, 0x1e
-	.byte 0x20, 0x22, 0x24, 0x26, 0x28, 0x2a, 0x2c, 0x2e
-	.byte 0x30, 0x32, 0x34, 0x36, 0x38, 0x3a, 0x3c, 0x3e
-	.byte 0x40, 0x42, 0x44, 0x46, 0x48, 0x4a, 0x4c, 0x4e
-	.byte 0x50, 0x52, 0x54, 0x56, 0x58, 0x5a, 0x5c, 0x5e
-	.byte 0x60, 0x62, 0x64, 0x66, 0x68, 0x6a, 0x6c, 0x6e
-	.byte 0x70, 0x72, 0x74, 0x76, 0x78, 0x7a, 0x7c, 0x7e
-	.byte 0x80, 0x82, 0x84, 0x86, 0x88, 0x8a, 0x8c, 0x8e
-	.byte 0x90, 0x92, 0x94, 0x96, 0x98, 0x9a, 0x9c, 0x9e
-	.byte 0xa0, 0xa2, 0xa4, 0xa6, 0xa8, 0xaa, 0xac, 0xae
-	.byte 0xb0, 0xb2, 0xb4, 0xb6, 0xb8, 0xba, 0xbc, 0xbe
-	.byte 0xc0, 0xc2, 0xc4, 0xc6, 0xc8, 0xca, 0xcc, 0xce
-	.byte 0xd0, 0xd2, 0xd4, 0xd6, 0xd8, 0xda, 0xdc, 0xde
-	.byte 0xe0, 0xe2, 0xe4, 0xe6, 0xe8, 0xea, 0xec, 0xee
-	.byte 0xf0, 0xf2, 0xf4, 0xf6, 0xf8, 0xfa, 0xfc, 0xfe
-	.byte 0x00, 0x02, 0x04, 0x06, 0x08, 0x0a, 0x0c, 0x0e
-	.byte 0x10, 0x12, 0x14, 0x16, 0x18, 0x1a, 0x1c, 0x1e
-	.byte 0x20, 0x22, 0x24, 0x26, 0x28, 0x2a, 0x2c, 0x2e
-	.byte 0x30, 0x32, 0x34, 0x36, 0x38, 0x3a, 0x3c, 0x3e
-	.byte 0x40, 0x42, 0x44, 0x46, 0x48, 0x4a, 0x4c, 0x4e
-	.byte 0x50, 0x52, 0x54, 0x56, 0x58, 0x5a, 0x5c, 0x5e
-	.byte 0x60, 0x62, 0x64, 0x66, 0x68, 0x6a, 0x6c, 0x6e
-	.byte 0x70, 0x72, 0x74, 0x76, 0x78, 0x7a, 0x7c, 0x7e
-	.byte 0x80, 0x82, 0x84, 0x86, 0x88, 0x8a, 0x8c, 0x8e
-	.byte 0x90, 0x92, 0x94, 0x96, 0x98, 0x9a, 0x9c, 0x9e
-	.byte 0xa0, 0xa2, 0xa4, 0xa6, 0xa8, 0xaa, 0xac, 0xae
-	.byte 0xb0, 0xb2, 0xb4, 0xb6, 0xb8, 0xba, 0xbc, 0xbe
-	.byte 0xc0, 0xc2, 0xc4, 0xc6, 0xc8, 0xca, 0xcc, 0xce
-	.byte 0xd0, 0xd2, 0xd4, 0xd6, 0xd8, 0xda, 0xdc, 0xde
-	.byte 0xe0, 0xe2, 0xe4, 0xe6, 0xe8, 0xea, 0xec, 0xee
-	.byte 0xf0, 0xf2, 0xf4, 0xf6, 0xf8, 0xfa, 0xfc, 0xfe
-	.size romulus_n_tf4, .-romulus_n_tf4
 
 

@@ -20,7 +20,7 @@ grain128aeadv2_encrypt:
 	mov	256(sp), 86(sp)
 	mov	258(sp), 88(sp)
 	mov	262(sp), 92(sp)
-	; grain128aeadv2.ae:138: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	; grain128aeadv2.ae:141: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
 	bit	#1, r12
 	jnz	.Lgrain128aeadv2_encrypt_bytes1
 .Lgrain128aeadv2_encrypt_words2:
@@ -104,7 +104,7 @@ grain128aeadv2_encrypt:
 	mov	r12, 2(sp)
 	mov	r10, r12
 	call	#grain128aeadv2_init
-	; grain128aeadv2.ae:139: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	; grain128aeadv2.ae:142: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	mov	sp, r12
 	add	#138, r12
 	mov	sp, r13
@@ -128,7 +128,7 @@ grain128aeadv2_encrypt:
 	mov	r10, 8(sp)
 	mov	r11, 10(sp)
 	call	#grain128aeadv2_absorb_ad
-	; grain128aeadv2.ae:140: for i in 0..len(msg) {
+	; grain128aeadv2.ae:143: for i in 0..len(msg) {
 	mov	#0, 76(sp)
 	mov	#0, 84(sp)
 	mov	186(sp), r11
@@ -898,7 +898,7 @@ grain128aeadv2_encrypt:
 	mov	r7, r15
 	xor	r11, r15
 	mov	r15, 70(sp)
-	; grain128aeadv2.ae:142: z = unzip(y)
+	; grain128aeadv2.ae:145: z = unzip(y)
 	mov	#0, r13
 	mov	#0, r14
 	mov	r12, r15
@@ -939,19 +939,19 @@ grain128aeadv2_encrypt:
 	mov	r13, r15
 	bis	r14, r15
 	mov	r15, 20(sp)
-	; grain128aeadv2.ae:143: m = msg[i]
+	; grain128aeadv2.ae:146: m = msg[i]
 	mov	76(sp), r15
 	add	90(sp), r15
 	mov.b	@r15, r15
 	mov	r15, 50(sp)
-	; grain128aeadv2.ae:144: ct[i] = m ^ z[7:0]
+	; grain128aeadv2.ae:147: ct[i] = m ^ z[7:0]
 	mov.b	20(sp), r15
 	mov	50(sp), r14
 	xor	r15, r14
 	mov	76(sp), r15
 	add	88(sp), r15
 	mov.b	r14, 0(r15)
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	mov	50(sp), r12
 	and	#1, r12
 	mov	#0, r13
@@ -976,7 +976,7 @@ grain128aeadv2_encrypt:
 	xor	r14, r9
 	mov	r10, r8
 	xor	r15, r8
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	mov.b	21(sp), r15
 	and	#1, r15
 	mov	r15, 54(sp)
@@ -994,7 +994,7 @@ grain128aeadv2_encrypt:
 	rlam.w	#4, r6
 	rlam.w	#3, r6
 	bis	r15, r6
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	mov	50(sp), r11
 	rrum.w	#1, r11
 	and	#1, r11
@@ -1017,7 +1017,7 @@ grain128aeadv2_encrypt:
 	xor	r13, r7
 	xor	r14, r9
 	xor	r15, r8
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	mov.b	21(sp), r15
 	rrum.w	#1, r15
 	and	#1, r15
@@ -1046,7 +1046,7 @@ grain128aeadv2_encrypt:
 	rlam.w	#4, r6
 	rlam.w	#3, r6
 	bis	r15, r6
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	mov	50(sp), r11
 	rrum.w	#2, r11
 	and	#1, r11
@@ -1069,7 +1069,7 @@ grain128aeadv2_encrypt:
 	xor	r13, r7
 	xor	r14, r9
 	xor	r15, r8
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	mov.b	21(sp), r15
 	rrum.w	#2, r15
 	and	#1, r15
@@ -1108,7 +1108,7 @@ grain128aeadv2_encrypt:
 	rlam.w	#4, r6
 	rlam.w	#3, r6
 	bis	r15, r6
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	mov	50(sp), r11
 	rrum.w	#3, r11
 	and	#1, r11
@@ -1131,7 +1131,7 @@ grain128aeadv2_encrypt:
 	xor	r13, r7
 	xor	r14, r9
 	xor	r15, r8
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	mov.b	21(sp), r15
 	rrum.w	#3, r15
 	and	#1, r15
@@ -1179,7 +1179,7 @@ grain128aeadv2_encrypt:
 	rlam.w	#4, r6
 	rlam.w	#3, r6
 	bis	r15, r6
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	mov	50(sp), r11
 	rrum.w	#4, r11
 	and	#1, r11
@@ -1202,7 +1202,7 @@ grain128aeadv2_encrypt:
 	xor	r13, r7
 	xor	r14, r9
 	xor	r15, r8
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	mov.b	21(sp), r15
 	rrum.w	#4, r15
 	and	#1, r15
@@ -1259,7 +1259,7 @@ grain128aeadv2_encrypt:
 	rlam.w	#4, r6
 	rlam.w	#3, r6
 	bis	r15, r6
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	mov	50(sp), r11
 	rrum.w	#4, r11
 	rrum.w	#1, r11
@@ -1283,7 +1283,7 @@ grain128aeadv2_encrypt:
 	xor	r13, r7
 	xor	r14, r9
 	xor	r15, r8
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	mov.b	21(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#1, r15
@@ -1350,7 +1350,7 @@ grain128aeadv2_encrypt:
 	rlam.w	#4, r5
 	rlam.w	#3, r5
 	bis	r15, r5
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	mov	50(sp), r11
 	rrum.w	#4, r11
 	rrum.w	#2, r11
@@ -1376,7 +1376,7 @@ grain128aeadv2_encrypt:
 	xor	r13, r9
 	mov	r8, r10
 	xor	r14, r10
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	mov.b	21(sp), r5
 	rrum.w	#4, r5
 	rrum.w	#2, r5
@@ -1442,7 +1442,7 @@ grain128aeadv2_encrypt:
 	rlam.w	#4, r8
 	rlam.w	#3, r8
 	bis	r15, r8
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	mov	50(sp), r12
 	rrum.w	#4, r12
 	rrum.w	#3, r12
@@ -1468,7 +1468,7 @@ grain128aeadv2_encrypt:
 	xor	r13, r7
 	xor	r14, r9
 	xor	r15, r10
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	mov.b	21(sp), r8
 	rrum.w	#4, r8
 	rrum.w	#3, r8
@@ -1554,7 +1554,7 @@ grain128aeadv2_encrypt:
 	br	#.Lgrain128aeadv2_encrypt_loop11
 .Lgrain128aeadv2_encrypt_near17:
 .Lgrain128aeadv2_encrypt_done12:
-	; grain128aeadv2.ae:147: store_le(tag, 0, acc ^ sr)
+	; grain128aeadv2.ae:150: store_le(tag, 0, acc ^ sr)
 	mov	14(sp), r11
 	xor	66(sp), r11
 	mov	82(sp), r12
@@ -1609,7 +1609,7 @@ grain128aeadv2_decrypt:
 	mov	262(sp), 94(sp)
 	mov	266(sp), 90(sp)
 	mov	270(sp), 96(sp)
-	; grain128aeadv2.ae:151: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	; grain128aeadv2.ae:154: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
 	bit	#1, r12
 	jnz	.Lgrain128aeadv2_decrypt_bytes1
 .Lgrain128aeadv2_decrypt_words2:
@@ -1693,7 +1693,7 @@ grain128aeadv2_decrypt:
 	mov	r12, 2(sp)
 	mov	r10, r12
 	call	#grain128aeadv2_init
-	; grain128aeadv2.ae:152: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	; grain128aeadv2.ae:155: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	mov	sp, r12
 	add	#142, r12
 	mov	sp, r13
@@ -1717,7 +1717,7 @@ grain128aeadv2_decrypt:
 	mov	r10, 8(sp)
 	mov	r11, 10(sp)
 	call	#grain128aeadv2_absorb_ad
-	; grain128aeadv2.ae:153: for i in 0..len(ct) {
+	; grain128aeadv2.ae:156: for i in 0..len(ct) {
 	mov	#0, 78(sp)
 	mov	#0, 86(sp)
 	mov	190(sp), r9
@@ -2487,7 +2487,7 @@ grain128aeadv2_decrypt:
 	mov	r7, r15
 	xor	r9, r15
 	mov	r15, 72(sp)
-	; grain128aeadv2.ae:155: z = unzip(y)
+	; grain128aeadv2.ae:158: z = unzip(y)
 	mov	#0, r13
 	mov	#0, r14
 	mov	r12, r15
@@ -2528,18 +2528,18 @@ grain128aeadv2_decrypt:
 	mov	r13, r15
 	bis	r14, r15
 	mov	r15, 44(sp)
-	; grain128aeadv2.ae:156: m = ct[i] ^ z[7:0]
+	; grain128aeadv2.ae:159: m = ct[i] ^ z[7:0]
 	mov	78(sp), r15
 	add	92(sp), r15
 	mov.b	@r15, r15
 	mov.b	44(sp), r14
 	xor	r14, r15
 	mov	r15, 18(sp)
-	; grain128aeadv2.ae:157: msg[i] = m
+	; grain128aeadv2.ae:160: msg[i] = m
 	mov	78(sp), r15
 	add	90(sp), r15
 	mov.b	18(sp), 0(r15)
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	mov	18(sp), r12
 	and	#1, r12
 	mov	#0, r13
@@ -2565,7 +2565,7 @@ grain128aeadv2_decrypt:
 	xor	r14, r8
 	mov	r11, r9
 	xor	r15, r9
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	mov.b	45(sp), r15
 	and	#1, r15
 	mov	r15, 56(sp)
@@ -2583,7 +2583,7 @@ grain128aeadv2_decrypt:
 	rlam.w	#4, r6
 	rlam.w	#3, r6
 	bis	r15, r6
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	mov	18(sp), r11
 	rrum.w	#1, r11
 	and	#1, r11
@@ -2606,7 +2606,7 @@ grain128aeadv2_decrypt:
 	xor	r13, r7
 	xor	r14, r8
 	xor	r15, r9
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	mov.b	45(sp), r15
 	rrum.w	#1, r15
 	and	#1, r15
@@ -2635,7 +2635,7 @@ grain128aeadv2_decrypt:
 	rlam.w	#4, r6
 	rlam.w	#3, r6
 	bis	r15, r6
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	mov	18(sp), r11
 	rrum.w	#2, r11
 	and	#1, r11
@@ -2658,7 +2658,7 @@ grain128aeadv2_decrypt:
 	xor	r13, r7
 	xor	r14, r8
 	xor	r15, r9
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	mov.b	45(sp), r15
 	rrum.w	#2, r15
 	and	#1, r15
@@ -2697,7 +2697,7 @@ grain128aeadv2_decrypt:
 	rlam.w	#4, r6
 	rlam.w	#3, r6
 	bis	r15, r6
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	mov	18(sp), r11
 	rrum.w	#3, r11
 	and	#1, r11
@@ -2720,7 +2720,7 @@ grain128aeadv2_decrypt:
 	xor	r13, r7
 	xor	r14, r8
 	xor	r15, r9
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	mov.b	45(sp), r15
 	rrum.w	#3, r15
 	and	#1, r15
@@ -2768,7 +2768,7 @@ grain128aeadv2_decrypt:
 	rlam.w	#4, r6
 	rlam.w	#3, r6
 	bis	r15, r6
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	mov	18(sp), r11
 	rrum.w	#4, r11
 	and	#1, r11
@@ -2791,7 +2791,7 @@ grain128aeadv2_decrypt:
 	xor	r13, r7
 	xor	r14, r8
 	xor	r15, r9
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	mov.b	45(sp), r15
 	rrum.w	#4, r15
 	and	#1, r15
@@ -2848,7 +2848,7 @@ grain128aeadv2_decrypt:
 	rlam.w	#4, r6
 	rlam.w	#3, r6
 	bis	r15, r6
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	mov	18(sp), r11
 	rrum.w	#4, r11
 	rrum.w	#1, r11
@@ -2872,7 +2872,7 @@ grain128aeadv2_decrypt:
 	xor	r13, r7
 	xor	r14, r8
 	xor	r15, r9
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	mov.b	45(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#1, r15
@@ -2939,7 +2939,7 @@ grain128aeadv2_decrypt:
 	rlam.w	#4, r5
 	rlam.w	#3, r5
 	bis	r15, r5
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	mov	18(sp), r11
 	rrum.w	#4, r11
 	rrum.w	#2, r11
@@ -2965,7 +2965,7 @@ grain128aeadv2_decrypt:
 	mov	r8, r10
 	xor	r13, r10
 	xor	r14, r9
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	mov.b	45(sp), r5
 	rrum.w	#4, r5
 	rrum.w	#2, r5
@@ -3031,7 +3031,7 @@ grain128aeadv2_decrypt:
 	rlam.w	#4, r8
 	rlam.w	#3, r8
 	bis	r15, r8
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	mov	18(sp), r12
 	rrum.w	#4, r12
 	rrum.w	#3, r12
@@ -3058,7 +3058,7 @@ grain128aeadv2_decrypt:
 	xor	r14, r10
 	mov	r9, r11
 	xor	r15, r11
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	mov.b	45(sp), r8
 	rrum.w	#4, r8
 	rrum.w	#3, r8
@@ -3145,7 +3145,7 @@ grain128aeadv2_decrypt:
 	br	#.Lgrain128aeadv2_decrypt_loop11
 .Lgrain128aeadv2_decrypt_near19:
 .Lgrain128aeadv2_decrypt_done12:
-	; grain128aeadv2.ae:160: return (load_le(tag, 0, 8) ^ acc ^ sr) == 0
+	; grain128aeadv2.ae:163: return (load_le(tag, 0, 8) ^ acc ^ sr) == 0
 	mov	94(sp), r9
 	bit	#1, r9
 	jnz	.Lgrain128aeadv2_decrypt_bytes13
@@ -3194,1400 +3194,43 @@ grain128aeadv2_decrypt:
 
 
 ; --- grain128aeadv2_absorb_ad: grain128aeadv2.absorb_ad
-;     frame 168 bytes (84 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 13616 bytes of code
+;     frame 116 bytes (58 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 7250 bytes of code
 	.section .text.grain128aeadv2_absorb_ad,"ax",@progbits
 	.local grain128aeadv2_absorb_ad
 	.type grain128aeadv2_absorb_ad, @function
 	.balign 2
 grain128aeadv2_absorb_ad:
 	pushm.w	#7, r10
-	sub	#168, sp
-	mov	r14, r11
-	mov	r15, r14
-	mov	184(sp), 158(sp)
-	mov	186(sp), 156(sp)
-	mov	188(sp), 162(sp)
-	mov	190(sp), 160(sp)
-	mov	192(sp), 166(sp)
-	mov	194(sp), 164(sp)
-	; grain128aeadv2.ae:121: if a < 128 {
-	cmp	#128, 156(sp)
-	mov	#0, r15
-	subc	#0, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	tst	r15
-	jnz	.Lgrain128aeadv2_absorb_ad_near12
-	br	#.Lgrain128aeadv2_absorb_ad_else1
-.Lgrain128aeadv2_absorb_ad_near12:
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	@r13, r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	and	#15, r9
-	mov	2(r13), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65520, r15
-	bis	r15, r9
-	mov	@r12, r10
-	mov	2(r12), r15
-	swpb	r15
-	swpb	r10
-	xor.b	r15, r10
-	xor	r15, r10
-	mov	r9, r8
-	and	r10, r8
-	mov	@r12, r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	and	#7, r7
-	mov	2(r12), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65528, r15
-	bis	r15, r7
-	mov	2(r12), r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#4095, r10
-	mov	4(r12), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#61440, r15
-	bis	r15, r10
-	and	r10, r7
-	xor	r7, r8
-	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	10(r13), r7
-	rla	r7
-	adc	r7
-	and	#1, r7
-	mov	12(r13), r15
-	rla	r15
-	adc	r15
-	and	#65534, r15
-	bis	r15, r7
-	mov	4(r12), r10
-	swpb	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#63, r10
-	mov	6(r12), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65472, r15
-	bis	r15, r10
-	mov	r7, r15
-	and	r10, r15
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r15, r8
-	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	6(r12), r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	and	#15, r6
-	mov	8(r12), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65520, r15
-	bis	r15, r6
-	mov	8(r12), r10
-	rla	r10
-	adc	r10
-	and	#1, r10
-	mov	10(r12), r15
-	rla	r15
-	adc	r15
-	and	#65534, r15
-	bis	r15, r10
-	and	r10, r6
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r6, r8
-	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	and	r7, r9
-	mov	10(r12), r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#3, r10
-	mov	12(r12), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65532, r15
-	bis	r15, r10
-	and	r10, r9
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r9, r8
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	10(r12), r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#7, r10
-	mov	12(r12), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65528, r15
-	bis	r15, r10
-	xor	r10, r8
-	mov	@r13, r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#16383, r10
-	mov	2(r13), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#49152, r15
-	bis	r15, r10
-	xor	r10, r8
-	mov	@r13, r10
-	rla	r10
-	adc	r10
-	and	#1, r10
-	mov	2(r13), r15
-	rla	r15
-	adc	r15
-	and	#65534, r15
-	bis	r15, r10
-	xor	r10, r8
-	mov	4(r13), r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#4095, r10
-	mov	6(r13), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#61440, r15
-	bis	r15, r10
-	xor	r10, r8
-	mov	4(r13), r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#7, r10
-	mov	6(r13), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65528, r15
-	bis	r15, r10
-	xor	r10, r8
-	xor	8(r13), r8
-	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	8(r13), r10
-	swpb	r10
-	bit	#1, r10
-	rrc	r10
-	and	#127, r10
-	mov	10(r13), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65408, r15
-	bis	r15, r10
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r10, r8
-	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	10(r13), r10
-	swpb	r10
-	bit	#1, r10
-	rrc	r10
-	and	#127, r10
-	mov	12(r13), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65408, r15
-	bis	r15, r10
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r10, r8
-	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	@r12, r9
-	swpb	r9
-	rla	r9
-	adc	r9
-	and	#511, r9
-	mov	2(r12), r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	and	#65024, r15
-	bis	r15, r9
-	xor	@r12, r9
-	mov	4(r12), r10
-	swpb	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#1023, r10
-	mov	6(r12), r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#64512, r15
-	bis	r15, r10
-	xor	r10, r9
-	mov	8(r12), r10
-	swpb	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#1023, r10
-	mov	10(r12), r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#64512, r15
-	bis	r15, r10
-	xor	r10, r9
-	mov	10(r12), r10
-	bit	#1, r10
-	rrc	r10
-	and	#32767, r10
-	mov	12(r12), r15
-	bit	#1, r15
-	rrc	r15
-	and	#32768, r15
-	bis	r15, r10
-	xor	r10, r9
-	mov	r9, r15
-	xor	12(r12), r15
-	mov	r15, 14(sp)
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	2(r13), r6
-	swpb	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#63, r6
-	mov	4(r13), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65472, r15
-	bis	r15, r6
-	xor	@r13, r6
-	mov	6(r13), r10
-	mov	8(r13), r15
-	swpb	r15
-	swpb	r10
-	xor.b	r15, r10
-	xor	r15, r10
-	xor	r10, r6
-	mov	10(r13), r10
-	swpb	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#31, r10
-	mov	12(r13), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65504, r15
-	bis	r15, r10
-	xor	r10, r6
-	xor	12(r13), r6
-	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	@r13, r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	and	#8191, r9
-	mov	2(r13), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#57344, r15
-	bis	r15, r9
-	mov	8(r13), r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#8191, r10
-	mov	10(r13), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#57344, r15
-	bis	r15, r10
-	and	r10, r9
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r9, r6
-	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	@r13, r9
-	swpb	r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	and	#31, r9
-	mov	2(r13), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65504, r15
-	bis	r15, r9
-	mov	@r13, r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#7, r10
-	mov	2(r13), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65528, r15
-	bis	r15, r10
-	and	r10, r9
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r9, r6
-	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	2(r13), r9
-	bit	#1, r9
-	rrc	r9
-	and	#32767, r9
-	mov	4(r13), r15
-	bit	#1, r15
-	rrc	r15
-	and	#32768, r15
-	bis	r15, r9
-	mov	2(r13), r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#16383, r10
-	mov	4(r13), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#49152, r15
-	bis	r15, r10
-	and	r10, r9
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r9, r6
-	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	2(r13), r9
-	swpb	r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	and	#31, r9
-	mov	4(r13), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65504, r15
-	bis	r15, r9
-	mov	6(r13), r10
-	swpb	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#31, r10
-	mov	8(r13), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65504, r15
-	bis	r15, r10
-	and	r10, r9
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r9, r6
-	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	4(r13), r10
-	mov	6(r13), r15
-	swpb	r15
-	swpb	r10
-	xor.b	r15, r10
-	xor	r15, r10
-	and	6(r13), r10
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r10, r6
-	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	6(r13), r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	and	#7, r9
-	mov	8(r13), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65528, r15
-	bis	r15, r9
-	mov	8(r13), r10
-	bit	#1, r10
-	rrc	r10
-	and	#32767, r10
-	mov	10(r13), r15
-	bit	#1, r15
-	rrc	r15
-	and	#32768, r15
-	bis	r15, r10
-	and	r10, r9
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r9, r6
-	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	8(r13), r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	and	#4095, r9
-	mov	10(r13), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#61440, r15
-	bis	r15, r9
-	mov	10(r13), r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#4095, r10
-	mov	12(r13), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#61440, r15
-	bis	r15, r10
-	and	r10, r9
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r9, r6
-	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	2(r13), r9
-	swpb	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	and	#1023, r9
-	mov	4(r13), r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#64512, r15
-	bis	r15, r9
-	mov	2(r13), r10
-	mov	4(r13), r15
-	swpb	r15
-	swpb	r10
-	xor.b	r15, r10
-	xor	r15, r10
-	and	r10, r9
-	mov	2(r13), r10
-	swpb	r10
-	bit	#1, r10
-	rrc	r10
-	and	#127, r10
-	mov	4(r13), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65408, r15
-	bis	r15, r10
-	and	r10, r9
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r9, r6
-	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	mov	8(r13), r9
-	swpb	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	and	#1023, r9
-	mov	10(r13), r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#64512, r15
-	bis	r15, r9
-	mov	8(r13), r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#3, r10
-	mov	10(r13), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65532, r15
-	bis	r15, r10
-	and	r10, r9
-	mov	10(r13), r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#16383, r10
-	mov	12(r13), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#49152, r15
-	bis	r15, r10
-	and	r10, r9
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r9, r6
-	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	mov	10(r13), r9
-	mov	12(r13), r15
-	swpb	r15
-	swpb	r9
-	xor.b	r15, r9
-	xor	r15, r9
-	mov	10(r13), r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#15, r10
-	mov	12(r13), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65520, r15
-	bis	r15, r10
-	and	r10, r9
-	mov	10(r13), r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#7, r10
-	mov	12(r13), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65528, r15
-	bis	r15, r10
-	and	r10, r9
-	and	r7, r9
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r9, r6
-	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	mov	r6, r15
-	xor	@r12, r15
-	mov	r15, 32(sp)
-	; grain128aeadv2.ae:115: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
-	mov	#0, r9
-	mov	#0, r10
-	mov	r8, r15
-	rra	r15
-	rrc	r9
-	rra	r15
-	rrc	r10
-	rra	r15
-	rrc	r9
-	rra	r15
-	rrc	r10
-	rra	r15
-	rrc	r9
-	rra	r15
-	rrc	r10
-	rra	r15
-	rrc	r9
-	rra	r15
-	rrc	r10
-	rra	r15
-	rrc	r9
-	rra	r15
-	rrc	r10
-	rra	r15
-	rrc	r9
-	rra	r15
-	rrc	r10
-	rra	r15
-	rrc	r9
-	rra	r15
-	rrc	r10
-	rra	r15
-	rrc	r9
-	rra	r15
-	rrc	r10
-	swpb	r9
-	mov.b	r9, r9
-	mov	r9, r15
-	bis	r10, r15
-	mov	r15, 132(sp)
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	156(sp), r7
-	and	#1, r7
-	mov	#0, r15
-	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r10
-	sub	r7, r15
-	subc	#0, r8
-	subc	#0, r9
-	subc	#0, r10
-	and	@r14, r15
-	and	2(r14), r8
-	and	4(r14), r9
-	and	6(r14), r10
-	xor	@r11, r15
-	mov	r15, 88(sp)
-	mov	r8, r15
-	xor	2(r11), r15
-	mov	r15, 84(sp)
-	mov	r9, r15
-	xor	4(r11), r15
-	mov	r15, 80(sp)
-	mov	r10, r15
-	xor	6(r11), r15
-	mov	r15, 78(sp)
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	133(sp), r15
-	and	#1, r15
-	mov	r15, 142(sp)
-	mov	@r14, r4
-	mov	2(r14), r5
-	mov	4(r14), r6
-	mov	6(r14), r15
-	clrc
-	rrc	r15
-	rrc	r6
-	rrc	r5
-	rrc	r4
-	mov	142(sp), r7
-	swpb	r7
-	rlam.w	#4, r7
-	rlam.w	#3, r7
-	bis	r15, r7
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	156(sp), r8
-	rrum.w	#1, r8
-	and	#1, r8
-	mov	#0, r9
-	mov	#0, r10
+	sub	#116, sp
+	mov	132(sp), 106(sp)
+	mov	134(sp), 100(sp)
+	mov	136(sp), 110(sp)
+	mov	138(sp), 108(sp)
+	mov	140(sp), 114(sp)
+	mov	142(sp), 112(sp)
+	; grain128aeadv2.ae:128: n = if a < 0x80 then 0 else if a < 0x100 then 1 else if a < 0x10000 then 2 else if a < 0x1000000 then 3 else 4 as u32
+	cmp	#128, 100(sp)
 	mov	#0, r11
-	mov	#0, r15
-	sub	r8, r9
-	subc	#0, r10
 	subc	#0, r11
-	subc	#0, r15
-	and	r9, r4
-	and	r10, r5
-	and	r11, r6
-	and	r15, r7
-	xor	r4, 88(sp)
-	xor	r5, 84(sp)
-	xor	r6, 80(sp)
-	xor	r7, 78(sp)
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	133(sp), r15
-	rrum.w	#1, r15
-	and	#1, r15
-	mov	r15, 150(sp)
-	mov	@r14, r4
-	mov	2(r14), r5
-	mov	4(r14), r6
-	mov	6(r14), r11
-	clrc
-	rrc	r11
-	rrc	r6
-	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r11
-	rrc	r6
-	rrc	r5
-	rrc	r4
-	mov	142(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#2, r15
-	bis	r11, r15
-	mov	150(sp), r7
-	swpb	r7
-	rlam.w	#4, r7
-	rlam.w	#3, r7
-	bis	r15, r7
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	156(sp), r8
-	rrum.w	#2, r8
-	and	#1, r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r15
-	sub	r8, r9
-	subc	#0, r10
-	subc	#0, r11
-	subc	#0, r15
-	and	r9, r4
-	and	r10, r5
-	and	r11, r6
-	and	r15, r7
-	xor	r4, 88(sp)
-	xor	r5, 84(sp)
-	xor	r6, 80(sp)
-	xor	r7, 78(sp)
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	133(sp), r15
-	rrum.w	#2, r15
-	and	#1, r15
-	mov	r15, 146(sp)
-	mov	@r14, r4
-	mov	2(r14), r5
-	mov	4(r14), r6
-	mov	6(r14), r15
-	clrc
-	rrc	r15
-	rrc	r6
-	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r15
-	rrc	r6
-	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r15
-	rrc	r6
-	rrc	r5
-	rrc	r4
-	mov	142(sp), r11
-	swpb	r11
-	rlam.w	#4, r11
-	rlam.w	#1, r11
-	bis	r15, r11
-	mov	150(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#2, r15
-	bis	r11, r15
-	mov	146(sp), r7
-	swpb	r7
-	rlam.w	#4, r7
-	rlam.w	#3, r7
-	bis	r15, r7
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	156(sp), r8
-	rrum.w	#3, r8
-	and	#1, r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r15
-	sub	r8, r9
-	subc	#0, r10
-	subc	#0, r11
-	subc	#0, r15
-	and	r9, r4
-	and	r10, r5
-	and	r11, r6
-	and	r15, r7
-	xor	r4, 88(sp)
-	xor	r5, 84(sp)
-	xor	r6, 80(sp)
-	xor	r7, 78(sp)
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	133(sp), r15
-	rrum.w	#3, r15
-	and	#1, r15
-	mov	r15, 138(sp)
-	mov	@r14, r4
-	mov	2(r14), r5
-	mov	4(r14), r6
-	mov	6(r14), r11
-	clrc
-	rrc	r11
-	rrc	r6
-	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r11
-	rrc	r6
-	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r11
-	rrc	r6
-	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r11
-	rrc	r6
-	rrc	r5
-	rrc	r4
-	mov	142(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	bis	r11, r15
-	mov	150(sp), r11
-	swpb	r11
-	rlam.w	#4, r11
-	rlam.w	#1, r11
-	bis	r15, r11
-	mov	146(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#2, r15
-	bis	r11, r15
-	mov	138(sp), r7
-	swpb	r7
-	rlam.w	#4, r7
-	rlam.w	#3, r7
-	bis	r15, r7
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	156(sp), r8
-	rrum.w	#4, r8
-	and	#1, r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r15
-	sub	r8, r9
-	subc	#0, r10
-	subc	#0, r11
-	subc	#0, r15
-	and	r9, r4
-	and	r10, r5
-	and	r11, r6
-	and	r15, r7
-	xor	r4, 88(sp)
-	xor	r5, 84(sp)
-	xor	r6, 80(sp)
-	xor	r7, 78(sp)
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	133(sp), r15
-	rrum.w	#4, r15
-	and	#1, r15
-	mov	r15, 130(sp)
-	mov	@r14, r4
-	mov	2(r14), r5
-	mov	4(r14), r6
-	mov	6(r14), r15
-	clrc
-	rrc	r15
-	rrc	r6
-	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r15
-	rrc	r6
-	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r15
-	rrc	r6
-	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r15
-	rrc	r6
-	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r15
-	rrc	r6
-	rrc	r5
-	rrc	r4
-	mov	142(sp), r11
-	swpb	r11
-	rlam.w	#3, r11
-	bis	r15, r11
-	mov	150(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	bis	r11, r15
-	mov	146(sp), r11
-	swpb	r11
-	rlam.w	#4, r11
-	rlam.w	#1, r11
-	bis	r15, r11
-	mov	138(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#2, r15
-	bis	r11, r15
-	mov	130(sp), r7
-	swpb	r7
-	rlam.w	#4, r7
-	rlam.w	#3, r7
-	bis	r15, r7
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	156(sp), r8
-	rrum.w	#4, r8
-	rrum.w	#1, r8
-	and	#1, r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r15
-	sub	r8, r9
-	subc	#0, r10
-	subc	#0, r11
-	subc	#0, r15
-	and	r9, r4
-	and	r10, r5
-	and	r11, r6
-	and	r15, r7
-	xor	r4, 88(sp)
-	xor	r5, 84(sp)
-	xor	r6, 80(sp)
-	xor	r7, 78(sp)
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	133(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#1, r15
-	and	#1, r15
-	mov	r15, 124(sp)
-	mov	@r14, r4
-	mov	2(r14), r5
-	mov	4(r14), r6
-	mov	6(r14), r11
-	clrc
-	rrc	r11
-	rrc	r6
-	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r11
-	rrc	r6
-	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r11
-	rrc	r6
-	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r11
-	rrc	r6
-	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r11
-	rrc	r6
-	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r11
-	rrc	r6
-	rrc	r5
-	rrc	r4
-	mov	142(sp), r15
-	swpb	r15
-	rlam.w	#2, r15
-	bis	r11, r15
-	mov	150(sp), r11
-	swpb	r11
-	rlam.w	#3, r11
-	bis	r15, r11
-	mov	146(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	bis	r11, r15
-	mov	138(sp), r11
-	swpb	r11
-	rlam.w	#4, r11
-	rlam.w	#1, r11
-	bis	r15, r11
-	mov	130(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#2, r15
-	bis	r11, r15
-	mov	124(sp), r7
-	swpb	r7
-	rlam.w	#4, r7
-	rlam.w	#3, r7
-	bis	r15, r7
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	156(sp), r8
-	rrum.w	#4, r8
-	rrum.w	#2, r8
-	and	#1, r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r15
-	sub	r8, r9
-	subc	#0, r10
-	subc	#0, r11
-	subc	#0, r15
-	and	r9, r4
-	and	r10, r5
-	and	r11, r6
-	and	r15, r7
-	xor	r4, 88(sp)
-	xor	r5, 84(sp)
-	xor	r6, 80(sp)
-	xor	r7, 78(sp)
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	133(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#2, r15
-	and	#1, r15
-	mov	r15, 110(sp)
-	mov	@r14, r4
-	swpb	r4
-	rla	r4
-	adc	r4
-	and	#511, r4
-	mov	2(r14), r5
-	swpb	r5
-	rla	r5
-	adc	r5
-	mov	r5, r15
-	and	#65024, r15
-	bis	r15, r4
-	and	#511, r5
-	mov	4(r14), r6
-	swpb	r6
-	rla	r6
-	adc	r6
-	mov	r6, r15
-	and	#65024, r15
-	bis	r15, r5
-	and	#511, r6
-	mov	6(r14), r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	and	#65024, r15
-	bis	r15, r6
-	mov	6(r14), r15
-	rrum.w	#4, r15
-	rrum.w	#3, r15
-	mov	142(sp), r11
-	swpb	r11
-	rlam.w	#1, r11
-	bis	r15, r11
-	mov	150(sp), r15
-	swpb	r15
-	rlam.w	#2, r15
-	bis	r11, r15
-	mov	146(sp), r11
-	swpb	r11
-	rlam.w	#3, r11
-	bis	r15, r11
-	mov	138(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	bis	r11, r15
-	mov	130(sp), r11
-	swpb	r11
-	rlam.w	#4, r11
-	rlam.w	#1, r11
-	bis	r15, r11
-	mov	124(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#2, r15
-	bis	r11, r15
-	mov	110(sp), r7
-	swpb	r7
-	rlam.w	#4, r7
-	rlam.w	#3, r7
-	bis	r15, r7
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	156(sp), r9
-	rrum.w	#4, r9
-	rrum.w	#3, r9
-	and	#1, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r15
-	mov	#0, r8
-	sub	r9, r10
-	subc	#0, r11
-	subc	#0, r15
-	subc	#0, r8
-	mov	r4, r9
-	and	r10, r9
-	mov	r5, r10
-	and	r11, r10
-	mov	r6, r11
-	and	r15, r11
-	mov	r7, r15
-	and	r8, r15
-	mov	88(sp), r6
-	xor	r9, r6
-	mov	84(sp), r7
-	xor	r10, r7
-	mov	80(sp), r8
-	xor	r11, r8
-	mov	78(sp), r9
-	xor	r15, r9
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	133(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#3, r15
-	mov	@r14, r10
-	mov	2(r14), r11
-	mov	4(r14), r5
-	mov	6(r14), r4
-	swpb	r11
-	swpb	r10
-	xor.b	r11, r10
-	xor	r11, r10
-	swpb	r5
-	xor.b	r5, r11
-	xor	r5, r11
-	mov	r5, r14
-	swpb	r4
-	xor.b	r4, r14
-	xor	r4, r14
-	mov.b	r4, r4
-	mov	142(sp), r5
-	swpb	r5
-	bis	r4, r5
-	mov	150(sp), r4
-	swpb	r4
-	rlam.w	#1, r4
-	bis	r5, r4
-	mov	146(sp), r5
-	swpb	r5
-	rlam.w	#2, r5
-	bis	r4, r5
-	mov	138(sp), r4
-	swpb	r4
-	rlam.w	#3, r4
-	bis	r5, r4
-	mov	130(sp), r5
-	swpb	r5
-	rlam.w	#4, r5
-	bis	r4, r5
-	mov	124(sp), r4
-	swpb	r4
-	rlam.w	#4, r4
-	rlam.w	#1, r4
-	bis	r5, r4
-	mov	110(sp), r5
-	swpb	r5
-	rlam.w	#4, r5
-	rlam.w	#2, r5
-	bis	r4, r5
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	bis	r5, r15
-	mov	2(r12), 30(sp)
-	mov	4(r12), 28(sp)
-	mov	6(r12), 26(sp)
-	mov	8(r12), 24(sp)
-	mov	10(r12), 20(sp)
-	mov	12(r12), 18(sp)
-	mov	14(r12), 16(sp)
-	mov	2(r13), 118(sp)
-	mov	4(r13), 12(sp)
-	mov	6(r13), 42(sp)
-	mov	8(r13), 40(sp)
-	mov	10(r13), 70(sp)
-	mov	12(r13), 8(sp)
-	mov	14(r13), 38(sp)
-	mov	r6, r13
-	mov	r9, r6
-	mov	r14, r5
-	br	#.Lgrain128aeadv2_absorb_ad_endif2
-.Lgrain128aeadv2_absorb_ad_else1:
-	; grain128aeadv2.ae:124: n = if a < 0x100 then 1 else if a < 0x10000 then 2 else if a < 0x1000000 then 3 else 4 as u32
-	cmp	#256, 156(sp)
-	mov	#0, r15
-	subc	#0, r15
 	clr	r8
 	adc	r8
 	xor	#1, r8
-	cmp	#0, 156(sp)
-	mov	#0, r15
-	subc	#1, r15
+	cmp	#256, 100(sp)
+	mov	#0, r11
+	subc	#0, r11
+	clr	r7
+	adc	r7
+	xor	#1, r7
+	cmp	#0, 100(sp)
+	mov	#0, r11
+	subc	#1, r11
 	clr	r10
 	adc	r10
 	xor	#1, r10
-	cmp	#0, 156(sp)
-	mov	#0, r15
-	subc	#256, r15
+	cmp	#0, 100(sp)
+	mov	#0, r11
+	subc	#256, r11
 	clr	r9
 	adc	r9
 	xor	#1, r9
@@ -4597,1434 +3240,142 @@ grain128aeadv2_absorb_ad:
 	xor	#4, r9
 	inv	r10
 	inc	r10
-	mov	r9, r15
-	xor	#2, r15
-	and	r10, r15
-	xor	r15, r9
+	mov	r9, r11
+	xor	#2, r11
+	and	r10, r11
+	xor	r11, r9
+	inv	r7
+	inc	r7
+	mov	r9, r11
+	xor	#1, r11
+	and	r7, r11
+	xor	r11, r9
 	inv	r8
 	inc	r8
 	mov	r9, r10
-	xor	#1, r10
 	and	r8, r10
-	mov	r9, r15
-	xor	r10, r15
-	mov	r15, 154(sp)
-	; grain128aeadv2.ae:125: s, b, acc, sr = absorb_byte(s, b, acc, sr, 0x80 | (n as u8))
-	mov.b	154(sp), r15
-	bis	#128, r15
-	mov	r15, 126(sp)
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	@r13, r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	and	#15, r9
-	mov	2(r13), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65520, r15
-	bis	r15, r9
-	mov	@r12, r10
-	mov	2(r12), r15
-	swpb	r15
-	swpb	r10
-	xor.b	r15, r10
-	xor	r15, r10
-	mov	r9, r8
-	and	r10, r8
-	mov	@r12, r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	and	#7, r7
-	mov	2(r12), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65528, r15
-	bis	r15, r7
-	mov	2(r12), r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#4095, r10
-	mov	4(r12), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#61440, r15
-	bis	r15, r10
-	and	r10, r7
-	xor	r7, r8
-	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	10(r13), r7
-	rla	r7
-	adc	r7
-	and	#1, r7
-	mov	12(r13), r15
-	rla	r15
-	adc	r15
-	and	#65534, r15
-	bis	r15, r7
-	mov	4(r12), r10
-	swpb	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#63, r10
-	mov	6(r12), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65472, r15
-	bis	r15, r10
-	mov	r7, r15
-	and	r10, r15
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r15, r8
-	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	6(r12), r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	and	#15, r6
-	mov	8(r12), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65520, r15
-	bis	r15, r6
-	mov	8(r12), r10
-	rla	r10
-	adc	r10
-	and	#1, r10
-	mov	10(r12), r15
-	rla	r15
-	adc	r15
-	and	#65534, r15
-	bis	r15, r10
-	and	r10, r6
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r6, r8
-	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	and	r7, r9
-	mov	10(r12), r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#3, r10
-	mov	12(r12), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65532, r15
-	bis	r15, r10
-	and	r10, r9
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r9, r8
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	10(r12), r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#7, r10
-	mov	12(r12), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65528, r15
-	bis	r15, r10
-	xor	r10, r8
-	mov	@r13, r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#16383, r10
-	mov	2(r13), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#49152, r15
-	bis	r15, r10
-	xor	r10, r8
-	mov	@r13, r10
-	rla	r10
-	adc	r10
-	and	#1, r10
-	mov	2(r13), r15
-	rla	r15
-	adc	r15
-	and	#65534, r15
-	bis	r15, r10
-	xor	r10, r8
-	mov	4(r13), r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#4095, r10
-	mov	6(r13), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#61440, r15
-	bis	r15, r10
-	xor	r10, r8
-	mov	4(r13), r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#7, r10
-	mov	6(r13), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65528, r15
-	bis	r15, r10
-	xor	r10, r8
-	xor	8(r13), r8
-	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	8(r13), r10
-	swpb	r10
-	bit	#1, r10
-	rrc	r10
-	and	#127, r10
-	mov	10(r13), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65408, r15
-	bis	r15, r10
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r10, r8
-	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	10(r13), r10
-	swpb	r10
-	bit	#1, r10
-	rrc	r10
-	and	#127, r10
-	mov	12(r13), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65408, r15
-	bis	r15, r10
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r10, r8
-	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	@r12, r9
-	swpb	r9
-	rla	r9
-	adc	r9
-	and	#511, r9
-	mov	2(r12), r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	and	#65024, r15
-	bis	r15, r9
-	xor	@r12, r9
-	mov	4(r12), r10
-	swpb	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#1023, r10
-	mov	6(r12), r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#64512, r15
-	bis	r15, r10
-	xor	r10, r9
-	mov	8(r12), r10
-	swpb	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#1023, r10
-	mov	10(r12), r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#64512, r15
-	bis	r15, r10
-	xor	r10, r9
-	mov	10(r12), r10
-	bit	#1, r10
-	rrc	r10
-	and	#32767, r10
-	mov	12(r12), r15
-	bit	#1, r15
-	rrc	r15
-	and	#32768, r15
-	bis	r15, r10
-	xor	r10, r9
-	mov	r9, r15
-	xor	12(r12), r15
-	mov	r15, 14(sp)
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	2(r13), r6
-	swpb	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#63, r6
-	mov	4(r13), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65472, r15
-	bis	r15, r6
-	xor	@r13, r6
-	mov	6(r13), r10
-	mov	8(r13), r15
-	swpb	r15
-	swpb	r10
-	xor.b	r15, r10
-	xor	r15, r10
-	xor	r10, r6
-	mov	10(r13), r10
-	swpb	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#31, r10
-	mov	12(r13), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65504, r15
-	bis	r15, r10
-	xor	r10, r6
-	xor	12(r13), r6
-	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	@r13, r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	and	#8191, r9
-	mov	2(r13), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#57344, r15
-	bis	r15, r9
-	mov	8(r13), r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#8191, r10
-	mov	10(r13), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#57344, r15
-	bis	r15, r10
-	and	r10, r9
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r9, r6
-	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	@r13, r9
-	swpb	r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	and	#31, r9
-	mov	2(r13), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65504, r15
-	bis	r15, r9
-	mov	@r13, r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#7, r10
-	mov	2(r13), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65528, r15
-	bis	r15, r10
-	and	r10, r9
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r9, r6
-	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	2(r13), r9
-	bit	#1, r9
-	rrc	r9
-	and	#32767, r9
-	mov	4(r13), r15
-	bit	#1, r15
-	rrc	r15
-	and	#32768, r15
-	bis	r15, r9
-	mov	2(r13), r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#16383, r10
-	mov	4(r13), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#49152, r15
-	bis	r15, r10
-	and	r10, r9
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r9, r6
-	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	2(r13), r9
-	swpb	r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	and	#31, r9
-	mov	4(r13), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65504, r15
-	bis	r15, r9
-	mov	6(r13), r10
-	swpb	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#31, r10
-	mov	8(r13), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65504, r15
-	bis	r15, r10
-	and	r10, r9
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r9, r6
-	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	4(r13), r10
-	mov	6(r13), r15
-	swpb	r15
-	swpb	r10
-	xor.b	r15, r10
-	xor	r15, r10
-	and	6(r13), r10
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r10, r6
-	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	6(r13), r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	and	#7, r9
-	mov	8(r13), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65528, r15
-	bis	r15, r9
-	mov	8(r13), r10
-	bit	#1, r10
-	rrc	r10
-	and	#32767, r10
-	mov	10(r13), r15
-	bit	#1, r15
-	rrc	r15
-	and	#32768, r15
-	bis	r15, r10
-	and	r10, r9
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r9, r6
-	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	8(r13), r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	and	#4095, r9
-	mov	10(r13), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#61440, r15
-	bis	r15, r9
-	mov	10(r13), r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#4095, r10
-	mov	12(r13), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#61440, r15
-	bis	r15, r10
-	and	r10, r9
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r9, r6
-	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	2(r13), r9
-	swpb	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	and	#1023, r9
-	mov	4(r13), r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#64512, r15
-	bis	r15, r9
-	mov	2(r13), r10
-	mov	4(r13), r15
-	swpb	r15
-	swpb	r10
-	xor.b	r15, r10
-	xor	r15, r10
-	and	r10, r9
-	mov	2(r13), r10
-	swpb	r10
-	bit	#1, r10
-	rrc	r10
-	and	#127, r10
-	mov	4(r13), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65408, r15
-	bis	r15, r10
-	and	r10, r9
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r9, r6
-	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	mov	8(r13), r9
-	swpb	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	and	#1023, r9
-	mov	10(r13), r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#64512, r15
-	bis	r15, r9
-	mov	8(r13), r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#3, r10
-	mov	10(r13), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65532, r15
-	bis	r15, r10
-	and	r10, r9
-	mov	10(r13), r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#16383, r10
-	mov	12(r13), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#49152, r15
-	bis	r15, r10
-	and	r10, r9
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r9, r6
-	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	mov	10(r13), r9
-	mov	12(r13), r15
-	swpb	r15
-	swpb	r9
-	xor.b	r15, r9
-	xor	r15, r9
-	mov	10(r13), r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#15, r10
-	mov	12(r13), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65520, r15
-	bis	r15, r10
-	and	r10, r9
-	mov	10(r13), r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#7, r10
-	mov	12(r13), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65528, r15
-	bis	r15, r10
-	and	r10, r9
-	and	r7, r9
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r9, r6
-	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	mov	r6, r15
-	xor	@r12, r15
-	mov	r15, 32(sp)
-	; grain128aeadv2.ae:115: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
-	mov	#0, r9
-	mov	#0, r10
-	mov	r8, r15
-	rra	r15
-	rrc	r9
-	rra	r15
-	rrc	r10
-	rra	r15
-	rrc	r9
-	rra	r15
-	rrc	r10
-	rra	r15
-	rrc	r9
-	rra	r15
-	rrc	r10
-	rra	r15
-	rrc	r9
-	rra	r15
-	rrc	r10
-	rra	r15
-	rrc	r9
-	rra	r15
-	rrc	r10
-	rra	r15
-	rrc	r9
-	rra	r15
-	rrc	r10
-	rra	r15
-	rrc	r9
-	rra	r15
-	rrc	r10
-	rra	r15
-	rrc	r9
-	rra	r15
-	rrc	r10
-	swpb	r9
-	mov.b	r9, r9
-	mov	r9, r15
-	bis	r10, r15
-	mov	r15, 136(sp)
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	126(sp), r7
-	and	#1, r7
-	mov	#0, r15
-	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r10
-	sub	r7, r15
-	subc	#0, r8
-	subc	#0, r9
-	subc	#0, r10
-	and	@r14, r15
-	and	2(r14), r8
-	and	4(r14), r9
-	and	6(r14), r10
-	xor	@r11, r15
-	mov	r15, 6(sp)
-	mov	r8, r15
-	xor	2(r11), r15
-	mov	r15, 82(sp)
-	mov	r9, r15
-	xor	4(r11), r15
-	mov	r15, 76(sp)
-	mov	r10, r15
-	xor	6(r11), r15
-	mov	r15, 74(sp)
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	137(sp), r15
-	and	#1, r15
-	mov	r15, 144(sp)
-	mov	@r14, r4
-	mov	2(r14), r5
-	mov	4(r14), r6
-	mov	6(r14), r15
-	clrc
-	rrc	r15
-	rrc	r6
-	rrc	r5
-	rrc	r4
-	mov	144(sp), r7
-	swpb	r7
-	rlam.w	#4, r7
-	rlam.w	#3, r7
-	bis	r15, r7
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	126(sp), r8
-	rrum.w	#1, r8
-	and	#1, r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r15
-	sub	r8, r9
-	subc	#0, r10
-	subc	#0, r11
-	subc	#0, r15
-	and	r9, r4
-	and	r10, r5
-	and	r11, r6
-	and	r15, r7
-	xor	r4, 6(sp)
-	xor	r5, 82(sp)
-	xor	r6, 76(sp)
-	xor	r7, 74(sp)
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	137(sp), r15
-	rrum.w	#1, r15
-	and	#1, r15
-	mov	r15, 148(sp)
-	mov	@r14, r4
-	mov	2(r14), r5
-	mov	4(r14), r6
-	mov	6(r14), r11
-	clrc
-	rrc	r11
-	rrc	r6
-	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r11
-	rrc	r6
-	rrc	r5
-	rrc	r4
-	mov	144(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#2, r15
-	bis	r11, r15
-	mov	148(sp), r7
-	swpb	r7
-	rlam.w	#4, r7
-	rlam.w	#3, r7
-	bis	r15, r7
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	126(sp), r8
-	rrum.w	#2, r8
-	and	#1, r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r15
-	sub	r8, r9
-	subc	#0, r10
-	subc	#0, r11
-	subc	#0, r15
-	and	r9, r4
-	and	r10, r5
-	and	r11, r6
-	and	r15, r7
-	xor	r4, 6(sp)
-	xor	r5, 82(sp)
-	xor	r6, 76(sp)
-	xor	r7, 74(sp)
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	137(sp), r15
-	rrum.w	#2, r15
-	and	#1, r15
-	mov	r15, 152(sp)
-	mov	@r14, r4
-	mov	2(r14), r5
-	mov	4(r14), r6
-	mov	6(r14), r15
-	clrc
-	rrc	r15
-	rrc	r6
-	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r15
-	rrc	r6
-	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r15
-	rrc	r6
-	rrc	r5
-	rrc	r4
-	mov	144(sp), r11
-	swpb	r11
-	rlam.w	#4, r11
-	rlam.w	#1, r11
-	bis	r15, r11
-	mov	148(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#2, r15
-	bis	r11, r15
-	mov	152(sp), r7
-	swpb	r7
-	rlam.w	#4, r7
-	rlam.w	#3, r7
-	bis	r15, r7
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	126(sp), r8
-	rrum.w	#3, r8
-	and	#1, r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r15
-	sub	r8, r9
-	subc	#0, r10
-	subc	#0, r11
-	subc	#0, r15
-	and	r9, r4
-	and	r10, r5
-	and	r11, r6
-	and	r15, r7
-	xor	r4, 6(sp)
-	xor	r5, 82(sp)
-	xor	r6, 76(sp)
-	xor	r7, 74(sp)
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	137(sp), r15
-	rrum.w	#3, r15
-	and	#1, r15
-	mov	r15, 140(sp)
-	mov	@r14, r4
-	mov	2(r14), r5
-	mov	4(r14), r6
-	mov	6(r14), r11
-	clrc
-	rrc	r11
-	rrc	r6
-	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r11
-	rrc	r6
-	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r11
-	rrc	r6
-	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r11
-	rrc	r6
-	rrc	r5
-	rrc	r4
-	mov	144(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	bis	r11, r15
-	mov	148(sp), r11
-	swpb	r11
-	rlam.w	#4, r11
-	rlam.w	#1, r11
-	bis	r15, r11
-	mov	152(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#2, r15
-	bis	r11, r15
-	mov	140(sp), r7
-	swpb	r7
-	rlam.w	#4, r7
-	rlam.w	#3, r7
-	bis	r15, r7
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	126(sp), r8
-	rrum.w	#4, r8
-	and	#1, r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r15
-	sub	r8, r9
-	subc	#0, r10
-	subc	#0, r11
-	subc	#0, r15
-	and	r9, r4
-	and	r10, r5
-	and	r11, r6
-	and	r15, r7
-	xor	r4, 6(sp)
-	xor	r5, 82(sp)
-	xor	r6, 76(sp)
-	xor	r7, 74(sp)
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	137(sp), r15
-	rrum.w	#4, r15
-	and	#1, r15
-	mov	r15, 128(sp)
-	mov	@r14, r4
-	mov	2(r14), r5
-	mov	4(r14), r6
-	mov	6(r14), r15
-	clrc
-	rrc	r15
-	rrc	r6
-	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r15
-	rrc	r6
-	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r15
-	rrc	r6
-	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r15
-	rrc	r6
-	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r15
-	rrc	r6
-	rrc	r5
-	rrc	r4
-	mov	144(sp), r11
-	swpb	r11
-	rlam.w	#3, r11
-	bis	r15, r11
-	mov	148(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	bis	r11, r15
-	mov	152(sp), r11
-	swpb	r11
-	rlam.w	#4, r11
-	rlam.w	#1, r11
-	bis	r15, r11
-	mov	140(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#2, r15
-	bis	r11, r15
-	mov	128(sp), r7
-	swpb	r7
-	rlam.w	#4, r7
-	rlam.w	#3, r7
-	bis	r15, r7
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	126(sp), r8
-	rrum.w	#4, r8
-	rrum.w	#1, r8
-	and	#1, r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r15
-	sub	r8, r9
-	subc	#0, r10
-	subc	#0, r11
-	subc	#0, r15
-	and	r9, r4
-	and	r10, r5
-	and	r11, r6
-	and	r15, r7
-	xor	r4, 6(sp)
-	xor	r5, 82(sp)
-	xor	r6, 76(sp)
-	xor	r7, 74(sp)
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	137(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#1, r15
-	and	#1, r15
-	mov	r15, 122(sp)
-	mov	@r14, r4
-	mov	2(r14), r5
-	mov	4(r14), r6
-	mov	6(r14), r11
-	clrc
-	rrc	r11
-	rrc	r6
-	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r11
-	rrc	r6
-	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r11
-	rrc	r6
-	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r11
-	rrc	r6
-	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r11
-	rrc	r6
-	rrc	r5
-	rrc	r4
-	clrc
-	rrc	r11
-	rrc	r6
-	rrc	r5
-	rrc	r4
-	mov	144(sp), r15
-	swpb	r15
-	rlam.w	#2, r15
-	bis	r11, r15
-	mov	148(sp), r11
-	swpb	r11
-	rlam.w	#3, r11
-	bis	r15, r11
-	mov	152(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	bis	r11, r15
-	mov	140(sp), r11
-	swpb	r11
-	rlam.w	#4, r11
-	rlam.w	#1, r11
-	bis	r15, r11
-	mov	128(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#2, r15
-	bis	r11, r15
-	mov	122(sp), r7
-	swpb	r7
-	rlam.w	#4, r7
-	rlam.w	#3, r7
-	bis	r15, r7
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	126(sp), r8
-	rrum.w	#4, r8
-	rrum.w	#2, r8
-	and	#1, r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r15
-	sub	r8, r9
-	subc	#0, r10
-	subc	#0, r11
-	subc	#0, r15
-	and	r9, r4
-	and	r10, r5
-	and	r11, r6
-	and	r15, r7
-	xor	r4, 6(sp)
-	xor	r5, 82(sp)
-	xor	r6, 76(sp)
-	xor	r7, 74(sp)
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	137(sp), r7
-	rrum.w	#4, r7
-	rrum.w	#2, r7
-	and	#1, r7
-	mov	@r14, r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	and	#511, r15
-	mov	2(r14), r8
-	swpb	r8
-	rla	r8
-	adc	r8
-	mov	r8, r11
-	and	#65024, r11
-	bis	r11, r15
-	mov	r15, 72(sp)
-	and	#511, r8
-	mov	4(r14), r4
-	swpb	r4
-	rla	r4
-	adc	r4
-	mov	r4, r15
-	and	#65024, r15
-	bis	r15, r8
-	and	#511, r4
-	mov	6(r14), r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	and	#65024, r15
-	bis	r15, r4
-	mov	6(r14), r15
-	rrum.w	#4, r15
-	rrum.w	#3, r15
-	mov	144(sp), r11
-	swpb	r11
-	rlam.w	#1, r11
-	bis	r15, r11
-	mov	148(sp), r15
-	swpb	r15
-	rlam.w	#2, r15
-	bis	r11, r15
-	mov	152(sp), r11
-	swpb	r11
-	rlam.w	#3, r11
-	bis	r15, r11
-	mov	140(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	bis	r11, r15
-	mov	128(sp), r11
-	swpb	r11
-	rlam.w	#4, r11
-	rlam.w	#1, r11
-	bis	r15, r11
-	mov	122(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#2, r15
-	bis	r11, r15
-	mov	r7, r5
-	swpb	r5
-	rlam.w	#4, r5
-	rlam.w	#3, r5
-	bis	r15, r5
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	126(sp), r10
-	rrum.w	#4, r10
-	rrum.w	#3, r10
-	mov	#0, r6
-	mov	#0, r11
-	mov	#0, r15
-	mov	#0, r9
-	sub	r10, r6
-	subc	#0, r11
-	subc	#0, r15
-	subc	#0, r9
-	mov	72(sp), r10
-	and	r6, r10
-	and	r11, r8
-	mov	r4, r11
-	and	r15, r11
-	mov	r5, r15
-	and	r9, r15
-	xor	r10, 6(sp)
-	xor	r8, 82(sp)
-	mov	76(sp), r10
-	xor	r11, r10
-	mov	74(sp), r11
-	xor	r15, r11
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	137(sp), r9
-	rrum.w	#4, r9
-	rrum.w	#3, r9
-	mov	@r14, r5
-	mov	2(r14), r6
-	mov	4(r14), r8
-	mov	6(r14), r15
-	swpb	r6
-	swpb	r5
-	xor.b	r6, r5
-	xor	r6, r5
-	swpb	r8
-	xor.b	r8, r6
-	xor	r8, r6
-	swpb	r15
-	xor.b	r15, r8
-	xor	r15, r8
-	mov.b	r15, r15
-	mov	144(sp), r14
-	swpb	r14
-	bis	r15, r14
-	mov	148(sp), r15
-	swpb	r15
-	rlam.w	#1, r15
-	bis	r14, r15
-	mov	152(sp), r14
-	swpb	r14
-	rlam.w	#2, r14
-	bis	r15, r14
-	mov	140(sp), r15
-	swpb	r15
-	rlam.w	#3, r15
-	bis	r14, r15
-	mov	128(sp), r14
-	swpb	r14
-	rlam.w	#4, r14
-	bis	r15, r14
-	mov	122(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#1, r15
-	bis	r14, r15
-	mov	r7, r14
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#2, r14
-	bis	r15, r14
-	mov	r9, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	bis	r14, r15
-	; grain128aeadv2.ae:126: for i in 0..n {
-	mov	#0, 116(sp)
-	mov	#0, 114(sp)
-	mov	2(r12), 30(sp)
-	mov	4(r12), 28(sp)
-	mov	6(r12), 26(sp)
-	mov	8(r12), 24(sp)
-	mov	10(r12), 20(sp)
-	mov	12(r12), 18(sp)
-	mov	14(r12), 16(sp)
-	mov	2(r13), r7
-	mov	4(r13), 12(sp)
-	mov	6(r13), 42(sp)
-	mov	8(r13), 40(sp)
-	mov	10(r13), 70(sp)
-	mov	12(r13), 8(sp)
-	mov	14(r13), 38(sp)
-	mov	82(sp), r9
-	mov	r5, 98(sp)
-	mov	r6, 96(sp)
-	mov	r8, 90(sp)
-	mov	r15, 52(sp)
-	cmp	154(sp), 116(sp)
-	mov	114(sp), r15
-	subc	#0, r15
-	jnc	.Lgrain128aeadv2_absorb_ad_near13
-	br	#.Lgrain128aeadv2_absorb_ad_done4
-.Lgrain128aeadv2_absorb_ad_near13:
-.Lgrain128aeadv2_absorb_ad_loop3:
-	; grain128aeadv2.ae:127: s, b, acc, sr = absorb_byte(s, b, acc, sr, (a >> (8 * (n - 1 - i))) as u8)
-	mov	154(sp), r15
-	mov	#0, r13
+	mov	r9, r11
+	xor	r10, r11
+	mov	r11, 96(sp)
+	; grain128aeadv2.ae:129: for i in 0..n + 1 {
+	mov	96(sp), 104(sp)
+	mov	#0, 102(sp)
+	add	#1, 104(sp)
+	addc	#0, 102(sp)
+	mov	#0, 88(sp)
+	mov	#0, 86(sp)
+	mov	@r12+, r11
+	mov	@r12+, 28(sp)
+	mov	@r12+, 26(sp)
+	mov	@r12+, 24(sp)
+	mov	@r12+, 20(sp)
+	mov	@r12+, 18(sp)
+	mov	@r12+, 14(sp)
+	mov	@r12+, 12(sp)
+	mov	@r13+, r10
+	mov	@r13+, 10(sp)
+	mov	@r13+, 42(sp)
+	mov	@r13+, 40(sp)
+	mov	@r13+, 68(sp)
+	mov	@r13+, 8(sp)
+	mov	@r13+, 38(sp)
+	mov	@r13+, 32(sp)
+	mov	@r14+, r13
+	mov	@r14+, r12
+	mov	@r14+, 92(sp)
+	mov	@r14+, 94(sp)
+	mov	@r15+, 74(sp)
+	mov	@r15+, 72(sp)
+	mov	@r15+, 70(sp)
+	mov	@r15+, 50(sp)
+	cmp	104(sp), 88(sp)
+	mov	86(sp), r15
+	subc	102(sp), r15
+	jnc	.Lgrain128aeadv2_absorb_ad_near10
+	br	#.Lgrain128aeadv2_absorb_ad_done2
+.Lgrain128aeadv2_absorb_ad_near10:
+.Lgrain128aeadv2_absorb_ad_loop1:
+	; grain128aeadv2.ae:130: x = if i == 0 then (if n == 0 then a as u8 else 0x80 | (n as u8)) else (a >> (8 * (n - i))) as u8
+	mov	88(sp), r15
+	bis	86(sp), r15
 	sub	#1, r15
-	subc	#0, r13
-	sub	116(sp), r15
-	subc	114(sp), r13
+	clr	r6
+	adc	r6
+	xor	#1, r6
+	mov	96(sp), r15
+	sub	#1, r15
+	clr	r14
+	adc	r14
+	xor	#1, r14
+	mov.b	100(sp), r15
+	mov.b	96(sp), r7
+	bis	#128, r7
+	inv	r14
+	inc	r14
+	xor	r7, r15
+	and	r14, r15
+	xor	r15, r7
+	mov	96(sp), r15
+	mov	#0, r8
+	sub	88(sp), r15
+	subc	86(sp), r8
 	rla	r15
 	adc	r15
 	rla	r15
 	adc	r15
 	rla	r15
 	adc	r15
-	mov	r15, r14
-	and	#65528, r14
-	rlam.w	#3, r13
+	mov	r15, r9
+	and	#65528, r9
+	rlam.w	#3, r8
 	and	#7, r15
-	bis	r15, r13
-	mov	156(sp), 10(sp)
+	bis	r15, r8
+	mov	100(sp), r14
 	mov	#0, r15
-	tst	r13
-	jnz	.Lgrain128aeadv2_absorb_ad_shbig5
-	cmp	#32, r14
-	jc	.Lgrain128aeadv2_absorb_ad_shbig5
-.Lgrain128aeadv2_absorb_ad_shlimb8:
-	cmp	#16, r14
-	jnc	.Lgrain128aeadv2_absorb_ad_shbits9
-	mov	r15, 10(sp)
+	tst	r8
+	jnz	.Lgrain128aeadv2_absorb_ad_shbig3
+	cmp	#32, r9
+	jc	.Lgrain128aeadv2_absorb_ad_shbig3
+.Lgrain128aeadv2_absorb_ad_shlimb6:
+	cmp	#16, r9
+	jnc	.Lgrain128aeadv2_absorb_ad_shbits7
+	mov	r15, r14
 	clr	r15
-	sub	#16, r14
-	jmp	.Lgrain128aeadv2_absorb_ad_shlimb8
-.Lgrain128aeadv2_absorb_ad_shbits9:
-	tst	r14
-	jz	.Lgrain128aeadv2_absorb_ad_shend6
-.Lgrain128aeadv2_absorb_ad_sh7:
+	sub	#16, r9
+	jmp	.Lgrain128aeadv2_absorb_ad_shlimb6
+.Lgrain128aeadv2_absorb_ad_shbits7:
+	tst	r9
+	jz	.Lgrain128aeadv2_absorb_ad_shend4
+.Lgrain128aeadv2_absorb_ad_sh5:
 	clrc
 	rrc	r15
-	rrc	10(sp)
-	dec	r14
-	jnz	.Lgrain128aeadv2_absorb_ad_sh7
-	jmp	.Lgrain128aeadv2_absorb_ad_shend6
-.Lgrain128aeadv2_absorb_ad_shbig5:
-	clr	10(sp)
-.Lgrain128aeadv2_absorb_ad_shend6:
+	rrc	r14
+	dec	r9
+	jnz	.Lgrain128aeadv2_absorb_ad_sh5
+	jmp	.Lgrain128aeadv2_absorb_ad_shend4
+.Lgrain128aeadv2_absorb_ad_shbig3:
+	clr	r14
+.Lgrain128aeadv2_absorb_ad_shend4:
+	mov.b	r14, r14
+	inv	r6
+	inc	r6
+	xor	r14, r7
+	and	r6, r7
+	mov	r14, r15
+	xor	r7, r15
+	mov	r15, 16(sp)
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r7, r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#15, r8
-	mov	12(sp), r15
+	mov	r10, r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	and	#15, r7
+	mov	10(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -6034,23 +3385,23 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#65520, r15
-	bis	r15, r8
-	mov	30(sp), r14
+	bis	r15, r7
+	mov	r11, r14
 	mov	28(sp), r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
-	mov	r8, r12
-	and	r14, r12
-	mov	30(sp), r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#7, r13
+	mov	r7, r9
+	and	r14, r9
+	mov	r11, r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	and	#7, r8
 	mov	28(sp), r15
 	rla	r15
 	adc	r15
@@ -6059,7 +3410,7 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#65528, r15
-	bis	r15, r13
+	bis	r15, r8
 	mov	28(sp), r14
 	bit	#1, r14
 	rrc	r14
@@ -6081,18 +3432,18 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#61440, r15
 	bis	r15, r14
-	and	r14, r13
-	xor	r13, r12
+	and	r14, r8
+	xor	r8, r9
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	8(sp), r13
-	rla	r13
-	adc	r13
-	and	#1, r13
+	mov	8(sp), r8
+	rla	r8
+	adc	r8
+	and	#1, r8
 	mov	38(sp), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
-	bis	r15, r13
+	bis	r15, r8
 	mov	26(sp), r14
 	swpb	r14
 	bit	#1, r14
@@ -6108,10 +3459,10 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65472, r15
 	bis	r15, r14
-	mov	r13, r15
+	mov	r8, r15
 	and	r14, r15
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r15, r12
+	xor	r15, r9
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	24(sp), r6
 	rla	r6
@@ -6145,25 +3496,25 @@ grain128aeadv2_absorb_ad:
 	bis	r15, r14
 	and	r14, r6
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r6, r12
+	xor	r6, r9
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	and	r13, r8
+	and	r8, r7
 	mov	18(sp), r14
 	rla	r14
 	adc	r14
 	rla	r14
 	adc	r14
 	and	#3, r14
-	mov	16(sp), r15
+	mov	14(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
 	adc	r15
 	and	#65532, r15
 	bis	r15, r14
-	and	r14, r8
+	and	r14, r7
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r8, r12
+	xor	r7, r9
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	mov	18(sp), r14
 	rla	r14
@@ -6173,7 +3524,7 @@ grain128aeadv2_absorb_ad:
 	rla	r14
 	adc	r14
 	and	#7, r14
-	mov	16(sp), r15
+	mov	14(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -6182,31 +3533,31 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r14
-	xor	r14, r12
-	mov	r7, r14
+	xor	r14, r9
+	mov	r10, r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
 	rrc	r14
 	and	#16383, r14
-	mov	12(sp), r15
+	mov	10(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
 	rrc	r15
 	and	#49152, r15
 	bis	r15, r14
-	xor	r14, r12
-	mov	r7, r14
+	xor	r14, r9
+	mov	r10, r14
 	rla	r14
 	adc	r14
 	and	#1, r14
-	mov	12(sp), r15
+	mov	10(sp), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
 	bis	r15, r14
-	xor	r14, r12
+	xor	r14, r9
 	mov	42(sp), r14
 	bit	#1, r14
 	rrc	r14
@@ -6228,7 +3579,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#61440, r15
 	bis	r15, r14
-	xor	r14, r12
+	xor	r14, r9
 	mov	42(sp), r14
 	rla	r14
 	adc	r14
@@ -6246,10 +3597,10 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r14
-	xor	r14, r12
-	xor	70(sp), r12
+	xor	r14, r9
+	xor	68(sp), r9
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	70(sp), r14
+	mov	68(sp), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
@@ -6261,7 +3612,7 @@ grain128aeadv2_absorb_ad:
 	and	#65408, r15
 	bis	r15, r14
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r14, r12
+	xor	r14, r9
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	mov	8(sp), r14
 	swpb	r14
@@ -6275,9 +3626,9 @@ grain128aeadv2_absorb_ad:
 	and	#65408, r15
 	bis	r15, r14
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r14, r12
+	xor	r14, r9
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	30(sp), r14
+	mov	r11, r14
 	swpb	r14
 	rla	r14
 	adc	r14
@@ -6288,8 +3639,8 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65024, r15
 	bis	r15, r14
-	mov	30(sp), r8
-	xor	r14, r8
+	mov	r11, r7
+	xor	r14, r7
 	mov	26(sp), r14
 	swpb	r14
 	rla	r14
@@ -6305,7 +3656,7 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#64512, r15
 	bis	r15, r14
-	xor	r14, r8
+	xor	r14, r7
 	mov	20(sp), r14
 	swpb	r14
 	rla	r14
@@ -6321,22 +3672,22 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#64512, r15
 	bis	r15, r14
-	xor	r14, r8
+	xor	r14, r7
 	mov	18(sp), r14
 	bit	#1, r14
 	rrc	r14
 	and	#32767, r14
-	mov	16(sp), r15
+	mov	14(sp), r15
 	bit	#1, r15
 	rrc	r15
 	and	#32768, r15
 	bis	r15, r14
-	xor	r14, r8
-	mov	r8, r15
-	xor	16(sp), r15
-	mov	r15, 108(sp)
+	xor	r14, r7
+	mov	r7, r15
+	xor	14(sp), r15
+	mov	r15, 84(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	12(sp), r14
+	mov	10(sp), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
@@ -6351,15 +3702,15 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65472, r15
 	bis	r15, r14
-	mov	r7, r8
-	xor	r14, r8
+	mov	r10, r7
+	xor	r14, r7
 	mov	40(sp), r14
-	mov	70(sp), r15
+	mov	68(sp), r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
-	xor	r14, r8
+	xor	r14, r7
 	mov	8(sp), r14
 	swpb	r14
 	bit	#1, r14
@@ -6379,10 +3730,10 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65504, r15
 	bis	r15, r14
-	xor	r14, r8
-	xor	38(sp), r8
+	xor	r14, r7
+	xor	38(sp), r7
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r7, r6
+	mov	r10, r6
 	bit	#1, r6
 	rrc	r6
 	bit	#1, r6
@@ -6390,7 +3741,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r6
 	rrc	r6
 	and	#8191, r6
-	mov	12(sp), r15
+	mov	10(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -6399,7 +3750,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#57344, r15
 	bis	r15, r6
-	mov	70(sp), r14
+	mov	68(sp), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
@@ -6418,9 +3769,9 @@ grain128aeadv2_absorb_ad:
 	bis	r15, r14
 	and	r14, r6
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r6, r8
+	xor	r6, r7
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r7, r14
+	mov	r10, r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
@@ -6429,7 +3780,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r14
 	rrc	r14
 	and	#31, r14
-	mov	12(sp), r15
+	mov	10(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -6439,14 +3790,14 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65504, r15
 	bis	r15, r14
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	and	#7, r7
-	mov	12(sp), r15
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	and	#7, r10
+	mov	10(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -6454,21 +3805,21 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#65528, r15
-	bis	r15, r7
-	and	r7, r14
+	bis	r15, r10
+	and	r10, r14
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r8
+	xor	r14, r7
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	12(sp), r7
-	bit	#1, r7
-	rrc	r7
-	and	#32767, r7
+	mov	10(sp), r10
+	bit	#1, r10
+	rrc	r10
+	and	#32767, r10
 	mov	42(sp), r15
 	bit	#1, r15
 	rrc	r15
 	and	#32768, r15
-	bis	r15, r7
-	mov	12(sp), r14
+	bis	r15, r10
+	mov	10(sp), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
@@ -6481,19 +3832,19 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#49152, r15
 	bis	r15, r14
-	and	r14, r7
+	and	r14, r10
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r8
+	xor	r10, r7
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	12(sp), r7
-	swpb	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	and	#31, r7
+	mov	10(sp), r10
+	swpb	r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	and	#31, r10
 	mov	42(sp), r15
 	swpb	r15
 	bit	#1, r15
@@ -6503,7 +3854,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r15
 	rrc	r15
 	and	#65504, r15
-	bis	r15, r7
+	bis	r15, r10
 	mov	40(sp), r14
 	swpb	r14
 	bit	#1, r14
@@ -6513,7 +3864,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r14
 	rrc	r14
 	and	#31, r14
-	mov	70(sp), r15
+	mov	68(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -6523,9 +3874,9 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65504, r15
 	bis	r15, r14
-	and	r14, r7
+	and	r14, r10
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r8
+	xor	r10, r7
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	mov	42(sp), r14
 	mov	40(sp), r15
@@ -6535,17 +3886,17 @@ grain128aeadv2_absorb_ad:
 	xor	r15, r14
 	and	40(sp), r14
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r8
+	xor	r14, r7
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	40(sp), r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	and	#7, r7
-	mov	70(sp), r15
+	mov	40(sp), r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	and	#7, r10
+	mov	68(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -6553,8 +3904,8 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#65528, r15
-	bis	r15, r7
-	mov	70(sp), r14
+	bis	r15, r10
+	mov	68(sp), r14
 	bit	#1, r14
 	rrc	r14
 	and	#32767, r14
@@ -6563,20 +3914,20 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#32768, r15
 	bis	r15, r14
-	and	r14, r7
+	and	r14, r10
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r8
+	xor	r10, r7
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	70(sp), r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	and	#4095, r7
+	mov	68(sp), r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	and	#4095, r10
 	mov	8(sp), r15
 	bit	#1, r15
 	rrc	r15
@@ -6587,7 +3938,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r15
 	rrc	r15
 	and	#61440, r15
-	bis	r15, r7
+	bis	r15, r10
 	mov	8(sp), r14
 	bit	#1, r14
 	rrc	r14
@@ -6609,17 +3960,17 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#61440, r15
 	bis	r15, r14
-	and	r14, r7
+	and	r14, r10
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r8
+	xor	r10, r7
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	12(sp), r7
-	swpb	r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	and	#1023, r7
+	mov	10(sp), r10
+	swpb	r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	and	#1023, r10
 	mov	42(sp), r15
 	swpb	r15
 	rla	r15
@@ -6627,15 +3978,15 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#64512, r15
-	bis	r15, r7
-	mov	12(sp), r14
+	bis	r15, r10
+	mov	10(sp), r14
 	mov	42(sp), r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
-	and	r14, r7
-	mov	12(sp), r14
+	and	r14, r10
+	mov	10(sp), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
@@ -6646,17 +3997,17 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65408, r15
 	bis	r15, r14
-	and	r14, r7
+	and	r14, r10
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r8
+	xor	r10, r7
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	mov	70(sp), r7
-	swpb	r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	and	#1023, r7
+	mov	68(sp), r10
+	swpb	r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	and	#1023, r10
 	mov	8(sp), r15
 	swpb	r15
 	rla	r15
@@ -6664,8 +4015,8 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#64512, r15
-	bis	r15, r7
-	mov	70(sp), r14
+	bis	r15, r10
+	mov	68(sp), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -6678,7 +4029,7 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65532, r15
 	bis	r15, r14
-	and	r14, r7
+	and	r14, r10
 	mov	8(sp), r14
 	bit	#1, r14
 	rrc	r14
@@ -6692,16 +4043,16 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#49152, r15
 	bis	r15, r14
-	and	r14, r7
+	and	r14, r10
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r8
+	xor	r10, r7
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	mov	8(sp), r7
+	mov	8(sp), r10
 	mov	38(sp), r15
 	swpb	r15
-	swpb	r7
-	xor.b	r15, r7
-	xor	r15, r7
+	swpb	r10
+	xor.b	r15, r10
+	xor	r15, r10
 	mov	8(sp), r14
 	rla	r14
 	adc	r14
@@ -6723,7 +4074,7 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65520, r15
 	bis	r15, r14
-	and	r14, r7
+	and	r14, r10
 	mov	8(sp), r14
 	rla	r14
 	adc	r14
@@ -6741,101 +4092,103 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r14
-	and	r14, r7
-	and	r13, r7
+	and	r14, r10
+	and	r8, r10
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r8
+	xor	r10, r7
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	mov	r8, r15
-	xor	30(sp), r15
-	mov	r15, 104(sp)
-	; grain128aeadv2.ae:115: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
-	mov	#0, r13
+	mov	r7, r15
+	xor	r11, r15
+	mov	r15, 80(sp)
+	; grain128aeadv2.ae:121: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
+	mov	#0, r11
 	mov	#0, r14
-	mov	r12, r15
+	mov	r9, r15
 	rra	r15
-	rrc	r13
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r13
+	rrc	r11
 	rra	r15
 	rrc	r14
 	rra	r15
-	rrc	r13
+	rrc	r11
 	rra	r15
 	rrc	r14
 	rra	r15
-	rrc	r13
+	rrc	r11
 	rra	r15
 	rrc	r14
 	rra	r15
-	rrc	r13
+	rrc	r11
 	rra	r15
 	rrc	r14
 	rra	r15
-	rrc	r13
+	rrc	r11
 	rra	r15
 	rrc	r14
 	rra	r15
-	rrc	r13
+	rrc	r11
 	rra	r15
 	rrc	r14
 	rra	r15
-	rrc	r13
+	rrc	r11
 	rra	r15
 	rrc	r14
-	swpb	r13
-	mov.b	r13, r13
-	mov	r13, r15
+	rra	r15
+	rrc	r11
+	rra	r15
+	rrc	r14
+	swpb	r11
+	mov.b	r11, r11
+	mov	r11, r15
 	bis	r14, r15
 	mov	r15, 48(sp)
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	10(sp), r12
-	and	#1, r12
-	mov	#0, r13
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	16(sp), r9
+	and	#1, r9
+	mov	#0, r10
+	mov	#0, r11
 	mov	#0, r14
 	mov	#0, r15
-	mov	#0, r8
-	sub	r12, r13
+	sub	r9, r10
+	subc	#0, r11
 	subc	#0, r14
 	subc	#0, r15
-	subc	#0, r8
-	mov	98(sp), r12
-	and	r13, r12
-	mov	96(sp), r13
-	and	r14, r13
-	mov	90(sp), r14
+	mov	74(sp), r9
+	and	r10, r9
+	mov	72(sp), r10
+	and	r11, r10
+	mov	70(sp), r11
+	and	r14, r11
+	mov	50(sp), r14
 	and	r15, r14
-	mov	52(sp), r15
-	and	r8, r15
-	xor	r12, 6(sp)
-	mov	r9, r8
-	xor	r13, r8
-	mov	r10, r9
-	xor	r14, r9
-	mov	r11, r7
-	xor	r15, r7
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	mov	r13, r15
+	xor	r9, r15
+	mov	r15, 6(sp)
+	mov	r12, r9
+	xor	r10, r9
+	mov	92(sp), r6
+	xor	r11, r6
+	mov	94(sp), r7
+	xor	r14, r7
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	mov.b	49(sp), r15
 	and	#1, r15
-	mov	r15, 60(sp)
-	mov	98(sp), r10
-	mov	96(sp), r4
-	mov	90(sp), r5
-	mov	52(sp), r15
+	mov	r15, 58(sp)
+	mov	74(sp), r10
+	mov	72(sp), r4
+	mov	70(sp), r5
+	mov	50(sp), r15
 	clrc
 	rrc	r15
 	rrc	r5
 	rrc	r4
 	rrc	r10
-	mov	60(sp), r6
-	swpb	r6
-	rlam.w	#4, r6
-	rlam.w	#3, r6
-	bis	r15, r6
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	10(sp), r11
+	mov	58(sp), r8
+	swpb	r8
+	rlam.w	#4, r8
+	rlam.w	#3, r8
+	bis	r15, r8
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	16(sp), r11
 	rrum.w	#1, r11
 	and	#1, r11
 	mov	#0, r13
@@ -6851,21 +4204,21 @@ grain128aeadv2_absorb_ad:
 	and	r14, r13
 	mov	r5, r14
 	and	r15, r14
-	mov	r6, r15
+	mov	r8, r15
 	and	r12, r15
 	xor	r10, 6(sp)
-	xor	r13, r8
-	xor	r14, r9
+	xor	r13, r9
+	xor	r14, r6
 	xor	r15, r7
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	mov.b	49(sp), r15
 	rrum.w	#1, r15
 	and	#1, r15
-	mov	r15, 66(sp)
-	mov	98(sp), r10
-	mov	96(sp), r4
-	mov	90(sp), r5
-	mov	52(sp), r14
+	mov	r15, 64(sp)
+	mov	74(sp), r10
+	mov	72(sp), r4
+	mov	70(sp), r5
+	mov	50(sp), r14
 	clrc
 	rrc	r14
 	rrc	r5
@@ -6876,18 +4229,18 @@ grain128aeadv2_absorb_ad:
 	rrc	r5
 	rrc	r4
 	rrc	r10
-	mov	60(sp), r15
+	mov	58(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	66(sp), r6
-	swpb	r6
-	rlam.w	#4, r6
-	rlam.w	#3, r6
-	bis	r15, r6
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	10(sp), r11
+	mov	64(sp), r8
+	swpb	r8
+	rlam.w	#4, r8
+	rlam.w	#3, r8
+	bis	r15, r8
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	16(sp), r11
 	rrum.w	#2, r11
 	and	#1, r11
 	mov	#0, r13
@@ -6903,21 +4256,21 @@ grain128aeadv2_absorb_ad:
 	and	r14, r13
 	mov	r5, r14
 	and	r15, r14
-	mov	r6, r15
+	mov	r8, r15
 	and	r12, r15
 	xor	r10, 6(sp)
-	xor	r13, r8
-	xor	r14, r9
+	xor	r13, r9
+	xor	r14, r6
 	xor	r15, r7
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	mov.b	49(sp), r15
 	rrum.w	#2, r15
 	and	#1, r15
-	mov	r15, 68(sp)
-	mov	98(sp), r10
-	mov	96(sp), r4
-	mov	90(sp), r5
-	mov	52(sp), r15
+	mov	r15, 66(sp)
+	mov	74(sp), r10
+	mov	72(sp), r4
+	mov	70(sp), r5
+	mov	50(sp), r15
 	clrc
 	rrc	r15
 	rrc	r5
@@ -6933,23 +4286,23 @@ grain128aeadv2_absorb_ad:
 	rrc	r5
 	rrc	r4
 	rrc	r10
-	mov	60(sp), r14
+	mov	58(sp), r14
 	swpb	r14
 	rlam.w	#4, r14
 	rlam.w	#1, r14
 	bis	r15, r14
-	mov	66(sp), r15
+	mov	64(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	68(sp), r6
-	swpb	r6
-	rlam.w	#4, r6
-	rlam.w	#3, r6
-	bis	r15, r6
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	10(sp), r11
+	mov	66(sp), r8
+	swpb	r8
+	rlam.w	#4, r8
+	rlam.w	#3, r8
+	bis	r15, r8
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	16(sp), r11
 	rrum.w	#3, r11
 	and	#1, r11
 	mov	#0, r13
@@ -6965,21 +4318,21 @@ grain128aeadv2_absorb_ad:
 	and	r14, r13
 	mov	r5, r14
 	and	r15, r14
-	mov	r6, r15
+	mov	r8, r15
 	and	r12, r15
 	xor	r10, 6(sp)
-	xor	r13, r8
-	xor	r14, r9
+	xor	r13, r9
+	xor	r14, r6
 	xor	r15, r7
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	mov.b	49(sp), r15
 	rrum.w	#3, r15
 	and	#1, r15
-	mov	r15, 56(sp)
-	mov	98(sp), r10
-	mov	96(sp), r4
-	mov	90(sp), r5
-	mov	52(sp), r14
+	mov	r15, 54(sp)
+	mov	74(sp), r10
+	mov	72(sp), r4
+	mov	70(sp), r5
+	mov	50(sp), r14
 	clrc
 	rrc	r14
 	rrc	r5
@@ -7000,27 +4353,27 @@ grain128aeadv2_absorb_ad:
 	rrc	r5
 	rrc	r4
 	rrc	r10
-	mov	60(sp), r15
+	mov	58(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	bis	r14, r15
-	mov	66(sp), r14
+	mov	64(sp), r14
 	swpb	r14
 	rlam.w	#4, r14
 	rlam.w	#1, r14
 	bis	r15, r14
-	mov	68(sp), r15
+	mov	66(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	56(sp), r6
-	swpb	r6
-	rlam.w	#4, r6
-	rlam.w	#3, r6
-	bis	r15, r6
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	10(sp), r11
+	mov	54(sp), r8
+	swpb	r8
+	rlam.w	#4, r8
+	rlam.w	#3, r8
+	bis	r15, r8
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	16(sp), r11
 	rrum.w	#4, r11
 	and	#1, r11
 	mov	#0, r13
@@ -7036,21 +4389,21 @@ grain128aeadv2_absorb_ad:
 	and	r14, r13
 	mov	r5, r14
 	and	r15, r14
-	mov	r6, r15
+	mov	r8, r15
 	and	r12, r15
 	xor	r10, 6(sp)
-	xor	r13, r8
-	xor	r14, r9
+	xor	r13, r9
+	xor	r14, r6
 	xor	r15, r7
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	mov.b	49(sp), r15
 	rrum.w	#4, r15
 	and	#1, r15
 	mov	r15, 46(sp)
-	mov	98(sp), r10
-	mov	96(sp), r4
-	mov	90(sp), r5
-	mov	52(sp), r15
+	mov	74(sp), r10
+	mov	72(sp), r4
+	mov	70(sp), r5
+	mov	50(sp), r15
 	clrc
 	rrc	r15
 	rrc	r5
@@ -7076,31 +4429,31 @@ grain128aeadv2_absorb_ad:
 	rrc	r5
 	rrc	r4
 	rrc	r10
-	mov	60(sp), r14
+	mov	58(sp), r14
 	swpb	r14
 	rlam.w	#3, r14
 	bis	r15, r14
-	mov	66(sp), r15
+	mov	64(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	bis	r14, r15
-	mov	68(sp), r14
+	mov	66(sp), r14
 	swpb	r14
 	rlam.w	#4, r14
 	rlam.w	#1, r14
 	bis	r15, r14
-	mov	56(sp), r15
+	mov	54(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	46(sp), r6
-	swpb	r6
-	rlam.w	#4, r6
-	rlam.w	#3, r6
-	bis	r15, r6
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	10(sp), r11
+	mov	46(sp), r8
+	swpb	r8
+	rlam.w	#4, r8
+	rlam.w	#3, r8
+	bis	r15, r8
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	16(sp), r11
 	rrum.w	#4, r11
 	rrum.w	#1, r11
 	and	#1, r11
@@ -7117,65 +4470,65 @@ grain128aeadv2_absorb_ad:
 	and	r14, r13
 	mov	r5, r14
 	and	r15, r14
-	mov	r6, r15
+	mov	r8, r15
 	and	r12, r15
 	xor	r10, 6(sp)
-	xor	r13, r8
-	xor	r14, r9
+	xor	r13, r9
+	xor	r14, r6
 	xor	r15, r7
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	mov.b	49(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#1, r15
 	and	#1, r15
 	mov	r15, 36(sp)
-	mov	98(sp), r6
-	mov	96(sp), r10
-	mov	90(sp), r4
-	mov	52(sp), r14
+	mov	74(sp), r8
+	mov	72(sp), r10
+	mov	70(sp), r4
+	mov	50(sp), r14
 	clrc
 	rrc	r14
 	rrc	r4
 	rrc	r10
-	rrc	r6
+	rrc	r8
 	clrc
 	rrc	r14
 	rrc	r4
 	rrc	r10
-	rrc	r6
+	rrc	r8
 	clrc
 	rrc	r14
 	rrc	r4
 	rrc	r10
-	rrc	r6
+	rrc	r8
 	clrc
 	rrc	r14
 	rrc	r4
 	rrc	r10
-	rrc	r6
+	rrc	r8
 	clrc
 	rrc	r14
 	rrc	r4
 	rrc	r10
-	rrc	r6
+	rrc	r8
 	clrc
 	rrc	r14
 	rrc	r4
 	rrc	r10
-	rrc	r6
-	mov	60(sp), r15
+	rrc	r8
+	mov	58(sp), r15
 	swpb	r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	66(sp), r14
+	mov	64(sp), r14
 	swpb	r14
 	rlam.w	#3, r14
 	bis	r15, r14
-	mov	68(sp), r15
+	mov	66(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	bis	r14, r15
-	mov	56(sp), r14
+	mov	54(sp), r14
 	swpb	r14
 	rlam.w	#4, r14
 	rlam.w	#1, r14
@@ -7190,8 +4543,8 @@ grain128aeadv2_absorb_ad:
 	rlam.w	#4, r5
 	rlam.w	#3, r5
 	bis	r15, r5
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	10(sp), r11
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	16(sp), r11
 	rrum.w	#4, r11
 	rrum.w	#2, r11
 	and	#1, r11
@@ -7203,67 +4556,66 @@ grain128aeadv2_absorb_ad:
 	subc	#0, r13
 	subc	#0, r14
 	subc	#0, r15
-	and	r12, r6
+	and	r12, r8
 	and	r13, r10
 	mov	r4, r13
 	and	r14, r13
 	mov	r5, r14
 	and	r15, r14
-	xor	r6, 6(sp)
-	mov	r8, r15
+	xor	r8, 6(sp)
+	mov	r9, r15
 	xor	r10, r15
 	mov	r15, 4(sp)
-	mov	r9, r10
-	xor	r13, r10
+	xor	r13, r6
 	xor	r14, r7
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	mov.b	49(sp), r5
 	rrum.w	#4, r5
 	rrum.w	#2, r5
 	and	#1, r5
-	mov	98(sp), r4
+	mov	74(sp), r4
 	swpb	r4
 	rla	r4
 	adc	r4
 	and	#511, r4
-	mov	96(sp), r6
-	swpb	r6
-	rla	r6
-	adc	r6
-	mov	r6, r15
-	and	#65024, r15
-	bis	r15, r4
-	and	#511, r6
-	mov	90(sp), r8
+	mov	72(sp), r8
 	swpb	r8
 	rla	r8
 	adc	r8
 	mov	r8, r15
 	and	#65024, r15
-	bis	r15, r6
+	bis	r15, r4
 	and	#511, r8
-	mov	52(sp), r15
+	mov	70(sp), r9
+	swpb	r9
+	rla	r9
+	adc	r9
+	mov	r9, r15
+	and	#65024, r15
+	bis	r15, r8
+	and	#511, r9
+	mov	50(sp), r15
 	swpb	r15
 	rla	r15
 	adc	r15
 	and	#65024, r15
-	bis	r15, r8
-	mov	52(sp), r15
+	bis	r15, r9
+	mov	50(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#3, r15
-	mov	60(sp), r14
+	mov	58(sp), r14
 	swpb	r14
 	rlam.w	#1, r14
 	bis	r15, r14
-	mov	66(sp), r15
+	mov	64(sp), r15
 	swpb	r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	68(sp), r14
+	mov	66(sp), r14
 	swpb	r14
 	rlam.w	#3, r14
 	bis	r15, r14
-	mov	56(sp), r15
+	mov	54(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	bis	r14, r15
@@ -7277,161 +4629,145 @@ grain128aeadv2_absorb_ad:
 	rlam.w	#4, r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	r5, r9
-	swpb	r9
-	rlam.w	#4, r9
-	rlam.w	#3, r9
-	bis	r15, r9
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	10(sp), r12
+	mov	r5, r10
+	swpb	r10
+	rlam.w	#4, r10
+	rlam.w	#3, r10
+	bis	r15, r10
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	16(sp), r12
 	rrum.w	#4, r12
 	rrum.w	#3, r12
-	and	#1, r12
-	mov	#0, r13
+	mov	#0, r11
 	mov	#0, r14
 	mov	#0, r15
-	mov	#0, r11
-	sub	r12, r13
+	mov	#0, r13
+	sub	r12, r11
 	subc	#0, r14
 	subc	#0, r15
-	subc	#0, r11
+	subc	#0, r13
 	mov	r4, r12
-	and	r13, r12
-	mov	r6, r13
-	and	r14, r13
-	mov	r8, r14
+	and	r11, r12
+	mov	r8, r11
+	and	r14, r11
+	mov	r9, r14
 	and	r15, r14
-	mov	r9, r15
-	and	r11, r15
-	mov	6(sp), r8
-	xor	r12, r8
-	mov	4(sp), r9
-	xor	r13, r9
-	xor	r14, r10
-	mov	r7, r11
-	xor	r15, r11
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	49(sp), r6
-	rrum.w	#4, r6
-	rrum.w	#3, r6
-	mov	98(sp), r12
-	mov	96(sp), r13
-	mov	90(sp), r14
-	mov	52(sp), r15
-	swpb	r13
-	swpb	r12
-	xor.b	r13, r12
-	xor	r13, r12
+	mov	r10, r15
+	and	r13, r15
+	mov	6(sp), r13
+	xor	r12, r13
+	mov	4(sp), r12
+	xor	r11, r12
+	xor	r14, r6
+	xor	r15, r7
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	mov.b	49(sp), r10
+	rrum.w	#4, r10
+	rrum.w	#3, r10
+	mov	74(sp), r8
+	mov	72(sp), r9
+	mov	70(sp), r14
+	mov	50(sp), r15
+	swpb	r9
+	swpb	r8
+	xor.b	r9, r8
+	xor	r9, r8
 	swpb	r14
-	xor.b	r14, r13
-	xor	r14, r13
+	xor.b	r14, r9
+	xor	r14, r9
 	swpb	r15
 	xor.b	r15, r14
 	xor	r15, r14
 	mov.b	r15, r15
-	mov	60(sp), r7
-	swpb	r7
-	bis	r15, r7
-	mov	66(sp), r15
+	mov	58(sp), r11
+	swpb	r11
+	bis	r15, r11
+	mov	64(sp), r15
 	swpb	r15
 	rlam.w	#1, r15
-	bis	r7, r15
-	mov	68(sp), r7
-	swpb	r7
-	rlam.w	#2, r7
-	bis	r15, r7
-	mov	56(sp), r15
+	bis	r11, r15
+	mov	66(sp), r11
+	swpb	r11
+	rlam.w	#2, r11
+	bis	r15, r11
+	mov	54(sp), r15
 	swpb	r15
 	rlam.w	#3, r15
-	bis	r7, r15
-	mov	46(sp), r7
-	swpb	r7
-	rlam.w	#4, r7
-	bis	r15, r7
+	bis	r11, r15
+	mov	46(sp), r11
+	swpb	r11
+	rlam.w	#4, r11
+	bis	r15, r11
 	mov	36(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#1, r15
-	bis	r7, r15
-	mov	r5, r7
-	swpb	r7
-	rlam.w	#4, r7
-	rlam.w	#2, r7
-	bis	r15, r7
-	mov	r6, r15
+	bis	r11, r15
+	mov	r5, r11
+	swpb	r11
+	rlam.w	#4, r11
+	rlam.w	#2, r11
+	bis	r15, r11
+	mov	r10, r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#3, r15
-	bis	r7, r15
-	mov	28(sp), 30(sp)
+	bis	r11, r15
+	mov	28(sp), r11
 	mov	26(sp), 28(sp)
 	mov	24(sp), 26(sp)
 	mov	20(sp), 24(sp)
 	mov	18(sp), 20(sp)
-	mov	16(sp), 18(sp)
-	mov	14(sp), 16(sp)
-	mov	108(sp), 14(sp)
-	mov	12(sp), r7
-	mov	42(sp), 12(sp)
+	mov	14(sp), 18(sp)
+	mov	12(sp), 14(sp)
+	mov	84(sp), 12(sp)
+	mov	10(sp), r10
+	mov	42(sp), 10(sp)
 	mov	40(sp), 42(sp)
-	mov	70(sp), 40(sp)
-	mov	8(sp), r5
-	mov	38(sp), r6
+	mov	68(sp), 40(sp)
+	mov	8(sp), r4
+	mov	38(sp), r5
 	mov	32(sp), 38(sp)
-	mov	104(sp), 32(sp)
-	mov	r5, 70(sp)
-	mov	r6, 8(sp)
-	mov	r8, 6(sp)
-	mov	r12, 98(sp)
-	mov	r13, 96(sp)
-	mov	r14, 90(sp)
-	mov	r15, 52(sp)
-	add	#1, 116(sp)
-	addc	#0, 114(sp)
-	cmp	154(sp), 116(sp)
-	mov	114(sp), r15
-	subc	#0, r15
-	jc	.Lgrain128aeadv2_absorb_ad_near14
-	br	#.Lgrain128aeadv2_absorb_ad_loop3
-.Lgrain128aeadv2_absorb_ad_near14:
-.Lgrain128aeadv2_absorb_ad_done4:
-	mov	r7, 118(sp)
-	mov	6(sp), r13
-	mov	r9, r7
-	mov	r10, r8
-	mov	r11, r6
-	mov	98(sp), r10
-	mov	96(sp), r11
-	mov	90(sp), r5
-	mov	52(sp), r15
-.Lgrain128aeadv2_absorb_ad_endif2:
-	; grain128aeadv2.ae:130: for i in 0..a {
-	mov	#0, 112(sp)
-	mov	#0, 134(sp)
-	mov	30(sp), r9
-	mov	118(sp), r12
-	mov	r13, 2(sp)
-	mov	r7, 120(sp)
-	mov	r8, r13
-	mov	r6, r14
-	mov	r10, 94(sp)
-	mov	r11, 92(sp)
-	mov	r5, 86(sp)
+	mov	80(sp), 32(sp)
+	mov	r4, 68(sp)
+	mov	r5, 8(sp)
+	mov	r6, 92(sp)
+	mov	r7, 94(sp)
+	mov	r8, 74(sp)
+	mov	r9, 72(sp)
+	mov	r14, 70(sp)
 	mov	r15, 50(sp)
-	cmp	156(sp), 112(sp)
-	mov	134(sp), r15
+	add	#1, 88(sp)
+	addc	#0, 86(sp)
+	cmp	104(sp), 88(sp)
+	mov	86(sp), r15
+	subc	102(sp), r15
+	jc	.Lgrain128aeadv2_absorb_ad_near11
+	br	#.Lgrain128aeadv2_absorb_ad_loop1
+.Lgrain128aeadv2_absorb_ad_near11:
+.Lgrain128aeadv2_absorb_ad_done2:
+	; grain128aeadv2.ae:133: for i in 0..a {
+	mov	#0, 90(sp)
+	mov	#0, 98(sp)
+	mov	r11, 30(sp)
+	mov	r10, r11
+	mov	r13, 2(sp)
+	mov	92(sp), r13
+	mov	94(sp), r14
+	cmp	100(sp), 90(sp)
+	mov	98(sp), r15
 	subc	#0, r15
-	jnc	.Lgrain128aeadv2_absorb_ad_near15
-	br	#.Lgrain128aeadv2_absorb_ad_done11
-.Lgrain128aeadv2_absorb_ad_near15:
-.Lgrain128aeadv2_absorb_ad_loop10:
-	; grain128aeadv2.ae:131: s, b, acc, sr = absorb_byte(s, b, acc, sr, ad[i])
-	mov	112(sp), r15
-	add	158(sp), r15
+	jnc	.Lgrain128aeadv2_absorb_ad_near12
+	br	#.Lgrain128aeadv2_absorb_ad_done9
+.Lgrain128aeadv2_absorb_ad_near12:
+.Lgrain128aeadv2_absorb_ad_loop8:
+	; grain128aeadv2.ae:134: s, b, acc, sr = absorb_byte(s, b, acc, sr, ad[i])
+	mov	90(sp), r15
+	add	106(sp), r15
 	mov.b	@r15, r15
-	mov	r15, 100(sp)
+	mov	r15, 76(sp)
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r12, r7
+	mov	r11, r7
 	rla	r7
 	adc	r7
 	rla	r7
@@ -7441,7 +4777,7 @@ grain128aeadv2_absorb_ad:
 	rla	r7
 	adc	r7
 	and	#15, r7
-	mov	12(sp), r15
+	mov	10(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -7452,15 +4788,15 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65520, r15
 	bis	r15, r7
-	mov	r9, r11
+	mov	30(sp), r10
 	mov	28(sp), r15
 	swpb	r15
-	swpb	r11
-	xor.b	r15, r11
-	xor	r15, r11
-	mov	r7, r10
-	and	r11, r10
-	mov	r9, r8
+	swpb	r10
+	xor.b	r15, r10
+	xor	r15, r10
+	mov	r7, r9
+	and	r10, r9
+	mov	30(sp), r8
 	rla	r8
 	adc	r8
 	rla	r8
@@ -7477,16 +4813,16 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r8
-	mov	28(sp), r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#4095, r11
+	mov	28(sp), r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	and	#4095, r10
 	mov	26(sp), r15
 	bit	#1, r15
 	rrc	r15
@@ -7497,19 +4833,19 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r15
 	rrc	r15
 	and	#61440, r15
-	bis	r15, r11
-	and	r11, r8
-	xor	r8, r10
+	bis	r15, r10
+	and	r10, r8
+	xor	r8, r9
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	8(sp), r11
-	rla	r11
-	adc	r11
-	and	#1, r11
+	mov	8(sp), r10
+	rla	r10
+	adc	r10
+	and	#1, r10
 	mov	38(sp), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
-	bis	r15, r11
+	bis	r15, r10
 	mov	26(sp), r8
 	swpb	r8
 	bit	#1, r8
@@ -7525,10 +4861,10 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65472, r15
 	bis	r15, r8
-	mov	r11, r15
+	mov	r10, r15
 	and	r8, r15
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r15, r10
+	xor	r15, r9
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	24(sp), r6
 	rla	r6
@@ -7562,16 +4898,16 @@ grain128aeadv2_absorb_ad:
 	bis	r15, r8
 	and	r8, r6
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r6, r10
+	xor	r6, r9
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	and	r11, r7
+	and	r10, r7
 	mov	18(sp), r8
 	rla	r8
 	adc	r8
 	rla	r8
 	adc	r8
 	and	#3, r8
-	mov	16(sp), r15
+	mov	14(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -7580,7 +4916,7 @@ grain128aeadv2_absorb_ad:
 	bis	r15, r8
 	and	r8, r7
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r7, r10
+	xor	r7, r9
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	mov	18(sp), r8
 	rla	r8
@@ -7590,7 +4926,7 @@ grain128aeadv2_absorb_ad:
 	rla	r8
 	adc	r8
 	and	#7, r8
-	mov	16(sp), r15
+	mov	14(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -7599,31 +4935,31 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r8
-	xor	r8, r10
-	mov	r12, r8
+	xor	r8, r9
+	mov	r11, r8
 	bit	#1, r8
 	rrc	r8
 	bit	#1, r8
 	rrc	r8
 	and	#16383, r8
-	mov	12(sp), r15
+	mov	10(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
 	rrc	r15
 	and	#49152, r15
 	bis	r15, r8
-	xor	r8, r10
-	mov	r12, r8
+	xor	r8, r9
+	mov	r11, r8
 	rla	r8
 	adc	r8
 	and	#1, r8
-	mov	12(sp), r15
+	mov	10(sp), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
 	bis	r15, r8
-	xor	r8, r10
+	xor	r8, r9
 	mov	42(sp), r8
 	bit	#1, r8
 	rrc	r8
@@ -7645,7 +4981,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#61440, r15
 	bis	r15, r8
-	xor	r8, r10
+	xor	r8, r9
 	mov	42(sp), r8
 	rla	r8
 	adc	r8
@@ -7663,10 +4999,10 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r8
-	xor	r8, r10
-	xor	70(sp), r10
+	xor	r8, r9
+	xor	68(sp), r9
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	70(sp), r8
+	mov	68(sp), r8
 	swpb	r8
 	bit	#1, r8
 	rrc	r8
@@ -7678,7 +5014,7 @@ grain128aeadv2_absorb_ad:
 	and	#65408, r15
 	bis	r15, r8
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r8, r10
+	xor	r8, r9
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	mov	8(sp), r8
 	swpb	r8
@@ -7692,9 +5028,9 @@ grain128aeadv2_absorb_ad:
 	and	#65408, r15
 	bis	r15, r8
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r8, r10
+	xor	r8, r9
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r9, r8
+	mov	30(sp), r8
 	swpb	r8
 	rla	r8
 	adc	r8
@@ -7705,7 +5041,7 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65024, r15
 	bis	r15, r8
-	mov	r9, r7
+	mov	30(sp), r7
 	xor	r8, r7
 	mov	26(sp), r8
 	swpb	r8
@@ -7743,17 +5079,17 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r8
 	rrc	r8
 	and	#32767, r8
-	mov	16(sp), r15
+	mov	14(sp), r15
 	bit	#1, r15
 	rrc	r15
 	and	#32768, r15
 	bis	r15, r8
 	xor	r8, r7
 	mov	r7, r15
-	xor	16(sp), r15
-	mov	r15, 106(sp)
+	xor	14(sp), r15
+	mov	r15, 82(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	12(sp), r7
+	mov	10(sp), r7
 	swpb	r7
 	bit	#1, r7
 	rrc	r7
@@ -7768,10 +5104,10 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65472, r15
 	bis	r15, r7
-	mov	r12, r8
+	mov	r11, r8
 	xor	r7, r8
 	mov	40(sp), r7
-	mov	70(sp), r15
+	mov	68(sp), r15
 	swpb	r15
 	swpb	r7
 	xor.b	r15, r7
@@ -7799,7 +5135,7 @@ grain128aeadv2_absorb_ad:
 	xor	r7, r8
 	xor	38(sp), r8
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r12, r6
+	mov	r11, r6
 	bit	#1, r6
 	rrc	r6
 	bit	#1, r6
@@ -7807,7 +5143,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r6
 	rrc	r6
 	and	#8191, r6
-	mov	12(sp), r15
+	mov	10(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -7816,7 +5152,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#57344, r15
 	bis	r15, r6
-	mov	70(sp), r7
+	mov	68(sp), r7
 	bit	#1, r7
 	rrc	r7
 	bit	#1, r7
@@ -7837,7 +5173,7 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r6, r8
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r12, r7
+	mov	r11, r7
 	swpb	r7
 	bit	#1, r7
 	rrc	r7
@@ -7846,7 +5182,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r7
 	rrc	r7
 	and	#31, r7
-	mov	12(sp), r15
+	mov	10(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -7856,14 +5192,14 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65504, r15
 	bis	r15, r7
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	and	#7, r12
-	mov	12(sp), r15
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	and	#7, r11
+	mov	10(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -7871,12 +5207,12 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#65528, r15
-	bis	r15, r12
-	and	r12, r7
+	bis	r15, r11
+	and	r11, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r7, r8
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	12(sp), r7
+	mov	10(sp), r7
 	bit	#1, r7
 	rrc	r7
 	and	#32767, r7
@@ -7885,24 +5221,24 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#32768, r15
 	bis	r15, r7
-	mov	12(sp), r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#16383, r12
+	mov	10(sp), r11
+	bit	#1, r11
+	rrc	r11
+	bit	#1, r11
+	rrc	r11
+	and	#16383, r11
 	mov	42(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
 	rrc	r15
 	and	#49152, r15
-	bis	r15, r12
-	and	r12, r7
+	bis	r15, r11
+	and	r11, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r7, r8
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	12(sp), r7
+	mov	10(sp), r7
 	swpb	r7
 	bit	#1, r7
 	rrc	r7
@@ -7921,16 +5257,16 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65504, r15
 	bis	r15, r7
-	mov	40(sp), r12
-	swpb	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#31, r12
-	mov	70(sp), r15
+	mov	40(sp), r11
+	swpb	r11
+	bit	#1, r11
+	rrc	r11
+	bit	#1, r11
+	rrc	r11
+	bit	#1, r11
+	rrc	r11
+	and	#31, r11
+	mov	68(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -7939,20 +5275,20 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r15
 	rrc	r15
 	and	#65504, r15
-	bis	r15, r12
-	and	r12, r7
+	bis	r15, r11
+	and	r11, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r7, r8
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	42(sp), r12
+	mov	42(sp), r11
 	mov	40(sp), r15
 	swpb	r15
-	swpb	r12
-	xor.b	r15, r12
-	xor	r15, r12
-	and	40(sp), r12
+	swpb	r11
+	xor.b	r15, r11
+	xor	r15, r11
+	and	40(sp), r11
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r8
+	xor	r11, r8
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	mov	40(sp), r7
 	rla	r7
@@ -7962,7 +5298,7 @@ grain128aeadv2_absorb_ad:
 	rla	r7
 	adc	r7
 	and	#7, r7
-	mov	70(sp), r15
+	mov	68(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -7971,20 +5307,20 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r7
-	mov	70(sp), r12
-	bit	#1, r12
-	rrc	r12
-	and	#32767, r12
+	mov	68(sp), r11
+	bit	#1, r11
+	rrc	r11
+	and	#32767, r11
 	mov	8(sp), r15
 	bit	#1, r15
 	rrc	r15
 	and	#32768, r15
-	bis	r15, r12
-	and	r12, r7
+	bis	r15, r11
+	and	r11, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r7, r8
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	70(sp), r7
+	mov	68(sp), r7
 	bit	#1, r7
 	rrc	r7
 	bit	#1, r7
@@ -8005,16 +5341,16 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#61440, r15
 	bis	r15, r7
-	mov	8(sp), r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#4095, r12
+	mov	8(sp), r11
+	bit	#1, r11
+	rrc	r11
+	bit	#1, r11
+	rrc	r11
+	bit	#1, r11
+	rrc	r11
+	bit	#1, r11
+	rrc	r11
+	and	#4095, r11
 	mov	38(sp), r15
 	bit	#1, r15
 	rrc	r15
@@ -8025,12 +5361,12 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r15
 	rrc	r15
 	and	#61440, r15
-	bis	r15, r12
-	and	r12, r7
+	bis	r15, r11
+	and	r11, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r7, r8
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	12(sp), r7
+	mov	10(sp), r7
 	swpb	r7
 	rla	r7
 	adc	r7
@@ -8045,29 +5381,29 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#64512, r15
 	bis	r15, r7
-	mov	12(sp), r12
+	mov	10(sp), r11
 	mov	42(sp), r15
 	swpb	r15
-	swpb	r12
-	xor.b	r15, r12
-	xor	r15, r12
-	and	r12, r7
-	mov	12(sp), r12
-	swpb	r12
-	bit	#1, r12
-	rrc	r12
-	and	#127, r12
+	swpb	r11
+	xor.b	r15, r11
+	xor	r15, r11
+	and	r11, r7
+	mov	10(sp), r11
+	swpb	r11
+	bit	#1, r11
+	rrc	r11
+	and	#127, r11
 	mov	42(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
 	and	#65408, r15
-	bis	r15, r12
-	and	r12, r7
+	bis	r15, r11
+	and	r11, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r7, r8
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	mov	70(sp), r7
+	mov	68(sp), r7
 	swpb	r7
 	rla	r7
 	adc	r7
@@ -8082,34 +5418,34 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#64512, r15
 	bis	r15, r7
-	mov	70(sp), r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	and	#3, r12
+	mov	68(sp), r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	and	#3, r11
 	mov	8(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
 	adc	r15
 	and	#65532, r15
-	bis	r15, r12
-	and	r12, r7
-	mov	8(sp), r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#16383, r12
+	bis	r15, r11
+	and	r11, r7
+	mov	8(sp), r11
+	bit	#1, r11
+	rrc	r11
+	bit	#1, r11
+	rrc	r11
+	and	#16383, r11
 	mov	38(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
 	rrc	r15
 	and	#49152, r15
-	bis	r15, r12
-	and	r12, r7
+	bis	r15, r11
+	and	r11, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r7, r8
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
@@ -8119,16 +5455,16 @@ grain128aeadv2_absorb_ad:
 	swpb	r7
 	xor.b	r15, r7
 	xor	r15, r7
-	mov	8(sp), r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	and	#15, r12
+	mov	8(sp), r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	and	#15, r11
 	mov	38(sp), r15
 	rla	r15
 	adc	r15
@@ -8139,16 +5475,16 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#65520, r15
-	bis	r15, r12
-	and	r12, r7
-	mov	8(sp), r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	and	#7, r12
+	bis	r15, r11
+	and	r11, r7
+	mov	8(sp), r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	and	#7, r11
 	mov	38(sp), r15
 	rla	r15
 	adc	r15
@@ -8157,102 +5493,102 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#65528, r15
-	bis	r15, r12
-	and	r12, r7
+	bis	r15, r11
 	and	r11, r7
+	and	r10, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r7, r8
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
 	mov	r8, r15
-	xor	r9, r15
-	mov	r15, 102(sp)
-	; grain128aeadv2.ae:115: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
+	xor	30(sp), r15
+	mov	r15, 78(sp)
+	; grain128aeadv2.ae:121: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
+	mov	#0, r10
 	mov	#0, r11
-	mov	#0, r12
+	mov	r9, r15
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r11
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r11
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r11
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r11
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r11
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r11
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r11
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r11
+	swpb	r10
+	mov.b	r10, r10
 	mov	r10, r15
-	rra	r15
-	rrc	r11
-	rra	r15
-	rrc	r12
-	rra	r15
-	rrc	r11
-	rra	r15
-	rrc	r12
-	rra	r15
-	rrc	r11
-	rra	r15
-	rrc	r12
-	rra	r15
-	rrc	r11
-	rra	r15
-	rrc	r12
-	rra	r15
-	rrc	r11
-	rra	r15
-	rrc	r12
-	rra	r15
-	rrc	r11
-	rra	r15
-	rrc	r12
-	rra	r15
-	rrc	r11
-	rra	r15
-	rrc	r12
-	rra	r15
-	rrc	r11
-	rra	r15
-	rrc	r12
-	swpb	r11
-	mov.b	r11, r11
-	mov	r11, r15
-	bis	r12, r15
+	bis	r11, r15
 	mov	r15, 22(sp)
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	100(sp), r10
-	and	#1, r10
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	76(sp), r9
+	and	#1, r9
+	mov	#0, r10
 	mov	#0, r11
-	mov	#0, r12
 	mov	#0, r15
-	mov	#0, r9
-	sub	r10, r11
-	subc	#0, r12
+	mov	#0, r8
+	sub	r9, r10
+	subc	#0, r11
 	subc	#0, r15
-	subc	#0, r9
-	mov	94(sp), r10
+	subc	#0, r8
+	mov	74(sp), r9
+	and	r10, r9
+	mov	72(sp), r10
 	and	r11, r10
-	mov	92(sp), r11
-	and	r12, r11
-	mov	86(sp), r12
-	and	r15, r12
+	mov	70(sp), r11
+	and	r15, r11
 	mov	50(sp), r15
-	and	r9, r15
-	xor	r10, 2(sp)
-	mov	120(sp), r7
-	xor	r11, r7
+	and	r8, r15
+	xor	r9, 2(sp)
+	mov	r12, r7
+	xor	r10, r7
 	mov	r13, r9
-	xor	r12, r9
+	xor	r11, r9
 	mov	r14, r8
 	xor	r15, r8
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	mov.b	23(sp), r15
 	and	#1, r15
-	mov	r15, 58(sp)
-	mov	94(sp), r10
-	mov	92(sp), r4
-	mov	86(sp), r5
+	mov	r15, 56(sp)
+	mov	74(sp), r10
+	mov	72(sp), r4
+	mov	70(sp), r5
 	mov	50(sp), r15
 	clrc
 	rrc	r15
 	rrc	r5
 	rrc	r4
 	rrc	r10
-	mov	58(sp), r6
+	mov	56(sp), r6
 	swpb	r6
 	rlam.w	#4, r6
 	rlam.w	#3, r6
 	bis	r15, r6
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	100(sp), r11
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	76(sp), r11
 	rrum.w	#1, r11
 	and	#1, r11
 	mov	#0, r13
@@ -8274,14 +5610,14 @@ grain128aeadv2_absorb_ad:
 	xor	r13, r7
 	xor	r14, r9
 	xor	r15, r8
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	mov.b	23(sp), r15
 	rrum.w	#1, r15
 	and	#1, r15
-	mov	r15, 64(sp)
-	mov	94(sp), r10
-	mov	92(sp), r4
-	mov	86(sp), r5
+	mov	r15, 62(sp)
+	mov	74(sp), r10
+	mov	72(sp), r4
+	mov	70(sp), r5
 	mov	50(sp), r14
 	clrc
 	rrc	r14
@@ -8293,18 +5629,18 @@ grain128aeadv2_absorb_ad:
 	rrc	r5
 	rrc	r4
 	rrc	r10
-	mov	58(sp), r15
+	mov	56(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	64(sp), r6
+	mov	62(sp), r6
 	swpb	r6
 	rlam.w	#4, r6
 	rlam.w	#3, r6
 	bis	r15, r6
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	100(sp), r11
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	76(sp), r11
 	rrum.w	#2, r11
 	and	#1, r11
 	mov	#0, r13
@@ -8326,14 +5662,14 @@ grain128aeadv2_absorb_ad:
 	xor	r13, r7
 	xor	r14, r9
 	xor	r15, r8
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	mov.b	23(sp), r15
 	rrum.w	#2, r15
 	and	#1, r15
-	mov	r15, 62(sp)
-	mov	94(sp), r10
-	mov	92(sp), r4
-	mov	86(sp), r5
+	mov	r15, 60(sp)
+	mov	74(sp), r10
+	mov	72(sp), r4
+	mov	70(sp), r5
 	mov	50(sp), r15
 	clrc
 	rrc	r15
@@ -8350,23 +5686,23 @@ grain128aeadv2_absorb_ad:
 	rrc	r5
 	rrc	r4
 	rrc	r10
-	mov	58(sp), r14
+	mov	56(sp), r14
 	swpb	r14
 	rlam.w	#4, r14
 	rlam.w	#1, r14
 	bis	r15, r14
-	mov	64(sp), r15
+	mov	62(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	62(sp), r6
+	mov	60(sp), r6
 	swpb	r6
 	rlam.w	#4, r6
 	rlam.w	#3, r6
 	bis	r15, r6
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	100(sp), r11
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	76(sp), r11
 	rrum.w	#3, r11
 	and	#1, r11
 	mov	#0, r13
@@ -8388,14 +5724,14 @@ grain128aeadv2_absorb_ad:
 	xor	r13, r7
 	xor	r14, r9
 	xor	r15, r8
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	mov.b	23(sp), r15
 	rrum.w	#3, r15
 	and	#1, r15
-	mov	r15, 54(sp)
-	mov	94(sp), r10
-	mov	92(sp), r4
-	mov	86(sp), r5
+	mov	r15, 52(sp)
+	mov	74(sp), r10
+	mov	72(sp), r4
+	mov	70(sp), r5
 	mov	50(sp), r14
 	clrc
 	rrc	r14
@@ -8417,27 +5753,27 @@ grain128aeadv2_absorb_ad:
 	rrc	r5
 	rrc	r4
 	rrc	r10
-	mov	58(sp), r15
+	mov	56(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	bis	r14, r15
-	mov	64(sp), r14
+	mov	62(sp), r14
 	swpb	r14
 	rlam.w	#4, r14
 	rlam.w	#1, r14
 	bis	r15, r14
-	mov	62(sp), r15
+	mov	60(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	54(sp), r6
+	mov	52(sp), r6
 	swpb	r6
 	rlam.w	#4, r6
 	rlam.w	#3, r6
 	bis	r15, r6
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	100(sp), r11
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	76(sp), r11
 	rrum.w	#4, r11
 	and	#1, r11
 	mov	#0, r13
@@ -8459,14 +5795,14 @@ grain128aeadv2_absorb_ad:
 	xor	r13, r7
 	xor	r14, r9
 	xor	r15, r8
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	mov.b	23(sp), r15
 	rrum.w	#4, r15
 	and	#1, r15
 	mov	r15, 44(sp)
-	mov	94(sp), r10
-	mov	92(sp), r4
-	mov	86(sp), r5
+	mov	74(sp), r10
+	mov	72(sp), r4
+	mov	70(sp), r5
 	mov	50(sp), r15
 	clrc
 	rrc	r15
@@ -8493,20 +5829,20 @@ grain128aeadv2_absorb_ad:
 	rrc	r5
 	rrc	r4
 	rrc	r10
-	mov	58(sp), r14
+	mov	56(sp), r14
 	swpb	r14
 	rlam.w	#3, r14
 	bis	r15, r14
-	mov	64(sp), r15
+	mov	62(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	bis	r14, r15
-	mov	62(sp), r14
+	mov	60(sp), r14
 	swpb	r14
 	rlam.w	#4, r14
 	rlam.w	#1, r14
 	bis	r15, r14
-	mov	54(sp), r15
+	mov	52(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#2, r15
@@ -8516,8 +5852,8 @@ grain128aeadv2_absorb_ad:
 	rlam.w	#4, r6
 	rlam.w	#3, r6
 	bis	r15, r6
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	100(sp), r11
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	76(sp), r11
 	rrum.w	#4, r11
 	rrum.w	#1, r11
 	and	#1, r11
@@ -8540,15 +5876,15 @@ grain128aeadv2_absorb_ad:
 	xor	r13, r7
 	xor	r14, r9
 	xor	r15, r8
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	mov.b	23(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#1, r15
 	and	#1, r15
 	mov	r15, 34(sp)
-	mov	94(sp), r6
-	mov	92(sp), r10
-	mov	86(sp), r4
+	mov	74(sp), r6
+	mov	72(sp), r10
+	mov	70(sp), r4
 	mov	50(sp), r14
 	clrc
 	rrc	r14
@@ -8580,19 +5916,19 @@ grain128aeadv2_absorb_ad:
 	rrc	r4
 	rrc	r10
 	rrc	r6
-	mov	58(sp), r15
+	mov	56(sp), r15
 	swpb	r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	64(sp), r14
+	mov	62(sp), r14
 	swpb	r14
 	rlam.w	#3, r14
 	bis	r15, r14
-	mov	62(sp), r15
+	mov	60(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	bis	r14, r15
-	mov	54(sp), r14
+	mov	52(sp), r14
 	swpb	r14
 	rlam.w	#4, r14
 	rlam.w	#1, r14
@@ -8607,8 +5943,8 @@ grain128aeadv2_absorb_ad:
 	rlam.w	#4, r5
 	rlam.w	#3, r5
 	bis	r15, r5
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	100(sp), r11
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	76(sp), r11
 	rrum.w	#4, r11
 	rrum.w	#2, r11
 	and	#1, r11
@@ -8633,17 +5969,17 @@ grain128aeadv2_absorb_ad:
 	xor	r13, r9
 	mov	r8, r10
 	xor	r14, r10
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	mov.b	23(sp), r5
 	rrum.w	#4, r5
 	rrum.w	#2, r5
 	and	#1, r5
-	mov	94(sp), r4
+	mov	74(sp), r4
 	swpb	r4
 	rla	r4
 	adc	r4
 	and	#511, r4
-	mov	92(sp), r6
+	mov	72(sp), r6
 	swpb	r6
 	rla	r6
 	adc	r6
@@ -8651,7 +5987,7 @@ grain128aeadv2_absorb_ad:
 	and	#65024, r15
 	bis	r15, r4
 	and	#511, r6
-	mov	86(sp), r7
+	mov	70(sp), r7
 	swpb	r7
 	rla	r7
 	adc	r7
@@ -8668,19 +6004,19 @@ grain128aeadv2_absorb_ad:
 	mov	50(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#3, r15
-	mov	58(sp), r14
+	mov	56(sp), r14
 	swpb	r14
 	rlam.w	#1, r14
 	bis	r15, r14
-	mov	64(sp), r15
+	mov	62(sp), r15
 	swpb	r15
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	62(sp), r14
+	mov	60(sp), r14
 	swpb	r14
 	rlam.w	#3, r14
 	bis	r15, r14
-	mov	54(sp), r15
+	mov	52(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	bis	r14, r15
@@ -8699,8 +6035,8 @@ grain128aeadv2_absorb_ad:
 	rlam.w	#4, r8
 	rlam.w	#3, r8
 	bis	r15, r8
-	; grain128aeadv2.ae:105: acc = acc ^ (sr & -(m[j] as u64))
-	mov	100(sp), r12
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	76(sp), r12
 	rrum.w	#4, r12
 	rrum.w	#3, r12
 	mov	#0, r13
@@ -8719,272 +6055,170 @@ grain128aeadv2_absorb_ad:
 	and	r15, r14
 	mov	r8, r15
 	and	r11, r15
-	mov	2(sp), r6
-	xor	r12, r6
-	mov	@sp, r7
-	xor	r13, r7
+	mov	2(sp), r7
+	xor	r12, r7
+	mov	@sp, r12
+	xor	r13, r12
 	mov	r9, r13
 	xor	r14, r13
 	mov	r10, r14
 	xor	r15, r14
-	; grain128aeadv2.ae:106: sr = cat(a[j], sr[63:1])
-	mov.b	23(sp), r9
-	rrum.w	#4, r9
-	rrum.w	#3, r9
-	mov	94(sp), r8
-	mov	92(sp), r10
-	mov	86(sp), r11
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	mov.b	23(sp), r6
+	rrum.w	#4, r6
+	rrum.w	#3, r6
+	mov	74(sp), r8
+	mov	72(sp), r9
+	mov	70(sp), r10
 	mov	50(sp), r15
-	swpb	r10
+	swpb	r9
 	swpb	r8
-	xor.b	r10, r8
-	xor	r10, r8
-	swpb	r11
-	xor.b	r11, r10
-	xor	r11, r10
+	xor.b	r9, r8
+	xor	r9, r8
+	swpb	r10
+	xor.b	r10, r9
+	xor	r10, r9
 	swpb	r15
-	xor.b	r15, r11
-	xor	r15, r11
+	xor.b	r15, r10
+	xor	r15, r10
 	mov.b	r15, r15
-	mov	58(sp), r12
-	swpb	r12
-	bis	r15, r12
-	mov	64(sp), r15
+	mov	56(sp), r11
+	swpb	r11
+	bis	r15, r11
+	mov	62(sp), r15
 	swpb	r15
 	rlam.w	#1, r15
-	bis	r12, r15
-	mov	62(sp), r12
-	swpb	r12
-	rlam.w	#2, r12
-	bis	r15, r12
-	mov	54(sp), r15
+	bis	r11, r15
+	mov	60(sp), r11
+	swpb	r11
+	rlam.w	#2, r11
+	bis	r15, r11
+	mov	52(sp), r15
 	swpb	r15
 	rlam.w	#3, r15
-	bis	r12, r15
-	mov	44(sp), r12
-	swpb	r12
-	rlam.w	#4, r12
-	bis	r15, r12
+	bis	r11, r15
+	mov	44(sp), r11
+	swpb	r11
+	rlam.w	#4, r11
+	bis	r15, r11
 	mov	34(sp), r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#1, r15
-	bis	r12, r15
-	mov	r5, r12
-	swpb	r12
-	rlam.w	#4, r12
-	rlam.w	#2, r12
-	bis	r15, r12
-	mov	r9, r15
+	bis	r11, r15
+	mov	r5, r11
+	swpb	r11
+	rlam.w	#4, r11
+	rlam.w	#2, r11
+	bis	r15, r11
+	mov	r6, r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#3, r15
-	bis	r12, r15
-	mov	28(sp), r9
+	bis	r11, r15
+	mov	28(sp), 30(sp)
 	mov	26(sp), 28(sp)
 	mov	24(sp), 26(sp)
 	mov	20(sp), 24(sp)
 	mov	18(sp), 20(sp)
-	mov	16(sp), 18(sp)
-	mov	14(sp), 16(sp)
-	mov	106(sp), 14(sp)
-	mov	12(sp), r12
-	mov	42(sp), 12(sp)
+	mov	14(sp), 18(sp)
+	mov	12(sp), 14(sp)
+	mov	82(sp), 12(sp)
+	mov	10(sp), r11
+	mov	42(sp), 10(sp)
 	mov	40(sp), 42(sp)
-	mov	70(sp), 40(sp)
-	mov	8(sp), r4
-	mov	38(sp), r5
+	mov	68(sp), 40(sp)
+	mov	8(sp), r5
+	mov	38(sp), r6
 	mov	32(sp), 38(sp)
-	mov	102(sp), 32(sp)
-	mov	r4, 70(sp)
-	mov	r5, 8(sp)
-	mov	r6, 2(sp)
-	mov	r7, 120(sp)
-	mov	r8, 94(sp)
-	mov	r10, 92(sp)
-	mov	r11, 86(sp)
+	mov	78(sp), 32(sp)
+	mov	r5, 68(sp)
+	mov	r6, 8(sp)
+	mov	r7, 2(sp)
+	mov	r8, 74(sp)
+	mov	r9, 72(sp)
+	mov	r10, 70(sp)
 	mov	r15, 50(sp)
-	add	#1, 112(sp)
-	addc	#0, 134(sp)
-	cmp	156(sp), 112(sp)
-	mov	134(sp), r15
+	add	#1, 90(sp)
+	addc	#0, 98(sp)
+	cmp	100(sp), 90(sp)
+	mov	98(sp), r15
 	subc	#0, r15
-	jc	.Lgrain128aeadv2_absorb_ad_near16
-	br	#.Lgrain128aeadv2_absorb_ad_loop10
-.Lgrain128aeadv2_absorb_ad_near16:
-.Lgrain128aeadv2_absorb_ad_done11:
-	mov	162(sp), r15
-	mov	r9, 0(r15)
+	jc	.Lgrain128aeadv2_absorb_ad_near13
+	br	#.Lgrain128aeadv2_absorb_ad_loop8
+.Lgrain128aeadv2_absorb_ad_near13:
+.Lgrain128aeadv2_absorb_ad_done9:
+	mov	110(sp), r15
+	mov	30(sp), 0(r15)
 	mov	28(sp), 2(r15)
 	mov	26(sp), 4(r15)
 	mov	24(sp), 6(r15)
 	mov	20(sp), 8(r15)
 	mov	18(sp), 10(r15)
-	mov	16(sp), 12(r15)
-	mov	14(sp), 14(r15)
-	mov	160(sp), r15
-	mov	r12, 0(r15)
-	mov	12(sp), 2(r15)
+	mov	14(sp), 12(r15)
+	mov	12(sp), 14(r15)
+	mov	108(sp), r15
+	mov	r11, 0(r15)
+	mov	10(sp), 2(r15)
 	mov	42(sp), 4(r15)
 	mov	40(sp), 6(r15)
-	mov	70(sp), 8(r15)
+	mov	68(sp), 8(r15)
 	mov	8(sp), 10(r15)
 	mov	38(sp), 12(r15)
 	mov	32(sp), 14(r15)
-	mov	166(sp), r15
+	mov	114(sp), r15
 	mov	2(sp), 0(r15)
-	mov	120(sp), 2(r15)
+	mov	r12, 2(r15)
 	mov	r13, 4(r15)
 	mov	r14, 6(r15)
-	mov	164(sp), r15
-	mov	94(sp), 0(r15)
-	mov	92(sp), 2(r15)
-	mov	86(sp), 4(r15)
+	mov	112(sp), r15
+	mov	74(sp), 0(r15)
+	mov	72(sp), 2(r15)
+	mov	70(sp), 4(r15)
 	mov	50(sp), 6(r15)
-	add	#168, sp
+	add	#116, sp
 	popm.w	#7, r10
 	ret
 	.size grain128aeadv2_absorb_ad, .-grain128aeadv2_absorb_ad
 
 
 ; --- grain128aeadv2_init: grain128aeadv2.init
-;     frame 272 bytes (136 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 17098 bytes of code
+;     frame 96 bytes (48 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 7348 bytes of code
 	.section .text.grain128aeadv2_init,"ax",@progbits
 	.local grain128aeadv2_init
 	.type grain128aeadv2_init, @function
 	.balign 2
 grain128aeadv2_init:
 	pushm.w	#7, r10
-	sub	#272, sp
-	mov	r12, 152(sp)
-	mov	r14, 260(sp)
-	mov	r15, 258(sp)
-	mov	288(sp), 266(sp)
-	mov	290(sp), 264(sp)
+	sub	#96, sp
+	mov	r12, 72(sp)
+	mov	r14, 82(sp)
+	mov	r15, 80(sp)
+	mov	112(sp), 86(sp)
+	mov	114(sp), 84(sp)
 	; grain128aeadv2.ae:75: for i in 0..320 / par {
-	mov	#20, 40(sp)
-	mov	@r13+, 10(sp)
+	mov	#20, 56(sp)
+	mov	@r13+, 32(sp)
+	mov	@r13+, 30(sp)
+	mov	@r13+, 26(sp)
+	mov	@r13+, 22(sp)
+	mov	@r13+, 34(sp)
 	mov	@r13+, 8(sp)
-	mov	@r13+, 6(sp)
-	mov	@r13+, 4(sp)
-	mov	@r13+, 44(sp)
-	mov	@r13+, r9
-	mov	#-1, 20(sp)
-	mov	#32767, 90(sp)
-	mov	r12, r7
-	mov	@r7, r10
-	mov	2(r7), r11
-	mov	4(r7), r8
-	mov	6(r7), r12
-	mov	8(r7), r13
-	mov	10(r7), r14
-	mov	12(r7), r15
-	mov	14(r7), 38(sp)
+	mov	#-1, 28(sp)
+	mov	#32767, 24(sp)
+	mov	r12, r8
+	mov	@r8, r9
+	mov	2(r8), r10
+	mov	4(r8), r11
+	mov	6(r8), r12
+	mov	8(r8), r13
+	mov	10(r8), r14
+	mov	12(r8), r15
+	mov	14(r8), 18(sp)
 .Lgrain128aeadv2_init_loop1:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r10, r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	and	#15, r7
-	mov	r11, r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	and	#65520, r6
-	bis	r6, r7
-	mov	r7, 2(sp)
-	mov	10(sp), r6
-	mov	8(sp), r7
-	swpb	r7
-	swpb	r6
-	xor.b	r7, r6
-	xor	r7, r6
-	mov	2(sp), r5
-	and	r6, r5
-	mov	10(sp), r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	and	#7, r4
-	mov	8(sp), r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	and	#65528, r7
-	bis	r7, r4
-	mov	8(sp), r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#4095, r6
-	mov	6(sp), r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	and	#61440, r7
-	bis	r7, r6
-	and	r6, r4
-	xor	r4, r5
-	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r14, r7
-	rla	r7
-	adc	r7
-	and	#1, r7
-	mov	r15, r6
-	rla	r6
-	adc	r6
-	and	#65534, r6
-	bis	r6, r7
-	mov	r7, 0(sp)
-	mov	6(sp), r6
-	swpb	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#63, r6
-	mov	4(sp), r7
-	swpb	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	and	#65472, r7
-	bis	r7, r6
-	mov	@sp, r7
-	and	r6, r7
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r7, r5
-	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	4(sp), r4
+	mov	r9, r4
 	rla	r4
 	adc	r4
 	rla	r4
@@ -8994,50 +6228,26 @@ grain128aeadv2_init:
 	rla	r4
 	adc	r4
 	and	#15, r4
-	mov	44(sp), r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	and	#65520, r7
-	bis	r7, r4
-	mov	44(sp), r6
-	rla	r6
-	adc	r6
-	and	#1, r6
-	mov	r9, r7
-	rla	r7
-	adc	r7
-	and	#65534, r7
-	bis	r7, r6
-	and	r6, r4
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r4, r5
-	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	mov	2(sp), r4
-	and	@sp, r4
-	mov	r9, r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	and	#3, r6
-	mov	20(sp), r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	and	#65532, r7
-	bis	r7, r6
-	and	r6, r4
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r4, r5
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r9, r6
+	mov	r10, r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	and	#65520, r8
+	bis	r8, r4
+	mov	32(sp), r7
+	mov	30(sp), r8
+	swpb	r8
+	swpb	r7
+	xor.b	r8, r7
+	xor	r8, r7
+	mov	r4, r5
+	and	r7, r5
+	mov	32(sp), r6
 	rla	r6
 	adc	r6
 	rla	r6
@@ -9045,41 +6255,166 @@ grain128aeadv2_init:
 	rla	r6
 	adc	r6
 	and	#7, r6
-	mov	20(sp), r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	and	#65528, r7
-	bis	r7, r6
+	mov	30(sp), r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	and	#65528, r8
+	bis	r8, r6
+	mov	30(sp), r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	and	#4095, r7
+	mov	26(sp), r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#61440, r8
+	bis	r8, r7
+	and	r7, r6
 	xor	r6, r5
-	mov	r10, r6
+	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	mov	r14, r7
+	rla	r7
+	adc	r7
+	and	#1, r7
+	mov	r15, r8
+	rla	r8
+	adc	r8
+	and	#65534, r8
+	bis	r8, r7
+	mov	26(sp), r8
+	swpb	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#63, r8
+	mov	22(sp), r6
+	swpb	r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	and	#65472, r6
+	bis	r6, r8
+	mov	r7, r6
+	and	r8, r6
+	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	mov	r5, r8
+	xor	r6, r8
+	mov	r8, 6(sp)
+	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	mov	22(sp), r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	and	#15, r6
+	mov	34(sp), r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	and	#65520, r8
+	bis	r8, r6
+	mov	34(sp), r5
+	rla	r5
+	adc	r5
+	and	#1, r5
+	mov	8(sp), r8
+	rla	r8
+	adc	r8
+	and	#65534, r8
+	bis	r8, r5
+	and	r5, r6
+	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	mov	6(sp), r5
+	xor	r6, r5
+	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
+	and	r7, r4
+	mov	8(sp), r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	and	#3, r6
+	mov	28(sp), r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	and	#65532, r8
+	bis	r8, r6
+	and	r6, r4
+	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	xor	r4, r5
+	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	mov	8(sp), r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	and	#7, r6
+	mov	28(sp), r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	and	#65528, r8
+	bis	r8, r6
+	xor	r6, r5
+	mov	r9, r6
 	bit	#1, r6
 	rrc	r6
 	bit	#1, r6
 	rrc	r6
 	and	#16383, r6
-	mov	r11, r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	and	#49152, r7
-	bis	r7, r6
+	mov	r10, r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#49152, r8
+	bis	r8, r6
 	xor	r6, r5
-	mov	r10, r6
+	mov	r9, r6
 	rla	r6
 	adc	r6
 	and	#1, r6
-	mov	r11, r7
-	rla	r7
-	adc	r7
-	and	#65534, r7
-	bis	r7, r6
+	mov	r10, r8
+	rla	r8
+	adc	r8
+	and	#65534, r8
+	bis	r8, r6
 	xor	r6, r5
-	mov	r8, r6
+	mov	r11, r6
 	bit	#1, r6
 	rrc	r6
 	bit	#1, r6
@@ -9089,19 +6424,19 @@ grain128aeadv2_init:
 	bit	#1, r6
 	rrc	r6
 	and	#4095, r6
-	mov	r12, r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	and	#61440, r7
-	bis	r7, r6
+	mov	r12, r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#61440, r8
+	bis	r8, r6
 	xor	r6, r5
-	mov	r8, r6
+	mov	r11, r6
 	rla	r6
 	adc	r6
 	rla	r6
@@ -9109,15 +6444,15 @@ grain128aeadv2_init:
 	rla	r6
 	adc	r6
 	and	#7, r6
-	mov	r12, r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	and	#65528, r7
-	bis	r7, r6
+	mov	r12, r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	and	#65528, r8
+	bis	r8, r6
 	xor	r6, r5
 	xor	r13, r5
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
@@ -9126,12 +6461,12 @@ grain128aeadv2_init:
 	bit	#1, r6
 	rrc	r6
 	and	#127, r6
-	mov	r14, r7
-	swpb	r7
-	bit	#1, r7
-	rrc	r7
-	and	#65408, r7
-	bis	r7, r6
+	mov	r14, r8
+	swpb	r8
+	bit	#1, r8
+	rrc	r8
+	and	#65408, r8
+	bis	r8, r6
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	xor	r6, r5
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
@@ -9140,100 +6475,100 @@ grain128aeadv2_init:
 	bit	#1, r6
 	rrc	r6
 	and	#127, r6
-	mov	r15, r7
-	swpb	r7
-	bit	#1, r7
-	rrc	r7
-	and	#65408, r7
-	bis	r7, r6
+	mov	r15, r8
+	swpb	r8
+	bit	#1, r8
+	rrc	r8
+	and	#65408, r8
+	bis	r8, r6
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r5, r7
-	xor	r6, r7
-	mov	r7, 12(sp)
+	mov	r5, r8
+	xor	r6, r8
+	mov	r8, 36(sp)
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	10(sp), r6
+	mov	32(sp), r6
 	swpb	r6
 	rla	r6
 	adc	r6
 	and	#511, r6
-	mov	8(sp), r7
-	swpb	r7
-	rla	r7
-	adc	r7
-	and	#65024, r7
-	bis	r7, r6
-	mov	10(sp), r5
+	mov	30(sp), r8
+	swpb	r8
+	rla	r8
+	adc	r8
+	and	#65024, r8
+	bis	r8, r6
+	mov	32(sp), r5
 	xor	r6, r5
-	mov	6(sp), r6
+	mov	26(sp), r6
 	swpb	r6
 	rla	r6
 	adc	r6
 	rla	r6
 	adc	r6
 	and	#1023, r6
-	mov	4(sp), r7
-	swpb	r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	and	#64512, r7
-	bis	r7, r6
+	mov	22(sp), r8
+	swpb	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	and	#64512, r8
+	bis	r8, r6
 	xor	r6, r5
-	mov	44(sp), r6
+	mov	34(sp), r6
 	swpb	r6
 	rla	r6
 	adc	r6
 	rla	r6
 	adc	r6
 	and	#1023, r6
-	mov	r9, r7
-	swpb	r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	and	#64512, r7
-	bis	r7, r6
+	mov	8(sp), r8
+	swpb	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	and	#64512, r8
+	bis	r8, r6
 	xor	r6, r5
-	mov	r9, r6
+	mov	8(sp), r6
 	bit	#1, r6
 	rrc	r6
 	and	#32767, r6
-	mov	20(sp), r7
-	bit	#1, r7
-	rrc	r7
-	and	#32768, r7
-	bis	r7, r6
+	mov	28(sp), r8
+	bit	#1, r8
+	rrc	r8
+	and	#32768, r8
+	bis	r8, r6
 	xor	r6, r5
-	mov	r5, r7
-	xor	20(sp), r7
-	mov	r7, 18(sp)
+	mov	r5, r8
+	xor	28(sp), r8
+	mov	r8, 44(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r11, r6
+	mov	r10, r6
 	swpb	r6
 	bit	#1, r6
 	rrc	r6
 	bit	#1, r6
 	rrc	r6
 	and	#63, r6
-	mov	r8, r7
-	swpb	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	and	#65472, r7
-	bis	r7, r6
-	mov	r10, r4
-	xor	r6, r4
+	mov	r11, r8
+	swpb	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#65472, r8
+	bis	r8, r6
+	mov	r9, r5
+	xor	r6, r5
 	mov	r12, r6
-	mov	r13, r7
-	swpb	r7
+	mov	r13, r8
+	swpb	r8
 	swpb	r6
-	xor.b	r7, r6
-	xor	r7, r6
-	xor	r6, r4
+	xor.b	r8, r6
+	xor	r8, r6
+	xor	r6, r5
 	mov	r14, r6
 	swpb	r6
 	bit	#1, r6
@@ -9243,36 +6578,36 @@ grain128aeadv2_init:
 	bit	#1, r6
 	rrc	r6
 	and	#31, r6
-	mov	r15, r7
-	swpb	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	and	#65504, r7
-	bis	r7, r6
-	xor	r6, r4
-	xor	r15, r4
+	mov	r15, r8
+	swpb	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#65504, r8
+	bis	r8, r6
+	xor	r6, r5
+	xor	r15, r5
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r10, r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	and	#8191, r5
-	mov	r11, r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	and	#57344, r7
-	bis	r7, r5
+	mov	r9, r4
+	bit	#1, r4
+	rrc	r4
+	bit	#1, r4
+	rrc	r4
+	bit	#1, r4
+	rrc	r4
+	and	#8191, r4
+	mov	r10, r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#57344, r8
+	bis	r8, r4
 	mov	r13, r6
 	bit	#1, r6
 	rrc	r6
@@ -9281,2310 +6616,39 @@ grain128aeadv2_init:
 	bit	#1, r6
 	rrc	r6
 	and	#8191, r6
-	mov	r14, r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	and	#57344, r7
-	bis	r7, r6
-	and	r6, r5
+	mov	r14, r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#57344, r8
+	bis	r8, r6
+	and	r6, r4
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r4, r6
-	xor	r5, r6
+	xor	r4, r5
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r10, r5
-	swpb	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	and	#31, r5
-	mov	r11, r7
-	swpb	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	and	#65504, r7
-	bis	r7, r5
-	mov	r10, r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	and	#7, r7
-	mov	r11, r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#65528, r10
-	bis	r10, r7
-	and	r7, r5
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r6
-	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	r11, r5
-	bit	#1, r5
-	rrc	r5
-	and	#32767, r5
-	mov	r8, r10
-	bit	#1, r10
-	rrc	r10
-	and	#32768, r10
-	bis	r10, r5
-	mov	r11, r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	and	#16383, r7
-	mov	r8, r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#49152, r10
-	bis	r10, r7
-	and	r7, r5
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r6
-	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	r11, r5
-	swpb	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	and	#31, r5
-	mov	r8, r10
-	swpb	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#65504, r10
-	bis	r10, r5
-	mov	r12, r7
-	swpb	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	and	#31, r7
-	mov	r13, r10
-	swpb	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#65504, r10
-	bis	r10, r7
-	and	r7, r5
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r6
-	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	r8, r7
-	mov	r12, r10
-	swpb	r10
-	swpb	r7
-	xor.b	r10, r7
-	xor	r10, r7
-	and	r12, r7
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r6
-	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	r12, r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	and	#7, r5
-	mov	r13, r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#65528, r10
-	bis	r10, r5
-	mov	r13, r7
-	bit	#1, r7
-	rrc	r7
-	and	#32767, r7
-	mov	r14, r10
-	bit	#1, r10
-	rrc	r10
-	and	#32768, r10
-	bis	r10, r7
-	and	r7, r5
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r6
-	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	r13, r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	and	#4095, r5
-	mov	r14, r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#61440, r10
-	bis	r10, r5
-	mov	r14, r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	and	#4095, r7
-	mov	r15, r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#61440, r10
-	bis	r10, r7
-	and	r7, r5
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r6
-	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	r11, r5
-	swpb	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	and	#1023, r5
-	mov	r8, r10
-	swpb	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#64512, r10
-	bis	r10, r5
-	mov	r11, r7
-	mov	r8, r10
-	swpb	r10
-	swpb	r7
-	xor.b	r10, r7
-	xor	r10, r7
-	and	r7, r5
-	mov	r11, r7
-	swpb	r7
-	bit	#1, r7
-	rrc	r7
-	and	#127, r7
-	mov	r8, r10
-	swpb	r10
-	bit	#1, r10
-	rrc	r10
-	and	#65408, r10
-	bis	r10, r7
-	and	r7, r5
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r6
-	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	mov	r13, r5
-	swpb	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	and	#1023, r5
-	mov	r14, r10
-	swpb	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#64512, r10
-	bis	r10, r5
-	mov	r13, r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	and	#3, r7
-	mov	r14, r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#65532, r10
-	bis	r10, r7
-	and	r7, r5
-	mov	r14, r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	and	#16383, r7
-	mov	r15, r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#49152, r10
-	bis	r10, r7
-	and	r7, r5
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r6
-	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	mov	r14, r5
-	mov	r15, r10
-	swpb	r10
-	swpb	r5
-	xor.b	r10, r5
-	xor	r10, r5
-	mov	r14, r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	and	#15, r7
-	mov	r15, r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#65520, r10
-	bis	r10, r7
-	and	r7, r5
-	mov	r14, r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	and	#7, r7
-	mov	r15, r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#65528, r10
-	bis	r10, r7
-	and	r7, r5
-	and	@sp, r5
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r6
-	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	xor	10(sp), r6
-	; grain128aeadv2.ae:99: return s ^ fed, b ^ fed
-	mov	18(sp), r7
-	xor	12(sp), r7
-	mov	r6, r10
-	xor	12(sp), r10
-	mov	8(sp), 10(sp)
-	mov	6(sp), 8(sp)
-	mov	4(sp), 6(sp)
-	mov	44(sp), 4(sp)
-	mov	r9, r6
-	mov	20(sp), r9
-	mov	90(sp), 270(sp)
-	mov	r7, 268(sp)
-	mov	r11, r7
-	mov	r8, r11
-	mov	38(sp), r4
-	mov	r10, r5
-	mov	r6, 44(sp)
-	mov	270(sp), 20(sp)
-	mov	268(sp), 90(sp)
-	mov	r7, r10
-	mov	r12, r8
-	mov	r13, r12
-	mov	r14, r13
-	mov	r15, r14
-	mov	r4, r15
-	mov	r5, 38(sp)
-	dec	40(sp)
-	jz	.Lgrain128aeadv2_init_near3
-	br	#.Lgrain128aeadv2_init_loop1
-.Lgrain128aeadv2_init_near3:
-.Lgrain128aeadv2_init_done2:
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r10, r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	and	#15, r7
-	mov	r11, r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	and	#65520, r6
-	bis	r6, r7
-	mov	r7, 34(sp)
-	mov	10(sp), r6
-	mov	8(sp), r7
-	swpb	r7
-	swpb	r6
-	xor.b	r7, r6
-	xor	r7, r6
-	mov	34(sp), r5
-	and	r6, r5
-	mov	10(sp), r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	and	#7, r4
-	mov	8(sp), r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	and	#65528, r7
-	bis	r7, r4
-	mov	8(sp), r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#4095, r6
-	mov	6(sp), r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	and	#61440, r7
-	bis	r7, r6
-	and	r6, r4
-	xor	r4, r5
-	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r14, r7
-	rla	r7
-	adc	r7
-	and	#1, r7
-	mov	r15, r6
-	rla	r6
-	adc	r6
-	and	#65534, r6
-	bis	r6, r7
-	mov	r7, 86(sp)
-	mov	6(sp), r6
-	swpb	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#63, r6
-	mov	4(sp), r7
-	swpb	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	and	#65472, r7
-	bis	r7, r6
-	mov	86(sp), r7
-	and	r6, r7
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r7, r5
-	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	4(sp), r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	and	#15, r4
-	mov	44(sp), r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	and	#65520, r7
-	bis	r7, r4
-	mov	44(sp), r6
-	rla	r6
-	adc	r6
-	and	#1, r6
-	mov	r9, r7
-	rla	r7
-	adc	r7
-	and	#65534, r7
-	bis	r7, r6
-	and	r6, r4
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r4, r5
-	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	mov	34(sp), r4
-	and	86(sp), r4
-	mov	r9, r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	and	#3, r6
-	mov	20(sp), r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	and	#65532, r7
-	bis	r7, r6
-	and	r6, r4
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r4, r5
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r9, r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	and	#7, r6
-	mov	20(sp), r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	and	#65528, r7
-	bis	r7, r6
-	xor	r6, r5
-	mov	r10, r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#16383, r6
-	mov	r11, r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	and	#49152, r7
-	bis	r7, r6
-	xor	r6, r5
-	mov	r10, r6
-	rla	r6
-	adc	r6
-	and	#1, r6
-	mov	r11, r7
-	rla	r7
-	adc	r7
-	and	#65534, r7
-	bis	r7, r6
-	xor	r6, r5
-	mov	r8, r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#4095, r6
-	mov	r12, r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	and	#61440, r7
-	bis	r7, r6
-	xor	r6, r5
-	mov	r8, r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	and	#7, r6
-	mov	r12, r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	and	#65528, r7
-	bis	r7, r6
-	xor	r6, r5
-	xor	r13, r5
-	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	r13, r6
-	swpb	r6
-	bit	#1, r6
-	rrc	r6
-	and	#127, r6
-	mov	r14, r7
-	swpb	r7
-	bit	#1, r7
-	rrc	r7
-	and	#65408, r7
-	bis	r7, r6
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r6, r5
-	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	r14, r6
-	swpb	r6
-	bit	#1, r6
-	rrc	r6
-	and	#127, r6
-	mov	r15, r7
-	swpb	r7
-	bit	#1, r7
-	rrc	r7
-	and	#65408, r7
-	bis	r7, r6
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r5, r7
-	xor	r6, r7
-	mov	r7, 68(sp)
-	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	10(sp), r6
-	swpb	r6
-	rla	r6
-	adc	r6
-	and	#511, r6
-	mov	8(sp), r7
-	swpb	r7
-	rla	r7
-	adc	r7
-	and	#65024, r7
-	bis	r7, r6
-	mov	10(sp), r5
-	xor	r6, r5
-	mov	6(sp), r6
-	swpb	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	and	#1023, r6
-	mov	4(sp), r7
-	swpb	r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	and	#64512, r7
-	bis	r7, r6
-	xor	r6, r5
-	mov	44(sp), r6
-	swpb	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	and	#1023, r6
-	mov	r9, r7
-	swpb	r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	and	#64512, r7
-	bis	r7, r6
-	xor	r6, r5
-	mov	r9, r6
-	bit	#1, r6
-	rrc	r6
-	and	#32767, r6
-	mov	20(sp), r7
-	bit	#1, r7
-	rrc	r7
-	and	#32768, r7
-	bis	r7, r6
-	xor	r6, r5
-	mov	r5, r7
-	xor	20(sp), r7
-	mov	r7, 76(sp)
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r11, r5
-	swpb	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	and	#63, r5
-	mov	r8, r7
-	swpb	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	and	#65472, r7
-	bis	r7, r5
-	mov	r10, r6
-	xor	r5, r6
-	mov	r12, r5
-	mov	r13, r7
-	swpb	r7
-	swpb	r5
-	xor.b	r7, r5
-	xor	r7, r5
-	xor	r5, r6
-	mov	r14, r5
-	swpb	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	and	#31, r5
-	mov	r15, r7
-	swpb	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	and	#65504, r7
-	bis	r7, r5
-	xor	r5, r6
-	xor	r15, r6
-	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r10, r4
-	bit	#1, r4
-	rrc	r4
-	bit	#1, r4
-	rrc	r4
-	bit	#1, r4
-	rrc	r4
-	and	#8191, r4
-	mov	r11, r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	and	#57344, r7
-	bis	r7, r4
-	mov	r13, r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	and	#8191, r5
-	mov	r14, r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	and	#57344, r7
-	bis	r7, r5
-	and	r5, r4
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r4, r6
-	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r10, r5
-	swpb	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	and	#31, r5
-	mov	r11, r7
-	swpb	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	and	#65504, r7
-	bis	r7, r5
-	mov	r10, r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	and	#7, r7
-	mov	r11, r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#65528, r10
-	bis	r10, r7
-	and	r7, r5
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r6
-	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	r11, r5
-	bit	#1, r5
-	rrc	r5
-	and	#32767, r5
-	mov	r8, r10
-	bit	#1, r10
-	rrc	r10
-	and	#32768, r10
-	bis	r10, r5
-	mov	r11, r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	and	#16383, r7
-	mov	r8, r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#49152, r10
-	bis	r10, r7
-	and	r7, r5
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r6
-	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	r11, r5
-	swpb	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	and	#31, r5
-	mov	r8, r10
-	swpb	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#65504, r10
-	bis	r10, r5
-	mov	r12, r7
-	swpb	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	and	#31, r7
-	mov	r13, r10
-	swpb	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#65504, r10
-	bis	r10, r7
-	and	r7, r5
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r6
-	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	r8, r7
-	mov	r12, r10
-	swpb	r10
-	swpb	r7
-	xor.b	r10, r7
-	xor	r10, r7
-	and	r12, r7
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r6
-	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	r12, r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	and	#7, r5
-	mov	r13, r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#65528, r10
-	bis	r10, r5
-	mov	r13, r7
-	bit	#1, r7
-	rrc	r7
-	and	#32767, r7
-	mov	r14, r10
-	bit	#1, r10
-	rrc	r10
-	and	#32768, r10
-	bis	r10, r7
-	and	r7, r5
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r6
-	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	r13, r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	and	#4095, r5
-	mov	r14, r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#61440, r10
-	bis	r10, r5
-	mov	r14, r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	and	#4095, r7
-	mov	r15, r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#61440, r10
-	bis	r10, r7
-	and	r7, r5
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r6
-	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	r11, r5
-	swpb	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	and	#1023, r5
-	mov	r8, r10
-	swpb	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#64512, r10
-	bis	r10, r5
-	mov	r11, r7
-	mov	r8, r10
-	swpb	r10
-	swpb	r7
-	xor.b	r10, r7
-	xor	r10, r7
-	and	r7, r5
-	mov	r11, r7
-	swpb	r7
-	bit	#1, r7
-	rrc	r7
-	and	#127, r7
-	mov	r8, r10
-	swpb	r10
-	bit	#1, r10
-	rrc	r10
-	and	#65408, r10
-	bis	r10, r7
-	and	r7, r5
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r6
-	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	mov	r13, r5
-	swpb	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	and	#1023, r5
-	mov	r14, r10
-	swpb	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#64512, r10
-	bis	r10, r5
-	mov	r13, r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	and	#3, r7
-	mov	r14, r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#65532, r10
-	bis	r10, r7
-	and	r7, r5
-	mov	r14, r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	and	#16383, r7
-	mov	r15, r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#49152, r10
-	bis	r10, r7
-	and	r7, r5
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r6
-	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	mov	r14, r5
-	mov	r15, r10
-	swpb	r10
-	swpb	r5
-	xor.b	r10, r5
-	xor	r10, r5
-	mov	r14, r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	and	#15, r7
-	mov	r15, r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#65520, r10
-	bis	r10, r7
-	and	r7, r5
-	mov	r14, r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	and	#7, r7
-	mov	r15, r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#65528, r10
-	bis	r10, r7
-	and	r7, r5
-	and	86(sp), r5
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r6
-	; grain128aeadv2.ae:50: ns = cat(f ^ ls, s[127:par])
-	mov	76(sp), r7
-	mov	152(sp), r10
-	xor	8(r10), r7
-	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	xor	10(sp), r6
-	xor	@r10, r6
-	; grain128aeadv2.ae:99: return s ^ fed, b ^ fed
-	mov	r7, r10
-	xor	68(sp), r10
-	mov	r10, 124(sp)
-	mov	r6, r7
-	xor	68(sp), r7
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r11, r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#15, r10
-	mov	r8, r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	and	#65520, r6
-	bis	r6, r10
-	mov	r10, 32(sp)
-	mov	8(sp), r6
-	mov	6(sp), r10
-	swpb	r10
-	swpb	r6
-	xor.b	r10, r6
-	xor	r10, r6
-	mov	32(sp), r5
-	and	r6, r5
-	mov	8(sp), r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	and	#7, r4
-	mov	6(sp), r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#65528, r10
-	bis	r10, r4
-	mov	6(sp), r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#4095, r6
-	mov	4(sp), r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#61440, r10
-	bis	r10, r6
-	and	r6, r4
-	xor	r4, r5
-	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r15, r10
-	rla	r10
-	adc	r10
-	and	#1, r10
-	mov	38(sp), r6
-	rla	r6
-	adc	r6
-	and	#65534, r6
-	bis	r6, r10
-	mov	r10, 84(sp)
-	mov	4(sp), r6
-	swpb	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#63, r6
-	mov	44(sp), r10
-	swpb	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#65472, r10
-	bis	r10, r6
-	mov	84(sp), r10
-	and	r6, r10
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r10, r5
-	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	44(sp), r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	and	#15, r4
-	mov	r9, r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#65520, r10
-	bis	r10, r4
-	mov	r9, r6
-	rla	r6
-	adc	r6
-	and	#1, r6
-	mov	20(sp), r10
-	rla	r10
-	adc	r10
-	and	#65534, r10
-	bis	r10, r6
-	and	r6, r4
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r4, r5
-	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	mov	32(sp), r4
-	and	84(sp), r4
-	mov	20(sp), r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	and	#3, r6
-	mov	90(sp), r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#65532, r10
-	bis	r10, r6
-	and	r6, r4
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r4, r5
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	20(sp), r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	and	#7, r6
-	mov	90(sp), r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#65528, r10
-	bis	r10, r6
-	xor	r6, r5
-	mov	r11, r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#16383, r6
-	mov	r8, r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#49152, r10
-	bis	r10, r6
-	xor	r6, r5
-	mov	r11, r6
-	rla	r6
-	adc	r6
-	and	#1, r6
-	mov	r8, r10
-	rla	r10
-	adc	r10
-	and	#65534, r10
-	bis	r10, r6
-	xor	r6, r5
-	mov	r12, r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#4095, r6
-	mov	r13, r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#61440, r10
-	bis	r10, r6
-	xor	r6, r5
-	mov	r12, r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	and	#7, r6
-	mov	r13, r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#65528, r10
-	bis	r10, r6
-	xor	r6, r5
-	xor	r14, r5
-	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	r14, r6
-	swpb	r6
-	bit	#1, r6
-	rrc	r6
-	and	#127, r6
-	mov	r15, r10
-	swpb	r10
-	bit	#1, r10
-	rrc	r10
-	and	#65408, r10
-	bis	r10, r6
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r6, r5
-	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	r15, r6
-	swpb	r6
-	bit	#1, r6
-	rrc	r6
-	and	#127, r6
-	mov	38(sp), r10
-	swpb	r10
-	bit	#1, r10
-	rrc	r10
-	and	#65408, r10
-	bis	r10, r6
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r5, r10
-	xor	r6, r10
-	mov	r10, 64(sp)
-	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	8(sp), r6
-	swpb	r6
-	rla	r6
-	adc	r6
-	and	#511, r6
-	mov	6(sp), r10
-	swpb	r10
-	rla	r10
-	adc	r10
-	and	#65024, r10
-	bis	r10, r6
-	mov	8(sp), r5
-	xor	r6, r5
-	mov	4(sp), r6
-	swpb	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	and	#1023, r6
-	mov	44(sp), r10
-	swpb	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#64512, r10
-	bis	r10, r6
-	xor	r6, r5
 	mov	r9, r6
 	swpb	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	and	#1023, r6
-	mov	20(sp), r10
-	swpb	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#64512, r10
-	bis	r10, r6
-	xor	r6, r5
-	mov	20(sp), r6
-	bit	#1, r6
-	rrc	r6
-	and	#32767, r6
-	mov	90(sp), r10
-	bit	#1, r10
-	rrc	r10
-	and	#32768, r10
-	bis	r10, r6
-	xor	r6, r5
-	mov	r5, r10
-	xor	90(sp), r10
-	mov	r10, 74(sp)
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r8, r5
-	swpb	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	and	#63, r5
-	mov	r12, r10
-	swpb	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#65472, r10
-	bis	r10, r5
-	mov	r11, r6
-	xor	r5, r6
-	mov	r13, r5
-	mov	r14, r10
-	swpb	r10
-	swpb	r5
-	xor.b	r10, r5
-	xor	r10, r5
-	xor	r5, r6
-	mov	r15, r5
-	swpb	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	and	#31, r5
-	mov	38(sp), r10
-	swpb	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#65504, r10
-	bis	r10, r5
-	xor	r5, r6
-	xor	38(sp), r6
-	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r11, r4
-	bit	#1, r4
-	rrc	r4
-	bit	#1, r4
-	rrc	r4
-	bit	#1, r4
-	rrc	r4
-	and	#8191, r4
-	mov	r8, r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#57344, r10
-	bis	r10, r4
-	mov	r14, r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	and	#8191, r5
-	mov	r15, r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#57344, r10
-	bis	r10, r5
-	and	r5, r4
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r4, r6
-	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r11, r5
-	swpb	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	and	#31, r5
-	mov	r8, r10
-	swpb	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#65504, r10
-	bis	r10, r5
-	mov	r11, r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#7, r10
-	mov	r8, r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#65528, r11
-	bis	r11, r10
-	and	r10, r5
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r6
-	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	r8, r5
-	bit	#1, r5
-	rrc	r5
-	and	#32767, r5
-	mov	r12, r11
-	bit	#1, r11
-	rrc	r11
-	and	#32768, r11
-	bis	r11, r5
-	mov	r8, r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#16383, r10
-	mov	r12, r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#49152, r11
-	bis	r11, r10
-	and	r10, r5
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r6
-	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	r8, r5
-	swpb	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	and	#31, r5
-	mov	r12, r11
-	swpb	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#65504, r11
-	bis	r11, r5
-	mov	r13, r10
-	swpb	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#31, r10
-	mov	r14, r11
-	swpb	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#65504, r11
-	bis	r11, r10
-	and	r10, r5
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r6
-	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	r12, r10
-	mov	r13, r11
-	swpb	r11
-	swpb	r10
-	xor.b	r11, r10
-	xor	r11, r10
-	and	r13, r10
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r10, r6
-	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	r13, r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	and	#7, r5
-	mov	r14, r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#65528, r11
-	bis	r11, r5
-	mov	r14, r10
-	bit	#1, r10
-	rrc	r10
-	and	#32767, r10
-	mov	r15, r11
-	bit	#1, r11
-	rrc	r11
-	and	#32768, r11
-	bis	r11, r10
-	and	r10, r5
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r6
-	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	r14, r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	and	#4095, r5
-	mov	r15, r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#61440, r11
-	bis	r11, r5
-	mov	r15, r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#4095, r10
-	mov	38(sp), r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#61440, r11
-	bis	r11, r10
-	and	r10, r5
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r6
-	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	r8, r5
-	swpb	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	and	#1023, r5
-	mov	r12, r11
-	swpb	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#64512, r11
-	bis	r11, r5
-	mov	r8, r10
-	mov	r12, r11
-	swpb	r11
-	swpb	r10
-	xor.b	r11, r10
-	xor	r11, r10
-	and	r10, r5
-	mov	r8, r10
-	swpb	r10
-	bit	#1, r10
-	rrc	r10
-	and	#127, r10
-	mov	r12, r11
-	swpb	r11
-	bit	#1, r11
-	rrc	r11
-	and	#65408, r11
-	bis	r11, r10
-	and	r10, r5
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r6
-	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	mov	r14, r5
-	swpb	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	and	#1023, r5
-	mov	r15, r11
-	swpb	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#64512, r11
-	bis	r11, r5
-	mov	r14, r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#3, r10
-	mov	r15, r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#65532, r11
-	bis	r11, r10
-	and	r10, r5
-	mov	r15, r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#16383, r10
-	mov	38(sp), r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#49152, r11
-	bis	r11, r10
-	and	r10, r5
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r6
-	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	mov	r15, r5
-	mov	38(sp), r11
-	swpb	r11
-	swpb	r5
-	xor.b	r11, r5
-	xor	r11, r5
-	mov	r15, r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#15, r10
-	mov	38(sp), r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#65520, r11
-	bis	r11, r10
-	and	r10, r5
-	mov	r15, r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#7, r10
-	mov	38(sp), r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#65528, r11
-	bis	r11, r10
-	and	r10, r5
-	and	84(sp), r5
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r6
-	; grain128aeadv2.ae:50: ns = cat(f ^ ls, s[127:par])
-	mov	74(sp), r10
-	mov	152(sp), r11
-	xor	10(r11), r10
-	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	xor	8(sp), r6
-	xor	2(r11), r6
-	; grain128aeadv2.ae:99: return s ^ fed, b ^ fed
-	mov	r10, r11
-	xor	64(sp), r11
-	mov	r11, 122(sp)
-	mov	r6, r11
-	xor	64(sp), r11
-	mov	r11, 52(sp)
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r8, r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	and	#15, r5
-	mov	r12, r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#65520, r11
-	bis	r11, r5
-	mov	6(sp), r6
-	mov	4(sp), r11
-	swpb	r11
-	swpb	r6
-	xor.b	r11, r6
-	xor	r11, r6
-	mov	r5, r10
-	and	r6, r10
-	mov	6(sp), r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	and	#7, r4
-	mov	4(sp), r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#65528, r11
-	bis	r11, r4
-	mov	4(sp), r6
 	bit	#1, r6
 	rrc	r6
 	bit	#1, r6
 	rrc	r6
 	bit	#1, r6
 	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#4095, r6
-	mov	44(sp), r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#61440, r11
-	bis	r11, r6
-	and	r6, r4
-	xor	r4, r10
-	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	38(sp), r11
-	rla	r11
-	adc	r11
-	and	#1, r11
-	mov	r7, r6
-	rla	r6
-	adc	r6
-	and	#65534, r6
-	bis	r6, r11
-	mov	r11, 80(sp)
-	mov	44(sp), r6
-	swpb	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#63, r6
-	mov	r9, r11
-	swpb	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#65472, r11
-	bis	r11, r6
-	mov	80(sp), r11
-	and	r6, r11
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r11, r10
-	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r9, r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	and	#15, r4
-	mov	20(sp), r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#65520, r11
-	bis	r11, r4
-	mov	20(sp), r6
-	rla	r6
-	adc	r6
-	and	#1, r6
-	mov	90(sp), r11
-	rla	r11
-	adc	r11
-	and	#65534, r11
-	bis	r11, r6
-	and	r6, r4
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r4, r10
-	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	and	80(sp), r5
-	mov	90(sp), r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	and	#3, r6
-	mov	124(sp), r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#65532, r11
-	bis	r11, r6
-	and	r6, r5
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r5, r10
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	90(sp), r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	and	#7, r6
-	mov	124(sp), r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#65528, r11
-	bis	r11, r6
-	xor	r6, r10
-	mov	r8, r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#16383, r6
-	mov	r12, r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#49152, r11
-	bis	r11, r6
-	xor	r6, r10
-	mov	r8, r6
-	rla	r6
-	adc	r6
-	and	#1, r6
-	mov	r12, r11
-	rla	r11
-	adc	r11
-	and	#65534, r11
-	bis	r11, r6
-	xor	r6, r10
-	mov	r13, r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#4095, r6
-	mov	r14, r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#61440, r11
-	bis	r11, r6
-	xor	r6, r10
-	mov	r13, r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	and	#7, r6
-	mov	r14, r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#65528, r11
-	bis	r11, r6
-	xor	r6, r10
-	xor	r15, r10
-	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	r15, r6
-	swpb	r6
-	bit	#1, r6
-	rrc	r6
-	and	#127, r6
-	mov	38(sp), r11
-	swpb	r11
-	bit	#1, r11
-	rrc	r11
-	and	#65408, r11
-	bis	r11, r6
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r6, r10
-	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	38(sp), r6
-	swpb	r6
-	bit	#1, r6
-	rrc	r6
-	and	#127, r6
-	mov	r7, r11
-	swpb	r11
-	bit	#1, r11
-	rrc	r11
-	and	#65408, r11
-	bis	r11, r6
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r6, r10
-	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	6(sp), r6
-	swpb	r6
-	rla	r6
-	adc	r6
-	and	#511, r6
-	mov	4(sp), r11
-	swpb	r11
-	rla	r11
-	adc	r11
-	and	#65024, r11
-	bis	r11, r6
-	mov	6(sp), r5
-	xor	r6, r5
-	mov	44(sp), r6
-	swpb	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	and	#1023, r6
-	mov	r9, r11
-	swpb	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#64512, r11
-	bis	r11, r6
-	xor	r6, r5
-	mov	20(sp), r6
-	swpb	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	and	#1023, r6
-	mov	90(sp), r11
-	swpb	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#64512, r11
-	bis	r11, r6
-	xor	r6, r5
-	mov	90(sp), r6
-	bit	#1, r6
-	rrc	r6
-	and	#32767, r6
-	mov	124(sp), r11
-	bit	#1, r11
-	rrc	r11
-	and	#32768, r11
-	bis	r11, r6
-	xor	r6, r5
-	mov	r5, r11
-	xor	124(sp), r11
-	mov	r11, 72(sp)
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r12, r5
-	swpb	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	and	#63, r5
-	mov	r13, r11
-	swpb	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#65472, r11
-	bis	r11, r5
-	mov	r8, r6
-	xor	r5, r6
-	mov	r14, r5
-	mov	r15, r11
-	swpb	r11
-	swpb	r5
-	xor.b	r11, r5
-	xor	r11, r5
-	xor	r5, r6
-	mov	38(sp), r5
-	swpb	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	and	#31, r5
-	mov	r7, r11
-	swpb	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#65504, r11
-	bis	r11, r5
-	xor	r5, r6
-	xor	r7, r6
-	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r8, r4
-	bit	#1, r4
-	rrc	r4
-	bit	#1, r4
-	rrc	r4
-	bit	#1, r4
-	rrc	r4
-	and	#8191, r4
-	mov	r12, r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#57344, r11
-	bis	r11, r4
-	mov	r15, r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	and	#8191, r5
-	mov	38(sp), r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#57344, r11
-	bis	r11, r5
-	and	r5, r4
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r4, r6
-	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r8, r5
-	swpb	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	and	#31, r5
-	mov	r12, r11
-	swpb	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#65504, r11
-	bis	r11, r5
+	and	#31, r6
+	mov	r10, r8
+	swpb	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#65504, r8
+	bis	r8, r6
+	mov	r9, r8
 	rla	r8
 	adc	r8
 	rla	r8
@@ -11592,65 +6656,65 @@ grain128aeadv2_init:
 	rla	r8
 	adc	r8
 	and	#7, r8
-	mov	r12, r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#65528, r11
-	bis	r11, r8
-	and	r8, r5
+	mov	r10, r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	and	#65528, r9
+	bis	r9, r8
+	and	r8, r6
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r6
+	xor	r6, r5
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	r12, r5
-	bit	#1, r5
-	rrc	r5
-	and	#32767, r5
-	mov	r13, r11
-	bit	#1, r11
-	rrc	r11
-	and	#32768, r11
-	bis	r11, r5
-	mov	r12, r8
+	mov	r10, r6
+	bit	#1, r6
+	rrc	r6
+	and	#32767, r6
+	mov	r11, r9
+	bit	#1, r9
+	rrc	r9
+	and	#32768, r9
+	bis	r9, r6
+	mov	r10, r8
 	bit	#1, r8
 	rrc	r8
 	bit	#1, r8
 	rrc	r8
 	and	#16383, r8
-	mov	r13, r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#49152, r11
-	bis	r11, r8
-	and	r8, r5
+	mov	r11, r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	and	#49152, r9
+	bis	r9, r8
+	and	r8, r6
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r6
+	xor	r6, r5
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	r12, r5
-	swpb	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	and	#31, r5
-	mov	r13, r11
-	swpb	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#65504, r11
-	bis	r11, r5
-	mov	r14, r8
+	mov	r10, r6
+	swpb	r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	and	#31, r6
+	mov	r11, r9
+	swpb	r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	and	#65504, r9
+	bis	r9, r6
+	mov	r12, r8
 	swpb	r8
 	bit	#1, r8
 	rrc	r8
@@ -11659,82 +6723,82 @@ grain128aeadv2_init:
 	bit	#1, r8
 	rrc	r8
 	and	#31, r8
-	mov	r15, r11
-	swpb	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#65504, r11
-	bis	r11, r8
-	and	r8, r5
+	mov	r13, r9
+	swpb	r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	and	#65504, r9
+	bis	r9, r8
+	and	r8, r6
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r6
+	xor	r6, r5
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	r13, r8
-	mov	r14, r11
-	swpb	r11
+	mov	r11, r8
+	mov	r12, r9
+	swpb	r9
 	swpb	r8
-	xor.b	r11, r8
-	xor	r11, r8
-	and	r14, r8
+	xor.b	r9, r8
+	xor	r9, r8
+	and	r12, r8
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r6
+	xor	r8, r5
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	r14, r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	and	#7, r5
-	mov	r15, r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#65528, r11
-	bis	r11, r5
-	mov	r15, r8
+	mov	r12, r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	and	#7, r6
+	mov	r13, r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	and	#65528, r9
+	bis	r9, r6
+	mov	r13, r8
 	bit	#1, r8
 	rrc	r8
 	and	#32767, r8
-	mov	38(sp), r11
-	bit	#1, r11
-	rrc	r11
-	and	#32768, r11
-	bis	r11, r8
-	and	r8, r5
+	mov	r14, r9
+	bit	#1, r9
+	rrc	r9
+	and	#32768, r9
+	bis	r9, r8
+	and	r8, r6
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r6
+	xor	r6, r5
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	r15, r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	and	#4095, r5
-	mov	38(sp), r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#61440, r11
-	bis	r11, r5
-	mov	38(sp), r8
+	mov	r13, r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	and	#4095, r6
+	mov	r14, r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	and	#61440, r9
+	bis	r9, r6
+	mov	r14, r8
 	bit	#1, r8
 	rrc	r8
 	bit	#1, r8
@@ -11744,111 +6808,111 @@ grain128aeadv2_init:
 	bit	#1, r8
 	rrc	r8
 	and	#4095, r8
-	mov	r7, r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#61440, r11
-	bis	r11, r8
-	and	r8, r5
+	mov	r15, r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	and	#61440, r9
+	bis	r9, r8
+	and	r8, r6
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r6
+	xor	r6, r5
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	r12, r5
-	swpb	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	and	#1023, r5
-	mov	r13, r11
-	swpb	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#64512, r11
-	bis	r11, r5
-	mov	r12, r8
-	mov	r13, r11
-	swpb	r11
+	mov	r10, r6
+	swpb	r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	and	#1023, r6
+	mov	r11, r9
+	swpb	r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	and	#64512, r9
+	bis	r9, r6
+	mov	r10, r8
+	mov	r11, r9
+	swpb	r9
 	swpb	r8
-	xor.b	r11, r8
-	xor	r11, r8
-	and	r8, r5
-	mov	r12, r8
+	xor.b	r9, r8
+	xor	r9, r8
+	and	r8, r6
+	mov	r10, r8
 	swpb	r8
 	bit	#1, r8
 	rrc	r8
 	and	#127, r8
-	mov	r13, r11
-	swpb	r11
-	bit	#1, r11
-	rrc	r11
-	and	#65408, r11
-	bis	r11, r8
-	and	r8, r5
+	mov	r11, r9
+	swpb	r9
+	bit	#1, r9
+	rrc	r9
+	and	#65408, r9
+	bis	r9, r8
+	and	r8, r6
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r6
+	xor	r6, r5
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	mov	r15, r5
-	swpb	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	and	#1023, r5
-	mov	38(sp), r11
-	swpb	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#64512, r11
-	bis	r11, r5
-	mov	r15, r8
+	mov	r13, r6
+	swpb	r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	and	#1023, r6
+	mov	r14, r9
+	swpb	r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	and	#64512, r9
+	bis	r9, r6
+	mov	r13, r8
 	rla	r8
 	adc	r8
 	rla	r8
 	adc	r8
 	and	#3, r8
-	mov	38(sp), r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#65532, r11
-	bis	r11, r8
-	and	r8, r5
-	mov	38(sp), r8
+	mov	r14, r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	and	#65532, r9
+	bis	r9, r8
+	and	r8, r6
+	mov	r14, r8
 	bit	#1, r8
 	rrc	r8
 	bit	#1, r8
 	rrc	r8
 	and	#16383, r8
-	mov	r7, r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#49152, r11
-	bis	r11, r8
-	and	r8, r5
+	mov	r15, r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	and	#49152, r9
+	bis	r9, r8
+	and	r8, r6
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r6
+	xor	r6, r5
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	mov	38(sp), r5
-	mov	r7, r11
-	swpb	r11
-	swpb	r5
-	xor.b	r11, r5
-	xor	r11, r5
-	mov	38(sp), r8
+	mov	r14, r6
+	mov	r15, r9
+	swpb	r9
+	swpb	r6
+	xor.b	r9, r6
+	xor	r9, r6
+	mov	r14, r8
 	rla	r8
 	adc	r8
 	rla	r8
@@ -11858,19 +6922,19 @@ grain128aeadv2_init:
 	rla	r8
 	adc	r8
 	and	#15, r8
-	mov	r7, r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#65520, r11
-	bis	r11, r8
-	and	r8, r5
-	mov	38(sp), r8
+	mov	r15, r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	and	#65520, r9
+	bis	r9, r8
+	and	r8, r6
+	mov	r14, r8
 	rla	r8
 	adc	r8
 	rla	r8
@@ -11878,135 +6942,66 @@ grain128aeadv2_init:
 	rla	r8
 	adc	r8
 	and	#7, r8
-	mov	r7, r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#65528, r11
-	bis	r11, r8
-	and	r8, r5
-	and	80(sp), r5
+	mov	r15, r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	and	#65528, r9
+	bis	r9, r8
+	and	r8, r6
+	and	r7, r6
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r6
-	; grain128aeadv2.ae:50: ns = cat(f ^ ls, s[127:par])
-	mov	72(sp), r8
-	mov	152(sp), r11
-	xor	12(r11), r8
+	xor	r6, r5
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	xor	6(sp), r6
-	xor	4(r11), r6
-	; grain128aeadv2.ae:99: return s ^ fed, b ^ fed
-	mov	r8, r11
-	xor	r10, r11
-	mov	r11, 114(sp)
-	mov	r6, r11
-	xor	r10, r11
-	mov	r11, 82(sp)
+	xor	32(sp), r5
+	; grain128aeadv2.ae:105: return s ^ fed, b ^ fed
+	mov	44(sp), r6
+	xor	36(sp), r6
+	mov	r5, r9
+	xor	36(sp), r9
+	mov	30(sp), 32(sp)
+	mov	26(sp), 30(sp)
+	mov	22(sp), 26(sp)
+	mov	34(sp), 22(sp)
+	mov	8(sp), 94(sp)
+	mov	28(sp), r4
+	mov	24(sp), r5
+	mov	18(sp), r7
+	mov	r9, r8
+	mov	94(sp), 34(sp)
+	mov	r4, 8(sp)
+	mov	r5, 28(sp)
+	mov	r6, 24(sp)
+	mov	r10, r9
+	mov	r11, r10
+	mov	r12, r11
+	mov	r13, r12
+	mov	r14, r13
+	mov	r15, r14
+	mov	r7, r15
+	mov	r8, 18(sp)
+	dec	56(sp)
+	jz	.Lgrain128aeadv2_init_near9
+	br	#.Lgrain128aeadv2_init_loop1
+.Lgrain128aeadv2_init_near9:
+.Lgrain128aeadv2_init_done2:
+	; grain128aeadv2.ae:81: for i in 0..64 / par {
+	mov	#4, 70(sp)
+	mov	72(sp), r8
+	mov	8(r8), 20(sp)
+	mov	10(r8), 16(sp)
+	mov	12(r8), 10(sp)
+	mov	14(r8), 64(sp)
+	mov	@r8, 50(sp)
+	mov	2(r8), 62(sp)
+	mov	4(r8), 60(sp)
+	mov	6(r8), 58(sp)
+.Lgrain128aeadv2_init_loop3:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r12, r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#15, r8
-	mov	r13, r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#65520, r11
-	bis	r11, r8
-	mov	4(sp), r10
-	mov	44(sp), r11
-	swpb	r11
-	swpb	r10
-	xor.b	r11, r10
-	xor	r11, r10
-	mov	r8, r6
-	and	r10, r6
-	mov	4(sp), r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	and	#7, r5
-	mov	44(sp), r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#65528, r11
-	bis	r11, r5
-	mov	44(sp), r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#4095, r10
-	mov	r9, r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#61440, r11
-	bis	r11, r10
-	and	r10, r5
-	xor	r5, r6
-	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r7, r11
-	rla	r11
-	adc	r11
-	and	#1, r11
-	mov	52(sp), r10
-	rla	r10
-	adc	r10
-	and	#65534, r10
-	bis	r10, r11
-	mov	r11, 78(sp)
-	mov	r9, r10
-	swpb	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#63, r10
-	mov	20(sp), r11
-	swpb	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#65472, r11
-	bis	r11, r10
-	mov	78(sp), r11
-	and	r10, r11
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r11, r6
-	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	20(sp), r5
+	mov	r9, r5
 	rla	r5
 	adc	r5
 	rla	r5
@@ -12016,244 +7011,344 @@ grain128aeadv2_init:
 	rla	r5
 	adc	r5
 	and	#15, r5
-	mov	90(sp), r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#65520, r11
-	bis	r11, r5
-	mov	90(sp), r10
-	rla	r10
-	adc	r10
-	and	#1, r10
-	mov	124(sp), r11
-	rla	r11
-	adc	r11
-	and	#65534, r11
-	bis	r11, r10
-	and	r10, r5
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r5, r6
-	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	and	78(sp), r8
-	mov	124(sp), r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#3, r10
-	mov	122(sp), r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#65532, r11
-	bis	r11, r10
-	and	r10, r8
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	mov	r10, r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	and	#65520, r8
+	bis	r8, r5
+	mov	32(sp), r6
+	mov	30(sp), r8
+	swpb	r8
+	swpb	r6
+	xor.b	r8, r6
 	xor	r8, r6
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	124(sp), r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#7, r10
-	mov	122(sp), r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#65528, r11
-	bis	r11, r10
-	xor	r10, r6
-	mov	r12, r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#16383, r10
-	mov	r13, r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#49152, r11
-	bis	r11, r10
-	xor	r10, r6
-	mov	r12, r10
-	rla	r10
-	adc	r10
-	and	#1, r10
-	mov	r13, r11
-	rla	r11
-	adc	r11
-	and	#65534, r11
-	bis	r11, r10
-	xor	r10, r6
-	mov	r14, r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#4095, r10
-	mov	r15, r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#61440, r11
-	bis	r11, r10
-	xor	r10, r6
-	mov	r14, r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#7, r10
-	mov	r15, r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#65528, r11
-	bis	r11, r10
-	xor	r10, r6
-	xor	38(sp), r6
-	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	38(sp), r10
-	swpb	r10
-	bit	#1, r10
-	rrc	r10
-	and	#127, r10
-	mov	r7, r11
-	swpb	r11
-	bit	#1, r11
-	rrc	r11
-	and	#65408, r11
-	bis	r11, r10
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r10, r6
-	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	r7, r8
+	mov	r5, r7
+	and	r6, r7
+	mov	32(sp), r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	and	#7, r4
+	mov	30(sp), r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	and	#65528, r8
+	bis	r8, r4
+	mov	30(sp), r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	and	#4095, r6
+	mov	26(sp), r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#61440, r8
+	bis	r8, r6
+	and	r6, r4
+	xor	r4, r7
+	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	mov	r14, r8
+	rla	r8
+	adc	r8
+	and	#1, r8
+	mov	r15, r6
+	rla	r6
+	adc	r6
+	and	#65534, r6
+	bis	r6, r8
+	mov	r8, 4(sp)
+	mov	26(sp), r6
+	swpb	r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	and	#63, r6
+	mov	22(sp), r8
 	swpb	r8
 	bit	#1, r8
 	rrc	r8
-	and	#127, r8
-	mov	52(sp), r11
-	swpb	r11
-	bit	#1, r11
-	rrc	r11
-	and	#65408, r11
-	bis	r11, r8
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r6, r10
-	xor	r8, r10
-	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
+	bit	#1, r8
+	rrc	r8
+	and	#65472, r8
+	bis	r8, r6
 	mov	4(sp), r8
-	swpb	r8
-	rla	r8
-	adc	r8
-	and	#511, r8
-	mov	44(sp), r11
-	swpb	r11
-	rla	r11
-	adc	r11
-	and	#65024, r11
-	bis	r11, r8
-	mov	4(sp), r6
-	xor	r8, r6
-	mov	r9, r8
-	swpb	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#1023, r8
-	mov	20(sp), r11
-	swpb	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#64512, r11
-	bis	r11, r8
-	xor	r8, r6
-	mov	90(sp), r8
-	swpb	r8
+	and	r6, r8
+	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	xor	r8, r7
+	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	mov	22(sp), r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	and	#15, r4
+	mov	34(sp), r8
 	rla	r8
 	adc	r8
 	rla	r8
 	adc	r8
-	and	#1023, r8
-	mov	124(sp), r11
-	swpb	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#64512, r11
-	bis	r11, r8
-	xor	r8, r6
-	mov	124(sp), r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	and	#65520, r8
+	bis	r8, r4
+	mov	34(sp), r6
+	rla	r6
+	adc	r6
+	and	#1, r6
+	mov	8(sp), r8
+	rla	r8
+	adc	r8
+	and	#65534, r8
+	bis	r8, r6
+	and	r6, r4
+	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	xor	r4, r7
+	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
+	and	4(sp), r5
+	mov	8(sp), r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	and	#3, r6
+	mov	28(sp), r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	and	#65532, r8
+	bis	r8, r6
+	and	r6, r5
+	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	xor	r5, r7
+	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	mov	8(sp), r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	and	#7, r6
+	mov	28(sp), r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	and	#65528, r8
+	bis	r8, r6
+	xor	r6, r7
+	mov	r9, r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	and	#16383, r6
+	mov	r10, r8
 	bit	#1, r8
 	rrc	r8
-	and	#32767, r8
-	mov	122(sp), r11
-	bit	#1, r11
-	rrc	r11
-	and	#32768, r11
-	bis	r11, r8
-	xor	r8, r6
-	mov	r6, r8
-	xor	122(sp), r8
+	bit	#1, r8
+	rrc	r8
+	and	#49152, r8
+	bis	r8, r6
+	xor	r6, r7
+	mov	r9, r6
+	rla	r6
+	adc	r6
+	and	#1, r6
+	mov	r10, r8
+	rla	r8
+	adc	r8
+	and	#65534, r8
+	bis	r8, r6
+	xor	r6, r7
+	mov	r11, r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	and	#4095, r6
+	mov	r12, r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#61440, r8
+	bis	r8, r6
+	xor	r6, r7
+	mov	r11, r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	and	#7, r6
+	mov	r12, r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	and	#65528, r8
+	bis	r8, r6
+	xor	r6, r7
+	xor	r13, r7
+	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	mov	r13, r6
+	swpb	r6
+	bit	#1, r6
+	rrc	r6
+	and	#127, r6
+	mov	r14, r8
+	swpb	r8
+	bit	#1, r8
+	rrc	r8
+	and	#65408, r8
+	bis	r8, r6
+	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	xor	r6, r7
+	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	mov	r14, r6
+	swpb	r6
+	bit	#1, r6
+	rrc	r6
+	and	#127, r6
+	mov	r15, r8
+	swpb	r8
+	bit	#1, r8
+	rrc	r8
+	and	#65408, r8
+	bis	r8, r6
+	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	xor	r6, r7
+	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
+	mov	32(sp), r6
+	swpb	r6
+	rla	r6
+	adc	r6
+	and	#511, r6
+	mov	30(sp), r8
+	swpb	r8
+	rla	r8
+	adc	r8
+	and	#65024, r8
+	bis	r8, r6
+	mov	32(sp), r5
+	xor	r6, r5
+	mov	26(sp), r6
+	swpb	r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	and	#1023, r6
+	mov	22(sp), r8
+	swpb	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	and	#64512, r8
+	bis	r8, r6
+	xor	r6, r5
+	mov	34(sp), r6
+	swpb	r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	and	#1023, r6
+	mov	8(sp), r8
+	swpb	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	and	#64512, r8
+	bis	r8, r6
+	xor	r6, r5
+	mov	8(sp), r6
+	bit	#1, r6
+	rrc	r6
+	and	#32767, r6
+	mov	28(sp), r8
+	bit	#1, r8
+	rrc	r8
+	and	#32768, r8
+	bis	r8, r6
+	xor	r6, r5
+	mov	r5, r8
+	xor	28(sp), r8
+	mov	r8, 42(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r13, r5
+	mov	r10, r5
 	swpb	r5
 	bit	#1, r5
 	rrc	r5
 	bit	#1, r5
 	rrc	r5
 	and	#63, r5
-	mov	r14, r11
-	swpb	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#65472, r11
-	bis	r11, r5
-	mov	r12, r6
+	mov	r11, r8
+	swpb	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#65472, r8
+	bis	r8, r5
+	mov	r9, r6
 	xor	r5, r6
-	mov	r15, r5
-	mov	38(sp), r11
-	swpb	r11
+	mov	r12, r5
+	mov	r13, r8
+	swpb	r8
 	swpb	r5
-	xor.b	r11, r5
-	xor	r11, r5
+	xor.b	r8, r5
+	xor	r8, r5
 	xor	r5, r6
-	mov	r7, r5
+	mov	r14, r5
 	swpb	r5
 	bit	#1, r5
 	rrc	r5
@@ -12262,20 +7357,20 @@ grain128aeadv2_init:
 	bit	#1, r5
 	rrc	r5
 	and	#31, r5
-	mov	52(sp), r11
-	swpb	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#65504, r11
-	bis	r11, r5
+	mov	r15, r8
+	swpb	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#65504, r8
+	bis	r8, r5
 	xor	r5, r6
-	xor	52(sp), r6
+	xor	r15, r6
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r12, r4
+	mov	r9, r4
 	bit	#1, r4
 	rrc	r4
 	bit	#1, r4
@@ -12283,16 +7378,16 @@ grain128aeadv2_init:
 	bit	#1, r4
 	rrc	r4
 	and	#8191, r4
-	mov	r13, r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#57344, r11
-	bis	r11, r4
-	mov	38(sp), r5
+	mov	r10, r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#57344, r8
+	bis	r8, r4
+	mov	r13, r5
 	bit	#1, r5
 	rrc	r5
 	bit	#1, r5
@@ -12300,20 +7395,20 @@ grain128aeadv2_init:
 	bit	#1, r5
 	rrc	r5
 	and	#8191, r5
-	mov	r7, r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#57344, r11
-	bis	r11, r5
+	mov	r14, r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#57344, r8
+	bis	r8, r5
 	and	r5, r4
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r4, r6
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r12, r5
+	mov	r9, r5
 	swpb	r5
 	bit	#1, r5
 	rrc	r5
@@ -12322,64 +7417,64 @@ grain128aeadv2_init:
 	bit	#1, r5
 	rrc	r5
 	and	#31, r5
-	mov	r13, r11
-	swpb	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#65504, r11
-	bis	r11, r5
-	mov	r12, r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#7, r11
-	mov	r13, r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	and	#65528, r12
-	bis	r12, r11
-	and	r11, r5
+	mov	r10, r8
+	swpb	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#65504, r8
+	bis	r8, r5
+	mov	r9, r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	and	#7, r8
+	mov	r10, r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	and	#65528, r9
+	bis	r9, r8
+	and	r8, r5
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r5, r6
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	r13, r5
+	mov	r10, r5
 	bit	#1, r5
 	rrc	r5
 	and	#32767, r5
-	mov	r14, r12
-	bit	#1, r12
-	rrc	r12
-	and	#32768, r12
-	bis	r12, r5
-	mov	r13, r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#16383, r11
-	mov	r14, r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#49152, r12
-	bis	r12, r11
-	and	r11, r5
+	mov	r11, r9
+	bit	#1, r9
+	rrc	r9
+	and	#32768, r9
+	bis	r9, r5
+	mov	r10, r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#16383, r8
+	mov	r11, r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	and	#49152, r9
+	bis	r9, r8
+	and	r8, r5
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r5, r6
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	r13, r5
+	mov	r10, r5
 	swpb	r5
 	bit	#1, r5
 	rrc	r5
@@ -12388,50 +7483,50 @@ grain128aeadv2_init:
 	bit	#1, r5
 	rrc	r5
 	and	#31, r5
-	mov	r14, r12
-	swpb	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#65504, r12
-	bis	r12, r5
-	mov	r15, r11
-	swpb	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#31, r11
-	mov	38(sp), r12
-	swpb	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#65504, r12
-	bis	r12, r11
-	and	r11, r5
+	mov	r11, r9
+	swpb	r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	and	#65504, r9
+	bis	r9, r5
+	mov	r12, r8
+	swpb	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#31, r8
+	mov	r13, r9
+	swpb	r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	and	#65504, r9
+	bis	r9, r8
+	and	r8, r5
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r5, r6
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	r14, r11
-	mov	r15, r12
-	swpb	r12
-	swpb	r11
-	xor.b	r12, r11
-	xor	r12, r11
-	and	r15, r11
+	mov	r11, r8
+	mov	r12, r9
+	swpb	r9
+	swpb	r8
+	xor.b	r9, r8
+	xor	r9, r8
+	and	r12, r8
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r11, r6
+	xor	r8, r6
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	r15, r5
+	mov	r12, r5
 	rla	r5
 	adc	r5
 	rla	r5
@@ -12439,29 +7534,29 @@ grain128aeadv2_init:
 	rla	r5
 	adc	r5
 	and	#7, r5
-	mov	38(sp), r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	and	#65528, r12
-	bis	r12, r5
-	mov	38(sp), r11
-	bit	#1, r11
-	rrc	r11
-	and	#32767, r11
-	mov	r7, r12
-	bit	#1, r12
-	rrc	r12
-	and	#32768, r12
-	bis	r12, r11
-	and	r11, r5
+	mov	r13, r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	and	#65528, r9
+	bis	r9, r5
+	mov	r13, r8
+	bit	#1, r8
+	rrc	r8
+	and	#32767, r8
+	mov	r14, r9
+	bit	#1, r9
+	rrc	r9
+	and	#32768, r9
+	bis	r9, r8
+	and	r8, r5
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r5, r6
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	38(sp), r5
+	mov	r13, r5
 	bit	#1, r5
 	rrc	r5
 	bit	#1, r5
@@ -12471,42 +7566,79 @@ grain128aeadv2_init:
 	bit	#1, r5
 	rrc	r5
 	and	#4095, r5
-	mov	r7, r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#61440, r12
-	bis	r12, r5
-	mov	r7, r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#4095, r11
-	mov	52(sp), r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#61440, r12
-	bis	r12, r11
-	and	r11, r5
+	mov	r14, r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	and	#61440, r9
+	bis	r9, r5
+	mov	r14, r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#4095, r8
+	mov	r15, r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	and	#61440, r9
+	bis	r9, r8
+	and	r8, r5
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r5, r6
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	mov	r10, r5
+	swpb	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	and	#1023, r5
+	mov	r11, r9
+	swpb	r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	and	#64512, r9
+	bis	r9, r5
+	mov	r10, r8
+	mov	r11, r9
+	swpb	r9
+	swpb	r8
+	xor.b	r9, r8
+	xor	r9, r8
+	and	r8, r5
+	mov	r10, r8
+	swpb	r8
+	bit	#1, r8
+	rrc	r8
+	and	#127, r8
+	mov	r11, r9
+	swpb	r9
+	bit	#1, r9
+	rrc	r9
+	and	#65408, r9
+	bis	r9, r8
+	and	r8, r5
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r5, r6
+	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
 	mov	r13, r5
 	swpb	r5
 	rla	r5
@@ -12514,145 +7646,52 @@ grain128aeadv2_init:
 	rla	r5
 	adc	r5
 	and	#1023, r5
-	mov	r14, r12
-	swpb	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	and	#64512, r12
-	bis	r12, r5
-	mov	r13, r11
-	mov	r14, r12
-	swpb	r12
-	swpb	r11
-	xor.b	r12, r11
-	xor	r12, r11
-	and	r11, r5
-	mov	r13, r11
-	swpb	r11
-	bit	#1, r11
-	rrc	r11
-	and	#127, r11
-	mov	r14, r12
-	swpb	r12
-	bit	#1, r12
-	rrc	r12
-	and	#65408, r12
-	bis	r12, r11
-	and	r11, r5
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r6
-	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	mov	38(sp), r5
-	swpb	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	and	#1023, r5
-	mov	r7, r12
-	swpb	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	and	#64512, r12
-	bis	r12, r5
-	mov	38(sp), r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#3, r11
-	mov	r7, r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	and	#65532, r12
-	bis	r12, r11
-	and	r11, r5
-	mov	r7, r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#16383, r11
-	mov	52(sp), r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#49152, r12
-	bis	r12, r11
-	and	r11, r5
+	mov	r14, r9
+	swpb	r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	and	#64512, r9
+	bis	r9, r5
+	mov	r13, r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	and	#3, r8
+	mov	r14, r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	and	#65532, r9
+	bis	r9, r8
+	and	r8, r5
+	mov	r14, r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#16383, r8
+	mov	r15, r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	and	#49152, r9
+	bis	r9, r8
+	and	r8, r5
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r5, r6
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	mov	r7, r5
-	mov	52(sp), r12
-	swpb	r12
+	mov	r14, r5
+	mov	r15, r9
+	swpb	r9
 	swpb	r5
-	xor.b	r12, r5
-	xor	r12, r5
-	mov	r7, r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#15, r11
-	mov	52(sp), r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	and	#65520, r12
-	bis	r12, r11
-	and	r11, r5
-	mov	r7, r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#7, r11
-	mov	52(sp), r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	and	#65528, r12
-	bis	r12, r11
-	and	r11, r5
-	and	78(sp), r5
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r6
-	; grain128aeadv2.ae:50: ns = cat(f ^ ls, s[127:par])
-	mov	r8, r11
-	mov	152(sp), r12
-	xor	14(r12), r11
-	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	xor	4(sp), r6
-	xor	6(r12), r6
-	; grain128aeadv2.ae:99: return s ^ fed, b ^ fed
-	mov	r11, r12
-	xor	r10, r12
-	mov	r12, 104(sp)
-	xor	r10, r6
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r13, r8
+	xor.b	r9, r5
+	xor	r9, r5
+	mov	r14, r8
 	rla	r8
 	adc	r8
 	rla	r8
@@ -12662,789 +7701,92 @@ grain128aeadv2_init:
 	rla	r8
 	adc	r8
 	and	#15, r8
-	mov	r14, r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	and	#65520, r12
-	bis	r12, r8
-	mov	44(sp), r10
-	mov	r9, r12
-	swpb	r12
-	swpb	r10
-	xor.b	r12, r10
-	xor	r12, r10
-	mov	r8, r11
-	and	r10, r11
-	mov	44(sp), r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	and	#7, r5
-	mov	r9, r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	and	#65528, r12
-	bis	r12, r5
-	mov	r9, r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#4095, r10
-	mov	20(sp), r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#61440, r12
-	bis	r12, r10
-	and	r10, r5
-	xor	r5, r11
-	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	52(sp), r12
-	rla	r12
-	adc	r12
-	and	#1, r12
-	mov	82(sp), r10
-	rla	r10
-	adc	r10
-	and	#65534, r10
-	bis	r10, r12
-	mov	r12, 236(sp)
-	mov	20(sp), r10
-	swpb	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#63, r10
-	mov	90(sp), r12
-	swpb	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#65472, r12
-	bis	r12, r10
-	mov	236(sp), r12
-	and	r10, r12
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r12, r11
-	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	90(sp), r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	and	#15, r5
-	mov	124(sp), r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	and	#65520, r12
-	bis	r12, r5
-	mov	124(sp), r10
-	rla	r10
-	adc	r10
-	and	#1, r10
-	mov	122(sp), r12
-	rla	r12
-	adc	r12
-	and	#65534, r12
-	bis	r12, r10
-	and	r10, r5
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r5, r11
-	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	and	236(sp), r8
-	mov	122(sp), r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#3, r10
-	mov	114(sp), r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	and	#65532, r12
-	bis	r12, r10
-	and	r10, r8
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r8, r11
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	122(sp), r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	and	#7, r12
-	mov	114(sp), r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#65528, r10
-	bis	r10, r12
-	mov	r12, 252(sp)
-	xor	252(sp), r11
-	mov	r13, r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#16383, r10
-	mov	r14, r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#49152, r12
-	bis	r12, r10
-	xor	r10, r11
-	mov	r13, r10
-	rla	r10
-	adc	r10
-	and	#1, r10
-	mov	r14, r12
-	rla	r12
-	adc	r12
-	and	#65534, r12
-	bis	r12, r10
-	xor	r10, r11
-	mov	r15, r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#4095, r10
-	mov	38(sp), r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#61440, r12
-	bis	r12, r10
-	xor	r10, r11
-	mov	r15, r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	and	#7, r12
-	mov	38(sp), r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#65528, r10
-	bis	r10, r12
-	mov	r12, 184(sp)
-	xor	184(sp), r11
-	xor	r7, r11
-	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	r7, r12
-	swpb	r12
-	bit	#1, r12
-	rrc	r12
-	and	#127, r12
-	mov	52(sp), r10
-	swpb	r10
-	bit	#1, r10
-	rrc	r10
-	and	#65408, r10
-	bis	r10, r12
-	mov	r12, 240(sp)
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	240(sp), r11
-	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	52(sp), r12
-	swpb	r12
-	bit	#1, r12
-	rrc	r12
-	and	#127, r12
-	mov	82(sp), r10
-	swpb	r10
-	bit	#1, r10
-	rrc	r10
-	and	#65408, r10
-	bis	r10, r12
-	mov	r12, 242(sp)
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r11, r12
-	xor	242(sp), r12
-	mov	r12, 262(sp)
-	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	44(sp), r11
-	swpb	r11
-	rla	r11
-	adc	r11
-	and	#511, r11
-	mov	r9, r12
-	swpb	r12
-	rla	r12
-	adc	r12
-	and	#65024, r12
-	bis	r12, r11
-	mov	44(sp), r10
-	xor	r11, r10
-	mov	20(sp), r11
-	swpb	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#1023, r11
-	mov	90(sp), r12
-	swpb	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	and	#64512, r12
-	bis	r12, r11
-	xor	r11, r10
-	mov	124(sp), r12
-	swpb	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	and	#1023, r12
-	mov	122(sp), r11
-	swpb	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#64512, r11
-	bis	r11, r12
-	mov	r12, 168(sp)
-	xor	168(sp), r10
-	mov	122(sp), r11
-	bit	#1, r11
-	rrc	r11
-	and	#32767, r11
-	mov	114(sp), r12
-	bit	#1, r12
-	rrc	r12
-	and	#32768, r12
-	bis	r12, r11
-	xor	r11, r10
-	mov	r10, r12
-	xor	114(sp), r12
-	mov	r12, 106(sp)
+	mov	r15, r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	and	#65520, r9
+	bis	r9, r8
+	and	r8, r5
+	mov	r14, r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	and	#7, r8
+	mov	r15, r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	and	#65528, r9
+	bis	r9, r8
+	and	r8, r5
+	and	4(sp), r5
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r14, r11
-	swpb	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#63, r11
-	mov	r15, r12
-	swpb	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#65472, r12
-	bis	r12, r11
-	mov	r13, r8
-	xor	r11, r8
-	mov	38(sp), r12
-	mov	r7, r11
-	swpb	r11
-	swpb	r12
-	xor.b	r11, r12
-	xor	r11, r12
-	mov	r12, 98(sp)
-	xor	98(sp), r8
-	mov	52(sp), r12
-	swpb	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#31, r12
-	mov	82(sp), r11
-	swpb	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#65504, r11
-	bis	r11, r12
-	mov	r12, 232(sp)
-	xor	232(sp), r8
-	xor	82(sp), r8
-	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r13, r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#8191, r10
-	mov	r14, r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#57344, r12
-	bis	r12, r10
-	mov	r7, r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#8191, r12
-	mov	52(sp), r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#57344, r11
-	bis	r11, r12
-	mov	r12, 246(sp)
-	and	246(sp), r10
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r10, r8
-	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r13, r11
-	swpb	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#31, r11
-	mov	r14, r12
-	swpb	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#65504, r12
-	bis	r12, r11
+	xor	r5, r6
+	; grain128aeadv2.ae:50: ns = cat(f ^ ls, s[127:par])
+	mov	42(sp), r8
+	xor	20(sp), r8
+	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
+	xor	32(sp), r6
+	xor	50(sp), r6
+	; grain128aeadv2.ae:105: return s ^ fed, b ^ fed
+	xor	r7, r8
+	mov	r6, r9
+	xor	r7, r9
+	; grain128aeadv2.ae:84: kl = kl >> par
+	mov	30(sp), 32(sp)
+	mov	26(sp), 30(sp)
+	mov	22(sp), 26(sp)
+	mov	34(sp), 22(sp)
+	mov	8(sp), 34(sp)
+	mov	28(sp), 8(sp)
+	mov	24(sp), 28(sp)
+	mov	r8, 24(sp)
+	mov	18(sp), 92(sp)
+	mov	r9, 18(sp)
+	mov	16(sp), 20(sp)
+	mov	10(sp), 16(sp)
+	mov	64(sp), 10(sp)
+	mov	#0, r4
+	mov	62(sp), r5
+	mov	60(sp), r6
+	mov	58(sp), r7
+	mov	#0, r8
+	mov	r10, r9
+	mov	r11, r10
+	mov	r12, r11
 	mov	r13, r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	and	#7, r12
 	mov	r14, r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#65528, r13
-	bis	r13, r12
-	and	r12, r11
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r11, r8
-	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	r14, r11
-	bit	#1, r11
-	rrc	r11
-	and	#32767, r11
-	mov	r15, r13
-	bit	#1, r13
-	rrc	r13
-	and	#32768, r13
-	bis	r13, r11
-	mov	r14, r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#16383, r13
-	mov	r15, r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#49152, r12
-	bis	r12, r13
-	mov	r13, 56(sp)
-	and	56(sp), r11
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r11, r8
-	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	r14, r13
-	swpb	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#31, r13
-	mov	r15, r12
-	swpb	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#65504, r12
-	bis	r12, r13
-	mov	r13, 88(sp)
-	mov	38(sp), r13
-	swpb	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#31, r13
-	mov	r7, r12
-	swpb	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#65504, r12
-	bis	r12, r13
-	mov	r13, 180(sp)
-	mov	88(sp), r13
-	and	180(sp), r13
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r13, r8
-	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	r15, r12
-	mov	38(sp), r13
-	swpb	r13
-	swpb	r12
-	xor.b	r13, r12
-	xor	r13, r12
-	mov	r12, r13
-	and	38(sp), r13
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r13, r8
-	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	38(sp), r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#7, r13
-	mov	r7, r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#65528, r11
-	bis	r11, r13
-	mov	r13, 176(sp)
-	mov	r7, r13
-	bit	#1, r13
-	rrc	r13
-	and	#32767, r13
-	mov	52(sp), r11
-	bit	#1, r11
-	rrc	r11
-	and	#32768, r11
-	bis	r11, r13
-	mov	r13, 214(sp)
-	mov	176(sp), r13
-	and	214(sp), r13
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r13, r8
-	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	r7, r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#4095, r13
-	mov	52(sp), r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#61440, r11
-	bis	r11, r13
-	mov	r13, 144(sp)
-	mov	52(sp), r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#4095, r13
-	mov	82(sp), r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#61440, r11
-	bis	r11, r13
-	mov	r13, 162(sp)
-	mov	144(sp), r13
-	and	162(sp), r13
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r13, r8
-	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	r14, r10
-	swpb	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#1023, r10
-	mov	r15, r13
-	swpb	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#64512, r13
-	bis	r13, r10
-	mov	r14, r11
-	mov	r15, r13
-	swpb	r13
-	swpb	r11
-	xor.b	r13, r11
-	xor	r13, r11
-	and	r11, r10
-	mov	r14, r11
-	swpb	r11
-	bit	#1, r11
-	rrc	r11
-	and	#127, r11
-	mov	r15, r13
-	swpb	r13
-	bit	#1, r13
-	rrc	r13
-	and	#65408, r13
-	bis	r13, r11
-	and	r11, r10
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r10, r8
-	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	mov	r7, r13
-	swpb	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#1023, r13
-	mov	52(sp), r11
-	swpb	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#64512, r11
-	bis	r11, r13
-	mov	r13, 204(sp)
-	mov	r7, r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#3, r11
-	mov	52(sp), r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#65532, r13
-	bis	r13, r11
-	mov	204(sp), r10
-	and	r11, r10
-	mov	52(sp), r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#16383, r13
-	mov	82(sp), r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#49152, r11
-	bis	r11, r13
-	mov	r13, 230(sp)
-	and	230(sp), r10
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r10, r8
-	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	mov	52(sp), r13
-	mov	82(sp), r11
-	swpb	r11
-	swpb	r13
-	xor.b	r11, r13
-	xor	r11, r13
-	mov	r13, 138(sp)
-	mov	52(sp), r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#15, r13
-	mov	82(sp), r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#65520, r11
-	bis	r11, r13
-	mov	r13, 228(sp)
-	mov	138(sp), r10
-	and	228(sp), r10
-	mov	52(sp), r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#7, r13
-	mov	82(sp), r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#65528, r11
-	bis	r11, r13
-	mov	r13, 212(sp)
-	and	212(sp), r10
-	and	236(sp), r10
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r10, r8
-	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	xor	44(sp), r8
+	mov	r15, r14
+	mov	92(sp), r15
+	mov	r4, 64(sp)
+	mov	r5, 50(sp)
+	mov	r6, 62(sp)
+	mov	r7, 60(sp)
+	mov	r8, 58(sp)
+	dec	70(sp)
+	jz	.Lgrain128aeadv2_init_near10
+	br	#.Lgrain128aeadv2_init_loop3
+.Lgrain128aeadv2_init_near10:
+.Lgrain128aeadv2_init_done4:
+	; grain128aeadv2.ae:88: for i in 0..64 / par {
+	mov	#4, 66(sp)
+	mov	#0, 78(sp)
+	mov	#0, 76(sp)
+	mov	#0, 74(sp)
+.Lgrain128aeadv2_init_loop5:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r14, r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	and	#15, r5
-	mov	r15, r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#65520, r13
-	bis	r13, r5
-	mov	r9, r11
-	mov	20(sp), r13
-	swpb	r13
-	swpb	r11
-	xor.b	r13, r11
-	xor	r13, r11
-	mov	r5, r10
-	and	r11, r10
 	mov	r9, r4
 	rla	r4
 	adc	r4
@@ -13452,2816 +7794,1586 @@ grain128aeadv2_init:
 	adc	r4
 	rla	r4
 	adc	r4
-	and	#7, r4
-	mov	20(sp), r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#65528, r13
-	bis	r13, r4
-	mov	20(sp), r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#4095, r11
-	mov	90(sp), r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#61440, r13
-	bis	r13, r11
-	and	r11, r4
-	xor	r4, r10
-	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	82(sp), r13
-	rla	r13
-	adc	r13
-	and	#1, r13
-	mov	r6, r11
-	rla	r11
-	adc	r11
-	and	#65534, r11
-	bis	r11, r13
-	mov	r13, 222(sp)
-	mov	90(sp), r11
-	swpb	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#63, r11
-	mov	124(sp), r13
-	swpb	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#65472, r13
-	bis	r13, r11
-	mov	222(sp), r13
-	and	r11, r13
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r13, r10
-	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	124(sp), r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
 	rla	r4
 	adc	r4
 	and	#15, r4
-	mov	122(sp), r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#65520, r13
-	bis	r13, r4
-	mov	122(sp), r11
-	rla	r11
-	adc	r11
-	and	#1, r11
-	mov	114(sp), r13
-	rla	r13
-	adc	r13
-	and	#65534, r13
-	bis	r13, r11
-	and	r11, r4
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r4, r10
-	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	and	222(sp), r5
-	mov	114(sp), r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#3, r11
-	mov	104(sp), r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#65532, r13
-	bis	r13, r11
-	and	r11, r5
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r5, r10
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	114(sp), r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#7, r13
-	mov	104(sp), r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#65528, r11
-	bis	r11, r13
-	mov	r13, 248(sp)
-	xor	248(sp), r10
-	xor	56(sp), r10
-	mov	r14, r11
-	rla	r11
-	adc	r11
-	and	#1, r11
-	mov	r15, r13
-	rla	r13
-	adc	r13
-	and	#65534, r13
-	bis	r13, r11
-	xor	r11, r10
-	mov	38(sp), r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#4095, r11
-	mov	r7, r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#61440, r13
-	bis	r13, r11
-	xor	r11, r10
-	xor	176(sp), r10
-	xor	52(sp), r10
-	xor	242(sp), r10
-	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	82(sp), r13
-	swpb	r13
-	bit	#1, r13
-	rrc	r13
-	and	#127, r13
-	mov	r6, r11
-	swpb	r11
-	bit	#1, r11
-	rrc	r11
-	and	#65408, r11
-	bis	r11, r13
-	mov	r13, 224(sp)
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r10, r13
-	xor	224(sp), r13
-	mov	r13, 256(sp)
-	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r9, r11
-	swpb	r11
-	rla	r11
-	adc	r11
-	and	#511, r11
-	mov	20(sp), r13
-	swpb	r13
-	rla	r13
-	adc	r13
-	and	#65024, r13
-	bis	r13, r11
-	mov	r9, r10
-	xor	r11, r10
-	mov	90(sp), r11
-	swpb	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#1023, r11
-	mov	124(sp), r13
-	swpb	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#64512, r13
-	bis	r13, r11
-	xor	r11, r10
-	mov	122(sp), r13
-	swpb	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#1023, r13
-	mov	114(sp), r11
-	swpb	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#64512, r11
-	bis	r11, r13
-	mov	r13, 154(sp)
-	xor	154(sp), r10
-	mov	114(sp), r11
-	bit	#1, r11
-	rrc	r11
-	and	#32767, r11
-	mov	104(sp), r13
-	bit	#1, r13
-	rrc	r13
-	and	#32768, r13
-	bis	r13, r11
-	xor	r11, r10
-	mov	r10, r13
-	xor	104(sp), r13
-	mov	r13, 100(sp)
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r15, r11
-	swpb	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#63, r11
-	mov	38(sp), r13
-	swpb	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#65472, r13
-	bis	r13, r11
-	mov	r14, r10
-	xor	r11, r10
-	mov	r7, r13
-	mov	52(sp), r11
-	swpb	r11
-	swpb	r13
-	xor.b	r11, r13
-	xor	r11, r13
-	xor	r13, r10
-	mov	82(sp), r11
-	swpb	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#31, r11
-	mov	r6, r5
-	swpb	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	and	#65504, r5
-	bis	r5, r11
-	mov	r11, 218(sp)
-	xor	218(sp), r10
-	xor	r6, r10
-	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r14, r4
-	bit	#1, r4
-	rrc	r4
-	bit	#1, r4
-	rrc	r4
-	bit	#1, r4
-	rrc	r4
-	and	#8191, r4
-	mov	r15, r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#57344, r11
-	bis	r11, r4
-	mov	52(sp), r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#8191, r11
-	mov	82(sp), r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	and	#57344, r5
-	bis	r5, r11
-	mov	r11, 238(sp)
-	and	238(sp), r4
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r4, r10
-	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r14, r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#7, r11
-	mov	r15, r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#65528, r14
-	bis	r14, r11
-	mov	88(sp), r14
-	and	r11, r14
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r10
-	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	r15, r5
-	bit	#1, r5
-	rrc	r5
-	and	#32767, r5
-	mov	38(sp), r14
-	bit	#1, r14
-	rrc	r14
-	and	#32768, r14
-	bis	r14, r5
-	mov	r15, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#16383, r14
-	mov	38(sp), r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#49152, r11
-	bis	r11, r14
-	mov	r14, 42(sp)
-	and	42(sp), r5
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r10
-	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	r15, r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#31, r14
-	mov	38(sp), r11
-	swpb	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#65504, r11
-	bis	r11, r14
-	mov	r14, 58(sp)
-	mov	r7, r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#31, r14
-	mov	52(sp), r11
-	swpb	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#65504, r11
-	bis	r11, r14
-	mov	r14, 164(sp)
-	mov	58(sp), r14
-	and	164(sp), r14
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r10
-	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	98(sp), r14
-	and	r7, r14
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r10
-	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	r7, r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#7, r14
-	mov	52(sp), r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#65528, r11
-	bis	r11, r14
-	mov	r14, 158(sp)
-	mov	52(sp), r14
-	bit	#1, r14
-	rrc	r14
-	and	#32767, r14
-	mov	82(sp), r11
-	bit	#1, r11
-	rrc	r11
-	and	#32768, r11
-	bis	r11, r14
-	mov	r14, 190(sp)
-	mov	158(sp), r14
-	and	190(sp), r14
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r10
-	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	82(sp), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#4095, r14
-	mov	r6, r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#61440, r11
-	bis	r11, r14
-	mov	r14, 150(sp)
-	mov	162(sp), r14
-	and	150(sp), r14
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r10
-	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	r15, r11
-	swpb	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#1023, r11
-	mov	38(sp), r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#64512, r14
-	bis	r14, r11
-	and	r12, r11
-	mov	r15, r12
-	swpb	r12
-	bit	#1, r12
-	rrc	r12
-	and	#127, r12
-	mov	38(sp), r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	and	#65408, r14
-	bis	r14, r12
-	and	r12, r11
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r11, r10
-	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	mov	52(sp), r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#1023, r14
-	mov	82(sp), r12
-	swpb	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	and	#64512, r12
-	bis	r12, r14
-	mov	r14, 188(sp)
-	mov	52(sp), r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	and	#3, r12
-	mov	82(sp), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#65532, r14
-	bis	r14, r12
-	mov	188(sp), r11
-	and	r12, r11
-	mov	82(sp), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#16383, r14
-	mov	r6, r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#49152, r12
-	bis	r12, r14
-	mov	r14, 216(sp)
-	and	216(sp), r11
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r11, r10
-	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	mov	82(sp), r14
-	mov	r6, r12
-	swpb	r12
-	swpb	r14
-	xor.b	r12, r14
-	xor	r12, r14
-	mov	r14, 108(sp)
-	mov	82(sp), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#15, r14
-	mov	r6, r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	and	#65520, r12
-	bis	r12, r14
-	mov	r14, 206(sp)
-	mov	108(sp), r11
-	and	206(sp), r11
-	mov	82(sp), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#7, r14
-	mov	r6, r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	and	#65528, r12
-	bis	r12, r14
-	mov	r14, 192(sp)
-	and	192(sp), r11
-	and	222(sp), r11
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r11, r10
-	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	xor	r9, r10
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r15, r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	and	#15, r9
-	mov	38(sp), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#65520, r14
-	bis	r14, r9
-	mov	20(sp), r12
-	mov	90(sp), r14
-	swpb	r14
-	swpb	r12
-	xor.b	r14, r12
-	xor	r14, r12
-	mov	r9, r11
-	and	r12, r11
-	mov	20(sp), r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	and	#7, r5
-	mov	90(sp), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#65528, r14
-	bis	r14, r5
-	mov	90(sp), r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#4095, r12
-	mov	124(sp), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#61440, r14
-	bis	r14, r12
-	and	r12, r5
-	xor	r5, r11
-	mov	r8, r14
-	and	#32767, r14
-	mov	r6, r12
-	swpb	r12
-	mov.b	r12, r12
-	rrum.w	#4, r12
-	rrum.w	#3, r12
-	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	rlam.w	#1, r14
-	bis	r12, r14
-	mov	r14, 208(sp)
-	mov	124(sp), r12
-	swpb	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#63, r12
-	mov	122(sp), r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#65472, r14
-	bis	r14, r12
-	mov	208(sp), r14
-	and	r12, r14
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r14, r11
-	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	122(sp), r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	and	#15, r5
-	mov	114(sp), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#65520, r14
-	bis	r14, r5
-	mov	114(sp), r12
-	rla	r12
-	adc	r12
-	and	#1, r12
-	mov	104(sp), r14
-	rla	r14
-	adc	r14
-	and	#65534, r14
-	bis	r14, r12
-	and	r12, r5
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r5, r11
-	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	and	208(sp), r9
-	mov	106(sp), r12
-	and	#16383, r12
-	mov.b	105(sp), r14
-	rrum.w	#4, r14
-	rrum.w	#2, r14
-	rlam.w	#2, r12
-	bis	r14, r12
-	and	r12, r9
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r9, r11
-	mov	106(sp), r14
-	and	#8191, r14
-	mov.b	105(sp), r12
-	rrum.w	#4, r12
-	rrum.w	#1, r12
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	rlam.w	#3, r14
-	bis	r12, r14
-	mov	r14, 244(sp)
-	xor	244(sp), r11
-	xor	42(sp), r11
-	mov	r15, r12
-	rla	r12
-	adc	r12
-	and	#1, r12
-	mov	38(sp), r14
-	rla	r14
-	adc	r14
-	and	#65534, r14
-	bis	r14, r12
-	xor	r12, r11
-	xor	144(sp), r11
-	xor	158(sp), r11
-	xor	82(sp), r11
-	xor	224(sp), r11
-	mov	r8, r14
-	and	#511, r14
-	mov	r6, r12
-	swpb	r12
-	mov.b	r12, r12
-	rrum.w	#1, r12
-	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	rlam.w	#4, r14
-	rlam.w	#3, r14
-	bis	r12, r14
-	mov	r14, 210(sp)
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r11, r14
-	xor	210(sp), r14
-	mov	r14, 254(sp)
-	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	20(sp), r12
-	swpb	r12
-	rla	r12
-	adc	r12
-	and	#511, r12
-	mov	90(sp), r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	and	#65024, r14
-	bis	r14, r12
-	mov	20(sp), r11
-	xor	r12, r11
-	xor	168(sp), r11
-	mov	114(sp), r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#1023, r14
-	mov	104(sp), r12
-	swpb	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	and	#64512, r12
-	bis	r12, r14
-	mov	r14, 148(sp)
-	xor	148(sp), r11
-	mov	106(sp), r12
-	and	#1, r12
-	mov	104(sp), r14
-	rrum.w	#1, r14
-	swpb	r12
-	rlam.w	#4, r12
-	rlam.w	#3, r12
-	bis	r14, r12
-	xor	r12, r11
-	mov	r11, r14
-	xor	106(sp), r14
-	mov	r14, 94(sp)
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	38(sp), r12
-	swpb	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#63, r12
-	mov	r7, r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#65472, r14
-	bis	r14, r12
-	mov	r15, r9
-	xor	r12, r9
-	xor	138(sp), r9
-	mov	r8, r14
-	and	#2047, r14
-	mov	r6, r12
-	swpb	r12
-	mov.b	r12, r12
-	rrum.w	#3, r12
-	rlam.w	#4, r14
-	rlam.w	#1, r14
-	bis	r12, r14
-	mov	r14, 198(sp)
-	xor	198(sp), r9
-	xor	r8, r9
-	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r15, r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#8191, r12
-	mov	38(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#57344, r15
-	bis	r15, r12
-	mov	82(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#8191, r15
-	mov	r6, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#57344, r14
-	bis	r14, r15
-	mov	r15, 226(sp)
-	and	226(sp), r12
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r9
-	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	58(sp), r15
-	and	184(sp), r15
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r9
-	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	38(sp), r12
-	bit	#1, r12
-	rrc	r12
-	and	#32767, r12
-	mov	r7, r15
-	bit	#1, r15
-	rrc	r15
-	and	#32768, r15
-	bis	r15, r12
-	mov	38(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#16383, r15
-	mov	r7, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#49152, r14
-	bis	r14, r15
-	mov	r15, 28(sp)
-	and	28(sp), r12
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r9
-	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	180(sp), r15
-	and	232(sp), r15
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r9
-	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	r13, r15
-	and	52(sp), r15
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r9
-	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	82(sp), r15
-	bit	#1, r15
-	rrc	r15
-	and	#32767, r15
-	mov	r6, r14
-	bit	#1, r14
-	rrc	r14
-	and	#32768, r14
-	bis	r14, r15
-	mov	r15, 174(sp)
-	mov	212(sp), r15
-	and	174(sp), r15
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r9
-	mov	r8, r15
-	and	#15, r15
-	mov	r6, r14
-	rrum.w	#4, r14
-	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	swpb	r15
-	rlam.w	#4, r15
-	bis	r14, r15
-	mov	r15, 146(sp)
-	mov	150(sp), r15
-	and	146(sp), r15
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r9
-	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	38(sp), r12
-	swpb	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	and	#1023, r12
-	mov	r7, r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#64512, r15
-	bis	r15, r12
-	and	98(sp), r12
-	mov	38(sp), r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	and	#127, r14
-	mov	r7, r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65408, r15
-	bis	r15, r14
-	and	r14, r12
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r9
-	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	mov	82(sp), r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#1023, r15
-	mov	r6, r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#64512, r14
-	bis	r14, r15
-	mov	r15, 172(sp)
-	mov	82(sp), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#3, r14
-	mov	r6, r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65532, r15
-	bis	r15, r14
-	mov	172(sp), r12
-	and	r14, r12
-	mov	r8, r15
-	and	#3, r15
-	mov	r6, r14
-	rrum.w	#2, r14
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#2, r15
-	bis	r14, r15
-	mov	r15, 200(sp)
-	and	200(sp), r12
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r9
-	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	mov	r8, r12
-	swpb	r12
-	mov	r6, r14
-	swpb	r14
-	mov	r12, r15
-	xor.b	r14, r15
-	mov	r15, 142(sp)
-	xor	r12, 142(sp)
-	mov	r8, r15
-	and	#4095, r15
-	mov	r6, r14
-	swpb	r14
-	mov.b	r14, r14
-	rrum.w	#4, r14
-	rlam.w	#4, r15
-	bis	r14, r15
-	mov	r15, 194(sp)
-	mov	142(sp), r11
-	and	194(sp), r11
-	mov	r8, r15
-	and	#8191, r15
-	mov	r6, r14
-	swpb	r14
-	mov.b	r14, r14
-	rrum.w	#4, r14
-	rrum.w	#1, r14
-	rlam.w	#3, r15
-	bis	r14, r15
-	mov	r15, 182(sp)
-	and	182(sp), r11
-	and	208(sp), r11
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r11, r9
-	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	xor	20(sp), r9
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	38(sp), r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	and	#15, r4
-	mov	r7, r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65520, r15
-	bis	r15, r4
-	mov	90(sp), r14
-	mov	124(sp), r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
+	mov	r10, r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	and	#65520, r8
+	bis	r8, r4
+	mov	32(sp), r7
+	mov	30(sp), r8
+	swpb	r8
+	swpb	r7
+	xor.b	r8, r7
+	xor	r8, r7
 	mov	r4, r5
-	and	r14, r5
-	mov	90(sp), r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#7, r11
-	mov	124(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65528, r15
-	bis	r15, r11
-	mov	124(sp), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#4095, r14
-	mov	122(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#61440, r15
-	bis	r15, r14
-	and	r14, r11
-	xor	r11, r5
-	mov	r10, r14
-	and	#32767, r14
-	mov	r8, r15
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#4, r15
-	rrum.w	#3, r15
-	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	rlam.w	#1, r14
-	bis	r15, r14
-	mov	122(sp), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#63, r15
-	mov	114(sp), r11
-	swpb	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#65472, r11
-	bis	r11, r15
-	mov	r14, r11
-	and	r15, r11
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r5, r15
-	xor	r11, r15
-	mov	r15, 16(sp)
-	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	114(sp), r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#15, r11
-	mov	104(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65520, r15
-	bis	r15, r11
-	mov	106(sp), r5
-	and	#32767, r5
-	mov.b	105(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#3, r15
-	rlam.w	#1, r5
-	bis	r15, r5
-	and	r5, r11
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	16(sp), r5
-	xor	r11, r5
-	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	and	r14, r4
-	mov	100(sp), r11
-	and	#16383, r11
-	mov.b	107(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#2, r15
-	rlam.w	#2, r11
-	bis	r15, r11
-	and	r11, r4
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r4, r5
-	mov	100(sp), r11
-	and	#8191, r11
-	mov.b	107(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#1, r15
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	rlam.w	#3, r11
-	bis	r15, r11
-	xor	r11, r5
-	xor	28(sp), r5
-	mov	38(sp), r11
-	rla	r11
-	adc	r11
-	and	#1, r11
-	mov	r7, r15
-	rla	r15
-	adc	r15
-	and	#65534, r15
-	bis	r15, r11
-	xor	r11, r5
-	xor	162(sp), r5
-	xor	212(sp), r5
-	xor	r6, r5
-	xor	210(sp), r5
-	mov	r10, r15
-	and	#511, r15
-	mov	r8, r11
-	swpb	r11
-	mov.b	r11, r11
-	rrum.w	#1, r11
-	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	bis	r11, r15
-	mov	r15, 196(sp)
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r5, r15
-	xor	196(sp), r15
-	mov	r15, 250(sp)
-	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	90(sp), r11
-	swpb	r11
-	rla	r11
-	adc	r11
-	and	#511, r11
-	mov	124(sp), r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	and	#65024, r15
-	bis	r15, r11
-	mov	90(sp), r5
-	xor	r11, r5
-	xor	154(sp), r5
-	mov	106(sp), r15
-	and	#63, r15
-	mov	104(sp), r11
-	rrum.w	#4, r11
-	rrum.w	#2, r11
-	swpb	r15
-	rlam.w	#2, r15
-	bis	r11, r15
-	mov	r15, 128(sp)
-	xor	128(sp), r5
-	mov	100(sp), r11
-	and	#1, r11
-	mov	106(sp), r15
-	rrum.w	#1, r15
-	swpb	r11
-	rlam.w	#4, r11
-	rlam.w	#3, r11
-	bis	r15, r11
-	xor	r11, r5
-	mov	r5, r15
-	xor	100(sp), r15
-	mov	r15, 70(sp)
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r7, r5
-	swpb	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	and	#63, r5
-	mov	52(sp), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65472, r15
-	bis	r15, r5
-	mov	38(sp), r11
-	xor	r5, r11
-	xor	108(sp), r11
-	mov	r10, r15
-	and	#2047, r15
-	mov	r8, r5
-	swpb	r5
-	mov.b	r5, r5
-	rrum.w	#3, r5
-	rlam.w	#4, r15
-	rlam.w	#1, r15
-	bis	r5, r15
-	mov	r15, 186(sp)
-	xor	186(sp), r11
-	xor	r10, r11
-	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	38(sp), r4
-	bit	#1, r4
-	rrc	r4
-	bit	#1, r4
-	rrc	r4
-	bit	#1, r4
-	rrc	r4
-	and	#8191, r4
-	mov	r7, r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#57344, r15
-	bis	r15, r4
-	mov	r8, r15
-	and	#7, r15
-	mov	r6, r5
-	rrum.w	#3, r5
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#1, r15
-	bis	r5, r15
-	mov	r15, 220(sp)
-	and	220(sp), r4
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r4, r11
-	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	180(sp), r15
-	and	176(sp), r15
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r11
-	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	r7, r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#16383, r15
-	mov	52(sp), r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	and	#49152, r5
-	bis	r5, r15
-	mov	r15, 30(sp)
-	mov	214(sp), r15
-	and	30(sp), r15
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r11
-	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	164(sp), r15
-	and	218(sp), r15
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r11
-	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	138(sp), r15
-	and	82(sp), r15
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r11
-	mov	r8, r15
-	and	#1, r15
-	mov	r6, r5
-	rrum.w	#1, r5
-	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	bis	r5, r15
-	mov	r15, 166(sp)
-	mov	192(sp), r15
-	and	166(sp), r15
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r11
-	mov	r10, r15
-	and	#15, r15
-	mov	r8, r5
-	rrum.w	#4, r5
-	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	swpb	r15
-	rlam.w	#4, r15
-	bis	r5, r15
-	mov	r15, 140(sp)
-	mov	146(sp), r15
-	and	140(sp), r15
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r11
-	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	204(sp), r15
-	and	r13, r15
-	and	240(sp), r15
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r11
-	mov	r8, r15
-	and	#63, r15
-	mov	r6, r13
-	rrum.w	#4, r13
-	rrum.w	#2, r13
-	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	swpb	r15
-	rlam.w	#2, r15
-	bis	r13, r15
-	mov	r15, 170(sp)
-	mov	r8, r13
-	and	#16383, r13
-	mov	r6, r15
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#4, r15
-	rrum.w	#2, r15
-	rlam.w	#2, r13
-	bis	r15, r13
-	mov	170(sp), r5
-	and	r13, r5
-	mov	r10, r15
-	and	#3, r15
-	mov	r8, r13
-	rrum.w	#2, r13
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#2, r15
-	bis	r13, r15
-	mov	r15, 202(sp)
-	and	202(sp), r5
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r11
-	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	mov	r10, r5
-	swpb	r5
-	mov	r5, r15
-	xor.b	r12, r15
-	xor	r5, r15
-	mov	r15, 136(sp)
-	mov	r10, r13
-	and	#4095, r13
-	mov	r8, r15
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#4, r15
-	rlam.w	#4, r13
-	bis	r15, r13
-	mov	136(sp), r12
-	and	r13, r12
-	mov	r10, r15
-	and	#8191, r15
-	mov	r8, r13
-	swpb	r13
-	mov.b	r13, r13
-	rrum.w	#4, r13
-	rrum.w	#1, r13
-	rlam.w	#3, r15
-	bis	r13, r15
-	mov	r15, 120(sp)
-	and	120(sp), r12
-	and	r14, r12
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r11
-	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	xor	90(sp), r11
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r7, r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	and	#15, r4
-	mov	52(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65520, r15
-	bis	r15, r4
-	mov	124(sp), r14
-	mov	122(sp), r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	mov	r4, r12
-	and	r14, r12
-	mov	124(sp), r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#7, r13
-	mov	122(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65528, r15
-	bis	r15, r13
-	mov	122(sp), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#4095, r14
-	mov	114(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#61440, r15
-	bis	r15, r14
-	and	r14, r13
-	xor	r13, r12
-	mov	r9, r14
-	and	#32767, r14
-	mov	r10, r15
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#4, r15
-	rrum.w	#3, r15
-	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	rlam.w	#1, r14
-	bis	r15, r14
-	mov	114(sp), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#63, r15
-	mov	104(sp), r13
-	swpb	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#65472, r13
-	bis	r13, r15
-	mov	r14, r13
-	and	r15, r13
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r12, r15
-	xor	r13, r15
-	mov	r15, 14(sp)
-	mov	106(sp), r13
-	and	#4095, r13
-	mov.b	105(sp), r15
-	rrum.w	#4, r15
-	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	rlam.w	#4, r13
-	bis	r15, r13
-	mov	100(sp), r12
-	and	#32767, r12
-	mov.b	107(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#3, r15
-	rlam.w	#1, r12
-	bis	r15, r12
-	and	r12, r13
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	14(sp), r12
-	xor	r13, r12
-	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	and	r14, r4
-	mov	94(sp), r13
-	and	#16383, r13
-	mov.b	101(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#2, r15
-	rlam.w	#2, r13
-	bis	r15, r13
-	and	r13, r4
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r4, r12
-	mov	94(sp), r13
-	and	#8191, r13
-	mov.b	101(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#1, r15
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	rlam.w	#3, r13
-	bis	r15, r13
-	xor	r13, r12
-	xor	30(sp), r12
-	mov	r7, r13
-	rla	r13
-	adc	r13
-	and	#1, r13
-	mov	52(sp), r15
-	rla	r15
-	adc	r15
-	and	#65534, r15
-	bis	r15, r13
-	xor	r13, r12
-	xor	150(sp), r12
-	xor	192(sp), r12
-	xor	r8, r12
-	xor	196(sp), r12
-	mov	r9, r15
-	and	#511, r15
-	mov	r10, r13
-	swpb	r13
-	mov.b	r13, r13
-	rrum.w	#1, r13
-	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	bis	r13, r15
-	mov	r15, 22(sp)
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r12, r15
-	xor	22(sp), r15
-	mov	r15, 234(sp)
-	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	124(sp), r13
-	swpb	r13
-	rla	r13
-	adc	r13
-	and	#511, r13
-	mov	122(sp), r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	and	#65024, r15
-	bis	r15, r13
-	mov	124(sp), r12
-	xor	r13, r12
-	xor	148(sp), r12
-	mov	100(sp), r15
-	and	#63, r15
-	mov	106(sp), r13
-	rrum.w	#4, r13
-	rrum.w	#2, r13
-	swpb	r15
-	rlam.w	#2, r15
-	bis	r13, r15
-	mov	r15, 112(sp)
-	xor	112(sp), r12
-	mov	94(sp), r13
-	and	#1, r13
-	mov	100(sp), r15
-	rrum.w	#1, r15
-	swpb	r13
-	rlam.w	#4, r13
-	rlam.w	#3, r13
-	bis	r15, r13
-	xor	r13, r12
-	mov	r12, r15
-	xor	94(sp), r15
-	mov	r15, 62(sp)
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	52(sp), r13
-	swpb	r13
-	bit	#1, r13
-	rrc	r13
-	bit	#1, r13
-	rrc	r13
-	and	#63, r13
-	mov	82(sp), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65472, r15
-	bis	r15, r13
-	mov	r7, r12
-	xor	r13, r12
-	xor	142(sp), r12
-	mov	r9, r15
-	and	#2047, r15
-	mov	r10, r13
-	swpb	r13
-	mov.b	r13, r13
-	rrum.w	#3, r13
-	rlam.w	#4, r15
-	rlam.w	#1, r15
-	bis	r13, r15
-	mov	r15, 126(sp)
-	xor	126(sp), r12
-	xor	r9, r12
-	mov	r10, r13
-	and	#7, r13
-	mov	r8, r15
-	rrum.w	#3, r15
-	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	swpb	r13
-	rlam.w	#4, r13
-	rlam.w	#1, r13
-	bis	r15, r13
-	mov	246(sp), r15
-	and	r13, r15
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r12
-	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	164(sp), r15
-	and	158(sp), r15
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r12
-	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	190(sp), r15
-	and	230(sp), r15
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r12
-	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	232(sp), r15
-	and	198(sp), r15
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r12
-	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	108(sp), r15
-	and	r6, r15
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r12
-	mov	r10, r15
-	and	#1, r15
-	mov	r8, r13
-	rrum.w	#1, r13
-	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	bis	r13, r15
-	mov	r15, 156(sp)
-	mov	182(sp), r15
-	and	156(sp), r15
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r12
-	mov	r9, r15
-	and	#15, r15
-	mov	r10, r13
-	rrum.w	#4, r13
-	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	swpb	r15
-	rlam.w	#4, r15
-	bis	r13, r15
-	mov	r15, 134(sp)
-	mov	140(sp), r15
-	and	134(sp), r15
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r12
-	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	188(sp), r15
-	and	138(sp), r15
-	and	242(sp), r15
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r12
-	mov	r10, r15
-	and	#63, r15
-	mov	r8, r13
-	rrum.w	#4, r13
-	rrum.w	#2, r13
-	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	swpb	r15
-	rlam.w	#2, r15
-	bis	r13, r15
-	mov	r15, 160(sp)
-	mov	r10, r13
-	and	#16383, r13
-	mov	r8, r15
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#4, r15
-	rrum.w	#2, r15
-	rlam.w	#2, r13
-	bis	r15, r13
-	mov	160(sp), r7
-	and	r13, r7
-	mov	r9, r13
-	and	#3, r13
-	mov	r10, r15
-	rrum.w	#2, r15
-	swpb	r13
-	rlam.w	#4, r13
-	rlam.w	#2, r13
-	bis	r15, r13
-	and	r13, r7
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r12
-	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	mov	r9, r13
-	swpb	r13
-	mov	r13, r15
-	xor.b	r5, r15
-	xor	r13, r15
-	mov	r15, 96(sp)
-	mov	r9, r7
-	and	#4095, r7
-	mov	r10, r15
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#4, r15
-	rlam.w	#4, r7
-	bis	r15, r7
-	mov	96(sp), r5
 	and	r7, r5
-	mov	r9, r15
-	and	#8191, r15
-	mov	r10, r7
-	swpb	r7
-	mov.b	r7, r7
-	rrum.w	#4, r7
-	rrum.w	#1, r7
-	rlam.w	#3, r15
-	bis	r7, r15
-	mov	r15, 116(sp)
-	and	116(sp), r5
-	and	r14, r5
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r12
-	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	xor	124(sp), r12
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	122(sp), r14
-	mov	114(sp), r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	mov	228(sp), r5
-	and	r14, r5
-	mov	114(sp), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#4095, r14
-	mov	104(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#61440, r15
-	bis	r15, r14
-	mov	252(sp), r15
-	and	r14, r15
-	xor	r15, r5
-	mov	r11, r14
-	and	#32767, r14
-	mov	r9, r15
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#4, r15
-	rrum.w	#3, r15
-	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	rlam.w	#1, r14
-	bis	r15, r14
-	mov	106(sp), r7
-	and	#1023, r7
-	mov.b	105(sp), r15
-	rrum.w	#2, r15
-	rlam.w	#4, r7
-	rlam.w	#2, r7
-	bis	r15, r7
-	mov	r14, r15
-	and	r7, r15
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r15, r5
-	mov	100(sp), r4
-	and	#4095, r4
-	mov.b	107(sp), r15
-	rrum.w	#4, r15
-	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	rlam.w	#4, r4
-	bis	r15, r4
-	mov	94(sp), r7
-	and	#32767, r7
-	mov.b	101(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#3, r15
-	rlam.w	#1, r7
-	bis	r15, r7
-	and	r7, r4
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r4, r5
-	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	mov	228(sp), r4
-	and	r14, r4
-	mov	70(sp), r7
-	and	#16383, r7
-	mov.b	95(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#2, r15
-	rlam.w	#2, r7
-	bis	r15, r7
-	and	r7, r4
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r4, r5
-	mov	70(sp), r7
-	and	#8191, r7
-	mov.b	95(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#1, r15
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	rlam.w	#3, r7
-	bis	r15, r7
-	xor	r7, r5
-	xor	230(sp), r5
-	xor	236(sp), r5
-	xor	146(sp), r5
-	xor	182(sp), r5
-	xor	r10, r5
-	xor	22(sp), r5
-	mov	r11, r15
-	and	#511, r15
-	mov	r9, r7
-	swpb	r7
-	mov.b	r7, r7
-	rrum.w	#1, r7
-	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	bis	r7, r15
-	mov	r15, 36(sp)
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r5, r15
-	xor	36(sp), r15
-	mov	r15, 178(sp)
-	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	122(sp), r7
-	swpb	r7
-	rla	r7
-	adc	r7
-	and	#511, r7
-	mov	114(sp), r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	and	#65024, r15
-	bis	r15, r7
-	mov	122(sp), r5
-	xor	r7, r5
-	xor	128(sp), r5
-	mov	94(sp), r15
-	and	#63, r15
-	mov	100(sp), r7
-	rrum.w	#4, r7
-	rrum.w	#2, r7
-	swpb	r15
-	rlam.w	#2, r15
-	bis	r7, r15
-	mov	r15, 118(sp)
-	xor	118(sp), r5
-	mov	70(sp), r7
-	and	#1, r7
-	mov	94(sp), r15
-	rrum.w	#1, r15
-	swpb	r7
-	rlam.w	#4, r7
-	rlam.w	#3, r7
-	bis	r15, r7
-	xor	r7, r5
-	mov	r5, r15
-	xor	70(sp), r15
-	mov	r15, 92(sp)
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	82(sp), r7
-	swpb	r7
+	mov	32(sp), r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	and	#7, r6
+	mov	30(sp), r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	and	#65528, r8
+	bis	r8, r6
+	mov	30(sp), r7
 	bit	#1, r7
 	rrc	r7
 	bit	#1, r7
 	rrc	r7
-	and	#63, r7
-	mov	r6, r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65472, r15
-	bis	r15, r7
-	mov	52(sp), r5
-	xor	r7, r5
-	xor	136(sp), r5
-	mov	r11, r15
-	and	#2047, r15
-	mov	r9, r7
-	swpb	r7
-	mov.b	r7, r7
-	rrum.w	#3, r7
-	rlam.w	#4, r15
-	rlam.w	#1, r15
-	bis	r7, r15
-	mov	r15, 132(sp)
-	xor	132(sp), r5
-	xor	r11, r5
-	mov	r9, r7
-	and	#7, r7
-	mov	r10, r15
-	rrum.w	#3, r15
-	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	swpb	r7
-	rlam.w	#4, r7
-	rlam.w	#1, r7
-	bis	r15, r7
-	mov	238(sp), r15
-	and	r7, r15
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r5
-	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	232(sp), r15
-	and	212(sp), r15
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r5
-	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	174(sp), r15
-	and	216(sp), r15
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r5
-	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	218(sp), r15
-	and	186(sp), r15
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r5
-	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	142(sp), r15
-	and	r8, r15
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r5
-	mov	r9, r7
-	and	#1, r7
-	mov	r10, r15
-	rrum.w	#1, r15
-	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	swpb	r7
-	rlam.w	#4, r7
-	rlam.w	#3, r7
-	bis	r15, r7
-	mov	120(sp), r15
-	and	r7, r15
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r5
-	mov	r11, r15
-	and	#15, r15
-	mov	r9, r7
-	rrum.w	#4, r7
-	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	swpb	r15
-	rlam.w	#4, r15
-	bis	r7, r15
-	mov	r15, 50(sp)
-	mov	134(sp), r15
-	and	50(sp), r15
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r5
-	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	172(sp), r15
-	and	108(sp), r15
-	and	224(sp), r15
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r5
-	mov	r9, r4
-	and	#63, r4
-	mov	r10, r15
-	rrum.w	#4, r15
-	rrum.w	#2, r15
-	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	swpb	r4
-	rlam.w	#2, r4
-	bis	r15, r4
-	mov	r9, r15
-	and	#16383, r15
-	mov	r10, r7
-	swpb	r7
-	mov.b	r7, r7
-	rrum.w	#4, r7
-	rrum.w	#2, r7
-	rlam.w	#2, r15
-	bis	r7, r15
-	and	r15, r4
-	mov	r11, r7
-	and	#3, r7
-	mov	r9, r15
-	rrum.w	#2, r15
-	swpb	r7
-	rlam.w	#4, r7
-	rlam.w	#2, r7
-	bis	r15, r7
-	mov	r4, r15
-	and	r7, r15
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r5, r7
-	xor	r15, r7
-	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	mov	r11, r15
-	swpb	r15
-	mov	r15, 24(sp)
-	xor.b	r13, r15
-	mov	r15, 60(sp)
-	xor	24(sp), 60(sp)
-	mov	r11, r13
-	and	#4095, r13
-	mov	r9, r15
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#4, r15
-	rlam.w	#4, r13
-	bis	r15, r13
-	mov	60(sp), r5
-	and	r13, r5
-	mov	r11, r15
-	and	#8191, r15
-	mov	r9, r13
-	swpb	r13
-	mov.b	r13, r13
-	rrum.w	#4, r13
-	rrum.w	#1, r13
-	rlam.w	#3, r15
-	bis	r13, r15
-	mov	r15, 102(sp)
-	and	102(sp), r5
-	and	r14, r5
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r7
-	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	mov	r7, r13
-	xor	122(sp), r13
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	114(sp), r14
-	mov	104(sp), r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	mov	206(sp), r5
-	and	r14, r5
-	mov	106(sp), r14
-	and	#15, r14
-	mov	104(sp), r15
-	rrum.w	#4, r15
-	swpb	r14
-	rlam.w	#4, r14
-	bis	r15, r14
-	mov	248(sp), r15
-	and	r14, r15
-	xor	r15, r5
-	mov	r12, r14
-	and	#32767, r14
-	mov	r11, r15
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#4, r15
-	rrum.w	#3, r15
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	and	#4095, r7
+	mov	26(sp), r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#61440, r8
+	bis	r8, r7
+	and	r7, r6
+	xor	r6, r5
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	rlam.w	#1, r14
-	bis	r15, r14
-	mov	100(sp), r7
-	and	#1023, r7
-	mov.b	107(sp), r15
-	rrum.w	#2, r15
-	rlam.w	#4, r7
-	rlam.w	#2, r7
-	bis	r15, r7
-	mov	r14, r15
-	and	r7, r15
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r15, r5
-	mov	94(sp), r4
-	and	#4095, r4
-	mov.b	101(sp), r15
-	rrum.w	#4, r15
-	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	rlam.w	#4, r4
-	bis	r15, r4
-	mov	70(sp), r7
-	and	#32767, r7
-	mov.b	95(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#3, r15
-	rlam.w	#1, r7
-	bis	r15, r7
-	and	r7, r4
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r4, r5
-	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	mov	206(sp), r4
-	and	r14, r4
-	mov	62(sp), r7
-	and	#16383, r7
-	mov.b	71(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#2, r15
-	rlam.w	#2, r7
-	bis	r15, r7
-	and	r7, r4
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r4, r5
-	mov	62(sp), r7
-	and	#8191, r7
-	mov.b	71(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#1, r15
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	rlam.w	#3, r7
-	bis	r15, r7
-	xor	r7, r5
-	xor	216(sp), r5
-	xor	222(sp), r5
-	xor	140(sp), r5
-	xor	120(sp), r5
-	xor	r9, r5
-	xor	36(sp), r5
-	mov	r12, r15
-	and	#511, r15
-	mov	r11, r7
-	swpb	r7
-	mov.b	r7, r7
-	rrum.w	#1, r7
-	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	bis	r7, r15
-	mov	r15, 48(sp)
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r5, r15
-	xor	48(sp), r15
-	mov	r15, 130(sp)
-	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	114(sp), r7
-	swpb	r7
+	mov	r14, r7
 	rla	r7
 	adc	r7
-	and	#511, r7
-	mov	104(sp), r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	and	#65024, r15
-	bis	r15, r7
-	mov	114(sp), r5
-	xor	r7, r5
-	xor	112(sp), r5
-	mov	70(sp), r7
-	and	#63, r7
-	mov	94(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#2, r15
-	swpb	r7
-	rlam.w	#2, r7
-	bis	r15, r7
-	xor	r7, r5
-	mov	62(sp), r7
 	and	#1, r7
-	mov	70(sp), r15
-	rrum.w	#1, r15
-	swpb	r7
-	rlam.w	#4, r7
-	rlam.w	#3, r7
-	bis	r15, r7
-	xor	r7, r5
-	mov	r5, r15
-	xor	62(sp), r15
-	mov	r15, 110(sp)
-	mov	r8, r7
-	and	#1023, r7
-	mov	r6, r15
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#2, r15
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	rlam.w	#4, r7
-	rlam.w	#2, r7
-	bis	r15, r7
-	mov	82(sp), r5
-	xor	r7, r5
-	xor	96(sp), r5
-	mov	r12, r7
-	and	#2047, r7
-	mov	r11, r15
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#3, r15
-	rlam.w	#4, r7
-	rlam.w	#1, r7
-	bis	r15, r7
-	xor	r7, r5
-	xor	r12, r5
-	mov	r11, r7
-	and	#7, r7
-	mov	r9, r15
-	rrum.w	#3, r15
-	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	swpb	r7
-	rlam.w	#4, r7
-	rlam.w	#1, r7
-	bis	r15, r7
-	mov	226(sp), r15
-	and	r7, r15
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r5
-	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	218(sp), r15
-	and	192(sp), r15
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r5
-	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	166(sp), r15
-	and	200(sp), r15
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r5
-	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	198(sp), r15
-	and	126(sp), r15
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r5
-	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	136(sp), r15
-	and	r10, r15
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r5
-	mov	r11, r7
-	and	#1, r7
-	mov	r9, r15
-	rrum.w	#1, r15
-	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	swpb	r7
-	rlam.w	#4, r7
-	rlam.w	#3, r7
-	bis	r15, r7
-	mov	116(sp), r15
-	and	r7, r15
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r5
-	mov	r12, r15
-	and	#15, r15
-	mov	r11, r7
-	rrum.w	#4, r7
-	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	swpb	r15
-	rlam.w	#4, r15
-	bis	r7, r15
-	mov	r15, 54(sp)
-	mov	50(sp), r15
-	and	54(sp), r15
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r5
-	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	170(sp), r15
-	and	142(sp), r15
-	and	210(sp), r15
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r5
-	mov	r11, r4
-	and	#63, r4
-	mov	r9, r15
-	rrum.w	#4, r15
-	rrum.w	#2, r15
-	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	swpb	r4
-	rlam.w	#2, r4
-	bis	r15, r4
-	mov	r11, r15
-	and	#16383, r15
-	mov	r9, r7
-	swpb	r7
-	mov.b	r7, r7
-	rrum.w	#4, r7
-	rrum.w	#2, r7
-	rlam.w	#2, r15
-	bis	r7, r15
-	and	r15, r4
-	mov	r12, r7
-	and	#3, r7
-	mov	r11, r15
-	rrum.w	#2, r15
-	swpb	r7
-	rlam.w	#4, r7
-	rlam.w	#2, r7
-	bis	r15, r7
-	mov	r4, r15
-	and	r7, r15
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r5
-	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	mov	r12, r15
-	swpb	r15
-	mov	r15, 26(sp)
-	mov	r15, r7
-	xor.b	24(sp), r7
-	xor	26(sp), r7
-	mov	r12, r4
-	and	#4095, r4
-	mov	r11, r15
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#4, r15
-	rlam.w	#4, r4
-	bis	r15, r4
-	and	r4, r7
-	mov	r12, r4
-	and	#8191, r4
-	mov	r11, r15
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#4, r15
-	rrum.w	#1, r15
-	rlam.w	#3, r4
-	bis	r15, r4
-	and	r4, r7
-	and	r14, r7
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r5, r15
-	xor	r7, r15
-	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	xor	114(sp), r15
-	mov	r15, 66(sp)
+	mov	r15, r8
+	rla	r8
+	adc	r8
+	and	#65534, r8
+	bis	r8, r7
+	mov	26(sp), r8
+	swpb	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#63, r8
+	mov	22(sp), r6
+	swpb	r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	and	#65472, r6
+	bis	r6, r8
+	mov	r7, r6
+	and	r8, r6
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	106(sp), r7
-	swpb	r7
-	mov	r7, r14
-	mov	104(sp), r15
-	swpb	r15
-	xor.b	r15, r14
-	xor	r7, r14
-	mov	194(sp), r5
-	and	r14, r5
-	mov	100(sp), r14
-	and	#15, r14
-	mov	106(sp), r15
-	rrum.w	#4, r15
-	swpb	r14
-	rlam.w	#4, r14
-	bis	r15, r14
-	mov	244(sp), r15
-	and	r14, r15
-	xor	r15, r5
-	mov	r13, r14
-	and	#32767, r14
-	mov	r12, r15
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#4, r15
-	rrum.w	#3, r15
+	mov	r5, r8
+	xor	r6, r8
+	mov	r8, 2(sp)
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	rlam.w	#1, r14
-	bis	r15, r14
-	mov	94(sp), r7
-	and	#1023, r7
-	mov.b	101(sp), r15
-	rrum.w	#2, r15
-	rlam.w	#4, r7
-	rlam.w	#2, r7
-	bis	r15, r7
-	mov	r14, r15
-	and	r7, r15
+	mov	22(sp), r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	and	#15, r6
+	mov	34(sp), r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	and	#65520, r8
+	bis	r8, r6
+	mov	34(sp), r5
+	rla	r5
+	adc	r5
+	and	#1, r5
+	mov	8(sp), r8
+	rla	r8
+	adc	r8
+	and	#65534, r8
+	bis	r8, r5
+	and	r5, r6
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r15, r5
-	mov	70(sp), r4
-	and	#4095, r4
-	mov.b	95(sp), r15
-	rrum.w	#4, r15
-	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	rlam.w	#4, r4
-	bis	r15, r4
-	mov	62(sp), r7
-	and	#32767, r7
-	mov.b	71(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#3, r15
-	rlam.w	#1, r7
-	bis	r15, r7
-	and	r7, r4
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r4, r5
+	mov	2(sp), r5
+	xor	r6, r5
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	mov	194(sp), r4
-	and	r14, r4
-	mov	92(sp), r7
-	and	#16383, r7
-	mov.b	63(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#2, r15
-	rlam.w	#2, r7
-	bis	r15, r7
 	and	r7, r4
+	mov	8(sp), r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	and	#3, r6
+	mov	28(sp), r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	and	#65532, r8
+	bis	r8, r6
+	and	r6, r4
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r4, r5
-	mov	92(sp), r7
-	and	#8191, r7
-	mov.b	63(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#1, r15
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	rlam.w	#3, r7
-	bis	r15, r7
-	xor	r7, r5
-	xor	200(sp), r5
-	xor	208(sp), r5
-	xor	134(sp), r5
-	xor	116(sp), r5
-	xor	r11, r5
-	xor	48(sp), r5
-	mov	r13, r7
-	and	#511, r7
-	mov	r12, r15
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#1, r15
-	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	rlam.w	#4, r7
-	rlam.w	#3, r7
-	bis	r15, r7
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r5, r15
-	xor	r7, r15
-	mov	r15, 46(sp)
-	mov	106(sp), r7
-	and	#127, r7
-	mov	104(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#3, r15
-	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	swpb	r7
-	rlam.w	#1, r7
-	bis	r15, r7
-	mov	104(sp), r5
-	xor	r7, r5
-	xor	118(sp), r5
-	mov	62(sp), r7
-	and	#63, r7
-	mov	70(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#2, r15
-	swpb	r7
-	rlam.w	#2, r7
-	bis	r15, r7
-	xor	r7, r5
-	mov	92(sp), r7
-	and	#1, r7
-	mov	62(sp), r15
-	rrum.w	#1, r15
-	swpb	r7
-	rlam.w	#4, r7
-	rlam.w	#3, r7
-	bis	r15, r7
-	xor	r7, r5
-	mov	r5, r7
-	xor	92(sp), r7
-	mov	r10, r4
-	and	#1023, r4
-	mov	r8, r15
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#2, r15
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	rlam.w	#4, r4
-	rlam.w	#2, r4
-	bis	r15, r4
-	mov	r6, r5
-	xor	r4, r5
-	xor	60(sp), r5
-	mov	r13, r6
-	and	#2047, r6
-	mov	r12, r15
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#3, r15
-	rlam.w	#4, r6
-	rlam.w	#1, r6
-	bis	r15, r6
+	mov	8(sp), r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	and	#7, r6
+	mov	28(sp), r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	and	#65528, r8
+	bis	r8, r6
+	xor	r6, r5
+	mov	r9, r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	and	#16383, r6
+	mov	r10, r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#49152, r8
+	bis	r8, r6
+	xor	r6, r5
+	mov	r9, r6
+	rla	r6
+	adc	r6
+	and	#1, r6
+	mov	r10, r8
+	rla	r8
+	adc	r8
+	and	#65534, r8
+	bis	r8, r6
+	xor	r6, r5
+	mov	r11, r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	and	#4095, r6
+	mov	r12, r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#61440, r8
+	bis	r8, r6
+	xor	r6, r5
+	mov	r11, r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	and	#7, r6
+	mov	r12, r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	and	#65528, r8
+	bis	r8, r6
 	xor	r6, r5
 	xor	r13, r5
+	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	mov	r13, r6
+	swpb	r6
+	bit	#1, r6
+	rrc	r6
+	and	#127, r6
+	mov	r14, r8
+	swpb	r8
+	bit	#1, r8
+	rrc	r8
+	and	#65408, r8
+	bis	r8, r6
+	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	xor	r6, r5
+	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	mov	r14, r6
+	swpb	r6
+	bit	#1, r6
+	rrc	r6
+	and	#127, r6
+	mov	r15, r8
+	swpb	r8
+	bit	#1, r8
+	rrc	r8
+	and	#65408, r8
+	bis	r8, r6
+	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	mov	r5, r8
+	xor	r6, r8
+	mov	r8, 48(sp)
+	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
+	mov	32(sp), r6
+	swpb	r6
+	rla	r6
+	adc	r6
+	and	#511, r6
+	mov	30(sp), r8
+	swpb	r8
+	rla	r8
+	adc	r8
+	and	#65024, r8
+	bis	r8, r6
+	mov	32(sp), r5
+	xor	r6, r5
+	mov	26(sp), r6
+	swpb	r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	and	#1023, r6
+	mov	22(sp), r8
+	swpb	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	and	#64512, r8
+	bis	r8, r6
+	xor	r6, r5
+	mov	34(sp), r6
+	swpb	r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	and	#1023, r6
+	mov	8(sp), r8
+	swpb	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	and	#64512, r8
+	bis	r8, r6
+	xor	r6, r5
+	mov	8(sp), r6
+	bit	#1, r6
+	rrc	r6
+	and	#32767, r6
+	mov	28(sp), r8
+	bit	#1, r8
+	rrc	r8
+	and	#32768, r8
+	bis	r8, r6
+	xor	r6, r5
+	mov	r5, r8
+	xor	28(sp), r8
+	mov	r8, 40(sp)
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	mov	r10, r6
+	swpb	r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	and	#63, r6
+	mov	r11, r8
+	swpb	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#65472, r8
+	bis	r8, r6
+	mov	r9, r5
+	xor	r6, r5
 	mov	r12, r6
-	and	#7, r6
-	mov	r11, r15
-	rrum.w	#3, r15
+	mov	r13, r8
+	swpb	r8
+	swpb	r6
+	xor.b	r8, r6
+	xor	r8, r6
+	xor	r6, r5
+	mov	r14, r6
+	swpb	r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	and	#31, r6
+	mov	r15, r8
+	swpb	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#65504, r8
+	bis	r8, r6
+	xor	r6, r5
+	xor	r15, r5
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	swpb	r6
-	rlam.w	#4, r6
-	rlam.w	#1, r6
-	bis	r15, r6
-	mov	220(sp), r15
-	and	r6, r15
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r5
-	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	198(sp), r15
-	and	182(sp), r15
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r5
-	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	156(sp), r15
-	and	202(sp), r15
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r5
-	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	186(sp), r15
-	and	132(sp), r15
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r5
-	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	96(sp), r15
-	and	r9, r15
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r5
-	mov	r12, r6
-	and	#1, r6
-	mov	r11, r15
-	rrum.w	#1, r15
-	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	swpb	r6
-	rlam.w	#4, r6
-	rlam.w	#3, r6
-	bis	r15, r6
-	mov	102(sp), r15
-	and	r6, r15
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r5
+	mov	r9, r4
+	bit	#1, r4
+	rrc	r4
+	bit	#1, r4
+	rrc	r4
+	bit	#1, r4
+	rrc	r4
+	and	#8191, r4
+	mov	r10, r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#57344, r8
+	bis	r8, r4
 	mov	r13, r6
-	and	#15, r6
-	mov	r12, r15
-	rrum.w	#4, r15
-	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	swpb	r6
-	rlam.w	#4, r6
-	bis	r15, r6
-	mov	54(sp), r15
-	and	r6, r15
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r5
-	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	160(sp), r15
-	and	136(sp), r15
-	and	196(sp), r15
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r5
-	mov	r12, r4
-	and	#63, r4
-	mov	r11, r15
-	rrum.w	#4, r15
-	rrum.w	#2, r15
-	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	swpb	r4
-	rlam.w	#2, r4
-	bis	r15, r4
-	mov	r12, r15
-	and	#16383, r15
-	mov	r11, r6
-	swpb	r6
-	mov.b	r6, r6
-	rrum.w	#4, r6
-	rrum.w	#2, r6
-	rlam.w	#2, r15
-	bis	r6, r15
-	and	r15, r4
-	mov	r13, r6
-	and	#3, r6
-	mov	r12, r15
-	rrum.w	#2, r15
-	swpb	r6
-	rlam.w	#4, r6
-	rlam.w	#2, r6
-	bis	r15, r6
-	mov	r4, r15
-	and	r6, r15
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r5
-	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	mov	r13, r15
-	swpb	r15
-	mov	r15, r4
-	xor.b	26(sp), r4
-	xor	r15, r4
-	mov	r13, r15
-	and	#4095, r15
-	mov	r12, r6
-	swpb	r6
-	mov.b	r6, r6
-	rrum.w	#4, r6
-	rlam.w	#4, r15
-	bis	r6, r15
-	and	r15, r4
-	mov	r13, r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
 	and	#8191, r6
-	mov	r12, r15
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#4, r15
-	rrum.w	#1, r15
-	rlam.w	#3, r6
-	bis	r15, r6
-	mov	r4, r15
-	and	r6, r15
-	and	r14, r15
+	mov	r14, r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#57344, r8
+	bis	r8, r6
+	and	r6, r4
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r5, r14
-	xor	r15, r14
+	xor	r4, r5
+	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	mov	r9, r6
+	swpb	r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	and	#31, r6
+	mov	r10, r8
+	swpb	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#65504, r8
+	bis	r8, r6
+	mov	r9, r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	and	#7, r8
+	mov	r10, r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	and	#65528, r9
+	bis	r9, r8
+	and	r8, r6
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r6, r5
+	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	mov	r10, r6
+	bit	#1, r6
+	rrc	r6
+	and	#32767, r6
+	mov	r11, r9
+	bit	#1, r9
+	rrc	r9
+	and	#32768, r9
+	bis	r9, r6
+	mov	r10, r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#16383, r8
+	mov	r11, r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	and	#49152, r9
+	bis	r9, r8
+	and	r8, r6
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r6, r5
+	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	mov	r10, r6
+	swpb	r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	and	#31, r6
+	mov	r11, r9
+	swpb	r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	and	#65504, r9
+	bis	r9, r6
+	mov	r12, r8
+	swpb	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#31, r8
+	mov	r13, r9
+	swpb	r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	and	#65504, r9
+	bis	r9, r8
+	and	r8, r6
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r6, r5
+	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	mov	r11, r8
+	mov	r12, r9
+	swpb	r9
+	swpb	r8
+	xor.b	r9, r8
+	xor	r9, r8
+	and	r12, r8
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r8, r5
+	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	mov	r12, r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	and	#7, r6
+	mov	r13, r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	and	#65528, r9
+	bis	r9, r6
+	mov	r13, r8
+	bit	#1, r8
+	rrc	r8
+	and	#32767, r8
+	mov	r14, r9
+	bit	#1, r9
+	rrc	r9
+	and	#32768, r9
+	bis	r9, r8
+	and	r8, r6
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r6, r5
+	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	mov	r13, r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	and	#4095, r6
+	mov	r14, r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	and	#61440, r9
+	bis	r9, r6
+	mov	r14, r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#4095, r8
+	mov	r15, r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	and	#61440, r9
+	bis	r9, r8
+	and	r8, r6
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r6, r5
+	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	mov	r10, r6
+	swpb	r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	and	#1023, r6
+	mov	r11, r9
+	swpb	r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	and	#64512, r9
+	bis	r9, r6
+	mov	r10, r8
+	mov	r11, r9
+	swpb	r9
+	swpb	r8
+	xor.b	r9, r8
+	xor	r9, r8
+	and	r8, r6
+	mov	r10, r8
+	swpb	r8
+	bit	#1, r8
+	rrc	r8
+	and	#127, r8
+	mov	r11, r9
+	swpb	r9
+	bit	#1, r9
+	rrc	r9
+	and	#65408, r9
+	bis	r9, r8
+	and	r8, r6
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r6, r5
+	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
+	mov	r13, r6
+	swpb	r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	and	#1023, r6
+	mov	r14, r9
+	swpb	r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	and	#64512, r9
+	bis	r9, r6
+	mov	r13, r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	and	#3, r8
+	mov	r14, r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	and	#65532, r9
+	bis	r9, r8
+	and	r8, r6
+	mov	r14, r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#16383, r8
+	mov	r15, r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	and	#49152, r9
+	bis	r9, r8
+	and	r8, r6
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r6, r5
+	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
+	mov	r14, r6
+	mov	r15, r9
+	swpb	r9
+	swpb	r6
+	xor.b	r9, r6
+	xor	r9, r6
+	mov	r14, r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	and	#15, r8
+	mov	r15, r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	and	#65520, r9
+	bis	r9, r8
+	and	r8, r6
+	mov	r14, r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	and	#7, r8
+	mov	r15, r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	and	#65528, r9
+	bis	r9, r8
+	and	r8, r6
+	and	r7, r6
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r6, r5
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	xor	104(sp), r14
-	; grain128aeadv2.ae:89: sr = sr | ((y as u64) << (par * i))
-	mov	260(sp), r15
-	mov	106(sp), 0(r15)
-	mov	100(sp), 2(r15)
-	mov	94(sp), 4(r15)
-	mov	70(sp), 6(r15)
-	mov	62(sp), 8(r15)
-	mov	92(sp), 10(r15)
-	mov	110(sp), 12(r15)
-	mov	r7, 14(r15)
-	mov	258(sp), r15
-	mov	r8, 0(r15)
-	mov	r10, 2(r15)
-	mov	r9, 4(r15)
-	mov	r11, 6(r15)
-	mov	r12, 8(r15)
-	mov	r13, 10(r15)
-	mov	66(sp), 12(r15)
-	mov	r14, 14(r15)
-	mov	266(sp), r15
-	mov	262(sp), 0(r15)
-	mov	256(sp), 2(r15)
-	mov	254(sp), 4(r15)
-	mov	250(sp), 6(r15)
-	mov	264(sp), r15
-	mov	234(sp), 0(r15)
-	mov	178(sp), 2(r15)
-	mov	130(sp), 4(r15)
-	mov	46(sp), 6(r15)
-	add	#272, sp
+	mov	r5, r9
+	xor	32(sp), r9
+	; grain128aeadv2.ae:90: acc = cat(y, acc[63:par])
+	mov	30(sp), 32(sp)
+	mov	26(sp), 30(sp)
+	mov	22(sp), 26(sp)
+	mov	34(sp), 22(sp)
+	mov	8(sp), 90(sp)
+	mov	28(sp), r4
+	mov	24(sp), 28(sp)
+	mov	40(sp), 24(sp)
+	mov	18(sp), r5
+	mov	r9, 18(sp)
+	mov	78(sp), 14(sp)
+	mov	76(sp), r6
+	mov	74(sp), r7
+	mov	48(sp), r8
+	mov	90(sp), 34(sp)
+	mov	r4, 8(sp)
+	mov	r10, r9
+	mov	r11, r10
+	mov	r12, r11
+	mov	r13, r12
+	mov	r14, r13
+	mov	r15, r14
+	mov	r5, r15
+	mov	r6, 78(sp)
+	mov	r7, 76(sp)
+	mov	r8, 74(sp)
+	dec	66(sp)
+	jz	.Lgrain128aeadv2_init_near11
+	br	#.Lgrain128aeadv2_init_loop5
+.Lgrain128aeadv2_init_near11:
+.Lgrain128aeadv2_init_done6:
+	; grain128aeadv2.ae:93: for i in 0..64 / par {
+	mov	#4, 68(sp)
+	mov	#0, 12(sp)
+	mov	#0, 54(sp)
+	mov	#0, 52(sp)
+.Lgrain128aeadv2_init_loop7:
+	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	mov	r9, r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	and	#15, r4
+	mov	r10, r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	and	#65520, r8
+	bis	r8, r4
+	mov	32(sp), r7
+	mov	30(sp), r8
+	swpb	r8
+	swpb	r7
+	xor.b	r8, r7
+	xor	r8, r7
+	mov	r4, r5
+	and	r7, r5
+	mov	32(sp), r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	and	#7, r6
+	mov	30(sp), r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	and	#65528, r8
+	bis	r8, r6
+	mov	30(sp), r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	and	#4095, r7
+	mov	26(sp), r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#61440, r8
+	bis	r8, r7
+	and	r7, r6
+	xor	r6, r5
+	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	mov	r14, r7
+	rla	r7
+	adc	r7
+	and	#1, r7
+	mov	r15, r8
+	rla	r8
+	adc	r8
+	and	#65534, r8
+	bis	r8, r7
+	mov	26(sp), r8
+	swpb	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#63, r8
+	mov	22(sp), r6
+	swpb	r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	and	#65472, r6
+	bis	r6, r8
+	mov	r7, r6
+	and	r8, r6
+	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	mov	r5, r8
+	xor	r6, r8
+	mov	r8, 0(sp)
+	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	mov	22(sp), r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	and	#15, r6
+	mov	34(sp), r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	and	#65520, r8
+	bis	r8, r6
+	mov	34(sp), r5
+	rla	r5
+	adc	r5
+	and	#1, r5
+	mov	8(sp), r8
+	rla	r8
+	adc	r8
+	and	#65534, r8
+	bis	r8, r5
+	and	r5, r6
+	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	mov	@sp, r5
+	xor	r6, r5
+	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
+	and	r7, r4
+	mov	8(sp), r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	and	#3, r6
+	mov	28(sp), r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	and	#65532, r8
+	bis	r8, r6
+	and	r6, r4
+	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	xor	r4, r5
+	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	mov	8(sp), r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	and	#7, r6
+	mov	28(sp), r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	and	#65528, r8
+	bis	r8, r6
+	xor	r6, r5
+	mov	r9, r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	and	#16383, r6
+	mov	r10, r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#49152, r8
+	bis	r8, r6
+	xor	r6, r5
+	mov	r9, r6
+	rla	r6
+	adc	r6
+	and	#1, r6
+	mov	r10, r8
+	rla	r8
+	adc	r8
+	and	#65534, r8
+	bis	r8, r6
+	xor	r6, r5
+	mov	r11, r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	and	#4095, r6
+	mov	r12, r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#61440, r8
+	bis	r8, r6
+	xor	r6, r5
+	mov	r11, r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	and	#7, r6
+	mov	r12, r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	and	#65528, r8
+	bis	r8, r6
+	xor	r6, r5
+	xor	r13, r5
+	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	mov	r13, r6
+	swpb	r6
+	bit	#1, r6
+	rrc	r6
+	and	#127, r6
+	mov	r14, r8
+	swpb	r8
+	bit	#1, r8
+	rrc	r8
+	and	#65408, r8
+	bis	r8, r6
+	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	xor	r6, r5
+	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	mov	r14, r6
+	swpb	r6
+	bit	#1, r6
+	rrc	r6
+	and	#127, r6
+	mov	r15, r8
+	swpb	r8
+	bit	#1, r8
+	rrc	r8
+	and	#65408, r8
+	bis	r8, r6
+	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	mov	r5, r8
+	xor	r6, r8
+	mov	r8, 46(sp)
+	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
+	mov	32(sp), r6
+	swpb	r6
+	rla	r6
+	adc	r6
+	and	#511, r6
+	mov	30(sp), r8
+	swpb	r8
+	rla	r8
+	adc	r8
+	and	#65024, r8
+	bis	r8, r6
+	mov	32(sp), r5
+	xor	r6, r5
+	mov	26(sp), r6
+	swpb	r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	and	#1023, r6
+	mov	22(sp), r8
+	swpb	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	and	#64512, r8
+	bis	r8, r6
+	xor	r6, r5
+	mov	34(sp), r6
+	swpb	r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	and	#1023, r6
+	mov	8(sp), r8
+	swpb	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	and	#64512, r8
+	bis	r8, r6
+	xor	r6, r5
+	mov	8(sp), r6
+	bit	#1, r6
+	rrc	r6
+	and	#32767, r6
+	mov	28(sp), r8
+	bit	#1, r8
+	rrc	r8
+	and	#32768, r8
+	bis	r8, r6
+	xor	r6, r5
+	mov	r5, r8
+	xor	28(sp), r8
+	mov	r8, 38(sp)
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	mov	r10, r6
+	swpb	r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	and	#63, r6
+	mov	r11, r8
+	swpb	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#65472, r8
+	bis	r8, r6
+	mov	r9, r5
+	xor	r6, r5
+	mov	r12, r6
+	mov	r13, r8
+	swpb	r8
+	swpb	r6
+	xor.b	r8, r6
+	xor	r8, r6
+	xor	r6, r5
+	mov	r14, r6
+	swpb	r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	and	#31, r6
+	mov	r15, r8
+	swpb	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#65504, r8
+	bis	r8, r6
+	xor	r6, r5
+	xor	r15, r5
+	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	mov	r9, r4
+	bit	#1, r4
+	rrc	r4
+	bit	#1, r4
+	rrc	r4
+	bit	#1, r4
+	rrc	r4
+	and	#8191, r4
+	mov	r10, r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#57344, r8
+	bis	r8, r4
+	mov	r13, r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	and	#8191, r6
+	mov	r14, r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#57344, r8
+	bis	r8, r6
+	and	r6, r4
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r4, r5
+	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	mov	r9, r6
+	swpb	r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	and	#31, r6
+	mov	r10, r8
+	swpb	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#65504, r8
+	bis	r8, r6
+	mov	r9, r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	and	#7, r8
+	mov	r10, r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	and	#65528, r9
+	bis	r9, r8
+	and	r8, r6
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r6, r5
+	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	mov	r10, r6
+	bit	#1, r6
+	rrc	r6
+	and	#32767, r6
+	mov	r11, r9
+	bit	#1, r9
+	rrc	r9
+	and	#32768, r9
+	bis	r9, r6
+	mov	r10, r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#16383, r8
+	mov	r11, r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	and	#49152, r9
+	bis	r9, r8
+	and	r8, r6
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r6, r5
+	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	mov	r10, r6
+	swpb	r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	and	#31, r6
+	mov	r11, r9
+	swpb	r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	and	#65504, r9
+	bis	r9, r6
+	mov	r12, r8
+	swpb	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#31, r8
+	mov	r13, r9
+	swpb	r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	and	#65504, r9
+	bis	r9, r8
+	and	r8, r6
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r6, r5
+	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	mov	r11, r8
+	mov	r12, r9
+	swpb	r9
+	swpb	r8
+	xor.b	r9, r8
+	xor	r9, r8
+	and	r12, r8
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r8, r5
+	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	mov	r12, r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	and	#7, r6
+	mov	r13, r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	and	#65528, r9
+	bis	r9, r6
+	mov	r13, r8
+	bit	#1, r8
+	rrc	r8
+	and	#32767, r8
+	mov	r14, r9
+	bit	#1, r9
+	rrc	r9
+	and	#32768, r9
+	bis	r9, r8
+	and	r8, r6
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r6, r5
+	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	mov	r13, r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	and	#4095, r6
+	mov	r14, r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	and	#61440, r9
+	bis	r9, r6
+	mov	r14, r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#4095, r8
+	mov	r15, r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	and	#61440, r9
+	bis	r9, r8
+	and	r8, r6
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r6, r5
+	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	mov	r10, r6
+	swpb	r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	and	#1023, r6
+	mov	r11, r9
+	swpb	r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	and	#64512, r9
+	bis	r9, r6
+	mov	r10, r8
+	mov	r11, r9
+	swpb	r9
+	swpb	r8
+	xor.b	r9, r8
+	xor	r9, r8
+	and	r8, r6
+	mov	r10, r8
+	swpb	r8
+	bit	#1, r8
+	rrc	r8
+	and	#127, r8
+	mov	r11, r9
+	swpb	r9
+	bit	#1, r9
+	rrc	r9
+	and	#65408, r9
+	bis	r9, r8
+	and	r8, r6
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r6, r5
+	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
+	mov	r13, r6
+	swpb	r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	and	#1023, r6
+	mov	r14, r9
+	swpb	r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	and	#64512, r9
+	bis	r9, r6
+	mov	r13, r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	and	#3, r8
+	mov	r14, r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	and	#65532, r9
+	bis	r9, r8
+	and	r8, r6
+	mov	r14, r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	and	#16383, r8
+	mov	r15, r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	and	#49152, r9
+	bis	r9, r8
+	and	r8, r6
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r6, r5
+	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
+	mov	r14, r6
+	mov	r15, r9
+	swpb	r9
+	swpb	r6
+	xor.b	r9, r6
+	xor	r9, r6
+	mov	r14, r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	and	#15, r8
+	mov	r15, r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	and	#65520, r9
+	bis	r9, r8
+	and	r8, r6
+	mov	r14, r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	and	#7, r8
+	mov	r15, r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	and	#65528, r9
+	bis	r9, r8
+	and	r8, r6
+	and	r7, r6
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r6, r5
+	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
+	mov	r5, r9
+	xor	32(sp), r9
+	; grain128aeadv2.ae:95: sr = cat(y, sr[63:par])
+	mov	30(sp), 32(sp)
+	mov	26(sp), 30(sp)
+	mov	22(sp), 26(sp)
+	mov	34(sp), 22(sp)
+	mov	8(sp), 88(sp)
+	mov	28(sp), r4
+	mov	24(sp), 28(sp)
+	mov	38(sp), 24(sp)
+	mov	18(sp), r5
+	mov	r9, 18(sp)
+	mov	54(sp), r6
+	mov	52(sp), r7
+	mov	46(sp), r8
+	mov	88(sp), 34(sp)
+	mov	r4, 8(sp)
+	mov	r10, r9
+	mov	r11, r10
+	mov	r12, r11
+	mov	r13, r12
+	mov	r14, r13
+	mov	r15, r14
+	mov	r5, r15
+	mov	12(sp), r5
+	mov	r6, 12(sp)
+	mov	r7, 54(sp)
+	mov	r8, 52(sp)
+	dec	68(sp)
+	jz	.Lgrain128aeadv2_init_near12
+	br	#.Lgrain128aeadv2_init_loop7
+.Lgrain128aeadv2_init_near12:
+.Lgrain128aeadv2_init_done8:
+	mov	82(sp), r8
+	mov	32(sp), 0(r8)
+	mov	30(sp), 2(r8)
+	mov	26(sp), 4(r8)
+	mov	22(sp), 6(r8)
+	mov	34(sp), 8(r8)
+	mov	8(sp), 10(r8)
+	mov	28(sp), 12(r8)
+	mov	24(sp), 14(r8)
+	mov	80(sp), r8
+	mov	r9, 0(r8)
+	mov	r8, r9
+	mov	r10, 2(r9)
+	mov	r8, r10
+	mov	r11, 4(r10)
+	mov	r8, r11
+	mov	r12, 6(r11)
+	mov	r8, r12
+	mov	r13, 8(r12)
+	mov	r8, r13
+	mov	r14, 10(r13)
+	mov	r8, r14
+	mov	r15, 12(r14)
+	mov	r8, r15
+	mov	18(sp), 14(r15)
+	mov	86(sp), r15
+	mov	14(sp), 0(r15)
+	mov	78(sp), 2(r15)
+	mov	76(sp), 4(r15)
+	mov	74(sp), 6(r15)
+	mov	84(sp), r15
+	mov	r5, 0(r15)
+	mov	12(sp), 2(r15)
+	mov	54(sp), 4(r15)
+	mov	52(sp), 6(r15)
+	add	#96, sp
 	popm.w	#7, r10
 	ret
 	.size grain128aeadv2_init, .-grain128aeadv2_init

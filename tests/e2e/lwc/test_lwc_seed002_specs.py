@@ -154,3 +154,28 @@ def test_grain128aeadv2_bit_serial_agrees(par):
     vecs = lwc_vectors(GRAIN, 121)
     report = run_aead(interp_engine(GRAIN, {"par": par}), vecs)
     assert report.passed == len(vecs) and report.failed == 0, str(report)
+
+
+# --- Grain-128AEADv2's AD length prefix (specs/schemes/grain128aeadv2.ae, absorb_ad) -----------
+
+def _der(n: int) -> bytes:
+    """§2.4 of the specification: the length in one byte below 128, else 0x80 | k and the k
+    bytes of the length, most significant first."""
+    if n < 128:
+        return bytes([n])
+    body = n.to_bytes((n.bit_length() + 7) // 8, "big")
+    return bytes([0x80 | len(body)]) + body
+
+
+@pytest.mark.parametrize("alen", [0, 1, 127, 128, 129, 255, 256, 300])
+def test_grain_absorbs_the_der_length_then_the_ad(alen):
+    """absorb_ad equals absorb_byte over DER(len(ad)) || ad, the prefix from the model above
+    (the KAT files stop at 32 bytes of AD, so the long forms are checked here)."""
+    prog = compile_module(load_module(GRAIN, {}))
+    rng = random.Random(alen)
+    s, b, acc, sr = (rng.getrandbits(w) for w in (128, 128, 64, 64))
+    ad = list(rng.randbytes(alen))
+    want = (s, b, acc, sr)
+    for x in _der(alen) + bytes(ad):
+        want = tuple(prog.call("absorb_byte", [*want, x]))
+    assert tuple(prog.call("absorb_ad", [s, b, acc, sr, ad])) == want
