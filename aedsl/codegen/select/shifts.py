@@ -210,16 +210,22 @@ class ShiftOps:
 
     def op_concat(self, op):
         """The fields shifted into place and or-ed together, most significant first."""
-        w = op.results[0].width
+        self.put(op.results[0], self.concat_limbs([(v, v.width) for v in op.args], op.results[0].width))
+
+    def concat_limbs(self, parts: list, w: int) -> list:
+        """The limbs of the concatenation of `parts` ((value, width), most significant first;
+        value None: a part of zeros), each part's limbs fetched when it is placed."""
         n = nlimbs(w, self.LIMB)
         out: list = [Imm(0)] * n
         off = w
-        for v in op.args:
-            off -= v.width
+        for v, width in parts:
+            off -= width
+            if v is None:
+                continue
             limbs = self.get(v)
             q, s = divmod(off, self.LIMB)
-            pn = min(n - q, nlimbs(v.width + s, self.LIMB))
-            part = self.shl_multi(limbs, s, pn, known_bits=v.width if v.width <= self.LIMB else None)
+            pn = min(n - q, nlimbs(width + s, self.LIMB))
+            part = self.shl_multi(limbs, s, pn, known_bits=width if width <= self.LIMB else None)
             for j, x in enumerate(part):
                 out[q + j] = self.bitop(self.BITWISE["or"], out[q + j], x)
-        self.put(op.results[0], out)
+        return out

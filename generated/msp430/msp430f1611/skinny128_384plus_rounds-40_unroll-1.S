@@ -6,7 +6,7 @@
 
 ; --- skinny128_384plus_key_schedule: skinny128_384plus.key_schedule
 ;     frame 58 bytes (29 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 900 bytes of code
+;     estimated 892 bytes of code
 	.section .text.skinny128_384plus_key_schedule,"ax",@progbits
 	.global skinny128_384plus_key_schedule
 	.type skinny128_384plus_key_schedule, @function
@@ -21,6 +21,7 @@ skinny128_384plus_key_schedule:
 	push	r4
 	sub	#58, sp
 	; skinny128_384plus.ae:95: @unroll(unroll)
+	mov	#40, 54(sp)
 	mov	32(r12), 56(sp)
 	mov	34(r12), r6
 	mov	36(r12), r7
@@ -28,27 +29,26 @@ skinny128_384plus_key_schedule:
 	mov	40(r12), 38(sp)
 	mov	42(r12), 32(sp)
 	mov	44(r12), 52(sp)
-	mov	46(r12), 50(sp)
+	mov	46(r12), 42(sp)
 	mov	16(r12), r9
 	mov	18(r12), r10
 	mov	20(r12), r11
 	mov	22(r12), r14
 	mov	24(r12), 34(sp)
 	mov	26(r12), 28(sp)
-	mov	28(r12), 20(sp)
-	mov	30(r12), 16(sp)
+	mov	28(r12), 24(sp)
+	mov	30(r12), 18(sp)
 	mov	@r12, 14(sp)
 	mov	2(r12), 12(sp)
 	mov	4(r12), 10(sp)
 	mov	6(r12), 8(sp)
-	mov	8(r12), 48(sp)
-	mov	10(r12), 46(sp)
-	mov	12(r12), 44(sp)
-	mov	14(r12), 42(sp)
+	mov	8(r12), 50(sp)
+	mov	10(r12), 48(sp)
+	mov	12(r12), 46(sp)
+	mov	14(r12), 44(sp)
 	; skinny128_384plus.ae:97: rtk[i] = (tk1 ^ tk2 ^ tk3)[127:64]
 	mov	r13, 40(sp)
 	; skinny128_384plus.ae:95: @unroll(unroll)
-	mov	#40, 54(sp)
 .Lskinny128_384plus_key_schedule_loop1:
 	; skinny128_384plus.ae:97: rtk[i] = (tk1 ^ tk2 ^ tk3)[127:64]
 	mov	38(sp), r4
@@ -56,13 +56,13 @@ skinny128_384plus_key_schedule:
 	mov	32(sp), r5
 	xor	28(sp), r5
 	mov	52(sp), r12
-	xor	20(sp), r12
-	mov	50(sp), r13
-	xor	16(sp), r13
-	xor	48(sp), r4
-	xor	46(sp), r5
-	xor	44(sp), r12
-	xor	42(sp), r13
+	xor	24(sp), r12
+	mov	42(sp), r13
+	xor	18(sp), r13
+	xor	50(sp), r4
+	xor	48(sp), r5
+	xor	46(sp), r12
+	xor	44(sp), r13
 	mov	40(sp), r15
 	mov	r4, 0(r15)
 	mov	r5, 2(r15)
@@ -72,22 +72,22 @@ skinny128_384plus_key_schedule:
 	mov	r6, r15
 	xor.b	r7, r15
 	xor	r6, r15
-	mov	r15, 26(sp)
+	mov	r15, 22(sp)
 	mov	56(sp), r13
 	swpb	r13
 	mov	r7, r15
 	xor.b	r13, r15
-	mov	r15, 24(sp)
-	xor	r7, 24(sp)
+	mov	r15, 20(sp)
+	xor	r7, 20(sp)
 	mov	r8, r15
 	xor.b	r6, r15
 	xor	r8, r15
-	mov	r15, 22(sp)
+	mov	r15, 16(sp)
 	swpb	r8
 	mov	r8, r15
 	xor.b	56(sp), r15
 	xor	r8, r15
-	mov	r15, 18(sp)
+	mov	r15, 6(sp)
 	; skinny128_384plus.ae:79: x = t[127:64]
 	mov	r10, r7
 	xor.b	r11, r7
@@ -106,44 +106,44 @@ skinny128_384plus_key_schedule:
 	xor	r14, r5
 	; skinny128_384plus.ae:80: x = ((x << 1) & 0xfefefefefefefefe) | (((x >> 7) ^ (x >> 5)) & 0x0101010101010101)
 	mov	r7, r4
-	mov	r8, r9
-	mov	r6, r10
-	mov	r5, r11
 	rla	r4
-	rlc	r9
-	rlc	r10
-	rlc	r11
+	mov	r8, r9
+	rla	r9
+	mov	r6, r10
+	rla	r10
+	mov	r5, r11
+	rla	r11
 	and	#65278, r4
 	and	#65278, r9
 	and	#65278, r10
 	and	#65278, r11
 	mov	r7, r12
-	swpb	r12
-	rla	r12
-	adc	r12
-	and	#511, r12
+	clrc
+	rrc	r12
+	rra	r12
+	rra	r12
+	rra	r12
+	rra	r12
+	rra	r12
+	rra	r12
 	mov	r8, r13
-	swpb	r13
-	rla	r13
-	adc	r13
-	mov	r13, r15
-	and	#65024, r15
-	bis	r15, r12
-	and	#511, r13
+	clrc
+	rrc	r13
+	rra	r13
+	rra	r13
+	rra	r13
+	rra	r13
+	rra	r13
+	rra	r13
 	mov	r6, r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#65024, r15
-	bis	r15, r13
-	and	#511, r14
-	mov	r5, r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	and	#65024, r15
-	bis	r15, r14
+	clrc
+	rrc	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rra	r14
 	mov	r5, r15
 	clrc
 	rrc	r15
@@ -154,30 +154,29 @@ skinny128_384plus_key_schedule:
 	rra	r15
 	rra	r15
 	clrc
-	rrc	r5
-	rrc	r6
-	rrc	r8
 	rrc	r7
+	rra	r7
+	rra	r7
+	rra	r7
+	rra	r7
+	clrc
+	rrc	r8
+	rra	r8
+	rra	r8
+	rra	r8
+	rra	r8
+	clrc
+	rrc	r6
+	rra	r6
+	rra	r6
+	rra	r6
+	rra	r6
 	clrc
 	rrc	r5
-	rrc	r6
-	rrc	r8
-	rrc	r7
-	clrc
-	rrc	r5
-	rrc	r6
-	rrc	r8
-	rrc	r7
-	clrc
-	rrc	r5
-	rrc	r6
-	rrc	r8
-	rrc	r7
-	clrc
-	rrc	r5
-	rrc	r6
-	rrc	r8
-	rrc	r7
+	rra	r5
+	rra	r5
+	rra	r5
+	rra	r5
 	xor	r7, r12
 	xor	r8, r13
 	xor	r6, r14
@@ -188,7 +187,7 @@ skinny128_384plus_key_schedule:
 	and	#257, r14
 	and	#257, r8
 	bis	r12, r4
-	mov	r4, 6(sp)
+	mov	r4, 26(sp)
 	mov	r9, r15
 	bis	r13, r15
 	mov	r15, 4(sp)
@@ -217,54 +216,57 @@ skinny128_384plus_key_schedule:
 	xor	r12, r8
 	; skinny128_384plus.ae:86: x = ((x >> 1) & 0x7f7f7f7f7f7f7f7f) | (((x << 7) ^ (x << 1)) & 0x8080808080808080)
 	mov	r13, r5
+	clrc
+	rrc	r5
 	mov	r15, r9
+	clrc
+	rrc	r9
 	mov	r14, r10
+	clrc
+	rrc	r10
 	mov	r8, r11
 	clrc
 	rrc	r11
-	rrc	r10
-	rrc	r9
-	rrc	r5
 	and	#32639, r5
 	and	#32639, r9
 	and	#32639, r10
 	and	#32639, r11
 	mov	r13, r12
+	rla	r12
+	rla	r12
+	rla	r12
+	rla	r12
+	rla	r12
+	rla	r12
+	rla	r12
 	mov	r15, r4
+	rla	r4
+	rla	r4
+	rla	r4
+	rla	r4
+	rla	r4
+	rla	r4
+	rla	r4
 	mov	r14, r6
+	rla	r6
+	rla	r6
+	rla	r6
+	rla	r6
+	rla	r6
+	rla	r6
+	rla	r6
 	mov	r8, r7
-	rla	r12
-	rlc	r4
-	rlc	r6
-	rlc	r7
-	rla	r12
-	rlc	r4
-	rlc	r6
-	rlc	r7
-	rla	r12
-	rlc	r4
-	rlc	r6
-	rlc	r7
-	rla	r12
-	rlc	r4
-	rlc	r6
-	rlc	r7
-	rla	r12
-	rlc	r4
-	rlc	r6
-	rlc	r7
-	rla	r12
-	rlc	r4
-	rlc	r6
-	rlc	r7
-	rla	r12
-	rlc	r4
-	rlc	r6
-	rlc	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	rla	r7
+	rla	r7
 	rla	r13
-	rlc	r15
-	rlc	r14
-	rlc	r8
+	rla	r15
+	rla	r14
+	rla	r8
 	xor	r13, r12
 	mov	r4, r13
 	xor	r15, r13
@@ -285,35 +287,35 @@ skinny128_384plus_key_schedule:
 	bis	r14, r15
 	; skinny128_384plus.ae:87: return cat(x, t[63:0])
 	add	#8, 40(sp)
-	mov	38(sp), r4
+	mov	38(sp), r8
 	mov	32(sp), r6
 	mov	52(sp), r7
-	mov	50(sp), r8
-	mov	26(sp), 38(sp)
-	mov	24(sp), 32(sp)
-	mov	22(sp), r11
-	mov	18(sp), r14
+	mov	22(sp), 38(sp)
+	mov	20(sp), 32(sp)
+	mov	16(sp), r11
+	mov	6(sp), r14
 	mov	34(sp), r9
 	mov	28(sp), r10
-	mov	20(sp), 30(sp)
-	mov	16(sp), 36(sp)
-	mov	6(sp), 34(sp)
+	mov	24(sp), 30(sp)
+	mov	18(sp), 36(sp)
+	mov	26(sp), 34(sp)
 	mov	4(sp), 28(sp)
-	mov	2(sp), 20(sp)
-	mov	@sp, 16(sp)
-	mov	48(sp), 14(sp)
-	mov	46(sp), 12(sp)
-	mov	44(sp), 10(sp)
-	mov	42(sp), 8(sp)
-	mov	r4, 56(sp)
+	mov	2(sp), 24(sp)
+	mov	@sp, 18(sp)
+	mov	50(sp), 14(sp)
+	mov	48(sp), 12(sp)
+	mov	46(sp), 10(sp)
+	mov	44(sp), 8(sp)
+	mov	r8, 56(sp)
+	mov	42(sp), r8
 	mov	r11, 52(sp)
-	mov	r14, 50(sp)
+	mov	r14, 42(sp)
 	mov	30(sp), r11
 	mov	36(sp), r14
-	mov	r5, 48(sp)
-	mov	r12, 46(sp)
-	mov	r13, 44(sp)
-	mov	r15, 42(sp)
+	mov	r5, 50(sp)
+	mov	r12, 48(sp)
+	mov	r13, 46(sp)
+	mov	r15, 44(sp)
 	dec	54(sp)
 	jnz	.Lskinny128_384plus_key_schedule_loop1
 .Lskinny128_384plus_key_schedule_done2:

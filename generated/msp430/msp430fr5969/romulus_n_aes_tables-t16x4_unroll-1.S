@@ -6,7 +6,7 @@
 
 ; --- romulus_n_key_setup: romulus_n.key_setup
 ;     frame 20 bytes (2 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 418 bytes of code
+;     estimated 420 bytes of code
 	.section .text.romulus_n_key_setup,"ax",@progbits
 	.global romulus_n_key_setup
 	.type romulus_n_key_setup, @function
@@ -83,18 +83,19 @@ romulus_n_key_setup:
 	mov.b	r13, r13
 	swpb	r4
 	bis	r13, r4
-	rlam.w	#4, r4
-	rlam.w	#3, r4
 	mov	r8, r15
 	swpb	r15
 	mov.b	r15, r15
 	and	#127, r15
 	swpb	r15
 	bis	r13, r15
+	mov	r4, r13
+	rlam.w	#4, r13
+	rlam.w	#3, r13
 	rlam.w	#1, r15
-	xor	r15, r4
-	and	#32896, r4
-	bis	r4, r12
+	xor	r15, r13
+	and	#32896, r13
+	bis	r13, r12
 	mov	r6, r4
 	swpb	r4
 	mov.b	r4, r4
@@ -115,13 +116,13 @@ romulus_n_key_setup:
 	mov.b	r13, r13
 	swpb	r15
 	bis	r13, r15
-	rlam.w	#4, r15
-	rlam.w	#3, r15
 	swpb	r6
 	mov.b	r6, r6
 	and	#127, r6
 	swpb	r6
 	bis	r13, r6
+	rlam.w	#4, r15
+	rlam.w	#3, r15
 	rlam.w	#1, r6
 	xor	r6, r15
 	and	#32896, r15
@@ -143,12 +144,12 @@ romulus_n_key_setup:
 	mov	r15, r7
 	swpb	r7
 	bis	r4, r7
-	rlam.w	#4, r7
-	rlam.w	#3, r7
 	mov	r10, r15
 	and	#127, r15
 	swpb	r15
 	bis	r4, r15
+	rlam.w	#4, r7
+	rlam.w	#3, r7
 	rlam.w	#1, r15
 	xor	r15, r7
 	and	#32896, r7
@@ -176,9 +177,9 @@ romulus_n_key_setup:
 	and	#127, r10
 	swpb	r10
 	bis	r8, r10
-	rlam.w	#1, r10
 	rlam.w	#4, r7
 	rlam.w	#3, r7
+	rlam.w	#1, r10
 	xor	r10, r7
 	and	#32896, r7
 	mov	r6, r8

@@ -112,6 +112,8 @@ class Msp430Selector(Msp430Arith, Msp430Shifts, Msp430MulDiv, Msp430Gather, Msp4
         self.configure_multiplier(chip)
 
     # --- hooks of the shared handlers (aedsl/codegen/select) -----------------------------------
+    DEMANDED_BITS = True                # select_base.demanded: shifts under a mask lose dead halves
+
     def not_limb(self, x) -> R:
         d = self.copy(x)
         self.emit("inv", d)

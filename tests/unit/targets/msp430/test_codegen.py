@@ -6,6 +6,7 @@ import re
 import pytest
 
 from aedsl import chips
+from aedsl.backends.msp430.select.selector import Msp430Selector
 from aedsl.driver import compile_spec
 from aedsl.engines.sim import build_elf, sim_engine
 from aedsl.frontend.elaborate import load_module
@@ -112,6 +113,10 @@ perm rev16: u16 = [15 - j for j in 0..16]
 fn br(a: u16) -> u16 {
     return rev16(a)
 }
+fn dm(x: u32, y: u48) -> (u32, u48) {
+    t = (x >> 3) & 0x11111111
+    return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1), ((y >> 7) ^ (y << 9)) & 0x010101010101
+}
 fn bp(a: u64) -> u64 {
     return unshuffle(a)
 }
@@ -162,6 +167,24 @@ def test_bit_reversal_is_a_carry_chain_entering_at_the_bottom(tmp_path):
     assert len(re.findall(r"\brlc\b", body)) == 16
     assert len(re.findall(r"\brra\b", body)) == 16
     assert not re.search(r"\brrc\b", body)
+
+
+@pytest.mark.needs("msp430")
+def test_a_shift_under_a_mask_keeps_only_the_limb_halves_it_needs(tmp_path, monkeypatch):
+    """(x >> 3) & 0x11111111 needs no bit that crosses from the upper limb, (y >> 7) ^ (y << 9)
+    under 0x0101.. none either: the shifts are selected again without those halves (the
+    results of `dm` are checked against the interpreter below)."""
+    spec = tmp_path / "ops.ae"
+    spec.write_text(OPS_SPEC)
+
+    def size():
+        unit = compile_spec(spec, chips.load("msp430f1611"), entry="dm")
+        return len([ln for ln in unit.asm.split("\nops_dm:")[1].split(".size")[0].splitlines()
+                    if ln.startswith("\t") and not ln.lstrip().startswith(";")])
+
+    on = size()
+    monkeypatch.setattr(Msp430Selector, "DEMANDED_BITS", False)
+    assert on < size() - 8
 
 
 @pytest.mark.needs("msp430")
