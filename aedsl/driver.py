@@ -69,20 +69,9 @@ def only_function(module, name: str, spec_path) -> None:
     module.functions = [f for f in module.functions if f.name in keep]
 
 
-def compile_spec(spec_path: str | Path, chip, knobs: dict | None = None, skip_passes=None,
-                 entry: str | None = None, keep: bool = False) -> Compiled:
-    """Frontend, IR passes and the chip's target. `skip_passes` None: the target's own
-    `skip_passes`. `entry`: compile only that function and its callees (`only_function`).
-    `keep`: the unit also holds the IR module after the passes (`module`) and the machine IR of
-    every function (`mir`), for analyses such as aedsl/ct."""
-    chip = chips_mod.load(chip) if isinstance(chip, str) else chip
-    knobs = check_knobs(chip, knobs or {})
-    backend = registry.target_for(chip)
-    if skip_passes is None:
-        skip_passes = backend.skip_passes
-    # knobs of the IR passes and of the target are not the spec's: the frontend does not see
-    # them; a target may translate its own knobs into pass knobs (`pass_knobs`)
-    own = set(knob_registry(chip))
+def _frontend(spec_path, chip, backend, knobs: dict, own: set, entry: str | None):
+    """The IR module of the spec under `knobs` (the spec knobs the target implies applied) and
+    the pass knobs the target gives it."""
     module = load_module(spec_path, {k: v for k, v in knobs.items() if k not in own})
     clash = sorted(own & set(module.knobs))
     if clash:
@@ -99,11 +88,35 @@ def compile_spec(spec_path: str | Path, chip, knobs: dict | None = None, skip_pa
         module = load_module(spec_path, {**{k: v for k, v in knobs.items() if k not in own}, **implied})
     if entry is not None:
         only_function(module, entry, spec_path)
+    return module, backend.pass_knobs(module, chip, knobs)
+
+
+def compile_spec(spec_path: str | Path, chip, knobs: dict | None = None, skip_passes=None,
+                 entry: str | None = None, keep: bool = False) -> Compiled:
+    """Frontend, IR passes and the chip's target. `skip_passes` None: the target's own
+    `skip_passes`. `entry`: compile only that function and its callees (`only_function`).
+    `keep`: the unit also holds the IR module after the passes (`module`) and the machine IR of
+    every function (`mir`), for analyses such as aedsl/ct."""
+    chip = chips_mod.load(chip) if isinstance(chip, str) else chip
+    knobs = check_knobs(chip, knobs or {})
+    backend = registry.target_for(chip)
+    if skip_passes is None:
+        skip_passes = backend.skip_passes
+    # knobs of the IR passes and of the target are not the spec's: the frontend does not see
+    # them; a target may translate its own knobs into pass knobs (`pass_knobs`)
+    own = set(knob_registry(chip))
     extra = {k: v for k, v in knobs.items() if k in own}
-    knobs = backend.pass_knobs(module, chip, knobs)
+    module, pknobs = _frontend(spec_path, chip, backend, knobs, own, entry)
     # exported functions keep their pre-pass interface (word legalization splits parameters)
     interfaces = {f.name: f for f in module.functions}
-    module = run_passes(module, knobs, skip_passes)
+    module = run_passes(module, pknobs, skip_passes)
+    retry = backend.retry_knobs(module, chip, knobs)
+    if retry is not None:
+        # the target's default did not pay on this spec (a table strategy whose fusion found
+        # nothing): the variant is built as the target says instead, under the same name
+        module, pknobs = _frontend(spec_path, chip, backend, retry, own, entry)
+        interfaces = {f.name: f for f in module.functions}
+        module = run_passes(module, pknobs, skip_passes)
     module.knobs.update(extra)           # they name the variant (stem, file header)
     module.interfaces = interfaces
     if not keep:

@@ -8,7 +8,8 @@ of `Backend` with:
   `version`, the knobs it owns (`knobs`: name -> allowed values), IR passes it skips
   (`skip_passes`), its Jinja2 `templates`, its C runtime directory under `runtime/` (`runtime`)
   and its toolchain description (`toolchain`, a `ToolchainSpec`);
-- the policy hooks `implied_spec_knobs` and `pass_knobs` (defaults: none, unchanged);
+- the policy hooks `implied_spec_knobs`, `pass_knobs` and `retry_knobs` (defaults: none,
+  unchanged, no retry);
 - the ABI: `entry_params` (how each IR parameter of an exported function is passed) and
   `c_params` (its C prototype);
 - code generation: `select_function` (IR function -> MFunction on virtual registers),
@@ -143,6 +144,11 @@ class Backend(ABC):
     def pass_knobs(self, module, chip, knobs: dict) -> dict:
         """The IR pass knobs of a variant, from the user's knobs."""
         return dict(knobs)
+
+    def retry_knobs(self, module, chip, knobs: dict) -> dict | None:
+        """After the IR passes (`module`): the knobs to build the variant with instead, when a
+        default the target chose for `knobs` did not pay on this spec; None to keep it."""
+        return None
 
     # --- ABI -----------------------------------------------------------------------------------
     @abstractmethod

@@ -26,6 +26,7 @@ from pathlib import Path
 
 from aedsl.ir.nodes import Memory, Module
 from aedsl.ir.passes.inline import is_size_mode
+from aedsl.ir.passes.table_fusion import fused_tables
 
 from aedsl.codegen import accel, copies, dce
 from aedsl.codegen.emit import SpecLines
@@ -120,6 +121,19 @@ def pass_knobs(module, chip, knobs: dict) -> dict:
         k.update(AES_TABLES[k["aes_tables"]])
     k.setdefault("table_fusion", "none")
     return k
+
+
+def retry_knobs(module, chip, knobs: dict) -> dict | None:
+    """The default T-table strategy (`default_aes_tables`) legalizes at 16 bits for the sake of
+    the tables table_fusion makes; where it made none (an S-box whose outputs no linear map
+    combines into words: only placed bytes), the legalization costs cycles and ROM for nothing,
+    and the variant is built with the S-box strategy instead (a knob `-k aes_tables=...` is
+    always kept)."""
+    if "aes_tables" in knobs or module.knobs.get("aes_tables") in (None, "sbox"):
+        return None
+    if fused_tables(module):
+        return None
+    return {**knobs, "aes_tables": "sbox"}
 
 
 def _signature(fn) -> tuple:
@@ -419,6 +433,7 @@ class Msp430Backend(Backend):
 
     implied_spec_knobs = staticmethod(implied_spec_knobs)
     pass_knobs = staticmethod(pass_knobs)
+    retry_knobs = staticmethod(retry_knobs)
     entry_params = staticmethod(entry_params)
     call_symbol = staticmethod(call_symbol)
     select_function = staticmethod(select_function)

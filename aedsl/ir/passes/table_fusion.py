@@ -54,6 +54,14 @@ KNOBS = (
     Knob("fusion_min_bits", "pass", None, "4", minimum=1, doc="smallest input width worth a fused table"),
 )
 
+PREFIX = "tf"                       # the names of the tables this pass makes: tf0, tf1, ...
+
+
+def fused_tables(module: Module) -> list[Memory]:
+    """The tables table_fusion made in `module` (none where it found nothing to fuse)."""
+    return [t for t in module.tables if t.name.startswith(PREFIX) and t.name[len(PREFIX):].isdigit()]
+
+
 # Ops through which the XOR-decomposition looks (they place or combine terms linearly).
 _LINEAR = ("xor", "concat", "zext", "shl")
 
@@ -229,7 +237,7 @@ class _Fuser:
                 if (width, length, rot) in self.registry:
                     # data = rotl(rot, k): look up the stored table and rotate left by k.
                     return self.registry[(width, length, rot)], k
-        t = Memory(f"tf{len(self.registry)}", width, length, "table", data)
+        t = Memory(f"{PREFIX}{len(self.registry)}", width, length, "table", data)
         self.registry[key] = t
         self.module.tables.append(t)
         return t, 0

@@ -121,3 +121,39 @@ def test_wide_multiply_matches_the_interpreter(chip, tmp_path):
     for msg in [b"\xff" * 18, bytes(18)] + [rng.randbytes(18) for _ in range(10)]:
         args = (bytes(16), bytes(12), b"", msg, 16)
         assert sim.encrypt(*args) == ref.encrypt(*args), msg.hex()
+
+
+# A 256-entry byte table read by a function that is not a block cipher alone: the T-table
+# default applies. `placed` only places the lookups (nothing for table fusion to make), `mixed`
+# XORs each lookup into a word twice (fusion makes 16-bit tables).
+FUSION_SPEC = """spec fusion_default
+table s: u8[256] = [(i * 45 + 7) % 256 for i in 0..256]
+
+fn placed(x: u32) -> u32 {
+    return cat(s[x[31:24]], s[x[23:16]], s[x[15:8]], s[x[7:0]])
+}
+
+fn mixed(x: u16) -> u16 {
+    a = s[x[15:8]] as u16
+    b = s[x[7:0]] as u16
+    return (a << 8) ^ a ^ (b << 1) ^ b
+}
+"""
+
+
+@pytest.mark.parametrize("entry,fused", [("placed", False), ("mixed", True)])
+def test_default_t16x4_is_kept_only_where_fusion_makes_tables(tmp_path, entry, fused):
+    from aedsl.driver import compile_spec
+    from aedsl.ir.passes.table_fusion import fused_tables
+    spec = tmp_path / "fusion_default.ae"
+    spec.write_text(FUSION_SPEC)
+    chip = chips.load("msp430f1611")
+    assert default_aes_tables(load_module(spec, {}), chip) == "t16x4"
+    unit = compile_spec(spec, chip, {}, entry=entry, keep=True)
+    assert bool(fused_tables(unit.module)) is fused
+    # the T-table variant where its tables exist, else the S-box one (not legalized at 16 bits)
+    assert ("aes_tables-t16x4" in unit.stem) is fused
+    assert unit.module.knobs.get("aes_tables") == ("t16x4" if fused else None)
+    # an explicit knob is always kept
+    forced = compile_spec(spec, chip, {"aes_tables": "t16x4"}, entry=entry, keep=True)
+    assert "aes_tables-t16x4" in forced.stem
