@@ -323,9 +323,21 @@ class SelectorBase:
                 if m & bits == 0:
                     saved = saved or not isinstance(src[idx], Imm)
                     continue
+                if idx == near and m & far_bits == 0 and self.rotation_is_cheaper(sh):
+                    # no demanded bit where the shift brings in zeros (or the far limb's
+                    # bits): a rotation, which brings in the limb's own bits there, will do
+                    x = self.bitop(self.BITWISE["or"], x, self.rotl_limb(src[idx], sh % L))
+                    saved = True
+                    continue
                 x = self.bitop(self.BITWISE["or"], x, self.shift_limb(src[idx], sh))
             out.append(x)
         return out if saved else None
+
+    def rotation_is_cheaper(self, k: int) -> bool:
+        """Whether rotating a limb left by k (right by -k) costs less than shifting it by k
+        (`demanded` takes the rotation where the bits it brings in are not demanded). A
+        target with a rotation as cheap as a shift has nothing to gain: no."""
+        return False
 
     def args(self, op: Op) -> list[list]:
         """Each operand of `op` as its limbs."""

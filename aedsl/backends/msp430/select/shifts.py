@@ -17,8 +17,7 @@ class Msp430Shifts:
             return Imm(((v << s) | (v >> (16 - s))) & M16 if s else v)
         if s == 0:
             return limb
-        plans = [(2 * s, False, s), (2 * (16 - s), False, -(16 - s)), (1 + 2 * abs(s - 8), True, s - 8)]
-        _, swap, steps = min(plans, key=lambda p: p[0])
+        _, swap, steps = self._rotl16_plan(s)
         d = self.copy(limb)
         if swap:
             self.emit("swpb", d)
@@ -31,6 +30,28 @@ class Msp430Shifts:
         return d
 
     rotl_limb = rotl16
+
+    @staticmethod
+    def _rotl16_plan(s: int) -> tuple[int, bool, int]:
+        """(cycles, swpb first, 1-bit steps: > 0 left, < 0 right) of the cheapest rotl16 by s."""
+        s %= 16
+        plans = [(2 * s, False, s), (2 * (16 - s), False, -(16 - s)), (1 + 2 * abs(s - 8), True, s - 8)]
+        return min(plans, key=lambda p: p[0])
+
+    def shift_limb_cycles(self, k: int) -> int:
+        """Cycles of `shift_limb` (register operands: one cycle an instruction; RRUM/RLAM #n
+        take n, SLAU208 "MSP430X Format II Instruction Cycles and Length")."""
+        s = abs(k)
+        n = 2 if s >= 8 else 0
+        s = s - 8 if s >= 8 else s
+        if self.cpux:
+            return n + s
+        return n + s + (1 if k < 0 and s else 0)
+
+    def rotation_is_cheaper(self, k: int) -> bool:
+        """A rotation by swpb and 1-bit steps against the shift (e.g. by 7: swpb, rla, adc = 3
+        cycles against clrc, rrc and six rra = 8)."""
+        return self._rotl16_plan(k)[0] < self.shift_limb_cycles(k)
 
     def shl16(self, limb, s: int, known_bits: int = 16):
         if isinstance(limb, Imm):

@@ -117,6 +117,9 @@ fn dm(x: u32, y: u48) -> (u32, u48) {
     t = (x >> 3) & 0x11111111
     return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1), ((y >> 7) ^ (y << 9)) & 0x010101010101
 }
+fn dr(x: u64, z: u32) -> (u64, u32) {
+    return ((x >> 7) ^ (x >> 5)) & 0x0101010101010101, ((z << 7) ^ (z << 1)) & 0x80808080
+}
 fn bp(a: u64) -> u64 {
     return unshuffle(a)
 }
@@ -185,6 +188,27 @@ def test_a_shift_under_a_mask_keeps_only_the_limb_halves_it_needs(tmp_path, monk
     on = size()
     monkeypatch.setattr(Msp430Selector, "DEMANDED_BITS", False)
     assert on < size() - 8
+
+
+@pytest.mark.needs("msp430")
+def test_a_shift_under_a_mask_that_needs_none_of_the_bits_it_shifts_in_is_a_rotation(tmp_path, monkeypatch):
+    """Under 0x0101.. no bit of x >> 7 that the shift fills is needed: the rotation swpb; rla;
+    adc (3 cycles) replaces clrc; rrc and six rra (8) in every limb of `dr`; x >> 5 keeps its
+    shift (a rotation by 5 costs 7 cycles against 6), z << 7 under 0x8080 becomes swpb; bit;
+    rrc (against seven rla). The results are checked against the interpreter below."""
+    spec = tmp_path / "ops.ae"
+    spec.write_text(OPS_SPEC)
+
+    def body():
+        unit = compile_spec(spec, chips.load("msp430f1611"), entry="dr")
+        return [ln.split()[0] for ln in unit.asm.split("\nops_dr:")[1].split(".size")[0].splitlines()
+                if ln.startswith("\t") and ln.strip() and not ln.lstrip().startswith(";")]
+
+    on = body()
+    assert on.count("adc") == 4 and on.count("swpb") == 4 + 2
+    monkeypatch.setattr(Msp430Selector, "rotation_is_cheaper", lambda self, k: False)
+    off = body()
+    assert "adc" not in off and len(on) <= len(off) - 4 * 4 - 2 * 3
 
 
 @pytest.mark.needs("msp430")
