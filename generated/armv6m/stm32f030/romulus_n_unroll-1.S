@@ -18,7 +18,7 @@
 romulus_n_key_setup:
 	push	{r4, r5, r6, r7, lr}
 	sub	sp, #16
-	@ romulus_n.ae:94: E.tk3_rows(load_be(key, 0, 16), r3)
+	@ romulus_n.ae:96: E.tk3_rows(load_be(key, 0, 16), r3)
 	movs	r1, #3
 	tst	r0, r1
 	beq	.Lromulus_n_key_setup_words2
@@ -175,8 +175,8 @@ romulus_n_key_setup:
 
 
 @ --- romulus_n_encrypt_with: romulus_n.encrypt_with
-@     frame 436 bytes (23 spill slots, 14 on the stack; locals 376), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 962 bytes of code and literals
+@     frame 436 bytes (22 spill slots, 14 on the stack; locals 376), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1008 bytes of code and literals
 	.section .text.romulus_n_encrypt_with,"ax",%progbits
 	.global romulus_n_encrypt_with
 	.type romulus_n_encrypt_with, %function
@@ -210,7 +210,7 @@ romulus_n_encrypt_with:
 	adds	r1, #4
 	subs	r0, #1
 	bne	.Lromulus_n_encrypt_with_zero1
-	@ romulus_n.ae:102: E.tk23_rows(load_be(nonce, 0, 16), r3, r23)
+	@ romulus_n.ae:104: E.tk23_rows(load_be(nonce, 0, 16), r3, r23)
 	movs	r0, #3
 	tst	r2, r0
 	beq	.Lromulus_n_encrypt_with_words3
@@ -242,7 +242,7 @@ romulus_n_encrypt_with:
 	add	r0, sp, #396
 	mov	r1, r6
 	bl	romulus_n_E_tk23_rows
-	@ romulus_n.ae:103: s = absorb_ad(r3, r23, ad)
+	@ romulus_n.ae:105: s = absorb_ad(r3, r23, ad)
 	add	r1, sp, #60
 	add	r0, sp, #396
 	str	r0, [sp]
@@ -250,37 +250,36 @@ romulus_n_encrypt_with:
 	mov	r2, r5
 	mov	r3, r4
 	bl	romulus_n_absorb_ad
-	@ romulus_n.ae:106: if m == 0 {
+	@ romulus_n.ae:108: if m == 0 {
 	ldr	r1, [sp, #40]
 	subs	r0, r1, #1
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	@ romulus_n.ae:103: s = absorb_ad(r3, r23, ad)
+	@ romulus_n.ae:105: s = absorb_ad(r3, r23, ad)
 	ldr	r4, [sp, #396]
 	ldr	r6, [sp, #400]
 	ldr	r5, [sp, #404]
 	ldr	r3, [sp, #408]
-	@ romulus_n.ae:106: if m == 0 {
+	@ romulus_n.ae:108: if m == 0 {
 	cmp	r1, #0
 	beq	.Lromulus_n_encrypt_with_else6
-	@ romulus_n.ae:108: s = tbc_n(cnt, 0x15, r23, s)
-	movs	r0, #2
+	@ romulus_n.ae:67: return E.encrypt_block_tk1(cat(rev8(cnt), d), r23, s)
+	movs	r0, #21
 	str	r0, [sp, #396]
-	movs	r0, #0
+	movs	r0, #1
+	lsls	r0, r0, #25
 	str	r0, [sp, #400]
 	str	r4, [sp, #404]
 	str	r6, [sp, #408]
 	str	r5, [sp, #412]
 	str	r3, [sp, #416]
-	add	r0, sp, #420
-	str	r0, [sp]
-	add	r2, sp, #60
+	add	r1, sp, #60
 	add	r0, sp, #396
-	movs	r1, #21
-	add	r3, sp, #404
-	bl	romulus_n_tbc_n
+	add	r2, sp, #404
+	add	r3, sp, #420
+	bl	romulus_n_E_encrypt_block_tk1
 	ldr	r4, [sp, #420]
 	ldr	r6, [sp, #424]
 	ldr	r5, [sp, #428]
@@ -292,31 +291,31 @@ romulus_n_encrypt_with:
 	movs	r2, #1
 	movs	r1, #0
 .Lromulus_n_encrypt_with_endif7:
-	@ romulus_n.ae:110: for i in 0..(m + 15) / 16 {
+	@ romulus_n.ae:112: for i in 0..(m + 15) / 16 {
 	ldr	r0, [sp, #40]
 	adds	r0, #15
 	lsrs	r0, r0, #4
 	str	r0, [sp, #44]
 	mov	r8, r4
 	mov	r9, r3
-	str	r2, [sp, #20]
-	str	r1, [sp, #24]
+	str	r2, [sp, #16]
+	str	r1, [sp, #20]
 	movs	r1, #0
-	str	r1, [sp, #16]
+	str	r1, [sp, #24]
 	cmp	r1, r0
 	bcc	.Lromulus_n_encrypt_with_far1
 	b	.Lromulus_n_encrypt_with_done9
 .Lromulus_n_encrypt_with_far1:
 .Lromulus_n_encrypt_with_loop8:
-	@ romulus_n.ae:111: off = 16 * i
-	ldr	r1, [sp, #16]
+	@ romulus_n.ae:113: off = 16 * i
+	ldr	r1, [sp, #24]
 	lsls	r0, r1, #4
 	str	r0, [sp, #12]
-	@ romulus_n.ae:112: rest = m - off
+	@ romulus_n.ae:114: rest = m - off
 	ldr	r1, [sp, #40]
 	subs	r0, r1, r0
 	str	r0, [sp, #8]
-	@ romulus_n.ae:113: count = if rest < 16 then rest else 16
+	@ romulus_n.ae:115: count = if rest < 16 then rest else 16
 	cmp	r0, #16
 	movs	r1, #0
 	adcs	r1, r1
@@ -328,7 +327,7 @@ romulus_n_encrypt_with:
 	eors	r7, r0
 	ands	r7, r1
 	eors	r7, r0
-	@ romulus_n.ae:114: mp = pad(load_be(msg, off, 16, count), count)
+	@ romulus_n.ae:116: mp = pad(load_be(msg, off, 16, count), count)
 	ldr	r1, [sp, #52]
 	ldr	r0, [sp, #12]
 	adds	r3, r1, r0
@@ -358,23 +357,23 @@ romulus_n_encrypt_with:
 .Lromulus_n_encrypt_with_cpyd12:
 	mov	r3, r2
 .Lromulus_n_encrypt_with_words11:
-	@ romulus_n.ae:45: return if n < 16 then x | (n as u128) else x
+	@ romulus_n.ae:47: return if n < 16 then x | (n as u128) else x
 	cmp	r7, #16
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
 	rsbs	r2, r1, #0
-	@ romulus_n.ae:114: mp = pad(load_be(msg, off, 16, count), count)
+	@ romulus_n.ae:116: mp = pad(load_be(msg, off, 16, count), count)
 	ldr	r0, [r3]
 	rev	r0, r0
-	@ romulus_n.ae:45: return if n < 16 then x | (n as u128) else x
+	@ romulus_n.ae:47: return if n < 16 then x | (n as u128) else x
 	mov	r1, r0
 	eors	r1, r0
 	ands	r1, r2
 	eors	r0, r1
 	str	r0, [sp, #4]
-	@ romulus_n.ae:35: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	@ romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	mov	r0, r9
 	lsls	r4, r0, #7
 	lsrs	r0, r5, #25
@@ -389,16 +388,16 @@ romulus_n_encrypt_with:
 	ands	r1, r4
 	eors	r0, r1
 	str	r0, [sp, #32]
-	@ romulus_n.ae:114: mp = pad(load_be(msg, off, 16, count), count)
+	@ romulus_n.ae:116: mp = pad(load_be(msg, off, 16, count), count)
 	ldr	r0, [r3, #4]
 	rev	r0, r0
-	@ romulus_n.ae:45: return if n < 16 then x | (n as u128) else x
+	@ romulus_n.ae:47: return if n < 16 then x | (n as u128) else x
 	mov	r1, r0
 	eors	r1, r0
 	ands	r1, r2
 	eors	r0, r1
 	mov	r11, r0
-	@ romulus_n.ae:35: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	@ romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	lsls	r0, r5, #7
 	lsrs	r1, r6, #25
 	orrs	r0, r1
@@ -414,16 +413,16 @@ romulus_n_encrypt_with:
 	ands	r1, r0
 	eors	r4, r1
 	str	r4, [sp, #28]
-	@ romulus_n.ae:114: mp = pad(load_be(msg, off, 16, count), count)
+	@ romulus_n.ae:116: mp = pad(load_be(msg, off, 16, count), count)
 	ldr	r0, [r3, #8]
 	rev	r0, r0
-	@ romulus_n.ae:45: return if n < 16 then x | (n as u128) else x
+	@ romulus_n.ae:47: return if n < 16 then x | (n as u128) else x
 	mov	r1, r0
 	eors	r1, r0
 	ands	r1, r2
 	eors	r0, r1
 	mov	r10, r0
-	@ romulus_n.ae:35: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	@ romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	lsls	r4, r6, #7
 	mov	r0, r8
 	lsrs	r0, r0, #25
@@ -439,16 +438,16 @@ romulus_n_encrypt_with:
 	ldr	r0, =0x80808080
 	ands	r4, r0
 	eors	r1, r4
-	@ romulus_n.ae:114: mp = pad(load_be(msg, off, 16, count), count)
+	@ romulus_n.ae:116: mp = pad(load_be(msg, off, 16, count), count)
 	ldr	r0, [r3, #12]
 	rev	r4, r0
-	@ romulus_n.ae:45: return if n < 16 then x | (n as u128) else x
+	@ romulus_n.ae:47: return if n < 16 then x | (n as u128) else x
 	mov	r0, r4
 	orrs	r0, r7
 	eors	r0, r4
 	ands	r0, r2
 	eors	r4, r0
-	@ romulus_n.ae:35: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	@ romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	mov	r0, r8
 	lsrs	r2, r0, #1
 	lsls	r0, r6, #31
@@ -462,7 +461,7 @@ romulus_n_encrypt_with:
 	ldr	r0, =0x80808080
 	ands	r3, r0
 	eors	r2, r3
-	@ romulus_n.ae:115: store_be(ct, off, g(s) ^ mp, count)
+	@ romulus_n.ae:117: store_be(ct, off, g(s) ^ mp, count)
 	eors	r2, r4
 	str	r2, [sp, #36]
 	mov	r0, r10
@@ -514,97 +513,121 @@ romulus_n_encrypt_with:
 	strb	r0, [r1, r7]
 	b	.Lromulus_n_encrypt_with_cpy18
 .Lromulus_n_encrypt_with_stored16:
-	@ romulus_n.ae:116: s = s ^ mp
-	mov	r3, r8
-	eors	r3, r4
+	@ romulus_n.ae:118: s = s ^ mp
+	mov	r0, r8
+	eors	r0, r4
+	mov	r8, r0
 	mov	r0, r10
 	eors	r6, r0
-	mov	r7, r5
+	str	r6, [sp, #12]
 	mov	r0, r11
-	eors	r7, r0
-	mov	r5, r9
-	ldr	r0, [sp, #4]
 	eors	r5, r0
-	@ romulus_n.ae:40: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	mov	r1, r9
+	ldr	r0, [sp, #4]
+	eors	r1, r0
+	@ romulus_n.ae:42: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	ldr	r0, [sp, #16]
+	lsls	r7, r0, #1
 	ldr	r0, [sp, #20]
-	lsls	r4, r0, #1
-	ldr	r0, [sp, #24]
-	lsls	r1, r0, #1
-	ldr	r0, [sp, #20]
+	lsls	r2, r0, #1
+	ldr	r0, [sp, #16]
 	lsrs	r0, r0, #31
-	orrs	r1, r0
-	lsls	r0, r1, #8
-	lsrs	r0, r0, #8
-	mov	r10, r0
-	ldr	r0, [sp, #24]
+	orrs	r2, r0
+	lsls	r0, r2, #8
+	lsrs	r4, r0, #8
+	ldr	r0, [sp, #20]
 	lsrs	r0, r0, #23
-	rsbs	r1, r0, #0
+	rsbs	r2, r0, #0
 	movs	r0, #149
-	ands	r1, r0
-	eors	r4, r1
-	@ romulus_n.ae:118: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
-	movs	r1, #16
+	ands	r2, r0
+	eors	r7, r2
+	@ romulus_n.ae:120: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
+	movs	r2, #16
 	ldr	r0, [sp, #8]
-	cmp	r1, r0
+	cmp	r2, r0
 	movs	r2, #0
 	adcs	r2, r2
 	movs	r0, #1
 	eors	r2, r0
-	ldr	r1, [sp, #8]
+	ldr	r3, [sp, #8]
 	movs	r0, #16
-	eors	r1, r0
-	subs	r0, r1, #1
-	movs	r1, #0
-	adcs	r1, r1
+	eors	r3, r0
+	subs	r0, r3, #1
+	movs	r3, #0
+	adcs	r3, r3
 	movs	r0, #1
-	eors	r1, r0
-	rsbs	r0, r1, #0
+	eors	r3, r0
+	rsbs	r0, r3, #0
 	lsls	r0, r0, #31
-	lsrs	r1, r0, #31
+	lsrs	r3, r0, #31
 	movs	r0, #21
-	eors	r1, r0
-	rsbs	r0, r2, #0
-	mov	r8, r0
-	movs	r0, #4
-	mov	r2, r1
+	eors	r3, r0
+	rsbs	r6, r2, #0
+	movs	r2, #4
+	mov	r0, r3
+	eors	r0, r2
+	ands	r0, r6
+	mov	r2, r3
 	eors	r2, r0
-	mov	r0, r8
-	ands	r2, r0
-	eors	r1, r2
-	@ romulus_n.ae:119: s = tbc_n(cnt, d, r23, s)
+	@ romulus_n.ae:67: return E.encrypt_block_tk1(cat(rev8(cnt), d), r23, s)
+	uxtb	r0, r7
+	lsls	r3, r0, #16
+	lsrs	r0, r7, #8
+	uxtb	r0, r0
+	lsls	r0, r0, #8
+	orrs	r3, r0
+	lsrs	r0, r7, #16
+	uxtb	r0, r0
+	orrs	r3, r0
+	lsrs	r0, r7, #24
+	lsls	r0, r0, #24
+	uxtb	r6, r4
+	lsls	r6, r6, #16
+	orrs	r0, r6
+	lsrs	r6, r4, #8
+	uxtb	r6, r6
+	lsls	r6, r6, #8
+	orrs	r0, r6
+	lsrs	r6, r4, #16
+	orrs	r0, r6
+	lsls	r6, r0, #8
+	lsls	r3, r3, #8
+	lsrs	r0, r0, #24
+	orrs	r3, r0
+	orrs	r6, r2
 	add	r2, sp, #60
-	str	r4, [sp, #396]
-	mov	r0, r10
-	str	r0, [sp, #400]
-	str	r3, [sp, #404]
-	str	r6, [sp, #408]
-	str	r7, [sp, #412]
-	str	r5, [sp, #416]
-	add	r5, sp, #396
-	add	r3, sp, #404
-	add	r0, sp, #420
-	str	r0, [sp]
-	mov	r0, r5
-	bl	romulus_n_tbc_n
+	str	r6, [sp, #396]
+	str	r3, [sp, #400]
+	mov	r0, r8
+	str	r0, [sp, #404]
+	ldr	r0, [sp, #12]
+	str	r0, [sp, #408]
+	str	r5, [sp, #412]
+	str	r1, [sp, #416]
+	add	r0, sp, #396
+	add	r5, sp, #404
+	add	r3, sp, #420
+	mov	r1, r2
+	mov	r2, r5
+	bl	romulus_n_E_encrypt_block_tk1
 	ldr	r0, [sp, #420]
 	ldr	r6, [sp, #424]
 	ldr	r5, [sp, #428]
 	ldr	r1, [sp, #432]
 	mov	r8, r0
 	mov	r9, r1
+	str	r7, [sp, #16]
 	str	r4, [sp, #20]
-	mov	r0, r10
-	str	r0, [sp, #24]
-	ldr	r1, [sp, #16]
+	ldr	r1, [sp, #24]
 	adds	r1, #1
-	str	r1, [sp, #16]
+	str	r1, [sp, #24]
 	ldr	r0, [sp, #44]
 	cmp	r1, r0
 	bcs	.Lromulus_n_encrypt_with_far2
 	b	.Lromulus_n_encrypt_with_loop8
 .Lromulus_n_encrypt_with_far2:
 .Lromulus_n_encrypt_with_done9:
-	@ romulus_n.ae:35: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	@ romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	mov	r0, r8
 	lsrs	r4, r0, #1
 	lsls	r0, r6, #31
@@ -653,7 +676,7 @@ romulus_n_encrypt_with:
 	eors	r0, r5
 	ands	r0, r1
 	eors	r6, r0
-	@ romulus_n.ae:121: store_be(tag, 0, g(s))
+	@ romulus_n.ae:123: store_be(tag, 0, g(s))
 	rev	r5, r6
 	rev	r4, r4
 	rev	r2, r3
@@ -695,8 +718,8 @@ romulus_n_encrypt_with:
 
 
 @ --- romulus_n_decrypt_with: romulus_n.decrypt_with
-@     frame 440 bytes (29 spill slots, 15 on the stack; locals 376), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1084 bytes of code and literals
+@     frame 444 bytes (29 spill slots, 16 on the stack; locals 376), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1152 bytes of code and literals
 	.section .text.romulus_n_decrypt_with,"ax",%progbits
 	.global romulus_n_decrypt_with
 	.type romulus_n_decrypt_with, %function
@@ -709,35 +732,35 @@ romulus_n_decrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #440
+	sub	sp, #444
 	mov	r6, r0
 	mov	r2, r1
 	mov	r5, r3
-	ldr	r4, [sp, #476]
-	ldr	r1, [sp, #480]
-	str	r1, [sp, #52]
-	ldr	r1, [sp, #484]
-	str	r1, [sp, #40]
-	ldr	r0, [sp, #488]
+	ldr	r4, [sp, #480]
+	ldr	r0, [sp, #484]
 	str	r0, [sp, #56]
-	ldr	r1, [sp, #496]
-	str	r1, [sp, #48]
-	ldr	r0, [sp, #504]
+	ldr	r1, [sp, #488]
+	str	r1, [sp, #44]
+	ldr	r0, [sp, #492]
 	str	r0, [sp, #60]
+	ldr	r1, [sp, #500]
+	str	r1, [sp, #52]
+	ldr	r0, [sp, #508]
+	str	r0, [sp, #64]
 	movs	r3, #0
-	add	r1, sp, #64
+	add	r1, sp, #68
 	movs	r0, #80
 .Lromulus_n_decrypt_with_zero1:
 	str	r3, [r1]
 	adds	r1, #4
 	subs	r0, #1
 	bne	.Lromulus_n_decrypt_with_zero1
-	@ romulus_n.ae:127: E.tk23_rows(load_be(nonce, 0, 16), r3, r23)
+	@ romulus_n.ae:129: E.tk23_rows(load_be(nonce, 0, 16), r3, r23)
 	movs	r0, #3
 	tst	r2, r0
 	beq	.Lromulus_n_decrypt_with_words3
 .Lromulus_n_decrypt_with_bytes2:
-	add	r3, sp, #384
+	add	r3, sp, #388
 	movs	r1, #16
 .Lromulus_n_decrypt_with_cpy5:
 	subs	r1, #1
@@ -749,307 +772,302 @@ romulus_n_decrypt_with:
 	mov	r2, r3
 .Lromulus_n_decrypt_with_words3:
 	ldr	r0, [r2, #12]
-	rev	r0, r0
-	str	r0, [sp, #400]
+	rev	r3, r0
 	ldr	r0, [r2, #8]
-	rev	r0, r0
-	str	r0, [sp, #404]
+	rev	r1, r0
 	ldr	r0, [r2, #4]
 	rev	r0, r0
-	str	r0, [sp, #408]
-	ldr	r0, [r2]
-	rev	r0, r0
+	ldr	r2, [r2]
+	rev	r7, r2
+	add	r2, sp, #68
+	str	r3, [sp, #404]
+	str	r1, [sp, #408]
 	str	r0, [sp, #412]
-	add	r2, sp, #64
-	add	r0, sp, #400
+	str	r7, [sp, #416]
+	add	r0, sp, #404
 	mov	r1, r6
 	bl	romulus_n_E_tk23_rows
-	@ romulus_n.ae:128: s = absorb_ad(r3, r23, ad)
-	add	r1, sp, #64
-	add	r0, sp, #400
+	@ romulus_n.ae:130: s = absorb_ad(r3, r23, ad)
+	add	r1, sp, #68
+	add	r0, sp, #404
 	str	r0, [sp]
 	mov	r0, r6
 	mov	r2, r5
 	mov	r3, r4
 	bl	romulus_n_absorb_ad
-	@ romulus_n.ae:131: if m == 0 {
-	ldr	r1, [sp, #40]
+	ldr	r7, [sp, #404]
+	ldr	r6, [sp, #408]
+	ldr	r5, [sp, #412]
+	ldr	r4, [sp, #416]
+	@ romulus_n.ae:133: if m == 0 {
+	ldr	r1, [sp, #44]
 	subs	r0, r1, #1
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	@ romulus_n.ae:128: s = absorb_ad(r3, r23, ad)
-	ldr	r6, [sp, #400]
-	ldr	r5, [sp, #404]
-	ldr	r4, [sp, #408]
-	ldr	r3, [sp, #412]
-	@ romulus_n.ae:131: if m == 0 {
 	cmp	r1, #0
 	beq	.Lromulus_n_decrypt_with_else6
-	@ romulus_n.ae:133: s = tbc_n(cnt, 0x15, r23, s)
-	movs	r0, #2
-	str	r0, [sp, #400]
-	movs	r0, #0
+	@ romulus_n.ae:67: return E.encrypt_block_tk1(cat(rev8(cnt), d), r23, s)
+	add	r1, sp, #68
+	movs	r0, #21
 	str	r0, [sp, #404]
-	str	r6, [sp, #408]
-	str	r5, [sp, #412]
-	str	r4, [sp, #416]
-	str	r3, [sp, #420]
-	add	r0, sp, #424
-	str	r0, [sp]
-	add	r2, sp, #64
-	add	r0, sp, #400
-	movs	r1, #21
-	add	r3, sp, #408
-	bl	romulus_n_tbc_n
-	ldr	r6, [sp, #424]
-	ldr	r5, [sp, #428]
-	ldr	r4, [sp, #432]
-	ldr	r3, [sp, #436]
-	movs	r2, #2
-	movs	r1, #0
+	movs	r0, #1
+	lsls	r0, r0, #25
+	str	r0, [sp, #408]
+	str	r7, [sp, #412]
+	str	r6, [sp, #416]
+	str	r5, [sp, #420]
+	str	r4, [sp, #424]
+	add	r0, sp, #404
+	add	r2, sp, #412
+	add	r3, sp, #428
+	bl	romulus_n_E_encrypt_block_tk1
+	ldr	r7, [sp, #428]
+	ldr	r6, [sp, #432]
+	ldr	r5, [sp, #436]
+	ldr	r4, [sp, #440]
+	movs	r3, #2
+	movs	r2, #0
 	b	.Lromulus_n_decrypt_with_endif7
 .Lromulus_n_decrypt_with_else6:
-	movs	r2, #1
-	movs	r1, #0
+	movs	r3, #1
+	movs	r2, #0
 .Lromulus_n_decrypt_with_endif7:
-	@ romulus_n.ae:135: for i in 0..(m + 15) / 16 {
-	ldr	r0, [sp, #40]
+	@ romulus_n.ae:137: for i in 0..(m + 15) / 16 {
+	ldr	r0, [sp, #44]
 	adds	r0, #15
 	lsrs	r0, r0, #4
-	str	r0, [sp, #44]
-	mov	r10, r6
-	mov	r8, r5
-	mov	r9, r4
-	mov	r11, r3
-	str	r2, [sp, #16]
-	str	r1, [sp, #20]
+	str	r0, [sp, #48]
 	movs	r1, #0
-	str	r1, [sp, #12]
+	str	r1, [sp, #16]
+	mov	r10, r7
+	mov	r8, r6
+	mov	r11, r5
+	str	r4, [sp, #4]
+	str	r3, [sp, #20]
+	str	r2, [sp, #24]
 	cmp	r1, r0
 	bcc	.Lromulus_n_decrypt_with_far1
 	b	.Lromulus_n_decrypt_with_done9
 .Lromulus_n_decrypt_with_far1:
 .Lromulus_n_decrypt_with_loop8:
-	@ romulus_n.ae:35: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	r0, r10
-	lsrs	r4, r0, #1
-	mov	r0, r8
-	lsls	r0, r0, #31
-	orrs	r4, r0
-	ldr	r2, =0x7f7f7f7f
-	ands	r4, r2
-	mov	r0, r10
-	lsls	r0, r0, #7
-	mov	r3, r10
-	eors	r3, r0
-	ldr	r1, =0x80808080
-	ands	r3, r1
-	eors	r4, r3
-	str	r4, [sp, #28]
-	mov	r0, r8
-	lsls	r3, r0, #7
-	mov	r0, r10
-	lsrs	r0, r0, #25
-	orrs	r3, r0
-	mov	r0, r8
-	lsrs	r5, r0, #1
-	mov	r0, r9
-	lsls	r0, r0, #31
-	orrs	r5, r0
-	ands	r5, r2
-	mov	r0, r8
-	eors	r0, r3
-	ands	r0, r1
-	eors	r5, r0
-	mov	r0, r9
-	lsls	r3, r0, #7
-	mov	r0, r8
-	lsrs	r0, r0, #25
-	orrs	r3, r0
-	mov	r0, r9
-	lsrs	r4, r0, #1
-	mov	r0, r11
-	lsls	r0, r0, #31
-	orrs	r4, r0
-	ands	r4, r2
-	mov	r0, r9
-	eors	r0, r3
-	ands	r0, r1
-	eors	r4, r0
-	mov	r0, r11
-	lsrs	r3, r0, #1
-	ands	r3, r2
-	lsls	r2, r0, #7
-	mov	r0, r9
-	lsrs	r0, r0, #25
-	orrs	r2, r0
-	mov	r0, r11
-	eors	r0, r2
-	ands	r0, r1
-	mov	r2, r3
-	eors	r2, r0
-	@ romulus_n.ae:136: off = 16 * i
-	ldr	r1, [sp, #12]
+	@ romulus_n.ae:138: off = 16 * i
+	ldr	r1, [sp, #16]
 	lsls	r0, r1, #4
-	str	r0, [sp, #4]
-	@ romulus_n.ae:137: rest = m - off
-	ldr	r1, [sp, #40]
-	subs	r0, r1, r0
 	str	r0, [sp, #8]
-	@ romulus_n.ae:138: count = if rest < 16 then rest else 16
+	@ romulus_n.ae:139: rest = m - off
+	ldr	r1, [sp, #44]
+	subs	r0, r1, r0
+	str	r0, [sp, #12]
+	@ romulus_n.ae:140: count = if rest < 16 then rest else 16
 	cmp	r0, #16
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
 	rsbs	r1, r1, #0
-	ldr	r7, [sp, #8]
-	movs	r0, #16
-	eors	r7, r0
-	ands	r7, r1
-	eors	r7, r0
-	@ romulus_n.ae:139: p = first_bytes(g(s) ^ load_be(ct, off, 16, count), count)
-	ldr	r1, [sp, #52]
+	ldr	r0, [sp, #12]
+	movs	r3, #16
+	eors	r0, r3
+	ands	r0, r1
+	eors	r0, r3
+	mov	r9, r0
+	@ romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	mov	r0, r10
+	lsrs	r2, r0, #1
+	mov	r0, r8
+	lsls	r0, r0, #31
+	orrs	r2, r0
+	mov	r0, r8
+	lsrs	r6, r0, #1
+	mov	r0, r11
+	lsls	r0, r0, #31
+	orrs	r6, r0
+	mov	r0, r11
+	lsrs	r7, r0, #1
 	ldr	r0, [sp, #4]
-	adds	r1, r1, r0
-	cmp	r7, #16
+	lsls	r0, r0, #31
+	orrs	r7, r0
+	ldr	r0, [sp, #4]
+	lsrs	r5, r0, #1
+	ldr	r1, =0x7f7f7f7f
+	ands	r2, r1
+	str	r2, [sp, #28]
+	ands	r6, r1
+	ands	r7, r1
+	ands	r5, r1
+	mov	r0, r10
+	lsls	r3, r0, #7
+	str	r3, [sp, #32]
+	mov	r0, r8
+	lsls	r2, r0, #7
+	mov	r0, r10
+	lsrs	r0, r0, #25
+	orrs	r2, r0
+	mov	r0, r11
+	lsls	r1, r0, #7
+	mov	r0, r8
+	lsrs	r0, r0, #25
+	orrs	r1, r0
+	ldr	r0, [sp, #4]
+	lsls	r4, r0, #7
+	mov	r0, r11
+	lsrs	r3, r0, #25
+	mov	r0, r4
+	orrs	r0, r3
+	mov	r4, r10
+	ldr	r3, [sp, #32]
+	eors	r4, r3
+	mov	r3, r8
+	eors	r3, r2
+	mov	r2, r11
+	eors	r2, r1
+	ldr	r1, [sp, #4]
+	eors	r1, r0
+	ldr	r0, =0x80808080
+	ands	r4, r0
+	ands	r3, r0
+	ands	r2, r0
+	ands	r1, r0
+	ldr	r0, [sp, #28]
+	eors	r0, r4
+	eors	r6, r3
+	eors	r7, r2
+	mov	r4, r5
+	eors	r4, r1
+	@ romulus_n.ae:141: p = first_bytes(g(s) ^ load_be(ct, off, 16, count), count)
+	ldr	r2, [sp, #56]
+	ldr	r1, [sp, #8]
+	adds	r1, r2, r1
+	mov	r2, r9
+	cmp	r2, #16
 	bcc	.Lromulus_n_decrypt_with_bytes10
-	movs	r0, #3
-	tst	r1, r0
+	movs	r2, #3
+	tst	r1, r2
 	beq	.Lromulus_n_decrypt_with_words11
 .Lromulus_n_decrypt_with_bytes10:
-	movs	r0, #0
-	str	r0, [sp, #384]
-	str	r0, [sp, #388]
-	str	r0, [sp, #392]
-	str	r0, [sp, #396]
-	add	r0, sp, #384
-	str	r0, [sp, #24]
-	mov	r6, r7
-	cmp	r6, #16
+	movs	r2, #0
+	str	r2, [sp, #388]
+	str	r2, [sp, #392]
+	str	r2, [sp, #396]
+	str	r2, [sp, #400]
+	add	r5, sp, #388
+	mov	r3, r9
+	cmp	r3, #16
 	bcc	.Lromulus_n_decrypt_with_cnt13
-	movs	r6, #16
+	movs	r3, #16
 .Lromulus_n_decrypt_with_cnt13:
 .Lromulus_n_decrypt_with_cpy14:
-	subs	r6, #1
+	subs	r3, #1
 	bcc	.Lromulus_n_decrypt_with_cpyd12
-	ldrb	r3, [r1, r6]
-	ldr	r0, [sp, #24]
-	strb	r3, [r0, r6]
+	ldrb	r2, [r1, r3]
+	strb	r2, [r5, r3]
 	b	.Lromulus_n_decrypt_with_cpy14
 .Lromulus_n_decrypt_with_cpyd12:
-	ldr	r1, [sp, #24]
+	mov	r1, r5
 .Lromulus_n_decrypt_with_words11:
-	ldr	r0, [r1, #12]
-	rev	r0, r0
-	ldr	r3, [r1, #8]
-	rev	r3, r3
-	str	r3, [sp, #24]
-	ldr	r3, [r1, #4]
-	rev	r3, r3
+	ldr	r2, [r1, #12]
+	rev	r5, r2
+	ldr	r2, [r1, #8]
+	rev	r3, r2
+	ldr	r2, [r1, #4]
+	rev	r2, r2
 	ldr	r1, [r1]
 	rev	r1, r1
-	ldr	r6, [sp, #28]
-	eors	r6, r0
-	str	r6, [sp, #36]
-	ldr	r0, [sp, #24]
-	eors	r5, r0
-	str	r5, [sp, #32]
-	eors	r4, r3
-	str	r4, [sp, #28]
-	eors	r2, r1
-	str	r2, [sp, #24]
-	@ romulus_n.ae:50: return x & ~(~(0 as u128) >> (8 * n))
-	lsls	r3, r7, #3
-	movs	r6, #0
-	mvns	r6, r6
-	mov	r2, r6
-	mov	r5, r6
-	mov	r4, r6
-	cmp	r3, #128
+	eors	r0, r5
+	str	r0, [sp, #36]
+	eors	r6, r3
+	eors	r7, r2
+	str	r7, [sp, #28]
+	eors	r4, r1
+	str	r4, [sp, #32]
+	@ romulus_n.ae:52: return x & ~(~(0 as u128) >> (8 * n))
+	mov	r0, r9
+	lsls	r7, r0, #3
+	movs	r5, #0
+	mvns	r5, r5
+	mov	r3, r5
+	mov	r2, r5
+	mov	r4, r5
+	cmp	r7, #128
 	bcs	.Lromulus_n_decrypt_with_shz15
 .Lromulus_n_decrypt_with_shl17:
-	cmp	r3, #32
+	cmp	r7, #32
 	bcc	.Lromulus_n_decrypt_with_shf16
-	mov	r2, r6
-	mov	r6, r5
+	mov	r3, r2
+	mov	r2, r5
 	mov	r5, r4
 	movs	r4, #0
-	subs	r3, #32
+	subs	r7, #32
 	b	.Lromulus_n_decrypt_with_shl17
 .Lromulus_n_decrypt_with_shf16:
-	lsrs	r2, r3
 	movs	r1, #32
-	subs	r1, r1, r3
-	mov	r0, r6
+	subs	r1, r1, r7
+	lsrs	r3, r7
+	mov	r0, r2
 	lsls	r0, r1
-	orrs	r2, r0
-	lsrs	r6, r3
+	orrs	r3, r0
+	lsrs	r2, r7
 	mov	r0, r5
 	lsls	r0, r1
-	orrs	r6, r0
+	orrs	r2, r0
+	lsrs	r5, r7
 	mov	r0, r4
 	lsls	r0, r1
-	lsrs	r5, r3
 	orrs	r5, r0
-	lsrs	r4, r3
+	lsrs	r4, r7
 	b	.Lromulus_n_decrypt_with_she18
 .Lromulus_n_decrypt_with_shz15:
+	movs	r3, #0
 	movs	r2, #0
-	movs	r6, #0
 	movs	r5, #0
 	movs	r4, #0
 .Lromulus_n_decrypt_with_she18:
+	mvns	r0, r3
 	mvns	r3, r2
-	mvns	r2, r6
-	mvns	r1, r5
-	mvns	r0, r4
-	ldr	r6, [sp, #36]
+	mvns	r2, r5
+	mvns	r1, r4
+	ldr	r7, [sp, #36]
+	ands	r7, r0
 	ands	r6, r3
-	ldr	r5, [sp, #32]
+	ldr	r5, [sp, #28]
 	ands	r5, r2
-	ldr	r4, [sp, #28]
+	ldr	r4, [sp, #32]
 	ands	r4, r1
-	ldr	r3, [sp, #24]
-	ands	r3, r0
-	@ romulus_n.ae:140: store_be(msg, off, p, count)
-	rev	r0, r3
-	str	r0, [sp, #28]
+	@ romulus_n.ae:142: store_be(msg, off, p, count)
 	rev	r0, r4
-	str	r0, [sp, #24]
+	str	r0, [sp, #28]
 	rev	r0, r5
 	str	r0, [sp, #32]
-	rev	r2, r6
-	ldr	r1, [sp, #48]
-	ldr	r0, [sp, #4]
+	rev	r3, r6
+	rev	r2, r7
+	ldr	r1, [sp, #52]
+	ldr	r0, [sp, #8]
 	adds	r1, r1, r0
-	cmp	r7, #16
+	mov	r0, r9
+	cmp	r0, #16
 	bcc	.Lromulus_n_decrypt_with_bytes19
 	movs	r0, #3
 	tst	r1, r0
 	bne	.Lromulus_n_decrypt_with_bytes19
 	ldr	r0, [sp, #28]
 	str	r0, [r1]
-	ldr	r0, [sp, #24]
-	str	r0, [r1, #4]
 	ldr	r0, [sp, #32]
-	str	r0, [r1, #8]
+	str	r0, [r1, #4]
+	str	r3, [r1, #8]
 	str	r2, [r1, #12]
 	b	.Lromulus_n_decrypt_with_stored20
 	.ltorg
 .Lromulus_n_decrypt_with_bytes19:
 	ldr	r0, [sp, #28]
-	str	r0, [sp, #384]
-	ldr	r0, [sp, #24]
 	str	r0, [sp, #388]
 	ldr	r0, [sp, #32]
 	str	r0, [sp, #392]
-	str	r2, [sp, #396]
-	add	r0, sp, #384
-	str	r0, [sp, #4]
-	mov	r2, r7
+	str	r3, [sp, #396]
+	str	r2, [sp, #400]
+	add	r3, sp, #388
+	mov	r2, r9
 	cmp	r2, #16
 	bcc	.Lromulus_n_decrypt_with_cnt21
 	movs	r2, #16
@@ -1057,20 +1075,25 @@ romulus_n_decrypt_with:
 .Lromulus_n_decrypt_with_cpy22:
 	subs	r2, #1
 	bcc	.Lromulus_n_decrypt_with_stored20
-	ldr	r0, [sp, #4]
-	ldrb	r0, [r0, r2]
+	ldrb	r0, [r3, r2]
 	strb	r0, [r1, r2]
 	b	.Lromulus_n_decrypt_with_cpy22
 .Lromulus_n_decrypt_with_stored20:
-	@ romulus_n.ae:45: return if n < 16 then x | (n as u128) else x
-	cmp	r7, #16
+	@ romulus_n.ae:47: return if n < 16 then x | (n as u128) else x
+	mov	r0, r9
+	cmp	r0, #16
 	movs	r2, #0
 	adcs	r2, r2
 	movs	r0, #1
 	eors	r2, r0
-	mov	r1, r6
-	orrs	r1, r7
+	mov	r1, r7
+	mov	r0, r9
+	orrs	r1, r0
 	rsbs	r0, r2, #0
+	eors	r1, r7
+	ands	r1, r0
+	eors	r7, r1
+	mov	r1, r6
 	eors	r1, r6
 	ands	r1, r0
 	eors	r6, r1
@@ -1082,203 +1105,229 @@ romulus_n_decrypt_with:
 	eors	r1, r4
 	ands	r1, r0
 	eors	r4, r1
-	mov	r1, r3
-	eors	r1, r3
-	ands	r1, r0
-	mov	r0, r3
-	eors	r0, r1
-	@ romulus_n.ae:141: s = s ^ pad(p, count)
-	mov	r7, r10
-	eors	r7, r6
-	mov	r6, r8
-	eors	r6, r5
-	mov	r5, r9
-	eors	r5, r4
-	mov	r3, r11
-	eors	r3, r0
-	@ romulus_n.ae:40: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	ldr	r0, [sp, #16]
-	lsls	r4, r0, #1
-	ldr	r0, [sp, #20]
-	lsls	r1, r0, #1
-	ldr	r0, [sp, #16]
-	lsrs	r0, r0, #31
-	orrs	r1, r0
-	lsls	r0, r1, #8
-	lsrs	r0, r0, #8
-	str	r0, [sp, #4]
-	ldr	r0, [sp, #20]
-	lsrs	r0, r0, #23
-	rsbs	r1, r0, #0
-	movs	r0, #149
-	ands	r1, r0
-	eors	r4, r1
-	@ romulus_n.ae:143: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
-	movs	r1, #16
-	ldr	r0, [sp, #8]
-	cmp	r1, r0
-	movs	r2, #0
-	adcs	r2, r2
-	movs	r0, #1
-	eors	r2, r0
-	ldr	r1, [sp, #8]
-	movs	r0, #16
-	eors	r1, r0
-	subs	r0, r1, #1
-	movs	r1, #0
-	adcs	r1, r1
-	movs	r0, #1
-	eors	r1, r0
-	rsbs	r0, r1, #0
-	lsls	r0, r0, #31
-	lsrs	r1, r0, #31
-	movs	r0, #21
-	eors	r1, r0
-	rsbs	r0, r2, #0
-	mov	r8, r0
-	movs	r0, #4
-	mov	r2, r1
-	eors	r2, r0
+	@ romulus_n.ae:143: s = s ^ pad(p, count)
+	mov	r0, r10
+	eors	r0, r7
+	mov	r10, r0
 	mov	r0, r8
-	ands	r2, r0
-	eors	r1, r2
-	@ romulus_n.ae:144: s = tbc_n(cnt, d, r23, s)
-	add	r2, sp, #64
-	str	r4, [sp, #400]
-	ldr	r0, [sp, #4]
-	str	r0, [sp, #404]
-	str	r7, [sp, #408]
-	str	r6, [sp, #412]
-	str	r5, [sp, #416]
-	str	r3, [sp, #420]
-	add	r5, sp, #400
-	add	r3, sp, #408
-	add	r0, sp, #424
-	str	r0, [sp]
-	mov	r0, r5
-	bl	romulus_n_tbc_n
-	ldr	r0, [sp, #424]
-	ldr	r3, [sp, #428]
-	ldr	r2, [sp, #432]
-	ldr	r1, [sp, #436]
+	eors	r0, r6
+	mov	r8, r0
+	mov	r2, r11
+	eors	r2, r5
+	ldr	r1, [sp, #4]
+	eors	r1, r4
+	@ romulus_n.ae:42: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	ldr	r0, [sp, #20]
+	lsls	r5, r0, #1
+	ldr	r0, [sp, #24]
+	lsls	r3, r0, #1
+	ldr	r0, [sp, #20]
+	lsrs	r0, r0, #31
+	orrs	r3, r0
+	lsls	r0, r3, #8
+	lsrs	r4, r0, #8
+	ldr	r0, [sp, #24]
+	lsrs	r0, r0, #23
+	rsbs	r3, r0, #0
+	movs	r0, #149
+	ands	r3, r0
+	eors	r5, r3
+	@ romulus_n.ae:145: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
+	movs	r3, #16
+	ldr	r0, [sp, #12]
+	cmp	r3, r0
+	movs	r3, #0
+	adcs	r3, r3
+	movs	r0, #1
+	eors	r3, r0
+	ldr	r6, [sp, #12]
+	movs	r0, #16
+	eors	r6, r0
+	subs	r0, r6, #1
+	movs	r6, #0
+	adcs	r6, r6
+	movs	r0, #1
+	eors	r6, r0
+	rsbs	r0, r6, #0
+	lsls	r0, r0, #31
+	lsrs	r6, r0, #31
+	movs	r0, #21
+	eors	r6, r0
+	rsbs	r7, r3, #0
+	movs	r3, #4
+	mov	r0, r6
+	eors	r0, r3
+	ands	r0, r7
+	mov	r3, r6
+	eors	r3, r0
+	@ romulus_n.ae:67: return E.encrypt_block_tk1(cat(rev8(cnt), d), r23, s)
+	uxtb	r0, r5
+	lsls	r6, r0, #16
+	lsrs	r0, r5, #8
+	uxtb	r0, r0
+	lsls	r0, r0, #8
+	orrs	r6, r0
+	lsrs	r0, r5, #16
+	uxtb	r0, r0
+	orrs	r6, r0
+	lsrs	r0, r5, #24
+	lsls	r0, r0, #24
+	uxtb	r7, r4
+	lsls	r7, r7, #16
+	orrs	r0, r7
+	lsrs	r7, r4, #8
+	uxtb	r7, r7
+	lsls	r7, r7, #8
+	orrs	r0, r7
+	lsrs	r7, r4, #16
+	orrs	r0, r7
+	lsls	r7, r0, #8
+	lsls	r6, r6, #8
+	lsrs	r0, r0, #24
+	orrs	r6, r0
+	orrs	r7, r3
+	add	r3, sp, #68
+	str	r7, [sp, #404]
+	str	r6, [sp, #408]
+	mov	r0, r10
+	str	r0, [sp, #412]
+	mov	r0, r8
+	str	r0, [sp, #416]
+	str	r2, [sp, #420]
+	str	r1, [sp, #424]
+	add	r0, sp, #404
+	add	r2, sp, #412
+	add	r6, sp, #428
+	mov	r1, r3
+	mov	r3, r6
+	bl	romulus_n_E_encrypt_block_tk1
+	ldr	r0, [sp, #428]
+	ldr	r3, [sp, #432]
+	ldr	r2, [sp, #436]
+	ldr	r1, [sp, #440]
 	mov	r10, r0
 	mov	r8, r3
-	mov	r9, r2
-	mov	r11, r1
-	str	r4, [sp, #16]
-	ldr	r0, [sp, #4]
-	str	r0, [sp, #20]
-	ldr	r1, [sp, #12]
+	mov	r11, r2
+	str	r1, [sp, #4]
+	str	r5, [sp, #20]
+	str	r4, [sp, #24]
+	ldr	r1, [sp, #16]
 	adds	r1, #1
-	str	r1, [sp, #12]
-	ldr	r0, [sp, #44]
+	str	r1, [sp, #16]
+	ldr	r0, [sp, #48]
 	cmp	r1, r0
 	bcs	.Lromulus_n_decrypt_with_far2
 	b	.Lromulus_n_decrypt_with_loop8
 .Lromulus_n_decrypt_with_far2:
 .Lromulus_n_decrypt_with_done9:
-	@ romulus_n.ae:146: return (load_be(tag, 0, 16) ^ g(s)) == 0
-	ldr	r5, [sp, #56]
+	@ romulus_n.ae:148: return (load_be(tag, 0, 16) ^ g(s)) == 0
+	ldr	r1, [sp, #60]
 	movs	r0, #3
-	tst	r5, r0
+	tst	r1, r0
 	beq	.Lromulus_n_decrypt_with_words24
 .Lromulus_n_decrypt_with_bytes23:
-	add	r2, sp, #384
-	movs	r1, #16
+	add	r3, sp, #388
+	movs	r2, #16
 .Lromulus_n_decrypt_with_cpy26:
-	subs	r1, #1
+	subs	r2, #1
 	bcc	.Lromulus_n_decrypt_with_cpyd25
-	ldrb	r0, [r5, r1]
-	strb	r0, [r2, r1]
+	ldrb	r0, [r1, r2]
+	strb	r0, [r3, r2]
 	b	.Lromulus_n_decrypt_with_cpy26
 .Lromulus_n_decrypt_with_cpyd25:
-	mov	r5, r2
+	mov	r1, r3
 .Lromulus_n_decrypt_with_words24:
-	@ romulus_n.ae:35: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	ldr	r0, [r1, #12]
+	rev	r0, r0
+	str	r0, [sp, #20]
+	ldr	r0, [r1, #8]
+	rev	r0, r0
+	str	r0, [sp, #24]
+	ldr	r0, [r1, #4]
+	rev	r0, r0
+	str	r0, [sp, #16]
+	ldr	r0, [r1]
+	rev	r0, r0
+	str	r0, [sp, #12]
+	@ romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	mov	r0, r10
+	lsrs	r2, r0, #1
+	mov	r0, r8
+	lsls	r0, r0, #31
+	orrs	r2, r0
+	mov	r0, r8
+	lsrs	r5, r0, #1
 	mov	r0, r11
+	lsls	r0, r0, #31
+	orrs	r5, r0
+	mov	r0, r11
+	lsrs	r4, r0, #1
+	ldr	r0, [sp, #4]
+	lsls	r0, r0, #31
+	orrs	r4, r0
+	ldr	r0, [sp, #4]
+	lsrs	r3, r0, #1
+	ldr	r1, =0x7f7f7f7f
+	ands	r2, r1
+	str	r2, [sp, #8]
+	ands	r5, r1
+	ands	r4, r1
+	ands	r3, r1
+	mov	r0, r10
+	lsls	r2, r0, #7
+	mov	r0, r8
 	lsls	r1, r0, #7
-	mov	r0, r9
+	mov	r0, r10
 	lsrs	r0, r0, #25
 	orrs	r1, r0
 	mov	r0, r11
-	lsrs	r2, r0, #1
-	ldr	r7, =0x7f7f7f7f
-	ands	r2, r7
-	eors	r0, r1
-	ldr	r4, =0x80808080
-	ands	r0, r4
-	eors	r2, r0
-	@ romulus_n.ae:146: return (load_be(tag, 0, 16) ^ g(s)) == 0
-	ldr	r0, [r5]
-	rev	r1, r0
-	eors	r1, r2
-	@ romulus_n.ae:35: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	r0, r9
-	lsls	r2, r0, #7
+	lsls	r6, r0, #7
 	mov	r0, r8
 	lsrs	r0, r0, #25
-	orrs	r2, r0
-	mov	r0, r11
-	lsls	r6, r0, #31
-	mov	r0, r9
-	lsrs	r3, r0, #1
-	orrs	r3, r6
-	ands	r3, r7
-	eors	r0, r2
-	ands	r0, r4
-	eors	r3, r0
-	@ romulus_n.ae:146: return (load_be(tag, 0, 16) ^ g(s)) == 0
-	ldr	r0, [r5, #4]
-	rev	r2, r0
-	eors	r2, r3
-	@ romulus_n.ae:35: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	r0, r10
-	lsrs	r6, r0, #1
-	mov	r0, r8
-	lsls	r0, r0, #31
 	orrs	r6, r0
-	ands	r6, r7
+	ldr	r0, [sp, #4]
+	lsls	r7, r0, #7
+	mov	r0, r11
+	lsrs	r0, r0, #25
+	orrs	r7, r0
 	mov	r0, r10
-	lsls	r3, r0, #7
-	eors	r0, r3
-	ands	r0, r4
-	eors	r6, r0
-	@ romulus_n.ae:146: return (load_be(tag, 0, 16) ^ g(s)) == 0
-	ldr	r0, [r5, #12]
-	rev	r3, r0
-	eors	r3, r6
-	@ romulus_n.ae:35: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	r0, r9
-	lsls	r6, r0, #31
-	mov	r0, r8
-	lsrs	r0, r0, #1
-	orrs	r0, r6
-	mov	r6, r0
-	ands	r6, r7
-	mov	r0, r10
-	lsrs	r7, r0, #25
-	mov	r0, r8
-	lsls	r0, r0, #7
-	orrs	r0, r7
-	mov	r7, r8
-	eors	r7, r0
-	ands	r7, r4
+	eors	r0, r2
+	mov	r2, r8
+	eors	r2, r1
+	mov	r1, r11
+	eors	r1, r6
+	ldr	r6, [sp, #4]
 	eors	r6, r7
-	@ romulus_n.ae:146: return (load_be(tag, 0, 16) ^ g(s)) == 0
-	ldr	r0, [r5, #8]
-	rev	r0, r0
-	eors	r0, r6
-	orrs	r3, r0
-	orrs	r3, r2
-	orrs	r3, r1
-	subs	r0, r3, #1
+	ldr	r7, =0x80808080
+	ands	r0, r7
+	ands	r2, r7
+	ands	r1, r7
+	ands	r6, r7
+	ldr	r7, [sp, #8]
+	eors	r7, r0
+	eors	r5, r2
+	eors	r4, r1
+	eors	r3, r6
+	@ romulus_n.ae:148: return (load_be(tag, 0, 16) ^ g(s)) == 0
+	ldr	r6, [sp, #20]
+	eors	r6, r7
+	ldr	r2, [sp, #24]
+	eors	r2, r5
+	ldr	r1, [sp, #16]
+	eors	r1, r4
+	ldr	r0, [sp, #12]
+	eors	r0, r3
+	orrs	r6, r2
+	orrs	r6, r1
+	orrs	r6, r0
+	subs	r0, r6, #1
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	ldr	r0, [sp, #60]
+	ldr	r0, [sp, #64]
 	strh	r1, [r0]
-	add	sp, #440
+	add	sp, #444
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -1287,6 +1336,334 @@ romulus_n_decrypt_with:
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.size romulus_n_decrypt_with, .-romulus_n_decrypt_with
+
+
+@ --- romulus_n_E_encrypt_block_tk1: romulus_n.E.encrypt_block_tk1
+@     frame 8 bytes (8 spill slots, 2 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 578 bytes of code and literals
+	.section .text.romulus_n_E_encrypt_block_tk1,"ax",%progbits
+	.global romulus_n_E_encrypt_block_tk1
+	.type romulus_n_E_encrypt_block_tk1, %function
+	.thumb_func
+	.balign 4
+romulus_n_E_encrypt_block_tk1:
+	push	{r4, r5, r6, r7, lr}
+	mov	r4, r8
+	mov	r5, r9
+	mov	r6, r10
+	mov	r7, r11
+	push	{r4, r5, r6, r7}
+	sub	sp, #8
+	mov	r5, r1
+	str	r3, [sp, #4]
+	ldm	r0!, {r6, r7}
+	ldr	r4, [r2]
+	ldr	r3, [r2, #4]
+	ldr	r0, [r2, #8]
+	ldr	r2, [r2, #12]
+	@ skinny128_384plus.ae:196: @unroll(unroll)
+	movs	r1, #0
+	str	r1, [sp]
+	mov	r1, r2
+	mov	r2, r0
+	mov	r12, r6
+	mov	r8, r7
+	@ skinny128_384plus.ae:199: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], r23[i] ^ tk1)
+	mov	r9, r5
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	ldr	r5, =romulus_n_E.sbox
+	@ skinny128_384plus.ae:199: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], r23[i] ^ tk1)
+	ldr	r0, =romulus_n_E.rc
+	mov	r10, r0
+	@ skinny128_384plus.ae:196: @unroll(unroll)
+.Lromulus_n_E_encrypt_block_tk1_loop1:
+	@ skinny128_384plus.ae:199: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], r23[i] ^ tk1)
+	mov	r0, r9
+	ldr	r6, [r0]
+	ldr	r7, [r0, #4]
+	mov	r0, r12
+	eors	r6, r0
+	mov	r11, r6
+	mov	r6, r7
+	mov	r0, r8
+	eors	r6, r0
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r0, r1, #24
+	ldrb	r0, [r5, r0]
+	lsls	r7, r0, #24
+	lsrs	r0, r1, #16
+	uxtb	r0, r0
+	ldrb	r0, [r5, r0]
+	lsls	r0, r0, #16
+	orrs	r7, r0
+	lsrs	r0, r1, #8
+	uxtb	r0, r0
+	ldrb	r0, [r5, r0]
+	lsls	r0, r0, #8
+	orrs	r7, r0
+	uxtb	r0, r1
+	ldrb	r0, [r5, r0]
+	mov	r1, r7
+	orrs	r1, r0
+	@ skinny128_384plus.ae:199: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], r23[i] ^ tk1)
+	mov	r0, r10
+	ldrb	r0, [r0]
+	@ skinny128_384plus.ae:116: r0 = sub_cells(r0) ^ ((c & 0xf) as u32 << 24) ^ k[63:32]
+	lsls	r7, r0, #28
+	lsrs	r7, r7, #4
+	eors	r1, r7
+	eors	r1, r6
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r6, r2, #24
+	ldrb	r6, [r5, r6]
+	lsls	r6, r6, #24
+	lsrs	r7, r2, #16
+	uxtb	r7, r7
+	ldrb	r7, [r5, r7]
+	lsls	r7, r7, #16
+	orrs	r6, r7
+	lsrs	r7, r2, #8
+	uxtb	r7, r7
+	ldrb	r7, [r5, r7]
+	lsls	r7, r7, #8
+	orrs	r6, r7
+	uxtb	r2, r2
+	ldrb	r2, [r5, r2]
+	orrs	r6, r2
+	@ skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
+	lsrs	r0, r0, #4
+	lsls	r0, r0, #24
+	eors	r6, r0
+	mov	r0, r11
+	eors	r6, r0
+	movs	r0, #8
+	rors	r6, r0
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r0, r3, #24
+	ldrb	r0, [r5, r0]
+	lsls	r2, r0, #24
+	lsrs	r0, r3, #16
+	uxtb	r0, r0
+	ldrb	r0, [r5, r0]
+	lsls	r0, r0, #16
+	orrs	r2, r0
+	lsrs	r0, r3, #8
+	uxtb	r0, r0
+	ldrb	r0, [r5, r0]
+	lsls	r0, r0, #8
+	orrs	r2, r0
+	uxtb	r0, r3
+	ldrb	r0, [r5, r0]
+	orrs	r2, r0
+	@ skinny128_384plus.ae:118: r2 = (sub_cells(r2) ^ 0x02000000) >>> 16
+	movs	r0, #1
+	lsls	r0, r0, #25
+	eors	r2, r0
+	mov	r0, r2
+	movs	r2, #16
+	rors	r0, r2
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r2, r4, #24
+	ldrb	r2, [r5, r2]
+	lsls	r3, r2, #24
+	lsrs	r2, r4, #16
+	uxtb	r2, r2
+	ldrb	r2, [r5, r2]
+	lsls	r2, r2, #16
+	orrs	r3, r2
+	lsrs	r2, r4, #8
+	uxtb	r2, r2
+	ldrb	r2, [r5, r2]
+	lsls	r2, r2, #8
+	orrs	r3, r2
+	uxtb	r2, r4
+	ldrb	r2, [r5, r2]
+	orrs	r3, r2
+	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
+	movs	r2, #24
+	rors	r3, r2
+	@ skinny128_384plus.ae:121: t = r0 ^ r2
+	mov	r4, r1
+	eors	r4, r0
+	@ skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
+	mov	r2, r4
+	eors	r2, r3
+	mov	r3, r6
+	eors	r3, r0
+	@ skinny128_384plus.ae:200: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i + 1], r23[i + 1])
+	mov	r0, r9
+	ldr	r0, [r0, #8]
+	mov	r11, r0
+	mov	r0, r9
+	ldr	r6, [r0, #12]
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r0, r2, #24
+	ldrb	r0, [r5, r0]
+	lsls	r7, r0, #24
+	lsrs	r0, r2, #16
+	uxtb	r0, r0
+	ldrb	r0, [r5, r0]
+	lsls	r0, r0, #16
+	orrs	r7, r0
+	lsrs	r0, r2, #8
+	uxtb	r0, r0
+	ldrb	r0, [r5, r0]
+	lsls	r0, r0, #8
+	orrs	r7, r0
+	uxtb	r0, r2
+	ldrb	r0, [r5, r0]
+	mov	r2, r7
+	orrs	r2, r0
+	@ skinny128_384plus.ae:200: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i + 1], r23[i + 1])
+	mov	r0, r10
+	ldrb	r0, [r0, #1]
+	@ skinny128_384plus.ae:116: r0 = sub_cells(r0) ^ ((c & 0xf) as u32 << 24) ^ k[63:32]
+	lsls	r7, r0, #28
+	lsrs	r7, r7, #4
+	eors	r2, r7
+	eors	r2, r6
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r6, r1, #24
+	ldrb	r6, [r5, r6]
+	lsls	r6, r6, #24
+	lsrs	r7, r1, #16
+	uxtb	r7, r7
+	ldrb	r7, [r5, r7]
+	lsls	r7, r7, #16
+	orrs	r6, r7
+	lsrs	r7, r1, #8
+	uxtb	r7, r7
+	ldrb	r7, [r5, r7]
+	lsls	r7, r7, #8
+	orrs	r6, r7
+	uxtb	r1, r1
+	ldrb	r1, [r5, r1]
+	orrs	r6, r1
+	@ skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
+	lsrs	r0, r0, #4
+	lsls	r0, r0, #24
+	eors	r6, r0
+	mov	r0, r11
+	eors	r6, r0
+	movs	r0, #8
+	rors	r6, r0
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r0, r3, #24
+	ldrb	r0, [r5, r0]
+	lsls	r1, r0, #24
+	lsrs	r0, r3, #16
+	uxtb	r0, r0
+	ldrb	r0, [r5, r0]
+	lsls	r0, r0, #16
+	orrs	r1, r0
+	lsrs	r0, r3, #8
+	uxtb	r0, r0
+	ldrb	r0, [r5, r0]
+	lsls	r0, r0, #8
+	orrs	r1, r0
+	uxtb	r0, r3
+	ldrb	r0, [r5, r0]
+	orrs	r1, r0
+	@ skinny128_384plus.ae:118: r2 = (sub_cells(r2) ^ 0x02000000) >>> 16
+	movs	r0, #1
+	lsls	r0, r0, #25
+	eors	r1, r0
+	mov	r0, r1
+	movs	r1, #16
+	rors	r0, r1
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r1, r4, #24
+	ldrb	r1, [r5, r1]
+	lsls	r3, r1, #24
+	lsrs	r1, r4, #16
+	uxtb	r1, r1
+	ldrb	r1, [r5, r1]
+	lsls	r1, r1, #16
+	orrs	r3, r1
+	lsrs	r1, r4, #8
+	uxtb	r1, r1
+	ldrb	r1, [r5, r1]
+	lsls	r1, r1, #8
+	orrs	r3, r1
+	uxtb	r1, r4
+	ldrb	r1, [r5, r1]
+	orrs	r3, r1
+	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
+	movs	r1, #24
+	rors	r3, r1
+	@ skinny128_384plus.ae:121: t = r0 ^ r2
+	mov	r4, r2
+	eors	r4, r0
+	@ skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
+	mov	r1, r4
+	eors	r1, r3
+	mov	r3, r6
+	eors	r3, r0
+	@ skinny128_384plus.ae:184: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32])
+	mov	r0, r8
+	lsrs	r0, r0, #16
+	uxtb	r0, r0
+	lsls	r6, r0, #24
+	mov	r0, r12
+	uxtb	r0, r0
+	lsls	r0, r0, #16
+	orrs	r6, r0
+	mov	r0, r8
+	lsrs	r0, r0, #24
+	lsls	r0, r0, #8
+	orrs	r6, r0
+	mov	r0, r12
+	lsrs	r0, r0, #16
+	uxtb	r0, r0
+	orrs	r6, r0
+	mov	r0, r8
+	lsrs	r0, r0, #8
+	uxtb	r0, r0
+	lsls	r7, r0, #24
+	mov	r0, r12
+	lsrs	r0, r0, #8
+	uxtb	r0, r0
+	lsls	r0, r0, #16
+	orrs	r7, r0
+	mov	r0, r12
+	lsrs	r0, r0, #24
+	lsls	r0, r0, #8
+	orrs	r7, r0
+	mov	r0, r8
+	uxtb	r0, r0
+	orrs	r7, r0
+	mov	r0, r9
+	adds	r0, #16
+	mov	r9, r0
+	mov	r0, r10
+	adds	r0, #2
+	mov	r10, r0
+	mov	r12, r7
+	mov	r8, r6
+	ldr	r0, [sp]
+	adds	r0, #1
+	str	r0, [sp]
+	cmp	r0, #20
+	bcs	.Lromulus_n_E_encrypt_block_tk1_far1
+	b	.Lromulus_n_E_encrypt_block_tk1_loop1
+.Lromulus_n_E_encrypt_block_tk1_far1:
+.Lromulus_n_E_encrypt_block_tk1_done2:
+	@ skinny128_384plus.ae:203: return cat(r0, r1, r2, r3)
+	ldr	r0, [sp, #4]
+	str	r4, [r0]
+	str	r3, [r0, #4]
+	str	r2, [r0, #8]
+	str	r1, [r0, #12]
+	add	sp, #8
+	pop	{r4, r5, r6, r7}
+	mov	r8, r4
+	mov	r9, r5
+	mov	r10, r6
+	mov	r11, r7
+	pop	{r4, r5, r6, r7, pc}
+	.ltorg
+	.ltorg
+	.size romulus_n_E_encrypt_block_tk1, .-romulus_n_E_encrypt_block_tk1
 
 
 @ --- romulus_n_E_tk23_rows: romulus_n.E.tk23_rows
@@ -1456,8 +1833,8 @@ romulus_n_E_tk23_rows:
 
 
 @ --- romulus_n_absorb_ad: romulus_n.absorb_ad
-@     frame 116 bytes (26 spill slots, 9 on the stack; locals 72), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 872 bytes of code and literals
+@     frame 112 bytes (26 spill slots, 8 on the stack; locals 72), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 918 bytes of code and literals
 	.section .text.romulus_n_absorb_ad,"ax",%progbits
 	.global romulus_n_absorb_ad
 	.type romulus_n_absorb_ad, %function
@@ -1470,14 +1847,14 @@ romulus_n_absorb_ad:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #116
+	sub	sp, #112
 	str	r0, [sp, #20]
-	str	r1, [sp, #40]
-	str	r2, [sp, #12]
+	str	r1, [sp, #36]
+	str	r2, [sp, #8]
 	str	r3, [sp, #28]
-	ldr	r0, [sp, #152]
+	ldr	r0, [sp, #148]
 	str	r0, [sp, #24]
-	@ romulus_n.ae:72: pairs = if a > 0 then (a - 1) / 32 else 0 as u32        // pairs with AD after them
+	@ romulus_n.ae:74: pairs = if a > 0 then (a - 1) / 32 else 0 as u32        // pairs with AD after them
 	movs	r0, #0
 	mov	r5, r3
 	cmp	r0, r5
@@ -1490,32 +1867,32 @@ romulus_n_absorb_ad:
 	rsbs	r1, r1, #0
 	ands	r0, r1
 	str	r0, [sp, #16]
-	@ romulus_n.ae:73: for i in 0..pairs {
+	@ romulus_n.ae:75: for i in 0..pairs {
 	movs	r5, #0
 	mov	r9, r5
 	movs	r4, #0
 	movs	r3, #0
 	movs	r0, #0
 	mov	r10, r5
-	str	r0, [sp, #8]
+	str	r0, [sp, #12]
 	movs	r2, #1
 	movs	r1, #0
 	ldr	r0, [sp, #16]
 	cmp	r5, r0
 	bcs	.Lromulus_n_absorb_ad_done2
 .Lromulus_n_absorb_ad_loop1:
-	@ romulus_n.ae:74: off = 32 * i
+	@ romulus_n.ae:76: off = 32 * i
 	mov	r5, r9
 	lsls	r0, r5, #5
 	mov	r8, r0
-	@ romulus_n.ae:75: s = s ^ load_be(ad, off, 16)
-	ldr	r5, [sp, #12]
+	@ romulus_n.ae:77: s = s ^ load_be(ad, off, 16)
+	ldr	r5, [sp, #8]
 	adds	r5, r5, r0
 	movs	r0, #3
 	tst	r5, r0
 	beq	.Lromulus_n_absorb_ad_words4
 .Lromulus_n_absorb_ad_bytes3:
-	add	r7, sp, #44
+	add	r7, sp, #40
 	movs	r6, #16
 .Lromulus_n_absorb_ad_cpy6:
 	subs	r6, #1
@@ -1540,9 +1917,9 @@ romulus_n_absorb_ad:
 	eors	r3, r0
 	ldr	r0, [r5]
 	rev	r0, r0
-	ldr	r5, [sp, #8]
+	ldr	r5, [sp, #12]
 	eors	r5, r0
-	@ romulus_n.ae:40: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	@ romulus_n.ae:42: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	lsrs	r0, r1, #23
 	rsbs	r7, r0, #0
 	movs	r0, #149
@@ -1552,21 +1929,21 @@ romulus_n_absorb_ad:
 	lsls	r7, r1, #1
 	lsrs	r0, r2, #31
 	orrs	r7, r0
-	@ romulus_n.ae:77: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
+	@ romulus_n.ae:79: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
 	mov	r1, r8
 	adds	r1, #16
-	@ romulus_n.ae:40: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	@ romulus_n.ae:42: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	lsls	r0, r7, #8
 	lsrs	r0, r0, #8
 	mov	r8, r0
-	@ romulus_n.ae:77: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
-	ldr	r0, [sp, #12]
+	@ romulus_n.ae:79: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
+	ldr	r0, [sp, #8]
 	adds	r2, r0, r1
 	movs	r0, #3
 	tst	r2, r0
 	beq	.Lromulus_n_absorb_ad_words8
 .Lromulus_n_absorb_ad_bytes7:
-	add	r0, sp, #44
+	add	r0, sp, #40
 	mov	r10, r0
 	movs	r7, #16
 .Lromulus_n_absorb_ad_cpy10:
@@ -1581,34 +1958,34 @@ romulus_n_absorb_ad:
 .Lromulus_n_absorb_ad_words8:
 	ldr	r0, [r2, #12]
 	rev	r0, r0
-	str	r0, [sp, #68]
+	str	r0, [sp, #64]
 	ldr	r0, [r2, #8]
 	rev	r0, r0
-	str	r0, [sp, #72]
+	str	r0, [sp, #68]
 	ldr	r0, [r2, #4]
 	rev	r0, r0
-	str	r0, [sp, #76]
+	str	r0, [sp, #72]
 	ldr	r0, [r2]
 	rev	r0, r0
-	str	r0, [sp, #80]
+	str	r0, [sp, #76]
 	mov	r0, r11
-	str	r0, [sp, #84]
-	str	r6, [sp, #88]
-	str	r3, [sp, #92]
-	str	r5, [sp, #96]
-	add	r0, sp, #84
+	str	r0, [sp, #80]
+	str	r6, [sp, #84]
+	str	r3, [sp, #88]
+	str	r5, [sp, #92]
+	add	r0, sp, #80
 	str	r0, [sp]
-	add	r0, sp, #100
+	add	r0, sp, #96
 	str	r0, [sp, #4]
-	str	r4, [sp, #60]
+	str	r4, [sp, #56]
 	mov	r0, r8
-	str	r0, [sp, #64]
-	add	r0, sp, #60
+	str	r0, [sp, #60]
+	add	r0, sp, #56
 	movs	r1, #8
-	add	r2, sp, #68
+	add	r2, sp, #64
 	ldr	r3, [sp, #20]
 	bl	romulus_n_tbc
-	@ romulus_n.ae:40: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	@ romulus_n.ae:42: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	mov	r0, r8
 	lsls	r1, r0, #1
 	lsrs	r0, r4, #31
@@ -1620,16 +1997,16 @@ romulus_n_absorb_ad:
 	ands	r2, r0
 	lsls	r5, r4, #1
 	eors	r5, r2
-	@ romulus_n.ae:77: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
-	ldr	r4, [sp, #100]
-	ldr	r3, [sp, #104]
-	ldr	r0, [sp, #108]
-	@ romulus_n.ae:40: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	@ romulus_n.ae:79: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
+	ldr	r4, [sp, #96]
+	ldr	r3, [sp, #100]
+	ldr	r0, [sp, #104]
+	@ romulus_n.ae:42: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	mov	r10, r0
-	@ romulus_n.ae:77: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
-	ldr	r0, [sp, #112]
-	@ romulus_n.ae:40: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	str	r0, [sp, #8]
+	@ romulus_n.ae:79: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
+	ldr	r0, [sp, #108]
+	@ romulus_n.ae:42: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	str	r0, [sp, #12]
 	mov	r2, r5
 	lsls	r0, r1, #8
 	lsrs	r1, r0, #8
@@ -1640,15 +2017,15 @@ romulus_n_absorb_ad:
 	cmp	r5, r0
 	bcc	.Lromulus_n_absorb_ad_loop1
 .Lromulus_n_absorb_ad_done2:
-	@ romulus_n.ae:80: off = 32 * pairs
+	@ romulus_n.ae:82: off = 32 * pairs
 	ldr	r0, [sp, #16]
 	lsls	r0, r0, #5
-	str	r0, [sp, #36]
-	@ romulus_n.ae:81: r = a - off                                           // 0 (empty A) .. 32
+	str	r0, [sp, #32]
+	@ romulus_n.ae:83: r = a - off                                           // 0 (empty A) .. 32
 	ldr	r5, [sp, #28]
 	subs	r0, r5, r0
 	mov	r9, r0
-	@ romulus_n.ae:82: odd = if r < 16 then r else 16
+	@ romulus_n.ae:84: odd = if r < 16 then r else 16
 	cmp	r0, #16
 	movs	r5, #0
 	adcs	r5, r5
@@ -1664,9 +2041,9 @@ romulus_n_absorb_ad:
 	mov	r0, r8
 	eors	r0, r5
 	mov	r8, r0
-	@ romulus_n.ae:83: s = s ^ pad(load_be(ad, off, 16, odd), odd)
-	ldr	r5, [sp, #12]
-	ldr	r0, [sp, #36]
+	@ romulus_n.ae:85: s = s ^ pad(load_be(ad, off, 16, odd), odd)
+	ldr	r5, [sp, #8]
+	ldr	r0, [sp, #32]
 	adds	r5, r5, r0
 	mov	r0, r8
 	cmp	r0, #16
@@ -1676,11 +2053,11 @@ romulus_n_absorb_ad:
 	beq	.Lromulus_n_absorb_ad_words12
 .Lromulus_n_absorb_ad_bytes11:
 	movs	r0, #0
+	str	r0, [sp, #40]
 	str	r0, [sp, #44]
 	str	r0, [sp, #48]
 	str	r0, [sp, #52]
-	str	r0, [sp, #56]
-	add	r6, sp, #44
+	add	r6, sp, #40
 	str	r6, [sp, #16]
 	mov	r0, r8
 	cmp	r0, #16
@@ -1703,7 +2080,7 @@ romulus_n_absorb_ad:
 	ldr	r0, [r5, #12]
 	rev	r0, r0
 	str	r0, [sp, #28]
-	@ romulus_n.ae:45: return if n < 16 then x | (n as u128) else x
+	@ romulus_n.ae:47: return if n < 16 then x | (n as u128) else x
 	mov	r6, r0
 	mov	r0, r8
 	orrs	r6, r0
@@ -1720,55 +2097,54 @@ romulus_n_absorb_ad:
 	ands	r6, r0
 	ldr	r7, [sp, #28]
 	eors	r7, r6
-	@ romulus_n.ae:83: s = s ^ pad(load_be(ad, off, 16, odd), odd)
+	@ romulus_n.ae:85: s = s ^ pad(load_be(ad, off, 16, odd), odd)
 	eors	r4, r7
-	str	r4, [sp, #32]
+	mov	r8, r4
 	ldr	r0, [r5, #8]
 	rev	r4, r0
-	@ romulus_n.ae:45: return if n < 16 then x | (n as u128) else x
+	@ romulus_n.ae:47: return if n < 16 then x | (n as u128) else x
 	mov	r6, r4
 	eors	r6, r4
 	ldr	r0, [sp, #16]
 	ands	r6, r0
 	eors	r4, r6
-	@ romulus_n.ae:83: s = s ^ pad(load_be(ad, off, 16, odd), odd)
+	@ romulus_n.ae:85: s = s ^ pad(load_be(ad, off, 16, odd), odd)
 	eors	r3, r4
 	str	r3, [sp, #28]
 	ldr	r0, [r5, #4]
 	rev	r4, r0
-	@ romulus_n.ae:45: return if n < 16 then x | (n as u128) else x
+	@ romulus_n.ae:47: return if n < 16 then x | (n as u128) else x
 	mov	r3, r4
 	eors	r3, r4
 	ldr	r0, [sp, #16]
 	ands	r3, r0
 	eors	r4, r3
-	@ romulus_n.ae:83: s = s ^ pad(load_be(ad, off, 16, odd), odd)
+	@ romulus_n.ae:85: s = s ^ pad(load_be(ad, off, 16, odd), odd)
 	mov	r0, r10
 	eors	r0, r4
 	mov	r10, r0
 	ldr	r0, [r5]
 	rev	r4, r0
-	@ romulus_n.ae:45: return if n < 16 then x | (n as u128) else x
+	@ romulus_n.ae:47: return if n < 16 then x | (n as u128) else x
 	mov	r3, r4
 	eors	r3, r4
 	ldr	r0, [sp, #16]
 	ands	r3, r0
 	eors	r4, r3
-	@ romulus_n.ae:83: s = s ^ pad(load_be(ad, off, 16, odd), odd)
-	ldr	r0, [sp, #8]
-	eors	r0, r4
-	str	r0, [sp, #8]
-	@ romulus_n.ae:40: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	@ romulus_n.ae:85: s = s ^ pad(load_be(ad, off, 16, odd), odd)
+	ldr	r3, [sp, #12]
+	eors	r3, r4
+	@ romulus_n.ae:42: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	lsrs	r0, r1, #23
-	rsbs	r3, r0, #0
+	rsbs	r5, r0, #0
 	movs	r0, #149
-	ands	r3, r0
+	ands	r5, r0
 	lsls	r4, r2, #1
-	eors	r4, r3
-	lsls	r3, r1, #1
+	eors	r4, r5
+	lsls	r5, r1, #1
 	lsrs	r0, r2, #31
-	orrs	r3, r0
-	@ romulus_n.ae:85: if r > 16 {
+	orrs	r5, r0
+	@ romulus_n.ae:87: if r > 16 {
 	movs	r1, #16
 	mov	r0, r9
 	cmp	r1, r0
@@ -1776,182 +2152,206 @@ romulus_n_absorb_ad:
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	@ romulus_n.ae:40: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	lsls	r0, r3, #8
+	@ romulus_n.ae:42: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	lsls	r0, r5, #8
 	lsrs	r0, r0, #8
-	mov	r8, r0
-	@ romulus_n.ae:85: if r > 16 {
+	mov	r11, r0
+	@ romulus_n.ae:87: if r > 16 {
 	cmp	r1, #0
 	beq	.Lromulus_n_absorb_ad_else16
-	@ romulus_n.ae:86: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
-	ldr	r1, [sp, #36]
+	@ romulus_n.ae:88: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
+	ldr	r1, [sp, #32]
 	adds	r1, #16
-	ldr	r0, [sp, #12]
-	adds	r1, r0, r1
-	mov	r2, r9
-	subs	r2, #16
-	cmp	r2, #16
+	ldr	r0, [sp, #8]
+	adds	r7, r0, r1
+	mov	r5, r9
+	subs	r5, #16
+	cmp	r5, #16
 	bcc	.Lromulus_n_absorb_ad_bytes18
 	movs	r0, #3
-	tst	r1, r0
+	tst	r7, r0
 	beq	.Lromulus_n_absorb_ad_words19
 .Lromulus_n_absorb_ad_bytes18:
 	movs	r0, #0
+	str	r0, [sp, #40]
 	str	r0, [sp, #44]
 	str	r0, [sp, #48]
 	str	r0, [sp, #52]
-	str	r0, [sp, #56]
-	add	r5, sp, #44
-	mov	r3, r2
-	cmp	r3, #16
+	add	r2, sp, #40
+	mov	r1, r5
+	cmp	r1, #16
 	bcc	.Lromulus_n_absorb_ad_cnt21
-	movs	r3, #16
+	movs	r1, #16
 .Lromulus_n_absorb_ad_cnt21:
 .Lromulus_n_absorb_ad_cpy22:
-	subs	r3, #1
+	subs	r1, #1
 	bcc	.Lromulus_n_absorb_ad_cpyd20
-	ldrb	r0, [r1, r3]
-	strb	r0, [r5, r3]
+	ldrb	r0, [r7, r1]
+	strb	r0, [r2, r1]
 	b	.Lromulus_n_absorb_ad_cpy22
 .Lromulus_n_absorb_ad_cpyd20:
-	mov	r1, r5
+	mov	r7, r2
 .Lromulus_n_absorb_ad_words19:
-	ldr	r0, [r1, #12]
-	rev	r7, r0
-	ldr	r0, [r1, #8]
+	ldr	r0, [r7, #12]
 	rev	r6, r0
-	ldr	r0, [r1, #4]
-	rev	r5, r0
-	ldr	r0, [r1]
-	rev	r3, r0
-	@ romulus_n.ae:45: return if n < 16 then x | (n as u128) else x
-	cmp	r2, #16
-	movs	r1, #0
-	adcs	r1, r1
-	movs	r0, #1
-	eors	r1, r0
-	mov	r0, r7
-	orrs	r0, r2
-	rsbs	r1, r1, #0
-	eors	r0, r7
-	ands	r0, r1
-	eors	r7, r0
-	mov	r0, r6
-	eors	r0, r6
-	ands	r0, r1
-	eors	r6, r0
-	mov	r0, r5
-	eors	r0, r5
-	ands	r0, r1
-	eors	r5, r0
-	mov	r0, r3
-	eors	r0, r3
-	ands	r0, r1
-	eors	r3, r0
-	@ romulus_n.ae:86: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
-	str	r4, [sp, #60]
-	mov	r0, r8
-	str	r0, [sp, #64]
-	str	r7, [sp, #68]
-	str	r6, [sp, #72]
-	str	r5, [sp, #76]
-	str	r3, [sp, #80]
-	ldr	r0, [sp, #32]
-	str	r0, [sp, #84]
-	ldr	r0, [sp, #28]
-	str	r0, [sp, #88]
-	mov	r0, r10
-	str	r0, [sp, #92]
-	ldr	r0, [sp, #8]
-	str	r0, [sp, #96]
-	add	r0, sp, #60
-	movs	r1, #8
-	add	r2, sp, #68
-	add	r5, sp, #84
-	add	r3, sp, #100
-	str	r5, [sp]
-	str	r3, [sp, #4]
-	ldr	r3, [sp, #20]
-	bl	romulus_n_tbc
-	@ romulus_n.ae:40: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	mov	r0, r8
-	lsls	r1, r0, #1
-	lsrs	r0, r4, #31
-	orrs	r1, r0
-	mov	r0, r8
-	lsrs	r0, r0, #23
-	rsbs	r2, r0, #0
-	movs	r0, #149
-	ands	r2, r0
-	lsls	r4, r4, #1
-	eors	r4, r2
-	@ romulus_n.ae:86: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
-	ldr	r0, [sp, #100]
-	@ romulus_n.ae:40: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	str	r0, [sp, #12]
-	@ romulus_n.ae:86: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
-	ldr	r5, [sp, #104]
-	ldr	r3, [sp, #108]
-	ldr	r2, [sp, #112]
-	@ romulus_n.ae:40: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	lsls	r0, r1, #8
-	lsrs	r6, r0, #8
-	b	.Lromulus_n_absorb_ad_endif17
-.Lromulus_n_absorb_ad_else16:
-	ldr	r0, [sp, #32]
-	str	r0, [sp, #12]
-	ldr	r5, [sp, #28]
-	mov	r3, r10
-	ldr	r2, [sp, #8]
-	mov	r6, r8
-.Lromulus_n_absorb_ad_endif17:
-	@ romulus_n.ae:89: d = if (r == 16) | (r == 32) then 0x18 else 0x1a as u8
-	mov	r1, r9
-	movs	r0, #16
-	eors	r1, r0
-	subs	r0, r1, #1
-	movs	r1, #0
-	adcs	r1, r1
-	movs	r0, #1
-	eors	r1, r0
-	mov	r7, r9
-	movs	r0, #32
-	eors	r7, r0
-	subs	r0, r7, #1
+	ldr	r0, [r7, #8]
+	rev	r2, r0
+	ldr	r0, [r7, #4]
+	rev	r1, r0
+	ldr	r0, [r7]
+	rev	r0, r0
+	str	r0, [sp, #8]
+	@ romulus_n.ae:47: return if n < 16 then x | (n as u128) else x
+	cmp	r5, #16
 	movs	r7, #0
 	adcs	r7, r7
 	movs	r0, #1
 	eors	r7, r0
-	orrs	r1, r7
-	rsbs	r1, r1, #0
-	movs	r0, #2
-	ands	r1, r0
-	movs	r0, #26
+	mov	r0, r6
+	orrs	r0, r5
+	rsbs	r5, r7, #0
+	eors	r0, r6
+	ands	r0, r5
+	eors	r6, r0
+	mov	r0, r2
+	eors	r0, r2
+	ands	r0, r5
+	eors	r2, r0
+	mov	r0, r1
+	eors	r0, r1
+	ands	r0, r5
 	eors	r1, r0
-	@ romulus_n.ae:90: return tbc_n(cnt, d, r23, s)
-	str	r4, [sp, #60]
+	ldr	r7, [sp, #8]
+	mov	r0, r7
+	eors	r7, r0
+	ands	r7, r5
+	mov	r5, r0
+	eors	r5, r7
+	@ romulus_n.ae:88: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
+	str	r4, [sp, #56]
+	mov	r0, r11
+	str	r0, [sp, #60]
 	str	r6, [sp, #64]
-	ldr	r0, [sp, #12]
-	str	r0, [sp, #68]
-	str	r5, [sp, #72]
+	str	r2, [sp, #68]
+	str	r1, [sp, #72]
+	str	r5, [sp, #76]
+	mov	r0, r8
+	str	r0, [sp, #80]
+	ldr	r0, [sp, #28]
+	str	r0, [sp, #84]
+	mov	r0, r10
+	str	r0, [sp, #88]
+	str	r3, [sp, #92]
+	add	r0, sp, #56
+	movs	r1, #8
+	add	r2, sp, #64
+	add	r5, sp, #80
+	add	r3, sp, #96
+	str	r5, [sp]
+	str	r3, [sp, #4]
+	ldr	r3, [sp, #20]
+	bl	romulus_n_tbc
+	@ romulus_n.ae:42: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	mov	r0, r11
+	lsls	r6, r0, #1
+	lsrs	r0, r4, #31
+	orrs	r6, r0
+	mov	r0, r11
+	lsrs	r0, r0, #23
+	rsbs	r1, r0, #0
+	movs	r0, #149
+	ands	r1, r0
+	lsls	r5, r4, #1
+	eors	r5, r1
+	@ romulus_n.ae:88: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
+	ldr	r0, [sp, #96]
+	@ romulus_n.ae:42: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	mov	r8, r0
+	@ romulus_n.ae:88: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
+	ldr	r2, [sp, #100]
+	ldr	r1, [sp, #104]
+	ldr	r3, [sp, #108]
+	@ romulus_n.ae:42: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	lsls	r0, r6, #8
+	lsrs	r4, r0, #8
+	b	.Lromulus_n_absorb_ad_endif17
+.Lromulus_n_absorb_ad_else16:
+	ldr	r2, [sp, #28]
+	mov	r1, r10
+	mov	r5, r4
+	mov	r4, r11
+.Lromulus_n_absorb_ad_endif17:
+	@ romulus_n.ae:91: d = if (r == 16) | (r == 32) then 0x18 else 0x1a as u8
+	mov	r6, r9
+	movs	r0, #16
+	eors	r6, r0
+	subs	r0, r6, #1
+	movs	r6, #0
+	adcs	r6, r6
+	movs	r0, #1
+	eors	r6, r0
+	movs	r7, #32
+	mov	r0, r9
+	eors	r0, r7
+	subs	r0, r0, #1
+	movs	r7, #0
+	adcs	r7, r7
+	movs	r0, #1
+	eors	r7, r0
+	orrs	r6, r7
+	rsbs	r6, r6, #0
+	movs	r0, #2
+	ands	r6, r0
+	movs	r0, #26
+	eors	r6, r0
+	@ romulus_n.ae:67: return E.encrypt_block_tk1(cat(rev8(cnt), d), r23, s)
+	uxtb	r0, r5
+	lsls	r0, r0, #16
+	lsrs	r7, r5, #8
+	uxtb	r7, r7
+	lsls	r7, r7, #8
+	orrs	r0, r7
+	lsrs	r7, r5, #16
+	uxtb	r7, r7
+	orrs	r0, r7
+	lsrs	r5, r5, #24
+	lsls	r7, r5, #24
+	uxtb	r5, r4
+	lsls	r5, r5, #16
+	orrs	r7, r5
+	lsrs	r5, r4, #8
+	uxtb	r5, r5
+	lsls	r5, r5, #8
+	orrs	r7, r5
+	lsrs	r4, r4, #16
+	orrs	r7, r4
+	lsls	r5, r7, #8
+	lsls	r4, r0, #8
+	lsrs	r0, r7, #24
+	orrs	r4, r0
+	orrs	r5, r6
+	str	r5, [sp, #56]
+	str	r4, [sp, #60]
+	mov	r0, r8
+	str	r0, [sp, #64]
+	str	r2, [sp, #68]
+	str	r1, [sp, #72]
 	str	r3, [sp, #76]
-	str	r2, [sp, #80]
-	add	r0, sp, #60
-	add	r3, sp, #68
-	add	r2, sp, #84
-	str	r2, [sp]
-	ldr	r2, [sp, #40]
-	bl	romulus_n_tbc_n
-	ldr	r1, [sp, #84]
+	add	r0, sp, #56
+	add	r2, sp, #64
+	add	r3, sp, #80
+	ldr	r1, [sp, #36]
+	bl	romulus_n_E_encrypt_block_tk1
+	ldr	r1, [sp, #80]
 	ldr	r0, [sp, #24]
 	str	r1, [r0]
-	ldr	r1, [sp, #88]
+	ldr	r1, [sp, #84]
 	str	r1, [r0, #4]
-	ldr	r1, [sp, #92]
+	ldr	r1, [sp, #88]
 	str	r1, [r0, #8]
-	ldr	r1, [sp, #96]
+	ldr	r1, [sp, #92]
 	str	r1, [r0, #12]
-	add	sp, #116
+	add	sp, #112
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -1962,364 +2362,9 @@ romulus_n_absorb_ad:
 	.size romulus_n_absorb_ad, .-romulus_n_absorb_ad
 
 
-@ --- romulus_n_tbc_n: romulus_n.tbc_n
-@     frame 8 bytes (8 spill slots, 2 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 628 bytes of code and literals
-	.section .text.romulus_n_tbc_n,"ax",%progbits
-	.global romulus_n_tbc_n
-	.type romulus_n_tbc_n, %function
-	.thumb_func
-	.balign 4
-romulus_n_tbc_n:
-	push	{r4, r5, r6, r7, lr}
-	mov	r4, r8
-	mov	r5, r9
-	mov	r6, r10
-	mov	r7, r11
-	push	{r4, r5, r6, r7}
-	sub	sp, #8
-	ldr	r4, [r0]
-	@ romulus_n.ae:65: return E.encrypt_block_tk1(cat(rev8(cnt), d), r23, s)
-	lsrs	r5, r4, #24
-	lsls	r5, r5, #24
-	ldr	r6, [r0, #4]
-	uxtb	r0, r6
-	lsls	r0, r0, #16
-	orrs	r5, r0
-	lsrs	r0, r6, #8
-	uxtb	r0, r0
-	lsls	r0, r0, #8
-	orrs	r5, r0
-	lsrs	r0, r6, #16
-	orrs	r5, r0
-	uxtb	r0, r4
-	lsls	r6, r0, #16
-	lsrs	r0, r4, #8
-	uxtb	r0, r0
-	lsls	r0, r0, #8
-	orrs	r6, r0
-	lsrs	r0, r4, #16
-	uxtb	r0, r0
-	orrs	r6, r0
-	lsls	r0, r6, #8
-	lsrs	r4, r5, #24
-	orrs	r0, r4
-	lsls	r6, r5, #8
-	orrs	r6, r1
-	mov	r5, r3
-	ldr	r1, [r5, #12]
-	ldr	r3, [r5, #8]
-	ldr	r4, [r5, #4]
-	ldr	r5, [r5]
-	@ skinny128_384plus.ae:196: @unroll(unroll)
-	mov	r12, r6
-	mov	r8, r0
-	@ skinny128_384plus.ae:199: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], r23[i] ^ tk1)
-	mov	r9, r2
-	ldr	r0, [sp, #44]
-	str	r0, [sp, #4]
-	@ skinny128_384plus.ae:196: @unroll(unroll)
-	movs	r0, #0
-	str	r0, [sp]
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	ldr	r2, =romulus_n_E.sbox
-	@ skinny128_384plus.ae:199: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], r23[i] ^ tk1)
-	ldr	r0, =romulus_n_E.rc
-	mov	r10, r0
-	@ skinny128_384plus.ae:196: @unroll(unroll)
-.Lromulus_n_tbc_n_loop1:
-	@ skinny128_384plus.ae:199: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], r23[i] ^ tk1)
-	mov	r0, r9
-	ldr	r6, [r0]
-	ldr	r7, [r0, #4]
-	mov	r0, r12
-	eors	r6, r0
-	mov	r11, r6
-	mov	r6, r7
-	mov	r0, r8
-	eors	r6, r0
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r0, r1, #24
-	ldrb	r0, [r2, r0]
-	lsls	r7, r0, #24
-	lsrs	r0, r1, #16
-	uxtb	r0, r0
-	ldrb	r0, [r2, r0]
-	lsls	r0, r0, #16
-	orrs	r7, r0
-	lsrs	r0, r1, #8
-	uxtb	r0, r0
-	ldrb	r0, [r2, r0]
-	lsls	r0, r0, #8
-	orrs	r7, r0
-	uxtb	r0, r1
-	ldrb	r0, [r2, r0]
-	mov	r1, r7
-	orrs	r1, r0
-	@ skinny128_384plus.ae:199: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], r23[i] ^ tk1)
-	mov	r0, r10
-	ldrb	r0, [r0]
-	@ skinny128_384plus.ae:116: r0 = sub_cells(r0) ^ ((c & 0xf) as u32 << 24) ^ k[63:32]
-	lsls	r7, r0, #28
-	lsrs	r7, r7, #4
-	eors	r1, r7
-	eors	r1, r6
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r6, r3, #24
-	ldrb	r6, [r2, r6]
-	lsls	r6, r6, #24
-	lsrs	r7, r3, #16
-	uxtb	r7, r7
-	ldrb	r7, [r2, r7]
-	lsls	r7, r7, #16
-	orrs	r6, r7
-	lsrs	r7, r3, #8
-	uxtb	r7, r7
-	ldrb	r7, [r2, r7]
-	lsls	r7, r7, #8
-	orrs	r6, r7
-	uxtb	r3, r3
-	ldrb	r3, [r2, r3]
-	orrs	r6, r3
-	@ skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
-	lsrs	r0, r0, #4
-	lsls	r0, r0, #24
-	eors	r6, r0
-	mov	r0, r11
-	eors	r6, r0
-	movs	r0, #8
-	rors	r6, r0
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r0, r4, #24
-	ldrb	r0, [r2, r0]
-	lsls	r3, r0, #24
-	lsrs	r0, r4, #16
-	uxtb	r0, r0
-	ldrb	r0, [r2, r0]
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	lsrs	r0, r4, #8
-	uxtb	r0, r0
-	ldrb	r0, [r2, r0]
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	uxtb	r0, r4
-	ldrb	r0, [r2, r0]
-	orrs	r3, r0
-	@ skinny128_384plus.ae:118: r2 = (sub_cells(r2) ^ 0x02000000) >>> 16
-	movs	r0, #1
-	lsls	r0, r0, #25
-	eors	r3, r0
-	mov	r0, r3
-	movs	r3, #16
-	rors	r0, r3
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r3, r5, #24
-	ldrb	r3, [r2, r3]
-	lsls	r4, r3, #24
-	lsrs	r3, r5, #16
-	uxtb	r3, r3
-	ldrb	r3, [r2, r3]
-	lsls	r3, r3, #16
-	orrs	r4, r3
-	lsrs	r3, r5, #8
-	uxtb	r3, r3
-	ldrb	r3, [r2, r3]
-	lsls	r3, r3, #8
-	orrs	r4, r3
-	uxtb	r3, r5
-	ldrb	r3, [r2, r3]
-	orrs	r4, r3
-	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
-	movs	r3, #24
-	rors	r4, r3
-	@ skinny128_384plus.ae:121: t = r0 ^ r2
-	mov	r5, r1
-	eors	r5, r0
-	@ skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
-	mov	r3, r5
-	eors	r3, r4
-	mov	r4, r6
-	eors	r4, r0
-	@ skinny128_384plus.ae:200: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i + 1], r23[i + 1])
-	mov	r0, r9
-	ldr	r0, [r0, #8]
-	mov	r11, r0
-	mov	r0, r9
-	ldr	r6, [r0, #12]
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r0, r3, #24
-	ldrb	r0, [r2, r0]
-	lsls	r7, r0, #24
-	lsrs	r0, r3, #16
-	uxtb	r0, r0
-	ldrb	r0, [r2, r0]
-	lsls	r0, r0, #16
-	orrs	r7, r0
-	lsrs	r0, r3, #8
-	uxtb	r0, r0
-	ldrb	r0, [r2, r0]
-	lsls	r0, r0, #8
-	orrs	r7, r0
-	uxtb	r0, r3
-	ldrb	r0, [r2, r0]
-	mov	r3, r7
-	orrs	r3, r0
-	@ skinny128_384plus.ae:200: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i + 1], r23[i + 1])
-	mov	r0, r10
-	ldrb	r0, [r0, #1]
-	@ skinny128_384plus.ae:116: r0 = sub_cells(r0) ^ ((c & 0xf) as u32 << 24) ^ k[63:32]
-	lsls	r7, r0, #28
-	lsrs	r7, r7, #4
-	eors	r3, r7
-	eors	r3, r6
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r6, r1, #24
-	ldrb	r6, [r2, r6]
-	lsls	r6, r6, #24
-	lsrs	r7, r1, #16
-	uxtb	r7, r7
-	ldrb	r7, [r2, r7]
-	lsls	r7, r7, #16
-	orrs	r6, r7
-	lsrs	r7, r1, #8
-	uxtb	r7, r7
-	ldrb	r7, [r2, r7]
-	lsls	r7, r7, #8
-	orrs	r6, r7
-	uxtb	r1, r1
-	ldrb	r1, [r2, r1]
-	orrs	r6, r1
-	@ skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
-	lsrs	r0, r0, #4
-	lsls	r0, r0, #24
-	eors	r6, r0
-	mov	r0, r11
-	eors	r6, r0
-	movs	r0, #8
-	rors	r6, r0
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r0, r4, #24
-	ldrb	r0, [r2, r0]
-	lsls	r1, r0, #24
-	lsrs	r0, r4, #16
-	uxtb	r0, r0
-	ldrb	r0, [r2, r0]
-	lsls	r0, r0, #16
-	orrs	r1, r0
-	lsrs	r0, r4, #8
-	uxtb	r0, r0
-	ldrb	r0, [r2, r0]
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	uxtb	r0, r4
-	ldrb	r0, [r2, r0]
-	orrs	r1, r0
-	@ skinny128_384plus.ae:118: r2 = (sub_cells(r2) ^ 0x02000000) >>> 16
-	movs	r0, #1
-	lsls	r0, r0, #25
-	eors	r1, r0
-	mov	r0, r1
-	movs	r1, #16
-	rors	r0, r1
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r1, r5, #24
-	ldrb	r1, [r2, r1]
-	lsls	r4, r1, #24
-	lsrs	r1, r5, #16
-	uxtb	r1, r1
-	ldrb	r1, [r2, r1]
-	lsls	r1, r1, #16
-	orrs	r4, r1
-	lsrs	r1, r5, #8
-	uxtb	r1, r1
-	ldrb	r1, [r2, r1]
-	lsls	r1, r1, #8
-	orrs	r4, r1
-	uxtb	r1, r5
-	ldrb	r1, [r2, r1]
-	orrs	r4, r1
-	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
-	movs	r1, #24
-	rors	r4, r1
-	@ skinny128_384plus.ae:121: t = r0 ^ r2
-	mov	r5, r3
-	eors	r5, r0
-	@ skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
-	mov	r1, r5
-	eors	r1, r4
-	mov	r4, r6
-	eors	r4, r0
-	@ skinny128_384plus.ae:184: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32])
-	mov	r0, r8
-	lsrs	r0, r0, #16
-	uxtb	r0, r0
-	lsls	r6, r0, #24
-	mov	r0, r12
-	uxtb	r0, r0
-	lsls	r0, r0, #16
-	orrs	r6, r0
-	mov	r0, r8
-	lsrs	r0, r0, #24
-	lsls	r0, r0, #8
-	orrs	r6, r0
-	mov	r0, r12
-	lsrs	r0, r0, #16
-	uxtb	r0, r0
-	orrs	r6, r0
-	mov	r0, r8
-	lsrs	r0, r0, #8
-	uxtb	r0, r0
-	lsls	r7, r0, #24
-	mov	r0, r12
-	lsrs	r0, r0, #8
-	uxtb	r0, r0
-	lsls	r0, r0, #16
-	orrs	r7, r0
-	mov	r0, r12
-	lsrs	r0, r0, #24
-	lsls	r0, r0, #8
-	orrs	r7, r0
-	mov	r0, r8
-	uxtb	r0, r0
-	orrs	r7, r0
-	mov	r0, r9
-	adds	r0, #16
-	mov	r9, r0
-	mov	r0, r10
-	adds	r0, #2
-	mov	r10, r0
-	mov	r12, r7
-	mov	r8, r6
-	ldr	r0, [sp]
-	adds	r0, #1
-	str	r0, [sp]
-	cmp	r0, #20
-	bcs	.Lromulus_n_tbc_n_far1
-	b	.Lromulus_n_tbc_n_loop1
-.Lromulus_n_tbc_n_far1:
-.Lromulus_n_tbc_n_done2:
-	@ skinny128_384plus.ae:203: return cat(r0, r1, r2, r3)
-	ldr	r0, [sp, #4]
-	str	r5, [r0]
-	str	r4, [r0, #4]
-	str	r3, [r0, #8]
-	str	r1, [r0, #12]
-	add	sp, #8
-	pop	{r4, r5, r6, r7}
-	mov	r8, r4
-	mov	r9, r5
-	mov	r10, r6
-	mov	r11, r7
-	pop	{r4, r5, r6, r7, pc}
-	.ltorg
-	.ltorg
-	.size romulus_n_tbc_n, .-romulus_n_tbc_n
-
-
 @ --- romulus_n_tbc: romulus_n.tbc
-@     frame 360 bytes (23 spill slots, 10 on the stack; locals 320), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 790 bytes of code and literals
+@     frame 392 bytes (8 spill slots, 8 on the stack; locals 360), saves r4, r5, r6, r7
+@     estimated 186 bytes of code and literals
 	.section .text.romulus_n_tbc,"ax",%progbits
 	.global romulus_n_tbc
 	.type romulus_n_tbc, %function
@@ -2327,462 +2372,99 @@ romulus_n_tbc_n:
 	.balign 4
 romulus_n_tbc:
 	push	{r4, r5, r6, r7, lr}
-	mov	r4, r8
-	mov	r5, r9
-	mov	r6, r10
-	mov	r7, r11
-	push	{r4, r5, r6, r7}
-	sub	sp, #360
-	mov	r4, r1
-	mov	r6, r2
-	mov	r10, r3
-	ldr	r7, [sp, #396]
-	ldr	r1, [sp, #400]
-	str	r1, [sp, #20]
-	ldr	r5, [r0]
-	ldr	r3, [r0, #4]
-	ldr	r2, [r6]
-	ldr	r1, [r6, #4]
-	ldr	r0, [r6, #8]
-	mov	r8, r0
-	ldr	r0, [r6, #12]
-	mov	r12, r0
-	ldr	r0, [r7]
-	str	r0, [sp, #36]
-	ldr	r0, [r7, #4]
-	str	r0, [sp, #32]
-	ldr	r0, [r7, #8]
-	str	r0, [sp, #28]
-	ldr	r0, [r7, #12]
+	sub	sp, #392
+	str	r1, [sp, #28]
+	mov	r1, r2
+	str	r3, [sp, #12]
+	ldr	r2, [sp, #412]
+	ldr	r4, [sp, #416]
+	ldr	r6, [r0]
+	ldr	r5, [r0, #4]
+	ldr	r0, [r1]
+	str	r0, [sp, #4]
+	ldr	r0, [r1, #4]
+	str	r0, [sp]
+	ldr	r3, [r1, #8]
+	ldr	r1, [r1, #12]
+	ldr	r0, [r2]
 	str	r0, [sp, #24]
+	ldr	r0, [r2, #4]
+	str	r0, [sp, #20]
+	ldr	r0, [r2, #8]
+	str	r0, [sp, #16]
+	ldr	r0, [r2, #12]
+	str	r0, [sp, #8]
 	movs	r7, #0
-	add	r6, sp, #40
+	add	r2, sp, #32
 	movs	r0, #80
 .Lromulus_n_tbc_zero1:
-	str	r7, [r6]
-	adds	r6, #4
+	str	r7, [r2]
+	adds	r2, #4
 	subs	r0, #1
 	bne	.Lromulus_n_tbc_zero1
-	@ romulus_n.ae:56: E.key_schedule_tk12(cat(rev8(cnt), d, 0 as u64), tk2, r3, ks)
-	uxtb	r0, r5
-	lsls	r7, r0, #16
-	lsrs	r0, r5, #8
-	uxtb	r0, r0
-	lsls	r0, r0, #8
-	orrs	r7, r0
-	lsrs	r0, r5, #16
-	uxtb	r0, r0
-	orrs	r7, r0
-	lsrs	r0, r5, #24
-	lsls	r0, r0, #24
-	uxtb	r5, r3
-	lsls	r5, r5, #16
-	orrs	r0, r5
-	lsrs	r5, r3, #8
-	uxtb	r5, r5
-	lsls	r5, r5, #8
-	orrs	r0, r5
-	lsrs	r3, r3, #16
-	orrs	r0, r3
-	lsls	r6, r0, #8
-	lsls	r3, r7, #8
-	lsrs	r0, r0, #24
-	orrs	r3, r0
-	orrs	r6, r4
-	@ skinny128_384plus.ae:207: @unroll(unroll)
-	movs	r0, #0
-	str	r0, [sp, #12]
-	mov	r9, r0
-	movs	r5, #0
-	mov	r4, r6
-	@ skinny128_384plus.ae:209: rtk[i] = (tk1 ^ tk2)[127:64] ^ r3[i]
-	add	r0, sp, #40
-	mov	r11, r0
-	@ skinny128_384plus.ae:207: @unroll(unroll)
-.Lromulus_n_tbc_loop2:
-	@ skinny128_384plus.ae:209: rtk[i] = (tk1 ^ tk2)[127:64] ^ r3[i]
-	mov	r6, r4
-	mov	r0, r8
-	eors	r6, r0
-	mov	r7, r12
-	mov	r0, r3
-	eors	r0, r7
-	str	r0, [sp, #4]
-	mov	r0, r10
-	ldr	r0, [r0]
-	str	r0, [sp, #8]
-	mov	r0, r10
-	ldr	r0, [r0, #4]
-	str	r0, [sp, #16]
-	str	r6, [sp]
-	ldr	r6, [sp, #8]
+	@ romulus_n.ae:58: E.tk23_rows(tk2, r3, r23)
+	add	r2, sp, #32
+	ldr	r0, [sp, #4]
+	str	r0, [sp, #352]
 	ldr	r0, [sp]
-	eors	r0, r6
-	str	r0, [sp]
-	ldr	r6, [sp, #4]
-	ldr	r0, [sp, #16]
-	eors	r6, r0
-	mov	r7, r11
-	ldr	r0, [sp]
-	str	r0, [r7]
-	mov	r0, r11
-	str	r6, [r0, #4]
-	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	lsrs	r0, r5, #16
+	str	r0, [sp, #356]
+	str	r3, [sp, #360]
+	str	r1, [sp, #364]
+	add	r0, sp, #352
+	ldr	r1, [sp, #12]
+	bl	romulus_n_E_tk23_rows
+	@ romulus_n.ae:59: return E.encrypt_block_tk1(cat(rev8(cnt), d), r23, s)
+	uxtb	r0, r6
+	lsls	r2, r0, #16
+	lsrs	r0, r6, #8
 	uxtb	r0, r0
-	lsls	r6, r0, #24
-	mov	r0, r9
-	uxtb	r0, r0
-	lsls	r0, r0, #16
-	orrs	r6, r0
-	lsrs	r0, r5, #24
 	lsls	r0, r0, #8
-	orrs	r6, r0
-	mov	r0, r9
-	lsrs	r0, r0, #16
-	uxtb	r7, r0
-	orrs	r6, r7
-	str	r6, [sp, #8]
-	lsrs	r0, r5, #8
+	orrs	r2, r0
+	lsrs	r0, r6, #16
 	uxtb	r0, r0
-	lsls	r6, r0, #24
-	mov	r0, r9
-	lsrs	r0, r0, #8
-	uxtb	r0, r0
-	lsls	r0, r0, #16
-	orrs	r6, r0
-	mov	r0, r9
-	lsrs	r0, r0, #24
-	lsls	r0, r0, #8
-	orrs	r6, r0
-	uxtb	r5, r5
-	orrs	r6, r5
-	str	r6, [sp, #4]
-	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	lsrs	r0, r3, #24
-	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	lsls	r5, r0, #24
-	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	lsrs	r0, r3, #16
-	uxtb	r0, r0
-	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	lsls	r0, r0, #16
-	orrs	r5, r0
-	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	lsrs	r0, r3, #8
-	uxtb	r0, r0
-	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	lsls	r0, r0, #8
-	orrs	r5, r0
-	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	uxtb	r3, r3
-	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	orrs	r5, r3
-	str	r5, [sp]
-	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	lsrs	r0, r4, #24
-	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	lsls	r3, r0, #24
-	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	lsrs	r0, r4, #16
-	uxtb	r0, r0
-	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	lsrs	r0, r4, #8
-	uxtb	r0, r0
-	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	uxtb	r0, r4
-	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	orrs	r3, r0
-	lsrs	r0, r1, #16
-	uxtb	r0, r0
-	@ skinny128_384plus.ae:79: x = t[127:64]
-	lsls	r5, r0, #24
-	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	uxtb	r0, r2
-	@ skinny128_384plus.ae:79: x = t[127:64]
-	lsls	r0, r0, #16
-	orrs	r5, r0
-	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	lsrs	r0, r1, #24
-	@ skinny128_384plus.ae:79: x = t[127:64]
-	lsls	r0, r0, #8
-	orrs	r5, r0
-	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	lsrs	r0, r2, #16
-	uxtb	r4, r0
-	@ skinny128_384plus.ae:79: x = t[127:64]
-	mov	r0, r5
-	orrs	r0, r4
-	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	lsrs	r4, r1, #8
-	uxtb	r4, r4
-	@ skinny128_384plus.ae:79: x = t[127:64]
-	lsls	r5, r4, #24
-	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	lsrs	r4, r2, #8
-	uxtb	r4, r4
-	@ skinny128_384plus.ae:79: x = t[127:64]
-	lsls	r4, r4, #16
-	orrs	r5, r4
-	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	lsrs	r2, r2, #24
-	@ skinny128_384plus.ae:79: x = t[127:64]
-	lsls	r4, r2, #8
-	mov	r2, r5
-	orrs	r2, r4
-	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	uxtb	r1, r1
-	@ skinny128_384plus.ae:79: x = t[127:64]
-	orrs	r2, r1
-	@ skinny128_384plus.ae:80: x = ((x << 1) & 0xfefefefefefefefe) | (((x >> 7) ^ (x >> 5)) & 0x0101010101010101)
-	lsls	r7, r2, #1
-	lsls	r6, r0, #1
-	lsrs	r1, r2, #31
-	orrs	r6, r1
-	ldr	r1, =0xfefefefe
-	ands	r7, r1
-	ands	r6, r1
-	lsrs	r5, r2, #7
-	lsls	r1, r0, #25
-	orrs	r5, r1
-	lsrs	r4, r0, #7
-	lsrs	r2, r2, #5
-	lsls	r1, r0, #27
-	orrs	r2, r1
-	lsrs	r1, r0, #5
-	eors	r5, r2
-	eors	r4, r1
-	ldr	r1, =0x01010101
-	ands	r5, r1
-	ands	r4, r1
-	orrs	r7, r5
-	orrs	r6, r4
-	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	mov	r0, r12
-	lsrs	r0, r0, #24
-	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
+	orrs	r2, r0
+	lsrs	r0, r6, #24
 	lsls	r1, r0, #24
-	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	mov	r0, r12
-	lsrs	r0, r0, #16
-	uxtb	r0, r0
-	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
+	uxtb	r0, r5
 	lsls	r0, r0, #16
 	orrs	r1, r0
-	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	mov	r0, r12
-	lsrs	r0, r0, #8
+	lsrs	r0, r5, #8
 	uxtb	r0, r0
-	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
 	lsls	r0, r0, #8
 	orrs	r1, r0
-	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	mov	r0, r12
-	uxtb	r0, r0
-	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
+	lsrs	r0, r5, #16
 	orrs	r1, r0
-	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	mov	r0, r8
-	lsrs	r0, r0, #24
-	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
-	lsls	r2, r0, #24
-	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	mov	r0, r8
-	lsrs	r0, r0, #16
-	uxtb	r0, r0
-	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
-	lsls	r0, r0, #16
-	orrs	r2, r0
-	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	mov	r0, r8
-	lsrs	r0, r0, #8
-	uxtb	r0, r0
-	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
-	lsls	r0, r0, #8
-	orrs	r2, r0
-	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	mov	r0, r8
-	uxtb	r0, r0
-	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
-	orrs	r2, r0
-	mov	r0, r10
-	adds	r0, #8
-	mov	r10, r0
-	mov	r0, r11
-	adds	r0, #8
-	mov	r11, r0
-	mov	r9, r3
-	ldr	r5, [sp]
-	ldr	r4, [sp, #4]
-	ldr	r3, [sp, #8]
-	mov	r8, r7
-	mov	r12, r6
-	ldr	r0, [sp, #12]
-	adds	r0, #1
-	str	r0, [sp, #12]
-	cmp	r0, #40
-	bcs	.Lromulus_n_tbc_far1
-	b	.Lromulus_n_tbc_loop2
-.Lromulus_n_tbc_far1:
-.Lromulus_n_tbc_done3:
-	@ skinny128_384plus.ae:130: @unroll(unroll)
-	movs	r0, #0
-	mov	r8, r0
-	ldr	r2, [sp, #24]
-	ldr	r3, [sp, #28]
-	ldr	r4, [sp, #32]
-	ldr	r5, [sp, #36]
-	@ skinny128_384plus.ae:132: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
-	add	r6, sp, #40
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	ldr	r1, =romulus_n_E.sbox
-	@ skinny128_384plus.ae:132: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
-	ldr	r0, =romulus_n_E.rc
-	mov	r12, r0
-	@ skinny128_384plus.ae:130: @unroll(unroll)
-.Lromulus_n_tbc_loop4:
-	@ skinny128_384plus.ae:132: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
-	ldr	r0, [r6]
-	mov	r11, r0
-	ldr	r0, [r6, #4]
-	mov	r10, r0
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r0, r2, #24
-	ldrb	r0, [r1, r0]
-	lsls	r0, r0, #24
-	lsrs	r7, r2, #16
-	uxtb	r7, r7
-	ldrb	r7, [r1, r7]
-	lsls	r7, r7, #16
-	orrs	r0, r7
-	lsrs	r7, r2, #8
-	uxtb	r7, r7
-	ldrb	r7, [r1, r7]
-	lsls	r7, r7, #8
-	orrs	r0, r7
-	uxtb	r2, r2
-	ldrb	r2, [r1, r2]
-	orrs	r0, r2
-	@ skinny128_384plus.ae:132: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
-	mov	r2, r12
-	ldrb	r2, [r2]
-	mov	r9, r2
-	@ skinny128_384plus.ae:116: r0 = sub_cells(r0) ^ ((c & 0xf) as u32 << 24) ^ k[63:32]
-	lsls	r2, r2, #28
-	lsrs	r2, r2, #4
-	eors	r0, r2
-	mov	r2, r10
-	eors	r0, r2
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r2, r3, #24
-	ldrb	r2, [r1, r2]
-	lsls	r7, r2, #24
-	lsrs	r2, r3, #16
-	uxtb	r2, r2
-	ldrb	r2, [r1, r2]
-	lsls	r2, r2, #16
-	orrs	r7, r2
-	lsrs	r2, r3, #8
-	uxtb	r2, r2
-	ldrb	r2, [r1, r2]
+	lsls	r3, r1, #8
 	lsls	r2, r2, #8
-	orrs	r7, r2
-	uxtb	r2, r3
-	ldrb	r2, [r1, r2]
-	orrs	r7, r2
-	@ skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
-	mov	r2, r9
-	lsrs	r2, r2, #4
-	lsls	r2, r2, #24
-	eors	r7, r2
-	mov	r2, r11
-	eors	r7, r2
-	movs	r2, #8
-	mov	r3, r7
-	rors	r3, r2
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r2, r4, #24
-	ldrb	r2, [r1, r2]
-	lsls	r2, r2, #24
-	lsrs	r7, r4, #16
-	uxtb	r7, r7
-	ldrb	r7, [r1, r7]
-	lsls	r7, r7, #16
-	orrs	r2, r7
-	lsrs	r7, r4, #8
-	uxtb	r7, r7
-	ldrb	r7, [r1, r7]
-	lsls	r7, r7, #8
-	orrs	r2, r7
-	uxtb	r4, r4
-	ldrb	r4, [r1, r4]
-	orrs	r2, r4
-	@ skinny128_384plus.ae:118: r2 = (sub_cells(r2) ^ 0x02000000) >>> 16
-	movs	r4, #1
-	lsls	r4, r4, #25
-	eors	r2, r4
-	movs	r4, #16
-	rors	r2, r4
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r4, r5, #24
-	ldrb	r4, [r1, r4]
-	lsls	r4, r4, #24
-	lsrs	r7, r5, #16
-	uxtb	r7, r7
-	ldrb	r7, [r1, r7]
-	lsls	r7, r7, #16
-	orrs	r4, r7
-	lsrs	r7, r5, #8
-	uxtb	r7, r7
-	ldrb	r7, [r1, r7]
-	lsls	r7, r7, #8
-	orrs	r4, r7
-	uxtb	r5, r5
-	ldrb	r5, [r1, r5]
-	orrs	r4, r5
-	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
-	movs	r5, #24
-	rors	r4, r5
-	@ skinny128_384plus.ae:121: t = r0 ^ r2
-	mov	r5, r0
-	eors	r5, r2
-	@ skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
-	mov	r7, r5
-	eors	r7, r4
-	mov	r4, r3
-	eors	r4, r2
-	adds	r6, #8
-	mov	r2, r12
-	adds	r2, #1
-	mov	r12, r2
-	mov	r2, r7
-	mov	r3, r0
-	mov	r0, r8
-	adds	r0, #1
-	mov	r8, r0
-	cmp	r0, #40
-	bcc	.Lromulus_n_tbc_loop4
-.Lromulus_n_tbc_done5:
-	@ skinny128_384plus.ae:134: return cat(r0, r1, r2, r3)
+	lsrs	r0, r1, #24
+	orrs	r2, r0
+	ldr	r0, [sp, #28]
+	orrs	r3, r0
+	add	r1, sp, #32
+	str	r3, [sp, #352]
+	str	r2, [sp, #356]
+	ldr	r0, [sp, #24]
+	str	r0, [sp, #360]
 	ldr	r0, [sp, #20]
-	str	r5, [r0]
-	str	r4, [r0, #4]
-	str	r3, [r0, #8]
-	str	r2, [r0, #12]
-	add	sp, #360
-	pop	{r4, r5, r6, r7}
-	mov	r8, r4
-	mov	r9, r5
-	mov	r10, r6
-	mov	r11, r7
+	str	r0, [sp, #364]
+	ldr	r0, [sp, #16]
+	str	r0, [sp, #368]
+	ldr	r0, [sp, #8]
+	str	r0, [sp, #372]
+	add	r0, sp, #352
+	add	r2, sp, #360
+	add	r3, sp, #376
+	bl	romulus_n_E_encrypt_block_tk1
+	ldr	r3, [sp, #376]
+	ldr	r2, [sp, #380]
+	ldr	r1, [sp, #384]
+	ldr	r0, [sp, #388]
+	str	r3, [r4]
+	str	r2, [r4, #4]
+	str	r1, [r4, #8]
+	str	r0, [r4, #12]
+	add	sp, #392
 	pop	{r4, r5, r6, r7, pc}
-	.ltorg
 	.ltorg
 	.size romulus_n_tbc, .-romulus_n_tbc
 

@@ -244,7 +244,7 @@ elephant_dumbo_decrypt_with:
 
 ; --- elephant_dumbo_P_permute: elephant_dumbo.P.permute
 ;     frame 28 bytes (14 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1218 bytes of code
+;     estimated 1214 bytes of code
 	.section .text.elephant_dumbo_P_permute,"ax",@progbits
 	.local elephant_dumbo_P_permute
 	.type elephant_dumbo_P_permute, @function
@@ -744,17 +744,15 @@ elephant_dumbo_P_permute:
 	rra	r14
 	rra	r14
 	rra	r14
-	rra	r14
 	mov	20(sp), r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	xor	r15, r14
-	and	#1, r14
-	bis	r14, r4
+	swpb	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	xor	r14, r15
+	and	#1, r15
+	bis	r15, r4
 	mov	r4, r15
 	and	#127, r15
 	mov	r6, 22(sp)

@@ -6,7 +6,7 @@
 
 ; --- skinny128_384plus_key_schedule: skinny128_384plus.key_schedule
 ;     frame 58 bytes (29 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 892 bytes of code
+;     estimated 820 bytes of code
 	.section .text.skinny128_384plus_key_schedule,"ax",@progbits
 	.global skinny128_384plus_key_schedule
 	.type skinny128_384plus_key_schedule, @function
@@ -118,41 +118,21 @@ skinny128_384plus_key_schedule:
 	and	#65278, r10
 	and	#65278, r11
 	mov	r7, r12
-	clrc
-	rrc	r12
-	rra	r12
-	rra	r12
-	rra	r12
-	rra	r12
-	rra	r12
-	rra	r12
+	swpb	r12
+	rla	r12
+	adc	r12
 	mov	r8, r13
-	clrc
-	rrc	r13
-	rra	r13
-	rra	r13
-	rra	r13
-	rra	r13
-	rra	r13
-	rra	r13
+	swpb	r13
+	rla	r13
+	adc	r13
 	mov	r6, r14
-	clrc
-	rrc	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	rra	r14
+	swpb	r14
+	rla	r14
+	adc	r14
 	mov	r5, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
+	swpb	r15
+	rla	r15
+	adc	r15
 	clrc
 	rrc	r7
 	rra	r7
@@ -232,37 +212,21 @@ skinny128_384plus_key_schedule:
 	and	#32639, r10
 	and	#32639, r11
 	mov	r13, r12
-	rla	r12
-	rla	r12
-	rla	r12
-	rla	r12
-	rla	r12
-	rla	r12
-	rla	r12
+	swpb	r12
+	bit	#1, r12
+	rrc	r12
 	mov	r15, r4
-	rla	r4
-	rla	r4
-	rla	r4
-	rla	r4
-	rla	r4
-	rla	r4
-	rla	r4
+	swpb	r4
+	bit	#1, r4
+	rrc	r4
 	mov	r14, r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
+	swpb	r6
+	bit	#1, r6
+	rrc	r6
 	mov	r8, r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
-	rla	r7
+	swpb	r7
+	bit	#1, r7
+	rrc	r7
 	rla	r13
 	rla	r15
 	rla	r14

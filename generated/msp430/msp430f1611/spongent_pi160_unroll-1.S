@@ -102,7 +102,7 @@ spongent_pi160_sbox_layer:
 
 ; --- spongent_pi160_permute: spongent_pi160.permute
 ;     frame 28 bytes (14 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1218 bytes of code
+;     estimated 1214 bytes of code
 	.section .text.spongent_pi160_permute,"ax",@progbits
 	.global spongent_pi160_permute
 	.type spongent_pi160_permute, @function
@@ -602,17 +602,15 @@ spongent_pi160_permute:
 	rra	r14
 	rra	r14
 	rra	r14
-	rra	r14
 	mov	20(sp), r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	xor	r15, r14
-	and	#1, r14
-	bis	r14, r4
+	swpb	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	xor	r14, r15
+	and	#1, r15
+	bis	r15, r4
 	mov	r4, r15
 	and	#127, r15
 	mov	r6, 22(sp)

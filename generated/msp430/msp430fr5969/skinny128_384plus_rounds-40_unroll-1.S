@@ -6,7 +6,7 @@
 
 ; --- skinny128_384plus_key_schedule: skinny128_384plus.key_schedule
 ;     frame 58 bytes (29 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 740 bytes of code
+;     estimated 756 bytes of code
 	.section .text.skinny128_384plus_key_schedule,"ax",@progbits
 	.global skinny128_384plus_key_schedule
 	.type skinny128_384plus_key_schedule, @function
@@ -112,17 +112,21 @@ skinny128_384plus_key_schedule:
 	and	#65278, r10
 	and	#65278, r11
 	mov	r7, r12
-	rrum.w	#4, r12
-	rrum.w	#3, r12
+	swpb	r12
+	rla	r12
+	adc	r12
 	mov	r8, r13
-	rrum.w	#4, r13
-	rrum.w	#3, r13
+	swpb	r13
+	rla	r13
+	adc	r13
 	mov	r6, r14
-	rrum.w	#4, r14
-	rrum.w	#3, r14
+	swpb	r14
+	rla	r14
+	adc	r14
 	mov	r5, r15
-	rrum.w	#4, r15
-	rrum.w	#3, r15
+	swpb	r15
+	rla	r15
+	adc	r15
 	rrum.w	#4, r7
 	rrum.w	#1, r7
 	rrum.w	#4, r8
@@ -182,17 +186,21 @@ skinny128_384plus_key_schedule:
 	and	#32639, r10
 	and	#32639, r11
 	mov	r13, r12
-	rlam.w	#4, r12
-	rlam.w	#3, r12
+	swpb	r12
+	bit	#1, r12
+	rrc	r12
 	mov	r15, r4
-	rlam.w	#4, r4
-	rlam.w	#3, r4
+	swpb	r4
+	bit	#1, r4
+	rrc	r4
 	mov	r14, r6
-	rlam.w	#4, r6
-	rlam.w	#3, r6
+	swpb	r6
+	bit	#1, r6
+	rrc	r6
 	mov	r8, r7
-	rlam.w	#4, r7
-	rlam.w	#3, r7
+	swpb	r7
+	bit	#1, r7
+	rrc	r7
 	rlam.w	#1, r13
 	rlam.w	#1, r15
 	rlam.w	#1, r14
