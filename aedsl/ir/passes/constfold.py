@@ -6,7 +6,8 @@ tables at constant indices, and these identities (w = the width, c a constant):
   slice of the whole word  -> x
   x^x, x-x -> 0;  x&0, x*0 -> 0;  x|~0 -> ~0;  shl/shr by >= w -> 0;  x&x, x|x -> x
   x*2^k -> shl k;  udiv by 2^k -> shr k;  umod by 2^k -> and (2^k - 1)
-  not(not x) -> x;  rotate of a rotate -> one rotate;  (x ^ c1) ^ c2 -> x ^ (c1 ^ c2)
+  not(not x) -> x;  rotate of a rotate -> one rotate;  rotate of a concat of bytes by a part
+  boundary -> the parts in rotated order;  (x ^ c1) ^ c2 -> x ^ (c1 ^ c2)
   slice of concat -> the part (or a slice of it) when the bits lie in one part
   slice of slice -> one slice;  slice of zext -> a slice of x or zero;  trunc = slice at 0
   zext/trunc chains -> one zext/trunc (or x);  select on a constant -> the chosen operand
@@ -22,7 +23,7 @@ from __future__ import annotations
 
 from ..nodes import Block, Function, Memory, Module, Op, Value
 from ..ops import mask
-from .common import Subst, Names, evaluate, is_pure, resolve, substitute
+from .common import Subst, Names, evaluate, is_pure, resolve, substitute, use_counts
 
 NAME = "constfold"
 
@@ -38,6 +39,7 @@ class _Folder:
         self.defs: dict[int, Op] = {}         # id(value) -> defining pure op
         self.subst = Subst()
         self.out: list[Op] = []
+        self.uses = use_counts(fn)            # id(value) -> uses when the pass started
 
     # -- helpers that append new ops -------------------------------------------------------
     def const(self, value: int, width: int) -> Value:
@@ -242,6 +244,14 @@ class _Folder:
                     return self._to(op, d.args[0])
                 self.rewrite(op, "rotl", [d.args[0]], {"by": total})
                 return True
+            if (d is not None and d.opcode == "concat" and all(p.width % 8 == 0 for p in d.args)
+                    and any(pos == w - left for _, pos in self._parts(d))):
+                # rotl(cat(.., p, q, ..)) by a part boundary: the same parts in another order
+                # (parts of whole bytes only: nibbles keep their order for sbox_fusion, which
+                # reads two adjacent ones as one byte)
+                top = [p for p, pos in self._parts(d) if pos >= w - left]
+                self.rewrite(op, "concat", [p for p, pos in self._parts(d) if pos < w - left] + top, {})
+                return True
             if code == "rotr" or op.attrs["by"] != left:
                 # One canonical form (rotl by 0 < k < w) so CSE finds equal rotates.
                 self.rewrite(op, "rotl", [x], {"by": left})
@@ -305,7 +315,15 @@ class _Folder:
                 if pos <= lo and lo + w <= pos + part.width:
                     self.rewrite(op, "slice", [part], {"lo": lo - pos})
                     return True
-            # Spanning several parts: a concat of the slices of those parts.
+            # Spanning several parts: a concat of the slices of those parts. Not where the
+            # concat is used elsewhere and a part would be cut: that re-slices the part at a
+            # new offset, a second shifted copy of bits the concat already holds (a shift
+            # register's step of one bit would become a shift of its original by k bits)
+            if self.uses.get(id(x), 1) > 1 and any(
+                    max(pos, lo) > pos or min(pos + p.width, lo + w) < pos + p.width
+                    for p, pos in self._parts(d) if pos < lo + w and lo < pos + p.width
+                    and id(p) not in self.consts):
+                return False
             pieces = []
             pos = d.results[0].width
             for part in d.args:
@@ -325,6 +343,15 @@ class _Folder:
                 self.rewrite(op, "slice", [src], {"lo": start})
                 return True
         return False
+
+    @staticmethod
+    def _parts(d: Op) -> list[tuple[Value, int]]:
+        """(part, its lowest bit) of concat d."""
+        out, pos = [], d.results[0].width
+        for part in d.args:
+            pos -= part.width
+            out.append((part, pos))
+        return out
 
     def _to(self, op: Op, value) -> bool:
         self.replace(op, value)
