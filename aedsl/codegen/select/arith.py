@@ -46,9 +46,38 @@ class ArithOps:
         self.put(op.results[0], self.mask(out, op.results[0].width))
 
     def op_neg(self, op):
+        smear = self.bit_smear(op.args[0], op.results[0].width)
+        if smear is not None:
+            self.put(op.results[0], smear)
+            return
         (a,) = self.args(op)
         w = op.results[0].width
         self.put(op.results[0], self.addsub(self.imm_limbs(0, w), a, w, True))
+
+    def bit_smear(self, x, w: int) -> list | None:
+        """0 - x for an x that is 0 or 1 (`value_bound`): all ones or zero, the same in every
+        limb, so one register serves them all. Where x is one bit of a value (a zext of a
+        1-bit slice) the target's `bit_mask(limb, j)` makes it from that bit directly (MSP430
+        `bit`, ARMv6-M a shift pair) instead of shifting the bit down first; otherwise the
+        low limb's negation. None where neither saves anything (x not 0/1, or a one-limb x
+        with no bit to test)."""
+        if self.value_bound(x) > 1:
+            return None
+        n = nlimbs(w, self.LIMB)
+        src, d = x, self.defs.get(x)
+        while d is not None and d.opcode == "zext":
+            src, d = d.args[0], self.defs.get(d.args[0])
+        t = None
+        if d is not None and d.opcode == "slice" and src.width == 1 and hasattr(self, "bit_mask"):
+            q, j = divmod(d.attrs["lo"], self.LIMB)
+            limbs = self.get(d.args[0])
+            if q < len(limbs) and not isinstance(limbs[q], Imm):
+                t = self.bit_mask(limbs[q], j)
+        if t is None:
+            if n < 2:
+                return None
+            t = self.addsub([Imm(0)], [self.get(x)[0]], self.LIMB, True)[0]
+        return self.mask([t] * n, w)
 
     def op_add(self, op):
         a, b = self.args(op)
@@ -67,6 +96,11 @@ class ArithOps:
         self.put(op.results[0], out)
 
     def op_sub(self, op):
+        if self.const_of(self.get(op.args[0])) == 0:
+            smear = self.bit_smear(op.args[1], op.results[0].width)
+            if smear is not None:
+                self.put(op.results[0], smear)
+                return
         a, b = self.args(op)
         w = op.results[0].width
         out = self.addsub(a, b, w, True)

@@ -37,7 +37,9 @@ class ShiftOps:
     def op_shl(self, op):
         (a,) = self.args(op)
         w = op.results[0].width
-        out = self.mask(self.shl_multi(a, op.attrs["by"], nlimbs(w, self.LIMB)), w)
+        kb = self.value_bound(op.args[0]).bit_length()      # a small value: no bits to drop
+        out = self.mask(self.shl_multi(a, op.attrs["by"], nlimbs(w, self.LIMB),
+                                       known_bits=kb if kb < self.LIMB else None), w)
         self.note_affine(out, a, 1 << op.attrs["by"], 0, w)
         self.put(op.results[0], out)
 
@@ -209,8 +211,41 @@ class ShiftOps:
         self.put(op.results[0], out)
 
     def op_concat(self, op):
-        """The fields shifted into place and or-ed together, most significant first."""
-        self.put(op.results[0], self.concat_limbs([(v, v.width) for v in op.args], op.results[0].width))
+        """The fields shifted into place and or-ed together, most significant first (a bit
+        entering a shift register at the top: `shift_in_at_top`)."""
+        out = self.shift_in_at_top(op)
+        if out is None:
+            out = self.concat_limbs([(v, v.width) for v in op.args], op.results[0].width)
+        self.put(op.results[0], out)
+
+    def shift_in_at_top(self, op) -> list | None:
+        """cat(b, v[w-1:1]) for one bit b and a w-bit v of whole limbs: a shift register's step,
+        v shifted right by one with b entering at the top. On a target whose carry enters at
+        the high end (`CARRY_IN`), `bit_to_carry` puts b in C and a carry chain from the top
+        limb down does the rest: each limb takes C in at its top and gives its low bit to
+        the next (MSP430: bit; rrc per limb, against shifting b to bit w-1 and or-ing it in).
+        None where the op is not of that shape."""
+        if "high" not in getattr(self, "CARRY_IN", ()) or len(op.args) != 2:
+            return None
+        b, y = op.args
+        w = op.results[0].width
+        d = self.defs.get(y)
+        if (b.width != 1 or w % self.LIMB or d is None or d.opcode != "slice"
+                or d.attrs["lo"] != 1 or d.args[0].width != w):
+            return None
+        src, j = b, 0
+        bd = self.defs.get(b)
+        if bd is not None and bd.opcode == "slice":
+            src, j = bd.args[0], bd.attrs["lo"]
+        q, r = divmod(j, self.LIMB)
+        bl = self.get(src)
+        if q >= len(bl) or isinstance(bl[q], Imm):
+            return None
+        out = [self.copy(x) for x in self.get(d.args[0])]     # the chain changes them in place
+        self.bit_to_carry(bl[q], r)
+        for limb in reversed(out):
+            self.carry_in(limb, "high")
+        return out
 
     def concat_limbs(self, parts: list, w: int) -> list:
         """The limbs of the concatenation of `parts` ((value, width), most significant first;

@@ -11,6 +11,14 @@ from .operands import LIMB, M32
 class ArmArith:
     """Selector mixin: the arithmetic hooks of codegen/select/arith.py and `op_mul`."""
 
+    def bit_mask(self, limb, j: int) -> R:
+        """0xFFFFFFFF if bit j of limb is set, else 0: LSLS brings the bit to bit 31, ASRS #31
+        copies it into every bit (DDI0419: LSLS, ASRS)."""
+        t = self.shl1(self.reg(limb), 31 - j) if j < 31 else self.reg(limb)
+        d = self.fresh()
+        self.emit("asrs", d, t, Imm(31))
+        return d
+
     def addsub(self, a: list, b: list, width: int, sub: bool) -> list:
         n = nlimbs(width, LIMB)
         a = (list(a) + [Imm(0)] * n)[:n]

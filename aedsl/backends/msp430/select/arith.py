@@ -162,6 +162,15 @@ class Msp430Arith:
         self.unmasked_of[out[0].reg] = d
         return out
 
+    def bit_mask(self, limb, j: int) -> R:
+        """0xFFFF if bit j of limb is set, else 0: `bit` puts the bit in C (C = result != 0),
+        `subc #0` on a zero makes C - 1, `inv` turns it over (SLAU144 §3.4.6: BIT, SUBC)."""
+        d = self.copy(Imm(0))
+        self.emit("bit", Imm(1 << j), self.as_dst(limb))
+        self.emit("subc", Imm(0), d)
+        self.emit("inv", d)
+        return d
+
     def note_offset(self, out: list, x: list, c: int) -> None:
         if len(out) == 1 and isinstance(out[0], R) and isinstance(x[0], R) and out[0] != x[0]:
             self.offset_of[out[0].reg] = (x[0], c)      # for elem_addr

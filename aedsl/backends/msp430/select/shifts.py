@@ -90,6 +90,10 @@ class Msp430Shifts:
     def carry_in(self, r, end: str) -> None:
         self.emit("rrc" if end == "high" else "rlc", r)
 
+    def bit_to_carry(self, limb, j: int) -> None:
+        """C = bit j of limb (BIT sets C when the result is not zero, SLAU144 §3.4.6)."""
+        self.emit("bit", Imm(1 << j), self.as_dst(limb))
+
     def shift_limb_cost(self, k: int) -> int:
         """Instructions of `shift_limb`: swpb + mov.b for 8 bits and more, then one per bit
         (two for the first bit right: clrc, rrc), or rlam/rrum by up to 4 on MSP430X."""
