@@ -8,8 +8,8 @@
 	.thumb
 
 @ --- grain128aeadv2_encrypt: grain128aeadv2.encrypt
-@     frame 208 bytes (31 spill slots, 18 on the stack; locals 112), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1504 bytes of code and literals
+@     frame 196 bytes (25 spill slots, 15 on the stack; locals 112), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1268 bytes of code and literals
 	.section .text.grain128aeadv2_encrypt,"ax",%progbits
 	.global grain128aeadv2_encrypt
 	.type grain128aeadv2_encrypt, %function
@@ -22,27 +22,27 @@ grain128aeadv2_encrypt:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #208
+	sub	sp, #196
 	mov	r1, r0
 	mov	r3, r2
-	ldr	r0, [sp, #244]
+	ldr	r0, [sp, #232]
 	str	r0, [sp, #28]
-	ldr	r0, [sp, #248]
+	ldr	r0, [sp, #236]
 	str	r0, [sp, #24]
-	ldr	r2, [sp, #252]
-	str	r2, [sp, #60]
+	ldr	r2, [sp, #240]
+	str	r2, [sp, #36]
+	ldr	r0, [sp, #244]
+	str	r0, [sp, #76]
+	ldr	r2, [sp, #248]
+	str	r2, [sp, #32]
 	ldr	r0, [sp, #256]
-	str	r0, [sp, #88]
-	ldr	r2, [sp, #260]
-	str	r2, [sp, #56]
-	ldr	r0, [sp, #268]
-	str	r0, [sp, #92]
+	str	r0, [sp, #80]
 	@ grain128aeadv2.ae:141: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
 	movs	r2, #3
 	tst	r1, r2
 	beq	.Lgrain128aeadv2_encrypt_words2
 .Lgrain128aeadv2_encrypt_bytes1:
-	add	r5, sp, #96
+	add	r5, sp, #84
 	movs	r4, #16
 .Lgrain128aeadv2_encrypt_cpy4:
 	subs	r4, #1
@@ -60,7 +60,7 @@ grain128aeadv2_encrypt:
 	tst	r3, r2
 	beq	.Lgrain128aeadv2_encrypt_words6
 .Lgrain128aeadv2_encrypt_bytes5:
-	add	r2, sp, #96
+	add	r2, sp, #84
 	movs	r1, #12
 .Lgrain128aeadv2_encrypt_cpy8:
 	subs	r1, #1
@@ -71,25 +71,37 @@ grain128aeadv2_encrypt:
 .Lgrain128aeadv2_encrypt_cpyd7:
 	mov	r3, r2
 .Lgrain128aeadv2_encrypt_words6:
-	str	r6, [sp, #112]
-	str	r5, [sp, #116]
-	str	r4, [sp, #120]
-	str	r7, [sp, #124]
+	str	r6, [sp, #100]
+	str	r5, [sp, #104]
+	str	r4, [sp, #108]
+	str	r7, [sp, #112]
 	ldr	r0, [r3]
-	str	r0, [sp, #128]
+	str	r0, [sp, #116]
 	ldr	r0, [r3, #4]
-	str	r0, [sp, #132]
+	str	r0, [sp, #120]
 	ldr	r0, [r3, #8]
-	str	r0, [sp, #136]
-	add	r0, sp, #172
+	str	r0, [sp, #124]
+	add	r0, sp, #160
 	str	r0, [sp]
-	add	r0, sp, #180
+	add	r0, sp, #168
 	str	r0, [sp, #4]
-	add	r0, sp, #112
-	add	r1, sp, #128
-	add	r2, sp, #140
-	add	r3, sp, #156
+	add	r0, sp, #100
+	add	r1, sp, #116
+	add	r2, sp, #128
+	add	r3, sp, #144
 	bl	grain128aeadv2_init
+	ldr	r0, [sp, #128]
+	@ grain128aeadv2.ae:142: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	str	r0, [sp, #100]
+	@ grain128aeadv2.ae:141: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	ldr	r0, [sp, #132]
+	@ grain128aeadv2.ae:142: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	str	r0, [sp, #104]
+	@ grain128aeadv2.ae:141: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	ldr	r0, [sp, #136]
+	@ grain128aeadv2.ae:142: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	str	r0, [sp, #108]
+	@ grain128aeadv2.ae:141: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
 	ldr	r0, [sp, #140]
 	@ grain128aeadv2.ae:142: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	str	r0, [sp, #112]
@@ -125,73 +137,61 @@ grain128aeadv2_encrypt:
 	ldr	r0, [sp, #172]
 	@ grain128aeadv2.ae:142: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	str	r0, [sp, #144]
-	@ grain128aeadv2.ae:141: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	ldr	r0, [sp, #176]
-	@ grain128aeadv2.ae:142: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	str	r0, [sp, #148]
-	@ grain128aeadv2.ae:141: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	ldr	r0, [sp, #180]
-	@ grain128aeadv2.ae:142: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	str	r0, [sp, #152]
-	@ grain128aeadv2.ae:141: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	ldr	r0, [sp, #184]
-	@ grain128aeadv2.ae:142: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	str	r0, [sp, #156]
 	ldr	r0, [sp, #28]
 	str	r0, [sp]
 	ldr	r0, [sp, #24]
 	str	r0, [sp, #4]
-	add	r0, sp, #160
+	add	r0, sp, #148
 	str	r0, [sp, #8]
-	add	r0, sp, #176
+	add	r0, sp, #164
 	str	r0, [sp, #12]
-	add	r0, sp, #192
+	add	r0, sp, #180
 	str	r0, [sp, #16]
-	add	r0, sp, #200
+	add	r0, sp, #188
 	str	r0, [sp, #20]
-	add	r0, sp, #112
-	add	r1, sp, #128
-	add	r2, sp, #144
-	add	r3, sp, #152
+	add	r0, sp, #100
+	add	r1, sp, #116
+	add	r2, sp, #132
+	add	r3, sp, #140
 	bl	grain128aeadv2_absorb_ad
+	ldr	r0, [sp, #148]
+	@ grain128aeadv2.ae:143: for i in 0..len(msg) {
+	mov	r9, r0
+	@ grain128aeadv2.ae:142: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	ldr	r0, [sp, #152]
+	@ grain128aeadv2.ae:143: for i in 0..len(msg) {
+	mov	r10, r0
+	@ grain128aeadv2.ae:142: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	ldr	r0, [sp, #156]
+	@ grain128aeadv2.ae:143: for i in 0..len(msg) {
+	mov	r8, r0
+	@ grain128aeadv2.ae:142: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	ldr	r0, [sp, #160]
 	@ grain128aeadv2.ae:143: for i in 0..len(msg) {
 	mov	r11, r0
 	@ grain128aeadv2.ae:142: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r0, [sp, #164]
+	ldr	r5, [sp, #164]
+	ldr	r4, [sp, #168]
+	ldr	r3, [sp, #172]
+	ldr	r2, [sp, #176]
+	ldr	r0, [sp, #180]
 	@ grain128aeadv2.ae:143: for i in 0..len(msg) {
-	str	r0, [sp, #24]
+	str	r0, [sp, #68]
 	@ grain128aeadv2.ae:142: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r0, [sp, #168]
+	ldr	r0, [sp, #184]
 	@ grain128aeadv2.ae:143: for i in 0..len(msg) {
-	mov	r9, r0
+	str	r0, [sp, #64]
 	@ grain128aeadv2.ae:142: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r0, [sp, #172]
+	ldr	r0, [sp, #188]
 	@ grain128aeadv2.ae:143: for i in 0..len(msg) {
-	str	r0, [sp, #28]
+	str	r0, [sp, #40]
 	@ grain128aeadv2.ae:142: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r5, [sp, #176]
-	ldr	r4, [sp, #180]
-	ldr	r3, [sp, #184]
-	ldr	r2, [sp, #188]
 	ldr	r0, [sp, #192]
 	@ grain128aeadv2.ae:143: for i in 0..len(msg) {
-	str	r0, [sp, #52]
-	@ grain128aeadv2.ae:142: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r0, [sp, #196]
-	@ grain128aeadv2.ae:143: for i in 0..len(msg) {
-	str	r0, [sp, #48]
-	@ grain128aeadv2.ae:142: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r1, [sp, #200]
-	@ grain128aeadv2.ae:143: for i in 0..len(msg) {
-	mov	r10, r1
-	@ grain128aeadv2.ae:142: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r1, [sp, #204]
-	@ grain128aeadv2.ae:143: for i in 0..len(msg) {
-	mov	r8, r1
+	str	r0, [sp, #28]
 	movs	r1, #0
-	str	r1, [sp, #84]
-	ldr	r0, [sp, #88]
+	str	r1, [sp, #72]
+	ldr	r0, [sp, #76]
 	cmp	r1, r0
 	bcc	.Lgrain128aeadv2_encrypt_far1
 	b	.Lgrain128aeadv2_encrypt_done10
@@ -199,128 +199,130 @@ grain128aeadv2_encrypt:
 .Lgrain128aeadv2_encrypt_loop9:
 	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	lsrs	r0, r5, #12
-	uxth	r0, r0
-	str	r0, [sp, #36]
-	mov	r0, r11
+	uxth	r7, r0
+	mov	r0, r9
 	lsrs	r0, r0, #8
 	uxth	r0, r0
-	ldr	r1, [sp, #36]
+	mov	r1, r7
 	ands	r1, r0
-	mov	r0, r11
-	lsrs	r0, r0, #13
-	uxth	r6, r0
-	mov	r0, r11
-	lsrs	r7, r0, #20
-	ldr	r0, [sp, #24]
-	lsls	r0, r0, #12
-	orrs	r7, r0
-	uxth	r7, r7
-	ands	r6, r7
-	eors	r1, r6
-	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	lsrs	r6, r3, #31
-	lsls	r0, r2, #1
-	orrs	r6, r0
-	uxth	r0, r6
-	str	r0, [sp, #32]
-	ldr	r0, [sp, #24]
-	lsrs	r0, r0, #10
-	uxth	r6, r0
-	ldr	r0, [sp, #32]
-	ands	r0, r6
-	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r1, r0
-	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	ldr	r0, [sp, #24]
-	lsrs	r6, r0, #28
 	mov	r0, r9
-	lsls	r0, r0, #4
+	lsrs	r0, r0, #13
+	uxth	r0, r0
+	str	r0, [sp, #24]
+	mov	r0, r9
+	lsrs	r6, r0, #20
+	mov	r0, r10
+	lsls	r0, r0, #12
 	orrs	r6, r0
 	uxth	r6, r6
-	mov	r0, r9
-	lsrs	r0, r0, #15
-	uxth	r0, r0
-	ands	r6, r0
+	ldr	r0, [sp, #24]
+	ands	r0, r6
+	mov	r6, r1
+	eors	r6, r0
+	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	lsrs	r1, r3, #31
+	lsls	r0, r2, #1
+	orrs	r1, r0
+	uxth	r0, r1
+	str	r0, [sp, #24]
+	mov	r0, r10
+	lsrs	r0, r0, #10
+	uxth	r1, r0
+	ldr	r0, [sp, #24]
+	ands	r0, r1
 	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r1, r6
+	eors	r6, r0
+	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	mov	r0, r10
+	lsrs	r1, r0, #28
+	mov	r0, r8
+	lsls	r0, r0, #4
+	orrs	r1, r0
+	uxth	r0, r1
+	mov	r1, r8
+	lsrs	r1, r1, #15
+	uxth	r1, r1
+	ands	r0, r1
+	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	eors	r6, r0
 	@ grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	ldr	r6, [sp, #36]
-	ldr	r0, [sp, #32]
-	ands	r6, r0
-	mov	r0, r9
+	mov	r1, r7
+	ldr	r0, [sp, #24]
+	ands	r1, r0
+	mov	r0, r8
 	lsrs	r7, r0, #30
-	ldr	r0, [sp, #28]
+	mov	r0, r11
 	lsls	r0, r0, #2
 	orrs	r7, r0
 	uxth	r0, r7
-	ands	r6, r0
+	ands	r1, r0
 	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r1, r6
+	eors	r6, r1
 	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r0, r9
-	lsrs	r6, r0, #29
-	ldr	r0, [sp, #28]
+	mov	r0, r8
+	lsrs	r1, r0, #29
+	mov	r0, r11
 	lsls	r0, r0, #3
-	orrs	r6, r0
-	uxth	r0, r6
-	eors	r1, r0
+	orrs	r1, r0
+	uxth	r0, r1
+	eors	r6, r0
 	lsrs	r0, r5, #2
 	uxth	r0, r0
-	eors	r1, r0
+	eors	r6, r0
 	lsrs	r0, r5, #15
 	uxth	r0, r0
-	eors	r1, r0
+	eors	r6, r0
 	lsrs	r0, r4, #4
 	uxth	r0, r0
-	eors	r1, r0
+	eors	r6, r0
 	lsrs	r0, r4, #13
 	uxth	r0, r0
-	eors	r1, r0
+	eors	r6, r0
 	@ grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	uxth	r0, r3
 	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r1, r0
+	eors	r6, r0
 	@ grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	lsrs	r0, r3, #9
 	uxth	r0, r0
 	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r1, r0
+	eors	r6, r0
 	@ grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsrs	r6, r3, #25
+	lsrs	r1, r3, #25
 	lsls	r0, r2, #7
-	orrs	r6, r0
-	uxth	r6, r6
+	orrs	r1, r0
+	uxth	r1, r1
 	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r1, r6
-	str	r1, [sp, #40]
+	eors	r6, r1
+	str	r6, [sp, #60]
 	@ grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r0, r11
+	mov	r0, r9
 	uxth	r0, r0
-	str	r0, [sp, #44]
-	mov	r0, r11
+	str	r0, [sp, #48]
+	mov	r0, r9
 	lsrs	r0, r0, #7
 	uxth	r0, r0
-	ldr	r1, [sp, #44]
+	ldr	r1, [sp, #48]
 	eors	r1, r0
-	ldr	r0, [sp, #24]
+	mov	r0, r10
 	lsrs	r0, r0, #6
 	uxth	r0, r0
 	eors	r1, r0
-	mov	r0, r9
+	mov	r0, r8
 	lsrs	r0, r0, #6
 	uxth	r0, r0
 	eors	r1, r0
-	mov	r0, r9
+	mov	r0, r8
 	lsrs	r6, r0, #17
-	ldr	r0, [sp, #28]
+	mov	r0, r11
 	lsls	r0, r0, #15
 	orrs	r6, r0
 	uxth	r0, r6
 	eors	r1, r0
-	ldr	r0, [sp, #28]
+	mov	r0, r11
 	uxth	r6, r0
 	eors	r1, r6
-	str	r1, [sp, #36]
+	str	r1, [sp, #44]
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	uxth	r6, r5
 	lsrs	r1, r5, #26
@@ -452,59 +454,57 @@ grain128aeadv2_encrypt:
 	orrs	r7, r0
 	uxth	r0, r7
 	ands	r1, r0
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #24]
 	ands	r1, r0
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r1
 	@ grain128aeadv2.ae:50: ns = cat(f ^ ls, s[127:par])
-	mov	r0, r11
-	lsrs	r7, r0, #16
-	ldr	r0, [sp, #24]
-	lsls	r1, r0, #16
-	orrs	r7, r1
-	mov	r11, r7
-	lsrs	r7, r0, #16
 	mov	r0, r9
-	lsls	r1, r0, #16
-	orrs	r7, r1
-	str	r7, [sp, #24]
 	lsrs	r7, r0, #16
-	ldr	r0, [sp, #28]
+	mov	r0, r10
 	lsls	r1, r0, #16
 	orrs	r7, r1
 	mov	r9, r7
+	lsrs	r7, r0, #16
+	mov	r0, r8
+	lsls	r1, r0, #16
+	orrs	r7, r1
+	mov	r10, r7
+	lsrs	r7, r0, #16
+	mov	r0, r11
+	lsls	r1, r0, #16
+	orrs	r7, r1
+	mov	r8, r7
 	lsrs	r1, r0, #16
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #44]
 	lsls	r0, r0, #16
 	orrs	r0, r1
-	str	r0, [sp, #28]
+	mov	r11, r0
 	@ grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #48]
 	eors	r6, r0
 	lsrs	r0, r5, #16
 	lsls	r5, r4, #16
 	orrs	r0, r5
-	str	r0, [sp, #80]
+	str	r0, [sp, #56]
 	lsrs	r0, r4, #16
 	lsls	r4, r3, #16
 	orrs	r0, r4
-	str	r0, [sp, #76]
+	str	r0, [sp, #52]
 	lsrs	r0, r3, #16
 	lsls	r3, r2, #16
 	orrs	r0, r3
-	str	r0, [sp, #72]
+	str	r0, [sp, #48]
 	lsrs	r2, r2, #16
 	lsls	r0, r6, #16
 	orrs	r0, r2
-	str	r0, [sp, #68]
+	str	r0, [sp, #44]
 	@ grain128aeadv2.ae:145: z = unzip(y)
-	movs	r2, #0
 	movs	r1, #0
-	ldr	r0, [sp, #40]
+	movs	r2, #0
+	ldr	r0, [sp, #60]
 	lsls	r0, r0, #16
 	lsls	r0, r0, #1
-	adcs	r2, r2
-	lsls	r0, r0, #1
 	adcs	r1, r1
 	lsls	r0, r0, #1
 	adcs	r2, r2
@@ -534,325 +534,207 @@ grain128aeadv2_encrypt:
 	adcs	r2, r2
 	lsls	r0, r0, #1
 	adcs	r1, r1
-	lsls	r3, r2, #8
-	orrs	r3, r1
+	lsls	r0, r0, #1
+	adcs	r2, r2
+	lsls	r1, r1, #8
+	orrs	r1, r2
 	@ grain128aeadv2.ae:146: m = msg[i]
-	ldr	r2, [sp, #60]
-	ldrb	r1, [r2]
-	str	r1, [sp, #32]
+	ldr	r2, [sp, #36]
+	ldrb	r0, [r2]
+	str	r0, [sp, #24]
 	@ grain128aeadv2.ae:147: ct[i] = m ^ z[7:0]
-	uxtb	r1, r3
-	ldr	r0, [sp, #32]
-	eors	r0, r1
-	ldr	r2, [sp, #56]
+	uxtb	r2, r1
+	eors	r0, r2
+	ldr	r2, [sp, #32]
 	strb	r0, [r2]
 	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	ldr	r1, [sp, #32]
-	lsls	r0, r1, #31
-	lsrs	r1, r0, #31
-	movs	r0, #0
-	subs	r1, r0, r1
-	mov	r4, r0
-	sbcs	r4, r0
-	mov	r2, r10
-	ands	r2, r1
-	mov	r1, r8
-	ands	r1, r4
-	ldr	r5, [sp, #52]
-	eors	r5, r2
-	ldr	r7, [sp, #48]
-	eors	r7, r1
+	ldr	r0, [sp, #24]
+	lsls	r0, r0, #31
+	asrs	r3, r0, #31
+	ldr	r2, [sp, #40]
+	ands	r2, r3
+	ldr	r0, [sp, #28]
+	ands	r0, r3
+	ldr	r4, [sp, #68]
+	eors	r4, r2
+	ldr	r7, [sp, #64]
+	eors	r7, r0
 	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	mov	r1, r10
-	lsrs	r2, r1, #1
-	mov	r1, r8
-	lsls	r1, r1, #31
-	orrs	r2, r1
-	mov	r1, r8
-	lsrs	r4, r1, #1
-	lsls	r1, r3, #23
-	lsrs	r1, r1, #31
-	str	r1, [sp, #36]
-	lsls	r6, r1, #31
-	orrs	r6, r4
+	ldr	r0, [sp, #40]
+	lsrs	r3, r0, #1
+	ldr	r0, [sp, #28]
+	lsls	r0, r0, #31
+	orrs	r3, r0
+	ldr	r0, [sp, #28]
+	lsrs	r5, r0, #1
+	lsls	r0, r1, #23
+	lsrs	r0, r0, #31
+	lsls	r2, r0, #31
+	orrs	r2, r5
 	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	ldr	r1, [sp, #32]
-	lsls	r1, r1, #30
-	lsrs	r1, r1, #31
-	subs	r1, r0, r1
-	mov	r4, r0
-	sbcs	r4, r0
-	ands	r2, r1
-	ands	r6, r4
-	eors	r5, r2
-	eors	r7, r6
-	mov	r1, r10
-	lsrs	r2, r1, #2
-	mov	r1, r8
-	lsls	r1, r1, #30
-	orrs	r2, r1
-	mov	r1, r8
-	lsrs	r6, r1, #2
+	ldr	r0, [sp, #24]
+	lsls	r0, r0, #30
+	asrs	r6, r0, #31
+	mov	r5, r3
+	ands	r5, r6
+	mov	r0, r2
+	ands	r0, r6
+	eors	r4, r5
+	eors	r7, r0
 	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	ldr	r1, [sp, #36]
-	lsls	r4, r1, #30
-	orrs	r4, r6
-	lsls	r1, r3, #22
-	lsrs	r1, r1, #31
-	str	r1, [sp, #40]
-	lsls	r6, r1, #31
-	orrs	r6, r4
+	lsrs	r3, r3, #1
+	lsls	r0, r2, #31
+	orrs	r3, r0
+	lsrs	r5, r2, #1
+	lsls	r0, r1, #22
+	lsrs	r0, r0, #31
+	lsls	r2, r0, #31
+	orrs	r2, r5
 	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	ldr	r1, [sp, #32]
-	lsls	r1, r1, #29
-	lsrs	r1, r1, #31
-	subs	r1, r0, r1
-	mov	r4, r0
-	sbcs	r4, r0
-	ands	r2, r1
-	ands	r6, r4
-	eors	r5, r2
-	eors	r7, r6
-	mov	r1, r10
-	lsrs	r2, r1, #3
-	mov	r1, r8
-	lsls	r1, r1, #29
-	orrs	r2, r1
-	mov	r1, r8
-	lsrs	r4, r1, #3
-	ldr	r1, [sp, #36]
-	lsls	r6, r1, #29
-	orrs	r6, r4
+	ldr	r0, [sp, #24]
+	lsls	r0, r0, #29
+	asrs	r6, r0, #31
+	mov	r5, r3
+	ands	r5, r6
+	mov	r0, r2
+	ands	r0, r6
+	eors	r4, r5
+	eors	r7, r0
 	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	ldr	r1, [sp, #40]
-	lsls	r4, r1, #30
-	orrs	r4, r6
-	lsls	r1, r3, #21
-	lsrs	r1, r1, #31
-	str	r1, [sp, #44]
-	lsls	r6, r1, #31
-	orrs	r6, r4
+	lsrs	r3, r3, #1
+	lsls	r0, r2, #31
+	orrs	r3, r0
+	lsrs	r5, r2, #1
+	lsls	r0, r1, #21
+	lsrs	r0, r0, #31
+	lsls	r2, r0, #31
+	orrs	r2, r5
 	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	ldr	r1, [sp, #32]
-	lsls	r1, r1, #28
-	lsrs	r1, r1, #31
-	subs	r1, r0, r1
-	mov	r4, r0
-	sbcs	r4, r0
-	ands	r2, r1
-	ands	r6, r4
-	eors	r5, r2
-	eors	r7, r6
-	mov	r1, r10
-	lsrs	r2, r1, #4
-	mov	r1, r8
-	lsls	r1, r1, #28
-	orrs	r2, r1
-	mov	r1, r8
-	lsrs	r6, r1, #4
-	ldr	r1, [sp, #36]
-	lsls	r4, r1, #28
-	orrs	r4, r6
-	ldr	r1, [sp, #40]
-	lsls	r6, r1, #29
-	orrs	r6, r4
+	ldr	r0, [sp, #24]
+	lsls	r0, r0, #28
+	asrs	r6, r0, #31
+	mov	r5, r3
+	ands	r5, r6
+	mov	r0, r2
+	ands	r0, r6
+	eors	r4, r5
+	eors	r7, r0
 	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	ldr	r1, [sp, #44]
-	lsls	r4, r1, #30
-	orrs	r4, r6
-	lsls	r1, r3, #20
-	lsrs	r1, r1, #31
-	str	r1, [sp, #48]
-	lsls	r6, r1, #31
-	orrs	r6, r4
+	lsrs	r3, r3, #1
+	lsls	r0, r2, #31
+	orrs	r3, r0
+	lsrs	r5, r2, #1
+	lsls	r0, r1, #20
+	lsrs	r0, r0, #31
+	lsls	r2, r0, #31
+	orrs	r2, r5
 	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	ldr	r1, [sp, #32]
-	lsls	r1, r1, #27
-	lsrs	r1, r1, #31
-	subs	r1, r0, r1
-	mov	r4, r0
-	sbcs	r4, r0
-	ands	r2, r1
-	ands	r6, r4
-	eors	r5, r2
-	eors	r7, r6
-	mov	r1, r10
-	lsrs	r2, r1, #5
-	mov	r1, r8
-	lsls	r1, r1, #27
-	orrs	r2, r1
-	mov	r1, r8
-	lsrs	r4, r1, #5
-	ldr	r1, [sp, #36]
-	lsls	r6, r1, #27
-	orrs	r6, r4
-	ldr	r1, [sp, #40]
-	lsls	r4, r1, #28
-	orrs	r4, r6
-	ldr	r1, [sp, #44]
-	lsls	r6, r1, #29
-	orrs	r6, r4
+	ldr	r0, [sp, #24]
+	lsls	r0, r0, #27
+	asrs	r6, r0, #31
+	mov	r5, r3
+	ands	r5, r6
+	mov	r0, r2
+	ands	r0, r6
+	eors	r4, r5
+	eors	r7, r0
 	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	ldr	r1, [sp, #48]
-	lsls	r4, r1, #30
-	orrs	r4, r6
-	lsls	r1, r3, #19
-	lsrs	r1, r1, #31
-	str	r1, [sp, #52]
-	lsls	r6, r1, #31
-	orrs	r6, r4
+	lsrs	r3, r3, #1
+	lsls	r0, r2, #31
+	orrs	r3, r0
+	lsrs	r5, r2, #1
+	lsls	r0, r1, #19
+	lsrs	r0, r0, #31
+	lsls	r2, r0, #31
+	orrs	r2, r5
 	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	ldr	r1, [sp, #32]
-	lsls	r1, r1, #26
-	lsrs	r1, r1, #31
-	subs	r1, r0, r1
-	mov	r4, r0
-	sbcs	r4, r0
-	ands	r2, r1
-	ands	r6, r4
-	eors	r5, r2
-	eors	r7, r6
-	mov	r1, r10
-	lsrs	r2, r1, #6
-	mov	r1, r8
-	lsls	r1, r1, #26
-	orrs	r2, r1
-	mov	r1, r8
-	lsrs	r6, r1, #6
-	ldr	r1, [sp, #36]
-	lsls	r4, r1, #26
-	orrs	r4, r6
-	ldr	r1, [sp, #40]
-	lsls	r6, r1, #27
-	orrs	r6, r4
-	ldr	r1, [sp, #44]
-	lsls	r4, r1, #28
-	orrs	r4, r6
-	ldr	r1, [sp, #48]
-	lsls	r6, r1, #29
-	orrs	r6, r4
+	ldr	r0, [sp, #24]
+	lsls	r0, r0, #26
+	asrs	r6, r0, #31
+	mov	r5, r3
+	ands	r5, r6
+	mov	r0, r2
+	ands	r0, r6
+	eors	r4, r5
+	eors	r7, r0
 	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	ldr	r1, [sp, #52]
-	lsls	r4, r1, #30
-	orrs	r4, r6
-	lsls	r1, r3, #18
-	lsrs	r1, r1, #31
-	str	r1, [sp, #64]
-	lsls	r6, r1, #31
-	orrs	r6, r4
+	lsrs	r3, r3, #1
+	lsls	r0, r2, #31
+	orrs	r3, r0
+	lsrs	r5, r2, #1
+	lsls	r0, r1, #18
+	lsrs	r0, r0, #31
+	lsls	r2, r0, #31
+	orrs	r2, r5
 	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	ldr	r1, [sp, #32]
-	lsls	r1, r1, #25
-	lsrs	r1, r1, #31
-	subs	r1, r0, r1
-	mov	r4, r0
-	sbcs	r4, r0
-	ands	r2, r1
-	ands	r6, r4
-	eors	r5, r2
-	eors	r7, r6
-	mov	r1, r10
-	lsrs	r4, r1, #7
-	mov	r1, r8
-	lsls	r1, r1, #25
-	orrs	r4, r1
-	mov	r1, r8
-	lsrs	r6, r1, #7
-	ldr	r1, [sp, #36]
-	lsls	r2, r1, #25
-	orrs	r2, r6
-	ldr	r1, [sp, #40]
-	lsls	r6, r1, #26
-	orrs	r6, r2
-	ldr	r1, [sp, #44]
-	lsls	r2, r1, #27
-	orrs	r2, r6
-	ldr	r1, [sp, #48]
-	lsls	r6, r1, #28
-	orrs	r6, r2
-	ldr	r1, [sp, #52]
-	lsls	r2, r1, #29
-	orrs	r2, r6
+	ldr	r0, [sp, #24]
+	lsls	r0, r0, #25
+	asrs	r6, r0, #31
+	mov	r5, r3
+	ands	r5, r6
+	mov	r0, r2
+	ands	r0, r6
+	eors	r4, r5
+	eors	r7, r0
 	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	ldr	r1, [sp, #64]
-	lsls	r1, r1, #30
-	orrs	r1, r2
-	lsls	r2, r3, #17
-	lsrs	r2, r2, #31
-	lsls	r6, r2, #31
-	orrs	r6, r1
+	lsrs	r3, r3, #1
+	lsls	r0, r2, #31
+	orrs	r3, r0
+	lsrs	r5, r2, #1
+	lsls	r0, r1, #17
+	lsrs	r0, r0, #31
+	lsls	r2, r0, #31
+	orrs	r2, r5
 	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	ldr	r1, [sp, #32]
-	lsrs	r1, r1, #7
-	subs	r1, r0, r1
-	sbcs	r0, r0
-	ands	r4, r1
+	ldr	r0, [sp, #24]
+	lsls	r0, r0, #24
+	asrs	r0, r0, #31
+	mov	r6, r3
 	ands	r6, r0
-	mov	r0, r5
-	eors	r0, r4
-	eors	r7, r6
-	mov	r1, r10
-	lsrs	r6, r1, #8
-	mov	r1, r8
-	lsls	r1, r1, #24
-	orrs	r6, r1
-	mov	r1, r8
-	lsrs	r5, r1, #8
-	ldr	r1, [sp, #36]
-	lsls	r4, r1, #24
-	orrs	r4, r5
-	ldr	r1, [sp, #40]
-	lsls	r5, r1, #25
-	orrs	r5, r4
-	ldr	r1, [sp, #44]
-	lsls	r4, r1, #26
-	orrs	r4, r5
-	ldr	r1, [sp, #48]
-	lsls	r5, r1, #27
-	orrs	r5, r4
-	ldr	r1, [sp, #52]
-	lsls	r4, r1, #28
-	orrs	r4, r5
-	ldr	r1, [sp, #64]
-	lsls	r1, r1, #29
-	orrs	r1, r4
+	mov	r5, r2
+	ands	r5, r0
+	mov	r0, r4
+	eors	r0, r6
+	eors	r7, r5
 	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	lsls	r2, r2, #30
-	orrs	r2, r1
-	lsrs	r1, r3, #15
+	lsrs	r6, r3, #1
+	lsls	r3, r2, #31
+	orrs	r6, r3
+	lsrs	r2, r2, #1
+	lsrs	r1, r1, #15
 	lsls	r1, r1, #31
 	orrs	r1, r2
-	ldr	r2, [sp, #60]
+	ldr	r2, [sp, #36]
 	adds	r2, #1
-	str	r2, [sp, #60]
-	ldr	r2, [sp, #56]
+	str	r2, [sp, #36]
+	ldr	r2, [sp, #32]
 	adds	r2, #1
-	str	r2, [sp, #56]
-	ldr	r5, [sp, #80]
-	ldr	r4, [sp, #76]
-	ldr	r3, [sp, #72]
-	ldr	r2, [sp, #68]
-	str	r0, [sp, #52]
-	str	r7, [sp, #48]
-	mov	r10, r6
-	mov	r8, r1
-	ldr	r1, [sp, #84]
+	str	r2, [sp, #32]
+	ldr	r5, [sp, #56]
+	ldr	r4, [sp, #52]
+	ldr	r3, [sp, #48]
+	ldr	r2, [sp, #44]
+	str	r0, [sp, #68]
+	str	r7, [sp, #64]
+	str	r6, [sp, #40]
+	str	r1, [sp, #28]
+	ldr	r1, [sp, #72]
 	adds	r1, #1
-	str	r1, [sp, #84]
-	ldr	r0, [sp, #88]
+	str	r1, [sp, #72]
+	ldr	r0, [sp, #76]
 	cmp	r1, r0
 	bcs	.Lgrain128aeadv2_encrypt_far2
 	b	.Lgrain128aeadv2_encrypt_loop9
 .Lgrain128aeadv2_encrypt_far2:
 .Lgrain128aeadv2_encrypt_done10:
 	@ grain128aeadv2.ae:150: store_le(tag, 0, acc ^ sr)
-	ldr	r2, [sp, #52]
-	mov	r0, r10
+	ldr	r2, [sp, #68]
+	ldr	r0, [sp, #40]
 	eors	r2, r0
-	ldr	r1, [sp, #48]
-	mov	r0, r8
+	ldr	r1, [sp, #64]
+	ldr	r0, [sp, #28]
 	eors	r1, r0
-	ldr	r3, [sp, #92]
+	ldr	r3, [sp, #80]
 	movs	r0, #3
 	tst	r3, r0
 	bne	.Lgrain128aeadv2_encrypt_bytes11
@@ -860,10 +742,10 @@ grain128aeadv2_encrypt:
 	str	r1, [r3, #4]
 	b	.Lgrain128aeadv2_encrypt_stored12
 .Lgrain128aeadv2_encrypt_bytes11:
-	str	r2, [sp, #96]
-	str	r1, [sp, #100]
+	str	r2, [sp, #84]
+	str	r1, [sp, #88]
 	movs	r1, #8
-	add	r2, sp, #96
+	add	r2, sp, #84
 .Lgrain128aeadv2_encrypt_cpy13:
 	subs	r1, #1
 	bcc	.Lgrain128aeadv2_encrypt_stored12
@@ -871,7 +753,7 @@ grain128aeadv2_encrypt:
 	strb	r0, [r3, r1]
 	b	.Lgrain128aeadv2_encrypt_cpy13
 .Lgrain128aeadv2_encrypt_stored12:
-	add	sp, #208
+	add	sp, #196
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -883,8 +765,8 @@ grain128aeadv2_encrypt:
 
 
 @ --- grain128aeadv2_decrypt: grain128aeadv2.decrypt
-@     frame 248 bytes (38 spill slots, 28 on the stack; locals 112), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1534 bytes of code and literals
+@     frame 200 bytes (26 spill slots, 16 on the stack; locals 112), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1286 bytes of code and literals
 	.section .text.grain128aeadv2_decrypt,"ax",%progbits
 	.global grain128aeadv2_decrypt
 	.type grain128aeadv2_decrypt, %function
@@ -897,28 +779,29 @@ grain128aeadv2_decrypt:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #248
+	sub	sp, #200
 	mov	r1, r0
-	ldr	r0, [sp, #284]
+	mov	r3, r2
+	ldr	r0, [sp, #236]
 	str	r0, [sp, #28]
-	ldr	r0, [sp, #288]
+	ldr	r0, [sp, #240]
 	str	r0, [sp, #24]
-	ldr	r0, [sp, #292]
-	str	r0, [sp, #72]
-	ldr	r0, [sp, #296]
-	str	r0, [sp, #124]
-	ldr	r0, [sp, #300]
-	str	r0, [sp, #128]
-	ldr	r0, [sp, #308]
-	str	r0, [sp, #68]
-	ldr	r0, [sp, #316]
-	str	r0, [sp, #132]
+	ldr	r2, [sp, #244]
+	str	r2, [sp, #36]
+	ldr	r0, [sp, #248]
+	str	r0, [sp, #76]
+	ldr	r0, [sp, #252]
+	str	r0, [sp, #80]
+	ldr	r2, [sp, #260]
+	str	r2, [sp, #32]
+	ldr	r0, [sp, #268]
+	str	r0, [sp, #84]
 	@ grain128aeadv2.ae:154: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	movs	r3, #3
-	tst	r1, r3
+	movs	r2, #3
+	tst	r1, r2
 	beq	.Lgrain128aeadv2_decrypt_words2
 .Lgrain128aeadv2_decrypt_bytes1:
-	add	r5, sp, #136
+	add	r5, sp, #88
 	movs	r4, #16
 .Lgrain128aeadv2_decrypt_cpy4:
 	subs	r4, #1
@@ -933,602 +816,291 @@ grain128aeadv2_decrypt:
 	ldr	r5, [r1, #4]
 	ldr	r4, [r1, #8]
 	ldr	r7, [r1, #12]
-	tst	r2, r3
+	tst	r3, r2
 	beq	.Lgrain128aeadv2_decrypt_words6
 .Lgrain128aeadv2_decrypt_bytes5:
-	add	r3, sp, #136
+	add	r2, sp, #88
 	movs	r1, #12
 .Lgrain128aeadv2_decrypt_cpy8:
 	subs	r1, #1
 	bcc	.Lgrain128aeadv2_decrypt_cpyd7
-	ldrb	r0, [r2, r1]
-	strb	r0, [r3, r1]
+	ldrb	r0, [r3, r1]
+	strb	r0, [r2, r1]
 	b	.Lgrain128aeadv2_decrypt_cpy8
 .Lgrain128aeadv2_decrypt_cpyd7:
-	mov	r2, r3
+	mov	r3, r2
 .Lgrain128aeadv2_decrypt_words6:
-	str	r6, [sp, #152]
-	str	r5, [sp, #156]
-	str	r4, [sp, #160]
-	str	r7, [sp, #164]
-	ldr	r0, [r2]
-	str	r0, [sp, #168]
-	ldr	r0, [r2, #4]
-	str	r0, [sp, #172]
-	ldr	r0, [r2, #8]
-	str	r0, [sp, #176]
-	add	r0, sp, #212
+	str	r6, [sp, #104]
+	str	r5, [sp, #108]
+	str	r4, [sp, #112]
+	str	r7, [sp, #116]
+	ldr	r0, [r3]
+	str	r0, [sp, #120]
+	ldr	r0, [r3, #4]
+	str	r0, [sp, #124]
+	ldr	r0, [r3, #8]
+	str	r0, [sp, #128]
+	add	r0, sp, #164
 	str	r0, [sp]
-	add	r0, sp, #220
+	add	r0, sp, #172
 	str	r0, [sp, #4]
-	add	r0, sp, #152
-	add	r1, sp, #168
-	add	r2, sp, #180
-	add	r3, sp, #196
+	add	r0, sp, #104
+	add	r1, sp, #120
+	add	r2, sp, #132
+	add	r3, sp, #148
 	bl	grain128aeadv2_init
-	ldr	r0, [sp, #180]
+	ldr	r0, [sp, #132]
 	@ grain128aeadv2.ae:155: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	str	r0, [sp, #152]
+	str	r0, [sp, #104]
 	@ grain128aeadv2.ae:154: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	ldr	r0, [sp, #184]
+	ldr	r0, [sp, #136]
 	@ grain128aeadv2.ae:155: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	str	r0, [sp, #156]
+	str	r0, [sp, #108]
 	@ grain128aeadv2.ae:154: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	ldr	r0, [sp, #188]
+	ldr	r0, [sp, #140]
 	@ grain128aeadv2.ae:155: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	str	r0, [sp, #160]
+	str	r0, [sp, #112]
 	@ grain128aeadv2.ae:154: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	ldr	r0, [sp, #192]
+	ldr	r0, [sp, #144]
 	@ grain128aeadv2.ae:155: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	str	r0, [sp, #164]
+	str	r0, [sp, #116]
 	@ grain128aeadv2.ae:154: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	ldr	r0, [sp, #196]
+	ldr	r0, [sp, #148]
 	@ grain128aeadv2.ae:155: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	str	r0, [sp, #168]
+	str	r0, [sp, #120]
 	@ grain128aeadv2.ae:154: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	ldr	r0, [sp, #200]
+	ldr	r0, [sp, #152]
 	@ grain128aeadv2.ae:155: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	str	r0, [sp, #172]
+	str	r0, [sp, #124]
 	@ grain128aeadv2.ae:154: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	ldr	r0, [sp, #204]
+	ldr	r0, [sp, #156]
 	@ grain128aeadv2.ae:155: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	str	r0, [sp, #176]
+	str	r0, [sp, #128]
 	@ grain128aeadv2.ae:154: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	ldr	r0, [sp, #208]
+	ldr	r0, [sp, #160]
 	@ grain128aeadv2.ae:155: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	str	r0, [sp, #180]
+	str	r0, [sp, #132]
 	@ grain128aeadv2.ae:154: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	ldr	r0, [sp, #212]
+	ldr	r0, [sp, #164]
 	@ grain128aeadv2.ae:155: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	str	r0, [sp, #184]
+	str	r0, [sp, #136]
 	@ grain128aeadv2.ae:154: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	ldr	r0, [sp, #216]
+	ldr	r0, [sp, #168]
 	@ grain128aeadv2.ae:155: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	str	r0, [sp, #188]
+	str	r0, [sp, #140]
 	@ grain128aeadv2.ae:154: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	ldr	r0, [sp, #220]
+	ldr	r0, [sp, #172]
 	@ grain128aeadv2.ae:155: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	str	r0, [sp, #192]
+	str	r0, [sp, #144]
 	@ grain128aeadv2.ae:154: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	ldr	r0, [sp, #224]
+	ldr	r0, [sp, #176]
 	@ grain128aeadv2.ae:155: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	str	r0, [sp, #196]
+	str	r0, [sp, #148]
 	ldr	r0, [sp, #28]
 	str	r0, [sp]
 	ldr	r0, [sp, #24]
 	str	r0, [sp, #4]
-	add	r0, sp, #200
-	str	r0, [sp, #8]
-	add	r0, sp, #216
-	str	r0, [sp, #12]
-	add	r0, sp, #232
-	str	r0, [sp, #16]
-	add	r0, sp, #240
-	str	r0, [sp, #20]
 	add	r0, sp, #152
-	add	r1, sp, #168
-	add	r2, sp, #184
-	add	r3, sp, #192
+	str	r0, [sp, #8]
+	add	r0, sp, #168
+	str	r0, [sp, #12]
+	add	r0, sp, #184
+	str	r0, [sp, #16]
+	add	r0, sp, #192
+	str	r0, [sp, #20]
+	add	r0, sp, #104
+	add	r1, sp, #120
+	add	r2, sp, #136
+	add	r3, sp, #144
 	bl	grain128aeadv2_absorb_ad
-	ldr	r0, [sp, #200]
+	ldr	r0, [sp, #152]
 	@ grain128aeadv2.ae:156: for i in 0..len(ct) {
-	str	r0, [sp, #32]
+	mov	r10, r0
 	@ grain128aeadv2.ae:155: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r0, [sp, #204]
-	@ grain128aeadv2.ae:156: for i in 0..len(ct) {
-	str	r0, [sp, #36]
-	@ grain128aeadv2.ae:155: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r0, [sp, #208]
+	ldr	r0, [sp, #156]
 	@ grain128aeadv2.ae:156: for i in 0..len(ct) {
 	mov	r11, r0
 	@ grain128aeadv2.ae:155: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r0, [sp, #212]
+	ldr	r0, [sp, #160]
+	@ grain128aeadv2.ae:156: for i in 0..len(ct) {
+	mov	r8, r0
+	@ grain128aeadv2.ae:155: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	ldr	r0, [sp, #164]
+	@ grain128aeadv2.ae:156: for i in 0..len(ct) {
+	str	r0, [sp, #24]
+	@ grain128aeadv2.ae:155: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	ldr	r5, [sp, #168]
+	ldr	r4, [sp, #172]
+	ldr	r3, [sp, #176]
+	ldr	r2, [sp, #180]
+	ldr	r0, [sp, #184]
+	@ grain128aeadv2.ae:156: for i in 0..len(ct) {
+	str	r0, [sp, #68]
+	@ grain128aeadv2.ae:155: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	ldr	r0, [sp, #188]
+	@ grain128aeadv2.ae:156: for i in 0..len(ct) {
+	str	r0, [sp, #64]
+	@ grain128aeadv2.ae:155: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	ldr	r0, [sp, #192]
+	@ grain128aeadv2.ae:156: for i in 0..len(ct) {
+	str	r0, [sp, #40]
+	@ grain128aeadv2.ae:155: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	ldr	r0, [sp, #196]
 	@ grain128aeadv2.ae:156: for i in 0..len(ct) {
 	str	r0, [sp, #28]
-	@ grain128aeadv2.ae:155: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r5, [sp, #216]
-	ldr	r4, [sp, #220]
-	ldr	r3, [sp, #224]
-	ldr	r1, [sp, #228]
-	@ grain128aeadv2.ae:156: for i in 0..len(ct) {
-	mov	r8, r1
-	@ grain128aeadv2.ae:155: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r0, [sp, #232]
-	@ grain128aeadv2.ae:156: for i in 0..len(ct) {
-	str	r0, [sp, #48]
-	@ grain128aeadv2.ae:155: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r0, [sp, #236]
-	@ grain128aeadv2.ae:156: for i in 0..len(ct) {
-	str	r0, [sp, #52]
-	@ grain128aeadv2.ae:155: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r0, [sp, #240]
-	@ grain128aeadv2.ae:156: for i in 0..len(ct) {
-	mov	r9, r0
-	@ grain128aeadv2.ae:155: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r2, [sp, #244]
-	@ grain128aeadv2.ae:156: for i in 0..len(ct) {
 	movs	r1, #0
-	str	r1, [sp, #88]
-	ldr	r0, [sp, #124]
+	str	r1, [sp, #72]
+	ldr	r0, [sp, #76]
 	cmp	r1, r0
 	bcc	.Lgrain128aeadv2_decrypt_far1
 	b	.Lgrain128aeadv2_decrypt_done10
 .Lgrain128aeadv2_decrypt_far1:
 .Lgrain128aeadv2_decrypt_loop9:
 	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	ldr	r0, [sp, #32]
-	lsrs	r6, r0, #20
-	ldr	r0, [sp, #36]
-	lsls	r0, r0, #12
-	orrs	r6, r0
-	ldr	r0, [sp, #32]
-	lsrs	r0, r0, #13
-	uxth	r1, r0
-	uxth	r0, r6
-	ands	r1, r0
 	lsrs	r0, r5, #12
-	uxth	r6, r0
-	ldr	r0, [sp, #32]
+	uxth	r7, r0
+	mov	r0, r10
 	lsrs	r0, r0, #8
 	uxth	r0, r0
-	mov	r7, r6
-	ands	r7, r0
-	eors	r7, r1
-	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	lsrs	r0, r3, #31
-	mov	r1, r8
-	lsls	r1, r1, #1
-	orrs	r0, r1
+	mov	r1, r7
+	ands	r1, r0
+	mov	r0, r10
+	lsrs	r0, r0, #13
 	uxth	r0, r0
-	str	r0, [sp, #64]
-	ldr	r0, [sp, #36]
+	mov	r9, r0
+	mov	r0, r10
+	lsrs	r6, r0, #20
+	mov	r0, r11
+	lsls	r0, r0, #12
+	orrs	r6, r0
+	uxth	r6, r6
+	mov	r0, r9
+	ands	r0, r6
+	mov	r6, r1
+	eors	r6, r0
+	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	lsrs	r1, r3, #31
+	lsls	r0, r2, #1
+	orrs	r1, r0
+	uxth	r0, r1
+	mov	r9, r0
+	mov	r0, r11
 	lsrs	r0, r0, #10
 	uxth	r1, r0
-	ldr	r0, [sp, #64]
+	mov	r0, r9
 	ands	r0, r1
 	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r7, r0
+	eors	r6, r0
 	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	ldr	r0, [sp, #36]
-	lsrs	r1, r0, #28
 	mov	r0, r11
+	lsrs	r1, r0, #28
+	mov	r0, r8
 	lsls	r0, r0, #4
 	orrs	r1, r0
 	uxth	r0, r1
-	mov	r1, r11
+	mov	r1, r8
 	lsrs	r1, r1, #15
 	uxth	r1, r1
 	ands	r0, r1
 	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r7, r0
+	eors	r6, r0
 	@ grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	mov	r0, r11
-	lsrs	r1, r0, #30
-	ldr	r0, [sp, #28]
+	mov	r1, r7
+	mov	r0, r9
+	ands	r1, r0
+	mov	r0, r8
+	lsrs	r7, r0, #30
+	ldr	r0, [sp, #24]
 	lsls	r0, r0, #2
-	orrs	r1, r0
-	ldr	r0, [sp, #64]
-	ands	r6, r0
-	uxth	r0, r1
-	ands	r6, r0
+	orrs	r7, r0
+	uxth	r0, r7
+	ands	r1, r0
 	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r7, r6
+	eors	r6, r1
 	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r6, r11
-	lsrs	r1, r6, #29
-	ldr	r0, [sp, #28]
+	mov	r0, r8
+	lsrs	r1, r0, #29
+	ldr	r0, [sp, #24]
 	lsls	r0, r0, #3
 	orrs	r1, r0
 	uxth	r0, r1
-	eors	r7, r0
+	eors	r6, r0
 	lsrs	r0, r5, #2
 	uxth	r0, r0
-	eors	r7, r0
+	eors	r6, r0
 	lsrs	r0, r5, #15
 	uxth	r0, r0
-	eors	r7, r0
+	eors	r6, r0
 	lsrs	r0, r4, #4
 	uxth	r0, r0
-	eors	r7, r0
+	eors	r6, r0
 	lsrs	r0, r4, #13
 	uxth	r0, r0
-	eors	r7, r0
+	eors	r6, r0
 	@ grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	uxth	r0, r3
 	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r7, r0
+	eors	r6, r0
 	@ grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	lsrs	r0, r3, #9
 	uxth	r0, r0
 	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r7, r0
+	eors	r6, r0
 	@ grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsrs	r6, r3, #25
-	mov	r1, r8
-	lsls	r0, r1, #7
-	orrs	r6, r0
-	uxth	r0, r6
+	lsrs	r1, r3, #25
+	lsls	r0, r2, #7
+	orrs	r1, r0
+	uxth	r1, r1
 	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r7, r0
-	@ grain128aeadv2.ae:158: z = unzip(y)
-	lsls	r0, r7, #16
-	movs	r1, #0
-	lsls	r0, r0, #1
-	adcs	r1, r1
-	movs	r6, #0
-	lsls	r0, r0, #1
-	adcs	r6, r6
-	lsls	r0, r0, #1
-	adcs	r1, r1
-	lsls	r0, r0, #1
-	adcs	r6, r6
-	lsls	r0, r0, #1
-	adcs	r1, r1
-	lsls	r0, r0, #1
-	adcs	r6, r6
-	lsls	r0, r0, #1
-	adcs	r1, r1
-	lsls	r0, r0, #1
-	adcs	r6, r6
-	lsls	r0, r0, #1
-	adcs	r1, r1
-	lsls	r0, r0, #1
-	adcs	r6, r6
-	lsls	r0, r0, #1
-	adcs	r1, r1
-	lsls	r0, r0, #1
-	adcs	r6, r6
-	lsls	r0, r0, #1
-	adcs	r1, r1
-	lsls	r0, r0, #1
-	adcs	r6, r6
-	lsls	r0, r0, #1
-	adcs	r1, r1
-	lsls	r0, r0, #1
-	adcs	r6, r6
-	lsls	r1, r1, #8
-	orrs	r1, r6
-	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	lsls	r0, r1, #23
-	lsrs	r0, r0, #31
-	str	r0, [sp, #24]
-	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	lsrs	r7, r2, #8
-	lsls	r6, r0, #24
-	orrs	r6, r7
-	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	lsls	r0, r1, #22
-	lsrs	r0, r0, #31
-	str	r0, [sp, #40]
-	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	lsls	r7, r0, #25
-	orrs	r7, r6
-	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	lsls	r0, r1, #21
-	lsrs	r0, r0, #31
-	str	r0, [sp, #44]
-	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	lsls	r6, r0, #26
-	orrs	r6, r7
-	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	lsls	r0, r1, #20
-	lsrs	r0, r0, #31
-	str	r0, [sp, #56]
-	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	lsls	r7, r0, #27
-	orrs	r7, r6
-	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	lsls	r0, r1, #19
-	lsrs	r0, r0, #31
-	str	r0, [sp, #60]
-	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	lsls	r6, r0, #28
-	orrs	r6, r7
-	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	lsls	r0, r1, #18
-	lsrs	r0, r0, #31
-	str	r0, [sp, #76]
-	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	lsls	r7, r0, #29
-	orrs	r7, r6
-	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	lsls	r0, r1, #17
-	lsrs	r0, r0, #31
-	str	r0, [sp, #96]
-	lsls	r6, r0, #30
-	orrs	r6, r7
-	lsrs	r0, r1, #15
-	lsls	r0, r0, #31
-	orrs	r0, r6
-	str	r0, [sp, #84]
-	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	r0, r9
-	lsrs	r0, r0, #8
-	lsls	r6, r2, #24
-	orrs	r0, r6
-	str	r0, [sp, #80]
-	@ grain128aeadv2.ae:159: m = ct[i] ^ z[7:0]
-	uxtb	r6, r1
-	ldr	r0, [sp, #72]
-	ldrb	r1, [r0]
-	eors	r1, r6
-	mov	r10, r1
-	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	lsls	r0, r1, #31
-	lsrs	r0, r0, #31
-	movs	r7, #0
-	subs	r0, r7, r0
-	str	r0, [sp, #120]
-	mov	r1, r7
-	sbcs	r1, r7
-	mov	r0, r2
-	ands	r0, r1
-	ldr	r6, [sp, #52]
-	eors	r6, r0
-	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	lsrs	r1, r2, #1
-	ldr	r0, [sp, #24]
-	lsls	r0, r0, #31
-	orrs	r0, r1
-	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	r1, r10
-	lsls	r1, r1, #30
-	lsrs	r1, r1, #31
-	subs	r1, r7, r1
-	str	r1, [sp, #116]
-	mov	r1, r7
-	sbcs	r1, r7
-	ands	r0, r1
-	eors	r6, r0
-	lsrs	r0, r2, #2
-	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	ldr	r1, [sp, #24]
-	lsls	r1, r1, #30
-	orrs	r1, r0
-	ldr	r0, [sp, #40]
-	lsls	r0, r0, #31
-	orrs	r0, r1
-	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	r1, r10
-	lsls	r1, r1, #29
-	lsrs	r1, r1, #31
-	subs	r1, r7, r1
-	str	r1, [sp, #112]
-	mov	r1, r7
-	sbcs	r1, r7
-	ands	r0, r1
-	eors	r6, r0
-	lsrs	r1, r2, #3
-	ldr	r0, [sp, #24]
-	lsls	r0, r0, #29
-	orrs	r0, r1
-	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	ldr	r1, [sp, #40]
-	lsls	r1, r1, #30
-	orrs	r1, r0
-	ldr	r0, [sp, #44]
-	lsls	r0, r0, #31
-	orrs	r0, r1
-	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	r1, r10
-	lsls	r1, r1, #28
-	lsrs	r1, r1, #31
-	subs	r1, r7, r1
-	str	r1, [sp, #108]
-	mov	r1, r7
-	sbcs	r1, r7
-	ands	r0, r1
-	eors	r6, r0
-	lsrs	r0, r2, #4
-	ldr	r1, [sp, #24]
-	lsls	r1, r1, #28
-	orrs	r1, r0
-	ldr	r0, [sp, #40]
-	lsls	r0, r0, #29
-	orrs	r0, r1
-	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	ldr	r1, [sp, #44]
-	lsls	r1, r1, #30
-	orrs	r1, r0
-	ldr	r0, [sp, #56]
-	lsls	r0, r0, #31
-	orrs	r0, r1
-	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	r1, r10
-	lsls	r1, r1, #27
-	lsrs	r1, r1, #31
-	subs	r1, r7, r1
-	str	r1, [sp, #104]
-	mov	r1, r7
-	sbcs	r1, r7
-	ands	r0, r1
-	eors	r6, r0
-	lsrs	r1, r2, #5
-	ldr	r0, [sp, #24]
-	lsls	r0, r0, #27
-	orrs	r0, r1
-	ldr	r1, [sp, #40]
-	lsls	r1, r1, #28
-	orrs	r1, r0
-	ldr	r0, [sp, #44]
-	lsls	r0, r0, #29
-	orrs	r0, r1
-	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	ldr	r1, [sp, #56]
-	lsls	r1, r1, #30
-	orrs	r1, r0
-	ldr	r0, [sp, #60]
-	lsls	r0, r0, #31
-	orrs	r0, r1
-	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	r1, r10
-	lsls	r1, r1, #26
-	lsrs	r1, r1, #31
-	subs	r1, r7, r1
-	str	r1, [sp, #100]
-	mov	r1, r7
-	sbcs	r1, r7
-	ands	r0, r1
-	eors	r6, r0
-	lsrs	r0, r2, #6
-	ldr	r1, [sp, #24]
-	lsls	r1, r1, #26
-	orrs	r1, r0
-	ldr	r0, [sp, #40]
-	lsls	r0, r0, #27
-	orrs	r0, r1
-	ldr	r1, [sp, #44]
-	lsls	r1, r1, #28
-	orrs	r1, r0
-	ldr	r0, [sp, #56]
-	lsls	r0, r0, #29
-	orrs	r0, r1
-	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	ldr	r1, [sp, #60]
-	lsls	r1, r1, #30
-	orrs	r1, r0
-	ldr	r0, [sp, #76]
-	lsls	r0, r0, #31
-	orrs	r0, r1
-	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	r1, r10
-	lsls	r1, r1, #25
-	lsrs	r1, r1, #31
-	subs	r1, r7, r1
-	str	r1, [sp, #92]
-	mov	r1, r7
-	sbcs	r1, r7
-	ands	r0, r1
-	eors	r6, r0
-	ldr	r0, [sp, #24]
-	lsls	r1, r0, #25
-	lsrs	r0, r2, #7
-	orrs	r1, r0
-	ldr	r0, [sp, #40]
-	lsls	r0, r0, #26
-	orrs	r0, r1
-	ldr	r1, [sp, #44]
-	lsls	r1, r1, #27
-	orrs	r1, r0
-	ldr	r0, [sp, #56]
-	lsls	r0, r0, #28
-	orrs	r0, r1
-	ldr	r1, [sp, #60]
-	lsls	r1, r1, #29
-	orrs	r1, r0
-	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	ldr	r0, [sp, #76]
-	lsls	r0, r0, #30
-	orrs	r0, r1
-	ldr	r1, [sp, #96]
-	lsls	r1, r1, #31
-	orrs	r1, r0
-	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	eors	r6, r1
+	str	r6, [sp, #60]
+	@ grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
+	mov	r0, r10
+	uxth	r0, r0
+	str	r0, [sp, #48]
 	mov	r0, r10
 	lsrs	r0, r0, #7
-	subs	r0, r7, r0
-	str	r0, [sp, #24]
-	sbcs	r7, r7
-	ands	r1, r7
-	eors	r6, r1
-	str	r6, [sp, #52]
-	mov	r1, r9
-	ldr	r0, [sp, #120]
-	ands	r1, r0
-	ldr	r6, [sp, #48]
-	eors	r6, r1
-	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	mov	r0, r9
-	lsrs	r1, r0, #1
-	lsls	r0, r2, #31
-	orrs	r1, r0
-	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	ldr	r0, [sp, #116]
-	ands	r1, r0
-	eors	r6, r1
-	mov	r0, r9
-	lsrs	r1, r0, #2
-	lsls	r0, r2, #30
-	orrs	r1, r0
-	ldr	r0, [sp, #112]
-	ands	r1, r0
-	eors	r6, r1
-	mov	r0, r9
-	lsrs	r1, r0, #3
-	lsls	r0, r2, #29
-	orrs	r1, r0
-	ldr	r0, [sp, #108]
-	ands	r1, r0
-	eors	r6, r1
-	mov	r0, r9
-	lsrs	r1, r0, #4
-	lsls	r0, r2, #28
-	orrs	r1, r0
-	ldr	r0, [sp, #104]
-	ands	r1, r0
-	eors	r6, r1
-	mov	r0, r9
-	lsrs	r1, r0, #5
-	lsls	r0, r2, #27
-	orrs	r1, r0
-	ldr	r0, [sp, #100]
-	ands	r1, r0
-	eors	r6, r1
-	mov	r0, r9
-	lsrs	r1, r0, #6
-	lsls	r0, r2, #26
-	orrs	r1, r0
-	ldr	r0, [sp, #92]
-	ands	r1, r0
-	eors	r6, r1
-	mov	r0, r9
-	lsrs	r1, r0, #7
-	lsls	r0, r2, #25
-	orrs	r1, r0
+	uxth	r0, r0
+	ldr	r1, [sp, #48]
+	eors	r1, r0
+	mov	r0, r11
+	lsrs	r0, r0, #6
+	uxth	r0, r0
+	eors	r1, r0
+	mov	r0, r8
+	lsrs	r0, r0, #6
+	uxth	r0, r0
+	eors	r1, r0
+	mov	r0, r8
+	lsrs	r6, r0, #17
 	ldr	r0, [sp, #24]
-	ands	r1, r0
-	eors	r6, r1
-	str	r6, [sp, #48]
+	lsls	r0, r0, #15
+	orrs	r6, r0
+	uxth	r0, r6
+	eors	r1, r0
+	ldr	r0, [sp, #24]
+	uxth	r6, r0
+	eors	r1, r6
+	str	r1, [sp, #44]
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	uxth	r6, r5
 	lsrs	r1, r5, #26
 	lsls	r0, r4, #6
 	orrs	r1, r0
 	uxth	r0, r1
-	uxth	r2, r5
-	eors	r2, r0
+	eors	r6, r0
 	lsrs	r1, r4, #24
 	lsls	r0, r3, #8
 	orrs	r1, r0
 	uxth	r0, r1
-	eors	r2, r0
-	lsrs	r6, r3, #27
-	mov	r1, r8
-	lsls	r0, r1, #5
-	orrs	r6, r0
-	uxth	r0, r6
-	eors	r2, r0
+	eors	r6, r0
+	lsrs	r1, r3, #27
+	lsls	r0, r2, #5
+	orrs	r1, r0
 	uxth	r0, r1
-	eors	r2, r0
+	eors	r6, r0
+	uxth	r0, r2
+	eors	r6, r0
 	@ grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	lsrs	r0, r5, #3
 	uxth	r1, r0
@@ -1536,7 +1108,7 @@ grain128aeadv2_decrypt:
 	uxth	r0, r0
 	ands	r1, r0
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r2, r1
+	eors	r6, r1
 	@ grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	lsrs	r0, r5, #11
 	uxth	r1, r0
@@ -1544,38 +1116,38 @@ grain128aeadv2_decrypt:
 	uxth	r0, r0
 	ands	r1, r0
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r2, r1
+	eors	r6, r1
 	@ grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	lsrs	r1, r5, #18
-	lsls	r0, r4, #14
-	orrs	r1, r0
-	lsrs	r6, r5, #17
+	lsrs	r1, r5, #17
 	lsls	r0, r4, #15
-	orrs	r6, r0
-	uxth	r6, r6
-	uxth	r0, r1
-	ands	r6, r0
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r2, r6
-	@ grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	lsrs	r1, r4, #27
-	lsls	r0, r3, #5
 	orrs	r1, r0
-	lsrs	r6, r5, #27
-	lsls	r0, r4, #5
-	orrs	r6, r0
-	uxth	r6, r6
-	uxth	r0, r1
-	ands	r6, r0
+	uxth	r1, r1
+	lsrs	r7, r5, #18
+	lsls	r0, r4, #14
+	orrs	r7, r0
+	uxth	r0, r7
+	ands	r1, r0
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r2, r6
+	eors	r6, r1
+	@ grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	lsrs	r1, r5, #27
+	lsls	r0, r4, #5
+	orrs	r1, r0
+	uxth	r1, r1
+	lsrs	r7, r4, #27
+	lsls	r0, r3, #5
+	orrs	r7, r0
+	uxth	r0, r7
+	ands	r1, r0
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r6, r1
 	@ grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	lsrs	r0, r4, #8
 	uxth	r1, r0
 	lsrs	r0, r4, #16
 	ands	r1, r0
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r2, r1
+	eors	r6, r1
 	@ grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	lsrs	r1, r4, #29
 	lsls	r0, r3, #3
@@ -1585,203 +1157,370 @@ grain128aeadv2_decrypt:
 	uxth	r0, r0
 	ands	r1, r0
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r2, r1
+	eors	r6, r1
 	@ grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	lsrs	r6, r3, #20
-	mov	r1, r8
-	lsls	r0, r1, #12
-	orrs	r6, r0
 	lsrs	r0, r3, #4
 	uxth	r1, r0
-	uxth	r0, r6
+	lsrs	r7, r3, #20
+	lsls	r0, r2, #12
+	orrs	r7, r0
+	uxth	r0, r7
 	ands	r1, r0
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r2, r1
+	eors	r6, r1
 	@ grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	lsrs	r6, r5, #24
-	lsls	r0, r4, #8
-	orrs	r6, r0
 	lsrs	r1, r5, #22
 	lsls	r0, r4, #10
 	orrs	r1, r0
 	uxth	r1, r1
-	uxth	r0, r6
+	lsrs	r7, r5, #24
+	lsls	r0, r4, #8
+	orrs	r7, r0
+	uxth	r0, r7
 	ands	r1, r0
-	lsrs	r6, r5, #25
+	lsrs	r7, r5, #25
 	lsls	r0, r4, #7
-	orrs	r6, r0
-	uxth	r0, r6
+	orrs	r7, r0
+	uxth	r0, r7
 	ands	r1, r0
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r2, r1
+	eors	r6, r1
 	@ grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
 	lsrs	r0, r3, #6
-	uxth	r6, r0
+	uxth	r1, r0
 	lsrs	r0, r3, #14
 	uxth	r0, r0
-	ands	r6, r0
+	ands	r1, r0
 	lsrs	r7, r3, #18
-	mov	r1, r8
-	lsls	r0, r1, #14
+	lsls	r0, r2, #14
 	orrs	r7, r0
 	uxth	r0, r7
-	ands	r6, r0
+	ands	r1, r0
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r2, r6
+	eors	r6, r1
 	@ grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	lsrs	r0, r3, #28
-	lsls	r1, r1, #4
-	orrs	r0, r1
-	lsrs	r6, r3, #24
-	mov	r1, r8
-	lsls	r1, r1, #8
-	orrs	r6, r1
-	uxth	r6, r6
-	uxth	r0, r0
-	ands	r6, r0
-	lsrs	r7, r3, #29
-	mov	r1, r8
-	lsls	r0, r1, #3
+	lsrs	r1, r3, #24
+	lsls	r0, r2, #8
+	orrs	r1, r0
+	uxth	r1, r1
+	lsrs	r7, r3, #28
+	lsls	r0, r2, #4
 	orrs	r7, r0
 	uxth	r0, r7
-	ands	r6, r0
-	ldr	r0, [sp, #64]
-	ands	r6, r0
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r2, r6
-	@ grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	ldr	r0, [sp, #32]
-	uxth	r0, r0
-	@ grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	eors	r2, r0
-	lsls	r2, r2, #16
-	lsrs	r6, r1, #16
-	mov	r1, r2
-	orrs	r1, r6
-	mov	r2, r8
-	lsls	r6, r2, #16
-	lsrs	r2, r3, #16
-	orrs	r2, r6
-	lsls	r6, r3, #16
-	lsrs	r3, r4, #16
-	orrs	r3, r6
-	lsrs	r6, r5, #16
-	lsls	r5, r4, #16
-	mov	r4, r6
-	orrs	r4, r5
-	@ grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	ldr	r5, [sp, #32]
-	lsrs	r5, r5, #7
-	uxth	r5, r5
-	eors	r0, r5
-	ldr	r5, [sp, #36]
-	lsrs	r5, r5, #6
-	uxth	r5, r5
-	eors	r0, r5
-	mov	r6, r11
-	lsrs	r5, r6, #6
-	uxth	r5, r5
-	eors	r0, r5
-	lsrs	r6, r6, #17
-	ldr	r5, [sp, #28]
-	lsls	r5, r5, #15
-	orrs	r6, r5
-	uxth	r5, r6
-	eors	r0, r5
-	ldr	r5, [sp, #28]
-	uxth	r5, r5
-	eors	r0, r5
-	@ grain128aeadv2.ae:50: ns = cat(f ^ ls, s[127:par])
-	lsls	r5, r0, #16
-	ldr	r0, [sp, #28]
-	lsrs	r0, r0, #16
-	orrs	r5, r0
-	ldr	r0, [sp, #28]
-	lsls	r7, r0, #16
-	mov	r0, r11
-	lsrs	r6, r0, #16
-	orrs	r6, r7
-	lsls	r7, r0, #16
-	ldr	r0, [sp, #36]
-	lsrs	r0, r0, #16
-	orrs	r0, r7
-	mov	r9, r0
-	ldr	r0, [sp, #32]
-	lsrs	r7, r0, #16
-	ldr	r0, [sp, #36]
-	lsls	r0, r0, #16
-	mov	r8, r7
-	mov	r7, r0
-	mov	r0, r8
-	orrs	r0, r7
-	mov	r8, r0
-	@ grain128aeadv2.ae:160: msg[i] = m
-	mov	r7, r10
-	ldr	r0, [sp, #68]
-	strb	r7, [r0]
-	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	ldr	r0, [sp, #72]
-	adds	r0, #1
-	str	r0, [sp, #72]
-	ldr	r0, [sp, #68]
-	adds	r0, #1
-	str	r0, [sp, #68]
-	mov	r0, r8
-	str	r0, [sp, #32]
+	ands	r1, r0
+	lsrs	r7, r3, #29
+	lsls	r0, r2, #3
+	orrs	r7, r0
+	uxth	r0, r7
+	ands	r1, r0
 	mov	r0, r9
-	str	r0, [sp, #36]
-	mov	r11, r6
-	str	r5, [sp, #28]
-	mov	r5, r4
-	mov	r4, r3
-	mov	r3, r2
-	mov	r8, r1
-	ldr	r0, [sp, #80]
-	mov	r9, r0
-	ldr	r2, [sp, #84]
-	ldr	r1, [sp, #88]
+	ands	r1, r0
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r6, r1
+	@ grain128aeadv2.ae:50: ns = cat(f ^ ls, s[127:par])
+	mov	r0, r10
+	lsrs	r7, r0, #16
+	mov	r0, r11
+	lsls	r1, r0, #16
+	orrs	r7, r1
+	mov	r10, r7
+	lsrs	r7, r0, #16
+	mov	r0, r8
+	lsls	r1, r0, #16
+	orrs	r7, r1
+	mov	r11, r7
+	lsrs	r7, r0, #16
+	ldr	r0, [sp, #24]
+	lsls	r1, r0, #16
+	orrs	r7, r1
+	mov	r8, r7
+	lsrs	r1, r0, #16
+	ldr	r0, [sp, #44]
+	lsls	r0, r0, #16
+	orrs	r0, r1
+	str	r0, [sp, #24]
+	@ grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
+	ldr	r0, [sp, #48]
+	eors	r6, r0
+	lsrs	r0, r5, #16
+	lsls	r5, r4, #16
+	orrs	r0, r5
+	str	r0, [sp, #56]
+	lsrs	r0, r4, #16
+	lsls	r4, r3, #16
+	orrs	r0, r4
+	str	r0, [sp, #52]
+	lsrs	r0, r3, #16
+	lsls	r3, r2, #16
+	orrs	r0, r3
+	str	r0, [sp, #48]
+	lsrs	r2, r2, #16
+	lsls	r0, r6, #16
+	orrs	r0, r2
+	str	r0, [sp, #44]
+	@ grain128aeadv2.ae:158: z = unzip(y)
+	movs	r1, #0
+	movs	r2, #0
+	ldr	r0, [sp, #60]
+	lsls	r0, r0, #16
+	lsls	r0, r0, #1
+	adcs	r1, r1
+	lsls	r0, r0, #1
+	adcs	r2, r2
+	lsls	r0, r0, #1
+	adcs	r1, r1
+	lsls	r0, r0, #1
+	adcs	r2, r2
+	lsls	r0, r0, #1
+	adcs	r1, r1
+	lsls	r0, r0, #1
+	adcs	r2, r2
+	lsls	r0, r0, #1
+	adcs	r1, r1
+	lsls	r0, r0, #1
+	adcs	r2, r2
+	lsls	r0, r0, #1
+	adcs	r1, r1
+	lsls	r0, r0, #1
+	adcs	r2, r2
+	lsls	r0, r0, #1
+	adcs	r1, r1
+	lsls	r0, r0, #1
+	adcs	r2, r2
+	lsls	r0, r0, #1
+	adcs	r1, r1
+	lsls	r0, r0, #1
+	adcs	r2, r2
+	lsls	r0, r0, #1
+	adcs	r1, r1
+	lsls	r0, r0, #1
+	adcs	r2, r2
+	lsls	r1, r1, #8
+	orrs	r1, r2
+	mov	r9, r1
+	@ grain128aeadv2.ae:159: m = ct[i] ^ z[7:0]
+	ldr	r2, [sp, #36]
+	ldrb	r0, [r2]
+	uxtb	r1, r1
+	eors	r0, r1
+	@ grain128aeadv2.ae:160: msg[i] = m
+	ldr	r2, [sp, #32]
+	strb	r0, [r2]
+	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	lsls	r1, r0, #31
+	asrs	r3, r1, #31
+	ldr	r2, [sp, #40]
+	ands	r2, r3
+	ldr	r1, [sp, #28]
+	ands	r1, r3
+	ldr	r5, [sp, #68]
+	eors	r5, r2
+	ldr	r7, [sp, #64]
+	eors	r7, r1
+	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	ldr	r1, [sp, #40]
+	lsrs	r2, r1, #1
+	ldr	r1, [sp, #28]
+	lsls	r1, r1, #31
+	orrs	r2, r1
+	ldr	r1, [sp, #28]
+	lsrs	r3, r1, #1
+	mov	r1, r9
+	lsls	r1, r1, #23
+	lsrs	r1, r1, #31
+	lsls	r1, r1, #31
+	orrs	r1, r3
+	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	lsls	r3, r0, #30
+	asrs	r6, r3, #31
+	mov	r4, r2
+	ands	r4, r6
+	mov	r3, r1
+	ands	r3, r6
+	eors	r5, r4
+	eors	r7, r3
+	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	lsrs	r4, r2, #1
+	lsls	r2, r1, #31
+	orrs	r4, r2
+	lsrs	r3, r1, #1
+	mov	r1, r9
+	lsls	r1, r1, #22
+	lsrs	r1, r1, #31
+	lsls	r2, r1, #31
+	orrs	r2, r3
+	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	lsls	r1, r0, #29
+	asrs	r6, r1, #31
+	mov	r3, r4
+	ands	r3, r6
+	mov	r1, r2
+	ands	r1, r6
+	eors	r5, r3
+	eors	r7, r1
+	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	lsrs	r4, r4, #1
+	lsls	r1, r2, #31
+	orrs	r4, r1
+	lsrs	r3, r2, #1
+	mov	r1, r9
+	lsls	r1, r1, #21
+	lsrs	r1, r1, #31
+	lsls	r2, r1, #31
+	orrs	r2, r3
+	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	lsls	r1, r0, #28
+	asrs	r6, r1, #31
+	mov	r3, r4
+	ands	r3, r6
+	mov	r1, r2
+	ands	r1, r6
+	eors	r5, r3
+	eors	r7, r1
+	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	lsrs	r4, r4, #1
+	lsls	r1, r2, #31
+	orrs	r4, r1
+	lsrs	r3, r2, #1
+	mov	r1, r9
+	lsls	r1, r1, #20
+	lsrs	r1, r1, #31
+	lsls	r2, r1, #31
+	orrs	r2, r3
+	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	lsls	r1, r0, #27
+	asrs	r6, r1, #31
+	mov	r3, r4
+	ands	r3, r6
+	mov	r1, r2
+	ands	r1, r6
+	eors	r5, r3
+	eors	r7, r1
+	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	lsrs	r4, r4, #1
+	lsls	r1, r2, #31
+	orrs	r4, r1
+	lsrs	r3, r2, #1
+	mov	r1, r9
+	lsls	r1, r1, #19
+	lsrs	r1, r1, #31
+	lsls	r2, r1, #31
+	orrs	r2, r3
+	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	lsls	r1, r0, #26
+	asrs	r6, r1, #31
+	mov	r3, r4
+	ands	r3, r6
+	mov	r1, r2
+	ands	r1, r6
+	eors	r5, r3
+	eors	r7, r1
+	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	lsrs	r4, r4, #1
+	lsls	r1, r2, #31
+	orrs	r4, r1
+	lsrs	r3, r2, #1
+	mov	r1, r9
+	lsls	r1, r1, #18
+	lsrs	r1, r1, #31
+	lsls	r2, r1, #31
+	orrs	r2, r3
+	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	lsls	r1, r0, #25
+	asrs	r6, r1, #31
+	mov	r3, r4
+	ands	r3, r6
+	mov	r1, r2
+	ands	r1, r6
+	eors	r5, r3
+	eors	r7, r1
+	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	lsrs	r4, r4, #1
+	lsls	r1, r2, #31
+	orrs	r4, r1
+	lsrs	r3, r2, #1
+	mov	r1, r9
+	lsls	r1, r1, #17
+	lsrs	r1, r1, #31
+	lsls	r2, r1, #31
+	orrs	r2, r3
+	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	lsls	r0, r0, #24
+	asrs	r0, r0, #31
+	mov	r3, r4
+	ands	r3, r0
+	mov	r1, r2
+	ands	r1, r0
+	mov	r0, r5
+	eors	r0, r3
+	eors	r7, r1
+	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	lsrs	r6, r4, #1
+	lsls	r1, r2, #31
+	orrs	r6, r1
+	lsrs	r2, r2, #1
+	mov	r1, r9
+	lsrs	r1, r1, #15
+	lsls	r1, r1, #31
+	orrs	r1, r2
+	ldr	r2, [sp, #36]
+	adds	r2, #1
+	str	r2, [sp, #36]
+	ldr	r2, [sp, #32]
+	adds	r2, #1
+	str	r2, [sp, #32]
+	ldr	r5, [sp, #56]
+	ldr	r4, [sp, #52]
+	ldr	r3, [sp, #48]
+	ldr	r2, [sp, #44]
+	str	r0, [sp, #68]
+	str	r7, [sp, #64]
+	str	r6, [sp, #40]
+	str	r1, [sp, #28]
+	ldr	r1, [sp, #72]
 	adds	r1, #1
-	str	r1, [sp, #88]
-	ldr	r0, [sp, #124]
+	str	r1, [sp, #72]
+	ldr	r0, [sp, #76]
 	cmp	r1, r0
 	bcs	.Lgrain128aeadv2_decrypt_far2
 	b	.Lgrain128aeadv2_decrypt_loop9
 .Lgrain128aeadv2_decrypt_far2:
 .Lgrain128aeadv2_decrypt_done10:
 	@ grain128aeadv2.ae:163: return (load_le(tag, 0, 8) ^ acc ^ sr) == 0
-	ldr	r4, [sp, #128]
+	ldr	r3, [sp, #80]
 	movs	r0, #3
-	tst	r4, r0
+	tst	r3, r0
 	beq	.Lgrain128aeadv2_decrypt_words12
 .Lgrain128aeadv2_decrypt_bytes11:
-	add	r3, sp, #136
+	add	r2, sp, #88
 	movs	r1, #8
 .Lgrain128aeadv2_decrypt_cpy14:
 	subs	r1, #1
 	bcc	.Lgrain128aeadv2_decrypt_cpyd13
-	ldrb	r0, [r4, r1]
-	strb	r0, [r3, r1]
+	ldrb	r0, [r3, r1]
+	strb	r0, [r2, r1]
 	b	.Lgrain128aeadv2_decrypt_cpy14
 .Lgrain128aeadv2_decrypt_cpyd13:
-	mov	r4, r3
+	mov	r3, r2
 .Lgrain128aeadv2_decrypt_words12:
-	ldm	r4!, {r1, r3}
-	ldr	r0, [sp, #48]
+	ldm	r3!, {r1, r2}
+	ldr	r0, [sp, #68]
 	eors	r1, r0
-	ldr	r0, [sp, #52]
-	eors	r3, r0
-	mov	r0, r9
+	ldr	r0, [sp, #64]
+	eors	r2, r0
+	ldr	r0, [sp, #40]
 	eors	r1, r0
-	eors	r3, r2
-	orrs	r1, r3
+	ldr	r0, [sp, #28]
+	eors	r2, r0
+	orrs	r1, r2
 	subs	r0, r1, #1
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	ldr	r0, [sp, #132]
+	ldr	r0, [sp, #84]
 	strh	r1, [r0]
-	add	sp, #248
+	add	sp, #200
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -1793,8 +1532,8 @@ grain128aeadv2_decrypt:
 
 
 @ --- grain128aeadv2_absorb_ad: grain128aeadv2.absorb_ad
-@     frame 84 bytes (54 spill slots, 21 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2676 bytes of code and literals
+@     frame 72 bytes (38 spill slots, 18 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 2190 bytes of code and literals
 	.section .text.grain128aeadv2_absorb_ad,"ax",%progbits
 	.global grain128aeadv2_absorb_ad
 	.type grain128aeadv2_absorb_ad, %function
@@ -1807,454 +1546,447 @@ grain128aeadv2_absorb_ad:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #84
-	ldr	r4, [sp, #120]
-	str	r4, [sp, #36]
-	ldr	r4, [sp, #124]
-	str	r4, [sp, #32]
-	ldr	r4, [sp, #128]
-	str	r4, [sp, #72]
-	ldr	r4, [sp, #132]
-	str	r4, [sp, #68]
-	ldr	r4, [sp, #136]
-	str	r4, [sp, #80]
-	ldr	r4, [sp, #140]
-	str	r4, [sp, #76]
-	ldr	r5, [r0]
-	ldr	r4, [r0, #4]
-	ldr	r6, [r0, #8]
-	mov	r8, r6
-	ldr	r0, [r0, #12]
+	sub	sp, #72
+	ldr	r4, [sp, #112]
+	str	r4, [sp, #24]
+	@ grain128aeadv2.ae:128: n = if a < 0x80 then 0 else if a < 0x100 then 1 else if a < 0x10000 then 2 else if a < 0x1000000 then 3 else 4 as u32
+	movs	r5, #1
+	lsls	r5, r5, #24
+	cmp	r4, r5
+	movs	r5, #0
+	adcs	r5, r5
+	movs	r4, #1
+	eors	r5, r4
+	rsbs	r4, r5, #0
+	lsls	r4, r4, #29
+	lsrs	r5, r4, #29
+	movs	r4, #4
+	eors	r5, r4
+	movs	r4, #2
+	mov	r6, r5
+	eors	r6, r4
+	movs	r7, #1
+	lsls	r7, r7, #16
+	ldr	r4, [sp, #24]
+	cmp	r4, r7
+	movs	r7, #0
+	adcs	r7, r7
+	movs	r4, #1
+	eors	r7, r4
+	rsbs	r4, r7, #0
+	ands	r6, r4
+	eors	r5, r6
+	movs	r6, #1
+	lsls	r6, r6, #8
+	ldr	r4, [sp, #24]
+	cmp	r4, r6
+	movs	r6, #0
+	adcs	r6, r6
+	movs	r4, #1
+	eors	r6, r4
+	rsbs	r7, r6, #0
+	mov	r6, r5
+	eors	r6, r4
+	ands	r6, r7
+	eors	r5, r6
+	ldr	r4, [sp, #24]
+	cmp	r4, #128
+	movs	r6, #0
+	adcs	r6, r6
+	movs	r4, #1
+	eors	r6, r4
+	rsbs	r4, r6, #0
+	mov	r6, r5
+	ands	r6, r4
+	eors	r5, r6
+	str	r5, [sp, #32]
+	mov	r4, r0
+	ldr	r0, [r4]
+	@ grain128aeadv2.ae:129: for i in 0..n + 1 {
+	mov	r8, r0
+	ldr	r0, [r4, #4]
 	mov	r9, r0
-	ldr	r0, [r1]
-	str	r0, [sp, #4]
-	ldr	r0, [r1, #4]
-	str	r0, [sp, #16]
-	ldr	r0, [r1, #8]
-	str	r0, [sp, #28]
+	ldr	r0, [r4, #8]
+	mov	r12, r0
+	ldr	r0, [r4, #12]
+	mov	r10, r0
+	ldr	r5, [r1]
+	ldr	r4, [r1, #4]
+	ldr	r6, [r1, #8]
 	ldr	r0, [r1, #12]
-	str	r0, [sp, #20]
 	ldr	r1, [r2]
 	str	r1, [sp, #12]
 	ldr	r1, [r2, #4]
 	str	r1, [sp, #8]
-	ldr	r0, [r3]
-	mov	r10, r0
-	ldr	r0, [r3, #4]
-	mov	r12, r0
-	@ grain128aeadv2.ae:128: n = if a < 0x80 then 0 else if a < 0x100 then 1 else if a < 0x10000 then 2 else if a < 0x1000000 then 3 else 4 as u32
-	ldr	r0, [sp, #32]
-	cmp	r0, #128
-	movs	r1, #0
-	adcs	r1, r1
-	movs	r0, #1
-	eors	r1, r0
-	movs	r2, #1
-	lsls	r2, r2, #8
-	ldr	r0, [sp, #32]
-	cmp	r0, r2
+	ldr	r1, [r3]
+	str	r1, [sp, #4]
+	ldr	r1, [r3, #4]
+	str	r1, [sp]
+	ldr	r2, [sp, #108]
+	str	r2, [sp, #28]
+	ldr	r1, [sp, #116]
+	str	r1, [sp, #60]
+	ldr	r1, [sp, #120]
+	str	r1, [sp, #56]
+	ldr	r1, [sp, #124]
+	str	r1, [sp, #68]
+	ldr	r1, [sp, #128]
+	str	r1, [sp, #64]
+	ldr	r1, [sp, #32]
+	adds	r1, r1, #1
+	str	r1, [sp, #52]
 	movs	r2, #0
-	adcs	r2, r2
-	movs	r0, #1
-	eors	r2, r0
-	movs	r3, #1
-	lsls	r3, r3, #16
-	ldr	r0, [sp, #32]
-	cmp	r0, r3
-	movs	r3, #0
-	adcs	r3, r3
-	movs	r0, #1
-	eors	r3, r0
-	movs	r6, #1
-	lsls	r6, r6, #24
-	ldr	r0, [sp, #32]
-	cmp	r0, r6
-	movs	r6, #0
-	adcs	r6, r6
-	movs	r0, #1
-	eors	r6, r0
-	rsbs	r0, r6, #0
-	lsls	r0, r0, #29
-	lsrs	r6, r0, #29
-	movs	r0, #4
-	eors	r6, r0
-	rsbs	r7, r3, #0
-	movs	r3, #2
-	mov	r0, r6
-	eors	r0, r3
-	ands	r0, r7
-	eors	r6, r0
-	rsbs	r3, r2, #0
-	mov	r2, r6
-	movs	r0, #1
-	eors	r2, r0
-	ands	r2, r3
-	eors	r6, r2
-	rsbs	r0, r1, #0
-	mov	r1, r6
-	ands	r1, r0
-	eors	r6, r1
-	str	r6, [sp, #40]
-	@ grain128aeadv2.ae:129: for i in 0..n + 1 {
-	adds	r0, r6, #1
-	str	r0, [sp, #64]
-	movs	r1, #0
-	str	r1, [sp, #24]
-	mov	r11, r5
-	str	r4, [sp]
-	ldr	r5, [sp, #4]
-	ldr	r4, [sp, #16]
-	ldr	r3, [sp, #28]
-	ldr	r2, [sp, #20]
-	ldr	r1, [sp, #24]
-	ldr	r0, [sp, #64]
-	cmp	r1, r0
+	str	r2, [sp, #16]
+	cmp	r2, r1
 	bcc	.Lgrain128aeadv2_absorb_ad_far1
 	b	.Lgrain128aeadv2_absorb_ad_done2
 .Lgrain128aeadv2_absorb_ad_far1:
 .Lgrain128aeadv2_absorb_ad_loop1:
 	@ grain128aeadv2.ae:130: x = if i == 0 then (if n == 0 then a as u8 else 0x80 | (n as u8)) else (a >> (8 * (n - i))) as u8
+	ldr	r1, [sp, #32]
+	uxtb	r3, r1
+	movs	r1, #128
+	orrs	r3, r1
 	ldr	r1, [sp, #24]
-	subs	r0, r1, #1
+	uxtb	r2, r1
+	eors	r2, r3
+	ldr	r1, [sp, #32]
+	subs	r1, r1, #1
 	movs	r7, #0
 	adcs	r7, r7
-	movs	r0, #1
-	eors	r7, r0
-	ldr	r0, [sp, #40]
-	subs	r0, r0, #1
-	movs	r1, #0
-	adcs	r1, r1
-	movs	r0, #1
-	eors	r1, r0
-	ldr	r0, [sp, #40]
-	uxtb	r6, r0
-	movs	r0, #128
-	orrs	r6, r0
-	ldr	r0, [sp, #32]
-	uxtb	r0, r0
-	rsbs	r1, r1, #0
-	eors	r0, r6
-	ands	r0, r1
-	eors	r6, r0
-	ldr	r0, [sp, #40]
-	ldr	r1, [sp, #24]
-	subs	r0, r0, r1
-	lsls	r1, r0, #3
-	cmp	r1, #255
+	movs	r1, #1
+	eors	r7, r1
+	rsbs	r1, r7, #0
+	ands	r2, r1
+	eors	r3, r2
+	ldr	r2, [sp, #16]
+	subs	r1, r2, #1
+	movs	r7, #0
+	adcs	r7, r7
+	movs	r1, #1
+	eors	r7, r1
+	ldr	r1, [sp, #32]
+	subs	r1, r1, r2
+	lsls	r2, r1, #3
+	cmp	r2, #255
 	bls	.Lgrain128aeadv2_absorb_ad_shok3
-	movs	r1, #255
+	movs	r2, #255
 .Lgrain128aeadv2_absorb_ad_shok3:
-	ldr	r0, [sp, #32]
-	lsrs	r0, r1
-	uxtb	r1, r0
-	rsbs	r0, r7, #0
-	eors	r6, r1
-	ands	r6, r0
-	eors	r1, r6
-	str	r1, [sp, #4]
+	ldr	r1, [sp, #24]
+	lsrs	r1, r2
+	uxtb	r2, r1
+	rsbs	r1, r7, #0
+	eors	r3, r2
+	ands	r3, r1
+	eors	r2, r3
+	mov	r11, r2
 	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	lsrs	r0, r5, #12
-	uxth	r0, r0
-	str	r0, [sp, #20]
-	mov	r1, r11
-	lsrs	r0, r1, #8
-	uxth	r1, r0
-	ldr	r0, [sp, #20]
-	ands	r0, r1
-	mov	r1, r11
-	lsrs	r1, r1, #13
-	uxth	r6, r1
-	mov	r1, r11
-	lsrs	r7, r1, #20
-	ldr	r1, [sp]
-	lsls	r1, r1, #12
-	orrs	r7, r1
-	uxth	r7, r7
-	ands	r6, r7
-	eors	r0, r6
-	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	lsrs	r6, r3, #31
-	lsls	r1, r2, #1
-	orrs	r6, r1
-	uxth	r1, r6
-	str	r1, [sp, #16]
-	ldr	r1, [sp]
-	lsrs	r1, r1, #10
-	uxth	r6, r1
-	ldr	r1, [sp, #16]
-	ands	r1, r6
-	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r0, r1
-	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	ldr	r1, [sp]
-	lsrs	r6, r1, #28
+	lsrs	r1, r5, #12
+	uxth	r7, r1
 	mov	r1, r8
-	lsls	r1, r1, #4
-	orrs	r6, r1
-	uxth	r6, r6
-	mov	r1, r8
-	lsrs	r1, r1, #15
+	lsrs	r1, r1, #8
 	uxth	r1, r1
-	ands	r6, r1
-	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r0, r6
-	@ grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	ldr	r6, [sp, #20]
-	ldr	r1, [sp, #16]
-	ands	r6, r1
+	mov	r2, r7
+	ands	r2, r1
 	mov	r1, r8
-	lsrs	r7, r1, #30
+	lsrs	r1, r1, #13
+	uxth	r1, r1
+	str	r1, [sp, #20]
+	mov	r1, r8
+	lsrs	r3, r1, #20
 	mov	r1, r9
+	lsls	r1, r1, #12
+	orrs	r3, r1
+	uxth	r3, r3
+	ldr	r1, [sp, #20]
+	ands	r1, r3
+	mov	r3, r2
+	eors	r3, r1
+	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	lsrs	r2, r6, #31
+	lsls	r1, r0, #1
+	orrs	r2, r1
+	uxth	r1, r2
+	str	r1, [sp, #20]
+	mov	r1, r9
+	lsrs	r1, r1, #10
+	uxth	r2, r1
+	ldr	r1, [sp, #20]
+	ands	r1, r2
+	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	eors	r3, r1
+	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	mov	r1, r9
+	lsrs	r2, r1, #28
+	mov	r1, r12
+	lsls	r1, r1, #4
+	orrs	r2, r1
+	uxth	r1, r2
+	mov	r2, r12
+	lsrs	r2, r2, #15
+	uxth	r2, r2
+	ands	r1, r2
+	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	eors	r3, r1
+	@ grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
+	mov	r2, r7
+	ldr	r1, [sp, #20]
+	ands	r2, r1
+	mov	r1, r12
+	lsrs	r7, r1, #30
+	mov	r1, r10
 	lsls	r1, r1, #2
 	orrs	r7, r1
 	uxth	r1, r7
-	ands	r6, r1
+	ands	r2, r1
 	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r0, r6
+	eors	r3, r2
 	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r1, r8
-	lsrs	r6, r1, #29
-	mov	r1, r9
+	mov	r1, r12
+	lsrs	r2, r1, #29
+	mov	r1, r10
 	lsls	r1, r1, #3
-	orrs	r6, r1
-	uxth	r1, r6
-	eors	r0, r1
+	orrs	r2, r1
+	uxth	r1, r2
+	eors	r3, r1
 	lsrs	r1, r5, #2
 	uxth	r1, r1
-	eors	r0, r1
+	eors	r3, r1
 	lsrs	r1, r5, #15
 	uxth	r1, r1
-	eors	r0, r1
+	eors	r3, r1
 	lsrs	r1, r4, #4
 	uxth	r1, r1
-	eors	r0, r1
+	eors	r3, r1
 	lsrs	r1, r4, #13
 	uxth	r1, r1
-	eors	r0, r1
+	eors	r3, r1
 	@ grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	uxth	r1, r3
-	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r0, r1
-	@ grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsrs	r1, r3, #9
-	uxth	r1, r1
-	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r0, r1
-	@ grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsrs	r6, r3, #25
-	lsls	r1, r2, #7
-	orrs	r6, r1
 	uxth	r1, r6
 	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r0, r1
-	str	r0, [sp, #28]
+	eors	r3, r1
+	@ grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	lsrs	r1, r6, #9
+	uxth	r1, r1
+	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	eors	r3, r1
+	@ grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	lsrs	r2, r6, #25
+	lsls	r1, r0, #7
+	orrs	r2, r1
+	uxth	r2, r2
+	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	eors	r3, r2
+	str	r3, [sp, #48]
 	@ grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r1, r11
-	uxth	r0, r1
-	str	r0, [sp, #44]
-	lsrs	r0, r1, #7
-	uxth	r1, r0
-	ldr	r0, [sp, #44]
-	eors	r0, r1
-	ldr	r1, [sp]
-	lsrs	r1, r1, #6
-	uxth	r1, r1
-	eors	r0, r1
 	mov	r1, r8
-	lsrs	r1, r1, #6
 	uxth	r1, r1
-	eors	r0, r1
+	str	r1, [sp, #40]
 	mov	r1, r8
-	lsrs	r6, r1, #17
+	lsrs	r1, r1, #7
+	uxth	r1, r1
+	ldr	r2, [sp, #40]
+	eors	r2, r1
 	mov	r1, r9
+	lsrs	r1, r1, #6
+	uxth	r1, r1
+	eors	r2, r1
+	mov	r1, r12
+	lsrs	r1, r1, #6
+	uxth	r1, r1
+	eors	r2, r1
+	mov	r1, r12
+	lsrs	r3, r1, #17
+	mov	r1, r10
 	lsls	r1, r1, #15
-	orrs	r6, r1
-	uxth	r1, r6
-	eors	r0, r1
-	mov	r1, r9
-	uxth	r6, r1
-	eors	r0, r6
-	str	r0, [sp, #20]
+	orrs	r3, r1
+	uxth	r1, r3
+	eors	r2, r1
+	mov	r1, r10
+	uxth	r3, r1
+	eors	r2, r3
+	str	r2, [sp, #36]
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	uxth	r6, r5
-	lsrs	r1, r5, #26
-	lsls	r0, r4, #6
-	orrs	r1, r0
-	uxth	r0, r1
-	eors	r6, r0
-	lsrs	r1, r4, #24
-	lsls	r0, r3, #8
-	orrs	r1, r0
-	uxth	r0, r1
-	eors	r6, r0
-	lsrs	r1, r3, #27
-	lsls	r0, r2, #5
-	orrs	r1, r0
-	uxth	r0, r1
-	eors	r6, r0
-	uxth	r0, r2
-	eors	r6, r0
-	@ grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	lsrs	r0, r5, #3
+	uxth	r3, r5
+	lsrs	r2, r5, #26
+	lsls	r1, r4, #6
+	orrs	r2, r1
+	uxth	r1, r2
+	eors	r3, r1
+	lsrs	r2, r4, #24
+	lsls	r1, r6, #8
+	orrs	r2, r1
+	uxth	r1, r2
+	eors	r3, r1
+	lsrs	r2, r6, #27
+	lsls	r1, r0, #5
+	orrs	r2, r1
+	uxth	r1, r2
+	eors	r3, r1
 	uxth	r1, r0
-	lsrs	r0, r3, #3
-	uxth	r0, r0
-	ands	r1, r0
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r1
+	eors	r3, r1
 	@ grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	lsrs	r0, r5, #11
-	uxth	r1, r0
-	lsrs	r0, r5, #13
-	uxth	r0, r0
-	ands	r1, r0
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r1
-	@ grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	lsrs	r1, r5, #17
-	lsls	r0, r4, #15
-	orrs	r1, r0
+	lsrs	r1, r5, #3
+	uxth	r2, r1
+	lsrs	r1, r6, #3
 	uxth	r1, r1
+	ands	r2, r1
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r3, r2
+	@ grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	lsrs	r1, r5, #11
+	uxth	r2, r1
+	lsrs	r1, r5, #13
+	uxth	r1, r1
+	ands	r2, r1
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r3, r2
+	@ grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	lsrs	r2, r5, #17
+	lsls	r1, r4, #15
+	orrs	r2, r1
+	uxth	r2, r2
 	lsrs	r7, r5, #18
-	lsls	r0, r4, #14
-	orrs	r7, r0
-	uxth	r0, r7
-	ands	r1, r0
+	lsls	r1, r4, #14
+	orrs	r7, r1
+	uxth	r1, r7
+	ands	r2, r1
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r1
+	eors	r3, r2
 	@ grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	lsrs	r1, r5, #27
-	lsls	r0, r4, #5
-	orrs	r1, r0
-	uxth	r1, r1
+	lsrs	r2, r5, #27
+	lsls	r1, r4, #5
+	orrs	r2, r1
+	uxth	r2, r2
 	lsrs	r7, r4, #27
-	lsls	r0, r3, #5
-	orrs	r7, r0
-	uxth	r0, r7
-	ands	r1, r0
+	lsls	r1, r6, #5
+	orrs	r7, r1
+	uxth	r1, r7
+	ands	r2, r1
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r1
+	eors	r3, r2
 	@ grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	lsrs	r0, r4, #8
-	uxth	r1, r0
-	lsrs	r0, r4, #16
-	ands	r1, r0
+	lsrs	r1, r4, #8
+	uxth	r2, r1
+	lsrs	r1, r4, #16
+	ands	r2, r1
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r1
+	eors	r3, r2
 	@ grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	lsrs	r1, r4, #29
-	lsls	r0, r3, #3
-	orrs	r1, r0
+	lsrs	r2, r4, #29
+	lsls	r1, r6, #3
+	orrs	r2, r1
+	uxth	r2, r2
+	lsrs	r1, r6, #1
 	uxth	r1, r1
-	lsrs	r0, r3, #1
-	uxth	r0, r0
-	ands	r1, r0
+	ands	r2, r1
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r1
+	eors	r3, r2
 	@ grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	lsrs	r0, r3, #4
-	uxth	r1, r0
-	lsrs	r7, r3, #20
-	lsls	r0, r2, #12
-	orrs	r7, r0
-	uxth	r0, r7
-	ands	r1, r0
+	lsrs	r1, r6, #4
+	uxth	r2, r1
+	lsrs	r7, r6, #20
+	lsls	r1, r0, #12
+	orrs	r7, r1
+	uxth	r1, r7
+	ands	r2, r1
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r1
+	eors	r3, r2
 	@ grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	lsrs	r1, r5, #22
-	lsls	r0, r4, #10
-	orrs	r1, r0
-	uxth	r1, r1
+	lsrs	r2, r5, #22
+	lsls	r1, r4, #10
+	orrs	r2, r1
+	uxth	r2, r2
 	lsrs	r7, r5, #24
-	lsls	r0, r4, #8
-	orrs	r7, r0
-	uxth	r0, r7
-	ands	r1, r0
+	lsls	r1, r4, #8
+	orrs	r7, r1
+	uxth	r1, r7
+	ands	r2, r1
 	lsrs	r7, r5, #25
-	lsls	r0, r4, #7
-	orrs	r7, r0
-	uxth	r0, r7
-	ands	r1, r0
+	lsls	r1, r4, #7
+	orrs	r7, r1
+	uxth	r1, r7
+	ands	r2, r1
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r1
+	eors	r3, r2
 	@ grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	lsrs	r0, r3, #6
-	uxth	r1, r0
-	lsrs	r0, r3, #14
-	uxth	r0, r0
-	ands	r1, r0
-	lsrs	r7, r3, #18
-	lsls	r0, r2, #14
-	orrs	r7, r0
-	uxth	r0, r7
-	ands	r1, r0
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r1
-	@ grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	lsrs	r1, r3, #24
-	lsls	r0, r2, #8
-	orrs	r1, r0
+	lsrs	r1, r6, #6
+	uxth	r2, r1
+	lsrs	r1, r6, #14
 	uxth	r1, r1
-	lsrs	r7, r3, #28
-	lsls	r0, r2, #4
-	orrs	r7, r0
-	uxth	r0, r7
-	ands	r1, r0
-	lsrs	r7, r3, #29
-	lsls	r0, r2, #3
-	orrs	r7, r0
-	uxth	r0, r7
-	ands	r1, r0
-	ldr	r0, [sp, #16]
-	ands	r1, r0
+	ands	r2, r1
+	lsrs	r7, r6, #18
+	lsls	r1, r0, #14
+	orrs	r7, r1
+	uxth	r1, r7
+	ands	r2, r1
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r1
+	eors	r3, r2
+	@ grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
+	lsrs	r2, r6, #24
+	lsls	r1, r0, #8
+	orrs	r2, r1
+	uxth	r2, r2
+	lsrs	r7, r6, #28
+	lsls	r1, r0, #4
+	orrs	r7, r1
+	uxth	r1, r7
+	ands	r2, r1
+	lsrs	r7, r6, #29
+	lsls	r1, r0, #3
+	orrs	r7, r1
+	uxth	r1, r7
+	ands	r2, r1
+	ldr	r1, [sp, #20]
+	ands	r2, r1
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r3, r2
 	@ grain128aeadv2.ae:50: ns = cat(f ^ ls, s[127:par])
-	mov	r1, r11
-	lsrs	r7, r1, #16
-	ldr	r1, [sp]
-	lsls	r0, r1, #16
-	orrs	r7, r0
-	mov	r11, r7
-	lsrs	r7, r1, #16
 	mov	r1, r8
-	lsls	r0, r1, #16
-	orrs	r7, r0
-	str	r7, [sp]
 	lsrs	r7, r1, #16
 	mov	r1, r9
-	lsls	r0, r1, #16
-	orrs	r7, r0
+	lsls	r2, r1, #16
+	orrs	r7, r2
 	mov	r8, r7
-	lsrs	r0, r1, #16
-	ldr	r1, [sp, #20]
+	lsrs	r7, r1, #16
+	mov	r1, r12
+	lsls	r2, r1, #16
+	orrs	r7, r2
+	mov	r9, r7
+	lsrs	r7, r1, #16
+	mov	r1, r10
+	lsls	r2, r1, #16
+	orrs	r7, r2
+	mov	r12, r7
+	lsrs	r2, r1, #16
+	ldr	r1, [sp, #36]
 	lsls	r1, r1, #16
-	orrs	r1, r0
-	mov	r9, r1
+	orrs	r1, r2
+	mov	r10, r1
 	@ grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	ldr	r0, [sp, #44]
-	eors	r6, r0
-	lsrs	r0, r5, #16
-	lsls	r5, r4, #16
-	orrs	r0, r5
-	str	r0, [sp, #60]
-	lsrs	r0, r4, #16
-	lsls	r4, r3, #16
-	orrs	r0, r4
-	str	r0, [sp, #56]
-	lsrs	r0, r3, #16
-	lsls	r3, r2, #16
-	orrs	r0, r3
-	str	r0, [sp, #52]
-	lsrs	r2, r2, #16
-	lsls	r0, r6, #16
-	orrs	r0, r2
-	str	r0, [sp, #48]
+	mov	r2, r3
+	ldr	r1, [sp, #40]
+	eors	r2, r1
+	lsrs	r1, r5, #16
+	lsls	r3, r4, #16
+	orrs	r1, r3
+	str	r1, [sp, #44]
+	lsrs	r1, r4, #16
+	lsls	r3, r6, #16
+	orrs	r1, r3
+	str	r1, [sp, #40]
+	lsrs	r1, r6, #16
+	lsls	r3, r0, #16
+	orrs	r1, r3
+	str	r1, [sp, #36]
+	lsrs	r1, r0, #16
+	lsls	r0, r2, #16
+	orrs	r0, r1
+	str	r0, [sp, #20]
 	@ grain128aeadv2.ae:121: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
 	movs	r2, #0
 	movs	r1, #0
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #48]
 	lsls	r0, r0, #16
 	lsls	r0, r0, #1
 	adcs	r2, r2
@@ -2288,379 +2020,263 @@ grain128aeadv2_absorb_ad:
 	adcs	r2, r2
 	lsls	r0, r0, #1
 	adcs	r1, r1
-	lsls	r4, r2, #8
-	orrs	r4, r1
+	lsls	r2, r2, #8
+	orrs	r2, r1
 	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	ldr	r0, [sp, #4]
+	mov	r0, r11
 	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	movs	r1, #0
-	subs	r0, r1, r0
-	mov	r3, r1
-	sbcs	r3, r1
-	mov	r2, r10
-	ands	r2, r0
-	mov	r0, r12
+	asrs	r3, r0, #31
+	ldr	r1, [sp, #4]
+	ands	r1, r3
+	ldr	r0, [sp]
 	ands	r0, r3
 	ldr	r5, [sp, #12]
-	eors	r5, r2
+	eors	r5, r1
 	ldr	r7, [sp, #8]
 	eors	r7, r0
 	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	mov	r0, r10
-	lsrs	r2, r0, #1
-	mov	r0, r12
-	lsls	r0, r0, #31
-	orrs	r2, r0
-	mov	r0, r12
-	lsrs	r3, r0, #1
-	lsls	r0, r4, #23
+	ldr	r1, [sp, #4]
+	lsrs	r3, r1, #1
+	ldr	r1, [sp]
+	lsls	r0, r1, #31
+	orrs	r3, r0
+	lsrs	r1, r1, #1
+	lsls	r0, r2, #23
 	lsrs	r0, r0, #31
-	str	r0, [sp, #8]
-	lsls	r6, r0, #31
-	orrs	r6, r3
+	lsls	r4, r0, #31
+	orrs	r4, r1
 	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	ldr	r0, [sp, #4]
+	mov	r0, r11
 	lsls	r0, r0, #30
-	lsrs	r0, r0, #31
-	subs	r0, r1, r0
-	mov	r3, r1
-	sbcs	r3, r1
-	ands	r2, r0
-	ands	r6, r3
-	eors	r5, r2
-	eors	r7, r6
-	mov	r0, r10
-	lsrs	r2, r0, #2
-	mov	r0, r12
-	lsls	r0, r0, #30
-	orrs	r2, r0
-	mov	r0, r12
-	lsrs	r6, r0, #2
-	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	ldr	r0, [sp, #8]
-	lsls	r3, r0, #30
-	orrs	r3, r6
-	lsls	r0, r4, #22
-	lsrs	r0, r0, #31
-	str	r0, [sp, #12]
-	lsls	r6, r0, #31
-	orrs	r6, r3
-	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	ldr	r0, [sp, #4]
-	lsls	r0, r0, #29
-	lsrs	r0, r0, #31
-	subs	r0, r1, r0
-	mov	r3, r1
-	sbcs	r3, r1
-	ands	r2, r0
-	ands	r6, r3
-	eors	r5, r2
-	eors	r7, r6
-	mov	r0, r10
-	lsrs	r2, r0, #3
-	mov	r0, r12
-	lsls	r0, r0, #29
-	orrs	r2, r0
-	mov	r0, r12
-	lsrs	r3, r0, #3
-	ldr	r0, [sp, #8]
-	lsls	r6, r0, #29
-	orrs	r6, r3
-	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	ldr	r0, [sp, #12]
-	lsls	r3, r0, #30
-	orrs	r3, r6
-	lsls	r0, r4, #21
-	lsrs	r0, r0, #31
-	str	r0, [sp, #16]
-	lsls	r6, r0, #31
-	orrs	r6, r3
-	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	ldr	r0, [sp, #4]
-	lsls	r0, r0, #28
-	lsrs	r0, r0, #31
-	subs	r0, r1, r0
-	mov	r3, r1
-	sbcs	r3, r1
-	ands	r2, r0
-	ands	r6, r3
-	eors	r5, r2
-	eors	r7, r6
-	mov	r0, r10
-	lsrs	r2, r0, #4
-	mov	r0, r12
-	lsls	r0, r0, #28
-	orrs	r2, r0
-	mov	r0, r12
-	lsrs	r6, r0, #4
-	ldr	r0, [sp, #8]
-	lsls	r3, r0, #28
-	orrs	r3, r6
-	ldr	r0, [sp, #12]
-	lsls	r6, r0, #29
-	orrs	r6, r3
-	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	ldr	r0, [sp, #16]
-	lsls	r3, r0, #30
-	orrs	r3, r6
-	lsls	r0, r4, #20
-	lsrs	r0, r0, #31
-	str	r0, [sp, #20]
-	lsls	r6, r0, #31
-	orrs	r6, r3
-	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	ldr	r0, [sp, #4]
-	lsls	r0, r0, #27
-	lsrs	r0, r0, #31
-	subs	r0, r1, r0
-	mov	r3, r1
-	sbcs	r3, r1
-	ands	r2, r0
-	ands	r6, r3
-	eors	r5, r2
-	eors	r7, r6
-	mov	r0, r10
-	lsrs	r2, r0, #5
-	mov	r0, r12
-	lsls	r0, r0, #27
-	orrs	r2, r0
-	mov	r0, r12
-	lsrs	r3, r0, #5
-	ldr	r0, [sp, #8]
-	lsls	r6, r0, #27
-	orrs	r6, r3
-	ldr	r0, [sp, #12]
-	lsls	r3, r0, #28
-	orrs	r3, r6
-	ldr	r0, [sp, #16]
-	lsls	r6, r0, #29
-	orrs	r6, r3
-	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	ldr	r0, [sp, #20]
-	lsls	r3, r0, #30
-	orrs	r3, r6
-	lsls	r0, r4, #19
-	lsrs	r0, r0, #31
-	str	r0, [sp, #28]
-	lsls	r6, r0, #31
-	orrs	r6, r3
-	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	ldr	r0, [sp, #4]
-	lsls	r0, r0, #26
-	lsrs	r0, r0, #31
-	subs	r0, r1, r0
-	mov	r3, r1
-	sbcs	r3, r1
-	ands	r2, r0
-	ands	r6, r3
-	eors	r5, r2
-	eors	r7, r6
-	mov	r0, r10
-	lsrs	r2, r0, #6
-	mov	r0, r12
-	lsls	r0, r0, #26
-	orrs	r2, r0
-	mov	r0, r12
-	lsrs	r6, r0, #6
-	ldr	r0, [sp, #8]
-	lsls	r3, r0, #26
-	orrs	r3, r6
-	ldr	r0, [sp, #12]
-	lsls	r6, r0, #27
-	orrs	r6, r3
-	ldr	r0, [sp, #16]
-	lsls	r3, r0, #28
-	orrs	r3, r6
-	ldr	r0, [sp, #20]
-	lsls	r6, r0, #29
-	orrs	r6, r3
-	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	ldr	r0, [sp, #28]
-	lsls	r3, r0, #30
-	orrs	r3, r6
-	lsls	r0, r4, #18
-	lsrs	r0, r0, #31
-	str	r0, [sp, #44]
-	lsls	r6, r0, #31
-	orrs	r6, r3
-	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	ldr	r0, [sp, #4]
-	lsls	r0, r0, #25
-	lsrs	r0, r0, #31
-	subs	r0, r1, r0
-	mov	r3, r1
-	sbcs	r3, r1
-	ands	r2, r0
-	ands	r6, r3
-	eors	r5, r2
-	eors	r7, r6
-	mov	r0, r10
-	lsrs	r2, r0, #7
-	mov	r0, r12
-	lsls	r0, r0, #25
-	orrs	r2, r0
-	mov	r0, r12
-	lsrs	r6, r0, #7
-	ldr	r0, [sp, #8]
-	lsls	r3, r0, #25
-	orrs	r3, r6
-	ldr	r0, [sp, #12]
-	lsls	r6, r0, #26
-	orrs	r6, r3
-	ldr	r0, [sp, #16]
-	lsls	r3, r0, #27
-	orrs	r3, r6
-	ldr	r0, [sp, #20]
-	lsls	r6, r0, #28
-	orrs	r6, r3
-	ldr	r0, [sp, #28]
-	lsls	r3, r0, #29
-	orrs	r3, r6
-	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	ldr	r0, [sp, #44]
-	lsls	r0, r0, #30
-	orrs	r0, r3
-	lsls	r3, r4, #17
-	lsrs	r3, r3, #31
-	lsls	r6, r3, #31
-	orrs	r6, r0
-	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	ldr	r0, [sp, #4]
-	lsrs	r0, r0, #7
-	subs	r0, r1, r0
-	sbcs	r1, r1
-	ands	r2, r0
+	asrs	r1, r0, #31
+	mov	r6, r3
 	ands	r6, r1
+	mov	r0, r4
+	ands	r0, r1
 	mov	r1, r5
-	eors	r1, r2
-	eors	r7, r6
-	mov	r0, r10
-	lsrs	r5, r0, #8
-	mov	r0, r12
-	lsls	r2, r0, #24
-	mov	r0, r5
-	orrs	r0, r2
-	mov	r2, r12
-	lsrs	r6, r2, #8
-	ldr	r2, [sp, #8]
-	lsls	r5, r2, #24
-	orrs	r5, r6
-	ldr	r2, [sp, #12]
-	lsls	r6, r2, #25
-	orrs	r6, r5
-	ldr	r2, [sp, #16]
-	lsls	r5, r2, #26
-	orrs	r5, r6
-	ldr	r2, [sp, #20]
-	lsls	r6, r2, #27
-	orrs	r6, r5
-	ldr	r2, [sp, #28]
-	lsls	r5, r2, #28
-	orrs	r5, r6
-	ldr	r2, [sp, #44]
-	lsls	r2, r2, #29
-	orrs	r2, r5
+	eors	r1, r6
+	eors	r7, r0
 	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	lsls	r3, r3, #30
-	orrs	r3, r2
-	lsrs	r2, r4, #15
-	lsls	r6, r2, #31
-	orrs	r6, r3
-	ldr	r5, [sp, #60]
-	ldr	r4, [sp, #56]
-	ldr	r3, [sp, #52]
-	ldr	r2, [sp, #48]
+	lsrs	r3, r3, #1
+	lsls	r0, r4, #31
+	orrs	r3, r0
+	lsrs	r5, r4, #1
+	lsls	r0, r2, #22
+	lsrs	r0, r0, #31
+	lsls	r4, r0, #31
+	orrs	r4, r5
+	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	r0, r11
+	lsls	r0, r0, #29
+	asrs	r6, r0, #31
+	mov	r5, r3
+	ands	r5, r6
+	mov	r0, r4
+	ands	r0, r6
+	eors	r1, r5
+	eors	r7, r0
+	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	lsrs	r3, r3, #1
+	lsls	r0, r4, #31
+	orrs	r3, r0
+	lsrs	r5, r4, #1
+	lsls	r0, r2, #21
+	lsrs	r0, r0, #31
+	lsls	r4, r0, #31
+	orrs	r4, r5
+	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	r0, r11
+	lsls	r0, r0, #28
+	asrs	r6, r0, #31
+	mov	r5, r3
+	ands	r5, r6
+	mov	r0, r4
+	ands	r0, r6
+	eors	r1, r5
+	eors	r7, r0
+	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	lsrs	r3, r3, #1
+	lsls	r0, r4, #31
+	orrs	r3, r0
+	lsrs	r5, r4, #1
+	lsls	r0, r2, #20
+	lsrs	r0, r0, #31
+	lsls	r4, r0, #31
+	orrs	r4, r5
+	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	r0, r11
+	lsls	r0, r0, #27
+	asrs	r6, r0, #31
+	mov	r5, r3
+	ands	r5, r6
+	mov	r0, r4
+	ands	r0, r6
+	eors	r1, r5
+	eors	r7, r0
+	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	lsrs	r3, r3, #1
+	lsls	r0, r4, #31
+	orrs	r3, r0
+	lsrs	r5, r4, #1
+	lsls	r0, r2, #19
+	lsrs	r0, r0, #31
+	lsls	r4, r0, #31
+	orrs	r4, r5
+	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	r0, r11
+	lsls	r0, r0, #26
+	asrs	r6, r0, #31
+	mov	r5, r3
+	ands	r5, r6
+	mov	r0, r4
+	ands	r0, r6
+	eors	r1, r5
+	eors	r7, r0
+	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	lsrs	r3, r3, #1
+	lsls	r0, r4, #31
+	orrs	r3, r0
+	lsrs	r5, r4, #1
+	lsls	r0, r2, #18
+	lsrs	r0, r0, #31
+	lsls	r4, r0, #31
+	orrs	r4, r5
+	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	r0, r11
+	lsls	r0, r0, #25
+	asrs	r6, r0, #31
+	mov	r5, r3
+	ands	r5, r6
+	mov	r0, r4
+	ands	r0, r6
+	eors	r1, r5
+	eors	r7, r0
+	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	lsrs	r3, r3, #1
+	lsls	r0, r4, #31
+	orrs	r3, r0
+	lsrs	r5, r4, #1
+	lsls	r0, r2, #17
+	lsrs	r0, r0, #31
+	lsls	r4, r0, #31
+	orrs	r4, r5
+	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	r0, r11
+	lsls	r0, r0, #24
+	asrs	r6, r0, #31
+	mov	r5, r3
+	ands	r5, r6
+	mov	r0, r4
+	ands	r0, r6
+	eors	r1, r5
+	eors	r7, r0
+	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	lsrs	r3, r3, #1
+	lsls	r0, r4, #31
+	orrs	r3, r0
+	lsrs	r4, r4, #1
+	lsrs	r0, r2, #15
+	lsls	r2, r0, #31
+	orrs	r2, r4
+	ldr	r5, [sp, #44]
+	ldr	r4, [sp, #40]
+	ldr	r6, [sp, #36]
+	ldr	r0, [sp, #20]
 	str	r1, [sp, #12]
 	str	r7, [sp, #8]
-	mov	r10, r0
-	mov	r12, r6
-	ldr	r1, [sp, #24]
-	adds	r1, #1
-	str	r1, [sp, #24]
-	ldr	r0, [sp, #64]
-	cmp	r1, r0
+	str	r3, [sp, #4]
+	str	r2, [sp]
+	ldr	r2, [sp, #16]
+	adds	r2, #1
+	str	r2, [sp, #16]
+	ldr	r1, [sp, #52]
+	cmp	r2, r1
 	bcs	.Lgrain128aeadv2_absorb_ad_far2
 	b	.Lgrain128aeadv2_absorb_ad_loop1
 .Lgrain128aeadv2_absorb_ad_far2:
 .Lgrain128aeadv2_absorb_ad_done2:
 	@ grain128aeadv2.ae:133: for i in 0..a {
+	mov	r3, r6
+	mov	r2, r0
 	movs	r1, #0
-	str	r1, [sp, #56]
-	ldr	r1, [sp, #56]
-	ldr	r0, [sp, #32]
+	str	r1, [sp, #44]
+	ldr	r0, [sp, #24]
 	cmp	r1, r0
 	bcc	.Lgrain128aeadv2_absorb_ad_far3
 	b	.Lgrain128aeadv2_absorb_ad_done5
 .Lgrain128aeadv2_absorb_ad_far3:
 .Lgrain128aeadv2_absorb_ad_loop4:
 	@ grain128aeadv2.ae:134: s, b, acc, sr = absorb_byte(s, b, acc, sr, ad[i])
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #28]
 	ldrb	r0, [r0]
-	str	r0, [sp, #4]
+	mov	r11, r0
 	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	lsrs	r0, r5, #12
-	uxth	r0, r0
-	str	r0, [sp, #20]
-	mov	r1, r11
+	uxth	r7, r0
+	mov	r1, r8
 	lsrs	r0, r1, #8
 	uxth	r1, r0
-	ldr	r0, [sp, #20]
+	mov	r0, r7
 	ands	r0, r1
-	mov	r1, r11
-	lsrs	r1, r1, #13
-	uxth	r6, r1
-	mov	r1, r11
-	lsrs	r7, r1, #20
-	ldr	r1, [sp]
-	lsls	r1, r1, #12
-	orrs	r7, r1
-	uxth	r7, r7
-	ands	r6, r7
-	eors	r0, r6
-	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	lsrs	r6, r3, #31
-	lsls	r1, r2, #1
-	orrs	r6, r1
-	uxth	r1, r6
-	str	r1, [sp, #16]
-	ldr	r1, [sp]
-	lsrs	r1, r1, #10
-	uxth	r6, r1
-	ldr	r1, [sp, #16]
-	ands	r1, r6
-	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r0, r1
-	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	ldr	r1, [sp]
-	lsrs	r6, r1, #28
 	mov	r1, r8
-	lsls	r1, r1, #4
+	lsrs	r1, r1, #13
+	uxth	r1, r1
+	str	r1, [sp, #16]
+	mov	r1, r8
+	lsrs	r6, r1, #20
+	mov	r1, r9
+	lsls	r1, r1, #12
 	orrs	r6, r1
 	uxth	r6, r6
-	mov	r1, r8
+	ldr	r1, [sp, #16]
+	ands	r1, r6
+	mov	r6, r0
+	eors	r6, r1
+	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	lsrs	r1, r3, #31
+	lsls	r0, r2, #1
+	orrs	r1, r0
+	uxth	r0, r1
+	str	r0, [sp, #16]
+	mov	r1, r9
+	lsrs	r0, r1, #10
+	uxth	r1, r0
+	ldr	r0, [sp, #16]
+	ands	r0, r1
+	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	eors	r6, r0
+	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	mov	r1, r9
+	lsrs	r0, r1, #28
+	mov	r1, r12
+	lsls	r1, r1, #4
+	orrs	r0, r1
+	uxth	r0, r0
+	mov	r1, r12
 	lsrs	r1, r1, #15
 	uxth	r1, r1
-	ands	r6, r1
+	ands	r0, r1
 	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r0, r6
+	eors	r6, r0
 	@ grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	ldr	r6, [sp, #20]
+	mov	r0, r7
 	ldr	r1, [sp, #16]
-	ands	r6, r1
-	mov	r1, r8
+	ands	r0, r1
+	mov	r1, r12
 	lsrs	r7, r1, #30
-	mov	r1, r9
+	mov	r1, r10
 	lsls	r1, r1, #2
 	orrs	r7, r1
-	uxth	r1, r7
-	ands	r6, r1
+	uxth	r7, r7
+	mov	r1, r0
+	ands	r1, r7
 	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r0, r6
+	mov	r0, r6
+	eors	r0, r1
 	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r1, r8
+	mov	r1, r12
 	lsrs	r6, r1, #29
-	mov	r1, r9
+	mov	r1, r10
 	lsls	r1, r1, #3
 	orrs	r6, r1
 	uxth	r1, r6
@@ -2693,31 +2309,31 @@ grain128aeadv2_absorb_ad:
 	uxth	r1, r6
 	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	eors	r0, r1
-	str	r0, [sp, #24]
+	str	r0, [sp, #40]
 	@ grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r1, r11
+	mov	r1, r8
 	uxth	r0, r1
-	str	r0, [sp, #28]
+	str	r0, [sp, #32]
 	lsrs	r0, r1, #7
 	uxth	r1, r0
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #32]
 	eors	r0, r1
-	ldr	r1, [sp]
-	lsrs	r1, r1, #6
-	uxth	r1, r1
-	eors	r0, r1
-	mov	r1, r8
-	lsrs	r1, r1, #6
-	uxth	r1, r1
-	eors	r0, r1
-	mov	r1, r8
-	lsrs	r6, r1, #17
 	mov	r1, r9
+	lsrs	r1, r1, #6
+	uxth	r1, r1
+	eors	r0, r1
+	mov	r1, r12
+	lsrs	r1, r1, #6
+	uxth	r1, r1
+	eors	r0, r1
+	mov	r1, r12
+	lsrs	r6, r1, #17
+	mov	r1, r10
 	lsls	r1, r1, #15
 	orrs	r6, r1
 	uxth	r1, r6
 	eors	r0, r1
-	mov	r1, r9
+	mov	r1, r10
 	uxth	r6, r1
 	eors	r0, r6
 	str	r0, [sp, #20]
@@ -2857,50 +2473,50 @@ grain128aeadv2_absorb_ad:
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r1
 	@ grain128aeadv2.ae:50: ns = cat(f ^ ls, s[127:par])
-	mov	r1, r11
-	lsrs	r7, r1, #16
-	ldr	r1, [sp]
-	lsls	r0, r1, #16
-	orrs	r7, r0
-	mov	r11, r7
-	lsrs	r7, r1, #16
 	mov	r1, r8
-	lsls	r0, r1, #16
-	orrs	r7, r0
-	str	r7, [sp]
 	lsrs	r7, r1, #16
 	mov	r1, r9
 	lsls	r0, r1, #16
 	orrs	r7, r0
 	mov	r8, r7
+	lsrs	r7, r1, #16
+	mov	r1, r12
+	lsls	r0, r1, #16
+	orrs	r7, r0
+	mov	r9, r7
+	lsrs	r7, r1, #16
+	mov	r1, r10
+	lsls	r0, r1, #16
+	orrs	r7, r0
+	mov	r12, r7
 	lsrs	r0, r1, #16
 	ldr	r1, [sp, #20]
 	lsls	r1, r1, #16
 	orrs	r1, r0
-	mov	r9, r1
+	mov	r10, r1
 	@ grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #32]
 	eors	r6, r0
 	lsrs	r0, r5, #16
 	lsls	r5, r4, #16
 	orrs	r0, r5
-	str	r0, [sp, #52]
+	str	r0, [sp, #36]
 	lsrs	r0, r4, #16
 	lsls	r4, r3, #16
 	orrs	r0, r4
-	str	r0, [sp, #48]
+	str	r0, [sp, #32]
 	lsrs	r0, r3, #16
 	lsls	r3, r2, #16
 	orrs	r0, r3
-	str	r0, [sp, #44]
+	str	r0, [sp, #20]
 	lsrs	r2, r2, #16
 	lsls	r0, r6, #16
 	orrs	r0, r2
-	str	r0, [sp, #40]
+	str	r0, [sp, #16]
 	@ grain128aeadv2.ae:121: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
 	movs	r2, #0
 	movs	r1, #0
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #40]
 	lsls	r0, r0, #16
 	lsls	r0, r0, #1
 	adcs	r2, r2
@@ -2934,329 +2550,209 @@ grain128aeadv2_absorb_ad:
 	adcs	r2, r2
 	lsls	r0, r0, #1
 	adcs	r1, r1
-	lsls	r3, r2, #8
-	orrs	r3, r1
+	lsls	r2, r2, #8
+	orrs	r2, r1
 	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	ldr	r0, [sp, #4]
+	mov	r0, r11
 	lsls	r0, r0, #31
-	lsrs	r0, r0, #31
-	movs	r1, #0
-	subs	r0, r1, r0
-	mov	r4, r1
-	sbcs	r4, r1
-	mov	r2, r10
-	ands	r2, r0
-	mov	r0, r12
-	ands	r0, r4
+	asrs	r3, r0, #31
+	ldr	r1, [sp, #4]
+	ands	r1, r3
+	ldr	r0, [sp]
+	ands	r0, r3
 	ldr	r5, [sp, #12]
-	eors	r5, r2
+	eors	r5, r1
 	ldr	r7, [sp, #8]
 	eors	r7, r0
 	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	mov	r0, r10
-	lsrs	r2, r0, #1
-	mov	r0, r12
-	lsls	r0, r0, #31
-	orrs	r2, r0
-	mov	r0, r12
-	lsrs	r4, r0, #1
-	lsls	r0, r3, #23
-	lsrs	r0, r0, #31
-	str	r0, [sp, #8]
-	lsls	r6, r0, #31
-	orrs	r6, r4
-	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	ldr	r0, [sp, #4]
-	lsls	r0, r0, #30
-	lsrs	r0, r0, #31
-	subs	r0, r1, r0
-	mov	r4, r1
-	sbcs	r4, r1
-	ands	r2, r0
-	ands	r6, r4
-	eors	r5, r2
-	eors	r7, r6
-	mov	r0, r10
-	lsrs	r2, r0, #2
-	mov	r0, r12
-	lsls	r0, r0, #30
-	orrs	r2, r0
-	mov	r0, r12
-	lsrs	r6, r0, #2
-	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	ldr	r0, [sp, #8]
-	lsls	r4, r0, #30
-	orrs	r4, r6
-	lsls	r0, r3, #22
-	lsrs	r0, r0, #31
-	str	r0, [sp, #12]
-	lsls	r6, r0, #31
-	orrs	r6, r4
-	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	ldr	r0, [sp, #4]
-	lsls	r0, r0, #29
-	lsrs	r0, r0, #31
-	subs	r0, r1, r0
-	mov	r4, r1
-	sbcs	r4, r1
-	ands	r2, r0
-	ands	r6, r4
-	eors	r5, r2
-	eors	r7, r6
-	mov	r0, r10
-	lsrs	r2, r0, #3
-	mov	r0, r12
-	lsls	r0, r0, #29
-	orrs	r2, r0
-	mov	r0, r12
-	lsrs	r4, r0, #3
-	ldr	r0, [sp, #8]
-	lsls	r6, r0, #29
-	orrs	r6, r4
-	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	ldr	r0, [sp, #12]
-	lsls	r4, r0, #30
-	orrs	r4, r6
-	lsls	r0, r3, #21
-	lsrs	r0, r0, #31
-	str	r0, [sp, #16]
-	lsls	r6, r0, #31
-	orrs	r6, r4
-	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	ldr	r0, [sp, #4]
-	lsls	r0, r0, #28
-	lsrs	r0, r0, #31
-	subs	r0, r1, r0
-	mov	r4, r1
-	sbcs	r4, r1
-	ands	r2, r0
-	ands	r6, r4
-	eors	r5, r2
-	eors	r7, r6
-	mov	r0, r10
-	lsrs	r2, r0, #4
-	mov	r0, r12
-	lsls	r0, r0, #28
-	orrs	r2, r0
-	mov	r0, r12
-	lsrs	r6, r0, #4
-	ldr	r0, [sp, #8]
-	lsls	r4, r0, #28
-	orrs	r4, r6
-	ldr	r0, [sp, #12]
-	lsls	r6, r0, #29
-	orrs	r6, r4
-	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	ldr	r0, [sp, #16]
-	lsls	r4, r0, #30
-	orrs	r4, r6
-	lsls	r0, r3, #20
-	lsrs	r0, r0, #31
-	str	r0, [sp, #20]
-	lsls	r6, r0, #31
-	orrs	r6, r4
-	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	ldr	r0, [sp, #4]
-	lsls	r0, r0, #27
-	lsrs	r0, r0, #31
-	subs	r0, r1, r0
-	mov	r4, r1
-	sbcs	r4, r1
-	ands	r2, r0
-	ands	r6, r4
-	eors	r5, r2
-	eors	r7, r6
-	mov	r0, r10
-	lsrs	r2, r0, #5
-	mov	r0, r12
-	lsls	r0, r0, #27
-	orrs	r2, r0
-	mov	r0, r12
-	lsrs	r4, r0, #5
-	ldr	r0, [sp, #8]
-	lsls	r6, r0, #27
-	orrs	r6, r4
-	ldr	r0, [sp, #12]
-	lsls	r4, r0, #28
-	orrs	r4, r6
-	ldr	r0, [sp, #16]
-	lsls	r6, r0, #29
-	orrs	r6, r4
-	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	ldr	r0, [sp, #20]
-	lsls	r4, r0, #30
-	orrs	r4, r6
-	lsls	r0, r3, #19
-	lsrs	r0, r0, #31
-	str	r0, [sp, #24]
-	lsls	r6, r0, #31
-	orrs	r6, r4
-	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	ldr	r0, [sp, #4]
-	lsls	r0, r0, #26
-	lsrs	r0, r0, #31
-	subs	r0, r1, r0
-	mov	r4, r1
-	sbcs	r4, r1
-	ands	r2, r0
-	ands	r6, r4
-	eors	r5, r2
-	eors	r7, r6
-	mov	r0, r10
-	lsrs	r2, r0, #6
-	mov	r0, r12
-	lsls	r0, r0, #26
-	orrs	r2, r0
-	mov	r0, r12
-	lsrs	r6, r0, #6
-	ldr	r0, [sp, #8]
-	lsls	r4, r0, #26
-	orrs	r4, r6
-	ldr	r0, [sp, #12]
-	lsls	r6, r0, #27
-	orrs	r6, r4
-	ldr	r0, [sp, #16]
-	lsls	r4, r0, #28
-	orrs	r4, r6
-	ldr	r0, [sp, #20]
-	lsls	r6, r0, #29
-	orrs	r6, r4
-	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	ldr	r0, [sp, #24]
-	lsls	r4, r0, #30
-	orrs	r4, r6
-	lsls	r0, r3, #18
-	lsrs	r0, r0, #31
-	str	r0, [sp, #28]
-	lsls	r6, r0, #31
-	orrs	r6, r4
-	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	ldr	r0, [sp, #4]
-	lsls	r0, r0, #25
-	lsrs	r0, r0, #31
-	subs	r0, r1, r0
-	mov	r4, r1
-	sbcs	r4, r1
-	ands	r2, r0
-	ands	r6, r4
-	eors	r5, r2
-	eors	r7, r6
-	mov	r0, r10
-	lsrs	r4, r0, #7
-	mov	r0, r12
-	lsls	r0, r0, #25
+	ldr	r1, [sp, #4]
+	lsrs	r4, r1, #1
+	ldr	r1, [sp]
+	lsls	r0, r1, #31
 	orrs	r4, r0
-	mov	r0, r12
-	lsrs	r6, r0, #7
-	ldr	r0, [sp, #8]
-	lsls	r2, r0, #25
-	orrs	r2, r6
-	ldr	r0, [sp, #12]
-	lsls	r6, r0, #26
-	orrs	r6, r2
-	ldr	r0, [sp, #16]
-	lsls	r2, r0, #27
-	orrs	r2, r6
-	ldr	r0, [sp, #20]
-	lsls	r6, r0, #28
-	orrs	r6, r2
-	ldr	r0, [sp, #24]
-	lsls	r2, r0, #29
-	orrs	r2, r6
-	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	ldr	r0, [sp, #28]
-	lsls	r0, r0, #30
-	orrs	r0, r2
-	lsls	r2, r3, #17
-	lsrs	r2, r2, #31
-	lsls	r6, r2, #31
-	orrs	r6, r0
+	lsrs	r1, r1, #1
+	lsls	r0, r2, #23
+	lsrs	r0, r0, #31
+	lsls	r3, r0, #31
+	orrs	r3, r1
 	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	ldr	r0, [sp, #4]
-	lsrs	r0, r0, #7
-	subs	r0, r1, r0
-	sbcs	r1, r1
-	ands	r4, r0
+	mov	r0, r11
+	lsls	r0, r0, #30
+	asrs	r1, r0, #31
+	mov	r6, r4
 	ands	r6, r1
+	mov	r0, r3
+	ands	r0, r1
 	mov	r1, r5
-	eors	r1, r4
-	eors	r7, r6
-	mov	r0, r10
-	lsrs	r6, r0, #8
-	mov	r0, r12
-	lsls	r0, r0, #24
-	orrs	r6, r0
-	mov	r0, r12
-	lsrs	r5, r0, #8
-	ldr	r0, [sp, #8]
-	lsls	r4, r0, #24
-	orrs	r4, r5
-	ldr	r0, [sp, #12]
-	lsls	r5, r0, #25
-	orrs	r5, r4
-	ldr	r0, [sp, #16]
-	lsls	r4, r0, #26
-	orrs	r4, r5
-	ldr	r0, [sp, #20]
-	lsls	r5, r0, #27
-	orrs	r5, r4
-	ldr	r0, [sp, #24]
-	lsls	r4, r0, #28
-	orrs	r4, r5
-	ldr	r0, [sp, #28]
-	lsls	r0, r0, #29
-	orrs	r0, r4
+	eors	r1, r6
+	eors	r7, r0
 	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	lsls	r2, r2, #30
-	orrs	r2, r0
-	lsrs	r0, r3, #15
+	lsrs	r4, r4, #1
+	lsls	r0, r3, #31
+	orrs	r4, r0
+	lsrs	r5, r3, #1
+	lsls	r0, r2, #22
+	lsrs	r0, r0, #31
+	lsls	r3, r0, #31
+	orrs	r3, r5
+	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	r0, r11
+	lsls	r0, r0, #29
+	asrs	r6, r0, #31
+	mov	r5, r4
+	ands	r5, r6
+	mov	r0, r3
+	ands	r0, r6
+	eors	r1, r5
+	eors	r7, r0
+	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	lsrs	r4, r4, #1
+	lsls	r0, r3, #31
+	orrs	r4, r0
+	lsrs	r5, r3, #1
+	lsls	r0, r2, #21
+	lsrs	r0, r0, #31
+	lsls	r3, r0, #31
+	orrs	r3, r5
+	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	r0, r11
+	lsls	r0, r0, #28
+	asrs	r6, r0, #31
+	mov	r5, r4
+	ands	r5, r6
+	mov	r0, r3
+	ands	r0, r6
+	eors	r1, r5
+	eors	r7, r0
+	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	lsrs	r4, r4, #1
+	lsls	r0, r3, #31
+	orrs	r4, r0
+	lsrs	r5, r3, #1
+	lsls	r0, r2, #20
+	lsrs	r0, r0, #31
+	lsls	r3, r0, #31
+	orrs	r3, r5
+	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	r0, r11
+	lsls	r0, r0, #27
+	asrs	r6, r0, #31
+	mov	r5, r4
+	ands	r5, r6
+	mov	r0, r3
+	ands	r0, r6
+	eors	r1, r5
+	eors	r7, r0
+	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	lsrs	r4, r4, #1
+	lsls	r0, r3, #31
+	orrs	r4, r0
+	lsrs	r5, r3, #1
+	lsls	r0, r2, #19
+	lsrs	r0, r0, #31
+	lsls	r3, r0, #31
+	orrs	r3, r5
+	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	r0, r11
+	lsls	r0, r0, #26
+	asrs	r6, r0, #31
+	mov	r5, r4
+	ands	r5, r6
+	mov	r0, r3
+	ands	r0, r6
+	eors	r1, r5
+	eors	r7, r0
+	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	lsrs	r4, r4, #1
+	lsls	r0, r3, #31
+	orrs	r4, r0
+	lsrs	r5, r3, #1
+	lsls	r0, r2, #18
+	lsrs	r0, r0, #31
+	lsls	r3, r0, #31
+	orrs	r3, r5
+	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	r0, r11
+	lsls	r0, r0, #25
+	asrs	r6, r0, #31
+	mov	r5, r4
+	ands	r5, r6
+	mov	r0, r3
+	ands	r0, r6
+	eors	r1, r5
+	eors	r7, r0
+	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	lsrs	r4, r4, #1
+	lsls	r0, r3, #31
+	orrs	r4, r0
+	lsrs	r5, r3, #1
+	lsls	r0, r2, #17
+	lsrs	r0, r0, #31
+	lsls	r3, r0, #31
+	orrs	r3, r5
+	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	r0, r11
+	lsls	r0, r0, #24
+	asrs	r6, r0, #31
+	mov	r5, r4
+	ands	r5, r6
+	mov	r0, r3
+	ands	r0, r6
+	eors	r1, r5
+	eors	r7, r0
+	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	lsrs	r6, r4, #1
+	lsls	r0, r3, #31
+	orrs	r6, r0
+	lsrs	r3, r3, #1
+	lsrs	r0, r2, #15
 	lsls	r0, r0, #31
-	orrs	r0, r2
-	ldr	r2, [sp, #36]
+	orrs	r0, r3
+	ldr	r2, [sp, #28]
 	adds	r2, #1
-	str	r2, [sp, #36]
-	ldr	r5, [sp, #52]
-	ldr	r4, [sp, #48]
-	ldr	r3, [sp, #44]
-	ldr	r2, [sp, #40]
+	str	r2, [sp, #28]
+	ldr	r5, [sp, #36]
+	ldr	r4, [sp, #32]
+	ldr	r3, [sp, #20]
+	ldr	r2, [sp, #16]
 	str	r1, [sp, #12]
 	str	r7, [sp, #8]
-	mov	r10, r6
-	mov	r12, r0
-	ldr	r1, [sp, #56]
+	str	r6, [sp, #4]
+	str	r0, [sp]
+	ldr	r1, [sp, #44]
 	adds	r1, #1
-	str	r1, [sp, #56]
-	ldr	r0, [sp, #32]
+	str	r1, [sp, #44]
+	ldr	r0, [sp, #24]
 	cmp	r1, r0
 	bcs	.Lgrain128aeadv2_absorb_ad_far4
 	b	.Lgrain128aeadv2_absorb_ad_loop4
 .Lgrain128aeadv2_absorb_ad_far4:
 .Lgrain128aeadv2_absorb_ad_done5:
-	mov	r1, r11
-	ldr	r0, [sp, #72]
-	str	r1, [r0]
-	ldr	r1, [sp]
-	str	r1, [r0, #4]
 	mov	r1, r8
-	str	r1, [r0, #8]
+	ldr	r0, [sp, #60]
+	str	r1, [r0]
 	mov	r1, r9
+	str	r1, [r0, #4]
+	mov	r1, r12
+	str	r1, [r0, #8]
+	mov	r1, r10
 	str	r1, [r0, #12]
-	ldr	r0, [sp, #68]
+	ldr	r0, [sp, #56]
 	str	r5, [r0]
 	str	r4, [r0, #4]
 	str	r3, [r0, #8]
 	str	r2, [r0, #12]
 	ldr	r1, [sp, #12]
-	ldr	r0, [sp, #80]
+	ldr	r0, [sp, #68]
 	str	r1, [r0]
 	ldr	r1, [sp, #8]
 	str	r1, [r0, #4]
-	mov	r1, r10
-	ldr	r0, [sp, #76]
+	ldr	r1, [sp, #4]
+	ldr	r0, [sp, #64]
 	str	r1, [r0]
-	mov	r1, r12
+	ldr	r1, [sp]
 	str	r1, [r0, #4]
-	add	sp, #84
+	add	sp, #72
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

@@ -1340,7 +1340,7 @@ romulus_n_decrypt_with:
 
 @ --- romulus_n_E_encrypt_block_tk1: romulus_n.E.encrypt_block_tk1
 @     frame 8 bytes (8 spill slots, 2 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 578 bytes of code and literals
+@     estimated 570 bytes of code and literals
 	.section .text.romulus_n_E_encrypt_block_tk1,"ax",%progbits
 	.global romulus_n_E_encrypt_block_tk1
 	.type romulus_n_E_encrypt_block_tk1, %function
@@ -1463,25 +1463,29 @@ romulus_n_E_encrypt_block_tk1:
 	movs	r2, #16
 	rors	r0, r2
 	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r2, r4, #24
-	ldrb	r2, [r5, r2]
-	lsls	r3, r2, #24
 	lsrs	r2, r4, #16
 	uxtb	r2, r2
 	ldrb	r2, [r5, r2]
-	lsls	r2, r2, #16
-	orrs	r3, r2
+	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
+	lsls	r3, r2, #24
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	lsrs	r2, r4, #8
 	uxtb	r2, r2
 	ldrb	r2, [r5, r2]
-	lsls	r2, r2, #8
+	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
+	lsls	r2, r2, #16
 	orrs	r3, r2
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	uxtb	r2, r4
 	ldrb	r2, [r5, r2]
-	orrs	r3, r2
 	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
-	movs	r2, #24
-	rors	r3, r2
+	lsls	r2, r2, #8
+	orrs	r3, r2
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r2, r4, #24
+	ldrb	r2, [r5, r2]
+	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
+	orrs	r3, r2
 	@ skinny128_384plus.ae:121: t = r0 ^ r2
 	mov	r4, r1
 	eors	r4, r0
@@ -1572,25 +1576,29 @@ romulus_n_E_encrypt_block_tk1:
 	movs	r1, #16
 	rors	r0, r1
 	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r1, r4, #24
-	ldrb	r1, [r5, r1]
-	lsls	r3, r1, #24
 	lsrs	r1, r4, #16
 	uxtb	r1, r1
 	ldrb	r1, [r5, r1]
-	lsls	r1, r1, #16
-	orrs	r3, r1
+	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
+	lsls	r3, r1, #24
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	lsrs	r1, r4, #8
 	uxtb	r1, r1
 	ldrb	r1, [r5, r1]
-	lsls	r1, r1, #8
+	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
+	lsls	r1, r1, #16
 	orrs	r3, r1
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	uxtb	r1, r4
 	ldrb	r1, [r5, r1]
-	orrs	r3, r1
 	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
-	movs	r1, #24
-	rors	r3, r1
+	lsls	r1, r1, #8
+	orrs	r3, r1
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r1, r4, #24
+	ldrb	r1, [r5, r1]
+	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
+	orrs	r3, r1
 	@ skinny128_384plus.ae:121: t = r0 ^ r2
 	mov	r4, r2
 	eors	r4, r0

@@ -412,7 +412,7 @@ skinny128_384plus_key_schedule:
 
 @ --- skinny128_384plus_encrypt_block: skinny128_384plus.encrypt_block
 @     frame 4 bytes (6 spill slots, 1 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 286 bytes of code and literals
+@     estimated 282 bytes of code and literals
 	.section .text.skinny128_384plus_encrypt_block,"ax",%progbits
 	.global skinny128_384plus_encrypt_block
 	.type skinny128_384plus_encrypt_block, %function
@@ -525,25 +525,29 @@ skinny128_384plus_encrypt_block:
 	movs	r4, #16
 	rors	r2, r4
 	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r4, r5, #24
+	lsrs	r4, r5, #16
+	uxtb	r4, r4
 	ldrb	r4, [r1, r4]
+	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
 	lsls	r4, r4, #24
-	lsrs	r7, r5, #16
-	uxtb	r7, r7
-	ldrb	r7, [r1, r7]
-	lsls	r7, r7, #16
-	orrs	r4, r7
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	lsrs	r7, r5, #8
 	uxtb	r7, r7
 	ldrb	r7, [r1, r7]
+	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
+	lsls	r7, r7, #16
+	orrs	r4, r7
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	uxtb	r7, r5
+	ldrb	r7, [r1, r7]
+	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
 	lsls	r7, r7, #8
 	orrs	r4, r7
-	uxtb	r5, r5
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r5, r5, #24
 	ldrb	r5, [r1, r5]
-	orrs	r4, r5
 	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
-	movs	r5, #24
-	rors	r4, r5
+	orrs	r4, r5
 	@ skinny128_384plus.ae:121: t = r0 ^ r2
 	mov	r5, r0
 	eors	r5, r2

@@ -6,7 +6,7 @@
 
 ; --- aes_key_schedule: aes.key_schedule
 ;     frame 0 bytes (0 spill slots, locals 0), saves r9, r10
-;     estimated 184 bytes of code
+;     estimated 182 bytes of code
 	.section .text.aes_key_schedule,"ax",@progbits
 	.global aes_key_schedule
 	.type aes_key_schedule, @function
@@ -69,7 +69,6 @@ aes_key_schedule:
 	rrum.w	#2, r15
 	sub	#1, r15
 	mov.b	aes_rcon(r15), r15
-	mov.b	r15, r15
 	swpb	r15
 	xor	r15, r12
 	jmp	.Laes_key_schedule_endif4

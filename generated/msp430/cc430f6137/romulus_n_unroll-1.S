@@ -1818,7 +1818,7 @@ romulus_n_decrypt_with:
 
 ; --- romulus_n_E_encrypt_block_tk1: romulus_n.E.encrypt_block_tk1
 ;     frame 22 bytes (11 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 780 bytes of code
+;     estimated 740 bytes of code
 	.section .text.romulus_n_E_encrypt_block_tk1,"ax",@progbits
 	.local romulus_n_E_encrypt_block_tk1
 	.type romulus_n_E_encrypt_block_tk1, @function
@@ -1878,7 +1878,6 @@ romulus_n_E_encrypt_block_tk1:
 	; skinny128_384plus.ae:116: r0 = sub_cells(r0) ^ ((c & 0xf) as u32 << 24) ^ k[63:32]
 	mov	r13, r11
 	and	#15, r11
-	mov.b	r11, r11
 	swpb	r11
 	xor	r11, r7
 	xor	r4, r6
@@ -1898,7 +1897,6 @@ romulus_n_E_encrypt_block_tk1:
 	bis	r11, r10
 	; skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
 	rrum.w	#4, r13
-	mov.b	r13, r13
 	swpb	r13
 	xor	r13, r15
 	xor	r5, r10
@@ -1932,26 +1930,18 @@ romulus_n_E_encrypt_block_tk1:
 	mov	r14, r13
 	swpb	r13
 	mov.b	r13, r13
-	mov.b	romulus_n_E.sbox(r13), r12
+	mov.b	romulus_n_E.sbox(r13), r13
 	mov.b	r14, r14
-	mov.b	romulus_n_E.sbox(r14), r11
+	mov.b	romulus_n_E.sbox(r14), r4
 	mov.b	5(sp), r14
-	mov.b	romulus_n_E.sbox(r14), r13
+	mov.b	romulus_n_E.sbox(r14), r12
 	mov.b	4(sp), r14
 	mov.b	romulus_n_E.sbox(r14), r14
-	swpb	r12
-	bis	r11, r12
-	swpb	r13
-	bis	r14, r13
 	; skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
-	mov	r12, r14
-	swpb	r13
-	mov	r13, r4
+	swpb	r4
+	bis	r12, r4
 	swpb	r14
-	xor.b	r14, r4
-	xor	r14, r4
-	xor.b	r13, r14
-	xor	r13, r14
+	bis	r13, r14
 	; skinny128_384plus.ae:121: t = r0 ^ r2
 	mov	r6, r11
 	xor	r15, r11
@@ -1987,7 +1977,6 @@ romulus_n_E_encrypt_block_tk1:
 	; skinny128_384plus.ae:116: r0 = sub_cells(r0) ^ ((c & 0xf) as u32 << 24) ^ k[63:32]
 	mov	r9, r13
 	and	#15, r13
-	mov.b	r13, r13
 	mov	r4, r14
 	swpb	r13
 	xor	r13, r14
@@ -2016,7 +2005,6 @@ romulus_n_E_encrypt_block_tk1:
 	; skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
 	mov	r9, r14
 	rrum.w	#4, r14
-	mov.b	r14, r14
 	mov	r13, r15
 	swpb	r14
 	xor	r14, r15
@@ -2053,28 +2041,20 @@ romulus_n_E_encrypt_block_tk1:
 	mov	r12, r13
 	swpb	r13
 	mov.b	r13, r13
-	mov.b	romulus_n_E.sbox(r13), r6
+	mov.b	romulus_n_E.sbox(r13), r10
 	mov.b	r12, r12
-	mov.b	romulus_n_E.sbox(r12), r7
+	mov.b	romulus_n_E.sbox(r12), r12
 	mov	r11, r13
 	swpb	r13
 	mov.b	r13, r13
-	mov.b	romulus_n_E.sbox(r13), r10
+	mov.b	romulus_n_E.sbox(r13), r7
 	mov.b	r11, r11
 	mov.b	romulus_n_E.sbox(r11), r13
-	mov	r6, r12
+	; skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
 	swpb	r12
 	bis	r7, r12
-	swpb	r10
-	bis	r13, r10
-	; skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
-	swpb	r10
-	mov	r10, r13
-	swpb	r12
-	xor.b	r12, r13
-	xor	r12, r13
-	xor.b	r10, r12
-	xor	r10, r12
+	swpb	r13
+	bis	r10, r13
 	; skinny128_384plus.ae:121: t = r0 ^ r2
 	mov	2(sp), r5
 	xor	r14, r5
@@ -2082,9 +2062,9 @@ romulus_n_E_encrypt_block_tk1:
 	xor	r15, r6
 	; skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
 	mov	r5, r10
-	xor	r12, r10
+	xor	r13, r10
 	mov	r6, r11
-	xor	r13, r11
+	xor	r12, r11
 	xor	r14, r4
 	xor	r15, r9
 	; skinny128_384plus.ae:184: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32])

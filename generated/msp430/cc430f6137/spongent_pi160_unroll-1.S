@@ -90,7 +90,7 @@ spongent_pi160_sbox_layer:
 
 ; --- spongent_pi160_permute: spongent_pi160.permute
 ;     frame 28 bytes (14 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1182 bytes of code
+;     estimated 1180 bytes of code
 	.section .text.spongent_pi160_permute,"ax",@progbits
 	.global spongent_pi160_permute
 	.type spongent_pi160_permute, @function
@@ -134,7 +134,6 @@ spongent_pi160_permute:
 	rlc	r5
 	rra	r15
 	rlc	r5
-	mov.b	r5, r5
 	swpb	r5
 	xor	r5, r14
 	mov	r14, r15

@@ -6,7 +6,7 @@
 
 ; --- aes_key_schedule: aes.key_schedule
 ;     frame 0 bytes (0 spill slots, locals 0), saves r9, r10
-;     estimated 192 bytes of code
+;     estimated 190 bytes of code
 	.section .text.aes_key_schedule,"ax",@progbits
 	.global aes_key_schedule
 	.type aes_key_schedule, @function
@@ -72,7 +72,6 @@ aes_key_schedule:
 	rra	r15
 	sub	#1, r15
 	mov.b	aes_rcon(r15), r15
-	mov.b	r15, r15
 	swpb	r15
 	xor	r15, r12
 	jmp	.Laes_key_schedule_endif4

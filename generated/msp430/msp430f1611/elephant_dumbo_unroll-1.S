@@ -244,7 +244,7 @@ elephant_dumbo_decrypt_with:
 
 ; --- elephant_dumbo_P_permute: elephant_dumbo.P.permute
 ;     frame 28 bytes (14 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1214 bytes of code
+;     estimated 1212 bytes of code
 	.section .text.elephant_dumbo_P_permute,"ax",@progbits
 	.local elephant_dumbo_P_permute
 	.type elephant_dumbo_P_permute, @function
@@ -294,7 +294,6 @@ elephant_dumbo_P_permute:
 	rlc	r5
 	rra	r15
 	rlc	r5
-	mov.b	r5, r5
 	swpb	r5
 	xor	r5, r14
 	mov	r14, r15

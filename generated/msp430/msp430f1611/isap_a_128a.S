@@ -1834,7 +1834,7 @@ isap_a_128a_mac:
 
 ; --- isap_a_128a_rekey: isap_a_128a.rekey
 ;     frame 6 bytes (3 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 394 bytes of code
+;     estimated 390 bytes of code
 	.section .text.isap_a_128a_rekey,"ax",@progbits
 	.local isap_a_128a_rekey
 	.type isap_a_128a_rekey, @function
@@ -1914,7 +1914,6 @@ isap_a_128a_rekey:
 	rra	r15
 	rra	r15
 	rra	r15
-	mov.b	r15, r15
 	swpb	r15
 	rla	r15
 	rla	r15
@@ -1963,7 +1962,6 @@ isap_a_128a_rekey:
 	rra	r10
 	rra	r10
 	rra	r10
-	mov.b	r10, r10
 	swpb	r10
 	rla	r10
 	rla	r10

@@ -61,7 +61,7 @@ photon_beetle_aead128_key_setup:
 
 ; --- photon_beetle_aead128_encrypt_with: photon_beetle_aead128.encrypt_with
 ;     frame 80 bytes (16 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1480 bytes of code
+;     estimated 1478 bytes of code
 	.section .text.photon_beetle_aead128_encrypt_with,"ax",@progbits
 	.global photon_beetle_aead128_encrypt_with
 	.type photon_beetle_aead128_encrypt_with, @function
@@ -584,7 +584,6 @@ photon_beetle_aead128_encrypt_with:
 	and	r15, r14
 	xor	r14, r13
 	; photon_beetle_aead128.ae:45: s[7] = s[7] ^ ((c as u32) << 29)
-	mov.b	r13, r13
 	swpb	r13
 	rla	r13
 	rla	r13
@@ -646,7 +645,7 @@ photon_beetle_aead128_encrypt_with:
 
 ; --- photon_beetle_aead128_decrypt_with: photon_beetle_aead128.decrypt_with
 ;     frame 116 bytes (34 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1770 bytes of code
+;     estimated 1768 bytes of code
 	.section .text.photon_beetle_aead128_decrypt_with,"ax",@progbits
 	.global photon_beetle_aead128_decrypt_with
 	.type photon_beetle_aead128_decrypt_with, @function
@@ -1264,7 +1263,6 @@ photon_beetle_aead128_decrypt_with:
 	and	r15, r14
 	xor	r14, r13
 	; photon_beetle_aead128.ae:45: s[7] = s[7] ^ ((c as u32) << 29)
-	mov.b	r13, r13
 	swpb	r13
 	rla	r13
 	rla	r13
@@ -2985,7 +2983,7 @@ photon_beetle_aead128_hash:
 	jnc	.Lphoton_beetle_aead128_hash_loop1
 .Lphoton_beetle_aead128_hash_done2:
 	; photon_beetle_aead128.ae:45: s[7] = s[7] ^ ((c as u32) << 29)
-	mov.b	28(sp), r15
+	mov	28(sp), r15
 	swpb	r15
 	rla	r15
 	rla	r15

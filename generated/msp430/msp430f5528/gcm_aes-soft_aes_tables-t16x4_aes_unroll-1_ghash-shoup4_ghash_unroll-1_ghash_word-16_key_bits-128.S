@@ -6,7 +6,7 @@
 
 ; --- gcm_key_setup: gcm.key_setup
 ;     frame 52 bytes (2 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 890 bytes of code
+;     estimated 796 bytes of code
 	.section .text.gcm_key_setup,"ax",@progbits
 	.global gcm_key_setup
 	.type gcm_key_setup, @function
@@ -172,68 +172,21 @@ gcm_key_setup:
 	mov	r13, 10(r4)
 	mov	r14, 12(r4)
 	mov	r15, 14(r4)
-	mov	r8, r6
-	and	#1, r6
-	mov	r7, r5
-	rrum.w	#1, r5
-	swpb	r6
-	rlam.w	#4, r6
-	rlam.w	#3, r6
-	bis	r5, r6
-	mov	r10, r4
-	and	#1, r4
-	mov	r8, r5
-	rrum.w	#1, r5
-	swpb	r4
-	rlam.w	#4, r4
-	rlam.w	#3, r4
-	mov	r4, r8
-	bis	r5, r8
-	mov	r11, r4
-	and	#1, r4
-	mov	r10, r5
-	rrum.w	#1, r5
-	swpb	r4
-	rlam.w	#4, r4
-	rlam.w	#3, r4
-	mov	r4, r10
-	bis	r5, r10
-	mov	r12, r4
-	and	#1, r4
-	mov	r11, r5
-	rrum.w	#1, r5
-	swpb	r4
-	rlam.w	#4, r4
-	rlam.w	#3, r4
-	mov	r4, r11
-	bis	r5, r11
-	mov	r13, r4
-	and	#1, r4
-	mov	r12, r5
-	rrum.w	#1, r5
-	swpb	r4
-	rlam.w	#4, r4
-	rlam.w	#3, r4
-	mov	r4, r12
-	bis	r5, r12
-	mov	r14, r4
-	and	#1, r4
-	mov	r13, r5
-	rrum.w	#1, r5
-	swpb	r4
-	rlam.w	#4, r4
-	rlam.w	#3, r4
-	mov	r4, r13
-	bis	r5, r13
-	mov	r15, r4
-	and	#1, r4
-	mov	r14, r5
-	rrum.w	#1, r5
-	swpb	r4
-	rlam.w	#4, r4
-	rlam.w	#3, r4
-	mov	r4, r14
-	bis	r5, r14
+	mov	r7, r6
+	bit	#1, r8
+	rrc	r6
+	bit	#1, r10
+	rrc	r8
+	bit	#1, r11
+	rrc	r10
+	bit	#1, r12
+	rrc	r11
+	bit	#1, r13
+	rrc	r12
+	bit	#1, r14
+	rrc	r13
+	bit	#1, r15
+	rrc	r14
 	rrum.w	#1, r15
 	and	#1, r7
 	; ghash.ae:96: return (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)

@@ -5,27 +5,27 @@
 ; then the stack; results through the trailing out-pointers).
 
 ; --- grain128aeadv2_encrypt: grain128aeadv2.encrypt
-;     frame 234 bytes (41 spill slots, locals 140), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3942 bytes of code
+;     frame 218 bytes (33 spill slots, locals 140), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 3030 bytes of code
 	.section .text.grain128aeadv2_encrypt,"ax",@progbits
 	.global grain128aeadv2_encrypt
 	.type grain128aeadv2_encrypt, @function
 	.balign 2
 grain128aeadv2_encrypt:
 	pushm.w	#7, r10
-	sub	#234, sp
-	mov	250(sp), 80(sp)
-	mov	252(sp), 78(sp)
-	mov	254(sp), 90(sp)
-	mov	256(sp), 86(sp)
-	mov	258(sp), 88(sp)
-	mov	262(sp), 92(sp)
+	sub	#218, sp
+	mov	234(sp), 66(sp)
+	mov	236(sp), 64(sp)
+	mov	238(sp), 74(sp)
+	mov	240(sp), 70(sp)
+	mov	242(sp), 72(sp)
+	mov	246(sp), 76(sp)
 	; grain128aeadv2.ae:141: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
 	bit	#1, r12
 	jnz	.Lgrain128aeadv2_encrypt_bytes1
 .Lgrain128aeadv2_encrypt_words2:
-	mov	@r12, 72(sp)
-	mov	2(r12), 68(sp)
+	mov	@r12, 56(sp)
+	mov	2(r12), 50(sp)
 	mov	4(r12), r6
 	mov	6(r12), r7
 	mov	8(r12), r8
@@ -35,7 +35,7 @@ grain128aeadv2_encrypt:
 	jmp	.Lgrain128aeadv2_encrypt_join3
 .Lgrain128aeadv2_encrypt_bytes1:
 	mov	sp, r10
-	add	#94, r10
+	add	#78, r10
 	mov	r10, r11
 	mov	#16, r13
 .Lgrain128aeadv2_encrypt_cpy4:
@@ -61,7 +61,7 @@ grain128aeadv2_encrypt:
 	jmp	.Lgrain128aeadv2_encrypt_join8
 .Lgrain128aeadv2_encrypt_bytes6:
 	mov	sp, r11
-	add	#94, r11
+	add	#78, r11
 	mov	r11, r12
 	mov	#12, r13
 .Lgrain128aeadv2_encrypt_cpy9:
@@ -74,106 +74,106 @@ grain128aeadv2_encrypt:
 	mov	r11, r15
 	jmp	.Lgrain128aeadv2_encrypt_words7
 .Lgrain128aeadv2_encrypt_join8:
-	mov	72(sp), 110(sp)
-	mov	68(sp), 112(sp)
-	mov	r6, 114(sp)
-	mov	r7, 116(sp)
-	mov	r8, 118(sp)
-	mov	r9, 120(sp)
-	mov	r10, 122(sp)
-	mov	r5, 124(sp)
+	mov	56(sp), 94(sp)
+	mov	50(sp), 96(sp)
+	mov	r6, 98(sp)
+	mov	r7, 100(sp)
+	mov	r8, 102(sp)
+	mov	r9, 104(sp)
+	mov	r10, 106(sp)
+	mov	r5, 108(sp)
 	mov	sp, r10
-	add	#110, r10
-	mov	r4, 126(sp)
-	mov	r11, 128(sp)
-	mov	r12, 130(sp)
-	mov	r13, 132(sp)
-	mov	r14, 134(sp)
-	mov	r15, 136(sp)
+	add	#94, r10
+	mov	r4, 110(sp)
+	mov	r11, 112(sp)
+	mov	r12, 114(sp)
+	mov	r13, 116(sp)
+	mov	r14, 118(sp)
+	mov	r15, 120(sp)
 	mov	sp, r13
-	add	#126, r13
+	add	#110, r13
 	mov	sp, r14
-	add	#138, r14
+	add	#122, r14
 	mov	sp, r15
-	add	#154, r15
+	add	#138, r15
 	mov	sp, r11
-	add	#170, r11
+	add	#154, r11
 	mov	sp, r12
-	add	#178, r12
+	add	#162, r12
 	mov	r11, 0(sp)
 	mov	r12, 2(sp)
 	mov	r10, r12
 	call	#grain128aeadv2_init
 	; grain128aeadv2.ae:142: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	mov	sp, r12
-	add	#138, r12
+	add	#122, r12
 	mov	sp, r13
-	add	#154, r13
+	add	#138, r13
 	mov	sp, r14
-	add	#170, r14
+	add	#154, r14
 	mov	sp, r15
-	add	#178, r15
+	add	#162, r15
 	mov	sp, r8
-	add	#186, r8
+	add	#170, r8
 	mov	sp, r9
-	add	#202, r9
+	add	#186, r9
 	mov	sp, r10
-	add	#218, r10
+	add	#202, r10
 	mov	sp, r11
-	add	#226, r11
-	mov	80(sp), 0(sp)
-	mov	78(sp), 2(sp)
+	add	#210, r11
+	mov	66(sp), 0(sp)
+	mov	64(sp), 2(sp)
 	mov	r8, 4(sp)
 	mov	r9, 6(sp)
 	mov	r10, 8(sp)
 	mov	r11, 10(sp)
 	call	#grain128aeadv2_absorb_ad
 	; grain128aeadv2.ae:143: for i in 0..len(msg) {
-	mov	#0, 76(sp)
-	mov	#0, 84(sp)
-	mov	186(sp), r11
-	mov	188(sp), 34(sp)
-	mov	190(sp), 32(sp)
+	mov	#0, 54(sp)
+	mov	#0, 68(sp)
+	mov	170(sp), r13
+	mov	172(sp), 44(sp)
+	mov	174(sp), 42(sp)
+	mov	176(sp), 40(sp)
+	mov	178(sp), 38(sp)
+	mov	180(sp), 36(sp)
+	mov	182(sp), 34(sp)
+	mov	184(sp), 32(sp)
+	mov	186(sp), r14
+	mov	188(sp), 16(sp)
+	mov	190(sp), 24(sp)
 	mov	192(sp), 30(sp)
-	mov	194(sp), 28(sp)
-	mov	196(sp), 26(sp)
-	mov	198(sp), 24(sp)
-	mov	200(sp), 22(sp)
-	mov	202(sp), r8
-	mov	204(sp), 18(sp)
-	mov	206(sp), 44(sp)
-	mov	208(sp), 42(sp)
-	mov	210(sp), 60(sp)
-	mov	212(sp), 16(sp)
-	mov	214(sp), 40(sp)
-	mov	216(sp), 38(sp)
-	mov	218(sp), 14(sp)
-	mov	220(sp), 82(sp)
-	mov	222(sp), r9
-	mov	224(sp), r10
-	mov	226(sp), 66(sp)
-	mov	228(sp), 64(sp)
-	mov	230(sp), 62(sp)
-	mov	232(sp), 48(sp)
-	cmp	86(sp), 76(sp)
-	mov	84(sp), r15
+	mov	194(sp), 18(sp)
+	mov	196(sp), r6
+	mov	198(sp), 28(sp)
+	mov	200(sp), 46(sp)
+	mov	202(sp), 14(sp)
+	mov	204(sp), 12(sp)
+	mov	206(sp), r7
+	mov	208(sp), r8
+	mov	210(sp), r9
+	mov	212(sp), 62(sp)
+	mov	214(sp), 60(sp)
+	mov	216(sp), 58(sp)
+	cmp	70(sp), 54(sp)
+	mov	68(sp), r15
 	subc	#0, r15
 	jnc	.Lgrain128aeadv2_encrypt_near16
 	br	#.Lgrain128aeadv2_encrypt_done12
 .Lgrain128aeadv2_encrypt_near16:
 .Lgrain128aeadv2_encrypt_loop11:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r8, r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	and	#15, r7
-	mov	18(sp), r15
+	mov	r14, r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	and	#15, r10
+	mov	16(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -183,23 +183,146 @@ grain128aeadv2_encrypt:
 	rla	r15
 	adc	r15
 	and	#65520, r15
-	bis	r15, r7
-	mov	r11, r14
-	mov	34(sp), r15
+	bis	r15, r10
+	mov	r13, r12
+	mov	44(sp), r15
 	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	mov	r7, r12
-	and	r14, r12
-	mov	r11, r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#7, r13
+	swpb	r12
+	xor.b	r15, r12
+	xor	r15, r12
+	mov	r10, r5
+	and	r12, r5
+	mov	r13, r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	and	#7, r11
+	mov	44(sp), r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	and	#65528, r15
+	bis	r15, r11
+	mov	44(sp), r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	and	#4095, r12
+	mov	42(sp), r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#61440, r15
+	bis	r15, r12
+	and	r12, r11
+	xor	r11, r5
+	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	mov	r6, r11
+	rla	r11
+	adc	r11
+	and	#1, r11
+	mov	28(sp), r15
+	rla	r15
+	adc	r15
+	and	#65534, r15
+	bis	r15, r11
+	mov	42(sp), r12
+	swpb	r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	and	#63, r12
+	mov	40(sp), r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#65472, r15
+	bis	r15, r12
+	mov	r11, r15
+	and	r12, r15
+	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	xor	r15, r5
+	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	mov	40(sp), r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	and	#15, r4
+	mov	38(sp), r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	and	#65520, r15
+	bis	r15, r4
+	mov	38(sp), r12
+	rla	r12
+	adc	r12
+	and	#1, r12
+	mov	36(sp), r15
+	rla	r15
+	adc	r15
+	and	#65534, r15
+	bis	r15, r12
+	mov	r4, r15
+	and	r12, r15
+	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	xor	r15, r5
+	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
+	and	r11, r10
+	mov	36(sp), r12
+	rla	r12
+	adc	r12
+	rla	r12
+	adc	r12
+	and	#3, r12
+	mov	34(sp), r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	and	#65532, r15
+	bis	r15, r12
+	and	r12, r10
+	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	xor	r10, r5
+	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	mov	36(sp), r12
+	rla	r12
+	adc	r12
+	rla	r12
+	adc	r12
+	rla	r12
+	adc	r12
+	and	#7, r12
 	mov	34(sp), r15
 	rla	r15
 	adc	r15
@@ -208,8 +331,416 @@ grain128aeadv2_encrypt:
 	rla	r15
 	adc	r15
 	and	#65528, r15
-	bis	r15, r13
-	mov	34(sp), r14
+	bis	r15, r12
+	xor	r12, r5
+	mov	r14, r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	and	#16383, r12
+	mov	16(sp), r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#49152, r15
+	bis	r15, r12
+	xor	r12, r5
+	mov	r14, r12
+	rla	r12
+	adc	r12
+	and	#1, r12
+	mov	16(sp), r15
+	rla	r15
+	adc	r15
+	and	#65534, r15
+	bis	r15, r12
+	xor	r12, r5
+	mov	24(sp), r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	and	#4095, r12
+	mov	30(sp), r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#61440, r15
+	bis	r15, r12
+	xor	r12, r5
+	mov	24(sp), r12
+	rla	r12
+	adc	r12
+	rla	r12
+	adc	r12
+	rla	r12
+	adc	r12
+	and	#7, r12
+	mov	30(sp), r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	and	#65528, r15
+	bis	r15, r12
+	xor	r12, r5
+	xor	18(sp), r5
+	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	mov	18(sp), r12
+	swpb	r12
+	bit	#1, r12
+	rrc	r12
+	and	#127, r12
+	mov	r6, r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	and	#65408, r15
+	bis	r15, r12
+	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	xor	r12, r5
+	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	mov	r6, r10
+	swpb	r10
+	bit	#1, r10
+	rrc	r10
+	and	#127, r10
+	mov	28(sp), r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	and	#65408, r15
+	bis	r15, r10
+	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	mov	r5, r12
+	xor	r10, r12
+	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
+	mov	r13, r10
+	swpb	r10
+	rla	r10
+	adc	r10
+	and	#511, r10
+	mov	44(sp), r15
+	swpb	r15
+	rla	r15
+	adc	r15
+	and	#65024, r15
+	bis	r15, r10
+	mov	r13, r5
+	xor	r10, r5
+	mov	42(sp), r10
+	swpb	r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	and	#1023, r10
+	mov	40(sp), r15
+	swpb	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	and	#64512, r15
+	bis	r15, r10
+	xor	r10, r5
+	mov	38(sp), r10
+	swpb	r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	and	#1023, r10
+	mov	36(sp), r15
+	swpb	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	and	#64512, r15
+	bis	r15, r10
+	xor	r10, r5
+	mov	36(sp), r10
+	bit	#1, r10
+	rrc	r10
+	and	#32767, r10
+	mov	34(sp), r15
+	bit	#1, r15
+	rrc	r15
+	and	#32768, r15
+	bis	r15, r10
+	xor	r10, r5
+	mov	r5, r15
+	xor	34(sp), r15
+	mov	r15, 52(sp)
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	mov	16(sp), r10
+	swpb	r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	and	#63, r10
+	mov	24(sp), r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#65472, r15
+	bis	r15, r10
+	mov	r14, r5
+	xor	r10, r5
+	mov	30(sp), r10
+	mov	18(sp), r15
+	swpb	r15
+	swpb	r10
+	xor.b	r15, r10
+	xor	r15, r10
+	xor	r10, r5
+	mov	r6, r10
+	swpb	r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	and	#31, r10
+	mov	28(sp), r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#65504, r15
+	bis	r15, r10
+	xor	r10, r5
+	xor	28(sp), r5
+	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	mov	r14, r4
+	bit	#1, r4
+	rrc	r4
+	bit	#1, r4
+	rrc	r4
+	bit	#1, r4
+	rrc	r4
+	and	#8191, r4
+	mov	16(sp), r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#57344, r15
+	bis	r15, r4
+	mov	18(sp), r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	and	#8191, r10
+	mov	r6, r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#57344, r15
+	bis	r15, r10
+	mov	r4, r15
+	and	r10, r15
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r15, r5
+	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	mov	r14, r10
+	swpb	r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	and	#31, r10
+	mov	16(sp), r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#65504, r15
+	bis	r15, r10
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	and	#7, r14
+	mov	16(sp), r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	and	#65528, r15
+	bis	r15, r14
+	and	r14, r10
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r10, r5
+	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	mov	16(sp), r10
+	bit	#1, r10
+	rrc	r10
+	and	#32767, r10
+	mov	24(sp), r15
+	bit	#1, r15
+	rrc	r15
+	and	#32768, r15
+	bis	r15, r10
+	mov	16(sp), r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#16383, r14
+	mov	24(sp), r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#49152, r15
+	bis	r15, r14
+	and	r14, r10
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r10, r5
+	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	mov	16(sp), r10
+	swpb	r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	and	#31, r10
+	mov	24(sp), r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#65504, r15
+	bis	r15, r10
+	mov	30(sp), r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#31, r14
+	mov	18(sp), r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#65504, r15
+	bis	r15, r14
+	and	r14, r10
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r10, r5
+	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	mov	24(sp), r14
+	mov	30(sp), r15
+	swpb	r15
+	swpb	r14
+	xor.b	r15, r14
+	xor	r15, r14
+	and	30(sp), r14
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r14, r5
+	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	mov	30(sp), r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	and	#7, r10
+	mov	18(sp), r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	and	#65528, r15
+	bis	r15, r10
+	mov	18(sp), r14
+	bit	#1, r14
+	rrc	r14
+	and	#32767, r14
+	mov	r6, r15
+	bit	#1, r15
+	rrc	r15
+	and	#32768, r15
+	bis	r15, r14
+	and	r14, r10
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r10, r5
+	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	mov	18(sp), r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	and	#4095, r10
+	mov	r6, r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#61440, r15
+	bis	r15, r10
+	mov	r6, r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
@@ -219,7 +750,7 @@ grain128aeadv2_encrypt:
 	bit	#1, r14
 	rrc	r14
 	and	#4095, r14
-	mov	32(sp), r15
+	mov	28(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -230,48 +761,109 @@ grain128aeadv2_encrypt:
 	rrc	r15
 	and	#61440, r15
 	bis	r15, r14
-	and	r14, r13
-	xor	r13, r12
-	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	16(sp), r13
-	rla	r13
-	adc	r13
-	and	#1, r13
-	mov	40(sp), r15
+	and	r14, r10
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r10, r5
+	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	mov	16(sp), r10
+	swpb	r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	and	#1023, r10
+	mov	24(sp), r15
+	swpb	r15
 	rla	r15
 	adc	r15
-	and	#65534, r15
-	bis	r15, r13
-	mov	32(sp), r14
+	rla	r15
+	adc	r15
+	and	#64512, r15
+	bis	r15, r10
+	mov	16(sp), r14
+	mov	24(sp), r15
+	swpb	r15
+	swpb	r14
+	xor.b	r15, r14
+	xor	r15, r14
+	and	r14, r10
+	mov	16(sp), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#63, r14
-	mov	30(sp), r15
+	and	#127, r14
+	mov	24(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
+	and	#65408, r15
+	bis	r15, r14
+	and	r14, r10
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r10, r5
+	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
+	mov	18(sp), r10
+	swpb	r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	and	#1023, r10
+	mov	r6, r15
+	swpb	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	and	#64512, r15
+	bis	r15, r10
+	mov	18(sp), r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	and	#3, r14
+	mov	r6, r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	and	#65532, r15
+	bis	r15, r14
+	and	r14, r10
+	mov	r6, r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#16383, r14
+	mov	28(sp), r15
 	bit	#1, r15
 	rrc	r15
-	and	#65472, r15
+	bit	#1, r15
+	rrc	r15
+	and	#49152, r15
 	bis	r15, r14
-	mov	r13, r15
-	and	r14, r15
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r15, r12
-	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	30(sp), r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	and	#15, r6
+	and	r14, r10
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r10, r5
+	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
+	mov	r6, r10
+	mov	28(sp), r15
+	swpb	r15
+	swpb	r10
+	xor.b	r15, r10
+	xor	r15, r10
+	mov	r6, r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	and	#15, r14
 	mov	28(sp), r15
 	rla	r15
 	adc	r15
@@ -282,39 +874,9 @@ grain128aeadv2_encrypt:
 	rla	r15
 	adc	r15
 	and	#65520, r15
-	bis	r15, r6
-	mov	28(sp), r14
-	rla	r14
-	adc	r14
-	and	#1, r14
-	mov	26(sp), r15
-	rla	r15
-	adc	r15
-	and	#65534, r15
 	bis	r15, r14
-	and	r14, r6
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r6, r12
-	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	and	r13, r7
-	mov	26(sp), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#3, r14
-	mov	24(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65532, r15
-	bis	r15, r14
-	and	r14, r7
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r7, r12
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	26(sp), r14
+	and	r14, r10
+	mov	r6, r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -322,7 +884,7 @@ grain128aeadv2_encrypt:
 	rla	r14
 	adc	r14
 	and	#7, r14
-	mov	24(sp), r15
+	mov	28(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -331,573 +893,14 @@ grain128aeadv2_encrypt:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r14
-	xor	r14, r12
-	mov	r8, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#16383, r14
-	mov	18(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#49152, r15
-	bis	r15, r14
-	xor	r14, r12
-	mov	r8, r14
-	rla	r14
-	adc	r14
-	and	#1, r14
-	mov	18(sp), r15
-	rla	r15
-	adc	r15
-	and	#65534, r15
-	bis	r15, r14
-	xor	r14, r12
-	mov	44(sp), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#4095, r14
-	mov	42(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#61440, r15
-	bis	r15, r14
-	xor	r14, r12
-	mov	44(sp), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#7, r14
-	mov	42(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65528, r15
-	bis	r15, r14
-	xor	r14, r12
-	xor	60(sp), r12
-	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	60(sp), r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	and	#127, r14
-	mov	16(sp), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65408, r15
-	bis	r15, r14
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r14, r12
-	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	16(sp), r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	and	#127, r14
-	mov	40(sp), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65408, r15
-	bis	r15, r14
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r14, r12
-	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r11, r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	and	#511, r14
-	mov	34(sp), r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	and	#65024, r15
-	bis	r15, r14
-	mov	r11, r7
-	xor	r14, r7
-	mov	32(sp), r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#1023, r14
-	mov	30(sp), r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#64512, r15
-	bis	r15, r14
-	xor	r14, r7
-	mov	28(sp), r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#1023, r14
-	mov	26(sp), r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#64512, r15
-	bis	r15, r14
-	xor	r14, r7
-	mov	26(sp), r14
-	bit	#1, r14
-	rrc	r14
-	and	#32767, r14
-	mov	24(sp), r15
-	bit	#1, r15
-	rrc	r15
-	and	#32768, r15
-	bis	r15, r14
-	xor	r14, r7
-	mov	r7, r15
-	xor	24(sp), r15
-	mov	r15, 74(sp)
+	and	r14, r10
+	and	r11, r10
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	18(sp), r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#63, r14
-	mov	44(sp), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65472, r15
-	bis	r15, r14
-	mov	r8, r7
-	xor	r14, r7
-	mov	42(sp), r14
-	mov	60(sp), r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	xor	r14, r7
-	mov	16(sp), r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#31, r14
-	mov	40(sp), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65504, r15
-	bis	r15, r14
-	xor	r14, r7
-	xor	40(sp), r7
-	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r8, r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#8191, r6
-	mov	18(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#57344, r15
-	bis	r15, r6
-	mov	60(sp), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#8191, r14
-	mov	16(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#57344, r15
-	bis	r15, r14
-	and	r14, r6
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r6, r7
-	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r8, r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#31, r14
-	mov	18(sp), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65504, r15
-	bis	r15, r14
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#7, r8
-	mov	18(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65528, r15
-	bis	r15, r8
-	and	r8, r14
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r7
-	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	18(sp), r8
-	bit	#1, r8
-	rrc	r8
-	and	#32767, r8
-	mov	44(sp), r15
-	bit	#1, r15
-	rrc	r15
-	and	#32768, r15
-	bis	r15, r8
-	mov	18(sp), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#16383, r14
-	mov	44(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#49152, r15
-	bis	r15, r14
-	and	r14, r8
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r7
-	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	18(sp), r8
-	swpb	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#31, r8
-	mov	44(sp), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65504, r15
-	bis	r15, r8
-	mov	42(sp), r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#31, r14
-	mov	60(sp), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65504, r15
-	bis	r15, r14
-	and	r14, r8
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r7
-	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	44(sp), r14
-	mov	42(sp), r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	and	42(sp), r14
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r7
-	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	42(sp), r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#7, r8
-	mov	60(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65528, r15
-	bis	r15, r8
-	mov	60(sp), r14
-	bit	#1, r14
-	rrc	r14
-	and	#32767, r14
-	mov	16(sp), r15
-	bit	#1, r15
-	rrc	r15
-	and	#32768, r15
-	bis	r15, r14
-	and	r14, r8
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r7
-	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	60(sp), r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#4095, r8
-	mov	16(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#61440, r15
-	bis	r15, r8
-	mov	16(sp), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#4095, r14
-	mov	40(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#61440, r15
-	bis	r15, r14
-	and	r14, r8
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r7
-	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	18(sp), r8
-	swpb	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#1023, r8
-	mov	44(sp), r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#64512, r15
-	bis	r15, r8
-	mov	18(sp), r14
-	mov	44(sp), r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	and	r14, r8
-	mov	18(sp), r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	and	#127, r14
-	mov	44(sp), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65408, r15
-	bis	r15, r14
-	and	r14, r8
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r7
-	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	mov	60(sp), r8
-	swpb	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#1023, r8
-	mov	16(sp), r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#64512, r15
-	bis	r15, r8
-	mov	60(sp), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#3, r14
-	mov	16(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65532, r15
-	bis	r15, r14
-	and	r14, r8
-	mov	16(sp), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#16383, r14
-	mov	40(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#49152, r15
-	bis	r15, r14
-	and	r14, r8
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r7
-	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	mov	16(sp), r8
-	mov	40(sp), r15
-	swpb	r15
-	swpb	r8
-	xor.b	r15, r8
-	xor	r15, r8
-	mov	16(sp), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#15, r14
-	mov	40(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65520, r15
-	bis	r15, r14
-	and	r14, r8
-	mov	16(sp), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#7, r14
-	mov	40(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65528, r15
-	bis	r15, r14
-	and	r14, r8
-	and	r13, r8
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r7
+	xor	r10, r5
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	mov	r7, r15
-	xor	r11, r15
-	mov	r15, 70(sp)
+	mov	r5, r15
+	xor	r13, r15
+	mov	r15, 48(sp)
 	; grain128aeadv2.ae:145: z = unzip(y)
 	mov	#0, r13
 	mov	#0, r14
@@ -940,644 +943,262 @@ grain128aeadv2_encrypt:
 	bis	r14, r15
 	mov	r15, 20(sp)
 	; grain128aeadv2.ae:146: m = msg[i]
-	mov	76(sp), r15
-	add	90(sp), r15
+	mov	54(sp), r15
+	add	74(sp), r15
 	mov.b	@r15, r15
-	mov	r15, 50(sp)
+	mov	r15, 22(sp)
 	; grain128aeadv2.ae:147: ct[i] = m ^ z[7:0]
 	mov.b	20(sp), r15
-	mov	50(sp), r14
+	mov	22(sp), r14
 	xor	r15, r14
-	mov	76(sp), r15
-	add	88(sp), r15
+	mov	54(sp), r15
+	add	72(sp), r15
 	mov.b	r14, 0(r15)
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	50(sp), r12
-	and	#1, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
 	mov	#0, r11
-	sub	r12, r13
-	subc	#0, r14
-	subc	#0, r15
+	bit	#1, 22(sp)
 	subc	#0, r11
-	mov	66(sp), r12
-	and	r13, r12
-	mov	64(sp), r13
-	and	r14, r13
-	mov	62(sp), r14
-	and	r15, r14
-	mov	48(sp), r15
+	inv	r11
+	mov	r9, r12
+	and	r11, r12
+	mov	62(sp), r13
+	and	r11, r13
+	mov	60(sp), r14
+	and	r11, r14
+	mov	58(sp), r15
 	and	r11, r15
 	xor	r12, 14(sp)
-	mov	82(sp), r7
-	xor	r13, r7
-	xor	r14, r9
-	mov	r10, r8
+	xor	r13, 12(sp)
+	xor	r14, r7
 	xor	r15, r8
 	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	mov.b	21(sp), r15
-	and	#1, r15
-	mov	r15, 54(sp)
-	mov	66(sp), r10
-	mov	64(sp), r4
-	mov	62(sp), r5
-	mov	48(sp), r15
-	clrc
-	rrc	r15
+	mov	62(sp), r10
+	mov	60(sp), r4
+	mov	58(sp), r5
+	bit	#256, 20(sp)
 	rrc	r5
 	rrc	r4
 	rrc	r10
-	mov	54(sp), r6
-	swpb	r6
-	rlam.w	#4, r6
-	rlam.w	#3, r6
-	bis	r15, r6
+	rrc	r9
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	50(sp), r11
-	rrum.w	#1, r11
-	and	#1, r11
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	mov	#0, r12
-	sub	r11, r13
-	subc	#0, r14
-	subc	#0, r15
-	subc	#0, r12
-	and	r13, r10
-	mov	r4, r13
-	and	r14, r13
-	mov	r5, r14
-	and	r15, r14
-	mov	r6, r15
-	and	r12, r15
-	xor	r10, 14(sp)
-	xor	r13, r7
-	xor	r14, r9
-	xor	r15, r8
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	mov.b	21(sp), r15
-	rrum.w	#1, r15
-	and	#1, r15
-	mov	r15, 56(sp)
-	mov	66(sp), r10
-	mov	64(sp), r4
-	mov	62(sp), r5
-	mov	48(sp), r14
-	clrc
-	rrc	r14
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	clrc
-	rrc	r14
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	mov	54(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#2, r15
-	bis	r14, r15
-	mov	56(sp), r6
-	swpb	r6
-	rlam.w	#4, r6
-	rlam.w	#3, r6
-	bis	r15, r6
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	50(sp), r11
-	rrum.w	#2, r11
-	and	#1, r11
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	mov	#0, r12
-	sub	r11, r13
-	subc	#0, r14
-	subc	#0, r15
-	subc	#0, r12
-	and	r13, r10
-	mov	r4, r13
-	and	r14, r13
-	mov	r5, r14
-	and	r15, r14
-	mov	r6, r15
-	and	r12, r15
-	xor	r10, 14(sp)
-	xor	r13, r7
-	xor	r14, r9
-	xor	r15, r8
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	mov.b	21(sp), r15
-	rrum.w	#2, r15
-	and	#1, r15
-	mov	r15, 58(sp)
-	mov	66(sp), r10
-	mov	64(sp), r4
-	mov	62(sp), r5
-	mov	48(sp), r15
-	clrc
-	rrc	r15
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	clrc
-	rrc	r15
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	clrc
-	rrc	r15
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	mov	54(sp), r14
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#1, r14
-	bis	r15, r14
-	mov	56(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#2, r15
-	bis	r14, r15
-	mov	58(sp), r6
-	swpb	r6
-	rlam.w	#4, r6
-	rlam.w	#3, r6
-	bis	r15, r6
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	50(sp), r11
-	rrum.w	#3, r11
-	and	#1, r11
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	mov	#0, r12
-	sub	r11, r13
-	subc	#0, r14
-	subc	#0, r15
-	subc	#0, r12
-	and	r13, r10
-	mov	r4, r13
-	and	r14, r13
-	mov	r5, r14
-	and	r15, r14
-	mov	r6, r15
-	and	r12, r15
-	xor	r10, 14(sp)
-	xor	r13, r7
-	xor	r14, r9
-	xor	r15, r8
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	mov.b	21(sp), r15
-	rrum.w	#3, r15
-	and	#1, r15
-	mov	r15, 52(sp)
-	mov	66(sp), r10
-	mov	64(sp), r4
-	mov	62(sp), r5
-	mov	48(sp), r14
-	clrc
-	rrc	r14
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	clrc
-	rrc	r14
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	clrc
-	rrc	r14
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	clrc
-	rrc	r14
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	mov	54(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	bis	r14, r15
-	mov	56(sp), r14
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#1, r14
-	bis	r15, r14
-	mov	58(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#2, r15
-	bis	r14, r15
-	mov	52(sp), r6
-	swpb	r6
-	rlam.w	#4, r6
-	rlam.w	#3, r6
-	bis	r15, r6
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	50(sp), r11
-	rrum.w	#4, r11
-	and	#1, r11
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	mov	#0, r12
-	sub	r11, r13
-	subc	#0, r14
-	subc	#0, r15
-	subc	#0, r12
-	and	r13, r10
-	mov	r4, r13
-	and	r14, r13
-	mov	r5, r14
-	and	r15, r14
-	mov	r6, r15
-	and	r12, r15
-	xor	r10, 14(sp)
-	xor	r13, r7
-	xor	r14, r9
-	xor	r15, r8
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	mov.b	21(sp), r15
-	rrum.w	#4, r15
-	and	#1, r15
-	mov	r15, 46(sp)
-	mov	66(sp), r10
-	mov	64(sp), r4
-	mov	62(sp), r5
-	mov	48(sp), r15
-	clrc
-	rrc	r15
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	clrc
-	rrc	r15
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	clrc
-	rrc	r15
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	clrc
-	rrc	r15
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	clrc
-	rrc	r15
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	mov	54(sp), r14
-	swpb	r14
-	rlam.w	#3, r14
-	bis	r15, r14
-	mov	56(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	bis	r14, r15
-	mov	58(sp), r14
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#1, r14
-	bis	r15, r14
-	mov	52(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#2, r15
-	bis	r14, r15
-	mov	46(sp), r6
-	swpb	r6
-	rlam.w	#4, r6
-	rlam.w	#3, r6
-	bis	r15, r6
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	50(sp), r11
-	rrum.w	#4, r11
-	rrum.w	#1, r11
-	and	#1, r11
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	mov	#0, r12
-	sub	r11, r13
-	subc	#0, r14
-	subc	#0, r15
-	subc	#0, r12
-	and	r13, r10
-	mov	r4, r13
-	and	r14, r13
-	mov	r5, r14
-	and	r15, r14
-	mov	r6, r15
-	and	r12, r15
-	xor	r10, 14(sp)
-	xor	r13, r7
-	xor	r14, r9
-	xor	r15, r8
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	mov.b	21(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#1, r15
-	and	#1, r15
-	mov	r15, 36(sp)
-	mov	66(sp), r6
-	mov	64(sp), r10
-	mov	62(sp), r4
-	mov	48(sp), r14
-	clrc
-	rrc	r14
-	rrc	r4
-	rrc	r10
-	rrc	r6
-	clrc
-	rrc	r14
-	rrc	r4
-	rrc	r10
-	rrc	r6
-	clrc
-	rrc	r14
-	rrc	r4
-	rrc	r10
-	rrc	r6
-	clrc
-	rrc	r14
-	rrc	r4
-	rrc	r10
-	rrc	r6
-	clrc
-	rrc	r14
-	rrc	r4
-	rrc	r10
-	rrc	r6
-	clrc
-	rrc	r14
-	rrc	r4
-	rrc	r10
-	rrc	r6
-	mov	54(sp), r15
-	swpb	r15
-	rlam.w	#2, r15
-	bis	r14, r15
-	mov	56(sp), r14
-	swpb	r14
-	rlam.w	#3, r14
-	bis	r15, r14
-	mov	58(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	bis	r14, r15
-	mov	52(sp), r14
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#1, r14
-	bis	r15, r14
-	mov	46(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#2, r15
-	bis	r14, r15
-	mov	36(sp), r5
-	swpb	r5
-	rlam.w	#4, r5
-	rlam.w	#3, r5
-	bis	r15, r5
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	50(sp), r11
-	rrum.w	#4, r11
-	rrum.w	#2, r11
-	and	#1, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	sub	r11, r12
-	subc	#0, r13
-	subc	#0, r14
-	subc	#0, r15
-	and	r12, r6
-	and	r13, r10
-	mov	r4, r13
-	and	r14, r13
-	mov	r5, r14
-	and	r15, r14
-	xor	r6, 14(sp)
-	mov	r7, r15
-	xor	r10, r15
-	mov	r15, 12(sp)
-	xor	r13, r9
-	mov	r8, r10
-	xor	r14, r10
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	mov.b	21(sp), r5
-	rrum.w	#4, r5
-	rrum.w	#2, r5
-	and	#1, r5
-	mov	66(sp), r4
-	swpb	r4
-	rla	r4
-	adc	r4
-	and	#511, r4
-	mov	64(sp), r6
-	swpb	r6
-	rla	r6
-	adc	r6
-	mov	r6, r15
-	and	#65024, r15
-	bis	r15, r4
-	and	#511, r6
-	mov	62(sp), r7
-	swpb	r7
-	rla	r7
-	adc	r7
-	mov	r7, r15
-	and	#65024, r15
-	bis	r15, r6
-	and	#511, r7
-	mov	48(sp), r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	and	#65024, r15
-	bis	r15, r7
-	mov	48(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#3, r15
-	mov	54(sp), r14
-	swpb	r14
-	rlam.w	#1, r14
-	bis	r15, r14
-	mov	56(sp), r15
-	swpb	r15
-	rlam.w	#2, r15
-	bis	r14, r15
-	mov	58(sp), r14
-	swpb	r14
-	rlam.w	#3, r14
-	bis	r15, r14
-	mov	52(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	bis	r14, r15
-	mov	46(sp), r14
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#1, r14
-	bis	r15, r14
-	mov	36(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#2, r15
-	bis	r14, r15
-	mov	r5, r8
-	swpb	r8
-	rlam.w	#4, r8
-	rlam.w	#3, r8
-	bis	r15, r8
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	50(sp), r12
-	rrum.w	#4, r12
-	rrum.w	#3, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
 	mov	#0, r11
-	sub	r12, r13
-	subc	#0, r14
-	subc	#0, r15
+	bit	#2, 22(sp)
 	subc	#0, r11
-	mov	r4, r12
-	and	r13, r12
-	mov	r6, r13
-	and	r14, r13
-	mov	r7, r14
-	and	r15, r14
-	mov	r8, r15
+	inv	r11
+	mov	r9, r12
+	and	r11, r12
+	mov	r10, r13
+	and	r11, r13
+	mov	r4, r14
+	and	r11, r14
+	mov	r5, r15
 	and	r11, r15
-	mov	14(sp), r6
-	xor	r12, r6
-	mov	12(sp), r7
-	xor	r13, r7
-	xor	r14, r9
-	xor	r15, r10
+	xor	r12, 14(sp)
+	xor	r13, 12(sp)
+	xor	r14, r7
+	xor	r15, r8
 	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	mov.b	21(sp), r8
-	rrum.w	#4, r8
-	rrum.w	#3, r8
-	mov	66(sp), r12
-	mov	64(sp), r13
-	mov	62(sp), r14
-	mov	48(sp), r15
-	swpb	r13
-	swpb	r12
-	xor.b	r13, r12
-	xor	r13, r12
-	swpb	r14
-	xor.b	r14, r13
-	xor	r14, r13
-	swpb	r15
-	xor.b	r15, r14
-	xor	r15, r14
-	mov.b	r15, r15
-	mov	54(sp), r11
-	swpb	r11
-	bis	r15, r11
-	mov	56(sp), r15
-	swpb	r15
-	rlam.w	#1, r15
-	bis	r11, r15
-	mov	58(sp), r11
-	swpb	r11
-	rlam.w	#2, r11
-	bis	r15, r11
-	mov	52(sp), r15
-	swpb	r15
-	rlam.w	#3, r15
-	bis	r11, r15
-	mov	46(sp), r11
-	swpb	r11
-	rlam.w	#4, r11
-	bis	r15, r11
-	mov	36(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#1, r15
-	bis	r11, r15
-	mov	r5, r11
-	swpb	r11
-	rlam.w	#4, r11
-	rlam.w	#2, r11
-	bis	r15, r11
-	mov	r8, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	bis	r11, r15
-	mov	34(sp), r11
-	mov	32(sp), 34(sp)
-	mov	30(sp), 32(sp)
-	mov	28(sp), 30(sp)
-	mov	26(sp), 28(sp)
-	mov	24(sp), 26(sp)
-	mov	22(sp), 24(sp)
-	mov	74(sp), 22(sp)
-	mov	18(sp), r8
-	mov	44(sp), 18(sp)
+	bit	#512, 20(sp)
+	rrc	r5
+	rrc	r4
+	rrc	r10
+	rrc	r9
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	#0, r11
+	bit	#4, 22(sp)
+	subc	#0, r11
+	inv	r11
+	mov	r9, r12
+	and	r11, r12
+	mov	r10, r13
+	and	r11, r13
+	mov	r4, r14
+	and	r11, r14
+	mov	r5, r15
+	and	r11, r15
+	xor	r12, 14(sp)
+	xor	r13, 12(sp)
+	xor	r14, r7
+	xor	r15, r8
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	bit	#1024, 20(sp)
+	rrc	r5
+	rrc	r4
+	rrc	r10
+	rrc	r9
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	#0, r11
+	bit	#8, 22(sp)
+	subc	#0, r11
+	inv	r11
+	mov	r9, r12
+	and	r11, r12
+	mov	r10, r13
+	and	r11, r13
+	mov	r4, r14
+	and	r11, r14
+	mov	r5, r15
+	and	r11, r15
+	xor	r12, 14(sp)
+	xor	r13, 12(sp)
+	xor	r14, r7
+	xor	r15, r8
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	bit	#2048, 20(sp)
+	rrc	r5
+	rrc	r4
+	rrc	r10
+	rrc	r9
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	#0, r11
+	bit	#16, 22(sp)
+	subc	#0, r11
+	inv	r11
+	mov	r9, r12
+	and	r11, r12
+	mov	r10, r13
+	and	r11, r13
+	mov	r4, r14
+	and	r11, r14
+	mov	r5, r15
+	and	r11, r15
+	xor	r12, 14(sp)
+	xor	r13, 12(sp)
+	xor	r14, r7
+	xor	r15, r8
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	bit	#4096, 20(sp)
+	rrc	r5
+	rrc	r4
+	rrc	r10
+	rrc	r9
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	#0, r11
+	bit	#32, 22(sp)
+	subc	#0, r11
+	inv	r11
+	mov	r9, r12
+	and	r11, r12
+	mov	r10, r13
+	and	r11, r13
+	mov	r4, r14
+	and	r11, r14
+	mov	r5, r15
+	and	r11, r15
+	xor	r12, 14(sp)
+	xor	r13, 12(sp)
+	xor	r14, r7
+	xor	r15, r8
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	bit	#8192, 20(sp)
+	rrc	r5
+	rrc	r4
+	rrc	r10
+	rrc	r9
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	#0, r11
+	bit	#64, 22(sp)
+	subc	#0, r11
+	inv	r11
+	mov	r9, r12
+	and	r11, r12
+	mov	r10, r13
+	and	r11, r13
+	mov	r4, r14
+	and	r11, r14
+	mov	r5, r15
+	and	r11, r15
+	xor	r12, 14(sp)
+	xor	r13, 12(sp)
+	xor	r14, r7
+	xor	r15, r8
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	mov	r4, r11
+	mov	r5, r12
+	bit	#16384, 20(sp)
+	rrc	r12
+	rrc	r11
+	rrc	r10
+	rrc	r9
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	#0, r4
+	bit	#128, 22(sp)
+	subc	#0, r4
+	inv	r4
+	mov	r9, r5
+	and	r4, r5
+	mov	r10, r13
+	and	r4, r13
+	mov	r11, r14
+	and	r4, r14
+	mov	r12, r15
+	and	r4, r15
+	mov	14(sp), r4
+	xor	r5, r4
+	mov	12(sp), r5
+	xor	r13, r5
+	xor	r14, r7
+	xor	r15, r8
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	bit	#32768, 20(sp)
+	rrc	r12
+	rrc	r11
+	rrc	r10
+	rrc	r9
+	mov	44(sp), r13
 	mov	42(sp), 44(sp)
-	mov	60(sp), 42(sp)
-	mov	16(sp), r4
-	mov	40(sp), r5
+	mov	40(sp), 42(sp)
 	mov	38(sp), 40(sp)
-	mov	70(sp), 38(sp)
-	mov	r4, 60(sp)
-	mov	r5, 16(sp)
-	mov	r6, 14(sp)
-	mov	r7, 82(sp)
-	mov	r12, 66(sp)
-	mov	r13, 64(sp)
-	mov	r14, 62(sp)
-	mov	r15, 48(sp)
-	add	#1, 76(sp)
-	addc	#0, 84(sp)
-	cmp	86(sp), 76(sp)
-	mov	84(sp), r15
+	mov	36(sp), 38(sp)
+	mov	34(sp), 36(sp)
+	mov	32(sp), 34(sp)
+	mov	52(sp), 32(sp)
+	mov	16(sp), r14
+	mov	24(sp), r15
+	mov	30(sp), 24(sp)
+	mov	18(sp), 30(sp)
+	mov	28(sp), 26(sp)
+	mov	46(sp), 28(sp)
+	mov	48(sp), 46(sp)
+	mov	r4, 14(sp)
+	mov	r15, 16(sp)
+	mov	r6, 18(sp)
+	mov	26(sp), r6
+	mov	r5, 12(sp)
+	mov	r10, 62(sp)
+	mov	r11, 60(sp)
+	mov	r12, 58(sp)
+	add	#1, 54(sp)
+	addc	#0, 68(sp)
+	cmp	70(sp), 54(sp)
+	mov	68(sp), r15
 	subc	#0, r15
 	jc	.Lgrain128aeadv2_encrypt_near17
 	br	#.Lgrain128aeadv2_encrypt_loop11
 .Lgrain128aeadv2_encrypt_near17:
 .Lgrain128aeadv2_encrypt_done12:
 	; grain128aeadv2.ae:150: store_le(tag, 0, acc ^ sr)
-	mov	14(sp), r11
-	xor	66(sp), r11
-	mov	82(sp), r12
-	xor	64(sp), r12
-	mov	r9, r14
-	xor	62(sp), r14
-	mov	r10, r15
-	xor	48(sp), r15
-	mov	92(sp), r13
+	mov	14(sp), r14
+	xor	r9, r14
+	mov	12(sp), r15
+	xor	62(sp), r15
+	xor	60(sp), r7
+	xor	58(sp), r8
+	mov	76(sp), r13
 	bit	#1, r13
 	jnz	.Lgrain128aeadv2_encrypt_bytes13
-	mov	r11, 0(r13)
-	mov	r12, 2(r13)
-	mov	r14, 4(r13)
-	mov	r15, 6(r13)
+	mov	r14, 0(r13)
+	mov	r15, 2(r13)
+	mov	r7, 4(r13)
+	mov	r8, 6(r13)
 	jmp	.Lgrain128aeadv2_encrypt_stored14
 .Lgrain128aeadv2_encrypt_bytes13:
-	mov	r11, 94(sp)
-	mov	r12, 96(sp)
-	mov	r14, 98(sp)
-	mov	r15, 100(sp)
+	mov	r14, 78(sp)
+	mov	r15, 80(sp)
+	mov	r7, 82(sp)
+	mov	r8, 84(sp)
 	mov	sp, r14
-	add	#94, r14
+	add	#78, r14
 	mov	#8, r15
 .Lgrain128aeadv2_encrypt_cpy15:
 	mov.b	@r14, 0(r13)
@@ -1586,35 +1207,35 @@ grain128aeadv2_encrypt:
 	dec	r15
 	jnz	.Lgrain128aeadv2_encrypt_cpy15
 .Lgrain128aeadv2_encrypt_stored14:
-	add	#234, sp
+	add	#218, sp
 	popm.w	#7, r10
 	ret
 	.size grain128aeadv2_encrypt, .-grain128aeadv2_encrypt
 
 
 ; --- grain128aeadv2_decrypt: grain128aeadv2.decrypt
-;     frame 238 bytes (43 spill slots, locals 140), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3968 bytes of code
+;     frame 220 bytes (34 spill slots, locals 140), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 3050 bytes of code
 	.section .text.grain128aeadv2_decrypt,"ax",@progbits
 	.global grain128aeadv2_decrypt
 	.type grain128aeadv2_decrypt, @function
 	.balign 2
 grain128aeadv2_decrypt:
 	pushm.w	#7, r10
-	sub	#238, sp
-	mov	254(sp), 82(sp)
-	mov	256(sp), 80(sp)
-	mov	258(sp), 92(sp)
-	mov	260(sp), 88(sp)
-	mov	262(sp), 94(sp)
-	mov	266(sp), 90(sp)
-	mov	270(sp), 96(sp)
+	sub	#220, sp
+	mov	236(sp), 66(sp)
+	mov	238(sp), 64(sp)
+	mov	240(sp), 74(sp)
+	mov	242(sp), 70(sp)
+	mov	244(sp), 76(sp)
+	mov	248(sp), 72(sp)
+	mov	252(sp), 78(sp)
 	; grain128aeadv2.ae:154: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
 	bit	#1, r12
 	jnz	.Lgrain128aeadv2_decrypt_bytes1
 .Lgrain128aeadv2_decrypt_words2:
-	mov	@r12, 74(sp)
-	mov	2(r12), 70(sp)
+	mov	@r12, 56(sp)
+	mov	2(r12), 50(sp)
 	mov	4(r12), r6
 	mov	6(r12), r7
 	mov	8(r12), r8
@@ -1624,7 +1245,7 @@ grain128aeadv2_decrypt:
 	jmp	.Lgrain128aeadv2_decrypt_join3
 .Lgrain128aeadv2_decrypt_bytes1:
 	mov	sp, r10
-	add	#98, r10
+	add	#80, r10
 	mov	r10, r11
 	mov	#16, r13
 .Lgrain128aeadv2_decrypt_cpy4:
@@ -1650,7 +1271,7 @@ grain128aeadv2_decrypt:
 	jmp	.Lgrain128aeadv2_decrypt_join8
 .Lgrain128aeadv2_decrypt_bytes6:
 	mov	sp, r11
-	add	#98, r11
+	add	#80, r11
 	mov	r11, r12
 	mov	#12, r13
 .Lgrain128aeadv2_decrypt_cpy9:
@@ -1663,106 +1284,106 @@ grain128aeadv2_decrypt:
 	mov	r11, r15
 	jmp	.Lgrain128aeadv2_decrypt_words7
 .Lgrain128aeadv2_decrypt_join8:
-	mov	74(sp), 114(sp)
-	mov	70(sp), 116(sp)
-	mov	r6, 118(sp)
-	mov	r7, 120(sp)
-	mov	r8, 122(sp)
-	mov	r9, 124(sp)
-	mov	r10, 126(sp)
-	mov	r5, 128(sp)
+	mov	56(sp), 96(sp)
+	mov	50(sp), 98(sp)
+	mov	r6, 100(sp)
+	mov	r7, 102(sp)
+	mov	r8, 104(sp)
+	mov	r9, 106(sp)
+	mov	r10, 108(sp)
+	mov	r5, 110(sp)
 	mov	sp, r10
-	add	#114, r10
-	mov	r4, 130(sp)
-	mov	r11, 132(sp)
-	mov	r12, 134(sp)
-	mov	r13, 136(sp)
-	mov	r14, 138(sp)
-	mov	r15, 140(sp)
+	add	#96, r10
+	mov	r4, 112(sp)
+	mov	r11, 114(sp)
+	mov	r12, 116(sp)
+	mov	r13, 118(sp)
+	mov	r14, 120(sp)
+	mov	r15, 122(sp)
 	mov	sp, r13
-	add	#130, r13
+	add	#112, r13
 	mov	sp, r14
-	add	#142, r14
+	add	#124, r14
 	mov	sp, r15
-	add	#158, r15
+	add	#140, r15
 	mov	sp, r11
-	add	#174, r11
+	add	#156, r11
 	mov	sp, r12
-	add	#182, r12
+	add	#164, r12
 	mov	r11, 0(sp)
 	mov	r12, 2(sp)
 	mov	r10, r12
 	call	#grain128aeadv2_init
 	; grain128aeadv2.ae:155: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	mov	sp, r12
-	add	#142, r12
+	add	#124, r12
 	mov	sp, r13
-	add	#158, r13
+	add	#140, r13
 	mov	sp, r14
-	add	#174, r14
+	add	#156, r14
 	mov	sp, r15
-	add	#182, r15
+	add	#164, r15
 	mov	sp, r8
-	add	#190, r8
+	add	#172, r8
 	mov	sp, r9
-	add	#206, r9
+	add	#188, r9
 	mov	sp, r10
-	add	#222, r10
+	add	#204, r10
 	mov	sp, r11
-	add	#230, r11
-	mov	82(sp), 0(sp)
-	mov	80(sp), 2(sp)
+	add	#212, r11
+	mov	66(sp), 0(sp)
+	mov	64(sp), 2(sp)
 	mov	r8, 4(sp)
 	mov	r9, 6(sp)
 	mov	r10, 8(sp)
 	mov	r11, 10(sp)
 	call	#grain128aeadv2_absorb_ad
 	; grain128aeadv2.ae:156: for i in 0..len(ct) {
-	mov	#0, 78(sp)
-	mov	#0, 86(sp)
-	mov	190(sp), r9
-	mov	192(sp), 36(sp)
-	mov	194(sp), 34(sp)
-	mov	196(sp), 32(sp)
-	mov	198(sp), 30(sp)
+	mov	#0, 54(sp)
+	mov	#0, 68(sp)
+	mov	172(sp), r13
+	mov	174(sp), 44(sp)
+	mov	176(sp), 42(sp)
+	mov	178(sp), 40(sp)
+	mov	180(sp), 38(sp)
+	mov	182(sp), 36(sp)
+	mov	184(sp), 34(sp)
+	mov	186(sp), 32(sp)
+	mov	188(sp), r14
+	mov	190(sp), 16(sp)
+	mov	192(sp), 24(sp)
+	mov	194(sp), 30(sp)
+	mov	196(sp), 20(sp)
+	mov	198(sp), r6
 	mov	200(sp), 28(sp)
-	mov	202(sp), 26(sp)
-	mov	204(sp), 24(sp)
-	mov	206(sp), r8
-	mov	208(sp), 22(sp)
-	mov	210(sp), 48(sp)
-	mov	212(sp), 46(sp)
+	mov	202(sp), 46(sp)
+	mov	204(sp), 14(sp)
+	mov	206(sp), 12(sp)
+	mov	208(sp), r7
+	mov	210(sp), r8
+	mov	212(sp), r9
 	mov	214(sp), 62(sp)
-	mov	216(sp), 16(sp)
-	mov	218(sp), 42(sp)
-	mov	220(sp), 40(sp)
-	mov	222(sp), 14(sp)
-	mov	224(sp), 84(sp)
-	mov	226(sp), r10
-	mov	228(sp), r11
-	mov	230(sp), 68(sp)
-	mov	232(sp), 66(sp)
-	mov	234(sp), 64(sp)
-	mov	236(sp), 52(sp)
-	cmp	88(sp), 78(sp)
-	mov	86(sp), r15
+	mov	216(sp), 60(sp)
+	mov	218(sp), 58(sp)
+	cmp	70(sp), 54(sp)
+	mov	68(sp), r15
 	subc	#0, r15
 	jnc	.Lgrain128aeadv2_decrypt_near18
 	br	#.Lgrain128aeadv2_decrypt_done12
 .Lgrain128aeadv2_decrypt_near18:
 .Lgrain128aeadv2_decrypt_loop11:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r8, r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	and	#15, r7
-	mov	22(sp), r15
+	mov	r14, r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	and	#15, r10
+	mov	16(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -1772,23 +1393,1256 @@ grain128aeadv2_decrypt:
 	rla	r15
 	adc	r15
 	and	#65520, r15
-	bis	r15, r7
-	mov	r9, r14
+	bis	r15, r10
+	mov	r13, r12
+	mov	44(sp), r15
+	swpb	r15
+	swpb	r12
+	xor.b	r15, r12
+	xor	r15, r12
+	mov	r10, r5
+	and	r12, r5
+	mov	r13, r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	and	#7, r11
+	mov	44(sp), r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	and	#65528, r15
+	bis	r15, r11
+	mov	44(sp), r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	and	#4095, r12
+	mov	42(sp), r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#61440, r15
+	bis	r15, r12
+	and	r12, r11
+	xor	r11, r5
+	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	mov	r6, r11
+	rla	r11
+	adc	r11
+	and	#1, r11
+	mov	28(sp), r15
+	rla	r15
+	adc	r15
+	and	#65534, r15
+	bis	r15, r11
+	mov	42(sp), r12
+	swpb	r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	and	#63, r12
+	mov	40(sp), r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#65472, r15
+	bis	r15, r12
+	mov	r11, r15
+	and	r12, r15
+	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	xor	r15, r5
+	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	mov	40(sp), r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	and	#15, r4
+	mov	38(sp), r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	and	#65520, r15
+	bis	r15, r4
+	mov	38(sp), r12
+	rla	r12
+	adc	r12
+	and	#1, r12
+	mov	36(sp), r15
+	rla	r15
+	adc	r15
+	and	#65534, r15
+	bis	r15, r12
+	mov	r4, r15
+	and	r12, r15
+	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	xor	r15, r5
+	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
+	and	r11, r10
+	mov	36(sp), r12
+	rla	r12
+	adc	r12
+	rla	r12
+	adc	r12
+	and	#3, r12
+	mov	34(sp), r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	and	#65532, r15
+	bis	r15, r12
+	and	r12, r10
+	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	xor	r10, r5
+	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	mov	36(sp), r12
+	rla	r12
+	adc	r12
+	rla	r12
+	adc	r12
+	rla	r12
+	adc	r12
+	and	#7, r12
+	mov	34(sp), r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	and	#65528, r15
+	bis	r15, r12
+	xor	r12, r5
+	mov	r14, r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	and	#16383, r12
+	mov	16(sp), r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#49152, r15
+	bis	r15, r12
+	xor	r12, r5
+	mov	r14, r12
+	rla	r12
+	adc	r12
+	and	#1, r12
+	mov	16(sp), r15
+	rla	r15
+	adc	r15
+	and	#65534, r15
+	bis	r15, r12
+	xor	r12, r5
+	mov	24(sp), r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	and	#4095, r12
+	mov	30(sp), r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#61440, r15
+	bis	r15, r12
+	xor	r12, r5
+	mov	24(sp), r12
+	rla	r12
+	adc	r12
+	rla	r12
+	adc	r12
+	rla	r12
+	adc	r12
+	and	#7, r12
+	mov	30(sp), r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	and	#65528, r15
+	bis	r15, r12
+	xor	r12, r5
+	xor	20(sp), r5
+	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	mov	20(sp), r12
+	swpb	r12
+	bit	#1, r12
+	rrc	r12
+	and	#127, r12
+	mov	r6, r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	and	#65408, r15
+	bis	r15, r12
+	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	xor	r12, r5
+	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	mov	r6, r10
+	swpb	r10
+	bit	#1, r10
+	rrc	r10
+	and	#127, r10
+	mov	28(sp), r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	and	#65408, r15
+	bis	r15, r10
+	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	mov	r5, r12
+	xor	r10, r12
+	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
+	mov	r13, r10
+	swpb	r10
+	rla	r10
+	adc	r10
+	and	#511, r10
+	mov	44(sp), r15
+	swpb	r15
+	rla	r15
+	adc	r15
+	and	#65024, r15
+	bis	r15, r10
+	mov	r13, r5
+	xor	r10, r5
+	mov	42(sp), r10
+	swpb	r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	and	#1023, r10
+	mov	40(sp), r15
+	swpb	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	and	#64512, r15
+	bis	r15, r10
+	xor	r10, r5
+	mov	38(sp), r10
+	swpb	r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	and	#1023, r10
+	mov	36(sp), r15
+	swpb	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	and	#64512, r15
+	bis	r15, r10
+	xor	r10, r5
+	mov	36(sp), r10
+	bit	#1, r10
+	rrc	r10
+	and	#32767, r10
+	mov	34(sp), r15
+	bit	#1, r15
+	rrc	r15
+	and	#32768, r15
+	bis	r15, r10
+	xor	r10, r5
+	mov	r5, r15
+	xor	34(sp), r15
+	mov	r15, 52(sp)
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	mov	16(sp), r10
+	swpb	r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	and	#63, r10
+	mov	24(sp), r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#65472, r15
+	bis	r15, r10
+	mov	r14, r5
+	xor	r10, r5
+	mov	30(sp), r10
+	mov	20(sp), r15
+	swpb	r15
+	swpb	r10
+	xor.b	r15, r10
+	xor	r15, r10
+	xor	r10, r5
+	mov	r6, r10
+	swpb	r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	and	#31, r10
+	mov	28(sp), r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#65504, r15
+	bis	r15, r10
+	xor	r10, r5
+	xor	28(sp), r5
+	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	mov	r14, r4
+	bit	#1, r4
+	rrc	r4
+	bit	#1, r4
+	rrc	r4
+	bit	#1, r4
+	rrc	r4
+	and	#8191, r4
+	mov	16(sp), r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#57344, r15
+	bis	r15, r4
+	mov	20(sp), r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	and	#8191, r10
+	mov	r6, r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#57344, r15
+	bis	r15, r10
+	mov	r4, r15
+	and	r10, r15
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r15, r5
+	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	mov	r14, r10
+	swpb	r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	and	#31, r10
+	mov	16(sp), r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#65504, r15
+	bis	r15, r10
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	and	#7, r14
+	mov	16(sp), r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	and	#65528, r15
+	bis	r15, r14
+	and	r14, r10
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r10, r5
+	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	mov	16(sp), r10
+	bit	#1, r10
+	rrc	r10
+	and	#32767, r10
+	mov	24(sp), r15
+	bit	#1, r15
+	rrc	r15
+	and	#32768, r15
+	bis	r15, r10
+	mov	16(sp), r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#16383, r14
+	mov	24(sp), r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#49152, r15
+	bis	r15, r14
+	and	r14, r10
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r10, r5
+	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	mov	16(sp), r10
+	swpb	r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	and	#31, r10
+	mov	24(sp), r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#65504, r15
+	bis	r15, r10
+	mov	30(sp), r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#31, r14
+	mov	20(sp), r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#65504, r15
+	bis	r15, r14
+	and	r14, r10
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r10, r5
+	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	mov	24(sp), r14
+	mov	30(sp), r15
+	swpb	r15
+	swpb	r14
+	xor.b	r15, r14
+	xor	r15, r14
+	and	30(sp), r14
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r14, r5
+	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	mov	30(sp), r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	and	#7, r10
+	mov	20(sp), r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	and	#65528, r15
+	bis	r15, r10
+	mov	20(sp), r14
+	bit	#1, r14
+	rrc	r14
+	and	#32767, r14
+	mov	r6, r15
+	bit	#1, r15
+	rrc	r15
+	and	#32768, r15
+	bis	r15, r14
+	and	r14, r10
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r10, r5
+	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	mov	20(sp), r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	and	#4095, r10
+	mov	r6, r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#61440, r15
+	bis	r15, r10
+	mov	r6, r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#4095, r14
+	mov	28(sp), r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#61440, r15
+	bis	r15, r14
+	and	r14, r10
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r10, r5
+	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	mov	16(sp), r10
+	swpb	r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	and	#1023, r10
+	mov	24(sp), r15
+	swpb	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	and	#64512, r15
+	bis	r15, r10
+	mov	16(sp), r14
+	mov	24(sp), r15
+	swpb	r15
+	swpb	r14
+	xor.b	r15, r14
+	xor	r15, r14
+	and	r14, r10
+	mov	16(sp), r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	and	#127, r14
+	mov	24(sp), r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	and	#65408, r15
+	bis	r15, r14
+	and	r14, r10
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r10, r5
+	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
+	mov	20(sp), r10
+	swpb	r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	and	#1023, r10
+	mov	r6, r15
+	swpb	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	and	#64512, r15
+	bis	r15, r10
+	mov	20(sp), r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	and	#3, r14
+	mov	r6, r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	and	#65532, r15
+	bis	r15, r14
+	and	r14, r10
+	mov	r6, r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#16383, r14
+	mov	28(sp), r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#49152, r15
+	bis	r15, r14
+	and	r14, r10
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r10, r5
+	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
+	mov	r6, r10
+	mov	28(sp), r15
+	swpb	r15
+	swpb	r10
+	xor.b	r15, r10
+	xor	r15, r10
+	mov	r6, r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	and	#15, r14
+	mov	28(sp), r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	and	#65520, r15
+	bis	r15, r14
+	and	r14, r10
+	mov	r6, r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	and	#7, r14
+	mov	28(sp), r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	and	#65528, r15
+	bis	r15, r14
+	and	r14, r10
+	and	r11, r10
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r10, r5
+	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
+	mov	r5, r15
+	xor	r13, r15
+	mov	r15, 48(sp)
+	; grain128aeadv2.ae:158: z = unzip(y)
+	mov	#0, r13
+	mov	#0, r14
+	mov	r12, r15
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r14
+	swpb	r13
+	mov.b	r13, r13
+	mov	r13, r15
+	bis	r14, r15
+	mov	r15, 22(sp)
+	; grain128aeadv2.ae:159: m = ct[i] ^ z[7:0]
+	mov	54(sp), r15
+	add	74(sp), r15
+	mov.b	@r15, r15
+	mov.b	22(sp), r14
+	xor	r14, r15
+	mov	r15, 18(sp)
+	; grain128aeadv2.ae:160: msg[i] = m
+	mov	54(sp), r15
+	add	72(sp), r15
+	mov.b	18(sp), 0(r15)
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	#0, r11
+	bit	#1, 18(sp)
+	subc	#0, r11
+	inv	r11
+	mov	r9, r12
+	and	r11, r12
+	mov	62(sp), r13
+	and	r11, r13
+	mov	60(sp), r14
+	and	r11, r14
+	mov	58(sp), r15
+	and	r11, r15
+	xor	r12, 14(sp)
+	xor	r13, 12(sp)
+	xor	r14, r7
+	xor	r15, r8
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	mov	62(sp), r10
+	mov	60(sp), r4
+	mov	58(sp), r5
+	bit	#256, 22(sp)
+	rrc	r5
+	rrc	r4
+	rrc	r10
+	rrc	r9
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	#0, r11
+	bit	#2, 18(sp)
+	subc	#0, r11
+	inv	r11
+	mov	r9, r12
+	and	r11, r12
+	mov	r10, r13
+	and	r11, r13
+	mov	r4, r14
+	and	r11, r14
+	mov	r5, r15
+	and	r11, r15
+	xor	r12, 14(sp)
+	xor	r13, 12(sp)
+	xor	r14, r7
+	xor	r15, r8
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	bit	#512, 22(sp)
+	rrc	r5
+	rrc	r4
+	rrc	r10
+	rrc	r9
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	#0, r11
+	bit	#4, 18(sp)
+	subc	#0, r11
+	inv	r11
+	mov	r9, r12
+	and	r11, r12
+	mov	r10, r13
+	and	r11, r13
+	mov	r4, r14
+	and	r11, r14
+	mov	r5, r15
+	and	r11, r15
+	xor	r12, 14(sp)
+	xor	r13, 12(sp)
+	xor	r14, r7
+	xor	r15, r8
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	bit	#1024, 22(sp)
+	rrc	r5
+	rrc	r4
+	rrc	r10
+	rrc	r9
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	#0, r11
+	bit	#8, 18(sp)
+	subc	#0, r11
+	inv	r11
+	mov	r9, r12
+	and	r11, r12
+	mov	r10, r13
+	and	r11, r13
+	mov	r4, r14
+	and	r11, r14
+	mov	r5, r15
+	and	r11, r15
+	xor	r12, 14(sp)
+	xor	r13, 12(sp)
+	xor	r14, r7
+	xor	r15, r8
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	bit	#2048, 22(sp)
+	rrc	r5
+	rrc	r4
+	rrc	r10
+	rrc	r9
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	#0, r11
+	bit	#16, 18(sp)
+	subc	#0, r11
+	inv	r11
+	mov	r9, r12
+	and	r11, r12
+	mov	r10, r13
+	and	r11, r13
+	mov	r4, r14
+	and	r11, r14
+	mov	r5, r15
+	and	r11, r15
+	xor	r12, 14(sp)
+	xor	r13, 12(sp)
+	xor	r14, r7
+	xor	r15, r8
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	bit	#4096, 22(sp)
+	rrc	r5
+	rrc	r4
+	rrc	r10
+	rrc	r9
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	#0, r11
+	bit	#32, 18(sp)
+	subc	#0, r11
+	inv	r11
+	mov	r9, r12
+	and	r11, r12
+	mov	r10, r13
+	and	r11, r13
+	mov	r4, r14
+	and	r11, r14
+	mov	r5, r15
+	and	r11, r15
+	xor	r12, 14(sp)
+	xor	r13, 12(sp)
+	xor	r14, r7
+	xor	r15, r8
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	bit	#8192, 22(sp)
+	rrc	r5
+	rrc	r4
+	rrc	r10
+	rrc	r9
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	#0, r11
+	bit	#64, 18(sp)
+	subc	#0, r11
+	inv	r11
+	mov	r9, r12
+	and	r11, r12
+	mov	r10, r13
+	and	r11, r13
+	mov	r4, r14
+	and	r11, r14
+	mov	r5, r15
+	and	r11, r15
+	xor	r12, 14(sp)
+	xor	r13, 12(sp)
+	xor	r14, r7
+	xor	r15, r8
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	mov	r4, r11
+	mov	r5, r12
+	bit	#16384, 22(sp)
+	rrc	r12
+	rrc	r11
+	rrc	r10
+	rrc	r9
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	#0, r4
+	bit	#128, 18(sp)
+	subc	#0, r4
+	inv	r4
+	mov	r9, r5
+	and	r4, r5
+	mov	r10, r13
+	and	r4, r13
+	mov	r11, r14
+	and	r4, r14
+	mov	r12, r15
+	and	r4, r15
+	mov	14(sp), r4
+	xor	r5, r4
+	mov	12(sp), r5
+	xor	r13, r5
+	xor	r14, r7
+	xor	r15, r8
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	bit	#32768, 22(sp)
+	rrc	r12
+	rrc	r11
+	rrc	r10
+	rrc	r9
+	mov	44(sp), r13
+	mov	42(sp), 44(sp)
+	mov	40(sp), 42(sp)
+	mov	38(sp), 40(sp)
+	mov	36(sp), 38(sp)
+	mov	34(sp), 36(sp)
+	mov	32(sp), 34(sp)
+	mov	52(sp), 32(sp)
+	mov	16(sp), r14
+	mov	24(sp), r15
+	mov	30(sp), 24(sp)
+	mov	20(sp), 30(sp)
+	mov	28(sp), 26(sp)
+	mov	46(sp), 28(sp)
+	mov	48(sp), 46(sp)
+	mov	r4, 14(sp)
+	mov	r15, 16(sp)
+	mov	r6, 20(sp)
+	mov	26(sp), r6
+	mov	r5, 12(sp)
+	mov	r10, 62(sp)
+	mov	r11, 60(sp)
+	mov	r12, 58(sp)
+	add	#1, 54(sp)
+	addc	#0, 68(sp)
+	cmp	70(sp), 54(sp)
+	mov	68(sp), r15
+	subc	#0, r15
+	jc	.Lgrain128aeadv2_decrypt_near19
+	br	#.Lgrain128aeadv2_decrypt_loop11
+.Lgrain128aeadv2_decrypt_near19:
+.Lgrain128aeadv2_decrypt_done12:
+	; grain128aeadv2.ae:163: return (load_le(tag, 0, 8) ^ acc ^ sr) == 0
+	mov	76(sp), r11
+	bit	#1, r11
+	jnz	.Lgrain128aeadv2_decrypt_bytes13
+.Lgrain128aeadv2_decrypt_words14:
+	mov	@r11, r12
+	mov	2(r11), r13
+	mov	4(r11), r14
+	mov	6(r11), r15
+	jmp	.Lgrain128aeadv2_decrypt_join15
+.Lgrain128aeadv2_decrypt_bytes13:
+	mov	sp, r12
+	add	#80, r12
+	mov	r12, r13
+	mov	#8, r14
+.Lgrain128aeadv2_decrypt_cpy16:
+	mov.b	@r11, r15
+	inc	r11
+	mov.b	r15, 0(r13)
+	inc	r13
+	dec	r14
+	jnz	.Lgrain128aeadv2_decrypt_cpy16
+	mov	r12, r11
+	jmp	.Lgrain128aeadv2_decrypt_words14
+.Lgrain128aeadv2_decrypt_join15:
+	xor	14(sp), r12
+	xor	12(sp), r13
+	xor	r7, r14
+	xor	r8, r15
+	xor	r9, r12
+	xor	62(sp), r13
+	xor	60(sp), r14
+	xor	58(sp), r15
+	bis	r13, r12
+	bis	r14, r12
+	bis	r15, r12
+	sub	#1, r12
+	clr	r14
+	adc	r14
+	xor	#1, r14
+	mov	78(sp), r15
+	mov	r14, 0(r15)
+	add	#220, sp
+	popm.w	#7, r10
+	ret
+	.size grain128aeadv2_decrypt, .-grain128aeadv2_decrypt
+
+
+; --- grain128aeadv2_absorb_ad: grain128aeadv2.absorb_ad
+;     frame 84 bytes (42 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 5434 bytes of code
+	.section .text.grain128aeadv2_absorb_ad,"ax",@progbits
+	.local grain128aeadv2_absorb_ad
+	.type grain128aeadv2_absorb_ad, @function
+	.balign 2
+grain128aeadv2_absorb_ad:
+	pushm.w	#7, r10
+	sub	#84, sp
+	mov	100(sp), 74(sp)
+	mov	102(sp), 68(sp)
+	mov	104(sp), 78(sp)
+	mov	106(sp), 76(sp)
+	mov	108(sp), 82(sp)
+	mov	110(sp), 80(sp)
+	; grain128aeadv2.ae:128: n = if a < 0x80 then 0 else if a < 0x100 then 1 else if a < 0x10000 then 2 else if a < 0x1000000 then 3 else 4 as u32
+	cmp	#128, 68(sp)
+	mov	#0, r11
+	subc	#0, r11
+	clr	r8
+	adc	r8
+	xor	#1, r8
+	cmp	#256, 68(sp)
+	mov	#0, r11
+	subc	#0, r11
+	clr	r7
+	adc	r7
+	xor	#1, r7
+	cmp	#0, 68(sp)
+	mov	#0, r11
+	subc	#1, r11
+	clr	r10
+	adc	r10
+	xor	#1, r10
+	cmp	#0, 68(sp)
+	mov	#0, r11
+	subc	#256, r11
+	clr	r9
+	adc	r9
+	xor	#1, r9
+	inv	r9
+	inc	r9
+	and	#7, r9
+	xor	#4, r9
+	inv	r10
+	inc	r10
+	mov	r9, r11
+	xor	#2, r11
+	and	r10, r11
+	xor	r11, r9
+	inv	r7
+	inc	r7
+	mov	r9, r11
+	xor	#1, r11
+	and	r7, r11
+	xor	r11, r9
+	inv	r8
+	inc	r8
+	mov	r9, r10
+	and	r8, r10
+	mov	r9, r11
+	xor	r10, r11
+	mov	r11, 64(sp)
+	; grain128aeadv2.ae:129: for i in 0..n + 1 {
+	mov	64(sp), 72(sp)
+	mov	#0, 70(sp)
+	add	#1, 72(sp)
+	addc	#0, 70(sp)
+	mov	#0, 54(sp)
+	mov	#0, 52(sp)
+	mov	@r12+, 40(sp)
+	mov	@r12+, 36(sp)
+	mov	@r12+, 34(sp)
+	mov	@r12+, 32(sp)
+	mov	@r12+, 30(sp)
+	mov	@r12+, 28(sp)
+	mov	@r12+, 26(sp)
+	mov	@r12+, 24(sp)
+	mov	@r13+, r6
+	mov	@r13+, 4(sp)
+	mov	@r13+, 8(sp)
+	mov	@r13+, 22(sp)
+	mov	@r13+, 6(sp)
+	mov	@r13+, r8
+	mov	@r13+, 16(sp)
+	mov	@r13+, 42(sp)
+	mov	@r14+, 2(sp)
+	mov	@r14+, 0(sp)
+	mov	@r14+, r10
+	mov	@r14+, r11
+	mov	@r15+, 60(sp)
+	mov	@r15+, r13
+	mov	@r15+, 58(sp)
+	mov	@r15+, 56(sp)
+	cmp	72(sp), 54(sp)
+	mov	52(sp), r15
+	subc	70(sp), r15
+	jnc	.Lgrain128aeadv2_absorb_ad_near10
+	br	#.Lgrain128aeadv2_absorb_ad_done2
+.Lgrain128aeadv2_absorb_ad_near10:
+.Lgrain128aeadv2_absorb_ad_loop1:
+	; grain128aeadv2.ae:130: x = if i == 0 then (if n == 0 then a as u8 else 0x80 | (n as u8)) else (a >> (8 * (n - i))) as u8
+	mov	54(sp), r15
+	bis	52(sp), r15
+	sub	#1, r15
+	clr	r5
+	adc	r5
+	xor	#1, r5
+	mov	64(sp), r15
+	sub	#1, r15
+	clr	r14
+	adc	r14
+	xor	#1, r14
+	mov.b	68(sp), r15
+	mov.b	64(sp), r7
+	bis	#128, r7
+	inv	r14
+	inc	r14
+	xor	r7, r15
+	and	r14, r15
+	xor	r15, r7
+	mov	64(sp), r15
+	mov	#0, r9
+	sub	54(sp), r15
+	subc	52(sp), r9
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	mov	r15, r12
+	and	#65528, r12
+	rlam.w	#3, r9
+	and	#7, r15
+	bis	r15, r9
+	mov	68(sp), r14
+	mov	#0, r15
+	tst	r9
+	jnz	.Lgrain128aeadv2_absorb_ad_shbig3
+	cmp	#32, r12
+	jc	.Lgrain128aeadv2_absorb_ad_shbig3
+.Lgrain128aeadv2_absorb_ad_shlimb6:
+	cmp	#16, r12
+	jnc	.Lgrain128aeadv2_absorb_ad_shbits7
+	mov	r15, r14
+	clr	r15
+	sub	#16, r12
+	jmp	.Lgrain128aeadv2_absorb_ad_shlimb6
+.Lgrain128aeadv2_absorb_ad_shbits7:
+	tst	r12
+	jz	.Lgrain128aeadv2_absorb_ad_shend4
+.Lgrain128aeadv2_absorb_ad_sh5:
+	clrc
+	rrc	r15
+	rrc	r14
+	dec	r12
+	jnz	.Lgrain128aeadv2_absorb_ad_sh5
+	jmp	.Lgrain128aeadv2_absorb_ad_shend4
+.Lgrain128aeadv2_absorb_ad_shbig3:
+	clr	r14
+.Lgrain128aeadv2_absorb_ad_shend4:
+	mov.b	r14, r14
+	inv	r5
+	inc	r5
+	xor	r14, r7
+	and	r5, r7
+	mov	r14, r15
+	xor	r7, r15
+	mov	r15, 10(sp)
+	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	mov	r6, r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	and	#15, r5
+	mov	4(sp), r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	and	#65520, r15
+	bis	r15, r5
+	mov	40(sp), r14
 	mov	36(sp), r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
-	mov	r7, r12
-	and	r14, r12
-	mov	r9, r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#7, r13
+	mov	r5, r9
+	and	r14, r9
+	mov	40(sp), r12
+	rla	r12
+	adc	r12
+	rla	r12
+	adc	r12
+	rla	r12
+	adc	r12
+	and	#7, r12
 	mov	36(sp), r15
 	rla	r15
 	adc	r15
@@ -1797,7 +2651,7 @@ grain128aeadv2_decrypt:
 	rla	r15
 	adc	r15
 	and	#65528, r15
-	bis	r15, r13
+	bis	r15, r12
 	mov	36(sp), r14
 	bit	#1, r14
 	rrc	r14
@@ -1819,18 +2673,18 @@ grain128aeadv2_decrypt:
 	rrc	r15
 	and	#61440, r15
 	bis	r15, r14
-	and	r14, r13
-	xor	r13, r12
+	and	r14, r12
+	xor	r12, r9
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	16(sp), r13
-	rla	r13
-	adc	r13
-	and	#1, r13
-	mov	42(sp), r15
+	mov	r8, r12
+	rla	r12
+	adc	r12
+	and	#1, r12
+	mov	16(sp), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
-	bis	r15, r13
+	bis	r15, r12
 	mov	34(sp), r14
 	swpb	r14
 	bit	#1, r14
@@ -1846,21 +2700,21 @@ grain128aeadv2_decrypt:
 	rrc	r15
 	and	#65472, r15
 	bis	r15, r14
-	mov	r13, r15
+	mov	r12, r15
 	and	r14, r15
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r15, r12
+	xor	r15, r9
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	32(sp), r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	and	#15, r6
+	mov	32(sp), r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	and	#15, r7
 	mov	30(sp), r15
 	rla	r15
 	adc	r15
@@ -1871,7 +2725,7 @@ grain128aeadv2_decrypt:
 	rla	r15
 	adc	r15
 	and	#65520, r15
-	bis	r15, r6
+	bis	r15, r7
 	mov	30(sp), r14
 	rla	r14
 	adc	r14
@@ -1881,11 +2735,12 @@ grain128aeadv2_decrypt:
 	adc	r15
 	and	#65534, r15
 	bis	r15, r14
-	and	r14, r6
+	and	r14, r7
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r6, r12
+	xor	r7, r9
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	and	r13, r7
+	mov	r5, r7
+	and	r12, r7
 	mov	28(sp), r14
 	rla	r14
 	adc	r14
@@ -1901,7 +2756,7 @@ grain128aeadv2_decrypt:
 	bis	r15, r14
 	and	r14, r7
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r7, r12
+	xor	r7, r9
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	mov	28(sp), r14
 	rla	r14
@@ -1920,32 +2775,32 @@ grain128aeadv2_decrypt:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r14
-	xor	r14, r12
-	mov	r8, r14
+	xor	r14, r9
+	mov	r6, r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
 	rrc	r14
 	and	#16383, r14
-	mov	22(sp), r15
+	mov	4(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
 	rrc	r15
 	and	#49152, r15
 	bis	r15, r14
-	xor	r14, r12
-	mov	r8, r14
+	xor	r14, r9
+	mov	r6, r14
 	rla	r14
 	adc	r14
 	and	#1, r14
-	mov	22(sp), r15
+	mov	4(sp), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
 	bis	r15, r14
-	xor	r14, r12
-	mov	48(sp), r14
+	xor	r14, r9
+	mov	8(sp), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
@@ -1955,7 +2810,7 @@ grain128aeadv2_decrypt:
 	bit	#1, r14
 	rrc	r14
 	and	#4095, r14
-	mov	46(sp), r15
+	mov	22(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -1966,8 +2821,8 @@ grain128aeadv2_decrypt:
 	rrc	r15
 	and	#61440, r15
 	bis	r15, r14
-	xor	r14, r12
-	mov	48(sp), r14
+	xor	r14, r9
+	mov	8(sp), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -1975,7 +2830,7 @@ grain128aeadv2_decrypt:
 	rla	r14
 	adc	r14
 	and	#7, r14
-	mov	46(sp), r15
+	mov	22(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -1984,10 +2839,24 @@ grain128aeadv2_decrypt:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r14
-	xor	r14, r12
-	xor	62(sp), r12
+	xor	r14, r9
+	xor	6(sp), r9
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	62(sp), r14
+	mov	6(sp), r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	and	#127, r14
+	mov	r8, r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	and	#65408, r15
+	bis	r15, r14
+	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	xor	r14, r9
+	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	mov	r8, r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
@@ -1999,23 +2868,9 @@ grain128aeadv2_decrypt:
 	and	#65408, r15
 	bis	r15, r14
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r14, r12
-	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	16(sp), r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	and	#127, r14
-	mov	42(sp), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65408, r15
-	bis	r15, r14
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r14, r12
+	xor	r14, r9
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r9, r14
+	mov	40(sp), r14
 	swpb	r14
 	rla	r14
 	adc	r14
@@ -2026,7 +2881,7 @@ grain128aeadv2_decrypt:
 	adc	r15
 	and	#65024, r15
 	bis	r15, r14
-	mov	r9, r7
+	mov	40(sp), r7
 	xor	r14, r7
 	mov	34(sp), r14
 	swpb	r14
@@ -2072,16 +2927,16 @@ grain128aeadv2_decrypt:
 	xor	r14, r7
 	mov	r7, r15
 	xor	26(sp), r15
-	mov	r15, 76(sp)
+	mov	r15, 48(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	22(sp), r14
+	mov	4(sp), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
 	rrc	r14
 	and	#63, r14
-	mov	48(sp), r15
+	mov	8(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -2089,75 +2944,15 @@ grain128aeadv2_decrypt:
 	rrc	r15
 	and	#65472, r15
 	bis	r15, r14
-	mov	r8, r7
+	mov	r6, r7
 	xor	r14, r7
-	mov	46(sp), r14
-	mov	62(sp), r15
+	mov	22(sp), r14
+	mov	6(sp), r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
 	xor	r14, r7
-	mov	16(sp), r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#31, r14
-	mov	42(sp), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65504, r15
-	bis	r15, r14
-	xor	r14, r7
-	xor	42(sp), r7
-	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r8, r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#8191, r6
-	mov	22(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#57344, r15
-	bis	r15, r6
-	mov	62(sp), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#8191, r14
-	mov	16(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#57344, r15
-	bis	r15, r14
-	and	r14, r6
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r6, r7
-	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	r8, r14
 	swpb	r14
 	bit	#1, r14
@@ -2167,7 +2962,7 @@ grain128aeadv2_decrypt:
 	bit	#1, r14
 	rrc	r14
 	and	#31, r14
-	mov	22(sp), r15
+	mov	16(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -2177,72 +2972,48 @@ grain128aeadv2_decrypt:
 	rrc	r15
 	and	#65504, r15
 	bis	r15, r14
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#7, r8
-	mov	22(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65528, r15
-	bis	r15, r8
-	and	r8, r14
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r14, r7
-	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	22(sp), r8
-	bit	#1, r8
-	rrc	r8
-	and	#32767, r8
-	mov	48(sp), r15
+	xor	16(sp), r7
+	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	mov	r6, r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	and	#8191, r5
+	mov	4(sp), r15
 	bit	#1, r15
 	rrc	r15
-	and	#32768, r15
-	bis	r15, r8
-	mov	22(sp), r14
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#57344, r15
+	bis	r15, r5
+	mov	6(sp), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
 	rrc	r14
-	and	#16383, r14
-	mov	48(sp), r15
+	bit	#1, r14
+	rrc	r14
+	and	#8191, r14
+	mov	r8, r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
 	rrc	r15
-	and	#49152, r15
+	bit	#1, r15
+	rrc	r15
+	and	#57344, r15
 	bis	r15, r14
-	and	r14, r8
+	and	r14, r5
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r7
-	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	22(sp), r8
-	swpb	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#31, r8
-	mov	48(sp), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65504, r15
-	bis	r15, r8
-	mov	46(sp), r14
+	xor	r5, r7
+	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	mov	r6, r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
@@ -2251,7 +3022,7 @@ grain128aeadv2_decrypt:
 	bit	#1, r14
 	rrc	r14
 	and	#31, r14
-	mov	62(sp), r15
+	mov	4(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -2261,29 +3032,14 @@ grain128aeadv2_decrypt:
 	rrc	r15
 	and	#65504, r15
 	bis	r15, r14
-	and	r14, r8
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r7
-	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	48(sp), r14
-	mov	46(sp), r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	and	46(sp), r14
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r7
-	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	46(sp), r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#7, r8
-	mov	62(sp), r15
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	and	#7, r6
+	mov	4(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -2291,31 +3047,130 @@ grain128aeadv2_decrypt:
 	rla	r15
 	adc	r15
 	and	#65528, r15
-	bis	r15, r8
-	mov	62(sp), r14
+	bis	r15, r6
+	and	r6, r14
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r14, r7
+	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	mov	4(sp), r6
+	bit	#1, r6
+	rrc	r6
+	and	#32767, r6
+	mov	8(sp), r15
+	bit	#1, r15
+	rrc	r15
+	and	#32768, r15
+	bis	r15, r6
+	mov	4(sp), r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#16383, r14
+	mov	8(sp), r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#49152, r15
+	bis	r15, r14
+	and	r14, r6
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r6, r7
+	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	mov	4(sp), r6
+	swpb	r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	and	#31, r6
+	mov	8(sp), r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#65504, r15
+	bis	r15, r6
+	mov	22(sp), r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#31, r14
+	mov	6(sp), r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	bit	#1, r15
+	rrc	r15
+	and	#65504, r15
+	bis	r15, r14
+	and	r14, r6
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r6, r7
+	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	mov	8(sp), r14
+	mov	22(sp), r15
+	swpb	r15
+	swpb	r14
+	xor.b	r15, r14
+	xor	r15, r14
+	and	22(sp), r14
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r14, r7
+	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	mov	22(sp), r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	and	#7, r6
+	mov	6(sp), r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	and	#65528, r15
+	bis	r15, r6
+	mov	6(sp), r14
 	bit	#1, r14
 	rrc	r14
 	and	#32767, r14
-	mov	16(sp), r15
+	mov	r8, r15
 	bit	#1, r15
 	rrc	r15
 	and	#32768, r15
 	bis	r15, r14
-	and	r14, r8
+	and	r14, r6
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r7
+	xor	r6, r7
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	62(sp), r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#4095, r8
-	mov	16(sp), r15
+	mov	6(sp), r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	and	#4095, r6
+	mov	r8, r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -2325,8 +3180,8 @@ grain128aeadv2_decrypt:
 	bit	#1, r15
 	rrc	r15
 	and	#61440, r15
-	bis	r15, r8
-	mov	16(sp), r14
+	bis	r15, r6
+	mov	r8, r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
@@ -2336,7 +3191,7 @@ grain128aeadv2_decrypt:
 	bit	#1, r14
 	rrc	r14
 	and	#4095, r14
-	mov	42(sp), r15
+	mov	16(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -2347,100 +3202,100 @@ grain128aeadv2_decrypt:
 	rrc	r15
 	and	#61440, r15
 	bis	r15, r14
-	and	r14, r8
+	and	r14, r6
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r7
+	xor	r6, r7
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	22(sp), r8
-	swpb	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#1023, r8
-	mov	48(sp), r15
+	mov	4(sp), r6
+	swpb	r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	and	#1023, r6
+	mov	8(sp), r15
 	swpb	r15
 	rla	r15
 	adc	r15
 	rla	r15
 	adc	r15
 	and	#64512, r15
-	bis	r15, r8
-	mov	22(sp), r14
-	mov	48(sp), r15
+	bis	r15, r6
+	mov	4(sp), r14
+	mov	8(sp), r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
-	and	r14, r8
-	mov	22(sp), r14
+	and	r14, r6
+	mov	4(sp), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
 	and	#127, r14
-	mov	48(sp), r15
+	mov	8(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
 	and	#65408, r15
 	bis	r15, r14
-	and	r14, r8
+	and	r14, r6
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r7
+	xor	r6, r7
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	mov	62(sp), r8
-	swpb	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#1023, r8
-	mov	16(sp), r15
+	mov	6(sp), r6
+	swpb	r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	and	#1023, r6
+	mov	r8, r15
 	swpb	r15
 	rla	r15
 	adc	r15
 	rla	r15
 	adc	r15
 	and	#64512, r15
-	bis	r15, r8
-	mov	62(sp), r14
+	bis	r15, r6
+	mov	6(sp), r14
 	rla	r14
 	adc	r14
 	rla	r14
 	adc	r14
 	and	#3, r14
-	mov	16(sp), r15
+	mov	r8, r15
 	rla	r15
 	adc	r15
 	rla	r15
 	adc	r15
 	and	#65532, r15
 	bis	r15, r14
-	and	r14, r8
-	mov	16(sp), r14
+	and	r14, r6
+	mov	r8, r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
 	rrc	r14
 	and	#16383, r14
-	mov	42(sp), r15
+	mov	16(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
 	rrc	r15
 	and	#49152, r15
 	bis	r15, r14
-	and	r14, r8
+	and	r14, r6
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r7
+	xor	r6, r7
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	mov	16(sp), r8
-	mov	42(sp), r15
+	mov	r8, r6
+	mov	16(sp), r15
 	swpb	r15
-	swpb	r8
-	xor.b	r15, r8
-	xor	r15, r8
-	mov	16(sp), r14
+	swpb	r6
+	xor.b	r15, r6
+	xor	r15, r6
+	mov	r8, r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -2450,7 +3305,7 @@ grain128aeadv2_decrypt:
 	rla	r14
 	adc	r14
 	and	#15, r14
-	mov	42(sp), r15
+	mov	16(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -2461,8 +3316,8 @@ grain128aeadv2_decrypt:
 	adc	r15
 	and	#65520, r15
 	bis	r15, r14
-	and	r14, r8
-	mov	16(sp), r14
+	and	r14, r6
+	mov	r8, r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -2470,7 +3325,7 @@ grain128aeadv2_decrypt:
 	rla	r14
 	adc	r14
 	and	#7, r14
-	mov	42(sp), r15
+	mov	16(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -2479,893 +3334,301 @@ grain128aeadv2_decrypt:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r14
-	and	r14, r8
-	and	r13, r8
+	and	r14, r6
+	and	r12, r6
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r7
+	xor	r6, r7
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
 	mov	r7, r15
-	xor	r9, r15
-	mov	r15, 72(sp)
-	; grain128aeadv2.ae:158: z = unzip(y)
-	mov	#0, r13
+	xor	40(sp), r15
+	mov	r15, 46(sp)
+	; grain128aeadv2.ae:121: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
+	mov	#0, r12
 	mov	#0, r14
+	mov	r9, r15
+	rra	r15
+	rrc	r12
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r12
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r12
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r12
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r12
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r12
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r12
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r12
+	rra	r15
+	rrc	r14
+	swpb	r12
+	mov.b	r12, r12
 	mov	r12, r15
-	rra	r15
-	rrc	r13
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r13
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r13
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r13
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r13
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r13
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r13
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r13
-	rra	r15
-	rrc	r14
-	swpb	r13
-	mov.b	r13, r13
-	mov	r13, r15
 	bis	r14, r15
-	mov	r15, 44(sp)
-	; grain128aeadv2.ae:159: m = ct[i] ^ z[7:0]
-	mov	78(sp), r15
-	add	92(sp), r15
-	mov.b	@r15, r15
-	mov.b	44(sp), r14
-	xor	r14, r15
-	mov	r15, 18(sp)
-	; grain128aeadv2.ae:160: msg[i] = m
-	mov	78(sp), r15
-	add	90(sp), r15
-	mov.b	18(sp), 0(r15)
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	18(sp), r12
-	and	#1, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	mov	#0, r9
-	sub	r12, r13
-	subc	#0, r14
-	subc	#0, r15
-	subc	#0, r9
-	mov	68(sp), r12
-	and	r13, r12
-	mov	66(sp), r13
-	and	r14, r13
-	mov	64(sp), r14
-	and	r15, r14
-	mov	52(sp), r15
-	and	r9, r15
-	xor	r12, 14(sp)
-	mov	84(sp), r7
-	xor	r13, r7
-	mov	r10, r8
-	xor	r14, r8
-	mov	r11, r9
-	xor	r15, r9
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	mov.b	45(sp), r15
-	and	#1, r15
-	mov	r15, 56(sp)
-	mov	68(sp), r10
-	mov	66(sp), r4
-	mov	64(sp), r5
-	mov	52(sp), r15
-	clrc
-	rrc	r15
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	mov	56(sp), r6
-	swpb	r6
-	rlam.w	#4, r6
-	rlam.w	#3, r6
-	bis	r15, r6
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	18(sp), r11
-	rrum.w	#1, r11
-	and	#1, r11
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	mov	#0, r12
-	sub	r11, r13
-	subc	#0, r14
-	subc	#0, r15
-	subc	#0, r12
-	and	r13, r10
-	mov	r4, r13
-	and	r14, r13
-	mov	r5, r14
-	and	r15, r14
-	mov	r6, r15
-	and	r12, r15
-	xor	r10, 14(sp)
-	xor	r13, r7
-	xor	r14, r8
-	xor	r15, r9
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	mov.b	45(sp), r15
-	rrum.w	#1, r15
-	and	#1, r15
-	mov	r15, 58(sp)
-	mov	68(sp), r10
-	mov	66(sp), r4
-	mov	64(sp), r5
-	mov	52(sp), r14
-	clrc
-	rrc	r14
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	clrc
-	rrc	r14
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	mov	56(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#2, r15
-	bis	r14, r15
-	mov	58(sp), r6
-	swpb	r6
-	rlam.w	#4, r6
-	rlam.w	#3, r6
-	bis	r15, r6
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	18(sp), r11
-	rrum.w	#2, r11
-	and	#1, r11
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	mov	#0, r12
-	sub	r11, r13
-	subc	#0, r14
-	subc	#0, r15
-	subc	#0, r12
-	and	r13, r10
-	mov	r4, r13
-	and	r14, r13
-	mov	r5, r14
-	and	r15, r14
-	mov	r6, r15
-	and	r12, r15
-	xor	r10, 14(sp)
-	xor	r13, r7
-	xor	r14, r8
-	xor	r15, r9
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	mov.b	45(sp), r15
-	rrum.w	#2, r15
-	and	#1, r15
-	mov	r15, 60(sp)
-	mov	68(sp), r10
-	mov	66(sp), r4
-	mov	64(sp), r5
-	mov	52(sp), r15
-	clrc
-	rrc	r15
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	clrc
-	rrc	r15
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	clrc
-	rrc	r15
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	mov	56(sp), r14
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#1, r14
-	bis	r15, r14
-	mov	58(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#2, r15
-	bis	r14, r15
-	mov	60(sp), r6
-	swpb	r6
-	rlam.w	#4, r6
-	rlam.w	#3, r6
-	bis	r15, r6
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	18(sp), r11
-	rrum.w	#3, r11
-	and	#1, r11
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	mov	#0, r12
-	sub	r11, r13
-	subc	#0, r14
-	subc	#0, r15
-	subc	#0, r12
-	and	r13, r10
-	mov	r4, r13
-	and	r14, r13
-	mov	r5, r14
-	and	r15, r14
-	mov	r6, r15
-	and	r12, r15
-	xor	r10, 14(sp)
-	xor	r13, r7
-	xor	r14, r8
-	xor	r15, r9
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	mov.b	45(sp), r15
-	rrum.w	#3, r15
-	and	#1, r15
-	mov	r15, 54(sp)
-	mov	68(sp), r10
-	mov	66(sp), r4
-	mov	64(sp), r5
-	mov	52(sp), r14
-	clrc
-	rrc	r14
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	clrc
-	rrc	r14
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	clrc
-	rrc	r14
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	clrc
-	rrc	r14
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	mov	56(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	bis	r14, r15
-	mov	58(sp), r14
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#1, r14
-	bis	r15, r14
-	mov	60(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#2, r15
-	bis	r14, r15
-	mov	54(sp), r6
-	swpb	r6
-	rlam.w	#4, r6
-	rlam.w	#3, r6
-	bis	r15, r6
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	18(sp), r11
-	rrum.w	#4, r11
-	and	#1, r11
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	mov	#0, r12
-	sub	r11, r13
-	subc	#0, r14
-	subc	#0, r15
-	subc	#0, r12
-	and	r13, r10
-	mov	r4, r13
-	and	r14, r13
-	mov	r5, r14
-	and	r15, r14
-	mov	r6, r15
-	and	r12, r15
-	xor	r10, 14(sp)
-	xor	r13, r7
-	xor	r14, r8
-	xor	r15, r9
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	mov.b	45(sp), r15
-	rrum.w	#4, r15
-	and	#1, r15
-	mov	r15, 50(sp)
-	mov	68(sp), r10
-	mov	66(sp), r4
-	mov	64(sp), r5
-	mov	52(sp), r15
-	clrc
-	rrc	r15
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	clrc
-	rrc	r15
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	clrc
-	rrc	r15
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	clrc
-	rrc	r15
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	clrc
-	rrc	r15
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	mov	56(sp), r14
-	swpb	r14
-	rlam.w	#3, r14
-	bis	r15, r14
-	mov	58(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	bis	r14, r15
-	mov	60(sp), r14
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#1, r14
-	bis	r15, r14
-	mov	54(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#2, r15
-	bis	r14, r15
-	mov	50(sp), r6
-	swpb	r6
-	rlam.w	#4, r6
-	rlam.w	#3, r6
-	bis	r15, r6
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	18(sp), r11
-	rrum.w	#4, r11
-	rrum.w	#1, r11
-	and	#1, r11
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	mov	#0, r12
-	sub	r11, r13
-	subc	#0, r14
-	subc	#0, r15
-	subc	#0, r12
-	and	r13, r10
-	mov	r4, r13
-	and	r14, r13
-	mov	r5, r14
-	and	r15, r14
-	mov	r6, r15
-	and	r12, r15
-	xor	r10, 14(sp)
-	xor	r13, r7
-	xor	r14, r8
-	xor	r15, r9
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	mov.b	45(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#1, r15
-	and	#1, r15
-	mov	r15, 38(sp)
-	mov	68(sp), r6
-	mov	66(sp), r10
-	mov	64(sp), r4
-	mov	52(sp), r14
-	clrc
-	rrc	r14
-	rrc	r4
-	rrc	r10
-	rrc	r6
-	clrc
-	rrc	r14
-	rrc	r4
-	rrc	r10
-	rrc	r6
-	clrc
-	rrc	r14
-	rrc	r4
-	rrc	r10
-	rrc	r6
-	clrc
-	rrc	r14
-	rrc	r4
-	rrc	r10
-	rrc	r6
-	clrc
-	rrc	r14
-	rrc	r4
-	rrc	r10
-	rrc	r6
-	clrc
-	rrc	r14
-	rrc	r4
-	rrc	r10
-	rrc	r6
-	mov	56(sp), r15
-	swpb	r15
-	rlam.w	#2, r15
-	bis	r14, r15
-	mov	58(sp), r14
-	swpb	r14
-	rlam.w	#3, r14
-	bis	r15, r14
-	mov	60(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	bis	r14, r15
-	mov	54(sp), r14
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#1, r14
-	bis	r15, r14
-	mov	50(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#2, r15
-	bis	r14, r15
-	mov	38(sp), r5
-	swpb	r5
-	rlam.w	#4, r5
-	rlam.w	#3, r5
-	bis	r15, r5
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	18(sp), r11
-	rrum.w	#4, r11
-	rrum.w	#2, r11
-	and	#1, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	sub	r11, r12
-	subc	#0, r13
-	subc	#0, r14
-	subc	#0, r15
-	and	r12, r6
-	and	r13, r10
-	mov	r4, r13
-	and	r14, r13
-	mov	r5, r14
-	and	r15, r14
-	xor	r6, 14(sp)
-	mov	r7, r15
-	xor	r10, r15
 	mov	r15, 12(sp)
-	mov	r8, r10
-	xor	r13, r10
-	xor	r14, r9
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	mov.b	45(sp), r5
-	rrum.w	#4, r5
-	rrum.w	#2, r5
-	and	#1, r5
-	mov	68(sp), r4
-	swpb	r4
-	rla	r4
-	adc	r4
-	and	#511, r4
-	mov	66(sp), r6
-	swpb	r6
-	rla	r6
-	adc	r6
-	mov	r6, r15
-	and	#65024, r15
-	bis	r15, r4
-	and	#511, r6
-	mov	64(sp), r7
-	swpb	r7
-	rla	r7
-	adc	r7
-	mov	r7, r15
-	and	#65024, r15
-	bis	r15, r6
-	and	#511, r7
-	mov	52(sp), r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	and	#65024, r15
-	bis	r15, r7
-	mov	52(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#3, r15
-	mov	56(sp), r14
-	swpb	r14
-	rlam.w	#1, r14
-	bis	r15, r14
-	mov	58(sp), r15
-	swpb	r15
-	rlam.w	#2, r15
-	bis	r14, r15
-	mov	60(sp), r14
-	swpb	r14
-	rlam.w	#3, r14
-	bis	r15, r14
-	mov	54(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	bis	r14, r15
-	mov	50(sp), r14
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#1, r14
-	bis	r15, r14
-	mov	38(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#2, r15
-	bis	r14, r15
-	mov	r5, r8
-	swpb	r8
-	rlam.w	#4, r8
-	rlam.w	#3, r8
-	bis	r15, r8
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	18(sp), r12
-	rrum.w	#4, r12
-	rrum.w	#3, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	mov	#0, r11
-	sub	r12, r13
-	subc	#0, r14
-	subc	#0, r15
-	subc	#0, r11
-	mov	r4, r12
-	and	r13, r12
-	mov	r6, r13
-	and	r14, r13
-	mov	r7, r14
-	and	r15, r14
-	mov	r8, r15
-	and	r11, r15
-	mov	14(sp), r6
-	xor	r12, r6
-	mov	12(sp), r7
-	xor	r13, r7
+	mov	#0, r7
+	bit	#1, 10(sp)
+	subc	#0, r7
+	inv	r7
+	mov	60(sp), r9
+	and	r7, r9
+	mov	r13, r12
+	and	r7, r12
+	mov	58(sp), r14
+	and	r7, r14
+	mov	56(sp), r15
+	and	r7, r15
+	xor	r9, 2(sp)
+	xor	r12, 0(sp)
 	xor	r14, r10
-	mov	r9, r11
+	mov	r11, r7
+	xor	r15, r7
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	mov	60(sp), r9
+	mov	r13, r4
+	mov	58(sp), r5
+	mov	56(sp), r6
+	bit	#256, 12(sp)
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	rrc	r9
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	#0, r11
+	bit	#2, 10(sp)
+	subc	#0, r11
+	inv	r11
+	mov	r9, r12
+	and	r11, r12
+	mov	r4, r13
+	and	r11, r13
+	mov	r5, r14
+	and	r11, r14
+	mov	r6, r15
+	and	r11, r15
+	xor	r12, 2(sp)
+	xor	r13, 0(sp)
+	xor	r14, r10
+	xor	r15, r7
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	bit	#512, 12(sp)
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	rrc	r9
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	#0, r11
+	bit	#4, 10(sp)
+	subc	#0, r11
+	inv	r11
+	mov	r9, r12
+	and	r11, r12
+	mov	r4, r13
+	and	r11, r13
+	mov	r5, r14
+	and	r11, r14
+	mov	r6, r15
+	and	r11, r15
+	xor	r12, 2(sp)
+	xor	r13, 0(sp)
+	xor	r14, r10
+	xor	r15, r7
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	bit	#1024, 12(sp)
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	rrc	r9
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	#0, r11
+	bit	#8, 10(sp)
+	subc	#0, r11
+	inv	r11
+	mov	r9, r12
+	and	r11, r12
+	mov	r4, r13
+	and	r11, r13
+	mov	r5, r14
+	and	r11, r14
+	mov	r6, r15
+	and	r11, r15
+	xor	r12, 2(sp)
+	xor	r13, 0(sp)
+	xor	r14, r10
+	xor	r15, r7
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	bit	#2048, 12(sp)
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	rrc	r9
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	#0, r11
+	bit	#16, 10(sp)
+	subc	#0, r11
+	inv	r11
+	mov	r9, r12
+	and	r11, r12
+	mov	r4, r13
+	and	r11, r13
+	mov	r5, r14
+	and	r11, r14
+	mov	r6, r15
+	and	r11, r15
+	xor	r12, 2(sp)
+	xor	r13, 0(sp)
+	xor	r14, r10
+	xor	r15, r7
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	bit	#4096, 12(sp)
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	rrc	r9
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	#0, r11
+	bit	#32, 10(sp)
+	subc	#0, r11
+	inv	r11
+	mov	r9, r12
+	and	r11, r12
+	mov	r4, r13
+	and	r11, r13
+	mov	r5, r14
+	and	r11, r14
+	mov	r6, r15
+	and	r11, r15
+	xor	r12, 2(sp)
+	xor	r13, 0(sp)
+	xor	r14, r10
+	xor	r15, r7
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	bit	#8192, 12(sp)
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	rrc	r9
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	#0, r11
+	bit	#64, 10(sp)
+	subc	#0, r11
+	inv	r11
+	mov	r9, r12
+	and	r11, r12
+	mov	r4, r13
+	and	r11, r13
+	mov	r5, r14
+	and	r11, r14
+	mov	r6, r15
+	and	r11, r15
+	xor	r12, 2(sp)
+	xor	r13, 0(sp)
+	xor	r14, r10
+	mov	r7, r11
 	xor	r15, r11
 	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	mov.b	45(sp), r8
-	rrum.w	#4, r8
-	rrum.w	#3, r8
-	mov	68(sp), r12
-	mov	66(sp), r13
-	mov	64(sp), r14
-	mov	52(sp), r15
-	swpb	r13
-	swpb	r12
-	xor.b	r13, r12
-	xor	r13, r12
-	swpb	r14
-	xor.b	r14, r13
-	xor	r14, r13
-	swpb	r15
-	xor.b	r15, r14
-	xor	r15, r14
-	mov.b	r15, r15
-	mov	56(sp), r9
-	swpb	r9
-	bis	r15, r9
-	mov	58(sp), r15
-	swpb	r15
-	rlam.w	#1, r15
-	bis	r9, r15
-	mov	60(sp), r9
-	swpb	r9
-	rlam.w	#2, r9
-	bis	r15, r9
-	mov	54(sp), r15
-	swpb	r15
-	rlam.w	#3, r15
-	bis	r9, r15
-	mov	50(sp), r9
-	swpb	r9
-	rlam.w	#4, r9
-	bis	r15, r9
-	mov	38(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#1, r15
-	bis	r9, r15
-	mov	r5, r9
-	swpb	r9
-	rlam.w	#4, r9
-	rlam.w	#2, r9
-	bis	r15, r9
-	mov	r8, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	bis	r9, r15
-	mov	36(sp), r9
+	mov	r9, r12
+	bit	#16384, 12(sp)
+	rrc	r6
+	rrc	r5
+	rrc	r4
+	rrc	r12
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	#0, r7
+	bit	#128, 10(sp)
+	subc	#0, r7
+	inv	r7
+	mov	r12, r9
+	and	r7, r9
+	mov	r4, r13
+	and	r7, r13
+	mov	r5, r14
+	and	r7, r14
+	mov	r6, r15
+	and	r7, r15
+	mov	2(sp), r7
+	xor	r9, r7
+	mov	@sp, r9
+	xor	r13, r9
+	xor	r14, r10
+	xor	r15, r11
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	mov	r4, r13
+	mov	r5, r14
+	mov	r6, r15
+	bit	#32768, 12(sp)
+	rrc	r15
+	rrc	r14
+	rrc	r13
+	rrc	r12
+	mov	36(sp), 40(sp)
 	mov	34(sp), 36(sp)
 	mov	32(sp), 34(sp)
 	mov	30(sp), 32(sp)
 	mov	28(sp), 30(sp)
 	mov	26(sp), 28(sp)
 	mov	24(sp), 26(sp)
-	mov	76(sp), 24(sp)
-	mov	22(sp), 20(sp)
-	mov	48(sp), 22(sp)
-	mov	46(sp), 48(sp)
-	mov	62(sp), 46(sp)
-	mov	16(sp), r4
-	mov	42(sp), r5
-	mov	40(sp), 42(sp)
-	mov	72(sp), 40(sp)
-	mov	20(sp), r8
-	mov	r4, 62(sp)
-	mov	r5, 16(sp)
-	mov	r6, 14(sp)
-	mov	r7, 84(sp)
-	mov	r12, 68(sp)
-	mov	r13, 66(sp)
-	mov	r14, 64(sp)
-	mov	r15, 52(sp)
-	add	#1, 78(sp)
-	addc	#0, 86(sp)
-	cmp	88(sp), 78(sp)
-	mov	86(sp), r15
+	mov	48(sp), 24(sp)
+	mov	4(sp), r6
+	mov	8(sp), r5
+	mov	22(sp), 8(sp)
+	mov	6(sp), 22(sp)
+	mov	16(sp), 18(sp)
+	mov	42(sp), 16(sp)
+	mov	46(sp), 42(sp)
+	mov	r5, 4(sp)
+	mov	r8, 6(sp)
+	mov	18(sp), r8
+	mov	r7, 2(sp)
+	mov	r9, 0(sp)
+	mov	r12, 60(sp)
+	mov	r14, 58(sp)
+	mov	r15, 56(sp)
+	add	#1, 54(sp)
+	addc	#0, 52(sp)
+	cmp	72(sp), 54(sp)
+	mov	52(sp), r15
+	subc	70(sp), r15
+	jc	.Lgrain128aeadv2_absorb_ad_near11
+	br	#.Lgrain128aeadv2_absorb_ad_loop1
+.Lgrain128aeadv2_absorb_ad_near11:
+.Lgrain128aeadv2_absorb_ad_done2:
+	; grain128aeadv2.ae:133: for i in 0..a {
+	mov	#0, 62(sp)
+	mov	#0, 66(sp)
+	mov	40(sp), r5
+	cmp	68(sp), 62(sp)
+	mov	66(sp), r15
 	subc	#0, r15
-	jc	.Lgrain128aeadv2_decrypt_near19
-	br	#.Lgrain128aeadv2_decrypt_loop11
-.Lgrain128aeadv2_decrypt_near19:
-.Lgrain128aeadv2_decrypt_done12:
-	; grain128aeadv2.ae:163: return (load_le(tag, 0, 8) ^ acc ^ sr) == 0
-	mov	94(sp), r9
-	bit	#1, r9
-	jnz	.Lgrain128aeadv2_decrypt_bytes13
-.Lgrain128aeadv2_decrypt_words14:
-	mov	@r9, r12
-	mov	2(r9), r13
-	mov	4(r9), r14
-	mov	6(r9), r15
-	jmp	.Lgrain128aeadv2_decrypt_join15
-.Lgrain128aeadv2_decrypt_bytes13:
-	mov	sp, r12
-	add	#98, r12
-	mov	r12, r13
-	mov	#8, r14
-.Lgrain128aeadv2_decrypt_cpy16:
-	mov.b	@r9, r15
-	inc	r9
-	mov.b	r15, 0(r13)
-	inc	r13
-	dec	r14
-	jnz	.Lgrain128aeadv2_decrypt_cpy16
-	mov	r12, r9
-	jmp	.Lgrain128aeadv2_decrypt_words14
-.Lgrain128aeadv2_decrypt_join15:
-	xor	14(sp), r12
-	xor	84(sp), r13
-	xor	r10, r14
-	xor	r11, r15
-	xor	68(sp), r12
-	xor	66(sp), r13
-	xor	64(sp), r14
-	xor	52(sp), r15
-	bis	r13, r12
-	bis	r14, r12
-	bis	r15, r12
-	sub	#1, r12
-	clr	r14
-	adc	r14
-	xor	#1, r14
-	mov	96(sp), r15
-	mov	r14, 0(r15)
-	add	#238, sp
-	popm.w	#7, r10
-	ret
-	.size grain128aeadv2_decrypt, .-grain128aeadv2_decrypt
-
-
-; --- grain128aeadv2_absorb_ad: grain128aeadv2.absorb_ad
-;     frame 116 bytes (58 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 7250 bytes of code
-	.section .text.grain128aeadv2_absorb_ad,"ax",@progbits
-	.local grain128aeadv2_absorb_ad
-	.type grain128aeadv2_absorb_ad, @function
-	.balign 2
-grain128aeadv2_absorb_ad:
-	pushm.w	#7, r10
-	sub	#116, sp
-	mov	132(sp), 106(sp)
-	mov	134(sp), 100(sp)
-	mov	136(sp), 110(sp)
-	mov	138(sp), 108(sp)
-	mov	140(sp), 114(sp)
-	mov	142(sp), 112(sp)
-	; grain128aeadv2.ae:128: n = if a < 0x80 then 0 else if a < 0x100 then 1 else if a < 0x10000 then 2 else if a < 0x1000000 then 3 else 4 as u32
-	cmp	#128, 100(sp)
-	mov	#0, r11
-	subc	#0, r11
-	clr	r8
-	adc	r8
-	xor	#1, r8
-	cmp	#256, 100(sp)
-	mov	#0, r11
-	subc	#0, r11
-	clr	r7
-	adc	r7
-	xor	#1, r7
-	cmp	#0, 100(sp)
-	mov	#0, r11
-	subc	#1, r11
-	clr	r10
-	adc	r10
-	xor	#1, r10
-	cmp	#0, 100(sp)
-	mov	#0, r11
-	subc	#256, r11
-	clr	r9
-	adc	r9
-	xor	#1, r9
-	inv	r9
-	inc	r9
-	and	#7, r9
-	xor	#4, r9
-	inv	r10
-	inc	r10
-	mov	r9, r11
-	xor	#2, r11
-	and	r10, r11
-	xor	r11, r9
-	inv	r7
-	inc	r7
-	mov	r9, r11
-	xor	#1, r11
-	and	r7, r11
-	xor	r11, r9
-	inv	r8
-	inc	r8
-	mov	r9, r10
-	and	r8, r10
-	mov	r9, r11
-	xor	r10, r11
-	mov	r11, 96(sp)
-	; grain128aeadv2.ae:129: for i in 0..n + 1 {
-	mov	96(sp), 104(sp)
-	mov	#0, 102(sp)
-	add	#1, 104(sp)
-	addc	#0, 102(sp)
-	mov	#0, 88(sp)
-	mov	#0, 86(sp)
-	mov	@r12+, r11
-	mov	@r12+, 28(sp)
-	mov	@r12+, 26(sp)
-	mov	@r12+, 24(sp)
-	mov	@r12+, 20(sp)
-	mov	@r12+, 18(sp)
-	mov	@r12+, 14(sp)
-	mov	@r12+, 12(sp)
-	mov	@r13+, r10
-	mov	@r13+, 10(sp)
-	mov	@r13+, 42(sp)
-	mov	@r13+, 40(sp)
-	mov	@r13+, 68(sp)
-	mov	@r13+, 8(sp)
-	mov	@r13+, 38(sp)
-	mov	@r13+, 32(sp)
-	mov	@r14+, r13
-	mov	@r14+, r12
-	mov	@r14+, 92(sp)
-	mov	@r14+, 94(sp)
-	mov	@r15+, 74(sp)
-	mov	@r15+, 72(sp)
-	mov	@r15+, 70(sp)
-	mov	@r15+, 50(sp)
-	cmp	104(sp), 88(sp)
-	mov	86(sp), r15
-	subc	102(sp), r15
-	jnc	.Lgrain128aeadv2_absorb_ad_near10
-	br	#.Lgrain128aeadv2_absorb_ad_done2
-.Lgrain128aeadv2_absorb_ad_near10:
-.Lgrain128aeadv2_absorb_ad_loop1:
-	; grain128aeadv2.ae:130: x = if i == 0 then (if n == 0 then a as u8 else 0x80 | (n as u8)) else (a >> (8 * (n - i))) as u8
-	mov	88(sp), r15
-	bis	86(sp), r15
-	sub	#1, r15
-	clr	r6
-	adc	r6
-	xor	#1, r6
-	mov	96(sp), r15
-	sub	#1, r15
-	clr	r14
-	adc	r14
-	xor	#1, r14
-	mov.b	100(sp), r15
-	mov.b	96(sp), r7
-	bis	#128, r7
-	inv	r14
-	inc	r14
-	xor	r7, r15
-	and	r14, r15
-	xor	r15, r7
-	mov	96(sp), r15
-	mov	#0, r8
-	sub	88(sp), r15
-	subc	86(sp), r8
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	mov	r15, r9
-	and	#65528, r9
-	rlam.w	#3, r8
-	and	#7, r15
-	bis	r15, r8
-	mov	100(sp), r14
-	mov	#0, r15
-	tst	r8
-	jnz	.Lgrain128aeadv2_absorb_ad_shbig3
-	cmp	#32, r9
-	jc	.Lgrain128aeadv2_absorb_ad_shbig3
-.Lgrain128aeadv2_absorb_ad_shlimb6:
-	cmp	#16, r9
-	jnc	.Lgrain128aeadv2_absorb_ad_shbits7
-	mov	r15, r14
-	clr	r15
-	sub	#16, r9
-	jmp	.Lgrain128aeadv2_absorb_ad_shlimb6
-.Lgrain128aeadv2_absorb_ad_shbits7:
-	tst	r9
-	jz	.Lgrain128aeadv2_absorb_ad_shend4
-.Lgrain128aeadv2_absorb_ad_sh5:
-	clrc
-	rrc	r15
-	rrc	r14
-	dec	r9
-	jnz	.Lgrain128aeadv2_absorb_ad_sh5
-	jmp	.Lgrain128aeadv2_absorb_ad_shend4
-.Lgrain128aeadv2_absorb_ad_shbig3:
-	clr	r14
-.Lgrain128aeadv2_absorb_ad_shend4:
-	mov.b	r14, r14
-	inv	r6
-	inc	r6
-	xor	r14, r7
-	and	r6, r7
-	mov	r14, r15
-	xor	r7, r15
-	mov	r15, 16(sp)
+	jnc	.Lgrain128aeadv2_absorb_ad_near12
+	br	#.Lgrain128aeadv2_absorb_ad_done9
+.Lgrain128aeadv2_absorb_ad_near12:
+.Lgrain128aeadv2_absorb_ad_loop8:
+	; grain128aeadv2.ae:134: s, b, acc, sr = absorb_byte(s, b, acc, sr, ad[i])
+	mov	62(sp), r15
+	add	74(sp), r15
+	mov.b	@r15, r15
+	mov	r15, 20(sp)
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r10, r7
+	mov	r6, r7
 	rla	r7
 	adc	r7
 	rla	r7
@@ -3375,7 +3638,7 @@ grain128aeadv2_absorb_ad:
 	rla	r7
 	adc	r7
 	and	#15, r7
-	mov	10(sp), r15
+	mov	4(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -3386,23 +3649,23 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65520, r15
 	bis	r15, r7
-	mov	r11, r14
-	mov	28(sp), r15
+	mov	r5, r14
+	mov	36(sp), r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
 	mov	r7, r9
 	and	r14, r9
-	mov	r11, r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#7, r8
-	mov	28(sp), r15
+	mov	r5, r12
+	rla	r12
+	adc	r12
+	rla	r12
+	adc	r12
+	rla	r12
+	adc	r12
+	and	#7, r12
+	mov	36(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -3410,8 +3673,8 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#65528, r15
-	bis	r15, r8
-	mov	28(sp), r14
+	bis	r15, r12
+	mov	36(sp), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
@@ -3421,7 +3684,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r14
 	rrc	r14
 	and	#4095, r14
-	mov	26(sp), r15
+	mov	34(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -3432,26 +3695,26 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#61440, r15
 	bis	r15, r14
-	and	r14, r8
-	xor	r8, r9
+	and	r14, r12
+	xor	r12, r9
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	8(sp), r8
-	rla	r8
-	adc	r8
-	and	#1, r8
-	mov	38(sp), r15
+	mov	r8, r12
+	rla	r12
+	adc	r12
+	and	#1, r12
+	mov	16(sp), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
-	bis	r15, r8
-	mov	26(sp), r14
+	bis	r15, r12
+	mov	34(sp), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
 	rrc	r14
 	and	#63, r14
-	mov	24(sp), r15
+	mov	32(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -3459,22 +3722,22 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65472, r15
 	bis	r15, r14
-	mov	r8, r15
+	mov	r12, r15
 	and	r14, r15
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r15, r9
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	24(sp), r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	and	#15, r6
-	mov	20(sp), r15
+	mov	32(sp), r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	and	#15, r4
+	mov	30(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -3484,28 +3747,29 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#65520, r15
-	bis	r15, r6
-	mov	20(sp), r14
+	bis	r15, r4
+	mov	30(sp), r14
 	rla	r14
 	adc	r14
 	and	#1, r14
-	mov	18(sp), r15
+	mov	28(sp), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
 	bis	r15, r14
-	and	r14, r6
+	mov	r4, r15
+	and	r14, r15
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r6, r9
+	xor	r15, r9
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	and	r8, r7
-	mov	18(sp), r14
+	and	r12, r7
+	mov	28(sp), r14
 	rla	r14
 	adc	r14
 	rla	r14
 	adc	r14
 	and	#3, r14
-	mov	14(sp), r15
+	mov	26(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -3516,7 +3780,7 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r7, r9
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	18(sp), r14
+	mov	28(sp), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -3524,7 +3788,7 @@ grain128aeadv2_absorb_ad:
 	rla	r14
 	adc	r14
 	and	#7, r14
-	mov	14(sp), r15
+	mov	26(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -3534,13 +3798,13 @@ grain128aeadv2_absorb_ad:
 	and	#65528, r15
 	bis	r15, r14
 	xor	r14, r9
-	mov	r10, r14
+	mov	r6, r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
 	rrc	r14
 	and	#16383, r14
-	mov	10(sp), r15
+	mov	4(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -3548,17 +3812,17 @@ grain128aeadv2_absorb_ad:
 	and	#49152, r15
 	bis	r15, r14
 	xor	r14, r9
-	mov	r10, r14
+	mov	r6, r14
 	rla	r14
 	adc	r14
 	and	#1, r14
-	mov	10(sp), r15
+	mov	4(sp), r15
 	rla	r15
 	adc	r15
 	and	#65534, r15
 	bis	r15, r14
 	xor	r14, r9
-	mov	42(sp), r14
+	mov	8(sp), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
@@ -3568,7 +3832,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r14
 	rrc	r14
 	and	#4095, r14
-	mov	40(sp), r15
+	mov	22(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -3580,7 +3844,7 @@ grain128aeadv2_absorb_ad:
 	and	#61440, r15
 	bis	r15, r14
 	xor	r14, r9
-	mov	42(sp), r14
+	mov	8(sp), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -3588,7 +3852,7 @@ grain128aeadv2_absorb_ad:
 	rla	r14
 	adc	r14
 	and	#7, r14
-	mov	40(sp), r15
+	mov	22(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -3598,14 +3862,14 @@ grain128aeadv2_absorb_ad:
 	and	#65528, r15
 	bis	r15, r14
 	xor	r14, r9
-	xor	68(sp), r9
+	xor	6(sp), r9
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	68(sp), r14
+	mov	6(sp), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
 	and	#127, r14
-	mov	8(sp), r15
+	mov	r8, r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -3614,12 +3878,12 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	xor	r14, r9
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	8(sp), r14
+	mov	r8, r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
 	and	#127, r14
-	mov	38(sp), r15
+	mov	16(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -3628,27 +3892,27 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	xor	r14, r9
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r11, r14
+	mov	r5, r14
 	swpb	r14
 	rla	r14
 	adc	r14
 	and	#511, r14
-	mov	28(sp), r15
+	mov	36(sp), r15
 	swpb	r15
 	rla	r15
 	adc	r15
 	and	#65024, r15
 	bis	r15, r14
-	mov	r11, r7
+	mov	r5, r7
 	xor	r14, r7
-	mov	26(sp), r14
+	mov	34(sp), r14
 	swpb	r14
 	rla	r14
 	adc	r14
 	rla	r14
 	adc	r14
 	and	#1023, r14
-	mov	24(sp), r15
+	mov	32(sp), r15
 	swpb	r15
 	rla	r15
 	adc	r15
@@ -3657,14 +3921,14 @@ grain128aeadv2_absorb_ad:
 	and	#64512, r15
 	bis	r15, r14
 	xor	r14, r7
-	mov	20(sp), r14
+	mov	30(sp), r14
 	swpb	r14
 	rla	r14
 	adc	r14
 	rla	r14
 	adc	r14
 	and	#1023, r14
-	mov	18(sp), r15
+	mov	28(sp), r15
 	swpb	r15
 	rla	r15
 	adc	r15
@@ -3673,28 +3937,28 @@ grain128aeadv2_absorb_ad:
 	and	#64512, r15
 	bis	r15, r14
 	xor	r14, r7
-	mov	18(sp), r14
+	mov	28(sp), r14
 	bit	#1, r14
 	rrc	r14
 	and	#32767, r14
-	mov	14(sp), r15
+	mov	26(sp), r15
 	bit	#1, r15
 	rrc	r15
 	and	#32768, r15
 	bis	r15, r14
 	xor	r14, r7
 	mov	r7, r15
-	xor	14(sp), r15
-	mov	r15, 84(sp)
+	xor	26(sp), r15
+	mov	r15, 50(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	10(sp), r14
+	mov	4(sp), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
 	rrc	r14
 	and	#63, r14
-	mov	42(sp), r15
+	mov	8(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -3702,16 +3966,16 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65472, r15
 	bis	r15, r14
-	mov	r10, r7
+	mov	r6, r7
 	xor	r14, r7
-	mov	40(sp), r14
-	mov	68(sp), r15
+	mov	22(sp), r14
+	mov	6(sp), r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
 	xor	r14, r7
-	mov	8(sp), r14
+	mov	r8, r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
@@ -3720,7 +3984,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r14
 	rrc	r14
 	and	#31, r14
-	mov	38(sp), r15
+	mov	16(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -3731,17 +3995,17 @@ grain128aeadv2_absorb_ad:
 	and	#65504, r15
 	bis	r15, r14
 	xor	r14, r7
-	xor	38(sp), r7
+	xor	16(sp), r7
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r10, r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#8191, r6
-	mov	10(sp), r15
+	mov	r6, r4
+	bit	#1, r4
+	rrc	r4
+	bit	#1, r4
+	rrc	r4
+	bit	#1, r4
+	rrc	r4
+	and	#8191, r4
+	mov	4(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -3749,8 +4013,8 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r15
 	rrc	r15
 	and	#57344, r15
-	bis	r15, r6
-	mov	68(sp), r14
+	bis	r15, r4
+	mov	6(sp), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
@@ -3758,7 +4022,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r14
 	rrc	r14
 	and	#8191, r14
-	mov	8(sp), r15
+	mov	r8, r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -3767,11 +4031,12 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#57344, r15
 	bis	r15, r14
-	and	r14, r6
+	mov	r4, r15
+	and	r14, r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r6, r7
+	xor	r15, r7
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r10, r14
+	mov	r6, r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
@@ -3780,7 +4045,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r14
 	rrc	r14
 	and	#31, r14
-	mov	10(sp), r15
+	mov	4(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -3790,14 +4055,14 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65504, r15
 	bis	r15, r14
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#7, r10
-	mov	10(sp), r15
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	and	#7, r6
+	mov	4(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -3805,1440 +4070,39 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#65528, r15
-	bis	r15, r10
-	and	r10, r14
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r7
-	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	10(sp), r10
-	bit	#1, r10
-	rrc	r10
-	and	#32767, r10
-	mov	42(sp), r15
-	bit	#1, r15
-	rrc	r15
-	and	#32768, r15
-	bis	r15, r10
-	mov	10(sp), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#16383, r14
-	mov	42(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#49152, r15
-	bis	r15, r14
-	and	r14, r10
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r10, r7
-	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	10(sp), r10
-	swpb	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#31, r10
-	mov	42(sp), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65504, r15
-	bis	r15, r10
-	mov	40(sp), r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#31, r14
-	mov	68(sp), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65504, r15
-	bis	r15, r14
-	and	r14, r10
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r10, r7
-	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	42(sp), r14
-	mov	40(sp), r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	and	40(sp), r14
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r7
-	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	40(sp), r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#7, r10
-	mov	68(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65528, r15
-	bis	r15, r10
-	mov	68(sp), r14
-	bit	#1, r14
-	rrc	r14
-	and	#32767, r14
-	mov	8(sp), r15
-	bit	#1, r15
-	rrc	r15
-	and	#32768, r15
-	bis	r15, r14
-	and	r14, r10
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r10, r7
-	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	68(sp), r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#4095, r10
-	mov	8(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#61440, r15
-	bis	r15, r10
-	mov	8(sp), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#4095, r14
-	mov	38(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#61440, r15
-	bis	r15, r14
-	and	r14, r10
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r10, r7
-	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	10(sp), r10
-	swpb	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#1023, r10
-	mov	42(sp), r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#64512, r15
-	bis	r15, r10
-	mov	10(sp), r14
-	mov	42(sp), r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	and	r14, r10
-	mov	10(sp), r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	and	#127, r14
-	mov	42(sp), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65408, r15
-	bis	r15, r14
-	and	r14, r10
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r10, r7
-	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	mov	68(sp), r10
-	swpb	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#1023, r10
-	mov	8(sp), r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#64512, r15
-	bis	r15, r10
-	mov	68(sp), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#3, r14
-	mov	8(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65532, r15
-	bis	r15, r14
-	and	r14, r10
-	mov	8(sp), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#16383, r14
-	mov	38(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#49152, r15
-	bis	r15, r14
-	and	r14, r10
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r10, r7
-	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	mov	8(sp), r10
-	mov	38(sp), r15
-	swpb	r15
-	swpb	r10
-	xor.b	r15, r10
-	xor	r15, r10
-	mov	8(sp), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#15, r14
-	mov	38(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65520, r15
-	bis	r15, r14
-	and	r14, r10
-	mov	8(sp), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#7, r14
-	mov	38(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65528, r15
-	bis	r15, r14
-	and	r14, r10
-	and	r8, r10
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r10, r7
-	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	mov	r7, r15
-	xor	r11, r15
-	mov	r15, 80(sp)
-	; grain128aeadv2.ae:121: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
-	mov	#0, r11
-	mov	#0, r14
-	mov	r9, r15
-	rra	r15
-	rrc	r11
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r11
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r11
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r11
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r11
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r11
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r11
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r11
-	rra	r15
-	rrc	r14
-	swpb	r11
-	mov.b	r11, r11
-	mov	r11, r15
-	bis	r14, r15
-	mov	r15, 48(sp)
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	16(sp), r9
-	and	#1, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r14
-	mov	#0, r15
-	sub	r9, r10
-	subc	#0, r11
-	subc	#0, r14
-	subc	#0, r15
-	mov	74(sp), r9
-	and	r10, r9
-	mov	72(sp), r10
-	and	r11, r10
-	mov	70(sp), r11
-	and	r14, r11
-	mov	50(sp), r14
-	and	r15, r14
-	mov	r13, r15
-	xor	r9, r15
-	mov	r15, 6(sp)
-	mov	r12, r9
-	xor	r10, r9
-	mov	92(sp), r6
-	xor	r11, r6
-	mov	94(sp), r7
-	xor	r14, r7
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	mov.b	49(sp), r15
-	and	#1, r15
-	mov	r15, 58(sp)
-	mov	74(sp), r10
-	mov	72(sp), r4
-	mov	70(sp), r5
-	mov	50(sp), r15
-	clrc
-	rrc	r15
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	mov	58(sp), r8
-	swpb	r8
-	rlam.w	#4, r8
-	rlam.w	#3, r8
-	bis	r15, r8
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	16(sp), r11
-	rrum.w	#1, r11
-	and	#1, r11
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	mov	#0, r12
-	sub	r11, r13
-	subc	#0, r14
-	subc	#0, r15
-	subc	#0, r12
-	and	r13, r10
-	mov	r4, r13
-	and	r14, r13
-	mov	r5, r14
-	and	r15, r14
-	mov	r8, r15
-	and	r12, r15
-	xor	r10, 6(sp)
-	xor	r13, r9
-	xor	r14, r6
-	xor	r15, r7
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	mov.b	49(sp), r15
-	rrum.w	#1, r15
-	and	#1, r15
-	mov	r15, 64(sp)
-	mov	74(sp), r10
-	mov	72(sp), r4
-	mov	70(sp), r5
-	mov	50(sp), r14
-	clrc
-	rrc	r14
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	clrc
-	rrc	r14
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	mov	58(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#2, r15
-	bis	r14, r15
-	mov	64(sp), r8
-	swpb	r8
-	rlam.w	#4, r8
-	rlam.w	#3, r8
-	bis	r15, r8
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	16(sp), r11
-	rrum.w	#2, r11
-	and	#1, r11
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	mov	#0, r12
-	sub	r11, r13
-	subc	#0, r14
-	subc	#0, r15
-	subc	#0, r12
-	and	r13, r10
-	mov	r4, r13
-	and	r14, r13
-	mov	r5, r14
-	and	r15, r14
-	mov	r8, r15
-	and	r12, r15
-	xor	r10, 6(sp)
-	xor	r13, r9
-	xor	r14, r6
-	xor	r15, r7
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	mov.b	49(sp), r15
-	rrum.w	#2, r15
-	and	#1, r15
-	mov	r15, 66(sp)
-	mov	74(sp), r10
-	mov	72(sp), r4
-	mov	70(sp), r5
-	mov	50(sp), r15
-	clrc
-	rrc	r15
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	clrc
-	rrc	r15
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	clrc
-	rrc	r15
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	mov	58(sp), r14
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#1, r14
-	bis	r15, r14
-	mov	64(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#2, r15
-	bis	r14, r15
-	mov	66(sp), r8
-	swpb	r8
-	rlam.w	#4, r8
-	rlam.w	#3, r8
-	bis	r15, r8
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	16(sp), r11
-	rrum.w	#3, r11
-	and	#1, r11
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	mov	#0, r12
-	sub	r11, r13
-	subc	#0, r14
-	subc	#0, r15
-	subc	#0, r12
-	and	r13, r10
-	mov	r4, r13
-	and	r14, r13
-	mov	r5, r14
-	and	r15, r14
-	mov	r8, r15
-	and	r12, r15
-	xor	r10, 6(sp)
-	xor	r13, r9
-	xor	r14, r6
-	xor	r15, r7
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	mov.b	49(sp), r15
-	rrum.w	#3, r15
-	and	#1, r15
-	mov	r15, 54(sp)
-	mov	74(sp), r10
-	mov	72(sp), r4
-	mov	70(sp), r5
-	mov	50(sp), r14
-	clrc
-	rrc	r14
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	clrc
-	rrc	r14
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	clrc
-	rrc	r14
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	clrc
-	rrc	r14
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	mov	58(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	bis	r14, r15
-	mov	64(sp), r14
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#1, r14
-	bis	r15, r14
-	mov	66(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#2, r15
-	bis	r14, r15
-	mov	54(sp), r8
-	swpb	r8
-	rlam.w	#4, r8
-	rlam.w	#3, r8
-	bis	r15, r8
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	16(sp), r11
-	rrum.w	#4, r11
-	and	#1, r11
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	mov	#0, r12
-	sub	r11, r13
-	subc	#0, r14
-	subc	#0, r15
-	subc	#0, r12
-	and	r13, r10
-	mov	r4, r13
-	and	r14, r13
-	mov	r5, r14
-	and	r15, r14
-	mov	r8, r15
-	and	r12, r15
-	xor	r10, 6(sp)
-	xor	r13, r9
-	xor	r14, r6
-	xor	r15, r7
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	mov.b	49(sp), r15
-	rrum.w	#4, r15
-	and	#1, r15
-	mov	r15, 46(sp)
-	mov	74(sp), r10
-	mov	72(sp), r4
-	mov	70(sp), r5
-	mov	50(sp), r15
-	clrc
-	rrc	r15
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	clrc
-	rrc	r15
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	clrc
-	rrc	r15
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	clrc
-	rrc	r15
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	clrc
-	rrc	r15
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	mov	58(sp), r14
-	swpb	r14
-	rlam.w	#3, r14
-	bis	r15, r14
-	mov	64(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	bis	r14, r15
-	mov	66(sp), r14
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#1, r14
-	bis	r15, r14
-	mov	54(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#2, r15
-	bis	r14, r15
-	mov	46(sp), r8
-	swpb	r8
-	rlam.w	#4, r8
-	rlam.w	#3, r8
-	bis	r15, r8
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	16(sp), r11
-	rrum.w	#4, r11
-	rrum.w	#1, r11
-	and	#1, r11
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	mov	#0, r12
-	sub	r11, r13
-	subc	#0, r14
-	subc	#0, r15
-	subc	#0, r12
-	and	r13, r10
-	mov	r4, r13
-	and	r14, r13
-	mov	r5, r14
-	and	r15, r14
-	mov	r8, r15
-	and	r12, r15
-	xor	r10, 6(sp)
-	xor	r13, r9
-	xor	r14, r6
-	xor	r15, r7
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	mov.b	49(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#1, r15
-	and	#1, r15
-	mov	r15, 36(sp)
-	mov	74(sp), r8
-	mov	72(sp), r10
-	mov	70(sp), r4
-	mov	50(sp), r14
-	clrc
-	rrc	r14
-	rrc	r4
-	rrc	r10
-	rrc	r8
-	clrc
-	rrc	r14
-	rrc	r4
-	rrc	r10
-	rrc	r8
-	clrc
-	rrc	r14
-	rrc	r4
-	rrc	r10
-	rrc	r8
-	clrc
-	rrc	r14
-	rrc	r4
-	rrc	r10
-	rrc	r8
-	clrc
-	rrc	r14
-	rrc	r4
-	rrc	r10
-	rrc	r8
-	clrc
-	rrc	r14
-	rrc	r4
-	rrc	r10
-	rrc	r8
-	mov	58(sp), r15
-	swpb	r15
-	rlam.w	#2, r15
-	bis	r14, r15
-	mov	64(sp), r14
-	swpb	r14
-	rlam.w	#3, r14
-	bis	r15, r14
-	mov	66(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	bis	r14, r15
-	mov	54(sp), r14
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#1, r14
-	bis	r15, r14
-	mov	46(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#2, r15
-	bis	r14, r15
-	mov	36(sp), r5
-	swpb	r5
-	rlam.w	#4, r5
-	rlam.w	#3, r5
-	bis	r15, r5
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	16(sp), r11
-	rrum.w	#4, r11
-	rrum.w	#2, r11
-	and	#1, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	sub	r11, r12
-	subc	#0, r13
-	subc	#0, r14
-	subc	#0, r15
-	and	r12, r8
-	and	r13, r10
-	mov	r4, r13
-	and	r14, r13
-	mov	r5, r14
-	and	r15, r14
-	xor	r8, 6(sp)
-	mov	r9, r15
-	xor	r10, r15
-	mov	r15, 4(sp)
-	xor	r13, r6
-	xor	r14, r7
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	mov.b	49(sp), r5
-	rrum.w	#4, r5
-	rrum.w	#2, r5
-	and	#1, r5
-	mov	74(sp), r4
-	swpb	r4
-	rla	r4
-	adc	r4
-	and	#511, r4
-	mov	72(sp), r8
-	swpb	r8
-	rla	r8
-	adc	r8
-	mov	r8, r15
-	and	#65024, r15
-	bis	r15, r4
-	and	#511, r8
-	mov	70(sp), r9
-	swpb	r9
-	rla	r9
-	adc	r9
-	mov	r9, r15
-	and	#65024, r15
-	bis	r15, r8
-	and	#511, r9
-	mov	50(sp), r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	and	#65024, r15
-	bis	r15, r9
-	mov	50(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#3, r15
-	mov	58(sp), r14
-	swpb	r14
-	rlam.w	#1, r14
-	bis	r15, r14
-	mov	64(sp), r15
-	swpb	r15
-	rlam.w	#2, r15
-	bis	r14, r15
-	mov	66(sp), r14
-	swpb	r14
-	rlam.w	#3, r14
-	bis	r15, r14
-	mov	54(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	bis	r14, r15
-	mov	46(sp), r14
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#1, r14
-	bis	r15, r14
-	mov	36(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#2, r15
-	bis	r14, r15
-	mov	r5, r10
-	swpb	r10
-	rlam.w	#4, r10
-	rlam.w	#3, r10
-	bis	r15, r10
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	16(sp), r12
-	rrum.w	#4, r12
-	rrum.w	#3, r12
-	mov	#0, r11
-	mov	#0, r14
-	mov	#0, r15
-	mov	#0, r13
-	sub	r12, r11
-	subc	#0, r14
-	subc	#0, r15
-	subc	#0, r13
-	mov	r4, r12
-	and	r11, r12
-	mov	r8, r11
-	and	r14, r11
-	mov	r9, r14
-	and	r15, r14
-	mov	r10, r15
-	and	r13, r15
-	mov	6(sp), r13
-	xor	r12, r13
-	mov	4(sp), r12
-	xor	r11, r12
-	xor	r14, r6
-	xor	r15, r7
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	mov.b	49(sp), r10
-	rrum.w	#4, r10
-	rrum.w	#3, r10
-	mov	74(sp), r8
-	mov	72(sp), r9
-	mov	70(sp), r14
-	mov	50(sp), r15
-	swpb	r9
-	swpb	r8
-	xor.b	r9, r8
-	xor	r9, r8
-	swpb	r14
-	xor.b	r14, r9
-	xor	r14, r9
-	swpb	r15
-	xor.b	r15, r14
-	xor	r15, r14
-	mov.b	r15, r15
-	mov	58(sp), r11
-	swpb	r11
-	bis	r15, r11
-	mov	64(sp), r15
-	swpb	r15
-	rlam.w	#1, r15
-	bis	r11, r15
-	mov	66(sp), r11
-	swpb	r11
-	rlam.w	#2, r11
-	bis	r15, r11
-	mov	54(sp), r15
-	swpb	r15
-	rlam.w	#3, r15
-	bis	r11, r15
-	mov	46(sp), r11
-	swpb	r11
-	rlam.w	#4, r11
-	bis	r15, r11
-	mov	36(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#1, r15
-	bis	r11, r15
-	mov	r5, r11
-	swpb	r11
-	rlam.w	#4, r11
-	rlam.w	#2, r11
-	bis	r15, r11
-	mov	r10, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	bis	r11, r15
-	mov	28(sp), r11
-	mov	26(sp), 28(sp)
-	mov	24(sp), 26(sp)
-	mov	20(sp), 24(sp)
-	mov	18(sp), 20(sp)
-	mov	14(sp), 18(sp)
-	mov	12(sp), 14(sp)
-	mov	84(sp), 12(sp)
-	mov	10(sp), r10
-	mov	42(sp), 10(sp)
-	mov	40(sp), 42(sp)
-	mov	68(sp), 40(sp)
-	mov	8(sp), r4
-	mov	38(sp), r5
-	mov	32(sp), 38(sp)
-	mov	80(sp), 32(sp)
-	mov	r4, 68(sp)
-	mov	r5, 8(sp)
-	mov	r6, 92(sp)
-	mov	r7, 94(sp)
-	mov	r8, 74(sp)
-	mov	r9, 72(sp)
-	mov	r14, 70(sp)
-	mov	r15, 50(sp)
-	add	#1, 88(sp)
-	addc	#0, 86(sp)
-	cmp	104(sp), 88(sp)
-	mov	86(sp), r15
-	subc	102(sp), r15
-	jc	.Lgrain128aeadv2_absorb_ad_near11
-	br	#.Lgrain128aeadv2_absorb_ad_loop1
-.Lgrain128aeadv2_absorb_ad_near11:
-.Lgrain128aeadv2_absorb_ad_done2:
-	; grain128aeadv2.ae:133: for i in 0..a {
-	mov	#0, 90(sp)
-	mov	#0, 98(sp)
-	mov	r11, 30(sp)
-	mov	r10, r11
-	mov	r13, 2(sp)
-	mov	92(sp), r13
-	mov	94(sp), r14
-	cmp	100(sp), 90(sp)
-	mov	98(sp), r15
-	subc	#0, r15
-	jnc	.Lgrain128aeadv2_absorb_ad_near12
-	br	#.Lgrain128aeadv2_absorb_ad_done9
-.Lgrain128aeadv2_absorb_ad_near12:
-.Lgrain128aeadv2_absorb_ad_loop8:
-	; grain128aeadv2.ae:134: s, b, acc, sr = absorb_byte(s, b, acc, sr, ad[i])
-	mov	90(sp), r15
-	add	106(sp), r15
-	mov.b	@r15, r15
-	mov	r15, 76(sp)
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r11, r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	and	#15, r7
-	mov	10(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65520, r15
-	bis	r15, r7
-	mov	30(sp), r10
-	mov	28(sp), r15
-	swpb	r15
-	swpb	r10
-	xor.b	r15, r10
-	xor	r15, r10
-	mov	r7, r9
-	and	r10, r9
-	mov	30(sp), r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#7, r8
-	mov	28(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65528, r15
-	bis	r15, r8
-	mov	28(sp), r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#4095, r10
-	mov	26(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#61440, r15
-	bis	r15, r10
-	and	r10, r8
-	xor	r8, r9
-	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	8(sp), r10
-	rla	r10
-	adc	r10
-	and	#1, r10
-	mov	38(sp), r15
-	rla	r15
-	adc	r15
-	and	#65534, r15
-	bis	r15, r10
-	mov	26(sp), r8
-	swpb	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#63, r8
-	mov	24(sp), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65472, r15
-	bis	r15, r8
-	mov	r10, r15
-	and	r8, r15
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r15, r9
-	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	24(sp), r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	and	#15, r6
-	mov	20(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65520, r15
 	bis	r15, r6
-	mov	20(sp), r8
-	rla	r8
-	adc	r8
-	and	#1, r8
-	mov	18(sp), r15
-	rla	r15
-	adc	r15
-	and	#65534, r15
-	bis	r15, r8
-	and	r8, r6
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r6, r9
-	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	and	r10, r7
-	mov	18(sp), r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#3, r8
-	mov	14(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65532, r15
-	bis	r15, r8
-	and	r8, r7
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r7, r9
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	18(sp), r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#7, r8
-	mov	14(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65528, r15
-	bis	r15, r8
-	xor	r8, r9
-	mov	r11, r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#16383, r8
-	mov	10(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#49152, r15
-	bis	r15, r8
-	xor	r8, r9
-	mov	r11, r8
-	rla	r8
-	adc	r8
-	and	#1, r8
-	mov	10(sp), r15
-	rla	r15
-	adc	r15
-	and	#65534, r15
-	bis	r15, r8
-	xor	r8, r9
-	mov	42(sp), r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#4095, r8
-	mov	40(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#61440, r15
-	bis	r15, r8
-	xor	r8, r9
-	mov	42(sp), r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#7, r8
-	mov	40(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65528, r15
-	bis	r15, r8
-	xor	r8, r9
-	xor	68(sp), r9
-	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	68(sp), r8
-	swpb	r8
-	bit	#1, r8
-	rrc	r8
-	and	#127, r8
-	mov	8(sp), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65408, r15
-	bis	r15, r8
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r8, r9
-	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	8(sp), r8
-	swpb	r8
-	bit	#1, r8
-	rrc	r8
-	and	#127, r8
-	mov	38(sp), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65408, r15
-	bis	r15, r8
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r8, r9
-	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	30(sp), r8
-	swpb	r8
-	rla	r8
-	adc	r8
-	and	#511, r8
-	mov	28(sp), r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	and	#65024, r15
-	bis	r15, r8
-	mov	30(sp), r7
-	xor	r8, r7
-	mov	26(sp), r8
-	swpb	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#1023, r8
-	mov	24(sp), r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#64512, r15
-	bis	r15, r8
-	xor	r8, r7
-	mov	20(sp), r8
-	swpb	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#1023, r8
-	mov	18(sp), r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#64512, r15
-	bis	r15, r8
-	xor	r8, r7
-	mov	18(sp), r8
-	bit	#1, r8
-	rrc	r8
-	and	#32767, r8
-	mov	14(sp), r15
-	bit	#1, r15
-	rrc	r15
-	and	#32768, r15
-	bis	r15, r8
-	xor	r8, r7
-	mov	r7, r15
-	xor	14(sp), r15
-	mov	r15, 82(sp)
+	and	r6, r14
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	10(sp), r7
-	swpb	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	and	#63, r7
-	mov	42(sp), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65472, r15
-	bis	r15, r7
-	mov	r11, r8
-	xor	r7, r8
-	mov	40(sp), r7
-	mov	68(sp), r15
-	swpb	r15
-	swpb	r7
-	xor.b	r15, r7
-	xor	r15, r7
-	xor	r7, r8
-	mov	8(sp), r7
-	swpb	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	and	#31, r7
-	mov	38(sp), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65504, r15
-	bis	r15, r7
-	xor	r7, r8
-	xor	38(sp), r8
-	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r11, r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#8191, r6
-	mov	10(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#57344, r15
-	bis	r15, r6
-	mov	68(sp), r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	and	#8191, r7
-	mov	8(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#57344, r15
-	bis	r15, r7
-	and	r7, r6
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r6, r8
-	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r11, r7
-	swpb	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	and	#31, r7
-	mov	10(sp), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65504, r15
-	bis	r15, r7
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#7, r11
-	mov	10(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65528, r15
-	bis	r15, r11
-	and	r11, r7
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r8
+	mov	r7, r6
+	xor	r14, r6
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	10(sp), r7
+	mov	4(sp), r7
 	bit	#1, r7
 	rrc	r7
 	and	#32767, r7
-	mov	42(sp), r15
+	mov	8(sp), r15
 	bit	#1, r15
 	rrc	r15
 	and	#32768, r15
 	bis	r15, r7
-	mov	10(sp), r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#16383, r11
-	mov	42(sp), r15
+	mov	4(sp), r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#16383, r14
+	mov	8(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
 	rrc	r15
 	and	#49152, r15
-	bis	r15, r11
-	and	r11, r7
+	bis	r15, r14
+	and	r14, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r8
+	xor	r7, r6
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	10(sp), r7
+	mov	4(sp), r7
 	swpb	r7
 	bit	#1, r7
 	rrc	r7
@@ -5247,7 +4111,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r7
 	rrc	r7
 	and	#31, r7
-	mov	42(sp), r15
+	mov	8(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -5257,16 +4121,16 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#65504, r15
 	bis	r15, r7
-	mov	40(sp), r11
-	swpb	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#31, r11
-	mov	68(sp), r15
+	mov	22(sp), r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#31, r14
+	mov	6(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -5275,22 +4139,22 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r15
 	rrc	r15
 	and	#65504, r15
-	bis	r15, r11
-	and	r11, r7
+	bis	r15, r14
+	and	r14, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r8
+	xor	r7, r6
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	42(sp), r11
-	mov	40(sp), r15
+	mov	8(sp), r14
+	mov	22(sp), r15
 	swpb	r15
-	swpb	r11
-	xor.b	r15, r11
-	xor	r15, r11
-	and	40(sp), r11
+	swpb	r14
+	xor.b	r15, r14
+	xor	r15, r14
+	and	22(sp), r14
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r11, r8
+	xor	r14, r6
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	40(sp), r7
+	mov	22(sp), r7
 	rla	r7
 	adc	r7
 	rla	r7
@@ -5298,7 +4162,7 @@ grain128aeadv2_absorb_ad:
 	rla	r7
 	adc	r7
 	and	#7, r7
-	mov	68(sp), r15
+	mov	6(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -5307,20 +4171,20 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65528, r15
 	bis	r15, r7
-	mov	68(sp), r11
-	bit	#1, r11
-	rrc	r11
-	and	#32767, r11
-	mov	8(sp), r15
+	mov	6(sp), r14
+	bit	#1, r14
+	rrc	r14
+	and	#32767, r14
+	mov	r8, r15
 	bit	#1, r15
 	rrc	r15
 	and	#32768, r15
-	bis	r15, r11
-	and	r11, r7
+	bis	r15, r14
+	and	r14, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r8
+	xor	r7, r6
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	68(sp), r7
+	mov	6(sp), r7
 	bit	#1, r7
 	rrc	r7
 	bit	#1, r7
@@ -5330,7 +4194,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r7
 	rrc	r7
 	and	#4095, r7
-	mov	8(sp), r15
+	mov	r8, r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -5341,17 +4205,17 @@ grain128aeadv2_absorb_ad:
 	rrc	r15
 	and	#61440, r15
 	bis	r15, r7
-	mov	8(sp), r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#4095, r11
-	mov	38(sp), r15
+	mov	r8, r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#4095, r14
+	mov	16(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -5361,19 +4225,19 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r15
 	rrc	r15
 	and	#61440, r15
-	bis	r15, r11
-	and	r11, r7
+	bis	r15, r14
+	and	r14, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r8
+	xor	r7, r6
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	10(sp), r7
+	mov	4(sp), r7
 	swpb	r7
 	rla	r7
 	adc	r7
 	rla	r7
 	adc	r7
 	and	#1023, r7
-	mov	42(sp), r15
+	mov	8(sp), r15
 	swpb	r15
 	rla	r15
 	adc	r15
@@ -5381,36 +4245,36 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#64512, r15
 	bis	r15, r7
-	mov	10(sp), r11
-	mov	42(sp), r15
+	mov	4(sp), r14
+	mov	8(sp), r15
 	swpb	r15
-	swpb	r11
-	xor.b	r15, r11
-	xor	r15, r11
-	and	r11, r7
-	mov	10(sp), r11
-	swpb	r11
-	bit	#1, r11
-	rrc	r11
-	and	#127, r11
-	mov	42(sp), r15
+	swpb	r14
+	xor.b	r15, r14
+	xor	r15, r14
+	and	r14, r7
+	mov	4(sp), r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	and	#127, r14
+	mov	8(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
 	and	#65408, r15
-	bis	r15, r11
-	and	r11, r7
+	bis	r15, r14
+	and	r14, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r8
+	xor	r7, r6
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	mov	68(sp), r7
+	mov	6(sp), r7
 	swpb	r7
 	rla	r7
 	adc	r7
 	rla	r7
 	adc	r7
 	and	#1023, r7
-	mov	8(sp), r15
+	mov	r8, r15
 	swpb	r15
 	rla	r15
 	adc	r15
@@ -5418,54 +4282,54 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#64512, r15
 	bis	r15, r7
-	mov	68(sp), r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#3, r11
-	mov	8(sp), r15
+	mov	6(sp), r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	and	#3, r14
+	mov	r8, r15
 	rla	r15
 	adc	r15
 	rla	r15
 	adc	r15
 	and	#65532, r15
-	bis	r15, r11
-	and	r11, r7
-	mov	8(sp), r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#16383, r11
-	mov	38(sp), r15
+	bis	r15, r14
+	and	r14, r7
+	mov	r8, r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#16383, r14
+	mov	16(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
 	rrc	r15
 	and	#49152, r15
-	bis	r15, r11
-	and	r11, r7
+	bis	r15, r14
+	and	r14, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r8
+	xor	r7, r6
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	mov	8(sp), r7
-	mov	38(sp), r15
+	mov	r8, r7
+	mov	16(sp), r15
 	swpb	r15
 	swpb	r7
 	xor.b	r15, r7
 	xor	r15, r7
-	mov	8(sp), r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#15, r11
-	mov	38(sp), r15
+	mov	r8, r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	and	#15, r14
+	mov	16(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -5475,17 +4339,17 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#65520, r15
-	bis	r15, r11
-	and	r11, r7
-	mov	8(sp), r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#7, r11
-	mov	38(sp), r15
+	bis	r15, r14
+	and	r14, r7
+	mov	r8, r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	and	#7, r14
+	mov	16(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -5493,690 +4357,314 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#65528, r15
-	bis	r15, r11
-	and	r11, r7
-	and	r10, r7
+	bis	r15, r14
+	and	r14, r7
+	and	r12, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r8
+	xor	r7, r6
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	mov	r8, r15
-	xor	30(sp), r15
-	mov	r15, 78(sp)
+	mov	r6, r15
+	xor	r5, r15
+	mov	r15, 44(sp)
 	; grain128aeadv2.ae:121: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
-	mov	#0, r10
-	mov	#0, r11
+	mov	#0, r12
+	mov	#0, r14
 	mov	r9, r15
 	rra	r15
-	rrc	r10
+	rrc	r12
 	rra	r15
-	rrc	r11
+	rrc	r14
 	rra	r15
-	rrc	r10
+	rrc	r12
 	rra	r15
-	rrc	r11
+	rrc	r14
 	rra	r15
-	rrc	r10
+	rrc	r12
 	rra	r15
-	rrc	r11
+	rrc	r14
 	rra	r15
-	rrc	r10
+	rrc	r12
 	rra	r15
-	rrc	r11
+	rrc	r14
 	rra	r15
-	rrc	r10
+	rrc	r12
 	rra	r15
-	rrc	r11
+	rrc	r14
 	rra	r15
-	rrc	r10
+	rrc	r12
 	rra	r15
-	rrc	r11
+	rrc	r14
 	rra	r15
-	rrc	r10
+	rrc	r12
 	rra	r15
-	rrc	r11
+	rrc	r14
 	rra	r15
-	rrc	r10
+	rrc	r12
 	rra	r15
-	rrc	r11
-	swpb	r10
-	mov.b	r10, r10
-	mov	r10, r15
-	bis	r11, r15
-	mov	r15, 22(sp)
+	rrc	r14
+	swpb	r12
+	mov.b	r12, r12
+	mov	r12, r15
+	bis	r14, r15
+	mov	r15, 14(sp)
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	76(sp), r9
-	and	#1, r9
-	mov	#0, r10
-	mov	#0, r11
-	mov	#0, r15
-	mov	#0, r8
-	sub	r9, r10
-	subc	#0, r11
-	subc	#0, r15
-	subc	#0, r8
-	mov	74(sp), r9
-	and	r10, r9
-	mov	72(sp), r10
-	and	r11, r10
-	mov	70(sp), r11
-	and	r15, r11
-	mov	50(sp), r15
-	and	r8, r15
+	mov	#0, r7
+	bit	#1, 20(sp)
+	subc	#0, r7
+	inv	r7
+	mov	60(sp), r9
+	and	r7, r9
+	mov	r13, r12
+	and	r7, r12
+	mov	58(sp), r14
+	and	r7, r14
+	mov	56(sp), r15
+	and	r7, r15
 	xor	r9, 2(sp)
-	mov	r12, r7
-	xor	r10, r7
-	mov	r13, r9
-	xor	r11, r9
-	mov	r14, r8
-	xor	r15, r8
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	mov.b	23(sp), r15
-	and	#1, r15
-	mov	r15, 56(sp)
-	mov	74(sp), r10
-	mov	72(sp), r4
-	mov	70(sp), r5
-	mov	50(sp), r15
-	clrc
-	rrc	r15
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	mov	56(sp), r6
-	swpb	r6
-	rlam.w	#4, r6
-	rlam.w	#3, r6
-	bis	r15, r6
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	76(sp), r11
-	rrum.w	#1, r11
-	and	#1, r11
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	mov	#0, r12
-	sub	r11, r13
-	subc	#0, r14
-	subc	#0, r15
-	subc	#0, r12
-	and	r13, r10
-	mov	r4, r13
-	and	r14, r13
-	mov	r5, r14
-	and	r15, r14
-	mov	r6, r15
-	and	r12, r15
-	xor	r10, 2(sp)
-	xor	r13, r7
-	xor	r14, r9
-	xor	r15, r8
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	mov.b	23(sp), r15
-	rrum.w	#1, r15
-	and	#1, r15
-	mov	r15, 62(sp)
-	mov	74(sp), r10
-	mov	72(sp), r4
-	mov	70(sp), r5
-	mov	50(sp), r14
-	clrc
-	rrc	r14
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	clrc
-	rrc	r14
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	mov	56(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#2, r15
-	bis	r14, r15
-	mov	62(sp), r6
-	swpb	r6
-	rlam.w	#4, r6
-	rlam.w	#3, r6
-	bis	r15, r6
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	76(sp), r11
-	rrum.w	#2, r11
-	and	#1, r11
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	mov	#0, r12
-	sub	r11, r13
-	subc	#0, r14
-	subc	#0, r15
-	subc	#0, r12
-	and	r13, r10
-	mov	r4, r13
-	and	r14, r13
-	mov	r5, r14
-	and	r15, r14
-	mov	r6, r15
-	and	r12, r15
-	xor	r10, 2(sp)
-	xor	r13, r7
-	xor	r14, r9
-	xor	r15, r8
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	mov.b	23(sp), r15
-	rrum.w	#2, r15
-	and	#1, r15
-	mov	r15, 60(sp)
-	mov	74(sp), r10
-	mov	72(sp), r4
-	mov	70(sp), r5
-	mov	50(sp), r15
-	clrc
-	rrc	r15
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	clrc
-	rrc	r15
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	clrc
-	rrc	r15
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	mov	56(sp), r14
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#1, r14
-	bis	r15, r14
-	mov	62(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#2, r15
-	bis	r14, r15
-	mov	60(sp), r6
-	swpb	r6
-	rlam.w	#4, r6
-	rlam.w	#3, r6
-	bis	r15, r6
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	76(sp), r11
-	rrum.w	#3, r11
-	and	#1, r11
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	mov	#0, r12
-	sub	r11, r13
-	subc	#0, r14
-	subc	#0, r15
-	subc	#0, r12
-	and	r13, r10
-	mov	r4, r13
-	and	r14, r13
-	mov	r5, r14
-	and	r15, r14
-	mov	r6, r15
-	and	r12, r15
-	xor	r10, 2(sp)
-	xor	r13, r7
-	xor	r14, r9
-	xor	r15, r8
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	mov.b	23(sp), r15
-	rrum.w	#3, r15
-	and	#1, r15
-	mov	r15, 52(sp)
-	mov	74(sp), r10
-	mov	72(sp), r4
-	mov	70(sp), r5
-	mov	50(sp), r14
-	clrc
-	rrc	r14
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	clrc
-	rrc	r14
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	clrc
-	rrc	r14
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	clrc
-	rrc	r14
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	mov	56(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	bis	r14, r15
-	mov	62(sp), r14
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#1, r14
-	bis	r15, r14
-	mov	60(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#2, r15
-	bis	r14, r15
-	mov	52(sp), r6
-	swpb	r6
-	rlam.w	#4, r6
-	rlam.w	#3, r6
-	bis	r15, r6
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	76(sp), r11
-	rrum.w	#4, r11
-	and	#1, r11
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	mov	#0, r12
-	sub	r11, r13
-	subc	#0, r14
-	subc	#0, r15
-	subc	#0, r12
-	and	r13, r10
-	mov	r4, r13
-	and	r14, r13
-	mov	r5, r14
-	and	r15, r14
-	mov	r6, r15
-	and	r12, r15
-	xor	r10, 2(sp)
-	xor	r13, r7
-	xor	r14, r9
-	xor	r15, r8
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	mov.b	23(sp), r15
-	rrum.w	#4, r15
-	and	#1, r15
-	mov	r15, 44(sp)
-	mov	74(sp), r10
-	mov	72(sp), r4
-	mov	70(sp), r5
-	mov	50(sp), r15
-	clrc
-	rrc	r15
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	clrc
-	rrc	r15
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	clrc
-	rrc	r15
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	clrc
-	rrc	r15
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	clrc
-	rrc	r15
-	rrc	r5
-	rrc	r4
-	rrc	r10
-	mov	56(sp), r14
-	swpb	r14
-	rlam.w	#3, r14
-	bis	r15, r14
-	mov	62(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	bis	r14, r15
-	mov	60(sp), r14
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#1, r14
-	bis	r15, r14
-	mov	52(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#2, r15
-	bis	r14, r15
-	mov	44(sp), r6
-	swpb	r6
-	rlam.w	#4, r6
-	rlam.w	#3, r6
-	bis	r15, r6
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	76(sp), r11
-	rrum.w	#4, r11
-	rrum.w	#1, r11
-	and	#1, r11
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	mov	#0, r12
-	sub	r11, r13
-	subc	#0, r14
-	subc	#0, r15
-	subc	#0, r12
-	and	r13, r10
-	mov	r4, r13
-	and	r14, r13
-	mov	r5, r14
-	and	r15, r14
-	mov	r6, r15
-	and	r12, r15
-	xor	r10, 2(sp)
-	xor	r13, r7
-	xor	r14, r9
-	xor	r15, r8
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	mov.b	23(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#1, r15
-	and	#1, r15
-	mov	r15, 34(sp)
-	mov	74(sp), r6
-	mov	72(sp), r10
-	mov	70(sp), r4
-	mov	50(sp), r14
-	clrc
-	rrc	r14
-	rrc	r4
-	rrc	r10
-	rrc	r6
-	clrc
-	rrc	r14
-	rrc	r4
-	rrc	r10
-	rrc	r6
-	clrc
-	rrc	r14
-	rrc	r4
-	rrc	r10
-	rrc	r6
-	clrc
-	rrc	r14
-	rrc	r4
-	rrc	r10
-	rrc	r6
-	clrc
-	rrc	r14
-	rrc	r4
-	rrc	r10
-	rrc	r6
-	clrc
-	rrc	r14
-	rrc	r4
-	rrc	r10
-	rrc	r6
-	mov	56(sp), r15
-	swpb	r15
-	rlam.w	#2, r15
-	bis	r14, r15
-	mov	62(sp), r14
-	swpb	r14
-	rlam.w	#3, r14
-	bis	r15, r14
-	mov	60(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	bis	r14, r15
-	mov	52(sp), r14
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#1, r14
-	bis	r15, r14
-	mov	44(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#2, r15
-	bis	r14, r15
-	mov	34(sp), r5
-	swpb	r5
-	rlam.w	#4, r5
-	rlam.w	#3, r5
-	bis	r15, r5
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	76(sp), r11
-	rrum.w	#4, r11
-	rrum.w	#2, r11
-	and	#1, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	sub	r11, r12
-	subc	#0, r13
-	subc	#0, r14
-	subc	#0, r15
-	and	r12, r6
-	and	r13, r10
-	mov	r4, r13
-	and	r14, r13
-	mov	r5, r14
-	and	r15, r14
-	xor	r6, 2(sp)
-	mov	r7, r15
-	xor	r10, r15
-	mov	r15, 0(sp)
-	xor	r13, r9
-	mov	r8, r10
+	xor	r12, 0(sp)
 	xor	r14, r10
+	mov	r11, r5
+	xor	r15, r5
 	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	mov.b	23(sp), r5
-	rrum.w	#4, r5
-	rrum.w	#2, r5
-	and	#1, r5
-	mov	74(sp), r4
-	swpb	r4
-	rla	r4
-	adc	r4
-	and	#511, r4
-	mov	72(sp), r6
-	swpb	r6
-	rla	r6
-	adc	r6
-	mov	r6, r15
-	and	#65024, r15
-	bis	r15, r4
-	and	#511, r6
-	mov	70(sp), r7
-	swpb	r7
-	rla	r7
-	adc	r7
-	mov	r7, r15
-	and	#65024, r15
-	bis	r15, r6
-	and	#511, r7
-	mov	50(sp), r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	and	#65024, r15
-	bis	r15, r7
-	mov	50(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#3, r15
-	mov	56(sp), r14
-	swpb	r14
-	rlam.w	#1, r14
-	bis	r15, r14
-	mov	62(sp), r15
-	swpb	r15
-	rlam.w	#2, r15
-	bis	r14, r15
-	mov	60(sp), r14
-	swpb	r14
-	rlam.w	#3, r14
-	bis	r15, r14
-	mov	52(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	bis	r14, r15
-	mov	44(sp), r14
-	swpb	r14
-	rlam.w	#4, r14
-	rlam.w	#1, r14
-	bis	r15, r14
-	mov	34(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#2, r15
-	bis	r14, r15
-	mov	r5, r8
-	swpb	r8
-	rlam.w	#4, r8
-	rlam.w	#3, r8
-	bis	r15, r8
+	mov	60(sp), r9
+	mov	r13, r4
+	mov	58(sp), r6
+	mov	56(sp), r7
+	bit	#256, 14(sp)
+	rrc	r7
+	rrc	r6
+	rrc	r4
+	rrc	r9
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	76(sp), r12
-	rrum.w	#4, r12
-	rrum.w	#3, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
 	mov	#0, r11
-	sub	r12, r13
-	subc	#0, r14
-	subc	#0, r15
+	bit	#2, 20(sp)
 	subc	#0, r11
-	mov	r4, r12
-	and	r13, r12
-	mov	r6, r13
-	and	r14, r13
-	mov	r7, r14
-	and	r15, r14
-	mov	r8, r15
+	inv	r11
+	mov	r9, r12
+	and	r11, r12
+	mov	r4, r13
+	and	r11, r13
+	mov	r6, r14
+	and	r11, r14
+	mov	r7, r15
 	and	r11, r15
-	mov	2(sp), r7
-	xor	r12, r7
-	mov	@sp, r12
-	xor	r13, r12
-	mov	r9, r13
-	xor	r14, r13
-	mov	r10, r14
-	xor	r15, r14
+	xor	r12, 2(sp)
+	xor	r13, 0(sp)
+	xor	r14, r10
+	xor	r15, r5
 	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	mov.b	23(sp), r6
-	rrum.w	#4, r6
-	rrum.w	#3, r6
-	mov	74(sp), r8
-	mov	72(sp), r9
-	mov	70(sp), r10
-	mov	50(sp), r15
-	swpb	r9
-	swpb	r8
-	xor.b	r9, r8
-	xor	r9, r8
-	swpb	r10
-	xor.b	r10, r9
-	xor	r10, r9
-	swpb	r15
-	xor.b	r15, r10
-	xor	r15, r10
-	mov.b	r15, r15
-	mov	56(sp), r11
-	swpb	r11
-	bis	r15, r11
-	mov	62(sp), r15
-	swpb	r15
-	rlam.w	#1, r15
-	bis	r11, r15
-	mov	60(sp), r11
-	swpb	r11
-	rlam.w	#2, r11
-	bis	r15, r11
-	mov	52(sp), r15
-	swpb	r15
-	rlam.w	#3, r15
-	bis	r11, r15
-	mov	44(sp), r11
-	swpb	r11
-	rlam.w	#4, r11
-	bis	r15, r11
-	mov	34(sp), r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#1, r15
-	bis	r11, r15
+	bit	#512, 14(sp)
+	rrc	r7
+	rrc	r6
+	rrc	r4
+	rrc	r9
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	#0, r11
+	bit	#4, 20(sp)
+	subc	#0, r11
+	inv	r11
+	mov	r9, r12
+	and	r11, r12
+	mov	r4, r13
+	and	r11, r13
+	mov	r6, r14
+	and	r11, r14
+	mov	r7, r15
+	and	r11, r15
+	xor	r12, 2(sp)
+	xor	r13, 0(sp)
+	xor	r14, r10
+	xor	r15, r5
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	bit	#1024, 14(sp)
+	rrc	r7
+	rrc	r6
+	rrc	r4
+	rrc	r9
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	#0, r11
+	bit	#8, 20(sp)
+	subc	#0, r11
+	inv	r11
+	mov	r9, r12
+	and	r11, r12
+	mov	r4, r13
+	and	r11, r13
+	mov	r6, r14
+	and	r11, r14
+	mov	r7, r15
+	and	r11, r15
+	xor	r12, 2(sp)
+	xor	r13, 0(sp)
+	xor	r14, r10
+	xor	r15, r5
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	bit	#2048, 14(sp)
+	rrc	r7
+	rrc	r6
+	rrc	r4
+	rrc	r9
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	#0, r11
+	bit	#16, 20(sp)
+	subc	#0, r11
+	inv	r11
+	mov	r9, r12
+	and	r11, r12
+	mov	r4, r13
+	and	r11, r13
+	mov	r6, r14
+	and	r11, r14
+	mov	r7, r15
+	and	r11, r15
+	xor	r12, 2(sp)
+	xor	r13, 0(sp)
+	xor	r14, r10
+	xor	r15, r5
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	bit	#4096, 14(sp)
+	rrc	r7
+	rrc	r6
+	rrc	r4
+	rrc	r9
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	#0, r11
+	bit	#32, 20(sp)
+	subc	#0, r11
+	inv	r11
+	mov	r9, r12
+	and	r11, r12
+	mov	r4, r13
+	and	r11, r13
+	mov	r6, r14
+	and	r11, r14
+	mov	r7, r15
+	and	r11, r15
+	xor	r12, 2(sp)
+	xor	r13, 0(sp)
+	xor	r14, r10
+	xor	r15, r5
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	bit	#8192, 14(sp)
+	rrc	r7
+	rrc	r6
+	rrc	r4
+	rrc	r9
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	#0, r11
+	bit	#64, 20(sp)
+	subc	#0, r11
+	inv	r11
+	mov	r9, r12
+	and	r11, r12
+	mov	r4, r13
+	and	r11, r13
+	mov	r6, r14
+	and	r11, r14
+	mov	r7, r15
+	and	r11, r15
+	xor	r12, 2(sp)
+	xor	r13, 0(sp)
+	xor	r14, r10
 	mov	r5, r11
-	swpb	r11
-	rlam.w	#4, r11
-	rlam.w	#2, r11
-	bis	r15, r11
-	mov	r6, r15
-	swpb	r15
-	rlam.w	#4, r15
-	rlam.w	#3, r15
-	bis	r11, r15
+	xor	r15, r11
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	mov	r9, r12
+	bit	#16384, 14(sp)
+	rrc	r7
+	rrc	r6
+	rrc	r4
+	rrc	r12
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	#0, r5
+	bit	#128, 20(sp)
+	subc	#0, r5
+	inv	r5
+	mov	r12, r9
+	and	r5, r9
+	mov	r4, r13
+	and	r5, r13
+	mov	r6, r14
+	and	r5, r14
+	mov	r7, r15
+	and	r5, r15
+	mov	2(sp), r5
+	xor	r9, r5
+	mov	@sp, r9
+	xor	r13, r9
+	xor	r14, r10
+	xor	r15, r11
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	mov	r4, r13
+	mov	r6, r14
+	mov	r7, r15
+	bit	#32768, 14(sp)
+	rrc	r15
+	rrc	r14
+	rrc	r13
+	rrc	r12
+	mov	36(sp), 38(sp)
+	mov	34(sp), 36(sp)
+	mov	32(sp), 34(sp)
+	mov	30(sp), 32(sp)
 	mov	28(sp), 30(sp)
 	mov	26(sp), 28(sp)
 	mov	24(sp), 26(sp)
-	mov	20(sp), 24(sp)
-	mov	18(sp), 20(sp)
-	mov	14(sp), 18(sp)
-	mov	12(sp), 14(sp)
-	mov	82(sp), 12(sp)
-	mov	10(sp), r11
-	mov	42(sp), 10(sp)
-	mov	40(sp), 42(sp)
-	mov	68(sp), 40(sp)
-	mov	8(sp), r5
-	mov	38(sp), r6
-	mov	32(sp), 38(sp)
-	mov	78(sp), 32(sp)
-	mov	r5, 68(sp)
-	mov	r6, 8(sp)
-	mov	r7, 2(sp)
-	mov	r8, 74(sp)
-	mov	r9, 72(sp)
-	mov	r10, 70(sp)
-	mov	r15, 50(sp)
-	add	#1, 90(sp)
-	addc	#0, 98(sp)
-	cmp	100(sp), 90(sp)
-	mov	98(sp), r15
+	mov	50(sp), 24(sp)
+	mov	4(sp), r6
+	mov	8(sp), r4
+	mov	22(sp), 8(sp)
+	mov	6(sp), 22(sp)
+	mov	r8, r7
+	mov	16(sp), r8
+	mov	42(sp), 16(sp)
+	mov	44(sp), 42(sp)
+	mov	r5, 2(sp)
+	mov	38(sp), r5
+	mov	r4, 4(sp)
+	mov	r7, 6(sp)
+	mov	r9, 0(sp)
+	mov	r12, 60(sp)
+	mov	r14, 58(sp)
+	mov	r15, 56(sp)
+	add	#1, 62(sp)
+	addc	#0, 66(sp)
+	cmp	68(sp), 62(sp)
+	mov	66(sp), r15
 	subc	#0, r15
 	jc	.Lgrain128aeadv2_absorb_ad_near13
 	br	#.Lgrain128aeadv2_absorb_ad_loop8
 .Lgrain128aeadv2_absorb_ad_near13:
 .Lgrain128aeadv2_absorb_ad_done9:
-	mov	110(sp), r15
-	mov	30(sp), 0(r15)
-	mov	28(sp), 2(r15)
-	mov	26(sp), 4(r15)
-	mov	24(sp), 6(r15)
-	mov	20(sp), 8(r15)
-	mov	18(sp), 10(r15)
-	mov	14(sp), 12(r15)
-	mov	12(sp), 14(r15)
-	mov	108(sp), r15
-	mov	r11, 0(r15)
-	mov	10(sp), 2(r15)
-	mov	42(sp), 4(r15)
-	mov	40(sp), 6(r15)
-	mov	68(sp), 8(r15)
-	mov	8(sp), 10(r15)
-	mov	38(sp), 12(r15)
-	mov	32(sp), 14(r15)
-	mov	114(sp), r15
+	mov	78(sp), r15
+	mov	r5, 0(r15)
+	mov	36(sp), 2(r15)
+	mov	34(sp), 4(r15)
+	mov	32(sp), 6(r15)
+	mov	30(sp), 8(r15)
+	mov	28(sp), 10(r15)
+	mov	26(sp), 12(r15)
+	mov	24(sp), 14(r15)
+	mov	76(sp), r15
+	mov	r6, 0(r15)
+	mov	4(sp), 2(r15)
+	mov	8(sp), 4(r15)
+	mov	22(sp), 6(r15)
+	mov	6(sp), 8(r15)
+	mov	r8, 10(r15)
+	mov	16(sp), 12(r15)
+	mov	42(sp), 14(r15)
+	mov	82(sp), r15
 	mov	2(sp), 0(r15)
-	mov	r12, 2(r15)
-	mov	r13, 4(r15)
-	mov	r14, 6(r15)
-	mov	112(sp), r15
-	mov	74(sp), 0(r15)
-	mov	72(sp), 2(r15)
-	mov	70(sp), 4(r15)
-	mov	50(sp), 6(r15)
-	add	#116, sp
+	mov	@sp, 2(r15)
+	mov	r10, 4(r15)
+	mov	r11, 6(r15)
+	mov	80(sp), r15
+	mov	60(sp), 0(r15)
+	mov	r13, 2(r15)
+	mov	58(sp), 4(r15)
+	mov	56(sp), 6(r15)
+	add	#84, sp
 	popm.w	#7, r10
 	ret
 	.size grain128aeadv2_absorb_ad, .-grain128aeadv2_absorb_ad

@@ -265,7 +265,7 @@ skinny128_384plus_key_schedule:
 
 ; --- skinny128_384plus_encrypt_block: skinny128_384plus.encrypt_block
 ;     frame 10 bytes (5 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 390 bytes of code
+;     estimated 370 bytes of code
 	.section .text.skinny128_384plus_encrypt_block,"ax",@progbits
 	.global skinny128_384plus_encrypt_block
 	.type skinny128_384plus_encrypt_block, @function
@@ -310,7 +310,6 @@ skinny128_384plus_encrypt_block:
 	; skinny128_384plus.ae:116: r0 = sub_cells(r0) ^ ((c & 0xf) as u32 << 24) ^ k[63:32]
 	mov	r12, r14
 	and	#15, r14
-	mov.b	r14, r14
 	swpb	r14
 	xor	r14, r8
 	xor	4(r6), r7
@@ -334,7 +333,6 @@ skinny128_384plus_encrypt_block:
 	bis	r13, r14
 	; skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
 	rrum.w	#4, r12
-	mov.b	r12, r12
 	mov	r4, r13
 	swpb	r12
 	xor	r12, r13
@@ -369,28 +367,20 @@ skinny128_384plus_encrypt_block:
 	mov	r11, r13
 	swpb	r13
 	mov.b	r13, r13
-	mov.b	skinny128_384plus_sbox(r13), r4
+	mov.b	skinny128_384plus_sbox(r13), r12
 	mov.b	r11, r11
-	mov.b	skinny128_384plus_sbox(r11), r11
+	mov.b	skinny128_384plus_sbox(r11), r4
 	mov	r10, r13
 	swpb	r13
 	mov.b	r13, r13
-	mov.b	skinny128_384plus_sbox(r13), r12
+	mov.b	skinny128_384plus_sbox(r13), r11
 	mov.b	r10, r10
 	mov.b	skinny128_384plus_sbox(r10), r13
+	; skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
 	swpb	r4
 	bis	r11, r4
-	swpb	r12
-	bis	r13, r12
-	; skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
-	mov	r4, r13
-	swpb	r12
-	mov	r12, r4
 	swpb	r13
-	xor.b	r13, r4
-	xor	r13, r4
-	xor.b	r12, r13
-	xor	r12, r13
+	bis	r12, r13
 	; skinny128_384plus.ae:121: t = r0 ^ r2
 	mov	r7, r10
 	xor	r15, r10
@@ -433,7 +423,7 @@ skinny128_384plus_encrypt_block:
 
 ; --- skinny128_384plus_decrypt_block: skinny128_384plus.decrypt_block
 ;     frame 6 bytes (3 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 378 bytes of code
+;     estimated 376 bytes of code
 	.section .text.skinny128_384plus_decrypt_block,"ax",@progbits
 	.global skinny128_384plus_decrypt_block
 	.type skinny128_384plus_decrypt_block, @function
@@ -518,48 +508,48 @@ skinny128_384plus_decrypt_block:
 	mov.b	r13, r13
 	mov.b	skinny128_384plus_inv_sbox(r13), r13
 	bis	r13, r7
+	; skinny128_384plus.ae:151: r1 = inv_sub_cells((r1 <<< 8) ^ ((c >> 4) as u32 << 24) ^ k[31:0])
+	mov	r8, r13
+	swpb	r13
+	mov	r11, r6
+	swpb	r6
+	mov	r6, r11
+	xor.b	r13, r11
+	xor	r13, r11
 	; skinny128_384plus.ae:145: c = rc[i]
 	mov.b	skinny128_384plus_rc+39(r4), r10
 	; skinny128_384plus.ae:151: r1 = inv_sub_cells((r1 <<< 8) ^ ((c >> 4) as u32 << 24) ^ k[31:0])
-	mov	r10, r13
-	rrum.w	#4, r13
-	mov.b	r13, r13
-	mov	r8, r6
-	swpb	r6
-	swpb	r11
-	mov	r11, r8
-	xor.b	r6, r8
-	xor	r6, r8
-	swpb	r13
-	xor	r13, r8
-	mov	r8, r13
-	xor	314(r5), r13
+	mov	r10, r8
+	rrum.w	#4, r8
+	swpb	r8
+	xor	r8, r11
+	xor	314(r5), r11
 	; skinny128_384plus.ae:109: return cat(inv_sbox[r[31:24]], inv_sbox[r[23:16]], inv_sbox[r[15:8]], inv_sbox[r[7:0]])
-	mov	r13, r8
+	mov	r11, r8
 	swpb	r8
 	mov.b	r8, r8
 	mov.b	skinny128_384plus_inv_sbox(r8), r8
 	swpb	r8
-	mov.b	r13, r13
-	mov.b	skinny128_384plus_inv_sbox(r13), r13
-	bis	r13, r8
+	mov.b	r11, r11
+	mov.b	skinny128_384plus_inv_sbox(r11), r11
+	bis	r11, r8
 	; skinny128_384plus.ae:151: r1 = inv_sub_cells((r1 <<< 8) ^ ((c >> 4) as u32 << 24) ^ k[31:0])
-	xor.b	r11, r6
-	xor	r11, r6
-	xor	312(r5), r6
+	mov	r13, r11
+	xor.b	r6, r11
+	xor	r6, r11
+	xor	312(r5), r11
 	; skinny128_384plus.ae:109: return cat(inv_sbox[r[31:24]], inv_sbox[r[23:16]], inv_sbox[r[15:8]], inv_sbox[r[7:0]])
-	mov	r6, r13
+	mov	r11, r13
 	swpb	r13
 	mov.b	r13, r13
 	mov.b	skinny128_384plus_inv_sbox(r13), r13
 	swpb	r13
-	mov.b	r6, r6
-	mov.b	skinny128_384plus_inv_sbox(r6), r11
+	mov.b	r11, r11
+	mov.b	skinny128_384plus_inv_sbox(r11), r11
 	bis	r11, r13
 	; skinny128_384plus.ae:150: r0 = inv_sub_cells(r0 ^ ((c & 0xf) as u32 << 24) ^ k[63:32])
 	mov	r10, r11
 	and	#15, r11
-	mov.b	r11, r11
 	mov	r9, r10
 	swpb	r11
 	xor	r11, r10

@@ -1750,7 +1750,7 @@ isap_a_128a_mac:
 
 ; --- isap_a_128a_rekey: isap_a_128a.rekey
 ;     frame 6 bytes (3 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 326 bytes of code
+;     estimated 322 bytes of code
 	.section .text.isap_a_128a_rekey,"ax",@progbits
 	.local isap_a_128a_rekey
 	.type isap_a_128a_rekey, @function
@@ -1818,7 +1818,6 @@ isap_a_128a_rekey:
 	mov.b	r15, r15
 	rrum.w	#4, r15
 	rrum.w	#3, r15
-	mov.b	r15, r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#3, r15
@@ -1856,7 +1855,6 @@ isap_a_128a_rekey:
 	mov.b	r10, r10
 	rrum.w	#4, r10
 	rrum.w	#3, r10
-	mov.b	r10, r10
 	swpb	r10
 	rlam.w	#4, r10
 	rlam.w	#3, r10
