@@ -142,6 +142,10 @@ class Msp430Shifts:
             return src[:n_out]
         if s == 8:
             return self.shr8_limbs(src, n_out)
+        if n_out == 1 and not is_zero(src[0]) and not is_zero(src[1]):
+            one = self.funnel(src[0], src[1], s)
+            if one is not None:
+                return [one]
         chain = self.shift_chain(src, s, left=False)
         if chain is not None:
             return chain[:n_out]
@@ -161,6 +165,26 @@ class Msp430Shifts:
             hi = self.and_imm(rotated(j + 1), M16 ^ m)
             out.append(self.bitop("bis", lo, hi))
         return out
+
+    def funnel(self, lo, hi, s: int):
+        """(hi:lo) >> s to one limb (a 16-bit window of a wider value, 0 < s < 16): a carry
+        chain through copies of both, right (s times rra hi; rrc lo) or left (16 - s times
+        rla lo; rlc hi, the window ending in hi's copy), where cheaper in cycles than the
+        rotate-and-mask funnel (two rotations, two masks, a merge); None where it is not."""
+        right, left = 2 + 2 * s, 2 + 2 * (16 - s)
+        masked = 2 * (1 + self._rotl16_plan(16 - s)[0] + 2) + 1
+        if min(right, left) >= masked:
+            return None
+        t0, t1 = self.copy(lo), self.copy(hi)
+        if right <= left:
+            for _ in range(s):
+                self.emit("rra", t1)
+                self.emit("rrc", t0)
+            return t0
+        for _ in range(16 - s):
+            self.emit("rla", t0)
+            self.emit("rlc", t1)
+        return t1
 
     def shr8_limbs(self, src: list, n_out: int) -> list:
         """(src >> 8), its lowest n_out limbs: swpb every limb, then out_j takes the low byte of

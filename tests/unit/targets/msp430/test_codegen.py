@@ -117,6 +117,9 @@ fn dm(x: u32, y: u48) -> (u32, u48) {
     t = (x >> 3) & 0x11111111
     return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1), ((y >> 7) ^ (y << 9)) & 0x010101010101
 }
+fn fw(x: u64) -> (u16, u16) {
+    return x[18:3], x[44:29]
+}
 fn dr(x: u64, z: u32) -> (u64, u32) {
     return ((x >> 7) ^ (x >> 5)) & 0x0101010101010101, ((z << 7) ^ (z << 1)) & 0x80808080
 }
@@ -209,6 +212,21 @@ def test_a_shift_under_a_mask_that_needs_none_of_the_bits_it_shifts_in_is_a_rota
     monkeypatch.setattr(Msp430Selector, "rotation_is_cheaper", lambda self, k: False)
     off = body()
     assert "adc" not in off and len(on) <= len(off) - 4 * 4 - 2 * 3
+
+
+@pytest.mark.needs("msp430")
+def test_a_16_bit_window_of_two_words_is_a_carry_chain(tmp_path):
+    """x[18:3] takes bits from two words: copies of both, three `rra hi; rrc lo` steps (8
+    cycles against two rotations by 3, two masks and a merge); x[44:29] three `rla lo; rlc hi`
+    steps, the window ending in the high word's copy (the results against the interpreter
+    below)."""
+    spec = tmp_path / "ops.ae"
+    spec.write_text(OPS_SPEC)
+    unit = compile_spec(spec, chips.load("msp430f1611"), entry="fw")
+    ops = [ln.split()[0] for ln in unit.asm.split("\nops_fw:")[1].split(".size")[0].splitlines()
+           if ln.startswith("\t") and ln.strip() and not ln.lstrip().startswith(";")]
+    assert ops.count("rra") == ops.count("rrc") == 3 and ops.count("rla") == ops.count("rlc") == 3
+    assert "and" not in ops and "bis" not in ops and "adc" not in ops
 
 
 @pytest.mark.needs("msp430")
