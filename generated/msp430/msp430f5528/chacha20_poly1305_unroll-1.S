@@ -757,7 +757,7 @@ chacha20_poly1305_C_xor_stream:
 
 ; --- chacha20_poly1305_tag_of: chacha20_poly1305.tag_of
 ;     frame 232 bytes (22 spill slots, locals 188), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2066 bytes of code
+;     estimated 1976 bytes of code
 	.section .text.chacha20_poly1305_tag_of,"ax",@progbits
 	.local chacha20_poly1305_tag_of
 	.type chacha20_poly1305_tag_of, @function
@@ -767,7 +767,7 @@ chacha20_poly1305_tag_of:
 	sub	#232, sp
 	mov	r14, 8(sp)
 	mov	r15, 12(sp)
-	mov	248(sp), 24(sp)
+	mov	248(sp), 20(sp)
 	mov	250(sp), 10(sp)
 	mov	252(sp), 42(sp)
 	clr	44(sp)
@@ -825,10 +825,10 @@ chacha20_poly1305_tag_of:
 	; poly1305.ae:30: r = (r_bytes & clamp) as u<130>
 	mov	154(sp), r7
 	and	#4095, r7
-	mov	156(sp), r9
-	and	#65532, r9
-	mov	158(sp), r14
-	and	#4095, r14
+	mov	156(sp), r8
+	and	#65532, r8
+	mov	158(sp), r9
+	and	#4095, r9
 	mov	160(sp), r10
 	and	#65532, r10
 	mov	162(sp), r11
@@ -838,112 +838,91 @@ chacha20_poly1305_tag_of:
 	mov	166(sp), r13
 	and	#4095, r13
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	mov	152(sp), r8
-	and	#8191, r8
-	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r8, 84(sp)
-	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	mov	r8, r15
-	rlam.w	#2, r15
-	add	r15, r8
-	mov	r8, 64(sp)
-	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	mov	152(sp), r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#7, r8
-	mov	r7, r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65528, r15
-	bis	r15, r8
-	and	#8191, r8
-	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r8, 86(sp)
-	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	mov	r8, r15
-	rlam.w	#2, r15
-	add	r15, r8
-	mov	r8, 66(sp)
-	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	swpb	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	and	#63, r7
-	mov	r9, r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65472, r15
-	bis	r15, r7
-	and	#8191, r7
-	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r7, 88(sp)
-	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	mov	r7, r15
-	rlam.w	#2, r15
-	add	r15, r7
-	mov	r7, 68(sp)
-	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	swpb	r9
-	rla	r9
-	adc	r9
-	and	#511, r9
-	mov	r14, r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	and	#65024, r15
-	bis	r15, r9
-	and	#8191, r9
-	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r9, 90(sp)
-	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	mov	r9, r15
-	rlam.w	#2, r15
-	add	r15, r9
-	mov	r9, 70(sp)
-	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#4095, r14
-	mov	r10, r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#61440, r15
-	bis	r15, r14
+	mov	152(sp), r14
 	and	#8191, r14
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r14, 92(sp)
+	mov	r14, 84(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r14, r15
 	rlam.w	#2, r15
 	add	r15, r14
-	mov	r14, 72(sp)
+	mov	r14, 64(sp)
+	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
+	mov	152(sp), r15
+	mov	r7, r14
+	rla	r15
+	rlc	r14
+	rla	r15
+	rlc	r14
+	rla	r15
+	rlc	r14
+	and	#8191, r14
+	; poly1305.ae:33: rt[10 + i] = limb
+	mov	r14, 86(sp)
+	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
+	mov	r14, r15
+	rlam.w	#2, r15
+	add	r15, r14
+	mov	r14, 66(sp)
+	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
+	mov	r8, r14
+	rla	r7
+	rlc	r14
+	rla	r7
+	rlc	r14
+	rla	r7
+	rlc	r14
+	rla	r7
+	rlc	r14
+	rla	r7
+	rlc	r14
+	rla	r7
+	rlc	r14
+	and	#8191, r14
+	; poly1305.ae:33: rt[10 + i] = limb
+	mov	r14, 88(sp)
+	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
+	mov	r14, r15
+	rlam.w	#2, r15
+	add	r15, r14
+	mov	r14, 68(sp)
+	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
+	swpb	r8
+	rla	r8
+	adc	r8
+	and	#511, r8
+	mov	r9, r15
+	swpb	r15
+	rla	r15
+	adc	r15
+	and	#65024, r15
+	bis	r15, r8
+	and	#8191, r8
+	; poly1305.ae:33: rt[10 + i] = limb
+	mov	r8, 90(sp)
+	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
+	mov	r8, r15
+	rlam.w	#2, r15
+	add	r15, r8
+	mov	r8, 70(sp)
+	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
+	mov	r10, r15
+	rra	r15
+	rrc	r9
+	rra	r15
+	rrc	r9
+	rra	r15
+	rrc	r9
+	rra	r15
+	rrc	r9
+	and	#8191, r9
+	; poly1305.ae:33: rt[10 + i] = limb
+	mov	r9, 92(sp)
+	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
+	mov	r9, r15
+	rlam.w	#2, r15
+	add	r15, r9
+	mov	r9, 72(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	mov	r10, r14
 	rrum.w	#1, r14
@@ -956,53 +935,39 @@ chacha20_poly1305_tag_of:
 	add	r15, r14
 	mov	r14, 74(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
+	mov	r11, r14
 	rla	r10
-	adc	r10
+	rlc	r14
 	rla	r10
-	adc	r10
-	and	#3, r10
-	mov	r11, r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65532, r15
-	bis	r15, r10
-	and	#8191, r10
+	rlc	r14
+	and	#8191, r14
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r10, 96(sp)
+	mov	r14, 96(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	mov	r10, r15
+	mov	r14, r15
 	rlam.w	#2, r15
-	add	r15, r10
-	mov	r10, 76(sp)
+	add	r15, r14
+	mov	r14, 76(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	swpb	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#31, r11
-	mov	r12, r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65504, r15
-	bis	r15, r11
-	and	#8191, r11
+	mov	r12, r14
+	rla	r11
+	rlc	r14
+	rla	r11
+	rlc	r14
+	rla	r11
+	rlc	r14
+	rla	r11
+	rlc	r14
+	rla	r11
+	rlc	r14
+	and	#8191, r14
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r11, 98(sp)
+	mov	r14, 98(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	mov	r11, r15
+	mov	r14, r15
 	rlam.w	#2, r15
-	add	r15, r11
-	mov	r11, 78(sp)
+	add	r15, r14
+	mov	r14, 78(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	mov	r13, r15
 	swpb	r15
@@ -1184,7 +1149,7 @@ chacha20_poly1305_tag_of:
 	; poly1305.ae:89: block(h, rt, (load_le(buf, off, 16, n - off) as u<130>) | (1 << 128))
 	mov	10(sp), r11
 	sub	r6, r11
-	add	24(sp), r6
+	add	20(sp), r6
 	cmp	#16, r11
 	jnc	.Lchacha20_poly1305_tag_of_bytes11
 	bit	#1, r6
@@ -1452,7 +1417,7 @@ chacha20_poly1305_tag_of:
 	mov	#0, 30(sp)
 	mov	#0, 28(sp)
 	mov	#0, 26(sp)
-	mov	#0, 22(sp)
+	mov	#0, 24(sp)
 	mov	#0, 16(sp)
 	mov	#0, r5
 	mov	#0, r15
@@ -1461,7 +1426,7 @@ chacha20_poly1305_tag_of:
 	addc	#0, 30(sp)
 	addc	#0, 28(sp)
 	addc	#0, 26(sp)
-	addc	#0, 22(sp)
+	addc	#0, 24(sp)
 	addc	#0, 16(sp)
 	addc	#0, r5
 	addc	#0, r15
@@ -1472,7 +1437,7 @@ chacha20_poly1305_tag_of:
 	addc	30(sp), r9
 	addc	28(sp), r10
 	addc	26(sp), r11
-	addc	22(sp), r12
+	addc	24(sp), r12
 	addc	16(sp), r13
 	addc	r5, r6
 	addc	r15, r14
@@ -1480,7 +1445,7 @@ chacha20_poly1305_tag_of:
 	; poly1305.ae:78: g = v + 5                                            // v - p + 2^130
 	mov	r7, r15
 	mov	r8, 14(sp)
-	mov	r9, 20(sp)
+	mov	r9, 22(sp)
 	mov	r10, 32(sp)
 	mov	r11, 38(sp)
 	mov	r12, 40(sp)
@@ -1488,7 +1453,7 @@ chacha20_poly1305_tag_of:
 	mov	r6, r5
 	add	#5, r15
 	addc	#0, 14(sp)
-	addc	#0, 20(sp)
+	addc	#0, 22(sp)
 	addc	#0, 32(sp)
 	addc	#0, 38(sp)
 	addc	#0, 40(sp)
@@ -1508,7 +1473,7 @@ chacha20_poly1305_tag_of:
 	xor	r8, r15
 	and	r14, r15
 	xor	r15, r8
-	mov	20(sp), r15
+	mov	22(sp), r15
 	xor	r9, r15
 	and	r14, r15
 	xor	r15, r9
@@ -2256,7 +2221,7 @@ chacha20_poly1305_C_block:
 
 ; --- chacha20_poly1305_P_block: chacha20_poly1305.P.block
 ;     frame 20 bytes (0 spill slots, locals 20), saves r6, r7, r8, r9, r10
-;     estimated 896 bytes of code
+;     estimated 766 bytes of code
 	.section .text.chacha20_poly1305_P_block,"ax",@progbits
 	.local chacha20_poly1305_P_block
 	.type chacha20_poly1305_P_block, @function
@@ -2290,25 +2255,16 @@ chacha20_poly1305_P_block:
 	rrum.w	#1, r10
 	; poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
 	mov	@r14, r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#7, r11
 	mov	2(r14), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65528, r15
-	bis	r15, r11
-	and	#8191, r11
+	rla	r11
+	rlc	r15
+	rla	r11
+	rlc	r15
+	rla	r11
+	rlc	r15
+	and	#8191, r15
 	mov	2(r12), r9
-	add	r11, r9
+	add	r15, r9
 	add	r10, r9
 	; poly1305.ae:44: h[i] = t & mask
 	mov	r9, r15
@@ -2321,23 +2277,22 @@ chacha20_poly1305_P_block:
 	rrum.w	#1, r9
 	; poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
 	mov	2(r14), r11
-	swpb	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#63, r11
 	mov	4(r14), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65472, r15
-	bis	r15, r11
-	and	#8191, r11
+	rla	r11
+	rlc	r15
+	rla	r11
+	rlc	r15
+	rla	r11
+	rlc	r15
+	rla	r11
+	rlc	r15
+	rla	r11
+	rlc	r15
+	rla	r11
+	rlc	r15
+	and	#8191, r15
 	mov	4(r12), r10
-	add	r11, r10
+	add	r15, r10
 	add	r9, r10
 	; poly1305.ae:44: h[i] = t & mask
 	mov	r10, r15
@@ -2375,26 +2330,15 @@ chacha20_poly1305_P_block:
 	rrum.w	#1, r9
 	; poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
 	mov	6(r14), r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#4095, r10
 	mov	8(r14), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#61440, r15
-	bis	r15, r10
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r10
 	and	#8191, r10
 	mov	8(r12), r11
 	add	r10, r11
@@ -2426,21 +2370,14 @@ chacha20_poly1305_P_block:
 	rrum.w	#1, r9
 	; poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
 	mov	8(r14), r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#3, r11
 	mov	10(r14), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65532, r15
-	bis	r15, r11
-	and	#8191, r11
+	rla	r11
+	rlc	r15
+	rla	r11
+	rlc	r15
+	and	#8191, r15
 	mov	12(r12), r10
-	add	r11, r10
+	add	r15, r10
 	add	r9, r10
 	; poly1305.ae:44: h[i] = t & mask
 	mov	r10, r15
@@ -2453,27 +2390,20 @@ chacha20_poly1305_P_block:
 	rrum.w	#1, r10
 	; poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
 	mov	10(r14), r11
-	swpb	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#31, r11
 	mov	12(r14), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65504, r15
-	bis	r15, r11
-	and	#8191, r11
+	rla	r11
+	rlc	r15
+	rla	r11
+	rlc	r15
+	rla	r11
+	rlc	r15
+	rla	r11
+	rlc	r15
+	rla	r11
+	rlc	r15
+	and	#8191, r15
 	mov	14(r12), r9
-	add	r11, r9
+	add	r15, r9
 	add	r10, r9
 	; poly1305.ae:44: h[i] = t & mask
 	mov	r9, r15
@@ -2506,24 +2436,17 @@ chacha20_poly1305_P_block:
 	rrum.w	#1, r10
 	; poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
 	mov	14(r14), r11
-	swpb	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#2047, r11
 	mov	16(r14), r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#63488, r15
-	bis	r15, r11
+	rra	r15
+	rrc	r11
+	rra	r15
+	rrc	r11
+	rra	r15
+	rrc	r11
+	rra	r15
+	rrc	r11
+	rra	r15
+	rrc	r11
 	mov	18(r12), r14
 	add	r11, r14
 	add	r10, r14
@@ -2626,22 +2549,13 @@ chacha20_poly1305_P_block:
 	mov	r15, 0(r12)
 	; poly1305.ae:63: h[1] = g[1] + (t0 >> limb_bits) as u16
 	rla	r13
-	adc	r13
+	rlc	r14
 	rla	r13
-	adc	r13
+	rlc	r14
 	rla	r13
-	adc	r13
-	and	#7, r13
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#65528, r14
-	bis	r14, r13
+	rlc	r14
 	mov	2(sp), r15
-	add	r13, r15
+	add	r14, r15
 	mov	r15, 2(r12)
 	; poly1305.ae:64: @unroll(unroll)
 	mov	#8, r13

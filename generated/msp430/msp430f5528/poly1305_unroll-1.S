@@ -6,7 +6,7 @@
 
 ; --- poly1305_setup: poly1305.setup
 ;     frame 0 bytes (0 spill slots, locals 0), saves r5, r6, r7, r8, r9, r10
-;     estimated 464 bytes of code
+;     estimated 374 bytes of code
 	.section .text.poly1305_setup,"ax",@progbits
 	.global poly1305_setup
 	.type poly1305_setup, @function
@@ -39,23 +39,14 @@ poly1305_setup:
 	add	r15, r5
 	mov	r5, 0(r13)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	mov	@r12, r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	and	#7, r12
-	mov	r6, r15
+	mov	@r12, r15
+	mov	r6, r12
 	rla	r15
-	adc	r15
+	rlc	r12
 	rla	r15
-	adc	r15
+	rlc	r12
 	rla	r15
-	adc	r15
-	and	#65528, r15
-	bis	r15, r12
+	rlc	r12
 	and	#8191, r12
 	; poly1305.ae:33: rt[10 + i] = limb
 	mov	r12, 22(r13)
@@ -65,28 +56,27 @@ poly1305_setup:
 	add	r15, r12
 	mov	r12, 2(r13)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	swpb	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#63, r6
-	mov	r7, r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65472, r15
-	bis	r15, r6
-	and	#8191, r6
+	mov	r7, r12
+	rla	r6
+	rlc	r12
+	rla	r6
+	rlc	r12
+	rla	r6
+	rlc	r12
+	rla	r6
+	rlc	r12
+	rla	r6
+	rlc	r12
+	rla	r6
+	rlc	r12
+	and	#8191, r12
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r6, 24(r13)
+	mov	r12, 24(r13)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	mov	r6, r15
+	mov	r12, r15
 	rlam.w	#2, r15
-	add	r15, r6
-	mov	r6, 4(r13)
+	add	r15, r12
+	mov	r12, 4(r13)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	swpb	r7
 	rla	r7
@@ -107,26 +97,15 @@ poly1305_setup:
 	add	r15, r7
 	mov	r7, 6(r13)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#4095, r14
 	mov	r8, r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#61440, r15
-	bis	r15, r14
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r14
 	and	#8191, r14
 	; poly1305.ae:33: rt[10 + i] = limb
 	mov	r14, 28(r13)
@@ -147,53 +126,39 @@ poly1305_setup:
 	add	r15, r14
 	mov	r14, 10(r13)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
+	mov	r9, r14
 	rla	r8
-	adc	r8
+	rlc	r14
 	rla	r8
-	adc	r8
-	and	#3, r8
-	mov	r9, r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65532, r15
-	bis	r15, r8
-	and	#8191, r8
+	rlc	r14
+	and	#8191, r14
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r8, 32(r13)
+	mov	r14, 32(r13)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	mov	r8, r15
+	mov	r14, r15
 	rlam.w	#2, r15
-	add	r15, r8
-	mov	r8, 12(r13)
+	add	r15, r14
+	mov	r14, 12(r13)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	swpb	r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	and	#31, r9
-	mov	r10, r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65504, r15
-	bis	r15, r9
-	and	#8191, r9
+	mov	r10, r14
+	rla	r9
+	rlc	r14
+	rla	r9
+	rlc	r14
+	rla	r9
+	rlc	r14
+	rla	r9
+	rlc	r14
+	rla	r9
+	rlc	r14
+	and	#8191, r14
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r9, 34(r13)
+	mov	r14, 34(r13)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	mov	r9, r15
+	mov	r14, r15
 	rlam.w	#2, r15
-	add	r15, r9
-	mov	r9, 14(r13)
+	add	r15, r14
+	mov	r14, 14(r13)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	mov	r11, r15
 	swpb	r15
@@ -224,7 +189,7 @@ poly1305_setup:
 
 ; --- poly1305_block: poly1305.block
 ;     frame 20 bytes (0 spill slots, locals 20), saves r6, r7, r8, r9, r10
-;     estimated 896 bytes of code
+;     estimated 766 bytes of code
 	.section .text.poly1305_block,"ax",@progbits
 	.global poly1305_block
 	.type poly1305_block, @function
@@ -258,25 +223,16 @@ poly1305_block:
 	rrum.w	#1, r10
 	; poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
 	mov	@r14, r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#7, r11
 	mov	2(r14), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65528, r15
-	bis	r15, r11
-	and	#8191, r11
+	rla	r11
+	rlc	r15
+	rla	r11
+	rlc	r15
+	rla	r11
+	rlc	r15
+	and	#8191, r15
 	mov	2(r12), r9
-	add	r11, r9
+	add	r15, r9
 	add	r10, r9
 	; poly1305.ae:44: h[i] = t & mask
 	mov	r9, r15
@@ -289,23 +245,22 @@ poly1305_block:
 	rrum.w	#1, r9
 	; poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
 	mov	2(r14), r11
-	swpb	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#63, r11
 	mov	4(r14), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65472, r15
-	bis	r15, r11
-	and	#8191, r11
+	rla	r11
+	rlc	r15
+	rla	r11
+	rlc	r15
+	rla	r11
+	rlc	r15
+	rla	r11
+	rlc	r15
+	rla	r11
+	rlc	r15
+	rla	r11
+	rlc	r15
+	and	#8191, r15
 	mov	4(r12), r10
-	add	r11, r10
+	add	r15, r10
 	add	r9, r10
 	; poly1305.ae:44: h[i] = t & mask
 	mov	r10, r15
@@ -343,26 +298,15 @@ poly1305_block:
 	rrum.w	#1, r9
 	; poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
 	mov	6(r14), r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#4095, r10
 	mov	8(r14), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#61440, r15
-	bis	r15, r10
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r10
 	and	#8191, r10
 	mov	8(r12), r11
 	add	r10, r11
@@ -394,21 +338,14 @@ poly1305_block:
 	rrum.w	#1, r9
 	; poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
 	mov	8(r14), r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#3, r11
 	mov	10(r14), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65532, r15
-	bis	r15, r11
-	and	#8191, r11
+	rla	r11
+	rlc	r15
+	rla	r11
+	rlc	r15
+	and	#8191, r15
 	mov	12(r12), r10
-	add	r11, r10
+	add	r15, r10
 	add	r9, r10
 	; poly1305.ae:44: h[i] = t & mask
 	mov	r10, r15
@@ -421,27 +358,20 @@ poly1305_block:
 	rrum.w	#1, r10
 	; poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
 	mov	10(r14), r11
-	swpb	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#31, r11
 	mov	12(r14), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65504, r15
-	bis	r15, r11
-	and	#8191, r11
+	rla	r11
+	rlc	r15
+	rla	r11
+	rlc	r15
+	rla	r11
+	rlc	r15
+	rla	r11
+	rlc	r15
+	rla	r11
+	rlc	r15
+	and	#8191, r15
 	mov	14(r12), r9
-	add	r11, r9
+	add	r15, r9
 	add	r10, r9
 	; poly1305.ae:44: h[i] = t & mask
 	mov	r9, r15
@@ -474,24 +404,17 @@ poly1305_block:
 	rrum.w	#1, r10
 	; poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
 	mov	14(r14), r11
-	swpb	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#2047, r11
 	mov	16(r14), r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#63488, r15
-	bis	r15, r11
+	rra	r15
+	rrc	r11
+	rra	r15
+	rrc	r11
+	rra	r15
+	rrc	r11
+	rra	r15
+	rrc	r11
+	rra	r15
+	rrc	r11
 	mov	18(r12), r14
 	add	r11, r14
 	add	r10, r14
@@ -594,22 +517,13 @@ poly1305_block:
 	mov	r15, 0(r12)
 	; poly1305.ae:63: h[1] = g[1] + (t0 >> limb_bits) as u16
 	rla	r13
-	adc	r13
+	rlc	r14
 	rla	r13
-	adc	r13
+	rlc	r14
 	rla	r13
-	adc	r13
-	and	#7, r13
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#65528, r14
-	bis	r14, r13
+	rlc	r14
 	mov	2(sp), r15
-	add	r13, r15
+	add	r14, r15
 	mov	r15, 2(r12)
 	; poly1305.ae:64: @unroll(unroll)
 	mov	#8, r13
@@ -1070,7 +984,7 @@ poly1305_absorb_padded:
 
 ; --- poly1305_mac: poly1305.mac
 ;     frame 150 bytes (28 spill slots, locals 94), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1824 bytes of code
+;     estimated 1734 bytes of code
 	.section .text.poly1305_mac,"ax",@progbits
 	.global poly1305_mac
 	.type poly1305_mac, @function
@@ -1101,20 +1015,20 @@ poly1305_mac:
 	jnz	.Lpoly1305_mac_zero1
 	; poly1305.ae:30: r = (r_bytes & clamp) as u<130>
 	mov	18(sp), r15
-	mov	2(r15), r11
-	and	#4095, r11
+	mov	2(r15), r14
+	and	#4095, r14
 	mov	4(r15), r10
 	and	#65532, r10
 	mov	6(r15), r9
 	and	#4095, r9
 	mov	8(r15), r8
 	and	#65532, r8
-	mov	10(r15), r12
-	and	#4095, r12
-	mov	12(r15), r13
-	and	#65532, r13
-	mov	14(r15), r14
-	and	#4095, r14
+	mov	10(r15), r11
+	and	#4095, r11
+	mov	12(r15), r12
+	and	#65532, r12
+	mov	14(r15), r13
+	and	#4095, r13
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	mov	@r15, r7
 	and	#8191, r7
@@ -1127,23 +1041,14 @@ poly1305_mac:
 	mov	r7, 76(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	mov	18(sp), r15
-	mov	@r15, r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	and	#7, r7
-	mov	r11, r15
+	mov	@r15, r15
+	mov	r14, r7
 	rla	r15
-	adc	r15
+	rlc	r7
 	rla	r15
-	adc	r15
+	rlc	r7
 	rla	r15
-	adc	r15
-	and	#65528, r15
-	bis	r15, r7
+	rlc	r7
 	and	#8191, r7
 	; poly1305.ae:33: rt[10 + i] = limb
 	mov	r7, 98(sp)
@@ -1153,28 +1058,27 @@ poly1305_mac:
 	add	r15, r7
 	mov	r7, 78(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	swpb	r11
-	bit	#1, r11
-	rrc	r11
-	bit	#1, r11
-	rrc	r11
-	and	#63, r11
-	mov	r10, r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65472, r15
-	bis	r15, r11
-	and	#8191, r11
+	mov	r10, r7
+	rla	r14
+	rlc	r7
+	rla	r14
+	rlc	r7
+	rla	r14
+	rlc	r7
+	rla	r14
+	rlc	r7
+	rla	r14
+	rlc	r7
+	rla	r14
+	rlc	r7
+	and	#8191, r7
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r11, 100(sp)
+	mov	r7, 100(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	mov	r11, r15
+	mov	r7, r15
 	rlam.w	#2, r15
-	add	r15, r11
-	mov	r11, 80(sp)
+	add	r15, r7
+	mov	r7, 80(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	swpb	r10
 	rla	r10
@@ -1195,26 +1099,15 @@ poly1305_mac:
 	add	r15, r10
 	mov	r10, 82(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	and	#4095, r9
 	mov	r8, r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#61440, r15
-	bis	r15, r9
+	rra	r15
+	rrc	r9
+	rra	r15
+	rrc	r9
+	rra	r15
+	rrc	r9
+	rra	r15
+	rrc	r9
 	and	#8191, r9
 	; poly1305.ae:33: rt[10 + i] = limb
 	mov	r9, 104(sp)
@@ -1224,87 +1117,73 @@ poly1305_mac:
 	add	r15, r9
 	mov	r9, 84(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	mov	r8, r11
-	rrum.w	#1, r11
-	and	#8191, r11
-	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r11, 106(sp)
-	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	mov	r11, r15
-	rlam.w	#2, r15
-	add	r15, r11
-	mov	r11, 86(sp)
-	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#3, r8
-	mov	r12, r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65532, r15
-	bis	r15, r8
-	and	#8191, r8
-	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r8, 108(sp)
-	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	mov	r8, r15
-	rlam.w	#2, r15
-	add	r15, r8
-	mov	r8, 88(sp)
-	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	swpb	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#31, r12
-	mov	r13, r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65504, r15
-	bis	r15, r12
-	and	#8191, r12
-	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r12, 110(sp)
-	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	mov	r12, r15
-	rlam.w	#2, r15
-	add	r15, r12
-	mov	r12, 90(sp)
-	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	mov	r14, r15
-	swpb	r15
-	swpb	r13
-	xor.b	r15, r13
-	xor	r15, r13
-	and	#8191, r13
-	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r13, 112(sp)
-	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	mov	r13, r15
-	rlam.w	#2, r15
-	add	r15, r13
-	mov	r13, 92(sp)
-	rrum.w	#4, r14
+	mov	r8, r14
 	rrum.w	#1, r14
+	and	#8191, r14
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r14, 114(sp)
+	mov	r14, 106(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r14, r15
 	rlam.w	#2, r15
 	add	r15, r14
-	mov	r14, 94(sp)
+	mov	r14, 86(sp)
+	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
+	mov	r11, r14
+	rla	r8
+	rlc	r14
+	rla	r8
+	rlc	r14
+	and	#8191, r14
+	; poly1305.ae:33: rt[10 + i] = limb
+	mov	r14, 108(sp)
+	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
+	mov	r14, r15
+	rlam.w	#2, r15
+	add	r15, r14
+	mov	r14, 88(sp)
+	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
+	mov	r12, r14
+	rla	r11
+	rlc	r14
+	rla	r11
+	rlc	r14
+	rla	r11
+	rlc	r14
+	rla	r11
+	rlc	r14
+	rla	r11
+	rlc	r14
+	and	#8191, r14
+	; poly1305.ae:33: rt[10 + i] = limb
+	mov	r14, 110(sp)
+	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
+	mov	r14, r15
+	rlam.w	#2, r15
+	add	r15, r14
+	mov	r14, 90(sp)
+	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
+	mov	r13, r15
+	swpb	r15
+	swpb	r12
+	xor.b	r15, r12
+	xor	r15, r12
+	and	#8191, r12
+	; poly1305.ae:33: rt[10 + i] = limb
+	mov	r12, 112(sp)
+	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
+	mov	r12, r15
+	rlam.w	#2, r15
+	add	r15, r12
+	mov	r12, 92(sp)
+	rrum.w	#4, r13
+	rrum.w	#1, r13
+	; poly1305.ae:33: rt[10 + i] = limb
+	mov	r13, 114(sp)
+	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
+	mov	r13, r15
+	rlam.w	#2, r15
+	add	r15, r13
+	mov	r13, 94(sp)
 	; poly1305.ae:99: for i in 0..(n + 15) / 16 {
 	mov	24(sp), r15
 	mov	#0, r13

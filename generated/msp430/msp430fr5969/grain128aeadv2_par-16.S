@@ -6,7 +6,7 @@
 
 ; --- grain128aeadv2_encrypt: grain128aeadv2.encrypt
 ;     frame 218 bytes (33 spill slots, locals 140), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3030 bytes of code
+;     estimated 2394 bytes of code
 	.section .text.grain128aeadv2_encrypt,"ax",@progbits
 	.global grain128aeadv2_encrypt
 	.type grain128aeadv2_encrypt, @function
@@ -14,8 +14,8 @@
 grain128aeadv2_encrypt:
 	pushm.w	#7, r10
 	sub	#218, sp
-	mov	234(sp), 66(sp)
-	mov	236(sp), 64(sp)
+	mov	234(sp), 68(sp)
+	mov	236(sp), 66(sp)
 	mov	238(sp), 74(sp)
 	mov	240(sp), 70(sp)
 	mov	242(sp), 72(sp)
@@ -24,8 +24,8 @@ grain128aeadv2_encrypt:
 	bit	#1, r12
 	jnz	.Lgrain128aeadv2_encrypt_bytes1
 .Lgrain128aeadv2_encrypt_words2:
-	mov	@r12, 56(sp)
-	mov	2(r12), 50(sp)
+	mov	@r12, 62(sp)
+	mov	2(r12), 60(sp)
 	mov	4(r12), r6
 	mov	6(r12), r7
 	mov	8(r12), r8
@@ -74,8 +74,8 @@ grain128aeadv2_encrypt:
 	mov	r11, r15
 	jmp	.Lgrain128aeadv2_encrypt_words7
 .Lgrain128aeadv2_encrypt_join8:
-	mov	56(sp), 94(sp)
-	mov	50(sp), 96(sp)
+	mov	62(sp), 94(sp)
+	mov	60(sp), 96(sp)
 	mov	r6, 98(sp)
 	mov	r7, 100(sp)
 	mov	r8, 102(sp)
@@ -121,16 +121,16 @@ grain128aeadv2_encrypt:
 	add	#202, r10
 	mov	sp, r11
 	add	#210, r11
-	mov	66(sp), 0(sp)
-	mov	64(sp), 2(sp)
+	mov	68(sp), 0(sp)
+	mov	66(sp), 2(sp)
 	mov	r8, 4(sp)
 	mov	r9, 6(sp)
 	mov	r10, 8(sp)
 	mov	r11, 10(sp)
 	call	#grain128aeadv2_absorb_ad
 	; grain128aeadv2.ae:143: for i in 0..len(msg) {
-	mov	#0, 54(sp)
-	mov	#0, 68(sp)
+	mov	#0, 52(sp)
+	mov	#0, 64(sp)
 	mov	170(sp), r13
 	mov	172(sp), 44(sp)
 	mov	174(sp), 42(sp)
@@ -152,251 +152,150 @@ grain128aeadv2_encrypt:
 	mov	206(sp), r7
 	mov	208(sp), r8
 	mov	210(sp), r9
-	mov	212(sp), 62(sp)
-	mov	214(sp), 60(sp)
-	mov	216(sp), 58(sp)
-	cmp	70(sp), 54(sp)
-	mov	68(sp), r15
+	mov	212(sp), 58(sp)
+	mov	214(sp), 56(sp)
+	mov	216(sp), 54(sp)
+	cmp	70(sp), 52(sp)
+	mov	64(sp), r15
 	subc	#0, r15
 	jnc	.Lgrain128aeadv2_encrypt_near16
 	br	#.Lgrain128aeadv2_encrypt_done12
 .Lgrain128aeadv2_encrypt_near16:
 .Lgrain128aeadv2_encrypt_loop11:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r14, r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#15, r10
-	mov	16(sp), r15
+	mov	r14, r15
+	mov	16(sp), r4
 	rla	r15
-	adc	r15
+	rlc	r4
 	rla	r15
-	adc	r15
+	rlc	r4
 	rla	r15
-	adc	r15
+	rlc	r4
 	rla	r15
-	adc	r15
-	and	#65520, r15
-	bis	r15, r10
+	rlc	r4
 	mov	r13, r12
 	mov	44(sp), r15
 	swpb	r15
 	swpb	r12
 	xor.b	r15, r12
 	xor	r15, r12
-	mov	r10, r5
+	mov	r4, r5
 	and	r12, r5
-	mov	r13, r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#7, r11
-	mov	44(sp), r15
+	mov	r13, r15
+	mov	44(sp), r11
 	rla	r15
-	adc	r15
+	rlc	r11
 	rla	r15
-	adc	r15
+	rlc	r11
 	rla	r15
-	adc	r15
-	and	#65528, r15
-	bis	r15, r11
+	rlc	r11
 	mov	44(sp), r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#4095, r12
 	mov	42(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#61440, r15
-	bis	r15, r12
+	rra	r15
+	rrc	r12
+	rra	r15
+	rrc	r12
+	rra	r15
+	rrc	r12
+	rra	r15
+	rrc	r12
 	and	r12, r11
 	xor	r11, r5
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r6, r11
-	rla	r11
-	adc	r11
-	and	#1, r11
-	mov	28(sp), r15
+	mov	r6, r15
+	mov	28(sp), r11
 	rla	r15
-	adc	r15
-	and	#65534, r15
-	bis	r15, r11
-	mov	42(sp), r12
-	swpb	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#63, r12
-	mov	40(sp), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65472, r15
-	bis	r15, r12
+	rlc	r11
+	mov	42(sp), r15
+	mov	40(sp), r12
+	rla	r15
+	rlc	r12
+	rla	r15
+	rlc	r12
+	rla	r15
+	rlc	r12
+	rla	r15
+	rlc	r12
+	rla	r15
+	rlc	r12
+	rla	r15
+	rlc	r12
 	mov	r11, r15
 	and	r12, r15
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r15, r5
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	40(sp), r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	and	#15, r4
-	mov	38(sp), r15
+	mov	40(sp), r15
+	mov	38(sp), r10
 	rla	r15
-	adc	r15
+	rlc	r10
 	rla	r15
-	adc	r15
+	rlc	r10
 	rla	r15
-	adc	r15
+	rlc	r10
 	rla	r15
-	adc	r15
-	and	#65520, r15
-	bis	r15, r4
+	rlc	r10
 	mov	38(sp), r12
-	rla	r12
-	adc	r12
-	and	#1, r12
 	mov	36(sp), r15
-	rla	r15
-	adc	r15
-	and	#65534, r15
-	bis	r15, r12
-	mov	r4, r15
-	and	r12, r15
+	rla	r12
+	rlc	r15
+	and	r15, r10
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r15, r5
+	xor	r10, r5
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
+	mov	r4, r10
 	and	r11, r10
 	mov	36(sp), r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	and	#3, r12
 	mov	34(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65532, r15
-	bis	r15, r12
-	and	r12, r10
+	rla	r12
+	rlc	r15
+	rla	r12
+	rlc	r15
+	and	r15, r10
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r10, r5
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	mov	36(sp), r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	and	#7, r12
 	mov	34(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65528, r15
-	bis	r15, r12
+	rla	r12
+	rlc	r15
+	rla	r12
+	rlc	r15
+	rla	r12
+	rlc	r15
+	xor	r15, r5
+	mov	r14, r12
+	mov	16(sp), r15
+	rra	r15
+	rrc	r12
+	rra	r15
+	rrc	r12
 	xor	r12, r5
 	mov	r14, r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#16383, r12
 	mov	16(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#49152, r15
-	bis	r15, r12
-	xor	r12, r5
-	mov	r14, r12
 	rla	r12
-	adc	r12
-	and	#1, r12
-	mov	16(sp), r15
-	rla	r15
-	adc	r15
-	and	#65534, r15
-	bis	r15, r12
+	rlc	r15
+	xor	r15, r5
+	mov	24(sp), r12
+	mov	30(sp), r15
+	rra	r15
+	rrc	r12
+	rra	r15
+	rrc	r12
+	rra	r15
+	rrc	r12
+	rra	r15
+	rrc	r12
 	xor	r12, r5
 	mov	24(sp), r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#4095, r12
 	mov	30(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#61440, r15
-	bis	r15, r12
-	xor	r12, r5
-	mov	24(sp), r12
 	rla	r12
-	adc	r12
+	rlc	r15
 	rla	r12
-	adc	r12
+	rlc	r15
 	rla	r12
-	adc	r12
-	and	#7, r12
-	mov	30(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65528, r15
-	bis	r15, r12
-	xor	r12, r5
+	rlc	r15
+	xor	r15, r5
 	xor	18(sp), r5
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	mov	18(sp), r12
@@ -442,68 +341,60 @@ grain128aeadv2_encrypt:
 	mov	r13, r5
 	xor	r10, r5
 	mov	42(sp), r10
-	swpb	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#1023, r10
 	mov	40(sp), r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#64512, r15
-	bis	r15, r10
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r10
 	xor	r10, r5
 	mov	38(sp), r10
-	swpb	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#1023, r10
 	mov	36(sp), r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#64512, r15
-	bis	r15, r10
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r10
 	xor	r10, r5
 	mov	36(sp), r10
-	bit	#1, r10
-	rrc	r10
-	and	#32767, r10
 	mov	34(sp), r15
-	bit	#1, r15
-	rrc	r15
-	and	#32768, r15
-	bis	r15, r10
+	rra	r15
+	rrc	r10
 	xor	r10, r5
 	mov	r5, r15
 	xor	34(sp), r15
-	mov	r15, 52(sp)
+	mov	r15, 50(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	16(sp), r10
-	swpb	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#63, r10
 	mov	24(sp), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65472, r15
-	bis	r15, r10
+	rla	r10
+	rlc	r15
+	rla	r10
+	rlc	r15
+	rla	r10
+	rlc	r15
+	rla	r10
+	rlc	r15
+	rla	r10
+	rlc	r15
+	rla	r10
+	rlc	r15
 	mov	r14, r5
-	xor	r10, r5
+	xor	r15, r5
 	mov	30(sp), r10
 	mov	18(sp), r15
 	swpb	r15
@@ -512,170 +403,102 @@ grain128aeadv2_encrypt:
 	xor	r15, r10
 	xor	r10, r5
 	mov	r6, r10
-	swpb	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#31, r10
 	mov	28(sp), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65504, r15
-	bis	r15, r10
-	xor	r10, r5
+	rla	r10
+	rlc	r15
+	rla	r10
+	rlc	r15
+	rla	r10
+	rlc	r15
+	rla	r10
+	rlc	r15
+	rla	r10
+	rlc	r15
+	xor	r15, r5
 	xor	28(sp), r5
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	r14, r4
-	bit	#1, r4
-	rrc	r4
-	bit	#1, r4
-	rrc	r4
-	bit	#1, r4
-	rrc	r4
-	and	#8191, r4
 	mov	16(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#57344, r15
-	bis	r15, r4
+	rra	r15
+	rrc	r4
+	rra	r15
+	rrc	r4
+	rra	r15
+	rrc	r4
 	mov	18(sp), r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#8191, r10
 	mov	r6, r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#57344, r15
-	bis	r15, r10
-	mov	r4, r15
-	and	r10, r15
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r10
+	and	r10, r4
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r5
+	xor	r4, r5
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r14, r10
-	swpb	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#31, r10
+	mov	r14, r15
+	mov	16(sp), r10
+	rla	r15
+	rlc	r10
+	rla	r15
+	rlc	r10
+	rla	r15
+	rlc	r10
+	rla	r15
+	rlc	r10
+	rla	r15
+	rlc	r10
 	mov	16(sp), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65504, r15
-	bis	r15, r10
 	rla	r14
-	adc	r14
+	rlc	r15
 	rla	r14
-	adc	r14
+	rlc	r15
 	rla	r14
-	adc	r14
-	and	#7, r14
-	mov	16(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65528, r15
-	bis	r15, r14
-	and	r14, r10
+	rlc	r15
+	and	r15, r10
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r10, r5
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	16(sp), r10
-	bit	#1, r10
-	rrc	r10
-	and	#32767, r10
 	mov	24(sp), r15
-	bit	#1, r15
-	rrc	r15
-	and	#32768, r15
-	bis	r15, r10
+	rra	r15
+	rrc	r10
 	mov	16(sp), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#16383, r14
 	mov	24(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#49152, r15
-	bis	r15, r14
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r14
 	and	r14, r10
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r10, r5
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	16(sp), r10
-	swpb	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#31, r10
-	mov	24(sp), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65504, r15
-	bis	r15, r10
+	mov	16(sp), r15
+	mov	24(sp), r10
+	rla	r15
+	rlc	r10
+	rla	r15
+	rlc	r10
+	rla	r15
+	rlc	r10
+	rla	r15
+	rlc	r10
+	rla	r15
+	rlc	r10
 	mov	30(sp), r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#31, r14
 	mov	18(sp), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65504, r15
-	bis	r15, r14
-	and	r14, r10
+	rla	r14
+	rlc	r15
+	rla	r14
+	rlc	r15
+	rla	r14
+	rlc	r15
+	rla	r14
+	rlc	r15
+	rla	r14
+	rlc	r15
+	and	r15, r10
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r10, r5
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
@@ -689,97 +512,60 @@ grain128aeadv2_encrypt:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r14, r5
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	30(sp), r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#7, r10
-	mov	18(sp), r15
+	mov	30(sp), r15
+	mov	18(sp), r10
 	rla	r15
-	adc	r15
+	rlc	r10
 	rla	r15
-	adc	r15
+	rlc	r10
 	rla	r15
-	adc	r15
-	and	#65528, r15
-	bis	r15, r10
+	rlc	r10
 	mov	18(sp), r14
-	bit	#1, r14
-	rrc	r14
-	and	#32767, r14
 	mov	r6, r15
-	bit	#1, r15
-	rrc	r15
-	and	#32768, r15
-	bis	r15, r14
+	rra	r15
+	rrc	r14
 	and	r14, r10
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r10, r5
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	mov	18(sp), r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#4095, r10
 	mov	r6, r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#61440, r15
-	bis	r15, r10
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r10
 	mov	r6, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#4095, r14
 	mov	28(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#61440, r15
-	bis	r15, r14
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r14
 	and	r14, r10
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r10, r5
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	mov	16(sp), r10
-	swpb	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#1023, r10
 	mov	24(sp), r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#64512, r15
-	bis	r15, r10
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r10
 	mov	16(sp), r14
 	mov	24(sp), r15
 	swpb	r15
@@ -803,47 +589,32 @@ grain128aeadv2_encrypt:
 	xor	r10, r5
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
 	mov	18(sp), r10
-	swpb	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#1023, r10
 	mov	r6, r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#64512, r15
-	bis	r15, r10
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r10
 	mov	18(sp), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#3, r14
 	mov	r6, r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65532, r15
-	bis	r15, r14
-	and	r14, r10
+	rla	r14
+	rlc	r15
+	rla	r14
+	rlc	r15
+	and	r15, r10
 	mov	r6, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#16383, r14
 	mov	28(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#49152, r15
-	bis	r15, r14
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r14
 	and	r14, r10
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r10, r5
@@ -855,45 +626,25 @@ grain128aeadv2_encrypt:
 	xor.b	r15, r10
 	xor	r15, r10
 	mov	r6, r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#15, r14
 	mov	28(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65520, r15
-	bis	r15, r14
-	and	r14, r10
+	rla	r14
+	rlc	r15
+	rla	r14
+	rlc	r15
+	rla	r14
+	rlc	r15
+	rla	r14
+	rlc	r15
+	and	r15, r10
 	mov	r6, r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#7, r14
 	mov	28(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65528, r15
-	bis	r15, r14
-	and	r14, r10
+	rla	r14
+	rlc	r15
+	rla	r14
+	rlc	r15
+	rla	r14
+	rlc	r15
+	and	r15, r10
 	and	r11, r10
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r10, r5
@@ -943,7 +694,7 @@ grain128aeadv2_encrypt:
 	bis	r14, r15
 	mov	r15, 20(sp)
 	; grain128aeadv2.ae:146: m = msg[i]
-	mov	54(sp), r15
+	mov	52(sp), r15
 	add	74(sp), r15
 	mov.b	@r15, r15
 	mov	r15, 22(sp)
@@ -951,7 +702,7 @@ grain128aeadv2_encrypt:
 	mov.b	20(sp), r15
 	mov	22(sp), r14
 	xor	r15, r14
-	mov	54(sp), r15
+	mov	52(sp), r15
 	add	72(sp), r15
 	mov.b	r14, 0(r15)
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
@@ -961,20 +712,20 @@ grain128aeadv2_encrypt:
 	inv	r11
 	mov	r9, r12
 	and	r11, r12
-	mov	62(sp), r13
+	mov	58(sp), r13
 	and	r11, r13
-	mov	60(sp), r14
+	mov	56(sp), r14
 	and	r11, r14
-	mov	58(sp), r15
+	mov	54(sp), r15
 	and	r11, r15
 	xor	r12, 14(sp)
 	xor	r13, 12(sp)
 	xor	r14, r7
 	xor	r15, r8
 	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	mov	62(sp), r10
-	mov	60(sp), r4
-	mov	58(sp), r5
+	mov	58(sp), r10
+	mov	56(sp), r4
+	mov	54(sp), r5
 	bit	#256, 20(sp)
 	rrc	r5
 	rrc	r4
@@ -1152,7 +903,7 @@ grain128aeadv2_encrypt:
 	mov	36(sp), 38(sp)
 	mov	34(sp), 36(sp)
 	mov	32(sp), 34(sp)
-	mov	52(sp), 32(sp)
+	mov	50(sp), 32(sp)
 	mov	16(sp), r14
 	mov	24(sp), r15
 	mov	30(sp), 24(sp)
@@ -1165,13 +916,13 @@ grain128aeadv2_encrypt:
 	mov	r6, 18(sp)
 	mov	26(sp), r6
 	mov	r5, 12(sp)
-	mov	r10, 62(sp)
-	mov	r11, 60(sp)
-	mov	r12, 58(sp)
-	add	#1, 54(sp)
-	addc	#0, 68(sp)
-	cmp	70(sp), 54(sp)
-	mov	68(sp), r15
+	mov	r10, 58(sp)
+	mov	r11, 56(sp)
+	mov	r12, 54(sp)
+	add	#1, 52(sp)
+	addc	#0, 64(sp)
+	cmp	70(sp), 52(sp)
+	mov	64(sp), r15
 	subc	#0, r15
 	jc	.Lgrain128aeadv2_encrypt_near17
 	br	#.Lgrain128aeadv2_encrypt_loop11
@@ -1181,9 +932,9 @@ grain128aeadv2_encrypt:
 	mov	14(sp), r14
 	xor	r9, r14
 	mov	12(sp), r15
-	xor	62(sp), r15
-	xor	60(sp), r7
-	xor	58(sp), r8
+	xor	58(sp), r15
+	xor	56(sp), r7
+	xor	54(sp), r8
 	mov	76(sp), r13
 	bit	#1, r13
 	jnz	.Lgrain128aeadv2_encrypt_bytes13
@@ -1215,7 +966,7 @@ grain128aeadv2_encrypt:
 
 ; --- grain128aeadv2_decrypt: grain128aeadv2.decrypt
 ;     frame 220 bytes (34 spill slots, locals 140), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3050 bytes of code
+;     estimated 2414 bytes of code
 	.section .text.grain128aeadv2_decrypt,"ax",@progbits
 	.global grain128aeadv2_decrypt
 	.type grain128aeadv2_decrypt, @function
@@ -1223,8 +974,8 @@ grain128aeadv2_encrypt:
 grain128aeadv2_decrypt:
 	pushm.w	#7, r10
 	sub	#220, sp
-	mov	236(sp), 66(sp)
-	mov	238(sp), 64(sp)
+	mov	236(sp), 68(sp)
+	mov	238(sp), 66(sp)
 	mov	240(sp), 74(sp)
 	mov	242(sp), 70(sp)
 	mov	244(sp), 76(sp)
@@ -1234,8 +985,8 @@ grain128aeadv2_decrypt:
 	bit	#1, r12
 	jnz	.Lgrain128aeadv2_decrypt_bytes1
 .Lgrain128aeadv2_decrypt_words2:
-	mov	@r12, 56(sp)
-	mov	2(r12), 50(sp)
+	mov	@r12, 62(sp)
+	mov	2(r12), 60(sp)
 	mov	4(r12), r6
 	mov	6(r12), r7
 	mov	8(r12), r8
@@ -1284,8 +1035,8 @@ grain128aeadv2_decrypt:
 	mov	r11, r15
 	jmp	.Lgrain128aeadv2_decrypt_words7
 .Lgrain128aeadv2_decrypt_join8:
-	mov	56(sp), 96(sp)
-	mov	50(sp), 98(sp)
+	mov	62(sp), 96(sp)
+	mov	60(sp), 98(sp)
 	mov	r6, 100(sp)
 	mov	r7, 102(sp)
 	mov	r8, 104(sp)
@@ -1331,16 +1082,16 @@ grain128aeadv2_decrypt:
 	add	#204, r10
 	mov	sp, r11
 	add	#212, r11
-	mov	66(sp), 0(sp)
-	mov	64(sp), 2(sp)
+	mov	68(sp), 0(sp)
+	mov	66(sp), 2(sp)
 	mov	r8, 4(sp)
 	mov	r9, 6(sp)
 	mov	r10, 8(sp)
 	mov	r11, 10(sp)
 	call	#grain128aeadv2_absorb_ad
 	; grain128aeadv2.ae:156: for i in 0..len(ct) {
-	mov	#0, 54(sp)
-	mov	#0, 68(sp)
+	mov	#0, 52(sp)
+	mov	#0, 64(sp)
 	mov	172(sp), r13
 	mov	174(sp), 44(sp)
 	mov	176(sp), 42(sp)
@@ -1362,251 +1113,150 @@ grain128aeadv2_decrypt:
 	mov	208(sp), r7
 	mov	210(sp), r8
 	mov	212(sp), r9
-	mov	214(sp), 62(sp)
-	mov	216(sp), 60(sp)
-	mov	218(sp), 58(sp)
-	cmp	70(sp), 54(sp)
-	mov	68(sp), r15
+	mov	214(sp), 58(sp)
+	mov	216(sp), 56(sp)
+	mov	218(sp), 54(sp)
+	cmp	70(sp), 52(sp)
+	mov	64(sp), r15
 	subc	#0, r15
 	jnc	.Lgrain128aeadv2_decrypt_near18
 	br	#.Lgrain128aeadv2_decrypt_done12
 .Lgrain128aeadv2_decrypt_near18:
 .Lgrain128aeadv2_decrypt_loop11:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r14, r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#15, r10
-	mov	16(sp), r15
+	mov	r14, r15
+	mov	16(sp), r4
 	rla	r15
-	adc	r15
+	rlc	r4
 	rla	r15
-	adc	r15
+	rlc	r4
 	rla	r15
-	adc	r15
+	rlc	r4
 	rla	r15
-	adc	r15
-	and	#65520, r15
-	bis	r15, r10
+	rlc	r4
 	mov	r13, r12
 	mov	44(sp), r15
 	swpb	r15
 	swpb	r12
 	xor.b	r15, r12
 	xor	r15, r12
-	mov	r10, r5
+	mov	r4, r5
 	and	r12, r5
-	mov	r13, r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#7, r11
-	mov	44(sp), r15
+	mov	r13, r15
+	mov	44(sp), r11
 	rla	r15
-	adc	r15
+	rlc	r11
 	rla	r15
-	adc	r15
+	rlc	r11
 	rla	r15
-	adc	r15
-	and	#65528, r15
-	bis	r15, r11
+	rlc	r11
 	mov	44(sp), r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#4095, r12
 	mov	42(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#61440, r15
-	bis	r15, r12
+	rra	r15
+	rrc	r12
+	rra	r15
+	rrc	r12
+	rra	r15
+	rrc	r12
+	rra	r15
+	rrc	r12
 	and	r12, r11
 	xor	r11, r5
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r6, r11
-	rla	r11
-	adc	r11
-	and	#1, r11
-	mov	28(sp), r15
+	mov	r6, r15
+	mov	28(sp), r11
 	rla	r15
-	adc	r15
-	and	#65534, r15
-	bis	r15, r11
-	mov	42(sp), r12
-	swpb	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#63, r12
-	mov	40(sp), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65472, r15
-	bis	r15, r12
+	rlc	r11
+	mov	42(sp), r15
+	mov	40(sp), r12
+	rla	r15
+	rlc	r12
+	rla	r15
+	rlc	r12
+	rla	r15
+	rlc	r12
+	rla	r15
+	rlc	r12
+	rla	r15
+	rlc	r12
+	rla	r15
+	rlc	r12
 	mov	r11, r15
 	and	r12, r15
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r15, r5
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	40(sp), r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	and	#15, r4
-	mov	38(sp), r15
+	mov	40(sp), r15
+	mov	38(sp), r10
 	rla	r15
-	adc	r15
+	rlc	r10
 	rla	r15
-	adc	r15
+	rlc	r10
 	rla	r15
-	adc	r15
+	rlc	r10
 	rla	r15
-	adc	r15
-	and	#65520, r15
-	bis	r15, r4
+	rlc	r10
 	mov	38(sp), r12
-	rla	r12
-	adc	r12
-	and	#1, r12
 	mov	36(sp), r15
-	rla	r15
-	adc	r15
-	and	#65534, r15
-	bis	r15, r12
-	mov	r4, r15
-	and	r12, r15
+	rla	r12
+	rlc	r15
+	and	r15, r10
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r15, r5
+	xor	r10, r5
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
+	mov	r4, r10
 	and	r11, r10
 	mov	36(sp), r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	and	#3, r12
 	mov	34(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65532, r15
-	bis	r15, r12
-	and	r12, r10
+	rla	r12
+	rlc	r15
+	rla	r12
+	rlc	r15
+	and	r15, r10
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r10, r5
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	mov	36(sp), r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	and	#7, r12
 	mov	34(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65528, r15
-	bis	r15, r12
+	rla	r12
+	rlc	r15
+	rla	r12
+	rlc	r15
+	rla	r12
+	rlc	r15
+	xor	r15, r5
+	mov	r14, r12
+	mov	16(sp), r15
+	rra	r15
+	rrc	r12
+	rra	r15
+	rrc	r12
 	xor	r12, r5
 	mov	r14, r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#16383, r12
 	mov	16(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#49152, r15
-	bis	r15, r12
-	xor	r12, r5
-	mov	r14, r12
 	rla	r12
-	adc	r12
-	and	#1, r12
-	mov	16(sp), r15
-	rla	r15
-	adc	r15
-	and	#65534, r15
-	bis	r15, r12
+	rlc	r15
+	xor	r15, r5
+	mov	24(sp), r12
+	mov	30(sp), r15
+	rra	r15
+	rrc	r12
+	rra	r15
+	rrc	r12
+	rra	r15
+	rrc	r12
+	rra	r15
+	rrc	r12
 	xor	r12, r5
 	mov	24(sp), r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#4095, r12
 	mov	30(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#61440, r15
-	bis	r15, r12
-	xor	r12, r5
-	mov	24(sp), r12
 	rla	r12
-	adc	r12
+	rlc	r15
 	rla	r12
-	adc	r12
+	rlc	r15
 	rla	r12
-	adc	r12
-	and	#7, r12
-	mov	30(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65528, r15
-	bis	r15, r12
-	xor	r12, r5
+	rlc	r15
+	xor	r15, r5
 	xor	20(sp), r5
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	mov	20(sp), r12
@@ -1652,68 +1302,60 @@ grain128aeadv2_decrypt:
 	mov	r13, r5
 	xor	r10, r5
 	mov	42(sp), r10
-	swpb	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#1023, r10
 	mov	40(sp), r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#64512, r15
-	bis	r15, r10
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r10
 	xor	r10, r5
 	mov	38(sp), r10
-	swpb	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#1023, r10
 	mov	36(sp), r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#64512, r15
-	bis	r15, r10
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r10
 	xor	r10, r5
 	mov	36(sp), r10
-	bit	#1, r10
-	rrc	r10
-	and	#32767, r10
 	mov	34(sp), r15
-	bit	#1, r15
-	rrc	r15
-	and	#32768, r15
-	bis	r15, r10
+	rra	r15
+	rrc	r10
 	xor	r10, r5
 	mov	r5, r15
 	xor	34(sp), r15
-	mov	r15, 52(sp)
+	mov	r15, 50(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	16(sp), r10
-	swpb	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#63, r10
 	mov	24(sp), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65472, r15
-	bis	r15, r10
+	rla	r10
+	rlc	r15
+	rla	r10
+	rlc	r15
+	rla	r10
+	rlc	r15
+	rla	r10
+	rlc	r15
+	rla	r10
+	rlc	r15
+	rla	r10
+	rlc	r15
 	mov	r14, r5
-	xor	r10, r5
+	xor	r15, r5
 	mov	30(sp), r10
 	mov	20(sp), r15
 	swpb	r15
@@ -1722,170 +1364,102 @@ grain128aeadv2_decrypt:
 	xor	r15, r10
 	xor	r10, r5
 	mov	r6, r10
-	swpb	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#31, r10
 	mov	28(sp), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65504, r15
-	bis	r15, r10
-	xor	r10, r5
+	rla	r10
+	rlc	r15
+	rla	r10
+	rlc	r15
+	rla	r10
+	rlc	r15
+	rla	r10
+	rlc	r15
+	rla	r10
+	rlc	r15
+	xor	r15, r5
 	xor	28(sp), r5
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	r14, r4
-	bit	#1, r4
-	rrc	r4
-	bit	#1, r4
-	rrc	r4
-	bit	#1, r4
-	rrc	r4
-	and	#8191, r4
 	mov	16(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#57344, r15
-	bis	r15, r4
+	rra	r15
+	rrc	r4
+	rra	r15
+	rrc	r4
+	rra	r15
+	rrc	r4
 	mov	20(sp), r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#8191, r10
 	mov	r6, r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#57344, r15
-	bis	r15, r10
-	mov	r4, r15
-	and	r10, r15
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r10
+	and	r10, r4
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r5
+	xor	r4, r5
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r14, r10
-	swpb	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#31, r10
+	mov	r14, r15
+	mov	16(sp), r10
+	rla	r15
+	rlc	r10
+	rla	r15
+	rlc	r10
+	rla	r15
+	rlc	r10
+	rla	r15
+	rlc	r10
+	rla	r15
+	rlc	r10
 	mov	16(sp), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65504, r15
-	bis	r15, r10
 	rla	r14
-	adc	r14
+	rlc	r15
 	rla	r14
-	adc	r14
+	rlc	r15
 	rla	r14
-	adc	r14
-	and	#7, r14
-	mov	16(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65528, r15
-	bis	r15, r14
-	and	r14, r10
+	rlc	r15
+	and	r15, r10
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r10, r5
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	16(sp), r10
-	bit	#1, r10
-	rrc	r10
-	and	#32767, r10
 	mov	24(sp), r15
-	bit	#1, r15
-	rrc	r15
-	and	#32768, r15
-	bis	r15, r10
+	rra	r15
+	rrc	r10
 	mov	16(sp), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#16383, r14
 	mov	24(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#49152, r15
-	bis	r15, r14
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r14
 	and	r14, r10
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r10, r5
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	16(sp), r10
-	swpb	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#31, r10
-	mov	24(sp), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65504, r15
-	bis	r15, r10
+	mov	16(sp), r15
+	mov	24(sp), r10
+	rla	r15
+	rlc	r10
+	rla	r15
+	rlc	r10
+	rla	r15
+	rlc	r10
+	rla	r15
+	rlc	r10
+	rla	r15
+	rlc	r10
 	mov	30(sp), r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#31, r14
 	mov	20(sp), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65504, r15
-	bis	r15, r14
-	and	r14, r10
+	rla	r14
+	rlc	r15
+	rla	r14
+	rlc	r15
+	rla	r14
+	rlc	r15
+	rla	r14
+	rlc	r15
+	rla	r14
+	rlc	r15
+	and	r15, r10
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r10, r5
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
@@ -1899,97 +1473,60 @@ grain128aeadv2_decrypt:
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r14, r5
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	30(sp), r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#7, r10
-	mov	20(sp), r15
+	mov	30(sp), r15
+	mov	20(sp), r10
 	rla	r15
-	adc	r15
+	rlc	r10
 	rla	r15
-	adc	r15
+	rlc	r10
 	rla	r15
-	adc	r15
-	and	#65528, r15
-	bis	r15, r10
+	rlc	r10
 	mov	20(sp), r14
-	bit	#1, r14
-	rrc	r14
-	and	#32767, r14
 	mov	r6, r15
-	bit	#1, r15
-	rrc	r15
-	and	#32768, r15
-	bis	r15, r14
+	rra	r15
+	rrc	r14
 	and	r14, r10
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r10, r5
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	mov	20(sp), r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	bit	#1, r10
-	rrc	r10
-	and	#4095, r10
 	mov	r6, r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#61440, r15
-	bis	r15, r10
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r10
 	mov	r6, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#4095, r14
 	mov	28(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#61440, r15
-	bis	r15, r14
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r14
 	and	r14, r10
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r10, r5
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	mov	16(sp), r10
-	swpb	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#1023, r10
 	mov	24(sp), r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#64512, r15
-	bis	r15, r10
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r10
 	mov	16(sp), r14
 	mov	24(sp), r15
 	swpb	r15
@@ -2013,47 +1550,32 @@ grain128aeadv2_decrypt:
 	xor	r10, r5
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
 	mov	20(sp), r10
-	swpb	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	and	#1023, r10
 	mov	r6, r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#64512, r15
-	bis	r15, r10
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r10
 	mov	20(sp), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#3, r14
 	mov	r6, r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65532, r15
-	bis	r15, r14
-	and	r14, r10
+	rla	r14
+	rlc	r15
+	rla	r14
+	rlc	r15
+	and	r15, r10
 	mov	r6, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#16383, r14
 	mov	28(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#49152, r15
-	bis	r15, r14
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r14
 	and	r14, r10
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r10, r5
@@ -2065,45 +1587,25 @@ grain128aeadv2_decrypt:
 	xor.b	r15, r10
 	xor	r15, r10
 	mov	r6, r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#15, r14
 	mov	28(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65520, r15
-	bis	r15, r14
-	and	r14, r10
+	rla	r14
+	rlc	r15
+	rla	r14
+	rlc	r15
+	rla	r14
+	rlc	r15
+	rla	r14
+	rlc	r15
+	and	r15, r10
 	mov	r6, r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#7, r14
 	mov	28(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65528, r15
-	bis	r15, r14
-	and	r14, r10
+	rla	r14
+	rlc	r15
+	rla	r14
+	rlc	r15
+	rla	r14
+	rlc	r15
+	and	r15, r10
 	and	r11, r10
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r10, r5
@@ -2153,14 +1655,14 @@ grain128aeadv2_decrypt:
 	bis	r14, r15
 	mov	r15, 22(sp)
 	; grain128aeadv2.ae:159: m = ct[i] ^ z[7:0]
-	mov	54(sp), r15
+	mov	52(sp), r15
 	add	74(sp), r15
 	mov.b	@r15, r15
 	mov.b	22(sp), r14
 	xor	r14, r15
 	mov	r15, 18(sp)
 	; grain128aeadv2.ae:160: msg[i] = m
-	mov	54(sp), r15
+	mov	52(sp), r15
 	add	72(sp), r15
 	mov.b	18(sp), 0(r15)
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
@@ -2170,20 +1672,20 @@ grain128aeadv2_decrypt:
 	inv	r11
 	mov	r9, r12
 	and	r11, r12
-	mov	62(sp), r13
+	mov	58(sp), r13
 	and	r11, r13
-	mov	60(sp), r14
+	mov	56(sp), r14
 	and	r11, r14
-	mov	58(sp), r15
+	mov	54(sp), r15
 	and	r11, r15
 	xor	r12, 14(sp)
 	xor	r13, 12(sp)
 	xor	r14, r7
 	xor	r15, r8
 	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	mov	62(sp), r10
-	mov	60(sp), r4
-	mov	58(sp), r5
+	mov	58(sp), r10
+	mov	56(sp), r4
+	mov	54(sp), r5
 	bit	#256, 22(sp)
 	rrc	r5
 	rrc	r4
@@ -2361,7 +1863,7 @@ grain128aeadv2_decrypt:
 	mov	36(sp), 38(sp)
 	mov	34(sp), 36(sp)
 	mov	32(sp), 34(sp)
-	mov	52(sp), 32(sp)
+	mov	50(sp), 32(sp)
 	mov	16(sp), r14
 	mov	24(sp), r15
 	mov	30(sp), 24(sp)
@@ -2374,13 +1876,13 @@ grain128aeadv2_decrypt:
 	mov	r6, 20(sp)
 	mov	26(sp), r6
 	mov	r5, 12(sp)
-	mov	r10, 62(sp)
-	mov	r11, 60(sp)
-	mov	r12, 58(sp)
-	add	#1, 54(sp)
-	addc	#0, 68(sp)
-	cmp	70(sp), 54(sp)
-	mov	68(sp), r15
+	mov	r10, 58(sp)
+	mov	r11, 56(sp)
+	mov	r12, 54(sp)
+	add	#1, 52(sp)
+	addc	#0, 64(sp)
+	cmp	70(sp), 52(sp)
+	mov	64(sp), r15
 	subc	#0, r15
 	jc	.Lgrain128aeadv2_decrypt_near19
 	br	#.Lgrain128aeadv2_decrypt_loop11
@@ -2416,9 +1918,9 @@ grain128aeadv2_decrypt:
 	xor	r7, r14
 	xor	r8, r15
 	xor	r9, r12
-	xor	62(sp), r13
-	xor	60(sp), r14
-	xor	58(sp), r15
+	xor	58(sp), r13
+	xor	56(sp), r14
+	xor	54(sp), r15
 	bis	r13, r12
 	bis	r14, r12
 	bis	r15, r12
@@ -2435,41 +1937,41 @@ grain128aeadv2_decrypt:
 
 
 ; --- grain128aeadv2_absorb_ad: grain128aeadv2.absorb_ad
-;     frame 84 bytes (42 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 5434 bytes of code
+;     frame 82 bytes (41 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 4144 bytes of code
 	.section .text.grain128aeadv2_absorb_ad,"ax",@progbits
 	.local grain128aeadv2_absorb_ad
 	.type grain128aeadv2_absorb_ad, @function
 	.balign 2
 grain128aeadv2_absorb_ad:
 	pushm.w	#7, r10
-	sub	#84, sp
-	mov	100(sp), 74(sp)
-	mov	102(sp), 68(sp)
-	mov	104(sp), 78(sp)
-	mov	106(sp), 76(sp)
-	mov	108(sp), 82(sp)
-	mov	110(sp), 80(sp)
+	sub	#82, sp
+	mov	98(sp), 72(sp)
+	mov	100(sp), 66(sp)
+	mov	102(sp), 76(sp)
+	mov	104(sp), 74(sp)
+	mov	106(sp), 80(sp)
+	mov	108(sp), 78(sp)
 	; grain128aeadv2.ae:128: n = if a < 0x80 then 0 else if a < 0x100 then 1 else if a < 0x10000 then 2 else if a < 0x1000000 then 3 else 4 as u32
-	cmp	#128, 68(sp)
+	cmp	#128, 66(sp)
 	mov	#0, r11
 	subc	#0, r11
 	clr	r8
 	adc	r8
 	xor	#1, r8
-	cmp	#256, 68(sp)
+	cmp	#256, 66(sp)
 	mov	#0, r11
 	subc	#0, r11
 	clr	r7
 	adc	r7
 	xor	#1, r7
-	cmp	#0, 68(sp)
+	cmp	#0, 66(sp)
 	mov	#0, r11
 	subc	#1, r11
 	clr	r10
 	adc	r10
 	xor	#1, r10
-	cmp	#0, 68(sp)
+	cmp	#0, 66(sp)
 	mov	#0, r11
 	subc	#256, r11
 	clr	r9
@@ -2497,15 +1999,15 @@ grain128aeadv2_absorb_ad:
 	and	r8, r10
 	mov	r9, r11
 	xor	r10, r11
-	mov	r11, 64(sp)
+	mov	r11, 62(sp)
 	; grain128aeadv2.ae:129: for i in 0..n + 1 {
-	mov	64(sp), 72(sp)
-	mov	#0, 70(sp)
-	add	#1, 72(sp)
-	addc	#0, 70(sp)
-	mov	#0, 54(sp)
-	mov	#0, 52(sp)
-	mov	@r12+, 40(sp)
+	mov	62(sp), 70(sp)
+	mov	#0, 68(sp)
+	add	#1, 70(sp)
+	addc	#0, 68(sp)
+	mov	#0, 58(sp)
+	mov	#0, 56(sp)
+	mov	@r12+, r6
 	mov	@r12+, 36(sp)
 	mov	@r12+, 34(sp)
 	mov	@r12+, 32(sp)
@@ -2513,334 +2015,233 @@ grain128aeadv2_absorb_ad:
 	mov	@r12+, 28(sp)
 	mov	@r12+, 26(sp)
 	mov	@r12+, 24(sp)
-	mov	@r13+, r6
+	mov	@r13+, r7
 	mov	@r13+, 4(sp)
-	mov	@r13+, 8(sp)
+	mov	@r13+, 12(sp)
 	mov	@r13+, 22(sp)
 	mov	@r13+, 6(sp)
 	mov	@r13+, r8
-	mov	@r13+, 16(sp)
-	mov	@r13+, 42(sp)
+	mov	@r13+, 18(sp)
+	mov	@r13+, 38(sp)
 	mov	@r14+, 2(sp)
 	mov	@r14+, 0(sp)
+	mov	@r14+, r9
 	mov	@r14+, r10
-	mov	@r14+, r11
-	mov	@r15+, 60(sp)
-	mov	@r15+, r13
-	mov	@r15+, 58(sp)
-	mov	@r15+, 56(sp)
-	cmp	72(sp), 54(sp)
-	mov	52(sp), r15
-	subc	70(sp), r15
+	mov	@r15+, r11
+	mov	@r15+, 54(sp)
+	mov	@r15+, 52(sp)
+	mov	@r15+, 50(sp)
+	cmp	70(sp), 58(sp)
+	mov	56(sp), r15
+	subc	68(sp), r15
 	jnc	.Lgrain128aeadv2_absorb_ad_near10
 	br	#.Lgrain128aeadv2_absorb_ad_done2
 .Lgrain128aeadv2_absorb_ad_near10:
 .Lgrain128aeadv2_absorb_ad_loop1:
 	; grain128aeadv2.ae:130: x = if i == 0 then (if n == 0 then a as u8 else 0x80 | (n as u8)) else (a >> (8 * (n - i))) as u8
-	mov	54(sp), r15
-	bis	52(sp), r15
-	sub	#1, r15
-	clr	r5
-	adc	r5
-	xor	#1, r5
-	mov	64(sp), r15
-	sub	#1, r15
+	mov.b	62(sp), r12
+	bis	#128, r12
+	mov.b	66(sp), r15
+	xor	r12, r15
+	mov	62(sp), r14
+	sub	#1, r14
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov.b	68(sp), r15
-	mov.b	64(sp), r7
-	bis	#128, r7
 	inv	r14
 	inc	r14
-	xor	r7, r15
 	and	r14, r15
-	xor	r15, r7
-	mov	64(sp), r15
-	mov	#0, r9
-	sub	54(sp), r15
-	subc	52(sp), r9
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	mov	r15, r12
-	and	#65528, r12
-	rlam.w	#3, r9
+	xor	r15, r12
+	mov	62(sp), r5
+	mov	#0, r13
+	sub	58(sp), r5
+	subc	56(sp), r13
+	rlam.w	#3, r13
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	mov	r5, r15
 	and	#7, r15
-	bis	r15, r9
-	mov	68(sp), r14
+	bis	r15, r13
+	and	#65528, r5
+	mov	58(sp), r15
+	bis	56(sp), r15
+	sub	#1, r15
+	clr	r4
+	adc	r4
+	xor	#1, r4
+	mov	66(sp), r14
 	mov	#0, r15
-	tst	r9
+	tst	r13
 	jnz	.Lgrain128aeadv2_absorb_ad_shbig3
-	cmp	#32, r12
+	cmp	#32, r5
 	jc	.Lgrain128aeadv2_absorb_ad_shbig3
 .Lgrain128aeadv2_absorb_ad_shlimb6:
-	cmp	#16, r12
+	cmp	#16, r5
 	jnc	.Lgrain128aeadv2_absorb_ad_shbits7
 	mov	r15, r14
 	clr	r15
-	sub	#16, r12
+	sub	#16, r5
 	jmp	.Lgrain128aeadv2_absorb_ad_shlimb6
 .Lgrain128aeadv2_absorb_ad_shbits7:
-	tst	r12
+	tst	r5
 	jz	.Lgrain128aeadv2_absorb_ad_shend4
 .Lgrain128aeadv2_absorb_ad_sh5:
 	clrc
 	rrc	r15
 	rrc	r14
-	dec	r12
+	dec	r5
 	jnz	.Lgrain128aeadv2_absorb_ad_sh5
 	jmp	.Lgrain128aeadv2_absorb_ad_shend4
 .Lgrain128aeadv2_absorb_ad_shbig3:
 	clr	r14
 .Lgrain128aeadv2_absorb_ad_shend4:
 	mov.b	r14, r14
-	inv	r5
-	inc	r5
-	xor	r14, r7
-	and	r5, r7
+	inv	r4
+	inc	r4
+	xor	r14, r12
+	and	r4, r12
 	mov	r14, r15
-	xor	r7, r15
-	mov	r15, 10(sp)
+	xor	r12, r15
+	mov	r15, 8(sp)
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r6, r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	and	#15, r5
-	mov	4(sp), r15
+	mov	r7, r15
+	mov	4(sp), r4
 	rla	r15
-	adc	r15
+	rlc	r4
 	rla	r15
-	adc	r15
+	rlc	r4
 	rla	r15
-	adc	r15
+	rlc	r4
 	rla	r15
-	adc	r15
-	and	#65520, r15
-	bis	r15, r5
-	mov	40(sp), r14
+	rlc	r4
+	mov	r6, r14
 	mov	36(sp), r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
-	mov	r5, r9
-	and	r14, r9
-	mov	40(sp), r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	and	#7, r12
-	mov	36(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65528, r15
-	bis	r15, r12
-	mov	36(sp), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#4095, r14
-	mov	34(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#61440, r15
-	bis	r15, r14
+	mov	r4, r12
 	and	r14, r12
-	xor	r12, r9
-	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r8, r12
-	rla	r12
-	adc	r12
-	and	#1, r12
-	mov	16(sp), r15
+	mov	r6, r15
+	mov	36(sp), r13
 	rla	r15
-	adc	r15
-	and	#65534, r15
-	bis	r15, r12
-	mov	34(sp), r14
-	swpb	r14
-	bit	#1, r14
+	rlc	r13
+	rla	r15
+	rlc	r13
+	rla	r15
+	rlc	r13
+	mov	36(sp), r14
+	mov	34(sp), r15
+	rra	r15
 	rrc	r14
-	bit	#1, r14
+	rra	r15
 	rrc	r14
-	and	#63, r14
-	mov	32(sp), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65472, r15
-	bis	r15, r14
-	mov	r12, r15
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r14
+	and	r14, r13
+	xor	r13, r12
+	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	mov	r8, r15
+	mov	18(sp), r13
+	rla	r15
+	rlc	r13
+	mov	34(sp), r15
+	mov	32(sp), r14
+	rla	r15
+	rlc	r14
+	rla	r15
+	rlc	r14
+	rla	r15
+	rlc	r14
+	rla	r15
+	rlc	r14
+	rla	r15
+	rlc	r14
+	rla	r15
+	rlc	r14
+	mov	r13, r15
 	and	r14, r15
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r15, r9
+	xor	r15, r12
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	32(sp), r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	and	#15, r7
-	mov	30(sp), r15
+	mov	32(sp), r15
+	mov	30(sp), r5
 	rla	r15
-	adc	r15
+	rlc	r5
 	rla	r15
-	adc	r15
+	rlc	r5
 	rla	r15
-	adc	r15
+	rlc	r5
 	rla	r15
-	adc	r15
-	and	#65520, r15
-	bis	r15, r7
+	rlc	r5
 	mov	30(sp), r14
-	rla	r14
-	adc	r14
-	and	#1, r14
 	mov	28(sp), r15
-	rla	r15
-	adc	r15
-	and	#65534, r15
-	bis	r15, r14
-	and	r14, r7
+	rla	r14
+	rlc	r15
+	and	r15, r5
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r7, r9
+	xor	r5, r12
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	mov	r5, r7
-	and	r12, r7
+	mov	r4, r5
+	and	r13, r5
 	mov	28(sp), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#3, r14
 	mov	26(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65532, r15
-	bis	r15, r14
-	and	r14, r7
+	rla	r14
+	rlc	r15
+	rla	r14
+	rlc	r15
+	and	r15, r5
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r7, r9
+	xor	r5, r12
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	mov	28(sp), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#7, r14
 	mov	26(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65528, r15
-	bis	r15, r14
-	xor	r14, r9
-	mov	r6, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#16383, r14
+	rla	r14
+	rlc	r15
+	rla	r14
+	rlc	r15
+	rla	r14
+	rlc	r15
+	xor	r15, r12
+	mov	r7, r14
 	mov	4(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#49152, r15
-	bis	r15, r14
-	xor	r14, r9
-	mov	r6, r14
-	rla	r14
-	adc	r14
-	and	#1, r14
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r14
+	xor	r14, r12
+	mov	r7, r14
 	mov	4(sp), r15
-	rla	r15
-	adc	r15
-	and	#65534, r15
-	bis	r15, r14
-	xor	r14, r9
-	mov	8(sp), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#4095, r14
+	rla	r14
+	rlc	r15
+	xor	r15, r12
+	mov	12(sp), r14
 	mov	22(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#61440, r15
-	bis	r15, r14
-	xor	r14, r9
-	mov	8(sp), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#7, r14
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r14
+	xor	r14, r12
+	mov	12(sp), r14
 	mov	22(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65528, r15
-	bis	r15, r14
-	xor	r14, r9
-	xor	6(sp), r9
+	rla	r14
+	rlc	r15
+	rla	r14
+	rlc	r15
+	rla	r14
+	rlc	r15
+	xor	r15, r12
+	xor	6(sp), r12
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	mov	6(sp), r14
 	swpb	r14
@@ -2854,23 +2255,23 @@ grain128aeadv2_absorb_ad:
 	and	#65408, r15
 	bis	r15, r14
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r14, r9
+	xor	r14, r12
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	mov	r8, r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
 	and	#127, r14
-	mov	16(sp), r15
+	mov	18(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
 	and	#65408, r15
 	bis	r15, r14
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r14, r9
+	xor	r14, r12
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	40(sp), r14
+	mov	r6, r14
 	swpb	r14
 	rla	r14
 	adc	r14
@@ -2881,246 +2282,171 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	and	#65024, r15
 	bis	r15, r14
-	mov	40(sp), r7
-	xor	r14, r7
+	mov	r6, r5
+	xor	r14, r5
 	mov	34(sp), r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#1023, r14
 	mov	32(sp), r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#64512, r15
-	bis	r15, r14
-	xor	r14, r7
-	mov	30(sp), r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#1023, r14
-	mov	28(sp), r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#64512, r15
-	bis	r15, r14
-	xor	r14, r7
-	mov	28(sp), r14
-	bit	#1, r14
+	rra	r15
 	rrc	r14
-	and	#32767, r14
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r14
+	xor	r14, r5
+	mov	30(sp), r14
+	mov	28(sp), r15
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r14
+	xor	r14, r5
+	mov	28(sp), r14
 	mov	26(sp), r15
-	bit	#1, r15
-	rrc	r15
-	and	#32768, r15
-	bis	r15, r14
-	xor	r14, r7
-	mov	r7, r15
+	rra	r15
+	rrc	r14
+	xor	r14, r5
+	mov	r5, r15
 	xor	26(sp), r15
 	mov	r15, 48(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	4(sp), r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#63, r14
-	mov	8(sp), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65472, r15
-	bis	r15, r14
-	mov	r6, r7
-	xor	r14, r7
+	mov	12(sp), r15
+	rla	r14
+	rlc	r15
+	rla	r14
+	rlc	r15
+	rla	r14
+	rlc	r15
+	rla	r14
+	rlc	r15
+	rla	r14
+	rlc	r15
+	rla	r14
+	rlc	r15
+	mov	r7, r5
+	xor	r15, r5
 	mov	22(sp), r14
 	mov	6(sp), r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
-	xor	r14, r7
+	xor	r14, r5
 	mov	r8, r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#31, r14
-	mov	16(sp), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65504, r15
-	bis	r15, r14
-	xor	r14, r7
-	xor	16(sp), r7
+	mov	18(sp), r15
+	rla	r14
+	rlc	r15
+	rla	r14
+	rlc	r15
+	rla	r14
+	rlc	r15
+	rla	r14
+	rlc	r15
+	rla	r14
+	rlc	r15
+	xor	r15, r5
+	xor	18(sp), r5
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r6, r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	and	#8191, r5
+	mov	r7, r4
 	mov	4(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#57344, r15
-	bis	r15, r5
+	rra	r15
+	rrc	r4
+	rra	r15
+	rrc	r4
+	rra	r15
+	rrc	r4
 	mov	6(sp), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#8191, r14
 	mov	r8, r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#57344, r15
-	bis	r15, r14
-	and	r14, r5
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r14
+	and	r14, r4
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r7
+	xor	r4, r5
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r6, r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#31, r14
-	mov	4(sp), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65504, r15
-	bis	r15, r14
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	and	#7, r6
-	mov	4(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65528, r15
-	bis	r15, r6
-	and	r6, r14
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r7
-	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	4(sp), r6
-	bit	#1, r6
-	rrc	r6
-	and	#32767, r6
-	mov	8(sp), r15
-	bit	#1, r15
-	rrc	r15
-	and	#32768, r15
-	bis	r15, r6
+	mov	r7, r15
 	mov	4(sp), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#16383, r14
-	mov	8(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#49152, r15
-	bis	r15, r14
-	and	r14, r6
+	rla	r15
+	rlc	r14
+	rla	r15
+	rlc	r14
+	rla	r15
+	rlc	r14
+	rla	r15
+	rlc	r14
+	rla	r15
+	rlc	r14
+	mov	4(sp), r15
+	rla	r7
+	rlc	r15
+	rla	r7
+	rlc	r15
+	rla	r7
+	rlc	r15
+	and	r15, r14
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r6, r7
+	xor	r14, r5
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	4(sp), r6
-	swpb	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#31, r6
-	mov	8(sp), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65504, r15
-	bis	r15, r6
-	mov	22(sp), r14
-	swpb	r14
-	bit	#1, r14
+	mov	4(sp), r7
+	mov	12(sp), r15
+	rra	r15
+	rrc	r7
+	mov	4(sp), r14
+	mov	12(sp), r15
+	rra	r15
 	rrc	r14
-	bit	#1, r14
+	rra	r15
 	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#31, r14
-	mov	6(sp), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65504, r15
-	bis	r15, r14
-	and	r14, r6
+	and	r14, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r6, r7
+	xor	r7, r5
+	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	mov	4(sp), r15
+	mov	12(sp), r7
+	rla	r15
+	rlc	r7
+	rla	r15
+	rlc	r7
+	rla	r15
+	rlc	r7
+	rla	r15
+	rlc	r7
+	rla	r15
+	rlc	r7
+	mov	22(sp), r14
+	mov	6(sp), r15
+	rla	r14
+	rlc	r15
+	rla	r14
+	rlc	r15
+	rla	r14
+	rlc	r15
+	rla	r14
+	rlc	r15
+	rla	r14
+	rlc	r15
+	and	r15, r7
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r7, r5
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	8(sp), r14
+	mov	12(sp), r14
 	mov	22(sp), r15
 	swpb	r15
 	swpb	r14
@@ -3128,1125 +2454,64 @@ grain128aeadv2_absorb_ad:
 	xor	r15, r14
 	and	22(sp), r14
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r7
+	xor	r14, r5
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	22(sp), r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	and	#7, r6
-	mov	6(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65528, r15
-	bis	r15, r6
-	mov	6(sp), r14
-	bit	#1, r14
-	rrc	r14
-	and	#32767, r14
-	mov	r8, r15
-	bit	#1, r15
-	rrc	r15
-	and	#32768, r15
-	bis	r15, r14
-	and	r14, r6
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r6, r7
-	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	6(sp), r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#4095, r6
-	mov	r8, r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#61440, r15
-	bis	r15, r6
-	mov	r8, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#4095, r14
-	mov	16(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#61440, r15
-	bis	r15, r14
-	and	r14, r6
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r6, r7
-	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	4(sp), r6
-	swpb	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	and	#1023, r6
-	mov	8(sp), r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#64512, r15
-	bis	r15, r6
-	mov	4(sp), r14
-	mov	8(sp), r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	and	r14, r6
-	mov	4(sp), r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	and	#127, r14
-	mov	8(sp), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65408, r15
-	bis	r15, r14
-	and	r14, r6
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r6, r7
-	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	mov	6(sp), r6
-	swpb	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	and	#1023, r6
-	mov	r8, r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#64512, r15
-	bis	r15, r6
-	mov	6(sp), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#3, r14
-	mov	r8, r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65532, r15
-	bis	r15, r14
-	and	r14, r6
-	mov	r8, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#16383, r14
-	mov	16(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#49152, r15
-	bis	r15, r14
-	and	r14, r6
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r6, r7
-	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	mov	r8, r6
-	mov	16(sp), r15
-	swpb	r15
-	swpb	r6
-	xor.b	r15, r6
-	xor	r15, r6
-	mov	r8, r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#15, r14
-	mov	16(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65520, r15
-	bis	r15, r14
-	and	r14, r6
-	mov	r8, r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#7, r14
-	mov	16(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65528, r15
-	bis	r15, r14
-	and	r14, r6
-	and	r12, r6
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r6, r7
-	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	mov	r7, r15
-	xor	40(sp), r15
-	mov	r15, 46(sp)
-	; grain128aeadv2.ae:121: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
-	mov	#0, r12
-	mov	#0, r14
-	mov	r9, r15
-	rra	r15
-	rrc	r12
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r12
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r12
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r12
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r12
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r12
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r12
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r12
-	rra	r15
-	rrc	r14
-	swpb	r12
-	mov.b	r12, r12
-	mov	r12, r15
-	bis	r14, r15
-	mov	r15, 12(sp)
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r7
-	bit	#1, 10(sp)
-	subc	#0, r7
-	inv	r7
-	mov	60(sp), r9
-	and	r7, r9
-	mov	r13, r12
-	and	r7, r12
-	mov	58(sp), r14
-	and	r7, r14
-	mov	56(sp), r15
-	and	r7, r15
-	xor	r9, 2(sp)
-	xor	r12, 0(sp)
-	xor	r14, r10
-	mov	r11, r7
-	xor	r15, r7
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	mov	60(sp), r9
-	mov	r13, r4
-	mov	58(sp), r5
-	mov	56(sp), r6
-	bit	#256, 12(sp)
-	rrc	r6
-	rrc	r5
-	rrc	r4
-	rrc	r9
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r11
-	bit	#2, 10(sp)
-	subc	#0, r11
-	inv	r11
-	mov	r9, r12
-	and	r11, r12
-	mov	r4, r13
-	and	r11, r13
-	mov	r5, r14
-	and	r11, r14
-	mov	r6, r15
-	and	r11, r15
-	xor	r12, 2(sp)
-	xor	r13, 0(sp)
-	xor	r14, r10
-	xor	r15, r7
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	bit	#512, 12(sp)
-	rrc	r6
-	rrc	r5
-	rrc	r4
-	rrc	r9
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r11
-	bit	#4, 10(sp)
-	subc	#0, r11
-	inv	r11
-	mov	r9, r12
-	and	r11, r12
-	mov	r4, r13
-	and	r11, r13
-	mov	r5, r14
-	and	r11, r14
-	mov	r6, r15
-	and	r11, r15
-	xor	r12, 2(sp)
-	xor	r13, 0(sp)
-	xor	r14, r10
-	xor	r15, r7
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	bit	#1024, 12(sp)
-	rrc	r6
-	rrc	r5
-	rrc	r4
-	rrc	r9
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r11
-	bit	#8, 10(sp)
-	subc	#0, r11
-	inv	r11
-	mov	r9, r12
-	and	r11, r12
-	mov	r4, r13
-	and	r11, r13
-	mov	r5, r14
-	and	r11, r14
-	mov	r6, r15
-	and	r11, r15
-	xor	r12, 2(sp)
-	xor	r13, 0(sp)
-	xor	r14, r10
-	xor	r15, r7
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	bit	#2048, 12(sp)
-	rrc	r6
-	rrc	r5
-	rrc	r4
-	rrc	r9
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r11
-	bit	#16, 10(sp)
-	subc	#0, r11
-	inv	r11
-	mov	r9, r12
-	and	r11, r12
-	mov	r4, r13
-	and	r11, r13
-	mov	r5, r14
-	and	r11, r14
-	mov	r6, r15
-	and	r11, r15
-	xor	r12, 2(sp)
-	xor	r13, 0(sp)
-	xor	r14, r10
-	xor	r15, r7
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	bit	#4096, 12(sp)
-	rrc	r6
-	rrc	r5
-	rrc	r4
-	rrc	r9
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r11
-	bit	#32, 10(sp)
-	subc	#0, r11
-	inv	r11
-	mov	r9, r12
-	and	r11, r12
-	mov	r4, r13
-	and	r11, r13
-	mov	r5, r14
-	and	r11, r14
-	mov	r6, r15
-	and	r11, r15
-	xor	r12, 2(sp)
-	xor	r13, 0(sp)
-	xor	r14, r10
-	xor	r15, r7
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	bit	#8192, 12(sp)
-	rrc	r6
-	rrc	r5
-	rrc	r4
-	rrc	r9
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r11
-	bit	#64, 10(sp)
-	subc	#0, r11
-	inv	r11
-	mov	r9, r12
-	and	r11, r12
-	mov	r4, r13
-	and	r11, r13
-	mov	r5, r14
-	and	r11, r14
-	mov	r6, r15
-	and	r11, r15
-	xor	r12, 2(sp)
-	xor	r13, 0(sp)
-	xor	r14, r10
-	mov	r7, r11
-	xor	r15, r11
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	mov	r9, r12
-	bit	#16384, 12(sp)
-	rrc	r6
-	rrc	r5
-	rrc	r4
-	rrc	r12
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r7
-	bit	#128, 10(sp)
-	subc	#0, r7
-	inv	r7
-	mov	r12, r9
-	and	r7, r9
-	mov	r4, r13
-	and	r7, r13
-	mov	r5, r14
-	and	r7, r14
-	mov	r6, r15
-	and	r7, r15
-	mov	2(sp), r7
-	xor	r9, r7
-	mov	@sp, r9
-	xor	r13, r9
-	xor	r14, r10
-	xor	r15, r11
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	mov	r4, r13
-	mov	r5, r14
-	mov	r6, r15
-	bit	#32768, 12(sp)
-	rrc	r15
-	rrc	r14
-	rrc	r13
-	rrc	r12
-	mov	36(sp), 40(sp)
-	mov	34(sp), 36(sp)
-	mov	32(sp), 34(sp)
-	mov	30(sp), 32(sp)
-	mov	28(sp), 30(sp)
-	mov	26(sp), 28(sp)
-	mov	24(sp), 26(sp)
-	mov	48(sp), 24(sp)
-	mov	4(sp), r6
-	mov	8(sp), r5
-	mov	22(sp), 8(sp)
-	mov	6(sp), 22(sp)
-	mov	16(sp), 18(sp)
-	mov	42(sp), 16(sp)
-	mov	46(sp), 42(sp)
-	mov	r5, 4(sp)
-	mov	r8, 6(sp)
-	mov	18(sp), r8
-	mov	r7, 2(sp)
-	mov	r9, 0(sp)
-	mov	r12, 60(sp)
-	mov	r14, 58(sp)
-	mov	r15, 56(sp)
-	add	#1, 54(sp)
-	addc	#0, 52(sp)
-	cmp	72(sp), 54(sp)
-	mov	52(sp), r15
-	subc	70(sp), r15
-	jc	.Lgrain128aeadv2_absorb_ad_near11
-	br	#.Lgrain128aeadv2_absorb_ad_loop1
-.Lgrain128aeadv2_absorb_ad_near11:
-.Lgrain128aeadv2_absorb_ad_done2:
-	; grain128aeadv2.ae:133: for i in 0..a {
-	mov	#0, 62(sp)
-	mov	#0, 66(sp)
-	mov	40(sp), r5
-	cmp	68(sp), 62(sp)
-	mov	66(sp), r15
-	subc	#0, r15
-	jnc	.Lgrain128aeadv2_absorb_ad_near12
-	br	#.Lgrain128aeadv2_absorb_ad_done9
-.Lgrain128aeadv2_absorb_ad_near12:
-.Lgrain128aeadv2_absorb_ad_loop8:
-	; grain128aeadv2.ae:134: s, b, acc, sr = absorb_byte(s, b, acc, sr, ad[i])
-	mov	62(sp), r15
-	add	74(sp), r15
-	mov.b	@r15, r15
-	mov	r15, 20(sp)
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r6, r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	and	#15, r7
-	mov	4(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65520, r15
-	bis	r15, r7
-	mov	r5, r14
-	mov	36(sp), r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	mov	r7, r9
-	and	r14, r9
-	mov	r5, r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	and	#7, r12
-	mov	36(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65528, r15
-	bis	r15, r12
-	mov	36(sp), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#4095, r14
-	mov	34(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#61440, r15
-	bis	r15, r14
-	and	r14, r12
-	xor	r12, r9
-	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r8, r12
-	rla	r12
-	adc	r12
-	and	#1, r12
-	mov	16(sp), r15
-	rla	r15
-	adc	r15
-	and	#65534, r15
-	bis	r15, r12
-	mov	34(sp), r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#63, r14
-	mov	32(sp), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65472, r15
-	bis	r15, r14
-	mov	r12, r15
-	and	r14, r15
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r15, r9
-	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	32(sp), r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	and	#15, r4
-	mov	30(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65520, r15
-	bis	r15, r4
-	mov	30(sp), r14
-	rla	r14
-	adc	r14
-	and	#1, r14
-	mov	28(sp), r15
-	rla	r15
-	adc	r15
-	and	#65534, r15
-	bis	r15, r14
-	mov	r4, r15
-	and	r14, r15
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r15, r9
-	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	and	r12, r7
-	mov	28(sp), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#3, r14
-	mov	26(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65532, r15
-	bis	r15, r14
-	and	r14, r7
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r7, r9
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	28(sp), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#7, r14
-	mov	26(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65528, r15
-	bis	r15, r14
-	xor	r14, r9
-	mov	r6, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#16383, r14
-	mov	4(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#49152, r15
-	bis	r15, r14
-	xor	r14, r9
-	mov	r6, r14
-	rla	r14
-	adc	r14
-	and	#1, r14
-	mov	4(sp), r15
-	rla	r15
-	adc	r15
-	and	#65534, r15
-	bis	r15, r14
-	xor	r14, r9
-	mov	8(sp), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#4095, r14
 	mov	22(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#61440, r15
-	bis	r15, r14
-	xor	r14, r9
-	mov	8(sp), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#7, r14
-	mov	22(sp), r15
+	mov	6(sp), r7
 	rla	r15
-	adc	r15
+	rlc	r7
 	rla	r15
-	adc	r15
+	rlc	r7
 	rla	r15
-	adc	r15
-	and	#65528, r15
-	bis	r15, r14
-	xor	r14, r9
-	xor	6(sp), r9
-	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	rlc	r7
 	mov	6(sp), r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	and	#127, r14
 	mov	r8, r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65408, r15
-	bis	r15, r14
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r14, r9
-	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	r8, r14
-	swpb	r14
-	bit	#1, r14
+	rra	r15
 	rrc	r14
-	and	#127, r14
-	mov	16(sp), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65408, r15
-	bis	r15, r14
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r14, r9
-	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r5, r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	and	#511, r14
-	mov	36(sp), r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	and	#65024, r15
-	bis	r15, r14
-	mov	r5, r7
-	xor	r14, r7
-	mov	34(sp), r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#1023, r14
-	mov	32(sp), r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#64512, r15
-	bis	r15, r14
-	xor	r14, r7
-	mov	30(sp), r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#1023, r14
-	mov	28(sp), r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#64512, r15
-	bis	r15, r14
-	xor	r14, r7
-	mov	28(sp), r14
-	bit	#1, r14
-	rrc	r14
-	and	#32767, r14
-	mov	26(sp), r15
-	bit	#1, r15
-	rrc	r15
-	and	#32768, r15
-	bis	r15, r14
-	xor	r14, r7
-	mov	r7, r15
-	xor	26(sp), r15
-	mov	r15, 50(sp)
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	4(sp), r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#63, r14
-	mov	8(sp), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65472, r15
-	bis	r15, r14
-	mov	r6, r7
-	xor	r14, r7
-	mov	22(sp), r14
-	mov	6(sp), r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	xor	r14, r7
-	mov	r8, r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#31, r14
-	mov	16(sp), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65504, r15
-	bis	r15, r14
-	xor	r14, r7
-	xor	16(sp), r7
-	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r6, r4
-	bit	#1, r4
-	rrc	r4
-	bit	#1, r4
-	rrc	r4
-	bit	#1, r4
-	rrc	r4
-	and	#8191, r4
-	mov	4(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#57344, r15
-	bis	r15, r4
-	mov	6(sp), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#8191, r14
-	mov	r8, r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#57344, r15
-	bis	r15, r14
-	mov	r4, r15
-	and	r14, r15
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r7
-	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r6, r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#31, r14
-	mov	4(sp), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65504, r15
-	bis	r15, r14
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	and	#7, r6
-	mov	4(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65528, r15
-	bis	r15, r6
-	and	r6, r14
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r7, r6
-	xor	r14, r6
-	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	4(sp), r7
-	bit	#1, r7
-	rrc	r7
-	and	#32767, r7
-	mov	8(sp), r15
-	bit	#1, r15
-	rrc	r15
-	and	#32768, r15
-	bis	r15, r7
-	mov	4(sp), r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#16383, r14
-	mov	8(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#49152, r15
-	bis	r15, r14
 	and	r14, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r6
-	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	4(sp), r7
-	swpb	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	and	#31, r7
-	mov	8(sp), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65504, r15
-	bis	r15, r7
-	mov	22(sp), r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#31, r14
-	mov	6(sp), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65504, r15
-	bis	r15, r14
-	and	r14, r7
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r6
-	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	8(sp), r14
-	mov	22(sp), r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	and	22(sp), r14
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r6
-	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	22(sp), r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	and	#7, r7
-	mov	6(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65528, r15
-	bis	r15, r7
-	mov	6(sp), r14
-	bit	#1, r14
-	rrc	r14
-	and	#32767, r14
-	mov	r8, r15
-	bit	#1, r15
-	rrc	r15
-	and	#32768, r15
-	bis	r15, r14
-	and	r14, r7
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r6
+	xor	r7, r5
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	mov	6(sp), r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	and	#4095, r7
 	mov	r8, r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#61440, r15
-	bis	r15, r7
+	rra	r15
+	rrc	r7
+	rra	r15
+	rrc	r7
+	rra	r15
+	rrc	r7
+	rra	r15
+	rrc	r7
 	mov	r8, r14
-	bit	#1, r14
+	mov	18(sp), r15
+	rra	r15
 	rrc	r14
-	bit	#1, r14
+	rra	r15
 	rrc	r14
-	bit	#1, r14
+	rra	r15
 	rrc	r14
-	bit	#1, r14
+	rra	r15
 	rrc	r14
-	and	#4095, r14
-	mov	16(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#61440, r15
-	bis	r15, r14
 	and	r14, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r6
+	xor	r7, r5
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	mov	4(sp), r7
-	swpb	r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	and	#1023, r7
-	mov	8(sp), r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#64512, r15
-	bis	r15, r7
+	mov	12(sp), r15
+	rra	r15
+	rrc	r7
+	rra	r15
+	rrc	r7
+	rra	r15
+	rrc	r7
+	rra	r15
+	rrc	r7
+	rra	r15
+	rrc	r7
+	rra	r15
+	rrc	r7
 	mov	4(sp), r14
-	mov	8(sp), r15
+	mov	12(sp), r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
@@ -4257,7 +2522,7 @@ grain128aeadv2_absorb_ad:
 	bit	#1, r14
 	rrc	r14
 	and	#127, r14
-	mov	8(sp), r15
+	mov	12(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -4265,182 +2530,146 @@ grain128aeadv2_absorb_ad:
 	bis	r15, r14
 	and	r14, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r6
+	xor	r7, r5
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
 	mov	6(sp), r7
-	swpb	r7
-	rla	r7
-	adc	r7
-	rla	r7
-	adc	r7
-	and	#1023, r7
 	mov	r8, r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#64512, r15
-	bis	r15, r7
+	rra	r15
+	rrc	r7
+	rra	r15
+	rrc	r7
+	rra	r15
+	rrc	r7
+	rra	r15
+	rrc	r7
+	rra	r15
+	rrc	r7
+	rra	r15
+	rrc	r7
 	mov	6(sp), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#3, r14
 	mov	r8, r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65532, r15
-	bis	r15, r14
-	and	r14, r7
+	rla	r14
+	rlc	r15
+	rla	r14
+	rlc	r15
+	and	r15, r7
 	mov	r8, r14
-	bit	#1, r14
+	mov	18(sp), r15
+	rra	r15
 	rrc	r14
-	bit	#1, r14
+	rra	r15
 	rrc	r14
-	and	#16383, r14
-	mov	16(sp), r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#49152, r15
-	bis	r15, r14
 	and	r14, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r6
+	xor	r7, r5
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
 	mov	r8, r7
-	mov	16(sp), r15
+	mov	18(sp), r15
 	swpb	r15
 	swpb	r7
 	xor.b	r15, r7
 	xor	r15, r7
 	mov	r8, r14
+	mov	18(sp), r15
 	rla	r14
-	adc	r14
+	rlc	r15
 	rla	r14
-	adc	r14
+	rlc	r15
 	rla	r14
-	adc	r14
+	rlc	r15
 	rla	r14
-	adc	r14
-	and	#15, r14
-	mov	16(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65520, r15
-	bis	r15, r14
-	and	r14, r7
+	rlc	r15
+	and	r15, r7
 	mov	r8, r14
+	mov	18(sp), r15
 	rla	r14
-	adc	r14
+	rlc	r15
 	rla	r14
-	adc	r14
+	rlc	r15
 	rla	r14
-	adc	r14
-	and	#7, r14
-	mov	16(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#65528, r15
-	bis	r15, r14
-	and	r14, r7
-	and	r12, r7
+	rlc	r15
+	and	r15, r7
+	and	r13, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r6
+	xor	r7, r5
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	mov	r6, r15
-	xor	r5, r15
+	mov	r5, r15
+	xor	r6, r15
 	mov	r15, 44(sp)
 	; grain128aeadv2.ae:121: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
-	mov	#0, r12
+	mov	#0, r13
 	mov	#0, r14
-	mov	r9, r15
-	rra	r15
-	rrc	r12
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r12
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r12
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r12
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r12
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r12
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r12
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r12
-	rra	r15
-	rrc	r14
-	swpb	r12
-	mov.b	r12, r12
 	mov	r12, r15
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r14
+	swpb	r13
+	mov.b	r13, r13
+	mov	r13, r15
 	bis	r14, r15
-	mov	r15, 14(sp)
+	mov	r15, 10(sp)
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	mov	#0, r7
-	bit	#1, 20(sp)
+	bit	#1, 8(sp)
 	subc	#0, r7
 	inv	r7
-	mov	60(sp), r9
-	and	r7, r9
-	mov	r13, r12
+	mov	r11, r12
 	and	r7, r12
-	mov	58(sp), r14
+	mov	54(sp), r13
+	and	r7, r13
+	mov	52(sp), r14
 	and	r7, r14
-	mov	56(sp), r15
+	mov	50(sp), r15
 	and	r7, r15
-	xor	r9, 2(sp)
-	xor	r12, 0(sp)
-	xor	r14, r10
+	xor	r12, 2(sp)
+	xor	r13, 0(sp)
+	xor	r14, r9
+	xor	r15, r10
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	mov	r11, r5
-	xor	r15, r5
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	mov	60(sp), r9
-	mov	r13, r4
-	mov	58(sp), r6
-	mov	56(sp), r7
-	bit	#256, 14(sp)
+	mov	54(sp), r4
+	mov	52(sp), r6
+	mov	50(sp), r7
+	bit	#256, 10(sp)
 	rrc	r7
 	rrc	r6
 	rrc	r4
-	rrc	r9
+	rrc	r5
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	mov	#0, r11
-	bit	#2, 20(sp)
+	bit	#2, 8(sp)
 	subc	#0, r11
 	inv	r11
-	mov	r9, r12
+	mov	r5, r12
 	and	r11, r12
 	mov	r4, r13
 	and	r11, r13
@@ -4450,20 +2679,20 @@ grain128aeadv2_absorb_ad:
 	and	r11, r15
 	xor	r12, 2(sp)
 	xor	r13, 0(sp)
-	xor	r14, r10
-	xor	r15, r5
+	xor	r14, r9
+	xor	r15, r10
 	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	bit	#512, 14(sp)
+	bit	#512, 10(sp)
 	rrc	r7
 	rrc	r6
 	rrc	r4
-	rrc	r9
+	rrc	r5
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	mov	#0, r11
-	bit	#4, 20(sp)
+	bit	#4, 8(sp)
 	subc	#0, r11
 	inv	r11
-	mov	r9, r12
+	mov	r5, r12
 	and	r11, r12
 	mov	r4, r13
 	and	r11, r13
@@ -4473,20 +2702,20 @@ grain128aeadv2_absorb_ad:
 	and	r11, r15
 	xor	r12, 2(sp)
 	xor	r13, 0(sp)
-	xor	r14, r10
-	xor	r15, r5
+	xor	r14, r9
+	xor	r15, r10
 	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	bit	#1024, 14(sp)
+	bit	#1024, 10(sp)
 	rrc	r7
 	rrc	r6
 	rrc	r4
-	rrc	r9
+	rrc	r5
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	mov	#0, r11
-	bit	#8, 20(sp)
+	bit	#8, 8(sp)
 	subc	#0, r11
 	inv	r11
-	mov	r9, r12
+	mov	r5, r12
 	and	r11, r12
 	mov	r4, r13
 	and	r11, r13
@@ -4496,20 +2725,20 @@ grain128aeadv2_absorb_ad:
 	and	r11, r15
 	xor	r12, 2(sp)
 	xor	r13, 0(sp)
-	xor	r14, r10
-	xor	r15, r5
+	xor	r14, r9
+	xor	r15, r10
 	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	bit	#2048, 14(sp)
+	bit	#2048, 10(sp)
 	rrc	r7
 	rrc	r6
 	rrc	r4
-	rrc	r9
+	rrc	r5
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	mov	#0, r11
-	bit	#16, 20(sp)
+	bit	#16, 8(sp)
 	subc	#0, r11
 	inv	r11
-	mov	r9, r12
+	mov	r5, r12
 	and	r11, r12
 	mov	r4, r13
 	and	r11, r13
@@ -4519,20 +2748,20 @@ grain128aeadv2_absorb_ad:
 	and	r11, r15
 	xor	r12, 2(sp)
 	xor	r13, 0(sp)
-	xor	r14, r10
-	xor	r15, r5
+	xor	r14, r9
+	xor	r15, r10
 	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	bit	#4096, 14(sp)
+	bit	#4096, 10(sp)
 	rrc	r7
 	rrc	r6
 	rrc	r4
-	rrc	r9
+	rrc	r5
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	mov	#0, r11
-	bit	#32, 20(sp)
+	bit	#32, 8(sp)
 	subc	#0, r11
 	inv	r11
-	mov	r9, r12
+	mov	r5, r12
 	and	r11, r12
 	mov	r4, r13
 	and	r11, r13
@@ -4542,20 +2771,20 @@ grain128aeadv2_absorb_ad:
 	and	r11, r15
 	xor	r12, 2(sp)
 	xor	r13, 0(sp)
-	xor	r14, r10
-	xor	r15, r5
+	xor	r14, r9
+	xor	r15, r10
 	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	bit	#8192, 14(sp)
+	bit	#8192, 10(sp)
 	rrc	r7
 	rrc	r6
 	rrc	r4
-	rrc	r9
+	rrc	r5
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	mov	#0, r11
-	bit	#64, 20(sp)
+	bit	#64, 8(sp)
 	subc	#0, r11
 	inv	r11
-	mov	r9, r12
+	mov	r5, r12
 	and	r11, r12
 	mov	r4, r13
 	and	r11, r13
@@ -4565,23 +2794,22 @@ grain128aeadv2_absorb_ad:
 	and	r11, r15
 	xor	r12, 2(sp)
 	xor	r13, 0(sp)
-	xor	r14, r10
+	xor	r14, r9
+	xor	r15, r10
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	mov	r5, r11
-	xor	r15, r11
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	mov	r9, r12
-	bit	#16384, 14(sp)
+	bit	#16384, 10(sp)
 	rrc	r7
 	rrc	r6
 	rrc	r4
-	rrc	r12
+	rrc	r11
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	mov	#0, r5
-	bit	#128, 20(sp)
+	bit	#128, 8(sp)
 	subc	#0, r5
 	inv	r5
-	mov	r12, r9
-	and	r5, r9
+	mov	r11, r12
+	and	r5, r12
 	mov	r4, r13
 	and	r5, r13
 	mov	r6, r14
@@ -4589,359 +2817,1033 @@ grain128aeadv2_absorb_ad:
 	mov	r7, r15
 	and	r5, r15
 	mov	2(sp), r5
-	xor	r9, r5
-	mov	@sp, r9
-	xor	r13, r9
-	xor	r14, r10
-	xor	r15, r11
+	xor	r12, r5
+	mov	@sp, r12
+	xor	r13, r12
+	xor	r14, r9
+	xor	r15, r10
 	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	mov	r4, r13
 	mov	r6, r14
 	mov	r7, r15
-	bit	#32768, 14(sp)
+	bit	#32768, 10(sp)
 	rrc	r15
 	rrc	r14
 	rrc	r13
-	rrc	r12
-	mov	36(sp), 38(sp)
+	rrc	r11
+	mov	36(sp), r6
 	mov	34(sp), 36(sp)
 	mov	32(sp), 34(sp)
 	mov	30(sp), 32(sp)
 	mov	28(sp), 30(sp)
 	mov	26(sp), 28(sp)
 	mov	24(sp), 26(sp)
-	mov	50(sp), 24(sp)
-	mov	4(sp), r6
-	mov	8(sp), r4
-	mov	22(sp), 8(sp)
+	mov	48(sp), 24(sp)
+	mov	4(sp), r7
+	mov	12(sp), r4
+	mov	22(sp), 12(sp)
 	mov	6(sp), 22(sp)
-	mov	r8, r7
-	mov	16(sp), r8
-	mov	42(sp), 16(sp)
-	mov	44(sp), 42(sp)
+	mov	18(sp), 20(sp)
+	mov	38(sp), 18(sp)
+	mov	44(sp), 38(sp)
 	mov	r5, 2(sp)
-	mov	38(sp), r5
 	mov	r4, 4(sp)
-	mov	r7, 6(sp)
-	mov	r9, 0(sp)
-	mov	r12, 60(sp)
-	mov	r14, 58(sp)
-	mov	r15, 56(sp)
-	add	#1, 62(sp)
-	addc	#0, 66(sp)
-	cmp	68(sp), 62(sp)
-	mov	66(sp), r15
-	subc	#0, r15
+	mov	r8, 6(sp)
+	mov	20(sp), r8
+	mov	r12, 0(sp)
+	mov	r13, 54(sp)
+	mov	r14, 52(sp)
+	mov	r15, 50(sp)
+	add	#1, 58(sp)
+	addc	#0, 56(sp)
+	cmp	70(sp), 58(sp)
+	mov	56(sp), r15
+	subc	68(sp), r15
+	jc	.Lgrain128aeadv2_absorb_ad_near11
+	br	#.Lgrain128aeadv2_absorb_ad_loop1
+.Lgrain128aeadv2_absorb_ad_near11:
+.Lgrain128aeadv2_absorb_ad_done2:
+	; grain128aeadv2.ae:133: for i in 0..a {
+	mov	#0, 60(sp)
+	mov	#0, 64(sp)
+	mov	r6, r12
+	mov	r7, r13
+	mov	r8, r15
+	mov	r9, r6
+	mov	r10, r7
+	mov	r11, r8
+	cmp	66(sp), 60(sp)
+	mov	64(sp), r14
+	subc	#0, r14
+	jnc	.Lgrain128aeadv2_absorb_ad_near12
+	br	#.Lgrain128aeadv2_absorb_ad_done9
+.Lgrain128aeadv2_absorb_ad_near12:
+.Lgrain128aeadv2_absorb_ad_loop8:
+	; grain128aeadv2.ae:134: s, b, acc, sr = absorb_byte(s, b, acc, sr, ad[i])
+	mov	60(sp), r14
+	add	72(sp), r14
+	mov.b	@r14, r14
+	mov	r14, 40(sp)
+	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	mov	r13, r14
+	mov	4(sp), r4
+	rla	r14
+	rlc	r4
+	rla	r14
+	rlc	r4
+	rla	r14
+	rlc	r4
+	rla	r14
+	rlc	r4
+	mov	r12, r11
+	mov	36(sp), r14
+	swpb	r14
+	swpb	r11
+	xor.b	r14, r11
+	xor	r14, r11
+	mov	r4, r5
+	and	r11, r5
+	mov	r12, r14
+	mov	36(sp), r10
+	rla	r14
+	rlc	r10
+	rla	r14
+	rlc	r10
+	rla	r14
+	rlc	r10
+	mov	36(sp), r11
+	mov	34(sp), r14
+	rra	r14
+	rrc	r11
+	rra	r14
+	rrc	r11
+	rra	r14
+	rrc	r11
+	rra	r14
+	rrc	r11
+	and	r11, r10
+	xor	r10, r5
+	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	mov	r15, r14
+	mov	18(sp), r10
+	rla	r14
+	rlc	r10
+	mov	34(sp), r14
+	mov	32(sp), r11
+	rla	r14
+	rlc	r11
+	rla	r14
+	rlc	r11
+	rla	r14
+	rlc	r11
+	rla	r14
+	rlc	r11
+	rla	r14
+	rlc	r11
+	rla	r14
+	rlc	r11
+	mov	r10, r14
+	and	r11, r14
+	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	xor	r14, r5
+	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	mov	32(sp), r14
+	mov	30(sp), r9
+	rla	r14
+	rlc	r9
+	rla	r14
+	rlc	r9
+	rla	r14
+	rlc	r9
+	rla	r14
+	rlc	r9
+	mov	30(sp), r11
+	mov	28(sp), r14
+	rla	r11
+	rlc	r14
+	and	r14, r9
+	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	xor	r9, r5
+	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
+	mov	r4, r9
+	and	r10, r9
+	mov	28(sp), r11
+	mov	26(sp), r14
+	rla	r11
+	rlc	r14
+	rla	r11
+	rlc	r14
+	and	r14, r9
+	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	xor	r9, r5
+	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	mov	28(sp), r11
+	mov	26(sp), r14
+	rla	r11
+	rlc	r14
+	rla	r11
+	rlc	r14
+	rla	r11
+	rlc	r14
+	xor	r14, r5
+	mov	r13, r11
+	mov	4(sp), r14
+	rra	r14
+	rrc	r11
+	rra	r14
+	rrc	r11
+	xor	r11, r5
+	mov	r13, r11
+	mov	4(sp), r14
+	rla	r11
+	rlc	r14
+	xor	r14, r5
+	mov	12(sp), r11
+	mov	22(sp), r14
+	rra	r14
+	rrc	r11
+	rra	r14
+	rrc	r11
+	rra	r14
+	rrc	r11
+	rra	r14
+	rrc	r11
+	xor	r11, r5
+	mov	12(sp), r11
+	mov	22(sp), r14
+	rla	r11
+	rlc	r14
+	rla	r11
+	rlc	r14
+	rla	r11
+	rlc	r14
+	xor	r14, r5
+	xor	6(sp), r5
+	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	mov	6(sp), r11
+	swpb	r11
+	bit	#1, r11
+	rrc	r11
+	and	#127, r11
+	mov	r15, r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	and	#65408, r14
+	bis	r14, r11
+	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	xor	r11, r5
+	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	mov	r15, r9
+	swpb	r9
+	bit	#1, r9
+	rrc	r9
+	and	#127, r9
+	mov	18(sp), r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	and	#65408, r14
+	bis	r14, r9
+	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	mov	r5, r11
+	xor	r9, r11
+	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
+	mov	r12, r9
+	swpb	r9
+	rla	r9
+	adc	r9
+	and	#511, r9
+	mov	36(sp), r14
+	swpb	r14
+	rla	r14
+	adc	r14
+	and	#65024, r14
+	bis	r14, r9
+	mov	r12, r5
+	xor	r9, r5
+	mov	34(sp), r9
+	mov	32(sp), r14
+	rra	r14
+	rrc	r9
+	rra	r14
+	rrc	r9
+	rra	r14
+	rrc	r9
+	rra	r14
+	rrc	r9
+	rra	r14
+	rrc	r9
+	rra	r14
+	rrc	r9
+	xor	r9, r5
+	mov	30(sp), r9
+	mov	28(sp), r14
+	rra	r14
+	rrc	r9
+	rra	r14
+	rrc	r9
+	rra	r14
+	rrc	r9
+	rra	r14
+	rrc	r9
+	rra	r14
+	rrc	r9
+	rra	r14
+	rrc	r9
+	xor	r9, r5
+	mov	28(sp), r9
+	mov	26(sp), r14
+	rra	r14
+	rrc	r9
+	xor	r9, r5
+	mov	r5, r14
+	xor	26(sp), r14
+	mov	r14, 46(sp)
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	mov	4(sp), r9
+	mov	12(sp), r14
+	rla	r9
+	rlc	r14
+	rla	r9
+	rlc	r14
+	rla	r9
+	rlc	r14
+	rla	r9
+	rlc	r14
+	rla	r9
+	rlc	r14
+	rla	r9
+	rlc	r14
+	mov	r13, r5
+	xor	r14, r5
+	mov	22(sp), r9
+	mov	6(sp), r14
+	swpb	r14
+	swpb	r9
+	xor.b	r14, r9
+	xor	r14, r9
+	xor	r9, r5
+	mov	r15, r9
+	mov	18(sp), r14
+	rla	r9
+	rlc	r14
+	rla	r9
+	rlc	r14
+	rla	r9
+	rlc	r14
+	rla	r9
+	rlc	r14
+	rla	r9
+	rlc	r14
+	xor	r14, r5
+	xor	18(sp), r5
+	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	mov	r13, r4
+	mov	4(sp), r14
+	rra	r14
+	rrc	r4
+	rra	r14
+	rrc	r4
+	rra	r14
+	rrc	r4
+	mov	6(sp), r9
+	mov	r15, r14
+	rra	r14
+	rrc	r9
+	rra	r14
+	rrc	r9
+	rra	r14
+	rrc	r9
+	and	r9, r4
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r4, r5
+	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	mov	r13, r14
+	mov	4(sp), r9
+	rla	r14
+	rlc	r9
+	rla	r14
+	rlc	r9
+	rla	r14
+	rlc	r9
+	rla	r14
+	rlc	r9
+	rla	r14
+	rlc	r9
+	mov	4(sp), r14
+	rla	r13
+	rlc	r14
+	rla	r13
+	rlc	r14
+	rla	r13
+	rlc	r14
+	and	r14, r9
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r9, r5
+	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	mov	4(sp), r9
+	mov	12(sp), r14
+	rra	r14
+	rrc	r9
+	mov	4(sp), r13
+	mov	12(sp), r14
+	rra	r14
+	rrc	r13
+	rra	r14
+	rrc	r13
+	and	r13, r9
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r9, r5
+	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	mov	4(sp), r14
+	mov	12(sp), r9
+	rla	r14
+	rlc	r9
+	rla	r14
+	rlc	r9
+	rla	r14
+	rlc	r9
+	rla	r14
+	rlc	r9
+	rla	r14
+	rlc	r9
+	mov	22(sp), r13
+	mov	6(sp), r14
+	rla	r13
+	rlc	r14
+	rla	r13
+	rlc	r14
+	rla	r13
+	rlc	r14
+	rla	r13
+	rlc	r14
+	rla	r13
+	rlc	r14
+	and	r14, r9
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r9, r5
+	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	mov	12(sp), r13
+	mov	22(sp), r14
+	swpb	r14
+	swpb	r13
+	xor.b	r14, r13
+	xor	r14, r13
+	and	22(sp), r13
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r13, r5
+	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	mov	22(sp), r14
+	mov	6(sp), r9
+	rla	r14
+	rlc	r9
+	rla	r14
+	rlc	r9
+	rla	r14
+	rlc	r9
+	mov	6(sp), r13
+	mov	r15, r14
+	rra	r14
+	rrc	r13
+	and	r13, r9
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r9, r5
+	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	mov	6(sp), r9
+	mov	r15, r14
+	rra	r14
+	rrc	r9
+	rra	r14
+	rrc	r9
+	rra	r14
+	rrc	r9
+	rra	r14
+	rrc	r9
+	mov	r15, r13
+	mov	18(sp), r14
+	rra	r14
+	rrc	r13
+	rra	r14
+	rrc	r13
+	rra	r14
+	rrc	r13
+	rra	r14
+	rrc	r13
+	and	r13, r9
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r9, r5
+	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	mov	4(sp), r9
+	mov	12(sp), r14
+	rra	r14
+	rrc	r9
+	rra	r14
+	rrc	r9
+	rra	r14
+	rrc	r9
+	rra	r14
+	rrc	r9
+	rra	r14
+	rrc	r9
+	rra	r14
+	rrc	r9
+	mov	4(sp), r13
+	mov	12(sp), r14
+	swpb	r14
+	swpb	r13
+	xor.b	r14, r13
+	xor	r14, r13
+	and	r13, r9
+	mov	4(sp), r13
+	swpb	r13
+	bit	#1, r13
+	rrc	r13
+	and	#127, r13
+	mov	12(sp), r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	and	#65408, r14
+	bis	r14, r13
+	and	r13, r9
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r9, r5
+	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
+	mov	6(sp), r9
+	mov	r15, r14
+	rra	r14
+	rrc	r9
+	rra	r14
+	rrc	r9
+	rra	r14
+	rrc	r9
+	rra	r14
+	rrc	r9
+	rra	r14
+	rrc	r9
+	rra	r14
+	rrc	r9
+	mov	6(sp), r13
+	mov	r15, r14
+	rla	r13
+	rlc	r14
+	rla	r13
+	rlc	r14
+	and	r14, r9
+	mov	r15, r13
+	mov	18(sp), r14
+	rra	r14
+	rrc	r13
+	rra	r14
+	rrc	r13
+	and	r13, r9
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r9, r5
+	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
+	mov	r15, r9
+	mov	18(sp), r14
+	swpb	r14
+	swpb	r9
+	xor.b	r14, r9
+	xor	r14, r9
+	mov	r15, r13
+	mov	18(sp), r14
+	rla	r13
+	rlc	r14
+	rla	r13
+	rlc	r14
+	rla	r13
+	rlc	r14
+	rla	r13
+	rlc	r14
+	and	r14, r9
+	mov	r15, r13
+	mov	18(sp), r14
+	rla	r13
+	rlc	r14
+	rla	r13
+	rlc	r14
+	rla	r13
+	rlc	r14
+	and	r14, r9
+	and	r10, r9
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r9, r5
+	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
+	mov	r5, r14
+	xor	r12, r14
+	mov	r14, 42(sp)
+	; grain128aeadv2.ae:121: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
+	mov	#0, r12
+	mov	#0, r13
+	mov	r11, r14
+	rra	r14
+	rrc	r12
+	rra	r14
+	rrc	r13
+	rra	r14
+	rrc	r12
+	rra	r14
+	rrc	r13
+	rra	r14
+	rrc	r12
+	rra	r14
+	rrc	r13
+	rra	r14
+	rrc	r12
+	rra	r14
+	rrc	r13
+	rra	r14
+	rrc	r12
+	rra	r14
+	rrc	r13
+	rra	r14
+	rrc	r12
+	rra	r14
+	rrc	r13
+	rra	r14
+	rrc	r12
+	rra	r14
+	rrc	r13
+	rra	r14
+	rrc	r12
+	rra	r14
+	rrc	r13
+	swpb	r12
+	mov.b	r12, r12
+	mov	r12, r14
+	bis	r13, r14
+	mov	r14, 14(sp)
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	#0, r10
+	bit	#1, 40(sp)
+	subc	#0, r10
+	inv	r10
+	mov	r8, r11
+	and	r10, r11
+	mov	54(sp), r12
+	and	r10, r12
+	mov	52(sp), r13
+	and	r10, r13
+	mov	50(sp), r14
+	and	r10, r14
+	xor	r11, 2(sp)
+	xor	r12, 0(sp)
+	xor	r13, r6
+	xor	r14, r7
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	mov	54(sp), r9
+	mov	52(sp), r4
+	mov	50(sp), r5
+	bit	#256, 14(sp)
+	rrc	r5
+	rrc	r4
+	rrc	r9
+	rrc	r8
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	#0, r10
+	bit	#2, 40(sp)
+	subc	#0, r10
+	inv	r10
+	mov	r8, r11
+	and	r10, r11
+	mov	r9, r12
+	and	r10, r12
+	mov	r4, r13
+	and	r10, r13
+	mov	r5, r14
+	and	r10, r14
+	xor	r11, 2(sp)
+	xor	r12, 0(sp)
+	xor	r13, r6
+	xor	r14, r7
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	bit	#512, 14(sp)
+	rrc	r5
+	rrc	r4
+	rrc	r9
+	rrc	r8
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	#0, r10
+	bit	#4, 40(sp)
+	subc	#0, r10
+	inv	r10
+	mov	r8, r11
+	and	r10, r11
+	mov	r9, r12
+	and	r10, r12
+	mov	r4, r13
+	and	r10, r13
+	mov	r5, r14
+	and	r10, r14
+	xor	r11, 2(sp)
+	xor	r12, 0(sp)
+	xor	r13, r6
+	xor	r14, r7
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	bit	#1024, 14(sp)
+	rrc	r5
+	rrc	r4
+	rrc	r9
+	rrc	r8
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	#0, r10
+	bit	#8, 40(sp)
+	subc	#0, r10
+	inv	r10
+	mov	r8, r11
+	and	r10, r11
+	mov	r9, r12
+	and	r10, r12
+	mov	r4, r13
+	and	r10, r13
+	mov	r5, r14
+	and	r10, r14
+	xor	r11, 2(sp)
+	xor	r12, 0(sp)
+	xor	r13, r6
+	xor	r14, r7
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	bit	#2048, 14(sp)
+	rrc	r5
+	rrc	r4
+	rrc	r9
+	rrc	r8
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	#0, r10
+	bit	#16, 40(sp)
+	subc	#0, r10
+	inv	r10
+	mov	r8, r11
+	and	r10, r11
+	mov	r9, r12
+	and	r10, r12
+	mov	r4, r13
+	and	r10, r13
+	mov	r5, r14
+	and	r10, r14
+	xor	r11, 2(sp)
+	xor	r12, 0(sp)
+	xor	r13, r6
+	xor	r14, r7
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	bit	#4096, 14(sp)
+	rrc	r5
+	rrc	r4
+	rrc	r9
+	rrc	r8
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	#0, r10
+	bit	#32, 40(sp)
+	subc	#0, r10
+	inv	r10
+	mov	r8, r11
+	and	r10, r11
+	mov	r9, r12
+	and	r10, r12
+	mov	r4, r13
+	and	r10, r13
+	mov	r5, r14
+	and	r10, r14
+	xor	r11, 2(sp)
+	xor	r12, 0(sp)
+	xor	r13, r6
+	xor	r14, r7
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	bit	#8192, 14(sp)
+	rrc	r5
+	rrc	r4
+	rrc	r9
+	rrc	r8
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	#0, r10
+	bit	#64, 40(sp)
+	subc	#0, r10
+	inv	r10
+	mov	r8, r11
+	and	r10, r11
+	mov	r9, r12
+	and	r10, r12
+	mov	r4, r13
+	and	r10, r13
+	mov	r5, r14
+	and	r10, r14
+	xor	r11, 2(sp)
+	xor	r12, 0(sp)
+	xor	r13, r6
+	xor	r14, r7
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	mov	r4, r10
+	mov	r5, r11
+	bit	#16384, 14(sp)
+	rrc	r11
+	rrc	r10
+	rrc	r9
+	rrc	r8
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	#0, r4
+	bit	#128, 40(sp)
+	subc	#0, r4
+	inv	r4
+	mov	r8, r5
+	and	r4, r5
+	mov	r9, r12
+	and	r4, r12
+	mov	r10, r13
+	and	r4, r13
+	mov	r11, r14
+	and	r4, r14
+	mov	2(sp), r4
+	xor	r5, r4
+	mov	@sp, r5
+	xor	r12, r5
+	xor	r13, r6
+	xor	r14, r7
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	bit	#32768, 14(sp)
+	rrc	r11
+	rrc	r10
+	rrc	r9
+	rrc	r8
+	mov	36(sp), r12
+	mov	34(sp), 36(sp)
+	mov	32(sp), 34(sp)
+	mov	30(sp), 32(sp)
+	mov	28(sp), 30(sp)
+	mov	26(sp), 28(sp)
+	mov	24(sp), 26(sp)
+	mov	46(sp), 24(sp)
+	mov	4(sp), r13
+	mov	12(sp), r14
+	mov	22(sp), 12(sp)
+	mov	6(sp), 22(sp)
+	mov	18(sp), 16(sp)
+	mov	38(sp), 18(sp)
+	mov	42(sp), 38(sp)
+	mov	r4, 2(sp)
+	mov	r14, 4(sp)
+	mov	r15, 6(sp)
+	mov	16(sp), r15
+	mov	r5, 0(sp)
+	mov	r9, 54(sp)
+	mov	r10, 52(sp)
+	mov	r11, 50(sp)
+	add	#1, 60(sp)
+	addc	#0, 64(sp)
+	cmp	66(sp), 60(sp)
+	mov	64(sp), r14
+	subc	#0, r14
 	jc	.Lgrain128aeadv2_absorb_ad_near13
 	br	#.Lgrain128aeadv2_absorb_ad_loop8
 .Lgrain128aeadv2_absorb_ad_near13:
 .Lgrain128aeadv2_absorb_ad_done9:
-	mov	78(sp), r15
-	mov	r5, 0(r15)
-	mov	36(sp), 2(r15)
-	mov	34(sp), 4(r15)
-	mov	32(sp), 6(r15)
-	mov	30(sp), 8(r15)
-	mov	28(sp), 10(r15)
-	mov	26(sp), 12(r15)
-	mov	24(sp), 14(r15)
-	mov	76(sp), r15
-	mov	r6, 0(r15)
-	mov	4(sp), 2(r15)
-	mov	8(sp), 4(r15)
-	mov	22(sp), 6(r15)
-	mov	6(sp), 8(r15)
-	mov	r8, 10(r15)
-	mov	16(sp), 12(r15)
-	mov	42(sp), 14(r15)
-	mov	82(sp), r15
+	mov	76(sp), r14
+	mov	r12, 0(r14)
+	mov	36(sp), 2(r14)
+	mov	34(sp), 4(r14)
+	mov	32(sp), 6(r14)
+	mov	30(sp), 8(r14)
+	mov	28(sp), 10(r14)
+	mov	26(sp), 12(r14)
+	mov	24(sp), 14(r14)
+	mov	74(sp), r14
+	mov	r13, 0(r14)
+	mov	4(sp), 2(r14)
+	mov	12(sp), 4(r14)
+	mov	22(sp), 6(r14)
+	mov	6(sp), 8(r14)
+	mov	r15, 10(r14)
+	mov	r14, r15
+	mov	18(sp), 12(r15)
+	mov	38(sp), 14(r15)
+	mov	80(sp), r15
 	mov	2(sp), 0(r15)
 	mov	@sp, 2(r15)
-	mov	r10, 4(r15)
-	mov	r11, 6(r15)
-	mov	80(sp), r15
-	mov	60(sp), 0(r15)
-	mov	r13, 2(r15)
-	mov	58(sp), 4(r15)
-	mov	56(sp), 6(r15)
-	add	#84, sp
+	mov	r6, 4(r15)
+	mov	r7, 6(r15)
+	mov	78(sp), r15
+	mov	r8, 0(r15)
+	mov	54(sp), 2(r15)
+	mov	52(sp), 4(r15)
+	mov	50(sp), 6(r15)
+	add	#82, sp
 	popm.w	#7, r10
 	ret
 	.size grain128aeadv2_absorb_ad, .-grain128aeadv2_absorb_ad
 
 
 ; --- grain128aeadv2_init: grain128aeadv2.init
-;     frame 96 bytes (48 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 7348 bytes of code
+;     frame 102 bytes (51 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 4848 bytes of code
 	.section .text.grain128aeadv2_init,"ax",@progbits
 	.local grain128aeadv2_init
 	.type grain128aeadv2_init, @function
 	.balign 2
 grain128aeadv2_init:
 	pushm.w	#7, r10
-	sub	#96, sp
-	mov	r12, 72(sp)
-	mov	r14, 82(sp)
-	mov	r15, 80(sp)
-	mov	112(sp), 86(sp)
-	mov	114(sp), 84(sp)
+	sub	#102, sp
+	mov	r12, 78(sp)
+	mov	r14, 88(sp)
+	mov	r15, 86(sp)
+	mov	118(sp), 92(sp)
+	mov	120(sp), 90(sp)
 	; grain128aeadv2.ae:75: for i in 0..320 / par {
-	mov	#20, 56(sp)
+	mov	#20, 62(sp)
+	mov	@r13+, 38(sp)
+	mov	@r13+, 36(sp)
 	mov	@r13+, 32(sp)
-	mov	@r13+, 30(sp)
-	mov	@r13+, 26(sp)
-	mov	@r13+, 22(sp)
-	mov	@r13+, 34(sp)
-	mov	@r13+, 8(sp)
-	mov	#-1, 28(sp)
-	mov	#32767, 24(sp)
-	mov	r12, r8
-	mov	@r8, r9
-	mov	2(r8), r10
-	mov	4(r8), r11
-	mov	6(r8), r12
-	mov	8(r8), r13
-	mov	10(r8), r14
-	mov	12(r8), r15
-	mov	14(r8), 18(sp)
+	mov	@r13+, 28(sp)
+	mov	@r13+, 40(sp)
+	mov	@r13+, r9
+	mov	#-1, 34(sp)
+	mov	#32767, 30(sp)
+	mov	r12, r15
+	mov	@r15, r10
+	mov	2(r15), r11
+	mov	4(r15), r8
+	mov	6(r15), r12
+	mov	8(r15), r13
+	mov	10(r15), r14
+	mov	12(r15), r15
+	mov	78(sp), r7
+	mov	14(r7), 24(sp)
 .Lgrain128aeadv2_init_loop1:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r9, r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	and	#15, r4
-	mov	r10, r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#65520, r8
-	bis	r8, r4
-	mov	32(sp), r7
-	mov	30(sp), r8
-	swpb	r8
+	mov	r10, r7
+	mov	r11, r4
+	rla	r7
+	rlc	r4
+	rla	r7
+	rlc	r4
+	rla	r7
+	rlc	r4
+	rla	r7
+	rlc	r4
+	mov	38(sp), r6
+	mov	36(sp), r7
 	swpb	r7
-	xor.b	r8, r7
-	xor	r8, r7
-	mov	r4, r5
-	and	r7, r5
-	mov	32(sp), r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	and	#7, r6
-	mov	30(sp), r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#65528, r8
-	bis	r8, r6
-	mov	30(sp), r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	and	#4095, r7
-	mov	26(sp), r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#61440, r8
-	bis	r8, r7
-	and	r7, r6
+	swpb	r6
+	xor.b	r7, r6
+	xor	r7, r6
+	mov	r4, r7
+	and	r6, r7
+	mov	r7, 2(sp)
+	mov	38(sp), r7
+	mov	36(sp), r6
+	rla	r7
+	rlc	r6
+	rla	r7
+	rlc	r6
+	rla	r7
+	rlc	r6
+	mov	36(sp), r5
+	mov	32(sp), r7
+	rra	r7
+	rrc	r5
+	rra	r7
+	rrc	r5
+	rra	r7
+	rrc	r5
+	rra	r7
+	rrc	r5
+	and	r5, r6
+	mov	2(sp), r5
 	xor	r6, r5
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	r14, r7
+	mov	r15, 12(sp)
 	rla	r7
-	adc	r7
-	and	#1, r7
-	mov	r15, r8
-	rla	r8
-	adc	r8
-	and	#65534, r8
-	bis	r8, r7
-	mov	26(sp), r8
-	swpb	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#63, r8
-	mov	22(sp), r6
-	swpb	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#65472, r6
-	bis	r6, r8
-	mov	r7, r6
-	and	r8, r6
+	rlc	12(sp)
+	mov	32(sp), r7
+	mov	28(sp), r6
+	rla	r7
+	rlc	r6
+	rla	r7
+	rlc	r6
+	rla	r7
+	rlc	r6
+	rla	r7
+	rlc	r6
+	rla	r7
+	rlc	r6
+	rla	r7
+	rlc	r6
+	mov	12(sp), r7
+	and	r6, r7
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r5, r8
-	xor	r6, r8
-	mov	r8, 6(sp)
+	xor	r7, r5
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	22(sp), r6
+	mov	28(sp), r6
+	mov	40(sp), r7
 	rla	r6
-	adc	r6
+	rlc	r7
 	rla	r6
-	adc	r6
+	rlc	r7
 	rla	r6
-	adc	r6
+	rlc	r7
 	rla	r6
-	adc	r6
-	and	#15, r6
-	mov	34(sp), r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#65520, r8
-	bis	r8, r6
-	mov	34(sp), r5
-	rla	r5
-	adc	r5
-	and	#1, r5
-	mov	8(sp), r8
-	rla	r8
-	adc	r8
-	and	#65534, r8
-	bis	r8, r5
-	and	r5, r6
+	rlc	r7
+	mov	40(sp), 10(sp)
+	mov	r9, r6
+	rla	10(sp)
+	rlc	r6
+	and	r6, r7
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	6(sp), r5
-	xor	r6, r5
+	xor	r7, r5
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
+	and	12(sp), r4
+	mov	r9, r6
+	mov	34(sp), r7
+	rla	r6
+	rlc	r7
+	rla	r6
+	rlc	r7
 	and	r7, r4
-	mov	8(sp), r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	and	#3, r6
-	mov	28(sp), r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#65532, r8
-	bis	r8, r6
-	and	r6, r4
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r4, r5
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	8(sp), r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	and	#7, r6
-	mov	28(sp), r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#65528, r8
-	bis	r8, r6
-	xor	r6, r5
 	mov	r9, r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#16383, r6
-	mov	r10, r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#49152, r8
-	bis	r8, r6
-	xor	r6, r5
-	mov	r9, r6
+	mov	34(sp), r7
 	rla	r6
-	adc	r6
-	and	#1, r6
-	mov	r10, r8
-	rla	r8
-	adc	r8
-	and	#65534, r8
-	bis	r8, r6
-	xor	r6, r5
-	mov	r11, r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#4095, r6
-	mov	r12, r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#61440, r8
-	bis	r8, r6
-	xor	r6, r5
-	mov	r11, r6
+	rlc	r7
 	rla	r6
-	adc	r6
+	rlc	r7
 	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	and	#7, r6
-	mov	r12, r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#65528, r8
-	bis	r8, r6
+	rlc	r7
+	xor	r7, r5
+	mov	r10, r6
+	mov	r11, r7
+	rra	r7
+	rrc	r6
+	rra	r7
+	rrc	r6
 	xor	r6, r5
+	mov	r10, r6
+	mov	r11, r7
+	rla	r6
+	rlc	r7
+	xor	r7, r5
+	mov	r8, r6
+	mov	r12, r7
+	rra	r7
+	rrc	r6
+	rra	r7
+	rrc	r6
+	rra	r7
+	rrc	r6
+	rra	r7
+	rrc	r6
+	xor	r6, r5
+	mov	r8, r6
+	mov	r12, r7
+	rla	r6
+	rlc	r7
+	rla	r6
+	rlc	r7
+	rla	r6
+	rlc	r7
+	xor	r7, r5
 	xor	r13, r5
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	mov	r13, r6
@@ -4949,12 +3851,12 @@ grain128aeadv2_init:
 	bit	#1, r6
 	rrc	r6
 	and	#127, r6
-	mov	r14, r8
-	swpb	r8
-	bit	#1, r8
-	rrc	r8
-	and	#65408, r8
-	bis	r8, r6
+	mov	r14, r7
+	swpb	r7
+	bit	#1, r7
+	rrc	r7
+	and	#65408, r7
+	bis	r7, r6
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	xor	r6, r5
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
@@ -4963,2905 +3865,2026 @@ grain128aeadv2_init:
 	bit	#1, r6
 	rrc	r6
 	and	#127, r6
-	mov	r15, r8
-	swpb	r8
-	bit	#1, r8
-	rrc	r8
-	and	#65408, r8
-	bis	r8, r6
+	mov	r15, r7
+	swpb	r7
+	bit	#1, r7
+	rrc	r7
+	and	#65408, r7
+	bis	r7, r6
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r5, r8
-	xor	r6, r8
-	mov	r8, 36(sp)
+	mov	r5, r7
+	xor	r6, r7
+	mov	r7, 42(sp)
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	32(sp), r6
+	mov	38(sp), r6
 	swpb	r6
 	rla	r6
 	adc	r6
 	and	#511, r6
-	mov	30(sp), r8
-	swpb	r8
-	rla	r8
-	adc	r8
-	and	#65024, r8
-	bis	r8, r6
-	mov	32(sp), r5
+	mov	36(sp), r7
+	swpb	r7
+	rla	r7
+	adc	r7
+	and	#65024, r7
+	bis	r7, r6
+	mov	38(sp), r5
 	xor	r6, r5
-	mov	26(sp), r6
-	swpb	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	and	#1023, r6
-	mov	22(sp), r8
-	swpb	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#64512, r8
-	bis	r8, r6
+	mov	32(sp), r6
+	mov	28(sp), r7
+	rra	r7
+	rrc	r6
+	rra	r7
+	rrc	r6
+	rra	r7
+	rrc	r6
+	rra	r7
+	rrc	r6
+	rra	r7
+	rrc	r6
+	rra	r7
+	rrc	r6
 	xor	r6, r5
-	mov	34(sp), r6
-	swpb	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	and	#1023, r6
-	mov	8(sp), r8
-	swpb	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#64512, r8
-	bis	r8, r6
+	mov	40(sp), r6
+	mov	r9, r7
+	rra	r7
+	rrc	r6
+	rra	r7
+	rrc	r6
+	rra	r7
+	rrc	r6
+	rra	r7
+	rrc	r6
+	rra	r7
+	rrc	r6
+	rra	r7
+	rrc	r6
 	xor	r6, r5
-	mov	8(sp), r6
-	bit	#1, r6
-	rrc	r6
-	and	#32767, r6
-	mov	28(sp), r8
-	bit	#1, r8
-	rrc	r8
-	and	#32768, r8
-	bis	r8, r6
-	xor	r6, r5
-	mov	r5, r8
-	xor	28(sp), r8
-	mov	r8, 44(sp)
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r10, r6
-	swpb	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#63, r6
-	mov	r11, r8
-	swpb	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#65472, r8
-	bis	r8, r6
-	mov	r9, r5
-	xor	r6, r5
-	mov	r12, r6
-	mov	r13, r8
-	swpb	r8
-	swpb	r6
-	xor.b	r8, r6
-	xor	r8, r6
-	xor	r6, r5
-	mov	r14, r6
-	swpb	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#31, r6
-	mov	r15, r8
-	swpb	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#65504, r8
-	bis	r8, r6
-	xor	r6, r5
-	xor	r15, r5
-	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r9, r4
-	bit	#1, r4
-	rrc	r4
-	bit	#1, r4
-	rrc	r4
-	bit	#1, r4
-	rrc	r4
-	and	#8191, r4
-	mov	r10, r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#57344, r8
-	bis	r8, r4
-	mov	r13, r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#8191, r6
-	mov	r14, r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#57344, r8
-	bis	r8, r6
-	and	r6, r4
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r4, r5
-	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	r9, r6
-	swpb	r6
-	bit	#1, r6
+	mov	34(sp), r7
+	rra	r7
 	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#31, r6
-	mov	r10, r8
-	swpb	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#65504, r8
-	bis	r8, r6
-	mov	r9, r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#7, r8
-	mov	r10, r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	and	#65528, r9
-	bis	r9, r8
-	and	r8, r6
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r6, r5
-	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	mov	r5, r7
+	xor	34(sp), r7
+	mov	r7, 50(sp)
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	mov	r11, r6
+	mov	r8, r7
+	rla	r6
+	rlc	r7
+	rla	r6
+	rlc	r7
+	rla	r6
+	rlc	r7
+	rla	r6
+	rlc	r7
+	rla	r6
+	rlc	r7
+	rla	r6
+	rlc	r7
 	mov	r10, r6
-	bit	#1, r6
-	rrc	r6
-	and	#32767, r6
-	mov	r11, r9
-	bit	#1, r9
-	rrc	r9
-	and	#32768, r9
-	bis	r9, r6
-	mov	r10, r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#16383, r8
-	mov	r11, r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	and	#49152, r9
-	bis	r9, r8
-	and	r8, r6
+	xor	r7, r6
+	mov	r12, r5
+	mov	r13, r7
+	swpb	r7
+	swpb	r5
+	xor.b	r7, r5
+	xor	r7, r5
+	xor	r5, r6
+	mov	r14, r5
+	mov	r15, r7
+	rla	r5
+	rlc	r7
+	rla	r5
+	rlc	r7
+	rla	r5
+	rlc	r7
+	rla	r5
+	rlc	r7
+	rla	r5
+	rlc	r7
+	xor	r7, r6
+	xor	r15, r6
+	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	mov	r10, r4
+	mov	r11, r7
+	rra	r7
+	rrc	r4
+	rra	r7
+	rrc	r4
+	rra	r7
+	rrc	r4
+	mov	r13, r5
+	mov	r14, r7
+	rra	r7
+	rrc	r5
+	rra	r7
+	rrc	r5
+	rra	r7
+	rrc	r5
+	and	r5, r4
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r6, r5
-	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	r10, r6
-	swpb	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#31, r6
-	mov	r11, r9
-	swpb	r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	and	#65504, r9
-	bis	r9, r6
-	mov	r12, r8
-	swpb	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#31, r8
-	mov	r13, r9
-	swpb	r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	and	#65504, r9
-	bis	r9, r8
-	and	r8, r6
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r6, r5
-	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	r11, r8
-	mov	r12, r9
-	swpb	r9
-	swpb	r8
-	xor.b	r9, r8
-	xor	r9, r8
-	and	r12, r8
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r5
-	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	r12, r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	and	#7, r6
-	mov	r13, r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	and	#65528, r9
-	bis	r9, r6
-	mov	r13, r8
-	bit	#1, r8
-	rrc	r8
-	and	#32767, r8
-	mov	r14, r9
-	bit	#1, r9
-	rrc	r9
-	and	#32768, r9
-	bis	r9, r8
-	and	r8, r6
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r6, r5
-	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	r13, r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#4095, r6
-	mov	r14, r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	and	#61440, r9
-	bis	r9, r6
-	mov	r14, r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#4095, r8
-	mov	r15, r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	and	#61440, r9
-	bis	r9, r8
-	and	r8, r6
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r6, r5
-	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	r10, r6
-	swpb	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	and	#1023, r6
-	mov	r11, r9
-	swpb	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	and	#64512, r9
-	bis	r9, r6
-	mov	r10, r8
-	mov	r11, r9
-	swpb	r9
-	swpb	r8
-	xor.b	r9, r8
-	xor	r9, r8
-	and	r8, r6
-	mov	r10, r8
-	swpb	r8
-	bit	#1, r8
-	rrc	r8
-	and	#127, r8
-	mov	r11, r9
-	swpb	r9
-	bit	#1, r9
-	rrc	r9
-	and	#65408, r9
-	bis	r9, r8
-	and	r8, r6
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r6, r5
-	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	mov	r13, r6
-	swpb	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	and	#1023, r6
-	mov	r14, r9
-	swpb	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	and	#64512, r9
-	bis	r9, r6
-	mov	r13, r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#3, r8
-	mov	r14, r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	and	#65532, r9
-	bis	r9, r8
-	and	r8, r6
-	mov	r14, r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#16383, r8
-	mov	r15, r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	and	#49152, r9
-	bis	r9, r8
-	and	r8, r6
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r6, r5
-	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	mov	r14, r6
-	mov	r15, r9
-	swpb	r9
-	swpb	r6
-	xor.b	r9, r6
-	xor	r9, r6
-	mov	r14, r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#15, r8
-	mov	r15, r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	and	#65520, r9
-	bis	r9, r8
-	and	r8, r6
-	mov	r14, r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#7, r8
-	mov	r15, r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	and	#65528, r9
-	bis	r9, r8
-	and	r8, r6
-	and	r7, r6
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r6, r5
-	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	xor	32(sp), r5
-	; grain128aeadv2.ae:105: return s ^ fed, b ^ fed
-	mov	44(sp), r6
-	xor	36(sp), r6
-	mov	r5, r9
-	xor	36(sp), r9
-	mov	30(sp), 32(sp)
-	mov	26(sp), 30(sp)
-	mov	22(sp), 26(sp)
-	mov	34(sp), 22(sp)
-	mov	8(sp), 94(sp)
-	mov	28(sp), r4
-	mov	24(sp), r5
-	mov	18(sp), r7
-	mov	r9, r8
-	mov	94(sp), 34(sp)
-	mov	r4, 8(sp)
-	mov	r5, 28(sp)
-	mov	r6, 24(sp)
-	mov	r10, r9
+	xor	r4, r6
+	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	mov	r10, r7
+	mov	r11, r5
+	rla	r7
+	rlc	r5
+	rla	r7
+	rlc	r5
+	rla	r7
+	rlc	r5
+	rla	r7
+	rlc	r5
+	rla	r7
+	rlc	r5
+	mov	r10, r7
 	mov	r11, r10
-	mov	r12, r11
+	rla	r7
+	rlc	r10
+	rla	r7
+	rlc	r10
+	rla	r7
+	rlc	r10
+	and	r10, r5
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r5, r6
+	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	mov	r11, r5
+	mov	r8, r10
+	rra	r10
+	rrc	r5
+	mov	r11, r7
+	mov	r8, r10
+	rra	r10
+	rrc	r7
+	rra	r10
+	rrc	r7
+	and	r7, r5
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r5, r6
+	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	mov	r11, r10
+	mov	r8, r5
+	rla	r10
+	rlc	r5
+	rla	r10
+	rlc	r5
+	rla	r10
+	rlc	r5
+	rla	r10
+	rlc	r5
+	rla	r10
+	rlc	r5
+	mov	r12, r7
+	mov	r13, r10
+	rla	r7
+	rlc	r10
+	rla	r7
+	rlc	r10
+	rla	r7
+	rlc	r10
+	rla	r7
+	rlc	r10
+	rla	r7
+	rlc	r10
+	and	r10, r5
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r5, r6
+	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	mov	r8, r7
+	mov	r12, r10
+	swpb	r10
+	swpb	r7
+	xor.b	r10, r7
+	xor	r10, r7
+	and	r12, r7
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r7, r6
+	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	mov	r12, r10
+	mov	r13, r5
+	rla	r10
+	rlc	r5
+	rla	r10
+	rlc	r5
+	rla	r10
+	rlc	r5
+	mov	r13, r7
+	mov	r14, r10
+	rra	r10
+	rrc	r7
+	and	r7, r5
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r5, r6
+	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	mov	r13, r5
+	mov	r14, r10
+	rra	r10
+	rrc	r5
+	rra	r10
+	rrc	r5
+	rra	r10
+	rrc	r5
+	rra	r10
+	rrc	r5
+	mov	r14, r7
+	mov	r15, r10
+	rra	r10
+	rrc	r7
+	rra	r10
+	rrc	r7
+	rra	r10
+	rrc	r7
+	rra	r10
+	rrc	r7
+	and	r7, r5
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r5, r6
+	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	mov	r11, r5
+	mov	r8, r10
+	rra	r10
+	rrc	r5
+	rra	r10
+	rrc	r5
+	rra	r10
+	rrc	r5
+	rra	r10
+	rrc	r5
+	rra	r10
+	rrc	r5
+	rra	r10
+	rrc	r5
+	mov	r11, r7
+	mov	r8, r10
+	swpb	r10
+	swpb	r7
+	xor.b	r10, r7
+	xor	r10, r7
+	and	r7, r5
+	mov	r11, r7
+	swpb	r7
+	bit	#1, r7
+	rrc	r7
+	and	#127, r7
+	mov	r8, r10
+	swpb	r10
+	bit	#1, r10
+	rrc	r10
+	and	#65408, r10
+	bis	r10, r7
+	and	r7, r5
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r5, r6
+	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
+	mov	r13, r5
+	mov	r14, r10
+	rra	r10
+	rrc	r5
+	rra	r10
+	rrc	r5
+	rra	r10
+	rrc	r5
+	rra	r10
+	rrc	r5
+	rra	r10
+	rrc	r5
+	rra	r10
+	rrc	r5
+	mov	r13, r7
+	mov	r14, r10
+	rla	r7
+	rlc	r10
+	rla	r7
+	rlc	r10
+	and	r10, r5
+	mov	r14, r7
+	mov	r15, r10
+	rra	r10
+	rrc	r7
+	rra	r10
+	rrc	r7
+	and	r7, r5
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r5, r6
+	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
+	mov	r14, r5
+	mov	r15, r10
+	swpb	r10
+	swpb	r5
+	xor.b	r10, r5
+	xor	r10, r5
+	mov	r14, r7
+	mov	r15, r10
+	rla	r7
+	rlc	r10
+	rla	r7
+	rlc	r10
+	rla	r7
+	rlc	r10
+	rla	r7
+	rlc	r10
+	and	r10, r5
+	mov	r14, r7
+	mov	r15, r10
+	rla	r7
+	rlc	r10
+	rla	r7
+	rlc	r10
+	rla	r7
+	rlc	r10
+	and	r10, r5
+	and	12(sp), r5
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r5, r6
+	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
+	xor	38(sp), r6
+	; grain128aeadv2.ae:105: return s ^ fed, b ^ fed
+	mov	50(sp), r7
+	xor	42(sp), r7
+	mov	r6, r10
+	xor	42(sp), r10
+	mov	36(sp), 38(sp)
+	mov	32(sp), 36(sp)
+	mov	28(sp), 32(sp)
+	mov	40(sp), 28(sp)
+	mov	r9, r6
+	mov	34(sp), r9
+	mov	30(sp), 100(sp)
+	mov	r7, 98(sp)
+	mov	r11, r7
+	mov	r8, r11
+	mov	24(sp), r4
+	mov	r10, r5
+	mov	r6, 40(sp)
+	mov	100(sp), 34(sp)
+	mov	98(sp), 30(sp)
+	mov	r7, r10
+	mov	r12, r8
 	mov	r13, r12
 	mov	r14, r13
 	mov	r15, r14
-	mov	r7, r15
-	mov	r8, 18(sp)
-	dec	56(sp)
+	mov	r4, r15
+	mov	r5, 24(sp)
+	dec	62(sp)
 	jz	.Lgrain128aeadv2_init_near9
 	br	#.Lgrain128aeadv2_init_loop1
 .Lgrain128aeadv2_init_near9:
 .Lgrain128aeadv2_init_done2:
 	; grain128aeadv2.ae:81: for i in 0..64 / par {
-	mov	#4, 70(sp)
-	mov	72(sp), r8
-	mov	8(r8), 20(sp)
-	mov	10(r8), 16(sp)
-	mov	12(r8), 10(sp)
-	mov	14(r8), 64(sp)
-	mov	@r8, 50(sp)
-	mov	2(r8), 62(sp)
-	mov	4(r8), 60(sp)
-	mov	6(r8), 58(sp)
+	mov	#4, 76(sp)
+	mov	r9, 14(sp)
+	mov	r10, r5
+	mov	r8, r6
+	mov	r12, r7
+	mov	r13, r8
+	mov	r14, r9
+	mov	r15, r10
+	mov	78(sp), r15
+	mov	8(r15), 26(sp)
+	mov	10(r15), 22(sp)
+	mov	12(r15), 16(sp)
+	mov	14(r15), 70(sp)
+	mov	@r15, 56(sp)
+	mov	2(r15), 68(sp)
+	mov	4(r15), 66(sp)
+	mov	6(r15), 64(sp)
 .Lgrain128aeadv2_init_loop3:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r9, r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	and	#15, r5
-	mov	r10, r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#65520, r8
-	bis	r8, r5
-	mov	32(sp), r6
-	mov	30(sp), r8
-	swpb	r8
-	swpb	r6
-	xor.b	r8, r6
-	xor	r8, r6
-	mov	r5, r7
-	and	r6, r7
-	mov	32(sp), r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	and	#7, r4
-	mov	30(sp), r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#65528, r8
-	bis	r8, r4
-	mov	30(sp), r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#4095, r6
-	mov	26(sp), r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#61440, r8
-	bis	r8, r6
-	and	r6, r4
-	xor	r4, r7
+	mov	r5, r15
+	mov	r11, r4
+	rla	r15
+	rlc	r4
+	rla	r15
+	rlc	r4
+	rla	r15
+	rlc	r4
+	rla	r15
+	rlc	r4
+	mov	38(sp), r14
+	mov	36(sp), r15
+	swpb	r15
+	swpb	r14
+	xor.b	r15, r14
+	xor	r15, r14
+	mov	r4, r12
+	and	r14, r12
+	mov	38(sp), r15
+	mov	36(sp), r13
+	rla	r15
+	rlc	r13
+	rla	r15
+	rlc	r13
+	rla	r15
+	rlc	r13
+	mov	36(sp), r14
+	mov	32(sp), r15
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r14
+	and	r14, r13
+	xor	r13, r12
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r14, r8
-	rla	r8
-	adc	r8
-	and	#1, r8
-	mov	r15, r6
-	rla	r6
-	adc	r6
-	and	#65534, r6
-	bis	r6, r8
-	mov	r8, 4(sp)
-	mov	26(sp), r6
-	swpb	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#63, r6
-	mov	22(sp), r8
-	swpb	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#65472, r8
-	bis	r8, r6
-	mov	4(sp), r8
-	and	r6, r8
+	mov	r9, r15
+	mov	r10, r14
+	rla	r15
+	rlc	r14
+	mov	32(sp), r15
+	mov	28(sp), r13
+	rla	r15
+	rlc	r13
+	rla	r15
+	rlc	r13
+	rla	r15
+	rlc	r13
+	rla	r15
+	rlc	r13
+	rla	r15
+	rlc	r13
+	rla	r15
+	rlc	r13
+	mov	r14, r15
+	and	r13, r15
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r8, r7
+	xor	r15, r12
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	22(sp), r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	and	#15, r4
-	mov	34(sp), r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#65520, r8
-	bis	r8, r4
-	mov	34(sp), r6
-	rla	r6
-	adc	r6
-	and	#1, r6
-	mov	8(sp), r8
-	rla	r8
-	adc	r8
-	and	#65534, r8
-	bis	r8, r6
-	and	r6, r4
+	mov	28(sp), r13
+	mov	40(sp), r15
+	rla	r13
+	rlc	r15
+	rla	r13
+	rlc	r15
+	rla	r13
+	rlc	r15
+	rla	r13
+	rlc	r15
+	mov	40(sp), 8(sp)
+	mov	14(sp), r13
+	rla	8(sp)
+	rlc	r13
+	and	r13, r15
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r4, r7
+	mov	r12, r13
+	xor	r15, r13
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	and	4(sp), r5
-	mov	8(sp), r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	and	#3, r6
-	mov	28(sp), r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#65532, r8
-	bis	r8, r6
-	and	r6, r5
+	and	r14, r4
+	mov	14(sp), r12
+	mov	34(sp), r15
+	rla	r12
+	rlc	r15
+	rla	r12
+	rlc	r15
+	and	r15, r4
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r5, r7
+	xor	r4, r13
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	8(sp), r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	and	#7, r6
-	mov	28(sp), r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#65528, r8
-	bis	r8, r6
-	xor	r6, r7
-	mov	r9, r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#16383, r6
-	mov	r10, r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#49152, r8
-	bis	r8, r6
-	xor	r6, r7
-	mov	r9, r6
-	rla	r6
-	adc	r6
-	and	#1, r6
-	mov	r10, r8
-	rla	r8
-	adc	r8
-	and	#65534, r8
-	bis	r8, r6
-	xor	r6, r7
-	mov	r11, r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#4095, r6
-	mov	r12, r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#61440, r8
-	bis	r8, r6
-	xor	r6, r7
-	mov	r11, r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	and	#7, r6
-	mov	r12, r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#65528, r8
-	bis	r8, r6
-	xor	r6, r7
-	xor	r13, r7
+	mov	14(sp), r12
+	mov	34(sp), r15
+	rla	r12
+	rlc	r15
+	rla	r12
+	rlc	r15
+	rla	r12
+	rlc	r15
+	xor	r15, r13
+	mov	r5, r12
+	mov	r11, r15
+	rra	r15
+	rrc	r12
+	rra	r15
+	rrc	r12
+	xor	r12, r13
+	mov	r5, r12
+	mov	r11, r15
+	rla	r12
+	rlc	r15
+	xor	r15, r13
+	mov	r6, r12
+	mov	r7, r15
+	rra	r15
+	rrc	r12
+	rra	r15
+	rrc	r12
+	rra	r15
+	rrc	r12
+	rra	r15
+	rrc	r12
+	xor	r12, r13
+	mov	r6, r12
+	mov	r7, r15
+	rla	r12
+	rlc	r15
+	rla	r12
+	rlc	r15
+	rla	r12
+	rlc	r15
+	xor	r15, r13
+	xor	r8, r13
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	r13, r6
-	swpb	r6
-	bit	#1, r6
-	rrc	r6
-	and	#127, r6
-	mov	r14, r8
-	swpb	r8
-	bit	#1, r8
-	rrc	r8
-	and	#65408, r8
-	bis	r8, r6
+	mov	r8, r12
+	swpb	r12
+	bit	#1, r12
+	rrc	r12
+	and	#127, r12
+	mov	r9, r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	and	#65408, r15
+	bis	r15, r12
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r6, r7
+	xor	r12, r13
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	r14, r6
-	swpb	r6
-	bit	#1, r6
-	rrc	r6
-	and	#127, r6
-	mov	r15, r8
-	swpb	r8
-	bit	#1, r8
-	rrc	r8
-	and	#65408, r8
-	bis	r8, r6
+	mov	r9, r12
+	swpb	r12
+	bit	#1, r12
+	rrc	r12
+	and	#127, r12
+	mov	r10, r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	and	#65408, r15
+	bis	r15, r12
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r6, r7
+	xor	r12, r13
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	32(sp), r6
-	swpb	r6
-	rla	r6
-	adc	r6
-	and	#511, r6
-	mov	30(sp), r8
-	swpb	r8
-	rla	r8
-	adc	r8
-	and	#65024, r8
-	bis	r8, r6
-	mov	32(sp), r5
-	xor	r6, r5
-	mov	26(sp), r6
-	swpb	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	and	#1023, r6
-	mov	22(sp), r8
-	swpb	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#64512, r8
-	bis	r8, r6
-	xor	r6, r5
-	mov	34(sp), r6
-	swpb	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	and	#1023, r6
-	mov	8(sp), r8
-	swpb	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#64512, r8
-	bis	r8, r6
-	xor	r6, r5
-	mov	8(sp), r6
-	bit	#1, r6
-	rrc	r6
-	and	#32767, r6
-	mov	28(sp), r8
-	bit	#1, r8
-	rrc	r8
-	and	#32768, r8
-	bis	r8, r6
-	xor	r6, r5
-	mov	r5, r8
-	xor	28(sp), r8
-	mov	r8, 42(sp)
+	mov	38(sp), r12
+	swpb	r12
+	rla	r12
+	adc	r12
+	and	#511, r12
+	mov	36(sp), r15
+	swpb	r15
+	rla	r15
+	adc	r15
+	and	#65024, r15
+	bis	r15, r12
+	mov	38(sp), r4
+	xor	r12, r4
+	mov	32(sp), r12
+	mov	28(sp), r15
+	rra	r15
+	rrc	r12
+	rra	r15
+	rrc	r12
+	rra	r15
+	rrc	r12
+	rra	r15
+	rrc	r12
+	rra	r15
+	rrc	r12
+	rra	r15
+	rrc	r12
+	xor	r12, r4
+	mov	40(sp), r12
+	mov	14(sp), r15
+	rra	r15
+	rrc	r12
+	rra	r15
+	rrc	r12
+	rra	r15
+	rrc	r12
+	rra	r15
+	rrc	r12
+	rra	r15
+	rrc	r12
+	rra	r15
+	rrc	r12
+	xor	r12, r4
+	mov	14(sp), r12
+	mov	34(sp), r15
+	rra	r15
+	rrc	r12
+	xor	r12, r4
+	mov	r4, r15
+	xor	34(sp), r15
+	mov	r15, 48(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r10, r5
-	swpb	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	and	#63, r5
-	mov	r11, r8
-	swpb	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#65472, r8
-	bis	r8, r5
-	mov	r9, r6
-	xor	r5, r6
-	mov	r12, r5
-	mov	r13, r8
-	swpb	r8
-	swpb	r5
-	xor.b	r8, r5
-	xor	r8, r5
-	xor	r5, r6
-	mov	r14, r5
-	swpb	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	and	#31, r5
-	mov	r15, r8
-	swpb	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#65504, r8
-	bis	r8, r5
-	xor	r5, r6
-	xor	r15, r6
+	mov	r11, r12
+	mov	r6, r15
+	rla	r12
+	rlc	r15
+	rla	r12
+	rlc	r15
+	rla	r12
+	rlc	r15
+	rla	r12
+	rlc	r15
+	rla	r12
+	rlc	r15
+	rla	r12
+	rlc	r15
+	mov	r5, r4
+	xor	r15, r4
+	mov	r7, r12
+	mov	r8, r15
+	swpb	r15
+	swpb	r12
+	xor.b	r15, r12
+	xor	r15, r12
+	xor	r12, r4
+	mov	r9, r12
+	mov	r10, r15
+	rla	r12
+	rlc	r15
+	rla	r12
+	rlc	r15
+	rla	r12
+	rlc	r15
+	rla	r12
+	rlc	r15
+	rla	r12
+	rlc	r15
+	xor	r15, r4
+	mov	r4, r15
+	xor	r10, r15
+	mov	r15, 0(sp)
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r9, r4
-	bit	#1, r4
+	mov	r5, r12
+	mov	r11, r15
+	rra	r15
+	rrc	r12
+	rra	r15
+	rrc	r12
+	rra	r15
+	rrc	r12
+	mov	r8, r4
+	mov	r9, r15
+	rra	r15
 	rrc	r4
-	bit	#1, r4
+	rra	r15
 	rrc	r4
-	bit	#1, r4
+	rra	r15
 	rrc	r4
-	and	#8191, r4
-	mov	r10, r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#57344, r8
-	bis	r8, r4
-	mov	r13, r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	and	#8191, r5
-	mov	r14, r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#57344, r8
-	bis	r8, r5
-	and	r5, r4
+	and	r4, r12
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r4, r6
+	mov	@sp, r4
+	xor	r12, r4
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r9, r5
-	swpb	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	and	#31, r5
-	mov	r10, r8
-	swpb	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#65504, r8
-	bis	r8, r5
-	mov	r9, r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#7, r8
-	mov	r10, r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	and	#65528, r9
-	bis	r9, r8
-	and	r8, r5
+	mov	r5, r12
+	mov	r11, r15
+	rla	r12
+	rlc	r15
+	rla	r12
+	rlc	r15
+	rla	r12
+	rlc	r15
+	rla	r12
+	rlc	r15
+	rla	r12
+	rlc	r15
+	mov	r11, r12
+	rla	r5
+	rlc	r12
+	rla	r5
+	rlc	r12
+	rla	r5
+	rlc	r12
+	and	r12, r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r6
+	mov	r4, r5
+	xor	r15, r5
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	r10, r5
-	bit	#1, r5
-	rrc	r5
-	and	#32767, r5
-	mov	r11, r9
-	bit	#1, r9
-	rrc	r9
-	and	#32768, r9
-	bis	r9, r5
-	mov	r10, r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#16383, r8
-	mov	r11, r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	and	#49152, r9
-	bis	r9, r8
-	and	r8, r5
+	mov	r11, r4
+	mov	r6, r15
+	rra	r15
+	rrc	r4
+	mov	r11, r12
+	mov	r6, r15
+	rra	r15
+	rrc	r12
+	rra	r15
+	rrc	r12
+	and	r12, r4
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r6
+	xor	r4, r5
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	r10, r5
-	swpb	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	and	#31, r5
-	mov	r11, r9
-	swpb	r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	and	#65504, r9
-	bis	r9, r5
-	mov	r12, r8
-	swpb	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#31, r8
-	mov	r13, r9
-	swpb	r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	and	#65504, r9
-	bis	r9, r8
-	and	r8, r5
+	mov	r11, r15
+	mov	r6, r4
+	rla	r15
+	rlc	r4
+	rla	r15
+	rlc	r4
+	rla	r15
+	rlc	r4
+	rla	r15
+	rlc	r4
+	rla	r15
+	rlc	r4
+	mov	r7, r12
+	mov	r8, r15
+	rla	r12
+	rlc	r15
+	rla	r12
+	rlc	r15
+	rla	r12
+	rlc	r15
+	rla	r12
+	rlc	r15
+	rla	r12
+	rlc	r15
+	and	r15, r4
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r6
+	xor	r4, r5
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	r11, r8
-	mov	r12, r9
-	swpb	r9
-	swpb	r8
-	xor.b	r9, r8
-	xor	r9, r8
-	and	r12, r8
+	mov	r6, r12
+	mov	r7, r15
+	swpb	r15
+	swpb	r12
+	xor.b	r15, r12
+	xor	r15, r12
+	and	r7, r12
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r6
+	xor	r12, r5
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	r12, r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	and	#7, r5
-	mov	r13, r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	and	#65528, r9
-	bis	r9, r5
-	mov	r13, r8
-	bit	#1, r8
-	rrc	r8
-	and	#32767, r8
-	mov	r14, r9
-	bit	#1, r9
-	rrc	r9
-	and	#32768, r9
-	bis	r9, r8
-	and	r8, r5
+	mov	r7, r15
+	mov	r8, r4
+	rla	r15
+	rlc	r4
+	rla	r15
+	rlc	r4
+	rla	r15
+	rlc	r4
+	mov	r8, r12
+	mov	r9, r15
+	rra	r15
+	rrc	r12
+	and	r12, r4
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r6
+	xor	r4, r5
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	r13, r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	and	#4095, r5
-	mov	r14, r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	and	#61440, r9
-	bis	r9, r5
-	mov	r14, r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#4095, r8
-	mov	r15, r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	and	#61440, r9
-	bis	r9, r8
-	and	r8, r5
+	mov	r8, r4
+	mov	r9, r15
+	rra	r15
+	rrc	r4
+	rra	r15
+	rrc	r4
+	rra	r15
+	rrc	r4
+	rra	r15
+	rrc	r4
+	mov	r9, r12
+	mov	r10, r15
+	rra	r15
+	rrc	r12
+	rra	r15
+	rrc	r12
+	rra	r15
+	rrc	r12
+	rra	r15
+	rrc	r12
+	and	r12, r4
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r6
+	xor	r4, r5
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	r10, r5
-	swpb	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	and	#1023, r5
-	mov	r11, r9
-	swpb	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	and	#64512, r9
-	bis	r9, r5
-	mov	r10, r8
-	mov	r11, r9
-	swpb	r9
-	swpb	r8
-	xor.b	r9, r8
-	xor	r9, r8
-	and	r8, r5
-	mov	r10, r8
-	swpb	r8
-	bit	#1, r8
-	rrc	r8
-	and	#127, r8
-	mov	r11, r9
-	swpb	r9
-	bit	#1, r9
-	rrc	r9
-	and	#65408, r9
-	bis	r9, r8
-	and	r8, r5
+	mov	r11, r4
+	mov	r6, r15
+	rra	r15
+	rrc	r4
+	rra	r15
+	rrc	r4
+	rra	r15
+	rrc	r4
+	rra	r15
+	rrc	r4
+	rra	r15
+	rrc	r4
+	rra	r15
+	rrc	r4
+	mov	r11, r15
+	mov	r6, r12
+	swpb	r12
+	swpb	r15
+	xor.b	r12, r15
+	xor	r12, r15
+	and	r15, r4
+	mov	r11, r12
+	swpb	r12
+	bit	#1, r12
+	rrc	r12
+	and	#127, r12
+	mov	r6, r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	and	#65408, r15
+	bis	r15, r12
+	mov	r4, r15
+	and	r12, r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r6
+	xor	r15, r5
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	mov	r13, r5
-	swpb	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	and	#1023, r5
-	mov	r14, r9
-	swpb	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	and	#64512, r9
-	bis	r9, r5
-	mov	r13, r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#3, r8
-	mov	r14, r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	and	#65532, r9
-	bis	r9, r8
-	and	r8, r5
-	mov	r14, r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#16383, r8
-	mov	r15, r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	and	#49152, r9
-	bis	r9, r8
-	and	r8, r5
+	mov	r8, r4
+	mov	r9, r15
+	rra	r15
+	rrc	r4
+	rra	r15
+	rrc	r4
+	rra	r15
+	rrc	r4
+	rra	r15
+	rrc	r4
+	rra	r15
+	rrc	r4
+	rra	r15
+	rrc	r4
+	mov	r8, r12
+	mov	r9, r15
+	rla	r12
+	rlc	r15
+	rla	r12
+	rlc	r15
+	and	r15, r4
+	mov	r9, r12
+	mov	r10, r15
+	rra	r15
+	rrc	r12
+	rra	r15
+	rrc	r12
+	and	r12, r4
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r6
+	xor	r4, r5
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	mov	r14, r5
-	mov	r15, r9
-	swpb	r9
-	swpb	r5
-	xor.b	r9, r5
-	xor	r9, r5
-	mov	r14, r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#15, r8
-	mov	r15, r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	and	#65520, r9
-	bis	r9, r8
-	and	r8, r5
-	mov	r14, r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#7, r8
-	mov	r15, r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	and	#65528, r9
-	bis	r9, r8
-	and	r8, r5
-	and	4(sp), r5
+	mov	r9, r4
+	mov	r10, r15
+	swpb	r15
+	swpb	r4
+	xor.b	r15, r4
+	xor	r15, r4
+	mov	r9, r12
+	mov	r10, r15
+	rla	r12
+	rlc	r15
+	rla	r12
+	rlc	r15
+	rla	r12
+	rlc	r15
+	rla	r12
+	rlc	r15
+	and	r15, r4
+	mov	r9, r12
+	mov	r10, r15
+	rla	r12
+	rlc	r15
+	rla	r12
+	rlc	r15
+	rla	r12
+	rlc	r15
+	and	r15, r4
+	and	r14, r4
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r6
+	xor	r4, r5
 	; grain128aeadv2.ae:50: ns = cat(f ^ ls, s[127:par])
-	mov	42(sp), r8
-	xor	20(sp), r8
+	mov	48(sp), r14
+	xor	26(sp), r14
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	xor	32(sp), r6
-	xor	50(sp), r6
+	xor	38(sp), r5
+	xor	56(sp), r5
 	; grain128aeadv2.ae:105: return s ^ fed, b ^ fed
-	xor	r7, r8
-	mov	r6, r9
-	xor	r7, r9
+	xor	r13, r14
+	mov	r5, r15
+	xor	r13, r15
 	; grain128aeadv2.ae:84: kl = kl >> par
-	mov	30(sp), 32(sp)
-	mov	26(sp), 30(sp)
-	mov	22(sp), 26(sp)
-	mov	34(sp), 22(sp)
-	mov	8(sp), 34(sp)
-	mov	28(sp), 8(sp)
-	mov	24(sp), 28(sp)
-	mov	r8, 24(sp)
-	mov	18(sp), 92(sp)
-	mov	r9, 18(sp)
-	mov	16(sp), 20(sp)
-	mov	10(sp), 16(sp)
-	mov	64(sp), 10(sp)
-	mov	#0, r4
-	mov	62(sp), r5
-	mov	60(sp), r6
-	mov	58(sp), r7
-	mov	#0, r8
+	mov	36(sp), 38(sp)
+	mov	32(sp), 36(sp)
+	mov	28(sp), 32(sp)
+	mov	40(sp), 28(sp)
+	mov	14(sp), 40(sp)
+	mov	34(sp), 14(sp)
+	mov	30(sp), 34(sp)
+	mov	r14, 30(sp)
+	mov	r11, r5
+	mov	r6, r11
+	mov	r7, r6
+	mov	r8, r7
+	mov	r9, r8
 	mov	r10, r9
-	mov	r11, r10
-	mov	r12, r11
-	mov	r13, r12
-	mov	r14, r13
-	mov	r15, r14
-	mov	92(sp), r15
-	mov	r4, 64(sp)
-	mov	r5, 50(sp)
-	mov	r6, 62(sp)
-	mov	r7, 60(sp)
-	mov	r8, 58(sp)
-	dec	70(sp)
+	mov	24(sp), r10
+	mov	r15, 24(sp)
+	mov	22(sp), 26(sp)
+	mov	16(sp), 22(sp)
+	mov	70(sp), 16(sp)
+	mov	#0, r4
+	mov	68(sp), r12
+	mov	66(sp), r13
+	mov	64(sp), r14
+	mov	#0, r15
+	mov	r4, 70(sp)
+	mov	r12, 56(sp)
+	mov	r13, 68(sp)
+	mov	r14, 66(sp)
+	mov	r15, 64(sp)
+	dec	76(sp)
 	jz	.Lgrain128aeadv2_init_near10
 	br	#.Lgrain128aeadv2_init_loop3
 .Lgrain128aeadv2_init_near10:
 .Lgrain128aeadv2_init_done4:
 	; grain128aeadv2.ae:88: for i in 0..64 / par {
-	mov	#4, 66(sp)
-	mov	#0, 78(sp)
-	mov	#0, 76(sp)
-	mov	#0, 74(sp)
+	mov	#4, 72(sp)
+	mov	r6, r12
+	mov	r7, r13
+	mov	r8, r14
+	mov	r9, r15
+	mov	r10, r9
+	mov	#0, 84(sp)
+	mov	#0, 82(sp)
+	mov	#0, 80(sp)
 .Lgrain128aeadv2_init_loop5:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r9, r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	and	#15, r4
-	mov	r10, r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#65520, r8
-	bis	r8, r4
-	mov	32(sp), r7
-	mov	30(sp), r8
+	mov	r5, r10
+	mov	r11, r4
+	rla	r10
+	rlc	r4
+	rla	r10
+	rlc	r4
+	rla	r10
+	rlc	r4
+	rla	r10
+	rlc	r4
+	mov	38(sp), r8
+	mov	36(sp), r10
+	swpb	r10
 	swpb	r8
-	swpb	r7
-	xor.b	r8, r7
-	xor	r8, r7
-	mov	r4, r5
-	and	r7, r5
-	mov	32(sp), r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	and	#7, r6
-	mov	30(sp), r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#65528, r8
-	bis	r8, r6
-	mov	30(sp), r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	and	#4095, r7
-	mov	26(sp), r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#61440, r8
-	bis	r8, r7
-	and	r7, r6
-	xor	r6, r5
-	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r14, r7
-	rla	r7
-	adc	r7
-	and	#1, r7
-	mov	r15, r8
-	rla	r8
-	adc	r8
-	and	#65534, r8
-	bis	r8, r7
-	mov	26(sp), r8
-	swpb	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#63, r8
-	mov	22(sp), r6
-	swpb	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#65472, r6
-	bis	r6, r8
-	mov	r7, r6
+	xor.b	r10, r8
+	xor	r10, r8
+	mov	r4, r6
 	and	r8, r6
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r5, r8
-	xor	r6, r8
-	mov	r8, 2(sp)
+	mov	38(sp), r10
+	mov	36(sp), r7
+	rla	r10
+	rlc	r7
+	rla	r10
+	rlc	r7
+	rla	r10
+	rlc	r7
+	mov	36(sp), r8
+	mov	32(sp), r10
+	rra	r10
+	rrc	r8
+	rra	r10
+	rrc	r8
+	rra	r10
+	rrc	r8
+	rra	r10
+	rrc	r8
+	and	r8, r7
+	xor	r7, r6
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	22(sp), r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	and	#15, r6
-	mov	34(sp), r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#65520, r8
-	bis	r8, r6
-	mov	34(sp), r5
-	rla	r5
-	adc	r5
-	and	#1, r5
-	mov	8(sp), r8
-	rla	r8
-	adc	r8
-	and	#65534, r8
-	bis	r8, r5
-	and	r5, r6
+	mov	r15, r10
+	mov	r9, r7
+	rla	r10
+	rlc	r7
+	mov	32(sp), r10
+	mov	28(sp), r8
+	rla	r10
+	rlc	r8
+	rla	r10
+	rlc	r8
+	rla	r10
+	rlc	r8
+	rla	r10
+	rlc	r8
+	rla	r10
+	rlc	r8
+	rla	r10
+	rlc	r8
+	mov	r7, r10
+	and	r8, r10
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	2(sp), r5
-	xor	r6, r5
+	xor	r10, r6
+	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	mov	28(sp), r8
+	mov	40(sp), r10
+	rla	r8
+	rlc	r10
+	rla	r8
+	rlc	r10
+	rla	r8
+	rlc	r10
+	rla	r8
+	rlc	r10
+	mov	40(sp), 6(sp)
+	mov	14(sp), r8
+	rla	6(sp)
+	rlc	r8
+	and	r8, r10
+	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	xor	r10, r6
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
 	and	r7, r4
-	mov	8(sp), r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	and	#3, r6
-	mov	28(sp), r8
+	mov	14(sp), r8
+	mov	34(sp), r10
 	rla	r8
-	adc	r8
+	rlc	r10
 	rla	r8
-	adc	r8
-	and	#65532, r8
-	bis	r8, r6
-	and	r6, r4
+	rlc	r10
+	and	r10, r4
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r4, r5
+	xor	r4, r6
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	8(sp), r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	and	#7, r6
-	mov	28(sp), r8
+	mov	14(sp), r8
+	mov	34(sp), r10
 	rla	r8
-	adc	r8
+	rlc	r10
 	rla	r8
-	adc	r8
+	rlc	r10
 	rla	r8
-	adc	r8
-	and	#65528, r8
-	bis	r8, r6
-	xor	r6, r5
-	mov	r9, r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#16383, r6
-	mov	r10, r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#49152, r8
-	bis	r8, r6
-	xor	r6, r5
-	mov	r9, r6
-	rla	r6
-	adc	r6
-	and	#1, r6
-	mov	r10, r8
-	rla	r8
-	adc	r8
-	and	#65534, r8
-	bis	r8, r6
-	xor	r6, r5
-	mov	r11, r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#4095, r6
-	mov	r12, r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#61440, r8
-	bis	r8, r6
-	xor	r6, r5
-	mov	r11, r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	and	#7, r6
-	mov	r12, r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#65528, r8
-	bis	r8, r6
-	xor	r6, r5
-	xor	r13, r5
-	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	r13, r6
-	swpb	r6
-	bit	#1, r6
-	rrc	r6
-	and	#127, r6
-	mov	r14, r8
-	swpb	r8
-	bit	#1, r8
-	rrc	r8
-	and	#65408, r8
-	bis	r8, r6
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r6, r5
-	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	r14, r6
-	swpb	r6
-	bit	#1, r6
-	rrc	r6
-	and	#127, r6
-	mov	r15, r8
-	swpb	r8
-	bit	#1, r8
-	rrc	r8
-	and	#65408, r8
-	bis	r8, r6
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	rlc	r10
+	xor	r10, r6
 	mov	r5, r8
-	xor	r6, r8
-	mov	r8, 48(sp)
-	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	32(sp), r6
-	swpb	r6
-	rla	r6
-	adc	r6
-	and	#511, r6
-	mov	30(sp), r8
-	swpb	r8
-	rla	r8
-	adc	r8
-	and	#65024, r8
-	bis	r8, r6
-	mov	32(sp), r5
-	xor	r6, r5
-	mov	26(sp), r6
-	swpb	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	and	#1023, r6
-	mov	22(sp), r8
-	swpb	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#64512, r8
-	bis	r8, r6
-	xor	r6, r5
-	mov	34(sp), r6
-	swpb	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	and	#1023, r6
-	mov	8(sp), r8
-	swpb	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#64512, r8
-	bis	r8, r6
-	xor	r6, r5
-	mov	8(sp), r6
-	bit	#1, r6
-	rrc	r6
-	and	#32767, r6
-	mov	28(sp), r8
-	bit	#1, r8
+	mov	r11, r10
+	rra	r10
 	rrc	r8
-	and	#32768, r8
-	bis	r8, r6
-	xor	r6, r5
-	mov	r5, r8
-	xor	28(sp), r8
-	mov	r8, 40(sp)
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r10, r6
-	swpb	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#63, r6
-	mov	r11, r8
-	swpb	r8
-	bit	#1, r8
+	rra	r10
 	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#65472, r8
-	bis	r8, r6
-	mov	r9, r5
-	xor	r6, r5
-	mov	r12, r6
-	mov	r13, r8
-	swpb	r8
-	swpb	r6
-	xor.b	r8, r6
 	xor	r8, r6
-	xor	r6, r5
-	mov	r14, r6
-	swpb	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#31, r6
-	mov	r15, r8
-	swpb	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#65504, r8
-	bis	r8, r6
-	xor	r6, r5
-	xor	r15, r5
-	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r9, r4
-	bit	#1, r4
-	rrc	r4
-	bit	#1, r4
-	rrc	r4
-	bit	#1, r4
-	rrc	r4
-	and	#8191, r4
-	mov	r10, r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#57344, r8
-	bis	r8, r4
-	mov	r13, r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#8191, r6
-	mov	r14, r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#57344, r8
-	bis	r8, r6
-	and	r6, r4
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r4, r5
-	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r9, r6
-	swpb	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#31, r6
-	mov	r10, r8
-	swpb	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#65504, r8
-	bis	r8, r6
-	mov	r9, r8
+	mov	r5, r8
+	mov	r11, r10
 	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#7, r8
-	mov	r10, r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	and	#65528, r9
-	bis	r9, r8
-	and	r8, r6
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r6, r5
-	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	r10, r6
-	bit	#1, r6
-	rrc	r6
-	and	#32767, r6
-	mov	r11, r9
-	bit	#1, r9
-	rrc	r9
-	and	#32768, r9
-	bis	r9, r6
-	mov	r10, r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#16383, r8
-	mov	r11, r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	and	#49152, r9
-	bis	r9, r8
-	and	r8, r6
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r6, r5
-	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	r10, r6
-	swpb	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#31, r6
-	mov	r11, r9
-	swpb	r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	and	#65504, r9
-	bis	r9, r6
+	rlc	r10
+	xor	r10, r6
 	mov	r12, r8
-	swpb	r8
-	bit	#1, r8
+	mov	r13, r10
+	rra	r10
 	rrc	r8
-	bit	#1, r8
+	rra	r10
 	rrc	r8
-	bit	#1, r8
+	rra	r10
 	rrc	r8
-	and	#31, r8
-	mov	r13, r9
-	swpb	r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	and	#65504, r9
-	bis	r9, r8
-	and	r8, r6
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r6, r5
-	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	r11, r8
-	mov	r12, r9
-	swpb	r9
-	swpb	r8
-	xor.b	r9, r8
-	xor	r9, r8
-	and	r12, r8
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r5
-	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	r12, r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	and	#7, r6
-	mov	r13, r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	and	#65528, r9
-	bis	r9, r6
-	mov	r13, r8
-	bit	#1, r8
+	rra	r10
 	rrc	r8
-	and	#32767, r8
-	mov	r14, r9
-	bit	#1, r9
-	rrc	r9
-	and	#32768, r9
-	bis	r9, r8
-	and	r8, r6
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r6, r5
-	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	r13, r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#4095, r6
-	mov	r14, r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	and	#61440, r9
-	bis	r9, r6
+	xor	r8, r6
+	mov	r12, r8
+	mov	r13, r10
+	rla	r8
+	rlc	r10
+	rla	r8
+	rlc	r10
+	rla	r8
+	rlc	r10
+	xor	r10, r6
+	xor	r14, r6
+	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	mov	r14, r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#4095, r8
-	mov	r15, r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	and	#61440, r9
-	bis	r9, r8
-	and	r8, r6
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r6, r5
-	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	r10, r6
-	swpb	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	and	#1023, r6
-	mov	r11, r9
-	swpb	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	and	#64512, r9
-	bis	r9, r6
-	mov	r10, r8
-	mov	r11, r9
-	swpb	r9
-	swpb	r8
-	xor.b	r9, r8
-	xor	r9, r8
-	and	r8, r6
-	mov	r10, r8
 	swpb	r8
 	bit	#1, r8
 	rrc	r8
 	and	#127, r8
-	mov	r11, r9
-	swpb	r9
-	bit	#1, r9
-	rrc	r9
-	and	#65408, r9
-	bis	r9, r8
+	mov	r15, r10
+	swpb	r10
+	bit	#1, r10
+	rrc	r10
+	and	#65408, r10
+	bis	r10, r8
+	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	xor	r8, r6
+	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	mov	r15, r8
+	swpb	r8
+	bit	#1, r8
+	rrc	r8
+	and	#127, r8
+	mov	r9, r10
+	swpb	r10
+	bit	#1, r10
+	rrc	r10
+	and	#65408, r10
+	bis	r10, r8
+	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	mov	r6, r10
+	xor	r8, r10
+	mov	r10, 54(sp)
+	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
+	mov	38(sp), r8
+	swpb	r8
+	rla	r8
+	adc	r8
+	and	#511, r8
+	mov	36(sp), r10
+	swpb	r10
+	rla	r10
+	adc	r10
+	and	#65024, r10
+	bis	r10, r8
+	mov	38(sp), r6
+	xor	r8, r6
+	mov	32(sp), r8
+	mov	28(sp), r10
+	rra	r10
+	rrc	r8
+	rra	r10
+	rrc	r8
+	rra	r10
+	rrc	r8
+	rra	r10
+	rrc	r8
+	rra	r10
+	rrc	r8
+	rra	r10
+	rrc	r8
+	xor	r8, r6
+	mov	40(sp), r8
+	mov	14(sp), r10
+	rra	r10
+	rrc	r8
+	rra	r10
+	rrc	r8
+	rra	r10
+	rrc	r8
+	rra	r10
+	rrc	r8
+	rra	r10
+	rrc	r8
+	rra	r10
+	rrc	r8
+	xor	r8, r6
+	mov	14(sp), r8
+	mov	34(sp), r10
+	rra	r10
+	rrc	r8
+	xor	r8, r6
+	mov	r6, r10
+	xor	34(sp), r10
+	mov	r10, 46(sp)
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	mov	r11, r8
+	mov	r12, r10
+	rla	r8
+	rlc	r10
+	rla	r8
+	rlc	r10
+	rla	r8
+	rlc	r10
+	rla	r8
+	rlc	r10
+	rla	r8
+	rlc	r10
+	rla	r8
+	rlc	r10
+	mov	r5, r6
+	xor	r10, r6
+	mov	r13, r8
+	mov	r14, r10
+	swpb	r10
+	swpb	r8
+	xor.b	r10, r8
+	xor	r10, r8
+	xor	r8, r6
+	mov	r15, r8
+	mov	r9, r10
+	rla	r8
+	rlc	r10
+	rla	r8
+	rlc	r10
+	rla	r8
+	rlc	r10
+	rla	r8
+	rlc	r10
+	rla	r8
+	rlc	r10
+	xor	r10, r6
+	xor	r9, r6
+	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	mov	r5, r4
+	mov	r11, r10
+	rra	r10
+	rrc	r4
+	rra	r10
+	rrc	r4
+	rra	r10
+	rrc	r4
+	mov	r14, r8
+	mov	r15, r10
+	rra	r10
+	rrc	r8
+	rra	r10
+	rrc	r8
+	rra	r10
+	rrc	r8
+	and	r8, r4
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r4, r6
+	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	mov	r5, r10
+	mov	r11, r8
+	rla	r10
+	rlc	r8
+	rla	r10
+	rlc	r8
+	rla	r10
+	rlc	r8
+	rla	r10
+	rlc	r8
+	rla	r10
+	rlc	r8
+	mov	r11, r10
+	rla	r5
+	rlc	r10
+	rla	r5
+	rlc	r10
+	rla	r5
+	rlc	r10
+	and	r10, r8
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	mov	r6, r5
+	xor	r8, r5
+	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	mov	r11, r6
+	mov	r12, r10
+	rra	r10
+	rrc	r6
+	mov	r11, r8
+	mov	r12, r10
+	rra	r10
+	rrc	r8
+	rra	r10
+	rrc	r8
+	and	r8, r6
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r6, r5
+	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	mov	r11, r10
+	mov	r12, r6
+	rla	r10
+	rlc	r6
+	rla	r10
+	rlc	r6
+	rla	r10
+	rlc	r6
+	rla	r10
+	rlc	r6
+	rla	r10
+	rlc	r6
+	mov	r13, r8
+	mov	r14, r10
+	rla	r8
+	rlc	r10
+	rla	r8
+	rlc	r10
+	rla	r8
+	rlc	r10
+	rla	r8
+	rlc	r10
+	rla	r8
+	rlc	r10
+	and	r10, r6
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r6, r5
+	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	mov	r12, r8
+	mov	r13, r10
+	swpb	r10
+	swpb	r8
+	xor.b	r10, r8
+	xor	r10, r8
+	and	r13, r8
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r8, r5
+	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	mov	r13, r10
+	mov	r14, r6
+	rla	r10
+	rlc	r6
+	rla	r10
+	rlc	r6
+	rla	r10
+	rlc	r6
+	mov	r14, r8
+	mov	r15, r10
+	rra	r10
+	rrc	r8
+	and	r8, r6
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r6, r5
+	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	mov	r14, r6
+	mov	r15, r10
+	rra	r10
+	rrc	r6
+	rra	r10
+	rrc	r6
+	rra	r10
+	rrc	r6
+	rra	r10
+	rrc	r6
+	mov	r15, r8
+	mov	r9, r10
+	rra	r10
+	rrc	r8
+	rra	r10
+	rrc	r8
+	rra	r10
+	rrc	r8
+	rra	r10
+	rrc	r8
+	and	r8, r6
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r6, r5
+	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	mov	r11, r6
+	mov	r12, r10
+	rra	r10
+	rrc	r6
+	rra	r10
+	rrc	r6
+	rra	r10
+	rrc	r6
+	rra	r10
+	rrc	r6
+	rra	r10
+	rrc	r6
+	rra	r10
+	rrc	r6
+	mov	r11, r8
+	mov	r12, r10
+	swpb	r10
+	swpb	r8
+	xor.b	r10, r8
+	xor	r10, r8
+	and	r8, r6
+	mov	r11, r8
+	swpb	r8
+	bit	#1, r8
+	rrc	r8
+	and	#127, r8
+	mov	r12, r10
+	swpb	r10
+	bit	#1, r10
+	rrc	r10
+	and	#65408, r10
+	bis	r10, r8
 	and	r8, r6
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r6, r5
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	mov	r13, r6
-	swpb	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	and	#1023, r6
-	mov	r14, r9
-	swpb	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	and	#64512, r9
-	bis	r9, r6
-	mov	r13, r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#3, r8
-	mov	r14, r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	and	#65532, r9
-	bis	r9, r8
-	and	r8, r6
+	mov	r14, r6
+	mov	r15, r10
+	rra	r10
+	rrc	r6
+	rra	r10
+	rrc	r6
+	rra	r10
+	rrc	r6
+	rra	r10
+	rrc	r6
+	rra	r10
+	rrc	r6
+	rra	r10
+	rrc	r6
 	mov	r14, r8
-	bit	#1, r8
+	mov	r15, r10
+	rla	r8
+	rlc	r10
+	rla	r8
+	rlc	r10
+	and	r10, r6
+	mov	r15, r8
+	mov	r9, r10
+	rra	r10
 	rrc	r8
-	bit	#1, r8
+	rra	r10
 	rrc	r8
-	and	#16383, r8
-	mov	r15, r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	and	#49152, r9
-	bis	r9, r8
 	and	r8, r6
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r6, r5
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	mov	r14, r6
-	mov	r15, r9
-	swpb	r9
+	mov	r15, r6
+	mov	r9, r10
+	swpb	r10
 	swpb	r6
-	xor.b	r9, r6
-	xor	r9, r6
-	mov	r14, r8
+	xor.b	r10, r6
+	xor	r10, r6
+	mov	r15, r8
+	mov	r9, r10
 	rla	r8
-	adc	r8
+	rlc	r10
 	rla	r8
-	adc	r8
+	rlc	r10
 	rla	r8
-	adc	r8
+	rlc	r10
 	rla	r8
-	adc	r8
-	and	#15, r8
-	mov	r15, r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	and	#65520, r9
-	bis	r9, r8
-	and	r8, r6
-	mov	r14, r8
+	rlc	r10
+	and	r10, r6
+	mov	r15, r8
+	mov	r9, r10
 	rla	r8
-	adc	r8
+	rlc	r10
 	rla	r8
-	adc	r8
+	rlc	r10
 	rla	r8
-	adc	r8
-	and	#7, r8
-	mov	r15, r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	and	#65528, r9
-	bis	r9, r8
-	and	r8, r6
+	rlc	r10
+	and	r10, r6
 	and	r7, r6
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r6, r5
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	mov	r5, r9
-	xor	32(sp), r9
+	mov	r5, r10
+	xor	38(sp), r10
 	; grain128aeadv2.ae:90: acc = cat(y, acc[63:par])
-	mov	30(sp), 32(sp)
-	mov	26(sp), 30(sp)
-	mov	22(sp), 26(sp)
-	mov	34(sp), 22(sp)
-	mov	8(sp), 90(sp)
-	mov	28(sp), r4
-	mov	24(sp), 28(sp)
-	mov	40(sp), 24(sp)
-	mov	18(sp), r5
-	mov	r9, 18(sp)
-	mov	78(sp), 14(sp)
-	mov	76(sp), r6
-	mov	74(sp), r7
-	mov	48(sp), r8
-	mov	90(sp), 34(sp)
-	mov	r4, 8(sp)
-	mov	r10, r9
-	mov	r11, r10
+	mov	36(sp), 38(sp)
+	mov	32(sp), 36(sp)
+	mov	28(sp), 32(sp)
+	mov	40(sp), 28(sp)
+	mov	14(sp), r4
+	mov	34(sp), r6
+	mov	30(sp), 34(sp)
+	mov	46(sp), 30(sp)
+	mov	r11, r5
 	mov	r12, r11
 	mov	r13, r12
 	mov	r14, r13
 	mov	r15, r14
-	mov	r5, r15
-	mov	r6, 78(sp)
-	mov	r7, 76(sp)
-	mov	r8, 74(sp)
-	dec	66(sp)
+	mov	r9, r15
+	mov	24(sp), r9
+	mov	r10, 24(sp)
+	mov	84(sp), 20(sp)
+	mov	82(sp), r7
+	mov	80(sp), r8
+	mov	54(sp), r10
+	mov	r4, 40(sp)
+	mov	r6, 14(sp)
+	mov	r7, 84(sp)
+	mov	r8, 82(sp)
+	mov	r10, 80(sp)
+	dec	72(sp)
 	jz	.Lgrain128aeadv2_init_near11
 	br	#.Lgrain128aeadv2_init_loop5
 .Lgrain128aeadv2_init_near11:
 .Lgrain128aeadv2_init_done6:
 	; grain128aeadv2.ae:93: for i in 0..64 / par {
-	mov	#4, 68(sp)
-	mov	#0, 12(sp)
-	mov	#0, 54(sp)
-	mov	#0, 52(sp)
+	mov	#4, 74(sp)
+	mov	r5, r10
+	mov	r15, r8
+	mov	r9, r15
+	mov	#0, 18(sp)
+	mov	#0, 60(sp)
+	mov	#0, 58(sp)
 .Lgrain128aeadv2_init_loop7:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r9, r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	and	#15, r4
-	mov	r10, r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#65520, r8
-	bis	r8, r4
-	mov	32(sp), r7
-	mov	30(sp), r8
-	swpb	r8
+	mov	r10, r9
+	mov	r11, r4
+	rla	r9
+	rlc	r4
+	rla	r9
+	rlc	r4
+	rla	r9
+	rlc	r4
+	rla	r9
+	rlc	r4
+	mov	38(sp), r7
+	mov	36(sp), r9
+	swpb	r9
 	swpb	r7
-	xor.b	r8, r7
-	xor	r8, r7
+	xor.b	r9, r7
+	xor	r9, r7
 	mov	r4, r5
 	and	r7, r5
-	mov	32(sp), r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	and	#7, r6
-	mov	30(sp), r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#65528, r8
-	bis	r8, r6
-	mov	30(sp), r7
-	bit	#1, r7
+	mov	38(sp), r9
+	mov	36(sp), r6
+	rla	r9
+	rlc	r6
+	rla	r9
+	rlc	r6
+	rla	r9
+	rlc	r6
+	mov	36(sp), r7
+	mov	32(sp), r9
+	rra	r9
 	rrc	r7
-	bit	#1, r7
+	rra	r9
 	rrc	r7
-	bit	#1, r7
+	rra	r9
 	rrc	r7
-	bit	#1, r7
+	rra	r9
 	rrc	r7
-	and	#4095, r7
-	mov	26(sp), r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#61440, r8
-	bis	r8, r7
 	and	r7, r6
 	xor	r6, r5
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r14, r7
-	rla	r7
-	adc	r7
-	and	#1, r7
-	mov	r15, r8
-	rla	r8
-	adc	r8
-	and	#65534, r8
-	bis	r8, r7
-	mov	26(sp), r8
-	swpb	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#63, r8
-	mov	22(sp), r6
-	swpb	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#65472, r6
-	bis	r6, r8
-	mov	r7, r6
-	and	r8, r6
+	mov	r8, r9
+	mov	r15, r7
+	rla	r9
+	rlc	r7
+	mov	32(sp), r9
+	mov	28(sp), r6
+	rla	r9
+	rlc	r6
+	rla	r9
+	rlc	r6
+	rla	r9
+	rlc	r6
+	rla	r9
+	rlc	r6
+	rla	r9
+	rlc	r6
+	rla	r9
+	rlc	r6
+	mov	r7, r9
+	and	r6, r9
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r5, r8
-	xor	r6, r8
-	mov	r8, 0(sp)
+	xor	r9, r5
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	22(sp), r6
+	mov	28(sp), r6
+	mov	40(sp), r9
 	rla	r6
-	adc	r6
+	rlc	r9
 	rla	r6
-	adc	r6
+	rlc	r9
 	rla	r6
-	adc	r6
+	rlc	r9
 	rla	r6
-	adc	r6
-	and	#15, r6
-	mov	34(sp), r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#65520, r8
-	bis	r8, r6
-	mov	34(sp), r5
-	rla	r5
-	adc	r5
-	and	#1, r5
-	mov	8(sp), r8
-	rla	r8
-	adc	r8
-	and	#65534, r8
-	bis	r8, r5
-	and	r5, r6
+	rlc	r9
+	mov	40(sp), 4(sp)
+	mov	14(sp), r6
+	rla	4(sp)
+	rlc	r6
+	and	r6, r9
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	@sp, r5
-	xor	r6, r5
+	xor	r9, r5
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
 	and	r7, r4
-	mov	8(sp), r6
+	mov	14(sp), r6
+	mov	34(sp), r9
 	rla	r6
-	adc	r6
+	rlc	r9
 	rla	r6
-	adc	r6
-	and	#3, r6
-	mov	28(sp), r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#65532, r8
-	bis	r8, r6
-	and	r6, r4
+	rlc	r9
+	and	r9, r4
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r4, r5
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	8(sp), r6
+	mov	14(sp), r6
+	mov	34(sp), r9
 	rla	r6
-	adc	r6
+	rlc	r9
 	rla	r6
-	adc	r6
+	rlc	r9
 	rla	r6
-	adc	r6
-	and	#7, r6
-	mov	28(sp), r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#65528, r8
-	bis	r8, r6
+	rlc	r9
+	xor	r9, r5
+	mov	r10, r6
+	mov	r11, r9
+	rra	r9
+	rrc	r6
+	rra	r9
+	rrc	r6
 	xor	r6, r5
-	mov	r9, r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#16383, r6
-	mov	r10, r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#49152, r8
-	bis	r8, r6
-	xor	r6, r5
-	mov	r9, r6
+	mov	r10, r6
+	mov	r11, r9
 	rla	r6
-	adc	r6
-	and	#1, r6
-	mov	r10, r8
-	rla	r8
-	adc	r8
-	and	#65534, r8
-	bis	r8, r6
+	rlc	r9
+	xor	r9, r5
+	mov	r12, r6
+	mov	r13, r9
+	rra	r9
+	rrc	r6
+	rra	r9
+	rrc	r6
+	rra	r9
+	rrc	r6
+	rra	r9
+	rrc	r6
 	xor	r6, r5
-	mov	r11, r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#4095, r6
-	mov	r12, r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#61440, r8
-	bis	r8, r6
-	xor	r6, r5
-	mov	r11, r6
+	mov	r12, r6
+	mov	r13, r9
 	rla	r6
-	adc	r6
+	rlc	r9
 	rla	r6
-	adc	r6
+	rlc	r9
 	rla	r6
-	adc	r6
-	and	#7, r6
-	mov	r12, r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#65528, r8
-	bis	r8, r6
-	xor	r6, r5
-	xor	r13, r5
-	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	r13, r6
-	swpb	r6
-	bit	#1, r6
-	rrc	r6
-	and	#127, r6
-	mov	r14, r8
-	swpb	r8
-	bit	#1, r8
-	rrc	r8
-	and	#65408, r8
-	bis	r8, r6
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r6, r5
+	rlc	r9
+	xor	r9, r5
+	xor	r14, r5
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	mov	r14, r6
 	swpb	r6
 	bit	#1, r6
 	rrc	r6
 	and	#127, r6
-	mov	r15, r8
-	swpb	r8
-	bit	#1, r8
-	rrc	r8
-	and	#65408, r8
-	bis	r8, r6
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r5, r8
-	xor	r6, r8
-	mov	r8, 46(sp)
-	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	32(sp), r6
-	swpb	r6
-	rla	r6
-	adc	r6
-	and	#511, r6
-	mov	30(sp), r8
-	swpb	r8
-	rla	r8
-	adc	r8
-	and	#65024, r8
-	bis	r8, r6
-	mov	32(sp), r5
-	xor	r6, r5
-	mov	26(sp), r6
-	swpb	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	and	#1023, r6
-	mov	22(sp), r8
-	swpb	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#64512, r8
-	bis	r8, r6
-	xor	r6, r5
-	mov	34(sp), r6
-	swpb	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	and	#1023, r6
-	mov	8(sp), r8
-	swpb	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#64512, r8
-	bis	r8, r6
-	xor	r6, r5
-	mov	8(sp), r6
-	bit	#1, r6
-	rrc	r6
-	and	#32767, r6
-	mov	28(sp), r8
-	bit	#1, r8
-	rrc	r8
-	and	#32768, r8
-	bis	r8, r6
-	xor	r6, r5
-	mov	r5, r8
-	xor	28(sp), r8
-	mov	r8, 38(sp)
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r10, r6
-	swpb	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#63, r6
-	mov	r11, r8
-	swpb	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#65472, r8
-	bis	r8, r6
-	mov	r9, r5
-	xor	r6, r5
-	mov	r12, r6
-	mov	r13, r8
-	swpb	r8
-	swpb	r6
-	xor.b	r8, r6
-	xor	r8, r6
-	xor	r6, r5
-	mov	r14, r6
-	swpb	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#31, r6
-	mov	r15, r8
-	swpb	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#65504, r8
-	bis	r8, r6
-	xor	r6, r5
-	xor	r15, r5
-	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r9, r4
-	bit	#1, r4
-	rrc	r4
-	bit	#1, r4
-	rrc	r4
-	bit	#1, r4
-	rrc	r4
-	and	#8191, r4
-	mov	r10, r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#57344, r8
-	bis	r8, r4
-	mov	r13, r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#8191, r6
-	mov	r14, r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#57344, r8
-	bis	r8, r6
-	and	r6, r4
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r4, r5
-	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r9, r6
-	swpb	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#31, r6
-	mov	r10, r8
-	swpb	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#65504, r8
-	bis	r8, r6
-	mov	r9, r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#7, r8
-	mov	r10, r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	and	#65528, r9
-	bis	r9, r8
-	and	r8, r6
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r6, r5
-	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	r10, r6
-	bit	#1, r6
-	rrc	r6
-	and	#32767, r6
-	mov	r11, r9
-	bit	#1, r9
-	rrc	r9
-	and	#32768, r9
-	bis	r9, r6
-	mov	r10, r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#16383, r8
-	mov	r11, r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	and	#49152, r9
-	bis	r9, r8
-	and	r8, r6
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r6, r5
-	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	r10, r6
-	swpb	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#31, r6
-	mov	r11, r9
-	swpb	r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	and	#65504, r9
-	bis	r9, r6
-	mov	r12, r8
-	swpb	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#31, r8
-	mov	r13, r9
-	swpb	r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	and	#65504, r9
-	bis	r9, r8
-	and	r8, r6
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r6, r5
-	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	r11, r8
-	mov	r12, r9
-	swpb	r9
-	swpb	r8
-	xor.b	r9, r8
-	xor	r9, r8
-	and	r12, r8
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r5
-	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	r12, r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	and	#7, r6
-	mov	r13, r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	and	#65528, r9
-	bis	r9, r6
-	mov	r13, r8
-	bit	#1, r8
-	rrc	r8
-	and	#32767, r8
-	mov	r14, r9
-	bit	#1, r9
-	rrc	r9
-	and	#32768, r9
-	bis	r9, r8
-	and	r8, r6
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r6, r5
-	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	r13, r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	bit	#1, r6
-	rrc	r6
-	and	#4095, r6
-	mov	r14, r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	and	#61440, r9
-	bis	r9, r6
-	mov	r14, r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#4095, r8
-	mov	r15, r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	and	#61440, r9
-	bis	r9, r8
-	and	r8, r6
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r6, r5
-	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	r10, r6
-	swpb	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	and	#1023, r6
-	mov	r11, r9
-	swpb	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	and	#64512, r9
-	bis	r9, r6
-	mov	r10, r8
-	mov	r11, r9
-	swpb	r9
-	swpb	r8
-	xor.b	r9, r8
-	xor	r9, r8
-	and	r8, r6
-	mov	r10, r8
-	swpb	r8
-	bit	#1, r8
-	rrc	r8
-	and	#127, r8
-	mov	r11, r9
+	mov	r8, r9
 	swpb	r9
 	bit	#1, r9
 	rrc	r9
 	and	#65408, r9
-	bis	r9, r8
-	and	r8, r6
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	bis	r9, r6
+	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	xor	r6, r5
-	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	mov	r13, r6
+	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	mov	r8, r6
+	swpb	r6
+	bit	#1, r6
+	rrc	r6
+	and	#127, r6
+	mov	r15, r9
+	swpb	r9
+	bit	#1, r9
+	rrc	r9
+	and	#65408, r9
+	bis	r9, r6
+	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	mov	r5, r9
+	xor	r6, r9
+	mov	r9, 52(sp)
+	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
+	mov	38(sp), r6
 	swpb	r6
 	rla	r6
 	adc	r6
-	rla	r6
-	adc	r6
-	and	#1023, r6
-	mov	r14, r9
+	and	#511, r6
+	mov	36(sp), r9
 	swpb	r9
 	rla	r9
 	adc	r9
-	rla	r9
-	adc	r9
-	and	#64512, r9
+	and	#65024, r9
 	bis	r9, r6
-	mov	r13, r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#3, r8
-	mov	r14, r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	and	#65532, r9
-	bis	r9, r8
-	and	r8, r6
-	mov	r14, r8
-	bit	#1, r8
-	rrc	r8
-	bit	#1, r8
-	rrc	r8
-	and	#16383, r8
-	mov	r15, r9
-	bit	#1, r9
-	rrc	r9
-	bit	#1, r9
-	rrc	r9
-	and	#49152, r9
-	bis	r9, r8
-	and	r8, r6
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	mov	38(sp), r5
 	xor	r6, r5
-	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	mov	r14, r6
-	mov	r15, r9
+	mov	32(sp), r6
+	mov	28(sp), r9
+	rra	r9
+	rrc	r6
+	rra	r9
+	rrc	r6
+	rra	r9
+	rrc	r6
+	rra	r9
+	rrc	r6
+	rra	r9
+	rrc	r6
+	rra	r9
+	rrc	r6
+	xor	r6, r5
+	mov	40(sp), r6
+	mov	14(sp), r9
+	rra	r9
+	rrc	r6
+	rra	r9
+	rrc	r6
+	rra	r9
+	rrc	r6
+	rra	r9
+	rrc	r6
+	rra	r9
+	rrc	r6
+	rra	r9
+	rrc	r6
+	xor	r6, r5
+	mov	14(sp), r6
+	mov	34(sp), r9
+	rra	r9
+	rrc	r6
+	xor	r6, r5
+	mov	r5, r9
+	xor	34(sp), r9
+	mov	r9, 44(sp)
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	mov	r11, r6
+	mov	r12, r9
+	rla	r6
+	rlc	r9
+	rla	r6
+	rlc	r9
+	rla	r6
+	rlc	r9
+	rla	r6
+	rlc	r9
+	rla	r6
+	rlc	r9
+	rla	r6
+	rlc	r9
+	mov	r10, r5
+	xor	r9, r5
+	mov	r13, r6
+	mov	r14, r9
 	swpb	r9
 	swpb	r6
 	xor.b	r9, r6
 	xor	r9, r6
-	mov	r14, r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#15, r8
+	xor	r6, r5
+	mov	r8, r6
 	mov	r15, r9
+	rla	r6
+	rlc	r9
+	rla	r6
+	rlc	r9
+	rla	r6
+	rlc	r9
+	rla	r6
+	rlc	r9
+	rla	r6
+	rlc	r9
+	xor	r9, r5
+	xor	r15, r5
+	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	mov	r10, r4
+	mov	r11, r9
+	rra	r9
+	rrc	r4
+	rra	r9
+	rrc	r4
+	rra	r9
+	rrc	r4
+	mov	r14, r6
+	mov	r8, r9
+	rra	r9
+	rrc	r6
+	rra	r9
+	rrc	r6
+	rra	r9
+	rrc	r6
+	and	r6, r4
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r4, r5
+	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	mov	r10, r9
+	mov	r11, r6
 	rla	r9
-	adc	r9
+	rlc	r6
 	rla	r9
-	adc	r9
+	rlc	r6
 	rla	r9
-	adc	r9
+	rlc	r6
 	rla	r9
-	adc	r9
-	and	#65520, r9
-	bis	r9, r8
-	and	r8, r6
-	mov	r14, r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#7, r8
-	mov	r15, r9
+	rlc	r6
 	rla	r9
-	adc	r9
+	rlc	r6
+	mov	r10, r9
+	mov	r11, r10
 	rla	r9
-	adc	r9
+	rlc	r10
 	rla	r9
-	adc	r9
-	and	#65528, r9
-	bis	r9, r8
-	and	r8, r6
+	rlc	r10
+	rla	r9
+	rlc	r10
+	and	r10, r6
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r6, r5
+	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	mov	r11, r6
+	mov	r12, r10
+	rra	r10
+	rrc	r6
+	mov	r11, r9
+	mov	r12, r10
+	rra	r10
+	rrc	r9
+	rra	r10
+	rrc	r9
+	and	r9, r6
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r6, r5
+	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	mov	r11, r10
+	mov	r12, r6
+	rla	r10
+	rlc	r6
+	rla	r10
+	rlc	r6
+	rla	r10
+	rlc	r6
+	rla	r10
+	rlc	r6
+	rla	r10
+	rlc	r6
+	mov	r13, r9
+	mov	r14, r10
+	rla	r9
+	rlc	r10
+	rla	r9
+	rlc	r10
+	rla	r9
+	rlc	r10
+	rla	r9
+	rlc	r10
+	rla	r9
+	rlc	r10
+	and	r10, r6
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r6, r5
+	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	mov	r12, r9
+	mov	r13, r10
+	swpb	r10
+	swpb	r9
+	xor.b	r10, r9
+	xor	r10, r9
+	and	r13, r9
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r9, r5
+	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	mov	r13, r10
+	mov	r14, r6
+	rla	r10
+	rlc	r6
+	rla	r10
+	rlc	r6
+	rla	r10
+	rlc	r6
+	mov	r14, r9
+	mov	r8, r10
+	rra	r10
+	rrc	r9
+	and	r9, r6
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r6, r5
+	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	mov	r14, r6
+	mov	r8, r10
+	rra	r10
+	rrc	r6
+	rra	r10
+	rrc	r6
+	rra	r10
+	rrc	r6
+	rra	r10
+	rrc	r6
+	mov	r8, r9
+	mov	r15, r10
+	rra	r10
+	rrc	r9
+	rra	r10
+	rrc	r9
+	rra	r10
+	rrc	r9
+	rra	r10
+	rrc	r9
+	and	r9, r6
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r6, r5
+	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	mov	r11, r6
+	mov	r12, r10
+	rra	r10
+	rrc	r6
+	rra	r10
+	rrc	r6
+	rra	r10
+	rrc	r6
+	rra	r10
+	rrc	r6
+	rra	r10
+	rrc	r6
+	rra	r10
+	rrc	r6
+	mov	r11, r9
+	mov	r12, r10
+	swpb	r10
+	swpb	r9
+	xor.b	r10, r9
+	xor	r10, r9
+	and	r9, r6
+	mov	r11, r9
+	swpb	r9
+	bit	#1, r9
+	rrc	r9
+	and	#127, r9
+	mov	r12, r10
+	swpb	r10
+	bit	#1, r10
+	rrc	r10
+	and	#65408, r10
+	bis	r10, r9
+	and	r9, r6
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r6, r5
+	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
+	mov	r14, r6
+	mov	r8, r10
+	rra	r10
+	rrc	r6
+	rra	r10
+	rrc	r6
+	rra	r10
+	rrc	r6
+	rra	r10
+	rrc	r6
+	rra	r10
+	rrc	r6
+	rra	r10
+	rrc	r6
+	mov	r14, r9
+	mov	r8, r10
+	rla	r9
+	rlc	r10
+	rla	r9
+	rlc	r10
+	and	r10, r6
+	mov	r8, r9
+	mov	r15, r10
+	rra	r10
+	rrc	r9
+	rra	r10
+	rrc	r9
+	and	r9, r6
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r6, r5
+	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
+	mov	r8, r6
+	mov	r15, r10
+	swpb	r10
+	swpb	r6
+	xor.b	r10, r6
+	xor	r10, r6
+	mov	r8, r9
+	mov	r15, r10
+	rla	r9
+	rlc	r10
+	rla	r9
+	rlc	r10
+	rla	r9
+	rlc	r10
+	rla	r9
+	rlc	r10
+	and	r10, r6
+	mov	r8, r9
+	mov	r15, r10
+	rla	r9
+	rlc	r10
+	rla	r9
+	rlc	r10
+	rla	r9
+	rlc	r10
+	and	r10, r6
 	and	r7, r6
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r6, r5
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	mov	r5, r9
-	xor	32(sp), r9
+	mov	r5, r10
+	xor	38(sp), r10
 	; grain128aeadv2.ae:95: sr = cat(y, sr[63:par])
-	mov	30(sp), 32(sp)
-	mov	26(sp), 30(sp)
-	mov	22(sp), 26(sp)
-	mov	34(sp), 22(sp)
-	mov	8(sp), 88(sp)
-	mov	28(sp), r4
-	mov	24(sp), 28(sp)
-	mov	38(sp), 24(sp)
-	mov	18(sp), r5
-	mov	r9, 18(sp)
-	mov	54(sp), r6
-	mov	52(sp), r7
-	mov	46(sp), r8
-	mov	88(sp), 34(sp)
-	mov	r4, 8(sp)
-	mov	r10, r9
-	mov	r11, r10
+	mov	36(sp), 38(sp)
+	mov	32(sp), 36(sp)
+	mov	28(sp), 32(sp)
+	mov	40(sp), 28(sp)
+	mov	14(sp), 96(sp)
+	mov	34(sp), 94(sp)
+	mov	30(sp), 34(sp)
+	mov	44(sp), 30(sp)
+	mov	r11, r9
 	mov	r12, r11
 	mov	r13, r12
 	mov	r14, r13
-	mov	r15, r14
-	mov	r5, r15
-	mov	12(sp), r5
-	mov	r6, 12(sp)
-	mov	r7, 54(sp)
-	mov	r8, 52(sp)
-	dec	68(sp)
+	mov	r8, r14
+	mov	24(sp), r4
+	mov	r10, 24(sp)
+	mov	60(sp), r5
+	mov	58(sp), r6
+	mov	52(sp), r7
+	mov	96(sp), 40(sp)
+	mov	94(sp), 14(sp)
+	mov	r9, r10
+	mov	r15, r8
+	mov	r4, r15
+	mov	18(sp), r9
+	mov	r5, 18(sp)
+	mov	r6, 60(sp)
+	mov	r7, 58(sp)
+	dec	74(sp)
 	jz	.Lgrain128aeadv2_init_near12
 	br	#.Lgrain128aeadv2_init_loop7
 .Lgrain128aeadv2_init_near12:
 .Lgrain128aeadv2_init_done8:
-	mov	82(sp), r8
-	mov	32(sp), 0(r8)
-	mov	30(sp), 2(r8)
-	mov	26(sp), 4(r8)
-	mov	22(sp), 6(r8)
-	mov	34(sp), 8(r8)
-	mov	8(sp), 10(r8)
-	mov	28(sp), 12(r8)
-	mov	24(sp), 14(r8)
-	mov	80(sp), r8
-	mov	r9, 0(r8)
-	mov	r8, r9
-	mov	r10, 2(r9)
-	mov	r8, r10
-	mov	r11, 4(r10)
-	mov	r8, r11
-	mov	r12, 6(r11)
-	mov	r8, r12
-	mov	r13, 8(r12)
-	mov	r8, r13
-	mov	r14, 10(r13)
-	mov	r8, r14
+	mov	88(sp), r7
+	mov	38(sp), 0(r7)
+	mov	36(sp), 2(r7)
+	mov	32(sp), 4(r7)
+	mov	28(sp), 6(r7)
+	mov	40(sp), 8(r7)
+	mov	14(sp), 10(r7)
+	mov	34(sp), 12(r7)
+	mov	30(sp), 14(r7)
+	mov	86(sp), r7
+	mov	r10, 0(r7)
+	mov	r7, r10
+	mov	r11, 2(r10)
+	mov	r7, r11
+	mov	r12, 4(r11)
+	mov	r7, r12
+	mov	r13, 6(r12)
+	mov	r7, r13
+	mov	r14, 8(r13)
+	mov	r7, r14
+	mov	r8, 10(r14)
 	mov	r15, 12(r14)
-	mov	r8, r15
-	mov	18(sp), 14(r15)
-	mov	86(sp), r15
-	mov	14(sp), 0(r15)
-	mov	78(sp), 2(r15)
-	mov	76(sp), 4(r15)
-	mov	74(sp), 6(r15)
-	mov	84(sp), r15
-	mov	r5, 0(r15)
-	mov	12(sp), 2(r15)
-	mov	54(sp), 4(r15)
-	mov	52(sp), 6(r15)
-	add	#96, sp
+	mov	r7, r15
+	mov	24(sp), 14(r15)
+	mov	92(sp), r15
+	mov	20(sp), 0(r15)
+	mov	84(sp), 2(r15)
+	mov	82(sp), 4(r15)
+	mov	80(sp), 6(r15)
+	mov	90(sp), r15
+	mov	r9, 0(r15)
+	mov	18(sp), 2(r15)
+	mov	60(sp), 4(r15)
+	mov	58(sp), 6(r15)
+	add	#102, sp
 	popm.w	#7, r10
 	ret
 	.size grain128aeadv2_init, .-grain128aeadv2_init
