@@ -89,6 +89,7 @@ class SelectorBase:
         self.mf = mf
         self.prefix = symbol_prefix
         self.depth = 0
+        self.blocks: list[Block] = []
         self.loc = None
         self.origin = ""
         self.origin_loc = None
@@ -157,8 +158,12 @@ class SelectorBase:
 
     # --- walking ---------------------------------------------------------------------------
     def select_block(self, block: Block) -> list[list]:
-        for op in block.ops:
-            self.select_op(op)
+        self.blocks.append(block)       # the block being selected (innermost last)
+        try:
+            for op in block.ops:
+                self.select_op(op)
+        finally:
+            self.blocks.pop()
         # references, not copies: a pending load materialised after the block updates them
         return [self.get(v) for v in block.yields]
 

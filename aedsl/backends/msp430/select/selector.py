@@ -38,6 +38,7 @@ class Msp430Selector(Msp430Arith, Msp430Shifts, Msp430MulDiv, Msp430Gather, Msp4
         self.cpux = cpux
         self.byte_src: dict = {}          # 8-bit slice Value -> (source limbs, limb, byte)
         self.walk_regs: set = set()       # walking pointers (candidates for @Rn+)
+        self.windows: dict = {}           # id(scope) -> (scope, {(value, block): {lo: window}}) (op_slice)
         self.counted: list = []           # loops whose index may become a down-counter
         self.top_bit_of: dict = {}        # vreg holding (y >> 7) of a byte y -> y's limb
         self.unmasked_of: dict = {}       # byte vreg -> the same value before its `mov.b` mask

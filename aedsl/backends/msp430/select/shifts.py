@@ -169,12 +169,23 @@ class Msp430Shifts:
     def funnel(self, lo, hi, s: int):
         """(hi:lo) >> s to one limb (a 16-bit window of a wider value, 0 < s < 16): a carry
         chain through copies of both, right (s times rra hi; rrc lo) or left (16 - s times
-        rla lo; rlc hi, the window ending in hi's copy), where cheaper in cycles than the
-        rotate-and-mask funnel (two rotations, two masks, a merge); None where it is not."""
+        rla lo; rlc hi, the window ending in hi's copy), or the window at 8 (swpb merge) moved
+        bit by bit, whichever is cheapest in cycles if cheaper than the rotate-and-mask funnel
+        (two rotations, two masks, a merge); None where it is not."""
         right, left = 2 + 2 * s, 2 + 2 * (16 - s)
         masked = 2 * (1 + self._rotl16_plan(16 - s)[0] + 2) + 1
-        if min(right, left) >= masked:
+        # the window at 8 (swpb both, xor.b merge), then moved by s - 8 bits, each put in C by
+        # `bit` and taken in by rrc (up) or rlc (down)
+        bits = [8 + 16 + k for k in range(s - 8)] if s > 8 else [7 - k for k in range(8 - s)]
+        merged = 4 + sum(1 + self._bit_cycles((lo, hi)[p // 16], p % 16) for p in bits)
+        if min(right, left, merged) >= masked:
             return None
+        if merged < min(right, left):
+            t = self.shr8_limbs([lo, hi], 1)[0]
+            for p in bits:
+                self.bit_to_carry((lo, hi)[p // 16], p % 16)
+                self.emit("rrc" if s > 8 else "rlc", t)
+            return t
         t0, t1 = self.copy(lo), self.copy(hi)
         if right <= left:
             for _ in range(s):
@@ -185,6 +196,52 @@ class Msp430Shifts:
             self.emit("rla", t0)
             self.emit("rlc", t1)
         return t1
+
+    def op_slice(self, op):
+        """A 16-bit window of a wide value next to one already made in the same block (at most
+        3 bits away) is that window's copy moved by one bit a step, each entering bit put in
+        C by `bit` (rrc: at the top, the window moving up the value; rlc: at the bottom, moving
+        down), where cheaper than making it afresh. A bit-level shift register reads many
+        windows at neighbouring offsets (Grain: taps 11, 12, 13 of one register)."""
+        v, w, lo = op.args[0], op.results[0].width, op.attrs["lo"]
+        if w != 16 or lo % 16 == 0 or not self.blocks:
+            super().op_slice(op)
+            return
+        # per call scope (an inlined body is selected once per call, with the same IR values)
+        scope = self.windows.setdefault(id(self.vals), (self.vals, {}))[1]
+        made = scope.setdefault((id(v), id(self.blocks[-1])), {})
+        limbs = self.get(v)
+        best = None
+        for lo0, t in made.items():
+            d = lo - lo0
+            if 0 < abs(d) <= 3:
+                bits = [lo0 + 16 + k for k in range(d)] if d > 0 else [lo0 - 1 - k for k in range(-d)]
+                cost = 1 + sum(1 + self._bit_cycles(limbs[p // 16], p % 16) for p in bits)
+                if best is None or cost < best[0]:
+                    best = (cost, t, d, bits)
+        if best is not None and best[0] < self._window_cycles(limbs, lo):
+            _, t, d, bits = best
+            out = self.copy(t)
+            for p in bits:
+                self.bit_to_carry(limbs[p // 16], p % 16)
+                self.emit("rrc" if d > 0 else "rlc", out)
+            self.put(op.results[0], [out])
+        else:
+            super().op_slice(op)
+        made[lo] = self.get(op.results[0])[0]
+
+    @staticmethod
+    def _bit_cycles(limb, j: int) -> int:
+        """`bit #(1 << j), limb` (SLAU144 table 3-16: #imm to a register 2 cycles, 1 with the
+        constant generator's 1, 2, 4, 8; to x(Rn) 5)."""
+        return (1 if j < 4 else 2) if isinstance(limb, R) else 5
+
+    def _window_cycles(self, limbs: list, lo: int) -> int:
+        """About what a fresh 16-bit window at `lo` costs: its two words read, then the funnel
+        (`funnel` or the swpb merge for 8)."""
+        q, s = divmod(lo, 16)
+        reads = sum(1 if isinstance(x, R) else 3 for x in limbs[q:q + 2])
+        return reads + (4 if s == 8 else min(2 * min(s, 16 - s), 4 + 3 * abs(s - 8)))
 
     def shr8_limbs(self, src: list, n_out: int) -> list:
         """(src >> 8), its lowest n_out limbs: swpb every limb, then out_j takes the low byte of

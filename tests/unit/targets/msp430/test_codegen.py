@@ -120,6 +120,14 @@ fn dm(x: u32, y: u48) -> (u32, u48) {
 fn fw(x: u64) -> (u16, u16) {
     return x[18:3], x[44:29]
 }
+fn wn(x: u64, y: u64) -> (u16, u16, u16, u16, u16) {
+    a = x[27:12]
+    b = x[28:13] ^ x[26:11]
+    return a, b, x[30:15], step(y) ^ step(x), step(x)
+}
+fn step(v: u64) -> u16 {
+    return v[21:6] ^ v[22:7]
+}
 fn dr(x: u64, z: u32) -> (u64, u32) {
     return ((x >> 7) ^ (x >> 5)) & 0x0101010101010101, ((z << 7) ^ (z << 1)) & 0x80808080
 }
@@ -227,6 +235,20 @@ def test_a_16_bit_window_of_two_words_is_a_carry_chain(tmp_path):
            if ln.startswith("\t") and ln.strip() and not ln.lstrip().startswith(";")]
     assert ops.count("rra") == ops.count("rrc") == 3 and ops.count("rla") == ops.count("rlc") == 3
     assert "and" not in ops and "bis" not in ops and "adc" not in ops
+
+
+@pytest.mark.needs("msp430")
+def test_a_window_next_to_one_already_made_is_moved_bit_by_bit(tmp_path):
+    """x[28:13] and x[26:11] are x[27:12] moved by one bit (bit; rrc / bit; rlc on its copy;
+    x[30:15] is cheaper afresh, a one-bit chain left); in `step`, inlined for y and for x, each
+    second window is its first moved, for the right value (the results against the
+    interpreter below)."""
+    spec = tmp_path / "ops.ae"
+    spec.write_text(OPS_SPEC)
+    unit = compile_spec(spec, chips.load("msp430f1611"), entry="wn")
+    ops = [ln.split()[0] for ln in unit.asm.split("\nops_wn:")[1].split(".size")[0].splitlines()
+           if ln.startswith("\t") and ln.strip() and not ln.lstrip().startswith(";")]
+    assert ops.count("bit") == 4 and ops.count("rlc") == 4 + 1 + 1    # 4 + 1: the chains left
 
 
 @pytest.mark.needs("msp430")
