@@ -6,7 +6,7 @@
 
 ; --- poly1305_setup: poly1305.setup
 ;     frame 0 bytes (0 spill slots, locals 0), saves r5, r6, r7, r8, r9, r10
-;     estimated 374 bytes of code
+;     estimated 364 bytes of code
 	.section .text.poly1305_setup,"ax",@progbits
 	.global poly1305_setup
 	.type poly1305_setup, @function
@@ -14,12 +14,12 @@
 poly1305_setup:
 	pushm.w	#6, r10
 	; poly1305.ae:30: r = (r_bytes & clamp) as u<130>
-	mov	2(r12), r6
-	and	#4095, r6
-	mov	4(r12), r7
-	and	#65532, r7
-	mov	6(r12), r14
+	mov	2(r12), r14
 	and	#4095, r14
+	mov	4(r12), r6
+	and	#65532, r6
+	mov	6(r12), r7
+	and	#4095, r7
 	mov	8(r12), r8
 	and	#65532, r8
 	mov	10(r12), r9
@@ -40,7 +40,7 @@ poly1305_setup:
 	mov	r5, 0(r13)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	mov	@r12, r15
-	mov	r6, r12
+	mov	r14, r12
 	rla	r15
 	rlc	r12
 	rla	r15
@@ -56,64 +56,58 @@ poly1305_setup:
 	add	r15, r12
 	mov	r12, 2(r13)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	mov	r7, r12
-	rla	r6
-	rlc	r12
-	rla	r6
-	rlc	r12
-	rla	r6
-	rlc	r12
-	rla	r6
-	rlc	r12
-	rla	r6
-	rlc	r12
-	rla	r6
-	rlc	r12
-	and	#8191, r12
-	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r12, 24(r13)
-	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	mov	r12, r15
-	rlam.w	#2, r15
-	add	r15, r12
-	mov	r12, 4(r13)
-	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	swpb	r7
-	rla	r7
-	adc	r7
-	and	#511, r7
-	mov	r14, r15
+	mov	r6, r15
 	swpb	r15
-	rla	r15
-	adc	r15
-	and	#65024, r15
-	bis	r15, r7
-	and	#8191, r7
-	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r7, 26(r13)
-	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	mov	r7, r15
-	rlam.w	#2, r15
-	add	r15, r7
-	mov	r7, 6(r13)
-	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	mov	r8, r15
-	rra	r15
+	swpb	r14
+	xor.b	r15, r14
+	xor	r15, r14
+	bit	#256, r6
 	rrc	r14
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r14
-	rra	r15
+	bit	#512, r6
 	rrc	r14
 	and	#8191, r14
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r14, 28(r13)
+	mov	r14, 24(r13)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r14, r15
 	rlam.w	#2, r15
 	add	r15, r14
-	mov	r14, 8(r13)
+	mov	r14, 4(r13)
+	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
+	mov	r6, r14
+	mov	r7, r15
+	swpb	r15
+	swpb	r14
+	xor.b	r15, r14
+	xor	r15, r14
+	bit	#128, r6
+	rlc	r14
+	and	#8191, r14
+	; poly1305.ae:33: rt[10 + i] = limb
+	mov	r14, 26(r13)
+	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
+	mov	r14, r15
+	rlam.w	#2, r15
+	add	r15, r14
+	mov	r14, 6(r13)
+	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
+	mov	r8, r15
+	rra	r15
+	rrc	r7
+	rra	r15
+	rrc	r7
+	rra	r15
+	rrc	r7
+	rra	r15
+	rrc	r7
+	and	#8191, r7
+	; poly1305.ae:33: rt[10 + i] = limb
+	mov	r7, 28(r13)
+	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
+	mov	r7, r15
+	rlam.w	#2, r15
+	add	r15, r7
+	mov	r7, 8(r13)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	mov	r8, r14
 	rrum.w	#1, r14
@@ -189,7 +183,7 @@ poly1305_setup:
 
 ; --- poly1305_block: poly1305.block
 ;     frame 20 bytes (0 spill slots, locals 20), saves r6, r7, r8, r9, r10
-;     estimated 766 bytes of code
+;     estimated 760 bytes of code
 	.section .text.poly1305_block,"ax",@progbits
 	.global poly1305_block
 	.type poly1305_block, @function
@@ -273,16 +267,13 @@ poly1305_block:
 	rrum.w	#1, r10
 	; poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
 	mov	4(r14), r11
-	swpb	r11
-	rla	r11
-	adc	r11
-	and	#511, r11
 	mov	6(r14), r15
 	swpb	r15
-	rla	r15
-	adc	r15
-	and	#65024, r15
-	bis	r15, r11
+	swpb	r11
+	xor.b	r15, r11
+	xor	r15, r11
+	bit	#128, 4(r14)
+	rlc	r11
 	and	#8191, r11
 	mov	6(r12), r9
 	add	r11, r9
@@ -984,7 +975,7 @@ poly1305_absorb_padded:
 
 ; --- poly1305_mac: poly1305.mac
 ;     frame 150 bytes (28 spill slots, locals 94), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1734 bytes of code
+;     estimated 1724 bytes of code
 	.section .text.poly1305_mac,"ax",@progbits
 	.global poly1305_mac
 	.type poly1305_mac, @function
@@ -1058,46 +1049,40 @@ poly1305_mac:
 	add	r15, r7
 	mov	r7, 78(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	mov	r10, r7
-	rla	r14
-	rlc	r7
-	rla	r14
-	rlc	r7
-	rla	r14
-	rlc	r7
-	rla	r14
-	rlc	r7
-	rla	r14
-	rlc	r7
-	rla	r14
-	rlc	r7
-	and	#8191, r7
+	mov	r10, r15
+	swpb	r15
+	swpb	r14
+	xor.b	r15, r14
+	xor	r15, r14
+	bit	#256, r10
+	rrc	r14
+	bit	#512, r10
+	rrc	r14
+	and	#8191, r14
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r7, 100(sp)
+	mov	r14, 100(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	mov	r7, r15
+	mov	r14, r15
 	rlam.w	#2, r15
-	add	r15, r7
-	mov	r7, 80(sp)
+	add	r15, r14
+	mov	r14, 80(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	swpb	r10
-	rla	r10
-	adc	r10
-	and	#511, r10
+	mov	r10, r14
 	mov	r9, r15
 	swpb	r15
-	rla	r15
-	adc	r15
-	and	#65024, r15
-	bis	r15, r10
-	and	#8191, r10
+	swpb	r14
+	xor.b	r15, r14
+	xor	r15, r14
+	bit	#128, r10
+	rlc	r14
+	and	#8191, r14
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r10, 102(sp)
+	mov	r14, 102(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	mov	r10, r15
+	mov	r14, r15
 	rlam.w	#2, r15
-	add	r15, r10
-	mov	r10, 82(sp)
+	add	r15, r14
+	mov	r14, 82(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	mov	r8, r15
 	rra	r15

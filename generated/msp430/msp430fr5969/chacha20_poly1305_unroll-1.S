@@ -757,7 +757,7 @@ chacha20_poly1305_C_xor_stream:
 
 ; --- chacha20_poly1305_tag_of: chacha20_poly1305.tag_of
 ;     frame 232 bytes (22 spill slots, locals 188), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1976 bytes of code
+;     estimated 1966 bytes of code
 	.section .text.chacha20_poly1305_tag_of,"ax",@progbits
 	.local chacha20_poly1305_tag_of
 	.type chacha20_poly1305_tag_of, @function
@@ -865,46 +865,40 @@ chacha20_poly1305_tag_of:
 	add	r15, r14
 	mov	r14, 66(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
+	mov	r8, r15
+	swpb	r15
+	swpb	r7
+	xor.b	r15, r7
+	xor	r15, r7
+	bit	#256, r8
+	rrc	r7
+	bit	#512, r8
+	rrc	r7
+	and	#8191, r7
+	; poly1305.ae:33: rt[10 + i] = limb
+	mov	r7, 88(sp)
+	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
+	mov	r7, r15
+	rlam.w	#2, r15
+	add	r15, r7
+	mov	r7, 68(sp)
+	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	mov	r8, r14
-	rla	r7
-	rlc	r14
-	rla	r7
-	rlc	r14
-	rla	r7
-	rlc	r14
-	rla	r7
-	rlc	r14
-	rla	r7
-	rlc	r14
-	rla	r7
+	mov	r9, r15
+	swpb	r15
+	swpb	r14
+	xor.b	r15, r14
+	xor	r15, r14
+	bit	#128, r8
 	rlc	r14
 	and	#8191, r14
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r14, 88(sp)
+	mov	r14, 90(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r14, r15
 	rlam.w	#2, r15
 	add	r15, r14
-	mov	r14, 68(sp)
-	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	swpb	r8
-	rla	r8
-	adc	r8
-	and	#511, r8
-	mov	r9, r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	and	#65024, r15
-	bis	r15, r8
-	and	#8191, r8
-	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r8, 90(sp)
-	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	mov	r8, r15
-	rlam.w	#2, r15
-	add	r15, r8
-	mov	r8, 70(sp)
+	mov	r14, 70(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	mov	r10, r15
 	rra	r15
@@ -2221,7 +2215,7 @@ chacha20_poly1305_C_block:
 
 ; --- chacha20_poly1305_P_block: chacha20_poly1305.P.block
 ;     frame 20 bytes (0 spill slots, locals 20), saves r6, r7, r8, r9, r10
-;     estimated 766 bytes of code
+;     estimated 760 bytes of code
 	.section .text.chacha20_poly1305_P_block,"ax",@progbits
 	.local chacha20_poly1305_P_block
 	.type chacha20_poly1305_P_block, @function
@@ -2305,16 +2299,13 @@ chacha20_poly1305_P_block:
 	rrum.w	#1, r10
 	; poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
 	mov	4(r14), r11
-	swpb	r11
-	rla	r11
-	adc	r11
-	and	#511, r11
 	mov	6(r14), r15
 	swpb	r15
-	rla	r15
-	adc	r15
-	and	#65024, r15
-	bis	r15, r11
+	swpb	r11
+	xor.b	r15, r11
+	xor	r15, r11
+	bit	#128, 4(r14)
+	rlc	r11
 	and	#8191, r11
 	mov	6(r12), r9
 	add	r11, r9
