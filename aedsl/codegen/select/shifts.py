@@ -172,12 +172,20 @@ class ShiftOps:
         return -(self.LIMB - 1 - last) if into == "high" else last
 
     def perm_carry(self, a: list, w: int, plan) -> list:
+        """The chain of `plan`. A segment's register is cleared just before its first bit and
+        put in place (shift, or into its result limb) just after its last, so that only the
+        segments open at a step hold registers (Spongent's pLayer: about 4 of its 12 at once),
+        not all of them for the whole chain. Between two steps nothing reads the carry."""
         L = self.LIMB
         order, steps, segs, _, (end_out, end_in) = plan
-        regs = [self.copy(Imm(0)) for _ in segs]      # zeros where a segment does not reach
+        last_step = {k: n for n, k in enumerate(steps)}
+        regs: dict = {}
+        res: list = [Imm(0)] * nlimbs(w, L)
         src = None
-        for i, k in zip(order, steps):
+        for n, (i, k) in enumerate(zip(order, steps)):
             q = i // L
+            if k not in regs:
+                regs[k] = self.copy(Imm(0))           # zeros where the segment does not reach
             if src is None or i // L != src[0]:
                 top = min(L, w - q * L)               # the limb's bits (the top limb may be partial)
                 if end_out == "high" and top < L:     # its highest bit to the top first
@@ -186,11 +194,11 @@ class ShiftOps:
                     src = (q, self.copy(a[q]))
             self.carry_out(src[1], end_out)
             self.carry_in(regs[k], end_in)
-        res: list = [Imm(0)] * nlimbs(w, L)
-        for (limb, _, last), r in zip(segs, regs):
-            k = self.carry_place(last, end_in)
-            x = self.shift_limb(r, k) if k else r
-            res[limb] = x if res[limb] == Imm(0) else self.bitop(self.BITWISE["or"], res[limb], x)
+            if last_step[k] == n:
+                limb, _, last = segs[k]
+                sh = self.carry_place(last, end_in)
+                x = self.shift_limb(regs[k], sh) if sh else regs[k]
+                res[limb] = x if res[limb] == Imm(0) else self.bitop(self.BITWISE["or"], res[limb], x)
         return res
 
     def op_slice(self, op):
