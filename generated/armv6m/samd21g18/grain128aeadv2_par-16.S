@@ -501,43 +501,43 @@ grain128aeadv2_encrypt:
 	str	r0, [sp, #44]
 	@ grain128aeadv2.ae:145: z = unzip(y)
 	movs	r1, #0
-	movs	r2, #0
 	ldr	r0, [sp, #60]
-	lsls	r0, r0, #16
-	lsls	r0, r0, #1
+	lsls	r2, r0, #16
+	lsls	r2, r2, #1
 	adcs	r1, r1
-	lsls	r0, r0, #1
-	adcs	r2, r2
-	lsls	r0, r0, #1
+	movs	r0, #0
+	lsls	r2, r2, #1
+	adcs	r0, r0
+	lsls	r2, r2, #1
 	adcs	r1, r1
-	lsls	r0, r0, #1
-	adcs	r2, r2
-	lsls	r0, r0, #1
+	lsls	r2, r2, #1
+	adcs	r0, r0
+	lsls	r2, r2, #1
 	adcs	r1, r1
-	lsls	r0, r0, #1
-	adcs	r2, r2
-	lsls	r0, r0, #1
+	lsls	r2, r2, #1
+	adcs	r0, r0
+	lsls	r2, r2, #1
 	adcs	r1, r1
-	lsls	r0, r0, #1
-	adcs	r2, r2
-	lsls	r0, r0, #1
+	lsls	r2, r2, #1
+	adcs	r0, r0
+	lsls	r2, r2, #1
 	adcs	r1, r1
-	lsls	r0, r0, #1
-	adcs	r2, r2
-	lsls	r0, r0, #1
+	lsls	r2, r2, #1
+	adcs	r0, r0
+	lsls	r2, r2, #1
 	adcs	r1, r1
-	lsls	r0, r0, #1
-	adcs	r2, r2
-	lsls	r0, r0, #1
+	lsls	r2, r2, #1
+	adcs	r0, r0
+	lsls	r2, r2, #1
 	adcs	r1, r1
-	lsls	r0, r0, #1
-	adcs	r2, r2
-	lsls	r0, r0, #1
+	lsls	r2, r2, #1
+	adcs	r0, r0
+	lsls	r2, r2, #1
 	adcs	r1, r1
-	lsls	r0, r0, #1
-	adcs	r2, r2
 	lsls	r1, r1, #8
-	orrs	r1, r2
+	lsls	r2, r2, #1
+	adcs	r0, r0
+	orrs	r1, r0
 	@ grain128aeadv2.ae:146: m = msg[i]
 	ldr	r2, [sp, #36]
 	ldrb	r0, [r2]
@@ -1260,43 +1260,43 @@ grain128aeadv2_decrypt:
 	str	r0, [sp, #44]
 	@ grain128aeadv2.ae:158: z = unzip(y)
 	movs	r1, #0
-	movs	r2, #0
 	ldr	r0, [sp, #60]
-	lsls	r0, r0, #16
-	lsls	r0, r0, #1
+	lsls	r2, r0, #16
+	lsls	r2, r2, #1
 	adcs	r1, r1
-	lsls	r0, r0, #1
-	adcs	r2, r2
-	lsls	r0, r0, #1
+	movs	r0, #0
+	lsls	r2, r2, #1
+	adcs	r0, r0
+	lsls	r2, r2, #1
 	adcs	r1, r1
-	lsls	r0, r0, #1
-	adcs	r2, r2
-	lsls	r0, r0, #1
+	lsls	r2, r2, #1
+	adcs	r0, r0
+	lsls	r2, r2, #1
 	adcs	r1, r1
-	lsls	r0, r0, #1
-	adcs	r2, r2
-	lsls	r0, r0, #1
+	lsls	r2, r2, #1
+	adcs	r0, r0
+	lsls	r2, r2, #1
 	adcs	r1, r1
-	lsls	r0, r0, #1
-	adcs	r2, r2
-	lsls	r0, r0, #1
+	lsls	r2, r2, #1
+	adcs	r0, r0
+	lsls	r2, r2, #1
 	adcs	r1, r1
-	lsls	r0, r0, #1
-	adcs	r2, r2
-	lsls	r0, r0, #1
+	lsls	r2, r2, #1
+	adcs	r0, r0
+	lsls	r2, r2, #1
 	adcs	r1, r1
-	lsls	r0, r0, #1
-	adcs	r2, r2
-	lsls	r0, r0, #1
+	lsls	r2, r2, #1
+	adcs	r0, r0
+	lsls	r2, r2, #1
 	adcs	r1, r1
-	lsls	r0, r0, #1
-	adcs	r2, r2
-	lsls	r0, r0, #1
+	lsls	r2, r2, #1
+	adcs	r0, r0
+	lsls	r2, r2, #1
 	adcs	r1, r1
-	lsls	r0, r0, #1
-	adcs	r2, r2
 	lsls	r1, r1, #8
-	orrs	r1, r2
+	lsls	r2, r2, #1
+	adcs	r0, r0
+	orrs	r1, r0
 	mov	r9, r1
 	@ grain128aeadv2.ae:159: m = ct[i] ^ z[7:0]
 	ldr	r2, [sp, #36]
@@ -1985,43 +1985,43 @@ grain128aeadv2_absorb_ad:
 	str	r0, [sp, #20]
 	@ grain128aeadv2.ae:121: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
 	movs	r2, #0
-	movs	r1, #0
 	ldr	r0, [sp, #48]
-	lsls	r0, r0, #16
-	lsls	r0, r0, #1
+	lsls	r1, r0, #16
+	lsls	r1, r1, #1
 	adcs	r2, r2
-	lsls	r0, r0, #1
-	adcs	r1, r1
-	lsls	r0, r0, #1
+	movs	r0, #0
+	lsls	r1, r1, #1
+	adcs	r0, r0
+	lsls	r1, r1, #1
 	adcs	r2, r2
-	lsls	r0, r0, #1
-	adcs	r1, r1
-	lsls	r0, r0, #1
+	lsls	r1, r1, #1
+	adcs	r0, r0
+	lsls	r1, r1, #1
 	adcs	r2, r2
-	lsls	r0, r0, #1
-	adcs	r1, r1
-	lsls	r0, r0, #1
+	lsls	r1, r1, #1
+	adcs	r0, r0
+	lsls	r1, r1, #1
 	adcs	r2, r2
-	lsls	r0, r0, #1
-	adcs	r1, r1
-	lsls	r0, r0, #1
+	lsls	r1, r1, #1
+	adcs	r0, r0
+	lsls	r1, r1, #1
 	adcs	r2, r2
-	lsls	r0, r0, #1
-	adcs	r1, r1
-	lsls	r0, r0, #1
+	lsls	r1, r1, #1
+	adcs	r0, r0
+	lsls	r1, r1, #1
 	adcs	r2, r2
-	lsls	r0, r0, #1
-	adcs	r1, r1
-	lsls	r0, r0, #1
+	lsls	r1, r1, #1
+	adcs	r0, r0
+	lsls	r1, r1, #1
 	adcs	r2, r2
-	lsls	r0, r0, #1
-	adcs	r1, r1
-	lsls	r0, r0, #1
+	lsls	r1, r1, #1
+	adcs	r0, r0
+	lsls	r1, r1, #1
 	adcs	r2, r2
-	lsls	r0, r0, #1
-	adcs	r1, r1
 	lsls	r2, r2, #8
-	orrs	r2, r1
+	lsls	r1, r1, #1
+	adcs	r0, r0
+	orrs	r2, r0
 	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	mov	r0, r11
 	lsls	r0, r0, #31
@@ -2515,43 +2515,43 @@ grain128aeadv2_absorb_ad:
 	str	r0, [sp, #16]
 	@ grain128aeadv2.ae:121: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
 	movs	r2, #0
-	movs	r1, #0
 	ldr	r0, [sp, #40]
-	lsls	r0, r0, #16
-	lsls	r0, r0, #1
+	lsls	r1, r0, #16
+	lsls	r1, r1, #1
 	adcs	r2, r2
-	lsls	r0, r0, #1
-	adcs	r1, r1
-	lsls	r0, r0, #1
+	movs	r0, #0
+	lsls	r1, r1, #1
+	adcs	r0, r0
+	lsls	r1, r1, #1
 	adcs	r2, r2
-	lsls	r0, r0, #1
-	adcs	r1, r1
-	lsls	r0, r0, #1
+	lsls	r1, r1, #1
+	adcs	r0, r0
+	lsls	r1, r1, #1
 	adcs	r2, r2
-	lsls	r0, r0, #1
-	adcs	r1, r1
-	lsls	r0, r0, #1
+	lsls	r1, r1, #1
+	adcs	r0, r0
+	lsls	r1, r1, #1
 	adcs	r2, r2
-	lsls	r0, r0, #1
-	adcs	r1, r1
-	lsls	r0, r0, #1
+	lsls	r1, r1, #1
+	adcs	r0, r0
+	lsls	r1, r1, #1
 	adcs	r2, r2
-	lsls	r0, r0, #1
-	adcs	r1, r1
-	lsls	r0, r0, #1
+	lsls	r1, r1, #1
+	adcs	r0, r0
+	lsls	r1, r1, #1
 	adcs	r2, r2
-	lsls	r0, r0, #1
-	adcs	r1, r1
-	lsls	r0, r0, #1
+	lsls	r1, r1, #1
+	adcs	r0, r0
+	lsls	r1, r1, #1
 	adcs	r2, r2
-	lsls	r0, r0, #1
-	adcs	r1, r1
-	lsls	r0, r0, #1
+	lsls	r1, r1, #1
+	adcs	r0, r0
+	lsls	r1, r1, #1
 	adcs	r2, r2
-	lsls	r0, r0, #1
-	adcs	r1, r1
 	lsls	r2, r2, #8
-	orrs	r2, r1
+	lsls	r1, r1, #1
+	adcs	r0, r0
+	orrs	r2, r0
 	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	mov	r0, r11
 	lsls	r0, r0, #31

@@ -117,8 +117,8 @@ spongent_pi160_sbox_layer:
 
 
 @ --- spongent_pi160_permute: spongent_pi160.permute
-@     frame 28 bytes (12 spill slots, 7 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1182 bytes of code and literals
+@     frame 8 bytes (8 spill slots, 2 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1062 bytes of code and literals
 	.section .text.spongent_pi160_permute,"ax",%progbits
 	.global spongent_pi160_permute
 	.type spongent_pi160_permute, %function
@@ -131,591 +131,531 @@ spongent_pi160_permute:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #28
-	str	r1, [sp, #24]
-	ldr	r4, [r0]
-	ldr	r1, [r0, #4]
-	ldr	r2, [r0, #8]
-	ldr	r5, [r0, #12]
-	ldr	r6, [r0, #16]
+	sub	sp, #8
+	str	r1, [sp, #4]
+	ldr	r5, [r0]
+	ldr	r4, [r0, #4]
+	ldr	r3, [r0, #8]
+	ldr	r2, [r0, #12]
+	ldr	r1, [r0, #16]
 	@ spongent_pi160.ae:41: @unroll(unroll)
 	movs	r0, #0
-	str	r0, [sp, #20]
+	str	r0, [sp]
 	movs	r0, #117
-	mov	r11, r0
+	mov	r9, r0
 	@ spongent_pi160.ae:43: x = x ^ (c as u160) ^ ((reverse8(c) as u160) << (n - 8))
 	ldr	r0, =spongent_pi160_sf0
-	mov	r10, r0
+	mov	r8, r0
 	@ spongent_pi160.ae:41: @unroll(unroll)
 .Lspongent_pi160_permute_loop1:
 	@ spongent_pi160.ae:43: x = x ^ (c as u160) ^ ((reverse8(c) as u160) << (n - 8))
-	mov	r0, r11
-	eors	r4, r0
-	movs	r3, #0
+	mov	r6, r5
+	mov	r0, r9
+	eors	r6, r0
+	movs	r5, #0
 	lsrs	r0, r0, #1
-	adcs	r3, r3
+	adcs	r5, r5
 	lsrs	r0, r0, #1
-	adcs	r3, r3
+	adcs	r5, r5
 	lsrs	r0, r0, #1
-	adcs	r3, r3
+	adcs	r5, r5
 	lsrs	r0, r0, #1
-	adcs	r3, r3
+	adcs	r5, r5
 	lsrs	r0, r0, #1
-	adcs	r3, r3
+	adcs	r5, r5
 	lsrs	r0, r0, #1
-	adcs	r3, r3
+	adcs	r5, r5
 	lsrs	r0, r0, #1
-	adcs	r3, r3
+	adcs	r5, r5
 	lsrs	r0, r0, #1
-	adcs	r3, r3
-	lsls	r0, r3, #24
-	mov	r7, r6
+	adcs	r5, r5
+	lsls	r0, r5, #24
+	mov	r7, r1
 	eors	r7, r0
-	lsrs	r3, r7, #24
-	mov	r0, r10
-	ldrb	r0, [r0, r3]
-	lsls	r6, r0, #8
-	lsrs	r0, r7, #16
-	uxtb	r3, r0
-	mov	r0, r10
-	ldrb	r0, [r0, r3]
-	orrs	r6, r0
-	lsrs	r0, r7, #8
-	uxtb	r3, r0
-	mov	r0, r10
-	ldrb	r0, [r0, r3]
-	lsls	r3, r0, #8
-	uxtb	r7, r7
-	mov	r0, r10
-	ldrb	r0, [r0, r7]
-	orrs	r3, r0
-	lsls	r0, r6, #16
-	orrs	r0, r3
-	str	r0, [sp, #16]
-	lsrs	r3, r5, #24
-	mov	r0, r10
-	ldrb	r0, [r0, r3]
-	lsls	r6, r0, #8
-	lsrs	r0, r5, #16
-	uxtb	r3, r0
-	mov	r0, r10
-	ldrb	r0, [r0, r3]
-	orrs	r6, r0
-	lsrs	r0, r5, #8
-	uxtb	r3, r0
-	mov	r0, r10
-	ldrb	r0, [r0, r3]
-	lsls	r3, r0, #8
-	uxtb	r5, r5
-	mov	r0, r10
-	ldrb	r0, [r0, r5]
-	orrs	r3, r0
-	lsls	r0, r6, #16
-	orrs	r0, r3
-	str	r0, [sp]
-	lsrs	r3, r2, #24
-	mov	r0, r10
-	ldrb	r0, [r0, r3]
+	lsrs	r1, r7, #24
+	mov	r0, r8
+	ldrb	r0, [r0, r1]
 	lsls	r5, r0, #8
-	lsrs	r0, r2, #16
-	uxtb	r3, r0
-	mov	r0, r10
-	ldrb	r0, [r0, r3]
+	lsrs	r0, r7, #16
+	uxtb	r1, r0
+	mov	r0, r8
+	ldrb	r0, [r0, r1]
 	orrs	r5, r0
-	lsrs	r0, r2, #8
-	uxtb	r3, r0
-	mov	r0, r10
-	ldrb	r0, [r0, r3]
-	lsls	r3, r0, #8
-	uxtb	r2, r2
-	mov	r0, r10
-	ldrb	r0, [r0, r2]
-	orrs	r3, r0
+	lsrs	r0, r7, #8
+	uxtb	r1, r0
+	mov	r0, r8
+	ldrb	r0, [r0, r1]
+	lsls	r1, r0, #8
+	uxtb	r7, r7
+	mov	r0, r8
+	ldrb	r0, [r0, r7]
+	orrs	r1, r0
 	lsls	r0, r5, #16
-	orrs	r0, r3
-	str	r0, [sp, #4]
-	lsrs	r2, r1, #24
-	mov	r0, r10
+	orrs	r0, r1
+	mov	r12, r0
+	lsrs	r1, r2, #24
+	mov	r0, r8
+	ldrb	r0, [r0, r1]
+	lsls	r1, r0, #8
+	lsrs	r0, r2, #16
+	uxtb	r5, r0
+	mov	r0, r8
+	ldrb	r0, [r0, r5]
+	orrs	r1, r0
+	lsrs	r0, r2, #8
+	uxtb	r5, r0
+	mov	r0, r8
+	ldrb	r0, [r0, r5]
+	lsls	r7, r0, #8
+	uxtb	r2, r2
+	mov	r0, r8
 	ldrb	r0, [r0, r2]
-	lsls	r3, r0, #8
-	lsrs	r0, r1, #16
+	orrs	r7, r0
+	lsls	r5, r1, #16
+	orrs	r5, r7
+	lsrs	r1, r3, #24
+	mov	r0, r8
+	ldrb	r0, [r0, r1]
+	lsls	r1, r0, #8
+	lsrs	r0, r3, #16
 	uxtb	r2, r0
-	mov	r0, r10
+	mov	r0, r8
 	ldrb	r0, [r0, r2]
-	orrs	r3, r0
-	lsrs	r0, r1, #8
+	orrs	r1, r0
+	lsrs	r0, r3, #8
 	uxtb	r2, r0
-	mov	r0, r10
+	mov	r0, r8
 	ldrb	r0, [r0, r2]
 	lsls	r2, r0, #8
-	uxtb	r1, r1
-	mov	r0, r10
-	ldrb	r0, [r0, r1]
+	uxtb	r3, r3
+	mov	r0, r8
+	ldrb	r0, [r0, r3]
 	orrs	r2, r0
-	lsls	r0, r3, #16
-	orrs	r0, r2
-	str	r0, [sp, #8]
+	lsls	r3, r1, #16
+	orrs	r3, r2
 	lsrs	r1, r4, #24
-	mov	r0, r10
+	mov	r0, r8
 	ldrb	r0, [r0, r1]
-	lsls	r3, r0, #8
+	lsls	r2, r0, #8
 	lsrs	r0, r4, #16
 	uxtb	r1, r0
-	mov	r0, r10
-	ldrb	r0, [r0, r1]
-	orrs	r3, r0
-	lsrs	r0, r4, #8
-	uxtb	r1, r0
-	mov	r0, r10
-	ldrb	r0, [r0, r1]
-	lsls	r2, r0, #8
-	uxtb	r1, r4
-	mov	r0, r10
+	mov	r0, r8
 	ldrb	r0, [r0, r1]
 	orrs	r2, r0
-	lsls	r0, r3, #16
-	orrs	r0, r2
-	str	r0, [sp, #12]
+	lsrs	r0, r4, #8
+	uxtb	r1, r0
+	mov	r0, r8
+	ldrb	r0, [r0, r1]
+	lsls	r1, r0, #8
+	uxtb	r4, r4
+	mov	r0, r8
+	ldrb	r0, [r0, r4]
+	orrs	r1, r0
+	lsls	r0, r2, #16
+	orrs	r0, r1
+	mov	r10, r0
+	lsrs	r1, r6, #24
+	mov	r0, r8
+	ldrb	r0, [r0, r1]
+	lsls	r2, r0, #8
+	lsrs	r0, r6, #16
+	uxtb	r1, r0
+	mov	r0, r8
+	ldrb	r0, [r0, r1]
+	orrs	r2, r0
+	lsrs	r0, r6, #8
+	uxtb	r1, r0
+	mov	r0, r8
+	ldrb	r0, [r0, r1]
+	lsls	r1, r0, #8
+	uxtb	r4, r6
+	mov	r0, r8
+	ldrb	r0, [r0, r4]
+	orrs	r1, r0
+	lsls	r0, r2, #16
+	orrs	r0, r1
+	mov	r11, r0
 	@ spongent_pi160.ae:45: x = player(sbox_layer(x))
-	movs	r6, #0
-	movs	r5, #0
-	movs	r0, #0
-	movs	r4, #0
+	movs	r1, #0
+	mov	r6, r12
+	lsls	r6, r6, #1
+	adcs	r1, r1
+	movs	r2, #0
+	lsls	r6, r6, #1
+	adcs	r2, r2
 	movs	r7, #0
+	lsls	r6, r6, #1
+	adcs	r7, r7
+	movs	r0, #0
+	lsls	r6, r6, #1
+	mov	r4, r0
+	adcs	r4, r0
+	lsls	r6, r6, #1
+	adcs	r1, r1
+	lsls	r6, r6, #1
+	adcs	r2, r2
+	lsls	r6, r6, #1
+	adcs	r7, r7
+	lsls	r6, r6, #1
+	mov	r0, r4
+	adcs	r4, r0
+	lsls	r6, r6, #1
+	adcs	r1, r1
+	lsls	r6, r6, #1
+	adcs	r2, r2
+	lsls	r6, r6, #1
+	adcs	r7, r7
+	lsls	r6, r6, #1
+	mov	r0, r4
+	adcs	r4, r0
+	lsls	r6, r6, #1
+	adcs	r1, r1
+	lsls	r6, r6, #1
+	adcs	r2, r2
+	lsls	r6, r6, #1
+	adcs	r7, r7
+	lsls	r6, r6, #1
+	mov	r0, r4
+	adcs	r4, r0
+	lsls	r6, r6, #1
+	adcs	r1, r1
+	lsls	r6, r6, #1
+	adcs	r2, r2
+	lsls	r6, r6, #1
+	adcs	r7, r7
+	lsls	r6, r6, #1
+	mov	r0, r4
+	adcs	r4, r0
+	lsls	r6, r6, #1
+	adcs	r1, r1
+	lsls	r6, r6, #1
+	adcs	r2, r2
+	lsls	r6, r6, #1
+	adcs	r7, r7
+	lsls	r6, r6, #1
+	mov	r0, r4
+	adcs	r4, r0
+	lsls	r6, r6, #1
+	adcs	r1, r1
+	lsls	r6, r6, #1
+	adcs	r2, r2
+	lsls	r6, r6, #1
+	adcs	r7, r7
+	lsls	r6, r6, #1
+	mov	r0, r4
+	adcs	r4, r0
+	lsls	r6, r6, #1
+	adcs	r1, r1
+	lsls	r6, r6, #1
+	adcs	r2, r2
+	lsls	r6, r6, #1
+	adcs	r7, r7
+	lsls	r6, r6, #1
+	mov	r0, r4
+	adcs	r4, r0
+	mov	r12, r4
+	lsls	r0, r5, #1
+	adcs	r1, r1
+	lsls	r0, r0, #1
+	adcs	r2, r2
+	lsls	r0, r0, #1
+	adcs	r7, r7
+	movs	r5, #0
+	lsls	r0, r0, #1
+	adcs	r5, r5
+	lsls	r0, r0, #1
+	adcs	r1, r1
+	lsls	r0, r0, #1
+	adcs	r2, r2
+	lsls	r0, r0, #1
+	adcs	r7, r7
+	lsls	r0, r0, #1
+	adcs	r5, r5
+	lsls	r0, r0, #1
+	adcs	r1, r1
+	lsls	r0, r0, #1
+	adcs	r2, r2
+	lsls	r0, r0, #1
+	adcs	r7, r7
+	lsls	r0, r0, #1
+	adcs	r5, r5
+	lsls	r0, r0, #1
+	adcs	r1, r1
+	lsls	r0, r0, #1
+	adcs	r2, r2
+	lsls	r0, r0, #1
+	adcs	r7, r7
+	lsls	r0, r0, #1
+	adcs	r5, r5
+	lsls	r0, r0, #1
+	adcs	r1, r1
+	lsls	r0, r0, #1
+	adcs	r2, r2
+	lsls	r0, r0, #1
+	adcs	r7, r7
+	lsls	r0, r0, #1
+	adcs	r5, r5
+	lsls	r0, r0, #1
+	adcs	r1, r1
+	lsls	r0, r0, #1
+	adcs	r2, r2
+	lsls	r0, r0, #1
+	adcs	r7, r7
+	lsls	r0, r0, #1
+	adcs	r5, r5
+	lsls	r0, r0, #1
+	adcs	r1, r1
+	lsls	r0, r0, #1
+	adcs	r2, r2
+	lsls	r0, r0, #1
+	adcs	r7, r7
+	lsls	r0, r0, #1
+	adcs	r5, r5
+	lsls	r0, r0, #1
+	adcs	r1, r1
+	lsls	r0, r0, #1
+	adcs	r2, r2
+	lsls	r0, r0, #1
+	adcs	r7, r7
+	lsls	r0, r0, #1
+	adcs	r5, r5
+	lsls	r3, r3, #1
+	adcs	r1, r1
+	lsls	r3, r3, #1
+	adcs	r2, r2
+	movs	r4, #0
+	lsls	r3, r3, #1
+	adcs	r4, r4
+	lsls	r3, r3, #1
+	adcs	r5, r5
+	lsls	r3, r3, #1
+	adcs	r1, r1
+	lsls	r3, r3, #1
+	adcs	r2, r2
+	lsls	r3, r3, #1
+	adcs	r4, r4
+	lsls	r3, r3, #1
+	adcs	r5, r5
+	lsls	r3, r3, #1
+	adcs	r1, r1
+	lsls	r3, r3, #1
+	adcs	r2, r2
+	lsls	r3, r3, #1
+	adcs	r4, r4
+	lsls	r3, r3, #1
+	adcs	r5, r5
+	lsls	r3, r3, #1
+	adcs	r1, r1
+	lsls	r3, r3, #1
+	adcs	r2, r2
+	lsls	r3, r3, #1
+	adcs	r4, r4
+	lsls	r3, r3, #1
+	adcs	r5, r5
+	lsls	r3, r3, #1
+	adcs	r1, r1
+	lsls	r3, r3, #1
+	adcs	r2, r2
+	lsls	r3, r3, #1
+	adcs	r4, r4
+	lsls	r3, r3, #1
+	adcs	r5, r5
+	lsls	r3, r3, #1
+	adcs	r1, r1
+	lsls	r3, r3, #1
+	adcs	r2, r2
+	lsls	r3, r3, #1
+	adcs	r4, r4
+	lsls	r3, r3, #1
+	adcs	r5, r5
+	lsls	r3, r3, #1
+	adcs	r1, r1
+	lsls	r3, r3, #1
+	adcs	r2, r2
+	lsls	r3, r3, #1
+	adcs	r4, r4
+	lsls	r3, r3, #1
+	adcs	r5, r5
+	lsls	r3, r3, #1
+	adcs	r1, r1
+	lsls	r3, r3, #1
+	adcs	r2, r2
+	lsls	r3, r3, #1
+	adcs	r4, r4
+	lsls	r3, r3, #1
+	adcs	r5, r5
+	mov	r0, r10
+	lsls	r0, r0, #1
+	adcs	r1, r1
 	movs	r3, #0
-	mov	r9, r6
-	ldr	r2, [sp, #16]
-	lsls	r2, r2, #1
-	adcs	r6, r6
-	lsls	r2, r2, #1
-	adcs	r5, r5
-	lsls	r2, r2, #1
-	mov	r1, r0
-	adcs	r1, r0
-	mov	r12, r1
-	lsls	r2, r2, #1
-	mov	r1, r0
-	adcs	r1, r0
-	mov	r8, r1
-	lsls	r2, r2, #1
-	adcs	r6, r6
-	lsls	r2, r2, #1
-	adcs	r5, r5
-	lsls	r2, r2, #1
-	mov	r1, r12
-	mov	r0, r12
-	adcs	r1, r0
-	mov	r12, r1
-	lsls	r2, r2, #1
-	mov	r1, r8
-	mov	r0, r8
-	adcs	r1, r0
-	mov	r8, r1
-	lsls	r2, r2, #1
-	adcs	r6, r6
-	lsls	r2, r2, #1
-	adcs	r5, r5
-	lsls	r2, r2, #1
-	mov	r1, r12
-	mov	r0, r12
-	adcs	r1, r0
-	mov	r12, r1
-	lsls	r2, r2, #1
-	mov	r1, r8
-	mov	r0, r8
-	adcs	r1, r0
-	mov	r8, r1
-	lsls	r2, r2, #1
-	adcs	r6, r6
-	lsls	r2, r2, #1
-	adcs	r5, r5
-	lsls	r2, r2, #1
-	mov	r1, r12
-	mov	r0, r12
-	adcs	r1, r0
-	mov	r12, r1
-	lsls	r2, r2, #1
-	mov	r1, r8
-	mov	r0, r8
-	adcs	r1, r0
-	mov	r8, r1
-	lsls	r2, r2, #1
-	adcs	r6, r6
-	lsls	r2, r2, #1
-	adcs	r5, r5
-	lsls	r2, r2, #1
-	mov	r1, r12
-	mov	r0, r12
-	adcs	r1, r0
-	mov	r12, r1
-	lsls	r2, r2, #1
-	mov	r1, r8
-	mov	r0, r8
-	adcs	r1, r0
-	mov	r8, r1
-	lsls	r2, r2, #1
-	adcs	r6, r6
-	lsls	r2, r2, #1
-	adcs	r5, r5
-	lsls	r2, r2, #1
-	mov	r1, r12
-	mov	r0, r12
-	adcs	r1, r0
-	mov	r12, r1
-	lsls	r2, r2, #1
-	mov	r1, r8
-	mov	r0, r8
-	adcs	r1, r0
-	mov	r8, r1
-	lsls	r2, r2, #1
-	adcs	r6, r6
-	lsls	r2, r2, #1
-	adcs	r5, r5
-	lsls	r2, r2, #1
-	mov	r1, r12
-	mov	r0, r12
-	adcs	r1, r0
-	mov	r12, r1
-	lsls	r2, r2, #1
-	mov	r1, r8
-	mov	r0, r8
-	adcs	r1, r0
-	mov	r8, r1
-	lsls	r2, r2, #1
-	adcs	r6, r6
-	lsls	r2, r2, #1
-	adcs	r5, r5
-	lsls	r2, r2, #1
-	mov	r1, r12
-	mov	r0, r12
-	adcs	r1, r0
-	mov	r12, r1
-	lsls	r2, r2, #1
-	mov	r1, r8
-	mov	r0, r8
-	adcs	r1, r0
-	mov	r8, r1
-	ldr	r2, [sp]
-	lsls	r2, r2, #1
-	adcs	r6, r6
-	lsls	r2, r2, #1
-	adcs	r5, r5
-	lsls	r2, r2, #1
-	mov	r1, r12
-	mov	r0, r12
-	adcs	r1, r0
-	lsls	r2, r2, #1
-	adcs	r4, r4
-	lsls	r2, r2, #1
-	adcs	r6, r6
-	lsls	r2, r2, #1
-	adcs	r5, r5
-	lsls	r2, r2, #1
-	mov	r0, r1
-	adcs	r1, r0
-	lsls	r2, r2, #1
-	adcs	r4, r4
-	lsls	r2, r2, #1
-	adcs	r6, r6
-	lsls	r2, r2, #1
-	adcs	r5, r5
-	lsls	r2, r2, #1
-	mov	r0, r1
-	adcs	r1, r0
-	lsls	r2, r2, #1
-	adcs	r4, r4
-	lsls	r2, r2, #1
-	adcs	r6, r6
-	lsls	r2, r2, #1
-	adcs	r5, r5
-	lsls	r2, r2, #1
-	mov	r0, r1
-	adcs	r1, r0
-	lsls	r2, r2, #1
-	adcs	r4, r4
-	lsls	r2, r2, #1
-	adcs	r6, r6
-	lsls	r2, r2, #1
-	adcs	r5, r5
-	lsls	r2, r2, #1
-	mov	r0, r1
-	adcs	r1, r0
-	lsls	r2, r2, #1
-	adcs	r4, r4
-	lsls	r2, r2, #1
-	adcs	r6, r6
-	lsls	r2, r2, #1
-	adcs	r5, r5
-	lsls	r2, r2, #1
-	mov	r0, r1
-	adcs	r1, r0
-	lsls	r2, r2, #1
-	adcs	r4, r4
-	lsls	r2, r2, #1
-	adcs	r6, r6
-	lsls	r2, r2, #1
-	adcs	r5, r5
-	lsls	r2, r2, #1
-	mov	r0, r1
-	adcs	r1, r0
-	lsls	r2, r2, #1
-	adcs	r4, r4
-	lsls	r2, r2, #1
-	adcs	r6, r6
-	lsls	r2, r2, #1
-	adcs	r5, r5
-	lsls	r2, r2, #1
-	mov	r0, r1
-	adcs	r1, r0
-	mov	r12, r1
-	lsls	r2, r2, #1
-	adcs	r4, r4
-	ldr	r0, [sp, #4]
-	lsls	r0, r0, #1
-	adcs	r6, r6
-	lsls	r0, r0, #1
-	adcs	r5, r5
-	lsls	r0, r0, #1
-	adcs	r7, r7
-	lsls	r0, r0, #1
-	adcs	r4, r4
-	lsls	r0, r0, #1
-	adcs	r6, r6
-	lsls	r0, r0, #1
-	adcs	r5, r5
-	lsls	r0, r0, #1
-	adcs	r7, r7
-	lsls	r0, r0, #1
-	adcs	r4, r4
-	lsls	r0, r0, #1
-	adcs	r6, r6
-	lsls	r0, r0, #1
-	adcs	r5, r5
-	lsls	r0, r0, #1
-	adcs	r7, r7
-	lsls	r0, r0, #1
-	adcs	r4, r4
-	lsls	r0, r0, #1
-	adcs	r6, r6
-	lsls	r0, r0, #1
-	adcs	r5, r5
-	lsls	r0, r0, #1
-	adcs	r7, r7
-	lsls	r0, r0, #1
-	adcs	r4, r4
-	lsls	r0, r0, #1
-	adcs	r6, r6
-	lsls	r0, r0, #1
-	adcs	r5, r5
-	lsls	r0, r0, #1
-	adcs	r7, r7
-	lsls	r0, r0, #1
-	adcs	r4, r4
-	lsls	r0, r0, #1
-	adcs	r6, r6
-	lsls	r0, r0, #1
-	adcs	r5, r5
-	lsls	r0, r0, #1
-	adcs	r7, r7
-	lsls	r0, r0, #1
-	adcs	r4, r4
-	lsls	r0, r0, #1
-	adcs	r6, r6
-	lsls	r0, r0, #1
-	adcs	r5, r5
-	lsls	r0, r0, #1
-	adcs	r7, r7
-	lsls	r0, r0, #1
-	adcs	r4, r4
-	lsls	r0, r0, #1
-	adcs	r6, r6
-	lsls	r0, r0, #1
-	adcs	r5, r5
-	lsls	r0, r0, #1
-	adcs	r7, r7
-	lsls	r0, r0, #1
-	adcs	r4, r4
-	ldr	r0, [sp, #8]
-	lsls	r0, r0, #1
-	adcs	r6, r6
 	lsls	r0, r0, #1
 	adcs	r3, r3
 	lsls	r0, r0, #1
-	adcs	r7, r7
-	lsls	r0, r0, #1
 	adcs	r4, r4
 	lsls	r0, r0, #1
-	adcs	r6, r6
+	adcs	r5, r5
+	lsls	r0, r0, #1
+	adcs	r1, r1
 	lsls	r0, r0, #1
 	adcs	r3, r3
 	lsls	r0, r0, #1
-	adcs	r7, r7
-	lsls	r0, r0, #1
 	adcs	r4, r4
 	lsls	r0, r0, #1
-	adcs	r6, r6
+	adcs	r5, r5
+	lsls	r0, r0, #1
+	adcs	r1, r1
 	lsls	r0, r0, #1
 	adcs	r3, r3
 	lsls	r0, r0, #1
-	adcs	r7, r7
-	lsls	r0, r0, #1
 	adcs	r4, r4
 	lsls	r0, r0, #1
-	adcs	r6, r6
+	adcs	r5, r5
+	lsls	r0, r0, #1
+	adcs	r1, r1
 	lsls	r0, r0, #1
 	adcs	r3, r3
 	lsls	r0, r0, #1
-	adcs	r7, r7
-	lsls	r0, r0, #1
 	adcs	r4, r4
 	lsls	r0, r0, #1
-	adcs	r6, r6
+	adcs	r5, r5
+	lsls	r0, r0, #1
+	adcs	r1, r1
 	lsls	r0, r0, #1
 	adcs	r3, r3
 	lsls	r0, r0, #1
-	adcs	r7, r7
-	lsls	r0, r0, #1
 	adcs	r4, r4
 	lsls	r0, r0, #1
-	adcs	r6, r6
+	adcs	r5, r5
+	lsls	r0, r0, #1
+	adcs	r1, r1
 	lsls	r0, r0, #1
 	adcs	r3, r3
 	lsls	r0, r0, #1
-	adcs	r7, r7
-	lsls	r0, r0, #1
 	adcs	r4, r4
 	lsls	r0, r0, #1
-	adcs	r6, r6
+	adcs	r5, r5
+	lsls	r0, r0, #1
+	adcs	r1, r1
 	lsls	r0, r0, #1
 	adcs	r3, r3
 	lsls	r0, r0, #1
-	adcs	r7, r7
-	lsls	r0, r0, #1
 	adcs	r4, r4
 	lsls	r0, r0, #1
-	adcs	r6, r6
+	adcs	r5, r5
+	lsls	r0, r0, #1
+	adcs	r1, r1
 	lsls	r0, r0, #1
 	adcs	r3, r3
 	lsls	r0, r0, #1
-	adcs	r7, r7
+	adcs	r4, r4
+	lsls	r0, r0, #1
+	adcs	r5, r5
+	movs	r0, #0
+	mov	r6, r11
+	lsls	r6, r6, #1
+	adcs	r0, r0
+	lsls	r6, r6, #1
+	adcs	r3, r3
+	lsls	r6, r6, #1
+	adcs	r4, r4
+	lsls	r6, r6, #1
+	adcs	r5, r5
+	lsls	r6, r6, #1
+	adcs	r0, r0
+	lsls	r6, r6, #1
+	adcs	r3, r3
+	lsls	r6, r6, #1
+	adcs	r4, r4
+	lsls	r6, r6, #1
+	adcs	r5, r5
+	lsls	r6, r6, #1
+	adcs	r0, r0
+	lsls	r6, r6, #1
+	adcs	r3, r3
+	lsls	r6, r6, #1
+	adcs	r4, r4
+	lsls	r6, r6, #1
+	adcs	r5, r5
+	lsls	r6, r6, #1
+	adcs	r0, r0
+	lsls	r6, r6, #1
+	adcs	r3, r3
+	lsls	r6, r6, #1
+	adcs	r4, r4
+	lsls	r6, r6, #1
+	adcs	r5, r5
+	lsls	r6, r6, #1
+	adcs	r0, r0
+	lsls	r6, r6, #1
+	adcs	r3, r3
+	lsls	r6, r6, #1
+	adcs	r4, r4
+	lsls	r6, r6, #1
+	adcs	r5, r5
+	lsls	r6, r6, #1
+	adcs	r0, r0
+	lsls	r6, r6, #1
+	adcs	r3, r3
+	lsls	r6, r6, #1
+	adcs	r4, r4
 	b	.Lspongent_pi160_permute_pool1
 	.ltorg
 .Lspongent_pi160_permute_pool1:
-	lsls	r0, r0, #1
-	adcs	r4, r4
-	ldr	r2, [sp, #12]
-	lsls	r2, r2, #1
-	mov	r1, r9
-	mov	r0, r9
-	adcs	r1, r0
-	lsls	r2, r2, #1
+	lsls	r6, r6, #1
+	adcs	r5, r5
+	lsls	r6, r6, #1
+	adcs	r0, r0
+	lsls	r6, r6, #1
 	adcs	r3, r3
-	lsls	r2, r2, #1
-	adcs	r7, r7
-	lsls	r2, r2, #1
+	lsls	r6, r6, #1
 	adcs	r4, r4
-	lsls	r2, r2, #1
-	mov	r0, r1
-	adcs	r1, r0
-	lsls	r2, r2, #1
-	adcs	r3, r3
-	lsls	r2, r2, #1
-	adcs	r7, r7
-	lsls	r2, r2, #1
-	adcs	r4, r4
-	lsls	r2, r2, #1
-	mov	r0, r1
-	adcs	r1, r0
-	lsls	r2, r2, #1
-	adcs	r3, r3
-	lsls	r2, r2, #1
-	adcs	r7, r7
-	lsls	r2, r2, #1
-	adcs	r4, r4
-	lsls	r2, r2, #1
-	mov	r0, r1
-	adcs	r1, r0
-	lsls	r2, r2, #1
-	adcs	r3, r3
-	lsls	r2, r2, #1
-	adcs	r7, r7
-	lsls	r2, r2, #1
-	adcs	r4, r4
-	lsls	r2, r2, #1
-	mov	r0, r1
-	adcs	r1, r0
-	lsls	r2, r2, #1
-	adcs	r3, r3
-	lsls	r2, r2, #1
-	adcs	r7, r7
-	lsls	r2, r2, #1
-	adcs	r4, r4
-	lsls	r2, r2, #1
-	mov	r0, r1
-	adcs	r1, r0
-	lsls	r2, r2, #1
-	adcs	r3, r3
-	lsls	r2, r2, #1
-	adcs	r7, r7
-	lsls	r2, r2, #1
-	adcs	r4, r4
-	lsls	r2, r2, #1
-	mov	r0, r1
-	adcs	r1, r0
-	lsls	r2, r2, #1
-	adcs	r3, r3
-	lsls	r2, r2, #1
-	adcs	r7, r7
-	lsls	r2, r2, #1
-	adcs	r4, r4
-	lsls	r2, r2, #1
-	mov	r0, r1
-	adcs	r1, r0
-	mov	r9, r1
-	lsls	r2, r2, #1
-	adcs	r3, r3
-	lsls	r2, r2, #1
-	adcs	r7, r7
-	lsls	r2, r2, #1
-	adcs	r4, r4
-	lsls	r0, r7, #8
-	mov	r1, r8
-	orrs	r1, r0
-	lsls	r0, r3, #16
-	mov	r2, r12
-	orrs	r2, r0
-	mov	r0, r9
+	lsls	r6, r6, #1
+	adcs	r5, r5
+	lsls	r6, r6, #1
+	adcs	r0, r0
 	lsls	r0, r0, #24
-	orrs	r5, r0
+	orrs	r2, r0
+	lsls	r6, r6, #1
+	adcs	r3, r3
+	lsls	r0, r3, #16
+	mov	r3, r7
+	orrs	r3, r0
+	lsls	r6, r6, #1
+	adcs	r4, r4
+	lsls	r0, r4, #8
+	mov	r4, r12
+	orrs	r4, r0
+	lsls	r6, r6, #1
+	adcs	r5, r5
 	@ spongent_pi160.ae:44: c = ((c << 1) | ((c >> 6) ^ (c >> 5)) & 1) & 0x7f
-	mov	r0, r11
+	mov	r0, r9
 	lsls	r0, r0, #1
-	uxtb	r3, r0
-	mov	r0, r11
+	uxtb	r6, r0
+	mov	r0, r9
 	lsrs	r7, r0, #6
 	lsrs	r0, r0, #5
 	eors	r7, r0
 	lsls	r0, r7, #31
 	lsrs	r0, r0, #31
-	orrs	r3, r0
-	lsls	r0, r3, #25
+	orrs	r6, r0
+	lsls	r0, r6, #25
 	lsrs	r0, r0, #25
-	mov	r11, r0
-	ldr	r0, [sp, #20]
+	mov	r9, r0
+	ldr	r0, [sp]
 	adds	r0, #1
-	str	r0, [sp, #20]
+	str	r0, [sp]
 	cmp	r0, #80
 	bcs	.Lspongent_pi160_permute_far1
 	b	.Lspongent_pi160_permute_loop1
 .Lspongent_pi160_permute_far1:
 .Lspongent_pi160_permute_done2:
-	ldr	r0, [sp, #24]
-	str	r4, [r0]
-	str	r1, [r0, #4]
-	str	r2, [r0, #8]
-	str	r5, [r0, #12]
-	str	r6, [r0, #16]
-	add	sp, #28
+	ldr	r0, [sp, #4]
+	str	r5, [r0]
+	str	r4, [r0, #4]
+	str	r3, [r0, #8]
+	str	r2, [r0, #12]
+	str	r1, [r0, #16]
+	add	sp, #8
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

@@ -531,10 +531,10 @@ grain128aeadv2_encrypt:
 	mov	r15, 50(sp)
 	; grain128aeadv2.ae:145: z = unzip(y)
 	mov	#0, r13
-	mov	#0, r14
 	mov	48(sp), r15
 	rra	r15
 	rrc	r13
+	mov	#0, r14
 	rra	r15
 	rrc	r14
 	rra	r15
@@ -563,10 +563,10 @@ grain128aeadv2_encrypt:
 	rrc	r14
 	rra	r15
 	rrc	r13
-	rra	r15
-	rrc	r14
 	swpb	r13
 	mov.b	r13, r13
+	rra	r15
+	rrc	r14
 	mov	r13, r15
 	bis	r14, r15
 	mov	r15, 18(sp)
@@ -1385,10 +1385,10 @@ grain128aeadv2_decrypt:
 	mov	r15, 50(sp)
 	; grain128aeadv2.ae:158: z = unzip(y)
 	mov	#0, r13
-	mov	#0, r14
 	mov	48(sp), r15
 	rra	r15
 	rrc	r13
+	mov	#0, r14
 	rra	r15
 	rrc	r14
 	rra	r15
@@ -1417,10 +1417,10 @@ grain128aeadv2_decrypt:
 	rrc	r14
 	rra	r15
 	rrc	r13
-	rra	r15
-	rrc	r14
 	swpb	r13
 	mov.b	r13, r13
+	rra	r15
+	rrc	r14
 	mov	r13, r15
 	bis	r14, r15
 	mov	r15, 20(sp)
@@ -2260,10 +2260,10 @@ grain128aeadv2_absorb_ad:
 	mov	r15, 46(sp)
 	; grain128aeadv2.ae:121: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
 	mov	#0, r13
-	mov	#0, r14
 	mov	40(sp), r15
 	rra	r15
 	rrc	r13
+	mov	#0, r14
 	rra	r15
 	rrc	r14
 	rra	r15
@@ -2292,10 +2292,10 @@ grain128aeadv2_absorb_ad:
 	rrc	r14
 	rra	r15
 	rrc	r13
-	rra	r15
-	rrc	r14
 	swpb	r13
 	mov.b	r13, r13
+	rra	r15
+	rrc	r14
 	mov	r13, r15
 	bis	r14, r15
 	mov	r15, 8(sp)
@@ -2908,10 +2908,10 @@ grain128aeadv2_absorb_ad:
 	mov	r15, 44(sp)
 	; grain128aeadv2.ae:121: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
 	mov	#0, r12
-	mov	#0, r13
 	mov	38(sp), r15
 	rra	r15
 	rrc	r12
+	mov	#0, r13
 	rra	r15
 	rrc	r13
 	rra	r15
@@ -2940,10 +2940,10 @@ grain128aeadv2_absorb_ad:
 	rrc	r13
 	rra	r15
 	rrc	r12
-	rra	r15
-	rrc	r13
 	swpb	r12
 	mov.b	r12, r12
+	rra	r15
+	rrc	r13
 	mov	r12, r15
 	bis	r13, r15
 	mov	r15, 6(sp)
