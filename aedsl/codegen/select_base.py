@@ -328,15 +328,28 @@ class SelectorBase:
                 if m & bits == 0:
                     saved = saved or not isinstance(src[idx], Imm)
                     continue
-                if idx == near and m & far_bits == 0 and self.rotation_is_cheaper(sh):
+                # the bits this part's shift fills are the other part's: not demanded there
+                free = m & (far_bits if idx == near else near_bits) == 0
+                if free and self.rotation_is_cheaper(sh):
                     # no demanded bit where the shift brings in zeros (or the far limb's
                     # bits): a rotation, which brings in the limb's own bits there, will do
                     x = self.bitop(self.BITWISE["or"], x, self.rotl_limb(src[idx], sh % L))
                     saved = True
                     continue
+                loose = self.loose_shift_limb(src[idx], sh) if free else None
+                if loose is not None:
+                    # the same: any bits where the shift would bring in zeros will do
+                    x = self.bitop(self.BITWISE["or"], x, loose)
+                    saved = True
+                    continue
                 x = self.bitop(self.BITWISE["or"], x, self.shift_limb(src[idx], sh))
             out.append(x)
         return out if saved else None
+
+    def loose_shift_limb(self, limb, k: int):
+        """A limb shifted by k (left) or -k (right) whose bits where the shift brings in zeros
+        may be anything, where the target has a cheaper form than `shift_limb`; else None."""
+        return None
 
     def rotation_is_cheaper(self, k: int) -> bool:
         """Whether rotating a limb left by k (right by -k) costs less than shifting it by k

@@ -48,6 +48,30 @@ class Msp430Shifts:
             return n + s
         return n + s + (1 if k < 0 and s else 0)
 
+    def loose_shift_limb(self, limb, k: int):
+        """The shift without the clean-up of the bits it fills: right by s as swpb (s >= 8, no
+        mov.b) and rra steps (no clrc: bit 15 copies itself down) or rram #n on MSP430X; left
+        by s >= 8 as swpb (no mov.b) and rla steps. None where nothing is saved (a constant,
+        a left shift by less than 8, a right shift by less than 8 on MSP430X)."""
+        s = abs(k)
+        if isinstance(limb, Imm) or s == 0 or s >= 16 or (s < 8 and (k > 0 or self.cpux)):
+            return None
+        d = self.copy(limb)
+        if s >= 8:
+            self.emit("swpb", d)
+            s -= 8
+        if k > 0:
+            self._left(d, s)
+        elif self.cpux:
+            while s > 0:
+                n = min(s, 4)
+                self.emit("rram", Imm(n), d)
+                s -= n
+        else:
+            for _ in range(s):
+                self.emit("rra", d)
+        return d
+
     def rotation_is_cheaper(self, k: int) -> bool:
         """A rotation by swpb and 1-bit steps against the shift (e.g. by 7: swpb, rla, adc = 3
         cycles against clrc, rrc and six rra = 8)."""

@@ -252,6 +252,26 @@ def test_a_window_next_to_one_already_made_is_moved_bit_by_bit(tmp_path):
 
 
 @pytest.mark.needs("msp430")
+def test_a_shift_under_a_mask_leaves_the_bits_it_fills_as_they_come(tmp_path, monkeypatch):
+    """(x >> 3) & 0x11111111 in `dm`: the mask clears whatever the shift brings in at the top,
+    so each limb is three rra (no clrc; rrc first): one instruction fewer a limb (the results
+    against the interpreter below)."""
+    spec = tmp_path / "ops.ae"
+    spec.write_text(OPS_SPEC)
+
+    def ops():
+        unit = compile_spec(spec, chips.load("msp430f1611"), entry="dm")
+        return [ln.split()[0] for ln in unit.asm.split("\nops_dm:")[1].split(".size")[0].splitlines()
+                if ln.startswith("\t") and ln.strip() and not ln.lstrip().startswith(";")]
+
+    on = ops()
+    assert "clrc" not in on
+    monkeypatch.setattr(Msp430Selector, "loose_shift_limb", lambda self, limb, k: None)
+    off = ops()
+    assert off.count("clrc") == 2 and len(on) == len(off) - 2
+
+
+@pytest.mark.needs("msp430")
 @pytest.mark.parametrize("chip", CHIPS)
 def test_ops_against_interpreter(tmp_path, chip):
     spec = tmp_path / "ops.ae"
