@@ -244,7 +244,7 @@ elephant_dumbo_decrypt_with:
 
 ; --- elephant_dumbo_P_permute: elephant_dumbo.P.permute
 ;     frame 14 bytes (7 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1154 bytes of code
+;     estimated 1152 bytes of code
 	.section .text.elephant_dumbo_P_permute,"ax",@progbits
 	.local elephant_dumbo_P_permute
 	.type elephant_dumbo_P_permute, @function
@@ -722,21 +722,20 @@ elephant_dumbo_P_permute:
 	mov	6(sp), r4
 	rla.b	r4
 	mov	6(sp), r5
-	clrc
-	rrc	r5
-	rra	r5
-	rra	r5
-	rra	r5
-	rra	r5
+	swpb	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
 	mov	6(sp), r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	xor	r5, r15
-	and	#1, r15
-	bis	r15, r4
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	xor	r15, r5
+	and	#1, r5
+	bis	r5, r4
 	mov	r4, r15
 	and	#127, r15
 	mov	r10, 8(sp)

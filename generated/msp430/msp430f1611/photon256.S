@@ -32,7 +32,7 @@ photon256_sub_cells:
 
 ; --- photon256_times2: photon256.times2
 ;     frame 0 bytes (0 spill slots, locals 0), saves r9, r10
-;     estimated 90 bytes of code
+;     estimated 86 bytes of code
 	.section .text.photon256_times2,"ax",@progbits
 	.global photon256_times2
 	.type photon256_times2, @function
@@ -42,13 +42,11 @@ photon256_times2:
 	push	r9
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	@r12, r9
-	clrc
-	rrc	r9
+	rra	r9
 	rra	r9
 	rra	r9
 	mov	2(r12), r10
-	clrc
-	rrc	r10
+	rra	r10
 	rra	r10
 	rra	r10
 	and	#4369, r9
@@ -81,7 +79,7 @@ photon256_times2:
 
 ; --- photon256_serial: photon256.serial
 ;     frame 12 bytes (6 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 490 bytes of code
+;     estimated 478 bytes of code
 	.section .text.photon256_serial,"ax",@progbits
 	.global photon256_serial
 	.type photon256_serial, @function
@@ -103,8 +101,7 @@ photon256_serial:
 	xor	@r15, r8
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	r8, r11
-	clrc
-	rrc	r11
+	rra	r11
 	rra	r11
 	rra	r11
 	and	#4369, r11
@@ -127,8 +124,7 @@ photon256_serial:
 	xor	r8, r13
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	r13, r7
-	clrc
-	rrc	r7
+	rra	r7
 	rra	r7
 	rra	r7
 	and	#4369, r7
@@ -156,8 +152,7 @@ photon256_serial:
 	xor	2(r13), r4
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	r4, r13
-	clrc
-	rrc	r13
+	rra	r13
 	rra	r13
 	rra	r13
 	and	#4369, r13
@@ -176,8 +171,7 @@ photon256_serial:
 	xor	r4, r13
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	r13, r11
-	clrc
-	rrc	r11
+	rra	r11
 	rra	r11
 	rra	r11
 	and	#4369, r11
@@ -198,8 +192,7 @@ photon256_serial:
 	xor	r13, r4
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	r4, r13
-	clrc
-	rrc	r13
+	rra	r13
 	rra	r13
 	rra	r13
 	and	#4369, r13
@@ -210,8 +203,7 @@ photon256_serial:
 	rla	r13
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	r8, r7
-	clrc
-	rrc	r7
+	rra	r7
 	rra	r7
 	rra	r7
 	and	#4369, r7
@@ -282,7 +274,7 @@ photon256_serial:
 
 ; --- photon256_permute: photon256.permute
 ;     frame 78 bytes (39 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3244 bytes of code
+;     estimated 3148 bytes of code
 	.section .text.photon256_permute,"ax",@progbits
 	.global photon256_permute
 	.type photon256_permute, @function
@@ -563,13 +555,11 @@ photon256_permute:
 	mov	r15, 64(sp)
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	58(sp), r15
-	clrc
-	rrc	r15
+	rra	r15
 	rra	r15
 	rra	r15
 	mov	64(sp), r7
-	clrc
-	rrc	r7
+	rra	r7
 	rra	r7
 	rra	r7
 	and	#4369, r15
@@ -604,13 +594,11 @@ photon256_permute:
 	xor	r15, r4
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	r7, r15
-	clrc
-	rrc	r15
+	rra	r15
 	rra	r15
 	rra	r15
 	mov	r4, r6
-	clrc
-	rrc	r6
+	rra	r6
 	rra	r6
 	rra	r6
 	and	#4369, r15
@@ -647,13 +635,11 @@ photon256_permute:
 	xor	r15, r4
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	r5, r7
-	clrc
-	rrc	r7
+	rra	r7
 	rra	r7
 	rra	r7
 	mov	r4, r15
-	clrc
-	rrc	r15
+	rra	r15
 	rra	r15
 	rra	r15
 	and	#4369, r7
@@ -692,13 +678,11 @@ photon256_permute:
 	xor	34(sp), 62(sp)
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	54(sp), r15
-	clrc
-	rrc	r15
+	rra	r15
 	rra	r15
 	rra	r15
 	mov	62(sp), r7
-	clrc
-	rrc	r7
+	rra	r7
 	rra	r7
 	rra	r7
 	and	#4369, r15
@@ -733,13 +717,11 @@ photon256_permute:
 	xor	r15, r4
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	r7, r15
-	clrc
-	rrc	r15
+	rra	r15
 	rra	r15
 	rra	r15
 	mov	r4, r6
-	clrc
-	rrc	r6
+	rra	r6
 	rra	r6
 	rra	r6
 	and	#4369, r15
@@ -776,13 +758,11 @@ photon256_permute:
 	xor	r15, r5
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	r6, r7
-	clrc
-	rrc	r7
+	rra	r7
 	rra	r7
 	rra	r7
 	mov	r5, r15
-	clrc
-	rrc	r15
+	rra	r15
 	rra	r15
 	rra	r15
 	and	#4369, r7
@@ -823,13 +803,11 @@ photon256_permute:
 	mov	r15, 60(sp)
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	52(sp), r5
-	clrc
-	rrc	r5
+	rra	r5
 	rra	r5
 	rra	r5
 	mov	r15, r6
-	clrc
-	rrc	r6
+	rra	r6
 	rra	r6
 	rra	r6
 	and	#4369, r5
@@ -864,13 +842,11 @@ photon256_permute:
 	xor	r15, r6
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	r5, r11
-	clrc
-	rrc	r11
+	rra	r11
 	rra	r11
 	rra	r11
 	mov	r6, r12
-	clrc
-	rrc	r12
+	rra	r12
 	rra	r12
 	rra	r12
 	and	#4369, r11
@@ -906,13 +882,11 @@ photon256_permute:
 	xor	r6, r10
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	r7, r11
-	clrc
-	rrc	r11
+	rra	r11
 	rra	r11
 	rra	r11
 	mov	r10, r12
-	clrc
-	rrc	r12
+	rra	r12
 	rra	r12
 	rra	r12
 	and	#4369, r11
@@ -947,13 +921,11 @@ photon256_permute:
 	xor	44(sp), 48(sp)
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	46(sp), r6
-	clrc
-	rrc	r6
+	rra	r6
 	rra	r6
 	rra	r6
 	mov	48(sp), r7
-	clrc
-	rrc	r7
+	rra	r7
 	rra	r7
 	rra	r7
 	and	#4369, r6
@@ -988,13 +960,11 @@ photon256_permute:
 	xor	r15, r7
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	r6, r12
-	clrc
-	rrc	r12
+	rra	r12
 	rra	r12
 	rra	r12
 	mov	r7, r10
-	clrc
-	rrc	r10
+	rra	r10
 	rra	r10
 	rra	r10
 	and	#4369, r12
@@ -1030,13 +1000,11 @@ photon256_permute:
 	xor	r15, r7
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	r6, r10
-	clrc
-	rrc	r10
+	rra	r10
 	rra	r10
 	rra	r10
 	mov	r7, r12
-	clrc
-	rrc	r12
+	rra	r12
 	rra	r12
 	rra	r12
 	and	#4369, r10
@@ -1075,13 +1043,11 @@ photon256_permute:
 	mov	r15, 56(sp)
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	50(sp), r10
-	clrc
-	rrc	r10
+	rra	r10
 	rra	r10
 	rra	r10
 	mov	r15, r7
-	clrc
-	rrc	r7
+	rra	r7
 	rra	r7
 	rra	r7
 	and	#4369, r10
@@ -1117,13 +1083,11 @@ photon256_permute:
 	xor	r6, r10
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	r7, r14
-	clrc
-	rrc	r14
+	rra	r14
 	rra	r14
 	rra	r14
 	mov	r10, r13
-	clrc
-	rrc	r13
+	rra	r13
 	rra	r13
 	rra	r13
 	and	#4369, r14
@@ -1159,13 +1123,11 @@ photon256_permute:
 	xor	r15, r7
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	r10, r13
-	clrc
-	rrc	r13
+	rra	r13
 	rra	r13
 	rra	r13
 	mov	r7, r15
-	clrc
-	rrc	r15
+	rra	r15
 	rra	r15
 	rra	r15
 	and	#4369, r13
@@ -1202,13 +1164,11 @@ photon256_permute:
 	xor	r11, r6
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	r10, r15
-	clrc
-	rrc	r15
+	rra	r15
 	rra	r15
 	rra	r15
 	mov	r6, r14
-	clrc
-	rrc	r14
+	rra	r14
 	rra	r14
 	rra	r14
 	and	#4369, r15
@@ -1241,13 +1201,11 @@ photon256_permute:
 	xor	r15, r6
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	r14, r15
-	clrc
-	rrc	r15
+	rra	r15
 	rra	r15
 	rra	r15
 	mov	r6, r10
-	clrc
-	rrc	r10
+	rra	r10
 	rra	r10
 	rra	r10
 	and	#4369, r15
@@ -1282,13 +1240,11 @@ photon256_permute:
 	xor	r15, r6
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	r10, r15
-	clrc
-	rrc	r15
+	rra	r15
 	rra	r15
 	rra	r15
 	mov	r6, r14
-	clrc
-	rrc	r14
+	rra	r14
 	rra	r14
 	rra	r14
 	and	#4369, r15
@@ -1324,13 +1280,11 @@ photon256_permute:
 	xor	r12, r7
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	@sp, r15
-	clrc
-	rrc	r15
+	rra	r15
 	rra	r15
 	rra	r15
 	mov	r7, r10
-	clrc
-	rrc	r10
+	rra	r10
 	rra	r10
 	rra	r10
 	and	#4369, r15
@@ -1370,13 +1324,11 @@ photon256_permute:
 	xor	r15, r7
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	r10, r15
-	clrc
-	rrc	r15
+	rra	r15
 	rra	r15
 	rra	r15
 	mov	r7, r9
-	clrc
-	rrc	r9
+	rra	r9
 	rra	r9
 	rra	r9
 	and	#4369, r15
@@ -1411,13 +1363,11 @@ photon256_permute:
 	xor	r15, r7
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	r8, r10
-	clrc
-	rrc	r10
+	rra	r10
 	rra	r10
 	rra	r10
 	mov	r7, r15
-	clrc
-	rrc	r15
+	rra	r15
 	rra	r15
 	rra	r15
 	and	#4369, r10
@@ -1456,13 +1406,11 @@ photon256_permute:
 	xor	r13, r7
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	r9, r15
-	clrc
-	rrc	r15
+	rra	r15
 	rra	r15
 	rra	r15
 	mov	r7, r10
-	clrc
-	rrc	r10
+	rra	r10
 	rra	r10
 	rra	r10
 	and	#4369, r15
@@ -1495,13 +1443,11 @@ photon256_permute:
 	xor	r15, r7
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	r10, r15
-	clrc
-	rrc	r15
+	rra	r15
 	rra	r15
 	rra	r15
 	mov	r7, r9
-	clrc
-	rrc	r9
+	rra	r9
 	rra	r9
 	rra	r9
 	and	#4369, r15
@@ -1536,13 +1482,11 @@ photon256_permute:
 	xor	r15, r7
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	r9, r10
-	clrc
-	rrc	r10
+	rra	r10
 	rra	r10
 	rra	r10
 	mov	r7, r15
-	clrc
-	rrc	r15
+	rra	r15
 	rra	r15
 	rra	r15
 	and	#4369, r10

@@ -1348,7 +1348,7 @@ photon_beetle_aead128_decrypt_with:
 
 ; --- photon_beetle_aead128_P_permute: photon_beetle_aead128.P.permute
 ;     frame 78 bytes (39 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3244 bytes of code
+;     estimated 3148 bytes of code
 	.section .text.photon_beetle_aead128_P_permute,"ax",@progbits
 	.local photon_beetle_aead128_P_permute
 	.type photon_beetle_aead128_P_permute, @function
@@ -1629,13 +1629,11 @@ photon_beetle_aead128_P_permute:
 	mov	r15, 64(sp)
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	58(sp), r15
-	clrc
-	rrc	r15
+	rra	r15
 	rra	r15
 	rra	r15
 	mov	64(sp), r7
-	clrc
-	rrc	r7
+	rra	r7
 	rra	r7
 	rra	r7
 	and	#4369, r15
@@ -1670,13 +1668,11 @@ photon_beetle_aead128_P_permute:
 	xor	r15, r4
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	r7, r15
-	clrc
-	rrc	r15
+	rra	r15
 	rra	r15
 	rra	r15
 	mov	r4, r6
-	clrc
-	rrc	r6
+	rra	r6
 	rra	r6
 	rra	r6
 	and	#4369, r15
@@ -1713,13 +1709,11 @@ photon_beetle_aead128_P_permute:
 	xor	r15, r4
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	r5, r7
-	clrc
-	rrc	r7
+	rra	r7
 	rra	r7
 	rra	r7
 	mov	r4, r15
-	clrc
-	rrc	r15
+	rra	r15
 	rra	r15
 	rra	r15
 	and	#4369, r7
@@ -1758,13 +1752,11 @@ photon_beetle_aead128_P_permute:
 	xor	34(sp), 62(sp)
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	54(sp), r15
-	clrc
-	rrc	r15
+	rra	r15
 	rra	r15
 	rra	r15
 	mov	62(sp), r7
-	clrc
-	rrc	r7
+	rra	r7
 	rra	r7
 	rra	r7
 	and	#4369, r15
@@ -1799,13 +1791,11 @@ photon_beetle_aead128_P_permute:
 	xor	r15, r4
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	r7, r15
-	clrc
-	rrc	r15
+	rra	r15
 	rra	r15
 	rra	r15
 	mov	r4, r6
-	clrc
-	rrc	r6
+	rra	r6
 	rra	r6
 	rra	r6
 	and	#4369, r15
@@ -1842,13 +1832,11 @@ photon_beetle_aead128_P_permute:
 	xor	r15, r5
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	r6, r7
-	clrc
-	rrc	r7
+	rra	r7
 	rra	r7
 	rra	r7
 	mov	r5, r15
-	clrc
-	rrc	r15
+	rra	r15
 	rra	r15
 	rra	r15
 	and	#4369, r7
@@ -1889,13 +1877,11 @@ photon_beetle_aead128_P_permute:
 	mov	r15, 60(sp)
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	52(sp), r5
-	clrc
-	rrc	r5
+	rra	r5
 	rra	r5
 	rra	r5
 	mov	r15, r6
-	clrc
-	rrc	r6
+	rra	r6
 	rra	r6
 	rra	r6
 	and	#4369, r5
@@ -1930,13 +1916,11 @@ photon_beetle_aead128_P_permute:
 	xor	r15, r6
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	r5, r11
-	clrc
-	rrc	r11
+	rra	r11
 	rra	r11
 	rra	r11
 	mov	r6, r12
-	clrc
-	rrc	r12
+	rra	r12
 	rra	r12
 	rra	r12
 	and	#4369, r11
@@ -1972,13 +1956,11 @@ photon_beetle_aead128_P_permute:
 	xor	r6, r10
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	r7, r11
-	clrc
-	rrc	r11
+	rra	r11
 	rra	r11
 	rra	r11
 	mov	r10, r12
-	clrc
-	rrc	r12
+	rra	r12
 	rra	r12
 	rra	r12
 	and	#4369, r11
@@ -2013,13 +1995,11 @@ photon_beetle_aead128_P_permute:
 	xor	44(sp), 48(sp)
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	46(sp), r6
-	clrc
-	rrc	r6
+	rra	r6
 	rra	r6
 	rra	r6
 	mov	48(sp), r7
-	clrc
-	rrc	r7
+	rra	r7
 	rra	r7
 	rra	r7
 	and	#4369, r6
@@ -2054,13 +2034,11 @@ photon_beetle_aead128_P_permute:
 	xor	r15, r7
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	r6, r12
-	clrc
-	rrc	r12
+	rra	r12
 	rra	r12
 	rra	r12
 	mov	r7, r10
-	clrc
-	rrc	r10
+	rra	r10
 	rra	r10
 	rra	r10
 	and	#4369, r12
@@ -2096,13 +2074,11 @@ photon_beetle_aead128_P_permute:
 	xor	r15, r7
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	r6, r10
-	clrc
-	rrc	r10
+	rra	r10
 	rra	r10
 	rra	r10
 	mov	r7, r12
-	clrc
-	rrc	r12
+	rra	r12
 	rra	r12
 	rra	r12
 	and	#4369, r10
@@ -2141,13 +2117,11 @@ photon_beetle_aead128_P_permute:
 	mov	r15, 56(sp)
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	50(sp), r10
-	clrc
-	rrc	r10
+	rra	r10
 	rra	r10
 	rra	r10
 	mov	r15, r7
-	clrc
-	rrc	r7
+	rra	r7
 	rra	r7
 	rra	r7
 	and	#4369, r10
@@ -2183,13 +2157,11 @@ photon_beetle_aead128_P_permute:
 	xor	r6, r10
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	r7, r14
-	clrc
-	rrc	r14
+	rra	r14
 	rra	r14
 	rra	r14
 	mov	r10, r13
-	clrc
-	rrc	r13
+	rra	r13
 	rra	r13
 	rra	r13
 	and	#4369, r14
@@ -2225,13 +2197,11 @@ photon_beetle_aead128_P_permute:
 	xor	r15, r7
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	r10, r13
-	clrc
-	rrc	r13
+	rra	r13
 	rra	r13
 	rra	r13
 	mov	r7, r15
-	clrc
-	rrc	r15
+	rra	r15
 	rra	r15
 	rra	r15
 	and	#4369, r13
@@ -2268,13 +2238,11 @@ photon_beetle_aead128_P_permute:
 	xor	r11, r6
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	r10, r15
-	clrc
-	rrc	r15
+	rra	r15
 	rra	r15
 	rra	r15
 	mov	r6, r14
-	clrc
-	rrc	r14
+	rra	r14
 	rra	r14
 	rra	r14
 	and	#4369, r15
@@ -2307,13 +2275,11 @@ photon_beetle_aead128_P_permute:
 	xor	r15, r6
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	r14, r15
-	clrc
-	rrc	r15
+	rra	r15
 	rra	r15
 	rra	r15
 	mov	r6, r10
-	clrc
-	rrc	r10
+	rra	r10
 	rra	r10
 	rra	r10
 	and	#4369, r15
@@ -2348,13 +2314,11 @@ photon_beetle_aead128_P_permute:
 	xor	r15, r6
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	r10, r15
-	clrc
-	rrc	r15
+	rra	r15
 	rra	r15
 	rra	r15
 	mov	r6, r14
-	clrc
-	rrc	r14
+	rra	r14
 	rra	r14
 	rra	r14
 	and	#4369, r15
@@ -2390,13 +2354,11 @@ photon_beetle_aead128_P_permute:
 	xor	r12, r7
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	@sp, r15
-	clrc
-	rrc	r15
+	rra	r15
 	rra	r15
 	rra	r15
 	mov	r7, r10
-	clrc
-	rrc	r10
+	rra	r10
 	rra	r10
 	rra	r10
 	and	#4369, r15
@@ -2436,13 +2398,11 @@ photon_beetle_aead128_P_permute:
 	xor	r15, r7
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	r10, r15
-	clrc
-	rrc	r15
+	rra	r15
 	rra	r15
 	rra	r15
 	mov	r7, r9
-	clrc
-	rrc	r9
+	rra	r9
 	rra	r9
 	rra	r9
 	and	#4369, r15
@@ -2477,13 +2437,11 @@ photon_beetle_aead128_P_permute:
 	xor	r15, r7
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	r8, r10
-	clrc
-	rrc	r10
+	rra	r10
 	rra	r10
 	rra	r10
 	mov	r7, r15
-	clrc
-	rrc	r15
+	rra	r15
 	rra	r15
 	rra	r15
 	and	#4369, r10
@@ -2522,13 +2480,11 @@ photon_beetle_aead128_P_permute:
 	xor	r13, r7
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	r9, r15
-	clrc
-	rrc	r15
+	rra	r15
 	rra	r15
 	rra	r15
 	mov	r7, r10
-	clrc
-	rrc	r10
+	rra	r10
 	rra	r10
 	rra	r10
 	and	#4369, r15
@@ -2561,13 +2517,11 @@ photon_beetle_aead128_P_permute:
 	xor	r15, r7
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	r10, r15
-	clrc
-	rrc	r15
+	rra	r15
 	rra	r15
 	rra	r15
 	mov	r7, r9
-	clrc
-	rrc	r9
+	rra	r9
 	rra	r9
 	rra	r9
 	and	#4369, r15
@@ -2602,13 +2556,11 @@ photon_beetle_aead128_P_permute:
 	xor	r15, r7
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	r9, r10
-	clrc
-	rrc	r10
+	rra	r10
 	rra	r10
 	rra	r10
 	mov	r7, r15
-	clrc
-	rrc	r15
+	rra	r15
 	rra	r15
 	rra	r15
 	and	#4369, r10

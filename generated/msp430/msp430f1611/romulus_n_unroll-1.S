@@ -6,7 +6,7 @@
 
 ; --- romulus_n_key_setup: romulus_n.key_setup
 ;     frame 20 bytes (2 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 324 bytes of code
+;     estimated 316 bytes of code
 	.section .text.romulus_n_key_setup,"ax",@progbits
 	.global romulus_n_key_setup
 	.type romulus_n_key_setup, @function
@@ -81,8 +81,7 @@ romulus_n_key_setup:
 	mov	r12, r14
 	rla	r14
 	xor	r14, r13
-	clrc
-	rrc	r12
+	rra	r12
 	and	#32639, r12
 	and	#32896, r13
 	mov	r12, r14
@@ -99,8 +98,7 @@ romulus_n_key_setup:
 	mov	r11, r13
 	rla	r13
 	xor	r13, r12
-	clrc
-	rrc	r11
+	rra	r11
 	and	#32639, r11
 	and	#32896, r12
 	mov	r11, r13
@@ -119,8 +117,7 @@ romulus_n_key_setup:
 	mov	r6, r12
 	rla	r12
 	xor	r12, r11
-	clrc
-	rrc	r6
+	rra	r6
 	and	#32639, r6
 	and	#32896, r11
 	mov	r6, r12
@@ -137,8 +134,7 @@ romulus_n_key_setup:
 	mov	r11, r8
 	rla	r8
 	xor	r8, r7
-	clrc
-	rrc	r11
+	rra	r11
 	and	#32639, r11
 	and	#32896, r7
 	bis	r7, r11
@@ -174,7 +170,7 @@ romulus_n_key_setup:
 
 ; --- romulus_n_encrypt_with: romulus_n.encrypt_with
 ;     frame 486 bytes (38 spill slots, locals 408), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2248 bytes of code
+;     estimated 2216 bytes of code
 	.section .text.romulus_n_encrypt_with,"ax",@progbits
 	.global romulus_n_encrypt_with
 	.type romulus_n_encrypt_with, @function
@@ -441,8 +437,7 @@ romulus_n_encrypt_with:
 .Lromulus_n_encrypt_with_join13:
 	; romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	mov	50(sp), r13
-	clrc
-	rrc	r13
+	rra	r13
 	and	#32639, r13
 	mov	50(sp), r15
 	swpb	r15
@@ -455,8 +450,7 @@ romulus_n_encrypt_with:
 	xor	r14, r15
 	mov	r15, 48(sp)
 	mov	44(sp), r13
-	clrc
-	rrc	r13
+	rra	r13
 	and	#32639, r13
 	mov	44(sp), r15
 	swpb	r15
@@ -469,8 +463,7 @@ romulus_n_encrypt_with:
 	xor	r14, r15
 	mov	r15, 40(sp)
 	mov	10(sp), r13
-	clrc
-	rrc	r13
+	rra	r13
 	and	#32639, r13
 	mov	10(sp), r15
 	swpb	r15
@@ -483,8 +476,7 @@ romulus_n_encrypt_with:
 	xor	r14, r15
 	mov	r15, 36(sp)
 	mov	14(sp), r13
-	clrc
-	rrc	r13
+	rra	r13
 	and	#32639, r13
 	mov	14(sp), r14
 	swpb	r14
@@ -496,8 +488,7 @@ romulus_n_encrypt_with:
 	mov	r13, r14
 	xor	r15, r14
 	mov	16(sp), r8
-	clrc
-	rrc	r8
+	rra	r8
 	and	#32639, r8
 	mov	16(sp), r13
 	swpb	r13
@@ -509,8 +500,7 @@ romulus_n_encrypt_with:
 	mov	r8, r13
 	xor	r15, r13
 	mov	20(sp), r6
-	clrc
-	rrc	r6
+	rra	r6
 	and	#32639, r6
 	mov	20(sp), r8
 	swpb	r8
@@ -539,8 +529,7 @@ romulus_n_encrypt_with:
 	mov	r15, 28(sp)
 	; romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	mov	32(sp), r6
-	clrc
-	rrc	r6
+	rra	r6
 	and	#32639, r6
 	mov	32(sp), r4
 	swpb	r4
@@ -561,8 +550,7 @@ romulus_n_encrypt_with:
 	mov	r15, 18(sp)
 	; romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	mov	34(sp), r5
-	clrc
-	rrc	r5
+	rra	r5
 	and	#32639, r5
 	mov	34(sp), r4
 	swpb	r4
@@ -843,8 +831,7 @@ romulus_n_encrypt_with:
 	mov	34(sp), r15
 	xor	r14, r15
 	mov	34(sp), r12
-	clrc
-	rrc	r12
+	rra	r12
 	and	#32639, r12
 	and	#32896, r15
 	xor	r15, r12
@@ -855,8 +842,7 @@ romulus_n_encrypt_with:
 	mov	32(sp), r15
 	xor	r14, r15
 	mov	32(sp), r11
-	clrc
-	rrc	r11
+	rra	r11
 	and	#32639, r11
 	and	#32896, r15
 	xor	r15, r11
@@ -867,8 +853,7 @@ romulus_n_encrypt_with:
 	mov	20(sp), r15
 	xor	r14, r15
 	mov	20(sp), r10
-	clrc
-	rrc	r10
+	rra	r10
 	and	#32639, r10
 	and	#32896, r15
 	xor	r15, r10
@@ -879,8 +864,7 @@ romulus_n_encrypt_with:
 	mov	16(sp), r15
 	xor	r14, r15
 	mov	16(sp), r9
-	clrc
-	rrc	r9
+	rra	r9
 	and	#32639, r9
 	and	#32896, r15
 	xor	r15, r9
@@ -891,8 +875,7 @@ romulus_n_encrypt_with:
 	mov	14(sp), r15
 	xor	r14, r15
 	mov	14(sp), r8
-	clrc
-	rrc	r8
+	rra	r8
 	and	#32639, r8
 	and	#32896, r15
 	xor	r15, r8
@@ -903,8 +886,7 @@ romulus_n_encrypt_with:
 	mov	10(sp), r15
 	xor	r14, r15
 	mov	10(sp), r7
-	clrc
-	rrc	r7
+	rra	r7
 	and	#32639, r7
 	and	#32896, r15
 	xor	r15, r7
@@ -915,8 +897,7 @@ romulus_n_encrypt_with:
 	mov	44(sp), r15
 	xor	r14, r15
 	mov	44(sp), r6
-	clrc
-	rrc	r6
+	rra	r6
 	and	#32639, r6
 	and	#32896, r15
 	xor	r15, r6
@@ -927,8 +908,7 @@ romulus_n_encrypt_with:
 	mov	50(sp), r15
 	xor	r14, r15
 	mov	50(sp), r14
-	clrc
-	rrc	r14
+	rra	r14
 	and	#32639, r14
 	and	#32896, r15
 	xor	r15, r14
@@ -994,7 +974,7 @@ romulus_n_encrypt_with:
 
 ; --- romulus_n_decrypt_with: romulus_n.decrypt_with
 ;     frame 482 bytes (36 spill slots, locals 408), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2466 bytes of code
+;     estimated 2434 bytes of code
 	.section .text.romulus_n_decrypt_with,"ax",@progbits
 	.global romulus_n_decrypt_with
 	.type romulus_n_decrypt_with, @function
@@ -1185,8 +1165,7 @@ romulus_n_decrypt_with:
 .Lromulus_n_decrypt_with_loop9:
 	; romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	mov	36(sp), r13
-	clrc
-	rrc	r13
+	rra	r13
 	and	#32639, r13
 	mov	36(sp), r15
 	swpb	r15
@@ -1199,8 +1178,7 @@ romulus_n_decrypt_with:
 	xor	r14, r15
 	mov	r15, 12(sp)
 	mov	30(sp), r13
-	clrc
-	rrc	r13
+	rra	r13
 	and	#32639, r13
 	mov	30(sp), r15
 	swpb	r15
@@ -1213,8 +1191,7 @@ romulus_n_decrypt_with:
 	xor	r14, r15
 	mov	r15, 10(sp)
 	mov	26(sp), r13
-	clrc
-	rrc	r13
+	rra	r13
 	and	#32639, r13
 	mov	26(sp), r15
 	swpb	r15
@@ -1227,8 +1204,7 @@ romulus_n_decrypt_with:
 	xor	r14, r15
 	mov	r15, 8(sp)
 	mov	24(sp), r13
-	clrc
-	rrc	r13
+	rra	r13
 	and	#32639, r13
 	mov	24(sp), r15
 	swpb	r15
@@ -1241,8 +1217,7 @@ romulus_n_decrypt_with:
 	xor	r14, r15
 	mov	r15, 6(sp)
 	mov	22(sp), r13
-	clrc
-	rrc	r13
+	rra	r13
 	and	#32639, r13
 	mov	22(sp), r15
 	swpb	r15
@@ -1255,8 +1230,7 @@ romulus_n_decrypt_with:
 	xor	r14, r15
 	mov	r15, 4(sp)
 	mov	42(sp), r13
-	clrc
-	rrc	r13
+	rra	r13
 	and	#32639, r13
 	mov	42(sp), r15
 	swpb	r15
@@ -1269,8 +1243,7 @@ romulus_n_decrypt_with:
 	xor	r14, r15
 	mov	r15, 2(sp)
 	mov	44(sp), r13
-	clrc
-	rrc	r13
+	rra	r13
 	and	#32639, r13
 	mov	44(sp), r15
 	swpb	r15
@@ -1283,8 +1256,7 @@ romulus_n_decrypt_with:
 	xor	r14, r15
 	mov	r15, 16(sp)
 	mov	46(sp), r13
-	clrc
-	rrc	r13
+	rra	r13
 	and	#32639, r13
 	mov	46(sp), r15
 	swpb	r15
@@ -1769,8 +1741,7 @@ romulus_n_decrypt_with:
 	mov	30(sp), r15
 	xor	r11, r15
 	mov	30(sp), r5
-	clrc
-	rrc	r5
+	rra	r5
 	and	#32639, r5
 	and	#32896, r15
 	xor	r15, r5
@@ -1781,8 +1752,7 @@ romulus_n_decrypt_with:
 	mov	36(sp), r15
 	xor	r11, r15
 	mov	36(sp), r11
-	clrc
-	rrc	r11
+	rra	r11
 	and	#32639, r11
 	and	#32896, r15
 	xor	r15, r11
@@ -1800,8 +1770,7 @@ romulus_n_decrypt_with:
 	mov	26(sp), r15
 	xor	r11, r15
 	mov	26(sp), r11
-	clrc
-	rrc	r11
+	rra	r11
 	and	#32639, r11
 	and	#32896, r15
 	xor	r15, r11
@@ -1817,8 +1786,7 @@ romulus_n_decrypt_with:
 	mov	24(sp), r15
 	xor	r11, r15
 	mov	24(sp), r11
-	clrc
-	rrc	r11
+	rra	r11
 	and	#32639, r11
 	and	#32896, r15
 	xor	r15, r11
@@ -1834,8 +1802,7 @@ romulus_n_decrypt_with:
 	mov	22(sp), r15
 	xor	r11, r15
 	mov	22(sp), r11
-	clrc
-	rrc	r11
+	rra	r11
 	and	#32639, r11
 	and	#32896, r15
 	xor	r15, r11
@@ -1852,8 +1819,7 @@ romulus_n_decrypt_with:
 	mov	42(sp), r15
 	xor	r11, r15
 	mov	42(sp), r11
-	clrc
-	rrc	r11
+	rra	r11
 	and	#32639, r11
 	and	#32896, r15
 	xor	r15, r11
@@ -1870,8 +1836,7 @@ romulus_n_decrypt_with:
 	mov	44(sp), r15
 	xor	r11, r15
 	mov	44(sp), r11
-	clrc
-	rrc	r11
+	rra	r11
 	and	#32639, r11
 	and	#32896, r15
 	xor	r15, r11
@@ -1888,8 +1853,7 @@ romulus_n_decrypt_with:
 	mov	46(sp), r15
 	xor	r12, r15
 	mov	46(sp), r12
-	clrc
-	rrc	r12
+	rra	r12
 	and	#32639, r12
 	and	#32896, r15
 	xor	r15, r12
@@ -2234,7 +2198,7 @@ romulus_n_E_encrypt_block_tk1:
 
 ; --- romulus_n_E_tk23_rows: romulus_n.E.tk23_rows
 ;     frame 6 bytes (3 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 310 bytes of code
+;     estimated 302 bytes of code
 	.section .text.romulus_n_E_tk23_rows,"ax",@progbits
 	.local romulus_n_E_tk23_rows
 	.type romulus_n_E_tk23_rows, @function
@@ -2275,8 +2239,7 @@ romulus_n_E_tk23_rows:
 	rla	r6
 	adc	r6
 	mov	r5, r14
-	clrc
-	rrc	r14
+	rra	r14
 	rra	r14
 	rra	r14
 	rra	r14
@@ -2297,8 +2260,7 @@ romulus_n_E_tk23_rows:
 	rla	r5
 	adc	r5
 	mov	r6, r11
-	clrc
-	rrc	r11
+	rra	r11
 	rra	r11
 	rra	r11
 	rra	r11
@@ -2319,8 +2281,7 @@ romulus_n_E_tk23_rows:
 	rla	r8
 	adc	r8
 	mov	r5, r11
-	clrc
-	rrc	r11
+	rra	r11
 	rra	r11
 	rra	r11
 	rra	r11
@@ -2340,8 +2301,7 @@ romulus_n_E_tk23_rows:
 	rla	r10
 	adc	r10
 	mov	r4, r11
-	clrc
-	rrc	r11
+	rra	r11
 	rra	r11
 	rra	r11
 	rra	r11

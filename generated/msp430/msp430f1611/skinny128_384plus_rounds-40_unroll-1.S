@@ -6,7 +6,7 @@
 
 ; --- skinny128_384plus_key_schedule: skinny128_384plus.key_schedule
 ;     frame 58 bytes (29 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 820 bytes of code
+;     estimated 804 bytes of code
 	.section .text.skinny128_384plus_key_schedule,"ax",@progbits
 	.global skinny128_384plus_key_schedule
 	.type skinny128_384plus_key_schedule, @function
@@ -133,26 +133,22 @@ skinny128_384plus_key_schedule:
 	swpb	r15
 	rla	r15
 	adc	r15
-	clrc
-	rrc	r7
 	rra	r7
 	rra	r7
 	rra	r7
 	rra	r7
-	clrc
-	rrc	r8
+	rra	r7
 	rra	r8
 	rra	r8
 	rra	r8
 	rra	r8
-	clrc
-	rrc	r6
+	rra	r8
 	rra	r6
 	rra	r6
 	rra	r6
 	rra	r6
-	clrc
-	rrc	r5
+	rra	r6
+	rra	r5
 	rra	r5
 	rra	r5
 	rra	r5
@@ -196,17 +192,13 @@ skinny128_384plus_key_schedule:
 	xor	r12, r8
 	; skinny128_384plus.ae:86: x = ((x >> 1) & 0x7f7f7f7f7f7f7f7f) | (((x << 7) ^ (x << 1)) & 0x8080808080808080)
 	mov	r13, r5
-	clrc
-	rrc	r5
+	rra	r5
 	mov	r15, r9
-	clrc
-	rrc	r9
+	rra	r9
 	mov	r14, r10
-	clrc
-	rrc	r10
+	rra	r10
 	mov	r8, r11
-	clrc
-	rrc	r11
+	rra	r11
 	and	#32639, r5
 	and	#32639, r9
 	and	#32639, r10
