@@ -69,9 +69,10 @@ def only_function(module, name: str, spec_path) -> None:
     module.functions = [f for f in module.functions if f.name in keep]
 
 
-def _frontend(spec_path, chip, backend, knobs: dict, own: set, entry: str | None):
-    """The IR module of the spec under `knobs` (the spec knobs the target implies applied) and
-    the pass knobs the target gives it."""
+def _build_ir(spec_path, chip, backend, knobs: dict, own: set, entry: str | None, skip_passes):
+    """The IR module of the spec under `knobs` (the spec knobs the target implies applied) after
+    the passes with the pass knobs the target gives it, and the exported functions' interfaces
+    before the passes (word legalization splits parameters)."""
     module = load_module(spec_path, {k: v for k, v in knobs.items() if k not in own})
     clash = sorted(own & set(module.knobs))
     if clash:
@@ -88,7 +89,9 @@ def _frontend(spec_path, chip, backend, knobs: dict, own: set, entry: str | None
         module = load_module(spec_path, {**{k: v for k, v in knobs.items() if k not in own}, **implied})
     if entry is not None:
         only_function(module, entry, spec_path)
-    return module, backend.pass_knobs(module, chip, knobs)
+    pknobs = backend.pass_knobs(module, chip, knobs)
+    interfaces = {f.name: f for f in module.functions}
+    return run_passes(module, pknobs, skip_passes), interfaces
 
 
 def compile_spec(spec_path: str | Path, chip, knobs: dict | None = None, skip_passes=None,
@@ -106,17 +109,12 @@ def compile_spec(spec_path: str | Path, chip, knobs: dict | None = None, skip_pa
     # them; a target may translate its own knobs into pass knobs (`pass_knobs`)
     own = set(knob_registry(chip))
     extra = {k: v for k, v in knobs.items() if k in own}
-    module, pknobs = _frontend(spec_path, chip, backend, knobs, own, entry)
-    # exported functions keep their pre-pass interface (word legalization splits parameters)
-    interfaces = {f.name: f for f in module.functions}
-    module = run_passes(module, pknobs, skip_passes)
+    module, interfaces = _build_ir(spec_path, chip, backend, knobs, own, entry, skip_passes)
     retry = backend.retry_knobs(module, chip, knobs)
     if retry is not None:
         # the target's default did not pay on this spec (a table strategy whose fusion found
         # nothing): the variant is built as the target says instead, under the same name
-        module, pknobs = _frontend(spec_path, chip, backend, retry, own, entry)
-        interfaces = {f.name: f for f in module.functions}
-        module = run_passes(module, pknobs, skip_passes)
+        module, interfaces = _build_ir(spec_path, chip, backend, retry, own, entry, skip_passes)
     module.knobs.update(extra)           # they name the variant (stem, file header)
     module.interfaces = interfaces
     if not keep:

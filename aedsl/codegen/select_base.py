@@ -346,6 +346,20 @@ class SelectorBase:
             out.append(x)
         return out if saved else None
 
+    def sliced_bit(self, v: Value) -> tuple | None:
+        """(limb, j) where the 1-bit value v (or a zext of it) is bit j of a limb (a register or
+        memory word, not a constant) of the value it is sliced from; None otherwise."""
+        d = self.defs.get(v)
+        while d is not None and d.opcode == "zext":
+            v, d = d.args[0], self.defs.get(d.args[0])
+        if d is None or d.opcode != "slice" or v.width != 1:
+            return None
+        q, j = divmod(d.attrs["lo"], self.LIMB)
+        limbs = self.get(d.args[0])
+        if q >= len(limbs) or isinstance(limbs[q], Imm):
+            return None
+        return limbs[q], j
+
     def loose_shift_limb(self, limb, k: int):
         """A limb shifted by k (left) or -k (right) whose bits where the shift brings in zeros
         may be anything, where the target has a cheaper form than `shift_limb`; else None."""

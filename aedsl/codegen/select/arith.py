@@ -64,15 +64,8 @@ class ArithOps:
         if self.value_bound(x) > 1:
             return None
         n = nlimbs(w, self.LIMB)
-        src, d = x, self.defs.get(x)
-        while d is not None and d.opcode == "zext":
-            src, d = d.args[0], self.defs.get(d.args[0])
-        t = None
-        if d is not None and d.opcode == "slice" and src.width == 1 and hasattr(self, "bit_mask"):
-            q, j = divmod(d.attrs["lo"], self.LIMB)
-            limbs = self.get(d.args[0])
-            if q < len(limbs) and not isinstance(limbs[q], Imm):
-                t = self.bit_mask(limbs[q], j)
+        bit = self.sliced_bit(x) if hasattr(self, "bit_mask") else None
+        t = self.bit_mask(*bit) if bit is not None else None
         if t is None:
             if n < 2:
                 return None

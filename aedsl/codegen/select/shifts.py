@@ -241,16 +241,11 @@ class ShiftOps:
         if (b.width != 1 or w % self.LIMB or d is None or d.opcode != "slice"
                 or d.attrs["lo"] != 1 or d.args[0].width != w):
             return None
-        src, j = b, 0
-        bd = self.defs.get(b)
-        if bd is not None and bd.opcode == "slice":
-            src, j = bd.args[0], bd.attrs["lo"]
-        q, r = divmod(j, self.LIMB)
-        bl = self.get(src)
-        if q >= len(bl) or isinstance(bl[q], Imm):
+        bit = self.sliced_bit(b) or (self.get(b)[0], 0)      # else b itself, in bit 0
+        if isinstance(bit[0], Imm):
             return None
         out = [self.copy(x) for x in self.get(d.args[0])]     # the chain changes them in place
-        self.bit_to_carry(bl[q], r)
+        self.bit_to_carry(*bit)
         for limb in reversed(out):
             self.carry_in(limb, "high")
         return out

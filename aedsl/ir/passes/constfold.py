@@ -309,9 +309,7 @@ class _Folder:
                 self.rewrite(op, "zext", [resolve(self.subst, part)], {})
             return True
         if d.opcode == "concat":
-            pos = d.results[0].width
-            for part in d.args:
-                pos -= part.width
+            for part, pos in self._parts(d):
                 if pos <= lo and lo + w <= pos + part.width:
                     self.rewrite(op, "slice", [part], {"lo": lo - pos})
                     return True
@@ -325,9 +323,7 @@ class _Folder:
                     and id(p) not in self.consts):
                 return False
             pieces = []
-            pos = d.results[0].width
-            for part in d.args:
-                pos -= part.width
+            for part, pos in self._parts(d):
                 top, bot = max(pos, lo), min(pos + part.width, lo + w)
                 if top < bot:
                     p = self.names.value("s", bot - top)

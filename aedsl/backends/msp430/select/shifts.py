@@ -63,10 +63,7 @@ class Msp430Shifts:
         if k > 0:
             self._left(d, s)
         elif self.cpux:
-            while s > 0:
-                n = min(s, 4)
-                self.emit("rram", Imm(n), d)
-                s -= n
+            self._steps4("rram", d, s)
         else:
             for _ in range(s):
                 self.emit("rra", d)
@@ -93,12 +90,16 @@ class Msp430Shifts:
         self._left(d, s)
         return d
 
+    def _steps4(self, mn: str, d: R, s: int) -> None:
+        """An MSP430X shift by s as `mn #n` steps of at most 4 (RLAM/RRAM/RRUM, SLAU208)."""
+        while s > 0:
+            n = min(s, 4)
+            self.emit(mn, Imm(n), d)
+            s -= n
+
     def _left(self, d: R, s: int) -> None:
         if self.cpux:
-            while s > 0:
-                n = min(s, 4)
-                self.emit("rlam", Imm(n), d)
-                s -= n
+            self._steps4("rlam", d, s)
         else:
             for _ in range(s):
                 self.emit("rla", d)
@@ -147,10 +148,7 @@ class Msp430Shifts:
         if s == 0:
             return d
         if self.cpux:
-            while s > 0:
-                n = min(s, 4)
-                self.emit("rrum", Imm(n), d)
-                s -= n
+            self._steps4("rrum", d, s)
         else:
             self.emit("clrc")
             self.emit("rrc", d)
@@ -200,16 +198,12 @@ class Msp430Shifts:
         masked = 2 * (1 + self._rotl16_plan(16 - s)[0] + 2) + 1
         # the window at 8 (swpb both, xor.b merge), then moved by s - 8 bits, each put in C by
         # `bit` and taken in by rrc (up) or rlc (down)
-        bits = [8 + 16 + k for k in range(s - 8)] if s > 8 else [7 - k for k in range(8 - s)]
-        merged = 4 + sum(1 + self._bit_cycles((lo, hi)[p // 16], p % 16) for p in bits)
+        bits = self._entering_bits(8, s - 8)
+        merged = 3 + self._move_cycles([lo, hi], bits)
         if min(right, left, merged) >= masked:
             return None
         if merged < min(right, left):
-            t = self.shr8_limbs([lo, hi], 1)[0]
-            for p in bits:
-                self.bit_to_carry((lo, hi)[p // 16], p % 16)
-                self.emit("rrc" if s > 8 else "rlc", t)
-            return t
+            return self._move_window(self.shr8_limbs([lo, hi], 1)[0], [lo, hi], bits, s > 8)
         t0, t1 = self.copy(lo), self.copy(hi)
         if right <= left:
             for _ in range(s):
@@ -239,20 +233,35 @@ class Msp430Shifts:
         for lo0, t in made.items():
             d = lo - lo0
             if 0 < abs(d) <= 3:
-                bits = [lo0 + 16 + k for k in range(d)] if d > 0 else [lo0 - 1 - k for k in range(-d)]
-                cost = 1 + sum(1 + self._bit_cycles(limbs[p // 16], p % 16) for p in bits)
+                bits = self._entering_bits(lo0, d)
+                cost = self._move_cycles(limbs, bits)
                 if best is None or cost < best[0]:
                     best = (cost, t, d, bits)
         if best is not None and best[0] < self._window_cycles(limbs, lo):
             _, t, d, bits = best
-            out = self.copy(t)
-            for p in bits:
-                self.bit_to_carry(limbs[p // 16], p % 16)
-                self.emit("rrc" if d > 0 else "rlc", out)
-            self.put(op.results[0], [out])
+            self.put(op.results[0], [self._move_window(self.copy(t), limbs, bits, d > 0)])
         else:
             super().op_slice(op)
         made[lo] = self.get(op.results[0])[0]
+
+    @staticmethod
+    def _entering_bits(lo0: int, d: int) -> list[int]:
+        """The bits of a value that enter its 16-bit window at lo0 as it moves by d bits: at
+        the top, moving up (d > 0); at the bottom, moving down (d < 0)."""
+        return [lo0 + 16 + k for k in range(d)] if d > 0 else [lo0 - 1 - k for k in range(-d)]
+
+    def _move_cycles(self, limbs: list, bits: list[int]) -> int:
+        """Cycles of `_move_window` on a copy (one cycle) of a window, its `bits` from `limbs`."""
+        return 1 + sum(1 + self._bit_cycles(limbs[p // 16], p % 16) for p in bits)
+
+    def _move_window(self, t: R, limbs: list, bits: list[int], up: bool) -> R:
+        """Window t (a register the caller owns) moved bit by bit: each bit of `bits` (of the
+        value whose words are `limbs`) put in C by `bit`, taken in by rrc at the top (up) or
+        rlc at the bottom."""
+        for p in bits:
+            self.bit_to_carry(limbs[p // 16], p % 16)
+            self.emit("rrc" if up else "rlc", t)
+        return t
 
     @staticmethod
     def _bit_cycles(limb, j: int) -> int:
