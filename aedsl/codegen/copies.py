@@ -10,7 +10,8 @@ and the coalescer's leftovers produce three common cases:
 
 Such a copy is deleted. A copy from a stack slot whose value some register already holds is
 turned into a register copy when the target's cost model says that is cheaper (a reload from
-the stack becomes a register move). A register copy whose source got its value by an earlier
+the stack becomes a register move); so does any other instruction's read of such a slot (a
+value stored to its slot and read back while its register still has it). A register copy whose source got its value by an earlier
 copy reads the value's first holder instead when that costs no more (`mov r0, r9 ; mov r7, r0`
 becomes `mov r0, r9 ; mov r7, r9`), so the intermediate copy is left dead for DCE.
 
@@ -110,6 +111,8 @@ def remove_redundant_moves(mf: MFunction, target: Target) -> int:
                     if target.cost(cand) <= target.cost(inst):
                         inst = cand
                         deleted += 1
+        elif not desc.memory:           # an operation, not a target's load or store form
+            inst = _read_from_holder(inst, desc, target, vals)
         defs, _ = defs_uses(inst, target)
         for r in defs:
             forget_reg(r)
@@ -131,3 +134,23 @@ def remove_redundant_moves(mf: MFunction, target: Target) -> int:
         out.append(inst)
     mf.insts = out
     return deleted
+
+
+def _read_from_holder(inst: MInst, desc, target: Target, vals: dict) -> MInst:
+    """`inst` with each tracked frame word it only reads (a source operand, not a register-only
+    position) read from a register that holds the same value, where the cost model says that is
+    cheaper (`mov r4, 46(sp) ; ... ; xor 46(sp), r6` reads r4)."""
+    for i, op in enumerate(inst.ops):
+        k = _mem_key(op)
+        if k is None or k not in vals or i not in desc.reads or i in desc.writes or i in desc.reg_only:
+            continue
+        holders = sorted(h[1] for h, v in vals.items() if v == vals[k] and h[0] == "r")
+        if not holders:
+            continue
+        ops = list(inst.ops)
+        ops[i] = R(holders[0])
+        cand = MInst(inst.mn, ops, depth=inst.depth, loc=inst.loc, text=inst.text, origin=inst.origin,
+                     origin_loc=inst.origin_loc, lane=inst.lane)
+        if target.cost(cand)[1] < target.cost(inst)[1]:
+            inst = cand
+    return inst

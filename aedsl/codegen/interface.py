@@ -84,22 +84,30 @@ REGALLOC = MirPass("regalloc", _regalloc)        # sets ctx.alloc
 
 def run_mir_pipeline(mf: MFunction, passes: list[MirPass], ctx: MirContext) -> None:
     """Run the passes in order. At SCHEDULE, the rest of the pipeline runs on the function as
-    selected and on a copy re-ordered for register pressure (`codegen/schedule.py`); the copy is
-    kept if its allocated code is cheaper by the cost model: fewer cycles, or in size mode
-    (`opt=size`) fewer bytes (`schedule.judge`; knob `op_order=source`: not tried)."""
+    selected and on one copy per scheduling strategy that re-orders it (`codegen/schedule.py`:
+    for register pressure, bitsliced regions limb-major); the cheapest allocated code by the
+    cost model is kept, the selected order on a tie: fewer cycles, or in size mode (`opt=size`)
+    fewer bytes (`schedule.judge`; knob `op_order=source`: no copy is tried)."""
     for i, p in enumerate(passes):
         if p is SCHEDULE:
             if ctx.knobs.get("op_order", "pressure") == "source":
                 continue
-            trial = copy.deepcopy(mf)
-            if not schedule.schedule(trial, ctx.machine):
+            trials = []              # each strategy that re-orders something, allocated and judged
+            for strategy in schedule.STRATEGIES:
+                trial = copy.deepcopy(mf)
+                if schedule.schedule(trial, ctx.machine, strategy):
+                    trials.append((trial, dataclasses.replace(ctx)))
+            if not trials:
                 continue
-            trial_ctx = dataclasses.replace(ctx)
-            run_mir_pipeline(trial, [q for q in passes[i + 1:]], trial_ctx)
             run_mir_pipeline(mf, [q for q in passes[i + 1:]], ctx)
-            if schedule.judge(trial, ctx.machine, ctx.knobs) < schedule.judge(mf, ctx.machine, ctx.knobs):
-                mf.__dict__.update(trial.__dict__)
-                ctx.alloc = trial_ctx.alloc
+            best = schedule.judge(mf, ctx.machine, ctx.knobs)
+            for trial, trial_ctx in trials:
+                run_mir_pipeline(trial, [q for q in passes[i + 1:]], trial_ctx)
+                cost = schedule.judge(trial, ctx.machine, ctx.knobs)
+                if cost < best:
+                    best = cost
+                    mf.__dict__.update(trial.__dict__)
+                    ctx.alloc = trial_ctx.alloc
             return
         p.run(mf, ctx)
 

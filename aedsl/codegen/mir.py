@@ -91,7 +91,10 @@ class MInst:
     stay in registers (short reload temporaries); `loc`: the spec line it came from (the line its
     assembly comment names); `origin` and `origin_loc`: the IR opcode whose selection emitted it
     and that op's own statement (a loop's latch: the `for`, where `loc` is the body's last line),
-    for reports ("" / None for code the later passes add)."""
+    for reports ("" / None for code the later passes add). `lane`: for an op selected limb by
+    limb, limb k of its result reading only limb k of its operands (bitwise ops), the limb index
+    this instruction computes, so the pressure scheduler can order a bitsliced region limb-major
+    (`codegen/schedule.py`); None otherwise."""
     mn: str
     ops: list = field(default_factory=list)
     depth: int = 0
@@ -99,6 +102,7 @@ class MInst:
     text: str = ""
     origin: str = ""
     origin_loc: tuple | None = None
+    lane: int | None = None
 
     def __repr__(self) -> str:
         return f"{self.mn} {', '.join(map(str, self.ops))}"

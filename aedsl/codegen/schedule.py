@@ -11,8 +11,17 @@ from the end of the run, among the instructions all of whose dependants are plac
 makes the fewest registers newly live goes (its operands not yet live, minus the definitions it
 ends), ties to the one feeding the most recently placed instruction, then to the later one in
 the original order. A run's new order is kept only if its peak number of live virtual registers
-drops; `codegen.interface.run_mir_pipeline` then allocates the function both ways and keeps the
-order whose allocated code the cost model finds cheaper.
+drops.
+
+A second strategy ("lanes") matches a bitsliced region: consecutive instructions that each
+compute one limb of a limb-parallel op (`MInst.lane`, set by selection for bitwise ops: a
+bitsliced S-box on 64-bit words over 16-bit limbs). Where the run's peak exceeds the allocatable
+registers, the region is ordered limb-major: all of limb 0's S-box, then limb 1's, so one
+column's working set is live at a time and the other columns wait in memory (the hand-written
+schedule of such rounds). The peak need not drop (the region's inputs and outputs are live
+anyway); what drops is the number of values used many times while spilled.
+`codegen.interface.run_mir_pipeline` allocates the function as selected and in each strategy's
+order, and keeps the order whose allocated code the cost model finds cheapest.
 
 Dependencies kept: every register read after its write, no write moved across a read or write of
 the same register (physical registers included); memory accesses keep their order relative to
@@ -292,23 +301,72 @@ def _order_explicit_stores(groups, insts, target: Target, preds: list[set[int]])
                 preds[g].add(h)
 
 
+def _lane_major(n, preds, succs, lanes: list) -> list[int]:
+    """Limb-major order of bitsliced regions: a region is a stretch of consecutive groups (in
+    the original order) that each compute one limb (`MInst.lane`); inside it, the groups go lane
+    by lane (all of limb 0, then limb 1, ...), each lane in its original order, and everything
+    else keeps its place. List scheduling on that priority, so a group that reads another lane's
+    value (a dependence the tags do not show) still follows it."""
+    key = []
+    region = 0
+    for g in range(n):
+        if lanes[g] is None or g == 0 or lanes[g - 1] is None:
+            region += 1
+        key.append((region, lanes[g] or 0, g))
+    left = [len(preds[g]) for g in range(n)]
+    ready = [g for g in range(n) if left[g] == 0]
+    order: list[int] = []
+    while ready:
+        g = min(ready, key=key.__getitem__)
+        ready.remove(g)
+        order.append(g)
+        for s in succs[g]:
+            left[s] -= 1
+            if left[s] == 0:
+                ready.append(s)
+    assert len(order) == n, "scheduling: dependency cycle"
+    return order
+
+
+def _group_lane(g: list[int], insts: list[MInst]):
+    """The one lane every instruction of a group computes, else None."""
+    lanes = {insts[i].lane for i in g if insts[i].mn != "comment"}
+    return lanes.pop() if len(lanes) == 1 else None
+
+
 def _schedule_run(groups: list[list[int]], insts: list[MInst], target: Target,
-                  live_out: set[int]) -> list[list[int]] | None:
+                  live_out: set[int], strategy: str) -> list[list[int]] | None:
     preds, gdefs, guses, du = dependencies(groups, insts, target)
     n = len(groups)
     succs: list[list[int]] = [[] for _ in range(n)]
     for g in range(n):
         for p in preds[g]:
             succs[p].append(g)
+    before = _peak(groups, du, live_out)
+    if strategy == "lanes":
+        # a bitsliced region whose limbs do not all fit: compute it limb by limb (the working
+        # set of one limb) rather than op by op over every limb
+        lanes = [_group_lane(g, insts) for g in groups]
+        if before <= len(target.allocatable) or len({x for x in lanes if x is not None}) < 2:
+            return None
+        order = _lane_major(n, preds, succs, lanes)
+        if order == list(range(n)):
+            return None
+        return [groups[g] for g in order]
     new = [groups[g] for g in _bottom_up(n, preds, succs, gdefs, guses, live_out)]
-    if _peak(new, du, live_out) < _peak(groups, du, live_out):
+    if _peak(new, du, live_out) < before:
         return new
     return None
 
 
-def schedule(mf: MFunction, target: Target) -> bool:
-    """Re-order every run between fixed points for fewer live virtual registers (in place);
-    True if any run changed."""
+STRATEGIES = ("pressure", "lanes")
+
+
+def schedule(mf: MFunction, target: Target, strategy: str = "pressure") -> bool:
+    """Re-order every run between fixed points (in place) by `strategy`: "pressure" = bottom-up
+    list scheduling for fewer live virtual registers, kept where the run's peak drops; "lanes" =
+    bitsliced regions limb-major (`_lane_major`), in runs whose peak exceeds the allocatable
+    registers. True if any run changed."""
     from .liveness import Cfg, block_liveness
     insts = mf.insts
     cfg = Cfg(insts, target)
@@ -358,7 +416,7 @@ def schedule(mf: MFunction, target: Target) -> bool:
         for movable, idx in segments:
             if movable and len(idx) >= 4:
                 local = [insts[i] for i in idx]
-                new = _schedule_run(groups(local, target), local, target, live_after[idx[-1]])
+                new = _schedule_run(groups(local, target), local, target, live_after[idx[-1]], strategy)
                 if new is not None:
                     out.extend(local[i] for g in new for i in g)
                     changed = True

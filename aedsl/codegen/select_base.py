@@ -254,7 +254,18 @@ class SelectorBase:
                     if part is not None:
                         a, b = (part, b) if k == 1 else (a, part)
                     break
-        self.put(op.results[0], [self.bitop(mn, x, y) for x, y in zip(a, b)])
+        self.put(op.results[0], self.lanewise(lambda x, y: self.bitop(mn, x, y), a, b))
+
+    def lanewise(self, limb_op, *limbs: list) -> list:
+        """[limb_op(x, y, ..) for each limb index], for an op whose limb k reads only limb k of
+        its operands: the instructions limb k emits are tagged with lane k (`MInst.lane`)."""
+        out = []
+        for k, xs in enumerate(zip(*limbs)):
+            start = len(self.mf.insts)
+            out.append(limb_op(*xs))
+            for inst in self.mf.insts[start:]:
+                inst.lane = k
+        return out
 
     def use_count(self, v: Value) -> int:
         """Uses of IR value v in the module (op arguments and block yields)."""

@@ -28,7 +28,7 @@ from aedsl.ir.nodes import Memory, Module
 from aedsl.ir.passes.inline import is_size_mode
 from aedsl.ir.passes.table_fusion import fused_tables
 
-from aedsl.codegen import accel, copies, dce
+from aedsl.codegen import accel, copies, dce, reloads
 from aedsl.codegen.emit import SpecLines
 from aedsl.codegen.calls import IncomingWords
 from aedsl.codegen.interface import DCE, REGALLOC, SCHEDULE, Backend, MirContext, MirPass
@@ -257,6 +257,12 @@ def _cancel_swaps(mf: MFunction, ctx: MirContext) -> None:
         dce.eliminate(mf, ctx.machine)
 
 
+def _reload_runs(mf: MFunction, ctx: MirContext) -> None:
+    target = ctx.machine
+    usable = set(ctx.alloc.used_phys) | (set(target.allocatable) - set(target.callee_saved))
+    ctx.alloc.used_phys |= reloads.reload_runs(mf, target, usable, is_size_mode(ctx.knobs))
+
+
 def _delay_slots(mf: MFunction, ctx: MirContext) -> None:
     """Independent work moved into the accelerator's delay slots (knob schedule=delay_slot)."""
     if mf.accel_ports is not None and str(ctx.knobs.get("schedule", "delay_slot")) == "delay_slot":
@@ -274,6 +280,7 @@ MIR_PIPELINE = [
     REGALLOC,
     DCE,
     MirPass("byte_loads", lambda mf, ctx: peephole.byte_loads(mf)),   # bytes of spilled words read in place
+    MirPass("reload_runs", _reload_runs),      # a spilled value read several times: once into a free register
     MirPass("redundant_moves", lambda mf, ctx: copies.remove_redundant_moves(mf, ctx.machine)),
     DCE,                                       # reloads whose only reader was deleted
 ]

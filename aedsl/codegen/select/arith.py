@@ -42,7 +42,7 @@ class ArithOps:
     # --- op handlers -------------------------------------------------------------------------
     def op_not(self, op):
         (a,) = self.args(op)
-        out = [self.not_limb(x) for x in a]
+        out = self.lanewise(self.not_limb, a)
         self.put(op.results[0], self.mask(out, op.results[0].width))
 
     def op_neg(self, op):

@@ -1182,8 +1182,8 @@ eax_M_E_encrypt_block:
 
 
 @ --- eax_omac: eax.omac
-@     frame 112 bytes (37 spill slots, 16 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 716 bytes of code and literals
+@     frame 116 bytes (36 spill slots, 17 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 708 bytes of code and literals
 	.section .text.eax_omac,"ax",%progbits
 	.global eax_omac
 	.type eax_omac, %function
@@ -1196,37 +1196,37 @@ eax_omac:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #112
+	sub	sp, #116
 	str	r0, [sp, #8]
 	str	r2, [sp]
 	str	r3, [sp, #4]
-	ldr	r0, [sp, #148]
-	mov	r11, r0
 	ldr	r0, [sp, #152]
+	mov	r11, r0
+	ldr	r0, [sp, #156]
 	str	r0, [sp, #20]
 	@ eax.ae:45: return M.omac_after(ks, o[at_k1], o[at_k2], t as u128, o[at_tweak + t], msg)
-	ldr	r4, [r1]
-	str	r4, [sp, #32]
-	ldr	r0, [r1, #4]
+	ldr	r0, [r1]
 	str	r0, [sp, #36]
-	ldr	r0, [r1, #8]
-	str	r0, [sp, #40]
-	ldr	r0, [r1, #12]
+	ldr	r0, [r1, #4]
 	str	r0, [sp, #44]
-	ldr	r2, [r1, #16]
-	str	r2, [sp, #48]
-	ldr	r4, [r1, #20]
-	str	r4, [sp, #52]
-	ldr	r4, [r1, #24]
-	str	r4, [sp, #56]
-	ldr	r0, [r1, #28]
+	ldr	r0, [r1, #8]
+	str	r0, [sp, #52]
+	ldr	r0, [r1, #12]
 	str	r0, [sp, #60]
-	ldr	r0, [sp]
+	ldr	r0, [r1, #16]
+	str	r0, [sp, #40]
+	ldr	r0, [r1, #20]
+	str	r0, [sp, #48]
+	ldr	r0, [r1, #24]
+	str	r0, [sp, #56]
+	ldr	r0, [r1, #28]
+	str	r0, [sp, #64]
+	mov	r0, r2
 	adds	r0, r0, #2
 	uxtb	r0, r0
 	lsls	r0, r0, #4
 	adds	r0, r1, r0
-	ldr	r5, [r0]
+	ldr	r6, [r0]
 	ldr	r7, [r0, #4]
 	ldr	r4, [r0, #8]
 	ldr	r2, [r0, #12]
@@ -1238,16 +1238,16 @@ eax_omac:
 	movs	r0, #1
 	eors	r1, r0
 	rsbs	r3, r1, #0
-	mov	r0, r5
+	mov	r0, r6
 	ands	r0, r3
-	eors	r5, r0
-	mov	r6, r7
-	ands	r6, r3
-	eors	r7, r6
+	eors	r6, r0
+	mov	r5, r7
+	ands	r5, r3
+	eors	r7, r5
 	mov	r8, r7
-	mov	r6, r4
-	ands	r6, r3
-	eors	r4, r6
+	mov	r5, r4
+	ands	r5, r3
+	eors	r4, r5
 	str	r4, [sp, #16]
 	mov	r4, r2
 	ands	r4, r3
@@ -1263,11 +1263,11 @@ eax_omac:
 	beq	.Leax_omac_words2
 .Leax_omac_bytes1:
 	movs	r0, #0
-	str	r0, [sp, #64]
 	str	r0, [sp, #68]
 	str	r0, [sp, #72]
 	str	r0, [sp, #76]
-	add	r3, sp, #64
+	str	r0, [sp, #80]
+	add	r3, sp, #68
 	mov	r2, r11
 	cmp	r2, #16
 	bcc	.Leax_omac_cnt4
@@ -1283,7 +1283,7 @@ eax_omac:
 	mov	r4, r3
 .Leax_omac_words2:
 	ldr	r0, [r4, #12]
-	rev	r7, r0
+	rev	r5, r0
 	ldr	r0, [r4, #8]
 	rev	r3, r0
 	ldr	r0, [r4, #4]
@@ -1292,9 +1292,9 @@ eax_omac:
 	rev	r4, r0
 	rsbs	r1, r1, #0
 	ldr	r0, [sp]
-	eors	r0, r7
+	eors	r0, r5
 	ands	r0, r1
-	eors	r7, r0
+	eors	r5, r0
 	mov	r0, r3
 	ands	r0, r1
 	eors	r3, r0
@@ -1311,32 +1311,32 @@ eax_omac:
 	lsrs	r0, r0, #4
 	str	r0, [sp]
 	movs	r4, #1
-	mov	r9, r5
-	ldr	r6, [sp, #16]
-	ldr	r5, [sp, #12]
+	mov	r9, r6
+	ldr	r7, [sp, #16]
+	ldr	r6, [sp, #12]
 	ldr	r0, [sp]
 	cmp	r4, r0
 	bcs	.Leax_omac_done7
 .Leax_omac_loop6:
 	@ cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
 	mov	r0, r9
-	eors	r0, r7
-	mov	r7, r8
-	eors	r7, r3
-	eors	r6, r2
-	eors	r5, r1
-	str	r0, [sp, #80]
-	str	r7, [sp, #84]
-	str	r6, [sp, #88]
-	str	r5, [sp, #92]
-	add	r1, sp, #80
-	add	r2, sp, #96
+	eors	r0, r5
+	mov	r5, r8
+	eors	r5, r3
+	eors	r7, r2
+	eors	r6, r1
+	str	r0, [sp, #84]
+	str	r5, [sp, #88]
+	str	r7, [sp, #92]
+	str	r6, [sp, #96]
+	add	r1, sp, #84
+	add	r2, sp, #100
 	ldr	r0, [sp, #8]
 	bl	eax_M_E_encrypt_block
-	ldr	r0, [sp, #96]
-	ldr	r5, [sp, #100]
+	ldr	r0, [sp, #100]
 	ldr	r6, [sp, #104]
-	ldr	r1, [sp, #108]
+	ldr	r7, [sp, #108]
+	ldr	r1, [sp, #112]
 	mov	r10, r1
 	@ cmac.ae:81: off = i * 16
 	lsls	r2, r4, #4
@@ -1352,11 +1352,11 @@ eax_omac:
 	beq	.Leax_omac_words9
 .Leax_omac_bytes8:
 	movs	r2, #0
-	str	r2, [sp, #64]
 	str	r2, [sp, #68]
 	str	r2, [sp, #72]
 	str	r2, [sp, #76]
-	add	r7, sp, #64
+	str	r2, [sp, #80]
+	add	r5, sp, #68
 	cmp	r3, #16
 	bcc	.Leax_omac_cnt11
 	movs	r3, #16
@@ -1365,13 +1365,13 @@ eax_omac:
 	subs	r3, #1
 	bcc	.Leax_omac_cpyd10
 	ldrb	r2, [r1, r3]
-	strb	r2, [r7, r3]
+	strb	r2, [r5, r3]
 	b	.Leax_omac_cpy12
 .Leax_omac_cpyd10:
-	mov	r1, r7
+	mov	r1, r5
 .Leax_omac_words9:
 	ldr	r2, [r1, #12]
-	rev	r7, r2
+	rev	r5, r2
 	ldr	r2, [r1, #8]
 	rev	r3, r2
 	ldr	r2, [r1, #4]
@@ -1379,8 +1379,8 @@ eax_omac:
 	ldr	r1, [r1]
 	rev	r1, r1
 	mov	r9, r0
-	mov	r8, r5
-	mov	r5, r10
+	mov	r8, r6
+	mov	r6, r10
 	adds	r4, #1
 	ldr	r0, [sp]
 	cmp	r4, r0
@@ -1401,13 +1401,13 @@ eax_omac:
 	ldr	r0, [sp]
 	lsls	r0, r0, #3
 	str	r0, [sp]
-	movs	r4, #0
-	str	r4, [sp, #12]
-	mov	r11, r4
-	mov	r10, r4
+	movs	r0, #0
+	str	r0, [sp, #4]
+	mov	r11, r0
+	mov	r10, r0
 	movs	r0, #1
 	lsls	r0, r0, #31
-	str	r0, [sp, #4]
+	str	r0, [sp, #12]
 	ldr	r0, [sp]
 	cmp	r0, #128
 	bcs	.Leax_omac_shz13
@@ -1415,13 +1415,13 @@ eax_omac:
 	ldr	r0, [sp]
 	cmp	r0, #32
 	bcc	.Leax_omac_shf14
-	mov	r4, r11
-	str	r4, [sp, #12]
-	mov	r11, r10
-	ldr	r4, [sp, #4]
-	mov	r10, r4
-	movs	r0, #0
+	mov	r0, r11
 	str	r0, [sp, #4]
+	mov	r11, r10
+	ldr	r0, [sp, #12]
+	mov	r10, r0
+	movs	r0, #0
+	str	r0, [sp, #12]
 	ldr	r0, [sp]
 	subs	r0, #32
 	str	r0, [sp]
@@ -1432,141 +1432,137 @@ eax_omac:
 	ldr	r0, [sp]
 	subs	r0, r4, r0
 	str	r0, [sp, #16]
-	ldr	r4, [sp, #12]
-	ldr	r0, [sp]
-	lsrs	r4, r0
-	str	r4, [sp, #12]
-	mov	r4, r11
-	ldr	r0, [sp, #16]
-	lsls	r4, r0
-	str	r4, [sp, #28]
-	ldr	r4, [sp, #12]
-	ldr	r0, [sp, #28]
-	orrs	r4, r0
-	str	r4, [sp, #12]
-	mov	r4, r11
-	ldr	r0, [sp]
-	lsrs	r4, r0
-	mov	r11, r4
-	mov	r4, r10
-	ldr	r0, [sp, #16]
-	lsls	r4, r0
-	str	r4, [sp, #28]
-	mov	r4, r11
-	ldr	r0, [sp, #28]
-	orrs	r4, r0
-	mov	r11, r4
-	mov	r4, r10
-	ldr	r0, [sp]
-	lsrs	r4, r0
-	mov	r10, r4
-	ldr	r0, [sp, #4]
-	mov	r4, r0
-	ldr	r0, [sp, #16]
-	lsls	r4, r0
-	str	r4, [sp, #28]
-	mov	r4, r10
-	ldr	r0, [sp, #28]
-	orrs	r4, r0
-	mov	r10, r4
 	ldr	r4, [sp, #4]
 	ldr	r0, [sp]
 	lsrs	r4, r0
 	str	r4, [sp, #4]
+	mov	r4, r11
+	ldr	r0, [sp, #16]
+	lsls	r4, r0
+	str	r4, [sp, #28]
+	ldr	r4, [sp, #4]
+	ldr	r0, [sp, #28]
+	orrs	r4, r0
+	str	r4, [sp, #4]
+	mov	r4, r11
+	ldr	r0, [sp]
+	lsrs	r4, r0
+	mov	r11, r4
+	mov	r4, r10
+	ldr	r0, [sp, #16]
+	lsls	r4, r0
+	str	r4, [sp, #28]
+	mov	r4, r11
+	ldr	r0, [sp, #28]
+	orrs	r4, r0
+	mov	r11, r4
+	mov	r4, r10
+	ldr	r0, [sp]
+	lsrs	r4, r0
+	mov	r10, r4
+	ldr	r0, [sp, #12]
+	mov	r4, r0
+	ldr	r0, [sp, #16]
+	lsls	r4, r0
+	str	r4, [sp, #28]
+	mov	r4, r10
+	ldr	r0, [sp, #28]
+	orrs	r4, r0
+	mov	r10, r4
+	ldr	r4, [sp, #12]
+	ldr	r0, [sp]
+	lsrs	r4, r0
+	str	r4, [sp, #12]
 	b	.Leax_omac_she16
 .Leax_omac_shz13:
-	movs	r4, #0
-	str	r4, [sp, #12]
 	movs	r0, #0
-	mov	r11, r4
-	mov	r10, r4
 	str	r0, [sp, #4]
+	mov	r11, r0
+	mov	r10, r0
+	str	r0, [sp, #12]
 .Leax_omac_she16:
 	@ cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	mov	r0, r7
-	ldr	r4, [sp, #32]
-	eors	r0, r4
-	str	r0, [sp, #16]
-	mov	r4, r3
+	mov	r4, r5
 	ldr	r0, [sp, #36]
 	eors	r4, r0
-	str	r4, [sp, #28]
-	mov	r4, r2
-	ldr	r0, [sp, #40]
-	eors	r4, r0
 	str	r4, [sp, #32]
-	mov	r4, r1
+	ldr	r0, [sp, #4]
+	eors	r5, r0
+	ldr	r0, [sp, #40]
+	eors	r5, r0
+	str	r5, [sp]
+	mov	r4, r3
 	ldr	r0, [sp, #44]
 	eors	r4, r0
-	str	r4, [sp, #36]
-	ldr	r4, [sp, #12]
-	eors	r7, r4
-	mov	r4, r3
-	mov	r3, r11
-	eors	r4, r3
-	mov	r3, r2
-	mov	r2, r10
-	eors	r3, r2
-	ldr	r2, [sp, #4]
-	eors	r1, r2
-	ldr	r2, [sp, #48]
-	eors	r7, r2
-	mov	r2, r4
-	ldr	r4, [sp, #52]
-	eors	r2, r4
-	ldr	r4, [sp, #56]
-	eors	r3, r4
-	mov	r4, r1
-	ldr	r1, [sp, #60]
-	eors	r4, r1
-	str	r4, [sp]
-	ldr	r1, [sp, #24]
-	rsbs	r1, r1, #0
-	ldr	r4, [sp, #16]
-	eors	r4, r7
-	ands	r4, r1
-	eors	r7, r4
-	str	r7, [sp, #4]
-	ldr	r0, [sp, #28]
-	eors	r0, r2
-	ands	r0, r1
-	eors	r2, r0
-	ldr	r0, [sp, #32]
-	eors	r0, r3
-	ands	r0, r1
+	str	r4, [sp, #28]
+	mov	r0, r11
 	eors	r3, r0
-	ldr	r7, [sp, #36]
+	ldr	r0, [sp, #48]
+	eors	r3, r0
+	mov	r4, r2
+	ldr	r0, [sp, #52]
+	eors	r4, r0
+	str	r4, [sp, #16]
+	mov	r4, r2
+	mov	r0, r10
+	eors	r4, r0
+	ldr	r0, [sp, #56]
+	eors	r4, r0
+	mov	r2, r1
+	ldr	r0, [sp, #60]
+	eors	r2, r0
+	str	r2, [sp, #4]
+	mov	r5, r1
+	ldr	r0, [sp, #12]
+	eors	r5, r0
+	ldr	r0, [sp, #64]
+	eors	r5, r0
+	ldr	r0, [sp, #24]
+	rsbs	r2, r0, #0
+	ldr	r1, [sp, #32]
 	ldr	r0, [sp]
-	eors	r7, r0
-	ands	r7, r1
-	mov	r4, r0
-	eors	r4, r7
+	eors	r1, r0
+	ands	r1, r2
+	eors	r0, r1
+	str	r0, [sp]
+	ldr	r0, [sp, #28]
+	eors	r0, r3
+	ands	r0, r2
+	eors	r3, r0
+	ldr	r0, [sp, #16]
+	eors	r0, r4
+	ands	r0, r2
+	eors	r4, r0
+	ldr	r0, [sp, #4]
+	eors	r0, r5
+	ands	r0, r2
+	eors	r5, r0
 	@ cmac.ae:84: return E.encrypt_block(ks, y ^ last_block(k1, k2, x, n % 16, n % 16 == 0))
 	mov	r1, r9
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp]
 	eors	r1, r0
 	mov	r0, r8
-	eors	r0, r2
-	eors	r6, r3
-	eors	r5, r4
-	str	r1, [sp, #80]
-	str	r0, [sp, #84]
-	str	r6, [sp, #88]
-	str	r5, [sp, #92]
-	add	r1, sp, #80
-	add	r2, sp, #96
+	eors	r0, r3
+	eors	r7, r4
+	eors	r6, r5
+	str	r1, [sp, #84]
+	str	r0, [sp, #88]
+	str	r7, [sp, #92]
+	str	r6, [sp, #96]
+	add	r1, sp, #84
+	add	r2, sp, #100
 	ldr	r0, [sp, #8]
 	bl	eax_M_E_encrypt_block
-	ldr	r4, [sp, #96]
-	ldr	r3, [sp, #100]
-	ldr	r2, [sp, #104]
-	ldr	r1, [sp, #108]
+	ldr	r4, [sp, #100]
+	ldr	r3, [sp, #104]
+	ldr	r2, [sp, #108]
+	ldr	r1, [sp, #112]
 	ldr	r0, [sp, #20]
 	str	r4, [r0]
 	str	r3, [r0, #4]
 	str	r2, [r0, #8]
 	str	r1, [r0, #12]
-	add	sp, #112
+	add	sp, #116
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

@@ -310,7 +310,7 @@ gcm_key_setup:
 
 
 @ --- gcm_encrypt_with: gcm.encrypt_with
-@     frame 164 bytes (39 spill slots, 24 on the stack; locals 64), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     frame 164 bytes (38 spill slots, 24 on the stack; locals 64), saves r4, r5, r6, r7, r8, r9, r10, r11
 @     estimated 944 bytes of code and literals
 	.section .text.gcm_encrypt_with,"ax",%progbits
 	.global gcm_encrypt_with
@@ -508,9 +508,9 @@ gcm_encrypt_with:
 .Lgcm_encrypt_with_shl12:
 	cmp	r6, #32
 	bcc	.Lgcm_encrypt_with_shf11
-	mov	r3, r2
-	mov	r2, r4
-	mov	r4, r1
+	mov	r3, r4
+	mov	r4, r2
+	mov	r2, r1
 	movs	r1, #0
 	subs	r6, #32
 	b	.Lgcm_encrypt_with_shl12
@@ -518,36 +518,36 @@ gcm_encrypt_with:
 	movs	r7, #32
 	subs	r7, r7, r6
 	lsrs	r3, r6
-	mov	r0, r2
-	lsls	r0, r7
-	orrs	r3, r0
-	lsrs	r2, r6
 	mov	r0, r4
 	lsls	r0, r7
-	orrs	r2, r0
+	orrs	r3, r0
 	lsrs	r4, r6
-	mov	r0, r1
+	mov	r0, r2
 	lsls	r0, r7
 	orrs	r4, r0
+	lsrs	r2, r6
+	mov	r0, r1
+	lsls	r0, r7
+	orrs	r2, r0
 	lsrs	r1, r6
 	b	.Lgcm_encrypt_with_she13
 .Lgcm_encrypt_with_shz10:
 	movs	r3, #0
-	movs	r2, #0
 	movs	r4, #0
+	movs	r2, #0
 	movs	r1, #0
 .Lgcm_encrypt_with_she13:
 	mvns	r0, r3
-	mvns	r2, r2
-	mvns	r3, r4
-	mvns	r1, r1
 	mov	r7, r9
 	ands	r7, r0
+	mvns	r0, r4
 	ldr	r6, [sp, #4]
-	ands	r6, r2
-	ands	r5, r3
+	ands	r6, r0
+	mvns	r0, r2
+	ands	r5, r0
+	mvns	r0, r1
 	mov	r4, r10
-	ands	r4, r1
+	ands	r4, r0
 	b	.Lgcm_encrypt_with_endif9
 .Lgcm_encrypt_with_else8:
 	mov	r7, r9

@@ -1226,8 +1226,8 @@ norx32_4_1_encrypt_with:
 
 
 @ --- norx32_4_1_decrypt_with: norx32_4_1.decrypt_with
-@     frame 324 bytes (132 spill slots, 45 on the stack; locals 144), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2600 bytes of code and literals
+@     frame 316 bytes (123 spill slots, 43 on the stack; locals 144), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 2550 bytes of code and literals
 	.section .text.norx32_4_1_decrypt_with,"ax",%progbits
 	.global norx32_4_1_decrypt_with
 	.type norx32_4_1_decrypt_with, %function
@@ -1240,23 +1240,23 @@ norx32_4_1_decrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #324
+	sub	sp, #316
 	mov	r7, r1
 	mov	r6, r2
 	mov	r5, r3
-	ldr	r4, [sp, #360]
+	ldr	r4, [sp, #352]
+	ldr	r1, [sp, #356]
+	str	r1, [sp, #144]
+	ldr	r1, [sp, #360]
+	str	r1, [sp, #132]
 	ldr	r1, [sp, #364]
-	str	r1, [sp, #152]
-	ldr	r1, [sp, #368]
-	str	r1, [sp, #140]
+	str	r1, [sp, #164]
 	ldr	r1, [sp, #372]
-	str	r1, [sp, #172]
+	str	r1, [sp, #140]
 	ldr	r1, [sp, #380]
-	str	r1, [sp, #148]
-	ldr	r1, [sp, #388]
-	str	r1, [sp, #176]
+	str	r1, [sp, #168]
 	movs	r3, #0
-	add	r2, sp, #180
+	add	r2, sp, #172
 	movs	r1, #16
 .Lnorx32_4_1_decrypt_with_zero1:
 	str	r3, [r2]
@@ -1265,37 +1265,37 @@ norx32_4_1_decrypt_with:
 	bne	.Lnorx32_4_1_decrypt_with_zero1
 	@ norx32_4_1.ae:153: k = kc[0]
 	ldr	r1, [r0]
-	str	r1, [sp, #168]
-	ldr	r1, [r0, #4]
-	str	r1, [sp, #164]
-	ldr	r1, [r0, #8]
 	str	r1, [sp, #160]
+	ldr	r1, [r0, #4]
+	str	r1, [sp, #156]
+	ldr	r1, [r0, #8]
+	str	r1, [sp, #152]
 	ldr	r0, [r0, #12]
-	str	r0, [sp, #156]
+	str	r0, [sp, #148]
 	@ norx32_4_1.ae:154: initialize(s, k, nonce)
-	add	r1, sp, #180
-	ldr	r0, [sp, #168]
-	str	r0, [sp, #244]
-	ldr	r0, [sp, #164]
-	str	r0, [sp, #248]
+	add	r1, sp, #172
 	ldr	r0, [sp, #160]
-	str	r0, [sp, #252]
+	str	r0, [sp, #236]
 	ldr	r0, [sp, #156]
-	str	r0, [sp, #256]
-	add	r2, sp, #244
+	str	r0, [sp, #240]
+	ldr	r0, [sp, #152]
+	str	r0, [sp, #244]
+	ldr	r0, [sp, #148]
+	str	r0, [sp, #248]
+	add	r2, sp, #236
 	mov	r0, r1
 	mov	r1, r2
 	mov	r2, r7
 	mov	r3, r6
 	bl	norx32_4_1_initialize
 	@ norx32_4_1.ae:155: absorb_header(s, ad)
-	add	r0, sp, #180
+	add	r0, sp, #172
 	mov	r1, r5
 	mov	r2, r4
 	bl	norx32_4_1_absorb_header
 	@ norx32_4_1.ae:157: if m > 0 {
 	movs	r0, #0
-	ldr	r1, [sp, #140]
+	ldr	r1, [sp, #132]
 	cmp	r0, r1
 	movs	r1, #0
 	adcs	r1, r1
@@ -1306,7 +1306,7 @@ norx32_4_1_decrypt_with:
 	bl	.Lnorx32_4_1_decrypt_with_else2
 .Lnorx32_4_1_decrypt_with_far1:
 	@ norx32_4_1.ae:40: return ((((n >> 4) as u64) * 0xaaaaaaab) >> 33) as u32
-	ldr	r1, [sp, #140]
+	ldr	r1, [sp, #132]
 	lsrs	r4, r1, #4
 	lsls	r0, r4, #1
 	lsrs	r1, r4, #31
@@ -1377,9 +1377,9 @@ norx32_4_1_decrypt_with:
 	lsrs	r0, r3, #1
 	@ norx32_4_1.ae:158: for i in 0..whole_blocks(m) + 1 {
 	adds	r0, r0, #1
-	str	r0, [sp, #144]
+	str	r0, [sp, #136]
 	movs	r1, #0
-	str	r1, [sp, #92]
+	str	r1, [sp, #96]
 	cmp	r1, r0
 	bcc	.Lnorx32_4_1_decrypt_with_far2
 	bl	.Lnorx32_4_1_decrypt_with_done5
@@ -1387,89 +1387,84 @@ norx32_4_1_decrypt_with:
 .Lnorx32_4_1_decrypt_with_loop4:
 	@ norx32_4_1.ae:159: off = rate * i
 	movs	r2, #48
-	ldr	r0, [sp, #92]
+	ldr	r0, [sp, #96]
 	muls	r0, r2
-	str	r0, [sp, #88]
+	str	r0, [sp, #92]
 	@ norx32_4_1.ae:160: count = if m - off < rate then m - off else rate
-	ldr	r1, [sp, #140]
-	subs	r0, r1, r0
-	mov	r1, r0
-	eors	r1, r2
-	cmp	r0, #48
-	movs	r3, #0
-	adcs	r3, r3
+	ldr	r1, [sp, #132]
+	subs	r3, r1, r0
+	cmp	r3, #48
+	movs	r1, #0
+	adcs	r1, r1
 	movs	r0, #1
-	eors	r3, r0
-	rsbs	r0, r3, #0
-	ands	r1, r0
-	eors	r1, r2
-	str	r1, [sp, #52]
+	eors	r1, r0
+	rsbs	r0, r1, #0
+	eors	r3, r2
+	ands	r3, r0
+	eors	r3, r2
+	str	r3, [sp, #56]
 	@ norx32_4_1.ae:161: s[15] = s[15] ^ payload_tag
-	ldr	r1, [sp, #240]
+	ldr	r1, [sp, #232]
 	movs	r0, #2
 	eors	r1, r0
-	str	r1, [sp, #240]
+	str	r1, [sp, #232]
 	@ norx_f.ae:56: s0 = s[0]
-	ldr	r0, [sp, #180]
-	@ norx_f.ae:72: @unroll(unroll)
-	str	r0, [sp]
+	ldr	r0, [sp, #172]
+	mov	r9, r0
 	@ norx_f.ae:57: s1 = s[1]
-	ldr	r0, [sp, #184]
-	@ norx_f.ae:72: @unroll(unroll)
-	mov	r11, r0
+	ldr	r7, [sp, #176]
 	@ norx_f.ae:58: s2 = s[2]
-	ldr	r0, [sp, #188]
-	@ norx_f.ae:72: @unroll(unroll)
-	str	r0, [sp, #20]
+	ldr	r6, [sp, #180]
 	@ norx_f.ae:59: s3 = s[3]
-	ldr	r0, [sp, #192]
-	@ norx_f.ae:72: @unroll(unroll)
-	str	r0, [sp, #44]
+	ldr	r4, [sp, #184]
 	@ norx_f.ae:60: s4 = s[4]
-	ldr	r5, [sp, #196]
+	ldr	r5, [sp, #188]
 	@ norx_f.ae:61: s5 = s[5]
-	ldr	r3, [sp, #200]
+	ldr	r3, [sp, #192]
 	@ norx_f.ae:62: s6 = s[6]
-	ldr	r2, [sp, #204]
+	ldr	r2, [sp, #196]
 	@ norx_f.ae:63: s7 = s[7]
-	ldr	r0, [sp, #208]
-	@ norx_f.ae:72: @unroll(unroll)
-	mov	r8, r0
+	ldr	r1, [sp, #200]
 	@ norx_f.ae:64: s8 = s[8]
-	ldr	r4, [sp, #212]
+	ldr	r0, [sp, #204]
+	str	r0, [sp, #12]
 	@ norx_f.ae:65: s9 = s[9]
-	ldr	r0, [sp, #216]
-	@ norx_f.ae:72: @unroll(unroll)
+	ldr	r0, [sp, #208]
 	mov	r10, r0
 	@ norx_f.ae:66: s10 = s[10]
-	ldr	r0, [sp, #220]
-	@ norx_f.ae:72: @unroll(unroll)
-	str	r0, [sp, #8]
+	ldr	r0, [sp, #212]
+	str	r0, [sp]
 	@ norx_f.ae:67: s11 = s[11]
-	ldr	r0, [sp, #224]
-	@ norx_f.ae:72: @unroll(unroll)
-	str	r0, [sp, #4]
+	ldr	r0, [sp, #216]
+	mov	r11, r0
 	@ norx_f.ae:68: s12 = s[12]
-	ldr	r1, [sp, #228]
+	ldr	r0, [sp, #220]
+	str	r0, [sp, #24]
 	@ norx_f.ae:69: s13 = s[13]
-	ldr	r0, [sp, #232]
-	@ norx_f.ae:72: @unroll(unroll)
+	ldr	r0, [sp, #224]
 	str	r0, [sp, #16]
 	@ norx_f.ae:70: s14 = s[14]
-	ldr	r0, [sp, #236]
-	@ norx_f.ae:72: @unroll(unroll)
+	ldr	r0, [sp, #228]
 	str	r0, [sp, #28]
 	@ norx_f.ae:71: s15 = s[15]
-	ldr	r0, [sp, #240]
+	ldr	r0, [sp, #232]
+	mov	r8, r0
 	@ norx_f.ae:72: @unroll(unroll)
-	mov	r9, r0
 	movs	r0, #0
 	str	r0, [sp, #48]
+	mov	r0, r9
+	str	r0, [sp, #8]
+	str	r7, [sp, #4]
+	str	r6, [sp, #20]
+	str	r4, [sp, #44]
+	mov	r9, r1
+	ldr	r4, [sp, #12]
+	ldr	r1, [sp, #24]
 .Lnorx32_4_1_decrypt_with_loop6:
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r7, [sp]
+	ldr	r7, [sp, #8]
 	eors	r7, r5
-	ldr	r0, [sp]
+	ldr	r0, [sp, #8]
 	ands	r0, r5
 	lsls	r6, r0, #1
 	mov	r0, r7
@@ -1496,7 +1491,7 @@ norx32_4_1_decrypt_with:
 	ands	r0, r4
 	lsls	r5, r0, #1
 	eors	r7, r5
-	str	r7, [sp]
+	str	r7, [sp, #8]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r7, r6
 	movs	r6, #16
@@ -1517,9 +1512,9 @@ norx32_4_1_decrypt_with:
 	rors	r0, r1
 	str	r0, [sp, #24]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r11
+	ldr	r5, [sp, #4]
 	eors	r5, r3
-	mov	r0, r11
+	ldr	r0, [sp, #4]
 	ands	r0, r3
 	lsls	r0, r0, #1
 	eors	r5, r0
@@ -1546,7 +1541,7 @@ norx32_4_1_decrypt_with:
 	ands	r5, r3
 	lsls	r5, r5, #1
 	eors	r0, r5
-	mov	r11, r0
+	str	r0, [sp, #4]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r0, r4
 	rors	r0, r6
@@ -1577,9 +1572,9 @@ norx32_4_1_decrypt_with:
 	movs	r1, #8
 	rors	r3, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r1, [sp, #8]
+	ldr	r1, [sp]
 	eors	r1, r3
-	ldr	r5, [sp, #8]
+	ldr	r5, [sp]
 	ands	r5, r3
 	lsls	r5, r5, #1
 	eors	r1, r5
@@ -1612,7 +1607,7 @@ norx32_4_1_decrypt_with:
 	rors	r5, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r3, [sp, #44]
-	mov	r4, r8
+	mov	r4, r9
 	eors	r3, r4
 	ldr	r2, [sp, #44]
 	ands	r2, r4
@@ -1620,19 +1615,19 @@ norx32_4_1_decrypt_with:
 	eors	r3, r2
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
 	mov	r4, r3
-	mov	r2, r9
+	mov	r2, r8
 	eors	r4, r2
 	movs	r2, #8
 	rors	r4, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r7, [sp, #4]
+	mov	r7, r11
 	eors	r7, r4
-	ldr	r2, [sp, #4]
+	mov	r2, r11
 	ands	r2, r4
 	lsls	r2, r2, #1
 	eors	r7, r2
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r6, r8
+	mov	r6, r9
 	eors	r6, r7
 	movs	r2, #11
 	rors	r6, r2
@@ -1660,9 +1655,9 @@ norx32_4_1_decrypt_with:
 	movs	r6, #31
 	rors	r2, r6
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp]
+	ldr	r6, [sp, #8]
 	eors	r6, r0
-	ldr	r7, [sp]
+	ldr	r7, [sp, #8]
 	ands	r7, r0
 	lsls	r7, r7, #1
 	eors	r6, r7
@@ -1688,19 +1683,19 @@ norx32_4_1_decrypt_with:
 	ands	r6, r1
 	lsls	r6, r6, #1
 	eors	r0, r6
-	str	r0, [sp]
+	str	r0, [sp, #8]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r0, r7
 	movs	r6, #16
 	rors	r0, r6
-	mov	r9, r0
+	mov	r8, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r6, r4
 	eors	r6, r0
 	ands	r4, r0
 	lsls	r4, r4, #1
 	eors	r6, r4
-	str	r6, [sp, #8]
+	str	r6, [sp]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r1, r6
 	str	r1, [sp, #32]
@@ -1709,9 +1704,9 @@ norx32_4_1_decrypt_with:
 	rors	r0, r1
 	str	r0, [sp, #32]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r11
+	ldr	r6, [sp, #4]
 	eors	r6, r5
-	mov	r0, r11
+	ldr	r0, [sp, #4]
 	ands	r0, r5
 	lsls	r0, r0, #1
 	eors	r6, r0
@@ -1738,7 +1733,7 @@ norx32_4_1_decrypt_with:
 	ands	r6, r3
 	lsls	r5, r6, #1
 	eors	r0, r5
-	mov	r11, r0
+	str	r0, [sp, #4]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r0, r1
 	mov	r1, r0
@@ -1750,7 +1745,7 @@ norx32_4_1_decrypt_with:
 	ands	r4, r1
 	lsls	r4, r4, #1
 	eors	r0, r4
-	str	r0, [sp, #4]
+	mov	r11, r0
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r3, r0
 	str	r3, [sp, #12]
@@ -1803,11 +1798,11 @@ norx32_4_1_decrypt_with:
 	str	r0, [sp, #16]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r2, r0
-	mov	r8, r2
+	mov	r9, r2
 	movs	r2, #31
-	mov	r0, r8
+	mov	r0, r9
 	rors	r0, r2
-	mov	r8, r0
+	mov	r9, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r0, r10
 	ldr	r2, [sp, #24]
@@ -1874,78 +1869,78 @@ norx32_4_1_decrypt_with:
 .Lnorx32_4_1_decrypt_with_far3:
 .Lnorx32_4_1_decrypt_with_done7:
 	@ norx_f.ae:77: s[0] = s0
-	ldr	r0, [sp]
-	str	r0, [sp, #180]
+	ldr	r0, [sp, #8]
+	str	r0, [sp, #172]
 	@ norx_f.ae:78: s[1] = s1
-	mov	r0, r11
-	str	r0, [sp, #184]
+	ldr	r0, [sp, #4]
+	str	r0, [sp, #176]
 	@ norx_f.ae:79: s[2] = s2
 	ldr	r0, [sp, #20]
-	str	r0, [sp, #188]
+	str	r0, [sp, #180]
 	@ norx_f.ae:80: s[3] = s3
 	ldr	r0, [sp, #44]
-	str	r0, [sp, #192]
+	str	r0, [sp, #184]
 	@ norx_f.ae:81: s[4] = s4
-	str	r5, [sp, #196]
+	str	r5, [sp, #188]
 	@ norx_f.ae:82: s[5] = s5
-	str	r3, [sp, #200]
+	str	r3, [sp, #192]
 	@ norx_f.ae:83: s[6] = s6
-	str	r2, [sp, #204]
+	str	r2, [sp, #196]
 	@ norx_f.ae:84: s[7] = s7
-	mov	r0, r8
-	str	r0, [sp, #208]
+	mov	r0, r9
+	str	r0, [sp, #200]
 	@ norx_f.ae:85: s[8] = s8
-	str	r4, [sp, #212]
+	str	r4, [sp, #204]
 	@ norx_f.ae:86: s[9] = s9
 	mov	r0, r10
-	str	r0, [sp, #216]
+	str	r0, [sp, #208]
 	@ norx_f.ae:87: s[10] = s10
-	ldr	r0, [sp, #8]
-	str	r0, [sp, #220]
+	ldr	r0, [sp]
+	str	r0, [sp, #212]
 	@ norx_f.ae:88: s[11] = s11
-	ldr	r0, [sp, #4]
-	str	r0, [sp, #224]
+	mov	r0, r11
+	str	r0, [sp, #216]
 	@ norx_f.ae:89: s[12] = s12
-	str	r1, [sp, #228]
+	str	r1, [sp, #220]
 	@ norx_f.ae:90: s[13] = s13
 	ldr	r0, [sp, #16]
-	str	r0, [sp, #232]
+	str	r0, [sp, #224]
 	@ norx_f.ae:91: s[14] = s14
 	ldr	r0, [sp, #28]
-	str	r0, [sp, #236]
+	str	r0, [sp, #228]
 	@ norx_f.ae:92: s[15] = s15
-	mov	r0, r9
-	str	r0, [sp, #240]
+	mov	r0, r8
+	str	r0, [sp, #232]
 	@ norx32_4_1.ae:50: return cat(s[11], s[10], s[9], s[8], s[7], s[6], s[5], s[4], s[3], s[2], s[1], s[0])
-	ldr	r0, [sp, #224]
-	str	r0, [sp, #56]
-	ldr	r0, [sp, #220]
-	str	r0, [sp, #60]
 	ldr	r0, [sp, #216]
-	str	r0, [sp, #64]
+	str	r0, [sp, #60]
 	ldr	r0, [sp, #212]
-	str	r0, [sp, #68]
+	str	r0, [sp, #64]
 	ldr	r0, [sp, #208]
+	str	r0, [sp, #68]
+	ldr	r0, [sp, #204]
 	str	r0, [sp, #72]
-	ldr	r6, [sp, #204]
-	str	r6, [sp, #76]
-	ldr	r6, [sp, #200]
-	str	r6, [sp, #80]
+	ldr	r0, [sp, #200]
+	str	r0, [sp, #76]
 	ldr	r6, [sp, #196]
+	str	r6, [sp, #80]
+	ldr	r6, [sp, #192]
 	str	r6, [sp, #84]
-	ldr	r0, [sp, #192]
-	str	r0, [sp, #12]
-	ldr	r0, [sp, #188]
-	str	r0, [sp, #16]
+	ldr	r6, [sp, #188]
+	str	r6, [sp, #88]
 	ldr	r0, [sp, #184]
-	str	r0, [sp, #20]
+	str	r0, [sp, #12]
 	ldr	r0, [sp, #180]
+	str	r0, [sp, #16]
+	ldr	r0, [sp, #176]
+	str	r0, [sp, #20]
+	ldr	r0, [sp, #172]
 	str	r0, [sp, #24]
 	@ norx32_4_1.ae:164: x = first_bytes(r ^ load_le(ct, off, rate, count), count)
-	ldr	r1, [sp, #152]
-	ldr	r0, [sp, #88]
+	ldr	r1, [sp, #144]
+	ldr	r0, [sp, #92]
 	adds	r1, r1, r0
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #56]
 	cmp	r0, #48
 	bcc	.Lnorx32_4_1_decrypt_with_bytes8
 	movs	r0, #3
@@ -1953,6 +1948,8 @@ norx32_4_1_decrypt_with:
 	beq	.Lnorx32_4_1_decrypt_with_words9
 .Lnorx32_4_1_decrypt_with_bytes8:
 	movs	r0, #0
+	str	r0, [sp, #268]
+	str	r0, [sp, #272]
 	str	r0, [sp, #276]
 	str	r0, [sp, #280]
 	str	r0, [sp, #284]
@@ -1963,10 +1960,8 @@ norx32_4_1_decrypt_with:
 	str	r0, [sp, #304]
 	str	r0, [sp, #308]
 	str	r0, [sp, #312]
-	str	r0, [sp, #316]
-	str	r0, [sp, #320]
-	add	r3, sp, #276
-	ldr	r2, [sp, #52]
+	add	r3, sp, #268
+	ldr	r2, [sp, #56]
 	cmp	r2, #48
 	bcc	.Lnorx32_4_1_decrypt_with_cnt11
 	movs	r2, #48
@@ -2002,12 +1997,12 @@ norx32_4_1_decrypt_with:
 	mov	r7, r0
 	mov	r0, r11
 	eors	r7, r0
-	str	r7, [sp, #48]
+	str	r7, [sp, #52]
 	ldr	r0, [sp, #20]
 	mov	r7, r0
 	mov	r0, r10
 	eors	r7, r0
-	str	r7, [sp, #44]
+	str	r7, [sp, #48]
 	ldr	r0, [sp, #16]
 	mov	r7, r0
 	mov	r0, r9
@@ -2017,52 +2012,53 @@ norx32_4_1_decrypt_with:
 	mov	r7, r0
 	mov	r0, r8
 	eors	r7, r0
-	str	r7, [sp, #28]
-	ldr	r0, [sp, #84]
+	str	r7, [sp, #36]
+	ldr	r0, [sp, #88]
 	mov	r7, r0
 	ldr	r0, [sp, #4]
 	eors	r7, r0
-	str	r7, [sp, #8]
-	ldr	r7, [sp, #80]
+	str	r7, [sp, #32]
+	ldr	r0, [sp, #84]
+	mov	r7, r0
 	ldr	r0, [sp]
 	eors	r7, r0
-	str	r7, [sp, #124]
-	ldr	r0, [sp, #76]
+	str	r7, [sp, #28]
+	ldr	r0, [sp, #80]
 	eors	r0, r6
-	str	r0, [sp, #120]
-	ldr	r0, [sp, #72]
+	str	r0, [sp, #104]
+	ldr	r0, [sp, #76]
 	eors	r0, r5
-	str	r0, [sp, #116]
-	ldr	r0, [sp, #68]
+	str	r0, [sp, #108]
+	ldr	r0, [sp, #72]
 	eors	r0, r4
 	str	r0, [sp, #112]
-	ldr	r0, [sp, #64]
+	ldr	r0, [sp, #68]
 	eors	r0, r3
-	str	r0, [sp, #108]
-	ldr	r0, [sp, #60]
+	str	r0, [sp, #116]
+	ldr	r0, [sp, #64]
 	eors	r0, r2
-	str	r0, [sp, #104]
-	ldr	r0, [sp, #56]
+	str	r0, [sp, #120]
+	ldr	r0, [sp, #60]
 	eors	r0, r1
-	str	r0, [sp, #100]
+	str	r0, [sp, #124]
 	@ norx32_4_1.ae:45: return x & ~(~(0 as u384) << (8 * count))
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #56]
 	lsls	r0, r0, #3
 	str	r0, [sp, #128]
-	movs	r4, #0
-	mvns	r4, r4
-	str	r4, [sp, #36]
-	str	r4, [sp, #4]
-	mov	r10, r4
-	mov	r9, r4
-	mov	r8, r4
-	str	r4, [sp]
-	mov	r11, r4
-	mov	r3, r4
-	mov	r2, r4
-	mov	r1, r4
-	mov	r0, r4
-	str	r0, [sp, #32]
+	movs	r3, #0
+	mvns	r3, r3
+	str	r3, [sp, #8]
+	mov	r11, r3
+	mov	r10, r3
+	mov	r9, r3
+	mov	r8, r3
+	str	r3, [sp]
+	mov	r4, r3
+	mov	r2, r3
+	mov	r1, r3
+	mov	r0, r3
+	str	r0, [sp, #4]
+	str	r0, [sp, #44]
 	ldr	r6, [sp, #128]
 	movs	r0, #3
 	lsls	r0, r0, #7
@@ -2071,58 +2067,57 @@ norx32_4_1_decrypt_with:
 .Lnorx32_4_1_decrypt_with_shl15:
 	cmp	r6, #32
 	bcc	.Lnorx32_4_1_decrypt_with_shf14
-	str	r4, [sp, #32]
-	mov	r4, r1
+	ldr	r0, [sp, #4]
+	str	r0, [sp, #44]
+	str	r3, [sp, #4]
+	mov	r3, r1
 	mov	r1, r2
-	mov	r2, r3
-	mov	r3, r11
-	ldr	r0, [sp]
-	mov	r11, r0
+	mov	r2, r4
+	ldr	r4, [sp]
 	mov	r0, r8
 	str	r0, [sp]
 	mov	r8, r9
 	mov	r9, r10
-	ldr	r0, [sp, #4]
-	mov	r10, r0
-	ldr	r0, [sp, #36]
-	str	r0, [sp, #4]
+	mov	r10, r11
+	ldr	r0, [sp, #8]
+	mov	r11, r0
 	movs	r0, #0
-	str	r0, [sp, #36]
+	str	r0, [sp, #8]
 	subs	r6, #32
 	b	.Lnorx32_4_1_decrypt_with_shl15
 .Lnorx32_4_1_decrypt_with_shf14:
-	ldr	r0, [sp, #32]
-	lsls	r0, r6
-	str	r0, [sp, #32]
 	movs	r5, #32
 	subs	r5, r5, r6
-	mov	r0, r4
+	ldr	r0, [sp, #44]
+	lsls	r0, r6
+	str	r0, [sp, #44]
+	ldr	r0, [sp, #4]
 	lsrs	r0, r5
-	ldr	r7, [sp, #32]
+	ldr	r7, [sp, #44]
 	orrs	r7, r0
-	str	r7, [sp, #32]
-	lsls	r4, r6
+	str	r7, [sp, #44]
+	ldr	r0, [sp, #4]
+	lsls	r0, r6
+	mov	r7, r3
+	lsrs	r7, r5
+	orrs	r0, r7
+	str	r0, [sp, #4]
+	lsls	r3, r6
 	mov	r0, r1
 	lsrs	r0, r5
-	orrs	r4, r0
+	orrs	r3, r0
 	lsls	r1, r6
 	mov	r0, r2
 	lsrs	r0, r5
 	orrs	r1, r0
 	lsls	r2, r6
-	mov	r0, r3
+	mov	r0, r4
 	lsrs	r0, r5
 	orrs	r2, r0
-	lsls	r3, r6
-	mov	r0, r11
+	lsls	r4, r6
+	ldr	r0, [sp]
 	lsrs	r0, r5
-	orrs	r3, r0
-	mov	r0, r11
-	lsls	r0, r6
-	ldr	r7, [sp]
-	lsrs	r7, r5
-	orrs	r0, r7
-	mov	r11, r0
+	orrs	r4, r0
 	ldr	r0, [sp]
 	lsls	r0, r6
 	mov	r7, r8
@@ -2148,193 +2143,163 @@ norx32_4_1_decrypt_with:
 	mov	r0, r10
 	lsls	r0, r6
 	mov	r10, r0
-	ldr	r0, [sp, #4]
+	mov	r0, r11
 	lsrs	r0, r5
 	mov	r7, r10
 	orrs	r7, r0
 	mov	r10, r7
-	ldr	r0, [sp, #36]
+	mov	r0, r11
+	lsls	r0, r6
+	mov	r11, r0
+	ldr	r0, [sp, #8]
 	lsrs	r0, r5
-	str	r0, [sp, #96]
-	ldr	r0, [sp, #4]
-	lsls	r0, r6
-	mov	r5, r0
-	ldr	r0, [sp, #96]
+	mov	r5, r11
 	orrs	r5, r0
-	str	r5, [sp, #4]
-	ldr	r0, [sp, #36]
+	mov	r11, r5
+	ldr	r0, [sp, #8]
 	lsls	r0, r6
-	str	r0, [sp, #36]
+	str	r0, [sp, #8]
 	b	.Lnorx32_4_1_decrypt_with_she16
 .Lnorx32_4_1_decrypt_with_shz13:
 	movs	r0, #0
-	str	r0, [sp, #36]
-	str	r0, [sp, #4]
+	str	r0, [sp, #8]
+	mov	r11, r0
 	mov	r10, r0
 	mov	r9, r0
 	mov	r8, r0
 	str	r0, [sp]
-	mov	r11, r0
-	movs	r3, #0
+	movs	r4, #0
 	movs	r2, #0
 	movs	r1, #0
-	movs	r4, #0
-	str	r0, [sp, #32]
+	movs	r3, #0
+	str	r0, [sp, #4]
+	str	r0, [sp, #44]
 .Lnorx32_4_1_decrypt_with_she16:
-	ldr	r0, [sp, #36]
-	mvns	r0, r0
-	str	r0, [sp, #136]
-	ldr	r0, [sp, #4]
-	mvns	r0, r0
-	str	r0, [sp, #132]
+	ldr	r0, [sp, #8]
+	mvns	r5, r0
+	ldr	r0, [sp, #52]
+	ands	r0, r5
+	str	r0, [sp, #52]
+	mov	r0, r11
+	mvns	r5, r0
+	ldr	r0, [sp, #48]
+	ands	r0, r5
+	str	r0, [sp, #48]
 	mov	r0, r10
-	mvns	r0, r0
-	str	r0, [sp, #96]
+	mvns	r5, r0
+	ldr	r0, [sp, #40]
+	ands	r0, r5
+	str	r0, [sp, #40]
 	mov	r0, r9
-	mvns	r0, r0
+	mvns	r5, r0
+	ldr	r0, [sp, #36]
+	ands	r0, r5
 	str	r0, [sp, #36]
 	mov	r0, r8
-	mvns	r0, r0
-	mov	r10, r0
-	ldr	r0, [sp]
-	mvns	r0, r0
-	mov	r9, r0
-	mov	r0, r11
-	mvns	r0, r0
-	str	r0, [sp, #4]
-	mvns	r0, r3
-	str	r0, [sp]
-	mvns	r0, r2
-	mov	r11, r0
-	mvns	r0, r1
-	mov	r8, r0
-	mvns	r1, r4
+	mvns	r5, r0
 	ldr	r0, [sp, #32]
-	mvns	r6, r0
-	ldr	r0, [sp, #48]
-	mov	r2, r0
-	ldr	r0, [sp, #136]
-	ands	r2, r0
-	str	r2, [sp, #48]
-	ldr	r0, [sp, #44]
-	mov	r2, r0
-	ldr	r0, [sp, #132]
-	ands	r2, r0
-	str	r2, [sp, #44]
-	ldr	r0, [sp, #40]
-	mov	r2, r0
-	ldr	r0, [sp, #96]
-	ands	r2, r0
-	str	r2, [sp, #40]
-	ldr	r0, [sp, #28]
-	mov	r2, r0
-	ldr	r0, [sp, #36]
-	ands	r2, r0
-	str	r2, [sp, #28]
-	ldr	r0, [sp, #8]
-	mov	r2, r0
-	mov	r0, r10
-	ands	r2, r0
-	str	r2, [sp, #8]
-	ldr	r0, [sp, #124]
-	mov	r2, r9
-	ands	r0, r2
-	mov	r10, r0
-	ldr	r0, [sp, #120]
-	ldr	r2, [sp, #4]
-	ands	r0, r2
-	mov	r9, r0
-	ldr	r5, [sp, #116]
+	ands	r0, r5
+	str	r0, [sp, #32]
 	ldr	r0, [sp]
-	ands	r5, r0
+	mvns	r5, r0
+	ldr	r0, [sp, #28]
+	ands	r0, r5
+	str	r0, [sp, #28]
+	mvns	r4, r4
+	ldr	r0, [sp, #104]
+	ands	r0, r4
+	mov	r8, r0
+	mvns	r0, r2
+	ldr	r2, [sp, #108]
+	ands	r2, r0
+	mvns	r0, r1
 	ldr	r4, [sp, #112]
-	mov	r0, r11
 	ands	r4, r0
-	ldr	r3, [sp, #108]
-	mov	r0, r8
+	mvns	r0, r3
+	ldr	r3, [sp, #116]
 	ands	r3, r0
-	ldr	r2, [sp, #104]
-	ands	r2, r1
-	ldr	r1, [sp, #100]
-	ands	r1, r6
+	ldr	r0, [sp, #4]
+	mvns	r0, r0
+	ldr	r5, [sp, #120]
+	ands	r5, r0
+	ldr	r0, [sp, #44]
+	mvns	r0, r0
+	ldr	r1, [sp, #124]
+	ands	r1, r0
 	@ norx32_4_1.ae:165: store_le(msg, off, x, count)
-	ldr	r6, [sp, #148]
-	ldr	r0, [sp, #88]
+	ldr	r6, [sp, #140]
+	ldr	r0, [sp, #92]
 	adds	r6, r6, r0
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #56]
 	cmp	r0, #48
 	bcc	.Lnorx32_4_1_decrypt_with_bytes17
 	movs	r0, #3
 	tst	r6, r0
 	bne	.Lnorx32_4_1_decrypt_with_bytes17
-	ldr	r0, [sp, #48]
+	ldr	r0, [sp, #52]
 	str	r0, [r6]
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #48]
 	str	r0, [r6, #4]
 	ldr	r0, [sp, #40]
 	str	r0, [r6, #8]
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #36]
 	str	r0, [r6, #12]
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #32]
 	str	r0, [r6, #16]
-	mov	r0, r10
+	ldr	r0, [sp, #28]
 	str	r0, [r6, #20]
-	mov	r0, r9
+	mov	r0, r8
 	str	r0, [r6, #24]
-	str	r5, [r6, #28]
+	str	r2, [r6, #28]
 	str	r4, [r6, #32]
 	str	r3, [r6, #36]
-	str	r2, [r6, #40]
+	str	r5, [r6, #40]
 	str	r1, [r6, #44]
 	b	.Lnorx32_4_1_decrypt_with_stored18
 .Lnorx32_4_1_decrypt_with_bytes17:
+	ldr	r0, [sp, #52]
+	str	r0, [sp, #268]
 	ldr	r0, [sp, #48]
-	str	r0, [sp, #276]
-	ldr	r0, [sp, #44]
-	str	r0, [sp, #280]
+	str	r0, [sp, #272]
 	ldr	r0, [sp, #40]
+	str	r0, [sp, #276]
+	ldr	r0, [sp, #36]
+	str	r0, [sp, #280]
+	ldr	r0, [sp, #32]
 	str	r0, [sp, #284]
 	ldr	r0, [sp, #28]
 	str	r0, [sp, #288]
-	ldr	r0, [sp, #8]
+	mov	r0, r8
 	str	r0, [sp, #292]
-	mov	r0, r10
-	str	r0, [sp, #296]
-	mov	r0, r9
-	str	r0, [sp, #300]
-	str	r5, [sp, #304]
-	str	r4, [sp, #308]
-	str	r3, [sp, #312]
-	str	r2, [sp, #316]
-	str	r1, [sp, #320]
-	add	r7, sp, #276
-	mov	r11, r7
-	ldr	r0, [sp, #52]
-	mov	r8, r0
-	cmp	r0, #48
+	str	r2, [sp, #296]
+	str	r4, [sp, #300]
+	str	r3, [sp, #304]
+	str	r5, [sp, #308]
+	str	r1, [sp, #312]
+	add	r0, sp, #268
+	mov	r9, r0
+	ldr	r7, [sp, #56]
+	cmp	r7, #48
 	bcc	.Lnorx32_4_1_decrypt_with_cnt19
-	movs	r0, #48
-	mov	r8, r0
+	movs	r7, #48
 .Lnorx32_4_1_decrypt_with_cnt19:
 .Lnorx32_4_1_decrypt_with_cpy20:
-	mov	r0, r8
-	subs	r0, #1
-	mov	r8, r0
+	subs	r7, #1
 	bcc	.Lnorx32_4_1_decrypt_with_stored18
-	mov	r7, r11
-	ldrb	r7, [r7, r0]
-	strb	r7, [r6, r0]
+	mov	r0, r9
+	ldrb	r0, [r0, r7]
+	strb	r0, [r6, r7]
 	b	.Lnorx32_4_1_decrypt_with_cpy20
 .Lnorx32_4_1_decrypt_with_stored18:
 	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
 	ldr	r0, [sp, #24]
 	mov	r6, r0
-	ldr	r0, [sp, #48]
+	ldr	r0, [sp, #52]
 	eors	r6, r0
 	str	r6, [sp, #24]
 	ldr	r0, [sp, #20]
 	mov	r6, r0
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #48]
 	eors	r6, r0
 	str	r6, [sp, #20]
 	ldr	r0, [sp, #16]
@@ -2344,38 +2309,38 @@ norx32_4_1_decrypt_with:
 	str	r6, [sp, #16]
 	ldr	r0, [sp, #12]
 	mov	r6, r0
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #36]
 	eors	r6, r0
 	str	r6, [sp, #12]
+	ldr	r6, [sp, #88]
+	ldr	r0, [sp, #32]
+	eors	r6, r0
+	str	r6, [sp, #88]
 	ldr	r6, [sp, #84]
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #28]
 	eors	r6, r0
 	str	r6, [sp, #84]
 	ldr	r6, [sp, #80]
-	mov	r0, r10
+	mov	r0, r8
 	eors	r6, r0
 	str	r6, [sp, #80]
-	ldr	r6, [sp, #76]
-	mov	r0, r9
-	eors	r6, r0
-	str	r6, [sp, #76]
+	ldr	r0, [sp, #76]
+	eors	r0, r2
+	str	r0, [sp, #76]
 	ldr	r0, [sp, #72]
-	eors	r0, r5
+	eors	r0, r4
 	str	r0, [sp, #72]
 	ldr	r0, [sp, #68]
-	eors	r0, r4
+	eors	r0, r3
 	str	r0, [sp, #68]
 	ldr	r0, [sp, #64]
-	eors	r0, r3
+	eors	r0, r5
 	str	r0, [sp, #64]
 	ldr	r0, [sp, #60]
-	eors	r0, r2
-	str	r0, [sp, #60]
-	ldr	r0, [sp, #56]
 	eors	r0, r1
-	str	r0, [sp, #56]
+	str	r0, [sp, #60]
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #56]
 	cmp	r0, #48
 	movs	r0, #0
 	adcs	r0, r0
@@ -2423,11 +2388,11 @@ norx32_4_1_decrypt_with:
 	subs	r2, #32
 	b	.Lnorx32_4_1_decrypt_with_shl23
 .Lnorx32_4_1_decrypt_with_shf22:
+	movs	r1, #32
+	subs	r1, r1, r2
 	ldr	r0, [sp, #28]
 	lsls	r0, r2
 	str	r0, [sp, #28]
-	movs	r1, #32
-	subs	r1, r1, r2
 	mov	r0, r3
 	lsrs	r0, r1
 	ldr	r7, [sp, #28]
@@ -2485,13 +2450,12 @@ norx32_4_1_decrypt_with:
 	mov	r7, r10
 	orrs	r7, r0
 	mov	r10, r7
-	ldr	r0, [sp]
-	lsrs	r0, r1
-	str	r0, [sp, #36]
 	mov	r0, r11
 	lsls	r0, r2
-	mov	r1, r0
-	ldr	r0, [sp, #36]
+	mov	r11, r0
+	ldr	r0, [sp]
+	lsrs	r0, r1
+	mov	r1, r11
 	orrs	r1, r0
 	mov	r11, r1
 	ldr	r0, [sp]
@@ -2571,53 +2535,53 @@ norx32_4_1_decrypt_with:
 	mov	r0, r9
 	eors	r1, r0
 	str	r1, [sp, #12]
-	ldr	r0, [sp, #84]
+	ldr	r0, [sp, #88]
 	mov	r1, r8
 	eors	r0, r1
 	mov	r9, r0
-	ldr	r7, [sp, #80]
+	ldr	r7, [sp, #84]
 	ldr	r0, [sp, #44]
 	eors	r7, r0
-	ldr	r6, [sp, #76]
+	ldr	r6, [sp, #80]
 	ldr	r0, [sp, #40]
 	eors	r6, r0
-	ldr	r5, [sp, #72]
+	ldr	r5, [sp, #76]
 	ldr	r0, [sp, #36]
 	eors	r5, r0
-	ldr	r4, [sp, #68]
+	ldr	r4, [sp, #72]
 	ldr	r0, [sp, #32]
 	eors	r4, r0
-	ldr	r3, [sp, #64]
+	ldr	r3, [sp, #68]
 	ldr	r0, [sp, #28]
 	eors	r3, r0
-	ldr	r2, [sp, #60]
+	ldr	r2, [sp, #64]
 	ldr	r0, [sp, #8]
 	eors	r2, r0
-	ldr	r1, [sp, #56]
+	ldr	r1, [sp, #60]
 	ldr	r0, [sp, #4]
 	eors	r1, r0
 	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
 	ldr	r0, [sp, #24]
-	str	r0, [sp, #180]
+	str	r0, [sp, #172]
 	ldr	r0, [sp, #20]
-	str	r0, [sp, #184]
+	str	r0, [sp, #176]
 	ldr	r0, [sp, #16]
-	str	r0, [sp, #188]
+	str	r0, [sp, #180]
 	ldr	r0, [sp, #12]
-	str	r0, [sp, #192]
+	str	r0, [sp, #184]
 	mov	r0, r9
-	str	r0, [sp, #196]
-	str	r7, [sp, #200]
-	str	r6, [sp, #204]
-	str	r5, [sp, #208]
-	str	r4, [sp, #212]
-	str	r3, [sp, #216]
-	str	r2, [sp, #220]
-	str	r1, [sp, #224]
-	ldr	r1, [sp, #92]
+	str	r0, [sp, #188]
+	str	r7, [sp, #192]
+	str	r6, [sp, #196]
+	str	r5, [sp, #200]
+	str	r4, [sp, #204]
+	str	r3, [sp, #208]
+	str	r2, [sp, #212]
+	str	r1, [sp, #216]
+	ldr	r1, [sp, #96]
 	adds	r1, #1
-	str	r1, [sp, #92]
-	ldr	r0, [sp, #144]
+	str	r1, [sp, #96]
+	ldr	r0, [sp, #136]
 	cmp	r1, r0
 	bcs	.Lnorx32_4_1_decrypt_with_far4
 	bl	.Lnorx32_4_1_decrypt_with_loop4
@@ -2627,58 +2591,59 @@ norx32_4_1_decrypt_with:
 .Lnorx32_4_1_decrypt_with_else2:
 .Lnorx32_4_1_decrypt_with_endif3:
 	@ norx32_4_1.ae:169: return (load_le(tag, 0, 16) ^ finalize(s, k)) == 0
-	ldr	r1, [sp, #172]
+	ldr	r3, [sp, #164]
 	movs	r0, #3
-	tst	r1, r0
+	tst	r3, r0
 	beq	.Lnorx32_4_1_decrypt_with_words26
 .Lnorx32_4_1_decrypt_with_bytes25:
-	add	r3, sp, #276
-	movs	r2, #16
+	add	r2, sp, #268
+	movs	r1, #16
 .Lnorx32_4_1_decrypt_with_cpy28:
-	subs	r2, #1
+	subs	r1, #1
 	bcc	.Lnorx32_4_1_decrypt_with_cpyd27
-	ldrb	r0, [r1, r2]
-	strb	r0, [r3, r2]
+	ldrb	r0, [r3, r1]
+	strb	r0, [r2, r1]
 	b	.Lnorx32_4_1_decrypt_with_cpy28
 .Lnorx32_4_1_decrypt_with_cpyd27:
-	mov	r1, r3
+	mov	r3, r2
 .Lnorx32_4_1_decrypt_with_words26:
-	ldr	r0, [sp, #168]
-	str	r0, [sp, #244]
-	ldr	r0, [sp, #164]
-	str	r0, [sp, #248]
+	ldr	r7, [r3]
+	ldr	r6, [r3, #4]
+	ldr	r5, [r3, #8]
+	ldr	r4, [r3, #12]
+	add	r1, sp, #172
 	ldr	r0, [sp, #160]
-	str	r0, [sp, #252]
+	str	r0, [sp, #236]
 	ldr	r0, [sp, #156]
-	str	r0, [sp, #256]
-	ldr	r5, [r1]
-	ldr	r4, [r1, #4]
-	ldr	r6, [r1, #8]
-	ldr	r7, [r1, #12]
-	add	r0, sp, #180
-	add	r1, sp, #244
-	add	r2, sp, #260
+	str	r0, [sp, #240]
+	ldr	r0, [sp, #152]
+	str	r0, [sp, #244]
+	ldr	r0, [sp, #148]
+	str	r0, [sp, #248]
+	add	r3, sp, #236
+	add	r2, sp, #252
+	mov	r0, r1
+	mov	r1, r3
 	bl	norx32_4_1_finalize
-	ldr	r1, [sp, #272]
-	eors	r7, r1
-	ldr	r2, [sp, #268]
+	ldr	r3, [sp, #252]
+	ldr	r2, [sp, #256]
+	ldr	r1, [sp, #260]
+	ldr	r0, [sp, #264]
+	eors	r7, r3
 	eors	r6, r2
-	ldr	r2, [sp, #260]
-	mov	r3, r5
-	eors	r3, r2
-	ldr	r5, [sp, #264]
-	eors	r4, r5
-	orrs	r3, r4
-	orrs	r3, r6
-	orrs	r3, r7
-	subs	r0, r3, #1
+	eors	r5, r1
+	eors	r4, r0
+	orrs	r7, r6
+	orrs	r7, r5
+	orrs	r7, r4
+	subs	r0, r7, #1
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	ldr	r0, [sp, #176]
+	ldr	r0, [sp, #168]
 	strh	r1, [r0]
-	add	sp, #324
+	add	sp, #316
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

@@ -97,7 +97,7 @@ chacha20_quarter_round:
 
 ; --- chacha20_block: chacha20.block
 ;     frame 120 bytes (60 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1988 bytes of code
+;     estimated 1978 bytes of code
 	.section .text.chacha20_block,"ax",@progbits
 	.global chacha20_block
 	.type chacha20_block, @function
@@ -113,42 +113,45 @@ chacha20_block:
 	mov	#10, 110(sp)
 	mov	#30821, 40(sp)
 	mov	#24944, 50(sp)
+	mov	r12, r9
 	mov	r12, r15
 	mov	@r15, r12
 	mov	2(r15), r13
 	mov	16(r15), 26(sp)
 	mov	18(r15), 22(sp)
-	mov	116(sp), r15
+	mov	116(sp), r14
+	mov	r14, r15
 	mov	@r15, 14(sp)
 	mov	2(r15), 18(sp)
 	mov	#25710, 66(sp)
 	mov	#13088, 64(sp)
-	mov	106(sp), r15
+	mov	r9, r15
 	mov	4(r15), r11
 	mov	6(r15), r14
 	mov	20(r15), 86(sp)
 	mov	22(r15), 84(sp)
-	mov	114(sp), r15
+	mov	114(sp), r8
+	mov	r8, r15
 	mov	@r15, 82(sp)
 	mov	2(r15), r7
 	mov	#11570, 36(sp)
 	mov	#31074, 34(sp)
-	mov	106(sp), r15
+	mov	r9, r15
 	mov	8(r15), 74(sp)
 	mov	10(r15), r10
 	mov	24(r15), 80(sp)
 	mov	26(r15), 78(sp)
-	mov	114(sp), r15
+	mov	r8, r15
 	mov	4(r15), 102(sp)
 	mov	6(r15), 100(sp)
 	mov	#25972, 0(sp)
 	mov	#27424, 12(sp)
-	mov	106(sp), r15
+	mov	r9, r15
 	mov	12(r15), 98(sp)
 	mov	14(r15), 96(sp)
 	mov	28(r15), 56(sp)
 	mov	30(r15), 52(sp)
-	mov	114(sp), r15
+	mov	r8, r15
 	mov	8(r15), 46(sp)
 	mov	10(r15), 48(sp)
 .Lchacha20_block_loop1:
@@ -204,7 +207,7 @@ chacha20_block:
 	; chacha20.ae:23: c = c + d
 	mov	r9, 94(sp)
 	mov	r15, 92(sp)
-	add	2(sp), 94(sp)
+	add	r8, 94(sp)
 	addc	6(sp), 92(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
 	xor	94(sp), r13
@@ -219,7 +222,7 @@ chacha20_block:
 	xor.b	r13, r15
 	xor	r13, r15
 	mov	r15, 30(sp)
-	bit	#1, 30(sp)
+	bit	#1, r15
 	rrc	54(sp)
 	rrc	30(sp)
 	; chacha20.ae:17: a = a + b
@@ -273,7 +276,7 @@ chacha20_block:
 	; chacha20.ae:23: c = c + d
 	mov	r12, 90(sp)
 	mov	r13, 88(sp)
-	add	32(sp), 90(sp)
+	add	r15, 90(sp)
 	addc	38(sp), 88(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
 	xor	90(sp), r14
@@ -291,7 +294,8 @@ chacha20_block:
 	; chacha20.ae:17: a = a + b
 	mov	36(sp), r7
 	mov	34(sp), r15
-	add	74(sp), r7
+	mov	74(sp), r13
+	add	r13, r7
 	addc	r10, r15
 	; chacha20.ae:18: d = (d ^ a) <<< 16
 	mov	102(sp), r8
@@ -304,7 +308,7 @@ chacha20_block:
 	add	r9, r11
 	addc	r8, r14
 	; chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	74(sp), r12
+	mov	r13, r12
 	xor	r11, r12
 	mov	r10, r13
 	xor	r14, r13
@@ -341,7 +345,7 @@ chacha20_block:
 	; chacha20.ae:23: c = c + d
 	mov	r11, 10(sp)
 	mov	r14, 16(sp)
-	add	58(sp), 10(sp)
+	add	r15, 10(sp)
 	addc	60(sp), 16(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
 	xor	10(sp), r13
@@ -360,7 +364,8 @@ chacha20_block:
 	; chacha20.ae:17: a = a + b
 	mov	@sp, r4
 	mov	12(sp), r12
-	add	98(sp), r4
+	mov	98(sp), r13
+	add	r13, r4
 	addc	96(sp), r12
 	; chacha20.ae:18: d = (d ^ a) <<< 16
 	mov	46(sp), r11
@@ -373,7 +378,7 @@ chacha20_block:
 	add	r15, r7
 	addc	r11, r8
 	; chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	98(sp), r9
+	mov	r13, r9
 	xor	r7, r9
 	mov	96(sp), r13
 	xor	r8, r13
@@ -473,7 +478,7 @@ chacha20_block:
 	; chacha20.ae:23: c = c + d
 	mov	r13, 80(sp)
 	mov	r15, 78(sp)
-	add	46(sp), 80(sp)
+	add	r12, 80(sp)
 	addc	48(sp), 78(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
 	xor	80(sp), r5
@@ -542,7 +547,7 @@ chacha20_block:
 	; chacha20.ae:23: c = c + d
 	mov	r12, 56(sp)
 	mov	r13, 52(sp)
-	add	14(sp), 56(sp)
+	add	r15, 56(sp)
 	addc	18(sp), 52(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
 	xor	56(sp), r14
@@ -626,7 +631,8 @@ chacha20_block:
 	rrc	r6
 	; chacha20.ae:17: a = a + b
 	mov	76(sp), r8
-	add	30(sp), 0(sp)
+	mov	30(sp), r14
+	add	r14, 0(sp)
 	addc	54(sp), r8
 	; chacha20.ae:18: d = (d ^ a) <<< 16
 	mov	58(sp), r9
@@ -639,7 +645,7 @@ chacha20_block:
 	add	r15, r7
 	addc	r9, r13
 	; chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	30(sp), r12
+	mov	r14, r12
 	xor	r7, r12
 	mov	54(sp), r14
 	xor	r13, r14
@@ -703,7 +709,8 @@ chacha20_block:
 .Lchacha20_block_near3:
 .Lchacha20_block_done2:
 	; chacha20.ae:65: return cat(x15 + nonce[95:64], x14 + nonce[63:32], x13 + nonce[31:0], x12 + counter,
-	mov	114(sp), r15
+	mov	114(sp), r9
+	mov	r9, r15
 	add	8(r15), 46(sp)
 	addc	10(r15), 48(sp)
 	add	4(r15), 102(sp)
@@ -711,11 +718,13 @@ chacha20_block:
 	mov	r7, 112(sp)
 	add	@r15, 82(sp)
 	addc	2(r15), 112(sp)
-	mov	116(sp), r15
+	mov	116(sp), r9
+	mov	r9, r15
 	add	@r15, 14(sp)
 	addc	2(r15), 18(sp)
 	; chacha20.ae:66: x11 + key[255:224], x10 + key[223:192], x9 + key[191:160], x8 + key[159:128],
-	mov	106(sp), r15
+	mov	106(sp), r9
+	mov	r9, r15
 	add	28(r15), 56(sp)
 	addc	30(r15), 52(sp)
 	add	24(r15), 80(sp)
@@ -794,7 +803,7 @@ chacha20_block:
 
 ; --- chacha20_xor_stream: chacha20.xor_stream
 ;     frame 266 bytes (101 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2836 bytes of code
+;     estimated 2824 bytes of code
 	.section .text.chacha20_xor_stream,"ax",@progbits
 	.global chacha20_xor_stream
 	.type chacha20_xor_stream, @function
@@ -852,7 +861,7 @@ chacha20_xor_stream:
 	mov	r15, 162(sp)
 	; chacha20.ae:76: x = load_le(src, off, 64, n - off) ^ block(key, counter + i, nonce)
 	mov	196(sp), 156(sp)
-	sub	162(sp), 156(sp)
+	sub	r15, 156(sp)
 	mov	r15, r10
 	add	200(sp), r10
 	cmp	#64, 156(sp)
@@ -914,7 +923,8 @@ chacha20_xor_stream:
 	mov	r11, r10
 	jmp	.Lchacha20_xor_stream_words4
 .Lchacha20_xor_stream_join5:
-	mov	174(sp), r15
+	mov	174(sp), r14
+	mov	r14, r15
 	mov	@r15, 160(sp)
 	mov	2(r15), 158(sp)
 	add	164(sp), 160(sp)
@@ -923,7 +933,8 @@ chacha20_xor_stream:
 	mov	#10, 150(sp)
 	mov	#30821, 40(sp)
 	mov	#24944, 50(sp)
-	mov	144(sp), r15
+	mov	144(sp), r9
+	mov	r9, r15
 	mov	@r15, r13
 	mov	2(r15), r14
 	mov	16(r15), 26(sp)
@@ -936,27 +947,28 @@ chacha20_xor_stream:
 	mov	6(r15), r12
 	mov	20(r15), 92(sp)
 	mov	22(r15), 88(sp)
-	mov	154(sp), r15
+	mov	154(sp), r8
+	mov	r8, r15
 	mov	@r15, 84(sp)
 	mov	2(r15), r7
 	mov	#11570, 36(sp)
 	mov	#31074, 34(sp)
-	mov	144(sp), r15
+	mov	r9, r15
 	mov	8(r15), 74(sp)
 	mov	10(r15), r10
 	mov	24(r15), 82(sp)
 	mov	26(r15), 80(sp)
-	mov	154(sp), r15
+	mov	r8, r15
 	mov	4(r15), 118(sp)
 	mov	6(r15), 114(sp)
 	mov	#25972, 0(sp)
 	mov	#27424, 12(sp)
-	mov	144(sp), r15
+	mov	r9, r15
 	mov	12(r15), 108(sp)
 	mov	14(r15), 106(sp)
 	mov	28(r15), 56(sp)
 	mov	30(r15), 52(sp)
-	mov	154(sp), r15
+	mov	r8, r15
 	mov	8(r15), 46(sp)
 	mov	10(r15), 48(sp)
 .Lchacha20_xor_stream_loop8:
@@ -1012,7 +1024,7 @@ chacha20_xor_stream:
 	; chacha20.ae:23: c = c + d
 	mov	r9, 102(sp)
 	mov	r15, 100(sp)
-	add	2(sp), 102(sp)
+	add	r8, 102(sp)
 	addc	6(sp), 100(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
 	xor	102(sp), r14
@@ -1027,7 +1039,7 @@ chacha20_xor_stream:
 	xor.b	r14, r15
 	xor	r14, r15
 	mov	r15, 30(sp)
-	bit	#1, 30(sp)
+	bit	#1, r15
 	rrc	54(sp)
 	rrc	30(sp)
 	; chacha20.ae:17: a = a + b
@@ -1081,7 +1093,7 @@ chacha20_xor_stream:
 	; chacha20.ae:23: c = c + d
 	mov	r13, 98(sp)
 	mov	r14, 96(sp)
-	add	32(sp), 98(sp)
+	add	r15, 98(sp)
 	addc	38(sp), 96(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
 	xor	98(sp), r12
@@ -1099,7 +1111,8 @@ chacha20_xor_stream:
 	; chacha20.ae:17: a = a + b
 	mov	36(sp), r7
 	mov	34(sp), r15
-	add	74(sp), r7
+	mov	74(sp), r13
+	add	r13, r7
 	addc	r10, r15
 	; chacha20.ae:18: d = (d ^ a) <<< 16
 	mov	118(sp), r8
@@ -1112,7 +1125,7 @@ chacha20_xor_stream:
 	add	r9, r11
 	addc	r8, r14
 	; chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	74(sp), r12
+	mov	r13, r12
 	xor	r11, r12
 	mov	r10, r13
 	xor	r14, r13
@@ -1149,7 +1162,7 @@ chacha20_xor_stream:
 	; chacha20.ae:23: c = c + d
 	mov	r11, 10(sp)
 	mov	r14, 16(sp)
-	add	58(sp), 10(sp)
+	add	r15, 10(sp)
 	addc	60(sp), 16(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
 	xor	10(sp), r13
@@ -1168,7 +1181,8 @@ chacha20_xor_stream:
 	; chacha20.ae:17: a = a + b
 	mov	@sp, r4
 	mov	12(sp), r12
-	add	108(sp), r4
+	mov	108(sp), r13
+	add	r13, r4
 	addc	106(sp), r12
 	; chacha20.ae:18: d = (d ^ a) <<< 16
 	mov	46(sp), r11
@@ -1181,7 +1195,7 @@ chacha20_xor_stream:
 	add	r15, r7
 	addc	r11, r8
 	; chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	108(sp), r9
+	mov	r13, r9
 	xor	r7, r9
 	mov	106(sp), r13
 	xor	r8, r13
@@ -1281,7 +1295,7 @@ chacha20_xor_stream:
 	; chacha20.ae:23: c = c + d
 	mov	r13, 82(sp)
 	mov	r15, 80(sp)
-	add	46(sp), 82(sp)
+	add	r12, 82(sp)
 	addc	48(sp), 80(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
 	xor	82(sp), r5
@@ -1350,7 +1364,7 @@ chacha20_xor_stream:
 	; chacha20.ae:23: c = c + d
 	mov	r12, 56(sp)
 	mov	r13, 52(sp)
-	add	14(sp), 56(sp)
+	add	r15, 56(sp)
 	addc	18(sp), 52(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
 	xor	56(sp), r14
@@ -1434,7 +1448,8 @@ chacha20_xor_stream:
 	rrc	r6
 	; chacha20.ae:17: a = a + b
 	mov	76(sp), r8
-	add	30(sp), 0(sp)
+	mov	30(sp), r13
+	add	r13, 0(sp)
 	addc	54(sp), r8
 	; chacha20.ae:18: d = (d ^ a) <<< 16
 	mov	58(sp), r9
@@ -1447,7 +1462,7 @@ chacha20_xor_stream:
 	add	r15, r7
 	addc	r9, r14
 	; chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	30(sp), r12
+	mov	r13, r12
 	xor	r7, r12
 	mov	54(sp), r13
 	xor	r14, r13
@@ -1512,7 +1527,8 @@ chacha20_xor_stream:
 .Lchacha20_xor_stream_near15:
 .Lchacha20_xor_stream_done9:
 	; chacha20.ae:65: return cat(x15 + nonce[95:64], x14 + nonce[63:32], x13 + nonce[31:0], x12 + counter,
-	mov	154(sp), r15
+	mov	154(sp), r9
+	mov	r9, r15
 	add	8(r15), 46(sp)
 	addc	10(r15), 48(sp)
 	add	4(r15), 118(sp)
@@ -1523,7 +1539,8 @@ chacha20_xor_stream:
 	add	160(sp), 14(sp)
 	addc	158(sp), 18(sp)
 	; chacha20.ae:66: x11 + key[255:224], x10 + key[223:192], x9 + key[191:160], x8 + key[159:128],
-	mov	144(sp), r15
+	mov	144(sp), r9
+	mov	r9, r15
 	add	28(r15), 56(sp)
 	addc	30(r15), 52(sp)
 	add	24(r15), 82(sp)

@@ -270,7 +270,7 @@ ctr_decrypt_with:
 
 ; --- ctr_xor_stream: ctr.xor_stream
 ;     frame 56 bytes (20 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1040 bytes of code
+;     estimated 1036 bytes of code
 	.section .text.ctr_xor_stream,"ax",@progbits
 	.local ctr_xor_stream
 	.type ctr_xor_stream, @function
@@ -295,7 +295,7 @@ ctr_xor_stream:
 	mov	r15, 32(sp)
 	; ctr.ae:25: for i in 0..(n + 15) / 16 {
 	mov	#0, 14(sp)
-	cmp	32(sp), 14(sp)
+	cmp	r15, 14(sp)
 	jc	.Lctr_xor_stream_done2
 .Lctr_xor_stream_loop1:
 	mov	14(sp), r15
@@ -303,7 +303,7 @@ ctr_xor_stream:
 	rlam.w	#4, r15
 	mov	r15, 12(sp)
 	mov	34(sp), 10(sp)
-	sub	12(sp), 10(sp)
+	sub	r15, 10(sp)
 	mov	r15, r10
 	add	38(sp), r10
 	cmp	#16, 10(sp)
@@ -341,7 +341,8 @@ ctr_xor_stream:
 	mov	r11, r10
 	jmp	.Lctr_xor_stream_words4
 .Lctr_xor_stream_join5:
-	mov	8(sp), r15
+	mov	8(sp), r10
+	mov	r10, r15
 	mov	@r15, r14
 	add	14(sp), r14
 	mov	2(r15), r6
@@ -358,7 +359,8 @@ ctr_xor_stream:
 	addc	#0, r5
 	mov	14(r15), r10
 	addc	#0, r10
-	mov	6(sp), r15
+	mov	6(sp), r9
+	mov	r9, r15
 	xor	@r15, r5
 	xor	2(r15), r10
 	xor	4(r15), r12
@@ -372,7 +374,7 @@ ctr_xor_stream:
 	mov	r10, 2(sp)
 	mov	r12, 0(sp)
 	; aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	mov	r15, r4
+	mov	r9, r4
 	add	#16, r4
 	swpb	30(sp)
 	swpb	28(sp)
@@ -499,7 +501,8 @@ ctr_xor_stream:
 	bis	r15, r10
 	swpb	r12
 	bis	r9, r12
-	mov	6(sp), r15
+	mov	6(sp), r4
+	mov	r4, r15
 	xor	160(r15), r10
 	xor	162(r15), r12
 	swpb	r11
@@ -518,7 +521,7 @@ ctr_xor_stream:
 	bis	r15, r11
 	swpb	r9
 	bis	r8, r9
-	mov	6(sp), r15
+	mov	r4, r15
 	xor	164(r15), r11
 	mov	r9, r14
 	xor	166(r15), r14
@@ -537,7 +540,7 @@ ctr_xor_stream:
 	bis	r15, r13
 	swpb	r9
 	bis	r8, r9
-	mov	6(sp), r15
+	mov	r4, r15
 	xor	168(r15), r13
 	xor	170(r15), r9
 	swpb	r6
@@ -553,7 +556,7 @@ ctr_xor_stream:
 	bis	r15, r6
 	swpb	r8
 	bis	r5, r8
-	mov	6(sp), r15
+	mov	r4, r15
 	xor	172(r15), r6
 	xor	174(r15), r8
 	mov	16(sp), r15

@@ -57,7 +57,7 @@ norx32_4_1_key_setup:
 
 ; --- norx32_4_1_encrypt_with: norx32_4_1.encrypt_with
 ;     frame 258 bytes (57 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2598 bytes of code
+;     estimated 2600 bytes of code
 	.section .text.norx32_4_1_encrypt_with,"ax",@progbits
 	.global norx32_4_1_encrypt_with
 	.type norx32_4_1_encrypt_with, @function
@@ -82,7 +82,8 @@ norx32_4_1_encrypt_with:
 	dec	r15
 	jnz	.Lnorx32_4_1_encrypt_with_zero1
 	; norx32_4_1.ae:132: initialize(s, k, nonce)
-	mov	96(sp), r15
+	mov	96(sp), r14
+	mov	r14, r15
 	mov	2(r15), 110(sp)
 	mov	4(r15), 108(sp)
 	mov	6(r15), 106(sp)
@@ -353,7 +354,8 @@ norx32_4_1_encrypt_with:
 .Lnorx32_4_1_encrypt_with_near24:
 .Lnorx32_4_1_encrypt_with_loop4:
 	; norx32_4_1.ae:137: off = rate * i
-	mov	84(sp), r15
+	mov	84(sp), r14
+	mov	r14, r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -364,11 +366,12 @@ norx32_4_1_encrypt_with:
 	adc	r15
 	mov	r15, r11
 	and	#65520, r11
-	mov	82(sp), r12
+	mov	82(sp), r10
+	mov	r10, r12
 	rlam.w	#4, r12
 	and	#15, r15
 	bis	r15, r12
-	mov	84(sp), r13
+	mov	r14, r13
 	swpb	r13
 	bit	#1, r13
 	rrc	r13
@@ -378,7 +381,7 @@ norx32_4_1_encrypt_with:
 	rrc	r13
 	mov	r13, r14
 	and	#65504, r14
-	mov	82(sp), r15
+	mov	r10, r15
 	rlam.w	#4, r15
 	rlam.w	#1, r15
 	and	#31, r13
@@ -513,14 +516,15 @@ norx32_4_1_encrypt_with:
 	xor	160(sp), r15
 	mov	r15, 60(sp)
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	cmp	#48, 56(sp)
+	mov	56(sp), r13
+	cmp	#48, r13
 	mov	r10, r15
 	subc	#0, r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
 	mov	r15, 52(sp)
-	mov	56(sp), r14
+	mov	r13, r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -878,7 +882,7 @@ norx32_4_1_encrypt_with:
 
 ; --- norx32_4_1_decrypt_with: norx32_4_1.decrypt_with
 ;     frame 338 bytes (97 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3528 bytes of code
+;     estimated 3522 bytes of code
 	.section .text.norx32_4_1_decrypt_with,"ax",@progbits
 	.global norx32_4_1_decrypt_with
 	.type norx32_4_1_decrypt_with, @function
@@ -904,7 +908,8 @@ norx32_4_1_decrypt_with:
 	dec	r15
 	jnz	.Lnorx32_4_1_decrypt_with_zero1
 	; norx32_4_1.ae:154: initialize(s, k, nonce)
-	mov	172(sp), r15
+	mov	172(sp), r14
+	mov	r14, r15
 	mov	2(r15), 186(sp)
 	mov	4(r15), 184(sp)
 	mov	6(r15), 182(sp)
@@ -1174,7 +1179,8 @@ norx32_4_1_decrypt_with:
 .Lnorx32_4_1_decrypt_with_near31:
 .Lnorx32_4_1_decrypt_with_loop4:
 	; norx32_4_1.ae:159: off = rate * i
-	mov	158(sp), r15
+	mov	158(sp), r14
+	mov	r14, r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -1185,11 +1191,12 @@ norx32_4_1_decrypt_with:
 	adc	r15
 	mov	r15, r12
 	and	#65520, r12
-	mov	156(sp), r11
+	mov	156(sp), r10
+	mov	r10, r11
 	rlam.w	#4, r11
 	and	#15, r15
 	bis	r15, r11
-	mov	158(sp), r13
+	mov	r14, r13
 	swpb	r13
 	bit	#1, r13
 	rrc	r13
@@ -1199,18 +1206,18 @@ norx32_4_1_decrypt_with:
 	rrc	r13
 	mov	r13, r14
 	and	#65504, r14
-	mov	156(sp), r15
+	mov	r10, r15
 	rlam.w	#4, r15
 	rlam.w	#1, r15
 	and	#31, r13
 	bis	r13, r15
-	mov	r12, 108(sp)
-	add	r14, 108(sp)
+	mov	r12, 118(sp)
+	add	r14, 118(sp)
 	addc	r15, r11
 	; norx32_4_1.ae:160: count = if m - off < rate then m - off else rate
 	mov	166(sp), r12
 	mov	#0, r13
-	sub	108(sp), r12
+	sub	118(sp), r12
 	subc	r11, r13
 	cmp	#48, r12
 	mov	r13, r15
@@ -1224,7 +1231,7 @@ norx32_4_1_decrypt_with:
 	and	r14, r12
 	mov	r12, r15
 	xor	#48, r15
-	mov	r15, 106(sp)
+	mov	r15, 104(sp)
 	mov	r13, r15
 	and	r14, r15
 	mov	r15, 154(sp)
@@ -1237,36 +1244,36 @@ norx32_4_1_decrypt_with:
 	add	#194, r12
 	call	#norx32_4_1_F_permute
 	; norx32_4_1.ae:164: x = first_bytes(r ^ load_le(ct, off, rate, count), count)
-	mov	108(sp), r14
+	mov	118(sp), r14
 	add	170(sp), r14
-	cmp	#48, 106(sp)
+	cmp	#48, 104(sp)
 	jnc	.Lnorx32_4_1_decrypt_with_bytes6
 	bit	#1, r14
 	jnz	.Lnorx32_4_1_decrypt_with_bytes6
 .Lnorx32_4_1_decrypt_with_words7:
-	mov	@r14, 80(sp)
-	mov	2(r14), 74(sp)
-	mov	4(r14), 70(sp)
-	mov	6(r14), 68(sp)
-	mov	8(r14), 66(sp)
-	mov	10(r14), 62(sp)
+	mov	@r14, 74(sp)
+	mov	2(r14), 72(sp)
+	mov	4(r14), 68(sp)
+	mov	6(r14), 64(sp)
+	mov	8(r14), 62(sp)
+	mov	10(r14), 60(sp)
 	mov	12(r14), 56(sp)
-	mov	14(r14), 48(sp)
-	mov	16(r14), 40(sp)
-	mov	18(r14), 34(sp)
-	mov	20(r14), 28(sp)
-	mov	22(r14), 22(sp)
-	mov	24(r14), r15
-	mov	26(r14), r4
-	mov	28(r14), r5
-	mov	30(r14), r6
-	mov	32(r14), r7
-	mov	34(r14), r8
-	mov	36(r14), r9
-	mov	38(r14), r10
-	mov	40(r14), r11
-	mov	42(r14), r12
-	mov	44(r14), r13
+	mov	14(r14), 50(sp)
+	mov	16(r14), 46(sp)
+	mov	18(r14), 42(sp)
+	mov	20(r14), 36(sp)
+	mov	22(r14), r15
+	mov	24(r14), r4
+	mov	26(r14), r5
+	mov	28(r14), r6
+	mov	30(r14), r7
+	mov	32(r14), r8
+	mov	34(r14), r9
+	mov	36(r14), r10
+	mov	38(r14), r11
+	mov	40(r14), r12
+	mov	42(r14), r13
+	mov	44(r14), 146(sp)
 	mov	46(r14), r14
 	jmp	.Lnorx32_4_1_decrypt_with_join8
 .Lnorx32_4_1_decrypt_with_bytes6:
@@ -1274,7 +1281,7 @@ norx32_4_1_decrypt_with:
 	add	#274, r10
 	mov	r10, r11
 	mov	#48, r12
-	mov	106(sp), r15
+	mov	104(sp), r15
 .Lnorx32_4_1_decrypt_with_cpy9:
 	clr	r13
 	tst	r15
@@ -1290,55 +1297,55 @@ norx32_4_1_decrypt_with:
 	mov	r10, r14
 	jmp	.Lnorx32_4_1_decrypt_with_words7
 .Lnorx32_4_1_decrypt_with_join8:
-	xor	194(sp), 80(sp)
-	xor	196(sp), 74(sp)
-	xor	198(sp), 70(sp)
-	xor	200(sp), 68(sp)
-	xor	202(sp), 66(sp)
-	xor	204(sp), 62(sp)
+	xor	194(sp), 74(sp)
+	xor	196(sp), 72(sp)
+	xor	198(sp), 68(sp)
+	xor	200(sp), 64(sp)
+	xor	202(sp), 62(sp)
+	xor	204(sp), 60(sp)
 	xor	206(sp), 56(sp)
-	xor	208(sp), 48(sp)
-	xor	210(sp), 40(sp)
-	xor	212(sp), 34(sp)
-	xor	214(sp), 28(sp)
-	xor	216(sp), 22(sp)
-	xor	218(sp), r15
-	mov	r15, 16(sp)
+	xor	208(sp), 50(sp)
+	xor	210(sp), 46(sp)
+	xor	212(sp), 42(sp)
+	xor	214(sp), 36(sp)
+	xor	216(sp), r15
+	mov	r15, 30(sp)
 	mov	r4, r15
+	xor	218(sp), r15
+	mov	r15, 20(sp)
+	mov	r5, r15
 	xor	220(sp), r15
 	mov	r15, 8(sp)
-	mov	r5, r15
-	xor	222(sp), r15
-	mov	r15, 148(sp)
 	mov	r6, r15
-	xor	224(sp), r15
-	mov	r15, 146(sp)
+	xor	222(sp), r15
+	mov	r15, 122(sp)
 	mov	r7, r15
-	xor	226(sp), r15
-	mov	r15, 136(sp)
-	mov	r8, r15
-	xor	228(sp), r15
-	mov	r15, 132(sp)
-	mov	r9, r15
-	xor	230(sp), r15
+	xor	224(sp), r15
 	mov	r15, 128(sp)
+	mov	r8, r15
+	xor	226(sp), r15
+	mov	r15, 134(sp)
+	mov	r9, r15
+	xor	228(sp), r15
+	mov	r15, 136(sp)
 	mov	r10, r15
-	xor	232(sp), r15
-	mov	r15, 124(sp)
+	xor	230(sp), r15
+	mov	r15, 138(sp)
 	mov	r11, r15
-	xor	234(sp), r15
-	mov	r15, 120(sp)
+	xor	232(sp), r15
+	mov	r15, 140(sp)
 	mov	r12, r15
-	xor	236(sp), r15
-	mov	r15, 116(sp)
+	xor	234(sp), r15
+	mov	r15, 142(sp)
 	mov	r13, r15
-	xor	238(sp), r15
-	mov	r15, 112(sp)
+	xor	236(sp), r15
+	mov	r15, 144(sp)
+	xor	238(sp), 146(sp)
 	mov	r14, r15
 	xor	240(sp), r15
-	mov	r15, 110(sp)
+	mov	r15, 148(sp)
 	; norx32_4_1.ae:45: return x & ~(~(0 as u384) << (8 * count))
-	mov	106(sp), r14
+	mov	104(sp), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -1353,15 +1360,6 @@ norx32_4_1_decrypt_with:
 	and	#7, r14
 	bis	r14, r15
 	mov	r15, 150(sp)
-	mov	#-1, 60(sp)
-	mov	#-1, 54(sp)
-	mov	#-1, 50(sp)
-	mov	#-1, 44(sp)
-	mov	#-1, 38(sp)
-	mov	#-1, 32(sp)
-	mov	#-1, 26(sp)
-	mov	#-1, 20(sp)
-	mov	#-1, 14(sp)
 	mov	#-1, 10(sp)
 	mov	#-1, 4(sp)
 	mov	#-1, 0(sp)
@@ -1376,7 +1374,16 @@ norx32_4_1_decrypt_with:
 	mov	#-1, r12
 	mov	#-1, r13
 	mov	#-1, r14
-	mov	#-1, 76(sp)
+	mov	#-1, 16(sp)
+	mov	#-1, 26(sp)
+	mov	#-1, 44(sp)
+	mov	#-1, 58(sp)
+	mov	#-1, 66(sp)
+	mov	#-1, 70(sp)
+	mov	#-1, 88(sp)
+	mov	#-1, 96(sp)
+	mov	#-1, 102(sp)
+	mov	#-1, 106(sp)
 	mov	152(sp), r15
 	tst	150(sp)
 	jnz	.Lnorx32_4_1_decrypt_with_shbig11
@@ -1385,7 +1392,16 @@ norx32_4_1_decrypt_with:
 .Lnorx32_4_1_decrypt_with_shlimb14:
 	cmp	#16, r15
 	jnc	.Lnorx32_4_1_decrypt_with_shbits15
-	mov	r14, 76(sp)
+	mov	102(sp), 106(sp)
+	mov	96(sp), 102(sp)
+	mov	88(sp), 96(sp)
+	mov	70(sp), 88(sp)
+	mov	66(sp), 70(sp)
+	mov	58(sp), 66(sp)
+	mov	44(sp), 58(sp)
+	mov	26(sp), 44(sp)
+	mov	16(sp), 26(sp)
+	mov	r14, 16(sp)
 	mov	r13, r14
 	mov	r12, r13
 	mov	r11, r12
@@ -1399,32 +1415,14 @@ norx32_4_1_decrypt_with:
 	mov	@sp, r4
 	mov	4(sp), 0(sp)
 	mov	10(sp), 4(sp)
-	mov	14(sp), 10(sp)
-	mov	20(sp), 14(sp)
-	mov	26(sp), 20(sp)
-	mov	32(sp), 26(sp)
-	mov	38(sp), 32(sp)
-	mov	44(sp), 38(sp)
-	mov	50(sp), 44(sp)
-	mov	54(sp), 50(sp)
-	mov	60(sp), 54(sp)
-	clr	60(sp)
+	clr	10(sp)
 	sub	#16, r15
 	jmp	.Lnorx32_4_1_decrypt_with_shlimb14
 .Lnorx32_4_1_decrypt_with_shbits15:
 	tst	r15
 	jz	.Lnorx32_4_1_decrypt_with_shend12
 .Lnorx32_4_1_decrypt_with_sh13:
-	rla	60(sp)
-	rlc	54(sp)
-	rlc	50(sp)
-	rlc	44(sp)
-	rlc	38(sp)
-	rlc	32(sp)
-	rlc	26(sp)
-	rlc	20(sp)
-	rlc	14(sp)
-	rlc	10(sp)
+	rla	10(sp)
 	rlc	4(sp)
 	rlc	0(sp)
 	rlc	r4
@@ -1438,20 +1436,20 @@ norx32_4_1_decrypt_with:
 	rlc	r12
 	rlc	r13
 	rlc	r14
-	rlc	76(sp)
+	rlc	16(sp)
+	rlc	26(sp)
+	rlc	44(sp)
+	rlc	58(sp)
+	rlc	66(sp)
+	rlc	70(sp)
+	rlc	88(sp)
+	rlc	96(sp)
+	rlc	102(sp)
+	rlc	106(sp)
 	dec	r15
 	jnz	.Lnorx32_4_1_decrypt_with_sh13
 	jmp	.Lnorx32_4_1_decrypt_with_shend12
 .Lnorx32_4_1_decrypt_with_shbig11:
-	clr	60(sp)
-	clr	54(sp)
-	clr	50(sp)
-	clr	44(sp)
-	clr	38(sp)
-	clr	32(sp)
-	clr	26(sp)
-	clr	20(sp)
-	clr	14(sp)
 	clr	10(sp)
 	clr	4(sp)
 	clr	0(sp)
@@ -1466,89 +1464,109 @@ norx32_4_1_decrypt_with:
 	clr	r12
 	clr	r13
 	clr	r14
-	clr	76(sp)
+	clr	16(sp)
+	clr	26(sp)
+	clr	44(sp)
+	clr	58(sp)
+	clr	66(sp)
+	clr	70(sp)
+	clr	88(sp)
+	clr	96(sp)
+	clr	102(sp)
+	clr	106(sp)
 .Lnorx32_4_1_decrypt_with_shend12:
-	inv	60(sp)
-	inv	54(sp)
-	inv	50(sp)
-	inv	44(sp)
-	inv	38(sp)
-	inv	32(sp)
-	inv	26(sp)
-	inv	20(sp)
-	inv	14(sp)
-	inv	10(sp)
-	inv	4(sp)
-	inv	0(sp)
-	inv	r4
-	mov	r5, r15
+	mov	10(sp), r15
 	inv	r15
-	inv	r6
-	inv	r7
-	inv	r8
-	inv	r9
-	inv	r10
-	inv	r11
-	inv	r12
-	inv	r13
-	inv	r14
-	mov	76(sp), r5
+	and	r15, 74(sp)
+	mov	4(sp), r15
+	inv	r15
+	and	r15, 72(sp)
+	mov	@sp, r15
+	inv	r15
+	and	r15, 68(sp)
+	inv	r4
+	and	r4, 64(sp)
 	inv	r5
-	and	60(sp), 80(sp)
-	and	54(sp), 74(sp)
-	and	50(sp), 70(sp)
-	and	44(sp), 68(sp)
-	and	38(sp), 66(sp)
-	and	32(sp), 62(sp)
-	and	26(sp), 56(sp)
-	and	20(sp), 48(sp)
-	and	14(sp), 40(sp)
-	and	10(sp), 34(sp)
-	and	4(sp), 28(sp)
-	and	@sp, 22(sp)
-	and	r4, 16(sp)
-	and	r15, 8(sp)
-	mov	148(sp), r15
-	and	r6, r15
+	and	r5, 62(sp)
+	inv	r6
+	and	r6, 60(sp)
+	inv	r7
+	and	r7, 56(sp)
+	inv	r8
+	and	r8, 50(sp)
+	inv	r9
+	and	r9, 46(sp)
+	inv	r10
+	and	r10, 42(sp)
+	inv	r11
+	and	r11, 36(sp)
+	inv	r12
+	and	r12, 30(sp)
+	inv	r13
+	and	r13, 20(sp)
+	inv	r14
+	and	r14, 8(sp)
+	mov	16(sp), r14
+	inv	r14
+	mov	122(sp), r15
+	and	r14, r15
 	mov	r15, 192(sp)
-	mov	146(sp), r6
-	and	r7, r6
-	mov	136(sp), r7
-	and	r8, r7
-	mov	132(sp), r8
-	and	r9, r8
-	mov	128(sp), r9
-	and	r10, r9
-	mov	124(sp), r10
-	and	r11, r10
-	mov	120(sp), r11
-	and	r12, r11
-	mov	116(sp), r12
-	and	r13, r12
-	mov	112(sp), r13
-	and	r14, r13
-	mov	110(sp), r14
-	and	r5, r14
+	mov	26(sp), r15
+	inv	r15
+	mov	128(sp), r6
+	and	r15, r6
+	mov	44(sp), r15
+	inv	r15
+	mov	134(sp), r7
+	and	r15, r7
+	mov	58(sp), r15
+	inv	r15
+	mov	136(sp), r8
+	and	r15, r8
+	mov	66(sp), r15
+	inv	r15
+	mov	138(sp), r9
+	and	r15, r9
+	mov	70(sp), r15
+	inv	r15
+	mov	140(sp), r10
+	and	r15, r10
+	mov	88(sp), r15
+	inv	r15
+	mov	142(sp), r11
+	and	r15, r11
+	mov	96(sp), r15
+	inv	r15
+	mov	144(sp), r12
+	and	r15, r12
+	mov	102(sp), r15
+	inv	r15
+	mov	146(sp), r13
+	and	r15, r13
+	mov	106(sp), r15
+	inv	r15
+	mov	148(sp), r14
+	and	r15, r14
 	; norx32_4_1.ae:165: store_le(msg, off, x, count)
-	mov	108(sp), r5
+	mov	118(sp), r5
 	add	168(sp), r5
-	cmp	#48, 106(sp)
+	cmp	#48, 104(sp)
 	jnc	.Lnorx32_4_1_decrypt_with_bytes16
 	bit	#1, r5
 	jnz	.Lnorx32_4_1_decrypt_with_bytes16
-	mov	80(sp), 0(r5)
-	mov	74(sp), 2(r5)
-	mov	70(sp), 4(r5)
-	mov	68(sp), 6(r5)
-	mov	66(sp), 8(r5)
-	mov	62(sp), 10(r5)
+	mov	74(sp), 0(r5)
+	mov	72(sp), 2(r5)
+	mov	68(sp), 4(r5)
+	mov	64(sp), 6(r5)
+	mov	62(sp), 8(r5)
+	mov	60(sp), 10(r5)
 	mov	56(sp), 12(r5)
-	mov	48(sp), 14(r5)
-	mov	40(sp), 16(r5)
-	mov	34(sp), 18(r5)
-	mov	28(sp), 20(r5)
-	mov	22(sp), 22(r5)
-	mov	16(sp), 24(r5)
+	mov	50(sp), 14(r5)
+	mov	46(sp), 16(r5)
+	mov	42(sp), 18(r5)
+	mov	36(sp), 20(r5)
+	mov	30(sp), 22(r5)
+	mov	20(sp), 24(r5)
 	mov	8(sp), 26(r5)
 	mov	192(sp), 28(r5)
 	mov	r6, 30(r5)
@@ -1562,19 +1580,19 @@ norx32_4_1_decrypt_with:
 	mov	r14, 46(r5)
 	jmp	.Lnorx32_4_1_decrypt_with_stored17
 .Lnorx32_4_1_decrypt_with_bytes16:
-	mov	80(sp), 274(sp)
-	mov	74(sp), 276(sp)
-	mov	70(sp), 278(sp)
-	mov	68(sp), 280(sp)
-	mov	66(sp), 282(sp)
-	mov	62(sp), 284(sp)
+	mov	74(sp), 274(sp)
+	mov	72(sp), 276(sp)
+	mov	68(sp), 278(sp)
+	mov	64(sp), 280(sp)
+	mov	62(sp), 282(sp)
+	mov	60(sp), 284(sp)
 	mov	56(sp), 286(sp)
-	mov	48(sp), 288(sp)
-	mov	40(sp), 290(sp)
-	mov	34(sp), 292(sp)
-	mov	28(sp), 294(sp)
-	mov	22(sp), 296(sp)
-	mov	16(sp), 298(sp)
+	mov	50(sp), 288(sp)
+	mov	46(sp), 290(sp)
+	mov	42(sp), 292(sp)
+	mov	36(sp), 294(sp)
+	mov	30(sp), 296(sp)
+	mov	20(sp), 298(sp)
 	mov	8(sp), 300(sp)
 	mov	192(sp), 302(sp)
 	mov	r6, 304(sp)
@@ -1588,8 +1606,8 @@ norx32_4_1_decrypt_with:
 	mov	r14, 320(sp)
 	mov	sp, r15
 	add	#274, r15
-	mov	r15, 88(sp)
-	mov	106(sp), r4
+	mov	r15, 48(sp)
+	mov	104(sp), r4
 	cmp	#48, r4
 	jnc	.Lnorx32_4_1_decrypt_with_cnt18
 	mov	#48, r4
@@ -1597,75 +1615,75 @@ norx32_4_1_decrypt_with:
 	tst	r4
 	jz	.Lnorx32_4_1_decrypt_with_stored17
 .Lnorx32_4_1_decrypt_with_cpy19:
-	mov	88(sp), r15
+	mov	48(sp), r15
 	mov.b	@r15, 0(r5)
-	inc	88(sp)
+	inc	48(sp)
 	inc	r5
 	dec	r4
 	jnz	.Lnorx32_4_1_decrypt_with_cpy19
 .Lnorx32_4_1_decrypt_with_stored17:
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	xor	194(sp), 80(sp)
-	xor	196(sp), 74(sp)
-	xor	198(sp), 70(sp)
-	xor	200(sp), 68(sp)
-	xor	202(sp), 66(sp)
-	xor	204(sp), 62(sp)
+	xor	194(sp), 74(sp)
+	xor	196(sp), 72(sp)
+	xor	198(sp), 68(sp)
+	xor	200(sp), 64(sp)
+	xor	202(sp), 62(sp)
+	xor	204(sp), 60(sp)
 	xor	206(sp), 56(sp)
-	xor	208(sp), 48(sp)
-	xor	210(sp), 40(sp)
-	xor	212(sp), 34(sp)
-	xor	214(sp), 28(sp)
-	xor	216(sp), 22(sp)
-	xor	218(sp), 16(sp)
+	xor	208(sp), 50(sp)
+	xor	210(sp), 46(sp)
+	xor	212(sp), 42(sp)
+	xor	214(sp), 36(sp)
+	xor	216(sp), 30(sp)
+	xor	218(sp), 20(sp)
 	xor	220(sp), 8(sp)
 	mov	192(sp), r15
 	xor	222(sp), r15
-	mov	r15, 144(sp)
+	mov	r15, 132(sp)
 	mov	r6, r15
 	xor	224(sp), r15
-	mov	r15, 142(sp)
+	mov	r15, 130(sp)
 	mov	r7, r15
 	xor	226(sp), r15
-	mov	r15, 140(sp)
+	mov	r15, 126(sp)
 	mov	r8, r15
 	xor	228(sp), r15
-	mov	r15, 138(sp)
+	mov	r15, 124(sp)
 	mov	r9, r15
 	xor	230(sp), r15
-	mov	r15, 134(sp)
+	mov	r15, 120(sp)
 	mov	r10, r15
 	xor	232(sp), r15
-	mov	r15, 130(sp)
+	mov	r15, 116(sp)
 	mov	r11, r15
 	xor	234(sp), r15
-	mov	r15, 126(sp)
+	mov	r15, 114(sp)
 	mov	r12, r15
 	xor	236(sp), r15
-	mov	r15, 122(sp)
+	mov	r15, 112(sp)
 	mov	r13, r15
 	xor	238(sp), r15
-	mov	r15, 118(sp)
+	mov	r15, 110(sp)
 	mov	r14, r15
 	xor	240(sp), r15
-	mov	r15, 114(sp)
+	mov	r15, 108(sp)
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	cmp	#48, 106(sp)
+	cmp	#48, 104(sp)
 	mov	154(sp), r15
 	subc	#0, r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
-	mov	r15, 78(sp)
-	mov	#1, 64(sp)
-	mov	#0, 58(sp)
-	mov	#0, 52(sp)
-	mov	#0, 46(sp)
-	mov	#0, 42(sp)
-	mov	#0, 36(sp)
-	mov	#0, 30(sp)
+	mov	r15, 54(sp)
+	mov	#1, 40(sp)
+	mov	#0, 38(sp)
+	mov	#0, 34(sp)
+	mov	#0, 32(sp)
+	mov	#0, 28(sp)
 	mov	#0, 24(sp)
+	mov	#0, 22(sp)
 	mov	#0, 18(sp)
+	mov	#0, 14(sp)
 	mov	#0, 12(sp)
 	mov	#0, 6(sp)
 	mov	#0, 2(sp)
@@ -1680,7 +1698,7 @@ norx32_4_1_decrypt_with:
 	mov	#0, r11
 	mov	#0, r12
 	mov	#0, r13
-	mov	#0, 72(sp)
+	mov	#0, 52(sp)
 	mov	152(sp), r14
 	tst	150(sp)
 	jnz	.Lnorx32_4_1_decrypt_with_shbig20
@@ -1689,7 +1707,7 @@ norx32_4_1_decrypt_with:
 .Lnorx32_4_1_decrypt_with_shlimb23:
 	cmp	#16, r14
 	jnc	.Lnorx32_4_1_decrypt_with_shbits24
-	mov	r13, 72(sp)
+	mov	r13, 52(sp)
 	mov	r12, r13
 	mov	r11, r12
 	mov	r10, r11
@@ -1703,31 +1721,31 @@ norx32_4_1_decrypt_with:
 	mov	2(sp), r15
 	mov	6(sp), 2(sp)
 	mov	12(sp), 6(sp)
-	mov	18(sp), 12(sp)
-	mov	24(sp), 18(sp)
-	mov	30(sp), 24(sp)
-	mov	36(sp), 30(sp)
-	mov	42(sp), 36(sp)
-	mov	46(sp), 42(sp)
-	mov	52(sp), 46(sp)
-	mov	58(sp), 52(sp)
-	mov	64(sp), 58(sp)
-	clr	64(sp)
+	mov	14(sp), 12(sp)
+	mov	18(sp), 14(sp)
+	mov	22(sp), 18(sp)
+	mov	24(sp), 22(sp)
+	mov	28(sp), 24(sp)
+	mov	32(sp), 28(sp)
+	mov	34(sp), 32(sp)
+	mov	38(sp), 34(sp)
+	mov	40(sp), 38(sp)
+	clr	40(sp)
 	sub	#16, r14
 	jmp	.Lnorx32_4_1_decrypt_with_shlimb23
 .Lnorx32_4_1_decrypt_with_shbits24:
 	tst	r14
 	jz	.Lnorx32_4_1_decrypt_with_shend21
 .Lnorx32_4_1_decrypt_with_sh22:
-	rla	64(sp)
-	rlc	58(sp)
-	rlc	52(sp)
-	rlc	46(sp)
-	rlc	42(sp)
-	rlc	36(sp)
-	rlc	30(sp)
+	rla	40(sp)
+	rlc	38(sp)
+	rlc	34(sp)
+	rlc	32(sp)
+	rlc	28(sp)
 	rlc	24(sp)
+	rlc	22(sp)
 	rlc	18(sp)
+	rlc	14(sp)
 	rlc	12(sp)
 	rlc	6(sp)
 	rlc	2(sp)
@@ -1742,20 +1760,20 @@ norx32_4_1_decrypt_with:
 	rlc	r11
 	rlc	r12
 	rlc	r13
-	rlc	72(sp)
+	rlc	52(sp)
 	dec	r14
 	jnz	.Lnorx32_4_1_decrypt_with_sh22
 	jmp	.Lnorx32_4_1_decrypt_with_shend21
 .Lnorx32_4_1_decrypt_with_shbig20:
-	clr	64(sp)
-	clr	58(sp)
-	clr	52(sp)
-	clr	46(sp)
-	clr	42(sp)
-	clr	36(sp)
-	clr	30(sp)
+	clr	40(sp)
+	clr	38(sp)
+	clr	34(sp)
+	clr	32(sp)
+	clr	28(sp)
 	clr	24(sp)
+	clr	22(sp)
 	clr	18(sp)
+	clr	14(sp)
 	clr	12(sp)
 	clr	6(sp)
 	clr	2(sp)
@@ -1770,107 +1788,106 @@ norx32_4_1_decrypt_with:
 	clr	r11
 	clr	r12
 	clr	r13
-	clr	72(sp)
+	clr	52(sp)
 .Lnorx32_4_1_decrypt_with_shend21:
-	bis	#32768, 72(sp)
-	mov	78(sp), r14
+	bis	#32768, 52(sp)
+	mov	54(sp), r14
 	inv	r14
 	inc	r14
-	and	r14, 64(sp)
-	and	r14, 58(sp)
-	and	r14, 52(sp)
-	and	r14, 46(sp)
-	and	r14, 42(sp)
-	and	r14, 36(sp)
-	and	r14, 30(sp)
+	and	r14, 40(sp)
+	and	r14, 38(sp)
+	and	r14, 34(sp)
+	and	r14, 32(sp)
+	and	r14, 28(sp)
 	and	r14, 24(sp)
+	and	r14, 22(sp)
 	and	r14, 18(sp)
+	and	r14, 14(sp)
 	and	r14, 12(sp)
 	and	r14, 6(sp)
 	and	r14, 2(sp)
 	and	r14, r15
-	mov	r15, 104(sp)
+	mov	r15, 100(sp)
 	mov	r4, r15
 	and	r14, r15
-	mov	r15, 102(sp)
+	mov	r15, 98(sp)
 	mov	r5, r15
 	and	r14, r15
-	mov	r15, 100(sp)
+	mov	r15, 94(sp)
 	mov	r6, r15
 	and	r14, r15
-	mov	r15, 98(sp)
+	mov	r15, 92(sp)
 	mov	r7, r15
 	and	r14, r15
-	mov	r15, 96(sp)
+	mov	r15, 90(sp)
 	mov	r8, r15
 	and	r14, r15
-	mov	r15, 94(sp)
+	mov	r15, 86(sp)
 	mov	r9, r15
 	and	r14, r15
-	mov	r15, 92(sp)
+	mov	r15, 84(sp)
 	mov	r10, r15
 	and	r14, r15
-	mov	r15, 90(sp)
+	mov	r15, 82(sp)
 	mov	r11, r15
 	and	r14, r15
-	mov	r15, 86(sp)
+	mov	r15, 80(sp)
 	mov	r12, r15
 	and	r14, r15
-	mov	r15, 84(sp)
+	mov	r15, 78(sp)
 	mov	r13, r15
 	and	r14, r15
-	mov	r15, 82(sp)
-	and	r14, 72(sp)
+	and	r14, 52(sp)
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	xor	64(sp), 80(sp)
-	xor	58(sp), 74(sp)
-	xor	52(sp), 70(sp)
-	xor	46(sp), 68(sp)
-	xor	42(sp), 66(sp)
-	xor	36(sp), 62(sp)
-	xor	30(sp), 56(sp)
-	xor	24(sp), 48(sp)
-	xor	18(sp), 40(sp)
-	xor	12(sp), 34(sp)
-	xor	6(sp), 28(sp)
-	xor	2(sp), 22(sp)
-	mov	16(sp), r4
-	xor	104(sp), r4
+	xor	40(sp), 74(sp)
+	xor	38(sp), 72(sp)
+	xor	34(sp), 68(sp)
+	xor	32(sp), 64(sp)
+	xor	28(sp), 62(sp)
+	xor	24(sp), 60(sp)
+	xor	22(sp), 56(sp)
+	xor	18(sp), 50(sp)
+	xor	14(sp), 46(sp)
+	xor	12(sp), 42(sp)
+	xor	6(sp), 36(sp)
+	xor	2(sp), 30(sp)
+	mov	20(sp), r4
+	xor	100(sp), r4
 	mov	8(sp), r5
-	xor	102(sp), r5
-	mov	144(sp), r6
-	xor	100(sp), r6
-	mov	142(sp), r7
-	xor	98(sp), r7
-	mov	140(sp), r8
-	xor	96(sp), r8
-	mov	138(sp), r9
-	xor	94(sp), r9
-	mov	134(sp), r10
-	xor	92(sp), r10
-	mov	130(sp), r11
-	xor	90(sp), r11
-	mov	126(sp), r12
-	xor	86(sp), r12
-	mov	122(sp), r13
-	xor	84(sp), r13
-	mov	118(sp), r14
-	xor	82(sp), r14
-	mov	114(sp), r15
-	xor	72(sp), r15
+	xor	98(sp), r5
+	mov	132(sp), r6
+	xor	94(sp), r6
+	mov	130(sp), r7
+	xor	92(sp), r7
+	mov	126(sp), r8
+	xor	90(sp), r8
+	mov	124(sp), r9
+	xor	86(sp), r9
+	mov	120(sp), r10
+	xor	84(sp), r10
+	mov	116(sp), r11
+	xor	82(sp), r11
+	mov	114(sp), r12
+	xor	80(sp), r12
+	mov	112(sp), r13
+	xor	78(sp), r13
+	mov	110(sp), r14
+	xor	r15, r14
+	mov	108(sp), r15
+	xor	52(sp), r15
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	80(sp), 194(sp)
-	mov	74(sp), 196(sp)
-	mov	70(sp), 198(sp)
-	mov	68(sp), 200(sp)
-	mov	66(sp), 202(sp)
-	mov	62(sp), 204(sp)
+	mov	74(sp), 194(sp)
+	mov	72(sp), 196(sp)
+	mov	68(sp), 198(sp)
+	mov	64(sp), 200(sp)
+	mov	62(sp), 202(sp)
+	mov	60(sp), 204(sp)
 	mov	56(sp), 206(sp)
-	mov	48(sp), 208(sp)
-	mov	40(sp), 210(sp)
-	mov	34(sp), 212(sp)
-	mov	28(sp), 214(sp)
-	mov	22(sp), 216(sp)
+	mov	50(sp), 208(sp)
+	mov	46(sp), 210(sp)
+	mov	42(sp), 212(sp)
+	mov	36(sp), 214(sp)
+	mov	30(sp), 216(sp)
 	mov	r4, 218(sp)
 	mov	r5, 220(sp)
 	mov	r6, 222(sp)
@@ -1970,7 +1987,7 @@ norx32_4_1_decrypt_with:
 
 ; --- norx32_4_1_F_permute: norx32_4_1.F.permute
 ;     frame 114 bytes (57 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2806 bytes of code
+;     estimated 2790 bytes of code
 	.section .text.norx32_4_1_F_permute,"ax",@progbits
 	.local norx32_4_1_F_permute
 	.type norx32_4_1_F_permute, @function
@@ -2112,13 +2129,15 @@ norx32_4_1_F_permute:
 	xor	r5, 76(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r11, r8
-	xor	76(sp), r8
+	mov	76(sp), r7
+	xor	r7, r8
 	mov	r12, r9
-	xor	80(sp), r9
+	mov	80(sp), r6
+	xor	r6, r9
 	mov	r11, r15
-	and	76(sp), r15
+	and	r7, r15
 	mov	r12, r11
-	and	80(sp), r11
+	and	r6, r11
 	rla	r15
 	adc	r15
 	mov	r15, r12
@@ -2134,20 +2153,23 @@ norx32_4_1_F_permute:
 	mov	r15, 92(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
 	xor	96(sp), r13
-	xor	92(sp), r14
+	xor	r15, r14
 	mov	r13, 86(sp)
 	mov	r14, 100(sp)
 	rla	86(sp)
 	rlc	100(sp)
 	adc	86(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	52(sp), r14
-	xor	26(sp), r14
-	mov	50(sp), r13
+	mov	52(sp), r15
+	mov	r15, r14
+	mov	26(sp), r5
+	xor	r5, r14
+	mov	50(sp), r9
+	mov	r9, r13
 	xor	r10, r13
-	mov	52(sp), r11
-	and	26(sp), r11
-	mov	50(sp), r12
+	mov	r15, r11
+	and	r5, r11
+	mov	r9, r12
 	and	r10, r12
 	rla	r11
 	adc	r11
@@ -2171,13 +2193,15 @@ norx32_4_1_F_permute:
 	xor.b	r15, r11
 	xor	r15, r11
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	44(sp), r7
+	mov	44(sp), r15
+	mov	r15, r7
 	xor	r11, r7
-	mov	32(sp), r6
+	mov	32(sp), r4
+	mov	r4, r6
 	xor	r12, r6
-	mov	44(sp), r8
+	mov	r15, r8
 	and	r11, r8
-	mov	32(sp), r9
+	mov	r4, r9
 	and	r12, r9
 	rla	r8
 	adc	r8
@@ -2190,7 +2214,7 @@ norx32_4_1_F_permute:
 	mov	r6, r8
 	xor	r9, r8
 	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	26(sp), r9
+	mov	r5, r9
 	xor	r7, r9
 	xor	r8, r10
 	rla	r10
@@ -2236,13 +2260,15 @@ norx32_4_1_F_permute:
 	xor	r12, 74(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r7, r11
-	xor	74(sp), r11
+	mov	74(sp), r14
+	xor	r14, r11
 	mov	r8, r12
-	xor	78(sp), r12
+	mov	78(sp), r6
+	xor	r6, r12
 	mov	r7, r15
-	and	74(sp), r15
+	and	r14, r15
 	mov	r8, r13
-	and	78(sp), r13
+	and	r6, r13
 	rla	r15
 	adc	r15
 	mov	r15, r14
@@ -2266,14 +2292,18 @@ norx32_4_1_F_permute:
 	rlc	30(sp)
 	adc	r13
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	20(sp), r15
-	xor	8(sp), r15
-	mov	16(sp), r14
-	xor	58(sp), r14
-	mov	20(sp), r10
-	and	8(sp), r10
-	mov	16(sp), r11
-	and	58(sp), r11
+	mov	20(sp), r12
+	mov	r12, r15
+	mov	8(sp), r5
+	xor	r5, r15
+	mov	16(sp), r9
+	mov	r9, r14
+	mov	58(sp), r4
+	xor	r4, r14
+	mov	r12, r10
+	and	r5, r10
+	mov	r9, r11
+	and	r4, r11
 	rla	r10
 	adc	r10
 	mov	r10, r12
@@ -2296,11 +2326,12 @@ norx32_4_1_F_permute:
 	xor.b	r12, r11
 	xor	r12, r11
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	72(sp), r6
+	mov	72(sp), r12
+	mov	r12, r6
 	xor	r11, r6
 	mov	68(sp), r7
 	xor	r10, r7
-	mov	72(sp), r8
+	mov	r12, r8
 	and	r11, r8
 	mov	68(sp), r9
 	and	r10, r9
@@ -2314,9 +2345,9 @@ norx32_4_1_F_permute:
 	xor	r12, r6
 	xor	r9, r7
 	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	8(sp), r9
+	mov	r5, r9
 	xor	r6, r9
-	mov	58(sp), r8
+	mov	r4, r8
 	xor	r7, r8
 	rla	r8
 	rlc	r9
@@ -2360,13 +2391,15 @@ norx32_4_1_F_permute:
 	xor	r10, 82(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r6, r10
-	xor	82(sp), r10
+	mov	82(sp), r15
+	xor	r15, r10
 	mov	r7, r11
-	xor	84(sp), r11
+	mov	84(sp), r5
+	xor	r5, r11
 	mov	r6, r12
-	and	82(sp), r12
+	and	r15, r12
 	mov	r7, r14
-	and	84(sp), r14
+	and	r5, r14
 	rla	r12
 	adc	r12
 	mov	r12, r15
@@ -2388,14 +2421,18 @@ norx32_4_1_F_permute:
 	rlc	36(sp)
 	adc	24(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	104(sp), r4
-	xor	98(sp), r4
-	mov	102(sp), r9
-	xor	34(sp), r9
-	mov	104(sp), r11
-	and	98(sp), r11
-	mov	102(sp), r14
-	and	34(sp), r14
+	mov	104(sp), r15
+	mov	r15, r4
+	mov	98(sp), r14
+	xor	r14, r4
+	mov	102(sp), r8
+	mov	r8, r9
+	mov	34(sp), r7
+	xor	r7, r9
+	mov	r15, r11
+	and	r14, r11
+	mov	r8, r14
+	and	r7, r14
 	rla	r11
 	adc	r11
 	mov	r11, r15
@@ -2418,13 +2455,15 @@ norx32_4_1_F_permute:
 	xor.b	r15, r14
 	xor	r15, r14
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	56(sp), r6
+	mov	56(sp), r15
+	mov	r15, r6
 	xor	r14, r6
-	mov	46(sp), r7
+	mov	46(sp), r8
+	mov	r8, r7
 	xor	r5, r7
-	mov	56(sp), r11
+	mov	r15, r11
 	and	r14, r11
-	mov	46(sp), r15
+	mov	r8, r15
 	and	r5, r15
 	rla	r11
 	adc	r11
@@ -2501,7 +2540,7 @@ norx32_4_1_F_permute:
 	mov	r5, r7
 	xor	r6, r7
 	; norx_f.ae:35: b = (b ^ c) >>> r3
-	xor	10(sp), r8
+	xor	r15, r8
 	mov	r11, r15
 	xor	r7, r15
 	mov	r8, r11
@@ -2510,13 +2549,15 @@ norx32_4_1_F_permute:
 	rlc	18(sp)
 	adc	r11
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	42(sp), r5
+	mov	42(sp), r15
+	mov	r15, r5
 	xor	r13, r5
-	mov	14(sp), r4
+	mov	14(sp), r6
+	mov	r6, r4
 	xor	30(sp), r4
-	mov	42(sp), r8
+	mov	r15, r8
 	and	r13, r8
-	mov	14(sp), r15
+	mov	r6, r15
 	and	30(sp), r15
 	rla	r8
 	adc	r8
@@ -2605,13 +2646,15 @@ norx32_4_1_F_permute:
 	xor	r8, 64(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r10, r8
-	xor	64(sp), r8
+	mov	64(sp), r6
+	xor	r6, r8
 	mov	r12, r9
-	xor	66(sp), r9
+	mov	66(sp), r5
+	xor	r5, r9
 	mov	r10, r15
-	and	64(sp), r15
+	and	r6, r15
 	mov	r12, r10
-	and	66(sp), r10
+	and	r5, r10
 	rla	r15
 	adc	r15
 	mov	r15, r12
@@ -2627,21 +2670,25 @@ norx32_4_1_F_permute:
 	mov	r15, 68(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
 	xor	72(sp), r13
-	xor	68(sp), r14
+	xor	r15, r14
 	mov	r13, 26(sp)
 	mov	r14, 88(sp)
 	rla	26(sp)
 	rlc	88(sp)
 	adc	26(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	54(sp), r15
-	xor	24(sp), r15
-	mov	48(sp), r14
-	xor	36(sp), r14
-	mov	54(sp), r10
-	and	24(sp), r10
-	mov	48(sp), r12
-	and	36(sp), r12
+	mov	54(sp), r13
+	mov	r13, r15
+	mov	24(sp), r4
+	xor	r4, r15
+	mov	48(sp), r9
+	mov	r9, r14
+	mov	36(sp), r8
+	xor	r8, r14
+	mov	r13, r10
+	and	r4, r10
+	mov	r9, r12
+	and	r8, r12
 	rla	r10
 	adc	r10
 	mov	r10, r13
@@ -2664,11 +2711,12 @@ norx32_4_1_F_permute:
 	xor.b	r13, r12
 	xor	r13, r12
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	10(sp), r5
+	mov	10(sp), r13
+	mov	r13, r5
 	xor	r12, r5
 	mov	r7, r6
 	xor	r10, r6
-	mov	10(sp), r8
+	mov	r13, r8
 	and	r12, r8
 	mov	r7, r9
 	and	r10, r9
@@ -2684,7 +2732,7 @@ norx32_4_1_F_permute:
 	mov	r6, r13
 	xor	r9, r13
 	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	24(sp), r9
+	mov	r4, r9
 	xor	r7, r9
 	mov	36(sp), r8
 	xor	r13, r8
@@ -2730,12 +2778,14 @@ norx32_4_1_F_permute:
 	xor	r10, 38(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r7, r10
-	xor	38(sp), r10
+	mov	38(sp), r14
+	xor	r14, r10
 	mov	r13, r12
-	xor	40(sp), r12
+	mov	40(sp), r6
+	xor	r6, r12
 	mov	r7, r15
-	and	38(sp), r15
-	and	40(sp), r13
+	and	r14, r15
+	and	r6, r13
 	rla	r15
 	adc	r15
 	mov	r15, r14
@@ -2760,14 +2810,17 @@ norx32_4_1_F_permute:
 	rlc	58(sp)
 	adc	8(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	62(sp), r14
+	mov	62(sp), r15
+	mov	r15, r14
 	xor	r11, r14
-	mov	60(sp), r13
-	xor	18(sp), r13
-	mov	62(sp), r10
+	mov	60(sp), r9
+	mov	r9, r13
+	mov	18(sp), r5
+	xor	r5, r13
+	mov	r15, r10
 	and	r11, r10
-	mov	60(sp), r12
-	and	18(sp), r12
+	mov	r9, r12
+	and	r5, r12
 	rla	r10
 	adc	r10
 	mov	r10, r15
@@ -2790,13 +2843,15 @@ norx32_4_1_F_permute:
 	xor.b	r15, r6
 	xor	r15, r6
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	96(sp), r7
+	mov	96(sp), r15
+	mov	r15, r7
 	xor	r6, r7
-	mov	92(sp), r8
+	mov	92(sp), r4
+	mov	r4, r8
 	xor	r12, r8
-	mov	96(sp), r9
+	mov	r15, r9
 	and	r6, r9
-	mov	92(sp), r10
+	mov	r4, r10
 	and	r12, r10
 	rla	r9
 	adc	r9
@@ -2810,7 +2865,7 @@ norx32_4_1_F_permute:
 	; norx_f.ae:31: b = (b ^ c) >>> r1
 	mov	r11, r10
 	xor	r7, r10
-	mov	18(sp), r9
+	mov	r5, r9
 	xor	r8, r9
 	rla	r9
 	rlc	r10
@@ -2855,13 +2910,15 @@ norx32_4_1_F_permute:
 	xor	r12, 4(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r7, r11
-	xor	4(sp), r11
+	mov	4(sp), r14
+	xor	r14, r11
 	mov	r8, r12
-	xor	12(sp), r12
+	mov	12(sp), r6
+	xor	r6, r12
 	mov	r7, r15
-	and	4(sp), r15
+	and	r14, r15
 	mov	r8, r13
-	and	12(sp), r13
+	and	r6, r13
 	rla	r15
 	adc	r15
 	mov	r15, r14
@@ -2885,14 +2942,18 @@ norx32_4_1_F_permute:
 	rlc	34(sp)
 	adc	r12
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	6(sp), r13
-	xor	86(sp), r13
-	mov	@sp, r15
-	xor	100(sp), r15
-	mov	6(sp), r10
-	and	86(sp), r10
-	mov	@sp, r11
-	and	100(sp), r11
+	mov	6(sp), r14
+	mov	r14, r13
+	mov	86(sp), r5
+	xor	r5, r13
+	mov	@sp, r9
+	mov	r9, r15
+	mov	100(sp), r4
+	xor	r4, r15
+	mov	r14, r10
+	and	r5, r10
+	mov	r9, r11
+	and	r4, r11
 	rla	r10
 	adc	r10
 	mov	r10, r14
@@ -2915,11 +2976,12 @@ norx32_4_1_F_permute:
 	xor.b	r14, r6
 	xor	r14, r6
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	94(sp), r7
+	mov	94(sp), r11
+	mov	r11, r7
 	xor	r6, r7
 	mov	90(sp), r8
 	xor	r9, r8
-	mov	94(sp), r14
+	mov	r11, r14
 	and	r6, r14
 	mov	90(sp), r10
 	and	r9, r10
@@ -2935,9 +2997,9 @@ norx32_4_1_F_permute:
 	mov	r8, r11
 	xor	r10, r11
 	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	86(sp), r7
+	mov	r5, r7
 	xor	r14, r7
-	mov	100(sp), r8
+	mov	r4, r8
 	xor	r11, r8
 	rla	r8
 	rlc	r7
@@ -3020,7 +3082,8 @@ norx32_4_1_F_permute:
 .Lnorx32_4_1_F_permute_near3:
 .Lnorx32_4_1_F_permute_done2:
 	; norx_f.ae:77: s[0] = s0
-	mov	110(sp), r15
+	mov	110(sp), r5
+	mov	r5, r15
 	mov	r6, 0(r15)
 	mov	r7, 2(r15)
 	; norx_f.ae:78: s[1] = s1
@@ -3076,7 +3139,7 @@ norx32_4_1_F_permute:
 
 ; --- norx32_4_1_absorb_header: norx32_4_1.absorb_header
 ;     frame 160 bytes (56 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1982 bytes of code
+;     estimated 1974 bytes of code
 	.section .text.norx32_4_1_absorb_header,"ax",@progbits
 	.local norx32_4_1_absorb_header
 	.type norx32_4_1_absorb_header, @function
@@ -3089,7 +3152,7 @@ norx32_4_1_absorb_header:
 	mov	r14, 108(sp)
 	; norx32_4_1.ae:96: if n > 0 {
 	mov	#0, r15
-	cmp	108(sp), r15
+	cmp	r14, r15
 	subc	#0, r15
 	clr	r15
 	adc	r15
@@ -3329,7 +3392,8 @@ norx32_4_1_absorb_header:
 .Lnorx32_4_1_absorb_header_near16:
 .Lnorx32_4_1_absorb_header_loop3:
 	; norx32_4_1.ae:98: off = rate * i
-	mov	102(sp), r15
+	mov	102(sp), r14
+	mov	r14, r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -3340,11 +3404,12 @@ norx32_4_1_absorb_header:
 	adc	r15
 	mov	r15, r7
 	and	#65520, r7
-	mov	100(sp), r12
+	mov	100(sp), r11
+	mov	r11, r12
 	rlam.w	#4, r12
 	and	#15, r15
 	bis	r15, r12
-	mov	102(sp), r13
+	mov	r14, r13
 	swpb	r13
 	bit	#1, r13
 	rrc	r13
@@ -3354,7 +3419,7 @@ norx32_4_1_absorb_header:
 	rrc	r13
 	mov	r13, r14
 	and	#65504, r14
-	mov	100(sp), r15
+	mov	r11, r15
 	rlam.w	#4, r15
 	rlam.w	#1, r15
 	and	#31, r13
@@ -3660,7 +3725,6 @@ norx32_4_1_absorb_header:
 	mov	r15, 58(sp)
 	mov	r13, r15
 	and	r14, r15
-	mov	r15, 56(sp)
 	and	r14, 36(sp)
 	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
 	xor	30(sp), 54(sp)
@@ -3695,7 +3759,7 @@ norx32_4_1_absorb_header:
 	mov	86(sp), r13
 	xor	58(sp), r13
 	mov	84(sp), r14
-	xor	56(sp), r14
+	xor	r15, r14
 	mov	82(sp), r15
 	xor	36(sp), r15
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]

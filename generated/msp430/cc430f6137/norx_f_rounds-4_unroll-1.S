@@ -183,7 +183,7 @@ norx_f_g:
 
 ; --- norx_f_f: norx_f.f
 ;     frame 150 bytes (75 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2836 bytes of code
+;     estimated 2854 bytes of code
 	.section .text.norx_f_f,"ax",@progbits
 	.global norx_f_f
 	.type norx_f_f, @function
@@ -200,7 +200,7 @@ norx_f_f:
 	mov	172(sp), 48(sp)
 	mov	174(sp), r11
 	mov	176(sp), 14(sp)
-	mov	178(sp), 50(sp)
+	mov	178(sp), 52(sp)
 	mov	180(sp), 88(sp)
 	mov	182(sp), r8
 	mov	184(sp), 12(sp)
@@ -223,109 +223,118 @@ norx_f_f:
 	mov	218(sp), 120(sp)
 	mov	220(sp), 118(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	@r12, r5
-	xor	@r15, r5
+	mov	@r12, r6
+	xor	@r15, r6
+	mov	@r12, r10
+	and	@r15, r10
 	mov	2(r12), r7
 	xor	2(r15), r7
-	mov	@r12, r9
-	and	@r15, r9
-	mov	2(r12), r10
-	and	2(r15), r10
-	rla	r9
-	adc	r9
-	mov	r9, r12
+	mov	2(r12), r9
+	and	2(r15), r9
+	rla	r10
+	adc	r10
+	mov	r10, r12
 	and	#65534, r12
-	rlam.w	#1, r10
-	and	#1, r9
-	bis	r9, r10
-	xor	r12, r5
-	mov	r7, r12
-	xor	r10, r12
+	rlam.w	#1, r9
+	and	#1, r10
+	bis	r10, r9
+	mov	r6, r10
+	xor	r12, r10
 	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r5, r10
-	xor	@r8+, r10
+	mov	r10, r5
+	xor	@r8+, r5
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r7, r12
+	xor	r9, r12
+	; norx_f.ae:29: d = (a ^ d) >>> r0
 	mov	r12, r9
 	xor	@r8+, r9
 	swpb	r9
-	mov	r9, r7
-	swpb	r10
-	xor.b	r10, r7
-	xor	r10, r7
-	xor.b	r9, r10
-	xor	r9, r10
+	mov	r9, r8
+	swpb	r5
+	xor.b	r5, r8
+	xor	r5, r8
+	xor.b	r9, r5
+	xor	r9, r5
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r10, r6
+	mov	r5, r6
 	xor	@r11, r6
-	mov	r7, r4
+	mov	r5, r9
+	and	@r11, r9
+	mov	r8, r4
 	xor	2(r11), r4
-	mov	r10, r8
-	and	@r11, r8
-	mov	r7, r9
-	and	2(r11), r9
-	mov	r8, r11
+	mov	r8, r7
+	and	2(r11), r7
+	mov	r9, r11
 	rla	r11
 	adc	r11
-	mov	r11, r8
-	and	#65534, r8
-	rlam.w	#1, r9
+	mov	r11, r9
+	and	#65534, r9
+	rlam.w	#1, r7
 	and	#1, r11
-	bis	r11, r9
-	xor	r8, r6
-	mov	r4, r11
-	xor	r9, r11
+	bis	r11, r7
+	xor	r9, r6
 	; norx_f.ae:31: b = (b ^ c) >>> r1
 	mov	r6, r9
 	xor	@r15, r9
-	mov	r11, r8
-	xor	2(r15), r8
-	rla	r8
-	rlc	r9
-	adc	r8
-	rla	r8
-	rlc	r9
-	adc	r8
-	rla	r8
-	rlc	r9
-	adc	r8
-	rla	r8
-	rlc	r9
-	adc	r8
-	rla	r8
-	rlc	r9
-	adc	r8
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r15
-	xor	r8, r15
+	mov	r4, r11
+	xor	r7, r11
+	; norx_f.ae:31: b = (b ^ c) >>> r1
+	mov	r11, r7
+	xor	2(r15), r7
+	rla	r7
+	rlc	r9
+	adc	r7
+	rla	r7
+	rlc	r9
+	adc	r7
+	rla	r7
+	rlc	r9
+	adc	r7
+	rla	r7
+	rlc	r9
+	adc	r7
+	rla	r7
+	rlc	r9
+	adc	r7
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r10, r15
+	xor	r7, r15
 	mov	r15, 2(sp)
+	mov	r10, r15
+	and	r7, r15
 	mov	r12, r4
 	xor	r9, r4
-	mov	r5, r15
-	and	r8, r15
 	and	r9, r12
 	rla	r15
 	adc	r15
-	mov	r15, r5
-	and	#65534, r5
+	mov	r15, r10
+	and	#65534, r10
 	rlam.w	#1, r12
 	and	#1, r15
 	bis	r15, r12
-	xor	r5, 2(sp)
+	xor	r10, 2(sp)
+	; norx_f.ae:33: d = (a ^ d) >>> r2
+	mov	2(sp), 96(sp)
+	xor	r5, 96(sp)
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r4, r15
 	xor	r12, r15
-	mov	r15, 68(sp)
+	mov	r15, 66(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	2(sp), 94(sp)
-	xor	r10, 94(sp)
-	mov	68(sp), 92(sp)
-	xor	r7, 92(sp)
+	mov	66(sp), 92(sp)
+	xor	r8, 92(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r7
-	xor	92(sp), r7
-	mov	r11, r10
-	xor	94(sp), r10
+	mov	r6, r8
+	mov	92(sp), r12
+	xor	r12, r8
 	mov	r6, r15
-	and	92(sp), r15
-	and	94(sp), r11
+	and	r12, r15
+	mov	r11, r10
+	mov	96(sp), r12
+	xor	r12, r10
+	and	r12, r11
 	rla	r15
 	adc	r15
 	mov	r15, r12
@@ -333,15 +342,17 @@ norx_f_f:
 	rlam.w	#1, r11
 	and	#1, r15
 	bis	r15, r11
-	mov	r7, r15
+	mov	r8, r15
 	xor	r12, r15
 	mov	r15, 110(sp)
+	; norx_f.ae:35: b = (b ^ c) >>> r3
+	mov	r7, r12
+	xor	r15, r12
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r10, r15
 	xor	r11, r15
 	mov	r15, 108(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r8, r12
-	xor	110(sp), r12
 	mov	r9, r15
 	xor	108(sp), r15
 	mov	r12, 104(sp)
@@ -350,110 +361,122 @@ norx_f_f:
 	rlc	116(sp)
 	adc	104(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	20(sp), r15
+	mov	20(sp), r11
+	mov	r11, r15
 	mov	@r15, r9
 	xor	@r13, r9
-	mov	2(r15), r10
-	xor	2(r13), r10
-	mov	@r15, r11
-	and	@r13, r11
-	mov	2(r15), r12
-	and	2(r13), r12
-	rla	r11
-	adc	r11
-	mov	r11, r15
+	mov	@r15, r12
+	and	@r13, r12
+	mov	2(r15), r8
+	xor	2(r13), r8
+	mov	2(r15), r11
+	and	2(r13), r11
+	rla	r12
+	adc	r12
+	mov	r12, r15
 	and	#65534, r15
-	rlam.w	#1, r12
-	and	#1, r11
-	bis	r11, r12
+	rlam.w	#1, r11
+	and	#1, r12
+	bis	r12, r11
 	xor	r15, r9
-	xor	r12, r10
 	; norx_f.ae:29: d = (a ^ d) >>> r0
 	mov	r9, r12
 	mov	12(sp), r15
 	xor	@r15+, r12
-	mov	r10, r8
-	xor	@r15+, r8
-	swpb	r8
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	xor	r11, r8
+	; norx_f.ae:29: d = (a ^ d) >>> r0
 	mov	r8, r11
+	xor	@r15+, r11
+	swpb	r11
+	mov	r11, r10
 	swpb	r12
-	xor.b	r12, r11
-	xor	r12, r11
-	xor.b	r8, r12
-	xor	r8, r12
+	xor.b	r12, r10
+	xor	r12, r10
+	xor.b	r11, r12
+	xor	r11, r12
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r12, r5
-	mov	14(sp), r15
-	xor	@r15, r5
-	mov	r11, r6
-	xor	2(r15), r6
-	mov	r12, r7
-	and	@r15, r7
-	mov	r11, r8
-	and	2(r15), r8
-	rla	r7
-	adc	r7
+	mov	14(sp), r7
 	mov	r7, r15
-	and	#65534, r15
-	rlam.w	#1, r8
-	and	#1, r7
-	bis	r7, r8
-	xor	r15, r5
-	xor	r8, r6
+	xor	@r15, r5
+	mov	r12, r11
+	and	@r15, r11
+	mov	r10, r6
+	xor	2(r15), r6
+	mov	r10, r4
+	and	2(r15), r4
+	rla	r11
+	adc	r11
+	mov	r11, r7
+	and	#65534, r7
+	rlam.w	#1, r4
+	and	#1, r11
+	mov	r4, r15
+	bis	r11, r15
+	xor	r7, r5
 	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r5, r8
-	xor	@r13, r8
+	mov	r5, r11
+	xor	@r13, r11
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	xor	r15, r6
+	; norx_f.ae:31: b = (b ^ c) >>> r1
 	mov	r6, r7
 	xor	2(r13), r7
 	rla	r7
-	rlc	r8
+	rlc	r11
 	adc	r7
 	rla	r7
-	rlc	r8
+	rlc	r11
 	adc	r7
 	rla	r7
-	rlc	r8
+	rlc	r11
 	adc	r7
 	rla	r7
-	rlc	r8
+	rlc	r11
 	adc	r7
 	rla	r7
-	rlc	r8
+	rlc	r11
 	adc	r7
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r9, r15
 	xor	r7, r15
-	mov	r10, r4
-	xor	r8, r4
-	and	r7, r9
-	mov	r10, r13
-	and	r8, r13
-	rla	r9
-	adc	r9
-	mov	r9, r10
-	and	#65534, r10
+	mov	r9, r4
+	and	r7, r4
+	mov	r8, r9
+	xor	r11, r9
+	mov	r8, r13
+	and	r11, r13
+	rla	r4
+	adc	r4
+	mov	r4, r8
+	and	#65534, r8
 	rlam.w	#1, r13
-	and	#1, r9
-	bis	r9, r13
-	xor	r10, r15
-	mov	r15, 62(sp)
-	mov	r4, r15
+	and	#1, r4
+	bis	r4, r13
+	xor	r8, r15
+	mov	r15, 64(sp)
+	; norx_f.ae:33: d = (a ^ d) >>> r2
+	mov	64(sp), 100(sp)
+	xor	r12, 100(sp)
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r9, r15
 	xor	r13, r15
 	mov	r15, 58(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	62(sp), 98(sp)
-	xor	r12, 98(sp)
-	mov	58(sp), 96(sp)
-	xor	r11, 96(sp)
+	mov	58(sp), 94(sp)
+	xor	r10, 94(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r10
-	xor	96(sp), r10
-	mov	r6, r11
-	xor	98(sp), r11
+	mov	r5, r9
+	mov	94(sp), r13
+	xor	r13, r9
 	mov	r5, r15
-	and	96(sp), r15
+	and	r13, r15
+	mov	r6, r10
+	mov	100(sp), r13
+	xor	r13, r10
 	mov	r6, r12
-	and	98(sp), r12
+	and	r13, r12
 	rla	r15
 	adc	r15
 	mov	r15, r13
@@ -461,461 +484,507 @@ norx_f_f:
 	rlam.w	#1, r12
 	and	#1, r15
 	bis	r15, r12
-	mov	r10, r15
+	mov	r9, r15
 	xor	r13, r15
 	mov	r15, 114(sp)
-	mov	r11, r15
+	; norx_f.ae:35: b = (b ^ c) >>> r3
+	mov	r7, r13
+	xor	r15, r13
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r10, r15
 	xor	r12, r15
 	mov	r15, 112(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r7, r13
-	xor	114(sp), r13
-	mov	r8, r15
+	mov	r11, r15
 	xor	112(sp), r15
 	mov	r15, 34(sp)
 	rla	r13
 	rlc	34(sp)
 	adc	r13
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	38(sp), r15
+	mov	38(sp), r11
+	mov	r11, r15
 	mov	@r15, r9
 	xor	@r14, r9
-	mov	2(r15), r10
-	xor	2(r14), r10
-	mov	@r15, r11
-	and	@r14, r11
-	mov	2(r15), r12
-	and	2(r14), r12
-	rla	r11
-	adc	r11
-	mov	r11, r15
+	mov	@r15, r12
+	and	@r14, r12
+	mov	2(r15), r8
+	xor	2(r14), r8
+	mov	2(r15), r11
+	and	2(r14), r11
+	rla	r12
+	adc	r12
+	mov	r12, r15
 	and	#65534, r15
-	rlam.w	#1, r12
-	and	#1, r11
-	bis	r11, r12
+	rlam.w	#1, r11
+	and	#1, r12
+	bis	r12, r11
 	xor	r15, r9
-	xor	r12, r10
 	; norx_f.ae:29: d = (a ^ d) >>> r0
 	mov	r9, r12
 	mov	40(sp), r15
 	xor	@r15+, r12
-	mov	r10, r8
-	xor	@r15+, r8
-	swpb	r8
-	mov	r8, r11
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	xor	r11, r8
+	; norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	r8, r10
+	xor	@r15+, r10
+	swpb	r10
+	mov	r10, r11
 	swpb	r12
 	xor.b	r12, r11
 	xor	r12, r11
-	xor.b	r8, r12
-	xor	r8, r12
+	xor.b	r10, r12
+	xor	r10, r12
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r12, r5
-	mov	50(sp), r15
+	mov	52(sp), r7
+	mov	r7, r15
 	xor	@r15, r5
+	mov	r12, r10
+	and	@r15, r10
 	mov	r11, r6
 	xor	2(r15), r6
-	mov	r12, r7
-	and	@r15, r7
-	mov	r11, r8
-	and	2(r15), r8
-	rla	r7
-	adc	r7
-	mov	r7, r15
-	and	#65534, r15
-	rlam.w	#1, r8
-	and	#1, r7
-	bis	r7, r8
-	xor	r15, r5
-	xor	r8, r6
+	mov	r11, r4
+	and	2(r15), r4
+	rla	r10
+	adc	r10
+	mov	r10, r7
+	and	#65534, r7
+	rlam.w	#1, r4
+	and	#1, r10
+	mov	r4, r15
+	bis	r10, r15
+	xor	r7, r5
 	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r5, r8
-	xor	@r14, r8
+	mov	r5, r10
+	xor	@r14, r10
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	xor	r15, r6
+	; norx_f.ae:31: b = (b ^ c) >>> r1
 	mov	r6, r7
 	xor	2(r14), r7
 	rla	r7
-	rlc	r8
+	rlc	r10
 	adc	r7
 	rla	r7
-	rlc	r8
+	rlc	r10
 	adc	r7
 	rla	r7
-	rlc	r8
+	rlc	r10
 	adc	r7
 	rla	r7
-	rlc	r8
+	rlc	r10
 	adc	r7
 	rla	r7
-	rlc	r8
+	rlc	r10
 	adc	r7
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r9, r15
 	xor	r7, r15
-	mov	r10, r4
-	xor	r8, r4
-	and	r7, r9
-	mov	r10, r14
-	and	r8, r14
-	rla	r9
-	adc	r9
-	mov	r9, r10
-	and	#65534, r10
+	mov	r9, r4
+	and	r7, r4
+	mov	r8, r9
+	xor	r10, r9
+	mov	r8, r14
+	and	r10, r14
+	rla	r4
+	adc	r4
+	mov	r4, r8
+	and	#65534, r8
 	rlam.w	#1, r14
-	and	#1, r9
-	bis	r9, r14
-	xor	r10, r15
+	and	#1, r4
+	bis	r4, r14
+	xor	r8, r15
 	mov	r15, 72(sp)
-	mov	r4, r15
-	xor	r14, r15
-	mov	r15, 66(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
 	mov	72(sp), 102(sp)
 	xor	r12, 102(sp)
-	mov	66(sp), 100(sp)
-	xor	r11, 100(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r10
-	xor	100(sp), r10
-	mov	r6, r11
-	xor	102(sp), r11
+	mov	r9, r15
+	xor	r14, r15
+	mov	r15, 70(sp)
+	; norx_f.ae:33: d = (a ^ d) >>> r2
+	mov	70(sp), 98(sp)
+	xor	r11, 98(sp)
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r5, r12
+	mov	98(sp), r15
+	xor	r15, r12
 	mov	r5, r14
-	and	100(sp), r14
-	mov	r6, r12
-	and	102(sp), r12
+	and	r15, r14
+	mov	r6, r9
+	mov	102(sp), r15
+	xor	r15, r9
+	mov	r6, r11
+	and	r15, r11
 	rla	r14
 	adc	r14
 	mov	r14, r15
 	and	#65534, r15
-	rlam.w	#1, r12
+	rlam.w	#1, r11
 	and	#1, r14
-	bis	r14, r12
-	mov	r10, r14
+	bis	r14, r11
+	mov	r12, r14
 	xor	r15, r14
-	mov	r11, r15
-	xor	r12, r15
-	mov	r15, 22(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
 	mov	r7, r12
 	xor	r14, r12
-	mov	r8, r15
-	xor	22(sp), r15
-	mov	r12, 16(sp)
-	mov	r15, 46(sp)
-	rla	16(sp)
-	rlc	46(sp)
-	adc	16(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	80(sp), r15
+	mov	r9, r15
+	xor	r11, r15
+	mov	r15, 22(sp)
+	; norx_f.ae:35: b = (b ^ c) >>> r3
+	mov	r10, r15
+	xor	22(sp), r15
+	mov	r12, 10(sp)
+	mov	r15, 44(sp)
+	rla	10(sp)
+	rlc	44(sp)
+	adc	10(sp)
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	80(sp), r12
+	mov	r12, r15
 	mov	@r15, r11
-	mov	48(sp), r15
+	mov	48(sp), r4
+	mov	r4, r15
 	xor	@r15, r11
-	mov	80(sp), r15
-	mov	2(r15), r12
-	mov	48(sp), r15
-	xor	2(r15), r12
-	mov	80(sp), r15
+	mov	r12, r15
 	mov	@r15, r9
-	mov	48(sp), r15
+	mov	r4, r15
 	and	@r15, r9
-	mov	80(sp), r15
+	mov	r12, r15
 	mov	2(r15), r10
-	mov	48(sp), r15
-	and	2(r15), r10
+	mov	r4, r15
+	xor	2(r15), r10
+	mov	r12, r15
+	mov	2(r15), r12
+	mov	r4, r15
+	and	2(r15), r12
 	rla	r9
 	adc	r9
 	mov	r9, r15
 	and	#65534, r15
-	rlam.w	#1, r10
+	rlam.w	#1, r12
 	and	#1, r9
-	bis	r9, r10
+	bis	r9, r12
 	xor	r15, r11
-	xor	r10, r12
 	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r11, r10
+	mov	r11, r9
 	mov	82(sp), r15
-	xor	@r15+, r10
-	mov	r12, r8
+	xor	@r15+, r9
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	xor	r12, r10
+	; norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	r10, r8
 	xor	@r15+, r8
 	swpb	r8
-	mov	r8, r9
-	swpb	r10
-	xor.b	r10, r9
-	xor	r10, r9
-	xor.b	r8, r10
-	xor	r8, r10
+	mov	r8, r12
+	swpb	r9
+	xor.b	r9, r12
+	xor	r9, r12
+	xor.b	r8, r9
+	xor	r8, r9
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r10, r7
-	mov	88(sp), r15
-	xor	@r15, r7
 	mov	r9, r8
-	xor	2(r15), r8
-	mov	r10, r5
-	and	@r15, r5
-	mov	r9, r6
-	and	2(r15), r6
-	rla	r5
-	adc	r5
+	mov	88(sp), r5
 	mov	r5, r15
+	xor	@r15, r8
+	mov	r9, r6
+	and	@r15, r6
+	mov	r12, r7
+	xor	2(r15), r7
+	mov	r12, r5
+	and	2(r15), r5
+	rla	r6
+	adc	r6
+	mov	r6, r15
 	and	#65534, r15
-	rlam.w	#1, r6
-	and	#1, r5
-	bis	r5, r6
-	xor	r15, r7
-	xor	r6, r8
+	rlam.w	#1, r5
+	and	#1, r6
+	bis	r6, r5
+	xor	r15, r8
+	; norx_f.ae:31: b = (b ^ c) >>> r1
+	mov	r8, r6
+	mov	r4, r15
+	xor	@r15, r6
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	xor	r5, r7
 	; norx_f.ae:31: b = (b ^ c) >>> r1
 	mov	r7, r5
-	mov	48(sp), r15
-	xor	@r15, r5
-	mov	r8, r6
-	xor	2(r15), r6
-	mov	r5, r15
-	rla	r6
-	rlc	r15
-	adc	r6
-	rla	r6
-	rlc	r15
-	adc	r6
-	rla	r6
-	rlc	r15
-	adc	r6
-	rla	r6
-	rlc	r15
-	adc	r6
-	rla	r6
-	rlc	r15
-	adc	r6
+	xor	2(r15), r5
+	rla	r5
+	rlc	r6
+	adc	r5
+	rla	r5
+	rlc	r6
+	adc	r5
+	rla	r5
+	rlc	r6
+	adc	r5
+	rla	r5
+	rlc	r6
+	adc	r5
+	rla	r5
+	rlc	r6
+	adc	r5
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r11, r5
-	xor	r6, r5
-	mov	r5, 0(sp)
-	mov	r12, r5
-	xor	r15, r5
+	mov	r11, r15
+	xor	r5, r15
+	mov	r15, 0(sp)
+	and	r5, r11
+	mov	r10, r15
+	xor	r6, r15
+	and	r6, r10
+	rla	r11
+	adc	r11
 	mov	r11, r4
-	and	r6, r4
-	mov	r12, r11
-	and	r15, r11
-	mov	r4, r12
-	rla	r12
-	adc	r12
-	mov	r12, r4
 	and	#65534, r4
-	rlam.w	#1, r11
-	and	#1, r12
-	bis	r12, r11
+	rlam.w	#1, r10
+	and	#1, r11
+	bis	r11, r10
 	xor	r4, 0(sp)
-	mov	r5, r12
-	xor	r11, r12
-	mov	r12, 78(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
 	mov	@sp, r11
-	xor	r10, r11
-	mov	r12, r10
-	xor	r9, r10
+	xor	r9, r11
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r12
-	xor	r10, r12
-	mov	r8, r5
-	xor	r11, r5
-	and	r10, r7
-	and	r11, r8
-	rla	r7
-	adc	r7
+	xor	r10, r15
+	mov	r15, 78(sp)
+	; norx_f.ae:33: d = (a ^ d) >>> r2
+	mov	r15, r10
+	xor	r12, r10
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r8, r15
+	xor	r10, r15
+	and	r10, r8
 	mov	r7, r9
-	and	#65534, r9
-	rlam.w	#1, r8
-	and	#1, r7
-	bis	r7, r8
-	xor	r9, r12
-	mov	r12, 10(sp)
-	mov	r5, r9
-	xor	r8, r9
+	xor	r11, r9
+	and	r11, r7
+	rla	r8
+	adc	r8
+	mov	r8, r12
+	and	#65534, r12
+	rlam.w	#1, r7
+	and	#1, r8
+	bis	r8, r7
+	xor	r12, r15
+	mov	r15, 16(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r6, r12
-	xor	10(sp), r12
-	xor	r9, r15
-	mov	r15, 30(sp)
+	mov	r5, r12
+	xor	r15, r12
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	xor	r7, r9
+	; norx_f.ae:35: b = (b ^ c) >>> r3
+	xor	r9, r6
+	mov	r6, 30(sp)
 	rla	r12
 	rlc	30(sp)
 	adc	r12
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	2(sp), r5
-	xor	r13, r5
-	mov	68(sp), r6
-	xor	34(sp), r6
-	mov	2(sp), r8
-	and	r13, r8
-	mov	68(sp), r7
-	and	34(sp), r7
-	rla	r8
-	adc	r8
-	mov	r8, r15
-	and	#65534, r15
-	rlam.w	#1, r7
-	and	#1, r8
-	bis	r8, r7
-	mov	r5, r8
-	xor	r15, r8
-	mov	r6, r15
-	xor	r7, r15
-	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r8, r5
-	xor	r10, r5
-	mov	r15, r6
-	xor	r11, r6
-	swpb	r6
-	mov	r6, r7
-	swpb	r5
-	xor.b	r5, r7
-	xor	r5, r7
-	mov	r5, r10
-	xor.b	r6, r10
-	xor	r6, r10
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r14, r6
-	xor	r10, r6
-	mov	22(sp), r5
-	xor	r7, r5
-	mov	r14, r4
-	and	r10, r4
-	mov	22(sp), r14
-	and	r7, r14
-	rla	r4
-	adc	r4
-	mov	r4, r11
-	and	#65534, r11
-	rlam.w	#1, r14
-	and	#1, r4
-	bis	r4, r14
-	xor	r11, r6
-	mov	r5, r11
-	xor	r14, r11
-	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r13, r14
-	xor	r6, r14
-	mov	34(sp), r13
-	xor	r11, r13
-	rla	r13
-	rlc	r14
-	adc	r13
-	rla	r13
-	rlc	r14
-	adc	r13
-	rla	r13
-	rlc	r14
-	adc	r13
-	rla	r13
-	rlc	r14
-	adc	r13
-	rla	r13
-	rlc	r14
-	adc	r13
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r8, r5
-	xor	r13, r5
-	mov	r5, 4(sp)
+	mov	2(sp), r15
 	mov	r15, r5
-	xor	r14, r5
-	mov	r8, r4
-	and	r13, r4
+	xor	r13, r5
+	mov	r15, r7
+	and	r13, r7
+	mov	66(sp), r8
+	mov	r8, r6
+	mov	34(sp), r4
+	xor	r4, r6
+	mov	r8, r15
+	and	r4, r15
+	rla	r7
+	adc	r7
+	mov	r7, r8
+	and	#65534, r8
+	rlam.w	#1, r15
+	and	#1, r7
+	bis	r7, r15
+	mov	r5, r7
+	xor	r8, r7
+	; norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	r7, r5
+	xor	r10, r5
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	xor	r15, r6
+	; norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	r6, r15
+	xor	r11, r15
+	swpb	r15
 	mov	r15, r8
-	and	r14, r8
-	mov	r4, r15
+	swpb	r5
+	xor.b	r5, r8
+	xor	r5, r8
+	xor.b	r15, r5
+	xor	r15, r5
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r14, r4
+	xor	r5, r4
+	and	r5, r14
+	mov	22(sp), r11
+	mov	r11, r10
+	xor	r8, r10
+	mov	r11, r15
+	and	r8, r15
+	rla	r14
+	adc	r14
+	mov	r14, r11
+	and	#65534, r11
+	rlam.w	#1, r15
+	and	#1, r14
+	bis	r14, r15
+	mov	r4, r14
+	xor	r11, r14
+	; norx_f.ae:31: b = (b ^ c) >>> r1
+	mov	r13, r11
+	xor	r14, r11
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r10, r13
+	xor	r15, r13
+	; norx_f.ae:31: b = (b ^ c) >>> r1
+	mov	34(sp), r10
+	xor	r13, r10
+	rla	r10
+	rlc	r11
+	adc	r10
+	rla	r10
+	rlc	r11
+	adc	r10
+	rla	r10
+	rlc	r11
+	adc	r10
+	rla	r10
+	rlc	r11
+	adc	r10
+	rla	r10
+	rlc	r11
+	adc	r10
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r7, r15
+	xor	r10, r15
+	mov	r15, 4(sp)
+	mov	r7, r15
+	and	r10, r15
+	mov	r6, r4
+	xor	r11, r4
+	mov	r6, r7
+	and	r11, r7
 	rla	r15
 	adc	r15
-	mov	r15, r4
-	and	#65534, r4
-	rlam.w	#1, r8
+	mov	r15, r6
+	and	#65534, r6
+	rlam.w	#1, r7
 	and	#1, r15
-	bis	r15, r8
-	xor	r4, 4(sp)
-	mov	r5, r15
-	xor	r8, r15
-	mov	r15, 90(sp)
+	bis	r15, r7
+	xor	r6, 4(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
 	mov	4(sp), 76(sp)
-	xor	r10, 76(sp)
-	mov	90(sp), 74(sp)
-	xor	r7, 74(sp)
+	xor	r5, 76(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r15
-	xor	74(sp), r15
-	mov	r11, r8
-	xor	76(sp), r8
-	and	74(sp), r6
-	mov	r11, r10
-	and	76(sp), r10
-	rla	r6
-	adc	r6
-	mov	r6, r11
-	and	#65534, r11
-	rlam.w	#1, r10
-	and	#1, r6
-	bis	r6, r10
-	xor	r11, r15
+	mov	r4, r15
+	xor	r7, r15
+	mov	r15, 90(sp)
+	; norx_f.ae:33: d = (a ^ d) >>> r2
+	mov	90(sp), 74(sp)
+	xor	r8, 74(sp)
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r14, r7
+	mov	74(sp), r8
+	xor	r8, r7
+	mov	r14, r15
+	and	r8, r15
+	mov	r13, r8
+	mov	76(sp), r14
+	xor	r14, r8
+	and	r14, r13
+	rla	r15
+	adc	r15
+	mov	r15, r14
+	and	#65534, r14
+	rlam.w	#1, r13
+	and	#1, r15
+	bis	r15, r13
+	mov	r7, r15
+	xor	r14, r15
 	mov	r15, 86(sp)
+	; norx_f.ae:35: b = (b ^ c) >>> r3
+	mov	r10, r14
+	xor	r15, r14
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r8, r15
-	xor	r10, r15
+	xor	r13, r15
 	mov	r15, 84(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
-	xor	86(sp), r13
-	xor	84(sp), r14
-	mov	r13, 56(sp)
-	mov	r14, 106(sp)
+	mov	r11, r15
+	xor	84(sp), r15
+	mov	r14, 56(sp)
+	mov	r15, 106(sp)
 	rla	56(sp)
 	rlc	106(sp)
 	adc	56(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	62(sp), r15
-	xor	16(sp), r15
+	mov	64(sp), r14
+	mov	r14, r10
+	mov	10(sp), r4
+	xor	r4, r10
+	mov	r14, r15
+	and	r4, r15
 	mov	58(sp), r14
-	xor	46(sp), r14
-	mov	62(sp), r10
-	and	16(sp), r10
-	mov	58(sp), r11
-	and	46(sp), r11
-	rla	r10
-	adc	r10
-	mov	r10, r13
-	and	#65534, r13
-	rlam.w	#1, r11
-	and	#1, r10
-	bis	r10, r11
-	xor	r13, r15
-	xor	r11, r14
-	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r15, r11
-	xor	92(sp), r11
+	mov	r14, r11
+	mov	44(sp), r8
+	xor	r8, r11
 	mov	r14, r13
-	xor	94(sp), r13
+	and	r8, r13
+	rla	r15
+	adc	r15
+	mov	r15, r14
+	and	#65534, r14
+	rlam.w	#1, r13
+	and	#1, r15
+	bis	r15, r13
+	mov	r10, r15
+	xor	r14, r15
+	; norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	r15, r5
+	xor	92(sp), r5
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r11, r14
+	xor	r13, r14
+	; norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	r14, r13
+	xor	96(sp), r13
 	swpb	r13
 	mov	r13, r10
-	swpb	r11
-	xor.b	r11, r10
-	xor	r11, r10
-	xor.b	r13, r11
-	xor	r13, r11
+	swpb	r5
+	xor.b	r5, r10
+	xor	r5, r10
+	xor.b	r13, r5
+	xor	r13, r5
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	10(sp), r7
-	xor	r11, r7
-	mov	r9, r6
-	xor	r10, r6
-	mov	10(sp), r8
-	and	r11, r8
-	and	r10, r9
+	mov	16(sp), r13
+	mov	r13, r6
+	xor	r5, r6
+	mov	r13, r8
+	and	r5, r8
+	mov	r9, r7
+	xor	r10, r7
+	mov	r9, r11
+	and	r10, r11
 	rla	r8
 	adc	r8
 	mov	r8, r13
 	and	#65534, r13
-	rlam.w	#1, r9
+	rlam.w	#1, r11
 	and	#1, r8
-	bis	r8, r9
-	xor	r13, r7
-	mov	r6, r13
-	xor	r9, r13
+	bis	r8, r11
+	xor	r13, r6
 	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	16(sp), r9
-	xor	r7, r9
-	mov	46(sp), r8
-	xor	r13, r8
+	mov	r4, r9
+	xor	r6, r9
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	xor	r11, r7
+	; norx_f.ae:31: b = (b ^ c) >>> r1
+	mov	44(sp), r8
+	xor	r7, r8
 	rla	r8
 	rlc	r9
 	adc	r8
@@ -934,36 +1003,41 @@ norx_f_f:
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r15, r4
 	xor	r8, r4
-	mov	r14, r5
-	xor	r9, r5
 	and	r8, r15
+	mov	r14, r11
+	xor	r9, r11
 	and	r9, r14
 	rla	r15
 	adc	r15
-	mov	r15, r6
-	and	#65534, r6
+	mov	r15, r13
+	and	#65534, r13
 	rlam.w	#1, r14
 	and	#1, r15
 	bis	r15, r14
 	mov	r4, r15
-	xor	r6, r15
-	mov	r15, 64(sp)
-	mov	r5, r15
+	xor	r13, r15
+	mov	r15, 62(sp)
+	; norx_f.ae:33: d = (a ^ d) >>> r2
+	mov	62(sp), 46(sp)
+	xor	r5, 46(sp)
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r11, r15
 	xor	r14, r15
 	mov	r15, 60(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	64(sp), 44(sp)
-	xor	r11, 44(sp)
 	mov	60(sp), 42(sp)
 	xor	r10, 42(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r10
-	xor	42(sp), r10
-	mov	r13, r11
-	xor	44(sp), r11
-	mov	r7, r15
-	and	42(sp), r15
-	and	44(sp), r13
+	mov	r6, r10
+	mov	42(sp), r14
+	xor	r14, r10
+	mov	r6, r15
+	and	r14, r15
+	mov	r7, r11
+	mov	46(sp), r14
+	xor	r14, r11
+	mov	r7, r13
+	and	r14, r13
 	rla	r15
 	adc	r15
 	mov	r15, r14
@@ -974,28 +1048,33 @@ norx_f_f:
 	mov	r10, r15
 	xor	r14, r15
 	mov	r15, 54(sp)
-	mov	r11, r15
-	xor	r13, r15
-	mov	r15, 52(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
 	mov	r8, r14
-	xor	54(sp), r14
+	xor	r15, r14
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r11, r15
+	xor	r13, r15
+	mov	r15, 50(sp)
+	; norx_f.ae:35: b = (b ^ c) >>> r3
 	mov	r9, r15
-	xor	52(sp), r15
+	xor	50(sp), r15
 	mov	r14, 18(sp)
-	mov	r15, 70(sp)
+	mov	r15, 68(sp)
 	rla	18(sp)
-	rlc	70(sp)
+	rlc	68(sp)
 	adc	18(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	72(sp), r14
+	mov	72(sp), r15
+	mov	r15, r14
 	xor	r12, r14
-	mov	66(sp), r13
-	xor	30(sp), r13
-	mov	72(sp), r10
+	mov	r15, r10
 	and	r12, r10
-	mov	66(sp), r11
-	and	30(sp), r11
+	mov	70(sp), r15
+	mov	r15, r13
+	mov	30(sp), r5
+	xor	r5, r13
+	mov	r15, r11
+	and	r5, r11
 	rla	r10
 	adc	r10
 	mov	r10, r15
@@ -1004,12 +1083,14 @@ norx_f_f:
 	and	#1, r10
 	bis	r10, r11
 	xor	r15, r14
-	xor	r11, r13
 	; norx_f.ae:29: d = (a ^ d) >>> r0
 	mov	r14, r6
-	xor	96(sp), r6
+	xor	94(sp), r6
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	xor	r11, r13
+	; norx_f.ae:29: d = (a ^ d) >>> r0
 	mov	r13, r15
-	xor	98(sp), r15
+	xor	100(sp), r15
 	swpb	r15
 	mov	r15, r11
 	swpb	r6
@@ -1018,13 +1099,15 @@ norx_f_f:
 	xor.b	r15, r6
 	xor	r15, r6
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	110(sp), r7
+	mov	110(sp), r15
+	mov	r15, r7
 	xor	r6, r7
-	mov	108(sp), r8
-	xor	r11, r8
-	mov	110(sp), r9
+	mov	r15, r9
 	and	r6, r9
-	mov	108(sp), r10
+	mov	108(sp), r15
+	mov	r15, r8
+	xor	r11, r8
+	mov	r15, r10
 	and	r11, r10
 	rla	r9
 	adc	r9
@@ -1034,11 +1117,13 @@ norx_f_f:
 	and	#1, r9
 	bis	r9, r10
 	xor	r15, r7
-	xor	r10, r8
 	; norx_f.ae:31: b = (b ^ c) >>> r1
 	mov	r12, r9
 	xor	r7, r9
-	mov	30(sp), r10
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	xor	r10, r8
+	; norx_f.ae:31: b = (b ^ c) >>> r1
+	mov	r5, r10
 	xor	r8, r10
 	rla	r10
 	rlc	r9
@@ -1058,10 +1143,10 @@ norx_f_f:
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r14, r5
 	xor	r10, r5
-	mov	r13, r12
-	xor	r9, r12
 	mov	r14, r15
 	and	r10, r15
+	mov	r13, r12
+	xor	r9, r12
 	and	r9, r13
 	rla	r15
 	adc	r15
@@ -1073,23 +1158,27 @@ norx_f_f:
 	mov	r5, r15
 	xor	r14, r15
 	mov	r15, 32(sp)
+	; norx_f.ae:33: d = (a ^ d) >>> r2
+	mov	32(sp), 8(sp)
+	xor	r6, 8(sp)
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r12, r15
 	xor	r13, r15
 	mov	r15, 28(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	32(sp), 8(sp)
-	xor	r6, 8(sp)
 	mov	28(sp), 6(sp)
 	xor	r11, 6(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r7, r11
-	xor	6(sp), r11
-	mov	r8, r12
-	xor	8(sp), r12
+	mov	6(sp), r14
+	xor	r14, r11
 	mov	r7, r15
-	and	6(sp), r15
+	and	r14, r15
+	mov	r8, r12
+	mov	8(sp), r14
+	xor	r14, r12
 	mov	r8, r13
-	and	8(sp), r13
+	and	r14, r13
 	rla	r15
 	adc	r15
 	mov	r15, r14
@@ -1100,11 +1189,13 @@ norx_f_f:
 	mov	r11, r15
 	xor	r14, r15
 	mov	r15, 26(sp)
+	; norx_f.ae:35: b = (b ^ c) >>> r3
+	xor	r15, r10
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r12, r15
 	xor	r13, r15
 	mov	r15, 24(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
-	xor	26(sp), r10
 	mov	r9, r15
 	xor	24(sp), r15
 	mov	r15, 36(sp)
@@ -1112,14 +1203,18 @@ norx_f_f:
 	rlc	36(sp)
 	adc	r10
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	@sp, r14
-	xor	104(sp), r14
-	mov	78(sp), r15
-	xor	116(sp), r15
-	mov	@sp, r11
-	and	104(sp), r11
-	mov	78(sp), r12
-	and	116(sp), r12
+	mov	@sp, r15
+	mov	r15, r14
+	mov	104(sp), r4
+	xor	r4, r14
+	mov	r15, r11
+	and	r4, r11
+	mov	78(sp), r13
+	mov	r13, r15
+	mov	116(sp), r9
+	xor	r9, r15
+	mov	r13, r12
+	and	r9, r12
 	rla	r11
 	adc	r11
 	mov	r11, r13
@@ -1128,10 +1223,12 @@ norx_f_f:
 	and	#1, r11
 	bis	r11, r12
 	xor	r13, r14
-	xor	r12, r15
 	; norx_f.ae:29: d = (a ^ d) >>> r0
 	mov	r14, r13
-	xor	100(sp), r13
+	xor	98(sp), r13
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	xor	r12, r15
+	; norx_f.ae:29: d = (a ^ d) >>> r0
 	mov	r15, r12
 	xor	102(sp), r12
 	swpb	r12
@@ -1142,13 +1239,15 @@ norx_f_f:
 	xor.b	r12, r13
 	xor	r12, r13
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	114(sp), r6
+	mov	114(sp), r9
+	mov	r9, r6
 	xor	r13, r6
-	mov	112(sp), r7
-	xor	r11, r7
-	mov	114(sp), r12
+	mov	r9, r12
 	and	r13, r12
-	mov	112(sp), r8
+	mov	112(sp), r9
+	mov	r9, r7
+	xor	r11, r7
+	mov	r9, r8
 	and	r11, r8
 	rla	r12
 	adc	r12
@@ -1159,11 +1258,13 @@ norx_f_f:
 	bis	r12, r8
 	mov	r6, r12
 	xor	r9, r12
+	; norx_f.ae:31: b = (b ^ c) >>> r1
+	mov	r4, r5
+	xor	r12, r5
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r7, r9
 	xor	r8, r9
 	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	104(sp), r5
-	xor	r12, r5
 	mov	116(sp), r8
 	xor	r9, r8
 	rla	r8
@@ -1184,31 +1285,32 @@ norx_f_f:
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r14, r6
 	xor	r8, r6
-	mov	r15, r4
-	xor	r5, r4
 	and	r8, r14
+	mov	r15, r7
+	xor	r5, r7
 	and	r5, r15
 	rla	r14
 	adc	r14
-	mov	r14, r7
-	and	#65534, r7
+	mov	r14, r4
+	and	#65534, r4
 	rlam.w	#1, r15
 	and	#1, r14
 	bis	r14, r15
-	xor	r7, r6
-	mov	r4, r7
-	xor	r15, r7
+	xor	r4, r6
 	; norx_f.ae:33: d = (a ^ d) >>> r2
 	mov	r6, r14
 	xor	r13, r14
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	xor	r15, r7
+	; norx_f.ae:33: d = (a ^ d) >>> r2
 	mov	r7, r13
 	xor	r11, r13
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r12, r11
 	xor	r13, r11
+	and	r13, r12
 	mov	r9, r4
 	xor	r14, r4
-	and	r13, r12
 	mov	r9, r15
 	and	r14, r15
 	rla	r12
@@ -1219,61 +1321,79 @@ norx_f_f:
 	and	#1, r12
 	bis	r12, r15
 	xor	r9, r11
+	; norx_f.ae:35: b = (b ^ c) >>> r3
+	xor	r11, r8
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r4, r12
 	xor	r15, r12
 	; norx_f.ae:35: b = (b ^ c) >>> r3
-	xor	r11, r8
 	mov	r5, r9
 	xor	r12, r9
 	rla	r8
 	rlc	r9
 	adc	r8
-	mov	148(sp), r15
+	mov	148(sp), r5
+	mov	r5, r15
 	mov	4(sp), 0(r15)
 	mov	90(sp), 2(r15)
-	mov	146(sp), r15
-	mov	64(sp), 0(r15)
+	mov	146(sp), r5
+	mov	r5, r15
+	mov	62(sp), 0(r15)
 	mov	60(sp), 2(r15)
-	mov	144(sp), r15
+	mov	144(sp), r5
+	mov	r5, r15
 	mov	32(sp), 0(r15)
 	mov	28(sp), 2(r15)
-	mov	142(sp), r15
+	mov	142(sp), r5
+	mov	r5, r15
 	mov	r6, 0(r15)
 	mov	r7, 2(r15)
-	mov	140(sp), r15
+	mov	140(sp), r7
+	mov	r7, r15
 	mov	r8, 0(r15)
 	mov	r9, 2(r15)
-	mov	138(sp), r15
+	mov	138(sp), r9
+	mov	r9, r15
 	mov	56(sp), 0(r15)
 	mov	106(sp), 2(r15)
-	mov	136(sp), r15
+	mov	136(sp), r9
+	mov	r9, r15
 	mov	18(sp), 0(r15)
-	mov	70(sp), 2(r15)
-	mov	134(sp), r15
+	mov	68(sp), 2(r15)
+	mov	134(sp), r9
+	mov	r9, r15
 	mov	r10, 0(r15)
 	mov	36(sp), 2(r15)
-	mov	132(sp), r15
+	mov	132(sp), r10
+	mov	r10, r15
 	mov	26(sp), 0(r15)
 	mov	24(sp), 2(r15)
-	mov	130(sp), r15
+	mov	130(sp), r10
+	mov	r10, r15
 	mov	r11, 0(r15)
 	mov	r12, 2(r15)
-	mov	128(sp), r15
+	mov	128(sp), r12
+	mov	r12, r15
 	mov	86(sp), 0(r15)
 	mov	84(sp), 2(r15)
-	mov	126(sp), r15
+	mov	126(sp), r12
+	mov	r12, r15
 	mov	54(sp), 0(r15)
-	mov	52(sp), 2(r15)
-	mov	124(sp), r15
+	mov	50(sp), 2(r15)
+	mov	124(sp), r12
+	mov	r12, r15
 	mov	42(sp), 0(r15)
-	mov	44(sp), 2(r15)
-	mov	122(sp), r15
+	mov	46(sp), 2(r15)
+	mov	122(sp), r12
+	mov	r12, r15
 	mov	6(sp), 0(r15)
 	mov	8(sp), 2(r15)
-	mov	120(sp), r15
+	mov	120(sp), r12
+	mov	r12, r15
 	mov	r13, 0(r15)
 	mov	r14, 2(r15)
-	mov	118(sp), r15
+	mov	118(sp), r14
+	mov	r14, r15
 	mov	74(sp), 0(r15)
 	mov	76(sp), 2(r15)
 	add	#150, sp
@@ -1284,7 +1404,7 @@ norx_f_f:
 
 ; --- norx_f_permute: norx_f.permute
 ;     frame 114 bytes (57 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2806 bytes of code
+;     estimated 2790 bytes of code
 	.section .text.norx_f_permute,"ax",@progbits
 	.global norx_f_permute
 	.type norx_f_permute, @function
@@ -1426,13 +1546,15 @@ norx_f_permute:
 	xor	r5, 76(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r11, r8
-	xor	76(sp), r8
+	mov	76(sp), r7
+	xor	r7, r8
 	mov	r12, r9
-	xor	80(sp), r9
+	mov	80(sp), r6
+	xor	r6, r9
 	mov	r11, r15
-	and	76(sp), r15
+	and	r7, r15
 	mov	r12, r11
-	and	80(sp), r11
+	and	r6, r11
 	rla	r15
 	adc	r15
 	mov	r15, r12
@@ -1448,20 +1570,23 @@ norx_f_permute:
 	mov	r15, 92(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
 	xor	96(sp), r13
-	xor	92(sp), r14
+	xor	r15, r14
 	mov	r13, 86(sp)
 	mov	r14, 100(sp)
 	rla	86(sp)
 	rlc	100(sp)
 	adc	86(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	52(sp), r14
-	xor	26(sp), r14
-	mov	50(sp), r13
+	mov	52(sp), r15
+	mov	r15, r14
+	mov	26(sp), r5
+	xor	r5, r14
+	mov	50(sp), r9
+	mov	r9, r13
 	xor	r10, r13
-	mov	52(sp), r11
-	and	26(sp), r11
-	mov	50(sp), r12
+	mov	r15, r11
+	and	r5, r11
+	mov	r9, r12
 	and	r10, r12
 	rla	r11
 	adc	r11
@@ -1485,13 +1610,15 @@ norx_f_permute:
 	xor.b	r15, r11
 	xor	r15, r11
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	44(sp), r7
+	mov	44(sp), r15
+	mov	r15, r7
 	xor	r11, r7
-	mov	32(sp), r6
+	mov	32(sp), r4
+	mov	r4, r6
 	xor	r12, r6
-	mov	44(sp), r8
+	mov	r15, r8
 	and	r11, r8
-	mov	32(sp), r9
+	mov	r4, r9
 	and	r12, r9
 	rla	r8
 	adc	r8
@@ -1504,7 +1631,7 @@ norx_f_permute:
 	mov	r6, r8
 	xor	r9, r8
 	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	26(sp), r9
+	mov	r5, r9
 	xor	r7, r9
 	xor	r8, r10
 	rla	r10
@@ -1550,13 +1677,15 @@ norx_f_permute:
 	xor	r12, 74(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r7, r11
-	xor	74(sp), r11
+	mov	74(sp), r14
+	xor	r14, r11
 	mov	r8, r12
-	xor	78(sp), r12
+	mov	78(sp), r6
+	xor	r6, r12
 	mov	r7, r15
-	and	74(sp), r15
+	and	r14, r15
 	mov	r8, r13
-	and	78(sp), r13
+	and	r6, r13
 	rla	r15
 	adc	r15
 	mov	r15, r14
@@ -1580,14 +1709,18 @@ norx_f_permute:
 	rlc	30(sp)
 	adc	r13
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	20(sp), r15
-	xor	8(sp), r15
-	mov	16(sp), r14
-	xor	58(sp), r14
-	mov	20(sp), r10
-	and	8(sp), r10
-	mov	16(sp), r11
-	and	58(sp), r11
+	mov	20(sp), r12
+	mov	r12, r15
+	mov	8(sp), r5
+	xor	r5, r15
+	mov	16(sp), r9
+	mov	r9, r14
+	mov	58(sp), r4
+	xor	r4, r14
+	mov	r12, r10
+	and	r5, r10
+	mov	r9, r11
+	and	r4, r11
 	rla	r10
 	adc	r10
 	mov	r10, r12
@@ -1610,11 +1743,12 @@ norx_f_permute:
 	xor.b	r12, r11
 	xor	r12, r11
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	72(sp), r6
+	mov	72(sp), r12
+	mov	r12, r6
 	xor	r11, r6
 	mov	68(sp), r7
 	xor	r10, r7
-	mov	72(sp), r8
+	mov	r12, r8
 	and	r11, r8
 	mov	68(sp), r9
 	and	r10, r9
@@ -1628,9 +1762,9 @@ norx_f_permute:
 	xor	r12, r6
 	xor	r9, r7
 	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	8(sp), r9
+	mov	r5, r9
 	xor	r6, r9
-	mov	58(sp), r8
+	mov	r4, r8
 	xor	r7, r8
 	rla	r8
 	rlc	r9
@@ -1674,13 +1808,15 @@ norx_f_permute:
 	xor	r10, 82(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r6, r10
-	xor	82(sp), r10
+	mov	82(sp), r15
+	xor	r15, r10
 	mov	r7, r11
-	xor	84(sp), r11
+	mov	84(sp), r5
+	xor	r5, r11
 	mov	r6, r12
-	and	82(sp), r12
+	and	r15, r12
 	mov	r7, r14
-	and	84(sp), r14
+	and	r5, r14
 	rla	r12
 	adc	r12
 	mov	r12, r15
@@ -1702,14 +1838,18 @@ norx_f_permute:
 	rlc	36(sp)
 	adc	24(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	104(sp), r4
-	xor	98(sp), r4
-	mov	102(sp), r9
-	xor	34(sp), r9
-	mov	104(sp), r11
-	and	98(sp), r11
-	mov	102(sp), r14
-	and	34(sp), r14
+	mov	104(sp), r15
+	mov	r15, r4
+	mov	98(sp), r14
+	xor	r14, r4
+	mov	102(sp), r8
+	mov	r8, r9
+	mov	34(sp), r7
+	xor	r7, r9
+	mov	r15, r11
+	and	r14, r11
+	mov	r8, r14
+	and	r7, r14
 	rla	r11
 	adc	r11
 	mov	r11, r15
@@ -1732,13 +1872,15 @@ norx_f_permute:
 	xor.b	r15, r14
 	xor	r15, r14
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	56(sp), r6
+	mov	56(sp), r15
+	mov	r15, r6
 	xor	r14, r6
-	mov	46(sp), r7
+	mov	46(sp), r8
+	mov	r8, r7
 	xor	r5, r7
-	mov	56(sp), r11
+	mov	r15, r11
 	and	r14, r11
-	mov	46(sp), r15
+	mov	r8, r15
 	and	r5, r15
 	rla	r11
 	adc	r11
@@ -1815,7 +1957,7 @@ norx_f_permute:
 	mov	r5, r7
 	xor	r6, r7
 	; norx_f.ae:35: b = (b ^ c) >>> r3
-	xor	10(sp), r8
+	xor	r15, r8
 	mov	r11, r15
 	xor	r7, r15
 	mov	r8, r11
@@ -1824,13 +1966,15 @@ norx_f_permute:
 	rlc	18(sp)
 	adc	r11
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	42(sp), r5
+	mov	42(sp), r15
+	mov	r15, r5
 	xor	r13, r5
-	mov	14(sp), r4
+	mov	14(sp), r6
+	mov	r6, r4
 	xor	30(sp), r4
-	mov	42(sp), r8
+	mov	r15, r8
 	and	r13, r8
-	mov	14(sp), r15
+	mov	r6, r15
 	and	30(sp), r15
 	rla	r8
 	adc	r8
@@ -1919,13 +2063,15 @@ norx_f_permute:
 	xor	r8, 64(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r10, r8
-	xor	64(sp), r8
+	mov	64(sp), r6
+	xor	r6, r8
 	mov	r12, r9
-	xor	66(sp), r9
+	mov	66(sp), r5
+	xor	r5, r9
 	mov	r10, r15
-	and	64(sp), r15
+	and	r6, r15
 	mov	r12, r10
-	and	66(sp), r10
+	and	r5, r10
 	rla	r15
 	adc	r15
 	mov	r15, r12
@@ -1941,21 +2087,25 @@ norx_f_permute:
 	mov	r15, 68(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
 	xor	72(sp), r13
-	xor	68(sp), r14
+	xor	r15, r14
 	mov	r13, 26(sp)
 	mov	r14, 88(sp)
 	rla	26(sp)
 	rlc	88(sp)
 	adc	26(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	54(sp), r15
-	xor	24(sp), r15
-	mov	48(sp), r14
-	xor	36(sp), r14
-	mov	54(sp), r10
-	and	24(sp), r10
-	mov	48(sp), r12
-	and	36(sp), r12
+	mov	54(sp), r13
+	mov	r13, r15
+	mov	24(sp), r4
+	xor	r4, r15
+	mov	48(sp), r9
+	mov	r9, r14
+	mov	36(sp), r8
+	xor	r8, r14
+	mov	r13, r10
+	and	r4, r10
+	mov	r9, r12
+	and	r8, r12
 	rla	r10
 	adc	r10
 	mov	r10, r13
@@ -1978,11 +2128,12 @@ norx_f_permute:
 	xor.b	r13, r12
 	xor	r13, r12
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	10(sp), r5
+	mov	10(sp), r13
+	mov	r13, r5
 	xor	r12, r5
 	mov	r7, r6
 	xor	r10, r6
-	mov	10(sp), r8
+	mov	r13, r8
 	and	r12, r8
 	mov	r7, r9
 	and	r10, r9
@@ -1998,7 +2149,7 @@ norx_f_permute:
 	mov	r6, r13
 	xor	r9, r13
 	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	24(sp), r9
+	mov	r4, r9
 	xor	r7, r9
 	mov	36(sp), r8
 	xor	r13, r8
@@ -2044,12 +2195,14 @@ norx_f_permute:
 	xor	r10, 38(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r7, r10
-	xor	38(sp), r10
+	mov	38(sp), r14
+	xor	r14, r10
 	mov	r13, r12
-	xor	40(sp), r12
+	mov	40(sp), r6
+	xor	r6, r12
 	mov	r7, r15
-	and	38(sp), r15
-	and	40(sp), r13
+	and	r14, r15
+	and	r6, r13
 	rla	r15
 	adc	r15
 	mov	r15, r14
@@ -2074,14 +2227,17 @@ norx_f_permute:
 	rlc	58(sp)
 	adc	8(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	62(sp), r14
+	mov	62(sp), r15
+	mov	r15, r14
 	xor	r11, r14
-	mov	60(sp), r13
-	xor	18(sp), r13
-	mov	62(sp), r10
+	mov	60(sp), r9
+	mov	r9, r13
+	mov	18(sp), r5
+	xor	r5, r13
+	mov	r15, r10
 	and	r11, r10
-	mov	60(sp), r12
-	and	18(sp), r12
+	mov	r9, r12
+	and	r5, r12
 	rla	r10
 	adc	r10
 	mov	r10, r15
@@ -2104,13 +2260,15 @@ norx_f_permute:
 	xor.b	r15, r6
 	xor	r15, r6
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	96(sp), r7
+	mov	96(sp), r15
+	mov	r15, r7
 	xor	r6, r7
-	mov	92(sp), r8
+	mov	92(sp), r4
+	mov	r4, r8
 	xor	r12, r8
-	mov	96(sp), r9
+	mov	r15, r9
 	and	r6, r9
-	mov	92(sp), r10
+	mov	r4, r10
 	and	r12, r10
 	rla	r9
 	adc	r9
@@ -2124,7 +2282,7 @@ norx_f_permute:
 	; norx_f.ae:31: b = (b ^ c) >>> r1
 	mov	r11, r10
 	xor	r7, r10
-	mov	18(sp), r9
+	mov	r5, r9
 	xor	r8, r9
 	rla	r9
 	rlc	r10
@@ -2169,13 +2327,15 @@ norx_f_permute:
 	xor	r12, 4(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r7, r11
-	xor	4(sp), r11
+	mov	4(sp), r14
+	xor	r14, r11
 	mov	r8, r12
-	xor	12(sp), r12
+	mov	12(sp), r6
+	xor	r6, r12
 	mov	r7, r15
-	and	4(sp), r15
+	and	r14, r15
 	mov	r8, r13
-	and	12(sp), r13
+	and	r6, r13
 	rla	r15
 	adc	r15
 	mov	r15, r14
@@ -2199,14 +2359,18 @@ norx_f_permute:
 	rlc	34(sp)
 	adc	r12
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	6(sp), r13
-	xor	86(sp), r13
-	mov	@sp, r15
-	xor	100(sp), r15
-	mov	6(sp), r10
-	and	86(sp), r10
-	mov	@sp, r11
-	and	100(sp), r11
+	mov	6(sp), r14
+	mov	r14, r13
+	mov	86(sp), r5
+	xor	r5, r13
+	mov	@sp, r9
+	mov	r9, r15
+	mov	100(sp), r4
+	xor	r4, r15
+	mov	r14, r10
+	and	r5, r10
+	mov	r9, r11
+	and	r4, r11
 	rla	r10
 	adc	r10
 	mov	r10, r14
@@ -2229,11 +2393,12 @@ norx_f_permute:
 	xor.b	r14, r6
 	xor	r14, r6
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	94(sp), r7
+	mov	94(sp), r11
+	mov	r11, r7
 	xor	r6, r7
 	mov	90(sp), r8
 	xor	r9, r8
-	mov	94(sp), r14
+	mov	r11, r14
 	and	r6, r14
 	mov	90(sp), r10
 	and	r9, r10
@@ -2249,9 +2414,9 @@ norx_f_permute:
 	mov	r8, r11
 	xor	r10, r11
 	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	86(sp), r7
+	mov	r5, r7
 	xor	r14, r7
-	mov	100(sp), r8
+	mov	r4, r8
 	xor	r11, r8
 	rla	r8
 	rlc	r7
@@ -2334,7 +2499,8 @@ norx_f_permute:
 .Lnorx_f_permute_near3:
 .Lnorx_f_permute_done2:
 	; norx_f.ae:77: s[0] = s0
-	mov	110(sp), r15
+	mov	110(sp), r5
+	mov	r5, r15
 	mov	r6, 0(r15)
 	mov	r7, 2(r15)
 	; norx_f.ae:78: s[1] = s1

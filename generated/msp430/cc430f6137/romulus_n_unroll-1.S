@@ -158,7 +158,7 @@ romulus_n_key_setup:
 
 ; --- romulus_n_encrypt_with: romulus_n.encrypt_with
 ;     frame 486 bytes (38 spill slots, locals 408), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2166 bytes of code
+;     estimated 2120 bytes of code
 	.section .text.romulus_n_encrypt_with,"ax",@progbits
 	.global romulus_n_encrypt_with
 	.type romulus_n_encrypt_with, @function
@@ -358,19 +358,21 @@ romulus_n_encrypt_with:
 	sub	r7, 22(sp)
 	subc	r15, 30(sp)
 	; romulus_n.ae:115: count = if rest < 16 then rest else 16
-	cmp	#16, 22(sp)
-	mov	30(sp), r15
+	mov	22(sp), r14
+	cmp	#16, r14
+	mov	30(sp), r13
+	mov	r13, r15
 	subc	#0, r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
 	inv	r15
 	inc	r15
-	mov	22(sp), r10
+	mov	r14, r10
 	xor	#16, r10
 	and	r15, r10
 	xor	#16, r10
-	mov	30(sp), r12
+	mov	r13, r12
 	and	r15, r12
 	; romulus_n.ae:116: mp = pad(load_be(msg, off, 16, count), count)
 	mov	r7, r8
@@ -411,77 +413,82 @@ romulus_n_encrypt_with:
 	jmp	.Lromulus_n_encrypt_with_words12
 .Lromulus_n_encrypt_with_join13:
 	; romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	50(sp), r13
+	mov	50(sp), r8
+	mov	r8, r13
 	rrum.w	#1, r13
 	and	#32639, r13
-	mov	50(sp), r15
+	mov	r8, r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
-	mov	50(sp), r14
+	mov	r8, r14
 	xor	r15, r14
 	and	#32896, r14
 	mov	r13, r15
 	xor	r14, r15
 	mov	r15, 48(sp)
-	mov	44(sp), r13
+	mov	44(sp), r8
+	mov	r8, r13
 	rrum.w	#1, r13
 	and	#32639, r13
-	mov	44(sp), r15
+	mov	r8, r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
-	mov	44(sp), r14
+	mov	r8, r14
 	xor	r15, r14
 	and	#32896, r14
 	mov	r13, r15
 	xor	r14, r15
 	mov	r15, 40(sp)
-	mov	10(sp), r13
+	mov	10(sp), r8
+	mov	r8, r13
 	rrum.w	#1, r13
 	and	#32639, r13
-	mov	10(sp), r15
+	mov	r8, r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
-	mov	10(sp), r14
+	mov	r8, r14
 	xor	r15, r14
 	and	#32896, r14
 	mov	r13, r15
 	xor	r14, r15
 	mov	r15, 36(sp)
-	mov	14(sp), r13
+	mov	14(sp), r8
+	mov	r8, r13
 	rrum.w	#1, r13
 	and	#32639, r13
-	mov	14(sp), r14
+	mov	r8, r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
-	mov	14(sp), r15
+	mov	r8, r15
 	xor	r14, r15
 	and	#32896, r15
 	mov	r13, r14
 	xor	r15, r14
-	mov	16(sp), r8
+	mov	16(sp), r6
+	mov	r6, r8
 	rrum.w	#1, r8
 	and	#32639, r8
-	mov	16(sp), r13
+	mov	r6, r13
 	swpb	r13
 	bit	#1, r13
 	rrc	r13
-	mov	16(sp), r15
+	mov	r6, r15
 	xor	r13, r15
 	and	#32896, r15
 	mov	r8, r13
 	xor	r15, r13
-	mov	20(sp), r6
+	mov	20(sp), r15
+	mov	r15, r6
 	rrum.w	#1, r6
 	and	#32639, r6
-	mov	20(sp), r8
+	mov	r15, r8
 	swpb	r8
 	bit	#1, r8
 	rrc	r8
-	mov	20(sp), r15
 	xor	r8, r15
 	and	#32896, r15
 	mov	r6, r8
@@ -503,14 +510,14 @@ romulus_n_encrypt_with:
 	xor	r6, r15
 	mov	r15, 28(sp)
 	; romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	32(sp), r6
+	mov	32(sp), r15
+	mov	r15, r6
 	rrum.w	#1, r6
 	and	#32639, r6
-	mov	32(sp), r4
+	mov	r15, r4
 	swpb	r4
 	bit	#1, r4
 	rrc	r4
-	mov	32(sp), r15
 	xor	r4, r15
 	and	#32896, r15
 	xor	r15, r6
@@ -524,14 +531,14 @@ romulus_n_encrypt_with:
 	xor	r4, r15
 	mov	r15, 18(sp)
 	; romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	34(sp), r5
+	mov	34(sp), r15
+	mov	r15, r5
 	rrum.w	#1, r5
 	and	#32639, r5
-	mov	34(sp), r4
+	mov	r15, r4
 	swpb	r4
 	bit	#1, r4
 	rrc	r4
-	mov	34(sp), r15
 	xor	r4, r15
 	and	#32896, r15
 	xor	r15, r5
@@ -564,20 +571,22 @@ romulus_n_encrypt_with:
 	; romulus_n.ae:117: store_be(ct, off, g(s) ^ mp, count)
 	xor	6(sp), r13
 	; romulus_n.ae:47: return if n < 16 then x | (n as u128) else x
-	mov	38(sp), 4(sp)
+	mov	38(sp), r11
+	mov	r11, 4(sp)
 	swpb	4(sp)
-	mov	38(sp), r15
-	xor	38(sp), r15
+	mov	r11, r15
+	xor	r11, r15
 	swpb	r15
 	and	r12, r15
 	xor	r15, 4(sp)
 	; romulus_n.ae:117: store_be(ct, off, g(s) ^ mp, count)
 	xor	4(sp), r14
 	; romulus_n.ae:47: return if n < 16 then x | (n as u128) else x
-	mov	42(sp), 2(sp)
+	mov	42(sp), r11
+	mov	r11, 2(sp)
 	swpb	2(sp)
-	mov	42(sp), r15
-	xor	42(sp), r15
+	mov	r11, r15
+	xor	r11, r15
 	swpb	r15
 	and	r12, r15
 	xor	r15, 2(sp)
@@ -585,10 +594,11 @@ romulus_n_encrypt_with:
 	mov	36(sp), r6
 	xor	2(sp), r6
 	; romulus_n.ae:47: return if n < 16 then x | (n as u128) else x
-	mov	46(sp), r11
+	mov	46(sp), r9
+	mov	r9, r11
 	swpb	r11
-	mov	46(sp), r15
-	xor	46(sp), r15
+	mov	r9, r15
+	xor	r9, r15
 	swpb	r15
 	and	r12, r15
 	xor	r15, r11
@@ -596,11 +606,12 @@ romulus_n_encrypt_with:
 	mov	40(sp), r5
 	xor	r11, r5
 	; romulus_n.ae:47: return if n < 16 then x | (n as u128) else x
-	mov	52(sp), r15
-	xor	52(sp), r15
+	mov	52(sp), r4
+	mov	r4, r15
+	xor	r4, r15
 	swpb	r15
 	and	r12, r15
-	mov	52(sp), r9
+	mov	r4, r9
 	swpb	r9
 	xor	r15, r9
 	; romulus_n.ae:117: store_be(ct, off, g(s) ^ mp, count)
@@ -677,13 +688,14 @@ romulus_n_encrypt_with:
 	mov	64(sp), r10
 	mov	62(sp), r7
 	mov	60(sp), r8
-	mov	58(sp), r9
+	mov	58(sp), r14
+	mov	r14, r9
 	rla	r10
 	rlc	r7
 	rlc	r8
 	rlc	r9
 	mov.b	r9, r9
-	mov	58(sp), r15
+	mov	r14, r15
 	rrum.w	#4, r15
 	rrum.w	#3, r15
 	inv	r15
@@ -692,15 +704,17 @@ romulus_n_encrypt_with:
 	xor	r15, r10
 	; romulus_n.ae:120: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
 	mov	#16, r15
-	cmp	22(sp), r15
+	mov	22(sp), r13
+	cmp	r13, r15
 	mov	#0, r15
-	subc	30(sp), r15
+	mov	30(sp), r12
+	subc	r12, r15
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	22(sp), r15
+	mov	r13, r15
 	xor	#16, r15
-	bis	30(sp), r15
+	bis	r12, r15
 	sub	#1, r15
 	clr	r12
 	adc	r12
@@ -793,90 +807,98 @@ romulus_n_encrypt_with:
 .Lromulus_n_encrypt_with_near24:
 .Lromulus_n_encrypt_with_done10:
 	; romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	34(sp), r14
+	mov	34(sp), r13
+	mov	r13, r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
-	mov	34(sp), r15
+	mov	r13, r15
 	xor	r14, r15
-	mov	34(sp), r12
+	mov	r13, r12
 	rrum.w	#1, r12
 	and	#32639, r12
 	and	#32896, r15
 	xor	r15, r12
-	mov	32(sp), r14
+	mov	32(sp), r13
+	mov	r13, r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
-	mov	32(sp), r15
+	mov	r13, r15
 	xor	r14, r15
-	mov	32(sp), r11
+	mov	r13, r11
 	rrum.w	#1, r11
 	and	#32639, r11
 	and	#32896, r15
 	xor	r15, r11
-	mov	20(sp), r14
+	mov	20(sp), r13
+	mov	r13, r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
-	mov	20(sp), r15
+	mov	r13, r15
 	xor	r14, r15
-	mov	20(sp), r10
+	mov	r13, r10
 	rrum.w	#1, r10
 	and	#32639, r10
 	and	#32896, r15
 	xor	r15, r10
-	mov	16(sp), r14
+	mov	16(sp), r13
+	mov	r13, r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
-	mov	16(sp), r15
+	mov	r13, r15
 	xor	r14, r15
-	mov	16(sp), r9
+	mov	r13, r9
 	rrum.w	#1, r9
 	and	#32639, r9
 	and	#32896, r15
 	xor	r15, r9
-	mov	14(sp), r14
+	mov	14(sp), r13
+	mov	r13, r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
-	mov	14(sp), r15
+	mov	r13, r15
 	xor	r14, r15
-	mov	14(sp), r8
+	mov	r13, r8
 	rrum.w	#1, r8
 	and	#32639, r8
 	and	#32896, r15
 	xor	r15, r8
-	mov	10(sp), r14
+	mov	10(sp), r13
+	mov	r13, r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
-	mov	10(sp), r15
+	mov	r13, r15
 	xor	r14, r15
-	mov	10(sp), r7
+	mov	r13, r7
 	rrum.w	#1, r7
 	and	#32639, r7
 	and	#32896, r15
 	xor	r15, r7
-	mov	44(sp), r14
+	mov	44(sp), r13
+	mov	r13, r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
-	mov	44(sp), r15
+	mov	r13, r15
 	xor	r14, r15
-	mov	44(sp), r6
+	mov	r13, r6
 	rrum.w	#1, r6
 	and	#32639, r6
 	and	#32896, r15
 	xor	r15, r6
-	mov	50(sp), r14
+	mov	50(sp), r13
+	mov	r13, r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
-	mov	50(sp), r15
+	mov	r13, r15
 	xor	r14, r15
-	mov	50(sp), r14
+	mov	r13, r14
 	rrum.w	#1, r14
 	and	#32639, r14
 	and	#32896, r15
@@ -937,7 +959,7 @@ romulus_n_encrypt_with:
 
 ; --- romulus_n_decrypt_with: romulus_n.decrypt_with
 ;     frame 482 bytes (36 spill slots, locals 408), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2380 bytes of code
+;     estimated 2328 bytes of code
 	.section .text.romulus_n_decrypt_with,"ax",@progbits
 	.global romulus_n_decrypt_with
 	.type romulus_n_decrypt_with, @function
@@ -1117,105 +1139,113 @@ romulus_n_decrypt_with:
 .Lromulus_n_decrypt_with_near30:
 .Lromulus_n_decrypt_with_loop9:
 	; romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	36(sp), r13
+	mov	36(sp), r12
+	mov	r12, r13
 	rrum.w	#1, r13
 	and	#32639, r13
-	mov	36(sp), r15
+	mov	r12, r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
-	mov	36(sp), r14
+	mov	r12, r14
 	xor	r15, r14
 	and	#32896, r14
 	mov	r13, r15
 	xor	r14, r15
 	mov	r15, 12(sp)
-	mov	30(sp), r13
+	mov	30(sp), r12
+	mov	r12, r13
 	rrum.w	#1, r13
 	and	#32639, r13
-	mov	30(sp), r15
+	mov	r12, r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
-	mov	30(sp), r14
+	mov	r12, r14
 	xor	r15, r14
 	and	#32896, r14
 	mov	r13, r15
 	xor	r14, r15
 	mov	r15, 10(sp)
-	mov	26(sp), r13
+	mov	26(sp), r12
+	mov	r12, r13
 	rrum.w	#1, r13
 	and	#32639, r13
-	mov	26(sp), r15
+	mov	r12, r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
-	mov	26(sp), r14
+	mov	r12, r14
 	xor	r15, r14
 	and	#32896, r14
 	mov	r13, r15
 	xor	r14, r15
 	mov	r15, 8(sp)
-	mov	24(sp), r13
+	mov	24(sp), r12
+	mov	r12, r13
 	rrum.w	#1, r13
 	and	#32639, r13
-	mov	24(sp), r15
+	mov	r12, r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
-	mov	24(sp), r14
+	mov	r12, r14
 	xor	r15, r14
 	and	#32896, r14
 	mov	r13, r15
 	xor	r14, r15
 	mov	r15, 6(sp)
-	mov	22(sp), r13
+	mov	22(sp), r12
+	mov	r12, r13
 	rrum.w	#1, r13
 	and	#32639, r13
-	mov	22(sp), r15
+	mov	r12, r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
-	mov	22(sp), r14
+	mov	r12, r14
 	xor	r15, r14
 	and	#32896, r14
 	mov	r13, r15
 	xor	r14, r15
 	mov	r15, 4(sp)
-	mov	42(sp), r13
+	mov	42(sp), r12
+	mov	r12, r13
 	rrum.w	#1, r13
 	and	#32639, r13
-	mov	42(sp), r15
+	mov	r12, r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
-	mov	42(sp), r14
+	mov	r12, r14
 	xor	r15, r14
 	and	#32896, r14
 	mov	r13, r15
 	xor	r14, r15
 	mov	r15, 2(sp)
-	mov	44(sp), r13
+	mov	44(sp), r12
+	mov	r12, r13
 	rrum.w	#1, r13
 	and	#32639, r13
-	mov	44(sp), r15
+	mov	r12, r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
-	mov	44(sp), r14
+	mov	r12, r14
 	xor	r15, r14
 	and	#32896, r14
 	mov	r13, r15
 	xor	r14, r15
 	mov	r15, 16(sp)
-	mov	46(sp), r13
+	mov	46(sp), r12
+	mov	r12, r13
 	rrum.w	#1, r13
 	and	#32639, r13
-	mov	46(sp), r15
+	mov	r12, r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
-	mov	46(sp), r14
+	mov	r12, r14
 	xor	r15, r14
 	and	#32896, r14
 	mov	r13, r15
@@ -1242,25 +1272,28 @@ romulus_n_decrypt_with:
 	; romulus_n.ae:139: rest = m - off
 	mov	64(sp), 38(sp)
 	mov	#0, 40(sp)
-	sub	28(sp), 38(sp)
+	mov	r15, r13
+	sub	r13, 38(sp)
 	subc	r14, 40(sp)
 	; romulus_n.ae:140: count = if rest < 16 then rest else 16
-	cmp	#16, 38(sp)
-	mov	40(sp), r15
+	mov	38(sp), r14
+	cmp	#16, r14
+	mov	40(sp), r12
+	mov	r12, r15
 	subc	#0, r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
 	inv	r15
 	inc	r15
-	mov	38(sp), r10
+	mov	r14, r10
 	xor	#16, r10
 	and	r15, r10
 	xor	#16, r10
-	mov	40(sp), 34(sp)
+	mov	r12, 34(sp)
 	and	r15, 34(sp)
 	; romulus_n.ae:141: p = first_bytes(g(s) ^ load_be(ct, off, 16, count), count)
-	mov	28(sp), r6
+	mov	r13, r6
 	add	68(sp), r6
 	cmp	#16, r10
 	jnc	.Lromulus_n_decrypt_with_bytes11
@@ -1466,44 +1499,51 @@ romulus_n_decrypt_with:
 .Lromulus_n_decrypt_with_stored22:
 	; romulus_n.ae:47: return if n < 16 then x | (n as u128) else x
 	cmp	#16, r10
-	mov	34(sp), r15
+	mov	34(sp), r9
+	mov	r9, r15
 	subc	#0, r15
 	clr	r6
 	adc	r6
 	xor	#1, r6
-	mov	12(sp), r14
+	mov	12(sp), r12
+	mov	r12, r14
 	bis	r10, r14
-	mov	10(sp), r15
-	bis	34(sp), r15
+	mov	10(sp), r11
+	mov	r11, r15
+	bis	r9, r15
 	inv	r6
 	inc	r6
-	xor	12(sp), r14
+	xor	r12, r14
 	and	r6, r14
-	mov	12(sp), r7
+	mov	r12, r7
 	xor	r14, r7
-	xor	10(sp), r15
+	xor	r11, r15
 	and	r6, r15
-	mov	10(sp), r8
+	mov	r11, r8
 	xor	r15, r8
-	mov	8(sp), r15
-	xor	8(sp), r15
+	mov	8(sp), r14
+	mov	r14, r15
+	xor	r14, r15
 	and	r6, r15
-	mov	8(sp), r9
+	mov	r14, r9
 	xor	r15, r9
-	mov	6(sp), r15
-	xor	6(sp), r15
+	mov	6(sp), r14
+	mov	r14, r15
+	xor	r14, r15
 	and	r6, r15
-	mov	6(sp), r10
+	mov	r14, r10
 	xor	r15, r10
-	mov	4(sp), r15
-	xor	4(sp), r15
+	mov	4(sp), r14
+	mov	r14, r15
+	xor	r14, r15
 	and	r6, r15
-	mov	4(sp), r11
+	mov	r14, r11
 	xor	r15, r11
-	mov	2(sp), r15
-	xor	2(sp), r15
+	mov	2(sp), r14
+	mov	r14, r15
+	xor	r14, r15
 	and	r6, r15
-	mov	2(sp), r12
+	mov	r14, r12
 	xor	r15, r12
 	mov	r13, r15
 	xor	r13, r15
@@ -1530,15 +1570,15 @@ romulus_n_decrypt_with:
 	mov	54(sp), r8
 	mov	58(sp), r9
 	mov	56(sp), r10
-	mov	52(sp), r15
+	mov	52(sp), r14
+	mov	r14, r15
 	rla	r8
 	rlc	r9
 	rlc	r10
 	rlc	r15
+	mov.b	r15, r15
 	mov	r15, 18(sp)
-	mov.b	18(sp), r15
-	mov	r15, 18(sp)
-	mov	52(sp), r15
+	mov	r14, r15
 	rrum.w	#4, r15
 	rrum.w	#3, r15
 	inv	r15
@@ -1547,15 +1587,17 @@ romulus_n_decrypt_with:
 	xor	r15, r8
 	; romulus_n.ae:145: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
 	mov	#16, r15
-	cmp	38(sp), r15
+	mov	38(sp), r13
+	cmp	r13, r15
 	mov	#0, r15
-	subc	40(sp), r15
+	mov	40(sp), r12
+	subc	r12, r15
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	38(sp), r15
+	mov	r13, r15
 	xor	#16, r15
-	bis	40(sp), r15
+	bis	r12, r15
 	sub	#1, r15
 	clr	r12
 	adc	r12
@@ -1676,24 +1718,26 @@ romulus_n_decrypt_with:
 	jmp	.Lromulus_n_decrypt_with_words26
 .Lromulus_n_decrypt_with_join27:
 	; romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	30(sp), r11
+	mov	30(sp), r4
+	mov	r4, r11
 	swpb	r11
 	bit	#1, r11
 	rrc	r11
-	mov	30(sp), r15
+	mov	r4, r15
 	xor	r11, r15
-	mov	30(sp), r5
+	mov	r4, r5
 	rrum.w	#1, r5
 	and	#32639, r5
 	and	#32896, r15
 	xor	r15, r5
-	mov	36(sp), r11
+	mov	36(sp), r4
+	mov	r4, r11
 	swpb	r11
 	bit	#1, r11
 	rrc	r11
-	mov	36(sp), r15
+	mov	r4, r15
 	xor	r11, r15
-	mov	36(sp), r11
+	mov	r4, r11
 	rrum.w	#1, r11
 	and	#32639, r11
 	and	#32896, r15
@@ -1705,13 +1749,14 @@ romulus_n_decrypt_with:
 	xor	r5, r6
 	bis	r6, r14
 	; romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	26(sp), r11
+	mov	26(sp), r6
+	mov	r6, r11
 	swpb	r11
 	bit	#1, r11
 	rrc	r11
-	mov	26(sp), r15
+	mov	r6, r15
 	xor	r11, r15
-	mov	26(sp), r11
+	mov	r6, r11
 	rrum.w	#1, r11
 	and	#32639, r11
 	and	#32896, r15
@@ -1721,13 +1766,14 @@ romulus_n_decrypt_with:
 	xor	r11, r7
 	bis	r7, r14
 	; romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	24(sp), r11
+	mov	24(sp), r7
+	mov	r7, r11
 	swpb	r11
 	bit	#1, r11
 	rrc	r11
-	mov	24(sp), r15
+	mov	r7, r15
 	xor	r11, r15
-	mov	24(sp), r11
+	mov	r7, r11
 	rrum.w	#1, r11
 	and	#32639, r11
 	and	#32896, r15
@@ -1737,13 +1783,14 @@ romulus_n_decrypt_with:
 	xor	r11, r8
 	bis	r8, r14
 	; romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	22(sp), r11
+	mov	22(sp), r8
+	mov	r8, r11
 	swpb	r11
 	bit	#1, r11
 	rrc	r11
-	mov	22(sp), r15
+	mov	r8, r15
 	xor	r11, r15
-	mov	22(sp), r11
+	mov	r8, r11
 	rrum.w	#1, r11
 	and	#32639, r11
 	and	#32896, r15
@@ -1754,13 +1801,14 @@ romulus_n_decrypt_with:
 	xor	r11, r15
 	bis	r15, r14
 	; romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	42(sp), r11
+	mov	42(sp), r9
+	mov	r9, r11
 	swpb	r11
 	bit	#1, r11
 	rrc	r11
-	mov	42(sp), r15
+	mov	r9, r15
 	xor	r11, r15
-	mov	42(sp), r11
+	mov	r9, r11
 	rrum.w	#1, r11
 	and	#32639, r11
 	and	#32896, r15
@@ -1771,13 +1819,14 @@ romulus_n_decrypt_with:
 	xor	r11, r15
 	bis	r15, r14
 	; romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	44(sp), r11
+	mov	44(sp), r10
+	mov	r10, r11
 	swpb	r11
 	bit	#1, r11
 	rrc	r11
-	mov	44(sp), r15
+	mov	r10, r15
 	xor	r11, r15
-	mov	44(sp), r11
+	mov	r10, r11
 	rrum.w	#1, r11
 	and	#32639, r11
 	and	#32896, r15
@@ -1788,13 +1837,14 @@ romulus_n_decrypt_with:
 	xor	r11, r15
 	bis	r15, r14
 	; romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	46(sp), r12
+	mov	46(sp), r11
+	mov	r11, r12
 	swpb	r12
 	bit	#1, r12
 	rrc	r12
-	mov	46(sp), r15
+	mov	r11, r15
 	xor	r12, r15
-	mov	46(sp), r12
+	mov	r11, r12
 	rrum.w	#1, r12
 	and	#32639, r12
 	and	#32896, r15
@@ -1818,7 +1868,7 @@ romulus_n_decrypt_with:
 
 ; --- romulus_n_E_encrypt_block_tk1: romulus_n.E.encrypt_block_tk1
 ;     frame 22 bytes (11 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 740 bytes of code
+;     estimated 736 bytes of code
 	.section .text.romulus_n_E_encrypt_block_tk1,"ax",@progbits
 	.local romulus_n_E_encrypt_block_tk1
 	.type romulus_n_E_encrypt_block_tk1, @function
@@ -2068,18 +2118,21 @@ romulus_n_E_encrypt_block_tk1:
 	xor	r14, r4
 	xor	r15, r9
 	; skinny128_384plus.ae:184: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32])
-	mov	12(sp), r7
-	xor.b	10(sp), r7
-	xor	12(sp), r7
-	mov	10(sp), r12
+	mov	12(sp), r14
+	mov	r14, r7
+	mov	10(sp), r13
+	xor.b	r13, r7
+	xor	r14, r7
+	mov	r13, r12
 	mov	16(sp), r15
 	swpb	r15
 	xor.b	r15, r12
-	xor	10(sp), r12
-	mov	8(sp), r13
-	xor.b	12(sp), r13
-	xor	8(sp), r13
-	mov	8(sp), r14
+	xor	r13, r12
+	mov	8(sp), r15
+	mov	r15, r13
+	xor.b	r14, r13
+	xor	r15, r13
+	mov	r15, r14
 	swpb	r14
 	mov	r14, r15
 	xor.b	16(sp), r15
@@ -2097,7 +2150,8 @@ romulus_n_E_encrypt_block_tk1:
 	jnz	.Lromulus_n_E_encrypt_block_tk1_loop1
 .Lromulus_n_E_encrypt_block_tk1_done2:
 	; skinny128_384plus.ae:203: return cat(r0, r1, r2, r3)
-	mov	20(sp), r15
+	mov	20(sp), r13
+	mov	r13, r15
 	mov	4(sp), 0(r15)
 	mov	r14, 2(r15)
 	mov	6(sp), 4(r15)
@@ -2244,7 +2298,7 @@ romulus_n_E_tk23_rows:
 
 ; --- romulus_n_absorb_ad: romulus_n.absorb_ad
 ;     frame 174 bytes (33 spill slots, locals 104), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1928 bytes of code
+;     estimated 1918 bytes of code
 	.section .text.romulus_n_absorb_ad,"ax",@progbits
 	.local romulus_n_absorb_ad
 	.type romulus_n_absorb_ad, @function
@@ -2259,12 +2313,13 @@ romulus_n_absorb_ad:
 	mov	190(sp), 64(sp)
 	; romulus_n.ae:74: pairs = if a > 0 then (a - 1) / 32 else 0 as u32        // pairs with AD after them
 	mov	#0, r15
-	cmp	54(sp), r15
+	mov	54(sp), r14
+	cmp	r14, r15
 	subc	#0, r15
 	clr	r12
 	adc	r12
 	xor	#1, r12
-	mov	54(sp), r13
+	mov	r14, r13
 	mov	#0, r14
 	sub	#1, r13
 	subc	#0, r14
@@ -2311,7 +2366,7 @@ romulus_n_absorb_ad:
 	mov	#0, 8(sp)
 	mov	#0, 6(sp)
 	mov	#0, r8
-	cmp	36(sp), 26(sp)
+	cmp	36(sp), r8
 	mov	r8, r15
 	subc	38(sp), r15
 	jc	.Lromulus_n_absorb_ad_done2
@@ -2519,25 +2574,28 @@ romulus_n_absorb_ad:
 	bis	r14, r15
 	; romulus_n.ae:83: r = a - off                                           // 0 (empty A) .. 32
 	mov	#0, 58(sp)
-	sub	44(sp), 54(sp)
+	mov	44(sp), r13
+	sub	r13, 54(sp)
 	subc	r15, 58(sp)
 	; romulus_n.ae:84: odd = if r < 16 then r else 16
-	cmp	#16, 54(sp)
-	mov	58(sp), r15
+	mov	54(sp), r12
+	cmp	#16, r12
+	mov	58(sp), r10
+	mov	r10, r15
 	subc	#0, r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
 	inv	r15
 	inc	r15
-	mov	54(sp), r14
+	mov	r12, r14
 	xor	#16, r14
 	and	r15, r14
 	xor	#16, r14
-	mov	58(sp), r6
+	mov	r10, r6
 	and	r15, r6
 	; romulus_n.ae:85: s = s ^ pad(load_be(ad, off, 16, odd), odd)
-	mov	44(sp), r4
+	mov	r13, r4
 	add	34(sp), r4
 	cmp	#16, r14
 	jnc	.Lromulus_n_absorb_ad_bytes13
@@ -2636,31 +2694,34 @@ romulus_n_absorb_ad:
 	; romulus_n.ae:85: s = s ^ pad(load_be(ad, off, 16, odd), odd)
 	xor	r15, 14(sp)
 	; romulus_n.ae:47: return if n < 16 then x | (n as u128) else x
-	mov	48(sp), r15
+	mov	48(sp), r12
+	mov	r12, r15
 	swpb	r15
-	mov	48(sp), r14
-	xor	48(sp), r14
+	mov	r12, r14
+	xor	r12, r14
 	swpb	r14
 	and	r13, r14
 	xor	r14, r15
 	; romulus_n.ae:85: s = s ^ pad(load_be(ad, off, 16, odd), odd)
 	xor	r15, 22(sp)
 	; romulus_n.ae:47: return if n < 16 then x | (n as u128) else x
-	mov	50(sp), r15
+	mov	50(sp), r12
+	mov	r12, r15
 	swpb	r15
-	mov	50(sp), r14
-	xor	50(sp), r14
+	mov	r12, r14
+	xor	r12, r14
 	swpb	r14
 	and	r13, r14
 	xor	r14, r15
 	; romulus_n.ae:85: s = s ^ pad(load_be(ad, off, 16, odd), odd)
 	xor	r15, 24(sp)
 	; romulus_n.ae:47: return if n < 16 then x | (n as u128) else x
-	mov	52(sp), r14
-	xor	52(sp), r14
+	mov	52(sp), r12
+	mov	r12, r14
+	xor	r12, r14
 	swpb	r14
 	and	r13, r14
-	mov	52(sp), r15
+	mov	r12, r15
 	swpb	r15
 	xor	r14, r15
 	; romulus_n.ae:85: s = s ^ pad(load_be(ad, off, 16, odd), odd)
@@ -2780,12 +2841,12 @@ romulus_n_absorb_ad:
 	mov	40(sp), r10
 	swpb	r10
 	mov	40(sp), r12
-	xor	40(sp), r12
+	xor	r12, r12
 	swpb	r12
 	and	r9, r12
 	xor	r12, r10
 	mov	46(sp), r12
-	xor	46(sp), r12
+	xor	r12, r12
 	swpb	r12
 	and	r9, r12
 	mov	46(sp), r9
@@ -2933,7 +2994,8 @@ romulus_n_absorb_ad:
 	mov	r13, r12
 	mov	66(sp), r13
 	call	#romulus_n_E_encrypt_block_tk1
-	mov	64(sp), r15
+	mov	64(sp), r14
+	mov	r14, r15
 	mov	158(sp), 0(r15)
 	mov	160(sp), 2(r15)
 	mov	162(sp), 4(r15)

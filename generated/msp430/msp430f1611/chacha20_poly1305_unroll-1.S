@@ -474,7 +474,7 @@ chacha20_poly1305_decrypt_with:
 
 ; --- chacha20_poly1305_C_xor_stream: chacha20_poly1305.C.xor_stream
 ;     frame 262 bytes (43 spill slots, locals 176), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1290 bytes of code
+;     estimated 1272 bytes of code
 	.section .text.chacha20_poly1305_C_xor_stream,"ax",@progbits
 	.local chacha20_poly1305_C_xor_stream
 	.type chacha20_poly1305_C_xor_stream, @function
@@ -533,13 +533,15 @@ chacha20_poly1305_C_xor_stream:
 .Lchacha20_poly1305_C_xor_stream_near12:
 .Lchacha20_poly1305_C_xor_stream_loop1:
 	; chacha20.ae:76: x = load_le(src, off, 64, n - off) ^ block(key, counter + i, nonce)
-	mov	76(sp), r15
+	mov	76(sp), r13
+	mov	r13, r15
 	mov	@r15, r14
 	mov	2(r15), r13
-	add	50(sp), r14
+	mov	50(sp), r12
+	add	r12, r14
 	addc	52(sp), r13
 	; chacha20.ae:75: off = i * 64
-	mov	50(sp), r15
+	mov	r12, r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -549,7 +551,7 @@ chacha20_poly1305_C_xor_stream:
 	mov	r15, 16(sp)
 	; chacha20.ae:76: x = load_le(src, off, 64, n - off) ^ block(key, counter + i, nonce)
 	mov	80(sp), 0(sp)
-	sub	16(sp), 0(sp)
+	sub	r15, 0(sp)
 	mov	r15, r11
 	add	84(sp), r11
 	cmp	#64, 0(sp)
@@ -633,17 +635,13 @@ chacha20_poly1305_C_xor_stream:
 	mov	r13, 184(sp)
 	mov	sp, r13
 	add	#182, r13
-	mov	20(sp), r15
+	mov	20(sp), r14
+	mov	r14, r15
 	mov	@r15, 186(sp)
-	mov	20(sp), r15
 	mov	2(r15), 188(sp)
-	mov	20(sp), r15
 	mov	4(r15), 190(sp)
-	mov	20(sp), r15
 	mov	6(r15), 192(sp)
-	mov	20(sp), r15
 	mov	8(r15), 194(sp)
-	mov	20(sp), r15
 	mov	10(r15), 196(sp)
 	mov	sp, r14
 	add	#186, r14
@@ -810,7 +808,7 @@ chacha20_poly1305_C_xor_stream:
 
 ; --- chacha20_poly1305_tag_of: chacha20_poly1305.tag_of
 ;     frame 232 bytes (22 spill slots, locals 188), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2044 bytes of code
+;     estimated 2046 bytes of code
 	.section .text.chacha20_poly1305_tag_of,"ax",@progbits
 	.local chacha20_poly1305_tag_of
 	.type chacha20_poly1305_tag_of, @function
@@ -1587,7 +1585,8 @@ chacha20_poly1305_tag_of:
 	addc	178(sp), r12
 	addc	180(sp), r13
 	addc	182(sp), r14
-	mov	42(sp), r15
+	mov	42(sp), r6
+	mov	r6, r15
 	mov	r7, 0(r15)
 	mov	r8, 2(r15)
 	mov	r9, 4(r15)
@@ -1610,7 +1609,7 @@ chacha20_poly1305_tag_of:
 
 ; --- chacha20_poly1305_C_block: chacha20_poly1305.C.block
 ;     frame 120 bytes (60 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2012 bytes of code
+;     estimated 2002 bytes of code
 	.section .text.chacha20_poly1305_C_block,"ax",@progbits
 	.local chacha20_poly1305_C_block
 	.type chacha20_poly1305_C_block, @function
@@ -1632,42 +1631,45 @@ chacha20_poly1305_C_block:
 	mov	#10, 110(sp)
 	mov	#30821, 40(sp)
 	mov	#24944, 50(sp)
+	mov	r12, r9
 	mov	r12, r15
 	mov	@r15, r12
 	mov	2(r15), r13
 	mov	16(r15), 26(sp)
 	mov	18(r15), 22(sp)
-	mov	116(sp), r15
+	mov	116(sp), r14
+	mov	r14, r15
 	mov	@r15, 14(sp)
 	mov	2(r15), 18(sp)
 	mov	#25710, 66(sp)
 	mov	#13088, 64(sp)
-	mov	106(sp), r15
+	mov	r9, r15
 	mov	4(r15), r11
 	mov	6(r15), r14
 	mov	20(r15), 86(sp)
 	mov	22(r15), 84(sp)
-	mov	114(sp), r15
+	mov	114(sp), r8
+	mov	r8, r15
 	mov	@r15, 82(sp)
 	mov	2(r15), r7
 	mov	#11570, 36(sp)
 	mov	#31074, 34(sp)
-	mov	106(sp), r15
+	mov	r9, r15
 	mov	8(r15), 74(sp)
 	mov	10(r15), r10
 	mov	24(r15), 80(sp)
 	mov	26(r15), 78(sp)
-	mov	114(sp), r15
+	mov	r8, r15
 	mov	4(r15), 102(sp)
 	mov	6(r15), 100(sp)
 	mov	#25972, 0(sp)
 	mov	#27424, 12(sp)
-	mov	106(sp), r15
+	mov	r9, r15
 	mov	12(r15), 98(sp)
 	mov	14(r15), 96(sp)
 	mov	28(r15), 56(sp)
 	mov	30(r15), 52(sp)
-	mov	114(sp), r15
+	mov	r8, r15
 	mov	8(r15), 46(sp)
 	mov	10(r15), 48(sp)
 .Lchacha20_poly1305_C_block_loop1:
@@ -1723,7 +1725,7 @@ chacha20_poly1305_C_block:
 	; chacha20.ae:23: c = c + d
 	mov	r9, 94(sp)
 	mov	r15, 92(sp)
-	add	2(sp), 94(sp)
+	add	r8, 94(sp)
 	addc	6(sp), 92(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
 	xor	94(sp), r13
@@ -1738,7 +1740,7 @@ chacha20_poly1305_C_block:
 	xor.b	r13, r15
 	xor	r13, r15
 	mov	r15, 30(sp)
-	bit	#1, 30(sp)
+	bit	#1, r15
 	rrc	54(sp)
 	rrc	30(sp)
 	; chacha20.ae:17: a = a + b
@@ -1792,7 +1794,7 @@ chacha20_poly1305_C_block:
 	; chacha20.ae:23: c = c + d
 	mov	r12, 90(sp)
 	mov	r13, 88(sp)
-	add	32(sp), 90(sp)
+	add	r15, 90(sp)
 	addc	38(sp), 88(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
 	xor	90(sp), r14
@@ -1810,7 +1812,8 @@ chacha20_poly1305_C_block:
 	; chacha20.ae:17: a = a + b
 	mov	36(sp), r7
 	mov	34(sp), r15
-	add	74(sp), r7
+	mov	74(sp), r13
+	add	r13, r7
 	addc	r10, r15
 	; chacha20.ae:18: d = (d ^ a) <<< 16
 	mov	102(sp), r8
@@ -1823,7 +1826,7 @@ chacha20_poly1305_C_block:
 	add	r9, r11
 	addc	r8, r14
 	; chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	74(sp), r12
+	mov	r13, r12
 	xor	r11, r12
 	mov	r10, r13
 	xor	r14, r13
@@ -1860,7 +1863,7 @@ chacha20_poly1305_C_block:
 	; chacha20.ae:23: c = c + d
 	mov	r11, 10(sp)
 	mov	r14, 16(sp)
-	add	58(sp), 10(sp)
+	add	r15, 10(sp)
 	addc	60(sp), 16(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
 	xor	10(sp), r13
@@ -1879,7 +1882,8 @@ chacha20_poly1305_C_block:
 	; chacha20.ae:17: a = a + b
 	mov	@sp, r4
 	mov	12(sp), r12
-	add	98(sp), r4
+	mov	98(sp), r13
+	add	r13, r4
 	addc	96(sp), r12
 	; chacha20.ae:18: d = (d ^ a) <<< 16
 	mov	46(sp), r11
@@ -1892,7 +1896,7 @@ chacha20_poly1305_C_block:
 	add	r15, r7
 	addc	r11, r8
 	; chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	98(sp), r9
+	mov	r13, r9
 	xor	r7, r9
 	mov	96(sp), r13
 	xor	r8, r13
@@ -1992,7 +1996,7 @@ chacha20_poly1305_C_block:
 	; chacha20.ae:23: c = c + d
 	mov	r13, 80(sp)
 	mov	r15, 78(sp)
-	add	46(sp), 80(sp)
+	add	r12, 80(sp)
 	addc	48(sp), 78(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
 	xor	80(sp), r5
@@ -2061,7 +2065,7 @@ chacha20_poly1305_C_block:
 	; chacha20.ae:23: c = c + d
 	mov	r12, 56(sp)
 	mov	r13, 52(sp)
-	add	14(sp), 56(sp)
+	add	r15, 56(sp)
 	addc	18(sp), 52(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
 	xor	56(sp), r14
@@ -2145,7 +2149,8 @@ chacha20_poly1305_C_block:
 	rrc	r6
 	; chacha20.ae:17: a = a + b
 	mov	76(sp), r8
-	add	30(sp), 0(sp)
+	mov	30(sp), r14
+	add	r14, 0(sp)
 	addc	54(sp), r8
 	; chacha20.ae:18: d = (d ^ a) <<< 16
 	mov	58(sp), r9
@@ -2158,7 +2163,7 @@ chacha20_poly1305_C_block:
 	add	r15, r7
 	addc	r9, r13
 	; chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	30(sp), r12
+	mov	r14, r12
 	xor	r7, r12
 	mov	54(sp), r14
 	xor	r13, r14
@@ -2222,7 +2227,8 @@ chacha20_poly1305_C_block:
 .Lchacha20_poly1305_C_block_near3:
 .Lchacha20_poly1305_C_block_done2:
 	; chacha20.ae:65: return cat(x15 + nonce[95:64], x14 + nonce[63:32], x13 + nonce[31:0], x12 + counter,
-	mov	114(sp), r15
+	mov	114(sp), r9
+	mov	r9, r15
 	add	8(r15), 46(sp)
 	addc	10(r15), 48(sp)
 	add	4(r15), 102(sp)
@@ -2230,11 +2236,13 @@ chacha20_poly1305_C_block:
 	mov	r7, 112(sp)
 	add	@r15, 82(sp)
 	addc	2(r15), 112(sp)
-	mov	116(sp), r15
+	mov	116(sp), r9
+	mov	r9, r15
 	add	@r15, 14(sp)
 	addc	2(r15), 18(sp)
 	; chacha20.ae:66: x11 + key[255:224], x10 + key[223:192], x9 + key[191:160], x8 + key[159:128],
-	mov	106(sp), r15
+	mov	106(sp), r9
+	mov	r9, r15
 	add	28(r15), 56(sp)
 	addc	30(r15), 52(sp)
 	add	24(r15), 80(sp)

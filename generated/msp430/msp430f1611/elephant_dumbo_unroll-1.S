@@ -244,7 +244,7 @@ elephant_dumbo_decrypt_with:
 
 ; --- elephant_dumbo_P_permute: elephant_dumbo.P.permute
 ;     frame 14 bytes (7 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1152 bytes of code
+;     estimated 1146 bytes of code
 	.section .text.elephant_dumbo_P_permute,"ax",@progbits
 	.local elephant_dumbo_P_permute
 	.type elephant_dumbo_P_permute, @function
@@ -274,9 +274,10 @@ elephant_dumbo_P_permute:
 	mov	#117, 6(sp)
 .Lelephant_dumbo_P_permute_loop1:
 	; spongent_pi160.ae:43: x = x ^ (c as u160) ^ ((reverse8(c) as u160) << (n - 8))
-	xor	6(sp), r6
+	mov	6(sp), r4
+	xor	r4, r6
 	mov	#0, r12
-	mov	6(sp), r15
+	mov	r4, r15
 	rra	r15
 	rlc	r12
 	rra	r15
@@ -719,15 +720,15 @@ elephant_dumbo_P_permute:
 	rra	r4
 	rrc	r13
 	; spongent_pi160.ae:44: c = ((c << 1) | ((c >> 6) ^ (c >> 5)) & 1) & 0x7f
-	mov	6(sp), r4
+	mov	6(sp), r15
+	mov	r15, r4
 	rla.b	r4
-	mov	6(sp), r5
+	mov	r15, r5
 	swpb	r5
 	rla	r5
 	adc	r5
 	rla	r5
 	adc	r5
-	mov	6(sp), r15
 	rra	r15
 	rra	r15
 	rra	r15
@@ -743,11 +744,10 @@ elephant_dumbo_P_permute:
 	mov	r12, r5
 	mov	r15, 6(sp)
 	dec	10(sp)
-	jz	.Lelephant_dumbo_P_permute_near3
-	br	#.Lelephant_dumbo_P_permute_loop1
-.Lelephant_dumbo_P_permute_near3:
+	jnz	.Lelephant_dumbo_P_permute_loop1
 .Lelephant_dumbo_P_permute_done2:
-	mov	12(sp), r15
+	mov	12(sp), r12
+	mov	r12, r15
 	mov	r6, 0(r15)
 	mov	8(sp), 2(r15)
 	mov	r10, 4(r15)
@@ -772,7 +772,7 @@ elephant_dumbo_P_permute:
 
 ; --- elephant_dumbo_crypt: elephant_dumbo.crypt
 ;     frame 384 bytes (132 spill slots, locals 120), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 6676 bytes of code
+;     estimated 6642 bytes of code
 	.section .text.elephant_dumbo_crypt,"ax",@progbits
 	.local elephant_dumbo_crypt
 	.type elephant_dumbo_crypt, @function
@@ -796,13 +796,14 @@ elephant_dumbo_crypt:
 	mov	410(sp), 236(sp)
 	mov	414(sp), 260(sp)
 	; elephant_dumbo.ae:77: blocks_c = 1 + m / block
-	mov	192(sp), r9
+	mov	192(sp), r6
+	mov	r6, r9
 	rla	r9
 	adc	r9
 	mov	r9, r8
 	and	#65534, r8
 	and	#1, r9
-	mov	192(sp), r14
+	mov	r6, r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -820,7 +821,7 @@ elephant_dumbo_crypt:
 	addc	#0, r11
 	addc	#0, r12
 	addc	#0, r13
-	mov	192(sp), r14
+	mov	r6, r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -837,7 +838,7 @@ elephant_dumbo_crypt:
 	addc	#0, r11
 	addc	#0, r12
 	addc	#0, r13
-	mov	192(sp), r15
+	mov	r6, r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -849,7 +850,7 @@ elephant_dumbo_crypt:
 	addc	#0, r11
 	addc	#0, r12
 	addc	#0, r13
-	mov	192(sp), r15
+	mov	r6, r15
 	swpb	r15
 	mov	r15, r14
 	and	#65280, r14
@@ -859,7 +860,7 @@ elephant_dumbo_crypt:
 	addc	#0, r11
 	addc	#0, r12
 	addc	#0, r13
-	mov	192(sp), r15
+	mov	r6, r15
 	swpb	r15
 	rla	r15
 	adc	r15
@@ -875,7 +876,7 @@ elephant_dumbo_crypt:
 	addc	#0, r11
 	addc	#0, r12
 	addc	#0, r13
-	mov	192(sp), r15
+	mov	r6, r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -892,7 +893,7 @@ elephant_dumbo_crypt:
 	addc	#0, r11
 	addc	#0, r12
 	addc	#0, r13
-	mov	192(sp), r14
+	mov	r6, r14
 	bit	#1, r14
 	rrc	r14
 	mov	r14, r15
@@ -904,11 +905,11 @@ elephant_dumbo_crypt:
 	addc	#0, r12
 	addc	#0, r13
 	add	#0, r8
-	addc	192(sp), r9
+	addc	r6, r9
 	addc	#0, r11
 	addc	#0, r12
 	addc	#0, r13
-	mov	192(sp), r15
+	mov	r6, r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -923,7 +924,7 @@ elephant_dumbo_crypt:
 	addc	r15, r11
 	addc	#0, r12
 	addc	#0, r13
-	mov	192(sp), r15
+	mov	r6, r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -940,7 +941,7 @@ elephant_dumbo_crypt:
 	addc	r15, r11
 	addc	#0, r12
 	addc	#0, r13
-	mov	192(sp), r15
+	mov	r6, r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -952,7 +953,7 @@ elephant_dumbo_crypt:
 	addc	r15, r11
 	addc	#0, r12
 	addc	#0, r13
-	mov	192(sp), r15
+	mov	r6, r15
 	swpb	r15
 	mov	r15, r14
 	and	#65280, r14
@@ -962,7 +963,7 @@ elephant_dumbo_crypt:
 	addc	r15, r11
 	addc	#0, r12
 	addc	#0, r13
-	mov	192(sp), r15
+	mov	r6, r15
 	swpb	r15
 	rla	r15
 	adc	r15
@@ -978,7 +979,7 @@ elephant_dumbo_crypt:
 	addc	r15, r11
 	addc	#0, r12
 	addc	#0, r13
-	mov	192(sp), r14
+	mov	r6, r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
@@ -995,7 +996,7 @@ elephant_dumbo_crypt:
 	addc	r14, r11
 	addc	#0, r12
 	addc	#0, r13
-	mov	192(sp), r14
+	mov	r6, r14
 	bit	#1, r14
 	rrc	r14
 	mov	r14, r15
@@ -1008,7 +1009,7 @@ elephant_dumbo_crypt:
 	addc	#0, r13
 	add	#0, r8
 	addc	#0, r9
-	addc	192(sp), r11
+	addc	r6, r11
 	addc	#0, r12
 	addc	#0, r13
 	and	#1, r13
@@ -1045,7 +1046,7 @@ elephant_dumbo_crypt:
 	add	#1, 230(sp)
 	addc	#0, 228(sp)
 	; elephant_dumbo.ae:78: blocks_m = (m + block - 1) / block
-	mov	192(sp), r7
+	mov	r6, r7
 	mov	#0, r8
 	add	#20, r7
 	addc	#0, r8
@@ -1985,13 +1986,14 @@ elephant_dumbo_crypt:
 	jmp	.Lelephant_dumbo_crypt_words12
 .Lelephant_dumbo_crypt_join13:
 	; elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
-	cmp	#8, 222(sp)
+	mov	222(sp), r14
+	cmp	#8, r14
 	mov	#0, r15
 	subc	#0, r15
 	clr	r4
 	adc	r4
 	xor	#1, r4
-	mov	222(sp), r13
+	mov	r14, r13
 	mov	#0, r15
 	add	#12, r13
 	addc	#0, r15
@@ -2009,7 +2011,8 @@ elephant_dumbo_crypt:
 	and	#7, r13
 	bis	r13, r15
 	mov	r15, 132(sp)
-	mov	232(sp), r15
+	mov	232(sp), r13
+	mov	r13, r15
 	mov	2(r15), 246(sp)
 	mov	4(r15), 244(sp)
 	mov	6(r15), 242(sp)
@@ -2100,9 +2103,10 @@ elephant_dumbo_crypt:
 	inv	r4
 	inc	r4
 	mov	158(sp), r7
-	xor	160(sp), r7
+	mov	160(sp), r6
+	xor	r6, r7
 	and	r4, r7
-	mov	160(sp), r5
+	mov	r6, r5
 	xor	r7, r5
 	mov	156(sp), r7
 	xor	162(sp), r7
@@ -2183,7 +2187,8 @@ elephant_dumbo_crypt:
 .Lelephant_dumbo_crypt_near58:
 .Lelephant_dumbo_crypt_loop21:
 	; elephant_dumbo.ae:36: t = (x[7:0] <<< 3) ^ (x[31:24] << 7) ^ (x[111:104] >> 7)
-	mov.b	164(sp), r15
+	mov	164(sp), r14
+	mov.b	r14, r15
 	mov	r15, r12
 	rla	r12
 	rla	r12
@@ -2217,7 +2222,7 @@ elephant_dumbo_crypt:
 	rra	r15
 	xor	r15, r12
 	; elephant_dumbo.ae:37: return cat(t, x[159:8])
-	mov	164(sp), r15
+	mov	r14, r15
 	mov	168(sp), r5
 	mov	188(sp), r6
 	mov	186(sp), r7
@@ -2278,19 +2283,21 @@ elephant_dumbo_crypt:
 	bis	r14, r15
 	mov	r15, 150(sp)
 	; elephant_dumbo.ae:88: off = block * i
-	mov	154(sp), r15
+	mov	154(sp), r10
+	mov	r10, r15
 	rla	r15
 	adc	r15
 	rla	r15
 	adc	r15
 	mov	r15, r11
 	and	#65532, r11
-	mov	152(sp), r12
+	mov	152(sp), r9
+	mov	r9, r12
 	rla	r12
 	rla	r12
 	and	#3, r15
 	bis	r15, r12
-	mov	154(sp), r13
+	mov	r10, r13
 	rla	r13
 	adc	r13
 	rla	r13
@@ -2301,7 +2308,7 @@ elephant_dumbo_crypt:
 	adc	r13
 	mov	r13, r14
 	and	#65520, r14
-	mov	152(sp), r15
+	mov	r9, r15
 	rla	r15
 	rla	r15
 	rla	r15
@@ -2313,8 +2320,8 @@ elephant_dumbo_crypt:
 	add	r14, 32(sp)
 	addc	r15, 76(sp)
 	; elephant_dumbo.ae:89: if i < blocks_m {
-	cmp	226(sp), 154(sp)
-	mov	152(sp), r15
+	cmp	226(sp), r10
+	mov	r9, r15
 	subc	224(sp), r15
 	clr	r15
 	adc	r15
@@ -2349,7 +2356,7 @@ elephant_dumbo_crypt:
 	mov	218(sp), 20(sp)
 	xor	4(sp), 20(sp)
 	mov	216(sp), r5
-	xor	262(sp), r5
+	xor	r15, r5
 	mov	214(sp), r9
 	xor	r6, r9
 	mov	212(sp), r11
@@ -2359,7 +2366,8 @@ elephant_dumbo_crypt:
 	; elephant_dumbo.ae:90: count = if m - off < block then m - off else block
 	mov	192(sp), r10
 	mov	#0, r15
-	sub	32(sp), r10
+	mov	32(sp), r14
+	sub	r14, r10
 	subc	76(sp), r15
 	cmp	#20, r10
 	subc	#0, r15
@@ -2372,7 +2380,7 @@ elephant_dumbo_crypt:
 	and	r15, r10
 	xor	#20, r10
 	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	mov	32(sp), r13
+	mov	r14, r13
 	add	240(sp), r13
 	cmp	#20, r10
 	jnc	.Lelephant_dumbo_crypt_bytes25
@@ -2515,14 +2523,16 @@ elephant_dumbo_crypt:
 .Lelephant_dumbo_crypt_endif24:
 	; elephant_dumbo.ae:93: if (i > 0) & (i <= blocks_c) {
 	mov	#0, r15
-	cmp	154(sp), r15
-	subc	152(sp), r15
+	mov	154(sp), r13
+	cmp	r13, r15
+	mov	152(sp), r12
+	subc	r12, r15
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	cmp	154(sp), 230(sp)
+	cmp	r13, 230(sp)
 	mov	228(sp), r15
-	subc	152(sp), r15
+	subc	r12, r15
 	clr	r15
 	adc	r15
 	and	r15, r14
@@ -2731,9 +2741,10 @@ elephant_dumbo_crypt:
 	and	r5, r13
 	mov	106(sp), r4
 	xor	r13, r4
-	xor	108(sp), r14
+	mov	108(sp), r13
+	xor	r13, r14
 	and	r5, r14
-	mov	108(sp), r5
+	mov	r13, r5
 	xor	r14, r5
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
 	mov	r6, r13
@@ -3055,9 +3066,10 @@ elephant_dumbo_crypt:
 	and	r5, r13
 	mov	100(sp), r4
 	xor	r13, r4
-	xor	104(sp), r14
+	mov	104(sp), r13
+	xor	r13, r14
 	and	r5, r14
-	mov	104(sp), r5
+	mov	r13, r5
 	xor	r14, r5
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
 	mov	r6, r13
@@ -3241,7 +3253,8 @@ elephant_dumbo_crypt:
 	mov	242(sp), r14
 	xor	370(sp), r14
 	; elephant_dumbo.ae:102: return masked(tag, l)[63:0]
-	mov	260(sp), r15
+	mov	260(sp), r10
+	mov	r10, r15
 	mov	r11, 0(r15)
 	mov	r12, 2(r15)
 	mov	r13, 4(r15)

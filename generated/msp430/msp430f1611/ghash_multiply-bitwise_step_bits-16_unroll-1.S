@@ -6,7 +6,7 @@
 
 ; --- ghash_mul: ghash.mul
 ;     frame 32 bytes (16 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 446 bytes of code
+;     estimated 448 bytes of code
 	.section .text.ghash_mul,"ax",@progbits
 	.global ghash_mul
 	.type ghash_mul, @function
@@ -150,7 +150,8 @@ ghash_mul:
 	cmp	#128, r4
 	jnc	.Lghash_mul_loop1
 .Lghash_mul_done2:
-	mov	30(sp), r15
+	mov	30(sp), r14
+	mov	r14, r15
 	mov	12(sp), 0(r15)
 	mov	10(sp), 2(r15)
 	mov	8(sp), 4(r15)
@@ -194,7 +195,7 @@ ghash_init:
 
 ; --- ghash_mul_h: ghash.mul_h
 ;     frame 32 bytes (16 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 446 bytes of code
+;     estimated 448 bytes of code
 	.section .text.ghash_mul_h,"ax",@progbits
 	.global ghash_mul_h
 	.type ghash_mul_h, @function
@@ -338,7 +339,8 @@ ghash_mul_h:
 	cmp	#128, r4
 	jnc	.Lghash_mul_h_loop1
 .Lghash_mul_h_done2:
-	mov	30(sp), r15
+	mov	30(sp), r14
+	mov	r14, r15
 	mov	12(sp), 0(r15)
 	mov	10(sp), 2(r15)
 	mov	8(sp), 4(r15)
@@ -361,7 +363,7 @@ ghash_mul_h:
 
 ; --- ghash_absorb: ghash.absorb
 ;     frame 76 bytes (30 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 826 bytes of code
+;     estimated 830 bytes of code
 	.section .text.ghash_absorb,"ax",@progbits
 	.global ghash_absorb
 	.type ghash_absorb, @function
@@ -505,7 +507,8 @@ ghash_absorb:
 	mov	#0, 0(sp)
 	mov	#0, 26(sp)
 	mov	#0, 24(sp)
-	mov	44(sp), r15
+	mov	44(sp), r13
+	mov	r13, r15
 	mov	@r15, r14
 	mov	2(r15), 22(sp)
 	mov	4(r15), 20(sp)
@@ -639,7 +642,8 @@ ghash_absorb:
 	subc	50(sp), r15
 	jnc	.Lghash_absorb_loop1
 .Lghash_absorb_done2:
-	mov	58(sp), r15
+	mov	58(sp), r13
+	mov	r13, r15
 	mov	42(sp), 0(r15)
 	mov	40(sp), 2(r15)
 	mov	38(sp), 4(r15)

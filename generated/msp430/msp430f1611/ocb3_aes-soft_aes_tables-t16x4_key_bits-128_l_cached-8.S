@@ -6,7 +6,7 @@
 
 ; --- ocb3_key_setup: ocb3.key_setup
 ;     frame 62 bytes (7 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1642 bytes of code
+;     estimated 1630 bytes of code
 	.section .text.ocb3_key_setup,"ax",@progbits
 	.global ocb3_key_setup
 	.type ocb3_key_setup, @function
@@ -237,7 +237,8 @@ ocb3_key_setup:
 	mov	r10, r12
 	call	#ocb3_E_encrypt_block
 	; ocb3.ae:90: l[at_star] = l_star
-	mov	10(sp), r15
+	mov	10(sp), r5
+	mov	r5, r15
 	mov	46(sp), 0(r15)
 	mov	48(sp), 2(r15)
 	mov	50(sp), 4(r15)
@@ -276,7 +277,7 @@ ocb3_key_setup:
 	rla	r12
 	xor	r15, r12
 	; ocb3.ae:91: l[at_dollar] = l_dollar
-	mov	10(sp), r15
+	mov	r5, r15
 	mov	r12, 16(r15)
 	mov	r12, r10
 	and	#32767, r10
@@ -354,7 +355,7 @@ ocb3_key_setup:
 	rra	r14
 	rla	r13
 	bis	r14, r13
-	mov	10(sp), r15
+	mov	r5, r15
 	mov	r13, 22(r15)
 	mov	52(sp), r12
 	and	#16383, r12
@@ -384,7 +385,7 @@ ocb3_key_setup:
 	rra	r14
 	rla	r13
 	bis	r14, r13
-	mov	10(sp), r15
+	mov	r5, r15
 	mov	r13, 24(r15)
 	mov	54(sp), r13
 	and	#16383, r13
@@ -414,7 +415,7 @@ ocb3_key_setup:
 	rra	r8
 	rla	r14
 	bis	r8, r14
-	mov	10(sp), r15
+	mov	r5, r15
 	mov	r14, 26(r15)
 	mov	56(sp), r14
 	and	#16383, r14
@@ -444,7 +445,7 @@ ocb3_key_setup:
 	rra	r7
 	rla	r8
 	bis	r7, r8
-	mov	10(sp), r15
+	mov	r5, r15
 	mov	r8, 28(r15)
 	mov	58(sp), r8
 	and	#16383, r8
@@ -474,7 +475,7 @@ ocb3_key_setup:
 	rra	r6
 	rla	r7
 	bis	r6, r7
-	mov	10(sp), r15
+	mov	r5, r15
 	mov	r7, 30(r15)
 	mov	60(sp), r7
 	and	#16383, r7
@@ -498,7 +499,7 @@ ocb3_key_setup:
 	mov	r9, r11
 	mov	r14, r9
 	; ocb3.ae:94: l[at_l0 + i] = x
-	mov	10(sp), r14
+	mov	r5, r14
 	; ocb3.ae:93: for i in 0..l_cached {
 .Locb3_key_setup_loop14:
 	; ocb3.ae:94: l[at_l0 + i] = x
@@ -659,7 +660,7 @@ ocb3_key_setup:
 
 ; --- ocb3_encrypt_with: ocb3.encrypt_with
 ;     frame 230 bytes (58 spill slots, locals 112), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2892 bytes of code
+;     estimated 2896 bytes of code
 	.section .text.ocb3_encrypt_with,"ax",@progbits
 	.global ocb3_encrypt_with
 	.type ocb3_encrypt_with, @function
@@ -720,7 +721,8 @@ ocb3_encrypt_with:
 	mov	#0, 32(sp)
 	mov	#0, 30(sp)
 	mov	#0, 28(sp)
-	mov	68(sp), r15
+	mov	68(sp), r4
+	mov	r4, r15
 	mov	32(r15), 8(sp)
 	mov	34(r15), 6(sp)
 	mov	36(r15), 4(sp)
@@ -975,7 +977,8 @@ ocb3_encrypt_with:
 .Locb3_encrypt_with_else16:
 	mov	r11, 12(sp)
 .Locb3_encrypt_with_endif17:
-	mov	12(sp), r15
+	mov	12(sp), r12
+	mov	r12, r15
 	sub	#8, r15
 	mov	r13, r15
 	subc	#0, r15
@@ -984,7 +987,7 @@ ocb3_encrypt_with:
 	xor	#1, r14
 	inv	r14
 	inc	r14
-	mov	12(sp), r15
+	mov	r12, r15
 	xor	#7, r15
 	and	r14, r15
 	xor	#7, r15
@@ -996,7 +999,7 @@ ocb3_encrypt_with:
 	rla	r10
 	add	68(sp), r10
 	mov	#7, r15
-	sub	12(sp), r15
+	sub	r12, r15
 	mov	#0, r15
 	subc	r13, r15
 	clr	r11
@@ -1247,7 +1250,8 @@ ocb3_encrypt_with:
 	; ocb3.ae:163: if r != 0 {
 	tst	r4
 	jz	.Locb3_encrypt_with_else25
-	mov	68(sp), r15
+	mov	68(sp), r4
+	mov	r4, r15
 	xor	14(r15), r5
 	mov	r5, 106(sp)
 	xor	12(r15), r6
@@ -1617,7 +1621,8 @@ ocb3_encrypt_with:
 	xor	r15, r8
 	xor	r6, r9
 	xor	r5, r10
-	mov	68(sp), r15
+	mov	68(sp), r6
+	mov	r6, r15
 	xor	16(r15), r11
 	xor	18(r15), r12
 	xor	20(r15), r13
@@ -1735,7 +1740,7 @@ ocb3_encrypt_with:
 
 ; --- ocb3_decrypt_with: ocb3.decrypt_with
 ;     frame 258 bytes (80 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 4492 bytes of code
+;     estimated 4476 bytes of code
 	.section .text.ocb3_decrypt_with,"ax",@progbits
 	.global ocb3_decrypt_with
 	.type ocb3_decrypt_with, @function
@@ -1789,7 +1794,8 @@ ocb3_decrypt_with:
 	mov	188(sp), r7
 	mov	190(sp), r6
 	mov	192(sp), r5
-	mov	104(sp), r15
+	mov	104(sp), r10
+	mov	r10, r15
 	mov	32(r15), 8(sp)
 	mov	34(r15), 6(sp)
 	mov	36(r15), 4(sp)
@@ -1879,7 +1885,8 @@ ocb3_decrypt_with:
 	xor	66(sp), r8
 	swpb	r14
 	xor	64(sp), r14
-	mov	28(sp), r15
+	mov	28(sp), r12
+	mov	r12, r15
 	xor	160(r15), r8
 	xor	162(r15), r14
 	xor	164(r15), r10
@@ -1892,7 +1899,7 @@ ocb3_decrypt_with:
 	mov	#9, 16(sp)
 	mov	r14, 12(sp)
 	; aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
-	mov	r15, r7
+	mov	r12, r7
 	add	#16, r7
 	; aes.ae:238: @unroll(round_unroll)
 .Locb3_decrypt_with_loop8:
@@ -2039,7 +2046,8 @@ ocb3_decrypt_with:
 	mov.b	r15, r15
 	mov.b	ocb3_E.inv_sbox(r15), r15
 	bis	r15, r14
-	mov	28(sp), r15
+	mov	28(sp), r12
+	mov	r12, r15
 	xor	@r15, r14
 	mov	r14, 62(sp)
 	mov.b	13(sp), r15
@@ -2049,7 +2057,7 @@ ocb3_decrypt_with:
 	mov.b	r15, r15
 	mov.b	ocb3_E.inv_sbox(r15), r15
 	bis	r15, r14
-	mov	28(sp), r15
+	mov	r12, r15
 	xor	2(r15), r14
 	mov	r14, 52(sp)
 	mov	r5, r15
@@ -2060,7 +2068,7 @@ ocb3_decrypt_with:
 	mov.b	r9, r9
 	mov.b	ocb3_E.inv_sbox(r9), r15
 	bis	r15, r14
-	mov	28(sp), r15
+	mov	r12, r15
 	xor	4(r15), r14
 	mov	r14, 50(sp)
 	mov	r11, r15
@@ -2071,7 +2079,7 @@ ocb3_decrypt_with:
 	mov.b	12(sp), r15
 	mov.b	ocb3_E.inv_sbox(r15), r15
 	bis	r15, r14
-	mov	28(sp), r15
+	mov	r12, r15
 	xor	6(r15), r14
 	mov	r14, 48(sp)
 	mov	r8, r15
@@ -2082,7 +2090,7 @@ ocb3_decrypt_with:
 	mov.b	r5, r5
 	mov.b	ocb3_E.inv_sbox(r5), r15
 	bis	r15, r14
-	mov	28(sp), r15
+	mov	r12, r15
 	xor	8(r15), r14
 	mov	r14, 46(sp)
 	mov	r13, r15
@@ -2093,7 +2101,7 @@ ocb3_decrypt_with:
 	mov.b	r11, r11
 	mov.b	ocb3_E.inv_sbox(r11), r15
 	bis	r15, r14
-	mov	28(sp), r15
+	mov	r12, r15
 	xor	10(r15), r14
 	mov	r14, 44(sp)
 	swpb	r10
@@ -2103,7 +2111,7 @@ ocb3_decrypt_with:
 	mov.b	r8, r8
 	mov.b	ocb3_E.inv_sbox(r8), r15
 	bis	r15, r14
-	mov	28(sp), r15
+	mov	r12, r15
 	xor	12(r15), r14
 	mov	r14, 40(sp)
 	swpb	r6
@@ -2113,7 +2121,7 @@ ocb3_decrypt_with:
 	mov.b	r13, r13
 	mov.b	ocb3_E.inv_sbox(r13), r15
 	bis	r15, r14
-	mov	28(sp), r15
+	mov	r12, r15
 	xor	14(r15), r14
 	mov	r14, 38(sp)
 	mov	82(sp), r14
@@ -2230,7 +2238,8 @@ ocb3_decrypt_with:
 .Locb3_decrypt_with_else18:
 	mov	r11, 14(sp)
 .Locb3_decrypt_with_endif19:
-	mov	14(sp), r15
+	mov	14(sp), r12
+	mov	r12, r15
 	sub	#8, r15
 	mov	r13, r15
 	subc	#0, r15
@@ -2239,7 +2248,7 @@ ocb3_decrypt_with:
 	xor	#1, r14
 	inv	r14
 	inc	r14
-	mov	14(sp), r15
+	mov	r12, r15
 	xor	#7, r15
 	and	r14, r15
 	xor	#7, r15
@@ -2251,7 +2260,7 @@ ocb3_decrypt_with:
 	rla	r11
 	add	104(sp), r11
 	mov	#7, r15
-	sub	14(sp), r15
+	sub	r12, r15
 	mov	#0, r15
 	subc	r13, r15
 	clr	r12
@@ -2525,7 +2534,8 @@ ocb3_decrypt_with:
 	jnz	.Locb3_decrypt_with_near49
 	br	#.Locb3_decrypt_with_else27
 .Locb3_decrypt_with_near49:
-	mov	104(sp), r15
+	mov	104(sp), r4
+	mov	r4, r15
 	xor	14(r15), r5
 	mov	r5, 148(sp)
 	xor	12(r15), r6
@@ -2732,16 +2742,17 @@ ocb3_decrypt_with:
 	mov	r5, r15
 	inv	r15
 	inc	r15
-	mov	54(sp), r14
+	mov	54(sp), r4
+	mov	r4, r14
 	xor	#-1, r14
 	and	r15, r14
 	xor	#-1, r14
 	mov	r5, r7
 	inv	r7
 	inc	r7
-	mov	54(sp), r15
+	mov	r4, r15
 	and	r7, r15
-	mov	54(sp), r7
+	mov	r4, r7
 	xor	r15, r7
 	mov	r13, r15
 	inv	r15
@@ -2759,15 +2770,16 @@ ocb3_decrypt_with:
 	mov	r6, r15
 	inv	r15
 	inc	r15
-	mov	86(sp), r14
+	mov	86(sp), r12
+	mov	r12, r14
 	xor	#-1, r14
 	and	r15, r14
 	xor	#-1, r14
 	inv	r6
 	inc	r6
-	mov	86(sp), r15
+	mov	r12, r15
 	and	r6, r15
-	mov	86(sp), r6
+	mov	r12, r6
 	xor	r15, r6
 	mov	r5, r15
 	inv	r15
@@ -3109,7 +3121,8 @@ ocb3_decrypt_with:
 	xor	r15, r8
 	xor	r6, r9
 	xor	r5, r10
-	mov	104(sp), r15
+	mov	104(sp), r6
+	mov	r6, r15
 	xor	16(r15), r11
 	xor	18(r15), r12
 	xor	20(r15), r13
@@ -3215,7 +3228,8 @@ ocb3_decrypt_with:
 	swpb	124(sp)
 	swpb	116(sp)
 	jz	.Locb3_decrypt_with_else45
-	mov	150(sp), r15
+	mov	150(sp), r4
+	mov	r4, r15
 	and	#8191, r15
 	rla	r15
 	rla	r15
@@ -3237,13 +3251,13 @@ ocb3_decrypt_with:
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	150(sp), r9
+	mov	r4, r9
 	and	#1, r9
 	inv	r9
 	inc	r9
 	and	#65280, r9
 	xor	#-1, r9
-	mov	150(sp), r11
+	mov	r4, r11
 	clrc
 	rrc	r11
 	and	#1, r11
@@ -3259,7 +3273,7 @@ ocb3_decrypt_with:
 	mov	r9, r15
 	and	r11, r15
 	xor	r15, r9
-	mov	150(sp), r8
+	mov	r4, r8
 	clrc
 	rrc	r8
 	rra	r8
@@ -3277,7 +3291,7 @@ ocb3_decrypt_with:
 	mov	r9, r15
 	and	r11, r15
 	xor	r15, r9
-	mov	150(sp), r15
+	mov	r4, r15
 	clrc
 	rrc	r15
 	rra	r15
@@ -3511,6 +3525,7 @@ ocb3_E_encrypt_block:
 	mov	r14, 8(sp)
 	; aes.ae:131: s0 = b[127:96] ^ w[0]
 	mov	12(r13), r5
+	mov	r12, r4
 	mov	r12, r8
 	xor	@r8, r5
 	mov	14(r13), r9
@@ -3533,7 +3548,7 @@ ocb3_E_encrypt_block:
 	mov	r12, 0(sp)
 	mov	r14, r13
 	; aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	mov	r8, r7
+	mov	r4, r7
 	add	#16, r7
 	; aes.ae:135: @unroll(round_unroll)
 .Locb3_E_encrypt_block_loop1:
@@ -3650,7 +3665,8 @@ ocb3_E_encrypt_block:
 	bis	r14, r12
 	swpb	r9
 	bis	r8, r9
-	mov	6(sp), r8
+	mov	6(sp), r4
+	mov	r4, r8
 	xor	160(r8), r12
 	mov	r9, r14
 	xor	162(r8), r14
@@ -3670,7 +3686,7 @@ ocb3_E_encrypt_block:
 	bis	r11, r10
 	swpb	r9
 	bis	r8, r9
-	mov	6(sp), r8
+	mov	r4, r8
 	xor	164(r8), r10
 	mov	r9, r11
 	xor	166(r8), r11
@@ -3690,7 +3706,7 @@ ocb3_E_encrypt_block:
 	mov	r7, r13
 	swpb	r13
 	bis	r8, r13
-	mov	6(sp), r8
+	mov	r4, r8
 	xor	168(r8), r9
 	xor	170(r8), r13
 	swpb	r15
@@ -3706,10 +3722,11 @@ ocb3_E_encrypt_block:
 	bis	r15, r7
 	swpb	r8
 	bis	r5, r8
-	mov	6(sp), r15
+	mov	r4, r15
 	xor	172(r15), r7
 	xor	174(r15), r8
-	mov	8(sp), r15
+	mov	8(sp), r6
+	mov	r6, r15
 	mov	r7, 0(r15)
 	mov	r8, 2(r15)
 	mov	r9, 4(r15)
@@ -3775,7 +3792,7 @@ ocb3_hash:
 	mov	#0, 38(sp)
 	mov	#0, 34(sp)
 	mov	#0, 32(sp)
-	cmp	36(sp), 22(sp)
+	cmp	r15, 22(sp)
 	jc	.Locb3_hash_done2
 .Locb3_hash_loop1:
 	mov	22(sp), r14
@@ -3892,7 +3909,8 @@ ocb3_hash:
 .Locb3_hash_else11:
 	mov	r11, 10(sp)
 .Locb3_hash_endif12:
-	mov	10(sp), r15
+	mov	10(sp), r12
+	mov	r12, r15
 	sub	#8, r15
 	mov	r13, r15
 	subc	#0, r15
@@ -3901,7 +3919,7 @@ ocb3_hash:
 	xor	#1, r14
 	inv	r14
 	inc	r14
-	mov	10(sp), r15
+	mov	r12, r15
 	xor	#7, r15
 	and	r14, r15
 	xor	#7, r15
@@ -3913,7 +3931,7 @@ ocb3_hash:
 	rla	r10
 	add	40(sp), r10
 	mov	#7, r15
-	sub	10(sp), r15
+	sub	r12, r15
 	mov	#0, r15
 	subc	r13, r15
 	clr	r11
@@ -4205,7 +4223,8 @@ ocb3_hash:
 	; ocb3.ae:136: if r != 0 {
 	tst	r14
 	jz	.Locb3_hash_else22
-	mov	40(sp), r15
+	mov	40(sp), r10
+	mov	r10, r15
 	xor	@r15, 18(sp)
 	xor	2(r15), 16(sp)
 	xor	4(r15), 14(sp)
@@ -4485,7 +4504,8 @@ ocb3_hash:
 	mov	34(sp), r13
 	mov	32(sp), r14
 .Locb3_hash_endif23:
-	mov	60(sp), r15
+	mov	60(sp), r6
+	mov	r6, r15
 	mov	r7, 0(r15)
 	mov	r8, 2(r15)
 	mov	r9, 4(r15)
@@ -4508,7 +4528,7 @@ ocb3_hash:
 
 ; --- ocb3_initial_offset: ocb3.initial_offset
 ;     frame 96 bytes (32 spill slots, locals 32), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 4126 bytes of code
+;     estimated 4120 bytes of code
 	.section .text.ocb3_initial_offset,"ax",@progbits
 	.local ocb3_initial_offset
 	.type ocb3_initial_offset, @function
@@ -4939,7 +4959,8 @@ ocb3_initial_offset:
 	rla	r14
 	rla	r14
 	bis	r15, r14
-	mov	8(sp), r15
+	mov	8(sp), r4
+	mov	r4, r15
 	and	#8191, r15
 	rla	r15
 	rla	r15
@@ -4949,7 +4970,7 @@ ocb3_initial_offset:
 	clr	r5
 	adc	r5
 	xor	#1, r5
-	mov	8(sp), r14
+	mov	r4, r14
 	and	#1, r14
 	mov	r14, r15
 	inv	r15
@@ -5089,16 +5110,17 @@ ocb3_initial_offset:
 	mov	r14, r7
 	inv	r7
 	inc	r7
-	mov	16(sp), r10
+	mov	16(sp), r4
+	mov	r4, r10
 	xor	r6, r10
 	and	r7, r10
 	xor	r10, r6
 	mov	r14, r10
 	inv	r10
 	inc	r10
-	mov	16(sp), r14
+	mov	r4, r14
 	and	r10, r14
-	mov	16(sp), r10
+	mov	r4, r10
 	xor	r14, r10
 	mov	8(sp), r14
 	clrc
@@ -5626,9 +5648,10 @@ ocb3_initial_offset:
 	inv	r5
 	inc	r5
 	mov	18(sp), r15
-	xor	4(sp), r15
+	mov	4(sp), r4
+	xor	r4, r15
 	and	r5, r15
-	mov	4(sp), 30(sp)
+	mov	r4, 30(sp)
 	xor	r15, 30(sp)
 	mov	r13, r5
 	and	#4095, r5
@@ -5894,9 +5917,10 @@ ocb3_initial_offset:
 	inv	r10
 	inc	r10
 	mov	30(sp), r15
-	xor	2(sp), r15
+	mov	2(sp), r5
+	xor	r5, r15
 	and	r10, r15
-	mov	2(sp), 42(sp)
+	mov	r5, 42(sp)
 	xor	r15, 42(sp)
 	mov	82(sp), r5
 	and	#32767, r5
@@ -6066,7 +6090,8 @@ ocb3_initial_offset:
 	and	r10, r7
 	mov	r9, r10
 	xor	r7, r10
-	mov	34(sp), r7
+	mov	34(sp), r5
+	mov	r5, r7
 	and	#16383, r7
 	swpb	r9
 	mov.b	r9, r9
@@ -6082,9 +6107,8 @@ ocb3_initial_offset:
 	bis	r9, r7
 	inv	r11
 	inc	r11
-	xor	34(sp), r7
+	xor	r5, r7
 	and	r11, r7
-	mov	34(sp), r5
 	xor	r7, r5
 	mov	r15, r9
 	and	#4095, r9
@@ -6176,7 +6200,8 @@ ocb3_initial_offset:
 	and	r10, r4
 	mov	r5, r6
 	xor	r4, r6
-	mov	38(sp), r10
+	mov	38(sp), r4
+	mov	r4, r10
 	and	#4095, r10
 	swpb	r5
 	mov.b	r5, r5
@@ -6192,16 +6217,17 @@ ocb3_initial_offset:
 	bis	r5, r10
 	inv	r12
 	inc	r12
-	xor	38(sp), r10
+	xor	r4, r10
 	and	r12, r10
-	mov	38(sp), r5
+	mov	r4, r5
 	xor	r10, r5
 	mov	r15, r12
 	swpb	r12
 	mov	r12, r10
 	xor.b	r7, r10
 	xor	r12, r10
-	mov	24(sp), r7
+	mov	24(sp), r4
+	mov	r4, r7
 	inv	r7
 	inc	r7
 	xor	r15, r10
@@ -6227,7 +6253,7 @@ ocb3_initial_offset:
 	mov	r8, r13
 	xor.b	r12, r13
 	xor	r8, r13
-	mov	24(sp), r12
+	mov	r4, r12
 	inv	r12
 	inc	r12
 	xor	r6, r13
@@ -6239,7 +6265,8 @@ ocb3_initial_offset:
 	mov	r13, r12
 	xor.b	r8, r12
 	xor	r13, r12
-	mov	24(sp), r8
+	mov	24(sp), r6
+	mov	r6, r8
 	inv	r8
 	inc	r8
 	xor	r5, r12
@@ -6250,7 +6277,7 @@ ocb3_initial_offset:
 	mov	r8, r12
 	xor.b	r13, r12
 	xor	r8, r12
-	mov	24(sp), r13
+	mov	r6, r13
 	inv	r13
 	inc	r13
 	xor	40(sp), r12
@@ -6328,7 +6355,8 @@ ocb3_initial_offset:
 	and	r14, r15
 	mov	r8, r14
 	xor	r15, r14
-	mov	60(sp), r15
+	mov	60(sp), r8
+	mov	r8, r15
 	mov	42(sp), 0(r15)
 	mov	32(sp), 2(r15)
 	mov	r9, 4(r15)

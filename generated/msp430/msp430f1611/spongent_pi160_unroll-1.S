@@ -102,7 +102,7 @@ spongent_pi160_sbox_layer:
 
 ; --- spongent_pi160_permute: spongent_pi160.permute
 ;     frame 14 bytes (7 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1152 bytes of code
+;     estimated 1146 bytes of code
 	.section .text.spongent_pi160_permute,"ax",@progbits
 	.global spongent_pi160_permute
 	.type spongent_pi160_permute, @function
@@ -132,9 +132,10 @@ spongent_pi160_permute:
 	mov	#117, 6(sp)
 .Lspongent_pi160_permute_loop1:
 	; spongent_pi160.ae:43: x = x ^ (c as u160) ^ ((reverse8(c) as u160) << (n - 8))
-	xor	6(sp), r6
+	mov	6(sp), r4
+	xor	r4, r6
 	mov	#0, r12
-	mov	6(sp), r15
+	mov	r4, r15
 	rra	r15
 	rlc	r12
 	rra	r15
@@ -577,15 +578,15 @@ spongent_pi160_permute:
 	rra	r4
 	rrc	r13
 	; spongent_pi160.ae:44: c = ((c << 1) | ((c >> 6) ^ (c >> 5)) & 1) & 0x7f
-	mov	6(sp), r4
+	mov	6(sp), r15
+	mov	r15, r4
 	rla.b	r4
-	mov	6(sp), r5
+	mov	r15, r5
 	swpb	r5
 	rla	r5
 	adc	r5
 	rla	r5
 	adc	r5
-	mov	6(sp), r15
 	rra	r15
 	rra	r15
 	rra	r15
@@ -601,11 +602,10 @@ spongent_pi160_permute:
 	mov	r12, r5
 	mov	r15, 6(sp)
 	dec	10(sp)
-	jz	.Lspongent_pi160_permute_near3
-	br	#.Lspongent_pi160_permute_loop1
-.Lspongent_pi160_permute_near3:
+	jnz	.Lspongent_pi160_permute_loop1
 .Lspongent_pi160_permute_done2:
-	mov	12(sp), r15
+	mov	12(sp), r12
+	mov	r12, r15
 	mov	r6, 0(r15)
 	mov	8(sp), 2(r15)
 	mov	r10, 4(r15)

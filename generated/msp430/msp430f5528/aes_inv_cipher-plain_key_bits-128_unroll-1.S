@@ -104,7 +104,8 @@ aes_encrypt_block:
 	mov	r14, 26(sp)
 	; aes.ae:131: s0 = b[127:96] ^ w[0]
 	mov	12(r13), r12
-	mov	24(sp), r15
+	mov	24(sp), r5
+	mov	r5, r15
 	xor	@r15, r12
 	mov	14(r13), r10
 	xor	2(r15), r10
@@ -133,7 +134,7 @@ aes_encrypt_block:
 	mov	r6, 2(sp)
 	mov	r14, 14(sp)
 	; aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	mov	r15, r13
+	mov	r5, r13
 	add	#16, r13
 	; aes.ae:135: @unroll(round_unroll)
 .Laes_encrypt_block_loop1:
@@ -472,7 +473,8 @@ aes_encrypt_block:
 	swpb	r13
 	bis	r15, r13
 	; aes.ae:146: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
-	mov	24(sp), r15
+	mov	24(sp), r5
+	mov	r5, r15
 	xor	160(r15), r13
 	xor	162(r15), r14
 	; aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
@@ -491,7 +493,7 @@ aes_encrypt_block:
 	swpb	r11
 	bis	r15, r11
 	; aes.ae:147: sub_shift(s1, s2, s3, s0) ^ w[4 * nr + 1],
-	mov	24(sp), r15
+	mov	r5, r15
 	xor	164(r15), r11
 	xor	166(r15), r12
 	; aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
@@ -508,7 +510,7 @@ aes_encrypt_block:
 	swpb	r9
 	bis	r15, r9
 	; aes.ae:148: sub_shift(s2, s3, s0, s1) ^ w[4 * nr + 2],
-	mov	24(sp), r15
+	mov	r5, r15
 	xor	168(r15), r9
 	xor	170(r15), r10
 	; aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
@@ -525,11 +527,12 @@ aes_encrypt_block:
 	swpb	r7
 	bis	r15, r7
 	; aes.ae:149: sub_shift(s3, s0, s1, s2) ^ w[4 * nr + 3])
-	mov	24(sp), r15
+	mov	r5, r15
 	xor	172(r15), r7
 	xor	174(r15), r8
 	; aes.ae:146: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
-	mov	26(sp), r15
+	mov	26(sp), r6
+	mov	r6, r15
 	mov	r7, 0(r15)
 	mov	r8, 2(r15)
 	mov	r9, 4(r15)
@@ -558,7 +561,8 @@ aes_decrypt_block:
 	mov	r14, 28(sp)
 	; aes.ae:234: s0 = b[127:96] ^ w[4 * nr]
 	mov	12(r13), r12
-	mov	26(sp), r15
+	mov	26(sp), r5
+	mov	r5, r15
 	xor	160(r15), r12
 	mov	14(r13), r11
 	xor	162(r15), r11
@@ -587,7 +591,7 @@ aes_decrypt_block:
 	mov	r6, 18(sp)
 	mov	r14, 16(sp)
 	; aes.ae:251: t0 = inv_mix_word(inv_sub_shift(s0, s3, s2, s1) ^ w[4 * (nr - r)])
-	mov	r15, r12
+	mov	r5, r12
 	add	#65520, r12
 	; aes.ae:238: @unroll(round_unroll)
 .Laes_decrypt_block_loop1:
@@ -1124,7 +1128,8 @@ aes_decrypt_block:
 	swpb	r13
 	bis	r15, r13
 	; aes.ae:261: return cat(inv_sub_shift(s0, s3, s2, s1) ^ w[0],
-	mov	26(sp), r15
+	mov	26(sp), r5
+	mov	r5, r15
 	xor	@r15, r13
 	xor	2(r15), r14
 	; aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
@@ -1143,7 +1148,7 @@ aes_decrypt_block:
 	swpb	r11
 	bis	r15, r11
 	; aes.ae:262: inv_sub_shift(s1, s0, s3, s2) ^ w[1],
-	mov	26(sp), r15
+	mov	r5, r15
 	xor	4(r15), r11
 	xor	6(r15), r12
 	; aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
@@ -1160,7 +1165,7 @@ aes_decrypt_block:
 	swpb	r9
 	bis	r15, r9
 	; aes.ae:263: inv_sub_shift(s2, s1, s0, s3) ^ w[2],
-	mov	26(sp), r15
+	mov	r5, r15
 	xor	8(r15), r9
 	xor	10(r15), r10
 	; aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
@@ -1177,11 +1182,12 @@ aes_decrypt_block:
 	swpb	r7
 	bis	r15, r7
 	; aes.ae:264: inv_sub_shift(s3, s2, s1, s0) ^ w[3])
-	mov	26(sp), r15
+	mov	r5, r15
 	xor	12(r15), r7
 	xor	14(r15), r8
 	; aes.ae:261: return cat(inv_sub_shift(s0, s3, s2, s1) ^ w[0],
-	mov	28(sp), r15
+	mov	28(sp), r6
+	mov	r6, r15
 	mov	r7, 0(r15)
 	mov	r8, 2(r15)
 	mov	r9, 4(r15)

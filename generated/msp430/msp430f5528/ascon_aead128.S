@@ -57,7 +57,7 @@ ascon_aead128_key_setup:
 
 ; --- ascon_aead128_encrypt_with: ascon_aead128.encrypt_with
 ;     frame 86 bytes (15 spill slots, locals 56), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1520 bytes of code
+;     estimated 1508 bytes of code
 	.section .text.ascon_aead128_encrypt_with,"ax",@progbits
 	.global ascon_aead128_encrypt_with
 	.type ascon_aead128_encrypt_with, @function
@@ -85,22 +85,16 @@ ascon_aead128_encrypt_with:
 	mov	#4096, 34(sp)
 	mov	#0, 36(sp)
 	; ascon_aead128.ae:48: s[1] = k0
-	mov	@sp, r15
+	mov	@sp, r14
+	mov	r14, r15
 	mov	@r15, 38(sp)
-	mov	@sp, r15
 	mov	2(r15), 40(sp)
-	mov	@sp, r15
 	mov	4(r15), 42(sp)
-	mov	@sp, r15
 	mov	6(r15), 44(sp)
 	; ascon_aead128.ae:49: s[2] = k1
-	mov	@sp, r15
 	mov	8(r15), 46(sp)
-	mov	@sp, r15
 	mov	10(r15), 48(sp)
-	mov	@sp, r15
 	mov	12(r15), 50(sp)
-	mov	@sp, r15
 	mov	14(r15), 52(sp)
 	; ascon_aead128.ae:50: s[3] = load_le(nonce, 0, 8)
 	mov	r13, r8
@@ -167,7 +161,8 @@ ascon_aead128_encrypt_with:
 	call	#ascon_aead128_P_permute
 	; ascon_aead128.ae:53: s[3] = s[3] ^ k0
 	mov	54(sp), r11
-	mov	@sp, r15
+	mov	@sp, r8
+	mov	r8, r15
 	xor	@r15, r11
 	mov	56(sp), r12
 	xor	2(r15), r12
@@ -181,7 +176,6 @@ ascon_aead128_encrypt_with:
 	mov	r14, 60(sp)
 	; ascon_aead128.ae:54: s[4] = s[4] ^ k1
 	mov	62(sp), r11
-	mov	@sp, r15
 	xor	8(r15), r11
 	mov	64(sp), r12
 	xor	10(r15), r12
@@ -207,7 +201,7 @@ ascon_aead128_encrypt_with:
 	; ascon_aead128.ae:99: for i in 0..full {
 	mov	#0, r10
 	mov	#0, 2(sp)
-	cmp	4(sp), r10
+	cmp	r15, r10
 	mov	r10, r15
 	subc	#0, r15
 	jc	.Lascon_aead128_encrypt_with_done13
@@ -528,7 +522,8 @@ ascon_aead128_encrypt_with:
 	mov	r13, 44(sp)
 	; ascon_aead128.ae:74: s[2] = s[2] ^ k0
 	mov	46(sp), r11
-	mov	@sp, r15
+	mov	@sp, r10
+	mov	r10, r15
 	xor	@r15, r11
 	mov	48(sp), r12
 	xor	2(r15), r12
@@ -542,7 +537,6 @@ ascon_aead128_encrypt_with:
 	mov	r14, 52(sp)
 	; ascon_aead128.ae:75: s[3] = s[3] ^ k1
 	mov	54(sp), r11
-	mov	@sp, r15
 	xor	8(r15), r11
 	mov	56(sp), r12
 	xor	10(r15), r12
@@ -561,7 +555,8 @@ ascon_aead128_encrypt_with:
 	call	#ascon_aead128_P_permute
 	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
 	mov	62(sp), r11
-	mov	@sp, r15
+	mov	@sp, r13
+	mov	r13, r15
 	xor	8(r15), r11
 	mov	64(sp), r10
 	xor	10(r15), r10
@@ -616,53 +611,47 @@ ascon_aead128_encrypt_with:
 
 
 ; --- ascon_aead128_decrypt_with: ascon_aead128.decrypt_with
-;     frame 114 bytes (29 spill slots, locals 56), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1864 bytes of code
+;     frame 116 bytes (30 spill slots, locals 56), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1840 bytes of code
 	.section .text.ascon_aead128_decrypt_with,"ax",@progbits
 	.global ascon_aead128_decrypt_with
 	.type ascon_aead128_decrypt_with, @function
 	.balign 2
 ascon_aead128_decrypt_with:
 	pushm.w	#7, r10
-	sub	#114, sp
+	sub	#116, sp
 	mov	r12, 12(sp)
 	mov	r15, r9
-	mov	130(sp), r10
-	mov	132(sp), 18(sp)
-	mov	134(sp), 52(sp)
-	mov	136(sp), 54(sp)
-	mov	140(sp), 20(sp)
-	mov	144(sp), 56(sp)
+	mov	132(sp), r10
+	mov	134(sp), 18(sp)
+	mov	136(sp), 50(sp)
+	mov	138(sp), 54(sp)
+	mov	142(sp), 20(sp)
+	mov	146(sp), 56(sp)
 	mov	sp, r14
 	mov	#20, r15
 .Lascon_aead128_decrypt_with_zero1:
-	clr	58(r14)
+	clr	60(r14)
 	incd	r14
 	dec	r15
 	jnz	.Lascon_aead128_decrypt_with_zero1
 	; ascon_aead128.ae:47: s[0] = iv as u64
-	mov	#1, 58(sp)
-	mov	#32908, 60(sp)
-	mov	#4096, 62(sp)
-	mov	#0, 64(sp)
+	mov	#1, 60(sp)
+	mov	#32908, 62(sp)
+	mov	#4096, 64(sp)
+	mov	#0, 66(sp)
 	; ascon_aead128.ae:48: s[1] = k0
-	mov	12(sp), r15
-	mov	@r15, 66(sp)
-	mov	12(sp), r15
-	mov	2(r15), 68(sp)
-	mov	12(sp), r15
-	mov	4(r15), 70(sp)
-	mov	12(sp), r15
-	mov	6(r15), 72(sp)
+	mov	12(sp), r14
+	mov	r14, r15
+	mov	@r15, 68(sp)
+	mov	2(r15), 70(sp)
+	mov	4(r15), 72(sp)
+	mov	6(r15), 74(sp)
 	; ascon_aead128.ae:49: s[2] = k1
-	mov	12(sp), r15
-	mov	8(r15), 74(sp)
-	mov	12(sp), r15
-	mov	10(r15), 76(sp)
-	mov	12(sp), r15
-	mov	12(r15), 78(sp)
-	mov	12(sp), r15
-	mov	14(r15), 80(sp)
+	mov	8(r15), 76(sp)
+	mov	10(r15), 78(sp)
+	mov	12(r15), 80(sp)
+	mov	14(r15), 82(sp)
 	; ascon_aead128.ae:50: s[3] = load_le(nonce, 0, 8)
 	mov	r13, r8
 	bit	#1, r8
@@ -675,7 +664,7 @@ ascon_aead128_decrypt_with:
 	jmp	.Lascon_aead128_decrypt_with_join4
 .Lascon_aead128_decrypt_with_bytes2:
 	mov	sp, r11
-	add	#98, r11
+	add	#100, r11
 	mov	r11, r12
 	mov	#8, r14
 .Lascon_aead128_decrypt_with_cpy5:
@@ -688,10 +677,10 @@ ascon_aead128_decrypt_with:
 	mov	r11, r8
 	jmp	.Lascon_aead128_decrypt_with_words3
 .Lascon_aead128_decrypt_with_join4:
-	mov	r11, 82(sp)
-	mov	r12, 84(sp)
-	mov	r14, 86(sp)
-	mov	r15, 88(sp)
+	mov	r11, 84(sp)
+	mov	r12, 86(sp)
+	mov	r14, 88(sp)
+	mov	r15, 90(sp)
 	; ascon_aead128.ae:51: s[4] = load_le(nonce, 8, 8)
 	add	#8, r13
 	bit	#1, r13
@@ -704,7 +693,7 @@ ascon_aead128_decrypt_with:
 	jmp	.Lascon_aead128_decrypt_with_join9
 .Lascon_aead128_decrypt_with_bytes7:
 	mov	sp, r11
-	add	#98, r11
+	add	#100, r11
 	mov	r11, r12
 	mov	#8, r14
 .Lascon_aead128_decrypt_with_cpy10:
@@ -717,64 +706,64 @@ ascon_aead128_decrypt_with:
 	mov	r11, r13
 	jmp	.Lascon_aead128_decrypt_with_words8
 .Lascon_aead128_decrypt_with_join9:
-	mov	r11, 90(sp)
-	mov	r12, 92(sp)
-	mov	r14, 94(sp)
-	mov	r15, 96(sp)
+	mov	r11, 92(sp)
+	mov	r12, 94(sp)
+	mov	r14, 96(sp)
+	mov	r15, 98(sp)
 	; ascon_aead128.ae:52: P.permute(s, rounds_init)
 	mov	sp, r12
-	add	#58, r12
+	add	#60, r12
 	mov	#12, r13
 	call	#ascon_aead128_P_permute
 	; ascon_aead128.ae:53: s[3] = s[3] ^ k0
-	mov	82(sp), r11
-	mov	12(sp), r15
+	mov	84(sp), r11
+	mov	12(sp), r8
+	mov	r8, r15
 	xor	@r15, r11
-	mov	84(sp), r12
+	mov	86(sp), r12
 	xor	2(r15), r12
-	mov	86(sp), r13
+	mov	88(sp), r13
 	xor	4(r15), r13
-	mov	88(sp), r14
+	mov	90(sp), r14
 	xor	6(r15), r14
-	mov	r11, 82(sp)
-	mov	r12, 84(sp)
-	mov	r13, 86(sp)
-	mov	r14, 88(sp)
+	mov	r11, 84(sp)
+	mov	r12, 86(sp)
+	mov	r13, 88(sp)
+	mov	r14, 90(sp)
 	; ascon_aead128.ae:54: s[4] = s[4] ^ k1
-	mov	90(sp), r11
-	mov	12(sp), r15
+	mov	92(sp), r11
 	xor	8(r15), r11
-	mov	92(sp), r12
+	mov	94(sp), r12
 	xor	10(r15), r12
-	mov	94(sp), r13
+	mov	96(sp), r13
 	xor	12(r15), r13
-	mov	96(sp), r14
+	mov	98(sp), r14
 	xor	14(r15), r14
-	mov	r11, 90(sp)
-	mov	r12, 92(sp)
-	mov	r13, 94(sp)
-	mov	r14, 96(sp)
+	mov	r11, 92(sp)
+	mov	r12, 94(sp)
+	mov	r13, 96(sp)
+	mov	r14, 98(sp)
 	; ascon_aead128.ae:121: absorb_ad(s, ad)
 	mov	sp, r12
-	add	#58, r12
+	add	#60, r12
 	mov	r9, r13
 	mov	r10, r14
 	call	#ascon_aead128_absorb_ad
 	; ascon_aead128.ae:123: full = m / rate
-	mov	52(sp), 16(sp)
+	mov	50(sp), 16(sp)
 	mov	16(sp), r15
 	rrum.w	#4, r15
 	mov	r15, 16(sp)
 	; ascon_aead128.ae:124: for i in 0..full {
-	mov	#0, 0(sp)
+	mov	#0, r10
 	mov	#0, 14(sp)
-	cmp	16(sp), 0(sp)
-	mov	14(sp), r15
+	cmp	r15, r10
+	mov	r10, r15
 	subc	#0, r15
 	jc	.Lascon_aead128_decrypt_with_done13
 .Lascon_aead128_decrypt_with_loop12:
 	; ascon_aead128.ae:125: off = rate * i
-	mov	@sp, r6
+	mov	r10, r6
 	rla	r6
 	adc	r6
 	rla	r6
@@ -795,13 +784,13 @@ ascon_aead128_decrypt_with:
 	mov	4(r11), 6(sp)
 	mov	6(r11), 4(sp)
 	mov	8(r11), 2(sp)
-	mov	10(r11), r7
-	mov	12(r11), r8
-	mov	14(r11), r9
+	mov	10(r11), 0(sp)
+	mov	12(r11), r7
+	mov	14(r11), r8
 	jmp	.Lascon_aead128_decrypt_with_join16
 .Lascon_aead128_decrypt_with_bytes14:
 	mov	sp, r12
-	add	#98, r12
+	add	#100, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lascon_aead128_decrypt_with_cpy17:
@@ -815,28 +804,28 @@ ascon_aead128_decrypt_with:
 	jmp	.Lascon_aead128_decrypt_with_words15
 .Lascon_aead128_decrypt_with_join16:
 	; ascon_aead128.ae:127: store_le(msg, off, rate_of(s) ^ c)
-	add	20(sp), r6
 	mov	10(sp), r4
-	xor	58(sp), r4
+	xor	60(sp), r4
 	mov	8(sp), r5
-	xor	60(sp), r5
-	mov	6(sp), r10
-	xor	62(sp), r10
+	xor	62(sp), r5
+	mov	6(sp), r9
+	xor	64(sp), r9
 	mov	4(sp), r11
-	xor	64(sp), r11
+	xor	66(sp), r11
 	mov	2(sp), r12
-	xor	66(sp), r12
-	mov	r7, r13
-	xor	68(sp), r13
-	mov	r8, r14
-	xor	70(sp), r14
-	mov	r9, r15
-	xor	72(sp), r15
+	xor	68(sp), r12
+	mov	@sp, r13
+	xor	70(sp), r13
+	mov	r7, r14
+	xor	72(sp), r14
+	mov	r8, r15
+	xor	74(sp), r15
+	add	20(sp), r6
 	bit	#1, r6
 	jnz	.Lascon_aead128_decrypt_with_bytes19
 	mov	r4, 0(r6)
 	mov	r5, 2(r6)
-	mov	r10, 4(r6)
+	mov	r9, 4(r6)
 	mov	r11, 6(r6)
 	mov	r12, 8(r6)
 	mov	r13, 10(r6)
@@ -844,16 +833,16 @@ ascon_aead128_decrypt_with:
 	mov	r15, 14(r6)
 	jmp	.Lascon_aead128_decrypt_with_stored20
 .Lascon_aead128_decrypt_with_bytes19:
-	mov	r4, 98(sp)
-	mov	r5, 100(sp)
-	mov	r10, 102(sp)
-	mov	r11, 104(sp)
-	mov	r12, 106(sp)
-	mov	r13, 108(sp)
-	mov	r14, 110(sp)
-	mov	r15, 112(sp)
+	mov	r4, 100(sp)
+	mov	r5, 102(sp)
+	mov	r9, 104(sp)
+	mov	r11, 106(sp)
+	mov	r12, 108(sp)
+	mov	r13, 110(sp)
+	mov	r14, 112(sp)
+	mov	r15, 114(sp)
 	mov	sp, r14
-	add	#98, r14
+	add	#100, r14
 	mov	#16, r15
 .Lascon_aead128_decrypt_with_cpy21:
 	mov.b	@r14, 0(r6)
@@ -863,222 +852,226 @@ ascon_aead128_decrypt_with:
 	jnz	.Lascon_aead128_decrypt_with_cpy21
 .Lascon_aead128_decrypt_with_stored20:
 	; ascon_aead128.ae:41: s[0] = r[63:0]
-	mov	10(sp), 58(sp)
-	mov	8(sp), 60(sp)
-	mov	6(sp), 62(sp)
-	mov	4(sp), 64(sp)
+	mov	10(sp), 60(sp)
+	mov	8(sp), 62(sp)
+	mov	6(sp), 64(sp)
+	mov	4(sp), 66(sp)
 	; ascon_aead128.ae:42: s[1] = r[127:64]
-	mov	2(sp), 66(sp)
-	mov	r7, 68(sp)
-	mov	r8, 70(sp)
-	mov	r9, 72(sp)
+	mov	2(sp), 68(sp)
+	mov	@sp, 70(sp)
+	mov	r7, 72(sp)
+	mov	r8, 74(sp)
 	; ascon_aead128.ae:129: P.permute(s, rounds_block)
 	mov	sp, r12
-	add	#58, r12
+	add	#60, r12
 	mov	#8, r13
 	call	#ascon_aead128_P_permute
-	add	#1, 0(sp)
+	add	#1, r10
 	addc	#0, 14(sp)
-	cmp	16(sp), 0(sp)
+	cmp	16(sp), r10
 	mov	14(sp), r15
 	subc	#0, r15
 	jnc	.Lascon_aead128_decrypt_with_loop12
 .Lascon_aead128_decrypt_with_done13:
 	; ascon_aead128.ae:131: off = rate * full
-	mov	16(sp), r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	mov	r15, r13
-	and	#65520, r13
-	and	#15, r15
+	mov	16(sp), r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	mov	r14, r15
+	and	#65520, r15
+	mov	r15, 28(sp)
+	and	#15, r14
 	; ascon_aead128.ae:132: last = m - off
-	mov	52(sp), r14
-	mov	#0, r12
-	sub	r13, r14
-	subc	r15, r12
+	mov	50(sp), r12
+	mov	#0, r13
+	sub	r15, r12
+	subc	r14, r13
 	; ascon_aead128.ae:134: p = first_bytes(r ^ load_le(ct, off, rate, last), last)
-	mov	r13, r7
-	add	18(sp), r7
-	cmp	#16, r14
+	mov	r15, r8
+	add	18(sp), r8
+	cmp	#16, r12
 	jnc	.Lascon_aead128_decrypt_with_bytes22
-	bit	#1, r7
+	bit	#1, r8
 	jnz	.Lascon_aead128_decrypt_with_bytes22
 .Lascon_aead128_decrypt_with_words23:
-	mov	@r7, r15
-	mov	2(r7), r5
-	mov	4(r7), r6
-	mov	6(r7), r8
-	mov	8(r7), r9
-	mov	10(r7), r4
-	mov	12(r7), r10
-	mov	14(r7), r11
+	mov	@r8, r7
+	mov	2(r8), r5
+	mov	4(r8), r15
+	mov	6(r8), r6
+	mov	8(r8), r9
+	mov	10(r8), r10
+	mov	12(r8), r11
+	mov	14(r8), r14
 	jmp	.Lascon_aead128_decrypt_with_join24
 .Lascon_aead128_decrypt_with_bytes22:
-	mov	sp, r8
-	add	#98, r8
-	mov	r8, r9
-	mov	#16, r10
-	mov	r14, r15
+	mov	sp, r9
+	add	#100, r9
+	mov	r9, r10
+	mov	#16, r11
+	mov	r12, r15
 .Lascon_aead128_decrypt_with_cpy25:
-	clr	r11
+	clr	r14
 	tst	r15
 	jz	.Lascon_aead128_decrypt_with_pad26
-	mov.b	@r7, r11
-	inc	r7
+	mov.b	@r8, r14
+	inc	r8
 	dec	r15
 .Lascon_aead128_decrypt_with_pad26:
-	mov.b	r11, 0(r9)
-	inc	r9
-	dec	r10
+	mov.b	r14, 0(r10)
+	inc	r10
+	dec	r11
 	jnz	.Lascon_aead128_decrypt_with_cpy25
-	mov	r8, r7
+	mov	r9, r8
 	jmp	.Lascon_aead128_decrypt_with_words23
 .Lascon_aead128_decrypt_with_join24:
-	xor	58(sp), r15
-	mov	r15, 44(sp)
-	mov	r5, r15
-	xor	60(sp), r15
-	mov	r15, 42(sp)
-	mov	r6, r15
-	xor	62(sp), r15
-	mov	r15, 36(sp)
-	mov	r8, r15
+	xor	60(sp), r7
+	mov	r5, r8
+	xor	62(sp), r8
 	xor	64(sp), r15
+	mov	r15, 22(sp)
+	mov	r6, r15
+	xor	66(sp), r15
 	mov	r15, 34(sp)
 	mov	r9, r15
-	xor	66(sp), r15
-	mov	r15, 32(sp)
-	xor	68(sp), r4
+	xor	68(sp), r15
+	mov	r15, 38(sp)
 	mov	r10, r15
 	xor	70(sp), r15
 	mov	r15, 40(sp)
 	mov	r11, r15
 	xor	72(sp), r15
-	mov	r15, 38(sp)
+	mov	r15, 42(sp)
+	mov	r14, r15
+	xor	74(sp), r15
+	mov	r15, 44(sp)
 	; ascon_aead128.ae:33: return x & ~(~(0 as u128) << (8 * count))
-	mov	r14, r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	mov	r11, r15
+	mov	r12, r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	mov	r14, r15
 	and	#65528, r15
+	mov	r15, 48(sp)
+	rlam.w	#3, r13
+	and	#7, r14
+	mov	r13, r15
+	bis	r14, r15
 	mov	r15, 46(sp)
-	rlam.w	#3, r12
-	and	#7, r11
-	mov	r12, r15
-	bis	r11, r15
-	mov	r15, 50(sp)
+	mov	#-1, r5
 	mov	#-1, r9
+	mov	#-1, r15
 	mov	#-1, r10
 	mov	#-1, r11
-	mov	#-1, r12
-	mov	#-1, r5
 	mov	#-1, r6
-	mov	#-1, r7
-	mov	#-1, r8
-	mov	46(sp), r15
-	tst	50(sp)
+	mov	#-1, r13
+	mov	#-1, r14
+	mov	48(sp), r4
+	tst	46(sp)
 	jnz	.Lascon_aead128_decrypt_with_shbig27
-	cmp	#128, r15
+	cmp	#128, r4
 	jc	.Lascon_aead128_decrypt_with_shbig27
 .Lascon_aead128_decrypt_with_shlimb30:
-	cmp	#16, r15
+	cmp	#16, r4
 	jnc	.Lascon_aead128_decrypt_with_shbits31
-	mov	r7, r8
-	mov	r6, r7
-	mov	r5, r6
-	mov	r12, r5
-	mov	r11, r12
+	mov	r13, r14
+	mov	r6, r13
+	mov	r11, r6
 	mov	r10, r11
-	mov	r9, r10
-	clr	r9
-	sub	#16, r15
+	mov	r15, r10
+	mov	r9, r15
+	mov	r5, r9
+	clr	r5
+	sub	#16, r4
 	jmp	.Lascon_aead128_decrypt_with_shlimb30
 .Lascon_aead128_decrypt_with_shbits31:
-	tst	r15
+	tst	r4
 	jz	.Lascon_aead128_decrypt_with_shend28
 .Lascon_aead128_decrypt_with_sh29:
-	rla	r9
+	rla	r5
+	rlc	r9
+	rlc	r15
 	rlc	r10
 	rlc	r11
-	rlc	r12
-	rlc	r5
 	rlc	r6
-	rlc	r7
-	rlc	r8
-	dec	r15
+	rlc	r13
+	rlc	r14
+	dec	r4
 	jnz	.Lascon_aead128_decrypt_with_sh29
 	jmp	.Lascon_aead128_decrypt_with_shend28
 .Lascon_aead128_decrypt_with_shbig27:
+	clr	r5
 	clr	r9
+	clr	r15
 	clr	r10
 	clr	r11
-	clr	r12
-	clr	r5
 	clr	r6
-	clr	r7
-	clr	r8
+	clr	r13
+	clr	r14
 .Lascon_aead128_decrypt_with_shend28:
-	inv	r9
-	inv	r10
-	inv	r11
-	inv	r12
 	inv	r5
-	inv	r6
-	inv	r7
-	mov	r8, r15
-	inv	r15
-	mov	44(sp), r8
+	and	r5, r7
+	inv	r9
 	and	r9, r8
-	mov	42(sp), r9
-	and	r10, r9
-	mov	36(sp), r10
-	and	r11, r10
-	mov	34(sp), r11
-	and	r12, r11
-	mov	32(sp), r12
-	and	r5, r12
-	and	r6, r4
-	mov	40(sp), r5
-	and	r7, r5
-	mov	38(sp), r6
+	inv	r15
+	mov	22(sp), r9
+	and	r15, r9
+	mov	r10, r15
+	inv	r15
+	mov	34(sp), r10
+	and	r15, r10
+	mov	r11, r15
+	inv	r15
+	mov	38(sp), r11
+	and	r15, r11
+	mov	r6, r15
+	inv	r15
+	mov	40(sp), r4
+	and	r15, r4
+	mov	r13, r15
+	inv	r15
+	mov	42(sp), r5
+	and	r15, r5
+	mov	r14, r15
+	inv	r15
+	mov	44(sp), r6
 	and	r15, r6
 	; ascon_aead128.ae:135: store_le(msg, off, p, last)
+	mov	28(sp), r13
 	add	20(sp), r13
-	cmp	#16, r14
+	cmp	#16, r12
 	jnc	.Lascon_aead128_decrypt_with_bytes32
 	bit	#1, r13
 	jnz	.Lascon_aead128_decrypt_with_bytes32
-	mov	r8, 0(r13)
-	mov	r9, 2(r13)
-	mov	r10, 4(r13)
-	mov	r11, 6(r13)
-	mov	r12, 8(r13)
+	mov	r7, 0(r13)
+	mov	r8, 2(r13)
+	mov	r9, 4(r13)
+	mov	r10, 6(r13)
+	mov	r11, 8(r13)
 	mov	r4, 10(r13)
 	mov	r5, 12(r13)
 	mov	r6, 14(r13)
 	jmp	.Lascon_aead128_decrypt_with_stored33
 .Lascon_aead128_decrypt_with_bytes32:
-	mov	r14, r15
-	mov	r8, 98(sp)
-	mov	r9, 100(sp)
-	mov	r10, 102(sp)
-	mov	r11, 104(sp)
-	mov	r12, 106(sp)
-	mov	r4, 108(sp)
-	mov	r5, 110(sp)
-	mov	r6, 112(sp)
+	mov	r7, 100(sp)
+	mov	r8, 102(sp)
+	mov	r9, 104(sp)
+	mov	r10, 106(sp)
+	mov	r11, 108(sp)
+	mov	r4, 110(sp)
+	mov	r5, 112(sp)
+	mov	r6, 114(sp)
 	mov	sp, r14
-	add	#98, r14
+	add	#100, r14
+	mov	r12, r15
 	cmp	#16, r15
 	jnc	.Lascon_aead128_decrypt_with_cnt34
 	mov	#16, r15
@@ -1093,26 +1086,25 @@ ascon_aead128_decrypt_with:
 	jnz	.Lascon_aead128_decrypt_with_cpy35
 .Lascon_aead128_decrypt_with_stored33:
 	; ascon_aead128.ae:136: set_rate(s, r ^ p ^ pad(last))
-	mov	r8, r15
-	xor	58(sp), r15
-	mov	r15, 30(sp)
-	mov	r9, r15
+	mov	r7, r15
 	xor	60(sp), r15
-	mov	r15, 28(sp)
-	mov	r10, r15
+	mov	r15, 36(sp)
+	mov	r8, r15
 	xor	62(sp), r15
+	mov	r15, 32(sp)
+	mov	r9, r15
+	xor	64(sp), r15
+	mov	r15, 30(sp)
+	mov	r10, r15
+	xor	66(sp), r15
 	mov	r15, 26(sp)
 	mov	r11, r15
-	xor	64(sp), r15
+	xor	68(sp), r15
 	mov	r15, 24(sp)
-	mov	r12, r15
-	xor	66(sp), r15
-	mov	r15, 22(sp)
-	xor	68(sp), r4
-	xor	70(sp), r5
-	xor	72(sp), r6
+	xor	70(sp), r4
+	xor	72(sp), r5
+	xor	74(sp), r6
 	; ascon_aead128.ae:28: return (1 as u128) << (8 * count)
-	mov	46(sp), r8
 	mov	#1, r9
 	mov	#0, r10
 	mov	#0, r11
@@ -1121,7 +1113,8 @@ ascon_aead128_decrypt_with:
 	mov	#0, r14
 	mov	#0, r15
 	mov	#0, r7
-	tst	50(sp)
+	mov	48(sp), r8
+	tst	46(sp)
 	jnz	.Lascon_aead128_decrypt_with_shbig36
 	cmp	#128, r8
 	jc	.Lascon_aead128_decrypt_with_shbig36
@@ -1164,15 +1157,15 @@ ascon_aead128_decrypt_with:
 	clr	r7
 .Lascon_aead128_decrypt_with_shend37:
 	; ascon_aead128.ae:136: set_rate(s, r ^ p ^ pad(last))
-	mov	30(sp), r8
+	mov	36(sp), r8
 	xor	r9, r8
-	mov	28(sp), r9
+	mov	32(sp), r9
 	xor	r10, r9
-	mov	26(sp), r10
+	mov	30(sp), r10
 	xor	r11, r10
-	mov	24(sp), r11
+	mov	26(sp), r11
 	xor	r12, r11
-	mov	22(sp), r12
+	mov	24(sp), r12
 	xor	r13, r12
 	mov	r4, r13
 	xor	r14, r13
@@ -1181,32 +1174,32 @@ ascon_aead128_decrypt_with:
 	mov	r6, r15
 	xor	r7, r15
 	; ascon_aead128.ae:41: s[0] = r[63:0]
-	mov	r8, 58(sp)
-	mov	r9, 60(sp)
-	mov	r10, 62(sp)
-	mov	r11, 64(sp)
+	mov	r8, 60(sp)
+	mov	r9, 62(sp)
+	mov	r10, 64(sp)
+	mov	r11, 66(sp)
 	; ascon_aead128.ae:42: s[1] = r[127:64]
-	mov	r12, 66(sp)
-	mov	r13, 68(sp)
-	mov	r14, 70(sp)
-	mov	r15, 72(sp)
+	mov	r12, 68(sp)
+	mov	r13, 70(sp)
+	mov	r14, 72(sp)
+	mov	r15, 74(sp)
 	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
 	mov	54(sp), r11
 	bit	#1, r11
 	jnz	.Lascon_aead128_decrypt_with_bytes41
 .Lascon_aead128_decrypt_with_words42:
-	mov	@r11, 48(sp)
-	mov	2(r11), r10
-	mov	4(r11), r9
-	mov	6(r11), r8
-	mov	8(r11), r7
-	mov	10(r11), r6
-	mov	12(r11), r5
-	mov	14(r11), r4
+	mov	@r11, r5
+	mov	2(r11), r6
+	mov	4(r11), r7
+	mov	6(r11), 58(sp)
+	mov	8(r11), 52(sp)
+	mov	10(r11), r8
+	mov	12(r11), r9
+	mov	14(r11), r10
 	jmp	.Lascon_aead128_decrypt_with_join43
 .Lascon_aead128_decrypt_with_bytes41:
 	mov	sp, r12
-	add	#98, r12
+	add	#100, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lascon_aead128_decrypt_with_cpy44:
@@ -1220,629 +1213,688 @@ ascon_aead128_decrypt_with:
 	jmp	.Lascon_aead128_decrypt_with_words42
 .Lascon_aead128_decrypt_with_join43:
 	; ascon_aead128.ae:74: s[2] = s[2] ^ k0
-	mov	74(sp), r14
-	mov	12(sp), r15
-	xor	@r15, r14
 	mov	76(sp), r13
-	xor	2(r15), r13
+	mov	12(sp), r4
+	mov	r4, r15
+	xor	@r15, r13
 	mov	78(sp), r12
-	xor	4(r15), r12
+	xor	2(r15), r12
 	mov	80(sp), r11
-	xor	6(r15), r11
-	mov	r14, 74(sp)
+	xor	4(r15), r11
+	mov	82(sp), r14
+	xor	6(r15), r14
 	mov	r13, 76(sp)
 	mov	r12, 78(sp)
 	mov	r11, 80(sp)
-	; ascon_aead128.ae:75: s[3] = s[3] ^ k1
-	mov	82(sp), r14
-	mov	12(sp), r15
-	xor	8(r15), r14
-	mov	84(sp), r13
-	xor	10(r15), r13
-	mov	86(sp), r12
-	xor	12(r15), r12
-	mov	88(sp), r11
-	xor	14(r15), r11
 	mov	r14, 82(sp)
+	; ascon_aead128.ae:75: s[3] = s[3] ^ k1
+	mov	84(sp), r13
+	xor	8(r15), r13
+	mov	86(sp), r12
+	xor	10(r15), r12
+	mov	88(sp), r11
+	xor	12(r15), r11
+	mov	90(sp), r14
+	xor	14(r15), r14
 	mov	r13, 84(sp)
 	mov	r12, 86(sp)
 	mov	r11, 88(sp)
+	mov	r14, 90(sp)
 	; ascon_aead128.ae:76: P.permute(s, rounds_init)
 	mov	sp, r12
-	add	#58, r12
+	add	#60, r12
 	mov	#12, r13
 	call	#ascon_aead128_P_permute
 	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
-	mov	96(sp), r13
-	mov	12(sp), r15
-	xor	14(r15), r13
-	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
-	mov	r4, r14
-	xor	r13, r14
-	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
-	mov	94(sp), r12
-	xor	12(r15), r12
+	mov	92(sp), r11
+	mov	12(sp), r4
+	mov	r4, r15
+	xor	8(r15), r11
+	mov	84(sp), r14
+	xor	@r15, r14
 	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
 	mov	r5, r13
-	xor	r12, r13
+	xor	r14, r13
 	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
-	mov	92(sp), r12
+	mov	94(sp), r12
 	xor	10(r15), r12
+	mov	86(sp), r5
+	xor	2(r15), r5
 	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
-	xor	r12, r6
+	mov	r6, r14
+	xor	r5, r14
 	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
-	mov	90(sp), r12
-	xor	8(r15), r12
+	mov	96(sp), r6
+	xor	12(r15), r6
+	mov	88(sp), r5
+	xor	4(r15), r5
 	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
-	xor	r12, r7
+	xor	r5, r7
 	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
-	mov	88(sp), r12
-	xor	6(r15), r12
+	mov	98(sp), r5
+	xor	14(r15), r5
+	mov	90(sp), r4
+	xor	6(r15), r4
 	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
+	mov	58(sp), r15
+	xor	r4, r15
+	mov	52(sp), r4
+	xor	r11, r4
 	xor	r12, r8
-	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
-	mov	86(sp), r12
-	xor	4(r15), r12
-	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
-	xor	r12, r9
-	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
-	mov	82(sp), r11
-	xor	@r15, r11
-	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
-	mov	48(sp), r12
-	xor	r11, r12
-	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
-	mov	84(sp), r11
-	xor	2(r15), r11
-	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
-	xor	r11, r10
-	bis	r10, r12
-	bis	r9, r12
-	bis	r8, r12
-	bis	r7, r12
-	bis	r6, r12
-	bis	r13, r12
-	bis	r14, r12
-	sub	#1, r12
+	xor	r6, r9
+	xor	r5, r10
+	bis	r14, r13
+	bis	r7, r13
+	bis	r15, r13
+	bis	r4, r13
+	bis	r8, r13
+	bis	r9, r13
+	bis	r10, r13
+	sub	#1, r13
 	clr	r14
 	adc	r14
 	xor	#1, r14
 	mov	56(sp), r15
 	mov	r14, 0(r15)
-	add	#114, sp
+	add	#116, sp
 	popm.w	#7, r10
 	ret
 	.size ascon_aead128_decrypt_with, .-ascon_aead128_decrypt_with
 
 
 ; --- ascon_aead128_P_permute: ascon_aead128.P.permute
-;     frame 74 bytes (37 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1444 bytes of code
+;     frame 64 bytes (32 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1342 bytes of code
 	.section .text.ascon_aead128_P_permute,"ax",@progbits
 	.local ascon_aead128_P_permute
 	.type ascon_aead128_P_permute, @function
 	.balign 2
 ascon_aead128_P_permute:
 	pushm.w	#7, r10
-	sub	#74, sp
-	mov	r12, 66(sp)
+	sub	#64, sp
+	mov	r12, 60(sp)
 	; ascon_p.ae:51: for i in 16 - rounds..16 {
 	mov	#16, r15
 	sub	r13, r15
 	mov.b	r15, r15
-	mov	r15, 64(sp)
+	mov	r15, 58(sp)
 	mov	r12, r15
-	mov	@r15, r4
-	mov	2(r15), r5
-	mov	4(r15), 24(sp)
-	mov	6(r15), 32(sp)
-	mov	8(r15), 56(sp)
-	mov	10(r15), 58(sp)
-	mov	12(r15), 60(sp)
-	mov	14(r15), 62(sp)
+	mov	@r15, 6(sp)
+	mov	2(r15), 4(sp)
+	mov	4(r15), 52(sp)
+	mov	6(r15), 50(sp)
+	mov	8(r15), r7
+	mov	10(r15), r8
+	mov	12(r15), r9
+	mov	14(r15), 34(sp)
 	mov	16(r15), r10
-	mov	18(r15), 14(sp)
+	mov	18(r15), 22(sp)
 	mov	20(r15), 8(sp)
-	mov	22(r15), 6(sp)
-	mov	24(r15), 4(sp)
-	mov	26(r15), 52(sp)
-	mov	28(r15), 50(sp)
-	mov	30(r15), 48(sp)
-	mov	32(r15), r11
-	mov	34(r15), r12
-	mov	36(r15), r13
-	mov	38(r15), r14
-	cmp	#16, 64(sp)
+	mov	22(r15), 56(sp)
+	mov	24(r15), r11
+	mov	26(r15), r12
+	mov	28(r15), r13
+	mov	30(r15), 14(sp)
+	mov	32(r15), r14
+	mov	34(r15), 12(sp)
+	mov	36(r15), 28(sp)
+	mov	38(r15), 54(sp)
+	cmp	#16, 58(sp)
 	jnc	.Lascon_aead128_P_permute_near3
 	br	#.Lascon_aead128_P_permute_done2
 .Lascon_aead128_P_permute_near3:
 .Lascon_aead128_P_permute_loop1:
 	; ascon_p.ae:52: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
-	mov	64(sp), r15
-	mov.b	ascon_aead128_P.rc(r15), r9
+	mov	58(sp), r15
+	mov.b	ascon_aead128_P.rc(r15), r15
 	; ascon_p.ae:21: x2 = x2 ^ (c as u64)
-	mov	r10, r15
-	xor	r9, r15
+	xor	r15, r10
 	; ascon_p.ae:24: x0 = x0 ^ x4
-	xor	r11, r4
-	xor	r12, r5
-	mov	24(sp), r6
-	xor	r13, r6
-	mov	32(sp), r7
-	xor	r14, r7
+	mov	6(sp), r5
+	xor	r14, r5
 	; ascon_p.ae:25: x4 = x4 ^ x3
-	xor	4(sp), r11
-	mov	r11, 34(sp)
-	xor	52(sp), r12
-	mov	r12, 30(sp)
-	xor	50(sp), r13
-	mov	r13, 26(sp)
-	xor	48(sp), r14
-	mov	r14, 22(sp)
+	mov	r14, r4
+	xor	r11, r4
 	; ascon_p.ae:26: x2 = x2 ^ x1
-	xor	56(sp), r15
-	mov	14(sp), r8
-	xor	58(sp), r8
-	mov	8(sp), r9
-	xor	60(sp), r9
-	mov	6(sp), r10
-	xor	62(sp), r10
-	; ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
-	mov	56(sp), r14
-	inv	r14
-	mov	58(sp), r11
-	inv	r11
-	mov	60(sp), r12
-	inv	r12
-	mov	62(sp), r13
-	inv	r13
-	and	r15, r14
-	mov	r14, 70(sp)
-	and	r8, r11
-	and	r9, r12
-	and	r10, r13
-	mov	r4, r14
-	xor	70(sp), r14
-	mov	r14, 44(sp)
-	mov	r5, r14
-	xor	r11, r14
-	mov	r14, 42(sp)
-	mov	r6, r14
-	xor	r12, r14
-	mov	r14, 40(sp)
-	mov	r7, r14
-	xor	r13, r14
-	mov	r14, 38(sp)
-	; ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	mov	r15, r11
-	inv	r11
-	mov	r8, r12
-	inv	r12
-	mov	r9, r13
-	inv	r13
 	mov	r10, r14
-	inv	r14
-	and	4(sp), r11
-	and	52(sp), r12
-	and	50(sp), r13
-	and	48(sp), r14
-	mov	56(sp), 2(sp)
-	xor	r11, 2(sp)
-	mov	58(sp), 0(sp)
-	xor	r12, 0(sp)
-	mov	60(sp), 18(sp)
-	xor	r13, 18(sp)
-	mov	62(sp), 46(sp)
-	xor	r14, 46(sp)
-	; ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	mov	4(sp), r11
-	inv	r11
-	mov	52(sp), r12
-	inv	r12
-	mov	50(sp), r13
-	inv	r13
-	mov	48(sp), r14
-	inv	r14
-	and	34(sp), r11
-	and	30(sp), r12
-	and	26(sp), r13
-	and	22(sp), r14
-	xor	r11, r15
-	mov	r15, 72(sp)
-	xor	r12, r8
-	xor	r13, r9
-	xor	r14, r10
-	; ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mov	34(sp), r12
-	inv	r12
-	mov	30(sp), r13
-	inv	r13
-	mov	26(sp), r14
-	inv	r14
-	mov	22(sp), r15
+	xor	r7, r14
+	; ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
+	mov	r7, r15
 	inv	r15
-	and	r4, r12
-	and	r5, r13
-	and	r6, r14
+	and	r14, r15
+	mov	r5, r6
+	xor	r15, r6
+	; ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
+	mov	r14, r15
+	inv	r15
+	and	r11, r15
+	mov	r7, r10
+	xor	r15, r10
+	; ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
+	mov	r11, r15
+	inv	r15
+	and	r4, r15
+	xor	r15, r14
+	; ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
+	mov	r4, r15
+	inv	r15
+	and	r5, r15
+	xor	r15, r11
+	; ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
+	inv	r5
+	and	r7, r5
+	xor	r5, r4
+	mov	r4, 46(sp)
+	; ascon_p.ae:32: t1 = t1 ^ t0
+	xor	r6, r10
+	mov	r10, 24(sp)
+	; ascon_p.ae:33: t0 = t0 ^ t4
+	xor	r4, r6
+	; ascon_p.ae:34: t3 = t3 ^ t2
+	xor	r14, r11
+	mov	r11, 48(sp)
+	; ascon_p.ae:35: t2 = ~t2
+	inv	r14
+	mov	r14, 32(sp)
+	; ascon_p.ae:24: x0 = x0 ^ x4
+	mov	4(sp), r7
+	mov	12(sp), r15
+	xor	r15, r7
+	; ascon_p.ae:25: x4 = x4 ^ x3
+	mov	r15, r5
+	xor	r12, r5
+	; ascon_p.ae:26: x2 = x2 ^ x1
+	mov	22(sp), r14
+	xor	r8, r14
+	; ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
+	mov	r8, r15
+	inv	r15
+	and	r14, r15
+	mov	r7, r10
+	xor	r15, r10
+	; ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
+	mov	r14, r15
+	inv	r15
+	and	r12, r15
+	mov	r8, r11
+	xor	r15, r11
+	; ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
+	mov	r12, r15
+	inv	r15
+	and	r5, r15
+	xor	r15, r14
+	; ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
+	mov	r5, r15
+	inv	r15
 	and	r7, r15
-	xor	r12, 4(sp)
-	mov	52(sp), r12
-	xor	r13, r12
-	mov	50(sp), r13
-	xor	r14, r13
-	mov	48(sp), r14
+	xor	r15, r12
+	; ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
+	inv	r7
+	and	r8, r7
+	mov	r5, r15
+	xor	r7, r15
+	mov	r15, 42(sp)
+	; ascon_p.ae:32: t1 = t1 ^ t0
+	mov	r11, r15
+	xor	r10, r15
+	mov	r15, 2(sp)
+	; ascon_p.ae:33: t0 = t0 ^ t4
+	mov	r10, r11
+	xor	42(sp), r11
+	; ascon_p.ae:34: t3 = t3 ^ t2
+	mov	r12, r15
+	xor	r14, r15
+	mov	r15, 38(sp)
+	; ascon_p.ae:35: t2 = ~t2
+	mov	r14, r15
+	inv	r15
+	mov	r15, 18(sp)
+	; ascon_p.ae:24: x0 = x0 ^ x4
+	mov	52(sp), r8
+	mov	28(sp), r15
+	xor	r15, r8
+	; ascon_p.ae:25: x4 = x4 ^ x3
+	mov	r15, r7
+	xor	r13, r7
+	; ascon_p.ae:26: x2 = x2 ^ x1
+	mov	8(sp), r14
+	xor	r9, r14
+	; ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
+	mov	r9, r15
+	inv	r15
+	and	r14, r15
+	mov	r8, r10
+	xor	r15, r10
+	; ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
+	mov	r14, r15
+	inv	r15
+	and	r13, r15
+	mov	r9, r12
+	xor	r15, r12
+	; ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
+	mov	r13, r15
+	inv	r15
+	and	r7, r15
+	xor	r15, r14
+	; ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
+	mov	r7, r15
+	inv	r15
+	and	r8, r15
+	xor	r15, r13
+	; ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
+	inv	r8
+	and	r9, r8
+	mov	r7, r15
+	xor	r8, r15
+	mov	r15, 30(sp)
+	; ascon_p.ae:32: t1 = t1 ^ t0
+	mov	r12, r15
+	xor	r10, r15
+	mov	r15, 0(sp)
+	; ascon_p.ae:33: t0 = t0 ^ t4
+	xor	30(sp), r10
+	; ascon_p.ae:34: t3 = t3 ^ t2
+	mov	r13, r15
+	xor	r14, r15
+	mov	r15, 20(sp)
+	; ascon_p.ae:35: t2 = ~t2
+	mov	r14, r13
+	inv	r13
+	; ascon_p.ae:24: x0 = x0 ^ x4
+	mov	50(sp), r8
+	mov	54(sp), r15
+	xor	r15, r8
+	; ascon_p.ae:25: x4 = x4 ^ x3
+	mov	r15, r5
+	mov	14(sp), r4
+	xor	r4, r5
+	; ascon_p.ae:26: x2 = x2 ^ x1
+	mov	56(sp), r12
+	mov	34(sp), r14
+	xor	r14, r12
+	; ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
+	mov	r14, r15
+	inv	r15
+	and	r12, r15
+	mov	r8, r7
+	xor	r15, r7
+	; ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
+	mov	r12, r15
+	inv	r15
+	and	r4, r15
+	mov	r14, r9
+	xor	r15, r9
+	; ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
+	mov	r4, r15
+	inv	r15
+	and	r5, r15
+	xor	r15, r12
+	; ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
+	mov	r5, r15
+	inv	r15
+	and	r8, r15
+	mov	r4, r14
 	xor	r15, r14
 	; ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	inv	r4
-	inv	r5
-	inv	r6
-	inv	r7
-	and	56(sp), r4
-	and	58(sp), r5
-	and	60(sp), r6
-	and	62(sp), r7
-	xor	r4, 34(sp)
-	xor	r5, 30(sp)
-	xor	r6, 26(sp)
-	xor	r7, 22(sp)
+	inv	r8
+	and	34(sp), r8
+	mov	r5, r15
+	xor	r8, r15
+	mov	r15, 16(sp)
 	; ascon_p.ae:32: t1 = t1 ^ t0
-	xor	44(sp), 2(sp)
-	xor	42(sp), 0(sp)
-	xor	40(sp), 18(sp)
-	mov	46(sp), r15
-	xor	38(sp), r15
-	mov	r15, 68(sp)
-	; ascon_p.ae:33: t0 = t0 ^ t4
-	mov	44(sp), r6
-	xor	34(sp), r6
-	mov	42(sp), r7
-	xor	30(sp), r7
-	mov	40(sp), r11
-	xor	26(sp), r11
-	mov	38(sp), r15
-	xor	22(sp), r15
-	; ascon_p.ae:34: t3 = t3 ^ t2
-	xor	72(sp), 4(sp)
-	xor	r8, r12
-	mov	r12, 36(sp)
-	xor	r9, r13
-	mov	r13, 28(sp)
-	xor	r10, r14
-	mov	r14, 20(sp)
-	; ascon_p.ae:35: t2 = ~t2
-	mov	72(sp), r14
-	inv	r14
-	mov	r14, 16(sp)
-	mov	r8, r13
-	inv	r13
-	mov	r9, r14
-	inv	r14
-	inv	r10
-	; ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
-	mov	r11, r9
-	mov	r15, r5
-	mov	r6, r8
-	mov	r7, r4
-	bit	#1, r9
-	rrc	r4
-	rrc	r8
-	rrc	r5
-	rrc	r9
-	bit	#1, r9
-	rrc	r4
-	rrc	r8
-	rrc	r5
-	rrc	r9
-	bit	#1, r9
-	rrc	r4
-	rrc	r8
-	rrc	r5
-	rrc	r9
-	mov	r6, r12
-	xor	r4, r12
-	mov	r12, 12(sp)
-	mov	r7, r12
-	xor	r9, r12
-	mov	r12, 10(sp)
-	mov	r11, r9
-	xor	r5, r9
-	mov	r15, r12
-	xor	r8, r12
-	rla	r11
-	rlc	r15
-	rlc	r6
-	rlc	r7
-	adc	r11
-	rla	r11
-	rlc	r15
-	rlc	r6
-	rlc	r7
-	adc	r11
-	rla	r11
-	rlc	r15
-	rlc	r6
-	rlc	r7
-	adc	r11
-	rla	r11
-	rlc	r15
-	rlc	r6
-	rlc	r7
-	adc	r11
-	xor	r11, 12(sp)
-	xor	r15, 10(sp)
 	mov	r9, r15
-	xor	r6, r15
-	mov	r15, 24(sp)
-	mov	r12, r15
 	xor	r7, r15
-	mov	r15, 32(sp)
+	mov	r15, 62(sp)
+	; ascon_p.ae:33: t0 = t0 ^ t4
+	xor	16(sp), r7
+	; ascon_p.ae:34: t3 = t3 ^ t2
+	xor	r12, r14
+	; ascon_p.ae:35: t2 = ~t2
+	inv	r12
+	; ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
+	mov	r10, r8
+	mov	r7, r9
+	mov	r6, r5
+	mov	r11, r4
+	bit	#1, r8
+	rrc	r4
+	rrc	r5
+	rrc	r9
+	rrc	r8
+	bit	#1, r8
+	rrc	r4
+	rrc	r5
+	rrc	r9
+	rrc	r8
+	bit	#1, r8
+	rrc	r4
+	rrc	r5
+	rrc	r9
+	rrc	r8
+	mov	r6, r15
+	xor	r4, r15
+	mov	r15, 6(sp)
+	mov	r11, r15
+	xor	r8, r15
+	mov	r15, 4(sp)
+	mov	r10, r8
+	xor	r9, r8
+	mov	r7, r9
+	xor	r5, r9
+	mov	r7, r15
+	rla	r10
+	rlc	r15
+	rlc	r6
+	rlc	r11
+	adc	r10
+	rla	r10
+	rlc	r15
+	rlc	r6
+	rlc	r11
+	adc	r10
+	rla	r10
+	rlc	r15
+	rlc	r6
+	rlc	r11
+	adc	r10
+	rla	r10
+	rlc	r15
+	rlc	r6
+	rlc	r11
+	adc	r10
+	xor	r10, 6(sp)
+	xor	r15, 4(sp)
+	mov	r8, r15
+	xor	r6, r15
+	mov	r15, 52(sp)
+	mov	r9, r15
+	xor	r11, r15
+	mov	r15, 50(sp)
 	; ascon_p.ae:38: t1 ^ (t1 >>> 61) ^ (t1 >>> 39),
-	mov	2(sp), r9
+	mov	24(sp), r8
+	mov	r8, r9
+	mov	2(sp), r7
+	mov	r7, r10
 	mov	@sp, r11
-	mov	18(sp), r12
-	mov	68(sp), r15
+	mov	62(sp), r15
 	rla	r9
+	rlc	r10
 	rlc	r11
-	rlc	r12
 	rlc	r15
 	adc	r9
 	rla	r9
+	rlc	r10
 	rlc	r11
-	rlc	r12
 	rlc	r15
 	adc	r9
 	rla	r9
+	rlc	r10
 	rlc	r11
-	rlc	r12
 	rlc	r15
 	adc	r9
-	mov	2(sp), r4
+	mov	r8, r4
 	xor	r9, r4
-	mov	@sp, r5
-	xor	r11, r5
-	mov	18(sp), r6
-	xor	r12, r6
-	mov	68(sp), r7
+	mov	r7, r5
+	xor	r10, r5
+	mov	@sp, r6
+	xor	r11, r6
+	mov	62(sp), r11
+	mov	r11, r7
 	xor	r15, r7
-	mov	68(sp), r15
-	mov	2(sp), r9
+	mov	r11, r15
+	mov	r8, r9
+	mov	2(sp), r10
 	mov	@sp, r11
-	mov	18(sp), r12
 	swpb	r15
 	mov	r15, r8
 	swpb	r9
 	xor.b	r9, r8
 	xor	r9, r8
+	swpb	r10
+	xor.b	r10, r9
+	xor	r10, r9
 	swpb	r11
-	xor.b	r11, r9
+	xor.b	r11, r10
+	xor	r11, r10
+	xor.b	r15, r11
+	xor	r15, r11
+	rla	r11
+	rlc	r8
+	rlc	r9
+	rlc	r10
+	adc	r11
+	mov	r4, r15
+	xor	r11, r15
+	mov	r15, 44(sp)
+	mov	r5, r15
+	xor	r8, r15
+	mov	r15, 40(sp)
+	mov	r6, r15
+	xor	r9, r15
+	mov	r15, 36(sp)
+	mov	r7, r15
+	xor	r10, r15
+	mov	r15, 34(sp)
+	; ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
+	mov	18(sp), r5
+	mov	r5, r9
+	mov	r13, r10
+	mov	r12, r11
+	mov	32(sp), r4
+	mov	r4, r15
+	bit	#1, r9
+	rrc	r15
+	rrc	r11
+	rrc	r10
+	rrc	r9
+	mov	r4, r6
+	xor	r15, r6
+	mov	r5, r7
+	xor	r9, r7
+	mov	r13, r8
+	xor	r10, r8
+	mov	r12, r9
 	xor	r11, r9
+	mov	r5, r15
+	mov	r13, r10
+	mov	r12, r11
+	mov	r4, r12
+	swpb	r15
+	mov	r15, r13
+	swpb	r10
+	xor.b	r10, r13
+	xor	r10, r13
+	swpb	r11
+	xor.b	r11, r10
+	xor	r11, r10
 	swpb	r12
 	xor.b	r12, r11
 	xor	r12, r11
 	xor.b	r15, r12
 	xor	r15, r12
 	rla	r12
-	rlc	r8
-	rlc	r9
+	rlc	r13
+	rlc	r10
 	rlc	r11
 	adc	r12
-	mov	r4, r15
-	xor	r12, r15
-	mov	r15, 56(sp)
-	mov	r5, r15
-	xor	r8, r15
-	mov	r15, 58(sp)
+	rla	r12
+	rlc	r13
+	rlc	r10
+	rlc	r11
+	adc	r12
 	mov	r6, r15
-	xor	r9, r15
-	mov	r15, 60(sp)
-	mov	r7, r15
-	xor	r11, r15
-	mov	r15, 62(sp)
-	; ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
-	mov	r13, r9
-	mov	r14, r11
-	mov	r10, r12
-	mov	16(sp), r15
-	bit	#1, r9
-	rrc	r15
-	rrc	r12
-	rrc	r11
-	rrc	r9
-	mov	16(sp), r7
-	xor	r15, r7
-	mov	r13, r8
-	xor	r9, r8
-	mov	r14, r9
-	xor	r11, r9
-	mov	r10, r11
-	xor	r12, r11
-	mov	r13, r15
-	mov	r14, r12
-	mov	16(sp), r13
-	swpb	r15
-	mov	r15, r14
-	swpb	r12
-	xor.b	r12, r14
-	xor	r12, r14
-	swpb	r10
-	xor.b	r10, r12
-	xor	r10, r12
-	swpb	r13
-	xor.b	r13, r10
-	xor	r13, r10
-	xor.b	r15, r13
-	xor	r15, r13
-	rla	r13
-	rlc	r14
-	rlc	r12
-	rlc	r10
-	adc	r13
-	rla	r13
-	rlc	r14
-	rlc	r12
-	rlc	r10
-	adc	r13
+	xor	r12, r15
+	mov	r15, 26(sp)
 	mov	r7, r15
 	xor	r13, r15
-	mov	r15, 54(sp)
+	mov	r15, 22(sp)
+	mov	r8, r15
+	xor	r10, r15
+	mov	r15, 8(sp)
+	mov	r9, r13
+	xor	r11, r13
+	; ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
+	mov	38(sp), r6
+	mov	r6, r11
+	mov	20(sp), r5
+	mov	r5, r9
+	mov	r14, r10
+	mov	48(sp), r4
+	mov	r4, r12
+	swpb	r11
+	mov	r11, r15
+	swpb	r9
+	xor.b	r9, r15
+	xor	r9, r15
+	swpb	r10
+	xor.b	r10, r9
+	xor	r10, r9
+	swpb	r12
+	xor.b	r12, r10
+	xor	r12, r10
+	xor.b	r11, r12
+	xor	r11, r12
+	bit	#1, r12
+	rrc	r10
+	rrc	r9
+	rrc	r15
+	rrc	r12
+	bit	#1, r12
+	rrc	r10
+	rrc	r9
+	rrc	r15
+	rrc	r12
+	mov	r4, r11
+	xor	r12, r11
+	mov	r6, r12
+	xor	r15, r12
+	mov	r5, r7
+	xor	r9, r7
+	mov	r14, r8
+	xor	r10, r8
+	mov	r5, r9
+	mov	r14, r10
+	mov	r4, r14
+	mov	r6, r15
+	bit	#1, r9
+	rrc	r15
+	rrc	r14
+	rrc	r10
+	rrc	r9
+	xor	r15, r11
+	xor	r9, r12
+	mov	r7, r15
+	xor	r10, r15
+	mov	r15, 10(sp)
 	mov	r8, r15
 	xor	r14, r15
 	mov	r15, 14(sp)
-	mov	r9, r15
-	xor	r12, r15
-	mov	r15, 8(sp)
-	mov	r11, r15
-	xor	r10, r15
-	mov	r15, 6(sp)
-	; ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
-	mov	36(sp), r15
-	mov	28(sp), r11
-	mov	20(sp), r12
-	mov	4(sp), r13
-	swpb	r15
-	mov	r15, r14
-	swpb	r11
-	xor.b	r11, r14
-	xor	r11, r14
-	swpb	r12
-	xor.b	r12, r11
-	xor	r12, r11
-	swpb	r13
-	xor.b	r13, r12
-	xor	r13, r12
-	xor.b	r15, r13
-	xor	r15, r13
-	bit	#1, r13
-	rrc	r12
-	rrc	r11
-	rrc	r14
-	rrc	r13
-	bit	#1, r13
-	rrc	r12
-	rrc	r11
-	rrc	r14
-	rrc	r13
-	mov	4(sp), r15
-	xor	r13, r15
-	mov	36(sp), r7
-	xor	r14, r7
-	mov	28(sp), r8
-	xor	r11, r8
-	mov	20(sp), r9
-	xor	r12, r9
-	mov	28(sp), r11
-	mov	20(sp), r12
-	mov	4(sp), r13
-	mov	36(sp), r14
-	bit	#1, r11
-	rrc	r14
-	rrc	r13
-	rrc	r12
-	rrc	r11
-	xor	r14, r15
-	mov	r15, 4(sp)
-	xor	r11, r7
-	xor	r12, r8
-	xor	r13, r9
 	; ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
-	mov	30(sp), r11
-	mov	26(sp), r12
-	mov	22(sp), r13
-	mov	34(sp), r14
-	swpb	r11
-	mov	r11, r15
-	swpb	r12
-	xor.b	r12, r15
-	xor	r12, r15
-	swpb	r13
-	xor.b	r13, r12
-	xor	r13, r12
+	mov	42(sp), r7
+	mov	r7, r8
+	mov	30(sp), r9
+	mov	16(sp), r10
+	mov	46(sp), r6
+	mov	r6, r14
+	swpb	r8
+	mov	r8, r15
+	swpb	r9
+	xor.b	r9, r15
+	xor	r9, r15
+	swpb	r10
+	xor.b	r10, r9
+	xor	r10, r9
 	swpb	r14
-	xor.b	r14, r13
-	xor	r14, r13
-	xor.b	r11, r14
-	xor	r11, r14
+	xor.b	r14, r10
+	xor	r14, r10
+	xor.b	r8, r14
+	xor	r8, r14
 	rla	r14
 	rlc	r15
-	rlc	r12
-	rlc	r13
+	rlc	r9
+	rlc	r10
 	adc	r14
-	mov	34(sp), r11
-	xor	r14, r11
-	mov	30(sp), r4
-	xor	r15, r4
-	mov	26(sp), r5
-	xor	r12, r5
-	mov	22(sp), r6
-	xor	r13, r6
-	mov	22(sp), r12
-	mov	34(sp), r14
-	mov	30(sp), r10
-	mov	26(sp), r15
-	swpb	r12
-	mov	r12, r13
+	mov	r6, r4
+	xor	r14, r4
+	mov	r7, r5
+	xor	r15, r5
+	mov	30(sp), r8
+	mov	r8, r6
+	xor	r9, r6
+	mov	16(sp), r15
+	mov	r15, r7
+	xor	r10, r7
+	mov	r15, r14
+	mov	46(sp), r9
+	mov	42(sp), r10
+	mov	r8, r15
 	swpb	r14
-	xor.b	r14, r13
-	xor	r14, r13
+	mov	r14, r8
+	swpb	r9
+	xor.b	r9, r8
+	xor	r9, r8
 	swpb	r10
-	xor.b	r10, r14
-	xor	r10, r14
+	xor.b	r10, r9
+	xor	r10, r9
 	swpb	r15
 	xor.b	r15, r10
 	xor	r15, r10
-	xor.b	r12, r15
-	xor	r12, r15
+	xor.b	r14, r15
+	xor	r14, r15
 	bit	#1, r15
 	rrc	r10
-	rrc	r14
-	rrc	r13
+	rrc	r9
+	rrc	r8
 	rrc	r15
-	xor	r15, r11
-	mov	r4, r12
-	xor	r13, r12
-	mov	r5, r13
-	xor	r14, r13
-	mov	r6, r14
-	xor	r10, r14
-	mov	12(sp), r4
-	mov	10(sp), r5
-	mov	54(sp), r10
-	mov	r7, 52(sp)
-	mov	r8, 50(sp)
-	mov	r9, 48(sp)
-	add	#1, 64(sp)
-	cmp	#16, 64(sp)
+	mov	r4, r14
+	xor	r15, r14
+	xor	r8, r5
+	xor	r9, r6
+	mov	r7, r15
+	xor	r10, r15
+	mov	44(sp), r7
+	mov	40(sp), r8
+	mov	36(sp), r9
+	mov	26(sp), r10
+	mov	r13, 56(sp)
+	mov	10(sp), r13
+	mov	r5, 12(sp)
+	mov	r6, 28(sp)
+	mov	r15, 54(sp)
+	add	#1, 58(sp)
+	cmp	#16, 58(sp)
 	jc	.Lascon_aead128_P_permute_near4
 	br	#.Lascon_aead128_P_permute_loop1
 .Lascon_aead128_P_permute_near4:
 .Lascon_aead128_P_permute_done2:
 	; ascon_p.ae:54: s[0] = x0
-	mov	66(sp), r15
-	mov	r4, 0(r15)
-	mov	r5, 2(r15)
-	mov	24(sp), 4(r15)
-	mov	32(sp), 6(r15)
+	mov	60(sp), r6
+	mov	r6, r15
+	mov	6(sp), 0(r15)
+	mov	4(sp), 2(r15)
+	mov	52(sp), 4(r15)
+	mov	50(sp), 6(r15)
 	; ascon_p.ae:55: s[1] = x1
-	mov	56(sp), 8(r15)
-	mov	58(sp), 10(r15)
-	mov	60(sp), 12(r15)
-	mov	62(sp), 14(r15)
+	mov	r7, 8(r15)
+	mov	r8, 10(r15)
+	mov	r9, 12(r15)
+	mov	34(sp), 14(r15)
 	; ascon_p.ae:56: s[2] = x2
 	mov	r10, 16(r15)
-	mov	14(sp), 18(r15)
+	mov	22(sp), 18(r15)
 	mov	8(sp), 20(r15)
-	mov	6(sp), 22(r15)
+	mov	56(sp), 22(r15)
 	; ascon_p.ae:57: s[3] = x3
-	mov	4(sp), 24(r15)
-	mov	52(sp), 26(r15)
-	mov	50(sp), 28(r15)
-	mov	48(sp), 30(r15)
+	mov	r11, 24(r15)
+	mov	r12, 26(r15)
+	mov	r13, 28(r15)
+	mov	14(sp), 30(r15)
 	; ascon_p.ae:58: s[4] = x4
-	mov	r11, 32(r15)
-	mov	r12, 34(r15)
-	mov	r13, 36(r15)
-	mov	r14, 38(r15)
-	add	#74, sp
+	mov	r14, 32(r15)
+	mov	12(sp), 34(r15)
+	mov	28(sp), 36(r15)
+	mov	54(sp), 38(r15)
+	add	#64, sp
 	popm.w	#7, r10
 	ret
 	.size ascon_aead128_P_permute, .-ascon_aead128_P_permute
@@ -1850,7 +1902,7 @@ ascon_aead128_P_permute:
 
 ; --- ascon_aead128_absorb_ad: ascon_aead128.absorb_ad
 ;     frame 42 bytes (13 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 564 bytes of code
+;     estimated 562 bytes of code
 	.section .text.ascon_aead128_absorb_ad,"ax",@progbits
 	.local ascon_aead128_absorb_ad
 	.type ascon_aead128_absorb_ad, @function
@@ -1863,7 +1915,7 @@ ascon_aead128_absorb_ad:
 	mov	r14, 22(sp)
 	; ascon_aead128.ae:61: if n > 0 {
 	mov	#0, r15
-	cmp	22(sp), r15
+	cmp	r14, r15
 	subc	#0, r15
 	clr	r15
 	adc	r15

@@ -214,7 +214,7 @@ elephant_dumbo_decrypt_with:
 
 ; --- elephant_dumbo_P_permute: elephant_dumbo.P.permute
 ;     frame 14 bytes (7 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1118 bytes of code
+;     estimated 1116 bytes of code
 	.section .text.elephant_dumbo_P_permute,"ax",@progbits
 	.local elephant_dumbo_P_permute
 	.type elephant_dumbo_P_permute, @function
@@ -238,9 +238,10 @@ elephant_dumbo_P_permute:
 	mov	#117, 6(sp)
 .Lelephant_dumbo_P_permute_loop1:
 	; spongent_pi160.ae:43: x = x ^ (c as u160) ^ ((reverse8(c) as u160) << (n - 8))
-	xor	6(sp), r6
+	mov	6(sp), r4
+	xor	r4, r6
 	mov	#0, r12
-	mov	6(sp), r15
+	mov	r4, r15
 	rra	r15
 	rlc	r12
 	rra	r15
@@ -683,12 +684,12 @@ elephant_dumbo_P_permute:
 	rra	r4
 	rrc	r13
 	; spongent_pi160.ae:44: c = ((c << 1) | ((c >> 6) ^ (c >> 5)) & 1) & 0x7f
-	mov	6(sp), r4
+	mov	6(sp), r15
+	mov	r15, r4
 	rla.b	r4
-	mov	6(sp), r5
+	mov	r15, r5
 	rrum.w	#4, r5
 	rrum.w	#1, r5
-	mov	6(sp), r15
 	swpb	r15
 	rla	r15
 	adc	r15
@@ -706,7 +707,8 @@ elephant_dumbo_P_permute:
 	dec	10(sp)
 	jnz	.Lelephant_dumbo_P_permute_loop1
 .Lelephant_dumbo_P_permute_done2:
-	mov	12(sp), r15
+	mov	12(sp), r12
+	mov	r12, r15
 	mov	r6, 0(r15)
 	mov	8(sp), 2(r15)
 	mov	r10, 4(r15)
@@ -725,7 +727,7 @@ elephant_dumbo_P_permute:
 
 ; --- elephant_dumbo_crypt: elephant_dumbo.crypt
 ;     frame 384 bytes (132 spill slots, locals 120), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 6590 bytes of code
+;     estimated 6556 bytes of code
 	.section .text.elephant_dumbo_crypt,"ax",@progbits
 	.local elephant_dumbo_crypt
 	.type elephant_dumbo_crypt, @function
@@ -743,13 +745,14 @@ elephant_dumbo_crypt:
 	mov	410(sp), 236(sp)
 	mov	414(sp), 260(sp)
 	; elephant_dumbo.ae:77: blocks_c = 1 + m / block
-	mov	192(sp), r9
+	mov	192(sp), r6
+	mov	r6, r9
 	rla	r9
 	adc	r9
 	mov	r9, r8
 	and	#65534, r8
 	and	#1, r9
-	mov	192(sp), r14
+	mov	r6, r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -767,7 +770,7 @@ elephant_dumbo_crypt:
 	addc	#0, r11
 	addc	#0, r12
 	addc	#0, r13
-	mov	192(sp), r14
+	mov	r6, r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -784,7 +787,7 @@ elephant_dumbo_crypt:
 	addc	#0, r11
 	addc	#0, r12
 	addc	#0, r13
-	mov	192(sp), r15
+	mov	r6, r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -796,7 +799,7 @@ elephant_dumbo_crypt:
 	addc	#0, r11
 	addc	#0, r12
 	addc	#0, r13
-	mov	192(sp), r15
+	mov	r6, r15
 	swpb	r15
 	mov	r15, r14
 	and	#65280, r14
@@ -806,7 +809,7 @@ elephant_dumbo_crypt:
 	addc	#0, r11
 	addc	#0, r12
 	addc	#0, r13
-	mov	192(sp), r15
+	mov	r6, r15
 	swpb	r15
 	rla	r15
 	adc	r15
@@ -822,7 +825,7 @@ elephant_dumbo_crypt:
 	addc	#0, r11
 	addc	#0, r12
 	addc	#0, r13
-	mov	192(sp), r15
+	mov	r6, r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -839,7 +842,7 @@ elephant_dumbo_crypt:
 	addc	#0, r11
 	addc	#0, r12
 	addc	#0, r13
-	mov	192(sp), r14
+	mov	r6, r14
 	bit	#1, r14
 	rrc	r14
 	mov	r14, r15
@@ -851,11 +854,11 @@ elephant_dumbo_crypt:
 	addc	#0, r12
 	addc	#0, r13
 	add	#0, r8
-	addc	192(sp), r9
+	addc	r6, r9
 	addc	#0, r11
 	addc	#0, r12
 	addc	#0, r13
-	mov	192(sp), r15
+	mov	r6, r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -870,7 +873,7 @@ elephant_dumbo_crypt:
 	addc	r15, r11
 	addc	#0, r12
 	addc	#0, r13
-	mov	192(sp), r15
+	mov	r6, r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -887,7 +890,7 @@ elephant_dumbo_crypt:
 	addc	r15, r11
 	addc	#0, r12
 	addc	#0, r13
-	mov	192(sp), r15
+	mov	r6, r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -899,7 +902,7 @@ elephant_dumbo_crypt:
 	addc	r15, r11
 	addc	#0, r12
 	addc	#0, r13
-	mov	192(sp), r15
+	mov	r6, r15
 	swpb	r15
 	mov	r15, r14
 	and	#65280, r14
@@ -909,7 +912,7 @@ elephant_dumbo_crypt:
 	addc	r15, r11
 	addc	#0, r12
 	addc	#0, r13
-	mov	192(sp), r15
+	mov	r6, r15
 	swpb	r15
 	rla	r15
 	adc	r15
@@ -925,7 +928,7 @@ elephant_dumbo_crypt:
 	addc	r15, r11
 	addc	#0, r12
 	addc	#0, r13
-	mov	192(sp), r14
+	mov	r6, r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
@@ -942,7 +945,7 @@ elephant_dumbo_crypt:
 	addc	r14, r11
 	addc	#0, r12
 	addc	#0, r13
-	mov	192(sp), r14
+	mov	r6, r14
 	bit	#1, r14
 	rrc	r14
 	mov	r14, r15
@@ -955,7 +958,7 @@ elephant_dumbo_crypt:
 	addc	#0, r13
 	add	#0, r8
 	addc	#0, r9
-	addc	192(sp), r11
+	addc	r6, r11
 	addc	#0, r12
 	addc	#0, r13
 	and	#1, r13
@@ -992,7 +995,7 @@ elephant_dumbo_crypt:
 	add	#1, 230(sp)
 	addc	#0, 228(sp)
 	; elephant_dumbo.ae:78: blocks_m = (m + block - 1) / block
-	mov	192(sp), r7
+	mov	r6, r7
 	mov	#0, r8
 	add	#20, r7
 	addc	#0, r8
@@ -1932,13 +1935,14 @@ elephant_dumbo_crypt:
 	jmp	.Lelephant_dumbo_crypt_words12
 .Lelephant_dumbo_crypt_join13:
 	; elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
-	cmp	#8, 222(sp)
+	mov	222(sp), r14
+	cmp	#8, r14
 	mov	#0, r15
 	subc	#0, r15
 	clr	r4
 	adc	r4
 	xor	#1, r4
-	mov	222(sp), r13
+	mov	r14, r13
 	mov	#0, r15
 	add	#12, r13
 	addc	#0, r15
@@ -1954,7 +1958,8 @@ elephant_dumbo_crypt:
 	and	#7, r13
 	bis	r13, r15
 	mov	r15, 132(sp)
-	mov	232(sp), r15
+	mov	232(sp), r13
+	mov	r13, r15
 	mov	2(r15), 246(sp)
 	mov	4(r15), 244(sp)
 	mov	6(r15), 242(sp)
@@ -2045,9 +2050,10 @@ elephant_dumbo_crypt:
 	inv	r4
 	inc	r4
 	mov	158(sp), r7
-	xor	160(sp), r7
+	mov	160(sp), r6
+	xor	r6, r7
 	and	r4, r7
-	mov	160(sp), r5
+	mov	r6, r5
 	xor	r7, r5
 	mov	156(sp), r7
 	xor	162(sp), r7
@@ -2128,7 +2134,8 @@ elephant_dumbo_crypt:
 .Lelephant_dumbo_crypt_near58:
 .Lelephant_dumbo_crypt_loop21:
 	; elephant_dumbo.ae:36: t = (x[7:0] <<< 3) ^ (x[31:24] << 7) ^ (x[111:104] >> 7)
-	mov.b	164(sp), r15
+	mov	164(sp), r14
+	mov.b	r14, r15
 	mov	r15, r12
 	rlam.w	#3, r12
 	rrum.w	#4, r15
@@ -2145,7 +2152,7 @@ elephant_dumbo_crypt:
 	rrum.w	#3, r15
 	xor	r15, r12
 	; elephant_dumbo.ae:37: return cat(t, x[159:8])
-	mov	164(sp), r15
+	mov	r14, r15
 	mov	168(sp), r5
 	mov	188(sp), r6
 	mov	186(sp), r7
@@ -2206,18 +2213,20 @@ elephant_dumbo_crypt:
 	bis	r14, r15
 	mov	r15, 150(sp)
 	; elephant_dumbo.ae:88: off = block * i
-	mov	154(sp), r15
+	mov	154(sp), r10
+	mov	r10, r15
 	rla	r15
 	adc	r15
 	rla	r15
 	adc	r15
 	mov	r15, r11
 	and	#65532, r11
-	mov	152(sp), r12
+	mov	152(sp), r9
+	mov	r9, r12
 	rlam.w	#2, r12
 	and	#3, r15
 	bis	r15, r12
-	mov	154(sp), r13
+	mov	r10, r13
 	rla	r13
 	adc	r13
 	rla	r13
@@ -2228,7 +2237,7 @@ elephant_dumbo_crypt:
 	adc	r13
 	mov	r13, r14
 	and	#65520, r14
-	mov	152(sp), r15
+	mov	r9, r15
 	rlam.w	#4, r15
 	and	#15, r13
 	bis	r13, r15
@@ -2237,8 +2246,8 @@ elephant_dumbo_crypt:
 	add	r14, 32(sp)
 	addc	r15, 76(sp)
 	; elephant_dumbo.ae:89: if i < blocks_m {
-	cmp	226(sp), 154(sp)
-	mov	152(sp), r15
+	cmp	226(sp), r10
+	mov	r9, r15
 	subc	224(sp), r15
 	clr	r15
 	adc	r15
@@ -2273,7 +2282,7 @@ elephant_dumbo_crypt:
 	mov	218(sp), 20(sp)
 	xor	4(sp), 20(sp)
 	mov	216(sp), r5
-	xor	262(sp), r5
+	xor	r15, r5
 	mov	214(sp), r9
 	xor	r6, r9
 	mov	212(sp), r11
@@ -2283,7 +2292,8 @@ elephant_dumbo_crypt:
 	; elephant_dumbo.ae:90: count = if m - off < block then m - off else block
 	mov	192(sp), r10
 	mov	#0, r15
-	sub	32(sp), r10
+	mov	32(sp), r14
+	sub	r14, r10
 	subc	76(sp), r15
 	cmp	#20, r10
 	subc	#0, r15
@@ -2296,7 +2306,7 @@ elephant_dumbo_crypt:
 	and	r15, r10
 	xor	#20, r10
 	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	mov	32(sp), r13
+	mov	r14, r13
 	add	240(sp), r13
 	cmp	#20, r10
 	jnc	.Lelephant_dumbo_crypt_bytes25
@@ -2439,14 +2449,16 @@ elephant_dumbo_crypt:
 .Lelephant_dumbo_crypt_endif24:
 	; elephant_dumbo.ae:93: if (i > 0) & (i <= blocks_c) {
 	mov	#0, r15
-	cmp	154(sp), r15
-	subc	152(sp), r15
+	mov	154(sp), r13
+	cmp	r13, r15
+	mov	152(sp), r12
+	subc	r12, r15
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	cmp	154(sp), 230(sp)
+	cmp	r13, 230(sp)
 	mov	228(sp), r15
-	subc	152(sp), r15
+	subc	r12, r15
 	clr	r15
 	adc	r15
 	and	r15, r14
@@ -2653,9 +2665,10 @@ elephant_dumbo_crypt:
 	and	r5, r13
 	mov	106(sp), r4
 	xor	r13, r4
-	xor	108(sp), r14
+	mov	108(sp), r13
+	xor	r13, r14
 	and	r5, r14
-	mov	108(sp), r5
+	mov	r13, r5
 	xor	r14, r5
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
 	mov	r6, r13
@@ -2971,9 +2984,10 @@ elephant_dumbo_crypt:
 	and	r5, r13
 	mov	100(sp), r4
 	xor	r13, r4
-	xor	104(sp), r14
+	mov	104(sp), r13
+	xor	r13, r14
 	and	r5, r14
-	mov	104(sp), r5
+	mov	r13, r5
 	xor	r14, r5
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
 	mov	r6, r13
@@ -3157,7 +3171,8 @@ elephant_dumbo_crypt:
 	mov	242(sp), r14
 	xor	370(sp), r14
 	; elephant_dumbo.ae:102: return masked(tag, l)[63:0]
-	mov	260(sp), r15
+	mov	260(sp), r10
+	mov	r10, r15
 	mov	r11, 0(r15)
 	mov	r12, 2(r15)
 	mov	r13, 4(r15)

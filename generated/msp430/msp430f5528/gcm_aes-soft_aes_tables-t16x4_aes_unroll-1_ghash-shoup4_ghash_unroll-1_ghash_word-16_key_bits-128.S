@@ -6,7 +6,7 @@
 
 ; --- gcm_key_setup: gcm.key_setup
 ;     frame 52 bytes (2 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 796 bytes of code
+;     estimated 798 bytes of code
 	.section .text.gcm_key_setup,"ax",@progbits
 	.global gcm_key_setup
 	.type gcm_key_setup, @function
@@ -200,7 +200,8 @@ gcm_key_setup:
 	jnc	.Lgcm_key_setup_loop10
 .Lgcm_key_setup_done11:
 	; ghash.ae:126: tab[0] = 0
-	mov	2(sp), r15
+	mov	2(sp), r14
+	mov	r14, r15
 	mov	#0, 0(r15)
 	mov	#0, 2(r15)
 	mov	#0, 4(r15)
@@ -221,7 +222,7 @@ gcm_key_setup:
 	; ghash.ae:128: for u in 3..16 {
 	mov	#3, r5
 	; ghash.ae:130: tab[u] = tab[u ^ low] ^ tab[low]
-	mov	r15, r7
+	mov	r14, r7
 	add	#48, r7
 	; ghash.ae:128: for u in 3..16 {
 .Lgcm_key_setup_loop15:
@@ -236,11 +237,12 @@ gcm_key_setup:
 	mov	r4, r9
 	rlam.w	#3, r9
 	rla	r9
-	add	2(sp), r9
+	mov	2(sp), r15
+	add	r15, r9
 	mov	r6, r10
 	rlam.w	#3, r10
 	rla	r10
-	add	2(sp), r10
+	add	r15, r10
 	mov	@r9, r15
 	xor	@r10, r15
 	mov	r15, 0(sp)
@@ -270,11 +272,12 @@ gcm_key_setup:
 	add	#16, r4
 	rlam.w	#3, r4
 	rla	r4
-	add	2(sp), r4
+	mov	2(sp), r15
+	add	r15, r4
 	add	#16, r6
 	rlam.w	#3, r6
 	rla	r6
-	add	2(sp), r6
+	add	r15, r6
 	mov	@r4, r8
 	xor	@r6, r8
 	mov	2(r4), r9
@@ -312,7 +315,7 @@ gcm_key_setup:
 
 ; --- gcm_encrypt_with: gcm.encrypt_with
 ;     frame 240 bytes (48 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2484 bytes of code
+;     estimated 2472 bytes of code
 	.section .text.gcm_encrypt_with,"ax",@progbits
 	.global gcm_encrypt_with
 	.type gcm_encrypt_with, @function
@@ -510,7 +513,7 @@ gcm_encrypt_with:
 	mov	#0, 30(sp)
 	mov	#0, r8
 	mov	#0, r9
-	cmp	44(sp), r10
+	cmp	r15, r10
 	jc	.Lgcm_encrypt_with_done16
 .Lgcm_encrypt_with_loop15:
 	mov	r10, r15
@@ -669,7 +672,7 @@ gcm_encrypt_with:
 	mov	r6, 74(sp)
 	mov	r7, 72(sp)
 	mov	r8, 70(sp)
-	cmp	68(sp), 40(sp)
+	cmp	r15, 40(sp)
 	jnc	.Lgcm_encrypt_with_near39
 	br	#.Lgcm_encrypt_with_done23
 .Lgcm_encrypt_with_near39:
@@ -702,10 +705,11 @@ gcm_encrypt_with:
 	addc	#0, r15
 	mov	r15, 54(sp)
 	mov	80(sp), r7
-	sub	34(sp), r7
+	mov	34(sp), r15
+	sub	r15, r7
 	mov	#0, r14
 	subc	r8, r14
-	mov	34(sp), r9
+	mov	r15, r9
 	add	88(sp), r9
 	cmp	#16, r7
 	jnc	.Lgcm_encrypt_with_bytes24
@@ -844,9 +848,8 @@ gcm_encrypt_with:
 	inc	r4
 	mov	94(sp), r15
 	and	r4, r15
-	mov	r15, 0(sp)
 	mov	94(sp), r4
-	xor	@sp, r4
+	xor	r15, r4
 	mov	r12, r15
 	inv	r15
 	inc	r15
@@ -867,16 +870,17 @@ gcm_encrypt_with:
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	mov	6(sp), r6
+	mov	6(sp), r4
+	mov	r4, r6
 	xor	#-1, r6
 	and	r15, r6
 	xor	#-1, r6
 	mov	r14, r5
 	inv	r5
 	inc	r5
-	mov	6(sp), r15
+	mov	r4, r15
 	and	r5, r15
-	mov	6(sp), r5
+	mov	r4, r5
 	xor	r15, r5
 	mov	r12, r15
 	inv	r15
@@ -893,15 +897,16 @@ gcm_encrypt_with:
 	mov	r13, r15
 	inv	r15
 	inc	r15
-	mov	16(sp), r6
+	mov	16(sp), r5
+	mov	r5, r6
 	xor	#-1, r6
 	and	r15, r6
 	xor	#-1, r6
 	inv	r13
 	inc	r13
-	mov	16(sp), r15
+	mov	r5, r15
 	and	r13, r15
-	mov	16(sp), r4
+	mov	r5, r4
 	xor	r15, r4
 	mov	r14, r15
 	inv	r15
@@ -1188,7 +1193,7 @@ gcm_encrypt_with:
 
 ; --- gcm_decrypt_with: gcm.decrypt_with
 ;     frame 252 bytes (54 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2568 bytes of code
+;     estimated 2558 bytes of code
 	.section .text.gcm_decrypt_with,"ax",@progbits
 	.global gcm_decrypt_with
 	.type gcm_decrypt_with, @function
@@ -1386,7 +1391,7 @@ gcm_decrypt_with:
 	mov	#0, 34(sp)
 	mov	#0, r8
 	mov	#0, r9
-	cmp	44(sp), r10
+	cmp	r15, r10
 	jc	.Lgcm_decrypt_with_done16
 .Lgcm_decrypt_with_loop15:
 	mov	r10, r15
@@ -1549,7 +1554,7 @@ gcm_decrypt_with:
 	mov	r8, 60(sp)
 	mov	r9, 58(sp)
 	mov	r10, 56(sp)
-	cmp	54(sp), 24(sp)
+	cmp	r15, 24(sp)
 	jc	.Lgcm_decrypt_with_done23
 .Lgcm_decrypt_with_loop22:
 	mov	24(sp), r5
@@ -1836,7 +1841,8 @@ gcm_decrypt_with:
 	swpb	90(sp)
 	swpb	88(sp)
 	jz	.Lgcm_decrypt_with_else38
-	mov	86(sp), r15
+	mov	86(sp), r4
+	mov	r4, r15
 	and	#8191, r15
 	rlam.w	#3, r15
 	sub	#128, r15
@@ -1852,13 +1858,13 @@ gcm_decrypt_with:
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	86(sp), r9
+	mov	r4, r9
 	and	#1, r9
 	inv	r9
 	inc	r9
 	and	#65280, r9
 	xor	#-1, r9
-	mov	86(sp), r11
+	mov	r4, r11
 	rrum.w	#1, r11
 	and	#1, r11
 	mov	r11, r15
@@ -1873,7 +1879,7 @@ gcm_decrypt_with:
 	mov	r9, r15
 	and	r11, r15
 	xor	r15, r9
-	mov	86(sp), r8
+	mov	r4, r8
 	rrum.w	#2, r8
 	and	#1, r8
 	mov	r8, r15
@@ -1889,7 +1895,7 @@ gcm_decrypt_with:
 	mov	r9, r15
 	and	r11, r15
 	xor	r15, r9
-	mov	86(sp), r15
+	mov	r4, r15
 	rrum.w	#3, r15
 	and	#1, r15
 	mov	r15, r11
@@ -2108,6 +2114,7 @@ gcm_E_encrypt_block:
 	mov	r14, 8(sp)
 	; aes.ae:131: s0 = b[127:96] ^ w[0]
 	mov	12(r13), r5
+	mov	r12, r4
 	mov	r12, r8
 	xor	@r8, r5
 	mov	14(r13), r9
@@ -2130,7 +2137,7 @@ gcm_E_encrypt_block:
 	mov	r12, 0(sp)
 	mov	r14, r13
 	; aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	mov	r8, r7
+	mov	r4, r7
 	add	#16, r7
 	; aes.ae:135: @unroll(round_unroll)
 .Lgcm_E_encrypt_block_loop1:
@@ -2247,7 +2254,8 @@ gcm_E_encrypt_block:
 	bis	r14, r12
 	swpb	r9
 	bis	r8, r9
-	mov	6(sp), r8
+	mov	6(sp), r4
+	mov	r4, r8
 	xor	160(r8), r12
 	mov	r9, r14
 	xor	162(r8), r14
@@ -2267,7 +2275,7 @@ gcm_E_encrypt_block:
 	bis	r11, r10
 	swpb	r9
 	bis	r8, r9
-	mov	6(sp), r8
+	mov	r4, r8
 	xor	164(r8), r10
 	mov	r9, r11
 	xor	166(r8), r11
@@ -2287,7 +2295,7 @@ gcm_E_encrypt_block:
 	mov	r7, r13
 	swpb	r13
 	bis	r8, r13
-	mov	6(sp), r8
+	mov	r4, r8
 	xor	168(r8), r9
 	xor	170(r8), r13
 	swpb	r15
@@ -2303,10 +2311,11 @@ gcm_E_encrypt_block:
 	bis	r15, r7
 	swpb	r8
 	bis	r5, r8
-	mov	6(sp), r15
+	mov	r4, r15
 	xor	172(r15), r7
 	xor	174(r15), r8
-	mov	8(sp), r15
+	mov	8(sp), r6
+	mov	r6, r15
 	mov	r7, 0(r15)
 	mov	r8, 2(r15)
 	mov	r9, 4(r15)
@@ -2323,7 +2332,7 @@ gcm_E_encrypt_block:
 
 ; --- gcm_G_mul_h: gcm.G.mul_h
 ;     frame 22 bytes (3 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 514 bytes of code
+;     estimated 520 bytes of code
 	.section .text.gcm_G_mul_h,"ax",@progbits
 	.local gcm_G_mul_h
 	.type gcm_G_mul_h, @function
@@ -2408,7 +2417,8 @@ gcm_G_mul_h:
 	and	#15, r8
 	rlam.w	#3, r8
 	rla	r8
-	add	@sp, r8
+	mov	@sp, r5
+	add	r5, r8
 	xor	@r8, r7
 	xor	2(r8), r9
 	xor	4(r8), r10
@@ -2422,7 +2432,7 @@ gcm_G_mul_h:
 	add	#16, r8
 	rlam.w	#3, r8
 	rla	r8
-	add	@sp, r8
+	add	r5, r8
 	xor	@r8, r7
 	xor	2(r8), r9
 	xor	4(r8), r10
@@ -2475,7 +2485,8 @@ gcm_G_mul_h:
 	rrum.w	#4, r7
 	rlam.w	#3, r7
 	rla	r7
-	add	@sp, r7
+	mov	@sp, r5
+	add	r5, r7
 	xor	@r7, r8
 	xor	2(r7), r9
 	xor	4(r7), r10
@@ -2489,7 +2500,7 @@ gcm_G_mul_h:
 	add	#16, r7
 	rlam.w	#3, r7
 	rla	r7
-	add	@sp, r7
+	add	r5, r7
 	xor	@r7, r8
 	xor	2(r7), r9
 	xor	4(r7), r10
@@ -2502,21 +2513,22 @@ gcm_G_mul_h:
 	dec	2(sp)
 	jnz	.Lgcm_G_mul_h_loop1
 .Lgcm_G_mul_h_done2:
-	mov	4(sp), r7
+	mov	4(sp), r6
+	mov	r6, r7
 	mov	r8, 0(r7)
-	mov	r7, r8
+	mov	r6, r8
 	mov	r9, 2(r8)
-	mov	r7, r9
+	mov	r6, r9
 	mov	r10, 4(r9)
-	mov	r7, r10
+	mov	r6, r10
 	mov	r11, 6(r10)
-	mov	r7, r11
+	mov	r6, r11
 	mov	r12, 8(r11)
-	mov	r7, r12
+	mov	r6, r12
 	mov	r13, 10(r12)
-	mov	r7, r13
+	mov	r6, r13
 	mov	r14, 12(r13)
-	mov	r7, r14
+	mov	r6, r14
 	mov	r15, 14(r14)
 	add	#22, sp
 	popm.w	#7, r10

@@ -792,533 +792,598 @@ isap_a_128a_decrypt_with:
 
 
 ; --- isap_a_128a_P_permute: isap_a_128a.P.permute
-;     frame 74 bytes (37 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1444 bytes of code
+;     frame 64 bytes (32 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1342 bytes of code
 	.section .text.isap_a_128a_P_permute,"ax",@progbits
 	.local isap_a_128a_P_permute
 	.type isap_a_128a_P_permute, @function
 	.balign 2
 isap_a_128a_P_permute:
 	pushm.w	#7, r10
-	sub	#74, sp
-	mov	r12, 66(sp)
+	sub	#64, sp
+	mov	r12, 60(sp)
 	; ascon_p.ae:51: for i in 16 - rounds..16 {
 	mov	#16, r15
 	sub	r13, r15
 	mov.b	r15, r15
-	mov	r15, 64(sp)
+	mov	r15, 58(sp)
 	mov	r12, r15
-	mov	@r15, r4
-	mov	2(r15), r5
-	mov	4(r15), 24(sp)
-	mov	6(r15), 32(sp)
-	mov	8(r15), 56(sp)
-	mov	10(r15), 58(sp)
-	mov	12(r15), 60(sp)
-	mov	14(r15), 62(sp)
+	mov	@r15, 6(sp)
+	mov	2(r15), 4(sp)
+	mov	4(r15), 52(sp)
+	mov	6(r15), 50(sp)
+	mov	8(r15), r7
+	mov	10(r15), r8
+	mov	12(r15), r9
+	mov	14(r15), 34(sp)
 	mov	16(r15), r10
-	mov	18(r15), 14(sp)
+	mov	18(r15), 22(sp)
 	mov	20(r15), 8(sp)
-	mov	22(r15), 6(sp)
-	mov	24(r15), 4(sp)
-	mov	26(r15), 52(sp)
-	mov	28(r15), 50(sp)
-	mov	30(r15), 48(sp)
-	mov	32(r15), r11
-	mov	34(r15), r12
-	mov	36(r15), r13
-	mov	38(r15), r14
-	cmp	#16, 64(sp)
+	mov	22(r15), 56(sp)
+	mov	24(r15), r11
+	mov	26(r15), r12
+	mov	28(r15), r13
+	mov	30(r15), 14(sp)
+	mov	32(r15), r14
+	mov	34(r15), 12(sp)
+	mov	36(r15), 28(sp)
+	mov	38(r15), 54(sp)
+	cmp	#16, 58(sp)
 	jnc	.Lisap_a_128a_P_permute_near3
 	br	#.Lisap_a_128a_P_permute_done2
 .Lisap_a_128a_P_permute_near3:
 .Lisap_a_128a_P_permute_loop1:
 	; ascon_p.ae:52: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
-	mov	64(sp), r15
-	mov.b	isap_a_128a_P.rc(r15), r9
+	mov	58(sp), r15
+	mov.b	isap_a_128a_P.rc(r15), r15
 	; ascon_p.ae:21: x2 = x2 ^ (c as u64)
-	mov	r10, r15
-	xor	r9, r15
+	xor	r15, r10
 	; ascon_p.ae:24: x0 = x0 ^ x4
-	xor	r11, r4
-	xor	r12, r5
-	mov	24(sp), r6
-	xor	r13, r6
-	mov	32(sp), r7
-	xor	r14, r7
+	mov	6(sp), r5
+	xor	r14, r5
 	; ascon_p.ae:25: x4 = x4 ^ x3
-	xor	4(sp), r11
-	mov	r11, 34(sp)
-	xor	52(sp), r12
-	mov	r12, 30(sp)
-	xor	50(sp), r13
-	mov	r13, 26(sp)
-	xor	48(sp), r14
-	mov	r14, 22(sp)
+	mov	r14, r4
+	xor	r11, r4
 	; ascon_p.ae:26: x2 = x2 ^ x1
-	xor	56(sp), r15
-	mov	14(sp), r8
-	xor	58(sp), r8
-	mov	8(sp), r9
-	xor	60(sp), r9
-	mov	6(sp), r10
-	xor	62(sp), r10
-	; ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
-	mov	56(sp), r14
-	inv	r14
-	mov	58(sp), r11
-	inv	r11
-	mov	60(sp), r12
-	inv	r12
-	mov	62(sp), r13
-	inv	r13
-	and	r15, r14
-	mov	r14, 70(sp)
-	and	r8, r11
-	and	r9, r12
-	and	r10, r13
-	mov	r4, r14
-	xor	70(sp), r14
-	mov	r14, 44(sp)
-	mov	r5, r14
-	xor	r11, r14
-	mov	r14, 42(sp)
-	mov	r6, r14
-	xor	r12, r14
-	mov	r14, 40(sp)
-	mov	r7, r14
-	xor	r13, r14
-	mov	r14, 38(sp)
-	; ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	mov	r15, r11
-	inv	r11
-	mov	r8, r12
-	inv	r12
-	mov	r9, r13
-	inv	r13
 	mov	r10, r14
-	inv	r14
-	and	4(sp), r11
-	and	52(sp), r12
-	and	50(sp), r13
-	and	48(sp), r14
-	mov	56(sp), 2(sp)
-	xor	r11, 2(sp)
-	mov	58(sp), 0(sp)
-	xor	r12, 0(sp)
-	mov	60(sp), 18(sp)
-	xor	r13, 18(sp)
-	mov	62(sp), 46(sp)
-	xor	r14, 46(sp)
-	; ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	mov	4(sp), r11
-	inv	r11
-	mov	52(sp), r12
-	inv	r12
-	mov	50(sp), r13
-	inv	r13
-	mov	48(sp), r14
-	inv	r14
-	and	34(sp), r11
-	and	30(sp), r12
-	and	26(sp), r13
-	and	22(sp), r14
-	xor	r11, r15
-	mov	r15, 72(sp)
-	xor	r12, r8
-	xor	r13, r9
-	xor	r14, r10
-	; ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mov	34(sp), r12
-	inv	r12
-	mov	30(sp), r13
-	inv	r13
-	mov	26(sp), r14
-	inv	r14
-	mov	22(sp), r15
+	xor	r7, r14
+	; ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
+	mov	r7, r15
 	inv	r15
-	and	r4, r12
-	and	r5, r13
-	and	r6, r14
+	and	r14, r15
+	mov	r5, r6
+	xor	r15, r6
+	; ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
+	mov	r14, r15
+	inv	r15
+	and	r11, r15
+	mov	r7, r10
+	xor	r15, r10
+	; ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
+	mov	r11, r15
+	inv	r15
+	and	r4, r15
+	xor	r15, r14
+	; ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
+	mov	r4, r15
+	inv	r15
+	and	r5, r15
+	xor	r15, r11
+	; ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
+	inv	r5
+	and	r7, r5
+	xor	r5, r4
+	mov	r4, 46(sp)
+	; ascon_p.ae:32: t1 = t1 ^ t0
+	xor	r6, r10
+	mov	r10, 24(sp)
+	; ascon_p.ae:33: t0 = t0 ^ t4
+	xor	r4, r6
+	; ascon_p.ae:34: t3 = t3 ^ t2
+	xor	r14, r11
+	mov	r11, 48(sp)
+	; ascon_p.ae:35: t2 = ~t2
+	inv	r14
+	mov	r14, 32(sp)
+	; ascon_p.ae:24: x0 = x0 ^ x4
+	mov	4(sp), r7
+	mov	12(sp), r15
+	xor	r15, r7
+	; ascon_p.ae:25: x4 = x4 ^ x3
+	mov	r15, r5
+	xor	r12, r5
+	; ascon_p.ae:26: x2 = x2 ^ x1
+	mov	22(sp), r14
+	xor	r8, r14
+	; ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
+	mov	r8, r15
+	inv	r15
+	and	r14, r15
+	mov	r7, r10
+	xor	r15, r10
+	; ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
+	mov	r14, r15
+	inv	r15
+	and	r12, r15
+	mov	r8, r11
+	xor	r15, r11
+	; ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
+	mov	r12, r15
+	inv	r15
+	and	r5, r15
+	xor	r15, r14
+	; ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
+	mov	r5, r15
+	inv	r15
 	and	r7, r15
-	xor	r12, 4(sp)
-	mov	52(sp), r12
-	xor	r13, r12
-	mov	50(sp), r13
-	xor	r14, r13
-	mov	48(sp), r14
+	xor	r15, r12
+	; ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
+	inv	r7
+	and	r8, r7
+	mov	r5, r15
+	xor	r7, r15
+	mov	r15, 42(sp)
+	; ascon_p.ae:32: t1 = t1 ^ t0
+	mov	r11, r15
+	xor	r10, r15
+	mov	r15, 2(sp)
+	; ascon_p.ae:33: t0 = t0 ^ t4
+	mov	r10, r11
+	xor	42(sp), r11
+	; ascon_p.ae:34: t3 = t3 ^ t2
+	mov	r12, r15
+	xor	r14, r15
+	mov	r15, 38(sp)
+	; ascon_p.ae:35: t2 = ~t2
+	mov	r14, r15
+	inv	r15
+	mov	r15, 18(sp)
+	; ascon_p.ae:24: x0 = x0 ^ x4
+	mov	52(sp), r8
+	mov	28(sp), r15
+	xor	r15, r8
+	; ascon_p.ae:25: x4 = x4 ^ x3
+	mov	r15, r7
+	xor	r13, r7
+	; ascon_p.ae:26: x2 = x2 ^ x1
+	mov	8(sp), r14
+	xor	r9, r14
+	; ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
+	mov	r9, r15
+	inv	r15
+	and	r14, r15
+	mov	r8, r10
+	xor	r15, r10
+	; ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
+	mov	r14, r15
+	inv	r15
+	and	r13, r15
+	mov	r9, r12
+	xor	r15, r12
+	; ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
+	mov	r13, r15
+	inv	r15
+	and	r7, r15
+	xor	r15, r14
+	; ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
+	mov	r7, r15
+	inv	r15
+	and	r8, r15
+	xor	r15, r13
+	; ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
+	inv	r8
+	and	r9, r8
+	mov	r7, r15
+	xor	r8, r15
+	mov	r15, 30(sp)
+	; ascon_p.ae:32: t1 = t1 ^ t0
+	mov	r12, r15
+	xor	r10, r15
+	mov	r15, 0(sp)
+	; ascon_p.ae:33: t0 = t0 ^ t4
+	xor	30(sp), r10
+	; ascon_p.ae:34: t3 = t3 ^ t2
+	mov	r13, r15
+	xor	r14, r15
+	mov	r15, 20(sp)
+	; ascon_p.ae:35: t2 = ~t2
+	mov	r14, r13
+	inv	r13
+	; ascon_p.ae:24: x0 = x0 ^ x4
+	mov	50(sp), r8
+	mov	54(sp), r15
+	xor	r15, r8
+	; ascon_p.ae:25: x4 = x4 ^ x3
+	mov	r15, r5
+	mov	14(sp), r4
+	xor	r4, r5
+	; ascon_p.ae:26: x2 = x2 ^ x1
+	mov	56(sp), r12
+	mov	34(sp), r14
+	xor	r14, r12
+	; ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
+	mov	r14, r15
+	inv	r15
+	and	r12, r15
+	mov	r8, r7
+	xor	r15, r7
+	; ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
+	mov	r12, r15
+	inv	r15
+	and	r4, r15
+	mov	r14, r9
+	xor	r15, r9
+	; ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
+	mov	r4, r15
+	inv	r15
+	and	r5, r15
+	xor	r15, r12
+	; ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
+	mov	r5, r15
+	inv	r15
+	and	r8, r15
+	mov	r4, r14
 	xor	r15, r14
 	; ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	inv	r4
-	inv	r5
-	inv	r6
-	inv	r7
-	and	56(sp), r4
-	and	58(sp), r5
-	and	60(sp), r6
-	and	62(sp), r7
-	xor	r4, 34(sp)
-	xor	r5, 30(sp)
-	xor	r6, 26(sp)
-	xor	r7, 22(sp)
+	inv	r8
+	and	34(sp), r8
+	mov	r5, r15
+	xor	r8, r15
+	mov	r15, 16(sp)
 	; ascon_p.ae:32: t1 = t1 ^ t0
-	xor	44(sp), 2(sp)
-	xor	42(sp), 0(sp)
-	xor	40(sp), 18(sp)
-	mov	46(sp), r15
-	xor	38(sp), r15
-	mov	r15, 68(sp)
-	; ascon_p.ae:33: t0 = t0 ^ t4
-	mov	44(sp), r6
-	xor	34(sp), r6
-	mov	42(sp), r7
-	xor	30(sp), r7
-	mov	40(sp), r11
-	xor	26(sp), r11
-	mov	38(sp), r15
-	xor	22(sp), r15
-	; ascon_p.ae:34: t3 = t3 ^ t2
-	xor	72(sp), 4(sp)
-	xor	r8, r12
-	mov	r12, 36(sp)
-	xor	r9, r13
-	mov	r13, 28(sp)
-	xor	r10, r14
-	mov	r14, 20(sp)
-	; ascon_p.ae:35: t2 = ~t2
-	mov	72(sp), r14
-	inv	r14
-	mov	r14, 16(sp)
-	mov	r8, r13
-	inv	r13
-	mov	r9, r14
-	inv	r14
-	inv	r10
-	; ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
-	mov	r11, r9
-	mov	r15, r5
-	mov	r6, r8
-	mov	r7, r4
-	bit	#1, r9
-	rrc	r4
-	rrc	r8
-	rrc	r5
-	rrc	r9
-	bit	#1, r9
-	rrc	r4
-	rrc	r8
-	rrc	r5
-	rrc	r9
-	bit	#1, r9
-	rrc	r4
-	rrc	r8
-	rrc	r5
-	rrc	r9
-	mov	r6, r12
-	xor	r4, r12
-	mov	r12, 12(sp)
-	mov	r7, r12
-	xor	r9, r12
-	mov	r12, 10(sp)
-	mov	r11, r9
-	xor	r5, r9
-	mov	r15, r12
-	xor	r8, r12
-	rla	r11
-	rlc	r15
-	rlc	r6
-	rlc	r7
-	adc	r11
-	rla	r11
-	rlc	r15
-	rlc	r6
-	rlc	r7
-	adc	r11
-	rla	r11
-	rlc	r15
-	rlc	r6
-	rlc	r7
-	adc	r11
-	rla	r11
-	rlc	r15
-	rlc	r6
-	rlc	r7
-	adc	r11
-	xor	r11, 12(sp)
-	xor	r15, 10(sp)
 	mov	r9, r15
-	xor	r6, r15
-	mov	r15, 24(sp)
-	mov	r12, r15
 	xor	r7, r15
-	mov	r15, 32(sp)
+	mov	r15, 62(sp)
+	; ascon_p.ae:33: t0 = t0 ^ t4
+	xor	16(sp), r7
+	; ascon_p.ae:34: t3 = t3 ^ t2
+	xor	r12, r14
+	; ascon_p.ae:35: t2 = ~t2
+	inv	r12
+	; ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
+	mov	r10, r8
+	mov	r7, r9
+	mov	r6, r5
+	mov	r11, r4
+	bit	#1, r8
+	rrc	r4
+	rrc	r5
+	rrc	r9
+	rrc	r8
+	bit	#1, r8
+	rrc	r4
+	rrc	r5
+	rrc	r9
+	rrc	r8
+	bit	#1, r8
+	rrc	r4
+	rrc	r5
+	rrc	r9
+	rrc	r8
+	mov	r6, r15
+	xor	r4, r15
+	mov	r15, 6(sp)
+	mov	r11, r15
+	xor	r8, r15
+	mov	r15, 4(sp)
+	mov	r10, r8
+	xor	r9, r8
+	mov	r7, r9
+	xor	r5, r9
+	mov	r7, r15
+	rla	r10
+	rlc	r15
+	rlc	r6
+	rlc	r11
+	adc	r10
+	rla	r10
+	rlc	r15
+	rlc	r6
+	rlc	r11
+	adc	r10
+	rla	r10
+	rlc	r15
+	rlc	r6
+	rlc	r11
+	adc	r10
+	rla	r10
+	rlc	r15
+	rlc	r6
+	rlc	r11
+	adc	r10
+	xor	r10, 6(sp)
+	xor	r15, 4(sp)
+	mov	r8, r15
+	xor	r6, r15
+	mov	r15, 52(sp)
+	mov	r9, r15
+	xor	r11, r15
+	mov	r15, 50(sp)
 	; ascon_p.ae:38: t1 ^ (t1 >>> 61) ^ (t1 >>> 39),
-	mov	2(sp), r9
+	mov	24(sp), r8
+	mov	r8, r9
+	mov	2(sp), r7
+	mov	r7, r10
 	mov	@sp, r11
-	mov	18(sp), r12
-	mov	68(sp), r15
+	mov	62(sp), r15
 	rla	r9
+	rlc	r10
 	rlc	r11
-	rlc	r12
 	rlc	r15
 	adc	r9
 	rla	r9
+	rlc	r10
 	rlc	r11
-	rlc	r12
 	rlc	r15
 	adc	r9
 	rla	r9
+	rlc	r10
 	rlc	r11
-	rlc	r12
 	rlc	r15
 	adc	r9
-	mov	2(sp), r4
+	mov	r8, r4
 	xor	r9, r4
-	mov	@sp, r5
-	xor	r11, r5
-	mov	18(sp), r6
-	xor	r12, r6
-	mov	68(sp), r7
+	mov	r7, r5
+	xor	r10, r5
+	mov	@sp, r6
+	xor	r11, r6
+	mov	62(sp), r11
+	mov	r11, r7
 	xor	r15, r7
-	mov	68(sp), r15
-	mov	2(sp), r9
+	mov	r11, r15
+	mov	r8, r9
+	mov	2(sp), r10
 	mov	@sp, r11
-	mov	18(sp), r12
 	swpb	r15
 	mov	r15, r8
 	swpb	r9
 	xor.b	r9, r8
 	xor	r9, r8
+	swpb	r10
+	xor.b	r10, r9
+	xor	r10, r9
 	swpb	r11
-	xor.b	r11, r9
+	xor.b	r11, r10
+	xor	r11, r10
+	xor.b	r15, r11
+	xor	r15, r11
+	rla	r11
+	rlc	r8
+	rlc	r9
+	rlc	r10
+	adc	r11
+	mov	r4, r15
+	xor	r11, r15
+	mov	r15, 44(sp)
+	mov	r5, r15
+	xor	r8, r15
+	mov	r15, 40(sp)
+	mov	r6, r15
+	xor	r9, r15
+	mov	r15, 36(sp)
+	mov	r7, r15
+	xor	r10, r15
+	mov	r15, 34(sp)
+	; ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
+	mov	18(sp), r5
+	mov	r5, r9
+	mov	r13, r10
+	mov	r12, r11
+	mov	32(sp), r4
+	mov	r4, r15
+	bit	#1, r9
+	rrc	r15
+	rrc	r11
+	rrc	r10
+	rrc	r9
+	mov	r4, r6
+	xor	r15, r6
+	mov	r5, r7
+	xor	r9, r7
+	mov	r13, r8
+	xor	r10, r8
+	mov	r12, r9
 	xor	r11, r9
+	mov	r5, r15
+	mov	r13, r10
+	mov	r12, r11
+	mov	r4, r12
+	swpb	r15
+	mov	r15, r13
+	swpb	r10
+	xor.b	r10, r13
+	xor	r10, r13
+	swpb	r11
+	xor.b	r11, r10
+	xor	r11, r10
 	swpb	r12
 	xor.b	r12, r11
 	xor	r12, r11
 	xor.b	r15, r12
 	xor	r15, r12
 	rla	r12
-	rlc	r8
-	rlc	r9
+	rlc	r13
+	rlc	r10
 	rlc	r11
 	adc	r12
-	mov	r4, r15
-	xor	r12, r15
-	mov	r15, 56(sp)
-	mov	r5, r15
-	xor	r8, r15
-	mov	r15, 58(sp)
+	rla	r12
+	rlc	r13
+	rlc	r10
+	rlc	r11
+	adc	r12
 	mov	r6, r15
-	xor	r9, r15
-	mov	r15, 60(sp)
-	mov	r7, r15
-	xor	r11, r15
-	mov	r15, 62(sp)
-	; ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
-	mov	r13, r9
-	mov	r14, r11
-	mov	r10, r12
-	mov	16(sp), r15
-	bit	#1, r9
-	rrc	r15
-	rrc	r12
-	rrc	r11
-	rrc	r9
-	mov	16(sp), r7
-	xor	r15, r7
-	mov	r13, r8
-	xor	r9, r8
-	mov	r14, r9
-	xor	r11, r9
-	mov	r10, r11
-	xor	r12, r11
-	mov	r13, r15
-	mov	r14, r12
-	mov	16(sp), r13
-	swpb	r15
-	mov	r15, r14
-	swpb	r12
-	xor.b	r12, r14
-	xor	r12, r14
-	swpb	r10
-	xor.b	r10, r12
-	xor	r10, r12
-	swpb	r13
-	xor.b	r13, r10
-	xor	r13, r10
-	xor.b	r15, r13
-	xor	r15, r13
-	rla	r13
-	rlc	r14
-	rlc	r12
-	rlc	r10
-	adc	r13
-	rla	r13
-	rlc	r14
-	rlc	r12
-	rlc	r10
-	adc	r13
+	xor	r12, r15
+	mov	r15, 26(sp)
 	mov	r7, r15
 	xor	r13, r15
-	mov	r15, 54(sp)
+	mov	r15, 22(sp)
+	mov	r8, r15
+	xor	r10, r15
+	mov	r15, 8(sp)
+	mov	r9, r13
+	xor	r11, r13
+	; ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
+	mov	38(sp), r6
+	mov	r6, r11
+	mov	20(sp), r5
+	mov	r5, r9
+	mov	r14, r10
+	mov	48(sp), r4
+	mov	r4, r12
+	swpb	r11
+	mov	r11, r15
+	swpb	r9
+	xor.b	r9, r15
+	xor	r9, r15
+	swpb	r10
+	xor.b	r10, r9
+	xor	r10, r9
+	swpb	r12
+	xor.b	r12, r10
+	xor	r12, r10
+	xor.b	r11, r12
+	xor	r11, r12
+	bit	#1, r12
+	rrc	r10
+	rrc	r9
+	rrc	r15
+	rrc	r12
+	bit	#1, r12
+	rrc	r10
+	rrc	r9
+	rrc	r15
+	rrc	r12
+	mov	r4, r11
+	xor	r12, r11
+	mov	r6, r12
+	xor	r15, r12
+	mov	r5, r7
+	xor	r9, r7
+	mov	r14, r8
+	xor	r10, r8
+	mov	r5, r9
+	mov	r14, r10
+	mov	r4, r14
+	mov	r6, r15
+	bit	#1, r9
+	rrc	r15
+	rrc	r14
+	rrc	r10
+	rrc	r9
+	xor	r15, r11
+	xor	r9, r12
+	mov	r7, r15
+	xor	r10, r15
+	mov	r15, 10(sp)
 	mov	r8, r15
 	xor	r14, r15
 	mov	r15, 14(sp)
-	mov	r9, r15
-	xor	r12, r15
-	mov	r15, 8(sp)
-	mov	r11, r15
-	xor	r10, r15
-	mov	r15, 6(sp)
-	; ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
-	mov	36(sp), r15
-	mov	28(sp), r11
-	mov	20(sp), r12
-	mov	4(sp), r13
-	swpb	r15
-	mov	r15, r14
-	swpb	r11
-	xor.b	r11, r14
-	xor	r11, r14
-	swpb	r12
-	xor.b	r12, r11
-	xor	r12, r11
-	swpb	r13
-	xor.b	r13, r12
-	xor	r13, r12
-	xor.b	r15, r13
-	xor	r15, r13
-	bit	#1, r13
-	rrc	r12
-	rrc	r11
-	rrc	r14
-	rrc	r13
-	bit	#1, r13
-	rrc	r12
-	rrc	r11
-	rrc	r14
-	rrc	r13
-	mov	4(sp), r15
-	xor	r13, r15
-	mov	36(sp), r7
-	xor	r14, r7
-	mov	28(sp), r8
-	xor	r11, r8
-	mov	20(sp), r9
-	xor	r12, r9
-	mov	28(sp), r11
-	mov	20(sp), r12
-	mov	4(sp), r13
-	mov	36(sp), r14
-	bit	#1, r11
-	rrc	r14
-	rrc	r13
-	rrc	r12
-	rrc	r11
-	xor	r14, r15
-	mov	r15, 4(sp)
-	xor	r11, r7
-	xor	r12, r8
-	xor	r13, r9
 	; ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
-	mov	30(sp), r11
-	mov	26(sp), r12
-	mov	22(sp), r13
-	mov	34(sp), r14
-	swpb	r11
-	mov	r11, r15
-	swpb	r12
-	xor.b	r12, r15
-	xor	r12, r15
-	swpb	r13
-	xor.b	r13, r12
-	xor	r13, r12
+	mov	42(sp), r7
+	mov	r7, r8
+	mov	30(sp), r9
+	mov	16(sp), r10
+	mov	46(sp), r6
+	mov	r6, r14
+	swpb	r8
+	mov	r8, r15
+	swpb	r9
+	xor.b	r9, r15
+	xor	r9, r15
+	swpb	r10
+	xor.b	r10, r9
+	xor	r10, r9
 	swpb	r14
-	xor.b	r14, r13
-	xor	r14, r13
-	xor.b	r11, r14
-	xor	r11, r14
+	xor.b	r14, r10
+	xor	r14, r10
+	xor.b	r8, r14
+	xor	r8, r14
 	rla	r14
 	rlc	r15
-	rlc	r12
-	rlc	r13
+	rlc	r9
+	rlc	r10
 	adc	r14
-	mov	34(sp), r11
-	xor	r14, r11
-	mov	30(sp), r4
-	xor	r15, r4
-	mov	26(sp), r5
-	xor	r12, r5
-	mov	22(sp), r6
-	xor	r13, r6
-	mov	22(sp), r12
-	mov	34(sp), r14
-	mov	30(sp), r10
-	mov	26(sp), r15
-	swpb	r12
-	mov	r12, r13
+	mov	r6, r4
+	xor	r14, r4
+	mov	r7, r5
+	xor	r15, r5
+	mov	30(sp), r8
+	mov	r8, r6
+	xor	r9, r6
+	mov	16(sp), r15
+	mov	r15, r7
+	xor	r10, r7
+	mov	r15, r14
+	mov	46(sp), r9
+	mov	42(sp), r10
+	mov	r8, r15
 	swpb	r14
-	xor.b	r14, r13
-	xor	r14, r13
+	mov	r14, r8
+	swpb	r9
+	xor.b	r9, r8
+	xor	r9, r8
 	swpb	r10
-	xor.b	r10, r14
-	xor	r10, r14
+	xor.b	r10, r9
+	xor	r10, r9
 	swpb	r15
 	xor.b	r15, r10
 	xor	r15, r10
-	xor.b	r12, r15
-	xor	r12, r15
+	xor.b	r14, r15
+	xor	r14, r15
 	bit	#1, r15
 	rrc	r10
-	rrc	r14
-	rrc	r13
+	rrc	r9
+	rrc	r8
 	rrc	r15
-	xor	r15, r11
-	mov	r4, r12
-	xor	r13, r12
-	mov	r5, r13
-	xor	r14, r13
-	mov	r6, r14
-	xor	r10, r14
-	mov	12(sp), r4
-	mov	10(sp), r5
-	mov	54(sp), r10
-	mov	r7, 52(sp)
-	mov	r8, 50(sp)
-	mov	r9, 48(sp)
-	add	#1, 64(sp)
-	cmp	#16, 64(sp)
+	mov	r4, r14
+	xor	r15, r14
+	xor	r8, r5
+	xor	r9, r6
+	mov	r7, r15
+	xor	r10, r15
+	mov	44(sp), r7
+	mov	40(sp), r8
+	mov	36(sp), r9
+	mov	26(sp), r10
+	mov	r13, 56(sp)
+	mov	10(sp), r13
+	mov	r5, 12(sp)
+	mov	r6, 28(sp)
+	mov	r15, 54(sp)
+	add	#1, 58(sp)
+	cmp	#16, 58(sp)
 	jc	.Lisap_a_128a_P_permute_near4
 	br	#.Lisap_a_128a_P_permute_loop1
 .Lisap_a_128a_P_permute_near4:
 .Lisap_a_128a_P_permute_done2:
 	; ascon_p.ae:54: s[0] = x0
-	mov	66(sp), r15
-	mov	r4, 0(r15)
-	mov	r5, 2(r15)
-	mov	24(sp), 4(r15)
-	mov	32(sp), 6(r15)
+	mov	60(sp), r6
+	mov	r6, r15
+	mov	6(sp), 0(r15)
+	mov	4(sp), 2(r15)
+	mov	52(sp), 4(r15)
+	mov	50(sp), 6(r15)
 	; ascon_p.ae:55: s[1] = x1
-	mov	56(sp), 8(r15)
-	mov	58(sp), 10(r15)
-	mov	60(sp), 12(r15)
-	mov	62(sp), 14(r15)
+	mov	r7, 8(r15)
+	mov	r8, 10(r15)
+	mov	r9, 12(r15)
+	mov	34(sp), 14(r15)
 	; ascon_p.ae:56: s[2] = x2
 	mov	r10, 16(r15)
-	mov	14(sp), 18(r15)
+	mov	22(sp), 18(r15)
 	mov	8(sp), 20(r15)
-	mov	6(sp), 22(r15)
+	mov	56(sp), 22(r15)
 	; ascon_p.ae:57: s[3] = x3
-	mov	4(sp), 24(r15)
-	mov	52(sp), 26(r15)
-	mov	50(sp), 28(r15)
-	mov	48(sp), 30(r15)
+	mov	r11, 24(r15)
+	mov	r12, 26(r15)
+	mov	r13, 28(r15)
+	mov	14(sp), 30(r15)
 	; ascon_p.ae:58: s[4] = x4
-	mov	r11, 32(r15)
-	mov	r12, 34(r15)
-	mov	r13, 36(r15)
-	mov	r14, 38(r15)
-	add	#74, sp
+	mov	r14, 32(r15)
+	mov	12(sp), 34(r15)
+	mov	28(sp), 36(r15)
+	mov	54(sp), 38(r15)
+	add	#64, sp
 	popm.w	#7, r10
 	ret
 	.size isap_a_128a_P_permute, .-isap_a_128a_P_permute
@@ -1326,7 +1391,7 @@ isap_a_128a_P_permute:
 
 ; --- isap_a_128a_mac: isap_a_128a.mac
 ;     frame 124 bytes (10 spill slots, locals 104), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1060 bytes of code
+;     estimated 1062 bytes of code
 	.section .text.isap_a_128a_mac,"ax",@progbits
 	.local isap_a_128a_mac
 	.type isap_a_128a_mac, @function
@@ -1733,7 +1798,8 @@ isap_a_128a_mac:
 	mov	#12, r13
 	call	#isap_a_128a_P_permute
 	; isap_a_128a.ae:97: return cat(s[0], s[1])
-	mov	16(sp), r15
+	mov	16(sp), r14
+	mov	r14, r15
 	mov	28(sp), 0(r15)
 	mov	30(sp), 2(r15)
 	mov	32(sp), 4(r15)

@@ -6,7 +6,7 @@
 
 ; --- ocb3_key_setup: ocb3.key_setup
 ;     frame 62 bytes (7 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1336 bytes of code
+;     estimated 1324 bytes of code
 	.section .text.ocb3_key_setup,"ax",@progbits
 	.global ocb3_key_setup
 	.type ocb3_key_setup, @function
@@ -229,7 +229,8 @@ ocb3_key_setup:
 	mov	r10, r12
 	call	#ocb3_E_encrypt_block
 	; ocb3.ae:90: l[at_star] = l_star
-	mov	10(sp), r15
+	mov	10(sp), r5
+	mov	r5, r15
 	mov	46(sp), 0(r15)
 	mov	48(sp), 2(r15)
 	mov	50(sp), 4(r15)
@@ -257,7 +258,7 @@ ocb3_key_setup:
 	rlam.w	#1, r12
 	xor	r15, r12
 	; ocb3.ae:91: l[at_dollar] = l_dollar
-	mov	10(sp), r15
+	mov	r5, r15
 	mov	r12, 16(r15)
 	mov	r12, r10
 	and	#32767, r10
@@ -306,7 +307,7 @@ ocb3_key_setup:
 	rrum.w	#3, r14
 	rlam.w	#1, r13
 	bis	r14, r13
-	mov	10(sp), r15
+	mov	r5, r15
 	mov	r13, 22(r15)
 	mov	52(sp), r9
 	and	#16383, r9
@@ -325,7 +326,7 @@ ocb3_key_setup:
 	rrum.w	#3, r14
 	rlam.w	#1, r13
 	bis	r14, r13
-	mov	10(sp), r15
+	mov	r5, r15
 	mov	r13, 24(r15)
 	mov	54(sp), r13
 	and	#16383, r13
@@ -344,7 +345,7 @@ ocb3_key_setup:
 	rrum.w	#3, r8
 	rlam.w	#1, r14
 	bis	r8, r14
-	mov	10(sp), r15
+	mov	r5, r15
 	mov	r14, 26(r15)
 	mov	56(sp), r14
 	and	#16383, r14
@@ -363,7 +364,7 @@ ocb3_key_setup:
 	rrum.w	#3, r7
 	rlam.w	#1, r8
 	bis	r7, r8
-	mov	10(sp), r15
+	mov	r5, r15
 	mov	r8, 28(r15)
 	mov	58(sp), r8
 	and	#16383, r8
@@ -382,7 +383,7 @@ ocb3_key_setup:
 	rrum.w	#3, r7
 	rlam.w	#1, r6
 	bis	r7, r6
-	mov	10(sp), r15
+	mov	r5, r15
 	mov	r6, 30(r15)
 	mov	60(sp), r15
 	and	#16383, r15
@@ -401,7 +402,7 @@ ocb3_key_setup:
 	mov	r14, r9
 	mov	r15, r6
 	; ocb3.ae:94: l[at_l0 + i] = x
-	mov	10(sp), r14
+	mov	r5, r14
 	; ocb3.ae:93: for i in 0..l_cached {
 .Locb3_key_setup_loop14:
 	; ocb3.ae:94: l[at_l0 + i] = x
@@ -506,7 +507,7 @@ ocb3_key_setup:
 
 ; --- ocb3_encrypt_with: ocb3.encrypt_with
 ;     frame 232 bytes (59 spill slots, locals 112), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2694 bytes of code
+;     estimated 2698 bytes of code
 	.section .text.ocb3_encrypt_with,"ax",@progbits
 	.global ocb3_encrypt_with
 	.type ocb3_encrypt_with, @function
@@ -557,7 +558,8 @@ ocb3_encrypt_with:
 	mov	#0, 32(sp)
 	mov	#0, 30(sp)
 	mov	#0, 28(sp)
-	mov	68(sp), r15
+	mov	68(sp), r4
+	mov	r4, r15
 	mov	32(r15), 8(sp)
 	mov	34(r15), 6(sp)
 	mov	36(r15), 4(sp)
@@ -792,7 +794,8 @@ ocb3_encrypt_with:
 .Locb3_encrypt_with_else16:
 	mov	r11, 12(sp)
 .Locb3_encrypt_with_endif17:
-	mov	12(sp), r15
+	mov	12(sp), r12
+	mov	r12, r15
 	sub	#8, r15
 	mov	r13, r15
 	subc	#0, r15
@@ -801,7 +804,7 @@ ocb3_encrypt_with:
 	xor	#1, r14
 	inv	r14
 	inc	r14
-	mov	12(sp), r15
+	mov	r12, r15
 	xor	#7, r15
 	and	r14, r15
 	xor	#7, r15
@@ -811,7 +814,7 @@ ocb3_encrypt_with:
 	rla	r10
 	add	68(sp), r10
 	mov	#7, r15
-	sub	12(sp), r15
+	sub	r12, r15
 	mov	#0, r15
 	subc	r13, r15
 	clr	r11
@@ -1011,7 +1014,8 @@ ocb3_encrypt_with:
 	; ocb3.ae:163: if r != 0 {
 	tst	r4
 	jz	.Locb3_encrypt_with_else25
-	mov	68(sp), r15
+	mov	68(sp), r4
+	mov	r4, r15
 	xor	14(r15), r5
 	mov	r5, 108(sp)
 	xor	12(r15), r6
@@ -1367,7 +1371,8 @@ ocb3_encrypt_with:
 	xor	r15, r8
 	xor	r6, r9
 	xor	r5, r10
-	mov	68(sp), r15
+	mov	68(sp), r6
+	mov	r6, r15
 	xor	16(r15), r11
 	xor	18(r15), r12
 	xor	20(r15), r13
@@ -1479,7 +1484,7 @@ ocb3_encrypt_with:
 
 ; --- ocb3_decrypt_with: ocb3.decrypt_with
 ;     frame 258 bytes (80 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 4246 bytes of code
+;     estimated 4228 bytes of code
 	.section .text.ocb3_decrypt_with,"ax",@progbits
 	.global ocb3_decrypt_with
 	.type ocb3_decrypt_with, @function
@@ -1523,7 +1528,8 @@ ocb3_decrypt_with:
 	mov	188(sp), r8
 	mov	190(sp), r7
 	mov	192(sp), r6
-	mov	104(sp), r15
+	mov	104(sp), r10
+	mov	r10, r15
 	mov	32(r15), 8(sp)
 	mov	34(r15), 6(sp)
 	mov	36(r15), 4(sp)
@@ -1610,7 +1616,8 @@ ocb3_decrypt_with:
 	xor	64(sp), r8
 	swpb	r14
 	xor	62(sp), r14
-	mov	28(sp), r15
+	mov	28(sp), r12
+	mov	r12, r15
 	xor	160(r15), r8
 	xor	162(r15), r14
 	xor	164(r15), r10
@@ -1623,7 +1630,7 @@ ocb3_decrypt_with:
 	mov	#9, 16(sp)
 	mov	r14, 12(sp)
 	; aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
-	mov	r15, r7
+	mov	r12, r7
 	add	#16, r7
 	; aes.ae:238: @unroll(round_unroll)
 .Locb3_decrypt_with_loop8:
@@ -1770,7 +1777,8 @@ ocb3_decrypt_with:
 	mov.b	r15, r15
 	mov.b	ocb3_E.inv_sbox(r15), r15
 	bis	r15, r14
-	mov	28(sp), r15
+	mov	28(sp), r12
+	mov	r12, r15
 	xor	@r15, r14
 	mov	r14, 50(sp)
 	mov.b	13(sp), r15
@@ -1780,7 +1788,7 @@ ocb3_decrypt_with:
 	mov.b	r15, r15
 	mov.b	ocb3_E.inv_sbox(r15), r15
 	bis	r15, r14
-	mov	28(sp), r15
+	mov	r12, r15
 	xor	2(r15), r14
 	mov	r14, 52(sp)
 	mov	r5, r15
@@ -1791,7 +1799,7 @@ ocb3_decrypt_with:
 	mov.b	r9, r9
 	mov.b	ocb3_E.inv_sbox(r9), r15
 	bis	r15, r14
-	mov	28(sp), r15
+	mov	r12, r15
 	xor	4(r15), r14
 	mov	r14, 48(sp)
 	mov	r11, r15
@@ -1802,7 +1810,7 @@ ocb3_decrypt_with:
 	mov.b	12(sp), r15
 	mov.b	ocb3_E.inv_sbox(r15), r15
 	bis	r15, r14
-	mov	28(sp), r15
+	mov	r12, r15
 	xor	6(r15), r14
 	mov	r14, 46(sp)
 	mov	r8, r15
@@ -1813,7 +1821,7 @@ ocb3_decrypt_with:
 	mov.b	r5, r5
 	mov.b	ocb3_E.inv_sbox(r5), r15
 	bis	r15, r14
-	mov	28(sp), r15
+	mov	r12, r15
 	xor	8(r15), r14
 	mov	r14, 44(sp)
 	mov	r13, r15
@@ -1824,7 +1832,7 @@ ocb3_decrypt_with:
 	mov.b	r11, r11
 	mov.b	ocb3_E.inv_sbox(r11), r15
 	bis	r15, r14
-	mov	28(sp), r15
+	mov	r12, r15
 	xor	10(r15), r14
 	mov	r14, 42(sp)
 	swpb	r10
@@ -1834,7 +1842,7 @@ ocb3_decrypt_with:
 	mov.b	r8, r8
 	mov.b	ocb3_E.inv_sbox(r8), r15
 	bis	r15, r14
-	mov	28(sp), r15
+	mov	r12, r15
 	xor	12(r15), r14
 	mov	r14, 38(sp)
 	swpb	r6
@@ -1844,7 +1852,7 @@ ocb3_decrypt_with:
 	mov.b	r13, r13
 	mov.b	ocb3_E.inv_sbox(r13), r15
 	bis	r15, r14
-	mov	28(sp), r15
+	mov	r12, r15
 	xor	14(r15), r14
 	mov	r14, 36(sp)
 	mov	82(sp), r14
@@ -1944,7 +1952,8 @@ ocb3_decrypt_with:
 .Locb3_decrypt_with_else18:
 	mov	r11, 14(sp)
 .Locb3_decrypt_with_endif19:
-	mov	14(sp), r15
+	mov	14(sp), r12
+	mov	r12, r15
 	sub	#8, r15
 	mov	r13, r15
 	subc	#0, r15
@@ -1953,7 +1962,7 @@ ocb3_decrypt_with:
 	xor	#1, r14
 	inv	r14
 	inc	r14
-	mov	14(sp), r15
+	mov	r12, r15
 	xor	#7, r15
 	and	r14, r15
 	xor	#7, r15
@@ -1963,7 +1972,7 @@ ocb3_decrypt_with:
 	rla	r11
 	add	104(sp), r11
 	mov	#7, r15
-	sub	14(sp), r15
+	sub	r12, r15
 	mov	#0, r15
 	subc	r13, r15
 	clr	r12
@@ -2169,7 +2178,7 @@ ocb3_decrypt_with:
 	rlam.w	#4, r15
 	mov	r15, 116(sp)
 	mov	152(sp), r10
-	sub	116(sp), r10
+	sub	r15, r10
 	mov	#0, r15
 	subc	#0, r15
 	mov	r15, 110(sp)
@@ -2187,7 +2196,8 @@ ocb3_decrypt_with:
 	jnz	.Locb3_decrypt_with_near49
 	br	#.Locb3_decrypt_with_else27
 .Locb3_decrypt_with_near49:
-	mov	104(sp), r15
+	mov	104(sp), r5
+	mov	r5, r15
 	xor	14(r15), r6
 	mov	r6, 148(sp)
 	xor	12(r15), r7
@@ -2379,16 +2389,17 @@ ocb3_decrypt_with:
 	mov	r6, r15
 	inv	r15
 	inc	r15
-	mov	54(sp), r14
+	mov	54(sp), r4
+	mov	r4, r14
 	xor	#-1, r14
 	and	r15, r14
 	xor	#-1, r14
 	mov	r6, r5
 	inv	r5
 	inc	r5
-	mov	54(sp), r15
+	mov	r4, r15
 	and	r5, r15
-	mov	54(sp), r5
+	mov	r4, r5
 	xor	r15, r5
 	mov	r13, r15
 	inv	r15
@@ -2406,15 +2417,16 @@ ocb3_decrypt_with:
 	mov	r7, r15
 	inv	r15
 	inc	r15
-	mov	72(sp), r14
+	mov	72(sp), r11
+	mov	r11, r14
 	xor	#-1, r14
 	and	r15, r14
 	xor	#-1, r14
 	inv	r7
 	inc	r7
-	mov	72(sp), r15
+	mov	r11, r15
 	and	r7, r15
-	mov	72(sp), r7
+	mov	r11, r7
 	xor	r15, r7
 	mov	r6, r15
 	inv	r15
@@ -2745,7 +2757,8 @@ ocb3_decrypt_with:
 	xor	r15, r9
 	mov	r5, r10
 	xor	r6, r10
-	mov	104(sp), r15
+	mov	104(sp), r6
+	mov	r6, r15
 	xor	16(r15), r11
 	xor	18(r15), r12
 	xor	20(r15), r13
@@ -2851,7 +2864,8 @@ ocb3_decrypt_with:
 	swpb	122(sp)
 	swpb	114(sp)
 	jz	.Locb3_decrypt_with_else45
-	mov	150(sp), r15
+	mov	150(sp), r4
+	mov	r4, r15
 	and	#8191, r15
 	rlam.w	#3, r15
 	sub	#128, r15
@@ -2867,13 +2881,13 @@ ocb3_decrypt_with:
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	150(sp), r9
+	mov	r4, r9
 	and	#1, r9
 	inv	r9
 	inc	r9
 	and	#65280, r9
 	xor	#-1, r9
-	mov	150(sp), r11
+	mov	r4, r11
 	rrum.w	#1, r11
 	and	#1, r11
 	mov	r11, r15
@@ -2888,7 +2902,7 @@ ocb3_decrypt_with:
 	mov	r9, r15
 	and	r11, r15
 	xor	r15, r9
-	mov	150(sp), r8
+	mov	r4, r8
 	rrum.w	#2, r8
 	and	#1, r8
 	mov	r8, r15
@@ -2904,7 +2918,7 @@ ocb3_decrypt_with:
 	mov	r9, r15
 	and	r11, r15
 	xor	r15, r9
-	mov	150(sp), r15
+	mov	r4, r15
 	rrum.w	#3, r15
 	and	#1, r15
 	mov	r15, r11
@@ -3123,6 +3137,7 @@ ocb3_E_encrypt_block:
 	mov	r14, 8(sp)
 	; aes.ae:131: s0 = b[127:96] ^ w[0]
 	mov	12(r13), r5
+	mov	r12, r4
 	mov	r12, r8
 	xor	@r8, r5
 	mov	14(r13), r9
@@ -3145,7 +3160,7 @@ ocb3_E_encrypt_block:
 	mov	r12, 0(sp)
 	mov	r14, r13
 	; aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	mov	r8, r7
+	mov	r4, r7
 	add	#16, r7
 	; aes.ae:135: @unroll(round_unroll)
 .Locb3_E_encrypt_block_loop1:
@@ -3262,7 +3277,8 @@ ocb3_E_encrypt_block:
 	bis	r14, r12
 	swpb	r9
 	bis	r8, r9
-	mov	6(sp), r8
+	mov	6(sp), r4
+	mov	r4, r8
 	xor	160(r8), r12
 	mov	r9, r14
 	xor	162(r8), r14
@@ -3282,7 +3298,7 @@ ocb3_E_encrypt_block:
 	bis	r11, r10
 	swpb	r9
 	bis	r8, r9
-	mov	6(sp), r8
+	mov	r4, r8
 	xor	164(r8), r10
 	mov	r9, r11
 	xor	166(r8), r11
@@ -3302,7 +3318,7 @@ ocb3_E_encrypt_block:
 	mov	r7, r13
 	swpb	r13
 	bis	r8, r13
-	mov	6(sp), r8
+	mov	r4, r8
 	xor	168(r8), r9
 	xor	170(r8), r13
 	swpb	r15
@@ -3318,10 +3334,11 @@ ocb3_E_encrypt_block:
 	bis	r15, r7
 	swpb	r8
 	bis	r5, r8
-	mov	6(sp), r15
+	mov	r4, r15
 	xor	172(r15), r7
 	xor	174(r15), r8
-	mov	8(sp), r15
+	mov	8(sp), r6
+	mov	r6, r15
 	mov	r7, 0(r15)
 	mov	r8, 2(r15)
 	mov	r9, 4(r15)
@@ -3371,7 +3388,7 @@ ocb3_hash:
 	mov	#0, 36(sp)
 	mov	#0, 34(sp)
 	mov	#0, 32(sp)
-	cmp	50(sp), 22(sp)
+	cmp	r15, 22(sp)
 	jc	.Locb3_hash_done2
 .Locb3_hash_loop1:
 	mov	22(sp), r14
@@ -3471,7 +3488,8 @@ ocb3_hash:
 .Locb3_hash_else11:
 	mov	r11, 10(sp)
 .Locb3_hash_endif12:
-	mov	10(sp), r15
+	mov	10(sp), r12
+	mov	r12, r15
 	sub	#8, r15
 	mov	r13, r15
 	subc	#0, r15
@@ -3480,7 +3498,7 @@ ocb3_hash:
 	xor	#1, r14
 	inv	r14
 	inc	r14
-	mov	10(sp), r15
+	mov	r12, r15
 	xor	#7, r15
 	and	r14, r15
 	xor	#7, r15
@@ -3490,7 +3508,7 @@ ocb3_hash:
 	rla	r10
 	add	38(sp), r10
 	mov	#7, r15
-	sub	10(sp), r15
+	sub	r12, r15
 	mov	#0, r15
 	subc	r13, r15
 	clr	r11
@@ -3728,7 +3746,8 @@ ocb3_hash:
 	; ocb3.ae:136: if r != 0 {
 	tst	r14
 	jz	.Locb3_hash_else22
-	mov	38(sp), r15
+	mov	38(sp), r10
+	mov	r10, r15
 	xor	@r15, 18(sp)
 	xor	2(r15), 16(sp)
 	xor	4(r15), 14(sp)
@@ -3994,7 +4013,8 @@ ocb3_hash:
 	mov	34(sp), r13
 	mov	32(sp), r14
 .Locb3_hash_endif23:
-	mov	60(sp), r15
+	mov	60(sp), r6
+	mov	r6, r15
 	mov	r7, 0(r15)
 	mov	r8, 2(r15)
 	mov	r9, 4(r15)
@@ -4011,7 +4031,7 @@ ocb3_hash:
 
 ; --- ocb3_initial_offset: ocb3.initial_offset
 ;     frame 96 bytes (32 spill slots, locals 32), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3592 bytes of code
+;     estimated 3586 bytes of code
 	.section .text.ocb3_initial_offset,"ax",@progbits
 	.local ocb3_initial_offset
 	.type ocb3_initial_offset, @function
@@ -4416,7 +4436,8 @@ ocb3_initial_offset:
 	rrum.w	#1, r15
 	rlam.w	#3, r14
 	bis	r15, r14
-	mov	8(sp), r15
+	mov	8(sp), r4
+	mov	r4, r15
 	and	#8191, r15
 	rlam.w	#3, r15
 	sub	#128, r15
@@ -4424,7 +4445,7 @@ ocb3_initial_offset:
 	clr	r5
 	adc	r5
 	xor	#1, r5
-	mov	8(sp), r14
+	mov	r4, r14
 	and	#1, r14
 	mov	r14, r15
 	inv	r15
@@ -4563,16 +4584,17 @@ ocb3_initial_offset:
 	mov	r14, r7
 	inv	r7
 	inc	r7
-	mov	16(sp), r10
+	mov	16(sp), r4
+	mov	r4, r10
 	xor	r6, r10
 	and	r7, r10
 	xor	r10, r6
 	mov	r14, r10
 	inv	r10
 	inc	r10
-	mov	16(sp), r14
+	mov	r4, r14
 	and	r10, r14
-	mov	16(sp), r10
+	mov	r4, r10
 	xor	r14, r10
 	mov	8(sp), r14
 	rrum.w	#2, r14
@@ -5013,9 +5035,10 @@ ocb3_initial_offset:
 	inv	r5
 	inc	r5
 	mov	18(sp), r15
-	xor	4(sp), r15
+	mov	4(sp), r4
+	xor	r4, r15
 	and	r5, r15
-	mov	4(sp), 30(sp)
+	mov	r4, 30(sp)
 	xor	r15, 30(sp)
 	mov	r13, r5
 	and	#4095, r5
@@ -5213,9 +5236,10 @@ ocb3_initial_offset:
 	inv	r10
 	inc	r10
 	mov	30(sp), r15
-	xor	2(sp), r15
+	mov	2(sp), r5
+	xor	r5, r15
 	and	r10, r15
-	mov	2(sp), 42(sp)
+	mov	r5, 42(sp)
 	xor	r15, 42(sp)
 	mov	82(sp), r5
 	and	#32767, r5
@@ -5342,7 +5366,8 @@ ocb3_initial_offset:
 	and	r10, r7
 	mov	r9, r10
 	xor	r7, r10
-	mov	34(sp), r7
+	mov	34(sp), r5
+	mov	r5, r7
 	and	#16383, r7
 	swpb	r9
 	mov.b	r9, r9
@@ -5352,9 +5377,8 @@ ocb3_initial_offset:
 	bis	r9, r7
 	inv	r11
 	inc	r11
-	xor	34(sp), r7
+	xor	r5, r7
 	and	r11, r7
-	mov	34(sp), r5
 	xor	r7, r5
 	mov	r15, r9
 	and	#4095, r9
@@ -5425,7 +5449,8 @@ ocb3_initial_offset:
 	and	r10, r4
 	mov	r5, r6
 	xor	r4, r6
-	mov	38(sp), r10
+	mov	38(sp), r4
+	mov	r4, r10
 	and	#4095, r10
 	swpb	r5
 	mov.b	r5, r5
@@ -5434,16 +5459,17 @@ ocb3_initial_offset:
 	bis	r5, r10
 	inv	r12
 	inc	r12
-	xor	38(sp), r10
+	xor	r4, r10
 	and	r12, r10
-	mov	38(sp), r5
+	mov	r4, r5
 	xor	r10, r5
 	mov	r15, r12
 	swpb	r12
 	mov	r12, r10
 	xor.b	r7, r10
 	xor	r12, r10
-	mov	24(sp), r7
+	mov	24(sp), r4
+	mov	r4, r7
 	inv	r7
 	inc	r7
 	xor	r15, r10
@@ -5469,7 +5495,7 @@ ocb3_initial_offset:
 	mov	r8, r13
 	xor.b	r12, r13
 	xor	r8, r13
-	mov	24(sp), r12
+	mov	r4, r12
 	inv	r12
 	inc	r12
 	xor	r6, r13
@@ -5481,7 +5507,8 @@ ocb3_initial_offset:
 	mov	r13, r12
 	xor.b	r8, r12
 	xor	r13, r12
-	mov	24(sp), r8
+	mov	24(sp), r6
+	mov	r6, r8
 	inv	r8
 	inc	r8
 	xor	r5, r12
@@ -5492,7 +5519,7 @@ ocb3_initial_offset:
 	mov	r8, r12
 	xor.b	r13, r12
 	xor	r8, r12
-	mov	24(sp), r13
+	mov	r6, r13
 	inv	r13
 	inc	r13
 	xor	40(sp), r12
@@ -5570,7 +5597,8 @@ ocb3_initial_offset:
 	and	r14, r15
 	mov	r8, r14
 	xor	r15, r14
-	mov	60(sp), r15
+	mov	60(sp), r8
+	mov	r8, r15
 	mov	42(sp), 0(r15)
 	mov	32(sp), 2(r15)
 	mov	r9, 4(r15)

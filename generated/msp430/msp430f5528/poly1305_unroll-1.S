@@ -540,7 +540,7 @@ poly1305_block:
 
 ; --- poly1305_finish: poly1305.finish
 ;     frame 30 bytes (15 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 752 bytes of code
+;     estimated 754 bytes of code
 	.section .text.poly1305_finish,"ax",@progbits
 	.global poly1305_finish
 	.type poly1305_finish, @function
@@ -835,7 +835,8 @@ poly1305_finish:
 	addc	@r15+, r12
 	addc	@r15+, r13
 	addc	@r15+, r14
-	mov	28(sp), r15
+	mov	28(sp), r6
+	mov	r6, r15
 	mov	r7, 0(r15)
 	mov	r8, 2(r15)
 	mov	r9, 4(r15)
@@ -975,7 +976,7 @@ poly1305_absorb_padded:
 
 ; --- poly1305_mac: poly1305.mac
 ;     frame 150 bytes (28 spill slots, locals 94), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1724 bytes of code
+;     estimated 1726 bytes of code
 	.section .text.poly1305_mac,"ax",@progbits
 	.global poly1305_mac
 	.type poly1305_mac, @function
@@ -1005,7 +1006,8 @@ poly1305_mac:
 	dec	r15
 	jnz	.Lpoly1305_mac_zero1
 	; poly1305.ae:30: r = (r_bytes & clamp) as u<130>
-	mov	18(sp), r15
+	mov	18(sp), r6
+	mov	r6, r15
 	mov	2(r15), r14
 	and	#4095, r14
 	mov	4(r15), r10
@@ -1031,7 +1033,7 @@ poly1305_mac:
 	add	r15, r7
 	mov	r7, 76(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	mov	18(sp), r15
+	mov	r6, r15
 	mov	@r15, r15
 	mov	r14, r7
 	rla	r15
@@ -1200,7 +1202,7 @@ poly1305_mac:
 	mov	r15, 20(sp)
 	mov	#0, 0(sp)
 	mov	#0, r10
-	cmp	22(sp), 0(sp)
+	cmp	22(sp), r10
 	mov	r10, r15
 	subc	20(sp), r15
 	jc	.Lpoly1305_mac_done3
@@ -1655,7 +1657,8 @@ poly1305_mac:
 	mov	r6, r14
 	xor	r15, r14
 	; poly1305.ae:80: return v[127:0] + s
-	mov	18(sp), r15
+	mov	18(sp), r6
+	mov	r6, r15
 	add	16(r15), r7
 	addc	18(r15), r8
 	addc	20(r15), r9
@@ -1664,7 +1667,8 @@ poly1305_mac:
 	addc	26(r15), r12
 	addc	28(r15), r13
 	addc	30(r15), r14
-	mov	54(sp), r15
+	mov	54(sp), r6
+	mov	r6, r15
 	mov	r7, 0(r15)
 	mov	r8, 2(r15)
 	mov	r9, 4(r15)

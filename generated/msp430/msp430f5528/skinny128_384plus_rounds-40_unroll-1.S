@@ -6,7 +6,7 @@
 
 ; --- skinny128_384plus_key_schedule: skinny128_384plus.key_schedule
 ;     frame 58 bytes (29 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 756 bytes of code
+;     estimated 750 bytes of code
 	.section .text.skinny128_384plus_key_schedule,"ax",@progbits
 	.global skinny128_384plus_key_schedule
 	.type skinny128_384plus_key_schedule, @function
@@ -67,7 +67,8 @@ skinny128_384plus_key_schedule:
 	xor.b	r7, r15
 	xor	r6, r15
 	mov	r15, 22(sp)
-	mov	56(sp), r13
+	mov	56(sp), r12
+	mov	r12, r13
 	swpb	r13
 	mov	r7, r15
 	xor.b	r13, r15
@@ -79,7 +80,7 @@ skinny128_384plus_key_schedule:
 	mov	r15, 16(sp)
 	swpb	r8
 	mov	r8, r15
-	xor.b	56(sp), r15
+	xor.b	r12, r15
 	xor	r8, r15
 	mov	r15, 6(sp)
 	; skinny128_384plus.ae:79: x = t[127:64]
@@ -156,21 +157,25 @@ skinny128_384plus_key_schedule:
 	bis	r8, r15
 	mov	r15, 0(sp)
 	; skinny128_384plus.ae:85: x = t[127:64]
-	mov	12(sp), r13
-	xor.b	10(sp), r13
-	xor	12(sp), r13
-	mov	10(sp), r15
-	mov	14(sp), r14
+	mov	12(sp), r12
+	mov	r12, r13
+	mov	10(sp), r11
+	xor.b	r11, r13
+	xor	r12, r13
+	mov	r11, r15
+	mov	14(sp), r10
+	mov	r10, r14
 	swpb	r14
 	xor.b	r14, r15
-	xor	10(sp), r15
-	mov	8(sp), r14
-	xor.b	12(sp), r14
-	xor	8(sp), r14
-	mov	8(sp), r12
+	xor	r11, r15
+	mov	8(sp), r11
+	mov	r11, r14
+	xor.b	r12, r14
+	xor	r11, r14
+	mov	r11, r12
 	swpb	r12
 	mov	r12, r8
-	xor.b	14(sp), r8
+	xor.b	r10, r8
 	xor	r12, r8
 	; skinny128_384plus.ae:86: x = ((x >> 1) & 0x7f7f7f7f7f7f7f7f) | (((x << 7) ^ (x << 1)) & 0x8080808080808080)
 	mov	r13, r5
@@ -264,56 +269,88 @@ skinny128_384plus_key_schedule:
 
 
 ; --- skinny128_384plus_encrypt_block: skinny128_384plus.encrypt_block
-;     frame 10 bytes (5 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 370 bytes of code
+;     frame 8 bytes (4 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 368 bytes of code
 	.section .text.skinny128_384plus_encrypt_block,"ax",@progbits
 	.global skinny128_384plus_encrypt_block
 	.type skinny128_384plus_encrypt_block, @function
 	.balign 2
 skinny128_384plus_encrypt_block:
 	pushm.w	#7, r10
-	sub	#10, sp
-	mov	r14, 6(sp)
+	sub	#8, sp
+	mov	r14, 4(sp)
 	; skinny128_384plus.ae:130: @unroll(unroll)
-	mov	#40, 4(sp)
-	mov	12(r13), 0(sp)
-	mov	14(r13), r4
-	mov	8(r13), r5
-	mov	10(r13), r9
-	mov	4(r13), 8(sp)
-	mov	6(r13), r15
-	mov	@r13, r10
-	mov	2(r13), r11
+	mov	#40, 2(sp)
+	mov	12(r13), 6(sp)
+	mov	14(r13), r14
+	mov	8(r13), r10
+	mov	10(r13), r11
+	mov	4(r13), r8
+	mov	6(r13), r9
+	mov	@r13, r7
+	mov	2(r13), r13
 	; skinny128_384plus.ae:132: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
-	mov	#0, 2(sp)
+	mov	#0, 0(sp)
 	mov	r12, r6
 	; skinny128_384plus.ae:130: @unroll(unroll)
 .Lskinny128_384plus_encrypt_block_loop1:
 	; skinny128_384plus.ae:132: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
-	mov	2(sp), r14
-	mov.b	skinny128_384plus_rc(r14), r12
+	mov	@sp, r15
+	mov.b	skinny128_384plus_rc(r15), r4
 	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	mov	r4, r14
-	swpb	r14
+	mov	r14, r15
+	swpb	r15
+	mov.b	r15, r15
+	mov.b	skinny128_384plus_sbox(r15), r12
 	mov.b	r14, r14
-	mov.b	skinny128_384plus_sbox(r14), r8
-	mov.b	r4, r4
-	mov.b	skinny128_384plus_sbox(r4), r13
-	mov.b	1(sp), r14
-	mov.b	skinny128_384plus_sbox(r14), r7
-	mov.b	@sp, r14
-	mov.b	skinny128_384plus_sbox(r14), r14
-	swpb	r8
-	bis	r13, r8
-	swpb	r7
-	bis	r14, r7
+	mov.b	skinny128_384plus_sbox(r14), r5
+	mov.b	7(sp), r15
+	mov.b	skinny128_384plus_sbox(r15), r14
+	mov.b	6(sp), r15
+	mov.b	skinny128_384plus_sbox(r15), r15
+	swpb	r12
+	bis	r5, r12
+	mov	r14, r5
+	swpb	r5
+	bis	r15, r5
 	; skinny128_384plus.ae:116: r0 = sub_cells(r0) ^ ((c & 0xf) as u32 << 24) ^ k[63:32]
-	mov	r12, r14
-	and	#15, r14
+	mov	r4, r15
+	and	#15, r15
+	swpb	r15
+	xor	4(r6), r5
+	xor	r15, r12
+	xor	6(r6), r12
+	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	mov	r11, r15
+	swpb	r15
+	mov.b	r15, r15
+	mov.b	skinny128_384plus_sbox(r15), r14
+	mov.b	r11, r11
+	mov.b	skinny128_384plus_sbox(r11), r11
+	mov	r10, r15
+	swpb	r15
+	mov.b	r15, r15
+	mov.b	skinny128_384plus_sbox(r15), r15
+	mov.b	r10, r10
+	mov.b	skinny128_384plus_sbox(r10), r10
 	swpb	r14
-	xor	r14, r8
-	xor	4(r6), r7
-	xor	6(r6), r8
+	bis	r11, r14
+	swpb	r15
+	bis	r10, r15
+	; skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
+	rrum.w	#4, r4
+	swpb	r4
+	mov	r15, r10
+	xor	@r6, r10
+	xor	r4, r14
+	xor	2(r6), r14
+	swpb	r14
+	mov	r14, r15
+	swpb	r10
+	xor.b	r10, r15
+	xor	r10, r15
+	xor.b	r14, r10
+	xor	r14, r10
 	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	mov	r9, r14
 	swpb	r14
@@ -321,101 +358,76 @@ skinny128_384plus_encrypt_block:
 	mov.b	skinny128_384plus_sbox(r14), r4
 	mov.b	r9, r9
 	mov.b	skinny128_384plus_sbox(r9), r9
-	mov	r5, r14
+	mov	r8, r14
+	swpb	r14
+	mov.b	r14, r14
+	mov.b	skinny128_384plus_sbox(r14), r11
+	mov.b	r8, r8
+	mov.b	skinny128_384plus_sbox(r8), r14
+	swpb	r4
+	bis	r9, r4
+	swpb	r11
+	bis	r14, r11
+	; skinny128_384plus.ae:118: r2 = (sub_cells(r2) ^ 0x02000000) >>> 16
+	mov	r4, r9
+	xor	#512, r9
+	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	mov	r13, r14
 	swpb	r14
 	mov.b	r14, r14
 	mov.b	skinny128_384plus_sbox(r14), r14
-	mov.b	r5, r5
-	mov.b	skinny128_384plus_sbox(r5), r13
-	swpb	r4
-	bis	r9, r4
-	swpb	r14
-	bis	r13, r14
-	; skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
-	rrum.w	#4, r12
-	mov	r4, r13
-	swpb	r12
-	xor	r12, r13
-	xor	@r6, r14
-	xor	2(r6), r13
-	swpb	r13
-	mov	r13, r5
-	swpb	r14
-	xor.b	r14, r5
-	xor	r14, r5
-	xor.b	r13, r14
-	xor	r13, r14
-	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	mov	r15, r13
+	mov.b	r13, r13
+	mov.b	skinny128_384plus_sbox(r13), r8
+	mov	r7, r13
 	swpb	r13
 	mov.b	r13, r13
 	mov.b	skinny128_384plus_sbox(r13), r4
-	mov.b	r15, r15
-	mov.b	skinny128_384plus_sbox(r15), r12
-	mov.b	9(sp), r15
-	mov.b	skinny128_384plus_sbox(r15), r9
-	mov.b	8(sp), r15
-	mov.b	skinny128_384plus_sbox(r15), r13
-	mov	r4, r15
-	swpb	r15
-	bis	r12, r15
-	swpb	r9
-	bis	r13, r9
-	; skinny128_384plus.ae:118: r2 = (sub_cells(r2) ^ 0x02000000) >>> 16
-	xor	#512, r15
-	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	mov	r11, r13
-	swpb	r13
-	mov.b	r13, r13
-	mov.b	skinny128_384plus_sbox(r13), r12
-	mov.b	r11, r11
-	mov.b	skinny128_384plus_sbox(r11), r4
-	mov	r10, r13
-	swpb	r13
-	mov.b	r13, r13
-	mov.b	skinny128_384plus_sbox(r13), r11
-	mov.b	r10, r10
-	mov.b	skinny128_384plus_sbox(r10), r13
+	mov.b	r7, r7
+	mov.b	skinny128_384plus_sbox(r7), r13
 	; skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
-	swpb	r4
-	bis	r11, r4
+	swpb	r8
+	bis	r4, r8
 	swpb	r13
-	bis	r12, r13
+	bis	r14, r13
 	; skinny128_384plus.ae:121: t = r0 ^ r2
-	mov	r7, r10
-	xor	r15, r10
-	mov	r8, r11
-	xor	r9, r11
+	mov	r5, r7
+	xor	r9, r7
 	; skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
-	mov	r10, r12
-	xor	r13, r12
-	mov	r11, r13
-	xor	r4, r13
-	xor	r15, r14
-	mov	r5, r15
-	xor	r9, r15
-	add	#1, 2(sp)
+	mov	r7, r14
+	xor	r13, r14
+	mov	r10, r13
+	xor	r9, r13
+	; skinny128_384plus.ae:121: t = r0 ^ r2
+	mov	r12, r4
+	xor	r11, r4
+	; skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
+	mov	r4, r10
+	xor	r8, r10
+	xor	r11, r15
+	add	#1, 0(sp)
 	add	#8, r6
-	mov	r12, 0(sp)
-	mov	r13, r4
-	mov	r7, r5
-	mov	r8, r9
-	mov	r14, 8(sp)
-	dec	4(sp)
+	mov	r14, 6(sp)
+	mov	r10, r14
+	mov	r5, r10
+	mov	r12, r11
+	mov	r13, r8
+	mov	r15, r9
+	mov	r4, r13
+	dec	2(sp)
 	jnz	.Lskinny128_384plus_encrypt_block_loop1
 .Lskinny128_384plus_encrypt_block_done2:
 	; skinny128_384plus.ae:134: return cat(r0, r1, r2, r3)
-	mov	6(sp), r14
-	mov	r10, 0(r14)
-	mov	r11, 2(r14)
-	mov	8(sp), 4(r14)
-	mov	r15, 6(r14)
-	mov	r14, r15
-	mov	r5, 8(r15)
-	mov	r9, 10(r15)
-	mov	@sp, 12(r15)
-	mov	r4, 14(r15)
-	add	#10, sp
+	mov	4(sp), r12
+	mov	r12, r15
+	mov	r7, 0(r15)
+	mov	r13, 2(r15)
+	mov	r8, 4(r15)
+	mov	r9, 6(r15)
+	mov	r10, 8(r15)
+	mov	r11, 10(r15)
+	mov	6(sp), 12(r15)
+	mov	r14, 14(r15)
+	add	#8, sp
 	popm.w	#7, r10
 	ret
 	.size skinny128_384plus_encrypt_block, .-skinny128_384plus_encrypt_block
@@ -423,7 +435,7 @@ skinny128_384plus_encrypt_block:
 
 ; --- skinny128_384plus_decrypt_block: skinny128_384plus.decrypt_block
 ;     frame 6 bytes (3 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 376 bytes of code
+;     estimated 378 bytes of code
 	.section .text.skinny128_384plus_decrypt_block,"ax",@progbits
 	.global skinny128_384plus_decrypt_block
 	.type skinny128_384plus_decrypt_block, @function
@@ -587,7 +599,8 @@ skinny128_384plus_decrypt_block:
 	jnz	.Lskinny128_384plus_decrypt_block_loop1
 .Lskinny128_384plus_decrypt_block_done2:
 	; skinny128_384plus.ae:155: return cat(r0, r1, r2, r3)
-	mov	4(sp), r15
+	mov	4(sp), r14
+	mov	r14, r15
 	mov	r6, 0(r15)
 	mov	r13, 2(r15)
 	mov	r7, 4(r15)

@@ -65,7 +65,7 @@ ascon128_key_setup:
 
 ; --- ascon128_encrypt_with: ascon128.encrypt_with
 ;     frame 104 bytes (16 spill slots, locals 72), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1476 bytes of code
+;     estimated 1478 bytes of code
 	.section .text.ascon128_encrypt_with,"ax",@progbits
 	.global ascon128_encrypt_with
 	.type ascon128_encrypt_with, @function
@@ -90,7 +90,8 @@ ascon128_encrypt_with:
 	dec	r15
 	jnz	.Lascon128_encrypt_with_zero1
 	; ascon128.ae:84: initialize(s, k, nonce)
-	mov	12(sp), r15
+	mov	12(sp), r14
+	mov	r14, r15
 	mov	2(r15), 28(sp)
 	mov	4(r15), 26(sp)
 	mov	6(r15), 24(sp)
@@ -661,53 +662,54 @@ ascon128_encrypt_with:
 
 
 ; --- ascon128_decrypt_with: ascon128.decrypt_with
-;     frame 116 bytes (22 spill slots, locals 72), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1606 bytes of code
+;     frame 110 bytes (19 spill slots, locals 72), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1586 bytes of code
 	.section .text.ascon128_decrypt_with,"ax",@progbits
 	.global ascon128_decrypt_with
 	.type ascon128_decrypt_with, @function
 	.balign 2
 ascon128_decrypt_with:
 	pushm.w	#7, r10
-	sub	#116, sp
-	mov	r12, 22(sp)
+	sub	#110, sp
+	mov	r12, 16(sp)
 	mov	r13, r10
 	mov	r14, r11
-	mov	r15, 8(sp)
-	mov	132(sp), 6(sp)
-	mov	134(sp), 12(sp)
-	mov	136(sp), 24(sp)
-	mov	138(sp), 40(sp)
-	mov	142(sp), 20(sp)
-	mov	146(sp), 42(sp)
+	mov	r15, 10(sp)
+	mov	126(sp), 6(sp)
+	mov	128(sp), 12(sp)
+	mov	130(sp), 18(sp)
+	mov	132(sp), 34(sp)
+	mov	136(sp), 14(sp)
+	mov	140(sp), 36(sp)
 	mov	sp, r14
 	mov	#20, r15
 .Lascon128_decrypt_with_zero1:
-	clr	44(r14)
+	clr	38(r14)
 	incd	r14
 	dec	r15
 	jnz	.Lascon128_decrypt_with_zero1
 	; ascon128.ae:106: initialize(s, k, nonce)
-	mov	22(sp), r15
+	mov	16(sp), r14
+	mov	r14, r15
 	mov	2(r15), 26(sp)
 	mov	4(r15), 28(sp)
 	mov	6(r15), 30(sp)
 	mov	8(r15), 32(sp)
-	mov	10(r15), 34(sp)
-	mov	12(r15), 36(sp)
-	mov	14(r15), 38(sp)
+	mov	10(r15), 24(sp)
+	mov	12(r15), 22(sp)
+	mov	14(r15), 20(sp)
 	mov	sp, r12
-	add	#44, r12
-	mov	@r15, 84(sp)
-	mov	26(sp), 86(sp)
-	mov	28(sp), 88(sp)
-	mov	30(sp), 90(sp)
-	mov	32(sp), 92(sp)
-	mov	34(sp), 94(sp)
-	mov	36(sp), 96(sp)
-	mov	38(sp), 98(sp)
+	add	#38, r12
+	mov	@r15, 78(sp)
+	mov	26(sp), 80(sp)
+	mov	28(sp), 82(sp)
+	mov	30(sp), 84(sp)
+	mov	32(sp), 86(sp)
+	mov	24(sp), 88(sp)
+	mov	22(sp), 90(sp)
+	mov	20(sp), 92(sp)
 	mov	sp, r13
-	add	#84, r13
+	add	#78, r13
 	mov	r10, r14
 	mov	r11, r15
 	call	#ascon128_initialize
@@ -766,7 +768,7 @@ ascon128_decrypt_with:
 	xor	#8, r11
 	and	r15, r12
 	; ascon128.ae:55: s[0] = s[0] ^ load_be(ad, off, rate, count) ^ pad(count)
-	add	8(sp), r4
+	add	10(sp), r4
 	cmp	#8, r11
 	jnc	.Lascon128_decrypt_with_bytes6
 	bit	#1, r4
@@ -779,7 +781,7 @@ ascon128_decrypt_with:
 	jmp	.Lascon128_decrypt_with_join8
 .Lascon128_decrypt_with_bytes6:
 	mov	sp, r7
-	add	#100, r7
+	add	#94, r7
 	mov	r7, r8
 	mov	#8, r13
 	mov	r11, r15
@@ -799,13 +801,13 @@ ascon128_decrypt_with:
 	jmp	.Lascon128_decrypt_with_words7
 .Lascon128_decrypt_with_join8:
 	swpb	r4
-	xor	44(sp), r4
+	xor	38(sp), r4
 	swpb	r5
-	xor	46(sp), r5
+	xor	40(sp), r5
 	swpb	r6
-	xor	48(sp), r6
+	xor	42(sp), r6
 	swpb	r7
-	xor	50(sp), r7
+	xor	44(sp), r7
 	; ascon128.ae:26: return ((0x80 as u64) << 56) >> (8 * count)
 	rla	r11
 	adc	r11
@@ -862,13 +864,13 @@ ascon128_decrypt_with:
 	xor	r8, r14
 	mov	r7, r15
 	xor	r11, r15
-	mov	r12, 44(sp)
-	mov	r13, 46(sp)
-	mov	r14, 48(sp)
-	mov	r15, 50(sp)
+	mov	r12, 38(sp)
+	mov	r13, 40(sp)
+	mov	r14, 42(sp)
+	mov	r15, 44(sp)
 	; ascon128.ae:56: P.permute(s, b)
 	mov	sp, r12
-	add	#44, r12
+	add	#38, r12
 	mov	#6, r13
 	call	#ascon128_P_permute
 	add	#1, r9
@@ -882,11 +884,11 @@ ascon128_decrypt_with:
 .Lascon128_decrypt_with_else2:
 .Lascon128_decrypt_with_endif3:
 	; ascon128.ae:59: s[4] = s[4] ^ 1
-	mov	76(sp), r15
+	mov	70(sp), r15
 	xor	#1, r15
-	mov	r15, 76(sp)
+	mov	r15, 70(sp)
 	; ascon128.ae:109: full = m / rate
-	mov	24(sp), r8
+	mov	18(sp), r8
 	rrum.w	#3, r8
 	; ascon128.ae:110: for i in 0..full {
 	mov	#0, r9
@@ -918,7 +920,7 @@ ascon128_decrypt_with:
 	jmp	.Lascon128_decrypt_with_join20
 .Lascon128_decrypt_with_bytes18:
 	mov	sp, r11
-	add	#100, r11
+	add	#94, r11
 	mov	r11, r12
 	mov	#8, r14
 .Lascon128_decrypt_with_cpy21:
@@ -934,17 +936,17 @@ ascon128_decrypt_with:
 	; ascon128.ae:113: store_be(msg, off, s[0] ^ c)
 	swpb	r12
 	mov	r12, r15
-	xor	44(sp), r15
+	xor	38(sp), r15
 	swpb	r11
 	mov	r11, r14
-	xor	46(sp), r14
+	xor	40(sp), r14
 	swpb	r7
 	mov	r7, r5
-	xor	48(sp), r5
+	xor	42(sp), r5
 	swpb	r6
 	mov	r6, r4
-	xor	50(sp), r4
-	add	20(sp), r13
+	xor	44(sp), r4
+	add	14(sp), r13
 	bit	#1, r13
 	jnz	.Lascon128_decrypt_with_bytes23
 	swpb	r4
@@ -958,15 +960,15 @@ ascon128_decrypt_with:
 	jmp	.Lascon128_decrypt_with_stored24
 .Lascon128_decrypt_with_bytes23:
 	swpb	r4
-	mov	r4, 100(sp)
+	mov	r4, 94(sp)
 	swpb	r5
-	mov	r5, 102(sp)
+	mov	r5, 96(sp)
 	swpb	r14
-	mov	r14, 104(sp)
+	mov	r14, 98(sp)
 	swpb	r15
-	mov	r15, 106(sp)
+	mov	r15, 100(sp)
 	mov	sp, r14
-	add	#100, r14
+	add	#94, r14
 	mov	#8, r15
 .Lascon128_decrypt_with_cpy25:
 	mov.b	@r14, 0(r13)
@@ -976,13 +978,13 @@ ascon128_decrypt_with:
 	jnz	.Lascon128_decrypt_with_cpy25
 .Lascon128_decrypt_with_stored24:
 	; ascon128.ae:114: s[0] = c
-	mov	r12, 44(sp)
-	mov	r11, 46(sp)
-	mov	r7, 48(sp)
-	mov	r6, 50(sp)
+	mov	r12, 38(sp)
+	mov	r11, 40(sp)
+	mov	r7, 42(sp)
+	mov	r6, 44(sp)
 	; ascon128.ae:115: P.permute(s, b)
 	mov	sp, r12
-	add	#44, r12
+	add	#38, r12
 	mov	#6, r13
 	call	#ascon128_P_permute
 	add	#1, r9
@@ -1004,26 +1006,26 @@ ascon128_decrypt_with:
 	and	#65528, r13
 	and	#7, r15
 	; ascon128.ae:118: last = m - off
-	mov	24(sp), r11
+	mov	18(sp), r11
 	mov	#0, r6
 	sub	r13, r11
 	subc	r15, r6
 	; ascon128.ae:119: p = first_bytes(s[0] ^ load_be(ct, off, rate, last), last)
-	mov	r13, r7
-	add	12(sp), r7
+	mov	r13, r8
+	add	12(sp), r8
 	cmp	#8, r11
 	jnc	.Lascon128_decrypt_with_bytes26
-	bit	#1, r7
+	bit	#1, r8
 	jnz	.Lascon128_decrypt_with_bytes26
 .Lascon128_decrypt_with_words27:
-	mov	@r7, r5
-	mov	2(r7), r9
-	mov	4(r7), r8
-	mov	6(r7), r7
+	mov	@r8, r10
+	mov	2(r8), r9
+	mov	4(r8), r5
+	mov	6(r8), r7
 	jmp	.Lascon128_decrypt_with_join28
 .Lascon128_decrypt_with_bytes26:
 	mov	sp, r9
-	add	#100, r9
+	add	#94, r9
 	mov	r9, r10
 	mov	#8, r12
 	mov	r11, r15
@@ -1031,25 +1033,25 @@ ascon128_decrypt_with:
 	clr	r14
 	tst	r15
 	jz	.Lascon128_decrypt_with_pad30
-	mov.b	@r7, r14
-	inc	r7
+	mov.b	@r8, r14
+	inc	r8
 	dec	r15
 .Lascon128_decrypt_with_pad30:
 	mov.b	r14, 0(r10)
 	inc	r10
 	dec	r12
 	jnz	.Lascon128_decrypt_with_cpy29
-	mov	r9, r7
+	mov	r9, r8
 	jmp	.Lascon128_decrypt_with_words27
 .Lascon128_decrypt_with_join28:
 	swpb	r7
-	xor	44(sp), r7
-	swpb	r8
-	xor	46(sp), r8
-	swpb	r9
-	xor	48(sp), r9
+	xor	38(sp), r7
 	swpb	r5
-	xor	50(sp), r5
+	xor	40(sp), r5
+	swpb	r9
+	xor	42(sp), r9
+	swpb	r10
+	xor	44(sp), r10
 	; ascon128.ae:31: return x & ~(~(0 as u64) >> (8 * count))
 	mov	r11, r14
 	rla	r14
@@ -1064,57 +1066,58 @@ ascon128_decrypt_with:
 	rlam.w	#3, r6
 	and	#7, r14
 	bis	r14, r6
-	mov	#-1, r10
+	mov	#-1, r8
 	mov	#-1, r12
+	mov	#-1, r15
 	mov	#-1, r14
-	mov	#-1, r4
+	mov	4(sp), r4
 	tst	r6
 	jnz	.Lascon128_decrypt_with_shbig31
-	cmp	#64, r15
+	cmp	#64, r4
 	jc	.Lascon128_decrypt_with_shbig31
 .Lascon128_decrypt_with_shlimb34:
-	cmp	#16, r15
+	cmp	#16, r4
 	jnc	.Lascon128_decrypt_with_shbits35
-	mov	r12, r10
-	mov	r14, r12
-	mov	r4, r14
-	clr	r4
-	sub	#16, r15
+	mov	r12, r8
+	mov	r15, r12
+	mov	r14, r15
+	clr	r14
+	sub	#16, r4
 	jmp	.Lascon128_decrypt_with_shlimb34
 .Lascon128_decrypt_with_shbits35:
-	tst	r15
+	tst	r4
 	jz	.Lascon128_decrypt_with_shend32
 .Lascon128_decrypt_with_sh33:
 	clrc
-	rrc	r4
 	rrc	r14
+	rrc	r15
 	rrc	r12
-	rrc	r10
-	dec	r15
+	rrc	r8
+	dec	r4
 	jnz	.Lascon128_decrypt_with_sh33
 	jmp	.Lascon128_decrypt_with_shend32
 .Lascon128_decrypt_with_shbig31:
-	clr	r10
+	clr	r8
 	clr	r12
+	clr	r15
 	clr	r14
-	clr	r4
 .Lascon128_decrypt_with_shend32:
-	inv	r10
+	inv	r8
+	and	r8, r7
 	inv	r12
-	inv	r14
-	mov	r4, r15
-	inv	r15
-	and	r10, r7
+	mov	r5, r8
 	and	r12, r8
-	and	r14, r9
-	mov	r5, r10
+	inv	r15
+	and	r15, r9
+	mov	r14, r15
+	inv	r15
 	and	r15, r10
 	; ascon128.ae:120: store_be(msg, off, p, last)
 	mov	r10, r5
 	mov	r9, r12
 	mov	r8, r14
 	mov	r7, r15
-	add	20(sp), r13
+	add	14(sp), r13
 	cmp	#8, r11
 	jnc	.Lascon128_decrypt_with_bytes36
 	bit	#1, r13
@@ -1130,15 +1133,15 @@ ascon128_decrypt_with:
 	jmp	.Lascon128_decrypt_with_stored37
 .Lascon128_decrypt_with_bytes36:
 	swpb	r5
-	mov	r5, 100(sp)
+	mov	r5, 94(sp)
 	swpb	r12
-	mov	r12, 102(sp)
+	mov	r12, 96(sp)
 	swpb	r14
-	mov	r14, 104(sp)
+	mov	r14, 98(sp)
 	swpb	r15
-	mov	r15, 106(sp)
+	mov	r15, 100(sp)
 	mov	sp, r14
-	add	#100, r14
+	add	#94, r14
 	mov	r11, r15
 	cmp	#8, r15
 	jnc	.Lascon128_decrypt_with_cnt38
@@ -1154,10 +1157,10 @@ ascon128_decrypt_with:
 	jnz	.Lascon128_decrypt_with_cpy39
 .Lascon128_decrypt_with_stored37:
 	; ascon128.ae:121: s[0] = s[0] ^ p ^ pad(last)
-	xor	44(sp), r7
-	xor	46(sp), r8
-	xor	48(sp), r9
-	xor	50(sp), r10
+	xor	38(sp), r7
+	xor	40(sp), r8
+	xor	42(sp), r9
+	xor	44(sp), r10
 	; ascon128.ae:26: return ((0x80 as u64) << 56) >> (8 * count)
 	mov	#0, r11
 	mov	#0, r12
@@ -1200,19 +1203,19 @@ ascon128_decrypt_with:
 	xor	r12, r8
 	xor	r13, r9
 	xor	r14, r10
-	mov	r7, 44(sp)
-	mov	r8, 46(sp)
-	mov	r9, 48(sp)
-	mov	r10, 50(sp)
+	mov	r7, 38(sp)
+	mov	r8, 40(sp)
+	mov	r9, 42(sp)
+	mov	r10, 44(sp)
 	; ascon128.ae:122: return (load_be(tag, 0, 16) ^ finalize(s, k)) == 0
-	mov	40(sp), r11
+	mov	34(sp), r11
 	bit	#1, r11
 	jnz	.Lascon128_decrypt_with_bytes45
 .Lascon128_decrypt_with_words46:
-	mov	@r11, 18(sp)
-	mov	2(r11), 16(sp)
-	mov	4(r11), 14(sp)
-	mov	6(r11), 10(sp)
+	mov	@r11, 8(sp)
+	mov	2(r11), r4
+	mov	4(r11), r5
+	mov	6(r11), r6
 	mov	8(r11), r7
 	mov	10(r11), r8
 	mov	12(r11), r9
@@ -1220,7 +1223,7 @@ ascon128_decrypt_with:
 	jmp	.Lascon128_decrypt_with_join47
 .Lascon128_decrypt_with_bytes45:
 	mov	sp, r12
-	add	#100, r12
+	add	#94, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lascon128_decrypt_with_cpy48:
@@ -1235,623 +1238,698 @@ ascon128_decrypt_with:
 .Lascon128_decrypt_with_join47:
 	; ascon128.ae:64: s[1] = s[1] ^ k[127:64]
 	mov	32(sp), r12
-	xor	52(sp), r12
-	mov	34(sp), r13
-	xor	54(sp), r13
-	mov	36(sp), r14
-	xor	56(sp), r14
-	mov	38(sp), r15
-	xor	58(sp), r15
-	mov	r12, 52(sp)
-	mov	r13, 54(sp)
-	mov	r14, 56(sp)
-	mov	r15, 58(sp)
+	xor	46(sp), r12
+	mov	24(sp), r13
+	xor	48(sp), r13
+	mov	22(sp), r14
+	xor	50(sp), r14
+	mov	20(sp), r15
+	xor	52(sp), r15
+	mov	r12, 46(sp)
+	mov	r13, 48(sp)
+	mov	r14, 50(sp)
+	mov	r15, 52(sp)
 	; ascon128.ae:65: s[2] = s[2] ^ k[63:0]
-	mov	60(sp), r12
-	mov	22(sp), r15
+	mov	54(sp), r12
+	mov	16(sp), r15
 	xor	@r15, r12
 	mov	26(sp), r13
-	xor	62(sp), r13
+	xor	56(sp), r13
 	mov	28(sp), r14
-	xor	64(sp), r14
+	xor	58(sp), r14
 	mov	30(sp), r15
-	xor	66(sp), r15
-	mov	r12, 60(sp)
-	mov	r13, 62(sp)
-	mov	r14, 64(sp)
-	mov	r15, 66(sp)
+	xor	60(sp), r15
+	mov	r12, 54(sp)
+	mov	r13, 56(sp)
+	mov	r14, 58(sp)
+	mov	r15, 60(sp)
 	; ascon128.ae:66: P.permute(s, a)
 	mov	sp, r12
-	add	#44, r12
+	add	#38, r12
 	mov	#12, r13
-	swpb	18(sp)
-	swpb	16(sp)
-	swpb	14(sp)
-	swpb	10(sp)
+	swpb	8(sp)
+	swpb	r4
+	swpb	r5
+	swpb	r6
 	swpb	r7
 	swpb	r8
 	swpb	r9
 	swpb	r10
 	call	#ascon128_P_permute
 	; ascon128.ae:67: return cat(s[3], s[4]) ^ k
-	mov	76(sp), r5
-	mov	22(sp), r15
-	xor	@r15, r5
-	mov	26(sp), r4
-	xor	78(sp), r4
-	mov	28(sp), r6
-	xor	80(sp), r6
-	mov	30(sp), r11
-	xor	82(sp), r11
-	mov	32(sp), r12
-	xor	68(sp), r12
-	mov	34(sp), r13
-	xor	70(sp), r13
-	mov	36(sp), r14
-	xor	72(sp), r14
-	mov	38(sp), r15
+	mov	70(sp), r14
+	mov	16(sp), r15
+	xor	@r15, r14
+	; ascon128.ae:122: return (load_be(tag, 0, 16) ^ finalize(s, k)) == 0
+	xor	r14, r10
+	; ascon128.ae:67: return cat(s[3], s[4]) ^ k
+	mov	26(sp), r15
+	xor	72(sp), r15
+	; ascon128.ae:122: return (load_be(tag, 0, 16) ^ finalize(s, k)) == 0
+	xor	r15, r9
+	; ascon128.ae:67: return cat(s[3], s[4]) ^ k
+	mov	28(sp), r15
 	xor	74(sp), r15
 	; ascon128.ae:122: return (load_be(tag, 0, 16) ^ finalize(s, k)) == 0
-	xor	r5, r10
-	xor	r4, r9
-	xor	r6, r8
-	xor	r11, r7
-	mov	10(sp), r11
-	xor	r12, r11
-	mov	14(sp), r12
-	xor	r13, r12
-	mov	16(sp), r13
-	xor	r14, r13
-	mov	18(sp), r14
-	xor	r15, r14
-	mov	r10, r15
-	bis	r9, r15
-	bis	r8, r15
-	bis	r7, r15
-	bis	r11, r15
-	bis	r12, r15
-	bis	r13, r15
-	bis	r14, r15
-	sub	#1, r15
+	xor	r15, r8
+	; ascon128.ae:67: return cat(s[3], s[4]) ^ k
+	mov	30(sp), r15
+	xor	76(sp), r15
+	; ascon128.ae:122: return (load_be(tag, 0, 16) ^ finalize(s, k)) == 0
+	xor	r15, r7
+	; ascon128.ae:67: return cat(s[3], s[4]) ^ k
+	mov	32(sp), r15
+	xor	62(sp), r15
+	; ascon128.ae:122: return (load_be(tag, 0, 16) ^ finalize(s, k)) == 0
+	xor	r15, r6
+	; ascon128.ae:67: return cat(s[3], s[4]) ^ k
+	mov	24(sp), r15
+	xor	64(sp), r15
+	; ascon128.ae:122: return (load_be(tag, 0, 16) ^ finalize(s, k)) == 0
+	xor	r15, r5
+	; ascon128.ae:67: return cat(s[3], s[4]) ^ k
+	mov	22(sp), r15
+	xor	66(sp), r15
+	; ascon128.ae:122: return (load_be(tag, 0, 16) ^ finalize(s, k)) == 0
+	xor	r15, r4
+	; ascon128.ae:67: return cat(s[3], s[4]) ^ k
+	mov	20(sp), r14
+	xor	68(sp), r14
+	; ascon128.ae:122: return (load_be(tag, 0, 16) ^ finalize(s, k)) == 0
+	mov	8(sp), r15
+	xor	r14, r15
+	bis	r9, r10
+	bis	r8, r10
+	bis	r7, r10
+	bis	r6, r10
+	bis	r5, r10
+	bis	r4, r10
+	bis	r15, r10
+	sub	#1, r10
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	42(sp), r15
+	mov	36(sp), r15
 	mov	r14, 0(r15)
-	add	#116, sp
+	add	#110, sp
 	popm.w	#7, r10
 	ret
 	.size ascon128_decrypt_with, .-ascon128_decrypt_with
 
 
 ; --- ascon128_P_permute: ascon128.P.permute
-;     frame 74 bytes (37 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1444 bytes of code
+;     frame 64 bytes (32 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1342 bytes of code
 	.section .text.ascon128_P_permute,"ax",@progbits
 	.local ascon128_P_permute
 	.type ascon128_P_permute, @function
 	.balign 2
 ascon128_P_permute:
 	pushm.w	#7, r10
-	sub	#74, sp
-	mov	r12, 66(sp)
+	sub	#64, sp
+	mov	r12, 60(sp)
 	; ascon_p.ae:51: for i in 16 - rounds..16 {
 	mov	#16, r15
 	sub	r13, r15
 	mov.b	r15, r15
-	mov	r15, 64(sp)
+	mov	r15, 58(sp)
 	mov	r12, r15
-	mov	@r15, r4
-	mov	2(r15), r5
-	mov	4(r15), 24(sp)
-	mov	6(r15), 32(sp)
-	mov	8(r15), 56(sp)
-	mov	10(r15), 58(sp)
-	mov	12(r15), 60(sp)
-	mov	14(r15), 62(sp)
+	mov	@r15, 6(sp)
+	mov	2(r15), 4(sp)
+	mov	4(r15), 52(sp)
+	mov	6(r15), 50(sp)
+	mov	8(r15), r7
+	mov	10(r15), r8
+	mov	12(r15), r9
+	mov	14(r15), 34(sp)
 	mov	16(r15), r10
-	mov	18(r15), 14(sp)
+	mov	18(r15), 22(sp)
 	mov	20(r15), 8(sp)
-	mov	22(r15), 6(sp)
-	mov	24(r15), 4(sp)
-	mov	26(r15), 52(sp)
-	mov	28(r15), 50(sp)
-	mov	30(r15), 48(sp)
-	mov	32(r15), r11
-	mov	34(r15), r12
-	mov	36(r15), r13
-	mov	38(r15), r14
-	cmp	#16, 64(sp)
+	mov	22(r15), 56(sp)
+	mov	24(r15), r11
+	mov	26(r15), r12
+	mov	28(r15), r13
+	mov	30(r15), 14(sp)
+	mov	32(r15), r14
+	mov	34(r15), 12(sp)
+	mov	36(r15), 28(sp)
+	mov	38(r15), 54(sp)
+	cmp	#16, 58(sp)
 	jnc	.Lascon128_P_permute_near3
 	br	#.Lascon128_P_permute_done2
 .Lascon128_P_permute_near3:
 .Lascon128_P_permute_loop1:
 	; ascon_p.ae:52: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
-	mov	64(sp), r15
-	mov.b	ascon128_P.rc(r15), r9
+	mov	58(sp), r15
+	mov.b	ascon128_P.rc(r15), r15
 	; ascon_p.ae:21: x2 = x2 ^ (c as u64)
-	mov	r10, r15
-	xor	r9, r15
+	xor	r15, r10
 	; ascon_p.ae:24: x0 = x0 ^ x4
-	xor	r11, r4
-	xor	r12, r5
-	mov	24(sp), r6
-	xor	r13, r6
-	mov	32(sp), r7
-	xor	r14, r7
+	mov	6(sp), r5
+	xor	r14, r5
 	; ascon_p.ae:25: x4 = x4 ^ x3
-	xor	4(sp), r11
-	mov	r11, 34(sp)
-	xor	52(sp), r12
-	mov	r12, 30(sp)
-	xor	50(sp), r13
-	mov	r13, 26(sp)
-	xor	48(sp), r14
-	mov	r14, 22(sp)
+	mov	r14, r4
+	xor	r11, r4
 	; ascon_p.ae:26: x2 = x2 ^ x1
-	xor	56(sp), r15
-	mov	14(sp), r8
-	xor	58(sp), r8
-	mov	8(sp), r9
-	xor	60(sp), r9
-	mov	6(sp), r10
-	xor	62(sp), r10
-	; ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
-	mov	56(sp), r14
-	inv	r14
-	mov	58(sp), r11
-	inv	r11
-	mov	60(sp), r12
-	inv	r12
-	mov	62(sp), r13
-	inv	r13
-	and	r15, r14
-	mov	r14, 70(sp)
-	and	r8, r11
-	and	r9, r12
-	and	r10, r13
-	mov	r4, r14
-	xor	70(sp), r14
-	mov	r14, 44(sp)
-	mov	r5, r14
-	xor	r11, r14
-	mov	r14, 42(sp)
-	mov	r6, r14
-	xor	r12, r14
-	mov	r14, 40(sp)
-	mov	r7, r14
-	xor	r13, r14
-	mov	r14, 38(sp)
-	; ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	mov	r15, r11
-	inv	r11
-	mov	r8, r12
-	inv	r12
-	mov	r9, r13
-	inv	r13
 	mov	r10, r14
-	inv	r14
-	and	4(sp), r11
-	and	52(sp), r12
-	and	50(sp), r13
-	and	48(sp), r14
-	mov	56(sp), 2(sp)
-	xor	r11, 2(sp)
-	mov	58(sp), 0(sp)
-	xor	r12, 0(sp)
-	mov	60(sp), 18(sp)
-	xor	r13, 18(sp)
-	mov	62(sp), 46(sp)
-	xor	r14, 46(sp)
-	; ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	mov	4(sp), r11
-	inv	r11
-	mov	52(sp), r12
-	inv	r12
-	mov	50(sp), r13
-	inv	r13
-	mov	48(sp), r14
-	inv	r14
-	and	34(sp), r11
-	and	30(sp), r12
-	and	26(sp), r13
-	and	22(sp), r14
-	xor	r11, r15
-	mov	r15, 72(sp)
-	xor	r12, r8
-	xor	r13, r9
-	xor	r14, r10
-	; ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mov	34(sp), r12
-	inv	r12
-	mov	30(sp), r13
-	inv	r13
-	mov	26(sp), r14
-	inv	r14
-	mov	22(sp), r15
+	xor	r7, r14
+	; ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
+	mov	r7, r15
 	inv	r15
-	and	r4, r12
-	and	r5, r13
-	and	r6, r14
+	and	r14, r15
+	mov	r5, r6
+	xor	r15, r6
+	; ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
+	mov	r14, r15
+	inv	r15
+	and	r11, r15
+	mov	r7, r10
+	xor	r15, r10
+	; ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
+	mov	r11, r15
+	inv	r15
+	and	r4, r15
+	xor	r15, r14
+	; ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
+	mov	r4, r15
+	inv	r15
+	and	r5, r15
+	xor	r15, r11
+	; ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
+	inv	r5
+	and	r7, r5
+	xor	r5, r4
+	mov	r4, 46(sp)
+	; ascon_p.ae:32: t1 = t1 ^ t0
+	xor	r6, r10
+	mov	r10, 24(sp)
+	; ascon_p.ae:33: t0 = t0 ^ t4
+	xor	r4, r6
+	; ascon_p.ae:34: t3 = t3 ^ t2
+	xor	r14, r11
+	mov	r11, 48(sp)
+	; ascon_p.ae:35: t2 = ~t2
+	inv	r14
+	mov	r14, 32(sp)
+	; ascon_p.ae:24: x0 = x0 ^ x4
+	mov	4(sp), r7
+	mov	12(sp), r15
+	xor	r15, r7
+	; ascon_p.ae:25: x4 = x4 ^ x3
+	mov	r15, r5
+	xor	r12, r5
+	; ascon_p.ae:26: x2 = x2 ^ x1
+	mov	22(sp), r14
+	xor	r8, r14
+	; ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
+	mov	r8, r15
+	inv	r15
+	and	r14, r15
+	mov	r7, r10
+	xor	r15, r10
+	; ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
+	mov	r14, r15
+	inv	r15
+	and	r12, r15
+	mov	r8, r11
+	xor	r15, r11
+	; ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
+	mov	r12, r15
+	inv	r15
+	and	r5, r15
+	xor	r15, r14
+	; ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
+	mov	r5, r15
+	inv	r15
 	and	r7, r15
-	xor	r12, 4(sp)
-	mov	52(sp), r12
-	xor	r13, r12
-	mov	50(sp), r13
-	xor	r14, r13
-	mov	48(sp), r14
+	xor	r15, r12
+	; ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
+	inv	r7
+	and	r8, r7
+	mov	r5, r15
+	xor	r7, r15
+	mov	r15, 42(sp)
+	; ascon_p.ae:32: t1 = t1 ^ t0
+	mov	r11, r15
+	xor	r10, r15
+	mov	r15, 2(sp)
+	; ascon_p.ae:33: t0 = t0 ^ t4
+	mov	r10, r11
+	xor	42(sp), r11
+	; ascon_p.ae:34: t3 = t3 ^ t2
+	mov	r12, r15
+	xor	r14, r15
+	mov	r15, 38(sp)
+	; ascon_p.ae:35: t2 = ~t2
+	mov	r14, r15
+	inv	r15
+	mov	r15, 18(sp)
+	; ascon_p.ae:24: x0 = x0 ^ x4
+	mov	52(sp), r8
+	mov	28(sp), r15
+	xor	r15, r8
+	; ascon_p.ae:25: x4 = x4 ^ x3
+	mov	r15, r7
+	xor	r13, r7
+	; ascon_p.ae:26: x2 = x2 ^ x1
+	mov	8(sp), r14
+	xor	r9, r14
+	; ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
+	mov	r9, r15
+	inv	r15
+	and	r14, r15
+	mov	r8, r10
+	xor	r15, r10
+	; ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
+	mov	r14, r15
+	inv	r15
+	and	r13, r15
+	mov	r9, r12
+	xor	r15, r12
+	; ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
+	mov	r13, r15
+	inv	r15
+	and	r7, r15
+	xor	r15, r14
+	; ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
+	mov	r7, r15
+	inv	r15
+	and	r8, r15
+	xor	r15, r13
+	; ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
+	inv	r8
+	and	r9, r8
+	mov	r7, r15
+	xor	r8, r15
+	mov	r15, 30(sp)
+	; ascon_p.ae:32: t1 = t1 ^ t0
+	mov	r12, r15
+	xor	r10, r15
+	mov	r15, 0(sp)
+	; ascon_p.ae:33: t0 = t0 ^ t4
+	xor	30(sp), r10
+	; ascon_p.ae:34: t3 = t3 ^ t2
+	mov	r13, r15
+	xor	r14, r15
+	mov	r15, 20(sp)
+	; ascon_p.ae:35: t2 = ~t2
+	mov	r14, r13
+	inv	r13
+	; ascon_p.ae:24: x0 = x0 ^ x4
+	mov	50(sp), r8
+	mov	54(sp), r15
+	xor	r15, r8
+	; ascon_p.ae:25: x4 = x4 ^ x3
+	mov	r15, r5
+	mov	14(sp), r4
+	xor	r4, r5
+	; ascon_p.ae:26: x2 = x2 ^ x1
+	mov	56(sp), r12
+	mov	34(sp), r14
+	xor	r14, r12
+	; ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
+	mov	r14, r15
+	inv	r15
+	and	r12, r15
+	mov	r8, r7
+	xor	r15, r7
+	; ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
+	mov	r12, r15
+	inv	r15
+	and	r4, r15
+	mov	r14, r9
+	xor	r15, r9
+	; ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
+	mov	r4, r15
+	inv	r15
+	and	r5, r15
+	xor	r15, r12
+	; ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
+	mov	r5, r15
+	inv	r15
+	and	r8, r15
+	mov	r4, r14
 	xor	r15, r14
 	; ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	inv	r4
-	inv	r5
-	inv	r6
-	inv	r7
-	and	56(sp), r4
-	and	58(sp), r5
-	and	60(sp), r6
-	and	62(sp), r7
-	xor	r4, 34(sp)
-	xor	r5, 30(sp)
-	xor	r6, 26(sp)
-	xor	r7, 22(sp)
+	inv	r8
+	and	34(sp), r8
+	mov	r5, r15
+	xor	r8, r15
+	mov	r15, 16(sp)
 	; ascon_p.ae:32: t1 = t1 ^ t0
-	xor	44(sp), 2(sp)
-	xor	42(sp), 0(sp)
-	xor	40(sp), 18(sp)
-	mov	46(sp), r15
-	xor	38(sp), r15
-	mov	r15, 68(sp)
-	; ascon_p.ae:33: t0 = t0 ^ t4
-	mov	44(sp), r6
-	xor	34(sp), r6
-	mov	42(sp), r7
-	xor	30(sp), r7
-	mov	40(sp), r11
-	xor	26(sp), r11
-	mov	38(sp), r15
-	xor	22(sp), r15
-	; ascon_p.ae:34: t3 = t3 ^ t2
-	xor	72(sp), 4(sp)
-	xor	r8, r12
-	mov	r12, 36(sp)
-	xor	r9, r13
-	mov	r13, 28(sp)
-	xor	r10, r14
-	mov	r14, 20(sp)
-	; ascon_p.ae:35: t2 = ~t2
-	mov	72(sp), r14
-	inv	r14
-	mov	r14, 16(sp)
-	mov	r8, r13
-	inv	r13
-	mov	r9, r14
-	inv	r14
-	inv	r10
-	; ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
-	mov	r11, r9
-	mov	r15, r5
-	mov	r6, r8
-	mov	r7, r4
-	bit	#1, r9
-	rrc	r4
-	rrc	r8
-	rrc	r5
-	rrc	r9
-	bit	#1, r9
-	rrc	r4
-	rrc	r8
-	rrc	r5
-	rrc	r9
-	bit	#1, r9
-	rrc	r4
-	rrc	r8
-	rrc	r5
-	rrc	r9
-	mov	r6, r12
-	xor	r4, r12
-	mov	r12, 12(sp)
-	mov	r7, r12
-	xor	r9, r12
-	mov	r12, 10(sp)
-	mov	r11, r9
-	xor	r5, r9
-	mov	r15, r12
-	xor	r8, r12
-	rla	r11
-	rlc	r15
-	rlc	r6
-	rlc	r7
-	adc	r11
-	rla	r11
-	rlc	r15
-	rlc	r6
-	rlc	r7
-	adc	r11
-	rla	r11
-	rlc	r15
-	rlc	r6
-	rlc	r7
-	adc	r11
-	rla	r11
-	rlc	r15
-	rlc	r6
-	rlc	r7
-	adc	r11
-	xor	r11, 12(sp)
-	xor	r15, 10(sp)
 	mov	r9, r15
-	xor	r6, r15
-	mov	r15, 24(sp)
-	mov	r12, r15
 	xor	r7, r15
-	mov	r15, 32(sp)
+	mov	r15, 62(sp)
+	; ascon_p.ae:33: t0 = t0 ^ t4
+	xor	16(sp), r7
+	; ascon_p.ae:34: t3 = t3 ^ t2
+	xor	r12, r14
+	; ascon_p.ae:35: t2 = ~t2
+	inv	r12
+	; ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
+	mov	r10, r8
+	mov	r7, r9
+	mov	r6, r5
+	mov	r11, r4
+	bit	#1, r8
+	rrc	r4
+	rrc	r5
+	rrc	r9
+	rrc	r8
+	bit	#1, r8
+	rrc	r4
+	rrc	r5
+	rrc	r9
+	rrc	r8
+	bit	#1, r8
+	rrc	r4
+	rrc	r5
+	rrc	r9
+	rrc	r8
+	mov	r6, r15
+	xor	r4, r15
+	mov	r15, 6(sp)
+	mov	r11, r15
+	xor	r8, r15
+	mov	r15, 4(sp)
+	mov	r10, r8
+	xor	r9, r8
+	mov	r7, r9
+	xor	r5, r9
+	mov	r7, r15
+	rla	r10
+	rlc	r15
+	rlc	r6
+	rlc	r11
+	adc	r10
+	rla	r10
+	rlc	r15
+	rlc	r6
+	rlc	r11
+	adc	r10
+	rla	r10
+	rlc	r15
+	rlc	r6
+	rlc	r11
+	adc	r10
+	rla	r10
+	rlc	r15
+	rlc	r6
+	rlc	r11
+	adc	r10
+	xor	r10, 6(sp)
+	xor	r15, 4(sp)
+	mov	r8, r15
+	xor	r6, r15
+	mov	r15, 52(sp)
+	mov	r9, r15
+	xor	r11, r15
+	mov	r15, 50(sp)
 	; ascon_p.ae:38: t1 ^ (t1 >>> 61) ^ (t1 >>> 39),
-	mov	2(sp), r9
+	mov	24(sp), r8
+	mov	r8, r9
+	mov	2(sp), r7
+	mov	r7, r10
 	mov	@sp, r11
-	mov	18(sp), r12
-	mov	68(sp), r15
+	mov	62(sp), r15
 	rla	r9
+	rlc	r10
 	rlc	r11
-	rlc	r12
 	rlc	r15
 	adc	r9
 	rla	r9
+	rlc	r10
 	rlc	r11
-	rlc	r12
 	rlc	r15
 	adc	r9
 	rla	r9
+	rlc	r10
 	rlc	r11
-	rlc	r12
 	rlc	r15
 	adc	r9
-	mov	2(sp), r4
+	mov	r8, r4
 	xor	r9, r4
-	mov	@sp, r5
-	xor	r11, r5
-	mov	18(sp), r6
-	xor	r12, r6
-	mov	68(sp), r7
+	mov	r7, r5
+	xor	r10, r5
+	mov	@sp, r6
+	xor	r11, r6
+	mov	62(sp), r11
+	mov	r11, r7
 	xor	r15, r7
-	mov	68(sp), r15
-	mov	2(sp), r9
+	mov	r11, r15
+	mov	r8, r9
+	mov	2(sp), r10
 	mov	@sp, r11
-	mov	18(sp), r12
 	swpb	r15
 	mov	r15, r8
 	swpb	r9
 	xor.b	r9, r8
 	xor	r9, r8
+	swpb	r10
+	xor.b	r10, r9
+	xor	r10, r9
 	swpb	r11
-	xor.b	r11, r9
+	xor.b	r11, r10
+	xor	r11, r10
+	xor.b	r15, r11
+	xor	r15, r11
+	rla	r11
+	rlc	r8
+	rlc	r9
+	rlc	r10
+	adc	r11
+	mov	r4, r15
+	xor	r11, r15
+	mov	r15, 44(sp)
+	mov	r5, r15
+	xor	r8, r15
+	mov	r15, 40(sp)
+	mov	r6, r15
+	xor	r9, r15
+	mov	r15, 36(sp)
+	mov	r7, r15
+	xor	r10, r15
+	mov	r15, 34(sp)
+	; ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
+	mov	18(sp), r5
+	mov	r5, r9
+	mov	r13, r10
+	mov	r12, r11
+	mov	32(sp), r4
+	mov	r4, r15
+	bit	#1, r9
+	rrc	r15
+	rrc	r11
+	rrc	r10
+	rrc	r9
+	mov	r4, r6
+	xor	r15, r6
+	mov	r5, r7
+	xor	r9, r7
+	mov	r13, r8
+	xor	r10, r8
+	mov	r12, r9
 	xor	r11, r9
+	mov	r5, r15
+	mov	r13, r10
+	mov	r12, r11
+	mov	r4, r12
+	swpb	r15
+	mov	r15, r13
+	swpb	r10
+	xor.b	r10, r13
+	xor	r10, r13
+	swpb	r11
+	xor.b	r11, r10
+	xor	r11, r10
 	swpb	r12
 	xor.b	r12, r11
 	xor	r12, r11
 	xor.b	r15, r12
 	xor	r15, r12
 	rla	r12
-	rlc	r8
-	rlc	r9
+	rlc	r13
+	rlc	r10
 	rlc	r11
 	adc	r12
-	mov	r4, r15
-	xor	r12, r15
-	mov	r15, 56(sp)
-	mov	r5, r15
-	xor	r8, r15
-	mov	r15, 58(sp)
+	rla	r12
+	rlc	r13
+	rlc	r10
+	rlc	r11
+	adc	r12
 	mov	r6, r15
-	xor	r9, r15
-	mov	r15, 60(sp)
-	mov	r7, r15
-	xor	r11, r15
-	mov	r15, 62(sp)
-	; ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
-	mov	r13, r9
-	mov	r14, r11
-	mov	r10, r12
-	mov	16(sp), r15
-	bit	#1, r9
-	rrc	r15
-	rrc	r12
-	rrc	r11
-	rrc	r9
-	mov	16(sp), r7
-	xor	r15, r7
-	mov	r13, r8
-	xor	r9, r8
-	mov	r14, r9
-	xor	r11, r9
-	mov	r10, r11
-	xor	r12, r11
-	mov	r13, r15
-	mov	r14, r12
-	mov	16(sp), r13
-	swpb	r15
-	mov	r15, r14
-	swpb	r12
-	xor.b	r12, r14
-	xor	r12, r14
-	swpb	r10
-	xor.b	r10, r12
-	xor	r10, r12
-	swpb	r13
-	xor.b	r13, r10
-	xor	r13, r10
-	xor.b	r15, r13
-	xor	r15, r13
-	rla	r13
-	rlc	r14
-	rlc	r12
-	rlc	r10
-	adc	r13
-	rla	r13
-	rlc	r14
-	rlc	r12
-	rlc	r10
-	adc	r13
+	xor	r12, r15
+	mov	r15, 26(sp)
 	mov	r7, r15
 	xor	r13, r15
-	mov	r15, 54(sp)
+	mov	r15, 22(sp)
+	mov	r8, r15
+	xor	r10, r15
+	mov	r15, 8(sp)
+	mov	r9, r13
+	xor	r11, r13
+	; ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
+	mov	38(sp), r6
+	mov	r6, r11
+	mov	20(sp), r5
+	mov	r5, r9
+	mov	r14, r10
+	mov	48(sp), r4
+	mov	r4, r12
+	swpb	r11
+	mov	r11, r15
+	swpb	r9
+	xor.b	r9, r15
+	xor	r9, r15
+	swpb	r10
+	xor.b	r10, r9
+	xor	r10, r9
+	swpb	r12
+	xor.b	r12, r10
+	xor	r12, r10
+	xor.b	r11, r12
+	xor	r11, r12
+	bit	#1, r12
+	rrc	r10
+	rrc	r9
+	rrc	r15
+	rrc	r12
+	bit	#1, r12
+	rrc	r10
+	rrc	r9
+	rrc	r15
+	rrc	r12
+	mov	r4, r11
+	xor	r12, r11
+	mov	r6, r12
+	xor	r15, r12
+	mov	r5, r7
+	xor	r9, r7
+	mov	r14, r8
+	xor	r10, r8
+	mov	r5, r9
+	mov	r14, r10
+	mov	r4, r14
+	mov	r6, r15
+	bit	#1, r9
+	rrc	r15
+	rrc	r14
+	rrc	r10
+	rrc	r9
+	xor	r15, r11
+	xor	r9, r12
+	mov	r7, r15
+	xor	r10, r15
+	mov	r15, 10(sp)
 	mov	r8, r15
 	xor	r14, r15
 	mov	r15, 14(sp)
-	mov	r9, r15
-	xor	r12, r15
-	mov	r15, 8(sp)
-	mov	r11, r15
-	xor	r10, r15
-	mov	r15, 6(sp)
-	; ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
-	mov	36(sp), r15
-	mov	28(sp), r11
-	mov	20(sp), r12
-	mov	4(sp), r13
-	swpb	r15
-	mov	r15, r14
-	swpb	r11
-	xor.b	r11, r14
-	xor	r11, r14
-	swpb	r12
-	xor.b	r12, r11
-	xor	r12, r11
-	swpb	r13
-	xor.b	r13, r12
-	xor	r13, r12
-	xor.b	r15, r13
-	xor	r15, r13
-	bit	#1, r13
-	rrc	r12
-	rrc	r11
-	rrc	r14
-	rrc	r13
-	bit	#1, r13
-	rrc	r12
-	rrc	r11
-	rrc	r14
-	rrc	r13
-	mov	4(sp), r15
-	xor	r13, r15
-	mov	36(sp), r7
-	xor	r14, r7
-	mov	28(sp), r8
-	xor	r11, r8
-	mov	20(sp), r9
-	xor	r12, r9
-	mov	28(sp), r11
-	mov	20(sp), r12
-	mov	4(sp), r13
-	mov	36(sp), r14
-	bit	#1, r11
-	rrc	r14
-	rrc	r13
-	rrc	r12
-	rrc	r11
-	xor	r14, r15
-	mov	r15, 4(sp)
-	xor	r11, r7
-	xor	r12, r8
-	xor	r13, r9
 	; ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
-	mov	30(sp), r11
-	mov	26(sp), r12
-	mov	22(sp), r13
-	mov	34(sp), r14
-	swpb	r11
-	mov	r11, r15
-	swpb	r12
-	xor.b	r12, r15
-	xor	r12, r15
-	swpb	r13
-	xor.b	r13, r12
-	xor	r13, r12
+	mov	42(sp), r7
+	mov	r7, r8
+	mov	30(sp), r9
+	mov	16(sp), r10
+	mov	46(sp), r6
+	mov	r6, r14
+	swpb	r8
+	mov	r8, r15
+	swpb	r9
+	xor.b	r9, r15
+	xor	r9, r15
+	swpb	r10
+	xor.b	r10, r9
+	xor	r10, r9
 	swpb	r14
-	xor.b	r14, r13
-	xor	r14, r13
-	xor.b	r11, r14
-	xor	r11, r14
+	xor.b	r14, r10
+	xor	r14, r10
+	xor.b	r8, r14
+	xor	r8, r14
 	rla	r14
 	rlc	r15
-	rlc	r12
-	rlc	r13
+	rlc	r9
+	rlc	r10
 	adc	r14
-	mov	34(sp), r11
-	xor	r14, r11
-	mov	30(sp), r4
-	xor	r15, r4
-	mov	26(sp), r5
-	xor	r12, r5
-	mov	22(sp), r6
-	xor	r13, r6
-	mov	22(sp), r12
-	mov	34(sp), r14
-	mov	30(sp), r10
-	mov	26(sp), r15
-	swpb	r12
-	mov	r12, r13
+	mov	r6, r4
+	xor	r14, r4
+	mov	r7, r5
+	xor	r15, r5
+	mov	30(sp), r8
+	mov	r8, r6
+	xor	r9, r6
+	mov	16(sp), r15
+	mov	r15, r7
+	xor	r10, r7
+	mov	r15, r14
+	mov	46(sp), r9
+	mov	42(sp), r10
+	mov	r8, r15
 	swpb	r14
-	xor.b	r14, r13
-	xor	r14, r13
+	mov	r14, r8
+	swpb	r9
+	xor.b	r9, r8
+	xor	r9, r8
 	swpb	r10
-	xor.b	r10, r14
-	xor	r10, r14
+	xor.b	r10, r9
+	xor	r10, r9
 	swpb	r15
 	xor.b	r15, r10
 	xor	r15, r10
-	xor.b	r12, r15
-	xor	r12, r15
+	xor.b	r14, r15
+	xor	r14, r15
 	bit	#1, r15
 	rrc	r10
-	rrc	r14
-	rrc	r13
+	rrc	r9
+	rrc	r8
 	rrc	r15
-	xor	r15, r11
-	mov	r4, r12
-	xor	r13, r12
-	mov	r5, r13
-	xor	r14, r13
-	mov	r6, r14
-	xor	r10, r14
-	mov	12(sp), r4
-	mov	10(sp), r5
-	mov	54(sp), r10
-	mov	r7, 52(sp)
-	mov	r8, 50(sp)
-	mov	r9, 48(sp)
-	add	#1, 64(sp)
-	cmp	#16, 64(sp)
+	mov	r4, r14
+	xor	r15, r14
+	xor	r8, r5
+	xor	r9, r6
+	mov	r7, r15
+	xor	r10, r15
+	mov	44(sp), r7
+	mov	40(sp), r8
+	mov	36(sp), r9
+	mov	26(sp), r10
+	mov	r13, 56(sp)
+	mov	10(sp), r13
+	mov	r5, 12(sp)
+	mov	r6, 28(sp)
+	mov	r15, 54(sp)
+	add	#1, 58(sp)
+	cmp	#16, 58(sp)
 	jc	.Lascon128_P_permute_near4
 	br	#.Lascon128_P_permute_loop1
 .Lascon128_P_permute_near4:
 .Lascon128_P_permute_done2:
 	; ascon_p.ae:54: s[0] = x0
-	mov	66(sp), r15
-	mov	r4, 0(r15)
-	mov	r5, 2(r15)
-	mov	24(sp), 4(r15)
-	mov	32(sp), 6(r15)
+	mov	60(sp), r6
+	mov	r6, r15
+	mov	6(sp), 0(r15)
+	mov	4(sp), 2(r15)
+	mov	52(sp), 4(r15)
+	mov	50(sp), 6(r15)
 	; ascon_p.ae:55: s[1] = x1
-	mov	56(sp), 8(r15)
-	mov	58(sp), 10(r15)
-	mov	60(sp), 12(r15)
-	mov	62(sp), 14(r15)
+	mov	r7, 8(r15)
+	mov	r8, 10(r15)
+	mov	r9, 12(r15)
+	mov	34(sp), 14(r15)
 	; ascon_p.ae:56: s[2] = x2
 	mov	r10, 16(r15)
-	mov	14(sp), 18(r15)
+	mov	22(sp), 18(r15)
 	mov	8(sp), 20(r15)
-	mov	6(sp), 22(r15)
+	mov	56(sp), 22(r15)
 	; ascon_p.ae:57: s[3] = x3
-	mov	4(sp), 24(r15)
-	mov	52(sp), 26(r15)
-	mov	50(sp), 28(r15)
-	mov	48(sp), 30(r15)
+	mov	r11, 24(r15)
+	mov	r12, 26(r15)
+	mov	r13, 28(r15)
+	mov	14(sp), 30(r15)
 	; ascon_p.ae:58: s[4] = x4
-	mov	r11, 32(r15)
-	mov	r12, 34(r15)
-	mov	r13, 36(r15)
-	mov	r14, 38(r15)
-	add	#74, sp
+	mov	r14, 32(r15)
+	mov	12(sp), 34(r15)
+	mov	28(sp), 36(r15)
+	mov	54(sp), 38(r15)
+	add	#64, sp
 	popm.w	#7, r10
 	ret
 	.size ascon128_P_permute, .-ascon128_P_permute

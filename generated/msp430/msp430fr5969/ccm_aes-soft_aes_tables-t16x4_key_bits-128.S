@@ -118,7 +118,7 @@ ccm_key_setup:
 
 ; --- ccm_encrypt_with: ccm.encrypt_with
 ;     frame 178 bytes (37 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1614 bytes of code
+;     estimated 1612 bytes of code
 	.section .text.ccm_encrypt_with,"ax",@progbits
 	.global ccm_encrypt_with
 	.type ccm_encrypt_with, @function
@@ -423,7 +423,7 @@ ccm_encrypt_with:
 	mov	108(sp), 32(sp)
 	mov	110(sp), 30(sp)
 	mov	112(sp), 28(sp)
-	cmp	54(sp), 26(sp)
+	cmp	r15, 26(sp)
 	jc	.Lccm_encrypt_with_done17
 .Lccm_encrypt_with_loop16:
 	mov	26(sp), r5
@@ -688,7 +688,7 @@ ccm_encrypt_with:
 
 ; --- ccm_decrypt_with: ccm.decrypt_with
 ;     frame 198 bytes (47 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2640 bytes of code
+;     estimated 2632 bytes of code
 	.section .text.ccm_decrypt_with,"ax",@progbits
 	.global ccm_decrypt_with
 	.type ccm_decrypt_with, @function
@@ -994,7 +994,7 @@ ccm_decrypt_with:
 	mov	128(sp), 52(sp)
 	mov	130(sp), 56(sp)
 	mov	132(sp), 58(sp)
-	cmp	62(sp), 38(sp)
+	cmp	r15, 38(sp)
 	jnc	.Lccm_decrypt_with_near36
 	br	#.Lccm_decrypt_with_done17
 .Lccm_decrypt_with_near36:
@@ -1006,10 +1006,11 @@ ccm_decrypt_with:
 	mov.b	39(sp), r15
 	rrum.w	#4, r15
 	mov	74(sp), r10
-	sub	32(sp), r10
+	mov	32(sp), r14
+	sub	r14, r10
 	mov	#0, r8
 	subc	r15, r8
-	mov	32(sp), r4
+	mov	r14, r4
 	add	80(sp), r4
 	cmp	#16, r10
 	jnc	.Lccm_decrypt_with_bytes18
@@ -1457,7 +1458,8 @@ ccm_decrypt_with:
 	swpb	82(sp)
 	swpb	76(sp)
 	jz	.Lccm_decrypt_with_else34
-	mov	88(sp), r15
+	mov	88(sp), r4
+	mov	r4, r15
 	and	#8191, r15
 	rlam.w	#3, r15
 	sub	#128, r15
@@ -1473,13 +1475,13 @@ ccm_decrypt_with:
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	88(sp), r9
+	mov	r4, r9
 	and	#1, r9
 	inv	r9
 	inc	r9
 	and	#65280, r9
 	xor	#-1, r9
-	mov	88(sp), r11
+	mov	r4, r11
 	rrum.w	#1, r11
 	and	#1, r11
 	mov	r11, r15
@@ -1494,7 +1496,7 @@ ccm_decrypt_with:
 	mov	r9, r15
 	and	r11, r15
 	xor	r15, r9
-	mov	88(sp), r8
+	mov	r4, r8
 	rrum.w	#2, r8
 	and	#1, r8
 	mov	r8, r15
@@ -1510,7 +1512,7 @@ ccm_decrypt_with:
 	mov	r9, r15
 	and	r11, r15
 	xor	r15, r9
-	mov	88(sp), r15
+	mov	r4, r15
 	rrum.w	#3, r15
 	and	#1, r15
 	mov	r15, r11
@@ -1729,6 +1731,7 @@ ccm_E_encrypt_block:
 	mov	r14, 8(sp)
 	; aes.ae:131: s0 = b[127:96] ^ w[0]
 	mov	12(r13), r5
+	mov	r12, r4
 	mov	r12, r8
 	xor	@r8, r5
 	mov	14(r13), r9
@@ -1751,7 +1754,7 @@ ccm_E_encrypt_block:
 	mov	r12, 0(sp)
 	mov	r14, r13
 	; aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	mov	r8, r7
+	mov	r4, r7
 	add	#16, r7
 	; aes.ae:135: @unroll(round_unroll)
 .Lccm_E_encrypt_block_loop1:
@@ -1868,7 +1871,8 @@ ccm_E_encrypt_block:
 	bis	r14, r12
 	swpb	r9
 	bis	r8, r9
-	mov	6(sp), r8
+	mov	6(sp), r4
+	mov	r4, r8
 	xor	160(r8), r12
 	mov	r9, r14
 	xor	162(r8), r14
@@ -1888,7 +1892,7 @@ ccm_E_encrypt_block:
 	bis	r11, r10
 	swpb	r9
 	bis	r8, r9
-	mov	6(sp), r8
+	mov	r4, r8
 	xor	164(r8), r10
 	mov	r9, r11
 	xor	166(r8), r11
@@ -1908,7 +1912,7 @@ ccm_E_encrypt_block:
 	mov	r7, r13
 	swpb	r13
 	bis	r8, r13
-	mov	6(sp), r8
+	mov	r4, r8
 	xor	168(r8), r9
 	xor	170(r8), r13
 	swpb	r15
@@ -1924,10 +1928,11 @@ ccm_E_encrypt_block:
 	bis	r15, r7
 	swpb	r8
 	bis	r5, r8
-	mov	6(sp), r15
+	mov	r4, r15
 	xor	172(r15), r7
 	xor	174(r15), r8
-	mov	8(sp), r15
+	mov	8(sp), r6
+	mov	r6, r15
 	mov	r7, 0(r15)
 	mov	r8, 2(r15)
 	mov	r9, 4(r15)
@@ -1944,7 +1949,7 @@ ccm_E_encrypt_block:
 
 ; --- ccm_mac_header: ccm.mac_header
 ;     frame 112 bytes (16 spill slots, locals 80), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1462 bytes of code
+;     estimated 1464 bytes of code
 	.section .text.ccm_mac_header,"ax",@progbits
 	.local ccm_mac_header
 	.type ccm_mac_header, @function
@@ -2205,7 +2210,8 @@ ccm_mac_header:
 	mov	r15, r9
 	xor.b	r5, r9
 	xor	r15, r9
-	mov	30(sp), r15
+	mov	30(sp), r8
+	mov	r8, r15
 	bis	@r15, r7
 	bis	2(r15), r10
 	; ccm.ae:60: y = E.encrypt_block(ks, block0(nonce, a, msg_len, tag_len))
@@ -2360,14 +2366,16 @@ ccm_mac_header:
 	mov	r15, 12(sp)
 	mov	#0, r11
 	subc	r10, r11
-	sub	10(sp), r15
+	mov	r15, r14
+	mov	10(sp), r10
+	sub	r10, r15
 	mov	r11, r15
 	subc	#0, r15
 	clr	r12
 	adc	r12
 	xor	#1, r12
-	mov	10(sp), r13
-	sub	12(sp), r13
+	mov	r10, r13
+	sub	r14, r13
 	mov	#0, r14
 	subc	r11, r14
 	mov	r12, r15
@@ -2396,7 +2404,7 @@ ccm_mac_header:
 	mov	90(sp), 8(sp)
 	mov	92(sp), r14
 	mov	94(sp), r4
-	cmp	14(sp), r9
+	cmp	r15, r9
 	jc	.Lccm_mac_header_done31
 .Lccm_mac_header_loop30:
 	mov	r9, r15
@@ -2506,7 +2514,8 @@ ccm_mac_header:
 	mov	60(sp), r14
 	mov	62(sp), r4
 .Lccm_mac_header_endif17:
-	mov	20(sp), r15
+	mov	20(sp), r8
+	mov	r8, r15
 	mov	r7, 0(r15)
 	mov	r9, 2(r15)
 	mov	r10, 4(r15)

@@ -94,6 +94,7 @@ cmac_encrypt_block:
 	mov	r14, 8(sp)
 	; aes.ae:131: s0 = b[127:96] ^ w[0]
 	mov	12(r13), r5
+	mov	r12, r4
 	mov	r12, r8
 	xor	@r8, r5
 	mov	14(r13), r9
@@ -116,7 +117,7 @@ cmac_encrypt_block:
 	mov	r12, 0(sp)
 	mov	r14, r13
 	; aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	mov	r8, r7
+	mov	r4, r7
 	add	#16, r7
 	; aes.ae:135: @unroll(round_unroll)
 .Lcmac_encrypt_block_loop1:
@@ -233,7 +234,8 @@ cmac_encrypt_block:
 	bis	r14, r12
 	swpb	r9
 	bis	r8, r9
-	mov	6(sp), r8
+	mov	6(sp), r4
+	mov	r4, r8
 	xor	160(r8), r12
 	mov	r9, r14
 	xor	162(r8), r14
@@ -253,7 +255,7 @@ cmac_encrypt_block:
 	bis	r11, r10
 	swpb	r9
 	bis	r8, r9
-	mov	6(sp), r8
+	mov	r4, r8
 	xor	164(r8), r10
 	mov	r9, r11
 	xor	166(r8), r11
@@ -273,7 +275,7 @@ cmac_encrypt_block:
 	mov	r7, r13
 	swpb	r13
 	bis	r8, r13
-	mov	6(sp), r8
+	mov	r4, r8
 	xor	168(r8), r9
 	xor	170(r8), r13
 	swpb	r15
@@ -289,10 +291,11 @@ cmac_encrypt_block:
 	bis	r15, r7
 	swpb	r8
 	bis	r5, r8
-	mov	6(sp), r15
+	mov	r4, r15
 	xor	172(r15), r7
 	xor	174(r15), r8
-	mov	8(sp), r15
+	mov	8(sp), r6
+	mov	r6, r15
 	mov	r7, 0(r15)
 	mov	r8, 2(r15)
 	mov	r9, 4(r15)

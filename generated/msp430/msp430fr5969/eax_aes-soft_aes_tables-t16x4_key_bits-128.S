@@ -702,7 +702,7 @@ eax_encrypt_with:
 
 ; --- eax_decrypt_with: eax.decrypt_with
 ;     frame 156 bytes (28 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1408 bytes of code
+;     estimated 1402 bytes of code
 	.section .text.eax_decrypt_with,"ax",@progbits
 	.global eax_decrypt_with
 	.type eax_decrypt_with, @function
@@ -992,7 +992,8 @@ eax_decrypt_with:
 	mov	r11, r10
 	jmp	.Leax_decrypt_with_words13
 .Leax_decrypt_with_join14:
-	mov	28(sp), r15
+	mov	28(sp), r10
+	mov	r10, r15
 	and	#8191, r15
 	rlam.w	#3, r15
 	sub	#128, r15
@@ -1008,13 +1009,13 @@ eax_decrypt_with:
 	clr	r5
 	adc	r5
 	xor	#1, r5
-	mov	28(sp), r8
+	mov	r10, r8
 	and	#1, r8
 	inv	r8
 	inc	r8
 	and	#65280, r8
 	xor	#-1, r8
-	mov	28(sp), r14
+	mov	r10, r14
 	rrum.w	#1, r14
 	and	#1, r14
 	mov	r14, r15
@@ -1029,7 +1030,7 @@ eax_decrypt_with:
 	mov	r8, r15
 	and	r14, r15
 	xor	r15, r8
-	mov	28(sp), r12
+	mov	r10, r12
 	rrum.w	#2, r12
 	and	#1, r12
 	mov	r12, r15
@@ -1045,7 +1046,7 @@ eax_decrypt_with:
 	mov	r8, r15
 	and	r14, r15
 	xor	r15, r8
-	mov	28(sp), r14
+	mov	r10, r14
 	rrum.w	#3, r14
 	and	#1, r14
 	mov	r14, r15
@@ -1252,6 +1253,7 @@ eax_M_E_encrypt_block:
 	mov	r14, 8(sp)
 	; aes.ae:131: s0 = b[127:96] ^ w[0]
 	mov	12(r13), r5
+	mov	r12, r4
 	mov	r12, r8
 	xor	@r8, r5
 	mov	14(r13), r9
@@ -1274,7 +1276,7 @@ eax_M_E_encrypt_block:
 	mov	r12, 0(sp)
 	mov	r14, r13
 	; aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	mov	r8, r7
+	mov	r4, r7
 	add	#16, r7
 	; aes.ae:135: @unroll(round_unroll)
 .Leax_M_E_encrypt_block_loop1:
@@ -1391,7 +1393,8 @@ eax_M_E_encrypt_block:
 	bis	r14, r12
 	swpb	r9
 	bis	r8, r9
-	mov	6(sp), r8
+	mov	6(sp), r4
+	mov	r4, r8
 	xor	160(r8), r12
 	mov	r9, r14
 	xor	162(r8), r14
@@ -1411,7 +1414,7 @@ eax_M_E_encrypt_block:
 	bis	r11, r10
 	swpb	r9
 	bis	r8, r9
-	mov	6(sp), r8
+	mov	r4, r8
 	xor	164(r8), r10
 	mov	r9, r11
 	xor	166(r8), r11
@@ -1431,7 +1434,7 @@ eax_M_E_encrypt_block:
 	mov	r7, r13
 	swpb	r13
 	bis	r8, r13
-	mov	6(sp), r8
+	mov	r4, r8
 	xor	168(r8), r9
 	xor	170(r8), r13
 	swpb	r15
@@ -1447,10 +1450,11 @@ eax_M_E_encrypt_block:
 	bis	r15, r7
 	swpb	r8
 	bis	r5, r8
-	mov	6(sp), r15
+	mov	r4, r15
 	xor	172(r15), r7
 	xor	174(r15), r8
-	mov	8(sp), r15
+	mov	8(sp), r6
+	mov	r6, r15
 	mov	r7, 0(r15)
 	mov	r8, 2(r15)
 	mov	r9, 4(r15)
@@ -1467,7 +1471,7 @@ eax_M_E_encrypt_block:
 
 ; --- eax_omac: eax.omac
 ;     frame 160 bytes (48 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1636 bytes of code
+;     estimated 1628 bytes of code
 	.section .text.eax_omac,"ax",@progbits
 	.local eax_omac
 	.type eax_omac, @function
@@ -1483,9 +1487,10 @@ eax_omac:
 	rlam.w	#3, r11
 	rla	r11
 	mov	r13, 42(sp)
-	add	42(sp), r11
+	add	r13, r11
 	mov	176(sp), 10(sp)
-	mov	10(sp), r14
+	mov	10(sp), r10
+	mov	r10, r14
 	sub	#1, r14
 	clr	r13
 	adc	r13
@@ -1541,7 +1546,7 @@ eax_omac:
 	mov	178(sp), 62(sp)
 	mov	r15, 28(sp)
 	mov	r15, r9
-	cmp	#16, 10(sp)
+	cmp	#16, r10
 	jnc	.Leax_omac_bytes1
 	bit	#1, r9
 	jnz	.Leax_omac_bytes1
@@ -1843,7 +1848,8 @@ eax_omac:
 	inv	r15
 	inc	r15
 	and	r15, 30(sp)
-	mov	40(sp), r9
+	mov	40(sp), r6
+	mov	r6, r9
 	inv	r9
 	inc	r9
 	mov	30(sp), r15
@@ -1875,12 +1881,13 @@ eax_omac:
 	xor	r14, r4
 	mov	r4, 60(sp)
 	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
-	mov	40(sp), r14
+	mov	r6, r14
 	inv	r14
 	inc	r14
 	mov	38(sp), r15
 	and	r14, r15
-	mov	36(sp), r9
+	mov	36(sp), r4
+	mov	r4, r9
 	inv	r9
 	inc	r9
 	mov	r15, r14
@@ -1910,7 +1917,7 @@ eax_omac:
 	inc	r13
 	mov	30(sp), r9
 	and	r13, r9
-	mov	36(sp), r13
+	mov	r4, r13
 	inv	r13
 	inc	r13
 	mov	r9, r6
@@ -1935,7 +1942,7 @@ eax_omac:
 	mov	6(sp), r13
 	xor	r12, r13
 	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
-	mov	36(sp), r6
+	mov	r4, r6
 	inv	r6
 	inc	r6
 	mov	50(sp), r12
@@ -1958,7 +1965,7 @@ eax_omac:
 	mov	4(sp), r12
 	xor	r11, r12
 	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
-	mov	36(sp), r6
+	mov	r4, r6
 	inv	r6
 	inc	r6
 	mov	46(sp), r11
@@ -1981,7 +1988,7 @@ eax_omac:
 	mov	2(sp), r11
 	xor	r10, r11
 	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
-	mov	36(sp), r10
+	mov	r4, r10
 	inv	r10
 	inc	r10
 	mov	r15, r6
@@ -1996,7 +2003,8 @@ eax_omac:
 	xor	r6, r8
 	xor	92(sp), r8
 	xor	r8, r10
-	mov	26(sp), r15
+	mov	26(sp), r6
+	mov	r6, r15
 	inv	r15
 	inc	r15
 	and	r15, r10
@@ -2004,7 +2012,7 @@ eax_omac:
 	mov	@sp, r10
 	xor	r8, r10
 	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
-	mov	36(sp), r15
+	mov	r4, r15
 	inv	r15
 	inc	r15
 	mov	r9, r8
@@ -2020,7 +2028,7 @@ eax_omac:
 	xor	r8, r7
 	xor	94(sp), r7
 	xor	r7, r9
-	mov	26(sp), r15
+	mov	r6, r15
 	inv	r15
 	inc	r15
 	and	r15, r9
@@ -2041,7 +2049,8 @@ eax_omac:
 	add	#144, r14
 	mov	56(sp), r12
 	call	#eax_M_E_encrypt_block
-	mov	62(sp), r15
+	mov	62(sp), r14
+	mov	r14, r15
 	mov	144(sp), 0(r15)
 	mov	146(sp), 2(r15)
 	mov	148(sp), 4(r15)

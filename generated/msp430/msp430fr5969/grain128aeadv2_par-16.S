@@ -5,27 +5,27 @@
 ; then the stack; results through the trailing out-pointers).
 
 ; --- grain128aeadv2_encrypt: grain128aeadv2.encrypt
-;     frame 226 bytes (37 spill slots, locals 140), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2246 bytes of code
+;     frame 228 bytes (38 spill slots, locals 140), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2174 bytes of code
 	.section .text.grain128aeadv2_encrypt,"ax",@progbits
 	.global grain128aeadv2_encrypt
 	.type grain128aeadv2_encrypt, @function
 	.balign 2
 grain128aeadv2_encrypt:
 	pushm.w	#7, r10
-	sub	#226, sp
-	mov	242(sp), 76(sp)
-	mov	244(sp), 74(sp)
-	mov	246(sp), 82(sp)
-	mov	248(sp), 78(sp)
+	sub	#228, sp
+	mov	244(sp), 78(sp)
+	mov	246(sp), 76(sp)
+	mov	248(sp), 84(sp)
 	mov	250(sp), 80(sp)
-	mov	254(sp), 84(sp)
+	mov	252(sp), 82(sp)
+	mov	256(sp), 86(sp)
 	; grain128aeadv2.ae:141: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
 	bit	#1, r12
 	jnz	.Lgrain128aeadv2_encrypt_bytes1
 .Lgrain128aeadv2_encrypt_words2:
-	mov	@r12, 70(sp)
-	mov	2(r12), 64(sp)
+	mov	@r12, 72(sp)
+	mov	2(r12), 62(sp)
 	mov	4(r12), r6
 	mov	6(r12), r7
 	mov	8(r12), r8
@@ -35,7 +35,7 @@ grain128aeadv2_encrypt:
 	jmp	.Lgrain128aeadv2_encrypt_join3
 .Lgrain128aeadv2_encrypt_bytes1:
 	mov	sp, r10
-	add	#86, r10
+	add	#88, r10
 	mov	r10, r11
 	mov	#16, r13
 .Lgrain128aeadv2_encrypt_cpy4:
@@ -61,7 +61,7 @@ grain128aeadv2_encrypt:
 	jmp	.Lgrain128aeadv2_encrypt_join8
 .Lgrain128aeadv2_encrypt_bytes6:
 	mov	sp, r11
-	add	#86, r11
+	add	#88, r11
 	mov	r11, r12
 	mov	#12, r13
 .Lgrain128aeadv2_encrypt_cpy9:
@@ -74,850 +74,8 @@ grain128aeadv2_encrypt:
 	mov	r11, r15
 	jmp	.Lgrain128aeadv2_encrypt_words7
 .Lgrain128aeadv2_encrypt_join8:
-	mov	70(sp), 102(sp)
-	mov	64(sp), 104(sp)
-	mov	r6, 106(sp)
-	mov	r7, 108(sp)
-	mov	r8, 110(sp)
-	mov	r9, 112(sp)
-	mov	r10, 114(sp)
-	mov	r5, 116(sp)
-	mov	sp, r10
-	add	#102, r10
-	mov	r4, 118(sp)
-	mov	r11, 120(sp)
-	mov	r12, 122(sp)
-	mov	r13, 124(sp)
-	mov	r14, 126(sp)
-	mov	r15, 128(sp)
-	mov	sp, r13
-	add	#118, r13
-	mov	sp, r14
-	add	#130, r14
-	mov	sp, r15
-	add	#146, r15
-	mov	sp, r11
-	add	#162, r11
-	mov	sp, r12
-	add	#170, r12
-	mov	r11, 0(sp)
-	mov	r12, 2(sp)
-	mov	r10, r12
-	call	#grain128aeadv2_init
-	; grain128aeadv2.ae:142: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	mov	sp, r12
-	add	#130, r12
-	mov	sp, r13
-	add	#146, r13
-	mov	sp, r14
-	add	#162, r14
-	mov	sp, r15
-	add	#170, r15
-	mov	sp, r8
-	add	#178, r8
-	mov	sp, r9
-	add	#194, r9
-	mov	sp, r10
-	add	#210, r10
-	mov	sp, r11
-	add	#218, r11
-	mov	76(sp), 0(sp)
-	mov	74(sp), 2(sp)
-	mov	r8, 4(sp)
-	mov	r9, 6(sp)
-	mov	r10, 8(sp)
-	mov	r11, 10(sp)
-	call	#grain128aeadv2_absorb_ad
-	; grain128aeadv2.ae:143: for i in 0..len(msg) {
-	mov	#0, 62(sp)
-	mov	#0, 72(sp)
-	mov	178(sp), 42(sp)
-	mov	180(sp), 40(sp)
-	mov	182(sp), 38(sp)
-	mov	184(sp), 36(sp)
-	mov	186(sp), 34(sp)
-	mov	188(sp), 32(sp)
-	mov	190(sp), 30(sp)
-	mov	192(sp), 28(sp)
-	mov	194(sp), r7
-	mov	196(sp), 16(sp)
-	mov	198(sp), 26(sp)
-	mov	200(sp), 24(sp)
-	mov	202(sp), 22(sp)
-	mov	204(sp), r10
-	mov	206(sp), 46(sp)
-	mov	208(sp), 44(sp)
-	mov	210(sp), 14(sp)
-	mov	212(sp), 12(sp)
-	mov	214(sp), 68(sp)
-	mov	216(sp), 66(sp)
-	mov	218(sp), 60(sp)
-	mov	220(sp), 58(sp)
-	mov	222(sp), 56(sp)
-	mov	224(sp), 54(sp)
-	cmp	78(sp), 62(sp)
-	mov	72(sp), r15
-	subc	#0, r15
-	jnc	.Lgrain128aeadv2_encrypt_near16
-	br	#.Lgrain128aeadv2_encrypt_done12
-.Lgrain128aeadv2_encrypt_near16:
-.Lgrain128aeadv2_encrypt_loop11:
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r7, r15
-	mov	16(sp), r12
-	rla	r15
-	rlc	r12
-	rla	r15
-	rlc	r12
-	rla	r15
-	rlc	r12
-	rla	r15
-	rlc	r12
-	mov	42(sp), r14
-	mov	40(sp), r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	mov	r12, r9
-	and	r14, r9
-	mov	42(sp), r15
-	mov	40(sp), r11
-	rla	r15
-	rlc	r11
-	rla	r15
-	rlc	r11
-	rla	r15
-	rlc	r11
-	mov	40(sp), r13
-	mov	38(sp), r15
-	rra	r15
-	rrc	r13
-	rra	r15
-	rrc	r13
-	rra	r15
-	rrc	r13
-	rra	r15
-	rrc	r13
-	and	r13, r11
-	xor	r11, r9
-	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r10, r15
-	mov	46(sp), r13
-	rla	r15
-	rlc	r13
-	mov	38(sp), r11
-	mov	36(sp), r15
-	swpb	r15
-	swpb	r11
-	xor.b	r15, r11
-	xor	r15, r11
-	bit	#256, 36(sp)
-	rrc	r11
-	bit	#512, 36(sp)
-	rrc	r11
-	mov	r13, r15
-	and	r11, r15
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r15, r9
-	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	36(sp), r15
-	mov	34(sp), r8
-	rla	r15
-	rlc	r8
-	rla	r15
-	rlc	r8
-	rla	r15
-	rlc	r8
-	rla	r15
-	rlc	r8
-	mov	34(sp), r11
-	mov	32(sp), r15
-	rla	r11
-	rlc	r15
-	and	r15, r8
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r8, r9
-	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	mov	r12, r8
-	and	r13, r8
-	mov	32(sp), r11
-	mov	30(sp), r15
-	rla	r11
-	rlc	r15
-	rla	r11
-	rlc	r15
-	and	r15, r8
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r8, r9
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	bit	#8192, 32(sp)
-	rlc	r15
-	xor	r15, r9
-	mov	r7, r6
-	mov	16(sp), r15
-	rra	r15
-	rrc	r6
-	rra	r15
-	rrc	r6
-	xor	r6, r9
-	mov	r7, r11
-	mov	16(sp), r15
-	rla	r11
-	rlc	r15
-	xor	r15, r9
-	mov	26(sp), r11
-	mov	24(sp), r15
-	rra	r15
-	rrc	r11
-	rra	r15
-	rrc	r11
-	rra	r15
-	rrc	r11
-	rra	r15
-	rrc	r11
-	xor	r11, r9
-	mov	26(sp), r11
-	mov	24(sp), r15
-	rla	r11
-	rlc	r15
-	rla	r11
-	rlc	r15
-	rla	r11
-	rlc	r15
-	xor	r15, r9
-	xor	22(sp), r9
-	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	22(sp), r11
-	mov	r10, r15
-	swpb	r15
-	swpb	r11
-	xor.b	r15, r11
-	xor	r15, r11
-	bit	#256, r10
-	rrc	r11
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r11, r9
-	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	r10, r11
-	mov	46(sp), r15
-	swpb	r15
-	swpb	r11
-	xor.b	r15, r11
-	xor	r15, r11
-	bit	#256, 46(sp)
-	rrc	r11
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r9, r15
-	xor	r11, r15
-	mov	r15, 48(sp)
-	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	bit	#128, 42(sp)
-	rlc	r14
-	mov	42(sp), r9
-	xor	r14, r9
-	mov	38(sp), r14
-	mov	36(sp), r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	bit	#128, 38(sp)
-	rlc	r14
-	bit	#64, 38(sp)
-	rlc	r14
-	xor	r14, r9
-	mov	34(sp), r14
-	mov	32(sp), r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	bit	#128, 34(sp)
-	rlc	r14
-	bit	#64, 34(sp)
-	rlc	r14
-	xor	r14, r9
-	mov	32(sp), r14
-	mov	30(sp), r15
-	rra	r15
-	rrc	r14
-	xor	r14, r9
-	mov	r9, r15
-	xor	30(sp), r15
-	mov	r15, 52(sp)
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	16(sp), r5
-	mov	26(sp), r15
-	swpb	r15
-	swpb	r5
-	xor.b	r15, r5
-	xor	r15, r5
-	bit	#256, 26(sp)
-	rrc	r5
-	bit	#512, 26(sp)
-	rrc	r5
-	mov	r7, r4
-	xor	r5, r4
-	mov	24(sp), r14
-	mov	22(sp), r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	xor	r14, r4
-	mov	r11, r9
-	bit	#512, 46(sp)
-	rrc	r9
-	bit	#1024, 46(sp)
-	rrc	r9
-	xor	r9, r4
-	xor	46(sp), r4
-	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	bit	#4, 16(sp)
-	rrc	r6
-	mov	22(sp), r8
-	mov	r10, r15
-	rra	r15
-	rrc	r8
-	rra	r15
-	rrc	r8
-	rra	r15
-	rrc	r8
-	and	r8, r6
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r6, r4
-	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r12, r15
-	bit	#2048, r7
-	rlc	r15
-	bit	#4096, 16(sp)
-	rrc	r12
-	and	r12, r15
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r4, r12
-	xor	r15, r12
-	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	16(sp), r7
-	mov	26(sp), r15
-	rra	r15
-	rrc	r7
-	mov	r7, r15
-	bit	#2, 26(sp)
-	rrc	r15
-	and	r15, r7
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r12
-	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	r5, r15
-	bit	#1024, 26(sp)
-	rrc	r15
-	mov	r14, r7
-	bit	#256, 22(sp)
-	rrc	r7
-	bit	#512, 22(sp)
-	rrc	r7
-	bit	#1024, 22(sp)
-	rrc	r7
-	and	r7, r15
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r12
-	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	26(sp), r14
-	mov	24(sp), r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	and	24(sp), r14
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r12
-	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	bit	#2048, 22(sp)
-	rrc	r7
-	bit	#4096, 22(sp)
-	rrc	r7
-	mov	22(sp), r14
-	mov	r10, r15
-	rra	r15
-	rrc	r14
-	and	r14, r7
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r12
-	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	r8, r7
-	bit	#8, r10
-	rrc	r7
-	mov	r10, r8
-	mov	46(sp), r15
-	rra	r15
-	rrc	r8
-	rra	r15
-	rrc	r8
-	rra	r15
-	rrc	r8
-	rra	r15
-	rrc	r8
-	mov	r7, r15
-	and	r8, r15
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r12
-	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	16(sp), r6
-	mov	26(sp), r15
-	swpb	r15
-	swpb	r6
-	xor.b	r15, r6
-	xor	r15, r6
-	bit	#128, 16(sp)
-	rlc	r6
-	bit	#64, 16(sp)
-	rlc	r6
-	mov	16(sp), r14
-	mov	26(sp), r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	and	r14, r6
-	mov	r5, r15
-	bit	#512, 16(sp)
-	rlc	r15
-	and	r15, r6
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r6, r12
-	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	bit	#16, r10
-	rrc	r7
-	bit	#32, r10
-	rrc	r7
-	mov	22(sp), r14
-	mov	r10, r15
-	rla	r14
-	rlc	r15
-	rla	r14
-	rlc	r15
-	and	r15, r7
-	bit	#8, r10
-	rlc	r8
-	bit	#4, r10
-	rlc	r8
-	and	r8, r7
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r12
-	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	mov	r11, r14
-	bit	#256, r10
-	rlc	r14
-	mov	r9, r15
-	bit	#2048, 46(sp)
-	rrc	r15
-	and	r15, r14
-	bit	#4096, 46(sp)
-	rrc	r15
-	and	r15, r14
-	and	r13, r14
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r12
-	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	mov	r12, r15
-	xor	42(sp), r15
-	mov	r15, 50(sp)
-	; grain128aeadv2.ae:145: z = unzip(y)
-	mov	#0, r13
-	mov	48(sp), r15
-	rra	r15
-	rrc	r13
-	mov	#0, r14
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r13
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r13
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r13
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r13
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r13
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r13
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r13
-	swpb	r13
-	mov.b	r13, r13
-	rra	r15
-	rrc	r14
-	mov	r13, r15
-	bis	r14, r15
-	mov	r15, 18(sp)
-	; grain128aeadv2.ae:146: m = msg[i]
-	mov	62(sp), r15
-	add	82(sp), r15
-	mov.b	@r15, r15
-	mov	r15, 20(sp)
-	; grain128aeadv2.ae:147: ct[i] = m ^ z[7:0]
-	mov.b	18(sp), r15
-	mov	20(sp), r14
-	xor	r15, r14
-	mov	62(sp), r15
-	add	80(sp), r15
-	mov.b	r14, 0(r15)
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r11
-	bit	#1, 20(sp)
-	subc	#0, r11
-	inv	r11
-	mov	60(sp), r12
-	and	r11, r12
-	mov	58(sp), r13
-	and	r11, r13
-	mov	56(sp), r14
-	and	r11, r14
-	mov	54(sp), r15
-	and	r11, r15
-	xor	r12, 14(sp)
-	xor	r13, 12(sp)
-	mov	68(sp), r9
-	xor	r14, r9
-	mov	66(sp), r6
-	xor	r15, r6
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	mov	60(sp), r8
-	mov	58(sp), r4
-	mov	56(sp), r5
-	mov	54(sp), r7
-	bit	#256, 18(sp)
-	rrc	r7
-	rrc	r5
-	rrc	r4
-	rrc	r8
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r11
-	bit	#2, 20(sp)
-	subc	#0, r11
-	inv	r11
-	mov	r8, r12
-	and	r11, r12
-	mov	r4, r13
-	and	r11, r13
-	mov	r5, r14
-	and	r11, r14
-	mov	r7, r15
-	and	r11, r15
-	xor	r12, 14(sp)
-	xor	r13, 12(sp)
-	xor	r14, r9
-	xor	r15, r6
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	bit	#512, 18(sp)
-	rrc	r7
-	rrc	r5
-	rrc	r4
-	rrc	r8
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r11
-	bit	#4, 20(sp)
-	subc	#0, r11
-	inv	r11
-	mov	r8, r12
-	and	r11, r12
-	mov	r4, r13
-	and	r11, r13
-	mov	r5, r14
-	and	r11, r14
-	mov	r7, r15
-	and	r11, r15
-	xor	r12, 14(sp)
-	xor	r13, 12(sp)
-	xor	r14, r9
-	xor	r15, r6
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	bit	#1024, 18(sp)
-	rrc	r7
-	rrc	r5
-	rrc	r4
-	rrc	r8
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r11
-	bit	#8, 20(sp)
-	subc	#0, r11
-	inv	r11
-	mov	r8, r12
-	and	r11, r12
-	mov	r4, r13
-	and	r11, r13
-	mov	r5, r14
-	and	r11, r14
-	mov	r7, r15
-	and	r11, r15
-	xor	r12, 14(sp)
-	xor	r13, 12(sp)
-	xor	r14, r9
-	xor	r15, r6
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	bit	#2048, 18(sp)
-	rrc	r7
-	rrc	r5
-	rrc	r4
-	rrc	r8
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r11
-	bit	#16, 20(sp)
-	subc	#0, r11
-	inv	r11
-	mov	r8, r12
-	and	r11, r12
-	mov	r4, r13
-	and	r11, r13
-	mov	r5, r14
-	and	r11, r14
-	mov	r7, r15
-	and	r11, r15
-	xor	r12, 14(sp)
-	xor	r13, 12(sp)
-	xor	r14, r9
-	xor	r15, r6
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	bit	#4096, 18(sp)
-	rrc	r7
-	rrc	r5
-	rrc	r4
-	rrc	r8
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r11
-	bit	#32, 20(sp)
-	subc	#0, r11
-	inv	r11
-	mov	r8, r12
-	and	r11, r12
-	mov	r4, r13
-	and	r11, r13
-	mov	r5, r14
-	and	r11, r14
-	mov	r7, r15
-	and	r11, r15
-	xor	r12, 14(sp)
-	xor	r13, 12(sp)
-	xor	r14, r9
-	xor	r15, r6
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	bit	#8192, 18(sp)
-	rrc	r7
-	rrc	r5
-	rrc	r4
-	rrc	r8
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r11
-	bit	#64, 20(sp)
-	subc	#0, r11
-	inv	r11
-	mov	r8, r12
-	and	r11, r12
-	mov	r4, r13
-	and	r11, r13
-	mov	r5, r14
-	and	r11, r14
-	mov	r7, r15
-	and	r11, r15
-	xor	r12, 14(sp)
-	xor	r13, 12(sp)
-	xor	r14, r9
-	mov	r6, r11
-	xor	r15, r11
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	mov	r8, r12
-	bit	#16384, 18(sp)
-	rrc	r7
-	rrc	r5
-	rrc	r4
-	rrc	r12
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r6
-	bit	#128, 20(sp)
-	subc	#0, r6
-	inv	r6
-	mov	r12, r8
-	and	r6, r8
-	mov	r4, r13
-	and	r6, r13
-	mov	r5, r14
-	and	r6, r14
-	mov	r7, r15
-	and	r6, r15
-	mov	14(sp), r6
-	xor	r8, r6
-	mov	12(sp), r8
-	xor	r13, r8
-	xor	r14, r9
-	xor	r15, r11
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	mov	r4, r13
-	mov	r5, r14
-	mov	r7, r15
-	bit	#32768, 18(sp)
-	rrc	r15
-	rrc	r14
-	rrc	r13
-	rrc	r12
-	mov	40(sp), 42(sp)
-	mov	38(sp), 40(sp)
-	mov	36(sp), 38(sp)
-	mov	34(sp), 36(sp)
-	mov	32(sp), 34(sp)
-	mov	30(sp), 32(sp)
-	mov	28(sp), 30(sp)
-	mov	52(sp), 28(sp)
-	mov	16(sp), r7
-	mov	26(sp), 16(sp)
-	mov	24(sp), 26(sp)
-	mov	22(sp), 24(sp)
-	mov	r10, r5
-	mov	46(sp), r10
-	mov	44(sp), 46(sp)
-	mov	50(sp), 44(sp)
-	mov	r5, 22(sp)
-	mov	r6, 14(sp)
-	mov	r8, 12(sp)
-	mov	r9, 68(sp)
-	mov	r11, 66(sp)
-	mov	r12, 60(sp)
-	mov	r13, 58(sp)
-	mov	r14, 56(sp)
-	mov	r15, 54(sp)
-	add	#1, 62(sp)
-	addc	#0, 72(sp)
-	cmp	78(sp), 62(sp)
-	mov	72(sp), r15
-	subc	#0, r15
-	jc	.Lgrain128aeadv2_encrypt_near17
-	br	#.Lgrain128aeadv2_encrypt_loop11
-.Lgrain128aeadv2_encrypt_near17:
-.Lgrain128aeadv2_encrypt_done12:
-	; grain128aeadv2.ae:150: store_le(tag, 0, acc ^ sr)
-	mov	14(sp), r11
-	xor	60(sp), r11
-	mov	12(sp), r12
-	xor	58(sp), r12
-	mov	68(sp), r14
-	xor	56(sp), r14
-	mov	66(sp), r15
-	xor	54(sp), r15
-	mov	84(sp), r13
-	bit	#1, r13
-	jnz	.Lgrain128aeadv2_encrypt_bytes13
-	mov	r11, 0(r13)
-	mov	r12, 2(r13)
-	mov	r14, 4(r13)
-	mov	r15, 6(r13)
-	jmp	.Lgrain128aeadv2_encrypt_stored14
-.Lgrain128aeadv2_encrypt_bytes13:
-	mov	r11, 86(sp)
-	mov	r12, 88(sp)
-	mov	r14, 90(sp)
-	mov	r15, 92(sp)
-	mov	sp, r14
-	add	#86, r14
-	mov	#8, r15
-.Lgrain128aeadv2_encrypt_cpy15:
-	mov.b	@r14, 0(r13)
-	inc	r14
-	inc	r13
-	dec	r15
-	jnz	.Lgrain128aeadv2_encrypt_cpy15
-.Lgrain128aeadv2_encrypt_stored14:
-	add	#226, sp
-	popm.w	#7, r10
-	ret
-	.size grain128aeadv2_encrypt, .-grain128aeadv2_encrypt
-
-
-; --- grain128aeadv2_decrypt: grain128aeadv2.decrypt
-;     frame 228 bytes (38 spill slots, locals 140), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2262 bytes of code
-	.section .text.grain128aeadv2_decrypt,"ax",@progbits
-	.global grain128aeadv2_decrypt
-	.type grain128aeadv2_decrypt, @function
-	.balign 2
-grain128aeadv2_decrypt:
-	pushm.w	#7, r10
-	sub	#228, sp
-	mov	244(sp), 76(sp)
-	mov	246(sp), 74(sp)
-	mov	248(sp), 82(sp)
-	mov	250(sp), 78(sp)
-	mov	252(sp), 84(sp)
-	mov	256(sp), 80(sp)
-	mov	260(sp), 86(sp)
-	; grain128aeadv2.ae:154: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	bit	#1, r12
-	jnz	.Lgrain128aeadv2_decrypt_bytes1
-.Lgrain128aeadv2_decrypt_words2:
-	mov	@r12, 70(sp)
-	mov	2(r12), 64(sp)
-	mov	4(r12), r6
-	mov	6(r12), r7
-	mov	8(r12), r8
-	mov	10(r12), r9
-	mov	12(r12), r10
-	mov	14(r12), r5
-	jmp	.Lgrain128aeadv2_decrypt_join3
-.Lgrain128aeadv2_decrypt_bytes1:
-	mov	sp, r10
-	add	#88, r10
-	mov	r10, r11
-	mov	#16, r13
-.Lgrain128aeadv2_decrypt_cpy4:
-	mov.b	@r12, r15
-	inc	r12
-	mov.b	r15, 0(r11)
-	inc	r11
-	dec	r13
-	jnz	.Lgrain128aeadv2_decrypt_cpy4
-	mov	r10, r12
-	jmp	.Lgrain128aeadv2_decrypt_words2
-.Lgrain128aeadv2_decrypt_join3:
-	mov	r14, r15
-	bit	#1, r15
-	jnz	.Lgrain128aeadv2_decrypt_bytes6
-.Lgrain128aeadv2_decrypt_words7:
-	mov	@r15, r4
-	mov	2(r15), r11
-	mov	4(r15), r12
-	mov	6(r15), r13
-	mov	8(r15), r14
-	mov	10(r15), r15
-	jmp	.Lgrain128aeadv2_decrypt_join8
-.Lgrain128aeadv2_decrypt_bytes6:
-	mov	sp, r11
-	add	#88, r11
-	mov	r11, r12
-	mov	#12, r13
-.Lgrain128aeadv2_decrypt_cpy9:
-	mov.b	@r15, r14
-	inc	r15
-	mov.b	r14, 0(r12)
-	inc	r12
-	dec	r13
-	jnz	.Lgrain128aeadv2_decrypt_cpy9
-	mov	r11, r15
-	jmp	.Lgrain128aeadv2_decrypt_words7
-.Lgrain128aeadv2_decrypt_join8:
-	mov	70(sp), 104(sp)
-	mov	64(sp), 106(sp)
+	mov	72(sp), 104(sp)
+	mov	62(sp), 106(sp)
 	mov	r6, 108(sp)
 	mov	r7, 110(sp)
 	mov	r8, 112(sp)
@@ -946,7 +104,7 @@ grain128aeadv2_decrypt:
 	mov	r12, 2(sp)
 	mov	r10, r12
 	call	#grain128aeadv2_init
-	; grain128aeadv2.ae:155: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	; grain128aeadv2.ae:142: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	mov	sp, r12
 	add	#132, r12
 	mov	sp, r13
@@ -963,76 +121,79 @@ grain128aeadv2_decrypt:
 	add	#212, r10
 	mov	sp, r11
 	add	#220, r11
-	mov	76(sp), 0(sp)
-	mov	74(sp), 2(sp)
+	mov	78(sp), 0(sp)
+	mov	76(sp), 2(sp)
 	mov	r8, 4(sp)
 	mov	r9, 6(sp)
 	mov	r10, 8(sp)
 	mov	r11, 10(sp)
 	call	#grain128aeadv2_absorb_ad
-	; grain128aeadv2.ae:156: for i in 0..len(ct) {
-	mov	#0, 62(sp)
-	mov	#0, 72(sp)
-	mov	180(sp), 42(sp)
-	mov	182(sp), 40(sp)
-	mov	184(sp), 38(sp)
-	mov	186(sp), 36(sp)
-	mov	188(sp), 34(sp)
-	mov	190(sp), 32(sp)
-	mov	192(sp), 30(sp)
-	mov	194(sp), 28(sp)
-	mov	196(sp), r7
-	mov	198(sp), 18(sp)
-	mov	200(sp), 26(sp)
-	mov	202(sp), 24(sp)
-	mov	204(sp), 22(sp)
-	mov	206(sp), r10
-	mov	208(sp), 46(sp)
-	mov	210(sp), 44(sp)
-	mov	212(sp), 14(sp)
-	mov	214(sp), 12(sp)
+	; grain128aeadv2.ae:143: for i in 0..len(msg) {
+	mov	#0, 60(sp)
+	mov	#0, 74(sp)
+	mov	180(sp), 40(sp)
+	mov	182(sp), 38(sp)
+	mov	184(sp), 36(sp)
+	mov	186(sp), 34(sp)
+	mov	188(sp), 32(sp)
+	mov	190(sp), 30(sp)
+	mov	192(sp), 28(sp)
+	mov	194(sp), 26(sp)
+	mov	196(sp), r5
+	mov	198(sp), r6
+	mov	200(sp), 24(sp)
+	mov	202(sp), 20(sp)
+	mov	204(sp), 18(sp)
+	mov	206(sp), r7
+	mov	208(sp), 44(sp)
+	mov	210(sp), 42(sp)
+	mov	212(sp), 64(sp)
+	mov	214(sp), 66(sp)
 	mov	216(sp), 68(sp)
-	mov	218(sp), 66(sp)
-	mov	220(sp), 60(sp)
-	mov	222(sp), 58(sp)
-	mov	224(sp), 56(sp)
-	mov	226(sp), 54(sp)
-	cmp	78(sp), 62(sp)
-	mov	72(sp), r15
+	mov	218(sp), 70(sp)
+	mov	220(sp), 58(sp)
+	mov	222(sp), 56(sp)
+	mov	224(sp), 54(sp)
+	mov	226(sp), 52(sp)
+	cmp	80(sp), 60(sp)
+	mov	74(sp), r15
 	subc	#0, r15
-	jnc	.Lgrain128aeadv2_decrypt_near18
-	br	#.Lgrain128aeadv2_decrypt_done12
-.Lgrain128aeadv2_decrypt_near18:
-.Lgrain128aeadv2_decrypt_loop11:
+	jnc	.Lgrain128aeadv2_encrypt_near16
+	br	#.Lgrain128aeadv2_encrypt_done12
+.Lgrain128aeadv2_encrypt_near16:
+.Lgrain128aeadv2_encrypt_loop11:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r7, r15
-	mov	18(sp), r12
+	mov	r5, r15
+	mov	r6, r14
 	rla	r15
-	rlc	r12
+	rlc	r14
 	rla	r15
-	rlc	r12
+	rlc	r14
 	rla	r15
-	rlc	r12
+	rlc	r14
 	rla	r15
-	rlc	r12
-	mov	42(sp), r14
-	mov	40(sp), r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	mov	r12, r9
-	and	r14, r9
-	mov	42(sp), r15
-	mov	40(sp), r11
-	rla	r15
-	rlc	r11
-	rla	r15
-	rlc	r11
-	rla	r15
-	rlc	r11
+	rlc	r14
 	mov	40(sp), r13
-	mov	38(sp), r15
+	mov	r13, r12
+	mov	38(sp), r9
+	mov	r9, r15
+	swpb	r15
+	swpb	r12
+	xor.b	r15, r12
+	xor	r15, r12
+	mov	r14, r10
+	and	r12, r10
+	mov	r13, r15
+	mov	r9, r11
+	rla	r15
+	rlc	r11
+	rla	r15
+	rlc	r11
+	rla	r15
+	rlc	r11
+	mov	r9, r13
+	mov	36(sp), r8
+	mov	r8, r15
 	rra	r15
 	rrc	r13
 	rra	r15
@@ -1042,332 +203,348 @@ grain128aeadv2_decrypt:
 	rra	r15
 	rrc	r13
 	and	r13, r11
-	xor	r11, r9
+	xor	r11, r10
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r10, r15
-	mov	46(sp), r13
+	mov	r7, r15
+	mov	44(sp), r13
 	rla	r15
 	rlc	r13
-	mov	38(sp), r11
-	mov	36(sp), r15
+	mov	r8, r11
+	mov	34(sp), r4
+	mov	r4, r15
 	swpb	r15
 	swpb	r11
 	xor.b	r15, r11
 	xor	r15, r11
-	bit	#256, 36(sp)
+	bit	#256, r4
 	rrc	r11
-	bit	#512, 36(sp)
+	bit	#512, r4
 	rrc	r11
 	mov	r13, r15
 	and	r11, r15
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r15, r9
+	xor	r15, r10
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	36(sp), r15
-	mov	34(sp), r8
+	mov	r4, r15
+	mov	32(sp), r9
 	rla	r15
-	rlc	r8
+	rlc	r9
 	rla	r15
-	rlc	r8
+	rlc	r9
 	rla	r15
-	rlc	r8
+	rlc	r9
 	rla	r15
-	rlc	r8
-	mov	34(sp), r11
-	mov	32(sp), r15
-	rla	r11
-	rlc	r15
-	and	r15, r8
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r8, r9
-	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	mov	r12, r8
-	and	r13, r8
+	rlc	r9
 	mov	32(sp), r11
 	mov	30(sp), r15
 	rla	r11
 	rlc	r15
-	rla	r11
-	rlc	r15
-	and	r15, r8
+	and	r15, r9
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r8, r9
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	bit	#8192, 32(sp)
+	xor	r9, r10
+	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
+	mov	r14, r9
+	and	r13, r9
+	mov	30(sp), r11
+	mov	28(sp), r15
+	rla	r11
 	rlc	r15
-	xor	r15, r9
-	mov	r7, r6
+	rla	r11
+	rlc	r15
+	and	r15, r9
+	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	xor	r9, r10
+	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	bit	#8192, 30(sp)
+	rlc	r15
+	xor	r15, r10
+	mov	r5, r9
+	mov	r6, r15
+	rra	r15
+	rrc	r9
+	rra	r15
+	rrc	r9
+	xor	r9, r10
+	mov	r5, r11
+	mov	r6, r15
+	rla	r11
+	rlc	r15
+	xor	r15, r10
+	mov	24(sp), r11
+	mov	20(sp), r15
+	rra	r15
+	rrc	r11
+	rra	r15
+	rrc	r11
+	rra	r15
+	rrc	r11
+	rra	r15
+	rrc	r11
+	xor	r11, r10
+	mov	24(sp), r11
+	mov	20(sp), r15
+	rla	r11
+	rlc	r15
+	rla	r11
+	rlc	r15
+	rla	r11
+	rlc	r15
+	xor	r15, r10
 	mov	18(sp), r15
-	rra	r15
-	rrc	r6
-	rra	r15
-	rrc	r6
-	xor	r6, r9
+	xor	r15, r10
+	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	mov	r15, r11
+	mov	r7, r15
+	swpb	r15
+	swpb	r11
+	xor.b	r15, r11
+	xor	r15, r11
+	bit	#256, r7
+	rrc	r11
+	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	xor	r11, r10
+	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	mov	r7, r11
-	mov	18(sp), r15
-	rla	r11
-	rlc	r15
-	xor	r15, r9
-	mov	26(sp), r11
-	mov	24(sp), r15
-	rra	r15
+	mov	44(sp), r15
+	swpb	r15
+	swpb	r11
+	xor.b	r15, r11
+	xor	r15, r11
+	bit	#256, 44(sp)
 	rrc	r11
-	rra	r15
-	rrc	r11
-	rra	r15
-	rrc	r11
-	rra	r15
-	rrc	r11
-	xor	r11, r9
-	mov	26(sp), r11
-	mov	24(sp), r15
-	rla	r11
-	rlc	r15
-	rla	r11
-	rlc	r15
-	rla	r11
-	rlc	r15
-	xor	r15, r9
-	xor	22(sp), r9
-	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	22(sp), r11
+	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	mov	r10, r15
-	swpb	r15
-	swpb	r11
-	xor.b	r15, r11
-	xor	r15, r11
-	bit	#256, r10
-	rrc	r11
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r11, r9
-	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	r10, r11
-	mov	46(sp), r15
-	swpb	r15
-	swpb	r11
-	xor.b	r15, r11
-	xor	r15, r11
-	bit	#256, 46(sp)
-	rrc	r11
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r9, r15
 	xor	r11, r15
-	mov	r15, 48(sp)
+	mov	r15, 46(sp)
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	bit	#128, 42(sp)
-	rlc	r14
-	mov	42(sp), r9
-	xor	r14, r9
-	mov	38(sp), r14
-	mov	36(sp), r15
+	mov	40(sp), r15
+	bit	#128, r15
+	rlc	r12
+	mov	r15, r10
+	xor	r12, r10
+	mov	r8, r12
+	mov	r4, r15
 	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	bit	#128, 38(sp)
-	rlc	r14
-	bit	#64, 38(sp)
-	rlc	r14
-	xor	r14, r9
-	mov	34(sp), r14
-	mov	32(sp), r15
+	swpb	r12
+	xor.b	r15, r12
+	xor	r15, r12
+	bit	#128, r8
+	rlc	r12
+	bit	#64, r8
+	rlc	r12
+	xor	r12, r10
+	mov	32(sp), r8
+	mov	r8, r12
+	mov	30(sp), r4
+	mov	r4, r15
 	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	bit	#128, 34(sp)
-	rlc	r14
-	bit	#64, 34(sp)
-	rlc	r14
-	xor	r14, r9
-	mov	32(sp), r14
-	mov	30(sp), r15
-	rra	r15
-	rrc	r14
-	xor	r14, r9
-	mov	r9, r15
-	xor	30(sp), r15
-	mov	r15, 52(sp)
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	18(sp), r5
-	mov	26(sp), r15
-	swpb	r15
-	swpb	r5
-	xor.b	r15, r5
-	xor	r15, r5
-	bit	#256, 26(sp)
-	rrc	r5
-	bit	#512, 26(sp)
-	rrc	r5
-	mov	r7, r4
-	xor	r5, r4
-	mov	24(sp), r14
-	mov	22(sp), r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	xor	r14, r4
-	mov	r11, r9
-	bit	#512, 46(sp)
-	rrc	r9
-	bit	#1024, 46(sp)
-	rrc	r9
-	xor	r9, r4
-	xor	46(sp), r4
-	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	bit	#4, 18(sp)
-	rrc	r6
-	mov	22(sp), r8
-	mov	r10, r15
-	rra	r15
-	rrc	r8
-	rra	r15
-	rrc	r8
-	rra	r15
-	rrc	r8
-	and	r8, r6
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r6, r4
-	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r12, r15
-	bit	#2048, r7
-	rlc	r15
-	bit	#4096, 18(sp)
-	rrc	r12
-	and	r12, r15
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	swpb	r12
+	xor.b	r15, r12
+	xor	r15, r12
+	bit	#128, r8
+	rlc	r12
+	bit	#64, r8
+	rlc	r12
+	xor	r12, r10
 	mov	r4, r12
-	xor	r15, r12
-	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	18(sp), r7
-	mov	26(sp), r15
+	mov	28(sp), r8
+	mov	r8, r15
 	rra	r15
-	rrc	r7
-	mov	r7, r15
-	bit	#2, 26(sp)
-	rrc	r15
-	and	r15, r7
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r12
-	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	r5, r15
-	bit	#1024, 26(sp)
-	rrc	r15
-	mov	r14, r7
-	bit	#256, 22(sp)
-	rrc	r7
-	bit	#512, 22(sp)
-	rrc	r7
-	bit	#1024, 22(sp)
-	rrc	r7
-	and	r7, r15
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r12
-	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	26(sp), r14
-	mov	24(sp), r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	and	24(sp), r14
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r12
-	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	bit	#2048, 22(sp)
-	rrc	r7
-	bit	#4096, 22(sp)
-	rrc	r7
-	mov	22(sp), r14
+	rrc	r12
+	xor	r12, r10
 	mov	r10, r15
-	rra	r15
-	rrc	r14
-	and	r14, r7
+	xor	r8, r15
+	mov	r15, 50(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r12
-	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	r8, r7
-	bit	#8, r10
-	rrc	r7
-	mov	r10, r8
-	mov	46(sp), r15
-	rra	r15
+	mov	r6, r12
+	mov	24(sp), r10
+	mov	r10, r15
+	swpb	r15
+	swpb	r12
+	xor.b	r15, r12
+	xor	r15, r12
+	bit	#256, r10
+	rrc	r12
+	bit	#512, r10
+	rrc	r12
+	mov	r5, r8
+	xor	r12, r8
+	mov	20(sp), r4
+	mov	18(sp), r15
+	swpb	r15
+	swpb	r4
+	xor.b	r15, r4
+	xor	r15, r4
+	xor	r4, r8
+	mov	r11, r10
+	mov	44(sp), r15
+	bit	#512, r15
+	rrc	r10
+	bit	#1024, r15
+	rrc	r10
+	xor	r10, r8
+	mov	r8, r15
+	xor	44(sp), r15
+	mov	r15, 12(sp)
+	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	mov	r9, r15
+	bit	#4, r6
+	rrc	r15
+	mov	18(sp), r8
+	mov	r7, r9
+	rra	r9
 	rrc	r8
-	rra	r15
+	rra	r9
 	rrc	r8
-	rra	r15
+	rra	r9
 	rrc	r8
-	rra	r15
-	rrc	r8
-	mov	r7, r15
 	and	r8, r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r12
-	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	18(sp), r6
-	mov	26(sp), r15
-	swpb	r15
-	swpb	r6
-	xor.b	r15, r6
-	xor	r15, r6
-	bit	#128, 18(sp)
-	rlc	r6
-	bit	#64, 18(sp)
-	rlc	r6
-	mov	18(sp), r14
-	mov	26(sp), r15
+	mov	12(sp), r9
+	xor	r15, r9
+	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	mov	r14, r15
+	bit	#2048, r5
+	rlc	r15
+	bit	#4096, r6
+	rrc	r14
+	and	r14, r15
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r15, r9
+	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	mov	r6, r14
+	mov	24(sp), r5
+	mov	r5, r15
+	rra	r15
+	rrc	r14
+	mov	r14, r15
+	bit	#2, r5
+	rrc	r15
+	and	r15, r14
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r14, r9
+	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	mov	r12, r15
+	bit	#1024, r5
+	rrc	r15
+	mov	r4, r5
+	mov	18(sp), r4
+	bit	#256, r4
+	rrc	r5
+	bit	#512, r4
+	rrc	r5
+	bit	#1024, r4
+	rrc	r5
+	and	r5, r15
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r15, r9
+	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	mov	24(sp), r14
+	mov	20(sp), r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
-	and	r14, r6
+	and	20(sp), r14
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r14, r9
+	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	bit	#2048, r4
+	rrc	r5
+	bit	#4096, r4
+	rrc	r5
+	mov	r4, r14
+	mov	r7, r15
+	rra	r15
+	rrc	r14
+	and	r14, r5
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r5, r9
+	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	mov	r8, r5
+	bit	#8, r7
+	rrc	r5
+	mov	r7, r8
+	mov	44(sp), r15
+	rra	r15
+	rrc	r8
+	rra	r15
+	rrc	r8
+	rra	r15
+	rrc	r8
+	rra	r15
+	rrc	r8
 	mov	r5, r15
-	bit	#512, 18(sp)
-	rlc	r15
-	and	r15, r6
+	and	r8, r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r6, r12
+	xor	r15, r9
+	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	mov	r6, r14
+	mov	24(sp), r15
+	swpb	r15
+	swpb	r14
+	xor.b	r15, r14
+	xor	r15, r14
+	bit	#128, r6
+	rlc	r14
+	bit	#64, r6
+	rlc	r14
+	mov	r6, r4
+	mov	24(sp), r15
+	swpb	r15
+	swpb	r4
+	xor.b	r15, r4
+	xor	r15, r4
+	and	r4, r14
+	mov	r12, r15
+	bit	#512, r6
+	rlc	r15
+	and	r15, r14
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r14, r9
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	bit	#16, r10
-	rrc	r7
-	bit	#32, r10
-	rrc	r7
-	mov	22(sp), r14
-	mov	r10, r15
+	mov	r5, r12
+	bit	#16, r7
+	rrc	r12
+	bit	#32, r7
+	rrc	r12
+	mov	18(sp), r14
+	mov	r7, r15
 	rla	r14
 	rlc	r15
 	rla	r14
 	rlc	r15
-	and	r15, r7
-	bit	#8, r10
-	rlc	r8
-	bit	#4, r10
-	rlc	r8
-	and	r8, r7
+	and	r15, r12
+	mov	r8, r15
+	bit	#8, r7
+	rlc	r15
+	bit	#4, r7
+	rlc	r15
+	and	r15, r12
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r12
+	xor	r12, r9
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
 	mov	r11, r14
-	bit	#256, r10
+	bit	#256, r7
 	rlc	r14
-	mov	r9, r15
-	bit	#2048, 46(sp)
+	mov	r10, r15
+	mov	44(sp), r12
+	bit	#2048, r12
 	rrc	r15
 	and	r15, r14
-	bit	#4096, 46(sp)
+	bit	#4096, r12
 	rrc	r15
 	and	r15, r14
 	and	r13, r14
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r12
+	xor	r14, r9
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	mov	r12, r15
-	xor	42(sp), r15
-	mov	r15, 50(sp)
-	; grain128aeadv2.ae:158: z = unzip(y)
+	mov	r9, r15
+	xor	40(sp), r15
+	mov	r15, 48(sp)
+	; grain128aeadv2.ae:145: z = unzip(y)
 	mov	#0, r13
-	mov	48(sp), r15
+	mov	46(sp), r15
 	rra	r15
 	rrc	r13
 	mov	#0, r14
@@ -1405,251 +582,1116 @@ grain128aeadv2_decrypt:
 	rrc	r14
 	mov	r13, r15
 	bis	r14, r15
-	mov	r15, 20(sp)
-	; grain128aeadv2.ae:159: m = ct[i] ^ z[7:0]
-	mov	62(sp), r15
-	add	82(sp), r15
+	mov	r15, 14(sp)
+	; grain128aeadv2.ae:146: m = msg[i]
+	mov	60(sp), r13
+	mov	r13, r15
+	add	84(sp), r15
 	mov.b	@r15, r15
-	mov.b	20(sp), r14
-	xor	r14, r15
 	mov	r15, 16(sp)
-	; grain128aeadv2.ae:160: msg[i] = m
-	mov	62(sp), r15
-	add	80(sp), r15
-	mov.b	16(sp), 0(r15)
+	; grain128aeadv2.ae:147: ct[i] = m ^ z[7:0]
+	mov.b	14(sp), r15
+	mov	16(sp), r12
+	mov	r12, r14
+	xor	r15, r14
+	mov	r13, r15
+	add	82(sp), r15
+	mov.b	r14, 0(r15)
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r11
-	bit	#1, 16(sp)
-	subc	#0, r11
-	inv	r11
-	mov	60(sp), r12
-	and	r11, r12
+	mov	#0, r14
+	bit	#1, r12
+	subc	#0, r14
+	inv	r14
 	mov	58(sp), r13
-	and	r11, r13
-	mov	56(sp), r14
-	and	r11, r14
-	mov	54(sp), r15
-	and	r11, r15
-	xor	r12, 14(sp)
-	xor	r13, 12(sp)
-	mov	68(sp), r9
-	xor	r14, r9
-	mov	66(sp), r6
-	xor	r15, r6
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	mov	60(sp), r8
-	mov	58(sp), r4
+	mov	r13, r15
+	and	r14, r15
+	mov	64(sp), r8
+	xor	r15, r8
 	mov	56(sp), r5
-	mov	54(sp), r7
-	bit	#256, 20(sp)
-	rrc	r7
-	rrc	r5
-	rrc	r4
-	rrc	r8
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r11
-	bit	#2, 16(sp)
-	subc	#0, r11
-	inv	r11
-	mov	r8, r12
-	and	r11, r12
-	mov	r4, r13
-	and	r11, r13
-	mov	r5, r14
-	and	r11, r14
-	mov	r7, r15
-	and	r11, r15
-	xor	r12, 14(sp)
-	xor	r13, 12(sp)
-	xor	r14, r9
-	xor	r15, r6
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	bit	#512, 20(sp)
-	rrc	r7
-	rrc	r5
-	rrc	r4
-	rrc	r8
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r11
-	bit	#4, 16(sp)
-	subc	#0, r11
-	inv	r11
-	mov	r8, r12
-	and	r11, r12
-	mov	r4, r13
-	and	r11, r13
-	mov	r5, r14
-	and	r11, r14
-	mov	r7, r15
-	and	r11, r15
-	xor	r12, 14(sp)
-	xor	r13, 12(sp)
-	xor	r14, r9
-	xor	r15, r6
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	bit	#1024, 20(sp)
-	rrc	r7
-	rrc	r5
-	rrc	r4
-	rrc	r8
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r11
-	bit	#8, 16(sp)
-	subc	#0, r11
-	inv	r11
-	mov	r8, r12
-	and	r11, r12
-	mov	r4, r13
-	and	r11, r13
-	mov	r5, r14
-	and	r11, r14
-	mov	r7, r15
-	and	r11, r15
-	xor	r12, 14(sp)
-	xor	r13, 12(sp)
-	xor	r14, r9
-	xor	r15, r6
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	bit	#2048, 20(sp)
-	rrc	r7
-	rrc	r5
-	rrc	r4
-	rrc	r8
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r11
-	bit	#16, 16(sp)
-	subc	#0, r11
-	inv	r11
-	mov	r8, r12
-	and	r11, r12
-	mov	r4, r13
-	and	r11, r13
-	mov	r5, r14
-	and	r11, r14
-	mov	r7, r15
-	and	r11, r15
-	xor	r12, 14(sp)
-	xor	r13, 12(sp)
-	xor	r14, r9
-	xor	r15, r6
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	bit	#4096, 20(sp)
-	rrc	r7
-	rrc	r5
-	rrc	r4
-	rrc	r8
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r11
-	bit	#32, 16(sp)
-	subc	#0, r11
-	inv	r11
-	mov	r8, r12
-	and	r11, r12
-	mov	r4, r13
-	and	r11, r13
-	mov	r5, r14
-	and	r11, r14
-	mov	r7, r15
-	and	r11, r15
-	xor	r12, 14(sp)
-	xor	r13, 12(sp)
-	xor	r14, r9
-	xor	r15, r6
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	bit	#8192, 20(sp)
-	rrc	r7
-	rrc	r5
-	rrc	r4
-	rrc	r8
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r11
-	bit	#64, 16(sp)
-	subc	#0, r11
-	inv	r11
-	mov	r8, r12
-	and	r11, r12
-	mov	r4, r13
-	and	r11, r13
-	mov	r5, r14
-	and	r11, r14
-	mov	r7, r15
-	and	r11, r15
-	xor	r12, 14(sp)
-	xor	r13, 12(sp)
-	xor	r14, r9
-	mov	r6, r11
+	mov	r5, r15
+	and	r14, r15
+	mov	66(sp), r9
+	xor	r15, r9
+	mov	54(sp), r15
+	and	r14, r15
+	mov	68(sp), r10
+	xor	r15, r10
+	mov	52(sp), r15
+	and	r14, r15
+	mov	70(sp), r11
 	xor	r15, r11
 	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	mov	r8, r12
-	bit	#16384, 20(sp)
-	rrc	r7
+	mov	r13, r12
+	mov	r5, r13
+	mov	54(sp), r4
+	mov	52(sp), r5
+	bit	#256, 14(sp)
 	rrc	r5
 	rrc	r4
+	rrc	r13
 	rrc	r12
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r6
-	bit	#128, 16(sp)
-	subc	#0, r6
-	inv	r6
-	mov	r12, r8
-	and	r6, r8
-	mov	r4, r13
-	and	r6, r13
-	mov	r5, r14
-	and	r6, r14
-	mov	r7, r15
-	and	r6, r15
-	mov	14(sp), r6
-	xor	r8, r6
-	mov	12(sp), r8
-	xor	r13, r8
-	xor	r14, r9
+	mov	#0, r14
+	bit	#2, 16(sp)
+	subc	#0, r14
+	inv	r14
+	mov	r12, r15
+	and	r14, r15
+	xor	r15, r8
+	mov	r13, r15
+	and	r14, r15
+	xor	r15, r9
+	mov	r4, r15
+	and	r14, r15
+	xor	r15, r10
+	mov	r5, r15
+	and	r14, r15
 	xor	r15, r11
 	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	mov	r4, r13
-	mov	r5, r14
-	mov	r7, r15
-	bit	#32768, 20(sp)
+	bit	#512, 14(sp)
+	rrc	r5
+	rrc	r4
+	rrc	r13
+	rrc	r12
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	#0, r14
+	bit	#4, 16(sp)
+	subc	#0, r14
+	inv	r14
+	mov	r12, r15
+	and	r14, r15
+	xor	r15, r8
+	mov	r13, r15
+	and	r14, r15
+	xor	r15, r9
+	mov	r4, r15
+	and	r14, r15
+	xor	r15, r10
+	mov	r5, r15
+	and	r14, r15
+	xor	r15, r11
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	bit	#1024, 14(sp)
+	rrc	r5
+	rrc	r4
+	rrc	r13
+	rrc	r12
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	#0, r14
+	bit	#8, 16(sp)
+	subc	#0, r14
+	inv	r14
+	mov	r12, r15
+	and	r14, r15
+	xor	r15, r8
+	mov	r13, r15
+	and	r14, r15
+	xor	r15, r9
+	mov	r4, r15
+	and	r14, r15
+	xor	r15, r10
+	mov	r5, r15
+	and	r14, r15
+	xor	r15, r11
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	bit	#2048, 14(sp)
+	rrc	r5
+	rrc	r4
+	rrc	r13
+	rrc	r12
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	#0, r14
+	bit	#16, 16(sp)
+	subc	#0, r14
+	inv	r14
+	mov	r12, r15
+	and	r14, r15
+	xor	r15, r8
+	mov	r13, r15
+	and	r14, r15
+	xor	r15, r9
+	mov	r4, r15
+	and	r14, r15
+	xor	r15, r10
+	mov	r5, r15
+	and	r14, r15
+	xor	r15, r11
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	bit	#4096, 14(sp)
+	rrc	r5
+	rrc	r4
+	rrc	r13
+	rrc	r12
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	#0, r14
+	bit	#32, 16(sp)
+	subc	#0, r14
+	inv	r14
+	mov	r12, r15
+	and	r14, r15
+	xor	r15, r8
+	mov	r13, r15
+	and	r14, r15
+	xor	r15, r9
+	mov	r4, r15
+	and	r14, r15
+	xor	r15, r10
+	mov	r5, r15
+	and	r14, r15
+	xor	r15, r11
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	bit	#8192, 14(sp)
+	rrc	r5
+	rrc	r4
+	rrc	r13
+	rrc	r12
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	#0, r14
+	bit	#64, 16(sp)
+	subc	#0, r14
+	inv	r14
+	mov	r12, r15
+	and	r14, r15
+	xor	r15, r8
+	mov	r13, r15
+	and	r14, r15
+	xor	r15, r9
+	mov	r4, r15
+	and	r14, r15
+	xor	r15, r10
+	mov	r5, r15
+	and	r14, r15
+	xor	r15, r11
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	bit	#16384, 14(sp)
+	rrc	r5
+	rrc	r4
+	rrc	r13
+	rrc	r12
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	#0, r14
+	bit	#128, 16(sp)
+	subc	#0, r14
+	inv	r14
+	mov	r12, r15
+	and	r14, r15
+	xor	r15, r8
+	mov	r13, r15
+	and	r14, r15
+	xor	r15, r9
+	mov	r4, r15
+	and	r14, r15
+	xor	r15, r10
+	mov	r5, r15
+	and	r14, r15
+	xor	r15, r11
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	mov	r4, r14
+	mov	r5, r15
+	bit	#32768, 14(sp)
 	rrc	r15
 	rrc	r14
 	rrc	r13
 	rrc	r12
-	mov	40(sp), 42(sp)
 	mov	38(sp), 40(sp)
 	mov	36(sp), 38(sp)
 	mov	34(sp), 36(sp)
 	mov	32(sp), 34(sp)
 	mov	30(sp), 32(sp)
 	mov	28(sp), 30(sp)
-	mov	52(sp), 28(sp)
-	mov	18(sp), r7
-	mov	26(sp), 18(sp)
-	mov	24(sp), 26(sp)
-	mov	22(sp), 24(sp)
-	mov	r10, r5
-	mov	46(sp), r10
-	mov	44(sp), 46(sp)
-	mov	50(sp), 44(sp)
-	mov	r5, 22(sp)
-	mov	r6, 14(sp)
-	mov	r8, 12(sp)
-	mov	r9, 68(sp)
-	mov	r11, 66(sp)
-	mov	r12, 60(sp)
-	mov	r13, 58(sp)
-	mov	r14, 56(sp)
-	mov	r15, 54(sp)
-	add	#1, 62(sp)
-	addc	#0, 72(sp)
-	cmp	78(sp), 62(sp)
-	mov	72(sp), r15
+	mov	26(sp), 28(sp)
+	mov	50(sp), 26(sp)
+	mov	24(sp), 22(sp)
+	mov	20(sp), 24(sp)
+	mov	18(sp), 20(sp)
+	mov	r7, r4
+	mov	44(sp), r7
+	mov	42(sp), 44(sp)
+	mov	48(sp), 42(sp)
+	mov	r6, r5
+	mov	22(sp), r6
+	mov	r4, 18(sp)
+	mov	r8, 64(sp)
+	mov	r9, 66(sp)
+	mov	r10, 68(sp)
+	mov	r11, 70(sp)
+	mov	r12, 58(sp)
+	mov	r13, 56(sp)
+	mov	r14, 54(sp)
+	mov	r15, 52(sp)
+	add	#1, 60(sp)
+	addc	#0, 74(sp)
+	cmp	80(sp), 60(sp)
+	mov	74(sp), r15
+	subc	#0, r15
+	jc	.Lgrain128aeadv2_encrypt_near17
+	br	#.Lgrain128aeadv2_encrypt_loop11
+.Lgrain128aeadv2_encrypt_near17:
+.Lgrain128aeadv2_encrypt_done12:
+	; grain128aeadv2.ae:150: store_le(tag, 0, acc ^ sr)
+	mov	64(sp), r11
+	xor	58(sp), r11
+	mov	66(sp), r12
+	xor	56(sp), r12
+	mov	68(sp), r14
+	xor	54(sp), r14
+	mov	70(sp), r15
+	xor	52(sp), r15
+	mov	86(sp), r13
+	bit	#1, r13
+	jnz	.Lgrain128aeadv2_encrypt_bytes13
+	mov	r11, 0(r13)
+	mov	r12, 2(r13)
+	mov	r14, 4(r13)
+	mov	r15, 6(r13)
+	jmp	.Lgrain128aeadv2_encrypt_stored14
+.Lgrain128aeadv2_encrypt_bytes13:
+	mov	r11, 88(sp)
+	mov	r12, 90(sp)
+	mov	r14, 92(sp)
+	mov	r15, 94(sp)
+	mov	sp, r14
+	add	#88, r14
+	mov	#8, r15
+.Lgrain128aeadv2_encrypt_cpy15:
+	mov.b	@r14, 0(r13)
+	inc	r14
+	inc	r13
+	dec	r15
+	jnz	.Lgrain128aeadv2_encrypt_cpy15
+.Lgrain128aeadv2_encrypt_stored14:
+	add	#228, sp
+	popm.w	#7, r10
+	ret
+	.size grain128aeadv2_encrypt, .-grain128aeadv2_encrypt
+
+
+; --- grain128aeadv2_decrypt: grain128aeadv2.decrypt
+;     frame 230 bytes (39 spill slots, locals 140), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2190 bytes of code
+	.section .text.grain128aeadv2_decrypt,"ax",@progbits
+	.global grain128aeadv2_decrypt
+	.type grain128aeadv2_decrypt, @function
+	.balign 2
+grain128aeadv2_decrypt:
+	pushm.w	#7, r10
+	sub	#230, sp
+	mov	246(sp), 78(sp)
+	mov	248(sp), 76(sp)
+	mov	250(sp), 84(sp)
+	mov	252(sp), 80(sp)
+	mov	254(sp), 86(sp)
+	mov	258(sp), 82(sp)
+	mov	262(sp), 88(sp)
+	; grain128aeadv2.ae:154: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	bit	#1, r12
+	jnz	.Lgrain128aeadv2_decrypt_bytes1
+.Lgrain128aeadv2_decrypt_words2:
+	mov	@r12, 72(sp)
+	mov	2(r12), 62(sp)
+	mov	4(r12), r6
+	mov	6(r12), r7
+	mov	8(r12), r8
+	mov	10(r12), r9
+	mov	12(r12), r10
+	mov	14(r12), r5
+	jmp	.Lgrain128aeadv2_decrypt_join3
+.Lgrain128aeadv2_decrypt_bytes1:
+	mov	sp, r10
+	add	#90, r10
+	mov	r10, r11
+	mov	#16, r13
+.Lgrain128aeadv2_decrypt_cpy4:
+	mov.b	@r12, r15
+	inc	r12
+	mov.b	r15, 0(r11)
+	inc	r11
+	dec	r13
+	jnz	.Lgrain128aeadv2_decrypt_cpy4
+	mov	r10, r12
+	jmp	.Lgrain128aeadv2_decrypt_words2
+.Lgrain128aeadv2_decrypt_join3:
+	mov	r14, r15
+	bit	#1, r15
+	jnz	.Lgrain128aeadv2_decrypt_bytes6
+.Lgrain128aeadv2_decrypt_words7:
+	mov	@r15, r4
+	mov	2(r15), r11
+	mov	4(r15), r12
+	mov	6(r15), r13
+	mov	8(r15), r14
+	mov	10(r15), r15
+	jmp	.Lgrain128aeadv2_decrypt_join8
+.Lgrain128aeadv2_decrypt_bytes6:
+	mov	sp, r11
+	add	#90, r11
+	mov	r11, r12
+	mov	#12, r13
+.Lgrain128aeadv2_decrypt_cpy9:
+	mov.b	@r15, r14
+	inc	r15
+	mov.b	r14, 0(r12)
+	inc	r12
+	dec	r13
+	jnz	.Lgrain128aeadv2_decrypt_cpy9
+	mov	r11, r15
+	jmp	.Lgrain128aeadv2_decrypt_words7
+.Lgrain128aeadv2_decrypt_join8:
+	mov	72(sp), 106(sp)
+	mov	62(sp), 108(sp)
+	mov	r6, 110(sp)
+	mov	r7, 112(sp)
+	mov	r8, 114(sp)
+	mov	r9, 116(sp)
+	mov	r10, 118(sp)
+	mov	r5, 120(sp)
+	mov	sp, r10
+	add	#106, r10
+	mov	r4, 122(sp)
+	mov	r11, 124(sp)
+	mov	r12, 126(sp)
+	mov	r13, 128(sp)
+	mov	r14, 130(sp)
+	mov	r15, 132(sp)
+	mov	sp, r13
+	add	#122, r13
+	mov	sp, r14
+	add	#134, r14
+	mov	sp, r15
+	add	#150, r15
+	mov	sp, r11
+	add	#166, r11
+	mov	sp, r12
+	add	#174, r12
+	mov	r11, 0(sp)
+	mov	r12, 2(sp)
+	mov	r10, r12
+	call	#grain128aeadv2_init
+	; grain128aeadv2.ae:155: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	mov	sp, r12
+	add	#134, r12
+	mov	sp, r13
+	add	#150, r13
+	mov	sp, r14
+	add	#166, r14
+	mov	sp, r15
+	add	#174, r15
+	mov	sp, r8
+	add	#182, r8
+	mov	sp, r9
+	add	#198, r9
+	mov	sp, r10
+	add	#214, r10
+	mov	sp, r11
+	add	#222, r11
+	mov	78(sp), 0(sp)
+	mov	76(sp), 2(sp)
+	mov	r8, 4(sp)
+	mov	r9, 6(sp)
+	mov	r10, 8(sp)
+	mov	r11, 10(sp)
+	call	#grain128aeadv2_absorb_ad
+	; grain128aeadv2.ae:156: for i in 0..len(ct) {
+	mov	#0, 60(sp)
+	mov	#0, 74(sp)
+	mov	182(sp), 40(sp)
+	mov	184(sp), 38(sp)
+	mov	186(sp), 36(sp)
+	mov	188(sp), 34(sp)
+	mov	190(sp), 32(sp)
+	mov	192(sp), 30(sp)
+	mov	194(sp), 28(sp)
+	mov	196(sp), 26(sp)
+	mov	198(sp), r5
+	mov	200(sp), r6
+	mov	202(sp), 24(sp)
+	mov	204(sp), 20(sp)
+	mov	206(sp), 18(sp)
+	mov	208(sp), r7
+	mov	210(sp), 44(sp)
+	mov	212(sp), 42(sp)
+	mov	214(sp), 64(sp)
+	mov	216(sp), 66(sp)
+	mov	218(sp), 68(sp)
+	mov	220(sp), 70(sp)
+	mov	222(sp), 58(sp)
+	mov	224(sp), 56(sp)
+	mov	226(sp), 54(sp)
+	mov	228(sp), 52(sp)
+	cmp	80(sp), 60(sp)
+	mov	74(sp), r15
+	subc	#0, r15
+	jnc	.Lgrain128aeadv2_decrypt_near18
+	br	#.Lgrain128aeadv2_decrypt_done12
+.Lgrain128aeadv2_decrypt_near18:
+.Lgrain128aeadv2_decrypt_loop11:
+	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	mov	r5, r15
+	mov	r6, r14
+	rla	r15
+	rlc	r14
+	rla	r15
+	rlc	r14
+	rla	r15
+	rlc	r14
+	rla	r15
+	rlc	r14
+	mov	40(sp), r13
+	mov	r13, r12
+	mov	38(sp), r9
+	mov	r9, r15
+	swpb	r15
+	swpb	r12
+	xor.b	r15, r12
+	xor	r15, r12
+	mov	r14, r10
+	and	r12, r10
+	mov	r13, r15
+	mov	r9, r11
+	rla	r15
+	rlc	r11
+	rla	r15
+	rlc	r11
+	rla	r15
+	rlc	r11
+	mov	r9, r13
+	mov	36(sp), r8
+	mov	r8, r15
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r13
+	and	r13, r11
+	xor	r11, r10
+	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	mov	r7, r15
+	mov	44(sp), r13
+	rla	r15
+	rlc	r13
+	mov	r8, r11
+	mov	34(sp), r4
+	mov	r4, r15
+	swpb	r15
+	swpb	r11
+	xor.b	r15, r11
+	xor	r15, r11
+	bit	#256, r4
+	rrc	r11
+	bit	#512, r4
+	rrc	r11
+	mov	r13, r15
+	and	r11, r15
+	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	xor	r15, r10
+	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	mov	r4, r15
+	mov	32(sp), r9
+	rla	r15
+	rlc	r9
+	rla	r15
+	rlc	r9
+	rla	r15
+	rlc	r9
+	rla	r15
+	rlc	r9
+	mov	32(sp), r11
+	mov	30(sp), r15
+	rla	r11
+	rlc	r15
+	and	r15, r9
+	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	xor	r9, r10
+	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
+	mov	r14, r9
+	and	r13, r9
+	mov	30(sp), r11
+	mov	28(sp), r15
+	rla	r11
+	rlc	r15
+	rla	r11
+	rlc	r15
+	and	r15, r9
+	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	xor	r9, r10
+	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	bit	#8192, 30(sp)
+	rlc	r15
+	xor	r15, r10
+	mov	r5, r9
+	mov	r6, r15
+	rra	r15
+	rrc	r9
+	rra	r15
+	rrc	r9
+	xor	r9, r10
+	mov	r5, r11
+	mov	r6, r15
+	rla	r11
+	rlc	r15
+	xor	r15, r10
+	mov	24(sp), r11
+	mov	20(sp), r15
+	rra	r15
+	rrc	r11
+	rra	r15
+	rrc	r11
+	rra	r15
+	rrc	r11
+	rra	r15
+	rrc	r11
+	xor	r11, r10
+	mov	24(sp), r11
+	mov	20(sp), r15
+	rla	r11
+	rlc	r15
+	rla	r11
+	rlc	r15
+	rla	r11
+	rlc	r15
+	xor	r15, r10
+	mov	18(sp), r15
+	xor	r15, r10
+	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	mov	r15, r11
+	mov	r7, r15
+	swpb	r15
+	swpb	r11
+	xor.b	r15, r11
+	xor	r15, r11
+	bit	#256, r7
+	rrc	r11
+	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	xor	r11, r10
+	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	mov	r7, r11
+	mov	44(sp), r15
+	swpb	r15
+	swpb	r11
+	xor.b	r15, r11
+	xor	r15, r11
+	bit	#256, 44(sp)
+	rrc	r11
+	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	mov	r10, r15
+	xor	r11, r15
+	mov	r15, 46(sp)
+	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
+	mov	40(sp), r15
+	bit	#128, r15
+	rlc	r12
+	mov	r15, r10
+	xor	r12, r10
+	mov	r8, r12
+	mov	r4, r15
+	swpb	r15
+	swpb	r12
+	xor.b	r15, r12
+	xor	r15, r12
+	bit	#128, r8
+	rlc	r12
+	bit	#64, r8
+	rlc	r12
+	xor	r12, r10
+	mov	32(sp), r8
+	mov	r8, r12
+	mov	30(sp), r4
+	mov	r4, r15
+	swpb	r15
+	swpb	r12
+	xor.b	r15, r12
+	xor	r15, r12
+	bit	#128, r8
+	rlc	r12
+	bit	#64, r8
+	rlc	r12
+	xor	r12, r10
+	mov	r4, r12
+	mov	28(sp), r8
+	mov	r8, r15
+	rra	r15
+	rrc	r12
+	xor	r12, r10
+	mov	r10, r15
+	xor	r8, r15
+	mov	r15, 50(sp)
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	mov	r6, r12
+	mov	24(sp), r10
+	mov	r10, r15
+	swpb	r15
+	swpb	r12
+	xor.b	r15, r12
+	xor	r15, r12
+	bit	#256, r10
+	rrc	r12
+	bit	#512, r10
+	rrc	r12
+	mov	r5, r8
+	xor	r12, r8
+	mov	20(sp), r4
+	mov	18(sp), r15
+	swpb	r15
+	swpb	r4
+	xor.b	r15, r4
+	xor	r15, r4
+	xor	r4, r8
+	mov	r11, r10
+	mov	44(sp), r15
+	bit	#512, r15
+	rrc	r10
+	bit	#1024, r15
+	rrc	r10
+	xor	r10, r8
+	mov	r8, r15
+	xor	44(sp), r15
+	mov	r15, 12(sp)
+	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	mov	r9, r15
+	bit	#4, r6
+	rrc	r15
+	mov	18(sp), r8
+	mov	r7, r9
+	rra	r9
+	rrc	r8
+	rra	r9
+	rrc	r8
+	rra	r9
+	rrc	r8
+	and	r8, r15
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	mov	12(sp), r9
+	xor	r15, r9
+	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	mov	r14, r15
+	bit	#2048, r5
+	rlc	r15
+	bit	#4096, r6
+	rrc	r14
+	and	r14, r15
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r15, r9
+	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	mov	r6, r14
+	mov	24(sp), r5
+	mov	r5, r15
+	rra	r15
+	rrc	r14
+	mov	r14, r15
+	bit	#2, r5
+	rrc	r15
+	and	r15, r14
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r14, r9
+	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	mov	r12, r15
+	bit	#1024, r5
+	rrc	r15
+	mov	r4, r5
+	mov	18(sp), r4
+	bit	#256, r4
+	rrc	r5
+	bit	#512, r4
+	rrc	r5
+	bit	#1024, r4
+	rrc	r5
+	and	r5, r15
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r15, r9
+	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	mov	24(sp), r14
+	mov	20(sp), r15
+	swpb	r15
+	swpb	r14
+	xor.b	r15, r14
+	xor	r15, r14
+	and	20(sp), r14
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r14, r9
+	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	bit	#2048, r4
+	rrc	r5
+	bit	#4096, r4
+	rrc	r5
+	mov	r4, r14
+	mov	r7, r15
+	rra	r15
+	rrc	r14
+	and	r14, r5
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r5, r9
+	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	mov	r8, r5
+	bit	#8, r7
+	rrc	r5
+	mov	r7, r8
+	mov	44(sp), r15
+	rra	r15
+	rrc	r8
+	rra	r15
+	rrc	r8
+	rra	r15
+	rrc	r8
+	rra	r15
+	rrc	r8
+	mov	r5, r15
+	and	r8, r15
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r15, r9
+	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	mov	r6, r14
+	mov	24(sp), r15
+	swpb	r15
+	swpb	r14
+	xor.b	r15, r14
+	xor	r15, r14
+	bit	#128, r6
+	rlc	r14
+	bit	#64, r6
+	rlc	r14
+	mov	r6, r4
+	mov	24(sp), r15
+	swpb	r15
+	swpb	r4
+	xor.b	r15, r4
+	xor	r15, r4
+	and	r4, r14
+	mov	r12, r15
+	bit	#512, r6
+	rlc	r15
+	and	r15, r14
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r14, r9
+	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
+	mov	r5, r12
+	bit	#16, r7
+	rrc	r12
+	bit	#32, r7
+	rrc	r12
+	mov	18(sp), r14
+	mov	r7, r15
+	rla	r14
+	rlc	r15
+	rla	r14
+	rlc	r15
+	and	r15, r12
+	mov	r8, r15
+	bit	#8, r7
+	rlc	r15
+	bit	#4, r7
+	rlc	r15
+	and	r15, r12
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r12, r9
+	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
+	mov	r11, r14
+	bit	#256, r7
+	rlc	r14
+	mov	r10, r15
+	mov	44(sp), r12
+	bit	#2048, r12
+	rrc	r15
+	and	r15, r14
+	bit	#4096, r12
+	rrc	r15
+	and	r15, r14
+	and	r13, r14
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r14, r9
+	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
+	mov	r9, r15
+	xor	40(sp), r15
+	mov	r15, 48(sp)
+	; grain128aeadv2.ae:158: z = unzip(y)
+	mov	#0, r13
+	mov	46(sp), r15
+	rra	r15
+	rrc	r13
+	mov	#0, r14
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r13
+	swpb	r13
+	mov.b	r13, r13
+	rra	r15
+	rrc	r14
+	mov	r13, r15
+	bis	r14, r15
+	mov	r15, 16(sp)
+	; grain128aeadv2.ae:159: m = ct[i] ^ z[7:0]
+	mov	60(sp), r13
+	mov	r13, r15
+	add	84(sp), r15
+	mov.b	@r15, r15
+	mov.b	16(sp), r14
+	xor	r14, r15
+	mov	r15, 14(sp)
+	; grain128aeadv2.ae:160: msg[i] = m
+	mov	r13, r15
+	add	82(sp), r15
+	mov	14(sp), r13
+	mov.b	r13, 0(r15)
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	#0, r14
+	bit	#1, r13
+	subc	#0, r14
+	inv	r14
+	mov	58(sp), r13
+	mov	r13, r15
+	and	r14, r15
+	mov	64(sp), r8
+	xor	r15, r8
+	mov	56(sp), r5
+	mov	r5, r15
+	and	r14, r15
+	mov	66(sp), r9
+	xor	r15, r9
+	mov	54(sp), r15
+	and	r14, r15
+	mov	68(sp), r10
+	xor	r15, r10
+	mov	52(sp), r15
+	and	r14, r15
+	mov	70(sp), r11
+	xor	r15, r11
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	mov	r13, r12
+	mov	r5, r13
+	mov	54(sp), r4
+	mov	52(sp), r5
+	bit	#256, 16(sp)
+	rrc	r5
+	rrc	r4
+	rrc	r13
+	rrc	r12
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	#0, r14
+	bit	#2, 14(sp)
+	subc	#0, r14
+	inv	r14
+	mov	r12, r15
+	and	r14, r15
+	xor	r15, r8
+	mov	r13, r15
+	and	r14, r15
+	xor	r15, r9
+	mov	r4, r15
+	and	r14, r15
+	xor	r15, r10
+	mov	r5, r15
+	and	r14, r15
+	xor	r15, r11
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	bit	#512, 16(sp)
+	rrc	r5
+	rrc	r4
+	rrc	r13
+	rrc	r12
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	#0, r14
+	bit	#4, 14(sp)
+	subc	#0, r14
+	inv	r14
+	mov	r12, r15
+	and	r14, r15
+	xor	r15, r8
+	mov	r13, r15
+	and	r14, r15
+	xor	r15, r9
+	mov	r4, r15
+	and	r14, r15
+	xor	r15, r10
+	mov	r5, r15
+	and	r14, r15
+	xor	r15, r11
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	bit	#1024, 16(sp)
+	rrc	r5
+	rrc	r4
+	rrc	r13
+	rrc	r12
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	#0, r14
+	bit	#8, 14(sp)
+	subc	#0, r14
+	inv	r14
+	mov	r12, r15
+	and	r14, r15
+	xor	r15, r8
+	mov	r13, r15
+	and	r14, r15
+	xor	r15, r9
+	mov	r4, r15
+	and	r14, r15
+	xor	r15, r10
+	mov	r5, r15
+	and	r14, r15
+	xor	r15, r11
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	bit	#2048, 16(sp)
+	rrc	r5
+	rrc	r4
+	rrc	r13
+	rrc	r12
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	#0, r14
+	bit	#16, 14(sp)
+	subc	#0, r14
+	inv	r14
+	mov	r12, r15
+	and	r14, r15
+	xor	r15, r8
+	mov	r13, r15
+	and	r14, r15
+	xor	r15, r9
+	mov	r4, r15
+	and	r14, r15
+	xor	r15, r10
+	mov	r5, r15
+	and	r14, r15
+	xor	r15, r11
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	bit	#4096, 16(sp)
+	rrc	r5
+	rrc	r4
+	rrc	r13
+	rrc	r12
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	#0, r14
+	bit	#32, 14(sp)
+	subc	#0, r14
+	inv	r14
+	mov	r12, r15
+	and	r14, r15
+	xor	r15, r8
+	mov	r13, r15
+	and	r14, r15
+	xor	r15, r9
+	mov	r4, r15
+	and	r14, r15
+	xor	r15, r10
+	mov	r5, r15
+	and	r14, r15
+	xor	r15, r11
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	bit	#8192, 16(sp)
+	rrc	r5
+	rrc	r4
+	rrc	r13
+	rrc	r12
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	#0, r14
+	bit	#64, 14(sp)
+	subc	#0, r14
+	inv	r14
+	mov	r12, r15
+	and	r14, r15
+	xor	r15, r8
+	mov	r13, r15
+	and	r14, r15
+	xor	r15, r9
+	mov	r4, r15
+	and	r14, r15
+	xor	r15, r10
+	mov	r5, r15
+	and	r14, r15
+	xor	r15, r11
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	bit	#16384, 16(sp)
+	rrc	r5
+	rrc	r4
+	rrc	r13
+	rrc	r12
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	#0, r14
+	bit	#128, 14(sp)
+	subc	#0, r14
+	inv	r14
+	mov	r12, r15
+	and	r14, r15
+	xor	r15, r8
+	mov	r13, r15
+	and	r14, r15
+	xor	r15, r9
+	mov	r4, r15
+	and	r14, r15
+	xor	r15, r10
+	mov	r5, r15
+	and	r14, r15
+	xor	r15, r11
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	mov	r4, r14
+	mov	r5, r15
+	bit	#32768, 16(sp)
+	rrc	r15
+	rrc	r14
+	rrc	r13
+	rrc	r12
+	mov	38(sp), 40(sp)
+	mov	36(sp), 38(sp)
+	mov	34(sp), 36(sp)
+	mov	32(sp), 34(sp)
+	mov	30(sp), 32(sp)
+	mov	28(sp), 30(sp)
+	mov	26(sp), 28(sp)
+	mov	50(sp), 26(sp)
+	mov	24(sp), 22(sp)
+	mov	20(sp), 24(sp)
+	mov	18(sp), 20(sp)
+	mov	r7, r4
+	mov	44(sp), r7
+	mov	42(sp), 44(sp)
+	mov	48(sp), 42(sp)
+	mov	r6, r5
+	mov	22(sp), r6
+	mov	r4, 18(sp)
+	mov	r8, 64(sp)
+	mov	r9, 66(sp)
+	mov	r10, 68(sp)
+	mov	r11, 70(sp)
+	mov	r12, 58(sp)
+	mov	r13, 56(sp)
+	mov	r14, 54(sp)
+	mov	r15, 52(sp)
+	add	#1, 60(sp)
+	addc	#0, 74(sp)
+	cmp	80(sp), 60(sp)
+	mov	74(sp), r15
 	subc	#0, r15
 	jc	.Lgrain128aeadv2_decrypt_near19
 	br	#.Lgrain128aeadv2_decrypt_loop11
 .Lgrain128aeadv2_decrypt_near19:
 .Lgrain128aeadv2_decrypt_done12:
 	; grain128aeadv2.ae:163: return (load_le(tag, 0, 8) ^ acc ^ sr) == 0
-	mov	84(sp), r11
+	mov	86(sp), r11
 	bit	#1, r11
 	jnz	.Lgrain128aeadv2_decrypt_bytes13
 .Lgrain128aeadv2_decrypt_words14:
@@ -1660,7 +1702,7 @@ grain128aeadv2_decrypt:
 	jmp	.Lgrain128aeadv2_decrypt_join15
 .Lgrain128aeadv2_decrypt_bytes13:
 	mov	sp, r12
-	add	#88, r12
+	add	#90, r12
 	mov	r12, r13
 	mov	#8, r14
 .Lgrain128aeadv2_decrypt_cpy16:
@@ -1673,14 +1715,14 @@ grain128aeadv2_decrypt:
 	mov	r12, r11
 	jmp	.Lgrain128aeadv2_decrypt_words14
 .Lgrain128aeadv2_decrypt_join15:
-	xor	14(sp), r12
-	xor	12(sp), r13
+	xor	64(sp), r12
+	xor	58(sp), r12
+	xor	66(sp), r13
+	xor	56(sp), r13
 	xor	68(sp), r14
-	xor	66(sp), r15
-	xor	60(sp), r12
-	xor	58(sp), r13
-	xor	56(sp), r14
-	xor	54(sp), r15
+	xor	54(sp), r14
+	xor	70(sp), r15
+	xor	52(sp), r15
 	bis	r13, r12
 	bis	r14, r12
 	bis	r15, r12
@@ -1688,50 +1730,51 @@ grain128aeadv2_decrypt:
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	86(sp), r15
+	mov	88(sp), r15
 	mov	r14, 0(r15)
-	add	#228, sp
+	add	#230, sp
 	popm.w	#7, r10
 	ret
 	.size grain128aeadv2_decrypt, .-grain128aeadv2_decrypt
 
 
 ; --- grain128aeadv2_absorb_ad: grain128aeadv2.absorb_ad
-;     frame 90 bytes (45 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3804 bytes of code
+;     frame 94 bytes (47 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 3664 bytes of code
 	.section .text.grain128aeadv2_absorb_ad,"ax",@progbits
 	.local grain128aeadv2_absorb_ad
 	.type grain128aeadv2_absorb_ad, @function
 	.balign 2
 grain128aeadv2_absorb_ad:
 	pushm.w	#7, r10
-	sub	#90, sp
-	mov	106(sp), 80(sp)
-	mov	108(sp), 74(sp)
+	sub	#94, sp
 	mov	110(sp), 84(sp)
-	mov	112(sp), 82(sp)
+	mov	112(sp), 78(sp)
 	mov	114(sp), 88(sp)
 	mov	116(sp), 86(sp)
+	mov	118(sp), 92(sp)
+	mov	120(sp), 90(sp)
 	; grain128aeadv2.ae:128: n = if a < 0x80 then 0 else if a < 0x100 then 1 else if a < 0x10000 then 2 else if a < 0x1000000 then 3 else 4 as u32
-	cmp	#128, 74(sp)
+	mov	78(sp), r9
+	cmp	#128, r9
 	mov	#0, r11
 	subc	#0, r11
 	clr	r8
 	adc	r8
 	xor	#1, r8
-	cmp	#256, 74(sp)
+	cmp	#256, r9
 	mov	#0, r11
 	subc	#0, r11
 	clr	r7
 	adc	r7
 	xor	#1, r7
-	cmp	#0, 74(sp)
+	cmp	#0, r9
 	mov	#0, r11
 	subc	#1, r11
 	clr	r10
 	adc	r10
 	xor	#1, r10
-	cmp	#0, 74(sp)
+	cmp	#0, r9
 	mov	#0, r11
 	subc	#256, r11
 	clr	r9
@@ -1759,12 +1802,12 @@ grain128aeadv2_absorb_ad:
 	and	r8, r10
 	mov	r9, r11
 	xor	r10, r11
-	mov	r11, 70(sp)
+	mov	r11, 74(sp)
 	; grain128aeadv2.ae:129: for i in 0..n + 1 {
-	mov	70(sp), 78(sp)
-	mov	#0, 76(sp)
-	add	#1, 78(sp)
-	addc	#0, 76(sp)
+	mov	74(sp), 82(sp)
+	mov	#0, 80(sp)
+	add	#1, 82(sp)
+	addc	#0, 80(sp)
 	mov	#0, 62(sp)
 	mov	#0, 60(sp)
 	mov	@r12+, 30(sp)
@@ -1775,53 +1818,57 @@ grain128aeadv2_absorb_ad:
 	mov	@r12+, 20(sp)
 	mov	@r12+, 18(sp)
 	mov	@r12+, 16(sp)
-	mov	@r13+, r11
-	mov	@r13+, 4(sp)
-	mov	@r13+, 12(sp)
-	mov	@r13+, 14(sp)
+	mov	@r13+, r5
+	mov	@r13+, r6
 	mov	@r13+, 10(sp)
-	mov	@r13+, r12
+	mov	@r13+, 12(sp)
+	mov	@r13+, 8(sp)
+	mov	@r13+, r7
 	mov	@r13+, 36(sp)
 	mov	@r13+, 34(sp)
-	mov	@r14+, 2(sp)
-	mov	@r14+, 0(sp)
-	mov	@r14+, 68(sp)
 	mov	@r14+, 66(sp)
+	mov	@r14+, 68(sp)
+	mov	@r14+, 70(sp)
+	mov	@r14+, 72(sp)
 	mov	@r15+, 58(sp)
 	mov	@r15+, 56(sp)
 	mov	@r15+, 54(sp)
 	mov	@r15+, 52(sp)
-	cmp	78(sp), 62(sp)
+	cmp	82(sp), 62(sp)
 	mov	60(sp), r15
-	subc	76(sp), r15
+	subc	80(sp), r15
 	jnc	.Lgrain128aeadv2_absorb_ad_near10
 	br	#.Lgrain128aeadv2_absorb_ad_done2
 .Lgrain128aeadv2_absorb_ad_near10:
 .Lgrain128aeadv2_absorb_ad_loop1:
 	; grain128aeadv2.ae:130: x = if i == 0 then (if n == 0 then a as u8 else 0x80 | (n as u8)) else (a >> (8 * (n - i))) as u8
-	mov	62(sp), r15
-	bis	60(sp), r15
+	mov	62(sp), r9
+	mov	r9, r15
+	mov	60(sp), r8
+	bis	r8, r15
 	sub	#1, r15
-	clr	r8
-	adc	r8
-	xor	#1, r8
-	mov	70(sp), r15
+	clr	r10
+	adc	r10
+	xor	#1, r10
+	mov	74(sp), r13
+	mov	r13, r15
 	sub	#1, r15
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov.b	74(sp), r15
-	mov.b	70(sp), r9
-	bis	#128, r9
+	mov	78(sp), r4
+	mov.b	r4, r15
+	mov.b	r13, r11
+	bis	#128, r11
 	inv	r14
 	inc	r14
-	xor	r9, r15
+	xor	r11, r15
 	and	r14, r15
-	xor	r15, r9
-	mov	70(sp), r15
-	mov	#0, r10
-	sub	62(sp), r15
-	subc	60(sp), r10
+	xor	r15, r11
+	mov	r13, r15
+	mov	#0, r12
+	sub	r9, r15
+	subc	r8, r12
 	rla	r15
 	adc	r15
 	rla	r15
@@ -1830,12 +1877,12 @@ grain128aeadv2_absorb_ad:
 	adc	r15
 	mov	r15, r13
 	and	#65528, r13
-	rlam.w	#3, r10
+	rlam.w	#3, r12
 	and	#7, r15
-	bis	r15, r10
-	mov	74(sp), r14
+	bis	r15, r12
+	mov	r4, r14
 	mov	#0, r15
-	tst	r10
+	tst	r12
 	jnz	.Lgrain128aeadv2_absorb_ad_shbig3
 	cmp	#32, r13
 	jc	.Lgrain128aeadv2_absorb_ad_shbig3
@@ -1860,16 +1907,16 @@ grain128aeadv2_absorb_ad:
 	clr	r14
 .Lgrain128aeadv2_absorb_ad_shend4:
 	mov.b	r14, r14
-	inv	r8
-	inc	r8
-	xor	r14, r9
-	and	r8, r9
+	inv	r10
+	inc	r10
+	xor	r14, r11
+	and	r10, r11
 	mov	r14, r15
-	xor	r9, r15
+	xor	r11, r15
 	mov	r15, 32(sp)
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r11, r15
-	mov	4(sp), r14
+	mov	r5, r15
+	mov	r6, r14
 	rla	r15
 	rlc	r14
 	rla	r15
@@ -1878,24 +1925,27 @@ grain128aeadv2_absorb_ad:
 	rlc	r14
 	rla	r15
 	rlc	r14
-	mov	30(sp), r9
-	mov	28(sp), r15
+	mov	30(sp), r13
+	mov	r13, r12
+	mov	28(sp), r9
+	mov	r9, r15
 	swpb	r15
-	swpb	r9
-	xor.b	r15, r9
-	xor	r15, r9
-	mov	r14, r8
-	and	r9, r8
-	mov	30(sp), r15
-	mov	28(sp), r10
+	swpb	r12
+	xor.b	r15, r12
+	xor	r15, r12
+	mov	r14, r10
+	and	r12, r10
+	mov	r13, r15
+	mov	r9, r11
 	rla	r15
-	rlc	r10
+	rlc	r11
 	rla	r15
-	rlc	r10
+	rlc	r11
 	rla	r15
-	rlc	r10
-	mov	28(sp), r13
-	mov	26(sp), r15
+	rlc	r11
+	mov	r9, r13
+	mov	26(sp), r8
+	mov	r8, r15
 	rra	r15
 	rrc	r13
 	rra	r15
@@ -1904,254 +1954,269 @@ grain128aeadv2_absorb_ad:
 	rrc	r13
 	rra	r15
 	rrc	r13
-	and	r13, r10
-	xor	r10, r8
+	and	r13, r11
+	xor	r11, r10
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r12, r15
+	mov	r7, r15
 	mov	36(sp), r13
 	rla	r15
 	rlc	r13
-	mov	26(sp), r10
-	mov	24(sp), r15
+	mov	r8, r11
+	mov	24(sp), r4
+	mov	r4, r15
 	swpb	r15
-	swpb	r10
-	xor.b	r15, r10
-	xor	r15, r10
-	bit	#256, 24(sp)
-	rrc	r10
-	bit	#512, 24(sp)
-	rrc	r10
+	swpb	r11
+	xor.b	r15, r11
+	xor	r15, r11
+	bit	#256, r4
+	rrc	r11
+	bit	#512, r4
+	rrc	r11
 	mov	r13, r15
-	and	r10, r15
+	and	r11, r15
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r15, r8
+	xor	r15, r10
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	24(sp), r15
-	mov	22(sp), r7
+	mov	r4, r15
+	mov	22(sp), r9
 	rla	r15
-	rlc	r7
+	rlc	r9
 	rla	r15
-	rlc	r7
+	rlc	r9
 	rla	r15
-	rlc	r7
+	rlc	r9
 	rla	r15
-	rlc	r7
-	mov	22(sp), r10
+	rlc	r9
+	mov	22(sp), r11
 	mov	20(sp), r15
-	rla	r10
+	rla	r11
 	rlc	r15
-	and	r15, r7
+	and	r15, r9
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r7, r8
+	xor	r9, r10
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	mov	r14, r7
-	and	r13, r7
-	mov	20(sp), r10
+	mov	r14, r9
+	and	r13, r9
+	mov	20(sp), r11
 	mov	18(sp), r15
-	rla	r10
+	rla	r11
 	rlc	r15
-	rla	r10
+	rla	r11
 	rlc	r15
-	and	r15, r7
+	and	r15, r9
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r7, r8
+	xor	r9, r10
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	bit	#8192, 20(sp)
 	rlc	r15
-	xor	r15, r8
-	mov	r11, r6
-	mov	4(sp), r15
-	rra	r15
-	rrc	r6
-	rra	r15
-	rrc	r6
-	xor	r6, r8
-	mov	r11, r10
-	mov	4(sp), r15
-	rla	r10
-	rlc	r15
-	xor	r15, r8
-	mov	12(sp), r10
-	mov	14(sp), r15
-	rra	r15
-	rrc	r10
-	rra	r15
-	rrc	r10
-	rra	r15
-	rrc	r10
-	rra	r15
-	rrc	r10
-	xor	r10, r8
-	mov	12(sp), r10
-	mov	14(sp), r15
-	rla	r10
-	rlc	r15
-	rla	r10
-	rlc	r15
-	rla	r10
-	rlc	r15
-	xor	r15, r8
-	xor	10(sp), r8
-	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	10(sp), r10
-	mov	r12, r15
-	swpb	r15
-	swpb	r10
-	xor.b	r15, r10
 	xor	r15, r10
-	bit	#256, r12
-	rrc	r10
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r10, r8
+	mov	r5, r9
+	mov	r6, r15
+	rra	r15
+	rrc	r9
+	rra	r15
+	rrc	r9
+	xor	r9, r10
+	mov	r5, r11
+	mov	r6, r15
+	rla	r11
+	rlc	r15
+	xor	r15, r10
+	mov	10(sp), r11
+	mov	12(sp), r15
+	rra	r15
+	rrc	r11
+	rra	r15
+	rrc	r11
+	rra	r15
+	rrc	r11
+	rra	r15
+	rrc	r11
+	xor	r11, r10
+	mov	10(sp), r11
+	mov	12(sp), r15
+	rla	r11
+	rlc	r15
+	rla	r11
+	rlc	r15
+	rla	r11
+	rlc	r15
+	xor	r15, r10
+	mov	8(sp), r15
+	xor	r15, r10
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	r12, r10
+	mov	r15, r11
+	mov	r7, r15
+	swpb	r15
+	swpb	r11
+	xor.b	r15, r11
+	xor	r15, r11
+	bit	#256, r7
+	rrc	r11
+	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	xor	r11, r10
+	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	mov	r7, r11
 	mov	36(sp), r15
 	swpb	r15
-	swpb	r10
-	xor.b	r15, r10
-	xor	r15, r10
+	swpb	r11
+	xor.b	r15, r11
+	xor	r15, r11
 	bit	#256, 36(sp)
-	rrc	r10
+	rrc	r11
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r8, r15
-	xor	r10, r15
+	mov	r10, r15
+	xor	r11, r15
 	mov	r15, 40(sp)
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	bit	#128, 30(sp)
-	rlc	r9
-	mov	30(sp), r8
-	xor	r9, r8
-	mov	26(sp), r9
-	mov	24(sp), r15
+	mov	30(sp), r15
+	bit	#128, r15
+	rlc	r12
+	mov	r15, r10
+	xor	r12, r10
+	mov	r8, r12
+	mov	r4, r15
 	swpb	r15
-	swpb	r9
-	xor.b	r15, r9
-	xor	r15, r9
-	bit	#128, 26(sp)
-	rlc	r9
-	bit	#64, 26(sp)
-	rlc	r9
-	xor	r9, r8
-	mov	22(sp), r9
-	mov	20(sp), r15
+	swpb	r12
+	xor.b	r15, r12
+	xor	r15, r12
+	bit	#128, r8
+	rlc	r12
+	bit	#64, r8
+	rlc	r12
+	xor	r12, r10
+	mov	22(sp), r8
+	mov	r8, r12
+	mov	20(sp), r4
+	mov	r4, r15
 	swpb	r15
-	swpb	r9
-	xor.b	r15, r9
-	xor	r15, r9
-	bit	#128, 22(sp)
-	rlc	r9
-	bit	#64, 22(sp)
-	rlc	r9
-	xor	r9, r8
-	mov	20(sp), r9
-	mov	18(sp), r15
-	rra	r15
-	rrc	r9
-	xor	r9, r8
+	swpb	r12
+	xor.b	r15, r12
+	xor	r15, r12
+	bit	#128, r8
+	rlc	r12
+	bit	#64, r8
+	rlc	r12
+	xor	r12, r10
+	mov	r4, r12
+	mov	18(sp), r8
 	mov	r8, r15
-	xor	18(sp), r15
+	rra	r15
+	rrc	r12
+	xor	r12, r10
+	mov	r10, r15
+	xor	r8, r15
 	mov	r15, 50(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	4(sp), r5
-	mov	12(sp), r15
+	mov	r6, r12
+	mov	10(sp), r10
+	mov	r10, r15
 	swpb	r15
-	swpb	r5
-	xor.b	r15, r5
-	xor	r15, r5
-	bit	#256, 12(sp)
-	rrc	r5
-	bit	#512, 12(sp)
-	rrc	r5
-	mov	r11, r4
-	xor	r5, r4
-	mov	14(sp), r8
-	mov	10(sp), r15
+	swpb	r12
+	xor.b	r15, r12
+	xor	r15, r12
+	bit	#256, r10
+	rrc	r12
+	bit	#512, r10
+	rrc	r12
+	mov	r5, r8
+	xor	r12, r8
+	mov	12(sp), r4
+	mov	8(sp), r15
 	swpb	r15
-	swpb	r8
-	xor.b	r15, r8
-	xor	r15, r8
-	xor	r8, r4
-	mov	r10, r9
-	bit	#512, 36(sp)
-	rrc	r9
-	bit	#1024, 36(sp)
-	rrc	r9
-	xor	r9, r4
-	xor	36(sp), r4
+	swpb	r4
+	xor.b	r15, r4
+	xor	r15, r4
+	xor	r4, r8
+	mov	r11, r10
+	mov	36(sp), r15
+	bit	#512, r15
+	rrc	r10
+	bit	#1024, r15
+	rrc	r10
+	xor	r10, r8
+	mov	r8, r15
+	xor	36(sp), r15
+	mov	r15, 2(sp)
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	bit	#4, 4(sp)
-	rrc	r6
-	mov	10(sp), r7
-	mov	r12, r15
-	rra	r15
-	rrc	r7
-	rra	r15
-	rrc	r7
-	rra	r15
-	rrc	r7
-	and	r7, r6
+	mov	r9, r15
+	bit	#4, r6
+	rrc	r15
+	mov	8(sp), r8
+	mov	r7, r9
+	rra	r9
+	rrc	r8
+	rra	r9
+	rrc	r8
+	rra	r9
+	rrc	r8
+	and	r8, r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r6, r4
+	mov	2(sp), r9
+	xor	r15, r9
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	r14, r15
-	bit	#2048, r11
+	bit	#2048, r5
 	rlc	r15
-	bit	#4096, 4(sp)
+	bit	#4096, r6
 	rrc	r14
 	and	r14, r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r4, r11
-	xor	r15, r11
+	xor	r15, r9
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	4(sp), r14
-	mov	12(sp), r15
+	mov	r6, r14
+	mov	10(sp), r5
+	mov	r5, r15
 	rra	r15
 	rrc	r14
 	mov	r14, r15
-	bit	#2, 12(sp)
+	bit	#2, r5
 	rrc	r15
 	and	r15, r14
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r11
+	xor	r14, r9
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	r5, r15
-	bit	#1024, 12(sp)
+	mov	r12, r15
+	bit	#1024, r5
 	rrc	r15
-	bit	#256, 10(sp)
-	rrc	r8
-	bit	#512, 10(sp)
-	rrc	r8
-	bit	#1024, 10(sp)
-	rrc	r8
-	and	r8, r15
+	mov	r4, r5
+	mov	8(sp), r4
+	bit	#256, r4
+	rrc	r5
+	bit	#512, r4
+	rrc	r5
+	bit	#1024, r4
+	rrc	r5
+	and	r5, r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r11
+	xor	r15, r9
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	12(sp), r14
-	mov	14(sp), r15
+	mov	10(sp), r14
+	mov	12(sp), r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
-	and	14(sp), r14
+	and	12(sp), r14
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r11
+	xor	r14, r9
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	bit	#2048, 10(sp)
-	rrc	r8
-	bit	#4096, 10(sp)
-	rrc	r8
-	mov	10(sp), r14
-	mov	r12, r15
+	bit	#2048, r4
+	rrc	r5
+	bit	#4096, r4
+	rrc	r5
+	mov	r4, r14
+	mov	r7, r15
 	rra	r15
 	rrc	r14
-	and	r14, r8
+	and	r14, r5
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r11
+	xor	r5, r9
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	bit	#8, r12
-	rrc	r7
-	mov	r12, r8
+	mov	r8, r5
+	bit	#8, r7
+	rrc	r5
+	mov	r7, r8
 	mov	36(sp), r15
 	rra	r15
 	rrc	r8
@@ -2161,69 +2226,72 @@ grain128aeadv2_absorb_ad:
 	rrc	r8
 	rra	r15
 	rrc	r8
-	mov	r7, r15
+	mov	r5, r15
 	and	r8, r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r11
+	xor	r15, r9
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	4(sp), r6
-	mov	12(sp), r15
-	swpb	r15
-	swpb	r6
-	xor.b	r15, r6
-	xor	r15, r6
-	bit	#128, 4(sp)
-	rlc	r6
-	bit	#64, 4(sp)
-	rlc	r6
-	mov	4(sp), r14
-	mov	12(sp), r15
+	mov	r6, r14
+	mov	10(sp), r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
-	and	r14, r6
-	mov	r5, r15
-	bit	#512, 4(sp)
-	rlc	r15
-	and	r15, r6
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r6, r11
-	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	bit	#16, r12
-	rrc	r7
-	bit	#32, r12
-	rrc	r7
-	mov	10(sp), r14
-	mov	r12, r15
-	rla	r14
-	rlc	r15
-	rla	r14
-	rlc	r15
-	and	r15, r7
-	bit	#8, r12
-	rlc	r8
-	bit	#4, r12
-	rlc	r8
-	and	r8, r7
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r11
-	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	mov	r10, r14
-	bit	#256, r12
+	bit	#128, r6
 	rlc	r14
-	mov	r9, r15
-	bit	#2048, 36(sp)
+	bit	#64, r6
+	rlc	r14
+	mov	r6, r4
+	mov	10(sp), r15
+	swpb	r15
+	swpb	r4
+	xor.b	r15, r4
+	xor	r15, r4
+	and	r4, r14
+	mov	r12, r15
+	bit	#512, r6
+	rlc	r15
+	and	r15, r14
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r14, r9
+	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
+	mov	r5, r12
+	bit	#16, r7
+	rrc	r12
+	bit	#32, r7
+	rrc	r12
+	mov	8(sp), r14
+	mov	r7, r15
+	rla	r14
+	rlc	r15
+	rla	r14
+	rlc	r15
+	and	r15, r12
+	mov	r8, r15
+	bit	#8, r7
+	rlc	r15
+	bit	#4, r7
+	rlc	r15
+	and	r15, r12
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r12, r9
+	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
+	mov	r11, r14
+	bit	#256, r7
+	rlc	r14
+	mov	r10, r15
+	mov	36(sp), r12
+	bit	#2048, r12
 	rrc	r15
 	and	r15, r14
-	bit	#4096, 36(sp)
+	bit	#4096, r12
 	rrc	r15
 	and	r15, r14
 	and	r13, r14
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r11
+	xor	r14, r9
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	mov	r11, r15
+	mov	r9, r15
 	xor	30(sp), r15
 	mov	r15, 46(sp)
 	; grain128aeadv2.ae:121: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
@@ -2266,204 +2334,203 @@ grain128aeadv2_absorb_ad:
 	rrc	r14
 	mov	r13, r15
 	bis	r14, r15
-	mov	r15, 8(sp)
+	mov	r15, 6(sp)
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r10
+	mov	#0, r14
 	bit	#1, 32(sp)
-	subc	#0, r10
-	inv	r10
-	mov	58(sp), r11
-	and	r10, r11
-	mov	56(sp), r13
-	and	r10, r13
-	mov	54(sp), r14
-	and	r10, r14
+	subc	#0, r14
+	inv	r14
+	mov	58(sp), r13
+	mov	r13, r15
+	and	r14, r15
+	mov	66(sp), r8
+	xor	r15, r8
+	mov	56(sp), r5
+	mov	r5, r15
+	and	r14, r15
+	mov	68(sp), r9
+	xor	r15, r9
+	mov	54(sp), r15
+	and	r14, r15
+	mov	70(sp), r10
+	xor	r15, r10
 	mov	52(sp), r15
-	and	r10, r15
-	xor	r11, 2(sp)
-	xor	r13, 0(sp)
-	mov	68(sp), r8
-	xor	r14, r8
-	mov	66(sp), r9
-	xor	r15, r9
+	and	r14, r15
+	mov	72(sp), r11
+	xor	r15, r11
 	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	mov	58(sp), r6
-	mov	56(sp), r4
-	mov	54(sp), r5
-	mov	52(sp), r7
-	bit	#256, 8(sp)
-	rrc	r7
+	mov	r13, r12
+	mov	r5, r13
+	mov	54(sp), r4
+	mov	52(sp), r5
+	bit	#256, 6(sp)
 	rrc	r5
 	rrc	r4
-	rrc	r6
+	rrc	r13
+	rrc	r12
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r10
+	mov	#0, r14
 	bit	#2, 32(sp)
-	subc	#0, r10
-	inv	r10
-	mov	r6, r11
-	and	r10, r11
-	mov	r4, r13
-	and	r10, r13
-	mov	r5, r14
-	and	r10, r14
-	mov	r7, r15
-	and	r10, r15
-	xor	r11, 2(sp)
-	xor	r13, 0(sp)
-	xor	r14, r8
+	subc	#0, r14
+	inv	r14
+	mov	r12, r15
+	and	r14, r15
+	xor	r15, r8
+	mov	r13, r15
+	and	r14, r15
 	xor	r15, r9
+	mov	r4, r15
+	and	r14, r15
+	xor	r15, r10
+	mov	r5, r15
+	and	r14, r15
+	xor	r15, r11
 	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	bit	#512, 8(sp)
-	rrc	r7
+	bit	#512, 6(sp)
 	rrc	r5
 	rrc	r4
-	rrc	r6
+	rrc	r13
+	rrc	r12
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r10
+	mov	#0, r14
 	bit	#4, 32(sp)
-	subc	#0, r10
-	inv	r10
-	mov	r6, r11
-	and	r10, r11
-	mov	r4, r13
-	and	r10, r13
-	mov	r5, r14
-	and	r10, r14
-	mov	r7, r15
-	and	r10, r15
-	xor	r11, 2(sp)
-	xor	r13, 0(sp)
-	xor	r14, r8
+	subc	#0, r14
+	inv	r14
+	mov	r12, r15
+	and	r14, r15
+	xor	r15, r8
+	mov	r13, r15
+	and	r14, r15
 	xor	r15, r9
+	mov	r4, r15
+	and	r14, r15
+	xor	r15, r10
+	mov	r5, r15
+	and	r14, r15
+	xor	r15, r11
 	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	bit	#1024, 8(sp)
-	rrc	r7
+	bit	#1024, 6(sp)
 	rrc	r5
 	rrc	r4
-	rrc	r6
+	rrc	r13
+	rrc	r12
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r10
+	mov	#0, r14
 	bit	#8, 32(sp)
-	subc	#0, r10
-	inv	r10
-	mov	r6, r11
-	and	r10, r11
-	mov	r4, r13
-	and	r10, r13
-	mov	r5, r14
-	and	r10, r14
-	mov	r7, r15
-	and	r10, r15
-	xor	r11, 2(sp)
-	xor	r13, 0(sp)
-	xor	r14, r8
+	subc	#0, r14
+	inv	r14
+	mov	r12, r15
+	and	r14, r15
+	xor	r15, r8
+	mov	r13, r15
+	and	r14, r15
 	xor	r15, r9
+	mov	r4, r15
+	and	r14, r15
+	xor	r15, r10
+	mov	r5, r15
+	and	r14, r15
+	xor	r15, r11
 	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	bit	#2048, 8(sp)
-	rrc	r7
+	bit	#2048, 6(sp)
 	rrc	r5
 	rrc	r4
-	rrc	r6
+	rrc	r13
+	rrc	r12
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r10
+	mov	#0, r14
 	bit	#16, 32(sp)
-	subc	#0, r10
-	inv	r10
-	mov	r6, r11
-	and	r10, r11
-	mov	r4, r13
-	and	r10, r13
-	mov	r5, r14
-	and	r10, r14
-	mov	r7, r15
-	and	r10, r15
-	xor	r11, 2(sp)
-	xor	r13, 0(sp)
-	xor	r14, r8
+	subc	#0, r14
+	inv	r14
+	mov	r12, r15
+	and	r14, r15
+	xor	r15, r8
+	mov	r13, r15
+	and	r14, r15
 	xor	r15, r9
+	mov	r4, r15
+	and	r14, r15
+	xor	r15, r10
+	mov	r5, r15
+	and	r14, r15
+	xor	r15, r11
 	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	bit	#4096, 8(sp)
-	rrc	r7
+	bit	#4096, 6(sp)
 	rrc	r5
 	rrc	r4
-	rrc	r6
+	rrc	r13
+	rrc	r12
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r10
+	mov	#0, r14
 	bit	#32, 32(sp)
-	subc	#0, r10
-	inv	r10
-	mov	r6, r11
-	and	r10, r11
-	mov	r4, r13
-	and	r10, r13
-	mov	r5, r14
-	and	r10, r14
-	mov	r7, r15
-	and	r10, r15
-	xor	r11, 2(sp)
-	xor	r13, 0(sp)
-	xor	r14, r8
+	subc	#0, r14
+	inv	r14
+	mov	r12, r15
+	and	r14, r15
+	xor	r15, r8
+	mov	r13, r15
+	and	r14, r15
 	xor	r15, r9
+	mov	r4, r15
+	and	r14, r15
+	xor	r15, r10
+	mov	r5, r15
+	and	r14, r15
+	xor	r15, r11
 	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	bit	#8192, 8(sp)
-	rrc	r7
+	bit	#8192, 6(sp)
 	rrc	r5
 	rrc	r4
-	rrc	r6
+	rrc	r13
+	rrc	r12
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r10
+	mov	#0, r14
 	bit	#64, 32(sp)
-	subc	#0, r10
-	inv	r10
-	mov	r6, r11
-	and	r10, r11
-	mov	r4, r13
-	and	r10, r13
-	mov	r5, r14
-	and	r10, r14
-	mov	r7, r15
-	and	r10, r15
-	xor	r11, 2(sp)
-	xor	r13, 0(sp)
-	xor	r14, r8
+	subc	#0, r14
+	inv	r14
+	mov	r12, r15
+	and	r14, r15
+	xor	r15, r8
+	mov	r13, r15
+	and	r14, r15
 	xor	r15, r9
+	mov	r4, r15
+	and	r14, r15
+	xor	r15, r10
+	mov	r5, r15
+	and	r14, r15
+	xor	r15, r11
 	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	mov	r6, r10
-	mov	r7, r11
-	bit	#16384, 8(sp)
-	rrc	r11
+	bit	#16384, 6(sp)
 	rrc	r5
 	rrc	r4
-	rrc	r10
+	rrc	r13
+	rrc	r12
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r6
+	mov	#0, r14
 	bit	#128, 32(sp)
-	subc	#0, r6
-	inv	r6
-	mov	r10, r7
-	and	r6, r7
-	mov	r4, r13
-	and	r6, r13
-	mov	r5, r14
-	and	r6, r14
-	mov	r11, r15
-	and	r6, r15
-	mov	2(sp), r6
-	xor	r7, r6
-	mov	@sp, r7
-	xor	r13, r7
-	xor	r14, r8
+	subc	#0, r14
+	inv	r14
+	mov	r12, r15
+	and	r14, r15
+	xor	r15, r8
+	mov	r13, r15
+	and	r14, r15
 	xor	r15, r9
+	mov	r4, r15
+	and	r14, r15
+	xor	r15, r10
+	mov	r5, r15
+	and	r14, r15
+	xor	r15, r11
 	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	mov	r4, r13
-	mov	r5, r14
-	mov	r11, r15
-	bit	#32768, 8(sp)
+	mov	r4, r14
+	mov	r5, r15
+	bit	#32768, 6(sp)
 	rrc	r15
 	rrc	r14
 	rrc	r13
-	rrc	r10
+	rrc	r12
 	mov	28(sp), 30(sp)
 	mov	26(sp), 28(sp)
 	mov	24(sp), 26(sp)
@@ -2472,39 +2539,36 @@ grain128aeadv2_absorb_ad:
 	mov	18(sp), 20(sp)
 	mov	16(sp), 18(sp)
 	mov	50(sp), 16(sp)
-	mov	4(sp), r11
-	mov	12(sp), r5
-	mov	14(sp), 12(sp)
-	mov	10(sp), 14(sp)
-	mov	r12, 10(sp)
-	mov	36(sp), r12
+	mov	r6, r5
+	mov	10(sp), r6
+	mov	12(sp), 10(sp)
+	mov	8(sp), 12(sp)
+	mov	r7, 8(sp)
+	mov	36(sp), r7
 	mov	34(sp), 36(sp)
 	mov	46(sp), 34(sp)
-	mov	r5, 4(sp)
-	mov	r6, 2(sp)
-	mov	r7, 0(sp)
-	mov	r8, 68(sp)
-	mov	r9, 66(sp)
-	mov	r10, 58(sp)
+	mov	r8, 66(sp)
+	mov	r9, 68(sp)
+	mov	r10, 70(sp)
+	mov	r11, 72(sp)
+	mov	r12, 58(sp)
 	mov	r13, 56(sp)
 	mov	r14, 54(sp)
 	mov	r15, 52(sp)
 	add	#1, 62(sp)
 	addc	#0, 60(sp)
-	cmp	78(sp), 62(sp)
+	cmp	82(sp), 62(sp)
 	mov	60(sp), r15
-	subc	76(sp), r15
+	subc	80(sp), r15
 	jc	.Lgrain128aeadv2_absorb_ad_near11
 	br	#.Lgrain128aeadv2_absorb_ad_loop1
 .Lgrain128aeadv2_absorb_ad_near11:
 .Lgrain128aeadv2_absorb_ad_done2:
 	; grain128aeadv2.ae:133: for i in 0..a {
 	mov	#0, 64(sp)
-	mov	#0, 72(sp)
-	mov	r11, r13
-	mov	r12, r14
-	cmp	74(sp), 64(sp)
-	mov	72(sp), r15
+	mov	#0, 76(sp)
+	cmp	78(sp), 64(sp)
+	mov	76(sp), r15
 	subc	#0, r15
 	jnc	.Lgrain128aeadv2_absorb_ad_near12
 	br	#.Lgrain128aeadv2_absorb_ad_done9
@@ -2512,294 +2576,312 @@ grain128aeadv2_absorb_ad:
 .Lgrain128aeadv2_absorb_ad_loop8:
 	; grain128aeadv2.ae:134: s, b, acc, sr = absorb_byte(s, b, acc, sr, ad[i])
 	mov	64(sp), r15
-	add	80(sp), r15
+	add	84(sp), r15
 	mov.b	@r15, r15
 	mov	r15, 42(sp)
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r13, r15
-	mov	4(sp), r11
+	mov	r5, r15
+	mov	r6, r14
 	rla	r15
-	rlc	r11
+	rlc	r14
 	rla	r15
-	rlc	r11
+	rlc	r14
 	rla	r15
-	rlc	r11
+	rlc	r14
 	rla	r15
-	rlc	r11
-	mov	30(sp), r9
-	mov	28(sp), r15
+	rlc	r14
+	mov	30(sp), r13
+	mov	r13, r12
+	mov	28(sp), r9
+	mov	r9, r15
 	swpb	r15
-	swpb	r9
-	xor.b	r15, r9
-	xor	r15, r9
-	mov	r11, r8
-	and	r9, r8
-	mov	30(sp), r15
-	mov	28(sp), r10
-	rla	r15
-	rlc	r10
-	rla	r15
-	rlc	r10
-	rla	r15
-	rlc	r10
-	mov	28(sp), r12
-	mov	26(sp), r15
-	rra	r15
-	rrc	r12
-	rra	r15
-	rrc	r12
-	rra	r15
-	rrc	r12
-	rra	r15
-	rrc	r12
+	swpb	r12
+	xor.b	r15, r12
+	xor	r15, r12
+	mov	r14, r10
 	and	r12, r10
-	xor	r10, r8
-	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r14, r15
-	mov	36(sp), r12
+	mov	r13, r15
+	mov	r9, r11
 	rla	r15
-	rlc	r12
-	mov	26(sp), r10
-	mov	24(sp), r15
+	rlc	r11
+	rla	r15
+	rlc	r11
+	rla	r15
+	rlc	r11
+	mov	r9, r13
+	mov	26(sp), r8
+	mov	r8, r15
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r13
+	and	r13, r11
+	xor	r11, r10
+	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	mov	r7, r15
+	mov	36(sp), r13
+	rla	r15
+	rlc	r13
+	mov	r8, r11
+	mov	24(sp), r4
+	mov	r4, r15
 	swpb	r15
-	swpb	r10
-	xor.b	r15, r10
+	swpb	r11
+	xor.b	r15, r11
+	xor	r15, r11
+	bit	#256, r4
+	rrc	r11
+	bit	#512, r4
+	rrc	r11
+	mov	r13, r15
+	and	r11, r15
+	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r15, r10
-	bit	#256, 24(sp)
-	rrc	r10
-	bit	#512, 24(sp)
-	rrc	r10
-	mov	r12, r15
-	and	r10, r15
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r15, r8
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	24(sp), r15
-	mov	22(sp), r7
+	mov	r4, r15
+	mov	22(sp), r9
 	rla	r15
-	rlc	r7
+	rlc	r9
 	rla	r15
-	rlc	r7
+	rlc	r9
 	rla	r15
-	rlc	r7
+	rlc	r9
 	rla	r15
-	rlc	r7
-	mov	22(sp), r10
+	rlc	r9
+	mov	22(sp), r11
 	mov	20(sp), r15
-	rla	r10
+	rla	r11
 	rlc	r15
-	and	r15, r7
+	and	r15, r9
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r7, r8
+	xor	r9, r10
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	mov	r11, r7
-	and	r12, r7
-	mov	20(sp), r10
+	mov	r14, r9
+	and	r13, r9
+	mov	20(sp), r11
 	mov	18(sp), r15
-	rla	r10
+	rla	r11
 	rlc	r15
-	rla	r10
+	rla	r11
 	rlc	r15
-	and	r15, r7
+	and	r15, r9
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r7, r8
+	xor	r9, r10
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	bit	#8192, 20(sp)
 	rlc	r15
-	xor	r15, r8
-	mov	r13, r6
-	mov	4(sp), r15
-	rra	r15
-	rrc	r6
-	rra	r15
-	rrc	r6
-	xor	r6, r8
-	mov	r13, r10
-	mov	4(sp), r15
-	rla	r10
-	rlc	r15
-	xor	r15, r8
-	mov	12(sp), r10
-	mov	14(sp), r15
-	rra	r15
-	rrc	r10
-	rra	r15
-	rrc	r10
-	rra	r15
-	rrc	r10
-	rra	r15
-	rrc	r10
-	xor	r10, r8
-	mov	12(sp), r10
-	mov	14(sp), r15
-	rla	r10
-	rlc	r15
-	rla	r10
-	rlc	r15
-	rla	r10
-	rlc	r15
-	xor	r15, r8
-	xor	10(sp), r8
-	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	10(sp), r10
-	mov	r14, r15
-	swpb	r15
-	swpb	r10
-	xor.b	r15, r10
 	xor	r15, r10
-	bit	#256, r14
-	rrc	r10
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r10, r8
+	mov	r5, r9
+	mov	r6, r15
+	rra	r15
+	rrc	r9
+	rra	r15
+	rrc	r9
+	xor	r9, r10
+	mov	r5, r11
+	mov	r6, r15
+	rla	r11
+	rlc	r15
+	xor	r15, r10
+	mov	10(sp), r11
+	mov	12(sp), r15
+	rra	r15
+	rrc	r11
+	rra	r15
+	rrc	r11
+	rra	r15
+	rrc	r11
+	rra	r15
+	rrc	r11
+	xor	r11, r10
+	mov	10(sp), r11
+	mov	12(sp), r15
+	rla	r11
+	rlc	r15
+	rla	r11
+	rlc	r15
+	rla	r11
+	rlc	r15
+	xor	r15, r10
+	mov	8(sp), r15
+	xor	r15, r10
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	r14, r10
+	mov	r15, r11
+	mov	r7, r15
+	swpb	r15
+	swpb	r11
+	xor.b	r15, r11
+	xor	r15, r11
+	bit	#256, r7
+	rrc	r11
+	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	xor	r11, r10
+	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	mov	r7, r11
 	mov	36(sp), r15
 	swpb	r15
-	swpb	r10
-	xor.b	r15, r10
-	xor	r15, r10
+	swpb	r11
+	xor.b	r15, r11
+	xor	r15, r11
 	bit	#256, 36(sp)
-	rrc	r10
+	rrc	r11
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r8, r15
-	xor	r10, r15
+	mov	r10, r15
+	xor	r11, r15
 	mov	r15, 38(sp)
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	bit	#128, 30(sp)
-	rlc	r9
-	mov	30(sp), r8
-	xor	r9, r8
-	mov	26(sp), r9
-	mov	24(sp), r15
+	mov	30(sp), r15
+	bit	#128, r15
+	rlc	r12
+	mov	r15, r10
+	xor	r12, r10
+	mov	r8, r12
+	mov	r4, r15
 	swpb	r15
-	swpb	r9
-	xor.b	r15, r9
-	xor	r15, r9
-	bit	#128, 26(sp)
-	rlc	r9
-	bit	#64, 26(sp)
-	rlc	r9
-	xor	r9, r8
-	mov	22(sp), r9
-	mov	20(sp), r15
+	swpb	r12
+	xor.b	r15, r12
+	xor	r15, r12
+	bit	#128, r8
+	rlc	r12
+	bit	#64, r8
+	rlc	r12
+	xor	r12, r10
+	mov	22(sp), r8
+	mov	r8, r12
+	mov	20(sp), r4
+	mov	r4, r15
 	swpb	r15
-	swpb	r9
-	xor.b	r15, r9
-	xor	r15, r9
-	bit	#128, 22(sp)
-	rlc	r9
-	bit	#64, 22(sp)
-	rlc	r9
-	xor	r9, r8
-	mov	20(sp), r9
-	mov	18(sp), r15
-	rra	r15
-	rrc	r9
-	xor	r9, r8
+	swpb	r12
+	xor.b	r15, r12
+	xor	r15, r12
+	bit	#128, r8
+	rlc	r12
+	bit	#64, r8
+	rlc	r12
+	xor	r12, r10
+	mov	r4, r12
+	mov	18(sp), r8
 	mov	r8, r15
-	xor	18(sp), r15
+	rra	r15
+	rrc	r12
+	xor	r12, r10
+	mov	r10, r15
+	xor	r8, r15
 	mov	r15, 48(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	4(sp), r5
-	mov	12(sp), r15
+	mov	r6, r12
+	mov	10(sp), r10
+	mov	r10, r15
 	swpb	r15
-	swpb	r5
-	xor.b	r15, r5
-	xor	r15, r5
-	bit	#256, 12(sp)
-	rrc	r5
-	bit	#512, 12(sp)
-	rrc	r5
-	mov	r13, r4
-	xor	r5, r4
-	mov	14(sp), r8
-	mov	10(sp), r15
+	swpb	r12
+	xor.b	r15, r12
+	xor	r15, r12
+	bit	#256, r10
+	rrc	r12
+	bit	#512, r10
+	rrc	r12
+	mov	r5, r8
+	xor	r12, r8
+	mov	12(sp), r4
+	mov	8(sp), r15
 	swpb	r15
-	swpb	r8
-	xor.b	r15, r8
-	xor	r15, r8
-	xor	r8, r4
-	mov	r10, r9
-	bit	#512, 36(sp)
-	rrc	r9
-	bit	#1024, 36(sp)
-	rrc	r9
-	xor	r9, r4
-	xor	36(sp), r4
+	swpb	r4
+	xor.b	r15, r4
+	xor	r15, r4
+	xor	r4, r8
+	mov	r11, r10
+	mov	36(sp), r15
+	bit	#512, r15
+	rrc	r10
+	bit	#1024, r15
+	rrc	r10
+	xor	r10, r8
+	mov	r8, r15
+	xor	36(sp), r15
+	mov	r15, 0(sp)
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	bit	#4, 4(sp)
-	rrc	r6
-	mov	10(sp), r7
-	mov	r14, r15
-	rra	r15
-	rrc	r7
-	rra	r15
-	rrc	r7
-	rra	r15
-	rrc	r7
-	and	r7, r6
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r6, r4
-	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r11, r15
-	bit	#2048, r13
-	rlc	r15
-	bit	#4096, 4(sp)
-	rrc	r11
-	and	r11, r15
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r4, r11
-	xor	r15, r11
-	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	4(sp), r13
-	mov	12(sp), r15
-	rra	r15
-	rrc	r13
-	mov	r13, r15
-	bit	#2, 12(sp)
+	mov	r9, r15
+	bit	#4, r6
 	rrc	r15
-	and	r15, r13
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r13, r11
-	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	r5, r15
-	bit	#1024, 12(sp)
-	rrc	r15
-	bit	#256, 10(sp)
+	mov	8(sp), r8
+	mov	r7, r9
+	rra	r9
 	rrc	r8
-	bit	#512, 10(sp)
+	rra	r9
 	rrc	r8
-	bit	#1024, 10(sp)
+	rra	r9
 	rrc	r8
 	and	r8, r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r11
-	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	12(sp), r13
-	mov	14(sp), r15
-	swpb	r15
-	swpb	r13
-	xor.b	r15, r13
-	xor	r15, r13
-	and	14(sp), r13
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r13, r11
-	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	bit	#2048, 10(sp)
-	rrc	r8
-	bit	#4096, 10(sp)
-	rrc	r8
-	mov	10(sp), r13
+	mov	@sp, r9
+	xor	r15, r9
+	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	r14, r15
-	rra	r15
-	rrc	r13
-	and	r13, r8
+	bit	#2048, r5
+	rlc	r15
+	bit	#4096, r6
+	rrc	r14
+	and	r14, r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r11
+	xor	r15, r9
+	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	mov	r6, r14
+	mov	10(sp), r5
+	mov	r5, r15
+	rra	r15
+	rrc	r14
+	mov	r14, r15
+	bit	#2, r5
+	rrc	r15
+	and	r15, r14
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r14, r9
+	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	mov	r12, r15
+	bit	#1024, r5
+	rrc	r15
+	mov	r4, r5
+	mov	8(sp), r4
+	bit	#256, r4
+	rrc	r5
+	bit	#512, r4
+	rrc	r5
+	bit	#1024, r4
+	rrc	r5
+	and	r5, r15
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r15, r9
+	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	mov	10(sp), r14
+	mov	12(sp), r15
+	swpb	r15
+	swpb	r14
+	xor.b	r15, r14
+	xor	r15, r14
+	and	12(sp), r14
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r14, r9
+	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	bit	#2048, r4
+	rrc	r5
+	bit	#4096, r4
+	rrc	r5
+	mov	r4, r14
+	mov	r7, r15
+	rra	r15
+	rrc	r14
+	and	r14, r5
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r5, r9
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	bit	#8, r14
-	rrc	r7
-	mov	r14, r8
+	mov	r8, r5
+	bit	#8, r7
+	rrc	r5
+	mov	r7, r8
 	mov	36(sp), r15
 	rra	r15
 	rrc	r8
@@ -2809,308 +2891,311 @@ grain128aeadv2_absorb_ad:
 	rrc	r8
 	rra	r15
 	rrc	r8
-	mov	r7, r15
+	mov	r5, r15
 	and	r8, r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r11
+	xor	r15, r9
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	4(sp), r6
-	mov	12(sp), r15
+	mov	r6, r14
+	mov	10(sp), r15
 	swpb	r15
-	swpb	r6
-	xor.b	r15, r6
-	xor	r15, r6
-	bit	#128, 4(sp)
-	rlc	r6
-	bit	#64, 4(sp)
-	rlc	r6
-	mov	4(sp), r13
-	mov	12(sp), r15
+	swpb	r14
+	xor.b	r15, r14
+	xor	r15, r14
+	bit	#128, r6
+	rlc	r14
+	bit	#64, r6
+	rlc	r14
+	mov	r6, r4
+	mov	10(sp), r15
 	swpb	r15
-	swpb	r13
-	xor.b	r15, r13
-	xor	r15, r13
-	and	r13, r6
-	mov	r5, r15
-	bit	#512, 4(sp)
+	swpb	r4
+	xor.b	r15, r4
+	xor	r15, r4
+	and	r4, r14
+	mov	r12, r15
+	bit	#512, r6
 	rlc	r15
-	and	r15, r6
+	and	r15, r14
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r6, r11
+	xor	r14, r9
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	bit	#16, r14
-	rrc	r7
-	bit	#32, r14
-	rrc	r7
-	mov	10(sp), r13
-	mov	r14, r15
-	rla	r13
+	mov	r5, r12
+	bit	#16, r7
+	rrc	r12
+	bit	#32, r7
+	rrc	r12
+	mov	8(sp), r14
+	mov	r7, r15
+	rla	r14
 	rlc	r15
-	rla	r13
+	rla	r14
 	rlc	r15
-	and	r15, r7
-	bit	#8, r14
-	rlc	r8
-	bit	#4, r14
-	rlc	r8
-	and	r8, r7
+	and	r15, r12
+	mov	r8, r15
+	bit	#8, r7
+	rlc	r15
+	bit	#4, r7
+	rlc	r15
+	and	r15, r12
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r11
+	xor	r12, r9
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	mov	r10, r13
-	bit	#256, r14
-	rlc	r13
-	mov	r9, r15
-	bit	#2048, 36(sp)
+	mov	r11, r14
+	bit	#256, r7
+	rlc	r14
+	mov	r10, r15
+	mov	36(sp), r12
+	bit	#2048, r12
 	rrc	r15
-	and	r15, r13
-	bit	#4096, 36(sp)
+	and	r15, r14
+	bit	#4096, r12
 	rrc	r15
-	and	r15, r13
-	and	r12, r13
+	and	r15, r14
+	and	r13, r14
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r13, r11
+	xor	r14, r9
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	mov	r11, r15
+	mov	r9, r15
 	xor	30(sp), r15
 	mov	r15, 44(sp)
 	; grain128aeadv2.ae:121: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
-	mov	#0, r12
+	mov	#0, r13
 	mov	38(sp), r15
 	rra	r15
-	rrc	r12
-	mov	#0, r13
+	rrc	r13
+	mov	#0, r14
+	rra	r15
+	rrc	r14
 	rra	r15
 	rrc	r13
 	rra	r15
-	rrc	r12
+	rrc	r14
 	rra	r15
 	rrc	r13
 	rra	r15
-	rrc	r12
+	rrc	r14
 	rra	r15
 	rrc	r13
 	rra	r15
-	rrc	r12
+	rrc	r14
 	rra	r15
 	rrc	r13
 	rra	r15
-	rrc	r12
+	rrc	r14
 	rra	r15
 	rrc	r13
 	rra	r15
-	rrc	r12
+	rrc	r14
 	rra	r15
 	rrc	r13
 	rra	r15
-	rrc	r12
+	rrc	r14
 	rra	r15
 	rrc	r13
+	swpb	r13
+	mov.b	r13, r13
 	rra	r15
-	rrc	r12
-	swpb	r12
-	mov.b	r12, r12
-	rra	r15
-	rrc	r13
-	mov	r12, r15
-	bis	r13, r15
-	mov	r15, 6(sp)
+	rrc	r14
+	mov	r13, r15
+	bis	r14, r15
+	mov	r15, 4(sp)
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r10
+	mov	#0, r14
 	bit	#1, 42(sp)
-	subc	#0, r10
-	inv	r10
-	mov	58(sp), r11
-	and	r10, r11
-	mov	56(sp), r12
-	and	r10, r12
-	mov	54(sp), r13
-	and	r10, r13
-	mov	52(sp), r15
-	and	r10, r15
-	xor	r11, 2(sp)
-	xor	r12, 0(sp)
-	mov	68(sp), r8
-	xor	r13, r8
-	mov	66(sp), r9
+	subc	#0, r14
+	inv	r14
+	mov	58(sp), r13
+	mov	r13, r15
+	and	r14, r15
+	mov	66(sp), r8
+	xor	r15, r8
+	mov	56(sp), r5
+	mov	r5, r15
+	and	r14, r15
+	mov	68(sp), r9
 	xor	r15, r9
+	mov	54(sp), r15
+	and	r14, r15
+	mov	70(sp), r10
+	xor	r15, r10
+	mov	52(sp), r15
+	and	r14, r15
+	mov	72(sp), r11
+	xor	r15, r11
 	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	mov	58(sp), r6
-	mov	56(sp), r7
+	mov	r13, r12
+	mov	r5, r13
 	mov	54(sp), r4
 	mov	52(sp), r5
-	bit	#256, 6(sp)
+	bit	#256, 4(sp)
 	rrc	r5
 	rrc	r4
-	rrc	r7
-	rrc	r6
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r10
-	bit	#2, 42(sp)
-	subc	#0, r10
-	inv	r10
-	mov	r6, r11
-	and	r10, r11
-	mov	r7, r12
-	and	r10, r12
-	mov	r4, r13
-	and	r10, r13
-	mov	r5, r15
-	and	r10, r15
-	xor	r11, 2(sp)
-	xor	r12, 0(sp)
-	xor	r13, r8
-	xor	r15, r9
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	bit	#512, 6(sp)
-	rrc	r5
-	rrc	r4
-	rrc	r7
-	rrc	r6
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r10
-	bit	#4, 42(sp)
-	subc	#0, r10
-	inv	r10
-	mov	r6, r11
-	and	r10, r11
-	mov	r7, r12
-	and	r10, r12
-	mov	r4, r13
-	and	r10, r13
-	mov	r5, r15
-	and	r10, r15
-	xor	r11, 2(sp)
-	xor	r12, 0(sp)
-	xor	r13, r8
-	xor	r15, r9
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	bit	#1024, 6(sp)
-	rrc	r5
-	rrc	r4
-	rrc	r7
-	rrc	r6
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r10
-	bit	#8, 42(sp)
-	subc	#0, r10
-	inv	r10
-	mov	r6, r11
-	and	r10, r11
-	mov	r7, r12
-	and	r10, r12
-	mov	r4, r13
-	and	r10, r13
-	mov	r5, r15
-	and	r10, r15
-	xor	r11, 2(sp)
-	xor	r12, 0(sp)
-	xor	r13, r8
-	xor	r15, r9
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	bit	#2048, 6(sp)
-	rrc	r5
-	rrc	r4
-	rrc	r7
-	rrc	r6
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r10
-	bit	#16, 42(sp)
-	subc	#0, r10
-	inv	r10
-	mov	r6, r11
-	and	r10, r11
-	mov	r7, r12
-	and	r10, r12
-	mov	r4, r13
-	and	r10, r13
-	mov	r5, r15
-	and	r10, r15
-	xor	r11, 2(sp)
-	xor	r12, 0(sp)
-	xor	r13, r8
-	xor	r15, r9
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	bit	#4096, 6(sp)
-	rrc	r5
-	rrc	r4
-	rrc	r7
-	rrc	r6
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r10
-	bit	#32, 42(sp)
-	subc	#0, r10
-	inv	r10
-	mov	r6, r11
-	and	r10, r11
-	mov	r7, r12
-	and	r10, r12
-	mov	r4, r13
-	and	r10, r13
-	mov	r5, r15
-	and	r10, r15
-	xor	r11, 2(sp)
-	xor	r12, 0(sp)
-	xor	r13, r8
-	xor	r15, r9
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	bit	#8192, 6(sp)
-	rrc	r5
-	rrc	r4
-	rrc	r7
-	rrc	r6
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r10
-	bit	#64, 42(sp)
-	subc	#0, r10
-	inv	r10
-	mov	r6, r11
-	and	r10, r11
-	mov	r7, r12
-	and	r10, r12
-	mov	r4, r13
-	and	r10, r13
-	mov	r5, r15
-	and	r10, r15
-	xor	r11, 2(sp)
-	xor	r12, 0(sp)
-	xor	r13, r8
-	xor	r15, r9
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	mov	r6, r10
-	mov	r7, r11
-	bit	#16384, 6(sp)
-	rrc	r5
-	rrc	r4
-	rrc	r11
-	rrc	r10
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r6
-	bit	#128, 42(sp)
-	subc	#0, r6
-	inv	r6
-	mov	r10, r7
-	and	r6, r7
-	mov	r11, r12
-	and	r6, r12
-	mov	r4, r13
-	and	r6, r13
-	mov	r5, r15
-	and	r6, r15
-	mov	2(sp), r6
-	xor	r7, r6
-	mov	@sp, r7
-	xor	r12, r7
-	xor	r13, r8
-	xor	r15, r9
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	mov	r4, r12
-	mov	r5, r15
-	bit	#32768, 6(sp)
-	rrc	r15
+	rrc	r13
 	rrc	r12
-	rrc	r11
-	rrc	r10
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	#0, r14
+	bit	#2, 42(sp)
+	subc	#0, r14
+	inv	r14
+	mov	r12, r15
+	and	r14, r15
+	xor	r15, r8
+	mov	r13, r15
+	and	r14, r15
+	xor	r15, r9
+	mov	r4, r15
+	and	r14, r15
+	xor	r15, r10
+	mov	r5, r15
+	and	r14, r15
+	xor	r15, r11
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	bit	#512, 4(sp)
+	rrc	r5
+	rrc	r4
+	rrc	r13
+	rrc	r12
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	#0, r14
+	bit	#4, 42(sp)
+	subc	#0, r14
+	inv	r14
+	mov	r12, r15
+	and	r14, r15
+	xor	r15, r8
+	mov	r13, r15
+	and	r14, r15
+	xor	r15, r9
+	mov	r4, r15
+	and	r14, r15
+	xor	r15, r10
+	mov	r5, r15
+	and	r14, r15
+	xor	r15, r11
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	bit	#1024, 4(sp)
+	rrc	r5
+	rrc	r4
+	rrc	r13
+	rrc	r12
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	#0, r14
+	bit	#8, 42(sp)
+	subc	#0, r14
+	inv	r14
+	mov	r12, r15
+	and	r14, r15
+	xor	r15, r8
+	mov	r13, r15
+	and	r14, r15
+	xor	r15, r9
+	mov	r4, r15
+	and	r14, r15
+	xor	r15, r10
+	mov	r5, r15
+	and	r14, r15
+	xor	r15, r11
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	bit	#2048, 4(sp)
+	rrc	r5
+	rrc	r4
+	rrc	r13
+	rrc	r12
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	#0, r14
+	bit	#16, 42(sp)
+	subc	#0, r14
+	inv	r14
+	mov	r12, r15
+	and	r14, r15
+	xor	r15, r8
+	mov	r13, r15
+	and	r14, r15
+	xor	r15, r9
+	mov	r4, r15
+	and	r14, r15
+	xor	r15, r10
+	mov	r5, r15
+	and	r14, r15
+	xor	r15, r11
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	bit	#4096, 4(sp)
+	rrc	r5
+	rrc	r4
+	rrc	r13
+	rrc	r12
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	#0, r14
+	bit	#32, 42(sp)
+	subc	#0, r14
+	inv	r14
+	mov	r12, r15
+	and	r14, r15
+	xor	r15, r8
+	mov	r13, r15
+	and	r14, r15
+	xor	r15, r9
+	mov	r4, r15
+	and	r14, r15
+	xor	r15, r10
+	mov	r5, r15
+	and	r14, r15
+	xor	r15, r11
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	bit	#8192, 4(sp)
+	rrc	r5
+	rrc	r4
+	rrc	r13
+	rrc	r12
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	#0, r14
+	bit	#64, 42(sp)
+	subc	#0, r14
+	inv	r14
+	mov	r12, r15
+	and	r14, r15
+	xor	r15, r8
+	mov	r13, r15
+	and	r14, r15
+	xor	r15, r9
+	mov	r4, r15
+	and	r14, r15
+	xor	r15, r10
+	mov	r5, r15
+	and	r14, r15
+	xor	r15, r11
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	bit	#16384, 4(sp)
+	rrc	r5
+	rrc	r4
+	rrc	r13
+	rrc	r12
+	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	#0, r14
+	bit	#128, 42(sp)
+	subc	#0, r14
+	inv	r14
+	mov	r12, r15
+	and	r14, r15
+	xor	r15, r8
+	mov	r13, r15
+	and	r14, r15
+	xor	r15, r9
+	mov	r4, r15
+	and	r14, r15
+	xor	r15, r10
+	mov	r5, r15
+	and	r14, r15
+	xor	r15, r11
+	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	mov	r4, r14
+	mov	r5, r15
+	bit	#32768, 4(sp)
+	rrc	r15
+	rrc	r14
+	rrc	r13
+	rrc	r12
 	mov	28(sp), 30(sp)
 	mov	26(sp), 28(sp)
 	mov	24(sp), 26(sp)
@@ -3119,33 +3204,35 @@ grain128aeadv2_absorb_ad:
 	mov	18(sp), 20(sp)
 	mov	16(sp), 18(sp)
 	mov	48(sp), 16(sp)
-	mov	4(sp), r13
-	mov	12(sp), 4(sp)
-	mov	14(sp), 12(sp)
 	mov	10(sp), 14(sp)
-	mov	r14, r5
-	mov	36(sp), r14
+	mov	12(sp), 10(sp)
+	mov	8(sp), 12(sp)
+	mov	r7, r4
+	mov	36(sp), r7
 	mov	34(sp), 36(sp)
 	mov	44(sp), 34(sp)
-	mov	r5, 10(sp)
-	mov	r6, 2(sp)
-	mov	r7, 0(sp)
-	mov	r8, 68(sp)
-	mov	r9, 66(sp)
-	mov	r10, 58(sp)
-	mov	r11, 56(sp)
-	mov	r12, 54(sp)
+	mov	r6, r5
+	mov	14(sp), r6
+	mov	r4, 8(sp)
+	mov	r8, 66(sp)
+	mov	r9, 68(sp)
+	mov	r10, 70(sp)
+	mov	r11, 72(sp)
+	mov	r12, 58(sp)
+	mov	r13, 56(sp)
+	mov	r14, 54(sp)
 	mov	r15, 52(sp)
 	add	#1, 64(sp)
-	addc	#0, 72(sp)
-	cmp	74(sp), 64(sp)
-	mov	72(sp), r15
+	addc	#0, 76(sp)
+	cmp	78(sp), 64(sp)
+	mov	76(sp), r15
 	subc	#0, r15
 	jc	.Lgrain128aeadv2_absorb_ad_near13
 	br	#.Lgrain128aeadv2_absorb_ad_loop8
 .Lgrain128aeadv2_absorb_ad_near13:
 .Lgrain128aeadv2_absorb_ad_done9:
-	mov	84(sp), r15
+	mov	88(sp), r14
+	mov	r14, r15
 	mov	30(sp), 0(r15)
 	mov	28(sp), 2(r15)
 	mov	26(sp), 4(r15)
@@ -3154,26 +3241,29 @@ grain128aeadv2_absorb_ad:
 	mov	20(sp), 10(r15)
 	mov	18(sp), 12(r15)
 	mov	16(sp), 14(r15)
-	mov	82(sp), r15
-	mov	r13, 0(r15)
-	mov	4(sp), 2(r15)
-	mov	12(sp), 4(r15)
-	mov	14(sp), 6(r15)
-	mov	10(sp), 8(r15)
-	mov	r14, 10(r15)
+	mov	86(sp), r14
+	mov	r14, r15
+	mov	r5, 0(r15)
+	mov	r6, 2(r15)
+	mov	10(sp), 4(r15)
+	mov	12(sp), 6(r15)
+	mov	8(sp), 8(r15)
+	mov	r7, 10(r15)
 	mov	36(sp), 12(r15)
 	mov	34(sp), 14(r15)
-	mov	88(sp), r15
-	mov	2(sp), 0(r15)
-	mov	@sp, 2(r15)
-	mov	68(sp), 4(r15)
-	mov	66(sp), 6(r15)
-	mov	86(sp), r15
+	mov	92(sp), r14
+	mov	r14, r15
+	mov	66(sp), 0(r15)
+	mov	68(sp), 2(r15)
+	mov	70(sp), 4(r15)
+	mov	72(sp), 6(r15)
+	mov	90(sp), r14
+	mov	r14, r15
 	mov	58(sp), 0(r15)
 	mov	56(sp), 2(r15)
 	mov	54(sp), 4(r15)
 	mov	52(sp), 6(r15)
-	add	#90, sp
+	add	#94, sp
 	popm.w	#7, r10
 	ret
 	.size grain128aeadv2_absorb_ad, .-grain128aeadv2_absorb_ad
@@ -3181,7 +3271,7 @@ grain128aeadv2_absorb_ad:
 
 ; --- grain128aeadv2_init: grain128aeadv2.init
 ;     frame 122 bytes (61 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 4228 bytes of code
+;     estimated 4192 bytes of code
 	.section .text.grain128aeadv2_init,"ax",@progbits
 	.local grain128aeadv2_init
 	.type grain128aeadv2_init, @function
@@ -3225,7 +3315,8 @@ grain128aeadv2_init:
 	rlc	r5
 	rla	r15
 	rlc	r5
-	mov	52(sp), r11
+	mov	52(sp), r7
+	mov	r7, r11
 	mov	50(sp), r15
 	swpb	r15
 	swpb	r11
@@ -3233,7 +3324,7 @@ grain128aeadv2_init:
 	xor	r15, r11
 	mov	r5, r4
 	and	r11, r4
-	mov	52(sp), r15
+	mov	r7, r15
 	mov	50(sp), r6
 	rla	r15
 	rlc	r6
@@ -3259,21 +3350,22 @@ grain128aeadv2_init:
 	rla	r15
 	rlc	74(sp)
 	mov	42(sp), r7
-	mov	36(sp), r15
+	mov	36(sp), r6
+	mov	r6, r15
 	swpb	r15
 	swpb	r7
 	xor.b	r15, r7
 	xor	r15, r7
-	bit	#256, 36(sp)
+	bit	#256, r6
 	rrc	r7
-	bit	#512, 36(sp)
+	bit	#512, r6
 	rrc	r7
 	mov	74(sp), r15
 	and	r7, r15
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r15, r4
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	36(sp), r15
+	mov	r6, r15
 	mov	48(sp), r6
 	rla	r15
 	rlc	r6
@@ -3365,9 +3457,10 @@ grain128aeadv2_init:
 	mov	r15, 56(sp)
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	r11, r15
-	bit	#128, 52(sp)
+	mov	52(sp), r11
+	bit	#128, r11
 	rlc	r15
-	mov	52(sp), r4
+	mov	r11, r4
 	xor	r15, r4
 	mov	42(sp), r15
 	mov	36(sp), r11
@@ -3375,9 +3468,10 @@ grain128aeadv2_init:
 	swpb	r15
 	xor.b	r11, r15
 	xor	r11, r15
-	bit	#128, 42(sp)
+	mov	42(sp), r11
+	bit	#128, r11
 	rlc	r15
-	bit	#64, 42(sp)
+	bit	#64, r11
 	rlc	r15
 	xor	r15, r4
 	mov	48(sp), r15
@@ -3386,9 +3480,10 @@ grain128aeadv2_init:
 	swpb	r15
 	xor.b	r11, r15
 	xor	r11, r15
-	bit	#128, 48(sp)
+	mov	48(sp), r11
+	bit	#128, r11
 	rlc	r15
-	bit	#64, 48(sp)
+	bit	#64, r11
 	rlc	r15
 	xor	r15, r4
 	mov	44(sp), r11
@@ -3587,9 +3682,10 @@ grain128aeadv2_init:
 	xor	52(sp), r11
 	; grain128aeadv2.ae:105: return s ^ fed, b ^ fed
 	mov	64(sp), r8
-	xor	56(sp), r8
+	mov	56(sp), r7
+	xor	r7, r8
 	mov	r11, r15
-	xor	56(sp), r15
+	xor	r7, r15
 	mov	50(sp), 52(sp)
 	mov	42(sp), 50(sp)
 	mov	36(sp), 42(sp)
@@ -3621,7 +3717,8 @@ grain128aeadv2_init:
 	mov	r12, r10
 	mov	r13, r11
 	mov	r14, r12
-	mov	104(sp), r15
+	mov	104(sp), r14
+	mov	r14, r15
 	mov	8(r15), 40(sp)
 	mov	10(r15), 34(sp)
 	mov	12(r15), 30(sp)
@@ -3642,24 +3739,27 @@ grain128aeadv2_init:
 	rlc	r7
 	rla	r15
 	rlc	r7
-	mov	52(sp), r13
-	mov	50(sp), r15
+	mov	52(sp), r14
+	mov	r14, r13
+	mov	50(sp), r4
+	mov	r4, r15
 	swpb	r15
 	swpb	r13
 	xor.b	r15, r13
 	xor	r15, r13
 	mov	r7, r5
 	and	r13, r5
-	mov	52(sp), r15
-	mov	50(sp), r6
+	mov	r14, r15
+	mov	r4, r6
 	rla	r15
 	rlc	r6
 	rla	r15
 	rlc	r6
 	rla	r15
 	rlc	r6
-	mov	50(sp), r14
-	mov	42(sp), r15
+	mov	r4, r14
+	mov	42(sp), r4
+	mov	r4, r15
 	rra	r15
 	rrc	r14
 	rra	r15
@@ -3675,22 +3775,23 @@ grain128aeadv2_init:
 	mov	r12, 66(sp)
 	rla	r15
 	rlc	66(sp)
-	mov	42(sp), r14
-	mov	36(sp), r15
+	mov	r4, r14
+	mov	36(sp), r6
+	mov	r6, r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
-	bit	#256, 36(sp)
+	bit	#256, r6
 	rrc	r14
-	bit	#512, 36(sp)
+	bit	#512, r6
 	rrc	r14
 	mov	66(sp), r15
 	and	r14, r15
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r15, r5
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	36(sp), r15
+	mov	r6, r15
 	mov	48(sp), r6
 	rla	r15
 	rlc	r6
@@ -3782,39 +3883,42 @@ grain128aeadv2_init:
 	mov	r15, 54(sp)
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	r13, r15
-	bit	#128, 52(sp)
+	mov	52(sp), r13
+	bit	#128, r13
 	rlc	r15
-	mov	52(sp), r5
+	mov	r13, r5
 	xor	r15, r5
-	mov	42(sp), r13
+	mov	r4, r13
 	mov	36(sp), r15
 	swpb	r15
 	swpb	r13
 	xor.b	r15, r13
 	xor	r15, r13
-	bit	#128, 42(sp)
+	bit	#128, r4
 	rlc	r13
-	bit	#64, 42(sp)
+	bit	#64, r4
 	rlc	r13
 	xor	r13, r5
-	mov	48(sp), r13
+	mov	48(sp), r4
+	mov	r4, r13
 	mov	44(sp), r15
 	swpb	r15
 	swpb	r13
 	xor.b	r15, r13
 	xor	r15, r13
-	bit	#128, 48(sp)
+	bit	#128, r4
 	rlc	r13
-	bit	#64, 48(sp)
+	bit	#64, r4
 	rlc	r13
 	xor	r13, r5
 	mov	44(sp), r13
-	mov	38(sp), r15
+	mov	38(sp), r4
+	mov	r4, r15
 	rra	r15
 	rrc	r13
 	xor	r13, r5
 	mov	r5, r15
-	xor	38(sp), r15
+	xor	r4, r15
 	mov	r15, 62(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	r9, r13
@@ -4005,9 +4109,10 @@ grain128aeadv2_init:
 	xor	52(sp), r13
 	xor	80(sp), r13
 	; grain128aeadv2.ae:105: return s ^ fed, b ^ fed
-	xor	54(sp), r14
+	mov	54(sp), r7
+	xor	r7, r14
 	mov	r13, r15
-	xor	54(sp), r15
+	xor	r7, r15
 	; grain128aeadv2.ae:84: kl = kl >> par
 	mov	50(sp), 52(sp)
 	mov	42(sp), 50(sp)
@@ -4061,24 +4166,27 @@ grain128aeadv2_init:
 	rlc	r13
 	rla	r15
 	rlc	r13
-	mov	52(sp), r6
-	mov	50(sp), r15
+	mov	52(sp), r14
+	mov	r14, r6
+	mov	50(sp), r4
+	mov	r4, r15
 	swpb	r15
 	swpb	r6
 	xor.b	r15, r6
 	xor	r15, r6
 	mov	r13, r5
 	and	r6, r5
-	mov	52(sp), r15
-	mov	50(sp), r9
+	mov	r14, r15
+	mov	r4, r9
 	rla	r15
 	rlc	r9
 	rla	r15
 	rlc	r9
 	rla	r15
 	rlc	r9
-	mov	50(sp), r14
-	mov	42(sp), r15
+	mov	r4, r14
+	mov	42(sp), r4
+	mov	r4, r15
 	rra	r15
 	rrc	r14
 	rra	r15
@@ -4094,22 +4202,23 @@ grain128aeadv2_init:
 	mov	r12, 60(sp)
 	rla	r15
 	rlc	60(sp)
-	mov	42(sp), r14
-	mov	36(sp), r15
+	mov	r4, r14
+	mov	36(sp), r9
+	mov	r9, r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
-	bit	#256, 36(sp)
+	bit	#256, r9
 	rrc	r14
-	bit	#512, 36(sp)
+	bit	#512, r9
 	rrc	r14
 	mov	60(sp), r15
 	and	r14, r15
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r15, r5
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	36(sp), r15
+	mov	r9, r15
 	mov	48(sp), r9
 	rla	r15
 	rlc	r9
@@ -4201,39 +4310,42 @@ grain128aeadv2_init:
 	mov	r15, 78(sp)
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	r6, r15
-	bit	#128, 52(sp)
+	mov	52(sp), r6
+	bit	#128, r6
 	rlc	r15
-	mov	52(sp), r5
+	mov	r6, r5
 	xor	r15, r5
-	mov	42(sp), r6
+	mov	r4, r6
 	mov	36(sp), r15
 	swpb	r15
 	swpb	r6
 	xor.b	r15, r6
 	xor	r15, r6
-	bit	#128, 42(sp)
+	bit	#128, r4
 	rlc	r6
-	bit	#64, 42(sp)
+	bit	#64, r4
 	rlc	r6
 	xor	r6, r5
-	mov	48(sp), r6
+	mov	48(sp), r4
+	mov	r4, r6
 	mov	44(sp), r15
 	swpb	r15
 	swpb	r6
 	xor.b	r15, r6
 	xor	r15, r6
-	bit	#128, 48(sp)
+	bit	#128, r4
 	rlc	r6
-	bit	#64, 48(sp)
+	bit	#64, r4
 	rlc	r6
 	xor	r6, r5
 	mov	44(sp), r6
-	mov	38(sp), r15
+	mov	38(sp), r4
+	mov	r4, r15
 	rra	r15
 	rrc	r6
 	xor	r6, r5
 	mov	r5, r15
-	xor	38(sp), r15
+	xor	r4, r15
 	mov	r15, 70(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	r7, r5
@@ -4466,24 +4578,27 @@ grain128aeadv2_init:
 	rlc	r13
 	rla	r15
 	rlc	r13
-	mov	52(sp), r6
-	mov	50(sp), r15
+	mov	52(sp), r14
+	mov	r14, r6
+	mov	50(sp), r4
+	mov	r4, r15
 	swpb	r15
 	swpb	r6
 	xor.b	r15, r6
 	xor	r15, r6
 	mov	r13, r5
 	and	r6, r5
-	mov	52(sp), r15
-	mov	50(sp), r9
+	mov	r14, r15
+	mov	r4, r9
 	rla	r15
 	rlc	r9
 	rla	r15
 	rlc	r9
 	rla	r15
 	rlc	r9
-	mov	50(sp), r14
-	mov	42(sp), r15
+	mov	r4, r14
+	mov	42(sp), r4
+	mov	r4, r15
 	rra	r15
 	rrc	r14
 	rra	r15
@@ -4499,22 +4614,23 @@ grain128aeadv2_init:
 	mov	r12, 58(sp)
 	rla	r15
 	rlc	58(sp)
-	mov	42(sp), r14
-	mov	36(sp), r15
+	mov	r4, r14
+	mov	36(sp), r9
+	mov	r9, r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
-	bit	#256, 36(sp)
+	bit	#256, r9
 	rrc	r14
-	bit	#512, 36(sp)
+	bit	#512, r9
 	rrc	r14
 	mov	58(sp), r15
 	and	r14, r15
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r15, r5
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	36(sp), r15
+	mov	r9, r15
 	mov	48(sp), r9
 	rla	r15
 	rlc	r9
@@ -4606,39 +4722,42 @@ grain128aeadv2_init:
 	mov	r15, 76(sp)
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	r6, r15
-	bit	#128, 52(sp)
+	mov	52(sp), r6
+	bit	#128, r6
 	rlc	r15
-	mov	52(sp), r5
+	mov	r6, r5
 	xor	r15, r5
-	mov	42(sp), r6
+	mov	r4, r6
 	mov	36(sp), r15
 	swpb	r15
 	swpb	r6
 	xor.b	r15, r6
 	xor	r15, r6
-	bit	#128, 42(sp)
+	bit	#128, r4
 	rlc	r6
-	bit	#64, 42(sp)
+	bit	#64, r4
 	rlc	r6
 	xor	r6, r5
-	mov	48(sp), r6
+	mov	48(sp), r4
+	mov	r4, r6
 	mov	44(sp), r15
 	swpb	r15
 	swpb	r6
 	xor.b	r15, r6
 	xor	r15, r6
-	bit	#128, 48(sp)
+	bit	#128, r4
 	rlc	r6
-	bit	#64, 48(sp)
+	bit	#64, r4
 	rlc	r6
 	xor	r6, r5
 	mov	44(sp), r6
-	mov	38(sp), r15
+	mov	38(sp), r4
+	mov	r4, r15
 	rra	r15
 	rrc	r6
 	xor	r6, r5
 	mov	r5, r15
-	xor	38(sp), r15
+	xor	r4, r15
 	mov	r15, 68(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	r7, r5
@@ -4853,7 +4972,8 @@ grain128aeadv2_init:
 	dec	100(sp)
 	jnz	.Lgrain128aeadv2_init_loop7
 .Lgrain128aeadv2_init_done8:
-	mov	116(sp), r15
+	mov	116(sp), r14
+	mov	r14, r15
 	mov	52(sp), 0(r15)
 	mov	50(sp), 2(r15)
 	mov	42(sp), 4(r15)
@@ -4862,7 +4982,8 @@ grain128aeadv2_init:
 	mov	44(sp), 10(r15)
 	mov	38(sp), 12(r15)
 	mov	32(sp), 14(r15)
-	mov	114(sp), r15
+	mov	114(sp), r14
+	mov	r14, r15
 	mov	20(sp), 0(r15)
 	mov	r7, 2(r15)
 	mov	r8, 4(r15)
@@ -4871,12 +4992,14 @@ grain128aeadv2_init:
 	mov	r11, 10(r15)
 	mov	r12, 12(r15)
 	mov	46(sp), 14(r15)
-	mov	120(sp), r15
+	mov	120(sp), r14
+	mov	r14, r15
 	mov	112(sp), 0(r15)
 	mov	110(sp), 2(r15)
 	mov	108(sp), 4(r15)
 	mov	106(sp), 6(r15)
-	mov	118(sp), r15
+	mov	118(sp), r14
+	mov	r14, r15
 	mov	r6, 0(r15)
 	mov	86(sp), 2(r15)
 	mov	84(sp), 4(r15)

@@ -6,7 +6,7 @@
 
 ; --- speck_key_schedule: speck.key_schedule
 ;     frame 264 bytes (4 spill slots, locals 256), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 298 bytes of code
+;     estimated 300 bytes of code
 	.section .text.speck_key_schedule,"ax",@progbits
 	.global speck_key_schedule
 	.type speck_key_schedule, @function
@@ -119,7 +119,8 @@ speck_key_schedule:
 	jnc	.Lspeck_key_schedule_loop2
 .Lspeck_key_schedule_done3:
 	; speck.ae:39: rk[rounds - 1] = k
-	mov	6(sp), r15
+	mov	6(sp), r11
+	mov	r11, r15
 	mov	r12, 248(r15)
 	mov	r13, 250(r15)
 	mov	r14, 252(r15)
@@ -235,7 +236,7 @@ speck_encrypt_block:
 
 ; --- speck_decrypt_block: speck.decrypt_block
 ;     frame 2 bytes (1 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 230 bytes of code
+;     estimated 232 bytes of code
 	.section .text.speck_decrypt_block,"ax",@progbits
 	.global speck_decrypt_block
 	.type speck_decrypt_block, @function
@@ -325,7 +326,8 @@ speck_decrypt_block:
 	mov	r14, r11
 	mov	r15, r14
 	swpb	r11
-	mov	@sp, r15
+	mov	@sp, r6
+	mov	r6, r15
 	mov	r11, 0(r15)
 	swpb	r13
 	mov	r13, 2(r15)
