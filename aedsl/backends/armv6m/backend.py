@@ -24,7 +24,7 @@ from pathlib import Path
 from aedsl.ir.nodes import Module
 from aedsl.ir.passes.inline import is_size_mode
 
-from aedsl.codegen import copies, dce
+from aedsl.codegen import copies, dce, rename
 from aedsl.codegen.emit import SpecLines
 from aedsl.codegen.calls import IncomingWords
 from aedsl.codegen.interface import DCE, REGALLOC, SCHEDULE, Backend, MirContext, MirPass
@@ -32,7 +32,6 @@ from aedsl.codegen.unit import BLOCK_ENTRIES, Entry
 from aedsl.codegen.mir import Frame, Imm, Lbl, Mem, MFunction, MInst, R
 from aedsl.codegen.select_base import MemBind, nlimbs
 from .combine import combine
-from .copyrename import rename_copies
 from .highadd import fold_high_adds
 from .ldm import merge_loads
 from .select import ArmSelector, LOAD, STORE
@@ -264,6 +263,22 @@ def _layout(items) -> tuple[dict, list[int]]:
     return labels, pos
 
 
+LOW = frozenset(range(8))                                       # copies renamed between r0-r7
+BARRIERS = frozenset({"bl", "push", "pop", "ret", "bx"})
+
+
+def _in_place(inst: MInst, target, r: int) -> bool:
+    """`ldm rN!, {..}` updates its base in place (unless the base is in the list)."""
+    if inst.mn == "ldm":
+        return inst.ops[0] == R(r) and R(r) not in inst.ops[1:]
+    return rename.in_place(inst, target, r)
+
+
+def rename_copies(mf: MFunction, target) -> int:
+    """Low-register copies whose source dies, renamed away (codegen/rename.py)."""
+    return rename.rename_copies(mf, target, LOW, BARRIERS, _in_place)
+
+
 MIR_PIPELINE = [
     DCE,
     MirPass("combine", lambda mf, ctx: combine(mf, ctx.machine)),     # fold shift chains (combine.py)
@@ -271,7 +286,7 @@ MIR_PIPELINE = [
     REGALLOC,
     DCE,
     MirPass("reload_copies", lambda mf, ctx: peephole(mf)),     # a spill reloaded at once -> a copy
-    MirPass("rename_copies", lambda mf, ctx: rename_copies(mf, ctx.machine)),  # copyrename.py
+    MirPass("rename_copies", lambda mf, ctx: rename_copies(mf, ctx.machine)),   # codegen/rename.py
     MirPass("ldm", lambda mf, ctx: merge_loads(mf, ctx.machine)),  # word-load runs -> LDM (ldm.py)
 ]
 

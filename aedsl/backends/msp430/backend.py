@@ -28,7 +28,7 @@ from aedsl.ir.nodes import Memory, Module
 from aedsl.ir.passes.inline import is_size_mode
 from aedsl.ir.passes.table_fusion import fused_tables
 
-from aedsl.codegen import accel, copies, dce, reloads
+from aedsl.codegen import accel, copies, dce, reloads, rename
 from aedsl.codegen.emit import SpecLines
 from aedsl.codegen.calls import IncomingWords
 from aedsl.codegen.interface import DCE, REGALLOC, SCHEDULE, Backend, MirContext, MirPass
@@ -281,6 +281,7 @@ MIR_PIPELINE = [
     DCE,
     MirPass("byte_loads", lambda mf, ctx: peephole.byte_loads(mf)),   # bytes of spilled words read in place
     MirPass("reload_runs", _reload_runs),      # a spilled value read several times: once into a free register
+    MirPass("rename_copies", lambda mf, ctx: rename.rename_copies(mf, ctx.machine, frozenset(ctx.machine.allocatable))),
     MirPass("redundant_moves", lambda mf, ctx: copies.remove_redundant_moves(mf, ctx.machine)),
     DCE,                                       # reloads whose only reader was deleted
 ]

@@ -92,7 +92,7 @@ aes_key_schedule:
 
 ; --- aes_encrypt_block: aes.encrypt_block
 ;     frame 28 bytes (14 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1036 bytes of code
+;     estimated 1010 bytes of code
 	.section .text.aes_encrypt_block,"ax",@progbits
 	.global aes_encrypt_block
 	.type aes_encrypt_block, @function
@@ -200,24 +200,20 @@ aes_encrypt_block:
 	xor	r14, r12
 	xor	r4, r12
 	; aes.ae:98: xtime(a0) ^ a0 ^ a1 ^ a2 ^ xtime(a3))
-	mov	r8, r15
-	xor	r5, r15
-	xor	r6, r15
-	xor	r7, r15
-	xor	r14, r15
+	xor	r5, r8
+	xor	r6, r8
+	xor	r7, r8
+	xor	r14, r8
 	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
-	mov	r9, r14
-	swpb	r14
-	bis	r10, r14
+	swpb	r9
+	bis	r10, r9
 	swpb	r12
-	bis	r15, r12
+	bis	r8, r12
 	; aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	mov	r12, r15
-	xor	@r13+, r15
-	mov	r15, 12(sp)
-	mov	r14, r15
-	xor	@r13+, r15
-	mov	r15, 10(sp)
+	xor	@r13+, r12
+	mov	r12, 12(sp)
+	xor	@r13+, r9
+	mov	r9, 10(sp)
 	; aes.ae:138: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
 	mov.b	5(sp), r15
 	mov.b	aes_sbox(r15), r7
@@ -280,24 +276,20 @@ aes_encrypt_block:
 	xor	r14, r12
 	xor	r5, r12
 	; aes.ae:98: xtime(a0) ^ a0 ^ a1 ^ a2 ^ xtime(a3))
-	mov	r9, r15
-	xor	r7, r15
-	xor	r8, r15
-	xor	r6, r15
-	xor	r14, r15
+	xor	r7, r9
+	xor	r8, r9
+	xor	r6, r9
+	xor	r14, r9
 	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
-	mov	r10, r14
-	swpb	r14
-	bis	r11, r14
+	swpb	r10
+	bis	r11, r10
 	swpb	r12
-	bis	r15, r12
+	bis	r9, r12
 	; aes.ae:138: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
-	mov	r12, r15
-	xor	@r13+, r15
-	mov	r15, 6(sp)
-	mov	r14, r15
-	xor	@r13+, r15
-	mov	r15, 4(sp)
+	xor	@r13+, r12
+	mov	r12, 6(sp)
+	xor	@r13+, r10
+	mov	r10, 4(sp)
 	; aes.ae:139: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
 	mov.b	3(sp), r15
 	mov.b	aes_sbox(r15), r7
@@ -359,20 +351,18 @@ aes_encrypt_block:
 	xor	r14, r12
 	xor	r5, r12
 	; aes.ae:98: xtime(a0) ^ a0 ^ a1 ^ a2 ^ xtime(a3))
-	mov	r10, r15
-	xor	r7, r15
-	xor	r8, r15
-	xor	r9, r15
-	xor	r14, r15
+	xor	r7, r10
+	xor	r8, r10
+	xor	r9, r10
+	xor	r14, r10
 	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
 	swpb	r6
 	bis	r11, r6
 	swpb	r12
-	bis	r15, r12
+	bis	r10, r12
 	; aes.ae:139: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
-	mov	r12, r15
-	xor	@r13+, r15
-	mov	r15, 0(sp)
+	xor	@r13+, r12
+	mov	r12, 0(sp)
 	xor	@r13+, r6
 	; aes.ae:140: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
 	mov.b	15(sp), r15
@@ -435,26 +425,24 @@ aes_encrypt_block:
 	xor	r15, r11
 	xor	r4, r11
 	; aes.ae:98: xtime(a0) ^ a0 ^ a1 ^ a2 ^ xtime(a3))
-	mov	r9, r14
-	xor	r5, r14
-	xor	r7, r14
-	xor	r8, r14
-	xor	r15, r14
+	xor	r5, r9
+	xor	r7, r9
+	xor	r8, r9
+	xor	r15, r9
 	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
-	mov	r10, r15
-	swpb	r15
-	bis	r12, r15
+	swpb	r10
+	bis	r12, r10
 	swpb	r11
-	bis	r14, r11
+	bis	r9, r11
 	; aes.ae:140: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
 	xor	@r13+, r11
-	xor	@r13+, r15
+	xor	@r13+, r10
 	mov	12(sp), 8(sp)
 	mov	10(sp), 16(sp)
 	mov	6(sp), 18(sp)
 	mov	@sp, 20(sp)
 	mov	r6, 2(sp)
-	mov	r15, 14(sp)
+	mov	r10, 14(sp)
 	dec	22(sp)
 	jnz	.Laes_encrypt_block_loop1
 .Laes_encrypt_block_done2:
@@ -482,9 +470,8 @@ aes_encrypt_block:
 	mov.b	aes_sbox(r15), r12
 	mov.b	2(sp), r15
 	mov.b	aes_sbox(r15), r10
-	mov	r11, r15
-	swpb	r15
-	mov.b	r15, r15
+	swpb	r11
+	mov.b	r11, r15
 	mov.b	aes_sbox(r15), r11
 	mov.b	8(sp), r15
 	mov.b	aes_sbox(r15), r15
@@ -529,7 +516,7 @@ aes_encrypt_block:
 	; aes.ae:149: sub_shift(s3, s0, s1, s2) ^ w[4 * nr + 3])
 	mov	r5, r15
 	xor	172(r15), r7
-	xor	174(r15), r8
+	xor	174(r5), r8
 	; aes.ae:146: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
 	mov	26(sp), r6
 	mov	r6, r15
@@ -540,7 +527,7 @@ aes_encrypt_block:
 	mov	r11, 8(r15)
 	mov	r12, 10(r15)
 	mov	r13, 12(r15)
-	mov	r14, 14(r15)
+	mov	r14, 14(r6)
 	add	#28, sp
 	popm.w	#7, r10
 	ret
@@ -549,7 +536,7 @@ aes_encrypt_block:
 
 ; --- aes_decrypt_block: aes.decrypt_block
 ;     frame 30 bytes (15 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1446 bytes of code
+;     estimated 1434 bytes of code
 	.section .text.aes_decrypt_block,"ax",@progbits
 	.global aes_decrypt_block
 	.type aes_decrypt_block, @function
@@ -708,20 +695,17 @@ aes_decrypt_block:
 	xor	r15, r13
 	xor	r4, r13
 	; aes.ae:98: xtime(a0) ^ a0 ^ a1 ^ a2 ^ xtime(a3))
-	mov	r9, r14
-	xor	r5, r14
-	xor	r6, r14
-	xor	r7, r14
-	xor	r15, r14
+	xor	r5, r9
+	xor	r6, r9
+	xor	r7, r9
+	xor	r15, r9
 	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
-	mov	r10, r15
-	swpb	r15
-	bis	r11, r15
-	mov	r15, 14(sp)
-	mov	r13, r15
-	swpb	r15
-	bis	r14, r15
-	mov	r15, 10(sp)
+	swpb	r10
+	bis	r11, r10
+	mov	r10, 14(sp)
+	swpb	r13
+	bis	r9, r13
+	mov	r13, 10(sp)
 	; aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	mov.b	13(sp), r15
 	mov.b	aes_inv_sbox(r15), r6
@@ -837,18 +821,16 @@ aes_decrypt_block:
 	xor	r15, r9
 	xor	r4, r9
 	; aes.ae:98: xtime(a0) ^ a0 ^ a1 ^ a2 ^ xtime(a3))
-	mov	r10, r14
-	xor	r5, r14
-	xor	r6, r14
-	xor	r7, r14
-	xor	r15, r14
+	xor	r5, r10
+	xor	r6, r10
+	xor	r7, r10
+	xor	r15, r10
 	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
-	mov	r11, r15
-	swpb	r15
-	bis	r13, r15
-	mov	r15, 6(sp)
+	swpb	r11
+	bis	r13, r11
+	mov	r11, 6(sp)
 	swpb	r9
-	bis	r14, r9
+	bis	r10, r9
 	; aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	mov.b	19(sp), r15
 	mov.b	aes_inv_sbox(r15), r10
@@ -1069,11 +1051,10 @@ aes_decrypt_block:
 	swpb	r15
 	xor	r15, r8
 	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
-	mov	r4, r15
-	xor	r8, r15
-	xor	r13, r15
-	xor	r5, r15
-	mov	r15, 0(sp)
+	xor	r8, r4
+	xor	r13, r4
+	xor	r5, r4
+	mov	r4, 0(sp)
 	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
 	mov	r6, r4
 	xor	r11, r4
@@ -1184,7 +1165,7 @@ aes_decrypt_block:
 	; aes.ae:264: inv_sub_shift(s3, s2, s1, s0) ^ w[3])
 	mov	r5, r15
 	xor	12(r15), r7
-	xor	14(r15), r8
+	xor	14(r5), r8
 	; aes.ae:261: return cat(inv_sub_shift(s0, s3, s2, s1) ^ w[0],
 	mov	28(sp), r6
 	mov	r6, r15
@@ -1195,7 +1176,7 @@ aes_decrypt_block:
 	mov	r11, 8(r15)
 	mov	r12, 10(r15)
 	mov	r13, 12(r15)
-	mov	r14, 14(r15)
+	mov	r14, 14(r6)
 	add	#30, sp
 	popm.w	#7, r10
 	ret

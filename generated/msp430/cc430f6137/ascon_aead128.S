@@ -57,7 +57,7 @@ ascon_aead128_key_setup:
 
 ; --- ascon_aead128_encrypt_with: ascon_aead128.encrypt_with
 ;     frame 86 bytes (15 spill slots, locals 56), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1508 bytes of code
+;     estimated 1494 bytes of code
 	.section .text.ascon_aead128_encrypt_with,"ax",@progbits
 	.global ascon_aead128_encrypt_with
 	.type ascon_aead128_encrypt_with, @function
@@ -95,7 +95,7 @@ ascon_aead128_encrypt_with:
 	mov	8(r15), 46(sp)
 	mov	10(r15), 48(sp)
 	mov	12(r15), 50(sp)
-	mov	14(r15), 52(sp)
+	mov	14(r14), 52(sp)
 	; ascon_aead128.ae:50: s[3] = load_le(nonce, 0, 8)
 	mov	r13, r8
 	bit	#1, r8
@@ -182,7 +182,7 @@ ascon_aead128_encrypt_with:
 	mov	66(sp), r13
 	xor	12(r15), r13
 	mov	68(sp), r14
-	xor	14(r15), r14
+	xor	14(r8), r14
 	mov	r11, 62(sp)
 	mov	r12, 64(sp)
 	mov	r13, 66(sp)
@@ -368,27 +368,20 @@ ascon_aead128_encrypt_with:
 .Lascon_aead128_encrypt_with_join24:
 	xor	30(sp), r15
 	mov	r15, 8(sp)
-	mov	r4, r15
-	xor	32(sp), r15
-	mov	r15, 10(sp)
-	mov	r6, r15
-	xor	34(sp), r15
-	mov	r15, 14(sp)
-	mov	r7, r15
-	xor	36(sp), r15
-	mov	r15, 16(sp)
-	mov	r9, r15
-	xor	38(sp), r15
-	mov	r15, 18(sp)
-	mov	r10, r15
-	xor	40(sp), r15
-	mov	r15, 20(sp)
-	mov	r12, r15
-	xor	42(sp), r15
-	mov	r15, 22(sp)
-	mov	r13, r15
-	xor	44(sp), r15
-	mov	r15, 24(sp)
+	xor	32(sp), r4
+	mov	r4, 10(sp)
+	xor	34(sp), r6
+	mov	r6, 14(sp)
+	xor	36(sp), r7
+	mov	r7, 16(sp)
+	xor	38(sp), r9
+	mov	r9, 18(sp)
+	xor	40(sp), r10
+	mov	r10, 20(sp)
+	xor	42(sp), r12
+	mov	r12, 22(sp)
+	xor	44(sp), r13
+	mov	r13, 24(sp)
 	; ascon_aead128.ae:28: return (1 as u128) << (8 * count)
 	mov	r11, r13
 	rla	r13
@@ -543,7 +536,7 @@ ascon_aead128_encrypt_with:
 	mov	58(sp), r13
 	xor	12(r15), r13
 	mov	60(sp), r14
-	xor	14(r15), r14
+	xor	14(r10), r14
 	mov	r11, 54(sp)
 	mov	r12, 56(sp)
 	mov	r13, 58(sp)
@@ -571,7 +564,7 @@ ascon_aead128_encrypt_with:
 	mov	58(sp), r12
 	xor	4(r15), r12
 	mov	60(sp), r14
-	xor	6(r15), r14
+	xor	6(r13), r14
 	; ascon_aead128.ae:111: store_le(tag, 0, finalize(s, k0, k1))
 	mov	28(sp), r13
 	bit	#1, r13
@@ -612,7 +605,7 @@ ascon_aead128_encrypt_with:
 
 ; --- ascon_aead128_decrypt_with: ascon_aead128.decrypt_with
 ;     frame 116 bytes (30 spill slots, locals 56), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1840 bytes of code
+;     estimated 1806 bytes of code
 	.section .text.ascon_aead128_decrypt_with,"ax",@progbits
 	.global ascon_aead128_decrypt_with
 	.type ascon_aead128_decrypt_with, @function
@@ -651,7 +644,7 @@ ascon_aead128_decrypt_with:
 	mov	8(r15), 76(sp)
 	mov	10(r15), 78(sp)
 	mov	12(r15), 80(sp)
-	mov	14(r15), 82(sp)
+	mov	14(r14), 82(sp)
 	; ascon_aead128.ae:50: s[3] = load_le(nonce, 0, 8)
 	mov	r13, r8
 	bit	#1, r8
@@ -738,7 +731,7 @@ ascon_aead128_decrypt_with:
 	mov	96(sp), r13
 	xor	12(r15), r13
 	mov	98(sp), r14
-	xor	14(r15), r14
+	xor	14(r8), r14
 	mov	r11, 92(sp)
 	mov	r12, 94(sp)
 	mov	r13, 96(sp)
@@ -935,21 +928,16 @@ ascon_aead128_decrypt_with:
 	xor	62(sp), r8
 	xor	64(sp), r15
 	mov	r15, 22(sp)
-	mov	r6, r15
-	xor	66(sp), r15
-	mov	r15, 34(sp)
-	mov	r9, r15
-	xor	68(sp), r15
-	mov	r15, 38(sp)
-	mov	r10, r15
-	xor	70(sp), r15
-	mov	r15, 40(sp)
-	mov	r11, r15
-	xor	72(sp), r15
-	mov	r15, 42(sp)
-	mov	r14, r15
-	xor	74(sp), r15
-	mov	r15, 44(sp)
+	xor	66(sp), r6
+	mov	r6, 34(sp)
+	xor	68(sp), r9
+	mov	r9, 38(sp)
+	xor	70(sp), r10
+	mov	r10, 40(sp)
+	xor	72(sp), r11
+	mov	r11, 42(sp)
+	xor	74(sp), r14
+	mov	r14, 44(sp)
 	; ascon_aead128.ae:33: return x & ~(~(0 as u128) << (8 * count))
 	mov	r12, r14
 	rla	r14
@@ -963,9 +951,8 @@ ascon_aead128_decrypt_with:
 	mov	r15, 48(sp)
 	rlam.w	#3, r13
 	and	#7, r14
-	mov	r13, r15
-	bis	r14, r15
-	mov	r15, 46(sp)
+	bis	r14, r13
+	mov	r13, 46(sp)
 	mov	#-1, r5
 	mov	#-1, r9
 	mov	#-1, r15
@@ -1032,18 +1019,15 @@ ascon_aead128_decrypt_with:
 	inv	r15
 	mov	38(sp), r11
 	and	r15, r11
-	mov	r6, r15
-	inv	r15
+	inv	r6
 	mov	40(sp), r4
-	and	r15, r4
-	mov	r13, r15
-	inv	r15
+	and	r6, r4
+	inv	r13
 	mov	42(sp), r5
-	and	r15, r5
-	mov	r14, r15
-	inv	r15
+	and	r13, r5
+	inv	r14
 	mov	44(sp), r6
-	and	r15, r6
+	and	r14, r6
 	; ascon_aead128.ae:135: store_le(msg, off, p, last)
 	mov	28(sp), r13
 	add	20(sp), r13
@@ -1086,21 +1070,16 @@ ascon_aead128_decrypt_with:
 	jnz	.Lascon_aead128_decrypt_with_cpy35
 .Lascon_aead128_decrypt_with_stored33:
 	; ascon_aead128.ae:136: set_rate(s, r ^ p ^ pad(last))
-	mov	r7, r15
-	xor	60(sp), r15
-	mov	r15, 36(sp)
-	mov	r8, r15
-	xor	62(sp), r15
-	mov	r15, 32(sp)
-	mov	r9, r15
-	xor	64(sp), r15
-	mov	r15, 30(sp)
-	mov	r10, r15
-	xor	66(sp), r15
-	mov	r15, 26(sp)
-	mov	r11, r15
-	xor	68(sp), r15
-	mov	r15, 24(sp)
+	xor	60(sp), r7
+	mov	r7, 36(sp)
+	xor	62(sp), r8
+	mov	r8, 32(sp)
+	xor	64(sp), r9
+	mov	r9, 30(sp)
+	xor	66(sp), r10
+	mov	r10, 26(sp)
+	xor	68(sp), r11
+	mov	r11, 24(sp)
 	xor	70(sp), r4
 	xor	72(sp), r5
 	xor	74(sp), r6
@@ -1167,12 +1146,9 @@ ascon_aead128_decrypt_with:
 	xor	r12, r11
 	mov	24(sp), r12
 	xor	r13, r12
-	mov	r4, r13
-	xor	r14, r13
-	mov	r5, r14
-	xor	r15, r14
-	mov	r6, r15
-	xor	r7, r15
+	xor	r14, r4
+	xor	r15, r5
+	xor	r7, r6
 	; ascon_aead128.ae:41: s[0] = r[63:0]
 	mov	r8, 60(sp)
 	mov	r9, 62(sp)
@@ -1180,9 +1156,9 @@ ascon_aead128_decrypt_with:
 	mov	r11, 66(sp)
 	; ascon_aead128.ae:42: s[1] = r[127:64]
 	mov	r12, 68(sp)
-	mov	r13, 70(sp)
-	mov	r14, 72(sp)
-	mov	r15, 74(sp)
+	mov	r4, 70(sp)
+	mov	r5, 72(sp)
+	mov	r6, 74(sp)
 	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
 	mov	54(sp), r11
 	bit	#1, r11
@@ -1235,7 +1211,7 @@ ascon_aead128_decrypt_with:
 	mov	88(sp), r11
 	xor	12(r15), r11
 	mov	90(sp), r14
-	xor	14(r15), r14
+	xor	14(r4), r14
 	mov	r13, 84(sp)
 	mov	r12, 86(sp)
 	mov	r11, 88(sp)
@@ -1272,7 +1248,7 @@ ascon_aead128_decrypt_with:
 	xor	r5, r7
 	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
 	mov	98(sp), r5
-	xor	14(r15), r5
+	xor	14(r4), r5
 	mov	90(sp), r4
 	xor	6(r15), r4
 	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
@@ -1304,7 +1280,7 @@ ascon_aead128_decrypt_with:
 
 ; --- ascon_aead128_P_permute: ascon_aead128.P.permute
 ;     frame 64 bytes (32 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1342 bytes of code
+;     estimated 1274 bytes of code
 	.section .text.ascon_aead128_P_permute,"ax",@progbits
 	.local ascon_aead128_P_permute
 	.type ascon_aead128_P_permute, @function
@@ -1318,6 +1294,7 @@ ascon_aead128_P_permute:
 	sub	r13, r15
 	mov.b	r15, r15
 	mov	r15, 58(sp)
+	mov	r12, r6
 	mov	r12, r15
 	mov	@r15, 6(sp)
 	mov	2(r15), 4(sp)
@@ -1338,11 +1315,9 @@ ascon_aead128_P_permute:
 	mov	32(r15), r14
 	mov	34(r15), 12(sp)
 	mov	36(r15), 28(sp)
-	mov	38(r15), 54(sp)
+	mov	38(r6), 54(sp)
 	cmp	#16, 58(sp)
-	jnc	.Lascon_aead128_P_permute_near3
-	br	#.Lascon_aead128_P_permute_done2
-.Lascon_aead128_P_permute_near3:
+	jc	.Lascon_aead128_P_permute_done2
 .Lascon_aead128_P_permute_loop1:
 	; ascon_p.ae:52: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
 	mov	58(sp), r15
@@ -1431,24 +1406,20 @@ ascon_aead128_P_permute:
 	; ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
 	inv	r7
 	and	r8, r7
-	mov	r5, r15
-	xor	r7, r15
-	mov	r15, 42(sp)
+	xor	r7, r5
+	mov	r5, 42(sp)
 	; ascon_p.ae:32: t1 = t1 ^ t0
-	mov	r11, r15
-	xor	r10, r15
-	mov	r15, 2(sp)
+	xor	r10, r11
+	mov	r11, 2(sp)
 	; ascon_p.ae:33: t0 = t0 ^ t4
 	mov	r10, r11
-	xor	42(sp), r11
+	xor	r5, r11
 	; ascon_p.ae:34: t3 = t3 ^ t2
-	mov	r12, r15
-	xor	r14, r15
-	mov	r15, 38(sp)
+	xor	r14, r12
+	mov	r12, 38(sp)
 	; ascon_p.ae:35: t2 = ~t2
-	mov	r14, r15
-	inv	r15
-	mov	r15, 18(sp)
+	inv	r14
+	mov	r14, 18(sp)
 	; ascon_p.ae:24: x0 = x0 ^ x4
 	mov	52(sp), r8
 	mov	28(sp), r15
@@ -1484,19 +1455,16 @@ ascon_aead128_P_permute:
 	; ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
 	inv	r8
 	and	r9, r8
-	mov	r7, r15
-	xor	r8, r15
-	mov	r15, 30(sp)
+	xor	r8, r7
+	mov	r7, 30(sp)
 	; ascon_p.ae:32: t1 = t1 ^ t0
-	mov	r12, r15
-	xor	r10, r15
-	mov	r15, 0(sp)
+	xor	r10, r12
+	mov	r12, 0(sp)
 	; ascon_p.ae:33: t0 = t0 ^ t4
-	xor	30(sp), r10
+	xor	r7, r10
 	; ascon_p.ae:34: t3 = t3 ^ t2
-	mov	r13, r15
-	xor	r14, r15
-	mov	r15, 20(sp)
+	xor	r14, r13
+	mov	r13, 20(sp)
 	; ascon_p.ae:35: t2 = ~t2
 	mov	r14, r13
 	inv	r13
@@ -1538,15 +1506,13 @@ ascon_aead128_P_permute:
 	; ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
 	inv	r8
 	and	34(sp), r8
-	mov	r5, r15
-	xor	r8, r15
-	mov	r15, 16(sp)
+	xor	r8, r5
+	mov	r5, 16(sp)
 	; ascon_p.ae:32: t1 = t1 ^ t0
-	mov	r9, r15
-	xor	r7, r15
-	mov	r15, 62(sp)
+	xor	r7, r9
+	mov	r9, 62(sp)
 	; ascon_p.ae:33: t0 = t0 ^ t4
-	xor	16(sp), r7
+	xor	r5, r7
 	; ascon_p.ae:34: t3 = t3 ^ t2
 	xor	r12, r14
 	; ascon_p.ae:35: t2 = ~t2
@@ -1581,35 +1547,32 @@ ascon_aead128_P_permute:
 	xor	r9, r8
 	mov	r7, r9
 	xor	r5, r9
-	mov	r7, r15
 	rla	r10
-	rlc	r15
+	rlc	r7
 	rlc	r6
 	rlc	r11
 	adc	r10
 	rla	r10
-	rlc	r15
+	rlc	r7
 	rlc	r6
 	rlc	r11
 	adc	r10
 	rla	r10
-	rlc	r15
+	rlc	r7
 	rlc	r6
 	rlc	r11
 	adc	r10
 	rla	r10
-	rlc	r15
+	rlc	r7
 	rlc	r6
 	rlc	r11
 	adc	r10
 	xor	r10, 6(sp)
-	xor	r15, 4(sp)
-	mov	r8, r15
-	xor	r6, r15
-	mov	r15, 52(sp)
-	mov	r9, r15
-	xor	r11, r15
-	mov	r15, 50(sp)
+	xor	r7, 4(sp)
+	xor	r6, r8
+	mov	r8, 52(sp)
+	xor	r11, r9
+	mov	r9, 50(sp)
 	; ascon_p.ae:38: t1 ^ (t1 >>> 61) ^ (t1 >>> 39),
 	mov	24(sp), r8
 	mov	r8, r9
@@ -1663,18 +1626,14 @@ ascon_aead128_P_permute:
 	rlc	r9
 	rlc	r10
 	adc	r11
-	mov	r4, r15
-	xor	r11, r15
-	mov	r15, 44(sp)
-	mov	r5, r15
-	xor	r8, r15
-	mov	r15, 40(sp)
-	mov	r6, r15
-	xor	r9, r15
-	mov	r15, 36(sp)
-	mov	r7, r15
-	xor	r10, r15
-	mov	r15, 34(sp)
+	xor	r11, r4
+	mov	r4, 44(sp)
+	xor	r8, r5
+	mov	r5, 40(sp)
+	xor	r9, r6
+	mov	r6, 36(sp)
+	xor	r10, r7
+	mov	r7, 34(sp)
 	; ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
 	mov	18(sp), r5
 	mov	r5, r9
@@ -1695,44 +1654,38 @@ ascon_aead128_P_permute:
 	xor	r10, r8
 	mov	r12, r9
 	xor	r11, r9
-	mov	r5, r15
 	mov	r13, r10
-	mov	r12, r11
-	mov	r4, r12
-	swpb	r15
-	mov	r15, r13
+	swpb	r5
+	mov	r5, r13
 	swpb	r10
 	xor.b	r10, r13
 	xor	r10, r13
-	swpb	r11
-	xor.b	r11, r10
-	xor	r11, r10
 	swpb	r12
-	xor.b	r12, r11
-	xor	r12, r11
-	xor.b	r15, r12
-	xor	r15, r12
-	rla	r12
+	xor.b	r12, r10
+	xor	r12, r10
+	swpb	r4
+	xor.b	r4, r12
+	xor	r4, r12
+	xor.b	r5, r4
+	xor	r5, r4
+	rla	r4
 	rlc	r13
 	rlc	r10
-	rlc	r11
-	adc	r12
-	rla	r12
+	rlc	r12
+	adc	r4
+	rla	r4
 	rlc	r13
 	rlc	r10
-	rlc	r11
-	adc	r12
-	mov	r6, r15
-	xor	r12, r15
-	mov	r15, 26(sp)
-	mov	r7, r15
-	xor	r13, r15
-	mov	r15, 22(sp)
-	mov	r8, r15
-	xor	r10, r15
-	mov	r15, 8(sp)
+	rlc	r12
+	adc	r4
+	xor	r4, r6
+	mov	r6, 26(sp)
+	xor	r13, r7
+	mov	r7, 22(sp)
+	xor	r10, r8
+	mov	r8, 8(sp)
 	mov	r9, r13
-	xor	r11, r13
+	xor	r12, r13
 	; ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
 	mov	38(sp), r6
 	mov	r6, r11
@@ -1772,23 +1725,17 @@ ascon_aead128_P_permute:
 	xor	r9, r7
 	mov	r14, r8
 	xor	r10, r8
-	mov	r5, r9
-	mov	r14, r10
-	mov	r4, r14
-	mov	r6, r15
-	bit	#1, r9
-	rrc	r15
+	bit	#1, r5
+	rrc	r6
+	rrc	r4
 	rrc	r14
-	rrc	r10
-	rrc	r9
-	xor	r15, r11
-	xor	r9, r12
-	mov	r7, r15
-	xor	r10, r15
-	mov	r15, 10(sp)
-	mov	r8, r15
-	xor	r14, r15
-	mov	r15, 14(sp)
+	rrc	r5
+	xor	r6, r11
+	xor	r5, r12
+	xor	r14, r7
+	mov	r7, 10(sp)
+	xor	r4, r8
+	mov	r8, 14(sp)
 	; ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
 	mov	42(sp), r7
 	mov	r7, r8
@@ -1863,9 +1810,7 @@ ascon_aead128_P_permute:
 	mov	r15, 54(sp)
 	add	#1, 58(sp)
 	cmp	#16, 58(sp)
-	jc	.Lascon_aead128_P_permute_near4
-	br	#.Lascon_aead128_P_permute_loop1
-.Lascon_aead128_P_permute_near4:
+	jnc	.Lascon_aead128_P_permute_loop1
 .Lascon_aead128_P_permute_done2:
 	; ascon_p.ae:54: s[0] = x0
 	mov	60(sp), r6
@@ -1893,7 +1838,7 @@ ascon_aead128_P_permute:
 	mov	r14, 32(r15)
 	mov	12(sp), 34(r15)
 	mov	28(sp), 36(r15)
-	mov	54(sp), 38(r15)
+	mov	54(sp), 38(r6)
 	add	#64, sp
 	popm.w	#7, r10
 	ret
@@ -1902,7 +1847,7 @@ ascon_aead128_P_permute:
 
 ; --- ascon_aead128_absorb_ad: ascon_aead128.absorb_ad
 ;     frame 42 bytes (13 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 562 bytes of code
+;     estimated 548 bytes of code
 	.section .text.ascon_aead128_absorb_ad,"ax",@progbits
 	.local ascon_aead128_absorb_ad
 	.type ascon_aead128_absorb_ad, @function
@@ -2008,24 +1953,18 @@ ascon_aead128_absorb_ad:
 .Lascon_aead128_absorb_ad_join7:
 	xor	@r10, r15
 	mov	r15, 2(sp)
-	mov	r5, r15
-	xor	2(r10), r15
-	mov	r15, 4(sp)
-	mov	r6, r15
-	xor	4(r10), r15
-	mov	r15, 6(sp)
-	mov	r9, r15
-	xor	6(r10), r15
-	mov	r15, 8(sp)
-	mov	r11, r15
-	xor	8(r10), r15
-	mov	r15, 10(sp)
-	mov	r12, r15
-	xor	10(r10), r15
-	mov	r15, 12(sp)
-	mov	r13, r15
-	xor	12(r10), r15
-	mov	r15, 0(sp)
+	xor	2(r10), r5
+	mov	r5, 4(sp)
+	xor	4(r10), r6
+	mov	r6, 6(sp)
+	xor	6(r10), r9
+	mov	r9, 8(sp)
+	xor	8(r10), r11
+	mov	r11, 10(sp)
+	xor	10(r10), r12
+	mov	r12, 12(sp)
+	xor	12(r10), r13
+	mov	r13, 0(sp)
 	xor	14(r10), r4
 	; ascon_aead128.ae:28: return (1 as u128) << (8 * count)
 	rla	r14
@@ -2104,8 +2043,7 @@ ascon_aead128_absorb_ad:
 	xor	r14, r13
 	mov	@sp, r14
 	xor	r5, r14
-	mov	r4, r15
-	xor	r6, r15
+	xor	r6, r4
 	; ascon_aead128.ae:41: s[0] = r[63:0]
 	mov	r7, 0(r10)
 	mov	r8, 2(r10)
@@ -2115,7 +2053,7 @@ ascon_aead128_absorb_ad:
 	mov	r12, 8(r10)
 	mov	r13, 10(r10)
 	mov	r14, 12(r10)
-	mov	r15, 14(r10)
+	mov	r4, 14(r10)
 	; ascon_aead128.ae:66: P.permute(s, rounds_block)
 	mov	r10, r12
 	mov	#8, r13

@@ -6,7 +6,7 @@
 
 ; --- ascon_p_round: ascon_p.round
 ;     frame 62 bytes (31 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1240 bytes of code
+;     estimated 1168 bytes of code
 	.section .text.ascon_p_round,"ax",@progbits
 	.global ascon_p_round
 	.type ascon_p_round, @function
@@ -58,24 +58,20 @@ ascon_p_round:
 	; ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
 	inv	r5
 	and	@r13, r5
-	mov	r4, r15
-	xor	r5, r15
-	mov	r15, 40(sp)
+	xor	r5, r4
+	mov	r4, 40(sp)
 	; ascon_p.ae:32: t1 = t1 ^ t0
-	mov	r10, r15
-	xor	r6, r15
-	mov	r15, 22(sp)
+	xor	r6, r10
+	mov	r10, 22(sp)
 	; ascon_p.ae:33: t0 = t0 ^ t4
 	mov	r6, r10
-	xor	40(sp), r10
+	xor	r4, r10
 	; ascon_p.ae:34: t3 = t3 ^ t2
-	mov	r12, r15
-	xor	r11, r15
-	mov	r15, 42(sp)
+	xor	r11, r12
+	mov	r12, 42(sp)
 	; ascon_p.ae:35: t2 = ~t2
-	mov	r11, r15
-	inv	r15
-	mov	r15, 28(sp)
+	inv	r11
+	mov	r11, 28(sp)
 	; ascon_p.ae:24: x0 = x0 ^ x4
 	mov	@r9+, r12
 	xor	2(r14), r12
@@ -112,21 +108,17 @@ ascon_p_round:
 	xor	r12, r15
 	mov	r15, 38(sp)
 	; ascon_p.ae:32: t1 = t1 ^ t0
-	mov	r4, r15
-	xor	r5, r15
-	mov	r15, 16(sp)
+	xor	r5, r4
+	mov	r4, 16(sp)
 	; ascon_p.ae:33: t0 = t0 ^ t4
-	mov	r5, r15
-	xor	38(sp), r15
-	mov	r15, 10(sp)
+	xor	r15, r5
+	mov	r5, 10(sp)
 	; ascon_p.ae:34: t3 = t3 ^ t2
-	mov	r6, r15
-	xor	r11, r15
-	mov	r15, 34(sp)
+	xor	r11, r6
+	mov	r6, 34(sp)
 	; ascon_p.ae:35: t2 = ~t2
-	mov	r11, r15
-	inv	r15
-	mov	r15, 18(sp)
+	inv	r11
+	mov	r11, 18(sp)
 	; ascon_p.ae:24: x0 = x0 ^ x4
 	mov	@r9+, r12
 	xor	4(r14), r12
@@ -163,15 +155,13 @@ ascon_p_round:
 	xor	r12, r15
 	mov	r15, 24(sp)
 	; ascon_p.ae:32: t1 = t1 ^ t0
-	mov	r4, r15
-	xor	r11, r15
-	mov	r15, 60(sp)
+	xor	r11, r4
+	mov	r4, 60(sp)
 	; ascon_p.ae:33: t0 = t0 ^ t4
-	xor	24(sp), r11
+	xor	r15, r11
 	; ascon_p.ae:34: t3 = t3 ^ t2
-	mov	r5, r15
-	xor	r6, r15
-	mov	r15, 20(sp)
+	xor	r6, r5
+	mov	r5, 20(sp)
 	; ascon_p.ae:35: t2 = ~t2
 	mov	r6, r12
 	inv	r12
@@ -206,16 +196,14 @@ ascon_p_round:
 	and	r15, r14
 	xor	6(r7), r14
 	; ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	mov	r15, r7
-	inv	r7
-	and	6(r13), r7
-	mov	r5, r15
-	xor	r7, r15
-	mov	r15, 8(sp)
+	inv	r15
+	and	6(r13), r15
+	xor	r15, r5
+	mov	r5, 8(sp)
 	; ascon_p.ae:32: t1 = t1 ^ t0
 	xor	r8, r9
 	; ascon_p.ae:33: t0 = t0 ^ t4
-	xor	r15, r8
+	xor	r5, r8
 	; ascon_p.ae:34: t3 = t3 ^ t2
 	xor	r6, r14
 	; ascon_p.ae:35: t2 = ~t2
@@ -251,37 +239,33 @@ ascon_p_round:
 	xor	r7, r6
 	mov	r8, r7
 	xor	r5, r7
-	mov	r11, r5
-	mov	r4, r11
-	rla	r5
+	rla	r11
 	rlc	r8
 	rlc	r10
-	rlc	r11
-	adc	r5
-	rla	r5
+	rlc	r4
+	adc	r11
+	rla	r11
 	rlc	r8
 	rlc	r10
-	rlc	r11
-	adc	r5
-	rla	r5
+	rlc	r4
+	adc	r11
+	rla	r11
 	rlc	r8
 	rlc	r10
-	rlc	r11
-	adc	r5
-	rla	r5
+	rlc	r4
+	adc	r11
+	rla	r11
 	rlc	r8
 	rlc	r10
-	rlc	r11
-	adc	r5
-	xor	r5, 4(sp)
+	rlc	r4
+	adc	r11
+	xor	r11, 4(sp)
 	xor	r8, r15
 	mov	r15, 48(sp)
-	mov	r6, r15
-	xor	r10, r15
-	mov	r15, 46(sp)
-	mov	r7, r15
-	xor	r11, r15
-	mov	r15, 44(sp)
+	xor	r10, r6
+	mov	r6, 46(sp)
+	xor	r4, r7
+	mov	r7, 44(sp)
 	; ascon_p.ae:38: t1 ^ (t1 >>> 61) ^ (t1 >>> 39),
 	mov	22(sp), r6
 	mov	r6, r7
@@ -337,15 +321,12 @@ ascon_p_round:
 	adc	r11
 	xor	r11, r15
 	mov	r15, 36(sp)
-	mov	r5, r15
-	xor	r8, r15
-	mov	r15, 32(sp)
-	mov	r6, r15
-	xor	r9, r15
-	mov	r15, 30(sp)
-	mov	r7, r15
-	xor	r10, r15
-	mov	r15, 26(sp)
+	xor	r8, r5
+	mov	r5, 32(sp)
+	xor	r9, r6
+	mov	r6, 30(sp)
+	xor	r10, r7
+	mov	r7, 26(sp)
 	; ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
 	mov	18(sp), r5
 	mov	r5, r9
@@ -366,45 +347,38 @@ ascon_p_round:
 	xor	r10, r8
 	mov	r13, r9
 	xor	r11, r9
-	mov	r5, r15
-	mov	r12, r10
 	mov	r13, r11
-	mov	r4, r12
-	swpb	r15
-	mov	r15, r13
-	swpb	r10
-	xor.b	r10, r13
-	xor	r10, r13
-	swpb	r11
-	xor.b	r11, r10
-	xor	r11, r10
+	swpb	r5
+	mov	r5, r13
 	swpb	r12
-	xor.b	r12, r11
-	xor	r12, r11
-	xor.b	r15, r12
-	xor	r15, r12
-	rla	r12
+	xor.b	r12, r13
+	xor	r12, r13
+	swpb	r11
+	xor.b	r11, r12
+	xor	r11, r12
+	swpb	r4
+	xor.b	r4, r11
+	xor	r4, r11
+	xor.b	r5, r4
+	xor	r5, r4
+	rla	r4
 	rlc	r13
-	rlc	r10
+	rlc	r12
 	rlc	r11
-	adc	r12
-	rla	r12
+	adc	r4
+	rla	r4
 	rlc	r13
-	rlc	r10
+	rlc	r12
 	rlc	r11
-	adc	r12
-	mov	r6, r15
-	xor	r12, r15
-	mov	r15, 14(sp)
-	mov	r7, r15
-	xor	r13, r15
-	mov	r15, 12(sp)
-	mov	r8, r15
-	xor	r10, r15
-	mov	r15, 6(sp)
-	mov	r9, r15
-	xor	r11, r15
-	mov	r15, 2(sp)
+	adc	r4
+	xor	r4, r6
+	mov	r6, 14(sp)
+	xor	r13, r7
+	mov	r7, 12(sp)
+	xor	r12, r8
+	mov	r8, 6(sp)
+	xor	r11, r9
+	mov	r9, 2(sp)
 	; ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
 	mov	34(sp), r7
 	mov	r7, r15
@@ -444,20 +418,16 @@ ascon_p_round:
 	xor	r10, r9
 	mov	r14, r10
 	xor	r11, r10
-	mov	r6, r11
-	mov	r14, r12
-	mov	r5, r13
-	mov	r7, r14
-	bit	#1, r11
+	bit	#1, r6
+	rrc	r7
+	rrc	r5
 	rrc	r14
-	rrc	r13
-	rrc	r12
-	rrc	r11
-	xor	r14, r15
+	rrc	r6
+	xor	r7, r15
 	mov	r15, 0(sp)
-	xor	r11, r8
-	xor	r12, r9
-	xor	r13, r10
+	xor	r6, r8
+	xor	r14, r9
+	xor	r5, r10
 	; ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
 	mov	38(sp), r6
 	mov	r6, r11
@@ -515,42 +485,39 @@ ascon_p_round:
 	rrc	r13
 	rrc	r15
 	xor	r15, r11
-	mov	r4, r12
-	xor	r13, r12
-	mov	r5, r13
-	xor	r14, r13
-	mov	r6, r14
-	xor	r7, r14
+	xor	r13, r4
+	xor	r14, r5
+	xor	r7, r6
 	mov	58(sp), r7
 	mov	r7, r15
 	mov	4(sp), 0(r15)
 	mov	48(sp), 2(r15)
 	mov	46(sp), 4(r15)
-	mov	44(sp), 6(r15)
+	mov	44(sp), 6(r7)
 	mov	56(sp), r7
 	mov	r7, r15
 	mov	36(sp), 0(r15)
 	mov	32(sp), 2(r15)
 	mov	30(sp), 4(r15)
-	mov	26(sp), 6(r15)
+	mov	26(sp), 6(r7)
 	mov	54(sp), r7
 	mov	r7, r15
 	mov	14(sp), 0(r15)
 	mov	12(sp), 2(r15)
 	mov	6(sp), 4(r15)
-	mov	2(sp), 6(r15)
+	mov	2(sp), 6(r7)
 	mov	52(sp), r7
 	mov	r7, r15
 	mov	@sp, 0(r15)
 	mov	r8, 2(r15)
 	mov	r9, 4(r15)
-	mov	r10, 6(r15)
+	mov	r10, 6(r7)
 	mov	50(sp), r10
 	mov	r10, r15
 	mov	r11, 0(r15)
-	mov	r12, 2(r15)
-	mov	r13, 4(r15)
-	mov	r14, 6(r15)
+	mov	r4, 2(r15)
+	mov	r5, 4(r15)
+	mov	r6, 6(r10)
 	add	#62, sp
 	popm.w	#7, r10
 	ret
@@ -559,7 +526,7 @@ ascon_p_round:
 
 ; --- ascon_p_permute: ascon_p.permute
 ;     frame 64 bytes (32 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1342 bytes of code
+;     estimated 1274 bytes of code
 	.section .text.ascon_p_permute,"ax",@progbits
 	.global ascon_p_permute
 	.type ascon_p_permute, @function
@@ -573,6 +540,7 @@ ascon_p_permute:
 	sub	r13, r15
 	mov.b	r15, r15
 	mov	r15, 58(sp)
+	mov	r12, r6
 	mov	r12, r15
 	mov	@r15, 6(sp)
 	mov	2(r15), 4(sp)
@@ -593,11 +561,9 @@ ascon_p_permute:
 	mov	32(r15), r14
 	mov	34(r15), 12(sp)
 	mov	36(r15), 28(sp)
-	mov	38(r15), 54(sp)
+	mov	38(r6), 54(sp)
 	cmp	#16, 58(sp)
-	jnc	.Lascon_p_permute_near3
-	br	#.Lascon_p_permute_done2
-.Lascon_p_permute_near3:
+	jc	.Lascon_p_permute_done2
 .Lascon_p_permute_loop1:
 	; ascon_p.ae:52: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
 	mov	58(sp), r15
@@ -686,24 +652,20 @@ ascon_p_permute:
 	; ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
 	inv	r7
 	and	r8, r7
-	mov	r5, r15
-	xor	r7, r15
-	mov	r15, 42(sp)
+	xor	r7, r5
+	mov	r5, 42(sp)
 	; ascon_p.ae:32: t1 = t1 ^ t0
-	mov	r11, r15
-	xor	r10, r15
-	mov	r15, 2(sp)
+	xor	r10, r11
+	mov	r11, 2(sp)
 	; ascon_p.ae:33: t0 = t0 ^ t4
 	mov	r10, r11
-	xor	42(sp), r11
+	xor	r5, r11
 	; ascon_p.ae:34: t3 = t3 ^ t2
-	mov	r12, r15
-	xor	r14, r15
-	mov	r15, 38(sp)
+	xor	r14, r12
+	mov	r12, 38(sp)
 	; ascon_p.ae:35: t2 = ~t2
-	mov	r14, r15
-	inv	r15
-	mov	r15, 18(sp)
+	inv	r14
+	mov	r14, 18(sp)
 	; ascon_p.ae:24: x0 = x0 ^ x4
 	mov	52(sp), r8
 	mov	28(sp), r15
@@ -739,19 +701,16 @@ ascon_p_permute:
 	; ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
 	inv	r8
 	and	r9, r8
-	mov	r7, r15
-	xor	r8, r15
-	mov	r15, 30(sp)
+	xor	r8, r7
+	mov	r7, 30(sp)
 	; ascon_p.ae:32: t1 = t1 ^ t0
-	mov	r12, r15
-	xor	r10, r15
-	mov	r15, 0(sp)
+	xor	r10, r12
+	mov	r12, 0(sp)
 	; ascon_p.ae:33: t0 = t0 ^ t4
-	xor	30(sp), r10
+	xor	r7, r10
 	; ascon_p.ae:34: t3 = t3 ^ t2
-	mov	r13, r15
-	xor	r14, r15
-	mov	r15, 20(sp)
+	xor	r14, r13
+	mov	r13, 20(sp)
 	; ascon_p.ae:35: t2 = ~t2
 	mov	r14, r13
 	inv	r13
@@ -793,15 +752,13 @@ ascon_p_permute:
 	; ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
 	inv	r8
 	and	34(sp), r8
-	mov	r5, r15
-	xor	r8, r15
-	mov	r15, 16(sp)
+	xor	r8, r5
+	mov	r5, 16(sp)
 	; ascon_p.ae:32: t1 = t1 ^ t0
-	mov	r9, r15
-	xor	r7, r15
-	mov	r15, 62(sp)
+	xor	r7, r9
+	mov	r9, 62(sp)
 	; ascon_p.ae:33: t0 = t0 ^ t4
-	xor	16(sp), r7
+	xor	r5, r7
 	; ascon_p.ae:34: t3 = t3 ^ t2
 	xor	r12, r14
 	; ascon_p.ae:35: t2 = ~t2
@@ -836,35 +793,32 @@ ascon_p_permute:
 	xor	r9, r8
 	mov	r7, r9
 	xor	r5, r9
-	mov	r7, r15
 	rla	r10
-	rlc	r15
+	rlc	r7
 	rlc	r6
 	rlc	r11
 	adc	r10
 	rla	r10
-	rlc	r15
+	rlc	r7
 	rlc	r6
 	rlc	r11
 	adc	r10
 	rla	r10
-	rlc	r15
+	rlc	r7
 	rlc	r6
 	rlc	r11
 	adc	r10
 	rla	r10
-	rlc	r15
+	rlc	r7
 	rlc	r6
 	rlc	r11
 	adc	r10
 	xor	r10, 6(sp)
-	xor	r15, 4(sp)
-	mov	r8, r15
-	xor	r6, r15
-	mov	r15, 52(sp)
-	mov	r9, r15
-	xor	r11, r15
-	mov	r15, 50(sp)
+	xor	r7, 4(sp)
+	xor	r6, r8
+	mov	r8, 52(sp)
+	xor	r11, r9
+	mov	r9, 50(sp)
 	; ascon_p.ae:38: t1 ^ (t1 >>> 61) ^ (t1 >>> 39),
 	mov	24(sp), r8
 	mov	r8, r9
@@ -918,18 +872,14 @@ ascon_p_permute:
 	rlc	r9
 	rlc	r10
 	adc	r11
-	mov	r4, r15
-	xor	r11, r15
-	mov	r15, 44(sp)
-	mov	r5, r15
-	xor	r8, r15
-	mov	r15, 40(sp)
-	mov	r6, r15
-	xor	r9, r15
-	mov	r15, 36(sp)
-	mov	r7, r15
-	xor	r10, r15
-	mov	r15, 34(sp)
+	xor	r11, r4
+	mov	r4, 44(sp)
+	xor	r8, r5
+	mov	r5, 40(sp)
+	xor	r9, r6
+	mov	r6, 36(sp)
+	xor	r10, r7
+	mov	r7, 34(sp)
 	; ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
 	mov	18(sp), r5
 	mov	r5, r9
@@ -950,44 +900,38 @@ ascon_p_permute:
 	xor	r10, r8
 	mov	r12, r9
 	xor	r11, r9
-	mov	r5, r15
 	mov	r13, r10
-	mov	r12, r11
-	mov	r4, r12
-	swpb	r15
-	mov	r15, r13
+	swpb	r5
+	mov	r5, r13
 	swpb	r10
 	xor.b	r10, r13
 	xor	r10, r13
-	swpb	r11
-	xor.b	r11, r10
-	xor	r11, r10
 	swpb	r12
-	xor.b	r12, r11
-	xor	r12, r11
-	xor.b	r15, r12
-	xor	r15, r12
-	rla	r12
+	xor.b	r12, r10
+	xor	r12, r10
+	swpb	r4
+	xor.b	r4, r12
+	xor	r4, r12
+	xor.b	r5, r4
+	xor	r5, r4
+	rla	r4
 	rlc	r13
 	rlc	r10
-	rlc	r11
-	adc	r12
-	rla	r12
+	rlc	r12
+	adc	r4
+	rla	r4
 	rlc	r13
 	rlc	r10
-	rlc	r11
-	adc	r12
-	mov	r6, r15
-	xor	r12, r15
-	mov	r15, 26(sp)
-	mov	r7, r15
-	xor	r13, r15
-	mov	r15, 22(sp)
-	mov	r8, r15
-	xor	r10, r15
-	mov	r15, 8(sp)
+	rlc	r12
+	adc	r4
+	xor	r4, r6
+	mov	r6, 26(sp)
+	xor	r13, r7
+	mov	r7, 22(sp)
+	xor	r10, r8
+	mov	r8, 8(sp)
 	mov	r9, r13
-	xor	r11, r13
+	xor	r12, r13
 	; ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
 	mov	38(sp), r6
 	mov	r6, r11
@@ -1027,23 +971,17 @@ ascon_p_permute:
 	xor	r9, r7
 	mov	r14, r8
 	xor	r10, r8
-	mov	r5, r9
-	mov	r14, r10
-	mov	r4, r14
-	mov	r6, r15
-	bit	#1, r9
-	rrc	r15
+	bit	#1, r5
+	rrc	r6
+	rrc	r4
 	rrc	r14
-	rrc	r10
-	rrc	r9
-	xor	r15, r11
-	xor	r9, r12
-	mov	r7, r15
-	xor	r10, r15
-	mov	r15, 10(sp)
-	mov	r8, r15
-	xor	r14, r15
-	mov	r15, 14(sp)
+	rrc	r5
+	xor	r6, r11
+	xor	r5, r12
+	xor	r14, r7
+	mov	r7, 10(sp)
+	xor	r4, r8
+	mov	r8, 14(sp)
 	; ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
 	mov	42(sp), r7
 	mov	r7, r8
@@ -1118,9 +1056,7 @@ ascon_p_permute:
 	mov	r15, 54(sp)
 	add	#1, 58(sp)
 	cmp	#16, 58(sp)
-	jc	.Lascon_p_permute_near4
-	br	#.Lascon_p_permute_loop1
-.Lascon_p_permute_near4:
+	jnc	.Lascon_p_permute_loop1
 .Lascon_p_permute_done2:
 	; ascon_p.ae:54: s[0] = x0
 	mov	60(sp), r6
@@ -1148,7 +1084,7 @@ ascon_p_permute:
 	mov	r14, 32(r15)
 	mov	12(sp), 34(r15)
 	mov	28(sp), 36(r15)
-	mov	54(sp), 38(r15)
+	mov	54(sp), 38(r6)
 	add	#64, sp
 	popm.w	#7, r10
 	ret

@@ -326,9 +326,9 @@ ccm_encrypt_with:
 	clr	r9
 	cmp	#1, r13
 	jnc	.Lccm_encrypt_with_nob11
+	add	r4, r11
+	mov	r11, 72(sp)
 	mov	r11, r14
-	add	r4, r14
-	mov	r14, 72(sp)
 	mov.b	@r14, r9
 .Lccm_encrypt_with_nob11:
 	clr	r14
@@ -358,9 +358,9 @@ ccm_encrypt_with:
 	clr	r10
 	cmp	#1, r13
 	jnc	.Lccm_encrypt_with_nob13
+	add	r4, r11
+	mov	r11, 74(sp)
 	mov	r11, r14
-	add	r4, r14
-	mov	r14, 74(sp)
 	mov.b	@r14, r10
 .Lccm_encrypt_with_nob13:
 	clr	r14
@@ -688,7 +688,7 @@ ccm_encrypt_with:
 
 ; --- ccm_decrypt_with: ccm.decrypt_with
 ;     frame 198 bytes (47 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2632 bytes of code
+;     estimated 2598 bytes of code
 	.section .text.ccm_decrypt_with,"ax",@progbits
 	.global ccm_decrypt_with
 	.type ccm_decrypt_with, @function
@@ -897,9 +897,9 @@ ccm_decrypt_with:
 	clr	r9
 	cmp	#1, r13
 	jnc	.Lccm_decrypt_with_nob11
+	add	r4, r11
+	mov	r11, 40(sp)
 	mov	r11, r14
-	add	r4, r14
-	mov	r14, 40(sp)
 	mov.b	@r14, r9
 .Lccm_decrypt_with_nob11:
 	clr	r14
@@ -929,9 +929,9 @@ ccm_decrypt_with:
 	clr	r10
 	cmp	#1, r13
 	jnc	.Lccm_decrypt_with_nob13
+	add	r4, r11
+	mov	r11, 64(sp)
 	mov	r11, r14
-	add	r4, r14
-	mov	r14, 64(sp)
 	mov.b	@r14, r10
 .Lccm_decrypt_with_nob13:
 	clr	r14
@@ -1072,19 +1072,15 @@ ccm_decrypt_with:
 	call	#ccm_E_encrypt_block
 	add	#1, 28(sp)
 	addc	#0, 24(sp)
-	mov	r4, r15
-	xor	166(sp), r15
-	mov	r15, 30(sp)
-	mov	r5, r15
-	xor	168(sp), r15
-	mov	r15, 26(sp)
-	mov	r7, r15
-	xor	170(sp), r15
-	mov	r15, 22(sp)
+	xor	166(sp), r4
+	mov	r4, 30(sp)
+	xor	168(sp), r5
+	mov	r5, 26(sp)
+	xor	170(sp), r7
+	mov	r7, 22(sp)
 	xor	172(sp), r6
-	mov	r9, r15
-	xor	174(sp), r15
-	mov	r15, 16(sp)
+	xor	174(sp), r9
+	mov	r9, 16(sp)
 	mov	12(sp), r9
 	xor	176(sp), r9
 	xor	178(sp), 14(sp)
@@ -1205,11 +1201,10 @@ ccm_decrypt_with:
 	mov	r14, r11
 	inv	r11
 	inc	r11
-	mov	r5, r15
-	and	r11, r15
-	inv	r15
+	and	r11, r5
+	inv	r5
 	mov	26(sp), r11
-	and	r15, r11
+	and	r5, r11
 	mov	r12, r15
 	inv	r15
 	inc	r15
@@ -1246,11 +1241,10 @@ ccm_decrypt_with:
 	mov	r14, r12
 	inv	r12
 	inc	r12
-	mov	r5, r15
-	and	r12, r15
-	inv	r15
+	and	r12, r5
+	inv	r5
 	mov	22(sp), r12
-	and	r15, r12
+	and	r5, r12
 	mov	r13, r15
 	inv	r15
 	inc	r15
@@ -1262,22 +1256,20 @@ ccm_decrypt_with:
 	inc	r13
 	mov	r4, r15
 	and	r13, r15
-	mov	r4, r13
-	xor	r15, r13
+	xor	r15, r4
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	and	r15, r13
+	and	r15, r4
 	inv	r14
 	inc	r14
-	mov	r5, r15
-	and	r14, r15
-	inv	r15
+	and	r14, r5
+	inv	r5
 	mov	30(sp), r14
-	and	r15, r14
-	inv	r13
+	and	r5, r14
+	inv	r4
 	mov	16(sp), r15
-	and	r13, r15
+	and	r4, r15
 	mov	r14, 30(sp)
 	mov	r11, 26(sp)
 	mov	r12, 22(sp)
@@ -1526,9 +1518,8 @@ ccm_decrypt_with:
 	inv	r11
 	inc	r11
 	and	r11, r4
-	mov	r4, r11
-	inv	r11
-	and	r11, r7
+	inv	r4
+	and	r4, r7
 	mov	r15, r4
 	inv	r4
 	inc	r4
@@ -1622,10 +1613,9 @@ ccm_decrypt_with:
 	inv	r15
 	inc	r15
 	and	r15, r11
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	and	r15, r8
+	inv	r14
+	inc	r14
+	and	r14, r8
 	inv	r8
 	mov	46(sp), r14
 	and	r8, r14
@@ -1667,38 +1657,31 @@ ccm_decrypt_with:
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	r8, r15
-	sub	#1, r15
+	sub	#1, r8
 	clr	r8
 	adc	r8
 	xor	#1, r8
-	mov	r9, r15
-	sub	#1, r15
+	sub	#1, r9
 	clr	r9
 	adc	r9
 	xor	#1, r9
-	mov	r10, r15
-	sub	#1, r15
+	sub	#1, r10
 	clr	r10
 	adc	r10
 	xor	#1, r10
-	mov	r11, r15
-	sub	#1, r15
+	sub	#1, r11
 	clr	r11
 	adc	r11
 	xor	#1, r11
-	mov	r12, r15
-	sub	#1, r15
+	sub	#1, r12
 	clr	r12
 	adc	r12
 	xor	#1, r12
-	mov	r13, r15
-	sub	#1, r15
+	sub	#1, r13
 	clr	r13
 	adc	r13
 	xor	#1, r13
-	mov	r7, r15
-	sub	#1, r15
+	sub	#1, r7
 	clr	r15
 	adc	r15
 	xor	#1, r15
@@ -1719,7 +1702,7 @@ ccm_decrypt_with:
 
 ; --- ccm_E_encrypt_block: ccm.E.encrypt_block
 ;     frame 10 bytes (5 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 614 bytes of code
+;     estimated 612 bytes of code
 	.section .text.ccm_E_encrypt_block,"ax",@progbits
 	.local ccm_E_encrypt_block
 	.type ccm_E_encrypt_block, @function
@@ -1785,9 +1768,8 @@ ccm_E_encrypt_block:
 	mov.b	r11, r11
 	mov	r13, r4
 	mov.b	r4, r4
-	mov	r10, r12
-	swpb	r12
-	mov.b	r12, r12
+	swpb	r10
+	mov.b	r10, r12
 	mov	r5, r14
 	mov.b	r14, r14
 	; aes.ae:138: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
@@ -1930,7 +1912,7 @@ ccm_E_encrypt_block:
 	bis	r5, r8
 	mov	r4, r15
 	xor	172(r15), r7
-	xor	174(r15), r8
+	xor	174(r4), r8
 	mov	8(sp), r6
 	mov	r6, r15
 	mov	r7, 0(r15)
@@ -1940,7 +1922,7 @@ ccm_E_encrypt_block:
 	mov	r10, 8(r15)
 	mov	r11, 10(r15)
 	mov	r12, 12(r15)
-	mov	r14, 14(r15)
+	mov	r14, 14(r6)
 	add	#10, sp
 	popm.w	#7, r10
 	ret
@@ -1949,7 +1931,7 @@ ccm_E_encrypt_block:
 
 ; --- ccm_mac_header: ccm.mac_header
 ;     frame 112 bytes (16 spill slots, locals 80), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1464 bytes of code
+;     estimated 1458 bytes of code
 	.section .text.ccm_mac_header,"ax",@progbits
 	.local ccm_mac_header
 	.type ccm_mac_header, @function
@@ -1983,9 +1965,8 @@ ccm_mac_header:
 	rlam.w	#3, r15
 	bis	r15, r7
 	sub	#1, r6
-	mov	r7, r15
-	bis	r6, r15
-	mov	r15, 28(sp)
+	bis	r6, r7
+	mov	r7, 28(sp)
 	mov	#13, r15
 	cmp	r8, r15
 	clr	r5
@@ -2155,9 +2136,9 @@ ccm_mac_header:
 	clr	r14
 	cmp	#1, r6
 	jnc	.Lccm_mac_header_nob11
+	add	r9, r5
+	mov	r5, 22(sp)
 	mov	r5, r15
-	add	r9, r15
-	mov	r15, 22(sp)
 	mov.b	@r15, r14
 .Lccm_mac_header_nob11:
 	clr	r15
@@ -2187,9 +2168,9 @@ ccm_mac_header:
 	clr	r6
 	cmp	#1, r5
 	jnc	.Lccm_mac_header_nob13
+	add	r9, r4
+	mov	r4, 24(sp)
 	mov	r4, r15
-	add	r9, r15
-	mov	r15, 24(sp)
 	mov.b	@r15, r6
 .Lccm_mac_header_nob13:
 	clr	r15
@@ -2213,7 +2194,7 @@ ccm_mac_header:
 	mov	30(sp), r8
 	mov	r8, r15
 	bis	@r15, r7
-	bis	2(r15), r10
+	bis	2(r8), r10
 	; ccm.ae:60: y = E.encrypt_block(ks, block0(nonce, a, msg_len, tag_len))
 	mov	r7, 32(sp)
 	mov	r10, 34(sp)
@@ -2374,26 +2355,24 @@ ccm_mac_header:
 	clr	r12
 	adc	r12
 	xor	#1, r12
-	mov	r10, r13
-	sub	r14, r13
+	sub	r14, r10
 	mov	#0, r14
 	subc	r11, r14
 	mov	r12, r15
 	inv	r15
 	inc	r15
-	and	r15, r13
+	and	r15, r10
 	inv	r12
 	inc	r12
 	and	r12, r14
-	add	#15, r13
+	add	#15, r10
 	addc	#0, r14
 	and	#15, r14
-	rrum.w	#4, r13
+	rrum.w	#4, r10
 	swpb	r14
 	rlam.w	#4, r14
-	mov	r14, r15
-	bis	r13, r15
-	mov	r15, 14(sp)
+	bis	r10, r14
+	mov	r14, 14(sp)
 	; ccm.ae:71: for i in 0..(rest + 15) / 16 {
 	mov	#0, r9
 	mov	80(sp), r7
@@ -2404,7 +2383,7 @@ ccm_mac_header:
 	mov	90(sp), 8(sp)
 	mov	92(sp), r14
 	mov	94(sp), r4
-	cmp	r15, r9
+	cmp	14(sp), r9
 	jc	.Lccm_mac_header_done31
 .Lccm_mac_header_loop30:
 	mov	r9, r15
@@ -2468,9 +2447,8 @@ ccm_mac_header:
 	xor	r15, r13
 	swpb	r6
 	xor	r6, r14
-	mov	r4, r15
 	swpb	r5
-	xor	r5, r15
+	xor	r5, r4
 	; ccm.ae:73: y = E.encrypt_block(ks, y ^ load_be(ad, off, 16, a - off))
 	mov	r7, 32(sp)
 	mov	r8, 34(sp)
@@ -2479,7 +2457,7 @@ ccm_mac_header:
 	mov	r12, 40(sp)
 	mov	r13, 42(sp)
 	mov	r14, 44(sp)
-	mov	r15, 46(sp)
+	mov	r4, 46(sp)
 	mov	sp, r13
 	add	#32, r13
 	mov	sp, r14
@@ -2523,7 +2501,7 @@ ccm_mac_header:
 	mov	r12, 8(r15)
 	mov	r13, 10(r15)
 	mov	r14, 12(r15)
-	mov	r4, 14(r15)
+	mov	r4, 14(r8)
 	add	#112, sp
 	popm.w	#7, r10
 	ret

@@ -97,7 +97,7 @@ chacha20_quarter_round:
 
 ; --- chacha20_block: chacha20.block
 ;     frame 120 bytes (60 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1978 bytes of code
+;     estimated 1966 bytes of code
 	.section .text.chacha20_block,"ax",@progbits
 	.global chacha20_block
 	.type chacha20_block, @function
@@ -122,7 +122,7 @@ chacha20_block:
 	mov	116(sp), r14
 	mov	r14, r15
 	mov	@r15, 14(sp)
-	mov	2(r15), 18(sp)
+	mov	2(r14), 18(sp)
 	mov	#25710, 66(sp)
 	mov	#13088, 64(sp)
 	mov	r9, r15
@@ -150,10 +150,10 @@ chacha20_block:
 	mov	12(r15), 98(sp)
 	mov	14(r15), 96(sp)
 	mov	28(r15), 56(sp)
-	mov	30(r15), 52(sp)
+	mov	30(r9), 52(sp)
 	mov	r8, r15
 	mov	8(r15), 46(sp)
-	mov	10(r15), 48(sp)
+	mov	10(r8), 48(sp)
 .Lchacha20_block_loop1:
 	; chacha20.ae:17: a = a + b
 	mov	40(sp), r4
@@ -200,14 +200,13 @@ chacha20_block:
 	xor.b	r6, r8
 	mov	r8, 6(sp)
 	xor	r6, 6(sp)
-	mov	r6, r8
-	xor.b	r5, r8
-	xor	r5, r8
-	mov	r8, 2(sp)
+	xor.b	r5, r6
+	xor	r5, r6
+	mov	r6, 2(sp)
 	; chacha20.ae:23: c = c + d
 	mov	r9, 94(sp)
 	mov	r15, 92(sp)
-	add	r8, 94(sp)
+	add	r6, 94(sp)
 	addc	6(sp), 92(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
 	xor	94(sp), r13
@@ -218,11 +217,10 @@ chacha20_block:
 	xor.b	r12, r15
 	mov	r15, 54(sp)
 	xor	r12, 54(sp)
-	mov	r12, r15
-	xor.b	r13, r15
-	xor	r13, r15
-	mov	r15, 30(sp)
-	bit	#1, r15
+	xor.b	r13, r12
+	xor	r13, r12
+	mov	r12, 30(sp)
+	bit	#1, r12
 	rrc	54(sp)
 	rrc	30(sp)
 	; chacha20.ae:17: a = a + b
@@ -269,14 +267,13 @@ chacha20_block:
 	xor.b	r9, r15
 	mov	r15, 38(sp)
 	xor	r9, 38(sp)
-	mov	r9, r15
-	xor.b	r7, r15
-	xor	r7, r15
-	mov	r15, 32(sp)
+	xor.b	r7, r9
+	xor	r7, r9
+	mov	r9, 32(sp)
 	; chacha20.ae:23: c = c + d
 	mov	r12, 90(sp)
 	mov	r13, 88(sp)
-	add	r15, 90(sp)
+	add	r9, 90(sp)
 	addc	38(sp), 88(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
 	xor	90(sp), r14
@@ -338,14 +335,13 @@ chacha20_block:
 	xor.b	r8, r15
 	mov	r15, 60(sp)
 	xor	r8, 60(sp)
-	mov	r8, r15
-	xor.b	r9, r15
-	xor	r9, r15
-	mov	r15, 58(sp)
+	xor.b	r9, r8
+	xor	r9, r8
+	mov	r8, 58(sp)
 	; chacha20.ae:23: c = c + d
 	mov	r11, 10(sp)
 	mov	r14, 16(sp)
-	add	r15, 10(sp)
+	add	r8, 10(sp)
 	addc	60(sp), 16(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
 	xor	10(sp), r13
@@ -415,16 +411,15 @@ chacha20_block:
 	add	r11, 24(sp)
 	addc	r12, 20(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
-	mov	r13, r15
-	xor	24(sp), r15
+	xor	24(sp), r13
 	xor	20(sp), r9
-	swpb	r15
-	mov	r15, r8
+	swpb	r13
+	mov	r13, r8
 	swpb	r9
 	xor.b	r9, r8
 	xor	r9, r8
-	xor.b	r15, r9
-	xor	r15, r9
+	xor.b	r13, r9
+	xor	r13, r9
 	bit	#1, r9
 	rrc	r8
 	rrc	r9
@@ -471,14 +466,13 @@ chacha20_block:
 	xor.b	r11, r12
 	mov	r12, 48(sp)
 	xor	r11, 48(sp)
-	mov	r11, r12
-	xor.b	r7, r12
-	xor	r7, r12
-	mov	r12, 46(sp)
+	xor.b	r7, r11
+	xor	r7, r11
+	mov	r11, 46(sp)
 	; chacha20.ae:23: c = c + d
 	mov	r13, 80(sp)
 	mov	r15, 78(sp)
-	add	r12, 80(sp)
+	add	r11, 80(sp)
 	addc	48(sp), 78(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
 	xor	80(sp), r5
@@ -540,14 +534,13 @@ chacha20_block:
 	xor.b	r7, r15
 	mov	r15, 18(sp)
 	xor	r7, 18(sp)
-	mov	r7, r15
-	xor.b	r6, r15
-	xor	r6, r15
-	mov	r15, 14(sp)
+	xor.b	r6, r7
+	xor	r6, r7
+	mov	r7, 14(sp)
 	; chacha20.ae:23: c = c + d
 	mov	r12, 56(sp)
 	mov	r13, 52(sp)
-	add	r15, 56(sp)
+	add	r7, 56(sp)
 	addc	18(sp), 52(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
 	xor	56(sp), r14
@@ -616,16 +609,15 @@ chacha20_block:
 	add	r4, 26(sp)
 	addc	4(sp), 22(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
-	mov	r8, r15
-	xor	26(sp), r15
+	xor	26(sp), r8
 	xor	22(sp), r6
-	swpb	r15
-	mov	r15, r5
+	swpb	r8
+	mov	r8, r5
 	swpb	r6
 	xor.b	r6, r5
 	xor	r6, r5
-	xor.b	r15, r6
-	xor	r15, r6
+	xor.b	r8, r6
+	xor	r8, r6
 	bit	#1, r6
 	rrc	r5
 	rrc	r6
@@ -717,11 +709,11 @@ chacha20_block:
 	addc	6(r15), 100(sp)
 	mov	r7, 112(sp)
 	add	@r15, 82(sp)
-	addc	2(r15), 112(sp)
+	addc	2(r9), 112(sp)
 	mov	116(sp), r9
 	mov	r9, r15
 	add	@r15, 14(sp)
-	addc	2(r15), 18(sp)
+	addc	2(r9), 18(sp)
 	; chacha20.ae:66: x11 + key[255:224], x10 + key[223:192], x9 + key[191:160], x8 + key[159:128],
 	mov	106(sp), r9
 	mov	r9, r15
@@ -743,7 +735,7 @@ chacha20_block:
 	add	4(r15), 118(sp)
 	addc	6(r15), r14
 	add	@r15, r12
-	addc	2(r15), r13
+	addc	2(r9), r13
 	; chacha20.ae:68: x3 + j3, x2 + j2, x1 + j1, x0 + j0)
 	mov	@sp, r10
 	mov	12(sp), r11
@@ -764,6 +756,7 @@ chacha20_block:
 	; chacha20.ae:65: return cat(x15 + nonce[95:64], x14 + nonce[63:32], x13 + nonce[31:0], x12 + counter,
 	mov	108(sp), r15
 	mov	r4, 0(r15)
+	mov	r15, r4
 	mov	r5, 2(r15)
 	mov	r6, 4(r15)
 	mov	r7, 6(r15)
@@ -787,14 +780,15 @@ chacha20_block:
 	mov	78(sp), 42(r15)
 	mov	56(sp), 44(r15)
 	mov	52(sp), 46(r15)
-	mov	14(sp), 48(r15)
+	mov	14(sp), 48(r4)
+	mov	r4, r14
 	mov	18(sp), 50(r15)
 	mov	82(sp), 52(r15)
 	mov	112(sp), 54(r15)
 	mov	102(sp), 56(r15)
 	mov	100(sp), 58(r15)
 	mov	46(sp), 60(r15)
-	mov	48(sp), 62(r15)
+	mov	48(sp), 62(r14)
 	add	#120, sp
 	popm.w	#7, r10
 	ret
@@ -803,7 +797,7 @@ chacha20_block:
 
 ; --- chacha20_xor_stream: chacha20.xor_stream
 ;     frame 266 bytes (101 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2824 bytes of code
+;     estimated 2808 bytes of code
 	.section .text.chacha20_xor_stream,"ax",@progbits
 	.global chacha20_xor_stream
 	.type chacha20_xor_stream, @function
@@ -926,7 +920,7 @@ chacha20_xor_stream:
 	mov	174(sp), r14
 	mov	r14, r15
 	mov	@r15, 160(sp)
-	mov	2(r15), 158(sp)
+	mov	2(r14), 158(sp)
 	add	164(sp), 160(sp)
 	addc	166(sp), 158(sp)
 	; chacha20.ae:53: @unroll(unroll)
@@ -967,10 +961,10 @@ chacha20_xor_stream:
 	mov	12(r15), 108(sp)
 	mov	14(r15), 106(sp)
 	mov	28(r15), 56(sp)
-	mov	30(r15), 52(sp)
+	mov	30(r9), 52(sp)
 	mov	r8, r15
 	mov	8(r15), 46(sp)
-	mov	10(r15), 48(sp)
+	mov	10(r8), 48(sp)
 .Lchacha20_xor_stream_loop8:
 	; chacha20.ae:17: a = a + b
 	mov	40(sp), r4
@@ -1017,14 +1011,13 @@ chacha20_xor_stream:
 	xor.b	r6, r8
 	mov	r8, 6(sp)
 	xor	r6, 6(sp)
-	mov	r6, r8
-	xor.b	r5, r8
-	xor	r5, r8
-	mov	r8, 2(sp)
+	xor.b	r5, r6
+	xor	r5, r6
+	mov	r6, 2(sp)
 	; chacha20.ae:23: c = c + d
 	mov	r9, 102(sp)
 	mov	r15, 100(sp)
-	add	r8, 102(sp)
+	add	r6, 102(sp)
 	addc	6(sp), 100(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
 	xor	102(sp), r14
@@ -1035,11 +1028,10 @@ chacha20_xor_stream:
 	xor.b	r13, r15
 	mov	r15, 54(sp)
 	xor	r13, 54(sp)
-	mov	r13, r15
-	xor.b	r14, r15
-	xor	r14, r15
-	mov	r15, 30(sp)
-	bit	#1, r15
+	xor.b	r14, r13
+	xor	r14, r13
+	mov	r13, 30(sp)
+	bit	#1, r13
 	rrc	54(sp)
 	rrc	30(sp)
 	; chacha20.ae:17: a = a + b
@@ -1086,14 +1078,13 @@ chacha20_xor_stream:
 	xor.b	r9, r15
 	mov	r15, 38(sp)
 	xor	r9, 38(sp)
-	mov	r9, r15
-	xor.b	r7, r15
-	xor	r7, r15
-	mov	r15, 32(sp)
+	xor.b	r7, r9
+	xor	r7, r9
+	mov	r9, 32(sp)
 	; chacha20.ae:23: c = c + d
 	mov	r13, 98(sp)
 	mov	r14, 96(sp)
-	add	r15, 98(sp)
+	add	r9, 98(sp)
 	addc	38(sp), 96(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
 	xor	98(sp), r12
@@ -1155,14 +1146,13 @@ chacha20_xor_stream:
 	xor.b	r8, r15
 	mov	r15, 60(sp)
 	xor	r8, 60(sp)
-	mov	r8, r15
-	xor.b	r9, r15
-	xor	r9, r15
-	mov	r15, 58(sp)
+	xor.b	r9, r8
+	xor	r9, r8
+	mov	r8, 58(sp)
 	; chacha20.ae:23: c = c + d
 	mov	r11, 10(sp)
 	mov	r14, 16(sp)
-	add	r15, 10(sp)
+	add	r8, 10(sp)
 	addc	60(sp), 16(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
 	xor	10(sp), r13
@@ -1232,16 +1222,15 @@ chacha20_xor_stream:
 	add	r11, 24(sp)
 	addc	r12, 20(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
-	mov	r13, r15
-	xor	24(sp), r15
+	xor	24(sp), r13
 	xor	20(sp), r9
-	swpb	r15
-	mov	r15, r8
+	swpb	r13
+	mov	r13, r8
 	swpb	r9
 	xor.b	r9, r8
 	xor	r9, r8
-	xor.b	r15, r9
-	xor	r15, r9
+	xor.b	r13, r9
+	xor	r13, r9
 	bit	#1, r9
 	rrc	r8
 	rrc	r9
@@ -1288,14 +1277,13 @@ chacha20_xor_stream:
 	xor.b	r11, r12
 	mov	r12, 48(sp)
 	xor	r11, 48(sp)
-	mov	r11, r12
-	xor.b	r7, r12
-	xor	r7, r12
-	mov	r12, 46(sp)
+	xor.b	r7, r11
+	xor	r7, r11
+	mov	r11, 46(sp)
 	; chacha20.ae:23: c = c + d
 	mov	r13, 82(sp)
 	mov	r15, 80(sp)
-	add	r12, 82(sp)
+	add	r11, 82(sp)
 	addc	48(sp), 80(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
 	xor	82(sp), r5
@@ -1357,14 +1345,13 @@ chacha20_xor_stream:
 	xor.b	r7, r15
 	mov	r15, 18(sp)
 	xor	r7, 18(sp)
-	mov	r7, r15
-	xor.b	r6, r15
-	xor	r6, r15
-	mov	r15, 14(sp)
+	xor.b	r6, r7
+	xor	r6, r7
+	mov	r7, 14(sp)
 	; chacha20.ae:23: c = c + d
 	mov	r12, 56(sp)
 	mov	r13, 52(sp)
-	add	r15, 56(sp)
+	add	r7, 56(sp)
 	addc	18(sp), 52(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
 	xor	56(sp), r14
@@ -1433,16 +1420,15 @@ chacha20_xor_stream:
 	add	r4, 26(sp)
 	addc	4(sp), 22(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
-	mov	r8, r15
-	xor	26(sp), r15
+	xor	26(sp), r8
 	xor	22(sp), r6
-	swpb	r15
-	mov	r15, r5
+	swpb	r8
+	mov	r8, r5
 	swpb	r6
 	xor.b	r6, r5
 	xor	r6, r5
-	xor.b	r15, r6
-	xor	r15, r6
+	xor.b	r8, r6
+	xor	r8, r6
 	bit	#1, r6
 	rrc	r5
 	rrc	r6
@@ -1535,7 +1521,7 @@ chacha20_xor_stream:
 	addc	6(r15), 114(sp)
 	mov	r7, 152(sp)
 	add	@r15, 84(sp)
-	addc	2(r15), 152(sp)
+	addc	2(r9), 152(sp)
 	add	160(sp), 14(sp)
 	addc	158(sp), 18(sp)
 	; chacha20.ae:66: x11 + key[255:224], x10 + key[223:192], x9 + key[191:160], x8 + key[159:128],
@@ -1561,7 +1547,7 @@ chacha20_xor_stream:
 	mov	r13, r7
 	mov	r14, r6
 	add	@r15, r7
-	addc	2(r15), r6
+	addc	2(r9), r6
 	; chacha20.ae:68: x3 + j3, x2 + j2, x1 + j1, x0 + j0)
 	mov	@sp, r4
 	mov	12(sp), r5

@@ -793,7 +793,7 @@ isap_a_128a_decrypt_with:
 
 ; --- isap_a_128a_P_permute: isap_a_128a.P.permute
 ;     frame 64 bytes (32 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1342 bytes of code
+;     estimated 1274 bytes of code
 	.section .text.isap_a_128a_P_permute,"ax",@progbits
 	.local isap_a_128a_P_permute
 	.type isap_a_128a_P_permute, @function
@@ -807,6 +807,7 @@ isap_a_128a_P_permute:
 	sub	r13, r15
 	mov.b	r15, r15
 	mov	r15, 58(sp)
+	mov	r12, r6
 	mov	r12, r15
 	mov	@r15, 6(sp)
 	mov	2(r15), 4(sp)
@@ -827,11 +828,9 @@ isap_a_128a_P_permute:
 	mov	32(r15), r14
 	mov	34(r15), 12(sp)
 	mov	36(r15), 28(sp)
-	mov	38(r15), 54(sp)
+	mov	38(r6), 54(sp)
 	cmp	#16, 58(sp)
-	jnc	.Lisap_a_128a_P_permute_near3
-	br	#.Lisap_a_128a_P_permute_done2
-.Lisap_a_128a_P_permute_near3:
+	jc	.Lisap_a_128a_P_permute_done2
 .Lisap_a_128a_P_permute_loop1:
 	; ascon_p.ae:52: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
 	mov	58(sp), r15
@@ -920,24 +919,20 @@ isap_a_128a_P_permute:
 	; ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
 	inv	r7
 	and	r8, r7
-	mov	r5, r15
-	xor	r7, r15
-	mov	r15, 42(sp)
+	xor	r7, r5
+	mov	r5, 42(sp)
 	; ascon_p.ae:32: t1 = t1 ^ t0
-	mov	r11, r15
-	xor	r10, r15
-	mov	r15, 2(sp)
+	xor	r10, r11
+	mov	r11, 2(sp)
 	; ascon_p.ae:33: t0 = t0 ^ t4
 	mov	r10, r11
-	xor	42(sp), r11
+	xor	r5, r11
 	; ascon_p.ae:34: t3 = t3 ^ t2
-	mov	r12, r15
-	xor	r14, r15
-	mov	r15, 38(sp)
+	xor	r14, r12
+	mov	r12, 38(sp)
 	; ascon_p.ae:35: t2 = ~t2
-	mov	r14, r15
-	inv	r15
-	mov	r15, 18(sp)
+	inv	r14
+	mov	r14, 18(sp)
 	; ascon_p.ae:24: x0 = x0 ^ x4
 	mov	52(sp), r8
 	mov	28(sp), r15
@@ -973,19 +968,16 @@ isap_a_128a_P_permute:
 	; ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
 	inv	r8
 	and	r9, r8
-	mov	r7, r15
-	xor	r8, r15
-	mov	r15, 30(sp)
+	xor	r8, r7
+	mov	r7, 30(sp)
 	; ascon_p.ae:32: t1 = t1 ^ t0
-	mov	r12, r15
-	xor	r10, r15
-	mov	r15, 0(sp)
+	xor	r10, r12
+	mov	r12, 0(sp)
 	; ascon_p.ae:33: t0 = t0 ^ t4
-	xor	30(sp), r10
+	xor	r7, r10
 	; ascon_p.ae:34: t3 = t3 ^ t2
-	mov	r13, r15
-	xor	r14, r15
-	mov	r15, 20(sp)
+	xor	r14, r13
+	mov	r13, 20(sp)
 	; ascon_p.ae:35: t2 = ~t2
 	mov	r14, r13
 	inv	r13
@@ -1027,15 +1019,13 @@ isap_a_128a_P_permute:
 	; ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
 	inv	r8
 	and	34(sp), r8
-	mov	r5, r15
-	xor	r8, r15
-	mov	r15, 16(sp)
+	xor	r8, r5
+	mov	r5, 16(sp)
 	; ascon_p.ae:32: t1 = t1 ^ t0
-	mov	r9, r15
-	xor	r7, r15
-	mov	r15, 62(sp)
+	xor	r7, r9
+	mov	r9, 62(sp)
 	; ascon_p.ae:33: t0 = t0 ^ t4
-	xor	16(sp), r7
+	xor	r5, r7
 	; ascon_p.ae:34: t3 = t3 ^ t2
 	xor	r12, r14
 	; ascon_p.ae:35: t2 = ~t2
@@ -1070,35 +1060,32 @@ isap_a_128a_P_permute:
 	xor	r9, r8
 	mov	r7, r9
 	xor	r5, r9
-	mov	r7, r15
 	rla	r10
-	rlc	r15
+	rlc	r7
 	rlc	r6
 	rlc	r11
 	adc	r10
 	rla	r10
-	rlc	r15
+	rlc	r7
 	rlc	r6
 	rlc	r11
 	adc	r10
 	rla	r10
-	rlc	r15
+	rlc	r7
 	rlc	r6
 	rlc	r11
 	adc	r10
 	rla	r10
-	rlc	r15
+	rlc	r7
 	rlc	r6
 	rlc	r11
 	adc	r10
 	xor	r10, 6(sp)
-	xor	r15, 4(sp)
-	mov	r8, r15
-	xor	r6, r15
-	mov	r15, 52(sp)
-	mov	r9, r15
-	xor	r11, r15
-	mov	r15, 50(sp)
+	xor	r7, 4(sp)
+	xor	r6, r8
+	mov	r8, 52(sp)
+	xor	r11, r9
+	mov	r9, 50(sp)
 	; ascon_p.ae:38: t1 ^ (t1 >>> 61) ^ (t1 >>> 39),
 	mov	24(sp), r8
 	mov	r8, r9
@@ -1152,18 +1139,14 @@ isap_a_128a_P_permute:
 	rlc	r9
 	rlc	r10
 	adc	r11
-	mov	r4, r15
-	xor	r11, r15
-	mov	r15, 44(sp)
-	mov	r5, r15
-	xor	r8, r15
-	mov	r15, 40(sp)
-	mov	r6, r15
-	xor	r9, r15
-	mov	r15, 36(sp)
-	mov	r7, r15
-	xor	r10, r15
-	mov	r15, 34(sp)
+	xor	r11, r4
+	mov	r4, 44(sp)
+	xor	r8, r5
+	mov	r5, 40(sp)
+	xor	r9, r6
+	mov	r6, 36(sp)
+	xor	r10, r7
+	mov	r7, 34(sp)
 	; ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
 	mov	18(sp), r5
 	mov	r5, r9
@@ -1184,44 +1167,38 @@ isap_a_128a_P_permute:
 	xor	r10, r8
 	mov	r12, r9
 	xor	r11, r9
-	mov	r5, r15
 	mov	r13, r10
-	mov	r12, r11
-	mov	r4, r12
-	swpb	r15
-	mov	r15, r13
+	swpb	r5
+	mov	r5, r13
 	swpb	r10
 	xor.b	r10, r13
 	xor	r10, r13
-	swpb	r11
-	xor.b	r11, r10
-	xor	r11, r10
 	swpb	r12
-	xor.b	r12, r11
-	xor	r12, r11
-	xor.b	r15, r12
-	xor	r15, r12
-	rla	r12
+	xor.b	r12, r10
+	xor	r12, r10
+	swpb	r4
+	xor.b	r4, r12
+	xor	r4, r12
+	xor.b	r5, r4
+	xor	r5, r4
+	rla	r4
 	rlc	r13
 	rlc	r10
-	rlc	r11
-	adc	r12
-	rla	r12
+	rlc	r12
+	adc	r4
+	rla	r4
 	rlc	r13
 	rlc	r10
-	rlc	r11
-	adc	r12
-	mov	r6, r15
-	xor	r12, r15
-	mov	r15, 26(sp)
-	mov	r7, r15
-	xor	r13, r15
-	mov	r15, 22(sp)
-	mov	r8, r15
-	xor	r10, r15
-	mov	r15, 8(sp)
+	rlc	r12
+	adc	r4
+	xor	r4, r6
+	mov	r6, 26(sp)
+	xor	r13, r7
+	mov	r7, 22(sp)
+	xor	r10, r8
+	mov	r8, 8(sp)
 	mov	r9, r13
-	xor	r11, r13
+	xor	r12, r13
 	; ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
 	mov	38(sp), r6
 	mov	r6, r11
@@ -1261,23 +1238,17 @@ isap_a_128a_P_permute:
 	xor	r9, r7
 	mov	r14, r8
 	xor	r10, r8
-	mov	r5, r9
-	mov	r14, r10
-	mov	r4, r14
-	mov	r6, r15
-	bit	#1, r9
-	rrc	r15
+	bit	#1, r5
+	rrc	r6
+	rrc	r4
 	rrc	r14
-	rrc	r10
-	rrc	r9
-	xor	r15, r11
-	xor	r9, r12
-	mov	r7, r15
-	xor	r10, r15
-	mov	r15, 10(sp)
-	mov	r8, r15
-	xor	r14, r15
-	mov	r15, 14(sp)
+	rrc	r5
+	xor	r6, r11
+	xor	r5, r12
+	xor	r14, r7
+	mov	r7, 10(sp)
+	xor	r4, r8
+	mov	r8, 14(sp)
 	; ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
 	mov	42(sp), r7
 	mov	r7, r8
@@ -1352,9 +1323,7 @@ isap_a_128a_P_permute:
 	mov	r15, 54(sp)
 	add	#1, 58(sp)
 	cmp	#16, 58(sp)
-	jc	.Lisap_a_128a_P_permute_near4
-	br	#.Lisap_a_128a_P_permute_loop1
-.Lisap_a_128a_P_permute_near4:
+	jnc	.Lisap_a_128a_P_permute_loop1
 .Lisap_a_128a_P_permute_done2:
 	; ascon_p.ae:54: s[0] = x0
 	mov	60(sp), r6
@@ -1382,7 +1351,7 @@ isap_a_128a_P_permute:
 	mov	r14, 32(r15)
 	mov	12(sp), 34(r15)
 	mov	28(sp), 36(r15)
-	mov	54(sp), 38(r15)
+	mov	54(sp), 38(r6)
 	add	#64, sp
 	popm.w	#7, r10
 	ret
@@ -1391,7 +1360,7 @@ isap_a_128a_P_permute:
 
 ; --- isap_a_128a_mac: isap_a_128a.mac
 ;     frame 124 bytes (10 spill slots, locals 104), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1062 bytes of code
+;     estimated 1046 bytes of code
 	.section .text.isap_a_128a_mac,"ax",@progbits
 	.local isap_a_128a_mac
 	.type isap_a_128a_mac, @function
@@ -1573,18 +1542,14 @@ isap_a_128a_mac:
 	clr	r11
 .Lisap_a_128a_mac_shend11:
 	; isap_a_128a.ae:75: s[0] = s[0] ^ load_be(x, off, rate, count) ^ pad(count)
-	mov	r4, r12
-	xor	r13, r12
-	mov	r5, r13
-	xor	r14, r13
-	mov	r6, r14
-	xor	r8, r14
-	mov	r7, r15
-	xor	r11, r15
-	mov	r12, 20(sp)
-	mov	r13, 22(sp)
-	mov	r14, 24(sp)
-	mov	r15, 26(sp)
+	xor	r13, r4
+	xor	r14, r5
+	xor	r8, r6
+	xor	r11, r7
+	mov	r4, 20(sp)
+	mov	r5, 22(sp)
+	mov	r6, 24(sp)
+	mov	r7, 26(sp)
 	; isap_a_128a.ae:76: P.permute(s, s_h)
 	mov	sp, r12
 	add	#20, r12
@@ -1735,18 +1700,14 @@ isap_a_128a_mac:
 	clr	r11
 .Lisap_a_128a_mac_shend23:
 	; isap_a_128a.ae:75: s[0] = s[0] ^ load_be(x, off, rate, count) ^ pad(count)
-	mov	r4, r12
-	xor	r13, r12
-	mov	r5, r13
-	xor	r14, r13
-	mov	r6, r14
-	xor	r8, r14
-	mov	r7, r15
-	xor	r11, r15
-	mov	r12, 20(sp)
-	mov	r13, 22(sp)
-	mov	r14, 24(sp)
-	mov	r15, 26(sp)
+	xor	r13, r4
+	xor	r14, r5
+	xor	r8, r6
+	xor	r11, r7
+	mov	r4, 20(sp)
+	mov	r5, 22(sp)
+	mov	r6, 24(sp)
+	mov	r7, 26(sp)
 	; isap_a_128a.ae:76: P.permute(s, s_h)
 	mov	sp, r12
 	add	#20, r12
@@ -1807,7 +1768,7 @@ isap_a_128a_mac:
 	mov	20(sp), 8(r15)
 	mov	22(sp), 10(r15)
 	mov	24(sp), 12(r15)
-	mov	26(sp), 14(r15)
+	mov	26(sp), 14(r14)
 	add	#124, sp
 	popm.w	#7, r10
 	ret
@@ -1816,7 +1777,7 @@ isap_a_128a_mac:
 
 ; --- isap_a_128a_rekey: isap_a_128a.rekey
 ;     frame 6 bytes (3 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 322 bytes of code
+;     estimated 310 bytes of code
 	.section .text.isap_a_128a_rekey,"ax",@progbits
 	.local isap_a_128a_rekey
 	.type isap_a_128a_rekey, @function
@@ -1897,22 +1858,16 @@ isap_a_128a_rekey:
 	; isap_a_128a.ae:63: y = y << 1
 	mov	2(sp), r11
 	mov	@sp, r12
-	mov	r6, r13
-	mov	r9, r14
-	mov	r10, r15
 	rla	r4
 	rlc	r5
 	rlc	r11
 	rlc	r12
 	rlc	r8
-	rlc	r13
-	rlc	r14
-	rlc	r15
+	rlc	r6
+	rlc	r9
+	rlc	r10
 	mov	r11, 2(sp)
 	mov	r12, 0(sp)
-	mov	r13, r6
-	mov	r14, r9
-	mov	r15, r10
 	dec	4(sp)
 	jnz	.Lisap_a_128a_rekey_loop1
 .Lisap_a_128a_rekey_done2:

@@ -57,7 +57,7 @@ norx32_4_1_key_setup:
 
 ; --- norx32_4_1_encrypt_with: norx32_4_1.encrypt_with
 ;     frame 258 bytes (57 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2600 bytes of code
+;     estimated 2570 bytes of code
 	.section .text.norx32_4_1_encrypt_with,"ax",@progbits
 	.global norx32_4_1_encrypt_with
 	.type norx32_4_1_encrypt_with, @function
@@ -93,7 +93,7 @@ norx32_4_1_encrypt_with:
 	mov	14(r15), 98(sp)
 	mov	sp, r12
 	add	#114, r12
-	mov	@r15, 178(sp)
+	mov	@r14, 178(sp)
 	mov	110(sp), 180(sp)
 	mov	108(sp), 182(sp)
 	mov	106(sp), 184(sp)
@@ -320,15 +320,14 @@ norx32_4_1_encrypt_with:
 	addc	r15, r11
 	addc	r14, r12
 	addc	#0, r13
-	mov	r9, r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
+	bit	#1, r9
+	rrc	r9
+	mov	r9, r15
 	and	#32768, r15
-	and	#32767, r14
+	and	#32767, r9
 	add	#0, r10
 	addc	r15, r11
-	addc	r14, r12
+	addc	r9, r12
 	addc	#0, r13
 	bit	#1, r12
 	rrc	r12
@@ -381,14 +380,13 @@ norx32_4_1_encrypt_with:
 	rrc	r13
 	mov	r13, r14
 	and	#65504, r14
-	mov	r10, r15
-	rlam.w	#4, r15
-	rlam.w	#1, r15
+	rlam.w	#4, r10
+	rlam.w	#1, r10
 	and	#31, r13
-	bis	r13, r15
+	bis	r13, r10
 	mov	r11, 58(sp)
 	add	r14, 58(sp)
-	addc	r15, r12
+	addc	r10, r12
 	; norx32_4_1.ae:138: count = if m - off < rate then m - off else rate
 	mov	90(sp), r13
 	mov	#0, r10
@@ -404,9 +402,8 @@ norx32_4_1_encrypt_with:
 	inc	r14
 	xor	#48, r13
 	and	r14, r13
-	mov	r13, r15
-	xor	#48, r15
-	mov	r15, 56(sp)
+	xor	#48, r13
+	mov	r13, 56(sp)
 	and	r14, r10
 	; norx32_4_1.ae:139: s[15] = s[15] ^ payload_tag
 	mov	174(sp), r15
@@ -485,36 +482,26 @@ norx32_4_1_encrypt_with:
 	xor	138(sp), 2(sp)
 	xor	140(sp), r15
 	mov	r15, 80(sp)
-	mov	r4, r15
-	xor	142(sp), r15
-	mov	r15, 78(sp)
-	mov	r5, r15
-	xor	144(sp), r15
-	mov	r15, 76(sp)
-	mov	r6, r15
-	xor	146(sp), r15
-	mov	r15, 74(sp)
-	mov	r7, r15
-	xor	148(sp), r15
-	mov	r15, 72(sp)
-	mov	r8, r15
-	xor	150(sp), r15
-	mov	r15, 70(sp)
-	mov	r9, r15
-	xor	152(sp), r15
-	mov	r15, 68(sp)
-	mov	r11, r15
-	xor	154(sp), r15
-	mov	r15, 66(sp)
-	mov	r12, r15
-	xor	156(sp), r15
-	mov	r15, 64(sp)
-	mov	r13, r15
-	xor	158(sp), r15
-	mov	r15, 62(sp)
-	mov	r14, r15
-	xor	160(sp), r15
-	mov	r15, 60(sp)
+	xor	142(sp), r4
+	mov	r4, 78(sp)
+	xor	144(sp), r5
+	mov	r5, 76(sp)
+	xor	146(sp), r6
+	mov	r6, 74(sp)
+	xor	148(sp), r7
+	mov	r7, 72(sp)
+	xor	150(sp), r8
+	mov	r8, 70(sp)
+	xor	152(sp), r9
+	mov	r9, 68(sp)
+	xor	154(sp), r11
+	mov	r11, 66(sp)
+	xor	156(sp), r12
+	mov	r12, 64(sp)
+	xor	158(sp), r13
+	mov	r13, 62(sp)
+	xor	160(sp), r14
+	mov	r14, 60(sp)
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	mov	56(sp), r13
 	cmp	#48, r13
@@ -524,20 +511,18 @@ norx32_4_1_encrypt_with:
 	adc	r15
 	xor	#1, r15
 	mov	r15, 52(sp)
-	mov	r13, r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r6
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	mov	r13, r6
 	and	#65528, r6
-	mov	r10, r15
-	rlam.w	#3, r15
-	and	#7, r14
-	bis	r14, r15
-	mov	r15, 54(sp)
+	rlam.w	#3, r10
+	and	#7, r13
+	bis	r13, r10
+	mov	r10, 54(sp)
 	mov	#1, 40(sp)
 	mov	#0, 36(sp)
 	mov	#0, 32(sp)
@@ -882,7 +867,7 @@ norx32_4_1_encrypt_with:
 
 ; --- norx32_4_1_decrypt_with: norx32_4_1.decrypt_with
 ;     frame 338 bytes (97 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3522 bytes of code
+;     estimated 3456 bytes of code
 	.section .text.norx32_4_1_decrypt_with,"ax",@progbits
 	.global norx32_4_1_decrypt_with
 	.type norx32_4_1_decrypt_with, @function
@@ -919,7 +904,7 @@ norx32_4_1_decrypt_with:
 	mov	14(r15), 174(sp)
 	mov	sp, r12
 	add	#194, r12
-	mov	@r15, 258(sp)
+	mov	@r14, 258(sp)
 	mov	186(sp), 260(sp)
 	mov	184(sp), 262(sp)
 	mov	182(sp), 264(sp)
@@ -1206,14 +1191,13 @@ norx32_4_1_decrypt_with:
 	rrc	r13
 	mov	r13, r14
 	and	#65504, r14
-	mov	r10, r15
-	rlam.w	#4, r15
-	rlam.w	#1, r15
+	rlam.w	#4, r10
+	rlam.w	#1, r10
 	and	#31, r13
-	bis	r13, r15
+	bis	r13, r10
 	mov	r12, 118(sp)
 	add	r14, 118(sp)
-	addc	r15, r11
+	addc	r10, r11
 	; norx32_4_1.ae:160: count = if m - off < rate then m - off else rate
 	mov	166(sp), r12
 	mov	#0, r13
@@ -1229,12 +1213,10 @@ norx32_4_1_decrypt_with:
 	inc	r14
 	xor	#48, r12
 	and	r14, r12
-	mov	r12, r15
-	xor	#48, r15
-	mov	r15, 104(sp)
-	mov	r13, r15
-	and	r14, r15
-	mov	r15, 154(sp)
+	xor	#48, r12
+	mov	r12, 104(sp)
+	and	r14, r13
+	mov	r13, 154(sp)
 	; norx32_4_1.ae:161: s[15] = s[15] ^ payload_tag
 	mov	254(sp), r15
 	xor	#2, r15
@@ -1310,40 +1292,29 @@ norx32_4_1_decrypt_with:
 	xor	214(sp), 36(sp)
 	xor	216(sp), r15
 	mov	r15, 30(sp)
-	mov	r4, r15
-	xor	218(sp), r15
-	mov	r15, 20(sp)
-	mov	r5, r15
-	xor	220(sp), r15
-	mov	r15, 8(sp)
-	mov	r6, r15
-	xor	222(sp), r15
-	mov	r15, 122(sp)
-	mov	r7, r15
-	xor	224(sp), r15
-	mov	r15, 128(sp)
-	mov	r8, r15
-	xor	226(sp), r15
-	mov	r15, 134(sp)
-	mov	r9, r15
-	xor	228(sp), r15
-	mov	r15, 136(sp)
-	mov	r10, r15
-	xor	230(sp), r15
-	mov	r15, 138(sp)
-	mov	r11, r15
-	xor	232(sp), r15
-	mov	r15, 140(sp)
-	mov	r12, r15
-	xor	234(sp), r15
-	mov	r15, 142(sp)
-	mov	r13, r15
-	xor	236(sp), r15
-	mov	r15, 144(sp)
+	xor	218(sp), r4
+	mov	r4, 20(sp)
+	xor	220(sp), r5
+	mov	r5, 8(sp)
+	xor	222(sp), r6
+	mov	r6, 122(sp)
+	xor	224(sp), r7
+	mov	r7, 128(sp)
+	xor	226(sp), r8
+	mov	r8, 134(sp)
+	xor	228(sp), r9
+	mov	r9, 136(sp)
+	xor	230(sp), r10
+	mov	r10, 138(sp)
+	xor	232(sp), r11
+	mov	r11, 140(sp)
+	xor	234(sp), r12
+	mov	r12, 142(sp)
+	xor	236(sp), r13
+	mov	r13, 144(sp)
 	xor	238(sp), 146(sp)
-	mov	r14, r15
-	xor	240(sp), r15
-	mov	r15, 148(sp)
+	xor	240(sp), r14
+	mov	r14, 148(sp)
 	; norx32_4_1.ae:45: return x & ~(~(0 as u384) << (8 * count))
 	mov	104(sp), r14
 	rla	r14
@@ -1640,33 +1611,24 @@ norx32_4_1_decrypt_with:
 	mov	192(sp), r15
 	xor	222(sp), r15
 	mov	r15, 132(sp)
-	mov	r6, r15
-	xor	224(sp), r15
-	mov	r15, 130(sp)
-	mov	r7, r15
-	xor	226(sp), r15
-	mov	r15, 126(sp)
-	mov	r8, r15
-	xor	228(sp), r15
-	mov	r15, 124(sp)
-	mov	r9, r15
-	xor	230(sp), r15
-	mov	r15, 120(sp)
-	mov	r10, r15
-	xor	232(sp), r15
-	mov	r15, 116(sp)
-	mov	r11, r15
-	xor	234(sp), r15
-	mov	r15, 114(sp)
-	mov	r12, r15
-	xor	236(sp), r15
-	mov	r15, 112(sp)
-	mov	r13, r15
-	xor	238(sp), r15
-	mov	r15, 110(sp)
-	mov	r14, r15
-	xor	240(sp), r15
-	mov	r15, 108(sp)
+	xor	224(sp), r6
+	mov	r6, 130(sp)
+	xor	226(sp), r7
+	mov	r7, 126(sp)
+	xor	228(sp), r8
+	mov	r8, 124(sp)
+	xor	230(sp), r9
+	mov	r9, 120(sp)
+	xor	232(sp), r10
+	mov	r10, 116(sp)
+	xor	234(sp), r11
+	mov	r11, 114(sp)
+	xor	236(sp), r12
+	mov	r12, 112(sp)
+	xor	238(sp), r13
+	mov	r13, 110(sp)
+	xor	240(sp), r14
+	mov	r14, 108(sp)
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	cmp	#48, 104(sp)
 	mov	154(sp), r15
@@ -1807,36 +1769,26 @@ norx32_4_1_decrypt_with:
 	and	r14, 6(sp)
 	and	r14, 2(sp)
 	and	r14, r15
-	mov	r15, 100(sp)
-	mov	r4, r15
-	and	r14, r15
-	mov	r15, 98(sp)
-	mov	r5, r15
-	and	r14, r15
-	mov	r15, 94(sp)
-	mov	r6, r15
-	and	r14, r15
-	mov	r15, 92(sp)
-	mov	r7, r15
-	and	r14, r15
-	mov	r15, 90(sp)
-	mov	r8, r15
-	and	r14, r15
-	mov	r15, 86(sp)
-	mov	r9, r15
-	and	r14, r15
-	mov	r15, 84(sp)
-	mov	r10, r15
-	and	r14, r15
-	mov	r15, 82(sp)
-	mov	r11, r15
-	and	r14, r15
-	mov	r15, 80(sp)
-	mov	r12, r15
-	and	r14, r15
-	mov	r15, 78(sp)
-	mov	r13, r15
-	and	r14, r15
+	and	r14, r4
+	mov	r4, 98(sp)
+	and	r14, r5
+	mov	r5, 94(sp)
+	and	r14, r6
+	mov	r6, 92(sp)
+	and	r14, r7
+	mov	r7, 90(sp)
+	and	r14, r8
+	mov	r8, 86(sp)
+	and	r14, r9
+	mov	r9, 84(sp)
+	and	r14, r10
+	mov	r10, 82(sp)
+	and	r14, r11
+	mov	r11, 80(sp)
+	and	r14, r12
+	mov	r12, 78(sp)
+	and	r14, r13
+	mov	r13, 76(sp)
 	and	r14, 52(sp)
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
 	xor	40(sp), 74(sp)
@@ -1852,7 +1804,7 @@ norx32_4_1_decrypt_with:
 	xor	6(sp), 36(sp)
 	xor	2(sp), 30(sp)
 	mov	20(sp), r4
-	xor	100(sp), r4
+	xor	r15, r4
 	mov	8(sp), r5
 	xor	98(sp), r5
 	mov	132(sp), r6
@@ -1872,7 +1824,7 @@ norx32_4_1_decrypt_with:
 	mov	112(sp), r13
 	xor	78(sp), r13
 	mov	110(sp), r14
-	xor	r15, r14
+	xor	76(sp), r14
 	mov	108(sp), r15
 	xor	52(sp), r15
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
@@ -1987,7 +1939,7 @@ norx32_4_1_decrypt_with:
 
 ; --- norx32_4_1_F_permute: norx32_4_1.F.permute
 ;     frame 114 bytes (57 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2790 bytes of code
+;     estimated 2700 bytes of code
 	.section .text.norx32_4_1_F_permute,"ax",@progbits
 	.local norx32_4_1_F_permute
 	.type norx32_4_1_F_permute, @function
@@ -1998,6 +1950,7 @@ norx32_4_1_F_permute:
 	mov	r12, 110(sp)
 	; norx_f.ae:72: @unroll(unroll)
 	mov	#4, 112(sp)
+	mov	r12, r14
 	mov	r12, r15
 	mov	@r15, r6
 	mov	2(r15), r7
@@ -2022,7 +1975,8 @@ norx32_4_1_F_permute:
 	mov	40(r15), 72(sp)
 	mov	42(r15), 68(sp)
 	mov	44(r15), 56(sp)
-	mov	46(r15), 46(sp)
+	mov	46(r14), 46(sp)
+	mov	r14, r5
 	mov	48(r15), r13
 	mov	50(r15), r14
 	mov	52(r15), 4(sp)
@@ -2030,7 +1984,7 @@ norx32_4_1_F_permute:
 	mov	56(r15), 108(sp)
 	mov	58(r15), 106(sp)
 	mov	60(r15), 64(sp)
-	mov	62(r15), 66(sp)
+	mov	62(r5), 66(sp)
 .Lnorx32_4_1_F_permute_loop1:
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r6, r5
@@ -2116,12 +2070,10 @@ norx32_4_1_F_permute:
 	rlam.w	#1, r9
 	and	#1, r15
 	bis	r15, r9
-	mov	r4, r15
-	xor	r6, r15
-	mov	r15, 42(sp)
-	mov	r8, r15
-	xor	r9, r15
-	mov	r15, 14(sp)
+	xor	r6, r4
+	mov	r4, 42(sp)
+	xor	r9, r8
+	mov	r8, 14(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
 	mov	42(sp), 80(sp)
 	xor	r7, 80(sp)
@@ -2145,15 +2097,13 @@ norx32_4_1_F_permute:
 	rlam.w	#1, r11
 	and	#1, r15
 	bis	r15, r11
-	mov	r8, r15
-	xor	r12, r15
-	mov	r15, 96(sp)
-	mov	r9, r15
-	xor	r11, r15
-	mov	r15, 92(sp)
+	xor	r12, r8
+	mov	r8, 96(sp)
+	xor	r11, r9
+	mov	r9, 92(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
-	xor	96(sp), r13
-	xor	r15, r14
+	xor	r8, r13
+	xor	r9, r14
 	mov	r13, 86(sp)
 	mov	r14, 100(sp)
 	rla	86(sp)
@@ -2169,17 +2119,16 @@ norx32_4_1_F_permute:
 	xor	r10, r13
 	mov	r15, r11
 	and	r5, r11
-	mov	r9, r12
-	and	r10, r12
+	and	r10, r9
 	rla	r11
 	adc	r11
 	mov	r11, r15
 	and	#65534, r15
-	rlam.w	#1, r12
+	rlam.w	#1, r9
 	and	#1, r11
-	bis	r11, r12
+	bis	r11, r9
 	xor	r15, r14
-	xor	r12, r13
+	xor	r9, r13
 	; norx_f.ae:29: d = (a ^ d) >>> r0
 	mov	r14, r11
 	xor	4(sp), r11
@@ -2201,18 +2150,17 @@ norx32_4_1_F_permute:
 	xor	r12, r6
 	mov	r15, r8
 	and	r11, r8
-	mov	r4, r9
-	and	r12, r9
+	and	r12, r4
 	rla	r8
 	adc	r8
 	mov	r8, r15
 	and	#65534, r15
-	rlam.w	#1, r9
+	rlam.w	#1, r4
 	and	#1, r8
-	bis	r8, r9
+	bis	r8, r4
 	xor	r15, r7
 	mov	r6, r8
-	xor	r9, r8
+	xor	r4, r8
 	; norx_f.ae:31: b = (b ^ c) >>> r1
 	mov	r5, r9
 	xor	r7, r9
@@ -2247,12 +2195,10 @@ norx32_4_1_F_permute:
 	rlam.w	#1, r13
 	and	#1, r15
 	bis	r15, r13
-	mov	r5, r15
-	xor	r14, r15
-	mov	r15, 54(sp)
-	mov	r6, r15
-	xor	r13, r15
-	mov	r15, 48(sp)
+	xor	r14, r5
+	mov	r5, 54(sp)
+	xor	r13, r6
+	mov	r6, 48(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
 	mov	54(sp), 78(sp)
 	xor	r11, 78(sp)
@@ -2265,29 +2211,24 @@ norx32_4_1_F_permute:
 	mov	r8, r12
 	mov	78(sp), r6
 	xor	r6, r12
-	mov	r7, r15
-	and	r14, r15
-	mov	r8, r13
-	and	r6, r13
-	rla	r15
-	adc	r15
-	mov	r15, r14
+	and	r14, r7
+	and	r6, r8
+	rla	r7
+	adc	r7
+	mov	r7, r14
 	and	#65534, r14
-	rlam.w	#1, r13
-	and	#1, r15
-	bis	r15, r13
-	mov	r11, r15
-	xor	r14, r15
-	mov	r15, 94(sp)
-	mov	r12, r15
-	xor	r13, r15
-	mov	r15, 90(sp)
+	rlam.w	#1, r8
+	and	#1, r7
+	bis	r7, r8
+	xor	r14, r11
+	mov	r11, 94(sp)
+	xor	r8, r12
+	mov	r12, 90(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
 	mov	r10, r13
-	xor	94(sp), r13
-	mov	r9, r15
-	xor	90(sp), r15
-	mov	r15, 30(sp)
+	xor	r11, r13
+	xor	r12, r9
+	mov	r9, 30(sp)
 	rla	r13
 	rlc	30(sp)
 	adc	r13
@@ -2302,17 +2243,16 @@ norx32_4_1_F_permute:
 	xor	r4, r14
 	mov	r12, r10
 	and	r5, r10
-	mov	r9, r11
-	and	r4, r11
+	and	r4, r9
 	rla	r10
 	adc	r10
 	mov	r10, r12
 	and	#65534, r12
-	rlam.w	#1, r11
+	rlam.w	#1, r9
 	and	#1, r10
-	bis	r10, r11
+	bis	r10, r9
 	xor	r12, r15
-	xor	r11, r14
+	xor	r9, r14
 	; norx_f.ae:29: d = (a ^ d) >>> r0
 	mov	r15, r11
 	xor	108(sp), r11
@@ -2378,12 +2318,10 @@ norx32_4_1_F_permute:
 	rlam.w	#1, r14
 	and	#1, r15
 	bis	r15, r14
-	mov	r4, r15
-	xor	r12, r15
-	mov	r15, 62(sp)
-	mov	r5, r15
-	xor	r14, r15
-	mov	r15, 60(sp)
+	xor	r12, r4
+	mov	r4, 62(sp)
+	xor	r14, r5
+	mov	r5, 60(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
 	mov	62(sp), 84(sp)
 	xor	r11, 84(sp)
@@ -2396,27 +2334,23 @@ norx32_4_1_F_permute:
 	mov	r7, r11
 	mov	84(sp), r5
 	xor	r5, r11
-	mov	r6, r12
-	and	r15, r12
-	mov	r7, r14
-	and	r5, r14
-	rla	r12
-	adc	r12
-	mov	r12, r15
+	and	r15, r6
+	and	r5, r7
+	rla	r6
+	adc	r6
+	mov	r6, r15
 	and	#65534, r15
-	rlam.w	#1, r14
-	and	#1, r12
-	bis	r12, r14
+	rlam.w	#1, r7
+	and	#1, r6
+	bis	r6, r7
 	xor	r15, r10
 	mov	r11, r12
-	xor	r14, r12
+	xor	r7, r12
 	; norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r8, r14
-	xor	r10, r14
-	mov	r9, r15
-	xor	r12, r15
-	mov	r14, 24(sp)
-	mov	r15, 36(sp)
+	xor	r10, r8
+	xor	r12, r9
+	mov	r8, 24(sp)
+	mov	r9, 36(sp)
 	rla	24(sp)
 	rlc	36(sp)
 	adc	24(sp)
@@ -2431,17 +2365,16 @@ norx32_4_1_F_permute:
 	xor	r7, r9
 	mov	r15, r11
 	and	r14, r11
-	mov	r8, r14
-	and	r7, r14
+	and	r7, r8
 	rla	r11
 	adc	r11
 	mov	r11, r15
 	and	#65534, r15
-	rlam.w	#1, r14
+	rlam.w	#1, r8
 	and	#1, r11
-	bis	r11, r14
+	bis	r11, r8
 	xor	r15, r4
-	xor	r14, r9
+	xor	r8, r9
 	; norx_f.ae:29: d = (a ^ d) >>> r0
 	mov	r4, r14
 	xor	64(sp), r14
@@ -2662,15 +2595,13 @@ norx32_4_1_F_permute:
 	rlam.w	#1, r10
 	and	#1, r15
 	bis	r15, r10
-	mov	r8, r15
-	xor	r12, r15
-	mov	r15, 72(sp)
-	mov	r9, r15
-	xor	r10, r15
-	mov	r15, 68(sp)
+	xor	r12, r8
+	mov	r8, 72(sp)
+	xor	r10, r9
+	mov	r9, 68(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
-	xor	72(sp), r13
-	xor	r15, r14
+	xor	r8, r13
+	xor	r9, r14
 	mov	r13, 26(sp)
 	mov	r14, 88(sp)
 	rla	26(sp)
@@ -2687,17 +2618,16 @@ norx32_4_1_F_permute:
 	xor	r8, r14
 	mov	r13, r10
 	and	r4, r10
-	mov	r9, r12
-	and	r8, r12
+	and	r8, r9
 	rla	r10
 	adc	r10
 	mov	r10, r13
 	and	#65534, r13
-	rlam.w	#1, r12
+	rlam.w	#1, r9
 	and	#1, r10
-	bis	r10, r12
+	bis	r10, r9
 	xor	r13, r15
-	xor	r12, r14
+	xor	r9, r14
 	; norx_f.ae:29: d = (a ^ d) >>> r0
 	mov	r15, r12
 	xor	76(sp), r12
@@ -2765,12 +2695,10 @@ norx32_4_1_F_permute:
 	rlam.w	#1, r14
 	and	#1, r15
 	bis	r15, r14
-	mov	r4, r15
-	xor	r6, r15
-	mov	r15, 52(sp)
-	mov	r5, r15
-	xor	r14, r15
-	mov	r15, 50(sp)
+	xor	r6, r4
+	mov	r4, 52(sp)
+	xor	r14, r5
+	mov	r5, 50(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
 	mov	52(sp), 40(sp)
 	xor	r12, 40(sp)
@@ -2783,29 +2711,24 @@ norx32_4_1_F_permute:
 	mov	r13, r12
 	mov	40(sp), r6
 	xor	r6, r12
-	mov	r7, r15
-	and	r14, r15
+	and	r14, r7
 	and	r6, r13
-	rla	r15
-	adc	r15
-	mov	r15, r14
+	rla	r7
+	adc	r7
+	mov	r7, r14
 	and	#65534, r14
 	rlam.w	#1, r13
-	and	#1, r15
-	bis	r15, r13
-	mov	r10, r15
-	xor	r14, r15
-	mov	r15, 56(sp)
-	mov	r12, r15
-	xor	r13, r15
-	mov	r15, 46(sp)
+	and	#1, r7
+	bis	r7, r13
+	xor	r14, r10
+	mov	r10, 56(sp)
+	xor	r13, r12
+	mov	r12, 46(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r8, r14
-	xor	56(sp), r14
-	mov	r9, r15
-	xor	46(sp), r15
-	mov	r14, 8(sp)
-	mov	r15, 58(sp)
+	xor	r10, r8
+	xor	r12, r9
+	mov	r8, 8(sp)
+	mov	r9, 58(sp)
 	rla	8(sp)
 	rlc	58(sp)
 	adc	8(sp)
@@ -2819,17 +2742,16 @@ norx32_4_1_F_permute:
 	xor	r5, r13
 	mov	r15, r10
 	and	r11, r10
-	mov	r9, r12
-	and	r5, r12
+	and	r5, r9
 	rla	r10
 	adc	r10
 	mov	r10, r15
 	and	#65534, r15
-	rlam.w	#1, r12
+	rlam.w	#1, r9
 	and	#1, r10
-	bis	r10, r12
+	bis	r10, r9
 	xor	r15, r14
-	xor	r12, r13
+	xor	r9, r13
 	; norx_f.ae:29: d = (a ^ d) >>> r0
 	mov	r14, r6
 	xor	74(sp), r6
@@ -2851,17 +2773,16 @@ norx32_4_1_F_permute:
 	xor	r12, r8
 	mov	r15, r9
 	and	r6, r9
-	mov	r4, r10
-	and	r12, r10
+	and	r12, r4
 	rla	r9
 	adc	r9
 	mov	r9, r15
 	and	#65534, r15
-	rlam.w	#1, r10
+	rlam.w	#1, r4
 	and	#1, r9
-	bis	r9, r10
+	bis	r9, r4
 	xor	r15, r7
-	xor	r10, r8
+	xor	r4, r8
 	; norx_f.ae:31: b = (b ^ c) >>> r1
 	mov	r11, r10
 	xor	r7, r10
@@ -2897,12 +2818,10 @@ norx32_4_1_F_permute:
 	rlam.w	#1, r13
 	and	#1, r15
 	bis	r15, r13
-	mov	r5, r15
-	xor	r14, r15
-	mov	r15, 20(sp)
-	mov	r11, r15
-	xor	r13, r15
-	mov	r15, 16(sp)
+	xor	r14, r5
+	mov	r5, 20(sp)
+	xor	r13, r11
+	mov	r11, 16(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
 	mov	20(sp), 12(sp)
 	xor	r6, 12(sp)
@@ -2915,29 +2834,24 @@ norx32_4_1_F_permute:
 	mov	r8, r12
 	mov	12(sp), r6
 	xor	r6, r12
-	mov	r7, r15
-	and	r14, r15
-	mov	r8, r13
-	and	r6, r13
-	rla	r15
-	adc	r15
-	mov	r15, r14
+	and	r14, r7
+	and	r6, r8
+	rla	r7
+	adc	r7
+	mov	r7, r14
 	and	#65534, r14
-	rlam.w	#1, r13
-	and	#1, r15
-	bis	r15, r13
-	mov	r11, r15
-	xor	r14, r15
-	mov	r15, 22(sp)
-	mov	r12, r15
-	xor	r13, r15
-	mov	r15, 28(sp)
+	rlam.w	#1, r8
+	and	#1, r7
+	bis	r7, r8
+	xor	r14, r11
+	mov	r11, 22(sp)
+	xor	r8, r12
+	mov	r12, 28(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
 	mov	r9, r12
-	xor	22(sp), r12
-	mov	r10, r15
-	xor	28(sp), r15
-	mov	r15, 34(sp)
+	xor	r11, r12
+	xor	28(sp), r10
+	mov	r10, 34(sp)
 	rla	r12
 	rlc	34(sp)
 	adc	r12
@@ -2952,17 +2866,16 @@ norx32_4_1_F_permute:
 	xor	r4, r15
 	mov	r14, r10
 	and	r5, r10
-	mov	r9, r11
-	and	r4, r11
+	and	r4, r9
 	rla	r10
 	adc	r10
 	mov	r10, r14
 	and	#65534, r14
-	rlam.w	#1, r11
+	rlam.w	#1, r9
 	and	#1, r10
-	bis	r10, r11
+	bis	r10, r9
 	xor	r14, r13
-	xor	r11, r15
+	xor	r9, r15
 	; norx_f.ae:29: d = (a ^ d) >>> r0
 	mov	r13, r6
 	xor	82(sp), r6
@@ -3118,8 +3031,9 @@ norx32_4_1_F_permute:
 	mov	68(sp), 42(r15)
 	; norx_f.ae:88: s[11] = s11
 	mov	56(sp), 44(r15)
-	mov	46(sp), 46(r15)
+	mov	46(sp), 46(r5)
 	; norx_f.ae:89: s[12] = s12
+	mov	r5, r12
 	mov	r13, 48(r15)
 	mov	r14, 50(r15)
 	; norx_f.ae:90: s[13] = s13
@@ -3130,7 +3044,7 @@ norx32_4_1_F_permute:
 	mov	106(sp), 58(r15)
 	; norx_f.ae:92: s[15] = s15
 	mov	64(sp), 60(r15)
-	mov	66(sp), 62(r15)
+	mov	66(sp), 62(r12)
 	add	#114, sp
 	popm.w	#7, r10
 	ret
@@ -3139,7 +3053,7 @@ norx32_4_1_F_permute:
 
 ; --- norx32_4_1_absorb_header: norx32_4_1.absorb_header
 ;     frame 160 bytes (56 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1974 bytes of code
+;     estimated 1934 bytes of code
 	.section .text.norx32_4_1_absorb_header,"ax",@progbits
 	.local norx32_4_1_absorb_header
 	.type norx32_4_1_absorb_header, @function
@@ -3358,15 +3272,14 @@ norx32_4_1_absorb_header:
 	addc	r15, r11
 	addc	r14, r12
 	addc	#0, r13
-	mov	r8, r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
+	bit	#1, r8
+	rrc	r8
+	mov	r8, r15
 	and	#32768, r15
-	and	#32767, r14
+	and	#32767, r8
 	add	#0, r9
 	addc	r15, r11
-	addc	r14, r12
+	addc	r8, r12
 	addc	#0, r13
 	bit	#1, r12
 	rrc	r12
@@ -3419,13 +3332,12 @@ norx32_4_1_absorb_header:
 	rrc	r13
 	mov	r13, r14
 	and	#65504, r14
-	mov	r11, r15
-	rlam.w	#4, r15
-	rlam.w	#1, r15
+	rlam.w	#4, r11
+	rlam.w	#1, r11
 	and	#31, r13
-	bis	r13, r15
+	bis	r13, r11
 	add	r14, r7
-	addc	r15, r12
+	addc	r11, r12
 	; norx32_4_1.ae:99: count = if n - off < rate then n - off else rate
 	mov	108(sp), r8
 	mov	#0, r9
@@ -3521,30 +3433,22 @@ norx32_4_1_absorb_header:
 	xor	28(r10), 60(sp)
 	xor	30(r10), r15
 	mov	r15, 98(sp)
-	mov	r4, r15
-	xor	32(r10), r15
-	mov	r15, 96(sp)
-	mov	r5, r15
-	xor	34(r10), r15
-	mov	r15, 94(sp)
-	mov	r6, r15
-	xor	36(r10), r15
-	mov	r15, 92(sp)
-	mov	r7, r15
-	xor	38(r10), r15
-	mov	r15, 90(sp)
-	mov	r11, r15
-	xor	40(r10), r15
-	mov	r15, 88(sp)
-	mov	r12, r15
-	xor	42(r10), r15
-	mov	r15, 86(sp)
-	mov	r13, r15
-	xor	44(r10), r15
-	mov	r15, 84(sp)
-	mov	r14, r15
-	xor	46(r10), r15
-	mov	r15, 82(sp)
+	xor	32(r10), r4
+	mov	r4, 96(sp)
+	xor	34(r10), r5
+	mov	r5, 94(sp)
+	xor	36(r10), r6
+	mov	r6, 92(sp)
+	xor	38(r10), r7
+	mov	r7, 90(sp)
+	xor	40(r10), r11
+	mov	r11, 88(sp)
+	xor	42(r10), r12
+	mov	r12, 86(sp)
+	xor	44(r10), r13
+	mov	r13, 84(sp)
+	xor	46(r10), r14
+	mov	r14, 82(sp)
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	cmp	#48, r8
 	mov	r9, r15
@@ -3561,11 +3465,10 @@ norx32_4_1_absorb_header:
 	adc	r8
 	mov	r8, r14
 	and	#65528, r14
-	mov	r9, r15
-	rlam.w	#3, r15
+	rlam.w	#3, r9
 	and	#7, r8
-	bis	r8, r15
-	mov	r15, 64(sp)
+	bis	r8, r9
+	mov	r9, 64(sp)
 	mov	#1, 30(sp)
 	mov	#0, 26(sp)
 	mov	#0, 24(sp)
@@ -3698,33 +3601,24 @@ norx32_4_1_absorb_header:
 	and	r14, 2(sp)
 	and	r14, 0(sp)
 	and	r14, r15
-	mov	r15, 80(sp)
-	mov	r4, r15
-	and	r14, r15
-	mov	r15, 78(sp)
-	mov	r5, r15
-	and	r14, r15
-	mov	r15, 76(sp)
-	mov	r6, r15
-	and	r14, r15
-	mov	r15, 74(sp)
-	mov	r7, r15
-	and	r14, r15
-	mov	r15, 72(sp)
-	mov	r8, r15
-	and	r14, r15
-	mov	r15, 70(sp)
-	mov	r9, r15
-	and	r14, r15
-	mov	r15, 66(sp)
-	mov	r11, r15
-	and	r14, r15
-	mov	r15, 62(sp)
-	mov	r12, r15
-	and	r14, r15
-	mov	r15, 58(sp)
-	mov	r13, r15
-	and	r14, r15
+	and	r14, r4
+	mov	r4, 78(sp)
+	and	r14, r5
+	mov	r5, 76(sp)
+	and	r14, r6
+	mov	r6, 74(sp)
+	and	r14, r7
+	mov	r7, 72(sp)
+	and	r14, r8
+	mov	r8, 70(sp)
+	and	r14, r9
+	mov	r9, 66(sp)
+	and	r14, r11
+	mov	r11, 62(sp)
+	and	r14, r12
+	mov	r12, 58(sp)
+	and	r14, r13
+	mov	r13, 56(sp)
 	and	r14, 36(sp)
 	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
 	xor	30(sp), 54(sp)
@@ -3741,7 +3635,7 @@ norx32_4_1_absorb_header:
 	xor	2(sp), 22(sp)
 	xor	@sp, 16(sp)
 	mov	68(sp), r4
-	xor	80(sp), r4
+	xor	r15, r4
 	mov	60(sp), r5
 	xor	78(sp), r5
 	mov	98(sp), r6
@@ -3759,7 +3653,7 @@ norx32_4_1_absorb_header:
 	mov	86(sp), r13
 	xor	58(sp), r13
 	mov	84(sp), r14
-	xor	r15, r14
+	xor	56(sp), r14
 	mov	82(sp), r15
 	xor	36(sp), r15
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]

@@ -183,7 +183,7 @@ norx_f_g:
 
 ; --- norx_f_f: norx_f.f
 ;     frame 150 bytes (75 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2854 bytes of code
+;     estimated 2748 bytes of code
 	.section .text.norx_f_f,"ax",@progbits
 	.global norx_f_f
 	.type norx_f_f, @function
@@ -200,7 +200,7 @@ norx_f_f:
 	mov	172(sp), 48(sp)
 	mov	174(sp), r11
 	mov	176(sp), 14(sp)
-	mov	178(sp), 52(sp)
+	mov	178(sp), 50(sp)
 	mov	180(sp), 88(sp)
 	mov	182(sp), r8
 	mov	184(sp), 12(sp)
@@ -223,560 +223,508 @@ norx_f_f:
 	mov	218(sp), 120(sp)
 	mov	220(sp), 118(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	@r12, r6
-	xor	@r15, r6
-	mov	@r12, r10
-	and	@r15, r10
+	mov	@r12, r5
+	xor	@r15, r5
 	mov	2(r12), r7
 	xor	2(r15), r7
-	mov	2(r12), r9
-	and	2(r15), r9
-	rla	r10
-	adc	r10
-	mov	r10, r12
+	mov	@r12, r9
+	and	@r15, r9
+	mov	2(r12), r10
+	and	2(r15), r10
+	rla	r9
+	adc	r9
+	mov	r9, r12
 	and	#65534, r12
-	rlam.w	#1, r9
-	and	#1, r10
-	bis	r10, r9
-	mov	r6, r10
-	xor	r12, r10
-	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r10, r5
-	xor	@r8+, r5
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	rlam.w	#1, r10
+	and	#1, r9
+	bis	r9, r10
+	xor	r12, r5
 	mov	r7, r12
-	xor	r9, r12
+	xor	r10, r12
 	; norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	r5, r10
+	xor	@r8+, r10
 	mov	r12, r9
 	xor	@r8+, r9
 	swpb	r9
-	mov	r9, r8
-	swpb	r5
-	xor.b	r5, r8
-	xor	r5, r8
-	xor.b	r9, r5
-	xor	r9, r5
+	mov	r9, r7
+	swpb	r10
+	xor.b	r10, r7
+	xor	r10, r7
+	xor.b	r9, r10
+	xor	r9, r10
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r6
+	mov	r10, r6
 	xor	@r11, r6
-	mov	r5, r9
-	and	@r11, r9
-	mov	r8, r4
+	mov	r7, r4
 	xor	2(r11), r4
-	mov	r8, r7
-	and	2(r11), r7
-	mov	r9, r11
+	mov	r10, r8
+	and	@r11, r8
+	mov	r7, r9
+	and	2(r11), r9
+	mov	r8, r11
 	rla	r11
 	adc	r11
-	mov	r11, r9
-	and	#65534, r9
-	rlam.w	#1, r7
+	mov	r11, r8
+	and	#65534, r8
+	rlam.w	#1, r9
 	and	#1, r11
-	bis	r11, r7
-	xor	r9, r6
+	bis	r11, r9
+	xor	r8, r6
+	mov	r4, r11
+	xor	r9, r11
 	; norx_f.ae:31: b = (b ^ c) >>> r1
 	mov	r6, r9
 	xor	@r15, r9
+	mov	r11, r8
+	xor	2(r15), r8
+	rla	r8
+	rlc	r9
+	adc	r8
+	rla	r8
+	rlc	r9
+	adc	r8
+	rla	r8
+	rlc	r9
+	adc	r8
+	rla	r8
+	rlc	r9
+	adc	r8
+	rla	r8
+	rlc	r9
+	adc	r8
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r11
-	xor	r7, r11
-	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r11, r7
-	xor	2(r15), r7
-	rla	r7
-	rlc	r9
-	adc	r7
-	rla	r7
-	rlc	r9
-	adc	r7
-	rla	r7
-	rlc	r9
-	adc	r7
-	rla	r7
-	rlc	r9
-	adc	r7
-	rla	r7
-	rlc	r9
-	adc	r7
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r10, r15
-	xor	r7, r15
+	mov	r5, r15
+	xor	r8, r15
 	mov	r15, 2(sp)
-	mov	r10, r15
-	and	r7, r15
 	mov	r12, r4
 	xor	r9, r4
+	mov	r5, r15
+	and	r8, r15
 	and	r9, r12
 	rla	r15
 	adc	r15
-	mov	r15, r10
-	and	#65534, r10
+	mov	r15, r5
+	and	#65534, r5
 	rlam.w	#1, r12
 	and	#1, r15
 	bis	r15, r12
-	xor	r10, 2(sp)
+	xor	r5, 2(sp)
+	xor	r12, r4
+	mov	r4, 68(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	2(sp), 96(sp)
-	xor	r5, 96(sp)
+	mov	2(sp), 94(sp)
+	xor	r10, 94(sp)
+	mov	68(sp), 92(sp)
+	xor	r7, 92(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r15
-	xor	r12, r15
-	mov	r15, 66(sp)
-	; norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	66(sp), 92(sp)
-	xor	r8, 92(sp)
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r8
+	mov	r6, r7
 	mov	92(sp), r12
-	xor	r12, r8
-	mov	r6, r15
-	and	r12, r15
+	xor	r12, r7
 	mov	r11, r10
-	mov	96(sp), r12
-	xor	r12, r10
-	and	r12, r11
-	rla	r15
-	adc	r15
-	mov	r15, r12
+	mov	94(sp), r5
+	xor	r5, r10
+	and	r12, r6
+	and	r5, r11
+	rla	r6
+	adc	r6
+	mov	r6, r12
 	and	#65534, r12
 	rlam.w	#1, r11
-	and	#1, r15
-	bis	r15, r11
-	mov	r8, r15
-	xor	r12, r15
-	mov	r15, 110(sp)
+	and	#1, r6
+	bis	r6, r11
+	xor	r12, r7
+	mov	r7, 110(sp)
+	xor	r11, r10
+	mov	r10, 108(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r7, r12
-	xor	r15, r12
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r10, r15
-	xor	r11, r15
-	mov	r15, 108(sp)
-	; norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r9, r15
-	xor	108(sp), r15
-	mov	r12, 104(sp)
-	mov	r15, 116(sp)
+	xor	r7, r8
+	xor	r10, r9
+	mov	r8, 104(sp)
+	mov	r9, 116(sp)
 	rla	104(sp)
 	rlc	116(sp)
 	adc	104(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	20(sp), r11
-	mov	r11, r15
+	mov	20(sp), r12
+	mov	r12, r15
 	mov	@r15, r9
 	xor	@r13, r9
-	mov	@r15, r12
-	and	@r13, r12
-	mov	2(r15), r8
-	xor	2(r13), r8
-	mov	2(r15), r11
-	and	2(r13), r11
-	rla	r12
-	adc	r12
-	mov	r12, r15
+	mov	2(r15), r10
+	xor	2(r13), r10
+	mov	@r15, r11
+	and	@r13, r11
+	mov	2(r12), r12
+	and	2(r13), r12
+	rla	r11
+	adc	r11
+	mov	r11, r15
 	and	#65534, r15
-	rlam.w	#1, r11
-	and	#1, r12
-	bis	r12, r11
+	rlam.w	#1, r12
+	and	#1, r11
+	bis	r11, r12
 	xor	r15, r9
+	xor	r12, r10
 	; norx_f.ae:29: d = (a ^ d) >>> r0
 	mov	r9, r12
 	mov	12(sp), r15
 	xor	@r15+, r12
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	xor	r11, r8
-	; norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	r10, r8
+	xor	@r15+, r8
+	swpb	r8
 	mov	r8, r11
-	xor	@r15+, r11
-	swpb	r11
-	mov	r11, r10
 	swpb	r12
-	xor.b	r12, r10
-	xor	r12, r10
-	xor.b	r11, r12
-	xor	r11, r12
+	xor.b	r12, r11
+	xor	r12, r11
+	xor.b	r8, r12
+	xor	r8, r12
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r12, r5
-	mov	14(sp), r7
-	mov	r7, r15
-	xor	@r15, r5
-	mov	r12, r11
-	and	@r15, r11
-	mov	r10, r6
-	xor	2(r15), r6
-	mov	r10, r4
-	and	2(r15), r4
-	rla	r11
-	adc	r11
-	mov	r11, r7
-	and	#65534, r7
-	rlam.w	#1, r4
-	and	#1, r11
+	mov	14(sp), r4
 	mov	r4, r15
-	bis	r11, r15
-	xor	r7, r5
+	xor	@r15, r5
+	mov	r11, r6
+	xor	2(r15), r6
+	mov	r12, r7
+	and	@r15, r7
+	mov	r11, r8
+	and	2(r4), r8
+	rla	r7
+	adc	r7
+	mov	r7, r15
+	and	#65534, r15
+	rlam.w	#1, r8
+	and	#1, r7
+	bis	r7, r8
+	xor	r15, r5
+	xor	r8, r6
 	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r5, r11
-	xor	@r13, r11
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	xor	r15, r6
-	; norx_f.ae:31: b = (b ^ c) >>> r1
+	mov	r5, r8
+	xor	@r13, r8
 	mov	r6, r7
 	xor	2(r13), r7
 	rla	r7
-	rlc	r11
+	rlc	r8
 	adc	r7
 	rla	r7
-	rlc	r11
+	rlc	r8
 	adc	r7
 	rla	r7
-	rlc	r11
+	rlc	r8
 	adc	r7
 	rla	r7
-	rlc	r11
+	rlc	r8
 	adc	r7
 	rla	r7
-	rlc	r11
+	rlc	r8
 	adc	r7
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r9, r15
 	xor	r7, r15
-	mov	r9, r4
-	and	r7, r4
-	mov	r8, r9
-	xor	r11, r9
-	mov	r8, r13
-	and	r11, r13
-	rla	r4
-	adc	r4
-	mov	r4, r8
-	and	#65534, r8
+	mov	r10, r4
+	xor	r8, r4
+	and	r7, r9
+	mov	r10, r13
+	and	r8, r13
+	rla	r9
+	adc	r9
+	mov	r9, r10
+	and	#65534, r10
 	rlam.w	#1, r13
-	and	#1, r4
-	bis	r4, r13
-	xor	r8, r15
-	mov	r15, 64(sp)
+	and	#1, r9
+	bis	r9, r13
+	xor	r10, r15
+	mov	r15, 62(sp)
+	xor	r13, r4
+	mov	r4, 58(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	64(sp), 100(sp)
-	xor	r12, 100(sp)
+	mov	62(sp), 98(sp)
+	xor	r12, 98(sp)
+	mov	58(sp), 96(sp)
+	xor	r11, 96(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r9, r15
-	xor	r13, r15
-	mov	r15, 58(sp)
-	; norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	58(sp), 94(sp)
-	xor	r10, 94(sp)
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r9
-	mov	94(sp), r13
-	xor	r13, r9
-	mov	r5, r15
-	and	r13, r15
-	mov	r6, r10
-	mov	100(sp), r13
+	mov	r5, r10
+	mov	96(sp), r13
 	xor	r13, r10
-	mov	r6, r12
-	and	r13, r12
-	rla	r15
-	adc	r15
-	mov	r15, r13
+	mov	r6, r11
+	mov	98(sp), r9
+	xor	r9, r11
+	and	r13, r5
+	and	r9, r6
+	rla	r5
+	adc	r5
+	mov	r5, r13
 	and	#65534, r13
-	rlam.w	#1, r12
-	and	#1, r15
-	bis	r15, r12
-	mov	r9, r15
-	xor	r13, r15
-	mov	r15, 114(sp)
+	rlam.w	#1, r6
+	and	#1, r5
+	bis	r5, r6
+	xor	r13, r10
+	mov	r10, 114(sp)
+	xor	r6, r11
+	mov	r11, 112(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
 	mov	r7, r13
-	xor	r15, r13
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r10, r15
-	xor	r12, r15
-	mov	r15, 112(sp)
-	; norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r11, r15
-	xor	112(sp), r15
-	mov	r15, 34(sp)
+	xor	r10, r13
+	xor	r11, r8
+	mov	r8, 34(sp)
 	rla	r13
 	rlc	34(sp)
 	adc	r13
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	38(sp), r11
-	mov	r11, r15
+	mov	38(sp), r12
+	mov	r12, r15
 	mov	@r15, r9
 	xor	@r14, r9
-	mov	@r15, r12
-	and	@r14, r12
-	mov	2(r15), r8
-	xor	2(r14), r8
-	mov	2(r15), r11
-	and	2(r14), r11
-	rla	r12
-	adc	r12
-	mov	r12, r15
+	mov	2(r15), r10
+	xor	2(r14), r10
+	mov	@r15, r11
+	and	@r14, r11
+	mov	2(r12), r12
+	and	2(r14), r12
+	rla	r11
+	adc	r11
+	mov	r11, r15
 	and	#65534, r15
-	rlam.w	#1, r11
-	and	#1, r12
-	bis	r12, r11
+	rlam.w	#1, r12
+	and	#1, r11
+	bis	r11, r12
 	xor	r15, r9
+	xor	r12, r10
 	; norx_f.ae:29: d = (a ^ d) >>> r0
 	mov	r9, r12
 	mov	40(sp), r15
 	xor	@r15+, r12
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	xor	r11, r8
-	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r8, r10
-	xor	@r15+, r10
-	swpb	r10
-	mov	r10, r11
+	mov	r10, r8
+	xor	@r15+, r8
+	swpb	r8
+	mov	r8, r11
 	swpb	r12
 	xor.b	r12, r11
 	xor	r12, r11
-	xor.b	r10, r12
-	xor	r10, r12
+	xor.b	r8, r12
+	xor	r8, r12
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r12, r5
-	mov	52(sp), r7
-	mov	r7, r15
+	mov	50(sp), r4
+	mov	r4, r15
 	xor	@r15, r5
-	mov	r12, r10
-	and	@r15, r10
 	mov	r11, r6
 	xor	2(r15), r6
-	mov	r11, r4
-	and	2(r15), r4
-	rla	r10
-	adc	r10
-	mov	r10, r7
-	and	#65534, r7
-	rlam.w	#1, r4
-	and	#1, r10
-	mov	r4, r15
-	bis	r10, r15
-	xor	r7, r5
+	mov	r12, r7
+	and	@r15, r7
+	mov	r11, r8
+	and	2(r4), r8
+	rla	r7
+	adc	r7
+	mov	r7, r15
+	and	#65534, r15
+	rlam.w	#1, r8
+	and	#1, r7
+	bis	r7, r8
+	xor	r15, r5
+	xor	r8, r6
 	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r5, r10
-	xor	@r14, r10
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	xor	r15, r6
-	; norx_f.ae:31: b = (b ^ c) >>> r1
+	mov	r5, r8
+	xor	@r14, r8
 	mov	r6, r7
 	xor	2(r14), r7
 	rla	r7
-	rlc	r10
+	rlc	r8
 	adc	r7
 	rla	r7
-	rlc	r10
+	rlc	r8
 	adc	r7
 	rla	r7
-	rlc	r10
+	rlc	r8
 	adc	r7
 	rla	r7
-	rlc	r10
+	rlc	r8
 	adc	r7
 	rla	r7
-	rlc	r10
+	rlc	r8
 	adc	r7
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r9, r15
 	xor	r7, r15
-	mov	r9, r4
-	and	r7, r4
-	mov	r8, r9
-	xor	r10, r9
-	mov	r8, r14
-	and	r10, r14
-	rla	r4
-	adc	r4
-	mov	r4, r8
-	and	#65534, r8
+	mov	r10, r4
+	xor	r8, r4
+	and	r7, r9
+	mov	r10, r14
+	and	r8, r14
+	rla	r9
+	adc	r9
+	mov	r9, r10
+	and	#65534, r10
 	rlam.w	#1, r14
-	and	#1, r4
-	bis	r4, r14
-	xor	r8, r15
+	and	#1, r9
+	bis	r9, r14
+	xor	r10, r15
 	mov	r15, 72(sp)
+	xor	r14, r4
+	mov	r4, 66(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
 	mov	72(sp), 102(sp)
 	xor	r12, 102(sp)
+	mov	66(sp), 100(sp)
+	xor	r11, 100(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r9, r15
-	xor	r14, r15
-	mov	r15, 70(sp)
-	; norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	70(sp), 98(sp)
-	xor	r11, 98(sp)
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r12
-	mov	98(sp), r15
-	xor	r15, r12
-	mov	r5, r14
-	and	r15, r14
-	mov	r6, r9
-	mov	102(sp), r15
-	xor	r15, r9
+	mov	r5, r10
+	mov	100(sp), r15
+	xor	r15, r10
 	mov	r6, r11
-	and	r15, r11
-	rla	r14
-	adc	r14
-	mov	r14, r15
+	mov	102(sp), r9
+	xor	r9, r11
+	and	r15, r5
+	and	r9, r6
+	rla	r5
+	adc	r5
+	mov	r5, r15
 	and	#65534, r15
-	rlam.w	#1, r11
-	and	#1, r14
-	bis	r14, r11
-	mov	r12, r14
+	rlam.w	#1, r6
+	and	#1, r5
+	bis	r5, r6
+	mov	r10, r14
 	xor	r15, r14
+	xor	r6, r11
+	mov	r11, 22(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r7, r12
-	xor	r14, r12
+	xor	r14, r7
+	xor	r11, r8
+	mov	r7, 16(sp)
+	mov	r8, 46(sp)
+	rla	16(sp)
+	rlc	46(sp)
+	adc	16(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r9, r15
-	xor	r11, r15
-	mov	r15, 22(sp)
-	; norx_f.ae:35: b = (b ^ c) >>> r3
+	mov	80(sp), r10
 	mov	r10, r15
-	xor	22(sp), r15
-	mov	r12, 10(sp)
-	mov	r15, 44(sp)
-	rla	10(sp)
-	rlc	44(sp)
-	adc	10(sp)
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	80(sp), r12
-	mov	r12, r15
 	mov	@r15, r11
 	mov	48(sp), r4
 	mov	r4, r15
 	xor	@r15, r11
-	mov	r12, r15
+	mov	r10, r15
+	mov	2(r15), r12
+	mov	r4, r15
+	xor	2(r15), r12
+	mov	r10, r15
 	mov	@r15, r9
 	mov	r4, r15
 	and	@r15, r9
-	mov	r12, r15
-	mov	2(r15), r10
-	mov	r4, r15
-	xor	2(r15), r10
-	mov	r12, r15
-	mov	2(r15), r12
-	mov	r4, r15
-	and	2(r15), r12
+	mov	2(r10), r10
+	and	2(r15), r10
 	rla	r9
 	adc	r9
 	mov	r9, r15
 	and	#65534, r15
-	rlam.w	#1, r12
+	rlam.w	#1, r10
 	and	#1, r9
-	bis	r9, r12
+	bis	r9, r10
 	xor	r15, r11
+	xor	r10, r12
 	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r11, r9
+	mov	r11, r10
 	mov	82(sp), r15
-	xor	@r15+, r9
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	xor	r12, r10
-	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r10, r8
+	xor	@r15+, r10
+	mov	r12, r8
 	xor	@r15+, r8
 	swpb	r8
-	mov	r8, r12
-	swpb	r9
-	xor.b	r9, r12
-	xor	r9, r12
-	xor.b	r8, r9
-	xor	r8, r9
+	mov	r8, r9
+	swpb	r10
+	xor.b	r10, r9
+	xor	r10, r9
+	xor.b	r8, r10
+	xor	r8, r10
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r9, r8
-	mov	88(sp), r5
-	mov	r5, r15
-	xor	@r15, r8
-	mov	r9, r6
-	and	@r15, r6
-	mov	r12, r7
-	xor	2(r15), r7
-	mov	r12, r5
-	and	2(r15), r5
-	rla	r6
-	adc	r6
+	mov	r10, r7
+	mov	88(sp), r6
 	mov	r6, r15
+	xor	@r15, r7
+	mov	r9, r8
+	xor	2(r15), r8
+	mov	r10, r5
+	and	@r6, r5
+	mov	r9, r6
+	and	2(r15), r6
+	rla	r5
+	adc	r5
+	mov	r5, r15
 	and	#65534, r15
-	rlam.w	#1, r5
-	and	#1, r6
-	bis	r6, r5
-	xor	r15, r8
-	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r8, r6
-	mov	r4, r15
-	xor	@r15, r6
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	xor	r5, r7
+	rlam.w	#1, r6
+	and	#1, r5
+	bis	r5, r6
+	xor	r15, r7
+	xor	r6, r8
 	; norx_f.ae:31: b = (b ^ c) >>> r1
 	mov	r7, r5
-	xor	2(r15), r5
-	rla	r5
-	rlc	r6
-	adc	r5
-	rla	r5
-	rlc	r6
-	adc	r5
-	rla	r5
-	rlc	r6
-	adc	r5
-	rla	r5
-	rlc	r6
-	adc	r5
-	rla	r5
-	rlc	r6
-	adc	r5
+	mov	r4, r15
+	xor	@r15, r5
+	mov	r8, r6
+	xor	2(r4), r6
+	mov	r5, r15
+	rla	r6
+	rlc	r15
+	adc	r6
+	rla	r6
+	rlc	r15
+	adc	r6
+	rla	r6
+	rlc	r15
+	adc	r6
+	rla	r6
+	rlc	r15
+	adc	r6
+	rla	r6
+	rlc	r15
+	adc	r6
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r11, r15
-	xor	r5, r15
-	mov	r15, 0(sp)
-	and	r5, r11
-	mov	r10, r15
-	xor	r6, r15
-	and	r6, r10
-	rla	r11
-	adc	r11
+	mov	r11, r5
+	xor	r6, r5
+	mov	r5, 0(sp)
+	mov	r12, r5
+	xor	r15, r5
 	mov	r11, r4
+	and	r6, r4
+	mov	r12, r11
+	and	r15, r11
+	mov	r4, r12
+	rla	r12
+	adc	r12
+	mov	r12, r4
 	and	#65534, r4
-	rlam.w	#1, r10
-	and	#1, r11
-	bis	r11, r10
+	rlam.w	#1, r11
+	and	#1, r12
+	bis	r12, r11
 	xor	r4, 0(sp)
+	xor	r11, r5
+	mov	r5, 78(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
 	mov	@sp, r11
-	xor	r9, r11
+	xor	r10, r11
+	mov	r5, r10
+	xor	r9, r10
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	xor	r10, r15
-	mov	r15, 78(sp)
-	; norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	r15, r10
-	xor	r12, r10
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r8, r15
-	xor	r10, r15
-	and	r10, r8
+	mov	r7, r12
+	xor	r10, r12
+	mov	r8, r5
+	xor	r11, r5
+	and	r10, r7
+	and	r11, r8
+	rla	r7
+	adc	r7
 	mov	r7, r9
-	xor	r11, r9
-	and	r11, r7
-	rla	r8
-	adc	r8
-	mov	r8, r12
-	and	#65534, r12
-	rlam.w	#1, r7
-	and	#1, r8
-	bis	r8, r7
-	xor	r12, r15
-	mov	r15, 16(sp)
+	and	#65534, r9
+	rlam.w	#1, r8
+	and	#1, r7
+	bis	r7, r8
+	xor	r9, r12
+	mov	r12, 10(sp)
+	mov	r5, r9
+	xor	r8, r9
 	; norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r5, r12
-	xor	r15, r12
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	xor	r7, r9
-	; norx_f.ae:35: b = (b ^ c) >>> r3
-	xor	r9, r6
-	mov	r6, 30(sp)
+	mov	r6, r12
+	xor	10(sp), r12
+	xor	r9, r15
+	mov	r15, 30(sp)
 	rla	r12
 	rlc	30(sp)
 	adc	r12
@@ -784,207 +732,188 @@ norx_f_f:
 	mov	2(sp), r15
 	mov	r15, r5
 	xor	r13, r5
-	mov	r15, r7
-	and	r13, r7
-	mov	66(sp), r8
-	mov	r8, r6
-	mov	34(sp), r4
-	xor	r4, r6
-	mov	r8, r15
-	and	r4, r15
-	rla	r7
-	adc	r7
-	mov	r7, r8
-	and	#65534, r8
-	rlam.w	#1, r15
-	and	#1, r7
-	bis	r7, r15
-	mov	r5, r7
-	xor	r8, r7
-	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r7, r5
-	xor	r10, r5
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	xor	r15, r6
-	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r6, r15
-	xor	r11, r15
-	swpb	r15
+	mov	68(sp), r4
+	mov	r4, r6
+	xor	34(sp), r6
 	mov	r15, r8
-	swpb	r5
-	xor.b	r5, r8
-	xor	r5, r8
-	xor.b	r15, r5
-	xor	r15, r5
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r14, r4
-	xor	r5, r4
-	and	r5, r14
-	mov	22(sp), r11
-	mov	r11, r10
-	xor	r8, r10
-	mov	r11, r15
-	and	r8, r15
-	rla	r14
-	adc	r14
-	mov	r14, r11
-	and	#65534, r11
-	rlam.w	#1, r15
-	and	#1, r14
-	bis	r14, r15
-	mov	r4, r14
-	xor	r11, r14
-	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r13, r11
-	xor	r14, r11
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r10, r13
-	xor	r15, r13
-	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	34(sp), r10
-	xor	r13, r10
-	rla	r10
-	rlc	r11
-	adc	r10
-	rla	r10
-	rlc	r11
-	adc	r10
-	rla	r10
-	rlc	r11
-	adc	r10
-	rla	r10
-	rlc	r11
-	adc	r10
-	rla	r10
-	rlc	r11
-	adc	r10
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r15
-	xor	r10, r15
-	mov	r15, 4(sp)
-	mov	r7, r15
-	and	r10, r15
-	mov	r6, r4
-	xor	r11, r4
+	and	r13, r8
+	and	34(sp), r4
+	rla	r8
+	adc	r8
+	mov	r8, r15
+	and	#65534, r15
+	rlam.w	#1, r4
+	and	#1, r8
+	bis	r8, r4
+	mov	r5, r8
+	xor	r15, r8
+	mov	r6, r15
+	xor	r4, r15
+	; norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	r8, r5
+	xor	r10, r5
+	mov	r15, r6
+	xor	r11, r6
+	swpb	r6
 	mov	r6, r7
-	and	r11, r7
+	swpb	r5
+	xor.b	r5, r7
+	xor	r5, r7
+	mov	r5, r10
+	xor.b	r6, r10
+	xor	r6, r10
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r14, r6
+	xor	r10, r6
+	mov	22(sp), r11
+	mov	r11, r5
+	xor	r7, r5
+	mov	r14, r4
+	and	r10, r4
+	mov	r11, r14
+	and	r7, r14
+	rla	r4
+	adc	r4
+	mov	r4, r11
+	and	#65534, r11
+	rlam.w	#1, r14
+	and	#1, r4
+	bis	r4, r14
+	xor	r11, r6
+	mov	r5, r11
+	xor	r14, r11
+	; norx_f.ae:31: b = (b ^ c) >>> r1
+	mov	r13, r14
+	xor	r6, r14
+	mov	34(sp), r13
+	xor	r11, r13
+	rla	r13
+	rlc	r14
+	adc	r13
+	rla	r13
+	rlc	r14
+	adc	r13
+	rla	r13
+	rlc	r14
+	adc	r13
+	rla	r13
+	rlc	r14
+	adc	r13
+	rla	r13
+	rlc	r14
+	adc	r13
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r8, r5
+	xor	r13, r5
+	mov	r5, 4(sp)
+	mov	r15, r5
+	xor	r14, r5
+	mov	r8, r4
+	and	r13, r4
+	mov	r15, r8
+	and	r14, r8
+	mov	r4, r15
 	rla	r15
 	adc	r15
-	mov	r15, r6
-	and	#65534, r6
-	rlam.w	#1, r7
+	mov	r15, r4
+	and	#65534, r4
+	rlam.w	#1, r8
 	and	#1, r15
-	bis	r15, r7
-	xor	r6, 4(sp)
+	bis	r15, r8
+	xor	r4, 4(sp)
+	xor	r8, r5
+	mov	r5, 90(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
 	mov	4(sp), 76(sp)
-	xor	r5, 76(sp)
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r15
-	xor	r7, r15
-	mov	r15, 90(sp)
-	; norx_f.ae:33: d = (a ^ d) >>> r2
+	xor	r10, 76(sp)
 	mov	90(sp), 74(sp)
-	xor	r8, 74(sp)
+	xor	r7, 74(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r14, r7
-	mov	74(sp), r8
-	xor	r8, r7
-	mov	r14, r15
-	and	r8, r15
-	mov	r13, r8
-	mov	76(sp), r14
-	xor	r14, r8
-	and	r14, r13
-	rla	r15
-	adc	r15
-	mov	r15, r14
-	and	#65534, r14
-	rlam.w	#1, r13
-	and	#1, r15
-	bis	r15, r13
-	mov	r7, r15
-	xor	r14, r15
+	mov	r6, r15
+	mov	74(sp), r10
+	xor	r10, r15
+	mov	r11, r8
+	mov	76(sp), r7
+	xor	r7, r8
+	and	r10, r6
+	mov	r11, r10
+	and	r7, r10
+	rla	r6
+	adc	r6
+	mov	r6, r11
+	and	#65534, r11
+	rlam.w	#1, r10
+	and	#1, r6
+	bis	r6, r10
+	xor	r11, r15
 	mov	r15, 86(sp)
+	xor	r10, r8
+	mov	r8, 84(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r10, r14
-	xor	r15, r14
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r8, r15
-	xor	r13, r15
-	mov	r15, 84(sp)
-	; norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r11, r15
-	xor	84(sp), r15
-	mov	r14, 56(sp)
-	mov	r15, 106(sp)
+	xor	r15, r13
+	xor	r8, r14
+	mov	r13, 56(sp)
+	mov	r14, 106(sp)
 	rla	56(sp)
 	rlc	106(sp)
 	adc	56(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	64(sp), r14
-	mov	r14, r10
-	mov	10(sp), r4
-	xor	r4, r10
-	mov	r14, r15
-	and	r4, r15
-	mov	58(sp), r14
-	mov	r14, r11
-	mov	44(sp), r8
-	xor	r8, r11
-	mov	r14, r13
-	and	r8, r13
-	rla	r15
-	adc	r15
-	mov	r15, r14
-	and	#65534, r14
-	rlam.w	#1, r13
-	and	#1, r15
-	bis	r15, r13
-	mov	r10, r15
-	xor	r14, r15
+	mov	62(sp), r13
+	mov	r13, r15
+	mov	16(sp), r5
+	xor	r5, r15
+	mov	58(sp), r8
+	mov	r8, r14
+	mov	46(sp), r4
+	xor	r4, r14
+	mov	r13, r10
+	and	r5, r10
+	and	r4, r8
+	rla	r10
+	adc	r10
+	mov	r10, r13
+	and	#65534, r13
+	rlam.w	#1, r8
+	and	#1, r10
+	bis	r10, r8
+	xor	r13, r15
+	xor	r8, r14
 	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r15, r5
-	xor	92(sp), r5
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r11, r14
-	xor	r13, r14
-	; norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	r15, r11
+	xor	92(sp), r11
 	mov	r14, r13
-	xor	96(sp), r13
+	xor	94(sp), r13
 	swpb	r13
 	mov	r13, r10
-	swpb	r5
-	xor.b	r5, r10
-	xor	r5, r10
-	xor.b	r13, r5
-	xor	r13, r5
+	swpb	r11
+	xor.b	r11, r10
+	xor	r11, r10
+	xor.b	r13, r11
+	xor	r13, r11
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	16(sp), r13
-	mov	r13, r6
-	xor	r5, r6
+	mov	10(sp), r13
+	mov	r13, r7
+	xor	r11, r7
+	mov	r9, r6
+	xor	r10, r6
 	mov	r13, r8
-	and	r5, r8
-	mov	r9, r7
-	xor	r10, r7
-	mov	r9, r11
-	and	r10, r11
+	and	r11, r8
+	and	r10, r9
 	rla	r8
 	adc	r8
 	mov	r8, r13
 	and	#65534, r13
-	rlam.w	#1, r11
+	rlam.w	#1, r9
 	and	#1, r8
-	bis	r8, r11
-	xor	r13, r6
+	bis	r8, r9
+	xor	r13, r7
+	mov	r6, r13
+	xor	r9, r13
 	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r4, r9
-	xor	r6, r9
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	xor	r11, r7
-	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	44(sp), r8
-	xor	r7, r8
+	mov	r5, r9
+	xor	r7, r9
+	mov	r4, r8
+	xor	r13, r8
 	rla	r8
 	rlc	r9
 	adc	r8
@@ -1003,94 +932,79 @@ norx_f_f:
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r15, r4
 	xor	r8, r4
+	mov	r14, r5
+	xor	r9, r5
 	and	r8, r15
-	mov	r14, r11
-	xor	r9, r11
 	and	r9, r14
 	rla	r15
 	adc	r15
-	mov	r15, r13
-	and	#65534, r13
+	mov	r15, r6
+	and	#65534, r6
 	rlam.w	#1, r14
 	and	#1, r15
 	bis	r15, r14
-	mov	r4, r15
-	xor	r13, r15
-	mov	r15, 62(sp)
+	xor	r6, r4
+	mov	r4, 64(sp)
+	xor	r14, r5
+	mov	r5, 60(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	62(sp), 46(sp)
-	xor	r5, 46(sp)
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r11, r15
-	xor	r14, r15
-	mov	r15, 60(sp)
-	; norx_f.ae:33: d = (a ^ d) >>> r2
+	mov	64(sp), 44(sp)
+	xor	r11, 44(sp)
 	mov	60(sp), 42(sp)
 	xor	r10, 42(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r10
+	mov	r7, r10
 	mov	42(sp), r14
 	xor	r14, r10
-	mov	r6, r15
-	and	r14, r15
-	mov	r7, r11
-	mov	46(sp), r14
-	xor	r14, r11
-	mov	r7, r13
-	and	r14, r13
-	rla	r15
-	adc	r15
-	mov	r15, r14
+	mov	r13, r11
+	mov	44(sp), r6
+	xor	r6, r11
+	and	r14, r7
+	and	r6, r13
+	rla	r7
+	adc	r7
+	mov	r7, r14
 	and	#65534, r14
 	rlam.w	#1, r13
-	and	#1, r15
-	bis	r15, r13
-	mov	r10, r15
-	xor	r14, r15
-	mov	r15, 54(sp)
+	and	#1, r7
+	bis	r7, r13
+	xor	r14, r10
+	mov	r10, 54(sp)
+	xor	r13, r11
+	mov	r11, 52(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r8, r14
-	xor	r15, r14
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r11, r15
-	xor	r13, r15
-	mov	r15, 50(sp)
-	; norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r9, r15
-	xor	50(sp), r15
-	mov	r14, 18(sp)
-	mov	r15, 68(sp)
+	xor	r10, r8
+	xor	r11, r9
+	mov	r8, 18(sp)
+	mov	r9, 70(sp)
 	rla	18(sp)
-	rlc	68(sp)
+	rlc	70(sp)
 	adc	18(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	72(sp), r15
 	mov	r15, r14
 	xor	r12, r14
-	mov	r15, r10
-	and	r12, r10
-	mov	70(sp), r15
-	mov	r15, r13
+	mov	66(sp), r9
+	mov	r9, r13
 	mov	30(sp), r5
 	xor	r5, r13
-	mov	r15, r11
-	and	r5, r11
+	mov	r15, r10
+	and	r12, r10
+	and	r5, r9
 	rla	r10
 	adc	r10
 	mov	r10, r15
 	and	#65534, r15
-	rlam.w	#1, r11
+	rlam.w	#1, r9
 	and	#1, r10
-	bis	r10, r11
+	bis	r10, r9
 	xor	r15, r14
+	xor	r9, r13
 	; norx_f.ae:29: d = (a ^ d) >>> r0
 	mov	r14, r6
-	xor	94(sp), r6
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	xor	r11, r13
-	; norx_f.ae:29: d = (a ^ d) >>> r0
+	xor	96(sp), r6
 	mov	r13, r15
-	xor	100(sp), r15
+	xor	98(sp), r15
 	swpb	r15
 	mov	r15, r11
 	swpb	r6
@@ -1102,27 +1016,24 @@ norx_f_f:
 	mov	110(sp), r15
 	mov	r15, r7
 	xor	r6, r7
+	mov	108(sp), r4
+	mov	r4, r8
+	xor	r11, r8
 	mov	r15, r9
 	and	r6, r9
-	mov	108(sp), r15
-	mov	r15, r8
-	xor	r11, r8
-	mov	r15, r10
-	and	r11, r10
+	and	r11, r4
 	rla	r9
 	adc	r9
 	mov	r9, r15
 	and	#65534, r15
-	rlam.w	#1, r10
+	rlam.w	#1, r4
 	and	#1, r9
-	bis	r9, r10
+	bis	r9, r4
 	xor	r15, r7
+	xor	r4, r8
 	; norx_f.ae:31: b = (b ^ c) >>> r1
 	mov	r12, r9
 	xor	r7, r9
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	xor	r10, r8
-	; norx_f.ae:31: b = (b ^ c) >>> r1
 	mov	r5, r10
 	xor	r8, r10
 	rla	r10
@@ -1143,10 +1054,10 @@ norx_f_f:
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r14, r5
 	xor	r10, r5
-	mov	r14, r15
-	and	r10, r15
 	mov	r13, r12
 	xor	r9, r12
+	mov	r14, r15
+	and	r10, r15
 	and	r9, r13
 	rla	r15
 	adc	r15
@@ -1155,80 +1066,66 @@ norx_f_f:
 	rlam.w	#1, r13
 	and	#1, r15
 	bis	r15, r13
-	mov	r5, r15
-	xor	r14, r15
-	mov	r15, 32(sp)
+	xor	r14, r5
+	mov	r5, 32(sp)
+	xor	r13, r12
+	mov	r12, 28(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
 	mov	32(sp), 8(sp)
 	xor	r6, 8(sp)
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r12, r15
-	xor	r13, r15
-	mov	r15, 28(sp)
-	; norx_f.ae:33: d = (a ^ d) >>> r2
 	mov	28(sp), 6(sp)
 	xor	r11, 6(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r7, r11
 	mov	6(sp), r14
 	xor	r14, r11
-	mov	r7, r15
-	and	r14, r15
 	mov	r8, r12
-	mov	8(sp), r14
-	xor	r14, r12
-	mov	r8, r13
-	and	r14, r13
-	rla	r15
-	adc	r15
-	mov	r15, r14
+	mov	8(sp), r6
+	xor	r6, r12
+	and	r14, r7
+	and	r6, r8
+	rla	r7
+	adc	r7
+	mov	r7, r14
 	and	#65534, r14
-	rlam.w	#1, r13
-	and	#1, r15
-	bis	r15, r13
-	mov	r11, r15
-	xor	r14, r15
-	mov	r15, 26(sp)
+	rlam.w	#1, r8
+	and	#1, r7
+	bis	r7, r8
+	xor	r14, r11
+	mov	r11, 26(sp)
+	xor	r8, r12
+	mov	r12, 24(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
-	xor	r15, r10
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r12, r15
-	xor	r13, r15
-	mov	r15, 24(sp)
-	; norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r9, r15
-	xor	24(sp), r15
-	mov	r15, 36(sp)
+	xor	r11, r10
+	xor	r12, r9
+	mov	r9, 36(sp)
 	rla	r10
 	rlc	36(sp)
 	adc	r10
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	@sp, r15
-	mov	r15, r14
+	mov	@sp, r13
+	mov	r13, r14
 	mov	104(sp), r4
 	xor	r4, r14
-	mov	r15, r11
+	mov	78(sp), r9
+	mov	r9, r15
+	mov	116(sp), r8
+	xor	r8, r15
+	mov	r13, r11
 	and	r4, r11
-	mov	78(sp), r13
-	mov	r13, r15
-	mov	116(sp), r9
-	xor	r9, r15
-	mov	r13, r12
-	and	r9, r12
+	and	r8, r9
 	rla	r11
 	adc	r11
 	mov	r11, r13
 	and	#65534, r13
-	rlam.w	#1, r12
+	rlam.w	#1, r9
 	and	#1, r11
-	bis	r11, r12
+	bis	r11, r9
 	xor	r13, r14
+	xor	r9, r15
 	; norx_f.ae:29: d = (a ^ d) >>> r0
 	mov	r14, r13
-	xor	98(sp), r13
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	xor	r12, r15
-	; norx_f.ae:29: d = (a ^ d) >>> r0
+	xor	100(sp), r13
 	mov	r15, r12
 	xor	102(sp), r12
 	swpb	r12
@@ -1242,30 +1139,26 @@ norx_f_f:
 	mov	114(sp), r9
 	mov	r9, r6
 	xor	r13, r6
+	mov	112(sp), r5
+	mov	r5, r7
+	xor	r11, r7
 	mov	r9, r12
 	and	r13, r12
-	mov	112(sp), r9
-	mov	r9, r7
-	xor	r11, r7
-	mov	r9, r8
-	and	r11, r8
+	and	r11, r5
 	rla	r12
 	adc	r12
 	mov	r12, r9
 	and	#65534, r9
-	rlam.w	#1, r8
+	rlam.w	#1, r5
 	and	#1, r12
-	bis	r12, r8
+	bis	r12, r5
 	mov	r6, r12
 	xor	r9, r12
+	mov	r7, r9
+	xor	r5, r9
 	; norx_f.ae:31: b = (b ^ c) >>> r1
 	mov	r4, r5
 	xor	r12, r5
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r9
-	xor	r8, r9
-	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	116(sp), r8
 	xor	r9, r8
 	rla	r8
 	rlc	r5
@@ -1285,32 +1178,31 @@ norx_f_f:
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r14, r6
 	xor	r8, r6
+	mov	r15, r4
+	xor	r5, r4
 	and	r8, r14
-	mov	r15, r7
-	xor	r5, r7
 	and	r5, r15
 	rla	r14
 	adc	r14
-	mov	r14, r4
-	and	#65534, r4
+	mov	r14, r7
+	and	#65534, r7
 	rlam.w	#1, r15
 	and	#1, r14
 	bis	r14, r15
-	xor	r4, r6
+	xor	r7, r6
+	mov	r4, r7
+	xor	r15, r7
 	; norx_f.ae:33: d = (a ^ d) >>> r2
 	mov	r6, r14
 	xor	r13, r14
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	xor	r15, r7
-	; norx_f.ae:33: d = (a ^ d) >>> r2
 	mov	r7, r13
 	xor	r11, r13
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r12, r11
 	xor	r13, r11
-	and	r13, r12
 	mov	r9, r4
 	xor	r14, r4
+	and	r13, r12
 	mov	r9, r15
 	and	r14, r15
 	rla	r12
@@ -1321,81 +1213,78 @@ norx_f_f:
 	and	#1, r12
 	bis	r12, r15
 	xor	r9, r11
+	xor	r15, r4
 	; norx_f.ae:35: b = (b ^ c) >>> r3
 	xor	r11, r8
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r12
-	xor	r15, r12
-	; norx_f.ae:35: b = (b ^ c) >>> r3
 	mov	r5, r9
-	xor	r12, r9
+	xor	r4, r9
 	rla	r8
 	rlc	r9
 	adc	r8
 	mov	148(sp), r5
 	mov	r5, r15
 	mov	4(sp), 0(r15)
-	mov	90(sp), 2(r15)
+	mov	90(sp), 2(r5)
 	mov	146(sp), r5
 	mov	r5, r15
-	mov	62(sp), 0(r15)
-	mov	60(sp), 2(r15)
+	mov	64(sp), 0(r15)
+	mov	60(sp), 2(r5)
 	mov	144(sp), r5
 	mov	r5, r15
 	mov	32(sp), 0(r15)
-	mov	28(sp), 2(r15)
+	mov	28(sp), 2(r5)
 	mov	142(sp), r5
 	mov	r5, r15
 	mov	r6, 0(r15)
-	mov	r7, 2(r15)
+	mov	r7, 2(r5)
 	mov	140(sp), r7
 	mov	r7, r15
 	mov	r8, 0(r15)
-	mov	r9, 2(r15)
+	mov	r9, 2(r7)
 	mov	138(sp), r9
 	mov	r9, r15
 	mov	56(sp), 0(r15)
-	mov	106(sp), 2(r15)
+	mov	106(sp), 2(r9)
 	mov	136(sp), r9
 	mov	r9, r15
 	mov	18(sp), 0(r15)
-	mov	68(sp), 2(r15)
+	mov	70(sp), 2(r9)
 	mov	134(sp), r9
 	mov	r9, r15
 	mov	r10, 0(r15)
-	mov	36(sp), 2(r15)
+	mov	36(sp), 2(r9)
 	mov	132(sp), r10
 	mov	r10, r15
 	mov	26(sp), 0(r15)
-	mov	24(sp), 2(r15)
+	mov	24(sp), 2(r10)
 	mov	130(sp), r10
 	mov	r10, r15
 	mov	r11, 0(r15)
-	mov	r12, 2(r15)
+	mov	r4, 2(r10)
 	mov	128(sp), r12
 	mov	r12, r15
 	mov	86(sp), 0(r15)
-	mov	84(sp), 2(r15)
+	mov	84(sp), 2(r12)
 	mov	126(sp), r12
 	mov	r12, r15
 	mov	54(sp), 0(r15)
-	mov	50(sp), 2(r15)
+	mov	52(sp), 2(r12)
 	mov	124(sp), r12
 	mov	r12, r15
 	mov	42(sp), 0(r15)
-	mov	46(sp), 2(r15)
+	mov	44(sp), 2(r12)
 	mov	122(sp), r12
 	mov	r12, r15
 	mov	6(sp), 0(r15)
-	mov	8(sp), 2(r15)
+	mov	8(sp), 2(r12)
 	mov	120(sp), r12
 	mov	r12, r15
 	mov	r13, 0(r15)
-	mov	r14, 2(r15)
+	mov	r14, 2(r12)
 	mov	118(sp), r14
 	mov	r14, r15
 	mov	74(sp), 0(r15)
-	mov	76(sp), 2(r15)
+	mov	76(sp), 2(r14)
 	add	#150, sp
 	popm.w	#7, r10
 	ret
@@ -1404,7 +1293,7 @@ norx_f_f:
 
 ; --- norx_f_permute: norx_f.permute
 ;     frame 114 bytes (57 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2790 bytes of code
+;     estimated 2700 bytes of code
 	.section .text.norx_f_permute,"ax",@progbits
 	.global norx_f_permute
 	.type norx_f_permute, @function
@@ -1415,6 +1304,7 @@ norx_f_permute:
 	mov	r12, 110(sp)
 	; norx_f.ae:72: @unroll(unroll)
 	mov	#4, 112(sp)
+	mov	r12, r14
 	mov	r12, r15
 	mov	@r15, r6
 	mov	2(r15), r7
@@ -1439,7 +1329,8 @@ norx_f_permute:
 	mov	40(r15), 72(sp)
 	mov	42(r15), 68(sp)
 	mov	44(r15), 56(sp)
-	mov	46(r15), 46(sp)
+	mov	46(r14), 46(sp)
+	mov	r14, r5
 	mov	48(r15), r13
 	mov	50(r15), r14
 	mov	52(r15), 4(sp)
@@ -1447,7 +1338,7 @@ norx_f_permute:
 	mov	56(r15), 108(sp)
 	mov	58(r15), 106(sp)
 	mov	60(r15), 64(sp)
-	mov	62(r15), 66(sp)
+	mov	62(r5), 66(sp)
 .Lnorx_f_permute_loop1:
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r6, r5
@@ -1533,12 +1424,10 @@ norx_f_permute:
 	rlam.w	#1, r9
 	and	#1, r15
 	bis	r15, r9
-	mov	r4, r15
-	xor	r6, r15
-	mov	r15, 42(sp)
-	mov	r8, r15
-	xor	r9, r15
-	mov	r15, 14(sp)
+	xor	r6, r4
+	mov	r4, 42(sp)
+	xor	r9, r8
+	mov	r8, 14(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
 	mov	42(sp), 80(sp)
 	xor	r7, 80(sp)
@@ -1562,15 +1451,13 @@ norx_f_permute:
 	rlam.w	#1, r11
 	and	#1, r15
 	bis	r15, r11
-	mov	r8, r15
-	xor	r12, r15
-	mov	r15, 96(sp)
-	mov	r9, r15
-	xor	r11, r15
-	mov	r15, 92(sp)
+	xor	r12, r8
+	mov	r8, 96(sp)
+	xor	r11, r9
+	mov	r9, 92(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
-	xor	96(sp), r13
-	xor	r15, r14
+	xor	r8, r13
+	xor	r9, r14
 	mov	r13, 86(sp)
 	mov	r14, 100(sp)
 	rla	86(sp)
@@ -1586,17 +1473,16 @@ norx_f_permute:
 	xor	r10, r13
 	mov	r15, r11
 	and	r5, r11
-	mov	r9, r12
-	and	r10, r12
+	and	r10, r9
 	rla	r11
 	adc	r11
 	mov	r11, r15
 	and	#65534, r15
-	rlam.w	#1, r12
+	rlam.w	#1, r9
 	and	#1, r11
-	bis	r11, r12
+	bis	r11, r9
 	xor	r15, r14
-	xor	r12, r13
+	xor	r9, r13
 	; norx_f.ae:29: d = (a ^ d) >>> r0
 	mov	r14, r11
 	xor	4(sp), r11
@@ -1618,18 +1504,17 @@ norx_f_permute:
 	xor	r12, r6
 	mov	r15, r8
 	and	r11, r8
-	mov	r4, r9
-	and	r12, r9
+	and	r12, r4
 	rla	r8
 	adc	r8
 	mov	r8, r15
 	and	#65534, r15
-	rlam.w	#1, r9
+	rlam.w	#1, r4
 	and	#1, r8
-	bis	r8, r9
+	bis	r8, r4
 	xor	r15, r7
 	mov	r6, r8
-	xor	r9, r8
+	xor	r4, r8
 	; norx_f.ae:31: b = (b ^ c) >>> r1
 	mov	r5, r9
 	xor	r7, r9
@@ -1664,12 +1549,10 @@ norx_f_permute:
 	rlam.w	#1, r13
 	and	#1, r15
 	bis	r15, r13
-	mov	r5, r15
-	xor	r14, r15
-	mov	r15, 54(sp)
-	mov	r6, r15
-	xor	r13, r15
-	mov	r15, 48(sp)
+	xor	r14, r5
+	mov	r5, 54(sp)
+	xor	r13, r6
+	mov	r6, 48(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
 	mov	54(sp), 78(sp)
 	xor	r11, 78(sp)
@@ -1682,29 +1565,24 @@ norx_f_permute:
 	mov	r8, r12
 	mov	78(sp), r6
 	xor	r6, r12
-	mov	r7, r15
-	and	r14, r15
-	mov	r8, r13
-	and	r6, r13
-	rla	r15
-	adc	r15
-	mov	r15, r14
+	and	r14, r7
+	and	r6, r8
+	rla	r7
+	adc	r7
+	mov	r7, r14
 	and	#65534, r14
-	rlam.w	#1, r13
-	and	#1, r15
-	bis	r15, r13
-	mov	r11, r15
-	xor	r14, r15
-	mov	r15, 94(sp)
-	mov	r12, r15
-	xor	r13, r15
-	mov	r15, 90(sp)
+	rlam.w	#1, r8
+	and	#1, r7
+	bis	r7, r8
+	xor	r14, r11
+	mov	r11, 94(sp)
+	xor	r8, r12
+	mov	r12, 90(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
 	mov	r10, r13
-	xor	94(sp), r13
-	mov	r9, r15
-	xor	90(sp), r15
-	mov	r15, 30(sp)
+	xor	r11, r13
+	xor	r12, r9
+	mov	r9, 30(sp)
 	rla	r13
 	rlc	30(sp)
 	adc	r13
@@ -1719,17 +1597,16 @@ norx_f_permute:
 	xor	r4, r14
 	mov	r12, r10
 	and	r5, r10
-	mov	r9, r11
-	and	r4, r11
+	and	r4, r9
 	rla	r10
 	adc	r10
 	mov	r10, r12
 	and	#65534, r12
-	rlam.w	#1, r11
+	rlam.w	#1, r9
 	and	#1, r10
-	bis	r10, r11
+	bis	r10, r9
 	xor	r12, r15
-	xor	r11, r14
+	xor	r9, r14
 	; norx_f.ae:29: d = (a ^ d) >>> r0
 	mov	r15, r11
 	xor	108(sp), r11
@@ -1795,12 +1672,10 @@ norx_f_permute:
 	rlam.w	#1, r14
 	and	#1, r15
 	bis	r15, r14
-	mov	r4, r15
-	xor	r12, r15
-	mov	r15, 62(sp)
-	mov	r5, r15
-	xor	r14, r15
-	mov	r15, 60(sp)
+	xor	r12, r4
+	mov	r4, 62(sp)
+	xor	r14, r5
+	mov	r5, 60(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
 	mov	62(sp), 84(sp)
 	xor	r11, 84(sp)
@@ -1813,27 +1688,23 @@ norx_f_permute:
 	mov	r7, r11
 	mov	84(sp), r5
 	xor	r5, r11
-	mov	r6, r12
-	and	r15, r12
-	mov	r7, r14
-	and	r5, r14
-	rla	r12
-	adc	r12
-	mov	r12, r15
+	and	r15, r6
+	and	r5, r7
+	rla	r6
+	adc	r6
+	mov	r6, r15
 	and	#65534, r15
-	rlam.w	#1, r14
-	and	#1, r12
-	bis	r12, r14
+	rlam.w	#1, r7
+	and	#1, r6
+	bis	r6, r7
 	xor	r15, r10
 	mov	r11, r12
-	xor	r14, r12
+	xor	r7, r12
 	; norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r8, r14
-	xor	r10, r14
-	mov	r9, r15
-	xor	r12, r15
-	mov	r14, 24(sp)
-	mov	r15, 36(sp)
+	xor	r10, r8
+	xor	r12, r9
+	mov	r8, 24(sp)
+	mov	r9, 36(sp)
 	rla	24(sp)
 	rlc	36(sp)
 	adc	24(sp)
@@ -1848,17 +1719,16 @@ norx_f_permute:
 	xor	r7, r9
 	mov	r15, r11
 	and	r14, r11
-	mov	r8, r14
-	and	r7, r14
+	and	r7, r8
 	rla	r11
 	adc	r11
 	mov	r11, r15
 	and	#65534, r15
-	rlam.w	#1, r14
+	rlam.w	#1, r8
 	and	#1, r11
-	bis	r11, r14
+	bis	r11, r8
 	xor	r15, r4
-	xor	r14, r9
+	xor	r8, r9
 	; norx_f.ae:29: d = (a ^ d) >>> r0
 	mov	r4, r14
 	xor	64(sp), r14
@@ -2079,15 +1949,13 @@ norx_f_permute:
 	rlam.w	#1, r10
 	and	#1, r15
 	bis	r15, r10
-	mov	r8, r15
-	xor	r12, r15
-	mov	r15, 72(sp)
-	mov	r9, r15
-	xor	r10, r15
-	mov	r15, 68(sp)
+	xor	r12, r8
+	mov	r8, 72(sp)
+	xor	r10, r9
+	mov	r9, 68(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
-	xor	72(sp), r13
-	xor	r15, r14
+	xor	r8, r13
+	xor	r9, r14
 	mov	r13, 26(sp)
 	mov	r14, 88(sp)
 	rla	26(sp)
@@ -2104,17 +1972,16 @@ norx_f_permute:
 	xor	r8, r14
 	mov	r13, r10
 	and	r4, r10
-	mov	r9, r12
-	and	r8, r12
+	and	r8, r9
 	rla	r10
 	adc	r10
 	mov	r10, r13
 	and	#65534, r13
-	rlam.w	#1, r12
+	rlam.w	#1, r9
 	and	#1, r10
-	bis	r10, r12
+	bis	r10, r9
 	xor	r13, r15
-	xor	r12, r14
+	xor	r9, r14
 	; norx_f.ae:29: d = (a ^ d) >>> r0
 	mov	r15, r12
 	xor	76(sp), r12
@@ -2182,12 +2049,10 @@ norx_f_permute:
 	rlam.w	#1, r14
 	and	#1, r15
 	bis	r15, r14
-	mov	r4, r15
-	xor	r6, r15
-	mov	r15, 52(sp)
-	mov	r5, r15
-	xor	r14, r15
-	mov	r15, 50(sp)
+	xor	r6, r4
+	mov	r4, 52(sp)
+	xor	r14, r5
+	mov	r5, 50(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
 	mov	52(sp), 40(sp)
 	xor	r12, 40(sp)
@@ -2200,29 +2065,24 @@ norx_f_permute:
 	mov	r13, r12
 	mov	40(sp), r6
 	xor	r6, r12
-	mov	r7, r15
-	and	r14, r15
+	and	r14, r7
 	and	r6, r13
-	rla	r15
-	adc	r15
-	mov	r15, r14
+	rla	r7
+	adc	r7
+	mov	r7, r14
 	and	#65534, r14
 	rlam.w	#1, r13
-	and	#1, r15
-	bis	r15, r13
-	mov	r10, r15
-	xor	r14, r15
-	mov	r15, 56(sp)
-	mov	r12, r15
-	xor	r13, r15
-	mov	r15, 46(sp)
+	and	#1, r7
+	bis	r7, r13
+	xor	r14, r10
+	mov	r10, 56(sp)
+	xor	r13, r12
+	mov	r12, 46(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r8, r14
-	xor	56(sp), r14
-	mov	r9, r15
-	xor	46(sp), r15
-	mov	r14, 8(sp)
-	mov	r15, 58(sp)
+	xor	r10, r8
+	xor	r12, r9
+	mov	r8, 8(sp)
+	mov	r9, 58(sp)
 	rla	8(sp)
 	rlc	58(sp)
 	adc	8(sp)
@@ -2236,17 +2096,16 @@ norx_f_permute:
 	xor	r5, r13
 	mov	r15, r10
 	and	r11, r10
-	mov	r9, r12
-	and	r5, r12
+	and	r5, r9
 	rla	r10
 	adc	r10
 	mov	r10, r15
 	and	#65534, r15
-	rlam.w	#1, r12
+	rlam.w	#1, r9
 	and	#1, r10
-	bis	r10, r12
+	bis	r10, r9
 	xor	r15, r14
-	xor	r12, r13
+	xor	r9, r13
 	; norx_f.ae:29: d = (a ^ d) >>> r0
 	mov	r14, r6
 	xor	74(sp), r6
@@ -2268,17 +2127,16 @@ norx_f_permute:
 	xor	r12, r8
 	mov	r15, r9
 	and	r6, r9
-	mov	r4, r10
-	and	r12, r10
+	and	r12, r4
 	rla	r9
 	adc	r9
 	mov	r9, r15
 	and	#65534, r15
-	rlam.w	#1, r10
+	rlam.w	#1, r4
 	and	#1, r9
-	bis	r9, r10
+	bis	r9, r4
 	xor	r15, r7
-	xor	r10, r8
+	xor	r4, r8
 	; norx_f.ae:31: b = (b ^ c) >>> r1
 	mov	r11, r10
 	xor	r7, r10
@@ -2314,12 +2172,10 @@ norx_f_permute:
 	rlam.w	#1, r13
 	and	#1, r15
 	bis	r15, r13
-	mov	r5, r15
-	xor	r14, r15
-	mov	r15, 20(sp)
-	mov	r11, r15
-	xor	r13, r15
-	mov	r15, 16(sp)
+	xor	r14, r5
+	mov	r5, 20(sp)
+	xor	r13, r11
+	mov	r11, 16(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
 	mov	20(sp), 12(sp)
 	xor	r6, 12(sp)
@@ -2332,29 +2188,24 @@ norx_f_permute:
 	mov	r8, r12
 	mov	12(sp), r6
 	xor	r6, r12
-	mov	r7, r15
-	and	r14, r15
-	mov	r8, r13
-	and	r6, r13
-	rla	r15
-	adc	r15
-	mov	r15, r14
+	and	r14, r7
+	and	r6, r8
+	rla	r7
+	adc	r7
+	mov	r7, r14
 	and	#65534, r14
-	rlam.w	#1, r13
-	and	#1, r15
-	bis	r15, r13
-	mov	r11, r15
-	xor	r14, r15
-	mov	r15, 22(sp)
-	mov	r12, r15
-	xor	r13, r15
-	mov	r15, 28(sp)
+	rlam.w	#1, r8
+	and	#1, r7
+	bis	r7, r8
+	xor	r14, r11
+	mov	r11, 22(sp)
+	xor	r8, r12
+	mov	r12, 28(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
 	mov	r9, r12
-	xor	22(sp), r12
-	mov	r10, r15
-	xor	28(sp), r15
-	mov	r15, 34(sp)
+	xor	r11, r12
+	xor	28(sp), r10
+	mov	r10, 34(sp)
 	rla	r12
 	rlc	34(sp)
 	adc	r12
@@ -2369,17 +2220,16 @@ norx_f_permute:
 	xor	r4, r15
 	mov	r14, r10
 	and	r5, r10
-	mov	r9, r11
-	and	r4, r11
+	and	r4, r9
 	rla	r10
 	adc	r10
 	mov	r10, r14
 	and	#65534, r14
-	rlam.w	#1, r11
+	rlam.w	#1, r9
 	and	#1, r10
-	bis	r10, r11
+	bis	r10, r9
 	xor	r14, r13
-	xor	r11, r15
+	xor	r9, r15
 	; norx_f.ae:29: d = (a ^ d) >>> r0
 	mov	r13, r6
 	xor	82(sp), r6
@@ -2535,8 +2385,9 @@ norx_f_permute:
 	mov	68(sp), 42(r15)
 	; norx_f.ae:88: s[11] = s11
 	mov	56(sp), 44(r15)
-	mov	46(sp), 46(r15)
+	mov	46(sp), 46(r5)
 	; norx_f.ae:89: s[12] = s12
+	mov	r5, r12
 	mov	r13, 48(r15)
 	mov	r14, 50(r15)
 	; norx_f.ae:90: s[13] = s13
@@ -2547,7 +2398,7 @@ norx_f_permute:
 	mov	106(sp), 58(r15)
 	; norx_f.ae:92: s[15] = s15
 	mov	64(sp), 60(r15)
-	mov	66(sp), 62(r15)
+	mov	66(sp), 62(r12)
 	add	#114, sp
 	popm.w	#7, r10
 	ret

@@ -73,7 +73,7 @@ ascon128_key_setup:
 
 ; --- ascon128_encrypt_with: ascon128.encrypt_with
 ;     frame 104 bytes (16 spill slots, locals 72), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1526 bytes of code
+;     estimated 1510 bytes of code
 	.section .text.ascon128_encrypt_with,"ax",@progbits
 	.global ascon128_encrypt_with
 	.type ascon128_encrypt_with, @function
@@ -115,7 +115,7 @@ ascon128_encrypt_with:
 	mov	14(r15), 14(sp)
 	mov	sp, r12
 	add	#32, r12
-	mov	@r15, 72(sp)
+	mov	@r14, 72(sp)
 	mov	28(sp), 74(sp)
 	mov	26(sp), 76(sp)
 	mov	24(sp), 78(sp)
@@ -278,18 +278,14 @@ ascon128_encrypt_with:
 	clr	r11
 .Lascon128_encrypt_with_shend12:
 	; ascon128.ae:55: s[0] = s[0] ^ load_be(ad, off, rate, count) ^ pad(count)
-	mov	r4, r12
-	xor	r13, r12
-	mov	r5, r13
-	xor	r14, r13
-	mov	r6, r14
-	xor	r8, r14
-	mov	r7, r15
-	xor	r11, r15
-	mov	r12, 32(sp)
-	mov	r13, 34(sp)
-	mov	r14, 36(sp)
-	mov	r15, 38(sp)
+	xor	r13, r4
+	xor	r14, r5
+	xor	r8, r6
+	xor	r11, r7
+	mov	r4, 32(sp)
+	mov	r5, 34(sp)
+	mov	r6, 36(sp)
+	mov	r7, 38(sp)
 	; ascon128.ae:56: P.permute(s, b)
 	mov	sp, r12
 	add	#32, r12
@@ -526,18 +522,14 @@ ascon128_encrypt_with:
 	clr	r11
 .Lascon128_encrypt_with_shend32:
 	; ascon128.ae:96: s[0] = s[0] ^ load_be(msg, off, rate, last) ^ pad(last)
-	mov	r4, r12
-	xor	r13, r12
-	mov	r5, r13
-	xor	r14, r13
-	mov	r6, r14
-	xor	r8, r14
-	mov	r7, r15
-	xor	r11, r15
-	mov	r12, 32(sp)
-	mov	r13, 34(sp)
-	mov	r14, 36(sp)
-	mov	r15, 38(sp)
+	xor	r13, r4
+	xor	r14, r5
+	xor	r8, r6
+	xor	r11, r7
+	mov	r4, 32(sp)
+	mov	r5, 34(sp)
+	mov	r6, 36(sp)
+	mov	r7, 38(sp)
 	; ascon128.ae:97: store_be(ct, off, s[0], last)
 	mov	32(sp), r11
 	mov	34(sp), r12
@@ -695,7 +687,7 @@ ascon128_encrypt_with:
 
 ; --- ascon128_decrypt_with: ascon128.decrypt_with
 ;     frame 110 bytes (19 spill slots, locals 72), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1634 bytes of code
+;     estimated 1622 bytes of code
 	.section .text.ascon128_decrypt_with,"ax",@progbits
 	.global ascon128_decrypt_with
 	.type ascon128_decrypt_with, @function
@@ -738,7 +730,7 @@ ascon128_decrypt_with:
 	mov	14(r15), 20(sp)
 	mov	sp, r12
 	add	#38, r12
-	mov	@r15, 78(sp)
+	mov	@r14, 78(sp)
 	mov	26(sp), 80(sp)
 	mov	28(sp), 82(sp)
 	mov	30(sp), 84(sp)
@@ -901,18 +893,14 @@ ascon128_decrypt_with:
 	clr	r11
 .Lascon128_decrypt_with_shend12:
 	; ascon128.ae:55: s[0] = s[0] ^ load_be(ad, off, rate, count) ^ pad(count)
-	mov	r4, r12
-	xor	r13, r12
-	mov	r5, r13
-	xor	r14, r13
-	mov	r6, r14
-	xor	r8, r14
-	mov	r7, r15
-	xor	r11, r15
-	mov	r12, 38(sp)
-	mov	r13, 40(sp)
-	mov	r14, 42(sp)
-	mov	r15, 44(sp)
+	xor	r13, r4
+	xor	r14, r5
+	xor	r8, r6
+	xor	r11, r7
+	mov	r4, 38(sp)
+	mov	r5, 40(sp)
+	mov	r6, 42(sp)
+	mov	r7, 44(sp)
 	; ascon128.ae:56: P.permute(s, b)
 	mov	sp, r12
 	add	#38, r12
@@ -1043,21 +1031,20 @@ ascon128_decrypt_with:
 	jnc	.Lascon128_decrypt_with_loop16
 .Lascon128_decrypt_with_done17:
 	; ascon128.ae:117: off = rate * full
-	mov	r8, r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	mov	r15, r13
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	mov	r8, r13
 	and	#65528, r13
-	and	#7, r15
+	and	#7, r8
 	; ascon128.ae:118: last = m - off
 	mov	18(sp), r11
 	mov	#0, r6
 	sub	r13, r11
-	subc	r15, r6
+	subc	r8, r6
 	; ascon128.ae:119: p = first_bytes(s[0] ^ load_be(ct, off, rate, last), last)
 	mov	r13, r8
 	add	12(sp), r8
@@ -1159,9 +1146,8 @@ ascon128_decrypt_with:
 	and	r12, r8
 	inv	r15
 	and	r15, r9
-	mov	r14, r15
-	inv	r15
-	and	r15, r10
+	inv	r14
+	and	r14, r10
 	; ascon128.ae:120: store_be(msg, off, p, last)
 	mov	r10, r5
 	mov	r9, r12
@@ -1395,7 +1381,7 @@ ascon128_decrypt_with:
 
 ; --- ascon128_P_permute: ascon128.P.permute
 ;     frame 64 bytes (32 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1366 bytes of code
+;     estimated 1298 bytes of code
 	.section .text.ascon128_P_permute,"ax",@progbits
 	.local ascon128_P_permute
 	.type ascon128_P_permute, @function
@@ -1415,6 +1401,7 @@ ascon128_P_permute:
 	sub	r13, r15
 	mov.b	r15, r15
 	mov	r15, 58(sp)
+	mov	r12, r6
 	mov	r12, r15
 	mov	@r15, 6(sp)
 	mov	2(r15), 4(sp)
@@ -1435,11 +1422,9 @@ ascon128_P_permute:
 	mov	32(r15), r14
 	mov	34(r15), 12(sp)
 	mov	36(r15), 28(sp)
-	mov	38(r15), 54(sp)
+	mov	38(r6), 54(sp)
 	cmp	#16, 58(sp)
-	jnc	.Lascon128_P_permute_near3
-	br	#.Lascon128_P_permute_done2
-.Lascon128_P_permute_near3:
+	jc	.Lascon128_P_permute_done2
 .Lascon128_P_permute_loop1:
 	; ascon_p.ae:52: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
 	mov	58(sp), r15
@@ -1528,24 +1513,20 @@ ascon128_P_permute:
 	; ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
 	inv	r7
 	and	r8, r7
-	mov	r5, r15
-	xor	r7, r15
-	mov	r15, 42(sp)
+	xor	r7, r5
+	mov	r5, 42(sp)
 	; ascon_p.ae:32: t1 = t1 ^ t0
-	mov	r11, r15
-	xor	r10, r15
-	mov	r15, 2(sp)
+	xor	r10, r11
+	mov	r11, 2(sp)
 	; ascon_p.ae:33: t0 = t0 ^ t4
 	mov	r10, r11
-	xor	42(sp), r11
+	xor	r5, r11
 	; ascon_p.ae:34: t3 = t3 ^ t2
-	mov	r12, r15
-	xor	r14, r15
-	mov	r15, 38(sp)
+	xor	r14, r12
+	mov	r12, 38(sp)
 	; ascon_p.ae:35: t2 = ~t2
-	mov	r14, r15
-	inv	r15
-	mov	r15, 18(sp)
+	inv	r14
+	mov	r14, 18(sp)
 	; ascon_p.ae:24: x0 = x0 ^ x4
 	mov	52(sp), r8
 	mov	28(sp), r15
@@ -1581,19 +1562,16 @@ ascon128_P_permute:
 	; ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
 	inv	r8
 	and	r9, r8
-	mov	r7, r15
-	xor	r8, r15
-	mov	r15, 30(sp)
+	xor	r8, r7
+	mov	r7, 30(sp)
 	; ascon_p.ae:32: t1 = t1 ^ t0
-	mov	r12, r15
-	xor	r10, r15
-	mov	r15, 0(sp)
+	xor	r10, r12
+	mov	r12, 0(sp)
 	; ascon_p.ae:33: t0 = t0 ^ t4
-	xor	30(sp), r10
+	xor	r7, r10
 	; ascon_p.ae:34: t3 = t3 ^ t2
-	mov	r13, r15
-	xor	r14, r15
-	mov	r15, 20(sp)
+	xor	r14, r13
+	mov	r13, 20(sp)
 	; ascon_p.ae:35: t2 = ~t2
 	mov	r14, r13
 	inv	r13
@@ -1635,15 +1613,13 @@ ascon128_P_permute:
 	; ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
 	inv	r8
 	and	34(sp), r8
-	mov	r5, r15
-	xor	r8, r15
-	mov	r15, 16(sp)
+	xor	r8, r5
+	mov	r5, 16(sp)
 	; ascon_p.ae:32: t1 = t1 ^ t0
-	mov	r9, r15
-	xor	r7, r15
-	mov	r15, 62(sp)
+	xor	r7, r9
+	mov	r9, 62(sp)
 	; ascon_p.ae:33: t0 = t0 ^ t4
-	xor	16(sp), r7
+	xor	r5, r7
 	; ascon_p.ae:34: t3 = t3 ^ t2
 	xor	r12, r14
 	; ascon_p.ae:35: t2 = ~t2
@@ -1678,35 +1654,32 @@ ascon128_P_permute:
 	xor	r9, r8
 	mov	r7, r9
 	xor	r5, r9
-	mov	r7, r15
 	rla	r10
-	rlc	r15
+	rlc	r7
 	rlc	r6
 	rlc	r11
 	adc	r10
 	rla	r10
-	rlc	r15
+	rlc	r7
 	rlc	r6
 	rlc	r11
 	adc	r10
 	rla	r10
-	rlc	r15
+	rlc	r7
 	rlc	r6
 	rlc	r11
 	adc	r10
 	rla	r10
-	rlc	r15
+	rlc	r7
 	rlc	r6
 	rlc	r11
 	adc	r10
 	xor	r10, 6(sp)
-	xor	r15, 4(sp)
-	mov	r8, r15
-	xor	r6, r15
-	mov	r15, 52(sp)
-	mov	r9, r15
-	xor	r11, r15
-	mov	r15, 50(sp)
+	xor	r7, 4(sp)
+	xor	r6, r8
+	mov	r8, 52(sp)
+	xor	r11, r9
+	mov	r9, 50(sp)
 	; ascon_p.ae:38: t1 ^ (t1 >>> 61) ^ (t1 >>> 39),
 	mov	24(sp), r8
 	mov	r8, r9
@@ -1760,18 +1733,14 @@ ascon128_P_permute:
 	rlc	r9
 	rlc	r10
 	adc	r11
-	mov	r4, r15
-	xor	r11, r15
-	mov	r15, 44(sp)
-	mov	r5, r15
-	xor	r8, r15
-	mov	r15, 40(sp)
-	mov	r6, r15
-	xor	r9, r15
-	mov	r15, 36(sp)
-	mov	r7, r15
-	xor	r10, r15
-	mov	r15, 34(sp)
+	xor	r11, r4
+	mov	r4, 44(sp)
+	xor	r8, r5
+	mov	r5, 40(sp)
+	xor	r9, r6
+	mov	r6, 36(sp)
+	xor	r10, r7
+	mov	r7, 34(sp)
 	; ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
 	mov	18(sp), r5
 	mov	r5, r9
@@ -1792,44 +1761,38 @@ ascon128_P_permute:
 	xor	r10, r8
 	mov	r12, r9
 	xor	r11, r9
-	mov	r5, r15
 	mov	r13, r10
-	mov	r12, r11
-	mov	r4, r12
-	swpb	r15
-	mov	r15, r13
+	swpb	r5
+	mov	r5, r13
 	swpb	r10
 	xor.b	r10, r13
 	xor	r10, r13
-	swpb	r11
-	xor.b	r11, r10
-	xor	r11, r10
 	swpb	r12
-	xor.b	r12, r11
-	xor	r12, r11
-	xor.b	r15, r12
-	xor	r15, r12
-	rla	r12
+	xor.b	r12, r10
+	xor	r12, r10
+	swpb	r4
+	xor.b	r4, r12
+	xor	r4, r12
+	xor.b	r5, r4
+	xor	r5, r4
+	rla	r4
 	rlc	r13
 	rlc	r10
-	rlc	r11
-	adc	r12
-	rla	r12
+	rlc	r12
+	adc	r4
+	rla	r4
 	rlc	r13
 	rlc	r10
-	rlc	r11
-	adc	r12
-	mov	r6, r15
-	xor	r12, r15
-	mov	r15, 26(sp)
-	mov	r7, r15
-	xor	r13, r15
-	mov	r15, 22(sp)
-	mov	r8, r15
-	xor	r10, r15
-	mov	r15, 8(sp)
+	rlc	r12
+	adc	r4
+	xor	r4, r6
+	mov	r6, 26(sp)
+	xor	r13, r7
+	mov	r7, 22(sp)
+	xor	r10, r8
+	mov	r8, 8(sp)
 	mov	r9, r13
-	xor	r11, r13
+	xor	r12, r13
 	; ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
 	mov	38(sp), r6
 	mov	r6, r11
@@ -1869,23 +1832,17 @@ ascon128_P_permute:
 	xor	r9, r7
 	mov	r14, r8
 	xor	r10, r8
-	mov	r5, r9
-	mov	r14, r10
-	mov	r4, r14
-	mov	r6, r15
-	bit	#1, r9
-	rrc	r15
+	bit	#1, r5
+	rrc	r6
+	rrc	r4
 	rrc	r14
-	rrc	r10
-	rrc	r9
-	xor	r15, r11
-	xor	r9, r12
-	mov	r7, r15
-	xor	r10, r15
-	mov	r15, 10(sp)
-	mov	r8, r15
-	xor	r14, r15
-	mov	r15, 14(sp)
+	rrc	r5
+	xor	r6, r11
+	xor	r5, r12
+	xor	r14, r7
+	mov	r7, 10(sp)
+	xor	r4, r8
+	mov	r8, 14(sp)
 	; ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
 	mov	42(sp), r7
 	mov	r7, r8
@@ -1960,9 +1917,7 @@ ascon128_P_permute:
 	mov	r15, 54(sp)
 	add	#1, 58(sp)
 	cmp	#16, 58(sp)
-	jc	.Lascon128_P_permute_near4
-	br	#.Lascon128_P_permute_loop1
-.Lascon128_P_permute_near4:
+	jnc	.Lascon128_P_permute_loop1
 .Lascon128_P_permute_done2:
 	; ascon_p.ae:54: s[0] = x0
 	mov	60(sp), r6
@@ -1990,7 +1945,7 @@ ascon128_P_permute:
 	mov	r14, 32(r15)
 	mov	12(sp), 34(r15)
 	mov	28(sp), 36(r15)
-	mov	54(sp), 38(r15)
+	mov	54(sp), 38(r6)
 	add	#64, sp
 	pop	r4
 	pop	r5

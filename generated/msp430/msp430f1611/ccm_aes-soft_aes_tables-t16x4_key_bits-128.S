@@ -342,9 +342,9 @@ ccm_encrypt_with:
 	clr	r9
 	cmp	#1, r13
 	jnc	.Lccm_encrypt_with_nob11
+	add	r4, r11
+	mov	r11, 72(sp)
 	mov	r11, r14
-	add	r4, r14
-	mov	r14, 72(sp)
 	mov.b	@r14, r9
 .Lccm_encrypt_with_nob11:
 	clr	r14
@@ -374,9 +374,9 @@ ccm_encrypt_with:
 	clr	r10
 	cmp	#1, r13
 	jnc	.Lccm_encrypt_with_nob13
+	add	r4, r11
+	mov	r11, 74(sp)
 	mov	r11, r14
-	add	r4, r14
-	mov	r14, 74(sp)
 	mov.b	@r14, r10
 .Lccm_encrypt_with_nob13:
 	clr	r14
@@ -719,8 +719,8 @@ ccm_encrypt_with:
 
 
 ; --- ccm_decrypt_with: ccm.decrypt_with
-;     frame 198 bytes (47 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2736 bytes of code
+;     frame 196 bytes (46 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2706 bytes of code
 	.section .text.ccm_decrypt_with,"ax",@progbits
 	.global ccm_decrypt_with
 	.type ccm_decrypt_with, @function
@@ -733,55 +733,60 @@ ccm_decrypt_with:
 	push	r6
 	push	r5
 	push	r4
-	sub	#198, sp
-	mov	214(sp), 44(sp)
-	mov	216(sp), 80(sp)
-	mov	218(sp), 74(sp)
-	mov	220(sp), 98(sp)
-	mov	222(sp), 88(sp)
-	mov	224(sp), 78(sp)
-	mov	228(sp), 100(sp)
-	; ccm.ae:110: y = mac_header(ks, nonce, ad, n, len(tag))
-	mov	74(sp), 102(sp)
-	mov	#0, 104(sp)
-	mov	sp, r4
-	add	#102, r4
-	mov	88(sp), 106(sp)
-	mov	#0, 108(sp)
-	mov	sp, r5
-	add	#106, r5
-	mov	sp, r11
-	add	#118, r11
-	mov	44(sp), 0(sp)
-	mov	r4, 2(sp)
-	mov	r5, 4(sp)
-	mov	r11, 6(sp)
-	mov	r12, 60(sp)
+	sub	#196, sp
+	mov	r12, 58(sp)
 	mov	r13, r4
 	mov	r14, r5
+	mov	r15, r11
+	mov	212(sp), r12
+	mov	214(sp), 78(sp)
+	mov	216(sp), 72(sp)
+	mov	218(sp), 96(sp)
+	mov	220(sp), 86(sp)
+	mov	222(sp), 76(sp)
+	mov	226(sp), 98(sp)
+	; ccm.ae:110: y = mac_header(ks, nonce, ad, n, len(tag))
+	mov	72(sp), 100(sp)
+	mov	#0, 102(sp)
+	mov	sp, r13
+	add	#100, r13
+	mov	86(sp), 104(sp)
+	mov	#0, 106(sp)
+	mov	sp, r14
+	add	#104, r14
+	mov	sp, r15
+	add	#116, r15
+	mov	r12, 0(sp)
+	mov	r13, 2(sp)
+	mov	r14, 4(sp)
+	mov	r15, 6(sp)
+	mov	58(sp), r12
+	mov	r4, r13
+	mov	r5, r14
+	mov	r11, r15
 	call	#ccm_mac_header
-	mov	#13, r15
-	cmp	r5, r15
-	clr	r14
-	adc	r14
-	mov	r5, r12
-	sub	#13, r12
-	mov	r14, r13
-	inv	r13
-	inc	r13
-	mov	r12, r15
-	and	r13, r15
-	xor	r15, r12
-	inv	r14
-	inc	r14
-	and	#13, r14
-	xor	#13, r14
 	mov	#14, r15
 	sub	r5, r15
+	mov	#13, r14
+	cmp	r5, r14
+	clr	r11
+	adc	r11
+	mov	r5, r12
+	sub	#13, r12
+	mov	r11, r13
+	inv	r13
+	inc	r13
+	mov	r12, r14
+	and	r13, r14
+	xor	r14, r12
+	inv	r11
+	inc	r11
+	and	#13, r11
+	xor	#13, r11
 	clr	r13
 	cmp	#1, r12
 	jnc	.Lccm_decrypt_with_nob1
-	mov	r14, r6
+	mov	r11, r6
 	add	r4, r6
 	mov.b	@r6, r13
 .Lccm_decrypt_with_nob1:
@@ -935,9 +940,9 @@ ccm_decrypt_with:
 	clr	r9
 	cmp	#1, r13
 	jnc	.Lccm_decrypt_with_nob11
+	add	r4, r11
+	mov	r11, 40(sp)
 	mov	r11, r14
-	add	r4, r14
-	mov	r14, 40(sp)
 	mov.b	@r14, r9
 .Lccm_decrypt_with_nob11:
 	clr	r14
@@ -967,15 +972,15 @@ ccm_decrypt_with:
 	clr	r10
 	cmp	#1, r13
 	jnc	.Lccm_decrypt_with_nob13
+	add	r4, r11
+	mov	r11, 62(sp)
 	mov	r11, r14
-	add	r4, r14
-	mov	r14, 64(sp)
 	mov.b	@r14, r10
 .Lccm_decrypt_with_nob13:
 	clr	r14
 	cmp	#2, r13
 	jnc	.Lccm_decrypt_with_nob14
-	mov	64(sp), r14
+	mov	62(sp), r14
 	mov.b	1(r14), r14
 .Lccm_decrypt_with_nob14:
 	swpb	r10
@@ -990,23 +995,23 @@ ccm_decrypt_with:
 	xor.b	r14, r5
 	xor	r15, r5
 	; ccm.ae:112: s0 = E.encrypt_block(ks, j0)
-	mov	r6, 102(sp)
-	mov	r7, 104(sp)
-	mov	36(sp), 106(sp)
-	mov	34(sp), 108(sp)
-	mov	r8, 110(sp)
-	mov	r9, 112(sp)
-	mov	r10, 114(sp)
-	mov	r5, 116(sp)
+	mov	r6, 100(sp)
+	mov	r7, 102(sp)
+	mov	36(sp), 104(sp)
+	mov	34(sp), 106(sp)
+	mov	r8, 108(sp)
+	mov	r9, 110(sp)
+	mov	r10, 112(sp)
+	mov	r5, 114(sp)
 	mov	sp, r13
-	add	#102, r13
+	add	#100, r13
 	mov	sp, r14
-	add	#134, r14
-	mov	60(sp), r12
+	add	#132, r14
+	mov	58(sp), r12
 	call	#ccm_E_encrypt_block
 	add	#1, r6
 	addc	#0, r7
-	mov	74(sp), r14
+	mov	72(sp), r14
 	add	#15, r14
 	mov	#0, r15
 	addc	#0, r15
@@ -1022,23 +1027,23 @@ ccm_decrypt_with:
 	rla	r15
 	rla	r15
 	bis	r14, r15
-	mov	r15, 62(sp)
+	mov	r15, 60(sp)
 	; ccm.ae:114: for i in 0..(n + 15) / 16 {
 	mov	#0, 38(sp)
 	mov	r6, 28(sp)
 	mov	r7, 26(sp)
-	mov	r8, 72(sp)
-	mov	r9, 70(sp)
-	mov	r10, 68(sp)
-	mov	r5, 66(sp)
-	mov	118(sp), 46(sp)
-	mov	120(sp), 42(sp)
-	mov	122(sp), 50(sp)
-	mov	124(sp), 48(sp)
-	mov	126(sp), 54(sp)
-	mov	128(sp), 52(sp)
+	mov	r8, 70(sp)
+	mov	r9, 68(sp)
+	mov	r10, 66(sp)
+	mov	r5, 64(sp)
+	mov	116(sp), 44(sp)
+	mov	118(sp), 42(sp)
+	mov	120(sp), 48(sp)
+	mov	122(sp), 46(sp)
+	mov	124(sp), 52(sp)
+	mov	126(sp), 50(sp)
+	mov	128(sp), 54(sp)
 	mov	130(sp), 56(sp)
-	mov	132(sp), 58(sp)
 	cmp	r15, 38(sp)
 	jnc	.Lccm_decrypt_with_near36
 	br	#.Lccm_decrypt_with_done17
@@ -1056,12 +1061,12 @@ ccm_decrypt_with:
 	rra	r15
 	rra	r15
 	rra	r15
-	mov	74(sp), r10
+	mov	72(sp), r10
 	sub	r9, r10
 	mov	#0, r8
 	subc	r15, r8
 	mov	r9, r4
-	add	80(sp), r4
+	add	78(sp), r4
 	cmp	#16, r10
 	jnc	.Lccm_decrypt_with_bytes18
 	bit	#1, r4
@@ -1078,7 +1083,7 @@ ccm_decrypt_with:
 	jmp	.Lccm_decrypt_with_join20
 .Lccm_decrypt_with_bytes18:
 	mov	sp, r11
-	add	#150, r11
+	add	#148, r11
 	mov	r11, r12
 	mov	#16, r13
 	mov	r10, r15
@@ -1098,19 +1103,19 @@ ccm_decrypt_with:
 	jmp	.Lccm_decrypt_with_words19
 .Lccm_decrypt_with_join20:
 	; ccm.ae:117: u = E.encrypt_block(ks, j)
-	mov	28(sp), 102(sp)
-	mov	26(sp), 104(sp)
-	mov	36(sp), 106(sp)
-	mov	34(sp), 108(sp)
-	mov	72(sp), 110(sp)
-	mov	70(sp), 112(sp)
-	mov	68(sp), 114(sp)
-	mov	66(sp), 116(sp)
+	mov	28(sp), 100(sp)
+	mov	26(sp), 102(sp)
+	mov	36(sp), 104(sp)
+	mov	34(sp), 106(sp)
+	mov	70(sp), 108(sp)
+	mov	68(sp), 110(sp)
+	mov	66(sp), 112(sp)
+	mov	64(sp), 114(sp)
 	mov	sp, r13
-	add	#102, r13
+	add	#100, r13
 	mov	sp, r14
-	add	#166, r14
-	mov	60(sp), r12
+	add	#164, r14
+	mov	58(sp), r12
 	swpb	18(sp)
 	swpb	16(sp)
 	swpb	12(sp)
@@ -1122,24 +1127,20 @@ ccm_decrypt_with:
 	call	#ccm_E_encrypt_block
 	add	#1, 28(sp)
 	addc	#0, 26(sp)
-	mov	r4, r15
-	xor	166(sp), r15
-	mov	r15, 30(sp)
-	mov	r5, r15
-	xor	168(sp), r15
-	mov	r15, 24(sp)
-	mov	r6, r15
-	xor	170(sp), r15
-	mov	r15, 22(sp)
-	mov	r7, r15
-	xor	172(sp), r15
-	mov	r15, 20(sp)
-	xor	174(sp), 10(sp)
+	xor	164(sp), r4
+	mov	r4, 30(sp)
+	xor	166(sp), r5
+	mov	r5, 24(sp)
+	xor	168(sp), r6
+	mov	r6, 22(sp)
+	xor	170(sp), r7
+	mov	r7, 20(sp)
+	xor	172(sp), 10(sp)
 	mov	12(sp), r11
-	xor	176(sp), r11
-	xor	178(sp), 16(sp)
-	mov	18(sp), r6
-	xor	180(sp), r6
+	xor	174(sp), r11
+	xor	176(sp), 16(sp)
+	mov	18(sp), r7
+	xor	178(sp), r7
 	mov	r10, r15
 	sub	#16, r15
 	mov	r8, r15
@@ -1196,19 +1197,19 @@ ccm_decrypt_with:
 	mov	r8, r15
 	and	r13, r15
 	xor	r15, r8
-	mov	r10, r7
+	mov	r10, r6
 	clrc
-	rrc	r7
-	rra	r7
-	and	#1, r7
-	mov	r7, r15
+	rrc	r6
+	rra	r6
+	and	#1, r6
+	mov	r6, r15
 	inv	r15
 	inc	r15
 	mov	r8, r4
 	xor	#-1, r4
 	and	r15, r4
 	xor	#-1, r4
-	mov	r7, r13
+	mov	r6, r13
 	inv	r13
 	inc	r13
 	mov	r8, r15
@@ -1239,17 +1240,16 @@ ccm_decrypt_with:
 	inc	r15
 	and	r15, r8
 	inv	r8
-	mov	r6, r15
-	and	r8, r15
-	mov	r15, 32(sp)
+	and	r8, r7
+	mov	r7, 32(sp)
 	mov	r14, r8
 	inv	r8
 	inc	r8
 	mov	8(sp), r15
 	and	r8, r15
 	inv	r15
-	mov	20(sp), r6
-	and	r15, r6
+	mov	20(sp), r7
+	and	r15, r7
 	mov	r13, r15
 	inv	r15
 	inc	r15
@@ -1273,22 +1273,21 @@ ccm_decrypt_with:
 	mov	r14, r11
 	inv	r11
 	inc	r11
-	mov	r5, r15
-	and	r11, r15
-	inv	r15
+	and	r11, r5
+	inv	r5
 	mov	24(sp), r11
-	and	r15, r11
-	mov	r7, r15
+	and	r5, r11
+	mov	r6, r15
 	inv	r15
 	inc	r15
 	mov	r12, r4
 	xor	#-1, r4
 	and	r15, r4
 	xor	#-1, r4
-	inv	r7
-	inc	r7
+	inv	r6
+	inc	r6
 	mov	r12, r15
-	and	r7, r15
+	and	r6, r15
 	xor	r15, r12
 	mov	r13, r15
 	inv	r15
@@ -1297,27 +1296,26 @@ ccm_decrypt_with:
 	xor	#-1, r5
 	and	r15, r5
 	xor	#-1, r5
-	mov	r13, r7
-	inv	r7
-	inc	r7
+	mov	r13, r6
+	inv	r6
+	inc	r6
 	mov	r12, r15
-	and	r7, r15
+	and	r6, r15
 	xor	r15, r12
 	mov	r14, r15
 	inv	r15
 	inc	r15
 	and	r15, r12
 	inv	r12
-	mov	16(sp), r7
-	and	r12, r7
+	mov	16(sp), r6
+	and	r12, r6
 	mov	r14, r12
 	inv	r12
 	inc	r12
-	mov	r5, r15
-	and	r12, r15
-	inv	r15
+	and	r12, r5
+	inv	r5
 	mov	22(sp), r12
-	and	r15, r12
+	and	r5, r12
 	mov	r13, r15
 	inv	r15
 	inc	r15
@@ -1329,49 +1327,46 @@ ccm_decrypt_with:
 	inc	r13
 	mov	r4, r15
 	and	r13, r15
-	mov	r4, r13
-	xor	r15, r13
+	xor	r15, r4
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	and	r15, r13
+	and	r15, r4
 	inv	r14
 	inc	r14
-	mov	r5, r15
-	and	r14, r15
-	inv	r15
+	and	r14, r5
+	inv	r5
 	mov	30(sp), r14
-	and	r15, r14
-	inv	r13
+	and	r5, r14
+	inv	r4
 	mov	10(sp), r15
-	and	r13, r15
+	and	r4, r15
 	mov	r14, 30(sp)
 	mov	r11, 24(sp)
 	mov	r12, 22(sp)
-	mov	r6, 20(sp)
+	mov	r7, 20(sp)
 	mov	r15, 10(sp)
 	mov	r8, 14(sp)
-	mov	32(sp), r8
+	mov	32(sp), r7
 	jmp	.Lccm_decrypt_with_endif24
 .Lccm_decrypt_with_else23:
 	mov	r11, 14(sp)
-	mov	16(sp), r7
-	mov	r6, r8
+	mov	16(sp), r6
 .Lccm_decrypt_with_endif24:
 	; ccm.ae:120: store_be(msg, off, m, n - off)
-	add	78(sp), r9
-	mov	r8, r4
-	mov	r7, r5
-	mov	14(sp), r6
+	mov	r7, r4
+	mov	r6, r5
+	mov	14(sp), r8
 	mov	10(sp), r11
 	mov	20(sp), r12
 	mov	22(sp), r13
 	mov	24(sp), r14
 	mov	30(sp), r15
+	add	76(sp), r9
 	cmp	#16, r10
 	swpb	r4
 	swpb	r5
-	swpb	r6
+	swpb	r8
 	swpb	r11
 	swpb	r12
 	swpb	r13
@@ -1382,7 +1377,7 @@ ccm_decrypt_with:
 	jnz	.Lccm_decrypt_with_bytes25
 	mov	r4, 0(r9)
 	mov	r5, 2(r9)
-	mov	r6, 4(r9)
+	mov	r8, 4(r9)
 	mov	r11, 6(r9)
 	mov	r12, 8(r9)
 	mov	r13, 10(r9)
@@ -1390,16 +1385,16 @@ ccm_decrypt_with:
 	mov	r15, 14(r9)
 	jmp	.Lccm_decrypt_with_stored26
 .Lccm_decrypt_with_bytes25:
-	mov	r4, 150(sp)
-	mov	r5, 152(sp)
-	mov	r6, 154(sp)
-	mov	r11, 156(sp)
-	mov	r12, 158(sp)
-	mov	r13, 160(sp)
-	mov	r14, 162(sp)
-	mov	r15, 164(sp)
+	mov	r4, 148(sp)
+	mov	r5, 150(sp)
+	mov	r8, 152(sp)
+	mov	r11, 154(sp)
+	mov	r12, 156(sp)
+	mov	r13, 158(sp)
+	mov	r14, 160(sp)
+	mov	r15, 162(sp)
 	mov	sp, r15
-	add	#150, r15
+	add	#148, r15
 	cmp	#16, r10
 	jnc	.Lccm_decrypt_with_cnt27
 	mov	#16, r10
@@ -1413,70 +1408,70 @@ ccm_decrypt_with:
 	dec	r10
 	jnz	.Lccm_decrypt_with_cpy28
 .Lccm_decrypt_with_stored26:
-	mov	30(sp), r10
-	xor	46(sp), r10
-	mov	24(sp), r11
-	xor	42(sp), r11
-	mov	22(sp), r12
-	xor	50(sp), r12
-	mov	20(sp), r13
-	xor	48(sp), r13
-	mov	10(sp), r14
-	xor	54(sp), r14
-	mov	14(sp), r15
-	xor	52(sp), r15
+	mov	30(sp), r8
+	xor	44(sp), r8
+	mov	24(sp), r9
+	xor	42(sp), r9
+	mov	22(sp), r10
+	xor	48(sp), r10
+	mov	20(sp), r11
+	xor	46(sp), r11
+	mov	10(sp), r12
+	xor	52(sp), r12
+	mov	14(sp), r13
+	xor	50(sp), r13
+	xor	54(sp), r6
 	xor	56(sp), r7
-	xor	58(sp), r8
 	; ccm.ae:121: y = E.encrypt_block(ks, m ^ y)
-	mov	r10, 102(sp)
-	mov	r11, 104(sp)
-	mov	r12, 106(sp)
-	mov	r13, 108(sp)
-	mov	r14, 110(sp)
-	mov	r15, 112(sp)
+	mov	r8, 100(sp)
+	mov	r9, 102(sp)
+	mov	r10, 104(sp)
+	mov	r11, 106(sp)
+	mov	r12, 108(sp)
+	mov	r13, 110(sp)
+	mov	r6, 112(sp)
 	mov	r7, 114(sp)
-	mov	r8, 116(sp)
 	mov	sp, r13
-	add	#102, r13
+	add	#100, r13
 	mov	sp, r14
-	add	#182, r14
-	mov	60(sp), r12
+	add	#180, r14
+	mov	58(sp), r12
 	call	#ccm_E_encrypt_block
-	mov	182(sp), 46(sp)
-	mov	184(sp), 42(sp)
-	mov	186(sp), 50(sp)
-	mov	188(sp), 48(sp)
-	mov	190(sp), 54(sp)
-	mov	192(sp), 52(sp)
+	mov	180(sp), 44(sp)
+	mov	182(sp), 42(sp)
+	mov	184(sp), 48(sp)
+	mov	186(sp), 46(sp)
+	mov	188(sp), 52(sp)
+	mov	190(sp), 50(sp)
+	mov	192(sp), 54(sp)
 	mov	194(sp), 56(sp)
-	mov	196(sp), 58(sp)
 	add	#1, 38(sp)
-	cmp	62(sp), 38(sp)
+	cmp	60(sp), 38(sp)
 	jc	.Lccm_decrypt_with_near37
 	br	#.Lccm_decrypt_with_loop16
 .Lccm_decrypt_with_near37:
 .Lccm_decrypt_with_done17:
-	mov	98(sp), r10
-	cmp	#16, 88(sp)
+	mov	96(sp), r10
+	cmp	#16, 86(sp)
 	jnc	.Lccm_decrypt_with_bytes29
 	bit	#1, r10
 	jnz	.Lccm_decrypt_with_bytes29
 .Lccm_decrypt_with_words30:
-	mov	@r10, 96(sp)
-	mov	2(r10), 94(sp)
-	mov	4(r10), 92(sp)
-	mov	6(r10), 90(sp)
-	mov	8(r10), 86(sp)
-	mov	10(r10), 84(sp)
-	mov	12(r10), 82(sp)
-	mov	14(r10), 76(sp)
+	mov	@r10, 94(sp)
+	mov	2(r10), 92(sp)
+	mov	4(r10), 90(sp)
+	mov	6(r10), 88(sp)
+	mov	8(r10), 84(sp)
+	mov	10(r10), 82(sp)
+	mov	12(r10), 80(sp)
+	mov	14(r10), 74(sp)
 	jmp	.Lccm_decrypt_with_join31
 .Lccm_decrypt_with_bytes29:
 	mov	sp, r11
-	add	#150, r11
+	add	#148, r11
 	mov	r11, r12
 	mov	#16, r13
-	mov	88(sp), r15
+	mov	86(sp), r15
 .Lccm_decrypt_with_cpy32:
 	clr	r14
 	tst	r15
@@ -1492,19 +1487,19 @@ ccm_decrypt_with:
 	mov	r11, r10
 	jmp	.Lccm_decrypt_with_words30
 .Lccm_decrypt_with_join31:
-	xor	134(sp), 46(sp)
-	xor	136(sp), 42(sp)
-	xor	138(sp), 50(sp)
-	mov	48(sp), r7
-	xor	140(sp), r7
-	xor	142(sp), 54(sp)
-	mov	52(sp), r6
-	xor	144(sp), r6
-	mov	56(sp), r13
-	xor	146(sp), r13
-	mov	58(sp), r12
-	xor	148(sp), r12
-	mov	88(sp), r15
+	xor	132(sp), 44(sp)
+	xor	134(sp), 42(sp)
+	xor	136(sp), 48(sp)
+	mov	46(sp), r7
+	xor	138(sp), r7
+	xor	140(sp), 52(sp)
+	mov	50(sp), r6
+	xor	142(sp), r6
+	mov	54(sp), r13
+	xor	144(sp), r13
+	mov	56(sp), r12
+	xor	146(sp), r12
+	mov	86(sp), r15
 	sub	#16, r15
 	mov	#0, r15
 	subc	#0, r15
@@ -1513,16 +1508,16 @@ ccm_decrypt_with:
 	xor	#1, r15
 	; ccm.ae:27: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
 	tst	r15
-	swpb	96(sp)
 	swpb	94(sp)
 	swpb	92(sp)
 	swpb	90(sp)
-	swpb	86(sp)
+	swpb	88(sp)
 	swpb	84(sp)
 	swpb	82(sp)
-	swpb	76(sp)
+	swpb	80(sp)
+	swpb	74(sp)
 	jz	.Lccm_decrypt_with_else34
-	mov	88(sp), r4
+	mov	86(sp), r4
 	mov	r4, r15
 	and	#8191, r15
 	rla	r15
@@ -1532,7 +1527,7 @@ ccm_decrypt_with:
 	clr	r11
 	adc	r11
 	xor	#1, r11
-	mov.b	89(sp), r14
+	mov.b	87(sp), r14
 	clrc
 	rrc	r14
 	rra	r14
@@ -1602,9 +1597,8 @@ ccm_decrypt_with:
 	inv	r11
 	inc	r11
 	and	r11, r4
-	mov	r4, r11
-	inv	r11
-	and	r11, r7
+	inv	r4
+	and	r4, r7
 	mov	r15, r4
 	inv	r4
 	inc	r4
@@ -1667,7 +1661,7 @@ ccm_decrypt_with:
 	inc	r10
 	and	r10, r8
 	inv	r8
-	mov	50(sp), r10
+	mov	48(sp), r10
 	and	r8, r10
 	mov	r15, r4
 	inv	r4
@@ -1698,15 +1692,14 @@ ccm_decrypt_with:
 	inv	r15
 	inc	r15
 	and	r15, r11
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	and	r15, r8
+	inv	r14
+	inc	r14
+	and	r14, r8
 	inv	r8
-	mov	46(sp), r14
+	mov	44(sp), r14
 	and	r8, r14
 	inv	r11
-	mov	54(sp), r15
+	mov	52(sp), r15
 	and	r11, r15
 	mov	r14, r8
 	mov	r7, r11
@@ -1715,66 +1708,59 @@ ccm_decrypt_with:
 	mov	r12, r14
 	jmp	.Lccm_decrypt_with_endif35
 .Lccm_decrypt_with_else34:
-	mov	46(sp), r8
+	mov	44(sp), r8
 	mov	42(sp), r9
-	mov	50(sp), r10
+	mov	48(sp), r10
 	mov	r7, r11
-	mov	54(sp), r5
+	mov	52(sp), r5
 	mov	r13, r7
 	mov	r12, r14
 .Lccm_decrypt_with_endif35:
-	mov	76(sp), r15
+	mov	74(sp), r15
 	xor	r8, r15
-	mov	82(sp), r8
+	mov	80(sp), r8
 	xor	r9, r8
-	mov	84(sp), r9
+	mov	82(sp), r9
 	xor	r10, r9
-	mov	86(sp), r10
+	mov	84(sp), r10
 	xor	r11, r10
-	mov	90(sp), r11
+	mov	88(sp), r11
 	xor	r5, r11
-	mov	92(sp), r12
+	mov	90(sp), r12
 	xor	r6, r12
-	mov	94(sp), r13
+	mov	92(sp), r13
 	xor	r7, r13
-	mov	96(sp), r7
+	mov	94(sp), r7
 	xor	r14, r7
 	sub	#1, r15
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	r8, r15
-	sub	#1, r15
+	sub	#1, r8
 	clr	r8
 	adc	r8
 	xor	#1, r8
-	mov	r9, r15
-	sub	#1, r15
+	sub	#1, r9
 	clr	r9
 	adc	r9
 	xor	#1, r9
-	mov	r10, r15
-	sub	#1, r15
+	sub	#1, r10
 	clr	r10
 	adc	r10
 	xor	#1, r10
-	mov	r11, r15
-	sub	#1, r15
+	sub	#1, r11
 	clr	r11
 	adc	r11
 	xor	#1, r11
-	mov	r12, r15
-	sub	#1, r15
+	sub	#1, r12
 	clr	r12
 	adc	r12
 	xor	#1, r12
-	mov	r13, r15
-	sub	#1, r15
+	sub	#1, r13
 	clr	r13
 	adc	r13
 	xor	#1, r13
-	mov	r7, r15
-	sub	#1, r15
+	sub	#1, r7
 	clr	r15
 	adc	r15
 	xor	#1, r15
@@ -1785,9 +1771,9 @@ ccm_decrypt_with:
 	and	r12, r14
 	and	r13, r14
 	and	r15, r14
-	mov	100(sp), r15
+	mov	98(sp), r15
 	mov	r14, 0(r15)
-	add	#198, sp
+	add	#196, sp
 	pop	r4
 	pop	r5
 	pop	r6
@@ -1801,7 +1787,7 @@ ccm_decrypt_with:
 
 ; --- ccm_E_encrypt_block: ccm.E.encrypt_block
 ;     frame 10 bytes (5 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 638 bytes of code
+;     estimated 636 bytes of code
 	.section .text.ccm_E_encrypt_block,"ax",@progbits
 	.local ccm_E_encrypt_block
 	.type ccm_E_encrypt_block, @function
@@ -1873,9 +1859,8 @@ ccm_E_encrypt_block:
 	mov.b	r11, r11
 	mov	r13, r4
 	mov.b	r4, r4
-	mov	r10, r12
-	swpb	r12
-	mov.b	r12, r12
+	swpb	r10
+	mov.b	r10, r12
 	mov	r5, r14
 	mov.b	r14, r14
 	; aes.ae:138: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
@@ -2018,7 +2003,7 @@ ccm_E_encrypt_block:
 	bis	r5, r8
 	mov	r4, r15
 	xor	172(r15), r7
-	xor	174(r15), r8
+	xor	174(r4), r8
 	mov	8(sp), r6
 	mov	r6, r15
 	mov	r7, 0(r15)
@@ -2028,7 +2013,7 @@ ccm_E_encrypt_block:
 	mov	r10, 8(r15)
 	mov	r11, 10(r15)
 	mov	r12, 12(r15)
-	mov	r14, 14(r15)
+	mov	r14, 14(r6)
 	add	#10, sp
 	pop	r4
 	pop	r5
@@ -2043,7 +2028,7 @@ ccm_E_encrypt_block:
 
 ; --- ccm_mac_header: ccm.mac_header
 ;     frame 112 bytes (16 spill slots, locals 80), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1514 bytes of code
+;     estimated 1508 bytes of code
 	.section .text.ccm_mac_header,"ax",@progbits
 	.local ccm_mac_header
 	.type ccm_mac_header, @function
@@ -2086,9 +2071,8 @@ ccm_mac_header:
 	rla	r15
 	bis	r15, r7
 	sub	#1, r6
-	mov	r7, r15
-	bis	r6, r15
-	mov	r15, 28(sp)
+	bis	r6, r7
+	mov	r7, 28(sp)
 	mov	#13, r15
 	cmp	r8, r15
 	clr	r5
@@ -2258,9 +2242,9 @@ ccm_mac_header:
 	clr	r14
 	cmp	#1, r6
 	jnc	.Lccm_mac_header_nob11
+	add	r9, r5
+	mov	r5, 22(sp)
 	mov	r5, r15
-	add	r9, r15
-	mov	r15, 22(sp)
 	mov.b	@r15, r14
 .Lccm_mac_header_nob11:
 	clr	r15
@@ -2290,9 +2274,9 @@ ccm_mac_header:
 	clr	r6
 	cmp	#1, r5
 	jnc	.Lccm_mac_header_nob13
+	add	r9, r4
+	mov	r4, 24(sp)
 	mov	r4, r15
-	add	r9, r15
-	mov	r15, 24(sp)
 	mov.b	@r15, r6
 .Lccm_mac_header_nob13:
 	clr	r15
@@ -2316,7 +2300,7 @@ ccm_mac_header:
 	mov	30(sp), r8
 	mov	r8, r15
 	bis	@r15, r7
-	bis	2(r15), r10
+	bis	2(r8), r10
 	; ccm.ae:60: y = E.encrypt_block(ks, block0(nonce, a, msg_len, tag_len))
 	mov	r7, 32(sp)
 	mov	r10, 34(sp)
@@ -2477,33 +2461,31 @@ ccm_mac_header:
 	clr	r12
 	adc	r12
 	xor	#1, r12
-	mov	r10, r13
-	sub	r14, r13
+	sub	r14, r10
 	mov	#0, r14
 	subc	r11, r14
 	mov	r12, r15
 	inv	r15
 	inc	r15
-	and	r15, r13
+	and	r15, r10
 	inv	r12
 	inc	r12
 	and	r12, r14
-	add	#15, r13
+	add	#15, r10
 	addc	#0, r14
 	and	#15, r14
 	clrc
-	rrc	r13
-	rra	r13
-	rra	r13
-	rra	r13
+	rrc	r10
+	rra	r10
+	rra	r10
+	rra	r10
 	swpb	r14
 	rla	r14
 	rla	r14
 	rla	r14
 	rla	r14
-	mov	r14, r15
-	bis	r13, r15
-	mov	r15, 14(sp)
+	bis	r10, r14
+	mov	r14, 14(sp)
 	; ccm.ae:71: for i in 0..(rest + 15) / 16 {
 	mov	#0, r9
 	mov	80(sp), r7
@@ -2514,7 +2496,7 @@ ccm_mac_header:
 	mov	90(sp), 8(sp)
 	mov	92(sp), r14
 	mov	94(sp), r4
-	cmp	r15, r9
+	cmp	14(sp), r9
 	jc	.Lccm_mac_header_done31
 .Lccm_mac_header_loop30:
 	mov	r9, r15
@@ -2581,9 +2563,8 @@ ccm_mac_header:
 	xor	r15, r13
 	swpb	r6
 	xor	r6, r14
-	mov	r4, r15
 	swpb	r5
-	xor	r5, r15
+	xor	r5, r4
 	; ccm.ae:73: y = E.encrypt_block(ks, y ^ load_be(ad, off, 16, a - off))
 	mov	r7, 32(sp)
 	mov	r8, 34(sp)
@@ -2592,7 +2573,7 @@ ccm_mac_header:
 	mov	r12, 40(sp)
 	mov	r13, 42(sp)
 	mov	r14, 44(sp)
-	mov	r15, 46(sp)
+	mov	r4, 46(sp)
 	mov	sp, r13
 	add	#32, r13
 	mov	sp, r14
@@ -2636,7 +2617,7 @@ ccm_mac_header:
 	mov	r12, 8(r15)
 	mov	r13, 10(r15)
 	mov	r14, 12(r15)
-	mov	r4, 14(r15)
+	mov	r4, 14(r8)
 	add	#112, sp
 	pop	r4
 	pop	r5

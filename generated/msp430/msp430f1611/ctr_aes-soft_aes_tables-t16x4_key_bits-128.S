@@ -304,7 +304,7 @@ ctr_decrypt_with:
 
 ; --- ctr_xor_stream: ctr.xor_stream
 ;     frame 56 bytes (20 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1080 bytes of code
+;     estimated 1076 bytes of code
 	.section .text.ctr_xor_stream,"ax",@progbits
 	.local ctr_xor_stream
 	.type ctr_xor_stream, @function
@@ -407,7 +407,7 @@ ctr_xor_stream:
 	addc	#0, r11
 	mov	12(r15), r5
 	addc	#0, r5
-	mov	14(r15), r10
+	mov	14(r10), r10
 	addc	#0, r10
 	mov	6(sp), r9
 	mov	r9, r15
@@ -486,9 +486,8 @@ ctr_xor_stream:
 	mov.b	r13, r13
 	mov	r6, r12
 	mov.b	r12, r12
-	mov	r5, r14
-	swpb	r14
-	mov.b	r14, r14
+	swpb	r5
+	mov.b	r5, r14
 	mov.b	@sp, r15
 	; aes.ae:139: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
 	rla	r13
@@ -506,9 +505,8 @@ ctr_xor_stream:
 	xor	ctr_tf0(r14), r13
 	xor	ctr_tf1(r15), r13
 	xor	@r4+, r13
-	mov	r6, r15
-	swpb	r15
-	mov.b	r15, r15
+	swpb	r6
+	mov.b	r6, r15
 	mov.b	2(sp), r5
 	mov.b	1(sp), r6
 	mov.b	r7, r7
@@ -608,7 +606,7 @@ ctr_xor_stream:
 	bis	r5, r8
 	mov	r4, r15
 	xor	172(r15), r6
-	xor	174(r15), r8
+	xor	174(r4), r8
 	mov	16(sp), r15
 	xor	r6, r15
 	mov	18(sp), r7

@@ -827,7 +827,7 @@ eax_encrypt_with:
 
 ; --- eax_decrypt_with: eax.decrypt_with
 ;     frame 156 bytes (28 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1470 bytes of code
+;     estimated 1462 bytes of code
 	.section .text.eax_decrypt_with,"ax",@progbits
 	.global eax_decrypt_with
 	.type eax_decrypt_with, @function
@@ -1229,17 +1229,15 @@ eax_decrypt_with:
 	inv	r8
 	mov	30(sp), r13
 	and	r8, r13
-	mov	r4, r15
-	swpb	r15
-	xor	r13, r15
-	sub	#1, r15
+	swpb	r4
+	xor	r13, r4
+	sub	#1, r4
 	clr	r8
 	adc	r8
 	xor	#1, r8
-	mov	r7, r15
-	swpb	r15
-	xor	r10, r15
-	sub	#1, r15
+	swpb	r7
+	xor	r10, r7
+	sub	#1, r7
 	clr	r7
 	adc	r7
 	xor	#1, r7
@@ -1277,10 +1275,9 @@ eax_decrypt_with:
 	clr	r9
 	adc	r9
 	xor	#1, r9
-	mov	r6, r15
-	swpb	r15
-	xor	r10, r15
-	sub	#1, r15
+	swpb	r6
+	xor	r10, r6
+	sub	#1, r6
 	clr	r10
 	adc	r10
 	xor	#1, r10
@@ -1353,10 +1350,9 @@ eax_decrypt_with:
 	inv	r15
 	inc	r15
 	and	r15, r13
-	mov	r5, r15
-	inv	r15
-	inc	r15
-	and	r15, r6
+	inv	r5
+	inc	r5
+	and	r5, r6
 	inv	r6
 	mov	48(sp), r14
 	and	r6, r14
@@ -1400,7 +1396,7 @@ eax_decrypt_with:
 
 ; --- eax_M_E_encrypt_block: eax.M.E.encrypt_block
 ;     frame 10 bytes (5 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 638 bytes of code
+;     estimated 636 bytes of code
 	.section .text.eax_M_E_encrypt_block,"ax",@progbits
 	.local eax_M_E_encrypt_block
 	.type eax_M_E_encrypt_block, @function
@@ -1472,9 +1468,8 @@ eax_M_E_encrypt_block:
 	mov.b	r11, r11
 	mov	r13, r4
 	mov.b	r4, r4
-	mov	r10, r12
-	swpb	r12
-	mov.b	r12, r12
+	swpb	r10
+	mov.b	r10, r12
 	mov	r5, r14
 	mov.b	r14, r14
 	; aes.ae:138: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
@@ -1617,7 +1612,7 @@ eax_M_E_encrypt_block:
 	bis	r5, r8
 	mov	r4, r15
 	xor	172(r15), r7
-	xor	174(r15), r8
+	xor	174(r4), r8
 	mov	8(sp), r6
 	mov	r6, r15
 	mov	r7, 0(r15)
@@ -1627,7 +1622,7 @@ eax_M_E_encrypt_block:
 	mov	r10, 8(r15)
 	mov	r11, 10(r15)
 	mov	r12, 12(r15)
-	mov	r14, 14(r15)
+	mov	r14, 14(r6)
 	add	#10, sp
 	pop	r4
 	pop	r5
@@ -1642,7 +1637,7 @@ eax_M_E_encrypt_block:
 
 ; --- eax_omac: eax.omac
 ;     frame 160 bytes (48 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1696 bytes of code
+;     estimated 1684 bytes of code
 	.section .text.eax_omac,"ax",@progbits
 	.local eax_omac
 	.type eax_omac, @function
@@ -1783,18 +1778,16 @@ eax_omac:
 	swpb	r4
 	mov	r4, r14
 	and	r15, r14
-	mov	r4, r15
-	xor	r14, r15
-	mov	r15, 48(sp)
+	xor	r14, r4
+	mov	r4, 48(sp)
 	mov	r13, r15
 	inv	r15
 	inc	r15
 	swpb	r6
 	mov	r6, r14
 	and	r15, r14
-	mov	r6, r15
-	xor	r14, r15
-	mov	r15, 44(sp)
+	xor	r14, r6
+	mov	r6, 44(sp)
 	mov	r13, r15
 	inv	r15
 	inc	r15
@@ -2082,11 +2075,10 @@ eax_omac:
 	xor	r14, r4
 	mov	r4, 60(sp)
 	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
-	mov	r6, r14
-	inv	r14
-	inc	r14
+	inv	r6
+	inc	r6
 	mov	38(sp), r15
-	and	r14, r15
+	and	r6, r15
 	mov	36(sp), r4
 	mov	r4, r9
 	inv	r9
@@ -2212,14 +2204,12 @@ eax_omac:
 	mov	@sp, r11
 	xor	r8, r11
 	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
-	mov	r4, r15
-	inv	r15
-	inc	r15
-	and	r15, r9
-	mov	r10, r15
-	inv	r15
-	inc	r15
-	and	r15, r9
+	inv	r4
+	inc	r4
+	and	r4, r9
+	inv	r10
+	inc	r10
+	and	r10, r9
 	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
 	mov	r7, r10
 	mov	42(sp), r15
@@ -2227,10 +2217,9 @@ eax_omac:
 	xor	r9, r7
 	xor	94(sp), r7
 	xor	r7, r10
-	mov	r6, r15
-	inv	r15
-	inc	r15
-	and	r15, r10
+	inv	r6
+	inc	r6
+	and	r6, r10
 	xor	r10, r7
 	xor	r7, r5
 	; cmac.ae:84: return E.encrypt_block(ks, y ^ last_block(k1, k2, x, n % 16, n % 16 == 0))
@@ -2257,7 +2246,7 @@ eax_omac:
 	mov	152(sp), 8(r15)
 	mov	154(sp), 10(r15)
 	mov	156(sp), 12(r15)
-	mov	158(sp), 14(r15)
+	mov	158(sp), 14(r14)
 	add	#160, sp
 	pop	r4
 	pop	r5

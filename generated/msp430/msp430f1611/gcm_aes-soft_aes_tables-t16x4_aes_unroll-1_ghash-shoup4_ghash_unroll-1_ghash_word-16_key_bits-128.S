@@ -345,7 +345,7 @@ gcm_key_setup:
 
 ; --- gcm_encrypt_with: gcm.encrypt_with
 ;     frame 238 bytes (47 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2620 bytes of code
+;     estimated 2606 bytes of code
 	.section .text.gcm_encrypt_with,"ax",@progbits
 	.global gcm_encrypt_with
 	.type gcm_encrypt_with, @function
@@ -672,12 +672,11 @@ gcm_encrypt_with:
 	rra	r13
 	rra	r13
 	rra	r13
-	mov	r6, r14
-	xor	r15, r14
+	xor	r15, r6
 	mov	20(sp), r15
 	xor	r13, r15
 	; gcm.ae:52: j = G.mul_h(j ^ ((len(nonce) as u128) << 3), tab)
-	mov	r14, 110(sp)
+	mov	r6, 110(sp)
 	mov	r15, 112(sp)
 	mov	22(sp), 114(sp)
 	mov	24(sp), 116(sp)
@@ -773,12 +772,10 @@ gcm_encrypt_with:
 	add	#190, r14
 	mov	82(sp), r12
 	call	#gcm_E_encrypt_block
-	mov	r8, r15
-	add	#1, r15
-	mov	r15, 52(sp)
-	mov	r9, r15
-	addc	#0, r15
-	mov	r15, 50(sp)
+	add	#1, r8
+	mov	r8, 52(sp)
+	addc	#0, r9
+	mov	r9, 50(sp)
 	mov	78(sp), r7
 	sub	r10, r7
 	mov	#0, r14
@@ -829,16 +826,14 @@ gcm_encrypt_with:
 	mov	r15, 12(sp)
 	swpb	r6
 	xor	196(sp), r6
-	mov	r12, r15
-	swpb	r15
-	xor	198(sp), r15
-	mov	r15, 8(sp)
+	swpb	r12
+	xor	198(sp), r12
+	mov	r12, 8(sp)
 	swpb	r11
 	xor	200(sp), r11
-	mov	r13, r15
-	swpb	r15
-	xor	202(sp), r15
-	mov	r15, 28(sp)
+	swpb	r13
+	xor	202(sp), r13
+	mov	r13, 28(sp)
 	swpb	r5
 	xor	204(sp), r5
 	mov	r7, r15
@@ -916,9 +911,8 @@ gcm_encrypt_with:
 	inc	r15
 	mov	r14, r4
 	and	r15, r4
-	mov	r14, r15
-	xor	r4, r15
-	mov	r15, 92(sp)
+	xor	r4, r14
+	mov	r14, 92(sp)
 	mov	r7, r14
 	clrc
 	rrc	r14
@@ -928,6 +922,7 @@ gcm_encrypt_with:
 	mov	r14, r4
 	inv	r4
 	inc	r4
+	mov	92(sp), r15
 	xor	#-1, r15
 	mov	r15, 2(sp)
 	and	r4, 2(sp)
@@ -944,18 +939,16 @@ gcm_encrypt_with:
 	inc	r15
 	and	r15, r4
 	inv	r4
-	mov	r5, r15
-	and	r4, r15
-	mov	r15, 34(sp)
+	and	r4, r5
+	mov	r5, 34(sp)
 	mov	r12, r15
 	inv	r15
 	inc	r15
 	mov	2(sp), r5
 	and	r15, r5
 	inv	r5
-	mov	r6, r15
-	and	r5, r15
-	mov	r15, 10(sp)
+	and	r5, r6
+	mov	r6, 10(sp)
 	mov	r14, r15
 	inv	r15
 	inc	r15
@@ -969,14 +962,13 @@ gcm_encrypt_with:
 	inc	r5
 	mov	r4, r15
 	and	r5, r15
-	mov	r4, r5
-	xor	r15, r5
+	xor	r15, r4
 	mov	r12, r15
 	inv	r15
 	inc	r15
-	and	r15, r5
-	inv	r5
-	and	r5, r11
+	and	r15, r4
+	inv	r4
+	and	r4, r11
 	mov	r12, r15
 	inv	r15
 	inc	r15
@@ -1299,7 +1291,7 @@ gcm_encrypt_with:
 
 ; --- gcm_decrypt_with: gcm.decrypt_with
 ;     frame 252 bytes (54 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2702 bytes of code
+;     estimated 2682 bytes of code
 	.section .text.gcm_decrypt_with,"ax",@progbits
 	.global gcm_decrypt_with
 	.type gcm_decrypt_with, @function
@@ -1626,12 +1618,11 @@ gcm_decrypt_with:
 	rra	r13
 	rra	r13
 	rra	r13
-	mov	r6, r14
-	xor	r15, r14
+	xor	r15, r6
 	mov	14(sp), r15
 	xor	r13, r15
 	; gcm.ae:52: j = G.mul_h(j ^ ((len(nonce) as u128) << 3), tab)
-	mov	r14, 124(sp)
+	mov	r6, 124(sp)
 	mov	r15, 126(sp)
 	mov	18(sp), 128(sp)
 	mov	30(sp), 130(sp)
@@ -2081,9 +2072,8 @@ gcm_decrypt_with:
 	inv	r11
 	inc	r11
 	and	r11, r4
-	mov	r4, r11
-	inv	r11
-	and	r11, r7
+	inv	r4
+	and	r4, r7
 	mov	r15, r4
 	inv	r4
 	inc	r4
@@ -2177,10 +2167,9 @@ gcm_decrypt_with:
 	inv	r15
 	inc	r15
 	and	r15, r11
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	and	r15, r8
+	inv	r14
+	inc	r14
+	and	r14, r8
 	inv	r8
 	mov	76(sp), r14
 	and	r8, r14
@@ -2222,38 +2211,31 @@ gcm_decrypt_with:
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	r8, r15
-	sub	#1, r15
+	sub	#1, r8
 	clr	r8
 	adc	r8
 	xor	#1, r8
-	mov	r9, r15
-	sub	#1, r15
+	sub	#1, r9
 	clr	r9
 	adc	r9
 	xor	#1, r9
-	mov	r10, r15
-	sub	#1, r15
+	sub	#1, r10
 	clr	r10
 	adc	r10
 	xor	#1, r10
-	mov	r11, r15
-	sub	#1, r15
+	sub	#1, r11
 	clr	r11
 	adc	r11
 	xor	#1, r11
-	mov	r12, r15
-	sub	#1, r15
+	sub	#1, r12
 	clr	r12
 	adc	r12
 	xor	#1, r12
-	mov	r13, r15
-	sub	#1, r15
+	sub	#1, r13
 	clr	r13
 	adc	r13
 	xor	#1, r13
-	mov	r7, r15
-	sub	#1, r15
+	sub	#1, r7
 	clr	r15
 	adc	r15
 	xor	#1, r15
@@ -2280,7 +2262,7 @@ gcm_decrypt_with:
 
 ; --- gcm_E_encrypt_block: gcm.E.encrypt_block
 ;     frame 10 bytes (5 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 638 bytes of code
+;     estimated 636 bytes of code
 	.section .text.gcm_E_encrypt_block,"ax",@progbits
 	.local gcm_E_encrypt_block
 	.type gcm_E_encrypt_block, @function
@@ -2352,9 +2334,8 @@ gcm_E_encrypt_block:
 	mov.b	r11, r11
 	mov	r13, r4
 	mov.b	r4, r4
-	mov	r10, r12
-	swpb	r12
-	mov.b	r12, r12
+	swpb	r10
+	mov.b	r10, r12
 	mov	r5, r14
 	mov.b	r14, r14
 	; aes.ae:138: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
@@ -2497,7 +2478,7 @@ gcm_E_encrypt_block:
 	bis	r5, r8
 	mov	r4, r15
 	xor	172(r15), r7
-	xor	174(r15), r8
+	xor	174(r4), r8
 	mov	8(sp), r6
 	mov	r6, r15
 	mov	r7, 0(r15)
@@ -2507,7 +2488,7 @@ gcm_E_encrypt_block:
 	mov	r10, 8(r15)
 	mov	r11, 10(r15)
 	mov	r12, 12(r15)
-	mov	r14, 14(r15)
+	mov	r14, 14(r6)
 	add	#10, sp
 	pop	r4
 	pop	r5
@@ -2522,7 +2503,7 @@ gcm_E_encrypt_block:
 
 ; --- gcm_G_mul_h: gcm.G.mul_h
 ;     frame 22 bytes (3 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 576 bytes of code
+;     estimated 574 bytes of code
 	.section .text.gcm_G_mul_h,"ax",@progbits
 	.local gcm_G_mul_h
 	.type gcm_G_mul_h, @function
@@ -2740,8 +2721,7 @@ gcm_G_mul_h:
 	mov	r13, 10(r12)
 	mov	r6, r13
 	mov	r14, 12(r13)
-	mov	r6, r14
-	mov	r15, 14(r14)
+	mov	r15, 14(r6)
 	add	#22, sp
 	pop	r4
 	pop	r5

@@ -6,7 +6,7 @@
 
 ; --- grain128aeadv2_encrypt: grain128aeadv2.encrypt
 ;     frame 228 bytes (38 spill slots, locals 140), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2198 bytes of code
+;     estimated 2162 bytes of code
 	.section .text.grain128aeadv2_encrypt,"ax",@progbits
 	.global grain128aeadv2_encrypt
 	.type grain128aeadv2_encrypt, @function
@@ -189,26 +189,24 @@ grain128aeadv2_encrypt:
 	xor	r15, r12
 	mov	r14, r10
 	and	r12, r10
-	mov	r13, r15
 	mov	r9, r11
-	rla	r15
+	rla	r13
 	rlc	r11
-	rla	r15
+	rla	r13
 	rlc	r11
-	rla	r15
+	rla	r13
 	rlc	r11
-	mov	r9, r13
 	mov	36(sp), r8
 	mov	r8, r15
 	rra	r15
-	rrc	r13
+	rrc	r9
 	rra	r15
-	rrc	r13
+	rrc	r9
 	rra	r15
-	rrc	r13
+	rrc	r9
 	rra	r15
-	rrc	r13
-	and	r13, r11
+	rrc	r9
+	and	r9, r11
 	xor	r11, r10
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	r7, r15
@@ -319,9 +317,8 @@ grain128aeadv2_encrypt:
 	bit	#256, 44(sp)
 	rrc	r11
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r10, r15
-	xor	r11, r15
-	mov	r15, 46(sp)
+	xor	r11, r10
+	mov	r10, 46(sp)
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	40(sp), r15
 	bit	#128, r15
@@ -329,11 +326,10 @@ grain128aeadv2_encrypt:
 	mov	r15, r10
 	xor	r12, r10
 	mov	r8, r12
-	mov	r4, r15
-	swpb	r15
+	swpb	r4
 	swpb	r12
-	xor.b	r15, r12
-	xor	r15, r12
+	xor.b	r4, r12
+	xor	r4, r12
 	bit	#128, r8
 	rlc	r12
 	bit	#64, r8
@@ -352,15 +348,13 @@ grain128aeadv2_encrypt:
 	bit	#64, r8
 	rlc	r12
 	xor	r12, r10
-	mov	r4, r12
 	mov	28(sp), r8
 	mov	r8, r15
 	rra	r15
-	rrc	r12
-	xor	r12, r10
-	mov	r10, r15
-	xor	r8, r15
-	mov	r15, 50(sp)
+	rrc	r4
+	xor	r4, r10
+	xor	r8, r10
+	mov	r10, 50(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	r6, r12
 	mov	24(sp), r10
@@ -389,9 +383,8 @@ grain128aeadv2_encrypt:
 	bit	#1024, r15
 	rrc	r10
 	xor	r10, r8
-	mov	r8, r15
-	xor	44(sp), r15
-	mov	r15, 12(sp)
+	xor	r15, r8
+	mov	r8, 12(sp)
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	r9, r15
 	bit	#4, r6
@@ -459,11 +452,10 @@ grain128aeadv2_encrypt:
 	rrc	r5
 	bit	#4096, r4
 	rrc	r5
-	mov	r4, r14
 	mov	r7, r15
 	rra	r15
-	rrc	r14
-	and	r14, r5
+	rrc	r4
+	and	r4, r5
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r5, r9
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
@@ -502,52 +494,46 @@ grain128aeadv2_encrypt:
 	xor.b	r15, r4
 	xor	r15, r4
 	and	r4, r14
-	mov	r12, r15
 	bit	#512, r6
-	rlc	r15
-	and	r15, r14
+	rlc	r12
+	and	r12, r14
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r14, r9
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	mov	r5, r12
 	bit	#16, r7
-	rrc	r12
+	rrc	r5
 	bit	#32, r7
-	rrc	r12
+	rrc	r5
 	mov	18(sp), r14
 	mov	r7, r15
 	rla	r14
 	rlc	r15
 	rla	r14
 	rlc	r15
-	and	r15, r12
-	mov	r8, r15
+	and	r15, r5
 	bit	#8, r7
-	rlc	r15
+	rlc	r8
 	bit	#4, r7
-	rlc	r15
-	and	r15, r12
+	rlc	r8
+	and	r8, r5
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r9
+	xor	r5, r9
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	mov	r11, r14
 	bit	#256, r7
-	rlc	r14
-	mov	r10, r15
+	rlc	r11
 	mov	44(sp), r12
 	bit	#2048, r12
-	rrc	r15
-	and	r15, r14
+	rrc	r10
+	and	r10, r11
 	bit	#4096, r12
-	rrc	r15
-	and	r15, r14
-	and	r13, r14
+	rrc	r10
+	and	r10, r11
+	and	r13, r11
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r9
+	xor	r11, r9
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	mov	r9, r15
-	xor	40(sp), r15
-	mov	r15, 48(sp)
+	xor	40(sp), r9
+	mov	r9, 48(sp)
 	; grain128aeadv2.ae:145: z = unzip(y)
 	mov	#0, r13
 	mov	46(sp), r15
@@ -586,9 +572,8 @@ grain128aeadv2_encrypt:
 	mov.b	r13, r13
 	rra	r15
 	rrc	r14
-	mov	r13, r15
-	bis	r14, r15
-	mov	r15, 14(sp)
+	bis	r14, r13
+	mov	r13, 14(sp)
 	; grain128aeadv2.ae:146: m = msg[i]
 	mov	60(sp), r12
 	mov	r12, r15
@@ -596,13 +581,12 @@ grain128aeadv2_encrypt:
 	mov.b	@r15, r15
 	mov	r15, 16(sp)
 	; grain128aeadv2.ae:147: ct[i] = m ^ z[7:0]
-	mov.b	14(sp), r15
+	mov.b	r13, r15
 	mov	16(sp), r13
 	mov	r13, r14
 	xor	r15, r14
-	mov	r12, r15
-	add	82(sp), r15
-	mov.b	r14, 0(r15)
+	add	82(sp), r12
+	mov.b	r14, 0(r12)
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	mov	#0, r14
 	bit	#1, r13
@@ -880,7 +864,7 @@ grain128aeadv2_encrypt:
 
 ; --- grain128aeadv2_decrypt: grain128aeadv2.decrypt
 ;     frame 230 bytes (39 spill slots, locals 140), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2214 bytes of code
+;     estimated 2182 bytes of code
 	.section .text.grain128aeadv2_decrypt,"ax",@progbits
 	.global grain128aeadv2_decrypt
 	.type grain128aeadv2_decrypt, @function
@@ -1064,26 +1048,24 @@ grain128aeadv2_decrypt:
 	xor	r15, r12
 	mov	r14, r10
 	and	r12, r10
-	mov	r13, r15
 	mov	r9, r11
-	rla	r15
+	rla	r13
 	rlc	r11
-	rla	r15
+	rla	r13
 	rlc	r11
-	rla	r15
+	rla	r13
 	rlc	r11
-	mov	r9, r13
 	mov	36(sp), r8
 	mov	r8, r15
 	rra	r15
-	rrc	r13
+	rrc	r9
 	rra	r15
-	rrc	r13
+	rrc	r9
 	rra	r15
-	rrc	r13
+	rrc	r9
 	rra	r15
-	rrc	r13
-	and	r13, r11
+	rrc	r9
+	and	r9, r11
 	xor	r11, r10
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	r7, r15
@@ -1194,9 +1176,8 @@ grain128aeadv2_decrypt:
 	bit	#256, 44(sp)
 	rrc	r11
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r10, r15
-	xor	r11, r15
-	mov	r15, 46(sp)
+	xor	r11, r10
+	mov	r10, 46(sp)
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	40(sp), r15
 	bit	#128, r15
@@ -1204,11 +1185,10 @@ grain128aeadv2_decrypt:
 	mov	r15, r10
 	xor	r12, r10
 	mov	r8, r12
-	mov	r4, r15
-	swpb	r15
+	swpb	r4
 	swpb	r12
-	xor.b	r15, r12
-	xor	r15, r12
+	xor.b	r4, r12
+	xor	r4, r12
 	bit	#128, r8
 	rlc	r12
 	bit	#64, r8
@@ -1227,15 +1207,13 @@ grain128aeadv2_decrypt:
 	bit	#64, r8
 	rlc	r12
 	xor	r12, r10
-	mov	r4, r12
 	mov	28(sp), r8
 	mov	r8, r15
 	rra	r15
-	rrc	r12
-	xor	r12, r10
-	mov	r10, r15
-	xor	r8, r15
-	mov	r15, 50(sp)
+	rrc	r4
+	xor	r4, r10
+	xor	r8, r10
+	mov	r10, 50(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	r6, r12
 	mov	24(sp), r10
@@ -1264,9 +1242,8 @@ grain128aeadv2_decrypt:
 	bit	#1024, r15
 	rrc	r10
 	xor	r10, r8
-	mov	r8, r15
-	xor	44(sp), r15
-	mov	r15, 12(sp)
+	xor	r15, r8
+	mov	r8, 12(sp)
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	r9, r15
 	bit	#4, r6
@@ -1334,11 +1311,10 @@ grain128aeadv2_decrypt:
 	rrc	r5
 	bit	#4096, r4
 	rrc	r5
-	mov	r4, r14
 	mov	r7, r15
 	rra	r15
-	rrc	r14
-	and	r14, r5
+	rrc	r4
+	and	r4, r5
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r5, r9
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
@@ -1377,52 +1353,46 @@ grain128aeadv2_decrypt:
 	xor.b	r15, r4
 	xor	r15, r4
 	and	r4, r14
-	mov	r12, r15
 	bit	#512, r6
-	rlc	r15
-	and	r15, r14
+	rlc	r12
+	and	r12, r14
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r14, r9
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	mov	r5, r12
 	bit	#16, r7
-	rrc	r12
+	rrc	r5
 	bit	#32, r7
-	rrc	r12
+	rrc	r5
 	mov	18(sp), r14
 	mov	r7, r15
 	rla	r14
 	rlc	r15
 	rla	r14
 	rlc	r15
-	and	r15, r12
-	mov	r8, r15
+	and	r15, r5
 	bit	#8, r7
-	rlc	r15
+	rlc	r8
 	bit	#4, r7
-	rlc	r15
-	and	r15, r12
+	rlc	r8
+	and	r8, r5
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r9
+	xor	r5, r9
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	mov	r11, r14
 	bit	#256, r7
-	rlc	r14
-	mov	r10, r15
+	rlc	r11
 	mov	44(sp), r12
 	bit	#2048, r12
-	rrc	r15
-	and	r15, r14
+	rrc	r10
+	and	r10, r11
 	bit	#4096, r12
-	rrc	r15
-	and	r15, r14
-	and	r13, r14
+	rrc	r10
+	and	r10, r11
+	and	r13, r11
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r9
+	xor	r11, r9
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	mov	r9, r15
-	xor	40(sp), r15
-	mov	r15, 48(sp)
+	xor	40(sp), r9
+	mov	r9, 48(sp)
 	; grain128aeadv2.ae:158: z = unzip(y)
 	mov	#0, r13
 	mov	46(sp), r15
@@ -1461,9 +1431,8 @@ grain128aeadv2_decrypt:
 	mov.b	r13, r13
 	rra	r15
 	rrc	r14
-	mov	r13, r15
-	bis	r14, r15
-	mov	r15, 16(sp)
+	bis	r14, r13
+	mov	r13, 16(sp)
 	; grain128aeadv2.ae:159: m = ct[i] ^ z[7:0]
 	mov	60(sp), r13
 	mov	r13, r15
@@ -1764,7 +1733,7 @@ grain128aeadv2_decrypt:
 
 ; --- grain128aeadv2_absorb_ad: grain128aeadv2.absorb_ad
 ;     frame 94 bytes (47 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3692 bytes of code
+;     estimated 3622 bytes of code
 	.section .text.grain128aeadv2_absorb_ad,"ax",@progbits
 	.local grain128aeadv2_absorb_ad
 	.type grain128aeadv2_absorb_ad, @function
@@ -1830,9 +1799,8 @@ grain128aeadv2_absorb_ad:
 	inc	r8
 	mov	r9, r10
 	and	r8, r10
-	mov	r9, r11
-	xor	r10, r11
-	mov	r11, 74(sp)
+	xor	r10, r9
+	mov	r9, 74(sp)
 	; grain128aeadv2.ae:129: for i in 0..n + 1 {
 	mov	74(sp), 82(sp)
 	mov	#0, 80(sp)
@@ -1943,9 +1911,8 @@ grain128aeadv2_absorb_ad:
 	inc	r10
 	xor	r14, r11
 	and	r10, r11
-	mov	r14, r15
-	xor	r11, r15
-	mov	r15, 32(sp)
+	xor	r11, r14
+	mov	r14, 32(sp)
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	mov	r5, r15
 	mov	r6, r14
@@ -1967,26 +1934,24 @@ grain128aeadv2_absorb_ad:
 	xor	r15, r12
 	mov	r14, r10
 	and	r12, r10
-	mov	r13, r15
 	mov	r9, r11
-	rla	r15
+	rla	r13
 	rlc	r11
-	rla	r15
+	rla	r13
 	rlc	r11
-	rla	r15
+	rla	r13
 	rlc	r11
-	mov	r9, r13
 	mov	26(sp), r8
 	mov	r8, r15
 	rra	r15
-	rrc	r13
+	rrc	r9
 	rra	r15
-	rrc	r13
+	rrc	r9
 	rra	r15
-	rrc	r13
+	rrc	r9
 	rra	r15
-	rrc	r13
-	and	r13, r11
+	rrc	r9
+	and	r9, r11
 	xor	r11, r10
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	r7, r15
@@ -2097,9 +2062,8 @@ grain128aeadv2_absorb_ad:
 	bit	#256, 36(sp)
 	rrc	r11
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r10, r15
-	xor	r11, r15
-	mov	r15, 40(sp)
+	xor	r11, r10
+	mov	r10, 40(sp)
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	30(sp), r15
 	bit	#128, r15
@@ -2107,11 +2071,10 @@ grain128aeadv2_absorb_ad:
 	mov	r15, r10
 	xor	r12, r10
 	mov	r8, r12
-	mov	r4, r15
-	swpb	r15
+	swpb	r4
 	swpb	r12
-	xor.b	r15, r12
-	xor	r15, r12
+	xor.b	r4, r12
+	xor	r4, r12
 	bit	#128, r8
 	rlc	r12
 	bit	#64, r8
@@ -2130,15 +2093,13 @@ grain128aeadv2_absorb_ad:
 	bit	#64, r8
 	rlc	r12
 	xor	r12, r10
-	mov	r4, r12
 	mov	18(sp), r8
 	mov	r8, r15
 	rra	r15
-	rrc	r12
-	xor	r12, r10
-	mov	r10, r15
-	xor	r8, r15
-	mov	r15, 50(sp)
+	rrc	r4
+	xor	r4, r10
+	xor	r8, r10
+	mov	r10, 50(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	r6, r12
 	mov	10(sp), r10
@@ -2167,9 +2128,8 @@ grain128aeadv2_absorb_ad:
 	bit	#1024, r15
 	rrc	r10
 	xor	r10, r8
-	mov	r8, r15
-	xor	36(sp), r15
-	mov	r15, 2(sp)
+	xor	r15, r8
+	mov	r8, 2(sp)
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	r9, r15
 	bit	#4, r6
@@ -2237,11 +2197,10 @@ grain128aeadv2_absorb_ad:
 	rrc	r5
 	bit	#4096, r4
 	rrc	r5
-	mov	r4, r14
 	mov	r7, r15
 	rra	r15
-	rrc	r14
-	and	r14, r5
+	rrc	r4
+	and	r4, r5
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r5, r9
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
@@ -2280,52 +2239,46 @@ grain128aeadv2_absorb_ad:
 	xor.b	r15, r4
 	xor	r15, r4
 	and	r4, r14
-	mov	r12, r15
 	bit	#512, r6
-	rlc	r15
-	and	r15, r14
+	rlc	r12
+	and	r12, r14
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r14, r9
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	mov	r5, r12
 	bit	#16, r7
-	rrc	r12
+	rrc	r5
 	bit	#32, r7
-	rrc	r12
+	rrc	r5
 	mov	8(sp), r14
 	mov	r7, r15
 	rla	r14
 	rlc	r15
 	rla	r14
 	rlc	r15
-	and	r15, r12
-	mov	r8, r15
+	and	r15, r5
 	bit	#8, r7
-	rlc	r15
+	rlc	r8
 	bit	#4, r7
-	rlc	r15
-	and	r15, r12
+	rlc	r8
+	and	r8, r5
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r9
+	xor	r5, r9
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	mov	r11, r14
 	bit	#256, r7
-	rlc	r14
-	mov	r10, r15
+	rlc	r11
 	mov	36(sp), r12
 	bit	#2048, r12
-	rrc	r15
-	and	r15, r14
+	rrc	r10
+	and	r10, r11
 	bit	#4096, r12
-	rrc	r15
-	and	r15, r14
-	and	r13, r14
+	rrc	r10
+	and	r10, r11
+	and	r13, r11
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r9
+	xor	r11, r9
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	mov	r9, r15
-	xor	30(sp), r15
-	mov	r15, 46(sp)
+	xor	30(sp), r9
+	mov	r9, 46(sp)
 	; grain128aeadv2.ae:121: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
 	mov	#0, r13
 	mov	40(sp), r15
@@ -2364,9 +2317,8 @@ grain128aeadv2_absorb_ad:
 	mov.b	r13, r13
 	rra	r15
 	rrc	r14
-	mov	r13, r15
-	bis	r14, r15
-	mov	r15, 6(sp)
+	bis	r14, r13
+	mov	r13, 6(sp)
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	mov	#0, r14
 	bit	#1, 32(sp)
@@ -2556,11 +2508,10 @@ grain128aeadv2_absorb_ad:
 	and	r14, r15
 	xor	r15, r11
 	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	mov	r4, r14
 	mov	r5, r15
 	bit	#32768, 6(sp)
 	rrc	r15
-	rrc	r14
+	rrc	r4
 	rrc	r13
 	rrc	r12
 	mov	28(sp), 30(sp)
@@ -2585,7 +2536,7 @@ grain128aeadv2_absorb_ad:
 	mov	r11, 72(sp)
 	mov	r12, 58(sp)
 	mov	r13, 56(sp)
-	mov	r14, 54(sp)
+	mov	r4, 54(sp)
 	mov	r15, 52(sp)
 	add	#1, 62(sp)
 	addc	#0, 60(sp)
@@ -2632,26 +2583,24 @@ grain128aeadv2_absorb_ad:
 	xor	r15, r12
 	mov	r14, r10
 	and	r12, r10
-	mov	r13, r15
 	mov	r9, r11
-	rla	r15
+	rla	r13
 	rlc	r11
-	rla	r15
+	rla	r13
 	rlc	r11
-	rla	r15
+	rla	r13
 	rlc	r11
-	mov	r9, r13
 	mov	26(sp), r8
 	mov	r8, r15
 	rra	r15
-	rrc	r13
+	rrc	r9
 	rra	r15
-	rrc	r13
+	rrc	r9
 	rra	r15
-	rrc	r13
+	rrc	r9
 	rra	r15
-	rrc	r13
-	and	r13, r11
+	rrc	r9
+	and	r9, r11
 	xor	r11, r10
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	r7, r15
@@ -2762,9 +2711,8 @@ grain128aeadv2_absorb_ad:
 	bit	#256, 36(sp)
 	rrc	r11
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r10, r15
-	xor	r11, r15
-	mov	r15, 38(sp)
+	xor	r11, r10
+	mov	r10, 38(sp)
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	30(sp), r15
 	bit	#128, r15
@@ -2772,11 +2720,10 @@ grain128aeadv2_absorb_ad:
 	mov	r15, r10
 	xor	r12, r10
 	mov	r8, r12
-	mov	r4, r15
-	swpb	r15
+	swpb	r4
 	swpb	r12
-	xor.b	r15, r12
-	xor	r15, r12
+	xor.b	r4, r12
+	xor	r4, r12
 	bit	#128, r8
 	rlc	r12
 	bit	#64, r8
@@ -2795,15 +2742,13 @@ grain128aeadv2_absorb_ad:
 	bit	#64, r8
 	rlc	r12
 	xor	r12, r10
-	mov	r4, r12
 	mov	18(sp), r8
 	mov	r8, r15
 	rra	r15
-	rrc	r12
-	xor	r12, r10
-	mov	r10, r15
-	xor	r8, r15
-	mov	r15, 48(sp)
+	rrc	r4
+	xor	r4, r10
+	xor	r8, r10
+	mov	r10, 48(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	r6, r12
 	mov	10(sp), r10
@@ -2832,9 +2777,8 @@ grain128aeadv2_absorb_ad:
 	bit	#1024, r15
 	rrc	r10
 	xor	r10, r8
-	mov	r8, r15
-	xor	36(sp), r15
-	mov	r15, 0(sp)
+	xor	r15, r8
+	mov	r8, 0(sp)
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	r9, r15
 	bit	#4, r6
@@ -2902,11 +2846,10 @@ grain128aeadv2_absorb_ad:
 	rrc	r5
 	bit	#4096, r4
 	rrc	r5
-	mov	r4, r14
 	mov	r7, r15
 	rra	r15
-	rrc	r14
-	and	r14, r5
+	rrc	r4
+	and	r4, r5
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r5, r9
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
@@ -2945,52 +2888,46 @@ grain128aeadv2_absorb_ad:
 	xor.b	r15, r4
 	xor	r15, r4
 	and	r4, r14
-	mov	r12, r15
 	bit	#512, r6
-	rlc	r15
-	and	r15, r14
+	rlc	r12
+	and	r12, r14
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r14, r9
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	mov	r5, r12
 	bit	#16, r7
-	rrc	r12
+	rrc	r5
 	bit	#32, r7
-	rrc	r12
+	rrc	r5
 	mov	8(sp), r14
 	mov	r7, r15
 	rla	r14
 	rlc	r15
 	rla	r14
 	rlc	r15
-	and	r15, r12
-	mov	r8, r15
+	and	r15, r5
 	bit	#8, r7
-	rlc	r15
+	rlc	r8
 	bit	#4, r7
-	rlc	r15
-	and	r15, r12
+	rlc	r8
+	and	r8, r5
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r9
+	xor	r5, r9
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	mov	r11, r14
 	bit	#256, r7
-	rlc	r14
-	mov	r10, r15
+	rlc	r11
 	mov	36(sp), r12
 	bit	#2048, r12
-	rrc	r15
-	and	r15, r14
+	rrc	r10
+	and	r10, r11
 	bit	#4096, r12
-	rrc	r15
-	and	r15, r14
-	and	r13, r14
+	rrc	r10
+	and	r10, r11
+	and	r13, r11
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r9
+	xor	r11, r9
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	mov	r9, r15
-	xor	30(sp), r15
-	mov	r15, 44(sp)
+	xor	30(sp), r9
+	mov	r9, 44(sp)
 	; grain128aeadv2.ae:121: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
 	mov	#0, r13
 	mov	38(sp), r15
@@ -3029,9 +2966,8 @@ grain128aeadv2_absorb_ad:
 	mov.b	r13, r13
 	rra	r15
 	rrc	r14
-	mov	r13, r15
-	bis	r14, r15
-	mov	r15, 4(sp)
+	bis	r14, r13
+	mov	r13, 4(sp)
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	mov	#0, r14
 	bit	#1, 42(sp)
@@ -3272,7 +3208,7 @@ grain128aeadv2_absorb_ad:
 	mov	22(sp), 8(r15)
 	mov	20(sp), 10(r15)
 	mov	18(sp), 12(r15)
-	mov	16(sp), 14(r15)
+	mov	16(sp), 14(r14)
 	mov	86(sp), r14
 	mov	r14, r15
 	mov	r5, 0(r15)
@@ -3282,19 +3218,19 @@ grain128aeadv2_absorb_ad:
 	mov	8(sp), 8(r15)
 	mov	r7, 10(r15)
 	mov	36(sp), 12(r15)
-	mov	34(sp), 14(r15)
+	mov	34(sp), 14(r14)
 	mov	92(sp), r14
 	mov	r14, r15
 	mov	66(sp), 0(r15)
 	mov	68(sp), 2(r15)
 	mov	70(sp), 4(r15)
-	mov	72(sp), 6(r15)
+	mov	72(sp), 6(r14)
 	mov	90(sp), r14
 	mov	r14, r15
 	mov	58(sp), 0(r15)
 	mov	56(sp), 2(r15)
 	mov	54(sp), 4(r15)
-	mov	52(sp), 6(r15)
+	mov	52(sp), 6(r14)
 	add	#94, sp
 	pop	r4
 	pop	r5
@@ -3309,7 +3245,7 @@ grain128aeadv2_absorb_ad:
 
 ; --- grain128aeadv2_init: grain128aeadv2.init
 ;     frame 122 bytes (61 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 4216 bytes of code
+;     estimated 4154 bytes of code
 	.section .text.grain128aeadv2_init,"ax",@progbits
 	.local grain128aeadv2_init
 	.type grain128aeadv2_init, @function
@@ -3338,6 +3274,7 @@ grain128aeadv2_init:
 	mov	@r13+, 44(sp)
 	mov	#-1, 38(sp)
 	mov	#32767, 32(sp)
+	mov	r12, r11
 	mov	r12, r15
 	mov	@r15, r8
 	mov	2(r15), r9
@@ -3346,7 +3283,7 @@ grain128aeadv2_init:
 	mov	8(r15), r12
 	mov	10(r15), r13
 	mov	12(r15), r14
-	mov	14(r15), 46(sp)
+	mov	14(r11), 46(sp)
 .Lgrain128aeadv2_init_loop1:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	mov	r8, r15
@@ -3368,13 +3305,12 @@ grain128aeadv2_init:
 	xor	r15, r11
 	mov	r5, r4
 	and	r11, r4
-	mov	r7, r15
 	mov	50(sp), r6
-	rla	r15
+	rla	r7
 	rlc	r6
-	rla	r15
+	rla	r7
 	rlc	r6
-	rla	r15
+	rla	r7
 	rlc	r6
 	mov	50(sp), r7
 	mov	42(sp), r15
@@ -3496,9 +3432,8 @@ grain128aeadv2_init:
 	bit	#256, r14
 	rrc	r7
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r4, r15
-	xor	r7, r15
-	mov	r15, 56(sp)
+	xor	r7, r4
+	mov	r4, 56(sp)
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	r11, r15
 	mov	52(sp), r11
@@ -3535,9 +3470,8 @@ grain128aeadv2_init:
 	rra	r15
 	rrc	r11
 	xor	r11, r4
-	mov	r4, r15
-	xor	38(sp), r15
-	mov	r15, 64(sp)
+	xor	38(sp), r4
+	mov	r4, 64(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	r9, r11
 	mov	r10, r15
@@ -3590,11 +3524,10 @@ grain128aeadv2_init:
 	rlc	r6
 	bit	#4096, r9
 	rrc	r5
-	mov	r6, r8
-	and	r5, r8
+	and	r5, r6
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	18(sp), r5
-	xor	r8, r5
+	xor	r6, r5
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	r9, r8
 	mov	r10, r6
@@ -3661,9 +3594,8 @@ grain128aeadv2_init:
 	mov	r5, r8
 	and	r6, r8
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r4, r15
-	xor	r8, r15
-	mov	r15, 12(sp)
+	xor	r8, r4
+	mov	r4, 12(sp)
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	mov	r9, r4
 	mov	r10, r15
@@ -3681,14 +3613,13 @@ grain128aeadv2_init:
 	swpb	r8
 	xor.b	r15, r8
 	xor	r15, r8
-	mov	r4, r15
-	and	r8, r15
+	and	r8, r4
 	bit	#512, r9
 	rlc	r11
-	and	r11, r15
+	and	r11, r4
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	12(sp), r11
-	xor	r15, r11
+	xor	r4, r11
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
 	bit	#16, r13
 	rrc	r5
@@ -3701,12 +3632,11 @@ grain128aeadv2_init:
 	rla	r8
 	rlc	r15
 	and	r15, r5
-	mov	r6, r15
 	bit	#8, r13
-	rlc	r15
+	rlc	r6
 	bit	#4, r13
-	rlc	r15
-	and	r15, r5
+	rlc	r6
+	and	r6, r5
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r5, r11
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
@@ -3770,7 +3700,7 @@ grain128aeadv2_init:
 	mov	@r15, 80(sp)
 	mov	2(r15), 94(sp)
 	mov	4(r15), 92(sp)
-	mov	6(r15), 90(sp)
+	mov	6(r14), 90(sp)
 .Lgrain128aeadv2_init_loop3:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	mov	20(sp), r15
@@ -3793,13 +3723,12 @@ grain128aeadv2_init:
 	xor	r15, r13
 	mov	r7, r5
 	and	r13, r5
-	mov	r14, r15
 	mov	r4, r6
-	rla	r15
+	rla	r14
 	rlc	r6
-	rla	r15
+	rla	r14
 	rlc	r6
-	rla	r15
+	rla	r14
 	rlc	r6
 	mov	r4, r14
 	mov	42(sp), r4
@@ -3922,9 +3851,8 @@ grain128aeadv2_init:
 	bit	#256, r12
 	rrc	r14
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r5, r15
-	xor	r14, r15
-	mov	r15, 54(sp)
+	xor	r14, r5
+	mov	r5, 54(sp)
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	r13, r15
 	mov	52(sp), r13
@@ -3961,9 +3889,8 @@ grain128aeadv2_init:
 	rra	r15
 	rrc	r13
 	xor	r13, r5
-	mov	r5, r15
-	xor	r4, r15
-	mov	r15, 62(sp)
+	xor	r4, r5
+	mov	r5, 62(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	r9, r13
 	mov	r8, r15
@@ -3990,9 +3917,8 @@ grain128aeadv2_init:
 	bit	#1024, r12
 	rrc	26(sp)
 	xor	26(sp), r5
-	mov	r5, r15
-	xor	r12, r15
-	mov	r15, 10(sp)
+	xor	r12, r5
+	mov	r5, 10(sp)
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	r6, r15
 	bit	#4, r9
@@ -4084,9 +4010,8 @@ grain128aeadv2_init:
 	mov	r6, r7
 	and	r5, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r4, r15
-	xor	r7, r15
-	mov	r15, 8(sp)
+	xor	r7, r4
+	mov	r4, 8(sp)
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	mov	r9, r4
 	mov	r8, r15
@@ -4104,15 +4029,13 @@ grain128aeadv2_init:
 	swpb	r15
 	xor.b	r7, r15
 	xor	r7, r15
-	mov	r4, r7
-	and	r15, r7
-	mov	r13, r15
+	and	r15, r4
 	bit	#512, r9
-	rlc	r15
-	and	r15, r7
+	rlc	r13
+	and	r13, r4
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	8(sp), r13
-	xor	r7, r13
+	xor	r4, r13
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
 	bit	#16, r11
 	rrc	r6
@@ -4125,12 +4048,11 @@ grain128aeadv2_init:
 	rla	r7
 	rlc	r15
 	and	r15, r6
-	mov	r5, r15
 	bit	#8, r11
-	rlc	r15
+	rlc	r5
 	bit	#4, r11
-	rlc	r15
-	and	r15, r6
+	rlc	r5
+	and	r5, r6
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r6, r13
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
@@ -4155,8 +4077,7 @@ grain128aeadv2_init:
 	; grain128aeadv2.ae:105: return s ^ fed, b ^ fed
 	mov	54(sp), r7
 	xor	r7, r14
-	mov	r13, r15
-	xor	r7, r15
+	xor	r7, r13
 	; grain128aeadv2.ae:84: kl = kl >> par
 	mov	50(sp), 52(sp)
 	mov	42(sp), 50(sp)
@@ -4173,7 +4094,7 @@ grain128aeadv2_init:
 	mov	r11, r10
 	mov	r12, r11
 	mov	46(sp), r12
-	mov	r15, 46(sp)
+	mov	r13, 46(sp)
 	mov	34(sp), 40(sp)
 	mov	30(sp), 34(sp)
 	mov	96(sp), 30(sp)
@@ -4220,13 +4141,12 @@ grain128aeadv2_init:
 	xor	r15, r6
 	mov	r13, r5
 	and	r6, r5
-	mov	r14, r15
 	mov	r4, r9
-	rla	r15
+	rla	r14
 	rlc	r9
-	rla	r15
+	rla	r14
 	rlc	r9
-	rla	r15
+	rla	r14
 	rlc	r9
 	mov	r4, r14
 	mov	42(sp), r4
@@ -4349,9 +4269,8 @@ grain128aeadv2_init:
 	bit	#256, r12
 	rrc	r14
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r5, r15
-	xor	r14, r15
-	mov	r15, 78(sp)
+	xor	r14, r5
+	mov	r5, 78(sp)
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	r6, r15
 	mov	52(sp), r6
@@ -4388,9 +4307,8 @@ grain128aeadv2_init:
 	rra	r15
 	rrc	r6
 	xor	r6, r5
-	mov	r5, r15
-	xor	r4, r15
-	mov	r15, 70(sp)
+	xor	r4, r5
+	mov	r5, 70(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	r7, r5
 	mov	r8, r15
@@ -4417,9 +4335,8 @@ grain128aeadv2_init:
 	bit	#1024, r12
 	rrc	24(sp)
 	xor	24(sp), r6
-	mov	r6, r15
-	xor	r12, r15
-	mov	r15, 6(sp)
+	xor	r12, r6
+	mov	r6, 6(sp)
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	r9, r15
 	bit	#4, r7
@@ -4511,9 +4428,8 @@ grain128aeadv2_init:
 	mov	r9, r13
 	and	r6, r13
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r4, r15
-	xor	r13, r15
-	mov	r15, 4(sp)
+	xor	r13, r4
+	mov	r4, 4(sp)
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	mov	r7, r4
 	mov	r8, r15
@@ -4531,15 +4447,13 @@ grain128aeadv2_init:
 	swpb	r15
 	xor.b	r13, r15
 	xor	r13, r15
-	mov	r4, r13
-	and	r15, r13
-	mov	r5, r15
+	and	r15, r4
 	bit	#512, r7
-	rlc	r15
-	and	r15, r13
+	rlc	r5
+	and	r5, r4
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	4(sp), r5
-	xor	r13, r5
+	xor	r4, r5
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
 	bit	#16, r11
 	rrc	r9
@@ -4552,12 +4466,11 @@ grain128aeadv2_init:
 	rla	r13
 	rlc	r15
 	and	r15, r9
-	mov	r6, r15
 	bit	#8, r11
-	rlc	r15
+	rlc	r6
 	bit	#4, r11
-	rlc	r15
-	and	r15, r9
+	rlc	r6
+	and	r6, r9
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r9, r5
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
@@ -4632,13 +4545,12 @@ grain128aeadv2_init:
 	xor	r15, r6
 	mov	r13, r5
 	and	r6, r5
-	mov	r14, r15
 	mov	r4, r9
-	rla	r15
+	rla	r14
 	rlc	r9
-	rla	r15
+	rla	r14
 	rlc	r9
-	rla	r15
+	rla	r14
 	rlc	r9
 	mov	r4, r14
 	mov	42(sp), r4
@@ -4761,9 +4673,8 @@ grain128aeadv2_init:
 	bit	#256, r12
 	rrc	r14
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r5, r15
-	xor	r14, r15
-	mov	r15, 76(sp)
+	xor	r14, r5
+	mov	r5, 76(sp)
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	r6, r15
 	mov	52(sp), r6
@@ -4800,9 +4711,8 @@ grain128aeadv2_init:
 	rra	r15
 	rrc	r6
 	xor	r6, r5
-	mov	r5, r15
-	xor	r4, r15
-	mov	r15, 68(sp)
+	xor	r4, r5
+	mov	r5, 68(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	r7, r5
 	mov	r8, r15
@@ -4829,9 +4739,8 @@ grain128aeadv2_init:
 	bit	#1024, r12
 	rrc	22(sp)
 	xor	22(sp), r6
-	mov	r6, r15
-	xor	r12, r15
-	mov	r15, 2(sp)
+	xor	r12, r6
+	mov	r6, 2(sp)
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	r9, r15
 	bit	#4, r7
@@ -4923,9 +4832,8 @@ grain128aeadv2_init:
 	mov	r9, r13
 	and	r6, r13
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r4, r15
-	xor	r13, r15
-	mov	r15, 0(sp)
+	xor	r13, r4
+	mov	r4, 0(sp)
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	mov	r7, r4
 	mov	r8, r15
@@ -4943,15 +4851,13 @@ grain128aeadv2_init:
 	swpb	r15
 	xor.b	r13, r15
 	xor	r13, r15
-	mov	r4, r13
-	and	r15, r13
-	mov	r5, r15
+	and	r15, r4
 	bit	#512, r7
-	rlc	r15
-	and	r15, r13
+	rlc	r5
+	and	r5, r4
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	@sp, r5
-	xor	r13, r5
+	xor	r4, r5
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
 	bit	#16, r11
 	rrc	r9
@@ -4964,12 +4870,11 @@ grain128aeadv2_init:
 	rla	r13
 	rlc	r15
 	and	r15, r9
-	mov	r6, r15
 	bit	#8, r11
-	rlc	r15
+	rlc	r6
 	bit	#4, r11
-	rlc	r15
-	and	r15, r9
+	rlc	r6
+	and	r6, r9
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r9, r5
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
@@ -5025,7 +4930,7 @@ grain128aeadv2_init:
 	mov	48(sp), 8(r15)
 	mov	44(sp), 10(r15)
 	mov	38(sp), 12(r15)
-	mov	32(sp), 14(r15)
+	mov	32(sp), 14(r14)
 	mov	114(sp), r14
 	mov	r14, r15
 	mov	20(sp), 0(r15)
@@ -5035,19 +4940,19 @@ grain128aeadv2_init:
 	mov	r10, 8(r15)
 	mov	r11, 10(r15)
 	mov	r12, 12(r15)
-	mov	46(sp), 14(r15)
+	mov	46(sp), 14(r14)
 	mov	120(sp), r14
 	mov	r14, r15
 	mov	112(sp), 0(r15)
 	mov	110(sp), 2(r15)
 	mov	108(sp), 4(r15)
-	mov	106(sp), 6(r15)
+	mov	106(sp), 6(r14)
 	mov	118(sp), r14
 	mov	r14, r15
 	mov	r6, 0(r15)
 	mov	86(sp), 2(r15)
 	mov	84(sp), 4(r15)
-	mov	82(sp), 6(r15)
+	mov	82(sp), 6(r14)
 	add	#122, sp
 	pop	r4
 	pop	r5

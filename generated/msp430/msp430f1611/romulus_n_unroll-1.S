@@ -170,7 +170,7 @@ romulus_n_key_setup:
 
 ; --- romulus_n_encrypt_with: romulus_n.encrypt_with
 ;     frame 486 bytes (38 spill slots, locals 408), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2170 bytes of code
+;     estimated 2140 bytes of code
 	.section .text.romulus_n_encrypt_with,"ax",@progbits
 	.global romulus_n_encrypt_with
 	.type romulus_n_encrypt_with, @function
@@ -446,12 +446,10 @@ romulus_n_encrypt_with:
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
-	mov	r8, r14
-	xor	r15, r14
-	and	#32896, r14
-	mov	r13, r15
-	xor	r14, r15
-	mov	r15, 48(sp)
+	xor	r15, r8
+	and	#32896, r8
+	xor	r8, r13
+	mov	r13, 48(sp)
 	mov	44(sp), r8
 	mov	r8, r13
 	rra	r13
@@ -460,12 +458,10 @@ romulus_n_encrypt_with:
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
-	mov	r8, r14
-	xor	r15, r14
-	and	#32896, r14
-	mov	r13, r15
-	xor	r14, r15
-	mov	r15, 40(sp)
+	xor	r15, r8
+	and	#32896, r8
+	xor	r8, r13
+	mov	r13, 40(sp)
 	mov	10(sp), r8
 	mov	r8, r13
 	rra	r13
@@ -474,12 +470,10 @@ romulus_n_encrypt_with:
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
-	mov	r8, r14
-	xor	r15, r14
-	and	#32896, r14
-	mov	r13, r15
-	xor	r14, r15
-	mov	r15, 36(sp)
+	xor	r15, r8
+	and	#32896, r8
+	xor	r8, r13
+	mov	r13, 36(sp)
 	mov	14(sp), r8
 	mov	r8, r13
 	rra	r13
@@ -488,11 +482,10 @@ romulus_n_encrypt_with:
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
-	mov	r8, r15
-	xor	r14, r15
-	and	#32896, r15
+	xor	r14, r8
+	and	#32896, r8
 	mov	r13, r14
-	xor	r15, r14
+	xor	r8, r14
 	mov	16(sp), r6
 	mov	r6, r8
 	rra	r8
@@ -501,11 +494,10 @@ romulus_n_encrypt_with:
 	swpb	r13
 	bit	#1, r13
 	rrc	r13
-	mov	r6, r15
-	xor	r13, r15
-	and	#32896, r15
+	xor	r13, r6
+	and	#32896, r6
 	mov	r8, r13
-	xor	r15, r13
+	xor	r6, r13
 	mov	20(sp), r15
 	mov	r15, r6
 	rra	r6
@@ -531,9 +523,8 @@ romulus_n_encrypt_with:
 	inv	r12
 	inc	r12
 	and	r12, r6
-	mov	r4, r15
-	xor	r6, r15
-	mov	r15, 28(sp)
+	xor	r6, r4
+	mov	r4, 28(sp)
 	; romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	mov	32(sp), r15
 	mov	r15, r6
@@ -552,9 +543,8 @@ romulus_n_encrypt_with:
 	bis	r10, r4
 	xor	r5, r4
 	and	r12, r4
-	mov	r5, r15
-	xor	r4, r15
-	mov	r15, 18(sp)
+	xor	r4, r5
+	mov	r5, 18(sp)
 	; romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	mov	34(sp), r15
 	mov	r15, r5
@@ -569,12 +559,10 @@ romulus_n_encrypt_with:
 	xor	r15, r5
 	; romulus_n.ae:117: store_be(ct, off, g(s) ^ mp, count)
 	add	72(sp), r7
-	mov	r5, r15
-	xor	18(sp), r15
-	mov	r15, 24(sp)
-	mov	r6, r15
-	xor	28(sp), r15
-	mov	r15, 12(sp)
+	xor	18(sp), r5
+	mov	r5, 24(sp)
+	xor	28(sp), r6
+	mov	r6, 12(sp)
 	; romulus_n.ae:47: return if n < 16 then x | (n as u128) else x
 	mov	r9, r15
 	swpb	r15
@@ -720,19 +708,18 @@ romulus_n_encrypt_with:
 	rlc	r8
 	rlc	r9
 	mov.b	r9, r9
-	mov	r14, r15
 	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	inv	r15
-	inc	r15
-	and	#149, r15
-	xor	r15, r10
+	rrc	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	inv	r14
+	inc	r14
+	and	#149, r14
+	xor	r14, r10
 	; romulus_n.ae:120: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
 	mov	#16, r15
 	mov	22(sp), r13
@@ -743,10 +730,9 @@ romulus_n_encrypt_with:
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	r13, r15
-	xor	#16, r15
-	bis	r12, r15
-	sub	#1, r15
+	xor	#16, r13
+	bis	r12, r13
+	sub	#1, r13
 	clr	r12
 	adc	r12
 	xor	#1, r12
@@ -792,10 +778,9 @@ romulus_n_encrypt_with:
 	mov.b	r15, r15
 	swpb	r14
 	bis	r15, r14
-	mov	r4, r15
-	swpb	r15
-	bis	r12, r15
-	mov	r15, 414(sp)
+	swpb	r4
+	bis	r12, r4
+	mov	r4, 414(sp)
 	mov	r5, 416(sp)
 	mov	r13, 418(sp)
 	mov	r14, 420(sp)
@@ -996,7 +981,7 @@ romulus_n_encrypt_with:
 
 ; --- romulus_n_decrypt_with: romulus_n.decrypt_with
 ;     frame 482 bytes (36 spill slots, locals 408), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2382 bytes of code
+;     estimated 2316 bytes of code
 	.section .text.romulus_n_decrypt_with,"ax",@progbits
 	.global romulus_n_decrypt_with
 	.type romulus_n_decrypt_with, @function
@@ -1194,12 +1179,10 @@ romulus_n_decrypt_with:
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
-	mov	r12, r14
-	xor	r15, r14
-	and	#32896, r14
-	mov	r13, r15
-	xor	r14, r15
-	mov	r15, 12(sp)
+	xor	r15, r12
+	and	#32896, r12
+	xor	r12, r13
+	mov	r13, 12(sp)
 	mov	30(sp), r12
 	mov	r12, r13
 	rra	r13
@@ -1208,12 +1191,10 @@ romulus_n_decrypt_with:
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
-	mov	r12, r14
-	xor	r15, r14
-	and	#32896, r14
-	mov	r13, r15
-	xor	r14, r15
-	mov	r15, 10(sp)
+	xor	r15, r12
+	and	#32896, r12
+	xor	r12, r13
+	mov	r13, 10(sp)
 	mov	26(sp), r12
 	mov	r12, r13
 	rra	r13
@@ -1222,12 +1203,10 @@ romulus_n_decrypt_with:
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
-	mov	r12, r14
-	xor	r15, r14
-	and	#32896, r14
-	mov	r13, r15
-	xor	r14, r15
-	mov	r15, 8(sp)
+	xor	r15, r12
+	and	#32896, r12
+	xor	r12, r13
+	mov	r13, 8(sp)
 	mov	24(sp), r12
 	mov	r12, r13
 	rra	r13
@@ -1236,12 +1215,10 @@ romulus_n_decrypt_with:
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
-	mov	r12, r14
-	xor	r15, r14
-	and	#32896, r14
-	mov	r13, r15
-	xor	r14, r15
-	mov	r15, 6(sp)
+	xor	r15, r12
+	and	#32896, r12
+	xor	r12, r13
+	mov	r13, 6(sp)
 	mov	22(sp), r12
 	mov	r12, r13
 	rra	r13
@@ -1250,12 +1227,10 @@ romulus_n_decrypt_with:
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
-	mov	r12, r14
-	xor	r15, r14
-	and	#32896, r14
-	mov	r13, r15
-	xor	r14, r15
-	mov	r15, 4(sp)
+	xor	r15, r12
+	and	#32896, r12
+	xor	r12, r13
+	mov	r13, 4(sp)
 	mov	42(sp), r12
 	mov	r12, r13
 	rra	r13
@@ -1264,12 +1239,10 @@ romulus_n_decrypt_with:
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
-	mov	r12, r14
-	xor	r15, r14
-	and	#32896, r14
-	mov	r13, r15
-	xor	r14, r15
-	mov	r15, 2(sp)
+	xor	r15, r12
+	and	#32896, r12
+	xor	r12, r13
+	mov	r13, 2(sp)
 	mov	44(sp), r12
 	mov	r12, r13
 	rra	r13
@@ -1278,12 +1251,10 @@ romulus_n_decrypt_with:
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
-	mov	r12, r14
-	xor	r15, r14
-	and	#32896, r14
-	mov	r13, r15
-	xor	r14, r15
-	mov	r15, 16(sp)
+	xor	r15, r12
+	and	#32896, r12
+	xor	r12, r13
+	mov	r13, 16(sp)
 	mov	46(sp), r12
 	mov	r12, r13
 	rra	r13
@@ -1292,12 +1263,10 @@ romulus_n_decrypt_with:
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
-	mov	r12, r14
-	xor	r15, r14
-	and	#32896, r14
-	mov	r13, r15
-	xor	r14, r15
-	mov	r15, 14(sp)
+	xor	r15, r12
+	and	#32896, r12
+	xor	r12, r13
+	mov	r13, 14(sp)
 	; romulus_n.ae:138: off = 16 * i
 	mov	48(sp), r14
 	rla	r14
@@ -1316,13 +1285,11 @@ romulus_n_decrypt_with:
 	mov	r13, r15
 	and	#15, r15
 	bis	r15, r14
-	mov	r13, r15
-	and	#65520, r15
-	mov	r15, 28(sp)
+	and	#65520, r13
+	mov	r13, 28(sp)
 	; romulus_n.ae:139: rest = m - off
 	mov	64(sp), 38(sp)
 	mov	#0, 40(sp)
-	mov	r15, r13
 	sub	r13, 38(sp)
 	subc	r14, 40(sp)
 	; romulus_n.ae:140: count = if rest < 16 then rest else 16
@@ -1604,8 +1571,7 @@ romulus_n_decrypt_with:
 	mov	r5, r14
 	xor	r5, r14
 	and	r6, r14
-	mov	r5, r15
-	xor	r14, r15
+	xor	r14, r5
 	; romulus_n.ae:143: s = s ^ pad(p, count)
 	xor	r7, 36(sp)
 	xor	r8, 30(sp)
@@ -1617,7 +1583,7 @@ romulus_n_decrypt_with:
 	mov	44(sp), r7
 	xor	r13, r7
 	mov	46(sp), r11
-	xor	r15, r11
+	xor	r5, r11
 	; romulus_n.ae:42: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	mov	54(sp), r8
 	mov	58(sp), r9
@@ -1630,19 +1596,18 @@ romulus_n_decrypt_with:
 	rlc	r15
 	mov.b	r15, r15
 	mov	r15, 18(sp)
-	mov	r14, r15
 	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	inv	r15
-	inc	r15
-	and	#149, r15
-	xor	r15, r8
+	rrc	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	inv	r14
+	inc	r14
+	and	#149, r14
+	xor	r14, r8
 	; romulus_n.ae:145: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
 	mov	#16, r15
 	mov	38(sp), r13
@@ -1653,10 +1618,9 @@ romulus_n_decrypt_with:
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	r13, r15
-	xor	#16, r15
-	bis	r12, r15
-	sub	#1, r15
+	xor	#16, r13
+	bis	r12, r13
+	sub	#1, r13
 	clr	r12
 	adc	r12
 	xor	#1, r12
@@ -1701,10 +1665,9 @@ romulus_n_decrypt_with:
 	mov.b	r15, r15
 	swpb	r14
 	bis	r15, r14
-	mov	r4, r15
-	swpb	r15
-	bis	r12, r15
-	mov	r15, 410(sp)
+	swpb	r4
+	bis	r12, r4
+	mov	r4, 410(sp)
 	mov	r5, 412(sp)
 	mov	r13, 414(sp)
 	mov	r14, 416(sp)
@@ -1795,14 +1758,13 @@ romulus_n_decrypt_with:
 	rrc	r11
 	mov	r4, r15
 	xor	r11, r15
-	mov	r4, r11
-	rra	r11
-	and	#32639, r11
+	rra	r4
+	and	#32639, r4
 	and	#32896, r15
-	xor	r15, r11
+	xor	r15, r4
 	; romulus_n.ae:148: return (load_be(tag, 0, 16) ^ g(s)) == 0
 	swpb	r14
-	xor	r11, r14
+	xor	r4, r14
 	swpb	r6
 	xor	r5, r6
 	bis	r6, r14
@@ -1814,14 +1776,13 @@ romulus_n_decrypt_with:
 	rrc	r11
 	mov	r6, r15
 	xor	r11, r15
-	mov	r6, r11
-	rra	r11
-	and	#32639, r11
+	rra	r6
+	and	#32639, r6
 	and	#32896, r15
-	xor	r15, r11
+	xor	r15, r6
 	; romulus_n.ae:148: return (load_be(tag, 0, 16) ^ g(s)) == 0
 	swpb	r7
-	xor	r11, r7
+	xor	r6, r7
 	bis	r7, r14
 	; romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	mov	24(sp), r7
@@ -1831,14 +1792,13 @@ romulus_n_decrypt_with:
 	rrc	r11
 	mov	r7, r15
 	xor	r11, r15
-	mov	r7, r11
-	rra	r11
-	and	#32639, r11
+	rra	r7
+	and	#32639, r7
 	and	#32896, r15
-	xor	r15, r11
+	xor	r15, r7
 	; romulus_n.ae:148: return (load_be(tag, 0, 16) ^ g(s)) == 0
 	swpb	r8
-	xor	r11, r8
+	xor	r7, r8
 	bis	r8, r14
 	; romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	mov	22(sp), r8
@@ -1848,16 +1808,14 @@ romulus_n_decrypt_with:
 	rrc	r11
 	mov	r8, r15
 	xor	r11, r15
-	mov	r8, r11
-	rra	r11
-	and	#32639, r11
+	rra	r8
+	and	#32639, r8
 	and	#32896, r15
-	xor	r15, r11
+	xor	r15, r8
 	; romulus_n.ae:148: return (load_be(tag, 0, 16) ^ g(s)) == 0
-	mov	r9, r15
-	swpb	r15
-	xor	r11, r15
-	bis	r15, r14
+	swpb	r9
+	xor	r8, r9
+	bis	r9, r14
 	; romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	mov	42(sp), r9
 	mov	r9, r11
@@ -1866,16 +1824,14 @@ romulus_n_decrypt_with:
 	rrc	r11
 	mov	r9, r15
 	xor	r11, r15
-	mov	r9, r11
-	rra	r11
-	and	#32639, r11
+	rra	r9
+	and	#32639, r9
 	and	#32896, r15
-	xor	r15, r11
+	xor	r15, r9
 	; romulus_n.ae:148: return (load_be(tag, 0, 16) ^ g(s)) == 0
-	mov	r10, r15
-	swpb	r15
-	xor	r11, r15
-	bis	r15, r14
+	swpb	r10
+	xor	r9, r10
+	bis	r10, r14
 	; romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	mov	44(sp), r10
 	mov	r10, r11
@@ -1884,16 +1840,14 @@ romulus_n_decrypt_with:
 	rrc	r11
 	mov	r10, r15
 	xor	r11, r15
-	mov	r10, r11
-	rra	r11
-	and	#32639, r11
+	rra	r10
+	and	#32639, r10
 	and	#32896, r15
-	xor	r15, r11
+	xor	r15, r10
 	; romulus_n.ae:148: return (load_be(tag, 0, 16) ^ g(s)) == 0
-	mov	r12, r15
-	swpb	r15
-	xor	r11, r15
-	bis	r15, r14
+	swpb	r12
+	xor	r10, r12
+	bis	r12, r14
 	; romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	mov	46(sp), r11
 	mov	r11, r12
@@ -1902,16 +1856,14 @@ romulus_n_decrypt_with:
 	rrc	r12
 	mov	r11, r15
 	xor	r12, r15
-	mov	r11, r12
-	rra	r12
-	and	#32639, r12
+	rra	r11
+	and	#32639, r11
 	and	#32896, r15
-	xor	r15, r12
+	xor	r15, r11
 	; romulus_n.ae:148: return (load_be(tag, 0, 16) ^ g(s)) == 0
-	mov	r13, r15
-	swpb	r15
-	xor	r12, r15
-	bis	r15, r14
+	swpb	r13
+	xor	r11, r13
+	bis	r13, r14
 	sub	#1, r14
 	clr	r14
 	adc	r14
@@ -1932,7 +1884,7 @@ romulus_n_decrypt_with:
 
 ; --- romulus_n_E_encrypt_block_tk1: romulus_n.E.encrypt_block_tk1
 ;     frame 22 bytes (11 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 776 bytes of code
+;     estimated 768 bytes of code
 	.section .text.romulus_n_E_encrypt_block_tk1,"ax",@progbits
 	.local romulus_n_E_encrypt_block_tk1
 	.type romulus_n_E_encrypt_block_tk1, @function
@@ -2101,14 +2053,12 @@ romulus_n_E_encrypt_block_tk1:
 	; skinny128_384plus.ae:116: r0 = sub_cells(r0) ^ ((c & 0xf) as u32 << 24) ^ k[63:32]
 	mov	r9, r13
 	and	#15, r13
-	mov	r4, r14
 	swpb	r13
-	xor	r13, r14
+	xor	r13, r4
 	xor	12(r8), r15
 	mov	r15, 2(sp)
-	mov	r14, r15
-	xor	14(r8), r15
-	mov	r15, 0(sp)
+	xor	14(r8), r4
+	mov	r4, 0(sp)
 	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	mov	r7, r15
 	swpb	r15
@@ -2127,24 +2077,22 @@ romulus_n_E_encrypt_block_tk1:
 	swpb	r4
 	bis	r15, r4
 	; skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
-	mov	r9, r14
 	clrc
-	rrc	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	mov	r13, r15
-	swpb	r14
-	xor	r14, r15
+	rrc	r9
+	rra	r9
+	rra	r9
+	rra	r9
+	swpb	r9
+	xor	r9, r13
 	xor	8(r8), r4
-	xor	10(r8), r15
-	swpb	r15
-	mov	r15, r9
+	xor	10(r8), r13
+	swpb	r13
+	mov	r13, r9
 	swpb	r4
 	xor.b	r4, r9
 	xor	r4, r9
-	xor.b	r15, r4
-	xor	r15, r4
+	xor.b	r13, r4
+	xor	r13, r4
 	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	mov	r5, r15
 	swpb	r15
@@ -2237,7 +2185,7 @@ romulus_n_E_encrypt_block_tk1:
 	mov	2(sp), 8(r15)
 	mov	@sp, 10(r15)
 	mov	r10, 12(r15)
-	mov	r11, 14(r15)
+	mov	r11, 14(r13)
 	add	#22, sp
 	pop	r4
 	pop	r5
@@ -2252,7 +2200,7 @@ romulus_n_E_encrypt_block_tk1:
 
 ; --- romulus_n_E_tk23_rows: romulus_n.E.tk23_rows
 ;     frame 6 bytes (3 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 302 bytes of code
+;     estimated 300 bytes of code
 	.section .text.romulus_n_E_tk23_rows,"ax",@progbits
 	.local romulus_n_E_tk23_rows
 	.type romulus_n_E_tk23_rows, @function
@@ -2385,8 +2333,7 @@ romulus_n_E_tk23_rows:
 	mov	r7, r10
 	mov	r15, r11
 	mov	r4, 2(sp)
-	mov	r5, r15
-	mov	r15, 0(sp)
+	mov	r5, 0(sp)
 	mov	r6, r7
 	mov	r14, r15
 	dec	4(sp)
@@ -2406,7 +2353,7 @@ romulus_n_E_tk23_rows:
 
 ; --- romulus_n_absorb_ad: romulus_n.absorb_ad
 ;     frame 174 bytes (33 spill slots, locals 104), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2004 bytes of code
+;     estimated 1986 bytes of code
 	.section .text.romulus_n_absorb_ad,"ax",@progbits
 	.local romulus_n_absorb_ad
 	.type romulus_n_absorb_ad, @function
@@ -2463,12 +2410,10 @@ romulus_n_absorb_ad:
 	rra	r14
 	inv	r12
 	inc	r12
-	mov	r13, r15
-	and	r12, r15
-	mov	r15, 36(sp)
-	mov	r14, r15
-	and	r12, r15
-	mov	r15, 38(sp)
+	and	r12, r13
+	mov	r13, 36(sp)
+	and	r12, r14
+	mov	r14, 38(sp)
 	; romulus_n.ae:75: for i in 0..pairs {
 	mov	#0, 26(sp)
 	mov	#0, 30(sp)
@@ -2484,9 +2429,9 @@ romulus_n_absorb_ad:
 	mov	#0, 8(sp)
 	mov	#0, 6(sp)
 	mov	#0, r8
-	cmp	36(sp), r8
+	cmp	r13, r8
 	mov	r8, r15
-	subc	38(sp), r15
+	subc	r14, r15
 	jc	.Lromulus_n_absorb_ad_done2
 .Lromulus_n_absorb_ad_loop1:
 	; romulus_n.ae:76: off = 32 * i
@@ -2654,19 +2599,18 @@ romulus_n_absorb_ad:
 	rlc	r14
 	rlc	r8
 	mov.b	r8, r8
-	mov	r10, r15
 	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	inv	r15
-	inc	r15
-	and	#149, r15
-	xor	r15, r12
+	rrc	r10
+	rra	r10
+	rra	r10
+	rra	r10
+	rra	r10
+	rra	r10
+	rra	r10
+	inv	r10
+	inc	r10
+	and	#149, r10
+	xor	r10, r12
 	mov	126(sp), 12(sp)
 	mov	128(sp), 10(sp)
 	mov	130(sp), r9
@@ -2788,10 +2732,9 @@ romulus_n_absorb_ad:
 	bis	r6, r14
 	xor	r5, r14
 	and	r13, r14
-	mov	r5, r15
-	xor	r14, r15
+	xor	r14, r5
 	; romulus_n.ae:85: s = s ^ pad(load_be(ad, off, 16, odd), odd)
-	xor	r15, 10(sp)
+	xor	r5, 10(sp)
 	; romulus_n.ae:47: return if n < 16 then x | (n as u128) else x
 	mov	r7, r14
 	swpb	r14
@@ -2801,9 +2744,8 @@ romulus_n_absorb_ad:
 	and	r13, r15
 	xor	r15, r14
 	; romulus_n.ae:85: s = s ^ pad(load_be(ad, off, 16, odd), odd)
-	mov	r9, r15
-	xor	r14, r15
-	mov	r15, 62(sp)
+	xor	r14, r9
+	mov	r9, 62(sp)
 	; romulus_n.ae:47: return if n < 16 then x | (n as u128) else x
 	mov	r10, r14
 	swpb	r14
@@ -2813,9 +2755,8 @@ romulus_n_absorb_ad:
 	and	r13, r15
 	xor	r15, r14
 	; romulus_n.ae:85: s = s ^ pad(load_be(ad, off, 16, odd), odd)
-	mov	r11, r15
-	xor	r14, r15
-	mov	r15, 60(sp)
+	xor	r14, r11
+	mov	r11, 60(sp)
 	; romulus_n.ae:47: return if n < 16 then x | (n as u128) else x
 	mov	r12, r15
 	swpb	r15
@@ -2854,11 +2795,10 @@ romulus_n_absorb_ad:
 	xor	r12, r14
 	swpb	r14
 	and	r13, r14
-	mov	r12, r15
-	swpb	r15
-	xor	r14, r15
+	swpb	r12
+	xor	r14, r12
 	; romulus_n.ae:85: s = s ^ pad(load_be(ad, off, 16, odd), odd)
-	xor	r15, 32(sp)
+	xor	r12, 32(sp)
 	; romulus_n.ae:42: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	mov	r8, r15
 	clrc
@@ -3148,7 +3088,7 @@ romulus_n_absorb_ad:
 	mov	166(sp), 8(r15)
 	mov	168(sp), 10(r15)
 	mov	170(sp), 12(r15)
-	mov	172(sp), 14(r15)
+	mov	172(sp), 14(r14)
 	add	#174, sp
 	pop	r4
 	pop	r5

@@ -6,7 +6,7 @@
 
 ; --- speck_key_schedule: speck.key_schedule
 ;     frame 264 bytes (4 spill slots, locals 256), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 324 bytes of code
+;     estimated 320 bytes of code
 	.section .text.speck_key_schedule,"ax",@progbits
 	.global speck_key_schedule
 	.type speck_key_schedule, @function
@@ -97,29 +97,27 @@ speck_key_schedule:
 	mov	@sp, 20(r11)
 	mov	r7, 22(r11)
 	; speck.ae:37: k = (k <<< beta) ^ l[i + m - 1]
-	mov	r9, r15
 	rla	r12
 	rlc	r13
 	rlc	r14
-	rlc	r15
+	rlc	r9
 	adc	r12
 	rla	r12
 	rlc	r13
 	rlc	r14
-	rlc	r15
+	rlc	r9
 	adc	r12
 	rla	r12
 	rlc	r13
 	rlc	r14
-	rlc	r15
+	rlc	r9
 	adc	r12
 	xor	16(r11), r12
 	xor	18(r11), r13
 	xor	20(r11), r14
-	xor	22(r11), r15
+	xor	22(r11), r9
 	add	#8, r10
 	add	#8, r11
-	mov	r15, r9
 	add	#1, r8
 	cmp	#31, r8
 	jnc	.Lspeck_key_schedule_loop2
@@ -130,7 +128,7 @@ speck_key_schedule:
 	mov	r12, 248(r15)
 	mov	r13, 250(r15)
 	mov	r14, 252(r15)
-	mov	r9, 254(r15)
+	mov	r9, 254(r11)
 	add	#264, sp
 	pop	r4
 	pop	r5
@@ -372,7 +370,7 @@ speck_decrypt_block:
 	swpb	r7
 	mov	r7, 12(r15)
 	swpb	r10
-	mov	r10, 14(r15)
+	mov	r10, 14(r6)
 	add	#2, sp
 	pop	r4
 	pop	r5

@@ -102,7 +102,7 @@ spongent_pi160_sbox_layer:
 
 ; --- spongent_pi160_permute: spongent_pi160.permute
 ;     frame 14 bytes (7 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1146 bytes of code
+;     estimated 1142 bytes of code
 	.section .text.spongent_pi160_permute,"ax",@progbits
 	.global spongent_pi160_permute
 	.type spongent_pi160_permute, @function
@@ -135,22 +135,21 @@ spongent_pi160_permute:
 	mov	6(sp), r4
 	xor	r4, r6
 	mov	#0, r12
-	mov	r4, r15
-	rra	r15
+	rra	r4
 	rlc	r12
-	rra	r15
+	rra	r4
 	rlc	r12
-	rra	r15
+	rra	r4
 	rlc	r12
-	rra	r15
+	rra	r4
 	rlc	r12
-	rra	r15
+	rra	r4
 	rlc	r12
-	rra	r15
+	rra	r4
 	rlc	r12
-	rra	r15
+	rra	r4
 	rlc	r12
-	rra	r15
+	rra	r4
 	rlc	r12
 	swpb	r12
 	xor	r12, r13
@@ -595,12 +594,11 @@ spongent_pi160_permute:
 	xor	r15, r5
 	and	#1, r5
 	bis	r5, r4
-	mov	r4, r15
-	and	#127, r15
+	and	#127, r4
 	mov	r10, 8(sp)
 	mov	@sp, r10
 	mov	r12, r5
-	mov	r15, 6(sp)
+	mov	r4, 6(sp)
 	dec	10(sp)
 	jnz	.Lspongent_pi160_permute_loop1
 .Lspongent_pi160_permute_done2:
@@ -615,7 +613,7 @@ spongent_pi160_permute:
 	mov	r11, 12(r15)
 	mov	r14, 14(r15)
 	mov	r9, 16(r15)
-	mov	r13, 18(r15)
+	mov	r13, 18(r12)
 	add	#14, sp
 	pop	r4
 	pop	r5

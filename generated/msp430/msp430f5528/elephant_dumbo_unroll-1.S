@@ -131,7 +131,7 @@ elephant_dumbo_encrypt_with:
 
 ; --- elephant_dumbo_decrypt_with: elephant_dumbo.decrypt_with
 ;     frame 38 bytes (3 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 204 bytes of code
+;     estimated 196 bytes of code
 	.section .text.elephant_dumbo_decrypt_with,"ax",@progbits
 	.global elephant_dumbo_decrypt_with
 	.type elephant_dumbo_decrypt_with, @function
@@ -189,18 +189,14 @@ elephant_dumbo_decrypt_with:
 	mov	r6, r14
 	mov	r11, r15
 	call	#elephant_dumbo_crypt
-	mov	r7, r12
-	xor	30(sp), r12
-	mov	r8, r13
-	xor	32(sp), r13
-	mov	r9, r14
-	xor	34(sp), r14
-	mov	r10, r15
-	xor	36(sp), r15
-	bis	r13, r12
-	bis	r14, r12
-	bis	r15, r12
-	sub	#1, r12
+	xor	30(sp), r7
+	xor	32(sp), r8
+	xor	34(sp), r9
+	xor	36(sp), r10
+	bis	r8, r7
+	bis	r9, r7
+	bis	r10, r7
+	sub	#1, r7
 	clr	r14
 	adc	r14
 	xor	#1, r14
@@ -214,7 +210,7 @@ elephant_dumbo_decrypt_with:
 
 ; --- elephant_dumbo_P_permute: elephant_dumbo.P.permute
 ;     frame 14 bytes (7 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1116 bytes of code
+;     estimated 1112 bytes of code
 	.section .text.elephant_dumbo_P_permute,"ax",@progbits
 	.local elephant_dumbo_P_permute
 	.type elephant_dumbo_P_permute, @function
@@ -241,22 +237,21 @@ elephant_dumbo_P_permute:
 	mov	6(sp), r4
 	xor	r4, r6
 	mov	#0, r12
-	mov	r4, r15
-	rra	r15
+	rra	r4
 	rlc	r12
-	rra	r15
+	rra	r4
 	rlc	r12
-	rra	r15
+	rra	r4
 	rlc	r12
-	rra	r15
+	rra	r4
 	rlc	r12
-	rra	r15
+	rra	r4
 	rlc	r12
-	rra	r15
+	rra	r4
 	rlc	r12
-	rra	r15
+	rra	r4
 	rlc	r12
-	rra	r15
+	rra	r4
 	rlc	r12
 	swpb	r12
 	xor	r12, r13
@@ -698,12 +693,11 @@ elephant_dumbo_P_permute:
 	xor	r5, r15
 	and	#1, r15
 	bis	r15, r4
-	mov	r4, r15
-	and	#127, r15
+	and	#127, r4
 	mov	r10, 8(sp)
 	mov	@sp, r10
 	mov	r12, r5
-	mov	r15, 6(sp)
+	mov	r4, 6(sp)
 	dec	10(sp)
 	jnz	.Lelephant_dumbo_P_permute_loop1
 .Lelephant_dumbo_P_permute_done2:
@@ -718,7 +712,7 @@ elephant_dumbo_P_permute:
 	mov	r11, 12(r15)
 	mov	r14, 14(r15)
 	mov	r9, 16(r15)
-	mov	r13, 18(r15)
+	mov	r13, 18(r12)
 	add	#14, sp
 	popm.w	#7, r10
 	ret
@@ -727,7 +721,7 @@ elephant_dumbo_P_permute:
 
 ; --- elephant_dumbo_crypt: elephant_dumbo.crypt
 ;     frame 384 bytes (132 spill slots, locals 120), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 6556 bytes of code
+;     estimated 6478 bytes of code
 	.section .text.elephant_dumbo_crypt,"ax",@progbits
 	.local elephant_dumbo_crypt
 	.type elephant_dumbo_crypt, @function
@@ -1067,11 +1061,10 @@ elephant_dumbo_crypt:
 	and	#65520, r9
 	and	#15, r15
 	bis	r15, r9
-	mov	r5, r15
-	and	#15, r15
+	and	#15, r5
 	add	r6, r13
 	addc	r9, r14
-	addc	r15, r4
+	addc	r5, r4
 	addc	#0, r11
 	addc	#0, r12
 	mov	r7, r15
@@ -1088,11 +1081,10 @@ elephant_dumbo_crypt:
 	and	#65408, r9
 	and	#127, r15
 	bis	r15, r9
-	mov	r5, r15
-	and	#127, r15
+	and	#127, r5
 	add	r6, r13
 	addc	r9, r14
-	addc	r15, r4
+	addc	r5, r4
 	addc	#0, r11
 	addc	#0, r12
 	mov	r7, r15
@@ -1134,11 +1126,10 @@ elephant_dumbo_crypt:
 	and	#63488, r9
 	and	#2047, r15
 	bis	r15, r9
-	mov	r5, r15
-	and	#2047, r15
+	and	#2047, r5
 	add	r6, r13
 	addc	r9, r14
-	addc	r15, r4
+	addc	r5, r4
 	addc	#0, r11
 	addc	#0, r12
 	mov	r7, r15
@@ -1165,11 +1156,10 @@ elephant_dumbo_crypt:
 	and	#61440, r9
 	and	#4095, r15
 	bis	r15, r9
-	mov	r5, r15
-	and	#4095, r15
+	and	#4095, r5
 	add	r6, r13
 	addc	r9, r14
-	addc	r15, r4
+	addc	r5, r4
 	addc	#0, r11
 	addc	#0, r12
 	mov	r7, r15
@@ -1184,11 +1174,10 @@ elephant_dumbo_crypt:
 	and	#32768, r9
 	and	#32767, r15
 	bis	r15, r9
-	mov	r5, r15
-	and	#32767, r15
+	and	#32767, r5
 	add	r6, r13
 	addc	r9, r14
-	addc	r15, r4
+	addc	r5, r4
 	addc	#0, r11
 	addc	#0, r12
 	add	#0, r13
@@ -1216,12 +1205,11 @@ elephant_dumbo_crypt:
 	and	#65528, r9
 	and	#7, r15
 	bis	r15, r9
-	mov	r5, r15
-	and	#7, r15
+	and	#7, r5
 	add	#0, r13
 	addc	r6, r14
 	addc	r9, r4
-	addc	r15, r11
+	addc	r5, r11
 	addc	#0, r12
 	mov	r7, r15
 	rla	r15
@@ -1247,12 +1235,11 @@ elephant_dumbo_crypt:
 	and	#65520, r9
 	and	#15, r15
 	bis	r15, r9
-	mov	r5, r15
-	and	#15, r15
+	and	#15, r5
 	add	#0, r13
 	addc	r6, r14
 	addc	r9, r4
-	addc	r15, r11
+	addc	r5, r11
 	addc	#0, r12
 	mov	r7, r15
 	swpb	r15
@@ -1268,12 +1255,11 @@ elephant_dumbo_crypt:
 	and	#65408, r9
 	and	#127, r15
 	bis	r15, r9
-	mov	r5, r15
-	and	#127, r15
+	and	#127, r5
 	add	#0, r13
 	addc	r6, r14
 	addc	r9, r4
-	addc	r15, r11
+	addc	r5, r11
 	addc	#0, r12
 	mov	r7, r15
 	swpb	r15
@@ -1314,12 +1300,11 @@ elephant_dumbo_crypt:
 	and	#63488, r9
 	and	#2047, r15
 	bis	r15, r9
-	mov	r5, r15
-	and	#2047, r15
+	and	#2047, r5
 	add	#0, r13
 	addc	r6, r14
 	addc	r9, r4
-	addc	r15, r11
+	addc	r5, r11
 	addc	#0, r12
 	mov	r7, r15
 	bit	#1, r15
@@ -1345,12 +1330,11 @@ elephant_dumbo_crypt:
 	and	#61440, r9
 	and	#4095, r15
 	bis	r15, r9
-	mov	r5, r15
-	and	#4095, r15
+	and	#4095, r5
 	add	#0, r13
 	addc	r6, r14
 	addc	r9, r4
-	addc	r15, r11
+	addc	r5, r11
 	addc	#0, r12
 	mov	r7, r15
 	bit	#1, r15
@@ -1365,26 +1349,25 @@ elephant_dumbo_crypt:
 	and	#32767, r15
 	bis	r15, r6
 	and	#32767, r9
-	mov	r4, r15
 	add	#0, r13
 	addc	r5, r14
-	addc	r6, r15
+	addc	r6, r4
 	addc	r9, r11
 	addc	#0, r12
 	add	#0, r13
 	addc	#0, r14
-	addc	r7, r15
+	addc	r7, r4
 	addc	r8, r11
 	addc	#0, r12
 	and	#1, r12
-	swpb	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	and	#2047, r15
+	swpb	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	and	#2047, r4
 	swpb	r11
 	rla	r11
 	adc	r11
@@ -1394,8 +1377,8 @@ elephant_dumbo_crypt:
 	adc	r11
 	mov	r11, r14
 	and	#63488, r14
-	bis	r14, r15
-	mov	r15, 226(sp)
+	bis	r14, r4
+	mov	r4, 226(sp)
 	and	#2047, r11
 	swpb	r12
 	rla	r12
@@ -1405,9 +1388,8 @@ elephant_dumbo_crypt:
 	rla	r12
 	adc	r12
 	and	#63488, r12
-	mov	r11, r15
-	bis	r12, r15
-	mov	r15, 224(sp)
+	bis	r12, r11
+	mov	r11, 224(sp)
 	; elephant_dumbo.ae:79: blocks_ad = 1 + (12 + a) / block
 	mov	222(sp), r7
 	mov	#0, r8
@@ -1479,11 +1461,10 @@ elephant_dumbo_crypt:
 	and	#65520, r9
 	and	#15, r15
 	bis	r15, r9
-	mov	r5, r15
-	and	#15, r15
+	and	#15, r5
 	add	r6, r13
 	addc	r9, r4
-	addc	r15, r14
+	addc	r5, r14
 	addc	#0, r11
 	addc	#0, r12
 	mov	r7, r15
@@ -1500,11 +1481,10 @@ elephant_dumbo_crypt:
 	and	#65408, r9
 	and	#127, r15
 	bis	r15, r9
-	mov	r5, r15
-	and	#127, r15
+	and	#127, r5
 	add	r6, r13
 	addc	r9, r4
-	addc	r15, r14
+	addc	r5, r14
 	addc	#0, r11
 	addc	#0, r12
 	mov	r7, r15
@@ -1546,11 +1526,10 @@ elephant_dumbo_crypt:
 	and	#63488, r9
 	and	#2047, r15
 	bis	r15, r9
-	mov	r5, r15
-	and	#2047, r15
+	and	#2047, r5
 	add	r6, r13
 	addc	r9, r4
-	addc	r15, r14
+	addc	r5, r14
 	addc	#0, r11
 	addc	#0, r12
 	mov	r7, r15
@@ -1577,11 +1556,10 @@ elephant_dumbo_crypt:
 	and	#61440, r9
 	and	#4095, r15
 	bis	r15, r9
-	mov	r5, r15
-	and	#4095, r15
+	and	#4095, r5
 	add	r6, r13
 	addc	r9, r4
-	addc	r15, r14
+	addc	r5, r14
 	addc	#0, r11
 	addc	#0, r12
 	mov	r7, r15
@@ -1596,11 +1574,10 @@ elephant_dumbo_crypt:
 	and	#32768, r9
 	and	#32767, r15
 	bis	r15, r9
-	mov	r5, r15
-	and	#32767, r15
+	and	#32767, r5
 	add	r6, r13
 	addc	r9, r4
-	addc	r15, r14
+	addc	r5, r14
 	addc	#0, r11
 	addc	#0, r12
 	add	#0, r13
@@ -1628,12 +1605,11 @@ elephant_dumbo_crypt:
 	and	#65528, r9
 	and	#7, r15
 	bis	r15, r9
-	mov	r5, r15
-	and	#7, r15
+	and	#7, r5
 	add	#0, r13
 	addc	r6, r4
 	addc	r9, r14
-	addc	r15, r11
+	addc	r5, r11
 	addc	#0, r12
 	mov	r7, r15
 	rla	r15
@@ -1659,12 +1635,11 @@ elephant_dumbo_crypt:
 	and	#65520, r9
 	and	#15, r15
 	bis	r15, r9
-	mov	r5, r15
-	and	#15, r15
+	and	#15, r5
 	add	#0, r13
 	addc	r6, r4
 	addc	r9, r14
-	addc	r15, r11
+	addc	r5, r11
 	addc	#0, r12
 	mov	r7, r15
 	swpb	r15
@@ -1680,12 +1655,11 @@ elephant_dumbo_crypt:
 	and	#65408, r9
 	and	#127, r15
 	bis	r15, r9
-	mov	r5, r15
-	and	#127, r15
+	and	#127, r5
 	add	#0, r13
 	addc	r6, r4
 	addc	r9, r14
-	addc	r15, r11
+	addc	r5, r11
 	addc	#0, r12
 	mov	r7, r15
 	swpb	r15
@@ -1726,12 +1700,11 @@ elephant_dumbo_crypt:
 	and	#63488, r9
 	and	#2047, r15
 	bis	r15, r9
-	mov	r5, r15
-	and	#2047, r15
+	and	#2047, r5
 	add	#0, r13
 	addc	r6, r4
 	addc	r9, r14
-	addc	r15, r11
+	addc	r5, r11
 	addc	#0, r12
 	mov	r7, r15
 	bit	#1, r15
@@ -1757,12 +1730,11 @@ elephant_dumbo_crypt:
 	and	#61440, r9
 	and	#4095, r15
 	bis	r15, r9
-	mov	r5, r15
-	and	#4095, r15
+	and	#4095, r5
 	add	#0, r13
 	addc	r6, r4
 	addc	r9, r14
-	addc	r15, r11
+	addc	r5, r11
 	addc	#0, r12
 	mov	r7, r15
 	bit	#1, r15
@@ -1777,14 +1749,13 @@ elephant_dumbo_crypt:
 	and	#32767, r15
 	bis	r15, r6
 	and	#32767, r9
-	mov	r4, r15
 	add	#0, r13
-	addc	r5, r15
+	addc	r5, r4
 	addc	r6, r14
 	addc	r9, r11
 	addc	#0, r12
 	add	#0, r13
-	addc	#0, r15
+	addc	#0, r4
 	addc	r7, r14
 	addc	r8, r11
 	addc	#0, r12
@@ -1840,14 +1811,12 @@ elephant_dumbo_crypt:
 	inc	r14
 	xor	r9, r12
 	and	r14, r12
-	mov	r9, r15
-	xor	r12, r15
-	mov	r15, 204(sp)
+	xor	r12, r9
+	mov	r9, 204(sp)
 	xor	r11, r13
 	and	r14, r13
-	mov	r11, r15
-	xor	r13, r15
-	mov	r15, 202(sp)
+	xor	r13, r11
+	mov	r11, 202(sp)
 	; elephant_dumbo.ae:82: n = load_le(nonce, 0, 12) as u160
 	mov	r10, r11
 	bit	#1, r11
@@ -1968,7 +1937,7 @@ elephant_dumbo_crypt:
 	mov	12(r15), 252(sp)
 	mov	14(r15), 254(sp)
 	mov	16(r15), 256(sp)
-	mov	18(r15), 258(sp)
+	mov	18(r13), 258(sp)
 	mov	#1, r5
 	mov	#0, r8
 	mov	#0, r9
@@ -2208,10 +2177,9 @@ elephant_dumbo_crypt:
 	mov	r15, 148(sp)
 	xor	r14, 148(sp)
 	mov.b	r14, r14
-	mov	r12, r15
-	swpb	r15
-	bis	r14, r15
-	mov	r15, 150(sp)
+	swpb	r12
+	bis	r14, r12
+	mov	r12, 150(sp)
 	; elephant_dumbo.ae:88: off = block * i
 	mov	154(sp), r10
 	mov	r10, r15
@@ -2247,8 +2215,7 @@ elephant_dumbo_crypt:
 	addc	r15, 76(sp)
 	; elephant_dumbo.ae:89: if i < blocks_m {
 	cmp	226(sp), r10
-	mov	r9, r15
-	subc	224(sp), r15
+	subc	224(sp), r9
 	clr	r15
 	adc	r15
 	xor	#1, r15
@@ -2539,9 +2506,8 @@ elephant_dumbo_crypt:
 	and	#65528, r6
 	rlam.w	#3, r10
 	and	#7, r9
-	mov	r10, r15
-	bis	r9, r15
-	mov	r15, 2(sp)
+	bis	r9, r10
+	mov	r10, 2(sp)
 	mov	#1, r4
 	mov	#0, r7
 	mov	#0, r8
@@ -2668,33 +2634,28 @@ elephant_dumbo_crypt:
 	mov	108(sp), r13
 	xor	r13, r14
 	and	r5, r14
-	mov	r13, r5
-	xor	r14, r5
+	xor	r14, r13
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	mov	r6, r13
-	xor	58(sp), r13
-	mov	r15, r6
-	xor	50(sp), r6
+	xor	58(sp), r6
+	xor	50(sp), r15
 	xor	46(sp), r7
 	xor	38(sp), r8
 	xor	34(sp), r9
 	xor	26(sp), r10
 	xor	24(sp), r11
 	xor	14(sp), r12
-	mov	r4, r14
-	xor	98(sp), r14
-	mov	r5, r15
-	xor	82(sp), r15
-	mov	r13, 284(sp)
-	mov	r6, 286(sp)
+	xor	98(sp), r4
+	xor	82(sp), r13
+	mov	r6, 284(sp)
+	mov	r15, 286(sp)
 	mov	r7, 288(sp)
 	mov	r8, 290(sp)
 	mov	r9, 292(sp)
 	mov	r10, 294(sp)
 	mov	r11, 296(sp)
 	mov	r12, 298(sp)
-	mov	r14, 300(sp)
-	mov	r15, 302(sp)
+	mov	r4, 300(sp)
+	mov	r13, 302(sp)
 	mov	sp, r12
 	add	#284, r12
 	mov	sp, r13
@@ -2858,9 +2819,8 @@ elephant_dumbo_crypt:
 	and	#65528, r6
 	rlam.w	#3, r10
 	and	#7, r9
-	mov	r10, r15
-	bis	r9, r15
-	mov	r15, 0(sp)
+	bis	r9, r10
+	mov	r10, 0(sp)
 	mov	#1, r4
 	mov	#0, r7
 	mov	#0, r8
@@ -2987,33 +2947,28 @@ elephant_dumbo_crypt:
 	mov	104(sp), r13
 	xor	r13, r14
 	and	r5, r14
-	mov	r13, r5
-	xor	r14, r5
+	xor	r14, r13
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	mov	r6, r13
-	xor	126(sp), r13
-	mov	r15, r6
-	xor	134(sp), r6
+	xor	126(sp), r6
+	xor	134(sp), r15
 	xor	136(sp), r7
 	xor	138(sp), r8
 	xor	140(sp), r9
 	xor	142(sp), r10
 	xor	144(sp), r11
 	xor	146(sp), r12
-	mov	r4, r14
-	xor	148(sp), r14
-	mov	r5, r15
-	xor	150(sp), r15
-	mov	r13, 284(sp)
-	mov	r6, 286(sp)
+	xor	148(sp), r4
+	xor	150(sp), r13
+	mov	r6, 284(sp)
+	mov	r15, 286(sp)
 	mov	r7, 288(sp)
 	mov	r8, 290(sp)
 	mov	r9, 292(sp)
 	mov	r10, 294(sp)
 	mov	r11, 296(sp)
 	mov	r12, 298(sp)
-	mov	r14, 300(sp)
-	mov	r15, 302(sp)
+	mov	r4, 300(sp)
+	mov	r13, 302(sp)
 	mov	sp, r12
 	add	#284, r12
 	mov	sp, r13
@@ -3176,7 +3131,7 @@ elephant_dumbo_crypt:
 	mov	r11, 0(r15)
 	mov	r12, 2(r15)
 	mov	r13, 4(r15)
-	mov	r14, 6(r15)
+	mov	r14, 6(r10)
 	add	#384, sp
 	popm.w	#7, r10
 	ret

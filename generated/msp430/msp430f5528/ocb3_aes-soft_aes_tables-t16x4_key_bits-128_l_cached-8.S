@@ -507,7 +507,7 @@ ocb3_key_setup:
 
 ; --- ocb3_encrypt_with: ocb3.encrypt_with
 ;     frame 232 bytes (59 spill slots, locals 112), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2698 bytes of code
+;     estimated 2680 bytes of code
 	.section .text.ocb3_encrypt_with,"ax",@progbits
 	.global ocb3_encrypt_with
 	.type ocb3_encrypt_with, @function
@@ -566,7 +566,7 @@ ocb3_encrypt_with:
 	mov	38(r15), 2(sp)
 	mov	40(r15), r10
 	mov	42(r15), r9
-	mov	44(r15), r4
+	mov	44(r4), r4
 	mov	46(r15), r15
 	cmp	80(sp), 60(sp)
 	jnc	.Locb3_encrypt_with_near40
@@ -880,25 +880,22 @@ ocb3_encrypt_with:
 	bis	r15, r12
 	mov	r4, r13
 	and	#32767, r13
-	mov	r5, r15
-	swpb	r15
-	mov.b	r15, r15
+	swpb	r5
+	mov.b	r5, r15
 	rrum.w	#4, r15
 	rrum.w	#3, r15
 	rlam.w	#1, r13
 	bis	r15, r13
 	mov	r7, r14
 	and	#32767, r14
-	mov	r4, r15
-	swpb	r15
-	mov.b	r15, r15
+	swpb	r4
+	mov.b	r4, r15
 	rrum.w	#4, r15
 	rrum.w	#3, r15
 	rlam.w	#1, r14
 	bis	r15, r14
-	mov	r7, r15
-	swpb	r15
-	mov.b	r15, r15
+	swpb	r7
+	mov.b	r7, r15
 	rrum.w	#4, r15
 	rrum.w	#3, r15
 	; ocb3.ae:39: return (s << 1) ^ (if s[127] == 1 then 0x87 as u128 else 0)
@@ -1030,7 +1027,7 @@ ocb3_encrypt_with:
 	mov	r12, 74(sp)
 	xor	2(r15), r13
 	mov	r13, 76(sp)
-	xor	@r15, r14
+	xor	@r4, r14
 	mov	r14, 78(sp)
 	; ocb3.ae:165: pad = E.encrypt_block(ks, offset)
 	mov	78(sp), 120(sp)
@@ -1240,9 +1237,8 @@ ocb3_encrypt_with:
 	inv	r15
 	inc	r15
 	and	r15, r10
-	mov	r12, r15
-	bis	r10, r15
-	xor	r15, 40(sp)
+	bis	r10, r12
+	xor	r12, 40(sp)
 	mov	82(sp), r15
 	bis	r14, r15
 	mov	28(sp), r10
@@ -1257,12 +1253,11 @@ ocb3_encrypt_with:
 	mov	r6, r15
 	inv	r15
 	inc	r15
-	mov	r11, r14
-	and	r15, r14
+	and	r15, r11
 	mov	r7, r15
 	inv	r15
 	inc	r15
-	and	r15, r14
+	and	r15, r11
 	mov	r7, r15
 	inv	r15
 	inc	r15
@@ -1272,7 +1267,7 @@ ocb3_encrypt_with:
 	mov	66(sp), r12
 	xor	r15, r12
 	mov	86(sp), r15
-	bis	r14, r15
+	bis	r11, r15
 	mov	32(sp), r4
 	xor	r15, r4
 	mov	r9, r14
@@ -1282,11 +1277,10 @@ ocb3_encrypt_with:
 	and	r14, r15
 	mov	r13, r11
 	xor	r15, r11
-	mov	r9, r15
-	inv	r15
-	inc	r15
+	inv	r9
+	inc	r9
 	mov	r13, r14
-	and	r15, r14
+	and	r9, r14
 	mov	r6, r13
 	inv	r13
 	inc	r13
@@ -1321,18 +1315,16 @@ ocb3_encrypt_with:
 	and	r14, r15
 	mov	r11, r8
 	xor	r15, r8
-	mov	r6, r15
-	inv	r15
-	inc	r15
-	and	r15, r11
+	inv	r6
+	inc	r6
+	and	r6, r11
 	mov	r7, r15
 	inv	r15
 	inc	r15
 	and	r15, r11
-	mov	r7, r15
-	inv	r15
-	inc	r15
-	and	r15, r8
+	inv	r7
+	inc	r7
+	and	r7, r8
 	mov	96(sp), r14
 	bis	r8, r14
 	mov	100(sp), r15
@@ -1367,8 +1359,7 @@ ocb3_encrypt_with:
 	xor	74(sp), r13
 	xor	70(sp), r14
 	xor	r8, r7
-	mov	r4, r8
-	xor	r15, r8
+	xor	r15, r4
 	xor	r6, r9
 	xor	r5, r10
 	mov	68(sp), r6
@@ -1378,16 +1369,16 @@ ocb3_encrypt_with:
 	xor	20(r15), r13
 	xor	22(r15), r14
 	xor	24(r15), r7
-	xor	26(r15), r8
+	xor	26(r15), r4
 	xor	28(r15), r9
-	xor	30(r15), r10
+	xor	30(r6), r10
 	; ocb3.ae:170: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
 	mov	r11, 120(sp)
 	mov	r12, 122(sp)
 	mov	r13, 124(sp)
 	mov	r14, 126(sp)
 	mov	r7, 128(sp)
-	mov	r8, 130(sp)
+	mov	r4, 130(sp)
 	mov	r9, 132(sp)
 	mov	r10, 134(sp)
 	mov	sp, r13
@@ -1484,7 +1475,7 @@ ocb3_encrypt_with:
 
 ; --- ocb3_decrypt_with: ocb3.decrypt_with
 ;     frame 258 bytes (80 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 4228 bytes of code
+;     estimated 4180 bytes of code
 	.section .text.ocb3_decrypt_with,"ax",@progbits
 	.global ocb3_decrypt_with
 	.type ocb3_decrypt_with, @function
@@ -1537,7 +1528,7 @@ ocb3_decrypt_with:
 	mov	40(r15), 34(sp)
 	mov	42(r15), 32(sp)
 	mov	44(r15), 20(sp)
-	mov	46(r15), r15
+	mov	46(r10), r15
 	mov	#0, 30(sp)
 	mov	#0, 26(sp)
 	mov	#0, 24(sp)
@@ -1693,9 +1684,8 @@ ocb3_decrypt_with:
 	xor	ocb3_tf5(r8), r13
 	xor	ocb3_tf7(r8), r12
 	; aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
-	mov	r5, r8
-	swpb	r8
-	mov.b	r8, r8
+	swpb	r5
+	mov.b	r5, r8
 	; aes.ae:243: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
 	rla	r8
 	; aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
@@ -1721,14 +1711,12 @@ ocb3_decrypt_with:
 	xor	ocb3_tf5(r8), r11
 	xor	ocb3_tf7(r8), r5
 	; aes.ae:238: @unroll(round_unroll)
-	mov	r9, r8
-	swpb	r8
-	mov.b	r8, r8
+	swpb	r9
+	mov.b	r9, r8
 	; aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
 	rla	r8
 	; aes.ae:238: @unroll(round_unroll)
-	mov	r6, r4
-	mov.b	r4, r4
+	mov.b	r6, r4
 	; aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
 	rla	r4
 	; aes.ae:238: @unroll(round_unroll)
@@ -1852,8 +1840,7 @@ ocb3_decrypt_with:
 	mov.b	r13, r13
 	mov.b	ocb3_E.inv_sbox(r13), r15
 	bis	r15, r14
-	mov	r12, r15
-	xor	14(r15), r14
+	xor	14(r12), r14
 	mov	r14, 36(sp)
 	mov	82(sp), r14
 	add	#2, r14
@@ -2212,7 +2199,7 @@ ocb3_decrypt_with:
 	mov	r12, 92(sp)
 	xor	2(r15), r13
 	mov	r13, 94(sp)
-	xor	@r15, r14
+	xor	@r5, r14
 	mov	r14, 96(sp)
 	; ocb3.ae:195: pad = E.encrypt_block(ks, offset)
 	mov	96(sp), 162(sp)
@@ -2276,16 +2263,14 @@ ocb3_decrypt_with:
 	mov	r7, r9
 	swpb	r9
 	xor	216(sp), r9
-	mov	r14, r15
-	swpb	r15
-	xor	218(sp), r15
-	mov	r15, 100(sp)
+	swpb	r14
+	xor	218(sp), r14
+	mov	r14, 100(sp)
 	swpb	r8
 	xor	220(sp), r8
-	mov	r13, r15
-	swpb	r15
-	xor	222(sp), r15
-	mov	r15, 98(sp)
+	swpb	r13
+	xor	222(sp), r13
+	mov	r13, 98(sp)
 	swpb	r5
 	xor	224(sp), r5
 	mov	r10, r15
@@ -2376,9 +2361,8 @@ ocb3_decrypt_with:
 	inc	r15
 	and	r15, r14
 	inv	r14
-	mov	r5, r15
-	and	r14, r15
-	mov	r15, 108(sp)
+	and	r14, r5
+	mov	r5, 108(sp)
 	mov	r13, r14
 	inv	r14
 	inc	r14
@@ -2399,14 +2383,13 @@ ocb3_decrypt_with:
 	inc	r5
 	mov	r4, r15
 	and	r5, r15
-	mov	r4, r5
-	xor	r15, r5
+	xor	r15, r4
 	mov	r13, r15
 	inv	r15
 	inc	r15
-	and	r15, r5
-	inv	r5
-	and	r5, r8
+	and	r15, r4
+	inv	r4
+	and	r4, r8
 	mov	r13, r15
 	inv	r15
 	inc	r15
@@ -2451,11 +2434,10 @@ ocb3_decrypt_with:
 	mov	r13, r7
 	inv	r7
 	inc	r7
-	mov	r4, r15
-	and	r7, r15
-	inv	r15
+	and	r7, r4
+	inv	r4
 	mov	88(sp), r7
-	and	r15, r7
+	and	r4, r7
 	mov	r6, r4
 	inv	r4
 	inc	r4
@@ -2477,12 +2459,11 @@ ocb3_decrypt_with:
 	inc	r13
 	and	r13, r15
 	inv	r15
-	mov	r12, r14
-	and	r15, r14
+	and	r15, r12
 	inv	r6
 	mov	100(sp), r15
 	and	r6, r15
-	mov	r14, 136(sp)
+	mov	r12, 136(sp)
 	mov	r5, 84(sp)
 	mov	r7, 88(sp)
 	mov	r9, 56(sp)
@@ -2668,10 +2649,9 @@ ocb3_decrypt_with:
 	and	r13, r15
 	mov	r11, r10
 	xor	r15, r10
-	mov	r6, r15
-	inv	r15
-	inc	r15
-	and	r15, r11
+	inv	r6
+	inc	r6
+	and	r6, r11
 	mov	r7, r13
 	inv	r13
 	inc	r13
@@ -2706,18 +2686,16 @@ ocb3_decrypt_with:
 	and	r11, r15
 	mov	r10, r11
 	xor	r15, r11
-	mov	r7, r15
-	inv	r15
-	inc	r15
-	and	r15, r10
+	inv	r7
+	inc	r7
+	and	r7, r10
 	mov	r9, r15
 	inv	r15
 	inc	r15
 	and	r15, r10
-	mov	r9, r15
-	inv	r15
-	inc	r15
-	and	r15, r11
+	inv	r9
+	inc	r9
+	and	r9, r11
 	mov	136(sp), r15
 	bis	r11, r15
 	mov	30(sp), r11
@@ -2753,10 +2731,8 @@ ocb3_decrypt_with:
 	xor	90(sp), r14
 	xor	r9, r7
 	xor	r10, r8
-	mov	r4, r9
-	xor	r15, r9
-	mov	r5, r10
-	xor	r6, r10
+	xor	r15, r4
+	xor	r6, r5
 	mov	104(sp), r6
 	mov	r6, r15
 	xor	16(r15), r11
@@ -2765,8 +2741,8 @@ ocb3_decrypt_with:
 	xor	22(r15), r14
 	xor	24(r15), r7
 	xor	26(r15), r8
-	xor	28(r15), r9
-	xor	30(r15), r10
+	xor	28(r15), r4
+	xor	30(r6), r5
 	; ocb3.ae:200: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
 	mov	r11, 162(sp)
 	mov	r12, 164(sp)
@@ -2774,8 +2750,8 @@ ocb3_decrypt_with:
 	mov	r14, 168(sp)
 	mov	r7, 170(sp)
 	mov	r8, 172(sp)
-	mov	r9, 174(sp)
-	mov	r10, 176(sp)
+	mov	r4, 174(sp)
+	mov	r5, 176(sp)
 	mov	sp, r13
 	add	#162, r13
 	mov	sp, r14
@@ -2932,9 +2908,8 @@ ocb3_decrypt_with:
 	inv	r11
 	inc	r11
 	and	r11, r4
-	mov	r4, r11
-	inv	r11
-	and	r11, r7
+	inv	r4
+	and	r4, r7
 	mov	r15, r4
 	inv	r4
 	inc	r4
@@ -3028,10 +3003,9 @@ ocb3_decrypt_with:
 	inv	r15
 	inc	r15
 	and	r15, r11
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	and	r15, r8
+	inv	r14
+	inc	r14
+	and	r14, r8
 	inv	r8
 	mov	102(sp), r14
 	and	r8, r14
@@ -3073,38 +3047,31 @@ ocb3_decrypt_with:
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	r8, r15
-	sub	#1, r15
+	sub	#1, r8
 	clr	r8
 	adc	r8
 	xor	#1, r8
-	mov	r9, r15
-	sub	#1, r15
+	sub	#1, r9
 	clr	r9
 	adc	r9
 	xor	#1, r9
-	mov	r10, r15
-	sub	#1, r15
+	sub	#1, r10
 	clr	r10
 	adc	r10
 	xor	#1, r10
-	mov	r11, r15
-	sub	#1, r15
+	sub	#1, r11
 	clr	r11
 	adc	r11
 	xor	#1, r11
-	mov	r12, r15
-	sub	#1, r15
+	sub	#1, r12
 	clr	r12
 	adc	r12
 	xor	#1, r12
-	mov	r13, r15
-	sub	#1, r15
+	sub	#1, r13
 	clr	r13
 	adc	r13
 	xor	#1, r13
-	mov	r7, r15
-	sub	#1, r15
+	sub	#1, r7
 	clr	r15
 	adc	r15
 	xor	#1, r15
@@ -3125,7 +3092,7 @@ ocb3_decrypt_with:
 
 ; --- ocb3_E_encrypt_block: ocb3.E.encrypt_block
 ;     frame 10 bytes (5 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 614 bytes of code
+;     estimated 612 bytes of code
 	.section .text.ocb3_E_encrypt_block,"ax",@progbits
 	.local ocb3_E_encrypt_block
 	.type ocb3_E_encrypt_block, @function
@@ -3191,9 +3158,8 @@ ocb3_E_encrypt_block:
 	mov.b	r11, r11
 	mov	r13, r4
 	mov.b	r4, r4
-	mov	r10, r12
-	swpb	r12
-	mov.b	r12, r12
+	swpb	r10
+	mov.b	r10, r12
 	mov	r5, r14
 	mov.b	r14, r14
 	; aes.ae:138: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
@@ -3336,7 +3302,7 @@ ocb3_E_encrypt_block:
 	bis	r5, r8
 	mov	r4, r15
 	xor	172(r15), r7
-	xor	174(r15), r8
+	xor	174(r4), r8
 	mov	8(sp), r6
 	mov	r6, r15
 	mov	r7, 0(r15)
@@ -3346,7 +3312,7 @@ ocb3_E_encrypt_block:
 	mov	r10, 8(r15)
 	mov	r11, 10(r15)
 	mov	r12, 12(r15)
-	mov	r14, 14(r15)
+	mov	r14, 14(r6)
 	add	#10, sp
 	popm.w	#7, r10
 	ret
@@ -3355,7 +3321,7 @@ ocb3_E_encrypt_block:
 
 ; --- ocb3_hash: ocb3.hash
 ;     frame 140 bytes (38 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1760 bytes of code
+;     estimated 1742 bytes of code
 	.section .text.ocb3_hash,"ax",@progbits
 	.local ocb3_hash
 	.type ocb3_hash, @function
@@ -3363,11 +3329,11 @@ ocb3_E_encrypt_block:
 ocb3_hash:
 	pushm.w	#7, r10
 	sub	#140, sp
-	mov	r12, 56(sp)
+	mov	r12, 54(sp)
 	mov	r13, 38(sp)
 	mov	r14, 52(sp)
 	mov	r15, 74(sp)
-	mov	156(sp), 60(sp)
+	mov	156(sp), 56(sp)
 	rrum.w	#4, r15
 	mov	r15, 50(sp)
 	; ocb3.ae:131: for i in 0..full {
@@ -3464,14 +3430,14 @@ ocb3_hash:
 	xor	#1, r15
 	tst	r15
 	jz	.Locb3_hash_else9
-	rrum.w	#2, r14
+	add	#2, r11
+	addc	#0, r13
 	and	#3, r10
+	rrum.w	#2, r14
 	swpb	r10
 	rlam.w	#4, r10
 	rlam.w	#2, r10
 	bis	r14, r10
-	add	#2, r11
-	addc	#0, r13
 	jmp	.Locb3_hash_endif10
 .Locb3_hash_else9:
 	mov	r14, r10
@@ -3525,11 +3491,11 @@ ocb3_hash:
 	tst	r11
 	jz	.Locb3_hash_else13
 	; ocb3.ae:104: for j in last..k {
+	mov	#7, 8(sp)
 	mov	@r10, 6(sp)
 	mov	r12, 4(sp)
 	mov	r13, 2(sp)
 	mov	r14, 0(sp)
-	mov	#7, 8(sp)
 	cmp	10(sp), 8(sp)
 	jc	.Locb3_hash_done16
 .Locb3_hash_loop15:
@@ -3574,25 +3540,22 @@ ocb3_hash:
 	bis	r15, r12
 	mov	r5, r13
 	and	#32767, r13
-	mov	r4, r15
-	swpb	r15
-	mov.b	r15, r15
+	swpb	r4
+	mov.b	r4, r15
 	rrum.w	#4, r15
 	rrum.w	#3, r15
 	rlam.w	#1, r13
 	bis	r15, r13
 	mov	r6, r14
 	and	#32767, r14
-	mov	r5, r15
-	swpb	r15
-	mov.b	r15, r15
+	swpb	r5
+	mov.b	r5, r15
 	rrum.w	#4, r15
 	rrum.w	#3, r15
 	rlam.w	#1, r14
 	bis	r15, r14
-	mov	r6, r15
-	swpb	r15
-	mov.b	r15, r15
+	swpb	r6
+	mov.b	r6, r15
 	rrum.w	#4, r15
 	rrum.w	#3, r15
 	; ocb3.ae:39: return (s << 1) ^ (if s[127] == 1 then 0x87 as u128 else 0)
@@ -3694,7 +3657,7 @@ ocb3_hash:
 	add	#92, r13
 	mov	sp, r14
 	add	#108, r14
-	mov	56(sp), r12
+	mov	54(sp), r12
 	call	#ocb3_E_encrypt_block
 	mov	48(sp), r4
 	xor	108(sp), r4
@@ -3728,263 +3691,255 @@ ocb3_hash:
 	cmp	50(sp), 22(sp)
 	jnc	.Locb3_hash_loop1
 .Locb3_hash_done2:
-	mov	50(sp), r11
-	rlam.w	#4, r11
-	mov	74(sp), r12
-	sub	r11, r12
-	mov	#0, r13
-	subc	#0, r13
-	mov	r12, r15
-	sub	#1, r15
-	clr	r14
-	adc	r14
+	mov	50(sp), r12
+	rlam.w	#4, r12
+	mov	74(sp), r13
+	sub	r12, r13
+	mov	#0, r14
+	subc	#0, r14
 	mov	r13, r15
+	sub	#1, r15
+	clr	r11
+	adc	r11
+	mov	r14, r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
-	bis	r15, r14
+	bis	r15, r11
 	; ocb3.ae:136: if r != 0 {
-	tst	r14
+	tst	r11
 	jz	.Locb3_hash_else22
-	mov	38(sp), r10
-	mov	r10, r15
+	mov	38(sp), r11
+	mov	r11, r15
 	xor	@r15, 18(sp)
 	xor	2(r15), 16(sp)
 	xor	4(r15), 14(sp)
 	xor	6(r15), 12(sp)
 	xor	8(r15), 30(sp)
 	xor	10(r15), 28(sp)
-	mov	26(sp), r14
-	xor	12(r15), r14
-	mov	24(sp), r9
-	xor	14(r15), r9
-	add	52(sp), r11
-	cmp	#16, r12
+	xor	12(r15), 26(sp)
+	xor	14(r11), 24(sp)
+	add	52(sp), r12
+	cmp	#16, r13
 	jnc	.Locb3_hash_bytes24
-	bit	#1, r11
+	bit	#1, r12
 	jnz	.Locb3_hash_bytes24
 .Locb3_hash_words25:
-	mov	@r11, r15
-	mov	2(r11), 58(sp)
-	mov	4(r11), 62(sp)
-	mov	6(r11), 64(sp)
-	mov	8(r11), 66(sp)
-	mov	10(r11), 68(sp)
-	mov	12(r11), 70(sp)
-	mov	14(r11), 72(sp)
+	mov	@r12, 72(sp)
+	mov	2(r12), 70(sp)
+	mov	4(r12), 68(sp)
+	mov	6(r12), 66(sp)
+	mov	8(r12), 64(sp)
+	mov	10(r12), 62(sp)
+	mov	12(r12), 60(sp)
+	mov	14(r12), 58(sp)
 	jmp	.Locb3_hash_join26
 .Locb3_hash_bytes24:
-	mov	sp, r6
-	add	#76, r6
-	mov	r6, r7
-	mov	#16, r8
-	mov	r12, r15
+	mov	sp, r8
+	add	#76, r8
+	mov	r8, r9
+	mov	#16, r10
+	mov	r13, r15
 .Locb3_hash_cpy27:
-	clr	r10
+	clr	r11
 	tst	r15
 	jz	.Locb3_hash_pad28
-	mov.b	@r11, r10
-	inc	r11
+	mov.b	@r12, r11
+	inc	r12
 	dec	r15
 .Locb3_hash_pad28:
-	mov.b	r10, 0(r7)
-	inc	r7
-	dec	r8
+	mov.b	r11, 0(r9)
+	inc	r9
+	dec	r10
 	jnz	.Locb3_hash_cpy27
-	mov	r6, r11
+	mov	r8, r12
 	jmp	.Locb3_hash_words25
 .Locb3_hash_join26:
-	mov	#15, r10
-	sub	r12, r10
+	mov	#15, r4
+	sub	r13, r4
 	mov	#0, r12
-	subc	r13, r12
+	subc	r14, r12
+	mov	r4, r5
+	and	#8191, r5
+	rlam.w	#3, r5
 	and	#8191, r12
-	rlam.w	#3, r12
-	mov	r10, r13
-	swpb	r13
-	mov.b	r13, r13
-	rrum.w	#4, r13
-	rrum.w	#1, r13
-	bis	r13, r12
-	mov	r10, r13
-	and	#8191, r13
-	rlam.w	#3, r13
-	sub	#128, r13
-	subc	#0, r12
-	clr	r11
-	adc	r11
-	mov	r10, r6
-	and	#1, r6
-	inv	r6
-	inc	r6
-	and	#32896, r6
-	xor	#128, r6
-	mov	r10, r7
-	rrum.w	#1, r7
-	and	#1, r7
-	mov	r7, r13
-	inv	r13
-	inc	r13
-	mov	r6, r8
-	and	r13, r8
-	mov	r10, r13
-	rrum.w	#2, r13
-	and	#1, r13
-	mov	r13, r5
-	inv	r5
-	inc	r5
-	mov	r8, r12
-	and	r5, r12
-	rrum.w	#3, r10
-	and	#1, r10
-	mov	r10, r4
-	inv	r4
-	inc	r4
-	mov	r12, r5
-	and	r4, r5
-	xor	#1, r11
-	mov	r11, r4
-	inv	r4
-	inc	r4
-	and	r4, r5
+	mov	r4, r15
 	swpb	r15
-	bis	r5, r15
-	xor	r9, r15
-	mov	r15, 54(sp)
+	mov.b	r15, r15
+	rrum.w	#4, r15
+	rrum.w	#1, r15
+	rlam.w	#3, r12
+	bis	r15, r12
+	mov	r4, r7
+	and	#1, r7
 	inv	r7
 	inc	r7
-	mov	r6, r15
-	and	r7, r15
-	mov	r6, r7
-	xor	r15, r7
+	and	#32896, r7
+	xor	#128, r7
+	mov	r4, r13
+	rrum.w	#1, r13
+	and	#1, r13
+	mov	r13, r14
+	inv	r14
+	inc	r14
+	mov	r7, r15
+	and	r14, r15
+	mov	r7, r11
+	xor	r15, r11
+	inv	r13
+	inc	r13
+	and	r13, r7
+	mov	r4, r13
+	rrum.w	#2, r13
+	and	#1, r13
+	mov	r13, r14
+	inv	r14
+	inc	r14
+	mov	r11, r15
+	and	r14, r15
+	mov	r11, r9
+	xor	r15, r9
+	mov	r13, r14
+	inv	r14
+	inc	r14
+	mov	r7, r15
+	and	r14, r15
+	mov	r7, r10
+	xor	r15, r10
 	mov	r13, r15
 	inv	r15
 	inc	r15
-	mov	r7, r9
-	and	r15, r9
+	and	r15, r11
+	inv	r13
+	inc	r13
+	and	r13, r7
+	rrum.w	#3, r4
+	and	#1, r4
+	mov	r4, r14
+	inv	r14
+	inc	r14
+	mov	r9, r15
+	and	r14, r15
+	mov	r9, r13
+	xor	r15, r13
+	mov	r4, r14
+	inv	r14
+	inc	r14
 	mov	r10, r15
-	inv	r15
-	inc	r15
-	mov	r9, r6
-	and	r15, r6
-	mov	r11, r15
-	inv	r15
-	inc	r15
-	and	r15, r6
-	mov	58(sp), r15
-	swpb	r15
-	bis	r6, r15
-	xor	r14, r15
-	mov	r13, r6
-	inv	r6
-	inc	r6
-	mov	r8, r14
-	and	r6, r14
-	xor	r14, r8
+	and	r14, r15
 	mov	r10, r14
-	inv	r14
-	inc	r14
-	mov	r8, r6
-	and	r14, r6
-	mov	r11, r14
-	inv	r14
-	inc	r14
-	and	r14, r6
+	xor	r15, r14
+	mov	r4, r8
+	inv	r8
+	inc	r8
+	mov	r11, r15
+	and	r8, r15
+	mov	r11, r6
+	xor	r15, r6
+	mov	r4, r8
+	inv	r8
+	inc	r8
+	mov	r7, r15
+	and	r8, r15
+	mov	r7, r8
+	xor	r15, r8
+	mov	r4, r15
+	inv	r15
+	inc	r15
+	and	r15, r9
+	mov	r4, r15
+	inv	r15
+	inc	r15
+	and	r15, r10
+	mov	r4, r15
+	inv	r15
+	inc	r15
+	and	r15, r11
+	inv	r4
+	inc	r4
+	and	r4, r7
+	sub	#128, r5
+	subc	#0, r12
+	clr	r12
+	adc	r12
+	xor	#1, r12
+	mov	r12, r15
+	inv	r15
+	inc	r15
+	and	r15, r13
+	mov	r12, r15
+	inv	r15
+	inc	r15
+	and	r15, r14
+	mov	r12, r15
+	inv	r15
+	inc	r15
+	and	r15, r6
+	mov	r12, r15
+	inv	r15
+	inc	r15
+	and	r15, r8
+	mov	r12, r15
+	inv	r15
+	inc	r15
+	and	r15, r9
+	mov	r12, r15
+	inv	r15
+	inc	r15
+	and	r15, r10
+	mov	r12, r15
+	inv	r15
+	inc	r15
+	and	r15, r11
+	inv	r12
+	inc	r12
+	and	r12, r7
+	mov	58(sp), r12
+	swpb	r12
+	bis	r13, r12
+	mov	60(sp), r13
+	swpb	r13
+	bis	r14, r13
 	mov	62(sp), r14
 	swpb	r14
 	bis	r6, r14
-	xor	28(sp), r14
-	mov	r13, r6
-	inv	r6
-	inc	r6
-	mov	r7, r13
-	and	r6, r13
-	xor	r13, r7
-	mov	r10, r13
-	inv	r13
-	inc	r13
-	mov	r7, r6
-	and	r13, r6
-	mov	r11, r13
-	inv	r13
-	inc	r13
-	and	r13, r6
-	mov	64(sp), r13
-	swpb	r13
-	bis	r6, r13
-	xor	30(sp), r13
-	mov	r10, r6
-	inv	r6
-	inc	r6
-	mov	r12, r5
-	and	r6, r5
-	mov	r12, r6
-	xor	r5, r6
-	mov	r11, r12
-	inv	r12
-	inc	r12
-	and	r12, r6
-	mov	66(sp), r12
-	swpb	r12
-	bis	r6, r12
-	xor	12(sp), r12
-	mov	r10, r6
-	inv	r6
-	inc	r6
-	mov	r9, r5
-	and	r6, r5
-	mov	r9, r6
-	xor	r5, r6
-	mov	r11, r9
-	inv	r9
-	inc	r9
-	and	r9, r6
+	mov	64(sp), r15
+	swpb	r15
+	bis	r8, r15
+	mov	66(sp), r8
+	swpb	r8
+	bis	r9, r8
 	mov	68(sp), r9
 	swpb	r9
-	bis	r6, r9
-	xor	14(sp), r9
-	mov	r10, r6
-	inv	r6
-	inc	r6
-	mov	r8, r5
-	and	r6, r5
-	mov	r8, r6
-	xor	r5, r6
-	mov	r11, r8
-	inv	r8
-	inc	r8
-	and	r8, r6
-	mov	70(sp), r8
-	swpb	r8
-	bis	r6, r8
-	xor	16(sp), r8
-	mov	r10, r6
-	inv	r6
-	inc	r6
-	mov	r7, r10
-	and	r6, r10
-	xor	r10, r7
-	inv	r11
-	inc	r11
-	and	r11, r7
+	bis	r10, r9
+	mov	70(sp), r10
+	swpb	r10
+	bis	r11, r10
 	mov	72(sp), r11
 	swpb	r11
 	bis	r7, r11
-	xor	18(sp), r11
+	xor	18(sp), r12
+	xor	16(sp), r13
+	xor	14(sp), r14
+	xor	12(sp), r15
+	xor	30(sp), r8
+	xor	28(sp), r9
+	xor	26(sp), r10
+	xor	24(sp), r11
 	; ocb3.ae:138: sum = sum ^ E.encrypt_block(ks, pad10(load_be(ad, 16 * full, 16, r), r) ^ offset)
-	mov	r11, 92(sp)
-	mov	r8, 94(sp)
-	mov	r9, 96(sp)
-	mov	r12, 98(sp)
-	mov	r13, 100(sp)
-	mov	r14, 102(sp)
-	mov	r15, 104(sp)
-	mov	54(sp), 106(sp)
+	mov	r12, 92(sp)
+	mov	r13, 94(sp)
+	mov	r14, 96(sp)
+	mov	r15, 98(sp)
+	mov	r8, 100(sp)
+	mov	r9, 102(sp)
+	mov	r10, 104(sp)
+	mov	r11, 106(sp)
 	mov	sp, r13
 	add	#92, r13
 	mov	sp, r14
 	add	#124, r14
-	mov	56(sp), r12
+	mov	54(sp), r12
 	call	#ocb3_E_encrypt_block
 	mov	48(sp), r7
 	xor	124(sp), r7
@@ -4013,7 +3968,7 @@ ocb3_hash:
 	mov	34(sp), r13
 	mov	32(sp), r14
 .Locb3_hash_endif23:
-	mov	60(sp), r6
+	mov	56(sp), r6
 	mov	r6, r15
 	mov	r7, 0(r15)
 	mov	r8, 2(r15)
@@ -4022,7 +3977,7 @@ ocb3_hash:
 	mov	r11, 8(r15)
 	mov	r12, 10(r15)
 	mov	r13, 12(r15)
-	mov	r14, 14(r15)
+	mov	r14, 14(r6)
 	add	#140, sp
 	popm.w	#7, r10
 	ret
@@ -4031,7 +3986,7 @@ ocb3_hash:
 
 ; --- ocb3_initial_offset: ocb3.initial_offset
 ;     frame 96 bytes (32 spill slots, locals 32), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3586 bytes of code
+;     estimated 3558 bytes of code
 	.section .text.ocb3_initial_offset,"ax",@progbits
 	.local ocb3_initial_offset
 	.type ocb3_initial_offset, @function
@@ -4194,9 +4149,8 @@ ocb3_initial_offset:
 	and	r11, r7
 	inv	r6
 	inc	r6
-	mov	r7, r14
-	and	r6, r14
-	mov	r14, 48(sp)
+	and	r6, r7
+	mov	r7, 48(sp)
 	mov	#13, r14
 	cmp	r5, r14
 	clr	r8
@@ -4311,9 +4265,9 @@ ocb3_initial_offset:
 	clr	r10
 	cmp	#1, r9
 	jnc	.Locb3_initial_offset_nob7
+	add	r14, r8
+	mov	r8, 10(sp)
 	mov	r8, r15
-	add	r14, r15
-	mov	r15, 10(sp)
 	mov.b	@r15, r10
 .Locb3_initial_offset_nob7:
 	clr	r15
@@ -4343,9 +4297,9 @@ ocb3_initial_offset:
 	clr	r9
 	cmp	#1, r8
 	jnc	.Locb3_initial_offset_nob9
+	add	r14, r7
+	mov	r7, 14(sp)
 	mov	r7, r15
-	add	r14, r15
-	mov	r15, 14(sp)
 	mov.b	@r15, r9
 .Locb3_initial_offset_nob9:
 	clr	r15
@@ -4375,9 +4329,9 @@ ocb3_initial_offset:
 	clr	r8
 	cmp	#1, r7
 	jnc	.Locb3_initial_offset_nob11
+	add	r14, r6
+	mov	r6, 20(sp)
 	mov	r6, r15
-	add	r14, r15
-	mov	r15, 20(sp)
 	mov.b	@r15, r8
 .Locb3_initial_offset_nob11:
 	clr	r15
@@ -4407,9 +4361,9 @@ ocb3_initial_offset:
 	clr	r6
 	cmp	#1, r7
 	jnc	.Locb3_initial_offset_nob13
+	add	r14, r4
+	mov	r4, 28(sp)
 	mov	r4, r15
-	add	r14, r15
-	mov	r15, 28(sp)
 	mov.b	@r15, r6
 .Locb3_initial_offset_nob13:
 	clr	r15
@@ -4834,9 +4788,8 @@ ocb3_initial_offset:
 	inc	r15
 	xor	88(sp), r8
 	and	r15, r8
-	mov	r8, r15
-	xor	88(sp), r15
-	mov	r15, 34(sp)
+	xor	88(sp), r8
+	mov	r8, 34(sp)
 	mov	90(sp), r15
 	swpb	r15
 	mov	r15, r7
@@ -4867,9 +4820,8 @@ ocb3_initial_offset:
 	xor	r8, r14
 	mov	r14, r8
 	and	#16383, r8
-	mov	r4, r15
-	swpb	r15
-	mov.b	r15, r15
+	swpb	r4
+	mov.b	r4, r15
 	rrum.w	#4, r15
 	rrum.w	#2, r15
 	rlam.w	#2, r8
@@ -4883,9 +4835,8 @@ ocb3_initial_offset:
 	xor	r8, r4
 	mov	r4, r8
 	and	#4095, r8
-	mov	r5, r15
-	swpb	r15
-	mov.b	r15, r15
+	swpb	r5
+	mov.b	r5, r15
 	rrum.w	#4, r15
 	rlam.w	#4, r8
 	bis	r15, r8
@@ -4910,9 +4861,8 @@ ocb3_initial_offset:
 	inc	r13
 	xor	r5, r8
 	and	r13, r8
-	mov	r5, r13
-	xor	r8, r13
-	mov	r13, 18(sp)
+	xor	r8, r5
+	mov	r5, 18(sp)
 	mov	r9, r8
 	inv	r8
 	inc	r8
@@ -5024,9 +4974,8 @@ ocb3_initial_offset:
 	inc	r15
 	xor	r4, r5
 	and	r15, r5
-	mov	r4, r15
-	xor	r5, r15
-	mov	r15, 4(sp)
+	xor	r5, r4
+	mov	r4, 4(sp)
 	mov	r10, r15
 	rrum.w	#4, r15
 	and	#1, r15
@@ -5035,7 +4984,6 @@ ocb3_initial_offset:
 	inv	r5
 	inc	r5
 	mov	18(sp), r15
-	mov	4(sp), r4
 	xor	r4, r15
 	and	r5, r15
 	mov	r4, 30(sp)
@@ -5129,9 +5077,8 @@ ocb3_initial_offset:
 	inc	r15
 	xor	r4, r6
 	and	r15, r6
-	mov	r4, r15
-	xor	r6, r15
-	mov	r15, 36(sp)
+	xor	r6, r4
+	mov	r4, 36(sp)
 	mov	r7, r13
 	and	#4095, r13
 	swpb	r14
@@ -5495,11 +5442,10 @@ ocb3_initial_offset:
 	mov	r8, r13
 	xor.b	r12, r13
 	xor	r8, r13
-	mov	r4, r12
-	inv	r12
-	inc	r12
+	inv	r4
+	inc	r4
 	xor	r6, r13
-	and	r12, r13
+	and	r4, r13
 	mov	r6, r4
 	xor	r13, r4
 	mov	r5, r13
@@ -5519,11 +5465,10 @@ ocb3_initial_offset:
 	mov	r8, r12
 	xor.b	r13, r12
 	xor	r8, r12
-	mov	r6, r13
-	inv	r13
-	inc	r13
+	inv	r6
+	inc	r6
 	xor	40(sp), r12
-	and	r13, r12
+	and	r6, r12
 	mov	40(sp), r6
 	xor	r12, r6
 	mov	36(sp), r13
@@ -5564,25 +5509,23 @@ ocb3_initial_offset:
 	mov	22(sp), r5
 	inv	r5
 	inc	r5
-	mov	r7, r13
-	xor	r4, r13
-	and	r5, r13
-	mov	r4, r7
-	xor	r13, r7
+	xor	r4, r7
+	and	r5, r7
+	xor	r7, r4
 	mov	r14, r5
 	inv	r5
 	inc	r5
 	mov	r11, r13
-	xor	r7, r13
+	xor	r4, r13
 	and	r5, r13
-	mov	r7, r11
+	mov	r4, r11
 	xor	r13, r11
 	mov	r14, r13
 	inv	r13
 	inc	r13
-	xor	r12, r7
-	and	r13, r7
-	xor	r7, r12
+	xor	r12, r4
+	and	r13, r4
+	xor	r4, r12
 	mov	r14, r13
 	inv	r13
 	inc	r13
@@ -5592,11 +5535,10 @@ ocb3_initial_offset:
 	xor	r15, r13
 	inv	r14
 	inc	r14
-	mov	r6, r15
-	xor	r8, r15
-	and	r14, r15
+	xor	r8, r6
+	and	r14, r6
 	mov	r8, r14
-	xor	r15, r14
+	xor	r6, r14
 	mov	60(sp), r8
 	mov	r8, r15
 	mov	42(sp), 0(r15)
@@ -5606,7 +5548,7 @@ ocb3_initial_offset:
 	mov	r11, 8(r15)
 	mov	r13, 10(r15)
 	mov	r12, 12(r15)
-	mov	r14, 14(r15)
+	mov	r14, 14(r8)
 	add	#96, sp
 	popm.w	#7, r10
 	ret

@@ -73,7 +73,7 @@ photon256_times2:
 
 ; --- photon256_serial: photon256.serial
 ;     frame 12 bytes (6 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 440 bytes of code
+;     estimated 438 bytes of code
 	.section .text.photon256_serial,"ax",@progbits
 	.global photon256_serial
 	.type photon256_serial, @function
@@ -190,12 +190,11 @@ photon256_serial:
 	mov	r11, r12
 	and	#1, r12
 	bis	r12, r13
-	mov	r4, r12
-	xor	r13, r12
+	xor	r13, r4
 	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	2(r6), r13
 	xor	2(r10), r13
-	xor	r12, r13
+	xor	r4, r13
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
 	rlam.w	#1, r8
 	and	#61166, r8
@@ -220,21 +219,21 @@ photon256_serial:
 	mov	4(sp), r4
 	mov	r4, r15
 	mov	@r5, 0(r15)
-	mov	2(r5), 2(r15)
+	mov	2(r5), 2(r4)
 	mov	2(sp), r5
 	mov	r5, r15
 	mov	@r6, 0(r15)
-	mov	2(r6), 2(r15)
+	mov	2(r6), 2(r5)
 	mov	@sp, r6
 	mov	r6, r15
 	mov	@r14, 0(r15)
-	mov	2(r14), 2(r15)
+	mov	2(r14), 2(r6)
 	mov	8(sp), r6
 	mov	r6, r14
 	mov	10(sp), r5
 	mov	r5, r15
 	mov	@r14, 0(r15)
-	mov	2(r14), 2(r15)
+	mov	2(r6), 2(r5)
 	mov	@r10, 0(r7)
 	mov	2(r10), 2(r7)
 	mov	@r9, 0(r8)
@@ -249,7 +248,7 @@ photon256_serial:
 
 ; --- photon256_permute: photon256.permute
 ;     frame 72 bytes (36 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2924 bytes of code
+;     estimated 2880 bytes of code
 	.section .text.photon256_permute,"ax",@progbits
 	.global photon256_permute
 	.type photon256_permute, @function
@@ -260,6 +259,7 @@ photon256_permute:
 	mov	r12, 66(sp)
 	; photon256.ae:59: for r in 0..rounds {
 	mov	#12, 70(sp)
+	mov	r12, r7
 	mov	r12, r15
 	mov	@r15, 6(sp)
 	mov	2(r15), r8
@@ -276,7 +276,7 @@ photon256_permute:
 	mov	24(r15), 16(sp)
 	mov	26(r15), 40(sp)
 	mov	28(r15), 64(sp)
-	mov	30(r15), 60(sp)
+	mov	30(r7), 60(sp)
 	; photon256.ae:60: c = rc[r]
 	mov	#0, 68(sp)
 	; photon256.ae:59: for r in 0..rounds {
@@ -299,14 +299,12 @@ photon256_permute:
 	mov.b	photon256_sf0(r8), r6
 	mov.b	r7, r7
 	mov.b	photon256_sf0(r7), r7
-	mov	r4, r8
-	swpb	r8
-	bis	r5, r8
-	mov	r8, 20(sp)
-	mov	r6, r8
-	swpb	r8
-	bis	r7, r8
-	mov	r8, 8(sp)
+	swpb	r4
+	bis	r5, r4
+	mov	r4, 20(sp)
+	swpb	r6
+	bis	r7, r6
+	mov	r6, 8(sp)
 	; photon256.ae:64: x1 = sub_cells(x1 ^ (c ^ ic[1]) as u32) >>> 4
 	mov	r15, r8
 	xor	#1, r8
@@ -359,14 +357,12 @@ photon256_permute:
 	swpb	r5
 	mov.b	r5, r5
 	mov.b	photon256_sf0(r5), r10
-	mov	r6, r11
-	swpb	r11
-	bis	r7, r11
-	mov	r11, 36(sp)
-	mov	r9, r11
-	swpb	r11
-	bis	r10, r11
-	mov	r11, 32(sp)
+	swpb	r6
+	bis	r7, r6
+	mov	r6, 36(sp)
+	swpb	r9
+	bis	r10, r9
+	mov	r9, 32(sp)
 	; photon256.ae:66: x3 = sub_cells(x3 ^ (c ^ ic[3]) as u32) >>> 12
 	mov	r15, r11
 	xor	#7, r11
@@ -419,14 +415,12 @@ photon256_permute:
 	mov.b	photon256_sf0(r10), r9
 	mov.b	r13, r13
 	mov.b	photon256_sf0(r13), r10
-	mov	r6, r13
-	swpb	r13
-	bis	r7, r13
-	mov	r13, 22(sp)
-	mov	r9, r13
-	swpb	r13
-	bis	r10, r13
-	mov	r13, 18(sp)
+	swpb	r6
+	bis	r7, r6
+	mov	r6, 22(sp)
+	swpb	r9
+	bis	r10, r9
+	mov	r9, 18(sp)
 	; photon256.ae:68: x5 = sub_cells(x5 ^ (c ^ ic[5]) as u32) >>> 20
 	mov	r15, r13
 	xor	#14, r13
@@ -476,14 +470,12 @@ photon256_permute:
 	mov.b	photon256_sf0(r9), r7
 	mov.b	41(sp), r10
 	mov.b	photon256_sf0(r10), r9
-	mov	r5, r10
-	swpb	r10
-	bis	r6, r10
-	mov	r10, 26(sp)
-	mov	r7, r10
-	swpb	r10
-	bis	r9, r10
-	mov	r10, 12(sp)
+	swpb	r5
+	bis	r6, r5
+	mov	r5, 26(sp)
+	swpb	r7
+	bis	r9, r7
+	mov	r7, 12(sp)
 	; photon256.ae:70: x7 = sub_cells(x7 ^ (c ^ ic[7]) as u32) >>> 28
 	xor	#8, r15
 	mov	64(sp), r6
@@ -555,13 +547,12 @@ photon256_permute:
 	xor	r9, r4
 	xor	r15, r4
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	r6, r15
-	xor	r7, r15
+	xor	r7, r6
 	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
 	mov	r8, r5
 	xor	26(sp), r5
 	xor	r10, r5
-	xor	r15, r5
+	xor	r6, r5
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	r4, r15
 	rrum.w	#3, r15
@@ -583,15 +574,14 @@ photon256_permute:
 	rlam.w	#1, r6
 	and	#1, r15
 	bis	r15, r6
-	mov	r4, r15
-	xor	r7, r15
+	xor	r7, r4
 	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	mov	8(sp), r7
 	xor	32(sp), r7
 	xor	r11, r7
 	xor	18(sp), r7
 	xor	r9, r7
-	xor	r15, r7
+	xor	r4, r7
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
 	mov	r5, r15
 	xor	r6, r15
@@ -634,13 +624,12 @@ photon256_permute:
 	mov	18(sp), 54(sp)
 	xor	r4, 54(sp)
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	r5, r7
-	xor	r6, r7
+	xor	r6, r5
 	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	r12, r15
 	mov	26(sp), r6
 	xor	r6, r15
-	xor	r7, r15
+	xor	r5, r15
 	mov	r15, 38(sp)
 	; photon256.ae:43: t = times2(x3 ^ x5)
 	mov	22(sp), 58(sp)
@@ -678,13 +667,12 @@ photon256_permute:
 	xor	6(sp), r4
 	xor	r15, r4
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	r6, r15
-	xor	r7, r15
+	xor	r7, r6
 	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
 	mov	36(sp), r5
 	xor	r10, r5
 	xor	38(sp), r5
-	xor	r15, r5
+	xor	r6, r5
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	r4, r15
 	rrum.w	#3, r15
@@ -717,14 +705,13 @@ photon256_permute:
 	xor	6(sp), r6
 	xor	r15, r6
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	r5, r15
-	xor	r7, r15
+	xor	r7, r5
 	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	xor	r12, r8
 	xor	22(sp), r8
 	xor	r13, r8
 	xor	38(sp), r8
-	xor	r15, r8
+	xor	r5, r8
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	r6, r5
 	rrum.w	#3, r5
@@ -798,14 +785,13 @@ photon256_permute:
 	xor	34(sp), r6
 	xor	r15, r6
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	r7, r15
-	xor	r5, r15
+	xor	r5, r7
 	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
 	mov	r12, r8
 	mov	38(sp), r5
 	xor	r5, r8
 	xor	30(sp), r8
-	xor	r15, r8
+	xor	r7, r8
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	r6, r11
 	rrum.w	#3, r11
@@ -897,12 +883,11 @@ photon256_permute:
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
 	mov	r12, r15
 	rlam.w	#1, r15
-	mov	r5, r7
-	rlam.w	#1, r7
+	rlam.w	#1, r5
 	and	#61166, r15
 	xor	r6, r15
-	and	#61166, r7
-	xor	r8, r7
+	and	#61166, r5
+	xor	r8, r5
 	rla	r6
 	adc	r6
 	mov	r6, r12
@@ -917,13 +902,12 @@ photon256_permute:
 	xor	r4, r6
 	xor	r15, r6
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	r7, r15
-	xor	r8, r15
+	xor	r8, r5
 	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
 	mov	22(sp), r7
 	xor	30(sp), r7
 	xor	r11, r7
-	xor	r15, r7
+	xor	r5, r7
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	r6, r15
 	rrum.w	#3, r15
@@ -954,14 +938,13 @@ photon256_permute:
 	xor	r4, r6
 	xor	r15, r6
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	r7, r15
-	xor	r12, r15
+	xor	r12, r7
 	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	mov	62(sp), r8
 	xor	26(sp), r8
 	xor	r10, r8
 	xor	r11, r8
-	xor	r15, r8
+	xor	r7, r8
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	r6, r15
 	rrum.w	#3, r15
@@ -983,13 +966,12 @@ photon256_permute:
 	rlam.w	#1, r12
 	and	#1, r15
 	bis	r15, r12
-	mov	r6, r15
-	xor	r7, r15
+	xor	r7, r6
 	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	12(sp), r5
 	mov	34(sp), r7
 	xor	r7, r5
-	xor	r15, r5
+	xor	r6, r5
 	; photon256.ae:43: t = times2(x3 ^ x5)
 	mov	r9, r15
 	xor	r7, r15
@@ -1077,14 +1059,13 @@ photon256_permute:
 	xor	r5, r8
 	xor	r15, r8
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	r7, r15
-	xor	r14, r15
+	xor	r14, r7
 	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	mov	58(sp), r13
 	xor	r10, r13
 	xor	38(sp), r13
 	xor	r12, r13
-	xor	r15, r13
+	xor	r7, r13
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	r8, r7
 	rrum.w	#3, r7
@@ -1182,14 +1163,13 @@ photon256_permute:
 	rlam.w	#1, r14
 	and	#1, r15
 	bis	r15, r14
-	mov	r6, r15
-	xor	r7, r15
+	xor	r7, r6
 	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	mov	52(sp), r7
 	xor	6(sp), r7
 	xor	34(sp), r7
 	xor	24(sp), r7
-	xor	r15, r7
+	xor	r6, r7
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
 	mov	r8, r15
 	xor	r14, r15
@@ -1307,14 +1287,13 @@ photon256_permute:
 	xor	10(sp), r8
 	xor	r15, r8
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	r7, r15
-	xor	r10, r15
+	xor	r10, r7
 	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	mov	48(sp), r9
 	xor	30(sp), r9
 	xor	r11, r9
 	xor	r14, r9
-	xor	r15, r9
+	xor	r7, r9
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	r8, r7
 	rrum.w	#3, r7
@@ -1347,12 +1326,11 @@ photon256_permute:
 	mov	r4, r7
 	xor	r6, r7
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	r9, r15
-	xor	r10, r15
+	xor	r10, r9
 	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	30(sp), r6
 	xor	r13, r6
-	xor	r15, r6
+	xor	r9, r6
 	; photon256.ae:43: t = times2(x3 ^ x5)
 	mov	r11, r9
 	xor	r13, r9
@@ -1422,14 +1400,13 @@ photon256_permute:
 	xor	16(sp), r7
 	xor	r15, r7
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	r9, r15
-	xor	r10, r15
+	xor	r10, r9
 	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	mov	50(sp), r10
 	xor	r11, r10
 	xor	r12, r10
 	xor	r6, r10
-	xor	r15, r10
+	xor	r9, r10
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	r7, r15
 	rrum.w	#3, r15
@@ -1502,7 +1479,7 @@ photon256_permute:
 	mov	40(sp), 26(r15)
 	; photon256.ae:82: s[7] = x7
 	mov	64(sp), 28(r15)
-	mov	60(sp), 30(r15)
+	mov	60(sp), 30(r7)
 	add	#72, sp
 	popm.w	#7, r10
 	ret

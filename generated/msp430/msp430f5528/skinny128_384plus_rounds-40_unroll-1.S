@@ -6,7 +6,7 @@
 
 ; --- skinny128_384plus_key_schedule: skinny128_384plus.key_schedule
 ;     frame 58 bytes (29 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 750 bytes of code
+;     estimated 736 bytes of code
 	.section .text.skinny128_384plus_key_schedule,"ax",@progbits
 	.global skinny128_384plus_key_schedule
 	.type skinny128_384plus_key_schedule, @function
@@ -59,9 +59,10 @@ skinny128_384plus_key_schedule:
 	xor	44(sp), r13
 	mov	40(sp), r15
 	mov	r4, 0(r15)
+	mov	r15, r4
 	mov	r5, 2(r15)
 	mov	r12, 4(r15)
-	mov	r13, 6(r15)
+	mov	r13, 6(r4)
 	; skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	mov	r6, r15
 	xor.b	r7, r15
@@ -139,23 +140,19 @@ skinny128_384plus_key_schedule:
 	xor	r7, r12
 	xor	r8, r13
 	xor	r6, r14
-	mov	r15, r8
-	xor	r5, r8
+	xor	r5, r15
 	and	#257, r12
 	and	#257, r13
 	and	#257, r14
-	and	#257, r8
+	and	#257, r15
 	bis	r12, r4
 	mov	r4, 26(sp)
-	mov	r9, r15
-	bis	r13, r15
-	mov	r15, 4(sp)
-	mov	r10, r15
-	bis	r14, r15
-	mov	r15, 2(sp)
-	mov	r11, r15
-	bis	r8, r15
-	mov	r15, 0(sp)
+	bis	r13, r9
+	mov	r9, 4(sp)
+	bis	r14, r10
+	mov	r10, 2(sp)
+	bis	r15, r11
+	mov	r11, 0(sp)
 	; skinny128_384plus.ae:85: x = t[127:64]
 	mov	12(sp), r12
 	mov	r12, r13
@@ -172,11 +169,10 @@ skinny128_384plus_key_schedule:
 	mov	r11, r14
 	xor.b	r12, r14
 	xor	r11, r14
-	mov	r11, r12
-	swpb	r12
-	mov	r12, r8
+	swpb	r11
+	mov	r11, r8
 	xor.b	r10, r8
-	xor	r12, r8
+	xor	r11, r8
 	; skinny128_384plus.ae:86: x = ((x >> 1) & 0x7f7f7f7f7f7f7f7f) | (((x << 7) ^ (x << 1)) & 0x8080808080808080)
 	mov	r13, r5
 	rrum.w	#1, r5
@@ -211,23 +207,20 @@ skinny128_384plus_key_schedule:
 	rlam.w	#1, r14
 	rlam.w	#1, r8
 	xor	r13, r12
-	mov	r4, r13
-	xor	r15, r13
-	mov	r6, r15
-	xor	r14, r15
-	mov	r7, r14
-	xor	r8, r14
+	xor	r15, r4
+	xor	r14, r6
+	xor	r8, r7
 	and	#32896, r12
-	and	#32896, r13
-	and	#32896, r15
-	and	#32896, r14
+	and	#32896, r4
+	and	#32896, r6
+	and	#32896, r7
 	bis	r12, r5
 	mov	r9, r12
-	bis	r13, r12
+	bis	r4, r12
 	mov	r10, r13
-	bis	r15, r13
+	bis	r6, r13
 	mov	r11, r15
-	bis	r14, r15
+	bis	r7, r15
 	; skinny128_384plus.ae:87: return cat(x, t[63:0])
 	add	#8, 40(sp)
 	mov	38(sp), r8
@@ -426,7 +419,7 @@ skinny128_384plus_encrypt_block:
 	mov	r10, 8(r15)
 	mov	r11, 10(r15)
 	mov	6(sp), 12(r15)
-	mov	r14, 14(r15)
+	mov	r14, 14(r12)
 	add	#8, sp
 	popm.w	#7, r10
 	ret
@@ -608,7 +601,7 @@ skinny128_384plus_decrypt_block:
 	mov	@sp, 8(r15)
 	mov	r9, 10(r15)
 	mov	r10, 12(r15)
-	mov	r11, 14(r15)
+	mov	r11, 14(r14)
 	add	#6, sp
 	popm.w	#7, r10
 	ret

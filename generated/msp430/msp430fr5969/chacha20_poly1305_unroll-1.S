@@ -489,23 +489,23 @@ chacha20_poly1305_C_xor_stream:
 	mov	74(sp), r13
 	mov	r13, r15
 	mov	@r15, r14
-	mov	2(r15), r13
+	mov	2(r13), r13
 	mov	50(sp), r12
 	add	r12, r14
 	addc	52(sp), r13
 	; chacha20.ae:75: off = i * 64
-	mov	r12, r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	and	#65472, r15
-	mov	r15, 16(sp)
+	swpb	r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	and	#65472, r12
+	mov	r12, 16(sp)
 	; chacha20.ae:76: x = load_le(src, off, 64, n - off) ^ block(key, counter + i, nonce)
 	mov	80(sp), 0(sp)
+	mov	r12, r15
 	sub	r15, 0(sp)
-	mov	r15, r11
+	mov	r12, r11
 	add	84(sp), r11
 	cmp	#64, 0(sp)
 	jnc	.Lchacha20_poly1305_C_xor_stream_bytes3
@@ -595,7 +595,7 @@ chacha20_poly1305_C_xor_stream:
 	mov	4(r15), 190(sp)
 	mov	6(r15), 192(sp)
 	mov	8(r15), 194(sp)
-	mov	10(r15), 196(sp)
+	mov	10(r14), 196(sp)
 	mov	sp, r14
 	add	#186, r14
 	mov	sp, r15
@@ -755,7 +755,7 @@ chacha20_poly1305_C_xor_stream:
 
 ; --- chacha20_poly1305_tag_of: chacha20_poly1305.tag_of
 ;     frame 232 bytes (22 spill slots, locals 188), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1968 bytes of code
+;     estimated 1964 bytes of code
 	.section .text.chacha20_poly1305_tag_of,"ax",@progbits
 	.local chacha20_poly1305_tag_of
 	.type chacha20_poly1305_tag_of, @function
@@ -1481,15 +1481,13 @@ chacha20_poly1305_tag_of:
 	xor	r12, r15
 	and	r14, r15
 	xor	r15, r12
-	mov	r4, r15
-	xor	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	mov	r5, r15
-	xor	r6, r15
-	and	r14, r15
+	xor	r13, r4
+	and	r14, r4
+	xor	r4, r13
+	xor	r6, r5
+	and	r14, r5
 	mov	r6, r14
-	xor	r15, r14
+	xor	r5, r14
 	; poly1305.ae:80: return v[127:0] + s
 	add	168(sp), r7
 	addc	170(sp), r8
@@ -1508,7 +1506,7 @@ chacha20_poly1305_tag_of:
 	mov	r11, 8(r15)
 	mov	r12, 10(r15)
 	mov	r13, 12(r15)
-	mov	r14, 14(r15)
+	mov	r14, 14(r6)
 	add	#232, sp
 	popm.w	#7, r10
 	ret
@@ -1517,7 +1515,7 @@ chacha20_poly1305_tag_of:
 
 ; --- chacha20_poly1305_C_block: chacha20_poly1305.C.block
 ;     frame 120 bytes (60 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1978 bytes of code
+;     estimated 1966 bytes of code
 	.section .text.chacha20_poly1305_C_block,"ax",@progbits
 	.local chacha20_poly1305_C_block
 	.type chacha20_poly1305_C_block, @function
@@ -1542,7 +1540,7 @@ chacha20_poly1305_C_block:
 	mov	116(sp), r14
 	mov	r14, r15
 	mov	@r15, 14(sp)
-	mov	2(r15), 18(sp)
+	mov	2(r14), 18(sp)
 	mov	#25710, 66(sp)
 	mov	#13088, 64(sp)
 	mov	r9, r15
@@ -1570,10 +1568,10 @@ chacha20_poly1305_C_block:
 	mov	12(r15), 98(sp)
 	mov	14(r15), 96(sp)
 	mov	28(r15), 56(sp)
-	mov	30(r15), 52(sp)
+	mov	30(r9), 52(sp)
 	mov	r8, r15
 	mov	8(r15), 46(sp)
-	mov	10(r15), 48(sp)
+	mov	10(r8), 48(sp)
 .Lchacha20_poly1305_C_block_loop1:
 	; chacha20.ae:17: a = a + b
 	mov	40(sp), r4
@@ -1620,14 +1618,13 @@ chacha20_poly1305_C_block:
 	xor.b	r6, r8
 	mov	r8, 6(sp)
 	xor	r6, 6(sp)
-	mov	r6, r8
-	xor.b	r5, r8
-	xor	r5, r8
-	mov	r8, 2(sp)
+	xor.b	r5, r6
+	xor	r5, r6
+	mov	r6, 2(sp)
 	; chacha20.ae:23: c = c + d
 	mov	r9, 94(sp)
 	mov	r15, 92(sp)
-	add	r8, 94(sp)
+	add	r6, 94(sp)
 	addc	6(sp), 92(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
 	xor	94(sp), r13
@@ -1638,11 +1635,10 @@ chacha20_poly1305_C_block:
 	xor.b	r12, r15
 	mov	r15, 54(sp)
 	xor	r12, 54(sp)
-	mov	r12, r15
-	xor.b	r13, r15
-	xor	r13, r15
-	mov	r15, 30(sp)
-	bit	#1, r15
+	xor.b	r13, r12
+	xor	r13, r12
+	mov	r12, 30(sp)
+	bit	#1, r12
 	rrc	54(sp)
 	rrc	30(sp)
 	; chacha20.ae:17: a = a + b
@@ -1689,14 +1685,13 @@ chacha20_poly1305_C_block:
 	xor.b	r9, r15
 	mov	r15, 38(sp)
 	xor	r9, 38(sp)
-	mov	r9, r15
-	xor.b	r7, r15
-	xor	r7, r15
-	mov	r15, 32(sp)
+	xor.b	r7, r9
+	xor	r7, r9
+	mov	r9, 32(sp)
 	; chacha20.ae:23: c = c + d
 	mov	r12, 90(sp)
 	mov	r13, 88(sp)
-	add	r15, 90(sp)
+	add	r9, 90(sp)
 	addc	38(sp), 88(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
 	xor	90(sp), r14
@@ -1758,14 +1753,13 @@ chacha20_poly1305_C_block:
 	xor.b	r8, r15
 	mov	r15, 60(sp)
 	xor	r8, 60(sp)
-	mov	r8, r15
-	xor.b	r9, r15
-	xor	r9, r15
-	mov	r15, 58(sp)
+	xor.b	r9, r8
+	xor	r9, r8
+	mov	r8, 58(sp)
 	; chacha20.ae:23: c = c + d
 	mov	r11, 10(sp)
 	mov	r14, 16(sp)
-	add	r15, 10(sp)
+	add	r8, 10(sp)
 	addc	60(sp), 16(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
 	xor	10(sp), r13
@@ -1835,16 +1829,15 @@ chacha20_poly1305_C_block:
 	add	r11, 24(sp)
 	addc	r12, 20(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
-	mov	r13, r15
-	xor	24(sp), r15
+	xor	24(sp), r13
 	xor	20(sp), r9
-	swpb	r15
-	mov	r15, r8
+	swpb	r13
+	mov	r13, r8
 	swpb	r9
 	xor.b	r9, r8
 	xor	r9, r8
-	xor.b	r15, r9
-	xor	r15, r9
+	xor.b	r13, r9
+	xor	r13, r9
 	bit	#1, r9
 	rrc	r8
 	rrc	r9
@@ -1891,14 +1884,13 @@ chacha20_poly1305_C_block:
 	xor.b	r11, r12
 	mov	r12, 48(sp)
 	xor	r11, 48(sp)
-	mov	r11, r12
-	xor.b	r7, r12
-	xor	r7, r12
-	mov	r12, 46(sp)
+	xor.b	r7, r11
+	xor	r7, r11
+	mov	r11, 46(sp)
 	; chacha20.ae:23: c = c + d
 	mov	r13, 80(sp)
 	mov	r15, 78(sp)
-	add	r12, 80(sp)
+	add	r11, 80(sp)
 	addc	48(sp), 78(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
 	xor	80(sp), r5
@@ -1960,14 +1952,13 @@ chacha20_poly1305_C_block:
 	xor.b	r7, r15
 	mov	r15, 18(sp)
 	xor	r7, 18(sp)
-	mov	r7, r15
-	xor.b	r6, r15
-	xor	r6, r15
-	mov	r15, 14(sp)
+	xor.b	r6, r7
+	xor	r6, r7
+	mov	r7, 14(sp)
 	; chacha20.ae:23: c = c + d
 	mov	r12, 56(sp)
 	mov	r13, 52(sp)
-	add	r15, 56(sp)
+	add	r7, 56(sp)
 	addc	18(sp), 52(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
 	xor	56(sp), r14
@@ -2036,16 +2027,15 @@ chacha20_poly1305_C_block:
 	add	r4, 26(sp)
 	addc	4(sp), 22(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
-	mov	r8, r15
-	xor	26(sp), r15
+	xor	26(sp), r8
 	xor	22(sp), r6
-	swpb	r15
-	mov	r15, r5
+	swpb	r8
+	mov	r8, r5
 	swpb	r6
 	xor.b	r6, r5
 	xor	r6, r5
-	xor.b	r15, r6
-	xor	r15, r6
+	xor.b	r8, r6
+	xor	r8, r6
 	bit	#1, r6
 	rrc	r5
 	rrc	r6
@@ -2137,11 +2127,11 @@ chacha20_poly1305_C_block:
 	addc	6(r15), 100(sp)
 	mov	r7, 112(sp)
 	add	@r15, 82(sp)
-	addc	2(r15), 112(sp)
+	addc	2(r9), 112(sp)
 	mov	116(sp), r9
 	mov	r9, r15
 	add	@r15, 14(sp)
-	addc	2(r15), 18(sp)
+	addc	2(r9), 18(sp)
 	; chacha20.ae:66: x11 + key[255:224], x10 + key[223:192], x9 + key[191:160], x8 + key[159:128],
 	mov	106(sp), r9
 	mov	r9, r15
@@ -2163,7 +2153,7 @@ chacha20_poly1305_C_block:
 	add	4(r15), 118(sp)
 	addc	6(r15), r14
 	add	@r15, r12
-	addc	2(r15), r13
+	addc	2(r9), r13
 	; chacha20.ae:68: x3 + j3, x2 + j2, x1 + j1, x0 + j0)
 	mov	@sp, r10
 	mov	12(sp), r11
@@ -2184,6 +2174,7 @@ chacha20_poly1305_C_block:
 	; chacha20.ae:65: return cat(x15 + nonce[95:64], x14 + nonce[63:32], x13 + nonce[31:0], x12 + counter,
 	mov	108(sp), r15
 	mov	r4, 0(r15)
+	mov	r15, r4
 	mov	r5, 2(r15)
 	mov	r6, 4(r15)
 	mov	r7, 6(r15)
@@ -2207,14 +2198,15 @@ chacha20_poly1305_C_block:
 	mov	78(sp), 42(r15)
 	mov	56(sp), 44(r15)
 	mov	52(sp), 46(r15)
-	mov	14(sp), 48(r15)
+	mov	14(sp), 48(r4)
+	mov	r4, r14
 	mov	18(sp), 50(r15)
 	mov	82(sp), 52(r15)
 	mov	112(sp), 54(r15)
 	mov	102(sp), 56(r15)
 	mov	100(sp), 58(r15)
 	mov	46(sp), 60(r15)
-	mov	48(sp), 62(r15)
+	mov	48(sp), 62(r14)
 	add	#120, sp
 	popm.w	#7, r10
 	ret

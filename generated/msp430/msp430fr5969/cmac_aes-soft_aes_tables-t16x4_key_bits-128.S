@@ -82,7 +82,7 @@ cmac_key_schedule:
 
 ; --- cmac_encrypt_block: cmac.encrypt_block
 ;     frame 10 bytes (5 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 614 bytes of code
+;     estimated 612 bytes of code
 	.section .text.cmac_encrypt_block,"ax",@progbits
 	.global cmac_encrypt_block
 	.type cmac_encrypt_block, @function
@@ -148,9 +148,8 @@ cmac_encrypt_block:
 	mov.b	r11, r11
 	mov	r13, r4
 	mov.b	r4, r4
-	mov	r10, r12
-	swpb	r12
-	mov.b	r12, r12
+	swpb	r10
+	mov.b	r10, r12
 	mov	r5, r14
 	mov.b	r14, r14
 	; aes.ae:138: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
@@ -293,7 +292,7 @@ cmac_encrypt_block:
 	bis	r5, r8
 	mov	r4, r15
 	xor	172(r15), r7
-	xor	174(r15), r8
+	xor	174(r4), r8
 	mov	8(sp), r6
 	mov	r6, r15
 	mov	r7, 0(r15)
@@ -303,7 +302,7 @@ cmac_encrypt_block:
 	mov	r10, 8(r15)
 	mov	r11, 10(r15)
 	mov	r12, 12(r15)
-	mov	r14, 14(r15)
+	mov	r14, 14(r6)
 	add	#10, sp
 	popm.w	#7, r10
 	ret

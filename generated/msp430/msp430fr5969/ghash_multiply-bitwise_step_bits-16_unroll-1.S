@@ -153,7 +153,7 @@ ghash_mul:
 	mov	4(sp), 8(r15)
 	mov	2(sp), 10(r15)
 	mov	@sp, 12(r15)
-	mov	28(sp), 14(r15)
+	mov	28(sp), 14(r14)
 	add	#32, sp
 	popm.w	#7, r10
 	ret
@@ -330,7 +330,7 @@ ghash_mul_h:
 	mov	4(sp), 8(r15)
 	mov	2(sp), 10(r15)
 	mov	@sp, 12(r15)
-	mov	28(sp), 14(r15)
+	mov	28(sp), 14(r14)
 	add	#32, sp
 	popm.w	#7, r10
 	ret
@@ -482,7 +482,7 @@ ghash_absorb:
 	mov	8(r15), 16(sp)
 	mov	10(r15), 14(sp)
 	mov	12(r15), 12(sp)
-	mov	14(r15), r15
+	mov	14(r13), r15
 .Lghash_absorb_loop8:
 	; ghash.ae:37: z = z ^ (if x[127 - i] == 1 then v else 0)
 	mov	#127, r6
@@ -617,7 +617,7 @@ ghash_absorb:
 	mov	r10, 8(r15)
 	mov	r11, 10(r15)
 	mov	r12, 12(r15)
-	mov	r14, 14(r15)
+	mov	r14, 14(r13)
 	add	#76, sp
 	popm.w	#7, r10
 	ret

@@ -6,7 +6,7 @@
 
 ; --- grain128aeadv2_encrypt: grain128aeadv2.encrypt
 ;     frame 228 bytes (38 spill slots, locals 140), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2174 bytes of code
+;     estimated 2140 bytes of code
 	.section .text.grain128aeadv2_encrypt,"ax",@progbits
 	.global grain128aeadv2_encrypt
 	.type grain128aeadv2_encrypt, @function
@@ -183,26 +183,24 @@ grain128aeadv2_encrypt:
 	xor	r15, r12
 	mov	r14, r10
 	and	r12, r10
-	mov	r13, r15
 	mov	r9, r11
-	rla	r15
+	rla	r13
 	rlc	r11
-	rla	r15
+	rla	r13
 	rlc	r11
-	rla	r15
+	rla	r13
 	rlc	r11
-	mov	r9, r13
 	mov	36(sp), r8
 	mov	r8, r15
 	rra	r15
-	rrc	r13
+	rrc	r9
 	rra	r15
-	rrc	r13
+	rrc	r9
 	rra	r15
-	rrc	r13
+	rrc	r9
 	rra	r15
-	rrc	r13
-	and	r13, r11
+	rrc	r9
+	and	r9, r11
 	xor	r11, r10
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	r7, r15
@@ -313,9 +311,8 @@ grain128aeadv2_encrypt:
 	bit	#256, 44(sp)
 	rrc	r11
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r10, r15
-	xor	r11, r15
-	mov	r15, 46(sp)
+	xor	r11, r10
+	mov	r10, 46(sp)
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	40(sp), r15
 	bit	#128, r15
@@ -323,11 +320,10 @@ grain128aeadv2_encrypt:
 	mov	r15, r10
 	xor	r12, r10
 	mov	r8, r12
-	mov	r4, r15
-	swpb	r15
+	swpb	r4
 	swpb	r12
-	xor.b	r15, r12
-	xor	r15, r12
+	xor.b	r4, r12
+	xor	r4, r12
 	bit	#128, r8
 	rlc	r12
 	bit	#64, r8
@@ -346,15 +342,13 @@ grain128aeadv2_encrypt:
 	bit	#64, r8
 	rlc	r12
 	xor	r12, r10
-	mov	r4, r12
 	mov	28(sp), r8
 	mov	r8, r15
 	rra	r15
-	rrc	r12
-	xor	r12, r10
-	mov	r10, r15
-	xor	r8, r15
-	mov	r15, 50(sp)
+	rrc	r4
+	xor	r4, r10
+	xor	r8, r10
+	mov	r10, 50(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	r6, r12
 	mov	24(sp), r10
@@ -383,9 +377,8 @@ grain128aeadv2_encrypt:
 	bit	#1024, r15
 	rrc	r10
 	xor	r10, r8
-	mov	r8, r15
-	xor	44(sp), r15
-	mov	r15, 12(sp)
+	xor	r15, r8
+	mov	r8, 12(sp)
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	r9, r15
 	bit	#4, r6
@@ -453,11 +446,10 @@ grain128aeadv2_encrypt:
 	rrc	r5
 	bit	#4096, r4
 	rrc	r5
-	mov	r4, r14
 	mov	r7, r15
 	rra	r15
-	rrc	r14
-	and	r14, r5
+	rrc	r4
+	and	r4, r5
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r5, r9
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
@@ -496,52 +488,46 @@ grain128aeadv2_encrypt:
 	xor.b	r15, r4
 	xor	r15, r4
 	and	r4, r14
-	mov	r12, r15
 	bit	#512, r6
-	rlc	r15
-	and	r15, r14
+	rlc	r12
+	and	r12, r14
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r14, r9
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	mov	r5, r12
 	bit	#16, r7
-	rrc	r12
+	rrc	r5
 	bit	#32, r7
-	rrc	r12
+	rrc	r5
 	mov	18(sp), r14
 	mov	r7, r15
 	rla	r14
 	rlc	r15
 	rla	r14
 	rlc	r15
-	and	r15, r12
-	mov	r8, r15
+	and	r15, r5
 	bit	#8, r7
-	rlc	r15
+	rlc	r8
 	bit	#4, r7
-	rlc	r15
-	and	r15, r12
+	rlc	r8
+	and	r8, r5
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r9
+	xor	r5, r9
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	mov	r11, r14
 	bit	#256, r7
-	rlc	r14
-	mov	r10, r15
+	rlc	r11
 	mov	44(sp), r12
 	bit	#2048, r12
-	rrc	r15
-	and	r15, r14
+	rrc	r10
+	and	r10, r11
 	bit	#4096, r12
-	rrc	r15
-	and	r15, r14
-	and	r13, r14
+	rrc	r10
+	and	r10, r11
+	and	r13, r11
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r9
+	xor	r11, r9
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	mov	r9, r15
-	xor	40(sp), r15
-	mov	r15, 48(sp)
+	xor	40(sp), r9
+	mov	r9, 48(sp)
 	; grain128aeadv2.ae:145: z = unzip(y)
 	mov	#0, r13
 	mov	46(sp), r15
@@ -580,9 +566,8 @@ grain128aeadv2_encrypt:
 	mov.b	r13, r13
 	rra	r15
 	rrc	r14
-	mov	r13, r15
-	bis	r14, r15
-	mov	r15, 14(sp)
+	bis	r14, r13
+	mov	r13, 14(sp)
 	; grain128aeadv2.ae:146: m = msg[i]
 	mov	60(sp), r13
 	mov	r13, r15
@@ -594,9 +579,8 @@ grain128aeadv2_encrypt:
 	mov	16(sp), r12
 	mov	r12, r14
 	xor	r15, r14
-	mov	r13, r15
-	add	82(sp), r15
-	mov.b	r14, 0(r15)
+	add	82(sp), r13
+	mov.b	r14, 0(r13)
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	mov	#0, r14
 	bit	#1, r12
@@ -868,7 +852,7 @@ grain128aeadv2_encrypt:
 
 ; --- grain128aeadv2_decrypt: grain128aeadv2.decrypt
 ;     frame 230 bytes (39 spill slots, locals 140), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2190 bytes of code
+;     estimated 2158 bytes of code
 	.section .text.grain128aeadv2_decrypt,"ax",@progbits
 	.global grain128aeadv2_decrypt
 	.type grain128aeadv2_decrypt, @function
@@ -1046,26 +1030,24 @@ grain128aeadv2_decrypt:
 	xor	r15, r12
 	mov	r14, r10
 	and	r12, r10
-	mov	r13, r15
 	mov	r9, r11
-	rla	r15
+	rla	r13
 	rlc	r11
-	rla	r15
+	rla	r13
 	rlc	r11
-	rla	r15
+	rla	r13
 	rlc	r11
-	mov	r9, r13
 	mov	36(sp), r8
 	mov	r8, r15
 	rra	r15
-	rrc	r13
+	rrc	r9
 	rra	r15
-	rrc	r13
+	rrc	r9
 	rra	r15
-	rrc	r13
+	rrc	r9
 	rra	r15
-	rrc	r13
-	and	r13, r11
+	rrc	r9
+	and	r9, r11
 	xor	r11, r10
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	r7, r15
@@ -1176,9 +1158,8 @@ grain128aeadv2_decrypt:
 	bit	#256, 44(sp)
 	rrc	r11
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r10, r15
-	xor	r11, r15
-	mov	r15, 46(sp)
+	xor	r11, r10
+	mov	r10, 46(sp)
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	40(sp), r15
 	bit	#128, r15
@@ -1186,11 +1167,10 @@ grain128aeadv2_decrypt:
 	mov	r15, r10
 	xor	r12, r10
 	mov	r8, r12
-	mov	r4, r15
-	swpb	r15
+	swpb	r4
 	swpb	r12
-	xor.b	r15, r12
-	xor	r15, r12
+	xor.b	r4, r12
+	xor	r4, r12
 	bit	#128, r8
 	rlc	r12
 	bit	#64, r8
@@ -1209,15 +1189,13 @@ grain128aeadv2_decrypt:
 	bit	#64, r8
 	rlc	r12
 	xor	r12, r10
-	mov	r4, r12
 	mov	28(sp), r8
 	mov	r8, r15
 	rra	r15
-	rrc	r12
-	xor	r12, r10
-	mov	r10, r15
-	xor	r8, r15
-	mov	r15, 50(sp)
+	rrc	r4
+	xor	r4, r10
+	xor	r8, r10
+	mov	r10, 50(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	r6, r12
 	mov	24(sp), r10
@@ -1246,9 +1224,8 @@ grain128aeadv2_decrypt:
 	bit	#1024, r15
 	rrc	r10
 	xor	r10, r8
-	mov	r8, r15
-	xor	44(sp), r15
-	mov	r15, 12(sp)
+	xor	r15, r8
+	mov	r8, 12(sp)
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	r9, r15
 	bit	#4, r6
@@ -1316,11 +1293,10 @@ grain128aeadv2_decrypt:
 	rrc	r5
 	bit	#4096, r4
 	rrc	r5
-	mov	r4, r14
 	mov	r7, r15
 	rra	r15
-	rrc	r14
-	and	r14, r5
+	rrc	r4
+	and	r4, r5
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r5, r9
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
@@ -1359,52 +1335,46 @@ grain128aeadv2_decrypt:
 	xor.b	r15, r4
 	xor	r15, r4
 	and	r4, r14
-	mov	r12, r15
 	bit	#512, r6
-	rlc	r15
-	and	r15, r14
+	rlc	r12
+	and	r12, r14
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r14, r9
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	mov	r5, r12
 	bit	#16, r7
-	rrc	r12
+	rrc	r5
 	bit	#32, r7
-	rrc	r12
+	rrc	r5
 	mov	18(sp), r14
 	mov	r7, r15
 	rla	r14
 	rlc	r15
 	rla	r14
 	rlc	r15
-	and	r15, r12
-	mov	r8, r15
+	and	r15, r5
 	bit	#8, r7
-	rlc	r15
+	rlc	r8
 	bit	#4, r7
-	rlc	r15
-	and	r15, r12
+	rlc	r8
+	and	r8, r5
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r9
+	xor	r5, r9
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	mov	r11, r14
 	bit	#256, r7
-	rlc	r14
-	mov	r10, r15
+	rlc	r11
 	mov	44(sp), r12
 	bit	#2048, r12
-	rrc	r15
-	and	r15, r14
+	rrc	r10
+	and	r10, r11
 	bit	#4096, r12
-	rrc	r15
-	and	r15, r14
-	and	r13, r14
+	rrc	r10
+	and	r10, r11
+	and	r13, r11
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r9
+	xor	r11, r9
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	mov	r9, r15
-	xor	40(sp), r15
-	mov	r15, 48(sp)
+	xor	40(sp), r9
+	mov	r9, 48(sp)
 	; grain128aeadv2.ae:158: z = unzip(y)
 	mov	#0, r13
 	mov	46(sp), r15
@@ -1443,9 +1413,8 @@ grain128aeadv2_decrypt:
 	mov.b	r13, r13
 	rra	r15
 	rrc	r14
-	mov	r13, r15
-	bis	r14, r15
-	mov	r15, 16(sp)
+	bis	r14, r13
+	mov	r13, 16(sp)
 	; grain128aeadv2.ae:159: m = ct[i] ^ z[7:0]
 	mov	60(sp), r13
 	mov	r13, r15
@@ -1740,7 +1709,7 @@ grain128aeadv2_decrypt:
 
 ; --- grain128aeadv2_absorb_ad: grain128aeadv2.absorb_ad
 ;     frame 94 bytes (47 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3664 bytes of code
+;     estimated 3594 bytes of code
 	.section .text.grain128aeadv2_absorb_ad,"ax",@progbits
 	.local grain128aeadv2_absorb_ad
 	.type grain128aeadv2_absorb_ad, @function
@@ -1800,9 +1769,8 @@ grain128aeadv2_absorb_ad:
 	inc	r8
 	mov	r9, r10
 	and	r8, r10
-	mov	r9, r11
-	xor	r10, r11
-	mov	r11, 74(sp)
+	xor	r10, r9
+	mov	r9, 74(sp)
 	; grain128aeadv2.ae:129: for i in 0..n + 1 {
 	mov	74(sp), 82(sp)
 	mov	#0, 80(sp)
@@ -1911,9 +1879,8 @@ grain128aeadv2_absorb_ad:
 	inc	r10
 	xor	r14, r11
 	and	r10, r11
-	mov	r14, r15
-	xor	r11, r15
-	mov	r15, 32(sp)
+	xor	r11, r14
+	mov	r14, 32(sp)
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	mov	r5, r15
 	mov	r6, r14
@@ -1935,26 +1902,24 @@ grain128aeadv2_absorb_ad:
 	xor	r15, r12
 	mov	r14, r10
 	and	r12, r10
-	mov	r13, r15
 	mov	r9, r11
-	rla	r15
+	rla	r13
 	rlc	r11
-	rla	r15
+	rla	r13
 	rlc	r11
-	rla	r15
+	rla	r13
 	rlc	r11
-	mov	r9, r13
 	mov	26(sp), r8
 	mov	r8, r15
 	rra	r15
-	rrc	r13
+	rrc	r9
 	rra	r15
-	rrc	r13
+	rrc	r9
 	rra	r15
-	rrc	r13
+	rrc	r9
 	rra	r15
-	rrc	r13
-	and	r13, r11
+	rrc	r9
+	and	r9, r11
 	xor	r11, r10
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	r7, r15
@@ -2065,9 +2030,8 @@ grain128aeadv2_absorb_ad:
 	bit	#256, 36(sp)
 	rrc	r11
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r10, r15
-	xor	r11, r15
-	mov	r15, 40(sp)
+	xor	r11, r10
+	mov	r10, 40(sp)
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	30(sp), r15
 	bit	#128, r15
@@ -2075,11 +2039,10 @@ grain128aeadv2_absorb_ad:
 	mov	r15, r10
 	xor	r12, r10
 	mov	r8, r12
-	mov	r4, r15
-	swpb	r15
+	swpb	r4
 	swpb	r12
-	xor.b	r15, r12
-	xor	r15, r12
+	xor.b	r4, r12
+	xor	r4, r12
 	bit	#128, r8
 	rlc	r12
 	bit	#64, r8
@@ -2098,15 +2061,13 @@ grain128aeadv2_absorb_ad:
 	bit	#64, r8
 	rlc	r12
 	xor	r12, r10
-	mov	r4, r12
 	mov	18(sp), r8
 	mov	r8, r15
 	rra	r15
-	rrc	r12
-	xor	r12, r10
-	mov	r10, r15
-	xor	r8, r15
-	mov	r15, 50(sp)
+	rrc	r4
+	xor	r4, r10
+	xor	r8, r10
+	mov	r10, 50(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	r6, r12
 	mov	10(sp), r10
@@ -2135,9 +2096,8 @@ grain128aeadv2_absorb_ad:
 	bit	#1024, r15
 	rrc	r10
 	xor	r10, r8
-	mov	r8, r15
-	xor	36(sp), r15
-	mov	r15, 2(sp)
+	xor	r15, r8
+	mov	r8, 2(sp)
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	r9, r15
 	bit	#4, r6
@@ -2205,11 +2165,10 @@ grain128aeadv2_absorb_ad:
 	rrc	r5
 	bit	#4096, r4
 	rrc	r5
-	mov	r4, r14
 	mov	r7, r15
 	rra	r15
-	rrc	r14
-	and	r14, r5
+	rrc	r4
+	and	r4, r5
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r5, r9
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
@@ -2248,52 +2207,46 @@ grain128aeadv2_absorb_ad:
 	xor.b	r15, r4
 	xor	r15, r4
 	and	r4, r14
-	mov	r12, r15
 	bit	#512, r6
-	rlc	r15
-	and	r15, r14
+	rlc	r12
+	and	r12, r14
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r14, r9
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	mov	r5, r12
 	bit	#16, r7
-	rrc	r12
+	rrc	r5
 	bit	#32, r7
-	rrc	r12
+	rrc	r5
 	mov	8(sp), r14
 	mov	r7, r15
 	rla	r14
 	rlc	r15
 	rla	r14
 	rlc	r15
-	and	r15, r12
-	mov	r8, r15
+	and	r15, r5
 	bit	#8, r7
-	rlc	r15
+	rlc	r8
 	bit	#4, r7
-	rlc	r15
-	and	r15, r12
+	rlc	r8
+	and	r8, r5
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r9
+	xor	r5, r9
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	mov	r11, r14
 	bit	#256, r7
-	rlc	r14
-	mov	r10, r15
+	rlc	r11
 	mov	36(sp), r12
 	bit	#2048, r12
-	rrc	r15
-	and	r15, r14
+	rrc	r10
+	and	r10, r11
 	bit	#4096, r12
-	rrc	r15
-	and	r15, r14
-	and	r13, r14
+	rrc	r10
+	and	r10, r11
+	and	r13, r11
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r9
+	xor	r11, r9
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	mov	r9, r15
-	xor	30(sp), r15
-	mov	r15, 46(sp)
+	xor	30(sp), r9
+	mov	r9, 46(sp)
 	; grain128aeadv2.ae:121: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
 	mov	#0, r13
 	mov	40(sp), r15
@@ -2332,9 +2285,8 @@ grain128aeadv2_absorb_ad:
 	mov.b	r13, r13
 	rra	r15
 	rrc	r14
-	mov	r13, r15
-	bis	r14, r15
-	mov	r15, 6(sp)
+	bis	r14, r13
+	mov	r13, 6(sp)
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	mov	#0, r14
 	bit	#1, 32(sp)
@@ -2524,11 +2476,10 @@ grain128aeadv2_absorb_ad:
 	and	r14, r15
 	xor	r15, r11
 	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	mov	r4, r14
 	mov	r5, r15
 	bit	#32768, 6(sp)
 	rrc	r15
-	rrc	r14
+	rrc	r4
 	rrc	r13
 	rrc	r12
 	mov	28(sp), 30(sp)
@@ -2553,7 +2504,7 @@ grain128aeadv2_absorb_ad:
 	mov	r11, 72(sp)
 	mov	r12, 58(sp)
 	mov	r13, 56(sp)
-	mov	r14, 54(sp)
+	mov	r4, 54(sp)
 	mov	r15, 52(sp)
 	add	#1, 62(sp)
 	addc	#0, 60(sp)
@@ -2600,26 +2551,24 @@ grain128aeadv2_absorb_ad:
 	xor	r15, r12
 	mov	r14, r10
 	and	r12, r10
-	mov	r13, r15
 	mov	r9, r11
-	rla	r15
+	rla	r13
 	rlc	r11
-	rla	r15
+	rla	r13
 	rlc	r11
-	rla	r15
+	rla	r13
 	rlc	r11
-	mov	r9, r13
 	mov	26(sp), r8
 	mov	r8, r15
 	rra	r15
-	rrc	r13
+	rrc	r9
 	rra	r15
-	rrc	r13
+	rrc	r9
 	rra	r15
-	rrc	r13
+	rrc	r9
 	rra	r15
-	rrc	r13
-	and	r13, r11
+	rrc	r9
+	and	r9, r11
 	xor	r11, r10
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	r7, r15
@@ -2730,9 +2679,8 @@ grain128aeadv2_absorb_ad:
 	bit	#256, 36(sp)
 	rrc	r11
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r10, r15
-	xor	r11, r15
-	mov	r15, 38(sp)
+	xor	r11, r10
+	mov	r10, 38(sp)
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	30(sp), r15
 	bit	#128, r15
@@ -2740,11 +2688,10 @@ grain128aeadv2_absorb_ad:
 	mov	r15, r10
 	xor	r12, r10
 	mov	r8, r12
-	mov	r4, r15
-	swpb	r15
+	swpb	r4
 	swpb	r12
-	xor.b	r15, r12
-	xor	r15, r12
+	xor.b	r4, r12
+	xor	r4, r12
 	bit	#128, r8
 	rlc	r12
 	bit	#64, r8
@@ -2763,15 +2710,13 @@ grain128aeadv2_absorb_ad:
 	bit	#64, r8
 	rlc	r12
 	xor	r12, r10
-	mov	r4, r12
 	mov	18(sp), r8
 	mov	r8, r15
 	rra	r15
-	rrc	r12
-	xor	r12, r10
-	mov	r10, r15
-	xor	r8, r15
-	mov	r15, 48(sp)
+	rrc	r4
+	xor	r4, r10
+	xor	r8, r10
+	mov	r10, 48(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	r6, r12
 	mov	10(sp), r10
@@ -2800,9 +2745,8 @@ grain128aeadv2_absorb_ad:
 	bit	#1024, r15
 	rrc	r10
 	xor	r10, r8
-	mov	r8, r15
-	xor	36(sp), r15
-	mov	r15, 0(sp)
+	xor	r15, r8
+	mov	r8, 0(sp)
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	r9, r15
 	bit	#4, r6
@@ -2870,11 +2814,10 @@ grain128aeadv2_absorb_ad:
 	rrc	r5
 	bit	#4096, r4
 	rrc	r5
-	mov	r4, r14
 	mov	r7, r15
 	rra	r15
-	rrc	r14
-	and	r14, r5
+	rrc	r4
+	and	r4, r5
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r5, r9
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
@@ -2913,52 +2856,46 @@ grain128aeadv2_absorb_ad:
 	xor.b	r15, r4
 	xor	r15, r4
 	and	r4, r14
-	mov	r12, r15
 	bit	#512, r6
-	rlc	r15
-	and	r15, r14
+	rlc	r12
+	and	r12, r14
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r14, r9
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	mov	r5, r12
 	bit	#16, r7
-	rrc	r12
+	rrc	r5
 	bit	#32, r7
-	rrc	r12
+	rrc	r5
 	mov	8(sp), r14
 	mov	r7, r15
 	rla	r14
 	rlc	r15
 	rla	r14
 	rlc	r15
-	and	r15, r12
-	mov	r8, r15
+	and	r15, r5
 	bit	#8, r7
-	rlc	r15
+	rlc	r8
 	bit	#4, r7
-	rlc	r15
-	and	r15, r12
+	rlc	r8
+	and	r8, r5
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r9
+	xor	r5, r9
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	mov	r11, r14
 	bit	#256, r7
-	rlc	r14
-	mov	r10, r15
+	rlc	r11
 	mov	36(sp), r12
 	bit	#2048, r12
-	rrc	r15
-	and	r15, r14
+	rrc	r10
+	and	r10, r11
 	bit	#4096, r12
-	rrc	r15
-	and	r15, r14
-	and	r13, r14
+	rrc	r10
+	and	r10, r11
+	and	r13, r11
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r9
+	xor	r11, r9
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	mov	r9, r15
-	xor	30(sp), r15
-	mov	r15, 44(sp)
+	xor	30(sp), r9
+	mov	r9, 44(sp)
 	; grain128aeadv2.ae:121: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
 	mov	#0, r13
 	mov	38(sp), r15
@@ -2997,9 +2934,8 @@ grain128aeadv2_absorb_ad:
 	mov.b	r13, r13
 	rra	r15
 	rrc	r14
-	mov	r13, r15
-	bis	r14, r15
-	mov	r15, 4(sp)
+	bis	r14, r13
+	mov	r13, 4(sp)
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	mov	#0, r14
 	bit	#1, 42(sp)
@@ -3240,7 +3176,7 @@ grain128aeadv2_absorb_ad:
 	mov	22(sp), 8(r15)
 	mov	20(sp), 10(r15)
 	mov	18(sp), 12(r15)
-	mov	16(sp), 14(r15)
+	mov	16(sp), 14(r14)
 	mov	86(sp), r14
 	mov	r14, r15
 	mov	r5, 0(r15)
@@ -3250,19 +3186,19 @@ grain128aeadv2_absorb_ad:
 	mov	8(sp), 8(r15)
 	mov	r7, 10(r15)
 	mov	36(sp), 12(r15)
-	mov	34(sp), 14(r15)
+	mov	34(sp), 14(r14)
 	mov	92(sp), r14
 	mov	r14, r15
 	mov	66(sp), 0(r15)
 	mov	68(sp), 2(r15)
 	mov	70(sp), 4(r15)
-	mov	72(sp), 6(r15)
+	mov	72(sp), 6(r14)
 	mov	90(sp), r14
 	mov	r14, r15
 	mov	58(sp), 0(r15)
 	mov	56(sp), 2(r15)
 	mov	54(sp), 4(r15)
-	mov	52(sp), 6(r15)
+	mov	52(sp), 6(r14)
 	add	#94, sp
 	popm.w	#7, r10
 	ret
@@ -3271,7 +3207,7 @@ grain128aeadv2_absorb_ad:
 
 ; --- grain128aeadv2_init: grain128aeadv2.init
 ;     frame 122 bytes (61 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 4192 bytes of code
+;     estimated 4130 bytes of code
 	.section .text.grain128aeadv2_init,"ax",@progbits
 	.local grain128aeadv2_init
 	.type grain128aeadv2_init, @function
@@ -3294,6 +3230,7 @@ grain128aeadv2_init:
 	mov	@r13+, 44(sp)
 	mov	#-1, 38(sp)
 	mov	#32767, 32(sp)
+	mov	r12, r11
 	mov	r12, r15
 	mov	@r15, r8
 	mov	2(r15), r9
@@ -3302,7 +3239,7 @@ grain128aeadv2_init:
 	mov	8(r15), r12
 	mov	10(r15), r13
 	mov	12(r15), r14
-	mov	14(r15), 46(sp)
+	mov	14(r11), 46(sp)
 .Lgrain128aeadv2_init_loop1:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	mov	r8, r15
@@ -3324,13 +3261,12 @@ grain128aeadv2_init:
 	xor	r15, r11
 	mov	r5, r4
 	and	r11, r4
-	mov	r7, r15
 	mov	50(sp), r6
-	rla	r15
+	rla	r7
 	rlc	r6
-	rla	r15
+	rla	r7
 	rlc	r6
-	rla	r15
+	rla	r7
 	rlc	r6
 	mov	50(sp), r7
 	mov	42(sp), r15
@@ -3452,9 +3388,8 @@ grain128aeadv2_init:
 	bit	#256, r14
 	rrc	r7
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r4, r15
-	xor	r7, r15
-	mov	r15, 56(sp)
+	xor	r7, r4
+	mov	r4, 56(sp)
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	r11, r15
 	mov	52(sp), r11
@@ -3491,9 +3426,8 @@ grain128aeadv2_init:
 	rra	r15
 	rrc	r11
 	xor	r11, r4
-	mov	r4, r15
-	xor	38(sp), r15
-	mov	r15, 64(sp)
+	xor	38(sp), r4
+	mov	r4, 64(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	r9, r11
 	mov	r10, r15
@@ -3546,11 +3480,10 @@ grain128aeadv2_init:
 	rlc	r6
 	bit	#4096, r9
 	rrc	r5
-	mov	r6, r8
-	and	r5, r8
+	and	r5, r6
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	18(sp), r5
-	xor	r8, r5
+	xor	r6, r5
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	r9, r8
 	mov	r10, r6
@@ -3617,9 +3550,8 @@ grain128aeadv2_init:
 	mov	r5, r8
 	and	r6, r8
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r4, r15
-	xor	r8, r15
-	mov	r15, 12(sp)
+	xor	r8, r4
+	mov	r4, 12(sp)
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	mov	r9, r4
 	mov	r10, r15
@@ -3637,14 +3569,13 @@ grain128aeadv2_init:
 	swpb	r8
 	xor.b	r15, r8
 	xor	r15, r8
-	mov	r4, r15
-	and	r8, r15
+	and	r8, r4
 	bit	#512, r9
 	rlc	r11
-	and	r11, r15
+	and	r11, r4
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	12(sp), r11
-	xor	r15, r11
+	xor	r4, r11
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
 	bit	#16, r13
 	rrc	r5
@@ -3657,12 +3588,11 @@ grain128aeadv2_init:
 	rla	r8
 	rlc	r15
 	and	r15, r5
-	mov	r6, r15
 	bit	#8, r13
-	rlc	r15
+	rlc	r6
 	bit	#4, r13
-	rlc	r15
-	and	r15, r5
+	rlc	r6
+	and	r6, r5
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r5, r11
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
@@ -3726,7 +3656,7 @@ grain128aeadv2_init:
 	mov	@r15, 80(sp)
 	mov	2(r15), 94(sp)
 	mov	4(r15), 92(sp)
-	mov	6(r15), 90(sp)
+	mov	6(r14), 90(sp)
 .Lgrain128aeadv2_init_loop3:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	mov	20(sp), r15
@@ -3749,13 +3679,12 @@ grain128aeadv2_init:
 	xor	r15, r13
 	mov	r7, r5
 	and	r13, r5
-	mov	r14, r15
 	mov	r4, r6
-	rla	r15
+	rla	r14
 	rlc	r6
-	rla	r15
+	rla	r14
 	rlc	r6
-	rla	r15
+	rla	r14
 	rlc	r6
 	mov	r4, r14
 	mov	42(sp), r4
@@ -3878,9 +3807,8 @@ grain128aeadv2_init:
 	bit	#256, r12
 	rrc	r14
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r5, r15
-	xor	r14, r15
-	mov	r15, 54(sp)
+	xor	r14, r5
+	mov	r5, 54(sp)
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	r13, r15
 	mov	52(sp), r13
@@ -3917,9 +3845,8 @@ grain128aeadv2_init:
 	rra	r15
 	rrc	r13
 	xor	r13, r5
-	mov	r5, r15
-	xor	r4, r15
-	mov	r15, 62(sp)
+	xor	r4, r5
+	mov	r5, 62(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	r9, r13
 	mov	r8, r15
@@ -3946,9 +3873,8 @@ grain128aeadv2_init:
 	bit	#1024, r12
 	rrc	26(sp)
 	xor	26(sp), r5
-	mov	r5, r15
-	xor	r12, r15
-	mov	r15, 10(sp)
+	xor	r12, r5
+	mov	r5, 10(sp)
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	r6, r15
 	bit	#4, r9
@@ -4040,9 +3966,8 @@ grain128aeadv2_init:
 	mov	r6, r7
 	and	r5, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r4, r15
-	xor	r7, r15
-	mov	r15, 8(sp)
+	xor	r7, r4
+	mov	r4, 8(sp)
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	mov	r9, r4
 	mov	r8, r15
@@ -4060,15 +3985,13 @@ grain128aeadv2_init:
 	swpb	r15
 	xor.b	r7, r15
 	xor	r7, r15
-	mov	r4, r7
-	and	r15, r7
-	mov	r13, r15
+	and	r15, r4
 	bit	#512, r9
-	rlc	r15
-	and	r15, r7
+	rlc	r13
+	and	r13, r4
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	8(sp), r13
-	xor	r7, r13
+	xor	r4, r13
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
 	bit	#16, r11
 	rrc	r6
@@ -4081,12 +4004,11 @@ grain128aeadv2_init:
 	rla	r7
 	rlc	r15
 	and	r15, r6
-	mov	r5, r15
 	bit	#8, r11
-	rlc	r15
+	rlc	r5
 	bit	#4, r11
-	rlc	r15
-	and	r15, r6
+	rlc	r5
+	and	r5, r6
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r6, r13
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
@@ -4111,8 +4033,7 @@ grain128aeadv2_init:
 	; grain128aeadv2.ae:105: return s ^ fed, b ^ fed
 	mov	54(sp), r7
 	xor	r7, r14
-	mov	r13, r15
-	xor	r7, r15
+	xor	r7, r13
 	; grain128aeadv2.ae:84: kl = kl >> par
 	mov	50(sp), 52(sp)
 	mov	42(sp), 50(sp)
@@ -4129,7 +4050,7 @@ grain128aeadv2_init:
 	mov	r11, r10
 	mov	r12, r11
 	mov	46(sp), r12
-	mov	r15, 46(sp)
+	mov	r13, 46(sp)
 	mov	34(sp), 40(sp)
 	mov	30(sp), 34(sp)
 	mov	96(sp), 30(sp)
@@ -4176,13 +4097,12 @@ grain128aeadv2_init:
 	xor	r15, r6
 	mov	r13, r5
 	and	r6, r5
-	mov	r14, r15
 	mov	r4, r9
-	rla	r15
+	rla	r14
 	rlc	r9
-	rla	r15
+	rla	r14
 	rlc	r9
-	rla	r15
+	rla	r14
 	rlc	r9
 	mov	r4, r14
 	mov	42(sp), r4
@@ -4305,9 +4225,8 @@ grain128aeadv2_init:
 	bit	#256, r12
 	rrc	r14
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r5, r15
-	xor	r14, r15
-	mov	r15, 78(sp)
+	xor	r14, r5
+	mov	r5, 78(sp)
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	r6, r15
 	mov	52(sp), r6
@@ -4344,9 +4263,8 @@ grain128aeadv2_init:
 	rra	r15
 	rrc	r6
 	xor	r6, r5
-	mov	r5, r15
-	xor	r4, r15
-	mov	r15, 70(sp)
+	xor	r4, r5
+	mov	r5, 70(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	r7, r5
 	mov	r8, r15
@@ -4373,9 +4291,8 @@ grain128aeadv2_init:
 	bit	#1024, r12
 	rrc	24(sp)
 	xor	24(sp), r6
-	mov	r6, r15
-	xor	r12, r15
-	mov	r15, 6(sp)
+	xor	r12, r6
+	mov	r6, 6(sp)
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	r9, r15
 	bit	#4, r7
@@ -4467,9 +4384,8 @@ grain128aeadv2_init:
 	mov	r9, r13
 	and	r6, r13
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r4, r15
-	xor	r13, r15
-	mov	r15, 4(sp)
+	xor	r13, r4
+	mov	r4, 4(sp)
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	mov	r7, r4
 	mov	r8, r15
@@ -4487,15 +4403,13 @@ grain128aeadv2_init:
 	swpb	r15
 	xor.b	r13, r15
 	xor	r13, r15
-	mov	r4, r13
-	and	r15, r13
-	mov	r5, r15
+	and	r15, r4
 	bit	#512, r7
-	rlc	r15
-	and	r15, r13
+	rlc	r5
+	and	r5, r4
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	4(sp), r5
-	xor	r13, r5
+	xor	r4, r5
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
 	bit	#16, r11
 	rrc	r9
@@ -4508,12 +4422,11 @@ grain128aeadv2_init:
 	rla	r13
 	rlc	r15
 	and	r15, r9
-	mov	r6, r15
 	bit	#8, r11
-	rlc	r15
+	rlc	r6
 	bit	#4, r11
-	rlc	r15
-	and	r15, r9
+	rlc	r6
+	and	r6, r9
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r9, r5
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
@@ -4588,13 +4501,12 @@ grain128aeadv2_init:
 	xor	r15, r6
 	mov	r13, r5
 	and	r6, r5
-	mov	r14, r15
 	mov	r4, r9
-	rla	r15
+	rla	r14
 	rlc	r9
-	rla	r15
+	rla	r14
 	rlc	r9
-	rla	r15
+	rla	r14
 	rlc	r9
 	mov	r4, r14
 	mov	42(sp), r4
@@ -4717,9 +4629,8 @@ grain128aeadv2_init:
 	bit	#256, r12
 	rrc	r14
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r5, r15
-	xor	r14, r15
-	mov	r15, 76(sp)
+	xor	r14, r5
+	mov	r5, 76(sp)
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	r6, r15
 	mov	52(sp), r6
@@ -4756,9 +4667,8 @@ grain128aeadv2_init:
 	rra	r15
 	rrc	r6
 	xor	r6, r5
-	mov	r5, r15
-	xor	r4, r15
-	mov	r15, 68(sp)
+	xor	r4, r5
+	mov	r5, 68(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	r7, r5
 	mov	r8, r15
@@ -4785,9 +4695,8 @@ grain128aeadv2_init:
 	bit	#1024, r12
 	rrc	22(sp)
 	xor	22(sp), r6
-	mov	r6, r15
-	xor	r12, r15
-	mov	r15, 2(sp)
+	xor	r12, r6
+	mov	r6, 2(sp)
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	r9, r15
 	bit	#4, r7
@@ -4879,9 +4788,8 @@ grain128aeadv2_init:
 	mov	r9, r13
 	and	r6, r13
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r4, r15
-	xor	r13, r15
-	mov	r15, 0(sp)
+	xor	r13, r4
+	mov	r4, 0(sp)
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	mov	r7, r4
 	mov	r8, r15
@@ -4899,15 +4807,13 @@ grain128aeadv2_init:
 	swpb	r15
 	xor.b	r13, r15
 	xor	r13, r15
-	mov	r4, r13
-	and	r15, r13
-	mov	r5, r15
+	and	r15, r4
 	bit	#512, r7
-	rlc	r15
-	and	r15, r13
+	rlc	r5
+	and	r5, r4
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	@sp, r5
-	xor	r13, r5
+	xor	r4, r5
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
 	bit	#16, r11
 	rrc	r9
@@ -4920,12 +4826,11 @@ grain128aeadv2_init:
 	rla	r13
 	rlc	r15
 	and	r15, r9
-	mov	r6, r15
 	bit	#8, r11
-	rlc	r15
+	rlc	r6
 	bit	#4, r11
-	rlc	r15
-	and	r15, r9
+	rlc	r6
+	and	r6, r9
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r9, r5
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
@@ -4981,7 +4886,7 @@ grain128aeadv2_init:
 	mov	48(sp), 8(r15)
 	mov	44(sp), 10(r15)
 	mov	38(sp), 12(r15)
-	mov	32(sp), 14(r15)
+	mov	32(sp), 14(r14)
 	mov	114(sp), r14
 	mov	r14, r15
 	mov	20(sp), 0(r15)
@@ -4991,19 +4896,19 @@ grain128aeadv2_init:
 	mov	r10, 8(r15)
 	mov	r11, 10(r15)
 	mov	r12, 12(r15)
-	mov	46(sp), 14(r15)
+	mov	46(sp), 14(r14)
 	mov	120(sp), r14
 	mov	r14, r15
 	mov	112(sp), 0(r15)
 	mov	110(sp), 2(r15)
 	mov	108(sp), 4(r15)
-	mov	106(sp), 6(r15)
+	mov	106(sp), 6(r14)
 	mov	118(sp), r14
 	mov	r14, r15
 	mov	r6, 0(r15)
 	mov	86(sp), 2(r15)
 	mov	84(sp), 4(r15)
-	mov	82(sp), 6(r15)
+	mov	82(sp), 6(r14)
 	add	#122, sp
 	popm.w	#7, r10
 	ret

@@ -61,7 +61,7 @@ photon_beetle_aead128_key_setup:
 
 ; --- photon_beetle_aead128_encrypt_with: photon_beetle_aead128.encrypt_with
 ;     frame 80 bytes (16 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1428 bytes of code
+;     estimated 1416 bytes of code
 	.section .text.photon_beetle_aead128_encrypt_with,"ax",@progbits
 	.global photon_beetle_aead128_encrypt_with
 	.type photon_beetle_aead128_encrypt_with, @function
@@ -397,18 +397,17 @@ photon_beetle_aead128_encrypt_with:
 	clr	r8
 	adc	r8
 	xor	#1, r8
-	mov	r10, r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	mov	r10, r15
 	and	#65528, r15
 	rlam.w	#3, r4
-	and	#7, r14
-	bis	r14, r4
+	and	#7, r10
+	bis	r10, r4
 	mov	#1, r10
 	mov	#0, r11
 	mov	#0, r12
@@ -512,17 +511,13 @@ photon_beetle_aead128_encrypt_with:
 	and	r8, r15
 	mov	r4, r14
 	xor	r15, r14
-	mov	r7, r15
 	mov	@sp, r4
-	xor	r4, r15
-	and	r8, r15
-	mov	r4, r7
-	xor	r15, r7
-	mov	r5, r15
-	xor	r6, r15
-	and	r8, r15
-	mov	r6, r8
-	xor	r15, r8
+	xor	r4, r7
+	and	r8, r7
+	xor	r7, r4
+	xor	r6, r5
+	and	r8, r5
+	xor	r5, r6
 	; photon_beetle_aead128.ae:127: set_rate_part(s, x ^ ozs(p, count))
 	xor	32(sp), r9
 	xor	34(sp), r10
@@ -530,9 +525,8 @@ photon_beetle_aead128_encrypt_with:
 	xor	38(sp), r12
 	xor	40(sp), r13
 	xor	42(sp), r14
-	mov	r7, r15
-	xor	44(sp), r15
-	xor	46(sp), r8
+	xor	44(sp), r4
+	xor	46(sp), r6
 	; photon_beetle_aead128.ae:25: s[0] = x[31:0]
 	mov	r9, 32(sp)
 	mov	r10, 34(sp)
@@ -543,8 +537,8 @@ photon_beetle_aead128_encrypt_with:
 	mov	r13, 40(sp)
 	mov	r14, 42(sp)
 	; photon_beetle_aead128.ae:28: s[3] = x[127:96]
-	mov	r15, 44(sp)
-	mov	r8, 46(sp)
+	mov	r4, 44(sp)
+	mov	r6, 46(sp)
 	add	#1, 16(sp)
 	addc	#0, 14(sp)
 	cmp	22(sp), 16(sp)
@@ -628,7 +622,7 @@ photon_beetle_aead128_encrypt_with:
 
 ; --- photon_beetle_aead128_decrypt_with: photon_beetle_aead128.decrypt_with
 ;     frame 116 bytes (34 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1718 bytes of code
+;     estimated 1692 bytes of code
 	.section .text.photon_beetle_aead128_decrypt_with,"ax",@progbits
 	.global photon_beetle_aead128_decrypt_with
 	.type photon_beetle_aead128_decrypt_with, @function
@@ -836,7 +830,7 @@ photon_beetle_aead128_decrypt_with:
 	adc	r14
 	mov	r14, r15
 	and	#65520, r15
-	mov	r15, 14(sp)
+	mov	r15, 18(sp)
 	mov	46(sp), r15
 	rlam.w	#4, r15
 	and	#15, r14
@@ -844,7 +838,7 @@ photon_beetle_aead128_decrypt_with:
 	; photon_beetle_aead128.ae:149: rest = m - off
 	mov	52(sp), r7
 	mov	#0, r13
-	sub	14(sp), r7
+	sub	18(sp), r7
 	subc	r15, r13
 	; photon_beetle_aead128.ae:150: count = if rest < rate then rest else rate
 	cmp	#16, r7
@@ -858,9 +852,8 @@ photon_beetle_aead128_decrypt_with:
 	xor	#16, r7
 	and	r14, r7
 	xor	#16, r7
-	mov	r13, r15
-	and	r14, r15
-	mov	r15, 44(sp)
+	and	r14, r13
+	mov	r13, 44(sp)
 	; photon_beetle_aead128.ae:151: P.permute(s)
 	mov	sp, r12
 	add	#68, r12
@@ -869,23 +862,23 @@ photon_beetle_aead128_decrypt_with:
 	mov	70(sp), r9
 	mov	72(sp), r10
 	mov	74(sp), r11
-	mov	68(sp), r5
+	mov	68(sp), r8
 	bit	#1, r9
-	rrc	r5
+	rrc	r8
 	rrc	r11
 	rrc	r10
 	rrc	r9
 	; photon_beetle_aead128.ae:153: p = first_bytes(shuffle(x) ^ load_le(ct, off, rate, count), count)
-	mov	14(sp), r14
+	mov	18(sp), r14
 	add	60(sp), r14
 	cmp	#16, r7
 	jnc	.Lphoton_beetle_aead128_decrypt_with_bytes15
 	bit	#1, r14
 	jnz	.Lphoton_beetle_aead128_decrypt_with_bytes15
 .Lphoton_beetle_aead128_decrypt_with_words16:
-	mov	@r14, r15
+	mov	@r14, r5
 	mov	2(r14), r6
-	mov	4(r14), r8
+	mov	4(r14), r15
 	mov	6(r14), r4
 	mov	8(r14), r12
 	mov	10(r14), r13
@@ -893,9 +886,9 @@ photon_beetle_aead128_decrypt_with:
 	mov	14(r14), r14
 	jmp	.Lphoton_beetle_aead128_decrypt_with_join17
 .Lphoton_beetle_aead128_decrypt_with_bytes15:
-	mov	sp, r6
-	add	#100, r6
-	mov	r6, r8
+	mov	sp, r5
+	add	#100, r5
+	mov	r5, r6
 	mov	#16, r12
 	mov	r7, r15
 .Lphoton_beetle_aead128_decrypt_with_cpy18:
@@ -906,32 +899,27 @@ photon_beetle_aead128_decrypt_with:
 	inc	r14
 	dec	r15
 .Lphoton_beetle_aead128_decrypt_with_pad19:
-	mov.b	r13, 0(r8)
-	inc	r8
+	mov.b	r13, 0(r6)
+	inc	r6
 	dec	r12
 	jnz	.Lphoton_beetle_aead128_decrypt_with_cpy18
-	mov	r6, r14
+	mov	r5, r14
 	jmp	.Lphoton_beetle_aead128_decrypt_with_words16
 .Lphoton_beetle_aead128_decrypt_with_join17:
-	xor	76(sp), r15
-	mov	r15, 40(sp)
+	xor	76(sp), r5
 	xor	78(sp), r6
-	xor	80(sp), r8
-	mov	r4, r15
-	xor	82(sp), r15
-	mov	r15, 18(sp)
-	mov	r5, r15
-	xor	r12, r15
-	mov	r15, 22(sp)
-	mov	r9, r15
-	xor	r13, r15
-	mov	r15, 24(sp)
-	mov	r10, r15
-	xor	42(sp), r15
-	mov	r15, 28(sp)
-	mov	r11, r15
-	xor	r14, r15
-	mov	r15, 32(sp)
+	xor	80(sp), r15
+	mov	r15, 12(sp)
+	xor	82(sp), r4
+	mov	r4, 14(sp)
+	xor	r12, r8
+	mov	r8, 22(sp)
+	xor	r13, r9
+	mov	r9, 26(sp)
+	xor	42(sp), r10
+	mov	r10, 30(sp)
+	xor	r14, r11
+	mov	r11, 34(sp)
 	; photon_beetle_aead128.ae:39: return x & ~(~(0 as u128) << (8 * n))
 	mov	r7, r14
 	rla	r14
@@ -942,88 +930,87 @@ photon_beetle_aead128_decrypt_with:
 	adc	r14
 	mov	r14, r15
 	and	#65528, r15
-	mov	r15, 36(sp)
+	mov	r15, 40(sp)
 	mov	44(sp), r15
 	rlam.w	#3, r15
 	and	#7, r14
 	bis	r14, r15
 	mov	r15, 38(sp)
-	mov	#-1, r4
+	mov	#-1, r8
 	mov	#-1, r9
+	mov	#-1, r15
 	mov	#-1, r10
 	mov	#-1, r11
 	mov	#-1, r12
 	mov	#-1, r13
 	mov	#-1, r14
-	mov	#-1, r5
-	mov	36(sp), r15
+	mov	40(sp), r4
 	tst	38(sp)
 	jnz	.Lphoton_beetle_aead128_decrypt_with_shbig20
-	cmp	#128, r15
+	cmp	#128, r4
 	jc	.Lphoton_beetle_aead128_decrypt_with_shbig20
 .Lphoton_beetle_aead128_decrypt_with_shlimb23:
-	cmp	#16, r15
+	cmp	#16, r4
 	jnc	.Lphoton_beetle_aead128_decrypt_with_shbits24
-	mov	r14, r5
 	mov	r13, r14
 	mov	r12, r13
 	mov	r11, r12
 	mov	r10, r11
-	mov	r9, r10
-	mov	r4, r9
-	clr	r4
-	sub	#16, r15
+	mov	r15, r10
+	mov	r9, r15
+	mov	r8, r9
+	clr	r8
+	sub	#16, r4
 	jmp	.Lphoton_beetle_aead128_decrypt_with_shlimb23
 .Lphoton_beetle_aead128_decrypt_with_shbits24:
-	tst	r15
+	tst	r4
 	jz	.Lphoton_beetle_aead128_decrypt_with_shend21
 .Lphoton_beetle_aead128_decrypt_with_sh22:
-	rla	r4
+	rla	r8
 	rlc	r9
+	rlc	r15
 	rlc	r10
 	rlc	r11
 	rlc	r12
 	rlc	r13
 	rlc	r14
-	rlc	r5
-	dec	r15
+	dec	r4
 	jnz	.Lphoton_beetle_aead128_decrypt_with_sh22
 	jmp	.Lphoton_beetle_aead128_decrypt_with_shend21
 .Lphoton_beetle_aead128_decrypt_with_shbig20:
-	clr	r4
+	clr	r8
 	clr	r9
+	clr	r15
 	clr	r10
 	clr	r11
 	clr	r12
 	clr	r13
 	clr	r14
-	clr	r5
 .Lphoton_beetle_aead128_decrypt_with_shend21:
-	inv	r4
+	inv	r8
+	and	r8, r5
 	inv	r9
-	inv	r10
-	inv	r11
-	inv	r12
-	inv	r13
-	inv	r14
-	mov	r5, r15
-	inv	r15
-	mov	40(sp), r5
-	and	r4, r5
 	and	r9, r6
-	and	r10, r8
-	mov	18(sp), r9
-	and	r11, r9
+	inv	r15
+	mov	12(sp), r8
+	and	r15, r8
+	inv	r10
+	mov	14(sp), r9
+	and	r10, r9
+	inv	r11
 	mov	22(sp), r10
-	and	r12, r10
-	mov	24(sp), r11
-	and	r13, r11
-	mov	28(sp), r12
-	and	r14, r12
-	mov	32(sp), r13
-	and	r15, r13
+	and	r11, r10
+	inv	r12
+	mov	26(sp), r11
+	and	r12, r11
+	inv	r13
+	mov	30(sp), r12
+	and	r13, r12
+	inv	r14
+	mov	34(sp), r13
+	and	r14, r13
 	; photon_beetle_aead128.ae:154: store_le(msg, off, p, count)
-	mov	14(sp), r4
+	mov	18(sp), r4
 	add	58(sp), r4
 	cmp	#16, r7
 	jnc	.Lphoton_beetle_aead128_decrypt_with_bytes25
@@ -1079,7 +1066,7 @@ photon_beetle_aead128_decrypt_with:
 	mov	#0, r7
 	mov	#0, r14
 	mov	#0, 8(sp)
-	mov	36(sp), r15
+	mov	40(sp), r15
 	tst	38(sp)
 	jnz	.Lphoton_beetle_aead128_decrypt_with_shbig29
 	cmp	#128, r15
@@ -1124,22 +1111,22 @@ photon_beetle_aead128_decrypt_with:
 .Lphoton_beetle_aead128_decrypt_with_shend30:
 	mov	r5, r15
 	bis	6(sp), r15
-	mov	r15, 12(sp)
+	mov	r15, 16(sp)
 	mov	r6, r15
 	bis	4(sp), r15
-	mov	r15, 16(sp)
+	mov	r15, 20(sp)
 	mov	r8, r15
 	bis	2(sp), r15
-	mov	r15, 20(sp)
+	mov	r15, 24(sp)
 	mov	r9, r15
 	bis	@sp, r15
-	mov	r15, 26(sp)
+	mov	r15, 28(sp)
 	mov	r10, r15
 	bis	r4, r15
-	mov	r15, 30(sp)
+	mov	r15, 32(sp)
 	mov	r11, r15
 	bis	r7, r15
-	mov	r15, 34(sp)
+	mov	r15, 36(sp)
 	mov	r12, r7
 	bis	r14, r7
 	mov	r13, r4
@@ -1147,34 +1134,33 @@ photon_beetle_aead128_decrypt_with:
 	mov	10(sp), r14
 	inv	r14
 	inc	r14
-	mov	12(sp), r15
+	mov	16(sp), r15
 	xor	r5, r15
 	and	r14, r15
 	xor	r15, r5
-	mov	16(sp), r15
+	mov	20(sp), r15
 	xor	r6, r15
 	and	r14, r15
 	xor	r15, r6
-	mov	20(sp), r15
+	mov	24(sp), r15
 	xor	r8, r15
 	and	r14, r15
 	xor	r15, r8
-	mov	26(sp), r15
+	mov	28(sp), r15
 	xor	r9, r15
 	and	r14, r15
 	xor	r15, r9
-	mov	30(sp), r15
+	mov	32(sp), r15
 	xor	r10, r15
 	and	r14, r15
 	xor	r15, r10
-	mov	34(sp), r15
+	mov	36(sp), r15
 	xor	r11, r15
 	and	r14, r15
 	xor	r15, r11
 	xor	r12, r7
 	and	r14, r7
-	mov	r12, r15
-	xor	r7, r15
+	xor	r7, r12
 	xor	r13, r4
 	and	r14, r4
 	xor	r4, r13
@@ -1184,9 +1170,8 @@ photon_beetle_aead128_decrypt_with:
 	xor	72(sp), r8
 	xor	74(sp), r9
 	xor	76(sp), r10
-	mov	r11, r14
-	xor	78(sp), r14
-	xor	80(sp), r15
+	xor	78(sp), r11
+	xor	80(sp), r12
 	xor	82(sp), r13
 	; photon_beetle_aead128.ae:25: s[0] = x[31:0]
 	mov	r5, 68(sp)
@@ -1196,9 +1181,9 @@ photon_beetle_aead128_decrypt_with:
 	mov	r9, 74(sp)
 	; photon_beetle_aead128.ae:27: s[2] = x[95:64]
 	mov	r10, 76(sp)
-	mov	r14, 78(sp)
+	mov	r11, 78(sp)
 	; photon_beetle_aead128.ae:28: s[3] = x[127:96]
-	mov	r15, 80(sp)
+	mov	r12, 80(sp)
 	mov	r13, 82(sp)
 	add	#1, 48(sp)
 	addc	#0, 46(sp)
@@ -1278,21 +1263,17 @@ photon_beetle_aead128_decrypt_with:
 	xor	70(sp), r4
 	xor	72(sp), r5
 	xor	74(sp), r6
-	mov	r7, r12
-	xor	76(sp), r12
-	mov	r8, r13
-	xor	78(sp), r13
-	mov	r9, r14
-	xor	80(sp), r14
-	mov	r10, r15
-	xor	82(sp), r15
+	xor	76(sp), r7
+	xor	78(sp), r8
+	xor	80(sp), r9
+	xor	82(sp), r10
 	bis	r4, r11
 	bis	r5, r11
 	bis	r6, r11
-	bis	r12, r11
-	bis	r13, r11
-	bis	r14, r11
-	bis	r15, r11
+	bis	r7, r11
+	bis	r8, r11
+	bis	r9, r11
+	bis	r10, r11
 	sub	#1, r11
 	clr	r14
 	adc	r14
@@ -1307,7 +1288,7 @@ photon_beetle_aead128_decrypt_with:
 
 ; --- photon_beetle_aead128_P_permute: photon_beetle_aead128.P.permute
 ;     frame 72 bytes (36 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2924 bytes of code
+;     estimated 2880 bytes of code
 	.section .text.photon_beetle_aead128_P_permute,"ax",@progbits
 	.local photon_beetle_aead128_P_permute
 	.type photon_beetle_aead128_P_permute, @function
@@ -1318,6 +1299,7 @@ photon_beetle_aead128_P_permute:
 	mov	r12, 66(sp)
 	; photon256.ae:59: for r in 0..rounds {
 	mov	#12, 70(sp)
+	mov	r12, r7
 	mov	r12, r15
 	mov	@r15, 6(sp)
 	mov	2(r15), r8
@@ -1334,7 +1316,7 @@ photon_beetle_aead128_P_permute:
 	mov	24(r15), 16(sp)
 	mov	26(r15), 40(sp)
 	mov	28(r15), 64(sp)
-	mov	30(r15), 60(sp)
+	mov	30(r7), 60(sp)
 	; photon256.ae:60: c = rc[r]
 	mov	#0, 68(sp)
 	; photon256.ae:59: for r in 0..rounds {
@@ -1357,14 +1339,12 @@ photon_beetle_aead128_P_permute:
 	mov.b	photon_beetle_aead128_sf0(r8), r6
 	mov.b	r7, r7
 	mov.b	photon_beetle_aead128_sf0(r7), r7
-	mov	r4, r8
-	swpb	r8
-	bis	r5, r8
-	mov	r8, 20(sp)
-	mov	r6, r8
-	swpb	r8
-	bis	r7, r8
-	mov	r8, 8(sp)
+	swpb	r4
+	bis	r5, r4
+	mov	r4, 20(sp)
+	swpb	r6
+	bis	r7, r6
+	mov	r6, 8(sp)
 	; photon256.ae:64: x1 = sub_cells(x1 ^ (c ^ ic[1]) as u32) >>> 4
 	mov	r15, r8
 	xor	#1, r8
@@ -1417,14 +1397,12 @@ photon_beetle_aead128_P_permute:
 	swpb	r5
 	mov.b	r5, r5
 	mov.b	photon_beetle_aead128_sf0(r5), r10
-	mov	r6, r11
-	swpb	r11
-	bis	r7, r11
-	mov	r11, 36(sp)
-	mov	r9, r11
-	swpb	r11
-	bis	r10, r11
-	mov	r11, 32(sp)
+	swpb	r6
+	bis	r7, r6
+	mov	r6, 36(sp)
+	swpb	r9
+	bis	r10, r9
+	mov	r9, 32(sp)
 	; photon256.ae:66: x3 = sub_cells(x3 ^ (c ^ ic[3]) as u32) >>> 12
 	mov	r15, r11
 	xor	#7, r11
@@ -1477,14 +1455,12 @@ photon_beetle_aead128_P_permute:
 	mov.b	photon_beetle_aead128_sf0(r10), r9
 	mov.b	r13, r13
 	mov.b	photon_beetle_aead128_sf0(r13), r10
-	mov	r6, r13
-	swpb	r13
-	bis	r7, r13
-	mov	r13, 22(sp)
-	mov	r9, r13
-	swpb	r13
-	bis	r10, r13
-	mov	r13, 18(sp)
+	swpb	r6
+	bis	r7, r6
+	mov	r6, 22(sp)
+	swpb	r9
+	bis	r10, r9
+	mov	r9, 18(sp)
 	; photon256.ae:68: x5 = sub_cells(x5 ^ (c ^ ic[5]) as u32) >>> 20
 	mov	r15, r13
 	xor	#14, r13
@@ -1534,14 +1510,12 @@ photon_beetle_aead128_P_permute:
 	mov.b	photon_beetle_aead128_sf0(r9), r7
 	mov.b	41(sp), r10
 	mov.b	photon_beetle_aead128_sf0(r10), r9
-	mov	r5, r10
-	swpb	r10
-	bis	r6, r10
-	mov	r10, 26(sp)
-	mov	r7, r10
-	swpb	r10
-	bis	r9, r10
-	mov	r10, 12(sp)
+	swpb	r5
+	bis	r6, r5
+	mov	r5, 26(sp)
+	swpb	r7
+	bis	r9, r7
+	mov	r7, 12(sp)
 	; photon256.ae:70: x7 = sub_cells(x7 ^ (c ^ ic[7]) as u32) >>> 28
 	xor	#8, r15
 	mov	64(sp), r6
@@ -1613,13 +1587,12 @@ photon_beetle_aead128_P_permute:
 	xor	r9, r4
 	xor	r15, r4
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	r6, r15
-	xor	r7, r15
+	xor	r7, r6
 	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
 	mov	r8, r5
 	xor	26(sp), r5
 	xor	r10, r5
-	xor	r15, r5
+	xor	r6, r5
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	r4, r15
 	rrum.w	#3, r15
@@ -1641,15 +1614,14 @@ photon_beetle_aead128_P_permute:
 	rlam.w	#1, r6
 	and	#1, r15
 	bis	r15, r6
-	mov	r4, r15
-	xor	r7, r15
+	xor	r7, r4
 	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	mov	8(sp), r7
 	xor	32(sp), r7
 	xor	r11, r7
 	xor	18(sp), r7
 	xor	r9, r7
-	xor	r15, r7
+	xor	r4, r7
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
 	mov	r5, r15
 	xor	r6, r15
@@ -1692,13 +1664,12 @@ photon_beetle_aead128_P_permute:
 	mov	18(sp), 54(sp)
 	xor	r4, 54(sp)
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	r5, r7
-	xor	r6, r7
+	xor	r6, r5
 	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	r12, r15
 	mov	26(sp), r6
 	xor	r6, r15
-	xor	r7, r15
+	xor	r5, r15
 	mov	r15, 38(sp)
 	; photon256.ae:43: t = times2(x3 ^ x5)
 	mov	22(sp), 58(sp)
@@ -1736,13 +1707,12 @@ photon_beetle_aead128_P_permute:
 	xor	6(sp), r4
 	xor	r15, r4
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	r6, r15
-	xor	r7, r15
+	xor	r7, r6
 	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
 	mov	36(sp), r5
 	xor	r10, r5
 	xor	38(sp), r5
-	xor	r15, r5
+	xor	r6, r5
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	r4, r15
 	rrum.w	#3, r15
@@ -1775,14 +1745,13 @@ photon_beetle_aead128_P_permute:
 	xor	6(sp), r6
 	xor	r15, r6
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	r5, r15
-	xor	r7, r15
+	xor	r7, r5
 	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	xor	r12, r8
 	xor	22(sp), r8
 	xor	r13, r8
 	xor	38(sp), r8
-	xor	r15, r8
+	xor	r5, r8
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	r6, r5
 	rrum.w	#3, r5
@@ -1856,14 +1825,13 @@ photon_beetle_aead128_P_permute:
 	xor	34(sp), r6
 	xor	r15, r6
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	r7, r15
-	xor	r5, r15
+	xor	r5, r7
 	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
 	mov	r12, r8
 	mov	38(sp), r5
 	xor	r5, r8
 	xor	30(sp), r8
-	xor	r15, r8
+	xor	r7, r8
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	r6, r11
 	rrum.w	#3, r11
@@ -1955,12 +1923,11 @@ photon_beetle_aead128_P_permute:
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
 	mov	r12, r15
 	rlam.w	#1, r15
-	mov	r5, r7
-	rlam.w	#1, r7
+	rlam.w	#1, r5
 	and	#61166, r15
 	xor	r6, r15
-	and	#61166, r7
-	xor	r8, r7
+	and	#61166, r5
+	xor	r8, r5
 	rla	r6
 	adc	r6
 	mov	r6, r12
@@ -1975,13 +1942,12 @@ photon_beetle_aead128_P_permute:
 	xor	r4, r6
 	xor	r15, r6
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	r7, r15
-	xor	r8, r15
+	xor	r8, r5
 	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
 	mov	22(sp), r7
 	xor	30(sp), r7
 	xor	r11, r7
-	xor	r15, r7
+	xor	r5, r7
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	r6, r15
 	rrum.w	#3, r15
@@ -2012,14 +1978,13 @@ photon_beetle_aead128_P_permute:
 	xor	r4, r6
 	xor	r15, r6
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	r7, r15
-	xor	r12, r15
+	xor	r12, r7
 	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	mov	62(sp), r8
 	xor	26(sp), r8
 	xor	r10, r8
 	xor	r11, r8
-	xor	r15, r8
+	xor	r7, r8
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	r6, r15
 	rrum.w	#3, r15
@@ -2041,13 +2006,12 @@ photon_beetle_aead128_P_permute:
 	rlam.w	#1, r12
 	and	#1, r15
 	bis	r15, r12
-	mov	r6, r15
-	xor	r7, r15
+	xor	r7, r6
 	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	12(sp), r5
 	mov	34(sp), r7
 	xor	r7, r5
-	xor	r15, r5
+	xor	r6, r5
 	; photon256.ae:43: t = times2(x3 ^ x5)
 	mov	r9, r15
 	xor	r7, r15
@@ -2135,14 +2099,13 @@ photon_beetle_aead128_P_permute:
 	xor	r5, r8
 	xor	r15, r8
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	r7, r15
-	xor	r14, r15
+	xor	r14, r7
 	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	mov	58(sp), r13
 	xor	r10, r13
 	xor	38(sp), r13
 	xor	r12, r13
-	xor	r15, r13
+	xor	r7, r13
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	r8, r7
 	rrum.w	#3, r7
@@ -2240,14 +2203,13 @@ photon_beetle_aead128_P_permute:
 	rlam.w	#1, r14
 	and	#1, r15
 	bis	r15, r14
-	mov	r6, r15
-	xor	r7, r15
+	xor	r7, r6
 	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	mov	52(sp), r7
 	xor	6(sp), r7
 	xor	34(sp), r7
 	xor	24(sp), r7
-	xor	r15, r7
+	xor	r6, r7
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
 	mov	r8, r15
 	xor	r14, r15
@@ -2365,14 +2327,13 @@ photon_beetle_aead128_P_permute:
 	xor	10(sp), r8
 	xor	r15, r8
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	r7, r15
-	xor	r10, r15
+	xor	r10, r7
 	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	mov	48(sp), r9
 	xor	30(sp), r9
 	xor	r11, r9
 	xor	r14, r9
-	xor	r15, r9
+	xor	r7, r9
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	r8, r7
 	rrum.w	#3, r7
@@ -2405,12 +2366,11 @@ photon_beetle_aead128_P_permute:
 	mov	r4, r7
 	xor	r6, r7
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	r9, r15
-	xor	r10, r15
+	xor	r10, r9
 	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	30(sp), r6
 	xor	r13, r6
-	xor	r15, r6
+	xor	r9, r6
 	; photon256.ae:43: t = times2(x3 ^ x5)
 	mov	r11, r9
 	xor	r13, r9
@@ -2480,14 +2440,13 @@ photon_beetle_aead128_P_permute:
 	xor	16(sp), r7
 	xor	r15, r7
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	r9, r15
-	xor	r10, r15
+	xor	r10, r9
 	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	mov	50(sp), r10
 	xor	r11, r10
 	xor	r12, r10
 	xor	r6, r10
-	xor	r15, r10
+	xor	r9, r10
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	r7, r15
 	rrum.w	#3, r15
@@ -2560,7 +2519,7 @@ photon_beetle_aead128_P_permute:
 	mov	40(sp), 26(r15)
 	; photon256.ae:82: s[7] = x7
 	mov	64(sp), 28(r15)
-	mov	60(sp), 30(r15)
+	mov	60(sp), 30(r7)
 	add	#72, sp
 	popm.w	#7, r10
 	ret
@@ -2569,7 +2528,7 @@ photon_beetle_aead128_P_permute:
 
 ; --- photon_beetle_aead128_hash: photon_beetle_aead128.hash
 ;     frame 46 bytes (15 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 704 bytes of code
+;     estimated 700 bytes of code
 	.section .text.photon_beetle_aead128_hash,"ax",@progbits
 	.local photon_beetle_aead128_hash
 	.type photon_beetle_aead128_hash, @function
@@ -2823,8 +2782,7 @@ photon_beetle_aead128_hash:
 	mov	@sp, r4
 	xor	r4, r14
 	and	r5, r14
-	mov	r4, r15
-	xor	r14, r15
+	xor	r14, r4
 	; photon_beetle_aead128.ae:63: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
 	xor	@r10, r7
 	xor	2(r10), r8
@@ -2832,9 +2790,8 @@ photon_beetle_aead128_hash:
 	xor	6(r10), r11
 	xor	8(r10), r12
 	xor	10(r10), r13
-	mov	r6, r14
-	xor	12(r10), r14
-	xor	14(r10), r15
+	xor	12(r10), r6
+	xor	14(r10), r4
 	; photon_beetle_aead128.ae:25: s[0] = x[31:0]
 	mov	r7, 0(r10)
 	mov	r8, 2(r10)
@@ -2845,8 +2802,8 @@ photon_beetle_aead128_hash:
 	mov	r12, 8(r10)
 	mov	r13, 10(r10)
 	; photon_beetle_aead128.ae:28: s[3] = x[127:96]
-	mov	r14, 12(r10)
-	mov	r15, 14(r10)
+	mov	r6, 12(r10)
+	mov	r4, 14(r10)
 	add	#1, 18(sp)
 	addc	#0, 16(sp)
 	cmp	22(sp), 18(sp)

@@ -540,7 +540,7 @@ poly1305_block:
 
 ; --- poly1305_finish: poly1305.finish
 ;     frame 30 bytes (15 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 754 bytes of code
+;     estimated 750 bytes of code
 	.section .text.poly1305_finish,"ax",@progbits
 	.global poly1305_finish
 	.type poly1305_finish, @function
@@ -812,19 +812,17 @@ poly1305_finish:
 	xor	r11, r15
 	and	r14, r15
 	xor	r15, r11
-	mov	r4, r15
-	xor	r12, r15
-	and	r14, r15
-	xor	r15, r12
+	xor	r12, r4
+	and	r14, r4
+	xor	r4, r12
 	mov	26(sp), r15
 	xor	r13, r15
 	and	r14, r15
 	xor	r15, r13
-	mov	r5, r15
-	xor	r6, r15
-	and	r14, r15
+	xor	r6, r5
+	and	r14, r5
 	mov	r6, r14
-	xor	r15, r14
+	xor	r5, r14
 	; poly1305.ae:80: return v[127:0] + s
 	mov	24(sp), r15
 	add	@r15+, r7
@@ -844,7 +842,7 @@ poly1305_finish:
 	mov	r11, 8(r15)
 	mov	r12, 10(r15)
 	mov	r13, 12(r15)
-	mov	r14, 14(r15)
+	mov	r14, 14(r6)
 	add	#30, sp
 	popm.w	#7, r10
 	ret
@@ -976,7 +974,7 @@ poly1305_absorb_padded:
 
 ; --- poly1305_mac: poly1305.mac
 ;     frame 150 bytes (28 spill slots, locals 94), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1726 bytes of code
+;     estimated 1720 bytes of code
 	.section .text.poly1305_mac,"ax",@progbits
 	.global poly1305_mac
 	.type poly1305_mac, @function
@@ -1033,8 +1031,7 @@ poly1305_mac:
 	add	r15, r7
 	mov	r7, 76(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	mov	r6, r15
-	mov	@r15, r15
+	mov	@r6, r15
 	mov	r14, r7
 	rla	r15
 	rlc	r7
@@ -1627,10 +1624,9 @@ poly1305_mac:
 	xor	r7, r15
 	and	r14, r15
 	xor	r15, r7
-	mov	r4, r15
-	xor	r8, r15
-	and	r14, r15
-	xor	r15, r8
+	xor	r8, r4
+	and	r14, r4
+	xor	r4, r8
 	mov	30(sp), r15
 	xor	r9, r15
 	and	r14, r15
@@ -1651,11 +1647,10 @@ poly1305_mac:
 	xor	r13, r15
 	and	r14, r15
 	xor	r15, r13
-	mov	r5, r15
-	xor	r6, r15
-	and	r14, r15
+	xor	r6, r5
+	and	r14, r5
 	mov	r6, r14
-	xor	r15, r14
+	xor	r5, r14
 	; poly1305.ae:80: return v[127:0] + s
 	mov	18(sp), r6
 	mov	r6, r15
@@ -1666,7 +1661,7 @@ poly1305_mac:
 	addc	24(r15), r11
 	addc	26(r15), r12
 	addc	28(r15), r13
-	addc	30(r15), r14
+	addc	30(r6), r14
 	mov	54(sp), r6
 	mov	r6, r15
 	mov	r7, 0(r15)
@@ -1676,7 +1671,7 @@ poly1305_mac:
 	mov	r11, 8(r15)
 	mov	r12, 10(r15)
 	mov	r13, 12(r15)
-	mov	r14, 14(r15)
+	mov	r14, 14(r6)
 	add	#150, sp
 	popm.w	#7, r10
 	ret

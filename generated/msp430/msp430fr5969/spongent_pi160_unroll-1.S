@@ -90,7 +90,7 @@ spongent_pi160_sbox_layer:
 
 ; --- spongent_pi160_permute: spongent_pi160.permute
 ;     frame 14 bytes (7 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1116 bytes of code
+;     estimated 1112 bytes of code
 	.section .text.spongent_pi160_permute,"ax",@progbits
 	.global spongent_pi160_permute
 	.type spongent_pi160_permute, @function
@@ -117,22 +117,21 @@ spongent_pi160_permute:
 	mov	6(sp), r4
 	xor	r4, r6
 	mov	#0, r12
-	mov	r4, r15
-	rra	r15
+	rra	r4
 	rlc	r12
-	rra	r15
+	rra	r4
 	rlc	r12
-	rra	r15
+	rra	r4
 	rlc	r12
-	rra	r15
+	rra	r4
 	rlc	r12
-	rra	r15
+	rra	r4
 	rlc	r12
-	rra	r15
+	rra	r4
 	rlc	r12
-	rra	r15
+	rra	r4
 	rlc	r12
-	rra	r15
+	rra	r4
 	rlc	r12
 	swpb	r12
 	xor	r12, r13
@@ -574,12 +573,11 @@ spongent_pi160_permute:
 	xor	r5, r15
 	and	#1, r15
 	bis	r15, r4
-	mov	r4, r15
-	and	#127, r15
+	and	#127, r4
 	mov	r10, 8(sp)
 	mov	@sp, r10
 	mov	r12, r5
-	mov	r15, 6(sp)
+	mov	r4, 6(sp)
 	dec	10(sp)
 	jnz	.Lspongent_pi160_permute_loop1
 .Lspongent_pi160_permute_done2:
@@ -594,7 +592,7 @@ spongent_pi160_permute:
 	mov	r11, 12(r15)
 	mov	r14, 14(r15)
 	mov	r9, 16(r15)
-	mov	r13, 18(r15)
+	mov	r13, 18(r12)
 	add	#14, sp
 	popm.w	#7, r10
 	ret

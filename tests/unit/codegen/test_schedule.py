@@ -133,13 +133,15 @@ def test_lane_major_order_keeps_every_dependence():
 
 
 @pytest.mark.needs("msp430")
-@pytest.mark.parametrize("chip,budget", tiered([("msp430f1611", 4425), ("stm32f030", 1534)],
-                                               {("msp430f1611", 4425)}))
+@pytest.mark.parametrize("chip,budget", tiered([("msp430f1611", 3986), ("stm32f030", 1534)],
+                                               {("msp430f1611", 3986)}))
 def test_a_bitsliced_round_is_computed_limb_by_limb(chip, budget):
     """Ascon-p (five 64-bit words, a bitsliced S-box then word rotations): the S-box's limbs do
     not all fit in registers, so the pipeline keeps the limb-major order (one S-box column at a
     time, the hand-written schedule). Six rounds on msp430f1611 took 5 084 cycles in the
-    selected order, 4 425 limb-major; stm32f030 1 707 and 1 534. Budgets as measured."""
+    selected order, 4 425 limb-major; with spilled values read from free registers and copies
+    renamed away, 4 804 in the selected order (`op_order=source`) and 3 986 limb-major.
+    stm32f030: 1 714 and 1 534. Budgets as measured."""
     from aedsl import bench
     (six,) = bench.bench_function("specs/primitives/ascon_p.ae", chip, {}, "permute", {"rounds": 6})
     (plain,) = bench.bench_function("specs/primitives/ascon_p.ae", chip, {"op_order": "source"},

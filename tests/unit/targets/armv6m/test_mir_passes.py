@@ -5,8 +5,8 @@ exact instructions expected back) and once through the compiler on a real spec:
   field moved by `lsls; lsrs; lsls` -> two shifts;
 - ldm.py (after allocation): runs of word loads from [rB, #0 .. 4(n-1)] -> one LDM, with the
   destinations renamed among themselves when they do not already ascend;
-- copyrename.py (after allocation): a low-register copy whose source dies is deleted and the
-  destination's reads renamed to the source;
+- codegen/rename.py with Thumb's low registers (after allocation): a low-register copy whose
+  source dies is deleted and the destination's reads renamed to the source;
 - highadd.py (after slot placement): `mov rT, rH; adds rD, rT, rK` -> `add rK, rH`.
 
 Machine-IR operand order is the assembler's, except `mov src, dst` (target.py)."""
@@ -20,8 +20,8 @@ import pytest
 from aedsl import chips
 from aedsl.backends.armv6m import backend
 from aedsl.backends.armv6m.backend import render_inst
+from aedsl.backends.armv6m.backend import rename_copies
 from aedsl.backends.armv6m.combine import combine
-from aedsl.backends.armv6m.copyrename import rename_copies
 from aedsl.backends.armv6m.highadd import fold_high_adds
 from aedsl.backends.armv6m.select.shifts import ArmShifts
 from aedsl.backends.armv6m.ldm import merge_loads
@@ -282,7 +282,8 @@ def test_ldm_emission_refuses_a_list_out_of_order():
         render_inst(ldm(1, 2, 1), {})
 
 
-# --- copyrename.py ------------------------------------------------------------------------
+# --- codegen/rename.py, with the Thumb register class and barriers ----------------------------
+
 
 def test_copy_deleted_and_reads_renamed():
     before = [ins("adds", 2, 3, 4),

@@ -1,0 +1,100 @@
+"""Register copies removed after allocation by renaming the copy's destination (shared by
+every target; the target says which registers are interchangeable and what nothing may cross).
+
+The target's register copy `move(rS, rD)` between two registers of the class `regs`, where rS
+dies at the copy, is deleted when every later read of rD, up to rD's next definition or its
+death, can read rS instead: one basic block, no branch, call or target barrier (Thumb: push,
+pop) in between, no auto-increment of either register, rS not written while rD is still needed,
+and rD not live at the block's end. An instruction updating rD in place (`eors rD, rX`,
+`xor r11, r15`) then updates rS. Two-operand selection with a spilled or precoloured value
+leaves such copies behind when the allocator could not give both ends one register (MSP430: a
+spilled value built in a temporary, `mov r4, r15; xor r11, r15; mov r15, 44(sp)` where r4 dies,
+becomes `xor r11, r4; mov r4, 44(sp)`). Preserves every value read later; a register move sets
+no flags (the target contract of `move`), so none change.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from aedsl.codegen.liveness import Cfg, block_liveness, defs_uses
+from aedsl.codegen.mir import Inc, Ind, Mem, MFunction, MInst, R
+
+
+def _rename_reads(inst: MInst, target, old: int, new: int) -> MInst:
+    d = target.desc(inst)
+    ops = list(inst.ops)
+    for i, op in enumerate(ops):
+        if isinstance(op, R) and op.reg == old and i in d.reads:
+            ops[i] = R(new)
+        elif isinstance(op, Mem) and op.base == old:
+            ops[i] = Mem(new, op.disp)
+        elif isinstance(op, Ind) and op.reg == old:
+            ops[i] = Ind(new)
+    return MInst(inst.mn, ops, depth=inst.depth, loc=inst.loc, text=inst.text, origin=inst.origin,
+                 origin_loc=inst.origin_loc, lane=inst.lane)
+
+
+def in_place(inst: MInst, target, r: int) -> bool:
+    """Does `inst` read and write r through one operand (its new value stays where r was)?"""
+    d = target.desc(inst)
+    return any(n in d.reads and n in d.writes and op == R(r) for n, op in enumerate(inst.ops))
+
+
+def rename_copies(mf: MFunction, target, regs: frozenset[int], barriers: frozenset[str] = frozenset(),
+                  updates_in_place: Callable[[MInst, object, int], bool] = in_place) -> int:
+    """Delete the copies described above; returns how many. `regs`: the registers a copy may
+    join; `barriers`: mnemonics nothing is renamed across (besides labels, branches, calls);
+    `updates_in_place`: the target's `in_place` where it has instructions the operand rule
+    does not describe."""
+    stop = frozenset({"label"}) | barriers
+    move_mn = target.move(R(0), R(0)).mn
+    removed = 0
+    while True:
+        insts = mf.insts
+        cfg = Cfg(insts, target)
+        du = [defs_uses(i, target) for i in insts]
+        live_out = block_liveness(cfg, du, lambda r: r in regs)
+        changes = []                    # at most one per block: a block's liveness is then stale
+        for bi, (a, b) in enumerate(cfg.blocks):
+            after = [set() for _ in range(b - a)]
+            live = set(live_out[bi])
+            for i in range(b - 1, a - 1, -1):
+                after[i - a] = set(live)
+                d, u = du[i]
+                live.difference_update(d)
+                live.update(r for r in u if r in regs)
+            for i in range(a, b):
+                mv = insts[i]
+                if not (mv.mn == move_mn and len(mv.ops) == 2 and all(isinstance(o, R) for o in mv.ops)):
+                    continue
+                s, d = mv.ops[0].reg, mv.ops[1].reg
+                if s == d or s not in regs or d not in regs or s in after[i - a]:
+                    continue
+                rename, j, ok = [], i + 1, True
+                while d in after[j - 1 - a]:
+                    inst = insts[j] if j < b else None
+                    if inst is None or inst.mn in stop or (inst.mn != "comment" and target.desc(inst).branch) \
+                            or any(isinstance(op, Inc) and op.reg in (s, d) for op in inst.ops):
+                        ok = False
+                        break
+                    dj, uj = du[j]
+                    if d in uj:
+                        rename.append(j)
+                    if d in dj and not updates_in_place(inst, target, d):
+                        break                   # a new value of rD: not renamed
+                    if s in dj and d in after[j - a]:
+                        ok = False
+                        break
+                    j += 1
+                if ok:
+                    changes.append((i, d, s, rename))
+                    break
+        if not changes:
+            return removed
+        new = list(insts)
+        for i, d, s, rename in changes:
+            for j in rename:
+                new[j] = _rename_reads(insts[j], target, d, s)
+            new[i] = None
+        mf.insts = [x for x in new if x is not None]
+        removed += len(changes)

@@ -1,0 +1,95 @@
+"""Spill code made cheaper after register allocation, on MSP430 machine IR: a slot read several
+times in a block read from a free register (codegen/reloads.py), a slot read back while a
+register holds its value (codegen/copies.py), and a copy out of a dying register renamed away
+(codegen/rename.py)."""
+from __future__ import annotations
+
+from aedsl import chips
+from aedsl.backends.msp430.target import make_target
+from aedsl.codegen import copies, reloads, rename
+from aedsl.codegen.mir import Frame, Imm, Inc, Mem, MFunction, MInst, R
+
+T = make_target(chips.load("msp430f1611"))
+SP = 1
+SLOT = T.spill_operand(0)
+PTR = 5                                  # a pointer the results are stored through
+REGS = frozenset(T.allocatable)          # every MSP430 register is like every other
+
+
+def fn(*insts):
+    f = MFunction("f")
+    f.insts = list(insts)
+    return f
+
+
+def keep(*regs):
+    """Stores that keep `regs` live to the end of the block."""
+    return [MInst("mov", [R(r), Mem(PTR, 2 * k)]) for k, r in enumerate(regs)]
+
+
+def text(f):
+    return [repr(i) for i in f.insts]
+
+
+def test_three_reads_of_a_slot_become_one_load():
+    f = fn(MInst("xor", [SLOT, R(12)]), MInst("and", [SLOT, R(13)]), MInst("bis", [SLOT, R(14)]),
+           *keep(12, 13, 14))
+    used = reloads.reload_runs(f, T, set(T.allocatable))
+    (reg,) = used
+    assert reg not in (PTR, 12, 13, 14)
+    assert text(f)[:4] == [f"mov {SLOT}, R(reg={reg})", f"xor R(reg={reg}), R(reg=12)",
+                           f"and R(reg={reg}), R(reg=13)", f"bis R(reg={reg}), R(reg=14)"]
+    assert sum(T.cost(i)[1] for i in f.insts[:4]) < 3 * T.cost(MInst("xor", [SLOT, R(12)]))[1]
+
+
+def test_a_write_to_the_slot_ends_the_run_and_a_high_byte_read_stays():
+    high = Mem(SP, Frame("slot", 0, 1))
+    f = fn(MInst("xor", [SLOT, R(12)]), MInst("mov", [R(15), SLOT]), MInst("and", [SLOT, R(13)]),
+           MInst("mov.b", [high, R(14)]), *keep(12, 13, 14))
+    before = text(f)
+    assert reloads.reload_runs(f, T, set(T.allocatable)) == set()
+    assert text(f) == before
+
+
+def test_no_free_register_no_change():
+    regs = list(T.allocatable)
+    busy = [r for r in regs if r != PTR]
+    f = fn(*[MInst("mov", [Imm(k), R(r)]) for k, r in enumerate(busy)],
+           MInst("xor", [SLOT, R(busy[0])]), MInst("and", [SLOT, R(busy[1])]), *keep(*busy))
+    before = text(f)
+    assert reloads.reload_runs(f, T, set(regs)) == set()
+    assert text(f) == before
+    # the same with one register the function may not take (a callee-saved one it does not save)
+    f = fn(MInst("xor", [SLOT, R(12)]), MInst("and", [SLOT, R(13)]), *keep(12, 13))
+    assert reloads.reload_runs(f, T, {12, 13, PTR}) == set()
+
+
+def test_a_slot_read_back_while_a_register_holds_it():
+    f = fn(MInst("mov", [R(4), SLOT]), MInst("xor", [R(6), R(4)]), MInst("xor", [SLOT, R(7)]),
+           MInst("xor", [SLOT, R(8)]), *keep(4, 7, 8))
+    copies.remove_redundant_moves(f, T)
+    # r4 was redefined by the first xor: the second instruction's read stays on the slot
+    assert text(f)[2] == f"xor {SLOT}, R(reg=7)"
+    f = fn(MInst("mov", [R(4), SLOT]), MInst("xor", [SLOT, R(7)]), *keep(4, 7))
+    copies.remove_redundant_moves(f, T)
+    assert text(f)[1] == "xor R(reg=4), R(reg=7)"
+
+
+def test_a_copy_out_of_a_dying_register_is_renamed_away():
+    f = fn(MInst("mov", [R(4), R(15)]), MInst("xor", [R(11), R(15)]), MInst("mov", [R(15), SLOT]),
+           *keep(11))
+    assert rename.rename_copies(f, T, REGS) == 1
+    assert text(f)[:2] == ["xor R(reg=11), R(reg=4)", f"mov R(reg=4), {SLOT}"]
+
+
+def test_a_copy_whose_source_lives_on_stays():
+    live_on = fn(MInst("mov", [R(4), R(15)]), MInst("xor", [R(11), R(15)]), MInst("mov", [R(15), SLOT]),
+                 *keep(4))
+    redefined = fn(MInst("mov", [R(4), R(15)]), MInst("mov", [Imm(3), R(4)]), MInst("xor", [R(4), R(15)]),
+                   MInst("mov", [R(15), SLOT]), *keep(4))
+    walked = fn(MInst("mov", [R(4), R(15)]), MInst("mov", [Inc(15), R(6)]), MInst("mov", [R(15), SLOT]),
+                *keep(6))
+    for f in (live_on, redefined, walked):
+        before = text(f)
+        assert rename.rename_copies(f, T, REGS) == 0
+        assert text(f) == before
