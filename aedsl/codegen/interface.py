@@ -94,7 +94,7 @@ def run_mir_pipeline(mf: MFunction, passes: list[MirPass], ctx: MirContext) -> N
                 continue
             trials = []              # each strategy that re-orders something, allocated and judged
             for strategy in schedule.STRATEGIES:
-                trial = copy.deepcopy(mf)
+                trial = mf.clone()
                 if schedule.schedule(trial, ctx.machine, strategy):
                     trials.append((trial, dataclasses.replace(ctx)))
             if not trials:

@@ -48,53 +48,65 @@ def rename_copies(mf: MFunction, target, regs: frozenset[int], barriers: frozens
     does not describe."""
     stop = frozenset({"label"}) | barriers
     move_mn = target.move(R(0), R(0)).mn
+    insts = mf.insts
+    cfg = Cfg(insts, target)
+    du = [defs_uses(i, target) for i in insts]
+    # a renaming keeps every block's live-in and live-out sets (rD is not live at the block's
+    # end, rS is live up to the copy already): each block is done on its own
+    live_out = block_liveness(cfg, du, lambda r: r in regs)
     removed = 0
-    while True:
-        insts = mf.insts
-        cfg = Cfg(insts, target)
-        du = [defs_uses(i, target) for i in insts]
-        live_out = block_liveness(cfg, du, lambda r: r in regs)
-        changes = []                    # at most one per block: a block's liveness is then stale
-        for bi, (a, b) in enumerate(cfg.blocks):
-            after = [set() for _ in range(b - a)]
-            live = set(live_out[bi])
-            for i in range(b - 1, a - 1, -1):
-                after[i - a] = set(live)
-                d, u = du[i]
-                live.difference_update(d)
-                live.update(r for r in u if r in regs)
-            for i in range(a, b):
-                mv = insts[i]
-                if not (mv.mn == move_mn and len(mv.ops) == 2 and all(isinstance(o, R) for o in mv.ops)):
-                    continue
-                s, d = mv.ops[0].reg, mv.ops[1].reg
-                if s == d or s not in regs or d not in regs or s in after[i - a]:
-                    continue
-                rename, j, ok = [], i + 1, True
-                while d in after[j - 1 - a]:
-                    inst = insts[j] if j < b else None
-                    if inst is None or inst.mn in stop or (inst.mn != "comment" and target.desc(inst).branch) \
-                            or any(isinstance(op, Inc) and op.reg in (s, d) for op in inst.ops):
-                        ok = False
-                        break
-                    dj, uj = du[j]
-                    if d in uj:
-                        rename.append(j)
-                    if d in dj and not updates_in_place(inst, target, d):
-                        break                   # a new value of rD: not renamed
-                    if s in dj and d in after[j - a]:
-                        ok = False
-                        break
-                    j += 1
-                if ok:
-                    changes.append((i, d, s, rename))
-                    break
-        if not changes:
-            return removed
-        new = list(insts)
-        for i, d, s, rename in changes:
+    out: list[MInst] = []
+    for bi, (a, b) in enumerate(cfg.blocks):
+        block, bdu = insts[a:b], du[a:b]
+        while True:
+            change = _first_change(block, bdu, live_out[bi], target, regs, stop, move_mn, updates_in_place)
+            if change is None:
+                break
+            i, d, s, rename = change
             for j in rename:
-                new[j] = _rename_reads(insts[j], target, d, s)
-            new[i] = None
-        mf.insts = [x for x in new if x is not None]
-        removed += len(changes)
+                block[j] = _rename_reads(block[j], target, d, s)
+                bdu[j] = defs_uses(block[j], target)
+            del block[i], bdu[i]
+            removed += 1
+        out.extend(block)
+    mf.insts = out
+    return removed
+
+
+def _first_change(block, du, live_out, target, regs, stop, move_mn, updates_in_place):
+    """The block's first copy that can go: (its index, rD, rS, the indices whose reads of rD
+    become rS), or None."""
+    n = len(block)
+    after = [set() for _ in range(n)]
+    live = set(live_out)
+    for i in range(n - 1, -1, -1):
+        after[i] = set(live)
+        d, u = du[i]
+        live.difference_update(d)
+        live.update(r for r in u if r in regs)
+    for i in range(n):
+        mv = block[i]
+        if not (mv.mn == move_mn and len(mv.ops) == 2 and all(isinstance(o, R) for o in mv.ops)):
+            continue
+        s, d = mv.ops[0].reg, mv.ops[1].reg
+        if s == d or s not in regs or d not in regs or s in after[i]:
+            continue
+        rename, j, ok = [], i + 1, True
+        while d in after[j - 1]:
+            inst = block[j] if j < n else None
+            if inst is None or inst.mn in stop or (inst.mn != "comment" and target.desc(inst).branch) \
+                    or any(isinstance(op, Inc) and op.reg in (s, d) for op in inst.ops):
+                ok = False
+                break
+            dj, uj = du[j]
+            if d in uj:
+                rename.append(j)
+            if d in dj and not updates_in_place(inst, target, d):
+                break                   # a new value of rD: not renamed
+            if s in dj and d in after[j]:
+                ok = False
+                break
+            j += 1
+        if ok:
+            return i, d, s, rename
+    return None
