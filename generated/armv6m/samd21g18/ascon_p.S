@@ -282,6 +282,350 @@ ascon_p_round:
 	.size ascon_p_round, .-ascon_p_round
 
 
+@ --- ascon_p_permute_words: ascon_p.permute_words
+@     frame 44 bytes (31 spill slots, 11 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 594 bytes of code and literals
+	.section .text.ascon_p_permute_words,"ax",%progbits
+	.global ascon_p_permute_words
+	.type ascon_p_permute_words, %function
+	.thumb_func
+	.balign 4
+ascon_p_permute_words:
+	push	{r4, r5, r6, r7, lr}
+	mov	r4, r8
+	mov	r5, r9
+	mov	r6, r10
+	mov	r7, r11
+	push	{r4, r5, r6, r7}
+	sub	sp, #44
+	mov	r5, r1
+	mov	r4, r2
+	mov	r6, r3
+	ldr	r3, [sp, #80]
+	ldr	r1, [sp, #84]
+	str	r1, [sp, #4]
+	ldr	r1, [sp, #88]
+	str	r1, [sp, #36]
+	ldr	r1, [sp, #92]
+	str	r1, [sp, #32]
+	ldr	r1, [sp, #96]
+	str	r1, [sp, #28]
+	ldr	r1, [sp, #100]
+	str	r1, [sp, #24]
+	ldr	r1, [sp, #104]
+	str	r1, [sp, #20]
+	ldr	r1, [r0]
+	mov	r12, r1
+	ldr	r1, [r0, #4]
+	ldr	r2, [r5]
+	ldr	r0, [r5, #4]
+	ldr	r5, [r4]
+	str	r5, [sp]
+	ldr	r4, [r4, #4]
+	ldr	r5, [r6]
+	str	r5, [sp, #16]
+	ldr	r6, [r6, #4]
+	ldr	r5, [r3]
+	str	r5, [sp, #40]
+	ldr	r3, [r3, #4]
+	str	r3, [sp, #8]
+	@ ascon_p.ae:47: for i in 16 - rounds..16 {
+	movs	r5, #16
+	ldr	r3, [sp, #4]
+	subs	r3, r5, r3
+	uxtb	r3, r3
+	str	r3, [sp, #12]
+	mov	r5, r12
+	mov	r12, r1
+	mov	r9, r0
+	ldr	r7, [sp]
+	str	r4, [sp, #4]
+	ldr	r3, [sp, #16]
+	mov	r8, r6
+	ldr	r6, [sp, #40]
+	ldr	r0, [sp, #12]
+	cmp	r0, #16
+	bcc	.Lascon_p_permute_words_far1
+	b	.Lascon_p_permute_words_done2
+.Lascon_p_permute_words_far1:
+	@ ascon_p.ae:48: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
+	ldr	r1, =ascon_p_rc
+	str	r1, [sp, #16]
+	@ ascon_p.ae:47: for i in 16 - rounds..16 {
+.Lascon_p_permute_words_loop1:
+	@ ascon_p.ae:48: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
+	ldr	r1, [sp, #16]
+	ldr	r0, [sp, #12]
+	ldrb	r0, [r1, r0]
+	@ ascon_p.ae:21: x2 = x2 ^ (c as u64)
+	mov	r1, r7
+	eors	r1, r0
+	@ ascon_p.ae:24: x0 = x0 ^ x4
+	mov	r7, r5
+	eors	r7, r6
+	@ ascon_p.ae:25: x4 = x4 ^ x3
+	eors	r6, r3
+	@ ascon_p.ae:26: x2 = x2 ^ x1
+	eors	r1, r2
+	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
+	mvns	r0, r2
+	ands	r0, r1
+	mov	r5, r7
+	eors	r5, r0
+	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
+	mvns	r0, r1
+	ands	r0, r3
+	mov	r4, r2
+	eors	r4, r0
+	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
+	mvns	r0, r3
+	ands	r0, r6
+	eors	r1, r0
+	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
+	mvns	r0, r6
+	ands	r0, r7
+	eors	r3, r0
+	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
+	mvns	r0, r7
+	ands	r0, r2
+	eors	r6, r0
+	mov	r10, r6
+	@ ascon_p.ae:32: t1 = t1 ^ t0
+	eors	r4, r5
+	@ ascon_p.ae:33: t0 = t0 ^ t4
+	mov	r7, r6
+	eors	r5, r7
+	@ ascon_p.ae:34: t3 = t3 ^ t2
+	eors	r3, r1
+	mov	r11, r3
+	@ ascon_p.ae:35: t2 = ~t2
+	mvns	r0, r1
+	str	r0, [sp]
+	@ ascon_p.ae:24: x0 = x0 ^ x4
+	mov	r7, r12
+	ldr	r0, [sp, #8]
+	eors	r7, r0
+	@ ascon_p.ae:25: x4 = x4 ^ x3
+	mov	r2, r0
+	mov	r1, r8
+	eors	r2, r1
+	@ ascon_p.ae:26: x2 = x2 ^ x1
+	ldr	r0, [sp, #4]
+	mov	r1, r9
+	eors	r0, r1
+	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
+	mvns	r1, r1
+	ands	r1, r0
+	mov	r3, r7
+	eors	r3, r1
+	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
+	mvns	r1, r0
+	mov	r6, r8
+	ands	r1, r6
+	mov	r6, r9
+	eors	r6, r1
+	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
+	mov	r1, r8
+	mvns	r1, r1
+	ands	r1, r2
+	eors	r0, r1
+	mov	r12, r0
+	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
+	mvns	r0, r2
+	ands	r0, r7
+	mov	r1, r8
+	eors	r1, r0
+	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
+	mvns	r0, r7
+	mov	r7, r9
+	ands	r0, r7
+	eors	r2, r0
+	@ ascon_p.ae:32: t1 = t1 ^ t0
+	eors	r6, r3
+	@ ascon_p.ae:33: t0 = t0 ^ t4
+	eors	r3, r2
+	@ ascon_p.ae:34: t3 = t3 ^ t2
+	mov	r0, r12
+	eors	r1, r0
+	@ ascon_p.ae:35: t2 = ~t2
+	mvns	r0, r0
+	str	r0, [sp, #4]
+	@ ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
+	lsls	r0, r3, #13
+	lsrs	r7, r5, #19
+	orrs	r0, r7
+	mov	r12, r0
+	lsls	r0, r5, #13
+	mov	r9, r0
+	lsrs	r0, r3, #19
+	mov	r8, r0
+	mov	r7, r9
+	mov	r0, r8
+	orrs	r7, r0
+	mov	r9, r7
+	mov	r7, r5
+	mov	r0, r12
+	eors	r7, r0
+	mov	r8, r7
+	mov	r7, r3
+	mov	r0, r9
+	eors	r7, r0
+	mov	r12, r7
+	lsls	r0, r3, #4
+	lsrs	r7, r5, #28
+	orrs	r0, r7
+	lsls	r5, r5, #4
+	mov	r9, r5
+	lsrs	r5, r3, #28
+	mov	r3, r9
+	orrs	r3, r5
+	mov	r5, r8
+	eors	r5, r0
+	mov	r8, r5
+	mov	r0, r12
+	eors	r0, r3
+	mov	r12, r0
+	@ ascon_p.ae:38: t1 ^ (t1 >>> 61) ^ (t1 >>> 39),
+	lsls	r5, r4, #3
+	lsrs	r0, r6, #29
+	orrs	r5, r0
+	lsls	r3, r6, #3
+	lsrs	r0, r4, #29
+	orrs	r3, r0
+	mov	r0, r4
+	eors	r0, r5
+	mov	r7, r6
+	eors	r7, r3
+	lsls	r5, r4, #25
+	lsrs	r3, r6, #7
+	orrs	r5, r3
+	lsls	r3, r6, #25
+	lsrs	r4, r4, #7
+	orrs	r3, r4
+	eors	r0, r5
+	str	r0, [sp, #8]
+	eors	r7, r3
+	mov	r9, r7
+	@ ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
+	ldr	r0, [sp, #4]
+	lsls	r3, r0, #31
+	ldr	r0, [sp]
+	lsrs	r0, r0, #1
+	orrs	r3, r0
+	ldr	r0, [sp]
+	lsls	r5, r0, #31
+	ldr	r0, [sp, #4]
+	lsrs	r0, r0, #1
+	orrs	r5, r0
+	ldr	r4, [sp]
+	eors	r4, r3
+	ldr	r6, [sp, #4]
+	eors	r6, r5
+	ldr	r0, [sp, #4]
+	lsls	r5, r0, #26
+	ldr	r0, [sp]
+	lsrs	r0, r0, #6
+	orrs	r5, r0
+	ldr	r0, [sp]
+	lsls	r3, r0, #26
+	ldr	r0, [sp, #4]
+	lsrs	r0, r0, #6
+	orrs	r3, r0
+	eors	r4, r5
+	eors	r6, r3
+	str	r6, [sp, #4]
+	@ ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
+	lsls	r5, r1, #22
+	mov	r0, r11
+	lsrs	r0, r0, #10
+	orrs	r5, r0
+	mov	r0, r11
+	lsls	r7, r0, #22
+	lsrs	r0, r1, #10
+	orrs	r7, r0
+	mov	r3, r11
+	eors	r3, r5
+	mov	r6, r1
+	eors	r6, r7
+	lsls	r5, r1, #15
+	mov	r0, r11
+	lsrs	r0, r0, #17
+	orrs	r5, r0
+	mov	r0, r11
+	lsls	r0, r0, #15
+	lsrs	r1, r1, #17
+	orrs	r0, r1
+	eors	r3, r5
+	mov	r1, r6
+	eors	r1, r0
+	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
+	lsls	r0, r2, #25
+	mov	r7, r10
+	lsrs	r5, r7, #7
+	orrs	r0, r5
+	lsls	r7, r7, #25
+	lsrs	r5, r2, #7
+	orrs	r7, r5
+	mov	r6, r10
+	eors	r6, r0
+	mov	r5, r2
+	eors	r5, r7
+	mov	r7, r10
+	lsls	r0, r7, #23
+	lsrs	r7, r2, #9
+	orrs	r0, r7
+	lsls	r2, r2, #23
+	mov	r7, r10
+	lsrs	r7, r7, #9
+	orrs	r2, r7
+	eors	r6, r0
+	mov	r0, r5
+	eors	r0, r2
+	mov	r5, r8
+	ldr	r2, [sp, #8]
+	mov	r7, r4
+	mov	r8, r1
+	str	r0, [sp, #8]
+	ldr	r0, [sp, #12]
+	adds	r0, #1
+	str	r0, [sp, #12]
+	cmp	r0, #16
+	bcs	.Lascon_p_permute_words_far2
+	b	.Lascon_p_permute_words_loop1
+.Lascon_p_permute_words_far2:
+.Lascon_p_permute_words_done2:
+	ldr	r0, [sp, #36]
+	str	r5, [r0]
+	mov	r1, r12
+	str	r1, [r0, #4]
+	ldr	r0, [sp, #32]
+	str	r2, [r0]
+	mov	r1, r9
+	str	r1, [r0, #4]
+	ldr	r0, [sp, #28]
+	str	r7, [r0]
+	ldr	r1, [sp, #4]
+	str	r1, [r0, #4]
+	ldr	r0, [sp, #24]
+	str	r3, [r0]
+	mov	r1, r8
+	str	r1, [r0, #4]
+	ldr	r0, [sp, #20]
+	str	r6, [r0]
+	ldr	r1, [sp, #8]
+	str	r1, [r0, #4]
+	add	sp, #44
+	pop	{r4, r5, r6, r7}
+	mov	r8, r4
+	mov	r9, r5
+	mov	r10, r6
+	mov	r11, r7
+	pop	{r4, r5, r6, r7, pc}
+	.ltorg
+	.ltorg
+	.size ascon_p_permute_words, .-ascon_p_permute_words
+
+
 @ --- ascon_p_permute: ascon_p.permute
 @     frame 24 bytes (24 spill slots, 6 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
 @     estimated 560 bytes of code and literals
@@ -299,30 +643,30 @@ ascon_p_permute:
 	push	{r4, r5, r6, r7}
 	sub	sp, #24
 	str	r0, [sp, #16]
-	@ ascon_p.ae:46: x0 = s[0]
+	@ ascon_p.ae:55: x0 = s[0]
 	ldr	r5, [r0]
 	mov	r6, r0
 	ldr	r3, [r6, #4]
-	@ ascon_p.ae:47: x1 = s[1]
+	@ ascon_p.ae:56: x1 = s[1]
 	ldr	r7, [r6, #8]
 	ldr	r2, [r6, #12]
-	@ ascon_p.ae:48: x2 = s[2]
+	@ ascon_p.ae:57: x2 = s[2]
 	ldr	r4, [r6, #16]
 	ldr	r0, [r6, #20]
-	@ ascon_p.ae:49: x3 = s[3]
+	@ ascon_p.ae:58: x3 = s[3]
 	ldr	r6, [r6, #24]
 	str	r6, [sp]
 	ldr	r6, [sp, #16]
 	ldr	r6, [r6, #28]
 	mov	r12, r6
-	@ ascon_p.ae:50: x4 = s[4]
+	@ ascon_p.ae:59: x4 = s[4]
 	ldr	r6, [sp, #16]
 	ldr	r6, [r6, #32]
 	str	r6, [sp, #20]
 	ldr	r6, [sp, #16]
 	ldr	r6, [r6, #36]
 	str	r6, [sp, #8]
-	@ ascon_p.ae:51: for i in 16 - rounds..16 {
+	@ ascon_p.ae:60: for i in 16 - rounds..16 {
 	movs	r6, #16
 	subs	r1, r6, r1
 	uxtb	r1, r1
@@ -337,12 +681,12 @@ ascon_p_permute:
 	bcc	.Lascon_p_permute_far1
 	b	.Lascon_p_permute_done2
 .Lascon_p_permute_far1:
-	@ ascon_p.ae:52: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
+	@ ascon_p.ae:61: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
 	ldr	r3, =ascon_p_rc
 	str	r3, [sp, #20]
-	@ ascon_p.ae:51: for i in 16 - rounds..16 {
+	@ ascon_p.ae:60: for i in 16 - rounds..16 {
 .Lascon_p_permute_loop1:
-	@ ascon_p.ae:52: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
+	@ ascon_p.ae:61: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
 	ldr	r3, [sp, #20]
 	ldr	r1, [sp, #12]
 	ldrb	r1, [r3, r1]
@@ -585,25 +929,25 @@ ascon_p_permute:
 	b	.Lascon_p_permute_loop1
 .Lascon_p_permute_far2:
 .Lascon_p_permute_done2:
-	@ ascon_p.ae:54: s[0] = x0
+	@ ascon_p.ae:63: s[0] = x0
 	ldr	r1, [sp, #16]
 	str	r5, [r1]
 	mov	r3, r8
 	str	r3, [r1, #4]
-	@ ascon_p.ae:55: s[1] = x1
+	@ ascon_p.ae:64: s[1] = x1
 	str	r7, [r1, #8]
 	mov	r3, r9
 	str	r3, [r1, #12]
-	@ ascon_p.ae:56: s[2] = x2
+	@ ascon_p.ae:65: s[2] = x2
 	str	r4, [r1, #16]
 	ldr	r3, [sp, #4]
 	str	r3, [r1, #20]
-	@ ascon_p.ae:57: s[3] = x3
+	@ ascon_p.ae:66: s[3] = x3
 	str	r0, [r1, #24]
 	mov	r1, r12
 	ldr	r0, [sp, #16]
 	str	r1, [r0, #28]
-	@ ascon_p.ae:58: s[4] = x4
+	@ ascon_p.ae:67: s[4] = x4
 	str	r2, [r0, #32]
 	ldr	r1, [sp, #8]
 	str	r1, [r0, #36]

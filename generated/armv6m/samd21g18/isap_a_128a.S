@@ -20,7 +20,7 @@ isap_a_128a_key_setup:
 	sub	sp, #20
 	mov	r1, r0
 	mov	r6, r3
-	@ isap_a_128a.ae:121: kw = load_be(key, 0, 16)
+	@ isap_a_128a.ae:127: kw = load_be(key, 0, 16)
 	movs	r0, #3
 	tst	r1, r0
 	beq	.Lisap_a_128a_key_setup_words2
@@ -137,7 +137,7 @@ isap_a_128a_encrypt_with:
 	adds	r4, #4
 	subs	r0, #1
 	bne	.Lisap_a_128a_encrypt_with_zero1
-	@ isap_a_128a.ae:128: n = load_be(nonce, 0, 16)
+	@ isap_a_128a.ae:134: n = load_be(nonce, 0, 16)
 	movs	r0, #3
 	tst	r2, r0
 	beq	.Lisap_a_128a_encrypt_with_words3
@@ -165,7 +165,7 @@ isap_a_128a_encrypt_with:
 	ldr	r0, [r2]
 	rev	r0, r0
 	str	r0, [sp, #12]
-	@ isap_a_128a.ae:105: if m > 0 {
+	@ isap_a_128a.ae:111: if m > 0 {
 	mov	r0, r8
 	cmp	r1, r0
 	movs	r1, #0
@@ -174,7 +174,7 @@ isap_a_128a_encrypt_with:
 	eors	r1, r0
 	cmp	r1, #0
 	beq	.Lisap_a_128a_encrypt_with_else6
-	@ isap_a_128a.ae:106: rekey(ke, n, s)
+	@ isap_a_128a.ae:112: rekey(ke, n, s)
 	add	r2, sp, #48
 	ldr	r0, [sp, #24]
 	str	r0, [sp, #104]
@@ -187,17 +187,17 @@ isap_a_128a_encrypt_with:
 	add	r1, sp, #104
 	mov	r0, r3
 	bl	isap_a_128a_rekey
-	@ isap_a_128a.ae:107: s[3] = n[127:64]
+	@ isap_a_128a.ae:113: s[3] = n[127:64]
 	ldr	r0, [sp, #16]
 	str	r0, [sp, #72]
 	ldr	r0, [sp, #12]
 	str	r0, [sp, #76]
-	@ isap_a_128a.ae:108: s[4] = n[63:0]
+	@ isap_a_128a.ae:114: s[4] = n[63:0]
 	ldr	r0, [sp, #24]
 	str	r0, [sp, #80]
 	ldr	r0, [sp, #20]
 	str	r0, [sp, #84]
-	@ isap_a_128a.ae:109: for i in 0..(m + rate - 1) / rate {
+	@ isap_a_128a.ae:115: for i in 0..(m + rate - 1) / rate {
 	mov	r0, r8
 	adds	r0, #8
 	subs	r0, r0, #1
@@ -207,9 +207,9 @@ isap_a_128a_encrypt_with:
 	cmp	r5, r0
 	bcs	.Lisap_a_128a_encrypt_with_done9
 .Lisap_a_128a_encrypt_with_loop8:
-	@ isap_a_128a.ae:110: off = rate * i
+	@ isap_a_128a.ae:116: off = rate * i
 	lsls	r6, r5, #3
-	@ isap_a_128a.ae:111: count = if m - off < rate then m - off else rate
+	@ isap_a_128a.ae:117: count = if m - off < rate then m - off else rate
 	mov	r0, r8
 	subs	r4, r0, r6
 	cmp	r4, #8
@@ -222,11 +222,11 @@ isap_a_128a_encrypt_with:
 	eors	r4, r0
 	ands	r4, r1
 	eors	r4, r0
-	@ isap_a_128a.ae:112: P.permute(s, s_e)
+	@ isap_a_128a.ae:118: P.permute(s, s_e)
 	add	r0, sp, #48
 	movs	r1, #6
 	bl	isap_a_128a_P_permute
-	@ isap_a_128a.ae:113: store_be(out, off, load_be(in, off, rate, count) ^ s[0], count)
+	@ isap_a_128a.ae:119: store_be(out, off, load_be(in, off, rate, count) ^ s[0], count)
 	mov	r0, r11
 	adds	r2, r0, r6
 	movs	r7, #3
@@ -295,7 +295,7 @@ isap_a_128a_encrypt_with:
 	b	.Lisap_a_128a_encrypt_with_endif7
 .Lisap_a_128a_encrypt_with_else6:
 .Lisap_a_128a_encrypt_with_endif7:
-	@ isap_a_128a.ae:130: store_be(tag, 0, mac(ka, n, ad, ct))
+	@ isap_a_128a.ae:136: store_be(tag, 0, mac(ka, n, ad, ct))
 	ldr	r0, [sp, #24]
 	str	r0, [sp, #104]
 	ldr	r0, [sp, #20]
@@ -396,7 +396,7 @@ isap_a_128a_decrypt_with:
 	adds	r3, #4
 	subs	r0, #1
 	bne	.Lisap_a_128a_decrypt_with_zero1
-	@ isap_a_128a.ae:136: n = load_be(nonce, 0, 16)
+	@ isap_a_128a.ae:142: n = load_be(nonce, 0, 16)
 	movs	r3, #3
 	tst	r2, r3
 	beq	.Lisap_a_128a_decrypt_with_words3
@@ -422,7 +422,7 @@ isap_a_128a_decrypt_with:
 	rev	r5, r0
 	ldr	r0, [r2]
 	rev	r4, r0
-	@ isap_a_128a.ae:137: ok = (load_be(tag, 0, 16) ^ mac(ka, n, ad, ct)) == 0
+	@ isap_a_128a.ae:143: ok = (load_be(tag, 0, 16) ^ mac(ka, n, ad, ct)) == 0
 	tst	r1, r3
 	beq	.Lisap_a_128a_decrypt_with_words7
 .Lisap_a_128a_decrypt_with_bytes6:
@@ -483,7 +483,7 @@ isap_a_128a_decrypt_with:
 	movs	r2, #1
 	eors	r1, r2
 	str	r1, [sp, #20]
-	@ isap_a_128a.ae:105: if m > 0 {
+	@ isap_a_128a.ae:111: if m > 0 {
 	movs	r1, #0
 	mov	r0, r8
 	cmp	r1, r0
@@ -492,7 +492,7 @@ isap_a_128a_decrypt_with:
 	eors	r0, r2
 	cmp	r0, #0
 	beq	.Lisap_a_128a_decrypt_with_else10
-	@ isap_a_128a.ae:106: rekey(ke, n, s)
+	@ isap_a_128a.ae:112: rekey(ke, n, s)
 	add	r2, sp, #48
 	ldr	r0, [sp, #16]
 	str	r0, [sp, #104]
@@ -503,15 +503,15 @@ isap_a_128a_decrypt_with:
 	add	r1, sp, #104
 	ldr	r0, [sp, #40]
 	bl	isap_a_128a_rekey
-	@ isap_a_128a.ae:107: s[3] = n[127:64]
+	@ isap_a_128a.ae:113: s[3] = n[127:64]
 	str	r5, [sp, #72]
 	str	r4, [sp, #76]
-	@ isap_a_128a.ae:108: s[4] = n[63:0]
+	@ isap_a_128a.ae:114: s[4] = n[63:0]
 	ldr	r0, [sp, #16]
 	str	r0, [sp, #80]
 	ldr	r0, [sp, #12]
 	str	r0, [sp, #84]
-	@ isap_a_128a.ae:109: for i in 0..(m + rate - 1) / rate {
+	@ isap_a_128a.ae:115: for i in 0..(m + rate - 1) / rate {
 	mov	r0, r8
 	adds	r0, #8
 	subs	r0, r0, #1
@@ -521,9 +521,9 @@ isap_a_128a_decrypt_with:
 	cmp	r5, r0
 	bcs	.Lisap_a_128a_decrypt_with_done13
 .Lisap_a_128a_decrypt_with_loop12:
-	@ isap_a_128a.ae:110: off = rate * i
+	@ isap_a_128a.ae:116: off = rate * i
 	lsls	r6, r5, #3
-	@ isap_a_128a.ae:111: count = if m - off < rate then m - off else rate
+	@ isap_a_128a.ae:117: count = if m - off < rate then m - off else rate
 	mov	r0, r8
 	subs	r4, r0, r6
 	cmp	r4, #8
@@ -536,11 +536,11 @@ isap_a_128a_decrypt_with:
 	eors	r4, r0
 	ands	r4, r1
 	eors	r4, r0
-	@ isap_a_128a.ae:112: P.permute(s, s_e)
+	@ isap_a_128a.ae:118: P.permute(s, s_e)
 	add	r0, sp, #48
 	movs	r1, #6
 	bl	isap_a_128a_P_permute
-	@ isap_a_128a.ae:113: store_be(out, off, load_be(in, off, rate, count) ^ s[0], count)
+	@ isap_a_128a.ae:119: store_be(out, off, load_be(in, off, rate, count) ^ s[0], count)
 	mov	r0, r10
 	adds	r2, r0, r6
 	movs	r7, #3
@@ -640,30 +640,30 @@ isap_a_128a_P_permute:
 	push	{r4, r5, r6, r7}
 	sub	sp, #24
 	str	r0, [sp, #16]
-	@ ascon_p.ae:46: x0 = s[0]
+	@ ascon_p.ae:55: x0 = s[0]
 	ldr	r5, [r0]
 	mov	r6, r0
 	ldr	r3, [r6, #4]
-	@ ascon_p.ae:47: x1 = s[1]
+	@ ascon_p.ae:56: x1 = s[1]
 	ldr	r7, [r6, #8]
 	ldr	r2, [r6, #12]
-	@ ascon_p.ae:48: x2 = s[2]
+	@ ascon_p.ae:57: x2 = s[2]
 	ldr	r4, [r6, #16]
 	ldr	r0, [r6, #20]
-	@ ascon_p.ae:49: x3 = s[3]
+	@ ascon_p.ae:58: x3 = s[3]
 	ldr	r6, [r6, #24]
 	str	r6, [sp]
 	ldr	r6, [sp, #16]
 	ldr	r6, [r6, #28]
 	mov	r12, r6
-	@ ascon_p.ae:50: x4 = s[4]
+	@ ascon_p.ae:59: x4 = s[4]
 	ldr	r6, [sp, #16]
 	ldr	r6, [r6, #32]
 	str	r6, [sp, #20]
 	ldr	r6, [sp, #16]
 	ldr	r6, [r6, #36]
 	str	r6, [sp, #8]
-	@ ascon_p.ae:51: for i in 16 - rounds..16 {
+	@ ascon_p.ae:60: for i in 16 - rounds..16 {
 	movs	r6, #16
 	subs	r1, r6, r1
 	uxtb	r1, r1
@@ -678,12 +678,12 @@ isap_a_128a_P_permute:
 	bcc	.Lisap_a_128a_P_permute_far1
 	b	.Lisap_a_128a_P_permute_done2
 .Lisap_a_128a_P_permute_far1:
-	@ ascon_p.ae:52: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
+	@ ascon_p.ae:61: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
 	ldr	r3, =isap_a_128a_P.rc
 	str	r3, [sp, #20]
-	@ ascon_p.ae:51: for i in 16 - rounds..16 {
+	@ ascon_p.ae:60: for i in 16 - rounds..16 {
 .Lisap_a_128a_P_permute_loop1:
-	@ ascon_p.ae:52: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
+	@ ascon_p.ae:61: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
 	ldr	r3, [sp, #20]
 	ldr	r1, [sp, #12]
 	ldrb	r1, [r3, r1]
@@ -926,25 +926,25 @@ isap_a_128a_P_permute:
 	b	.Lisap_a_128a_P_permute_loop1
 .Lisap_a_128a_P_permute_far2:
 .Lisap_a_128a_P_permute_done2:
-	@ ascon_p.ae:54: s[0] = x0
+	@ ascon_p.ae:63: s[0] = x0
 	ldr	r1, [sp, #16]
 	str	r5, [r1]
 	mov	r3, r8
 	str	r3, [r1, #4]
-	@ ascon_p.ae:55: s[1] = x1
+	@ ascon_p.ae:64: s[1] = x1
 	str	r7, [r1, #8]
 	mov	r3, r9
 	str	r3, [r1, #12]
-	@ ascon_p.ae:56: s[2] = x2
+	@ ascon_p.ae:65: s[2] = x2
 	str	r4, [r1, #16]
 	ldr	r3, [sp, #4]
 	str	r3, [r1, #20]
-	@ ascon_p.ae:57: s[3] = x3
+	@ ascon_p.ae:66: s[3] = x3
 	str	r0, [r1, #24]
 	mov	r1, r12
 	ldr	r0, [sp, #16]
 	str	r1, [r0, #28]
-	@ ascon_p.ae:58: s[4] = x4
+	@ ascon_p.ae:67: s[4] = x4
 	str	r2, [r0, #32]
 	ldr	r1, [sp, #8]
 	str	r1, [r0, #36]
@@ -1004,22 +1004,22 @@ isap_a_128a_mac:
 	adds	r1, #4
 	subs	r0, #1
 	bne	.Lisap_a_128a_mac_zero2
-	@ isap_a_128a.ae:86: s[0] = n[127:64]
+	@ isap_a_128a.ae:92: s[0] = n[127:64]
 	str	r3, [sp, #12]
 	str	r6, [sp, #16]
-	@ isap_a_128a.ae:87: s[1] = n[63:0]
+	@ isap_a_128a.ae:93: s[1] = n[63:0]
 	str	r5, [sp, #20]
 	str	r4, [sp, #24]
-	@ isap_a_128a.ae:88: s[2] = iv(1)
+	@ isap_a_128a.ae:94: s[2] = iv(1)
 	ldr	r0, =0x0c01060c
 	str	r0, [sp, #28]
 	ldr	r0, =0x01804001
 	str	r0, [sp, #32]
-	@ isap_a_128a.ae:89: P.permute(s, s_h)
+	@ isap_a_128a.ae:95: P.permute(s, s_h)
 	add	r0, sp, #12
 	movs	r1, #12
 	bl	isap_a_128a_P_permute
-	@ isap_a_128a.ae:72: for i in 0..n / rate + 1 {
+	@ isap_a_128a.ae:78: for i in 0..n / rate + 1 {
 	mov	r0, r9
 	lsrs	r0, r0, #3
 	adds	r0, r0, #1
@@ -1028,9 +1028,9 @@ isap_a_128a_mac:
 	cmp	r4, r0
 	bcs	.Lisap_a_128a_mac_done4
 .Lisap_a_128a_mac_loop3:
-	@ isap_a_128a.ae:73: off = rate * i
+	@ isap_a_128a.ae:79: off = rate * i
 	lsls	r1, r4, #3
-	@ isap_a_128a.ae:74: count = if n - off < rate then n - off else rate
+	@ isap_a_128a.ae:80: count = if n - off < rate then n - off else rate
 	mov	r0, r9
 	subs	r3, r0, r1
 	cmp	r3, #8
@@ -1044,7 +1044,7 @@ isap_a_128a_mac:
 	ands	r3, r2
 	mov	r2, r3
 	eors	r2, r0
-	@ isap_a_128a.ae:75: s[0] = s[0] ^ load_be(x, off, rate, count) ^ pad(count)
+	@ isap_a_128a.ae:81: s[0] = s[0] ^ load_be(x, off, rate, count) ^ pad(count)
 	ldr	r7, [sp, #12]
 	ldr	r6, [sp, #16]
 	mov	r0, r11
@@ -1106,12 +1106,12 @@ isap_a_128a_mac:
 	movs	r3, #0
 	movs	r2, #0
 .Lisap_a_128a_mac_she13:
-	@ isap_a_128a.ae:75: s[0] = s[0] ^ load_be(x, off, rate, count) ^ pad(count)
+	@ isap_a_128a.ae:81: s[0] = s[0] ^ load_be(x, off, rate, count) ^ pad(count)
 	eors	r7, r3
 	eors	r6, r2
 	str	r7, [sp, #12]
 	str	r6, [sp, #16]
-	@ isap_a_128a.ae:76: P.permute(s, s_h)
+	@ isap_a_128a.ae:82: P.permute(s, s_h)
 	add	r0, sp, #12
 	movs	r1, #12
 	bl	isap_a_128a_P_permute
@@ -1120,14 +1120,14 @@ isap_a_128a_mac:
 	cmp	r4, r0
 	bcc	.Lisap_a_128a_mac_loop3
 .Lisap_a_128a_mac_done4:
-	@ isap_a_128a.ae:91: s[4] = s[4] ^ 1
+	@ isap_a_128a.ae:97: s[4] = s[4] ^ 1
 	ldr	r2, [sp, #44]
 	ldr	r1, [sp, #48]
 	movs	r0, #1
 	eors	r2, r0
 	str	r2, [sp, #44]
 	str	r1, [sp, #48]
-	@ isap_a_128a.ae:72: for i in 0..n / rate + 1 {
+	@ isap_a_128a.ae:78: for i in 0..n / rate + 1 {
 	mov	r0, r10
 	lsrs	r0, r0, #3
 	adds	r0, r0, #1
@@ -1136,9 +1136,9 @@ isap_a_128a_mac:
 	cmp	r4, r0
 	bcs	.Lisap_a_128a_mac_done15
 .Lisap_a_128a_mac_loop14:
-	@ isap_a_128a.ae:73: off = rate * i
+	@ isap_a_128a.ae:79: off = rate * i
 	lsls	r1, r4, #3
-	@ isap_a_128a.ae:74: count = if n - off < rate then n - off else rate
+	@ isap_a_128a.ae:80: count = if n - off < rate then n - off else rate
 	mov	r0, r10
 	subs	r3, r0, r1
 	cmp	r3, #8
@@ -1152,7 +1152,7 @@ isap_a_128a_mac:
 	ands	r3, r2
 	mov	r2, r3
 	eors	r2, r0
-	@ isap_a_128a.ae:75: s[0] = s[0] ^ load_be(x, off, rate, count) ^ pad(count)
+	@ isap_a_128a.ae:81: s[0] = s[0] ^ load_be(x, off, rate, count) ^ pad(count)
 	ldr	r7, [sp, #12]
 	ldr	r6, [sp, #16]
 	ldr	r0, [sp]
@@ -1215,12 +1215,12 @@ isap_a_128a_mac:
 	movs	r3, #0
 	movs	r2, #0
 .Lisap_a_128a_mac_she24:
-	@ isap_a_128a.ae:75: s[0] = s[0] ^ load_be(x, off, rate, count) ^ pad(count)
+	@ isap_a_128a.ae:81: s[0] = s[0] ^ load_be(x, off, rate, count) ^ pad(count)
 	eors	r7, r3
 	eors	r6, r2
 	str	r7, [sp, #12]
 	str	r6, [sp, #16]
-	@ isap_a_128a.ae:76: P.permute(s, s_h)
+	@ isap_a_128a.ae:82: P.permute(s, s_h)
 	add	r0, sp, #12
 	movs	r1, #12
 	bl	isap_a_128a_P_permute
@@ -1229,7 +1229,7 @@ isap_a_128a_mac:
 	cmp	r4, r0
 	bcc	.Lisap_a_128a_mac_loop14
 .Lisap_a_128a_mac_done15:
-	@ isap_a_128a.ae:93: rekey(ka, cat(s[0], s[1]), t)
+	@ isap_a_128a.ae:99: rekey(ka, cat(s[0], s[1]), t)
 	ldr	r4, [sp, #12]
 	ldr	r3, [sp, #16]
 	ldr	r1, [sp, #20]
@@ -1242,21 +1242,21 @@ isap_a_128a_mac:
 	add	r1, sp, #100
 	ldr	r0, [sp, #8]
 	bl	isap_a_128a_rekey
-	@ isap_a_128a.ae:94: s[0] = t[0]
+	@ isap_a_128a.ae:100: s[0] = t[0]
 	ldr	r1, [sp, #52]
 	ldr	r0, [sp, #56]
 	str	r1, [sp, #12]
 	str	r0, [sp, #16]
-	@ isap_a_128a.ae:95: s[1] = t[1]
+	@ isap_a_128a.ae:101: s[1] = t[1]
 	ldr	r1, [sp, #60]
 	ldr	r0, [sp, #64]
 	str	r1, [sp, #20]
 	str	r0, [sp, #24]
-	@ isap_a_128a.ae:96: P.permute(s, s_h)
+	@ isap_a_128a.ae:102: P.permute(s, s_h)
 	add	r0, sp, #12
 	movs	r1, #12
 	bl	isap_a_128a_P_permute
-	@ isap_a_128a.ae:97: return cat(s[0], s[1])
+	@ isap_a_128a.ae:103: return cat(s[0], s[1])
 	ldr	r4, [sp, #12]
 	ldr	r3, [sp, #16]
 	ldr	r2, [sp, #20]
@@ -1278,8 +1278,8 @@ isap_a_128a_mac:
 
 
 @ --- isap_a_128a_rekey: isap_a_128a.rekey
-@     frame 0 bytes (2 spill slots, 0 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9
-@     estimated 152 bytes of code and literals
+@     frame 48 bytes (33 spill slots, 12 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 660 bytes of code and literals
 	.section .text.isap_a_128a_rekey,"ax",%progbits
 	.global isap_a_128a_rekey
 	.type isap_a_128a_rekey, %function
@@ -1289,86 +1289,382 @@ isap_a_128a_rekey:
 	push	{r4, r5, r6, r7, lr}
 	mov	r4, r8
 	mov	r5, r9
-	push	{r4, r5}
-	mov	r7, r2
-	@ isap_a_128a.ae:58: s[i] = init[i]
+	mov	r6, r10
+	mov	r7, r11
+	push	{r4, r5, r6, r7}
+	sub	sp, #48
+	str	r2, [sp, #44]
+	ldr	r7, [r1]
+	str	r7, [sp, #28]
+	ldr	r7, [r1, #4]
+	str	r7, [sp, #32]
+	ldr	r2, [r1, #8]
+	str	r2, [sp, #36]
+	ldr	r1, [r1, #12]
+	str	r1, [sp, #24]
+	@ isap_a_128a.ae:57: x0 = init[0]
 	ldr	r2, [r0]
-	str	r2, [r7]
-	ldr	r2, [r0, #4]
-	str	r2, [r7, #4]
-	ldr	r2, [r0, #8]
-	str	r2, [r7, #8]
-	ldr	r2, [r0, #12]
-	str	r2, [r7, #12]
-	ldr	r2, [r0, #16]
-	str	r2, [r7, #16]
-	ldr	r2, [r0, #20]
-	str	r2, [r7, #20]
-	ldr	r2, [r0, #24]
-	str	r2, [r7, #24]
-	ldr	r2, [r0, #28]
-	str	r2, [r7, #28]
-	ldr	r2, [r0, #32]
-	str	r2, [r7, #32]
+	ldr	r6, [r0, #4]
+	@ isap_a_128a.ae:58: x1 = init[1]
+	ldr	r5, [r0, #8]
+	ldr	r1, [r0, #12]
+	@ isap_a_128a.ae:59: x2 = init[2]
+	ldr	r4, [r0, #16]
+	ldr	r3, [r0, #20]
+	str	r3, [sp, #8]
+	@ isap_a_128a.ae:60: x3 = init[3]
+	ldr	r3, [r0, #24]
+	ldr	r7, [r0, #28]
+	mov	r8, r7
+	@ isap_a_128a.ae:61: x4 = init[4]
+	ldr	r7, [r0, #32]
+	str	r7, [sp, #4]
 	ldr	r0, [r0, #36]
-	str	r0, [r7, #36]
-	ldr	r0, [r1]
-	@ isap_a_128a.ae:60: for i in 0..k - 1 {
-	mov	r8, r0
-	ldr	r5, [r1, #4]
-	ldr	r4, [r1, #8]
-	ldr	r6, [r1, #12]
-	movs	r0, #0
-	mov	r9, r0
+	@ isap_a_128a.ae:62: for i in 0..k - 1 {
+	movs	r7, #0
+	str	r7, [sp, #40]
+	str	r2, [sp]
+	mov	r9, r1
+	ldr	r2, [sp, #4]
+	str	r0, [sp, #12]
 .Lisap_a_128a_rekey_loop1:
-	@ isap_a_128a.ae:61: s[0] = s[0] ^ ((y[127] as u64) << 63)
-	lsrs	r0, r6, #31
-	lsls	r0, r0, #31
-	ldr	r1, [r7, #4]
-	eors	r1, r0
-	ldr	r0, [r7]
-	str	r0, [r7]
-	str	r1, [r7, #4]
-	@ isap_a_128a.ae:62: P.permute(s, s_b)
-	movs	r1, #1
-	mov	r0, r7
-	bl	isap_a_128a_P_permute
-	@ isap_a_128a.ae:63: y = y << 1
-	lsls	r6, r6, #1
-	lsrs	r0, r4, #31
-	orrs	r6, r0
-	lsls	r4, r4, #1
-	lsrs	r0, r5, #31
-	orrs	r4, r0
-	lsls	r5, r5, #1
-	mov	r0, r8
+	@ isap_a_128a.ae:63: x0 = x0 ^ ((y[127] as u64) << 63)
+	ldr	r0, [sp, #24]
 	lsrs	r0, r0, #31
-	orrs	r5, r0
-	mov	r0, r8
-	lsls	r0, r0, #1
-	mov	r8, r0
-	mov	r0, r9
-	adds	r0, #1
-	mov	r9, r0
-	cmp	r0, #127
-	bcc	.Lisap_a_128a_rekey_loop1
-.Lisap_a_128a_rekey_done2:
-	@ isap_a_128a.ae:65: s[0] = s[0] ^ ((y[127] as u64) << 63)
-	lsrs	r0, r6, #31
 	lsls	r0, r0, #31
-	ldr	r1, [r7, #4]
+	mov	r1, r6
 	eors	r1, r0
-	ldr	r0, [r7]
-	str	r0, [r7]
-	str	r1, [r7, #4]
-	@ isap_a_128a.ae:66: P.permute(s, s_k)
-	movs	r1, #12
+	@ ascon_p.ae:47: for i in 16 - rounds..16 {
+	movs	r0, #15
+	str	r0, [sp, #20]
+	ldr	r6, [sp]
+	mov	r10, r1
+	@ ascon_p.ae:48: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
+	ldr	r0, =isap_a_128a_P.rc
+	adds	r0, #15
+	str	r0, [sp, #16]
+	@ ascon_p.ae:47: for i in 16 - rounds..16 {
+.Lisap_a_128a_rekey_loop3:
+	@ ascon_p.ae:48: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
+	ldr	r0, [sp, #16]
+	ldrb	r0, [r0]
+	@ ascon_p.ae:21: x2 = x2 ^ (c as u64)
+	mov	r1, r4
+	eors	r1, r0
+	@ ascon_p.ae:24: x0 = x0 ^ x4
+	eors	r6, r2
+	@ ascon_p.ae:25: x4 = x4 ^ x3
+	mov	r7, r2
+	eors	r7, r3
+	@ ascon_p.ae:26: x2 = x2 ^ x1
+	eors	r1, r5
+	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
+	mvns	r0, r5
+	ands	r0, r1
+	mov	r4, r6
+	eors	r4, r0
+	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
+	mvns	r0, r1
+	ands	r0, r3
+	mov	r2, r5
+	eors	r2, r0
+	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
+	mvns	r0, r3
+	ands	r0, r7
+	eors	r1, r0
+	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
+	mvns	r0, r7
+	ands	r0, r6
+	eors	r3, r0
+	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
+	mvns	r6, r6
+	ands	r6, r5
+	eors	r7, r6
+	mov	r11, r7
+	@ ascon_p.ae:32: t1 = t1 ^ t0
+	mov	r5, r2
+	eors	r5, r4
+	@ ascon_p.ae:33: t0 = t0 ^ t4
 	mov	r0, r7
+	eors	r4, r0
+	@ ascon_p.ae:34: t3 = t3 ^ t2
+	eors	r3, r1
+	str	r3, [sp]
+	@ ascon_p.ae:35: t2 = ~t2
+	mvns	r0, r1
+	str	r0, [sp, #4]
+	@ ascon_p.ae:24: x0 = x0 ^ x4
+	mov	r7, r10
+	ldr	r0, [sp, #12]
+	eors	r7, r0
+	@ ascon_p.ae:25: x4 = x4 ^ x3
+	mov	r2, r0
+	mov	r1, r8
+	eors	r2, r1
+	@ ascon_p.ae:26: x2 = x2 ^ x1
+	ldr	r0, [sp, #8]
+	mov	r1, r9
+	eors	r0, r1
+	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
+	mvns	r1, r1
+	ands	r1, r0
+	mov	r3, r7
+	eors	r3, r1
+	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
+	mvns	r1, r0
+	mov	r6, r8
+	ands	r1, r6
+	mov	r6, r9
+	eors	r6, r1
+	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
+	mov	r1, r8
+	mvns	r1, r1
+	ands	r1, r2
+	eors	r0, r1
+	mov	r10, r0
+	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
+	mvns	r0, r2
+	ands	r0, r7
+	mov	r1, r8
+	eors	r1, r0
+	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
+	mvns	r0, r7
+	mov	r7, r9
+	ands	r0, r7
+	eors	r2, r0
+	@ ascon_p.ae:32: t1 = t1 ^ t0
+	eors	r6, r3
+	@ ascon_p.ae:33: t0 = t0 ^ t4
+	eors	r3, r2
+	@ ascon_p.ae:34: t3 = t3 ^ t2
+	mov	r0, r10
+	eors	r1, r0
+	@ ascon_p.ae:35: t2 = ~t2
+	mvns	r0, r0
+	str	r0, [sp, #8]
+	@ ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
+	lsls	r0, r3, #13
+	lsrs	r7, r4, #19
+	orrs	r0, r7
+	mov	r10, r0
+	lsls	r0, r4, #13
+	mov	r9, r0
+	lsrs	r0, r3, #19
+	mov	r8, r0
+	mov	r7, r9
+	mov	r0, r8
+	orrs	r7, r0
+	mov	r9, r7
+	mov	r7, r4
+	mov	r0, r10
+	eors	r7, r0
+	mov	r8, r7
+	mov	r7, r3
+	mov	r0, r9
+	eors	r7, r0
+	mov	r10, r7
+	lsls	r0, r3, #4
+	lsrs	r7, r4, #28
+	orrs	r0, r7
+	lsls	r4, r4, #4
+	mov	r9, r4
+	lsrs	r4, r3, #28
+	mov	r3, r9
+	orrs	r3, r4
+	mov	r4, r8
+	eors	r4, r0
+	mov	r8, r4
+	mov	r0, r10
+	eors	r0, r3
+	mov	r10, r0
+	@ ascon_p.ae:38: t1 ^ (t1 >>> 61) ^ (t1 >>> 39),
+	lsls	r4, r5, #3
+	lsrs	r0, r6, #29
+	orrs	r4, r0
+	lsls	r3, r6, #3
+	lsrs	r0, r5, #29
+	orrs	r3, r0
+	mov	r0, r5
+	eors	r0, r4
+	mov	r7, r6
+	eors	r7, r3
+	lsls	r4, r5, #25
+	lsrs	r3, r6, #7
+	orrs	r4, r3
+	lsls	r3, r6, #25
+	lsrs	r5, r5, #7
+	orrs	r3, r5
+	eors	r0, r4
+	str	r0, [sp, #12]
+	eors	r7, r3
+	mov	r9, r7
+	@ ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
+	ldr	r0, [sp, #8]
+	lsls	r3, r0, #31
+	ldr	r0, [sp, #4]
+	lsrs	r0, r0, #1
+	orrs	r3, r0
+	ldr	r0, [sp, #4]
+	lsls	r5, r0, #31
+	ldr	r0, [sp, #8]
+	lsrs	r0, r0, #1
+	orrs	r5, r0
+	ldr	r4, [sp, #4]
+	eors	r4, r3
+	ldr	r7, [sp, #8]
+	eors	r7, r5
+	ldr	r0, [sp, #8]
+	lsls	r5, r0, #26
+	ldr	r0, [sp, #4]
+	lsrs	r0, r0, #6
+	orrs	r5, r0
+	ldr	r0, [sp, #4]
+	lsls	r3, r0, #26
+	ldr	r0, [sp, #8]
+	lsrs	r0, r0, #6
+	orrs	r3, r0
+	eors	r4, r5
+	eors	r7, r3
+	str	r7, [sp, #8]
+	@ ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
+	lsls	r5, r1, #22
+	ldr	r0, [sp]
+	lsrs	r0, r0, #10
+	orrs	r5, r0
+	ldr	r0, [sp]
+	lsls	r7, r0, #22
+	lsrs	r0, r1, #10
+	orrs	r7, r0
+	ldr	r3, [sp]
+	eors	r3, r5
+	mov	r6, r1
+	eors	r6, r7
+	lsls	r5, r1, #15
+	ldr	r0, [sp]
+	lsrs	r0, r0, #17
+	orrs	r5, r0
+	ldr	r0, [sp]
+	lsls	r0, r0, #15
+	lsrs	r1, r1, #17
+	orrs	r0, r1
+	eors	r3, r5
+	mov	r1, r6
+	eors	r1, r0
+	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
+	lsls	r5, r2, #25
+	mov	r0, r11
+	lsrs	r0, r0, #7
+	orrs	r5, r0
+	mov	r0, r11
+	lsls	r0, r0, #25
+	lsrs	r6, r2, #7
+	orrs	r0, r6
+	mov	r7, r11
+	eors	r7, r5
+	mov	r6, r2
+	eors	r6, r0
+	mov	r0, r11
+	lsls	r0, r0, #23
+	lsrs	r5, r2, #9
+	orrs	r0, r5
+	lsls	r5, r2, #23
+	mov	r2, r11
+	lsrs	r2, r2, #9
+	orrs	r5, r2
+	mov	r2, r7
+	eors	r2, r0
+	mov	r0, r6
+	eors	r0, r5
+	ldr	r5, [sp, #16]
+	adds	r5, #1
+	str	r5, [sp, #16]
+	mov	r6, r8
+	ldr	r5, [sp, #12]
+	mov	r8, r1
+	str	r0, [sp, #12]
+	ldr	r0, [sp, #20]
+	adds	r0, #1
+	str	r0, [sp, #20]
+	cmp	r0, #16
+	bcs	.Lisap_a_128a_rekey_far1
+	b	.Lisap_a_128a_rekey_loop3
+.Lisap_a_128a_rekey_far1:
+.Lisap_a_128a_rekey_done4:
+	@ isap_a_128a.ae:65: y = y << 1
+	ldr	r7, [sp, #28]
+	lsls	r0, r7, #1
+	str	r0, [sp, #4]
+	ldr	r7, [sp, #32]
+	lsls	r0, r7, #1
+	ldr	r7, [sp, #28]
+	lsrs	r1, r7, #31
+	orrs	r0, r1
+	mov	r11, r0
+	ldr	r0, [sp, #36]
+	lsls	r1, r0, #1
+	ldr	r7, [sp, #32]
+	lsrs	r0, r7, #31
+	orrs	r1, r0
+	ldr	r0, [sp, #24]
+	lsls	r7, r0, #1
+	ldr	r0, [sp, #36]
+	lsrs	r0, r0, #31
+	str	r0, [sp]
+	mov	r0, r7
+	ldr	r7, [sp]
+	orrs	r0, r7
+	str	r6, [sp]
+	mov	r6, r10
+	ldr	r7, [sp, #4]
+	str	r7, [sp, #28]
+	mov	r7, r11
+	str	r7, [sp, #32]
+	str	r1, [sp, #36]
+	str	r0, [sp, #24]
+	ldr	r0, [sp, #40]
+	adds	r0, #1
+	str	r0, [sp, #40]
+	cmp	r0, #127
+	bcs	.Lisap_a_128a_rekey_far2
+	b	.Lisap_a_128a_rekey_loop1
+.Lisap_a_128a_rekey_far2:
+.Lisap_a_128a_rekey_done2:
+	@ isap_a_128a.ae:67: s[0] = x0 ^ ((y[127] as u64) << 63)
+	ldr	r0, [sp, #24]
+	lsrs	r0, r0, #31
+	lsls	r0, r0, #31
+	eors	r6, r0
+	ldr	r1, [sp]
+	ldr	r0, [sp, #44]
+	str	r1, [r0]
+	str	r6, [r0, #4]
+	@ isap_a_128a.ae:68: s[1] = x1
+	str	r5, [r0, #8]
+	mov	r1, r9
+	str	r1, [r0, #12]
+	@ isap_a_128a.ae:69: s[2] = x2
+	str	r4, [r0, #16]
+	ldr	r1, [sp, #8]
+	str	r1, [r0, #20]
+	@ isap_a_128a.ae:70: s[3] = x3
+	str	r3, [r0, #24]
+	mov	r1, r8
+	str	r1, [r0, #28]
+	@ isap_a_128a.ae:71: s[4] = x4
+	str	r2, [r0, #32]
+	ldr	r1, [sp, #12]
+	str	r1, [r0, #36]
+	@ isap_a_128a.ae:72: P.permute(s, s_k)
+	movs	r1, #12
 	bl	isap_a_128a_P_permute
-	pop	{r4, r5}
+	add	sp, #48
+	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
+	mov	r10, r6
+	mov	r11, r7
 	pop	{r4, r5, r6, r7, pc}
+	.ltorg
 	.ltorg
 	.size isap_a_128a_rekey, .-isap_a_128a_rekey
 

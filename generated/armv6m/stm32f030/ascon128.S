@@ -1102,30 +1102,30 @@ ascon128_P_permute:
 	push	{r4, r5, r6, r7}
 	sub	sp, #24
 	str	r0, [sp, #16]
-	@ ascon_p.ae:46: x0 = s[0]
+	@ ascon_p.ae:55: x0 = s[0]
 	ldr	r5, [r0]
 	mov	r6, r0
 	ldr	r3, [r6, #4]
-	@ ascon_p.ae:47: x1 = s[1]
+	@ ascon_p.ae:56: x1 = s[1]
 	ldr	r7, [r6, #8]
 	ldr	r2, [r6, #12]
-	@ ascon_p.ae:48: x2 = s[2]
+	@ ascon_p.ae:57: x2 = s[2]
 	ldr	r4, [r6, #16]
 	ldr	r0, [r6, #20]
-	@ ascon_p.ae:49: x3 = s[3]
+	@ ascon_p.ae:58: x3 = s[3]
 	ldr	r6, [r6, #24]
 	str	r6, [sp]
 	ldr	r6, [sp, #16]
 	ldr	r6, [r6, #28]
 	mov	r12, r6
-	@ ascon_p.ae:50: x4 = s[4]
+	@ ascon_p.ae:59: x4 = s[4]
 	ldr	r6, [sp, #16]
 	ldr	r6, [r6, #32]
 	str	r6, [sp, #20]
 	ldr	r6, [sp, #16]
 	ldr	r6, [r6, #36]
 	str	r6, [sp, #8]
-	@ ascon_p.ae:51: for i in 16 - rounds..16 {
+	@ ascon_p.ae:60: for i in 16 - rounds..16 {
 	movs	r6, #16
 	subs	r1, r6, r1
 	uxtb	r1, r1
@@ -1140,12 +1140,12 @@ ascon128_P_permute:
 	bcc	.Lascon128_P_permute_far1
 	b	.Lascon128_P_permute_done2
 .Lascon128_P_permute_far1:
-	@ ascon_p.ae:52: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
+	@ ascon_p.ae:61: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
 	ldr	r3, =ascon128_P.rc
 	str	r3, [sp, #20]
-	@ ascon_p.ae:51: for i in 16 - rounds..16 {
+	@ ascon_p.ae:60: for i in 16 - rounds..16 {
 .Lascon128_P_permute_loop1:
-	@ ascon_p.ae:52: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
+	@ ascon_p.ae:61: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
 	ldr	r3, [sp, #20]
 	ldr	r1, [sp, #12]
 	ldrb	r1, [r3, r1]
@@ -1388,25 +1388,25 @@ ascon128_P_permute:
 	b	.Lascon128_P_permute_loop1
 .Lascon128_P_permute_far2:
 .Lascon128_P_permute_done2:
-	@ ascon_p.ae:54: s[0] = x0
+	@ ascon_p.ae:63: s[0] = x0
 	ldr	r1, [sp, #16]
 	str	r5, [r1]
 	mov	r3, r8
 	str	r3, [r1, #4]
-	@ ascon_p.ae:55: s[1] = x1
+	@ ascon_p.ae:64: s[1] = x1
 	str	r7, [r1, #8]
 	mov	r3, r9
 	str	r3, [r1, #12]
-	@ ascon_p.ae:56: s[2] = x2
+	@ ascon_p.ae:65: s[2] = x2
 	str	r4, [r1, #16]
 	ldr	r3, [sp, #4]
 	str	r3, [r1, #20]
-	@ ascon_p.ae:57: s[3] = x3
+	@ ascon_p.ae:66: s[3] = x3
 	str	r0, [r1, #24]
 	mov	r1, r12
 	ldr	r0, [sp, #16]
 	str	r1, [r0, #28]
-	@ ascon_p.ae:58: s[4] = x4
+	@ ascon_p.ae:67: s[4] = x4
 	str	r2, [r0, #32]
 	ldr	r1, [sp, #8]
 	str	r1, [r0, #36]

@@ -12,6 +12,8 @@
 
 /* ascon_p.round */
 void ascon_p_round(const uint32_t *x0, const uint32_t *x1, const uint32_t *x2, const uint32_t *x3, const uint32_t *x4, uint32_t c, uint32_t *out0, uint32_t *out1, uint32_t *out2, uint32_t *out3, uint32_t *out4);
+/* ascon_p.permute_words */
+void ascon_p_permute_words(const uint32_t *x0, const uint32_t *x1, const uint32_t *x2, const uint32_t *x3, const uint32_t *x4, uint32_t rounds, uint32_t *out0, uint32_t *out1, uint32_t *out2, uint32_t *out3, uint32_t *out4);
 /* ascon_p.permute */
 void ascon_p_permute(uint32_t *s, uint32_t rounds);
 

@@ -1334,7 +1334,7 @@ ascon128_P_permute:
 	pushm.w	#7, r10
 	sub	#64, sp
 	mov	r12, 60(sp)
-	; ascon_p.ae:51: for i in 16 - rounds..16 {
+	; ascon_p.ae:60: for i in 16 - rounds..16 {
 	mov	#16, r15
 	sub	r13, r15
 	mov.b	r15, r15
@@ -1364,7 +1364,7 @@ ascon128_P_permute:
 	cmp	#16, 58(sp)
 	jc	.Lascon128_P_permute_done2
 .Lascon128_P_permute_loop1:
-	; ascon_p.ae:52: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
+	; ascon_p.ae:61: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
 	mov	58(sp), r15
 	mov.b	ascon128_P.rc(r15), r15
 	; ascon_p.ae:21: x2 = x2 ^ (c as u64)
@@ -1857,29 +1857,29 @@ ascon128_P_permute:
 	cmp	#16, 58(sp)
 	jnc	.Lascon128_P_permute_loop1
 .Lascon128_P_permute_done2:
-	; ascon_p.ae:54: s[0] = x0
+	; ascon_p.ae:63: s[0] = x0
 	mov	60(sp), r6
 	mov	r6, r15
 	mov	6(sp), 0(r15)
 	mov	4(sp), 2(r15)
 	mov	52(sp), 4(r15)
 	mov	50(sp), 6(r15)
-	; ascon_p.ae:55: s[1] = x1
+	; ascon_p.ae:64: s[1] = x1
 	mov	r7, 8(r15)
 	mov	r8, 10(r15)
 	mov	r9, 12(r15)
 	mov	34(sp), 14(r15)
-	; ascon_p.ae:56: s[2] = x2
+	; ascon_p.ae:65: s[2] = x2
 	mov	r10, 16(r15)
 	mov	22(sp), 18(r15)
 	mov	8(sp), 20(r15)
 	mov	56(sp), 22(r15)
-	; ascon_p.ae:57: s[3] = x3
+	; ascon_p.ae:66: s[3] = x3
 	mov	r11, 24(r15)
 	mov	r12, 26(r15)
 	mov	r13, 28(r15)
 	mov	14(sp), 30(r15)
-	; ascon_p.ae:58: s[4] = x4
+	; ascon_p.ae:67: s[4] = x4
 	mov	r14, 32(r15)
 	mov	12(sp), 34(r15)
 	mov	28(sp), 36(r15)

@@ -11,6 +11,8 @@
 
 /* ascon_p.round */
 void ascon_p_round(const uint16_t *x0, const uint16_t *x1, const uint16_t *x2, const uint16_t *x3, const uint16_t *x4, uint16_t c, uint16_t *out0, uint16_t *out1, uint16_t *out2, uint16_t *out3, uint16_t *out4);
+/* ascon_p.permute_words */
+void ascon_p_permute_words(const uint16_t *x0, const uint16_t *x1, const uint16_t *x2, const uint16_t *x3, const uint16_t *x4, uint16_t rounds, uint16_t *out0, uint16_t *out1, uint16_t *out2, uint16_t *out3, uint16_t *out4);
 /* ascon_p.permute */
 void ascon_p_permute(uint16_t *s, uint16_t rounds);
 

@@ -17,7 +17,7 @@ isap_a_128a_key_setup:
 	mov	r12, r13
 	mov	r14, r12
 	mov	r15, r6
-	; isap_a_128a.ae:121: kw = load_be(key, 0, 16)
+	; isap_a_128a.ae:127: kw = load_be(key, 0, 16)
 	bit	#1, r13
 	jnz	.Lisap_a_128a_key_setup_bytes1
 .Lisap_a_128a_key_setup_words2:
@@ -141,7 +141,7 @@ isap_a_128a_encrypt_with:
 	incd	r12
 	dec	r15
 	jnz	.Lisap_a_128a_encrypt_with_zero1
-	; isap_a_128a.ae:128: n = load_be(nonce, 0, 16)
+	; isap_a_128a.ae:134: n = load_be(nonce, 0, 16)
 	bit	#1, r14
 	jnz	.Lisap_a_128a_encrypt_with_bytes2
 .Lisap_a_128a_encrypt_with_words3:
@@ -169,7 +169,7 @@ isap_a_128a_encrypt_with:
 	mov	r10, r14
 	jmp	.Lisap_a_128a_encrypt_with_words3
 .Lisap_a_128a_encrypt_with_join4:
-	; isap_a_128a.ae:105: if m > 0 {
+	; isap_a_128a.ae:111: if m > 0 {
 	mov	#0, r15
 	cmp	6(sp), r15
 	subc	#0, r15
@@ -186,7 +186,7 @@ isap_a_128a_encrypt_with:
 	swpb	14(sp)
 	swpb	12(sp)
 	jz	.Lisap_a_128a_encrypt_with_else7
-	; isap_a_128a.ae:106: rekey(ke, n, s)
+	; isap_a_128a.ae:112: rekey(ke, n, s)
 	mov	12(sp), 94(sp)
 	mov	14(sp), 96(sp)
 	mov	16(sp), 98(sp)
@@ -202,17 +202,17 @@ isap_a_128a_encrypt_with:
 	mov	r13, r12
 	mov	r15, r13
 	call	#isap_a_128a_rekey
-	; isap_a_128a.ae:107: s[3] = n[127:64]
+	; isap_a_128a.ae:113: s[3] = n[127:64]
 	mov	20(sp), 62(sp)
 	mov	22(sp), 64(sp)
 	mov	24(sp), 66(sp)
 	mov	26(sp), 68(sp)
-	; isap_a_128a.ae:108: s[4] = n[63:0]
+	; isap_a_128a.ae:114: s[4] = n[63:0]
 	mov	12(sp), 70(sp)
 	mov	14(sp), 72(sp)
 	mov	16(sp), 74(sp)
 	mov	18(sp), 76(sp)
-	; isap_a_128a.ae:109: for i in 0..(m + rate - 1) / rate {
+	; isap_a_128a.ae:115: for i in 0..(m + rate - 1) / rate {
 	mov	6(sp), r7
 	mov	#0, r8
 	add	#8, r7
@@ -243,7 +243,7 @@ isap_a_128a_encrypt_with:
 	subc	r8, r15
 	jc	.Lisap_a_128a_encrypt_with_done10
 .Lisap_a_128a_encrypt_with_loop9:
-	; isap_a_128a.ae:110: off = rate * i
+	; isap_a_128a.ae:116: off = rate * i
 	mov	r9, r15
 	rla	r15
 	adc	r15
@@ -257,7 +257,7 @@ isap_a_128a_encrypt_with:
 	rlam.w	#3, r14
 	and	#7, r15
 	bis	r15, r14
-	; isap_a_128a.ae:111: count = if m - off < rate then m - off else rate
+	; isap_a_128a.ae:117: count = if m - off < rate then m - off else rate
 	mov	6(sp), r6
 	mov	#0, r15
 	sub	r5, r6
@@ -272,12 +272,12 @@ isap_a_128a_encrypt_with:
 	xor	#8, r6
 	and	r15, r6
 	xor	#8, r6
-	; isap_a_128a.ae:112: P.permute(s, s_e)
+	; isap_a_128a.ae:118: P.permute(s, s_e)
 	mov	sp, r12
 	add	#38, r12
 	mov	#6, r13
 	call	#isap_a_128a_P_permute
-	; isap_a_128a.ae:113: store_be(out, off, load_be(in, off, rate, count) ^ s[0], count)
+	; isap_a_128a.ae:119: store_be(out, off, load_be(in, off, rate, count) ^ s[0], count)
 	mov	r5, r4
 	add	10(sp), r4
 	cmp	#8, r6
@@ -368,7 +368,7 @@ isap_a_128a_encrypt_with:
 	jmp	.Lisap_a_128a_encrypt_with_endif8
 .Lisap_a_128a_encrypt_with_else7:
 .Lisap_a_128a_encrypt_with_endif8:
-	; isap_a_128a.ae:130: store_be(tag, 0, mac(ka, n, ad, ct))
+	; isap_a_128a.ae:136: store_be(tag, 0, mac(ka, n, ad, ct))
 	mov	12(sp), 94(sp)
 	mov	14(sp), 96(sp)
 	mov	16(sp), 98(sp)
@@ -476,7 +476,7 @@ isap_a_128a_decrypt_with:
 	incd	r14
 	dec	r15
 	jnz	.Lisap_a_128a_decrypt_with_zero1
-	; isap_a_128a.ae:136: n = load_be(nonce, 0, 16)
+	; isap_a_128a.ae:142: n = load_be(nonce, 0, 16)
 	bit	#1, r10
 	jnz	.Lisap_a_128a_decrypt_with_bytes2
 .Lisap_a_128a_decrypt_with_words3:
@@ -504,7 +504,7 @@ isap_a_128a_decrypt_with:
 	mov	r12, r10
 	jmp	.Lisap_a_128a_decrypt_with_words3
 .Lisap_a_128a_decrypt_with_join4:
-	; isap_a_128a.ae:137: ok = (load_be(tag, 0, 16) ^ mac(ka, n, ad, ct)) == 0
+	; isap_a_128a.ae:143: ok = (load_be(tag, 0, 16) ^ mac(ka, n, ad, ct)) == 0
 	bit	#1, r11
 	swpb	30(sp)
 	swpb	26(sp)
@@ -593,7 +593,7 @@ isap_a_128a_decrypt_with:
 	adc	r15
 	xor	#1, r15
 	mov	r15, 20(sp)
-	; isap_a_128a.ae:105: if m > 0 {
+	; isap_a_128a.ae:111: if m > 0 {
 	mov	#0, r15
 	cmp	6(sp), r15
 	subc	#0, r15
@@ -602,7 +602,7 @@ isap_a_128a_decrypt_with:
 	xor	#1, r15
 	tst	r15
 	jz	.Lisap_a_128a_decrypt_with_else12
-	; isap_a_128a.ae:106: rekey(ke, n, s)
+	; isap_a_128a.ae:112: rekey(ke, n, s)
 	mov	r10, 98(sp)
 	mov	r9, 100(sp)
 	mov	r8, 102(sp)
@@ -617,17 +617,17 @@ isap_a_128a_decrypt_with:
 	add	#42, r14
 	mov	38(sp), r12
 	call	#isap_a_128a_rekey
-	; isap_a_128a.ae:107: s[3] = n[127:64]
+	; isap_a_128a.ae:113: s[3] = n[127:64]
 	mov	r6, 66(sp)
 	mov	24(sp), 68(sp)
 	mov	26(sp), 70(sp)
 	mov	30(sp), 72(sp)
-	; isap_a_128a.ae:108: s[4] = n[63:0]
+	; isap_a_128a.ae:114: s[4] = n[63:0]
 	mov	r10, 74(sp)
 	mov	r9, 76(sp)
 	mov	r8, 78(sp)
 	mov	r7, 80(sp)
-	; isap_a_128a.ae:109: for i in 0..(m + rate - 1) / rate {
+	; isap_a_128a.ae:115: for i in 0..(m + rate - 1) / rate {
 	mov	6(sp), r7
 	mov	#0, r8
 	add	#8, r7
@@ -658,7 +658,7 @@ isap_a_128a_decrypt_with:
 	subc	r8, r15
 	jc	.Lisap_a_128a_decrypt_with_done15
 .Lisap_a_128a_decrypt_with_loop14:
-	; isap_a_128a.ae:110: off = rate * i
+	; isap_a_128a.ae:116: off = rate * i
 	mov	r9, r15
 	rla	r15
 	adc	r15
@@ -672,7 +672,7 @@ isap_a_128a_decrypt_with:
 	rlam.w	#3, r14
 	and	#7, r15
 	bis	r15, r14
-	; isap_a_128a.ae:111: count = if m - off < rate then m - off else rate
+	; isap_a_128a.ae:117: count = if m - off < rate then m - off else rate
 	mov	6(sp), r6
 	mov	#0, r15
 	sub	r5, r6
@@ -687,12 +687,12 @@ isap_a_128a_decrypt_with:
 	xor	#8, r6
 	and	r15, r6
 	xor	#8, r6
-	; isap_a_128a.ae:112: P.permute(s, s_e)
+	; isap_a_128a.ae:118: P.permute(s, s_e)
 	mov	sp, r12
 	add	#42, r12
 	mov	#6, r13
 	call	#isap_a_128a_P_permute
-	; isap_a_128a.ae:113: store_be(out, off, load_be(in, off, rate, count) ^ s[0], count)
+	; isap_a_128a.ae:119: store_be(out, off, load_be(in, off, rate, count) ^ s[0], count)
 	mov	r5, r4
 	add	8(sp), r4
 	cmp	#8, r6
@@ -802,7 +802,7 @@ isap_a_128a_P_permute:
 	pushm.w	#7, r10
 	sub	#64, sp
 	mov	r12, 60(sp)
-	; ascon_p.ae:51: for i in 16 - rounds..16 {
+	; ascon_p.ae:60: for i in 16 - rounds..16 {
 	mov	#16, r15
 	sub	r13, r15
 	mov.b	r15, r15
@@ -832,7 +832,7 @@ isap_a_128a_P_permute:
 	cmp	#16, 58(sp)
 	jc	.Lisap_a_128a_P_permute_done2
 .Lisap_a_128a_P_permute_loop1:
-	; ascon_p.ae:52: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
+	; ascon_p.ae:61: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
 	mov	58(sp), r15
 	mov.b	isap_a_128a_P.rc(r15), r15
 	; ascon_p.ae:21: x2 = x2 ^ (c as u64)
@@ -1325,29 +1325,29 @@ isap_a_128a_P_permute:
 	cmp	#16, 58(sp)
 	jnc	.Lisap_a_128a_P_permute_loop1
 .Lisap_a_128a_P_permute_done2:
-	; ascon_p.ae:54: s[0] = x0
+	; ascon_p.ae:63: s[0] = x0
 	mov	60(sp), r6
 	mov	r6, r15
 	mov	6(sp), 0(r15)
 	mov	4(sp), 2(r15)
 	mov	52(sp), 4(r15)
 	mov	50(sp), 6(r15)
-	; ascon_p.ae:55: s[1] = x1
+	; ascon_p.ae:64: s[1] = x1
 	mov	r7, 8(r15)
 	mov	r8, 10(r15)
 	mov	r9, 12(r15)
 	mov	34(sp), 14(r15)
-	; ascon_p.ae:56: s[2] = x2
+	; ascon_p.ae:65: s[2] = x2
 	mov	r10, 16(r15)
 	mov	22(sp), 18(r15)
 	mov	8(sp), 20(r15)
 	mov	56(sp), 22(r15)
-	; ascon_p.ae:57: s[3] = x3
+	; ascon_p.ae:66: s[3] = x3
 	mov	r11, 24(r15)
 	mov	r12, 26(r15)
 	mov	r13, 28(r15)
 	mov	14(sp), 30(r15)
-	; ascon_p.ae:58: s[4] = x4
+	; ascon_p.ae:67: s[4] = x4
 	mov	r14, 32(r15)
 	mov	12(sp), 34(r15)
 	mov	28(sp), 36(r15)
@@ -1388,27 +1388,27 @@ isap_a_128a_mac:
 	incd	r14
 	dec	r15
 	jnz	.Lisap_a_128a_mac_zero2
-	; isap_a_128a.ae:86: s[0] = n[127:64]
+	; isap_a_128a.ae:92: s[0] = n[127:64]
 	mov	8(r13), 20(sp)
 	mov	10(r13), 22(sp)
 	mov	12(r13), 24(sp)
 	mov	14(r13), 26(sp)
-	; isap_a_128a.ae:87: s[1] = n[63:0]
+	; isap_a_128a.ae:93: s[1] = n[63:0]
 	mov	@r13, 28(sp)
 	mov	2(r13), 30(sp)
 	mov	4(r13), 32(sp)
 	mov	6(r13), 34(sp)
-	; isap_a_128a.ae:88: s[2] = iv(1)
+	; isap_a_128a.ae:94: s[2] = iv(1)
 	mov	#1548, 36(sp)
 	mov	#3073, 38(sp)
 	mov	#16385, 40(sp)
 	mov	#384, 42(sp)
-	; isap_a_128a.ae:89: P.permute(s, s_h)
+	; isap_a_128a.ae:95: P.permute(s, s_h)
 	mov	sp, r12
 	add	#20, r12
 	mov	#12, r13
 	call	#isap_a_128a_P_permute
-	; isap_a_128a.ae:72: for i in 0..n / rate + 1 {
+	; isap_a_128a.ae:78: for i in 0..n / rate + 1 {
 	mov	8(sp), r15
 	rrum.w	#3, r15
 	mov	r15, 6(sp)
@@ -1422,7 +1422,7 @@ isap_a_128a_mac:
 	subc	2(sp), r15
 	jc	.Lisap_a_128a_mac_done4
 .Lisap_a_128a_mac_loop3:
-	; isap_a_128a.ae:73: off = rate * i
+	; isap_a_128a.ae:79: off = rate * i
 	mov	r9, r14
 	rla	r14
 	adc	r14
@@ -1436,7 +1436,7 @@ isap_a_128a_mac:
 	rlam.w	#3, r15
 	and	#7, r14
 	bis	r14, r15
-	; isap_a_128a.ae:74: count = if n - off < rate then n - off else rate
+	; isap_a_128a.ae:80: count = if n - off < rate then n - off else rate
 	mov	8(sp), r11
 	mov	#0, r12
 	sub	r4, r11
@@ -1453,7 +1453,7 @@ isap_a_128a_mac:
 	and	r15, r11
 	xor	#8, r11
 	and	r15, r12
-	; isap_a_128a.ae:75: s[0] = s[0] ^ load_be(x, off, rate, count) ^ pad(count)
+	; isap_a_128a.ae:81: s[0] = s[0] ^ load_be(x, off, rate, count) ^ pad(count)
 	add	10(sp), r4
 	cmp	#8, r11
 	jnc	.Lisap_a_128a_mac_bytes5
@@ -1541,7 +1541,7 @@ isap_a_128a_mac:
 	clr	r8
 	clr	r11
 .Lisap_a_128a_mac_shend11:
-	; isap_a_128a.ae:75: s[0] = s[0] ^ load_be(x, off, rate, count) ^ pad(count)
+	; isap_a_128a.ae:81: s[0] = s[0] ^ load_be(x, off, rate, count) ^ pad(count)
 	xor	r13, r4
 	xor	r14, r5
 	xor	r8, r6
@@ -1550,7 +1550,7 @@ isap_a_128a_mac:
 	mov	r5, 22(sp)
 	mov	r6, 24(sp)
 	mov	r7, 26(sp)
-	; isap_a_128a.ae:76: P.permute(s, s_h)
+	; isap_a_128a.ae:82: P.permute(s, s_h)
 	mov	sp, r12
 	add	#20, r12
 	mov	#12, r13
@@ -1562,11 +1562,11 @@ isap_a_128a_mac:
 	subc	2(sp), r15
 	jnc	.Lisap_a_128a_mac_loop3
 .Lisap_a_128a_mac_done4:
-	; isap_a_128a.ae:91: s[4] = s[4] ^ 1
+	; isap_a_128a.ae:97: s[4] = s[4] ^ 1
 	mov	52(sp), r15
 	xor	#1, r15
 	mov	r15, 52(sp)
-	; isap_a_128a.ae:72: for i in 0..n / rate + 1 {
+	; isap_a_128a.ae:78: for i in 0..n / rate + 1 {
 	mov	12(sp), r15
 	rrum.w	#3, r15
 	mov	r15, 4(sp)
@@ -1580,7 +1580,7 @@ isap_a_128a_mac:
 	subc	@sp, r15
 	jc	.Lisap_a_128a_mac_done16
 .Lisap_a_128a_mac_loop15:
-	; isap_a_128a.ae:73: off = rate * i
+	; isap_a_128a.ae:79: off = rate * i
 	mov	r9, r14
 	rla	r14
 	adc	r14
@@ -1594,7 +1594,7 @@ isap_a_128a_mac:
 	rlam.w	#3, r15
 	and	#7, r14
 	bis	r14, r15
-	; isap_a_128a.ae:74: count = if n - off < rate then n - off else rate
+	; isap_a_128a.ae:80: count = if n - off < rate then n - off else rate
 	mov	12(sp), r11
 	mov	#0, r12
 	sub	r4, r11
@@ -1611,7 +1611,7 @@ isap_a_128a_mac:
 	and	r15, r11
 	xor	#8, r11
 	and	r15, r12
-	; isap_a_128a.ae:75: s[0] = s[0] ^ load_be(x, off, rate, count) ^ pad(count)
+	; isap_a_128a.ae:81: s[0] = s[0] ^ load_be(x, off, rate, count) ^ pad(count)
 	add	14(sp), r4
 	cmp	#8, r11
 	jnc	.Lisap_a_128a_mac_bytes17
@@ -1699,7 +1699,7 @@ isap_a_128a_mac:
 	clr	r8
 	clr	r11
 .Lisap_a_128a_mac_shend23:
-	; isap_a_128a.ae:75: s[0] = s[0] ^ load_be(x, off, rate, count) ^ pad(count)
+	; isap_a_128a.ae:81: s[0] = s[0] ^ load_be(x, off, rate, count) ^ pad(count)
 	xor	r13, r4
 	xor	r14, r5
 	xor	r8, r6
@@ -1708,7 +1708,7 @@ isap_a_128a_mac:
 	mov	r5, 22(sp)
 	mov	r6, 24(sp)
 	mov	r7, 26(sp)
-	; isap_a_128a.ae:76: P.permute(s, s_h)
+	; isap_a_128a.ae:82: P.permute(s, s_h)
 	mov	sp, r12
 	add	#20, r12
 	mov	#12, r13
@@ -1720,7 +1720,7 @@ isap_a_128a_mac:
 	subc	@sp, r15
 	jnc	.Lisap_a_128a_mac_loop15
 .Lisap_a_128a_mac_done16:
-	; isap_a_128a.ae:93: rekey(ka, cat(s[0], s[1]), t)
+	; isap_a_128a.ae:99: rekey(ka, cat(s[0], s[1]), t)
 	mov	28(sp), 108(sp)
 	mov	30(sp), 110(sp)
 	mov	32(sp), 112(sp)
@@ -1735,7 +1735,7 @@ isap_a_128a_mac:
 	add	#60, r14
 	mov	18(sp), r12
 	call	#isap_a_128a_rekey
-	; isap_a_128a.ae:94: s[0] = t[0]
+	; isap_a_128a.ae:100: s[0] = t[0]
 	mov	60(sp), r12
 	mov	62(sp), r13
 	mov	64(sp), r14
@@ -1744,7 +1744,7 @@ isap_a_128a_mac:
 	mov	r13, 22(sp)
 	mov	r14, 24(sp)
 	mov	r15, 26(sp)
-	; isap_a_128a.ae:95: s[1] = t[1]
+	; isap_a_128a.ae:101: s[1] = t[1]
 	mov	68(sp), r12
 	mov	70(sp), r13
 	mov	72(sp), r14
@@ -1753,12 +1753,12 @@ isap_a_128a_mac:
 	mov	r13, 30(sp)
 	mov	r14, 32(sp)
 	mov	r15, 34(sp)
-	; isap_a_128a.ae:96: P.permute(s, s_h)
+	; isap_a_128a.ae:102: P.permute(s, s_h)
 	mov	sp, r12
 	add	#20, r12
 	mov	#12, r13
 	call	#isap_a_128a_P_permute
-	; isap_a_128a.ae:97: return cat(s[0], s[1])
+	; isap_a_128a.ae:103: return cat(s[0], s[1])
 	mov	16(sp), r14
 	mov	r14, r15
 	mov	28(sp), 0(r15)
@@ -1776,117 +1776,620 @@ isap_a_128a_mac:
 
 
 ; --- isap_a_128a_rekey: isap_a_128a.rekey
-;     frame 6 bytes (3 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 310 bytes of code
+;     frame 86 bytes (43 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1396 bytes of code
 	.section .text.isap_a_128a_rekey,"ax",@progbits
 	.local isap_a_128a_rekey
 	.type isap_a_128a_rekey, @function
 	.balign 2
 isap_a_128a_rekey:
 	pushm.w	#7, r10
-	sub	#6, sp
-	mov	r12, r10
-	mov	r13, r12
-	mov	r14, r7
-	; isap_a_128a.ae:58: s[i] = init[i]
-	mov	2(r10), r13
-	mov	4(r10), r14
-	mov	6(r10), r15
-	mov	@r10, 0(r7)
-	mov	r13, 2(r7)
-	mov	r14, 4(r7)
-	mov	r15, 6(r7)
-	mov	8(r10), r11
-	mov	10(r10), r13
-	mov	12(r10), r14
-	mov	14(r10), r15
-	mov	r11, 8(r7)
-	mov	r13, 10(r7)
-	mov	r14, 12(r7)
-	mov	r15, 14(r7)
-	mov	16(r10), r11
-	mov	18(r10), r13
-	mov	20(r10), r14
-	mov	22(r10), r15
-	mov	r11, 16(r7)
-	mov	r13, 18(r7)
-	mov	r14, 20(r7)
-	mov	r15, 22(r7)
-	mov	24(r10), r11
-	mov	26(r10), r13
-	mov	28(r10), r14
-	mov	30(r10), r15
-	mov	r11, 24(r7)
-	mov	r13, 26(r7)
-	mov	r14, 28(r7)
-	mov	r15, 30(r7)
-	mov	32(r10), r11
-	mov	34(r10), r13
-	mov	36(r10), r14
-	mov	38(r10), r15
-	mov	r11, 32(r7)
-	mov	r13, 34(r7)
-	mov	r14, 36(r7)
-	mov	r15, 38(r7)
-	; isap_a_128a.ae:60: for i in 0..k - 1 {
-	mov	#127, 4(sp)
+	sub	#86, sp
+	mov	r14, 74(sp)
+	; isap_a_128a.ae:62: for i in 0..k - 1 {
+	mov	#127, 82(sp)
+	mov	@r12+, 6(sp)
+	mov	@r12+, 4(sp)
+	mov	@r12+, 54(sp)
+	mov	@r12+, 50(sp)
 	mov	@r12+, r4
 	mov	@r12+, r5
-	mov	@r12+, 2(sp)
-	mov	@r12+, 0(sp)
+	mov	@r12+, r7
+	mov	@r12+, 34(sp)
 	mov	@r12+, r8
-	mov	@r12+, r6
-	mov	@r12+, r9
+	mov	@r12+, 22(sp)
+	mov	@r12+, 8(sp)
+	mov	@r12+, 56(sp)
+	mov	@r12+, 70(sp)
 	mov	@r12+, r10
+	mov	@r12+, r11
+	mov	@r12+, 14(sp)
+	mov	@r12+, r6
+	mov	@r12+, 12(sp)
+	mov	@r12+, 28(sp)
+	mov	@r12+, 52(sp)
+	mov	@r13+, 64(sp)
+	mov	@r13+, 62(sp)
+	mov	@r13+, 60(sp)
+	mov	@r13+, 58(sp)
+	mov	@r13+, 80(sp)
+	mov	@r13+, 78(sp)
+	mov	@r13+, 76(sp)
+	mov	@r13+, 72(sp)
 .Lisap_a_128a_rekey_loop1:
-	; isap_a_128a.ae:61: s[0] = s[0] ^ ((y[127] as u64) << 63)
+	; isap_a_128a.ae:63: x0 = x0 ^ ((y[127] as u64) << 63)
+	mov.b	73(sp), r14
+	rrum.w	#4, r14
+	rrum.w	#3, r14
+	swpb	r14
+	rlam.w	#4, r14
+	rlam.w	#3, r14
+	mov	50(sp), r15
+	xor	r14, r15
+	; ascon_p.ae:47: for i in 16 - rounds..16 {
+	mov	#1, 68(sp)
+	mov	r15, 50(sp)
+	mov	70(sp), r9
+	; ascon_p.ae:48: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
+	mov	#15, 66(sp)
+	; ascon_p.ae:47: for i in 16 - rounds..16 {
+.Lisap_a_128a_rekey_loop3:
+	; ascon_p.ae:48: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
+	mov	66(sp), r15
+	mov.b	isap_a_128a_P.rc(r15), r15
+	; ascon_p.ae:21: x2 = x2 ^ (c as u64)
+	mov	r8, r14
+	xor	r15, r14
+	; ascon_p.ae:24: x0 = x0 ^ x4
+	mov	6(sp), r8
+	xor	r6, r8
+	; ascon_p.ae:25: x4 = x4 ^ x3
+	xor	r9, r6
+	; ascon_p.ae:26: x2 = x2 ^ x1
+	xor	r4, r14
+	; ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
+	mov	r4, r15
+	inv	r15
+	and	r14, r15
+	mov	r8, r12
+	xor	r15, r12
+	; ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
+	mov	r14, r15
+	inv	r15
+	and	r9, r15
+	mov	r4, r13
+	xor	r15, r13
+	; ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
+	mov	r9, r15
+	inv	r15
+	and	r6, r15
+	xor	r15, r14
+	; ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
+	mov	r6, r15
+	inv	r15
+	and	r8, r15
+	xor	r15, r9
+	; ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
+	inv	r8
+	and	r4, r8
+	xor	r8, r6
+	mov	r6, 46(sp)
+	; ascon_p.ae:32: t1 = t1 ^ t0
+	xor	r12, r13
+	mov	r13, 24(sp)
+	; ascon_p.ae:33: t0 = t0 ^ t4
+	xor	r6, r12
+	; ascon_p.ae:34: t3 = t3 ^ t2
+	xor	r14, r9
+	mov	r9, 48(sp)
+	; ascon_p.ae:35: t2 = ~t2
+	inv	r14
+	mov	r14, 32(sp)
+	; ascon_p.ae:24: x0 = x0 ^ x4
+	mov	4(sp), r6
+	mov	12(sp), r15
+	xor	r15, r6
+	; ascon_p.ae:25: x4 = x4 ^ x3
+	mov	r15, r4
+	xor	r10, r4
+	; ascon_p.ae:26: x2 = x2 ^ x1
+	mov	22(sp), r13
+	xor	r5, r13
+	; ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
+	mov	r5, r15
+	inv	r15
+	and	r13, r15
+	mov	r6, r8
+	xor	r15, r8
+	; ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
+	mov	r13, r15
+	inv	r15
+	and	r10, r15
+	mov	r5, r9
+	xor	r15, r9
+	; ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
 	mov	r10, r15
+	inv	r15
+	and	r4, r15
+	xor	r15, r13
+	; ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
+	mov	r4, r15
+	inv	r15
+	and	r6, r15
+	mov	r10, r14
+	xor	r15, r14
+	; ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
+	inv	r6
+	and	r5, r6
+	xor	r6, r4
+	mov	r4, 42(sp)
+	; ascon_p.ae:32: t1 = t1 ^ t0
+	xor	r8, r9
+	mov	r9, 2(sp)
+	; ascon_p.ae:33: t0 = t0 ^ t4
+	mov	r8, r10
+	xor	r4, r10
+	; ascon_p.ae:34: t3 = t3 ^ t2
+	xor	r13, r14
+	mov	r14, 38(sp)
+	; ascon_p.ae:35: t2 = ~t2
+	inv	r13
+	mov	r13, 18(sp)
+	; ascon_p.ae:24: x0 = x0 ^ x4
+	mov	54(sp), r8
+	mov	28(sp), r15
+	xor	r15, r8
+	; ascon_p.ae:25: x4 = x4 ^ x3
+	mov	r15, r6
+	xor	r11, r6
+	; ascon_p.ae:26: x2 = x2 ^ x1
+	mov	8(sp), r13
+	xor	r7, r13
+	; ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
+	mov	r7, r15
+	inv	r15
+	and	r13, r15
+	mov	r8, r9
+	xor	r15, r9
+	; ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
+	mov	r13, r15
+	inv	r15
+	and	r11, r15
+	mov	r7, r14
+	xor	r15, r14
+	; ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
+	mov	r11, r15
+	inv	r15
+	and	r6, r15
+	xor	r15, r13
+	; ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
+	mov	r6, r15
+	inv	r15
+	and	r8, r15
+	xor	r15, r11
+	; ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
+	inv	r8
+	and	r7, r8
+	xor	r8, r6
+	mov	r6, 30(sp)
+	; ascon_p.ae:32: t1 = t1 ^ t0
+	xor	r9, r14
+	mov	r14, 0(sp)
+	; ascon_p.ae:33: t0 = t0 ^ t4
+	xor	r6, r9
+	; ascon_p.ae:34: t3 = t3 ^ t2
+	xor	r13, r11
+	mov	r11, 20(sp)
+	; ascon_p.ae:35: t2 = ~t2
+	inv	r13
+	; ascon_p.ae:24: x0 = x0 ^ x4
+	mov	50(sp), r7
+	mov	52(sp), r15
+	xor	r15, r7
+	; ascon_p.ae:25: x4 = x4 ^ x3
+	mov	r15, r5
+	mov	14(sp), r4
+	xor	r4, r5
+	; ascon_p.ae:26: x2 = x2 ^ x1
+	mov	56(sp), r11
+	mov	34(sp), r14
+	xor	r14, r11
+	; ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
+	mov	r14, r15
+	inv	r15
+	and	r11, r15
+	mov	r7, r6
+	xor	r15, r6
+	; ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
+	mov	r11, r15
+	inv	r15
+	and	r4, r15
+	mov	r14, r8
+	xor	r15, r8
+	; ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
+	mov	r4, r15
+	inv	r15
+	and	r5, r15
+	xor	r15, r11
+	; ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
+	mov	r5, r15
+	inv	r15
+	and	r7, r15
+	mov	r4, r14
+	xor	r15, r14
+	; ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
+	inv	r7
+	and	34(sp), r7
+	xor	r7, r5
+	mov	r5, 16(sp)
+	; ascon_p.ae:32: t1 = t1 ^ t0
+	xor	r6, r8
+	mov	r8, 84(sp)
+	; ascon_p.ae:33: t0 = t0 ^ t4
+	xor	r5, r6
+	; ascon_p.ae:34: t3 = t3 ^ t2
+	xor	r11, r14
+	; ascon_p.ae:35: t2 = ~t2
+	inv	r11
+	; ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
+	mov	r9, r7
+	mov	r6, r8
+	mov	r12, r5
+	mov	r10, r4
+	bit	#1, r7
+	rrc	r4
+	rrc	r5
+	rrc	r8
+	rrc	r7
+	bit	#1, r7
+	rrc	r4
+	rrc	r5
+	rrc	r8
+	rrc	r7
+	bit	#1, r7
+	rrc	r4
+	rrc	r5
+	rrc	r8
+	rrc	r7
+	mov	r12, r15
+	xor	r4, r15
+	mov	r15, 6(sp)
+	mov	r10, r15
+	xor	r7, r15
+	mov	r15, 4(sp)
+	mov	r9, r7
+	xor	r8, r7
+	mov	r6, r8
+	xor	r5, r8
+	rla	r9
+	rlc	r6
+	rlc	r12
+	rlc	r10
+	adc	r9
+	rla	r9
+	rlc	r6
+	rlc	r12
+	rlc	r10
+	adc	r9
+	rla	r9
+	rlc	r6
+	rlc	r12
+	rlc	r10
+	adc	r9
+	rla	r9
+	rlc	r6
+	rlc	r12
+	rlc	r10
+	adc	r9
+	xor	r9, 6(sp)
+	xor	r6, 4(sp)
+	xor	r12, r7
+	mov	r7, 54(sp)
+	xor	r10, r8
+	mov	r8, 50(sp)
+	; ascon_p.ae:38: t1 ^ (t1 >>> 61) ^ (t1 >>> 39),
+	mov	24(sp), r8
+	mov	r8, r9
+	mov	2(sp), r7
+	mov	r7, r10
+	mov	@sp, r12
+	mov	84(sp), r15
+	rla	r9
+	rlc	r10
+	rlc	r12
+	rlc	r15
+	adc	r9
+	rla	r9
+	rlc	r10
+	rlc	r12
+	rlc	r15
+	adc	r9
+	rla	r9
+	rlc	r10
+	rlc	r12
+	rlc	r15
+	adc	r9
+	mov	r8, r4
+	xor	r9, r4
+	mov	r7, r5
+	xor	r10, r5
+	mov	@sp, r6
+	xor	r12, r6
+	mov	84(sp), r12
+	mov	r12, r7
+	xor	r15, r7
+	mov	r12, r15
+	mov	r8, r9
+	mov	2(sp), r10
+	mov	@sp, r12
 	swpb	r15
-	mov.b	r15, r15
+	mov	r15, r8
+	swpb	r9
+	xor.b	r9, r8
+	xor	r9, r8
+	swpb	r10
+	xor.b	r10, r9
+	xor	r10, r9
+	swpb	r12
+	xor.b	r12, r10
+	xor	r12, r10
+	xor.b	r15, r12
+	xor	r15, r12
+	rla	r12
+	rlc	r8
+	rlc	r9
+	rlc	r10
+	adc	r12
+	xor	r12, r4
+	mov	r4, 44(sp)
+	xor	r8, r5
+	mov	r5, 40(sp)
+	xor	r9, r6
+	mov	r6, 36(sp)
+	xor	r10, r7
+	mov	r7, 34(sp)
+	; ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
+	mov	18(sp), r5
+	mov	r5, r9
+	mov	r13, r10
+	mov	r11, r12
+	mov	32(sp), r4
+	mov	r4, r15
+	bit	#1, r9
+	rrc	r15
+	rrc	r12
+	rrc	r10
+	rrc	r9
+	mov	r4, r6
+	xor	r15, r6
+	mov	r5, r7
+	xor	r9, r7
+	mov	r13, r8
+	xor	r10, r8
+	mov	r11, r9
+	xor	r12, r9
+	mov	r13, r10
+	swpb	r5
+	mov	r5, r13
+	swpb	r10
+	xor.b	r10, r13
+	xor	r10, r13
+	swpb	r11
+	xor.b	r11, r10
+	xor	r11, r10
+	swpb	r4
+	xor.b	r4, r11
+	xor	r4, r11
+	xor.b	r5, r4
+	xor	r5, r4
+	rla	r4
+	rlc	r13
+	rlc	r10
+	rlc	r11
+	adc	r4
+	rla	r4
+	rlc	r13
+	rlc	r10
+	rlc	r11
+	adc	r4
+	xor	r4, r6
+	mov	r6, 26(sp)
+	xor	r13, r7
+	mov	r7, 22(sp)
+	xor	r10, r8
+	mov	r8, 8(sp)
+	mov	r9, r12
+	xor	r11, r12
+	; ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
+	mov	38(sp), r6
+	mov	r6, r10
+	mov	20(sp), r5
+	mov	r5, r8
+	mov	r14, r11
+	mov	48(sp), r4
+	mov	r4, r13
+	swpb	r10
+	mov	r10, r15
+	swpb	r8
+	xor.b	r8, r15
+	xor	r8, r15
+	swpb	r11
+	xor.b	r11, r8
+	xor	r11, r8
+	swpb	r13
+	xor.b	r13, r11
+	xor	r13, r11
+	xor.b	r10, r13
+	xor	r10, r13
+	bit	#1, r13
+	rrc	r11
+	rrc	r8
+	rrc	r15
+	rrc	r13
+	bit	#1, r13
+	rrc	r11
+	rrc	r8
+	rrc	r15
+	rrc	r13
+	mov	r4, r9
+	xor	r13, r9
+	mov	r6, r10
+	xor	r15, r10
+	mov	r5, r7
+	xor	r8, r7
+	mov	r14, r8
+	xor	r11, r8
+	bit	#1, r5
+	rrc	r6
+	rrc	r4
+	rrc	r14
+	rrc	r5
+	xor	r6, r9
+	xor	r5, r10
+	xor	r14, r7
+	mov	r7, 10(sp)
+	xor	r4, r8
+	mov	r8, 14(sp)
+	; ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
+	mov	42(sp), r7
+	mov	r7, r8
+	mov	30(sp), r11
+	mov	16(sp), r13
+	mov	46(sp), r5
+	mov	r5, r14
+	swpb	r8
+	mov	r8, r15
+	swpb	r11
+	xor.b	r11, r15
+	xor	r11, r15
+	swpb	r13
+	xor.b	r13, r11
+	xor	r13, r11
+	swpb	r14
+	xor.b	r14, r13
+	xor	r14, r13
+	xor.b	r8, r14
+	xor	r8, r14
+	rla	r14
+	rlc	r15
+	rlc	r11
+	rlc	r13
+	adc	r14
+	mov	r5, r6
+	xor	r14, r6
+	mov	r7, r4
+	xor	r15, r4
+	mov	30(sp), r14
+	mov	r14, r5
+	xor	r11, r5
+	mov	16(sp), r15
+	mov	r15, r7
+	xor	r13, r7
+	mov	r15, r13
+	mov	46(sp), r8
+	mov	42(sp), r11
+	mov	r14, r15
+	swpb	r13
+	mov	r13, r14
+	swpb	r8
+	xor.b	r8, r14
+	xor	r8, r14
+	swpb	r11
+	xor.b	r11, r8
+	xor	r11, r8
+	swpb	r15
+	xor.b	r15, r11
+	xor	r15, r11
+	xor.b	r13, r15
+	xor	r13, r15
+	bit	#1, r15
+	rrc	r11
+	rrc	r8
+	rrc	r14
+	rrc	r15
+	xor	r15, r6
+	mov	r4, r13
+	xor	r14, r13
+	mov	r5, r14
+	xor	r8, r14
+	mov	r7, r15
+	xor	r11, r15
+	add	#1, 66(sp)
+	mov	44(sp), r4
+	mov	40(sp), r5
+	mov	36(sp), r7
+	mov	26(sp), r8
+	mov	r12, 56(sp)
+	mov	10(sp), r11
+	mov	r13, 12(sp)
+	mov	r14, 28(sp)
+	mov	r15, 52(sp)
+	dec	68(sp)
+	jnz	.Lisap_a_128a_rekey_loop3
+.Lisap_a_128a_rekey_done4:
+	; isap_a_128a.ae:65: y = y << 1
+	mov	80(sp), r12
+	mov	78(sp), r13
+	mov	76(sp), r14
+	mov	72(sp), r15
+	rla	64(sp)
+	rlc	62(sp)
+	rlc	60(sp)
+	rlc	58(sp)
+	rlc	r12
+	rlc	r13
+	rlc	r14
+	rlc	r15
+	mov	r9, 70(sp)
+	mov	r12, 80(sp)
+	mov	r13, 78(sp)
+	mov	r14, 76(sp)
+	mov	r15, 72(sp)
+	dec	82(sp)
+	jz	.Lisap_a_128a_rekey_near5
+	br	#.Lisap_a_128a_rekey_loop1
+.Lisap_a_128a_rekey_near5:
+.Lisap_a_128a_rekey_done2:
+	; isap_a_128a.ae:67: s[0] = x0 ^ ((y[127] as u64) << 63)
+	mov.b	73(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#3, r15
 	swpb	r15
 	rlam.w	#4, r15
 	rlam.w	#3, r15
-	xor	6(r7), r15
-	mov	@r7, 0(r7)
-	mov	r15, 6(r7)
-	; isap_a_128a.ae:62: P.permute(s, s_b)
-	mov	r7, r12
-	mov	#1, r13
-	call	#isap_a_128a_P_permute
-	; isap_a_128a.ae:63: y = y << 1
-	mov	2(sp), r11
-	mov	@sp, r12
-	rla	r4
-	rlc	r5
-	rlc	r11
-	rlc	r12
-	rlc	r8
-	rlc	r6
-	rlc	r9
-	rlc	r10
-	mov	r11, 2(sp)
-	mov	r12, 0(sp)
-	dec	4(sp)
-	jnz	.Lisap_a_128a_rekey_loop1
-.Lisap_a_128a_rekey_done2:
-	; isap_a_128a.ae:65: s[0] = s[0] ^ ((y[127] as u64) << 63)
-	swpb	r10
-	mov.b	r10, r10
-	rrum.w	#4, r10
-	rrum.w	#3, r10
-	swpb	r10
-	rlam.w	#4, r10
-	rlam.w	#3, r10
-	xor	6(r7), r10
-	mov	@r7, 0(r7)
-	mov	r10, 6(r7)
-	; isap_a_128a.ae:66: P.permute(s, s_k)
-	mov	r7, r12
+	mov	50(sp), r14
+	xor	r15, r14
+	mov	74(sp), r13
+	mov	r13, r15
+	mov	6(sp), 0(r15)
+	mov	4(sp), 2(r15)
+	mov	54(sp), 4(r15)
+	mov	r14, 6(r15)
+	; isap_a_128a.ae:68: s[1] = x1
+	mov	r4, 8(r15)
+	mov	r5, 10(r15)
+	mov	r7, 12(r15)
+	mov	34(sp), 14(r15)
+	; isap_a_128a.ae:69: s[2] = x2
+	mov	r8, 16(r15)
+	mov	22(sp), 18(r15)
+	mov	8(sp), 20(r15)
+	mov	56(sp), 22(r15)
+	; isap_a_128a.ae:70: s[3] = x3
+	mov	70(sp), 24(r15)
+	mov	r10, 26(r15)
+	mov	r11, 28(r15)
+	mov	14(sp), 30(r15)
+	; isap_a_128a.ae:71: s[4] = x4
+	mov	r6, 32(r15)
+	mov	12(sp), 34(r15)
+	mov	28(sp), 36(r15)
+	mov	52(sp), 38(r15)
+	; isap_a_128a.ae:72: P.permute(s, s_k)
+	mov	r13, r12
 	mov	#12, r13
 	call	#isap_a_128a_P_permute
-	add	#6, sp
+	add	#86, sp
 	popm.w	#7, r10
 	ret
 	.size isap_a_128a_rekey, .-isap_a_128a_rekey

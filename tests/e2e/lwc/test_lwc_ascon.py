@@ -27,13 +27,17 @@ def _lwc(name):
 
 
 def test_permutation_matches_the_package_for_1_to_12_rounds():
-    permute = compile_module(load_module(SPECS / "primitives" / "ascon_p.ae", {})).function("permute")
+    """Both forms: in place on the state (`permute`) and on the five words as values
+    (`permute_words`, ISAP's re-keying)."""
+    module = compile_module(load_module(SPECS / "primitives" / "ascon_p.ae", {}))
+    permute, permute_words = module.function("permute"), module.function("permute_words")
     rng = random.Random(320)
     for rounds in range(1, 13):
         for _ in range(3):
             s = [rng.getrandbits(64) for _ in range(5)]
             want = list(s)
             pyascon.ascon_permutation(want, rounds)
+            assert list(permute_words(*s, rounds)) == want, rounds
             permute(s, rounds)
             assert s == want, rounds
 
