@@ -149,8 +149,7 @@ def _read_from_holder(inst: MInst, desc, target: Target, vals: dict) -> MInst:
             continue
         ops = list(inst.ops)
         ops[i] = R(holders[0])
-        cand = MInst(inst.mn, ops, depth=inst.depth, loc=inst.loc, text=inst.text, origin=inst.origin,
-                     origin_loc=inst.origin_loc, lane=inst.lane)
+        cand = inst.with_ops(ops)
         if target.cost(cand)[1] < target.cost(inst)[1]:
             inst = cand
     return inst

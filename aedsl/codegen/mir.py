@@ -108,6 +108,10 @@ class MInst:
     def __repr__(self) -> str:
         return f"{self.mn} {', '.join(map(str, self.ops))}"
 
+    def with_ops(self, ops: list) -> "MInst":
+        """The same instruction (mnemonic, depth, origin, lane) over other operands."""
+        return MInst(self.mn, ops, self.depth, self.loc, self.text, self.origin, self.origin_loc, self.lane)
+
 
 @dataclass
 class MFunction:
@@ -136,8 +140,7 @@ class MFunction:
         with their own operand lists (operands are immutable, so shared); every other field
         deep-copied."""
         new = copy.copy(self)
-        new.insts = [MInst(i.mn, list(i.ops), i.depth, i.loc, i.text, i.origin, i.origin_loc, i.lane)
-                     for i in self.insts]
+        new.insts = [i.with_ops(list(i.ops)) for i in self.insts]
         # a field naming instructions (the counted loops) names the copies, as deepcopy would
         memo = {id(old): copied for old, copied in zip(self.insts, new.insts)}
         for k, v in vars(self).items():

@@ -56,8 +56,7 @@ def _accesses(inst: MInst, target: Target):
 def _with_reg(inst: MInst, pos: int, reg: int) -> MInst:
     ops = list(inst.ops)
     ops[pos] = R(reg)
-    return MInst(inst.mn, ops, depth=inst.depth, loc=inst.loc, text=inst.text, origin=inst.origin,
-                 origin_loc=inst.origin_loc, lane=inst.lane)
+    return inst.with_ops(ops)
 
 
 def reload_runs(mf: MFunction, target: Target, usable: set[int], size_mode: bool = False) -> set[int]:

@@ -20,7 +20,9 @@ from aedsl.codegen.liveness import Cfg, block_liveness, defs_uses
 from aedsl.codegen.mir import Inc, Ind, Mem, MFunction, MInst, R
 
 
-def _rename_reads(inst: MInst, target, old: int, new: int) -> MInst:
+def rename_reads(inst: MInst, target, old: int, new: int) -> MInst:
+    """`inst` reading register `new` where it read `old` (as a register operand it reads, or as
+    the base of a memory operand)."""
     d = target.desc(inst)
     ops = list(inst.ops)
     for i, op in enumerate(ops):
@@ -30,8 +32,7 @@ def _rename_reads(inst: MInst, target, old: int, new: int) -> MInst:
             ops[i] = Mem(new, op.disp)
         elif isinstance(op, Ind) and op.reg == old:
             ops[i] = Ind(new)
-    return MInst(inst.mn, ops, depth=inst.depth, loc=inst.loc, text=inst.text, origin=inst.origin,
-                 origin_loc=inst.origin_loc, lane=inst.lane)
+    return inst.with_ops(ops)
 
 
 def in_place(inst: MInst, target, r: int) -> bool:
@@ -64,7 +65,7 @@ def rename_copies(mf: MFunction, target, regs: frozenset[int], barriers: frozens
                 break
             i, d, s, rename = change
             for j in rename:
-                block[j] = _rename_reads(block[j], target, d, s)
+                block[j] = rename_reads(block[j], target, d, s)
                 bdu[j] = defs_uses(block[j], target)
             del block[i], bdu[i]
             removed += 1

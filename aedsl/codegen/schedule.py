@@ -193,20 +193,34 @@ def _peak(order: list[list[int]], du: dict[int, tuple[list[int], list[int]]], li
     return peak
 
 
+def _list_order(n: int, waits_on: list, releases: list, pick, placed=None) -> list[int]:
+    """List scheduling: repeatedly take the group `pick(ready)` chooses among those with nothing
+    left to wait on (`waits_on[g]`: the groups it waits for), `placed(g, position)` told, and
+    release the groups that wait on it (`releases[g]`)."""
+    left = [len(waits_on[g]) for g in range(n)]
+    ready = [g for g in range(n) if left[g] == 0]
+    order: list[int] = []
+    while ready:
+        g = pick(ready)
+        ready.remove(g)
+        if placed is not None:
+            placed(g, len(order))
+        order.append(g)
+        for h in releases[g]:
+            left[h] -= 1
+            if left[h] == 0:
+                ready.append(h)
+    assert len(order) == n, "scheduling: dependency cycle"
+    return order
+
+
 def _bottom_up(n, preds, succs, gdefs, guses, live_out):
     """Bottom-up list scheduling: from the end of the run, place a group all of whose
     successors are placed, the one that makes the fewest registers newly live (its uses not yet
     live, minus its definitions that end a live range here); ties to the group feeding the most
     recently placed one, then the later group in the original order."""
-    left = [len(succs[g]) for g in range(n)]
-    ready = [g for g in range(n) if left[g] == 0]
     live = {r for r in live_out}
     placed_at: dict[int, int] = {}
-    users_of: dict[int, list[int]] = {}
-    for g in range(n):
-        for r in guses[g]:
-            users_of.setdefault(r, []).append(g)
-    order: list[int] = []
 
     def score(g):
         uses = {r for r in guses[g] if is_vreg(r)}
@@ -216,20 +230,14 @@ def _bottom_up(n, preds, succs, gdefs, guses, live_out):
         feeds = max((placed_at.get(s, -1) for s in succs[g]), default=-1)
         return (new_live - ends, -feeds, -g)
 
-    while ready:
-        g = min(ready, key=score)
-        ready.remove(g)
-        placed_at[g] = len(order)
-        order.append(g)
+    def placed(g, position):
+        placed_at[g] = position
         defs = {r for r in gdefs[g] if is_vreg(r)}
         uses = {r for r in guses[g] if is_vreg(r)}
         live.difference_update(defs - uses)
         live.update(uses)
-        for p in preds[g]:
-            left[p] -= 1
-            if left[p] == 0:
-                ready.append(p)
-    assert len(order) == n, "scheduling: dependency cycle"
+
+    order = _list_order(n, succs, preds, lambda ready: min(ready, key=score), placed)
     return list(reversed(order))
 
 
@@ -313,19 +321,7 @@ def _lane_major(n, preds, succs, lanes: list) -> list[int]:
         if lanes[g] is None or g == 0 or lanes[g - 1] is None:
             region += 1
         key.append((region, lanes[g] or 0, g))
-    left = [len(preds[g]) for g in range(n)]
-    ready = [g for g in range(n) if left[g] == 0]
-    order: list[int] = []
-    while ready:
-        g = min(ready, key=key.__getitem__)
-        ready.remove(g)
-        order.append(g)
-        for s in succs[g]:
-            left[s] -= 1
-            if left[s] == 0:
-                ready.append(s)
-    assert len(order) == n, "scheduling: dependency cycle"
-    return order
+    return _list_order(n, preds, succs, lambda ready: min(ready, key=key.__getitem__))
 
 
 def _group_lane(g: list[int], insts: list[MInst]):

@@ -12,6 +12,7 @@ none). Preserves every value read later.
 from __future__ import annotations
 
 from aedsl.codegen.liveness import Cfg, block_liveness, defs_uses
+from aedsl.codegen.rename import rename_reads
 from aedsl.codegen.mir import Mem, MFunction, MInst, R
 
 LOW = frozenset(range(8))
@@ -30,17 +31,6 @@ def _flags_dead_after(insts: list, i: int, end: int, target) -> bool:
         if d.flags_out:
             return True
     return False
-
-
-def _rename_reads(inst: MInst, target, old: int, new: int) -> MInst:
-    d = target.desc(inst)
-    ops = list(inst.ops)
-    for i, op in enumerate(ops):
-        if isinstance(op, R) and op.reg == old and i in d.reads:
-            ops[i] = R(new)
-        elif isinstance(op, Mem) and op.base == old:
-            ops[i] = Mem(new, op.disp)
-    return MInst(inst.mn, ops, depth=inst.depth, loc=inst.loc)
 
 
 def fold_high_adds(mf: MFunction, target) -> int:
@@ -114,7 +104,7 @@ def fold_high_adds(mf: MFunction, target) -> int:
         i, k, h, rd, rename = change
         new = list(insts)
         for j in rename:
-            new[j] = _rename_reads(insts[j], target, rd, k)
+            new[j] = rename_reads(insts[j], target, rd, k)
         new[i:i + 2] = [MInst("addh", [R(k), R(h)], depth=insts[i + 1].depth, loc=insts[i + 1].loc)]
         mf.insts = new
         done += 1
