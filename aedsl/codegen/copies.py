@@ -11,9 +11,10 @@ and the coalescer's leftovers produce three common cases:
 Such a copy is deleted. A copy from a stack slot whose value some register already holds is
 turned into a register copy when the target's cost model says that is cheaper (a reload from
 the stack becomes a register move); so does any other instruction's read of such a slot (a
-value stored to its slot and read back while its register still has it). A register copy whose source got its value by an earlier
-copy reads the value's first holder instead when that costs no more (`mov r0, r9 ; mov r7, r0`
-becomes `mov r0, r9 ; mov r7, r9`), so the intermediate copy is left dead for DCE.
+value stored to its slot and read back while its register still has it). A register copy
+whose source got its value by an earlier copy reads the value's first holder instead when that
+costs no more (`mov r0, r9 ; mov r7, r0` becomes `mov r0, r9 ; mov r7, r9`), so the
+intermediate copy is left dead for DCE.
 
 What is tracked: registers and the frame words the allocator and the ABI own (memory operands
 whose displacement is a `Frame` of kind "slot" or "arg": no pointer of the program reaches
@@ -95,7 +96,7 @@ def remove_redundant_moves(mf: MFunction, target: Target) -> int:
                 deleted += 1
                 continue
             if src_val is not None and isinstance(dst, R) and isinstance(src, Mem):
-                holders = sorted(k[1] for k, v in vals.items() if v == src_val and k[0] == "r")
+                holders = _holders(vals, src_val)
                 if holders:
                     old = target.cost(inst)[1]
                     best = min(holders, key=lambda r: (target.cost(MInst(move_mn, [R(r), dst]))[1], r))
@@ -104,7 +105,7 @@ def remove_redundant_moves(mf: MFunction, target: Target) -> int:
                         inst = cand
                         deleted += 1
             elif src_val is not None and isinstance(dst, R) and isinstance(src, R):
-                holders = [k[1] for k, v in vals.items() if v == src_val and k[0] == "r"]
+                holders = _holders(vals, src_val)
                 first = min(holders, key=lambda r: (since.get(("r", r), 0), r), default=src.reg)
                 if first != src.reg and first != dst.reg:
                     cand = MInst(move_mn, [R(first), dst], depth=inst.depth, loc=inst.loc)
@@ -136,6 +137,11 @@ def remove_redundant_moves(mf: MFunction, target: Target) -> int:
     return deleted
 
 
+def _holders(vals: dict, value) -> list[int]:
+    """The registers holding `value`, in register order."""
+    return sorted(k[1] for k, v in vals.items() if v == value and k[0] == "r")
+
+
 def _read_from_holder(inst: MInst, desc, target: Target, vals: dict) -> MInst:
     """`inst` with each tracked frame word it only reads (a source operand, not a register-only
     position) read from a register that holds the same value, where the cost model says that is
@@ -144,7 +150,7 @@ def _read_from_holder(inst: MInst, desc, target: Target, vals: dict) -> MInst:
         k = _mem_key(op)
         if k is None or k not in vals or i not in desc.reads or i in desc.writes or i in desc.reg_only:
             continue
-        holders = sorted(h[1] for h, v in vals.items() if v == vals[k] and h[0] == "r")
+        holders = _holders(vals, vals[k])
         if not holders:
             continue
         ops = list(inst.ops)

@@ -328,8 +328,7 @@ def _split_chains(fn: MFunction, target: Target, slots: dict[int, int], hints: d
         t = fn.vreg()
 
         def renamed(x: MInst, to) -> MInst:
-            return MInst(x.mn, [to if isinstance(op, R) and op.reg == v else op for op in x.ops],
-                         x.depth, x.loc, x.text, x.origin, x.origin_loc)
+            return x.with_ops([to if isinstance(op, R) and op.reg == v else op for op in x.ops])
 
         head = steps[0]
         reload = any(isinstance(op, R) and op.reg == v and k in target.desc(head).reads

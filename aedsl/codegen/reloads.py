@@ -24,16 +24,16 @@ every other register and memory word is unchanged.
 """
 from __future__ import annotations
 
+from .copies import TRACKED_FRAME
 from .liveness import Cfg, block_liveness, defs_uses
 from .mir import Frame, Mem, MFunction, MInst, R
 from .target import Target
 
-SLOT_KINDS = ("slot", "arg")        # frame words no pointer of the program reaches
 MAX_RUN = 24                        # reads one load may serve (bounds the search)
 
 
 def _slot(op) -> tuple | None:
-    if isinstance(op, Mem) and op.base is not None and isinstance(op.disp, Frame) and op.disp.kind in SLOT_KINDS:
+    if isinstance(op, Mem) and op.base is not None and isinstance(op.disp, Frame) and op.disp.kind in TRACKED_FRAME:
         return (op.base, op.disp.kind, op.disp.key)
     return None
 
@@ -101,10 +101,12 @@ def reload_runs(mf: MFunction, target: Target, usable: set[int], size_mode: bool
         candidates = []
         for s_, groups in runs.items():
             for reads in groups:
+                if len(reads) < 2:
+                    continue
                 saving = [_saving(insts[k], pos, target, move_mn) for k, pos in reads]
+                k0, pos0 = reads[0]
+                load_b, load_c = target.cost(target.move(insts[k0].ops[pos0], R(target.allocatable[0])))
                 for i in range(len(reads) - 1):
-                    load_b, load_c = target.cost(target.move(insts[reads[i][0]].ops[reads[i][1]],
-                                                             R(target.allocatable[0])))
                     total_c = total_b = 0
                     for j in range(i, min(len(reads), i + MAX_RUN)):
                         if saving[j] is None:
