@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, ClassVar
 
-from aedsl.codegen import dce, regalloc, schedule
+from aedsl.codegen import commute, dce, regalloc, schedule
 from aedsl.codegen.emit import SpecLines, render
 from aedsl.codegen.mir import MFunction
 from aedsl.codegen.unit import Compiled, Entry, Param, exported, unit_kind, variant_stem
@@ -72,6 +72,10 @@ def _regalloc(mf: MFunction, ctx: MirContext) -> None:
     ctx.alloc = regalloc.allocate(mf, ctx.machine)
 
 
+def _commute(mf: MFunction, ctx: MirContext) -> None:
+    commute.commute_copies(mf, ctx.machine)
+
+
 def _schedule(mf: MFunction, ctx: MirContext) -> None:
     """Placeholder in a pipeline: `run_mir_pipeline` tries the function with and without it."""
 
@@ -80,6 +84,7 @@ def _schedule(mf: MFunction, ctx: MirContext) -> None:
 DCE = MirPass("dce", _dce)
 SCHEDULE = MirPass("schedule", _schedule)        # for register pressure, right before allocation
 REGALLOC = MirPass("regalloc", _regalloc)        # sets ctx.alloc
+COMMUTE = MirPass("commute", _commute)           # two-address ops copy the operand that dies
 
 
 def run_mir_pipeline(mf: MFunction, passes: list[MirPass], ctx: MirContext) -> None:

@@ -28,7 +28,9 @@ from .mir import MInst, Operand
 class InstrDesc:
     """reads/writes: operand positions read / written; reg_only: positions that must be a
     register (a spilled vreg there is reloaded/stored through a temporary); flags_in/out: reads
-    or changes the condition flags; branch: "jump" (unconditional), "cond", "ret" or None."""
+    or changes the condition flags; branch: "jump" (unconditional), "cond", "ret" or None;
+    commutes: a two-address instruction whose two read operands can be swapped with the same
+    result and flags (codegen/commute.py)."""
     reads: tuple[int, ...] = ()
     writes: tuple[int, ...] = ()
     reg_only: tuple[int, ...] = ()
@@ -39,6 +41,7 @@ class InstrDesc:
     memory: str = ""
     addr: tuple[int, ...] = ()
     unit: str = ""
+    commutes: bool = False
 
 
 @dataclass

@@ -27,7 +27,7 @@ from aedsl.ir.passes.inline import is_size_mode
 from aedsl.codegen import copies, dce, rename
 from aedsl.codegen.emit import SpecLines
 from aedsl.codegen.calls import IncomingWords
-from aedsl.codegen.interface import DCE, REGALLOC, SCHEDULE, Backend, MirContext, MirPass
+from aedsl.codegen.interface import COMMUTE, DCE, REGALLOC, SCHEDULE, Backend, MirContext, MirPass
 from aedsl.codegen.unit import BLOCK_ENTRIES, Entry
 from aedsl.codegen.mir import Frame, Imm, Lbl, Mem, MFunction, MInst, R
 from aedsl.codegen.select_base import MemBind, nlimbs
@@ -283,6 +283,7 @@ MIR_PIPELINE = [
     DCE,
     MirPass("combine", lambda mf, ctx: combine(mf, ctx.machine)),     # fold shift chains (combine.py)
     SCHEDULE,
+    COMMUTE,
     REGALLOC,
     DCE,
     MirPass("reload_copies", lambda mf, ctx: peephole(mf)),     # a spill reloaded at once -> a copy

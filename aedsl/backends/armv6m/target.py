@@ -37,6 +37,7 @@ HIGH_SLOTS = (12, 8, 9, 10, 11)
 
 # --- operand roles -------------------------------------------------------------------------
 _DP2 = InstrDesc(reads=(0, 1), writes=(0,), reg_only=(0, 1), flags_out=True)     # rd = rd op rm
+_DP2X = InstrDesc(reads=(0, 1), writes=(0,), reg_only=(0, 1), flags_out=True, commutes=True)
 _DP2C = InstrDesc(reads=(0, 1), writes=(0,), reg_only=(0, 1), flags_in=True, flags_out=True)
 _DP3 = InstrDesc(reads=(1, 2), writes=(0,), reg_only=(0, 1, 2), flags_out=True)  # rd = rn op rm|#imm3
 _DP1 = InstrDesc(reads=(1,), writes=(0,), reg_only=(0, 1), flags_out=True)       # rd = op rm [#imm]
@@ -57,7 +58,7 @@ INSTRS: dict[str, InstrDesc] = {
     # emitted as MOV, MOVS/MVNS/LDR =imm, or LDR from the stack). Never changes the flags the
     # selector relies on (C): MOVS #imm changes only N and Z.
     "mov": InstrDesc(reads=(0,), writes=(1,), reg_only=(1,)),
-    "ands": _DP2, "eors": _DP2, "orrs": _DP2, "bics": _DP2,
+    "ands": _DP2X, "eors": _DP2X, "orrs": _DP2X, "bics": _DP2,
     # MULS takes the multiplier's latency (the chip file's [multiplier]: 1 or 32 cycles)
     "muls": InstrDesc(reads=(0, 1), writes=(0,), reg_only=(0, 1), flags_out=True, unit="multiplier"),
     "adcs": _DP2C, "sbcs": _DP2C,

@@ -31,7 +31,7 @@ from aedsl.ir.passes.table_fusion import fused_tables
 from aedsl.codegen import accel, copies, dce, reloads, rename
 from aedsl.codegen.emit import SpecLines
 from aedsl.codegen.calls import IncomingWords
-from aedsl.codegen.interface import DCE, REGALLOC, SCHEDULE, Backend, MirContext, MirPass
+from aedsl.codegen.interface import COMMUTE, DCE, REGALLOC, SCHEDULE, Backend, MirContext, MirPass
 from aedsl.codegen.unit import BLOCK_ENTRIES, Entry
 from aedsl.codegen.mir import Frame, Imm, Inc, Ind, Lbl, Mem, MFunction, MInst, R
 from aedsl.codegen.select_base import MemBind, nlimbs
@@ -277,6 +277,7 @@ MIR_PIPELINE = [
     MirPass("cancel_swaps", _cancel_swaps),
     MirPass("delay_slots", _delay_slots),
     SCHEDULE,
+    COMMUTE,
     REGALLOC,
     DCE,
     MirPass("byte_loads", lambda mf, ctx: peephole.byte_loads(mf)),   # bytes of spilled words read in place

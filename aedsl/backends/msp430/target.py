@@ -26,6 +26,7 @@ CG_VALUES = {0, 1, 2, 4, 8, 0xFFFF}
 
 _RW = InstrDesc(reads=(0, 1), writes=(1,), flags_out=True)
 _RWC = InstrDesc(reads=(0, 1), writes=(1,), flags_in=True, flags_out=True)
+_COMM = InstrDesc(reads=(0, 1), writes=(1,), flags_out=True, commutes=True)
 _MOV = InstrDesc(reads=(0,), writes=(1,))
 _CMP = InstrDesc(reads=(0, 1), flags_out=True)
 _U1 = InstrDesc(reads=(0,), writes=(0,), flags_out=True)          # single operand, read-modify-write
@@ -35,8 +36,9 @@ _JCC = InstrDesc(reads=(), branch="cond", flags_in=True)
 # mnemonic -> operand roles. "format": I (two-operand), II (one operand), E (emulated: the real
 # instruction it assembles to is in EMULATED), J (jump), X (MSP430X only).
 INSTRS: dict[str, InstrDesc] = {
-    "mov": _MOV, "add": _RW, "addc": _RWC, "sub": _RW, "subc": _RWC, "xor": _RW, "and": _RW,
-    "bis": InstrDesc(reads=(0, 1), writes=(1,)), "bic": InstrDesc(reads=(0, 1), writes=(1,)),
+    "mov": _MOV, "add": _COMM, "addc": InstrDesc(reads=(0, 1), writes=(1,), flags_in=True, flags_out=True, commutes=True),
+    "sub": _RW, "subc": _RWC, "xor": _COMM, "and": _COMM,
+    "bis": InstrDesc(reads=(0, 1), writes=(1,), commutes=True), "bic": InstrDesc(reads=(0, 1), writes=(1,)),
     "cmp": _CMP, "bit": _CMP,
     # mov.b to a register clears its upper byte (the zero-extending byte load); to keep that
     # meaning its destination must stay a register.

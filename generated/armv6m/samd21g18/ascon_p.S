@@ -8,8 +8,8 @@
 	.thumb
 
 @ --- ascon_p_round: ascon_p.round
-@     frame 32 bytes (14 spill slots, 8 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 460 bytes of code and literals
+@     frame 28 bytes (21 spill slots, 7 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 440 bytes of code and literals
 	.section .text.ascon_p_round,"ax",%progbits
 	.global ascon_p_round
 	.type ascon_p_round, %function
@@ -22,256 +22,246 @@ ascon_p_round:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #32
-	ldr	r4, [sp, #72]
-	mov	r5, r2
-	ldr	r2, [r5]
-	@ ascon_p.ae:21: x2 = x2 ^ (c as u64)
-	eors	r2, r4
-	mov	r6, r0
-	ldr	r7, [r6]
+	sub	sp, #28
 	ldr	r4, [sp, #68]
+	str	r2, [sp, #4]
+	ldr	r5, [r2]
+	@ ascon_p.ae:21: x2 = x2 ^ (c as u64)
+	eors	r5, r4
+	mov	r4, r0
 	ldr	r0, [r4]
-	@ ascon_p.ae:24: x0 = x0 ^ x4
-	eors	r7, r0
-	str	r7, [sp, #4]
-	mov	r7, r1
-	ldr	r1, [r7]
-	mov	r8, r1
-	@ ascon_p.ae:26: x2 = x2 ^ x1
-	eors	r2, r1
-	mov	r9, r2
-	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
-	mvns	r2, r1
-	mov	r1, r9
-	ands	r2, r1
-	ldr	r1, [sp, #4]
-	eors	r1, r2
-	str	r1, [sp, #16]
-	mov	r1, r3
-	ldr	r2, [r1]
-	str	r2, [sp, #12]
-	@ ascon_p.ae:25: x4 = x4 ^ x3
-	mov	r2, r0
-	ldr	r0, [sp, #12]
-	eors	r2, r0
-	str	r2, [sp]
-	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	ldr	r0, [sp, #4]
-	mvns	r2, r0
-	mov	r0, r8
-	ands	r2, r0
-	ldr	r0, [sp]
-	eors	r0, r2
-	mov	r12, r0
-	ldr	r0, [r6, #4]
-	ldr	r6, [r4, #4]
+	ldr	r2, [sp, #64]
+	ldr	r6, [r2]
 	@ ascon_p.ae:24: x0 = x0 ^ x4
 	eors	r0, r6
-	mov	r11, r0
-	ldr	r4, [r7, #4]
-	ldr	r2, [r5, #4]
+	str	r0, [sp]
+	ldr	r0, [r1]
+	mov	r12, r0
 	@ ascon_p.ae:26: x2 = x2 ^ x1
-	eors	r2, r4
+	eors	r5, r0
+	mov	r8, r5
 	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
-	mvns	r0, r4
-	ands	r0, r2
-	mov	r3, r11
-	eors	r3, r0
-	ldr	r0, [r1, #4]
+	mvns	r5, r0
+	mov	r0, r8
+	ands	r5, r0
+	ldr	r0, [sp]
+	eors	r5, r0
+	str	r5, [sp, #16]
+	mov	r5, r3
+	ldr	r0, [r5]
 	str	r0, [sp, #8]
 	@ ascon_p.ae:25: x4 = x4 ^ x3
 	eors	r6, r0
-	mov	r10, r6
+	mov	r11, r6
 	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	mov	r0, r11
-	mvns	r0, r0
-	ands	r0, r4
-	mov	r1, r6
-	eors	r1, r0
-	@ ascon_p.ae:33: t0 = t0 ^ t4
-	mov	r5, r3
-	eors	r5, r1
-	ldr	r6, [sp, #16]
+	ldr	r0, [sp]
+	mvns	r3, r0
 	mov	r0, r12
-	eors	r6, r0
+	ands	r3, r0
+	mov	r0, r6
+	eors	r3, r0
+	ldr	r0, [r4, #4]
+	ldr	r2, [r2, #4]
+	@ ascon_p.ae:24: x0 = x0 ^ x4
+	eors	r0, r2
+	mov	r10, r0
+	ldr	r0, [r1, #4]
+	str	r0, [sp, #12]
+	ldr	r0, [sp, #4]
+	ldr	r4, [r0, #4]
+	@ ascon_p.ae:26: x2 = x2 ^ x1
+	ldr	r0, [sp, #12]
+	eors	r4, r0
+	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
+	mvns	r1, r0
+	ands	r1, r4
+	mov	r0, r10
+	eors	r1, r0
+	ldr	r0, [r5, #4]
+	str	r0, [sp, #4]
+	@ ascon_p.ae:25: x4 = x4 ^ x3
+	eors	r2, r0
+	mov	r9, r2
+	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
+	mov	r0, r10
+	mvns	r2, r0
+	ldr	r0, [sp, #12]
+	ands	r2, r0
+	mov	r0, r9
+	eors	r2, r0
+	@ ascon_p.ae:33: t0 = t0 ^ t4
+	mov	r6, r1
+	eors	r6, r2
+	ldr	r7, [sp, #16]
+	eors	r7, r3
 	@ ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
-	lsls	r7, r6, #4
-	lsrs	r0, r5, #28
-	orrs	r7, r0
-	str	r7, [sp, #24]
-	lsls	r7, r6, #13
-	lsrs	r0, r5, #19
-	orrs	r7, r0
-	mov	r0, r5
-	eors	r0, r7
-	ldr	r7, [sp, #24]
-	eors	r0, r7
-	str	r0, [sp, #20]
-	lsls	r7, r5, #13
-	lsrs	r0, r6, #19
-	orrs	r7, r0
-	str	r7, [sp, #24]
-	mov	r7, r6
-	ldr	r0, [sp, #24]
-	eors	r7, r0
-	lsls	r5, r5, #4
+	lsls	r5, r7, #4
 	lsrs	r0, r6, #28
 	orrs	r5, r0
-	eors	r7, r5
-	ldr	r5, [sp, #76]
+	str	r5, [sp, #24]
+	lsls	r5, r7, #13
+	lsrs	r0, r6, #19
+	orrs	r5, r0
+	eors	r5, r6
+	ldr	r0, [sp, #24]
+	eors	r5, r0
+	str	r5, [sp, #20]
+	lsls	r5, r6, #13
+	lsrs	r0, r7, #19
+	orrs	r5, r0
+	eors	r5, r7
+	lsls	r6, r6, #4
+	lsrs	r0, r7, #28
+	orrs	r6, r0
+	eors	r5, r6
+	ldr	r6, [sp, #72]
 	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
-	str	r7, [r5]
+	str	r5, [r6]
 	ldr	r0, [sp, #20]
-	str	r0, [r5, #4]
+	str	r0, [r6, #4]
 	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	mov	r0, r9
+	mov	r0, r8
 	mvns	r6, r0
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #8]
 	ands	r6, r0
-	mov	r5, r8
+	mov	r5, r12
 	eors	r5, r6
 	@ ascon_p.ae:32: t1 = t1 ^ t0
 	ldr	r0, [sp, #16]
 	eors	r5, r0
 	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	mvns	r6, r2
-	ldr	r0, [sp, #8]
-	ands	r6, r0
-	eors	r4, r6
+	mvns	r7, r4
+	ldr	r0, [sp, #4]
+	ands	r7, r0
+	ldr	r6, [sp, #12]
+	eors	r6, r7
 	@ ascon_p.ae:32: t1 = t1 ^ t0
-	eors	r4, r3
+	eors	r6, r1
 	@ ascon_p.ae:38: t1 ^ (t1 >>> 61) ^ (t1 >>> 39),
-	lsls	r3, r4, #25
+	lsls	r1, r6, #25
 	lsrs	r0, r5, #7
-	orrs	r3, r0
-	lsls	r7, r4, #3
+	orrs	r1, r0
+	lsls	r7, r6, #3
 	lsrs	r0, r5, #29
 	orrs	r7, r0
-	mov	r6, r4
-	eors	r6, r7
-	eors	r6, r3
-	lsls	r3, r5, #3
-	lsrs	r0, r4, #29
-	orrs	r3, r0
-	mov	r7, r5
-	eors	r7, r3
-	lsls	r3, r5, #25
-	lsrs	r0, r4, #7
-	orrs	r3, r0
-	eors	r7, r3
-	ldr	r0, [sp, #80]
+	eors	r7, r6
+	eors	r7, r1
+	lsls	r1, r5, #3
+	lsrs	r0, r6, #29
+	orrs	r1, r0
+	eors	r1, r5
+	lsls	r5, r5, #25
+	lsrs	r0, r6, #7
+	orrs	r5, r0
+	eors	r1, r5
+	ldr	r0, [sp, #76]
 	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
-	str	r7, [r0]
-	str	r6, [r0, #4]
+	str	r1, [r0]
+	str	r7, [r0, #4]
 	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	ldr	r0, [sp, #8]
-	mvns	r4, r0
-	mov	r0, r10
-	ands	r4, r0
-	mov	r3, r2
-	eors	r3, r4
-	ldr	r0, [sp, #12]
-	mvns	r4, r0
-	ldr	r0, [sp]
-	ands	r4, r0
-	mov	r2, r9
-	eors	r2, r4
-	@ ascon_p.ae:35: t2 = ~t2
-	mvns	r6, r2
-	@ ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
-	lsls	r4, r6, #26
-	@ ascon_p.ae:35: t2 = ~t2
-	mvns	r5, r3
-	@ ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
-	lsrs	r0, r5, #6
-	orrs	r4, r0
-	lsls	r7, r6, #31
-	lsrs	r0, r5, #1
-	orrs	r7, r0
-	mov	r0, r5
-	eors	r0, r7
-	eors	r0, r4
-	lsls	r4, r5, #31
-	lsrs	r7, r6, #1
-	orrs	r4, r7
-	mov	r7, r6
-	eors	r7, r4
-	lsls	r5, r5, #26
-	lsrs	r4, r6, #6
-	orrs	r5, r4
-	eors	r7, r5
-	ldr	r4, [sp, #84]
-	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
-	str	r7, [r4]
-	str	r0, [r4, #4]
-	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mov	r0, r10
-	mvns	r4, r0
-	mov	r0, r11
-	ands	r4, r0
-	ldr	r5, [sp, #8]
-	eors	r5, r4
-	@ ascon_p.ae:34: t3 = t3 ^ t2
-	eors	r5, r3
-	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	ldr	r0, [sp]
-	mvns	r3, r0
 	ldr	r0, [sp, #4]
-	ands	r3, r0
-	ldr	r6, [sp, #12]
-	eors	r6, r3
+	mvns	r1, r0
+	mov	r0, r9
+	ands	r1, r0
+	eors	r4, r1
+	ldr	r0, [sp, #8]
+	mvns	r1, r0
+	mov	r0, r11
+	ands	r1, r0
+	mov	r5, r8
+	eors	r5, r1
+	@ ascon_p.ae:35: t2 = ~t2
+	mvns	r6, r5
+	@ ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
+	lsls	r7, r6, #26
+	@ ascon_p.ae:35: t2 = ~t2
+	mvns	r1, r4
+	@ ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
+	lsrs	r0, r1, #6
+	orrs	r7, r0
+	mov	r12, r7
+	lsls	r7, r6, #31
+	lsrs	r0, r1, #1
+	orrs	r7, r0
+	eors	r7, r1
+	str	r7, [sp, #12]
+	mov	r7, r12
+	ldr	r0, [sp, #12]
+	eors	r0, r7
+	str	r0, [sp, #12]
+	lsls	r0, r1, #31
+	lsrs	r7, r6, #1
+	orrs	r0, r7
+	mov	r7, r0
+	eors	r7, r6
+	lsls	r1, r1, #26
+	lsrs	r0, r6, #6
+	orrs	r1, r0
+	eors	r7, r1
+	ldr	r1, [sp, #80]
+	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
+	str	r7, [r1]
+	ldr	r0, [sp, #12]
+	str	r0, [r1, #4]
+	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
+	mov	r0, r9
+	mvns	r6, r0
+	mov	r0, r10
+	ands	r6, r0
+	ldr	r1, [sp, #4]
+	eors	r1, r6
 	@ ascon_p.ae:34: t3 = t3 ^ t2
-	eors	r6, r2
+	eors	r1, r4
+	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
+	mov	r0, r11
+	mvns	r4, r0
+	ldr	r0, [sp]
+	ands	r4, r0
+	ldr	r6, [sp, #8]
+	eors	r6, r4
+	@ ascon_p.ae:34: t3 = t3 ^ t2
+	eors	r6, r5
 	@ ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
-	lsls	r2, r6, #15
-	lsrs	r0, r5, #17
-	orrs	r2, r0
-	lsls	r4, r6, #22
-	lsrs	r0, r5, #10
+	lsls	r4, r6, #15
+	lsrs	r0, r1, #17
 	orrs	r4, r0
-	mov	r3, r5
-	eors	r3, r4
-	eors	r3, r2
-	lsls	r2, r5, #22
+	lsls	r5, r6, #22
+	lsrs	r0, r1, #10
+	orrs	r5, r0
+	eors	r5, r1
+	eors	r5, r4
+	lsls	r4, r1, #22
 	lsrs	r0, r6, #10
-	orrs	r2, r0
-	mov	r4, r6
-	eors	r4, r2
-	lsls	r2, r5, #15
+	orrs	r4, r0
+	eors	r4, r6
+	lsls	r1, r1, #15
 	lsrs	r0, r6, #17
-	orrs	r2, r0
-	eors	r4, r2
-	ldr	r0, [sp, #88]
+	orrs	r1, r0
+	eors	r4, r1
+	ldr	r0, [sp, #84]
 	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
 	str	r4, [r0]
-	str	r3, [r0, #4]
-	lsls	r2, r1, #23
-	mov	r0, r12
-	lsrs	r0, r0, #9
-	orrs	r2, r0
-	mov	r0, r12
-	lsls	r4, r0, #25
-	lsrs	r0, r1, #7
+	str	r5, [r0, #4]
+	lsls	r1, r2, #23
+	lsrs	r0, r3, #9
+	orrs	r1, r0
+	lsls	r4, r3, #25
+	lsrs	r0, r2, #7
 	orrs	r4, r0
-	mov	r3, r1
-	eors	r3, r4
-	eors	r3, r2
-	lsls	r2, r1, #25
-	mov	r0, r12
-	lsrs	r0, r0, #7
-	orrs	r2, r0
-	mov	r4, r12
 	eors	r4, r2
-	mov	r0, r12
-	lsls	r2, r0, #23
-	lsrs	r0, r1, #9
-	orrs	r2, r0
-	eors	r4, r2
-	ldr	r0, [sp, #92]
-	str	r4, [r0]
-	str	r3, [r0, #4]
-	add	sp, #32
+	eors	r4, r1
+	lsls	r5, r2, #25
+	lsrs	r0, r3, #7
+	orrs	r5, r0
+	eors	r5, r3
+	lsls	r1, r3, #23
+	lsrs	r0, r2, #9
+	orrs	r1, r0
+	eors	r5, r1
+	ldr	r0, [sp, #88]
+	str	r5, [r0]
+	str	r4, [r0, #4]
+	add	sp, #28
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -283,8 +273,8 @@ ascon_p_round:
 
 
 @ --- ascon_p_permute_words: ascon_p.permute_words
-@     frame 44 bytes (31 spill slots, 11 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 594 bytes of code and literals
+@     frame 40 bytes (29 spill slots, 10 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 564 bytes of code and literals
 	.section .text.ascon_p_permute_words,"ax",%progbits
 	.global ascon_p_permute_words
 	.type ascon_p_permute_words, %function
@@ -297,52 +287,52 @@ ascon_p_permute_words:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #44
+	sub	sp, #40
 	mov	r5, r1
 	mov	r4, r2
 	mov	r6, r3
-	ldr	r3, [sp, #80]
+	ldr	r3, [sp, #76]
+	ldr	r1, [sp, #80]
+	str	r1, [sp, #12]
 	ldr	r1, [sp, #84]
-	str	r1, [sp, #4]
-	ldr	r1, [sp, #88]
 	str	r1, [sp, #36]
-	ldr	r1, [sp, #92]
+	ldr	r1, [sp, #88]
 	str	r1, [sp, #32]
-	ldr	r1, [sp, #96]
+	ldr	r1, [sp, #92]
 	str	r1, [sp, #28]
-	ldr	r1, [sp, #100]
+	ldr	r1, [sp, #96]
 	str	r1, [sp, #24]
-	ldr	r1, [sp, #104]
+	ldr	r1, [sp, #100]
 	str	r1, [sp, #20]
 	ldr	r1, [r0]
-	mov	r12, r1
+	str	r1, [sp, #4]
 	ldr	r1, [r0, #4]
 	ldr	r2, [r5]
 	ldr	r0, [r5, #4]
 	ldr	r5, [r4]
-	str	r5, [sp]
+	mov	r12, r5
 	ldr	r4, [r4, #4]
 	ldr	r5, [r6]
-	str	r5, [sp, #16]
+	str	r5, [sp]
 	ldr	r6, [r6, #4]
 	ldr	r5, [r3]
-	str	r5, [sp, #40]
+	str	r5, [sp, #16]
 	ldr	r3, [r3, #4]
 	str	r3, [sp, #8]
 	@ ascon_p.ae:47: for i in 16 - rounds..16 {
 	movs	r5, #16
-	ldr	r3, [sp, #4]
+	ldr	r3, [sp, #12]
 	subs	r3, r5, r3
 	uxtb	r3, r3
 	str	r3, [sp, #12]
-	mov	r5, r12
-	mov	r12, r1
+	ldr	r5, [sp, #4]
+	mov	r8, r1
 	mov	r9, r0
-	ldr	r7, [sp]
+	mov	r7, r12
 	str	r4, [sp, #4]
-	ldr	r3, [sp, #16]
-	mov	r8, r6
-	ldr	r6, [sp, #40]
+	ldr	r3, [sp]
+	mov	r12, r6
+	ldr	r6, [sp, #16]
 	ldr	r0, [sp, #12]
 	cmp	r0, #16
 	bcc	.Lascon_p_permute_words_far1
@@ -368,15 +358,13 @@ ascon_p_permute_words:
 	@ ascon_p.ae:26: x2 = x2 ^ x1
 	eors	r1, r2
 	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
-	mvns	r0, r2
-	ands	r0, r1
-	mov	r5, r7
-	eors	r5, r0
+	mvns	r5, r2
+	ands	r5, r1
+	eors	r5, r7
 	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	mvns	r0, r1
-	ands	r0, r3
-	mov	r4, r2
-	eors	r4, r0
+	mvns	r4, r1
+	ands	r4, r3
+	eors	r4, r2
 	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
 	mvns	r0, r3
 	ands	r0, r6
@@ -402,104 +390,97 @@ ascon_p_permute_words:
 	mvns	r0, r1
 	str	r0, [sp]
 	@ ascon_p.ae:24: x0 = x0 ^ x4
-	mov	r7, r12
+	mov	r1, r8
 	ldr	r0, [sp, #8]
-	eors	r7, r0
+	eors	r1, r0
 	@ ascon_p.ae:25: x4 = x4 ^ x3
 	mov	r2, r0
-	mov	r1, r8
-	eors	r2, r1
-	@ ascon_p.ae:26: x2 = x2 ^ x1
-	ldr	r0, [sp, #4]
-	mov	r1, r9
-	eors	r0, r1
-	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
-	mvns	r1, r1
-	ands	r1, r0
-	mov	r3, r7
-	eors	r3, r1
-	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	mvns	r1, r0
-	mov	r6, r8
-	ands	r1, r6
-	mov	r6, r9
-	eors	r6, r1
-	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	mov	r1, r8
-	mvns	r1, r1
-	ands	r1, r2
-	eors	r0, r1
-	mov	r12, r0
-	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mvns	r0, r2
-	ands	r0, r7
-	mov	r1, r8
-	eors	r1, r0
-	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	mvns	r0, r7
-	mov	r7, r9
-	ands	r0, r7
-	eors	r2, r0
-	@ ascon_p.ae:32: t1 = t1 ^ t0
-	eors	r6, r3
-	@ ascon_p.ae:33: t0 = t0 ^ t4
-	eors	r3, r2
-	@ ascon_p.ae:34: t3 = t3 ^ t2
 	mov	r0, r12
+	eors	r2, r0
+	@ ascon_p.ae:26: x2 = x2 ^ x1
+	ldr	r3, [sp, #4]
+	mov	r7, r9
+	eors	r3, r7
+	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
+	mvns	r7, r7
+	ands	r7, r3
+	eors	r7, r1
+	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
+	mvns	r6, r3
+	ands	r6, r0
+	mov	r8, r6
+	mov	r6, r9
+	mov	r0, r8
+	eors	r0, r6
+	mov	r8, r0
+	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
+	mov	r0, r12
+	mvns	r6, r0
+	ands	r6, r2
+	mov	r0, r3
+	eors	r0, r6
+	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
+	mvns	r6, r2
+	ands	r6, r1
+	mov	r3, r12
+	eors	r3, r6
+	mov	r12, r3
+	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
+	mvns	r3, r1
+	mov	r1, r9
+	ands	r3, r1
+	eors	r2, r3
+	@ ascon_p.ae:32: t1 = t1 ^ t0
+	mov	r3, r8
+	eors	r3, r7
+	@ ascon_p.ae:33: t0 = t0 ^ t4
+	eors	r7, r2
+	@ ascon_p.ae:34: t3 = t3 ^ t2
+	mov	r1, r12
 	eors	r1, r0
 	@ ascon_p.ae:35: t2 = ~t2
 	mvns	r0, r0
 	str	r0, [sp, #4]
 	@ ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
-	lsls	r0, r3, #13
-	lsrs	r7, r5, #19
-	orrs	r0, r7
-	mov	r12, r0
-	lsls	r0, r5, #13
-	mov	r9, r0
-	lsrs	r0, r3, #19
-	mov	r8, r0
-	mov	r7, r9
-	mov	r0, r8
-	orrs	r7, r0
-	mov	r9, r7
-	mov	r7, r5
+	lsls	r6, r7, #13
+	lsrs	r0, r5, #19
+	orrs	r6, r0
+	mov	r12, r6
+	lsls	r6, r5, #13
+	lsrs	r0, r7, #19
+	orrs	r6, r0
 	mov	r0, r12
-	eors	r7, r0
-	mov	r8, r7
-	mov	r7, r3
-	mov	r0, r9
-	eors	r7, r0
-	mov	r12, r7
-	lsls	r0, r3, #4
-	lsrs	r7, r5, #28
-	orrs	r0, r7
-	lsls	r5, r5, #4
-	mov	r9, r5
-	lsrs	r5, r3, #28
-	mov	r3, r9
-	orrs	r3, r5
-	mov	r5, r8
-	eors	r5, r0
-	mov	r8, r5
-	mov	r0, r12
-	eors	r0, r3
-	mov	r12, r0
-	@ ascon_p.ae:38: t1 ^ (t1 >>> 61) ^ (t1 >>> 39),
-	lsls	r5, r4, #3
-	lsrs	r0, r6, #29
-	orrs	r5, r0
-	lsls	r3, r6, #3
-	lsrs	r0, r4, #29
-	orrs	r3, r0
-	mov	r0, r4
 	eors	r0, r5
-	mov	r7, r6
+	mov	r12, r0
+	eors	r6, r7
+	mov	r8, r6
+	lsls	r6, r7, #4
+	lsrs	r0, r5, #28
+	orrs	r6, r0
+	lsls	r0, r5, #4
+	mov	r9, r0
+	lsrs	r0, r7, #28
+	mov	r5, r9
+	orrs	r5, r0
+	mov	r0, r12
+	eors	r0, r6
+	mov	r12, r0
+	mov	r0, r8
+	eors	r0, r5
+	mov	r8, r0
+	@ ascon_p.ae:38: t1 ^ (t1 >>> 61) ^ (t1 >>> 39),
+	lsls	r0, r4, #3
+	lsrs	r5, r3, #29
+	orrs	r0, r5
+	lsls	r7, r3, #3
+	lsrs	r5, r4, #29
+	orrs	r7, r5
+	eors	r0, r4
 	eors	r7, r3
 	lsls	r5, r4, #25
-	lsrs	r3, r6, #7
-	orrs	r5, r3
-	lsls	r3, r6, #25
+	lsrs	r6, r3, #7
+	orrs	r5, r6
+	lsls	r3, r3, #25
 	lsrs	r4, r4, #7
 	orrs	r3, r4
 	eors	r0, r5
@@ -508,47 +489,44 @@ ascon_p_permute_words:
 	mov	r9, r7
 	@ ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
 	ldr	r0, [sp, #4]
+	lsls	r4, r0, #31
+	ldr	r0, [sp]
+	lsrs	r0, r0, #1
+	orrs	r4, r0
+	ldr	r0, [sp]
 	lsls	r3, r0, #31
-	ldr	r0, [sp]
+	ldr	r0, [sp, #4]
 	lsrs	r0, r0, #1
 	orrs	r3, r0
 	ldr	r0, [sp]
-	lsls	r5, r0, #31
+	eors	r4, r0
 	ldr	r0, [sp, #4]
-	lsrs	r0, r0, #1
-	orrs	r5, r0
-	ldr	r4, [sp]
-	eors	r4, r3
-	ldr	r6, [sp, #4]
-	eors	r6, r5
-	ldr	r0, [sp, #4]
+	eors	r3, r0
+	lsls	r6, r0, #26
+	ldr	r0, [sp]
+	lsrs	r0, r0, #6
+	orrs	r6, r0
+	ldr	r0, [sp]
 	lsls	r5, r0, #26
-	ldr	r0, [sp]
-	lsrs	r0, r0, #6
-	orrs	r5, r0
-	ldr	r0, [sp]
-	lsls	r3, r0, #26
 	ldr	r0, [sp, #4]
 	lsrs	r0, r0, #6
-	orrs	r3, r0
-	eors	r4, r5
-	eors	r6, r3
-	str	r6, [sp, #4]
+	orrs	r5, r0
+	eors	r4, r6
+	eors	r3, r5
+	str	r3, [sp, #4]
 	@ ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
-	lsls	r5, r1, #22
+	lsls	r3, r1, #22
 	mov	r0, r11
 	lsrs	r0, r0, #10
-	orrs	r5, r0
+	orrs	r3, r0
 	mov	r0, r11
-	lsls	r7, r0, #22
+	lsls	r6, r0, #22
 	lsrs	r0, r1, #10
-	orrs	r7, r0
-	mov	r3, r11
-	eors	r3, r5
-	mov	r6, r1
-	eors	r6, r7
-	lsls	r5, r1, #15
+	orrs	r6, r0
 	mov	r0, r11
+	eors	r3, r0
+	eors	r6, r1
+	lsls	r5, r1, #15
 	lsrs	r0, r0, #17
 	orrs	r5, r0
 	mov	r0, r11
@@ -559,18 +537,15 @@ ascon_p_permute_words:
 	mov	r1, r6
 	eors	r1, r0
 	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
-	lsls	r0, r2, #25
+	lsls	r6, r2, #25
 	mov	r7, r10
-	lsrs	r5, r7, #7
-	orrs	r0, r5
-	lsls	r7, r7, #25
-	lsrs	r5, r2, #7
-	orrs	r7, r5
-	mov	r6, r10
-	eors	r6, r0
-	mov	r5, r2
-	eors	r5, r7
-	mov	r7, r10
+	lsrs	r0, r7, #7
+	orrs	r6, r0
+	lsls	r5, r7, #25
+	lsrs	r0, r2, #7
+	orrs	r5, r0
+	eors	r6, r7
+	eors	r5, r2
 	lsls	r0, r7, #23
 	lsrs	r7, r2, #9
 	orrs	r0, r7
@@ -581,10 +556,10 @@ ascon_p_permute_words:
 	eors	r6, r0
 	mov	r0, r5
 	eors	r0, r2
-	mov	r5, r8
+	mov	r5, r12
 	ldr	r2, [sp, #8]
 	mov	r7, r4
-	mov	r8, r1
+	mov	r12, r1
 	str	r0, [sp, #8]
 	ldr	r0, [sp, #12]
 	adds	r0, #1
@@ -596,7 +571,7 @@ ascon_p_permute_words:
 .Lascon_p_permute_words_done2:
 	ldr	r0, [sp, #36]
 	str	r5, [r0]
-	mov	r1, r12
+	mov	r1, r8
 	str	r1, [r0, #4]
 	ldr	r0, [sp, #32]
 	str	r2, [r0]
@@ -608,13 +583,13 @@ ascon_p_permute_words:
 	str	r1, [r0, #4]
 	ldr	r0, [sp, #24]
 	str	r3, [r0]
-	mov	r1, r8
+	mov	r1, r12
 	str	r1, [r0, #4]
 	ldr	r0, [sp, #20]
 	str	r6, [r0]
 	ldr	r1, [sp, #8]
 	str	r1, [r0, #4]
-	add	sp, #44
+	add	sp, #40
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -627,8 +602,8 @@ ascon_p_permute_words:
 
 
 @ --- ascon_p_permute: ascon_p.permute
-@     frame 24 bytes (24 spill slots, 6 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 560 bytes of code and literals
+@     frame 24 bytes (22 spill slots, 6 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 532 bytes of code and literals
 	.section .text.ascon_p_permute,"ax",%progbits
 	.global ascon_p_permute
 	.type ascon_p_permute, %function
@@ -644,31 +619,31 @@ ascon_p_permute:
 	sub	sp, #24
 	str	r0, [sp, #16]
 	@ ascon_p.ae:55: x0 = s[0]
-	ldr	r5, [r0]
-	mov	r6, r0
-	ldr	r3, [r6, #4]
+	ldr	r6, [r0]
+	mov	r5, r0
+	ldr	r3, [r5, #4]
 	@ ascon_p.ae:56: x1 = s[1]
-	ldr	r7, [r6, #8]
-	ldr	r2, [r6, #12]
+	ldr	r7, [r5, #8]
+	ldr	r2, [r5, #12]
 	@ ascon_p.ae:57: x2 = s[2]
-	ldr	r4, [r6, #16]
-	ldr	r0, [r6, #20]
+	ldr	r4, [r5, #16]
+	ldr	r0, [r5, #20]
 	@ ascon_p.ae:58: x3 = s[3]
-	ldr	r6, [r6, #24]
-	str	r6, [sp]
-	ldr	r6, [sp, #16]
-	ldr	r6, [r6, #28]
-	mov	r12, r6
+	ldr	r5, [r5, #24]
+	str	r5, [sp]
+	ldr	r5, [sp, #16]
+	ldr	r5, [r5, #28]
+	mov	r12, r5
 	@ ascon_p.ae:59: x4 = s[4]
-	ldr	r6, [sp, #16]
-	ldr	r6, [r6, #32]
-	str	r6, [sp, #20]
-	ldr	r6, [sp, #16]
-	ldr	r6, [r6, #36]
-	str	r6, [sp, #8]
+	ldr	r5, [sp, #16]
+	ldr	r5, [r5, #32]
+	str	r5, [sp, #20]
+	ldr	r5, [sp, #16]
+	ldr	r5, [r5, #36]
+	str	r5, [sp, #8]
 	@ ascon_p.ae:60: for i in 16 - rounds..16 {
-	movs	r6, #16
-	subs	r1, r6, r1
+	movs	r5, #16
+	subs	r1, r5, r1
 	uxtb	r1, r1
 	str	r1, [sp, #12]
 	mov	r8, r3
@@ -693,41 +668,39 @@ ascon_p_permute:
 	@ ascon_p.ae:21: x2 = x2 ^ (c as u64)
 	eors	r4, r1
 	@ ascon_p.ae:24: x0 = x0 ^ x4
-	eors	r5, r2
+	eors	r6, r2
 	@ ascon_p.ae:25: x4 = x4 ^ x3
-	mov	r3, r2
-	eors	r3, r0
+	mov	r5, r2
+	eors	r5, r0
 	@ ascon_p.ae:26: x2 = x2 ^ x1
 	mov	r2, r4
 	eors	r2, r7
 	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
-	mvns	r1, r7
-	ands	r1, r2
-	mov	r4, r5
-	eors	r4, r1
+	mvns	r3, r7
+	ands	r3, r2
+	eors	r3, r6
 	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	mvns	r1, r2
-	ands	r1, r0
-	mov	r6, r7
-	eors	r6, r1
+	mvns	r4, r2
+	ands	r4, r0
+	eors	r4, r7
 	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
 	mvns	r1, r0
-	ands	r1, r3
+	ands	r1, r5
 	eors	r2, r1
 	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mvns	r1, r3
-	ands	r1, r5
+	mvns	r1, r5
+	ands	r1, r6
 	eors	r0, r1
 	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	mvns	r5, r5
-	ands	r5, r7
-	eors	r3, r5
-	mov	r10, r3
+	mvns	r6, r6
+	ands	r6, r7
+	eors	r5, r6
+	mov	r10, r5
 	@ ascon_p.ae:32: t1 = t1 ^ t0
-	eors	r6, r4
+	eors	r4, r3
 	@ ascon_p.ae:33: t0 = t0 ^ t4
-	mov	r1, r3
-	eors	r4, r1
+	mov	r1, r5
+	eors	r3, r1
 	@ ascon_p.ae:34: t3 = t3 ^ t2
 	eors	r0, r2
 	mov	r11, r0
@@ -735,153 +708,143 @@ ascon_p_permute:
 	mvns	r0, r2
 	str	r0, [sp]
 	@ ascon_p.ae:24: x0 = x0 ^ x4
-	mov	r7, r8
-	ldr	r1, [sp, #8]
-	eors	r7, r1
-	@ ascon_p.ae:25: x4 = x4 ^ x3
-	mov	r2, r1
-	mov	r1, r12
-	eors	r2, r1
-	@ ascon_p.ae:26: x2 = x2 ^ x1
-	ldr	r0, [sp, #4]
-	mov	r3, r9
-	eors	r0, r3
-	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
-	mvns	r1, r3
-	ands	r1, r0
-	mov	r3, r7
-	eors	r3, r1
-	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	mvns	r1, r0
-	mov	r5, r12
-	ands	r1, r5
-	mov	r5, r9
-	eors	r5, r1
-	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	mov	r1, r12
-	mvns	r1, r1
-	ands	r1, r2
-	eors	r0, r1
-	mov	r8, r0
-	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mvns	r0, r2
-	ands	r0, r7
-	mov	r1, r12
+	mov	r1, r8
+	ldr	r0, [sp, #8]
 	eors	r1, r0
-	mov	r12, r1
+	@ ascon_p.ae:25: x4 = x4 ^ x3
+	mov	r2, r0
+	mov	r0, r12
+	eors	r2, r0
+	@ ascon_p.ae:26: x2 = x2 ^ x1
+	ldr	r5, [sp, #4]
+	mov	r7, r9
+	eors	r5, r7
+	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
+	mvns	r6, r7
+	ands	r6, r5
+	eors	r6, r1
+	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
+	mvns	r7, r5
+	ands	r7, r0
+	mov	r8, r7
+	mov	r7, r9
+	mov	r0, r8
+	eors	r0, r7
+	mov	r8, r0
+	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
+	mov	r0, r12
+	mvns	r7, r0
+	ands	r7, r2
+	mov	r0, r5
+	eors	r0, r7
+	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
+	mvns	r7, r2
+	ands	r7, r1
+	mov	r5, r12
+	eors	r5, r7
+	mov	r12, r5
 	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	mvns	r1, r7
-	mov	r0, r9
-	ands	r1, r0
+	mvns	r1, r1
+	mov	r5, r9
+	ands	r1, r5
 	eors	r2, r1
 	@ ascon_p.ae:32: t1 = t1 ^ t0
-	eors	r5, r3
+	mov	r5, r8
+	eors	r5, r6
 	@ ascon_p.ae:33: t0 = t0 ^ t4
-	eors	r3, r2
+	eors	r6, r2
 	@ ascon_p.ae:34: t3 = t3 ^ t2
 	mov	r1, r12
-	mov	r0, r8
 	eors	r1, r0
 	@ ascon_p.ae:35: t2 = ~t2
 	mvns	r0, r0
 	str	r0, [sp, #4]
 	@ ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
-	lsls	r0, r3, #13
-	lsrs	r7, r4, #19
-	orrs	r0, r7
-	mov	r8, r0
-	lsls	r0, r4, #13
-	mov	r9, r0
+	lsls	r7, r6, #13
 	lsrs	r0, r3, #19
-	mov	r12, r0
-	mov	r7, r9
-	mov	r0, r12
 	orrs	r7, r0
-	mov	r9, r7
-	mov	r7, r4
-	mov	r0, r8
-	eors	r7, r0
 	mov	r12, r7
-	mov	r7, r3
-	mov	r0, r9
-	eors	r7, r0
-	mov	r8, r7
-	lsls	r7, r3, #4
-	lsrs	r0, r4, #28
+	lsls	r7, r3, #13
+	lsrs	r0, r6, #19
 	orrs	r7, r0
-	lsls	r0, r4, #4
-	lsrs	r3, r3, #28
-	orrs	r0, r3
-	mov	r3, r12
-	eors	r3, r7
-	mov	r12, r3
+	mov	r0, r12
+	eors	r0, r3
+	mov	r12, r0
+	eors	r7, r6
+	mov	r8, r7
+	lsls	r7, r6, #4
+	lsrs	r0, r3, #28
+	orrs	r7, r0
+	lsls	r0, r3, #4
+	mov	r9, r0
+	lsrs	r0, r6, #28
+	mov	r6, r9
+	orrs	r6, r0
+	mov	r0, r12
+	eors	r0, r7
+	mov	r12, r0
 	mov	r3, r8
-	eors	r3, r0
+	eors	r3, r6
 	mov	r8, r3
 	@ ascon_p.ae:38: t1 ^ (t1 >>> 61) ^ (t1 >>> 39),
-	lsls	r4, r6, #3
-	lsrs	r0, r5, #29
-	orrs	r4, r0
-	lsls	r3, r5, #3
-	lsrs	r0, r6, #29
-	orrs	r3, r0
-	mov	r0, r6
+	lsls	r0, r4, #3
+	lsrs	r3, r5, #29
+	orrs	r0, r3
+	lsls	r6, r5, #3
+	lsrs	r3, r4, #29
+	orrs	r6, r3
 	eors	r0, r4
-	mov	r7, r5
-	eors	r7, r3
-	lsls	r3, r6, #25
-	lsrs	r4, r5, #7
-	orrs	r3, r4
-	lsls	r4, r5, #25
-	lsrs	r5, r6, #7
-	orrs	r4, r5
+	eors	r6, r5
+	lsls	r3, r4, #25
+	lsrs	r7, r5, #7
+	orrs	r3, r7
+	lsls	r5, r5, #25
+	lsrs	r4, r4, #7
+	orrs	r5, r4
 	eors	r0, r3
 	str	r0, [sp, #8]
-	eors	r7, r4
-	mov	r9, r7
+	eors	r6, r5
+	mov	r9, r6
 	@ ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
 	ldr	r0, [sp, #4]
-	lsls	r3, r0, #31
+	lsls	r4, r0, #31
 	ldr	r0, [sp]
+	lsrs	r0, r0, #1
+	orrs	r4, r0
+	ldr	r0, [sp]
+	lsls	r3, r0, #31
+	ldr	r0, [sp, #4]
 	lsrs	r0, r0, #1
 	orrs	r3, r0
 	ldr	r0, [sp]
-	lsls	r5, r0, #31
+	eors	r4, r0
 	ldr	r0, [sp, #4]
-	lsrs	r0, r0, #1
-	orrs	r5, r0
-	ldr	r4, [sp]
-	eors	r4, r3
-	ldr	r6, [sp, #4]
-	eors	r6, r5
-	ldr	r0, [sp, #4]
-	lsls	r3, r0, #26
+	eors	r3, r0
+	lsls	r6, r0, #26
 	ldr	r0, [sp]
 	lsrs	r0, r0, #6
-	orrs	r3, r0
+	orrs	r6, r0
 	ldr	r0, [sp]
 	lsls	r5, r0, #26
 	ldr	r0, [sp, #4]
 	lsrs	r0, r0, #6
 	orrs	r5, r0
-	eors	r4, r3
-	eors	r6, r5
-	str	r6, [sp, #4]
+	eors	r4, r6
+	eors	r3, r5
+	str	r3, [sp, #4]
 	@ ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
-	lsls	r3, r1, #22
+	lsls	r6, r1, #22
 	mov	r0, r11
 	lsrs	r0, r0, #10
-	orrs	r3, r0
+	orrs	r6, r0
 	mov	r0, r11
-	lsls	r7, r0, #22
+	lsls	r5, r0, #22
 	lsrs	r0, r1, #10
-	orrs	r7, r0
-	mov	r6, r11
-	eors	r6, r3
-	mov	r5, r1
-	eors	r5, r7
-	lsls	r3, r1, #15
+	orrs	r5, r0
 	mov	r0, r11
+	eors	r6, r0
+	eors	r5, r1
+	lsls	r3, r1, #15
 	lsrs	r0, r0, #17
 	orrs	r3, r0
 	mov	r0, r11
@@ -893,19 +856,17 @@ ascon_p_permute:
 	mov	r3, r5
 	eors	r3, r7
 	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
-	lsls	r5, r2, #25
+	lsls	r7, r2, #25
 	mov	r1, r10
 	lsrs	r1, r1, #7
-	orrs	r5, r1
+	orrs	r7, r1
 	mov	r1, r10
-	lsls	r1, r1, #25
-	lsrs	r6, r2, #7
-	orrs	r1, r6
-	mov	r7, r10
-	eors	r7, r5
-	mov	r6, r2
-	eors	r6, r1
+	lsls	r6, r1, #25
+	lsrs	r1, r2, #7
+	orrs	r6, r1
 	mov	r1, r10
+	eors	r7, r1
+	eors	r6, r2
 	lsls	r1, r1, #23
 	lsrs	r5, r2, #9
 	orrs	r1, r5
@@ -917,7 +878,7 @@ ascon_p_permute:
 	eors	r2, r1
 	mov	r1, r6
 	eors	r1, r5
-	mov	r5, r12
+	mov	r6, r12
 	ldr	r7, [sp, #8]
 	mov	r12, r3
 	str	r1, [sp, #8]
@@ -931,7 +892,7 @@ ascon_p_permute:
 .Lascon_p_permute_done2:
 	@ ascon_p.ae:63: s[0] = x0
 	ldr	r1, [sp, #16]
-	str	r5, [r1]
+	str	r6, [r1]
 	mov	r3, r8
 	str	r3, [r1, #4]
 	@ ascon_p.ae:64: s[1] = x1

@@ -117,8 +117,8 @@ ccm_key_setup:
 
 
 @ --- ccm_encrypt_with: ccm.encrypt_with
-@     frame 148 bytes (28 spill slots, 21 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 584 bytes of code and literals
+@     frame 140 bytes (26 spill slots, 19 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 576 bytes of code and literals
 	.section .text.ccm_encrypt_with,"ax",%progbits
 	.global ccm_encrypt_with
 	.type ccm_encrypt_with, %function
@@ -131,52 +131,55 @@ ccm_encrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #148
-	str	r0, [sp, #40]
+	sub	sp, #140
+	ldr	r4, [sp, #176]
+	@ ccm.ae:89: y = mac_header(ks, nonce, ad, n, len(tag))
+	str	r4, [sp]
+	add	r4, sp, #92
+	str	r4, [sp, #12]
+	ldr	r4, [sp, #184]
+	str	r4, [sp, #44]
+	str	r4, [sp, #4]
+	ldr	r4, [sp, #200]
+	str	r4, [sp, #68]
+	str	r4, [sp, #8]
+	str	r0, [sp, #36]
 	mov	r5, r1
 	mov	r4, r2
-	ldr	r6, [sp, #184]
-	ldr	r1, [sp, #188]
-	str	r1, [sp, #72]
-	ldr	r1, [sp, #192]
-	str	r1, [sp, #52]
-	ldr	r2, [sp, #196]
-	str	r2, [sp, #68]
-	ldr	r0, [sp, #204]
-	str	r0, [sp, #96]
-	ldr	r0, [sp, #208]
-	str	r0, [sp, #76]
-	@ ccm.ae:89: y = mac_header(ks, nonce, ad, n, len(tag))
-	add	r2, sp, #100
-	str	r6, [sp]
-	str	r1, [sp, #4]
-	str	r0, [sp, #8]
-	str	r2, [sp, #12]
-	ldr	r0, [sp, #40]
+	ldr	r1, [sp, #180]
+	str	r1, [sp, #64]
+	ldr	r2, [sp, #188]
+	str	r2, [sp, #60]
+	ldr	r0, [sp, #196]
+	str	r0, [sp, #88]
+	ldr	r0, [sp, #36]
 	mov	r1, r5
 	mov	r2, r4
 	bl	ccm_mac_header
-	ldr	r0, [sp, #100]
-	str	r0, [sp, #20]
-	ldr	r0, [sp, #104]
-	mov	r9, r0
-	ldr	r0, [sp, #108]
-	mov	r8, r0
-	ldr	r0, [sp, #112]
-	str	r0, [sp, #36]
 	@ ccm.ae:47: return with_nonce((14 - len(nonce)) as u8, nonce, 0 as u32)
 	movs	r0, #14
 	subs	r0, r0, r4
 	str	r0, [sp, #16]
 	@ ccm.ae:35: return cat(flags, load_be(nonce, 0, 15, len(nonce))) | (x as u128)
+	mov	r1, r5
+	@ ccm.ae:89: y = mac_header(ks, nonce, ad, n, len(tag))
+	ldr	r0, [sp, #92]
+	mov	r10, r0
+	ldr	r0, [sp, #96]
+	mov	r9, r0
+	ldr	r0, [sp, #100]
+	mov	r8, r0
+	ldr	r0, [sp, #104]
+	str	r0, [sp, #28]
+	@ ccm.ae:35: return cat(flags, load_be(nonce, 0, 15, len(nonce))) | (x as u128)
 .Lccm_encrypt_with_bytes1:
 	movs	r0, #0
+	str	r0, [sp, #124]
+	str	r0, [sp, #128]
 	str	r0, [sp, #132]
 	str	r0, [sp, #136]
-	str	r0, [sp, #140]
-	str	r0, [sp, #144]
-	add	r2, sp, #132
-	adds	r1, r2, #1
+	add	r3, sp, #124
+	adds	r2, r3, #1
 	cmp	r4, #15
 	bcc	.Lccm_encrypt_with_cnt4
 	movs	r4, #15
@@ -184,88 +187,91 @@ ccm_encrypt_with:
 .Lccm_encrypt_with_cpy5:
 	subs	r4, #1
 	bcc	.Lccm_encrypt_with_cpyd3
-	ldrb	r0, [r5, r4]
-	strb	r0, [r1, r4]
+	ldrb	r0, [r1, r4]
+	strb	r0, [r2, r4]
 	b	.Lccm_encrypt_with_cpy5
 .Lccm_encrypt_with_cpyd3:
-	mov	r5, r2
+	mov	r1, r3
 .Lccm_encrypt_with_words2:
-	ldr	r0, [r5, #12]
+	ldr	r0, [r1, #12]
 	rev	r6, r0
-	ldr	r0, [r5, #8]
-	rev	r4, r0
-	ldr	r0, [r5, #4]
-	rev	r0, r0
-	str	r0, [sp, #48]
-	ldr	r0, [r5]
+	ldr	r0, [r1, #8]
 	rev	r5, r0
+	ldr	r0, [r1, #4]
+	rev	r0, r0
+	str	r0, [sp, #40]
+	ldr	r0, [r1]
+	rev	r7, r0
 	@ ccm.ae:47: return with_nonce((14 - len(nonce)) as u8, nonce, 0 as u32)
 	ldr	r0, [sp, #16]
-	uxtb	r7, r0
+	uxtb	r4, r0
 	@ ccm.ae:35: return cat(flags, load_be(nonce, 0, 15, len(nonce))) | (x as u128)
-	lsls	r1, r7, #24
-	orrs	r1, r5
+	lsls	r1, r4, #24
+	orrs	r1, r7
 	@ ccm.ae:91: s0 = E.encrypt_block(ks, j0)
-	str	r6, [sp, #100]
-	str	r4, [sp, #104]
-	ldr	r0, [sp, #48]
-	str	r0, [sp, #108]
-	str	r1, [sp, #112]
-	add	r1, sp, #100
-	add	r2, sp, #116
+	str	r6, [sp, #92]
+	str	r5, [sp, #96]
 	ldr	r0, [sp, #40]
+	str	r0, [sp, #100]
+	str	r1, [sp, #104]
+	add	r1, sp, #92
+	add	r2, sp, #108
+	ldr	r0, [sp, #36]
 	bl	ccm_E_encrypt_block
-	ldr	r0, [sp, #116]
-	str	r0, [sp, #92]
-	ldr	r0, [sp, #120]
-	str	r0, [sp, #88]
-	ldr	r0, [sp, #124]
-	str	r0, [sp, #84]
-	ldr	r0, [sp, #128]
-	str	r0, [sp, #80]
 	@ ccm.ae:53: return cat(j[127:32], j[31:0] + 1)
-	lsls	r2, r7, #24
-	orrs	r2, r5
-	adds	r3, r6, #1
+	lsls	r1, r4, #24
+	orrs	r1, r7
 	@ ccm.ae:93: for i in 0..(n + 15) / 16 {
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #44]
 	adds	r0, #15
 	lsrs	r0, r0, #4
-	str	r0, [sp, #56]
+	str	r0, [sp, #48]
+	@ ccm.ae:53: return cat(j[127:32], j[31:0] + 1)
+	adds	r0, r6, #1
+	@ ccm.ae:93: for i in 0..(n + 15) / 16 {
+	str	r0, [sp, #24]
+	str	r5, [sp, #56]
+	str	r1, [sp, #52]
+	@ ccm.ae:91: s0 = E.encrypt_block(ks, j0)
+	ldr	r0, [sp, #108]
+	str	r0, [sp, #84]
+	ldr	r0, [sp, #112]
+	str	r0, [sp, #80]
+	ldr	r0, [sp, #116]
+	str	r0, [sp, #76]
+	ldr	r0, [sp, #120]
+	str	r0, [sp, #72]
+	@ ccm.ae:93: for i in 0..(n + 15) / 16 {
 	movs	r1, #0
-	mov	r11, r1
-	str	r3, [sp, #16]
-	str	r4, [sp, #64]
-	str	r2, [sp, #60]
-	ldr	r5, [sp, #20]
-	ldr	r0, [sp, #56]
+	str	r1, [sp, #20]
+	ldr	r0, [sp, #48]
 	cmp	r1, r0
 	bcc	.Lccm_encrypt_with_far1
 	b	.Lccm_encrypt_with_done7
 .Lccm_encrypt_with_far1:
 .Lccm_encrypt_with_loop6:
 	@ ccm.ae:94: off = 16 * i
-	mov	r1, r11
+	ldr	r1, [sp, #20]
 	lsls	r0, r1, #4
-	mov	r10, r0
+	mov	r11, r0
 	@ ccm.ae:95: m = load_be(msg, off, 16, n - off)           // zero-padded, as the MAC wants it
-	ldr	r1, [sp, #52]
-	subs	r4, r1, r0
-	ldr	r1, [sp, #72]
+	ldr	r1, [sp, #44]
+	subs	r5, r1, r0
+	ldr	r1, [sp, #64]
 	adds	r1, r1, r0
 	movs	r0, #3
-	cmp	r4, #16
+	cmp	r5, #16
 	bcc	.Lccm_encrypt_with_bytes8
 	tst	r1, r0
 	beq	.Lccm_encrypt_with_words9
 .Lccm_encrypt_with_bytes8:
 	movs	r0, #0
+	str	r0, [sp, #124]
+	str	r0, [sp, #128]
 	str	r0, [sp, #132]
 	str	r0, [sp, #136]
-	str	r0, [sp, #140]
-	str	r0, [sp, #144]
-	add	r3, sp, #132
-	mov	r2, r4
+	add	r3, sp, #124
+	mov	r2, r5
 	cmp	r2, #16
 	bcc	.Lccm_encrypt_with_cnt11
 	movs	r2, #16
@@ -281,149 +287,148 @@ ccm_encrypt_with:
 .Lccm_encrypt_with_words9:
 	ldr	r0, [r1, #12]
 	rev	r7, r0
+	str	r7, [sp, #32]
 	ldr	r0, [r1, #8]
-	rev	r6, r0
+	rev	r0, r0
+	str	r0, [sp, #16]
 	ldr	r0, [r1, #4]
-	rev	r0, r0
-	str	r0, [sp, #24]
+	rev	r6, r0
 	ldr	r0, [r1]
-	rev	r0, r0
-	str	r0, [sp, #28]
+	rev	r7, r0
 	@ ccm.ae:96: u = E.encrypt_block(ks, j)
-	ldr	r0, [sp, #16]
-	str	r0, [sp, #100]
-	ldr	r0, [sp, #64]
-	str	r0, [sp, #104]
-	ldr	r0, [sp, #48]
-	str	r0, [sp, #108]
-	ldr	r0, [sp, #60]
-	str	r0, [sp, #112]
-	add	r1, sp, #100
-	add	r2, sp, #116
+	ldr	r0, [sp, #24]
+	str	r0, [sp, #92]
+	ldr	r0, [sp, #56]
+	str	r0, [sp, #96]
 	ldr	r0, [sp, #40]
+	str	r0, [sp, #100]
+	ldr	r0, [sp, #52]
+	str	r0, [sp, #104]
+	add	r1, sp, #92
+	add	r2, sp, #108
+	ldr	r0, [sp, #36]
 	bl	ccm_E_encrypt_block
-	ldr	r3, [sp, #116]
-	ldr	r2, [sp, #120]
-	ldr	r1, [sp, #124]
-	ldr	r0, [sp, #128]
-	str	r0, [sp, #44]
+	ldr	r4, [sp, #120]
 	@ ccm.ae:100: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
-	mov	r0, r7
-	eors	r0, r3
-	str	r0, [sp, #20]
+	eors	r4, r7
 	@ ccm.ae:98: s = m ^ y                                    // delay slot
-	eors	r7, r5
+	mov	r1, r7
+	ldr	r0, [sp, #28]
+	eors	r1, r0
+	@ ccm.ae:96: u = E.encrypt_block(ks, j)
+	ldr	r0, [sp, #116]
 	@ ccm.ae:100: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
-	mov	r0, r6
-	eors	r0, r2
-	str	r0, [sp, #32]
+	eors	r0, r6
+	str	r0, [sp, #28]
 	@ ccm.ae:98: s = m ^ y                                    // delay slot
 	mov	r2, r6
-	mov	r0, r9
-	eors	r2, r0
-	@ ccm.ae:100: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
-	ldr	r5, [sp, #24]
-	eors	r5, r1
-	@ ccm.ae:98: s = m ^ y                                    // delay slot
-	ldr	r1, [sp, #24]
 	mov	r0, r8
-	eors	r1, r0
+	eors	r2, r0
+	@ ccm.ae:96: u = E.encrypt_block(ks, j)
+	ldr	r6, [sp, #112]
 	@ ccm.ae:100: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
-	ldr	r6, [sp, #28]
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #16]
 	eors	r6, r0
 	@ ccm.ae:98: s = m ^ y                                    // delay slot
-	ldr	r3, [sp, #28]
-	ldr	r0, [sp, #36]
+	mov	r3, r0
+	mov	r0, r9
 	eors	r3, r0
-	@ ccm.ae:99: y = E.encrypt_block(ks, s)
-	str	r7, [sp, #100]
-	str	r2, [sp, #104]
-	str	r1, [sp, #108]
-	str	r3, [sp, #112]
-	add	r1, sp, #100
-	add	r2, sp, #116
-	ldr	r0, [sp, #40]
-	bl	ccm_E_encrypt_block
-	ldr	r0, [sp, #116]
-	str	r0, [sp, #24]
-	ldr	r0, [sp, #120]
-	mov	r9, r0
-	ldr	r0, [sp, #124]
-	mov	r8, r0
-	ldr	r1, [sp, #128]
+	@ ccm.ae:96: u = E.encrypt_block(ks, j)
+	ldr	r0, [sp, #108]
 	@ ccm.ae:100: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
-	rev	r3, r6
-	rev	r5, r5
-	ldr	r0, [sp, #32]
-	rev	r6, r0
-	ldr	r0, [sp, #20]
-	rev	r7, r0
-	ldr	r2, [sp, #68]
+	ldr	r7, [sp, #32]
+	eors	r0, r7
+	str	r0, [sp, #16]
+	@ ccm.ae:98: s = m ^ y                                    // delay slot
 	mov	r0, r10
+	eors	r7, r0
+	@ ccm.ae:99: y = E.encrypt_block(ks, s)
+	str	r7, [sp, #92]
+	str	r3, [sp, #96]
+	str	r2, [sp, #100]
+	str	r1, [sp, #104]
+	add	r1, sp, #92
+	add	r2, sp, #108
+	ldr	r0, [sp, #36]
+	bl	ccm_E_encrypt_block
+	ldr	r0, [sp, #108]
+	mov	r10, r0
+	ldr	r0, [sp, #112]
+	mov	r9, r0
+	ldr	r0, [sp, #116]
+	mov	r8, r0
+	ldr	r1, [sp, #120]
+	@ ccm.ae:100: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
+	rev	r3, r4
+	ldr	r0, [sp, #28]
+	rev	r4, r0
+	rev	r6, r6
+	ldr	r0, [sp, #16]
+	rev	r7, r0
+	ldr	r2, [sp, #60]
+	mov	r0, r11
 	adds	r2, r2, r0
 	movs	r0, #3
-	cmp	r4, #16
+	cmp	r5, #16
 	bcc	.Lccm_encrypt_with_bytes13
 	tst	r2, r0
 	bne	.Lccm_encrypt_with_bytes13
 	str	r3, [r2]
-	str	r5, [r2, #4]
+	str	r4, [r2, #4]
 	str	r6, [r2, #8]
 	str	r7, [r2, #12]
 	b	.Lccm_encrypt_with_stored14
 .Lccm_encrypt_with_bytes13:
-	str	r3, [sp, #132]
-	str	r5, [sp, #136]
-	str	r6, [sp, #140]
-	str	r7, [sp, #144]
-	add	r3, sp, #132
-	cmp	r4, #16
+	str	r3, [sp, #124]
+	str	r4, [sp, #128]
+	str	r6, [sp, #132]
+	str	r7, [sp, #136]
+	add	r3, sp, #124
+	cmp	r5, #16
 	bcc	.Lccm_encrypt_with_cnt15
-	movs	r4, #16
+	movs	r5, #16
 .Lccm_encrypt_with_cnt15:
 .Lccm_encrypt_with_cpy16:
-	subs	r4, #1
+	subs	r5, #1
 	bcc	.Lccm_encrypt_with_stored14
-	ldrb	r0, [r3, r4]
-	strb	r0, [r2, r4]
+	ldrb	r0, [r3, r5]
+	strb	r0, [r2, r5]
 	b	.Lccm_encrypt_with_cpy16
 .Lccm_encrypt_with_stored14:
 	@ ccm.ae:53: return cat(j[127:32], j[31:0] + 1)
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #24]
 	adds	r0, r0, #1
-	str	r0, [sp, #16]
-	ldr	r5, [sp, #24]
-	str	r1, [sp, #36]
-	mov	r1, r11
+	str	r0, [sp, #24]
+	str	r1, [sp, #28]
+	ldr	r1, [sp, #20]
 	adds	r1, #1
-	mov	r11, r1
-	ldr	r0, [sp, #56]
+	str	r1, [sp, #20]
+	ldr	r0, [sp, #48]
 	cmp	r1, r0
 	bcs	.Lccm_encrypt_with_far2
 	b	.Lccm_encrypt_with_loop6
 .Lccm_encrypt_with_far2:
 .Lccm_encrypt_with_done7:
 	@ ccm.ae:102: store_be(tag, 0, y ^ s0, len(tag))
-	mov	r1, r5
-	ldr	r0, [sp, #92]
+	mov	r1, r10
+	ldr	r0, [sp, #84]
 	eors	r1, r0
 	mov	r3, r9
-	ldr	r0, [sp, #88]
+	ldr	r0, [sp, #80]
 	eors	r3, r0
 	mov	r4, r8
-	ldr	r0, [sp, #84]
+	ldr	r0, [sp, #76]
 	eors	r4, r0
-	ldr	r2, [sp, #36]
-	ldr	r0, [sp, #80]
+	ldr	r2, [sp, #28]
+	ldr	r0, [sp, #72]
 	eors	r2, r0
 	rev	r6, r2
 	rev	r5, r4
 	rev	r4, r3
 	rev	r2, r1
-	ldr	r3, [sp, #96]
+	ldr	r3, [sp, #88]
 	movs	r1, #3
-	ldr	r0, [sp, #76]
+	ldr	r0, [sp, #68]
 	cmp	r0, #16
 	bcc	.Lccm_encrypt_with_bytes17
 	tst	r3, r1
@@ -434,12 +439,12 @@ ccm_encrypt_with:
 	str	r2, [r3, #12]
 	b	.Lccm_encrypt_with_stored18
 .Lccm_encrypt_with_bytes17:
-	str	r6, [sp, #132]
-	str	r5, [sp, #136]
-	str	r4, [sp, #140]
-	str	r2, [sp, #144]
-	add	r2, sp, #132
-	ldr	r1, [sp, #76]
+	str	r6, [sp, #124]
+	str	r5, [sp, #128]
+	str	r4, [sp, #132]
+	str	r2, [sp, #136]
+	add	r2, sp, #124
+	ldr	r1, [sp, #68]
 	cmp	r1, #16
 	bcc	.Lccm_encrypt_with_cnt19
 	movs	r1, #16
@@ -451,7 +456,7 @@ ccm_encrypt_with:
 	strb	r0, [r3, r1]
 	b	.Lccm_encrypt_with_cpy20
 .Lccm_encrypt_with_stored18:
-	add	sp, #148
+	add	sp, #140
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

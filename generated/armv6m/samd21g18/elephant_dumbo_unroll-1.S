@@ -742,7 +742,7 @@ elephant_dumbo_P_permute:
 
 @ --- elephant_dumbo_crypt: elephant_dumbo.crypt
 @     frame 248 bytes (72 spill slots, 47 on the stack; locals 60), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2486 bytes of code and literals
+@     estimated 2428 bytes of code and literals
 	.section .text.elephant_dumbo_crypt,"ax",%progbits
 	.global elephant_dumbo_crypt
 	.type elephant_dumbo_crypt, %function
@@ -763,8 +763,8 @@ elephant_dumbo_crypt:
 	str	r5, [sp, #160]
 	ldr	r4, [sp, #292]
 	str	r4, [sp, #40]
-	ldr	r2, [sp, #296]
-	str	r2, [sp, #156]
+	ldr	r7, [sp, #296]
+	str	r7, [sp, #156]
 	ldr	r2, [sp, #304]
 	str	r2, [sp, #152]
 	ldr	r2, [sp, #312]
@@ -786,114 +786,113 @@ elephant_dumbo_crypt:
 	lsrs	r3, r0, #31
 	lsls	r2, r0, #3
 	lsrs	r0, r0, #29
-	adds	r4, r4, r2
+	adds	r5, r4, r2
 	adcs	r3, r0
 	movs	r2, #0
-	movs	r0, #0
-	adcs	r2, r0
+	movs	r4, #0
+	adcs	r2, r4
 	ldr	r0, [sp, #40]
-	lsls	r5, r0, #4
+	lsls	r4, r0, #4
 	lsrs	r0, r0, #28
-	adds	r4, r4, r5
+	adds	r5, r5, r4
 	adcs	r3, r0
-	movs	r0, #0
-	adcs	r2, r0
+	movs	r4, #0
+	adcs	r2, r4
 	ldr	r0, [sp, #40]
-	lsls	r5, r0, #7
+	lsls	r4, r0, #7
 	lsrs	r0, r0, #25
-	adds	r4, r4, r5
+	adds	r4, r5, r4
 	adcs	r3, r0
-	movs	r0, #0
-	adcs	r2, r0
+	movs	r5, #0
+	adcs	r2, r5
 	ldr	r0, [sp, #40]
 	lsls	r5, r0, #8
 	lsrs	r0, r0, #24
-	adds	r4, r4, r5
+	adds	r5, r4, r5
 	adcs	r3, r0
-	movs	r0, #0
-	adcs	r2, r0
+	movs	r4, #0
+	adcs	r2, r4
 	ldr	r0, [sp, #40]
-	lsls	r5, r0, #11
+	lsls	r4, r0, #11
 	lsrs	r0, r0, #21
-	adds	r4, r4, r5
+	adds	r5, r5, r4
 	adcs	r3, r0
-	movs	r0, #0
-	adcs	r2, r0
+	movs	r4, #0
+	adcs	r2, r4
 	ldr	r0, [sp, #40]
-	lsls	r5, r0, #12
+	lsls	r4, r0, #12
 	lsrs	r0, r0, #20
-	adds	r4, r4, r5
+	adds	r5, r5, r4
 	adcs	r3, r0
-	movs	r0, #0
-	adcs	r2, r0
+	movs	r4, #0
+	adcs	r2, r4
 	ldr	r0, [sp, #40]
-	lsls	r5, r0, #15
+	lsls	r4, r0, #15
 	lsrs	r0, r0, #17
-	adds	r4, r4, r5
+	adds	r5, r5, r4
 	adcs	r3, r0
-	movs	r0, #0
-	adcs	r2, r0
+	movs	r4, #0
+	adcs	r2, r4
 	ldr	r0, [sp, #40]
-	lsls	r5, r0, #16
+	lsls	r4, r0, #16
 	lsrs	r0, r0, #16
-	adds	r4, r4, r5
+	adds	r5, r5, r4
 	adcs	r3, r0
-	movs	r0, #0
-	adcs	r2, r0
+	movs	r4, #0
+	adcs	r2, r4
 	ldr	r0, [sp, #40]
-	lsls	r5, r0, #19
+	lsls	r4, r0, #19
 	lsrs	r0, r0, #13
-	adds	r4, r4, r5
+	adds	r5, r5, r4
 	adcs	r3, r0
-	movs	r0, #0
-	adcs	r2, r0
+	movs	r4, #0
+	adcs	r2, r4
 	ldr	r0, [sp, #40]
-	lsls	r5, r0, #20
+	lsls	r4, r0, #20
 	lsrs	r0, r0, #12
-	adds	r4, r4, r5
+	adds	r5, r5, r4
 	adcs	r3, r0
-	movs	r0, #0
-	adcs	r2, r0
+	movs	r4, #0
+	adcs	r2, r4
 	ldr	r0, [sp, #40]
-	lsls	r5, r0, #23
+	lsls	r4, r0, #23
 	lsrs	r0, r0, #9
-	adds	r4, r4, r5
+	adds	r5, r5, r4
 	adcs	r3, r0
-	movs	r0, #0
-	adcs	r2, r0
+	movs	r4, #0
+	adcs	r2, r4
 	ldr	r0, [sp, #40]
-	lsls	r5, r0, #24
+	lsls	r4, r0, #24
 	lsrs	r0, r0, #8
-	adds	r4, r4, r5
+	adds	r5, r5, r4
 	adcs	r3, r0
-	movs	r0, #0
-	adcs	r2, r0
+	movs	r4, #0
+	adcs	r2, r4
 	ldr	r0, [sp, #40]
-	lsls	r5, r0, #27
+	lsls	r4, r0, #27
 	lsrs	r0, r0, #5
-	adds	r4, r4, r5
+	adds	r5, r5, r4
 	adcs	r3, r0
-	movs	r0, #0
-	adcs	r2, r0
+	movs	r4, #0
+	adcs	r2, r4
 	ldr	r0, [sp, #40]
-	lsls	r5, r0, #28
+	lsls	r4, r0, #28
 	lsrs	r0, r0, #4
-	adds	r4, r4, r5
+	adds	r5, r5, r4
 	adcs	r3, r0
-	movs	r0, #0
-	adcs	r2, r0
+	movs	r4, #0
+	adcs	r2, r4
 	ldr	r0, [sp, #40]
-	lsls	r5, r0, #31
-	lsrs	r0, r0, #1
-	adds	r4, r4, r5
-	adcs	r3, r0
-	movs	r0, #0
-	adcs	r2, r0
-	adds	r0, r4, r0
+	lsls	r6, r0, #31
+	lsrs	r4, r0, #1
+	adds	r0, r5, r6
+	adcs	r3, r4
+	movs	r4, #0
+	adcs	r2, r4
+	adds	r0, r0, r4
 	ldr	r0, [sp, #40]
 	adcs	r3, r0
-	movs	r0, #0
-	adcs	r2, r0
+	adcs	r2, r4
 	lsls	r0, r2, #31
 	lsrs	r2, r3, #5
 	lsrs	r0, r0, #4
@@ -903,210 +902,186 @@ elephant_dumbo_crypt:
 	@ elephant_dumbo.ae:78: blocks_m = (m + block - 1) / block
 	ldr	r0, [sp, #40]
 	adds	r0, #20
-	subs	r2, r0, #1
-	lsls	r4, r2, #1
-	lsrs	r6, r2, #31
-	lsls	r3, r2, #3
-	lsrs	r0, r2, #29
+	subs	r0, r0, #1
+	lsls	r4, r0, #1
+	lsrs	r6, r0, #31
+	lsls	r3, r0, #3
+	lsrs	r2, r0, #29
 	adds	r3, r4, r3
-	adcs	r6, r0
-	movs	r0, #0
-	mov	r4, r0
-	adcs	r4, r0
-	lsls	r5, r2, #4
-	lsrs	r0, r2, #28
-	adds	r5, r3, r5
-	adcs	r6, r0
-	movs	r0, #0
-	adcs	r4, r0
-	lsls	r3, r2, #7
-	lsrs	r0, r2, #25
-	adds	r5, r5, r3
-	adcs	r6, r0
-	movs	r0, #0
-	adcs	r4, r0
-	lsls	r3, r2, #8
-	lsrs	r0, r2, #24
-	adds	r5, r5, r3
-	adcs	r6, r0
-	movs	r0, #0
-	adcs	r4, r0
-	lsls	r3, r2, #11
-	lsrs	r0, r2, #21
-	adds	r5, r5, r3
-	adcs	r6, r0
-	movs	r0, #0
-	adcs	r4, r0
-	lsls	r3, r2, #12
-	lsrs	r0, r2, #20
-	adds	r5, r5, r3
-	adcs	r6, r0
-	movs	r0, #0
-	adcs	r4, r0
-	lsls	r3, r2, #15
-	lsrs	r0, r2, #17
-	adds	r5, r5, r3
-	adcs	r6, r0
-	movs	r0, #0
-	adcs	r4, r0
-	lsls	r3, r2, #16
-	lsrs	r0, r2, #16
-	adds	r5, r5, r3
-	adcs	r6, r0
-	movs	r0, #0
-	adcs	r4, r0
-	lsls	r3, r2, #19
-	lsrs	r0, r2, #13
-	adds	r5, r5, r3
-	adcs	r6, r0
-	movs	r0, #0
-	adcs	r4, r0
-	lsls	r3, r2, #20
-	lsrs	r0, r2, #12
-	adds	r5, r5, r3
-	adcs	r6, r0
-	movs	r0, #0
-	adcs	r4, r0
-	lsls	r3, r2, #23
-	lsrs	r0, r2, #9
-	adds	r5, r5, r3
-	adcs	r6, r0
-	movs	r0, #0
-	adcs	r4, r0
-	lsls	r3, r2, #24
-	lsrs	r0, r2, #8
-	adds	r5, r5, r3
-	adcs	r6, r0
-	movs	r0, #0
-	adcs	r4, r0
-	lsls	r3, r2, #27
-	lsrs	r0, r2, #5
-	adds	r5, r5, r3
-	adcs	r6, r0
-	movs	r0, #0
-	adcs	r4, r0
-	lsls	r3, r2, #28
-	lsrs	r0, r2, #4
-	adds	r5, r5, r3
-	adcs	r6, r0
-	movs	r0, #0
-	adcs	r4, r0
-	lsls	r3, r2, #31
-	lsrs	r0, r2, #1
-	adds	r5, r5, r3
-	adcs	r6, r0
-	movs	r0, #0
-	adcs	r4, r0
-	adds	r0, r5, r0
 	adcs	r6, r2
-	movs	r0, #0
-	adcs	r4, r0
-	lsls	r2, r4, #31
+	movs	r4, #0
+	mov	r7, r4
+	adcs	r7, r4
+	lsls	r4, r0, #4
+	lsrs	r2, r0, #28
+	adds	r5, r3, r4
+	adcs	r6, r2
+	movs	r4, #0
+	adcs	r7, r4
+	lsls	r3, r0, #7
+	lsrs	r2, r0, #25
+	adds	r5, r5, r3
+	adcs	r6, r2
+	adcs	r7, r4
+	lsls	r3, r0, #8
+	lsrs	r2, r0, #24
+	adds	r5, r5, r3
+	adcs	r6, r2
+	adcs	r7, r4
+	lsls	r3, r0, #11
+	lsrs	r2, r0, #21
+	adds	r5, r5, r3
+	adcs	r6, r2
+	adcs	r7, r4
+	lsls	r3, r0, #12
+	lsrs	r2, r0, #20
+	adds	r5, r5, r3
+	adcs	r6, r2
+	adcs	r7, r4
+	lsls	r3, r0, #15
+	lsrs	r2, r0, #17
+	adds	r5, r5, r3
+	adcs	r6, r2
+	adcs	r7, r4
+	lsls	r3, r0, #16
+	lsrs	r2, r0, #16
+	adds	r5, r5, r3
+	adcs	r6, r2
+	adcs	r7, r4
+	lsls	r3, r0, #19
+	lsrs	r2, r0, #13
+	adds	r5, r5, r3
+	adcs	r6, r2
+	adcs	r7, r4
+	lsls	r3, r0, #20
+	lsrs	r2, r0, #12
+	adds	r5, r5, r3
+	adcs	r6, r2
+	adcs	r7, r4
+	lsls	r3, r0, #23
+	lsrs	r2, r0, #9
+	adds	r5, r5, r3
+	adcs	r6, r2
+	adcs	r7, r4
+	lsls	r3, r0, #24
+	lsrs	r2, r0, #8
+	adds	r5, r5, r3
+	adcs	r6, r2
+	adcs	r7, r4
+	lsls	r3, r0, #27
+	lsrs	r2, r0, #5
+	adds	r5, r5, r3
+	adcs	r6, r2
+	adcs	r7, r4
+	lsls	r3, r0, #28
+	lsrs	r2, r0, #4
+	adds	r5, r5, r3
+	adcs	r6, r2
+	adcs	r7, r4
+	lsls	r3, r0, #31
+	lsrs	r4, r0, #1
+	adds	r5, r5, r3
+	adcs	r6, r4
+	movs	r4, #0
+	adcs	r7, r4
+	adds	r4, r5, r4
+	adcs	r6, r0
+	movs	r4, #0
+	adcs	r7, r4
+	lsls	r2, r7, #31
 	lsrs	r0, r6, #5
 	lsrs	r2, r2, #4
 	orrs	r0, r2
 	str	r0, [sp, #124]
 	@ elephant_dumbo.ae:79: blocks_ad = 1 + (12 + a) / block
-	ldr	r2, [sp, #116]
-	adds	r2, #12
-	lsls	r4, r2, #1
-	lsrs	r6, r2, #31
-	lsls	r3, r2, #3
-	lsrs	r0, r2, #29
+	ldr	r0, [sp, #116]
+	adds	r0, #12
+	lsls	r4, r0, #1
+	lsrs	r6, r0, #31
+	lsls	r3, r0, #3
+	lsrs	r2, r0, #29
 	adds	r3, r4, r3
-	adcs	r6, r0
-	movs	r0, #0
-	mov	r4, r0
-	adcs	r4, r0
-	lsls	r5, r2, #4
-	lsrs	r0, r2, #28
-	adds	r5, r3, r5
-	adcs	r6, r0
-	movs	r0, #0
-	adcs	r4, r0
-	lsls	r3, r2, #7
-	lsrs	r0, r2, #25
-	adds	r5, r5, r3
-	adcs	r6, r0
-	movs	r0, #0
-	adcs	r4, r0
-	lsls	r3, r2, #8
-	lsrs	r0, r2, #24
-	adds	r5, r5, r3
-	adcs	r6, r0
-	movs	r0, #0
-	adcs	r4, r0
-	lsls	r3, r2, #11
-	lsrs	r0, r2, #21
-	adds	r5, r5, r3
-	adcs	r6, r0
-	movs	r0, #0
-	adcs	r4, r0
-	lsls	r3, r2, #12
-	lsrs	r0, r2, #20
-	adds	r5, r5, r3
-	adcs	r6, r0
-	movs	r0, #0
-	adcs	r4, r0
-	lsls	r3, r2, #15
-	lsrs	r0, r2, #17
-	adds	r5, r5, r3
-	adcs	r6, r0
-	movs	r0, #0
-	adcs	r4, r0
-	lsls	r3, r2, #16
-	lsrs	r0, r2, #16
-	adds	r5, r5, r3
-	adcs	r6, r0
-	movs	r0, #0
-	adcs	r4, r0
-	lsls	r3, r2, #19
-	lsrs	r0, r2, #13
-	adds	r5, r5, r3
-	adcs	r6, r0
-	movs	r0, #0
-	adcs	r4, r0
-	lsls	r3, r2, #20
-	lsrs	r0, r2, #12
-	adds	r5, r5, r3
-	adcs	r6, r0
-	movs	r0, #0
-	adcs	r4, r0
-	lsls	r3, r2, #23
-	lsrs	r0, r2, #9
-	adds	r5, r5, r3
-	adcs	r6, r0
-	movs	r0, #0
-	adcs	r4, r0
-	lsls	r3, r2, #24
-	lsrs	r0, r2, #8
-	adds	r5, r5, r3
-	adcs	r6, r0
-	movs	r0, #0
-	adcs	r4, r0
-	lsls	r3, r2, #27
-	lsrs	r0, r2, #5
-	adds	r5, r5, r3
-	adcs	r6, r0
-	movs	r0, #0
-	adcs	r4, r0
-	lsls	r3, r2, #28
-	lsrs	r0, r2, #4
-	adds	r5, r5, r3
-	adcs	r6, r0
-	movs	r0, #0
-	adcs	r4, r0
-	lsls	r3, r2, #31
-	lsrs	r0, r2, #1
-	adds	r5, r5, r3
-	adcs	r6, r0
-	movs	r0, #0
-	adcs	r4, r0
-	adds	r0, r5, r0
 	adcs	r6, r2
-	movs	r0, #0
-	adcs	r4, r0
-	lsls	r0, r4, #31
+	movs	r4, #0
+	mov	r7, r4
+	adcs	r7, r4
+	lsls	r4, r0, #4
+	lsrs	r2, r0, #28
+	adds	r5, r3, r4
+	adcs	r6, r2
+	movs	r4, #0
+	adcs	r7, r4
+	lsls	r3, r0, #7
+	lsrs	r2, r0, #25
+	adds	r5, r5, r3
+	adcs	r6, r2
+	adcs	r7, r4
+	lsls	r3, r0, #8
+	lsrs	r2, r0, #24
+	adds	r5, r5, r3
+	adcs	r6, r2
+	adcs	r7, r4
+	lsls	r3, r0, #11
+	lsrs	r2, r0, #21
+	adds	r5, r5, r3
+	adcs	r6, r2
+	adcs	r7, r4
+	lsls	r3, r0, #12
+	lsrs	r2, r0, #20
+	adds	r5, r5, r3
+	adcs	r6, r2
+	adcs	r7, r4
+	lsls	r3, r0, #15
+	lsrs	r2, r0, #17
+	adds	r5, r5, r3
+	adcs	r6, r2
+	adcs	r7, r4
+	lsls	r3, r0, #16
+	lsrs	r2, r0, #16
+	adds	r5, r5, r3
+	adcs	r6, r2
+	adcs	r7, r4
+	lsls	r3, r0, #19
+	lsrs	r2, r0, #13
+	adds	r5, r5, r3
+	adcs	r6, r2
+	adcs	r7, r4
+	lsls	r3, r0, #20
+	lsrs	r2, r0, #12
+	adds	r5, r5, r3
+	adcs	r6, r2
+	adcs	r7, r4
+	lsls	r3, r0, #23
+	lsrs	r2, r0, #9
+	adds	r5, r5, r3
+	adcs	r6, r2
+	adcs	r7, r4
+	lsls	r3, r0, #24
+	lsrs	r2, r0, #8
+	adds	r5, r5, r3
+	adcs	r6, r2
+	adcs	r7, r4
+	lsls	r3, r0, #27
+	lsrs	r2, r0, #5
+	adds	r5, r5, r3
+	adcs	r6, r2
+	adcs	r7, r4
+	lsls	r3, r0, #28
+	lsrs	r2, r0, #4
+	adds	r5, r5, r3
+	adcs	r6, r2
+	adcs	r7, r4
+	lsls	r2, r0, #31
+	lsrs	r4, r0, #1
+	adds	r5, r5, r2
+	adcs	r6, r4
+	movs	r4, #0
+	adcs	r7, r4
+	adds	r4, r5, r4
+	adcs	r6, r0
+	movs	r4, #0
+	adcs	r7, r4
+	lsls	r0, r7, #31
 	lsrs	r2, r6, #5
 	lsrs	r0, r0, #4
 	orrs	r2, r0
@@ -1207,66 +1182,66 @@ elephant_dumbo_crypt:
 	cmp	r0, #8
 	movs	r0, #0
 	adcs	r0, r0
-	movs	r1, #1
-	eors	r0, r1
+	movs	r2, #1
+	eors	r0, r2
 	str	r0, [sp]
 	ldr	r0, [sp, #116]
 	adds	r0, #12
-	lsls	r5, r0, #3
-	movs	r4, #1
+	lsls	r0, r0, #3
+	movs	r6, #1
+	movs	r5, #0
+	movs	r4, #0
 	movs	r3, #0
 	movs	r2, #0
-	movs	r0, #0
-	mov	r1, r3
-	cmp	r5, #160
+	cmp	r0, #160
 	bcs	.Lelephant_dumbo_crypt_shz14
 .Lelephant_dumbo_crypt_shl16:
-	cmp	r5, #32
+	cmp	r0, #32
 	bcc	.Lelephant_dumbo_crypt_shf15
-	mov	r0, r1
-	mov	r1, r2
 	mov	r2, r3
 	mov	r3, r4
-	movs	r4, #0
-	subs	r5, #32
+	mov	r4, r5
+	mov	r5, r6
+	movs	r6, #0
+	subs	r0, #32
 	b	.Lelephant_dumbo_crypt_shl16
 .Lelephant_dumbo_crypt_shf15:
 	movs	r7, #32
-	subs	r7, r7, r5
-	lsls	r0, r5
-	mov	r6, r1
-	lsrs	r6, r7
-	orrs	r0, r6
-	lsls	r1, r5
-	mov	r6, r2
-	lsrs	r6, r7
-	orrs	r1, r6
-	lsls	r2, r5
-	mov	r6, r3
-	lsrs	r6, r7
-	orrs	r2, r6
-	lsls	r3, r5
-	mov	r6, r4
-	lsrs	r6, r7
-	orrs	r3, r6
-	lsls	r4, r5
+	subs	r7, r7, r0
+	lsls	r2, r0
+	mov	r1, r3
+	lsrs	r1, r7
+	orrs	r2, r1
+	lsls	r3, r0
+	mov	r1, r4
+	lsrs	r1, r7
+	orrs	r3, r1
+	lsls	r4, r0
+	mov	r1, r5
+	lsrs	r1, r7
+	orrs	r4, r1
+	lsls	r5, r0
+	mov	r1, r6
+	lsrs	r1, r7
+	orrs	r5, r1
+	lsls	r6, r0
 	b	.Lelephant_dumbo_crypt_she17
 .Lelephant_dumbo_crypt_shz14:
+	movs	r6, #0
+	movs	r5, #0
 	movs	r4, #0
 	movs	r3, #0
 	movs	r2, #0
-	movs	r1, #0
-	movs	r0, #0
 .Lelephant_dumbo_crypt_she17:
-	ldr	r6, [sp, #4]
-	orrs	r6, r4
-	ldr	r5, [sp, #8]
-	orrs	r5, r3
-	ldr	r4, [sp, #20]
-	orrs	r4, r2
-	ldr	r3, [sp, #12]
-	orrs	r3, r1
-	ldr	r2, [sp, #16]
+	ldr	r0, [sp, #4]
+	orrs	r6, r0
+	ldr	r0, [sp, #8]
+	orrs	r5, r0
+	ldr	r0, [sp, #20]
+	orrs	r4, r0
+	ldr	r0, [sp, #12]
+	orrs	r3, r0
+	ldr	r0, [sp, #16]
 	orrs	r2, r0
 	ldr	r0, [sp]
 	rsbs	r1, r0, #0
@@ -1353,56 +1328,55 @@ elephant_dumbo_crypt:
 	ldr	r0, [sp, #72]
 	lsls	r2, r0, #24
 	orrs	r3, r2
-	str	r3, [sp, #16]
+	str	r3, [sp, #20]
 	lsrs	r3, r0, #8
 	ldr	r0, [sp, #68]
 	lsls	r2, r0, #24
 	orrs	r3, r2
-	str	r3, [sp, #20]
+	str	r3, [sp, #24]
 	lsrs	r3, r0, #8
 	ldr	r0, [sp, #56]
 	lsls	r2, r0, #24
 	orrs	r3, r2
-	str	r3, [sp, #24]
+	str	r3, [sp, #28]
 	lsrs	r3, r0, #8
 	ldr	r0, [sp, #64]
 	lsls	r2, r0, #24
 	orrs	r3, r2
-	str	r3, [sp, #28]
+	str	r3, [sp, #32]
 	lsrs	r2, r0, #8
 	lsls	r0, r1, #24
 	orrs	r0, r2
-	str	r0, [sp, #32]
+	str	r0, [sp, #36]
 	@ elephant_dumbo.ae:88: off = block * i
 	ldr	r0, [sp, #12]
 	movs	r1, #20
 	muls	r0, r1
-	str	r0, [sp, #36]
+	str	r0, [sp, #16]
 	@ elephant_dumbo.ae:89: if i < blocks_m {
 	ldr	r1, [sp, #12]
 	ldr	r0, [sp, #124]
 	cmp	r1, r0
 	movs	r0, #0
 	adcs	r0, r0
-	movs	r1, #1
-	eors	r0, r1
+	movs	r2, #1
+	eors	r0, r2
 	cmp	r0, #0
 	bne	.Lelephant_dumbo_crypt_far2
 	b	.Lelephant_dumbo_crypt_else20
 .Lelephant_dumbo_crypt_far2:
 	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
 	ldr	r0, [sp, #60]
-	mov	r1, r0
-	ldr	r0, [sp, #16]
-	eors	r1, r0
-	str	r1, [sp, #80]
-	ldr	r0, [sp, #72]
 	ldr	r1, [sp, #20]
+	eors	r0, r1
+	str	r0, [sp, #80]
+	ldr	r0, [sp, #72]
+	ldr	r1, [sp, #24]
 	eors	r0, r1
 	str	r0, [sp, #76]
 	ldr	r0, [sp, #68]
 	mov	r1, r0
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #28]
 	eors	r1, r0
 	str	r1, [sp, #84]
 	ldr	r0, [sp, #56]
@@ -1410,23 +1384,23 @@ elephant_dumbo_crypt:
 	mov	r0, r3
 	eors	r1, r0
 	str	r1, [sp, #88]
-	ldr	r6, [sp, #64]
-	ldr	r0, [sp, #32]
-	eors	r6, r0
-	str	r6, [sp, #92]
-	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r2, [sp, #148]
-	ldr	r0, [sp, #80]
+	ldr	r2, [sp, #64]
+	ldr	r0, [sp, #36]
 	eors	r2, r0
-	ldr	r1, [sp, #144]
-	ldr	r0, [sp, #76]
+	str	r2, [sp, #92]
+	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	ldr	r1, [sp, #148]
+	ldr	r0, [sp, #80]
 	eors	r1, r0
+	ldr	r2, [sp, #144]
+	ldr	r0, [sp, #76]
+	eors	r2, r0
 	ldr	r3, [sp, #140]
 	ldr	r0, [sp, #84]
 	eors	r3, r0
 	@ elephant_dumbo.ae:90: count = if m - off < block then m - off else block
 	ldr	r4, [sp, #40]
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #16]
 	subs	r5, r4, r0
 	cmp	r5, #20
 	movs	r4, #0
@@ -1441,7 +1415,7 @@ elephant_dumbo_crypt:
 	eors	r4, r0
 	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
 	ldr	r5, [sp, #160]
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #16]
 	adds	r5, r5, r0
 	cmp	r4, #20
 	bcc	.Lelephant_dumbo_crypt_bytes22
@@ -1483,64 +1457,64 @@ elephant_dumbo_crypt:
 	ldr	r0, [r5, #16]
 	str	r0, [sp, #108]
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	str	r2, [sp, #208]
-	str	r1, [sp, #212]
+	str	r1, [sp, #208]
+	str	r2, [sp, #212]
 	str	r3, [sp, #216]
 	ldr	r0, [sp, #88]
 	str	r0, [sp, #220]
-	ldr	r6, [sp, #92]
-	str	r6, [sp, #224]
+	ldr	r2, [sp, #92]
+	str	r2, [sp, #224]
 	add	r0, sp, #208
 	add	r1, sp, #228
 	bl	elephant_dumbo_P_permute
-	ldr	r5, [sp, #228]
-	ldr	r3, [sp, #232]
-	ldr	r2, [sp, #236]
-	ldr	r1, [sp, #240]
-	ldr	r6, [sp, #244]
+	ldr	r1, [sp, #228]
+	ldr	r5, [sp, #232]
+	ldr	r6, [sp, #236]
+	ldr	r3, [sp, #240]
+	ldr	r2, [sp, #244]
 	ldr	r0, [sp, #80]
-	eors	r5, r0
-	ldr	r0, [sp, #76]
-	eors	r3, r0
-	ldr	r0, [sp, #84]
-	eors	r2, r0
-	ldr	r0, [sp, #88]
 	eors	r1, r0
-	mov	r0, r6
-	ldr	r6, [sp, #92]
-	eors	r0, r6
+	ldr	r0, [sp, #76]
+	eors	r5, r0
+	ldr	r0, [sp, #84]
+	eors	r6, r0
+	ldr	r0, [sp, #88]
+	eors	r3, r0
+	mov	r0, r2
+	ldr	r2, [sp, #92]
+	eors	r0, r2
 	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	ldr	r7, [sp, #96]
-	eors	r7, r5
-	ldr	r6, [sp, #100]
-	eors	r6, r3
+	ldr	r2, [sp, #96]
+	eors	r2, r1
+	ldr	r1, [sp, #100]
+	eors	r1, r5
 	ldr	r5, [sp, #104]
-	eors	r5, r2
-	ldr	r3, [sp, #112]
-	eors	r3, r1
-	ldr	r2, [sp, #108]
-	eors	r2, r0
-	ldr	r1, [sp, #156]
-	ldr	r0, [sp, #36]
-	adds	r1, r1, r0
+	eors	r5, r6
+	ldr	r6, [sp, #112]
+	eors	r6, r3
+	ldr	r3, [sp, #108]
+	eors	r3, r0
+	ldr	r7, [sp, #156]
+	ldr	r0, [sp, #16]
+	adds	r7, r7, r0
+	movs	r0, #3
 	cmp	r4, #20
 	bcc	.Lelephant_dumbo_crypt_bytes27
-	movs	r0, #3
-	tst	r1, r0
+	tst	r7, r0
 	bne	.Lelephant_dumbo_crypt_bytes27
-	str	r7, [r1]
-	str	r6, [r1, #4]
-	str	r5, [r1, #8]
-	str	r3, [r1, #12]
-	str	r2, [r1, #16]
+	str	r2, [r7]
+	str	r1, [r7, #4]
+	str	r5, [r7, #8]
+	str	r6, [r7, #12]
+	str	r3, [r7, #16]
 	b	.Lelephant_dumbo_crypt_stored28
 .Lelephant_dumbo_crypt_bytes27:
-	str	r7, [sp, #188]
-	str	r6, [sp, #192]
+	str	r2, [sp, #188]
+	str	r1, [sp, #192]
 	str	r5, [sp, #196]
-	str	r3, [sp, #200]
-	str	r2, [sp, #204]
-	add	r2, sp, #188
+	str	r6, [sp, #200]
+	str	r3, [sp, #204]
+	add	r1, sp, #188
 	cmp	r4, #20
 	bcc	.Lelephant_dumbo_crypt_cnt29
 	movs	r4, #20
@@ -1548,58 +1522,57 @@ elephant_dumbo_crypt:
 .Lelephant_dumbo_crypt_cpy30:
 	subs	r4, #1
 	bcc	.Lelephant_dumbo_crypt_stored28
-	ldrb	r0, [r2, r4]
-	strb	r0, [r1, r4]
+	ldrb	r0, [r1, r4]
+	strb	r0, [r7, r4]
 	b	.Lelephant_dumbo_crypt_cpy30
 .Lelephant_dumbo_crypt_stored28:
 	b	.Lelephant_dumbo_crypt_endif21
 .Lelephant_dumbo_crypt_else20:
 .Lelephant_dumbo_crypt_endif21:
 	@ elephant_dumbo.ae:93: if (i > 0) & (i <= blocks_c) {
-	movs	r0, #0
+	movs	r4, #0
 	ldr	r1, [sp, #12]
-	cmp	r0, r1
-	movs	r2, #0
-	adcs	r2, r2
-	movs	r1, #1
-	eors	r2, r1
+	cmp	r4, r1
+	movs	r3, #0
+	adcs	r3, r3
+	movs	r2, #1
+	eors	r3, r2
 	ldr	r0, [sp, #128]
-	ldr	r1, [sp, #12]
 	cmp	r0, r1
 	movs	r0, #0
 	adcs	r0, r0
-	ands	r2, r0
-	cmp	r2, #0
+	ands	r3, r0
+	cmp	r3, #0
 	bne	.Lelephant_dumbo_crypt_far3
 	b	.Lelephant_dumbo_crypt_else31
 .Lelephant_dumbo_crypt_far3:
 	@ elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
 	ldr	r0, [sp, #8]
 	mov	r1, r0
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #20]
 	eors	r1, r0
 	str	r1, [sp, #8]
 	ldr	r0, [sp, #4]
 	mov	r1, r0
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #24]
 	eors	r1, r0
 	str	r1, [sp, #4]
 	ldr	r0, [sp, #52]
 	mov	r1, r0
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #28]
 	eors	r1, r0
 	str	r1, [sp, #52]
 	ldr	r0, [sp, #48]
 	mov	r1, r0
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #32]
 	eors	r1, r0
 	str	r1, [sp, #48]
 	ldr	r0, [sp, #44]
 	mov	r1, r0
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #36]
 	eors	r1, r0
 	str	r1, [sp, #44]
-	ldr	r2, [sp, #36]
+	ldr	r2, [sp, #16]
 	subs	r2, #20
 	ldr	r0, [sp, #40]
 	subs	r1, r0, r2
@@ -1649,64 +1622,63 @@ elephant_dumbo_crypt:
 	adcs	r0, r0
 	movs	r2, #1
 	eors	r0, r2
-	str	r0, [sp, #36]
-	lsls	r2, r1, #3
-	movs	r1, #1
+	str	r0, [sp, #16]
+	lsls	r0, r1, #3
+	movs	r1, #0
 	movs	r5, #0
 	movs	r4, #0
-	movs	r0, #0
-	mov	r3, r5
-	cmp	r2, #160
+	movs	r6, #0
+	cmp	r0, #160
 	bcs	.Lelephant_dumbo_crypt_shz38
 .Lelephant_dumbo_crypt_shl40:
-	cmp	r2, #32
+	cmp	r0, #32
 	bcc	.Lelephant_dumbo_crypt_shf39
-	mov	r0, r3
-	mov	r3, r4
+	mov	r6, r4
 	mov	r4, r5
 	mov	r5, r1
-	movs	r1, #0
-	subs	r2, #32
+	mov	r1, r2
+	movs	r2, #0
+	subs	r0, #32
 	b	.Lelephant_dumbo_crypt_shl40
 .Lelephant_dumbo_crypt_shf39:
 	movs	r7, #32
-	subs	r7, r7, r2
-	lsls	r0, r2
-	mov	r6, r3
-	lsrs	r6, r7
-	orrs	r0, r6
-	lsls	r3, r2
-	mov	r6, r4
-	lsrs	r6, r7
-	orrs	r3, r6
-	lsls	r4, r2
-	mov	r6, r5
-	lsrs	r6, r7
-	orrs	r4, r6
-	lsls	r5, r2
-	mov	r6, r1
-	lsrs	r6, r7
-	orrs	r5, r6
-	lsls	r1, r2
+	subs	r7, r7, r0
+	lsls	r6, r0
+	mov	r3, r4
+	lsrs	r3, r7
+	orrs	r6, r3
+	lsls	r4, r0
+	mov	r3, r5
+	lsrs	r3, r7
+	orrs	r4, r3
+	lsls	r5, r0
+	mov	r3, r1
+	lsrs	r3, r7
+	orrs	r5, r3
+	lsls	r1, r0
+	mov	r3, r2
+	lsrs	r3, r7
+	orrs	r1, r3
+	lsls	r2, r0
 	b	.Lelephant_dumbo_crypt_she41
 .Lelephant_dumbo_crypt_shz38:
+	movs	r2, #0
 	movs	r1, #0
 	movs	r5, #0
 	movs	r4, #0
-	movs	r3, #0
-	movs	r0, #0
+	movs	r6, #0
 .Lelephant_dumbo_crypt_she41:
-	ldr	r2, [sp, #76]
-	orrs	r2, r1
-	ldr	r1, [sp, #80]
-	orrs	r1, r5
-	ldr	r5, [sp, #84]
-	orrs	r5, r4
-	ldr	r4, [sp, #88]
-	orrs	r4, r3
-	ldr	r6, [sp, #92]
+	ldr	r0, [sp, #76]
+	orrs	r2, r0
+	ldr	r0, [sp, #80]
+	orrs	r1, r0
+	ldr	r0, [sp, #84]
+	orrs	r5, r0
+	ldr	r0, [sp, #88]
+	orrs	r4, r0
+	ldr	r0, [sp, #92]
 	orrs	r6, r0
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #16]
 	rsbs	r3, r0, #0
 	mov	r7, r2
 	ldr	r0, [sp, #76]
@@ -1792,25 +1764,25 @@ elephant_dumbo_crypt:
 .Lelephant_dumbo_crypt_endif32:
 	@ elephant_dumbo.ae:96: if i + 1 < blocks_ad {
 	ldr	r1, [sp, #12]
-	adds	r3, r1, #1
+	adds	r1, r1, #1
 	ldr	r0, [sp, #136]
-	cmp	r3, r0
+	cmp	r1, r0
 	movs	r0, #0
 	adcs	r0, r0
-	movs	r1, #1
-	eors	r0, r1
+	movs	r2, #1
+	eors	r0, r2
 	cmp	r0, #0
 	bne	.Lelephant_dumbo_crypt_far4
 	b	.Lelephant_dumbo_crypt_else42
 .Lelephant_dumbo_crypt_far4:
 	@ elephant_dumbo.ae:55: return padded(ad, block * i - 12, len(ad) + 12 - block * i)
 	movs	r0, #20
-	muls	r3, r0
-	mov	r2, r3
+	muls	r1, r0
+	mov	r2, r1
 	subs	r2, #12
 	ldr	r0, [sp, #116]
 	adds	r0, #12
-	subs	r1, r0, r3
+	subs	r1, r0, r1
 	@ elephant_dumbo.ae:42: x = load_le(buf, off, block, count)
 	ldr	r0, [sp, #132]
 	adds	r2, r0, r2
@@ -1842,7 +1814,7 @@ elephant_dumbo_crypt:
 	mov	r2, r4
 .Lelephant_dumbo_crypt_words45:
 	ldr	r0, [r2]
-	str	r0, [sp, #36]
+	str	r0, [sp, #16]
 	ldr	r0, [r2, #4]
 	str	r0, [sp, #44]
 	ldr	r0, [r2, #8]
@@ -1858,66 +1830,65 @@ elephant_dumbo_crypt:
 	movs	r2, #1
 	eors	r0, r2
 	str	r0, [sp, #4]
-	lsls	r2, r1, #3
-	movs	r1, #1
+	lsls	r0, r1, #3
+	movs	r1, #0
 	movs	r5, #0
 	movs	r4, #0
-	movs	r0, #0
-	mov	r3, r5
-	cmp	r2, #160
+	movs	r6, #0
+	cmp	r0, #160
 	bcs	.Lelephant_dumbo_crypt_shz49
 .Lelephant_dumbo_crypt_shl51:
-	cmp	r2, #32
+	cmp	r0, #32
 	bcc	.Lelephant_dumbo_crypt_shf50
-	mov	r0, r3
-	mov	r3, r4
+	mov	r6, r4
 	mov	r4, r5
 	mov	r5, r1
-	movs	r1, #0
-	subs	r2, #32
+	mov	r1, r2
+	movs	r2, #0
+	subs	r0, #32
 	b	.Lelephant_dumbo_crypt_shl51
 .Lelephant_dumbo_crypt_shf50:
 	movs	r7, #32
-	subs	r7, r7, r2
-	lsls	r0, r2
-	mov	r6, r3
-	lsrs	r6, r7
-	orrs	r0, r6
-	lsls	r3, r2
-	mov	r6, r4
-	lsrs	r6, r7
-	orrs	r3, r6
-	lsls	r4, r2
-	mov	r6, r5
-	lsrs	r6, r7
-	orrs	r4, r6
-	lsls	r5, r2
-	mov	r6, r1
-	lsrs	r6, r7
-	orrs	r5, r6
-	lsls	r1, r2
+	subs	r7, r7, r0
+	lsls	r6, r0
+	mov	r3, r4
+	lsrs	r3, r7
+	orrs	r6, r3
+	lsls	r4, r0
+	mov	r3, r5
+	lsrs	r3, r7
+	orrs	r4, r3
+	lsls	r5, r0
+	mov	r3, r1
+	lsrs	r3, r7
+	orrs	r5, r3
+	lsls	r1, r0
+	mov	r3, r2
+	lsrs	r3, r7
+	orrs	r1, r3
+	lsls	r2, r0
 	b	.Lelephant_dumbo_crypt_she52
 .Lelephant_dumbo_crypt_shz49:
+	movs	r2, #0
 	movs	r1, #0
 	movs	r5, #0
 	movs	r4, #0
-	movs	r3, #0
-	movs	r0, #0
+	movs	r6, #0
 .Lelephant_dumbo_crypt_she52:
-	ldr	r2, [sp, #36]
-	orrs	r2, r1
-	ldr	r1, [sp, #44]
-	orrs	r1, r5
-	ldr	r5, [sp, #48]
-	orrs	r5, r4
-	ldr	r4, [sp, #52]
-	orrs	r4, r3
-	ldr	r6, [sp, #8]
+	ldr	r0, [sp, #16]
+	orrs	r2, r0
+	ldr	r0, [sp, #44]
+	orrs	r1, r0
+	ldr	r0, [sp, #48]
+	orrs	r5, r0
+	ldr	r0, [sp, #52]
+	orrs	r4, r0
+	ldr	r0, [sp, #8]
 	orrs	r6, r0
 	ldr	r0, [sp, #4]
 	rsbs	r3, r0, #0
 	mov	r7, r2
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #16]
 	eors	r7, r0
 	ands	r7, r3
 	mov	r2, r0
@@ -1946,15 +1917,15 @@ elephant_dumbo_crypt:
 	mov	r3, r0
 	eors	r3, r6
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r0, [sp, #16]
-	eors	r2, r0
 	ldr	r0, [sp, #20]
-	eors	r1, r0
+	eors	r2, r0
 	ldr	r0, [sp, #24]
-	eors	r5, r0
+	eors	r1, r0
 	ldr	r0, [sp, #28]
-	eors	r4, r0
+	eors	r5, r0
 	ldr	r0, [sp, #32]
+	eors	r4, r0
+	ldr	r0, [sp, #36]
 	eors	r3, r0
 	str	r2, [sp, #208]
 	str	r1, [sp, #212]
@@ -1969,15 +1940,15 @@ elephant_dumbo_crypt:
 	ldr	r1, [sp, #236]
 	ldr	r6, [sp, #240]
 	ldr	r3, [sp, #244]
-	ldr	r0, [sp, #16]
-	eors	r4, r0
 	ldr	r0, [sp, #20]
-	eors	r2, r0
+	eors	r4, r0
 	ldr	r0, [sp, #24]
-	eors	r1, r0
+	eors	r2, r0
 	ldr	r0, [sp, #28]
-	eors	r6, r0
+	eors	r1, r0
 	ldr	r0, [sp, #32]
+	eors	r6, r0
+	ldr	r0, [sp, #36]
 	eors	r3, r0
 	@ elephant_dumbo.ae:97: tag = tag ^ masked(ad_block(ad, i + 1), next)
 	ldr	r5, [sp]
@@ -2011,15 +1982,15 @@ elephant_dumbo_crypt:
 	ldr	r0, [sp, #72]
 	str	r0, [sp, #4]
 	ldr	r0, [sp, #68]
-	str	r0, [sp, #36]
+	str	r0, [sp, #16]
 	ldr	r7, [sp, #56]
 	ldr	r6, [sp, #64]
-	ldr	r5, [sp, #16]
-	ldr	r4, [sp, #20]
-	ldr	r3, [sp, #24]
-	ldr	r2, [sp, #28]
-	ldr	r1, [sp, #32]
-	ldr	r0, [sp, #36]
+	ldr	r5, [sp, #20]
+	ldr	r4, [sp, #24]
+	ldr	r3, [sp, #28]
+	ldr	r2, [sp, #32]
+	ldr	r1, [sp, #36]
+	ldr	r0, [sp, #16]
 	str	r0, [sp, #52]
 	str	r7, [sp, #48]
 	str	r6, [sp, #44]

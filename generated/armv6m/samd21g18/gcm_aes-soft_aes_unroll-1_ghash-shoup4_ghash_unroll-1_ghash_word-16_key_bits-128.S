@@ -9,7 +9,7 @@
 
 @ --- gcm_key_setup: gcm.key_setup
 @     frame 64 bytes (14 spill slots, 4 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 518 bytes of code and literals
+@     estimated 516 bytes of code and literals
 	.section .text.gcm_key_setup,"ax",%progbits
 	.global gcm_key_setup
 	.type gcm_key_setup, %function
@@ -216,9 +216,8 @@ gcm_key_setup:
 	@ ghash.ae:129: low = u & (0 - u)
 	movs	r0, #0
 	subs	r0, r0, r5
-	uxth	r0, r0
-	mov	r4, r5
-	ands	r4, r0
+	uxth	r4, r0
+	ands	r4, r5
 	@ ghash.ae:130: tab[u] = tab[u ^ low] ^ tab[low]
 	mov	r3, r5
 	eors	r3, r4
@@ -842,7 +841,7 @@ gcm_encrypt_with:
 
 @ --- gcm_decrypt_with: gcm.decrypt_with
 @     frame 160 bytes (40 spill slots, 23 on the stack; locals 64), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1022 bytes of code and literals
+@     estimated 1014 bytes of code and literals
 	.section .text.gcm_decrypt_with,"ax",%progbits
 	.global gcm_decrypt_with
 	.type gcm_decrypt_with, %function
@@ -931,7 +930,7 @@ gcm_decrypt_with:
 	str	r6, [sp, #52]
 	str	r5, [sp, #48]
 	str	r4, [sp, #44]
-	ldr	r5, [sp, #8]
+	ldr	r6, [sp, #8]
 	@ gcm.ae:96: s0 = E.encrypt_block(ks, j0)
 	ldr	r0, [sp, #128]
 	str	r0, [sp, #72]
@@ -992,7 +991,7 @@ gcm_decrypt_with:
 	rev	r0, r0
 	str	r0, [sp, #20]
 	ldr	r0, [r1, #4]
-	rev	r6, r0
+	rev	r5, r0
 	ldr	r0, [r1]
 	rev	r7, r0
 	@ gcm.ae:102: u = E.encrypt_block(ks, j)
@@ -1008,40 +1007,36 @@ gcm_decrypt_with:
 	add	r2, sp, #128
 	ldr	r0, [sp, #40]
 	bl	gcm_E_encrypt_block
-	ldr	r1, [sp, #140]
+	ldr	r0, [sp, #140]
 	@ gcm.ae:105: store_be(msg, off, c ^ u, n - off)
-	mov	r0, r7
-	eors	r0, r1
+	eors	r0, r7
 	str	r0, [sp, #16]
 	@ gcm.ae:104: y = G.mul_h(y ^ c, tab)                          // delay slot: needs C only
-	mov	r1, r5
+	mov	r1, r6
 	eors	r1, r7
 	@ gcm.ae:102: u = E.encrypt_block(ks, j)
-	ldr	r2, [sp, #136]
+	ldr	r0, [sp, #136]
 	@ gcm.ae:105: store_be(msg, off, c ^ u, n - off)
-	mov	r0, r6
-	eors	r0, r2
+	eors	r0, r5
 	str	r0, [sp, #28]
 	@ gcm.ae:104: y = G.mul_h(y ^ c, tab)                          // delay slot: needs C only
 	mov	r2, r8
-	eors	r2, r6
+	eors	r2, r5
 	@ gcm.ae:102: u = E.encrypt_block(ks, j)
-	ldr	r0, [sp, #132]
+	ldr	r5, [sp, #132]
 	@ gcm.ae:105: store_be(msg, off, c ^ u, n - off)
-	ldr	r5, [sp, #20]
+	ldr	r0, [sp, #20]
 	eors	r5, r0
 	@ gcm.ae:104: y = G.mul_h(y ^ c, tab)                          // delay slot: needs C only
 	mov	r3, r9
-	ldr	r0, [sp, #20]
 	eors	r3, r0
 	@ gcm.ae:102: u = E.encrypt_block(ks, j)
-	ldr	r0, [sp, #128]
+	ldr	r6, [sp, #128]
 	@ gcm.ae:105: store_be(msg, off, c ^ u, n - off)
-	ldr	r6, [sp, #24]
+	ldr	r0, [sp, #24]
 	eors	r6, r0
 	@ gcm.ae:104: y = G.mul_h(y ^ c, tab)                          // delay slot: needs C only
 	mov	r7, r10
-	ldr	r0, [sp, #24]
 	eors	r7, r0
 	str	r7, [sp, #112]
 	str	r3, [sp, #116]
@@ -1099,7 +1094,7 @@ gcm_decrypt_with:
 	ldr	r0, [sp, #12]
 	adds	r0, r0, #1
 	str	r0, [sp, #12]
-	mov	r5, r1
+	mov	r6, r1
 	ldr	r1, [sp, #8]
 	adds	r1, #1
 	str	r1, [sp, #8]
@@ -1113,7 +1108,7 @@ gcm_decrypt_with:
 	ldr	r0, [sp, #68]
 	lsrs	r0, r0, #29
 	@ gcm.ae:60: return G.mul_h(y ^ lengths, tab) ^ s0
-	eors	r5, r0
+	eors	r6, r0
 	@ gcm.ae:59: lengths = cat((ad_len as u64) << 3, (ct_len as u64) << 3)
 	ldr	r0, [sp, #68]
 	lsls	r0, r0, #3
@@ -1146,9 +1141,9 @@ gcm_decrypt_with:
 	strh	r0, [r1, #8]
 	lsrs	r0, r2, #16
 	strh	r0, [r1, #10]
-	uxth	r0, r5
+	uxth	r0, r6
 	strh	r0, [r1, #12]
-	lsrs	r0, r5, #16
+	lsrs	r0, r6, #16
 	strh	r0, [r1, #14]
 	@ ghash.ae:150: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
 	ldr	r0, [sp, #4]
@@ -2001,7 +1996,7 @@ gcm_G_mul_h:
 
 @ --- gcm_counter0: gcm.counter0
 @     frame 48 bytes (0 spill slots, 0 on the stack; locals 44), saves r4, r5, r6, r7
-@     estimated 150 bytes of code and literals
+@     estimated 148 bytes of code and literals
 	.section .text.gcm_counter0,"ax",%progbits
 	.global gcm_counter0
 	.type gcm_counter0, %function
@@ -2015,9 +2010,8 @@ gcm_counter0:
 	mov	r6, r2
 	mov	r4, r3
 	@ gcm.ae:48: if len(nonce) == 12 {
-	movs	r1, #12
-	mov	r0, r2
-	eors	r0, r1
+	movs	r0, #12
+	eors	r0, r6
 	subs	r0, r0, #1
 	movs	r1, #0
 	adcs	r1, r1

@@ -9,7 +9,7 @@
 
 @ --- ghash_mul: ghash.mul
 @     frame 24 bytes (12 spill slots, 6 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 234 bytes of code and literals
+@     estimated 232 bytes of code and literals
 	.section .text.ghash_mul,"ax",%progbits
 	.global ghash_mul
 	.type ghash_mul, %function
@@ -77,15 +77,14 @@ ghash_mul:
 	movs	r5, #0
 .Lghash_mul_she6:
 	lsls	r3, r5, #31
-	asrs	r7, r3, #31
+	asrs	r3, r3, #31
 	mov	r6, r8
-	ands	r6, r7
+	ands	r6, r3
 	mov	r5, r2
-	ands	r5, r7
+	ands	r5, r3
 	mov	r4, r1
-	ands	r4, r7
-	mov	r3, r0
-	ands	r3, r7
+	ands	r4, r3
+	ands	r3, r0
 	mov	r7, r12
 	eors	r7, r6
 	mov	r12, r7
@@ -169,7 +168,7 @@ ghash_init:
 
 @ --- ghash_mul_h: ghash.mul_h
 @     frame 24 bytes (12 spill slots, 6 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 234 bytes of code and literals
+@     estimated 232 bytes of code and literals
 	.section .text.ghash_mul_h,"ax",%progbits
 	.global ghash_mul_h
 	.type ghash_mul_h, %function
@@ -238,15 +237,14 @@ ghash_mul_h:
 	movs	r5, #0
 .Lghash_mul_h_she6:
 	lsls	r3, r5, #31
-	asrs	r7, r3, #31
+	asrs	r3, r3, #31
 	mov	r6, r8
-	ands	r6, r7
+	ands	r6, r3
 	mov	r5, r2
-	ands	r5, r7
+	ands	r5, r3
 	mov	r4, r1
-	ands	r4, r7
-	mov	r3, r0
-	ands	r3, r7
+	ands	r4, r3
+	ands	r3, r0
 	mov	r7, r12
 	eors	r7, r6
 	mov	r12, r7
@@ -309,7 +307,7 @@ ghash_mul_h:
 
 @ --- ghash_absorb: ghash.absorb
 @     frame 60 bytes (17 spill slots, 11 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 352 bytes of code and literals
+@     estimated 350 bytes of code and literals
 	.section .text.ghash_absorb,"ax",%progbits
 	.global ghash_absorb
 	.type ghash_absorb, %function
@@ -440,15 +438,14 @@ ghash_absorb:
 	movs	r5, #0
 .Lghash_absorb_she13:
 	lsls	r3, r5, #31
-	asrs	r7, r3, #31
+	asrs	r3, r3, #31
 	mov	r6, r8
-	ands	r6, r7
+	ands	r6, r3
 	mov	r5, r2
-	ands	r5, r7
+	ands	r5, r3
 	mov	r4, r1
-	ands	r4, r7
-	mov	r3, r0
-	ands	r3, r7
+	ands	r4, r3
+	ands	r3, r0
 	mov	r7, r12
 	eors	r7, r6
 	mov	r12, r7

@@ -68,7 +68,7 @@ photon256_times2:
 
 @ --- photon256_serial: photon256.serial
 @     frame 0 bytes (0 spill slots, 0 on the stack; locals 0), saves r4, r5, r6, r7
-@     estimated 152 bytes of code and literals
+@     estimated 150 bytes of code and literals
 	.section .text.photon256_serial,"ax",%progbits
 	.global photon256_serial
 	.type photon256_serial, %function
@@ -76,14 +76,13 @@ photon256_times2:
 	.balign 4
 photon256_serial:
 	push	{r4, r5, r6, r7, lr}
-	ldr	r6, [sp, #24]
+	ldr	r5, [sp, #24]
 	ldr	r4, [sp, #52]
 	@ photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	str	r6, [r4]
+	str	r5, [r4]
 	mov	r4, r3
 	@ photon256.ae:43: t = times2(x3 ^ x5)
-	mov	r5, r3
-	eors	r5, r6
+	eors	r5, r4
 	@ photon256.ae:33: t = (x >> 3) & 0x11111111
 	lsrs	r6, r5, #3
 	ldr	r3, =0x11111111
@@ -162,7 +161,7 @@ photon256_serial:
 
 @ --- photon256_permute: photon256.permute
 @     frame 32 bytes (26 spill slots, 8 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1196 bytes of code and literals
+@     estimated 1184 bytes of code and literals
 	.section .text.photon256_permute,"ax",%progbits
 	.global photon256_permute
 	.type photon256_permute, %function
@@ -225,9 +224,8 @@ photon256_permute:
 	orrs	r0, r1
 	mov	r12, r0
 	@ photon256.ae:64: x1 = sub_cells(x1 ^ (c ^ ic[1]) as u32) >>> 4
-	movs	r0, #1
-	mov	r1, r3
-	eors	r1, r0
+	movs	r1, #1
+	eors	r1, r3
 	ldr	r0, [sp]
 	eors	r0, r1
 	lsrs	r1, r0, #24
@@ -250,9 +248,8 @@ photon256_permute:
 	rors	r0, r1
 	mov	r10, r0
 	@ photon256.ae:65: x2 = sub_cells(x2 ^ (c ^ ic[2]) as u32) >>> 8
-	movs	r1, #3
-	mov	r0, r3
-	eors	r0, r1
+	movs	r0, #3
+	eors	r0, r3
 	mov	r7, r6
 	eors	r7, r0
 	uxtb	r0, r7
@@ -273,9 +270,8 @@ photon256_permute:
 	orrs	r0, r1
 	str	r0, [sp]
 	@ photon256.ae:66: x3 = sub_cells(x3 ^ (c ^ ic[3]) as u32) >>> 12
-	movs	r1, #7
-	mov	r0, r3
-	eors	r0, r1
+	movs	r0, #7
+	eors	r0, r3
 	mov	r6, r4
 	eors	r6, r0
 	lsrs	r0, r6, #24
@@ -297,9 +293,8 @@ photon256_permute:
 	movs	r4, #12
 	rors	r1, r4
 	@ photon256.ae:67: x4 = sub_cells(x4 ^ (c ^ ic[4]) as u32) >>> 16
-	movs	r6, #15
-	mov	r0, r3
-	eors	r0, r6
+	movs	r0, #15
+	eors	r0, r3
 	mov	r7, r2
 	eors	r7, r0
 	lsrs	r0, r7, #8
@@ -319,9 +314,8 @@ photon256_permute:
 	lsls	r6, r6, #16
 	orrs	r6, r2
 	@ photon256.ae:68: x5 = sub_cells(x5 ^ (c ^ ic[5]) as u32) >>> 20
-	movs	r0, #14
-	mov	r2, r3
-	eors	r2, r0
+	movs	r2, #14
+	eors	r2, r3
 	mov	r0, r9
 	eors	r0, r2
 	lsrs	r2, r0, #24
@@ -344,10 +338,9 @@ photon256_permute:
 	rors	r0, r2
 	mov	r11, r0
 	@ photon256.ae:69: x6 = sub_cells(x6 ^ (c ^ ic[6]) as u32) >>> 24
-	mov	r0, r3
-	eors	r0, r4
+	eors	r4, r3
 	mov	r7, r8
-	eors	r7, r0
+	eors	r7, r4
 	lsrs	r0, r7, #16
 	uxtb	r0, r0
 	ldrb	r0, [r5, r0]
@@ -715,9 +708,6 @@ photon256_permute:
 	ands	r0, r4
 	@ photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
 	lsls	r7, r6, #1
-	b	.Lphoton256_permute_pool1
-	.ltorg
-.Lphoton256_permute_pool1:
 	ands	r7, r3
 	eors	r7, r0
 	lsls	r0, r0, #1
@@ -725,6 +715,9 @@ photon256_permute:
 	@ photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
 	mov	r6, r8
 	mov	r0, r11
+	b	.Lphoton256_permute_pool1
+	.ltorg
+.Lphoton256_permute_pool1:
 	eors	r6, r0
 	mov	r0, r9
 	eors	r6, r0

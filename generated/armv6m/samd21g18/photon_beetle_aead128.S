@@ -68,7 +68,7 @@ photon_beetle_aead128_key_setup:
 
 @ --- photon_beetle_aead128_encrypt_with: photon_beetle_aead128.encrypt_with
 @     frame 92 bytes (16 spill slots, 11 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 766 bytes of code and literals
+@     estimated 768 bytes of code and literals
 	.section .text.photon_beetle_aead128_encrypt_with,"ax",%progbits
 	.global photon_beetle_aead128_encrypt_with
 	.type photon_beetle_aead128_encrypt_with, %function
@@ -353,86 +353,87 @@ photon_beetle_aead128_encrypt_with:
 	cmp	r4, #16
 	movs	r0, #0
 	adcs	r0, r0
-	movs	r7, #1
-	eors	r0, r7
+	movs	r6, #1
+	eors	r0, r6
 	str	r0, [sp, #4]
-	lsls	r3, r4, #3
-	movs	r6, #0
-	mov	r5, r6
-	mov	r4, r6
-	cmp	r3, #128
+	lsls	r7, r4, #3
+	movs	r5, #0
+	mov	r4, r5
+	mov	r3, r5
+	cmp	r7, #128
 	bcs	.Lphoton_beetle_aead128_encrypt_with_shz22
 .Lphoton_beetle_aead128_encrypt_with_shl24:
-	cmp	r3, #32
+	cmp	r7, #32
 	bcc	.Lphoton_beetle_aead128_encrypt_with_shf23
-	mov	r6, r4
+	mov	r3, r4
 	mov	r4, r5
-	mov	r5, r7
-	movs	r7, #0
-	subs	r3, #32
+	mov	r5, r6
+	movs	r6, #0
+	subs	r7, #32
 	b	.Lphoton_beetle_aead128_encrypt_with_shl24
 .Lphoton_beetle_aead128_encrypt_with_shf23:
 	movs	r2, #32
-	subs	r2, r2, r3
-	lsls	r6, r3
+	subs	r2, r2, r7
+	lsls	r3, r7
 	mov	r0, r4
 	lsrs	r0, r2
-	orrs	r6, r0
-	lsls	r4, r3
+	orrs	r3, r0
+	lsls	r4, r7
 	mov	r0, r5
 	lsrs	r0, r2
 	orrs	r4, r0
-	lsls	r5, r3
-	mov	r0, r7
+	lsls	r5, r7
+	mov	r0, r6
 	lsrs	r0, r2
 	orrs	r5, r0
-	lsls	r7, r3
+	lsls	r6, r7
 	b	.Lphoton_beetle_aead128_encrypt_with_she25
 .Lphoton_beetle_aead128_encrypt_with_shz22:
-	movs	r7, #0
+	movs	r6, #0
 	movs	r5, #0
 	movs	r4, #0
-	movs	r6, #0
+	movs	r3, #0
 .Lphoton_beetle_aead128_encrypt_with_she25:
-	mov	r3, r9
-	orrs	r3, r7
-	mov	r7, r10
-	orrs	r7, r5
-	mov	r5, r8
-	orrs	r5, r4
-	mov	r4, r1
-	orrs	r4, r6
+	mov	r0, r9
+	orrs	r6, r0
+	mov	r0, r10
+	orrs	r5, r0
+	mov	r0, r8
+	orrs	r4, r0
+	orrs	r3, r1
 	ldr	r0, [sp, #4]
 	rsbs	r2, r0, #0
+	mov	r7, r6
 	mov	r0, r9
-	eors	r3, r0
-	ands	r3, r2
+	eors	r7, r0
+	ands	r7, r2
 	mov	r6, r9
-	eors	r6, r3
+	eors	r6, r7
+	mov	r7, r5
 	mov	r0, r10
 	eors	r7, r0
 	ands	r7, r2
-	mov	r3, r10
-	eors	r3, r7
+	mov	r5, r10
+	eors	r5, r7
 	mov	r0, r8
-	eors	r5, r0
-	ands	r5, r2
-	eors	r0, r5
-	eors	r4, r1
+	eors	r4, r0
 	ands	r4, r2
-	mov	r5, r1
-	eors	r5, r4
+	eors	r0, r4
+	eors	r3, r1
+	ands	r3, r2
+	mov	r4, r1
+	eors	r4, r3
 	@ photon_beetle_aead128.ae:127: set_rate_part(s, x ^ ozs(p, count))
-	mov	r4, r11
-	eors	r4, r6
+	mov	r3, r11
+	eors	r3, r6
 	ldr	r2, [sp]
-	eors	r2, r3
+	eors	r2, r5
 	ldr	r1, [sp, #12]
 	eors	r1, r0
 	ldr	r0, [sp, #16]
-	eors	r0, r5
+	eors	r0, r4
 	@ photon_beetle_aead128.ae:25: s[0] = x[31:0]
-	str	r4, [sp, #44]
+	str	r3, [sp, #44]
 	@ photon_beetle_aead128.ae:26: s[1] = x[63:32]
 	str	r2, [sp, #48]
 	@ photon_beetle_aead128.ae:27: s[2] = x[95:64]
@@ -526,7 +527,7 @@ photon_beetle_aead128_encrypt_with:
 
 @ --- photon_beetle_aead128_decrypt_with: photon_beetle_aead128.decrypt_with
 @     frame 108 bytes (26 spill slots, 15 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 902 bytes of code and literals
+@     estimated 904 bytes of code and literals
 	.section .text.photon_beetle_aead128_decrypt_with,"ax",%progbits
 	.global photon_beetle_aead128_decrypt_with
 	.type photon_beetle_aead128_decrypt_with, %function
@@ -727,10 +728,10 @@ photon_beetle_aead128_decrypt_with:
 	lsrs	r0, r0, #1
 	orrs	r6, r0
 	ldr	r0, [sp]
-	lsls	r3, r0, #31
+	lsls	r5, r0, #31
 	ldr	r0, [sp, #4]
 	lsrs	r0, r0, #1
-	orrs	r3, r0
+	orrs	r5, r0
 	@ photon_beetle_aead128.ae:153: p = first_bytes(shuffle(x) ^ load_le(ct, off, rate, count), count)
 	ldr	r1, [sp, #44]
 	mov	r0, r11
@@ -746,7 +747,7 @@ photon_beetle_aead128_decrypt_with:
 	str	r0, [sp, #96]
 	str	r0, [sp, #100]
 	str	r0, [sp, #104]
-	add	r5, sp, #92
+	add	r3, sp, #92
 	mov	r2, r4
 	cmp	r2, #16
 	bcc	.Lphoton_beetle_aead128_decrypt_with_cnt16
@@ -756,22 +757,23 @@ photon_beetle_aead128_decrypt_with:
 	subs	r2, #1
 	bcc	.Lphoton_beetle_aead128_decrypt_with_cpyd15
 	ldrb	r0, [r1, r2]
-	strb	r0, [r5, r2]
+	strb	r0, [r3, r2]
 	b	.Lphoton_beetle_aead128_decrypt_with_cpy17
 .Lphoton_beetle_aead128_decrypt_with_cpyd15:
-	mov	r1, r5
+	mov	r1, r3
 .Lphoton_beetle_aead128_decrypt_with_words14:
-	ldm	r1, {r1, r2, r5, r7}
+	ldm	r1!, {r0, r2, r3, r7}
+	mov	r1, r0
 	ldr	r0, [sp, #24]
-	eors	r0, r1
-	mov	r8, r0
+	eors	r1, r0
+	mov	r8, r1
 	ldr	r0, [sp, #28]
-	eors	r0, r2
-	mov	r9, r0
-	eors	r6, r5
+	eors	r2, r0
+	mov	r9, r2
+	eors	r6, r3
 	str	r6, [sp, #12]
-	eors	r3, r7
-	str	r3, [sp, #16]
+	eors	r5, r7
+	str	r5, [sp, #16]
 	@ photon_beetle_aead128.ae:39: return x & ~(~(0 as u128) << (8 * n))
 	lsls	r0, r4, #3
 	str	r0, [sp, #20]
@@ -875,85 +877,85 @@ photon_beetle_aead128_decrypt_with:
 	movs	r6, #1
 	eors	r0, r6
 	str	r0, [sp, #12]
-	movs	r2, #0
-	mov	r3, r2
-	mov	r5, r2
-	ldr	r4, [sp, #20]
-	cmp	r4, #128
+	movs	r4, #0
+	mov	r2, r4
+	mov	r5, r4
+	ldr	r3, [sp, #20]
+	cmp	r3, #128
 	bcs	.Lphoton_beetle_aead128_decrypt_with_shz26
 .Lphoton_beetle_aead128_decrypt_with_shl28:
-	cmp	r4, #32
+	cmp	r3, #32
 	bcc	.Lphoton_beetle_aead128_decrypt_with_shf27
+	mov	r4, r5
 	mov	r5, r2
-	mov	r2, r3
-	mov	r3, r6
+	mov	r2, r6
 	movs	r6, #0
-	subs	r4, #32
+	subs	r3, #32
 	b	.Lphoton_beetle_aead128_decrypt_with_shl28
 .Lphoton_beetle_aead128_decrypt_with_shf27:
 	movs	r0, #32
-	subs	r0, r0, r4
-	lsls	r5, r4
+	subs	r0, r0, r3
+	lsls	r4, r3
+	mov	r7, r5
+	lsrs	r7, r0
+	orrs	r4, r7
+	lsls	r5, r3
 	mov	r7, r2
 	lsrs	r7, r0
 	orrs	r5, r7
-	lsls	r2, r4
-	mov	r7, r3
-	lsrs	r7, r0
-	orrs	r2, r7
-	lsls	r3, r4
+	lsls	r2, r3
 	mov	r7, r6
 	lsrs	r7, r0
-	orrs	r3, r7
-	lsls	r6, r4
+	orrs	r2, r7
+	lsls	r6, r3
 	b	.Lphoton_beetle_aead128_decrypt_with_she29
 .Lphoton_beetle_aead128_decrypt_with_shz26:
 	movs	r6, #0
-	movs	r3, #0
 	movs	r2, #0
 	movs	r5, #0
+	movs	r4, #0
 .Lphoton_beetle_aead128_decrypt_with_she29:
-	mov	r4, r8
-	orrs	r4, r6
-	mov	r0, r10
-	orrs	r0, r3
-	mov	r11, r0
-	mov	r3, r9
-	orrs	r3, r2
-	mov	r2, r1
-	orrs	r2, r5
-	ldr	r0, [sp, #12]
-	rsbs	r5, r0, #0
+	mov	r3, r6
 	mov	r0, r8
-	eors	r4, r0
-	ands	r4, r5
+	orrs	r3, r0
+	mov	r0, r10
+	orrs	r2, r0
+	mov	r11, r2
+	mov	r0, r9
+	orrs	r5, r0
+	orrs	r4, r1
+	ldr	r0, [sp, #12]
+	rsbs	r2, r0, #0
+	mov	r0, r8
+	eors	r3, r0
+	ands	r3, r2
 	mov	r6, r8
-	eors	r6, r4
+	eors	r6, r3
 	mov	r7, r11
 	mov	r0, r10
 	eors	r7, r0
-	ands	r7, r5
-	mov	r4, r10
-	eors	r4, r7
+	ands	r7, r2
+	mov	r3, r10
+	eors	r3, r7
 	mov	r0, r9
-	eors	r3, r0
-	ands	r3, r5
-	eors	r0, r3
-	eors	r2, r1
-	ands	r2, r5
+	eors	r5, r0
+	ands	r5, r2
+	eors	r0, r5
+	eors	r4, r1
+	ands	r4, r2
 	mov	r5, r1
-	eors	r5, r2
+	eors	r5, r4
 	@ photon_beetle_aead128.ae:155: set_rate_part(s, x ^ ozs(p, count))
-	ldr	r3, [sp]
-	eors	r3, r6
+	ldr	r4, [sp]
+	eors	r4, r6
 	ldr	r2, [sp, #4]
-	eors	r2, r4
+	eors	r2, r3
 	ldr	r1, [sp, #24]
 	eors	r1, r0
 	ldr	r0, [sp, #28]
 	eors	r0, r5
 	@ photon_beetle_aead128.ae:25: s[0] = x[31:0]
-	str	r3, [sp, #60]
+	str	r4, [sp, #60]
 	@ photon_beetle_aead128.ae:26: s[1] = x[63:32]
 	str	r2, [sp, #64]
 	@ photon_beetle_aead128.ae:27: s[2] = x[95:64]
@@ -1059,7 +1061,7 @@ photon_beetle_aead128_decrypt_with:
 
 @ --- photon_beetle_aead128_P_permute: photon_beetle_aead128.P.permute
 @     frame 32 bytes (26 spill slots, 8 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1196 bytes of code and literals
+@     estimated 1184 bytes of code and literals
 	.section .text.photon_beetle_aead128_P_permute,"ax",%progbits
 	.global photon_beetle_aead128_P_permute
 	.type photon_beetle_aead128_P_permute, %function
@@ -1122,9 +1124,8 @@ photon_beetle_aead128_P_permute:
 	orrs	r0, r1
 	mov	r12, r0
 	@ photon256.ae:64: x1 = sub_cells(x1 ^ (c ^ ic[1]) as u32) >>> 4
-	movs	r0, #1
-	mov	r1, r3
-	eors	r1, r0
+	movs	r1, #1
+	eors	r1, r3
 	ldr	r0, [sp]
 	eors	r0, r1
 	lsrs	r1, r0, #24
@@ -1147,9 +1148,8 @@ photon_beetle_aead128_P_permute:
 	rors	r0, r1
 	mov	r10, r0
 	@ photon256.ae:65: x2 = sub_cells(x2 ^ (c ^ ic[2]) as u32) >>> 8
-	movs	r1, #3
-	mov	r0, r3
-	eors	r0, r1
+	movs	r0, #3
+	eors	r0, r3
 	mov	r7, r6
 	eors	r7, r0
 	uxtb	r0, r7
@@ -1170,9 +1170,8 @@ photon_beetle_aead128_P_permute:
 	orrs	r0, r1
 	str	r0, [sp]
 	@ photon256.ae:66: x3 = sub_cells(x3 ^ (c ^ ic[3]) as u32) >>> 12
-	movs	r1, #7
-	mov	r0, r3
-	eors	r0, r1
+	movs	r0, #7
+	eors	r0, r3
 	mov	r6, r4
 	eors	r6, r0
 	lsrs	r0, r6, #24
@@ -1194,9 +1193,8 @@ photon_beetle_aead128_P_permute:
 	movs	r4, #12
 	rors	r1, r4
 	@ photon256.ae:67: x4 = sub_cells(x4 ^ (c ^ ic[4]) as u32) >>> 16
-	movs	r6, #15
-	mov	r0, r3
-	eors	r0, r6
+	movs	r0, #15
+	eors	r0, r3
 	mov	r7, r2
 	eors	r7, r0
 	lsrs	r0, r7, #8
@@ -1216,9 +1214,8 @@ photon_beetle_aead128_P_permute:
 	lsls	r6, r6, #16
 	orrs	r6, r2
 	@ photon256.ae:68: x5 = sub_cells(x5 ^ (c ^ ic[5]) as u32) >>> 20
-	movs	r0, #14
-	mov	r2, r3
-	eors	r2, r0
+	movs	r2, #14
+	eors	r2, r3
 	mov	r0, r9
 	eors	r0, r2
 	lsrs	r2, r0, #24
@@ -1241,10 +1238,9 @@ photon_beetle_aead128_P_permute:
 	rors	r0, r2
 	mov	r11, r0
 	@ photon256.ae:69: x6 = sub_cells(x6 ^ (c ^ ic[6]) as u32) >>> 24
-	mov	r0, r3
-	eors	r0, r4
+	eors	r4, r3
 	mov	r7, r8
-	eors	r7, r0
+	eors	r7, r4
 	lsrs	r0, r7, #16
 	uxtb	r0, r0
 	ldrb	r0, [r5, r0]
@@ -1612,9 +1608,6 @@ photon_beetle_aead128_P_permute:
 	ands	r0, r4
 	@ photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
 	lsls	r7, r6, #1
-	b	.Lphoton_beetle_aead128_P_permute_pool1
-	.ltorg
-.Lphoton_beetle_aead128_P_permute_pool1:
 	ands	r7, r3
 	eors	r7, r0
 	lsls	r0, r0, #1
@@ -1622,6 +1615,9 @@ photon_beetle_aead128_P_permute:
 	@ photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
 	mov	r6, r8
 	mov	r0, r11
+	b	.Lphoton_beetle_aead128_P_permute_pool1
+	.ltorg
+.Lphoton_beetle_aead128_P_permute_pool1:
 	eors	r6, r0
 	mov	r0, r9
 	eors	r6, r0
@@ -1759,7 +1755,7 @@ photon_beetle_aead128_P_permute:
 
 @ --- photon_beetle_aead128_hash: photon_beetle_aead128.hash
 @     frame 56 bytes (14 spill slots, 10 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 360 bytes of code and literals
+@     estimated 364 bytes of code and literals
 	.section .text.photon_beetle_aead128_hash,"ax",%progbits
 	.global photon_beetle_aead128_hash
 	.type photon_beetle_aead128_hash, %function
@@ -1860,62 +1856,64 @@ photon_beetle_aead128_hash:
 	cmp	r5, #16
 	movs	r0, #0
 	adcs	r0, r0
-	movs	r7, #1
-	eors	r0, r7
+	movs	r1, #1
+	eors	r0, r1
 	str	r0, [sp, #4]
-	lsls	r6, r5, #3
-	movs	r2, #0
-	mov	r5, r2
-	mov	r3, r2
-	cmp	r6, #128
+	lsls	r7, r5, #3
+	movs	r6, #0
+	mov	r5, r6
+	mov	r3, r6
+	cmp	r7, #128
 	bcs	.Lphoton_beetle_aead128_hash_shz8
 .Lphoton_beetle_aead128_hash_shl10:
-	cmp	r6, #32
+	cmp	r7, #32
 	bcc	.Lphoton_beetle_aead128_hash_shf9
-	mov	r2, r3
 	mov	r3, r5
-	mov	r5, r7
-	movs	r7, #0
-	subs	r6, #32
+	mov	r5, r6
+	mov	r6, r1
+	movs	r1, #0
+	subs	r7, #32
 	b	.Lphoton_beetle_aead128_hash_shl10
 .Lphoton_beetle_aead128_hash_shf9:
-	movs	r1, #32
-	subs	r1, r1, r6
-	lsls	r2, r6
-	mov	r0, r3
-	lsrs	r0, r1
-	orrs	r2, r0
-	lsls	r3, r6
+	movs	r2, #32
+	subs	r2, r2, r7
+	lsls	r3, r7
 	mov	r0, r5
-	lsrs	r0, r1
+	lsrs	r0, r2
 	orrs	r3, r0
-	lsls	r5, r6
-	mov	r0, r7
-	lsrs	r0, r1
+	lsls	r5, r7
+	mov	r0, r6
+	lsrs	r0, r2
 	orrs	r5, r0
-	lsls	r7, r6
+	lsls	r6, r7
+	mov	r0, r1
+	lsrs	r0, r2
+	orrs	r6, r0
+	lsls	r1, r7
 	b	.Lphoton_beetle_aead128_hash_she11
 .Lphoton_beetle_aead128_hash_shz8:
-	movs	r7, #0
+	movs	r1, #0
+	movs	r6, #0
 	movs	r5, #0
 	movs	r3, #0
-	movs	r2, #0
 .Lphoton_beetle_aead128_hash_she11:
-	mov	r6, r9
-	orrs	r6, r7
-	mov	r7, r10
-	orrs	r7, r5
-	mov	r5, r11
-	orrs	r5, r3
-	mov	r3, r8
-	orrs	r3, r2
+	mov	r0, r9
+	orrs	r1, r0
+	mov	r0, r10
+	orrs	r6, r0
+	mov	r0, r11
+	orrs	r5, r0
+	mov	r0, r8
+	orrs	r3, r0
 	ldr	r0, [sp, #4]
 	rsbs	r2, r0, #0
+	mov	r7, r1
 	mov	r0, r9
-	eors	r6, r0
-	ands	r6, r2
+	eors	r7, r0
+	ands	r7, r2
 	mov	r1, r9
-	eors	r1, r6
+	eors	r1, r7
+	mov	r7, r6
 	mov	r0, r10
 	eors	r7, r0
 	ands	r7, r2

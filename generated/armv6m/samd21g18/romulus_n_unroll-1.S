@@ -175,8 +175,8 @@ romulus_n_key_setup:
 
 
 @ --- romulus_n_encrypt_with: romulus_n.encrypt_with
-@     frame 436 bytes (22 spill slots, 14 on the stack; locals 376), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1008 bytes of code and literals
+@     frame 436 bytes (23 spill slots, 14 on the stack; locals 376), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 984 bytes of code and literals
 	.section .text.romulus_n_encrypt_with,"ax",%progbits
 	.global romulus_n_encrypt_with
 	.type romulus_n_encrypt_with, %function
@@ -375,19 +375,19 @@ romulus_n_encrypt_with:
 	str	r0, [sp, #4]
 	@ romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	mov	r0, r9
-	lsls	r4, r0, #7
+	lsls	r1, r0, #7
 	lsrs	r0, r5, #25
-	orrs	r4, r0
+	orrs	r1, r0
 	mov	r0, r9
-	lsrs	r0, r0, #1
-	ldr	r1, =0x7f7f7f7f
-	ands	r0, r1
-	mov	r1, r9
-	eors	r1, r4
-	ldr	r4, =0x80808080
-	ands	r1, r4
-	eors	r0, r1
-	str	r0, [sp, #32]
+	lsrs	r4, r0, #1
+	ldr	r0, =0x7f7f7f7f
+	ands	r4, r0
+	mov	r0, r9
+	eors	r1, r0
+	ldr	r0, =0x80808080
+	ands	r1, r0
+	eors	r4, r1
+	str	r4, [sp, #32]
 	@ romulus_n.ae:116: mp = pad(load_be(msg, off, 16, count), count)
 	ldr	r0, [r3, #4]
 	rev	r0, r0
@@ -398,17 +398,16 @@ romulus_n_encrypt_with:
 	eors	r0, r1
 	mov	r11, r0
 	@ romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	lsls	r0, r5, #7
-	lsrs	r1, r6, #25
-	orrs	r0, r1
+	lsls	r1, r5, #7
+	lsrs	r0, r6, #25
+	orrs	r1, r0
 	lsrs	r4, r5, #1
-	mov	r1, r9
-	lsls	r1, r1, #31
-	orrs	r4, r1
-	ldr	r1, =0x7f7f7f7f
-	ands	r4, r1
-	mov	r1, r5
-	eors	r1, r0
+	mov	r0, r9
+	lsls	r0, r0, #31
+	orrs	r4, r0
+	ldr	r0, =0x7f7f7f7f
+	ands	r4, r0
+	eors	r1, r5
 	ldr	r0, =0x80808080
 	ands	r1, r0
 	eors	r4, r1
@@ -432,9 +431,7 @@ romulus_n_encrypt_with:
 	orrs	r1, r0
 	ldr	r0, =0x7f7f7f7f
 	ands	r1, r0
-	mov	r0, r6
-	eors	r0, r4
-	mov	r4, r0
+	eors	r4, r6
 	ldr	r0, =0x80808080
 	ands	r4, r0
 	eors	r1, r4
@@ -455,8 +452,7 @@ romulus_n_encrypt_with:
 	ldr	r0, =0x7f7f7f7f
 	ands	r2, r0
 	mov	r0, r8
-	lsls	r0, r0, #7
-	mov	r3, r8
+	lsls	r3, r0, #7
 	eors	r3, r0
 	ldr	r0, =0x80808080
 	ands	r3, r0
@@ -562,11 +558,10 @@ romulus_n_encrypt_with:
 	lsrs	r3, r0, #31
 	movs	r0, #21
 	eors	r3, r0
-	rsbs	r6, r2, #0
-	movs	r2, #4
-	mov	r0, r3
-	eors	r0, r2
-	ands	r0, r6
+	rsbs	r2, r2, #0
+	movs	r0, #4
+	eors	r0, r3
+	ands	r0, r2
 	mov	r2, r3
 	eors	r2, r0
 	@ romulus_n.ae:67: return E.encrypt_block_tk1(cat(rev8(cnt), d), r23, s)
@@ -629,73 +624,66 @@ romulus_n_encrypt_with:
 .Lromulus_n_encrypt_with_done9:
 	@ romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	mov	r0, r8
-	lsrs	r4, r0, #1
+	lsrs	r2, r0, #1
 	lsls	r0, r6, #31
-	orrs	r4, r0
-	ldr	r2, =0x7f7f7f7f
-	ands	r4, r2
+	orrs	r2, r0
+	ldr	r4, =0x7f7f7f7f
+	ands	r2, r4
 	mov	r0, r8
-	lsls	r0, r0, #7
-	mov	r3, r8
-	eors	r3, r0
-	ldr	r1, =0x80808080
-	ands	r3, r1
-	eors	r4, r3
-	str	r4, [sp, #4]
-	mov	r0, r8
+	lsls	r1, r0, #7
+	eors	r1, r0
+	ldr	r3, =0x80808080
+	ands	r1, r3
+	eors	r2, r1
 	lsrs	r0, r0, #25
-	lsls	r3, r6, #7
-	orrs	r3, r0
-	lsrs	r4, r6, #1
+	lsls	r7, r6, #7
+	orrs	r7, r0
+	lsrs	r1, r6, #1
 	lsls	r0, r5, #31
-	orrs	r4, r0
-	ands	r4, r2
-	mov	r0, r6
-	eors	r0, r3
-	ands	r0, r1
-	mov	r3, r4
-	eors	r3, r0
+	orrs	r1, r0
+	ands	r1, r4
+	eors	r7, r6
+	ands	r7, r3
+	eors	r1, r7
 	lsrs	r0, r6, #25
-	lsls	r6, r5, #7
-	orrs	r6, r0
-	lsrs	r4, r5, #1
+	lsls	r7, r5, #7
+	orrs	r7, r0
+	lsrs	r6, r5, #1
 	mov	r0, r9
 	lsls	r0, r0, #31
-	orrs	r4, r0
-	ands	r4, r2
-	mov	r0, r5
-	eors	r0, r6
-	ands	r0, r1
-	eors	r4, r0
+	orrs	r6, r0
+	ands	r6, r4
+	eors	r7, r5
+	ands	r7, r3
+	eors	r6, r7
 	mov	r0, r9
-	lsrs	r6, r0, #1
-	ands	r6, r2
-	lsrs	r2, r5, #25
+	lsrs	r7, r0, #1
+	ands	r7, r4
+	lsrs	r4, r5, #25
 	lsls	r5, r0, #7
-	orrs	r5, r2
+	orrs	r5, r4
 	eors	r0, r5
-	ands	r0, r1
-	eors	r6, r0
+	ands	r0, r3
+	eors	r7, r0
 	@ romulus_n.ae:123: store_be(tag, 0, g(s))
-	rev	r5, r6
-	rev	r4, r4
-	rev	r2, r3
-	ldr	r0, [sp, #4]
-	rev	r1, r0
+	rev	r5, r7
+	rev	r6, r6
+	rev	r4, r1
+	rev	r1, r2
 	ldr	r3, [sp, #56]
 	movs	r0, #3
 	tst	r3, r0
 	bne	.Lromulus_n_encrypt_with_bytes19
 	str	r5, [r3]
-	str	r4, [r3, #4]
-	str	r2, [r3, #8]
+	str	r6, [r3, #4]
+	str	r4, [r3, #8]
 	str	r1, [r3, #12]
 	b	.Lromulus_n_encrypt_with_stored20
 	.ltorg
 .Lromulus_n_encrypt_with_bytes19:
 	str	r5, [sp, #380]
-	str	r4, [sp, #384]
-	str	r2, [sp, #388]
+	str	r6, [sp, #384]
+	str	r4, [sp, #388]
 	str	r1, [sp, #392]
 	add	r2, sp, #380
 	movs	r1, #16
@@ -718,8 +706,8 @@ romulus_n_encrypt_with:
 
 
 @ --- romulus_n_decrypt_with: romulus_n.decrypt_with
-@     frame 444 bytes (29 spill slots, 16 on the stack; locals 376), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1152 bytes of code and literals
+@     frame 444 bytes (28 spill slots, 16 on the stack; locals 376), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1142 bytes of code and literals
 	.section .text.romulus_n_decrypt_with,"ax",%progbits
 	.global romulus_n_decrypt_with
 	.type romulus_n_decrypt_with, %function
@@ -898,32 +886,29 @@ romulus_n_decrypt_with:
 	ands	r7, r1
 	ands	r5, r1
 	mov	r0, r10
-	lsls	r3, r0, #7
-	str	r3, [sp, #32]
+	lsls	r4, r0, #7
 	mov	r0, r8
-	lsls	r2, r0, #7
+	lsls	r3, r0, #7
 	mov	r0, r10
 	lsrs	r0, r0, #25
-	orrs	r2, r0
+	orrs	r3, r0
 	mov	r0, r11
-	lsls	r1, r0, #7
+	lsls	r2, r0, #7
 	mov	r0, r8
 	lsrs	r0, r0, #25
-	orrs	r1, r0
+	orrs	r2, r0
 	ldr	r0, [sp, #4]
-	lsls	r4, r0, #7
+	lsls	r1, r0, #7
 	mov	r0, r11
-	lsrs	r3, r0, #25
-	mov	r0, r4
-	orrs	r0, r3
-	mov	r4, r10
-	ldr	r3, [sp, #32]
-	eors	r4, r3
-	mov	r3, r8
-	eors	r3, r2
-	mov	r2, r11
-	eors	r2, r1
-	ldr	r1, [sp, #4]
+	lsrs	r0, r0, #25
+	orrs	r1, r0
+	mov	r0, r10
+	eors	r4, r0
+	mov	r0, r8
+	eors	r3, r0
+	mov	r0, r11
+	eors	r2, r0
+	ldr	r0, [sp, #4]
 	eors	r1, r0
 	ldr	r0, =0x80808080
 	ands	r4, r0
@@ -1086,9 +1071,8 @@ romulus_n_decrypt_with:
 	adcs	r2, r2
 	movs	r0, #1
 	eors	r2, r0
-	mov	r1, r7
-	mov	r0, r9
-	orrs	r1, r0
+	mov	r1, r9
+	orrs	r1, r7
 	rsbs	r0, r2, #0
 	eors	r1, r7
 	ands	r1, r0
@@ -1153,11 +1137,10 @@ romulus_n_decrypt_with:
 	lsrs	r6, r0, #31
 	movs	r0, #21
 	eors	r6, r0
-	rsbs	r7, r3, #0
-	movs	r3, #4
-	mov	r0, r6
-	eors	r0, r3
-	ands	r0, r7
+	rsbs	r3, r3, #0
+	movs	r0, #4
+	eors	r0, r6
+	ands	r0, r3
 	mov	r3, r6
 	eors	r3, r0
 	@ romulus_n.ae:67: return E.encrypt_block_tk1(cat(rev8(cnt), d), r23, s)
@@ -1490,8 +1473,8 @@ romulus_n_E_encrypt_block_tk1:
 	mov	r4, r1
 	eors	r4, r0
 	@ skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
-	mov	r2, r4
-	eors	r2, r3
+	mov	r2, r3
+	eors	r2, r4
 	mov	r3, r6
 	eors	r3, r0
 	@ skinny128_384plus.ae:200: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i + 1], r23[i + 1])
@@ -1603,8 +1586,8 @@ romulus_n_E_encrypt_block_tk1:
 	mov	r4, r2
 	eors	r4, r0
 	@ skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
-	mov	r1, r4
-	eors	r1, r3
+	mov	r1, r3
+	eors	r1, r4
 	mov	r3, r6
 	eors	r3, r0
 	@ skinny128_384plus.ae:184: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32])
@@ -1676,7 +1659,7 @@ romulus_n_E_encrypt_block_tk1:
 
 @ --- romulus_n_E_tk23_rows: romulus_n.E.tk23_rows
 @     frame 0 bytes (4 spill slots, 0 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10
-@     estimated 238 bytes of code and literals
+@     estimated 234 bytes of code and literals
 	.section .text.romulus_n_E_tk23_rows,"ax",%progbits
 	.global romulus_n_E_tk23_rows
 	.type romulus_n_E_tk23_rows, %function
@@ -1701,12 +1684,10 @@ romulus_n_E_tk23_rows:
 .Lromulus_n_E_tk23_rows_loop1:
 	@ skinny128_384plus.ae:175: r23[i] = tk2[127:64] ^ r3[i]
 	mov	r0, r8
-	ldr	r1, [r0]
-	ldr	r0, [r0, #4]
-	mov	r2, r3
-	eors	r2, r1
-	mov	r1, r6
-	eors	r1, r0
+	ldr	r2, [r0]
+	ldr	r1, [r0, #4]
+	eors	r2, r3
+	eors	r1, r6
 	mov	r0, r12
 	str	r2, [r0]
 	str	r1, [r0, #4]
@@ -1842,7 +1823,7 @@ romulus_n_E_tk23_rows:
 
 @ --- romulus_n_absorb_ad: romulus_n.absorb_ad
 @     frame 112 bytes (26 spill slots, 8 on the stack; locals 72), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 918 bytes of code and literals
+@     estimated 922 bytes of code and literals
 	.section .text.romulus_n_absorb_ad,"ax",%progbits
 	.global romulus_n_absorb_ad
 	.type romulus_n_absorb_ad, %function
@@ -2172,9 +2153,9 @@ romulus_n_absorb_ad:
 	adds	r1, #16
 	ldr	r0, [sp, #8]
 	adds	r7, r0, r1
-	mov	r5, r9
-	subs	r5, #16
-	cmp	r5, #16
+	mov	r1, r9
+	subs	r1, #16
+	cmp	r1, #16
 	bcc	.Lromulus_n_absorb_ad_bytes18
 	movs	r0, #3
 	tst	r7, r0
@@ -2185,64 +2166,65 @@ romulus_n_absorb_ad:
 	str	r0, [sp, #44]
 	str	r0, [sp, #48]
 	str	r0, [sp, #52]
-	add	r2, sp, #40
-	mov	r1, r5
-	cmp	r1, #16
+	add	r5, sp, #40
+	mov	r2, r1
+	cmp	r2, #16
 	bcc	.Lromulus_n_absorb_ad_cnt21
-	movs	r1, #16
+	movs	r2, #16
 .Lromulus_n_absorb_ad_cnt21:
 .Lromulus_n_absorb_ad_cpy22:
-	subs	r1, #1
+	subs	r2, #1
 	bcc	.Lromulus_n_absorb_ad_cpyd20
-	ldrb	r0, [r7, r1]
-	strb	r0, [r2, r1]
+	ldrb	r0, [r7, r2]
+	strb	r0, [r5, r2]
 	b	.Lromulus_n_absorb_ad_cpy22
 .Lromulus_n_absorb_ad_cpyd20:
-	mov	r7, r2
+	mov	r7, r5
 .Lromulus_n_absorb_ad_words19:
 	ldr	r0, [r7, #12]
 	rev	r6, r0
 	ldr	r0, [r7, #8]
-	rev	r2, r0
+	rev	r5, r0
 	ldr	r0, [r7, #4]
-	rev	r1, r0
+	rev	r2, r0
 	ldr	r0, [r7]
 	rev	r0, r0
 	str	r0, [sp, #8]
 	@ romulus_n.ae:47: return if n < 16 then x | (n as u128) else x
-	cmp	r5, #16
+	cmp	r1, #16
 	movs	r7, #0
 	adcs	r7, r7
 	movs	r0, #1
 	eors	r7, r0
-	mov	r0, r6
-	orrs	r0, r5
-	rsbs	r5, r7, #0
+	mov	r0, r1
+	orrs	r0, r6
+	rsbs	r7, r7, #0
 	eors	r0, r6
-	ands	r0, r5
-	eors	r6, r0
+	ands	r0, r7
+	mov	r1, r6
+	eors	r1, r0
+	mov	r0, r5
+	eors	r0, r5
+	ands	r0, r7
+	eors	r5, r0
 	mov	r0, r2
 	eors	r0, r2
-	ands	r0, r5
+	ands	r0, r7
 	eors	r2, r0
-	mov	r0, r1
-	eors	r0, r1
-	ands	r0, r5
-	eors	r1, r0
-	ldr	r7, [sp, #8]
-	mov	r0, r7
-	eors	r7, r0
-	ands	r7, r5
-	mov	r5, r0
-	eors	r5, r7
+	ldr	r6, [sp, #8]
+	mov	r0, r6
+	eors	r6, r0
+	ands	r6, r7
+	mov	r7, r0
+	eors	r7, r6
 	@ romulus_n.ae:88: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
 	str	r4, [sp, #56]
 	mov	r0, r11
 	str	r0, [sp, #60]
-	str	r6, [sp, #64]
-	str	r2, [sp, #68]
-	str	r1, [sp, #72]
-	str	r5, [sp, #76]
+	str	r1, [sp, #64]
+	str	r5, [sp, #68]
+	str	r2, [sp, #72]
+	str	r7, [sp, #76]
 	mov	r0, r8
 	str	r0, [sp, #80]
 	ldr	r0, [sp, #28]
@@ -2290,8 +2272,9 @@ romulus_n_absorb_ad:
 	mov	r4, r11
 .Lromulus_n_absorb_ad_endif17:
 	@ romulus_n.ae:91: d = if (r == 16) | (r == 32) then 0x18 else 0x1a as u8
-	mov	r6, r9
 	movs	r0, #16
+	mov	r6, r0
+	mov	r0, r9
 	eors	r6, r0
 	subs	r0, r6, #1
 	movs	r6, #0

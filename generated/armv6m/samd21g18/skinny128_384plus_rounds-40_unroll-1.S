@@ -412,7 +412,7 @@ skinny128_384plus_key_schedule:
 
 @ --- skinny128_384plus_encrypt_block: skinny128_384plus.encrypt_block
 @     frame 4 bytes (6 spill slots, 1 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 282 bytes of code and literals
+@     estimated 280 bytes of code and literals
 	.section .text.skinny128_384plus_encrypt_block,"ax",%progbits
 	.global skinny128_384plus_encrypt_block
 	.type skinny128_384plus_encrypt_block, %function
@@ -529,31 +529,30 @@ skinny128_384plus_encrypt_block:
 	uxtb	r4, r4
 	ldrb	r4, [r1, r4]
 	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
-	lsls	r4, r4, #24
+	lsls	r7, r4, #24
 	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r7, r5, #8
-	uxtb	r7, r7
-	ldrb	r7, [r1, r7]
+	lsrs	r4, r5, #8
+	uxtb	r4, r4
+	ldrb	r4, [r1, r4]
 	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
-	lsls	r7, r7, #16
-	orrs	r4, r7
+	lsls	r4, r4, #16
+	orrs	r7, r4
 	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	uxtb	r7, r5
-	ldrb	r7, [r1, r7]
+	uxtb	r4, r5
+	ldrb	r4, [r1, r4]
 	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
-	lsls	r7, r7, #8
-	orrs	r4, r7
+	lsls	r4, r4, #8
+	orrs	r7, r4
 	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r5, r5, #24
-	ldrb	r5, [r1, r5]
+	lsrs	r4, r5, #24
+	ldrb	r4, [r1, r4]
 	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
-	orrs	r4, r5
+	orrs	r7, r4
 	@ skinny128_384plus.ae:121: t = r0 ^ r2
 	mov	r5, r0
 	eors	r5, r2
 	@ skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
-	mov	r7, r5
-	eors	r7, r4
+	eors	r7, r5
 	mov	r4, r3
 	eors	r4, r2
 	adds	r6, #8

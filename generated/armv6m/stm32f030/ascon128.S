@@ -1086,8 +1086,8 @@ ascon128_decrypt_with:
 
 
 @ --- ascon128_P_permute: ascon128.P.permute
-@     frame 24 bytes (24 spill slots, 6 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 560 bytes of code and literals
+@     frame 24 bytes (22 spill slots, 6 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 532 bytes of code and literals
 	.section .text.ascon128_P_permute,"ax",%progbits
 	.global ascon128_P_permute
 	.type ascon128_P_permute, %function
@@ -1103,31 +1103,31 @@ ascon128_P_permute:
 	sub	sp, #24
 	str	r0, [sp, #16]
 	@ ascon_p.ae:55: x0 = s[0]
-	ldr	r5, [r0]
-	mov	r6, r0
-	ldr	r3, [r6, #4]
+	ldr	r6, [r0]
+	mov	r5, r0
+	ldr	r3, [r5, #4]
 	@ ascon_p.ae:56: x1 = s[1]
-	ldr	r7, [r6, #8]
-	ldr	r2, [r6, #12]
+	ldr	r7, [r5, #8]
+	ldr	r2, [r5, #12]
 	@ ascon_p.ae:57: x2 = s[2]
-	ldr	r4, [r6, #16]
-	ldr	r0, [r6, #20]
+	ldr	r4, [r5, #16]
+	ldr	r0, [r5, #20]
 	@ ascon_p.ae:58: x3 = s[3]
-	ldr	r6, [r6, #24]
-	str	r6, [sp]
-	ldr	r6, [sp, #16]
-	ldr	r6, [r6, #28]
-	mov	r12, r6
+	ldr	r5, [r5, #24]
+	str	r5, [sp]
+	ldr	r5, [sp, #16]
+	ldr	r5, [r5, #28]
+	mov	r12, r5
 	@ ascon_p.ae:59: x4 = s[4]
-	ldr	r6, [sp, #16]
-	ldr	r6, [r6, #32]
-	str	r6, [sp, #20]
-	ldr	r6, [sp, #16]
-	ldr	r6, [r6, #36]
-	str	r6, [sp, #8]
+	ldr	r5, [sp, #16]
+	ldr	r5, [r5, #32]
+	str	r5, [sp, #20]
+	ldr	r5, [sp, #16]
+	ldr	r5, [r5, #36]
+	str	r5, [sp, #8]
 	@ ascon_p.ae:60: for i in 16 - rounds..16 {
-	movs	r6, #16
-	subs	r1, r6, r1
+	movs	r5, #16
+	subs	r1, r5, r1
 	uxtb	r1, r1
 	str	r1, [sp, #12]
 	mov	r8, r3
@@ -1152,41 +1152,39 @@ ascon128_P_permute:
 	@ ascon_p.ae:21: x2 = x2 ^ (c as u64)
 	eors	r4, r1
 	@ ascon_p.ae:24: x0 = x0 ^ x4
-	eors	r5, r2
+	eors	r6, r2
 	@ ascon_p.ae:25: x4 = x4 ^ x3
-	mov	r3, r2
-	eors	r3, r0
+	mov	r5, r2
+	eors	r5, r0
 	@ ascon_p.ae:26: x2 = x2 ^ x1
 	mov	r2, r4
 	eors	r2, r7
 	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
-	mvns	r1, r7
-	ands	r1, r2
-	mov	r4, r5
-	eors	r4, r1
+	mvns	r3, r7
+	ands	r3, r2
+	eors	r3, r6
 	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	mvns	r1, r2
-	ands	r1, r0
-	mov	r6, r7
-	eors	r6, r1
+	mvns	r4, r2
+	ands	r4, r0
+	eors	r4, r7
 	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
 	mvns	r1, r0
-	ands	r1, r3
+	ands	r1, r5
 	eors	r2, r1
 	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mvns	r1, r3
-	ands	r1, r5
+	mvns	r1, r5
+	ands	r1, r6
 	eors	r0, r1
 	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	mvns	r5, r5
-	ands	r5, r7
-	eors	r3, r5
-	mov	r10, r3
+	mvns	r6, r6
+	ands	r6, r7
+	eors	r5, r6
+	mov	r10, r5
 	@ ascon_p.ae:32: t1 = t1 ^ t0
-	eors	r6, r4
+	eors	r4, r3
 	@ ascon_p.ae:33: t0 = t0 ^ t4
-	mov	r1, r3
-	eors	r4, r1
+	mov	r1, r5
+	eors	r3, r1
 	@ ascon_p.ae:34: t3 = t3 ^ t2
 	eors	r0, r2
 	mov	r11, r0
@@ -1194,153 +1192,143 @@ ascon128_P_permute:
 	mvns	r0, r2
 	str	r0, [sp]
 	@ ascon_p.ae:24: x0 = x0 ^ x4
-	mov	r7, r8
-	ldr	r1, [sp, #8]
-	eors	r7, r1
-	@ ascon_p.ae:25: x4 = x4 ^ x3
-	mov	r2, r1
-	mov	r1, r12
-	eors	r2, r1
-	@ ascon_p.ae:26: x2 = x2 ^ x1
-	ldr	r0, [sp, #4]
-	mov	r3, r9
-	eors	r0, r3
-	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
-	mvns	r1, r3
-	ands	r1, r0
-	mov	r3, r7
-	eors	r3, r1
-	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	mvns	r1, r0
-	mov	r5, r12
-	ands	r1, r5
-	mov	r5, r9
-	eors	r5, r1
-	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	mov	r1, r12
-	mvns	r1, r1
-	ands	r1, r2
-	eors	r0, r1
-	mov	r8, r0
-	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mvns	r0, r2
-	ands	r0, r7
-	mov	r1, r12
+	mov	r1, r8
+	ldr	r0, [sp, #8]
 	eors	r1, r0
-	mov	r12, r1
+	@ ascon_p.ae:25: x4 = x4 ^ x3
+	mov	r2, r0
+	mov	r0, r12
+	eors	r2, r0
+	@ ascon_p.ae:26: x2 = x2 ^ x1
+	ldr	r5, [sp, #4]
+	mov	r7, r9
+	eors	r5, r7
+	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
+	mvns	r6, r7
+	ands	r6, r5
+	eors	r6, r1
+	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
+	mvns	r7, r5
+	ands	r7, r0
+	mov	r8, r7
+	mov	r7, r9
+	mov	r0, r8
+	eors	r0, r7
+	mov	r8, r0
+	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
+	mov	r0, r12
+	mvns	r7, r0
+	ands	r7, r2
+	mov	r0, r5
+	eors	r0, r7
+	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
+	mvns	r7, r2
+	ands	r7, r1
+	mov	r5, r12
+	eors	r5, r7
+	mov	r12, r5
 	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	mvns	r1, r7
-	mov	r0, r9
-	ands	r1, r0
+	mvns	r1, r1
+	mov	r5, r9
+	ands	r1, r5
 	eors	r2, r1
 	@ ascon_p.ae:32: t1 = t1 ^ t0
-	eors	r5, r3
+	mov	r5, r8
+	eors	r5, r6
 	@ ascon_p.ae:33: t0 = t0 ^ t4
-	eors	r3, r2
+	eors	r6, r2
 	@ ascon_p.ae:34: t3 = t3 ^ t2
 	mov	r1, r12
-	mov	r0, r8
 	eors	r1, r0
 	@ ascon_p.ae:35: t2 = ~t2
 	mvns	r0, r0
 	str	r0, [sp, #4]
 	@ ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
-	lsls	r0, r3, #13
-	lsrs	r7, r4, #19
-	orrs	r0, r7
-	mov	r8, r0
-	lsls	r0, r4, #13
-	mov	r9, r0
+	lsls	r7, r6, #13
 	lsrs	r0, r3, #19
-	mov	r12, r0
-	mov	r7, r9
-	mov	r0, r12
 	orrs	r7, r0
-	mov	r9, r7
-	mov	r7, r4
-	mov	r0, r8
-	eors	r7, r0
 	mov	r12, r7
-	mov	r7, r3
-	mov	r0, r9
-	eors	r7, r0
-	mov	r8, r7
-	lsls	r7, r3, #4
-	lsrs	r0, r4, #28
+	lsls	r7, r3, #13
+	lsrs	r0, r6, #19
 	orrs	r7, r0
-	lsls	r0, r4, #4
-	lsrs	r3, r3, #28
-	orrs	r0, r3
-	mov	r3, r12
-	eors	r3, r7
-	mov	r12, r3
+	mov	r0, r12
+	eors	r0, r3
+	mov	r12, r0
+	eors	r7, r6
+	mov	r8, r7
+	lsls	r7, r6, #4
+	lsrs	r0, r3, #28
+	orrs	r7, r0
+	lsls	r0, r3, #4
+	mov	r9, r0
+	lsrs	r0, r6, #28
+	mov	r6, r9
+	orrs	r6, r0
+	mov	r0, r12
+	eors	r0, r7
+	mov	r12, r0
 	mov	r3, r8
-	eors	r3, r0
+	eors	r3, r6
 	mov	r8, r3
 	@ ascon_p.ae:38: t1 ^ (t1 >>> 61) ^ (t1 >>> 39),
-	lsls	r4, r6, #3
-	lsrs	r0, r5, #29
-	orrs	r4, r0
-	lsls	r3, r5, #3
-	lsrs	r0, r6, #29
-	orrs	r3, r0
-	mov	r0, r6
+	lsls	r0, r4, #3
+	lsrs	r3, r5, #29
+	orrs	r0, r3
+	lsls	r6, r5, #3
+	lsrs	r3, r4, #29
+	orrs	r6, r3
 	eors	r0, r4
-	mov	r7, r5
-	eors	r7, r3
-	lsls	r3, r6, #25
-	lsrs	r4, r5, #7
-	orrs	r3, r4
-	lsls	r4, r5, #25
-	lsrs	r5, r6, #7
-	orrs	r4, r5
+	eors	r6, r5
+	lsls	r3, r4, #25
+	lsrs	r7, r5, #7
+	orrs	r3, r7
+	lsls	r5, r5, #25
+	lsrs	r4, r4, #7
+	orrs	r5, r4
 	eors	r0, r3
 	str	r0, [sp, #8]
-	eors	r7, r4
-	mov	r9, r7
+	eors	r6, r5
+	mov	r9, r6
 	@ ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
 	ldr	r0, [sp, #4]
-	lsls	r3, r0, #31
+	lsls	r4, r0, #31
 	ldr	r0, [sp]
+	lsrs	r0, r0, #1
+	orrs	r4, r0
+	ldr	r0, [sp]
+	lsls	r3, r0, #31
+	ldr	r0, [sp, #4]
 	lsrs	r0, r0, #1
 	orrs	r3, r0
 	ldr	r0, [sp]
-	lsls	r5, r0, #31
+	eors	r4, r0
 	ldr	r0, [sp, #4]
-	lsrs	r0, r0, #1
-	orrs	r5, r0
-	ldr	r4, [sp]
-	eors	r4, r3
-	ldr	r6, [sp, #4]
-	eors	r6, r5
-	ldr	r0, [sp, #4]
-	lsls	r3, r0, #26
+	eors	r3, r0
+	lsls	r6, r0, #26
 	ldr	r0, [sp]
 	lsrs	r0, r0, #6
-	orrs	r3, r0
+	orrs	r6, r0
 	ldr	r0, [sp]
 	lsls	r5, r0, #26
 	ldr	r0, [sp, #4]
 	lsrs	r0, r0, #6
 	orrs	r5, r0
-	eors	r4, r3
-	eors	r6, r5
-	str	r6, [sp, #4]
+	eors	r4, r6
+	eors	r3, r5
+	str	r3, [sp, #4]
 	@ ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
-	lsls	r3, r1, #22
+	lsls	r6, r1, #22
 	mov	r0, r11
 	lsrs	r0, r0, #10
-	orrs	r3, r0
+	orrs	r6, r0
 	mov	r0, r11
-	lsls	r7, r0, #22
+	lsls	r5, r0, #22
 	lsrs	r0, r1, #10
-	orrs	r7, r0
-	mov	r6, r11
-	eors	r6, r3
-	mov	r5, r1
-	eors	r5, r7
-	lsls	r3, r1, #15
+	orrs	r5, r0
 	mov	r0, r11
+	eors	r6, r0
+	eors	r5, r1
+	lsls	r3, r1, #15
 	lsrs	r0, r0, #17
 	orrs	r3, r0
 	mov	r0, r11
@@ -1352,19 +1340,17 @@ ascon128_P_permute:
 	mov	r3, r5
 	eors	r3, r7
 	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
-	lsls	r5, r2, #25
+	lsls	r7, r2, #25
 	mov	r1, r10
 	lsrs	r1, r1, #7
-	orrs	r5, r1
+	orrs	r7, r1
 	mov	r1, r10
-	lsls	r1, r1, #25
-	lsrs	r6, r2, #7
-	orrs	r1, r6
-	mov	r7, r10
-	eors	r7, r5
-	mov	r6, r2
-	eors	r6, r1
+	lsls	r6, r1, #25
+	lsrs	r1, r2, #7
+	orrs	r6, r1
 	mov	r1, r10
+	eors	r7, r1
+	eors	r6, r2
 	lsls	r1, r1, #23
 	lsrs	r5, r2, #9
 	orrs	r1, r5
@@ -1376,7 +1362,7 @@ ascon128_P_permute:
 	eors	r2, r1
 	mov	r1, r6
 	eors	r1, r5
-	mov	r5, r12
+	mov	r6, r12
 	ldr	r7, [sp, #8]
 	mov	r12, r3
 	str	r1, [sp, #8]
@@ -1390,7 +1376,7 @@ ascon128_P_permute:
 .Lascon128_P_permute_done2:
 	@ ascon_p.ae:63: s[0] = x0
 	ldr	r1, [sp, #16]
-	str	r5, [r1]
+	str	r6, [r1]
 	mov	r3, r8
 	str	r3, [r1, #4]
 	@ ascon_p.ae:64: s[1] = x1

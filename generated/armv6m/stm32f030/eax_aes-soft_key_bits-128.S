@@ -615,28 +615,28 @@ eax_decrypt_with:
 	bl	eax_omac
 	@ eax.ae:64: difference = load_be(tag, 0, 16, len(tag)) ^ ((n ^ h ^ c) & ~(~(0 as u128) >> (8 * len(tag))))
 	ldr	r0, [sp, #32]
-	eors	r0, r6
+	eors	r6, r0
 	@ eax.ae:61: c = omac(ks, o, 2 as u8, ct)
 	ldr	r1, [sp, #72]
 	@ eax.ae:64: difference = load_be(tag, 0, 16, len(tag)) ^ ((n ^ h ^ c) & ~(~(0 as u128) >> (8 * len(tag))))
-	eors	r0, r1
-	str	r0, [sp, #60]
+	eors	r6, r1
+	str	r6, [sp, #60]
 	ldr	r0, [sp, #28]
-	eors	r0, r5
+	eors	r5, r0
 	@ eax.ae:61: c = omac(ks, o, 2 as u8, ct)
 	ldr	r1, [sp, #76]
 	@ eax.ae:64: difference = load_be(tag, 0, 16, len(tag)) ^ ((n ^ h ^ c) & ~(~(0 as u128) >> (8 * len(tag))))
-	eors	r0, r1
-	str	r0, [sp, #56]
+	eors	r5, r1
+	str	r5, [sp, #56]
 	ldr	r0, [sp, #24]
-	eors	r0, r4
+	eors	r4, r0
 	@ eax.ae:61: c = omac(ks, o, 2 as u8, ct)
 	ldr	r1, [sp, #80]
 	@ eax.ae:64: difference = load_be(tag, 0, 16, len(tag)) ^ ((n ^ h ^ c) & ~(~(0 as u128) >> (8 * len(tag))))
-	eors	r0, r1
-	str	r0, [sp, #52]
-	ldr	r1, [sp, #20]
-	ldr	r0, [sp, #16]
+	eors	r4, r1
+	str	r4, [sp, #52]
+	ldr	r1, [sp, #16]
+	ldr	r0, [sp, #20]
 	eors	r1, r0
 	@ eax.ae:61: c = omac(ks, o, 2 as u8, ct)
 	ldr	r2, [sp, #84]
@@ -1182,8 +1182,8 @@ eax_M_E_encrypt_block:
 
 
 @ --- eax_omac: eax.omac
-@     frame 116 bytes (36 spill slots, 17 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 708 bytes of code and literals
+@     frame 112 bytes (31 spill slots, 16 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 694 bytes of code and literals
 	.section .text.eax_omac,"ax",%progbits
 	.global eax_omac
 	.type eax_omac, %function
@@ -1196,63 +1196,61 @@ eax_omac:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #116
+	sub	sp, #112
 	str	r0, [sp, #8]
 	str	r2, [sp]
 	str	r3, [sp, #4]
-	ldr	r0, [sp, #152]
+	ldr	r0, [sp, #148]
 	mov	r11, r0
-	ldr	r0, [sp, #156]
-	str	r0, [sp, #20]
+	ldr	r0, [sp, #152]
+	str	r0, [sp, #36]
 	@ eax.ae:45: return M.omac_after(ks, o[at_k1], o[at_k2], t as u128, o[at_tweak + t], msg)
 	ldr	r0, [r1]
-	str	r0, [sp, #36]
+	str	r0, [sp, #32]
 	ldr	r0, [r1, #4]
-	str	r0, [sp, #44]
+	str	r0, [sp, #28]
 	ldr	r0, [r1, #8]
-	str	r0, [sp, #52]
+	str	r0, [sp, #24]
 	ldr	r0, [r1, #12]
-	str	r0, [sp, #60]
+	str	r0, [sp, #20]
 	ldr	r0, [r1, #16]
-	str	r0, [sp, #40]
-	ldr	r0, [r1, #20]
 	str	r0, [sp, #48]
+	ldr	r0, [r1, #20]
+	str	r0, [sp, #52]
 	ldr	r0, [r1, #24]
 	str	r0, [sp, #56]
 	ldr	r0, [r1, #28]
-	str	r0, [sp, #64]
+	str	r0, [sp, #60]
 	mov	r0, r2
 	adds	r0, r0, #2
 	uxtb	r0, r0
 	lsls	r0, r0, #4
 	adds	r0, r1, r0
 	ldr	r6, [r0]
-	ldr	r7, [r0, #4]
-	ldr	r4, [r0, #8]
-	ldr	r2, [r0, #12]
+	ldr	r5, [r0, #4]
+	ldr	r7, [r0, #8]
+	ldr	r3, [r0, #12]
 	@ cmac.ae:77: y = if n == 0 then 0 as u128 else et
 	mov	r0, r11
 	subs	r0, r0, #1
 	movs	r1, #0
 	adcs	r1, r1
-	movs	r0, #1
-	eors	r1, r0
-	rsbs	r3, r1, #0
+	movs	r4, #1
+	eors	r1, r4
+	rsbs	r2, r1, #0
 	mov	r0, r6
-	ands	r0, r3
+	ands	r0, r2
 	eors	r6, r0
-	mov	r5, r7
-	ands	r5, r3
-	eors	r7, r5
-	mov	r8, r7
-	mov	r5, r4
-	ands	r5, r3
-	eors	r4, r5
-	str	r4, [sp, #16]
-	mov	r4, r2
-	ands	r4, r3
-	eors	r2, r4
-	str	r2, [sp, #12]
+	mov	r4, r5
+	ands	r4, r2
+	eors	r5, r4
+	mov	r8, r5
+	mov	r0, r7
+	ands	r0, r2
+	eors	r7, r0
+	ands	r2, r3
+	eors	r3, r2
+	str	r3, [sp, #12]
 	@ cmac.ae:78: x = if n == 0 then t else load_be(msg, 0, 16, n)
 	ldr	r4, [sp, #4]
 	movs	r2, #3
@@ -1263,11 +1261,11 @@ eax_omac:
 	beq	.Leax_omac_words2
 .Leax_omac_bytes1:
 	movs	r0, #0
+	str	r0, [sp, #64]
 	str	r0, [sp, #68]
 	str	r0, [sp, #72]
 	str	r0, [sp, #76]
-	str	r0, [sp, #80]
-	add	r3, sp, #68
+	add	r3, sp, #64
 	mov	r2, r11
 	cmp	r2, #16
 	bcc	.Leax_omac_cnt4
@@ -1301,8 +1299,8 @@ eax_omac:
 	mov	r0, r2
 	ands	r0, r1
 	eors	r2, r0
-	mov	r0, r4
-	ands	r0, r1
+	mov	r0, r1
+	ands	r0, r4
 	mov	r1, r4
 	eors	r1, r0
 	@ cmac.ae:79: for i in 1..(n + 15) / 16 {
@@ -1312,7 +1310,6 @@ eax_omac:
 	str	r0, [sp]
 	movs	r4, #1
 	mov	r9, r6
-	ldr	r7, [sp, #16]
 	ldr	r6, [sp, #12]
 	ldr	r0, [sp]
 	cmp	r4, r0
@@ -1325,18 +1322,18 @@ eax_omac:
 	eors	r5, r3
 	eors	r7, r2
 	eors	r6, r1
-	str	r0, [sp, #84]
-	str	r5, [sp, #88]
-	str	r7, [sp, #92]
-	str	r6, [sp, #96]
-	add	r1, sp, #84
-	add	r2, sp, #100
+	str	r0, [sp, #80]
+	str	r5, [sp, #84]
+	str	r7, [sp, #88]
+	str	r6, [sp, #92]
+	add	r1, sp, #80
+	add	r2, sp, #96
 	ldr	r0, [sp, #8]
 	bl	eax_M_E_encrypt_block
-	ldr	r0, [sp, #100]
-	ldr	r6, [sp, #104]
-	ldr	r7, [sp, #108]
-	ldr	r1, [sp, #112]
+	ldr	r0, [sp, #96]
+	ldr	r6, [sp, #100]
+	ldr	r7, [sp, #104]
+	ldr	r1, [sp, #108]
 	mov	r10, r1
 	@ cmac.ae:81: off = i * 16
 	lsls	r2, r4, #4
@@ -1352,11 +1349,11 @@ eax_omac:
 	beq	.Leax_omac_words9
 .Leax_omac_bytes8:
 	movs	r2, #0
+	str	r2, [sp, #64]
 	str	r2, [sp, #68]
 	str	r2, [sp, #72]
 	str	r2, [sp, #76]
-	str	r2, [sp, #80]
-	add	r5, sp, #68
+	add	r5, sp, #64
 	cmp	r3, #16
 	bcc	.Leax_omac_cnt11
 	movs	r3, #16
@@ -1396,7 +1393,7 @@ eax_omac:
 	adcs	r0, r0
 	movs	r4, #1
 	eors	r0, r4
-	str	r0, [sp, #24]
+	str	r0, [sp, #40]
 	@ cmac.ae:41: pad = ((0x80 << 120) as u128) >> (8 * rem)
 	ldr	r0, [sp]
 	lsls	r0, r0, #3
@@ -1439,9 +1436,9 @@ eax_omac:
 	mov	r4, r11
 	ldr	r0, [sp, #16]
 	lsls	r4, r0
-	str	r4, [sp, #28]
+	str	r4, [sp, #44]
 	ldr	r4, [sp, #4]
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #44]
 	orrs	r4, r0
 	str	r4, [sp, #4]
 	mov	r4, r11
@@ -1451,9 +1448,9 @@ eax_omac:
 	mov	r4, r10
 	ldr	r0, [sp, #16]
 	lsls	r4, r0
-	str	r4, [sp, #28]
+	str	r4, [sp, #44]
 	mov	r4, r11
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #44]
 	orrs	r4, r0
 	mov	r11, r4
 	mov	r4, r10
@@ -1464,9 +1461,9 @@ eax_omac:
 	mov	r4, r0
 	ldr	r0, [sp, #16]
 	lsls	r4, r0
-	str	r4, [sp, #28]
+	str	r4, [sp, #44]
 	mov	r4, r10
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #44]
 	orrs	r4, r0
 	mov	r10, r4
 	ldr	r4, [sp, #12]
@@ -1482,42 +1479,38 @@ eax_omac:
 	str	r0, [sp, #12]
 .Leax_omac_she16:
 	@ cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	mov	r4, r5
-	ldr	r0, [sp, #36]
-	eors	r4, r0
-	str	r4, [sp, #32]
+	ldr	r0, [sp, #32]
+	eors	r0, r5
+	str	r0, [sp, #32]
 	ldr	r0, [sp, #4]
 	eors	r5, r0
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #48]
 	eors	r5, r0
 	str	r5, [sp]
-	mov	r4, r3
-	ldr	r0, [sp, #44]
-	eors	r4, r0
-	str	r4, [sp, #28]
+	ldr	r0, [sp, #28]
+	eors	r0, r3
+	str	r0, [sp, #28]
 	mov	r0, r11
 	eors	r3, r0
-	ldr	r0, [sp, #48]
-	eors	r3, r0
-	mov	r4, r2
 	ldr	r0, [sp, #52]
-	eors	r4, r0
-	str	r4, [sp, #16]
+	eors	r3, r0
+	ldr	r0, [sp, #24]
+	eors	r0, r2
+	str	r0, [sp, #24]
 	mov	r4, r2
 	mov	r0, r10
 	eors	r4, r0
 	ldr	r0, [sp, #56]
 	eors	r4, r0
-	mov	r2, r1
-	ldr	r0, [sp, #60]
-	eors	r2, r0
-	str	r2, [sp, #4]
+	ldr	r0, [sp, #20]
+	eors	r0, r1
+	str	r0, [sp, #20]
 	mov	r5, r1
 	ldr	r0, [sp, #12]
 	eors	r5, r0
-	ldr	r0, [sp, #64]
+	ldr	r0, [sp, #60]
 	eors	r5, r0
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #40]
 	rsbs	r2, r0, #0
 	ldr	r1, [sp, #32]
 	ldr	r0, [sp]
@@ -1529,11 +1522,11 @@ eax_omac:
 	eors	r0, r3
 	ands	r0, r2
 	eors	r3, r0
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #24]
 	eors	r0, r4
 	ands	r0, r2
 	eors	r4, r0
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #20]
 	eors	r0, r5
 	ands	r0, r2
 	eors	r5, r0
@@ -1545,24 +1538,24 @@ eax_omac:
 	eors	r0, r3
 	eors	r7, r4
 	eors	r6, r5
-	str	r1, [sp, #84]
-	str	r0, [sp, #88]
-	str	r7, [sp, #92]
-	str	r6, [sp, #96]
-	add	r1, sp, #84
-	add	r2, sp, #100
+	str	r1, [sp, #80]
+	str	r0, [sp, #84]
+	str	r7, [sp, #88]
+	str	r6, [sp, #92]
+	add	r1, sp, #80
+	add	r2, sp, #96
 	ldr	r0, [sp, #8]
 	bl	eax_M_E_encrypt_block
-	ldr	r4, [sp, #100]
-	ldr	r3, [sp, #104]
-	ldr	r2, [sp, #108]
-	ldr	r1, [sp, #112]
-	ldr	r0, [sp, #20]
+	ldr	r4, [sp, #96]
+	ldr	r3, [sp, #100]
+	ldr	r2, [sp, #104]
+	ldr	r1, [sp, #108]
+	ldr	r0, [sp, #36]
 	str	r4, [r0]
 	str	r3, [r0, #4]
 	str	r2, [r0, #8]
 	str	r1, [r0, #12]
-	add	sp, #116
+	add	sp, #112
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

@@ -8,8 +8,8 @@
 	.thumb
 
 @ --- grain128aeadv2_encrypt: grain128aeadv2.encrypt
-@     frame 192 bytes (31 spill slots, 14 on the stack; locals 112), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1282 bytes of code and literals
+@     frame 192 bytes (24 spill slots, 14 on the stack; locals 112), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1230 bytes of code and literals
 	.section .text.grain128aeadv2_encrypt,"ax",%progbits
 	.global grain128aeadv2_encrypt
 	.type grain128aeadv2_encrypt, %function
@@ -26,15 +26,15 @@ grain128aeadv2_encrypt:
 	mov	r1, r0
 	mov	r3, r2
 	ldr	r0, [sp, #228]
-	str	r0, [sp, #52]
+	str	r0, [sp, #28]
 	ldr	r0, [sp, #232]
-	str	r0, [sp, #48]
+	str	r0, [sp, #24]
 	ldr	r2, [sp, #236]
-	str	r2, [sp, #40]
+	str	r2, [sp, #36]
 	ldr	r0, [sp, #240]
 	str	r0, [sp, #72]
 	ldr	r2, [sp, #244]
-	str	r2, [sp, #36]
+	str	r2, [sp, #32]
 	ldr	r0, [sp, #252]
 	str	r0, [sp, #76]
 	@ grain128aeadv2.ae:141: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
@@ -71,106 +71,126 @@ grain128aeadv2_encrypt:
 .Lgrain128aeadv2_encrypt_cpyd7:
 	mov	r3, r2
 .Lgrain128aeadv2_encrypt_words6:
-	ldm	r3!, {r0, r1, r2}
 	str	r6, [sp, #96]
 	str	r5, [sp, #100]
 	str	r4, [sp, #104]
 	str	r7, [sp, #108]
+	ldr	r0, [r3]
 	str	r0, [sp, #112]
-	str	r1, [sp, #116]
-	str	r2, [sp, #120]
+	ldr	r0, [r3, #4]
+	str	r0, [sp, #116]
+	ldr	r0, [r3, #8]
+	str	r0, [sp, #120]
+	add	r0, sp, #156
+	str	r0, [sp]
+	add	r0, sp, #164
+	str	r0, [sp, #4]
 	add	r0, sp, #96
 	add	r1, sp, #112
 	add	r2, sp, #124
 	add	r3, sp, #140
-	add	r5, sp, #156
-	add	r4, sp, #164
-	str	r5, [sp]
-	str	r4, [sp, #4]
 	bl	grain128aeadv2_init
 	ldr	r0, [sp, #124]
-	str	r0, [sp, #44]
-	ldr	r0, [sp, #128]
-	str	r0, [sp, #32]
-	ldr	r0, [sp, #132]
-	str	r0, [sp, #28]
-	ldr	r0, [sp, #136]
-	str	r0, [sp, #24]
-	ldr	r0, [sp, #140]
-	str	r0, [sp, #56]
-	ldr	r7, [sp, #144]
-	ldr	r6, [sp, #148]
-	ldr	r5, [sp, #152]
-	ldr	r4, [sp, #156]
-	ldr	r3, [sp, #160]
-	ldr	r2, [sp, #164]
-	ldr	r1, [sp, #168]
 	@ grain128aeadv2.ae:142: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r0, [sp, #44]
 	str	r0, [sp, #96]
-	ldr	r0, [sp, #32]
+	@ grain128aeadv2.ae:141: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	ldr	r0, [sp, #128]
+	@ grain128aeadv2.ae:142: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	str	r0, [sp, #100]
-	ldr	r0, [sp, #28]
+	@ grain128aeadv2.ae:141: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	ldr	r0, [sp, #132]
+	@ grain128aeadv2.ae:142: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	str	r0, [sp, #104]
-	ldr	r0, [sp, #24]
+	@ grain128aeadv2.ae:141: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	ldr	r0, [sp, #136]
+	@ grain128aeadv2.ae:142: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	str	r0, [sp, #108]
-	ldr	r0, [sp, #56]
+	@ grain128aeadv2.ae:141: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	ldr	r0, [sp, #140]
+	@ grain128aeadv2.ae:142: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	str	r0, [sp, #112]
-	str	r7, [sp, #116]
-	str	r6, [sp, #120]
-	str	r5, [sp, #124]
-	str	r4, [sp, #128]
-	str	r3, [sp, #132]
-	str	r2, [sp, #136]
-	str	r1, [sp, #140]
-	add	r6, sp, #96
-	add	r5, sp, #112
-	add	r4, sp, #128
-	add	r0, sp, #136
-	str	r0, [sp, #24]
-	add	r7, sp, #144
-	add	r3, sp, #160
-	add	r2, sp, #176
-	add	r1, sp, #184
-	ldr	r0, [sp, #52]
+	@ grain128aeadv2.ae:141: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	ldr	r0, [sp, #144]
+	@ grain128aeadv2.ae:142: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	str	r0, [sp, #116]
+	@ grain128aeadv2.ae:141: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	ldr	r0, [sp, #148]
+	@ grain128aeadv2.ae:142: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	str	r0, [sp, #120]
+	@ grain128aeadv2.ae:141: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	ldr	r0, [sp, #152]
+	@ grain128aeadv2.ae:142: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	str	r0, [sp, #124]
+	@ grain128aeadv2.ae:141: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	ldr	r0, [sp, #156]
+	@ grain128aeadv2.ae:142: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	str	r0, [sp, #128]
+	@ grain128aeadv2.ae:141: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	ldr	r0, [sp, #160]
+	@ grain128aeadv2.ae:142: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	str	r0, [sp, #132]
+	@ grain128aeadv2.ae:141: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	ldr	r0, [sp, #164]
+	@ grain128aeadv2.ae:142: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	str	r0, [sp, #136]
+	@ grain128aeadv2.ae:141: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	ldr	r0, [sp, #168]
+	@ grain128aeadv2.ae:142: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	str	r0, [sp, #140]
+	ldr	r0, [sp, #28]
 	str	r0, [sp]
-	ldr	r0, [sp, #48]
+	ldr	r0, [sp, #24]
 	str	r0, [sp, #4]
-	str	r7, [sp, #8]
-	str	r3, [sp, #12]
-	str	r2, [sp, #16]
-	str	r1, [sp, #20]
-	mov	r0, r6
-	mov	r1, r5
-	mov	r2, r4
-	ldr	r3, [sp, #24]
+	add	r0, sp, #144
+	str	r0, [sp, #8]
+	add	r0, sp, #160
+	str	r0, [sp, #12]
+	add	r0, sp, #176
+	str	r0, [sp, #16]
+	add	r0, sp, #184
+	str	r0, [sp, #20]
+	add	r0, sp, #96
+	add	r1, sp, #112
+	add	r2, sp, #128
+	add	r3, sp, #136
 	bl	grain128aeadv2_absorb_ad
 	ldr	r0, [sp, #144]
-	str	r0, [sp, #28]
-	ldr	r7, [sp, #148]
-	ldr	r6, [sp, #152]
-	ldr	r1, [sp, #156]
+	@ grain128aeadv2.ae:143: for i in 0..len(msg) {
+	mov	r9, r0
+	@ grain128aeadv2.ae:142: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	ldr	r0, [sp, #148]
+	@ grain128aeadv2.ae:143: for i in 0..len(msg) {
+	mov	r10, r0
+	@ grain128aeadv2.ae:142: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	ldr	r0, [sp, #152]
+	@ grain128aeadv2.ae:143: for i in 0..len(msg) {
+	mov	r8, r0
+	@ grain128aeadv2.ae:142: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	ldr	r0, [sp, #156]
+	@ grain128aeadv2.ae:143: for i in 0..len(msg) {
+	mov	r11, r0
+	@ grain128aeadv2.ae:142: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	ldr	r5, [sp, #160]
 	ldr	r4, [sp, #164]
 	ldr	r3, [sp, #168]
 	ldr	r2, [sp, #172]
 	ldr	r0, [sp, #176]
-	str	r0, [sp, #64]
-	ldr	r0, [sp, #180]
-	str	r0, [sp, #60]
-	ldr	r0, [sp, #184]
-	str	r0, [sp, #32]
-	ldr	r0, [sp, #188]
-	str	r0, [sp, #24]
 	@ grain128aeadv2.ae:143: for i in 0..len(msg) {
-	movs	r0, #0
-	str	r0, [sp, #68]
-	ldr	r0, [sp, #28]
-	mov	r9, r0
-	mov	r10, r7
-	mov	r8, r6
-	mov	r11, r1
-	ldr	r1, [sp, #68]
+	str	r0, [sp, #64]
+	@ grain128aeadv2.ae:142: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	ldr	r0, [sp, #180]
+	@ grain128aeadv2.ae:143: for i in 0..len(msg) {
+	str	r0, [sp, #60]
+	@ grain128aeadv2.ae:142: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	ldr	r0, [sp, #184]
+	@ grain128aeadv2.ae:143: for i in 0..len(msg) {
+	str	r0, [sp, #40]
+	@ grain128aeadv2.ae:142: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	ldr	r0, [sp, #188]
+	@ grain128aeadv2.ae:143: for i in 0..len(msg) {
+	str	r0, [sp, #24]
+	movs	r1, #0
+	str	r1, [sp, #68]
 	ldr	r0, [sp, #72]
 	cmp	r1, r0
 	bcc	.Lgrain128aeadv2_encrypt_far1
@@ -182,22 +202,20 @@ grain128aeadv2_encrypt:
 	uxth	r7, r0
 	mov	r0, r9
 	lsrs	r0, r0, #8
-	uxth	r0, r0
-	mov	r1, r7
-	ands	r1, r0
+	uxth	r6, r0
+	ands	r6, r7
 	mov	r0, r9
 	lsrs	r0, r0, #13
 	uxth	r0, r0
 	str	r0, [sp, #28]
 	mov	r0, r9
-	lsrs	r6, r0, #20
+	lsrs	r1, r0, #20
 	mov	r0, r10
 	lsls	r0, r0, #12
-	orrs	r6, r0
-	uxth	r6, r6
+	orrs	r1, r0
+	uxth	r1, r1
 	ldr	r0, [sp, #28]
-	ands	r0, r6
-	mov	r6, r1
+	ands	r0, r1
 	eors	r6, r0
 	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	lsrs	r1, r3, #31
@@ -209,9 +227,9 @@ grain128aeadv2_encrypt:
 	lsrs	r0, r0, #10
 	uxth	r1, r0
 	ldr	r0, [sp, #28]
-	ands	r0, r1
+	ands	r1, r0
 	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r6, r0
+	eors	r6, r1
 	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	r0, r10
 	lsrs	r1, r0, #28
@@ -281,8 +299,8 @@ grain128aeadv2_encrypt:
 	str	r0, [sp, #48]
 	mov	r0, r9
 	lsrs	r0, r0, #7
-	uxth	r0, r0
-	ldr	r1, [sp, #48]
+	uxth	r1, r0
+	ldr	r0, [sp, #48]
 	eors	r1, r0
 	mov	r0, r10
 	lsrs	r0, r0, #6
@@ -519,27 +537,26 @@ grain128aeadv2_encrypt:
 	adcs	r0, r0
 	orrs	r3, r0
 	@ grain128aeadv2.ae:146: m = msg[i]
-	ldr	r2, [sp, #40]
+	ldr	r2, [sp, #36]
 	ldrb	r4, [r2]
 	@ grain128aeadv2.ae:147: ct[i] = m ^ z[7:0]
-	uxtb	r1, r3
-	mov	r0, r4
-	eors	r0, r1
-	ldr	r2, [sp, #36]
+	uxtb	r0, r3
+	eors	r0, r4
+	ldr	r2, [sp, #32]
 	strb	r0, [r2]
 	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	lsls	r0, r4, #31
 	asrs	r2, r0, #31
-	ldr	r1, [sp, #32]
+	ldr	r1, [sp, #40]
 	ands	r1, r2
+	ldr	r0, [sp, #24]
+	ands	r2, r0
 	ldr	r0, [sp, #64]
 	eors	r0, r1
-	ldr	r1, [sp, #24]
-	ands	r1, r2
 	ldr	r7, [sp, #60]
-	eors	r7, r1
+	eors	r7, r2
 	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	ldr	r1, [sp, #32]
+	ldr	r1, [sp, #40]
 	lsrs	r6, r1, #1
 	ldr	r1, [sp, #24]
 	lsls	r1, r1, #31
@@ -552,12 +569,11 @@ grain128aeadv2_encrypt:
 	orrs	r5, r1
 	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	lsls	r1, r4, #30
-	asrs	r2, r1, #31
-	mov	r1, r6
-	ands	r1, r2
-	eors	r0, r1
-	mov	r1, r5
-	ands	r1, r2
+	asrs	r1, r1, #31
+	mov	r2, r6
+	ands	r2, r1
+	ands	r1, r5
+	eors	r0, r2
 	eors	r7, r1
 	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	lsrs	r6, r6, #1
@@ -570,12 +586,11 @@ grain128aeadv2_encrypt:
 	orrs	r5, r1
 	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	lsls	r1, r4, #29
-	asrs	r2, r1, #31
-	mov	r1, r6
-	ands	r1, r2
-	eors	r0, r1
-	mov	r1, r5
-	ands	r1, r2
+	asrs	r1, r1, #31
+	mov	r2, r6
+	ands	r2, r1
+	ands	r1, r5
+	eors	r0, r2
 	eors	r7, r1
 	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	lsrs	r6, r6, #1
@@ -588,12 +603,11 @@ grain128aeadv2_encrypt:
 	orrs	r5, r1
 	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	lsls	r1, r4, #28
-	asrs	r2, r1, #31
-	mov	r1, r6
-	ands	r1, r2
-	eors	r0, r1
-	mov	r1, r5
-	ands	r1, r2
+	asrs	r1, r1, #31
+	mov	r2, r6
+	ands	r2, r1
+	ands	r1, r5
+	eors	r0, r2
 	eors	r7, r1
 	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	lsrs	r6, r6, #1
@@ -606,12 +620,11 @@ grain128aeadv2_encrypt:
 	orrs	r5, r1
 	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	lsls	r1, r4, #27
-	asrs	r2, r1, #31
-	mov	r1, r6
-	ands	r1, r2
-	eors	r0, r1
-	mov	r1, r5
-	ands	r1, r2
+	asrs	r1, r1, #31
+	mov	r2, r6
+	ands	r2, r1
+	ands	r1, r5
+	eors	r0, r2
 	eors	r7, r1
 	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	lsrs	r6, r6, #1
@@ -624,12 +637,11 @@ grain128aeadv2_encrypt:
 	orrs	r5, r1
 	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	lsls	r1, r4, #26
-	asrs	r2, r1, #31
-	mov	r1, r6
-	ands	r1, r2
-	eors	r0, r1
-	mov	r1, r5
-	ands	r1, r2
+	asrs	r1, r1, #31
+	mov	r2, r6
+	ands	r2, r1
+	ands	r1, r5
+	eors	r0, r2
 	eors	r7, r1
 	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	lsrs	r6, r6, #1
@@ -642,12 +654,11 @@ grain128aeadv2_encrypt:
 	orrs	r5, r1
 	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	lsls	r1, r4, #25
-	asrs	r2, r1, #31
-	mov	r1, r6
-	ands	r1, r2
-	eors	r0, r1
-	mov	r1, r5
-	ands	r1, r2
+	asrs	r1, r1, #31
+	mov	r2, r6
+	ands	r2, r1
+	ands	r1, r5
+	eors	r0, r2
 	eors	r7, r1
 	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	lsrs	r2, r6, #1
@@ -660,12 +671,11 @@ grain128aeadv2_encrypt:
 	orrs	r1, r5
 	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	lsls	r4, r4, #24
-	asrs	r5, r4, #31
-	mov	r4, r2
-	ands	r4, r5
-	eors	r0, r4
-	mov	r4, r1
-	ands	r4, r5
+	asrs	r4, r4, #31
+	mov	r5, r2
+	ands	r5, r4
+	ands	r4, r1
+	eors	r0, r5
 	eors	r7, r4
 	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	lsrs	r6, r2, #1
@@ -675,19 +685,19 @@ grain128aeadv2_encrypt:
 	lsrs	r1, r3, #15
 	lsls	r1, r1, #31
 	orrs	r1, r2
-	ldr	r2, [sp, #40]
-	adds	r2, #1
-	str	r2, [sp, #40]
 	ldr	r2, [sp, #36]
 	adds	r2, #1
 	str	r2, [sp, #36]
+	ldr	r2, [sp, #32]
+	adds	r2, #1
+	str	r2, [sp, #32]
 	ldr	r5, [sp, #52]
 	ldr	r4, [sp, #48]
 	ldr	r3, [sp, #44]
 	ldr	r2, [sp, #28]
 	str	r0, [sp, #64]
 	str	r7, [sp, #60]
-	str	r6, [sp, #32]
+	str	r6, [sp, #40]
 	str	r1, [sp, #24]
 	ldr	r1, [sp, #68]
 	adds	r1, #1
@@ -700,7 +710,7 @@ grain128aeadv2_encrypt:
 .Lgrain128aeadv2_encrypt_done10:
 	@ grain128aeadv2.ae:150: store_le(tag, 0, acc ^ sr)
 	ldr	r2, [sp, #64]
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #40]
 	eors	r2, r0
 	ldr	r1, [sp, #60]
 	ldr	r0, [sp, #24]
@@ -715,8 +725,8 @@ grain128aeadv2_encrypt:
 .Lgrain128aeadv2_encrypt_bytes11:
 	str	r2, [sp, #80]
 	str	r1, [sp, #84]
-	add	r2, sp, #80
 	movs	r1, #8
+	add	r2, sp, #80
 .Lgrain128aeadv2_encrypt_cpy13:
 	subs	r1, #1
 	bcc	.Lgrain128aeadv2_encrypt_stored12
@@ -736,8 +746,8 @@ grain128aeadv2_encrypt:
 
 
 @ --- grain128aeadv2_decrypt: grain128aeadv2.decrypt
-@     frame 196 bytes (32 spill slots, 15 on the stack; locals 112), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1298 bytes of code and literals
+@     frame 196 bytes (25 spill slots, 15 on the stack; locals 112), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1248 bytes of code and literals
 	.section .text.grain128aeadv2_decrypt,"ax",%progbits
 	.global grain128aeadv2_decrypt
 	.type grain128aeadv2_decrypt, %function
@@ -754,17 +764,17 @@ grain128aeadv2_decrypt:
 	mov	r1, r0
 	mov	r3, r2
 	ldr	r0, [sp, #232]
-	str	r0, [sp, #52]
+	str	r0, [sp, #28]
 	ldr	r0, [sp, #236]
-	str	r0, [sp, #48]
+	str	r0, [sp, #24]
 	ldr	r2, [sp, #240]
-	str	r2, [sp, #40]
+	str	r2, [sp, #36]
 	ldr	r0, [sp, #244]
 	str	r0, [sp, #72]
 	ldr	r0, [sp, #248]
 	str	r0, [sp, #76]
 	ldr	r2, [sp, #256]
-	str	r2, [sp, #36]
+	str	r2, [sp, #32]
 	ldr	r0, [sp, #264]
 	str	r0, [sp, #80]
 	@ grain128aeadv2.ae:154: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
@@ -801,106 +811,126 @@ grain128aeadv2_decrypt:
 .Lgrain128aeadv2_decrypt_cpyd7:
 	mov	r3, r2
 .Lgrain128aeadv2_decrypt_words6:
-	ldm	r3!, {r0, r1, r2}
 	str	r6, [sp, #100]
 	str	r5, [sp, #104]
 	str	r4, [sp, #108]
 	str	r7, [sp, #112]
+	ldr	r0, [r3]
 	str	r0, [sp, #116]
-	str	r1, [sp, #120]
-	str	r2, [sp, #124]
+	ldr	r0, [r3, #4]
+	str	r0, [sp, #120]
+	ldr	r0, [r3, #8]
+	str	r0, [sp, #124]
+	add	r0, sp, #160
+	str	r0, [sp]
+	add	r0, sp, #168
+	str	r0, [sp, #4]
 	add	r0, sp, #100
 	add	r1, sp, #116
 	add	r2, sp, #128
 	add	r3, sp, #144
-	add	r5, sp, #160
-	add	r4, sp, #168
-	str	r5, [sp]
-	str	r4, [sp, #4]
 	bl	grain128aeadv2_init
 	ldr	r0, [sp, #128]
-	str	r0, [sp, #44]
-	ldr	r0, [sp, #132]
-	str	r0, [sp, #32]
-	ldr	r0, [sp, #136]
-	str	r0, [sp, #28]
-	ldr	r0, [sp, #140]
-	str	r0, [sp, #24]
-	ldr	r0, [sp, #144]
-	str	r0, [sp, #56]
-	ldr	r7, [sp, #148]
-	ldr	r6, [sp, #152]
-	ldr	r5, [sp, #156]
-	ldr	r4, [sp, #160]
-	ldr	r3, [sp, #164]
-	ldr	r2, [sp, #168]
-	ldr	r1, [sp, #172]
 	@ grain128aeadv2.ae:155: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r0, [sp, #44]
 	str	r0, [sp, #100]
-	ldr	r0, [sp, #32]
+	@ grain128aeadv2.ae:154: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	ldr	r0, [sp, #132]
+	@ grain128aeadv2.ae:155: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	str	r0, [sp, #104]
-	ldr	r0, [sp, #28]
+	@ grain128aeadv2.ae:154: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	ldr	r0, [sp, #136]
+	@ grain128aeadv2.ae:155: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	str	r0, [sp, #108]
-	ldr	r0, [sp, #24]
+	@ grain128aeadv2.ae:154: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	ldr	r0, [sp, #140]
+	@ grain128aeadv2.ae:155: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	str	r0, [sp, #112]
-	ldr	r0, [sp, #56]
+	@ grain128aeadv2.ae:154: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	ldr	r0, [sp, #144]
+	@ grain128aeadv2.ae:155: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	str	r0, [sp, #116]
-	str	r7, [sp, #120]
-	str	r6, [sp, #124]
-	str	r5, [sp, #128]
-	str	r4, [sp, #132]
-	str	r3, [sp, #136]
-	str	r2, [sp, #140]
-	str	r1, [sp, #144]
-	add	r6, sp, #100
-	add	r5, sp, #116
-	add	r4, sp, #132
-	add	r0, sp, #140
-	str	r0, [sp, #24]
-	add	r7, sp, #148
-	add	r3, sp, #164
-	add	r2, sp, #180
-	add	r1, sp, #188
-	ldr	r0, [sp, #52]
+	@ grain128aeadv2.ae:154: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	ldr	r0, [sp, #148]
+	@ grain128aeadv2.ae:155: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	str	r0, [sp, #120]
+	@ grain128aeadv2.ae:154: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	ldr	r0, [sp, #152]
+	@ grain128aeadv2.ae:155: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	str	r0, [sp, #124]
+	@ grain128aeadv2.ae:154: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	ldr	r0, [sp, #156]
+	@ grain128aeadv2.ae:155: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	str	r0, [sp, #128]
+	@ grain128aeadv2.ae:154: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	ldr	r0, [sp, #160]
+	@ grain128aeadv2.ae:155: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	str	r0, [sp, #132]
+	@ grain128aeadv2.ae:154: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	ldr	r0, [sp, #164]
+	@ grain128aeadv2.ae:155: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	str	r0, [sp, #136]
+	@ grain128aeadv2.ae:154: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	ldr	r0, [sp, #168]
+	@ grain128aeadv2.ae:155: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	str	r0, [sp, #140]
+	@ grain128aeadv2.ae:154: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	ldr	r0, [sp, #172]
+	@ grain128aeadv2.ae:155: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	str	r0, [sp, #144]
+	ldr	r0, [sp, #28]
 	str	r0, [sp]
-	ldr	r0, [sp, #48]
+	ldr	r0, [sp, #24]
 	str	r0, [sp, #4]
-	str	r7, [sp, #8]
-	str	r3, [sp, #12]
-	str	r2, [sp, #16]
-	str	r1, [sp, #20]
-	mov	r0, r6
-	mov	r1, r5
-	mov	r2, r4
-	ldr	r3, [sp, #24]
+	add	r0, sp, #148
+	str	r0, [sp, #8]
+	add	r0, sp, #164
+	str	r0, [sp, #12]
+	add	r0, sp, #180
+	str	r0, [sp, #16]
+	add	r0, sp, #188
+	str	r0, [sp, #20]
+	add	r0, sp, #100
+	add	r1, sp, #116
+	add	r2, sp, #132
+	add	r3, sp, #140
 	bl	grain128aeadv2_absorb_ad
 	ldr	r0, [sp, #148]
-	str	r0, [sp, #28]
-	ldr	r7, [sp, #152]
-	ldr	r6, [sp, #156]
-	ldr	r1, [sp, #160]
+	@ grain128aeadv2.ae:156: for i in 0..len(ct) {
+	mov	r9, r0
+	@ grain128aeadv2.ae:155: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	ldr	r0, [sp, #152]
+	@ grain128aeadv2.ae:156: for i in 0..len(ct) {
+	mov	r10, r0
+	@ grain128aeadv2.ae:155: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	ldr	r0, [sp, #156]
+	@ grain128aeadv2.ae:156: for i in 0..len(ct) {
+	mov	r8, r0
+	@ grain128aeadv2.ae:155: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	ldr	r0, [sp, #160]
+	@ grain128aeadv2.ae:156: for i in 0..len(ct) {
+	mov	r11, r0
+	@ grain128aeadv2.ae:155: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	ldr	r5, [sp, #164]
 	ldr	r4, [sp, #168]
 	ldr	r3, [sp, #172]
 	ldr	r2, [sp, #176]
 	ldr	r0, [sp, #180]
-	str	r0, [sp, #64]
-	ldr	r0, [sp, #184]
-	str	r0, [sp, #60]
-	ldr	r0, [sp, #188]
-	str	r0, [sp, #32]
-	ldr	r0, [sp, #192]
-	str	r0, [sp, #24]
 	@ grain128aeadv2.ae:156: for i in 0..len(ct) {
-	movs	r0, #0
-	str	r0, [sp, #68]
-	ldr	r0, [sp, #28]
-	mov	r9, r0
-	mov	r10, r7
-	mov	r8, r6
-	mov	r11, r1
-	ldr	r1, [sp, #68]
+	str	r0, [sp, #64]
+	@ grain128aeadv2.ae:155: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	ldr	r0, [sp, #184]
+	@ grain128aeadv2.ae:156: for i in 0..len(ct) {
+	str	r0, [sp, #60]
+	@ grain128aeadv2.ae:155: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	ldr	r0, [sp, #188]
+	@ grain128aeadv2.ae:156: for i in 0..len(ct) {
+	str	r0, [sp, #40]
+	@ grain128aeadv2.ae:155: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	ldr	r0, [sp, #192]
+	@ grain128aeadv2.ae:156: for i in 0..len(ct) {
+	str	r0, [sp, #24]
+	movs	r1, #0
+	str	r1, [sp, #68]
 	ldr	r0, [sp, #72]
 	cmp	r1, r0
 	bcc	.Lgrain128aeadv2_decrypt_far1
@@ -912,22 +942,20 @@ grain128aeadv2_decrypt:
 	uxth	r7, r0
 	mov	r0, r9
 	lsrs	r0, r0, #8
-	uxth	r0, r0
-	mov	r1, r7
-	ands	r1, r0
+	uxth	r6, r0
+	ands	r6, r7
 	mov	r0, r9
 	lsrs	r0, r0, #13
 	uxth	r0, r0
 	str	r0, [sp, #28]
 	mov	r0, r9
-	lsrs	r6, r0, #20
+	lsrs	r1, r0, #20
 	mov	r0, r10
 	lsls	r0, r0, #12
-	orrs	r6, r0
-	uxth	r6, r6
+	orrs	r1, r0
+	uxth	r1, r1
 	ldr	r0, [sp, #28]
-	ands	r0, r6
-	mov	r6, r1
+	ands	r0, r1
 	eors	r6, r0
 	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	lsrs	r1, r3, #31
@@ -939,9 +967,9 @@ grain128aeadv2_decrypt:
 	lsrs	r0, r0, #10
 	uxth	r1, r0
 	ldr	r0, [sp, #28]
-	ands	r0, r1
+	ands	r1, r0
 	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r6, r0
+	eors	r6, r1
 	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	r0, r10
 	lsrs	r1, r0, #28
@@ -1011,8 +1039,8 @@ grain128aeadv2_decrypt:
 	str	r0, [sp, #48]
 	mov	r0, r9
 	lsrs	r0, r0, #7
-	uxth	r0, r0
-	ldr	r1, [sp, #48]
+	uxth	r1, r0
+	ldr	r0, [sp, #48]
 	eors	r1, r0
 	mov	r0, r10
 	lsrs	r0, r0, #6
@@ -1249,26 +1277,26 @@ grain128aeadv2_decrypt:
 	adcs	r0, r0
 	orrs	r3, r0
 	@ grain128aeadv2.ae:159: m = ct[i] ^ z[7:0]
-	ldr	r2, [sp, #40]
+	ldr	r2, [sp, #36]
 	ldrb	r4, [r2]
 	uxtb	r0, r3
 	eors	r4, r0
 	@ grain128aeadv2.ae:160: msg[i] = m
-	ldr	r2, [sp, #36]
+	ldr	r2, [sp, #32]
 	strb	r4, [r2]
 	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	lsls	r0, r4, #31
 	asrs	r2, r0, #31
-	ldr	r1, [sp, #32]
+	ldr	r1, [sp, #40]
 	ands	r1, r2
+	ldr	r0, [sp, #24]
+	ands	r2, r0
 	ldr	r0, [sp, #64]
 	eors	r0, r1
-	ldr	r1, [sp, #24]
-	ands	r1, r2
 	ldr	r7, [sp, #60]
-	eors	r7, r1
+	eors	r7, r2
 	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	ldr	r1, [sp, #32]
+	ldr	r1, [sp, #40]
 	lsrs	r6, r1, #1
 	ldr	r1, [sp, #24]
 	lsls	r1, r1, #31
@@ -1281,12 +1309,11 @@ grain128aeadv2_decrypt:
 	orrs	r5, r1
 	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	lsls	r1, r4, #30
-	asrs	r2, r1, #31
-	mov	r1, r6
-	ands	r1, r2
-	eors	r0, r1
-	mov	r1, r5
-	ands	r1, r2
+	asrs	r1, r1, #31
+	mov	r2, r6
+	ands	r2, r1
+	ands	r1, r5
+	eors	r0, r2
 	eors	r7, r1
 	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	lsrs	r6, r6, #1
@@ -1299,12 +1326,11 @@ grain128aeadv2_decrypt:
 	orrs	r5, r1
 	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	lsls	r1, r4, #29
-	asrs	r2, r1, #31
-	mov	r1, r6
-	ands	r1, r2
-	eors	r0, r1
-	mov	r1, r5
-	ands	r1, r2
+	asrs	r1, r1, #31
+	mov	r2, r6
+	ands	r2, r1
+	ands	r1, r5
+	eors	r0, r2
 	eors	r7, r1
 	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	lsrs	r6, r6, #1
@@ -1317,12 +1343,11 @@ grain128aeadv2_decrypt:
 	orrs	r5, r1
 	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	lsls	r1, r4, #28
-	asrs	r2, r1, #31
-	mov	r1, r6
-	ands	r1, r2
-	eors	r0, r1
-	mov	r1, r5
-	ands	r1, r2
+	asrs	r1, r1, #31
+	mov	r2, r6
+	ands	r2, r1
+	ands	r1, r5
+	eors	r0, r2
 	eors	r7, r1
 	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	lsrs	r6, r6, #1
@@ -1335,12 +1360,11 @@ grain128aeadv2_decrypt:
 	orrs	r5, r1
 	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	lsls	r1, r4, #27
-	asrs	r2, r1, #31
-	mov	r1, r6
-	ands	r1, r2
-	eors	r0, r1
-	mov	r1, r5
-	ands	r1, r2
+	asrs	r1, r1, #31
+	mov	r2, r6
+	ands	r2, r1
+	ands	r1, r5
+	eors	r0, r2
 	eors	r7, r1
 	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	lsrs	r6, r6, #1
@@ -1353,12 +1377,11 @@ grain128aeadv2_decrypt:
 	orrs	r5, r1
 	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	lsls	r1, r4, #26
-	asrs	r2, r1, #31
-	mov	r1, r6
-	ands	r1, r2
-	eors	r0, r1
-	mov	r1, r5
-	ands	r1, r2
+	asrs	r1, r1, #31
+	mov	r2, r6
+	ands	r2, r1
+	ands	r1, r5
+	eors	r0, r2
 	eors	r7, r1
 	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	lsrs	r6, r6, #1
@@ -1371,12 +1394,11 @@ grain128aeadv2_decrypt:
 	orrs	r5, r1
 	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	lsls	r1, r4, #25
-	asrs	r2, r1, #31
-	mov	r1, r6
-	ands	r1, r2
-	eors	r0, r1
-	mov	r1, r5
-	ands	r1, r2
+	asrs	r1, r1, #31
+	mov	r2, r6
+	ands	r2, r1
+	ands	r1, r5
+	eors	r0, r2
 	eors	r7, r1
 	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	lsrs	r2, r6, #1
@@ -1389,12 +1411,11 @@ grain128aeadv2_decrypt:
 	orrs	r1, r5
 	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	lsls	r4, r4, #24
-	asrs	r5, r4, #31
-	mov	r4, r2
-	ands	r4, r5
-	eors	r0, r4
-	mov	r4, r1
-	ands	r4, r5
+	asrs	r4, r4, #31
+	mov	r5, r2
+	ands	r5, r4
+	ands	r4, r1
+	eors	r0, r5
 	eors	r7, r4
 	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	lsrs	r6, r2, #1
@@ -1404,19 +1425,19 @@ grain128aeadv2_decrypt:
 	lsrs	r1, r3, #15
 	lsls	r1, r1, #31
 	orrs	r1, r2
-	ldr	r2, [sp, #40]
-	adds	r2, #1
-	str	r2, [sp, #40]
 	ldr	r2, [sp, #36]
 	adds	r2, #1
 	str	r2, [sp, #36]
+	ldr	r2, [sp, #32]
+	adds	r2, #1
+	str	r2, [sp, #32]
 	ldr	r5, [sp, #52]
 	ldr	r4, [sp, #48]
 	ldr	r3, [sp, #44]
 	ldr	r2, [sp, #28]
 	str	r0, [sp, #64]
 	str	r7, [sp, #60]
-	str	r6, [sp, #32]
+	str	r6, [sp, #40]
 	str	r1, [sp, #24]
 	ldr	r1, [sp, #68]
 	adds	r1, #1
@@ -1449,7 +1470,7 @@ grain128aeadv2_decrypt:
 	eors	r1, r0
 	ldr	r0, [sp, #60]
 	eors	r2, r0
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #40]
 	eors	r1, r0
 	ldr	r0, [sp, #24]
 	eors	r2, r0
@@ -1473,8 +1494,8 @@ grain128aeadv2_decrypt:
 
 
 @ --- grain128aeadv2_absorb_ad: grain128aeadv2.absorb_ad
-@     frame 68 bytes (40 spill slots, 17 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2194 bytes of code and literals
+@     frame 68 bytes (36 spill slots, 17 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 2138 bytes of code and literals
 	.section .text.grain128aeadv2_absorb_ad,"ax",%progbits
 	.global grain128aeadv2_absorb_ad
 	.type grain128aeadv2_absorb_ad, %function
@@ -1488,447 +1509,436 @@ grain128aeadv2_absorb_ad:
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
 	sub	sp, #68
-	ldr	r4, [sp, #104]
-	str	r4, [sp, #28]
 	ldr	r4, [sp, #108]
 	str	r4, [sp, #24]
-	ldr	r4, [sp, #112]
-	str	r4, [sp, #56]
-	ldr	r4, [sp, #116]
-	str	r4, [sp, #52]
-	ldr	r4, [sp, #120]
-	str	r4, [sp, #64]
-	ldr	r4, [sp, #124]
-	str	r4, [sp, #60]
-	ldr	r5, [r0]
-	ldr	r4, [r0, #4]
-	ldr	r6, [r0, #8]
-	mov	r12, r6
-	ldr	r0, [r0, #12]
-	mov	r8, r0
-	ldr	r0, [r1]
-	str	r0, [sp, #20]
-	ldr	r0, [r1, #4]
-	str	r0, [sp, #36]
-	ldr	r0, [r1, #8]
-	str	r0, [sp, #44]
-	ldr	r0, [r1, #12]
-	str	r0, [sp, #40]
-	ldr	r1, [r2]
-	str	r1, [sp, #8]
-	ldr	r1, [r2, #4]
-	str	r1, [sp, #12]
-	ldr	r1, [r3]
-	str	r1, [sp, #4]
-	ldr	r0, [r3, #4]
-	str	r0, [sp]
 	@ grain128aeadv2.ae:128: n = if a < 0x80 then 0 else if a < 0x100 then 1 else if a < 0x10000 then 2 else if a < 0x1000000 then 3 else 4 as u32
-	ldr	r0, [sp, #24]
-	cmp	r0, #128
-	movs	r1, #0
-	adcs	r1, r1
-	movs	r0, #1
-	eors	r1, r0
-	movs	r2, #1
-	lsls	r2, r2, #8
-	ldr	r0, [sp, #24]
-	cmp	r0, r2
-	movs	r2, #0
-	adcs	r2, r2
-	movs	r0, #1
-	eors	r2, r0
-	movs	r3, #1
-	lsls	r3, r3, #16
-	ldr	r0, [sp, #24]
-	cmp	r0, r3
-	movs	r3, #0
-	adcs	r3, r3
-	movs	r0, #1
-	eors	r3, r0
+	movs	r5, #1
+	lsls	r5, r5, #24
+	cmp	r4, r5
+	movs	r5, #0
+	adcs	r5, r5
+	movs	r4, #1
+	eors	r5, r4
+	rsbs	r4, r5, #0
+	lsls	r4, r4, #29
+	lsrs	r5, r4, #29
+	movs	r4, #4
+	eors	r5, r4
+	movs	r6, #2
+	eors	r6, r5
+	movs	r7, #1
+	lsls	r7, r7, #16
+	ldr	r4, [sp, #24]
+	cmp	r4, r7
+	movs	r7, #0
+	adcs	r7, r7
+	movs	r4, #1
+	eors	r7, r4
+	rsbs	r4, r7, #0
+	ands	r6, r4
+	eors	r5, r6
 	movs	r6, #1
-	lsls	r6, r6, #24
-	ldr	r0, [sp, #24]
-	cmp	r0, r6
+	lsls	r6, r6, #8
+	ldr	r4, [sp, #24]
+	cmp	r4, r6
 	movs	r6, #0
 	adcs	r6, r6
-	movs	r0, #1
-	eors	r6, r0
-	rsbs	r0, r6, #0
-	lsls	r0, r0, #29
-	lsrs	r6, r0, #29
-	movs	r0, #4
-	eors	r6, r0
-	rsbs	r7, r3, #0
-	movs	r3, #2
-	mov	r0, r6
-	eors	r0, r3
-	ands	r0, r7
-	eors	r6, r0
-	rsbs	r3, r2, #0
-	mov	r2, r6
-	movs	r0, #1
-	eors	r2, r0
-	ands	r2, r3
-	eors	r6, r2
-	rsbs	r0, r1, #0
-	mov	r1, r6
-	ands	r1, r0
-	eors	r6, r1
-	str	r6, [sp, #32]
+	movs	r4, #1
+	eors	r6, r4
+	rsbs	r7, r6, #0
+	mov	r6, r5
+	eors	r6, r4
+	ands	r6, r7
+	eors	r5, r6
+	ldr	r4, [sp, #24]
+	cmp	r4, #128
+	movs	r6, #0
+	adcs	r6, r6
+	movs	r4, #1
+	eors	r6, r4
+	rsbs	r6, r6, #0
+	ands	r6, r5
+	eors	r5, r6
+	str	r5, [sp, #32]
+	mov	r4, r0
+	ldr	r0, [r4]
 	@ grain128aeadv2.ae:129: for i in 0..n + 1 {
-	adds	r0, r6, #1
-	str	r0, [sp, #48]
-	movs	r1, #0
-	str	r1, [sp, #16]
-	mov	r9, r5
-	mov	r10, r4
-	ldr	r5, [sp, #20]
-	ldr	r4, [sp, #36]
-	ldr	r3, [sp, #44]
-	ldr	r2, [sp, #40]
-	ldr	r1, [sp, #16]
-	ldr	r0, [sp, #48]
-	cmp	r1, r0
+	mov	r8, r0
+	ldr	r0, [r4, #4]
+	mov	r9, r0
+	ldr	r0, [r4, #8]
+	mov	r12, r0
+	ldr	r0, [r4, #12]
+	mov	r10, r0
+	ldr	r5, [r1]
+	ldr	r4, [r1, #4]
+	ldr	r6, [r1, #8]
+	ldr	r0, [r1, #12]
+	ldr	r1, [r2]
+	str	r1, [sp, #12]
+	ldr	r1, [r2, #4]
+	str	r1, [sp, #8]
+	ldr	r1, [r3]
+	str	r1, [sp, #4]
+	ldr	r1, [r3, #4]
+	str	r1, [sp]
+	ldr	r3, [sp, #104]
+	str	r3, [sp, #28]
+	ldr	r1, [sp, #112]
+	str	r1, [sp, #56]
+	ldr	r1, [sp, #116]
+	str	r1, [sp, #52]
+	ldr	r1, [sp, #120]
+	str	r1, [sp, #64]
+	ldr	r1, [sp, #124]
+	str	r1, [sp, #60]
+	ldr	r1, [sp, #32]
+	adds	r1, r1, #1
+	str	r1, [sp, #48]
+	movs	r2, #0
+	str	r2, [sp, #16]
+	cmp	r2, r1
 	bcc	.Lgrain128aeadv2_absorb_ad_far1
 	b	.Lgrain128aeadv2_absorb_ad_done2
 .Lgrain128aeadv2_absorb_ad_far1:
 .Lgrain128aeadv2_absorb_ad_loop1:
 	@ grain128aeadv2.ae:130: x = if i == 0 then (if n == 0 then a as u8 else 0x80 | (n as u8)) else (a >> (8 * (n - i))) as u8
-	ldr	r1, [sp, #16]
-	subs	r0, r1, #1
+	ldr	r1, [sp, #32]
+	uxtb	r3, r1
+	movs	r1, #128
+	orrs	r3, r1
+	ldr	r1, [sp, #24]
+	uxtb	r2, r1
+	eors	r2, r3
+	ldr	r1, [sp, #32]
+	subs	r1, r1, #1
 	movs	r7, #0
 	adcs	r7, r7
-	movs	r0, #1
-	eors	r7, r0
-	ldr	r0, [sp, #32]
-	subs	r0, r0, #1
-	movs	r1, #0
-	adcs	r1, r1
-	movs	r0, #1
-	eors	r1, r0
-	ldr	r0, [sp, #32]
-	uxtb	r6, r0
-	movs	r0, #128
-	orrs	r6, r0
-	ldr	r0, [sp, #24]
-	uxtb	r0, r0
-	rsbs	r1, r1, #0
-	eors	r0, r6
-	ands	r0, r1
-	eors	r6, r0
-	ldr	r0, [sp, #32]
-	ldr	r1, [sp, #16]
-	subs	r0, r0, r1
-	lsls	r1, r0, #3
-	cmp	r1, #255
+	movs	r1, #1
+	eors	r7, r1
+	rsbs	r1, r7, #0
+	ands	r2, r1
+	eors	r3, r2
+	ldr	r2, [sp, #16]
+	subs	r1, r2, #1
+	movs	r7, #0
+	adcs	r7, r7
+	movs	r1, #1
+	eors	r7, r1
+	ldr	r1, [sp, #32]
+	subs	r1, r1, r2
+	lsls	r2, r1, #3
+	cmp	r2, #255
 	bls	.Lgrain128aeadv2_absorb_ad_shok3
-	movs	r1, #255
+	movs	r2, #255
 .Lgrain128aeadv2_absorb_ad_shok3:
-	ldr	r0, [sp, #24]
-	lsrs	r0, r1
-	uxtb	r1, r0
-	rsbs	r0, r7, #0
-	eors	r6, r1
-	ands	r6, r0
-	eors	r1, r6
-	mov	r11, r1
+	ldr	r1, [sp, #24]
+	lsrs	r1, r2
+	uxtb	r2, r1
+	rsbs	r1, r7, #0
+	eors	r3, r2
+	ands	r3, r1
+	eors	r2, r3
+	mov	r11, r2
 	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	lsrs	r0, r5, #12
-	uxth	r0, r0
-	str	r0, [sp, #36]
-	mov	r1, r9
-	lsrs	r0, r1, #8
-	uxth	r1, r0
-	ldr	r0, [sp, #36]
-	ands	r0, r1
-	mov	r1, r9
+	lsrs	r1, r5, #12
+	uxth	r1, r1
+	str	r1, [sp, #36]
+	mov	r1, r8
+	lsrs	r1, r1, #8
+	uxth	r2, r1
+	ldr	r1, [sp, #36]
+	ands	r2, r1
+	mov	r1, r8
 	lsrs	r1, r1, #13
-	uxth	r6, r1
-	mov	r1, r9
+	uxth	r3, r1
+	mov	r1, r8
 	lsrs	r7, r1, #20
-	mov	r1, r10
+	mov	r1, r9
 	lsls	r1, r1, #12
 	orrs	r7, r1
 	uxth	r7, r7
-	ands	r6, r7
-	eors	r0, r6
+	ands	r3, r7
+	eors	r2, r3
 	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	lsrs	r6, r3, #31
-	lsls	r1, r2, #1
-	orrs	r6, r1
-	uxth	r1, r6
+	lsrs	r3, r6, #31
+	lsls	r1, r0, #1
+	orrs	r3, r1
+	uxth	r1, r3
 	str	r1, [sp, #20]
-	mov	r1, r10
+	mov	r1, r9
 	lsrs	r1, r1, #10
-	uxth	r6, r1
+	uxth	r3, r1
 	ldr	r1, [sp, #20]
-	ands	r1, r6
+	ands	r3, r1
 	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r0, r1
+	eors	r2, r3
 	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r1, r10
-	lsrs	r6, r1, #28
+	mov	r1, r9
+	lsrs	r3, r1, #28
 	mov	r1, r12
 	lsls	r1, r1, #4
-	orrs	r6, r1
-	uxth	r6, r6
+	orrs	r3, r1
+	uxth	r3, r3
 	mov	r1, r12
 	lsrs	r1, r1, #15
 	uxth	r1, r1
-	ands	r6, r1
+	ands	r3, r1
 	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r0, r6
+	eors	r2, r3
 	@ grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	ldr	r6, [sp, #36]
+	ldr	r3, [sp, #36]
 	ldr	r1, [sp, #20]
-	ands	r6, r1
+	ands	r3, r1
 	mov	r1, r12
 	lsrs	r7, r1, #30
-	mov	r1, r8
+	mov	r1, r10
 	lsls	r1, r1, #2
 	orrs	r7, r1
 	uxth	r1, r7
-	ands	r6, r1
+	ands	r3, r1
 	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r0, r6
+	eors	r2, r3
 	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	mov	r1, r12
-	lsrs	r6, r1, #29
-	mov	r1, r8
+	lsrs	r3, r1, #29
+	mov	r1, r10
 	lsls	r1, r1, #3
-	orrs	r6, r1
-	uxth	r1, r6
-	eors	r0, r1
+	orrs	r3, r1
+	uxth	r1, r3
+	eors	r2, r1
 	lsrs	r1, r5, #2
 	uxth	r1, r1
-	eors	r0, r1
+	eors	r2, r1
 	lsrs	r1, r5, #15
 	uxth	r1, r1
-	eors	r0, r1
+	eors	r2, r1
 	lsrs	r1, r4, #4
 	uxth	r1, r1
-	eors	r0, r1
+	eors	r2, r1
 	lsrs	r1, r4, #13
 	uxth	r1, r1
-	eors	r0, r1
+	eors	r2, r1
 	@ grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	uxth	r1, r3
-	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r0, r1
-	@ grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsrs	r1, r3, #9
-	uxth	r1, r1
-	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r0, r1
-	@ grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsrs	r6, r3, #25
-	lsls	r1, r2, #7
-	orrs	r6, r1
 	uxth	r1, r6
 	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r0, r1
-	str	r0, [sp, #44]
+	eors	r2, r1
+	@ grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	lsrs	r1, r6, #9
+	uxth	r1, r1
+	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	eors	r2, r1
+	@ grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	lsrs	r3, r6, #25
+	lsls	r1, r0, #7
+	orrs	r3, r1
+	uxth	r3, r3
+	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	eors	r2, r3
+	str	r2, [sp, #44]
 	@ grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r1, r9
-	uxth	r0, r1
-	str	r0, [sp, #40]
-	lsrs	r0, r1, #7
-	uxth	r1, r0
-	ldr	r0, [sp, #40]
-	eors	r0, r1
-	mov	r1, r10
-	lsrs	r1, r1, #6
-	uxth	r1, r1
-	eors	r0, r1
-	mov	r1, r12
-	lsrs	r1, r1, #6
-	uxth	r1, r1
-	eors	r0, r1
-	mov	r1, r12
-	lsrs	r6, r1, #17
 	mov	r1, r8
+	uxth	r1, r1
+	str	r1, [sp, #40]
+	mov	r1, r8
+	lsrs	r1, r1, #7
+	uxth	r2, r1
+	ldr	r1, [sp, #40]
+	eors	r2, r1
+	mov	r1, r9
+	lsrs	r1, r1, #6
+	uxth	r1, r1
+	eors	r2, r1
+	mov	r1, r12
+	lsrs	r1, r1, #6
+	uxth	r1, r1
+	eors	r2, r1
+	mov	r1, r12
+	lsrs	r3, r1, #17
+	mov	r1, r10
 	lsls	r1, r1, #15
-	orrs	r6, r1
-	uxth	r1, r6
-	eors	r0, r1
-	mov	r1, r8
-	uxth	r6, r1
-	eors	r0, r6
-	str	r0, [sp, #36]
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	uxth	r6, r5
-	lsrs	r1, r5, #26
-	lsls	r0, r4, #6
-	orrs	r1, r0
-	uxth	r0, r1
-	eors	r6, r0
-	lsrs	r1, r4, #24
-	lsls	r0, r3, #8
-	orrs	r1, r0
-	uxth	r0, r1
-	eors	r6, r0
-	lsrs	r1, r3, #27
-	lsls	r0, r2, #5
-	orrs	r1, r0
-	uxth	r0, r1
-	eors	r6, r0
-	uxth	r0, r2
-	eors	r6, r0
-	@ grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	lsrs	r0, r5, #3
-	uxth	r1, r0
-	lsrs	r0, r3, #3
-	uxth	r0, r0
-	ands	r1, r0
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r1
-	@ grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	lsrs	r0, r5, #11
-	uxth	r1, r0
-	lsrs	r0, r5, #13
-	uxth	r0, r0
-	ands	r1, r0
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r1
-	@ grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	lsrs	r1, r5, #17
-	lsls	r0, r4, #15
-	orrs	r1, r0
-	uxth	r1, r1
-	lsrs	r7, r5, #18
-	lsls	r0, r4, #14
-	orrs	r7, r0
-	uxth	r0, r7
-	ands	r1, r0
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r1
-	@ grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	lsrs	r1, r5, #27
-	lsls	r0, r4, #5
-	orrs	r1, r0
-	uxth	r1, r1
-	lsrs	r7, r4, #27
-	lsls	r0, r3, #5
-	orrs	r7, r0
-	uxth	r0, r7
-	ands	r1, r0
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r1
-	@ grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	lsrs	r0, r4, #8
-	uxth	r1, r0
-	lsrs	r0, r4, #16
-	ands	r1, r0
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r1
-	@ grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	lsrs	r1, r4, #29
-	lsls	r0, r3, #3
-	orrs	r1, r0
-	uxth	r1, r1
-	lsrs	r0, r3, #1
-	uxth	r0, r0
-	ands	r1, r0
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r1
-	@ grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	lsrs	r0, r3, #4
-	uxth	r1, r0
-	lsrs	r7, r3, #20
-	lsls	r0, r2, #12
-	orrs	r7, r0
-	uxth	r0, r7
-	ands	r1, r0
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r1
-	@ grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	lsrs	r1, r5, #22
-	lsls	r0, r4, #10
-	orrs	r1, r0
-	uxth	r1, r1
-	lsrs	r7, r5, #24
-	lsls	r0, r4, #8
-	orrs	r7, r0
-	uxth	r0, r7
-	ands	r1, r0
-	lsrs	r7, r5, #25
-	lsls	r0, r4, #7
-	orrs	r7, r0
-	uxth	r0, r7
-	ands	r1, r0
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r1
-	@ grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	lsrs	r0, r3, #6
-	uxth	r1, r0
-	lsrs	r0, r3, #14
-	uxth	r0, r0
-	ands	r1, r0
-	lsrs	r7, r3, #18
-	lsls	r0, r2, #14
-	orrs	r7, r0
-	uxth	r0, r7
-	ands	r1, r0
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r1
-	@ grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	lsrs	r1, r3, #24
-	lsls	r0, r2, #8
-	orrs	r1, r0
-	uxth	r1, r1
-	lsrs	r7, r3, #28
-	lsls	r0, r2, #4
-	orrs	r7, r0
-	uxth	r0, r7
-	ands	r1, r0
-	lsrs	r7, r3, #29
-	lsls	r0, r2, #3
-	orrs	r7, r0
-	uxth	r0, r7
-	ands	r1, r0
-	ldr	r0, [sp, #20]
-	ands	r1, r0
-	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r1
-	@ grain128aeadv2.ae:50: ns = cat(f ^ ls, s[127:par])
-	mov	r1, r9
-	lsrs	r7, r1, #16
+	orrs	r3, r1
+	uxth	r1, r3
+	eors	r2, r1
 	mov	r1, r10
-	lsls	r0, r1, #16
-	orrs	r7, r0
+	uxth	r3, r1
+	eors	r2, r3
+	str	r2, [sp, #36]
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	uxth	r3, r5
+	lsrs	r2, r5, #26
+	lsls	r1, r4, #6
+	orrs	r2, r1
+	uxth	r1, r2
+	eors	r3, r1
+	lsrs	r2, r4, #24
+	lsls	r1, r6, #8
+	orrs	r2, r1
+	uxth	r1, r2
+	eors	r3, r1
+	lsrs	r2, r6, #27
+	lsls	r1, r0, #5
+	orrs	r2, r1
+	uxth	r1, r2
+	eors	r3, r1
+	uxth	r1, r0
+	eors	r3, r1
+	@ grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	lsrs	r1, r5, #3
+	uxth	r2, r1
+	lsrs	r1, r6, #3
+	uxth	r1, r1
+	ands	r2, r1
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r3, r2
+	@ grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	lsrs	r1, r5, #11
+	uxth	r2, r1
+	lsrs	r1, r5, #13
+	uxth	r1, r1
+	ands	r2, r1
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r3, r2
+	@ grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	lsrs	r2, r5, #17
+	lsls	r1, r4, #15
+	orrs	r2, r1
+	uxth	r2, r2
+	lsrs	r7, r5, #18
+	lsls	r1, r4, #14
+	orrs	r7, r1
+	uxth	r1, r7
+	ands	r2, r1
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r3, r2
+	@ grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	lsrs	r2, r5, #27
+	lsls	r1, r4, #5
+	orrs	r2, r1
+	uxth	r2, r2
+	lsrs	r7, r4, #27
+	lsls	r1, r6, #5
+	orrs	r7, r1
+	uxth	r1, r7
+	ands	r2, r1
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r3, r2
+	@ grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	lsrs	r1, r4, #8
+	uxth	r2, r1
+	lsrs	r1, r4, #16
+	ands	r2, r1
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r3, r2
+	@ grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	lsrs	r2, r4, #29
+	lsls	r1, r6, #3
+	orrs	r2, r1
+	uxth	r2, r2
+	lsrs	r1, r6, #1
+	uxth	r1, r1
+	ands	r2, r1
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r3, r2
+	@ grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	lsrs	r1, r6, #4
+	uxth	r2, r1
+	lsrs	r7, r6, #20
+	lsls	r1, r0, #12
+	orrs	r7, r1
+	uxth	r1, r7
+	ands	r2, r1
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r3, r2
+	@ grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	lsrs	r2, r5, #22
+	lsls	r1, r4, #10
+	orrs	r2, r1
+	uxth	r2, r2
+	lsrs	r7, r5, #24
+	lsls	r1, r4, #8
+	orrs	r7, r1
+	uxth	r1, r7
+	ands	r2, r1
+	lsrs	r7, r5, #25
+	lsls	r1, r4, #7
+	orrs	r7, r1
+	uxth	r1, r7
+	ands	r2, r1
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r3, r2
+	@ grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
+	lsrs	r1, r6, #6
+	uxth	r2, r1
+	lsrs	r1, r6, #14
+	uxth	r1, r1
+	ands	r2, r1
+	lsrs	r7, r6, #18
+	lsls	r1, r0, #14
+	orrs	r7, r1
+	uxth	r1, r7
+	ands	r2, r1
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r3, r2
+	@ grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
+	lsrs	r2, r6, #24
+	lsls	r1, r0, #8
+	orrs	r2, r1
+	uxth	r2, r2
+	lsrs	r7, r6, #28
+	lsls	r1, r0, #4
+	orrs	r7, r1
+	uxth	r1, r7
+	ands	r2, r1
+	lsrs	r7, r6, #29
+	lsls	r1, r0, #3
+	orrs	r7, r1
+	uxth	r1, r7
+	ands	r2, r1
+	ldr	r1, [sp, #20]
+	ands	r2, r1
+	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r3, r2
+	@ grain128aeadv2.ae:50: ns = cat(f ^ ls, s[127:par])
+	mov	r1, r8
+	lsrs	r7, r1, #16
+	mov	r1, r9
+	lsls	r2, r1, #16
+	orrs	r7, r2
+	mov	r8, r7
+	lsrs	r7, r1, #16
+	mov	r1, r12
+	lsls	r2, r1, #16
+	orrs	r7, r2
 	mov	r9, r7
 	lsrs	r7, r1, #16
-	mov	r1, r12
-	lsls	r0, r1, #16
-	orrs	r7, r0
-	mov	r10, r7
-	lsrs	r7, r1, #16
-	mov	r1, r8
-	lsls	r0, r1, #16
-	orrs	r7, r0
+	mov	r1, r10
+	lsls	r2, r1, #16
+	orrs	r7, r2
 	mov	r12, r7
-	lsrs	r0, r1, #16
+	lsrs	r2, r1, #16
 	ldr	r1, [sp, #36]
 	lsls	r1, r1, #16
-	orrs	r1, r0
-	mov	r8, r1
+	orrs	r1, r2
+	mov	r10, r1
 	@ grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	ldr	r0, [sp, #40]
-	eors	r6, r0
+	mov	r2, r3
+	ldr	r1, [sp, #40]
+	eors	r2, r1
 	lsrs	r5, r5, #16
-	lsls	r0, r4, #16
-	orrs	r5, r0
-	lsrs	r0, r4, #16
-	lsls	r4, r3, #16
-	orrs	r0, r4
-	str	r0, [sp, #40]
-	lsrs	r0, r3, #16
-	lsls	r3, r2, #16
-	orrs	r0, r3
-	str	r0, [sp, #36]
-	lsrs	r2, r2, #16
-	lsls	r0, r6, #16
-	orrs	r0, r2
+	lsls	r1, r4, #16
+	orrs	r5, r1
+	lsrs	r1, r4, #16
+	lsls	r3, r6, #16
+	orrs	r1, r3
+	str	r1, [sp, #40]
+	lsrs	r1, r6, #16
+	lsls	r3, r0, #16
+	orrs	r1, r3
+	str	r1, [sp, #36]
+	lsrs	r1, r0, #16
+	lsls	r0, r2, #16
+	orrs	r0, r1
 	str	r0, [sp, #20]
 	@ grain128aeadv2.ae:121: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
 	movs	r2, #0
@@ -1965,186 +1975,180 @@ grain128aeadv2_absorb_ad:
 	adcs	r0, r0
 	lsls	r1, r1, #1
 	adcs	r2, r2
-	lsls	r4, r2, #8
+	lsls	r6, r2, #8
 	lsls	r1, r1, #1
 	adcs	r0, r0
+	orrs	r6, r0
+	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	mov	r0, r11
+	lsls	r0, r0, #31
+	asrs	r3, r0, #31
+	ldr	r2, [sp, #4]
+	ands	r2, r3
+	ldr	r0, [sp]
+	ands	r3, r0
+	ldr	r1, [sp, #12]
+	eors	r1, r2
+	ldr	r7, [sp, #8]
+	eors	r7, r3
+	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	ldr	r0, [sp, #4]
+	lsrs	r3, r0, #1
+	ldr	r0, [sp]
+	lsls	r0, r0, #31
+	orrs	r3, r0
+	ldr	r0, [sp]
+	lsrs	r0, r0, #1
+	lsls	r2, r6, #23
+	lsrs	r2, r2, #31
+	lsls	r4, r2, #31
 	orrs	r4, r0
 	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	mov	r0, r11
-	lsls	r0, r0, #31
-	asrs	r2, r0, #31
-	ldr	r0, [sp, #4]
-	ands	r0, r2
-	ldr	r1, [sp, #8]
-	eors	r1, r0
-	ldr	r0, [sp]
-	ands	r0, r2
-	ldr	r7, [sp, #12]
-	eors	r7, r0
-	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	ldr	r0, [sp, #4]
-	lsrs	r6, r0, #1
-	ldr	r0, [sp]
-	lsls	r0, r0, #31
-	orrs	r6, r0
-	ldr	r0, [sp]
-	lsrs	r0, r0, #1
-	lsls	r2, r4, #23
-	lsrs	r2, r2, #31
-	lsls	r3, r2, #31
-	orrs	r3, r0
-	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	r0, r11
 	lsls	r0, r0, #30
-	asrs	r2, r0, #31
-	mov	r0, r6
-	ands	r0, r2
-	eors	r1, r0
-	mov	r0, r3
-	ands	r0, r2
+	asrs	r0, r0, #31
+	mov	r2, r3
+	ands	r2, r0
+	ands	r0, r4
+	eors	r1, r2
 	eors	r7, r0
 	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	lsrs	r6, r6, #1
-	lsls	r0, r3, #31
-	orrs	r6, r0
-	lsrs	r0, r3, #1
-	lsls	r2, r4, #22
-	lsrs	r2, r2, #31
-	lsls	r3, r2, #31
+	lsrs	r3, r3, #1
+	lsls	r0, r4, #31
 	orrs	r3, r0
+	lsrs	r0, r4, #1
+	lsls	r2, r6, #22
+	lsrs	r2, r2, #31
+	lsls	r4, r2, #31
+	orrs	r4, r0
 	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	mov	r0, r11
 	lsls	r0, r0, #29
-	asrs	r2, r0, #31
-	mov	r0, r6
-	ands	r0, r2
-	eors	r1, r0
-	mov	r0, r3
-	ands	r0, r2
+	asrs	r0, r0, #31
+	mov	r2, r3
+	ands	r2, r0
+	ands	r0, r4
+	eors	r1, r2
 	eors	r7, r0
 	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	lsrs	r6, r6, #1
-	lsls	r0, r3, #31
-	orrs	r6, r0
-	lsrs	r0, r3, #1
-	lsls	r2, r4, #21
-	lsrs	r2, r2, #31
-	lsls	r3, r2, #31
+	lsrs	r3, r3, #1
+	lsls	r0, r4, #31
 	orrs	r3, r0
+	lsrs	r0, r4, #1
+	lsls	r2, r6, #21
+	lsrs	r2, r2, #31
+	lsls	r4, r2, #31
+	orrs	r4, r0
 	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	mov	r0, r11
 	lsls	r0, r0, #28
-	asrs	r2, r0, #31
-	mov	r0, r6
-	ands	r0, r2
-	eors	r1, r0
-	mov	r0, r3
-	ands	r0, r2
+	asrs	r0, r0, #31
+	mov	r2, r3
+	ands	r2, r0
+	ands	r0, r4
+	eors	r1, r2
 	eors	r7, r0
 	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	lsrs	r6, r6, #1
-	lsls	r0, r3, #31
-	orrs	r6, r0
-	lsrs	r0, r3, #1
-	lsls	r2, r4, #20
-	lsrs	r2, r2, #31
-	lsls	r3, r2, #31
+	lsrs	r3, r3, #1
+	lsls	r0, r4, #31
 	orrs	r3, r0
+	lsrs	r0, r4, #1
+	lsls	r2, r6, #20
+	lsrs	r2, r2, #31
+	lsls	r4, r2, #31
+	orrs	r4, r0
 	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	mov	r0, r11
 	lsls	r0, r0, #27
-	asrs	r2, r0, #31
-	mov	r0, r6
-	ands	r0, r2
-	eors	r1, r0
-	mov	r0, r3
-	ands	r0, r2
+	asrs	r0, r0, #31
+	mov	r2, r3
+	ands	r2, r0
+	ands	r0, r4
+	eors	r1, r2
 	eors	r7, r0
 	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	lsrs	r6, r6, #1
-	lsls	r0, r3, #31
-	orrs	r6, r0
-	lsrs	r0, r3, #1
-	lsls	r2, r4, #19
-	lsrs	r2, r2, #31
-	lsls	r3, r2, #31
+	lsrs	r3, r3, #1
+	lsls	r0, r4, #31
 	orrs	r3, r0
+	lsrs	r0, r4, #1
+	lsls	r2, r6, #19
+	lsrs	r2, r2, #31
+	lsls	r4, r2, #31
+	orrs	r4, r0
 	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	mov	r0, r11
 	lsls	r0, r0, #26
-	asrs	r2, r0, #31
-	mov	r0, r6
-	ands	r0, r2
-	eors	r1, r0
-	mov	r0, r3
-	ands	r0, r2
+	asrs	r0, r0, #31
+	mov	r2, r3
+	ands	r2, r0
+	ands	r0, r4
+	eors	r1, r2
 	eors	r7, r0
 	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	lsrs	r6, r6, #1
-	lsls	r0, r3, #31
-	orrs	r6, r0
-	lsrs	r0, r3, #1
-	lsls	r2, r4, #18
-	lsrs	r2, r2, #31
-	lsls	r3, r2, #31
+	lsrs	r3, r3, #1
+	lsls	r0, r4, #31
 	orrs	r3, r0
+	lsrs	r0, r4, #1
+	lsls	r2, r6, #18
+	lsrs	r2, r2, #31
+	lsls	r4, r2, #31
+	orrs	r4, r0
 	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	mov	r0, r11
 	lsls	r0, r0, #25
-	asrs	r2, r0, #31
-	mov	r0, r6
-	ands	r0, r2
-	eors	r1, r0
-	mov	r0, r3
-	ands	r0, r2
+	asrs	r0, r0, #31
+	mov	r2, r3
+	ands	r2, r0
+	ands	r0, r4
+	eors	r1, r2
 	eors	r7, r0
 	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	lsrs	r6, r6, #1
-	lsls	r0, r3, #31
-	orrs	r6, r0
-	lsrs	r0, r3, #1
-	lsls	r2, r4, #17
-	lsrs	r2, r2, #31
-	lsls	r3, r2, #31
+	lsrs	r3, r3, #1
+	lsls	r0, r4, #31
 	orrs	r3, r0
+	lsrs	r0, r4, #1
+	lsls	r2, r6, #17
+	lsrs	r2, r2, #31
+	lsls	r4, r2, #31
+	orrs	r4, r0
 	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	mov	r0, r11
 	lsls	r0, r0, #24
-	asrs	r2, r0, #31
-	mov	r0, r6
-	ands	r0, r2
-	eors	r1, r0
-	mov	r0, r3
-	ands	r0, r2
+	asrs	r0, r0, #31
+	mov	r2, r3
+	ands	r2, r0
+	ands	r0, r4
+	eors	r1, r2
 	eors	r7, r0
 	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	lsrs	r6, r6, #1
-	lsls	r0, r3, #31
-	orrs	r6, r0
-	lsrs	r2, r3, #1
-	lsrs	r0, r4, #15
-	lsls	r0, r0, #31
-	orrs	r0, r2
+	lsrs	r3, r3, #1
+	lsls	r0, r4, #31
+	orrs	r3, r0
+	lsrs	r0, r4, #1
+	lsrs	r2, r6, #15
+	lsls	r2, r2, #31
+	orrs	r2, r0
 	ldr	r4, [sp, #40]
-	ldr	r3, [sp, #36]
-	ldr	r2, [sp, #20]
-	str	r1, [sp, #8]
-	str	r7, [sp, #12]
-	str	r6, [sp, #4]
-	str	r0, [sp]
-	ldr	r1, [sp, #16]
-	adds	r1, #1
-	str	r1, [sp, #16]
-	ldr	r0, [sp, #48]
-	cmp	r1, r0
+	ldr	r6, [sp, #36]
+	ldr	r0, [sp, #20]
+	str	r1, [sp, #12]
+	str	r7, [sp, #8]
+	str	r3, [sp, #4]
+	str	r2, [sp]
+	ldr	r2, [sp, #16]
+	adds	r2, #1
+	str	r2, [sp, #16]
+	ldr	r1, [sp, #48]
+	cmp	r2, r1
 	bcs	.Lgrain128aeadv2_absorb_ad_far2
 	b	.Lgrain128aeadv2_absorb_ad_loop1
 .Lgrain128aeadv2_absorb_ad_far2:
 .Lgrain128aeadv2_absorb_ad_done2:
 	@ grain128aeadv2.ae:133: for i in 0..a {
+	mov	r3, r6
+	mov	r2, r0
 	movs	r1, #0
 	str	r1, [sp, #40]
-	ldr	r1, [sp, #40]
 	ldr	r0, [sp, #24]
 	cmp	r1, r0
 	bcc	.Lgrain128aeadv2_absorb_ad_far3
@@ -2158,40 +2162,36 @@ grain128aeadv2_absorb_ad:
 	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	lsrs	r0, r5, #12
 	uxth	r7, r0
-	mov	r1, r9
+	mov	r1, r8
 	lsrs	r0, r1, #8
-	uxth	r1, r0
-	mov	r0, r7
-	ands	r0, r1
+	uxth	r6, r0
+	ands	r6, r7
+	lsrs	r0, r1, #13
+	uxth	r0, r0
+	str	r0, [sp, #16]
+	lsrs	r0, r1, #20
 	mov	r1, r9
-	lsrs	r1, r1, #13
-	uxth	r1, r1
-	str	r1, [sp, #16]
-	mov	r1, r9
-	lsrs	r6, r1, #20
-	mov	r1, r10
 	lsls	r1, r1, #12
-	orrs	r6, r1
-	uxth	r6, r6
-	ldr	r1, [sp, #16]
-	ands	r1, r6
-	mov	r6, r0
-	eors	r6, r1
+	orrs	r0, r1
+	uxth	r1, r0
+	ldr	r0, [sp, #16]
+	ands	r0, r1
+	eors	r6, r0
 	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	lsrs	r1, r3, #31
 	lsls	r0, r2, #1
 	orrs	r1, r0
 	uxth	r0, r1
 	str	r0, [sp, #16]
-	mov	r1, r10
+	mov	r1, r9
 	lsrs	r0, r1, #10
 	uxth	r1, r0
 	ldr	r0, [sp, #16]
-	ands	r0, r1
+	ands	r1, r0
 	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r6, r0
+	eors	r6, r1
 	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r1, r10
+	mov	r1, r9
 	lsrs	r0, r1, #28
 	mov	r1, r12
 	lsls	r1, r1, #4
@@ -2209,7 +2209,7 @@ grain128aeadv2_absorb_ad:
 	ands	r0, r1
 	mov	r1, r12
 	lsrs	r7, r1, #30
-	mov	r1, r8
+	mov	r1, r10
 	lsls	r1, r1, #2
 	orrs	r7, r1
 	uxth	r7, r7
@@ -2221,7 +2221,7 @@ grain128aeadv2_absorb_ad:
 	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	mov	r1, r12
 	lsrs	r6, r1, #29
-	mov	r1, r8
+	mov	r1, r10
 	lsls	r1, r1, #3
 	orrs	r6, r1
 	uxth	r1, r6
@@ -2256,14 +2256,14 @@ grain128aeadv2_absorb_ad:
 	eors	r0, r1
 	str	r0, [sp, #36]
 	@ grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r1, r9
+	mov	r1, r8
 	uxth	r0, r1
 	str	r0, [sp, #32]
 	lsrs	r0, r1, #7
-	uxth	r1, r0
-	ldr	r0, [sp, #32]
+	uxth	r0, r0
+	ldr	r1, [sp, #32]
 	eors	r0, r1
-	mov	r1, r10
+	mov	r1, r9
 	lsrs	r1, r1, #6
 	uxth	r1, r1
 	eors	r0, r1
@@ -2273,12 +2273,12 @@ grain128aeadv2_absorb_ad:
 	eors	r0, r1
 	mov	r1, r12
 	lsrs	r6, r1, #17
-	mov	r1, r8
+	mov	r1, r10
 	lsls	r1, r1, #15
 	orrs	r6, r1
 	uxth	r1, r6
 	eors	r0, r1
-	mov	r1, r8
+	mov	r1, r10
 	uxth	r6, r1
 	eors	r0, r6
 	str	r0, [sp, #20]
@@ -2418,19 +2418,19 @@ grain128aeadv2_absorb_ad:
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r1
 	@ grain128aeadv2.ae:50: ns = cat(f ^ ls, s[127:par])
-	mov	r1, r9
+	mov	r1, r8
 	lsrs	r7, r1, #16
-	mov	r1, r10
+	mov	r1, r9
 	lsls	r0, r1, #16
 	orrs	r7, r0
-	mov	r9, r7
+	mov	r8, r7
 	lsrs	r7, r1, #16
 	mov	r1, r12
 	lsls	r0, r1, #16
 	orrs	r7, r0
-	mov	r10, r7
+	mov	r9, r7
 	lsrs	r7, r1, #16
-	mov	r1, r8
+	mov	r1, r10
 	lsls	r0, r1, #16
 	orrs	r7, r0
 	mov	r12, r7
@@ -2438,7 +2438,7 @@ grain128aeadv2_absorb_ad:
 	ldr	r1, [sp, #20]
 	lsls	r1, r1, #16
 	orrs	r1, r0
-	mov	r8, r1
+	mov	r10, r1
 	@ grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
 	ldr	r0, [sp, #32]
 	eors	r6, r0
@@ -2499,15 +2499,15 @@ grain128aeadv2_absorb_ad:
 	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	mov	r0, r11
 	lsls	r0, r0, #31
-	asrs	r3, r0, #31
-	ldr	r0, [sp, #4]
-	ands	r0, r3
-	ldr	r1, [sp, #8]
-	eors	r1, r0
+	asrs	r4, r0, #31
+	ldr	r3, [sp, #4]
+	ands	r3, r4
 	ldr	r0, [sp]
-	ands	r0, r3
-	ldr	r7, [sp, #12]
-	eors	r7, r0
+	ands	r4, r0
+	ldr	r1, [sp, #12]
+	eors	r1, r3
+	ldr	r7, [sp, #8]
+	eors	r7, r4
 	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	ldr	r0, [sp, #4]
 	lsrs	r6, r0, #1
@@ -2523,12 +2523,11 @@ grain128aeadv2_absorb_ad:
 	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	mov	r0, r11
 	lsls	r0, r0, #30
-	asrs	r3, r0, #31
-	mov	r0, r6
-	ands	r0, r3
-	eors	r1, r0
-	mov	r0, r4
-	ands	r0, r3
+	asrs	r0, r0, #31
+	mov	r3, r6
+	ands	r3, r0
+	ands	r0, r4
+	eors	r1, r3
 	eors	r7, r0
 	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	lsrs	r6, r6, #1
@@ -2542,12 +2541,11 @@ grain128aeadv2_absorb_ad:
 	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	mov	r0, r11
 	lsls	r0, r0, #29
-	asrs	r3, r0, #31
-	mov	r0, r6
-	ands	r0, r3
-	eors	r1, r0
-	mov	r0, r4
-	ands	r0, r3
+	asrs	r0, r0, #31
+	mov	r3, r6
+	ands	r3, r0
+	ands	r0, r4
+	eors	r1, r3
 	eors	r7, r0
 	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	lsrs	r6, r6, #1
@@ -2561,12 +2559,11 @@ grain128aeadv2_absorb_ad:
 	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	mov	r0, r11
 	lsls	r0, r0, #28
-	asrs	r3, r0, #31
-	mov	r0, r6
-	ands	r0, r3
-	eors	r1, r0
-	mov	r0, r4
-	ands	r0, r3
+	asrs	r0, r0, #31
+	mov	r3, r6
+	ands	r3, r0
+	ands	r0, r4
+	eors	r1, r3
 	eors	r7, r0
 	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	lsrs	r6, r6, #1
@@ -2580,12 +2577,11 @@ grain128aeadv2_absorb_ad:
 	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	mov	r0, r11
 	lsls	r0, r0, #27
-	asrs	r3, r0, #31
-	mov	r0, r6
-	ands	r0, r3
-	eors	r1, r0
-	mov	r0, r4
-	ands	r0, r3
+	asrs	r0, r0, #31
+	mov	r3, r6
+	ands	r3, r0
+	ands	r0, r4
+	eors	r1, r3
 	eors	r7, r0
 	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	lsrs	r6, r6, #1
@@ -2599,12 +2595,11 @@ grain128aeadv2_absorb_ad:
 	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	mov	r0, r11
 	lsls	r0, r0, #26
-	asrs	r3, r0, #31
-	mov	r0, r6
-	ands	r0, r3
-	eors	r1, r0
-	mov	r0, r4
-	ands	r0, r3
+	asrs	r0, r0, #31
+	mov	r3, r6
+	ands	r3, r0
+	ands	r0, r4
+	eors	r1, r3
 	eors	r7, r0
 	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	lsrs	r6, r6, #1
@@ -2618,12 +2613,11 @@ grain128aeadv2_absorb_ad:
 	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	mov	r0, r11
 	lsls	r0, r0, #25
-	asrs	r3, r0, #31
-	mov	r0, r6
-	ands	r0, r3
-	eors	r1, r0
-	mov	r0, r4
-	ands	r0, r3
+	asrs	r0, r0, #31
+	mov	r3, r6
+	ands	r3, r0
+	ands	r0, r4
+	eors	r1, r3
 	eors	r7, r0
 	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	lsrs	r6, r6, #1
@@ -2637,12 +2631,11 @@ grain128aeadv2_absorb_ad:
 	@ grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	mov	r0, r11
 	lsls	r0, r0, #24
-	asrs	r3, r0, #31
-	mov	r0, r6
-	ands	r0, r3
-	eors	r1, r0
-	mov	r0, r4
-	ands	r0, r3
+	asrs	r0, r0, #31
+	mov	r3, r6
+	ands	r3, r0
+	ands	r0, r4
+	eors	r1, r3
 	eors	r7, r0
 	@ grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	lsrs	r6, r6, #1
@@ -2658,8 +2651,8 @@ grain128aeadv2_absorb_ad:
 	ldr	r5, [sp, #32]
 	ldr	r4, [sp, #20]
 	ldr	r3, [sp, #16]
-	str	r1, [sp, #8]
-	str	r7, [sp, #12]
+	str	r1, [sp, #12]
+	str	r7, [sp, #8]
 	str	r6, [sp, #4]
 	str	r0, [sp]
 	ldr	r1, [sp, #40]
@@ -2671,24 +2664,24 @@ grain128aeadv2_absorb_ad:
 	b	.Lgrain128aeadv2_absorb_ad_loop4
 .Lgrain128aeadv2_absorb_ad_far4:
 .Lgrain128aeadv2_absorb_ad_done5:
-	mov	r1, r9
+	mov	r1, r8
 	ldr	r0, [sp, #56]
 	str	r1, [r0]
-	mov	r1, r10
+	mov	r1, r9
 	str	r1, [r0, #4]
 	mov	r1, r12
 	str	r1, [r0, #8]
-	mov	r1, r8
+	mov	r1, r10
 	str	r1, [r0, #12]
 	ldr	r0, [sp, #52]
 	str	r5, [r0]
 	str	r4, [r0, #4]
 	str	r3, [r0, #8]
 	str	r2, [r0, #12]
-	ldr	r1, [sp, #8]
+	ldr	r1, [sp, #12]
 	ldr	r0, [sp, #64]
 	str	r1, [r0]
-	ldr	r1, [sp, #12]
+	ldr	r1, [sp, #8]
 	str	r1, [r0, #4]
 	ldr	r1, [sp, #4]
 	ldr	r0, [sp, #60]
@@ -2708,7 +2701,7 @@ grain128aeadv2_absorb_ad:
 
 @ --- grain128aeadv2_init: grain128aeadv2.init
 @     frame 48 bytes (46 spill slots, 12 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2414 bytes of code and literals
+@     estimated 2394 bytes of code and literals
 	.section .text.grain128aeadv2_init,"ax",%progbits
 	.global grain128aeadv2_init
 	.type grain128aeadv2_init, %function
@@ -2755,9 +2748,8 @@ grain128aeadv2_init:
 	uxth	r6, r3
 	mov	r7, r8
 	lsrs	r3, r7, #8
-	uxth	r4, r3
-	mov	r3, r6
-	ands	r3, r4
+	uxth	r3, r3
+	ands	r3, r6
 	lsrs	r4, r7, #13
 	uxth	r4, r4
 	str	r4, [sp, #4]
@@ -2765,25 +2757,24 @@ grain128aeadv2_init:
 	mov	r7, r12
 	lsls	r7, r7, #12
 	orrs	r4, r7
-	uxth	r4, r4
-	ldr	r7, [sp, #4]
-	ands	r7, r4
-	mov	r4, r3
-	eors	r4, r7
+	uxth	r7, r4
+	ldr	r4, [sp, #4]
+	ands	r4, r7
+	mov	r7, r3
+	eors	r7, r4
 	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	lsrs	r7, r0, #31
+	lsrs	r4, r0, #31
 	lsls	r3, r5, #1
-	orrs	r7, r3
-	uxth	r3, r7
+	orrs	r4, r3
+	uxth	r3, r4
 	str	r3, [sp, #4]
-	mov	r7, r12
-	lsrs	r3, r7, #10
-	uxth	r7, r3
+	mov	r3, r12
+	lsrs	r3, r3, #10
+	uxth	r4, r3
 	ldr	r3, [sp, #4]
-	ands	r3, r7
+	ands	r4, r3
 	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r7, r4
-	eors	r7, r3
+	eors	r7, r4
 	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	r3, r12
 	lsrs	r4, r3, #28
@@ -2854,9 +2845,9 @@ grain128aeadv2_init:
 	str	r7, [sp, #24]
 	mov	r7, r8
 	lsrs	r3, r7, #7
-	uxth	r3, r3
-	ldr	r4, [sp, #24]
-	eors	r4, r3
+	uxth	r4, r3
+	ldr	r7, [sp, #24]
+	eors	r4, r7
 	mov	r7, r12
 	lsrs	r3, r7, #6
 	uxth	r3, r3
@@ -3074,9 +3065,8 @@ grain128aeadv2_init:
 	uxth	r6, r0
 	mov	r7, r8
 	lsrs	r0, r7, #8
-	uxth	r3, r0
-	mov	r0, r6
-	ands	r0, r3
+	uxth	r0, r0
+	ands	r0, r6
 	lsrs	r3, r7, #13
 	uxth	r3, r3
 	str	r3, [sp, #4]
@@ -3084,25 +3074,24 @@ grain128aeadv2_init:
 	mov	r7, r12
 	lsls	r7, r7, #12
 	orrs	r3, r7
-	uxth	r3, r3
-	ldr	r7, [sp, #4]
-	ands	r7, r3
-	mov	r3, r0
-	eors	r3, r7
+	uxth	r7, r3
+	ldr	r3, [sp, #4]
+	ands	r3, r7
+	mov	r7, r0
+	eors	r7, r3
 	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	lsrs	r7, r2, #31
+	lsrs	r3, r2, #31
 	lsls	r0, r5, #1
-	orrs	r7, r0
-	uxth	r0, r7
+	orrs	r3, r0
+	uxth	r0, r3
 	str	r0, [sp, #4]
-	mov	r7, r12
-	lsrs	r0, r7, #10
-	uxth	r7, r0
+	mov	r0, r12
+	lsrs	r0, r0, #10
+	uxth	r3, r0
 	ldr	r0, [sp, #4]
-	ands	r0, r7
+	ands	r3, r0
 	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r7, r3
-	eors	r7, r0
+	eors	r7, r3
 	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	r0, r12
 	lsrs	r0, r0, #28
@@ -3172,8 +3161,8 @@ grain128aeadv2_init:
 	uxth	r0, r7
 	str	r0, [sp, #24]
 	lsrs	r0, r7, #7
-	uxth	r3, r0
-	ldr	r0, [sp, #24]
+	uxth	r0, r0
+	ldr	r3, [sp, #24]
 	eors	r0, r3
 	mov	r7, r12
 	lsrs	r3, r7, #6
@@ -3266,15 +3255,15 @@ grain128aeadv2_init:
 	lsrs	r0, r2, #1
 	uxth	r0, r0
 	ands	r3, r0
-	b	.Lgrain128aeadv2_init_pool1
-	.ltorg
-.Lgrain128aeadv2_init_pool1:
 	@ grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r3
 	@ grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	lsrs	r0, r2, #4
 	uxth	r3, r0
 	lsrs	r7, r2, #20
+	b	.Lgrain128aeadv2_init_pool1
+	.ltorg
+.Lgrain128aeadv2_init_pool1:
 	lsls	r0, r5, #12
 	orrs	r7, r0
 	uxth	r0, r7
@@ -3429,9 +3418,8 @@ grain128aeadv2_init:
 	uxth	r6, r0
 	mov	r7, r8
 	lsrs	r0, r7, #8
-	uxth	r5, r0
-	mov	r0, r6
-	ands	r0, r5
+	uxth	r0, r0
+	ands	r0, r6
 	lsrs	r5, r7, #13
 	uxth	r5, r5
 	mov	r11, r5
@@ -3439,25 +3427,24 @@ grain128aeadv2_init:
 	mov	r7, r12
 	lsls	r7, r7, #12
 	orrs	r5, r7
-	uxth	r5, r5
-	mov	r7, r11
-	ands	r7, r5
-	mov	r5, r0
-	eors	r5, r7
+	uxth	r7, r5
+	mov	r5, r11
+	ands	r5, r7
+	mov	r7, r0
+	eors	r7, r5
 	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	lsrs	r7, r2, #31
+	lsrs	r5, r2, #31
 	lsls	r0, r1, #1
-	orrs	r7, r0
-	uxth	r0, r7
+	orrs	r5, r0
+	uxth	r0, r5
 	mov	r11, r0
-	mov	r7, r12
-	lsrs	r0, r7, #10
-	uxth	r7, r0
+	mov	r5, r12
+	lsrs	r0, r5, #10
+	uxth	r5, r0
 	mov	r0, r11
-	ands	r0, r7
+	ands	r5, r0
 	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r7, r5
-	eors	r7, r0
+	eors	r7, r5
 	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	r5, r12
 	lsrs	r0, r5, #28
@@ -3527,8 +3514,7 @@ grain128aeadv2_init:
 	uxth	r5, r7
 	str	r5, [sp, #12]
 	lsrs	r0, r7, #7
-	uxth	r5, r0
-	ldr	r0, [sp, #12]
+	uxth	r0, r0
 	eors	r0, r5
 	mov	r7, r12
 	lsrs	r5, r7, #6
@@ -3754,9 +3740,8 @@ grain128aeadv2_init:
 	uxth	r6, r0
 	mov	r7, r8
 	lsrs	r0, r7, #8
-	uxth	r5, r0
-	mov	r0, r6
-	ands	r0, r5
+	uxth	r0, r0
+	ands	r0, r6
 	lsrs	r5, r7, #13
 	uxth	r5, r5
 	mov	r11, r5
@@ -3764,25 +3749,24 @@ grain128aeadv2_init:
 	mov	r7, r12
 	lsls	r7, r7, #12
 	orrs	r5, r7
-	uxth	r5, r5
-	mov	r7, r11
-	ands	r7, r5
-	mov	r5, r0
-	eors	r5, r7
+	uxth	r7, r5
+	mov	r5, r11
+	ands	r5, r7
+	mov	r7, r0
+	eors	r7, r5
 	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	lsrs	r7, r2, #31
+	lsrs	r5, r2, #31
 	lsls	r0, r1, #1
-	orrs	r7, r0
-	uxth	r0, r7
+	orrs	r5, r0
+	uxth	r0, r5
 	mov	r11, r0
-	mov	r7, r12
-	lsrs	r0, r7, #10
-	uxth	r7, r0
+	mov	r5, r12
+	lsrs	r0, r5, #10
+	uxth	r5, r0
 	mov	r0, r11
-	ands	r0, r7
+	ands	r5, r0
 	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r7, r5
-	eors	r7, r0
+	eors	r7, r5
 	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	r5, r12
 	lsrs	r0, r5, #28
@@ -3852,8 +3836,7 @@ grain128aeadv2_init:
 	uxth	r5, r7
 	str	r5, [sp, #16]
 	lsrs	r0, r7, #7
-	uxth	r5, r0
-	ldr	r0, [sp, #16]
+	uxth	r0, r0
 	eors	r0, r5
 	mov	r7, r12
 	lsrs	r5, r7, #6

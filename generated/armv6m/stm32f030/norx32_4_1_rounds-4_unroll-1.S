@@ -47,7 +47,7 @@ norx32_4_1_key_setup:
 
 @ --- norx32_4_1_encrypt_with: norx32_4_1.encrypt_with
 @     frame 272 bytes (84 spill slots, 32 on the stack; locals 144), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2040 bytes of code and literals
+@     estimated 2022 bytes of code and literals
 	.section .text.norx32_4_1_encrypt_with,"ax",%progbits
 	.global norx32_4_1_encrypt_with
 	.type norx32_4_1_encrypt_with, %function
@@ -242,17 +242,17 @@ norx32_4_1_encrypt_with:
 	@ norx_f.ae:72: @unroll(unroll)
 	str	r0, [sp, #44]
 	@ norx_f.ae:60: s4 = s[4]
-	ldr	r5, [sp, #144]
+	ldr	r6, [sp, #144]
 	@ norx_f.ae:61: s5 = s[5]
-	ldr	r3, [sp, #148]
+	ldr	r5, [sp, #148]
 	@ norx_f.ae:62: s6 = s[6]
-	ldr	r2, [sp, #152]
+	ldr	r4, [sp, #152]
 	@ norx_f.ae:63: s7 = s[7]
 	ldr	r0, [sp, #156]
 	@ norx_f.ae:72: @unroll(unroll)
 	mov	r8, r0
 	@ norx_f.ae:64: s8 = s[8]
-	ldr	r4, [sp, #160]
+	ldr	r1, [sp, #160]
 	@ norx_f.ae:65: s9 = s[9]
 	ldr	r0, [sp, #164]
 	@ norx_f.ae:72: @unroll(unroll)
@@ -266,7 +266,7 @@ norx32_4_1_encrypt_with:
 	@ norx_f.ae:72: @unroll(unroll)
 	str	r0, [sp, #4]
 	@ norx_f.ae:68: s12 = s[12]
-	ldr	r1, [sp, #176]
+	ldr	r3, [sp, #176]
 	@ norx_f.ae:69: s13 = s[13]
 	ldr	r0, [sp, #180]
 	@ norx_f.ae:72: @unroll(unroll)
@@ -284,197 +284,194 @@ norx32_4_1_encrypt_with:
 .Lnorx32_4_1_encrypt_with_loop6:
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r7, [sp]
-	eors	r7, r5
+	eors	r7, r6
 	ldr	r0, [sp]
-	ands	r0, r5
-	lsls	r6, r0, #1
+	ands	r0, r6
+	lsls	r2, r0, #1
 	mov	r0, r7
-	eors	r0, r6
+	eors	r0, r2
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r6, r0
-	eors	r6, r1
-	movs	r1, #8
-	rors	r6, r1
+	eors	r3, r0
+	movs	r2, #8
+	rors	r3, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r4
-	eors	r1, r6
-	ands	r4, r6
-	lsls	r4, r4, #1
-	eors	r1, r4
+	mov	r2, r1
+	eors	r2, r3
+	ands	r1, r3
+	lsls	r1, r1, #1
+	eors	r2, r1
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r4, r5
-	eors	r4, r1
-	movs	r5, #11
-	rors	r4, r5
+	mov	r1, r6
+	eors	r1, r2
+	movs	r6, #11
+	rors	r1, r6
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r7, r0
-	eors	r7, r4
-	ands	r0, r4
-	lsls	r5, r0, #1
-	eors	r7, r5
+	eors	r7, r1
+	ands	r0, r1
+	lsls	r6, r0, #1
+	eors	r7, r6
 	str	r7, [sp]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r7, r6
+	eors	r3, r7
 	movs	r6, #16
-	mov	r0, r7
+	mov	r0, r3
 	rors	r0, r6
 	str	r0, [sp, #12]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r1
-	eors	r5, r0
-	ands	r1, r0
-	lsls	r1, r1, #1
-	eors	r5, r1
-	str	r5, [sp, #40]
+	mov	r3, r2
+	eors	r3, r0
+	ands	r2, r0
+	lsls	r2, r2, #1
+	eors	r3, r2
+	str	r3, [sp, #40]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r4, r5
-	movs	r1, #31
-	mov	r0, r4
-	rors	r0, r1
-	str	r0, [sp, #24]
+	eors	r1, r3
+	movs	r2, #31
+	rors	r1, r2
+	str	r1, [sp, #24]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r11
-	eors	r5, r3
+	mov	r3, r11
+	eors	r3, r5
 	mov	r0, r11
-	ands	r0, r3
+	ands	r0, r5
 	lsls	r0, r0, #1
-	eors	r5, r0
+	eors	r3, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r4, r5
-	ldr	r0, [sp, #16]
-	eors	r4, r0
-	movs	r0, #8
-	rors	r4, r0
+	ldr	r2, [sp, #16]
+	eors	r2, r3
+	movs	r1, #8
+	rors	r2, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r1, r10
-	eors	r1, r4
+	eors	r1, r2
 	mov	r0, r10
-	ands	r0, r4
+	ands	r0, r2
 	lsls	r0, r0, #1
 	eors	r1, r0
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r3, r1
+	eors	r5, r1
 	movs	r0, #11
-	rors	r3, r0
+	rors	r5, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r5
-	eors	r0, r3
-	ands	r5, r3
-	lsls	r5, r5, #1
+	mov	r0, r3
 	eors	r0, r5
+	ands	r3, r5
+	lsls	r3, r3, #1
+	eors	r0, r3
 	mov	r11, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r0, r4
+	eors	r2, r0
+	mov	r0, r2
 	rors	r0, r6
 	str	r0, [sp, #16]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r1
-	eors	r4, r0
+	mov	r2, r1
+	eors	r2, r0
 	ands	r1, r0
 	lsls	r1, r1, #1
-	eors	r4, r1
-	str	r4, [sp, #36]
+	eors	r2, r1
+	str	r2, [sp, #36]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r3, r4
-	mov	r0, r3
+	eors	r5, r2
+	mov	r0, r5
 	movs	r1, #31
 	rors	r0, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r4, [sp, #20]
-	eors	r4, r2
+	ldr	r6, [sp, #20]
+	eors	r6, r4
 	ldr	r1, [sp, #20]
-	ands	r1, r2
+	ands	r1, r4
 	lsls	r1, r1, #1
-	eors	r4, r1
+	eors	r6, r1
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r3, r4
-	ldr	r1, [sp, #28]
-	eors	r3, r1
+	ldr	r3, [sp, #28]
+	eors	r3, r6
 	movs	r1, #8
 	rors	r3, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r1, [sp, #8]
-	eors	r1, r3
-	ldr	r5, [sp, #8]
-	ands	r5, r3
-	lsls	r5, r5, #1
-	eors	r1, r5
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r5, r2
-	eors	r5, r1
-	movs	r2, #11
-	rors	r5, r2
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r4
-	eors	r2, r5
-	ands	r4, r5
-	lsls	r4, r4, #1
-	eors	r2, r4
-	str	r2, [sp, #28]
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	ldr	r2, [sp, #8]
 	eors	r2, r3
-	rors	r2, r6
-	str	r2, [sp, #20]
+	ldr	r1, [sp, #8]
+	ands	r1, r3
+	lsls	r1, r1, #1
+	eors	r2, r1
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	mov	r5, r4
+	eors	r5, r2
+	movs	r4, #11
+	rors	r5, r4
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r1
-	eors	r3, r2
-	ands	r1, r2
-	lsls	r2, r1, #1
+	mov	r1, r6
+	eors	r1, r5
+	ands	r6, r5
+	lsls	r4, r6, #1
+	eors	r1, r4
+	str	r1, [sp, #28]
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r3, r1
+	movs	r6, #16
 	mov	r1, r3
-	eors	r1, r2
+	rors	r1, r6
+	str	r1, [sp, #20]
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r3, r2
+	eors	r3, r1
+	ands	r2, r1
+	lsls	r1, r2, #1
+	eors	r3, r1
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r5, r1
-	movs	r2, #31
-	rors	r5, r2
+	eors	r5, r3
+	movs	r1, #31
+	rors	r5, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r3, [sp, #44]
-	mov	r4, r8
-	eors	r3, r4
+	ldr	r7, [sp, #44]
+	mov	r1, r8
+	eors	r7, r1
 	ldr	r2, [sp, #44]
-	ands	r2, r4
-	lsls	r2, r2, #1
-	eors	r3, r2
+	ands	r2, r1
+	lsls	r1, r2, #1
+	eors	r7, r1
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r4, r3
-	mov	r2, r9
-	eors	r4, r2
-	movs	r2, #8
-	rors	r4, r2
+	mov	r4, r9
+	eors	r4, r7
+	movs	r1, #8
+	rors	r4, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r7, [sp, #4]
-	eors	r7, r4
 	ldr	r2, [sp, #4]
-	ands	r2, r4
-	lsls	r2, r2, #1
-	eors	r7, r2
+	eors	r2, r4
+	ldr	r1, [sp, #4]
+	ands	r1, r4
+	lsls	r1, r1, #1
+	eors	r2, r1
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
 	mov	r6, r8
-	eors	r6, r7
-	movs	r2, #11
-	rors	r6, r2
+	eors	r6, r2
+	movs	r1, #11
+	rors	r6, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r3
-	eors	r2, r6
-	ands	r3, r6
-	lsls	r3, r3, #1
-	eors	r2, r3
-	mov	r10, r2
+	mov	r1, r7
+	eors	r1, r6
+	ands	r7, r6
+	lsls	r7, r7, #1
+	eors	r1, r7
+	mov	r10, r1
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r2, r4
-	mov	r4, r2
-	movs	r2, #16
-	rors	r4, r2
+	eors	r4, r1
+	movs	r1, #16
+	rors	r4, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r7
-	eors	r3, r4
-	ands	r7, r4
-	lsls	r2, r7, #1
-	eors	r3, r2
+	mov	r7, r2
+	eors	r7, r4
+	ands	r2, r4
+	lsls	r1, r2, #1
+	mov	r2, r7
+	eors	r2, r1
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r2, r6
-	eors	r2, r3
+	mov	r1, r6
+	eors	r1, r2
 	movs	r6, #31
-	rors	r2, r6
+	rors	r1, r6
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r6, [sp]
 	eors	r6, r0
@@ -483,31 +480,32 @@ norx32_4_1_encrypt_with:
 	lsls	r7, r7, #1
 	eors	r6, r7
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r7, r6
-	eors	r7, r4
+	mov	r7, r4
+	eors	r7, r6
 	movs	r4, #8
 	rors	r7, r4
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r1
+	mov	r4, r3
 	eors	r4, r7
-	ands	r1, r7
-	lsls	r1, r1, #1
-	eors	r4, r1
+	ands	r3, r7
+	lsls	r3, r3, #1
+	eors	r4, r3
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r1, r0
-	eors	r1, r4
+	mov	r3, r0
+	eors	r3, r4
 	movs	r0, #11
-	rors	r1, r0
+	rors	r3, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r0, r6
-	eors	r0, r1
-	ands	r6, r1
+	eors	r0, r3
+	ands	r6, r3
 	lsls	r6, r6, #1
 	eors	r0, r6
 	str	r0, [sp]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r0, r7
+	eors	r7, r0
 	movs	r6, #16
+	mov	r0, r7
 	rors	r0, r6
 	mov	r9, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -518,11 +516,11 @@ norx32_4_1_encrypt_with:
 	eors	r6, r4
 	str	r6, [sp, #8]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r1, r6
-	str	r1, [sp, #32]
-	movs	r1, #31
+	eors	r3, r6
+	str	r3, [sp, #32]
+	movs	r3, #31
 	ldr	r0, [sp, #32]
-	rors	r0, r1
+	rors	r0, r3
 	str	r0, [sp, #32]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r6, r11
@@ -532,155 +530,148 @@ norx32_4_1_encrypt_with:
 	lsls	r0, r0, #1
 	eors	r6, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r1, r6
-	ldr	r0, [sp, #12]
-	eors	r1, r0
+	ldr	r3, [sp, #12]
+	eors	r3, r6
 	movs	r0, #8
-	rors	r1, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r3
-	eors	r4, r1
-	ands	r3, r1
-	lsls	r0, r3, #1
-	eors	r4, r0
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r3, r5
-	eors	r3, r4
-	movs	r0, #11
 	rors	r3, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r4, r2
+	eors	r4, r3
+	ands	r2, r3
+	lsls	r0, r2, #1
+	eors	r4, r0
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	mov	r2, r5
+	eors	r2, r4
+	movs	r0, #11
+	rors	r2, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r0, r6
-	eors	r0, r3
-	ands	r6, r3
+	eors	r0, r2
+	ands	r6, r2
 	lsls	r5, r6, #1
 	eors	r0, r5
 	mov	r11, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r0, r1
-	mov	r1, r0
+	eors	r3, r0
 	movs	r0, #16
-	rors	r1, r0
+	rors	r3, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r0, r4
-	eors	r0, r1
-	ands	r4, r1
+	eors	r0, r3
+	ands	r4, r3
 	lsls	r4, r4, #1
 	eors	r0, r4
 	str	r0, [sp, #4]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r3, r0
-	str	r3, [sp, #12]
-	movs	r3, #31
+	eors	r2, r0
+	str	r2, [sp, #12]
+	movs	r2, #31
 	ldr	r0, [sp, #12]
-	rors	r0, r3
+	rors	r0, r2
 	str	r0, [sp, #12]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r4, [sp, #28]
-	eors	r4, r2
+	ldr	r5, [sp, #28]
+	eors	r5, r1
 	ldr	r0, [sp, #28]
-	ands	r0, r2
-	lsls	r0, r0, #1
-	eors	r4, r0
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r6, r4
-	ldr	r0, [sp, #16]
-	eors	r6, r0
-	movs	r0, #8
-	rors	r6, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #40]
-	eors	r5, r6
-	ldr	r0, [sp, #40]
-	ands	r0, r6
+	ands	r0, r1
 	lsls	r0, r0, #1
 	eors	r5, r0
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r2, r5
-	movs	r3, #11
-	rors	r2, r3
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	ldr	r7, [sp, #16]
+	eors	r7, r5
+	movs	r0, #8
+	rors	r7, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r4
-	eors	r3, r2
-	ands	r4, r2
-	lsls	r0, r4, #1
-	mov	r4, r3
-	eors	r4, r0
+	ldr	r2, [sp, #40]
+	eors	r2, r7
+	ldr	r0, [sp, #40]
+	ands	r0, r7
+	lsls	r0, r0, #1
+	eors	r2, r0
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r1, r2
+	movs	r4, #11
+	rors	r1, r4
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r4, r5
+	eors	r4, r1
+	ands	r5, r1
+	lsls	r0, r5, #1
+	mov	r5, r4
+	eors	r5, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	r7, r4
-	eors	r7, r6
+	eors	r7, r5
 	movs	r0, #16
 	rors	r7, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r5
+	mov	r0, r2
 	eors	r0, r7
-	ands	r5, r7
-	lsls	r3, r5, #1
-	eors	r0, r3
+	ands	r2, r7
+	lsls	r2, r2, #1
+	eors	r0, r2
 	str	r0, [sp, #16]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r2, r0
-	mov	r8, r2
-	movs	r2, #31
+	eors	r1, r0
+	mov	r8, r1
+	movs	r1, #31
 	mov	r0, r8
-	rors	r0, r2
+	rors	r0, r1
 	mov	r8, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r0, r10
-	ldr	r2, [sp, #24]
-	eors	r0, r2
-	mov	r3, r10
-	ands	r3, r2
-	lsls	r2, r3, #1
-	eors	r0, r2
+	ldr	r1, [sp, #24]
+	eors	r0, r1
+	mov	r2, r10
+	ands	r2, r1
+	lsls	r1, r2, #1
+	eors	r0, r1
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r6, r0
 	ldr	r2, [sp, #20]
+	eors	r2, r0
+	movs	r1, #8
+	rors	r2, r1
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r6, [sp, #36]
 	eors	r6, r2
-	movs	r2, #8
-	rors	r6, r2
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #36]
-	eors	r5, r6
-	ldr	r2, [sp, #36]
-	ands	r2, r6
-	lsls	r3, r2, #1
-	mov	r2, r5
-	eors	r2, r3
+	ldr	r1, [sp, #36]
+	ands	r1, r2
+	lsls	r4, r1, #1
+	mov	r1, r6
+	eors	r1, r4
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	ldr	r5, [sp, #24]
-	eors	r5, r2
-	movs	r3, #11
-	rors	r5, r3
+	ldr	r6, [sp, #24]
+	eors	r6, r1
+	movs	r4, #11
+	rors	r6, r4
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r0
-	eors	r3, r5
-	ands	r0, r5
+	mov	r4, r0
+	eors	r4, r6
+	ands	r0, r6
 	lsls	r0, r0, #1
-	eors	r3, r0
+	eors	r4, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	r0, r3
-	eors	r0, r6
-	mov	r6, r0
+	eors	r2, r4
 	movs	r0, #16
-	rors	r6, r0
+	rors	r2, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r2
-	eors	r0, r6
-	ands	r2, r6
-	lsls	r2, r2, #1
+	mov	r0, r1
 	eors	r0, r2
+	ands	r1, r2
+	lsls	r1, r1, #1
+	eors	r0, r1
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r5, r0
-	movs	r2, #31
-	rors	r5, r2
-	str	r4, [sp, #20]
-	str	r3, [sp, #44]
-	ldr	r3, [sp, #32]
-	ldr	r2, [sp, #12]
-	ldr	r4, [sp, #16]
+	eors	r6, r0
+	movs	r1, #31
+	rors	r6, r1
+	str	r5, [sp, #20]
+	str	r4, [sp, #44]
+	ldr	r5, [sp, #32]
+	ldr	r4, [sp, #12]
+	ldr	r1, [sp, #16]
 	mov	r10, r0
 	str	r7, [sp, #16]
-	str	r6, [sp, #28]
+	str	r2, [sp, #28]
 	ldr	r0, [sp, #48]
 	adds	r0, #1
 	str	r0, [sp, #48]
@@ -702,16 +693,16 @@ norx32_4_1_encrypt_with:
 	ldr	r0, [sp, #44]
 	str	r0, [sp, #140]
 	@ norx_f.ae:81: s[4] = s4
-	str	r5, [sp, #144]
+	str	r6, [sp, #144]
 	@ norx_f.ae:82: s[5] = s5
-	str	r3, [sp, #148]
+	str	r5, [sp, #148]
 	@ norx_f.ae:83: s[6] = s6
-	str	r2, [sp, #152]
+	str	r4, [sp, #152]
 	@ norx_f.ae:84: s[7] = s7
 	mov	r0, r8
 	str	r0, [sp, #156]
 	@ norx_f.ae:85: s[8] = s8
-	str	r4, [sp, #160]
+	str	r1, [sp, #160]
 	@ norx_f.ae:86: s[9] = s9
 	mov	r0, r10
 	str	r0, [sp, #164]
@@ -722,7 +713,7 @@ norx32_4_1_encrypt_with:
 	ldr	r0, [sp, #4]
 	str	r0, [sp, #172]
 	@ norx_f.ae:89: s[12] = s12
-	str	r1, [sp, #176]
+	str	r3, [sp, #176]
 	@ norx_f.ae:90: s[13] = s13
 	ldr	r0, [sp, #16]
 	str	r0, [sp, #180]
@@ -1226,8 +1217,8 @@ norx32_4_1_encrypt_with:
 
 
 @ --- norx32_4_1_decrypt_with: norx32_4_1.decrypt_with
-@     frame 316 bytes (123 spill slots, 43 on the stack; locals 144), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2550 bytes of code and literals
+@     frame 316 bytes (119 spill slots, 43 on the stack; locals 144), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 2528 bytes of code and literals
 	.section .text.norx32_4_1_decrypt_with,"ax",%progbits
 	.global norx32_4_1_decrypt_with
 	.type norx32_4_1_decrypt_with, %function
@@ -1414,15 +1405,15 @@ norx32_4_1_decrypt_with:
 	@ norx_f.ae:57: s1 = s[1]
 	ldr	r7, [sp, #176]
 	@ norx_f.ae:58: s2 = s[2]
-	ldr	r6, [sp, #180]
+	ldr	r3, [sp, #180]
 	@ norx_f.ae:59: s3 = s[3]
-	ldr	r4, [sp, #184]
+	ldr	r2, [sp, #184]
 	@ norx_f.ae:60: s4 = s[4]
-	ldr	r5, [sp, #188]
+	ldr	r6, [sp, #188]
 	@ norx_f.ae:61: s5 = s[5]
-	ldr	r3, [sp, #192]
+	ldr	r5, [sp, #192]
 	@ norx_f.ae:62: s6 = s[6]
-	ldr	r2, [sp, #196]
+	ldr	r4, [sp, #196]
 	@ norx_f.ae:63: s7 = s[7]
 	ldr	r1, [sp, #200]
 	@ norx_f.ae:64: s8 = s[8]
@@ -1455,205 +1446,202 @@ norx32_4_1_decrypt_with:
 	mov	r0, r9
 	str	r0, [sp, #8]
 	str	r7, [sp, #4]
-	str	r6, [sp, #20]
-	str	r4, [sp, #44]
+	str	r3, [sp, #20]
+	str	r2, [sp, #44]
 	mov	r9, r1
-	ldr	r4, [sp, #12]
-	ldr	r1, [sp, #24]
+	ldr	r1, [sp, #12]
+	ldr	r3, [sp, #24]
 .Lnorx32_4_1_decrypt_with_loop6:
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r7, [sp, #8]
-	eors	r7, r5
+	eors	r7, r6
 	ldr	r0, [sp, #8]
-	ands	r0, r5
-	lsls	r6, r0, #1
+	ands	r0, r6
+	lsls	r2, r0, #1
 	mov	r0, r7
-	eors	r0, r6
+	eors	r0, r2
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r6, r0
-	eors	r6, r1
-	movs	r1, #8
-	rors	r6, r1
+	eors	r3, r0
+	movs	r2, #8
+	rors	r3, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r4
-	eors	r1, r6
-	ands	r4, r6
-	lsls	r4, r4, #1
-	eors	r1, r4
+	mov	r2, r1
+	eors	r2, r3
+	ands	r1, r3
+	lsls	r1, r1, #1
+	eors	r2, r1
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r4, r5
-	eors	r4, r1
-	movs	r5, #11
-	rors	r4, r5
+	mov	r1, r6
+	eors	r1, r2
+	movs	r6, #11
+	rors	r1, r6
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r7, r0
-	eors	r7, r4
-	ands	r0, r4
-	lsls	r5, r0, #1
-	eors	r7, r5
+	eors	r7, r1
+	ands	r0, r1
+	lsls	r6, r0, #1
+	eors	r7, r6
 	str	r7, [sp, #8]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r7, r6
+	eors	r3, r7
 	movs	r6, #16
-	mov	r0, r7
+	mov	r0, r3
 	rors	r0, r6
 	str	r0, [sp, #12]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r1
-	eors	r5, r0
-	ands	r1, r0
-	lsls	r1, r1, #1
-	eors	r5, r1
-	str	r5, [sp, #40]
+	mov	r3, r2
+	eors	r3, r0
+	ands	r2, r0
+	lsls	r2, r2, #1
+	eors	r3, r2
+	str	r3, [sp, #40]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r4, r5
-	movs	r1, #31
-	mov	r0, r4
-	rors	r0, r1
-	str	r0, [sp, #24]
+	eors	r1, r3
+	movs	r2, #31
+	rors	r1, r2
+	str	r1, [sp, #24]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #4]
-	eors	r5, r3
+	ldr	r3, [sp, #4]
+	eors	r3, r5
 	ldr	r0, [sp, #4]
-	ands	r0, r3
+	ands	r0, r5
 	lsls	r0, r0, #1
-	eors	r5, r0
+	eors	r3, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r4, r5
-	ldr	r0, [sp, #16]
-	eors	r4, r0
-	movs	r0, #8
-	rors	r4, r0
+	ldr	r2, [sp, #16]
+	eors	r2, r3
+	movs	r1, #8
+	rors	r2, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r1, r10
-	eors	r1, r4
+	eors	r1, r2
 	mov	r0, r10
-	ands	r0, r4
+	ands	r0, r2
 	lsls	r0, r0, #1
 	eors	r1, r0
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r3, r1
+	eors	r5, r1
 	movs	r0, #11
-	rors	r3, r0
+	rors	r5, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r5
-	eors	r0, r3
-	ands	r5, r3
-	lsls	r5, r5, #1
+	mov	r0, r3
 	eors	r0, r5
+	ands	r3, r5
+	lsls	r3, r3, #1
+	eors	r0, r3
 	str	r0, [sp, #4]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r0, r4
+	eors	r2, r0
+	mov	r0, r2
 	rors	r0, r6
 	str	r0, [sp, #16]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r1
-	eors	r4, r0
+	mov	r2, r1
+	eors	r2, r0
 	ands	r1, r0
 	lsls	r1, r1, #1
-	eors	r4, r1
-	str	r4, [sp, #36]
+	eors	r2, r1
+	str	r2, [sp, #36]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r3, r4
-	mov	r0, r3
+	eors	r5, r2
+	mov	r0, r5
 	movs	r1, #31
 	rors	r0, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r4, [sp, #20]
-	eors	r4, r2
+	ldr	r6, [sp, #20]
+	eors	r6, r4
 	ldr	r1, [sp, #20]
-	ands	r1, r2
+	ands	r1, r4
 	lsls	r1, r1, #1
-	eors	r4, r1
+	eors	r6, r1
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r3, r4
-	ldr	r1, [sp, #28]
-	eors	r3, r1
+	ldr	r3, [sp, #28]
+	eors	r3, r6
 	movs	r1, #8
 	rors	r3, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r1, [sp]
-	eors	r1, r3
-	ldr	r5, [sp]
-	ands	r5, r3
-	lsls	r5, r5, #1
-	eors	r1, r5
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r5, r2
-	eors	r5, r1
-	movs	r2, #11
-	rors	r5, r2
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r4
-	eors	r2, r5
-	ands	r4, r5
-	lsls	r4, r4, #1
-	eors	r2, r4
-	str	r2, [sp, #28]
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	ldr	r2, [sp]
 	eors	r2, r3
-	rors	r2, r6
-	str	r2, [sp, #20]
+	ldr	r1, [sp]
+	ands	r1, r3
+	lsls	r1, r1, #1
+	eors	r2, r1
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	mov	r5, r4
+	eors	r5, r2
+	movs	r4, #11
+	rors	r5, r4
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r1
-	eors	r3, r2
-	ands	r1, r2
-	lsls	r2, r1, #1
+	mov	r1, r6
+	eors	r1, r5
+	ands	r6, r5
+	lsls	r4, r6, #1
+	eors	r1, r4
+	str	r1, [sp, #28]
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r3, r1
+	movs	r6, #16
 	mov	r1, r3
-	eors	r1, r2
+	rors	r1, r6
+	str	r1, [sp, #20]
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r3, r2
+	eors	r3, r1
+	ands	r2, r1
+	lsls	r1, r2, #1
+	eors	r3, r1
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r5, r1
-	movs	r2, #31
-	rors	r5, r2
+	eors	r5, r3
+	movs	r1, #31
+	rors	r5, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r3, [sp, #44]
-	mov	r4, r9
-	eors	r3, r4
+	ldr	r7, [sp, #44]
+	mov	r1, r9
+	eors	r7, r1
 	ldr	r2, [sp, #44]
-	ands	r2, r4
-	lsls	r2, r2, #1
-	eors	r3, r2
+	ands	r2, r1
+	lsls	r1, r2, #1
+	eors	r7, r1
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r4, r3
-	mov	r2, r8
-	eors	r4, r2
-	movs	r2, #8
-	rors	r4, r2
+	mov	r4, r8
+	eors	r4, r7
+	movs	r1, #8
+	rors	r4, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r11
-	eors	r7, r4
 	mov	r2, r11
-	ands	r2, r4
-	lsls	r2, r2, #1
-	eors	r7, r2
+	eors	r2, r4
+	mov	r1, r11
+	ands	r1, r4
+	lsls	r1, r1, #1
+	eors	r2, r1
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
 	mov	r6, r9
-	eors	r6, r7
-	movs	r2, #11
-	rors	r6, r2
+	eors	r6, r2
+	movs	r1, #11
+	rors	r6, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r3
-	eors	r2, r6
-	ands	r3, r6
-	lsls	r3, r3, #1
-	eors	r2, r3
-	mov	r10, r2
+	mov	r1, r7
+	eors	r1, r6
+	ands	r7, r6
+	lsls	r7, r7, #1
+	eors	r1, r7
+	mov	r10, r1
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r2, r4
-	mov	r4, r2
-	movs	r2, #16
-	rors	r4, r2
+	eors	r4, r1
+	movs	r1, #16
+	rors	r4, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r7
-	eors	r3, r4
-	ands	r7, r4
-	lsls	r2, r7, #1
-	eors	r3, r2
+	mov	r7, r2
+	eors	r7, r4
+	ands	r2, r4
+	lsls	r1, r2, #1
+	mov	r2, r7
+	eors	r2, r1
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r2, r6
-	eors	r2, r3
+	mov	r1, r6
+	eors	r1, r2
 	movs	r6, #31
-	rors	r2, r6
+	rors	r1, r6
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r6, [sp, #8]
 	eors	r6, r0
@@ -1662,31 +1650,32 @@ norx32_4_1_decrypt_with:
 	lsls	r7, r7, #1
 	eors	r6, r7
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r7, r6
-	eors	r7, r4
+	mov	r7, r4
+	eors	r7, r6
 	movs	r4, #8
 	rors	r7, r4
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r1
+	mov	r4, r3
 	eors	r4, r7
-	ands	r1, r7
-	lsls	r1, r1, #1
-	eors	r4, r1
+	ands	r3, r7
+	lsls	r3, r3, #1
+	eors	r4, r3
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r1, r0
-	eors	r1, r4
+	mov	r3, r0
+	eors	r3, r4
 	movs	r0, #11
-	rors	r1, r0
+	rors	r3, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r0, r6
-	eors	r0, r1
-	ands	r6, r1
+	eors	r0, r3
+	ands	r6, r3
 	lsls	r6, r6, #1
 	eors	r0, r6
 	str	r0, [sp, #8]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r0, r7
+	eors	r7, r0
 	movs	r6, #16
+	mov	r0, r7
 	rors	r0, r6
 	mov	r8, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -1697,11 +1686,11 @@ norx32_4_1_decrypt_with:
 	eors	r6, r4
 	str	r6, [sp]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r1, r6
-	str	r1, [sp, #32]
-	movs	r1, #31
+	eors	r3, r6
+	str	r3, [sp, #32]
+	movs	r3, #31
 	ldr	r0, [sp, #32]
-	rors	r0, r1
+	rors	r0, r3
 	str	r0, [sp, #32]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r6, [sp, #4]
@@ -1711,155 +1700,148 @@ norx32_4_1_decrypt_with:
 	lsls	r0, r0, #1
 	eors	r6, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r1, r6
-	ldr	r0, [sp, #12]
-	eors	r1, r0
+	ldr	r3, [sp, #12]
+	eors	r3, r6
 	movs	r0, #8
-	rors	r1, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r3
-	eors	r4, r1
-	ands	r3, r1
-	lsls	r0, r3, #1
-	eors	r4, r0
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r3, r5
-	eors	r3, r4
-	movs	r0, #11
 	rors	r3, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r4, r2
+	eors	r4, r3
+	ands	r2, r3
+	lsls	r0, r2, #1
+	eors	r4, r0
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	mov	r2, r5
+	eors	r2, r4
+	movs	r0, #11
+	rors	r2, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r0, r6
-	eors	r0, r3
-	ands	r6, r3
+	eors	r0, r2
+	ands	r6, r2
 	lsls	r5, r6, #1
 	eors	r0, r5
 	str	r0, [sp, #4]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r0, r1
-	mov	r1, r0
+	eors	r3, r0
 	movs	r0, #16
-	rors	r1, r0
+	rors	r3, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r0, r4
-	eors	r0, r1
-	ands	r4, r1
+	eors	r0, r3
+	ands	r4, r3
 	lsls	r4, r4, #1
 	eors	r0, r4
 	mov	r11, r0
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r3, r0
-	str	r3, [sp, #12]
-	movs	r3, #31
+	eors	r2, r0
+	str	r2, [sp, #12]
+	movs	r2, #31
 	ldr	r0, [sp, #12]
-	rors	r0, r3
+	rors	r0, r2
 	str	r0, [sp, #12]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r4, [sp, #28]
-	eors	r4, r2
+	ldr	r5, [sp, #28]
+	eors	r5, r1
 	ldr	r0, [sp, #28]
-	ands	r0, r2
-	lsls	r0, r0, #1
-	eors	r4, r0
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r6, r4
-	ldr	r0, [sp, #16]
-	eors	r6, r0
-	movs	r0, #8
-	rors	r6, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #40]
-	eors	r5, r6
-	ldr	r0, [sp, #40]
-	ands	r0, r6
+	ands	r0, r1
 	lsls	r0, r0, #1
 	eors	r5, r0
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r2, r5
-	movs	r3, #11
-	rors	r2, r3
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	ldr	r7, [sp, #16]
+	eors	r7, r5
+	movs	r0, #8
+	rors	r7, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r4
-	eors	r3, r2
-	ands	r4, r2
-	lsls	r0, r4, #1
-	mov	r4, r3
-	eors	r4, r0
+	ldr	r2, [sp, #40]
+	eors	r2, r7
+	ldr	r0, [sp, #40]
+	ands	r0, r7
+	lsls	r0, r0, #1
+	eors	r2, r0
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r1, r2
+	movs	r4, #11
+	rors	r1, r4
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r4, r5
+	eors	r4, r1
+	ands	r5, r1
+	lsls	r0, r5, #1
+	mov	r5, r4
+	eors	r5, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	r7, r4
-	eors	r7, r6
+	eors	r7, r5
 	movs	r0, #16
 	rors	r7, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r5
+	mov	r0, r2
 	eors	r0, r7
-	ands	r5, r7
-	lsls	r3, r5, #1
-	eors	r0, r3
+	ands	r2, r7
+	lsls	r2, r2, #1
+	eors	r0, r2
 	str	r0, [sp, #16]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r2, r0
-	mov	r9, r2
-	movs	r2, #31
+	eors	r1, r0
+	mov	r9, r1
+	movs	r1, #31
 	mov	r0, r9
-	rors	r0, r2
+	rors	r0, r1
 	mov	r9, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r0, r10
-	ldr	r2, [sp, #24]
-	eors	r0, r2
-	mov	r3, r10
-	ands	r3, r2
-	lsls	r2, r3, #1
-	eors	r0, r2
+	ldr	r1, [sp, #24]
+	eors	r0, r1
+	mov	r2, r10
+	ands	r2, r1
+	lsls	r1, r2, #1
+	eors	r0, r1
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r6, r0
 	ldr	r2, [sp, #20]
+	eors	r2, r0
+	movs	r1, #8
+	rors	r2, r1
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r6, [sp, #36]
 	eors	r6, r2
-	movs	r2, #8
-	rors	r6, r2
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #36]
-	eors	r5, r6
-	ldr	r2, [sp, #36]
-	ands	r2, r6
-	lsls	r3, r2, #1
-	mov	r2, r5
-	eors	r2, r3
+	ldr	r1, [sp, #36]
+	ands	r1, r2
+	lsls	r4, r1, #1
+	mov	r1, r6
+	eors	r1, r4
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	ldr	r5, [sp, #24]
-	eors	r5, r2
-	movs	r3, #11
-	rors	r5, r3
+	ldr	r6, [sp, #24]
+	eors	r6, r1
+	movs	r4, #11
+	rors	r6, r4
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r0
-	eors	r3, r5
-	ands	r0, r5
+	mov	r4, r0
+	eors	r4, r6
+	ands	r0, r6
 	lsls	r0, r0, #1
-	eors	r3, r0
+	eors	r4, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	r0, r3
-	eors	r0, r6
-	mov	r6, r0
+	eors	r2, r4
 	movs	r0, #16
-	rors	r6, r0
+	rors	r2, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r2
-	eors	r0, r6
-	ands	r2, r6
-	lsls	r2, r2, #1
+	mov	r0, r1
 	eors	r0, r2
+	ands	r1, r2
+	lsls	r1, r1, #1
+	eors	r0, r1
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r5, r0
-	movs	r2, #31
-	rors	r5, r2
-	str	r4, [sp, #20]
-	str	r3, [sp, #44]
-	ldr	r3, [sp, #32]
-	ldr	r2, [sp, #12]
-	ldr	r4, [sp, #16]
+	eors	r6, r0
+	movs	r1, #31
+	rors	r6, r1
+	str	r5, [sp, #20]
+	str	r4, [sp, #44]
+	ldr	r5, [sp, #32]
+	ldr	r4, [sp, #12]
+	ldr	r1, [sp, #16]
 	mov	r10, r0
 	str	r7, [sp, #16]
-	str	r6, [sp, #28]
+	str	r2, [sp, #28]
 	ldr	r0, [sp, #48]
 	adds	r0, #1
 	str	r0, [sp, #48]
@@ -1881,16 +1863,16 @@ norx32_4_1_decrypt_with:
 	ldr	r0, [sp, #44]
 	str	r0, [sp, #184]
 	@ norx_f.ae:81: s[4] = s4
-	str	r5, [sp, #188]
+	str	r6, [sp, #188]
 	@ norx_f.ae:82: s[5] = s5
-	str	r3, [sp, #192]
+	str	r5, [sp, #192]
 	@ norx_f.ae:83: s[6] = s6
-	str	r2, [sp, #196]
+	str	r4, [sp, #196]
 	@ norx_f.ae:84: s[7] = s7
 	mov	r0, r9
 	str	r0, [sp, #200]
 	@ norx_f.ae:85: s[8] = s8
-	str	r4, [sp, #204]
+	str	r1, [sp, #204]
 	@ norx_f.ae:86: s[9] = s9
 	mov	r0, r10
 	str	r0, [sp, #208]
@@ -1901,7 +1883,7 @@ norx32_4_1_decrypt_with:
 	mov	r0, r11
 	str	r0, [sp, #216]
 	@ norx_f.ae:89: s[12] = s12
-	str	r1, [sp, #220]
+	str	r3, [sp, #220]
 	@ norx_f.ae:90: s[13] = s13
 	ldr	r0, [sp, #16]
 	str	r0, [sp, #224]
@@ -1929,22 +1911,22 @@ norx32_4_1_decrypt_with:
 	ldr	r6, [sp, #188]
 	str	r6, [sp, #88]
 	ldr	r0, [sp, #184]
-	str	r0, [sp, #12]
-	ldr	r0, [sp, #180]
-	str	r0, [sp, #16]
-	ldr	r0, [sp, #176]
-	str	r0, [sp, #20]
-	ldr	r0, [sp, #172]
 	str	r0, [sp, #24]
+	ldr	r0, [sp, #180]
+	str	r0, [sp, #28]
+	ldr	r0, [sp, #176]
+	str	r0, [sp, #32]
+	ldr	r0, [sp, #172]
+	str	r0, [sp, #36]
 	@ norx32_4_1.ae:164: x = first_bytes(r ^ load_le(ct, off, rate, count), count)
 	ldr	r1, [sp, #144]
 	ldr	r0, [sp, #92]
-	adds	r1, r1, r0
+	adds	r2, r1, r0
 	ldr	r0, [sp, #56]
 	cmp	r0, #48
 	bcc	.Lnorx32_4_1_decrypt_with_bytes8
 	movs	r0, #3
-	tst	r1, r0
+	tst	r2, r0
 	beq	.Lnorx32_4_1_decrypt_with_words9
 .Lnorx32_4_1_decrypt_with_bytes8:
 	movs	r0, #0
@@ -1961,104 +1943,102 @@ norx32_4_1_decrypt_with:
 	str	r0, [sp, #308]
 	str	r0, [sp, #312]
 	add	r3, sp, #268
-	ldr	r2, [sp, #56]
-	cmp	r2, #48
+	ldr	r1, [sp, #56]
+	cmp	r1, #48
 	bcc	.Lnorx32_4_1_decrypt_with_cnt11
-	movs	r2, #48
+	movs	r1, #48
 .Lnorx32_4_1_decrypt_with_cnt11:
 .Lnorx32_4_1_decrypt_with_cpy12:
-	subs	r2, #1
+	subs	r1, #1
 	bcc	.Lnorx32_4_1_decrypt_with_cpyd10
-	ldrb	r0, [r1, r2]
-	strb	r0, [r3, r2]
+	ldrb	r0, [r2, r1]
+	strb	r0, [r3, r1]
 	b	.Lnorx32_4_1_decrypt_with_cpy12
 .Lnorx32_4_1_decrypt_with_cpyd10:
-	mov	r1, r3
+	mov	r2, r3
 .Lnorx32_4_1_decrypt_with_words9:
-	ldr	r0, [r1]
-	mov	r11, r0
-	ldr	r0, [r1, #4]
-	mov	r10, r0
-	ldr	r0, [r1, #8]
-	mov	r9, r0
-	ldr	r0, [r1, #12]
-	mov	r8, r0
-	ldr	r0, [r1, #16]
+	ldr	r0, [r2]
+	str	r0, [sp, #12]
+	ldr	r0, [r2, #4]
+	str	r0, [sp, #8]
+	ldr	r0, [r2, #8]
 	str	r0, [sp, #4]
-	ldr	r0, [r1, #20]
+	ldr	r0, [r2, #12]
 	str	r0, [sp]
-	ldr	r6, [r1, #24]
-	ldr	r5, [r1, #28]
-	ldr	r4, [r1, #32]
-	ldr	r3, [r1, #36]
-	ldr	r2, [r1, #40]
-	ldr	r1, [r1, #44]
-	ldr	r0, [sp, #24]
-	mov	r7, r0
-	mov	r0, r11
-	eors	r7, r0
-	str	r7, [sp, #52]
-	ldr	r0, [sp, #20]
-	mov	r7, r0
-	mov	r0, r10
-	eors	r7, r0
-	str	r7, [sp, #48]
-	ldr	r0, [sp, #16]
-	mov	r7, r0
-	mov	r0, r9
-	eors	r7, r0
-	str	r7, [sp, #40]
+	ldr	r0, [r2, #16]
+	mov	r8, r0
+	ldr	r0, [r2, #20]
+	mov	r9, r0
+	ldr	r7, [r2, #24]
+	ldr	r1, [r2, #28]
+	ldr	r5, [r2, #32]
+	ldr	r4, [r2, #36]
+	ldr	r3, [r2, #40]
+	ldr	r2, [r2, #44]
 	ldr	r0, [sp, #12]
-	mov	r7, r0
-	mov	r0, r8
-	eors	r7, r0
-	str	r7, [sp, #36]
-	ldr	r0, [sp, #88]
-	mov	r7, r0
+	mov	r6, r0
+	ldr	r0, [sp, #36]
+	eors	r6, r0
+	str	r6, [sp, #12]
+	ldr	r0, [sp, #8]
+	mov	r6, r0
+	ldr	r0, [sp, #32]
+	eors	r6, r0
+	str	r6, [sp, #8]
 	ldr	r0, [sp, #4]
-	eors	r7, r0
-	str	r7, [sp, #32]
-	ldr	r0, [sp, #84]
-	mov	r7, r0
+	mov	r6, r0
+	ldr	r0, [sp, #28]
+	eors	r6, r0
+	str	r6, [sp, #4]
 	ldr	r0, [sp]
-	eors	r7, r0
-	str	r7, [sp, #28]
-	ldr	r0, [sp, #80]
+	mov	r6, r0
+	ldr	r0, [sp, #24]
+	eors	r6, r0
+	str	r6, [sp]
+	mov	r0, r8
+	ldr	r6, [sp, #88]
 	eors	r0, r6
-	str	r0, [sp, #104]
+	str	r0, [sp, #48]
+	mov	r0, r9
+	ldr	r6, [sp, #84]
+	eors	r0, r6
+	str	r0, [sp, #44]
+	ldr	r6, [sp, #80]
+	eors	r7, r6
+	str	r7, [sp, #104]
 	ldr	r0, [sp, #76]
-	eors	r0, r5
-	str	r0, [sp, #108]
+	eors	r1, r0
+	str	r1, [sp, #108]
 	ldr	r0, [sp, #72]
-	eors	r0, r4
-	str	r0, [sp, #112]
+	eors	r5, r0
+	str	r5, [sp, #112]
 	ldr	r0, [sp, #68]
-	eors	r0, r3
-	str	r0, [sp, #116]
+	eors	r4, r0
+	str	r4, [sp, #116]
 	ldr	r0, [sp, #64]
-	eors	r0, r2
-	str	r0, [sp, #120]
+	eors	r3, r0
+	str	r3, [sp, #120]
 	ldr	r0, [sp, #60]
-	eors	r0, r1
-	str	r0, [sp, #124]
+	eors	r2, r0
+	str	r2, [sp, #124]
 	@ norx32_4_1.ae:45: return x & ~(~(0 as u384) << (8 * count))
 	ldr	r0, [sp, #56]
 	lsls	r0, r0, #3
 	str	r0, [sp, #128]
 	movs	r3, #0
 	mvns	r3, r3
-	str	r3, [sp, #8]
+	str	r3, [sp, #40]
 	mov	r11, r3
 	mov	r10, r3
 	mov	r9, r3
 	mov	r8, r3
-	str	r3, [sp]
+	str	r3, [sp, #16]
 	mov	r4, r3
 	mov	r2, r3
 	mov	r1, r3
 	mov	r0, r3
-	str	r0, [sp, #4]
-	str	r0, [sp, #44]
+	str	r0, [sp, #20]
+	str	r0, [sp, #52]
 	ldr	r6, [sp, #128]
 	movs	r0, #3
 	lsls	r0, r0, #7
@@ -2067,41 +2047,41 @@ norx32_4_1_decrypt_with:
 .Lnorx32_4_1_decrypt_with_shl15:
 	cmp	r6, #32
 	bcc	.Lnorx32_4_1_decrypt_with_shf14
-	ldr	r0, [sp, #4]
-	str	r0, [sp, #44]
-	str	r3, [sp, #4]
+	ldr	r0, [sp, #20]
+	str	r0, [sp, #52]
+	str	r3, [sp, #20]
 	mov	r3, r1
 	mov	r1, r2
 	mov	r2, r4
-	ldr	r4, [sp]
+	ldr	r4, [sp, #16]
 	mov	r0, r8
-	str	r0, [sp]
+	str	r0, [sp, #16]
 	mov	r8, r9
 	mov	r9, r10
 	mov	r10, r11
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #40]
 	mov	r11, r0
 	movs	r0, #0
-	str	r0, [sp, #8]
+	str	r0, [sp, #40]
 	subs	r6, #32
 	b	.Lnorx32_4_1_decrypt_with_shl15
 .Lnorx32_4_1_decrypt_with_shf14:
 	movs	r5, #32
 	subs	r5, r5, r6
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #52]
 	lsls	r0, r6
-	str	r0, [sp, #44]
-	ldr	r0, [sp, #4]
+	str	r0, [sp, #52]
+	ldr	r0, [sp, #20]
 	lsrs	r0, r5
-	ldr	r7, [sp, #44]
+	ldr	r7, [sp, #52]
 	orrs	r7, r0
-	str	r7, [sp, #44]
-	ldr	r0, [sp, #4]
+	str	r7, [sp, #52]
+	ldr	r0, [sp, #20]
 	lsls	r0, r6
 	mov	r7, r3
 	lsrs	r7, r5
 	orrs	r0, r7
-	str	r0, [sp, #4]
+	str	r0, [sp, #20]
 	lsls	r3, r6
 	mov	r0, r1
 	lsrs	r0, r5
@@ -2115,15 +2095,15 @@ norx32_4_1_decrypt_with:
 	lsrs	r0, r5
 	orrs	r2, r0
 	lsls	r4, r6
-	ldr	r0, [sp]
+	ldr	r0, [sp, #16]
 	lsrs	r0, r5
 	orrs	r4, r0
-	ldr	r0, [sp]
+	ldr	r0, [sp, #16]
 	lsls	r0, r6
 	mov	r7, r8
 	lsrs	r7, r5
 	orrs	r0, r7
-	str	r0, [sp]
+	str	r0, [sp, #16]
 	mov	r0, r8
 	lsls	r0, r6
 	mov	r8, r0
@@ -2151,60 +2131,60 @@ norx32_4_1_decrypt_with:
 	mov	r0, r11
 	lsls	r0, r6
 	mov	r11, r0
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #40]
 	lsrs	r0, r5
 	mov	r5, r11
 	orrs	r5, r0
 	mov	r11, r5
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #40]
 	lsls	r0, r6
-	str	r0, [sp, #8]
+	str	r0, [sp, #40]
 	b	.Lnorx32_4_1_decrypt_with_she16
 .Lnorx32_4_1_decrypt_with_shz13:
 	movs	r0, #0
-	str	r0, [sp, #8]
+	str	r0, [sp, #40]
 	mov	r11, r0
 	mov	r10, r0
 	mov	r9, r0
 	mov	r8, r0
-	str	r0, [sp]
+	str	r0, [sp, #16]
 	movs	r4, #0
 	movs	r2, #0
 	movs	r1, #0
 	movs	r3, #0
-	str	r0, [sp, #4]
-	str	r0, [sp, #44]
-.Lnorx32_4_1_decrypt_with_she16:
-	ldr	r0, [sp, #8]
-	mvns	r5, r0
-	ldr	r0, [sp, #52]
-	ands	r0, r5
+	str	r0, [sp, #20]
 	str	r0, [sp, #52]
+.Lnorx32_4_1_decrypt_with_she16:
+	ldr	r0, [sp, #40]
+	mvns	r5, r0
+	ldr	r0, [sp, #12]
+	ands	r0, r5
+	str	r0, [sp, #12]
 	mov	r0, r11
+	mvns	r5, r0
+	ldr	r0, [sp, #8]
+	ands	r0, r5
+	str	r0, [sp, #8]
+	mov	r0, r10
+	mvns	r5, r0
+	ldr	r0, [sp, #4]
+	ands	r0, r5
+	str	r0, [sp, #4]
+	mov	r0, r9
+	mvns	r5, r0
+	ldr	r0, [sp]
+	ands	r0, r5
+	str	r0, [sp]
+	mov	r0, r8
 	mvns	r5, r0
 	ldr	r0, [sp, #48]
 	ands	r0, r5
 	str	r0, [sp, #48]
-	mov	r0, r10
+	ldr	r0, [sp, #16]
 	mvns	r5, r0
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #44]
 	ands	r0, r5
-	str	r0, [sp, #40]
-	mov	r0, r9
-	mvns	r5, r0
-	ldr	r0, [sp, #36]
-	ands	r0, r5
-	str	r0, [sp, #36]
-	mov	r0, r8
-	mvns	r5, r0
-	ldr	r0, [sp, #32]
-	ands	r0, r5
-	str	r0, [sp, #32]
-	ldr	r0, [sp]
-	mvns	r5, r0
-	ldr	r0, [sp, #28]
-	ands	r0, r5
-	str	r0, [sp, #28]
+	str	r0, [sp, #44]
 	mvns	r4, r4
 	ldr	r0, [sp, #104]
 	ands	r0, r4
@@ -2218,11 +2198,11 @@ norx32_4_1_decrypt_with:
 	mvns	r0, r3
 	ldr	r3, [sp, #116]
 	ands	r3, r0
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #20]
 	mvns	r0, r0
 	ldr	r5, [sp, #120]
 	ands	r5, r0
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #52]
 	mvns	r0, r0
 	ldr	r1, [sp, #124]
 	ands	r1, r0
@@ -2236,17 +2216,17 @@ norx32_4_1_decrypt_with:
 	movs	r0, #3
 	tst	r6, r0
 	bne	.Lnorx32_4_1_decrypt_with_bytes17
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #12]
 	str	r0, [r6]
-	ldr	r0, [sp, #48]
+	ldr	r0, [sp, #8]
 	str	r0, [r6, #4]
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #4]
 	str	r0, [r6, #8]
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp]
 	str	r0, [r6, #12]
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #48]
 	str	r0, [r6, #16]
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #44]
 	str	r0, [r6, #20]
 	mov	r0, r8
 	str	r0, [r6, #24]
@@ -2257,17 +2237,17 @@ norx32_4_1_decrypt_with:
 	str	r1, [r6, #44]
 	b	.Lnorx32_4_1_decrypt_with_stored18
 .Lnorx32_4_1_decrypt_with_bytes17:
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #12]
 	str	r0, [sp, #268]
-	ldr	r0, [sp, #48]
+	ldr	r0, [sp, #8]
 	str	r0, [sp, #272]
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #4]
 	str	r0, [sp, #276]
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp]
 	str	r0, [sp, #280]
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #48]
 	str	r0, [sp, #284]
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #44]
 	str	r0, [sp, #288]
 	mov	r0, r8
 	str	r0, [sp, #292]
@@ -2292,32 +2272,32 @@ norx32_4_1_decrypt_with:
 	b	.Lnorx32_4_1_decrypt_with_cpy20
 .Lnorx32_4_1_decrypt_with_stored18:
 	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	ldr	r0, [sp, #36]
+	mov	r6, r0
+	ldr	r0, [sp, #12]
+	eors	r6, r0
+	str	r6, [sp, #36]
+	ldr	r0, [sp, #32]
+	mov	r6, r0
+	ldr	r0, [sp, #8]
+	eors	r6, r0
+	str	r6, [sp, #32]
+	ldr	r0, [sp, #28]
+	mov	r6, r0
+	ldr	r0, [sp, #4]
+	eors	r6, r0
+	str	r6, [sp, #28]
 	ldr	r0, [sp, #24]
 	mov	r6, r0
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp]
 	eors	r6, r0
 	str	r6, [sp, #24]
-	ldr	r0, [sp, #20]
-	mov	r6, r0
-	ldr	r0, [sp, #48]
-	eors	r6, r0
-	str	r6, [sp, #20]
-	ldr	r0, [sp, #16]
-	mov	r6, r0
-	ldr	r0, [sp, #40]
-	eors	r6, r0
-	str	r6, [sp, #16]
-	ldr	r0, [sp, #12]
-	mov	r6, r0
-	ldr	r0, [sp, #36]
-	eors	r6, r0
-	str	r6, [sp, #12]
 	ldr	r6, [sp, #88]
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #48]
 	eors	r6, r0
 	str	r6, [sp, #88]
 	ldr	r6, [sp, #84]
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #44]
 	eors	r6, r0
 	str	r6, [sp, #84]
 	ldr	r6, [sp, #80]
@@ -2346,7 +2326,7 @@ norx32_4_1_decrypt_with:
 	adcs	r0, r0
 	movs	r1, #1
 	eors	r0, r1
-	str	r0, [sp, #32]
+	str	r0, [sp, #16]
 	movs	r0, #1
 	str	r0, [sp]
 	movs	r0, #0
@@ -2360,7 +2340,7 @@ norx32_4_1_decrypt_with:
 	movs	r5, #0
 	movs	r4, #0
 	movs	r3, #0
-	str	r0, [sp, #28]
+	str	r0, [sp, #12]
 	ldr	r2, [sp, #128]
 	movs	r0, #3
 	lsls	r0, r0, #7
@@ -2369,7 +2349,7 @@ norx32_4_1_decrypt_with:
 .Lnorx32_4_1_decrypt_with_shl23:
 	cmp	r2, #32
 	bcc	.Lnorx32_4_1_decrypt_with_shf22
-	str	r3, [sp, #28]
+	str	r3, [sp, #12]
 	mov	r3, r4
 	mov	r4, r5
 	mov	r5, r6
@@ -2390,14 +2370,14 @@ norx32_4_1_decrypt_with:
 .Lnorx32_4_1_decrypt_with_shf22:
 	movs	r1, #32
 	subs	r1, r1, r2
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #12]
 	lsls	r0, r2
-	str	r0, [sp, #28]
+	str	r0, [sp, #12]
 	mov	r0, r3
 	lsrs	r0, r1
-	ldr	r7, [sp, #28]
+	ldr	r7, [sp, #12]
 	orrs	r7, r0
-	str	r7, [sp, #28]
+	str	r7, [sp, #12]
 	lsls	r3, r2
 	mov	r0, r4
 	lsrs	r0, r1
@@ -2475,13 +2455,13 @@ norx32_4_1_decrypt_with:
 	movs	r5, #0
 	movs	r4, #0
 	movs	r3, #0
-	str	r0, [sp, #28]
+	str	r0, [sp, #12]
 .Lnorx32_4_1_decrypt_with_she24:
 	movs	r0, #1
 	lsls	r0, r0, #31
-	ldr	r2, [sp, #28]
+	ldr	r2, [sp, #12]
 	orrs	r2, r0
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #16]
 	rsbs	r1, r0, #0
 	ldr	r0, [sp]
 	ands	r0, r1
@@ -2505,36 +2485,36 @@ norx32_4_1_decrypt_with:
 	ands	r0, r1
 	str	r0, [sp, #40]
 	ands	r6, r1
-	str	r6, [sp, #36]
+	str	r6, [sp, #20]
 	ands	r5, r1
-	str	r5, [sp, #32]
+	str	r5, [sp, #16]
 	ands	r4, r1
-	str	r4, [sp, #28]
+	str	r4, [sp, #12]
 	ands	r3, r1
 	str	r3, [sp, #8]
 	ands	r2, r1
 	str	r2, [sp, #4]
 	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #36]
 	mov	r1, r0
 	ldr	r0, [sp]
 	eors	r1, r0
-	str	r1, [sp, #24]
-	ldr	r0, [sp, #20]
+	str	r1, [sp, #36]
+	ldr	r0, [sp, #32]
 	mov	r1, r0
 	mov	r0, r11
 	eors	r1, r0
-	str	r1, [sp, #20]
-	ldr	r0, [sp, #16]
+	str	r1, [sp, #32]
+	ldr	r0, [sp, #28]
 	mov	r1, r0
 	mov	r0, r10
 	eors	r1, r0
-	str	r1, [sp, #16]
-	ldr	r0, [sp, #12]
+	str	r1, [sp, #28]
+	ldr	r0, [sp, #24]
 	mov	r1, r0
 	mov	r0, r9
 	eors	r1, r0
-	str	r1, [sp, #12]
+	str	r1, [sp, #24]
 	ldr	r0, [sp, #88]
 	mov	r1, r8
 	eors	r0, r1
@@ -2546,13 +2526,13 @@ norx32_4_1_decrypt_with:
 	ldr	r0, [sp, #40]
 	eors	r6, r0
 	ldr	r5, [sp, #76]
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #20]
 	eors	r5, r0
 	ldr	r4, [sp, #72]
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #16]
 	eors	r4, r0
 	ldr	r3, [sp, #68]
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #12]
 	eors	r3, r0
 	ldr	r2, [sp, #64]
 	ldr	r0, [sp, #8]
@@ -2561,13 +2541,13 @@ norx32_4_1_decrypt_with:
 	ldr	r0, [sp, #4]
 	eors	r1, r0
 	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #36]
 	str	r0, [sp, #172]
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #32]
 	str	r0, [sp, #176]
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #28]
 	str	r0, [sp, #180]
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #24]
 	str	r0, [sp, #184]
 	mov	r0, r9
 	str	r0, [sp, #188]
@@ -2656,7 +2636,7 @@ norx32_4_1_decrypt_with:
 
 @ --- norx32_4_1_absorb_header: norx32_4_1.absorb_header
 @     frame 144 bytes (80 spill slots, 24 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1784 bytes of code and literals
+@     estimated 1772 bytes of code and literals
 	.section .text.norx32_4_1_absorb_header,"ax",%progbits
 	.global norx32_4_1_absorb_header
 	.type norx32_4_1_absorb_header, %function
@@ -2793,8 +2773,8 @@ norx32_4_1_absorb_header:
 	ldr	r0, [r0]
 	str	r0, [sp]
 	mov	r0, r9
-	ldr	r5, [r0, #4]
-	mov	r11, r5
+	ldr	r1, [r0, #4]
+	mov	r11, r1
 	ldr	r1, [r0, #8]
 	str	r1, [sp, #20]
 	ldr	r1, [r0, #12]
@@ -2835,60 +2815,61 @@ norx32_4_1_absorb_header:
 	mov	r0, r7
 	eors	r0, r5
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r5, r0
-	eors	r5, r2
+	eors	r2, r0
+	mov	r5, r2
 	movs	r2, #8
 	rors	r5, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r3
-	eors	r2, r5
+	mov	r7, r3
+	eors	r7, r5
 	ands	r3, r5
-	lsls	r3, r3, #1
-	eors	r2, r3
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r3, r6
+	lsls	r2, r3, #1
+	mov	r3, r7
 	eors	r3, r2
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	mov	r2, r6
+	eors	r2, r3
 	movs	r6, #11
-	rors	r3, r6
+	rors	r2, r6
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r7, r0
-	eors	r7, r3
-	ands	r0, r3
+	eors	r7, r2
+	ands	r0, r2
 	lsls	r6, r0, #1
 	eors	r7, r6
 	str	r7, [sp]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r7, r5
+	eors	r5, r7
 	movs	r6, #16
-	mov	r0, r7
+	mov	r0, r5
 	rors	r0, r6
 	str	r0, [sp, #12]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r2
+	mov	r5, r3
 	eors	r5, r0
-	ands	r2, r0
-	lsls	r2, r2, #1
-	eors	r5, r2
+	ands	r3, r0
+	lsls	r3, r3, #1
+	eors	r5, r3
 	str	r5, [sp, #40]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r3, r5
+	eors	r2, r5
+	str	r2, [sp, #24]
 	movs	r2, #31
-	mov	r0, r3
+	ldr	r0, [sp, #24]
 	rors	r0, r2
 	str	r0, [sp, #24]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r11
-	eors	r5, r4
+	mov	r6, r11
+	eors	r6, r4
 	mov	r0, r11
 	ands	r0, r4
 	lsls	r0, r0, #1
-	eors	r5, r0
+	eors	r6, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r3, r5
-	ldr	r0, [sp, #16]
-	eors	r3, r0
-	movs	r0, #8
-	rors	r3, r0
+	ldr	r3, [sp, #16]
+	eors	r3, r6
+	movs	r5, #8
+	rors	r3, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r2, r10
 	eors	r2, r3
@@ -2901,14 +2882,16 @@ norx32_4_1_absorb_header:
 	movs	r0, #11
 	rors	r4, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r5
+	mov	r0, r6
 	eors	r0, r4
-	ands	r5, r4
-	lsls	r5, r5, #1
+	ands	r6, r4
+	lsls	r5, r6, #1
 	eors	r0, r5
 	mov	r11, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r0, r3
+	eors	r3, r0
+	movs	r6, #16
+	mov	r0, r3
 	rors	r0, r6
 	str	r0, [sp, #16]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -2924,18 +2907,17 @@ norx32_4_1_absorb_header:
 	movs	r2, #31
 	rors	r0, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #20]
-	eors	r5, r1
+	ldr	r6, [sp, #20]
+	eors	r6, r1
 	ldr	r2, [sp, #20]
 	ands	r2, r1
 	lsls	r2, r2, #1
-	eors	r5, r2
+	eors	r6, r2
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r3, r5
-	ldr	r2, [sp, #28]
-	eors	r3, r2
-	movs	r2, #8
-	rors	r3, r2
+	ldr	r3, [sp, #28]
+	eors	r3, r6
+	movs	r5, #8
+	rors	r3, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r2, [sp, #8]
 	eors	r2, r3
@@ -2949,14 +2931,16 @@ norx32_4_1_absorb_header:
 	movs	r1, #11
 	rors	r4, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r5
+	mov	r1, r6
 	eors	r1, r4
-	ands	r5, r4
-	lsls	r5, r5, #1
+	ands	r6, r4
+	lsls	r5, r6, #1
 	eors	r1, r5
 	str	r1, [sp, #28]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r1, r3
+	eors	r3, r1
+	movs	r6, #16
+	mov	r1, r3
 	rors	r1, r6
 	str	r1, [sp, #20]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -2971,54 +2955,52 @@ norx32_4_1_absorb_header:
 	movs	r1, #31
 	rors	r4, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r3, [sp, #44]
+	ldr	r7, [sp, #44]
 	mov	r1, r12
-	eors	r3, r1
-	ldr	r5, [sp, #44]
-	ands	r5, r1
-	lsls	r1, r5, #1
-	eors	r3, r1
+	eors	r7, r1
+	ldr	r3, [sp, #44]
+	ands	r3, r1
+	lsls	r1, r3, #1
+	eors	r7, r1
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r5, r3
-	mov	r1, r8
-	eors	r5, r1
+	mov	r5, r8
+	eors	r5, r7
 	movs	r1, #8
 	rors	r5, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r7, [sp, #4]
-	eors	r7, r5
+	ldr	r3, [sp, #4]
+	eors	r3, r5
 	ldr	r1, [sp, #4]
 	ands	r1, r5
 	lsls	r1, r1, #1
-	eors	r7, r1
+	eors	r3, r1
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
 	mov	r6, r12
-	eors	r6, r7
+	eors	r6, r3
 	movs	r1, #11
 	rors	r6, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r3
+	mov	r1, r7
 	eors	r1, r6
-	ands	r3, r6
-	lsls	r3, r3, #1
-	eors	r1, r3
+	ands	r7, r6
+	lsls	r7, r7, #1
+	eors	r1, r7
 	mov	r10, r1
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r1, r5
-	mov	r5, r1
+	eors	r5, r1
 	movs	r1, #16
 	rors	r5, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r7
-	eors	r3, r5
-	ands	r7, r5
-	lsls	r1, r7, #1
-	eors	r3, r1
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r1, r6
+	mov	r1, r3
+	eors	r1, r5
+	ands	r3, r5
+	lsls	r3, r3, #1
 	eors	r1, r3
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	mov	r3, r6
+	eors	r3, r1
 	movs	r6, #31
-	rors	r1, r6
+	rors	r3, r6
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r6, [sp]
 	eors	r6, r0
@@ -3027,8 +3009,8 @@ norx32_4_1_absorb_header:
 	lsls	r7, r7, #1
 	eors	r6, r7
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r7, r6
-	eors	r7, r5
+	mov	r7, r5
+	eors	r7, r6
 	movs	r5, #8
 	rors	r7, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -3050,8 +3032,9 @@ norx32_4_1_absorb_header:
 	eors	r0, r6
 	str	r0, [sp]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r0, r7
+	eors	r7, r0
 	movs	r6, #16
+	mov	r0, r7
 	rors	r0, r6
 	mov	r8, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -3076,82 +3059,76 @@ norx32_4_1_absorb_header:
 	lsls	r0, r0, #1
 	eors	r5, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r2, r5
-	ldr	r0, [sp, #12]
-	eors	r2, r0
+	ldr	r2, [sp, #12]
+	eors	r2, r5
 	movs	r0, #8
 	rors	r2, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r3
+	mov	r0, r1
 	eors	r0, r2
-	ands	r3, r2
-	lsls	r3, r3, #1
-	eors	r0, r3
+	ands	r1, r2
+	lsls	r1, r1, #1
+	eors	r0, r1
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r3, r4
-	eors	r3, r0
-	movs	r4, #11
-	rors	r3, r4
+	eors	r4, r0
+	movs	r1, #11
+	rors	r4, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r5
-	eors	r6, r3
-	ands	r5, r3
-	lsls	r4, r5, #1
-	eors	r6, r4
-	mov	r11, r6
+	mov	r1, r5
+	eors	r1, r4
+	ands	r5, r4
+	lsls	r5, r5, #1
+	eors	r1, r5
+	mov	r11, r1
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r6, r2
-	mov	r2, r6
-	movs	r4, #16
-	rors	r2, r4
+	eors	r2, r1
+	movs	r1, #16
+	rors	r2, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r5, r0
 	eors	r5, r2
 	ands	r0, r2
-	lsls	r4, r0, #1
-	eors	r5, r4
+	lsls	r1, r0, #1
+	eors	r5, r1
 	str	r5, [sp, #4]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r3, r5
-	str	r3, [sp, #12]
-	movs	r3, #31
-	ldr	r0, [sp, #12]
-	rors	r0, r3
+	eors	r4, r5
+	movs	r1, #31
+	mov	r0, r4
+	rors	r0, r1
 	str	r0, [sp, #12]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r4, [sp, #28]
-	eors	r4, r1
 	ldr	r0, [sp, #28]
-	ands	r0, r1
-	lsls	r0, r0, #1
-	eors	r4, r0
+	eors	r0, r3
+	ldr	r1, [sp, #28]
+	ands	r1, r3
+	lsls	r1, r1, #1
+	eors	r0, r1
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r6, r4
-	ldr	r0, [sp, #16]
-	eors	r6, r0
-	movs	r0, #8
-	rors	r6, r0
+	ldr	r7, [sp, #16]
+	eors	r7, r0
+	movs	r1, #8
+	rors	r7, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r5, [sp, #40]
-	eors	r5, r6
-	ldr	r0, [sp, #40]
-	ands	r0, r6
-	lsls	r0, r0, #1
-	eors	r5, r0
+	eors	r5, r7
+	ldr	r1, [sp, #40]
+	ands	r1, r7
+	lsls	r1, r1, #1
+	eors	r5, r1
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	mov	r1, r3
 	eors	r1, r5
 	movs	r3, #11
 	rors	r1, r3
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r4
-	eors	r3, r1
-	ands	r4, r1
-	lsls	r0, r4, #1
-	mov	r4, r3
+	mov	r4, r0
+	eors	r4, r1
+	ands	r0, r1
+	lsls	r0, r0, #1
 	eors	r4, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	r7, r4
-	eors	r7, r6
+	eors	r7, r4
 	movs	r0, #16
 	rors	r7, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -3175,9 +3152,8 @@ norx32_4_1_absorb_header:
 	lsls	r1, r3, #1
 	eors	r0, r1
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r5, r0
-	ldr	r1, [sp, #20]
-	eors	r5, r1
+	ldr	r5, [sp, #20]
+	eors	r5, r0
 	movs	r1, #8
 	rors	r5, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -3200,9 +3176,7 @@ norx32_4_1_absorb_header:
 	lsls	r0, r0, #1
 	eors	r3, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	r0, r3
-	eors	r0, r5
-	mov	r5, r0
+	eors	r5, r3
 	movs	r0, #16
 	rors	r5, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -3672,7 +3646,7 @@ norx32_4_1_absorb_header:
 
 @ --- norx32_4_1_finalize: norx32_4_1.finalize
 @     frame 72 bytes (60 spill slots, 18 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1780 bytes of code and literals
+@     estimated 1750 bytes of code and literals
 	.section .text.norx32_4_1_finalize,"ax",%progbits
 	.global norx32_4_1_finalize
 	.type norx32_4_1_finalize, %function
@@ -3689,9 +3663,8 @@ norx32_4_1_finalize:
 	mov	r12, r0
 	@ norx32_4_1.ae:110: s[15] = s[15] ^ final_tag
 	ldr	r3, [r0, #60]
-	movs	r0, #8
-	eors	r3, r0
-	mov	r0, r12
+	movs	r5, #8
+	eors	r3, r5
 	str	r3, [r0, #60]
 	ldr	r0, [r1]
 	str	r0, [sp, #68]
@@ -3715,13 +3688,13 @@ norx32_4_1_finalize:
 	ldr	r0, [r0, #12]
 	str	r0, [sp, #44]
 	mov	r0, r12
-	ldr	r6, [r0, #16]
+	ldr	r1, [r0, #16]
 	ldr	r5, [r0, #20]
-	ldr	r1, [r0, #24]
+	ldr	r4, [r0, #24]
 	ldr	r0, [r0, #28]
 	mov	r8, r0
 	mov	r0, r12
-	ldr	r4, [r0, #32]
+	ldr	r6, [r0, #32]
 	ldr	r0, [r0, #36]
 	mov	r10, r0
 	mov	r0, r12
@@ -3746,40 +3719,37 @@ norx32_4_1_finalize:
 .Lnorx32_4_1_finalize_loop1:
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r7, r11
-	eors	r7, r6
+	eors	r7, r1
 	mov	r0, r11
-	ands	r0, r6
+	ands	r0, r1
 	lsls	r2, r0, #1
 	mov	r0, r7
 	eors	r0, r2
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r2, r0
-	eors	r2, r3
-	mov	r3, r2
+	eors	r3, r0
 	movs	r2, #8
 	rors	r3, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r4
+	mov	r2, r6
 	eors	r2, r3
-	ands	r4, r3
-	lsls	r4, r4, #1
-	eors	r2, r4
+	ands	r6, r3
+	lsls	r6, r6, #1
+	eors	r2, r6
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r4, r6
-	eors	r4, r2
+	eors	r1, r2
 	movs	r6, #11
-	rors	r4, r6
+	rors	r1, r6
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r7, r0
-	eors	r7, r4
-	ands	r0, r4
+	eors	r7, r1
+	ands	r0, r1
 	lsls	r6, r0, #1
 	eors	r7, r6
 	mov	r11, r7
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r7, r3
+	eors	r3, r7
 	movs	r6, #16
-	mov	r0, r7
+	mov	r0, r3
 	rors	r0, r6
 	str	r0, [sp, #8]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -3790,80 +3760,79 @@ norx32_4_1_finalize:
 	eors	r3, r2
 	str	r3, [sp, #40]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r4, r3
-	movs	r2, #31
-	mov	r0, r4
-	rors	r0, r2
+	eors	r1, r3
+	str	r1, [sp, #20]
+	movs	r1, #31
+	ldr	r0, [sp, #20]
+	rors	r0, r1
 	str	r0, [sp, #20]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r4, [sp, #12]
-	eors	r4, r5
+	ldr	r3, [sp, #12]
+	eors	r3, r5
 	ldr	r0, [sp, #12]
 	ands	r0, r5
 	lsls	r0, r0, #1
-	eors	r4, r0
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r3, r4
-	ldr	r0, [sp, #24]
 	eors	r3, r0
-	movs	r0, #8
-	rors	r3, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r10
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	ldr	r2, [sp, #24]
 	eors	r2, r3
+	movs	r1, #8
+	rors	r2, r1
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r1, r10
+	eors	r1, r2
 	mov	r0, r10
-	ands	r0, r3
+	ands	r0, r2
 	lsls	r0, r0, #1
-	eors	r2, r0
+	eors	r1, r0
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r5, r2
+	eors	r5, r1
 	movs	r0, #11
 	rors	r5, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r4
+	mov	r0, r3
 	eors	r0, r5
-	ands	r4, r5
-	lsls	r4, r4, #1
-	eors	r0, r4
+	ands	r3, r5
+	lsls	r3, r3, #1
+	eors	r0, r3
 	str	r0, [sp, #28]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r0, r3
+	eors	r2, r0
+	mov	r0, r2
 	rors	r0, r6
 	str	r0, [sp, #12]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r2
-	eors	r3, r0
-	ands	r2, r0
-	lsls	r2, r2, #1
-	eors	r3, r2
-	str	r3, [sp, #36]
+	mov	r2, r1
+	eors	r2, r0
+	ands	r1, r0
+	lsls	r1, r1, #1
+	eors	r2, r1
+	str	r2, [sp, #36]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r5, r3
+	eors	r5, r2
 	mov	r0, r5
-	movs	r2, #31
-	rors	r0, r2
+	movs	r1, #31
+	rors	r0, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r5, [sp, #16]
+	eors	r5, r4
+	ldr	r1, [sp, #16]
+	ands	r1, r4
+	lsls	r1, r1, #1
 	eors	r5, r1
-	ldr	r2, [sp, #16]
-	ands	r2, r1
-	lsls	r2, r2, #1
-	eors	r5, r2
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r3, r5
-	ldr	r2, [sp, #32]
-	eors	r3, r2
-	movs	r2, #8
-	rors	r3, r2
+	ldr	r3, [sp, #32]
+	eors	r3, r5
+	movs	r1, #8
+	rors	r3, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r2, [sp, #4]
 	eors	r2, r3
-	ldr	r4, [sp, #4]
-	ands	r4, r3
-	lsls	r4, r4, #1
-	eors	r2, r4
+	ldr	r1, [sp, #4]
+	ands	r1, r3
+	lsls	r1, r1, #1
+	eors	r2, r1
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r4, r1
 	eors	r4, r2
 	movs	r1, #11
 	rors	r4, r1
@@ -3875,7 +3844,8 @@ norx32_4_1_finalize:
 	eors	r1, r5
 	str	r1, [sp, #24]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r1, r3
+	eors	r3, r1
+	mov	r1, r3
 	rors	r1, r6
 	str	r1, [sp, #16]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -3886,51 +3856,50 @@ norx32_4_1_finalize:
 	eors	r3, r1
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r4, r3
-	movs	r2, #31
-	rors	r4, r2
+	movs	r1, #31
+	rors	r4, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r2, [sp, #44]
+	ldr	r7, [sp, #44]
 	mov	r1, r8
-	eors	r2, r1
-	ldr	r5, [sp, #44]
-	ands	r5, r1
-	lsls	r1, r5, #1
-	eors	r2, r1
+	eors	r7, r1
+	ldr	r2, [sp, #44]
+	ands	r2, r1
+	lsls	r1, r2, #1
+	eors	r7, r1
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r5, r2
-	mov	r1, r9
-	eors	r5, r1
+	mov	r5, r9
+	eors	r5, r7
 	movs	r1, #8
 	rors	r5, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r7, [sp]
-	eors	r7, r5
+	ldr	r2, [sp]
+	eors	r2, r5
 	ldr	r1, [sp]
 	ands	r1, r5
 	lsls	r1, r1, #1
-	eors	r7, r1
+	eors	r2, r1
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
 	mov	r6, r8
-	eors	r6, r7
+	eors	r6, r2
 	movs	r1, #11
 	rors	r6, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r2
+	mov	r1, r7
 	eors	r1, r6
-	ands	r2, r6
-	lsls	r2, r2, #1
-	eors	r1, r2
+	ands	r7, r6
+	lsls	r7, r7, #1
+	eors	r1, r7
 	mov	r10, r1
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r1, r5
-	mov	r5, r1
+	eors	r5, r1
 	movs	r1, #16
 	rors	r5, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r7, r2
+	eors	r7, r5
+	ands	r2, r5
+	lsls	r1, r2, #1
 	mov	r2, r7
-	eors	r2, r5
-	ands	r7, r5
-	lsls	r1, r7, #1
 	eors	r2, r1
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	mov	r1, r6
@@ -3945,8 +3914,8 @@ norx32_4_1_finalize:
 	lsls	r7, r7, #1
 	eors	r6, r7
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r7, r6
-	eors	r7, r5
+	mov	r7, r5
+	eors	r7, r6
 	movs	r5, #8
 	rors	r7, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -3968,8 +3937,9 @@ norx32_4_1_finalize:
 	eors	r0, r6
 	mov	r11, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r0, r7
+	eors	r7, r0
 	movs	r6, #16
+	mov	r0, r7
 	rors	r0, r6
 	mov	r9, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -3981,28 +3951,26 @@ norx32_4_1_finalize:
 	str	r6, [sp, #4]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r3, r6
-	str	r3, [sp, #32]
-	movs	r3, #31
-	ldr	r0, [sp, #32]
-	rors	r0, r3
+	movs	r6, #31
+	mov	r0, r3
+	rors	r0, r6
 	str	r0, [sp, #32]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #28]
-	eors	r5, r4
+	ldr	r6, [sp, #28]
+	eors	r6, r4
 	ldr	r0, [sp, #28]
 	ands	r0, r4
 	lsls	r0, r0, #1
-	eors	r5, r0
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r6, r5
-	ldr	r0, [sp, #8]
 	eors	r6, r0
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	ldr	r5, [sp, #8]
+	eors	r5, r6
 	movs	r0, #8
-	rors	r6, r0
+	rors	r5, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r3, r2
-	eors	r3, r6
-	ands	r2, r6
+	eors	r3, r5
+	ands	r2, r5
 	lsls	r0, r2, #1
 	eors	r3, r0
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
@@ -4011,17 +3979,17 @@ norx32_4_1_finalize:
 	movs	r0, #11
 	rors	r2, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r5
+	mov	r4, r6
 	eors	r4, r2
-	ands	r5, r2
-	lsls	r0, r5, #1
-	mov	r5, r4
-	eors	r5, r0
+	ands	r6, r2
+	lsls	r0, r6, #1
+	mov	r6, r4
+	eors	r6, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r5, r6
+	movs	r4, #16
 	mov	r0, r5
-	eors	r0, r6
-	movs	r6, #16
-	rors	r0, r6
+	rors	r0, r4
 	str	r0, [sp, #8]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r4, r3
@@ -4038,23 +4006,22 @@ norx32_4_1_finalize:
 	rors	r0, r2
 	str	r0, [sp, #28]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r4, [sp, #24]
-	eors	r4, r1
+	ldr	r3, [sp, #24]
+	eors	r3, r1
 	ldr	r0, [sp, #24]
 	ands	r0, r1
 	lsls	r0, r0, #1
-	eors	r4, r0
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r3, r4
-	ldr	r0, [sp, #12]
 	eors	r3, r0
-	movs	r0, #8
-	rors	r3, r0
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	ldr	r7, [sp, #12]
+	eors	r7, r3
+	movs	r5, #8
+	rors	r7, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r2, [sp, #40]
-	eors	r2, r3
+	eors	r2, r7
 	ldr	r0, [sp, #40]
-	ands	r0, r3
+	ands	r0, r7
 	lsls	r0, r0, #1
 	eors	r2, r0
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
@@ -4062,17 +4029,15 @@ norx32_4_1_finalize:
 	movs	r0, #11
 	rors	r1, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r4
-	eors	r6, r1
-	ands	r4, r1
-	lsls	r0, r4, #1
-	mov	r4, r6
-	eors	r4, r0
+	mov	r5, r3
+	eors	r5, r1
+	ands	r3, r1
+	lsls	r0, r3, #1
+	eors	r5, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	r7, r4
-	eors	r7, r3
-	movs	r6, #16
-	rors	r7, r6
+	eors	r7, r5
+	movs	r0, #16
+	rors	r7, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r0, r2
 	eors	r0, r7
@@ -4082,9 +4047,10 @@ norx32_4_1_finalize:
 	str	r0, [sp, #24]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r1, r0
-	movs	r2, #31
-	mov	r0, r1
-	rors	r0, r2
+	mov	r8, r1
+	movs	r1, #31
+	mov	r0, r8
+	rors	r0, r1
 	mov	r8, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r2, r10
@@ -4095,33 +4061,32 @@ norx32_4_1_finalize:
 	lsls	r0, r1, #1
 	eors	r2, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r3, r2
-	ldr	r0, [sp, #16]
-	eors	r3, r0
-	movs	r0, #8
-	rors	r3, r0
+	ldr	r3, [sp, #16]
+	eors	r3, r2
+	movs	r1, #8
+	rors	r3, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #36]
-	eors	r6, r3
+	ldr	r4, [sp, #36]
+	eors	r4, r3
 	ldr	r0, [sp, #36]
 	ands	r0, r3
 	lsls	r1, r0, #1
-	mov	r0, r6
+	mov	r0, r4
 	eors	r0, r1
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	ldr	r6, [sp, #20]
-	eors	r6, r0
-	movs	r1, #11
-	rors	r6, r1
+	ldr	r1, [sp, #20]
+	eors	r1, r0
+	movs	r4, #11
+	rors	r1, r4
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r2
-	eors	r1, r6
-	ands	r2, r6
+	mov	r4, r2
+	eors	r4, r1
+	ands	r2, r1
 	lsls	r2, r2, #1
-	eors	r1, r2
+	eors	r4, r2
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	r2, r1
-	eors	r2, r3
+	mov	r2, r3
+	eors	r2, r4
 	movs	r3, #16
 	rors	r2, r3
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -4131,15 +4096,15 @@ norx32_4_1_finalize:
 	lsls	r0, r0, #1
 	eors	r3, r0
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r6, r3
+	eors	r1, r3
 	movs	r0, #31
-	rors	r6, r0
-	str	r5, [sp, #12]
-	str	r4, [sp, #16]
-	str	r1, [sp, #44]
+	rors	r1, r0
+	str	r6, [sp, #12]
+	str	r5, [sp, #16]
+	str	r4, [sp, #44]
 	ldr	r5, [sp, #32]
-	ldr	r1, [sp, #28]
-	ldr	r4, [sp, #24]
+	ldr	r4, [sp, #28]
+	ldr	r6, [sp, #24]
 	mov	r10, r3
 	ldr	r3, [sp, #8]
 	str	r7, [sp, #24]
@@ -4166,16 +4131,16 @@ norx32_4_1_finalize:
 	ldr	r2, [sp, #44]
 	str	r2, [r0, #12]
 	@ norx_f.ae:81: s[4] = s4
-	str	r6, [r0, #16]
+	str	r1, [r0, #16]
 	@ norx_f.ae:82: s[5] = s5
 	str	r5, [r0, #20]
 	@ norx_f.ae:83: s[6] = s6
-	str	r1, [r0, #24]
+	str	r4, [r0, #24]
 	@ norx_f.ae:84: s[7] = s7
 	mov	r1, r8
 	str	r1, [r0, #28]
 	@ norx_f.ae:85: s[8] = s8
-	str	r4, [r0, #32]
+	str	r6, [r0, #32]
 	@ norx_f.ae:86: s[9] = s9
 	mov	r1, r10
 	str	r1, [r0, #36]
@@ -4221,8 +4186,8 @@ norx32_4_1_finalize:
 	ldr	r0, [r0]
 	str	r0, [sp]
 	mov	r0, r12
-	ldr	r5, [r0, #4]
-	mov	r11, r5
+	ldr	r1, [r0, #4]
+	mov	r11, r1
 	ldr	r1, [r0, #8]
 	str	r1, [sp, #20]
 	ldr	r1, [r0, #12]
@@ -4263,60 +4228,61 @@ norx32_4_1_finalize:
 	mov	r0, r7
 	eors	r0, r5
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r5, r0
-	eors	r5, r2
+	eors	r2, r0
+	mov	r5, r2
 	movs	r2, #8
 	rors	r5, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r3
-	eors	r2, r5
+	mov	r7, r3
+	eors	r7, r5
 	ands	r3, r5
-	lsls	r3, r3, #1
-	eors	r2, r3
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r3, r6
+	lsls	r2, r3, #1
+	mov	r3, r7
 	eors	r3, r2
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	mov	r2, r6
+	eors	r2, r3
 	movs	r6, #11
-	rors	r3, r6
+	rors	r2, r6
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r7, r0
-	eors	r7, r3
-	ands	r0, r3
+	eors	r7, r2
+	ands	r0, r2
 	lsls	r6, r0, #1
 	eors	r7, r6
 	str	r7, [sp]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r7, r5
+	eors	r5, r7
 	movs	r6, #16
-	mov	r0, r7
+	mov	r0, r5
 	rors	r0, r6
 	str	r0, [sp, #12]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r2
+	mov	r5, r3
 	eors	r5, r0
-	ands	r2, r0
-	lsls	r2, r2, #1
-	eors	r5, r2
+	ands	r3, r0
+	lsls	r3, r3, #1
+	eors	r5, r3
 	str	r5, [sp, #40]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r3, r5
+	eors	r2, r5
+	str	r2, [sp, #24]
 	movs	r2, #31
-	mov	r0, r3
+	ldr	r0, [sp, #24]
 	rors	r0, r2
 	str	r0, [sp, #24]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r11
-	eors	r5, r4
+	mov	r6, r11
+	eors	r6, r4
 	mov	r0, r11
 	ands	r0, r4
 	lsls	r0, r0, #1
-	eors	r5, r0
+	eors	r6, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r3, r5
-	ldr	r0, [sp, #16]
-	eors	r3, r0
-	movs	r0, #8
-	rors	r3, r0
+	ldr	r3, [sp, #16]
+	eors	r3, r6
+	movs	r5, #8
+	rors	r3, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r2, r10
 	eors	r2, r3
@@ -4329,14 +4295,16 @@ norx32_4_1_finalize:
 	movs	r0, #11
 	rors	r4, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r5
+	mov	r0, r6
 	eors	r0, r4
-	ands	r5, r4
-	lsls	r5, r5, #1
+	ands	r6, r4
+	lsls	r5, r6, #1
 	eors	r0, r5
 	mov	r11, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r0, r3
+	eors	r3, r0
+	movs	r6, #16
+	mov	r0, r3
 	rors	r0, r6
 	str	r0, [sp, #16]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -4352,18 +4320,17 @@ norx32_4_1_finalize:
 	movs	r2, #31
 	rors	r0, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #20]
-	eors	r5, r1
+	ldr	r6, [sp, #20]
+	eors	r6, r1
 	ldr	r2, [sp, #20]
 	ands	r2, r1
 	lsls	r2, r2, #1
-	eors	r5, r2
+	eors	r6, r2
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r3, r5
-	ldr	r2, [sp, #28]
-	eors	r3, r2
-	movs	r2, #8
-	rors	r3, r2
+	ldr	r3, [sp, #28]
+	eors	r3, r6
+	movs	r5, #8
+	rors	r3, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r2, [sp, #8]
 	eors	r2, r3
@@ -4377,14 +4344,16 @@ norx32_4_1_finalize:
 	movs	r1, #11
 	rors	r4, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r5
+	mov	r1, r6
 	eors	r1, r4
-	ands	r5, r4
-	lsls	r5, r5, #1
+	ands	r6, r4
+	lsls	r5, r6, #1
 	eors	r1, r5
 	str	r1, [sp, #28]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r1, r3
+	eors	r3, r1
+	movs	r6, #16
+	mov	r1, r3
 	rors	r1, r6
 	str	r1, [sp, #20]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -4399,54 +4368,52 @@ norx32_4_1_finalize:
 	movs	r1, #31
 	rors	r4, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r3, [sp, #44]
+	ldr	r7, [sp, #44]
 	mov	r1, r8
-	eors	r3, r1
-	ldr	r5, [sp, #44]
-	ands	r5, r1
-	lsls	r1, r5, #1
-	eors	r3, r1
+	eors	r7, r1
+	ldr	r3, [sp, #44]
+	ands	r3, r1
+	lsls	r1, r3, #1
+	eors	r7, r1
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r5, r3
-	mov	r1, r9
-	eors	r5, r1
+	mov	r5, r9
+	eors	r5, r7
 	movs	r1, #8
 	rors	r5, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r7, [sp, #4]
-	eors	r7, r5
+	ldr	r3, [sp, #4]
+	eors	r3, r5
 	ldr	r1, [sp, #4]
 	ands	r1, r5
 	lsls	r1, r1, #1
-	eors	r7, r1
+	eors	r3, r1
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
 	mov	r6, r8
-	eors	r6, r7
+	eors	r6, r3
 	movs	r1, #11
 	rors	r6, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r3
+	mov	r1, r7
 	eors	r1, r6
-	ands	r3, r6
-	lsls	r3, r3, #1
-	eors	r1, r3
+	ands	r7, r6
+	lsls	r7, r7, #1
+	eors	r1, r7
 	mov	r10, r1
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r1, r5
-	mov	r5, r1
+	eors	r5, r1
 	movs	r1, #16
 	rors	r5, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r7
-	eors	r3, r5
-	ands	r7, r5
-	lsls	r1, r7, #1
-	eors	r3, r1
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r1, r6
+	mov	r1, r3
+	eors	r1, r5
+	ands	r3, r5
+	lsls	r3, r3, #1
 	eors	r1, r3
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	mov	r3, r6
+	eors	r3, r1
 	movs	r6, #31
-	rors	r1, r6
+	rors	r3, r6
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r6, [sp]
 	eors	r6, r0
@@ -4455,8 +4422,8 @@ norx32_4_1_finalize:
 	lsls	r7, r7, #1
 	eors	r6, r7
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r7, r6
-	eors	r7, r5
+	mov	r7, r5
+	eors	r7, r6
 	movs	r5, #8
 	rors	r7, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -4478,8 +4445,9 @@ norx32_4_1_finalize:
 	eors	r0, r6
 	str	r0, [sp]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r0, r7
+	eors	r7, r0
 	movs	r6, #16
+	mov	r0, r7
 	rors	r0, r6
 	mov	r9, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -4504,82 +4472,76 @@ norx32_4_1_finalize:
 	lsls	r0, r0, #1
 	eors	r5, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r2, r5
-	ldr	r0, [sp, #12]
-	eors	r2, r0
+	ldr	r2, [sp, #12]
+	eors	r2, r5
 	movs	r0, #8
 	rors	r2, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r3
+	mov	r0, r1
 	eors	r0, r2
-	ands	r3, r2
-	lsls	r3, r3, #1
-	eors	r0, r3
+	ands	r1, r2
+	lsls	r1, r1, #1
+	eors	r0, r1
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r3, r4
-	eors	r3, r0
-	movs	r4, #11
-	rors	r3, r4
+	eors	r4, r0
+	movs	r1, #11
+	rors	r4, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r5
-	eors	r6, r3
-	ands	r5, r3
-	lsls	r4, r5, #1
-	eors	r6, r4
-	mov	r11, r6
+	mov	r1, r5
+	eors	r1, r4
+	ands	r5, r4
+	lsls	r5, r5, #1
+	eors	r1, r5
+	mov	r11, r1
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r6, r2
-	mov	r2, r6
-	movs	r4, #16
-	rors	r2, r4
+	eors	r2, r1
+	movs	r1, #16
+	rors	r2, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r5, r0
 	eors	r5, r2
 	ands	r0, r2
-	lsls	r4, r0, #1
-	eors	r5, r4
+	lsls	r1, r0, #1
+	eors	r5, r1
 	str	r5, [sp, #4]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r3, r5
-	str	r3, [sp, #12]
-	movs	r3, #31
-	ldr	r0, [sp, #12]
-	rors	r0, r3
+	eors	r4, r5
+	movs	r1, #31
+	mov	r0, r4
+	rors	r0, r1
 	str	r0, [sp, #12]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r4, [sp, #28]
-	eors	r4, r1
 	ldr	r0, [sp, #28]
-	ands	r0, r1
-	lsls	r0, r0, #1
-	eors	r4, r0
+	eors	r0, r3
+	ldr	r1, [sp, #28]
+	ands	r1, r3
+	lsls	r1, r1, #1
+	eors	r0, r1
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r6, r4
-	ldr	r0, [sp, #16]
-	eors	r6, r0
-	movs	r0, #8
-	rors	r6, r0
+	ldr	r7, [sp, #16]
+	eors	r7, r0
+	movs	r1, #8
+	rors	r7, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r5, [sp, #40]
-	eors	r5, r6
-	ldr	r0, [sp, #40]
-	ands	r0, r6
-	lsls	r0, r0, #1
-	eors	r5, r0
+	eors	r5, r7
+	ldr	r1, [sp, #40]
+	ands	r1, r7
+	lsls	r1, r1, #1
+	eors	r5, r1
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	mov	r1, r3
 	eors	r1, r5
 	movs	r3, #11
 	rors	r1, r3
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r4
-	eors	r3, r1
-	ands	r4, r1
-	lsls	r0, r4, #1
-	mov	r4, r3
+	mov	r4, r0
+	eors	r4, r1
+	ands	r0, r1
+	lsls	r0, r0, #1
 	eors	r4, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	r7, r4
-	eors	r7, r6
+	eors	r7, r4
 	movs	r0, #16
 	rors	r7, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -4603,9 +4565,8 @@ norx32_4_1_finalize:
 	lsls	r1, r3, #1
 	eors	r0, r1
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r5, r0
-	ldr	r1, [sp, #20]
-	eors	r5, r1
+	ldr	r5, [sp, #20]
+	eors	r5, r0
 	movs	r1, #8
 	rors	r5, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -4628,9 +4589,7 @@ norx32_4_1_finalize:
 	lsls	r0, r0, #1
 	eors	r3, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	r0, r3
-	eors	r0, r5
-	mov	r5, r0
+	eors	r5, r3
 	movs	r0, #16
 	rors	r5, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -4747,7 +4706,7 @@ norx32_4_1_finalize:
 
 @ --- norx32_4_1_initialize: norx32_4_1.initialize
 @     frame 84 bytes (31 spill slots, 17 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1046 bytes of code and literals
+@     estimated 1034 bytes of code and literals
 	.section .text.norx32_4_1_initialize,"ax",%progbits
 	.global norx32_4_1_initialize
 	.type norx32_4_1_initialize, %function
@@ -4839,8 +4798,8 @@ norx32_4_1_initialize:
 	ldr	r0, [r0]
 	str	r0, [sp]
 	mov	r0, r9
-	ldr	r5, [r0, #4]
-	mov	r11, r5
+	ldr	r1, [r0, #4]
+	mov	r11, r1
 	ldr	r1, [r0, #8]
 	str	r1, [sp, #20]
 	ldr	r1, [r0, #12]
@@ -4881,60 +4840,61 @@ norx32_4_1_initialize:
 	mov	r0, r7
 	eors	r0, r5
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r5, r0
-	eors	r5, r2
+	eors	r2, r0
+	mov	r5, r2
 	movs	r2, #8
 	rors	r5, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r3
-	eors	r2, r5
+	mov	r7, r3
+	eors	r7, r5
 	ands	r3, r5
-	lsls	r3, r3, #1
-	eors	r2, r3
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r3, r6
+	lsls	r2, r3, #1
+	mov	r3, r7
 	eors	r3, r2
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	mov	r2, r6
+	eors	r2, r3
 	movs	r6, #11
-	rors	r3, r6
+	rors	r2, r6
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r7, r0
-	eors	r7, r3
-	ands	r0, r3
+	eors	r7, r2
+	ands	r0, r2
 	lsls	r6, r0, #1
 	eors	r7, r6
 	str	r7, [sp]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r7, r5
+	eors	r5, r7
 	movs	r6, #16
-	mov	r0, r7
+	mov	r0, r5
 	rors	r0, r6
 	str	r0, [sp, #12]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r2
+	mov	r5, r3
 	eors	r5, r0
-	ands	r2, r0
-	lsls	r2, r2, #1
-	eors	r5, r2
+	ands	r3, r0
+	lsls	r3, r3, #1
+	eors	r5, r3
 	str	r5, [sp, #40]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r3, r5
+	eors	r2, r5
+	str	r2, [sp, #24]
 	movs	r2, #31
-	mov	r0, r3
+	ldr	r0, [sp, #24]
 	rors	r0, r2
 	str	r0, [sp, #24]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r11
-	eors	r5, r4
+	mov	r6, r11
+	eors	r6, r4
 	mov	r0, r11
 	ands	r0, r4
 	lsls	r0, r0, #1
-	eors	r5, r0
+	eors	r6, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r3, r5
-	ldr	r0, [sp, #16]
-	eors	r3, r0
-	movs	r0, #8
-	rors	r3, r0
+	ldr	r3, [sp, #16]
+	eors	r3, r6
+	movs	r5, #8
+	rors	r3, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r2, r10
 	eors	r2, r3
@@ -4947,14 +4907,16 @@ norx32_4_1_initialize:
 	movs	r0, #11
 	rors	r4, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r5
+	mov	r0, r6
 	eors	r0, r4
-	ands	r5, r4
-	lsls	r5, r5, #1
+	ands	r6, r4
+	lsls	r5, r6, #1
 	eors	r0, r5
 	mov	r11, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r0, r3
+	eors	r3, r0
+	movs	r6, #16
+	mov	r0, r3
 	rors	r0, r6
 	str	r0, [sp, #16]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -4970,18 +4932,17 @@ norx32_4_1_initialize:
 	movs	r2, #31
 	rors	r0, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #20]
-	eors	r5, r1
+	ldr	r6, [sp, #20]
+	eors	r6, r1
 	ldr	r2, [sp, #20]
 	ands	r2, r1
 	lsls	r2, r2, #1
-	eors	r5, r2
+	eors	r6, r2
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r3, r5
-	ldr	r2, [sp, #28]
-	eors	r3, r2
-	movs	r2, #8
-	rors	r3, r2
+	ldr	r3, [sp, #28]
+	eors	r3, r6
+	movs	r5, #8
+	rors	r3, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r2, [sp, #8]
 	eors	r2, r3
@@ -4995,14 +4956,16 @@ norx32_4_1_initialize:
 	movs	r1, #11
 	rors	r4, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r5
+	mov	r1, r6
 	eors	r1, r4
-	ands	r5, r4
-	lsls	r5, r5, #1
+	ands	r6, r4
+	lsls	r5, r6, #1
 	eors	r1, r5
 	str	r1, [sp, #28]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r1, r3
+	eors	r3, r1
+	movs	r6, #16
+	mov	r1, r3
 	rors	r1, r6
 	str	r1, [sp, #20]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -5017,54 +4980,52 @@ norx32_4_1_initialize:
 	movs	r1, #31
 	rors	r4, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r3, [sp, #44]
+	ldr	r7, [sp, #44]
 	mov	r1, r12
-	eors	r3, r1
-	ldr	r5, [sp, #44]
-	ands	r5, r1
-	lsls	r1, r5, #1
-	eors	r3, r1
+	eors	r7, r1
+	ldr	r3, [sp, #44]
+	ands	r3, r1
+	lsls	r1, r3, #1
+	eors	r7, r1
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r5, r3
-	mov	r1, r8
-	eors	r5, r1
+	mov	r5, r8
+	eors	r5, r7
 	movs	r1, #8
 	rors	r5, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r7, [sp, #4]
-	eors	r7, r5
+	ldr	r3, [sp, #4]
+	eors	r3, r5
 	ldr	r1, [sp, #4]
 	ands	r1, r5
 	lsls	r1, r1, #1
-	eors	r7, r1
+	eors	r3, r1
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
 	mov	r6, r12
-	eors	r6, r7
+	eors	r6, r3
 	movs	r1, #11
 	rors	r6, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r3
+	mov	r1, r7
 	eors	r1, r6
-	ands	r3, r6
-	lsls	r3, r3, #1
-	eors	r1, r3
+	ands	r7, r6
+	lsls	r7, r7, #1
+	eors	r1, r7
 	mov	r10, r1
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r1, r5
-	mov	r5, r1
+	eors	r5, r1
 	movs	r1, #16
 	rors	r5, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r7
-	eors	r3, r5
-	ands	r7, r5
-	lsls	r1, r7, #1
-	eors	r3, r1
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r1, r6
+	mov	r1, r3
+	eors	r1, r5
+	ands	r3, r5
+	lsls	r3, r3, #1
 	eors	r1, r3
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	mov	r3, r6
+	eors	r3, r1
 	movs	r6, #31
-	rors	r1, r6
+	rors	r3, r6
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r6, [sp]
 	eors	r6, r0
@@ -5073,8 +5034,8 @@ norx32_4_1_initialize:
 	lsls	r7, r7, #1
 	eors	r6, r7
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r7, r6
-	eors	r7, r5
+	mov	r7, r5
+	eors	r7, r6
 	movs	r5, #8
 	rors	r7, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -5096,8 +5057,9 @@ norx32_4_1_initialize:
 	eors	r0, r6
 	str	r0, [sp]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r0, r7
+	eors	r7, r0
 	movs	r6, #16
+	mov	r0, r7
 	rors	r0, r6
 	mov	r8, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -5122,82 +5084,76 @@ norx32_4_1_initialize:
 	lsls	r0, r0, #1
 	eors	r5, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r2, r5
-	ldr	r0, [sp, #12]
-	eors	r2, r0
+	ldr	r2, [sp, #12]
+	eors	r2, r5
 	movs	r0, #8
 	rors	r2, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r3
+	mov	r0, r1
 	eors	r0, r2
-	ands	r3, r2
-	lsls	r3, r3, #1
-	eors	r0, r3
+	ands	r1, r2
+	lsls	r1, r1, #1
+	eors	r0, r1
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r3, r4
-	eors	r3, r0
-	movs	r4, #11
-	rors	r3, r4
+	eors	r4, r0
+	movs	r1, #11
+	rors	r4, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r5
-	eors	r6, r3
-	ands	r5, r3
-	lsls	r4, r5, #1
-	eors	r6, r4
-	mov	r11, r6
+	mov	r1, r5
+	eors	r1, r4
+	ands	r5, r4
+	lsls	r5, r5, #1
+	eors	r1, r5
+	mov	r11, r1
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r6, r2
-	mov	r2, r6
-	movs	r4, #16
-	rors	r2, r4
+	eors	r2, r1
+	movs	r1, #16
+	rors	r2, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r5, r0
 	eors	r5, r2
 	ands	r0, r2
-	lsls	r4, r0, #1
-	eors	r5, r4
+	lsls	r1, r0, #1
+	eors	r5, r1
 	str	r5, [sp, #4]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r3, r5
-	str	r3, [sp, #12]
-	movs	r3, #31
-	ldr	r0, [sp, #12]
-	rors	r0, r3
+	eors	r4, r5
+	movs	r1, #31
+	mov	r0, r4
+	rors	r0, r1
 	str	r0, [sp, #12]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r4, [sp, #28]
-	eors	r4, r1
 	ldr	r0, [sp, #28]
-	ands	r0, r1
-	lsls	r0, r0, #1
-	eors	r4, r0
+	eors	r0, r3
+	ldr	r1, [sp, #28]
+	ands	r1, r3
+	lsls	r1, r1, #1
+	eors	r0, r1
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r6, r4
-	ldr	r0, [sp, #16]
-	eors	r6, r0
-	movs	r0, #8
-	rors	r6, r0
+	ldr	r7, [sp, #16]
+	eors	r7, r0
+	movs	r1, #8
+	rors	r7, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r5, [sp, #40]
-	eors	r5, r6
-	ldr	r0, [sp, #40]
-	ands	r0, r6
-	lsls	r0, r0, #1
-	eors	r5, r0
+	eors	r5, r7
+	ldr	r1, [sp, #40]
+	ands	r1, r7
+	lsls	r1, r1, #1
+	eors	r5, r1
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	mov	r1, r3
 	eors	r1, r5
 	movs	r3, #11
 	rors	r1, r3
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r4
-	eors	r3, r1
-	ands	r4, r1
-	lsls	r0, r4, #1
-	mov	r4, r3
+	mov	r4, r0
+	eors	r4, r1
+	ands	r0, r1
+	lsls	r0, r0, #1
 	eors	r4, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	r7, r4
-	eors	r7, r6
+	eors	r7, r4
 	movs	r0, #16
 	rors	r7, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -5221,9 +5177,8 @@ norx32_4_1_initialize:
 	lsls	r1, r3, #1
 	eors	r0, r1
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r5, r0
-	ldr	r1, [sp, #20]
-	eors	r5, r1
+	ldr	r5, [sp, #20]
+	eors	r5, r0
 	movs	r1, #8
 	rors	r5, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -5246,9 +5201,7 @@ norx32_4_1_initialize:
 	lsls	r0, r0, #1
 	eors	r3, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	r0, r3
-	eors	r0, r5
-	mov	r5, r0
+	eors	r5, r3
 	movs	r0, #16
 	rors	r5, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -5333,15 +5286,15 @@ norx32_4_1_initialize:
 	mov	r0, r9
 	str	r1, [r0, #52]
 	ldr	r1, [r0, #56]
-	b	.Lnorx32_4_1_initialize_pool1
-	.ltorg
-.Lnorx32_4_1_initialize_pool1:
 	ldr	r0, [sp, #56]
 	eors	r1, r0
 	mov	r0, r9
 	str	r1, [r0, #56]
 	ldr	r1, [r0, #60]
 	ldr	r0, [sp, #52]
+	b	.Lnorx32_4_1_initialize_pool1
+	.ltorg
+.Lnorx32_4_1_initialize_pool1:
 	eors	r1, r0
 	mov	r0, r9
 	str	r1, [r0, #60]

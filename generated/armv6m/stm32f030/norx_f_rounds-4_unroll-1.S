@@ -30,7 +30,7 @@ norx_f_h:
 
 @ --- norx_f_g: norx_f.g
 @     frame 0 bytes (0 spill slots, 0 on the stack; locals 0), saves r4, r5, r6
-@     estimated 86 bytes of code and literals
+@     estimated 84 bytes of code and literals
 	.section .text.norx_f_g,"ax",%progbits
 	.global norx_f_g
 	.type norx_f_g, %function
@@ -45,38 +45,37 @@ norx_f_g:
 	lsls	r0, r0, #1
 	eors	r6, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r5, r6
-	eors	r5, r3
+	eors	r3, r6
 	movs	r0, #8
-	rors	r5, r0
+	rors	r3, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r2
-	eors	r4, r5
-	ands	r2, r5
+	mov	r5, r2
+	eors	r5, r3
+	ands	r2, r3
 	lsls	r0, r2, #1
-	eors	r4, r0
+	eors	r5, r0
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r1, r4
+	eors	r1, r5
 	movs	r0, #11
 	rors	r1, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r6
-	eors	r3, r1
+	mov	r4, r6
+	eors	r4, r1
 	ands	r6, r1
 	lsls	r0, r6, #1
-	eors	r3, r0
+	eors	r4, r0
 	ldr	r0, [sp, #16]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	str	r3, [r0]
+	str	r4, [r0]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r3, r5
+	eors	r4, r3
 	movs	r0, #16
-	rors	r3, r0
+	rors	r4, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r4
-	eors	r2, r3
-	ands	r4, r3
-	lsls	r0, r4, #1
+	mov	r2, r5
+	eors	r2, r4
+	ands	r5, r4
+	lsls	r0, r5, #1
 	eors	r2, r0
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r1, r2
@@ -87,7 +86,7 @@ norx_f_g:
 	ldr	r0, [sp, #24]
 	str	r2, [r0]
 	ldr	r0, [sp, #28]
-	str	r3, [r0]
+	str	r4, [r0]
 	pop	{r4, r5, r6, pc}
 	.ltorg
 	.size norx_f_g, .-norx_f_g
@@ -95,7 +94,7 @@ norx_f_g:
 
 @ --- norx_f_f: norx_f.f
 @     frame 40 bytes (20 spill slots, 10 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 748 bytes of code and literals
+@     estimated 738 bytes of code and literals
 	.section .text.norx_f_f,"ax",%progbits
 	.global norx_f_f
 	.type norx_f_f, %function
@@ -116,10 +115,9 @@ norx_f_f:
 	ands	r1, r7
 	lsls	r1, r1, #1
 	eors	r6, r1
-	ldr	r1, [sp, #112]
+	ldr	r5, [sp, #112]
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r5, r6
-	eors	r5, r1
+	eors	r5, r6
 	movs	r1, #8
 	rors	r5, r1
 	ldr	r1, [sp, #96]
@@ -144,9 +142,9 @@ norx_f_f:
 	eors	r7, r6
 	str	r7, [sp, #24]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r7, r5
+	eors	r5, r7
 	movs	r6, #16
-	mov	r1, r7
+	mov	r1, r5
 	rors	r1, r6
 	str	r1, [sp]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -162,12 +160,11 @@ norx_f_f:
 	ands	r1, r4
 	lsls	r1, r1, #1
 	eors	r3, r1
-	ldr	r5, [sp, #120]
+	ldr	r1, [sp, #120]
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r1, r3
-	eors	r1, r5
-	movs	r6, #8
-	rors	r1, r6
+	eors	r1, r3
+	movs	r5, #8
+	rors	r1, r5
 	mov	r8, r1
 	ldr	r5, [sp, #104]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -179,9 +176,9 @@ norx_f_f:
 	str	r6, [sp, #16]
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
 	eors	r4, r6
-	movs	r7, #11
+	movs	r6, #11
 	mov	r1, r4
-	rors	r1, r7
+	rors	r1, r6
 	mov	r11, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r4, r3
@@ -196,12 +193,11 @@ norx_f_f:
 	ands	r0, r4
 	lsls	r0, r0, #1
 	eors	r5, r0
-	ldr	r0, [sp, #108]
+	ldr	r3, [sp, #108]
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r3, r5
-	eors	r3, r0
-	movs	r6, #8
-	rors	r3, r6
+	eors	r3, r5
+	movs	r0, #8
+	rors	r3, r0
 	ldr	r0, [sp, #92]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r1, r0
@@ -211,7 +207,8 @@ norx_f_f:
 	eors	r1, r0
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
 	eors	r4, r1
-	rors	r4, r7
+	movs	r0, #11
+	rors	r4, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r0, r5
 	eors	r0, r4
@@ -220,8 +217,9 @@ norx_f_f:
 	eors	r0, r5
 	str	r0, [sp, #28]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r0, r3
+	eors	r3, r0
 	movs	r6, #16
+	mov	r0, r3
 	rors	r0, r6
 	mov	r9, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -243,47 +241,46 @@ norx_f_f:
 	lsls	r1, r0, #1
 	mov	r0, r3
 	eors	r0, r1
-	ldr	r7, [sp, #84]
 	mov	r1, r2
-	eors	r1, r7
-	ands	r2, r7
-	lsls	r2, r2, #1
-	eors	r1, r2
-	ldr	r2, [sp, #116]
+	ldr	r6, [sp, #84]
+	eors	r2, r6
+	ands	r1, r6
+	lsls	r1, r1, #1
+	eors	r2, r1
+	ldr	r5, [sp, #116]
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r5, r1
 	eors	r5, r2
-	movs	r6, #8
-	rors	r5, r6
-	ldr	r2, [sp, #100]
+	movs	r1, #8
+	rors	r5, r1
+	ldr	r1, [sp, #100]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r2
+	mov	r3, r1
 	eors	r3, r5
-	ands	r2, r5
-	lsls	r2, r2, #1
-	eors	r3, r2
+	ands	r1, r5
+	lsls	r1, r1, #1
+	eors	r3, r1
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r7, r3
-	mov	r2, r7
-	movs	r7, #11
-	rors	r2, r7
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r1
-	eors	r7, r2
-	ands	r1, r2
-	lsls	r6, r1, #1
-	mov	r1, r7
-	eors	r1, r6
-	str	r1, [sp, #12]
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r1, r5
-	movs	r6, #16
+	eors	r6, r3
+	mov	r1, r6
+	movs	r6, #11
 	rors	r1, r6
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r7, r2
+	eors	r7, r1
+	ands	r2, r1
+	lsls	r6, r2, #1
+	eors	r7, r6
+	str	r7, [sp, #12]
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r5, r7
+	mov	r2, r5
+	movs	r6, #16
+	rors	r2, r6
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
 	mov	r7, r0
-	eors	r7, r1
-	movs	r6, #8
-	rors	r7, r6
+	eors	r7, r2
+	movs	r5, #8
+	rors	r7, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r5, [sp, #8]
 	eors	r5, r7
@@ -328,8 +325,8 @@ norx_f_f:
 	str	r4, [r0]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r4, r3
-	eors	r4, r1
-	ands	r3, r1
+	eors	r4, r2
+	ands	r3, r2
 	lsls	r0, r3, #1
 	mov	r3, r4
 	eors	r3, r0
@@ -340,12 +337,12 @@ norx_f_f:
 	movs	r0, #31
 	rors	r5, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r1, [sp, #28]
-	eors	r1, r5
+	ldr	r2, [sp, #28]
+	eors	r2, r5
 	ldr	r0, [sp, #28]
 	ands	r0, r5
 	lsls	r0, r0, #1
-	eors	r1, r0
+	eors	r2, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	ldr	r4, [sp, #4]
 	mov	r0, r8
@@ -353,39 +350,39 @@ norx_f_f:
 	movs	r0, #16
 	rors	r4, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r0, r1
-	eors	r0, r4
-	movs	r6, #8
-	rors	r0, r6
+	mov	r7, r2
+	eors	r7, r4
+	movs	r0, #8
+	rors	r7, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r6, r3
-	eors	r6, r0
-	mov	r7, r3
-	ands	r7, r0
-	lsls	r7, r7, #1
 	eors	r6, r7
+	mov	r0, r3
+	ands	r0, r7
+	lsls	r0, r0, #1
+	eors	r6, r0
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
 	eors	r5, r6
-	movs	r7, #11
-	rors	r5, r7
+	movs	r0, #11
+	rors	r5, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r1
-	eors	r7, r5
-	ands	r1, r5
-	lsls	r1, r1, #1
-	eors	r7, r1
-	ldr	r1, [sp, #124]
+	mov	r0, r2
+	eors	r0, r5
+	ands	r2, r5
+	lsls	r2, r2, #1
+	eors	r0, r2
+	ldr	r2, [sp, #124]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	str	r7, [r1]
+	str	r0, [r2]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r7, r0
-	mov	r1, r7
+	eors	r0, r7
+	mov	r2, r0
 	movs	r0, #16
-	rors	r1, r0
+	rors	r2, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r0, r6
-	eors	r0, r1
-	ands	r6, r1
+	eors	r0, r2
+	ands	r6, r2
 	lsls	r6, r6, #1
 	eors	r0, r6
 	mov	r12, r0
@@ -404,7 +401,7 @@ norx_f_f:
 	mov	r4, r5
 	eors	r4, r0
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r5, r2
+	mov	r5, r1
 	eors	r5, r3
 	movs	r0, #31
 	rors	r5, r0
@@ -416,22 +413,21 @@ norx_f_f:
 	lsls	r0, r0, #1
 	eors	r6, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r3, r6
-	mov	r0, r9
-	eors	r3, r0
+	mov	r3, r9
+	eors	r3, r6
 	movs	r0, #8
 	rors	r3, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r4
-	eors	r2, r3
+	mov	r1, r4
+	eors	r1, r3
 	mov	r0, r4
 	ands	r0, r3
 	lsls	r0, r0, #1
-	eors	r2, r0
+	eors	r1, r0
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r5, r2
-	movs	r7, #11
-	rors	r5, r7
+	eors	r5, r1
+	movs	r0, #11
+	rors	r5, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r7, r6
 	eors	r7, r5
@@ -447,14 +443,14 @@ norx_f_f:
 	movs	r0, #16
 	rors	r3, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r2
+	mov	r6, r1
 	eors	r6, r3
-	ands	r2, r3
-	lsls	r0, r2, #1
-	mov	r2, r6
-	eors	r2, r0
+	ands	r1, r3
+	lsls	r0, r1, #1
+	mov	r1, r6
+	eors	r1, r0
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r5, r2
+	eors	r5, r1
 	movs	r0, #31
 	rors	r5, r0
 	ldr	r0, [sp, #148]
@@ -471,35 +467,33 @@ norx_f_f:
 	lsls	r0, r0, #1
 	eors	r4, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r6, r4
-	ldr	r0, [sp]
-	eors	r6, r0
-	mov	r0, r6
-	movs	r6, #8
-	rors	r0, r6
+	ldr	r7, [sp]
+	eors	r7, r4
+	movs	r0, #8
+	rors	r7, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r6, [sp, #20]
-	eors	r6, r0
-	ldr	r7, [sp, #20]
-	ands	r7, r0
-	lsls	r7, r7, #1
 	eors	r6, r7
+	ldr	r0, [sp, #20]
+	ands	r0, r7
+	lsls	r0, r0, #1
+	eors	r6, r0
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
 	eors	r5, r6
-	movs	r7, #11
-	rors	r5, r7
+	movs	r0, #11
+	rors	r5, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r4
-	eors	r7, r5
+	mov	r0, r4
+	eors	r0, r5
 	ands	r4, r5
 	lsls	r4, r4, #1
-	eors	r7, r4
+	eors	r0, r4
 	ldr	r4, [sp, #132]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	str	r7, [r4]
+	str	r0, [r4]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	r4, r7
-	eors	r4, r0
+	mov	r4, r0
+	eors	r4, r7
 	movs	r0, #16
 	rors	r4, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -523,16 +517,16 @@ norx_f_f:
 	mov	r0, r12
 	str	r0, [r5]
 	ldr	r0, [sp, #168]
-	str	r2, [r0]
+	str	r1, [r0]
 	ldr	r0, [sp, #172]
 	str	r3, [r0]
 	ldr	r0, [sp, #176]
 	str	r4, [r0]
-	ldr	r2, [sp, #180]
+	ldr	r1, [sp, #180]
 	mov	r0, r10
-	str	r0, [r2]
+	str	r0, [r1]
 	ldr	r0, [sp, #184]
-	str	r1, [r0]
+	str	r2, [r0]
 	add	sp, #40
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
@@ -546,7 +540,7 @@ norx_f_f:
 
 @ --- norx_f_permute: norx_f.permute
 @     frame 52 bytes (27 spill slots, 13 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 834 bytes of code and literals
+@     estimated 822 bytes of code and literals
 	.section .text.norx_f_permute,"ax",%progbits
 	.global norx_f_permute
 	.type norx_f_permute, %function
@@ -565,8 +559,8 @@ norx_f_permute:
 	ldr	r0, [r0]
 	mov	r11, r0
 	ldr	r0, [sp, #40]
-	ldr	r5, [r0, #4]
-	mov	r10, r5
+	ldr	r1, [r0, #4]
+	mov	r10, r1
 	ldr	r1, [r0, #8]
 	str	r1, [sp, #16]
 	ldr	r1, [r0, #12]
@@ -607,60 +601,61 @@ norx_f_permute:
 	mov	r0, r7
 	eors	r0, r5
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r5, r0
-	eors	r5, r2
+	eors	r2, r0
+	mov	r5, r2
 	movs	r2, #8
 	rors	r5, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r3
-	eors	r2, r5
+	mov	r7, r3
+	eors	r7, r5
 	ands	r3, r5
-	lsls	r3, r3, #1
-	eors	r2, r3
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r3, r6
+	lsls	r2, r3, #1
+	mov	r3, r7
 	eors	r3, r2
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	mov	r2, r6
+	eors	r2, r3
 	movs	r6, #11
-	rors	r3, r6
+	rors	r2, r6
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r7, r0
-	eors	r7, r3
-	ands	r0, r3
+	eors	r7, r2
+	ands	r0, r2
 	lsls	r6, r0, #1
 	eors	r7, r6
 	mov	r11, r7
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r7, r5
+	eors	r5, r7
 	movs	r6, #16
-	mov	r0, r7
+	mov	r0, r5
 	rors	r0, r6
 	str	r0, [sp, #8]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r2
+	mov	r5, r3
 	eors	r5, r0
-	ands	r2, r0
-	lsls	r2, r2, #1
-	eors	r5, r2
+	ands	r3, r0
+	lsls	r3, r3, #1
+	eors	r5, r3
 	str	r5, [sp, #36]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r3, r5
+	eors	r2, r5
+	str	r2, [sp, #20]
 	movs	r2, #31
-	mov	r0, r3
+	ldr	r0, [sp, #20]
 	rors	r0, r2
 	str	r0, [sp, #20]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r10
-	eors	r5, r4
+	mov	r6, r10
+	eors	r6, r4
 	mov	r0, r10
 	ands	r0, r4
 	lsls	r0, r0, #1
-	eors	r5, r0
+	eors	r6, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r3, r5
-	ldr	r0, [sp, #12]
-	eors	r3, r0
-	movs	r0, #8
-	rors	r3, r0
+	ldr	r3, [sp, #12]
+	eors	r3, r6
+	movs	r5, #8
+	rors	r3, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r2, r9
 	eors	r2, r3
@@ -673,14 +668,16 @@ norx_f_permute:
 	movs	r0, #11
 	rors	r4, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r5
+	mov	r0, r6
 	eors	r0, r4
-	ands	r5, r4
-	lsls	r5, r5, #1
+	ands	r6, r4
+	lsls	r5, r6, #1
 	eors	r0, r5
 	mov	r10, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r0, r3
+	eors	r3, r0
+	movs	r6, #16
+	mov	r0, r3
 	rors	r0, r6
 	str	r0, [sp, #12]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -696,18 +693,17 @@ norx_f_permute:
 	movs	r2, #31
 	rors	r0, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #16]
-	eors	r5, r1
+	ldr	r6, [sp, #16]
+	eors	r6, r1
 	ldr	r2, [sp, #16]
 	ands	r2, r1
 	lsls	r2, r2, #1
-	eors	r5, r2
+	eors	r6, r2
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r3, r5
-	ldr	r2, [sp, #24]
-	eors	r3, r2
-	movs	r2, #8
-	rors	r3, r2
+	ldr	r3, [sp, #24]
+	eors	r3, r6
+	movs	r5, #8
+	rors	r3, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r2, [sp, #4]
 	eors	r2, r3
@@ -721,14 +717,16 @@ norx_f_permute:
 	movs	r1, #11
 	rors	r4, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r5
+	mov	r1, r6
 	eors	r1, r4
-	ands	r5, r4
-	lsls	r5, r5, #1
+	ands	r6, r4
+	lsls	r5, r6, #1
 	eors	r1, r5
 	str	r1, [sp, #24]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r1, r3
+	eors	r3, r1
+	movs	r6, #16
+	mov	r1, r3
 	rors	r1, r6
 	str	r1, [sp, #16]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -743,54 +741,52 @@ norx_f_permute:
 	movs	r1, #31
 	rors	r4, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r3, [sp, #44]
+	ldr	r7, [sp, #44]
 	mov	r1, r12
-	eors	r3, r1
-	ldr	r5, [sp, #44]
-	ands	r5, r1
-	lsls	r1, r5, #1
-	eors	r3, r1
+	eors	r7, r1
+	ldr	r3, [sp, #44]
+	ands	r3, r1
+	lsls	r1, r3, #1
+	eors	r7, r1
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r5, r3
-	mov	r1, r8
-	eors	r5, r1
+	mov	r5, r8
+	eors	r5, r7
 	movs	r1, #8
 	rors	r5, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r7, [sp]
-	eors	r7, r5
+	ldr	r3, [sp]
+	eors	r3, r5
 	ldr	r1, [sp]
 	ands	r1, r5
 	lsls	r1, r1, #1
-	eors	r7, r1
+	eors	r3, r1
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
 	mov	r6, r12
-	eors	r6, r7
+	eors	r6, r3
 	movs	r1, #11
 	rors	r6, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r3
+	mov	r1, r7
 	eors	r1, r6
-	ands	r3, r6
-	lsls	r3, r3, #1
-	eors	r1, r3
+	ands	r7, r6
+	lsls	r7, r7, #1
+	eors	r1, r7
 	mov	r9, r1
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r1, r5
-	mov	r5, r1
+	eors	r5, r1
 	movs	r1, #16
 	rors	r5, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r7
-	eors	r3, r5
-	ands	r7, r5
-	lsls	r1, r7, #1
-	eors	r3, r1
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r1, r6
+	mov	r1, r3
+	eors	r1, r5
+	ands	r3, r5
+	lsls	r3, r3, #1
 	eors	r1, r3
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	mov	r3, r6
+	eors	r3, r1
 	movs	r6, #31
-	rors	r1, r6
+	rors	r3, r6
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r6, r11
 	eors	r6, r0
@@ -799,8 +795,8 @@ norx_f_permute:
 	lsls	r7, r7, #1
 	eors	r6, r7
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r7, r6
-	eors	r7, r5
+	mov	r7, r5
+	eors	r7, r6
 	movs	r5, #8
 	rors	r7, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -822,8 +818,9 @@ norx_f_permute:
 	eors	r0, r6
 	mov	r11, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r0, r7
+	eors	r7, r0
 	movs	r6, #16
+	mov	r0, r7
 	rors	r0, r6
 	mov	r8, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -848,82 +845,76 @@ norx_f_permute:
 	lsls	r0, r0, #1
 	eors	r5, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r2, r5
-	ldr	r0, [sp, #8]
-	eors	r2, r0
+	ldr	r2, [sp, #8]
+	eors	r2, r5
 	movs	r0, #8
 	rors	r2, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r3
+	mov	r0, r1
 	eors	r0, r2
-	ands	r3, r2
-	lsls	r3, r3, #1
-	eors	r0, r3
+	ands	r1, r2
+	lsls	r1, r1, #1
+	eors	r0, r1
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r3, r4
-	eors	r3, r0
-	movs	r4, #11
-	rors	r3, r4
+	eors	r4, r0
+	movs	r1, #11
+	rors	r4, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r5
-	eors	r6, r3
-	ands	r5, r3
-	lsls	r4, r5, #1
-	eors	r6, r4
-	mov	r10, r6
+	mov	r1, r5
+	eors	r1, r4
+	ands	r5, r4
+	lsls	r5, r5, #1
+	eors	r1, r5
+	mov	r10, r1
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r6, r2
-	mov	r2, r6
-	movs	r4, #16
-	rors	r2, r4
+	eors	r2, r1
+	movs	r1, #16
+	rors	r2, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r5, r0
 	eors	r5, r2
 	ands	r0, r2
-	lsls	r4, r0, #1
-	eors	r5, r4
+	lsls	r1, r0, #1
+	eors	r5, r1
 	str	r5, [sp]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r3, r5
-	str	r3, [sp, #8]
-	movs	r3, #31
-	ldr	r0, [sp, #8]
-	rors	r0, r3
+	eors	r4, r5
+	movs	r1, #31
+	mov	r0, r4
+	rors	r0, r1
 	str	r0, [sp, #8]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r4, [sp, #24]
-	eors	r4, r1
 	ldr	r0, [sp, #24]
-	ands	r0, r1
-	lsls	r0, r0, #1
-	eors	r4, r0
+	eors	r0, r3
+	ldr	r1, [sp, #24]
+	ands	r1, r3
+	lsls	r1, r1, #1
+	eors	r0, r1
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r6, r4
-	ldr	r0, [sp, #12]
-	eors	r6, r0
-	movs	r0, #8
-	rors	r6, r0
+	ldr	r7, [sp, #12]
+	eors	r7, r0
+	movs	r1, #8
+	rors	r7, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r5, [sp, #36]
-	eors	r5, r6
-	ldr	r0, [sp, #36]
-	ands	r0, r6
-	lsls	r0, r0, #1
-	eors	r5, r0
+	eors	r5, r7
+	ldr	r1, [sp, #36]
+	ands	r1, r7
+	lsls	r1, r1, #1
+	eors	r5, r1
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	mov	r1, r3
 	eors	r1, r5
 	movs	r3, #11
 	rors	r1, r3
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r4
-	eors	r3, r1
-	ands	r4, r1
-	lsls	r0, r4, #1
-	mov	r4, r3
+	mov	r4, r0
+	eors	r4, r1
+	ands	r0, r1
+	lsls	r0, r0, #1
 	eors	r4, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	r7, r4
-	eors	r7, r6
+	eors	r7, r4
 	movs	r0, #16
 	rors	r7, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -947,9 +938,8 @@ norx_f_permute:
 	lsls	r1, r3, #1
 	eors	r0, r1
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r5, r0
-	ldr	r1, [sp, #16]
-	eors	r5, r1
+	ldr	r5, [sp, #16]
+	eors	r5, r0
 	movs	r1, #8
 	rors	r5, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -972,9 +962,7 @@ norx_f_permute:
 	lsls	r0, r0, #1
 	eors	r3, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	r0, r3
-	eors	r0, r5
-	mov	r5, r0
+	eors	r5, r3
 	movs	r0, #16
 	rors	r5, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)

@@ -379,8 +379,8 @@ ocb3_key_setup:
 
 
 @ --- ocb3_encrypt_with: ocb3.encrypt_with
-@     frame 140 bytes (37 spill slots, 22 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1098 bytes of code and literals
+@     frame 140 bytes (38 spill slots, 22 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1096 bytes of code and literals
 	.section .text.ocb3_encrypt_with,"ax",%progbits
 	.global ocb3_encrypt_with
 	.type ocb3_encrypt_with, %function
@@ -399,7 +399,7 @@ ocb3_encrypt_with:
 	str	r4, [sp]
 	str	r0, [sp, #56]
 	str	r1, [sp, #36]
-	mov	r1, r2
+	mov	r4, r2
 	mov	r2, r3
 	ldr	r0, [sp, #176]
 	str	r0, [sp, #88]
@@ -409,13 +409,14 @@ ocb3_encrypt_with:
 	str	r0, [sp, #64]
 	ldr	r0, [sp, #188]
 	str	r0, [sp, #76]
-	ldr	r0, [sp, #192]
-	str	r0, [sp, #68]
+	ldr	r1, [sp, #192]
+	str	r1, [sp, #68]
 	ldr	r0, [sp, #200]
 	str	r0, [sp, #80]
 	ldr	r0, [sp, #204]
 	str	r0, [sp, #72]
 	ldr	r0, [sp, #56]
+	mov	r1, r4
 	ldr	r3, [sp, #72]
 	bl	ocb3_initial_offset
 	ldr	r6, [sp, #92]
@@ -764,7 +765,7 @@ ocb3_encrypt_with:
 	str	r3, [sp, #4]
 	ldr	r1, [r0]
 	eors	r6, r1
-	str	r6, [sp, #16]
+	str	r6, [sp, #20]
 	@ ocb3.ae:165: pad = E.encrypt_block(ks, offset)
 	str	r6, [sp, #92]
 	mov	r0, r3
@@ -777,94 +778,91 @@ ocb3_encrypt_with:
 	add	r2, sp, #108
 	ldr	r0, [sp, #56]
 	bl	ocb3_E_encrypt_block
-	ldr	r2, [sp, #108]
+	ldr	r3, [sp, #108]
 	ldr	r0, [sp, #112]
-	str	r0, [sp, #20]
+	str	r0, [sp, #16]
 	ldr	r0, [sp, #116]
-	str	r0, [sp, #32]
-	ldr	r0, [sp, #120]
 	str	r0, [sp, #40]
+	ldr	r0, [sp, #120]
+	str	r0, [sp, #44]
 	@ ocb3.ae:166: p = load_be(msg, 16 * full, 16, r)
 	ldr	r0, [sp, #64]
-	adds	r6, r0, r5
+	adds	r0, r0, r5
+	movs	r6, #3
 	cmp	r4, #16
 	bcc	.Locb3_encrypt_with_bytes26
-	movs	r0, #3
-	tst	r6, r0
+	tst	r0, r6
 	beq	.Locb3_encrypt_with_words27
 .Locb3_encrypt_with_bytes26:
-	movs	r0, #0
-	str	r0, [sp, #124]
-	str	r0, [sp, #128]
-	str	r0, [sp, #132]
-	str	r0, [sp, #136]
-	add	r3, sp, #124
-	mov	r1, r4
-	cmp	r1, #16
+	movs	r1, #0
+	str	r1, [sp, #124]
+	str	r1, [sp, #128]
+	str	r1, [sp, #132]
+	str	r1, [sp, #136]
+	add	r7, sp, #124
+	mov	r2, r4
+	cmp	r2, #16
 	bcc	.Locb3_encrypt_with_cnt29
-	movs	r1, #16
+	movs	r2, #16
 .Locb3_encrypt_with_cnt29:
 .Locb3_encrypt_with_cpy30:
-	subs	r1, #1
+	subs	r2, #1
 	bcc	.Locb3_encrypt_with_cpyd28
-	ldrb	r0, [r6, r1]
-	strb	r0, [r3, r1]
+	ldrb	r1, [r0, r2]
+	strb	r1, [r7, r2]
 	b	.Locb3_encrypt_with_cpy30
 .Locb3_encrypt_with_cpyd28:
-	mov	r6, r3
+	mov	r0, r7
 .Locb3_encrypt_with_words27:
 	@ ocb3.ae:168: store_be(ct, 16 * full, p ^ pad, r)
-	ldr	r0, [sp, #68]
-	adds	r1, r0, r5
+	ldr	r1, [sp, #68]
+	adds	r1, r1, r5
 	@ ocb3.ae:166: p = load_be(msg, 16 * full, 16, r)
-	ldr	r0, [r6, #12]
-	rev	r0, r0
-	str	r0, [sp, #28]
+	ldr	r2, [r0, #12]
+	rev	r2, r2
+	str	r2, [sp, #32]
 	@ ocb3.ae:168: store_be(ct, 16 * full, p ^ pad, r)
-	mov	r3, r0
+	mov	r5, r3
+	eors	r5, r2
+	@ ocb3.ae:166: p = load_be(msg, 16 * full, 16, r)
+	ldr	r2, [r0, #8]
+	rev	r2, r2
+	str	r2, [sp, #28]
+	@ ocb3.ae:168: store_be(ct, 16 * full, p ^ pad, r)
+	ldr	r3, [sp, #16]
 	eors	r3, r2
 	@ ocb3.ae:166: p = load_be(msg, 16 * full, 16, r)
-	ldr	r0, [r6, #8]
-	rev	r0, r0
-	str	r0, [sp, #24]
+	ldr	r2, [r0, #4]
+	rev	r7, r2
+	str	r7, [sp, #24]
 	@ ocb3.ae:168: store_be(ct, 16 * full, p ^ pad, r)
-	mov	r2, r0
-	ldr	r0, [sp, #20]
-	eors	r2, r0
+	ldr	r2, [sp, #40]
+	eors	r2, r7
 	@ ocb3.ae:166: p = load_be(msg, 16 * full, 16, r)
-	ldr	r0, [r6, #4]
+	ldr	r0, [r0]
 	rev	r0, r0
-	str	r0, [sp, #20]
+	str	r0, [sp, #16]
 	@ ocb3.ae:168: store_be(ct, 16 * full, p ^ pad, r)
-	mov	r5, r0
-	ldr	r0, [sp, #32]
-	eors	r5, r0
-	@ ocb3.ae:166: p = load_be(msg, 16 * full, 16, r)
-	ldr	r0, [r6]
-	rev	r6, r0
-	@ ocb3.ae:168: store_be(ct, 16 * full, p ^ pad, r)
-	mov	r7, r6
-	ldr	r0, [sp, #40]
+	ldr	r7, [sp, #44]
 	eors	r7, r0
 	rev	r7, r7
-	rev	r5, r5
 	rev	r2, r2
 	rev	r3, r3
+	rev	r0, r5
 	cmp	r4, #16
 	bcc	.Locb3_encrypt_with_bytes31
-	movs	r0, #3
-	tst	r1, r0
+	tst	r1, r6
 	bne	.Locb3_encrypt_with_bytes31
 	str	r7, [r1]
-	str	r5, [r1, #4]
-	str	r2, [r1, #8]
-	str	r3, [r1, #12]
+	str	r2, [r1, #4]
+	str	r3, [r1, #8]
+	str	r0, [r1, #12]
 	b	.Locb3_encrypt_with_stored32
 .Locb3_encrypt_with_bytes31:
 	str	r7, [sp, #124]
-	str	r5, [sp, #128]
-	str	r2, [sp, #132]
-	str	r3, [sp, #136]
+	str	r2, [sp, #128]
+	str	r3, [sp, #132]
+	str	r0, [sp, #136]
 	add	r3, sp, #124
 	mov	r2, r4
 	cmp	r2, #16
@@ -883,17 +881,17 @@ ocb3_encrypt_with:
 	subs	r0, r0, r4
 	lsls	r3, r0, #3
 	movs	r2, #128
-	movs	r4, #0
-	mov	r7, r4
-	mov	r5, r4
+	movs	r6, #0
+	mov	r5, r6
+	mov	r4, r6
 	cmp	r3, #128
 	bcs	.Locb3_encrypt_with_shz35
 .Locb3_encrypt_with_shl37:
 	cmp	r3, #32
 	bcc	.Locb3_encrypt_with_shf36
 	mov	r4, r5
-	mov	r5, r7
-	mov	r7, r2
+	mov	r5, r6
+	mov	r6, r2
 	movs	r2, #0
 	subs	r3, #32
 	b	.Locb3_encrypt_with_shl37
@@ -905,28 +903,29 @@ ocb3_encrypt_with:
 	lsrs	r0, r1
 	orrs	r4, r0
 	lsls	r5, r3
-	mov	r0, r7
+	mov	r0, r6
 	lsrs	r0, r1
 	orrs	r5, r0
 	mov	r0, r2
 	lsrs	r0, r1
-	lsls	r7, r3
-	orrs	r7, r0
+	lsls	r6, r3
+	orrs	r6, r0
 	lsls	r2, r3
 	b	.Locb3_encrypt_with_she38
 .Locb3_encrypt_with_shz35:
 	movs	r2, #0
-	movs	r7, #0
+	movs	r6, #0
 	movs	r5, #0
 	movs	r4, #0
 .Locb3_encrypt_with_she38:
-	ldr	r3, [sp, #28]
+	ldr	r3, [sp, #32]
 	orrs	r3, r2
-	ldr	r2, [sp, #24]
-	orrs	r2, r7
-	ldr	r1, [sp, #20]
+	ldr	r2, [sp, #28]
+	orrs	r2, r6
+	ldr	r1, [sp, #24]
 	orrs	r1, r5
-	orrs	r6, r4
+	ldr	r0, [sp, #16]
+	orrs	r0, r4
 	@ ocb3.ae:167: checksum = checksum ^ pad10(p, r)             // delay slot
 	mov	r4, r11
 	eors	r4, r3
@@ -935,8 +934,8 @@ ocb3_encrypt_with:
 	mov	r2, r9
 	eors	r2, r1
 	mov	r1, r8
-	eors	r1, r6
-	ldr	r7, [sp, #16]
+	eors	r1, r0
+	ldr	r7, [sp, #20]
 	ldr	r6, [sp, #4]
 	ldr	r5, [sp, #8]
 	ldr	r0, [sp, #12]
@@ -1860,59 +1859,59 @@ ocb3_decrypt_with:
 	movs	r1, #15
 	mov	r0, r10
 	subs	r0, r1, r0
-	lsls	r4, r0, #3
-	movs	r3, #128
+	lsls	r6, r0, #3
+	movs	r4, #128
 	movs	r2, #0
-	mov	r6, r2
 	mov	r5, r2
-	cmp	r4, #128
+	mov	r1, r2
+	cmp	r6, #128
 	bcs	.Locb3_decrypt_with_shz39
 .Locb3_decrypt_with_shl41:
-	cmp	r4, #32
+	cmp	r6, #32
 	bcc	.Locb3_decrypt_with_shf40
-	mov	r5, r6
-	mov	r6, r2
-	mov	r2, r3
-	movs	r3, #0
-	subs	r4, #32
+	mov	r1, r2
+	mov	r2, r5
+	mov	r5, r4
+	movs	r4, #0
+	subs	r6, #32
 	b	.Locb3_decrypt_with_shl41
 .Locb3_decrypt_with_shf40:
-	lsls	r5, r4
-	movs	r1, #32
-	subs	r1, r1, r4
-	mov	r0, r6
-	lsrs	r0, r1
-	orrs	r5, r0
-	lsls	r6, r4
+	lsls	r1, r6
+	movs	r3, #32
+	subs	r3, r3, r6
 	mov	r0, r2
-	lsrs	r0, r1
-	orrs	r6, r0
-	mov	r0, r3
-	lsrs	r0, r1
-	lsls	r2, r4
+	lsrs	r0, r3
+	orrs	r1, r0
+	lsls	r2, r6
+	mov	r0, r5
+	lsrs	r0, r3
 	orrs	r2, r0
-	lsls	r3, r4
+	mov	r0, r4
+	lsrs	r0, r3
+	lsls	r5, r6
+	orrs	r5, r0
+	lsls	r4, r6
 	b	.Locb3_decrypt_with_she42
 .Locb3_decrypt_with_shz39:
-	movs	r3, #0
-	movs	r2, #0
-	movs	r6, #0
+	movs	r4, #0
 	movs	r5, #0
+	movs	r2, #0
+	movs	r1, #0
 .Locb3_decrypt_with_she42:
-	mov	r4, r9
-	orrs	r4, r3
-	mov	r3, r8
-	orrs	r3, r2
-	ldr	r2, [sp, #16]
-	orrs	r2, r6
-	ldr	r1, [sp, #4]
-	orrs	r1, r5
+	mov	r0, r9
+	orrs	r4, r0
+	mov	r0, r8
+	orrs	r5, r0
+	ldr	r0, [sp, #16]
+	orrs	r2, r0
+	ldr	r0, [sp, #4]
+	orrs	r1, r0
 	@ ocb3.ae:197: checksum = checksum ^ pad10(p, r)
 	ldr	r0, [sp, #12]
 	eors	r0, r4
 	str	r0, [sp, #12]
 	ldr	r7, [sp, #60]
-	eors	r7, r3
+	eors	r7, r5
 	ldr	r6, [sp, #64]
 	eors	r6, r2
 	ldr	r5, [sp, #68]
@@ -2875,7 +2874,7 @@ ocb3_hash:
 
 @ --- ocb3_initial_offset: ocb3.initial_offset
 @     frame 60 bytes (9 spill slots, 3 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 398 bytes of code and literals
+@     estimated 396 bytes of code and literals
 	.section .text.ocb3_initial_offset,"ax",%progbits
 	.global ocb3_initial_offset
 	.type ocb3_initial_offset, %function
@@ -3040,22 +3039,22 @@ ocb3_initial_offset:
 	bl	ocb3_E_encrypt_block
 	ldr	r4, [sp, #48]
 	@ ocb3.ae:120: stretch = cat(ktop, ktop[127:64] ^ ktop[119:56])
-	lsrs	r6, r4, #24
+	lsrs	r1, r4, #24
 	@ ocb3.ae:119: ktop = E.encrypt_block(ks, n & ~(0x3f as u128))
 	ldr	r3, [sp, #52]
 	@ ocb3.ae:120: stretch = cat(ktop, ktop[127:64] ^ ktop[119:56])
 	lsls	r0, r3, #8
-	orrs	r6, r0
-	lsrs	r1, r3, #24
+	orrs	r1, r0
+	lsrs	r6, r3, #24
 	@ ocb3.ae:119: ktop = E.encrypt_block(ks, n & ~(0x3f as u128))
 	ldr	r2, [sp, #56]
 	@ ocb3.ae:120: stretch = cat(ktop, ktop[127:64] ^ ktop[119:56])
 	lsls	r0, r2, #8
-	orrs	r1, r0
-	mov	r0, r2
-	eors	r0, r1
-	mov	r1, r3
-	eors	r1, r6
+	orrs	r6, r0
+	eors	r6, r2
+	eors	r1, r3
+	@ ocb3.ae:121: return (stretch << bottom)[191:64]
+	mov	r0, r6
 	@ ocb3.ae:119: ktop = E.encrypt_block(ks, n & ~(0x3f as u128))
 	ldr	r6, [sp, #44]
 	@ ocb3.ae:121: return (stretch << bottom)[191:64]

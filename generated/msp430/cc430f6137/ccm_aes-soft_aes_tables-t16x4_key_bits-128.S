@@ -117,37 +117,37 @@ ccm_key_setup:
 
 
 ; --- ccm_encrypt_with: ccm.encrypt_with
-;     frame 178 bytes (37 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1612 bytes of code
+;     frame 170 bytes (33 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1574 bytes of code
 	.section .text.ccm_encrypt_with,"ax",@progbits
 	.global ccm_encrypt_with
 	.type ccm_encrypt_with, @function
 	.balign 2
 ccm_encrypt_with:
 	pushm.w	#7, r10
-	sub	#178, sp
-	mov	194(sp), 60(sp)
-	mov	196(sp), 70(sp)
-	mov	198(sp), 66(sp)
-	mov	200(sp), 68(sp)
-	mov	204(sp), 78(sp)
-	mov	206(sp), 76(sp)
+	sub	#170, sp
+	mov	186(sp), 54(sp)
+	mov	188(sp), 64(sp)
+	mov	190(sp), 60(sp)
+	mov	192(sp), 62(sp)
+	mov	196(sp), 72(sp)
+	mov	198(sp), 70(sp)
 	; ccm.ae:89: y = mac_header(ks, nonce, ad, n, len(tag))
-	mov	66(sp), 82(sp)
-	mov	#0, 84(sp)
+	mov	60(sp), 74(sp)
+	mov	#0, 76(sp)
 	mov	sp, r4
-	add	#82, r4
-	mov	76(sp), 86(sp)
-	mov	#0, 88(sp)
+	add	#74, r4
+	mov	70(sp), 78(sp)
+	mov	#0, 80(sp)
 	mov	sp, r5
-	add	#86, r5
+	add	#78, r5
 	mov	sp, r11
-	add	#98, r11
-	mov	60(sp), 0(sp)
+	add	#90, r11
+	mov	54(sp), 0(sp)
 	mov	r4, 2(sp)
 	mov	r5, 4(sp)
 	mov	r11, 6(sp)
-	mov	r12, 52(sp)
+	mov	r12, 46(sp)
 	mov	r13, r4
 	mov	r14, r5
 	call	#ccm_mac_header
@@ -157,11 +157,10 @@ ccm_encrypt_with:
 	adc	r14
 	mov	r5, r12
 	sub	#13, r12
-	mov	r14, r13
-	inv	r13
-	inc	r13
-	mov	r12, r15
-	and	r13, r15
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	and	r12, r15
 	xor	r15, r12
 	inv	r14
 	inc	r14
@@ -190,11 +189,10 @@ ccm_encrypt_with:
 	adc	r11
 	mov	r5, r12
 	sub	#11, r12
-	mov	r11, r13
-	inv	r13
-	inc	r13
-	mov	r12, r14
-	and	r13, r14
+	mov	r11, r14
+	inv	r14
+	inc	r14
+	and	r12, r14
 	xor	r14, r12
 	inv	r11
 	inc	r11
@@ -221,11 +219,10 @@ ccm_encrypt_with:
 	adc	r13
 	mov	r5, r12
 	sub	#9, r12
-	mov	r13, r11
-	inv	r11
-	inc	r11
-	mov	r12, r14
-	and	r11, r14
+	mov	r13, r14
+	inv	r14
+	inc	r14
+	and	r12, r14
 	xor	r14, r12
 	inv	r13
 	inc	r13
@@ -245,27 +242,26 @@ ccm_encrypt_with:
 .Lccm_encrypt_with_nob6:
 	swpb	r14
 	bis	r13, r14
-	mov	r14, 50(sp)
+	mov	r14, 44(sp)
 	mov	#7, r14
 	cmp	r5, r14
-	clr	r11
-	adc	r11
+	clr	r13
+	adc	r13
 	mov	r5, r12
 	sub	#7, r12
-	mov	r11, r13
+	mov	r13, r14
+	inv	r14
+	inc	r14
+	and	r12, r14
+	xor	r14, r12
 	inv	r13
 	inc	r13
-	mov	r12, r14
-	and	r13, r14
-	xor	r14, r12
-	inv	r11
-	inc	r11
-	and	#7, r11
-	xor	#7, r11
+	and	#7, r13
+	xor	#7, r13
 	clr	r14
 	cmp	#1, r12
 	jnc	.Lccm_encrypt_with_nob7
-	mov	r11, r9
+	mov	r13, r9
 	add	r4, r9
 	mov.b	@r9, r14
 .Lccm_encrypt_with_nob7:
@@ -276,32 +272,31 @@ ccm_encrypt_with:
 .Lccm_encrypt_with_nob8:
 	swpb	r14
 	bis	r13, r14
-	mov	r14, 48(sp)
+	mov	r14, 42(sp)
 	mov	#5, r14
 	cmp	r5, r14
-	clr	r11
-	adc	r11
-	mov	r5, r12
-	sub	#5, r12
-	mov	r11, r13
-	inv	r13
-	inc	r13
+	clr	r12
+	adc	r12
+	mov	r5, r13
+	sub	#5, r13
 	mov	r12, r14
+	inv	r14
+	inc	r14
 	and	r13, r14
-	xor	r14, r12
-	inv	r11
-	inc	r11
-	and	#5, r11
-	xor	#5, r11
+	xor	r14, r13
+	inv	r12
+	inc	r12
+	and	#5, r12
+	xor	#5, r12
 	clr	r8
-	cmp	#1, r12
+	cmp	#1, r13
 	jnc	.Lccm_encrypt_with_nob9
-	mov	r11, r10
+	mov	r12, r10
 	add	r4, r10
 	mov.b	@r10, r8
 .Lccm_encrypt_with_nob9:
 	clr	r14
-	cmp	#2, r12
+	cmp	#2, r13
 	jnc	.Lccm_encrypt_with_nob10
 	mov.b	1(r10), r14
 .Lccm_encrypt_with_nob10:
@@ -309,64 +304,62 @@ ccm_encrypt_with:
 	bis	r14, r8
 	mov	#3, r14
 	cmp	r5, r14
-	clr	r11
-	adc	r11
+	clr	r12
+	adc	r12
 	mov	r5, r13
 	sub	#3, r13
-	mov	r11, r12
+	mov	r12, r14
+	inv	r14
+	inc	r14
+	and	r13, r14
+	xor	r14, r13
 	inv	r12
 	inc	r12
-	mov	r13, r14
-	and	r12, r14
-	xor	r14, r13
-	inv	r11
-	inc	r11
-	and	#3, r11
-	xor	#3, r11
+	and	#3, r12
+	xor	#3, r12
 	clr	r9
 	cmp	#1, r13
 	jnc	.Lccm_encrypt_with_nob11
-	add	r4, r11
-	mov	r11, 72(sp)
-	mov	r11, r14
+	add	r4, r12
+	mov	r12, 66(sp)
+	mov	r12, r14
 	mov.b	@r14, r9
 .Lccm_encrypt_with_nob11:
 	clr	r14
 	cmp	#2, r13
 	jnc	.Lccm_encrypt_with_nob12
-	mov	72(sp), r14
+	mov	66(sp), r14
 	mov.b	1(r14), r14
 .Lccm_encrypt_with_nob12:
 	swpb	r9
 	bis	r14, r9
 	mov	#1, r14
 	cmp	r5, r14
-	clr	r11
-	adc	r11
+	clr	r12
+	adc	r12
 	mov	r5, r13
 	sub	#1, r13
-	mov	r11, r12
+	mov	r12, r14
+	inv	r14
+	inc	r14
+	and	r13, r14
+	xor	r14, r13
 	inv	r12
 	inc	r12
-	mov	r13, r14
-	and	r12, r14
-	xor	r14, r13
-	inv	r11
-	inc	r11
-	and	#1, r11
-	xor	#1, r11
+	and	#1, r12
+	xor	#1, r12
 	clr	r10
 	cmp	#1, r13
 	jnc	.Lccm_encrypt_with_nob13
-	add	r4, r11
-	mov	r11, 74(sp)
-	mov	r11, r14
+	add	r4, r12
+	mov	r12, 68(sp)
+	mov	r12, r14
 	mov.b	@r14, r10
 .Lccm_encrypt_with_nob13:
 	clr	r14
 	cmp	#2, r13
 	jnc	.Lccm_encrypt_with_nob14
-	mov	74(sp), r14
+	mov	68(sp), r14
 	mov.b	1(r14), r14
 .Lccm_encrypt_with_nob14:
 	swpb	r10
@@ -381,23 +374,23 @@ ccm_encrypt_with:
 	xor.b	r14, r5
 	xor	r15, r5
 	; ccm.ae:91: s0 = E.encrypt_block(ks, j0)
-	mov	r6, 82(sp)
-	mov	r7, 84(sp)
-	mov	50(sp), 86(sp)
-	mov	48(sp), 88(sp)
-	mov	r8, 90(sp)
-	mov	r9, 92(sp)
-	mov	r10, 94(sp)
-	mov	r5, 96(sp)
+	mov	r6, 74(sp)
+	mov	r7, 76(sp)
+	mov	44(sp), 78(sp)
+	mov	42(sp), 80(sp)
+	mov	r8, 82(sp)
+	mov	r9, 84(sp)
+	mov	r10, 86(sp)
+	mov	r5, 88(sp)
 	mov	sp, r13
-	add	#82, r13
+	add	#74, r13
 	mov	sp, r14
-	add	#114, r14
-	mov	52(sp), r12
+	add	#106, r14
+	mov	46(sp), r12
 	call	#ccm_E_encrypt_block
 	add	#1, r6
 	addc	#0, r7
-	mov	66(sp), r14
+	mov	60(sp), r14
 	add	#15, r14
 	mov	#0, r15
 	addc	#0, r15
@@ -406,33 +399,33 @@ ccm_encrypt_with:
 	swpb	r15
 	rlam.w	#4, r15
 	bis	r14, r15
-	mov	r15, 54(sp)
+	mov	r15, 48(sp)
 	; ccm.ae:93: for i in 0..(n + 15) / 16 {
-	mov	#0, 26(sp)
-	mov	r6, 46(sp)
-	mov	r7, 36(sp)
-	mov	r8, 64(sp)
-	mov	r9, 62(sp)
-	mov	r10, 58(sp)
-	mov	r5, 56(sp)
-	mov	98(sp), 44(sp)
-	mov	100(sp), 42(sp)
-	mov	102(sp), 40(sp)
-	mov	104(sp), 38(sp)
-	mov	106(sp), 34(sp)
-	mov	108(sp), 32(sp)
-	mov	110(sp), 30(sp)
-	mov	112(sp), 28(sp)
-	cmp	r15, 26(sp)
+	mov	#0, 28(sp)
+	mov	r6, 40(sp)
+	mov	r7, 38(sp)
+	mov	r8, 58(sp)
+	mov	r9, 56(sp)
+	mov	r10, 52(sp)
+	mov	r5, 50(sp)
+	mov	90(sp), 18(sp)
+	mov	92(sp), 16(sp)
+	mov	94(sp), 14(sp)
+	mov	96(sp), 36(sp)
+	mov	98(sp), 34(sp)
+	mov	100(sp), 32(sp)
+	mov	102(sp), 30(sp)
+	mov	104(sp), 24(sp)
+	cmp	r15, 28(sp)
 	jc	.Lccm_encrypt_with_done17
 .Lccm_encrypt_with_loop16:
-	mov	26(sp), r5
+	mov	28(sp), r5
 	and	#4095, r5
 	rlam.w	#4, r5
-	mov	66(sp), r6
+	mov	60(sp), r6
 	sub	r5, r6
 	mov	r5, r10
-	add	70(sp), r10
+	add	64(sp), r10
 	cmp	#16, r6
 	jnc	.Lccm_encrypt_with_bytes18
 	bit	#1, r10
@@ -449,7 +442,7 @@ ccm_encrypt_with:
 	jmp	.Lccm_encrypt_with_join20
 .Lccm_encrypt_with_bytes18:
 	mov	sp, r11
-	add	#130, r11
+	add	#122, r11
 	mov	r11, r12
 	mov	#16, r13
 	mov	r6, r15
@@ -469,19 +462,19 @@ ccm_encrypt_with:
 	jmp	.Lccm_encrypt_with_words19
 .Lccm_encrypt_with_join20:
 	; ccm.ae:96: u = E.encrypt_block(ks, j)
-	mov	46(sp), 82(sp)
-	mov	36(sp), 84(sp)
-	mov	50(sp), 86(sp)
-	mov	48(sp), 88(sp)
-	mov	64(sp), 90(sp)
-	mov	62(sp), 92(sp)
-	mov	58(sp), 94(sp)
-	mov	56(sp), 96(sp)
+	mov	40(sp), 74(sp)
+	mov	38(sp), 76(sp)
+	mov	44(sp), 78(sp)
+	mov	42(sp), 80(sp)
+	mov	58(sp), 82(sp)
+	mov	56(sp), 84(sp)
+	mov	52(sp), 86(sp)
+	mov	50(sp), 88(sp)
 	mov	sp, r13
-	add	#82, r13
+	add	#74, r13
 	mov	sp, r14
-	add	#146, r14
-	mov	52(sp), r12
+	add	#138, r14
+	mov	46(sp), r12
 	swpb	12(sp)
 	swpb	10(sp)
 	swpb	8(sp)
@@ -491,60 +484,53 @@ ccm_encrypt_with:
 	swpb	r9
 	swpb	r10
 	call	#ccm_E_encrypt_block
-	mov	12(sp), r15
-	xor	28(sp), r15
-	mov	10(sp), r14
-	xor	30(sp), r14
-	mov	8(sp), r13
-	xor	32(sp), r13
-	mov	r4, r12
-	xor	34(sp), r12
-	mov	r7, r11
-	xor	38(sp), r11
-	mov	r11, 80(sp)
-	mov	r8, r11
-	xor	40(sp), r11
-	mov	r11, 14(sp)
-	mov	r9, r11
-	xor	42(sp), r11
-	mov	r11, 16(sp)
-	mov	r10, r11
-	xor	44(sp), r11
-	mov	r11, 18(sp)
-	xor	146(sp), r10
-	mov	r10, 24(sp)
-	xor	148(sp), r9
+	mov	24(sp), r15
+	xor	12(sp), r15
+	mov	30(sp), r14
+	xor	10(sp), r14
+	mov	32(sp), r13
+	xor	8(sp), r13
+	mov	34(sp), r12
+	xor	r4, r12
+	mov	36(sp), r11
+	xor	r7, r11
+	xor	r8, 14(sp)
+	xor	r9, 16(sp)
+	xor	r10, 18(sp)
+	xor	138(sp), r10
+	mov	r10, 26(sp)
+	xor	140(sp), r9
 	mov	r9, 22(sp)
-	xor	150(sp), r8
+	xor	142(sp), r8
 	mov	r8, 20(sp)
-	xor	152(sp), r7
-	xor	154(sp), r4
+	xor	144(sp), r7
+	xor	146(sp), r4
 	mov	8(sp), r8
-	xor	156(sp), r8
+	xor	148(sp), r8
 	mov	10(sp), r9
-	xor	158(sp), r9
+	xor	150(sp), r9
 	mov	12(sp), r10
-	xor	160(sp), r10
+	xor	152(sp), r10
 	; ccm.ae:99: y = E.encrypt_block(ks, s)
-	mov	18(sp), 82(sp)
-	mov	16(sp), 84(sp)
-	mov	14(sp), 86(sp)
-	mov	80(sp), 88(sp)
-	mov	r12, 90(sp)
-	mov	r13, 92(sp)
-	mov	r14, 94(sp)
-	mov	r15, 96(sp)
+	mov	18(sp), 74(sp)
+	mov	16(sp), 76(sp)
+	mov	14(sp), 78(sp)
+	mov	r11, 80(sp)
+	mov	r12, 82(sp)
+	mov	r13, 84(sp)
+	mov	r14, 86(sp)
+	mov	r15, 88(sp)
 	mov	sp, r13
-	add	#82, r13
+	add	#74, r13
 	mov	sp, r14
-	add	#162, r14
-	mov	52(sp), r12
+	add	#154, r14
+	mov	46(sp), r12
 	call	#ccm_E_encrypt_block
 	; ccm.ae:100: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
 	mov	20(sp), r13
 	mov	22(sp), r14
-	mov	24(sp), r15
-	add	68(sp), r5
+	mov	26(sp), r15
+	add	62(sp), r5
 	cmp	#16, r6
 	swpb	r10
 	swpb	r9
@@ -567,16 +553,16 @@ ccm_encrypt_with:
 	mov	r15, 14(r5)
 	jmp	.Lccm_encrypt_with_stored24
 .Lccm_encrypt_with_bytes23:
-	mov	r10, 130(sp)
-	mov	r9, 132(sp)
-	mov	r8, 134(sp)
-	mov	r4, 136(sp)
-	mov	r7, 138(sp)
-	mov	r13, 140(sp)
-	mov	r14, 142(sp)
-	mov	r15, 144(sp)
+	mov	r10, 122(sp)
+	mov	r9, 124(sp)
+	mov	r8, 126(sp)
+	mov	r4, 128(sp)
+	mov	r7, 130(sp)
+	mov	r13, 132(sp)
+	mov	r14, 134(sp)
+	mov	r15, 136(sp)
 	mov	sp, r15
-	add	#130, r15
+	add	#122, r15
 	cmp	#16, r6
 	jnc	.Lccm_encrypt_with_cnt25
 	mov	#16, r6
@@ -590,43 +576,43 @@ ccm_encrypt_with:
 	dec	r6
 	jnz	.Lccm_encrypt_with_cpy26
 .Lccm_encrypt_with_stored24:
-	mov	46(sp), r14
+	mov	40(sp), r14
 	add	#1, r14
-	mov	36(sp), r15
+	mov	38(sp), r15
 	addc	#0, r15
-	mov	r14, 46(sp)
-	mov	r15, 36(sp)
-	mov	162(sp), 44(sp)
-	mov	164(sp), 42(sp)
-	mov	166(sp), 40(sp)
-	mov	168(sp), 38(sp)
-	mov	170(sp), 34(sp)
-	mov	172(sp), 32(sp)
-	mov	174(sp), 30(sp)
-	mov	176(sp), 28(sp)
-	add	#1, 26(sp)
-	cmp	54(sp), 26(sp)
+	mov	r14, 40(sp)
+	mov	r15, 38(sp)
+	mov	154(sp), 18(sp)
+	mov	156(sp), 16(sp)
+	mov	158(sp), 14(sp)
+	mov	160(sp), 36(sp)
+	mov	162(sp), 34(sp)
+	mov	164(sp), 32(sp)
+	mov	166(sp), 30(sp)
+	mov	168(sp), 24(sp)
+	add	#1, 28(sp)
+	cmp	48(sp), 28(sp)
 	jnc	.Lccm_encrypt_with_loop16
 .Lccm_encrypt_with_done17:
-	mov	44(sp), r7
-	xor	114(sp), r7
-	mov	42(sp), r8
-	xor	116(sp), r8
-	mov	40(sp), r9
-	xor	118(sp), r9
-	mov	38(sp), r10
-	xor	120(sp), r10
+	mov	18(sp), r7
+	xor	106(sp), r7
+	mov	16(sp), r8
+	xor	108(sp), r8
+	mov	14(sp), r9
+	xor	110(sp), r9
+	mov	36(sp), r10
+	xor	112(sp), r10
 	mov	34(sp), r11
-	xor	122(sp), r11
+	xor	114(sp), r11
 	mov	32(sp), r12
-	xor	124(sp), r12
+	xor	116(sp), r12
 	mov	30(sp), r14
-	xor	126(sp), r14
-	mov	28(sp), r15
-	xor	128(sp), r15
+	xor	118(sp), r14
+	mov	24(sp), r15
+	xor	120(sp), r15
 	; ccm.ae:102: store_be(tag, 0, y ^ s0, len(tag))
-	mov	78(sp), r13
-	cmp	#16, 76(sp)
+	mov	72(sp), r13
+	cmp	#16, 70(sp)
 	jnc	.Lccm_encrypt_with_bytes27
 	bit	#1, r13
 	jnz	.Lccm_encrypt_with_bytes27
@@ -649,24 +635,24 @@ ccm_encrypt_with:
 	jmp	.Lccm_encrypt_with_stored28
 .Lccm_encrypt_with_bytes27:
 	swpb	r15
-	mov	r15, 130(sp)
+	mov	r15, 122(sp)
 	swpb	r14
-	mov	r14, 132(sp)
+	mov	r14, 124(sp)
 	swpb	r12
-	mov	r12, 134(sp)
+	mov	r12, 126(sp)
 	swpb	r11
-	mov	r11, 136(sp)
+	mov	r11, 128(sp)
 	swpb	r10
-	mov	r10, 138(sp)
+	mov	r10, 130(sp)
 	swpb	r9
-	mov	r9, 140(sp)
+	mov	r9, 132(sp)
 	swpb	r8
-	mov	r8, 142(sp)
+	mov	r8, 134(sp)
 	swpb	r7
-	mov	r7, 144(sp)
-	mov	76(sp), r15
+	mov	r7, 136(sp)
+	mov	70(sp), r15
 	mov	sp, r14
-	add	#130, r14
+	add	#122, r14
 	cmp	#16, r15
 	jnc	.Lccm_encrypt_with_cnt29
 	mov	#16, r15
@@ -680,45 +666,45 @@ ccm_encrypt_with:
 	dec	r15
 	jnz	.Lccm_encrypt_with_cpy30
 .Lccm_encrypt_with_stored28:
-	add	#178, sp
+	add	#170, sp
 	popm.w	#7, r10
 	ret
 	.size ccm_encrypt_with, .-ccm_encrypt_with
 
 
 ; --- ccm_decrypt_with: ccm.decrypt_with
-;     frame 198 bytes (47 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2598 bytes of code
+;     frame 196 bytes (46 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2542 bytes of code
 	.section .text.ccm_decrypt_with,"ax",@progbits
 	.global ccm_decrypt_with
 	.type ccm_decrypt_with, @function
 	.balign 2
 ccm_decrypt_with:
 	pushm.w	#7, r10
-	sub	#198, sp
-	mov	214(sp), 44(sp)
-	mov	216(sp), 80(sp)
-	mov	218(sp), 74(sp)
-	mov	220(sp), 98(sp)
-	mov	222(sp), 88(sp)
-	mov	224(sp), 78(sp)
-	mov	228(sp), 100(sp)
+	sub	#196, sp
+	mov	212(sp), 44(sp)
+	mov	214(sp), 78(sp)
+	mov	216(sp), 72(sp)
+	mov	218(sp), 96(sp)
+	mov	220(sp), 86(sp)
+	mov	222(sp), 76(sp)
+	mov	226(sp), 98(sp)
 	; ccm.ae:110: y = mac_header(ks, nonce, ad, n, len(tag))
-	mov	74(sp), 102(sp)
-	mov	#0, 104(sp)
+	mov	72(sp), 100(sp)
+	mov	#0, 102(sp)
 	mov	sp, r4
-	add	#102, r4
-	mov	88(sp), 106(sp)
-	mov	#0, 108(sp)
+	add	#100, r4
+	mov	86(sp), 104(sp)
+	mov	#0, 106(sp)
 	mov	sp, r5
-	add	#106, r5
+	add	#104, r5
 	mov	sp, r11
-	add	#118, r11
+	add	#116, r11
 	mov	44(sp), 0(sp)
 	mov	r4, 2(sp)
 	mov	r5, 4(sp)
 	mov	r11, 6(sp)
-	mov	r12, 60(sp)
+	mov	r12, 54(sp)
 	mov	r13, r4
 	mov	r14, r5
 	call	#ccm_mac_header
@@ -728,11 +714,10 @@ ccm_decrypt_with:
 	adc	r14
 	mov	r5, r12
 	sub	#13, r12
-	mov	r14, r13
-	inv	r13
-	inc	r13
-	mov	r12, r15
-	and	r13, r15
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	and	r12, r15
 	xor	r15, r12
 	inv	r14
 	inc	r14
@@ -761,11 +746,10 @@ ccm_decrypt_with:
 	adc	r11
 	mov	r5, r12
 	sub	#11, r12
-	mov	r11, r13
-	inv	r13
-	inc	r13
-	mov	r12, r14
-	and	r13, r14
+	mov	r11, r14
+	inv	r14
+	inc	r14
+	and	r12, r14
 	xor	r14, r12
 	inv	r11
 	inc	r11
@@ -792,11 +776,10 @@ ccm_decrypt_with:
 	adc	r13
 	mov	r5, r12
 	sub	#9, r12
-	mov	r13, r11
-	inv	r11
-	inc	r11
-	mov	r12, r14
-	and	r11, r14
+	mov	r13, r14
+	inv	r14
+	inc	r14
+	and	r12, r14
 	xor	r14, r12
 	inv	r13
 	inc	r13
@@ -816,27 +799,26 @@ ccm_decrypt_with:
 .Lccm_decrypt_with_nob6:
 	swpb	r14
 	bis	r13, r14
-	mov	r14, 36(sp)
+	mov	r14, 34(sp)
 	mov	#7, r14
 	cmp	r5, r14
-	clr	r11
-	adc	r11
+	clr	r13
+	adc	r13
 	mov	r5, r12
 	sub	#7, r12
-	mov	r11, r13
+	mov	r13, r14
+	inv	r14
+	inc	r14
+	and	r12, r14
+	xor	r14, r12
 	inv	r13
 	inc	r13
-	mov	r12, r14
-	and	r13, r14
-	xor	r14, r12
-	inv	r11
-	inc	r11
-	and	#7, r11
-	xor	#7, r11
+	and	#7, r13
+	xor	#7, r13
 	clr	r14
 	cmp	#1, r12
 	jnc	.Lccm_decrypt_with_nob7
-	mov	r11, r9
+	mov	r13, r9
 	add	r4, r9
 	mov.b	@r9, r14
 .Lccm_decrypt_with_nob7:
@@ -847,32 +829,31 @@ ccm_decrypt_with:
 .Lccm_decrypt_with_nob8:
 	swpb	r14
 	bis	r13, r14
-	mov	r14, 34(sp)
+	mov	r14, 32(sp)
 	mov	#5, r14
 	cmp	r5, r14
-	clr	r11
-	adc	r11
-	mov	r5, r12
-	sub	#5, r12
-	mov	r11, r13
-	inv	r13
-	inc	r13
+	clr	r12
+	adc	r12
+	mov	r5, r13
+	sub	#5, r13
 	mov	r12, r14
+	inv	r14
+	inc	r14
 	and	r13, r14
-	xor	r14, r12
-	inv	r11
-	inc	r11
-	and	#5, r11
-	xor	#5, r11
+	xor	r14, r13
+	inv	r12
+	inc	r12
+	and	#5, r12
+	xor	#5, r12
 	clr	r8
-	cmp	#1, r12
+	cmp	#1, r13
 	jnc	.Lccm_decrypt_with_nob9
-	mov	r11, r10
+	mov	r12, r10
 	add	r4, r10
 	mov.b	@r10, r8
 .Lccm_decrypt_with_nob9:
 	clr	r14
-	cmp	#2, r12
+	cmp	#2, r13
 	jnc	.Lccm_decrypt_with_nob10
 	mov.b	1(r10), r14
 .Lccm_decrypt_with_nob10:
@@ -880,26 +861,25 @@ ccm_decrypt_with:
 	bis	r14, r8
 	mov	#3, r14
 	cmp	r5, r14
-	clr	r11
-	adc	r11
+	clr	r12
+	adc	r12
 	mov	r5, r13
 	sub	#3, r13
-	mov	r11, r12
+	mov	r12, r14
+	inv	r14
+	inc	r14
+	and	r13, r14
+	xor	r14, r13
 	inv	r12
 	inc	r12
-	mov	r13, r14
-	and	r12, r14
-	xor	r14, r13
-	inv	r11
-	inc	r11
-	and	#3, r11
-	xor	#3, r11
+	and	#3, r12
+	xor	#3, r12
 	clr	r9
 	cmp	#1, r13
 	jnc	.Lccm_decrypt_with_nob11
-	add	r4, r11
-	mov	r11, 40(sp)
-	mov	r11, r14
+	add	r4, r12
+	mov	r12, 40(sp)
+	mov	r12, r14
 	mov.b	@r14, r9
 .Lccm_decrypt_with_nob11:
 	clr	r14
@@ -912,32 +892,31 @@ ccm_decrypt_with:
 	bis	r14, r9
 	mov	#1, r14
 	cmp	r5, r14
-	clr	r11
-	adc	r11
+	clr	r12
+	adc	r12
 	mov	r5, r13
 	sub	#1, r13
-	mov	r11, r12
+	mov	r12, r14
+	inv	r14
+	inc	r14
+	and	r13, r14
+	xor	r14, r13
 	inv	r12
 	inc	r12
-	mov	r13, r14
-	and	r12, r14
-	xor	r14, r13
-	inv	r11
-	inc	r11
-	and	#1, r11
-	xor	#1, r11
+	and	#1, r12
+	xor	#1, r12
 	clr	r10
 	cmp	#1, r13
 	jnc	.Lccm_decrypt_with_nob13
-	add	r4, r11
-	mov	r11, 64(sp)
-	mov	r11, r14
+	add	r4, r12
+	mov	r12, 62(sp)
+	mov	r12, r14
 	mov.b	@r14, r10
 .Lccm_decrypt_with_nob13:
 	clr	r14
 	cmp	#2, r13
 	jnc	.Lccm_decrypt_with_nob14
-	mov	64(sp), r14
+	mov	62(sp), r14
 	mov.b	1(r14), r14
 .Lccm_decrypt_with_nob14:
 	swpb	r10
@@ -952,23 +931,23 @@ ccm_decrypt_with:
 	xor.b	r14, r5
 	xor	r15, r5
 	; ccm.ae:112: s0 = E.encrypt_block(ks, j0)
-	mov	r6, 102(sp)
-	mov	r7, 104(sp)
-	mov	36(sp), 106(sp)
-	mov	34(sp), 108(sp)
-	mov	r8, 110(sp)
-	mov	r9, 112(sp)
-	mov	r10, 114(sp)
-	mov	r5, 116(sp)
+	mov	r6, 100(sp)
+	mov	r7, 102(sp)
+	mov	34(sp), 104(sp)
+	mov	32(sp), 106(sp)
+	mov	r8, 108(sp)
+	mov	r9, 110(sp)
+	mov	r10, 112(sp)
+	mov	r5, 114(sp)
 	mov	sp, r13
-	add	#102, r13
+	add	#100, r13
 	mov	sp, r14
-	add	#134, r14
-	mov	60(sp), r12
+	add	#132, r14
+	mov	54(sp), r12
 	call	#ccm_E_encrypt_block
 	add	#1, r6
 	addc	#0, r7
-	mov	74(sp), r14
+	mov	72(sp), r14
 	add	#15, r14
 	mov	#0, r15
 	addc	#0, r15
@@ -977,41 +956,39 @@ ccm_decrypt_with:
 	swpb	r15
 	rlam.w	#4, r15
 	bis	r14, r15
-	mov	r15, 62(sp)
+	mov	r15, 60(sp)
 	; ccm.ae:114: for i in 0..(n + 15) / 16 {
-	mov	#0, 38(sp)
-	mov	r6, 28(sp)
+	mov	#0, 36(sp)
+	mov	r6, 26(sp)
 	mov	r7, 24(sp)
-	mov	r8, 72(sp)
-	mov	r9, 70(sp)
-	mov	r10, 68(sp)
-	mov	r5, 66(sp)
-	mov	118(sp), 46(sp)
-	mov	120(sp), 42(sp)
-	mov	122(sp), 50(sp)
-	mov	124(sp), 48(sp)
-	mov	126(sp), 54(sp)
-	mov	128(sp), 52(sp)
-	mov	130(sp), 56(sp)
-	mov	132(sp), 58(sp)
-	cmp	r15, 38(sp)
-	jnc	.Lccm_decrypt_with_near36
-	br	#.Lccm_decrypt_with_done17
-.Lccm_decrypt_with_near36:
+	mov	r8, 70(sp)
+	mov	r9, 68(sp)
+	mov	r10, 66(sp)
+	mov	r5, 64(sp)
+	mov	116(sp), 46(sp)
+	mov	118(sp), 42(sp)
+	mov	120(sp), 48(sp)
+	mov	122(sp), 38(sp)
+	mov	124(sp), 50(sp)
+	mov	126(sp), 52(sp)
+	mov	128(sp), 56(sp)
+	mov	130(sp), 58(sp)
+	cmp	r15, 36(sp)
+	jc	.Lccm_decrypt_with_done17
 .Lccm_decrypt_with_loop16:
-	mov	38(sp), r15
+	mov	36(sp), r15
 	and	#4095, r15
 	rlam.w	#4, r15
-	mov	r15, 32(sp)
-	mov.b	39(sp), r15
+	mov	r15, 30(sp)
+	mov.b	37(sp), r15
 	rrum.w	#4, r15
-	mov	74(sp), r10
-	mov	32(sp), r14
+	mov	72(sp), r10
+	mov	30(sp), r14
 	sub	r14, r10
 	mov	#0, r8
 	subc	r15, r8
 	mov	r14, r4
-	add	80(sp), r4
+	add	78(sp), r4
 	cmp	#16, r10
 	jnc	.Lccm_decrypt_with_bytes18
 	bit	#1, r4
@@ -1019,7 +996,7 @@ ccm_decrypt_with:
 .Lccm_decrypt_with_words19:
 	mov	@r4, 18(sp)
 	mov	2(r4), 14(sp)
-	mov	4(r4), 12(sp)
+	mov	4(r4), 10(sp)
 	mov	6(r4), r9
 	mov	8(r4), r6
 	mov	10(r4), r7
@@ -1028,7 +1005,7 @@ ccm_decrypt_with:
 	jmp	.Lccm_decrypt_with_join20
 .Lccm_decrypt_with_bytes18:
 	mov	sp, r11
-	add	#150, r11
+	add	#148, r11
 	mov	r11, r12
 	mov	#16, r13
 	mov	r10, r15
@@ -1048,44 +1025,44 @@ ccm_decrypt_with:
 	jmp	.Lccm_decrypt_with_words19
 .Lccm_decrypt_with_join20:
 	; ccm.ae:117: u = E.encrypt_block(ks, j)
-	mov	28(sp), 102(sp)
-	mov	24(sp), 104(sp)
-	mov	36(sp), 106(sp)
-	mov	34(sp), 108(sp)
-	mov	72(sp), 110(sp)
-	mov	70(sp), 112(sp)
-	mov	68(sp), 114(sp)
-	mov	66(sp), 116(sp)
+	mov	26(sp), 100(sp)
+	mov	24(sp), 102(sp)
+	mov	34(sp), 104(sp)
+	mov	32(sp), 106(sp)
+	mov	70(sp), 108(sp)
+	mov	68(sp), 110(sp)
+	mov	66(sp), 112(sp)
+	mov	64(sp), 114(sp)
 	mov	sp, r13
-	add	#102, r13
+	add	#100, r13
 	mov	sp, r14
-	add	#166, r14
-	mov	60(sp), r12
+	add	#164, r14
+	mov	54(sp), r12
 	swpb	18(sp)
 	swpb	14(sp)
-	swpb	12(sp)
+	swpb	10(sp)
 	swpb	r9
 	swpb	r6
 	swpb	r7
 	swpb	r5
 	swpb	r4
 	call	#ccm_E_encrypt_block
-	add	#1, 28(sp)
+	add	#1, 26(sp)
 	addc	#0, 24(sp)
-	xor	166(sp), r4
-	mov	r4, 30(sp)
-	xor	168(sp), r5
-	mov	r5, 26(sp)
-	xor	170(sp), r7
-	mov	r7, 22(sp)
-	xor	172(sp), r6
+	xor	164(sp), r4
+	mov	r4, 28(sp)
+	xor	166(sp), r5
+	mov	r5, 22(sp)
+	xor	168(sp), r7
+	mov	r7, 20(sp)
+	xor	170(sp), r6
+	xor	172(sp), r9
+	mov	r9, 12(sp)
+	mov	10(sp), r9
 	xor	174(sp), r9
-	mov	r9, 16(sp)
-	mov	12(sp), r9
-	xor	176(sp), r9
-	xor	178(sp), 14(sp)
+	xor	176(sp), 14(sp)
 	mov	18(sp), r7
-	xor	180(sp), r7
+	xor	178(sp), r7
 	mov	r10, r15
 	sub	#16, r15
 	mov	r8, r15
@@ -1112,189 +1089,179 @@ ccm_decrypt_with:
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	r10, r5
-	and	#1, r5
-	inv	r5
-	inc	r5
-	and	#65280, r5
-	xor	#-1, r5
+	mov	r10, r12
+	and	#1, r12
+	inv	r12
+	inc	r12
+	and	#65280, r12
+	xor	#-1, r12
 	mov	r10, r13
 	rrum.w	#1, r13
 	and	#1, r13
 	mov	r13, r15
 	inv	r15
 	inc	r15
-	mov	r5, r8
-	xor	#-1, r8
-	and	r15, r8
-	xor	#-1, r8
-	inv	r13
-	inc	r13
-	mov	r5, r15
-	and	r13, r15
-	xor	r15, r5
-	mov	r10, r12
-	rrum.w	#2, r12
-	and	#1, r12
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	mov	r5, r11
-	xor	#-1, r11
-	and	r15, r11
-	xor	#-1, r11
-	mov	r12, r13
-	inv	r13
-	inc	r13
-	mov	r5, r15
-	and	r13, r15
-	xor	r15, r5
-	mov	r10, r13
-	rrum.w	#3, r13
-	and	#1, r13
-	mov	r13, r4
-	inv	r4
-	inc	r4
-	mov	r5, r15
-	xor	#-1, r15
-	and	r4, r15
-	xor	#-1, r15
-	mov	r15, 8(sp)
-	mov	r13, r4
-	inv	r4
-	inc	r4
-	mov	r5, r15
-	and	r4, r15
-	xor	r15, r5
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	and	r15, r5
-	inv	r5
-	and	r5, r7
-	mov	r14, r5
-	inv	r5
-	inc	r5
-	mov	8(sp), r15
-	and	r5, r15
-	inv	r15
-	and	r15, r6
-	mov	r13, r15
-	inv	r15
-	inc	r15
-	mov	r11, r5
-	xor	#-1, r5
-	and	r15, r5
-	xor	#-1, r5
-	mov	r13, r4
-	inv	r4
-	inc	r4
-	mov	r11, r15
-	and	r4, r15
-	xor	r15, r11
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	and	r15, r11
-	inv	r11
-	and	r11, r9
-	mov	r14, r11
-	inv	r11
-	inc	r11
-	and	r11, r5
-	inv	r5
-	mov	26(sp), r11
-	and	r5, r11
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	mov	r8, r4
+	mov	r12, r4
 	xor	#-1, r4
 	and	r15, r4
 	xor	#-1, r4
+	inv	r13
+	inc	r13
+	and	r12, r13
+	xor	r13, r12
+	mov	r10, r8
+	rrum.w	#2, r8
+	and	#1, r8
+	mov	r8, r15
+	inv	r15
+	inc	r15
+	mov	r12, r11
+	xor	#-1, r11
+	and	r15, r11
+	xor	#-1, r11
+	mov	r8, r15
+	inv	r15
+	inc	r15
+	and	r12, r15
+	xor	r15, r12
+	mov	r10, r15
+	rrum.w	#3, r15
+	and	#1, r15
+	mov	r15, r5
+	inv	r5
+	inc	r5
+	mov	r12, r13
+	xor	#-1, r13
+	and	r5, r13
+	xor	#-1, r13
+	mov	r15, r5
+	inv	r5
+	inc	r5
+	and	r12, r5
+	xor	r5, r12
+	mov	r14, r5
+	inv	r5
+	inc	r5
+	and	r5, r12
+	inv	r12
+	and	r12, r7
+	mov	r14, r12
 	inv	r12
 	inc	r12
-	mov	r8, r15
-	and	r12, r15
+	and	r12, r13
+	inv	r13
+	and	r13, r6
+	mov	r15, r13
+	inv	r13
+	inc	r13
+	mov	r11, r12
+	xor	#-1, r12
+	and	r13, r12
+	xor	#-1, r12
+	mov	r15, r13
+	inv	r13
+	inc	r13
+	and	r11, r13
+	xor	r13, r11
+	mov	r14, r13
+	inv	r13
+	inc	r13
+	and	r13, r11
+	inv	r11
+	and	r11, r9
+	mov	r14, r13
+	inv	r13
+	inc	r13
+	and	r13, r12
+	inv	r12
+	mov	22(sp), r11
+	and	r12, r11
 	mov	r8, r12
-	xor	r15, r12
-	mov	r13, r15
-	inv	r15
-	inc	r15
-	mov	r12, r5
-	xor	#-1, r5
-	and	r15, r5
-	xor	#-1, r5
-	mov	r13, r8
+	inv	r12
+	inc	r12
+	mov	r4, r13
+	xor	#-1, r13
+	and	r12, r13
+	xor	#-1, r13
 	inv	r8
 	inc	r8
-	mov	r12, r15
-	and	r8, r15
-	xor	r15, r12
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	and	r15, r12
+	and	r4, r8
+	xor	r8, r4
+	mov	r15, r12
 	inv	r12
+	inc	r12
+	mov	r4, r5
+	xor	#-1, r5
+	and	r12, r5
+	xor	#-1, r5
+	mov	r15, r12
+	inv	r12
+	inc	r12
+	and	r4, r12
+	xor	r12, r4
+	mov	r14, r12
+	inv	r12
+	inc	r12
+	and	r12, r4
+	inv	r4
 	mov	14(sp), r8
-	and	r12, r8
+	and	r4, r8
 	mov	r14, r12
 	inv	r12
 	inc	r12
 	and	r12, r5
 	inv	r5
-	mov	22(sp), r12
+	mov	20(sp), r12
 	and	r5, r12
-	mov	r13, r15
+	mov	r15, r4
+	inv	r4
+	inc	r4
+	mov	r13, r5
+	xor	#-1, r5
+	and	r4, r5
+	xor	#-1, r5
 	inv	r15
 	inc	r15
-	mov	r4, r5
-	xor	#-1, r5
-	and	r15, r5
-	xor	#-1, r5
-	inv	r13
-	inc	r13
-	mov	r4, r15
 	and	r13, r15
-	xor	r15, r4
+	xor	r15, r13
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	and	r15, r4
+	and	r15, r13
 	inv	r14
 	inc	r14
 	and	r14, r5
 	inv	r5
-	mov	30(sp), r14
+	mov	28(sp), r14
 	and	r5, r14
-	inv	r4
-	mov	16(sp), r15
-	and	r4, r15
-	mov	r14, 30(sp)
-	mov	r11, 26(sp)
-	mov	r12, 22(sp)
-	mov	r6, 20(sp)
-	mov	r15, 16(sp)
-	mov	r9, 10(sp)
+	inv	r13
+	mov	12(sp), r15
+	and	r13, r15
+	mov	r14, 28(sp)
+	mov	r11, 22(sp)
+	mov	r12, 20(sp)
+	mov	r6, 16(sp)
+	mov	r15, 12(sp)
+	mov	r9, 8(sp)
 	mov	r7, r9
 	jmp	.Lccm_decrypt_with_endif24
 .Lccm_decrypt_with_else23:
-	mov	r6, 20(sp)
-	mov	r9, 10(sp)
+	mov	r6, 16(sp)
+	mov	r9, 8(sp)
 	mov	14(sp), r8
 	mov	r7, r9
 .Lccm_decrypt_with_endif24:
 	; ccm.ae:120: store_be(msg, off, m, n - off)
-	mov	32(sp), r13
-	add	78(sp), r13
+	mov	30(sp), r13
+	add	76(sp), r13
 	mov	r9, r4
 	mov	r8, r5
-	mov	10(sp), r6
-	mov	16(sp), r7
-	mov	20(sp), r11
-	mov	22(sp), r12
-	mov	26(sp), r14
-	mov	30(sp), r15
+	mov	8(sp), r6
+	mov	12(sp), r7
+	mov	16(sp), r11
+	mov	20(sp), r12
+	mov	22(sp), r14
+	mov	28(sp), r15
 	cmp	#16, r10
 	swpb	r4
 	swpb	r5
@@ -1317,16 +1284,16 @@ ccm_decrypt_with:
 	mov	r15, 14(r13)
 	jmp	.Lccm_decrypt_with_stored26
 .Lccm_decrypt_with_bytes25:
-	mov	r4, 150(sp)
-	mov	r5, 152(sp)
-	mov	r6, 154(sp)
-	mov	r7, 156(sp)
-	mov	r11, 158(sp)
-	mov	r12, 160(sp)
-	mov	r14, 162(sp)
-	mov	r15, 164(sp)
+	mov	r4, 148(sp)
+	mov	r5, 150(sp)
+	mov	r6, 152(sp)
+	mov	r7, 154(sp)
+	mov	r11, 156(sp)
+	mov	r12, 158(sp)
+	mov	r14, 160(sp)
+	mov	r15, 162(sp)
 	mov	sp, r14
-	add	#150, r14
+	add	#148, r14
 	mov	r10, r15
 	cmp	#16, r15
 	jnc	.Lccm_decrypt_with_cnt27
@@ -1341,70 +1308,68 @@ ccm_decrypt_with:
 	dec	r15
 	jnz	.Lccm_decrypt_with_cpy28
 .Lccm_decrypt_with_stored26:
-	mov	30(sp), r10
+	mov	28(sp), r10
 	xor	46(sp), r10
-	mov	26(sp), r11
+	mov	22(sp), r11
 	xor	42(sp), r11
-	mov	22(sp), r12
-	xor	50(sp), r12
-	mov	20(sp), r13
-	xor	48(sp), r13
-	mov	16(sp), r14
-	xor	54(sp), r14
-	mov	10(sp), r15
+	mov	20(sp), r12
+	xor	48(sp), r12
+	mov	16(sp), r13
+	xor	38(sp), r13
+	mov	12(sp), r14
+	xor	50(sp), r14
+	mov	8(sp), r15
 	xor	52(sp), r15
 	xor	56(sp), r8
 	xor	58(sp), r9
 	; ccm.ae:121: y = E.encrypt_block(ks, m ^ y)
-	mov	r10, 102(sp)
-	mov	r11, 104(sp)
-	mov	r12, 106(sp)
-	mov	r13, 108(sp)
-	mov	r14, 110(sp)
-	mov	r15, 112(sp)
-	mov	r8, 114(sp)
-	mov	r9, 116(sp)
+	mov	r10, 100(sp)
+	mov	r11, 102(sp)
+	mov	r12, 104(sp)
+	mov	r13, 106(sp)
+	mov	r14, 108(sp)
+	mov	r15, 110(sp)
+	mov	r8, 112(sp)
+	mov	r9, 114(sp)
 	mov	sp, r13
-	add	#102, r13
+	add	#100, r13
 	mov	sp, r14
-	add	#182, r14
-	mov	60(sp), r12
+	add	#180, r14
+	mov	54(sp), r12
 	call	#ccm_E_encrypt_block
-	mov	182(sp), 46(sp)
-	mov	184(sp), 42(sp)
-	mov	186(sp), 50(sp)
-	mov	188(sp), 48(sp)
-	mov	190(sp), 54(sp)
-	mov	192(sp), 52(sp)
-	mov	194(sp), 56(sp)
-	mov	196(sp), 58(sp)
-	add	#1, 38(sp)
-	cmp	62(sp), 38(sp)
-	jc	.Lccm_decrypt_with_near37
-	br	#.Lccm_decrypt_with_loop16
-.Lccm_decrypt_with_near37:
+	mov	180(sp), 46(sp)
+	mov	182(sp), 42(sp)
+	mov	184(sp), 48(sp)
+	mov	186(sp), 38(sp)
+	mov	188(sp), 50(sp)
+	mov	190(sp), 52(sp)
+	mov	192(sp), 56(sp)
+	mov	194(sp), 58(sp)
+	add	#1, 36(sp)
+	cmp	60(sp), 36(sp)
+	jnc	.Lccm_decrypt_with_loop16
 .Lccm_decrypt_with_done17:
-	mov	98(sp), r10
-	cmp	#16, 88(sp)
+	mov	96(sp), r10
+	cmp	#16, 86(sp)
 	jnc	.Lccm_decrypt_with_bytes29
 	bit	#1, r10
 	jnz	.Lccm_decrypt_with_bytes29
 .Lccm_decrypt_with_words30:
-	mov	@r10, 96(sp)
-	mov	2(r10), 94(sp)
-	mov	4(r10), 92(sp)
-	mov	6(r10), 90(sp)
-	mov	8(r10), 86(sp)
-	mov	10(r10), 84(sp)
-	mov	12(r10), 82(sp)
-	mov	14(r10), 76(sp)
+	mov	@r10, 94(sp)
+	mov	2(r10), 92(sp)
+	mov	4(r10), 90(sp)
+	mov	6(r10), 88(sp)
+	mov	8(r10), 84(sp)
+	mov	10(r10), 82(sp)
+	mov	12(r10), 80(sp)
+	mov	14(r10), 74(sp)
 	jmp	.Lccm_decrypt_with_join31
 .Lccm_decrypt_with_bytes29:
 	mov	sp, r11
-	add	#150, r11
+	add	#148, r11
 	mov	r11, r12
 	mov	#16, r13
-	mov	88(sp), r15
+	mov	86(sp), r15
 .Lccm_decrypt_with_cpy32:
 	clr	r14
 	tst	r15
@@ -1420,19 +1385,19 @@ ccm_decrypt_with:
 	mov	r11, r10
 	jmp	.Lccm_decrypt_with_words30
 .Lccm_decrypt_with_join31:
-	xor	134(sp), 46(sp)
-	xor	136(sp), 42(sp)
-	xor	138(sp), 50(sp)
-	mov	48(sp), r7
-	xor	140(sp), r7
-	xor	142(sp), 54(sp)
-	mov	52(sp), r6
-	xor	144(sp), r6
-	mov	56(sp), r13
-	xor	146(sp), r13
-	mov	58(sp), r12
-	xor	148(sp), r12
-	mov	88(sp), r15
+	xor	132(sp), 46(sp)
+	xor	134(sp), 42(sp)
+	xor	136(sp), 48(sp)
+	xor	138(sp), 38(sp)
+	mov	50(sp), r6
+	xor	140(sp), r6
+	mov	52(sp), r12
+	xor	142(sp), r12
+	mov	56(sp), r5
+	xor	144(sp), r5
+	mov	58(sp), r10
+	xor	146(sp), r10
+	mov	86(sp), r15
 	sub	#16, r15
 	mov	#0, r15
 	subc	#0, r15
@@ -1441,231 +1406,222 @@ ccm_decrypt_with:
 	xor	#1, r15
 	; ccm.ae:27: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
 	tst	r15
-	swpb	96(sp)
 	swpb	94(sp)
 	swpb	92(sp)
 	swpb	90(sp)
-	swpb	86(sp)
+	swpb	88(sp)
 	swpb	84(sp)
 	swpb	82(sp)
-	swpb	76(sp)
+	swpb	80(sp)
+	swpb	74(sp)
 	jz	.Lccm_decrypt_with_else34
-	mov	88(sp), r4
+	mov	86(sp), r4
 	mov	r4, r15
 	and	#8191, r15
 	rlam.w	#3, r15
 	sub	#128, r15
-	clr	r11
-	adc	r11
-	xor	#1, r11
-	mov.b	89(sp), r14
+	clr	r13
+	adc	r13
+	xor	#1, r13
+	mov.b	87(sp), r14
 	rrum.w	#4, r14
 	rrum.w	#1, r14
 	clr	r15
-	cmp	r11, r15
+	cmp	r13, r15
 	subc	#0, r14
-	clr	r14
-	adc	r14
-	xor	#1, r14
-	mov	r4, r9
-	and	#1, r9
-	inv	r9
-	inc	r9
-	and	#65280, r9
-	xor	#-1, r9
-	mov	r4, r11
-	rrum.w	#1, r11
-	and	#1, r11
-	mov	r11, r15
-	inv	r15
-	inc	r15
-	mov	r9, r5
-	xor	#-1, r5
-	and	r15, r5
-	xor	#-1, r5
-	inv	r11
-	inc	r11
-	mov	r9, r15
-	and	r11, r15
-	xor	r15, r9
+	clr	r7
+	adc	r7
+	xor	#1, r7
 	mov	r4, r8
-	rrum.w	#2, r8
 	and	#1, r8
-	mov	r8, r15
+	inv	r8
+	inc	r8
+	and	#65280, r8
+	xor	#-1, r8
+	mov	r4, r13
+	rrum.w	#1, r13
+	and	#1, r13
+	mov	r13, r15
 	inv	r15
 	inc	r15
-	mov	r9, r10
-	xor	#-1, r10
-	and	r15, r10
-	xor	#-1, r10
-	mov	r8, r11
-	inv	r11
-	inc	r11
-	mov	r9, r15
-	and	r11, r15
-	xor	r15, r9
+	mov	r8, r14
+	xor	#-1, r14
+	and	r15, r14
+	xor	#-1, r14
+	inv	r13
+	inc	r13
+	and	r8, r13
+	xor	r13, r8
 	mov	r4, r15
-	rrum.w	#3, r15
+	rrum.w	#2, r15
 	and	#1, r15
 	mov	r15, r11
 	inv	r11
 	inc	r11
-	mov	r9, r4
-	xor	#-1, r4
-	and	r11, r4
-	xor	#-1, r4
-	mov	r14, r11
-	inv	r11
-	inc	r11
-	and	r11, r4
-	inv	r4
-	and	r4, r7
-	mov	r15, r4
-	inv	r4
-	inc	r4
-	mov	r9, r11
-	and	r4, r11
-	xor	r11, r9
-	mov	r14, r11
-	inv	r11
-	inc	r11
-	and	r11, r9
+	mov	r8, r13
+	xor	#-1, r13
+	and	r11, r13
+	xor	#-1, r13
+	mov	r15, r9
 	inv	r9
-	and	r9, r12
-	mov	r15, r11
-	inv	r11
-	inc	r11
-	mov	r10, r4
+	inc	r9
+	and	r8, r9
+	mov	r8, r11
+	xor	r9, r11
+	mov	r4, r8
+	rrum.w	#3, r8
+	and	#1, r8
+	mov	r8, r9
+	inv	r9
+	inc	r9
+	mov	r11, r4
 	xor	#-1, r4
-	and	r11, r4
+	and	r9, r4
 	xor	#-1, r4
-	mov	r14, r11
-	inv	r11
-	inc	r11
-	and	r11, r4
+	mov	r7, r9
+	inv	r9
+	inc	r9
+	and	r9, r4
 	inv	r4
-	mov	42(sp), r9
+	mov	38(sp), r9
 	and	r4, r9
-	mov	r15, r4
+	mov	r8, r4
 	inv	r4
 	inc	r4
-	mov	r10, r11
+	and	r11, r4
+	xor	r4, r11
+	mov	r7, r4
+	inv	r4
+	inc	r4
 	and	r4, r11
-	xor	r11, r10
-	mov	r14, r11
+	inv	r11
+	and	r11, r10
+	mov	r8, r11
 	inv	r11
 	inc	r11
-	and	r11, r10
-	inv	r10
-	and	r10, r6
-	mov	r8, r10
-	inv	r10
-	inc	r10
-	mov	r5, r11
-	xor	#-1, r11
-	and	r10, r11
-	xor	#-1, r11
-	inv	r8
-	inc	r8
-	mov	r5, r10
-	and	r8, r10
-	xor	r10, r5
-	mov	r15, r10
-	inv	r10
-	inc	r10
-	mov	r5, r8
-	xor	#-1, r8
-	and	r10, r8
-	xor	#-1, r8
-	mov	r14, r10
-	inv	r10
-	inc	r10
-	and	r10, r8
-	inv	r8
-	mov	50(sp), r10
-	and	r8, r10
+	mov	r13, r4
+	xor	#-1, r4
+	and	r11, r4
+	xor	#-1, r4
+	mov	r7, r11
+	inv	r11
+	inc	r11
+	and	r11, r4
+	inv	r4
+	mov	42(sp), r11
+	and	r4, r11
+	mov	r8, r4
+	inv	r4
+	inc	r4
+	and	r13, r4
+	xor	r4, r13
+	mov	r7, r4
+	inv	r4
+	inc	r4
+	and	r4, r13
+	inv	r13
+	and	r13, r12
 	mov	r15, r4
 	inv	r4
 	inc	r4
-	mov	r5, r8
-	and	r4, r8
-	xor	r8, r5
-	mov	r14, r8
-	inv	r8
-	inc	r8
-	and	r8, r5
-	inv	r5
-	and	r5, r13
-	mov	r15, r5
-	inv	r5
-	inc	r5
-	mov	r11, r8
-	xor	#-1, r8
-	and	r5, r8
-	xor	#-1, r8
-	mov	r15, r5
-	inv	r5
-	inc	r5
-	mov	r11, r15
-	and	r5, r15
-	xor	r15, r11
-	mov	r14, r15
+	mov	r14, r13
+	xor	#-1, r13
+	and	r4, r13
+	xor	#-1, r13
 	inv	r15
 	inc	r15
-	and	r15, r11
-	inv	r14
-	inc	r14
-	and	r14, r8
+	and	r14, r15
+	mov	r14, r4
+	xor	r15, r4
+	mov	r8, r15
+	inv	r15
+	inc	r15
+	mov	r4, r14
+	xor	#-1, r14
+	and	r15, r14
+	xor	#-1, r14
+	mov	r7, r15
+	inv	r15
+	inc	r15
+	and	r15, r14
+	mov	r14, r15
+	inv	r15
+	mov	48(sp), r14
+	and	r15, r14
+	mov	r8, r15
+	inv	r15
+	inc	r15
+	and	r4, r15
+	xor	r15, r4
+	mov	r7, r15
+	inv	r15
+	inc	r15
+	and	r15, r4
+	inv	r4
+	mov	r5, r15
+	and	r4, r15
+	mov	r8, r4
+	inv	r4
+	inc	r4
+	mov	r13, r5
+	xor	#-1, r5
+	and	r4, r5
+	xor	#-1, r5
+	mov	r8, r4
+	inv	r4
+	inc	r4
+	and	r13, r4
+	mov	r13, r8
+	xor	r4, r8
+	mov	r7, r13
+	inv	r13
+	inc	r13
+	and	r13, r8
+	inv	r7
+	inc	r7
+	and	r7, r5
+	inv	r5
+	mov	46(sp), r13
+	and	r5, r13
 	inv	r8
-	mov	46(sp), r14
-	and	r8, r14
-	inv	r11
-	mov	54(sp), r15
-	and	r11, r15
-	mov	r14, r8
-	mov	r7, r11
-	mov	r15, r5
-	mov	r13, r7
-	mov	r12, r14
+	and	r8, r6
+	mov	r12, r8
+	mov	r10, r7
 	jmp	.Lccm_decrypt_with_endif35
 .Lccm_decrypt_with_else34:
-	mov	46(sp), r8
-	mov	42(sp), r9
-	mov	50(sp), r10
-	mov	r7, r11
-	mov	54(sp), r5
-	mov	r13, r7
-	mov	r12, r14
+	mov	46(sp), r13
+	mov	42(sp), r11
+	mov	48(sp), r14
+	mov	38(sp), r9
+	mov	r12, r8
+	mov	r5, r15
+	mov	r10, r7
 .Lccm_decrypt_with_endif35:
-	mov	76(sp), r15
-	xor	r8, r15
-	mov	82(sp), r8
-	xor	r9, r8
-	mov	84(sp), r9
-	xor	r10, r9
-	mov	86(sp), r10
-	xor	r11, r10
-	mov	90(sp), r11
-	xor	r5, r11
-	mov	92(sp), r12
-	xor	r6, r12
-	mov	94(sp), r13
-	xor	r7, r13
-	mov	96(sp), r7
-	xor	r14, r7
-	sub	#1, r15
+	mov	74(sp), r10
+	xor	r13, r10
+	mov	80(sp), r12
+	xor	r11, r12
+	mov	82(sp), r13
+	xor	r14, r13
+	mov	84(sp), r11
+	xor	r9, r11
+	mov	88(sp), r9
+	xor	r6, r9
+	mov	90(sp), r6
+	xor	r8, r6
+	mov	92(sp), r8
+	xor	r15, r8
+	mov	94(sp), r15
+	xor	r7, r15
+	sub	#1, r10
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	sub	#1, r8
-	clr	r8
-	adc	r8
-	xor	#1, r8
-	sub	#1, r9
-	clr	r9
-	adc	r9
-	xor	#1, r9
-	sub	#1, r10
+	sub	#1, r12
+	clr	r12
+	adc	r12
+	xor	#1, r12
+	sub	#1, r13
 	clr	r10
 	adc	r10
 	xor	#1, r10
@@ -1673,28 +1629,32 @@ ccm_decrypt_with:
 	clr	r11
 	adc	r11
 	xor	#1, r11
-	sub	#1, r12
-	clr	r12
-	adc	r12
-	xor	#1, r12
-	sub	#1, r13
+	sub	#1, r9
+	clr	r9
+	adc	r9
+	xor	#1, r9
+	sub	#1, r6
+	clr	r7
+	adc	r7
+	xor	#1, r7
+	sub	#1, r8
 	clr	r13
 	adc	r13
 	xor	#1, r13
-	sub	#1, r7
+	sub	#1, r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
-	and	r8, r14
-	and	r9, r14
+	and	r12, r14
 	and	r10, r14
 	and	r11, r14
-	and	r12, r14
+	and	r9, r14
+	and	r7, r14
 	and	r13, r14
 	and	r15, r14
-	mov	100(sp), r15
+	mov	98(sp), r15
 	mov	r14, 0(r15)
-	add	#198, sp
+	add	#196, sp
 	popm.w	#7, r10
 	ret
 	.size ccm_decrypt_with, .-ccm_decrypt_with
@@ -1930,236 +1890,232 @@ ccm_E_encrypt_block:
 
 
 ; --- ccm_mac_header: ccm.mac_header
-;     frame 112 bytes (16 spill slots, locals 80), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1458 bytes of code
+;     frame 110 bytes (15 spill slots, locals 80), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1444 bytes of code
 	.section .text.ccm_mac_header,"ax",@progbits
 	.local ccm_mac_header
 	.type ccm_mac_header, @function
 	.balign 2
 ccm_mac_header:
 	pushm.w	#7, r10
-	sub	#112, sp
-	mov	r12, 18(sp)
-	mov	r13, r9
-	mov	r14, r8
-	mov	r15, 16(sp)
-	mov	128(sp), 10(sp)
-	mov	130(sp), 30(sp)
-	mov	132(sp), r5
-	mov	134(sp), 20(sp)
-	mov	#15, r6
-	sub	r8, r6
-	mov	10(sp), r15
-	sub	#1, r15
-	clr	r15
-	adc	r15
-	mov	r15, 26(sp)
-	mov	r15, r7
-	inv	r7
-	inc	r7
-	and	#64, r7
-	mov	@r5, r15
-	sub	#2, r15
-	rrum.w	#1, r15
-	and	#8191, r15
-	rlam.w	#3, r15
-	bis	r15, r7
-	sub	#1, r6
-	bis	r6, r7
-	mov	r7, 28(sp)
-	mov	#13, r15
-	cmp	r8, r15
-	clr	r5
-	adc	r5
-	mov	r14, r6
-	sub	#13, r6
-	mov	r5, r7
-	inv	r7
-	inc	r7
-	mov	r6, r15
-	and	r7, r15
-	xor	r15, r6
-	inv	r5
-	inc	r5
-	and	#13, r5
-	xor	#13, r5
-	clr	r7
-	cmp	#1, r6
-	jnc	.Lccm_mac_header_nob1
-	mov	r5, r10
-	add	r9, r10
-	mov.b	@r10, r7
-.Lccm_mac_header_nob1:
-	clr	r15
-	cmp	#2, r6
-	jnc	.Lccm_mac_header_nob2
-	mov.b	1(r10), r15
-.Lccm_mac_header_nob2:
-	swpb	r7
-	bis	r15, r7
-	mov	#11, r15
-	cmp	r8, r15
-	clr	r5
-	adc	r5
-	mov	r8, r6
-	sub	#11, r6
-	mov	r5, r10
+	sub	#110, sp
+	mov	126(sp), 10(sp)
+	mov	10(sp), r10
+	sub	#1, r10
+	clr	r10
+	adc	r10
+	mov	r10, 24(sp)
 	inv	r10
 	inc	r10
-	mov	r6, r15
-	and	r10, r15
-	xor	r15, r6
-	inv	r5
-	inc	r5
-	and	#11, r5
-	xor	#11, r5
-	clr	r10
-	cmp	#1, r6
-	jnc	.Lccm_mac_header_nob3
-	mov	r5, r11
-	add	r9, r11
-	mov.b	@r11, r10
-.Lccm_mac_header_nob3:
-	clr	r15
-	cmp	#2, r6
-	jnc	.Lccm_mac_header_nob4
-	mov.b	1(r11), r15
-.Lccm_mac_header_nob4:
+	and	#64, r10
+	mov	130(sp), r9
+	mov	@r9, r9
+	sub	#2, r9
+	rrum.w	#1, r9
+	and	#8191, r9
+	rlam.w	#3, r9
+	bis	r9, r10
+	mov	r14, r8
+	mov	#15, r9
+	sub	r8, r9
+	sub	#1, r9
+	bis	r9, r10
+	mov	r10, 26(sp)
+	mov	#13, r10
+	cmp	r8, r10
+	clr	r7
+	adc	r7
+	mov	r14, r10
+	sub	#13, r10
+	mov	r7, r9
+	inv	r9
+	inc	r9
+	and	r10, r9
+	xor	r9, r10
+	mov	r7, r9
+	inv	r9
+	inc	r9
+	and	#13, r9
+	xor	#13, r9
+	mov	r12, 18(sp)
+	mov	r13, r7
+	mov	r15, 16(sp)
+	mov	128(sp), 28(sp)
+	mov	132(sp), 20(sp)
+	clr	r5
+	cmp	#1, r10
+	jnc	.Lccm_mac_header_nob1
+	mov	r9, r6
+	add	r7, r6
+	mov.b	@r6, r5
+.Lccm_mac_header_nob1:
+	clr	r9
+	cmp	#2, r10
+	jnc	.Lccm_mac_header_nob2
+	mov.b	1(r6), r9
+.Lccm_mac_header_nob2:
+	mov	r5, r10
 	swpb	r10
-	bis	r15, r10
-	mov	#9, r15
-	cmp	r8, r15
-	clr	r5
-	adc	r5
-	mov	r8, r6
-	sub	#9, r6
-	mov	r5, r11
-	inv	r11
-	inc	r11
-	mov	r6, r15
-	and	r11, r15
-	xor	r15, r6
-	inv	r5
-	inc	r5
-	and	#9, r5
-	xor	#9, r5
-	clr	r11
-	cmp	#1, r6
-	jnc	.Lccm_mac_header_nob5
-	mov	r5, r12
-	add	r9, r12
-	mov.b	@r12, r11
-.Lccm_mac_header_nob5:
-	clr	r15
-	cmp	#2, r6
-	jnc	.Lccm_mac_header_nob6
-	mov.b	1(r12), r15
-.Lccm_mac_header_nob6:
+	bis	r9, r10
+	mov	#11, r9
+	cmp	r8, r9
+	clr	r4
+	adc	r4
+	mov	r8, r5
+	sub	#11, r5
+	mov	r4, r9
+	inv	r9
+	inc	r9
+	and	r5, r9
+	xor	r9, r5
+	inv	r4
+	inc	r4
+	and	#11, r4
+	xor	#11, r4
+	clr	r6
+	cmp	#1, r5
+	jnc	.Lccm_mac_header_nob3
+	mov	r4, r11
+	add	r7, r11
+	mov.b	@r11, r6
+.Lccm_mac_header_nob3:
+	clr	r9
+	cmp	#2, r5
+	jnc	.Lccm_mac_header_nob4
+	mov.b	1(r11), r9
+.Lccm_mac_header_nob4:
+	mov	r6, r11
 	swpb	r11
-	bis	r15, r11
-	mov	#7, r15
-	cmp	r8, r15
-	clr	r5
-	adc	r5
-	mov	r8, r6
-	sub	#7, r6
-	mov	r5, r12
-	inv	r12
-	inc	r12
-	mov	r6, r15
-	and	r12, r15
-	xor	r15, r6
-	inv	r5
-	inc	r5
-	and	#7, r5
-	xor	#7, r5
-	clr	r12
-	cmp	#1, r6
-	jnc	.Lccm_mac_header_nob7
-	mov	r5, r13
-	add	r9, r13
-	mov.b	@r13, r12
-.Lccm_mac_header_nob7:
-	clr	r15
-	cmp	#2, r6
-	jnc	.Lccm_mac_header_nob8
-	mov.b	1(r13), r15
-.Lccm_mac_header_nob8:
+	bis	r9, r11
+	mov	#9, r9
+	cmp	r8, r9
+	clr	r4
+	adc	r4
+	mov	r8, r5
+	sub	#9, r5
+	mov	r4, r9
+	inv	r9
+	inc	r9
+	and	r5, r9
+	xor	r9, r5
+	inv	r4
+	inc	r4
+	and	#9, r4
+	xor	#9, r4
+	clr	r6
+	cmp	#1, r5
+	jnc	.Lccm_mac_header_nob5
+	mov	r4, r12
+	add	r7, r12
+	mov.b	@r12, r6
+.Lccm_mac_header_nob5:
+	clr	r9
+	cmp	#2, r5
+	jnc	.Lccm_mac_header_nob6
+	mov.b	1(r12), r9
+.Lccm_mac_header_nob6:
+	mov	r6, r12
 	swpb	r12
-	bis	r15, r12
-	mov	#5, r15
-	cmp	r8, r15
-	clr	r5
-	adc	r5
-	mov	r8, r6
-	sub	#5, r6
-	mov	r5, r13
-	inv	r13
-	inc	r13
-	mov	r6, r15
-	and	r13, r15
-	xor	r15, r6
-	inv	r5
-	inc	r5
-	and	#5, r5
-	xor	#5, r5
-	clr	r13
-	cmp	#1, r6
-	jnc	.Lccm_mac_header_nob9
-	mov	r5, r14
-	add	r9, r14
-	mov.b	@r14, r13
-.Lccm_mac_header_nob9:
-	clr	r15
-	cmp	#2, r6
-	jnc	.Lccm_mac_header_nob10
-	mov.b	1(r14), r15
-.Lccm_mac_header_nob10:
+	bis	r9, r12
+	mov	#7, r9
+	cmp	r8, r9
+	clr	r4
+	adc	r4
+	mov	r8, r5
+	sub	#7, r5
+	mov	r4, r9
+	inv	r9
+	inc	r9
+	and	r5, r9
+	xor	r9, r5
+	inv	r4
+	inc	r4
+	and	#7, r4
+	xor	#7, r4
+	clr	r6
+	cmp	#1, r5
+	jnc	.Lccm_mac_header_nob7
+	mov	r4, r13
+	add	r7, r13
+	mov.b	@r13, r6
+.Lccm_mac_header_nob7:
+	clr	r9
+	cmp	#2, r5
+	jnc	.Lccm_mac_header_nob8
+	mov.b	1(r13), r9
+.Lccm_mac_header_nob8:
+	mov	r6, r13
 	swpb	r13
-	bis	r15, r13
-	mov	#3, r15
-	cmp	r8, r15
-	clr	r5
-	adc	r5
-	mov	r8, r6
-	sub	#3, r6
-	mov	r5, r14
-	inv	r14
-	inc	r14
-	mov	r6, r15
-	and	r14, r15
-	xor	r15, r6
-	inv	r5
-	inc	r5
-	and	#3, r5
-	xor	#3, r5
-	clr	r14
-	cmp	#1, r6
-	jnc	.Lccm_mac_header_nob11
-	add	r9, r5
-	mov	r5, 22(sp)
-	mov	r5, r15
-	mov.b	@r15, r14
-.Lccm_mac_header_nob11:
-	clr	r15
-	cmp	#2, r6
-	jnc	.Lccm_mac_header_nob12
-	mov	22(sp), r15
-	mov.b	1(r15), r15
-.Lccm_mac_header_nob12:
+	bis	r9, r13
+	mov	#5, r9
+	cmp	r8, r9
+	clr	r4
+	adc	r4
+	mov	r8, r5
+	sub	#5, r5
+	mov	r4, r9
+	inv	r9
+	inc	r9
+	and	r5, r9
+	xor	r9, r5
+	inv	r4
+	inc	r4
+	and	#5, r4
+	xor	#5, r4
+	clr	r6
+	cmp	#1, r5
+	jnc	.Lccm_mac_header_nob9
+	mov	r4, r14
+	add	r7, r14
+	mov.b	@r14, r6
+.Lccm_mac_header_nob9:
+	clr	r9
+	cmp	#2, r5
+	jnc	.Lccm_mac_header_nob10
+	mov.b	1(r14), r9
+.Lccm_mac_header_nob10:
+	mov	r6, r14
 	swpb	r14
-	bis	r15, r14
+	bis	r9, r14
+	mov	#3, r9
+	cmp	r8, r9
+	clr	r6
+	adc	r6
+	mov	r8, r5
+	sub	#3, r5
+	mov	r6, r9
+	inv	r9
+	inc	r9
+	and	r5, r9
+	xor	r9, r5
+	inv	r6
+	inc	r6
+	and	#3, r6
+	xor	#3, r6
+	clr	r9
+	cmp	#1, r5
+	jnc	.Lccm_mac_header_nob11
+	mov	r6, r15
+	add	r7, r15
+	mov.b	@r15, r9
+.Lccm_mac_header_nob11:
+	clr	r6
+	cmp	#2, r5
+	jnc	.Lccm_mac_header_nob12
+	mov.b	1(r15), r6
+.Lccm_mac_header_nob12:
+	swpb	r9
+	bis	r6, r9
 	mov	#1, r15
 	cmp	r8, r15
 	clr	r4
 	adc	r4
 	mov	r8, r5
 	sub	#1, r5
-	mov	r4, r6
-	inv	r6
-	inc	r6
-	mov	r5, r15
-	and	r6, r15
+	mov	r4, r15
+	inv	r15
+	inc	r15
+	and	r5, r15
 	xor	r15, r5
 	inv	r4
 	inc	r4
@@ -2168,15 +2124,15 @@ ccm_mac_header:
 	clr	r6
 	cmp	#1, r5
 	jnc	.Lccm_mac_header_nob13
-	add	r9, r4
-	mov	r4, 24(sp)
+	add	r7, r4
+	mov	r4, 22(sp)
 	mov	r4, r15
 	mov.b	@r15, r6
 .Lccm_mac_header_nob13:
 	clr	r15
 	cmp	#2, r5
 	jnc	.Lccm_mac_header_nob14
-	mov	24(sp), r15
+	mov	22(sp), r15
 	mov.b	1(r15), r15
 .Lccm_mac_header_nob14:
 	swpb	r6
@@ -2184,34 +2140,34 @@ ccm_mac_header:
 	clr	r5
 	cmp	#1, r8
 	jnc	.Lccm_mac_header_nob15
-	mov.b	@r9, r5
+	mov.b	@r7, r5
 .Lccm_mac_header_nob15:
-	mov	28(sp), r15
+	mov	26(sp), r15
 	swpb	r15
-	mov	r15, r9
-	xor.b	r5, r9
-	xor	r15, r9
-	mov	30(sp), r8
-	mov	r8, r15
-	bis	@r15, r7
-	bis	2(r8), r10
+	mov	r15, r8
+	xor.b	r5, r8
+	xor	r15, r8
+	mov	28(sp), r7
+	mov	r7, r15
+	bis	@r15, r10
+	bis	2(r7), r11
 	; ccm.ae:60: y = E.encrypt_block(ks, block0(nonce, a, msg_len, tag_len))
-	mov	r7, 32(sp)
-	mov	r10, 34(sp)
-	mov	r11, 36(sp)
-	mov	r12, 38(sp)
-	mov	r13, 40(sp)
-	mov	r14, 42(sp)
-	mov	r6, 44(sp)
-	mov	r9, 46(sp)
+	mov	r10, 30(sp)
+	mov	r11, 32(sp)
+	mov	r12, 34(sp)
+	mov	r13, 36(sp)
+	mov	r14, 38(sp)
+	mov	r9, 40(sp)
+	mov	r6, 42(sp)
+	mov	r8, 44(sp)
 	mov	sp, r13
-	add	#32, r13
+	add	#30, r13
 	mov	sp, r14
-	add	#48, r14
+	add	#46, r14
 	mov	18(sp), r12
 	call	#ccm_E_encrypt_block
 	; ccm.ae:61: if a != 0 {
-	tst	26(sp)
+	tst	24(sp)
 	jz	.Lccm_mac_header_else16
 	mov	16(sp), r10
 	cmp	#14, 10(sp)
@@ -2229,7 +2185,7 @@ ccm_mac_header:
 	jmp	.Lccm_mac_header_join20
 .Lccm_mac_header_bytes18:
 	mov	sp, r11
-	add	#64, r11
+	add	#62, r11
 	mov	r11, r12
 	mov	#14, r13
 	mov	10(sp), r15
@@ -2281,7 +2237,7 @@ ccm_mac_header:
 	jmp	.Lccm_mac_header_join27
 .Lccm_mac_header_bytes25:
 	mov	sp, r11
-	add	#64, r11
+	add	#62, r11
 	mov	r11, r12
 	mov	#10, r13
 	mov	10(sp), r15
@@ -2319,27 +2275,27 @@ ccm_mac_header:
 	mov	#2, r9
 	mov	#0, r10
 .Lccm_mac_header_endif24:
-	xor	48(sp), r6
-	xor	50(sp), r7
-	xor	52(sp), r8
-	xor	54(sp), r11
-	xor	56(sp), r12
-	xor	58(sp), r13
-	xor	60(sp), r14
-	xor	62(sp), r15
+	xor	46(sp), r6
+	xor	48(sp), r7
+	xor	50(sp), r8
+	xor	52(sp), r11
+	xor	54(sp), r12
+	xor	56(sp), r13
+	xor	58(sp), r14
+	xor	60(sp), r15
 	; ccm.ae:68: y = E.encrypt_block(ks, y ^ first)
-	mov	r6, 32(sp)
-	mov	r7, 34(sp)
-	mov	r8, 36(sp)
-	mov	r11, 38(sp)
-	mov	r12, 40(sp)
-	mov	r13, 42(sp)
-	mov	r14, 44(sp)
-	mov	r15, 46(sp)
+	mov	r6, 30(sp)
+	mov	r7, 32(sp)
+	mov	r8, 34(sp)
+	mov	r11, 36(sp)
+	mov	r12, 38(sp)
+	mov	r13, 40(sp)
+	mov	r14, 42(sp)
+	mov	r15, 44(sp)
 	mov	sp, r13
-	add	#32, r13
+	add	#30, r13
 	mov	sp, r14
-	add	#80, r14
+	add	#78, r14
 	mov	18(sp), r12
 	call	#ccm_E_encrypt_block
 	mov	#16, r15
@@ -2374,27 +2330,26 @@ ccm_mac_header:
 	bis	r10, r14
 	mov	r14, 14(sp)
 	; ccm.ae:71: for i in 0..(rest + 15) / 16 {
-	mov	#0, r9
-	mov	80(sp), r7
-	mov	82(sp), 0(sp)
-	mov	84(sp), 2(sp)
-	mov	86(sp), 4(sp)
-	mov	88(sp), 6(sp)
-	mov	90(sp), 8(sp)
-	mov	92(sp), r14
-	mov	94(sp), r4
-	cmp	14(sp), r9
+	mov	#0, r10
+	mov	78(sp), r7
+	mov	80(sp), 0(sp)
+	mov	82(sp), 2(sp)
+	mov	84(sp), 4(sp)
+	mov	86(sp), 6(sp)
+	mov	88(sp), 8(sp)
+	mov	90(sp), r14
+	mov	92(sp), r4
+	cmp	14(sp), r10
 	jc	.Lccm_mac_header_done31
 .Lccm_mac_header_loop30:
-	mov	r9, r15
-	and	#4095, r15
-	rlam.w	#4, r15
-	mov	12(sp), r8
-	add	r15, r8
-	mov	10(sp), r10
-	sub	r8, r10
+	mov	r10, r8
+	and	#4095, r8
+	rlam.w	#4, r8
+	add	12(sp), r8
+	mov	10(sp), r9
+	sub	r8, r9
 	add	16(sp), r8
-	cmp	#16, r10
+	cmp	#16, r9
 	jnc	.Lccm_mac_header_bytes32
 	bit	#1, r8
 	jnz	.Lccm_mac_header_bytes32
@@ -2405,21 +2360,21 @@ ccm_mac_header:
 	mov	6(r8), r13
 	mov	8(r8), r12
 	mov	10(r8), r11
-	mov	12(r8), r10
+	mov	12(r8), r9
 	mov	14(r8), r8
 	jmp	.Lccm_mac_header_join34
 .Lccm_mac_header_bytes32:
 	mov	sp, r11
-	add	#64, r11
+	add	#62, r11
 	mov	r11, r12
 	mov	#16, r13
 .Lccm_mac_header_cpy35:
 	clr	r15
-	tst	r10
+	tst	r9
 	jz	.Lccm_mac_header_pad36
 	mov.b	@r8, r15
 	inc	r8
-	dec	r10
+	dec	r9
 .Lccm_mac_header_pad36:
 	mov.b	r15, 0(r12)
 	inc	r12
@@ -2431,11 +2386,11 @@ ccm_mac_header:
 	swpb	r8
 	xor	r8, r7
 	mov	@sp, r8
-	swpb	r10
-	xor	r10, r8
-	mov	2(sp), r10
+	swpb	r9
+	xor	r9, r8
+	mov	2(sp), r9
 	swpb	r11
-	xor	r11, r10
+	xor	r11, r9
 	mov	4(sp), r11
 	swpb	r12
 	xor	r12, r11
@@ -2450,30 +2405,30 @@ ccm_mac_header:
 	swpb	r5
 	xor	r5, r4
 	; ccm.ae:73: y = E.encrypt_block(ks, y ^ load_be(ad, off, 16, a - off))
-	mov	r7, 32(sp)
-	mov	r8, 34(sp)
-	mov	r10, 36(sp)
-	mov	r11, 38(sp)
-	mov	r12, 40(sp)
-	mov	r13, 42(sp)
-	mov	r14, 44(sp)
-	mov	r4, 46(sp)
+	mov	r7, 30(sp)
+	mov	r8, 32(sp)
+	mov	r9, 34(sp)
+	mov	r11, 36(sp)
+	mov	r12, 38(sp)
+	mov	r13, 40(sp)
+	mov	r14, 42(sp)
+	mov	r4, 44(sp)
 	mov	sp, r13
-	add	#32, r13
+	add	#30, r13
 	mov	sp, r14
-	add	#96, r14
+	add	#94, r14
 	mov	18(sp), r12
 	call	#ccm_E_encrypt_block
-	mov	96(sp), r7
-	mov	98(sp), 0(sp)
-	mov	100(sp), 2(sp)
-	mov	102(sp), 4(sp)
-	mov	104(sp), 6(sp)
-	mov	106(sp), 8(sp)
-	mov	108(sp), r14
-	mov	110(sp), r4
-	add	#1, r9
-	cmp	14(sp), r9
+	mov	94(sp), r7
+	mov	96(sp), 0(sp)
+	mov	98(sp), 2(sp)
+	mov	100(sp), 4(sp)
+	mov	102(sp), 6(sp)
+	mov	104(sp), 8(sp)
+	mov	106(sp), r14
+	mov	108(sp), r4
+	add	#1, r10
+	cmp	14(sp), r10
 	jnc	.Lccm_mac_header_loop30
 .Lccm_mac_header_done31:
 	mov	@sp, r9
@@ -2483,14 +2438,14 @@ ccm_mac_header:
 	mov	8(sp), r13
 	jmp	.Lccm_mac_header_endif17
 .Lccm_mac_header_else16:
-	mov	48(sp), r7
-	mov	50(sp), r9
-	mov	52(sp), r10
-	mov	54(sp), r11
-	mov	56(sp), r12
-	mov	58(sp), r13
-	mov	60(sp), r14
-	mov	62(sp), r4
+	mov	46(sp), r7
+	mov	48(sp), r9
+	mov	50(sp), r10
+	mov	52(sp), r11
+	mov	54(sp), r12
+	mov	56(sp), r13
+	mov	58(sp), r14
+	mov	60(sp), r4
 .Lccm_mac_header_endif17:
 	mov	20(sp), r8
 	mov	r8, r15
@@ -2502,7 +2457,7 @@ ccm_mac_header:
 	mov	r13, 10(r15)
 	mov	r14, 12(r15)
 	mov	r4, 14(r8)
-	add	#112, sp
+	add	#110, sp
 	popm.w	#7, r10
 	ret
 	.size ccm_mac_header, .-ccm_mac_header

@@ -720,26 +720,26 @@ elephant_dumbo_P_permute:
 
 
 ; --- elephant_dumbo_crypt: elephant_dumbo.crypt
-;     frame 384 bytes (132 spill slots, locals 120), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 6478 bytes of code
+;     frame 378 bytes (129 spill slots, locals 120), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 6410 bytes of code
 	.section .text.elephant_dumbo_crypt,"ax",@progbits
 	.local elephant_dumbo_crypt
 	.type elephant_dumbo_crypt, @function
 	.balign 2
 elephant_dumbo_crypt:
 	pushm.w	#7, r10
-	sub	#384, sp
-	mov	r12, 232(sp)
+	sub	#378, sp
+	mov	r12, 226(sp)
 	mov	r13, r10
-	mov	r15, 234(sp)
-	mov	400(sp), 222(sp)
-	mov	402(sp), 240(sp)
-	mov	404(sp), 192(sp)
-	mov	406(sp), 238(sp)
-	mov	410(sp), 236(sp)
-	mov	414(sp), 260(sp)
+	mov	r15, 228(sp)
+	mov	394(sp), 216(sp)
+	mov	396(sp), 234(sp)
+	mov	398(sp), 186(sp)
+	mov	400(sp), 232(sp)
+	mov	404(sp), 230(sp)
+	mov	408(sp), 254(sp)
 	; elephant_dumbo.ae:77: blocks_c = 1 + m / block
-	mov	192(sp), r6
+	mov	186(sp), r6
 	mov	r6, r9
 	rla	r9
 	adc	r9
@@ -984,10 +984,10 @@ elephant_dumbo_crypt:
 	adc	r13
 	and	#63488, r13
 	bis	r13, r12
-	mov	r11, 230(sp)
-	mov	r12, 228(sp)
-	add	#1, 230(sp)
-	addc	#0, 228(sp)
+	mov	r11, 224(sp)
+	mov	r12, 222(sp)
+	add	#1, 224(sp)
+	addc	#0, 222(sp)
 	; elephant_dumbo.ae:78: blocks_m = (m + block - 1) / block
 	mov	r6, r7
 	mov	#0, r8
@@ -1378,7 +1378,7 @@ elephant_dumbo_crypt:
 	mov	r11, r14
 	and	#63488, r14
 	bis	r14, r4
-	mov	r4, 226(sp)
+	mov	r4, 220(sp)
 	and	#2047, r11
 	swpb	r12
 	rla	r12
@@ -1389,9 +1389,9 @@ elephant_dumbo_crypt:
 	adc	r12
 	and	#63488, r12
 	bis	r12, r11
-	mov	r11, 224(sp)
+	mov	r11, 218(sp)
 	; elephant_dumbo.ae:79: blocks_ad = 1 + (12 + a) / block
-	mov	222(sp), r7
+	mov	216(sp), r7
 	mov	#0, r8
 	add	#12, r7
 	addc	#0, r8
@@ -1788,17 +1788,17 @@ elephant_dumbo_crypt:
 	adc	r12
 	and	#63488, r12
 	bis	r12, r11
-	mov	r14, 208(sp)
-	mov	r11, 206(sp)
-	add	#1, 208(sp)
-	addc	#0, 206(sp)
+	mov	r14, 202(sp)
+	mov	r11, 200(sp)
+	add	#1, 202(sp)
+	addc	#0, 200(sp)
 	; elephant_dumbo.ae:81: steps = if blocks_ad - 1 < blocks_c + 1 then blocks_c + 1 else blocks_ad - 1
-	mov	208(sp), r9
-	mov	206(sp), r11
+	mov	202(sp), r9
+	mov	200(sp), r11
 	sub	#1, r9
 	subc	#0, r11
-	mov	230(sp), r12
-	mov	228(sp), r13
+	mov	224(sp), r12
+	mov	222(sp), r13
 	add	#1, r12
 	addc	#0, r13
 	cmp	r12, r9
@@ -1812,26 +1812,26 @@ elephant_dumbo_crypt:
 	xor	r9, r12
 	and	r14, r12
 	xor	r12, r9
-	mov	r9, 204(sp)
+	mov	r9, 198(sp)
 	xor	r11, r13
 	and	r14, r13
 	xor	r13, r11
-	mov	r11, 202(sp)
+	mov	r11, 196(sp)
 	; elephant_dumbo.ae:82: n = load_le(nonce, 0, 12) as u160
 	mov	r10, r11
 	bit	#1, r11
 	jnz	.Lelephant_dumbo_crypt_bytes1
 .Lelephant_dumbo_crypt_words2:
-	mov	@r11, 220(sp)
-	mov	2(r11), 218(sp)
-	mov	4(r11), 216(sp)
-	mov	6(r11), 214(sp)
-	mov	8(r11), 212(sp)
-	mov	10(r11), 210(sp)
+	mov	@r11, 214(sp)
+	mov	2(r11), 212(sp)
+	mov	4(r11), 210(sp)
+	mov	6(r11), 208(sp)
+	mov	8(r11), 206(sp)
+	mov	10(r11), 204(sp)
 	jmp	.Lelephant_dumbo_crypt_join3
 .Lelephant_dumbo_crypt_bytes1:
 	mov	sp, r12
-	add	#264, r12
+	add	#258, r12
 	mov	r12, r13
 	mov	#12, r14
 .Lelephant_dumbo_crypt_cpy4:
@@ -1849,16 +1849,16 @@ elephant_dumbo_crypt:
 	bit	#1, r11
 	jnz	.Lelephant_dumbo_crypt_bytes6
 .Lelephant_dumbo_crypt_words7:
-	mov	@r11, 160(sp)
-	mov	2(r11), 162(sp)
-	mov	4(r11), 170(sp)
-	mov	6(r11), 172(sp)
-	mov	8(r11), 174(sp)
-	mov	10(r11), 194(sp)
+	mov	@r11, 96(sp)
+	mov	2(r11), 156(sp)
+	mov	4(r11), 164(sp)
+	mov	6(r11), 166(sp)
+	mov	8(r11), 168(sp)
+	mov	10(r11), 188(sp)
 	jmp	.Lelephant_dumbo_crypt_join8
 .Lelephant_dumbo_crypt_bytes6:
 	mov	sp, r12
-	add	#264, r12
+	add	#258, r12
 	mov	r12, r13
 	mov	#12, r14
 .Lelephant_dumbo_crypt_cpy9:
@@ -1871,23 +1871,23 @@ elephant_dumbo_crypt:
 	mov	r12, r11
 	jmp	.Lelephant_dumbo_crypt_words7
 .Lelephant_dumbo_crypt_join8:
-	mov	234(sp), r10
-	cmp	#8, 222(sp)
+	mov	228(sp), r10
+	cmp	#8, 216(sp)
 	jnc	.Lelephant_dumbo_crypt_bytes11
 	bit	#1, r10
 	jnz	.Lelephant_dumbo_crypt_bytes11
 .Lelephant_dumbo_crypt_words12:
-	mov	@r10, 190(sp)
-	mov	2(r10), 196(sp)
-	mov	4(r10), 198(sp)
-	mov	6(r10), 200(sp)
+	mov	@r10, 184(sp)
+	mov	2(r10), 190(sp)
+	mov	4(r10), 192(sp)
+	mov	6(r10), 194(sp)
 	jmp	.Lelephant_dumbo_crypt_join13
 .Lelephant_dumbo_crypt_bytes11:
 	mov	sp, r11
-	add	#264, r11
+	add	#258, r11
 	mov	r11, r12
 	mov	#8, r13
-	mov	222(sp), r15
+	mov	216(sp), r15
 .Lelephant_dumbo_crypt_cpy14:
 	clr	r14
 	tst	r15
@@ -1904,13 +1904,13 @@ elephant_dumbo_crypt:
 	jmp	.Lelephant_dumbo_crypt_words12
 .Lelephant_dumbo_crypt_join13:
 	; elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
-	mov	222(sp), r14
+	mov	216(sp), r14
 	cmp	#8, r14
 	mov	#0, r15
 	subc	#0, r15
-	clr	r4
-	adc	r4
-	xor	#1, r4
+	clr	r5
+	adc	r5
+	xor	#1, r5
 	mov	r14, r13
 	mov	#0, r15
 	add	#12, r13
@@ -1927,27 +1927,27 @@ elephant_dumbo_crypt:
 	and	#7, r13
 	bis	r13, r15
 	mov	r15, 132(sp)
-	mov	232(sp), r13
+	mov	226(sp), r13
 	mov	r13, r15
-	mov	2(r15), 246(sp)
-	mov	4(r15), 244(sp)
-	mov	6(r15), 242(sp)
-	mov	8(r15), 248(sp)
-	mov	10(r15), 250(sp)
-	mov	12(r15), 252(sp)
-	mov	14(r15), 254(sp)
-	mov	16(r15), 256(sp)
-	mov	18(r13), 258(sp)
-	mov	#1, r5
+	mov	2(r15), 240(sp)
+	mov	4(r15), 238(sp)
+	mov	6(r15), 236(sp)
+	mov	8(r15), 242(sp)
+	mov	10(r15), 244(sp)
+	mov	12(r15), 246(sp)
+	mov	14(r15), 248(sp)
+	mov	16(r15), 250(sp)
+	mov	18(r13), 252(sp)
+	mov	#1, r15
+	mov	#0, r6
+	mov	#0, r7
 	mov	#0, r8
 	mov	#0, r9
 	mov	#0, r10
 	mov	#0, r11
 	mov	#0, r12
 	mov	#0, r13
-	mov	#0, r15
-	mov	#0, r6
-	mov	#0, r7
+	mov	#0, r4
 	tst	132(sp)
 	jnz	.Lelephant_dumbo_crypt_shbig16
 	cmp	#160, r14
@@ -1955,116 +1955,110 @@ elephant_dumbo_crypt:
 .Lelephant_dumbo_crypt_shlimb19:
 	cmp	#16, r14
 	jnc	.Lelephant_dumbo_crypt_shbits20
-	mov	r6, r7
-	mov	r15, r6
-	mov	r13, r15
+	mov	r13, r4
 	mov	r12, r13
 	mov	r11, r12
 	mov	r10, r11
 	mov	r9, r10
 	mov	r8, r9
-	mov	r5, r8
-	clr	r5
+	mov	r7, r8
+	mov	r6, r7
+	mov	r15, r6
+	clr	r15
 	sub	#16, r14
 	jmp	.Lelephant_dumbo_crypt_shlimb19
 .Lelephant_dumbo_crypt_shbits20:
 	tst	r14
 	jz	.Lelephant_dumbo_crypt_shend17
 .Lelephant_dumbo_crypt_sh18:
-	rla	r5
+	rla	r15
+	rlc	r6
+	rlc	r7
 	rlc	r8
 	rlc	r9
 	rlc	r10
 	rlc	r11
 	rlc	r12
 	rlc	r13
-	rlc	r15
-	rlc	r6
-	rlc	r7
+	rlc	r4
 	dec	r14
 	jnz	.Lelephant_dumbo_crypt_sh18
 	jmp	.Lelephant_dumbo_crypt_shend17
 .Lelephant_dumbo_crypt_shbig16:
-	clr	r5
+	clr	r15
+	clr	r6
+	clr	r7
 	clr	r8
 	clr	r9
 	clr	r10
 	clr	r11
 	clr	r12
 	clr	r13
-	clr	r15
-	clr	r6
-	clr	r7
+	clr	r4
 .Lelephant_dumbo_crypt_shend17:
-	mov	160(sp), 158(sp)
-	bis	r5, 158(sp)
-	mov	162(sp), 156(sp)
-	bis	r8, 156(sp)
-	mov	170(sp), r8
-	bis	r9, r8
-	mov	172(sp), r9
-	bis	r10, r9
-	mov	174(sp), r10
-	bis	r11, r10
-	mov	194(sp), r11
-	bis	r12, r11
+	bis	96(sp), r15
+	bis	156(sp), r6
+	bis	164(sp), r7
+	bis	166(sp), r8
+	bis	168(sp), r9
+	bis	188(sp), r10
+	bis	184(sp), r11
+	bis	190(sp), r12
+	bis	192(sp), r13
+	mov	r4, r14
+	mov	194(sp), r4
+	bis	r4, r14
+	inv	r5
+	inc	r5
+	xor	96(sp), r15
+	and	r5, r15
+	xor	r15, 96(sp)
+	mov	r6, r15
+	xor	156(sp), r15
+	and	r5, r15
+	mov	156(sp), r6
+	xor	r15, r6
+	mov	r7, r15
+	xor	164(sp), r15
+	and	r5, r15
+	mov	164(sp), r7
+	xor	r15, r7
+	mov	r8, r15
+	xor	166(sp), r15
+	and	r5, r15
+	mov	166(sp), r8
+	xor	r15, r8
+	mov	r9, r15
+	xor	168(sp), r15
+	and	r5, r15
+	mov	168(sp), r9
+	xor	r15, r9
+	mov	r10, r15
+	xor	188(sp), r15
+	and	r5, r15
+	mov	188(sp), r10
+	xor	r15, r10
+	mov	r11, r15
+	xor	184(sp), r15
+	and	r5, r15
+	mov	184(sp), r11
+	xor	r15, r11
+	mov	r12, r15
+	xor	190(sp), r15
+	and	r5, r15
 	mov	190(sp), r12
-	bis	r13, r12
-	mov	196(sp), r13
-	bis	r15, r13
-	mov	198(sp), r15
-	bis	r6, r15
-	mov	200(sp), r14
-	bis	r7, r14
-	inv	r4
-	inc	r4
-	mov	158(sp), r7
-	mov	160(sp), r6
-	xor	r6, r7
-	and	r4, r7
-	mov	r6, r5
-	xor	r7, r5
-	mov	156(sp), r7
-	xor	162(sp), r7
-	and	r4, r7
-	mov	162(sp), r6
-	xor	r7, r6
-	xor	170(sp), r8
-	and	r4, r8
-	mov	170(sp), r7
-	xor	r8, r7
-	xor	172(sp), r9
-	and	r4, r9
-	mov	172(sp), r8
-	xor	r9, r8
-	xor	174(sp), r10
-	and	r4, r10
-	mov	174(sp), r9
-	xor	r10, r9
-	xor	194(sp), r11
-	and	r4, r11
-	mov	194(sp), r10
-	xor	r11, r10
-	xor	190(sp), r12
-	and	r4, r12
-	mov	190(sp), r11
-	xor	r12, r11
-	xor	196(sp), r13
-	and	r4, r13
-	mov	196(sp), r12
-	xor	r13, r12
-	xor	198(sp), r15
-	and	r4, r15
-	mov	198(sp), r13
+	xor	r15, r12
+	mov	r13, r15
+	xor	192(sp), r15
+	and	r5, r15
+	mov	192(sp), r13
 	xor	r15, r13
-	xor	200(sp), r14
-	and	r4, r14
-	mov	200(sp), r15
-	xor	r14, r15
+	xor	r4, r14
+	and	r5, r14
+	xor	r14, r4
 	; elephant_dumbo.ae:86: for i in 0..steps {
 	mov	#0, 154(sp)
 	mov	#0, 152(sp)
-	mov	r5, 96(sp)
 	mov	r6, 94(sp)
 	mov	r7, 92(sp)
 	mov	r8, 86(sp)
@@ -2073,7 +2067,7 @@ elephant_dumbo_crypt:
 	mov	r11, 74(sp)
 	mov	r12, 68(sp)
 	mov	r13, 66(sp)
-	mov	r15, 60(sp)
+	mov	r4, 60(sp)
 	mov	#0, 58(sp)
 	mov	#0, 50(sp)
 	mov	#0, 46(sp)
@@ -2081,29 +2075,29 @@ elephant_dumbo_crypt:
 	mov	#0, 34(sp)
 	mov	#0, 26(sp)
 	mov	#0, 24(sp)
-	mov	#0, 14(sp)
+	mov	#0, 18(sp)
 	mov	#0, 98(sp)
 	mov	#0, 82(sp)
-	mov	232(sp), r15
-	mov	@r15, 164(sp)
-	mov	246(sp), 168(sp)
-	mov	244(sp), 188(sp)
-	mov	242(sp), 186(sp)
-	mov	248(sp), 184(sp)
-	mov	250(sp), 182(sp)
-	mov	252(sp), 166(sp)
-	mov	254(sp), 180(sp)
-	mov	256(sp), 178(sp)
-	mov	258(sp), 176(sp)
-	cmp	204(sp), 154(sp)
+	mov	226(sp), r15
+	mov	@r15, 158(sp)
+	mov	240(sp), 162(sp)
+	mov	238(sp), 182(sp)
+	mov	236(sp), 180(sp)
+	mov	242(sp), 178(sp)
+	mov	244(sp), 176(sp)
+	mov	246(sp), 160(sp)
+	mov	248(sp), 174(sp)
+	mov	250(sp), 172(sp)
+	mov	252(sp), 170(sp)
+	cmp	198(sp), 154(sp)
 	mov	152(sp), r15
-	subc	202(sp), r15
+	subc	196(sp), r15
 	jnc	.Lelephant_dumbo_crypt_near58
 	br	#.Lelephant_dumbo_crypt_done22
 .Lelephant_dumbo_crypt_near58:
 .Lelephant_dumbo_crypt_loop21:
 	; elephant_dumbo.ae:36: t = (x[7:0] <<< 3) ^ (x[31:24] << 7) ^ (x[111:104] >> 7)
-	mov	164(sp), r14
+	mov	158(sp), r14
 	mov.b	r14, r15
 	mov	r15, r12
 	rlam.w	#3, r12
@@ -2111,26 +2105,26 @@ elephant_dumbo_crypt:
 	rrum.w	#1, r15
 	bis	r15, r12
 	mov.b	r12, r12
-	mov.b	169(sp), r15
+	mov.b	163(sp), r15
 	rlam.w	#4, r15
 	rlam.w	#3, r15
 	mov.b	r15, r15
 	xor	r15, r12
-	mov.b	167(sp), r15
+	mov.b	161(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#3, r15
 	xor	r15, r12
 	; elephant_dumbo.ae:37: return cat(t, x[159:8])
 	mov	r14, r15
-	mov	168(sp), r5
-	mov	188(sp), r6
-	mov	186(sp), r7
-	mov	184(sp), r8
-	mov	182(sp), r9
-	mov	166(sp), r10
-	mov	180(sp), r11
-	mov	178(sp), r13
-	mov	176(sp), r14
+	mov	162(sp), r5
+	mov	182(sp), r6
+	mov	180(sp), r7
+	mov	178(sp), r8
+	mov	176(sp), r9
+	mov	160(sp), r10
+	mov	174(sp), r11
+	mov	172(sp), r13
+	mov	170(sp), r14
 	swpb	r5
 	swpb	r15
 	xor.b	r5, r15
@@ -2214,50 +2208,50 @@ elephant_dumbo_crypt:
 	add	r14, 32(sp)
 	addc	r15, 76(sp)
 	; elephant_dumbo.ae:89: if i < blocks_m {
-	cmp	226(sp), r10
-	subc	224(sp), r9
+	cmp	220(sp), r10
+	subc	218(sp), r9
 	clr	r15
 	adc	r15
 	xor	#1, r15
 	tst	r15
 	jz	.Lelephant_dumbo_crypt_else23
 	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	mov	164(sp), 6(sp)
-	xor	126(sp), 6(sp)
-	mov	168(sp), 4(sp)
+	mov	158(sp), 10(sp)
+	xor	126(sp), 10(sp)
+	mov	162(sp), 4(sp)
 	xor	134(sp), 4(sp)
-	mov	188(sp), r15
+	mov	182(sp), r15
 	xor	136(sp), r15
-	mov	r15, 262(sp)
-	mov	186(sp), r6
+	mov	r15, 256(sp)
+	mov	180(sp), r6
 	xor	138(sp), r6
-	mov	184(sp), r7
+	mov	178(sp), r7
 	xor	140(sp), r7
-	mov	182(sp), r8
+	mov	176(sp), r8
 	xor	142(sp), r8
-	mov	166(sp), 36(sp)
+	mov	160(sp), 36(sp)
 	xor	144(sp), 36(sp)
-	mov	180(sp), 40(sp)
+	mov	174(sp), 40(sp)
 	xor	146(sp), 40(sp)
-	mov	178(sp), 48(sp)
+	mov	172(sp), 48(sp)
 	xor	148(sp), 48(sp)
-	mov	176(sp), 52(sp)
+	mov	170(sp), 52(sp)
 	xor	150(sp), 52(sp)
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	mov	220(sp), 22(sp)
-	xor	6(sp), 22(sp)
-	mov	218(sp), 20(sp)
+	mov	214(sp), 22(sp)
+	xor	10(sp), 22(sp)
+	mov	212(sp), 20(sp)
 	xor	4(sp), 20(sp)
-	mov	216(sp), r5
+	mov	210(sp), r5
 	xor	r15, r5
-	mov	214(sp), r9
+	mov	208(sp), r9
 	xor	r6, r9
-	mov	212(sp), r11
+	mov	206(sp), r11
 	xor	r7, r11
-	mov	210(sp), r12
+	mov	204(sp), r12
 	xor	r8, r12
 	; elephant_dumbo.ae:90: count = if m - off < block then m - off else block
-	mov	192(sp), r10
+	mov	186(sp), r10
 	mov	#0, r15
 	mov	32(sp), r14
 	sub	r14, r10
@@ -2274,7 +2268,7 @@ elephant_dumbo_crypt:
 	xor	#20, r10
 	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
 	mov	r14, r13
-	add	240(sp), r13
+	add	234(sp), r13
 	cmp	#20, r10
 	jnc	.Lelephant_dumbo_crypt_bytes25
 	bit	#1, r13
@@ -2293,60 +2287,60 @@ elephant_dumbo_crypt:
 	jmp	.Lelephant_dumbo_crypt_join27
 .Lelephant_dumbo_crypt_bytes25:
 	mov	sp, r15
-	add	#264, r15
-	mov	r15, 12(sp)
+	add	#258, r15
+	mov	r15, 16(sp)
 	mov	r15, r4
-	mov	#20, 10(sp)
+	mov	#20, 14(sp)
 	mov	r10, r14
 .Lelephant_dumbo_crypt_cpy28:
-	clr	8(sp)
+	clr	12(sp)
 	tst	r14
 	jz	.Lelephant_dumbo_crypt_pad29
 	mov.b	@r13, r15
-	mov	r15, 8(sp)
+	mov	r15, 12(sp)
 	inc	r13
 	dec	r14
 .Lelephant_dumbo_crypt_pad29:
-	mov.b	8(sp), 0(r4)
+	mov.b	12(sp), 0(r4)
 	inc	r4
-	dec	10(sp)
+	dec	14(sp)
 	jnz	.Lelephant_dumbo_crypt_cpy28
-	mov	12(sp), r13
+	mov	16(sp), r13
 	jmp	.Lelephant_dumbo_crypt_words26
 .Lelephant_dumbo_crypt_join27:
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	mov	22(sp), 284(sp)
-	mov	20(sp), 286(sp)
-	mov	r5, 288(sp)
-	mov	r9, 290(sp)
-	mov	r11, 292(sp)
-	mov	r12, 294(sp)
-	mov	36(sp), 296(sp)
-	mov	40(sp), 298(sp)
-	mov	48(sp), 300(sp)
-	mov	52(sp), 302(sp)
+	mov	22(sp), 278(sp)
+	mov	20(sp), 280(sp)
+	mov	r5, 282(sp)
+	mov	r9, 284(sp)
+	mov	r11, 286(sp)
+	mov	r12, 288(sp)
+	mov	36(sp), 290(sp)
+	mov	40(sp), 292(sp)
+	mov	48(sp), 294(sp)
+	mov	52(sp), 296(sp)
 	mov	sp, r12
-	add	#284, r12
+	add	#278, r12
 	mov	sp, r13
-	add	#304, r13
+	add	#298, r13
 	call	#elephant_dumbo_P_permute
-	mov	6(sp), r4
-	xor	304(sp), r4
+	mov	10(sp), r4
+	xor	298(sp), r4
 	mov	4(sp), r5
-	xor	306(sp), r5
-	mov	262(sp), r9
-	xor	308(sp), r9
-	xor	310(sp), r6
-	xor	312(sp), r7
-	xor	314(sp), r8
+	xor	300(sp), r5
+	mov	256(sp), r9
+	xor	302(sp), r9
+	xor	304(sp), r6
+	xor	306(sp), r7
+	xor	308(sp), r8
 	mov	36(sp), r11
-	xor	316(sp), r11
+	xor	310(sp), r11
 	mov	40(sp), r12
-	xor	318(sp), r12
+	xor	312(sp), r12
 	mov	48(sp), r13
-	xor	320(sp), r13
+	xor	314(sp), r13
 	mov	52(sp), r14
-	xor	322(sp), r14
+	xor	316(sp), r14
 	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
 	mov	110(sp), r15
 	xor	r4, r15
@@ -2369,7 +2363,7 @@ elephant_dumbo_crypt:
 	mov	128(sp), r13
 	xor	r14, r13
 	mov	32(sp), r14
-	add	238(sp), r14
+	add	232(sp), r14
 	cmp	#20, r10
 	jnc	.Lelephant_dumbo_crypt_bytes30
 	bit	#1, r14
@@ -2386,18 +2380,18 @@ elephant_dumbo_crypt:
 	mov	r13, 18(r14)
 	jmp	.Lelephant_dumbo_crypt_stored31
 .Lelephant_dumbo_crypt_bytes30:
-	mov	r15, 264(sp)
-	mov	r4, 266(sp)
-	mov	r5, 268(sp)
-	mov	r9, 270(sp)
-	mov	r6, 272(sp)
-	mov	r7, 274(sp)
-	mov	r8, 276(sp)
-	mov	r11, 278(sp)
-	mov	r12, 280(sp)
-	mov	r13, 282(sp)
+	mov	r15, 258(sp)
+	mov	r4, 260(sp)
+	mov	r5, 262(sp)
+	mov	r9, 264(sp)
+	mov	r6, 266(sp)
+	mov	r7, 268(sp)
+	mov	r8, 270(sp)
+	mov	r11, 272(sp)
+	mov	r12, 274(sp)
+	mov	r13, 276(sp)
 	mov	sp, r15
-	add	#264, r15
+	add	#258, r15
 	cmp	#20, r10
 	jnc	.Lelephant_dumbo_crypt_cnt32
 	mov	#20, r10
@@ -2423,8 +2417,8 @@ elephant_dumbo_crypt:
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	cmp	r13, 230(sp)
-	mov	228(sp), r15
+	cmp	r13, 224(sp)
+	mov	222(sp), r15
 	subc	r12, r15
 	clr	r15
 	adc	r15
@@ -2439,25 +2433,25 @@ elephant_dumbo_crypt:
 	xor	140(sp), 34(sp)
 	xor	142(sp), 26(sp)
 	xor	144(sp), 24(sp)
-	xor	146(sp), 14(sp)
+	xor	146(sp), 18(sp)
 	xor	148(sp), 98(sp)
 	xor	150(sp), 82(sp)
 	mov	32(sp), r8
 	mov	76(sp), r15
 	sub	#20, r8
 	subc	#0, r15
-	mov	192(sp), r9
+	mov	186(sp), r9
 	mov	#0, r10
 	sub	r8, r9
 	subc	r15, r10
 	; elephant_dumbo.ae:42: x = load_le(buf, off, block, count)
-	add	236(sp), r8
+	add	230(sp), r8
 	cmp	#20, r9
 	jnc	.Lelephant_dumbo_crypt_bytes36
 	bit	#1, r8
 	jnz	.Lelephant_dumbo_crypt_bytes36
 .Lelephant_dumbo_crypt_words37:
-	mov	@r8, 18(sp)
+	mov	@r8, 8(sp)
 	mov	2(r8), 30(sp)
 	mov	4(r8), 44(sp)
 	mov	6(r8), 56(sp)
@@ -2470,7 +2464,7 @@ elephant_dumbo_crypt:
 	jmp	.Lelephant_dumbo_crypt_join38
 .Lelephant_dumbo_crypt_bytes36:
 	mov	sp, r11
-	add	#264, r11
+	add	#258, r11
 	mov	r11, r12
 	mov	#20, r13
 	mov	r9, r15
@@ -2493,9 +2487,9 @@ elephant_dumbo_crypt:
 	cmp	#20, r9
 	mov	r10, r15
 	subc	#0, r15
-	clr	r5
-	adc	r5
-	xor	#1, r5
+	clr	r4
+	adc	r4
+	xor	#1, r4
 	rla	r9
 	adc	r9
 	rla	r9
@@ -2508,7 +2502,7 @@ elephant_dumbo_crypt:
 	and	#7, r9
 	bis	r9, r10
 	mov	r10, 2(sp)
-	mov	#1, r4
+	mov	#1, r15
 	mov	#0, r7
 	mov	#0, r8
 	mov	#0, r9
@@ -2516,8 +2510,8 @@ elephant_dumbo_crypt:
 	mov	#0, r11
 	mov	#0, r12
 	mov	#0, r13
+	mov	#0, r5
 	mov	#0, r14
-	mov	#0, r15
 	tst	2(sp)
 	jnz	.Lelephant_dumbo_crypt_shbig41
 	cmp	#160, r6
@@ -2525,23 +2519,23 @@ elephant_dumbo_crypt:
 .Lelephant_dumbo_crypt_shlimb44:
 	cmp	#16, r6
 	jnc	.Lelephant_dumbo_crypt_shbits45
-	mov	r14, r15
-	mov	r13, r14
+	mov	r5, r14
+	mov	r13, r5
 	mov	r12, r13
 	mov	r11, r12
 	mov	r10, r11
 	mov	r9, r10
 	mov	r8, r9
 	mov	r7, r8
-	mov	r4, r7
-	clr	r4
+	mov	r15, r7
+	clr	r15
 	sub	#16, r6
 	jmp	.Lelephant_dumbo_crypt_shlimb44
 .Lelephant_dumbo_crypt_shbits45:
 	tst	r6
 	jz	.Lelephant_dumbo_crypt_shend42
 .Lelephant_dumbo_crypt_sh43:
-	rla	r4
+	rla	r15
 	rlc	r7
 	rlc	r8
 	rlc	r9
@@ -2549,13 +2543,13 @@ elephant_dumbo_crypt:
 	rlc	r11
 	rlc	r12
 	rlc	r13
+	rlc	r5
 	rlc	r14
-	rlc	r15
 	dec	r6
 	jnz	.Lelephant_dumbo_crypt_sh43
 	jmp	.Lelephant_dumbo_crypt_shend42
 .Lelephant_dumbo_crypt_shbig41:
-	clr	r4
+	clr	r15
 	clr	r7
 	clr	r8
 	clr	r9
@@ -2563,124 +2557,115 @@ elephant_dumbo_crypt:
 	clr	r11
 	clr	r12
 	clr	r13
+	clr	r5
 	clr	r14
-	clr	r15
 .Lelephant_dumbo_crypt_shend42:
-	mov	18(sp), r6
-	bis	r4, r6
-	mov	30(sp), r4
-	bis	r7, r4
-	mov	44(sp), r7
-	bis	r8, r7
-	mov	56(sp), r8
-	bis	r9, r8
-	mov	64(sp), r9
-	bis	r10, r9
-	mov	72(sp), r10
-	bis	r11, r10
-	mov	88(sp), r11
-	bis	r12, r11
-	mov	102(sp), r12
-	bis	r13, r12
-	mov	106(sp), r13
-	bis	r14, r13
-	mov	108(sp), r14
-	bis	r15, r14
-	inv	r5
-	inc	r5
-	mov	r6, r15
-	xor	18(sp), r15
-	and	r5, r15
-	mov	18(sp), r6
+	mov	8(sp), r6
+	bis	r6, r15
+	bis	30(sp), r7
+	bis	44(sp), r8
+	bis	56(sp), r9
+	bis	64(sp), r10
+	bis	72(sp), r11
+	bis	88(sp), r12
+	bis	102(sp), r13
+	bis	106(sp), r5
+	bis	108(sp), r14
+	inv	r4
+	inc	r4
+	xor	r6, r15
+	and	r4, r15
 	xor	r15, r6
-	xor	30(sp), r4
-	and	r5, r4
-	mov	30(sp), r15
-	xor	r4, r15
-	mov	r7, r4
-	xor	44(sp), r4
-	and	r5, r4
-	mov	44(sp), r7
-	xor	r4, r7
-	mov	r8, r4
-	xor	56(sp), r4
-	and	r5, r4
-	mov	56(sp), r8
-	xor	r4, r8
-	mov	r9, r4
-	xor	64(sp), r4
-	and	r5, r4
-	mov	64(sp), r9
-	xor	r4, r9
-	mov	r10, r4
-	xor	72(sp), r4
-	and	r5, r4
-	mov	72(sp), r10
-	xor	r4, r10
-	mov	r11, r4
-	xor	88(sp), r4
-	and	r5, r4
-	mov	88(sp), r11
-	xor	r4, r11
-	mov	r12, r4
-	xor	102(sp), r4
-	and	r5, r4
-	mov	102(sp), r12
-	xor	r4, r12
-	xor	106(sp), r13
-	and	r5, r13
-	mov	106(sp), r4
-	xor	r13, r4
-	mov	108(sp), r13
-	xor	r13, r14
-	and	r5, r14
-	xor	r14, r13
+	mov	r7, r15
+	xor	30(sp), r15
+	and	r4, r15
+	mov	30(sp), r7
+	xor	r15, r7
+	mov	r8, r15
+	xor	44(sp), r15
+	and	r4, r15
+	mov	44(sp), r8
+	xor	r15, r8
+	mov	r9, r15
+	xor	56(sp), r15
+	and	r4, r15
+	mov	56(sp), r9
+	xor	r15, r9
+	mov	r10, r15
+	xor	64(sp), r15
+	and	r4, r15
+	mov	64(sp), r10
+	xor	r15, r10
+	mov	r11, r15
+	xor	72(sp), r15
+	and	r4, r15
+	mov	72(sp), r11
+	xor	r15, r11
+	mov	r12, r15
+	xor	88(sp), r15
+	and	r4, r15
+	mov	88(sp), r12
+	xor	r15, r12
+	mov	r13, r15
+	xor	102(sp), r15
+	and	r4, r15
+	mov	102(sp), r13
+	xor	r15, r13
+	mov	r5, r15
+	xor	106(sp), r15
+	and	r4, r15
+	mov	106(sp), r5
+	xor	r15, r5
+	xor	108(sp), r14
+	and	r4, r14
+	mov	108(sp), r15
+	xor	r14, r15
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
 	xor	58(sp), r6
-	xor	50(sp), r15
-	xor	46(sp), r7
-	xor	38(sp), r8
-	xor	34(sp), r9
-	xor	26(sp), r10
-	xor	24(sp), r11
-	xor	14(sp), r12
-	xor	98(sp), r4
-	xor	82(sp), r13
-	mov	r6, 284(sp)
-	mov	r15, 286(sp)
-	mov	r7, 288(sp)
-	mov	r8, 290(sp)
-	mov	r9, 292(sp)
-	mov	r10, 294(sp)
-	mov	r11, 296(sp)
-	mov	r12, 298(sp)
-	mov	r4, 300(sp)
-	mov	r13, 302(sp)
+	xor	50(sp), r7
+	xor	46(sp), r8
+	xor	38(sp), r9
+	xor	34(sp), r10
+	xor	26(sp), r11
+	xor	24(sp), r12
+	xor	18(sp), r13
+	xor	98(sp), r5
+	xor	82(sp), r15
+	mov	r6, 278(sp)
+	mov	r7, 280(sp)
+	mov	r8, 282(sp)
+	mov	r9, 284(sp)
+	mov	r10, 286(sp)
+	mov	r11, 288(sp)
+	mov	r12, 290(sp)
+	mov	r13, 292(sp)
+	mov	r5, 294(sp)
+	mov	r15, 296(sp)
 	mov	sp, r12
-	add	#284, r12
+	add	#278, r12
 	mov	sp, r13
-	add	#324, r13
+	add	#318, r13
 	call	#elephant_dumbo_P_permute
 	mov	58(sp), r7
-	xor	324(sp), r7
+	xor	318(sp), r7
 	mov	50(sp), r8
-	xor	326(sp), r8
+	xor	320(sp), r8
 	mov	46(sp), r9
-	xor	328(sp), r9
+	xor	322(sp), r9
 	mov	38(sp), r10
-	xor	330(sp), r10
+	xor	324(sp), r10
 	mov	34(sp), r11
-	xor	332(sp), r11
+	xor	326(sp), r11
 	mov	26(sp), r12
-	xor	334(sp), r12
+	xor	328(sp), r12
 	mov	24(sp), r13
-	xor	336(sp), r13
-	mov	14(sp), r14
-	xor	338(sp), r14
+	xor	330(sp), r13
+	mov	18(sp), r14
+	xor	332(sp), r14
 	mov	98(sp), r15
-	xor	340(sp), r15
+	xor	334(sp), r15
 	mov	82(sp), r5
-	xor	342(sp), r5
+	xor	336(sp), r5
 	; elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
 	mov	96(sp), r6
 	xor	r7, r6
@@ -2720,9 +2705,9 @@ elephant_dumbo_crypt:
 	mov	152(sp), r12
 	add	#1, r11
 	addc	#0, r12
-	cmp	208(sp), r11
+	cmp	202(sp), r11
 	mov	r12, r15
-	subc	206(sp), r15
+	subc	200(sp), r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
@@ -2757,20 +2742,20 @@ elephant_dumbo_crypt:
 	addc	r12, r14
 	mov	r13, r8
 	sub	#12, r8
-	mov	222(sp), r9
+	mov	216(sp), r9
 	mov	#0, r10
 	add	#12, r9
 	addc	#0, r10
 	sub	r13, r9
 	subc	r14, r10
 	; elephant_dumbo.ae:42: x = load_le(buf, off, block, count)
-	add	234(sp), r8
+	add	228(sp), r8
 	cmp	#20, r9
 	jnc	.Lelephant_dumbo_crypt_bytes48
 	bit	#1, r8
 	jnz	.Lelephant_dumbo_crypt_bytes48
 .Lelephant_dumbo_crypt_words49:
-	mov	@r8, 16(sp)
+	mov	@r8, 6(sp)
 	mov	2(r8), 28(sp)
 	mov	4(r8), 42(sp)
 	mov	6(r8), 54(sp)
@@ -2783,7 +2768,7 @@ elephant_dumbo_crypt:
 	jmp	.Lelephant_dumbo_crypt_join50
 .Lelephant_dumbo_crypt_bytes48:
 	mov	sp, r11
-	add	#264, r11
+	add	#258, r11
 	mov	r11, r12
 	mov	#20, r13
 	mov	r9, r15
@@ -2806,9 +2791,9 @@ elephant_dumbo_crypt:
 	cmp	#20, r9
 	mov	r10, r15
 	subc	#0, r15
-	clr	r5
-	adc	r5
-	xor	#1, r5
+	clr	r4
+	adc	r4
+	xor	#1, r4
 	rla	r9
 	adc	r9
 	rla	r9
@@ -2821,7 +2806,7 @@ elephant_dumbo_crypt:
 	and	#7, r9
 	bis	r9, r10
 	mov	r10, 0(sp)
-	mov	#1, r4
+	mov	#1, r15
 	mov	#0, r7
 	mov	#0, r8
 	mov	#0, r9
@@ -2829,8 +2814,8 @@ elephant_dumbo_crypt:
 	mov	#0, r11
 	mov	#0, r12
 	mov	#0, r13
+	mov	#0, r5
 	mov	#0, r14
-	mov	#0, r15
 	tst	0(sp)
 	jnz	.Lelephant_dumbo_crypt_shbig53
 	cmp	#160, r6
@@ -2838,23 +2823,23 @@ elephant_dumbo_crypt:
 .Lelephant_dumbo_crypt_shlimb56:
 	cmp	#16, r6
 	jnc	.Lelephant_dumbo_crypt_shbits57
-	mov	r14, r15
-	mov	r13, r14
+	mov	r5, r14
+	mov	r13, r5
 	mov	r12, r13
 	mov	r11, r12
 	mov	r10, r11
 	mov	r9, r10
 	mov	r8, r9
 	mov	r7, r8
-	mov	r4, r7
-	clr	r4
+	mov	r15, r7
+	clr	r15
 	sub	#16, r6
 	jmp	.Lelephant_dumbo_crypt_shlimb56
 .Lelephant_dumbo_crypt_shbits57:
 	tst	r6
 	jz	.Lelephant_dumbo_crypt_shend54
 .Lelephant_dumbo_crypt_sh55:
-	rla	r4
+	rla	r15
 	rlc	r7
 	rlc	r8
 	rlc	r9
@@ -2862,13 +2847,13 @@ elephant_dumbo_crypt:
 	rlc	r11
 	rlc	r12
 	rlc	r13
+	rlc	r5
 	rlc	r14
-	rlc	r15
 	dec	r6
 	jnz	.Lelephant_dumbo_crypt_sh55
 	jmp	.Lelephant_dumbo_crypt_shend54
 .Lelephant_dumbo_crypt_shbig53:
-	clr	r4
+	clr	r15
 	clr	r7
 	clr	r8
 	clr	r9
@@ -2876,124 +2861,115 @@ elephant_dumbo_crypt:
 	clr	r11
 	clr	r12
 	clr	r13
+	clr	r5
 	clr	r14
-	clr	r15
 .Lelephant_dumbo_crypt_shend54:
-	mov	16(sp), r6
-	bis	r4, r6
-	mov	28(sp), r4
-	bis	r7, r4
-	mov	42(sp), r7
-	bis	r8, r7
-	mov	54(sp), r8
-	bis	r9, r8
-	mov	62(sp), r9
-	bis	r10, r9
-	mov	70(sp), r10
-	bis	r11, r10
-	mov	80(sp), r11
-	bis	r12, r11
-	mov	90(sp), r12
-	bis	r13, r12
-	mov	100(sp), r13
-	bis	r14, r13
-	mov	104(sp), r14
-	bis	r15, r14
-	inv	r5
-	inc	r5
-	mov	r6, r15
-	xor	16(sp), r15
-	and	r5, r15
-	mov	16(sp), r6
+	mov	6(sp), r6
+	bis	r6, r15
+	bis	28(sp), r7
+	bis	42(sp), r8
+	bis	54(sp), r9
+	bis	62(sp), r10
+	bis	70(sp), r11
+	bis	80(sp), r12
+	bis	90(sp), r13
+	bis	100(sp), r5
+	bis	104(sp), r14
+	inv	r4
+	inc	r4
+	xor	r6, r15
+	and	r4, r15
 	xor	r15, r6
-	xor	28(sp), r4
-	and	r5, r4
-	mov	28(sp), r15
-	xor	r4, r15
-	mov	r7, r4
-	xor	42(sp), r4
-	and	r5, r4
-	mov	42(sp), r7
-	xor	r4, r7
-	mov	r8, r4
-	xor	54(sp), r4
-	and	r5, r4
-	mov	54(sp), r8
-	xor	r4, r8
-	mov	r9, r4
-	xor	62(sp), r4
-	and	r5, r4
-	mov	62(sp), r9
-	xor	r4, r9
-	mov	r10, r4
-	xor	70(sp), r4
-	and	r5, r4
-	mov	70(sp), r10
-	xor	r4, r10
-	mov	r11, r4
-	xor	80(sp), r4
-	and	r5, r4
-	mov	80(sp), r11
-	xor	r4, r11
-	mov	r12, r4
-	xor	90(sp), r4
-	and	r5, r4
-	mov	90(sp), r12
-	xor	r4, r12
-	xor	100(sp), r13
-	and	r5, r13
-	mov	100(sp), r4
-	xor	r13, r4
-	mov	104(sp), r13
-	xor	r13, r14
-	and	r5, r14
-	xor	r14, r13
+	mov	r7, r15
+	xor	28(sp), r15
+	and	r4, r15
+	mov	28(sp), r7
+	xor	r15, r7
+	mov	r8, r15
+	xor	42(sp), r15
+	and	r4, r15
+	mov	42(sp), r8
+	xor	r15, r8
+	mov	r9, r15
+	xor	54(sp), r15
+	and	r4, r15
+	mov	54(sp), r9
+	xor	r15, r9
+	mov	r10, r15
+	xor	62(sp), r15
+	and	r4, r15
+	mov	62(sp), r10
+	xor	r15, r10
+	mov	r11, r15
+	xor	70(sp), r15
+	and	r4, r15
+	mov	70(sp), r11
+	xor	r15, r11
+	mov	r12, r15
+	xor	80(sp), r15
+	and	r4, r15
+	mov	80(sp), r12
+	xor	r15, r12
+	mov	r13, r15
+	xor	90(sp), r15
+	and	r4, r15
+	mov	90(sp), r13
+	xor	r15, r13
+	mov	r5, r15
+	xor	100(sp), r15
+	and	r4, r15
+	mov	100(sp), r5
+	xor	r15, r5
+	xor	104(sp), r14
+	and	r4, r14
+	mov	104(sp), r15
+	xor	r14, r15
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
 	xor	126(sp), r6
-	xor	134(sp), r15
-	xor	136(sp), r7
-	xor	138(sp), r8
-	xor	140(sp), r9
-	xor	142(sp), r10
-	xor	144(sp), r11
-	xor	146(sp), r12
-	xor	148(sp), r4
-	xor	150(sp), r13
-	mov	r6, 284(sp)
-	mov	r15, 286(sp)
-	mov	r7, 288(sp)
-	mov	r8, 290(sp)
-	mov	r9, 292(sp)
-	mov	r10, 294(sp)
-	mov	r11, 296(sp)
-	mov	r12, 298(sp)
-	mov	r4, 300(sp)
-	mov	r13, 302(sp)
+	xor	134(sp), r7
+	xor	136(sp), r8
+	xor	138(sp), r9
+	xor	140(sp), r10
+	xor	142(sp), r11
+	xor	144(sp), r12
+	xor	146(sp), r13
+	xor	148(sp), r5
+	xor	150(sp), r15
+	mov	r6, 278(sp)
+	mov	r7, 280(sp)
+	mov	r8, 282(sp)
+	mov	r9, 284(sp)
+	mov	r10, 286(sp)
+	mov	r11, 288(sp)
+	mov	r12, 290(sp)
+	mov	r13, 292(sp)
+	mov	r5, 294(sp)
+	mov	r15, 296(sp)
 	mov	sp, r12
-	add	#284, r12
+	add	#278, r12
 	mov	sp, r13
-	add	#344, r13
+	add	#338, r13
 	call	#elephant_dumbo_P_permute
 	mov	126(sp), r7
-	xor	344(sp), r7
+	xor	338(sp), r7
 	mov	134(sp), r8
-	xor	346(sp), r8
+	xor	340(sp), r8
 	mov	136(sp), r9
-	xor	348(sp), r9
+	xor	342(sp), r9
 	mov	138(sp), r10
-	xor	350(sp), r10
+	xor	344(sp), r10
 	mov	140(sp), r11
-	xor	352(sp), r11
+	xor	346(sp), r11
 	mov	142(sp), r12
-	xor	354(sp), r12
+	xor	348(sp), r12
 	mov	144(sp), r13
-	xor	356(sp), r13
+	xor	350(sp), r13
 	mov	146(sp), r14
-	xor	358(sp), r14
+	xor	352(sp), r14
 	mov	148(sp), r15
-	xor	360(sp), r15
+	xor	354(sp), r15
 	mov	150(sp), r5
-	xor	362(sp), r5
+	xor	356(sp), r5
 	; elephant_dumbo.ae:97: tag = tag ^ masked(ad_block(ad, i + 1), next)
 	mov	96(sp), r6
 	xor	r7, r6
@@ -3038,16 +3014,16 @@ elephant_dumbo_crypt:
 	mov	r13, 68(sp)
 	mov	r14, 66(sp)
 	mov	r15, 60(sp)
-	mov	164(sp), 58(sp)
-	mov	168(sp), 50(sp)
-	mov	188(sp), 46(sp)
-	mov	186(sp), 38(sp)
-	mov	184(sp), 34(sp)
-	mov	182(sp), 26(sp)
-	mov	166(sp), 24(sp)
-	mov	180(sp), 14(sp)
-	mov	178(sp), r4
-	mov	176(sp), r5
+	mov	158(sp), 58(sp)
+	mov	162(sp), 50(sp)
+	mov	182(sp), 46(sp)
+	mov	180(sp), 38(sp)
+	mov	178(sp), 34(sp)
+	mov	176(sp), 26(sp)
+	mov	160(sp), 24(sp)
+	mov	174(sp), 18(sp)
+	mov	172(sp), r4
+	mov	170(sp), r5
 	mov	126(sp), r6
 	mov	134(sp), r7
 	mov	136(sp), r8
@@ -3060,79 +3036,79 @@ elephant_dumbo_crypt:
 	mov	150(sp), r15
 	mov	r4, 98(sp)
 	mov	r5, 82(sp)
-	mov	r6, 164(sp)
-	mov	r7, 168(sp)
-	mov	r8, 188(sp)
-	mov	r9, 186(sp)
-	mov	r10, 184(sp)
-	mov	r11, 182(sp)
-	mov	r12, 166(sp)
-	mov	r13, 180(sp)
-	mov	r14, 178(sp)
-	mov	r15, 176(sp)
+	mov	r6, 158(sp)
+	mov	r7, 162(sp)
+	mov	r8, 182(sp)
+	mov	r9, 180(sp)
+	mov	r10, 178(sp)
+	mov	r11, 176(sp)
+	mov	r12, 160(sp)
+	mov	r13, 174(sp)
+	mov	r14, 172(sp)
+	mov	r15, 170(sp)
 	add	#1, 154(sp)
 	addc	#0, 152(sp)
-	cmp	204(sp), 154(sp)
+	cmp	198(sp), 154(sp)
 	mov	152(sp), r15
-	subc	202(sp), r15
+	subc	196(sp), r15
 	jc	.Lelephant_dumbo_crypt_near59
 	br	#.Lelephant_dumbo_crypt_loop21
 .Lelephant_dumbo_crypt_near59:
 .Lelephant_dumbo_crypt_done22:
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
 	mov	96(sp), r6
-	mov	232(sp), r15
+	mov	226(sp), r15
 	xor	@r15, r6
 	mov	94(sp), r7
-	xor	246(sp), r7
+	xor	240(sp), r7
 	mov	92(sp), r8
-	xor	244(sp), r8
+	xor	238(sp), r8
 	mov	86(sp), r9
-	xor	242(sp), r9
+	xor	236(sp), r9
 	mov	84(sp), r10
-	xor	248(sp), r10
+	xor	242(sp), r10
 	mov	78(sp), r11
-	xor	250(sp), r11
+	xor	244(sp), r11
 	mov	74(sp), r12
-	xor	252(sp), r12
+	xor	246(sp), r12
 	mov	68(sp), r13
-	xor	254(sp), r13
+	xor	248(sp), r13
 	mov	66(sp), r14
-	xor	256(sp), r14
+	xor	250(sp), r14
 	mov	60(sp), r15
-	xor	258(sp), r15
-	mov	r6, 284(sp)
-	mov	r7, 286(sp)
-	mov	r8, 288(sp)
-	mov	r9, 290(sp)
-	mov	r10, 292(sp)
-	mov	r11, 294(sp)
-	mov	r12, 296(sp)
-	mov	r13, 298(sp)
-	mov	r14, 300(sp)
-	mov	r15, 302(sp)
+	xor	252(sp), r15
+	mov	r6, 278(sp)
+	mov	r7, 280(sp)
+	mov	r8, 282(sp)
+	mov	r9, 284(sp)
+	mov	r10, 286(sp)
+	mov	r11, 288(sp)
+	mov	r12, 290(sp)
+	mov	r13, 292(sp)
+	mov	r14, 294(sp)
+	mov	r15, 296(sp)
 	mov	sp, r12
-	add	#284, r12
+	add	#278, r12
 	mov	sp, r13
-	add	#364, r13
+	add	#358, r13
 	call	#elephant_dumbo_P_permute
-	mov	364(sp), r11
-	mov	232(sp), r15
+	mov	358(sp), r11
+	mov	226(sp), r15
 	xor	@r15, r11
-	mov	246(sp), r12
-	xor	366(sp), r12
-	mov	244(sp), r13
-	xor	368(sp), r13
-	mov	242(sp), r14
-	xor	370(sp), r14
+	mov	240(sp), r12
+	xor	360(sp), r12
+	mov	238(sp), r13
+	xor	362(sp), r13
+	mov	236(sp), r14
+	xor	364(sp), r14
 	; elephant_dumbo.ae:102: return masked(tag, l)[63:0]
-	mov	260(sp), r10
+	mov	254(sp), r10
 	mov	r10, r15
 	mov	r11, 0(r15)
 	mov	r12, 2(r15)
 	mov	r13, 4(r15)
 	mov	r14, 6(r10)
-	add	#384, sp
+	add	#378, sp
 	popm.w	#7, r10
 	ret
 	.size elephant_dumbo_crypt, .-elephant_dumbo_crypt

@@ -6,7 +6,7 @@
 
 ; --- gcm_key_setup: gcm.key_setup
 ;     frame 52 bytes (2 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 798 bytes of code
+;     estimated 796 bytes of code
 	.section .text.gcm_key_setup,"ax",@progbits
 	.global gcm_key_setup
 	.type gcm_key_setup, @function
@@ -227,10 +227,9 @@ gcm_key_setup:
 	; ghash.ae:128: for u in 3..16 {
 .Lgcm_key_setup_loop15:
 	; ghash.ae:129: low = u & (0 - u)
-	mov	#0, r15
-	sub	r5, r15
-	mov	r5, r6
-	and	r15, r6
+	mov	#0, r6
+	sub	r5, r6
+	and	r5, r6
 	; ghash.ae:130: tab[u] = tab[u ^ low] ^ tab[low]
 	mov	r5, r4
 	xor	r6, r4
@@ -314,27 +313,27 @@ gcm_key_setup:
 
 
 ; --- gcm_encrypt_with: gcm.encrypt_with
-;     frame 240 bytes (48 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2460 bytes of code
+;     frame 238 bytes (47 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2446 bytes of code
 	.section .text.gcm_encrypt_with,"ax",@progbits
 	.global gcm_encrypt_with
 	.type gcm_encrypt_with, @function
 	.balign 2
 gcm_encrypt_with:
 	pushm.w	#7, r10
-	sub	#240, sp
-	mov	r12, 84(sp)
-	mov	r13, 66(sp)
-	mov	r14, 64(sp)
-	mov	r15, 62(sp)
-	mov	256(sp), r8
-	mov	258(sp), 82(sp)
-	mov	260(sp), 88(sp)
-	mov	262(sp), 80(sp)
-	mov	264(sp), 86(sp)
-	mov	268(sp), 92(sp)
-	mov	270(sp), 90(sp)
-	mov	82(sp), r15
+	sub	#238, sp
+	mov	r12, 82(sp)
+	mov	r13, 64(sp)
+	mov	r14, 62(sp)
+	mov	r15, 60(sp)
+	mov	254(sp), r8
+	mov	256(sp), 80(sp)
+	mov	258(sp), 86(sp)
+	mov	260(sp), 78(sp)
+	mov	262(sp), 84(sp)
+	mov	266(sp), 90(sp)
+	mov	268(sp), 88(sp)
+	mov	80(sp), r15
 	add	#15, r15
 	mov	#0, r9
 	addc	#0, r9
@@ -345,21 +344,21 @@ gcm_encrypt_with:
 	bis	r15, r9
 	; ghash.ae:210: for i in 0..(n + 15) / 16 {
 	mov	#0, r10
-	mov	#0, 32(sp)
-	mov	#0, 38(sp)
-	mov	#0, 42(sp)
+	mov	#0, 30(sp)
+	mov	#0, 36(sp)
+	mov	#0, 40(sp)
+	mov	#0, 44(sp)
 	mov	#0, 46(sp)
 	mov	#0, 48(sp)
 	mov	#0, 50(sp)
-	mov	#0, 52(sp)
-	mov	#0, 58(sp)
+	mov	#0, 56(sp)
 	cmp	r9, r10
 	jc	.Lgcm_encrypt_with_done2
 .Lgcm_encrypt_with_loop1:
 	mov	r10, r6
 	and	#4095, r6
 	rlam.w	#4, r6
-	mov	82(sp), r11
+	mov	80(sp), r11
 	sub	r6, r11
 	add	r8, r6
 	cmp	#16, r11
@@ -378,7 +377,7 @@ gcm_encrypt_with:
 	jmp	.Lgcm_encrypt_with_join5
 .Lgcm_encrypt_with_bytes3:
 	mov	sp, r12
-	add	#96, r12
+	add	#94, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lgcm_encrypt_with_cpy6:
@@ -396,58 +395,58 @@ gcm_encrypt_with:
 	mov	r12, r6
 	jmp	.Lgcm_encrypt_with_words4
 .Lgcm_encrypt_with_join5:
-	mov	32(sp), r5
+	mov	30(sp), r5
 	swpb	r6
 	xor	r6, r5
-	mov	38(sp), r6
+	mov	36(sp), r6
 	swpb	r7
 	xor	r7, r6
-	mov	42(sp), r7
+	mov	40(sp), r7
 	swpb	r11
 	xor	r11, r7
-	mov	46(sp), r11
+	mov	44(sp), r11
 	swpb	r12
 	xor	r12, r11
-	mov	48(sp), r12
+	mov	46(sp), r12
 	swpb	r13
 	xor	r13, r12
-	mov	50(sp), r13
+	mov	48(sp), r13
 	swpb	r14
 	xor	r14, r13
-	mov	52(sp), r14
+	mov	50(sp), r14
 	swpb	r15
 	xor	r15, r14
-	mov	58(sp), r15
+	mov	56(sp), r15
 	swpb	r4
 	xor	r4, r15
 	; ghash.ae:212: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
-	mov	r5, 112(sp)
-	mov	r6, 114(sp)
-	mov	r7, 116(sp)
-	mov	r11, 118(sp)
-	mov	r12, 120(sp)
-	mov	r13, 122(sp)
-	mov	r14, 124(sp)
-	mov	r15, 126(sp)
+	mov	r5, 110(sp)
+	mov	r6, 112(sp)
+	mov	r7, 114(sp)
+	mov	r11, 116(sp)
+	mov	r12, 118(sp)
+	mov	r13, 120(sp)
+	mov	r14, 122(sp)
+	mov	r15, 124(sp)
 	mov	sp, r12
-	add	#112, r12
+	add	#110, r12
 	mov	sp, r14
-	add	#128, r14
-	mov	66(sp), r13
+	add	#126, r14
+	mov	64(sp), r13
 	call	#gcm_G_mul_h
-	mov	128(sp), 32(sp)
-	mov	130(sp), 38(sp)
-	mov	132(sp), 42(sp)
+	mov	126(sp), 30(sp)
+	mov	128(sp), 36(sp)
+	mov	130(sp), 40(sp)
+	mov	132(sp), 44(sp)
 	mov	134(sp), 46(sp)
 	mov	136(sp), 48(sp)
 	mov	138(sp), 50(sp)
-	mov	140(sp), 52(sp)
-	mov	142(sp), 58(sp)
+	mov	140(sp), 56(sp)
 	add	#1, r10
 	cmp	r9, r10
 	jnc	.Lgcm_encrypt_with_loop1
 .Lgcm_encrypt_with_done2:
-	mov	62(sp), r15
+	mov	60(sp), r15
 	xor	#12, r15
 	sub	#1, r15
 	clr	r15
@@ -456,7 +455,7 @@ gcm_encrypt_with:
 	; gcm.ae:48: if len(nonce) == 12 {
 	tst	r15
 	jz	.Lgcm_encrypt_with_else8
-	mov	64(sp), r11
+	mov	62(sp), r11
 	bit	#1, r11
 	jnz	.Lgcm_encrypt_with_bytes10
 .Lgcm_encrypt_with_words11:
@@ -469,7 +468,7 @@ gcm_encrypt_with:
 	jmp	.Lgcm_encrypt_with_join12
 .Lgcm_encrypt_with_bytes10:
 	mov	sp, r12
-	add	#96, r12
+	add	#94, r12
 	mov	r12, r13
 	mov	#12, r14
 .Lgcm_encrypt_with_cpy13:
@@ -483,7 +482,7 @@ gcm_encrypt_with:
 	jmp	.Lgcm_encrypt_with_words11
 .Lgcm_encrypt_with_join12:
 	swpb	r15
-	mov	r15, 60(sp)
+	mov	r15, 58(sp)
 	swpb	r4
 	swpb	r5
 	swpb	r6
@@ -493,7 +492,7 @@ gcm_encrypt_with:
 	mov	#0, r10
 	jmp	.Lgcm_encrypt_with_endif9
 .Lgcm_encrypt_with_else8:
-	mov	62(sp), r14
+	mov	60(sp), r14
 	add	#15, r14
 	mov	#0, r15
 	addc	#0, r15
@@ -502,15 +501,15 @@ gcm_encrypt_with:
 	swpb	r15
 	rlam.w	#4, r15
 	bis	r14, r15
-	mov	r15, 44(sp)
+	mov	r15, 42(sp)
 	; ghash.ae:210: for i in 0..(n + 15) / 16 {
 	mov	#0, r10
 	mov	#0, r6
+	mov	#0, 18(sp)
 	mov	#0, 20(sp)
 	mov	#0, 22(sp)
-	mov	#0, 24(sp)
 	mov	#0, 26(sp)
-	mov	#0, 30(sp)
+	mov	#0, 28(sp)
 	mov	#0, r8
 	mov	#0, r9
 	cmp	r15, r10
@@ -519,9 +518,9 @@ gcm_encrypt_with:
 	mov	r10, r15
 	and	#4095, r15
 	rlam.w	#4, r15
-	mov	62(sp), r7
+	mov	60(sp), r7
 	sub	r15, r7
-	add	64(sp), r15
+	add	62(sp), r15
 	cmp	#16, r7
 	jnc	.Lgcm_encrypt_with_bytes17
 	bit	#1, r15
@@ -538,7 +537,7 @@ gcm_encrypt_with:
 	jmp	.Lgcm_encrypt_with_join19
 .Lgcm_encrypt_with_bytes17:
 	mov	sp, r11
-	add	#96, r11
+	add	#94, r11
 	mov	r11, r12
 	mov	#16, r13
 .Lgcm_encrypt_with_cpy20:
@@ -558,19 +557,19 @@ gcm_encrypt_with:
 .Lgcm_encrypt_with_join19:
 	swpb	r15
 	xor	r15, r6
-	mov	20(sp), r15
+	mov	18(sp), r15
 	swpb	r14
 	xor	r14, r15
-	mov	22(sp), r14
+	mov	20(sp), r14
 	swpb	r13
 	xor	r13, r14
-	mov	24(sp), r13
+	mov	22(sp), r13
 	swpb	r12
 	xor	r12, r13
 	mov	26(sp), r12
 	swpb	r11
 	xor	r11, r12
-	mov	30(sp), r11
+	mov	28(sp), r11
 	swpb	r7
 	xor	r7, r11
 	swpb	r5
@@ -578,83 +577,83 @@ gcm_encrypt_with:
 	swpb	r4
 	xor	r4, r9
 	; ghash.ae:212: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
-	mov	r6, 112(sp)
-	mov	r15, 114(sp)
-	mov	r14, 116(sp)
-	mov	r13, 118(sp)
-	mov	r12, 120(sp)
-	mov	r11, 122(sp)
-	mov	r8, 124(sp)
-	mov	r9, 126(sp)
+	mov	r6, 110(sp)
+	mov	r15, 112(sp)
+	mov	r14, 114(sp)
+	mov	r13, 116(sp)
+	mov	r12, 118(sp)
+	mov	r11, 120(sp)
+	mov	r8, 122(sp)
+	mov	r9, 124(sp)
 	mov	sp, r12
-	add	#112, r12
+	add	#110, r12
 	mov	sp, r14
-	add	#144, r14
-	mov	66(sp), r13
+	add	#142, r14
+	mov	64(sp), r13
 	call	#gcm_G_mul_h
-	mov	144(sp), r6
+	mov	142(sp), r6
+	mov	144(sp), 18(sp)
 	mov	146(sp), 20(sp)
 	mov	148(sp), 22(sp)
-	mov	150(sp), 24(sp)
-	mov	152(sp), 26(sp)
-	mov	154(sp), 30(sp)
-	mov	156(sp), r8
-	mov	158(sp), r9
+	mov	150(sp), 26(sp)
+	mov	152(sp), 28(sp)
+	mov	154(sp), r8
+	mov	156(sp), r9
 	add	#1, r10
-	cmp	44(sp), r10
+	cmp	42(sp), r10
 	jnc	.Lgcm_encrypt_with_loop15
 .Lgcm_encrypt_with_done16:
-	mov	62(sp), r15
+	mov	60(sp), r15
 	and	#8191, r15
 	rlam.w	#3, r15
-	mov.b	63(sp), r13
+	mov.b	61(sp), r13
 	rrum.w	#4, r13
 	rrum.w	#1, r13
 	xor	r15, r6
-	mov	20(sp), r15
+	mov	18(sp), r15
 	xor	r13, r15
 	; gcm.ae:52: j = G.mul_h(j ^ ((len(nonce) as u128) << 3), tab)
-	mov	r6, 112(sp)
-	mov	r15, 114(sp)
+	mov	r6, 110(sp)
+	mov	r15, 112(sp)
+	mov	20(sp), 114(sp)
 	mov	22(sp), 116(sp)
-	mov	24(sp), 118(sp)
-	mov	26(sp), 120(sp)
-	mov	30(sp), 122(sp)
-	mov	r8, 124(sp)
-	mov	r9, 126(sp)
+	mov	26(sp), 118(sp)
+	mov	28(sp), 120(sp)
+	mov	r8, 122(sp)
+	mov	r9, 124(sp)
 	mov	sp, r12
-	add	#112, r12
+	add	#110, r12
 	mov	sp, r14
-	add	#160, r14
-	mov	66(sp), r13
+	add	#158, r14
+	mov	64(sp), r13
 	call	#gcm_G_mul_h
-	mov	160(sp), r9
-	mov	162(sp), r10
-	mov	164(sp), 60(sp)
-	mov	166(sp), r4
-	mov	168(sp), r5
-	mov	170(sp), r6
-	mov	172(sp), r7
-	mov	174(sp), r8
+	mov	158(sp), r9
+	mov	160(sp), r10
+	mov	162(sp), 58(sp)
+	mov	164(sp), r4
+	mov	166(sp), r5
+	mov	168(sp), r6
+	mov	170(sp), r7
+	mov	172(sp), r8
 .Lgcm_encrypt_with_endif9:
 	; gcm.ae:76: s0 = E.encrypt_block(ks, j0)
-	mov	r9, 112(sp)
-	mov	r10, 114(sp)
-	mov	60(sp), 116(sp)
-	mov	r4, 118(sp)
-	mov	r5, 120(sp)
-	mov	r6, 122(sp)
-	mov	r7, 124(sp)
-	mov	r8, 126(sp)
+	mov	r9, 110(sp)
+	mov	r10, 112(sp)
+	mov	58(sp), 114(sp)
+	mov	r4, 116(sp)
+	mov	r5, 118(sp)
+	mov	r6, 120(sp)
+	mov	r7, 122(sp)
+	mov	r8, 124(sp)
 	mov	sp, r13
-	add	#112, r13
+	add	#110, r13
 	mov	sp, r14
-	add	#176, r14
-	mov	84(sp), r12
+	add	#174, r14
+	mov	82(sp), r12
 	call	#gcm_E_encrypt_block
 	add	#1, r9
 	addc	#0, r10
-	mov	80(sp), r14
+	mov	78(sp), r14
 	add	#15, r14
 	mov	#0, r15
 	addc	#0, r15
@@ -663,51 +662,51 @@ gcm_encrypt_with:
 	swpb	r15
 	rlam.w	#4, r15
 	bis	r14, r15
-	mov	r15, 68(sp)
+	mov	r15, 66(sp)
 	; gcm.ae:79: for i in 0..(n + 15) / 16 {
-	mov	#0, 40(sp)
-	mov	r4, 78(sp)
-	mov	r5, 76(sp)
-	mov	r6, 74(sp)
-	mov	r7, 72(sp)
-	mov	r8, 70(sp)
-	cmp	r15, 40(sp)
+	mov	#0, 38(sp)
+	mov	r4, 76(sp)
+	mov	r5, 74(sp)
+	mov	r6, 72(sp)
+	mov	r7, 70(sp)
+	mov	r8, 68(sp)
+	cmp	r15, 38(sp)
 	jnc	.Lgcm_encrypt_with_near39
 	br	#.Lgcm_encrypt_with_done23
 .Lgcm_encrypt_with_near39:
 .Lgcm_encrypt_with_loop22:
-	mov	40(sp), r15
+	mov	38(sp), r15
 	and	#4095, r15
 	rlam.w	#4, r15
-	mov	r15, 34(sp)
-	mov.b	41(sp), r8
+	mov	r15, 32(sp)
+	mov.b	39(sp), r8
 	rrum.w	#4, r8
 	; gcm.ae:81: u = E.encrypt_block(ks, j)
-	mov	r9, 112(sp)
-	mov	r10, 114(sp)
-	mov	60(sp), 116(sp)
-	mov	78(sp), 118(sp)
-	mov	76(sp), 120(sp)
-	mov	74(sp), 122(sp)
-	mov	72(sp), 124(sp)
-	mov	70(sp), 126(sp)
+	mov	r9, 110(sp)
+	mov	r10, 112(sp)
+	mov	58(sp), 114(sp)
+	mov	76(sp), 116(sp)
+	mov	74(sp), 118(sp)
+	mov	72(sp), 120(sp)
+	mov	70(sp), 122(sp)
+	mov	68(sp), 124(sp)
 	mov	sp, r13
-	add	#112, r13
+	add	#110, r13
 	mov	sp, r14
-	add	#192, r14
-	mov	84(sp), r12
+	add	#190, r14
+	mov	82(sp), r12
 	call	#gcm_E_encrypt_block
 	add	#1, r9
-	mov	r9, 56(sp)
+	mov	r9, 54(sp)
 	addc	#0, r10
-	mov	r10, 54(sp)
-	mov	80(sp), r7
-	mov	34(sp), r15
+	mov	r10, 52(sp)
+	mov	78(sp), r7
+	mov	32(sp), r15
 	sub	r15, r7
 	mov	#0, r14
 	subc	r8, r14
 	mov	r15, r9
-	add	88(sp), r9
+	add	86(sp), r9
 	cmp	#16, r7
 	jnc	.Lgcm_encrypt_with_bytes24
 	bit	#1, r9
@@ -724,7 +723,7 @@ gcm_encrypt_with:
 	jmp	.Lgcm_encrypt_with_join26
 .Lgcm_encrypt_with_bytes24:
 	mov	sp, r10
-	add	#96, r10
+	add	#94, r10
 	mov	r10, r11
 	mov	#16, r12
 	mov	r7, r15
@@ -744,24 +743,24 @@ gcm_encrypt_with:
 	jmp	.Lgcm_encrypt_with_words25
 .Lgcm_encrypt_with_join26:
 	swpb	r8
-	xor	192(sp), r8
+	xor	190(sp), r8
 	mov	r12, r9
 	swpb	r9
-	xor	194(sp), r9
+	xor	192(sp), r9
 	swpb	r10
-	xor	196(sp), r10
+	xor	194(sp), r10
 	swpb	r6
-	xor	198(sp), r6
+	xor	196(sp), r6
 	swpb	r15
-	xor	200(sp), r15
-	mov	r15, 8(sp)
+	xor	198(sp), r15
+	mov	r15, 6(sp)
 	swpb	r11
-	xor	202(sp), r11
+	xor	200(sp), r11
 	swpb	r13
-	xor	204(sp), r13
-	mov	r13, 28(sp)
+	xor	202(sp), r13
+	mov	r13, 24(sp)
 	swpb	r5
-	xor	206(sp), r5
+	xor	204(sp), r5
 	mov	r7, r15
 	sub	#16, r15
 	mov	r14, r15
@@ -804,12 +803,11 @@ gcm_encrypt_with:
 	xor	#-1, r15
 	and	r4, r15
 	xor	#-1, r15
-	mov	r15, 16(sp)
+	mov	r15, 14(sp)
 	inv	r13
 	inc	r13
-	mov	r14, r15
-	and	r13, r15
-	xor	r15, r14
+	and	r14, r13
+	xor	r13, r14
 	mov	r7, r13
 	rrum.w	#2, r13
 	and	#1, r13
@@ -820,31 +818,29 @@ gcm_encrypt_with:
 	xor	#-1, r15
 	and	r4, r15
 	xor	#-1, r15
-	mov	r15, 6(sp)
-	mov	r13, r15
-	inv	r15
-	inc	r15
-	mov	r14, r4
-	and	r15, r4
+	mov	r15, 0(sp)
+	mov	r13, r4
+	inv	r4
+	inc	r4
+	and	r14, r4
 	xor	r4, r14
-	mov	r14, 94(sp)
+	mov	r14, 92(sp)
 	mov	r7, r14
 	rrum.w	#3, r14
 	and	#1, r14
 	mov	r14, r4
 	inv	r4
 	inc	r4
-	mov	94(sp), r15
+	mov	92(sp), r15
 	xor	#-1, r15
 	mov	r15, 2(sp)
 	and	r4, 2(sp)
 	xor	#-1, 2(sp)
-	mov	r14, r4
-	inv	r4
-	inc	r4
-	mov	94(sp), r15
-	and	r4, r15
-	mov	94(sp), r4
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	and	92(sp), r15
+	mov	92(sp), r4
 	xor	r15, r4
 	mov	r12, r15
 	inv	r15
@@ -852,7 +848,7 @@ gcm_encrypt_with:
 	and	r15, r4
 	inv	r4
 	and	r4, r5
-	mov	r5, 36(sp)
+	mov	r5, 34(sp)
 	mov	r12, r15
 	inv	r15
 	inc	r15
@@ -860,20 +856,19 @@ gcm_encrypt_with:
 	and	r15, r5
 	inv	r5
 	and	r5, r6
-	mov	r6, 10(sp)
+	mov	r6, 8(sp)
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	mov	6(sp), r4
+	mov	@sp, r4
 	mov	r4, r6
 	xor	#-1, r6
 	and	r15, r6
 	xor	#-1, r6
-	mov	r14, r5
-	inv	r5
-	inc	r5
-	mov	r4, r15
-	and	r5, r15
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	and	r4, r15
 	xor	r15, r4
 	mov	r12, r15
 	inv	r15
@@ -890,17 +885,16 @@ gcm_encrypt_with:
 	mov	r13, r15
 	inv	r15
 	inc	r15
-	mov	16(sp), r5
+	mov	14(sp), r5
 	mov	r5, r6
 	xor	#-1, r6
 	and	r15, r6
 	xor	#-1, r6
 	inv	r13
 	inc	r13
-	mov	r5, r15
-	and	r13, r15
+	and	r5, r13
 	mov	r5, r4
-	xor	r15, r4
+	xor	r13, r4
 	mov	r14, r15
 	inv	r15
 	inc	r15
@@ -908,18 +902,17 @@ gcm_encrypt_with:
 	xor	#-1, r5
 	and	r15, r5
 	xor	#-1, r5
-	mov	r14, r13
-	inv	r13
-	inc	r13
-	mov	r4, r15
-	and	r13, r15
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	and	r4, r15
 	xor	r15, r4
 	mov	r12, r15
 	inv	r15
 	inc	r15
 	and	r15, r4
 	inv	r4
-	mov	28(sp), r13
+	mov	24(sp), r13
 	and	r4, r13
 	mov	r12, r15
 	inv	r15
@@ -934,10 +927,10 @@ gcm_encrypt_with:
 	xor	#-1, r15
 	and	r5, r15
 	xor	#-1, r15
-	inv	r14
-	inc	r14
-	mov	r6, r5
-	and	r14, r5
+	mov	r14, r5
+	inv	r5
+	inc	r5
+	and	r6, r5
 	mov	r6, r14
 	xor	r5, r14
 	mov	r12, r6
@@ -950,35 +943,35 @@ gcm_encrypt_with:
 	inv	r15
 	and	r15, r8
 	inv	r14
-	mov	8(sp), r15
+	mov	6(sp), r15
 	and	r14, r15
-	mov	r8, 18(sp)
-	mov	r9, 14(sp)
-	mov	r10, 12(sp)
-	mov	r15, 8(sp)
+	mov	r8, 16(sp)
+	mov	r9, 12(sp)
+	mov	r10, 10(sp)
+	mov	r15, 6(sp)
 	mov	r11, 4(sp)
 	mov	r13, r15
-	mov	36(sp), r5
+	mov	34(sp), r5
 	jmp	.Lgcm_encrypt_with_endif30
 .Lgcm_encrypt_with_else29:
-	mov	r8, 18(sp)
-	mov	r9, 14(sp)
-	mov	r10, 12(sp)
-	mov	r6, 10(sp)
+	mov	r8, 16(sp)
+	mov	r9, 12(sp)
+	mov	r10, 10(sp)
+	mov	r6, 8(sp)
 	mov	r11, 4(sp)
-	mov	28(sp), r15
+	mov	24(sp), r15
 .Lgcm_encrypt_with_endif30:
 	; gcm.ae:84: store_be(ct, off, c, n - off)
-	mov	34(sp), r13
-	add	86(sp), r13
+	mov	32(sp), r13
+	add	84(sp), r13
 	mov	r5, r4
 	mov	r15, r6
 	mov	4(sp), r8
-	mov	8(sp), r9
-	mov	10(sp), r10
-	mov	12(sp), r11
-	mov	14(sp), r12
-	mov	18(sp), r14
+	mov	6(sp), r9
+	mov	8(sp), r10
+	mov	10(sp), r11
+	mov	12(sp), r12
+	mov	16(sp), r14
 	cmp	#16, r7
 	swpb	r4
 	swpb	r6
@@ -1001,16 +994,16 @@ gcm_encrypt_with:
 	mov	r14, 14(r13)
 	jmp	.Lgcm_encrypt_with_stored32
 .Lgcm_encrypt_with_bytes31:
-	mov	r4, 96(sp)
-	mov	r6, 98(sp)
-	mov	r8, 100(sp)
-	mov	r9, 102(sp)
-	mov	r10, 104(sp)
-	mov	r11, 106(sp)
-	mov	r12, 108(sp)
-	mov	r14, 110(sp)
+	mov	r4, 94(sp)
+	mov	r6, 96(sp)
+	mov	r8, 98(sp)
+	mov	r9, 100(sp)
+	mov	r10, 102(sp)
+	mov	r11, 104(sp)
+	mov	r12, 106(sp)
+	mov	r14, 108(sp)
 	mov	sp, r14
-	add	#96, r14
+	add	#94, r14
 	cmp	#16, r7
 	jnc	.Lgcm_encrypt_with_cnt33
 	mov	#16, r7
@@ -1024,107 +1017,107 @@ gcm_encrypt_with:
 	dec	r7
 	jnz	.Lgcm_encrypt_with_cpy34
 .Lgcm_encrypt_with_stored32:
-	mov	32(sp), r8
-	xor	18(sp), r8
-	mov	38(sp), r9
-	xor	14(sp), r9
-	mov	42(sp), r10
-	xor	12(sp), r10
-	mov	46(sp), r11
-	xor	10(sp), r11
-	mov	48(sp), r12
-	xor	8(sp), r12
-	mov	50(sp), r13
+	mov	30(sp), r8
+	xor	16(sp), r8
+	mov	36(sp), r9
+	xor	12(sp), r9
+	mov	40(sp), r10
+	xor	10(sp), r10
+	mov	44(sp), r11
+	xor	8(sp), r11
+	mov	46(sp), r12
+	xor	6(sp), r12
+	mov	48(sp), r13
 	xor	4(sp), r13
-	mov	52(sp), r14
+	mov	50(sp), r14
 	xor	r15, r14
-	mov	58(sp), r15
+	mov	56(sp), r15
 	xor	r5, r15
 	; gcm.ae:85: y = G.mul_h(y ^ c, tab)                          // the partial block hashed zero-padded
-	mov	r8, 112(sp)
-	mov	r9, 114(sp)
-	mov	r10, 116(sp)
-	mov	r11, 118(sp)
-	mov	r12, 120(sp)
-	mov	r13, 122(sp)
-	mov	r14, 124(sp)
-	mov	r15, 126(sp)
+	mov	r8, 110(sp)
+	mov	r9, 112(sp)
+	mov	r10, 114(sp)
+	mov	r11, 116(sp)
+	mov	r12, 118(sp)
+	mov	r13, 120(sp)
+	mov	r14, 122(sp)
+	mov	r15, 124(sp)
 	mov	sp, r12
-	add	#112, r12
+	add	#110, r12
 	mov	sp, r14
-	add	#208, r14
-	mov	66(sp), r13
+	add	#206, r14
+	mov	64(sp), r13
 	call	#gcm_G_mul_h
-	mov	56(sp), r9
-	mov	54(sp), r10
-	mov	208(sp), 32(sp)
-	mov	210(sp), 38(sp)
-	mov	212(sp), 42(sp)
+	mov	54(sp), r9
+	mov	52(sp), r10
+	mov	206(sp), 30(sp)
+	mov	208(sp), 36(sp)
+	mov	210(sp), 40(sp)
+	mov	212(sp), 44(sp)
 	mov	214(sp), 46(sp)
 	mov	216(sp), 48(sp)
 	mov	218(sp), 50(sp)
-	mov	220(sp), 52(sp)
-	mov	222(sp), 58(sp)
-	add	#1, 40(sp)
-	cmp	68(sp), 40(sp)
+	mov	220(sp), 56(sp)
+	add	#1, 38(sp)
+	cmp	66(sp), 38(sp)
 	jc	.Lgcm_encrypt_with_near40
 	br	#.Lgcm_encrypt_with_loop22
 .Lgcm_encrypt_with_near40:
 .Lgcm_encrypt_with_done23:
-	mov.b	83(sp), r14
+	mov.b	81(sp), r14
 	rrum.w	#4, r14
 	rrum.w	#1, r14
-	mov	50(sp), r15
+	mov	48(sp), r15
 	xor	r14, r15
-	mov	82(sp), r13
+	mov	80(sp), r13
 	and	#8191, r13
 	rlam.w	#3, r13
-	mov	48(sp), r14
+	mov	46(sp), r14
 	xor	r13, r14
-	mov.b	81(sp), r12
+	mov.b	79(sp), r12
 	rrum.w	#4, r12
 	rrum.w	#1, r12
-	mov	38(sp), r13
+	mov	36(sp), r13
 	xor	r12, r13
-	mov	80(sp), r11
+	mov	78(sp), r11
 	and	#8191, r11
 	rlam.w	#3, r11
-	mov	32(sp), r12
+	mov	30(sp), r12
 	xor	r11, r12
 	; gcm.ae:60: return G.mul_h(y ^ lengths, tab) ^ s0
-	mov	r12, 112(sp)
-	mov	r13, 114(sp)
-	mov	42(sp), 116(sp)
-	mov	46(sp), 118(sp)
-	mov	r14, 120(sp)
-	mov	r15, 122(sp)
-	mov	52(sp), 124(sp)
-	mov	58(sp), 126(sp)
+	mov	r12, 110(sp)
+	mov	r13, 112(sp)
+	mov	40(sp), 114(sp)
+	mov	44(sp), 116(sp)
+	mov	r14, 118(sp)
+	mov	r15, 120(sp)
+	mov	50(sp), 122(sp)
+	mov	56(sp), 124(sp)
 	mov	sp, r12
-	add	#112, r12
+	add	#110, r12
 	mov	sp, r14
-	add	#224, r14
-	mov	66(sp), r13
+	add	#222, r14
+	mov	64(sp), r13
 	call	#gcm_G_mul_h
-	mov	224(sp), r7
-	xor	176(sp), r7
-	mov	226(sp), r8
-	xor	178(sp), r8
-	mov	228(sp), r9
-	xor	180(sp), r9
-	mov	230(sp), r10
-	xor	182(sp), r10
-	mov	232(sp), r11
-	xor	184(sp), r11
-	mov	234(sp), r12
-	xor	186(sp), r12
-	mov	236(sp), r14
-	xor	188(sp), r14
-	mov	238(sp), r15
-	xor	190(sp), r15
+	mov	222(sp), r7
+	xor	174(sp), r7
+	mov	224(sp), r8
+	xor	176(sp), r8
+	mov	226(sp), r9
+	xor	178(sp), r9
+	mov	228(sp), r10
+	xor	180(sp), r10
+	mov	230(sp), r11
+	xor	182(sp), r11
+	mov	232(sp), r12
+	xor	184(sp), r12
+	mov	234(sp), r14
+	xor	186(sp), r14
+	mov	236(sp), r15
+	xor	188(sp), r15
 	; gcm.ae:87: store_be(tag, 0, finish(tab, y, len(ad), n, s0), len(tag))
-	mov	92(sp), r13
-	cmp	#16, 90(sp)
+	mov	90(sp), r13
+	cmp	#16, 88(sp)
 	jnc	.Lgcm_encrypt_with_bytes35
 	bit	#1, r13
 	jnz	.Lgcm_encrypt_with_bytes35
@@ -1147,24 +1140,24 @@ gcm_encrypt_with:
 	jmp	.Lgcm_encrypt_with_stored36
 .Lgcm_encrypt_with_bytes35:
 	swpb	r15
-	mov	r15, 96(sp)
+	mov	r15, 94(sp)
 	swpb	r14
-	mov	r14, 98(sp)
+	mov	r14, 96(sp)
 	swpb	r12
-	mov	r12, 100(sp)
+	mov	r12, 98(sp)
 	swpb	r11
-	mov	r11, 102(sp)
+	mov	r11, 100(sp)
 	swpb	r10
-	mov	r10, 104(sp)
+	mov	r10, 102(sp)
 	swpb	r9
-	mov	r9, 106(sp)
+	mov	r9, 104(sp)
 	swpb	r8
-	mov	r8, 108(sp)
+	mov	r8, 106(sp)
 	swpb	r7
-	mov	r7, 110(sp)
-	mov	90(sp), r15
+	mov	r7, 108(sp)
+	mov	88(sp), r15
 	mov	sp, r14
-	add	#96, r14
+	add	#94, r14
 	cmp	#16, r15
 	jnc	.Lgcm_encrypt_with_cnt37
 	mov	#16, r15
@@ -1178,7 +1171,7 @@ gcm_encrypt_with:
 	dec	r15
 	jnz	.Lgcm_encrypt_with_cpy38
 .Lgcm_encrypt_with_stored36:
-	add	#240, sp
+	add	#238, sp
 	popm.w	#7, r10
 	ret
 	.size gcm_encrypt_with, .-gcm_encrypt_with
@@ -1186,7 +1179,7 @@ gcm_encrypt_with:
 
 ; --- gcm_decrypt_with: gcm.decrypt_with
 ;     frame 252 bytes (54 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2538 bytes of code
+;     estimated 2522 bytes of code
 	.section .text.gcm_decrypt_with,"ax",@progbits
 	.global gcm_decrypt_with
 	.type gcm_decrypt_with, @function
@@ -1196,17 +1189,17 @@ gcm_decrypt_with:
 	sub	#252, sp
 	mov	r12, 78(sp)
 	mov	r13, 48(sp)
-	mov	r14, 62(sp)
+	mov	r14, 64(sp)
 	mov	r15, 52(sp)
 	mov	268(sp), r8
-	mov	270(sp), 74(sp)
-	mov	272(sp), 82(sp)
-	mov	274(sp), 72(sp)
+	mov	270(sp), 76(sp)
+	mov	272(sp), 84(sp)
+	mov	274(sp), 74(sp)
 	mov	276(sp), 104(sp)
 	mov	278(sp), 86(sp)
-	mov	280(sp), 80(sp)
+	mov	280(sp), 82(sp)
 	mov	284(sp), 106(sp)
-	mov	74(sp), r15
+	mov	76(sp), r15
 	add	#15, r15
 	mov	#0, r9
 	addc	#0, r9
@@ -1231,7 +1224,7 @@ gcm_decrypt_with:
 	mov	r10, r6
 	and	#4095, r6
 	rlam.w	#4, r6
-	mov	74(sp), r11
+	mov	76(sp), r11
 	sub	r6, r11
 	add	r8, r6
 	cmp	#16, r11
@@ -1328,7 +1321,7 @@ gcm_decrypt_with:
 	; gcm.ae:48: if len(nonce) == 12 {
 	tst	r15
 	jz	.Lgcm_decrypt_with_else8
-	mov	62(sp), r11
+	mov	64(sp), r11
 	bit	#1, r11
 	jnz	.Lgcm_decrypt_with_bytes10
 .Lgcm_decrypt_with_words11:
@@ -1392,7 +1385,7 @@ gcm_decrypt_with:
 	rlam.w	#4, r15
 	mov	52(sp), r7
 	sub	r15, r7
-	add	62(sp), r15
+	add	64(sp), r15
 	cmp	#16, r7
 	jnc	.Lgcm_decrypt_with_bytes17
 	bit	#1, r15
@@ -1526,7 +1519,7 @@ gcm_decrypt_with:
 	mov	50(sp), r13
 	add	#1, r13
 	addc	#0, r4
-	mov	72(sp), r14
+	mov	74(sp), r14
 	add	#15, r14
 	mov	#0, r15
 	addc	#0, r15
@@ -1540,22 +1533,22 @@ gcm_decrypt_with:
 	mov	#0, 24(sp)
 	mov	r13, 42(sp)
 	mov	r4, 40(sp)
-	mov	r5, 68(sp)
-	mov	r6, 66(sp)
-	mov	r7, 64(sp)
-	mov	r8, 60(sp)
-	mov	r9, 58(sp)
-	mov	r10, 56(sp)
+	mov	r5, 70(sp)
+	mov	r6, 68(sp)
+	mov	r7, 66(sp)
+	mov	r8, 62(sp)
+	mov	r9, 60(sp)
+	mov	r10, 58(sp)
 	cmp	r15, 24(sp)
 	jc	.Lgcm_decrypt_with_done23
 .Lgcm_decrypt_with_loop22:
 	mov	24(sp), r5
 	and	#4095, r5
 	rlam.w	#4, r5
-	mov	72(sp), r6
+	mov	74(sp), r6
 	sub	r5, r6
 	mov	r5, r10
-	add	82(sp), r10
+	add	84(sp), r10
 	cmp	#16, r6
 	jnc	.Lgcm_decrypt_with_bytes24
 	bit	#1, r10
@@ -1594,12 +1587,12 @@ gcm_decrypt_with:
 	; gcm.ae:102: u = E.encrypt_block(ks, j)
 	mov	42(sp), 124(sp)
 	mov	40(sp), 126(sp)
-	mov	68(sp), 128(sp)
-	mov	66(sp), 130(sp)
-	mov	64(sp), 132(sp)
-	mov	60(sp), 134(sp)
-	mov	58(sp), 136(sp)
-	mov	56(sp), 138(sp)
+	mov	70(sp), 128(sp)
+	mov	68(sp), 130(sp)
+	mov	66(sp), 132(sp)
+	mov	62(sp), 134(sp)
+	mov	60(sp), 136(sp)
+	mov	58(sp), 138(sp)
 	mov	sp, r13
 	add	#124, r13
 	mov	sp, r14
@@ -1660,7 +1653,7 @@ gcm_decrypt_with:
 	mov	12(sp), r13
 	mov	16(sp), r14
 	mov	20(sp), r15
-	add	80(sp), r5
+	add	82(sp), r5
 	cmp	#16, r6
 	swpb	r10
 	swpb	r9
@@ -1724,22 +1717,22 @@ gcm_decrypt_with:
 	cmp	54(sp), 24(sp)
 	jnc	.Lgcm_decrypt_with_loop22
 .Lgcm_decrypt_with_done23:
-	mov.b	75(sp), r14
+	mov.b	77(sp), r14
 	rrum.w	#4, r14
 	rrum.w	#1, r14
 	mov	28(sp), r15
 	xor	r14, r15
-	mov	74(sp), r13
+	mov	76(sp), r13
 	and	#8191, r13
 	rlam.w	#3, r13
 	mov	36(sp), r14
 	xor	r13, r14
-	mov.b	73(sp), r12
+	mov.b	75(sp), r12
 	rrum.w	#4, r12
 	rrum.w	#1, r12
 	mov	8(sp), r13
 	xor	r12, r13
-	mov	72(sp), r11
+	mov	74(sp), r11
 	and	#8191, r11
 	rlam.w	#3, r11
 	mov	10(sp), r12
@@ -1761,18 +1754,18 @@ gcm_decrypt_with:
 	call	#gcm_G_mul_h
 	mov	236(sp), r15
 	xor	188(sp), r15
-	mov	r15, 76(sp)
+	mov	r15, 72(sp)
 	mov	238(sp), r15
 	xor	190(sp), r15
-	mov	r15, 46(sp)
+	mov	r15, 56(sp)
 	mov	240(sp), r15
 	xor	192(sp), r15
-	mov	r15, 70(sp)
+	mov	r15, 46(sp)
 	mov	242(sp), r7
 	xor	194(sp), r7
 	mov	244(sp), r15
 	xor	196(sp), r15
-	mov	r15, 84(sp)
+	mov	r15, 80(sp)
 	mov	246(sp), r6
 	xor	198(sp), r6
 	mov	248(sp), r13
@@ -1868,24 +1861,22 @@ gcm_decrypt_with:
 	xor	#-1, r5
 	inv	r11
 	inc	r11
-	mov	r9, r15
-	and	r11, r15
-	xor	r15, r9
-	mov	r4, r8
-	rrum.w	#2, r8
-	and	#1, r8
-	mov	r8, r15
+	and	r9, r11
+	xor	r11, r9
+	mov	r4, r10
+	rrum.w	#2, r10
+	and	#1, r10
+	mov	r10, r15
 	inv	r15
 	inc	r15
-	mov	r9, r10
-	xor	#-1, r10
-	and	r15, r10
-	xor	#-1, r10
-	mov	r8, r11
-	inv	r11
-	inc	r11
-	mov	r9, r15
-	and	r11, r15
+	mov	r9, r8
+	xor	#-1, r8
+	and	r15, r8
+	xor	#-1, r8
+	mov	r10, r15
+	inv	r15
+	inc	r15
+	and	r9, r15
 	xor	r15, r9
 	mov	r4, r15
 	rrum.w	#3, r15
@@ -1903,11 +1894,10 @@ gcm_decrypt_with:
 	and	r11, r4
 	inv	r4
 	and	r4, r7
-	mov	r15, r4
-	inv	r4
-	inc	r4
-	mov	r9, r11
-	and	r4, r11
+	mov	r15, r11
+	inv	r11
+	inc	r11
+	and	r9, r11
 	xor	r11, r9
 	mov	r14, r11
 	inv	r11
@@ -1918,7 +1908,7 @@ gcm_decrypt_with:
 	mov	r15, r11
 	inv	r11
 	inc	r11
-	mov	r10, r4
+	mov	r8, r4
 	xor	#-1, r4
 	and	r11, r4
 	xor	#-1, r4
@@ -1927,31 +1917,29 @@ gcm_decrypt_with:
 	inc	r11
 	and	r11, r4
 	inv	r4
-	mov	46(sp), r9
+	mov	56(sp), r9
 	and	r4, r9
-	mov	r15, r4
-	inv	r4
-	inc	r4
-	mov	r10, r11
-	and	r4, r11
-	xor	r11, r10
+	mov	r15, r11
+	inv	r11
+	inc	r11
+	and	r8, r11
+	xor	r11, r8
 	mov	r14, r11
 	inv	r11
 	inc	r11
-	and	r11, r10
-	inv	r10
-	and	r10, r6
-	mov	r8, r10
-	inv	r10
-	inc	r10
-	mov	r5, r11
-	xor	#-1, r11
-	and	r10, r11
-	xor	#-1, r11
+	and	r11, r8
+	inv	r8
+	and	r8, r6
+	mov	r10, r8
 	inv	r8
 	inc	r8
-	mov	r5, r10
-	and	r8, r10
+	mov	r5, r11
+	xor	#-1, r11
+	and	r8, r11
+	xor	#-1, r11
+	inv	r10
+	inc	r10
+	and	r5, r10
 	xor	r10, r5
 	mov	r15, r10
 	inv	r10
@@ -1965,13 +1953,12 @@ gcm_decrypt_with:
 	inc	r10
 	and	r10, r8
 	inv	r8
-	mov	70(sp), r10
+	mov	46(sp), r10
 	and	r8, r10
-	mov	r15, r4
-	inv	r4
-	inc	r4
-	mov	r5, r8
-	and	r4, r8
+	mov	r15, r8
+	inv	r8
+	inc	r8
+	and	r5, r8
 	xor	r8, r5
 	mov	r14, r8
 	inv	r8
@@ -1986,11 +1973,9 @@ gcm_decrypt_with:
 	xor	#-1, r8
 	and	r5, r8
 	xor	#-1, r8
-	mov	r15, r5
-	inv	r5
-	inc	r5
-	mov	r11, r15
-	and	r5, r15
+	inv	r15
+	inc	r15
+	and	r11, r15
 	xor	r15, r11
 	mov	r14, r15
 	inv	r15
@@ -2000,10 +1985,10 @@ gcm_decrypt_with:
 	inc	r14
 	and	r14, r8
 	inv	r8
-	mov	76(sp), r14
+	mov	72(sp), r14
 	and	r8, r14
 	inv	r11
-	mov	84(sp), r15
+	mov	80(sp), r15
 	and	r11, r15
 	mov	r14, r8
 	mov	r7, r11
@@ -2012,11 +1997,11 @@ gcm_decrypt_with:
 	mov	r12, r14
 	jmp	.Lgcm_decrypt_with_endif39
 .Lgcm_decrypt_with_else38:
-	mov	76(sp), r8
-	mov	46(sp), r9
-	mov	70(sp), r10
+	mov	72(sp), r8
+	mov	56(sp), r9
+	mov	46(sp), r10
 	mov	r7, r11
-	mov	84(sp), r5
+	mov	80(sp), r5
 	mov	r13, r7
 	mov	r12, r14
 .Lgcm_decrypt_with_endif39:

@@ -61,7 +61,7 @@ photon_beetle_aead128_key_setup:
 
 ; --- photon_beetle_aead128_encrypt_with: photon_beetle_aead128.encrypt_with
 ;     frame 80 bytes (16 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1416 bytes of code
+;     estimated 1402 bytes of code
 	.section .text.photon_beetle_aead128_encrypt_with,"ax",@progbits
 	.global photon_beetle_aead128_encrypt_with
 	.type photon_beetle_aead128_encrypt_with, @function
@@ -408,14 +408,14 @@ photon_beetle_aead128_encrypt_with:
 	rlam.w	#3, r4
 	and	#7, r10
 	bis	r10, r4
-	mov	#1, r10
+	mov	#1, r9
+	mov	#0, r10
 	mov	#0, r11
 	mov	#0, r12
 	mov	#0, r13
 	mov	#0, r14
 	mov	#0, r7
 	mov	#0, r5
-	mov	#0, r9
 	tst	r4
 	jnz	.Lphoton_beetle_aead128_encrypt_with_shbig24
 	cmp	#128, r15
@@ -423,32 +423,33 @@ photon_beetle_aead128_encrypt_with:
 .Lphoton_beetle_aead128_encrypt_with_shlimb27:
 	cmp	#16, r15
 	jnc	.Lphoton_beetle_aead128_encrypt_with_shbits28
-	mov	r5, r9
 	mov	r7, r5
 	mov	r14, r7
 	mov	r13, r14
 	mov	r12, r13
 	mov	r11, r12
 	mov	r10, r11
-	clr	r10
+	mov	r9, r10
+	clr	r9
 	sub	#16, r15
 	jmp	.Lphoton_beetle_aead128_encrypt_with_shlimb27
 .Lphoton_beetle_aead128_encrypt_with_shbits28:
 	tst	r15
 	jz	.Lphoton_beetle_aead128_encrypt_with_shend25
 .Lphoton_beetle_aead128_encrypt_with_sh26:
-	rla	r10
+	rla	r9
+	rlc	r10
 	rlc	r11
 	rlc	r12
 	rlc	r13
 	rlc	r14
 	rlc	r7
 	rlc	r5
-	rlc	r9
 	dec	r15
 	jnz	.Lphoton_beetle_aead128_encrypt_with_sh26
 	jmp	.Lphoton_beetle_aead128_encrypt_with_shend25
 .Lphoton_beetle_aead128_encrypt_with_shbig24:
+	clr	r9
 	clr	r10
 	clr	r11
 	clr	r12
@@ -456,25 +457,17 @@ photon_beetle_aead128_encrypt_with:
 	clr	r14
 	clr	r7
 	clr	r5
-	clr	r9
 .Lphoton_beetle_aead128_encrypt_with_shend25:
+	mov	r9, r15
 	mov	2(sp), r4
-	mov	r4, r15
-	bis	r10, r15
-	mov	4(sp), r10
-	bis	r11, r10
-	mov	6(sp), r11
-	bis	r12, r11
-	mov	8(sp), r12
-	bis	r13, r12
-	mov	10(sp), r13
-	bis	r14, r13
-	mov	12(sp), r14
-	bis	r7, r14
-	mov	@sp, r7
-	bis	r5, r7
-	mov	r6, r5
-	bis	r9, r5
+	bis	r4, r15
+	bis	4(sp), r10
+	bis	6(sp), r11
+	bis	8(sp), r12
+	bis	10(sp), r13
+	bis	12(sp), r14
+	bis	@sp, r7
+	bis	r6, r5
 	inv	r8
 	inc	r8
 	xor	r4, r15
@@ -621,27 +614,27 @@ photon_beetle_aead128_encrypt_with:
 
 
 ; --- photon_beetle_aead128_decrypt_with: photon_beetle_aead128.decrypt_with
-;     frame 116 bytes (34 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1692 bytes of code
+;     frame 108 bytes (30 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1662 bytes of code
 	.section .text.photon_beetle_aead128_decrypt_with,"ax",@progbits
 	.global photon_beetle_aead128_decrypt_with
 	.type photon_beetle_aead128_decrypt_with, @function
 	.balign 2
 photon_beetle_aead128_decrypt_with:
 	pushm.w	#7, r10
-	sub	#116, sp
+	sub	#108, sp
 	mov	r13, r8
 	mov	r15, r13
-	mov	132(sp), r10
-	mov	134(sp), 60(sp)
-	mov	136(sp), 52(sp)
-	mov	138(sp), 64(sp)
-	mov	142(sp), 58(sp)
-	mov	146(sp), 66(sp)
+	mov	124(sp), r10
+	mov	126(sp), 52(sp)
+	mov	128(sp), 44(sp)
+	mov	130(sp), 56(sp)
+	mov	134(sp), 50(sp)
+	mov	138(sp), 58(sp)
 	mov	sp, r14
 	mov	#16, r15
 .Lphoton_beetle_aead128_decrypt_with_zero1:
-	clr	68(r14)
+	clr	60(r14)
 	incd	r14
 	dec	r15
 	jnz	.Lphoton_beetle_aead128_decrypt_with_zero1
@@ -660,7 +653,7 @@ photon_beetle_aead128_decrypt_with:
 	jmp	.Lphoton_beetle_aead128_decrypt_with_join4
 .Lphoton_beetle_aead128_decrypt_with_bytes2:
 	mov	sp, r9
-	add	#100, r9
+	add	#92, r9
 	mov	r9, r11
 	mov	#16, r14
 .Lphoton_beetle_aead128_decrypt_with_cpy5:
@@ -674,40 +667,40 @@ photon_beetle_aead128_decrypt_with:
 	jmp	.Lphoton_beetle_aead128_decrypt_with_words3
 .Lphoton_beetle_aead128_decrypt_with_join4:
 	; photon_beetle_aead128.ae:25: s[0] = x[31:0]
-	mov	r4, 68(sp)
-	mov	r5, 70(sp)
+	mov	r4, 60(sp)
+	mov	r5, 62(sp)
 	; photon_beetle_aead128.ae:26: s[1] = x[63:32]
-	mov	r6, 72(sp)
-	mov	r7, 74(sp)
+	mov	r6, 64(sp)
+	mov	r7, 66(sp)
 	; photon_beetle_aead128.ae:27: s[2] = x[95:64]
-	mov	r9, 76(sp)
-	mov	r11, 78(sp)
+	mov	r9, 68(sp)
+	mov	r11, 70(sp)
 	; photon_beetle_aead128.ae:28: s[3] = x[127:96]
-	mov	r14, 80(sp)
-	mov	r15, 82(sp)
+	mov	r14, 72(sp)
+	mov	r15, 74(sp)
 	; photon_beetle_aead128.ae:90: s[4 + i] = kc[i]
 	mov	2(r12), r15
-	mov	@r12, 84(sp)
-	mov	r15, 86(sp)
+	mov	@r12, 76(sp)
+	mov	r15, 78(sp)
 	mov	4(r12), r14
 	mov	6(r12), r15
-	mov	r14, 88(sp)
-	mov	r15, 90(sp)
+	mov	r14, 80(sp)
+	mov	r15, 82(sp)
 	mov	8(r12), r14
 	mov	10(r12), r15
-	mov	r14, 92(sp)
-	mov	r15, 94(sp)
+	mov	r14, 84(sp)
+	mov	r15, 86(sp)
 	mov	12(r12), r14
 	mov	14(r12), r15
-	mov	r14, 96(sp)
-	mov	r15, 98(sp)
+	mov	r14, 88(sp)
+	mov	r15, 90(sp)
 	; photon_beetle_aead128.ae:140: if (a == 0) & (m == 0) {
 	mov	r10, r15
 	sub	#1, r15
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	52(sp), r15
+	mov	44(sp), r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
@@ -716,9 +709,9 @@ photon_beetle_aead128_decrypt_with:
 	tst	r14
 	jz	.Lphoton_beetle_aead128_decrypt_with_else7
 	; photon_beetle_aead128.ae:45: s[7] = s[7] ^ ((c as u32) << 29)
-	mov	98(sp), r15
+	mov	90(sp), r15
 	xor	#8192, r15
-	mov	r15, 98(sp)
+	mov	r15, 90(sp)
 	jmp	.Lphoton_beetle_aead128_decrypt_with_endif8
 .Lphoton_beetle_aead128_decrypt_with_else7:
 .Lphoton_beetle_aead128_decrypt_with_endif8:
@@ -729,7 +722,7 @@ photon_beetle_aead128_decrypt_with:
 	clr	r15
 	adc	r15
 	xor	#1, r15
-	mov	r15, 62(sp)
+	mov	r15, 54(sp)
 	tst	r15
 	jz	.Lphoton_beetle_aead128_decrypt_with_else9
 	; photon_beetle_aead128.ae:71: whole = a % rate == 0
@@ -741,7 +734,7 @@ photon_beetle_aead128_decrypt_with:
 	xor	#1, r11
 	; photon_beetle_aead128.ae:72: return if m > 0 then (if whole then 1 else 2 as u8) else (if whole then 3 else 4 as u8)
 	mov	#0, r15
-	cmp	52(sp), r15
+	cmp	44(sp), r15
 	subc	#0, r15
 	clr	r14
 	adc	r14
@@ -762,7 +755,7 @@ photon_beetle_aead128_decrypt_with:
 	xor	r15, r11
 	; photon_beetle_aead128.ae:144: hash(s, ad, c0_of(a, m))
 	mov	sp, r12
-	add	#68, r12
+	add	#60, r12
 	mov	r10, r14
 	mov	r11, r15
 	call	#photon_beetle_aead128_hash
@@ -771,7 +764,7 @@ photon_beetle_aead128_decrypt_with:
 .Lphoton_beetle_aead128_decrypt_with_endif10:
 	; photon_beetle_aead128.ae:146: if m > 0 {
 	mov	#0, r15
-	cmp	52(sp), r15
+	cmp	44(sp), r15
 	subc	#0, r15
 	clr	r15
 	adc	r15
@@ -781,7 +774,7 @@ photon_beetle_aead128_decrypt_with:
 	br	#.Lphoton_beetle_aead128_decrypt_with_else11
 .Lphoton_beetle_aead128_decrypt_with_near39:
 	; photon_beetle_aead128.ae:147: for i in 0..(m + rate - 1) / rate {
-	mov	52(sp), r15
+	mov	44(sp), r15
 	mov	#0, r13
 	add	#16, r15
 	addc	#0, r13
@@ -807,19 +800,19 @@ photon_beetle_aead128_decrypt_with:
 	rrc	r14
 	and	#61440, r14
 	bis	r14, r15
-	mov	r15, 56(sp)
+	mov	r15, 48(sp)
 	mov	r13, r15
 	rrum.w	#4, r15
-	mov	r15, 54(sp)
-	mov	#0, 48(sp)
-	mov	#0, 46(sp)
-	cmp	56(sp), 48(sp)
-	mov	46(sp), r15
-	subc	54(sp), r15
+	mov	r15, 46(sp)
+	mov	#0, 40(sp)
+	mov	#0, 38(sp)
+	cmp	48(sp), 40(sp)
+	mov	38(sp), r15
+	subc	46(sp), r15
 	jc	.Lphoton_beetle_aead128_decrypt_with_done14
 .Lphoton_beetle_aead128_decrypt_with_loop13:
 	; photon_beetle_aead128.ae:148: off = rate * i
-	mov	48(sp), r14
+	mov	40(sp), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -830,18 +823,18 @@ photon_beetle_aead128_decrypt_with:
 	adc	r14
 	mov	r14, r15
 	and	#65520, r15
-	mov	r15, 18(sp)
-	mov	46(sp), r15
+	mov	r15, 12(sp)
+	mov	38(sp), r15
 	rlam.w	#4, r15
 	and	#15, r14
 	bis	r14, r15
 	; photon_beetle_aead128.ae:149: rest = m - off
-	mov	52(sp), r7
+	mov	44(sp), r10
 	mov	#0, r13
-	sub	18(sp), r7
+	sub	12(sp), r10
 	subc	r15, r13
 	; photon_beetle_aead128.ae:150: count = if rest < rate then rest else rate
-	cmp	#16, r7
+	cmp	#16, r10
 	mov	r13, r15
 	subc	#0, r15
 	clr	r14
@@ -849,48 +842,48 @@ photon_beetle_aead128_decrypt_with:
 	xor	#1, r14
 	inv	r14
 	inc	r14
-	xor	#16, r7
-	and	r14, r7
-	xor	#16, r7
+	xor	#16, r10
+	and	r14, r10
+	xor	#16, r10
 	and	r14, r13
-	mov	r13, 44(sp)
+	mov	r13, 36(sp)
 	; photon_beetle_aead128.ae:151: P.permute(s)
 	mov	sp, r12
-	add	#68, r12
+	add	#60, r12
 	call	#photon_beetle_aead128_P_permute
 	; photon_beetle_aead128.ae:51: return cat(x[63:0] >>> 1, x[127:64])
-	mov	70(sp), r9
-	mov	72(sp), r10
-	mov	74(sp), r11
-	mov	68(sp), r8
-	bit	#1, r9
-	rrc	r8
+	mov	62(sp), r6
+	mov	64(sp), r9
+	mov	66(sp), r11
+	mov	60(sp), r5
+	bit	#1, r6
+	rrc	r5
 	rrc	r11
-	rrc	r10
 	rrc	r9
+	rrc	r6
 	; photon_beetle_aead128.ae:153: p = first_bytes(shuffle(x) ^ load_le(ct, off, rate, count), count)
-	mov	18(sp), r14
-	add	60(sp), r14
-	cmp	#16, r7
+	mov	12(sp), r14
+	add	52(sp), r14
+	cmp	#16, r10
 	jnc	.Lphoton_beetle_aead128_decrypt_with_bytes15
 	bit	#1, r14
 	jnz	.Lphoton_beetle_aead128_decrypt_with_bytes15
 .Lphoton_beetle_aead128_decrypt_with_words16:
-	mov	@r14, r5
-	mov	2(r14), r6
-	mov	4(r14), r15
+	mov	@r14, r15
+	mov	2(r14), r7
+	mov	4(r14), r8
 	mov	6(r14), r4
 	mov	8(r14), r12
 	mov	10(r14), r13
-	mov	12(r14), 42(sp)
+	mov	12(r14), 34(sp)
 	mov	14(r14), r14
 	jmp	.Lphoton_beetle_aead128_decrypt_with_join17
 .Lphoton_beetle_aead128_decrypt_with_bytes15:
-	mov	sp, r5
-	add	#100, r5
-	mov	r5, r6
+	mov	sp, r7
+	add	#92, r7
+	mov	r7, r8
 	mov	#16, r12
-	mov	r7, r15
+	mov	r10, r15
 .Lphoton_beetle_aead128_decrypt_with_cpy18:
 	clr	r13
 	tst	r15
@@ -899,29 +892,29 @@ photon_beetle_aead128_decrypt_with:
 	inc	r14
 	dec	r15
 .Lphoton_beetle_aead128_decrypt_with_pad19:
-	mov.b	r13, 0(r6)
-	inc	r6
+	mov.b	r13, 0(r8)
+	inc	r8
 	dec	r12
 	jnz	.Lphoton_beetle_aead128_decrypt_with_cpy18
-	mov	r5, r14
+	mov	r7, r14
 	jmp	.Lphoton_beetle_aead128_decrypt_with_words16
 .Lphoton_beetle_aead128_decrypt_with_join17:
-	xor	76(sp), r5
-	xor	78(sp), r6
-	xor	80(sp), r15
-	mov	r15, 12(sp)
-	xor	82(sp), r4
+	xor	68(sp), r15
+	mov	r15, 32(sp)
+	xor	70(sp), r7
+	xor	72(sp), r8
+	xor	74(sp), r4
 	mov	r4, 14(sp)
-	xor	r12, r8
-	mov	r8, 22(sp)
-	xor	r13, r9
-	mov	r9, 26(sp)
-	xor	42(sp), r10
-	mov	r10, 30(sp)
+	xor	r12, r5
+	mov	r5, 16(sp)
+	xor	r13, r6
+	mov	r6, 18(sp)
+	xor	34(sp), r9
+	mov	r9, 20(sp)
 	xor	r14, r11
-	mov	r11, 34(sp)
+	mov	r11, 24(sp)
 	; photon_beetle_aead128.ae:39: return x & ~(~(0 as u128) << (8 * n))
-	mov	r7, r14
+	mov	r10, r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -930,113 +923,114 @@ photon_beetle_aead128_decrypt_with:
 	adc	r14
 	mov	r14, r15
 	and	#65528, r15
-	mov	r15, 40(sp)
-	mov	44(sp), r15
+	mov	r15, 28(sp)
+	mov	36(sp), r15
 	rlam.w	#3, r15
 	and	#7, r14
 	bis	r14, r15
-	mov	r15, 38(sp)
-	mov	#-1, r8
+	mov	r15, 30(sp)
+	mov	#-1, r4
+	mov	#-1, r5
 	mov	#-1, r9
-	mov	#-1, r15
-	mov	#-1, r10
 	mov	#-1, r11
 	mov	#-1, r12
 	mov	#-1, r13
 	mov	#-1, r14
-	mov	40(sp), r4
-	tst	38(sp)
+	mov	#-1, r6
+	mov	28(sp), r15
+	tst	30(sp)
 	jnz	.Lphoton_beetle_aead128_decrypt_with_shbig20
-	cmp	#128, r4
+	cmp	#128, r15
 	jc	.Lphoton_beetle_aead128_decrypt_with_shbig20
 .Lphoton_beetle_aead128_decrypt_with_shlimb23:
-	cmp	#16, r4
+	cmp	#16, r15
 	jnc	.Lphoton_beetle_aead128_decrypt_with_shbits24
+	mov	r14, r6
 	mov	r13, r14
 	mov	r12, r13
 	mov	r11, r12
-	mov	r10, r11
-	mov	r15, r10
-	mov	r9, r15
-	mov	r8, r9
-	clr	r8
-	sub	#16, r4
+	mov	r9, r11
+	mov	r5, r9
+	mov	r4, r5
+	clr	r4
+	sub	#16, r15
 	jmp	.Lphoton_beetle_aead128_decrypt_with_shlimb23
 .Lphoton_beetle_aead128_decrypt_with_shbits24:
-	tst	r4
+	tst	r15
 	jz	.Lphoton_beetle_aead128_decrypt_with_shend21
 .Lphoton_beetle_aead128_decrypt_with_sh22:
-	rla	r8
+	rla	r4
+	rlc	r5
 	rlc	r9
-	rlc	r15
-	rlc	r10
 	rlc	r11
 	rlc	r12
 	rlc	r13
 	rlc	r14
-	dec	r4
+	rlc	r6
+	dec	r15
 	jnz	.Lphoton_beetle_aead128_decrypt_with_sh22
 	jmp	.Lphoton_beetle_aead128_decrypt_with_shend21
 .Lphoton_beetle_aead128_decrypt_with_shbig20:
-	clr	r8
+	clr	r4
+	clr	r5
 	clr	r9
-	clr	r15
-	clr	r10
 	clr	r11
 	clr	r12
 	clr	r13
 	clr	r14
+	clr	r6
 .Lphoton_beetle_aead128_decrypt_with_shend21:
-	inv	r8
-	and	r8, r5
+	inv	r4
+	inv	r5
 	inv	r9
-	and	r9, r6
-	inv	r15
-	mov	12(sp), r8
-	and	r15, r8
-	inv	r10
-	mov	14(sp), r9
-	and	r10, r9
 	inv	r11
-	mov	22(sp), r10
-	and	r11, r10
 	inv	r12
-	mov	26(sp), r11
-	and	r12, r11
 	inv	r13
-	mov	30(sp), r12
-	and	r13, r12
 	inv	r14
-	mov	34(sp), r13
+	mov	r6, r15
+	inv	r15
+	mov	32(sp), r6
+	and	r4, r6
+	and	r5, r7
+	and	r9, r8
+	mov	14(sp), r9
+	and	r11, r9
+	mov	16(sp), r11
+	and	r12, r11
+	mov	18(sp), r12
+	and	r13, r12
+	mov	20(sp), r13
 	and	r14, r13
+	mov	24(sp), r14
+	and	r15, r14
 	; photon_beetle_aead128.ae:154: store_le(msg, off, p, count)
-	mov	18(sp), r4
-	add	58(sp), r4
-	cmp	#16, r7
+	mov	12(sp), r4
+	add	50(sp), r4
+	cmp	#16, r10
 	jnc	.Lphoton_beetle_aead128_decrypt_with_bytes25
 	bit	#1, r4
 	jnz	.Lphoton_beetle_aead128_decrypt_with_bytes25
-	mov	r5, 0(r4)
-	mov	r6, 2(r4)
+	mov	r6, 0(r4)
+	mov	r7, 2(r4)
 	mov	r8, 4(r4)
 	mov	r9, 6(r4)
-	mov	r10, 8(r4)
-	mov	r11, 10(r4)
-	mov	r12, 12(r4)
-	mov	r13, 14(r4)
+	mov	r11, 8(r4)
+	mov	r12, 10(r4)
+	mov	r13, 12(r4)
+	mov	r14, 14(r4)
 	jmp	.Lphoton_beetle_aead128_decrypt_with_stored26
 .Lphoton_beetle_aead128_decrypt_with_bytes25:
-	mov	r5, 100(sp)
-	mov	r6, 102(sp)
-	mov	r8, 104(sp)
-	mov	r9, 106(sp)
-	mov	r10, 108(sp)
-	mov	r11, 110(sp)
-	mov	r12, 112(sp)
-	mov	r13, 114(sp)
-	mov	sp, r14
-	add	#100, r14
-	mov	r7, r15
+	mov	r6, 92(sp)
+	mov	r7, 94(sp)
+	mov	r8, 96(sp)
+	mov	r9, 98(sp)
+	mov	r11, 100(sp)
+	mov	r12, 102(sp)
+	mov	r13, 104(sp)
+	mov	r14, 106(sp)
+	mov	sp, r5
+	add	#92, r5
+	mov	r10, r15
 	cmp	#16, r15
 	jnc	.Lphoton_beetle_aead128_decrypt_with_cnt27
 	mov	#16, r15
@@ -1044,15 +1038,15 @@ photon_beetle_aead128_decrypt_with:
 	tst	r15
 	jz	.Lphoton_beetle_aead128_decrypt_with_stored26
 .Lphoton_beetle_aead128_decrypt_with_cpy28:
-	mov.b	@r14, 0(r4)
-	inc	r14
+	mov.b	@r5, 0(r4)
+	inc	r5
 	inc	r4
 	dec	r15
 	jnz	.Lphoton_beetle_aead128_decrypt_with_cpy28
 .Lphoton_beetle_aead128_decrypt_with_stored26:
 	; photon_beetle_aead128.ae:34: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	cmp	#16, r7
-	mov	44(sp), r15
+	cmp	#16, r10
+	mov	36(sp), r15
 	subc	#0, r15
 	clr	r15
 	adc	r15
@@ -1062,41 +1056,41 @@ photon_beetle_aead128_decrypt_with:
 	mov	#0, 4(sp)
 	mov	#0, 2(sp)
 	mov	#0, 0(sp)
+	mov	#0, r15
+	mov	#0, r5
 	mov	#0, r4
-	mov	#0, r7
-	mov	#0, r14
 	mov	#0, 8(sp)
-	mov	40(sp), r15
-	tst	38(sp)
+	mov	28(sp), r10
+	tst	30(sp)
 	jnz	.Lphoton_beetle_aead128_decrypt_with_shbig29
-	cmp	#128, r15
+	cmp	#128, r10
 	jc	.Lphoton_beetle_aead128_decrypt_with_shbig29
 .Lphoton_beetle_aead128_decrypt_with_shlimb32:
-	cmp	#16, r15
+	cmp	#16, r10
 	jnc	.Lphoton_beetle_aead128_decrypt_with_shbits33
-	mov	r14, 8(sp)
-	mov	r7, r14
-	mov	r4, r7
-	mov	@sp, r4
+	mov	r4, 8(sp)
+	mov	r5, r4
+	mov	r15, r5
+	mov	@sp, r15
 	mov	2(sp), 0(sp)
 	mov	4(sp), 2(sp)
 	mov	6(sp), 4(sp)
 	clr	6(sp)
-	sub	#16, r15
+	sub	#16, r10
 	jmp	.Lphoton_beetle_aead128_decrypt_with_shlimb32
 .Lphoton_beetle_aead128_decrypt_with_shbits33:
-	tst	r15
+	tst	r10
 	jz	.Lphoton_beetle_aead128_decrypt_with_shend30
 .Lphoton_beetle_aead128_decrypt_with_sh31:
 	rla	6(sp)
 	rlc	4(sp)
 	rlc	2(sp)
 	rlc	0(sp)
+	rlc	r15
+	rlc	r5
 	rlc	r4
-	rlc	r7
-	rlc	r14
 	rlc	8(sp)
-	dec	r15
+	dec	r10
 	jnz	.Lphoton_beetle_aead128_decrypt_with_sh31
 	jmp	.Lphoton_beetle_aead128_decrypt_with_shend30
 .Lphoton_beetle_aead128_decrypt_with_shbig29:
@@ -1104,96 +1098,85 @@ photon_beetle_aead128_decrypt_with:
 	clr	4(sp)
 	clr	2(sp)
 	clr	0(sp)
+	clr	r15
+	clr	r5
 	clr	r4
-	clr	r7
-	clr	r14
 	clr	8(sp)
 .Lphoton_beetle_aead128_decrypt_with_shend30:
-	mov	r5, r15
-	bis	6(sp), r15
-	mov	r15, 16(sp)
-	mov	r6, r15
-	bis	4(sp), r15
-	mov	r15, 20(sp)
-	mov	r8, r15
-	bis	2(sp), r15
-	mov	r15, 24(sp)
-	mov	r9, r15
-	bis	@sp, r15
-	mov	r15, 28(sp)
-	mov	r10, r15
-	bis	r4, r15
-	mov	r15, 32(sp)
-	mov	r11, r15
-	bis	r7, r15
-	mov	r15, 36(sp)
-	mov	r12, r7
-	bis	r14, r7
-	mov	r13, r4
-	bis	8(sp), r4
-	mov	10(sp), r14
-	inv	r14
-	inc	r14
-	mov	16(sp), r15
-	xor	r5, r15
-	and	r14, r15
-	xor	r15, r5
-	mov	20(sp), r15
-	xor	r6, r15
-	and	r14, r15
-	xor	r15, r6
-	mov	24(sp), r15
-	xor	r8, r15
-	and	r14, r15
-	xor	r15, r8
-	mov	28(sp), r15
-	xor	r9, r15
-	and	r14, r15
-	xor	r15, r9
-	mov	32(sp), r15
-	xor	r10, r15
-	and	r14, r15
-	xor	r15, r10
-	mov	36(sp), r15
-	xor	r11, r15
-	and	r14, r15
-	xor	r15, r11
-	xor	r12, r7
-	and	r14, r7
-	xor	r7, r12
+	mov	6(sp), r10
+	bis	r6, r10
+	bis	r7, 4(sp)
+	bis	r8, 2(sp)
+	bis	r9, 0(sp)
+	bis	r11, r15
+	mov	r15, 22(sp)
+	bis	r12, r5
+	mov	r5, 26(sp)
+	bis	r13, r4
+	mov	8(sp), r5
+	bis	r14, r5
+	mov	10(sp), r15
+	inv	r15
+	inc	r15
+	xor	r6, r10
+	and	r15, r10
+	xor	r10, r6
+	mov	4(sp), r10
+	xor	r7, r10
+	and	r15, r10
+	xor	r10, r7
+	mov	2(sp), r10
+	xor	r8, r10
+	and	r15, r10
+	xor	r10, r8
+	mov	@sp, r10
+	xor	r9, r10
+	and	r15, r10
+	xor	r10, r9
+	mov	22(sp), r10
+	xor	r11, r10
+	and	r15, r10
+	xor	r10, r11
+	mov	26(sp), r10
+	xor	r12, r10
+	and	r15, r10
+	xor	r10, r12
 	xor	r13, r4
-	and	r14, r4
+	and	r15, r4
 	xor	r4, r13
+	xor	r14, r5
+	and	r15, r5
+	xor	r5, r14
 	; photon_beetle_aead128.ae:155: set_rate_part(s, x ^ ozs(p, count))
-	xor	68(sp), r5
-	xor	70(sp), r6
-	xor	72(sp), r8
-	xor	74(sp), r9
-	xor	76(sp), r10
-	xor	78(sp), r11
-	xor	80(sp), r12
-	xor	82(sp), r13
+	xor	60(sp), r6
+	xor	62(sp), r7
+	xor	64(sp), r8
+	xor	66(sp), r9
+	xor	68(sp), r11
+	xor	70(sp), r12
+	xor	72(sp), r13
+	xor	74(sp), r14
 	; photon_beetle_aead128.ae:25: s[0] = x[31:0]
-	mov	r5, 68(sp)
-	mov	r6, 70(sp)
+	mov	r6, 60(sp)
+	mov	r7, 62(sp)
 	; photon_beetle_aead128.ae:26: s[1] = x[63:32]
-	mov	r8, 72(sp)
-	mov	r9, 74(sp)
+	mov	r8, 64(sp)
+	mov	r9, 66(sp)
 	; photon_beetle_aead128.ae:27: s[2] = x[95:64]
-	mov	r10, 76(sp)
-	mov	r11, 78(sp)
+	mov	r11, 68(sp)
+	mov	r12, 70(sp)
 	; photon_beetle_aead128.ae:28: s[3] = x[127:96]
-	mov	r12, 80(sp)
-	mov	r13, 82(sp)
-	add	#1, 48(sp)
-	addc	#0, 46(sp)
-	cmp	56(sp), 48(sp)
-	mov	46(sp), r15
-	subc	54(sp), r15
+	mov	r13, 72(sp)
+	mov	r14, 74(sp)
+	add	#1, 40(sp)
+	addc	#0, 38(sp)
+	cmp	48(sp), 40(sp)
+	mov	38(sp), r15
+	subc	46(sp), r15
 	jnc	.Lphoton_beetle_aead128_decrypt_with_loop13
 .Lphoton_beetle_aead128_decrypt_with_done14:
 	; photon_beetle_aead128.ae:76: whole = m % rate == 0
-	mov	52(sp), r15
+	mov	44(sp), r15
 	and	#15, r15
 	sub	#1, r15
 	clr	r13
@@ -1209,7 +1192,7 @@ photon_beetle_aead128_decrypt_with:
 	inc	r13
 	and	#3, r13
 	xor	#6, r13
-	mov	62(sp), r15
+	mov	54(sp), r15
 	inv	r15
 	inc	r15
 	xor	r13, r14
@@ -1219,17 +1202,17 @@ photon_beetle_aead128_decrypt_with:
 	swpb	r13
 	rlam.w	#4, r13
 	rlam.w	#1, r13
-	xor	98(sp), r13
-	mov	r13, 98(sp)
+	xor	90(sp), r13
+	mov	r13, 90(sp)
 	jmp	.Lphoton_beetle_aead128_decrypt_with_endif12
 .Lphoton_beetle_aead128_decrypt_with_else11:
 .Lphoton_beetle_aead128_decrypt_with_endif12:
 	; photon_beetle_aead128.ae:159: return (load_le(tag, 0, 16) ^ tag_of(s)) == 0
-	mov	64(sp), r11
+	mov	56(sp), r11
 	bit	#1, r11
 	jnz	.Lphoton_beetle_aead128_decrypt_with_bytes34
 .Lphoton_beetle_aead128_decrypt_with_words35:
-	mov	@r11, 50(sp)
+	mov	@r11, 42(sp)
 	mov	2(r11), r4
 	mov	4(r11), r5
 	mov	6(r11), r6
@@ -1240,7 +1223,7 @@ photon_beetle_aead128_decrypt_with:
 	jmp	.Lphoton_beetle_aead128_decrypt_with_join36
 .Lphoton_beetle_aead128_decrypt_with_bytes34:
 	mov	sp, r12
-	add	#100, r12
+	add	#92, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lphoton_beetle_aead128_decrypt_with_cpy37:
@@ -1255,18 +1238,18 @@ photon_beetle_aead128_decrypt_with:
 .Lphoton_beetle_aead128_decrypt_with_join36:
 	; photon_beetle_aead128.ae:82: P.permute(s)
 	mov	sp, r12
-	add	#68, r12
+	add	#60, r12
 	call	#photon_beetle_aead128_P_permute
 	; photon_beetle_aead128.ae:159: return (load_le(tag, 0, 16) ^ tag_of(s)) == 0
-	mov	50(sp), r11
-	xor	68(sp), r11
-	xor	70(sp), r4
-	xor	72(sp), r5
-	xor	74(sp), r6
-	xor	76(sp), r7
-	xor	78(sp), r8
-	xor	80(sp), r9
-	xor	82(sp), r10
+	mov	42(sp), r11
+	xor	60(sp), r11
+	xor	62(sp), r4
+	xor	64(sp), r5
+	xor	66(sp), r6
+	xor	68(sp), r7
+	xor	70(sp), r8
+	xor	72(sp), r9
+	xor	74(sp), r10
 	bis	r4, r11
 	bis	r5, r11
 	bis	r6, r11
@@ -1278,9 +1261,9 @@ photon_beetle_aead128_decrypt_with:
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	66(sp), r15
+	mov	58(sp), r15
 	mov	r14, 0(r15)
-	add	#116, sp
+	add	#108, sp
 	popm.w	#7, r10
 	ret
 	.size photon_beetle_aead128_decrypt_with, .-photon_beetle_aead128_decrypt_with
@@ -2528,7 +2511,7 @@ photon_beetle_aead128_P_permute:
 
 ; --- photon_beetle_aead128_hash: photon_beetle_aead128.hash
 ;     frame 46 bytes (15 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 700 bytes of code
+;     estimated 686 bytes of code
 	.section .text.photon_beetle_aead128_hash,"ax",@progbits
 	.local photon_beetle_aead128_hash
 	.type photon_beetle_aead128_hash, @function
@@ -2670,14 +2653,14 @@ photon_beetle_aead128_hash:
 	rlam.w	#3, r4
 	and	#7, r9
 	bis	r9, r4
-	mov	#1, r8
+	mov	#1, r7
+	mov	#0, r8
 	mov	#0, r9
 	mov	#0, r11
 	mov	#0, r12
 	mov	#0, r13
 	mov	#0, r6
 	mov	#0, r14
-	mov	#0, r7
 	tst	r4
 	jnz	.Lphoton_beetle_aead128_hash_shbig8
 	cmp	#128, r15
@@ -2685,32 +2668,33 @@ photon_beetle_aead128_hash:
 .Lphoton_beetle_aead128_hash_shlimb11:
 	cmp	#16, r15
 	jnc	.Lphoton_beetle_aead128_hash_shbits12
-	mov	r14, r7
 	mov	r6, r14
 	mov	r13, r6
 	mov	r12, r13
 	mov	r11, r12
 	mov	r9, r11
 	mov	r8, r9
-	clr	r8
+	mov	r7, r8
+	clr	r7
 	sub	#16, r15
 	jmp	.Lphoton_beetle_aead128_hash_shlimb11
 .Lphoton_beetle_aead128_hash_shbits12:
 	tst	r15
 	jz	.Lphoton_beetle_aead128_hash_shend9
 .Lphoton_beetle_aead128_hash_sh10:
-	rla	r8
+	rla	r7
+	rlc	r8
 	rlc	r9
 	rlc	r11
 	rlc	r12
 	rlc	r13
 	rlc	r6
 	rlc	r14
-	rlc	r7
 	dec	r15
 	jnz	.Lphoton_beetle_aead128_hash_sh10
 	jmp	.Lphoton_beetle_aead128_hash_shend9
 .Lphoton_beetle_aead128_hash_shbig8:
+	clr	r7
 	clr	r8
 	clr	r9
 	clr	r11
@@ -2718,25 +2702,17 @@ photon_beetle_aead128_hash:
 	clr	r13
 	clr	r6
 	clr	r14
-	clr	r7
 .Lphoton_beetle_aead128_hash_shend9:
+	mov	r7, r15
 	mov	2(sp), r4
-	mov	r4, r15
-	bis	r8, r15
-	mov	4(sp), r8
-	bis	r9, r8
-	mov	6(sp), r9
-	bis	r11, r9
-	mov	8(sp), r11
-	bis	r12, r11
-	mov	10(sp), r12
-	bis	r13, r12
-	mov	12(sp), r13
-	bis	r6, r13
-	mov	14(sp), r6
-	bis	r14, r6
-	mov	@sp, r14
-	bis	r7, r14
+	bis	r4, r15
+	bis	4(sp), r8
+	bis	6(sp), r9
+	bis	8(sp), r11
+	bis	10(sp), r12
+	bis	12(sp), r13
+	bis	14(sp), r6
+	bis	@sp, r14
 	inv	r5
 	inc	r5
 	xor	r4, r15

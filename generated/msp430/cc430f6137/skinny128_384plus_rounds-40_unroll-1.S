@@ -262,29 +262,28 @@ skinny128_384plus_key_schedule:
 
 
 ; --- skinny128_384plus_encrypt_block: skinny128_384plus.encrypt_block
-;     frame 8 bytes (4 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 368 bytes of code
+;     frame 6 bytes (3 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 362 bytes of code
 	.section .text.skinny128_384plus_encrypt_block,"ax",@progbits
 	.global skinny128_384plus_encrypt_block
 	.type skinny128_384plus_encrypt_block, @function
 	.balign 2
 skinny128_384plus_encrypt_block:
 	pushm.w	#7, r10
-	sub	#8, sp
+	sub	#6, sp
 	mov	r14, 4(sp)
 	; skinny128_384plus.ae:130: @unroll(unroll)
 	mov	#40, 2(sp)
-	mov	12(r13), 6(sp)
+	mov	12(r13), r11
 	mov	14(r13), r14
-	mov	8(r13), r10
-	mov	10(r13), r11
-	mov	4(r13), r8
-	mov	6(r13), r9
-	mov	@r13, r7
+	mov	8(r13), r9
+	mov	10(r13), r10
+	mov	4(r13), r7
+	mov	6(r13), r8
+	mov	@r13, r6
 	mov	2(r13), r13
 	; skinny128_384plus.ae:132: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
 	mov	#0, 0(sp)
-	mov	r12, r6
 	; skinny128_384plus.ae:130: @unroll(unroll)
 .Lskinny128_384plus_encrypt_block_loop1:
 	; skinny128_384plus.ae:132: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
@@ -294,133 +293,134 @@ skinny128_384plus_encrypt_block:
 	mov	r14, r15
 	swpb	r15
 	mov.b	r15, r15
-	mov.b	skinny128_384plus_sbox(r15), r12
+	mov.b	skinny128_384plus_sbox(r15), r5
 	mov.b	r14, r14
-	mov.b	skinny128_384plus_sbox(r14), r5
-	mov.b	7(sp), r15
-	mov.b	skinny128_384plus_sbox(r15), r14
-	mov.b	6(sp), r15
-	mov.b	skinny128_384plus_sbox(r15), r15
-	swpb	r12
-	bis	r5, r12
-	mov	r14, r5
-	swpb	r5
-	bis	r15, r5
-	; skinny128_384plus.ae:116: r0 = sub_cells(r0) ^ ((c & 0xf) as u32 << 24) ^ k[63:32]
-	mov	r4, r15
-	and	#15, r15
-	swpb	r15
-	xor	4(r6), r5
-	xor	r15, r12
-	xor	6(r6), r12
-	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	mov.b	skinny128_384plus_sbox(r14), r14
 	mov	r11, r15
 	swpb	r15
 	mov.b	r15, r15
-	mov.b	skinny128_384plus_sbox(r15), r14
+	mov.b	skinny128_384plus_sbox(r15), r15
 	mov.b	r11, r11
 	mov.b	skinny128_384plus_sbox(r11), r11
-	mov	r10, r15
-	swpb	r15
-	mov.b	r15, r15
-	mov.b	skinny128_384plus_sbox(r15), r15
-	mov.b	r10, r10
-	mov.b	skinny128_384plus_sbox(r10), r10
+	swpb	r5
+	bis	r14, r5
+	mov	r15, r14
 	swpb	r14
 	bis	r11, r14
+	; skinny128_384plus.ae:116: r0 = sub_cells(r0) ^ ((c & 0xf) as u32 << 24) ^ k[63:32]
+	mov	r4, r15
+	and	#15, r15
+	mov	r5, r11
 	swpb	r15
-	bis	r10, r15
-	; skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
-	rrum.w	#4, r4
-	swpb	r4
-	mov	r15, r10
-	xor	@r6, r10
-	xor	r4, r14
-	xor	2(r6), r14
-	swpb	r14
-	mov	r14, r15
-	swpb	r10
-	xor.b	r10, r15
-	xor	r10, r15
-	xor.b	r14, r10
-	xor	r14, r10
+	mov	r14, r5
+	xor	4(r12), r5
+	xor	r15, r11
+	mov	r11, r15
+	xor	6(r12), r15
 	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	mov	r9, r14
-	swpb	r14
-	mov.b	r14, r14
-	mov.b	skinny128_384plus_sbox(r14), r4
-	mov.b	r9, r9
-	mov.b	skinny128_384plus_sbox(r9), r9
-	mov	r8, r14
+	mov	r10, r14
 	swpb	r14
 	mov.b	r14, r14
 	mov.b	skinny128_384plus_sbox(r14), r11
-	mov.b	r8, r8
-	mov.b	skinny128_384plus_sbox(r8), r14
-	swpb	r4
-	bis	r9, r4
-	swpb	r11
-	bis	r14, r11
-	; skinny128_384plus.ae:118: r2 = (sub_cells(r2) ^ 0x02000000) >>> 16
-	mov	r4, r9
-	xor	#512, r9
-	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	mov	r13, r14
+	mov.b	r10, r10
+	mov.b	skinny128_384plus_sbox(r10), r10
+	mov	r9, r14
 	swpb	r14
 	mov.b	r14, r14
 	mov.b	skinny128_384plus_sbox(r14), r14
-	mov.b	r13, r13
-	mov.b	skinny128_384plus_sbox(r13), r8
-	mov	r7, r13
-	swpb	r13
+	mov.b	r9, r9
+	mov.b	skinny128_384plus_sbox(r9), r9
+	swpb	r11
+	bis	r10, r11
+	swpb	r14
+	bis	r9, r14
+	; skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
+	rrum.w	#4, r4
+	mov	r11, r10
+	swpb	r4
+	xor	@r12, r14
+	xor	r4, r10
+	xor	2(r12), r10
+	swpb	r10
+	mov	r10, r11
+	swpb	r14
+	xor.b	r14, r11
+	xor	r14, r11
+	xor.b	r10, r14
+	xor	r10, r14
+	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	mov	r8, r10
+	swpb	r10
+	mov.b	r10, r10
+	mov.b	skinny128_384plus_sbox(r10), r4
+	mov.b	r8, r8
+	mov.b	skinny128_384plus_sbox(r8), r8
+	mov	r7, r10
+	swpb	r10
+	mov.b	r10, r10
+	mov.b	skinny128_384plus_sbox(r10), r10
+	mov.b	r7, r7
+	mov.b	skinny128_384plus_sbox(r7), r9
+	swpb	r4
+	bis	r8, r4
+	swpb	r10
+	bis	r9, r10
+	; skinny128_384plus.ae:118: r2 = (sub_cells(r2) ^ 0x02000000) >>> 16
+	mov	r4, r8
+	xor	#512, r8
+	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	mov	r13, r9
+	swpb	r9
+	mov.b	r9, r9
+	mov.b	skinny128_384plus_sbox(r9), r7
 	mov.b	r13, r13
 	mov.b	skinny128_384plus_sbox(r13), r4
-	mov.b	r7, r7
-	mov.b	skinny128_384plus_sbox(r7), r13
-	; skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
-	swpb	r8
-	bis	r4, r8
+	mov	r6, r13
 	swpb	r13
-	bis	r14, r13
+	mov.b	r13, r13
+	mov.b	skinny128_384plus_sbox(r13), r13
+	mov.b	r6, r6
+	mov.b	skinny128_384plus_sbox(r6), r9
+	; skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
+	swpb	r4
+	bis	r13, r4
+	swpb	r9
+	bis	r7, r9
 	; skinny128_384plus.ae:121: t = r0 ^ r2
-	mov	r5, r7
-	xor	r9, r7
+	mov	r5, r6
+	xor	r8, r6
 	; skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
-	mov	r7, r14
+	xor	r6, r9
+	mov	r14, r7
+	xor	r8, r7
+	; skinny128_384plus.ae:121: t = r0 ^ r2
+	mov	r15, r13
+	xor	r10, r13
+	; skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
+	mov	r4, r14
 	xor	r13, r14
-	mov	r10, r13
-	xor	r9, r13
-	; skinny128_384plus.ae:121: t = r0 ^ r2
-	mov	r12, r4
-	xor	r11, r4
-	; skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
-	mov	r4, r10
-	xor	r8, r10
-	xor	r11, r15
+	mov	r11, r8
+	xor	r10, r8
 	add	#1, 0(sp)
-	add	#8, r6
-	mov	r14, 6(sp)
-	mov	r10, r14
-	mov	r5, r10
-	mov	r12, r11
-	mov	r13, r8
-	mov	r15, r9
-	mov	r4, r13
+	add	#8, r12
+	mov	r9, r11
+	mov	r5, r9
+	mov	r15, r10
 	dec	2(sp)
 	jnz	.Lskinny128_384plus_encrypt_block_loop1
 .Lskinny128_384plus_encrypt_block_done2:
 	; skinny128_384plus.ae:134: return cat(r0, r1, r2, r3)
 	mov	4(sp), r12
 	mov	r12, r15
-	mov	r7, 0(r15)
+	mov	r6, 0(r15)
 	mov	r13, 2(r15)
-	mov	r8, 4(r15)
-	mov	r9, 6(r15)
-	mov	r10, 8(r15)
-	mov	r11, 10(r15)
-	mov	6(sp), 12(r15)
+	mov	r7, 4(r15)
+	mov	r8, 6(r15)
+	mov	r9, 8(r15)
+	mov	r10, 10(r15)
+	mov	r11, 12(r15)
 	mov	r14, 14(r12)
-	add	#8, sp
+	add	#6, sp
 	popm.w	#7, r10
 	ret
 	.size skinny128_384plus_encrypt_block, .-skinny128_384plus_encrypt_block

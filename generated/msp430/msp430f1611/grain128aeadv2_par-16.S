@@ -6,7 +6,7 @@
 
 ; --- grain128aeadv2_encrypt: grain128aeadv2.encrypt
 ;     frame 228 bytes (38 spill slots, locals 140), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2162 bytes of code
+;     estimated 2136 bytes of code
 	.section .text.grain128aeadv2_encrypt,"ax",@progbits
 	.global grain128aeadv2_encrypt
 	.type grain128aeadv2_encrypt, @function
@@ -180,15 +180,15 @@ grain128aeadv2_encrypt:
 	rla	r15
 	rlc	r14
 	mov	40(sp), r13
-	mov	r13, r12
+	mov	r13, r10
 	mov	38(sp), r9
 	mov	r9, r15
 	swpb	r15
-	swpb	r12
-	xor.b	r15, r12
-	xor	r15, r12
-	mov	r14, r10
-	and	r12, r10
+	swpb	r10
+	xor.b	r15, r10
+	xor	r15, r10
+	mov	r14, r12
+	and	r10, r12
 	mov	r9, r11
 	rla	r13
 	rlc	r11
@@ -207,7 +207,7 @@ grain128aeadv2_encrypt:
 	rra	r15
 	rrc	r9
 	and	r9, r11
-	xor	r11, r10
+	xor	r11, r12
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	r7, r15
 	mov	44(sp), r13
@@ -224,10 +224,9 @@ grain128aeadv2_encrypt:
 	rrc	r11
 	bit	#512, r4
 	rrc	r11
-	mov	r13, r15
-	and	r11, r15
+	and	r13, r11
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r15, r10
+	xor	r11, r12
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	r4, r15
 	mov	32(sp), r9
@@ -245,7 +244,7 @@ grain128aeadv2_encrypt:
 	rlc	r15
 	and	r15, r9
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r9, r10
+	xor	r9, r12
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
 	mov	r14, r9
 	and	r13, r9
@@ -257,23 +256,23 @@ grain128aeadv2_encrypt:
 	rlc	r15
 	and	r15, r9
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r9, r10
+	xor	r9, r12
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	bit	#8192, 30(sp)
 	rlc	r15
-	xor	r15, r10
+	xor	r15, r12
 	mov	r5, r9
 	mov	r6, r15
 	rra	r15
 	rrc	r9
 	rra	r15
 	rrc	r9
-	xor	r9, r10
+	xor	r9, r12
 	mov	r5, r11
 	mov	r6, r15
 	rla	r11
 	rlc	r15
-	xor	r15, r10
+	xor	r15, r12
 	mov	24(sp), r11
 	mov	20(sp), r15
 	rra	r15
@@ -284,7 +283,7 @@ grain128aeadv2_encrypt:
 	rrc	r11
 	rra	r15
 	rrc	r11
-	xor	r11, r10
+	xor	r11, r12
 	mov	24(sp), r11
 	mov	20(sp), r15
 	rla	r11
@@ -293,9 +292,9 @@ grain128aeadv2_encrypt:
 	rlc	r15
 	rla	r11
 	rlc	r15
-	xor	r15, r10
+	xor	r15, r12
 	mov	18(sp), r15
-	xor	r15, r10
+	xor	r15, r12
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	mov	r15, r11
 	mov	r7, r15
@@ -306,7 +305,7 @@ grain128aeadv2_encrypt:
 	bit	#256, r7
 	rrc	r11
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r11, r10
+	xor	r11, r12
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	mov	r7, r11
 	mov	44(sp), r15
@@ -317,14 +316,13 @@ grain128aeadv2_encrypt:
 	bit	#256, 44(sp)
 	rrc	r11
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r11, r10
-	mov	r10, 46(sp)
+	xor	r11, r12
+	mov	r12, 46(sp)
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	40(sp), r15
 	bit	#128, r15
-	rlc	r12
-	mov	r15, r10
-	xor	r12, r10
+	rlc	r10
+	xor	r15, r10
 	mov	r8, r12
 	swpb	r4
 	swpb	r12
@@ -581,10 +579,10 @@ grain128aeadv2_encrypt:
 	mov.b	@r15, r15
 	mov	r15, 16(sp)
 	; grain128aeadv2.ae:147: ct[i] = m ^ z[7:0]
-	mov.b	r13, r15
-	mov	16(sp), r13
-	mov	r13, r14
-	xor	r15, r14
+	mov	r13, r4
+	mov.b	r4, r14
+	mov	r15, r13
+	xor	r13, r14
 	add	82(sp), r12
 	mov.b	r14, 0(r12)
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
@@ -607,176 +605,168 @@ grain128aeadv2_encrypt:
 	mov	68(sp), r10
 	xor	r15, r10
 	mov	52(sp), r15
-	and	r14, r15
+	and	r15, r14
 	mov	70(sp), r11
-	xor	r15, r11
+	xor	r14, r11
 	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	mov	r13, r12
 	mov	r5, r13
-	mov	54(sp), r4
-	mov	52(sp), r5
-	bit	#256, 14(sp)
+	mov	54(sp), r14
+	mov	r15, r5
+	bit	#256, r4
 	rrc	r5
-	rrc	r4
+	rrc	r14
 	rrc	r13
 	rrc	r12
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r14
+	mov	#0, r4
 	bit	#2, 16(sp)
-	subc	#0, r14
-	inv	r14
+	subc	#0, r4
+	inv	r4
 	mov	r12, r15
-	and	r14, r15
+	and	r4, r15
 	xor	r15, r8
 	mov	r13, r15
-	and	r14, r15
+	and	r4, r15
 	xor	r15, r9
-	mov	r4, r15
-	and	r14, r15
+	mov	r14, r15
+	and	r4, r15
 	xor	r15, r10
-	mov	r5, r15
-	and	r14, r15
-	xor	r15, r11
+	and	r5, r4
+	xor	r4, r11
 	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	bit	#512, 14(sp)
 	rrc	r5
-	rrc	r4
+	rrc	r14
 	rrc	r13
 	rrc	r12
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r14
+	mov	#0, r4
 	bit	#4, 16(sp)
-	subc	#0, r14
-	inv	r14
+	subc	#0, r4
+	inv	r4
 	mov	r12, r15
-	and	r14, r15
+	and	r4, r15
 	xor	r15, r8
 	mov	r13, r15
-	and	r14, r15
+	and	r4, r15
 	xor	r15, r9
-	mov	r4, r15
-	and	r14, r15
+	mov	r14, r15
+	and	r4, r15
 	xor	r15, r10
-	mov	r5, r15
-	and	r14, r15
-	xor	r15, r11
+	and	r5, r4
+	xor	r4, r11
 	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	bit	#1024, 14(sp)
 	rrc	r5
-	rrc	r4
+	rrc	r14
 	rrc	r13
 	rrc	r12
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r14
+	mov	#0, r4
 	bit	#8, 16(sp)
-	subc	#0, r14
-	inv	r14
+	subc	#0, r4
+	inv	r4
 	mov	r12, r15
-	and	r14, r15
+	and	r4, r15
 	xor	r15, r8
 	mov	r13, r15
-	and	r14, r15
+	and	r4, r15
 	xor	r15, r9
-	mov	r4, r15
-	and	r14, r15
+	mov	r14, r15
+	and	r4, r15
 	xor	r15, r10
-	mov	r5, r15
-	and	r14, r15
-	xor	r15, r11
+	and	r5, r4
+	xor	r4, r11
 	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	bit	#2048, 14(sp)
 	rrc	r5
-	rrc	r4
+	rrc	r14
 	rrc	r13
 	rrc	r12
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r14
+	mov	#0, r4
 	bit	#16, 16(sp)
-	subc	#0, r14
-	inv	r14
+	subc	#0, r4
+	inv	r4
 	mov	r12, r15
-	and	r14, r15
+	and	r4, r15
 	xor	r15, r8
 	mov	r13, r15
-	and	r14, r15
+	and	r4, r15
 	xor	r15, r9
-	mov	r4, r15
-	and	r14, r15
+	mov	r14, r15
+	and	r4, r15
 	xor	r15, r10
-	mov	r5, r15
-	and	r14, r15
-	xor	r15, r11
+	and	r5, r4
+	xor	r4, r11
 	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	bit	#4096, 14(sp)
 	rrc	r5
-	rrc	r4
+	rrc	r14
 	rrc	r13
 	rrc	r12
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r14
+	mov	#0, r4
 	bit	#32, 16(sp)
-	subc	#0, r14
-	inv	r14
+	subc	#0, r4
+	inv	r4
 	mov	r12, r15
-	and	r14, r15
+	and	r4, r15
 	xor	r15, r8
 	mov	r13, r15
-	and	r14, r15
+	and	r4, r15
 	xor	r15, r9
-	mov	r4, r15
-	and	r14, r15
+	mov	r14, r15
+	and	r4, r15
 	xor	r15, r10
-	mov	r5, r15
-	and	r14, r15
-	xor	r15, r11
+	and	r5, r4
+	xor	r4, r11
 	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	bit	#8192, 14(sp)
 	rrc	r5
-	rrc	r4
+	rrc	r14
 	rrc	r13
 	rrc	r12
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r14
+	mov	#0, r4
 	bit	#64, 16(sp)
-	subc	#0, r14
-	inv	r14
+	subc	#0, r4
+	inv	r4
 	mov	r12, r15
-	and	r14, r15
+	and	r4, r15
 	xor	r15, r8
 	mov	r13, r15
-	and	r14, r15
+	and	r4, r15
 	xor	r15, r9
-	mov	r4, r15
-	and	r14, r15
+	mov	r14, r15
+	and	r4, r15
 	xor	r15, r10
-	mov	r5, r15
-	and	r14, r15
-	xor	r15, r11
+	and	r5, r4
+	xor	r4, r11
 	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	bit	#16384, 14(sp)
 	rrc	r5
-	rrc	r4
+	rrc	r14
 	rrc	r13
 	rrc	r12
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r14
+	mov	#0, r4
 	bit	#128, 16(sp)
-	subc	#0, r14
-	inv	r14
+	subc	#0, r4
+	inv	r4
 	mov	r12, r15
-	and	r14, r15
+	and	r4, r15
 	xor	r15, r8
 	mov	r13, r15
-	and	r14, r15
+	and	r4, r15
 	xor	r15, r9
-	mov	r4, r15
-	and	r14, r15
+	mov	r14, r15
+	and	r4, r15
 	xor	r15, r10
-	mov	r5, r15
-	and	r14, r15
-	xor	r15, r11
+	and	r5, r4
+	xor	r4, r11
 	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	mov	r4, r14
 	mov	r5, r15
 	bit	#32768, 14(sp)
 	rrc	r15
@@ -864,7 +854,7 @@ grain128aeadv2_encrypt:
 
 ; --- grain128aeadv2_decrypt: grain128aeadv2.decrypt
 ;     frame 230 bytes (39 spill slots, locals 140), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2182 bytes of code
+;     estimated 2160 bytes of code
 	.section .text.grain128aeadv2_decrypt,"ax",@progbits
 	.global grain128aeadv2_decrypt
 	.type grain128aeadv2_decrypt, @function
@@ -1039,15 +1029,15 @@ grain128aeadv2_decrypt:
 	rla	r15
 	rlc	r14
 	mov	40(sp), r13
-	mov	r13, r12
+	mov	r13, r10
 	mov	38(sp), r9
 	mov	r9, r15
 	swpb	r15
-	swpb	r12
-	xor.b	r15, r12
-	xor	r15, r12
-	mov	r14, r10
-	and	r12, r10
+	swpb	r10
+	xor.b	r15, r10
+	xor	r15, r10
+	mov	r14, r12
+	and	r10, r12
 	mov	r9, r11
 	rla	r13
 	rlc	r11
@@ -1066,7 +1056,7 @@ grain128aeadv2_decrypt:
 	rra	r15
 	rrc	r9
 	and	r9, r11
-	xor	r11, r10
+	xor	r11, r12
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	r7, r15
 	mov	44(sp), r13
@@ -1083,10 +1073,9 @@ grain128aeadv2_decrypt:
 	rrc	r11
 	bit	#512, r4
 	rrc	r11
-	mov	r13, r15
-	and	r11, r15
+	and	r13, r11
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r15, r10
+	xor	r11, r12
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	r4, r15
 	mov	32(sp), r9
@@ -1104,7 +1093,7 @@ grain128aeadv2_decrypt:
 	rlc	r15
 	and	r15, r9
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r9, r10
+	xor	r9, r12
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
 	mov	r14, r9
 	and	r13, r9
@@ -1116,23 +1105,23 @@ grain128aeadv2_decrypt:
 	rlc	r15
 	and	r15, r9
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r9, r10
+	xor	r9, r12
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	bit	#8192, 30(sp)
 	rlc	r15
-	xor	r15, r10
+	xor	r15, r12
 	mov	r5, r9
 	mov	r6, r15
 	rra	r15
 	rrc	r9
 	rra	r15
 	rrc	r9
-	xor	r9, r10
+	xor	r9, r12
 	mov	r5, r11
 	mov	r6, r15
 	rla	r11
 	rlc	r15
-	xor	r15, r10
+	xor	r15, r12
 	mov	24(sp), r11
 	mov	20(sp), r15
 	rra	r15
@@ -1143,7 +1132,7 @@ grain128aeadv2_decrypt:
 	rrc	r11
 	rra	r15
 	rrc	r11
-	xor	r11, r10
+	xor	r11, r12
 	mov	24(sp), r11
 	mov	20(sp), r15
 	rla	r11
@@ -1152,9 +1141,9 @@ grain128aeadv2_decrypt:
 	rlc	r15
 	rla	r11
 	rlc	r15
-	xor	r15, r10
+	xor	r15, r12
 	mov	18(sp), r15
-	xor	r15, r10
+	xor	r15, r12
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	mov	r15, r11
 	mov	r7, r15
@@ -1165,7 +1154,7 @@ grain128aeadv2_decrypt:
 	bit	#256, r7
 	rrc	r11
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r11, r10
+	xor	r11, r12
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	mov	r7, r11
 	mov	44(sp), r15
@@ -1176,14 +1165,13 @@ grain128aeadv2_decrypt:
 	bit	#256, 44(sp)
 	rrc	r11
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r11, r10
-	mov	r10, 46(sp)
+	xor	r11, r12
+	mov	r12, 46(sp)
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	40(sp), r15
 	bit	#128, r15
-	rlc	r12
-	mov	r15, r10
-	xor	r12, r10
+	rlc	r10
+	xor	r15, r10
 	mov	r8, r12
 	swpb	r4
 	swpb	r12
@@ -1438,7 +1426,8 @@ grain128aeadv2_decrypt:
 	mov	r13, r15
 	add	84(sp), r15
 	mov.b	@r15, r15
-	mov.b	16(sp), r14
+	mov	16(sp), r4
+	mov.b	r4, r14
 	xor	r14, r15
 	mov	r15, 14(sp)
 	; grain128aeadv2.ae:160: msg[i] = m
@@ -1466,176 +1455,168 @@ grain128aeadv2_decrypt:
 	mov	68(sp), r10
 	xor	r15, r10
 	mov	52(sp), r15
-	and	r14, r15
+	and	r15, r14
 	mov	70(sp), r11
-	xor	r15, r11
+	xor	r14, r11
 	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	mov	r13, r12
 	mov	r5, r13
-	mov	54(sp), r4
-	mov	52(sp), r5
-	bit	#256, 16(sp)
+	mov	54(sp), r14
+	mov	r15, r5
+	bit	#256, r4
 	rrc	r5
-	rrc	r4
+	rrc	r14
 	rrc	r13
 	rrc	r12
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r14
+	mov	#0, r4
 	bit	#2, 14(sp)
-	subc	#0, r14
-	inv	r14
+	subc	#0, r4
+	inv	r4
 	mov	r12, r15
-	and	r14, r15
+	and	r4, r15
 	xor	r15, r8
 	mov	r13, r15
-	and	r14, r15
+	and	r4, r15
 	xor	r15, r9
-	mov	r4, r15
-	and	r14, r15
+	mov	r14, r15
+	and	r4, r15
 	xor	r15, r10
-	mov	r5, r15
-	and	r14, r15
-	xor	r15, r11
+	and	r5, r4
+	xor	r4, r11
 	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	bit	#512, 16(sp)
 	rrc	r5
-	rrc	r4
+	rrc	r14
 	rrc	r13
 	rrc	r12
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r14
+	mov	#0, r4
 	bit	#4, 14(sp)
-	subc	#0, r14
-	inv	r14
+	subc	#0, r4
+	inv	r4
 	mov	r12, r15
-	and	r14, r15
+	and	r4, r15
 	xor	r15, r8
 	mov	r13, r15
-	and	r14, r15
+	and	r4, r15
 	xor	r15, r9
-	mov	r4, r15
-	and	r14, r15
+	mov	r14, r15
+	and	r4, r15
 	xor	r15, r10
-	mov	r5, r15
-	and	r14, r15
-	xor	r15, r11
+	and	r5, r4
+	xor	r4, r11
 	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	bit	#1024, 16(sp)
 	rrc	r5
-	rrc	r4
+	rrc	r14
 	rrc	r13
 	rrc	r12
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r14
+	mov	#0, r4
 	bit	#8, 14(sp)
-	subc	#0, r14
-	inv	r14
+	subc	#0, r4
+	inv	r4
 	mov	r12, r15
-	and	r14, r15
+	and	r4, r15
 	xor	r15, r8
 	mov	r13, r15
-	and	r14, r15
+	and	r4, r15
 	xor	r15, r9
-	mov	r4, r15
-	and	r14, r15
+	mov	r14, r15
+	and	r4, r15
 	xor	r15, r10
-	mov	r5, r15
-	and	r14, r15
-	xor	r15, r11
+	and	r5, r4
+	xor	r4, r11
 	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	bit	#2048, 16(sp)
 	rrc	r5
-	rrc	r4
+	rrc	r14
 	rrc	r13
 	rrc	r12
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r14
+	mov	#0, r4
 	bit	#16, 14(sp)
-	subc	#0, r14
-	inv	r14
+	subc	#0, r4
+	inv	r4
 	mov	r12, r15
-	and	r14, r15
+	and	r4, r15
 	xor	r15, r8
 	mov	r13, r15
-	and	r14, r15
+	and	r4, r15
 	xor	r15, r9
-	mov	r4, r15
-	and	r14, r15
+	mov	r14, r15
+	and	r4, r15
 	xor	r15, r10
-	mov	r5, r15
-	and	r14, r15
-	xor	r15, r11
+	and	r5, r4
+	xor	r4, r11
 	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	bit	#4096, 16(sp)
 	rrc	r5
-	rrc	r4
+	rrc	r14
 	rrc	r13
 	rrc	r12
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r14
+	mov	#0, r4
 	bit	#32, 14(sp)
-	subc	#0, r14
-	inv	r14
+	subc	#0, r4
+	inv	r4
 	mov	r12, r15
-	and	r14, r15
+	and	r4, r15
 	xor	r15, r8
 	mov	r13, r15
-	and	r14, r15
+	and	r4, r15
 	xor	r15, r9
-	mov	r4, r15
-	and	r14, r15
+	mov	r14, r15
+	and	r4, r15
 	xor	r15, r10
-	mov	r5, r15
-	and	r14, r15
-	xor	r15, r11
+	and	r5, r4
+	xor	r4, r11
 	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	bit	#8192, 16(sp)
 	rrc	r5
-	rrc	r4
+	rrc	r14
 	rrc	r13
 	rrc	r12
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r14
+	mov	#0, r4
 	bit	#64, 14(sp)
-	subc	#0, r14
-	inv	r14
+	subc	#0, r4
+	inv	r4
 	mov	r12, r15
-	and	r14, r15
+	and	r4, r15
 	xor	r15, r8
 	mov	r13, r15
-	and	r14, r15
+	and	r4, r15
 	xor	r15, r9
-	mov	r4, r15
-	and	r14, r15
+	mov	r14, r15
+	and	r4, r15
 	xor	r15, r10
-	mov	r5, r15
-	and	r14, r15
-	xor	r15, r11
+	and	r5, r4
+	xor	r4, r11
 	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	bit	#16384, 16(sp)
 	rrc	r5
-	rrc	r4
+	rrc	r14
 	rrc	r13
 	rrc	r12
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r14
+	mov	#0, r4
 	bit	#128, 14(sp)
-	subc	#0, r14
-	inv	r14
+	subc	#0, r4
+	inv	r4
 	mov	r12, r15
-	and	r14, r15
+	and	r4, r15
 	xor	r15, r8
 	mov	r13, r15
-	and	r14, r15
+	and	r4, r15
 	xor	r15, r9
-	mov	r4, r15
-	and	r14, r15
+	mov	r14, r15
+	and	r4, r15
 	xor	r15, r10
-	mov	r5, r15
-	and	r14, r15
-	xor	r15, r11
+	and	r5, r4
+	xor	r4, r11
 	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	mov	r4, r14
 	mov	r5, r15
 	bit	#32768, 16(sp)
 	rrc	r15
@@ -1733,7 +1714,7 @@ grain128aeadv2_decrypt:
 
 ; --- grain128aeadv2_absorb_ad: grain128aeadv2.absorb_ad
 ;     frame 94 bytes (47 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3622 bytes of code
+;     estimated 3578 bytes of code
 	.section .text.grain128aeadv2_absorb_ad,"ax",@progbits
 	.local grain128aeadv2_absorb_ad
 	.type grain128aeadv2_absorb_ad, @function
@@ -1754,53 +1735,52 @@ grain128aeadv2_absorb_ad:
 	mov	118(sp), 92(sp)
 	mov	120(sp), 90(sp)
 	; grain128aeadv2.ae:128: n = if a < 0x80 then 0 else if a < 0x100 then 1 else if a < 0x10000 then 2 else if a < 0x1000000 then 3 else 4 as u32
-	mov	78(sp), r9
-	cmp	#128, r9
+	mov	78(sp), r10
+	cmp	#128, r10
 	mov	#0, r11
 	subc	#0, r11
 	clr	r8
 	adc	r8
 	xor	#1, r8
-	cmp	#256, r9
+	cmp	#256, r10
 	mov	#0, r11
 	subc	#0, r11
 	clr	r7
 	adc	r7
 	xor	#1, r7
-	cmp	#0, r9
+	cmp	#0, r10
 	mov	#0, r11
 	subc	#1, r11
-	clr	r10
-	adc	r10
-	xor	#1, r10
-	cmp	#0, r9
-	mov	#0, r11
-	subc	#256, r11
 	clr	r9
 	adc	r9
 	xor	#1, r9
-	inv	r9
-	inc	r9
-	and	#7, r9
-	xor	#4, r9
+	cmp	#0, r10
+	mov	#0, r11
+	subc	#256, r11
+	clr	r10
+	adc	r10
+	xor	#1, r10
 	inv	r10
 	inc	r10
-	mov	r9, r11
+	and	#7, r10
+	xor	#4, r10
+	inv	r9
+	inc	r9
+	mov	r10, r11
 	xor	#2, r11
-	and	r10, r11
-	xor	r11, r9
+	and	r9, r11
+	xor	r11, r10
 	inv	r7
 	inc	r7
-	mov	r9, r11
+	mov	r10, r11
 	xor	#1, r11
 	and	r7, r11
-	xor	r11, r9
+	xor	r11, r10
 	inv	r8
 	inc	r8
-	mov	r9, r10
-	and	r8, r10
-	xor	r10, r9
-	mov	r9, 74(sp)
+	and	r10, r8
+	xor	r8, r10
+	mov	r10, 74(sp)
 	; grain128aeadv2.ae:129: for i in 0..n + 1 {
 	mov	74(sp), 82(sp)
 	mov	#0, 80(sp)
@@ -1925,15 +1905,15 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	rlc	r14
 	mov	30(sp), r13
-	mov	r13, r12
+	mov	r13, r10
 	mov	28(sp), r9
 	mov	r9, r15
 	swpb	r15
-	swpb	r12
-	xor.b	r15, r12
-	xor	r15, r12
-	mov	r14, r10
-	and	r12, r10
+	swpb	r10
+	xor.b	r15, r10
+	xor	r15, r10
+	mov	r14, r12
+	and	r10, r12
 	mov	r9, r11
 	rla	r13
 	rlc	r11
@@ -1952,7 +1932,7 @@ grain128aeadv2_absorb_ad:
 	rra	r15
 	rrc	r9
 	and	r9, r11
-	xor	r11, r10
+	xor	r11, r12
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	r7, r15
 	mov	36(sp), r13
@@ -1969,10 +1949,9 @@ grain128aeadv2_absorb_ad:
 	rrc	r11
 	bit	#512, r4
 	rrc	r11
-	mov	r13, r15
-	and	r11, r15
+	and	r13, r11
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r15, r10
+	xor	r11, r12
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	r4, r15
 	mov	22(sp), r9
@@ -1990,7 +1969,7 @@ grain128aeadv2_absorb_ad:
 	rlc	r15
 	and	r15, r9
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r9, r10
+	xor	r9, r12
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
 	mov	r14, r9
 	and	r13, r9
@@ -2002,23 +1981,23 @@ grain128aeadv2_absorb_ad:
 	rlc	r15
 	and	r15, r9
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r9, r10
+	xor	r9, r12
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	bit	#8192, 20(sp)
 	rlc	r15
-	xor	r15, r10
+	xor	r15, r12
 	mov	r5, r9
 	mov	r6, r15
 	rra	r15
 	rrc	r9
 	rra	r15
 	rrc	r9
-	xor	r9, r10
+	xor	r9, r12
 	mov	r5, r11
 	mov	r6, r15
 	rla	r11
 	rlc	r15
-	xor	r15, r10
+	xor	r15, r12
 	mov	10(sp), r11
 	mov	12(sp), r15
 	rra	r15
@@ -2029,7 +2008,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r11
 	rra	r15
 	rrc	r11
-	xor	r11, r10
+	xor	r11, r12
 	mov	10(sp), r11
 	mov	12(sp), r15
 	rla	r11
@@ -2038,9 +2017,9 @@ grain128aeadv2_absorb_ad:
 	rlc	r15
 	rla	r11
 	rlc	r15
-	xor	r15, r10
+	xor	r15, r12
 	mov	8(sp), r15
-	xor	r15, r10
+	xor	r15, r12
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	mov	r15, r11
 	mov	r7, r15
@@ -2051,7 +2030,7 @@ grain128aeadv2_absorb_ad:
 	bit	#256, r7
 	rrc	r11
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r11, r10
+	xor	r11, r12
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	mov	r7, r11
 	mov	36(sp), r15
@@ -2062,14 +2041,13 @@ grain128aeadv2_absorb_ad:
 	bit	#256, 36(sp)
 	rrc	r11
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r11, r10
-	mov	r10, 40(sp)
+	xor	r11, r12
+	mov	r12, 40(sp)
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	30(sp), r15
 	bit	#128, r15
-	rlc	r12
-	mov	r15, r10
-	xor	r12, r10
+	rlc	r10
+	xor	r15, r10
 	mov	r8, r12
 	swpb	r4
 	swpb	r12
@@ -2334,184 +2312,178 @@ grain128aeadv2_absorb_ad:
 	and	r14, r15
 	mov	68(sp), r9
 	xor	r15, r9
-	mov	54(sp), r15
+	mov	54(sp), r4
+	mov	r4, r15
 	and	r14, r15
 	mov	70(sp), r10
 	xor	r15, r10
 	mov	52(sp), r15
-	and	r14, r15
+	and	r15, r14
 	mov	72(sp), r11
-	xor	r15, r11
+	xor	r14, r11
 	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	mov	r13, r12
 	mov	r5, r13
-	mov	54(sp), r4
-	mov	52(sp), r5
+	mov	r4, r14
+	mov	r15, r5
 	bit	#256, 6(sp)
 	rrc	r5
-	rrc	r4
+	rrc	r14
 	rrc	r13
 	rrc	r12
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r14
+	mov	#0, r4
 	bit	#2, 32(sp)
-	subc	#0, r14
-	inv	r14
+	subc	#0, r4
+	inv	r4
 	mov	r12, r15
-	and	r14, r15
+	and	r4, r15
 	xor	r15, r8
 	mov	r13, r15
-	and	r14, r15
+	and	r4, r15
 	xor	r15, r9
-	mov	r4, r15
-	and	r14, r15
+	mov	r14, r15
+	and	r4, r15
 	xor	r15, r10
-	mov	r5, r15
-	and	r14, r15
-	xor	r15, r11
+	and	r5, r4
+	xor	r4, r11
 	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	bit	#512, 6(sp)
 	rrc	r5
-	rrc	r4
+	rrc	r14
 	rrc	r13
 	rrc	r12
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r14
+	mov	#0, r4
 	bit	#4, 32(sp)
-	subc	#0, r14
-	inv	r14
+	subc	#0, r4
+	inv	r4
 	mov	r12, r15
-	and	r14, r15
+	and	r4, r15
 	xor	r15, r8
 	mov	r13, r15
-	and	r14, r15
+	and	r4, r15
 	xor	r15, r9
-	mov	r4, r15
-	and	r14, r15
+	mov	r14, r15
+	and	r4, r15
 	xor	r15, r10
-	mov	r5, r15
-	and	r14, r15
-	xor	r15, r11
+	and	r5, r4
+	xor	r4, r11
 	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	bit	#1024, 6(sp)
 	rrc	r5
-	rrc	r4
+	rrc	r14
 	rrc	r13
 	rrc	r12
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r14
+	mov	#0, r4
 	bit	#8, 32(sp)
-	subc	#0, r14
-	inv	r14
+	subc	#0, r4
+	inv	r4
 	mov	r12, r15
-	and	r14, r15
+	and	r4, r15
 	xor	r15, r8
 	mov	r13, r15
-	and	r14, r15
+	and	r4, r15
 	xor	r15, r9
-	mov	r4, r15
-	and	r14, r15
+	mov	r14, r15
+	and	r4, r15
 	xor	r15, r10
-	mov	r5, r15
-	and	r14, r15
-	xor	r15, r11
+	and	r5, r4
+	xor	r4, r11
 	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	bit	#2048, 6(sp)
 	rrc	r5
-	rrc	r4
+	rrc	r14
 	rrc	r13
 	rrc	r12
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r14
+	mov	#0, r4
 	bit	#16, 32(sp)
-	subc	#0, r14
-	inv	r14
+	subc	#0, r4
+	inv	r4
 	mov	r12, r15
-	and	r14, r15
+	and	r4, r15
 	xor	r15, r8
 	mov	r13, r15
-	and	r14, r15
+	and	r4, r15
 	xor	r15, r9
-	mov	r4, r15
-	and	r14, r15
+	mov	r14, r15
+	and	r4, r15
 	xor	r15, r10
-	mov	r5, r15
-	and	r14, r15
-	xor	r15, r11
+	and	r5, r4
+	xor	r4, r11
 	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	bit	#4096, 6(sp)
 	rrc	r5
-	rrc	r4
+	rrc	r14
 	rrc	r13
 	rrc	r12
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r14
+	mov	#0, r4
 	bit	#32, 32(sp)
-	subc	#0, r14
-	inv	r14
+	subc	#0, r4
+	inv	r4
 	mov	r12, r15
-	and	r14, r15
+	and	r4, r15
 	xor	r15, r8
 	mov	r13, r15
-	and	r14, r15
+	and	r4, r15
 	xor	r15, r9
-	mov	r4, r15
-	and	r14, r15
+	mov	r14, r15
+	and	r4, r15
 	xor	r15, r10
-	mov	r5, r15
-	and	r14, r15
-	xor	r15, r11
+	and	r5, r4
+	xor	r4, r11
 	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	bit	#8192, 6(sp)
 	rrc	r5
-	rrc	r4
+	rrc	r14
 	rrc	r13
 	rrc	r12
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r14
+	mov	#0, r4
 	bit	#64, 32(sp)
-	subc	#0, r14
-	inv	r14
+	subc	#0, r4
+	inv	r4
 	mov	r12, r15
-	and	r14, r15
+	and	r4, r15
 	xor	r15, r8
 	mov	r13, r15
-	and	r14, r15
+	and	r4, r15
 	xor	r15, r9
-	mov	r4, r15
-	and	r14, r15
+	mov	r14, r15
+	and	r4, r15
 	xor	r15, r10
-	mov	r5, r15
-	and	r14, r15
-	xor	r15, r11
+	and	r5, r4
+	xor	r4, r11
 	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	bit	#16384, 6(sp)
 	rrc	r5
-	rrc	r4
+	rrc	r14
 	rrc	r13
 	rrc	r12
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r14
+	mov	#0, r4
 	bit	#128, 32(sp)
-	subc	#0, r14
-	inv	r14
+	subc	#0, r4
+	inv	r4
 	mov	r12, r15
-	and	r14, r15
+	and	r4, r15
 	xor	r15, r8
 	mov	r13, r15
-	and	r14, r15
+	and	r4, r15
 	xor	r15, r9
-	mov	r4, r15
-	and	r14, r15
+	mov	r14, r15
+	and	r4, r15
 	xor	r15, r10
-	mov	r5, r15
-	and	r14, r15
-	xor	r15, r11
+	and	r5, r4
+	xor	r4, r11
 	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	mov	r5, r15
 	bit	#32768, 6(sp)
 	rrc	r15
-	rrc	r4
+	rrc	r14
 	rrc	r13
 	rrc	r12
 	mov	28(sp), 30(sp)
@@ -2536,7 +2508,7 @@ grain128aeadv2_absorb_ad:
 	mov	r11, 72(sp)
 	mov	r12, 58(sp)
 	mov	r13, 56(sp)
-	mov	r4, 54(sp)
+	mov	r14, 54(sp)
 	mov	r15, 52(sp)
 	add	#1, 62(sp)
 	addc	#0, 60(sp)
@@ -2574,15 +2546,15 @@ grain128aeadv2_absorb_ad:
 	rla	r15
 	rlc	r14
 	mov	30(sp), r13
-	mov	r13, r12
+	mov	r13, r10
 	mov	28(sp), r9
 	mov	r9, r15
 	swpb	r15
-	swpb	r12
-	xor.b	r15, r12
-	xor	r15, r12
-	mov	r14, r10
-	and	r12, r10
+	swpb	r10
+	xor.b	r15, r10
+	xor	r15, r10
+	mov	r14, r12
+	and	r10, r12
 	mov	r9, r11
 	rla	r13
 	rlc	r11
@@ -2601,7 +2573,7 @@ grain128aeadv2_absorb_ad:
 	rra	r15
 	rrc	r9
 	and	r9, r11
-	xor	r11, r10
+	xor	r11, r12
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	r7, r15
 	mov	36(sp), r13
@@ -2618,10 +2590,9 @@ grain128aeadv2_absorb_ad:
 	rrc	r11
 	bit	#512, r4
 	rrc	r11
-	mov	r13, r15
-	and	r11, r15
+	and	r13, r11
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r15, r10
+	xor	r11, r12
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	r4, r15
 	mov	22(sp), r9
@@ -2639,7 +2610,7 @@ grain128aeadv2_absorb_ad:
 	rlc	r15
 	and	r15, r9
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r9, r10
+	xor	r9, r12
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
 	mov	r14, r9
 	and	r13, r9
@@ -2651,23 +2622,23 @@ grain128aeadv2_absorb_ad:
 	rlc	r15
 	and	r15, r9
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r9, r10
+	xor	r9, r12
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	bit	#8192, 20(sp)
 	rlc	r15
-	xor	r15, r10
+	xor	r15, r12
 	mov	r5, r9
 	mov	r6, r15
 	rra	r15
 	rrc	r9
 	rra	r15
 	rrc	r9
-	xor	r9, r10
+	xor	r9, r12
 	mov	r5, r11
 	mov	r6, r15
 	rla	r11
 	rlc	r15
-	xor	r15, r10
+	xor	r15, r12
 	mov	10(sp), r11
 	mov	12(sp), r15
 	rra	r15
@@ -2678,7 +2649,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r11
 	rra	r15
 	rrc	r11
-	xor	r11, r10
+	xor	r11, r12
 	mov	10(sp), r11
 	mov	12(sp), r15
 	rla	r11
@@ -2687,9 +2658,9 @@ grain128aeadv2_absorb_ad:
 	rlc	r15
 	rla	r11
 	rlc	r15
-	xor	r15, r10
+	xor	r15, r12
 	mov	8(sp), r15
-	xor	r15, r10
+	xor	r15, r12
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	mov	r15, r11
 	mov	r7, r15
@@ -2700,7 +2671,7 @@ grain128aeadv2_absorb_ad:
 	bit	#256, r7
 	rrc	r11
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r11, r10
+	xor	r11, r12
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	mov	r7, r11
 	mov	36(sp), r15
@@ -2711,14 +2682,13 @@ grain128aeadv2_absorb_ad:
 	bit	#256, 36(sp)
 	rrc	r11
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r11, r10
-	mov	r10, 38(sp)
+	xor	r11, r12
+	mov	r12, 38(sp)
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	30(sp), r15
 	bit	#128, r15
-	rlc	r12
-	mov	r15, r10
-	xor	r12, r10
+	rlc	r10
+	xor	r15, r10
 	mov	r8, r12
 	swpb	r4
 	swpb	r12
@@ -2983,181 +2953,174 @@ grain128aeadv2_absorb_ad:
 	and	r14, r15
 	mov	68(sp), r9
 	xor	r15, r9
-	mov	54(sp), r15
+	mov	54(sp), r4
+	mov	r4, r15
 	and	r14, r15
 	mov	70(sp), r10
 	xor	r15, r10
 	mov	52(sp), r15
-	and	r14, r15
+	and	r15, r14
 	mov	72(sp), r11
-	xor	r15, r11
+	xor	r14, r11
 	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	mov	r13, r12
 	mov	r5, r13
-	mov	54(sp), r4
-	mov	52(sp), r5
+	mov	r4, r14
+	mov	r15, r5
 	bit	#256, 4(sp)
 	rrc	r5
-	rrc	r4
+	rrc	r14
 	rrc	r13
 	rrc	r12
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r14
+	mov	#0, r4
 	bit	#2, 42(sp)
-	subc	#0, r14
-	inv	r14
+	subc	#0, r4
+	inv	r4
 	mov	r12, r15
-	and	r14, r15
+	and	r4, r15
 	xor	r15, r8
 	mov	r13, r15
-	and	r14, r15
+	and	r4, r15
 	xor	r15, r9
-	mov	r4, r15
-	and	r14, r15
+	mov	r14, r15
+	and	r4, r15
 	xor	r15, r10
-	mov	r5, r15
-	and	r14, r15
-	xor	r15, r11
+	and	r5, r4
+	xor	r4, r11
 	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	bit	#512, 4(sp)
 	rrc	r5
-	rrc	r4
+	rrc	r14
 	rrc	r13
 	rrc	r12
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r14
+	mov	#0, r4
 	bit	#4, 42(sp)
-	subc	#0, r14
-	inv	r14
+	subc	#0, r4
+	inv	r4
 	mov	r12, r15
-	and	r14, r15
+	and	r4, r15
 	xor	r15, r8
 	mov	r13, r15
-	and	r14, r15
+	and	r4, r15
 	xor	r15, r9
-	mov	r4, r15
-	and	r14, r15
+	mov	r14, r15
+	and	r4, r15
 	xor	r15, r10
-	mov	r5, r15
-	and	r14, r15
-	xor	r15, r11
+	and	r5, r4
+	xor	r4, r11
 	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	bit	#1024, 4(sp)
 	rrc	r5
-	rrc	r4
+	rrc	r14
 	rrc	r13
 	rrc	r12
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r14
+	mov	#0, r4
 	bit	#8, 42(sp)
-	subc	#0, r14
-	inv	r14
+	subc	#0, r4
+	inv	r4
 	mov	r12, r15
-	and	r14, r15
+	and	r4, r15
 	xor	r15, r8
 	mov	r13, r15
-	and	r14, r15
+	and	r4, r15
 	xor	r15, r9
-	mov	r4, r15
-	and	r14, r15
+	mov	r14, r15
+	and	r4, r15
 	xor	r15, r10
-	mov	r5, r15
-	and	r14, r15
-	xor	r15, r11
+	and	r5, r4
+	xor	r4, r11
 	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	bit	#2048, 4(sp)
 	rrc	r5
-	rrc	r4
+	rrc	r14
 	rrc	r13
 	rrc	r12
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r14
+	mov	#0, r4
 	bit	#16, 42(sp)
-	subc	#0, r14
-	inv	r14
+	subc	#0, r4
+	inv	r4
 	mov	r12, r15
-	and	r14, r15
+	and	r4, r15
 	xor	r15, r8
 	mov	r13, r15
-	and	r14, r15
+	and	r4, r15
 	xor	r15, r9
-	mov	r4, r15
-	and	r14, r15
+	mov	r14, r15
+	and	r4, r15
 	xor	r15, r10
-	mov	r5, r15
-	and	r14, r15
-	xor	r15, r11
+	and	r5, r4
+	xor	r4, r11
 	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	bit	#4096, 4(sp)
 	rrc	r5
-	rrc	r4
+	rrc	r14
 	rrc	r13
 	rrc	r12
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r14
+	mov	#0, r4
 	bit	#32, 42(sp)
-	subc	#0, r14
-	inv	r14
+	subc	#0, r4
+	inv	r4
 	mov	r12, r15
-	and	r14, r15
+	and	r4, r15
 	xor	r15, r8
 	mov	r13, r15
-	and	r14, r15
+	and	r4, r15
 	xor	r15, r9
-	mov	r4, r15
-	and	r14, r15
+	mov	r14, r15
+	and	r4, r15
 	xor	r15, r10
-	mov	r5, r15
-	and	r14, r15
-	xor	r15, r11
+	and	r5, r4
+	xor	r4, r11
 	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	bit	#8192, 4(sp)
 	rrc	r5
-	rrc	r4
+	rrc	r14
 	rrc	r13
 	rrc	r12
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r14
+	mov	#0, r4
 	bit	#64, 42(sp)
-	subc	#0, r14
-	inv	r14
+	subc	#0, r4
+	inv	r4
 	mov	r12, r15
-	and	r14, r15
+	and	r4, r15
 	xor	r15, r8
 	mov	r13, r15
-	and	r14, r15
+	and	r4, r15
 	xor	r15, r9
-	mov	r4, r15
-	and	r14, r15
+	mov	r14, r15
+	and	r4, r15
 	xor	r15, r10
-	mov	r5, r15
-	and	r14, r15
-	xor	r15, r11
+	and	r5, r4
+	xor	r4, r11
 	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	bit	#16384, 4(sp)
 	rrc	r5
-	rrc	r4
+	rrc	r14
 	rrc	r13
 	rrc	r12
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r14
+	mov	#0, r4
 	bit	#128, 42(sp)
-	subc	#0, r14
-	inv	r14
+	subc	#0, r4
+	inv	r4
 	mov	r12, r15
-	and	r14, r15
+	and	r4, r15
 	xor	r15, r8
 	mov	r13, r15
-	and	r14, r15
+	and	r4, r15
 	xor	r15, r9
-	mov	r4, r15
-	and	r14, r15
+	mov	r14, r15
+	and	r4, r15
 	xor	r15, r10
-	mov	r5, r15
-	and	r14, r15
-	xor	r15, r11
+	and	r5, r4
+	xor	r4, r11
 	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	mov	r4, r14
 	mov	r5, r15
 	bit	#32768, 4(sp)
 	rrc	r15
@@ -3245,7 +3208,7 @@ grain128aeadv2_absorb_ad:
 
 ; --- grain128aeadv2_init: grain128aeadv2.init
 ;     frame 122 bytes (61 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 4154 bytes of code
+;     estimated 4132 bytes of code
 	.section .text.grain128aeadv2_init,"ax",@progbits
 	.local grain128aeadv2_init
 	.type grain128aeadv2_init, @function
@@ -3296,54 +3259,53 @@ grain128aeadv2_init:
 	rlc	r5
 	rla	r15
 	rlc	r5
-	mov	52(sp), r7
-	mov	r7, r11
+	mov	52(sp), r11
+	mov	r11, r4
 	mov	50(sp), r15
 	swpb	r15
-	swpb	r11
-	xor.b	r15, r11
-	xor	r15, r11
-	mov	r5, r4
-	and	r11, r4
+	swpb	r4
+	xor.b	r15, r4
+	xor	r15, r4
+	mov	r5, r7
+	and	r4, r7
 	mov	50(sp), r6
-	rla	r7
+	rla	r11
 	rlc	r6
-	rla	r7
+	rla	r11
 	rlc	r6
-	rla	r7
+	rla	r11
 	rlc	r6
-	mov	50(sp), r7
+	mov	50(sp), r11
 	mov	42(sp), r15
 	rra	r15
-	rrc	r7
+	rrc	r11
 	rra	r15
-	rrc	r7
+	rrc	r11
 	rra	r15
-	rrc	r7
+	rrc	r11
 	rra	r15
-	rrc	r7
-	and	r7, r6
-	xor	r6, r4
+	rrc	r11
+	and	r11, r6
+	xor	r6, r7
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	r13, r15
 	mov	r14, 74(sp)
 	rla	r15
 	rlc	74(sp)
-	mov	42(sp), r7
+	mov	42(sp), r11
 	mov	36(sp), r6
 	mov	r6, r15
 	swpb	r15
-	swpb	r7
-	xor.b	r15, r7
-	xor	r15, r7
+	swpb	r11
+	xor.b	r15, r11
+	xor	r15, r11
 	bit	#256, r6
-	rrc	r7
+	rrc	r11
 	bit	#512, r6
-	rrc	r7
-	mov	74(sp), r15
-	and	r7, r15
+	rrc	r11
+	and	74(sp), r11
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r15, r4
+	xor	r11, r7
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	r6, r15
 	mov	48(sp), r6
@@ -3355,73 +3317,74 @@ grain128aeadv2_init:
 	rlc	r6
 	rla	r15
 	rlc	r6
-	mov	48(sp), r7
+	mov	48(sp), r11
 	mov	44(sp), r15
-	rla	r7
+	rla	r11
 	rlc	r15
 	and	r15, r6
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r6, r4
+	xor	r6, r7
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
 	mov	r5, r6
 	and	74(sp), r6
-	mov	44(sp), r7
+	mov	44(sp), r11
 	mov	38(sp), r15
-	rla	r7
+	rla	r11
 	rlc	r15
-	rla	r7
+	rla	r11
 	rlc	r15
 	and	r15, r6
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r6, r4
+	xor	r6, r7
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	bit	#8192, 44(sp)
 	rlc	r15
-	xor	r15, r4
+	xor	r15, r7
 	mov	r8, r6
 	mov	r9, r15
 	rra	r15
 	rrc	r6
 	rra	r15
 	rrc	r6
-	xor	r6, r4
-	mov	r8, r7
+	xor	r6, r7
+	mov	r8, r11
 	mov	r9, r15
-	rla	r7
+	rla	r11
 	rlc	r15
-	xor	r15, r4
-	mov	r10, r7
+	xor	r15, r7
+	mov	r10, r11
 	mov	72(sp), r15
 	rra	r15
-	rrc	r7
+	rrc	r11
 	rra	r15
-	rrc	r7
+	rrc	r11
 	rra	r15
-	rrc	r7
+	rrc	r11
 	rra	r15
-	rrc	r7
-	xor	r7, r4
-	mov	r10, r7
+	rrc	r11
+	xor	r11, r7
+	mov	r10, r11
 	mov	72(sp), r15
-	rla	r7
+	rla	r11
 	rlc	r15
-	rla	r7
+	rla	r11
 	rlc	r15
-	rla	r7
+	rla	r11
 	rlc	r15
-	xor	r15, r4
-	xor	r12, r4
+	xor	r15, r7
+	xor	r12, r7
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	mov	r12, r15
-	mov	r13, r7
-	swpb	r7
+	mov	r13, r11
+	swpb	r11
 	swpb	r15
-	xor.b	r7, r15
-	xor	r7, r15
+	xor.b	r11, r15
+	xor	r11, r15
 	bit	#256, r13
 	rrc	r15
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r15, r4
+	mov	r7, r11
+	xor	r15, r11
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	mov	r13, r7
 	mov	r14, r15
@@ -3432,14 +3395,12 @@ grain128aeadv2_init:
 	bit	#256, r14
 	rrc	r7
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r7, r4
-	mov	r4, 56(sp)
+	xor	r7, r11
+	mov	r11, 56(sp)
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r11, r15
-	mov	52(sp), r11
-	bit	#128, r11
-	rlc	r15
-	mov	r11, r4
+	mov	52(sp), r15
+	bit	#128, r15
+	rlc	r4
 	xor	r15, r4
 	mov	42(sp), r15
 	mov	36(sp), r11
@@ -3714,15 +3675,15 @@ grain128aeadv2_init:
 	rla	r15
 	rlc	r7
 	mov	52(sp), r14
-	mov	r14, r13
+	mov	r14, r5
 	mov	50(sp), r4
 	mov	r4, r15
 	swpb	r15
-	swpb	r13
-	xor.b	r15, r13
-	xor	r15, r13
-	mov	r7, r5
-	and	r13, r5
+	swpb	r5
+	xor.b	r15, r5
+	xor	r15, r5
+	mov	r7, r13
+	and	r5, r13
 	mov	r4, r6
 	rla	r14
 	rlc	r6
@@ -3742,7 +3703,7 @@ grain128aeadv2_init:
 	rra	r15
 	rrc	r14
 	and	r14, r6
-	xor	r6, r5
+	xor	r6, r13
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	r11, r15
 	mov	r12, 66(sp)
@@ -3759,10 +3720,9 @@ grain128aeadv2_init:
 	rrc	r14
 	bit	#512, r6
 	rrc	r14
-	mov	66(sp), r15
-	and	r14, r15
+	and	66(sp), r14
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r15, r5
+	xor	r14, r13
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	r6, r15
 	mov	48(sp), r6
@@ -3780,7 +3740,7 @@ grain128aeadv2_init:
 	rlc	r15
 	and	r15, r6
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r6, r5
+	xor	r6, r13
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
 	mov	r7, r6
 	and	66(sp), r6
@@ -3792,23 +3752,23 @@ grain128aeadv2_init:
 	rlc	r15
 	and	r15, r6
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r6, r5
+	xor	r6, r13
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	bit	#8192, 44(sp)
 	rlc	r15
-	xor	r15, r5
+	xor	r15, r13
 	mov	20(sp), r6
 	mov	r9, r15
 	rra	r15
 	rrc	r6
 	rra	r15
 	rrc	r6
-	xor	r6, r5
+	xor	r6, r13
 	mov	20(sp), r14
 	mov	r9, r15
 	rla	r14
 	rlc	r15
-	xor	r15, r5
+	xor	r15, r13
 	mov	r8, r14
 	mov	72(sp), r15
 	rra	r15
@@ -3819,7 +3779,7 @@ grain128aeadv2_init:
 	rrc	r14
 	rra	r15
 	rrc	r14
-	xor	r14, r5
+	xor	r14, r13
 	mov	r8, r14
 	mov	72(sp), r15
 	rla	r14
@@ -3828,8 +3788,8 @@ grain128aeadv2_init:
 	rlc	r15
 	rla	r14
 	rlc	r15
-	xor	r15, r5
-	xor	r10, r5
+	xor	r15, r13
+	xor	r10, r13
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	mov	r10, r14
 	mov	r11, r15
@@ -3840,7 +3800,7 @@ grain128aeadv2_init:
 	bit	#256, r11
 	rrc	r14
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r14, r5
+	xor	r14, r13
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	mov	r11, r14
 	mov	r12, r15
@@ -3851,14 +3811,12 @@ grain128aeadv2_init:
 	bit	#256, r12
 	rrc	r14
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r14, r5
-	mov	r5, 54(sp)
+	xor	r14, r13
+	mov	r13, 54(sp)
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r13, r15
-	mov	52(sp), r13
-	bit	#128, r13
-	rlc	r15
-	mov	r13, r5
+	mov	52(sp), r15
+	bit	#128, r15
+	rlc	r5
 	xor	r15, r5
 	mov	r4, r13
 	mov	36(sp), r15
@@ -4132,15 +4090,15 @@ grain128aeadv2_init:
 	rla	r15
 	rlc	r13
 	mov	52(sp), r14
-	mov	r14, r6
+	mov	r14, r5
 	mov	50(sp), r4
 	mov	r4, r15
 	swpb	r15
-	swpb	r6
-	xor.b	r15, r6
-	xor	r15, r6
-	mov	r13, r5
-	and	r6, r5
+	swpb	r5
+	xor.b	r15, r5
+	xor	r15, r5
+	mov	r13, r6
+	and	r5, r6
 	mov	r4, r9
 	rla	r14
 	rlc	r9
@@ -4160,7 +4118,7 @@ grain128aeadv2_init:
 	rra	r15
 	rrc	r14
 	and	r14, r9
-	xor	r9, r5
+	xor	r9, r6
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	r11, r15
 	mov	r12, 60(sp)
@@ -4177,10 +4135,9 @@ grain128aeadv2_init:
 	rrc	r14
 	bit	#512, r9
 	rrc	r14
-	mov	60(sp), r15
-	and	r14, r15
+	and	60(sp), r14
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r15, r5
+	xor	r14, r6
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	r9, r15
 	mov	48(sp), r9
@@ -4198,7 +4155,7 @@ grain128aeadv2_init:
 	rlc	r15
 	and	r15, r9
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r9, r5
+	xor	r9, r6
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
 	mov	r13, r9
 	and	60(sp), r9
@@ -4210,23 +4167,23 @@ grain128aeadv2_init:
 	rlc	r15
 	and	r15, r9
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r9, r5
+	xor	r9, r6
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	bit	#8192, 44(sp)
 	rlc	r15
-	xor	r15, r5
+	xor	r15, r6
 	mov	20(sp), r9
 	mov	r7, r15
 	rra	r15
 	rrc	r9
 	rra	r15
 	rrc	r9
-	xor	r9, r5
+	xor	r9, r6
 	mov	20(sp), r14
 	mov	r7, r15
 	rla	r14
 	rlc	r15
-	xor	r15, r5
+	xor	r15, r6
 	mov	r8, r14
 	mov	72(sp), r15
 	rra	r15
@@ -4237,7 +4194,7 @@ grain128aeadv2_init:
 	rrc	r14
 	rra	r15
 	rrc	r14
-	xor	r14, r5
+	xor	r14, r6
 	mov	r8, r14
 	mov	72(sp), r15
 	rla	r14
@@ -4246,8 +4203,8 @@ grain128aeadv2_init:
 	rlc	r15
 	rla	r14
 	rlc	r15
-	xor	r15, r5
-	xor	r10, r5
+	xor	r15, r6
+	xor	r10, r6
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	mov	r10, r14
 	mov	r11, r15
@@ -4258,7 +4215,7 @@ grain128aeadv2_init:
 	bit	#256, r11
 	rrc	r14
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r14, r5
+	xor	r14, r6
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	mov	r11, r14
 	mov	r12, r15
@@ -4269,14 +4226,12 @@ grain128aeadv2_init:
 	bit	#256, r12
 	rrc	r14
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r14, r5
-	mov	r5, 78(sp)
+	xor	r14, r6
+	mov	r6, 78(sp)
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r6, r15
-	mov	52(sp), r6
-	bit	#128, r6
-	rlc	r15
-	mov	r6, r5
+	mov	52(sp), r15
+	bit	#128, r15
+	rlc	r5
 	xor	r15, r5
 	mov	r4, r6
 	mov	36(sp), r15
@@ -4536,15 +4491,15 @@ grain128aeadv2_init:
 	rla	r15
 	rlc	r13
 	mov	52(sp), r14
-	mov	r14, r6
+	mov	r14, r5
 	mov	50(sp), r4
 	mov	r4, r15
 	swpb	r15
-	swpb	r6
-	xor.b	r15, r6
-	xor	r15, r6
-	mov	r13, r5
-	and	r6, r5
+	swpb	r5
+	xor.b	r15, r5
+	xor	r15, r5
+	mov	r13, r6
+	and	r5, r6
 	mov	r4, r9
 	rla	r14
 	rlc	r9
@@ -4564,7 +4519,7 @@ grain128aeadv2_init:
 	rra	r15
 	rrc	r14
 	and	r14, r9
-	xor	r9, r5
+	xor	r9, r6
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	r11, r15
 	mov	r12, 58(sp)
@@ -4581,10 +4536,9 @@ grain128aeadv2_init:
 	rrc	r14
 	bit	#512, r9
 	rrc	r14
-	mov	58(sp), r15
-	and	r14, r15
+	and	58(sp), r14
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r15, r5
+	xor	r14, r6
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	r9, r15
 	mov	48(sp), r9
@@ -4602,7 +4556,7 @@ grain128aeadv2_init:
 	rlc	r15
 	and	r15, r9
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r9, r5
+	xor	r9, r6
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
 	mov	r13, r9
 	and	58(sp), r9
@@ -4614,23 +4568,23 @@ grain128aeadv2_init:
 	rlc	r15
 	and	r15, r9
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r9, r5
+	xor	r9, r6
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	bit	#8192, 44(sp)
 	rlc	r15
-	xor	r15, r5
+	xor	r15, r6
 	mov	20(sp), r9
 	mov	r7, r15
 	rra	r15
 	rrc	r9
 	rra	r15
 	rrc	r9
-	xor	r9, r5
+	xor	r9, r6
 	mov	20(sp), r14
 	mov	r7, r15
 	rla	r14
 	rlc	r15
-	xor	r15, r5
+	xor	r15, r6
 	mov	r8, r14
 	mov	72(sp), r15
 	rra	r15
@@ -4641,7 +4595,7 @@ grain128aeadv2_init:
 	rrc	r14
 	rra	r15
 	rrc	r14
-	xor	r14, r5
+	xor	r14, r6
 	mov	r8, r14
 	mov	72(sp), r15
 	rla	r14
@@ -4650,8 +4604,8 @@ grain128aeadv2_init:
 	rlc	r15
 	rla	r14
 	rlc	r15
-	xor	r15, r5
-	xor	r10, r5
+	xor	r15, r6
+	xor	r10, r6
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	mov	r10, r14
 	mov	r11, r15
@@ -4662,7 +4616,7 @@ grain128aeadv2_init:
 	bit	#256, r11
 	rrc	r14
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r14, r5
+	xor	r14, r6
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	mov	r11, r14
 	mov	r12, r15
@@ -4673,14 +4627,12 @@ grain128aeadv2_init:
 	bit	#256, r12
 	rrc	r14
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r14, r5
-	mov	r5, 76(sp)
+	xor	r14, r6
+	mov	r6, 76(sp)
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r6, r15
-	mov	52(sp), r6
-	bit	#128, r6
-	rlc	r15
-	mov	r6, r5
+	mov	52(sp), r15
+	bit	#128, r15
+	rlc	r5
 	xor	r15, r5
 	mov	r4, r6
 	mov	36(sp), r15

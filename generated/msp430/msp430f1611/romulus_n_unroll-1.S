@@ -169,8 +169,8 @@ romulus_n_key_setup:
 
 
 ; --- romulus_n_encrypt_with: romulus_n.encrypt_with
-;     frame 486 bytes (38 spill slots, locals 408), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2140 bytes of code
+;     frame 484 bytes (37 spill slots, locals 408), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2118 bytes of code
 	.section .text.romulus_n_encrypt_with,"ax",@progbits
 	.global romulus_n_encrypt_with
 	.type romulus_n_encrypt_with, @function
@@ -183,18 +183,18 @@ romulus_n_encrypt_with:
 	push	r6
 	push	r5
 	push	r4
-	sub	#486, sp
+	sub	#484, sp
 	mov	r12, r8
 	mov	r15, r9
-	mov	502(sp), r10
-	mov	504(sp), 74(sp)
+	mov	500(sp), r10
+	mov	502(sp), 72(sp)
+	mov	504(sp), 68(sp)
 	mov	506(sp), 70(sp)
-	mov	508(sp), 72(sp)
-	mov	512(sp), 76(sp)
+	mov	510(sp), 74(sp)
 	mov	sp, r14
 	mov	#160, r15
 .Lromulus_n_encrypt_with_zero1:
-	clr	78(r14)
+	clr	76(r14)
 	incd	r14
 	dec	r15
 	jnz	.Lromulus_n_encrypt_with_zero1
@@ -213,7 +213,7 @@ romulus_n_encrypt_with:
 	jmp	.Lromulus_n_encrypt_with_join4
 .Lromulus_n_encrypt_with_bytes2:
 	mov	sp, r11
-	add	#398, r11
+	add	#396, r11
 	mov	r11, r12
 	mov	#16, r14
 .Lromulus_n_encrypt_with_cpy5:
@@ -227,39 +227,39 @@ romulus_n_encrypt_with:
 	jmp	.Lromulus_n_encrypt_with_words3
 .Lromulus_n_encrypt_with_join4:
 	swpb	r15
-	mov	r15, 414(sp)
+	mov	r15, 412(sp)
 	swpb	r14
-	mov	r14, 416(sp)
+	mov	r14, 414(sp)
 	swpb	r12
-	mov	r12, 418(sp)
+	mov	r12, 416(sp)
 	swpb	r11
-	mov	r11, 420(sp)
+	mov	r11, 418(sp)
 	swpb	r7
-	mov	r7, 422(sp)
+	mov	r7, 420(sp)
 	swpb	r6
-	mov	r6, 424(sp)
+	mov	r6, 422(sp)
 	swpb	r5
-	mov	r5, 426(sp)
+	mov	r5, 424(sp)
 	swpb	r4
-	mov	r4, 428(sp)
+	mov	r4, 426(sp)
 	mov	sp, r12
-	add	#414, r12
+	add	#412, r12
 	mov	sp, r14
-	add	#78, r14
+	add	#76, r14
 	mov	r8, r13
 	call	#romulus_n_E_tk23_rows
 	; romulus_n.ae:105: s = absorb_ad(r3, r23, ad)
 	mov	sp, r13
-	add	#78, r13
+	add	#76, r13
 	mov	sp, r15
-	add	#438, r15
+	add	#436, r15
 	mov	r15, 0(sp)
 	mov	r8, r12
 	mov	r9, r14
 	mov	r10, r15
 	call	#romulus_n_absorb_ad
 	; romulus_n.ae:108: if m == 0 {
-	mov	70(sp), r15
+	mov	68(sp), r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
@@ -267,48 +267,48 @@ romulus_n_encrypt_with:
 	tst	r15
 	jz	.Lromulus_n_encrypt_with_else7
 	; romulus_n.ae:67: return E.encrypt_block_tk1(cat(rev8(cnt), d), r23, s)
-	mov	#21, 414(sp)
+	mov	#21, 412(sp)
+	mov	#0, 414(sp)
 	mov	#0, 416(sp)
-	mov	#0, 418(sp)
-	mov	#512, 420(sp)
+	mov	#512, 418(sp)
 	mov	sp, r12
-	add	#414, r12
+	add	#412, r12
 	mov	sp, r13
-	add	#78, r13
+	add	#76, r13
 	mov	sp, r14
-	add	#438, r14
+	add	#436, r14
 	mov	sp, r15
-	add	#454, r15
+	add	#452, r15
 	call	#romulus_n_E_encrypt_block_tk1
 	mov	#2, r5
-	mov	#0, 62(sp)
 	mov	#0, 60(sp)
 	mov	#0, 58(sp)
-	mov	454(sp), r6
-	mov	456(sp), r7
-	mov	458(sp), r8
-	mov	460(sp), r9
-	mov	462(sp), r10
-	mov	464(sp), r11
-	mov	466(sp), r12
-	mov	468(sp), r13
+	mov	#0, 56(sp)
+	mov	452(sp), r6
+	mov	454(sp), r7
+	mov	456(sp), r8
+	mov	458(sp), r9
+	mov	460(sp), r10
+	mov	462(sp), r11
+	mov	464(sp), r12
+	mov	466(sp), r13
 	jmp	.Lromulus_n_encrypt_with_endif8
 .Lromulus_n_encrypt_with_else7:
 	mov	#1, r5
-	mov	#0, 62(sp)
 	mov	#0, 60(sp)
 	mov	#0, 58(sp)
-	mov	438(sp), r6
-	mov	440(sp), r7
-	mov	442(sp), r8
-	mov	444(sp), r9
-	mov	446(sp), r10
-	mov	448(sp), r11
-	mov	450(sp), r12
-	mov	452(sp), r13
+	mov	#0, 56(sp)
+	mov	436(sp), r6
+	mov	438(sp), r7
+	mov	440(sp), r8
+	mov	442(sp), r9
+	mov	444(sp), r10
+	mov	446(sp), r11
+	mov	448(sp), r12
+	mov	450(sp), r13
 .Lromulus_n_encrypt_with_endif8:
 	; romulus_n.ae:112: for i in 0..(m + 15) / 16 {
-	mov	70(sp), r15
+	mov	68(sp), r15
 	mov	#0, r4
 	add	#15, r15
 	addc	#0, r4
@@ -332,34 +332,34 @@ romulus_n_encrypt_with:
 	rrc	r14
 	and	#61440, r14
 	bis	r14, r15
-	mov	r15, 68(sp)
+	mov	r15, 66(sp)
 	clrc
 	mov	r4, r15
 	rrc	r15
 	rra	r15
 	rra	r15
 	rra	r15
-	mov	r15, 66(sp)
-	mov	#0, 56(sp)
+	mov	r15, 64(sp)
 	mov	#0, 54(sp)
+	mov	#0, 52(sp)
 	mov	r6, 34(sp)
-	mov	r7, 32(sp)
-	mov	r8, 20(sp)
-	mov	r9, 16(sp)
-	mov	r10, 14(sp)
-	mov	r11, 10(sp)
-	mov	r12, 44(sp)
-	mov	r13, 50(sp)
-	mov	r5, 64(sp)
-	cmp	68(sp), 56(sp)
-	mov	54(sp), r15
-	subc	66(sp), r15
+	mov	r7, 30(sp)
+	mov	r8, 22(sp)
+	mov	r9, 18(sp)
+	mov	r10, 16(sp)
+	mov	r11, 12(sp)
+	mov	r12, 42(sp)
+	mov	r13, 48(sp)
+	mov	r5, 62(sp)
+	cmp	66(sp), 54(sp)
+	mov	52(sp), r15
+	subc	64(sp), r15
 	jnc	.Lromulus_n_encrypt_with_near23
 	br	#.Lromulus_n_encrypt_with_done10
 .Lromulus_n_encrypt_with_near23:
 .Lromulus_n_encrypt_with_loop9:
 	; romulus_n.ae:113: off = 16 * i
-	mov	56(sp), r14
+	mov	54(sp), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -368,9 +368,9 @@ romulus_n_encrypt_with:
 	adc	r14
 	rla	r14
 	adc	r14
-	mov	r14, r7
-	and	#65520, r7
-	mov	54(sp), r15
+	mov	r14, r4
+	and	#65520, r4
+	mov	52(sp), r15
 	rla	r15
 	rla	r15
 	rla	r15
@@ -378,330 +378,324 @@ romulus_n_encrypt_with:
 	and	#15, r14
 	bis	r14, r15
 	; romulus_n.ae:114: rest = m - off
-	mov	70(sp), 22(sp)
-	mov	#0, 30(sp)
-	sub	r7, 22(sp)
-	subc	r15, 30(sp)
+	mov	68(sp), 10(sp)
+	mov	#0, 32(sp)
+	sub	r4, 10(sp)
+	subc	r15, 32(sp)
 	; romulus_n.ae:115: count = if rest < 16 then rest else 16
-	mov	22(sp), r14
+	mov	10(sp), r14
 	cmp	#16, r14
-	mov	30(sp), r13
+	mov	32(sp), r13
 	mov	r13, r15
 	subc	#0, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	inv	r15
-	inc	r15
-	mov	r14, r10
-	xor	#16, r10
-	and	r15, r10
-	xor	#16, r10
-	mov	r13, r12
-	and	r15, r12
+	clr	r10
+	adc	r10
+	xor	#1, r10
+	inv	r10
+	inc	r10
+	mov	r14, r8
+	xor	#16, r8
+	and	r10, r8
+	xor	#16, r8
+	and	r13, r10
 	; romulus_n.ae:116: mp = pad(load_be(msg, off, 16, count), count)
-	mov	r7, r8
-	add	74(sp), r8
-	cmp	#16, r10
+	mov	r4, r11
+	add	72(sp), r11
+	cmp	#16, r8
 	jnc	.Lromulus_n_encrypt_with_bytes11
-	bit	#1, r8
+	bit	#1, r11
 	jnz	.Lromulus_n_encrypt_with_bytes11
 .Lromulus_n_encrypt_with_words12:
-	mov	@r8, 52(sp)
-	mov	2(r8), 46(sp)
-	mov	4(r8), 42(sp)
-	mov	6(r8), 38(sp)
-	mov	8(r8), r11
-	mov	10(r8), r9
-	mov	12(r8), r4
-	mov	14(r8), r5
+	mov	@r11, 50(sp)
+	mov	2(r11), 44(sp)
+	mov	4(r11), 40(sp)
+	mov	6(r11), r9
+	mov	8(r11), r7
+	mov	10(r11), r6
+	mov	12(r11), r14
+	mov	14(r11), r15
 	jmp	.Lromulus_n_encrypt_with_join13
 .Lromulus_n_encrypt_with_bytes11:
 	mov	sp, r9
-	add	#398, r9
-	mov	r9, r11
+	add	#396, r9
+	mov	r9, r12
 	mov	#16, r13
-	mov	r10, r15
+	mov	r8, r15
 .Lromulus_n_encrypt_with_cpy14:
 	clr	r14
 	tst	r15
 	jz	.Lromulus_n_encrypt_with_pad15
-	mov.b	@r8, r14
-	inc	r8
+	mov.b	@r11, r14
+	inc	r11
 	dec	r15
 .Lromulus_n_encrypt_with_pad15:
-	mov.b	r14, 0(r11)
-	inc	r11
+	mov.b	r14, 0(r12)
+	inc	r12
 	dec	r13
 	jnz	.Lromulus_n_encrypt_with_cpy14
-	mov	r9, r8
+	mov	r9, r11
 	jmp	.Lromulus_n_encrypt_with_words12
 .Lromulus_n_encrypt_with_join13:
 	; romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	50(sp), r8
-	mov	r8, r13
+	mov	48(sp), r11
+	mov	r11, r13
 	rra	r13
 	and	#32639, r13
-	mov	r8, r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	xor	r15, r8
-	and	#32896, r8
-	xor	r8, r13
-	mov	r13, 48(sp)
-	mov	44(sp), r8
-	mov	r8, r13
+	mov	r11, r12
+	swpb	r12
+	bit	#1, r12
+	rrc	r12
+	xor	r11, r12
+	and	#32896, r12
+	xor	r12, r13
+	mov	r13, 46(sp)
+	mov	42(sp), r11
+	mov	r11, r13
 	rra	r13
 	and	#32639, r13
-	mov	r8, r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	xor	r15, r8
-	and	#32896, r8
-	xor	r8, r13
-	mov	r13, 40(sp)
-	mov	10(sp), r8
-	mov	r8, r13
+	mov	r11, r12
+	swpb	r12
+	bit	#1, r12
+	rrc	r12
+	xor	r11, r12
+	and	#32896, r12
+	xor	r12, r13
+	mov	r13, 38(sp)
+	mov	12(sp), r11
+	mov	r11, r13
 	rra	r13
 	and	#32639, r13
-	mov	r8, r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	xor	r15, r8
-	and	#32896, r8
-	xor	r8, r13
+	mov	r11, r12
+	swpb	r12
+	bit	#1, r12
+	rrc	r12
+	xor	r11, r12
+	and	#32896, r12
+	xor	r12, r13
 	mov	r13, 36(sp)
-	mov	14(sp), r8
-	mov	r8, r13
+	mov	16(sp), r11
+	mov	r11, r13
 	rra	r13
 	and	#32639, r13
-	mov	r8, r14
+	mov	r11, r12
+	swpb	r12
+	bit	#1, r12
+	rrc	r12
+	xor	r11, r12
+	and	#32896, r12
+	xor	r12, r13
+	mov	18(sp), r5
+	mov	r5, r12
+	rra	r12
+	and	#32639, r12
+	mov	r5, r11
+	swpb	r11
+	bit	#1, r11
+	rrc	r11
+	xor	r5, r11
+	and	#32896, r11
+	xor	r11, r12
+	mov	22(sp), r11
+	rra	r11
+	and	#32639, r11
+	mov	22(sp), r5
+	swpb	r5
+	bit	#1, r5
+	rrc	r5
+	xor	22(sp), r5
+	and	#32896, r5
+	xor	r5, r11
+	; romulus_n.ae:47: return if n < 16 then x | (n as u128) else x
+	swpb	r14
+	mov	r14, r5
+	bis	r10, r5
+	xor	r14, r5
+	cmp	#16, r8
+	subc	#0, r10
+	clr	r10
+	adc	r10
+	xor	#1, r10
+	inv	r10
+	inc	r10
+	and	r10, r5
+	xor	r5, r14
+	mov	r14, 28(sp)
+	; romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	mov	30(sp), r5
+	rra	r5
+	and	#32639, r5
+	mov	30(sp), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
-	xor	r14, r8
-	and	#32896, r8
-	mov	r13, r14
-	xor	r8, r14
-	mov	16(sp), r6
-	mov	r6, r8
-	rra	r8
-	and	#32639, r8
-	mov	r6, r13
-	swpb	r13
-	bit	#1, r13
-	rrc	r13
-	xor	r13, r6
-	and	#32896, r6
-	mov	r8, r13
-	xor	r6, r13
-	mov	20(sp), r15
-	mov	r15, r6
-	rra	r6
-	and	#32639, r6
-	mov	r15, r8
-	swpb	r8
-	bit	#1, r8
-	rrc	r8
-	xor	r8, r15
-	and	#32896, r15
-	mov	r6, r8
-	xor	r15, r8
+	xor	30(sp), r14
+	and	#32896, r14
+	xor	r14, r5
 	; romulus_n.ae:47: return if n < 16 then x | (n as u128) else x
-	swpb	r4
-	mov	r4, r6
-	bis	r12, r6
-	xor	r4, r6
-	cmp	#16, r10
-	subc	#0, r12
-	clr	r12
-	adc	r12
-	xor	#1, r12
-	inv	r12
-	inc	r12
-	and	r12, r6
-	xor	r6, r4
-	mov	r4, 28(sp)
-	; romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	32(sp), r15
-	mov	r15, r6
-	rra	r6
-	and	#32639, r6
-	mov	r15, r4
-	swpb	r4
-	bit	#1, r4
-	rrc	r4
-	xor	r4, r15
-	and	#32896, r15
-	xor	r15, r6
-	; romulus_n.ae:47: return if n < 16 then x | (n as u128) else x
-	swpb	r5
-	mov	r5, r4
-	bis	r10, r4
-	xor	r5, r4
-	and	r12, r4
-	xor	r4, r5
-	mov	r5, 18(sp)
+	swpb	r15
+	mov	r15, r14
+	bis	r8, r14
+	xor	r15, r14
+	and	r10, r14
+	xor	r14, r15
+	mov	r15, 20(sp)
 	; romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	mov	34(sp), r15
-	mov	r15, r5
-	rra	r5
-	and	#32639, r5
-	mov	r15, r4
-	swpb	r4
-	bit	#1, r4
-	rrc	r4
-	xor	r4, r15
-	and	#32896, r15
-	xor	r15, r5
+	rra	r15
+	and	#32639, r15
+	mov	34(sp), r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	xor	34(sp), r14
+	and	#32896, r14
+	xor	r14, r15
 	; romulus_n.ae:117: store_be(ct, off, g(s) ^ mp, count)
-	add	72(sp), r7
-	xor	18(sp), r5
-	mov	r5, 24(sp)
-	xor	28(sp), r6
-	mov	r6, 12(sp)
+	mov	r4, r14
+	add	70(sp), r14
+	xor	20(sp), r15
+	mov	r15, 24(sp)
+	xor	28(sp), r5
+	mov	r5, 14(sp)
 	; romulus_n.ae:47: return if n < 16 then x | (n as u128) else x
-	mov	r9, r15
+	mov	r6, r15
 	swpb	r15
 	mov	r15, 8(sp)
-	xor	r9, r9
-	swpb	r9
-	and	r12, r9
-	xor	r9, 8(sp)
+	xor	r6, r6
+	swpb	r6
+	and	r10, r6
+	xor	r6, 8(sp)
 	; romulus_n.ae:117: store_be(ct, off, g(s) ^ mp, count)
-	xor	8(sp), r8
+	xor	8(sp), r11
 	; romulus_n.ae:47: return if n < 16 then x | (n as u128) else x
-	mov	r11, r15
+	mov	r7, r15
 	swpb	r15
 	mov	r15, 6(sp)
-	xor	r11, r11
-	swpb	r11
-	and	r12, r11
-	xor	r11, 6(sp)
+	xor	r7, r7
+	swpb	r7
+	and	r10, r7
+	xor	r7, 6(sp)
 	; romulus_n.ae:117: store_be(ct, off, g(s) ^ mp, count)
-	xor	6(sp), r13
+	mov	r12, r6
+	xor	6(sp), r6
 	; romulus_n.ae:47: return if n < 16 then x | (n as u128) else x
-	mov	38(sp), r11
-	mov	r11, 4(sp)
-	swpb	4(sp)
-	mov	r11, r15
-	xor	r11, r15
+	mov	r9, r15
 	swpb	r15
-	and	r12, r15
-	xor	r15, 4(sp)
+	mov	r15, 4(sp)
+	xor	r9, r9
+	swpb	r9
+	and	r10, r9
+	xor	r9, 4(sp)
 	; romulus_n.ae:117: store_be(ct, off, g(s) ^ mp, count)
-	xor	4(sp), r14
+	mov	r13, r12
+	xor	4(sp), r12
 	; romulus_n.ae:47: return if n < 16 then x | (n as u128) else x
-	mov	42(sp), r11
-	mov	r11, 2(sp)
+	mov	40(sp), r13
+	mov	r13, 2(sp)
 	swpb	2(sp)
-	mov	r11, r15
-	xor	r11, r15
+	mov	r13, r15
+	xor	r13, r15
 	swpb	r15
-	and	r12, r15
+	and	r10, r15
 	xor	r15, 2(sp)
 	; romulus_n.ae:117: store_be(ct, off, g(s) ^ mp, count)
-	mov	36(sp), r6
-	xor	2(sp), r6
+	mov	36(sp), r7
+	xor	2(sp), r7
 	; romulus_n.ae:47: return if n < 16 then x | (n as u128) else x
-	mov	46(sp), r9
-	mov	r9, r11
-	swpb	r11
-	mov	r9, r15
-	xor	r9, r15
-	swpb	r15
-	and	r12, r15
-	xor	r15, r11
-	; romulus_n.ae:117: store_be(ct, off, g(s) ^ mp, count)
-	mov	40(sp), r5
-	xor	r11, r5
-	; romulus_n.ae:47: return if n < 16 then x | (n as u128) else x
-	mov	52(sp), r4
-	mov	r4, r15
-	xor	r4, r15
-	swpb	r15
-	and	r12, r15
-	mov	r4, r9
+	mov	44(sp), r13
+	mov	r13, r9
 	swpb	r9
+	mov	r13, r15
+	xor	r13, r15
+	swpb	r15
+	and	r10, r15
 	xor	r15, r9
 	; romulus_n.ae:117: store_be(ct, off, g(s) ^ mp, count)
-	mov	48(sp), r4
-	xor	r9, r4
-	mov	r14, r12
-	mov	12(sp), r14
+	mov	38(sp), r5
+	xor	r9, r5
+	; romulus_n.ae:47: return if n < 16 then x | (n as u128) else x
+	mov	50(sp), r13
+	mov	r13, r15
+	xor	r13, r15
+	swpb	r15
+	and	r10, r15
+	mov	r13, r10
+	swpb	r10
+	xor	r15, r10
+	; romulus_n.ae:117: store_be(ct, off, g(s) ^ mp, count)
+	mov	46(sp), r4
+	xor	r10, r4
+	mov	14(sp), r13
 	mov	24(sp), r15
-	cmp	#16, r10
+	cmp	#16, r8
 	jnc	.Lromulus_n_encrypt_with_bytes16
-	bit	#1, r7
+	bit	#1, r14
 	jnz	.Lromulus_n_encrypt_with_bytes16
 	swpb	r4
-	mov	r4, 0(r7)
+	mov	r4, 0(r14)
 	swpb	r5
-	mov	r5, 2(r7)
-	swpb	r6
-	mov	r6, 4(r7)
+	mov	r5, 2(r14)
+	swpb	r7
+	mov	r7, 4(r14)
 	swpb	r12
-	mov	r12, 6(r7)
+	mov	r12, 6(r14)
+	swpb	r6
+	mov	r6, 8(r14)
+	swpb	r11
+	mov	r11, 10(r14)
 	swpb	r13
-	mov	r13, 8(r7)
-	swpb	r8
-	mov	r8, 10(r7)
-	swpb	r14
-	mov	r14, 12(r7)
+	mov	r13, 12(r14)
 	swpb	r15
-	mov	r15, 14(r7)
+	mov	r15, 14(r14)
 	jmp	.Lromulus_n_encrypt_with_stored17
 .Lromulus_n_encrypt_with_bytes16:
 	swpb	r4
-	mov	r4, 398(sp)
+	mov	r4, 396(sp)
 	swpb	r5
-	mov	r5, 400(sp)
-	swpb	r6
-	mov	r6, 402(sp)
+	mov	r5, 398(sp)
+	swpb	r7
+	mov	r7, 400(sp)
 	swpb	r12
-	mov	r12, 404(sp)
+	mov	r12, 402(sp)
+	swpb	r6
+	mov	r6, 404(sp)
+	swpb	r11
+	mov	r11, 406(sp)
 	swpb	r13
-	mov	r13, 406(sp)
-	swpb	r8
-	mov	r8, 408(sp)
-	swpb	r14
-	mov	r14, 410(sp)
+	mov	r13, 408(sp)
 	swpb	r15
-	mov	r15, 412(sp)
+	mov	r15, 410(sp)
 	mov	sp, r15
-	add	#398, r15
-	cmp	#16, r10
+	add	#396, r15
+	cmp	#16, r8
 	jnc	.Lromulus_n_encrypt_with_cnt18
-	mov	#16, r10
+	mov	#16, r8
 .Lromulus_n_encrypt_with_cnt18:
-	tst	r10
+	tst	r8
 	jz	.Lromulus_n_encrypt_with_stored17
 .Lromulus_n_encrypt_with_cpy19:
-	mov.b	@r15, 0(r7)
+	mov.b	@r15, 0(r14)
 	inc	r15
-	inc	r7
-	dec	r10
+	inc	r14
+	dec	r8
 	jnz	.Lromulus_n_encrypt_with_cpy19
 .Lromulus_n_encrypt_with_stored17:
 	; romulus_n.ae:118: s = s ^ mp
-	xor	18(sp), 34(sp)
-	xor	28(sp), 32(sp)
-	xor	8(sp), 20(sp)
-	xor	6(sp), 16(sp)
-	xor	4(sp), 14(sp)
-	xor	2(sp), 10(sp)
-	mov	44(sp), r6
-	xor	r11, r6
-	mov	50(sp), r11
-	xor	r9, r11
+	xor	20(sp), 34(sp)
+	xor	28(sp), 30(sp)
+	xor	8(sp), 22(sp)
+	xor	6(sp), 18(sp)
+	xor	4(sp), 16(sp)
+	xor	2(sp), 12(sp)
+	mov	42(sp), r6
+	xor	r9, r6
+	mov	48(sp), r11
+	xor	r10, r11
 	; romulus_n.ae:42: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	mov	64(sp), r10
-	mov	62(sp), r7
-	mov	60(sp), r8
-	mov	58(sp), r14
+	mov	62(sp), r10
+	mov	60(sp), r7
+	mov	58(sp), r8
+	mov	56(sp), r14
 	mov	r14, r9
 	rla	r10
 	rlc	r7
@@ -722,10 +716,10 @@ romulus_n_encrypt_with:
 	xor	r14, r10
 	; romulus_n.ae:120: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
 	mov	#16, r15
-	mov	22(sp), r13
+	mov	10(sp), r13
 	cmp	r13, r15
 	mov	#0, r15
-	mov	30(sp), r12
+	mov	32(sp), r12
 	subc	r12, r15
 	clr	r14
 	adc	r14
@@ -780,169 +774,163 @@ romulus_n_encrypt_with:
 	bis	r15, r14
 	swpb	r4
 	bis	r12, r4
-	mov	r4, 414(sp)
-	mov	r5, 416(sp)
-	mov	r13, 418(sp)
-	mov	r14, 420(sp)
+	mov	r4, 412(sp)
+	mov	r5, 414(sp)
+	mov	r13, 416(sp)
+	mov	r14, 418(sp)
 	mov	sp, r12
-	add	#414, r12
+	add	#412, r12
 	mov	sp, r13
-	add	#78, r13
-	mov	34(sp), 422(sp)
-	mov	32(sp), 424(sp)
-	mov	20(sp), 426(sp)
+	add	#76, r13
+	mov	34(sp), 420(sp)
+	mov	30(sp), 422(sp)
+	mov	22(sp), 424(sp)
+	mov	18(sp), 426(sp)
 	mov	16(sp), 428(sp)
-	mov	14(sp), 430(sp)
-	mov	10(sp), 432(sp)
-	mov	r6, 434(sp)
-	mov	r11, 436(sp)
+	mov	12(sp), 430(sp)
+	mov	r6, 432(sp)
+	mov	r11, 434(sp)
 	mov	sp, r14
-	add	#422, r14
+	add	#420, r14
 	mov	sp, r15
-	add	#470, r15
+	add	#468, r15
 	call	#romulus_n_E_encrypt_block_tk1
-	mov	470(sp), 34(sp)
-	mov	472(sp), 32(sp)
-	mov	474(sp), 20(sp)
+	mov	468(sp), 34(sp)
+	mov	470(sp), 30(sp)
+	mov	472(sp), 22(sp)
+	mov	474(sp), 18(sp)
 	mov	476(sp), 16(sp)
-	mov	478(sp), 14(sp)
-	mov	480(sp), 10(sp)
-	mov	482(sp), 44(sp)
-	mov	484(sp), 50(sp)
-	mov	r10, 64(sp)
-	mov	r7, 62(sp)
-	mov	r8, 60(sp)
-	mov	r9, 58(sp)
-	add	#1, 56(sp)
-	addc	#0, 54(sp)
-	cmp	68(sp), 56(sp)
-	mov	54(sp), r15
-	subc	66(sp), r15
+	mov	478(sp), 12(sp)
+	mov	480(sp), 42(sp)
+	mov	482(sp), 48(sp)
+	mov	r10, 62(sp)
+	mov	r7, 60(sp)
+	mov	r8, 58(sp)
+	mov	r9, 56(sp)
+	add	#1, 54(sp)
+	addc	#0, 52(sp)
+	cmp	66(sp), 54(sp)
+	mov	52(sp), r15
+	subc	64(sp), r15
 	jc	.Lromulus_n_encrypt_with_near24
 	br	#.Lromulus_n_encrypt_with_loop9
 .Lromulus_n_encrypt_with_near24:
 .Lromulus_n_encrypt_with_done10:
 	; romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	34(sp), r13
-	mov	r13, r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r13, r15
+	mov	34(sp), r14
+	mov	r14, r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
 	xor	r14, r15
-	mov	r13, r12
-	rra	r12
-	and	#32639, r12
-	and	#32896, r15
-	xor	r15, r12
-	mov	32(sp), r13
-	mov	r13, r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r13, r15
-	xor	r14, r15
-	mov	r13, r11
+	mov	r14, r11
 	rra	r11
 	and	#32639, r11
 	and	#32896, r15
 	xor	r15, r11
-	mov	20(sp), r13
-	mov	r13, r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r13, r15
+	mov	30(sp), r14
+	mov	r14, r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
 	xor	r14, r15
-	mov	r13, r10
+	mov	r14, r10
 	rra	r10
 	and	#32639, r10
 	and	#32896, r15
 	xor	r15, r10
-	mov	16(sp), r13
-	mov	r13, r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r13, r15
+	mov	22(sp), r14
+	mov	r14, r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
 	xor	r14, r15
-	mov	r13, r9
+	mov	r14, r9
 	rra	r9
 	and	#32639, r9
 	and	#32896, r15
 	xor	r15, r9
-	mov	14(sp), r13
-	mov	r13, r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r13, r15
+	mov	18(sp), r14
+	mov	r14, r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
 	xor	r14, r15
-	mov	r13, r8
+	mov	r14, r8
 	rra	r8
 	and	#32639, r8
 	and	#32896, r15
 	xor	r15, r8
-	mov	10(sp), r13
-	mov	r13, r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r13, r15
+	mov	16(sp), r14
+	mov	r14, r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
 	xor	r14, r15
-	mov	r13, r7
+	mov	r14, r7
 	rra	r7
 	and	#32639, r7
 	and	#32896, r15
 	xor	r15, r7
-	mov	44(sp), r13
-	mov	r13, r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r13, r15
+	mov	12(sp), r14
+	mov	r14, r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
 	xor	r14, r15
-	mov	r13, r6
+	mov	r14, r6
 	rra	r6
 	and	#32639, r6
 	and	#32896, r15
 	xor	r15, r6
-	mov	50(sp), r13
-	mov	r13, r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r13, r15
+	mov	42(sp), r14
+	mov	r14, r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
 	xor	r14, r15
+	mov	r14, r12
+	rra	r12
+	and	#32639, r12
+	and	#32896, r15
+	xor	r15, r12
+	mov	48(sp), r13
+	mov	r13, r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	xor	r13, r15
 	mov	r13, r14
 	rra	r14
 	and	#32639, r14
 	and	#32896, r15
 	xor	r15, r14
 	; romulus_n.ae:123: store_be(tag, 0, g(s))
-	mov	76(sp), r13
+	mov	74(sp), r13
 	bit	#1, r13
 	jnz	.Lromulus_n_encrypt_with_bytes20
 	swpb	r14
 	mov	r14, 0(r13)
-	swpb	r6
-	mov	r6, 2(r13)
-	swpb	r7
-	mov	r7, 4(r13)
-	swpb	r8
-	mov	r8, 6(r13)
-	swpb	r9
-	mov	r9, 8(r13)
-	swpb	r10
-	mov	r10, 10(r13)
-	swpb	r11
-	mov	r11, 12(r13)
 	swpb	r12
-	mov	r12, 14(r13)
+	mov	r12, 2(r13)
+	swpb	r6
+	mov	r6, 4(r13)
+	swpb	r7
+	mov	r7, 6(r13)
+	swpb	r8
+	mov	r8, 8(r13)
+	swpb	r9
+	mov	r9, 10(r13)
+	swpb	r10
+	mov	r10, 12(r13)
+	swpb	r11
+	mov	r11, 14(r13)
 	jmp	.Lromulus_n_encrypt_with_stored21
 .Lromulus_n_encrypt_with_bytes20:
 	swpb	r14
-	mov	r14, 398(sp)
+	mov	r14, 396(sp)
+	swpb	r12
+	mov	r12, 398(sp)
 	swpb	r6
 	mov	r6, 400(sp)
 	swpb	r7
@@ -955,10 +943,8 @@ romulus_n_encrypt_with:
 	mov	r10, 408(sp)
 	swpb	r11
 	mov	r11, 410(sp)
-	swpb	r12
-	mov	r12, 412(sp)
 	mov	sp, r14
-	add	#398, r14
+	add	#396, r14
 	mov	#16, r15
 .Lromulus_n_encrypt_with_cpy22:
 	mov.b	@r14, 0(r13)
@@ -967,7 +953,7 @@ romulus_n_encrypt_with:
 	dec	r15
 	jnz	.Lromulus_n_encrypt_with_cpy22
 .Lromulus_n_encrypt_with_stored21:
-	add	#486, sp
+	add	#484, sp
 	pop	r4
 	pop	r5
 	pop	r6
@@ -981,7 +967,7 @@ romulus_n_encrypt_with:
 
 ; --- romulus_n_decrypt_with: romulus_n.decrypt_with
 ;     frame 482 bytes (36 spill slots, locals 408), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2316 bytes of code
+;     estimated 2294 bytes of code
 	.section .text.romulus_n_decrypt_with,"ax",@progbits
 	.global romulus_n_decrypt_with
 	.type romulus_n_decrypt_with, @function
@@ -1171,102 +1157,102 @@ romulus_n_decrypt_with:
 .Lromulus_n_decrypt_with_near30:
 .Lromulus_n_decrypt_with_loop9:
 	; romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	36(sp), r12
-	mov	r12, r13
-	rra	r13
-	and	#32639, r13
-	mov	r12, r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	xor	r15, r12
-	and	#32896, r12
-	xor	r12, r13
-	mov	r13, 12(sp)
-	mov	30(sp), r12
-	mov	r12, r13
-	rra	r13
-	and	#32639, r13
-	mov	r12, r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	xor	r15, r12
-	and	#32896, r12
-	xor	r12, r13
-	mov	r13, 10(sp)
-	mov	26(sp), r12
-	mov	r12, r13
-	rra	r13
-	and	#32639, r13
-	mov	r12, r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	xor	r15, r12
-	and	#32896, r12
-	xor	r12, r13
-	mov	r13, 8(sp)
-	mov	24(sp), r12
-	mov	r12, r13
-	rra	r13
-	and	#32639, r13
-	mov	r12, r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	xor	r15, r12
-	and	#32896, r12
-	xor	r12, r13
-	mov	r13, 6(sp)
-	mov	22(sp), r12
-	mov	r12, r13
-	rra	r13
-	and	#32639, r13
-	mov	r12, r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	xor	r15, r12
-	and	#32896, r12
-	xor	r12, r13
-	mov	r13, 4(sp)
-	mov	42(sp), r12
-	mov	r12, r13
-	rra	r13
-	and	#32639, r13
-	mov	r12, r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	xor	r15, r12
-	and	#32896, r12
-	xor	r12, r13
-	mov	r13, 2(sp)
-	mov	44(sp), r12
-	mov	r12, r13
-	rra	r13
-	and	#32639, r13
-	mov	r12, r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	xor	r15, r12
-	and	#32896, r12
-	xor	r12, r13
-	mov	r13, 16(sp)
-	mov	46(sp), r12
-	mov	r12, r13
-	rra	r13
-	and	#32639, r13
-	mov	r12, r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	xor	r15, r12
-	and	#32896, r12
-	xor	r12, r13
-	mov	r13, 14(sp)
+	mov	36(sp), r13
+	mov	r13, r15
+	rra	r15
+	and	#32639, r15
+	mov	r13, r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	xor	r13, r14
+	and	#32896, r14
+	xor	r14, r15
+	mov	r15, 12(sp)
+	mov	30(sp), r13
+	mov	r13, r15
+	rra	r15
+	and	#32639, r15
+	mov	r13, r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	xor	r13, r14
+	and	#32896, r14
+	xor	r14, r15
+	mov	r15, 10(sp)
+	mov	26(sp), r13
+	mov	r13, r15
+	rra	r15
+	and	#32639, r15
+	mov	r13, r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	xor	r13, r14
+	and	#32896, r14
+	xor	r14, r15
+	mov	r15, 8(sp)
+	mov	24(sp), r13
+	mov	r13, r15
+	rra	r15
+	and	#32639, r15
+	mov	r13, r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	xor	r13, r14
+	and	#32896, r14
+	xor	r14, r15
+	mov	r15, 6(sp)
+	mov	22(sp), r13
+	mov	r13, r15
+	rra	r15
+	and	#32639, r15
+	mov	r13, r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	xor	r13, r14
+	and	#32896, r14
+	xor	r14, r15
+	mov	r15, 4(sp)
+	mov	42(sp), r13
+	mov	r13, r15
+	rra	r15
+	and	#32639, r15
+	mov	r13, r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	xor	r13, r14
+	and	#32896, r14
+	xor	r14, r15
+	mov	r15, 2(sp)
+	mov	44(sp), r13
+	mov	r13, r15
+	rra	r15
+	and	#32639, r15
+	mov	r13, r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	xor	r13, r14
+	and	#32896, r14
+	xor	r14, r15
+	mov	r15, 16(sp)
+	mov	46(sp), r13
+	mov	r13, r15
+	rra	r15
+	and	#32639, r15
+	mov	r13, r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	xor	r13, r14
+	and	#32896, r14
+	xor	r14, r15
+	mov	r15, 14(sp)
 	; romulus_n.ae:138: off = 16 * i
 	mov	48(sp), r14
 	rla	r14
@@ -1307,8 +1293,8 @@ romulus_n_decrypt_with:
 	xor	#16, r10
 	and	r15, r10
 	xor	#16, r10
-	mov	r12, 34(sp)
-	and	r15, 34(sp)
+	and	r12, r15
+	mov	r15, 34(sp)
 	; romulus_n.ae:141: p = first_bytes(g(s) ^ load_be(ct, off, 16, count), count)
 	mov	r13, r6
 	add	68(sp), r6
@@ -1518,24 +1504,23 @@ romulus_n_decrypt_with:
 .Lromulus_n_decrypt_with_stored22:
 	; romulus_n.ae:47: return if n < 16 then x | (n as u128) else x
 	cmp	#16, r10
-	mov	34(sp), r9
-	mov	r9, r15
+	mov	34(sp), r11
+	mov	r11, r15
 	subc	#0, r15
 	clr	r6
 	adc	r6
 	xor	#1, r6
 	mov	12(sp), r12
-	mov	r12, r14
-	bis	r10, r14
-	mov	10(sp), r11
+	bis	r12, r10
 	mov	r11, r15
-	bis	r9, r15
+	mov	10(sp), r11
+	bis	r11, r15
 	inv	r6
 	inc	r6
-	xor	r12, r14
-	and	r6, r14
+	xor	r12, r10
+	and	r6, r10
 	mov	r12, r7
-	xor	r14, r7
+	xor	r10, r7
 	xor	r11, r15
 	and	r6, r15
 	mov	r11, r8
@@ -1710,18 +1695,18 @@ romulus_n_decrypt_with:
 .Lromulus_n_decrypt_with_near31:
 .Lromulus_n_decrypt_with_done10:
 	; romulus_n.ae:148: return (load_be(tag, 0, 16) ^ g(s)) == 0
-	mov	70(sp), r11
-	bit	#1, r11
+	mov	70(sp), r6
+	bit	#1, r6
 	jnz	.Lromulus_n_decrypt_with_bytes25
 .Lromulus_n_decrypt_with_words26:
-	mov	@r11, r13
-	mov	2(r11), r12
-	mov	4(r11), r10
-	mov	6(r11), r9
-	mov	8(r11), r8
-	mov	10(r11), r7
-	mov	12(r11), r6
-	mov	14(r11), r14
+	mov	@r6, r12
+	mov	2(r6), r11
+	mov	4(r6), r10
+	mov	6(r6), r9
+	mov	8(r6), r8
+	mov	10(r6), r7
+	mov	12(r6), r5
+	mov	14(r6), r13
 	jmp	.Lromulus_n_decrypt_with_join27
 .Lromulus_n_decrypt_with_bytes25:
 	mov	sp, r12
@@ -1729,53 +1714,49 @@ romulus_n_decrypt_with:
 	mov	r12, r13
 	mov	#16, r14
 .Lromulus_n_decrypt_with_cpy28:
-	mov.b	@r11, r15
-	inc	r11
+	mov.b	@r6, r15
+	inc	r6
 	mov.b	r15, 0(r13)
 	inc	r13
 	dec	r14
 	jnz	.Lromulus_n_decrypt_with_cpy28
-	mov	r12, r11
+	mov	r12, r6
 	jmp	.Lromulus_n_decrypt_with_words26
 .Lromulus_n_decrypt_with_join27:
 	; romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	30(sp), r4
-	mov	r4, r11
-	swpb	r11
-	bit	#1, r11
-	rrc	r11
-	mov	r4, r15
-	xor	r11, r15
-	mov	r4, r5
-	rra	r5
-	and	#32639, r5
+	mov	30(sp), r6
+	mov	r6, r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	xor	r6, r15
+	rra	r6
+	and	#32639, r6
 	and	#32896, r15
-	xor	r15, r5
+	xor	r15, r6
 	mov	36(sp), r4
-	mov	r4, r11
-	swpb	r11
-	bit	#1, r11
-	rrc	r11
 	mov	r4, r15
-	xor	r11, r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	xor	r4, r15
 	rra	r4
 	and	#32639, r4
 	and	#32896, r15
 	xor	r15, r4
 	; romulus_n.ae:148: return (load_be(tag, 0, 16) ^ g(s)) == 0
-	swpb	r14
-	xor	r4, r14
-	swpb	r6
-	xor	r5, r6
-	bis	r6, r14
+	swpb	r13
+	xor	r4, r13
+	swpb	r5
+	xor	r6, r5
+	bis	r5, r13
 	; romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	mov	26(sp), r6
-	mov	r6, r11
-	swpb	r11
-	bit	#1, r11
-	rrc	r11
 	mov	r6, r15
-	xor	r11, r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	xor	r6, r15
 	rra	r6
 	and	#32639, r6
 	and	#32896, r15
@@ -1783,15 +1764,14 @@ romulus_n_decrypt_with:
 	; romulus_n.ae:148: return (load_be(tag, 0, 16) ^ g(s)) == 0
 	swpb	r7
 	xor	r6, r7
-	bis	r7, r14
+	bis	r7, r13
 	; romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	mov	24(sp), r7
-	mov	r7, r11
-	swpb	r11
-	bit	#1, r11
-	rrc	r11
 	mov	r7, r15
-	xor	r11, r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	xor	r7, r15
 	rra	r7
 	and	#32639, r7
 	and	#32896, r15
@@ -1799,15 +1779,14 @@ romulus_n_decrypt_with:
 	; romulus_n.ae:148: return (load_be(tag, 0, 16) ^ g(s)) == 0
 	swpb	r8
 	xor	r7, r8
-	bis	r8, r14
+	bis	r8, r13
 	; romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	mov	22(sp), r8
-	mov	r8, r11
-	swpb	r11
-	bit	#1, r11
-	rrc	r11
 	mov	r8, r15
-	xor	r11, r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	xor	r8, r15
 	rra	r8
 	and	#32639, r8
 	and	#32896, r15
@@ -1815,15 +1794,14 @@ romulus_n_decrypt_with:
 	; romulus_n.ae:148: return (load_be(tag, 0, 16) ^ g(s)) == 0
 	swpb	r9
 	xor	r8, r9
-	bis	r9, r14
+	bis	r9, r13
 	; romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	mov	42(sp), r9
-	mov	r9, r11
-	swpb	r11
-	bit	#1, r11
-	rrc	r11
 	mov	r9, r15
-	xor	r11, r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	xor	r9, r15
 	rra	r9
 	and	#32639, r9
 	and	#32896, r15
@@ -1831,40 +1809,38 @@ romulus_n_decrypt_with:
 	; romulus_n.ae:148: return (load_be(tag, 0, 16) ^ g(s)) == 0
 	swpb	r10
 	xor	r9, r10
-	bis	r10, r14
+	bis	r10, r13
 	; romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	mov	44(sp), r10
-	mov	r10, r11
-	swpb	r11
-	bit	#1, r11
-	rrc	r11
 	mov	r10, r15
-	xor	r11, r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	xor	r10, r15
 	rra	r10
 	and	#32639, r10
 	and	#32896, r15
 	xor	r15, r10
 	; romulus_n.ae:148: return (load_be(tag, 0, 16) ^ g(s)) == 0
-	swpb	r12
-	xor	r10, r12
-	bis	r12, r14
+	swpb	r11
+	xor	r10, r11
+	bis	r11, r13
 	; romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	mov	46(sp), r11
-	mov	r11, r12
-	swpb	r12
-	bit	#1, r12
-	rrc	r12
 	mov	r11, r15
-	xor	r12, r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	xor	r11, r15
 	rra	r11
 	and	#32639, r11
 	and	#32896, r15
 	xor	r15, r11
 	; romulus_n.ae:148: return (load_be(tag, 0, 16) ^ g(s)) == 0
-	swpb	r13
-	xor	r11, r13
-	bis	r13, r14
-	sub	#1, r14
+	swpb	r12
+	xor	r11, r12
+	bis	r12, r13
+	sub	#1, r13
 	clr	r14
 	adc	r14
 	xor	#1, r14
@@ -1884,7 +1860,7 @@ romulus_n_decrypt_with:
 
 ; --- romulus_n_E_encrypt_block_tk1: romulus_n.E.encrypt_block_tk1
 ;     frame 22 bytes (11 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 768 bytes of code
+;     estimated 764 bytes of code
 	.section .text.romulus_n_E_encrypt_block_tk1,"ax",@progbits
 	.local romulus_n_E_encrypt_block_tk1
 	.type romulus_n_E_encrypt_block_tk1, @function
@@ -2006,28 +1982,27 @@ romulus_n_E_encrypt_block_tk1:
 	mov	r14, r13
 	swpb	r13
 	mov.b	r13, r13
-	mov.b	romulus_n_E.sbox(r13), r13
+	mov.b	romulus_n_E.sbox(r13), r12
 	mov.b	r14, r14
 	mov.b	romulus_n_E.sbox(r14), r4
 	mov.b	5(sp), r14
-	mov.b	romulus_n_E.sbox(r14), r12
+	mov.b	romulus_n_E.sbox(r14), r11
 	mov.b	4(sp), r14
-	mov.b	romulus_n_E.sbox(r14), r14
+	mov.b	romulus_n_E.sbox(r14), r13
 	; skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
-	swpb	r4
-	bis	r12, r4
+	mov	r4, r14
 	swpb	r14
-	bis	r13, r14
+	bis	r11, r14
+	swpb	r13
+	bis	r12, r13
 	; skinny128_384plus.ae:121: t = r0 ^ r2
 	mov	r6, r11
 	xor	r15, r11
 	mov	r7, r12
 	xor	r9, r12
 	; skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
-	mov	r11, r13
-	xor	r14, r13
-	mov	r12, r14
-	xor	r4, r14
+	xor	r11, r13
+	xor	r12, r14
 	xor	r15, r10
 	xor	r9, r5
 	; skinny128_384plus.ae:200: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i + 1], r23[i + 1])
@@ -2117,30 +2092,29 @@ romulus_n_E_encrypt_block_tk1:
 	mov	r12, r13
 	swpb	r13
 	mov.b	r13, r13
-	mov.b	romulus_n_E.sbox(r13), r10
+	mov.b	romulus_n_E.sbox(r13), r7
+	mov.b	r12, r12
+	mov.b	romulus_n_E.sbox(r12), r13
+	mov	r11, r12
+	swpb	r12
 	mov.b	r12, r12
 	mov.b	romulus_n_E.sbox(r12), r12
-	mov	r11, r13
-	swpb	r13
-	mov.b	r13, r13
-	mov.b	romulus_n_E.sbox(r13), r7
 	mov.b	r11, r11
-	mov.b	romulus_n_E.sbox(r11), r13
+	mov.b	romulus_n_E.sbox(r11), r10
 	; skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
-	swpb	r12
-	bis	r7, r12
 	swpb	r13
-	bis	r10, r13
+	bis	r12, r13
+	swpb	r10
+	bis	r7, r10
 	; skinny128_384plus.ae:121: t = r0 ^ r2
 	mov	2(sp), r5
 	xor	r14, r5
 	mov	@sp, r6
 	xor	r15, r6
 	; skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
-	mov	r5, r10
-	xor	r13, r10
-	mov	r6, r11
-	xor	r12, r11
+	xor	r5, r10
+	mov	r13, r11
+	xor	r6, r11
 	xor	r14, r4
 	xor	r15, r9
 	; skinny128_384plus.ae:184: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32])
@@ -2353,7 +2327,7 @@ romulus_n_E_tk23_rows:
 
 ; --- romulus_n_absorb_ad: romulus_n.absorb_ad
 ;     frame 174 bytes (33 spill slots, locals 104), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1986 bytes of code
+;     estimated 1980 bytes of code
 	.section .text.romulus_n_absorb_ad,"ax",@progbits
 	.local romulus_n_absorb_ad
 	.type romulus_n_absorb_ad, @function
@@ -2660,17 +2634,16 @@ romulus_n_absorb_ad:
 	mov	58(sp), r10
 	mov	r10, r15
 	subc	#0, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	inv	r15
-	inc	r15
+	clr	r5
+	adc	r5
+	xor	#1, r5
+	inv	r5
+	inc	r5
 	mov	r13, r14
 	xor	#16, r14
-	and	r15, r14
+	and	r5, r14
 	xor	#16, r14
-	mov	r10, r6
-	and	r15, r6
+	and	r10, r5
 	; romulus_n.ae:85: s = s ^ pad(load_be(ad, off, 16, odd), odd)
 	mov	r12, r4
 	add	34(sp), r4
@@ -2685,7 +2658,7 @@ romulus_n_absorb_ad:
 	mov	6(r4), r12
 	mov	8(r4), r10
 	mov	10(r4), r7
-	mov	12(r4), r5
+	mov	12(r4), r6
 	mov	14(r4), r4
 	jmp	.Lromulus_n_absorb_ad_join15
 .Lromulus_n_absorb_ad_bytes13:
@@ -2715,7 +2688,7 @@ romulus_n_absorb_ad:
 	bis	r14, r15
 	xor	r4, r15
 	cmp	#16, r14
-	mov	r6, r14
+	mov	r5, r14
 	subc	#0, r14
 	clr	r13
 	adc	r13
@@ -2727,14 +2700,13 @@ romulus_n_absorb_ad:
 	; romulus_n.ae:85: s = s ^ pad(load_be(ad, off, 16, odd), odd)
 	xor	r4, 12(sp)
 	; romulus_n.ae:47: return if n < 16 then x | (n as u128) else x
-	swpb	r5
-	mov	r5, r14
-	bis	r6, r14
-	xor	r5, r14
-	and	r13, r14
-	xor	r14, r5
+	swpb	r6
+	bis	r6, r5
+	xor	r6, r5
+	and	r13, r5
+	xor	r5, r6
 	; romulus_n.ae:85: s = s ^ pad(load_be(ad, off, 16, odd), odd)
-	xor	r5, 10(sp)
+	xor	r6, 10(sp)
 	; romulus_n.ae:47: return if n < 16 then x | (n as u128) else x
 	mov	r7, r14
 	swpb	r14
@@ -2888,11 +2860,10 @@ romulus_n_absorb_ad:
 	and	r9, r15
 	xor	r15, r5
 	swpb	r4
-	mov	r4, r15
-	bis	r10, r15
-	xor	r4, r15
-	and	r9, r15
-	xor	r15, r4
+	bis	r4, r10
+	xor	r4, r10
+	and	r9, r10
+	xor	r10, r4
 	mov	r14, r15
 	swpb	r15
 	xor	r14, r14

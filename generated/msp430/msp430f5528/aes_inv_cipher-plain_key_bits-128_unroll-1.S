@@ -92,7 +92,7 @@ aes_key_schedule:
 
 ; --- aes_encrypt_block: aes.encrypt_block
 ;     frame 28 bytes (14 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1010 bytes of code
+;     estimated 1002 bytes of code
 	.section .text.aes_encrypt_block,"ax",@progbits
 	.global aes_encrypt_block
 	.type aes_encrypt_block, @function
@@ -156,22 +156,21 @@ aes_encrypt_block:
 	and	#6912, r15
 	swpb	r15
 	xor	r15, r8
-	mov	r6, r14
-	rla.b	r14
+	mov	r6, r10
+	rla.b	r10
 	mov	r6, r15
 	sxt	r15
 	and	#6912, r15
 	swpb	r15
-	xor	r15, r14
+	xor	r15, r10
 	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
 	mov	r8, r9
-	xor	r14, r9
+	xor	r10, r9
 	xor	r6, r9
 	xor	r7, r9
 	xor	r4, r9
 	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
-	mov	r5, r10
-	xor	r14, r10
+	xor	r5, r10
 	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
 	mov	r7, r15
 	rla.b	r15
@@ -216,54 +215,37 @@ aes_encrypt_block:
 	mov	r9, 10(sp)
 	; aes.ae:138: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
 	mov.b	5(sp), r15
-	mov.b	aes_sbox(r15), r7
+	mov.b	aes_sbox(r15), r6
 	mov.b	2(sp), r15
-	mov.b	aes_sbox(r15), r8
+	mov.b	aes_sbox(r15), r7
 	swpb	r11
 	mov.b	r11, r11
-	mov.b	aes_sbox(r11), r6
+	mov.b	aes_sbox(r11), r5
 	mov.b	8(sp), r15
-	mov.b	aes_sbox(r15), r5
+	mov.b	aes_sbox(r15), r8
 	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r7, r9
+	mov	r6, r9
 	rla.b	r9
-	mov	r7, r15
-	sxt	r15
-	and	#6912, r15
-	swpb	r15
-	xor	r15, r9
-	mov	r8, r14
-	rla.b	r14
-	mov	r8, r15
-	sxt	r15
-	and	#6912, r15
-	swpb	r15
-	xor	r15, r14
-	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
-	mov	r9, r10
-	xor	r14, r10
-	xor	r8, r10
-	xor	r6, r10
-	xor	r5, r10
-	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
-	mov	r7, r11
-	xor	r14, r11
-	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r6, r14
-	rla.b	r14
 	mov	r6, r15
 	sxt	r15
 	and	#6912, r15
 	swpb	r15
-	xor	r15, r14
-	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
-	xor	r14, r11
-	xor	r6, r11
+	xor	r15, r9
+	mov	r7, r10
+	rla.b	r10
+	mov	r7, r15
+	sxt	r15
+	and	#6912, r15
+	swpb	r15
+	xor	r15, r10
+	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
+	mov	r9, r11
+	xor	r10, r11
+	xor	r7, r11
 	xor	r5, r11
-	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
-	mov	r7, r12
-	xor	r8, r12
-	xor	r14, r12
+	xor	r8, r11
+	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
+	xor	r6, r10
 	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
 	mov	r5, r14
 	rla.b	r14
@@ -272,41 +254,15 @@ aes_encrypt_block:
 	and	#6912, r15
 	swpb	r15
 	xor	r15, r14
+	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
+	xor	r14, r10
+	xor	r5, r10
+	xor	r8, r10
 	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
+	mov	r6, r12
+	xor	r7, r12
 	xor	r14, r12
-	xor	r5, r12
-	; aes.ae:98: xtime(a0) ^ a0 ^ a1 ^ a2 ^ xtime(a3))
-	xor	r7, r9
-	xor	r8, r9
-	xor	r6, r9
-	xor	r14, r9
-	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
-	swpb	r10
-	bis	r11, r10
-	swpb	r12
-	bis	r9, r12
-	; aes.ae:138: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
-	xor	@r13+, r12
-	mov	r12, 6(sp)
-	xor	@r13+, r10
-	mov	r10, 4(sp)
-	; aes.ae:139: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
-	mov.b	3(sp), r15
-	mov.b	aes_sbox(r15), r7
-	mov.b	14(sp), r15
-	mov.b	aes_sbox(r15), r8
-	mov.b	9(sp), r15
-	mov.b	aes_sbox(r15), r9
-	mov.b	18(sp), r15
-	mov.b	aes_sbox(r15), r5
 	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r7, r10
-	rla.b	r10
-	mov	r7, r15
-	sxt	r15
-	and	#6912, r15
-	swpb	r15
-	xor	r15, r10
 	mov	r8, r14
 	rla.b	r14
 	mov	r8, r15
@@ -314,15 +270,72 @@ aes_encrypt_block:
 	and	#6912, r15
 	swpb	r15
 	xor	r15, r14
+	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
+	xor	r14, r12
+	xor	r8, r12
+	; aes.ae:98: xtime(a0) ^ a0 ^ a1 ^ a2 ^ xtime(a3))
+	xor	r6, r9
+	xor	r7, r9
+	xor	r5, r9
+	xor	r14, r9
+	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
+	swpb	r11
+	bis	r10, r11
+	swpb	r12
+	bis	r9, r12
+	; aes.ae:138: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
+	xor	@r13+, r12
+	mov	r12, 6(sp)
+	xor	@r13+, r11
+	mov	r11, 4(sp)
+	; aes.ae:139: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
+	mov.b	3(sp), r15
+	mov.b	aes_sbox(r15), r5
+	mov.b	14(sp), r15
+	mov.b	aes_sbox(r15), r7
+	mov.b	9(sp), r15
+	mov.b	aes_sbox(r15), r8
+	mov.b	18(sp), r15
+	mov.b	aes_sbox(r15), r9
+	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
+	mov	r5, r10
+	rla.b	r10
+	mov	r5, r15
+	sxt	r15
+	and	#6912, r15
+	swpb	r15
+	xor	r15, r10
+	mov	r7, r11
+	rla.b	r11
+	mov	r7, r15
+	sxt	r15
+	and	#6912, r15
+	swpb	r15
+	xor	r15, r11
 	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
 	mov	r10, r6
-	xor	r14, r6
+	xor	r11, r6
+	xor	r7, r6
 	xor	r8, r6
 	xor	r9, r6
-	xor	r5, r6
 	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
-	mov	r7, r11
+	xor	r5, r11
+	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
+	mov	r8, r14
+	rla.b	r14
+	mov	r8, r15
+	sxt	r15
+	and	#6912, r15
+	swpb	r15
+	xor	r15, r14
+	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
 	xor	r14, r11
+	xor	r8, r11
+	xor	r9, r11
+	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
+	mov	r5, r12
+	xor	r7, r12
+	xor	r14, r12
 	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
 	mov	r9, r14
 	rla.b	r14
@@ -331,29 +344,13 @@ aes_encrypt_block:
 	and	#6912, r15
 	swpb	r15
 	xor	r15, r14
-	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
-	xor	r14, r11
-	xor	r9, r11
-	xor	r5, r11
-	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
-	mov	r7, r12
-	xor	r8, r12
-	xor	r14, r12
-	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r5, r14
-	rla.b	r14
-	mov	r5, r15
-	sxt	r15
-	and	#6912, r15
-	swpb	r15
-	xor	r15, r14
 	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
 	xor	r14, r12
-	xor	r5, r12
+	xor	r9, r12
 	; aes.ae:98: xtime(a0) ^ a0 ^ a1 ^ a2 ^ xtime(a3))
+	xor	r5, r10
 	xor	r7, r10
 	xor	r8, r10
-	xor	r9, r10
 	xor	r14, r10
 	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
 	swpb	r6
@@ -381,22 +378,21 @@ aes_encrypt_block:
 	and	#6912, r15
 	swpb	r15
 	xor	r15, r9
-	mov	r7, r14
-	rla.b	r14
+	mov	r7, r12
+	rla.b	r12
 	mov	r7, r15
 	sxt	r15
 	and	#6912, r15
 	swpb	r15
-	xor	r15, r14
+	xor	r15, r12
 	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
 	mov	r9, r10
-	xor	r14, r10
+	xor	r12, r10
 	xor	r7, r10
 	xor	r8, r10
 	xor	r4, r10
 	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
-	mov	r5, r12
-	xor	r14, r12
+	xor	r5, r12
 	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
 	mov	r8, r15
 	rla.b	r15
@@ -536,7 +532,7 @@ aes_encrypt_block:
 
 ; --- aes_decrypt_block: aes.decrypt_block
 ;     frame 30 bytes (15 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1434 bytes of code
+;     estimated 1426 bytes of code
 	.section .text.aes_decrypt_block,"ax",@progbits
 	.global aes_decrypt_block
 	.type aes_decrypt_block, @function
@@ -651,22 +647,21 @@ aes_decrypt_block:
 	and	#6912, r15
 	swpb	r15
 	xor	r15, r9
-	mov	r6, r14
-	rla.b	r14
+	mov	r6, r11
+	rla.b	r11
 	mov	r6, r15
 	sxt	r15
 	and	#6912, r15
 	swpb	r15
-	xor	r15, r14
+	xor	r15, r11
 	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
 	mov	r9, r10
-	xor	r14, r10
+	xor	r11, r10
 	xor	r6, r10
 	xor	r7, r10
 	xor	r4, r10
 	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
-	mov	r5, r11
-	xor	r14, r11
+	xor	r5, r11
 	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
 	mov	r7, r15
 	rla.b	r15
@@ -777,22 +772,21 @@ aes_decrypt_block:
 	and	#6912, r15
 	swpb	r15
 	xor	r15, r10
-	mov	r6, r14
-	rla.b	r14
+	mov	r6, r13
+	rla.b	r13
 	mov	r6, r15
 	sxt	r15
 	and	#6912, r15
 	swpb	r15
-	xor	r15, r14
+	xor	r15, r13
 	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
 	mov	r10, r11
-	xor	r14, r11
+	xor	r13, r11
 	xor	r6, r11
 	xor	r7, r11
 	xor	r4, r11
 	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
-	mov	r5, r13
-	xor	r14, r13
+	xor	r5, r13
 	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
 	mov	r7, r15
 	rla.b	r15
@@ -901,22 +895,21 @@ aes_decrypt_block:
 	and	#6912, r14
 	swpb	r14
 	xor	r14, r15
-	mov	r8, r13
-	rla.b	r13
+	mov	r8, r10
+	rla.b	r10
 	mov	r8, r14
 	sxt	r14
 	and	#6912, r14
 	swpb	r14
-	xor	r14, r13
+	xor	r14, r10
 	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
 	mov	r15, r7
-	xor	r13, r7
+	xor	r10, r7
 	xor	r8, r7
 	xor	r11, r7
 	xor	r5, r7
 	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
-	mov	r6, r10
-	xor	r13, r10
+	xor	r6, r10
 	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
 	mov	r11, r14
 	rla.b	r14
@@ -1025,23 +1018,22 @@ aes_decrypt_block:
 	and	#6912, r15
 	swpb	r15
 	xor	r15, r14
-	mov	r11, r8
-	rla.b	r8
+	mov	r11, r4
+	rla.b	r4
 	mov	r11, r15
 	sxt	r15
 	and	#6912, r15
 	swpb	r15
-	xor	r15, r8
+	xor	r15, r4
 	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
 	mov	r14, r15
-	xor	r8, r15
+	xor	r4, r15
 	xor	r11, r15
 	xor	r13, r15
 	xor	r5, r15
 	mov	r15, 4(sp)
 	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
-	mov	r6, r4
-	xor	r8, r4
+	xor	r6, r4
 	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
 	mov	r13, r8
 	rla.b	r8

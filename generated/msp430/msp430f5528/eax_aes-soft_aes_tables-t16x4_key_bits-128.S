@@ -701,26 +701,26 @@ eax_encrypt_with:
 
 
 ; --- eax_decrypt_with: eax.decrypt_with
-;     frame 156 bytes (28 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1394 bytes of code
+;     frame 154 bytes (27 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1380 bytes of code
 	.section .text.eax_decrypt_with,"ax",@progbits
 	.global eax_decrypt_with
 	.type eax_decrypt_with, @function
 	.balign 2
 eax_decrypt_with:
 	pushm.w	#7, r10
-	sub	#156, sp
-	mov	172(sp), r9
-	mov	174(sp), r10
-	mov	176(sp), 24(sp)
-	mov	178(sp), 22(sp)
-	mov	180(sp), 42(sp)
-	mov	182(sp), 28(sp)
-	mov	184(sp), 26(sp)
-	mov	188(sp), 58(sp)
+	sub	#154, sp
+	mov	170(sp), r9
+	mov	172(sp), r10
+	mov	174(sp), 24(sp)
+	mov	176(sp), 22(sp)
+	mov	178(sp), 42(sp)
+	mov	180(sp), 28(sp)
+	mov	182(sp), 26(sp)
+	mov	186(sp), 56(sp)
 	; eax.ae:59: n = omac(ks, o, 0 as u8, nonce)
 	mov	sp, r11
-	add	#60, r11
+	add	#58, r11
 	mov	r15, 0(sp)
 	mov	r11, 2(sp)
 	mov	r12, 20(sp)
@@ -730,7 +730,7 @@ eax_decrypt_with:
 	call	#eax_omac
 	; eax.ae:60: h = omac(ks, o, 1 as u8, ad)
 	mov	sp, r15
-	add	#76, r15
+	add	#74, r15
 	mov	r10, 0(sp)
 	mov	r15, 2(sp)
 	mov	20(sp), r12
@@ -740,7 +740,7 @@ eax_decrypt_with:
 	call	#eax_omac
 	; eax.ae:61: c = omac(ks, o, 2 as u8, ct)
 	mov	sp, r15
-	add	#92, r15
+	add	#90, r15
 	mov	22(sp), 0(sp)
 	mov	r15, 2(sp)
 	mov	20(sp), r12
@@ -761,37 +761,37 @@ eax_decrypt_with:
 	rlam.w	#4, r15
 	bis	r13, r15
 	mov	r15, 18(sp)
+	mov	58(sp), r15
+	xor	74(sp), r15
+	xor	90(sp), r15
+	mov	r15, 46(sp)
 	mov	60(sp), r15
 	xor	76(sp), r15
 	xor	92(sp), r15
-	mov	r15, 48(sp)
+	mov	r15, 40(sp)
 	mov	62(sp), r15
 	xor	78(sp), r15
 	xor	94(sp), r15
-	mov	r15, 38(sp)
+	mov	r15, 44(sp)
 	mov	64(sp), r15
 	xor	80(sp), r15
 	xor	96(sp), r15
-	mov	r15, 40(sp)
+	mov	r15, 34(sp)
 	mov	66(sp), r15
 	xor	82(sp), r15
 	xor	98(sp), r15
-	mov	r15, 32(sp)
+	mov	r15, 38(sp)
 	mov	68(sp), r15
 	xor	84(sp), r15
 	xor	100(sp), r15
-	mov	r15, 46(sp)
+	mov	r15, 36(sp)
 	mov	70(sp), r15
 	xor	86(sp), r15
 	xor	102(sp), r15
-	mov	r15, 36(sp)
+	mov	r15, 32(sp)
 	mov	72(sp), r15
 	xor	88(sp), r15
 	xor	104(sp), r15
-	mov	r15, 34(sp)
-	mov	74(sp), r15
-	xor	90(sp), r15
-	xor	106(sp), r15
 	mov	r15, 30(sp)
 	; eax.ae:17: for i in 0..(n + 15) / 16 {
 	mov	#0, r10
@@ -821,7 +821,7 @@ eax_decrypt_with:
 	jmp	.Leax_decrypt_with_join5
 .Leax_decrypt_with_bytes3:
 	mov	sp, r11
-	add	#108, r11
+	add	#106, r11
 	mov	r11, r12
 	mov	#16, r13
 	mov	r9, r15
@@ -840,35 +840,35 @@ eax_decrypt_with:
 	mov	r11, r7
 	jmp	.Leax_decrypt_with_words4
 .Leax_decrypt_with_join5:
-	mov	60(sp), r4
+	mov	58(sp), r4
 	add	r10, r4
-	mov	62(sp), r5
+	mov	60(sp), r5
 	addc	#0, r5
-	mov	64(sp), r6
+	mov	62(sp), r6
 	addc	#0, r6
-	mov	66(sp), r11
+	mov	64(sp), r11
 	addc	#0, r11
-	mov	68(sp), r12
+	mov	66(sp), r12
 	addc	#0, r12
-	mov	70(sp), r13
+	mov	68(sp), r13
 	addc	#0, r13
-	mov	72(sp), r14
+	mov	70(sp), r14
 	addc	#0, r14
-	mov	74(sp), r15
+	mov	72(sp), r15
 	addc	#0, r15
 	; cmac.ae:24: return E.encrypt_block(ks, b)
-	mov	r4, 124(sp)
-	mov	r5, 126(sp)
-	mov	r6, 128(sp)
-	mov	r11, 130(sp)
-	mov	r12, 132(sp)
-	mov	r13, 134(sp)
-	mov	r14, 136(sp)
-	mov	r15, 138(sp)
+	mov	r4, 122(sp)
+	mov	r5, 124(sp)
+	mov	r6, 126(sp)
+	mov	r11, 128(sp)
+	mov	r12, 130(sp)
+	mov	r13, 132(sp)
+	mov	r14, 134(sp)
+	mov	r15, 136(sp)
 	mov	sp, r13
-	add	#124, r13
+	add	#122, r13
 	mov	sp, r14
-	add	#140, r14
+	add	#138, r14
 	mov	20(sp), r12
 	swpb	16(sp)
 	swpb	14(sp)
@@ -880,21 +880,21 @@ eax_decrypt_with:
 	swpb	r7
 	call	#eax_M_E_encrypt_block
 	mov	r7, r15
-	xor	140(sp), r15
+	xor	138(sp), r15
 	mov	4(sp), r14
-	xor	142(sp), r14
+	xor	140(sp), r14
 	mov	6(sp), r12
-	xor	144(sp), r12
+	xor	142(sp), r12
 	mov	8(sp), r11
-	xor	146(sp), r11
+	xor	144(sp), r11
 	mov	10(sp), r7
-	xor	148(sp), r7
+	xor	146(sp), r7
 	mov	12(sp), r6
-	xor	150(sp), r6
+	xor	148(sp), r6
 	mov	14(sp), r5
-	xor	152(sp), r5
+	xor	150(sp), r5
 	mov	16(sp), r4
-	xor	154(sp), r4
+	xor	152(sp), r4
 	; eax.ae:20: store_be(dst, off, x, n - off)
 	mov	r8, r13
 	add	26(sp), r13
@@ -921,24 +921,24 @@ eax_decrypt_with:
 	jmp	.Leax_decrypt_with_stored9
 .Leax_decrypt_with_bytes8:
 	swpb	r4
-	mov	r4, 108(sp)
+	mov	r4, 106(sp)
 	swpb	r5
-	mov	r5, 110(sp)
+	mov	r5, 108(sp)
 	swpb	r6
-	mov	r6, 112(sp)
+	mov	r6, 110(sp)
 	swpb	r7
-	mov	r7, 114(sp)
+	mov	r7, 112(sp)
 	swpb	r11
-	mov	r11, 116(sp)
+	mov	r11, 114(sp)
 	swpb	r12
-	mov	r12, 118(sp)
+	mov	r12, 116(sp)
 	swpb	r14
-	mov	r14, 120(sp)
+	mov	r14, 118(sp)
 	swpb	r15
-	mov	r15, 122(sp)
+	mov	r15, 120(sp)
 	mov	r9, r15
 	mov	sp, r14
-	add	#108, r14
+	add	#106, r14
 	cmp	#16, r15
 	jnc	.Leax_decrypt_with_cnt10
 	mov	#16, r15
@@ -962,18 +962,18 @@ eax_decrypt_with:
 	bit	#1, r10
 	jnz	.Leax_decrypt_with_bytes12
 .Leax_decrypt_with_words13:
-	mov	@r10, r4
-	mov	2(r10), 50(sp)
-	mov	4(r10), 44(sp)
-	mov	6(r10), 56(sp)
+	mov	@r10, r8
+	mov	2(r10), 48(sp)
+	mov	4(r10), r4
+	mov	6(r10), 54(sp)
 	mov	8(r10), r7
-	mov	10(r10), 52(sp)
+	mov	10(r10), 50(sp)
 	mov	12(r10), r6
-	mov	14(r10), 54(sp)
+	mov	14(r10), 52(sp)
 	jmp	.Leax_decrypt_with_join14
 .Leax_decrypt_with_bytes12:
 	mov	sp, r11
-	add	#108, r11
+	add	#106, r11
 	mov	r11, r12
 	mov	#16, r13
 	mov	28(sp), r15
@@ -992,8 +992,8 @@ eax_decrypt_with:
 	mov	r11, r10
 	jmp	.Leax_decrypt_with_words13
 .Leax_decrypt_with_join14:
-	mov	28(sp), r10
-	mov	r10, r15
+	mov	28(sp), r9
+	mov	r9, r15
 	and	#8191, r15
 	rlam.w	#3, r15
 	sub	#128, r15
@@ -1006,79 +1006,78 @@ eax_decrypt_with:
 	clr	r15
 	cmp	r13, r15
 	subc	#0, r14
-	clr	r5
-	adc	r5
-	xor	#1, r5
-	mov	r10, r8
-	and	#1, r8
-	inv	r8
-	inc	r8
-	and	#65280, r8
-	xor	#-1, r8
-	mov	r10, r14
-	rrum.w	#1, r14
-	and	#1, r14
-	mov	r14, r15
+	clr	r14
+	adc	r14
+	xor	#1, r14
+	mov	r9, r10
+	and	#1, r10
+	inv	r10
+	inc	r10
+	and	#65280, r10
+	xor	#-1, r10
+	mov	r9, r13
+	rrum.w	#1, r13
+	and	#1, r13
+	mov	r13, r15
 	inv	r15
 	inc	r15
-	mov	r8, r11
+	mov	r10, r11
 	xor	#-1, r11
 	and	r15, r11
 	xor	#-1, r11
-	inv	r14
-	inc	r14
-	mov	r8, r15
-	and	r14, r15
-	xor	r15, r8
-	mov	r10, r12
+	inv	r13
+	inc	r13
+	and	r10, r13
+	xor	r13, r10
+	mov	r9, r12
 	rrum.w	#2, r12
 	and	#1, r12
 	mov	r12, r15
 	inv	r15
 	inc	r15
-	mov	r8, r9
+	mov	r10, r9
 	xor	#-1, r9
 	and	r15, r9
 	xor	#-1, r9
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r8, r15
-	and	r14, r15
-	xor	r15, r8
-	mov	r10, r14
-	rrum.w	#3, r14
-	and	#1, r14
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	mov	r8, r13
-	xor	#-1, r13
-	and	r15, r13
-	xor	#-1, r13
-	mov	r5, r15
-	inv	r15
-	inc	r15
-	and	r15, r13
+	mov	r12, r13
 	inv	r13
-	mov	32(sp), r10
+	inc	r13
+	and	r10, r13
+	mov	r10, r15
+	xor	r13, r15
+	mov	28(sp), r5
+	rrum.w	#3, r5
+	and	#1, r5
+	mov	r5, r13
+	inv	r13
+	inc	r13
+	mov	r15, r10
+	xor	#-1, r10
 	and	r13, r10
+	xor	#-1, r10
 	mov	r14, r13
 	inv	r13
 	inc	r13
-	mov	r8, r15
+	and	r13, r10
+	mov	r10, r13
+	inv	r13
+	mov	34(sp), r10
+	and	r13, r10
+	mov	r5, r13
+	inv	r13
+	inc	r13
+	and	r15, r13
+	xor	r13, r15
+	mov	r14, r13
+	inv	r13
+	inc	r13
 	and	r13, r15
-	xor	r15, r8
-	mov	r5, r15
 	inv	r15
-	inc	r15
-	and	r15, r8
-	inv	r8
 	mov	30(sp), r13
-	and	r8, r13
-	swpb	r4
-	xor	r13, r4
-	sub	#1, r4
+	and	r15, r13
+	swpb	r8
+	xor	r13, r8
+	sub	#1, r8
 	clr	r8
 	adc	r8
 	xor	#1, r8
@@ -1088,37 +1087,35 @@ eax_decrypt_with:
 	clr	r7
 	adc	r7
 	xor	#1, r7
-	mov	r14, r15
+	mov	r5, r15
 	inv	r15
 	inc	r15
 	mov	r9, r13
 	xor	#-1, r13
 	and	r15, r13
 	xor	#-1, r13
-	mov	r5, r15
+	mov	r14, r15
 	inv	r15
 	inc	r15
 	and	r15, r13
 	inv	r13
-	mov	38(sp), r10
+	mov	40(sp), r10
 	and	r13, r10
-	mov	r14, r13
-	inv	r13
-	inc	r13
-	mov	r9, r15
-	and	r13, r15
-	xor	r15, r9
 	mov	r5, r15
+	inv	r15
+	inc	r15
+	and	r9, r15
+	xor	r15, r9
+	mov	r14, r15
 	inv	r15
 	inc	r15
 	and	r15, r9
 	inv	r9
 	mov	36(sp), r13
 	and	r9, r13
-	mov	44(sp), r15
-	swpb	r15
-	xor	r13, r15
-	sub	#1, r15
+	swpb	r4
+	xor	r13, r4
+	sub	#1, r4
 	clr	r9
 	adc	r9
 	xor	#1, r9
@@ -1137,79 +1134,76 @@ eax_decrypt_with:
 	xor	#-1, r13
 	inv	r12
 	inc	r12
-	mov	r11, r15
-	and	r12, r15
-	xor	r15, r11
-	mov	r14, r15
+	and	r11, r12
+	xor	r12, r11
+	mov	r5, r15
 	inv	r15
 	inc	r15
 	mov	r11, r12
 	xor	#-1, r12
 	and	r15, r12
 	xor	#-1, r12
-	mov	r5, r15
+	mov	r14, r15
 	inv	r15
 	inc	r15
 	and	r15, r12
 	inv	r12
-	mov	40(sp), r6
+	mov	44(sp), r6
 	and	r12, r6
-	mov	r14, r12
-	inv	r12
-	inc	r12
-	mov	r11, r15
-	and	r12, r15
-	xor	r15, r11
 	mov	r5, r15
+	inv	r15
+	inc	r15
+	and	r11, r15
+	xor	r15, r11
+	mov	r14, r15
 	inv	r15
 	inc	r15
 	and	r15, r11
 	inv	r11
-	mov	34(sp), r12
+	mov	32(sp), r12
 	and	r11, r12
-	mov	50(sp), r15
+	mov	48(sp), r15
 	swpb	r15
 	xor	r12, r15
 	sub	#1, r15
 	clr	r11
 	adc	r11
 	xor	#1, r11
-	mov	52(sp), r15
+	mov	50(sp), r15
 	swpb	r15
 	xor	r6, r15
 	sub	#1, r15
 	clr	r12
 	adc	r12
 	xor	#1, r12
-	mov	r14, r15
+	mov	r5, r15
 	inv	r15
 	inc	r15
 	mov	r13, r6
 	xor	#-1, r6
 	and	r15, r6
 	xor	#-1, r6
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r13
-	mov	r5, r15
+	inv	r5
+	inc	r5
+	and	r13, r5
+	xor	r5, r13
+	mov	r14, r15
 	inv	r15
 	inc	r15
 	and	r15, r13
-	inv	r5
-	inc	r5
-	and	r5, r6
+	inv	r14
+	inc	r14
+	and	r14, r6
 	inv	r6
-	mov	48(sp), r14
+	mov	46(sp), r14
 	and	r6, r14
 	inv	r13
-	mov	46(sp), r15
+	mov	38(sp), r15
 	and	r13, r15
-	mov	56(sp), r13
+	mov	54(sp), r13
 	swpb	r13
 	xor	r15, r13
-	mov	54(sp), r15
+	mov	52(sp), r15
 	swpb	r15
 	xor	r14, r15
 	sub	#1, r15
@@ -1227,9 +1221,9 @@ eax_decrypt_with:
 	and	r9, r14
 	and	r11, r14
 	and	r8, r14
-	mov	58(sp), r15
+	mov	56(sp), r15
 	mov	r14, 0(r15)
-	add	#156, sp
+	add	#154, sp
 	popm.w	#7, r10
 	ret
 	.size eax_decrypt_with, .-eax_decrypt_with
@@ -1465,25 +1459,25 @@ eax_M_E_encrypt_block:
 
 
 ; --- eax_omac: eax.omac
-;     frame 160 bytes (48 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1618 bytes of code
+;     frame 152 bytes (44 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1554 bytes of code
 	.section .text.eax_omac,"ax",@progbits
 	.local eax_omac
 	.type eax_omac, @function
 	.balign 2
 eax_omac:
 	pushm.w	#7, r10
-	sub	#160, sp
-	mov	r14, 58(sp)
+	sub	#152, sp
+	mov	r14, 50(sp)
 	; eax.ae:45: return M.omac_after(ks, o[at_k1], o[at_k2], t as u128, o[at_tweak + t], msg)
 	mov	r14, r11
 	add	#2, r11
 	mov.b	r11, r11
 	rlam.w	#3, r11
 	rla	r11
-	mov	r13, 42(sp)
+	mov	r13, 32(sp)
 	add	r13, r11
-	mov	176(sp), 10(sp)
+	mov	168(sp), 10(sp)
 	mov	10(sp), r10
 	mov	r10, r14
 	sub	#1, r14
@@ -1530,16 +1524,16 @@ eax_omac:
 	inc	r14
 	and	12(r11), r14
 	xor	12(r11), r14
-	mov	r14, 54(sp)
+	mov	r14, 46(sp)
 	mov	r13, r14
 	inv	r14
 	inc	r14
 	and	14(r11), r14
 	xor	14(r11), r14
-	mov	r14, 52(sp)
-	mov	r12, 56(sp)
-	mov	178(sp), 62(sp)
-	mov	r15, 28(sp)
+	mov	r14, 44(sp)
+	mov	r12, 48(sp)
+	mov	170(sp), 54(sp)
+	mov	r15, 22(sp)
 	mov	r15, r9
 	cmp	#16, r10
 	jnc	.Leax_omac_bytes1
@@ -1557,7 +1551,7 @@ eax_omac:
 	jmp	.Leax_omac_join3
 .Leax_omac_bytes1:
 	mov	sp, r10
-	add	#96, r10
+	add	#88, r10
 	mov	r10, r11
 	mov	#16, r12
 	mov	10(sp), r15
@@ -1586,88 +1580,81 @@ eax_omac:
 	rlam.w	#4, r15
 	bis	r14, r15
 	mov	r15, 12(sp)
-	mov	r13, r15
-	inv	r15
-	inc	r15
+	mov	r13, r14
+	inv	r14
+	inc	r14
 	swpb	r4
-	mov	r4, r14
-	and	r15, r14
+	and	r4, r14
 	xor	r14, r4
-	mov	r4, 48(sp)
+	mov	r4, 40(sp)
 	mov	r13, r15
 	inv	r15
 	inc	r15
 	swpb	r6
+	and	r6, r15
 	mov	r6, r14
-	and	r15, r14
-	xor	r14, r6
-	mov	r6, 44(sp)
-	mov	r13, r15
-	inv	r15
-	inc	r15
+	xor	r15, r14
+	mov	r13, r6
+	inv	r6
+	inc	r6
 	swpb	r7
-	mov	r7, r14
-	and	r15, r14
+	and	r7, r6
 	mov	r7, r15
-	xor	r14, r15
+	xor	r6, r15
 	mov	r13, r7
 	inv	r7
 	inc	r7
 	swpb	r12
-	mov	r12, r14
-	and	r7, r14
-	xor	r14, r12
+	and	r12, r7
+	xor	r7, r12
 	mov	r13, r7
 	inv	r7
 	inc	r7
 	swpb	r11
-	mov	r11, r14
-	and	r7, r14
-	xor	r14, r11
+	and	r11, r7
+	xor	r7, r11
 	mov	r13, r7
 	inv	r7
 	inc	r7
 	swpb	r10
-	mov	r10, r14
-	and	r7, r14
-	xor	r14, r10
+	and	r10, r7
+	xor	r7, r10
 	mov	r13, r7
 	inv	r7
 	inc	r7
 	swpb	r8
-	mov	r8, r14
-	and	r7, r14
-	xor	r14, r8
-	inv	r13
-	inc	r13
-	mov	58(sp), r14
+	and	r8, r7
+	xor	r7, r8
+	mov	r13, r7
+	inv	r7
+	inc	r7
+	mov	50(sp), r13
 	swpb	r9
-	xor	r9, r14
-	and	r13, r14
+	xor	r9, r13
+	and	r7, r13
 	mov	r9, r7
-	xor	r14, r7
+	xor	r13, r7
 	; cmac.ae:79: for i in 1..(n + 15) / 16 {
-	mov	54(sp), r4
-	mov	52(sp), r6
+	mov	46(sp), r4
+	mov	44(sp), r6
 	mov	r15, r13
-	mov	44(sp), r14
-	mov	48(sp), r15
-	mov	42(sp), r9
-	mov	2(r9), 90(sp)
-	mov	4(r9), 86(sp)
-	mov	6(r9), 82(sp)
-	mov	8(r9), 78(sp)
-	mov	10(r9), 74(sp)
-	mov	12(r9), 70(sp)
-	mov	14(r9), 66(sp)
-	mov	16(r9), 94(sp)
-	mov	18(r9), 92(sp)
-	mov	20(r9), 88(sp)
-	mov	22(r9), 84(sp)
-	mov	24(r9), 80(sp)
-	mov	26(r9), 76(sp)
-	mov	28(r9), 72(sp)
-	mov	30(r9), 68(sp)
+	mov	40(sp), r15
+	mov	32(sp), r9
+	mov	2(r9), 82(sp)
+	mov	4(r9), 78(sp)
+	mov	6(r9), 74(sp)
+	mov	8(r9), 70(sp)
+	mov	10(r9), 66(sp)
+	mov	12(r9), 62(sp)
+	mov	14(r9), 58(sp)
+	mov	16(r9), 86(sp)
+	mov	18(r9), 84(sp)
+	mov	20(r9), 80(sp)
+	mov	22(r9), 76(sp)
+	mov	24(r9), 72(sp)
+	mov	26(r9), 68(sp)
+	mov	28(r9), 64(sp)
+	mov	30(r9), 60(sp)
 	mov	#1, r9
 	cmp	12(sp), r9
 	jc	.Leax_omac_done7
@@ -1686,26 +1673,26 @@ eax_omac:
 	xor	r14, r4
 	xor	r15, r6
 	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
-	mov	r5, 112(sp)
-	mov	r7, 114(sp)
-	mov	r8, 116(sp)
-	mov	r10, 118(sp)
-	mov	r11, 120(sp)
-	mov	r12, 122(sp)
-	mov	r4, 124(sp)
-	mov	r6, 126(sp)
+	mov	r5, 104(sp)
+	mov	r7, 106(sp)
+	mov	r8, 108(sp)
+	mov	r10, 110(sp)
+	mov	r11, 112(sp)
+	mov	r12, 114(sp)
+	mov	r4, 116(sp)
+	mov	r6, 118(sp)
 	mov	sp, r13
-	add	#112, r13
+	add	#104, r13
 	mov	sp, r14
-	add	#128, r14
-	mov	56(sp), r12
+	add	#120, r14
+	mov	48(sp), r12
 	call	#eax_M_E_encrypt_block
 	mov	r9, r7
 	and	#4095, r7
 	rlam.w	#4, r7
 	mov	10(sp), r11
 	sub	r7, r11
-	add	28(sp), r7
+	add	22(sp), r7
 	cmp	#16, r11
 	jnc	.Leax_omac_bytes8
 	bit	#1, r7
@@ -1722,7 +1709,7 @@ eax_omac:
 	jmp	.Leax_omac_join10
 .Leax_omac_bytes8:
 	mov	sp, r12
-	add	#96, r12
+	add	#88, r12
 	mov	r12, r13
 	mov	#16, r14
 .Leax_omac_cpy11:
@@ -1740,14 +1727,14 @@ eax_omac:
 	mov	r12, r7
 	jmp	.Leax_omac_words9
 .Leax_omac_join10:
-	mov	128(sp), r5
-	mov	130(sp), 0(sp)
-	mov	132(sp), 2(sp)
-	mov	134(sp), 4(sp)
-	mov	136(sp), 6(sp)
-	mov	138(sp), 8(sp)
-	mov	140(sp), r4
-	mov	142(sp), r6
+	mov	120(sp), r5
+	mov	122(sp), 0(sp)
+	mov	124(sp), 2(sp)
+	mov	126(sp), 4(sp)
+	mov	128(sp), 6(sp)
+	mov	130(sp), 8(sp)
+	mov	132(sp), r4
+	mov	134(sp), r6
 	add	#1, r9
 	cmp	12(sp), r9
 	swpb	r7
@@ -1764,62 +1751,59 @@ eax_omac:
 	mov	10(sp), r9
 	and	#8191, r9
 	rlam.w	#3, r9
-	mov	r9, 22(sp)
+	mov	r9, 18(sp)
 	mov.b	11(sp), r9
 	rrum.w	#4, r9
 	rrum.w	#1, r9
-	sub	#128, 22(sp)
+	sub	#128, 18(sp)
 	subc	#0, r9
 	clr	r9
 	adc	r9
-	mov	r9, 32(sp)
+	mov	r9, 26(sp)
 	mov	10(sp), r9
 	and	#1, r9
 	inv	r9
 	inc	r9
 	and	#32896, r9
 	xor	#32768, r9
-	mov	r9, 30(sp)
+	mov	r9, 24(sp)
 	mov	10(sp), r9
 	rrum.w	#1, r9
+	and	#1, r9
+	mov	r9, 28(sp)
+	inv	r9
+	inc	r9
+	and	24(sp), r9
+	xor	24(sp), r9
+	mov	r9, 30(sp)
+	mov	10(sp), r9
+	rrum.w	#2, r9
 	and	#1, r9
 	mov	r9, 34(sp)
 	inv	r9
 	inc	r9
-	mov	30(sp), 20(sp)
-	and	r9, 20(sp)
-	mov	30(sp), 38(sp)
-	xor	20(sp), 38(sp)
-	mov	10(sp), r9
-	rrum.w	#2, r9
-	and	#1, r9
-	mov	r9, 40(sp)
-	inv	r9
-	inc	r9
-	mov	38(sp), 18(sp)
-	and	r9, 18(sp)
-	mov	38(sp), 50(sp)
-	xor	18(sp), 50(sp)
+	and	30(sp), r9
+	xor	30(sp), r9
+	mov	r9, 42(sp)
 	mov	10(sp), r9
 	rrum.w	#3, r9
 	and	#1, r9
 	mov	r9, 36(sp)
 	inv	r9
 	inc	r9
-	mov	50(sp), 24(sp)
-	and	r9, 24(sp)
-	mov	50(sp), 16(sp)
-	xor	24(sp), 16(sp)
-	xor	#1, 32(sp)
-	mov	32(sp), r9
+	and	42(sp), r9
+	xor	42(sp), r9
+	mov	r9, 16(sp)
+	xor	#1, 26(sp)
+	mov	26(sp), r9
 	inv	r9
 	inc	r9
 	and	r9, 16(sp)
 	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	mov	r15, r9
-	xor	66(sp), r9
+	mov	58(sp), r9
+	xor	r15, r9
 	xor	16(sp), r15
-	xor	68(sp), r15
+	xor	60(sp), r15
 	xor	r15, r9
 	mov	r9, 14(sp)
 	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
@@ -1828,75 +1812,72 @@ eax_omac:
 	clr	r9
 	adc	r9
 	xor	#1, r9
-	mov	r9, 26(sp)
+	mov	r9, 20(sp)
 	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
 	inv	r9
 	inc	r9
 	and	r9, 14(sp)
 	xor	14(sp), r15
 	xor	r15, r6
-	mov	r6, 64(sp)
+	mov	r6, 56(sp)
 	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
-	mov	34(sp), r15
+	mov	28(sp), r15
 	inv	r15
 	inc	r15
-	and	r15, 30(sp)
-	mov	40(sp), r6
-	mov	r6, r9
-	inv	r9
-	inc	r9
-	mov	30(sp), r15
+	and	r15, 24(sp)
+	mov	34(sp), r6
+	mov	r6, r15
+	inv	r15
+	inc	r15
+	mov	24(sp), r9
 	and	r9, r15
-	mov	30(sp), 46(sp)
-	xor	r15, 46(sp)
+	xor	r9, r15
+	mov	r15, 38(sp)
 	mov	36(sp), r15
 	inv	r15
 	inc	r15
-	mov	46(sp), r9
-	and	r15, r9
-	mov	46(sp), r15
+	mov	38(sp), r9
+	and	r9, r15
 	xor	r9, r15
-	mov	32(sp), r9
+	mov	26(sp), r9
 	inv	r9
 	inc	r9
 	and	r9, r15
 	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	mov	r14, r9
-	xor	70(sp), r9
-	xor	r15, r14
-	xor	72(sp), r14
+	mov	62(sp), r9
 	xor	r14, r9
-	mov	26(sp), r15
+	xor	r15, r14
+	xor	64(sp), r14
+	xor	r14, r9
+	mov	20(sp), r15
 	inv	r15
 	inc	r15
 	and	r15, r9
 	xor	r9, r14
 	xor	r14, r4
-	mov	r4, 60(sp)
+	mov	r4, 52(sp)
 	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
 	inv	r6
 	inc	r6
-	mov	38(sp), r15
+	mov	30(sp), r15
 	and	r6, r15
 	mov	36(sp), r4
-	mov	r4, r9
-	inv	r9
-	inc	r9
-	mov	r15, r14
-	and	r9, r14
-	mov	r15, r6
-	xor	r14, r6
-	mov	32(sp), r14
+	mov	r4, r6
+	inv	r6
+	inc	r6
+	and	r15, r6
+	xor	r15, r6
+	mov	26(sp), r14
 	inv	r14
 	inc	r14
 	and	r14, r6
 	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	mov	r13, r9
-	xor	74(sp), r9
-	xor	r6, r13
-	xor	76(sp), r13
+	mov	66(sp), r9
 	xor	r13, r9
-	mov	26(sp), r14
+	xor	r6, r13
+	xor	68(sp), r13
+	xor	r13, r9
+	mov	20(sp), r14
 	inv	r14
 	inc	r14
 	and	r14, r9
@@ -1904,29 +1885,27 @@ eax_omac:
 	mov	8(sp), r14
 	xor	r13, r14
 	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
-	mov	40(sp), r13
+	mov	34(sp), r13
 	inv	r13
 	inc	r13
-	mov	30(sp), r9
+	mov	24(sp), r9
 	and	r13, r9
 	mov	r4, r13
 	inv	r13
 	inc	r13
-	mov	r9, r6
-	and	r13, r6
-	mov	r9, r13
-	xor	r6, r13
-	mov	32(sp), r6
+	and	r9, r13
+	xor	r9, r13
+	mov	26(sp), r6
 	inv	r6
 	inc	r6
 	and	r6, r13
 	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	mov	r12, r6
-	xor	78(sp), r6
-	xor	r13, r12
-	xor	80(sp), r12
+	mov	70(sp), r6
 	xor	r12, r6
-	mov	26(sp), r13
+	xor	r13, r12
+	xor	72(sp), r12
+	xor	r12, r6
+	mov	20(sp), r13
 	inv	r13
 	inc	r13
 	and	r13, r6
@@ -1937,19 +1916,19 @@ eax_omac:
 	mov	r4, r6
 	inv	r6
 	inc	r6
-	mov	50(sp), r12
+	mov	42(sp), r12
 	and	r6, r12
-	mov	32(sp), r6
+	mov	26(sp), r6
 	inv	r6
 	inc	r6
 	and	r6, r12
 	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	mov	r11, r6
-	xor	82(sp), r6
-	xor	r12, r11
-	xor	84(sp), r11
+	mov	74(sp), r6
 	xor	r11, r6
-	mov	26(sp), r12
+	xor	r12, r11
+	xor	76(sp), r11
+	xor	r11, r6
+	mov	20(sp), r12
 	inv	r12
 	inc	r12
 	and	r12, r6
@@ -1960,19 +1939,19 @@ eax_omac:
 	mov	r4, r6
 	inv	r6
 	inc	r6
-	mov	46(sp), r11
+	mov	38(sp), r11
 	and	r6, r11
-	mov	32(sp), r6
+	mov	26(sp), r6
 	inv	r6
 	inc	r6
 	and	r6, r11
 	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	mov	r10, r6
-	xor	86(sp), r6
-	xor	r11, r10
-	xor	88(sp), r10
+	mov	78(sp), r6
 	xor	r10, r6
-	mov	26(sp), r11
+	xor	r11, r10
+	xor	80(sp), r10
+	xor	r10, r6
+	mov	20(sp), r11
 	inv	r11
 	inc	r11
 	and	r11, r6
@@ -1985,17 +1964,17 @@ eax_omac:
 	inc	r10
 	mov	r15, r6
 	and	r10, r6
-	mov	32(sp), r15
+	mov	26(sp), r15
 	inv	r15
 	inc	r15
 	and	r15, r6
 	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	mov	r8, r10
-	xor	90(sp), r10
-	xor	r6, r8
-	xor	92(sp), r8
+	mov	82(sp), r10
 	xor	r8, r10
-	mov	26(sp), r6
+	xor	r6, r8
+	xor	84(sp), r8
+	xor	r8, r10
+	mov	20(sp), r6
 	mov	r6, r15
 	inv	r15
 	inc	r15
@@ -2008,16 +1987,16 @@ eax_omac:
 	inc	r4
 	mov	r9, r8
 	and	r4, r8
-	mov	32(sp), r15
+	mov	26(sp), r15
 	inv	r15
 	inc	r15
 	and	r15, r8
 	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
 	mov	r7, r9
-	mov	42(sp), r15
+	mov	32(sp), r15
 	xor	@r15, r9
 	xor	r8, r7
-	xor	94(sp), r7
+	xor	86(sp), r7
 	xor	r7, r9
 	inv	r6
 	inc	r6
@@ -2025,31 +2004,31 @@ eax_omac:
 	xor	r9, r7
 	xor	r7, r5
 	; cmac.ae:84: return E.encrypt_block(ks, y ^ last_block(k1, k2, x, n % 16, n % 16 == 0))
-	mov	r5, 112(sp)
-	mov	r10, 114(sp)
-	mov	r11, 116(sp)
-	mov	r12, 118(sp)
-	mov	r13, 120(sp)
-	mov	r14, 122(sp)
-	mov	60(sp), 124(sp)
-	mov	64(sp), 126(sp)
+	mov	r5, 104(sp)
+	mov	r10, 106(sp)
+	mov	r11, 108(sp)
+	mov	r12, 110(sp)
+	mov	r13, 112(sp)
+	mov	r14, 114(sp)
+	mov	52(sp), 116(sp)
+	mov	56(sp), 118(sp)
 	mov	sp, r13
-	add	#112, r13
+	add	#104, r13
 	mov	sp, r14
-	add	#144, r14
-	mov	56(sp), r12
+	add	#136, r14
+	mov	48(sp), r12
 	call	#eax_M_E_encrypt_block
-	mov	62(sp), r14
+	mov	54(sp), r14
 	mov	r14, r15
-	mov	144(sp), 0(r15)
-	mov	146(sp), 2(r15)
-	mov	148(sp), 4(r15)
-	mov	150(sp), 6(r15)
-	mov	152(sp), 8(r15)
-	mov	154(sp), 10(r15)
-	mov	156(sp), 12(r15)
-	mov	158(sp), 14(r14)
-	add	#160, sp
+	mov	136(sp), 0(r15)
+	mov	138(sp), 2(r15)
+	mov	140(sp), 4(r15)
+	mov	142(sp), 6(r15)
+	mov	144(sp), 8(r15)
+	mov	146(sp), 10(r15)
+	mov	148(sp), 12(r15)
+	mov	150(sp), 14(r14)
+	add	#152, sp
 	popm.w	#7, r10
 	ret
 	.size eax_omac, .-eax_omac

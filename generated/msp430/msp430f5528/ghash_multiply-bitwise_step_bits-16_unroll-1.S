@@ -6,7 +6,7 @@
 
 ; --- ghash_mul: ghash.mul
 ;     frame 32 bytes (16 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 424 bytes of code
+;     estimated 422 bytes of code
 	.section .text.ghash_mul,"ax",@progbits
 	.global ghash_mul
 	.type ghash_mul, @function
@@ -36,9 +36,9 @@ ghash_mul:
 	mov	@r13+, 14(sp)
 .Lghash_mul_loop1:
 	; ghash.ae:37: z = z ^ (if x[127 - i] == 1 then v else 0)
-	mov	#127, r7
-	sub	r4, r7
-	mov	@r6, r5
+	mov	#127, r5
+	sub	r4, r5
+	mov	@r6, r7
 	mov	2(r6), r8
 	mov	4(r6), r9
 	mov	6(r6), r10
@@ -46,12 +46,12 @@ ghash_mul:
 	mov	10(r6), r12
 	mov	12(r6), r13
 	mov	14(r6), r15
-	cmp	#128, r7
+	cmp	#128, r5
 	jc	.Lghash_mul_shbig3
 .Lghash_mul_shlimb6:
-	cmp	#16, r7
+	cmp	#16, r5
 	jnc	.Lghash_mul_shbits7
-	mov	r8, r5
+	mov	r8, r7
 	mov	r9, r8
 	mov	r10, r9
 	mov	r11, r10
@@ -59,10 +59,10 @@ ghash_mul:
 	mov	r13, r12
 	mov	r15, r13
 	clr	r15
-	sub	#16, r7
+	sub	#16, r5
 	jmp	.Lghash_mul_shlimb6
 .Lghash_mul_shbits7:
-	tst	r7
+	tst	r5
 	jz	.Lghash_mul_shend4
 .Lghash_mul_sh5:
 	clrc
@@ -73,41 +73,40 @@ ghash_mul:
 	rrc	r10
 	rrc	r9
 	rrc	r8
-	rrc	r5
-	dec	r7
+	rrc	r7
+	dec	r5
 	jnz	.Lghash_mul_sh5
 	jmp	.Lghash_mul_shend4
 .Lghash_mul_shbig3:
-	clr	r5
+	clr	r7
 .Lghash_mul_shend4:
-	and	#1, r5
-	inv	r5
-	inc	r5
-	mov	r14, r7
-	and	r5, r7
-	mov	26(sp), r8
-	and	r5, r8
-	mov	24(sp), r9
-	and	r5, r9
-	mov	22(sp), r10
-	and	r5, r10
-	mov	20(sp), r11
-	and	r5, r11
-	mov	18(sp), r12
-	and	r5, r12
-	mov	16(sp), r13
-	and	r5, r13
-	mov	14(sp), r15
-	and	r5, r15
-	xor	r7, 12(sp)
-	xor	r8, 10(sp)
-	xor	r9, 8(sp)
-	xor	r10, 6(sp)
-	xor	r11, 4(sp)
-	xor	r12, 2(sp)
-	xor	r13, 0(sp)
+	and	#1, r7
+	inv	r7
+	inc	r7
+	mov	r14, r8
+	and	r7, r8
+	mov	26(sp), r9
+	and	r7, r9
+	mov	24(sp), r10
+	and	r7, r10
+	mov	22(sp), r11
+	and	r7, r11
+	mov	20(sp), r12
+	and	r7, r12
+	mov	18(sp), r13
+	and	r7, r13
+	mov	16(sp), r15
+	and	r7, r15
+	and	14(sp), r7
+	xor	r8, 12(sp)
+	xor	r9, 10(sp)
+	xor	r10, 8(sp)
+	xor	r11, 6(sp)
+	xor	r12, 4(sp)
+	xor	r13, 2(sp)
+	xor	r15, 0(sp)
 	mov	28(sp), r5
-	xor	r15, r5
+	xor	r7, r5
 	; ghash.ae:38: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
 	mov	r14, r7
 	mov	26(sp), r8
@@ -183,7 +182,7 @@ ghash_init:
 
 ; --- ghash_mul_h: ghash.mul_h
 ;     frame 32 bytes (16 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 424 bytes of code
+;     estimated 422 bytes of code
 	.section .text.ghash_mul_h,"ax",@progbits
 	.global ghash_mul_h
 	.type ghash_mul_h, @function
@@ -213,9 +212,9 @@ ghash_mul_h:
 	mov	@r13+, 14(sp)
 .Lghash_mul_h_loop1:
 	; ghash.ae:37: z = z ^ (if x[127 - i] == 1 then v else 0)
-	mov	#127, r7
-	sub	r4, r7
-	mov	@r6, r5
+	mov	#127, r5
+	sub	r4, r5
+	mov	@r6, r7
 	mov	2(r6), r8
 	mov	4(r6), r9
 	mov	6(r6), r10
@@ -223,12 +222,12 @@ ghash_mul_h:
 	mov	10(r6), r12
 	mov	12(r6), r13
 	mov	14(r6), r15
-	cmp	#128, r7
+	cmp	#128, r5
 	jc	.Lghash_mul_h_shbig3
 .Lghash_mul_h_shlimb6:
-	cmp	#16, r7
+	cmp	#16, r5
 	jnc	.Lghash_mul_h_shbits7
-	mov	r8, r5
+	mov	r8, r7
 	mov	r9, r8
 	mov	r10, r9
 	mov	r11, r10
@@ -236,10 +235,10 @@ ghash_mul_h:
 	mov	r13, r12
 	mov	r15, r13
 	clr	r15
-	sub	#16, r7
+	sub	#16, r5
 	jmp	.Lghash_mul_h_shlimb6
 .Lghash_mul_h_shbits7:
-	tst	r7
+	tst	r5
 	jz	.Lghash_mul_h_shend4
 .Lghash_mul_h_sh5:
 	clrc
@@ -250,41 +249,40 @@ ghash_mul_h:
 	rrc	r10
 	rrc	r9
 	rrc	r8
-	rrc	r5
-	dec	r7
+	rrc	r7
+	dec	r5
 	jnz	.Lghash_mul_h_sh5
 	jmp	.Lghash_mul_h_shend4
 .Lghash_mul_h_shbig3:
-	clr	r5
+	clr	r7
 .Lghash_mul_h_shend4:
-	and	#1, r5
-	inv	r5
-	inc	r5
-	mov	r14, r7
-	and	r5, r7
-	mov	26(sp), r8
-	and	r5, r8
-	mov	24(sp), r9
-	and	r5, r9
-	mov	22(sp), r10
-	and	r5, r10
-	mov	20(sp), r11
-	and	r5, r11
-	mov	18(sp), r12
-	and	r5, r12
-	mov	16(sp), r13
-	and	r5, r13
-	mov	14(sp), r15
-	and	r5, r15
-	xor	r7, 12(sp)
-	xor	r8, 10(sp)
-	xor	r9, 8(sp)
-	xor	r10, 6(sp)
-	xor	r11, 4(sp)
-	xor	r12, 2(sp)
-	xor	r13, 0(sp)
+	and	#1, r7
+	inv	r7
+	inc	r7
+	mov	r14, r8
+	and	r7, r8
+	mov	26(sp), r9
+	and	r7, r9
+	mov	24(sp), r10
+	and	r7, r10
+	mov	22(sp), r11
+	and	r7, r11
+	mov	20(sp), r12
+	and	r7, r12
+	mov	18(sp), r13
+	and	r7, r13
+	mov	16(sp), r15
+	and	r7, r15
+	and	14(sp), r7
+	xor	r8, 12(sp)
+	xor	r9, 10(sp)
+	xor	r10, 8(sp)
+	xor	r11, 6(sp)
+	xor	r12, 4(sp)
+	xor	r13, 2(sp)
+	xor	r15, 0(sp)
 	mov	28(sp), r5
-	xor	r15, r5
+	xor	r7, r5
 	; ghash.ae:38: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
 	mov	r14, r7
 	mov	26(sp), r8
@@ -339,7 +337,7 @@ ghash_mul_h:
 
 ; --- ghash_absorb: ghash.absorb
 ;     frame 76 bytes (30 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 798 bytes of code
+;     estimated 796 bytes of code
 	.section .text.ghash_absorb,"ax",@progbits
 	.global ghash_absorb
 	.type ghash_absorb, @function
@@ -485,33 +483,33 @@ ghash_absorb:
 	mov	14(r13), r15
 .Lghash_absorb_loop8:
 	; ghash.ae:37: z = z ^ (if x[127 - i] == 1 then v else 0)
-	mov	#127, r6
-	sub	r5, r6
-	mov	42(sp), r4
-	mov	40(sp), r7
+	mov	#127, r4
+	sub	r5, r4
+	mov	42(sp), r7
+	mov	40(sp), r6
 	mov	38(sp), r8
 	mov	36(sp), r9
 	mov	34(sp), r10
 	mov	32(sp), r11
 	mov	30(sp), r12
 	mov	28(sp), r13
-	cmp	#128, r6
+	cmp	#128, r4
 	jc	.Lghash_absorb_shbig10
 .Lghash_absorb_shlimb13:
-	cmp	#16, r6
+	cmp	#16, r4
 	jnc	.Lghash_absorb_shbits14
-	mov	r7, r4
-	mov	r8, r7
+	mov	r6, r7
+	mov	r8, r6
 	mov	r9, r8
 	mov	r10, r9
 	mov	r11, r10
 	mov	r12, r11
 	mov	r13, r12
 	clr	r13
-	sub	#16, r6
+	sub	#16, r4
 	jmp	.Lghash_absorb_shlimb13
 .Lghash_absorb_shbits14:
-	tst	r6
+	tst	r4
 	jz	.Lghash_absorb_shend11
 .Lghash_absorb_sh12:
 	clrc
@@ -521,43 +519,42 @@ ghash_absorb:
 	rrc	r10
 	rrc	r9
 	rrc	r8
+	rrc	r6
 	rrc	r7
-	rrc	r4
-	dec	r6
+	dec	r4
 	jnz	.Lghash_absorb_sh12
 	jmp	.Lghash_absorb_shend11
 .Lghash_absorb_shbig10:
-	clr	r4
+	clr	r7
 .Lghash_absorb_shend11:
-	and	#1, r4
-	inv	r4
-	inc	r4
+	and	#1, r7
+	inv	r7
+	inc	r7
 	mov	r14, r6
-	and	r4, r6
-	mov	22(sp), r7
-	and	r4, r7
-	mov	20(sp), r8
-	and	r4, r8
-	mov	18(sp), r9
-	and	r4, r9
-	mov	16(sp), r10
-	and	r4, r10
-	mov	14(sp), r11
-	and	r4, r11
-	mov	12(sp), r12
-	and	r4, r12
-	mov	r15, r13
-	and	r4, r13
+	and	r7, r6
+	mov	22(sp), r8
+	and	r7, r8
+	mov	20(sp), r9
+	and	r7, r9
+	mov	18(sp), r10
+	and	r7, r10
+	mov	16(sp), r11
+	and	r7, r11
+	mov	14(sp), r12
+	and	r7, r12
+	mov	12(sp), r13
+	and	r7, r13
+	and	r15, r7
 	xor	r6, 10(sp)
-	xor	r7, 8(sp)
-	xor	r8, 6(sp)
-	xor	r9, 4(sp)
-	xor	r10, 2(sp)
-	xor	r11, 0(sp)
+	xor	r8, 8(sp)
+	xor	r9, 6(sp)
+	xor	r10, 4(sp)
+	xor	r11, 2(sp)
+	xor	r12, 0(sp)
 	mov	26(sp), r4
-	xor	r12, r4
+	xor	r13, r4
 	mov	24(sp), r6
-	xor	r13, r6
+	xor	r7, r6
 	; ghash.ae:38: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
 	mov	r14, r7
 	mov	22(sp), r8

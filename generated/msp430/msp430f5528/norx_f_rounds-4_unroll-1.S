@@ -183,7 +183,7 @@ norx_f_g:
 
 ; --- norx_f_f: norx_f.f
 ;     frame 150 bytes (75 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2748 bytes of code
+;     estimated 2690 bytes of code
 	.section .text.norx_f_f,"ax",@progbits
 	.global norx_f_f
 	.type norx_f_f, @function
@@ -202,7 +202,7 @@ norx_f_f:
 	mov	176(sp), 14(sp)
 	mov	178(sp), 50(sp)
 	mov	180(sp), 88(sp)
-	mov	182(sp), r8
+	mov	182(sp), r9
 	mov	184(sp), 12(sp)
 	mov	186(sp), 40(sp)
 	mov	188(sp), 82(sp)
@@ -227,131 +227,132 @@ norx_f_f:
 	xor	@r15, r5
 	mov	2(r12), r7
 	xor	2(r15), r7
-	mov	@r12, r9
-	and	@r15, r9
+	mov	@r12, r8
+	and	@r15, r8
 	mov	2(r12), r10
 	and	2(r15), r10
-	rla	r9
-	adc	r9
-	mov	r9, r12
+	rla	r8
+	adc	r8
+	mov	r8, r12
 	and	#65534, r12
 	rlam.w	#1, r10
-	and	#1, r9
-	bis	r9, r10
+	and	#1, r8
+	bis	r8, r10
 	xor	r12, r5
-	mov	r7, r12
-	xor	r10, r12
+	mov	r7, r8
+	xor	r10, r8
 	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r5, r10
-	xor	@r8+, r10
-	mov	r12, r9
-	xor	@r8+, r9
-	swpb	r9
-	mov	r9, r7
-	swpb	r10
-	xor.b	r10, r7
-	xor	r10, r7
-	xor.b	r9, r10
-	xor	r9, r10
+	mov	r5, r6
+	xor	@r9+, r6
+	mov	r8, r12
+	xor	@r9+, r12
+	swpb	r12
+	mov	r12, r7
+	swpb	r6
+	xor.b	r6, r7
+	xor	r6, r7
+	xor.b	r12, r6
+	xor	r12, r6
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r10, r6
-	xor	@r11, r6
-	mov	r7, r4
-	xor	2(r11), r4
-	mov	r10, r8
-	and	@r11, r8
+	mov	r6, r4
+	xor	@r11, r4
 	mov	r7, r9
-	and	2(r11), r9
-	mov	r8, r11
-	rla	r11
-	adc	r11
-	mov	r11, r8
-	and	#65534, r8
-	rlam.w	#1, r9
-	and	#1, r11
-	bis	r11, r9
-	xor	r8, r6
-	mov	r4, r11
-	xor	r9, r11
+	xor	2(r11), r9
+	mov	r6, r12
+	and	@r11, r12
+	mov	r7, r10
+	and	2(r11), r10
+	rla	r12
+	adc	r12
+	mov	r12, r11
+	and	#65534, r11
+	rlam.w	#1, r10
+	and	#1, r12
+	bis	r12, r10
+	mov	r4, r12
+	xor	r11, r12
+	mov	r9, r11
+	xor	r10, r11
 	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r6, r9
-	xor	@r15, r9
-	mov	r11, r8
-	xor	2(r15), r8
-	rla	r8
-	rlc	r9
-	adc	r8
-	rla	r8
-	rlc	r9
-	adc	r8
-	rla	r8
-	rlc	r9
-	adc	r8
-	rla	r8
-	rlc	r9
-	adc	r8
-	rla	r8
-	rlc	r9
-	adc	r8
+	mov	r12, r10
+	xor	@r15, r10
+	mov	r11, r9
+	xor	2(r15), r9
+	rla	r9
+	rlc	r10
+	adc	r9
+	rla	r9
+	rlc	r10
+	adc	r9
+	rla	r9
+	rlc	r10
+	adc	r9
+	rla	r9
+	rlc	r10
+	adc	r9
+	rla	r9
+	rlc	r10
+	adc	r9
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r5, r15
-	xor	r8, r15
+	xor	r9, r15
 	mov	r15, 2(sp)
-	mov	r12, r4
-	xor	r9, r4
+	mov	r8, r4
+	xor	r10, r4
 	mov	r5, r15
-	and	r8, r15
-	and	r9, r12
+	and	r9, r15
+	and	r10, r8
 	rla	r15
 	adc	r15
 	mov	r15, r5
 	and	#65534, r5
-	rlam.w	#1, r12
+	rlam.w	#1, r8
 	and	#1, r15
-	bis	r15, r12
+	bis	r15, r8
 	xor	r5, 2(sp)
-	xor	r12, r4
+	xor	r8, r4
 	mov	r4, 68(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	2(sp), 94(sp)
-	xor	r10, 94(sp)
-	mov	68(sp), 92(sp)
-	xor	r7, 92(sp)
+	xor	2(sp), r6
+	mov	r6, 94(sp)
+	xor	r4, r7
+	mov	r7, 92(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r7
-	mov	92(sp), r12
-	xor	r12, r7
-	mov	r11, r10
+	mov	r12, r7
+	mov	92(sp), r6
+	xor	r6, r7
+	mov	r11, r8
 	mov	94(sp), r5
-	xor	r5, r10
-	and	r12, r6
+	xor	r5, r8
+	mov	r12, r15
+	and	r6, r15
 	and	r5, r11
-	rla	r6
-	adc	r6
-	mov	r6, r12
+	rla	r15
+	adc	r15
+	mov	r15, r12
 	and	#65534, r12
 	rlam.w	#1, r11
-	and	#1, r6
-	bis	r6, r11
+	and	#1, r15
+	bis	r15, r11
 	xor	r12, r7
 	mov	r7, 110(sp)
-	xor	r11, r10
-	mov	r10, 108(sp)
+	xor	r11, r8
+	mov	r8, 108(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
-	xor	r7, r8
-	xor	r10, r9
-	mov	r8, 104(sp)
-	mov	r9, 116(sp)
+	xor	r7, r9
+	xor	r8, r10
+	mov	r9, 104(sp)
+	mov	r10, 116(sp)
 	rla	104(sp)
 	rlc	116(sp)
 	adc	104(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	20(sp), r12
 	mov	r12, r15
-	mov	@r15, r9
-	xor	@r13, r9
-	mov	2(r15), r10
-	xor	2(r13), r10
+	mov	@r15, r10
+	xor	@r13, r10
+	mov	2(r15), r9
+	xor	2(r13), r9
 	mov	@r15, r11
 	and	@r13, r11
 	mov	2(r12), r12
@@ -363,110 +364,113 @@ norx_f_f:
 	rlam.w	#1, r12
 	and	#1, r11
 	bis	r11, r12
-	xor	r15, r9
-	xor	r12, r10
-	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r9, r12
-	mov	12(sp), r15
-	xor	@r15+, r12
-	mov	r10, r8
-	xor	@r15+, r8
-	swpb	r8
-	mov	r8, r11
-	swpb	r12
-	xor.b	r12, r11
+	xor	r15, r10
+	mov	r9, r11
 	xor	r12, r11
-	xor.b	r8, r12
-	xor	r8, r12
+	; norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	r10, r8
+	mov	12(sp), r15
+	xor	@r15+, r8
+	mov	r11, r12
+	xor	@r15+, r12
+	swpb	r12
+	mov	r12, r9
+	swpb	r8
+	xor.b	r8, r9
+	xor	r8, r9
+	xor.b	r12, r8
+	xor	r12, r8
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r12, r5
+	mov	r8, r6
 	mov	14(sp), r4
 	mov	r4, r15
-	xor	@r15, r5
-	mov	r11, r6
-	xor	2(r15), r6
-	mov	r12, r7
-	and	@r15, r7
-	mov	r11, r8
-	and	2(r4), r8
-	rla	r7
-	adc	r7
-	mov	r7, r15
-	and	#65534, r15
-	rlam.w	#1, r8
-	and	#1, r7
-	bis	r7, r8
-	xor	r15, r5
-	xor	r8, r6
-	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r5, r8
-	xor	@r13, r8
-	mov	r6, r7
-	xor	2(r13), r7
-	rla	r7
-	rlc	r8
-	adc	r7
-	rla	r7
-	rlc	r8
-	adc	r7
-	rla	r7
-	rlc	r8
-	adc	r7
-	rla	r7
-	rlc	r8
-	adc	r7
-	rla	r7
-	rlc	r8
-	adc	r7
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r9, r15
-	xor	r7, r15
-	mov	r10, r4
-	xor	r8, r4
-	and	r7, r9
-	mov	r10, r13
-	and	r8, r13
-	rla	r9
-	adc	r9
-	mov	r9, r10
-	and	#65534, r10
-	rlam.w	#1, r13
-	and	#1, r9
-	bis	r9, r13
-	xor	r10, r15
-	mov	r15, 62(sp)
-	xor	r13, r4
-	mov	r4, 58(sp)
-	; norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	62(sp), 98(sp)
-	xor	r12, 98(sp)
-	mov	58(sp), 96(sp)
-	xor	r11, 96(sp)
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r10
-	mov	96(sp), r13
-	xor	r13, r10
-	mov	r6, r11
-	mov	98(sp), r9
-	xor	r9, r11
-	and	r13, r5
-	and	r9, r6
+	xor	@r15, r6
+	mov	r9, r7
+	xor	2(r15), r7
+	mov	r8, r5
+	and	@r15, r5
+	mov	r9, r12
+	and	2(r4), r12
 	rla	r5
 	adc	r5
-	mov	r5, r13
-	and	#65534, r13
-	rlam.w	#1, r6
+	mov	r5, r15
+	and	#65534, r15
+	rlam.w	#1, r12
 	and	#1, r5
-	bis	r5, r6
-	xor	r13, r10
-	mov	r10, 114(sp)
-	xor	r6, r11
-	mov	r11, 112(sp)
+	bis	r5, r12
+	xor	r15, r6
+	xor	r12, r7
+	; norx_f.ae:31: b = (b ^ c) >>> r1
+	mov	r6, r15
+	xor	@r13, r15
+	mov	r7, r12
+	xor	2(r13), r12
+	mov	r15, r13
+	rla	r12
+	rlc	r13
+	adc	r12
+	rla	r12
+	rlc	r13
+	adc	r12
+	rla	r12
+	rlc	r13
+	adc	r12
+	rla	r12
+	rlc	r13
+	adc	r12
+	rla	r12
+	rlc	r13
+	adc	r12
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r10, r15
+	xor	r12, r15
+	mov	r11, r5
+	xor	r13, r5
+	mov	r10, r4
+	and	r12, r4
+	and	r13, r11
+	rla	r4
+	adc	r4
+	mov	r4, r10
+	and	#65534, r10
+	rlam.w	#1, r11
+	and	#1, r4
+	bis	r4, r11
+	xor	r10, r15
+	mov	r15, 62(sp)
+	xor	r11, r5
+	mov	r5, 58(sp)
+	; norx_f.ae:33: d = (a ^ d) >>> r2
+	xor	r15, r8
+	mov	r8, 98(sp)
+	xor	r5, r9
+	mov	r9, 96(sp)
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r6, r15
+	mov	r9, r11
+	xor	r11, r15
+	mov	r7, r10
+	mov	r8, r9
+	xor	r9, r10
+	and	r11, r6
+	and	r9, r7
+	rla	r6
+	adc	r6
+	mov	r6, r11
+	and	#65534, r11
+	rlam.w	#1, r7
+	and	#1, r6
+	bis	r6, r7
+	xor	r11, r15
+	mov	r15, 114(sp)
+	xor	r7, r10
+	mov	r10, 112(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r7, r13
-	xor	r10, r13
-	xor	r11, r8
-	mov	r8, 34(sp)
+	xor	r15, r12
+	mov	r13, r15
+	xor	r10, r15
+	mov	r12, r13
+	mov	r15, 34(sp)
 	rla	r13
 	rlc	34(sp)
 	adc	r13
@@ -491,66 +495,66 @@ norx_f_f:
 	xor	r15, r9
 	xor	r12, r10
 	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r9, r12
+	mov	r9, r7
 	mov	40(sp), r15
+	xor	@r15+, r7
+	mov	r10, r12
 	xor	@r15+, r12
-	mov	r10, r8
-	xor	@r15+, r8
-	swpb	r8
-	mov	r8, r11
 	swpb	r12
-	xor.b	r12, r11
-	xor	r12, r11
-	xor.b	r8, r12
-	xor	r8, r12
+	mov	r12, r8
+	swpb	r7
+	xor.b	r7, r8
+	xor	r7, r8
+	xor.b	r12, r7
+	xor	r12, r7
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r12, r5
+	mov	r7, r5
 	mov	50(sp), r4
 	mov	r4, r15
 	xor	@r15, r5
-	mov	r11, r6
+	mov	r8, r6
 	xor	2(r15), r6
-	mov	r12, r7
-	and	@r15, r7
-	mov	r11, r8
-	and	2(r4), r8
-	rla	r7
-	adc	r7
-	mov	r7, r15
+	mov	r7, r11
+	and	@r15, r11
+	mov	r8, r12
+	and	2(r4), r12
+	rla	r11
+	adc	r11
+	mov	r11, r15
 	and	#65534, r15
-	rlam.w	#1, r8
-	and	#1, r7
-	bis	r7, r8
+	rlam.w	#1, r12
+	and	#1, r11
+	bis	r11, r12
 	xor	r15, r5
-	xor	r8, r6
+	xor	r12, r6
 	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r5, r8
-	xor	@r14, r8
-	mov	r6, r7
-	xor	2(r14), r7
-	rla	r7
-	rlc	r8
-	adc	r7
-	rla	r7
-	rlc	r8
-	adc	r7
-	rla	r7
-	rlc	r8
-	adc	r7
-	rla	r7
-	rlc	r8
-	adc	r7
-	rla	r7
-	rlc	r8
-	adc	r7
+	mov	r5, r12
+	xor	@r14, r12
+	mov	r6, r11
+	xor	2(r14), r11
+	rla	r11
+	rlc	r12
+	adc	r11
+	rla	r11
+	rlc	r12
+	adc	r11
+	rla	r11
+	rlc	r12
+	adc	r11
+	rla	r11
+	rlc	r12
+	adc	r11
+	rla	r11
+	rlc	r12
+	adc	r11
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r9, r15
-	xor	r7, r15
+	xor	r11, r15
 	mov	r10, r4
-	xor	r8, r4
-	and	r7, r9
+	xor	r12, r4
+	and	r11, r9
 	mov	r10, r14
-	and	r8, r14
+	and	r12, r14
 	rla	r9
 	adc	r9
 	mov	r9, r10
@@ -559,21 +563,21 @@ norx_f_f:
 	and	#1, r9
 	bis	r9, r14
 	xor	r10, r15
-	mov	r15, 72(sp)
+	mov	r15, 74(sp)
 	xor	r14, r4
 	mov	r4, 66(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	72(sp), 102(sp)
-	xor	r12, 102(sp)
-	mov	66(sp), 100(sp)
-	xor	r11, 100(sp)
+	xor	r15, r7
+	mov	r7, 102(sp)
+	xor	r4, r8
+	mov	r8, 100(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r10
-	mov	100(sp), r15
-	xor	r15, r10
-	mov	r6, r11
-	mov	102(sp), r9
-	xor	r9, r11
+	mov	r5, r14
+	mov	r8, r15
+	xor	r15, r14
+	mov	r6, r10
+	mov	r7, r9
+	xor	r9, r10
 	and	r15, r5
 	and	r9, r6
 	rla	r5
@@ -583,15 +587,14 @@ norx_f_f:
 	rlam.w	#1, r6
 	and	#1, r5
 	bis	r5, r6
-	mov	r10, r14
 	xor	r15, r14
-	xor	r6, r11
-	mov	r11, 22(sp)
+	xor	r6, r10
+	mov	r10, 22(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
-	xor	r14, r7
-	xor	r11, r8
-	mov	r7, 16(sp)
-	mov	r8, 46(sp)
+	xor	r14, r11
+	xor	r10, r12
+	mov	r11, 16(sp)
+	mov	r12, 46(sp)
 	rla	16(sp)
 	rlc	46(sp)
 	adc	16(sp)
@@ -622,28 +625,28 @@ norx_f_f:
 	xor	r15, r11
 	xor	r10, r12
 	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r11, r10
+	mov	r11, r9
 	mov	82(sp), r15
-	xor	@r15+, r10
+	xor	@r15+, r9
 	mov	r12, r8
 	xor	@r15+, r8
 	swpb	r8
-	mov	r8, r9
-	swpb	r10
-	xor.b	r10, r9
-	xor	r10, r9
-	xor.b	r8, r10
-	xor	r8, r10
+	mov	r8, r10
+	swpb	r9
+	xor.b	r9, r10
+	xor	r9, r10
+	xor.b	r8, r9
+	xor	r8, r9
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r10, r7
+	mov	r9, r7
 	mov	88(sp), r6
 	mov	r6, r15
 	xor	@r15, r7
-	mov	r9, r8
+	mov	r10, r8
 	xor	2(r15), r8
-	mov	r10, r5
+	mov	r9, r5
 	and	@r6, r5
-	mov	r9, r6
+	mov	r10, r6
 	and	2(r15), r6
 	rla	r5
 	adc	r5
@@ -698,78 +701,75 @@ norx_f_f:
 	xor	r11, r5
 	mov	r5, 78(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	@sp, r11
-	xor	r10, r11
-	mov	r5, r10
-	xor	r9, r10
+	mov	r9, r11
+	xor	@sp, r11
+	mov	r10, r9
+	xor	r5, r9
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r7, r12
-	xor	r10, r12
+	xor	r9, r12
 	mov	r8, r5
 	xor	r11, r5
-	and	r10, r7
+	and	r9, r7
 	and	r11, r8
 	rla	r7
 	adc	r7
-	mov	r7, r9
-	and	#65534, r9
+	mov	r7, r10
+	and	#65534, r10
 	rlam.w	#1, r8
 	and	#1, r7
 	bis	r7, r8
-	xor	r9, r12
+	xor	r10, r12
 	mov	r12, 10(sp)
-	mov	r5, r9
-	xor	r8, r9
+	mov	r5, r10
+	xor	r8, r10
 	; norx_f.ae:35: b = (b ^ c) >>> r3
 	mov	r6, r12
 	xor	10(sp), r12
-	xor	r9, r15
+	xor	r10, r15
 	mov	r15, 30(sp)
 	rla	r12
 	rlc	30(sp)
 	adc	r12
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	2(sp), r15
-	mov	r15, r5
-	xor	r13, r5
+	mov	r15, r6
+	xor	r13, r6
 	mov	68(sp), r4
-	mov	r4, r6
-	xor	34(sp), r6
-	mov	r15, r8
-	and	r13, r8
+	mov	r4, r5
+	xor	34(sp), r5
+	mov	r15, r7
+	and	r13, r7
 	and	34(sp), r4
-	rla	r8
-	adc	r8
-	mov	r8, r15
+	rla	r7
+	adc	r7
+	mov	r7, r15
 	and	#65534, r15
 	rlam.w	#1, r4
-	and	#1, r8
-	bis	r8, r4
-	mov	r5, r8
-	xor	r15, r8
-	mov	r6, r15
+	and	#1, r7
+	bis	r7, r4
+	xor	r15, r6
+	mov	r5, r15
 	xor	r4, r15
 	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r8, r5
-	xor	r10, r5
-	mov	r15, r6
-	xor	r11, r6
-	swpb	r6
-	mov	r6, r7
-	swpb	r5
-	xor.b	r5, r7
-	xor	r5, r7
-	mov	r5, r10
-	xor.b	r6, r10
-	xor	r6, r10
+	mov	r9, r8
+	xor	r6, r8
+	xor	r15, r11
+	swpb	r11
+	mov	r11, r7
+	swpb	r8
+	xor.b	r8, r7
+	xor	r8, r7
+	xor.b	r11, r8
+	xor	r11, r8
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r14, r6
-	xor	r10, r6
+	mov	r14, r9
+	xor	r8, r9
 	mov	22(sp), r11
 	mov	r11, r5
 	xor	r7, r5
 	mov	r14, r4
-	and	r10, r4
+	and	r8, r4
 	mov	r11, r14
 	and	r7, r14
 	rla	r4
@@ -779,12 +779,12 @@ norx_f_f:
 	rlam.w	#1, r14
 	and	#1, r4
 	bis	r4, r14
-	xor	r11, r6
+	xor	r11, r9
 	mov	r5, r11
 	xor	r14, r11
 	; norx_f.ae:31: b = (b ^ c) >>> r1
 	mov	r13, r14
-	xor	r6, r14
+	xor	r9, r14
 	mov	34(sp), r13
 	xor	r11, r13
 	rla	r13
@@ -803,54 +803,55 @@ norx_f_f:
 	rlc	r14
 	adc	r13
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r8, r5
+	mov	r6, r5
 	xor	r13, r5
 	mov	r5, 4(sp)
 	mov	r15, r5
 	xor	r14, r5
-	mov	r8, r4
+	mov	r6, r4
 	and	r13, r4
-	mov	r15, r8
-	and	r14, r8
+	mov	r15, r6
+	and	r14, r6
 	mov	r4, r15
 	rla	r15
 	adc	r15
 	mov	r15, r4
 	and	#65534, r4
-	rlam.w	#1, r8
+	rlam.w	#1, r6
 	and	#1, r15
-	bis	r15, r8
+	bis	r15, r6
 	xor	r4, 4(sp)
-	xor	r8, r5
+	xor	r6, r5
 	mov	r5, 90(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	4(sp), 76(sp)
-	xor	r10, 76(sp)
-	mov	90(sp), 74(sp)
-	xor	r7, 74(sp)
+	xor	4(sp), r8
+	mov	r8, 76(sp)
+	xor	r5, r7
+	mov	r7, 72(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r15
-	mov	74(sp), r10
-	xor	r10, r15
+	mov	r9, r7
+	mov	72(sp), r6
+	xor	r6, r7
 	mov	r11, r8
-	mov	76(sp), r7
-	xor	r7, r8
-	and	r10, r6
-	mov	r11, r10
-	and	r7, r10
-	rla	r6
-	adc	r6
-	mov	r6, r11
+	mov	76(sp), r5
+	xor	r5, r8
+	mov	r9, r15
+	and	r6, r15
+	mov	r11, r9
+	and	r5, r9
+	rla	r15
+	adc	r15
+	mov	r15, r11
 	and	#65534, r11
-	rlam.w	#1, r10
-	and	#1, r6
-	bis	r6, r10
-	xor	r11, r15
-	mov	r15, 86(sp)
-	xor	r10, r8
+	rlam.w	#1, r9
+	and	#1, r15
+	bis	r15, r9
+	xor	r11, r7
+	mov	r7, 86(sp)
+	xor	r9, r8
 	mov	r8, 84(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
-	xor	r15, r13
+	xor	r7, r13
 	xor	r8, r14
 	mov	r13, 56(sp)
 	mov	r14, 106(sp)
@@ -866,76 +867,76 @@ norx_f_f:
 	mov	r8, r14
 	mov	46(sp), r4
 	xor	r4, r14
-	mov	r13, r10
-	and	r5, r10
+	mov	r13, r9
+	and	r5, r9
 	and	r4, r8
-	rla	r10
-	adc	r10
-	mov	r10, r13
+	rla	r9
+	adc	r9
+	mov	r9, r13
 	and	#65534, r13
 	rlam.w	#1, r8
-	and	#1, r10
-	bis	r10, r8
+	and	#1, r9
+	bis	r9, r8
 	xor	r13, r15
 	xor	r8, r14
 	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r15, r11
-	xor	92(sp), r11
-	mov	r14, r13
-	xor	94(sp), r13
+	mov	92(sp), r8
+	xor	r15, r8
+	mov	94(sp), r13
+	xor	r14, r13
 	swpb	r13
-	mov	r13, r10
-	swpb	r11
-	xor.b	r11, r10
-	xor	r11, r10
-	xor.b	r13, r11
-	xor	r13, r11
+	mov	r13, r9
+	swpb	r8
+	xor.b	r8, r9
+	xor	r8, r9
+	xor.b	r13, r8
+	xor	r13, r8
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	10(sp), r13
 	mov	r13, r7
-	xor	r11, r7
-	mov	r9, r6
-	xor	r10, r6
-	mov	r13, r8
-	and	r11, r8
-	and	r10, r9
-	rla	r8
-	adc	r8
-	mov	r8, r13
+	xor	r8, r7
+	mov	r10, r6
+	xor	r9, r6
+	mov	r13, r11
+	and	r8, r11
+	and	r9, r10
+	rla	r11
+	adc	r11
+	mov	r11, r13
 	and	#65534, r13
-	rlam.w	#1, r9
-	and	#1, r8
-	bis	r8, r9
+	rlam.w	#1, r10
+	and	#1, r11
+	bis	r11, r10
 	xor	r13, r7
 	mov	r6, r13
-	xor	r9, r13
+	xor	r10, r13
 	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r5, r9
-	xor	r7, r9
-	mov	r4, r8
-	xor	r13, r8
-	rla	r8
-	rlc	r9
-	adc	r8
-	rla	r8
-	rlc	r9
-	adc	r8
-	rla	r8
-	rlc	r9
-	adc	r8
-	rla	r8
-	rlc	r9
-	adc	r8
-	rla	r8
-	rlc	r9
-	adc	r8
+	mov	r5, r11
+	xor	r7, r11
+	mov	r4, r10
+	xor	r13, r10
+	rla	r10
+	rlc	r11
+	adc	r10
+	rla	r10
+	rlc	r11
+	adc	r10
+	rla	r10
+	rlc	r11
+	adc	r10
+	rla	r10
+	rlc	r11
+	adc	r10
+	rla	r10
+	rlc	r11
+	adc	r10
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r15, r4
-	xor	r8, r4
+	xor	r10, r4
 	mov	r14, r5
-	xor	r9, r5
-	and	r8, r15
-	and	r9, r14
+	xor	r11, r5
+	and	r10, r15
+	and	r11, r14
 	rla	r15
 	adc	r15
 	mov	r15, r6
@@ -948,17 +949,17 @@ norx_f_f:
 	xor	r14, r5
 	mov	r5, 60(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	64(sp), 44(sp)
-	xor	r11, 44(sp)
-	mov	60(sp), 42(sp)
-	xor	r10, 42(sp)
+	xor	r4, r8
+	mov	r8, 44(sp)
+	xor	r5, r9
+	mov	r9, 42(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r10
-	mov	42(sp), r14
-	xor	r14, r10
-	mov	r13, r11
+	mov	r7, r8
+	mov	r9, r14
+	xor	r14, r8
+	mov	r13, r9
 	mov	44(sp), r6
-	xor	r6, r11
+	xor	r6, r9
 	and	r14, r7
 	and	r6, r13
 	rla	r7
@@ -968,151 +969,151 @@ norx_f_f:
 	rlam.w	#1, r13
 	and	#1, r7
 	bis	r7, r13
-	xor	r14, r10
-	mov	r10, 54(sp)
-	xor	r13, r11
-	mov	r11, 52(sp)
+	xor	r14, r8
+	mov	r8, 54(sp)
+	xor	r13, r9
+	mov	r9, 52(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
-	xor	r10, r8
-	xor	r11, r9
-	mov	r8, 18(sp)
-	mov	r9, 70(sp)
+	xor	r8, r10
+	xor	r9, r11
+	mov	r10, 18(sp)
+	mov	r11, 70(sp)
 	rla	18(sp)
 	rlc	70(sp)
 	adc	18(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	72(sp), r15
-	mov	r15, r14
-	xor	r12, r14
-	mov	66(sp), r9
-	mov	r9, r13
-	mov	30(sp), r5
-	xor	r5, r13
-	mov	r15, r10
-	and	r12, r10
-	and	r5, r9
-	rla	r10
-	adc	r10
-	mov	r10, r15
-	and	#65534, r15
-	rlam.w	#1, r9
-	and	#1, r10
-	bis	r10, r9
-	xor	r15, r14
-	xor	r9, r13
-	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r14, r6
-	xor	96(sp), r6
-	mov	r13, r15
-	xor	98(sp), r15
-	swpb	r15
+	mov	74(sp), r15
+	mov	r15, r4
+	xor	r12, r4
+	mov	66(sp), r10
+	mov	r10, r14
+	mov	30(sp), r6
+	xor	r6, r14
 	mov	r15, r11
-	swpb	r6
-	xor.b	r6, r11
-	xor	r6, r11
-	xor.b	r15, r6
-	xor	r15, r6
+	and	r12, r11
+	and	r6, r10
+	rla	r11
+	adc	r11
+	mov	r11, r15
+	and	#65534, r15
+	rlam.w	#1, r10
+	and	#1, r11
+	bis	r11, r10
+	xor	r15, r4
+	xor	r10, r14
+	; norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	96(sp), r7
+	xor	r4, r7
+	mov	98(sp), r15
+	xor	r14, r15
+	swpb	r15
+	mov	r15, r9
+	swpb	r7
+	xor.b	r7, r9
+	xor	r7, r9
+	xor.b	r15, r7
+	xor	r15, r7
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	110(sp), r15
-	mov	r15, r7
-	xor	r6, r7
-	mov	108(sp), r4
-	mov	r4, r8
-	xor	r11, r8
-	mov	r15, r9
-	and	r6, r9
-	and	r11, r4
-	rla	r9
-	adc	r9
-	mov	r9, r15
-	and	#65534, r15
-	rlam.w	#1, r4
-	and	#1, r9
-	bis	r9, r4
-	xor	r15, r7
-	xor	r4, r8
-	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r12, r9
-	xor	r7, r9
+	mov	r15, r8
+	xor	r7, r8
+	mov	108(sp), r5
 	mov	r5, r10
-	xor	r8, r10
+	xor	r9, r10
+	mov	r15, r13
+	and	r7, r13
+	and	r9, r5
+	rla	r13
+	adc	r13
+	mov	r13, r15
+	and	#65534, r15
+	rlam.w	#1, r5
+	and	#1, r13
+	bis	r13, r5
+	xor	r15, r8
+	mov	r10, r13
+	xor	r5, r13
+	; norx_f.ae:31: b = (b ^ c) >>> r1
+	mov	r12, r11
+	xor	r8, r11
+	mov	r6, r10
+	xor	r13, r10
 	rla	r10
-	rlc	r9
+	rlc	r11
 	adc	r10
 	rla	r10
-	rlc	r9
+	rlc	r11
 	adc	r10
 	rla	r10
-	rlc	r9
+	rlc	r11
 	adc	r10
 	rla	r10
-	rlc	r9
+	rlc	r11
 	adc	r10
 	rla	r10
-	rlc	r9
+	rlc	r11
 	adc	r10
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r14, r5
+	mov	r4, r5
 	xor	r10, r5
-	mov	r13, r12
-	xor	r9, r12
-	mov	r14, r15
-	and	r10, r15
-	and	r9, r13
-	rla	r15
-	adc	r15
-	mov	r15, r14
+	mov	r14, r6
+	xor	r11, r6
+	and	r10, r4
+	mov	r14, r12
+	and	r11, r12
+	rla	r4
+	adc	r4
+	mov	r4, r14
 	and	#65534, r14
-	rlam.w	#1, r13
-	and	#1, r15
-	bis	r15, r13
+	rlam.w	#1, r12
+	and	#1, r4
+	bis	r4, r12
 	xor	r14, r5
 	mov	r5, 32(sp)
-	xor	r13, r12
-	mov	r12, 28(sp)
+	xor	r12, r6
+	mov	r6, 28(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	32(sp), 8(sp)
-	xor	r6, 8(sp)
-	mov	28(sp), 6(sp)
-	xor	r11, 6(sp)
+	xor	r5, r7
+	mov	r7, 8(sp)
+	xor	r6, r9
+	mov	r9, 6(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r11
+	mov	r8, r9
 	mov	6(sp), r14
-	xor	r14, r11
-	mov	r8, r12
-	mov	8(sp), r6
-	xor	r6, r12
-	and	r14, r7
-	and	r6, r8
-	rla	r7
-	adc	r7
-	mov	r7, r14
+	xor	r14, r9
+	mov	r13, r12
+	xor	r7, r12
+	and	r14, r8
+	and	r7, r13
+	rla	r8
+	adc	r8
+	mov	r8, r14
 	and	#65534, r14
-	rlam.w	#1, r8
-	and	#1, r7
-	bis	r7, r8
-	xor	r14, r11
-	mov	r11, 26(sp)
-	xor	r8, r12
+	rlam.w	#1, r13
+	and	#1, r8
+	bis	r8, r13
+	xor	r14, r9
+	mov	r9, 26(sp)
+	xor	r13, r12
 	mov	r12, 24(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
-	xor	r11, r10
-	xor	r12, r9
-	mov	r9, 36(sp)
+	xor	r9, r10
+	xor	r12, r11
+	mov	r11, 36(sp)
 	rla	r10
 	rlc	36(sp)
 	adc	r10
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	@sp, r13
 	mov	r13, r14
-	mov	104(sp), r4
-	xor	r4, r14
+	mov	104(sp), r6
+	xor	r6, r14
 	mov	78(sp), r9
 	mov	r9, r15
 	mov	116(sp), r8
 	xor	r8, r15
 	mov	r13, r11
-	and	r4, r11
+	and	r6, r11
 	and	r8, r9
 	rla	r11
 	adc	r11
@@ -1124,40 +1125,39 @@ norx_f_f:
 	xor	r13, r14
 	xor	r9, r15
 	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r14, r13
-	xor	100(sp), r13
-	mov	r15, r12
-	xor	102(sp), r12
-	swpb	r12
-	mov	r12, r11
+	mov	100(sp), r4
+	xor	r14, r4
+	mov	102(sp), r13
+	xor	r15, r13
 	swpb	r13
-	xor.b	r13, r11
-	xor	r13, r11
-	xor.b	r12, r13
-	xor	r12, r13
+	mov	r13, r11
+	swpb	r4
+	xor.b	r4, r11
+	xor	r4, r11
+	xor.b	r13, r4
+	xor	r13, r4
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	114(sp), r9
-	mov	r9, r6
-	xor	r13, r6
+	mov	114(sp), r13
+	mov	r13, r7
+	xor	r4, r7
 	mov	112(sp), r5
-	mov	r5, r7
-	xor	r11, r7
-	mov	r9, r12
-	and	r13, r12
+	mov	r5, r9
+	xor	r11, r9
+	mov	r13, r12
+	and	r4, r12
 	and	r11, r5
 	rla	r12
 	adc	r12
-	mov	r12, r9
-	and	#65534, r9
+	mov	r12, r13
+	and	#65534, r13
 	rlam.w	#1, r5
 	and	#1, r12
 	bis	r12, r5
-	mov	r6, r12
-	xor	r9, r12
-	mov	r7, r9
+	mov	r7, r12
+	xor	r13, r12
 	xor	r5, r9
 	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r4, r5
+	mov	r6, r5
 	xor	r12, r5
 	xor	r9, r8
 	rla	r8
@@ -1178,25 +1178,24 @@ norx_f_f:
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r14, r6
 	xor	r8, r6
-	mov	r15, r4
-	xor	r5, r4
+	mov	r15, r7
+	xor	r5, r7
 	and	r8, r14
 	and	r5, r15
 	rla	r14
 	adc	r14
-	mov	r14, r7
-	and	#65534, r7
+	mov	r14, r13
+	and	#65534, r13
 	rlam.w	#1, r15
 	and	#1, r14
 	bis	r14, r15
-	xor	r7, r6
-	mov	r4, r7
+	xor	r13, r6
 	xor	r15, r7
 	; norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	r6, r14
-	xor	r13, r14
-	mov	r7, r13
-	xor	r11, r13
+	mov	r4, r14
+	xor	r6, r14
+	mov	r11, r13
+	xor	r7, r13
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r12, r11
 	xor	r13, r11
@@ -1283,7 +1282,7 @@ norx_f_f:
 	mov	r14, 2(r12)
 	mov	118(sp), r14
 	mov	r14, r15
-	mov	74(sp), 0(r15)
+	mov	72(sp), 0(r15)
 	mov	76(sp), 2(r14)
 	add	#150, sp
 	popm.w	#7, r10
@@ -1293,7 +1292,7 @@ norx_f_f:
 
 ; --- norx_f_permute: norx_f.permute
 ;     frame 114 bytes (57 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2700 bytes of code
+;     estimated 2626 bytes of code
 	.section .text.norx_f_permute,"ax",@progbits
 	.global norx_f_permute
 	.type norx_f_permute, @function
@@ -1311,9 +1310,9 @@ norx_f_permute:
 	mov	4(r15), 52(sp)
 	mov	6(r15), 50(sp)
 	mov	8(r15), 20(sp)
-	mov	10(r15), 16(sp)
-	mov	12(r15), 104(sp)
-	mov	14(r15), 102(sp)
+	mov	10(r15), 18(sp)
+	mov	12(r15), 106(sp)
+	mov	14(r15), 104(sp)
 	mov	16(r15), r8
 	mov	18(r15), r9
 	mov	20(r15), 26(sp)
@@ -1325,7 +1324,7 @@ norx_f_permute:
 	mov	32(r15), r11
 	mov	34(r15), r12
 	mov	36(r15), 44(sp)
-	mov	38(r15), 32(sp)
+	mov	38(r15), 30(sp)
 	mov	40(r15), 72(sp)
 	mov	42(r15), 68(sp)
 	mov	44(r15), 56(sp)
@@ -1336,7 +1335,7 @@ norx_f_permute:
 	mov	52(r15), 4(sp)
 	mov	54(r15), 12(sp)
 	mov	56(r15), 108(sp)
-	mov	58(r15), 106(sp)
+	mov	58(r15), 102(sp)
 	mov	60(r15), 64(sp)
 	mov	62(r5), 66(sp)
 .Lnorx_f_permute_loop1:
@@ -1345,36 +1344,38 @@ norx_f_permute:
 	xor	r8, r5
 	mov	r7, r15
 	xor	r9, r15
-	and	r8, r6
-	and	r9, r7
-	rla	r6
-	adc	r6
 	mov	r6, r4
+	and	r8, r4
+	mov	r7, r6
+	and	r9, r6
+	mov	r4, r7
+	rla	r7
+	adc	r7
+	mov	r7, r4
 	and	#65534, r4
-	rlam.w	#1, r7
-	and	#1, r6
-	bis	r6, r7
-	mov	r5, r6
-	xor	r4, r6
-	xor	r7, r15
+	rlam.w	#1, r6
+	and	#1, r7
+	bis	r7, r6
+	mov	r5, r7
+	xor	r4, r7
+	xor	r6, r15
 	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r6, r7
-	xor	r13, r7
-	mov	r15, r13
-	xor	r14, r13
-	swpb	r13
-	mov	r13, r5
-	swpb	r7
-	xor.b	r7, r5
-	xor	r7, r5
-	xor.b	r13, r7
-	xor	r13, r7
+	mov	r13, r6
+	xor	r7, r6
+	xor	r15, r14
+	swpb	r14
+	mov	r14, r5
+	swpb	r6
+	xor.b	r6, r5
+	xor	r6, r5
+	xor.b	r14, r6
+	xor	r14, r6
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r11, r4
-	xor	r7, r4
+	xor	r6, r4
 	mov	r12, r13
 	xor	r5, r13
-	and	r7, r11
+	and	r6, r11
 	mov	r12, r14
 	and	r5, r14
 	rla	r11
@@ -1409,36 +1410,35 @@ norx_f_permute:
 	rlc	r14
 	adc	r13
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r4
+	mov	r7, r4
 	xor	r13, r4
 	mov	r15, r8
 	xor	r14, r8
-	and	r13, r6
+	and	r13, r7
 	mov	r15, r9
 	and	r14, r9
-	mov	r6, r15
+	mov	r7, r15
 	rla	r15
 	adc	r15
-	mov	r15, r6
-	and	#65534, r6
+	mov	r15, r7
+	and	#65534, r7
 	rlam.w	#1, r9
 	and	#1, r15
 	bis	r15, r9
-	xor	r6, r4
+	xor	r7, r4
 	mov	r4, 42(sp)
 	xor	r9, r8
 	mov	r8, 14(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	42(sp), 80(sp)
-	xor	r7, 80(sp)
-	mov	14(sp), 76(sp)
-	xor	r5, 76(sp)
+	xor	r4, r6
+	mov	r6, 80(sp)
+	xor	r8, r5
+	mov	r5, 76(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r11, r8
-	mov	76(sp), r7
+	mov	r5, r7
 	xor	r7, r8
 	mov	r12, r9
-	mov	80(sp), r6
 	xor	r6, r9
 	mov	r11, r15
 	and	r7, r15
@@ -1469,8 +1469,8 @@ norx_f_permute:
 	mov	26(sp), r5
 	xor	r5, r14
 	mov	50(sp), r9
-	mov	r9, r13
-	xor	r10, r13
+	mov	r9, r12
+	xor	r10, r12
 	mov	r15, r11
 	and	r5, r11
 	and	r10, r9
@@ -1482,165 +1482,165 @@ norx_f_permute:
 	and	#1, r11
 	bis	r11, r9
 	xor	r15, r14
-	xor	r9, r13
+	xor	r9, r12
 	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r14, r11
-	xor	4(sp), r11
-	mov	r13, r15
-	xor	12(sp), r15
+	mov	4(sp), r7
+	xor	r14, r7
+	mov	12(sp), r15
+	xor	r12, r15
 	swpb	r15
-	mov	r15, r12
-	swpb	r11
-	xor.b	r11, r12
-	xor	r11, r12
-	xor.b	r15, r11
-	xor	r15, r11
+	mov	r15, r9
+	swpb	r7
+	xor.b	r7, r9
+	xor	r7, r9
+	xor.b	r15, r7
+	xor	r15, r7
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	44(sp), r15
-	mov	r15, r7
-	xor	r11, r7
-	mov	32(sp), r4
-	mov	r4, r6
-	xor	r12, r6
 	mov	r15, r8
-	and	r11, r8
-	and	r12, r4
-	rla	r8
-	adc	r8
-	mov	r8, r15
+	xor	r7, r8
+	mov	30(sp), r4
+	mov	r4, r6
+	xor	r9, r6
+	mov	r15, r13
+	and	r7, r13
+	and	r9, r4
+	rla	r13
+	adc	r13
+	mov	r13, r15
 	and	#65534, r15
 	rlam.w	#1, r4
-	and	#1, r8
-	bis	r8, r4
-	xor	r15, r7
-	mov	r6, r8
-	xor	r4, r8
+	and	#1, r13
+	bis	r13, r4
+	xor	r15, r8
+	mov	r6, r13
+	xor	r4, r13
 	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r5, r9
-	xor	r7, r9
-	xor	r8, r10
+	mov	r5, r11
+	xor	r8, r11
+	xor	r13, r10
 	rla	r10
-	rlc	r9
+	rlc	r11
 	adc	r10
 	rla	r10
-	rlc	r9
+	rlc	r11
 	adc	r10
 	rla	r10
-	rlc	r9
+	rlc	r11
 	adc	r10
 	rla	r10
-	rlc	r9
+	rlc	r11
 	adc	r10
 	rla	r10
-	rlc	r9
+	rlc	r11
 	adc	r10
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r14, r5
 	xor	r10, r5
-	mov	r13, r6
-	xor	r9, r6
+	mov	r12, r6
+	xor	r11, r6
 	mov	r14, r15
 	and	r10, r15
-	and	r9, r13
+	and	r11, r12
 	rla	r15
 	adc	r15
 	mov	r15, r14
 	and	#65534, r14
-	rlam.w	#1, r13
+	rlam.w	#1, r12
 	and	#1, r15
-	bis	r15, r13
+	bis	r15, r12
 	xor	r14, r5
 	mov	r5, 54(sp)
-	xor	r13, r6
+	xor	r12, r6
 	mov	r6, 48(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	54(sp), 78(sp)
-	xor	r11, 78(sp)
-	mov	48(sp), 74(sp)
-	xor	r12, 74(sp)
+	xor	r5, r7
+	mov	r7, 78(sp)
+	xor	r6, r9
+	mov	r9, 74(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r11
+	mov	r8, r9
 	mov	74(sp), r14
-	xor	r14, r11
-	mov	r8, r12
-	mov	78(sp), r6
-	xor	r6, r12
-	and	r14, r7
-	and	r6, r8
-	rla	r7
-	adc	r7
-	mov	r7, r14
+	xor	r14, r9
+	mov	r13, r12
+	xor	r7, r12
+	and	r14, r8
+	and	r7, r13
+	rla	r8
+	adc	r8
+	mov	r8, r14
 	and	#65534, r14
-	rlam.w	#1, r8
-	and	#1, r7
-	bis	r7, r8
-	xor	r14, r11
-	mov	r11, 94(sp)
-	xor	r8, r12
+	rlam.w	#1, r13
+	and	#1, r8
+	bis	r8, r13
+	xor	r14, r9
+	mov	r9, 94(sp)
+	xor	r13, r12
 	mov	r12, 90(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r10, r13
-	xor	r11, r13
-	xor	r12, r9
-	mov	r9, 30(sp)
-	rla	r13
-	rlc	30(sp)
-	adc	r13
+	mov	r10, r12
+	xor	r9, r12
+	xor	90(sp), r11
+	mov	r11, 32(sp)
+	rla	r12
+	rlc	32(sp)
+	adc	r12
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	20(sp), r12
-	mov	r12, r15
+	mov	20(sp), r13
+	mov	r13, r15
 	mov	8(sp), r5
 	xor	r5, r15
-	mov	16(sp), r9
+	mov	18(sp), r9
 	mov	r9, r14
 	mov	58(sp), r4
 	xor	r4, r14
-	mov	r12, r10
+	mov	r13, r10
 	and	r5, r10
 	and	r4, r9
 	rla	r10
 	adc	r10
-	mov	r10, r12
-	and	#65534, r12
+	mov	r10, r13
+	and	#65534, r13
 	rlam.w	#1, r9
 	and	#1, r10
 	bis	r10, r9
-	xor	r12, r15
+	xor	r13, r15
 	xor	r9, r14
 	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r15, r11
-	xor	108(sp), r11
-	mov	r14, r12
-	xor	106(sp), r12
-	swpb	r12
-	mov	r12, r10
-	swpb	r11
-	xor.b	r11, r10
-	xor	r11, r10
-	xor.b	r12, r11
-	xor	r12, r11
+	mov	108(sp), r6
+	xor	r15, r6
+	mov	102(sp), r13
+	xor	r14, r13
+	swpb	r13
+	mov	r13, r10
+	swpb	r6
+	xor.b	r6, r10
+	xor	r6, r10
+	xor.b	r13, r6
+	xor	r13, r6
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	72(sp), r12
-	mov	r12, r6
-	xor	r11, r6
+	mov	72(sp), r11
+	mov	r11, r8
+	xor	r6, r8
 	mov	68(sp), r7
 	xor	r10, r7
-	mov	r12, r8
-	and	r11, r8
+	mov	r11, r13
+	and	r6, r13
 	mov	68(sp), r9
 	and	r10, r9
-	rla	r8
-	adc	r8
-	mov	r8, r12
-	and	#65534, r12
+	rla	r13
+	adc	r13
+	mov	r13, r11
+	and	#65534, r11
 	rlam.w	#1, r9
-	and	#1, r8
-	bis	r8, r9
-	xor	r12, r6
+	and	#1, r13
+	bis	r13, r9
+	mov	r8, r13
+	xor	r11, r13
 	xor	r9, r7
 	; norx_f.ae:31: b = (b ^ c) >>> r1
 	mov	r5, r9
-	xor	r6, r9
+	xor	r13, r9
 	mov	r4, r8
 	xor	r7, r8
 	rla	r8
@@ -1667,255 +1667,251 @@ norx_f_permute:
 	and	r9, r14
 	rla	r15
 	adc	r15
-	mov	r15, r12
-	and	#65534, r12
+	mov	r15, r11
+	and	#65534, r11
 	rlam.w	#1, r14
 	and	#1, r15
 	bis	r15, r14
-	xor	r12, r4
+	xor	r11, r4
 	mov	r4, 62(sp)
 	xor	r14, r5
 	mov	r5, 60(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	62(sp), 84(sp)
-	xor	r11, 84(sp)
-	mov	60(sp), 82(sp)
-	xor	r10, 82(sp)
+	xor	r4, r6
+	mov	r6, 84(sp)
+	xor	r5, r10
+	mov	r10, 82(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r10
+	mov	r13, r10
 	mov	82(sp), r15
 	xor	r15, r10
 	mov	r7, r11
-	mov	84(sp), r5
-	xor	r5, r11
-	and	r15, r6
-	and	r5, r7
-	rla	r6
-	adc	r6
-	mov	r6, r15
+	xor	r6, r11
+	and	r15, r13
+	and	r6, r7
+	rla	r13
+	adc	r13
+	mov	r13, r15
 	and	#65534, r15
 	rlam.w	#1, r7
-	and	#1, r6
-	bis	r6, r7
+	and	#1, r13
+	bis	r13, r7
 	xor	r15, r10
-	mov	r11, r12
-	xor	r7, r12
+	xor	r7, r11
 	; norx_f.ae:35: b = (b ^ c) >>> r3
 	xor	r10, r8
-	xor	r12, r9
+	xor	r11, r9
 	mov	r8, 24(sp)
 	mov	r9, 36(sp)
 	rla	24(sp)
 	rlc	36(sp)
 	adc	24(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	104(sp), r15
+	mov	106(sp), r15
 	mov	r15, r4
 	mov	98(sp), r14
 	xor	r14, r4
-	mov	102(sp), r8
-	mov	r8, r9
-	mov	34(sp), r7
-	xor	r7, r9
-	mov	r15, r11
-	and	r14, r11
-	and	r7, r8
-	rla	r11
-	adc	r11
-	mov	r11, r15
+	mov	104(sp), r9
+	mov	r9, r5
+	mov	34(sp), r8
+	xor	r8, r5
+	mov	r15, r13
+	and	r14, r13
+	and	r8, r9
+	rla	r13
+	adc	r13
+	mov	r13, r15
 	and	#65534, r15
-	rlam.w	#1, r8
-	and	#1, r11
-	bis	r11, r8
+	rlam.w	#1, r9
+	and	#1, r13
+	bis	r13, r9
 	xor	r15, r4
-	xor	r8, r9
+	xor	r9, r5
 	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r4, r14
-	xor	64(sp), r14
-	mov	r9, r15
-	xor	66(sp), r15
+	mov	64(sp), r8
+	xor	r4, r8
+	mov	66(sp), r15
+	xor	r5, r15
 	swpb	r15
-	mov	r15, r5
-	swpb	r14
-	xor.b	r14, r5
-	xor	r14, r5
-	xor.b	r15, r14
-	xor	r15, r14
+	mov	r15, r13
+	swpb	r8
+	xor.b	r8, r13
+	xor	r8, r13
+	xor.b	r15, r8
+	xor	r15, r8
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	56(sp), r15
 	mov	r15, r6
-	xor	r14, r6
-	mov	46(sp), r8
-	mov	r8, r7
-	xor	r5, r7
-	mov	r15, r11
-	and	r14, r11
-	mov	r8, r15
-	and	r5, r15
-	rla	r11
-	adc	r11
-	mov	r11, r8
-	and	#65534, r8
-	rlam.w	#1, r15
-	and	#1, r11
-	bis	r11, r15
 	xor	r8, r6
-	xor	r15, r7
+	mov	46(sp), r9
+	mov	r9, r7
+	xor	r13, r7
+	mov	r15, r14
+	and	r8, r14
+	mov	r9, r15
+	and	r13, r15
+	rla	r14
+	adc	r14
+	mov	r14, r9
+	and	#65534, r9
+	rlam.w	#1, r15
+	and	#1, r14
+	bis	r14, r15
+	xor	r9, r6
+	mov	r7, r9
+	xor	r15, r9
 	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	98(sp), r11
-	xor	r6, r11
-	mov	34(sp), r8
-	xor	r7, r8
-	rla	r8
-	rlc	r11
-	adc	r8
-	rla	r8
-	rlc	r11
-	adc	r8
-	rla	r8
-	rlc	r11
-	adc	r8
-	rla	r8
-	rlc	r11
-	adc	r8
-	rla	r8
-	rlc	r11
-	adc	r8
+	mov	98(sp), r14
+	xor	r6, r14
+	mov	34(sp), r7
+	xor	r9, r7
+	rla	r7
+	rlc	r14
+	adc	r7
+	rla	r7
+	rlc	r14
+	adc	r7
+	rla	r7
+	rlc	r14
+	adc	r7
+	rla	r7
+	rlc	r14
+	adc	r7
+	rla	r7
+	rlc	r14
+	adc	r7
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r4, r15
-	xor	r8, r15
+	xor	r7, r15
 	mov	r15, 6(sp)
-	mov	r9, r15
-	xor	r11, r15
+	mov	r5, r15
+	xor	r14, r15
 	mov	r15, 0(sp)
-	and	r8, r4
-	mov	r9, r15
-	and	r11, r15
-	mov	r4, r9
-	rla	r9
-	adc	r9
-	mov	r9, r4
+	and	r7, r4
+	mov	r5, r15
+	and	r14, r15
+	mov	r4, r5
+	rla	r5
+	adc	r5
+	mov	r5, r4
 	and	#65534, r4
 	rlam.w	#1, r15
-	and	#1, r9
-	bis	r9, r15
+	and	#1, r5
+	bis	r5, r15
 	xor	r4, 6(sp)
 	xor	r15, 0(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	6(sp), r9
-	xor	r14, r9
-	mov	@sp, r14
-	xor	r5, r14
+	xor	6(sp), r8
+	xor	@sp, r13
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r6, r15
-	xor	r14, r15
-	mov	r7, r5
-	xor	r9, r5
+	xor	r13, r15
+	mov	r9, r5
+	xor	r8, r5
 	mov	r6, r4
-	and	r14, r4
-	mov	r7, r6
-	and	r9, r6
+	and	r13, r4
+	mov	r9, r6
+	and	r8, r6
 	rla	r4
 	adc	r4
-	mov	r4, r7
-	and	#65534, r7
+	mov	r4, r9
+	and	#65534, r9
 	rlam.w	#1, r6
 	and	#1, r4
 	bis	r4, r6
-	xor	r7, r15
+	xor	r9, r15
 	mov	r15, 10(sp)
-	mov	r5, r7
-	xor	r6, r7
+	mov	r5, r9
+	xor	r6, r9
 	; norx_f.ae:35: b = (b ^ c) >>> r3
-	xor	r15, r8
-	mov	r11, r15
-	xor	r7, r15
-	mov	r8, r11
-	mov	r15, 18(sp)
-	rla	r11
-	rlc	18(sp)
-	adc	r11
+	xor	r15, r7
+	mov	r14, r15
+	xor	r9, r15
+	mov	r7, r14
+	mov	r15, 16(sp)
+	rla	r14
+	rlc	16(sp)
+	adc	r14
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	42(sp), r15
 	mov	r15, r5
-	xor	r13, r5
+	xor	r12, r5
 	mov	14(sp), r6
 	mov	r6, r4
-	xor	30(sp), r4
-	mov	r15, r8
-	and	r13, r8
+	xor	32(sp), r4
+	mov	r15, r7
+	and	r12, r7
 	mov	r6, r15
-	and	30(sp), r15
-	rla	r8
-	adc	r8
-	mov	r8, r6
+	and	32(sp), r15
+	rla	r7
+	adc	r7
+	mov	r7, r6
 	and	#65534, r6
 	rlam.w	#1, r15
-	and	#1, r8
-	bis	r8, r15
+	and	#1, r7
+	bis	r7, r15
 	xor	r6, r5
 	mov	r4, r6
 	xor	r15, r6
 	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r5, r4
-	xor	r14, r4
-	mov	r6, r15
-	xor	r9, r15
+	xor	r5, r13
+	mov	r8, r15
+	xor	r6, r15
 	swpb	r15
-	mov	r15, r8
-	swpb	r4
-	xor.b	r4, r8
-	xor	r4, r8
-	mov	r4, r9
-	xor.b	r15, r9
-	xor	r15, r9
+	mov	r15, r7
+	swpb	r13
+	xor.b	r13, r7
+	xor	r13, r7
+	mov	r13, r8
+	xor.b	r15, r8
+	xor	r15, r8
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r10, r4
-	xor	r9, r4
-	mov	r12, r14
-	xor	r8, r14
-	and	r9, r10
-	mov	r12, r15
-	and	r8, r15
+	xor	r8, r4
+	mov	r11, r13
+	xor	r7, r13
+	and	r8, r10
+	mov	r11, r15
+	and	r7, r15
 	rla	r10
 	adc	r10
-	mov	r10, r12
-	and	#65534, r12
+	mov	r10, r11
+	and	#65534, r11
 	rlam.w	#1, r15
 	and	#1, r10
 	bis	r10, r15
 	mov	r4, r10
-	xor	r12, r10
-	mov	r14, r12
-	xor	r15, r12
+	xor	r11, r10
+	mov	r13, r11
+	xor	r15, r11
 	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r13, r14
-	xor	r10, r14
-	mov	30(sp), r13
-	xor	r12, r13
-	rla	r13
-	rlc	r14
-	adc	r13
-	rla	r13
-	rlc	r14
-	adc	r13
-	rla	r13
-	rlc	r14
-	adc	r13
-	rla	r13
-	rlc	r14
-	adc	r13
-	rla	r13
-	rlc	r14
-	adc	r13
+	mov	r12, r13
+	xor	r10, r13
+	mov	32(sp), r12
+	xor	r11, r12
+	rla	r12
+	rlc	r13
+	adc	r12
+	rla	r12
+	rlc	r13
+	adc	r12
+	rla	r12
+	rlc	r13
+	adc	r12
+	rla	r12
+	rlc	r13
+	adc	r12
+	rla	r12
+	rlc	r13
+	adc	r12
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r5, r15
-	xor	r13, r15
+	xor	r12, r15
 	mov	r15, 2(sp)
 	mov	r6, r15
-	xor	r14, r15
-	and	r13, r5
-	and	r14, r6
+	xor	r13, r15
+	and	r12, r5
+	and	r13, r6
 	rla	r5
 	adc	r5
 	mov	r5, r4
@@ -1927,299 +1923,295 @@ norx_f_permute:
 	xor	r6, r15
 	mov	r15, 70(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	2(sp), 66(sp)
-	xor	r9, 66(sp)
-	mov	70(sp), 64(sp)
-	xor	r8, 64(sp)
+	xor	2(sp), r8
+	mov	r8, 66(sp)
+	xor	r15, r7
+	mov	r7, 64(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r10, r8
+	mov	r10, r7
 	mov	64(sp), r6
-	xor	r6, r8
-	mov	r12, r9
+	xor	r6, r7
+	mov	r11, r8
 	mov	66(sp), r5
-	xor	r5, r9
+	xor	r5, r8
 	mov	r10, r15
 	and	r6, r15
-	mov	r12, r10
+	mov	r11, r10
 	and	r5, r10
 	rla	r15
 	adc	r15
-	mov	r15, r12
-	and	#65534, r12
+	mov	r15, r11
+	and	#65534, r11
 	rlam.w	#1, r10
 	and	#1, r15
 	bis	r15, r10
-	xor	r12, r8
-	mov	r8, 72(sp)
-	xor	r10, r9
-	mov	r9, 68(sp)
+	xor	r11, r7
+	mov	r7, 72(sp)
+	xor	r10, r8
+	mov	r8, 68(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
+	xor	r7, r12
 	xor	r8, r13
-	xor	r9, r14
-	mov	r13, 26(sp)
-	mov	r14, 88(sp)
+	mov	r12, 26(sp)
+	mov	r13, 88(sp)
 	rla	26(sp)
 	rlc	88(sp)
 	adc	26(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	54(sp), r13
-	mov	r13, r15
-	mov	24(sp), r4
-	xor	r4, r15
-	mov	48(sp), r9
-	mov	r9, r14
-	mov	36(sp), r8
-	xor	r8, r14
-	mov	r13, r10
-	and	r4, r10
-	and	r8, r9
+	mov	54(sp), r12
+	mov	r12, r15
+	mov	24(sp), r5
+	xor	r5, r15
+	mov	48(sp), r8
+	mov	r8, r13
+	mov	36(sp), r4
+	xor	r4, r13
+	mov	r12, r10
+	and	r5, r10
+	and	r4, r8
 	rla	r10
 	adc	r10
-	mov	r10, r13
-	and	#65534, r13
-	rlam.w	#1, r9
+	mov	r10, r12
+	and	#65534, r12
+	rlam.w	#1, r8
 	and	#1, r10
-	bis	r10, r9
-	xor	r13, r15
-	xor	r9, r14
+	bis	r10, r8
+	xor	r12, r15
+	xor	r8, r13
 	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r15, r12
-	xor	76(sp), r12
-	mov	r14, r13
-	xor	80(sp), r13
-	swpb	r13
-	mov	r13, r10
-	swpb	r12
-	xor.b	r12, r10
-	xor	r12, r10
-	xor.b	r13, r12
+	mov	76(sp), r6
+	xor	r15, r6
+	mov	80(sp), r12
 	xor	r13, r12
+	swpb	r12
+	mov	r12, r8
+	swpb	r6
+	xor.b	r6, r8
+	xor	r6, r8
+	xor.b	r12, r6
+	xor	r12, r6
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	10(sp), r13
-	mov	r13, r5
-	xor	r12, r5
-	mov	r7, r6
-	xor	r10, r6
-	mov	r13, r8
-	and	r12, r8
-	mov	r7, r9
-	and	r10, r9
-	rla	r8
-	adc	r8
-	mov	r8, r13
-	and	#65534, r13
+	mov	10(sp), r12
+	mov	r12, r7
+	xor	r6, r7
+	mov	r9, r10
+	xor	r8, r10
+	mov	r12, r11
+	and	r6, r11
+	and	r8, r9
+	rla	r11
+	adc	r11
+	mov	r11, r12
+	and	#65534, r12
 	rlam.w	#1, r9
-	and	#1, r8
-	bis	r8, r9
-	mov	r5, r7
-	xor	r13, r7
-	mov	r6, r13
-	xor	r9, r13
+	and	#1, r11
+	bis	r11, r9
+	xor	r12, r7
+	mov	r10, r12
+	xor	r9, r12
 	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r4, r9
-	xor	r7, r9
-	mov	36(sp), r8
-	xor	r13, r8
-	rla	r8
-	rlc	r9
-	adc	r8
-	rla	r8
-	rlc	r9
-	adc	r8
-	rla	r8
-	rlc	r9
-	adc	r8
-	rla	r8
-	rlc	r9
-	adc	r8
-	rla	r8
-	rlc	r9
-	adc	r8
+	mov	r5, r11
+	xor	r7, r11
+	mov	r4, r10
+	xor	r12, r10
+	rla	r10
+	rlc	r11
+	adc	r10
+	rla	r10
+	rlc	r11
+	adc	r10
+	rla	r10
+	rlc	r11
+	adc	r10
+	rla	r10
+	rlc	r11
+	adc	r10
+	rla	r10
+	rlc	r11
+	adc	r10
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r15, r4
-	xor	r8, r4
-	mov	r14, r5
-	xor	r9, r5
-	and	r8, r15
-	and	r9, r14
+	xor	r10, r4
+	mov	r13, r5
+	xor	r11, r5
+	and	r10, r15
+	and	r11, r13
 	rla	r15
 	adc	r15
-	mov	r15, r6
-	and	#65534, r6
-	rlam.w	#1, r14
+	mov	r15, r9
+	and	#65534, r9
+	rlam.w	#1, r13
 	and	#1, r15
-	bis	r15, r14
-	xor	r6, r4
+	bis	r15, r13
+	xor	r9, r4
 	mov	r4, 52(sp)
-	xor	r14, r5
+	xor	r13, r5
 	mov	r5, 50(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	52(sp), 40(sp)
-	xor	r12, 40(sp)
-	mov	50(sp), 38(sp)
-	xor	r10, 38(sp)
+	xor	r4, r6
+	mov	r6, 40(sp)
+	xor	r5, r8
+	mov	r8, 38(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r10
-	mov	38(sp), r14
-	xor	r14, r10
-	mov	r13, r12
-	mov	40(sp), r6
-	xor	r6, r12
-	and	r14, r7
-	and	r6, r13
+	mov	r7, r8
+	mov	38(sp), r13
+	xor	r13, r8
+	mov	r12, r9
+	xor	r6, r9
+	and	r13, r7
+	and	r6, r12
 	rla	r7
 	adc	r7
-	mov	r7, r14
-	and	#65534, r14
-	rlam.w	#1, r13
+	mov	r7, r13
+	and	#65534, r13
+	rlam.w	#1, r12
 	and	#1, r7
-	bis	r7, r13
-	xor	r14, r10
-	mov	r10, 56(sp)
-	xor	r13, r12
-	mov	r12, 46(sp)
-	; norx_f.ae:35: b = (b ^ c) >>> r3
-	xor	r10, r8
+	bis	r7, r12
+	xor	r13, r8
+	mov	r8, 56(sp)
 	xor	r12, r9
-	mov	r8, 8(sp)
-	mov	r9, 58(sp)
+	mov	r9, 46(sp)
+	; norx_f.ae:35: b = (b ^ c) >>> r3
+	xor	r8, r10
+	xor	r9, r11
+	mov	r10, 8(sp)
+	mov	r11, 58(sp)
 	rla	8(sp)
 	rlc	58(sp)
 	adc	8(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	62(sp), r15
-	mov	r15, r14
-	xor	r11, r14
-	mov	60(sp), r9
-	mov	r9, r13
-	mov	18(sp), r5
-	xor	r5, r13
-	mov	r15, r10
-	and	r11, r10
-	and	r5, r9
-	rla	r10
-	adc	r10
-	mov	r10, r15
-	and	#65534, r15
-	rlam.w	#1, r9
-	and	#1, r10
-	bis	r10, r9
-	xor	r15, r14
-	xor	r9, r13
-	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r14, r6
-	xor	74(sp), r6
-	mov	r13, r15
-	xor	78(sp), r15
-	swpb	r15
-	mov	r15, r12
-	swpb	r6
-	xor.b	r6, r12
+	mov	r15, r4
+	xor	r14, r4
+	mov	60(sp), r10
+	mov	r10, r12
+	mov	16(sp), r6
 	xor	r6, r12
-	xor.b	r15, r6
-	xor	r15, r6
+	mov	r15, r11
+	and	r14, r11
+	and	r6, r10
+	rla	r11
+	adc	r11
+	mov	r11, r15
+	and	#65534, r15
+	rlam.w	#1, r10
+	and	#1, r11
+	bis	r11, r10
+	xor	r15, r4
+	xor	r10, r12
+	; norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	74(sp), r7
+	xor	r4, r7
+	mov	78(sp), r15
+	xor	r12, r15
+	swpb	r15
+	mov	r15, r9
+	swpb	r7
+	xor.b	r7, r9
+	xor	r7, r9
+	xor.b	r15, r7
+	xor	r15, r7
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	96(sp), r15
-	mov	r15, r7
-	xor	r6, r7
-	mov	92(sp), r4
-	mov	r4, r8
-	xor	r12, r8
-	mov	r15, r9
-	and	r6, r9
-	and	r12, r4
-	rla	r9
-	adc	r9
-	mov	r9, r15
+	mov	r15, r8
+	xor	r7, r8
+	mov	92(sp), r5
+	mov	r5, r10
+	xor	r9, r10
+	mov	r15, r13
+	and	r7, r13
+	and	r9, r5
+	rla	r13
+	adc	r13
+	mov	r13, r15
 	and	#65534, r15
-	rlam.w	#1, r4
-	and	#1, r9
-	bis	r9, r4
-	xor	r15, r7
-	xor	r4, r8
+	rlam.w	#1, r5
+	and	#1, r13
+	bis	r13, r5
+	xor	r15, r8
+	mov	r10, r13
+	xor	r5, r13
 	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r11, r10
-	xor	r7, r10
-	mov	r5, r9
-	xor	r8, r9
-	rla	r9
-	rlc	r10
-	adc	r9
-	rla	r9
-	rlc	r10
-	adc	r9
-	rla	r9
-	rlc	r10
-	adc	r9
-	rla	r9
-	rlc	r10
-	adc	r9
-	rla	r9
-	rlc	r10
-	adc	r9
+	mov	r14, r11
+	xor	r8, r11
+	mov	r6, r10
+	xor	r13, r10
+	rla	r10
+	rlc	r11
+	adc	r10
+	rla	r10
+	rlc	r11
+	adc	r10
+	rla	r10
+	rlc	r11
+	adc	r10
+	rla	r10
+	rlc	r11
+	adc	r10
+	rla	r10
+	rlc	r11
+	adc	r10
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r14, r5
-	xor	r9, r5
-	mov	r13, r11
-	xor	r10, r11
-	mov	r14, r15
-	and	r9, r15
-	and	r10, r13
-	rla	r15
-	adc	r15
-	mov	r15, r14
+	mov	r4, r5
+	xor	r10, r5
+	mov	r12, r6
+	xor	r11, r6
+	and	r10, r4
+	and	r11, r12
+	rla	r4
+	adc	r4
+	mov	r4, r14
 	and	#65534, r14
-	rlam.w	#1, r13
-	and	#1, r15
-	bis	r15, r13
+	rlam.w	#1, r12
+	and	#1, r4
+	bis	r4, r12
 	xor	r14, r5
 	mov	r5, 20(sp)
-	xor	r13, r11
-	mov	r11, 16(sp)
+	xor	r12, r6
+	mov	r6, 18(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	20(sp), 12(sp)
-	xor	r6, 12(sp)
-	mov	16(sp), 4(sp)
-	xor	r12, 4(sp)
+	xor	r5, r7
+	mov	r7, 12(sp)
+	xor	r6, r9
+	mov	r9, 4(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r11
+	mov	r8, r9
 	mov	4(sp), r14
-	xor	r14, r11
-	mov	r8, r12
-	mov	12(sp), r6
-	xor	r6, r12
-	and	r14, r7
-	and	r6, r8
-	rla	r7
-	adc	r7
-	mov	r7, r14
+	xor	r14, r9
+	mov	r13, r12
+	xor	r7, r12
+	and	r14, r8
+	and	r7, r13
+	rla	r8
+	adc	r8
+	mov	r8, r14
 	and	#65534, r14
-	rlam.w	#1, r8
-	and	#1, r7
-	bis	r7, r8
-	xor	r14, r11
-	mov	r11, 22(sp)
-	xor	r8, r12
+	rlam.w	#1, r13
+	and	#1, r8
+	bis	r8, r13
+	xor	r14, r9
+	mov	r9, 22(sp)
+	xor	r13, r12
 	mov	r12, 28(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r9, r12
-	xor	r11, r12
-	xor	28(sp), r10
-	mov	r10, 34(sp)
+	mov	r10, r12
+	xor	r9, r12
+	xor	28(sp), r11
+	mov	r11, 34(sp)
 	rla	r12
 	rlc	34(sp)
 	adc	r12
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	6(sp), r14
 	mov	r14, r13
-	mov	86(sp), r5
-	xor	r5, r13
+	mov	86(sp), r6
+	xor	r6, r13
 	mov	@sp, r9
 	mov	r9, r15
 	mov	100(sp), r4
 	xor	r4, r15
 	mov	r14, r10
-	and	r5, r10
+	and	r6, r10
 	and	r4, r9
 	rla	r10
 	adc	r10
@@ -2231,25 +2223,25 @@ norx_f_permute:
 	xor	r14, r13
 	xor	r9, r15
 	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r13, r6
-	xor	82(sp), r6
-	mov	r15, r14
-	xor	84(sp), r14
+	mov	82(sp), r5
+	xor	r13, r5
+	mov	84(sp), r14
+	xor	r15, r14
 	swpb	r14
 	mov	r14, r9
-	swpb	r6
-	xor.b	r6, r9
-	xor	r6, r9
-	xor.b	r14, r6
-	xor	r14, r6
+	swpb	r5
+	xor.b	r5, r9
+	xor	r5, r9
+	xor.b	r14, r5
+	xor	r14, r5
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	94(sp), r11
 	mov	r11, r7
-	xor	r6, r7
+	xor	r5, r7
 	mov	90(sp), r8
 	xor	r9, r8
 	mov	r11, r14
-	and	r6, r14
+	and	r5, r14
 	mov	90(sp), r10
 	and	r9, r10
 	rla	r14
@@ -2264,7 +2256,7 @@ norx_f_permute:
 	mov	r8, r11
 	xor	r10, r11
 	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r5, r7
+	mov	r6, r7
 	xor	r14, r7
 	mov	r4, r8
 	xor	r11, r8
@@ -2286,8 +2278,8 @@ norx_f_permute:
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r13, r4
 	xor	r8, r4
-	mov	r15, r5
-	xor	r7, r5
+	mov	r15, r6
+	xor	r7, r6
 	and	r8, r13
 	and	r7, r15
 	rla	r13
@@ -2298,13 +2290,12 @@ norx_f_permute:
 	and	#1, r13
 	bis	r13, r15
 	xor	r10, r4
-	mov	r5, r10
+	mov	r6, r10
 	xor	r15, r10
 	; norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	r4, r5
-	xor	r6, r5
-	mov	r10, r15
-	xor	r9, r15
+	xor	r4, r5
+	mov	r9, r15
+	xor	r10, r15
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r14, r13
 	xor	r15, r13
@@ -2331,18 +2322,18 @@ norx_f_permute:
 	adc	r8
 	mov	2(sp), r6
 	mov	70(sp), r7
-	mov	r4, 104(sp)
-	mov	r10, 102(sp)
+	mov	r4, 106(sp)
+	mov	r10, 104(sp)
 	mov	88(sp), r10
 	mov	r12, 98(sp)
 	mov	22(sp), r11
 	mov	28(sp), r12
 	mov	r13, 44(sp)
-	mov	r14, 32(sp)
+	mov	r14, 30(sp)
 	mov	38(sp), r13
 	mov	40(sp), r14
 	mov	r15, 108(sp)
-	mov	r5, 106(sp)
+	mov	r5, 102(sp)
 	dec	112(sp)
 	jz	.Lnorx_f_permute_near3
 	br	#.Lnorx_f_permute_loop1
@@ -2358,10 +2349,10 @@ norx_f_permute:
 	mov	50(sp), 6(r15)
 	; norx_f.ae:79: s[2] = s2
 	mov	20(sp), 8(r15)
-	mov	16(sp), 10(r15)
+	mov	18(sp), 10(r15)
 	; norx_f.ae:80: s[3] = s3
-	mov	104(sp), 12(r15)
-	mov	102(sp), 14(r15)
+	mov	106(sp), 12(r15)
+	mov	104(sp), 14(r15)
 	; norx_f.ae:81: s[4] = s4
 	mov	r8, 16(r15)
 	mov	r9, 18(r15)
@@ -2379,7 +2370,7 @@ norx_f_permute:
 	mov	r12, 34(r15)
 	; norx_f.ae:86: s[9] = s9
 	mov	44(sp), 36(r15)
-	mov	32(sp), 38(r15)
+	mov	30(sp), 38(r15)
 	; norx_f.ae:87: s[10] = s10
 	mov	72(sp), 40(r15)
 	mov	68(sp), 42(r15)
@@ -2395,7 +2386,7 @@ norx_f_permute:
 	mov	12(sp), 54(r15)
 	; norx_f.ae:91: s[14] = s14
 	mov	108(sp), 56(r15)
-	mov	106(sp), 58(r15)
+	mov	102(sp), 58(r15)
 	; norx_f.ae:92: s[15] = s15
 	mov	64(sp), 60(r15)
 	mov	66(sp), 62(r12)

@@ -507,7 +507,7 @@ ocb3_key_setup:
 
 ; --- ocb3_encrypt_with: ocb3.encrypt_with
 ;     frame 232 bytes (59 spill slots, locals 112), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2680 bytes of code
+;     estimated 2650 bytes of code
 	.section .text.ocb3_encrypt_with,"ax",@progbits
 	.global ocb3_encrypt_with
 	.type ocb3_encrypt_with, @function
@@ -541,7 +541,7 @@ ocb3_encrypt_with:
 	rrum.w	#4, r15
 	mov	r15, 80(sp)
 	; ocb3.ae:153: for i in 0..full {
-	mov	#0, 60(sp)
+	mov	#0, 62(sp)
 	mov	136(sp), r14
 	mov	138(sp), r13
 	mov	140(sp), r12
@@ -552,7 +552,7 @@ ocb3_encrypt_with:
 	mov	150(sp), r5
 	mov	#0, 64(sp)
 	mov	#0, 66(sp)
-	mov	#0, 62(sp)
+	mov	#0, 60(sp)
 	mov	#0, 40(sp)
 	mov	#0, 38(sp)
 	mov	#0, 32(sp)
@@ -568,7 +568,7 @@ ocb3_encrypt_with:
 	mov	42(r15), r9
 	mov	44(r4), r4
 	mov	46(r15), r15
-	cmp	80(sp), 60(sp)
+	cmp	80(sp), 62(sp)
 	jnc	.Locb3_encrypt_with_near40
 	br	#.Locb3_encrypt_with_done2
 .Locb3_encrypt_with_near40:
@@ -589,7 +589,7 @@ ocb3_encrypt_with:
 	mov	r6, 18(sp)
 	xor	r15, r5
 	mov	r5, 16(sp)
-	mov	60(sp), r15
+	mov	62(sp), r15
 	and	#4095, r15
 	rlam.w	#4, r15
 	mov	r15, 58(sp)
@@ -648,7 +648,7 @@ ocb3_encrypt_with:
 	xor	34(sp), r12
 	; ocb3.ae:153: for i in 0..full {
 	swpb	r13
-	xor	r13, 62(sp)
+	xor	r13, 60(sp)
 	; ocb3.ae:47: if v[15:0] == 0 {
 	xor	36(sp), r13
 	; ocb3.ae:153: for i in 0..full {
@@ -671,7 +671,7 @@ ocb3_encrypt_with:
 	mov	r9, 132(sp)
 	mov	r8, 134(sp)
 	; ocb3.ae:153: for i in 0..full {
-	mov	60(sp), r9
+	mov	62(sp), r9
 	add	#2, r9
 	mov	#0, r10
 	addc	#0, r10
@@ -986,8 +986,8 @@ ocb3_encrypt_with:
 	mov	18(sp), r6
 	mov	16(sp), r5
 	mov	14(sp), r10
-	add	#1, 60(sp)
-	cmp	80(sp), 60(sp)
+	add	#1, 62(sp)
+	cmp	80(sp), 62(sp)
 	jc	.Locb3_encrypt_with_near41
 	br	#.Locb3_encrypt_with_loop1
 .Locb3_encrypt_with_near41:
@@ -1044,21 +1044,21 @@ ocb3_encrypt_with:
 	add	#184, r14
 	mov	98(sp), r12
 	call	#ocb3_E_encrypt_block
-	mov	r9, r8
-	add	88(sp), r8
+	mov	88(sp), r7
+	add	r9, r7
 	cmp	#16, r10
 	jnc	.Locb3_encrypt_with_bytes27
-	bit	#1, r8
+	bit	#1, r7
 	jnz	.Locb3_encrypt_with_bytes27
 .Locb3_encrypt_with_words28:
-	mov	@r8, 82(sp)
-	mov	2(r8), 94(sp)
-	mov	4(r8), 86(sp)
-	mov	6(r8), 100(sp)
-	mov	8(r8), r12
-	mov	10(r8), 92(sp)
-	mov	12(r8), 84(sp)
-	mov	14(r8), 96(sp)
+	mov	@r7, 82(sp)
+	mov	2(r7), 94(sp)
+	mov	4(r7), 86(sp)
+	mov	6(r7), 100(sp)
+	mov	8(r7), r8
+	mov	10(r7), 92(sp)
+	mov	12(r7), 84(sp)
+	mov	14(r7), 96(sp)
 	jmp	.Locb3_encrypt_with_join29
 .Locb3_encrypt_with_bytes27:
 	mov	sp, r11
@@ -1070,15 +1070,15 @@ ocb3_encrypt_with:
 	clr	r14
 	tst	r15
 	jz	.Locb3_encrypt_with_pad31
-	mov.b	@r8, r14
-	inc	r8
+	mov.b	@r7, r14
+	inc	r7
 	dec	r15
 .Locb3_encrypt_with_pad31:
 	mov.b	r14, 0(r12)
 	inc	r12
 	dec	r13
 	jnz	.Locb3_encrypt_with_cpy30
-	mov	r11, r8
+	mov	r11, r7
 	jmp	.Locb3_encrypt_with_words28
 .Locb3_encrypt_with_join29:
 	; ocb3.ae:168: store_be(ct, 16 * full, p ^ pad, r)
@@ -1094,11 +1094,11 @@ ocb3_encrypt_with:
 	mov	86(sp), r13
 	xor	194(sp), r13
 	swpb	100(sp)
-	mov	100(sp), r11
-	xor	192(sp), r11
-	swpb	r12
-	mov	r12, r8
-	xor	190(sp), r8
+	mov	100(sp), r12
+	xor	192(sp), r12
+	swpb	r8
+	mov	r8, r11
+	xor	190(sp), r11
 	swpb	92(sp)
 	mov	92(sp), r7
 	xor	188(sp), r7
@@ -1119,10 +1119,10 @@ ocb3_encrypt_with:
 	mov	r14, 2(r9)
 	swpb	r13
 	mov	r13, 4(r9)
+	swpb	r12
+	mov	r12, 6(r9)
 	swpb	r11
-	mov	r11, 6(r9)
-	swpb	r8
-	mov	r8, 8(r9)
+	mov	r11, 8(r9)
 	swpb	r7
 	mov	r7, 10(r9)
 	swpb	r6
@@ -1137,10 +1137,10 @@ ocb3_encrypt_with:
 	mov	r14, 154(sp)
 	swpb	r13
 	mov	r13, 156(sp)
+	swpb	r12
+	mov	r12, 158(sp)
 	swpb	r11
-	mov	r11, 158(sp)
-	swpb	r8
-	mov	r8, 160(sp)
+	mov	r11, 160(sp)
 	swpb	r7
 	mov	r7, 162(sp)
 	swpb	r6
@@ -1163,102 +1163,94 @@ ocb3_encrypt_with:
 	dec	r15
 	jnz	.Locb3_encrypt_with_cpy35
 .Locb3_encrypt_with_stored33:
-	mov	#15, r6
-	sub	r10, r6
+	mov	#15, r7
+	sub	r10, r7
 	mov	#0, r14
 	subc	72(sp), r14
 	and	#8191, r14
-	mov	r6, r15
+	mov	r7, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#4, r15
 	rrum.w	#1, r15
 	rlam.w	#3, r14
 	bis	r15, r14
-	mov	r6, r15
+	mov	r7, r15
 	and	#8191, r15
 	rlam.w	#3, r15
 	sub	#128, r15
 	subc	#0, r14
-	clr	r7
-	adc	r7
-	xor	#1, r7
-	mov	r6, r14
-	and	#1, r14
-	inv	r14
-	inc	r14
-	and	#32896, r14
-	xor	#128, r14
-	mov	r6, r11
-	rrum.w	#1, r11
-	and	#1, r11
-	mov	r11, r13
-	inv	r13
-	inc	r13
-	mov	r14, r15
-	and	r13, r15
-	mov	r14, r13
-	xor	r15, r13
-	inv	r11
-	inc	r11
-	and	r11, r14
-	mov	r6, r9
-	rrum.w	#2, r9
-	and	#1, r9
-	mov	r9, r11
-	inv	r11
-	inc	r11
-	mov	r14, r15
-	and	r11, r15
-	mov	r14, r11
-	xor	r15, r11
-	mov	r9, r15
+	clr	r14
+	adc	r14
+	xor	#1, r14
+	mov	r7, r12
+	and	#1, r12
+	inv	r12
+	inc	r12
+	and	#32896, r12
+	xor	#128, r12
+	mov	r7, r15
+	rrum.w	#1, r15
+	and	#1, r15
+	mov	r15, r9
+	inv	r9
+	inc	r9
+	and	r12, r9
+	xor	r12, r9
 	inv	r15
 	inc	r15
-	and	r15, r14
-	rrum.w	#3, r6
-	and	#1, r6
-	mov	r6, r10
+	and	r15, r12
+	mov	r7, r13
+	rrum.w	#2, r13
+	and	#1, r13
+	mov	r13, r11
+	inv	r11
+	inc	r11
+	and	r12, r11
+	xor	r12, r11
+	mov	r13, r15
+	inv	r15
+	inc	r15
+	and	r15, r12
+	rrum.w	#3, r7
+	and	#1, r7
+	mov	r7, r10
 	inv	r10
 	inc	r10
+	and	r12, r10
+	xor	r12, r10
+	mov	r7, r15
+	inv	r15
+	inc	r15
+	and	r15, r12
 	mov	r14, r15
-	and	r10, r15
-	mov	r14, r10
-	xor	r15, r10
-	mov	r6, r15
 	inv	r15
 	inc	r15
-	and	r15, r14
-	mov	r7, r15
-	inv	r15
-	inc	r15
-	and	r15, r14
-	mov	r7, r15
+	and	r15, r12
+	mov	r14, r15
 	inv	r15
 	inc	r15
 	and	r15, r10
-	bis	r10, r12
-	xor	r12, 40(sp)
+	bis	r10, r8
+	xor	r8, 40(sp)
 	mov	82(sp), r15
-	bis	r14, r15
+	bis	r12, r15
 	mov	28(sp), r10
 	xor	r15, r10
-	mov	r6, r14
-	inv	r14
-	inc	r14
-	mov	r11, r15
-	and	r14, r15
-	mov	r11, r12
-	xor	r15, r12
-	mov	r6, r15
-	inv	r15
-	inc	r15
-	and	r15, r11
+	mov	r7, r12
+	inv	r12
+	inc	r12
+	and	r11, r12
+	xor	r11, r12
 	mov	r7, r15
 	inv	r15
 	inc	r15
 	and	r15, r11
-	mov	r7, r15
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	and	r15, r11
+	mov	r14, r15
 	inv	r15
 	inc	r15
 	and	r15, r12
@@ -1270,61 +1262,54 @@ ocb3_encrypt_with:
 	bis	r11, r15
 	mov	32(sp), r4
 	xor	r15, r4
-	mov	r9, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
 	mov	r13, r11
-	xor	r15, r11
-	inv	r9
-	inc	r9
-	mov	r13, r14
-	and	r9, r14
-	mov	r6, r13
+	inv	r11
+	inc	r11
+	and	r9, r11
+	xor	r9, r11
 	inv	r13
 	inc	r13
+	and	r13, r9
+	mov	r7, r13
+	inv	r13
+	inc	r13
+	and	r9, r13
+	xor	r9, r13
+	mov	r7, r15
+	inv	r15
+	inc	r15
+	and	r15, r9
 	mov	r14, r15
-	and	r13, r15
-	mov	r14, r13
-	xor	r15, r13
-	mov	r6, r15
 	inv	r15
 	inc	r15
-	and	r15, r14
-	mov	r7, r15
-	inv	r15
-	inc	r15
-	and	r15, r14
-	mov	r7, r15
+	and	r15, r9
+	mov	r14, r15
 	inv	r15
 	inc	r15
 	and	r15, r13
 	mov	92(sp), r15
 	bis	r13, r15
-	mov	62(sp), r13
+	mov	60(sp), r13
 	xor	r15, r13
 	mov	94(sp), r15
-	bis	r14, r15
+	bis	r9, r15
 	mov	30(sp), r9
 	xor	r15, r9
-	mov	r6, r14
-	inv	r14
-	inc	r14
-	mov	r11, r15
-	and	r14, r15
-	mov	r11, r8
-	xor	r15, r8
-	inv	r6
-	inc	r6
-	and	r6, r11
-	mov	r7, r15
+	mov	r7, r8
+	inv	r8
+	inc	r8
+	and	r11, r8
+	xor	r11, r8
+	inv	r7
+	inc	r7
+	and	r7, r11
+	mov	r14, r15
 	inv	r15
 	inc	r15
 	and	r15, r11
-	inv	r7
-	inc	r7
-	and	r7, r8
+	inv	r14
+	inc	r14
+	and	r14, r8
 	mov	96(sp), r14
 	bis	r8, r14
 	mov	100(sp), r15
@@ -1347,7 +1332,7 @@ ocb3_encrypt_with:
 	mov	r7, r15
 	mov	64(sp), r11
 	mov	66(sp), r12
-	mov	62(sp), r13
+	mov	60(sp), r13
 	mov	40(sp), r14
 	mov	38(sp), r7
 	mov	32(sp), r4
@@ -1474,30 +1459,30 @@ ocb3_encrypt_with:
 
 
 ; --- ocb3_decrypt_with: ocb3.decrypt_with
-;     frame 258 bytes (80 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 4180 bytes of code
+;     frame 260 bytes (81 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 4130 bytes of code
 	.section .text.ocb3_decrypt_with,"ax",@progbits
 	.global ocb3_decrypt_with
 	.type ocb3_decrypt_with, @function
 	.balign 2
 ocb3_decrypt_with:
 	pushm.w	#7, r10
-	sub	#258, sp
-	mov	274(sp), 156(sp)
-	mov	276(sp), 154(sp)
-	mov	278(sp), 132(sp)
-	mov	280(sp), 152(sp)
-	mov	282(sp), 158(sp)
-	mov	284(sp), 150(sp)
-	mov	286(sp), 140(sp)
-	mov	290(sp), 160(sp)
+	sub	#260, sp
+	mov	276(sp), 156(sp)
+	mov	278(sp), 154(sp)
+	mov	280(sp), 134(sp)
+	mov	282(sp), 152(sp)
+	mov	284(sp), 158(sp)
+	mov	286(sp), 150(sp)
+	mov	288(sp), 140(sp)
+	mov	292(sp), 160(sp)
 	; ocb3.ae:178: offset = initial_offset(ks, nonce, len(tag))
-	mov	150(sp), 162(sp)
-	mov	#0, 164(sp)
+	mov	150(sp), 164(sp)
+	mov	#0, 166(sp)
 	mov	sp, r10
-	add	#162, r10
+	add	#164, r10
 	mov	sp, r11
-	add	#178, r11
+	add	#180, r11
 	mov	r11, 0(sp)
 	mov	r12, 28(sp)
 	mov	r13, 104(sp)
@@ -1510,15 +1495,15 @@ ocb3_decrypt_with:
 	rrum.w	#4, r15
 	mov	r15, 116(sp)
 	; ocb3.ae:183: for i in 0..full {
-	mov	#0, 82(sp)
-	mov	178(sp), r14
-	mov	180(sp), r13
-	mov	182(sp), r12
-	mov	184(sp), r11
-	mov	186(sp), r9
-	mov	188(sp), r8
-	mov	190(sp), r7
-	mov	192(sp), r6
+	mov	#0, 84(sp)
+	mov	180(sp), r14
+	mov	182(sp), r13
+	mov	184(sp), r12
+	mov	186(sp), r11
+	mov	188(sp), r9
+	mov	190(sp), r8
+	mov	192(sp), r7
+	mov	194(sp), r6
 	mov	104(sp), r10
 	mov	r10, r15
 	mov	32(r15), 8(sp)
@@ -1536,18 +1521,18 @@ ocb3_decrypt_with:
 	mov	#0, 18(sp)
 	mov	#0, 118(sp)
 	mov	#0, 120(sp)
-	mov	#0, 112(sp)
-	cmp	116(sp), 82(sp)
+	mov	#0, 106(sp)
+	cmp	116(sp), 84(sp)
 	jnc	.Locb3_decrypt_with_near47
 	br	#.Locb3_decrypt_with_done2
 .Locb3_decrypt_with_near47:
 .Locb3_decrypt_with_loop1:
 	xor	8(sp), r14
-	mov	r14, 78(sp)
+	mov	r14, 76(sp)
 	xor	6(sp), r13
-	mov	r13, 76(sp)
+	mov	r13, 74(sp)
 	xor	4(sp), r12
-	mov	r12, 74(sp)
+	mov	r12, 72(sp)
 	xor	2(sp), r11
 	mov	r11, 70(sp)
 	xor	34(sp), r9
@@ -1555,15 +1540,15 @@ ocb3_decrypt_with:
 	xor	32(sp), r8
 	mov	r8, 66(sp)
 	xor	20(sp), r7
-	mov	r7, 64(sp)
+	mov	r7, 62(sp)
 	xor	r15, r6
-	mov	r6, 62(sp)
-	mov	82(sp), r15
+	mov	r6, 60(sp)
+	mov	84(sp), r15
 	and	#4095, r15
 	rlam.w	#4, r15
 	mov	r15, 80(sp)
 	mov	r15, r7
-	add	132(sp), r7
+	add	134(sp), r7
 	bit	#1, r7
 	jnz	.Locb3_decrypt_with_bytes3
 .Locb3_decrypt_with_words4:
@@ -1578,7 +1563,7 @@ ocb3_decrypt_with:
 	jmp	.Locb3_decrypt_with_join5
 .Locb3_decrypt_with_bytes3:
 	mov	sp, r12
-	add	#194, r12
+	add	#196, r12
 	mov	r12, r13
 	mov	#16, r14
 .Locb3_decrypt_with_cpy6:
@@ -1592,11 +1577,11 @@ ocb3_decrypt_with:
 	jmp	.Locb3_decrypt_with_words4
 .Locb3_decrypt_with_join5:
 	swpb	r5
-	xor	78(sp), r5
+	xor	76(sp), r5
 	swpb	r6
-	xor	76(sp), r6
+	xor	74(sp), r6
 	swpb	r9
-	xor	74(sp), r9
+	xor	72(sp), r9
 	swpb	r13
 	xor	70(sp), r13
 	swpb	r10
@@ -1604,9 +1589,9 @@ ocb3_decrypt_with:
 	swpb	r11
 	xor	66(sp), r11
 	swpb	r8
-	xor	64(sp), r8
+	xor	62(sp), r8
 	swpb	r14
-	xor	62(sp), r14
+	xor	60(sp), r14
 	mov	28(sp), r12
 	mov	r12, r15
 	xor	160(r15), r8
@@ -1778,7 +1763,7 @@ ocb3_decrypt_with:
 	bis	r15, r14
 	mov	r12, r15
 	xor	2(r15), r14
-	mov	r14, 52(sp)
+	mov	r14, 56(sp)
 	mov	r5, r15
 	swpb	r15
 	mov.b	r15, r15
@@ -1842,7 +1827,7 @@ ocb3_decrypt_with:
 	bis	r15, r14
 	xor	14(r12), r14
 	mov	r14, 36(sp)
-	mov	82(sp), r14
+	mov	84(sp), r14
 	add	#2, r14
 	mov	#0, r10
 	addc	#0, r10
@@ -2076,11 +2061,11 @@ ocb3_decrypt_with:
 	mov	r7, 40(sp)
 .Locb3_decrypt_with_endif21:
 	mov	38(sp), r15
-	xor	78(sp), r15
+	xor	76(sp), r15
 	mov	36(sp), r14
-	xor	76(sp), r14
+	xor	74(sp), r14
 	mov	44(sp), r12
-	xor	74(sp), r12
+	xor	72(sp), r12
 	mov	42(sp), r11
 	xor	70(sp), r11
 	mov	48(sp), r9
@@ -2088,9 +2073,9 @@ ocb3_decrypt_with:
 	mov	46(sp), r8
 	xor	66(sp), r8
 	mov	50(sp), r7
-	xor	64(sp), r7
-	mov	52(sp), r6
-	xor	62(sp), r6
+	xor	62(sp), r7
+	mov	56(sp), r6
+	xor	60(sp), r6
 	xor	r15, 30(sp)
 	xor	r14, 26(sp)
 	xor	r12, 24(sp)
@@ -2100,7 +2085,7 @@ ocb3_decrypt_with:
 	xor	r8, r4
 	mov	120(sp), r5
 	xor	r7, r5
-	mov	112(sp), r10
+	mov	106(sp), r10
 	xor	r6, r10
 	; ocb3.ae:190: store_be(msg, off, p)
 	mov	80(sp), r13
@@ -2125,16 +2110,16 @@ ocb3_decrypt_with:
 	mov	r15, 14(r13)
 	jmp	.Locb3_decrypt_with_stored25
 .Locb3_decrypt_with_bytes24:
-	mov	r6, 194(sp)
-	mov	r7, 196(sp)
-	mov	r8, 198(sp)
-	mov	r9, 200(sp)
-	mov	r11, 202(sp)
-	mov	r12, 204(sp)
-	mov	r14, 206(sp)
-	mov	r15, 208(sp)
+	mov	r6, 196(sp)
+	mov	r7, 198(sp)
+	mov	r8, 200(sp)
+	mov	r9, 202(sp)
+	mov	r11, 204(sp)
+	mov	r12, 206(sp)
+	mov	r14, 208(sp)
+	mov	r15, 210(sp)
 	mov	sp, r14
-	add	#194, r14
+	add	#196, r14
 	mov	#16, r15
 .Locb3_decrypt_with_cpy26:
 	mov.b	@r14, 0(r13)
@@ -2143,20 +2128,20 @@ ocb3_decrypt_with:
 	dec	r15
 	jnz	.Locb3_decrypt_with_cpy26
 .Locb3_decrypt_with_stored25:
-	mov	78(sp), r14
-	mov	76(sp), r13
-	mov	74(sp), r12
+	mov	76(sp), r14
+	mov	74(sp), r13
+	mov	72(sp), r12
 	mov	70(sp), r11
 	mov	68(sp), r9
 	mov	66(sp), r8
-	mov	64(sp), r7
-	mov	62(sp), r6
+	mov	62(sp), r7
+	mov	60(sp), r6
 	mov	40(sp), r15
 	mov	r4, 118(sp)
 	mov	r5, 120(sp)
-	mov	r10, 112(sp)
-	add	#1, 82(sp)
-	cmp	116(sp), 82(sp)
+	mov	r10, 106(sp)
+	add	#1, 84(sp)
+	cmp	116(sp), 84(sp)
 	jc	.Locb3_decrypt_with_near48
 	br	#.Locb3_decrypt_with_loop1
 .Locb3_decrypt_with_near48:
@@ -2168,12 +2153,12 @@ ocb3_decrypt_with:
 	sub	r15, r10
 	mov	#0, r15
 	subc	#0, r15
-	mov	r15, 110(sp)
+	mov	r15, 112(sp)
 	mov	r10, r15
 	sub	#1, r15
 	clr	r5
 	adc	r5
-	mov	110(sp), r15
+	mov	112(sp), r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
@@ -2194,47 +2179,47 @@ ocb3_decrypt_with:
 	xor	8(r15), r9
 	mov	r9, 142(sp)
 	xor	6(r15), r11
-	mov	r11, 90(sp)
+	mov	r11, 88(sp)
 	xor	4(r15), r12
-	mov	r12, 92(sp)
+	mov	r12, 90(sp)
 	xor	2(r15), r13
 	mov	r13, 94(sp)
 	xor	@r5, r14
 	mov	r14, 96(sp)
 	; ocb3.ae:195: pad = E.encrypt_block(ks, offset)
-	mov	96(sp), 162(sp)
-	mov	94(sp), 164(sp)
-	mov	92(sp), 166(sp)
+	mov	96(sp), 164(sp)
+	mov	94(sp), 166(sp)
 	mov	90(sp), 168(sp)
-	mov	142(sp), 170(sp)
-	mov	144(sp), 172(sp)
-	mov	146(sp), 174(sp)
-	mov	148(sp), 176(sp)
+	mov	88(sp), 170(sp)
+	mov	142(sp), 172(sp)
+	mov	144(sp), 174(sp)
+	mov	146(sp), 176(sp)
+	mov	148(sp), 178(sp)
 	mov	sp, r13
-	add	#162, r13
+	add	#164, r13
 	mov	sp, r14
-	add	#210, r14
+	add	#212, r14
 	mov	28(sp), r12
 	call	#ocb3_E_encrypt_block
-	mov	116(sp), r9
-	add	132(sp), r9
+	mov	134(sp), r6
+	add	116(sp), r6
 	cmp	#16, r10
 	jnc	.Locb3_decrypt_with_bytes29
-	bit	#1, r9
+	bit	#1, r6
 	jnz	.Locb3_decrypt_with_bytes29
 .Locb3_decrypt_with_words30:
-	mov	@r9, r5
-	mov	2(r9), r13
-	mov	4(r9), r8
-	mov	6(r9), r14
-	mov	8(r9), r7
-	mov	10(r9), r15
-	mov	12(r9), r11
-	mov	14(r9), r12
+	mov	@r6, r7
+	mov	2(r6), r12
+	mov	4(r6), r8
+	mov	6(r6), r14
+	mov	8(r6), r13
+	mov	10(r6), r11
+	mov	12(r6), r9
+	mov	14(r6), r15
 	jmp	.Locb3_decrypt_with_join31
 .Locb3_decrypt_with_bytes29:
 	mov	sp, r11
-	add	#194, r11
+	add	#196, r11
 	mov	r11, r12
 	mov	#16, r13
 	mov	r10, r15
@@ -2242,40 +2227,39 @@ ocb3_decrypt_with:
 	clr	r14
 	tst	r15
 	jz	.Locb3_decrypt_with_pad33
-	mov.b	@r9, r14
-	inc	r9
+	mov.b	@r6, r14
+	inc	r6
 	dec	r15
 .Locb3_decrypt_with_pad33:
 	mov.b	r14, 0(r12)
 	inc	r12
 	dec	r13
 	jnz	.Locb3_decrypt_with_cpy32
-	mov	r11, r9
+	mov	r11, r6
 	jmp	.Locb3_decrypt_with_words30
 .Locb3_decrypt_with_join31:
-	swpb	r12
-	xor	210(sp), r12
-	swpb	r11
-	xor	212(sp), r11
 	swpb	r15
-	xor	214(sp), r15
-	mov	r15, 88(sp)
-	mov	r7, r9
+	xor	212(sp), r15
+	mov	r15, 64(sp)
 	swpb	r9
-	xor	216(sp), r9
+	xor	214(sp), r9
+	swpb	r11
+	xor	216(sp), r11
+	swpb	r13
+	xor	218(sp), r13
 	swpb	r14
-	xor	218(sp), r14
+	xor	220(sp), r14
 	mov	r14, 100(sp)
 	swpb	r8
-	xor	220(sp), r8
-	swpb	r13
-	xor	222(sp), r13
-	mov	r13, 98(sp)
-	swpb	r5
-	xor	224(sp), r5
+	xor	222(sp), r8
+	swpb	r12
+	xor	224(sp), r12
+	mov	r12, 98(sp)
+	swpb	r7
+	xor	226(sp), r7
 	mov	r10, r15
 	sub	#16, r15
-	mov	110(sp), r15
+	mov	112(sp), r15
 	subc	#0, r15
 	clr	r15
 	adc	r15
@@ -2283,7 +2267,7 @@ ocb3_decrypt_with:
 	; ocb3.ae:72: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
 	tst	r15
 	jz	.Locb3_decrypt_with_else34
-	mov	110(sp), r14
+	mov	112(sp), r14
 	and	#8191, r14
 	mov	r10, r15
 	swpb	r15
@@ -2297,228 +2281,223 @@ ocb3_decrypt_with:
 	rlam.w	#3, r15
 	sub	#128, r15
 	subc	#0, r14
-	clr	r13
-	adc	r13
-	xor	#1, r13
+	clr	r12
+	adc	r12
+	xor	#1, r12
 	mov	r10, r14
 	and	#1, r14
 	inv	r14
 	inc	r14
 	and	#65280, r14
 	xor	#-1, r14
-	mov	r10, r7
-	rrum.w	#1, r7
-	and	#1, r7
-	mov	r7, r6
+	mov	r10, r5
+	rrum.w	#1, r5
+	and	#1, r5
+	mov	r5, r6
 	inv	r6
 	inc	r6
 	mov	r14, r15
 	xor	#-1, r15
 	and	r6, r15
 	xor	#-1, r15
-	mov	r15, 72(sp)
-	inv	r7
-	inc	r7
+	mov	r15, 86(sp)
+	inv	r5
+	inc	r5
+	and	r14, r5
+	xor	r5, r14
+	mov	r10, r6
+	rrum.w	#2, r6
+	and	#1, r6
+	mov	r6, r5
+	inv	r5
+	inc	r5
 	mov	r14, r15
-	and	r7, r15
+	xor	#-1, r15
+	and	r5, r15
+	xor	#-1, r15
+	mov	r15, 162(sp)
+	mov	r6, r15
+	inv	r15
+	inc	r15
+	and	r14, r15
 	xor	r15, r14
-	mov	r10, r7
-	rrum.w	#2, r7
-	and	#1, r7
-	mov	r7, r6
-	inv	r6
-	inc	r6
+	mov	r10, r5
+	rrum.w	#3, r5
+	and	#1, r5
+	mov	r5, r4
+	inv	r4
+	inc	r4
 	mov	r14, r15
-	xor	#-1, r15
-	and	r6, r15
 	xor	#-1, r15
 	mov	r15, 54(sp)
-	mov	r7, r6
-	inv	r6
-	inc	r6
-	mov	r14, r15
-	and	r6, r15
+	and	r4, 54(sp)
+	xor	#-1, 54(sp)
+	mov	r5, r15
+	inv	r15
+	inc	r15
+	and	r14, r15
 	xor	r15, r14
-	mov	r10, r6
-	rrum.w	#3, r6
-	and	#1, r6
-	mov	r6, r4
-	inv	r4
-	inc	r4
-	mov	r14, r15
-	xor	#-1, r15
-	and	r4, r15
-	xor	#-1, r15
-	mov	r15, 60(sp)
-	mov	r6, r4
-	inv	r4
-	inc	r4
-	mov	r14, r15
-	and	r4, r15
-	xor	r15, r14
-	mov	r13, r15
+	mov	r12, r15
 	inv	r15
 	inc	r15
 	and	r15, r14
 	inv	r14
-	and	r14, r5
-	mov	r5, 108(sp)
-	mov	r13, r14
+	and	r14, r7
+	mov	r7, 110(sp)
+	mov	r12, r14
 	inv	r14
 	inc	r14
-	mov	60(sp), r15
+	mov	54(sp), r15
 	and	r14, r15
 	inv	r15
-	and	r15, r9
-	mov	r6, r15
+	mov	r13, r7
+	and	r15, r7
+	mov	r5, r15
 	inv	r15
 	inc	r15
-	mov	54(sp), r4
+	mov	162(sp), r4
 	mov	r4, r14
 	xor	#-1, r14
 	and	r15, r14
 	xor	#-1, r14
-	mov	r6, r5
-	inv	r5
-	inc	r5
-	mov	r4, r15
-	and	r5, r15
+	mov	r5, r15
+	inv	r15
+	inc	r15
+	and	r4, r15
 	xor	r15, r4
-	mov	r13, r15
+	mov	r12, r15
 	inv	r15
 	inc	r15
 	and	r15, r4
 	inv	r4
 	and	r4, r8
-	mov	r13, r15
+	mov	r12, r15
 	inv	r15
 	inc	r15
 	and	r15, r14
 	inv	r14
-	mov	r11, r5
-	and	r14, r5
-	mov	r7, r15
-	inv	r15
-	inc	r15
-	mov	72(sp), r11
-	mov	r11, r14
-	xor	#-1, r14
-	and	r15, r14
-	xor	#-1, r14
-	inv	r7
-	inc	r7
-	mov	r11, r15
-	and	r7, r15
-	mov	r11, r7
-	xor	r15, r7
+	and	r14, r9
 	mov	r6, r15
 	inv	r15
 	inc	r15
-	mov	r7, r4
+	mov	86(sp), r14
+	mov	r14, r13
+	xor	#-1, r13
+	and	r15, r13
+	xor	#-1, r13
+	inv	r6
+	inc	r6
+	and	r14, r6
+	mov	r14, r4
+	xor	r6, r4
+	mov	r5, r15
+	inv	r15
+	inc	r15
+	mov	r4, r14
+	xor	#-1, r14
+	and	r15, r14
+	xor	#-1, r14
+	mov	r5, r15
+	inv	r15
+	inc	r15
+	and	r4, r15
+	xor	r15, r4
+	mov	r12, r15
+	inv	r15
+	inc	r15
+	and	r15, r4
+	inv	r4
+	mov	98(sp), r6
+	and	r4, r6
+	mov	r12, r15
+	inv	r15
+	inc	r15
+	and	r15, r14
+	inv	r14
+	and	r14, r11
+	mov	r5, r15
+	inv	r15
+	inc	r15
+	mov	r13, r4
 	xor	#-1, r4
 	and	r15, r4
 	xor	#-1, r4
-	mov	r6, r11
-	inv	r11
-	inc	r11
-	mov	r7, r15
-	and	r11, r15
-	xor	r15, r7
-	mov	r13, r15
+	inv	r5
+	inc	r5
+	and	r13, r5
+	xor	r5, r13
+	mov	r12, r15
 	inv	r15
 	inc	r15
-	and	r15, r7
-	inv	r7
-	mov	98(sp), r11
-	and	r7, r11
-	mov	r13, r7
-	inv	r7
-	inc	r7
-	and	r7, r4
+	and	r15, r13
+	inv	r12
+	inc	r12
+	and	r12, r4
 	inv	r4
-	mov	88(sp), r7
-	and	r4, r7
-	mov	r6, r4
-	inv	r4
-	inc	r4
-	mov	r14, r15
-	xor	#-1, r15
-	and	r4, r15
-	xor	#-1, r15
-	inv	r6
-	inc	r6
-	mov	r14, r4
-	and	r6, r4
-	mov	r14, r6
-	xor	r4, r6
-	mov	r13, r14
-	inv	r14
-	inc	r14
-	and	r14, r6
+	mov	64(sp), r14
+	and	r4, r14
 	inv	r13
-	inc	r13
-	and	r13, r15
-	inv	r15
-	and	r15, r12
-	inv	r6
 	mov	100(sp), r15
-	and	r6, r15
-	mov	r12, 136(sp)
-	mov	r5, 84(sp)
-	mov	r7, 88(sp)
-	mov	r9, 56(sp)
+	and	r13, r15
+	mov	r14, 64(sp)
+	mov	r9, 92(sp)
+	mov	r11, 124(sp)
+	mov	r7, 82(sp)
 	mov	r15, 100(sp)
-	mov	r11, 98(sp)
-	mov	108(sp), r5
+	mov	r8, 58(sp)
+	mov	110(sp), r12
 	jmp	.Locb3_decrypt_with_endif35
 .Locb3_decrypt_with_else34:
-	mov	r12, 136(sp)
-	mov	r11, 84(sp)
-	mov	r9, 56(sp)
+	mov	r9, 92(sp)
+	mov	r11, 124(sp)
+	mov	r13, 82(sp)
+	mov	r8, 58(sp)
+	mov	98(sp), r6
+	mov	r7, r12
 .Locb3_decrypt_with_endif35:
 	; ocb3.ae:198: store_be(msg, 16 * full, p, r)
 	mov	116(sp), r13
 	add	140(sp), r13
-	mov	r5, r4
-	mov	98(sp), r6
-	mov	r8, r7
-	mov	100(sp), r9
-	mov	56(sp), r11
-	mov	88(sp), r12
-	mov	84(sp), r14
-	mov	136(sp), r15
+	mov	r12, r4
+	mov	r6, r5
+	mov	58(sp), r7
+	mov	100(sp), r8
+	mov	82(sp), r9
+	mov	124(sp), r11
+	mov	92(sp), r14
+	mov	64(sp), r15
 	cmp	#16, r10
 	swpb	r4
-	swpb	r6
+	swpb	r5
 	swpb	r7
+	swpb	r8
 	swpb	r9
 	swpb	r11
-	swpb	r12
 	swpb	r14
 	swpb	r15
 	jnc	.Locb3_decrypt_with_bytes36
 	bit	#1, r13
 	jnz	.Locb3_decrypt_with_bytes36
 	mov	r4, 0(r13)
-	mov	r6, 2(r13)
+	mov	r5, 2(r13)
 	mov	r7, 4(r13)
-	mov	r9, 6(r13)
-	mov	r11, 8(r13)
-	mov	r12, 10(r13)
+	mov	r8, 6(r13)
+	mov	r9, 8(r13)
+	mov	r11, 10(r13)
 	mov	r14, 12(r13)
 	mov	r15, 14(r13)
 	jmp	.Locb3_decrypt_with_stored37
 .Locb3_decrypt_with_bytes36:
-	mov	r4, 194(sp)
-	mov	r6, 196(sp)
-	mov	r7, 198(sp)
-	mov	r9, 200(sp)
-	mov	r11, 202(sp)
-	mov	r12, 204(sp)
-	mov	r14, 206(sp)
-	mov	r15, 208(sp)
+	mov	r4, 196(sp)
+	mov	r5, 198(sp)
+	mov	r7, 200(sp)
+	mov	r8, 202(sp)
+	mov	r9, 204(sp)
+	mov	r11, 206(sp)
+	mov	r14, 208(sp)
+	mov	r15, 210(sp)
 	mov	sp, r14
-	add	#194, r14
+	add	#196, r14
 	mov	r10, r15
 	cmp	#16, r15
 	jnc	.Locb3_decrypt_with_cnt38
@@ -2536,7 +2515,7 @@ ocb3_decrypt_with:
 	mov	#15, r7
 	sub	r10, r7
 	mov	#0, r14
-	subc	110(sp), r14
+	subc	112(sp), r14
 	and	#8191, r14
 	mov	r7, r15
 	swpb	r15
@@ -2553,112 +2532,98 @@ ocb3_decrypt_with:
 	clr	r9
 	adc	r9
 	xor	#1, r9
-	mov	r7, r13
-	and	#1, r13
-	inv	r13
-	inc	r13
-	and	#32896, r13
-	xor	#128, r13
-	mov	r7, r12
-	rrum.w	#1, r12
-	and	#1, r12
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	mov	r13, r11
-	xor	r15, r11
-	inv	r12
-	inc	r12
-	and	r12, r13
-	mov	r7, r6
-	rrum.w	#2, r6
-	and	#1, r6
-	mov	r6, r14
-	inv	r14
-	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	mov	r13, r12
-	xor	r15, r12
-	mov	r6, r15
+	mov	r7, r8
+	and	#1, r8
+	inv	r8
+	inc	r8
+	and	#32896, r8
+	xor	#128, r8
+	mov	r7, r15
+	rrum.w	#1, r15
+	and	#1, r15
+	mov	r15, r11
+	inv	r11
+	inc	r11
+	and	r8, r11
+	xor	r8, r11
 	inv	r15
 	inc	r15
-	and	r15, r13
+	and	r15, r8
+	mov	r7, r13
+	rrum.w	#2, r13
+	and	#1, r13
+	mov	r13, r10
+	inv	r10
+	inc	r10
+	and	r8, r10
+	xor	r8, r10
+	mov	r13, r15
+	inv	r15
+	inc	r15
+	and	r15, r8
 	rrum.w	#3, r7
 	and	#1, r7
 	mov	r7, r14
 	inv	r14
 	inc	r14
-	mov	r13, r15
-	and	r14, r15
-	mov	r13, r14
-	xor	r15, r14
+	and	r8, r14
+	xor	r8, r14
 	mov	r7, r15
 	inv	r15
 	inc	r15
-	and	r15, r13
+	and	r15, r8
 	mov	r9, r15
 	inv	r15
 	inc	r15
-	and	r15, r13
-	mov	r5, r15
-	bis	r13, r15
-	mov	112(sp), r5
-	xor	r15, r5
+	and	r15, r8
+	bis	r8, r12
+	xor	r12, 106(sp)
 	mov	r9, r15
 	inv	r15
 	inc	r15
 	and	r15, r14
-	mov	56(sp), r15
+	mov	82(sp), r15
 	bis	r14, r15
 	mov	22(sp), r14
 	xor	r15, r14
-	mov	r7, r13
-	inv	r13
-	inc	r13
-	mov	r12, r15
-	and	r13, r15
-	mov	r12, r13
-	xor	r15, r13
+	mov	r7, r12
+	inv	r12
+	inc	r12
+	and	r10, r12
+	xor	r10, r12
 	mov	r7, r15
 	inv	r15
 	inc	r15
-	and	r15, r12
+	and	r15, r10
 	mov	r9, r15
 	inv	r15
 	inc	r15
-	and	r15, r12
-	mov	r8, r15
-	bis	r12, r15
+	and	r15, r10
+	mov	58(sp), r15
+	bis	r10, r15
 	mov	118(sp), r8
 	xor	r15, r8
 	mov	r9, r15
 	inv	r15
 	inc	r15
-	and	r15, r13
-	mov	84(sp), r15
-	bis	r13, r15
+	and	r15, r12
+	mov	92(sp), r15
+	bis	r12, r15
 	mov	26(sp), r12
 	xor	r15, r12
-	mov	r6, r13
+	mov	r13, r10
+	inv	r10
+	inc	r10
+	and	r11, r10
+	xor	r11, r10
 	inv	r13
 	inc	r13
-	mov	r11, r15
-	and	r13, r15
-	mov	r11, r10
-	xor	r15, r10
-	inv	r6
-	inc	r6
-	and	r6, r11
+	and	r13, r11
 	mov	r7, r13
 	inv	r13
 	inc	r13
-	mov	r11, r15
-	and	r13, r15
-	mov	r11, r13
-	xor	r15, r13
+	and	r11, r13
+	xor	r11, r13
 	mov	r7, r15
 	inv	r15
 	inc	r15
@@ -2667,25 +2632,22 @@ ocb3_decrypt_with:
 	inv	r15
 	inc	r15
 	and	r15, r11
-	mov	98(sp), r15
-	bis	r11, r15
+	bis	r11, r6
 	mov	120(sp), r4
-	xor	r15, r4
+	xor	r6, r4
 	mov	r9, r15
 	inv	r15
 	inc	r15
 	and	r15, r13
-	mov	88(sp), r15
+	mov	124(sp), r15
 	bis	r13, r15
 	mov	24(sp), r13
 	xor	r15, r13
 	mov	r7, r11
 	inv	r11
 	inc	r11
-	mov	r10, r15
-	and	r11, r15
-	mov	r10, r11
-	xor	r15, r11
+	and	r10, r11
+	xor	r10, r11
 	inv	r7
 	inc	r7
 	and	r7, r10
@@ -2696,7 +2658,7 @@ ocb3_decrypt_with:
 	inv	r9
 	inc	r9
 	and	r9, r11
-	mov	136(sp), r15
+	mov	64(sp), r15
 	bis	r11, r15
 	mov	30(sp), r11
 	xor	r15, r11
@@ -2708,12 +2670,13 @@ ocb3_decrypt_with:
 	mov	144(sp), r10
 	mov	146(sp), r15
 	mov	148(sp), r6
+	mov	106(sp), r5
 	jmp	.Locb3_decrypt_with_endif28
 .Locb3_decrypt_with_else27:
 	mov	r14, 96(sp)
 	mov	r13, 94(sp)
-	mov	r12, 92(sp)
-	mov	r11, 90(sp)
+	mov	r12, 90(sp)
+	mov	r11, 88(sp)
 	mov	r8, r10
 	mov	r7, r15
 	mov	30(sp), r11
@@ -2723,12 +2686,12 @@ ocb3_decrypt_with:
 	mov	18(sp), r7
 	mov	118(sp), r8
 	mov	120(sp), r4
-	mov	112(sp), r5
+	mov	106(sp), r5
 .Locb3_decrypt_with_endif28:
 	xor	96(sp), r11
 	xor	94(sp), r12
-	xor	92(sp), r13
-	xor	90(sp), r14
+	xor	90(sp), r13
+	xor	88(sp), r14
 	xor	r9, r7
 	xor	r10, r8
 	xor	r15, r4
@@ -2744,48 +2707,48 @@ ocb3_decrypt_with:
 	xor	28(r15), r4
 	xor	30(r6), r5
 	; ocb3.ae:200: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
-	mov	r11, 162(sp)
-	mov	r12, 164(sp)
-	mov	r13, 166(sp)
-	mov	r14, 168(sp)
-	mov	r7, 170(sp)
-	mov	r8, 172(sp)
-	mov	r4, 174(sp)
-	mov	r5, 176(sp)
+	mov	r11, 164(sp)
+	mov	r12, 166(sp)
+	mov	r13, 168(sp)
+	mov	r14, 170(sp)
+	mov	r7, 172(sp)
+	mov	r8, 174(sp)
+	mov	r4, 176(sp)
+	mov	r5, 178(sp)
 	mov	sp, r13
-	add	#162, r13
+	add	#164, r13
 	mov	sp, r14
-	add	#226, r14
+	add	#228, r14
 	mov	28(sp), r12
 	call	#ocb3_E_encrypt_block
 	mov	sp, r15
-	add	#242, r15
+	add	#244, r15
 	mov	r15, 0(sp)
 	mov	28(sp), r12
 	mov	104(sp), r13
 	mov	156(sp), r14
 	mov	154(sp), r15
 	call	#ocb3_hash
-	mov	226(sp), r15
-	xor	242(sp), r15
-	mov	r15, 102(sp)
 	mov	228(sp), r15
 	xor	244(sp), r15
-	mov	r15, 58(sp)
+	mov	r15, 102(sp)
 	mov	230(sp), r15
 	xor	246(sp), r15
-	mov	r15, 86(sp)
-	mov	232(sp), r7
-	xor	248(sp), r7
-	mov	234(sp), r15
-	xor	250(sp), r15
-	mov	r15, 106(sp)
-	mov	236(sp), r6
-	xor	252(sp), r6
-	mov	238(sp), r13
-	xor	254(sp), r13
-	mov	240(sp), r12
-	xor	256(sp), r12
+	mov	r15, 78(sp)
+	mov	232(sp), r15
+	xor	248(sp), r15
+	mov	r15, 52(sp)
+	mov	234(sp), r7
+	xor	250(sp), r7
+	mov	236(sp), r15
+	xor	252(sp), r15
+	mov	r15, 108(sp)
+	mov	238(sp), r6
+	xor	254(sp), r6
+	mov	240(sp), r13
+	xor	256(sp), r13
+	mov	242(sp), r12
+	xor	258(sp), r12
 	mov	158(sp), r8
 	cmp	#16, 150(sp)
 	jnc	.Locb3_decrypt_with_bytes40
@@ -2793,17 +2756,17 @@ ocb3_decrypt_with:
 	jnz	.Locb3_decrypt_with_bytes40
 .Locb3_decrypt_with_words41:
 	mov	@r8, 138(sp)
-	mov	2(r8), 134(sp)
-	mov	4(r8), 130(sp)
-	mov	6(r8), 128(sp)
-	mov	8(r8), 126(sp)
-	mov	10(r8), 124(sp)
+	mov	2(r8), 136(sp)
+	mov	4(r8), 132(sp)
+	mov	6(r8), 130(sp)
+	mov	8(r8), 128(sp)
+	mov	10(r8), 126(sp)
 	mov	12(r8), 122(sp)
 	mov	14(r8), 114(sp)
 	jmp	.Locb3_decrypt_with_join42
 .Locb3_decrypt_with_bytes40:
 	mov	sp, r9
-	add	#194, r9
+	add	#196, r9
 	mov	r9, r10
 	mov	#16, r11
 	mov	150(sp), r15
@@ -2832,11 +2795,11 @@ ocb3_decrypt_with:
 	; ocb3.ae:72: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
 	tst	r15
 	swpb	138(sp)
-	swpb	134(sp)
+	swpb	136(sp)
+	swpb	132(sp)
 	swpb	130(sp)
 	swpb	128(sp)
 	swpb	126(sp)
-	swpb	124(sp)
 	swpb	122(sp)
 	swpb	114(sp)
 	jz	.Locb3_decrypt_with_else45
@@ -2875,46 +2838,43 @@ ocb3_decrypt_with:
 	xor	#-1, r5
 	inv	r11
 	inc	r11
-	mov	r9, r15
-	and	r11, r15
-	xor	r15, r9
-	mov	r4, r8
-	rrum.w	#2, r8
-	and	#1, r8
-	mov	r8, r15
+	and	r9, r11
+	xor	r11, r9
+	mov	r4, r10
+	rrum.w	#2, r10
+	and	#1, r10
+	mov	r10, r15
 	inv	r15
 	inc	r15
-	mov	r9, r10
-	xor	#-1, r10
-	and	r15, r10
-	xor	#-1, r10
-	mov	r8, r11
-	inv	r11
-	inc	r11
-	mov	r9, r15
-	and	r11, r15
+	mov	r9, r8
+	xor	#-1, r8
+	and	r15, r8
+	xor	#-1, r8
+	mov	r10, r15
+	inv	r15
+	inc	r15
+	and	r9, r15
 	xor	r15, r9
 	mov	r4, r15
 	rrum.w	#3, r15
 	and	#1, r15
-	mov	r15, r11
-	inv	r11
-	inc	r11
-	mov	r9, r4
-	xor	#-1, r4
-	and	r11, r4
-	xor	#-1, r4
-	mov	r14, r11
-	inv	r11
-	inc	r11
-	and	r11, r4
-	inv	r4
-	and	r4, r7
 	mov	r15, r4
 	inv	r4
 	inc	r4
 	mov	r9, r11
+	xor	#-1, r11
 	and	r4, r11
+	xor	#-1, r11
+	mov	r14, r4
+	inv	r4
+	inc	r4
+	and	r4, r11
+	inv	r11
+	and	r11, r7
+	mov	r15, r11
+	inv	r11
+	inc	r11
+	and	r9, r11
 	xor	r11, r9
 	mov	r14, r11
 	inv	r11
@@ -2925,7 +2885,7 @@ ocb3_decrypt_with:
 	mov	r15, r11
 	inv	r11
 	inc	r11
-	mov	r10, r4
+	mov	r8, r4
 	xor	#-1, r4
 	and	r11, r4
 	xor	#-1, r4
@@ -2934,31 +2894,29 @@ ocb3_decrypt_with:
 	inc	r11
 	and	r11, r4
 	inv	r4
-	mov	58(sp), r9
+	mov	78(sp), r9
 	and	r4, r9
-	mov	r15, r4
-	inv	r4
-	inc	r4
-	mov	r10, r11
-	and	r4, r11
-	xor	r11, r10
+	mov	r15, r11
+	inv	r11
+	inc	r11
+	and	r8, r11
+	xor	r11, r8
 	mov	r14, r11
 	inv	r11
 	inc	r11
-	and	r11, r10
-	inv	r10
-	and	r10, r6
-	mov	r8, r10
-	inv	r10
-	inc	r10
-	mov	r5, r11
-	xor	#-1, r11
-	and	r10, r11
-	xor	#-1, r11
+	and	r11, r8
+	inv	r8
+	and	r8, r6
+	mov	r10, r8
 	inv	r8
 	inc	r8
-	mov	r5, r10
-	and	r8, r10
+	mov	r5, r11
+	xor	#-1, r11
+	and	r8, r11
+	xor	#-1, r11
+	inv	r10
+	inc	r10
+	and	r5, r10
 	xor	r10, r5
 	mov	r15, r10
 	inv	r10
@@ -2972,13 +2930,12 @@ ocb3_decrypt_with:
 	inc	r10
 	and	r10, r8
 	inv	r8
-	mov	86(sp), r10
+	mov	52(sp), r10
 	and	r8, r10
-	mov	r15, r4
-	inv	r4
-	inc	r4
-	mov	r5, r8
-	and	r4, r8
+	mov	r15, r8
+	inv	r8
+	inc	r8
+	and	r5, r8
 	xor	r8, r5
 	mov	r14, r8
 	inv	r8
@@ -2993,11 +2950,9 @@ ocb3_decrypt_with:
 	xor	#-1, r8
 	and	r5, r8
 	xor	#-1, r8
-	mov	r15, r5
-	inv	r5
-	inc	r5
-	mov	r11, r15
-	and	r5, r15
+	inv	r15
+	inc	r15
+	and	r11, r15
 	xor	r15, r11
 	mov	r14, r15
 	inv	r15
@@ -3010,7 +2965,7 @@ ocb3_decrypt_with:
 	mov	102(sp), r14
 	and	r8, r14
 	inv	r11
-	mov	106(sp), r15
+	mov	108(sp), r15
 	and	r11, r15
 	mov	r14, r8
 	mov	r7, r11
@@ -3020,10 +2975,10 @@ ocb3_decrypt_with:
 	jmp	.Locb3_decrypt_with_endif46
 .Locb3_decrypt_with_else45:
 	mov	102(sp), r8
-	mov	58(sp), r9
-	mov	86(sp), r10
+	mov	78(sp), r9
+	mov	52(sp), r10
 	mov	r7, r11
-	mov	106(sp), r5
+	mov	108(sp), r5
 	mov	r13, r7
 	mov	r12, r14
 .Locb3_decrypt_with_endif46:
@@ -3031,15 +2986,15 @@ ocb3_decrypt_with:
 	xor	r8, r15
 	mov	122(sp), r8
 	xor	r9, r8
-	mov	124(sp), r9
+	mov	126(sp), r9
 	xor	r10, r9
-	mov	126(sp), r10
+	mov	128(sp), r10
 	xor	r11, r10
-	mov	128(sp), r11
+	mov	130(sp), r11
 	xor	r5, r11
-	mov	130(sp), r12
+	mov	132(sp), r12
 	xor	r6, r12
-	mov	134(sp), r13
+	mov	136(sp), r13
 	xor	r7, r13
 	mov	138(sp), r7
 	xor	r14, r7
@@ -3084,7 +3039,7 @@ ocb3_decrypt_with:
 	and	r15, r14
 	mov	160(sp), r15
 	mov	r14, 0(r15)
-	add	#258, sp
+	add	#260, sp
 	popm.w	#7, r10
 	ret
 	.size ocb3_decrypt_with, .-ocb3_decrypt_with
@@ -3321,7 +3276,7 @@ ocb3_E_encrypt_block:
 
 ; --- ocb3_hash: ocb3.hash
 ;     frame 140 bytes (38 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1742 bytes of code
+;     estimated 1714 bytes of code
 	.section .text.ocb3_hash,"ax",@progbits
 	.local ocb3_hash
 	.type ocb3_hash, @function
@@ -3776,73 +3731,59 @@ ocb3_hash:
 	inc	r7
 	and	#32896, r7
 	xor	#128, r7
-	mov	r4, r13
-	rrum.w	#1, r13
-	and	#1, r13
-	mov	r13, r14
-	inv	r14
-	inc	r14
-	mov	r7, r15
-	and	r14, r15
-	mov	r7, r11
-	xor	r15, r11
-	inv	r13
-	inc	r13
-	and	r13, r7
-	mov	r4, r13
-	rrum.w	#2, r13
-	and	#1, r13
-	mov	r13, r14
-	inv	r14
-	inc	r14
-	mov	r11, r15
-	and	r14, r15
-	mov	r11, r9
-	xor	r15, r9
-	mov	r13, r14
-	inv	r14
-	inc	r14
-	mov	r7, r15
-	and	r14, r15
-	mov	r7, r10
-	xor	r15, r10
-	mov	r13, r15
+	mov	r4, r15
+	rrum.w	#1, r15
+	and	#1, r15
+	mov	r15, r11
+	inv	r11
+	inc	r11
+	and	r7, r11
+	xor	r7, r11
+	inv	r15
+	inc	r15
+	and	r15, r7
+	mov	r4, r14
+	rrum.w	#2, r14
+	and	#1, r14
+	mov	r14, r9
+	inv	r9
+	inc	r9
+	and	r11, r9
+	xor	r11, r9
+	mov	r14, r10
+	inv	r10
+	inc	r10
+	and	r7, r10
+	xor	r7, r10
+	mov	r14, r15
 	inv	r15
 	inc	r15
 	and	r15, r11
-	inv	r13
-	inc	r13
-	and	r13, r7
+	inv	r14
+	inc	r14
+	and	r14, r7
 	rrum.w	#3, r4
 	and	#1, r4
+	mov	r4, r13
+	inv	r13
+	inc	r13
+	and	r9, r13
+	xor	r9, r13
 	mov	r4, r14
 	inv	r14
 	inc	r14
-	mov	r9, r15
-	and	r14, r15
-	mov	r9, r13
-	xor	r15, r13
-	mov	r4, r14
-	inv	r14
-	inc	r14
-	mov	r10, r15
-	and	r14, r15
-	mov	r10, r14
-	xor	r15, r14
+	and	r10, r14
+	xor	r10, r14
+	mov	r4, r6
+	inv	r6
+	inc	r6
+	and	r11, r6
+	xor	r11, r6
 	mov	r4, r8
 	inv	r8
 	inc	r8
-	mov	r11, r15
-	and	r8, r15
-	mov	r11, r6
-	xor	r15, r6
-	mov	r4, r8
-	inv	r8
-	inc	r8
-	mov	r7, r15
-	and	r8, r15
-	mov	r7, r8
-	xor	r15, r8
+	and	r7, r8
+	xor	r7, r8
 	mov	r4, r15
 	inv	r15
 	inc	r15
@@ -3985,23 +3926,23 @@ ocb3_hash:
 
 
 ; --- ocb3_initial_offset: ocb3.initial_offset
-;     frame 96 bytes (32 spill slots, locals 32), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3558 bytes of code
+;     frame 94 bytes (31 spill slots, locals 32), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 3420 bytes of code
 	.section .text.ocb3_initial_offset,"ax",@progbits
 	.local ocb3_initial_offset
 	.type ocb3_initial_offset, @function
 	.balign 2
 ocb3_initial_offset:
 	pushm.w	#7, r10
-	sub	#96, sp
-	mov	r14, r5
+	sub	#94, sp
+	mov	r14, r4
 	and	#8191, r14
 	rlam.w	#3, r14
 	sub	#128, r14
 	clr	r10
 	adc	r10
 	xor	#1, r10
-	mov	r5, r11
+	mov	r4, r11
 	swpb	r11
 	mov.b	r11, r11
 	rrum.w	#4, r11
@@ -4009,55 +3950,51 @@ ocb3_initial_offset:
 	clr	r14
 	cmp	r10, r14
 	subc	#0, r11
-	clr	r6
-	adc	r6
-	mov	r5, r7
-	and	#1, r7
-	inv	r7
-	inc	r7
-	and	#257, r7
-	xor	#1, r7
-	mov	r5, r14
+	clr	r5
+	adc	r5
+	mov	r4, r6
+	and	#1, r6
+	inv	r6
+	inc	r6
+	and	#257, r6
+	xor	#1, r6
+	mov	r4, r14
 	rrum.w	#1, r14
 	and	#1, r14
-	mov	r14, 6(sp)
+	mov	r14, 4(sp)
+	mov	r14, r7
+	inv	r7
+	inc	r7
+	and	r6, r7
+	mov	r4, r8
+	rrum.w	#2, r8
+	and	#1, r8
+	mov	r8, r9
+	inv	r9
+	inc	r9
+	and	r7, r9
+	mov	r4, r10
+	rrum.w	#3, r10
+	and	#1, r10
+	mov	r10, r14
 	inv	r14
 	inc	r14
-	mov	r7, r8
-	and	r14, r8
-	mov	r5, r9
-	rrum.w	#2, r9
-	and	#1, r9
-	mov	r9, r14
-	inv	r14
-	inc	r14
-	mov	r8, r10
-	and	r14, r10
+	and	r9, r14
+	xor	r9, r14
+	xor	#1, r5
 	mov	r5, r11
-	rrum.w	#3, r11
-	and	#1, r11
-	mov	r11, r4
-	inv	r4
-	inc	r4
+	inv	r11
+	inc	r11
+	and	r11, r14
+	mov	r14, 52(sp)
 	mov	r10, r14
-	and	r4, r14
-	mov	r14, 0(sp)
-	mov	r10, r14
-	xor	@sp, r14
-	xor	#1, r6
-	mov	r6, r4
-	inv	r4
-	inc	r4
-	and	r4, r14
-	mov	r14, 54(sp)
-	mov	r11, r14
 	inv	r14
 	inc	r14
-	and	r14, r10
-	mov	r6, r14
+	and	r14, r9
+	mov	r5, r14
 	inv	r14
 	inc	r14
-	and	r14, r10
+	and	r14, r9
 	mov	r15, r14
 	mov	@r14, r14
 	and	#8191, r14
@@ -4066,114 +4003,103 @@ ocb3_initial_offset:
 	and	#127, r14
 	swpb	r14
 	rlam.w	#1, r14
-	bis	r10, r14
+	bis	r9, r14
 	mov	r14, 50(sp)
-	mov	r9, r10
-	inv	r10
-	inc	r10
 	mov	r8, r14
-	and	r10, r14
-	xor	r14, r8
-	mov	r11, r14
 	inv	r14
 	inc	r14
-	mov	r8, r10
-	and	r14, r10
-	mov	r8, r14
-	xor	r10, r14
-	mov	r6, r10
-	inv	r10
-	inc	r10
-	and	r10, r14
-	mov	r14, 56(sp)
-	mov	r11, r14
-	inv	r14
-	inc	r14
-	and	r14, r8
-	mov	r6, r14
-	inv	r14
-	inc	r14
-	and	r14, r8
-	mov	r8, 58(sp)
-	mov	6(sp), r10
-	inv	r10
-	inc	r10
-	mov	r7, r14
-	and	r10, r14
+	and	r7, r14
 	xor	r14, r7
-	mov	r9, r14
+	mov	r10, r14
 	inv	r14
 	inc	r14
-	mov	r7, r8
-	and	r14, r8
-	mov	r11, r14
+	and	r7, r14
+	xor	r7, r14
+	mov	r5, r11
+	inv	r11
+	inc	r11
+	and	r11, r14
+	mov	r14, 54(sp)
+	mov	r10, r14
 	inv	r14
 	inc	r14
-	mov	r8, r10
-	and	r14, r10
-	mov	r8, r14
-	xor	r10, r14
-	mov	r6, r10
-	inv	r10
-	inc	r10
-	and	r10, r14
-	mov	r14, 46(sp)
-	mov	r11, r14
+	and	r14, r7
+	mov	r5, r14
 	inv	r14
 	inc	r14
-	and	r14, r8
-	mov	r6, r14
+	and	r14, r7
+	mov	r7, 56(sp)
+	mov	4(sp), r14
 	inv	r14
 	inc	r14
-	and	r14, r8
-	mov	r8, 44(sp)
+	and	r6, r14
+	xor	r14, r6
+	mov	r8, r9
 	inv	r9
 	inc	r9
-	mov	r7, r14
+	and	r6, r9
+	mov	r10, r14
+	inv	r14
+	inc	r14
 	and	r9, r14
-	xor	r14, r7
+	xor	r9, r14
+	mov	r5, r11
+	inv	r11
+	inc	r11
+	and	r11, r14
+	mov	r14, 44(sp)
+	mov	r10, r14
+	inv	r14
+	inc	r14
+	and	r14, r9
+	mov	r5, r14
+	inv	r14
+	inc	r14
+	and	r14, r9
+	mov	r9, 42(sp)
+	inv	r8
+	inc	r8
+	and	r6, r8
+	xor	r8, r6
+	mov	r10, r14
+	inv	r14
+	inc	r14
+	and	r6, r14
+	xor	r6, r14
+	mov	r5, r11
+	inv	r11
+	inc	r11
+	and	r11, r14
+	mov	r14, 48(sp)
+	inv	r10
+	inc	r10
+	and	r10, r6
+	inv	r5
+	inc	r5
+	and	r5, r6
+	mov	r6, 46(sp)
+	mov	#13, r14
+	cmp	r4, r14
+	clr	r11
+	adc	r11
+	mov	r4, r9
+	sub	#13, r9
 	mov	r11, r14
 	inv	r14
 	inc	r14
-	mov	r7, r10
-	and	r14, r10
-	mov	r7, r14
-	xor	r10, r14
-	mov	r6, r10
-	inv	r10
-	inc	r10
-	and	r10, r14
-	mov	r14, 52(sp)
-	inv	r11
-	inc	r11
-	and	r11, r7
-	inv	r6
-	inc	r6
-	and	r6, r7
-	mov	r7, 48(sp)
-	mov	#13, r14
-	cmp	r5, r14
-	clr	r8
-	adc	r8
-	mov	r5, r9
-	sub	#13, r9
-	mov	r8, r11
-	inv	r11
-	inc	r11
-	mov	r9, r14
-	and	r11, r14
+	and	r9, r14
 	xor	r14, r9
-	inv	r8
-	inc	r8
-	and	#13, r8
-	xor	#13, r8
-	mov	r12, 62(sp)
+	inv	r11
+	inc	r11
+	and	#13, r11
+	xor	#13, r11
+	mov	r12, 60(sp)
 	mov	r13, r14
-	mov	112(sp), 60(sp)
+	mov	110(sp), 58(sp)
 	clr	r10
 	cmp	#1, r9
 	jnc	.Locb3_initial_offset_nob1
-	mov	r8, r12
+	mov	r11, r12
 	add	r14, r12
 	mov.b	@r12, r10
 .Locb3_initial_offset_nob1:
@@ -4186,25 +4112,24 @@ ocb3_initial_offset:
 	swpb	r12
 	bis	r11, r12
 	mov	#11, r11
-	cmp	r5, r11
+	cmp	r4, r11
 	clr	r10
 	adc	r10
-	mov	r10, r8
-	inv	r8
-	inc	r8
-	and	#11, r8
-	xor	#11, r8
-	mov	r5, r9
+	mov	r10, r11
+	inv	r11
+	inc	r11
+	and	#11, r11
+	xor	#11, r11
+	mov	r4, r9
 	sub	#11, r9
 	inv	r10
 	inc	r10
-	mov	r9, r11
-	and	r10, r11
-	xor	r11, r9
+	and	r9, r10
+	xor	r10, r9
 	clr	r10
 	cmp	#1, r9
 	jnc	.Locb3_initial_offset_nob3
-	mov	r8, r13
+	mov	r11, r13
 	add	r14, r13
 	mov.b	@r13, r10
 .Locb3_initial_offset_nob3:
@@ -4217,20 +4142,19 @@ ocb3_initial_offset:
 	swpb	r13
 	bis	r11, r13
 	mov	#9, r11
-	cmp	r5, r11
-	clr	r8
-	adc	r8
-	mov	r8, r10
+	cmp	r4, r11
+	clr	r11
+	adc	r11
+	mov	r11, r10
 	inv	r10
 	inc	r10
 	and	#9, r10
 	xor	#9, r10
-	mov	r5, r9
+	mov	r4, r9
 	sub	#9, r9
-	inv	r8
-	inc	r8
-	mov	r9, r11
-	and	r8, r11
+	inv	r11
+	inc	r11
+	and	r9, r11
 	xor	r11, r9
 	clr	r11
 	cmp	#1, r9
@@ -4247,150 +4171,142 @@ ocb3_initial_offset:
 	swpb	r11
 	bis	r10, r11
 	mov	#7, r15
-	cmp	r5, r15
+	cmp	r4, r15
 	clr	r10
 	adc	r10
-	mov	r10, r8
-	inv	r8
-	inc	r8
-	and	#7, r8
-	xor	#7, r8
-	mov	r5, r9
+	mov	r10, r15
+	inv	r15
+	inc	r15
+	and	#7, r15
+	xor	#7, r15
+	mov	r4, r9
 	sub	#7, r9
 	inv	r10
 	inc	r10
-	mov	r9, r15
-	and	r10, r15
-	xor	r15, r9
+	and	r9, r10
+	xor	r10, r9
 	clr	r10
 	cmp	#1, r9
 	jnc	.Locb3_initial_offset_nob7
-	add	r14, r8
-	mov	r8, 10(sp)
-	mov	r8, r15
+	add	r14, r15
+	mov	r15, 8(sp)
 	mov.b	@r15, r10
 .Locb3_initial_offset_nob7:
 	clr	r15
 	cmp	#2, r9
 	jnc	.Locb3_initial_offset_nob8
-	mov	10(sp), r15
+	mov	8(sp), r15
 	mov.b	1(r15), r15
 .Locb3_initial_offset_nob8:
 	swpb	r10
 	bis	r15, r10
 	mov	#5, r15
-	cmp	r5, r15
+	cmp	r4, r15
 	clr	r9
 	adc	r9
-	mov	r9, r7
-	inv	r7
-	inc	r7
-	and	#5, r7
-	xor	#5, r7
-	mov	r5, r8
+	mov	r9, r15
+	inv	r15
+	inc	r15
+	and	#5, r15
+	xor	#5, r15
+	mov	r4, r8
 	sub	#5, r8
 	inv	r9
 	inc	r9
-	mov	r8, r15
-	and	r9, r15
-	xor	r15, r8
+	and	r8, r9
+	xor	r9, r8
 	clr	r9
 	cmp	#1, r8
 	jnc	.Locb3_initial_offset_nob9
-	add	r14, r7
-	mov	r7, 14(sp)
-	mov	r7, r15
+	add	r14, r15
+	mov	r15, 12(sp)
 	mov.b	@r15, r9
 .Locb3_initial_offset_nob9:
 	clr	r15
 	cmp	#2, r8
 	jnc	.Locb3_initial_offset_nob10
-	mov	14(sp), r15
+	mov	12(sp), r15
 	mov.b	1(r15), r15
 .Locb3_initial_offset_nob10:
 	swpb	r9
 	bis	r15, r9
 	mov	#3, r15
-	cmp	r5, r15
+	cmp	r4, r15
 	clr	r8
 	adc	r8
-	mov	r8, r6
-	inv	r6
-	inc	r6
-	and	#3, r6
-	xor	#3, r6
-	mov	r5, r7
+	mov	r8, r15
+	inv	r15
+	inc	r15
+	and	#3, r15
+	xor	#3, r15
+	mov	r4, r7
 	sub	#3, r7
 	inv	r8
 	inc	r8
-	mov	r7, r15
-	and	r8, r15
-	xor	r15, r7
+	and	r7, r8
+	xor	r8, r7
 	clr	r8
 	cmp	#1, r7
 	jnc	.Locb3_initial_offset_nob11
-	add	r14, r6
-	mov	r6, 20(sp)
-	mov	r6, r15
+	add	r14, r15
+	mov	r15, 16(sp)
 	mov.b	@r15, r8
 .Locb3_initial_offset_nob11:
 	clr	r15
 	cmp	#2, r7
 	jnc	.Locb3_initial_offset_nob12
-	mov	20(sp), r15
+	mov	16(sp), r15
 	mov.b	1(r15), r15
 .Locb3_initial_offset_nob12:
 	swpb	r8
 	bis	r15, r8
 	mov	#1, r15
-	cmp	r5, r15
+	cmp	r4, r15
 	clr	r6
 	adc	r6
-	mov	r6, r4
-	inv	r4
-	inc	r4
-	and	#1, r4
-	xor	#1, r4
-	mov	r5, r7
+	mov	r6, r15
+	inv	r15
+	inc	r15
+	and	#1, r15
+	xor	#1, r15
+	mov	r4, r7
 	sub	#1, r7
 	inv	r6
 	inc	r6
-	mov	r7, r15
-	and	r6, r15
-	xor	r15, r7
+	and	r7, r6
+	xor	r6, r7
 	clr	r6
 	cmp	#1, r7
 	jnc	.Locb3_initial_offset_nob13
-	add	r14, r4
-	mov	r4, 28(sp)
-	mov	r4, r15
+	add	r14, r15
+	mov	r15, 22(sp)
 	mov.b	@r15, r6
 .Locb3_initial_offset_nob13:
 	clr	r15
 	cmp	#2, r7
 	jnc	.Locb3_initial_offset_nob14
-	mov	28(sp), r15
+	mov	22(sp), r15
 	mov.b	1(r15), r15
 .Locb3_initial_offset_nob14:
 	swpb	r6
 	bis	r15, r6
 	clr	r7
-	cmp	#1, r5
+	cmp	#1, r4
 	jnc	.Locb3_initial_offset_nob15
 	mov.b	@r14, r7
 .Locb3_initial_offset_nob15:
 	mov	#15, r15
-	sub	r5, r15
-	mov	r15, 8(sp)
+	sub	r4, r15
+	mov	r15, 6(sp)
 	mov	#0, r14
 	subc	#0, r14
 	and	#8191, r14
-	mov.b	9(sp), r15
+	mov.b	7(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#1, r15
 	rlam.w	#3, r14
 	bis	r15, r14
-	mov	8(sp), r4
+	mov	6(sp), r4
 	mov	r4, r15
 	and	#8191, r15
 	rlam.w	#3, r15
@@ -4404,11 +4320,9 @@ ocb3_initial_offset:
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	mov	r7, r4
-	and	r15, r4
-	mov	r7, r15
-	xor	r4, r15
-	mov	r15, 16(sp)
+	and	r7, r15
+	xor	r7, r15
+	mov	r15, 14(sp)
 	mov	r7, r15
 	mov	r6, r7
 	swpb	r7
@@ -4487,7 +4401,7 @@ ocb3_initial_offset:
 	and	r14, r4
 	mov	r12, r7
 	xor	r4, r7
-	mov	8(sp), r14
+	mov	6(sp), r14
 	rrum.w	#1, r14
 	and	#1, r14
 	mov	r14, r15
@@ -4538,19 +4452,17 @@ ocb3_initial_offset:
 	mov	r14, r7
 	inv	r7
 	inc	r7
-	mov	16(sp), r4
+	mov	14(sp), r4
 	mov	r4, r10
 	xor	r6, r10
 	and	r7, r10
 	xor	r10, r6
-	mov	r14, r10
-	inv	r10
-	inc	r10
-	mov	r4, r14
-	and	r10, r14
+	inv	r14
+	inc	r14
+	and	r4, r14
 	mov	r4, r10
 	xor	r14, r10
-	mov	8(sp), r14
+	mov	6(sp), r14
 	rrum.w	#2, r14
 	and	#1, r14
 	mov	r14, r4
@@ -4581,11 +4493,10 @@ ocb3_initial_offset:
 	xor	r9, r7
 	and	r4, r7
 	xor	r7, r9
-	mov	r14, r4
-	inv	r4
-	inc	r4
-	mov	r6, r7
-	and	r4, r7
+	mov	r14, r7
+	inv	r7
+	inc	r7
+	and	r6, r7
 	xor	r7, r6
 	mov	r14, r4
 	inv	r4
@@ -4602,14 +4513,12 @@ ocb3_initial_offset:
 	and	r7, r4
 	mov	r8, r7
 	xor	r4, r7
-	mov	r14, r8
-	inv	r8
-	inc	r8
-	mov	r10, r14
-	and	r8, r14
+	inv	r14
+	inc	r14
+	and	r10, r14
 	mov	r10, r4
 	xor	r14, r4
-	mov	8(sp), r10
+	mov	6(sp), r10
 	rrum.w	#3, r10
 	and	#1, r10
 	mov	r10, r8
@@ -4623,13 +4532,12 @@ ocb3_initial_offset:
 	inv	r14
 	inc	r14
 	and	r14, r13
-	mov	54(sp), r8
+	mov	52(sp), r8
 	bis	r13, r8
-	mov	r10, r13
-	inv	r13
-	inc	r13
-	mov	r4, r14
-	and	r13, r14
+	mov	r10, r14
+	inv	r14
+	inc	r14
+	and	r4, r14
 	xor	r14, r4
 	mov	r5, r14
 	inv	r14
@@ -4649,19 +4557,18 @@ ocb3_initial_offset:
 	inv	r14
 	inc	r14
 	and	r14, r4
-	mov	46(sp), r11
+	mov	44(sp), r11
 	bis	r4, r11
-	mov	r10, r4
-	inv	r4
-	inc	r4
-	mov	r6, r14
-	and	r4, r14
+	mov	r10, r14
+	inv	r14
+	inc	r14
+	and	r6, r14
 	xor	r14, r6
 	mov	r5, r14
 	inv	r14
 	inc	r14
 	and	r14, r6
-	mov	44(sp), r14
+	mov	42(sp), r14
 	bis	r6, r14
 	mov	r10, r6
 	inv	r6
@@ -4675,20 +4582,19 @@ ocb3_initial_offset:
 	inv	r12
 	inc	r12
 	and	r12, r6
-	mov	56(sp), r12
+	mov	54(sp), r12
 	bis	r6, r12
-	mov	r10, r6
-	inv	r6
-	inc	r6
-	mov	r7, r4
-	and	r6, r4
+	mov	r10, r4
+	inv	r4
+	inc	r4
+	and	r7, r4
 	mov	r7, r6
 	xor	r4, r6
 	mov	r5, r7
 	inv	r7
 	inc	r7
 	and	r7, r6
-	mov	58(sp), r7
+	mov	56(sp), r7
 	bis	r6, r7
 	mov	r10, r4
 	inv	r4
@@ -4697,330 +4603,317 @@ ocb3_initial_offset:
 	xor	r15, r6
 	and	r4, r6
 	xor	r6, r15
-	mov	r10, r6
-	inv	r6
-	inc	r6
-	mov	r9, r10
-	and	r6, r10
+	inv	r10
+	inc	r10
+	and	r9, r10
 	mov	r9, r6
 	xor	r10, r6
 	mov	r5, r10
 	inv	r10
 	inc	r10
 	and	r10, r6
-	mov	48(sp), r9
+	mov	46(sp), r9
 	bis	r6, r9
 	inv	r5
 	inc	r5
 	and	r5, r15
-	mov	52(sp), r10
+	mov	48(sp), r10
 	bis	r15, r10
 	mov	r10, r15
 	and	#65472, r15
 	; ocb3.ae:119: ktop = E.encrypt_block(ks, n & ~(0x3f as u128))
-	mov	r15, 64(sp)
-	mov	r12, 66(sp)
-	mov	r11, 68(sp)
-	mov	r8, 70(sp)
-	mov	r9, 72(sp)
-	mov	r7, 74(sp)
-	mov	r14, 76(sp)
-	mov	r13, 78(sp)
+	mov	r15, 62(sp)
+	mov	r12, 64(sp)
+	mov	r11, 66(sp)
+	mov	r8, 68(sp)
+	mov	r9, 70(sp)
+	mov	r7, 72(sp)
+	mov	r14, 74(sp)
+	mov	r13, 76(sp)
 	mov	sp, r13
-	add	#64, r13
+	add	#62, r13
 	mov	sp, r14
-	add	#80, r14
-	mov	62(sp), r12
+	add	#78, r14
+	mov	60(sp), r12
 	call	#ocb3_E_encrypt_block
-	mov	88(sp), r15
+	mov	86(sp), r15
 	swpb	r15
-	mov	r15, r14
-	xor.b	87(sp), r14
-	xor	r15, r14
-	xor	88(sp), r14
-	mov	r14, r13
-	and	#32767, r13
-	rlam.w	#1, r13
-	mov	r10, r9
-	and	#1, r9
-	mov	r9, r15
-	inv	r15
-	inc	r15
-	xor	r14, r13
-	and	r15, r13
-	mov	r14, r4
-	xor	r13, r4
-	mov	r4, r13
-	and	#16383, r13
-	rlam.w	#2, r13
+	mov	r15, r5
+	xor.b	85(sp), r5
+	xor	r15, r5
+	xor	86(sp), r5
+	mov	r5, r6
+	and	#32767, r6
+	rlam.w	#1, r6
 	mov	r10, r11
-	rrum.w	#1, r11
 	and	#1, r11
 	mov	r11, r15
 	inv	r15
 	inc	r15
-	xor	r4, r13
-	and	r15, r13
-	mov	r4, r5
-	xor	r13, r5
-	mov	r5, r8
-	and	#4095, r8
-	rlam.w	#4, r8
+	xor	r5, r6
+	and	r15, r6
+	xor	r5, r6
+	mov	r6, r9
+	and	#16383, r9
+	rlam.w	#2, r9
 	mov	r10, r12
-	rrum.w	#2, r12
+	rrum.w	#1, r12
 	and	#1, r12
 	mov	r12, r15
 	inv	r15
 	inc	r15
-	xor	r5, r8
-	and	r15, r8
-	mov	r5, r13
-	xor	r8, r13
-	mov	88(sp), r8
+	xor	r6, r9
+	and	r15, r9
+	xor	r6, r9
+	mov	r9, r14
+	and	#4095, r14
+	rlam.w	#4, r14
+	mov	r10, r13
+	rrum.w	#2, r13
+	and	#1, r13
+	mov	r13, r15
+	inv	r15
+	inc	r15
+	xor	r9, r14
+	and	r15, r14
+	xor	r9, r14
+	mov	86(sp), r8
 	and	#32767, r8
-	mov.b	87(sp), r15
+	mov.b	85(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#3, r15
 	rlam.w	#1, r8
-	bis	r15, r8
-	mov	r9, r15
-	inv	r15
-	inc	r15
-	xor	88(sp), r8
-	and	r15, r8
-	xor	88(sp), r8
-	mov	r8, 34(sp)
-	mov	90(sp), r15
-	swpb	r15
-	mov	r15, r7
-	xor.b	89(sp), r7
-	xor	r15, r7
-	xor	90(sp), r7
-	mov	90(sp), r6
-	and	#32767, r6
-	mov.b	89(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#3, r15
-	rlam.w	#1, r6
-	bis	r15, r6
-	mov	r7, r8
-	and	#32767, r8
-	swpb	r14
-	mov.b	r14, r14
-	rrum.w	#4, r14
-	rrum.w	#3, r14
-	rlam.w	#1, r8
-	bis	r14, r8
-	mov	r9, r15
-	inv	r15
-	inc	r15
-	xor	r7, r8
-	and	r15, r8
-	mov	r7, r14
-	xor	r8, r14
-	mov	r14, r8
-	and	#16383, r8
-	swpb	r4
-	mov.b	r4, r15
-	rrum.w	#4, r15
-	rrum.w	#2, r15
-	rlam.w	#2, r8
 	bis	r15, r8
 	mov	r11, r15
 	inv	r15
 	inc	r15
-	xor	r14, r8
+	xor	86(sp), r8
 	and	r15, r8
-	mov	r14, r4
-	xor	r8, r4
-	mov	r4, r8
-	and	#4095, r8
-	swpb	r5
-	mov.b	r5, r15
+	xor	86(sp), r8
+	mov	r8, 32(sp)
+	mov	88(sp), r15
+	swpb	r15
+	mov	r15, r8
+	xor.b	87(sp), r8
+	xor	r15, r8
+	xor	88(sp), r8
+	mov	88(sp), r7
+	and	#32767, r7
+	mov.b	87(sp), r15
 	rrum.w	#4, r15
-	rlam.w	#4, r8
-	bis	r15, r8
+	rrum.w	#3, r15
+	rlam.w	#1, r7
+	bis	r15, r7
+	mov	r8, r4
+	and	#32767, r4
+	swpb	r5
+	mov.b	r5, r5
+	rrum.w	#4, r5
+	rrum.w	#3, r5
+	rlam.w	#1, r4
+	bis	r5, r4
+	mov	r11, r15
+	inv	r15
+	inc	r15
+	xor	r8, r4
+	and	r15, r4
+	xor	r8, r4
+	mov	r4, r5
+	and	#16383, r5
+	swpb	r6
+	mov.b	r6, r15
+	rrum.w	#4, r15
+	rrum.w	#2, r15
+	rlam.w	#2, r5
+	bis	r15, r5
 	mov	r12, r15
 	inv	r15
 	inc	r15
-	xor	r4, r8
-	and	r15, r8
-	mov	r4, r5
-	xor	r8, r5
-	mov	r5, r15
+	xor	r4, r5
+	and	r15, r5
+	xor	r4, r5
+	mov	r5, r6
+	and	#4095, r6
+	swpb	r9
+	mov.b	r9, r15
+	rrum.w	#4, r15
+	rlam.w	#4, r6
+	bis	r15, r6
+	mov	r13, r15
+	inv	r15
+	inc	r15
+	xor	r5, r6
+	and	r15, r6
+	xor	r5, r6
+	mov	r6, r15
 	swpb	r15
-	mov	r15, r8
-	swpb	r13
-	xor.b	r13, r8
-	xor	r15, r8
-	mov	r10, r13
-	rrum.w	#3, r13
-	and	#1, r13
-	mov	r13, 24(sp)
-	inv	r13
-	inc	r13
-	xor	r5, r8
-	and	r13, r8
-	xor	r8, r5
-	mov	r5, 18(sp)
-	mov	r9, r8
-	inv	r8
-	inc	r8
-	mov	r6, r13
-	xor	90(sp), r13
-	and	r8, r13
-	xor	90(sp), r13
-	mov	r13, r6
-	and	#16383, r6
-	mov.b	35(sp), r8
-	rrum.w	#4, r8
-	rrum.w	#2, r8
-	rlam.w	#2, r6
-	bis	r8, r6
-	mov	r11, r8
-	inv	r8
-	inc	r8
-	xor	r13, r6
-	and	r8, r6
-	mov	r13, r8
-	xor	r6, r8
-	mov	r8, 38(sp)
-	mov	92(sp), r8
-	swpb	r8
-	mov	r8, r6
-	xor.b	91(sp), r6
-	xor	r8, r6
-	xor	92(sp), r6
-	mov	92(sp), r5
-	and	#32767, r5
-	mov.b	91(sp), r8
-	rrum.w	#4, r8
-	rrum.w	#3, r8
-	rlam.w	#1, r5
-	bis	r8, r5
-	mov	r6, r8
-	and	#32767, r8
-	swpb	r7
-	mov.b	r7, r7
-	rrum.w	#4, r7
-	rrum.w	#3, r7
-	rlam.w	#1, r8
-	bis	r7, r8
-	mov	r9, r7
-	inv	r7
-	inc	r7
-	xor	r6, r8
-	and	r7, r8
-	mov	r6, r7
-	xor	r8, r7
-	mov	r9, r8
-	inv	r8
-	inc	r8
-	xor	92(sp), r5
-	and	r8, r5
-	mov	r5, r8
-	xor	92(sp), r8
-	mov	r8, r5
-	and	#16383, r5
-	swpb	r13
-	mov.b	r13, r13
-	rrum.w	#4, r13
-	rrum.w	#2, r13
-	rlam.w	#2, r5
-	bis	r13, r5
-	mov	r11, r13
-	inv	r13
-	inc	r13
-	xor	r8, r5
-	and	r13, r5
-	mov	r8, r13
-	xor	r5, r13
-	mov	r7, r5
-	and	#16383, r5
+	mov	r15, r9
 	swpb	r14
-	mov.b	r14, r14
-	rrum.w	#4, r14
-	rrum.w	#2, r14
-	rlam.w	#2, r5
-	bis	r14, r5
+	xor.b	r14, r9
+	xor	r15, r9
+	mov	r10, r14
+	rrum.w	#3, r14
+	and	#1, r14
+	mov	r14, 24(sp)
+	inv	r14
+	inc	r14
+	xor	r6, r9
+	and	r14, r9
+	xor	r9, r6
+	mov	r6, 18(sp)
 	mov	r11, r14
 	inv	r14
 	inc	r14
-	xor	r7, r5
-	and	r14, r5
+	mov	r7, r9
+	xor	88(sp), r9
+	and	r14, r9
+	xor	88(sp), r9
+	mov	r9, r7
+	and	#16383, r7
+	mov.b	33(sp), r14
+	rrum.w	#4, r14
+	rrum.w	#2, r14
+	rlam.w	#2, r7
+	bis	r14, r7
+	mov	r12, r14
+	inv	r14
+	inc	r14
+	xor	r9, r7
+	and	r14, r7
+	xor	r9, r7
+	mov	r7, 36(sp)
+	mov	90(sp), r14
+	swpb	r14
+	mov	r14, r6
+	xor.b	89(sp), r6
+	xor	r14, r6
+	xor	90(sp), r6
+	mov	90(sp), r14
+	and	#32767, r14
+	mov.b	89(sp), r7
+	rrum.w	#4, r7
+	rrum.w	#3, r7
+	rlam.w	#1, r14
+	bis	r7, r14
+	mov	r6, r7
+	and	#32767, r7
+	swpb	r8
+	mov.b	r8, r8
+	rrum.w	#4, r8
+	rrum.w	#3, r8
+	rlam.w	#1, r7
+	bis	r8, r7
+	mov	r11, r8
+	inv	r8
+	inc	r8
+	xor	r6, r7
+	and	r8, r7
+	xor	r6, r7
+	mov	r11, r8
+	inv	r8
+	inc	r8
+	xor	90(sp), r14
+	and	r8, r14
+	mov	r14, r8
+	xor	90(sp), r8
+	mov	r8, r14
+	and	#16383, r14
+	swpb	r9
+	mov.b	r9, r9
+	rrum.w	#4, r9
+	rrum.w	#2, r9
+	rlam.w	#2, r14
+	bis	r9, r14
+	mov	r12, r9
+	inv	r9
+	inc	r9
+	xor	r8, r14
+	and	r9, r14
+	mov	r14, r9
+	xor	r8, r9
 	mov	r7, r14
-	xor	r5, r14
-	mov	r14, r5
-	and	#4095, r5
+	and	#16383, r14
 	swpb	r4
 	mov.b	r4, r4
 	rrum.w	#4, r4
-	rlam.w	#4, r5
-	bis	r4, r5
+	rrum.w	#2, r4
+	rlam.w	#2, r14
+	bis	r4, r14
 	mov	r12, r4
 	inv	r4
 	inc	r4
-	xor	r14, r5
-	and	r4, r5
+	xor	r7, r14
+	and	r4, r14
+	xor	r7, r14
 	mov	r14, r4
-	xor	r5, r4
+	and	#4095, r4
+	swpb	r5
+	mov.b	r5, r5
+	rrum.w	#4, r5
+	rlam.w	#4, r4
+	bis	r5, r4
+	mov	r13, r5
+	inv	r5
+	inc	r5
+	xor	r14, r4
+	and	r5, r4
+	xor	r14, r4
 	mov	r4, r5
 	swpb	r5
-	mov	r5, 12(sp)
+	mov	r5, 10(sp)
 	xor.b	r15, r5
-	xor	12(sp), r5
+	xor	10(sp), r5
 	mov	24(sp), r15
 	inv	r15
 	inc	r15
 	xor	r4, r5
 	and	r15, r5
 	xor	r5, r4
-	mov	r4, 4(sp)
+	mov	r4, 2(sp)
 	mov	r10, r15
 	rrum.w	#4, r15
 	and	#1, r15
-	mov	r15, 22(sp)
+	mov	r15, 20(sp)
 	mov	r15, r5
 	inv	r5
 	inc	r5
 	mov	18(sp), r15
 	xor	r4, r15
 	and	r5, r15
-	mov	r4, 30(sp)
-	xor	r15, 30(sp)
-	mov	r13, r5
+	xor	r4, r15
+	mov	r15, 28(sp)
+	mov	r9, r5
 	and	#4095, r5
-	mov.b	39(sp), r15
+	mov.b	37(sp), r15
 	rrum.w	#4, r15
 	rlam.w	#4, r5
 	bis	r15, r5
-	mov	r12, r15
+	mov	r13, r15
 	inv	r15
 	inc	r15
-	xor	r13, r5
+	xor	r9, r5
 	and	r15, r5
-	mov	r13, r15
-	xor	r5, r15
-	mov	r15, 40(sp)
-	mov	94(sp), r15
+	xor	r9, r5
+	mov	r5, 38(sp)
+	mov	92(sp), r15
 	swpb	r15
 	mov	r15, r5
-	xor.b	93(sp), r5
+	xor.b	91(sp), r5
 	xor	r15, r5
-	xor	94(sp), r5
-	mov	94(sp), r4
+	xor	92(sp), r5
+	mov	92(sp), r4
 	and	#32767, r4
-	mov.b	93(sp), r15
+	mov.b	91(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#3, r15
 	rlam.w	#1, r4
 	bis	r15, r4
-	mov	r9, r15
+	mov	r11, r15
 	inv	r15
 	inc	r15
-	xor	94(sp), r4
+	xor	92(sp), r4
 	and	r15, r4
-	xor	94(sp), r4
+	xor	92(sp), r4
 	mov	r4, r15
 	and	#16383, r15
 	swpb	r8
@@ -5029,91 +4922,89 @@ ocb3_initial_offset:
 	rrum.w	#2, r8
 	rlam.w	#2, r15
 	bis	r8, r15
-	mov	r11, r8
+	mov	r12, r8
 	inv	r8
 	inc	r8
 	xor	r4, r15
 	and	r8, r15
 	xor	r15, r4
-	mov	r5, r15
-	and	#32767, r15
+	mov	r5, r8
+	and	#32767, r8
 	swpb	r6
 	mov.b	r6, r6
 	rrum.w	#4, r6
 	rrum.w	#3, r6
-	rlam.w	#1, r15
-	bis	r6, r15
-	mov	r9, r8
-	inv	r8
-	inc	r8
-	xor	r5, r15
-	and	r8, r15
-	mov	r5, r8
-	xor	r15, r8
-	mov	r8, r15
-	and	#16383, r15
+	rlam.w	#1, r8
+	bis	r6, r8
+	mov	r11, r15
+	inv	r15
+	inc	r15
+	xor	r5, r8
+	and	r15, r8
+	xor	r5, r8
+	mov	r8, r6
+	and	#16383, r6
 	swpb	r7
 	mov.b	r7, r7
 	rrum.w	#4, r7
 	rrum.w	#2, r7
-	rlam.w	#2, r15
-	bis	r7, r15
-	mov	r11, r7
-	inv	r7
-	inc	r7
-	xor	r8, r15
-	and	r7, r15
-	mov	r8, r7
-	xor	r15, r7
+	rlam.w	#2, r6
+	bis	r7, r6
+	mov	r12, r15
+	inv	r15
+	inc	r15
+	xor	r8, r6
+	and	r15, r6
+	mov	r6, r7
+	xor	r8, r7
 	mov	r4, r6
 	and	#4095, r6
-	swpb	r13
-	mov.b	r13, r13
-	rrum.w	#4, r13
+	swpb	r9
+	mov.b	r9, r9
+	rrum.w	#4, r9
 	rlam.w	#4, r6
-	bis	r13, r6
-	mov	r12, r15
+	bis	r9, r6
+	mov	r13, r15
 	inv	r15
 	inc	r15
 	xor	r4, r6
 	and	r15, r6
 	xor	r6, r4
-	mov	r4, 36(sp)
-	mov	r7, r13
-	and	#4095, r13
+	mov	r4, 34(sp)
+	mov	r7, r6
+	and	#4095, r6
 	swpb	r14
 	mov.b	r14, r14
 	rrum.w	#4, r14
-	rlam.w	#4, r13
-	bis	r14, r13
-	mov	r12, r15
+	rlam.w	#4, r6
+	bis	r14, r6
+	mov	r13, r15
 	inv	r15
 	inc	r15
-	xor	r7, r13
-	and	r15, r13
-	mov	r7, r14
-	xor	r13, r14
-	mov	r14, r4
+	xor	r7, r6
+	and	r15, r6
+	xor	r7, r6
+	mov	r6, r4
 	swpb	r4
-	mov	r4, r13
-	xor.b	12(sp), r13
-	xor	r4, r13
+	mov	r4, r9
+	xor.b	10(sp), r9
+	xor	r4, r9
 	mov	24(sp), r15
 	inv	r15
 	inc	r15
-	xor	r14, r13
-	and	r15, r13
-	xor	r13, r14
-	mov	22(sp), r15
-	inv	r15
-	inc	r15
-	mov	4(sp), r13
-	xor	r14, r13
-	and	r15, r13
-	mov	r14, r15
-	xor	r13, r15
+	xor	r6, r9
+	and	r15, r9
+	mov	r6, r14
+	xor	r9, r14
+	mov	20(sp), r9
+	inv	r9
+	inc	r9
+	mov	2(sp), r15
+	xor	r14, r15
+	and	r9, r15
+	xor	r14, r15
 	mov	r15, 26(sp)
-	mov	80(sp), r6
+	mov	78(sp), r6
 	and	#32767, r6
 	swpb	r5
 	mov.b	r5, r5
@@ -5121,60 +5012,58 @@ ocb3_initial_offset:
 	rrum.w	#3, r5
 	rlam.w	#1, r6
 	bis	r5, r6
-	mov	r9, r15
+	mov	r11, r15
 	inv	r15
 	inc	r15
-	xor	80(sp), r6
+	xor	78(sp), r6
 	and	r15, r6
-	xor	80(sp), r6
-	mov	r6, r13
-	and	#16383, r13
+	xor	78(sp), r6
+	mov	r6, r9
+	and	#16383, r9
 	swpb	r8
 	mov.b	r8, r8
 	rrum.w	#4, r8
 	rrum.w	#2, r8
-	rlam.w	#2, r13
-	bis	r8, r13
-	mov	r11, r15
-	inv	r15
-	inc	r15
-	xor	r6, r13
-	and	r15, r13
-	mov	r6, r8
-	xor	r13, r8
-	mov	r8, r13
-	and	#4095, r13
-	swpb	r7
-	mov.b	r7, r7
-	rrum.w	#4, r7
-	rlam.w	#4, r13
-	bis	r7, r13
+	rlam.w	#2, r9
+	bis	r8, r9
 	mov	r12, r15
 	inv	r15
 	inc	r15
-	xor	r8, r13
-	and	r15, r13
-	mov	r8, r7
-	xor	r13, r7
-	mov	r7, r13
-	swpb	r13
-	mov	r13, r5
-	xor.b	r4, r5
-	xor	r13, r5
-	mov	24(sp), r15
+	xor	r6, r9
+	and	r15, r9
+	xor	r6, r9
+	mov	r9, r5
+	and	#4095, r5
+	swpb	r7
+	mov.b	r7, r7
+	rrum.w	#4, r7
+	rlam.w	#4, r5
+	bis	r7, r5
+	mov	r13, r15
 	inv	r15
 	inc	r15
-	xor	r7, r5
+	xor	r9, r5
 	and	r15, r5
-	xor	r5, r7
-	mov	22(sp), r15
-	inv	r15
-	inc	r15
+	xor	r9, r5
+	mov	r5, r8
+	swpb	r8
+	mov	r8, r15
+	xor.b	r4, r15
+	xor	r8, r15
+	mov	24(sp), r7
+	inv	r7
+	inc	r7
+	xor	r5, r15
+	and	r7, r15
+	mov	r5, r7
+	xor	r15, r7
+	mov	20(sp), r5
+	inv	r5
+	inc	r5
 	xor	r7, r14
-	and	r15, r14
-	mov	r7, r15
-	xor	r14, r15
-	mov	r15, 2(sp)
+	and	r5, r14
+	xor	r7, r14
+	mov	r14, 0(sp)
 	mov	r10, r14
 	rrum.w	#4, r14
 	rrum.w	#1, r14
@@ -5182,107 +5071,105 @@ ocb3_initial_offset:
 	mov	r14, r10
 	inv	r10
 	inc	r10
-	mov	30(sp), r15
-	mov	2(sp), r5
+	mov	28(sp), r15
+	mov	@sp, r5
 	xor	r5, r15
 	and	r10, r15
-	mov	r5, 42(sp)
-	xor	r15, 42(sp)
-	mov	82(sp), r5
+	xor	r5, r15
+	mov	r15, 40(sp)
+	mov	80(sp), r5
 	and	#32767, r5
-	mov.b	81(sp), r15
+	mov.b	79(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#3, r15
 	rlam.w	#1, r5
 	bis	r15, r5
-	mov	r9, r15
+	mov	r11, r15
 	inv	r15
 	inc	r15
-	xor	82(sp), r5
+	xor	80(sp), r5
 	and	r15, r5
-	xor	82(sp), r5
-	mov	84(sp), r10
+	xor	80(sp), r5
+	mov	82(sp), r10
 	and	#32767, r10
-	mov.b	83(sp), r15
+	mov.b	81(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#3, r15
 	rlam.w	#1, r10
 	bis	r15, r10
-	mov	r9, r15
+	mov	r11, r15
 	inv	r15
 	inc	r15
-	xor	84(sp), r10
+	xor	82(sp), r10
 	and	r15, r10
-	xor	84(sp), r10
-	mov	86(sp), r15
+	xor	82(sp), r10
+	mov	84(sp), r15
 	and	#32767, r15
-	mov.b	85(sp), r4
+	mov.b	83(sp), r4
 	rrum.w	#4, r4
 	rrum.w	#3, r4
 	rlam.w	#1, r15
 	bis	r4, r15
-	inv	r9
-	inc	r9
-	xor	86(sp), r15
-	and	r9, r15
-	mov	r15, r9
-	xor	86(sp), r9
-	mov	r5, r15
-	and	#16383, r15
+	inv	r11
+	inc	r11
+	xor	84(sp), r15
+	and	r11, r15
+	mov	r15, r11
+	xor	84(sp), r11
+	mov	r5, r4
+	and	#16383, r4
 	swpb	r6
 	mov.b	r6, r6
 	rrum.w	#4, r6
 	rrum.w	#2, r6
-	rlam.w	#2, r15
-	bis	r6, r15
-	mov	r11, r6
-	inv	r6
-	inc	r6
-	xor	r5, r15
-	and	r6, r15
-	mov	r5, r6
-	xor	r15, r6
-	mov	r6, r15
-	and	#4095, r15
-	swpb	r8
-	mov.b	r8, r8
-	rrum.w	#4, r8
-	rlam.w	#4, r15
-	bis	r8, r15
-	mov	r12, r8
+	rlam.w	#2, r4
+	bis	r6, r4
+	mov	r12, r15
+	inv	r15
+	inc	r15
+	xor	r5, r4
+	and	r15, r4
+	mov	r4, r6
+	xor	r5, r6
+	mov	r6, r4
+	and	#4095, r4
+	swpb	r9
+	mov.b	r9, r9
+	rrum.w	#4, r9
+	rlam.w	#4, r4
+	bis	r9, r4
+	mov	r13, r15
+	inv	r15
+	inc	r15
+	xor	r6, r4
+	and	r15, r4
+	xor	r6, r4
+	mov	r4, r9
+	swpb	r9
+	mov	r9, r15
+	xor.b	r8, r15
+	xor	r9, r15
+	mov	24(sp), r8
 	inv	r8
 	inc	r8
-	xor	r6, r15
-	and	r8, r15
-	mov	r6, r4
-	xor	r15, r4
-	mov	r4, r8
-	swpb	r8
-	mov	r8, r15
-	xor.b	r13, r15
-	xor	r8, r15
-	mov	24(sp), r13
-	inv	r13
-	inc	r13
 	xor	r4, r15
-	and	r13, r15
+	and	r8, r15
 	xor	r15, r4
-	mov	22(sp), r15
+	mov	20(sp), r15
 	inv	r15
 	inc	r15
-	xor	r4, r7
-	and	r15, r7
-	mov	r4, r13
-	xor	r7, r13
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	mov	26(sp), r7
-	xor	r13, r7
-	and	r15, r7
-	mov	r13, r15
-	xor	r7, r15
-	mov	r15, 32(sp)
+	mov	r7, r8
+	xor	r4, r8
+	and	r15, r8
+	xor	r4, r8
+	mov	r14, r7
+	inv	r7
+	inc	r7
+	mov	26(sp), r15
+	xor	r8, r15
+	and	r7, r15
+	xor	r8, r15
+	mov	r15, 30(sp)
 	mov	r10, r7
 	and	#16383, r7
 	swpb	r5
@@ -5291,14 +5178,14 @@ ocb3_initial_offset:
 	rrum.w	#2, r5
 	rlam.w	#2, r7
 	bis	r5, r7
-	mov	r11, r15
+	mov	r12, r15
 	inv	r15
 	inc	r15
 	xor	r10, r7
 	and	r15, r7
-	mov	r10, r15
-	xor	r7, r15
-	mov	r9, r7
+	mov	r7, r15
+	xor	r10, r15
+	mov	r11, r7
 	and	#16383, r7
 	swpb	r10
 	mov.b	r10, r10
@@ -5306,250 +5193,240 @@ ocb3_initial_offset:
 	rrum.w	#2, r10
 	rlam.w	#2, r7
 	bis	r10, r7
-	mov	r11, r10
+	mov	r12, r10
 	inv	r10
 	inc	r10
-	xor	r9, r7
+	xor	r11, r7
 	and	r10, r7
-	mov	r9, r10
-	xor	r7, r10
-	mov	34(sp), r5
-	mov	r5, r7
-	and	#16383, r7
-	swpb	r9
-	mov.b	r9, r9
-	rrum.w	#4, r9
-	rrum.w	#2, r9
-	rlam.w	#2, r7
-	bis	r9, r7
-	inv	r11
-	inc	r11
-	xor	r5, r7
-	and	r11, r7
+	mov	r7, r10
+	xor	r11, r10
+	mov	32(sp), r7
+	mov	r7, r5
+	and	#16383, r5
+	swpb	r11
+	mov.b	r11, r11
+	rrum.w	#4, r11
+	rrum.w	#2, r11
+	rlam.w	#2, r5
+	bis	r11, r5
+	inv	r12
+	inc	r12
 	xor	r7, r5
-	mov	r15, r9
-	and	#4095, r9
+	and	r12, r5
+	xor	r5, r7
+	mov	r15, r5
+	and	#4095, r5
 	swpb	r6
 	mov.b	r6, r6
 	rrum.w	#4, r6
-	rlam.w	#4, r9
-	bis	r6, r9
+	rlam.w	#4, r5
+	bis	r6, r5
+	mov	r13, r12
+	inv	r12
+	inc	r12
+	xor	r15, r5
+	and	r12, r5
+	xor	r15, r5
+	mov	r5, r12
+	swpb	r12
 	mov	r12, r11
-	inv	r11
-	inc	r11
-	xor	r15, r9
-	and	r11, r9
-	mov	r15, r6
-	xor	r9, r6
-	mov	r6, r7
-	swpb	r7
-	mov	r7, r9
-	xor.b	r8, r9
-	xor	r7, r9
-	mov	24(sp), r11
-	inv	r11
-	inc	r11
-	xor	r6, r9
-	and	r11, r9
-	mov	r6, r8
-	xor	r9, r8
-	mov	22(sp), r11
-	inv	r11
-	inc	r11
-	xor	r8, r4
-	and	r11, r4
-	mov	r8, r11
-	xor	r4, r11
-	mov	r14, r9
+	xor.b	r9, r11
+	xor	r12, r11
+	mov	24(sp), r9
 	inv	r9
 	inc	r9
-	mov	2(sp), r6
+	xor	r5, r11
+	and	r9, r11
+	mov	r5, r6
 	xor	r11, r6
-	and	r9, r6
-	mov	r11, r9
-	xor	r6, r9
-	mov	r10, r6
-	and	#4095, r6
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#4, r15
-	rlam.w	#4, r6
-	bis	r15, r6
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	xor	r10, r6
-	and	r15, r6
-	mov	r10, r15
-	xor	r6, r15
-	mov	r5, r4
-	and	#4095, r4
-	swpb	r10
-	mov.b	r10, r10
-	rrum.w	#4, r10
-	rlam.w	#4, r4
-	bis	r10, r4
-	mov	r12, r10
-	inv	r10
-	inc	r10
-	xor	r5, r4
-	and	r10, r4
-	mov	r5, r6
-	xor	r4, r6
-	mov	38(sp), r4
-	mov	r4, r10
-	and	#4095, r10
-	swpb	r5
-	mov.b	r5, r5
-	rrum.w	#4, r5
-	rlam.w	#4, r10
-	bis	r5, r10
-	inv	r12
-	inc	r12
-	xor	r4, r10
-	and	r12, r10
-	mov	r4, r5
-	xor	r10, r5
-	mov	r15, r12
-	swpb	r12
-	mov	r12, r10
-	xor.b	r7, r10
-	xor	r12, r10
-	mov	24(sp), r4
-	mov	r4, r7
-	inv	r7
-	inc	r7
-	xor	r15, r10
-	and	r7, r10
-	mov	r15, r7
-	xor	r10, r7
-	mov	22(sp), r15
-	inv	r15
-	inc	r15
-	xor	r7, r8
-	and	r15, r8
-	mov	r7, r15
-	xor	r8, r15
-	mov	r14, r10
-	inv	r10
-	inc	r10
-	xor	r15, r13
-	and	r10, r13
-	mov	r15, r10
-	xor	r13, r10
-	mov	r6, r8
-	swpb	r8
-	mov	r8, r13
-	xor.b	r12, r13
-	xor	r8, r13
-	inv	r4
-	inc	r4
-	xor	r6, r13
-	and	r4, r13
-	mov	r6, r4
-	xor	r13, r4
-	mov	r5, r13
-	swpb	r13
-	mov	r13, r12
-	xor.b	r8, r12
-	xor	r13, r12
-	mov	24(sp), r6
-	mov	r6, r8
-	inv	r8
-	inc	r8
-	xor	r5, r12
-	and	r8, r12
-	xor	r12, r5
-	mov	40(sp), r8
-	swpb	r8
-	mov	r8, r12
-	xor.b	r13, r12
-	xor	r8, r12
-	inv	r6
-	inc	r6
-	xor	40(sp), r12
-	and	r6, r12
-	mov	40(sp), r6
-	xor	r12, r6
-	mov	36(sp), r13
-	swpb	r13
-	mov	r13, r12
-	xor.b	r8, r12
-	xor	r13, r12
-	mov	24(sp), r13
-	inv	r13
-	inc	r13
-	xor	36(sp), r12
-	and	r13, r12
-	mov	36(sp), r8
-	xor	r12, r8
-	mov	22(sp), r12
-	inv	r12
-	inc	r12
-	mov	r6, r13
-	xor	r8, r13
-	and	r12, r13
-	xor	r13, r8
-	mov	22(sp), r12
-	inv	r12
-	inc	r12
-	mov	r5, r13
-	xor	r6, r13
-	and	r12, r13
-	mov	r6, r12
-	xor	r13, r12
-	mov	22(sp), r6
-	inv	r6
-	inc	r6
-	mov	r4, r13
-	xor	r5, r13
-	and	r6, r13
-	mov	r5, r6
-	xor	r13, r6
-	mov	22(sp), r5
-	inv	r5
-	inc	r5
-	xor	r4, r7
-	and	r5, r7
-	xor	r7, r4
+	mov	20(sp), r9
+	inv	r9
+	inc	r9
+	mov	r4, r11
+	xor	r6, r11
+	and	r9, r11
+	xor	r6, r11
 	mov	r14, r5
 	inv	r5
 	inc	r5
-	mov	r11, r13
-	xor	r4, r13
-	and	r5, r13
-	mov	r4, r11
-	xor	r13, r11
-	mov	r14, r13
+	mov	@sp, r9
+	xor	r11, r9
+	and	r5, r9
+	xor	r11, r9
+	mov	r10, r4
+	and	#4095, r4
+	swpb	r15
+	mov.b	r15, r15
+	rrum.w	#4, r15
+	rlam.w	#4, r4
+	bis	r15, r4
+	mov	r13, r15
+	inv	r15
+	inc	r15
+	xor	r10, r4
+	and	r15, r4
+	xor	r10, r4
+	mov	r7, r5
+	and	#4095, r5
+	swpb	r10
+	mov.b	r10, r10
+	rrum.w	#4, r10
+	rlam.w	#4, r5
+	bis	r10, r5
+	mov	r13, r15
+	inv	r15
+	inc	r15
+	xor	r7, r5
+	and	r15, r5
+	xor	r7, r5
+	mov	36(sp), r10
+	mov	r10, r15
+	and	#4095, r15
+	swpb	r7
+	mov.b	r7, r7
+	rrum.w	#4, r7
+	rlam.w	#4, r15
+	bis	r7, r15
 	inv	r13
 	inc	r13
-	xor	r12, r4
-	and	r13, r4
-	xor	r4, r12
-	mov	r14, r13
-	inv	r13
-	inc	r13
-	xor	r6, r15
+	xor	r10, r15
 	and	r13, r15
+	mov	r10, r7
+	xor	r15, r7
+	mov	r4, r15
+	swpb	r15
+	mov	r15, r13
+	xor.b	r12, r13
+	xor	r15, r13
+	mov	24(sp), r12
+	inv	r12
+	inc	r12
+	xor	r4, r13
+	and	r12, r13
+	xor	r13, r4
+	mov	20(sp), r12
+	inv	r12
+	inc	r12
 	mov	r6, r13
+	xor	r4, r13
+	and	r12, r13
+	xor	r4, r13
+	mov	r14, r12
+	inv	r12
+	inc	r12
+	mov	r8, r10
+	xor	r13, r10
+	and	r12, r10
+	xor	r13, r10
+	mov	r5, r12
+	swpb	r12
+	mov	r12, r8
+	xor.b	r15, r8
+	xor	r12, r8
+	mov	24(sp), r6
+	mov	r6, r15
+	inv	r15
+	inc	r15
+	xor	r5, r8
+	and	r15, r8
+	xor	r8, r5
+	mov	r7, r15
+	swpb	r15
+	mov	r15, r8
+	xor.b	r12, r8
+	xor	r15, r8
+	mov	r6, r12
+	inv	r12
+	inc	r12
+	xor	r7, r8
+	and	r12, r8
+	xor	r8, r7
+	mov	38(sp), r8
+	swpb	r8
+	mov	r8, r12
+	xor.b	r15, r12
+	xor	r8, r12
+	inv	r6
+	inc	r6
+	xor	38(sp), r12
+	and	r6, r12
+	mov	38(sp), r6
+	xor	r12, r6
+	mov	34(sp), r15
+	swpb	r15
+	mov	r15, r12
+	xor.b	r8, r12
+	xor	r15, r12
+	mov	24(sp), r15
+	inv	r15
+	inc	r15
+	xor	34(sp), r12
+	and	r15, r12
+	mov	34(sp), r8
+	xor	r12, r8
+	mov	20(sp), r12
+	inv	r12
+	inc	r12
+	mov	r6, r15
+	xor	r8, r15
+	and	r12, r15
+	xor	r15, r8
+	mov	20(sp), r12
+	inv	r12
+	inc	r12
+	mov	r7, r15
+	xor	r6, r15
+	and	r12, r15
+	xor	r15, r6
+	mov	20(sp), r15
+	inv	r15
+	inc	r15
+	mov	r5, r12
+	xor	r7, r12
+	and	r15, r12
+	mov	r7, r15
+	xor	r12, r15
+	mov	20(sp), r12
+	inv	r12
+	inc	r12
+	xor	r5, r4
+	and	r12, r4
+	xor	r4, r5
+	mov	r14, r12
+	inv	r12
+	inc	r12
+	xor	r5, r11
+	and	r12, r11
+	xor	r5, r11
+	mov	r14, r12
+	inv	r12
+	inc	r12
+	xor	r6, r5
+	and	r12, r5
+	xor	r5, r6
+	mov	r14, r7
+	inv	r7
+	inc	r7
+	xor	r15, r13
+	and	r7, r13
 	xor	r15, r13
 	inv	r14
 	inc	r14
-	xor	r8, r6
-	and	r14, r6
+	xor	r8, r15
+	and	r14, r15
 	mov	r8, r14
-	xor	r6, r14
-	mov	60(sp), r8
+	xor	r15, r14
+	mov	58(sp), r8
 	mov	r8, r15
-	mov	42(sp), 0(r15)
-	mov	32(sp), 2(r15)
+	mov	40(sp), 0(r15)
+	mov	30(sp), 2(r15)
 	mov	r9, 4(r15)
 	mov	r10, 6(r15)
 	mov	r11, 8(r15)
 	mov	r13, 10(r15)
-	mov	r12, 12(r15)
+	mov	r6, 12(r15)
 	mov	r14, 14(r8)
-	add	#96, sp
+	add	#94, sp
 	popm.w	#7, r10
 	ret
 	.size ocb3_initial_offset, .-ocb3_initial_offset

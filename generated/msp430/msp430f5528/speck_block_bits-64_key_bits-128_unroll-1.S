@@ -5,14 +5,14 @@
 ; then the stack; results through the trailing out-pointers).
 
 ; --- speck_key_schedule: speck.key_schedule
-;     frame 116 bytes (0 spill slots, locals 116), saves r6, r7, r8, r9, r10
-;     estimated 198 bytes of code
+;     frame 116 bytes (0 spill slots, locals 116), saves r7, r8, r9, r10
+;     estimated 194 bytes of code
 	.section .text.speck_key_schedule,"ax",@progbits
 	.global speck_key_schedule
 	.type speck_key_schedule, @function
 	.balign 2
 speck_key_schedule:
-	pushm.w	#5, r10
+	pushm.w	#4, r10
 	sub	#116, sp
 	mov	sp, r14
 	mov	#58, r15
@@ -44,35 +44,33 @@ speck_key_schedule:
 	mov	14(r12), r14
 	mov	12(r12), r15
 	; speck.ae:33: @unroll(unroll)
-	mov	#0, r6
+	mov	#0, r7
 	; speck.ae:35: rk[i] = k
-	mov	r13, r7
+	mov	r13, r8
 	; speck.ae:36: l[i + m - 1] = (k + (l[i] >>> alpha)) ^ (i as u<n>)
-	mov	sp, r8
+	mov	sp, r9
 	swpb	r14
 	swpb	r15
 	; speck.ae:33: @unroll(unroll)
 .Lspeck_key_schedule_loop2:
 	; speck.ae:35: rk[i] = k
-	mov	r14, 0(r7)
-	mov	r15, 2(r7)
+	mov	r14, 0(r8)
+	mov	r15, 2(r8)
 	; speck.ae:36: l[i + m - 1] = (k + (l[i] >>> alpha)) ^ (i as u<n>)
-	mov	2(r8), r12
-	mov	@r8, r9
-	swpb	r12
-	mov	r12, r10
-	swpb	r9
-	xor.b	r9, r10
-	xor	r9, r10
-	xor.b	r12, r9
-	xor	r12, r9
-	mov	r14, r11
-	mov	r15, r12
-	add	r9, r11
-	addc	r10, r12
-	xor	r6, r11
-	mov	r11, 12(r8)
-	mov	r12, 14(r8)
+	mov	2(r9), r10
+	mov	@r9, r11
+	swpb	r10
+	mov	r10, r12
+	swpb	r11
+	xor.b	r11, r12
+	xor	r11, r12
+	xor.b	r10, r11
+	xor	r10, r11
+	add	r14, r11
+	addc	r15, r12
+	xor	r7, r11
+	mov	r11, 12(r9)
+	mov	r12, 14(r9)
 	; speck.ae:37: k = (k <<< beta) ^ l[i + m - 1]
 	rla	r14
 	rlc	r15
@@ -83,19 +81,19 @@ speck_key_schedule:
 	rla	r14
 	rlc	r15
 	adc	r14
-	xor	12(r8), r14
-	xor	14(r8), r15
-	add	#4, r7
+	xor	12(r9), r14
+	xor	14(r9), r15
 	add	#4, r8
-	add	#1, r6
-	cmp	#26, r6
+	add	#4, r9
+	add	#1, r7
+	cmp	#26, r7
 	jnc	.Lspeck_key_schedule_loop2
 .Lspeck_key_schedule_done3:
 	; speck.ae:39: rk[rounds - 1] = k
 	mov	r14, 104(r13)
 	mov	r15, 106(r13)
 	add	#116, sp
-	popm.w	#5, r10
+	popm.w	#4, r10
 	ret
 	.size speck_key_schedule, .-speck_key_schedule
 

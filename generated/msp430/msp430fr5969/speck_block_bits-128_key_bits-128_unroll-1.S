@@ -5,20 +5,20 @@
 ; then the stack; results through the trailing out-pointers).
 
 ; --- speck_key_schedule: speck.key_schedule
-;     frame 264 bytes (4 spill slots, locals 256), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 296 bytes of code
+;     frame 258 bytes (1 spill slots, locals 256), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 266 bytes of code
 	.section .text.speck_key_schedule,"ax",@progbits
 	.global speck_key_schedule
 	.type speck_key_schedule, @function
 	.balign 2
 speck_key_schedule:
 	pushm.w	#7, r10
-	sub	#264, sp
-	mov	r13, 6(sp)
+	sub	#258, sp
+	mov	r13, 0(sp)
 	mov	sp, r14
 	mov	#128, r15
 .Lspeck_key_schedule_zero1:
-	clr	8(r14)
+	clr	2(r14)
 	incd	r14
 	dec	r15
 	jnz	.Lspeck_key_schedule_zero1
@@ -28,13 +28,13 @@ speck_key_schedule:
 	mov	2(r12), r14
 	mov	@r12, r15
 	swpb	r11
-	mov	r11, 8(sp)
+	mov	r11, 2(sp)
 	swpb	r13
-	mov	r13, 10(sp)
+	mov	r13, 4(sp)
 	swpb	r14
-	mov	r14, 12(sp)
+	mov	r14, 6(sp)
 	swpb	r15
-	mov	r15, 14(sp)
+	mov	r15, 8(sp)
 	; speck.ae:32: k = rev8(key[key_bits - 1 : key_bits - n])
 	mov	14(r12), r15
 	mov	12(r12), r13
@@ -44,7 +44,7 @@ speck_key_schedule:
 	mov	#0, r8
 	mov	r15, r12
 	; speck.ae:35: rk[i] = k
-	mov	6(sp), r10
+	mov	@sp, r10
 	; speck.ae:36: l[i + m - 1] = (k + (l[i] >>> alpha)) ^ (i as u<n>)
 	mov	sp, r11
 	swpb	r12
@@ -59,37 +59,32 @@ speck_key_schedule:
 	mov	r14, 4(r10)
 	mov	r9, 6(r10)
 	; speck.ae:36: l[i + m - 1] = (k + (l[i] >>> alpha)) ^ (i as u<n>)
-	mov	10(r11), r7
-	mov	12(r11), r5
-	mov	14(r11), r6
-	mov	8(r11), r15
-	swpb	r7
-	mov	r7, r4
-	swpb	r5
-	xor.b	r5, r4
-	xor	r5, r4
+	mov	4(r11), r4
+	mov	6(r11), r6
+	mov	8(r11), r7
+	mov	2(r11), r15
+	swpb	r4
+	mov	r4, r5
 	swpb	r6
 	xor.b	r6, r5
 	xor	r6, r5
+	swpb	r7
+	xor.b	r7, r6
+	xor	r7, r6
 	swpb	r15
-	xor.b	r15, r6
-	xor	r15, r6
-	xor.b	r7, r15
-	xor	r7, r15
-	mov	r12, 4(sp)
-	mov	r13, 2(sp)
-	mov	r14, 0(sp)
-	mov	r9, r7
-	add	r15, 4(sp)
-	addc	r4, 2(sp)
-	addc	r5, 0(sp)
-	addc	r6, r7
-	mov	4(sp), r15
+	xor.b	r15, r7
+	xor	r15, r7
+	xor.b	r4, r15
+	xor	r4, r15
+	add	r12, r15
+	addc	r13, r5
+	addc	r14, r6
+	addc	r9, r7
 	xor	r8, r15
-	mov	r15, 16(r11)
-	mov	2(sp), 18(r11)
-	mov	@sp, 20(r11)
-	mov	r7, 22(r11)
+	mov	r15, 10(r11)
+	mov	r5, 12(r11)
+	mov	r6, 14(r11)
+	mov	r7, 16(r11)
 	; speck.ae:37: k = (k <<< beta) ^ l[i + m - 1]
 	rla	r12
 	rlc	r13
@@ -106,10 +101,10 @@ speck_key_schedule:
 	rlc	r14
 	rlc	r9
 	adc	r12
-	xor	16(r11), r12
-	xor	18(r11), r13
-	xor	20(r11), r14
-	xor	22(r11), r9
+	xor	10(r11), r12
+	xor	12(r11), r13
+	xor	14(r11), r14
+	xor	16(r11), r9
 	add	#8, r10
 	add	#8, r11
 	add	#1, r8
@@ -117,13 +112,13 @@ speck_key_schedule:
 	jnc	.Lspeck_key_schedule_loop2
 .Lspeck_key_schedule_done3:
 	; speck.ae:39: rk[rounds - 1] = k
-	mov	6(sp), r11
+	mov	@sp, r11
 	mov	r11, r15
 	mov	r12, 248(r15)
 	mov	r13, 250(r15)
 	mov	r14, 252(r15)
 	mov	r9, 254(r11)
-	add	#264, sp
+	add	#258, sp
 	popm.w	#7, r10
 	ret
 	.size speck_key_schedule, .-speck_key_schedule
