@@ -112,6 +112,8 @@ class SelectorBase:
 
     def label(self, name: str) -> None:
         self.emit("label", Lbl(name))
+        self._rotations = {}         # rotations remembered for reuse (select/shifts.py): only
+                                     # within straight-line code (a loop latch rewrites registers)
 
     def vreg(self) -> int:
         return self.mf.vreg()
@@ -254,7 +256,25 @@ class SelectorBase:
                     if part is not None:
                         a, b = (part, b) if k == 1 else (a, part)
                     break
+        if op.opcode == "and" and hasattr(self, "and_not"):
+            for k in (0, 1):
+                inv = self.inverted(op.args[k])
+                if inv is not None and self.const_of(a if k else b) is None:
+                    other = (a, b)[1 - k]
+                    self.put(op.results[0], self.lanewise(self.and_not, other, inv))
+                    return
         self.put(op.results[0], self.lanewise(lambda x, y: self.bitop(mn, x, y), a, b))
+
+    def inverted(self, v: Value) -> list | None:
+        """The limbs of x where v = ~x was selected in the same loop body (so x's registers still
+        hold it), for an and-not (`and_not(a, x)` = a & ~x: MSP430 `bic`, Thumb `bics`) in
+        place of the `not` and the `and`; the `not`'s own instructions die if nothing else
+        reads them."""
+        d = self.defs.get(v)
+        if d is None or d.opcode != "not" or self.def_depth.get(v) != self.depth:
+            return None
+        x = self.get(d.args[0])
+        return None if any(self.const_of([limb]) is not None for limb in x) else x
 
     def lanewise(self, limb_op, *limbs: list) -> list:
         """[limb_op(x, y, ..) for each limb index], for an op whose limb k reads only limb k of

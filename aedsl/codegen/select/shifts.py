@@ -7,7 +7,7 @@ handler and calling this one for the general case.
 """
 from __future__ import annotations
 
-from ..mir import Imm
+from ..mir import Imm, R
 from ..select_base import nlimbs
 
 
@@ -28,6 +28,25 @@ class ShiftOps:
             return self.mask([self.bitop(self.BITWISE["or"], x, y) for x, y in zip(a, b)], width)
         if n == 1:
             return [self.rotl_limb(limbs[0], k)]
+        cost = getattr(self, "rotl_limbs_cost", None)
+        if cost is None or not all(isinstance(v, R) for v in limbs):
+            return self._rotl_by_limbs(limbs, k)
+        # a rotation of a value rotated before (since the last label: the same registers still
+        # hold it) may start from that rotation where the remaining amount is cheaper
+        key = (width, tuple(v.reg for v in limbs))
+        done = self.__dict__.setdefault("_rotations", {}).setdefault(key, [])
+        src, by, best = limbs, k, cost(n, k % self.LIMB)
+        for k0, out0 in done:
+            c = cost(n, (k - k0) % self.LIMB)
+            if c < best:
+                src, by, best = out0, (k - k0) % width, c
+        out = self._rotl_by_limbs(src, by)
+        done.append((k, out))
+        return out
+
+    def _rotl_by_limbs(self, limbs: list, k: int) -> list:
+        """A multi-limb value of whole limbs rotated left by 0 <= k < width."""
+        n = len(limbs)
         q, s = divmod(k, self.LIMB)
         x = [limbs[(j - q) % n] for j in range(n)]
         if s == 0:

@@ -474,7 +474,7 @@ ascon_aead128_encrypt_with:
 
 @ --- ascon_aead128_decrypt_with: ascon_aead128.decrypt_with
 @     frame 112 bytes (23 spill slots, 14 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 874 bytes of code and literals
+@     estimated 866 bytes of code and literals
 	.section .text.ascon_aead128_decrypt_with,"ax",%progbits
 	.global ascon_aead128_decrypt_with
 	.type ascon_aead128_decrypt_with, %function
@@ -746,71 +746,67 @@ ascon_aead128_decrypt_with:
 	ldm	r2, {r1, r2, r3, r4}
 	mov	r0, r10
 	eors	r1, r0
-	str	r1, [sp, #32]
+	str	r1, [sp, #28]
 	mov	r0, r9
 	eors	r2, r0
-	str	r2, [sp, #28]
+	str	r2, [sp]
 	mov	r0, r8
 	eors	r3, r0
-	str	r3, [sp]
+	str	r3, [sp, #32]
 	ldr	r0, [sp, #44]
 	eors	r4, r0
 	str	r4, [sp, #36]
 	@ ascon_aead128.ae:33: return x & ~(~(0 as u128) << (8 * count))
 	lsls	r0, r6, #3
 	str	r0, [sp, #40]
-	movs	r7, #0
-	mvns	r7, r7
-	mov	r3, r7
-	mov	r5, r7
-	mov	r4, r7
-	mov	r2, r0
-	cmp	r2, #128
+	movs	r3, #0
+	mvns	r3, r3
+	mov	r2, r3
+	mov	r7, r3
+	mov	r4, r3
+	mov	r5, r0
+	cmp	r5, #128
 	bcs	.Lascon_aead128_decrypt_with_shz24
 .Lascon_aead128_decrypt_with_shl26:
-	cmp	r2, #32
+	cmp	r5, #32
 	bcc	.Lascon_aead128_decrypt_with_shf25
-	mov	r4, r5
-	mov	r5, r7
-	mov	r7, r3
+	mov	r4, r7
+	mov	r7, r2
+	mov	r2, r3
 	movs	r3, #0
-	subs	r2, #32
+	subs	r5, #32
 	b	.Lascon_aead128_decrypt_with_shl26
 .Lascon_aead128_decrypt_with_shf25:
-	lsls	r4, r2
+	lsls	r4, r5
 	movs	r1, #32
-	subs	r1, r1, r2
-	mov	r0, r5
-	lsrs	r0, r1
-	orrs	r4, r0
-	lsls	r5, r2
+	subs	r1, r1, r5
 	mov	r0, r7
 	lsrs	r0, r1
-	orrs	r5, r0
+	orrs	r4, r0
+	lsls	r7, r5
+	mov	r0, r2
+	lsrs	r0, r1
+	orrs	r7, r0
 	mov	r0, r3
 	lsrs	r0, r1
-	lsls	r7, r2
-	orrs	r7, r0
-	lsls	r3, r2
+	lsls	r2, r5
+	orrs	r2, r0
+	lsls	r3, r5
 	b	.Lascon_aead128_decrypt_with_she27
 .Lascon_aead128_decrypt_with_shz24:
 	movs	r3, #0
+	movs	r2, #0
 	movs	r7, #0
-	movs	r5, #0
 	movs	r4, #0
 .Lascon_aead128_decrypt_with_she27:
-	mvns	r3, r3
-	mvns	r2, r7
-	mvns	r1, r5
-	mvns	r0, r4
-	ldr	r5, [sp, #32]
-	ands	r5, r3
-	ldr	r3, [sp, #28]
-	ands	r3, r2
-	ldr	r2, [sp]
-	ands	r2, r1
+	ldr	r5, [sp, #28]
+	bics	r5, r3
+	ldr	r3, [sp]
+	bics	r3, r2
+	ldr	r2, [sp, #32]
+	bics	r2, r7
 	ldr	r1, [sp, #36]
-	ands	r1, r0
+	bics	r1, r4
 	@ ascon_aead128.ae:135: store_le(msg, off, p, last)
 	ldr	r4, [sp, #4]
 	ldr	r0, [sp, #24]
@@ -998,8 +994,8 @@ ascon_aead128_decrypt_with:
 
 
 @ --- ascon_aead128_P_permute: ascon_aead128.P.permute
-@     frame 24 bytes (22 spill slots, 6 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 532 bytes of code and literals
+@     frame 28 bytes (21 spill slots, 7 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 504 bytes of code and literals
 	.section .text.ascon_aead128_P_permute,"ax",%progbits
 	.global ascon_aead128_P_permute
 	.type ascon_aead128_P_permute, %function
@@ -1012,222 +1008,212 @@ ascon_aead128_P_permute:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #24
-	str	r0, [sp, #16]
+	sub	sp, #28
+	str	r0, [sp, #20]
 	@ ascon_p.ae:55: x0 = s[0]
 	ldr	r6, [r0]
-	mov	r5, r0
-	ldr	r3, [r5, #4]
+	ldr	r5, [r0, #4]
 	@ ascon_p.ae:56: x1 = s[1]
-	ldr	r7, [r5, #8]
-	ldr	r2, [r5, #12]
+	ldr	r7, [r0, #8]
+	ldr	r2, [r0, #12]
 	@ ascon_p.ae:57: x2 = s[2]
-	ldr	r4, [r5, #16]
-	ldr	r0, [r5, #20]
+	ldr	r3, [r0, #16]
+	ldr	r4, [r0, #20]
 	@ ascon_p.ae:58: x3 = s[3]
-	ldr	r5, [r5, #24]
-	str	r5, [sp]
-	ldr	r5, [sp, #16]
-	ldr	r5, [r5, #28]
-	mov	r12, r5
+	ldr	r0, [r0, #24]
+	str	r0, [sp]
+	ldr	r0, [sp, #20]
+	ldr	r0, [r0, #28]
+	mov	r12, r0
 	@ ascon_p.ae:59: x4 = s[4]
-	ldr	r5, [sp, #16]
-	ldr	r5, [r5, #32]
-	str	r5, [sp, #20]
-	ldr	r5, [sp, #16]
-	ldr	r5, [r5, #36]
-	str	r5, [sp, #8]
-	@ ascon_p.ae:60: for i in 16 - rounds..16 {
-	movs	r5, #16
-	subs	r1, r5, r1
-	uxtb	r1, r1
-	str	r1, [sp, #12]
-	mov	r8, r3
-	mov	r9, r2
+	ldr	r0, [sp, #20]
+	ldr	r0, [r0, #32]
 	str	r0, [sp, #4]
-	ldr	r0, [sp]
-	ldr	r2, [sp, #20]
-	ldr	r1, [sp, #12]
-	cmp	r1, #16
+	ldr	r0, [sp, #20]
+	ldr	r0, [r0, #36]
+	str	r0, [sp, #12]
+	@ ascon_p.ae:60: for i in 16 - rounds..16 {
+	movs	r0, #16
+	subs	r0, r0, r1
+	uxtb	r0, r0
+	str	r0, [sp, #16]
+	mov	r8, r5
+	mov	r9, r2
+	str	r4, [sp, #8]
+	ldr	r1, [sp]
+	ldr	r5, [sp, #4]
+	ldr	r0, [sp, #16]
+	cmp	r0, #16
 	bcc	.Lascon_aead128_P_permute_far1
 	b	.Lascon_aead128_P_permute_done2
 .Lascon_aead128_P_permute_far1:
 	@ ascon_p.ae:61: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
-	ldr	r3, =ascon_aead128_P.rc
-	str	r3, [sp, #20]
+	ldr	r2, =ascon_aead128_P.rc
+	str	r2, [sp, #24]
 	@ ascon_p.ae:60: for i in 16 - rounds..16 {
 .Lascon_aead128_P_permute_loop1:
 	@ ascon_p.ae:61: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
-	ldr	r3, [sp, #20]
-	ldr	r1, [sp, #12]
-	ldrb	r1, [r3, r1]
+	ldr	r2, [sp, #24]
+	ldr	r0, [sp, #16]
+	ldrb	r0, [r2, r0]
 	@ ascon_p.ae:21: x2 = x2 ^ (c as u64)
-	eors	r4, r1
+	mov	r2, r3
+	eors	r2, r0
 	@ ascon_p.ae:24: x0 = x0 ^ x4
-	eors	r6, r2
+	eors	r6, r5
 	@ ascon_p.ae:25: x4 = x4 ^ x3
-	mov	r5, r2
-	eors	r5, r0
+	eors	r5, r1
 	@ ascon_p.ae:26: x2 = x2 ^ x1
-	mov	r2, r4
 	eors	r2, r7
 	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
-	mvns	r3, r7
-	ands	r3, r2
-	eors	r3, r6
+	mov	r4, r2
+	bics	r4, r7
+	eors	r4, r6
 	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	mvns	r4, r2
-	ands	r4, r0
-	eors	r4, r7
+	mov	r3, r1
+	bics	r3, r2
+	eors	r3, r7
 	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	mvns	r1, r0
-	ands	r1, r5
-	eors	r2, r1
+	mov	r0, r5
+	bics	r0, r1
+	eors	r2, r0
 	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mvns	r1, r5
-	ands	r1, r6
-	eors	r0, r1
+	mov	r0, r6
+	bics	r0, r5
+	eors	r1, r0
 	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	mvns	r6, r6
-	ands	r6, r7
-	eors	r5, r6
+	bics	r7, r6
+	eors	r5, r7
 	mov	r10, r5
 	@ ascon_p.ae:32: t1 = t1 ^ t0
-	eors	r4, r3
+	eors	r3, r4
+	str	r3, [sp]
 	@ ascon_p.ae:33: t0 = t0 ^ t4
-	mov	r1, r5
-	eors	r3, r1
+	mov	r0, r4
+	mov	r7, r5
+	eors	r0, r7
 	@ ascon_p.ae:34: t3 = t3 ^ t2
-	eors	r0, r2
-	mov	r11, r0
+	eors	r1, r2
+	mov	r11, r1
 	@ ascon_p.ae:35: t2 = ~t2
-	mvns	r0, r2
-	str	r0, [sp]
+	mvns	r1, r2
+	str	r1, [sp, #4]
 	@ ascon_p.ae:24: x0 = x0 ^ x4
-	mov	r1, r8
-	ldr	r0, [sp, #8]
-	eors	r1, r0
+	mov	r7, r8
+	ldr	r1, [sp, #12]
+	eors	r7, r1
 	@ ascon_p.ae:25: x4 = x4 ^ x3
-	mov	r2, r0
-	mov	r0, r12
-	eors	r2, r0
-	@ ascon_p.ae:26: x2 = x2 ^ x1
-	ldr	r5, [sp, #4]
-	mov	r7, r9
-	eors	r5, r7
-	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
-	mvns	r6, r7
-	ands	r6, r5
+	mov	r6, r1
+	mov	r1, r12
 	eors	r6, r1
-	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	mvns	r7, r5
-	ands	r7, r0
-	mov	r8, r7
-	mov	r7, r9
-	mov	r0, r8
-	eors	r0, r7
-	mov	r8, r0
-	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	mov	r0, r12
-	mvns	r7, r0
-	ands	r7, r2
-	mov	r0, r5
-	eors	r0, r7
-	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mvns	r7, r2
-	ands	r7, r1
-	mov	r5, r12
+	@ ascon_p.ae:26: x2 = x2 ^ x1
+	ldr	r3, [sp, #8]
+	mov	r2, r9
+	eors	r3, r2
+	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
+	mov	r5, r3
+	bics	r5, r2
 	eors	r5, r7
-	mov	r12, r5
+	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
+	mov	r4, r12
+	bics	r4, r3
+	eors	r4, r2
+	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
+	mov	r2, r6
+	bics	r2, r1
+	eors	r3, r2
+	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
+	mov	r2, r7
+	bics	r2, r6
+	eors	r1, r2
+	mov	r12, r1
 	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	mvns	r1, r1
-	mov	r5, r9
-	ands	r1, r5
+	mov	r1, r9
+	bics	r1, r7
+	mov	r2, r6
 	eors	r2, r1
 	@ ascon_p.ae:32: t1 = t1 ^ t0
-	mov	r5, r8
-	eors	r5, r6
+	eors	r4, r5
 	@ ascon_p.ae:33: t0 = t0 ^ t4
-	eors	r6, r2
+	eors	r5, r2
 	@ ascon_p.ae:34: t3 = t3 ^ t2
 	mov	r1, r12
-	eors	r1, r0
+	eors	r1, r3
 	@ ascon_p.ae:35: t2 = ~t2
-	mvns	r0, r0
-	str	r0, [sp, #4]
+	mvns	r3, r3
 	@ ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
-	lsls	r7, r6, #13
-	lsrs	r0, r3, #19
-	orrs	r7, r0
+	lsls	r7, r5, #13
+	lsrs	r6, r0, #19
+	orrs	r7, r6
 	mov	r12, r7
-	lsls	r7, r3, #13
-	lsrs	r0, r6, #19
-	orrs	r7, r0
-	mov	r0, r12
-	eors	r0, r3
-	mov	r12, r0
-	eors	r7, r6
+	lsls	r7, r0, #13
+	lsrs	r6, r5, #19
+	orrs	r7, r6
+	mov	r6, r12
+	eors	r6, r0
+	mov	r12, r6
+	eors	r7, r5
 	mov	r8, r7
-	lsls	r7, r6, #4
-	lsrs	r0, r3, #28
-	orrs	r7, r0
-	lsls	r0, r3, #4
+	lsls	r6, r5, #4
+	lsrs	r7, r0, #28
+	orrs	r6, r7
+	lsls	r0, r0, #4
 	mov	r9, r0
-	lsrs	r0, r6, #28
-	mov	r6, r9
-	orrs	r6, r0
+	lsrs	r0, r5, #28
+	mov	r5, r9
+	orrs	r5, r0
 	mov	r0, r12
-	eors	r0, r7
+	eors	r0, r6
 	mov	r12, r0
-	mov	r3, r8
-	eors	r3, r6
-	mov	r8, r3
+	mov	r0, r8
+	eors	r0, r5
+	mov	r8, r0
 	@ ascon_p.ae:38: t1 ^ (t1 >>> 61) ^ (t1 >>> 39),
-	lsls	r0, r4, #3
-	lsrs	r3, r5, #29
-	orrs	r0, r3
-	lsls	r6, r5, #3
-	lsrs	r3, r4, #29
-	orrs	r6, r3
-	eors	r0, r4
-	eors	r6, r5
-	lsls	r3, r4, #25
-	lsrs	r7, r5, #7
-	orrs	r3, r7
-	lsls	r5, r5, #25
-	lsrs	r4, r4, #7
-	orrs	r5, r4
-	eors	r0, r3
-	str	r0, [sp, #8]
-	eors	r6, r5
+	ldr	r0, [sp]
+	lsls	r5, r0, #3
+	lsrs	r0, r4, #29
+	orrs	r5, r0
+	lsls	r6, r4, #3
+	ldr	r0, [sp]
+	lsrs	r0, r0, #29
+	orrs	r6, r0
+	ldr	r0, [sp]
+	eors	r5, r0
+	eors	r6, r4
+	lsls	r7, r0, #25
+	lsrs	r0, r4, #7
+	orrs	r7, r0
+	lsls	r4, r4, #25
+	ldr	r0, [sp]
+	lsrs	r0, r0, #7
+	orrs	r4, r0
+	eors	r5, r7
+	str	r5, [sp]
+	eors	r6, r4
 	mov	r9, r6
 	@ ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
-	ldr	r0, [sp, #4]
-	lsls	r4, r0, #31
-	ldr	r0, [sp]
-	lsrs	r0, r0, #1
-	orrs	r4, r0
-	ldr	r0, [sp]
-	lsls	r3, r0, #31
+	lsls	r7, r3, #31
 	ldr	r0, [sp, #4]
 	lsrs	r0, r0, #1
-	orrs	r3, r0
-	ldr	r0, [sp]
-	eors	r4, r0
+	orrs	r7, r0
 	ldr	r0, [sp, #4]
-	eors	r3, r0
-	lsls	r6, r0, #26
-	ldr	r0, [sp]
-	lsrs	r0, r0, #6
+	lsls	r6, r0, #31
+	lsrs	r0, r3, #1
 	orrs	r6, r0
-	ldr	r0, [sp]
-	lsls	r5, r0, #26
 	ldr	r0, [sp, #4]
+	eors	r7, r0
+	eors	r6, r3
+	lsls	r5, r3, #26
 	lsrs	r0, r0, #6
 	orrs	r5, r0
-	eors	r4, r6
+	ldr	r0, [sp, #4]
+	lsls	r4, r0, #26
+	lsrs	r0, r3, #6
+	orrs	r4, r0
+	mov	r3, r7
 	eors	r3, r5
-	str	r3, [sp, #4]
+	eors	r6, r4
+	str	r6, [sp, #8]
 	@ ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
 	lsls	r6, r1, #22
 	mov	r0, r11
@@ -1240,75 +1226,71 @@ ascon_aead128_P_permute:
 	mov	r0, r11
 	eors	r6, r0
 	eors	r5, r1
-	lsls	r3, r1, #15
+	lsls	r4, r1, #15
 	lsrs	r0, r0, #17
-	orrs	r3, r0
+	orrs	r4, r0
 	mov	r0, r11
 	lsls	r7, r0, #15
 	lsrs	r0, r1, #17
 	orrs	r7, r0
-	mov	r0, r6
-	eors	r0, r3
-	mov	r3, r5
-	eors	r3, r7
-	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
-	lsls	r7, r2, #25
-	mov	r1, r10
-	lsrs	r1, r1, #7
-	orrs	r7, r1
-	mov	r1, r10
-	lsls	r6, r1, #25
-	lsrs	r1, r2, #7
-	orrs	r6, r1
-	mov	r1, r10
-	eors	r7, r1
-	eors	r6, r2
-	lsls	r1, r1, #23
-	lsrs	r5, r2, #9
-	orrs	r1, r5
-	lsls	r5, r2, #23
-	mov	r2, r10
-	lsrs	r2, r2, #9
-	orrs	r5, r2
-	mov	r2, r7
-	eors	r2, r1
 	mov	r1, r6
-	eors	r1, r5
+	eors	r1, r4
+	mov	r0, r5
+	eors	r0, r7
+	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
+	lsls	r5, r2, #25
+	mov	r7, r10
+	lsrs	r4, r7, #7
+	orrs	r5, r4
+	lsls	r6, r7, #25
+	lsrs	r4, r2, #7
+	orrs	r6, r4
+	eors	r5, r7
+	eors	r6, r2
+	lsls	r4, r7, #23
+	lsrs	r7, r2, #9
+	orrs	r4, r7
+	lsls	r2, r2, #23
+	mov	r7, r10
+	lsrs	r7, r7, #9
+	orrs	r2, r7
+	eors	r5, r4
+	mov	r4, r6
+	eors	r4, r2
 	mov	r6, r12
-	ldr	r7, [sp, #8]
-	mov	r12, r3
-	str	r1, [sp, #8]
-	ldr	r1, [sp, #12]
-	adds	r1, #1
-	str	r1, [sp, #12]
-	cmp	r1, #16
+	ldr	r7, [sp]
+	mov	r12, r0
+	str	r4, [sp, #12]
+	ldr	r0, [sp, #16]
+	adds	r0, #1
+	str	r0, [sp, #16]
+	cmp	r0, #16
 	bcs	.Lascon_aead128_P_permute_far2
 	b	.Lascon_aead128_P_permute_loop1
 .Lascon_aead128_P_permute_far2:
 .Lascon_aead128_P_permute_done2:
 	@ ascon_p.ae:63: s[0] = x0
-	ldr	r1, [sp, #16]
-	str	r6, [r1]
-	mov	r3, r8
-	str	r3, [r1, #4]
+	ldr	r0, [sp, #20]
+	str	r6, [r0]
+	mov	r2, r8
+	str	r2, [r0, #4]
 	@ ascon_p.ae:64: s[1] = x1
-	str	r7, [r1, #8]
-	mov	r3, r9
-	str	r3, [r1, #12]
+	str	r7, [r0, #8]
+	mov	r2, r9
+	str	r2, [r0, #12]
 	@ ascon_p.ae:65: s[2] = x2
-	str	r4, [r1, #16]
-	ldr	r3, [sp, #4]
-	str	r3, [r1, #20]
+	str	r3, [r0, #16]
+	ldr	r2, [sp, #8]
+	str	r2, [r0, #20]
 	@ ascon_p.ae:66: s[3] = x3
-	str	r0, [r1, #24]
+	str	r1, [r0, #24]
 	mov	r1, r12
-	ldr	r0, [sp, #16]
 	str	r1, [r0, #28]
 	@ ascon_p.ae:67: s[4] = x4
-	str	r2, [r0, #32]
-	ldr	r1, [sp, #8]
+	str	r5, [r0, #32]
+	ldr	r1, [sp, #12]
 	str	r1, [r0, #36]
-	add	sp, #24
+	add	sp, #28
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

@@ -468,8 +468,8 @@ ccm_encrypt_with:
 
 
 @ --- ccm_decrypt_with: ccm.decrypt_with
-@     frame 152 bytes (39 spill slots, 22 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 882 bytes of code and literals
+@     frame 156 bytes (39 spill slots, 23 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 856 bytes of code and literals
 	.section .text.ccm_decrypt_with,"ax",%progbits
 	.global ccm_decrypt_with
 	.type ccm_decrypt_with, %function
@@ -482,55 +482,55 @@ ccm_decrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #152
-	str	r0, [sp, #40]
+	sub	sp, #156
+	ldr	r4, [sp, #192]
+	@ ccm.ae:110: y = mac_header(ks, nonce, ad, n, len(tag))
+	str	r4, [sp]
+	add	r4, sp, #108
+	str	r4, [sp, #12]
+	ldr	r4, [sp, #200]
+	str	r4, [sp, #60]
+	str	r4, [sp, #4]
+	ldr	r4, [sp, #208]
+	str	r4, [sp, #80]
+	str	r4, [sp, #8]
+	str	r0, [sp, #44]
 	mov	r5, r1
 	mov	r4, r2
-	ldr	r2, [sp, #188]
-	ldr	r1, [sp, #192]
-	str	r1, [sp, #72]
 	ldr	r1, [sp, #196]
-	str	r1, [sp, #52]
-	ldr	r0, [sp, #200]
-	str	r0, [sp, #96]
+	str	r1, [sp, #76]
 	ldr	r0, [sp, #204]
-	str	r0, [sp, #76]
-	ldr	r1, [sp, #208]
-	str	r1, [sp, #68]
-	ldr	r0, [sp, #216]
 	str	r0, [sp, #100]
-	@ ccm.ae:110: y = mac_header(ks, nonce, ad, n, len(tag))
-	add	r6, sp, #104
-	str	r2, [sp]
-	ldr	r1, [sp, #52]
-	str	r1, [sp, #4]
-	ldr	r0, [sp, #76]
-	str	r0, [sp, #8]
-	str	r6, [sp, #12]
-	ldr	r0, [sp, #40]
+	ldr	r1, [sp, #212]
+	str	r1, [sp, #72]
+	ldr	r0, [sp, #220]
+	str	r0, [sp, #104]
+	ldr	r0, [sp, #44]
 	mov	r1, r5
-	mov	r2, r4
 	bl	ccm_mac_header
-	ldr	r1, [sp, #104]
-	str	r1, [sp, #28]
-	ldr	r1, [sp, #108]
-	str	r1, [sp, #24]
-	ldr	r0, [sp, #112]
-	str	r0, [sp, #32]
-	ldr	r0, [sp, #116]
-	str	r0, [sp, #36]
 	@ ccm.ae:47: return with_nonce((14 - len(nonce)) as u8, nonce, 0 as u32)
 	movs	r0, #14
 	subs	r1, r0, r4
 	@ ccm.ae:35: return cat(flags, load_be(nonce, 0, 15, len(nonce))) | (x as u128)
+	mov	r2, r5
+	@ ccm.ae:110: y = mac_header(ks, nonce, ad, n, len(tag))
+	ldr	r0, [sp, #108]
+	str	r0, [sp, #32]
+	ldr	r0, [sp, #112]
+	str	r0, [sp, #28]
+	ldr	r0, [sp, #116]
+	str	r0, [sp, #36]
+	ldr	r0, [sp, #120]
+	str	r0, [sp, #40]
+	@ ccm.ae:35: return cat(flags, load_be(nonce, 0, 15, len(nonce))) | (x as u128)
 .Lccm_decrypt_with_bytes1:
 	movs	r0, #0
-	str	r0, [sp, #136]
 	str	r0, [sp, #140]
 	str	r0, [sp, #144]
 	str	r0, [sp, #148]
-	add	r3, sp, #136
-	adds	r2, r3, #1
+	str	r0, [sp, #152]
+	add	r5, sp, #140
+	adds	r3, r5, #1
 	cmp	r4, #15
 	bcc	.Lccm_decrypt_with_cnt4
 	movs	r4, #15
@@ -538,58 +538,61 @@ ccm_decrypt_with:
 .Lccm_decrypt_with_cpy5:
 	subs	r4, #1
 	bcc	.Lccm_decrypt_with_cpyd3
-	ldrb	r0, [r5, r4]
-	strb	r0, [r2, r4]
+	ldrb	r0, [r2, r4]
+	strb	r0, [r3, r4]
 	b	.Lccm_decrypt_with_cpy5
 .Lccm_decrypt_with_cpyd3:
-	mov	r5, r3
+	mov	r2, r5
 .Lccm_decrypt_with_words2:
-	ldr	r0, [r5, #12]
+	ldr	r0, [r2, #12]
 	rev	r6, r0
-	ldr	r0, [r5, #8]
+	ldr	r0, [r2, #8]
 	rev	r0, r0
-	str	r0, [sp, #48]
-	ldr	r0, [r5, #4]
-	rev	r4, r0
-	ldr	r0, [r5]
+	str	r0, [sp, #52]
+	ldr	r0, [r2, #4]
 	rev	r5, r0
+	ldr	r0, [r2]
+	rev	r7, r0
 	@ ccm.ae:47: return with_nonce((14 - len(nonce)) as u8, nonce, 0 as u32)
-	uxtb	r7, r1
+	uxtb	r4, r1
 	@ ccm.ae:35: return cat(flags, load_be(nonce, 0, 15, len(nonce))) | (x as u128)
-	lsls	r1, r7, #24
-	orrs	r1, r5
+	lsls	r1, r4, #24
+	orrs	r1, r7
 	@ ccm.ae:112: s0 = E.encrypt_block(ks, j0)
-	str	r6, [sp, #104]
-	ldr	r0, [sp, #48]
-	str	r0, [sp, #108]
-	str	r4, [sp, #112]
-	str	r1, [sp, #116]
-	add	r1, sp, #104
-	add	r2, sp, #120
-	ldr	r0, [sp, #40]
-	bl	ccm_E_encrypt_block
-	ldr	r0, [sp, #120]
-	str	r0, [sp, #80]
-	ldr	r0, [sp, #124]
-	str	r0, [sp, #84]
-	ldr	r1, [sp, #128]
-	str	r1, [sp, #88]
-	ldr	r0, [sp, #132]
-	str	r0, [sp, #92]
-	@ ccm.ae:53: return cat(j[127:32], j[31:0] + 1)
-	lsls	r2, r7, #24
-	orrs	r2, r5
-	adds	r6, r6, #1
-	@ ccm.ae:114: for i in 0..(n + 15) / 16 {
+	str	r6, [sp, #108]
 	ldr	r0, [sp, #52]
+	str	r0, [sp, #112]
+	str	r5, [sp, #116]
+	str	r1, [sp, #120]
+	add	r1, sp, #108
+	add	r2, sp, #124
+	ldr	r0, [sp, #44]
+	bl	ccm_E_encrypt_block
+	@ ccm.ae:53: return cat(j[127:32], j[31:0] + 1)
+	lsls	r1, r4, #24
+	orrs	r1, r7
+	@ ccm.ae:114: for i in 0..(n + 15) / 16 {
+	ldr	r0, [sp, #60]
 	adds	r0, #15
 	lsrs	r0, r0, #4
 	str	r0, [sp, #56]
+	@ ccm.ae:53: return cat(j[127:32], j[31:0] + 1)
+	adds	r4, r6, #1
+	@ ccm.ae:114: for i in 0..(n + 15) / 16 {
+	str	r5, [sp, #68]
+	str	r1, [sp, #64]
+	@ ccm.ae:112: s0 = E.encrypt_block(ks, j0)
+	ldr	r0, [sp, #124]
+	str	r0, [sp, #84]
+	ldr	r0, [sp, #128]
+	str	r0, [sp, #88]
+	ldr	r2, [sp, #132]
+	str	r2, [sp, #92]
+	ldr	r0, [sp, #136]
+	str	r0, [sp, #96]
+	@ ccm.ae:114: for i in 0..(n + 15) / 16 {
 	movs	r1, #0
 	str	r1, [sp, #20]
-	str	r4, [sp, #64]
-	str	r2, [sp, #60]
-	ldr	r1, [sp, #20]
 	ldr	r0, [sp, #56]
 	cmp	r1, r0
 	bcc	.Lccm_decrypt_with_far1
@@ -601,10 +604,10 @@ ccm_decrypt_with:
 	lsls	r0, r1, #4
 	mov	r11, r0
 	@ ccm.ae:116: c = load_be(ct, off, 16, n - off)
-	ldr	r1, [sp, #52]
+	ldr	r1, [sp, #60]
 	subs	r0, r1, r0
 	mov	r8, r0
-	ldr	r1, [sp, #72]
+	ldr	r1, [sp, #76]
 	mov	r0, r11
 	adds	r1, r1, r0
 	movs	r2, #3
@@ -615,11 +618,11 @@ ccm_decrypt_with:
 	beq	.Lccm_decrypt_with_words9
 .Lccm_decrypt_with_bytes8:
 	movs	r0, #0
-	str	r0, [sp, #136]
 	str	r0, [sp, #140]
 	str	r0, [sp, #144]
 	str	r0, [sp, #148]
-	add	r3, sp, #136
+	str	r0, [sp, #152]
+	add	r3, sp, #140
 	mov	r2, r8
 	cmp	r2, #16
 	bcc	.Lccm_decrypt_with_cnt11
@@ -637,40 +640,43 @@ ccm_decrypt_with:
 	ldr	r0, [r1, #12]
 	rev	r7, r0
 	ldr	r0, [r1, #8]
-	rev	r5, r0
+	rev	r6, r0
 	ldr	r0, [r1, #4]
-	rev	r4, r0
+	rev	r5, r0
 	ldr	r0, [r1]
 	rev	r0, r0
 	mov	r9, r0
 	@ ccm.ae:117: u = E.encrypt_block(ks, j)
-	str	r6, [sp, #104]
-	ldr	r0, [sp, #48]
-	str	r0, [sp, #108]
-	ldr	r0, [sp, #64]
+	str	r4, [sp, #108]
+	ldr	r0, [sp, #52]
 	str	r0, [sp, #112]
-	ldr	r0, [sp, #60]
+	ldr	r0, [sp, #68]
 	str	r0, [sp, #116]
-	add	r1, sp, #104
-	add	r2, sp, #120
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #64]
+	str	r0, [sp, #120]
+	add	r1, sp, #108
+	add	r2, sp, #124
+	ldr	r0, [sp, #44]
 	bl	ccm_E_encrypt_block
-	ldr	r0, [sp, #120]
-	ldr	r3, [sp, #124]
-	ldr	r2, [sp, #128]
-	ldr	r1, [sp, #132]
+	ldr	r1, [sp, #124]
 	@ ccm.ae:119: m = first_bytes(c ^ u, n - off)
-	eors	r7, r0
+	eors	r7, r1
 	mov	r10, r7
-	eors	r5, r3
-	str	r5, [sp, #16]
-	eors	r4, r2
+	@ ccm.ae:117: u = E.encrypt_block(ks, j)
+	ldr	r1, [sp, #128]
+	@ ccm.ae:119: m = first_bytes(c ^ u, n - off)
+	eors	r6, r1
+	str	r6, [sp, #16]
+	@ ccm.ae:117: u = E.encrypt_block(ks, j)
+	ldr	r0, [sp, #132]
+	@ ccm.ae:119: m = first_bytes(c ^ u, n - off)
+	eors	r5, r0
+	@ ccm.ae:117: u = E.encrypt_block(ks, j)
+	ldr	r1, [sp, #136]
+	@ ccm.ae:119: m = first_bytes(c ^ u, n - off)
 	mov	r0, r9
 	eors	r0, r1
 	mov	r9, r0
-	@ ccm.ae:53: return cat(j[127:32], j[31:0] + 1)
-	adds	r0, r6, #1
-	str	r0, [sp, #44]
 	@ ccm.ae:27: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
 	mov	r0, r8
 	cmp	r0, #16
@@ -678,67 +684,65 @@ ccm_decrypt_with:
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
+	@ ccm.ae:53: return cat(j[127:32], j[31:0] + 1)
+	adds	r0, r4, #1
+	str	r0, [sp, #48]
+	@ ccm.ae:27: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
 	cmp	r1, #0
 	beq	.Lccm_decrypt_with_else13
 	@ ccm.ae:28: y = x & ~(~(0 as u128) >> (8 * count))
 	mov	r0, r8
 	lsls	r6, r0, #3
-	movs	r5, #0
-	mvns	r5, r5
-	mov	r3, r5
-	mov	r2, r5
-	mov	r1, r5
+	movs	r4, #0
+	mvns	r4, r4
+	mov	r3, r4
+	mov	r2, r4
+	mov	r1, r4
 	cmp	r6, #128
 	bcs	.Lccm_decrypt_with_shz15
 .Lccm_decrypt_with_shl17:
 	cmp	r6, #32
 	bcc	.Lccm_decrypt_with_shf16
-	mov	r3, r5
-	mov	r5, r2
+	mov	r4, r3
+	mov	r3, r2
 	mov	r2, r1
 	movs	r1, #0
 	subs	r6, #32
 	b	.Lccm_decrypt_with_shl17
 .Lccm_decrypt_with_shf16:
+	lsrs	r4, r6
 	movs	r7, #32
 	subs	r7, r7, r6
-	lsrs	r3, r6
-	mov	r0, r5
+	mov	r0, r3
 	lsls	r0, r7
-	orrs	r3, r0
-	lsrs	r5, r6
+	orrs	r4, r0
+	lsrs	r3, r6
 	mov	r0, r2
 	lsls	r0, r7
-	orrs	r5, r0
-	lsrs	r2, r6
+	orrs	r3, r0
 	mov	r0, r1
 	lsls	r0, r7
+	lsrs	r2, r6
 	orrs	r2, r0
 	lsrs	r1, r6
 	b	.Lccm_decrypt_with_she18
 .Lccm_decrypt_with_shz15:
+	movs	r4, #0
 	movs	r3, #0
-	movs	r5, #0
 	movs	r2, #0
 	movs	r1, #0
 .Lccm_decrypt_with_she18:
-	mvns	r6, r3
-	mvns	r3, r5
-	mvns	r2, r2
-	mvns	r0, r1
 	mov	r7, r10
-	ands	r7, r6
+	bics	r7, r4
 	ldr	r6, [sp, #16]
-	ands	r6, r3
-	mov	r5, r4
-	ands	r5, r2
+	bics	r6, r3
+	bics	r5, r2
 	mov	r4, r9
-	ands	r4, r0
+	bics	r4, r1
 	b	.Lccm_decrypt_with_endif14
 .Lccm_decrypt_with_else13:
 	mov	r7, r10
 	ldr	r6, [sp, #16]
-	mov	r5, r4
 	mov	r4, r9
 .Lccm_decrypt_with_endif14:
 	@ ccm.ae:120: store_be(msg, off, m, n - off)
@@ -748,7 +752,7 @@ ccm_decrypt_with:
 	mov	r10, r0
 	rev	r3, r6
 	rev	r2, r7
-	ldr	r1, [sp, #68]
+	ldr	r1, [sp, #72]
 	mov	r0, r11
 	adds	r1, r1, r0
 	mov	r0, r8
@@ -766,12 +770,12 @@ ccm_decrypt_with:
 	b	.Lccm_decrypt_with_stored20
 .Lccm_decrypt_with_bytes19:
 	mov	r0, r9
-	str	r0, [sp, #136]
-	mov	r0, r10
 	str	r0, [sp, #140]
-	str	r3, [sp, #144]
-	str	r2, [sp, #148]
-	add	r3, sp, #136
+	mov	r0, r10
+	str	r0, [sp, #144]
+	str	r3, [sp, #148]
+	str	r2, [sp, #152]
+	add	r3, sp, #140
 	mov	r2, r8
 	cmp	r2, #16
 	bcc	.Lccm_decrypt_with_cnt21
@@ -785,31 +789,31 @@ ccm_decrypt_with:
 	b	.Lccm_decrypt_with_cpy22
 .Lccm_decrypt_with_stored20:
 	@ ccm.ae:121: y = E.encrypt_block(ks, m ^ y)
-	ldr	r1, [sp, #28]
-	eors	r7, r1
-	ldr	r1, [sp, #24]
-	eors	r6, r1
-	ldr	r0, [sp, #32]
-	eors	r5, r0
+	ldr	r2, [sp, #32]
+	eors	r7, r2
+	ldr	r2, [sp, #28]
+	eors	r6, r2
 	ldr	r0, [sp, #36]
-	eors	r4, r0
-	str	r7, [sp, #104]
-	str	r6, [sp, #108]
-	str	r5, [sp, #112]
-	str	r4, [sp, #116]
-	add	r1, sp, #104
-	add	r2, sp, #120
+	eors	r5, r0
 	ldr	r0, [sp, #40]
+	eors	r4, r0
+	str	r7, [sp, #108]
+	str	r6, [sp, #112]
+	str	r5, [sp, #116]
+	str	r4, [sp, #120]
+	add	r1, sp, #108
+	add	r2, sp, #124
+	ldr	r0, [sp, #44]
 	bl	ccm_E_encrypt_block
-	ldr	r1, [sp, #120]
-	ldr	r3, [sp, #124]
-	ldr	r0, [sp, #128]
-	ldr	r2, [sp, #132]
-	ldr	r6, [sp, #44]
-	str	r1, [sp, #28]
-	str	r3, [sp, #24]
-	str	r0, [sp, #32]
-	str	r2, [sp, #36]
+	ldr	r2, [sp, #124]
+	ldr	r3, [sp, #128]
+	ldr	r0, [sp, #132]
+	ldr	r1, [sp, #136]
+	ldr	r4, [sp, #48]
+	str	r2, [sp, #32]
+	str	r3, [sp, #28]
+	str	r0, [sp, #36]
+	str	r1, [sp, #40]
 	ldr	r1, [sp, #20]
 	adds	r1, #1
 	str	r1, [sp, #20]
@@ -820,21 +824,21 @@ ccm_decrypt_with:
 .Lccm_decrypt_with_far2:
 .Lccm_decrypt_with_done7:
 	@ ccm.ae:124: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(y ^ s0, len(tag))) == 0
-	ldr	r1, [sp, #96]
+	ldr	r1, [sp, #100]
 	movs	r2, #3
-	ldr	r0, [sp, #76]
+	ldr	r0, [sp, #80]
 	cmp	r0, #16
 	bcc	.Lccm_decrypt_with_bytes23
 	tst	r1, r2
 	beq	.Lccm_decrypt_with_words24
 .Lccm_decrypt_with_bytes23:
 	movs	r0, #0
-	str	r0, [sp, #136]
 	str	r0, [sp, #140]
 	str	r0, [sp, #144]
 	str	r0, [sp, #148]
-	add	r3, sp, #136
-	ldr	r2, [sp, #76]
+	str	r0, [sp, #152]
+	add	r3, sp, #140
+	ldr	r2, [sp, #80]
 	cmp	r2, #16
 	bcc	.Lccm_decrypt_with_cnt26
 	movs	r2, #16
@@ -848,44 +852,46 @@ ccm_decrypt_with:
 .Lccm_decrypt_with_cpyd25:
 	mov	r1, r3
 .Lccm_decrypt_with_words24:
+	ldr	r2, [sp, #32]
+	ldr	r0, [sp, #84]
+	eors	r2, r0
+	str	r2, [sp, #32]
+	ldr	r2, [sp, #28]
+	ldr	r0, [sp, #88]
+	eors	r2, r0
+	str	r2, [sp, #28]
+	ldr	r0, [sp, #36]
+	ldr	r2, [sp, #92]
+	eors	r0, r2
+	mov	r8, r0
+	ldr	r6, [sp, #40]
+	ldr	r0, [sp, #96]
+	eors	r6, r0
+	@ ccm.ae:27: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
+	ldr	r0, [sp, #80]
+	cmp	r0, #16
+	movs	r2, #0
+	adcs	r2, r2
+	movs	r0, #1
+	eors	r2, r0
+	@ ccm.ae:124: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(y ^ s0, len(tag))) == 0
 	ldr	r0, [r1, #12]
 	rev	r0, r0
 	str	r0, [sp, #40]
 	ldr	r0, [r1, #8]
 	rev	r0, r0
-	str	r0, [sp, #44]
+	str	r0, [sp, #36]
 	ldr	r0, [r1, #4]
 	rev	r0, r0
-	str	r0, [sp, #20]
+	str	r0, [sp, #24]
 	ldr	r0, [r1]
 	rev	r0, r0
-	str	r0, [sp, #16]
-	ldr	r1, [sp, #28]
-	ldr	r0, [sp, #80]
-	eors	r1, r0
-	str	r1, [sp, #28]
-	ldr	r1, [sp, #24]
-	ldr	r0, [sp, #84]
-	eors	r1, r0
-	str	r1, [sp, #24]
-	ldr	r0, [sp, #32]
-	ldr	r1, [sp, #88]
-	eors	r0, r1
-	mov	r8, r0
-	ldr	r6, [sp, #36]
-	ldr	r0, [sp, #92]
-	eors	r6, r0
+	str	r0, [sp, #20]
 	@ ccm.ae:27: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
-	ldr	r0, [sp, #76]
-	cmp	r0, #16
-	movs	r1, #0
-	adcs	r1, r1
-	movs	r0, #1
-	eors	r1, r0
-	cmp	r1, #0
+	cmp	r2, #0
 	beq	.Lccm_decrypt_with_else28
 	@ ccm.ae:28: y = x & ~(~(0 as u128) >> (8 * count))
-	ldr	r0, [sp, #76]
+	ldr	r0, [sp, #80]
 	lsls	r5, r0, #3
 	movs	r4, #0
 	mvns	r4, r4
@@ -897,60 +903,56 @@ ccm_decrypt_with:
 .Lccm_decrypt_with_shl32:
 	cmp	r5, #32
 	bcc	.Lccm_decrypt_with_shf31
-	mov	r3, r4
-	mov	r4, r2
+	mov	r4, r3
+	mov	r3, r2
 	mov	r2, r1
 	movs	r1, #0
 	subs	r5, #32
 	b	.Lccm_decrypt_with_shl32
 .Lccm_decrypt_with_shf31:
+	lsrs	r4, r5
 	movs	r7, #32
 	subs	r7, r7, r5
-	lsrs	r3, r5
-	mov	r0, r4
-	lsls	r0, r7
-	orrs	r3, r0
-	lsrs	r4, r5
-	mov	r0, r2
+	mov	r0, r3
 	lsls	r0, r7
 	orrs	r4, r0
-	lsrs	r2, r5
+	lsrs	r3, r5
+	mov	r0, r2
+	lsls	r0, r7
+	orrs	r3, r0
 	mov	r0, r1
 	lsls	r0, r7
+	lsrs	r2, r5
 	orrs	r2, r0
 	lsrs	r1, r5
 	b	.Lccm_decrypt_with_she33
 .Lccm_decrypt_with_shz30:
-	movs	r3, #0
 	movs	r4, #0
+	movs	r3, #0
 	movs	r2, #0
 	movs	r1, #0
 .Lccm_decrypt_with_she33:
-	mvns	r5, r3
-	mvns	r0, r4
-	mvns	r3, r2
-	mvns	r4, r1
-	ldr	r2, [sp, #28]
-	ands	r2, r5
-	ldr	r1, [sp, #24]
-	ands	r1, r0
+	ldr	r5, [sp, #32]
+	bics	r5, r4
+	ldr	r4, [sp, #28]
+	bics	r4, r3
 	mov	r0, r8
-	ands	r0, r3
-	ands	r6, r4
+	bics	r0, r2
+	bics	r6, r1
 	b	.Lccm_decrypt_with_endif29
 .Lccm_decrypt_with_else28:
-	ldr	r2, [sp, #28]
-	ldr	r1, [sp, #24]
+	ldr	r5, [sp, #32]
+	ldr	r4, [sp, #28]
 	mov	r0, r8
 .Lccm_decrypt_with_endif29:
 	@ ccm.ae:124: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(y ^ s0, len(tag))) == 0
 	ldr	r3, [sp, #40]
-	eors	r3, r2
-	ldr	r2, [sp, #44]
-	eors	r2, r1
-	ldr	r1, [sp, #20]
+	eors	r3, r5
+	ldr	r2, [sp, #36]
+	eors	r2, r4
+	ldr	r1, [sp, #24]
 	eors	r1, r0
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #20]
 	eors	r0, r6
 	orrs	r3, r2
 	orrs	r3, r1
@@ -960,9 +962,9 @@ ccm_decrypt_with:
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	ldr	r0, [sp, #100]
+	ldr	r0, [sp, #104]
 	strh	r1, [r0]
-	add	sp, #152
+	add	sp, #156
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

@@ -538,7 +538,7 @@ eax_encrypt_with:
 
 @ --- eax_decrypt_with: eax.decrypt_with
 @     frame 120 bytes (27 spill slots, 16 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 618 bytes of code and literals
+@     estimated 610 bytes of code and literals
 	.section .text.eax_decrypt_with,"ax",%progbits
 	.global eax_decrypt_with
 	.type eax_decrypt_with, %function
@@ -825,58 +825,54 @@ eax_decrypt_with:
 	ldr	r0, [r1]
 	rev	r5, r0
 	ldr	r0, [sp, #44]
-	lsls	r7, r0, #3
-	movs	r6, #0
-	mvns	r6, r6
-	mov	r4, r6
-	mov	r3, r6
-	mov	r2, r6
-	cmp	r7, #128
+	lsls	r2, r0, #3
+	movs	r7, #0
+	mvns	r7, r7
+	mov	r6, r7
+	mov	r4, r7
+	mov	r3, r7
+	cmp	r2, #128
 	bcs	.Leax_decrypt_with_shz17
 .Leax_decrypt_with_shl19:
-	cmp	r7, #32
+	cmp	r2, #32
 	bcc	.Leax_decrypt_with_shf18
-	mov	r4, r6
-	mov	r6, r3
-	mov	r3, r2
-	movs	r2, #0
-	subs	r7, #32
+	mov	r7, r6
+	mov	r6, r4
+	mov	r4, r3
+	movs	r3, #0
+	subs	r2, #32
 	b	.Leax_decrypt_with_shl19
 .Leax_decrypt_with_shf18:
-	lsrs	r4, r7
+	lsrs	r7, r2
 	movs	r1, #32
-	subs	r1, r1, r7
+	subs	r1, r1, r2
 	mov	r0, r6
 	lsls	r0, r1
-	orrs	r4, r0
-	lsrs	r6, r7
-	mov	r0, r3
+	orrs	r7, r0
+	lsrs	r6, r2
+	mov	r0, r4
 	lsls	r0, r1
 	orrs	r6, r0
-	mov	r0, r2
+	mov	r0, r3
 	lsls	r0, r1
-	lsrs	r3, r7
-	orrs	r3, r0
-	lsrs	r2, r7
+	lsrs	r4, r2
+	orrs	r4, r0
+	lsrs	r3, r2
 	b	.Leax_decrypt_with_she20
 .Leax_decrypt_with_shz17:
-	movs	r4, #0
+	movs	r7, #0
 	movs	r6, #0
+	movs	r4, #0
 	movs	r3, #0
-	movs	r2, #0
 .Leax_decrypt_with_she20:
-	mvns	r1, r4
-	mvns	r0, r6
-	mvns	r4, r3
-	mvns	r3, r2
 	ldr	r2, [sp, #60]
-	ands	r2, r1
+	bics	r2, r7
 	ldr	r1, [sp, #56]
-	ands	r1, r0
+	bics	r1, r6
 	ldr	r0, [sp, #52]
-	ands	r0, r4
+	bics	r0, r4
 	ldr	r4, [sp, #48]
-	ands	r4, r3
+	bics	r4, r3
 	ldr	r3, [sp, #16]
 	eors	r3, r2
 	ldr	r2, [sp, #12]

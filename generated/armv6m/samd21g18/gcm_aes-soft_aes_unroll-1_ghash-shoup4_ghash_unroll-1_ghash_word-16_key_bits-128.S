@@ -310,7 +310,7 @@ gcm_key_setup:
 
 @ --- gcm_encrypt_with: gcm.encrypt_with
 @     frame 164 bytes (38 spill slots, 24 on the stack; locals 64), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 944 bytes of code and literals
+@     estimated 936 bytes of code and literals
 	.section .text.gcm_encrypt_with,"ax",%progbits
 	.global gcm_encrypt_with
 	.type gcm_encrypt_with, %function
@@ -507,8 +507,8 @@ gcm_encrypt_with:
 .Lgcm_encrypt_with_shl12:
 	cmp	r6, #32
 	bcc	.Lgcm_encrypt_with_shf11
-	mov	r3, r4
-	mov	r4, r2
+	mov	r4, r3
+	mov	r3, r2
 	mov	r2, r1
 	movs	r1, #0
 	subs	r6, #32
@@ -516,14 +516,14 @@ gcm_encrypt_with:
 .Lgcm_encrypt_with_shf11:
 	movs	r7, #32
 	subs	r7, r7, r6
-	lsrs	r3, r6
-	mov	r0, r4
-	lsls	r0, r7
-	orrs	r3, r0
 	lsrs	r4, r6
-	mov	r0, r2
+	mov	r0, r3
 	lsls	r0, r7
 	orrs	r4, r0
+	lsrs	r3, r6
+	mov	r0, r2
+	lsls	r0, r7
+	orrs	r3, r0
 	lsrs	r2, r6
 	mov	r0, r1
 	lsls	r0, r7
@@ -531,22 +531,18 @@ gcm_encrypt_with:
 	lsrs	r1, r6
 	b	.Lgcm_encrypt_with_she13
 .Lgcm_encrypt_with_shz10:
-	movs	r3, #0
 	movs	r4, #0
+	movs	r3, #0
 	movs	r2, #0
 	movs	r1, #0
 .Lgcm_encrypt_with_she13:
-	mvns	r0, r3
 	mov	r7, r9
-	ands	r7, r0
-	mvns	r0, r4
+	bics	r7, r4
 	ldr	r6, [sp, #4]
-	ands	r6, r0
-	mvns	r0, r2
-	ands	r5, r0
-	mvns	r0, r1
+	bics	r6, r3
+	bics	r5, r2
 	mov	r4, r10
-	ands	r4, r0
+	bics	r4, r1
 	b	.Lgcm_encrypt_with_endif9
 .Lgcm_encrypt_with_else8:
 	mov	r7, r9
@@ -841,7 +837,7 @@ gcm_encrypt_with:
 
 @ --- gcm_decrypt_with: gcm.decrypt_with
 @     frame 160 bytes (40 spill slots, 23 on the stack; locals 64), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1014 bytes of code and literals
+@     estimated 1006 bytes of code and literals
 	.section .text.gcm_decrypt_with,"ax",%progbits
 	.global gcm_decrypt_with
 	.type gcm_decrypt_with, %function
@@ -1335,11 +1331,11 @@ gcm_decrypt_with:
 	@ gcm.ae:40: y = x & ~(~(0 as u128) >> (8 * count))
 	ldr	r0, [sp, #64]
 	lsls	r7, r0, #3
-	movs	r6, #0
-	mvns	r6, r6
-	mov	r5, r6
-	mov	r4, r6
-	mov	r3, r6
+	movs	r5, #0
+	mvns	r5, r5
+	mov	r6, r5
+	mov	r4, r5
+	mov	r3, r5
 	cmp	r7, #128
 	bcs	.Lgcm_decrypt_with_shz21
 .Lgcm_decrypt_with_shl23:
@@ -1375,18 +1371,14 @@ gcm_decrypt_with:
 	movs	r4, #0
 	movs	r3, #0
 .Lgcm_decrypt_with_she24:
-	mvns	r5, r5
-	mvns	r0, r6
-	mvns	r4, r4
-	mvns	r3, r3
 	ldr	r2, [sp, #12]
-	ands	r2, r5
+	bics	r2, r5
 	ldr	r5, [sp, #8]
-	ands	r5, r0
+	bics	r5, r6
 	ldr	r0, [sp, #4]
-	ands	r0, r4
+	bics	r0, r4
 	mov	r4, r1
-	ands	r4, r3
+	bics	r4, r3
 	b	.Lgcm_decrypt_with_endif20
 .Lgcm_decrypt_with_else19:
 	ldr	r2, [sp, #12]

@@ -1217,8 +1217,8 @@ norx32_4_1_encrypt_with:
 
 
 @ --- norx32_4_1_decrypt_with: norx32_4_1.decrypt_with
-@     frame 316 bytes (119 spill slots, 43 on the stack; locals 144), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2528 bytes of code and literals
+@     frame 316 bytes (116 spill slots, 43 on the stack; locals 144), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 2506 bytes of code and literals
 	.section .text.norx32_4_1_decrypt_with,"ax",%progbits
 	.global norx32_4_1_decrypt_with
 	.type norx32_4_1_decrypt_with, %function
@@ -1383,17 +1383,18 @@ norx32_4_1_decrypt_with:
 	str	r0, [sp, #92]
 	@ norx32_4_1.ae:160: count = if m - off < rate then m - off else rate
 	ldr	r1, [sp, #132]
-	subs	r3, r1, r0
-	cmp	r3, #48
-	movs	r1, #0
-	adcs	r1, r1
+	subs	r0, r1, r0
+	mov	r1, r0
+	eors	r1, r2
+	cmp	r0, #48
+	movs	r3, #0
+	adcs	r3, r3
 	movs	r0, #1
-	eors	r1, r0
-	rsbs	r0, r1, #0
-	eors	r3, r2
-	ands	r3, r0
-	eors	r3, r2
-	str	r3, [sp, #56]
+	eors	r3, r0
+	rsbs	r0, r3, #0
+	ands	r1, r0
+	eors	r1, r2
+	str	r1, [sp, #56]
 	@ norx32_4_1.ae:161: s[15] = s[15] ^ payload_tag
 	ldr	r1, [sp, #232]
 	movs	r0, #2
@@ -1401,13 +1402,20 @@ norx32_4_1_decrypt_with:
 	str	r1, [sp, #232]
 	@ norx_f.ae:56: s0 = s[0]
 	ldr	r0, [sp, #172]
-	mov	r9, r0
+	@ norx_f.ae:72: @unroll(unroll)
+	str	r0, [sp]
 	@ norx_f.ae:57: s1 = s[1]
-	ldr	r7, [sp, #176]
+	ldr	r0, [sp, #176]
+	@ norx_f.ae:72: @unroll(unroll)
+	mov	r11, r0
 	@ norx_f.ae:58: s2 = s[2]
-	ldr	r3, [sp, #180]
+	ldr	r0, [sp, #180]
+	@ norx_f.ae:72: @unroll(unroll)
+	str	r0, [sp, #20]
 	@ norx_f.ae:59: s3 = s[3]
-	ldr	r2, [sp, #184]
+	ldr	r0, [sp, #184]
+	@ norx_f.ae:72: @unroll(unroll)
+	str	r0, [sp, #44]
 	@ norx_f.ae:60: s4 = s[4]
 	ldr	r6, [sp, #188]
 	@ norx_f.ae:61: s5 = s[5]
@@ -1415,47 +1423,44 @@ norx32_4_1_decrypt_with:
 	@ norx_f.ae:62: s6 = s[6]
 	ldr	r4, [sp, #196]
 	@ norx_f.ae:63: s7 = s[7]
-	ldr	r1, [sp, #200]
+	ldr	r0, [sp, #200]
+	@ norx_f.ae:72: @unroll(unroll)
+	mov	r8, r0
 	@ norx_f.ae:64: s8 = s[8]
-	ldr	r0, [sp, #204]
-	str	r0, [sp, #12]
+	ldr	r1, [sp, #204]
 	@ norx_f.ae:65: s9 = s[9]
 	ldr	r0, [sp, #208]
+	@ norx_f.ae:72: @unroll(unroll)
 	mov	r10, r0
 	@ norx_f.ae:66: s10 = s[10]
 	ldr	r0, [sp, #212]
-	str	r0, [sp]
+	@ norx_f.ae:72: @unroll(unroll)
+	str	r0, [sp, #8]
 	@ norx_f.ae:67: s11 = s[11]
 	ldr	r0, [sp, #216]
-	mov	r11, r0
+	@ norx_f.ae:72: @unroll(unroll)
+	str	r0, [sp, #4]
 	@ norx_f.ae:68: s12 = s[12]
-	ldr	r0, [sp, #220]
-	str	r0, [sp, #24]
+	ldr	r3, [sp, #220]
 	@ norx_f.ae:69: s13 = s[13]
 	ldr	r0, [sp, #224]
+	@ norx_f.ae:72: @unroll(unroll)
 	str	r0, [sp, #16]
 	@ norx_f.ae:70: s14 = s[14]
 	ldr	r0, [sp, #228]
+	@ norx_f.ae:72: @unroll(unroll)
 	str	r0, [sp, #28]
 	@ norx_f.ae:71: s15 = s[15]
 	ldr	r0, [sp, #232]
-	mov	r8, r0
 	@ norx_f.ae:72: @unroll(unroll)
+	mov	r9, r0
 	movs	r0, #0
 	str	r0, [sp, #48]
-	mov	r0, r9
-	str	r0, [sp, #8]
-	str	r7, [sp, #4]
-	str	r3, [sp, #20]
-	str	r2, [sp, #44]
-	mov	r9, r1
-	ldr	r1, [sp, #12]
-	ldr	r3, [sp, #24]
 .Lnorx32_4_1_decrypt_with_loop6:
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r7, [sp, #8]
+	ldr	r7, [sp]
 	eors	r7, r6
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp]
 	ands	r0, r6
 	lsls	r2, r0, #1
 	mov	r0, r7
@@ -1481,7 +1486,7 @@ norx32_4_1_decrypt_with:
 	ands	r0, r1
 	lsls	r6, r0, #1
 	eors	r7, r6
-	str	r7, [sp, #8]
+	str	r7, [sp]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r3, r7
 	movs	r6, #16
@@ -1501,9 +1506,9 @@ norx32_4_1_decrypt_with:
 	rors	r1, r2
 	str	r1, [sp, #24]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r3, [sp, #4]
+	mov	r3, r11
 	eors	r3, r5
-	ldr	r0, [sp, #4]
+	mov	r0, r11
 	ands	r0, r5
 	lsls	r0, r0, #1
 	eors	r3, r0
@@ -1529,7 +1534,7 @@ norx32_4_1_decrypt_with:
 	ands	r3, r5
 	lsls	r3, r3, #1
 	eors	r0, r3
-	str	r0, [sp, #4]
+	mov	r11, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r2, r0
 	mov	r0, r2
@@ -1560,9 +1565,9 @@ norx32_4_1_decrypt_with:
 	movs	r1, #8
 	rors	r3, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r2, [sp]
+	ldr	r2, [sp, #8]
 	eors	r2, r3
-	ldr	r1, [sp]
+	ldr	r1, [sp, #8]
 	ands	r1, r3
 	lsls	r1, r1, #1
 	eors	r2, r1
@@ -1596,26 +1601,26 @@ norx32_4_1_decrypt_with:
 	rors	r5, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r7, [sp, #44]
-	mov	r1, r9
+	mov	r1, r8
 	eors	r7, r1
 	ldr	r2, [sp, #44]
 	ands	r2, r1
 	lsls	r1, r2, #1
 	eors	r7, r1
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r4, r8
+	mov	r4, r9
 	eors	r4, r7
 	movs	r1, #8
 	rors	r4, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r11
+	ldr	r2, [sp, #4]
 	eors	r2, r4
-	mov	r1, r11
+	ldr	r1, [sp, #4]
 	ands	r1, r4
 	lsls	r1, r1, #1
 	eors	r2, r1
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r6, r9
+	mov	r6, r8
 	eors	r6, r2
 	movs	r1, #11
 	rors	r6, r1
@@ -1643,9 +1648,9 @@ norx32_4_1_decrypt_with:
 	movs	r6, #31
 	rors	r1, r6
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #8]
+	ldr	r6, [sp]
 	eors	r6, r0
-	ldr	r7, [sp, #8]
+	ldr	r7, [sp]
 	ands	r7, r0
 	lsls	r7, r7, #1
 	eors	r6, r7
@@ -1671,20 +1676,20 @@ norx32_4_1_decrypt_with:
 	ands	r6, r3
 	lsls	r6, r6, #1
 	eors	r0, r6
-	str	r0, [sp, #8]
+	str	r0, [sp]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r7, r0
 	movs	r6, #16
 	mov	r0, r7
 	rors	r0, r6
-	mov	r8, r0
+	mov	r9, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r6, r4
 	eors	r6, r0
 	ands	r4, r0
 	lsls	r4, r4, #1
 	eors	r6, r4
-	str	r6, [sp]
+	str	r6, [sp, #8]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r3, r6
 	str	r3, [sp, #32]
@@ -1693,9 +1698,9 @@ norx32_4_1_decrypt_with:
 	rors	r0, r3
 	str	r0, [sp, #32]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #4]
+	mov	r6, r11
 	eors	r6, r5
-	ldr	r0, [sp, #4]
+	mov	r0, r11
 	ands	r0, r5
 	lsls	r0, r0, #1
 	eors	r6, r0
@@ -1721,7 +1726,7 @@ norx32_4_1_decrypt_with:
 	ands	r6, r2
 	lsls	r5, r6, #1
 	eors	r0, r5
-	str	r0, [sp, #4]
+	mov	r11, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r3, r0
 	movs	r0, #16
@@ -1732,7 +1737,7 @@ norx32_4_1_decrypt_with:
 	ands	r4, r3
 	lsls	r4, r4, #1
 	eors	r0, r4
-	mov	r11, r0
+	str	r0, [sp, #4]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r2, r0
 	str	r2, [sp, #12]
@@ -1783,11 +1788,11 @@ norx32_4_1_decrypt_with:
 	str	r0, [sp, #16]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r1, r0
-	mov	r9, r1
+	mov	r8, r1
 	movs	r1, #31
-	mov	r0, r9
+	mov	r0, r8
 	rors	r0, r1
-	mov	r9, r0
+	mov	r8, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r0, r10
 	ldr	r1, [sp, #24]
@@ -1851,10 +1856,10 @@ norx32_4_1_decrypt_with:
 .Lnorx32_4_1_decrypt_with_far3:
 .Lnorx32_4_1_decrypt_with_done7:
 	@ norx_f.ae:77: s[0] = s0
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp]
 	str	r0, [sp, #172]
 	@ norx_f.ae:78: s[1] = s1
-	ldr	r0, [sp, #4]
+	mov	r0, r11
 	str	r0, [sp, #176]
 	@ norx_f.ae:79: s[2] = s2
 	ldr	r0, [sp, #20]
@@ -1869,7 +1874,7 @@ norx32_4_1_decrypt_with:
 	@ norx_f.ae:83: s[6] = s6
 	str	r4, [sp, #196]
 	@ norx_f.ae:84: s[7] = s7
-	mov	r0, r9
+	mov	r0, r8
 	str	r0, [sp, #200]
 	@ norx_f.ae:85: s[8] = s8
 	str	r1, [sp, #204]
@@ -1877,10 +1882,10 @@ norx32_4_1_decrypt_with:
 	mov	r0, r10
 	str	r0, [sp, #208]
 	@ norx_f.ae:87: s[10] = s10
-	ldr	r0, [sp]
+	ldr	r0, [sp, #8]
 	str	r0, [sp, #212]
 	@ norx_f.ae:88: s[11] = s11
-	mov	r0, r11
+	ldr	r0, [sp, #4]
 	str	r0, [sp, #216]
 	@ norx_f.ae:89: s[12] = s12
 	str	r3, [sp, #220]
@@ -1891,7 +1896,7 @@ norx32_4_1_decrypt_with:
 	ldr	r0, [sp, #28]
 	str	r0, [sp, #228]
 	@ norx_f.ae:92: s[15] = s15
-	mov	r0, r8
+	mov	r0, r9
 	str	r0, [sp, #232]
 	@ norx32_4_1.ae:50: return cat(s[11], s[10], s[9], s[8], s[7], s[6], s[5], s[4], s[3], s[2], s[1], s[0])
 	ldr	r0, [sp, #216]
@@ -1958,13 +1963,13 @@ norx32_4_1_decrypt_with:
 	mov	r2, r3
 .Lnorx32_4_1_decrypt_with_words9:
 	ldr	r0, [r2]
-	str	r0, [sp, #12]
-	ldr	r0, [r2, #4]
 	str	r0, [sp, #8]
-	ldr	r0, [r2, #8]
+	ldr	r0, [r2, #4]
 	str	r0, [sp, #4]
-	ldr	r0, [r2, #12]
+	ldr	r0, [r2, #8]
 	str	r0, [sp]
+	ldr	r0, [r2, #12]
+	mov	r11, r0
 	ldr	r0, [r2, #16]
 	mov	r8, r0
 	ldr	r0, [r2, #20]
@@ -1975,26 +1980,25 @@ norx32_4_1_decrypt_with:
 	ldr	r4, [r2, #36]
 	ldr	r3, [r2, #40]
 	ldr	r2, [r2, #44]
-	ldr	r0, [sp, #12]
-	mov	r6, r0
-	ldr	r0, [sp, #36]
-	eors	r6, r0
-	str	r6, [sp, #12]
 	ldr	r0, [sp, #8]
 	mov	r6, r0
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #36]
 	eors	r6, r0
 	str	r6, [sp, #8]
 	ldr	r0, [sp, #4]
 	mov	r6, r0
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #32]
 	eors	r6, r0
 	str	r6, [sp, #4]
 	ldr	r0, [sp]
 	mov	r6, r0
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #28]
 	eors	r6, r0
 	str	r6, [sp]
+	mov	r6, r11
+	ldr	r0, [sp, #24]
+	eors	r6, r0
+	mov	r11, r6
 	mov	r0, r8
 	ldr	r6, [sp, #88]
 	eors	r0, r6
@@ -2005,39 +2009,39 @@ norx32_4_1_decrypt_with:
 	str	r0, [sp, #44]
 	ldr	r6, [sp, #80]
 	eors	r7, r6
-	str	r7, [sp, #104]
+	str	r7, [sp, #124]
 	ldr	r0, [sp, #76]
 	eors	r1, r0
-	str	r1, [sp, #108]
+	str	r1, [sp, #120]
 	ldr	r0, [sp, #72]
 	eors	r5, r0
-	str	r5, [sp, #112]
+	str	r5, [sp, #116]
 	ldr	r0, [sp, #68]
 	eors	r4, r0
-	str	r4, [sp, #116]
+	str	r4, [sp, #112]
 	ldr	r0, [sp, #64]
 	eors	r3, r0
-	str	r3, [sp, #120]
+	str	r3, [sp, #108]
 	ldr	r0, [sp, #60]
 	eors	r2, r0
-	str	r2, [sp, #124]
+	str	r2, [sp, #104]
 	@ norx32_4_1.ae:45: return x & ~(~(0 as u384) << (8 * count))
 	ldr	r0, [sp, #56]
 	lsls	r0, r0, #3
 	str	r0, [sp, #128]
-	movs	r3, #0
-	mvns	r3, r3
-	str	r3, [sp, #40]
-	mov	r11, r3
-	mov	r10, r3
-	mov	r9, r3
-	mov	r8, r3
-	str	r3, [sp, #16]
-	mov	r4, r3
-	mov	r2, r3
-	mov	r1, r3
-	mov	r0, r3
-	str	r0, [sp, #20]
+	movs	r4, #0
+	mvns	r4, r4
+	str	r4, [sp, #40]
+	str	r4, [sp, #20]
+	mov	r10, r4
+	mov	r9, r4
+	mov	r8, r4
+	str	r4, [sp, #12]
+	mov	r3, r4
+	mov	r2, r4
+	mov	r1, r4
+	mov	r0, r4
+	str	r0, [sp, #16]
 	str	r0, [sp, #52]
 	ldr	r6, [sp, #128]
 	movs	r0, #3
@@ -2047,63 +2051,64 @@ norx32_4_1_decrypt_with:
 .Lnorx32_4_1_decrypt_with_shl15:
 	cmp	r6, #32
 	bcc	.Lnorx32_4_1_decrypt_with_shf14
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #16]
 	str	r0, [sp, #52]
-	str	r3, [sp, #20]
-	mov	r3, r1
-	mov	r1, r2
-	mov	r2, r4
-	ldr	r4, [sp, #16]
+	str	r1, [sp, #16]
+	mov	r1, r4
+	mov	r4, r2
+	mov	r2, r3
+	ldr	r3, [sp, #12]
 	mov	r0, r8
-	str	r0, [sp, #16]
+	str	r0, [sp, #12]
 	mov	r8, r9
 	mov	r9, r10
-	mov	r10, r11
+	ldr	r0, [sp, #20]
+	mov	r10, r0
 	ldr	r0, [sp, #40]
-	mov	r11, r0
+	str	r0, [sp, #20]
 	movs	r0, #0
 	str	r0, [sp, #40]
 	subs	r6, #32
 	b	.Lnorx32_4_1_decrypt_with_shl15
 .Lnorx32_4_1_decrypt_with_shf14:
-	movs	r5, #32
-	subs	r5, r5, r6
 	ldr	r0, [sp, #52]
 	lsls	r0, r6
 	str	r0, [sp, #52]
-	ldr	r0, [sp, #20]
+	movs	r5, #32
+	subs	r5, r5, r6
+	ldr	r0, [sp, #16]
 	lsrs	r0, r5
 	ldr	r7, [sp, #52]
 	orrs	r7, r0
 	str	r7, [sp, #52]
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #16]
 	lsls	r0, r6
-	mov	r7, r3
+	mov	r7, r1
 	lsrs	r7, r5
 	orrs	r0, r7
-	str	r0, [sp, #20]
-	lsls	r3, r6
-	mov	r0, r1
-	lsrs	r0, r5
-	orrs	r3, r0
+	str	r0, [sp, #16]
 	lsls	r1, r6
-	mov	r0, r2
-	lsrs	r0, r5
-	orrs	r1, r0
-	lsls	r2, r6
 	mov	r0, r4
 	lsrs	r0, r5
-	orrs	r2, r0
+	orrs	r1, r0
 	lsls	r4, r6
-	ldr	r0, [sp, #16]
+	mov	r0, r2
 	lsrs	r0, r5
 	orrs	r4, r0
-	ldr	r0, [sp, #16]
+	lsls	r2, r6
+	mov	r0, r3
+	lsrs	r0, r5
+	orrs	r2, r0
+	lsls	r3, r6
+	ldr	r0, [sp, #12]
+	lsrs	r0, r5
+	orrs	r3, r0
+	ldr	r0, [sp, #12]
 	lsls	r0, r6
 	mov	r7, r8
 	lsrs	r7, r5
 	orrs	r0, r7
-	str	r0, [sp, #16]
+	str	r0, [sp, #12]
 	mov	r0, r8
 	lsls	r0, r6
 	mov	r8, r0
@@ -2123,19 +2128,20 @@ norx32_4_1_decrypt_with:
 	mov	r0, r10
 	lsls	r0, r6
 	mov	r10, r0
-	mov	r0, r11
+	ldr	r0, [sp, #20]
 	lsrs	r0, r5
 	mov	r7, r10
 	orrs	r7, r0
 	mov	r10, r7
-	mov	r0, r11
-	lsls	r0, r6
-	mov	r11, r0
 	ldr	r0, [sp, #40]
 	lsrs	r0, r5
-	mov	r5, r11
+	str	r0, [sp, #100]
+	ldr	r0, [sp, #20]
+	lsls	r0, r6
+	mov	r5, r0
+	ldr	r0, [sp, #100]
 	orrs	r5, r0
-	mov	r11, r5
+	str	r5, [sp, #20]
 	ldr	r0, [sp, #40]
 	lsls	r0, r6
 	str	r0, [sp, #40]
@@ -2143,69 +2149,62 @@ norx32_4_1_decrypt_with:
 .Lnorx32_4_1_decrypt_with_shz13:
 	movs	r0, #0
 	str	r0, [sp, #40]
-	mov	r11, r0
+	str	r0, [sp, #20]
 	mov	r10, r0
 	mov	r9, r0
 	mov	r8, r0
-	str	r0, [sp, #16]
-	movs	r4, #0
-	movs	r2, #0
-	movs	r1, #0
+	str	r0, [sp, #12]
 	movs	r3, #0
-	str	r0, [sp, #20]
+	movs	r2, #0
+	movs	r4, #0
+	movs	r1, #0
+	str	r0, [sp, #16]
 	str	r0, [sp, #52]
 .Lnorx32_4_1_decrypt_with_she16:
-	ldr	r0, [sp, #40]
-	mvns	r5, r0
-	ldr	r0, [sp, #12]
-	ands	r0, r5
-	str	r0, [sp, #12]
-	mov	r0, r11
-	mvns	r5, r0
 	ldr	r0, [sp, #8]
-	ands	r0, r5
-	str	r0, [sp, #8]
-	mov	r0, r10
-	mvns	r5, r0
+	mov	r5, r0
+	ldr	r0, [sp, #40]
+	bics	r5, r0
+	str	r5, [sp, #8]
 	ldr	r0, [sp, #4]
-	ands	r0, r5
-	str	r0, [sp, #4]
-	mov	r0, r9
-	mvns	r5, r0
-	ldr	r0, [sp]
-	ands	r0, r5
-	str	r0, [sp]
-	mov	r0, r8
-	mvns	r5, r0
-	ldr	r0, [sp, #48]
-	ands	r0, r5
-	str	r0, [sp, #48]
-	ldr	r0, [sp, #16]
-	mvns	r5, r0
-	ldr	r0, [sp, #44]
-	ands	r0, r5
-	str	r0, [sp, #44]
-	mvns	r4, r4
-	ldr	r0, [sp, #104]
-	ands	r0, r4
-	mov	r8, r0
-	mvns	r0, r2
-	ldr	r2, [sp, #108]
-	ands	r2, r0
-	mvns	r0, r1
-	ldr	r4, [sp, #112]
-	ands	r4, r0
-	mvns	r0, r3
-	ldr	r3, [sp, #116]
-	ands	r3, r0
+	mov	r5, r0
 	ldr	r0, [sp, #20]
-	mvns	r0, r0
-	ldr	r5, [sp, #120]
-	ands	r5, r0
+	bics	r5, r0
+	str	r5, [sp, #4]
+	ldr	r0, [sp]
+	mov	r5, r0
+	mov	r0, r10
+	bics	r5, r0
+	str	r5, [sp]
+	mov	r5, r11
+	mov	r0, r9
+	bics	r5, r0
+	mov	r11, r5
+	ldr	r0, [sp, #48]
+	mov	r5, r0
+	mov	r0, r8
+	bics	r5, r0
+	str	r5, [sp, #48]
+	ldr	r0, [sp, #44]
+	mov	r5, r0
+	ldr	r0, [sp, #12]
+	bics	r5, r0
+	str	r5, [sp, #44]
+	ldr	r0, [sp, #124]
+	bics	r0, r3
+	mov	r8, r0
+	ldr	r3, [sp, #120]
+	bics	r3, r2
+	ldr	r2, [sp, #116]
+	bics	r2, r4
+	ldr	r4, [sp, #112]
+	bics	r4, r1
+	ldr	r1, [sp, #108]
+	ldr	r0, [sp, #16]
+	bics	r1, r0
+	ldr	r5, [sp, #104]
 	ldr	r0, [sp, #52]
-	mvns	r0, r0
-	ldr	r1, [sp, #124]
-	ands	r1, r0
+	bics	r5, r0
 	@ norx32_4_1.ae:165: store_le(msg, off, x, count)
 	ldr	r6, [sp, #140]
 	ldr	r0, [sp, #92]
@@ -2216,13 +2215,13 @@ norx32_4_1_decrypt_with:
 	movs	r0, #3
 	tst	r6, r0
 	bne	.Lnorx32_4_1_decrypt_with_bytes17
-	ldr	r0, [sp, #12]
-	str	r0, [r6]
 	ldr	r0, [sp, #8]
-	str	r0, [r6, #4]
+	str	r0, [r6]
 	ldr	r0, [sp, #4]
-	str	r0, [r6, #8]
+	str	r0, [r6, #4]
 	ldr	r0, [sp]
+	str	r0, [r6, #8]
+	mov	r0, r11
 	str	r0, [r6, #12]
 	ldr	r0, [sp, #48]
 	str	r0, [r6, #16]
@@ -2230,20 +2229,20 @@ norx32_4_1_decrypt_with:
 	str	r0, [r6, #20]
 	mov	r0, r8
 	str	r0, [r6, #24]
-	str	r2, [r6, #28]
-	str	r4, [r6, #32]
-	str	r3, [r6, #36]
-	str	r5, [r6, #40]
-	str	r1, [r6, #44]
+	str	r3, [r6, #28]
+	str	r2, [r6, #32]
+	str	r4, [r6, #36]
+	str	r1, [r6, #40]
+	str	r5, [r6, #44]
 	b	.Lnorx32_4_1_decrypt_with_stored18
 .Lnorx32_4_1_decrypt_with_bytes17:
-	ldr	r0, [sp, #12]
-	str	r0, [sp, #268]
 	ldr	r0, [sp, #8]
-	str	r0, [sp, #272]
+	str	r0, [sp, #268]
 	ldr	r0, [sp, #4]
-	str	r0, [sp, #276]
+	str	r0, [sp, #272]
 	ldr	r0, [sp]
+	str	r0, [sp, #276]
+	mov	r0, r11
 	str	r0, [sp, #280]
 	ldr	r0, [sp, #48]
 	str	r0, [sp, #284]
@@ -2251,11 +2250,11 @@ norx32_4_1_decrypt_with:
 	str	r0, [sp, #288]
 	mov	r0, r8
 	str	r0, [sp, #292]
-	str	r2, [sp, #296]
-	str	r4, [sp, #300]
-	str	r3, [sp, #304]
-	str	r5, [sp, #308]
-	str	r1, [sp, #312]
+	str	r3, [sp, #296]
+	str	r2, [sp, #300]
+	str	r4, [sp, #304]
+	str	r1, [sp, #308]
+	str	r5, [sp, #312]
 	add	r0, sp, #268
 	mov	r9, r0
 	ldr	r7, [sp, #56]
@@ -2274,22 +2273,22 @@ norx32_4_1_decrypt_with:
 	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
 	ldr	r0, [sp, #36]
 	mov	r6, r0
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #8]
 	eors	r6, r0
 	str	r6, [sp, #36]
 	ldr	r0, [sp, #32]
 	mov	r6, r0
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #4]
 	eors	r6, r0
 	str	r6, [sp, #32]
 	ldr	r0, [sp, #28]
 	mov	r6, r0
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp]
 	eors	r6, r0
 	str	r6, [sp, #28]
 	ldr	r0, [sp, #24]
 	mov	r6, r0
-	ldr	r0, [sp]
+	mov	r0, r11
 	eors	r6, r0
 	str	r6, [sp, #24]
 	ldr	r6, [sp, #88]
@@ -2305,19 +2304,19 @@ norx32_4_1_decrypt_with:
 	eors	r6, r0
 	str	r6, [sp, #80]
 	ldr	r0, [sp, #76]
-	eors	r0, r2
+	eors	r0, r3
 	str	r0, [sp, #76]
 	ldr	r0, [sp, #72]
-	eors	r0, r4
+	eors	r0, r2
 	str	r0, [sp, #72]
 	ldr	r0, [sp, #68]
-	eors	r0, r3
+	eors	r0, r4
 	str	r0, [sp, #68]
 	ldr	r0, [sp, #64]
-	eors	r0, r5
+	eors	r0, r1
 	str	r0, [sp, #64]
 	ldr	r0, [sp, #60]
-	eors	r0, r1
+	eors	r0, r5
 	str	r0, [sp, #60]
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	ldr	r0, [sp, #56]
@@ -2368,11 +2367,11 @@ norx32_4_1_decrypt_with:
 	subs	r2, #32
 	b	.Lnorx32_4_1_decrypt_with_shl23
 .Lnorx32_4_1_decrypt_with_shf22:
-	movs	r1, #32
-	subs	r1, r1, r2
 	ldr	r0, [sp, #12]
 	lsls	r0, r2
 	str	r0, [sp, #12]
+	movs	r1, #32
+	subs	r1, r1, r2
 	mov	r0, r3
 	lsrs	r0, r1
 	ldr	r7, [sp, #12]
@@ -2430,12 +2429,13 @@ norx32_4_1_decrypt_with:
 	mov	r7, r10
 	orrs	r7, r0
 	mov	r10, r7
-	mov	r0, r11
-	lsls	r0, r2
-	mov	r11, r0
 	ldr	r0, [sp]
 	lsrs	r0, r1
-	mov	r1, r11
+	str	r0, [sp, #20]
+	mov	r0, r11
+	lsls	r0, r2
+	mov	r1, r0
+	ldr	r0, [sp, #20]
 	orrs	r1, r0
 	mov	r11, r1
 	ldr	r0, [sp]
@@ -2571,27 +2571,22 @@ norx32_4_1_decrypt_with:
 .Lnorx32_4_1_decrypt_with_else2:
 .Lnorx32_4_1_decrypt_with_endif3:
 	@ norx32_4_1.ae:169: return (load_le(tag, 0, 16) ^ finalize(s, k)) == 0
-	ldr	r3, [sp, #164]
+	ldr	r1, [sp, #164]
 	movs	r0, #3
-	tst	r3, r0
+	tst	r1, r0
 	beq	.Lnorx32_4_1_decrypt_with_words26
 .Lnorx32_4_1_decrypt_with_bytes25:
-	add	r2, sp, #268
-	movs	r1, #16
+	add	r3, sp, #268
+	movs	r2, #16
 .Lnorx32_4_1_decrypt_with_cpy28:
-	subs	r1, #1
+	subs	r2, #1
 	bcc	.Lnorx32_4_1_decrypt_with_cpyd27
-	ldrb	r0, [r3, r1]
-	strb	r0, [r2, r1]
+	ldrb	r0, [r1, r2]
+	strb	r0, [r3, r2]
 	b	.Lnorx32_4_1_decrypt_with_cpy28
 .Lnorx32_4_1_decrypt_with_cpyd27:
-	mov	r3, r2
+	mov	r1, r3
 .Lnorx32_4_1_decrypt_with_words26:
-	ldr	r7, [r3]
-	ldr	r6, [r3, #4]
-	ldr	r5, [r3, #8]
-	ldr	r4, [r3, #12]
-	add	r1, sp, #172
 	ldr	r0, [sp, #160]
 	str	r0, [sp, #236]
 	ldr	r0, [sp, #156]
@@ -2600,23 +2595,27 @@ norx32_4_1_decrypt_with:
 	str	r0, [sp, #244]
 	ldr	r0, [sp, #148]
 	str	r0, [sp, #248]
-	add	r3, sp, #236
+	ldr	r5, [r1]
+	ldr	r4, [r1, #4]
+	ldr	r6, [r1, #8]
+	ldr	r7, [r1, #12]
+	add	r0, sp, #172
+	add	r1, sp, #236
 	add	r2, sp, #252
-	mov	r0, r1
-	mov	r1, r3
 	bl	norx32_4_1_finalize
-	ldr	r3, [sp, #252]
-	ldr	r2, [sp, #256]
-	ldr	r1, [sp, #260]
-	ldr	r0, [sp, #264]
-	eors	r7, r3
+	ldr	r1, [sp, #264]
+	eors	r7, r1
+	ldr	r2, [sp, #260]
 	eors	r6, r2
-	eors	r5, r1
-	eors	r4, r0
-	orrs	r7, r6
-	orrs	r7, r5
-	orrs	r7, r4
-	subs	r0, r7, #1
+	ldr	r2, [sp, #252]
+	mov	r3, r5
+	eors	r3, r2
+	ldr	r5, [sp, #256]
+	eors	r4, r5
+	orrs	r3, r4
+	orrs	r3, r6
+	orrs	r3, r7
+	subs	r0, r3, #1
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1

@@ -1042,7 +1042,7 @@ ocb3_encrypt_with:
 
 @ --- ocb3_decrypt_with: ocb3.decrypt_with
 @     frame 168 bytes (66 spill slots, 29 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1880 bytes of code and literals
+@     estimated 1864 bytes of code and literals
 	.section .text.ocb3_decrypt_with,"ax",%progbits
 	.global ocb3_decrypt_with
 	.type ocb3_decrypt_with, %function
@@ -1774,23 +1774,23 @@ ocb3_decrypt_with:
 .Locb3_decrypt_with_shl37:
 	cmp	r6, #32
 	bcc	.Locb3_decrypt_with_shf36
-	mov	r4, r5
-	mov	r5, r2
+	mov	r5, r4
+	mov	r4, r2
 	mov	r2, r1
 	movs	r1, #0
 	subs	r6, #32
 	b	.Locb3_decrypt_with_shl37
 .Locb3_decrypt_with_shf36:
-	lsrs	r4, r6
+	lsrs	r5, r6
 	movs	r7, #32
 	subs	r7, r7, r6
-	mov	r0, r5
-	lsls	r0, r7
-	orrs	r4, r0
-	lsrs	r5, r6
-	mov	r0, r2
+	mov	r0, r4
 	lsls	r0, r7
 	orrs	r5, r0
+	lsrs	r4, r6
+	mov	r0, r2
+	lsls	r0, r7
+	orrs	r4, r0
 	mov	r0, r1
 	lsls	r0, r7
 	lsrs	r2, r6
@@ -1798,25 +1798,21 @@ ocb3_decrypt_with:
 	lsrs	r1, r6
 	b	.Locb3_decrypt_with_she38
 .Locb3_decrypt_with_shz35:
-	movs	r4, #0
 	movs	r5, #0
+	movs	r4, #0
 	movs	r2, #0
 	movs	r1, #0
 .Locb3_decrypt_with_she38:
-	mvns	r6, r4
-	mvns	r5, r5
-	mvns	r4, r2
-	mvns	r7, r1
 	mov	r0, r9
-	ands	r0, r6
-	mov	r2, r8
-	ands	r2, r5
-	ldr	r1, [sp, #4]
-	ands	r1, r4
-	ands	r3, r7
+	bics	r0, r5
+	mov	r5, r8
+	bics	r5, r4
+	ldr	r4, [sp, #4]
+	bics	r4, r2
+	bics	r3, r1
 	mov	r9, r0
-	mov	r8, r2
-	str	r1, [sp, #8]
+	mov	r8, r5
+	str	r4, [sp, #8]
 	str	r3, [sp, #4]
 	b	.Locb3_decrypt_with_endif34
 .Locb3_decrypt_with_else33:
@@ -2048,23 +2044,23 @@ ocb3_decrypt_with:
 .Locb3_decrypt_with_shl56:
 	cmp	r5, #32
 	bcc	.Locb3_decrypt_with_shf55
-	mov	r3, r4
-	mov	r4, r2
+	mov	r4, r3
+	mov	r3, r2
 	mov	r2, r1
 	movs	r1, #0
 	subs	r5, #32
 	b	.Locb3_decrypt_with_shl56
 .Locb3_decrypt_with_shf55:
-	lsrs	r3, r5
+	lsrs	r4, r5
 	movs	r7, #32
 	subs	r7, r7, r5
-	mov	r0, r4
-	lsls	r0, r7
-	orrs	r3, r0
-	lsrs	r4, r5
-	mov	r0, r2
+	mov	r0, r3
 	lsls	r0, r7
 	orrs	r4, r0
+	lsrs	r3, r5
+	mov	r0, r2
+	lsls	r0, r7
+	orrs	r3, r0
 	mov	r0, r1
 	lsls	r0, r7
 	lsrs	r2, r5
@@ -2072,33 +2068,29 @@ ocb3_decrypt_with:
 	lsrs	r1, r5
 	b	.Locb3_decrypt_with_she57
 .Locb3_decrypt_with_shz54:
-	movs	r3, #0
 	movs	r4, #0
+	movs	r3, #0
 	movs	r2, #0
 	movs	r1, #0
 .Locb3_decrypt_with_she57:
-	mvns	r5, r3
-	mvns	r0, r4
-	mvns	r3, r2
-	mvns	r4, r1
-	ldr	r2, [sp, #8]
-	ands	r2, r5
-	ldr	r1, [sp, #4]
-	ands	r1, r0
+	ldr	r5, [sp, #8]
+	bics	r5, r4
+	ldr	r4, [sp, #4]
+	bics	r4, r3
 	ldr	r0, [sp, #12]
-	ands	r0, r3
-	ands	r6, r4
+	bics	r0, r2
+	bics	r6, r1
 	b	.Locb3_decrypt_with_endif53
 .Locb3_decrypt_with_else52:
-	ldr	r2, [sp, #8]
-	ldr	r1, [sp, #4]
+	ldr	r5, [sp, #8]
+	ldr	r4, [sp, #4]
 	ldr	r0, [sp, #12]
 .Locb3_decrypt_with_endif53:
 	@ ocb3.ae:202: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(t, len(tag))) == 0
 	ldr	r3, [sp, #28]
-	eors	r3, r2
+	eors	r3, r5
 	ldr	r2, [sp, #32]
-	eors	r2, r1
+	eors	r2, r4
 	ldr	r1, [sp, #24]
 	eors	r1, r0
 	ldr	r0, [sp, #20]

@@ -527,7 +527,7 @@ photon_beetle_aead128_encrypt_with:
 
 @ --- photon_beetle_aead128_decrypt_with: photon_beetle_aead128.decrypt_with
 @     frame 108 bytes (26 spill slots, 15 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 904 bytes of code and literals
+@     estimated 896 bytes of code and literals
 	.section .text.photon_beetle_aead128_decrypt_with,"ax",%progbits
 	.global photon_beetle_aead128_decrypt_with
 	.type photon_beetle_aead128_decrypt_with, %function
@@ -780,58 +780,54 @@ photon_beetle_aead128_decrypt_with:
 	movs	r3, #0
 	mvns	r3, r3
 	mov	r5, r3
-	mov	r7, r3
-	mov	r6, r3
-	mov	r2, r0
-	cmp	r2, #128
+	mov	r1, r3
+	mov	r2, r3
+	mov	r7, r0
+	cmp	r7, #128
 	bcs	.Lphoton_beetle_aead128_decrypt_with_shz18
 .Lphoton_beetle_aead128_decrypt_with_shl20:
-	cmp	r2, #32
+	cmp	r7, #32
 	bcc	.Lphoton_beetle_aead128_decrypt_with_shf19
-	mov	r6, r7
-	mov	r7, r3
+	mov	r2, r1
+	mov	r1, r3
 	mov	r3, r5
 	movs	r5, #0
-	subs	r2, #32
+	subs	r7, #32
 	b	.Lphoton_beetle_aead128_decrypt_with_shl20
 .Lphoton_beetle_aead128_decrypt_with_shf19:
-	movs	r1, #32
-	subs	r1, r1, r2
-	lsls	r6, r2
-	mov	r0, r7
-	lsrs	r0, r1
-	orrs	r6, r0
-	lsls	r7, r2
+	movs	r6, #32
+	subs	r6, r6, r7
+	lsls	r2, r7
+	mov	r0, r1
+	lsrs	r0, r6
+	orrs	r2, r0
+	lsls	r1, r7
 	mov	r0, r3
-	lsrs	r0, r1
-	orrs	r7, r0
-	lsls	r3, r2
+	lsrs	r0, r6
+	orrs	r1, r0
+	lsls	r3, r7
 	mov	r0, r5
-	lsrs	r0, r1
+	lsrs	r0, r6
 	orrs	r3, r0
-	lsls	r5, r2
+	lsls	r5, r7
 	b	.Lphoton_beetle_aead128_decrypt_with_she21
 .Lphoton_beetle_aead128_decrypt_with_shz18:
 	movs	r5, #0
 	movs	r3, #0
-	movs	r7, #0
-	movs	r6, #0
+	movs	r1, #0
+	movs	r2, #0
 .Lphoton_beetle_aead128_decrypt_with_she21:
-	mvns	r5, r5
-	mvns	r3, r3
-	mvns	r1, r7
-	mvns	r2, r6
 	mov	r0, r8
-	ands	r0, r5
+	bics	r0, r5
 	mov	r8, r0
 	mov	r0, r9
-	ands	r0, r3
+	bics	r0, r3
 	mov	r10, r0
 	ldr	r0, [sp, #12]
-	ands	r0, r1
+	bics	r0, r1
 	mov	r9, r0
 	ldr	r1, [sp, #16]
-	ands	r1, r2
+	bics	r1, r2
 	@ photon_beetle_aead128.ae:154: store_le(msg, off, p, count)
 	ldr	r2, [sp, #40]
 	mov	r0, r11

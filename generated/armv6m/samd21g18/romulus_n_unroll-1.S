@@ -706,8 +706,8 @@ romulus_n_encrypt_with:
 
 
 @ --- romulus_n_decrypt_with: romulus_n.decrypt_with
-@     frame 444 bytes (28 spill slots, 16 on the stack; locals 376), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1142 bytes of code and literals
+@     frame 440 bytes (28 spill slots, 15 on the stack; locals 376), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1138 bytes of code and literals
 	.section .text.romulus_n_decrypt_with,"ax",%progbits
 	.global romulus_n_decrypt_with
 	.type romulus_n_decrypt_with, %function
@@ -720,23 +720,23 @@ romulus_n_decrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #444
+	sub	sp, #440
 	mov	r6, r0
 	mov	r2, r1
 	mov	r5, r3
-	ldr	r4, [sp, #480]
-	ldr	r0, [sp, #484]
-	str	r0, [sp, #56]
-	ldr	r1, [sp, #488]
-	str	r1, [sp, #44]
-	ldr	r0, [sp, #492]
-	str	r0, [sp, #60]
-	ldr	r1, [sp, #500]
+	ldr	r4, [sp, #476]
+	ldr	r1, [sp, #480]
 	str	r1, [sp, #52]
-	ldr	r0, [sp, #508]
-	str	r0, [sp, #64]
+	ldr	r1, [sp, #484]
+	str	r1, [sp, #40]
+	ldr	r0, [sp, #488]
+	str	r0, [sp, #56]
+	ldr	r1, [sp, #496]
+	str	r1, [sp, #48]
+	ldr	r0, [sp, #504]
+	str	r0, [sp, #60]
 	movs	r3, #0
-	add	r1, sp, #68
+	add	r1, sp, #64
 	movs	r0, #80
 .Lromulus_n_decrypt_with_zero1:
 	str	r3, [r1]
@@ -748,7 +748,7 @@ romulus_n_decrypt_with:
 	tst	r2, r0
 	beq	.Lromulus_n_decrypt_with_words3
 .Lromulus_n_decrypt_with_bytes2:
-	add	r3, sp, #388
+	add	r3, sp, #384
 	movs	r1, #16
 .Lromulus_n_decrypt_with_cpy5:
 	subs	r1, #1
@@ -767,28 +767,28 @@ romulus_n_decrypt_with:
 	rev	r0, r0
 	ldr	r2, [r2]
 	rev	r7, r2
-	add	r2, sp, #68
-	str	r3, [sp, #404]
-	str	r1, [sp, #408]
-	str	r0, [sp, #412]
-	str	r7, [sp, #416]
-	add	r0, sp, #404
+	add	r2, sp, #64
+	str	r3, [sp, #400]
+	str	r1, [sp, #404]
+	str	r0, [sp, #408]
+	str	r7, [sp, #412]
+	add	r0, sp, #400
 	mov	r1, r6
 	bl	romulus_n_E_tk23_rows
 	@ romulus_n.ae:130: s = absorb_ad(r3, r23, ad)
-	add	r1, sp, #68
-	add	r0, sp, #404
+	add	r1, sp, #64
+	add	r0, sp, #400
 	str	r0, [sp]
 	mov	r0, r6
 	mov	r2, r5
 	mov	r3, r4
 	bl	romulus_n_absorb_ad
-	ldr	r7, [sp, #404]
-	ldr	r6, [sp, #408]
-	ldr	r5, [sp, #412]
-	ldr	r4, [sp, #416]
+	ldr	r7, [sp, #400]
+	ldr	r6, [sp, #404]
+	ldr	r5, [sp, #408]
+	ldr	r4, [sp, #412]
 	@ romulus_n.ae:133: if m == 0 {
-	ldr	r1, [sp, #44]
+	ldr	r1, [sp, #40]
 	subs	r0, r1, #1
 	movs	r1, #0
 	adcs	r1, r1
@@ -797,24 +797,24 @@ romulus_n_decrypt_with:
 	cmp	r1, #0
 	beq	.Lromulus_n_decrypt_with_else6
 	@ romulus_n.ae:67: return E.encrypt_block_tk1(cat(rev8(cnt), d), r23, s)
-	add	r1, sp, #68
+	add	r1, sp, #64
 	movs	r0, #21
-	str	r0, [sp, #404]
+	str	r0, [sp, #400]
 	movs	r0, #1
 	lsls	r0, r0, #25
-	str	r0, [sp, #408]
-	str	r7, [sp, #412]
-	str	r6, [sp, #416]
-	str	r5, [sp, #420]
-	str	r4, [sp, #424]
-	add	r0, sp, #404
-	add	r2, sp, #412
-	add	r3, sp, #428
+	str	r0, [sp, #404]
+	str	r7, [sp, #408]
+	str	r6, [sp, #412]
+	str	r5, [sp, #416]
+	str	r4, [sp, #420]
+	add	r0, sp, #400
+	add	r2, sp, #408
+	add	r3, sp, #424
 	bl	romulus_n_E_encrypt_block_tk1
-	ldr	r7, [sp, #428]
-	ldr	r6, [sp, #432]
-	ldr	r5, [sp, #436]
-	ldr	r4, [sp, #440]
+	ldr	r7, [sp, #424]
+	ldr	r6, [sp, #428]
+	ldr	r5, [sp, #432]
+	ldr	r4, [sp, #436]
 	movs	r3, #2
 	movs	r2, #0
 	b	.Lromulus_n_decrypt_with_endif7
@@ -823,10 +823,10 @@ romulus_n_decrypt_with:
 	movs	r2, #0
 .Lromulus_n_decrypt_with_endif7:
 	@ romulus_n.ae:137: for i in 0..(m + 15) / 16 {
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #40]
 	adds	r0, #15
 	lsrs	r0, r0, #4
-	str	r0, [sp, #48]
+	str	r0, [sp, #44]
 	movs	r1, #0
 	str	r1, [sp, #16]
 	mov	r10, r7
@@ -845,7 +845,7 @@ romulus_n_decrypt_with:
 	lsls	r0, r1, #4
 	str	r0, [sp, #8]
 	@ romulus_n.ae:139: rest = m - off
-	ldr	r1, [sp, #44]
+	ldr	r1, [sp, #40]
 	subs	r0, r1, r0
 	str	r0, [sp, #12]
 	@ romulus_n.ae:140: count = if rest < 16 then rest else 16
@@ -863,163 +863,161 @@ romulus_n_decrypt_with:
 	mov	r9, r0
 	@ romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	mov	r0, r10
-	lsrs	r2, r0, #1
+	lsrs	r7, r0, #1
 	mov	r0, r8
 	lsls	r0, r0, #31
-	orrs	r2, r0
+	orrs	r7, r0
 	mov	r0, r8
 	lsrs	r6, r0, #1
 	mov	r0, r11
 	lsls	r0, r0, #31
 	orrs	r6, r0
 	mov	r0, r11
-	lsrs	r7, r0, #1
+	lsrs	r5, r0, #1
 	ldr	r0, [sp, #4]
 	lsls	r0, r0, #31
-	orrs	r7, r0
+	orrs	r5, r0
 	ldr	r0, [sp, #4]
-	lsrs	r5, r0, #1
+	lsrs	r0, r0, #1
 	ldr	r1, =0x7f7f7f7f
-	ands	r2, r1
-	str	r2, [sp, #28]
-	ands	r6, r1
 	ands	r7, r1
+	ands	r6, r1
 	ands	r5, r1
+	ands	r0, r1
+	str	r0, [sp, #28]
 	mov	r0, r10
-	lsls	r4, r0, #7
-	mov	r0, r8
 	lsls	r3, r0, #7
-	mov	r0, r10
-	lsrs	r0, r0, #25
-	orrs	r3, r0
-	mov	r0, r11
-	lsls	r2, r0, #7
 	mov	r0, r8
+	lsls	r2, r0, #7
+	mov	r0, r10
 	lsrs	r0, r0, #25
 	orrs	r2, r0
-	ldr	r0, [sp, #4]
-	lsls	r1, r0, #7
 	mov	r0, r11
+	lsls	r1, r0, #7
+	mov	r0, r8
 	lsrs	r0, r0, #25
 	orrs	r1, r0
-	mov	r0, r10
-	eors	r4, r0
-	mov	r0, r8
-	eors	r3, r0
-	mov	r0, r11
-	eors	r2, r0
 	ldr	r0, [sp, #4]
+	lsls	r4, r0, #7
+	mov	r0, r11
+	lsrs	r0, r0, #25
+	orrs	r4, r0
+	mov	r0, r10
+	eors	r3, r0
+	mov	r0, r8
+	eors	r2, r0
+	mov	r0, r11
 	eors	r1, r0
-	ldr	r0, =0x80808080
-	ands	r4, r0
-	ands	r3, r0
-	ands	r2, r0
-	ands	r1, r0
-	ldr	r0, [sp, #28]
+	mov	r0, r4
+	ldr	r4, [sp, #4]
 	eors	r0, r4
-	eors	r6, r3
-	eors	r7, r2
-	mov	r4, r5
-	eors	r4, r1
+	ldr	r4, =0x80808080
+	ands	r3, r4
+	ands	r2, r4
+	ands	r1, r4
+	ands	r0, r4
+	eors	r7, r3
+	eors	r6, r2
+	eors	r5, r1
+	ldr	r4, [sp, #28]
+	eors	r4, r0
 	@ romulus_n.ae:141: p = first_bytes(g(s) ^ load_be(ct, off, 16, count), count)
-	ldr	r2, [sp, #56]
-	ldr	r1, [sp, #8]
-	adds	r1, r2, r1
-	mov	r2, r9
-	cmp	r2, #16
+	ldr	r1, [sp, #52]
+	ldr	r0, [sp, #8]
+	adds	r2, r1, r0
+	mov	r0, r9
+	cmp	r0, #16
 	bcc	.Lromulus_n_decrypt_with_bytes10
-	movs	r2, #3
-	tst	r1, r2
+	movs	r0, #3
+	tst	r2, r0
 	beq	.Lromulus_n_decrypt_with_words11
 .Lromulus_n_decrypt_with_bytes10:
-	movs	r2, #0
-	str	r2, [sp, #388]
-	str	r2, [sp, #392]
-	str	r2, [sp, #396]
-	str	r2, [sp, #400]
-	add	r5, sp, #388
-	mov	r3, r9
-	cmp	r3, #16
+	movs	r0, #0
+	str	r0, [sp, #384]
+	str	r0, [sp, #388]
+	str	r0, [sp, #392]
+	str	r0, [sp, #396]
+	add	r3, sp, #384
+	mov	r1, r9
+	cmp	r1, #16
 	bcc	.Lromulus_n_decrypt_with_cnt13
-	movs	r3, #16
+	movs	r1, #16
 .Lromulus_n_decrypt_with_cnt13:
 .Lromulus_n_decrypt_with_cpy14:
-	subs	r3, #1
+	subs	r1, #1
 	bcc	.Lromulus_n_decrypt_with_cpyd12
-	ldrb	r2, [r1, r3]
-	strb	r2, [r5, r3]
+	ldrb	r0, [r2, r1]
+	strb	r0, [r3, r1]
 	b	.Lromulus_n_decrypt_with_cpy14
 .Lromulus_n_decrypt_with_cpyd12:
-	mov	r1, r5
+	mov	r2, r3
 .Lromulus_n_decrypt_with_words11:
-	ldr	r2, [r1, #12]
-	rev	r5, r2
-	ldr	r2, [r1, #8]
-	rev	r3, r2
-	ldr	r2, [r1, #4]
-	rev	r2, r2
-	ldr	r1, [r1]
-	rev	r1, r1
-	eors	r0, r5
-	str	r0, [sp, #36]
-	eors	r6, r3
-	eors	r7, r2
-	str	r7, [sp, #28]
-	eors	r4, r1
-	str	r4, [sp, #32]
+	ldr	r0, [r2, #12]
+	rev	r1, r0
+	ldr	r0, [r2, #8]
+	rev	r0, r0
+	str	r0, [sp, #32]
+	ldr	r0, [r2, #4]
+	rev	r3, r0
+	ldr	r0, [r2]
+	rev	r2, r0
+	eors	r7, r1
+	ldr	r0, [sp, #32]
+	eors	r6, r0
+	str	r6, [sp, #28]
+	eors	r5, r3
+	str	r5, [sp, #32]
+	eors	r4, r2
+	str	r4, [sp, #36]
 	@ romulus_n.ae:52: return x & ~(~(0 as u128) >> (8 * n))
 	mov	r0, r9
-	lsls	r7, r0, #3
+	lsls	r6, r0, #3
 	movs	r5, #0
 	mvns	r5, r5
+	mov	r4, r5
 	mov	r3, r5
 	mov	r2, r5
-	mov	r4, r5
-	cmp	r7, #128
+	cmp	r6, #128
 	bcs	.Lromulus_n_decrypt_with_shz15
 .Lromulus_n_decrypt_with_shl17:
-	cmp	r7, #32
+	cmp	r6, #32
 	bcc	.Lromulus_n_decrypt_with_shf16
-	mov	r3, r2
-	mov	r2, r5
 	mov	r5, r4
-	movs	r4, #0
-	subs	r7, #32
+	mov	r4, r3
+	mov	r3, r2
+	movs	r2, #0
+	subs	r6, #32
 	b	.Lromulus_n_decrypt_with_shl17
 .Lromulus_n_decrypt_with_shf16:
 	movs	r1, #32
-	subs	r1, r1, r7
-	lsrs	r3, r7
-	mov	r0, r2
-	lsls	r0, r1
-	orrs	r3, r0
-	lsrs	r2, r7
-	mov	r0, r5
-	lsls	r0, r1
-	orrs	r2, r0
-	lsrs	r5, r7
+	subs	r1, r1, r6
+	lsrs	r5, r6
 	mov	r0, r4
 	lsls	r0, r1
 	orrs	r5, r0
-	lsrs	r4, r7
+	lsrs	r4, r6
+	mov	r0, r3
+	lsls	r0, r1
+	orrs	r4, r0
+	lsrs	r3, r6
+	mov	r0, r2
+	lsls	r0, r1
+	orrs	r3, r0
+	lsrs	r2, r6
 	b	.Lromulus_n_decrypt_with_she18
 .Lromulus_n_decrypt_with_shz15:
-	movs	r3, #0
-	movs	r2, #0
 	movs	r5, #0
 	movs	r4, #0
+	movs	r3, #0
+	movs	r2, #0
 .Lromulus_n_decrypt_with_she18:
-	mvns	r0, r3
-	mvns	r3, r2
-	mvns	r2, r5
-	mvns	r1, r4
-	ldr	r7, [sp, #36]
-	ands	r7, r0
-	ands	r6, r3
-	ldr	r5, [sp, #28]
-	ands	r5, r2
-	ldr	r4, [sp, #32]
-	ands	r4, r1
+	bics	r7, r5
+	ldr	r6, [sp, #28]
+	bics	r6, r4
+	ldr	r5, [sp, #32]
+	bics	r5, r3
+	ldr	r4, [sp, #36]
+	bics	r4, r2
 	@ romulus_n.ae:142: store_be(msg, off, p, count)
 	rev	r0, r4
 	str	r0, [sp, #28]
@@ -1027,7 +1025,7 @@ romulus_n_decrypt_with:
 	str	r0, [sp, #32]
 	rev	r3, r6
 	rev	r2, r7
-	ldr	r1, [sp, #52]
+	ldr	r1, [sp, #48]
 	ldr	r0, [sp, #8]
 	adds	r1, r1, r0
 	mov	r0, r9
@@ -1046,12 +1044,12 @@ romulus_n_decrypt_with:
 	.ltorg
 .Lromulus_n_decrypt_with_bytes19:
 	ldr	r0, [sp, #28]
-	str	r0, [sp, #388]
+	str	r0, [sp, #384]
 	ldr	r0, [sp, #32]
-	str	r0, [sp, #392]
-	str	r3, [sp, #396]
-	str	r2, [sp, #400]
-	add	r3, sp, #388
+	str	r0, [sp, #388]
+	str	r3, [sp, #392]
+	str	r2, [sp, #396]
+	add	r3, sp, #384
 	mov	r2, r9
 	cmp	r2, #16
 	bcc	.Lromulus_n_decrypt_with_cnt21
@@ -1169,25 +1167,25 @@ romulus_n_decrypt_with:
 	lsrs	r0, r0, #24
 	orrs	r6, r0
 	orrs	r7, r3
-	add	r3, sp, #68
-	str	r7, [sp, #404]
-	str	r6, [sp, #408]
+	add	r3, sp, #64
+	str	r7, [sp, #400]
+	str	r6, [sp, #404]
 	mov	r0, r10
-	str	r0, [sp, #412]
+	str	r0, [sp, #408]
 	mov	r0, r8
-	str	r0, [sp, #416]
-	str	r2, [sp, #420]
-	str	r1, [sp, #424]
-	add	r0, sp, #404
-	add	r2, sp, #412
-	add	r6, sp, #428
+	str	r0, [sp, #412]
+	str	r2, [sp, #416]
+	str	r1, [sp, #420]
+	add	r0, sp, #400
+	add	r2, sp, #408
+	add	r6, sp, #424
 	mov	r1, r3
 	mov	r3, r6
 	bl	romulus_n_E_encrypt_block_tk1
-	ldr	r0, [sp, #428]
-	ldr	r3, [sp, #432]
-	ldr	r2, [sp, #436]
-	ldr	r1, [sp, #440]
+	ldr	r0, [sp, #424]
+	ldr	r3, [sp, #428]
+	ldr	r2, [sp, #432]
+	ldr	r1, [sp, #436]
 	mov	r10, r0
 	mov	r8, r3
 	mov	r11, r2
@@ -1197,19 +1195,19 @@ romulus_n_decrypt_with:
 	ldr	r1, [sp, #16]
 	adds	r1, #1
 	str	r1, [sp, #16]
-	ldr	r0, [sp, #48]
+	ldr	r0, [sp, #44]
 	cmp	r1, r0
 	bcs	.Lromulus_n_decrypt_with_far2
 	b	.Lromulus_n_decrypt_with_loop8
 .Lromulus_n_decrypt_with_far2:
 .Lromulus_n_decrypt_with_done9:
 	@ romulus_n.ae:148: return (load_be(tag, 0, 16) ^ g(s)) == 0
-	ldr	r1, [sp, #60]
+	ldr	r1, [sp, #56]
 	movs	r0, #3
 	tst	r1, r0
 	beq	.Lromulus_n_decrypt_with_words24
 .Lromulus_n_decrypt_with_bytes23:
-	add	r3, sp, #388
+	add	r3, sp, #384
 	movs	r2, #16
 .Lromulus_n_decrypt_with_cpy26:
 	subs	r2, #1
@@ -1308,9 +1306,9 @@ romulus_n_decrypt_with:
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	ldr	r0, [sp, #64]
+	ldr	r0, [sp, #60]
 	strh	r1, [r0]
-	add	sp, #444
+	add	sp, #440
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

@@ -9,7 +9,7 @@
 
 @ --- ascon_p_round: ascon_p.round
 @     frame 28 bytes (21 spill slots, 7 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 440 bytes of code and literals
+@     estimated 420 bytes of code and literals
 	.section .text.ascon_p_round,"ax",%progbits
 	.global ascon_p_round
 	.type ascon_p_round, %function
@@ -24,7 +24,7 @@ ascon_p_round:
 	push	{r4, r5, r6, r7}
 	sub	sp, #28
 	ldr	r4, [sp, #68]
-	str	r2, [sp, #4]
+	str	r2, [sp]
 	ldr	r5, [r2]
 	@ ascon_p.ae:21: x2 = x2 ^ (c as u64)
 	eors	r5, r4
@@ -34,65 +34,61 @@ ascon_p_round:
 	ldr	r6, [r2]
 	@ ascon_p.ae:24: x0 = x0 ^ x4
 	eors	r0, r6
-	str	r0, [sp]
+	mov	r11, r0
 	ldr	r0, [r1]
 	mov	r12, r0
 	@ ascon_p.ae:26: x2 = x2 ^ x1
 	eors	r5, r0
-	mov	r8, r5
-	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
-	mvns	r5, r0
-	mov	r0, r8
-	ands	r5, r0
-	ldr	r0, [sp]
-	eors	r5, r0
 	str	r5, [sp, #16]
+	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
+	bics	r5, r0
+	mov	r0, r11
+	eors	r5, r0
+	str	r5, [sp, #12]
 	mov	r5, r3
 	ldr	r0, [r5]
-	str	r0, [sp, #8]
+	str	r0, [sp, #4]
 	@ ascon_p.ae:25: x4 = x4 ^ x3
 	eors	r6, r0
-	mov	r11, r6
+	mov	r10, r6
 	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	ldr	r0, [sp]
-	mvns	r3, r0
-	mov	r0, r12
-	ands	r3, r0
+	mov	r3, r12
+	mov	r0, r11
+	bics	r3, r0
 	mov	r0, r6
 	eors	r3, r0
 	ldr	r0, [r4, #4]
 	ldr	r2, [r2, #4]
 	@ ascon_p.ae:24: x0 = x0 ^ x4
 	eors	r0, r2
-	mov	r10, r0
+	mov	r9, r0
 	ldr	r0, [r1, #4]
-	str	r0, [sp, #12]
-	ldr	r0, [sp, #4]
+	str	r0, [sp, #8]
+	ldr	r0, [sp]
 	ldr	r4, [r0, #4]
 	@ ascon_p.ae:26: x2 = x2 ^ x1
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #8]
 	eors	r4, r0
 	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
-	mvns	r1, r0
-	ands	r1, r4
-	mov	r0, r10
+	mov	r1, r4
+	bics	r1, r0
+	mov	r0, r9
 	eors	r1, r0
 	ldr	r0, [r5, #4]
-	str	r0, [sp, #4]
+	str	r0, [sp]
 	@ ascon_p.ae:25: x4 = x4 ^ x3
 	eors	r2, r0
-	mov	r9, r2
+	mov	r8, r2
 	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	mov	r0, r10
-	mvns	r2, r0
-	ldr	r0, [sp, #12]
-	ands	r2, r0
+	ldr	r2, [sp, #8]
 	mov	r0, r9
+	bics	r2, r0
+	mov	r0, r8
 	eors	r2, r0
 	@ ascon_p.ae:33: t0 = t0 ^ t4
 	mov	r6, r1
 	eors	r6, r2
-	ldr	r7, [sp, #16]
+	ldr	r7, [sp, #12]
 	eors	r7, r3
 	@ ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
 	lsls	r5, r7, #4
@@ -120,21 +116,19 @@ ascon_p_round:
 	ldr	r0, [sp, #20]
 	str	r0, [r6, #4]
 	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	mov	r0, r8
-	mvns	r6, r0
-	ldr	r0, [sp, #8]
-	ands	r6, r0
+	ldr	r6, [sp, #4]
+	ldr	r0, [sp, #16]
+	bics	r6, r0
 	mov	r5, r12
 	eors	r5, r6
 	@ ascon_p.ae:32: t1 = t1 ^ t0
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #12]
 	eors	r5, r0
 	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	mvns	r7, r4
-	ldr	r0, [sp, #4]
-	ands	r7, r0
-	ldr	r6, [sp, #12]
-	eors	r6, r7
+	ldr	r0, [sp]
+	bics	r0, r4
+	ldr	r6, [sp, #8]
+	eors	r6, r0
 	@ ascon_p.ae:32: t1 = t1 ^ t0
 	eors	r6, r1
 	@ ascon_p.ae:38: t1 ^ (t1 >>> 61) ^ (t1 >>> 39),
@@ -159,16 +153,14 @@ ascon_p_round:
 	str	r1, [r0]
 	str	r7, [r0, #4]
 	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	ldr	r0, [sp, #4]
-	mvns	r1, r0
-	mov	r0, r9
-	ands	r1, r0
+	mov	r1, r8
+	ldr	r0, [sp]
+	bics	r1, r0
 	eors	r4, r1
-	ldr	r0, [sp, #8]
-	mvns	r1, r0
-	mov	r0, r11
-	ands	r1, r0
-	mov	r5, r8
+	mov	r1, r10
+	ldr	r0, [sp, #4]
+	bics	r1, r0
+	ldr	r5, [sp, #16]
 	eors	r5, r1
 	@ ascon_p.ae:35: t2 = ~t2
 	mvns	r6, r5
@@ -184,11 +176,11 @@ ascon_p_round:
 	lsrs	r0, r1, #1
 	orrs	r7, r0
 	eors	r7, r1
-	str	r7, [sp, #12]
+	str	r7, [sp, #8]
 	mov	r7, r12
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #8]
 	eors	r0, r7
-	str	r0, [sp, #12]
+	str	r0, [sp, #8]
 	lsls	r0, r1, #31
 	lsrs	r7, r6, #1
 	orrs	r0, r7
@@ -201,46 +193,44 @@ ascon_p_round:
 	ldr	r1, [sp, #80]
 	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
 	str	r7, [r1]
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #8]
 	str	r0, [r1, #4]
 	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mov	r0, r9
-	mvns	r6, r0
-	mov	r0, r10
-	ands	r6, r0
-	ldr	r1, [sp, #4]
-	eors	r1, r6
+	mov	r1, r9
+	mov	r0, r8
+	bics	r1, r0
+	ldr	r6, [sp]
+	eors	r6, r1
 	@ ascon_p.ae:34: t3 = t3 ^ t2
-	eors	r1, r4
-	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mov	r0, r11
-	mvns	r4, r0
-	ldr	r0, [sp]
-	ands	r4, r0
-	ldr	r6, [sp, #8]
 	eors	r6, r4
+	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
+	mov	r1, r11
+	mov	r0, r10
+	bics	r1, r0
+	ldr	r4, [sp, #4]
+	eors	r4, r1
 	@ ascon_p.ae:34: t3 = t3 ^ t2
-	eors	r6, r5
+	eors	r4, r5
 	@ ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
-	lsls	r4, r6, #15
-	lsrs	r0, r1, #17
-	orrs	r4, r0
-	lsls	r5, r6, #22
-	lsrs	r0, r1, #10
-	orrs	r5, r0
-	eors	r5, r1
-	eors	r5, r4
-	lsls	r4, r1, #22
-	lsrs	r0, r6, #10
-	orrs	r4, r0
-	eors	r4, r6
-	lsls	r1, r1, #15
+	lsls	r1, r4, #15
 	lsrs	r0, r6, #17
 	orrs	r1, r0
-	eors	r4, r1
+	lsls	r5, r4, #22
+	lsrs	r0, r6, #10
+	orrs	r5, r0
+	eors	r5, r6
+	eors	r5, r1
+	lsls	r7, r6, #22
+	lsrs	r0, r4, #10
+	orrs	r7, r0
+	eors	r7, r4
+	lsls	r1, r6, #15
+	lsrs	r0, r4, #17
+	orrs	r1, r0
+	eors	r7, r1
 	ldr	r0, [sp, #84]
 	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
-	str	r4, [r0]
+	str	r7, [r0]
 	str	r5, [r0, #4]
 	lsls	r1, r2, #23
 	lsrs	r0, r3, #9
@@ -273,8 +263,8 @@ ascon_p_round:
 
 
 @ --- ascon_p_permute_words: ascon_p.permute_words
-@     frame 40 bytes (29 spill slots, 10 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 564 bytes of code and literals
+@     frame 44 bytes (28 spill slots, 11 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 544 bytes of code and literals
 	.section .text.ascon_p_permute_words,"ax",%progbits
 	.global ascon_p_permute_words
 	.type ascon_p_permute_words, %function
@@ -287,179 +277,168 @@ ascon_p_permute_words:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #40
-	mov	r5, r1
+	sub	sp, #44
 	mov	r4, r2
-	mov	r6, r3
-	ldr	r3, [sp, #76]
-	ldr	r1, [sp, #80]
-	str	r1, [sp, #12]
-	ldr	r1, [sp, #84]
-	str	r1, [sp, #36]
-	ldr	r1, [sp, #88]
-	str	r1, [sp, #32]
-	ldr	r1, [sp, #92]
-	str	r1, [sp, #28]
-	ldr	r1, [sp, #96]
-	str	r1, [sp, #24]
-	ldr	r1, [sp, #100]
-	str	r1, [sp, #20]
-	ldr	r1, [r0]
-	str	r1, [sp, #4]
-	ldr	r1, [r0, #4]
-	ldr	r2, [r5]
-	ldr	r0, [r5, #4]
-	ldr	r5, [r4]
-	mov	r12, r5
+	mov	r5, r3
+	ldr	r3, [sp, #80]
+	ldr	r2, [sp, #84]
+	str	r2, [sp, #16]
+	ldr	r2, [sp, #88]
+	str	r2, [sp, #40]
+	ldr	r2, [sp, #92]
+	str	r2, [sp, #36]
+	ldr	r2, [sp, #96]
+	str	r2, [sp, #32]
+	ldr	r2, [sp, #100]
+	str	r2, [sp, #28]
+	ldr	r2, [sp, #104]
+	str	r2, [sp, #24]
+	ldr	r2, [r0]
+	str	r2, [sp, #8]
+	ldr	r2, [r0, #4]
+	ldr	r7, [r1]
+	ldr	r1, [r1, #4]
+	ldr	r0, [r4]
+	mov	r12, r0
 	ldr	r4, [r4, #4]
-	ldr	r5, [r6]
-	str	r5, [sp]
-	ldr	r6, [r6, #4]
+	ldr	r0, [r5]
+	str	r0, [sp]
+	ldr	r0, [r5, #4]
 	ldr	r5, [r3]
-	str	r5, [sp, #16]
+	str	r5, [sp, #4]
 	ldr	r3, [r3, #4]
-	str	r3, [sp, #8]
+	str	r3, [sp, #12]
 	@ ascon_p.ae:47: for i in 16 - rounds..16 {
 	movs	r5, #16
-	ldr	r3, [sp, #12]
+	ldr	r3, [sp, #16]
 	subs	r3, r5, r3
 	uxtb	r3, r3
-	str	r3, [sp, #12]
+	str	r3, [sp, #16]
+	ldr	r6, [sp, #8]
+	mov	r8, r2
+	mov	r9, r1
+	mov	r2, r12
+	str	r4, [sp, #8]
+	ldr	r1, [sp]
+	mov	r12, r0
 	ldr	r5, [sp, #4]
-	mov	r8, r1
-	mov	r9, r0
-	mov	r7, r12
-	str	r4, [sp, #4]
-	ldr	r3, [sp]
-	mov	r12, r6
-	ldr	r6, [sp, #16]
-	ldr	r0, [sp, #12]
+	mov	r0, r3
 	cmp	r0, #16
 	bcc	.Lascon_p_permute_words_far1
 	b	.Lascon_p_permute_words_done2
 .Lascon_p_permute_words_far1:
 	@ ascon_p.ae:48: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
-	ldr	r1, =ascon_p_rc
-	str	r1, [sp, #16]
+	ldr	r3, =ascon_p_rc
+	str	r3, [sp, #20]
 	@ ascon_p.ae:47: for i in 16 - rounds..16 {
 .Lascon_p_permute_words_loop1:
 	@ ascon_p.ae:48: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
-	ldr	r1, [sp, #16]
-	ldr	r0, [sp, #12]
-	ldrb	r0, [r1, r0]
+	ldr	r3, [sp, #20]
+	ldr	r0, [sp, #16]
+	ldrb	r0, [r3, r0]
 	@ ascon_p.ae:21: x2 = x2 ^ (c as u64)
-	mov	r1, r7
-	eors	r1, r0
+	eors	r2, r0
 	@ ascon_p.ae:24: x0 = x0 ^ x4
-	mov	r7, r5
-	eors	r7, r6
+	eors	r6, r5
 	@ ascon_p.ae:25: x4 = x4 ^ x3
-	eors	r6, r3
+	eors	r5, r1
 	@ ascon_p.ae:26: x2 = x2 ^ x1
-	eors	r1, r2
+	eors	r2, r7
 	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
-	mvns	r5, r2
-	ands	r5, r1
+	mov	r4, r2
+	bics	r4, r7
+	eors	r4, r6
+	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
+	mov	r3, r1
+	bics	r3, r2
+	eors	r3, r7
+	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
+	mov	r0, r5
+	bics	r0, r1
+	eors	r2, r0
+	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
+	mov	r0, r6
+	bics	r0, r5
+	eors	r1, r0
+	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
+	bics	r7, r6
+	eors	r5, r7
+	mov	r10, r5
+	@ ascon_p.ae:32: t1 = t1 ^ t0
+	eors	r3, r4
+	str	r3, [sp]
+	@ ascon_p.ae:33: t0 = t0 ^ t4
+	mov	r0, r4
+	mov	r7, r5
+	eors	r0, r7
+	@ ascon_p.ae:34: t3 = t3 ^ t2
+	eors	r1, r2
+	mov	r11, r1
+	@ ascon_p.ae:35: t2 = ~t2
+	mvns	r1, r2
+	str	r1, [sp, #4]
+	@ ascon_p.ae:24: x0 = x0 ^ x4
+	mov	r7, r8
+	ldr	r1, [sp, #12]
+	eors	r7, r1
+	@ ascon_p.ae:25: x4 = x4 ^ x3
+	mov	r6, r1
+	mov	r1, r12
+	eors	r6, r1
+	@ ascon_p.ae:26: x2 = x2 ^ x1
+	ldr	r3, [sp, #8]
+	mov	r2, r9
+	eors	r3, r2
+	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
+	mov	r5, r3
+	bics	r5, r2
 	eors	r5, r7
 	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	mvns	r4, r1
-	ands	r4, r3
+	mov	r4, r12
+	bics	r4, r3
 	eors	r4, r2
 	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	mvns	r0, r3
-	ands	r0, r6
-	eors	r1, r0
+	mov	r2, r6
+	bics	r2, r1
+	eors	r3, r2
 	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mvns	r0, r6
-	ands	r0, r7
-	eors	r3, r0
+	mov	r2, r7
+	bics	r2, r6
+	eors	r1, r2
+	mov	r12, r1
 	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	mvns	r0, r7
-	ands	r0, r2
-	eors	r6, r0
-	mov	r10, r6
+	mov	r1, r9
+	bics	r1, r7
+	mov	r2, r6
+	eors	r2, r1
 	@ ascon_p.ae:32: t1 = t1 ^ t0
 	eors	r4, r5
 	@ ascon_p.ae:33: t0 = t0 ^ t4
-	mov	r7, r6
-	eors	r5, r7
-	@ ascon_p.ae:34: t3 = t3 ^ t2
-	eors	r3, r1
-	mov	r11, r3
-	@ ascon_p.ae:35: t2 = ~t2
-	mvns	r0, r1
-	str	r0, [sp]
-	@ ascon_p.ae:24: x0 = x0 ^ x4
-	mov	r1, r8
-	ldr	r0, [sp, #8]
-	eors	r1, r0
-	@ ascon_p.ae:25: x4 = x4 ^ x3
-	mov	r2, r0
-	mov	r0, r12
-	eors	r2, r0
-	@ ascon_p.ae:26: x2 = x2 ^ x1
-	ldr	r3, [sp, #4]
-	mov	r7, r9
-	eors	r3, r7
-	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
-	mvns	r7, r7
-	ands	r7, r3
-	eors	r7, r1
-	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	mvns	r6, r3
-	ands	r6, r0
-	mov	r8, r6
-	mov	r6, r9
-	mov	r0, r8
-	eors	r0, r6
-	mov	r8, r0
-	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	mov	r0, r12
-	mvns	r6, r0
-	ands	r6, r2
-	mov	r0, r3
-	eors	r0, r6
-	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mvns	r6, r2
-	ands	r6, r1
-	mov	r3, r12
-	eors	r3, r6
-	mov	r12, r3
-	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	mvns	r3, r1
-	mov	r1, r9
-	ands	r3, r1
-	eors	r2, r3
-	@ ascon_p.ae:32: t1 = t1 ^ t0
-	mov	r3, r8
-	eors	r3, r7
-	@ ascon_p.ae:33: t0 = t0 ^ t4
-	eors	r7, r2
+	eors	r5, r2
 	@ ascon_p.ae:34: t3 = t3 ^ t2
 	mov	r1, r12
-	eors	r1, r0
+	eors	r1, r3
 	@ ascon_p.ae:35: t2 = ~t2
-	mvns	r0, r0
-	str	r0, [sp, #4]
+	mvns	r3, r3
 	@ ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
-	lsls	r6, r7, #13
-	lsrs	r0, r5, #19
-	orrs	r6, r0
+	lsls	r7, r5, #13
+	lsrs	r6, r0, #19
+	orrs	r7, r6
+	mov	r12, r7
+	lsls	r7, r0, #13
+	lsrs	r6, r5, #19
+	orrs	r7, r6
+	mov	r6, r12
+	eors	r6, r0
 	mov	r12, r6
-	lsls	r6, r5, #13
-	lsrs	r0, r7, #19
-	orrs	r6, r0
-	mov	r0, r12
-	eors	r0, r5
-	mov	r12, r0
-	eors	r6, r7
-	mov	r8, r6
-	lsls	r6, r7, #4
-	lsrs	r0, r5, #28
-	orrs	r6, r0
-	lsls	r0, r5, #4
+	eors	r7, r5
+	mov	r8, r7
+	lsls	r6, r5, #4
+	lsrs	r7, r0, #28
+	orrs	r6, r7
+	lsls	r0, r0, #4
 	mov	r9, r0
-	lsrs	r0, r7, #28
+	lsrs	r0, r5, #28
 	mov	r5, r9
 	orrs	r5, r0
 	mov	r0, r12
@@ -469,127 +448,128 @@ ascon_p_permute_words:
 	eors	r0, r5
 	mov	r8, r0
 	@ ascon_p.ae:38: t1 ^ (t1 >>> 61) ^ (t1 >>> 39),
-	lsls	r0, r4, #3
-	lsrs	r5, r3, #29
-	orrs	r0, r5
-	lsls	r7, r3, #3
-	lsrs	r5, r4, #29
-	orrs	r7, r5
-	eors	r0, r4
-	eors	r7, r3
-	lsls	r5, r4, #25
-	lsrs	r6, r3, #7
-	orrs	r5, r6
-	lsls	r3, r3, #25
-	lsrs	r4, r4, #7
-	orrs	r3, r4
-	eors	r0, r5
-	str	r0, [sp, #8]
-	eors	r7, r3
-	mov	r9, r7
-	@ ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
-	ldr	r0, [sp, #4]
-	lsls	r4, r0, #31
 	ldr	r0, [sp]
-	lsrs	r0, r0, #1
+	lsls	r5, r0, #3
+	lsrs	r0, r4, #29
+	orrs	r5, r0
+	lsls	r6, r4, #3
+	ldr	r0, [sp]
+	lsrs	r0, r0, #29
+	orrs	r6, r0
+	ldr	r0, [sp]
+	eors	r5, r0
+	eors	r6, r4
+	lsls	r7, r0, #25
+	lsrs	r0, r4, #7
+	orrs	r7, r0
+	lsls	r4, r4, #25
+	ldr	r0, [sp]
+	lsrs	r0, r0, #7
 	orrs	r4, r0
-	ldr	r0, [sp]
-	lsls	r3, r0, #31
+	eors	r5, r7
+	str	r5, [sp]
+	eors	r6, r4
+	mov	r9, r6
+	@ ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
+	lsls	r7, r3, #31
 	ldr	r0, [sp, #4]
 	lsrs	r0, r0, #1
-	orrs	r3, r0
-	ldr	r0, [sp]
-	eors	r4, r0
+	orrs	r7, r0
 	ldr	r0, [sp, #4]
-	eors	r3, r0
-	lsls	r6, r0, #26
-	ldr	r0, [sp]
-	lsrs	r0, r0, #6
+	lsls	r6, r0, #31
+	lsrs	r0, r3, #1
 	orrs	r6, r0
-	ldr	r0, [sp]
-	lsls	r5, r0, #26
 	ldr	r0, [sp, #4]
+	eors	r7, r0
+	eors	r6, r3
+	lsls	r5, r3, #26
 	lsrs	r0, r0, #6
 	orrs	r5, r0
-	eors	r4, r6
-	eors	r3, r5
-	str	r3, [sp, #4]
+	ldr	r0, [sp, #4]
+	lsls	r4, r0, #26
+	lsrs	r0, r3, #6
+	orrs	r4, r0
+	mov	r0, r7
+	eors	r0, r5
+	eors	r6, r4
+	str	r6, [sp, #8]
 	@ ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
-	lsls	r3, r1, #22
-	mov	r0, r11
-	lsrs	r0, r0, #10
-	orrs	r3, r0
-	mov	r0, r11
-	lsls	r6, r0, #22
-	lsrs	r0, r1, #10
-	orrs	r6, r0
-	mov	r0, r11
-	eors	r3, r0
-	eors	r6, r1
-	lsls	r5, r1, #15
-	lsrs	r0, r0, #17
-	orrs	r5, r0
-	mov	r0, r11
-	lsls	r0, r0, #15
+	lsls	r6, r1, #22
+	mov	r3, r11
+	lsrs	r3, r3, #10
+	orrs	r6, r3
+	mov	r3, r11
+	lsls	r5, r3, #22
+	lsrs	r3, r1, #10
+	orrs	r5, r3
+	mov	r3, r11
+	eors	r6, r3
+	eors	r5, r1
+	lsls	r4, r1, #15
+	lsrs	r3, r3, #17
+	orrs	r4, r3
+	mov	r3, r11
+	lsls	r3, r3, #15
 	lsrs	r1, r1, #17
-	orrs	r0, r1
-	eors	r3, r5
+	orrs	r3, r1
 	mov	r1, r6
-	eors	r1, r0
+	eors	r1, r4
+	mov	r4, r5
+	eors	r4, r3
 	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
-	lsls	r6, r2, #25
+	lsls	r5, r2, #25
 	mov	r7, r10
-	lsrs	r0, r7, #7
-	orrs	r6, r0
-	lsls	r5, r7, #25
-	lsrs	r0, r2, #7
-	orrs	r5, r0
-	eors	r6, r7
-	eors	r5, r2
-	lsls	r0, r7, #23
+	lsrs	r3, r7, #7
+	orrs	r5, r3
+	lsls	r6, r7, #25
+	lsrs	r3, r2, #7
+	orrs	r6, r3
+	eors	r5, r7
+	eors	r6, r2
+	lsls	r3, r7, #23
 	lsrs	r7, r2, #9
-	orrs	r0, r7
+	orrs	r3, r7
 	lsls	r2, r2, #23
 	mov	r7, r10
 	lsrs	r7, r7, #9
 	orrs	r2, r7
-	eors	r6, r0
-	mov	r0, r5
-	eors	r0, r2
-	mov	r5, r12
-	ldr	r2, [sp, #8]
-	mov	r7, r4
-	mov	r12, r1
-	str	r0, [sp, #8]
-	ldr	r0, [sp, #12]
+	eors	r5, r3
+	mov	r3, r6
+	eors	r3, r2
+	mov	r6, r12
+	ldr	r7, [sp]
+	mov	r2, r0
+	mov	r12, r4
+	str	r3, [sp, #12]
+	ldr	r0, [sp, #16]
 	adds	r0, #1
-	str	r0, [sp, #12]
+	str	r0, [sp, #16]
 	cmp	r0, #16
 	bcs	.Lascon_p_permute_words_far2
 	b	.Lascon_p_permute_words_loop1
 .Lascon_p_permute_words_far2:
 .Lascon_p_permute_words_done2:
+	ldr	r0, [sp, #40]
+	str	r6, [r0]
+	mov	r3, r8
+	str	r3, [r0, #4]
 	ldr	r0, [sp, #36]
-	str	r5, [r0]
-	mov	r1, r8
-	str	r1, [r0, #4]
+	str	r7, [r0]
+	mov	r3, r9
+	str	r3, [r0, #4]
 	ldr	r0, [sp, #32]
 	str	r2, [r0]
-	mov	r1, r9
-	str	r1, [r0, #4]
+	ldr	r2, [sp, #8]
+	str	r2, [r0, #4]
 	ldr	r0, [sp, #28]
-	str	r7, [r0]
-	ldr	r1, [sp, #4]
-	str	r1, [r0, #4]
-	ldr	r0, [sp, #24]
-	str	r3, [r0]
+	str	r1, [r0]
 	mov	r1, r12
 	str	r1, [r0, #4]
-	ldr	r0, [sp, #20]
-	str	r6, [r0]
-	ldr	r1, [sp, #8]
+	ldr	r0, [sp, #24]
+	str	r5, [r0]
+	ldr	r1, [sp, #12]
 	str	r1, [r0, #4]
-	add	sp, #40
+	add	sp, #44
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -602,8 +582,8 @@ ascon_p_permute_words:
 
 
 @ --- ascon_p_permute: ascon_p.permute
-@     frame 24 bytes (22 spill slots, 6 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 532 bytes of code and literals
+@     frame 28 bytes (21 spill slots, 7 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 504 bytes of code and literals
 	.section .text.ascon_p_permute,"ax",%progbits
 	.global ascon_p_permute
 	.type ascon_p_permute, %function
@@ -616,222 +596,212 @@ ascon_p_permute:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #24
-	str	r0, [sp, #16]
+	sub	sp, #28
+	str	r0, [sp, #20]
 	@ ascon_p.ae:55: x0 = s[0]
 	ldr	r6, [r0]
-	mov	r5, r0
-	ldr	r3, [r5, #4]
+	ldr	r5, [r0, #4]
 	@ ascon_p.ae:56: x1 = s[1]
-	ldr	r7, [r5, #8]
-	ldr	r2, [r5, #12]
+	ldr	r7, [r0, #8]
+	ldr	r2, [r0, #12]
 	@ ascon_p.ae:57: x2 = s[2]
-	ldr	r4, [r5, #16]
-	ldr	r0, [r5, #20]
+	ldr	r3, [r0, #16]
+	ldr	r4, [r0, #20]
 	@ ascon_p.ae:58: x3 = s[3]
-	ldr	r5, [r5, #24]
-	str	r5, [sp]
-	ldr	r5, [sp, #16]
-	ldr	r5, [r5, #28]
-	mov	r12, r5
+	ldr	r0, [r0, #24]
+	str	r0, [sp]
+	ldr	r0, [sp, #20]
+	ldr	r0, [r0, #28]
+	mov	r12, r0
 	@ ascon_p.ae:59: x4 = s[4]
-	ldr	r5, [sp, #16]
-	ldr	r5, [r5, #32]
-	str	r5, [sp, #20]
-	ldr	r5, [sp, #16]
-	ldr	r5, [r5, #36]
-	str	r5, [sp, #8]
-	@ ascon_p.ae:60: for i in 16 - rounds..16 {
-	movs	r5, #16
-	subs	r1, r5, r1
-	uxtb	r1, r1
-	str	r1, [sp, #12]
-	mov	r8, r3
-	mov	r9, r2
+	ldr	r0, [sp, #20]
+	ldr	r0, [r0, #32]
 	str	r0, [sp, #4]
-	ldr	r0, [sp]
-	ldr	r2, [sp, #20]
-	ldr	r1, [sp, #12]
-	cmp	r1, #16
+	ldr	r0, [sp, #20]
+	ldr	r0, [r0, #36]
+	str	r0, [sp, #12]
+	@ ascon_p.ae:60: for i in 16 - rounds..16 {
+	movs	r0, #16
+	subs	r0, r0, r1
+	uxtb	r0, r0
+	str	r0, [sp, #16]
+	mov	r8, r5
+	mov	r9, r2
+	str	r4, [sp, #8]
+	ldr	r1, [sp]
+	ldr	r5, [sp, #4]
+	ldr	r0, [sp, #16]
+	cmp	r0, #16
 	bcc	.Lascon_p_permute_far1
 	b	.Lascon_p_permute_done2
 .Lascon_p_permute_far1:
 	@ ascon_p.ae:61: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
-	ldr	r3, =ascon_p_rc
-	str	r3, [sp, #20]
+	ldr	r2, =ascon_p_rc
+	str	r2, [sp, #24]
 	@ ascon_p.ae:60: for i in 16 - rounds..16 {
 .Lascon_p_permute_loop1:
 	@ ascon_p.ae:61: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
-	ldr	r3, [sp, #20]
-	ldr	r1, [sp, #12]
-	ldrb	r1, [r3, r1]
+	ldr	r2, [sp, #24]
+	ldr	r0, [sp, #16]
+	ldrb	r0, [r2, r0]
 	@ ascon_p.ae:21: x2 = x2 ^ (c as u64)
-	eors	r4, r1
+	mov	r2, r3
+	eors	r2, r0
 	@ ascon_p.ae:24: x0 = x0 ^ x4
-	eors	r6, r2
+	eors	r6, r5
 	@ ascon_p.ae:25: x4 = x4 ^ x3
-	mov	r5, r2
-	eors	r5, r0
+	eors	r5, r1
 	@ ascon_p.ae:26: x2 = x2 ^ x1
-	mov	r2, r4
 	eors	r2, r7
 	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
-	mvns	r3, r7
-	ands	r3, r2
-	eors	r3, r6
+	mov	r4, r2
+	bics	r4, r7
+	eors	r4, r6
 	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	mvns	r4, r2
-	ands	r4, r0
-	eors	r4, r7
+	mov	r3, r1
+	bics	r3, r2
+	eors	r3, r7
 	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	mvns	r1, r0
-	ands	r1, r5
-	eors	r2, r1
+	mov	r0, r5
+	bics	r0, r1
+	eors	r2, r0
 	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mvns	r1, r5
-	ands	r1, r6
-	eors	r0, r1
+	mov	r0, r6
+	bics	r0, r5
+	eors	r1, r0
 	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	mvns	r6, r6
-	ands	r6, r7
-	eors	r5, r6
+	bics	r7, r6
+	eors	r5, r7
 	mov	r10, r5
 	@ ascon_p.ae:32: t1 = t1 ^ t0
-	eors	r4, r3
+	eors	r3, r4
+	str	r3, [sp]
 	@ ascon_p.ae:33: t0 = t0 ^ t4
-	mov	r1, r5
-	eors	r3, r1
+	mov	r0, r4
+	mov	r7, r5
+	eors	r0, r7
 	@ ascon_p.ae:34: t3 = t3 ^ t2
-	eors	r0, r2
-	mov	r11, r0
+	eors	r1, r2
+	mov	r11, r1
 	@ ascon_p.ae:35: t2 = ~t2
-	mvns	r0, r2
-	str	r0, [sp]
+	mvns	r1, r2
+	str	r1, [sp, #4]
 	@ ascon_p.ae:24: x0 = x0 ^ x4
-	mov	r1, r8
-	ldr	r0, [sp, #8]
-	eors	r1, r0
+	mov	r7, r8
+	ldr	r1, [sp, #12]
+	eors	r7, r1
 	@ ascon_p.ae:25: x4 = x4 ^ x3
-	mov	r2, r0
-	mov	r0, r12
-	eors	r2, r0
-	@ ascon_p.ae:26: x2 = x2 ^ x1
-	ldr	r5, [sp, #4]
-	mov	r7, r9
-	eors	r5, r7
-	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
-	mvns	r6, r7
-	ands	r6, r5
+	mov	r6, r1
+	mov	r1, r12
 	eors	r6, r1
-	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	mvns	r7, r5
-	ands	r7, r0
-	mov	r8, r7
-	mov	r7, r9
-	mov	r0, r8
-	eors	r0, r7
-	mov	r8, r0
-	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	mov	r0, r12
-	mvns	r7, r0
-	ands	r7, r2
-	mov	r0, r5
-	eors	r0, r7
-	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mvns	r7, r2
-	ands	r7, r1
-	mov	r5, r12
+	@ ascon_p.ae:26: x2 = x2 ^ x1
+	ldr	r3, [sp, #8]
+	mov	r2, r9
+	eors	r3, r2
+	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
+	mov	r5, r3
+	bics	r5, r2
 	eors	r5, r7
-	mov	r12, r5
+	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
+	mov	r4, r12
+	bics	r4, r3
+	eors	r4, r2
+	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
+	mov	r2, r6
+	bics	r2, r1
+	eors	r3, r2
+	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
+	mov	r2, r7
+	bics	r2, r6
+	eors	r1, r2
+	mov	r12, r1
 	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	mvns	r1, r1
-	mov	r5, r9
-	ands	r1, r5
+	mov	r1, r9
+	bics	r1, r7
+	mov	r2, r6
 	eors	r2, r1
 	@ ascon_p.ae:32: t1 = t1 ^ t0
-	mov	r5, r8
-	eors	r5, r6
+	eors	r4, r5
 	@ ascon_p.ae:33: t0 = t0 ^ t4
-	eors	r6, r2
+	eors	r5, r2
 	@ ascon_p.ae:34: t3 = t3 ^ t2
 	mov	r1, r12
-	eors	r1, r0
+	eors	r1, r3
 	@ ascon_p.ae:35: t2 = ~t2
-	mvns	r0, r0
-	str	r0, [sp, #4]
+	mvns	r3, r3
 	@ ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
-	lsls	r7, r6, #13
-	lsrs	r0, r3, #19
-	orrs	r7, r0
+	lsls	r7, r5, #13
+	lsrs	r6, r0, #19
+	orrs	r7, r6
 	mov	r12, r7
-	lsls	r7, r3, #13
-	lsrs	r0, r6, #19
-	orrs	r7, r0
-	mov	r0, r12
-	eors	r0, r3
-	mov	r12, r0
-	eors	r7, r6
+	lsls	r7, r0, #13
+	lsrs	r6, r5, #19
+	orrs	r7, r6
+	mov	r6, r12
+	eors	r6, r0
+	mov	r12, r6
+	eors	r7, r5
 	mov	r8, r7
-	lsls	r7, r6, #4
-	lsrs	r0, r3, #28
-	orrs	r7, r0
-	lsls	r0, r3, #4
+	lsls	r6, r5, #4
+	lsrs	r7, r0, #28
+	orrs	r6, r7
+	lsls	r0, r0, #4
 	mov	r9, r0
-	lsrs	r0, r6, #28
-	mov	r6, r9
-	orrs	r6, r0
+	lsrs	r0, r5, #28
+	mov	r5, r9
+	orrs	r5, r0
 	mov	r0, r12
-	eors	r0, r7
+	eors	r0, r6
 	mov	r12, r0
-	mov	r3, r8
-	eors	r3, r6
-	mov	r8, r3
+	mov	r0, r8
+	eors	r0, r5
+	mov	r8, r0
 	@ ascon_p.ae:38: t1 ^ (t1 >>> 61) ^ (t1 >>> 39),
-	lsls	r0, r4, #3
-	lsrs	r3, r5, #29
-	orrs	r0, r3
-	lsls	r6, r5, #3
-	lsrs	r3, r4, #29
-	orrs	r6, r3
-	eors	r0, r4
-	eors	r6, r5
-	lsls	r3, r4, #25
-	lsrs	r7, r5, #7
-	orrs	r3, r7
-	lsls	r5, r5, #25
-	lsrs	r4, r4, #7
-	orrs	r5, r4
-	eors	r0, r3
-	str	r0, [sp, #8]
-	eors	r6, r5
+	ldr	r0, [sp]
+	lsls	r5, r0, #3
+	lsrs	r0, r4, #29
+	orrs	r5, r0
+	lsls	r6, r4, #3
+	ldr	r0, [sp]
+	lsrs	r0, r0, #29
+	orrs	r6, r0
+	ldr	r0, [sp]
+	eors	r5, r0
+	eors	r6, r4
+	lsls	r7, r0, #25
+	lsrs	r0, r4, #7
+	orrs	r7, r0
+	lsls	r4, r4, #25
+	ldr	r0, [sp]
+	lsrs	r0, r0, #7
+	orrs	r4, r0
+	eors	r5, r7
+	str	r5, [sp]
+	eors	r6, r4
 	mov	r9, r6
 	@ ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
-	ldr	r0, [sp, #4]
-	lsls	r4, r0, #31
-	ldr	r0, [sp]
-	lsrs	r0, r0, #1
-	orrs	r4, r0
-	ldr	r0, [sp]
-	lsls	r3, r0, #31
+	lsls	r7, r3, #31
 	ldr	r0, [sp, #4]
 	lsrs	r0, r0, #1
-	orrs	r3, r0
-	ldr	r0, [sp]
-	eors	r4, r0
+	orrs	r7, r0
 	ldr	r0, [sp, #4]
-	eors	r3, r0
-	lsls	r6, r0, #26
-	ldr	r0, [sp]
-	lsrs	r0, r0, #6
+	lsls	r6, r0, #31
+	lsrs	r0, r3, #1
 	orrs	r6, r0
-	ldr	r0, [sp]
-	lsls	r5, r0, #26
 	ldr	r0, [sp, #4]
+	eors	r7, r0
+	eors	r6, r3
+	lsls	r5, r3, #26
 	lsrs	r0, r0, #6
 	orrs	r5, r0
-	eors	r4, r6
+	ldr	r0, [sp, #4]
+	lsls	r4, r0, #26
+	lsrs	r0, r3, #6
+	orrs	r4, r0
+	mov	r3, r7
 	eors	r3, r5
-	str	r3, [sp, #4]
+	eors	r6, r4
+	str	r6, [sp, #8]
 	@ ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
 	lsls	r6, r1, #22
 	mov	r0, r11
@@ -844,75 +814,71 @@ ascon_p_permute:
 	mov	r0, r11
 	eors	r6, r0
 	eors	r5, r1
-	lsls	r3, r1, #15
+	lsls	r4, r1, #15
 	lsrs	r0, r0, #17
-	orrs	r3, r0
+	orrs	r4, r0
 	mov	r0, r11
 	lsls	r7, r0, #15
 	lsrs	r0, r1, #17
 	orrs	r7, r0
-	mov	r0, r6
-	eors	r0, r3
-	mov	r3, r5
-	eors	r3, r7
-	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
-	lsls	r7, r2, #25
-	mov	r1, r10
-	lsrs	r1, r1, #7
-	orrs	r7, r1
-	mov	r1, r10
-	lsls	r6, r1, #25
-	lsrs	r1, r2, #7
-	orrs	r6, r1
-	mov	r1, r10
-	eors	r7, r1
-	eors	r6, r2
-	lsls	r1, r1, #23
-	lsrs	r5, r2, #9
-	orrs	r1, r5
-	lsls	r5, r2, #23
-	mov	r2, r10
-	lsrs	r2, r2, #9
-	orrs	r5, r2
-	mov	r2, r7
-	eors	r2, r1
 	mov	r1, r6
-	eors	r1, r5
+	eors	r1, r4
+	mov	r0, r5
+	eors	r0, r7
+	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
+	lsls	r5, r2, #25
+	mov	r7, r10
+	lsrs	r4, r7, #7
+	orrs	r5, r4
+	lsls	r6, r7, #25
+	lsrs	r4, r2, #7
+	orrs	r6, r4
+	eors	r5, r7
+	eors	r6, r2
+	lsls	r4, r7, #23
+	lsrs	r7, r2, #9
+	orrs	r4, r7
+	lsls	r2, r2, #23
+	mov	r7, r10
+	lsrs	r7, r7, #9
+	orrs	r2, r7
+	eors	r5, r4
+	mov	r4, r6
+	eors	r4, r2
 	mov	r6, r12
-	ldr	r7, [sp, #8]
-	mov	r12, r3
-	str	r1, [sp, #8]
-	ldr	r1, [sp, #12]
-	adds	r1, #1
-	str	r1, [sp, #12]
-	cmp	r1, #16
+	ldr	r7, [sp]
+	mov	r12, r0
+	str	r4, [sp, #12]
+	ldr	r0, [sp, #16]
+	adds	r0, #1
+	str	r0, [sp, #16]
+	cmp	r0, #16
 	bcs	.Lascon_p_permute_far2
 	b	.Lascon_p_permute_loop1
 .Lascon_p_permute_far2:
 .Lascon_p_permute_done2:
 	@ ascon_p.ae:63: s[0] = x0
-	ldr	r1, [sp, #16]
-	str	r6, [r1]
-	mov	r3, r8
-	str	r3, [r1, #4]
+	ldr	r0, [sp, #20]
+	str	r6, [r0]
+	mov	r2, r8
+	str	r2, [r0, #4]
 	@ ascon_p.ae:64: s[1] = x1
-	str	r7, [r1, #8]
-	mov	r3, r9
-	str	r3, [r1, #12]
+	str	r7, [r0, #8]
+	mov	r2, r9
+	str	r2, [r0, #12]
 	@ ascon_p.ae:65: s[2] = x2
-	str	r4, [r1, #16]
-	ldr	r3, [sp, #4]
-	str	r3, [r1, #20]
+	str	r3, [r0, #16]
+	ldr	r2, [sp, #8]
+	str	r2, [r0, #20]
 	@ ascon_p.ae:66: s[3] = x3
-	str	r0, [r1, #24]
+	str	r1, [r0, #24]
 	mov	r1, r12
-	ldr	r0, [sp, #16]
 	str	r1, [r0, #28]
 	@ ascon_p.ae:67: s[4] = x4
-	str	r2, [r0, #32]
-	ldr	r1, [sp, #8]
+	str	r5, [r0, #32]
+	ldr	r1, [sp, #12]
 	str	r1, [r0, #36]
-	add	sp, #24
+	add	sp, #28
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

@@ -674,7 +674,7 @@ ccm_encrypt_with:
 
 ; --- ccm_decrypt_with: ccm.decrypt_with
 ;     frame 196 bytes (46 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2542 bytes of code
+;     estimated 2504 bytes of code
 	.section .text.ccm_decrypt_with,"ax",@progbits
 	.global ccm_decrypt_with
 	.type ccm_decrypt_with, @function
@@ -683,18 +683,18 @@ ccm_decrypt_with:
 	pushm.w	#7, r10
 	sub	#196, sp
 	mov	212(sp), 44(sp)
-	mov	214(sp), 78(sp)
+	mov	214(sp), 80(sp)
 	mov	216(sp), 72(sp)
 	mov	218(sp), 96(sp)
-	mov	220(sp), 86(sp)
-	mov	222(sp), 76(sp)
+	mov	220(sp), 90(sp)
+	mov	222(sp), 78(sp)
 	mov	226(sp), 98(sp)
 	; ccm.ae:110: y = mac_header(ks, nonce, ad, n, len(tag))
 	mov	72(sp), 100(sp)
 	mov	#0, 102(sp)
 	mov	sp, r4
 	add	#100, r4
-	mov	86(sp), 104(sp)
+	mov	90(sp), 104(sp)
 	mov	#0, 106(sp)
 	mov	sp, r5
 	add	#104, r5
@@ -909,14 +909,14 @@ ccm_decrypt_with:
 	cmp	#1, r13
 	jnc	.Lccm_decrypt_with_nob13
 	add	r4, r12
-	mov	r12, 62(sp)
+	mov	r12, 70(sp)
 	mov	r12, r14
 	mov.b	@r14, r10
 .Lccm_decrypt_with_nob13:
 	clr	r14
 	cmp	#2, r13
 	jnc	.Lccm_decrypt_with_nob14
-	mov	62(sp), r14
+	mov	70(sp), r14
 	mov.b	1(r14), r14
 .Lccm_decrypt_with_nob14:
 	swpb	r10
@@ -959,18 +959,18 @@ ccm_decrypt_with:
 	mov	r15, 60(sp)
 	; ccm.ae:114: for i in 0..(n + 15) / 16 {
 	mov	#0, 36(sp)
-	mov	r6, 26(sp)
-	mov	r7, 24(sp)
-	mov	r8, 70(sp)
-	mov	r9, 68(sp)
-	mov	r10, 66(sp)
-	mov	r5, 64(sp)
+	mov	r6, 28(sp)
+	mov	r7, 26(sp)
+	mov	r8, 68(sp)
+	mov	r9, 66(sp)
+	mov	r10, 64(sp)
+	mov	r5, 62(sp)
 	mov	116(sp), 46(sp)
 	mov	118(sp), 42(sp)
-	mov	120(sp), 48(sp)
-	mov	122(sp), 38(sp)
-	mov	124(sp), 50(sp)
-	mov	126(sp), 52(sp)
+	mov	120(sp), 38(sp)
+	mov	122(sp), 48(sp)
+	mov	124(sp), 52(sp)
+	mov	126(sp), 50(sp)
 	mov	128(sp), 56(sp)
 	mov	130(sp), 58(sp)
 	cmp	r15, 36(sp)
@@ -988,7 +988,7 @@ ccm_decrypt_with:
 	mov	#0, r8
 	subc	r15, r8
 	mov	r14, r4
-	add	78(sp), r4
+	add	80(sp), r4
 	cmp	#16, r10
 	jnc	.Lccm_decrypt_with_bytes18
 	bit	#1, r4
@@ -1025,14 +1025,14 @@ ccm_decrypt_with:
 	jmp	.Lccm_decrypt_with_words19
 .Lccm_decrypt_with_join20:
 	; ccm.ae:117: u = E.encrypt_block(ks, j)
-	mov	26(sp), 100(sp)
-	mov	24(sp), 102(sp)
+	mov	28(sp), 100(sp)
+	mov	26(sp), 102(sp)
 	mov	34(sp), 104(sp)
 	mov	32(sp), 106(sp)
-	mov	70(sp), 108(sp)
-	mov	68(sp), 110(sp)
-	mov	66(sp), 112(sp)
-	mov	64(sp), 114(sp)
+	mov	68(sp), 108(sp)
+	mov	66(sp), 110(sp)
+	mov	64(sp), 112(sp)
+	mov	62(sp), 114(sp)
 	mov	sp, r13
 	add	#100, r13
 	mov	sp, r14
@@ -1047,10 +1047,10 @@ ccm_decrypt_with:
 	swpb	r5
 	swpb	r4
 	call	#ccm_E_encrypt_block
-	add	#1, 26(sp)
-	addc	#0, 24(sp)
+	add	#1, 28(sp)
+	addc	#0, 26(sp)
 	xor	164(sp), r4
-	mov	r4, 28(sp)
+	mov	r4, 24(sp)
 	xor	166(sp), r5
 	mov	r5, 22(sp)
 	xor	168(sp), r7
@@ -1143,14 +1143,12 @@ ccm_decrypt_with:
 	inv	r5
 	inc	r5
 	and	r5, r12
-	inv	r12
-	and	r12, r7
+	bic	r12, r7
 	mov	r14, r12
 	inv	r12
 	inc	r12
 	and	r12, r13
-	inv	r13
-	and	r13, r6
+	bic	r13, r6
 	mov	r15, r13
 	inv	r13
 	inc	r13
@@ -1167,15 +1165,13 @@ ccm_decrypt_with:
 	inv	r13
 	inc	r13
 	and	r13, r11
-	inv	r11
-	and	r11, r9
+	bic	r11, r9
 	mov	r14, r13
 	inv	r13
 	inc	r13
 	and	r13, r12
-	inv	r12
 	mov	22(sp), r11
-	and	r12, r11
+	bic	r12, r11
 	mov	r8, r12
 	inv	r12
 	inc	r12
@@ -1203,16 +1199,14 @@ ccm_decrypt_with:
 	inv	r12
 	inc	r12
 	and	r12, r4
-	inv	r4
 	mov	14(sp), r8
-	and	r4, r8
+	bic	r4, r8
 	mov	r14, r12
 	inv	r12
 	inc	r12
 	and	r12, r5
-	inv	r5
 	mov	20(sp), r12
-	and	r5, r12
+	bic	r5, r12
 	mov	r15, r4
 	inv	r4
 	inc	r4
@@ -1231,13 +1225,11 @@ ccm_decrypt_with:
 	inv	r14
 	inc	r14
 	and	r14, r5
-	inv	r5
-	mov	28(sp), r14
-	and	r5, r14
-	inv	r13
+	mov	24(sp), r14
+	bic	r5, r14
 	mov	12(sp), r15
-	and	r13, r15
-	mov	r14, 28(sp)
+	bic	r13, r15
+	mov	r14, 24(sp)
 	mov	r11, 22(sp)
 	mov	r12, 20(sp)
 	mov	r6, 16(sp)
@@ -1253,7 +1245,7 @@ ccm_decrypt_with:
 .Lccm_decrypt_with_endif24:
 	; ccm.ae:120: store_be(msg, off, m, n - off)
 	mov	30(sp), r13
-	add	76(sp), r13
+	add	78(sp), r13
 	mov	r9, r4
 	mov	r8, r5
 	mov	8(sp), r6
@@ -1261,7 +1253,7 @@ ccm_decrypt_with:
 	mov	16(sp), r11
 	mov	20(sp), r12
 	mov	22(sp), r14
-	mov	28(sp), r15
+	mov	24(sp), r15
 	cmp	#16, r10
 	swpb	r4
 	swpb	r5
@@ -1308,18 +1300,18 @@ ccm_decrypt_with:
 	dec	r15
 	jnz	.Lccm_decrypt_with_cpy28
 .Lccm_decrypt_with_stored26:
-	mov	28(sp), r10
+	mov	24(sp), r10
 	xor	46(sp), r10
 	mov	22(sp), r11
 	xor	42(sp), r11
 	mov	20(sp), r12
-	xor	48(sp), r12
+	xor	38(sp), r12
 	mov	16(sp), r13
-	xor	38(sp), r13
+	xor	48(sp), r13
 	mov	12(sp), r14
-	xor	50(sp), r14
+	xor	52(sp), r14
 	mov	8(sp), r15
-	xor	52(sp), r15
+	xor	50(sp), r15
 	xor	56(sp), r8
 	xor	58(sp), r9
 	; ccm.ae:121: y = E.encrypt_block(ks, m ^ y)
@@ -1339,10 +1331,10 @@ ccm_decrypt_with:
 	call	#ccm_E_encrypt_block
 	mov	180(sp), 46(sp)
 	mov	182(sp), 42(sp)
-	mov	184(sp), 48(sp)
-	mov	186(sp), 38(sp)
-	mov	188(sp), 50(sp)
-	mov	190(sp), 52(sp)
+	mov	184(sp), 38(sp)
+	mov	186(sp), 48(sp)
+	mov	188(sp), 52(sp)
+	mov	190(sp), 50(sp)
 	mov	192(sp), 56(sp)
 	mov	194(sp), 58(sp)
 	add	#1, 36(sp)
@@ -1350,18 +1342,18 @@ ccm_decrypt_with:
 	jnc	.Lccm_decrypt_with_loop16
 .Lccm_decrypt_with_done17:
 	mov	96(sp), r10
-	cmp	#16, 86(sp)
+	cmp	#16, 90(sp)
 	jnc	.Lccm_decrypt_with_bytes29
 	bit	#1, r10
 	jnz	.Lccm_decrypt_with_bytes29
 .Lccm_decrypt_with_words30:
 	mov	@r10, 94(sp)
 	mov	2(r10), 92(sp)
-	mov	4(r10), 90(sp)
-	mov	6(r10), 88(sp)
+	mov	4(r10), 88(sp)
+	mov	6(r10), 86(sp)
 	mov	8(r10), 84(sp)
 	mov	10(r10), 82(sp)
-	mov	12(r10), 80(sp)
+	mov	12(r10), 76(sp)
 	mov	14(r10), 74(sp)
 	jmp	.Lccm_decrypt_with_join31
 .Lccm_decrypt_with_bytes29:
@@ -1369,7 +1361,7 @@ ccm_decrypt_with:
 	add	#148, r11
 	mov	r11, r12
 	mov	#16, r13
-	mov	86(sp), r15
+	mov	90(sp), r15
 .Lccm_decrypt_with_cpy32:
 	clr	r14
 	tst	r15
@@ -1387,17 +1379,17 @@ ccm_decrypt_with:
 .Lccm_decrypt_with_join31:
 	xor	132(sp), 46(sp)
 	xor	134(sp), 42(sp)
-	xor	136(sp), 48(sp)
-	xor	138(sp), 38(sp)
+	xor	136(sp), 38(sp)
+	mov	48(sp), r7
+	xor	138(sp), r7
+	xor	140(sp), 52(sp)
 	mov	50(sp), r6
-	xor	140(sp), r6
-	mov	52(sp), r12
-	xor	142(sp), r12
-	mov	56(sp), r5
-	xor	144(sp), r5
-	mov	58(sp), r10
-	xor	146(sp), r10
-	mov	86(sp), r15
+	xor	142(sp), r6
+	mov	56(sp), r13
+	xor	144(sp), r13
+	mov	58(sp), r12
+	xor	146(sp), r12
+	mov	90(sp), r15
 	sub	#16, r15
 	mov	#0, r15
 	subc	#0, r15
@@ -1408,220 +1400,213 @@ ccm_decrypt_with:
 	tst	r15
 	swpb	94(sp)
 	swpb	92(sp)
-	swpb	90(sp)
 	swpb	88(sp)
+	swpb	86(sp)
 	swpb	84(sp)
 	swpb	82(sp)
-	swpb	80(sp)
+	swpb	76(sp)
 	swpb	74(sp)
 	jz	.Lccm_decrypt_with_else34
-	mov	86(sp), r4
+	mov	90(sp), r4
 	mov	r4, r15
 	and	#8191, r15
 	rlam.w	#3, r15
 	sub	#128, r15
-	clr	r13
-	adc	r13
-	xor	#1, r13
-	mov.b	87(sp), r14
+	clr	r11
+	adc	r11
+	xor	#1, r11
+	mov.b	91(sp), r14
 	rrum.w	#4, r14
 	rrum.w	#1, r14
 	clr	r15
-	cmp	r13, r15
+	cmp	r11, r15
 	subc	#0, r14
-	clr	r7
-	adc	r7
-	xor	#1, r7
-	mov	r4, r8
-	and	#1, r8
-	inv	r8
-	inc	r8
-	and	#65280, r8
-	xor	#-1, r8
-	mov	r4, r13
-	rrum.w	#1, r13
-	and	#1, r13
-	mov	r13, r15
-	inv	r15
-	inc	r15
-	mov	r8, r14
-	xor	#-1, r14
-	and	r15, r14
-	xor	#-1, r14
-	inv	r13
-	inc	r13
-	and	r8, r13
-	xor	r13, r8
-	mov	r4, r15
-	rrum.w	#2, r15
-	and	#1, r15
-	mov	r15, r11
-	inv	r11
-	inc	r11
-	mov	r8, r13
-	xor	#-1, r13
-	and	r11, r13
-	xor	#-1, r13
-	mov	r15, r9
-	inv	r9
-	inc	r9
-	and	r8, r9
-	mov	r8, r11
-	xor	r9, r11
-	mov	r4, r8
-	rrum.w	#3, r8
-	and	#1, r8
-	mov	r8, r9
-	inv	r9
-	inc	r9
-	mov	r11, r4
-	xor	#-1, r4
-	and	r9, r4
-	xor	#-1, r4
-	mov	r7, r9
-	inv	r9
-	inc	r9
-	and	r9, r4
-	inv	r4
-	mov	38(sp), r9
-	and	r4, r9
-	mov	r8, r4
-	inv	r4
-	inc	r4
-	and	r11, r4
-	xor	r4, r11
-	mov	r7, r4
-	inv	r4
-	inc	r4
-	and	r4, r11
-	inv	r11
-	and	r11, r10
-	mov	r8, r11
-	inv	r11
-	inc	r11
-	mov	r13, r4
-	xor	#-1, r4
-	and	r11, r4
-	xor	#-1, r4
-	mov	r7, r11
-	inv	r11
-	inc	r11
-	and	r11, r4
-	inv	r4
-	mov	42(sp), r11
-	and	r4, r11
-	mov	r8, r4
-	inv	r4
-	inc	r4
-	and	r13, r4
-	xor	r4, r13
-	mov	r7, r4
-	inv	r4
-	inc	r4
-	and	r4, r13
-	inv	r13
-	and	r13, r12
-	mov	r15, r4
-	inv	r4
-	inc	r4
-	mov	r14, r13
-	xor	#-1, r13
-	and	r4, r13
-	xor	#-1, r13
-	inv	r15
-	inc	r15
-	and	r14, r15
-	mov	r14, r4
-	xor	r15, r4
-	mov	r8, r15
-	inv	r15
-	inc	r15
-	mov	r4, r14
-	xor	#-1, r14
-	and	r15, r14
-	xor	#-1, r14
-	mov	r7, r15
-	inv	r15
-	inc	r15
-	and	r15, r14
-	mov	r14, r15
-	inv	r15
-	mov	48(sp), r14
-	and	r15, r14
-	mov	r8, r15
-	inv	r15
-	inc	r15
-	and	r4, r15
-	xor	r15, r4
-	mov	r7, r15
-	inv	r15
-	inc	r15
-	and	r15, r4
-	inv	r4
-	mov	r5, r15
-	and	r4, r15
-	mov	r8, r4
-	inv	r4
-	inc	r4
-	mov	r13, r5
-	xor	#-1, r5
-	and	r4, r5
-	xor	#-1, r5
-	mov	r8, r4
-	inv	r4
-	inc	r4
-	and	r13, r4
-	mov	r13, r8
-	xor	r4, r8
-	mov	r7, r13
-	inv	r13
-	inc	r13
-	and	r13, r8
-	inv	r7
-	inc	r7
-	and	r7, r5
-	inv	r5
-	mov	46(sp), r13
-	and	r5, r13
-	inv	r8
-	and	r8, r6
-	mov	r12, r8
-	mov	r10, r7
-	jmp	.Lccm_decrypt_with_endif35
-.Lccm_decrypt_with_else34:
-	mov	46(sp), r13
-	mov	42(sp), r11
-	mov	48(sp), r14
-	mov	38(sp), r9
-	mov	r12, r8
-	mov	r5, r15
-	mov	r10, r7
-.Lccm_decrypt_with_endif35:
-	mov	74(sp), r10
-	xor	r13, r10
-	mov	80(sp), r12
-	xor	r11, r12
-	mov	82(sp), r13
-	xor	r14, r13
-	mov	84(sp), r11
-	xor	r9, r11
-	mov	88(sp), r9
-	xor	r6, r9
-	mov	90(sp), r6
-	xor	r8, r6
-	mov	92(sp), r8
-	xor	r15, r8
-	mov	94(sp), r15
-	xor	r7, r15
-	sub	#1, r10
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	sub	#1, r12
-	clr	r12
-	adc	r12
-	xor	#1, r12
-	sub	#1, r13
+	mov	r4, r9
+	and	#1, r9
+	inv	r9
+	inc	r9
+	and	#65280, r9
+	xor	#-1, r9
+	mov	r4, r11
+	rrum.w	#1, r11
+	and	#1, r11
+	mov	r11, r15
+	inv	r15
+	inc	r15
+	mov	r9, r5
+	xor	#-1, r5
+	and	r15, r5
+	xor	#-1, r5
+	inv	r11
+	inc	r11
+	and	r9, r11
+	xor	r11, r9
+	mov	r4, r10
+	rrum.w	#2, r10
+	and	#1, r10
+	mov	r10, r15
+	inv	r15
+	inc	r15
+	mov	r9, r8
+	xor	#-1, r8
+	and	r15, r8
+	xor	#-1, r8
+	mov	r10, r15
+	inv	r15
+	inc	r15
+	and	r9, r15
+	xor	r15, r9
+	mov	r4, r15
+	rrum.w	#3, r15
+	and	#1, r15
+	mov	r15, r4
+	inv	r4
+	inc	r4
+	mov	r9, r11
+	xor	#-1, r11
+	and	r4, r11
+	xor	#-1, r11
+	mov	r14, r4
+	inv	r4
+	inc	r4
+	and	r4, r11
+	bic	r11, r7
+	mov	r15, r11
+	inv	r11
+	inc	r11
+	and	r9, r11
+	xor	r11, r9
+	mov	r14, r11
+	inv	r11
+	inc	r11
+	and	r11, r9
+	bic	r9, r12
+	mov	r15, r11
+	inv	r11
+	inc	r11
+	mov	r8, r4
+	xor	#-1, r4
+	and	r11, r4
+	xor	#-1, r4
+	mov	r14, r11
+	inv	r11
+	inc	r11
+	and	r11, r4
+	mov	42(sp), r9
+	bic	r4, r9
+	mov	r15, r11
+	inv	r11
+	inc	r11
+	and	r8, r11
+	xor	r11, r8
+	mov	r14, r11
+	inv	r11
+	inc	r11
+	and	r11, r8
+	bic	r8, r6
+	mov	r10, r8
+	inv	r8
+	inc	r8
+	mov	r5, r11
+	xor	#-1, r11
+	and	r8, r11
+	xor	#-1, r11
+	inv	r10
+	inc	r10
+	and	r5, r10
+	xor	r10, r5
+	mov	r15, r10
+	inv	r10
+	inc	r10
+	mov	r5, r8
+	xor	#-1, r8
+	and	r10, r8
+	xor	#-1, r8
+	mov	r14, r10
+	inv	r10
+	inc	r10
+	and	r10, r8
+	mov	38(sp), r10
+	bic	r8, r10
+	mov	r15, r8
+	inv	r8
+	inc	r8
+	and	r5, r8
+	xor	r8, r5
+	mov	r14, r8
+	inv	r8
+	inc	r8
+	and	r8, r5
+	bic	r5, r13
+	mov	r15, r5
+	inv	r5
+	inc	r5
+	mov	r11, r8
+	xor	#-1, r8
+	and	r5, r8
+	xor	#-1, r8
+	inv	r15
+	inc	r15
+	and	r11, r15
+	xor	r15, r11
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	and	r15, r11
+	inv	r14
+	inc	r14
+	and	r14, r8
+	mov	46(sp), r14
+	bic	r8, r14
+	mov	52(sp), r15
+	bic	r11, r15
+	mov	r14, r8
+	mov	r7, r11
+	mov	r15, r5
+	mov	r13, r7
+	mov	r12, r14
+	jmp	.Lccm_decrypt_with_endif35
+.Lccm_decrypt_with_else34:
+	mov	46(sp), r8
+	mov	42(sp), r9
+	mov	38(sp), r10
+	mov	r7, r11
+	mov	52(sp), r5
+	mov	r13, r7
+	mov	r12, r14
+.Lccm_decrypt_with_endif35:
+	mov	74(sp), r15
+	xor	r8, r15
+	mov	76(sp), r8
+	xor	r9, r8
+	mov	82(sp), r9
+	xor	r10, r9
+	mov	84(sp), r10
+	xor	r11, r10
+	mov	86(sp), r11
+	xor	r5, r11
+	mov	88(sp), r12
+	xor	r6, r12
+	mov	92(sp), r13
+	xor	r7, r13
+	mov	94(sp), r7
+	xor	r14, r7
+	sub	#1, r15
+	clr	r14
+	adc	r14
+	xor	#1, r14
+	sub	#1, r8
+	clr	r8
+	adc	r8
+	xor	#1, r8
+	sub	#1, r9
+	clr	r9
+	adc	r9
+	xor	#1, r9
+	sub	#1, r10
 	clr	r10
 	adc	r10
 	xor	#1, r10
@@ -1629,27 +1614,23 @@ ccm_decrypt_with:
 	clr	r11
 	adc	r11
 	xor	#1, r11
-	sub	#1, r9
-	clr	r9
-	adc	r9
-	xor	#1, r9
-	sub	#1, r6
-	clr	r7
-	adc	r7
-	xor	#1, r7
-	sub	#1, r8
+	sub	#1, r12
+	clr	r12
+	adc	r12
+	xor	#1, r12
+	sub	#1, r13
 	clr	r13
 	adc	r13
 	xor	#1, r13
-	sub	#1, r15
+	sub	#1, r7
 	clr	r15
 	adc	r15
 	xor	#1, r15
-	and	r12, r14
+	and	r8, r14
+	and	r9, r14
 	and	r10, r14
 	and	r11, r14
-	and	r9, r14
-	and	r7, r14
+	and	r12, r14
 	and	r13, r14
 	and	r15, r14
 	mov	98(sp), r15

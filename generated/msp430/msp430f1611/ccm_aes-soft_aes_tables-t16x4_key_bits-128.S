@@ -706,7 +706,7 @@ ccm_encrypt_with:
 
 ; --- ccm_decrypt_with: ccm.decrypt_with
 ;     frame 194 bytes (45 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2662 bytes of code
+;     estimated 2624 bytes of code
 	.section .text.ccm_decrypt_with,"ax",@progbits
 	.global ccm_decrypt_with
 	.type ccm_decrypt_with, @function
@@ -725,18 +725,18 @@ ccm_decrypt_with:
 	mov	r14, r5
 	mov	r15, r11
 	mov	210(sp), r12
-	mov	212(sp), 76(sp)
+	mov	212(sp), 78(sp)
 	mov	214(sp), 70(sp)
 	mov	216(sp), 94(sp)
-	mov	218(sp), 84(sp)
-	mov	220(sp), 74(sp)
+	mov	218(sp), 88(sp)
+	mov	220(sp), 76(sp)
 	mov	224(sp), 96(sp)
 	; ccm.ae:110: y = mac_header(ks, nonce, ad, n, len(tag))
 	mov	70(sp), 98(sp)
 	mov	#0, 100(sp)
 	mov	sp, r13
 	add	#98, r13
-	mov	84(sp), 102(sp)
+	mov	88(sp), 102(sp)
 	mov	#0, 104(sp)
 	mov	sp, r14
 	add	#102, r14
@@ -952,14 +952,14 @@ ccm_decrypt_with:
 	cmp	#1, r13
 	jnc	.Lccm_decrypt_with_nob13
 	add	r4, r12
-	mov	r12, 60(sp)
+	mov	r12, 68(sp)
 	mov	r12, r14
 	mov.b	@r14, r10
 .Lccm_decrypt_with_nob13:
 	clr	r14
 	cmp	#2, r13
 	jnc	.Lccm_decrypt_with_nob14
-	mov	60(sp), r14
+	mov	68(sp), r14
 	mov.b	1(r14), r14
 .Lccm_decrypt_with_nob14:
 	swpb	r10
@@ -1011,16 +1011,16 @@ ccm_decrypt_with:
 	mov	#0, 36(sp)
 	mov	r6, 26(sp)
 	mov	r7, 24(sp)
-	mov	r8, 68(sp)
-	mov	r9, 66(sp)
-	mov	r10, 64(sp)
-	mov	r5, 62(sp)
+	mov	r8, 66(sp)
+	mov	r9, 64(sp)
+	mov	r10, 62(sp)
+	mov	r5, 60(sp)
 	mov	114(sp), 44(sp)
 	mov	116(sp), 42(sp)
-	mov	118(sp), 46(sp)
-	mov	120(sp), 38(sp)
-	mov	122(sp), 48(sp)
-	mov	124(sp), 50(sp)
+	mov	118(sp), 38(sp)
+	mov	120(sp), 46(sp)
+	mov	122(sp), 50(sp)
+	mov	124(sp), 48(sp)
 	mov	126(sp), 52(sp)
 	mov	128(sp), 54(sp)
 	cmp	r15, 36(sp)
@@ -1045,7 +1045,7 @@ ccm_decrypt_with:
 	mov	#0, r8
 	subc	r15, r8
 	mov	r9, r4
-	add	76(sp), r4
+	add	78(sp), r4
 	cmp	#16, r10
 	jnc	.Lccm_decrypt_with_bytes18
 	bit	#1, r4
@@ -1086,10 +1086,10 @@ ccm_decrypt_with:
 	mov	24(sp), 100(sp)
 	mov	34(sp), 102(sp)
 	mov	32(sp), 104(sp)
-	mov	68(sp), 106(sp)
-	mov	66(sp), 108(sp)
-	mov	64(sp), 110(sp)
-	mov	62(sp), 112(sp)
+	mov	66(sp), 106(sp)
+	mov	64(sp), 108(sp)
+	mov	62(sp), 110(sp)
+	mov	60(sp), 112(sp)
 	mov	sp, r13
 	add	#98, r13
 	mov	sp, r14
@@ -1214,16 +1214,14 @@ ccm_decrypt_with:
 	inv	r7
 	inc	r7
 	and	r7, r13
-	inv	r13
-	and	r13, r15
+	bic	r13, r15
 	mov	r15, 30(sp)
 	mov	r14, r13
 	inv	r13
 	inc	r13
 	and	r13, r8
-	inv	r8
 	mov	16(sp), r7
-	and	r8, r7
+	bic	r8, r7
 	mov	r4, r15
 	inv	r15
 	inc	r15
@@ -1240,16 +1238,14 @@ ccm_decrypt_with:
 	inv	r15
 	inc	r15
 	and	r15, r5
-	inv	r5
 	mov	r11, r8
-	and	r5, r8
+	bic	r5, r8
 	mov	r14, r15
 	inv	r15
 	inc	r15
 	and	r15, r13
-	inv	r13
 	mov	22(sp), r11
-	and	r13, r11
+	bic	r13, r11
 	mov	r6, r15
 	inv	r15
 	inc	r15
@@ -1277,16 +1273,14 @@ ccm_decrypt_with:
 	inv	r15
 	inc	r15
 	and	r15, r12
-	inv	r12
 	mov	14(sp), r6
-	and	r12, r6
+	bic	r12, r6
 	mov	r14, r15
 	inv	r15
 	inc	r15
 	and	r15, r5
-	inv	r5
 	mov	20(sp), r12
-	and	r5, r12
+	bic	r5, r12
 	mov	r4, r15
 	inv	r15
 	inc	r15
@@ -1305,12 +1299,10 @@ ccm_decrypt_with:
 	inv	r14
 	inc	r14
 	and	r14, r5
-	inv	r5
 	mov	28(sp), r14
-	and	r5, r14
-	inv	r13
+	bic	r5, r14
 	mov	8(sp), r15
-	and	r13, r15
+	bic	r13, r15
 	mov	r14, 28(sp)
 	mov	r11, 22(sp)
 	mov	r12, 20(sp)
@@ -1333,7 +1325,7 @@ ccm_decrypt_with:
 	mov	20(sp), r13
 	mov	22(sp), r14
 	mov	28(sp), r15
-	add	74(sp), r9
+	add	76(sp), r9
 	cmp	#16, r10
 	swpb	r4
 	swpb	r5
@@ -1384,13 +1376,13 @@ ccm_decrypt_with:
 	mov	22(sp), r9
 	xor	42(sp), r9
 	mov	20(sp), r10
-	xor	46(sp), r10
+	xor	38(sp), r10
 	mov	16(sp), r11
-	xor	38(sp), r11
+	xor	46(sp), r11
 	mov	8(sp), r12
-	xor	48(sp), r12
+	xor	50(sp), r12
 	mov	10(sp), r13
-	xor	50(sp), r13
+	xor	48(sp), r13
 	xor	52(sp), r6
 	xor	54(sp), r7
 	; ccm.ae:121: y = E.encrypt_block(ks, m ^ y)
@@ -1410,10 +1402,10 @@ ccm_decrypt_with:
 	call	#ccm_E_encrypt_block
 	mov	178(sp), 44(sp)
 	mov	180(sp), 42(sp)
-	mov	182(sp), 46(sp)
-	mov	184(sp), 38(sp)
-	mov	186(sp), 48(sp)
-	mov	188(sp), 50(sp)
+	mov	182(sp), 38(sp)
+	mov	184(sp), 46(sp)
+	mov	186(sp), 50(sp)
+	mov	188(sp), 48(sp)
 	mov	190(sp), 52(sp)
 	mov	192(sp), 54(sp)
 	add	#1, 36(sp)
@@ -1423,18 +1415,18 @@ ccm_decrypt_with:
 .Lccm_decrypt_with_near37:
 .Lccm_decrypt_with_done17:
 	mov	94(sp), r10
-	cmp	#16, 84(sp)
+	cmp	#16, 88(sp)
 	jnc	.Lccm_decrypt_with_bytes29
 	bit	#1, r10
 	jnz	.Lccm_decrypt_with_bytes29
 .Lccm_decrypt_with_words30:
 	mov	@r10, 92(sp)
 	mov	2(r10), 90(sp)
-	mov	4(r10), 88(sp)
-	mov	6(r10), 86(sp)
+	mov	4(r10), 86(sp)
+	mov	6(r10), 84(sp)
 	mov	8(r10), 82(sp)
 	mov	10(r10), 80(sp)
-	mov	12(r10), 78(sp)
+	mov	12(r10), 74(sp)
 	mov	14(r10), 72(sp)
 	jmp	.Lccm_decrypt_with_join31
 .Lccm_decrypt_with_bytes29:
@@ -1442,7 +1434,7 @@ ccm_decrypt_with:
 	add	#146, r11
 	mov	r11, r12
 	mov	#16, r13
-	mov	84(sp), r15
+	mov	88(sp), r15
 .Lccm_decrypt_with_cpy32:
 	clr	r14
 	tst	r15
@@ -1460,17 +1452,17 @@ ccm_decrypt_with:
 .Lccm_decrypt_with_join31:
 	xor	130(sp), 44(sp)
 	xor	132(sp), 42(sp)
-	xor	134(sp), 46(sp)
-	xor	136(sp), 38(sp)
+	xor	134(sp), 38(sp)
+	mov	46(sp), r7
+	xor	136(sp), r7
+	xor	138(sp), 50(sp)
 	mov	48(sp), r6
-	xor	138(sp), r6
-	mov	50(sp), r12
-	xor	140(sp), r12
-	mov	52(sp), r5
-	xor	142(sp), r5
-	mov	54(sp), r10
-	xor	144(sp), r10
-	mov	84(sp), r15
+	xor	140(sp), r6
+	mov	52(sp), r13
+	xor	142(sp), r13
+	mov	54(sp), r12
+	xor	144(sp), r12
+	mov	88(sp), r15
 	sub	#16, r15
 	mov	#0, r15
 	subc	#0, r15
@@ -1481,24 +1473,24 @@ ccm_decrypt_with:
 	tst	r15
 	swpb	92(sp)
 	swpb	90(sp)
-	swpb	88(sp)
 	swpb	86(sp)
+	swpb	84(sp)
 	swpb	82(sp)
 	swpb	80(sp)
-	swpb	78(sp)
+	swpb	74(sp)
 	swpb	72(sp)
 	jz	.Lccm_decrypt_with_else34
-	mov	84(sp), r4
+	mov	88(sp), r4
 	mov	r4, r15
 	and	#8191, r15
 	rla	r15
 	rla	r15
 	rla	r15
 	sub	#128, r15
-	clr	r13
-	adc	r13
-	xor	#1, r13
-	mov.b	85(sp), r14
+	clr	r11
+	adc	r11
+	xor	#1, r11
+	mov.b	89(sp), r14
 	clrc
 	rrc	r14
 	rra	r14
@@ -1506,207 +1498,200 @@ ccm_decrypt_with:
 	rra	r14
 	rra	r14
 	clr	r15
-	cmp	r13, r15
+	cmp	r11, r15
 	subc	#0, r14
-	clr	r7
-	adc	r7
-	xor	#1, r7
-	mov	r4, r8
-	and	#1, r8
-	inv	r8
-	inc	r8
-	and	#65280, r8
-	xor	#-1, r8
-	mov	r4, r13
+	clr	r14
+	adc	r14
+	xor	#1, r14
+	mov	r4, r9
+	and	#1, r9
+	inv	r9
+	inc	r9
+	and	#65280, r9
+	xor	#-1, r9
+	mov	r4, r11
 	clrc
-	rrc	r13
-	and	#1, r13
-	mov	r13, r15
+	rrc	r11
+	and	#1, r11
+	mov	r11, r15
 	inv	r15
 	inc	r15
-	mov	r8, r14
-	xor	#-1, r14
-	and	r15, r14
-	xor	#-1, r14
-	inv	r13
-	inc	r13
-	and	r8, r13
-	xor	r13, r8
+	mov	r9, r5
+	xor	#-1, r5
+	and	r15, r5
+	xor	#-1, r5
+	inv	r11
+	inc	r11
+	and	r9, r11
+	xor	r11, r9
+	mov	r4, r10
+	clrc
+	rrc	r10
+	rra	r10
+	and	#1, r10
+	mov	r10, r15
+	inv	r15
+	inc	r15
+	mov	r9, r8
+	xor	#-1, r8
+	and	r15, r8
+	xor	#-1, r8
+	mov	r10, r15
+	inv	r15
+	inc	r15
+	and	r9, r15
+	xor	r15, r9
 	mov	r4, r15
 	clrc
 	rrc	r15
 	rra	r15
+	rra	r15
 	and	#1, r15
-	mov	r15, r11
-	inv	r11
-	inc	r11
-	mov	r8, r13
-	xor	#-1, r13
-	and	r11, r13
-	xor	#-1, r13
-	mov	r15, r9
-	inv	r9
-	inc	r9
-	and	r8, r9
-	mov	r8, r11
-	xor	r9, r11
-	mov	r4, r8
-	clrc
-	rrc	r8
-	rra	r8
-	rra	r8
-	and	#1, r8
-	mov	r8, r9
-	inv	r9
-	inc	r9
-	mov	r11, r4
-	xor	#-1, r4
-	and	r9, r4
-	xor	#-1, r4
-	mov	r7, r9
-	inv	r9
-	inc	r9
-	and	r9, r4
-	inv	r4
-	mov	38(sp), r9
-	and	r4, r9
-	mov	r8, r4
-	inv	r4
-	inc	r4
-	and	r11, r4
-	xor	r4, r11
-	mov	r7, r4
-	inv	r4
-	inc	r4
-	and	r4, r11
-	inv	r11
-	and	r11, r10
-	mov	r8, r11
-	inv	r11
-	inc	r11
-	mov	r13, r4
-	xor	#-1, r4
-	and	r11, r4
-	xor	#-1, r4
-	mov	r7, r11
-	inv	r11
-	inc	r11
-	and	r11, r4
-	inv	r4
-	mov	42(sp), r11
-	and	r4, r11
-	mov	r8, r4
-	inv	r4
-	inc	r4
-	and	r13, r4
-	xor	r4, r13
-	mov	r7, r4
-	inv	r4
-	inc	r4
-	and	r4, r13
-	inv	r13
-	and	r13, r12
 	mov	r15, r4
 	inv	r4
 	inc	r4
-	mov	r14, r13
-	xor	#-1, r13
-	and	r4, r13
-	xor	#-1, r13
-	inv	r15
-	inc	r15
-	and	r14, r15
+	mov	r9, r11
+	xor	#-1, r11
+	and	r4, r11
+	xor	#-1, r11
 	mov	r14, r4
-	xor	r15, r4
-	mov	r8, r15
+	inv	r4
+	inc	r4
+	and	r4, r11
+	bic	r11, r7
+	mov	r15, r11
+	inv	r11
+	inc	r11
+	and	r9, r11
+	xor	r11, r9
+	mov	r14, r11
+	inv	r11
+	inc	r11
+	and	r11, r9
+	bic	r9, r12
+	mov	r15, r11
+	inv	r11
+	inc	r11
+	mov	r8, r4
+	xor	#-1, r4
+	and	r11, r4
+	xor	#-1, r4
+	mov	r14, r11
+	inv	r11
+	inc	r11
+	and	r11, r4
+	mov	42(sp), r9
+	bic	r4, r9
+	mov	r15, r11
+	inv	r11
+	inc	r11
+	and	r8, r11
+	xor	r11, r8
+	mov	r14, r11
+	inv	r11
+	inc	r11
+	and	r11, r8
+	bic	r8, r6
+	mov	r10, r8
+	inv	r8
+	inc	r8
+	mov	r5, r11
+	xor	#-1, r11
+	and	r8, r11
+	xor	#-1, r11
+	inv	r10
+	inc	r10
+	and	r5, r10
+	xor	r10, r5
+	mov	r15, r10
+	inv	r10
+	inc	r10
+	mov	r5, r8
+	xor	#-1, r8
+	and	r10, r8
+	xor	#-1, r8
+	mov	r14, r10
+	inv	r10
+	inc	r10
+	and	r10, r8
+	mov	38(sp), r10
+	bic	r8, r10
+	mov	r15, r8
+	inv	r8
+	inc	r8
+	and	r5, r8
+	xor	r8, r5
+	mov	r14, r8
+	inv	r8
+	inc	r8
+	and	r8, r5
+	bic	r5, r13
+	mov	r15, r5
+	inv	r5
+	inc	r5
+	mov	r11, r8
+	xor	#-1, r8
+	and	r5, r8
+	xor	#-1, r8
 	inv	r15
 	inc	r15
-	mov	r4, r14
-	xor	#-1, r14
-	and	r15, r14
-	xor	#-1, r14
-	mov	r7, r15
-	inv	r15
-	inc	r15
-	and	r15, r14
+	and	r11, r15
+	xor	r15, r11
 	mov	r14, r15
 	inv	r15
-	mov	46(sp), r14
-	and	r15, r14
-	mov	r8, r15
-	inv	r15
 	inc	r15
-	and	r4, r15
-	xor	r15, r4
-	mov	r7, r15
-	inv	r15
-	inc	r15
-	and	r15, r4
-	inv	r4
-	mov	r5, r15
-	and	r4, r15
-	mov	r8, r4
-	inv	r4
-	inc	r4
-	mov	r13, r5
-	xor	#-1, r5
-	and	r4, r5
-	xor	#-1, r5
-	mov	r8, r4
-	inv	r4
-	inc	r4
-	and	r13, r4
-	mov	r13, r8
-	xor	r4, r8
-	mov	r7, r13
-	inv	r13
-	inc	r13
-	and	r13, r8
-	inv	r7
-	inc	r7
-	and	r7, r5
-	inv	r5
-	mov	44(sp), r13
-	and	r5, r13
-	inv	r8
-	and	r8, r6
-	mov	r12, r8
-	mov	r10, r7
+	and	r15, r11
+	inv	r14
+	inc	r14
+	and	r14, r8
+	mov	44(sp), r14
+	bic	r8, r14
+	mov	50(sp), r15
+	bic	r11, r15
+	mov	r14, r8
+	mov	r7, r11
+	mov	r15, r5
+	mov	r13, r7
+	mov	r12, r14
 	jmp	.Lccm_decrypt_with_endif35
 .Lccm_decrypt_with_else34:
-	mov	44(sp), r13
-	mov	42(sp), r11
-	mov	46(sp), r14
-	mov	38(sp), r9
-	mov	r12, r8
-	mov	r5, r15
-	mov	r10, r7
+	mov	44(sp), r8
+	mov	42(sp), r9
+	mov	38(sp), r10
+	mov	r7, r11
+	mov	50(sp), r5
+	mov	r13, r7
+	mov	r12, r14
 .Lccm_decrypt_with_endif35:
-	mov	72(sp), r10
-	xor	r13, r10
-	mov	78(sp), r12
-	xor	r11, r12
-	mov	80(sp), r13
-	xor	r14, r13
-	mov	82(sp), r11
-	xor	r9, r11
-	mov	86(sp), r9
-	xor	r6, r9
-	mov	88(sp), r6
-	xor	r8, r6
-	mov	90(sp), r8
-	xor	r15, r8
-	mov	92(sp), r15
-	xor	r7, r15
-	sub	#1, r10
+	mov	72(sp), r15
+	xor	r8, r15
+	mov	74(sp), r8
+	xor	r9, r8
+	mov	80(sp), r9
+	xor	r10, r9
+	mov	82(sp), r10
+	xor	r11, r10
+	mov	84(sp), r11
+	xor	r5, r11
+	mov	86(sp), r12
+	xor	r6, r12
+	mov	90(sp), r13
+	xor	r7, r13
+	mov	92(sp), r7
+	xor	r14, r7
+	sub	#1, r15
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	sub	#1, r12
-	clr	r12
-	adc	r12
-	xor	#1, r12
-	sub	#1, r13
+	sub	#1, r8
+	clr	r8
+	adc	r8
+	xor	#1, r8
+	sub	#1, r9
+	clr	r9
+	adc	r9
+	xor	#1, r9
+	sub	#1, r10
 	clr	r10
 	adc	r10
 	xor	#1, r10
@@ -1714,27 +1699,23 @@ ccm_decrypt_with:
 	clr	r11
 	adc	r11
 	xor	#1, r11
-	sub	#1, r9
-	clr	r9
-	adc	r9
-	xor	#1, r9
-	sub	#1, r6
-	clr	r7
-	adc	r7
-	xor	#1, r7
-	sub	#1, r8
+	sub	#1, r12
+	clr	r12
+	adc	r12
+	xor	#1, r12
+	sub	#1, r13
 	clr	r13
 	adc	r13
 	xor	#1, r13
-	sub	#1, r15
+	sub	#1, r7
 	clr	r15
 	adc	r15
 	xor	#1, r15
-	and	r12, r14
+	and	r8, r14
+	and	r9, r14
 	and	r10, r14
 	and	r11, r14
-	and	r9, r14
-	and	r7, r14
+	and	r12, r14
 	and	r13, r14
 	and	r15, r14
 	mov	96(sp), r15

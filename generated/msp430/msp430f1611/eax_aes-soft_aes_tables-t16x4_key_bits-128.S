@@ -827,7 +827,7 @@ eax_encrypt_with:
 
 ; --- eax_decrypt_with: eax.decrypt_with
 ;     frame 154 bytes (27 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1448 bytes of code
+;     estimated 1430 bytes of code
 	.section .text.eax_decrypt_with,"ax",@progbits
 	.global eax_decrypt_with
 	.type eax_decrypt_with, @function
@@ -1201,21 +1201,19 @@ eax_decrypt_with:
 	rra	r5
 	rra	r5
 	and	#1, r5
-	mov	r5, r13
-	inv	r13
-	inc	r13
-	mov	r15, r10
-	xor	#-1, r10
-	and	r13, r10
-	xor	#-1, r10
-	mov	r14, r13
-	inv	r13
-	inc	r13
-	and	r13, r10
-	mov	r10, r13
-	inv	r13
+	mov	r5, r10
+	inv	r10
+	inc	r10
+	mov	r15, r13
+	xor	#-1, r13
+	and	r10, r13
+	xor	#-1, r13
+	mov	r14, r10
+	inv	r10
+	inc	r10
+	and	r10, r13
 	mov	34(sp), r10
-	and	r13, r10
+	bic	r13, r10
 	mov	r5, r13
 	inv	r13
 	inc	r13
@@ -1225,9 +1223,8 @@ eax_decrypt_with:
 	inv	r13
 	inc	r13
 	and	r13, r15
-	inv	r15
 	mov	30(sp), r13
-	and	r15, r13
+	bic	r15, r13
 	swpb	r8
 	xor	r13, r8
 	sub	#1, r8
@@ -1251,9 +1248,8 @@ eax_decrypt_with:
 	inv	r15
 	inc	r15
 	and	r15, r13
-	inv	r13
 	mov	40(sp), r10
-	and	r13, r10
+	bic	r13, r10
 	mov	r5, r15
 	inv	r15
 	inc	r15
@@ -1263,9 +1259,8 @@ eax_decrypt_with:
 	inv	r15
 	inc	r15
 	and	r15, r9
-	inv	r9
 	mov	36(sp), r13
-	and	r9, r13
+	bic	r9, r13
 	swpb	r4
 	xor	r13, r4
 	sub	#1, r4
@@ -1300,9 +1295,8 @@ eax_decrypt_with:
 	inv	r15
 	inc	r15
 	and	r15, r12
-	inv	r12
 	mov	44(sp), r6
-	and	r12, r6
+	bic	r12, r6
 	mov	r5, r15
 	inv	r15
 	inc	r15
@@ -1312,9 +1306,8 @@ eax_decrypt_with:
 	inv	r15
 	inc	r15
 	and	r15, r11
-	inv	r11
 	mov	32(sp), r12
-	and	r11, r12
+	bic	r11, r12
 	mov	48(sp), r15
 	swpb	r15
 	xor	r12, r15
@@ -1347,12 +1340,10 @@ eax_decrypt_with:
 	inv	r14
 	inc	r14
 	and	r14, r6
-	inv	r6
 	mov	46(sp), r14
-	and	r6, r14
-	inv	r13
+	bic	r6, r14
 	mov	38(sp), r15
-	and	r13, r15
+	bic	r13, r15
 	mov	54(sp), r13
 	swpb	r13
 	xor	r15, r13

@@ -344,7 +344,7 @@ gcm_key_setup:
 
 ; --- gcm_encrypt_with: gcm.encrypt_with
 ;     frame 236 bytes (46 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2592 bytes of code
+;     estimated 2576 bytes of code
 	.section .text.gcm_encrypt_with,"ax",@progbits
 	.global gcm_encrypt_with
 	.type gcm_encrypt_with, @function
@@ -388,7 +388,7 @@ gcm_encrypt_with:
 	; ghash.ae:210: for i in 0..(n + 15) / 16 {
 	mov	#0, r10
 	mov	#0, 30(sp)
-	mov	#0, 34(sp)
+	mov	#0, 36(sp)
 	mov	#0, 38(sp)
 	mov	#0, 42(sp)
 	mov	#0, 44(sp)
@@ -444,7 +444,7 @@ gcm_encrypt_with:
 	mov	30(sp), r5
 	swpb	r6
 	xor	r6, r5
-	mov	34(sp), r6
+	mov	36(sp), r6
 	swpb	r7
 	xor	r7, r6
 	mov	38(sp), r7
@@ -481,7 +481,7 @@ gcm_encrypt_with:
 	mov	62(sp), r13
 	call	#gcm_G_mul_h
 	mov	124(sp), 30(sp)
-	mov	126(sp), 34(sp)
+	mov	126(sp), 36(sp)
 	mov	128(sp), 38(sp)
 	mov	130(sp), 42(sp)
 	mov	132(sp), 44(sp)
@@ -733,24 +733,24 @@ gcm_encrypt_with:
 	bis	r14, r15
 	mov	r15, 64(sp)
 	; gcm.ae:79: for i in 0..(n + 15) / 16 {
-	mov	#0, 36(sp)
+	mov	#0, 34(sp)
 	mov	r4, 74(sp)
 	mov	r5, 72(sp)
 	mov	r6, 70(sp)
 	mov	r7, 68(sp)
 	mov	r10, 66(sp)
-	cmp	r15, 36(sp)
+	cmp	r15, 34(sp)
 	jnc	.Lgcm_encrypt_with_near39
 	br	#.Lgcm_encrypt_with_done23
 .Lgcm_encrypt_with_near39:
 .Lgcm_encrypt_with_loop22:
-	mov	36(sp), r10
+	mov	34(sp), r10
 	and	#4095, r10
 	rla	r10
 	rla	r10
 	rla	r10
 	rla	r10
-	mov.b	37(sp), r6
+	mov.b	35(sp), r6
 	clrc
 	rrc	r6
 	rra	r6
@@ -934,16 +934,14 @@ gcm_encrypt_with:
 	inv	r15
 	inc	r15
 	and	r15, r4
-	inv	r4
-	and	r4, r5
+	bic	r4, r5
 	mov	r5, 32(sp)
 	mov	r12, r15
 	inv	r15
 	inc	r15
 	mov	2(sp), r5
 	and	r15, r5
-	inv	r5
-	and	r5, r6
+	bic	r5, r6
 	mov	r6, 8(sp)
 	mov	r14, r15
 	inv	r15
@@ -963,15 +961,13 @@ gcm_encrypt_with:
 	inv	r15
 	inc	r15
 	and	r15, r4
-	inv	r4
 	mov	4(sp), r6
-	and	r4, r6
+	bic	r4, r6
 	mov	r12, r15
 	inv	r15
 	inc	r15
 	and	r15, r5
-	inv	r5
-	and	r5, r9
+	bic	r5, r9
 	mov	r13, r5
 	inv	r5
 	inc	r5
@@ -1000,15 +996,13 @@ gcm_encrypt_with:
 	inv	r13
 	inc	r13
 	and	r13, r4
-	inv	r4
 	mov	24(sp), r13
-	and	r4, r13
+	bic	r4, r13
 	mov	r12, r4
 	inv	r4
 	inc	r4
 	and	r4, r5
-	inv	r5
-	and	r5, r11
+	bic	r5, r11
 	mov	r14, r4
 	inv	r4
 	inc	r4
@@ -1029,11 +1023,9 @@ gcm_encrypt_with:
 	inv	r12
 	inc	r12
 	and	r12, r5
-	inv	r5
-	and	r5, r8
-	inv	r14
+	bic	r5, r8
 	mov	6(sp), r15
-	and	r14, r15
+	bic	r14, r15
 	mov	r8, 14(sp)
 	mov	r9, 12(sp)
 	mov	r11, 10(sp)
@@ -1106,7 +1098,7 @@ gcm_encrypt_with:
 .Lgcm_encrypt_with_stored32:
 	mov	30(sp), r8
 	xor	14(sp), r8
-	mov	34(sp), r9
+	mov	36(sp), r9
 	xor	12(sp), r9
 	mov	38(sp), r10
 	xor	10(sp), r10
@@ -1138,15 +1130,15 @@ gcm_encrypt_with:
 	mov	50(sp), r8
 	mov	48(sp), r9
 	mov	204(sp), 30(sp)
-	mov	206(sp), 34(sp)
+	mov	206(sp), 36(sp)
 	mov	208(sp), 38(sp)
 	mov	210(sp), 42(sp)
 	mov	212(sp), 44(sp)
 	mov	214(sp), 46(sp)
 	mov	216(sp), 52(sp)
 	mov	218(sp), 54(sp)
-	add	#1, 36(sp)
-	cmp	64(sp), 36(sp)
+	add	#1, 34(sp)
+	cmp	64(sp), 34(sp)
 	jc	.Lgcm_encrypt_with_near40
 	br	#.Lgcm_encrypt_with_loop22
 .Lgcm_encrypt_with_near40:
@@ -1174,7 +1166,7 @@ gcm_encrypt_with:
 	rra	r12
 	rra	r12
 	rra	r12
-	mov	34(sp), r13
+	mov	36(sp), r13
 	xor	r12, r13
 	mov	76(sp), r11
 	and	#8191, r11
@@ -1284,7 +1276,7 @@ gcm_encrypt_with:
 
 ; --- gcm_decrypt_with: gcm.decrypt_with
 ;     frame 252 bytes (54 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2666 bytes of code
+;     estimated 2650 bytes of code
 	.section .text.gcm_decrypt_with,"ax",@progbits
 	.global gcm_decrypt_with
 	.type gcm_decrypt_with, @function
@@ -1307,7 +1299,7 @@ gcm_decrypt_with:
 	mov	272(sp), 84(sp)
 	mov	274(sp), 74(sp)
 	mov	276(sp), 104(sp)
-	mov	278(sp), 86(sp)
+	mov	278(sp), 88(sp)
 	mov	280(sp), 82(sp)
 	mov	284(sp), 106(sp)
 	mov	76(sp), r15
@@ -1932,7 +1924,7 @@ gcm_decrypt_with:
 	mov	250(sp), r12
 	xor	202(sp), r12
 	mov	104(sp), r8
-	cmp	#16, 86(sp)
+	cmp	#16, 88(sp)
 	jnc	.Lgcm_decrypt_with_bytes33
 	bit	#1, r8
 	jnz	.Lgcm_decrypt_with_bytes33
@@ -1944,14 +1936,14 @@ gcm_decrypt_with:
 	mov	8(r8), 94(sp)
 	mov	10(r8), 92(sp)
 	mov	12(r8), 90(sp)
-	mov	14(r8), 88(sp)
+	mov	14(r8), 86(sp)
 	jmp	.Lgcm_decrypt_with_join35
 .Lgcm_decrypt_with_bytes33:
 	mov	sp, r9
 	add	#108, r9
 	mov	r9, r10
 	mov	#16, r11
-	mov	86(sp), r15
+	mov	88(sp), r15
 .Lgcm_decrypt_with_cpy36:
 	clr	r14
 	tst	r15
@@ -1967,7 +1959,7 @@ gcm_decrypt_with:
 	mov	r9, r8
 	jmp	.Lgcm_decrypt_with_words34
 .Lgcm_decrypt_with_join35:
-	mov	86(sp), r15
+	mov	88(sp), r15
 	sub	#16, r15
 	mov	#0, r15
 	subc	#0, r15
@@ -1983,9 +1975,9 @@ gcm_decrypt_with:
 	swpb	94(sp)
 	swpb	92(sp)
 	swpb	90(sp)
-	swpb	88(sp)
+	swpb	86(sp)
 	jz	.Lgcm_decrypt_with_else38
-	mov	86(sp), r4
+	mov	88(sp), r4
 	mov	r4, r15
 	and	#8191, r15
 	rla	r15
@@ -1995,7 +1987,7 @@ gcm_decrypt_with:
 	clr	r11
 	adc	r11
 	xor	#1, r11
-	mov.b	87(sp), r14
+	mov.b	89(sp), r14
 	clrc
 	rrc	r14
 	rra	r14
@@ -2052,19 +2044,18 @@ gcm_decrypt_with:
 	rra	r15
 	rra	r15
 	and	#1, r15
-	mov	r15, r11
-	inv	r11
-	inc	r11
-	mov	r9, r4
-	xor	#-1, r4
-	and	r11, r4
-	xor	#-1, r4
-	mov	r14, r11
-	inv	r11
-	inc	r11
-	and	r11, r4
+	mov	r15, r4
 	inv	r4
-	and	r4, r7
+	inc	r4
+	mov	r9, r11
+	xor	#-1, r11
+	and	r4, r11
+	xor	#-1, r11
+	mov	r14, r4
+	inv	r4
+	inc	r4
+	and	r4, r11
+	bic	r11, r7
 	mov	r15, r11
 	inv	r11
 	inc	r11
@@ -2074,8 +2065,7 @@ gcm_decrypt_with:
 	inv	r11
 	inc	r11
 	and	r11, r9
-	inv	r9
-	and	r9, r12
+	bic	r9, r12
 	mov	r15, r11
 	inv	r11
 	inc	r11
@@ -2087,9 +2077,8 @@ gcm_decrypt_with:
 	inv	r11
 	inc	r11
 	and	r11, r4
-	inv	r4
 	mov	56(sp), r9
-	and	r4, r9
+	bic	r4, r9
 	mov	r15, r11
 	inv	r11
 	inc	r11
@@ -2099,8 +2088,7 @@ gcm_decrypt_with:
 	inv	r11
 	inc	r11
 	and	r11, r8
-	inv	r8
-	and	r8, r6
+	bic	r8, r6
 	mov	r10, r8
 	inv	r8
 	inc	r8
@@ -2123,9 +2111,8 @@ gcm_decrypt_with:
 	inv	r10
 	inc	r10
 	and	r10, r8
-	inv	r8
 	mov	46(sp), r10
-	and	r8, r10
+	bic	r8, r10
 	mov	r15, r8
 	inv	r8
 	inc	r8
@@ -2135,8 +2122,7 @@ gcm_decrypt_with:
 	inv	r8
 	inc	r8
 	and	r8, r5
-	inv	r5
-	and	r5, r13
+	bic	r5, r13
 	mov	r15, r5
 	inv	r5
 	inc	r5
@@ -2155,12 +2141,10 @@ gcm_decrypt_with:
 	inv	r14
 	inc	r14
 	and	r14, r8
-	inv	r8
 	mov	72(sp), r14
-	and	r8, r14
-	inv	r11
+	bic	r8, r14
 	mov	80(sp), r15
-	and	r11, r15
+	bic	r11, r15
 	mov	r14, r8
 	mov	r7, r11
 	mov	r15, r5
@@ -2176,7 +2160,7 @@ gcm_decrypt_with:
 	mov	r13, r7
 	mov	r12, r14
 .Lgcm_decrypt_with_endif39:
-	mov	88(sp), r15
+	mov	86(sp), r15
 	xor	r8, r15
 	mov	90(sp), r8
 	xor	r9, r8

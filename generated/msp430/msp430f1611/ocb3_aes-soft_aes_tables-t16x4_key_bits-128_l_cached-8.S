@@ -1713,7 +1713,7 @@ ocb3_encrypt_with:
 
 ; --- ocb3_decrypt_with: ocb3.decrypt_with
 ;     frame 260 bytes (81 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 4384 bytes of code
+;     estimated 4352 bytes of code
 	.section .text.ocb3_decrypt_with,"ax",@progbits
 	.global ocb3_decrypt_with
 	.type ocb3_decrypt_with, @function
@@ -1729,7 +1729,7 @@ ocb3_decrypt_with:
 	sub	#260, sp
 	mov	276(sp), 156(sp)
 	mov	278(sp), 154(sp)
-	mov	280(sp), 134(sp)
+	mov	280(sp), 138(sp)
 	mov	282(sp), 152(sp)
 	mov	284(sp), 158(sp)
 	mov	286(sp), 150(sp)
@@ -1749,14 +1749,14 @@ ocb3_decrypt_with:
 	mov	r15, r14
 	mov	r10, r15
 	call	#ocb3_initial_offset
-	mov	152(sp), 108(sp)
+	mov	152(sp), 110(sp)
 	clrc
-	mov	108(sp), r15
+	mov	110(sp), r15
 	rrc	r15
 	rra	r15
 	rra	r15
 	rra	r15
-	mov	r15, 108(sp)
+	mov	r15, 110(sp)
 	; ocb3.ae:183: for i in 0..full {
 	mov	#0, 82(sp)
 	mov	180(sp), r14
@@ -1783,9 +1783,9 @@ ocb3_decrypt_with:
 	mov	#0, 22(sp)
 	mov	#0, 18(sp)
 	mov	#0, 118(sp)
-	mov	#0, 120(sp)
+	mov	#0, 122(sp)
 	mov	#0, 106(sp)
-	cmp	108(sp), 82(sp)
+	cmp	110(sp), 82(sp)
 	jnc	.Locb3_decrypt_with_near47
 	br	#.Locb3_decrypt_with_done2
 .Locb3_decrypt_with_near47:
@@ -1814,7 +1814,7 @@ ocb3_decrypt_with:
 	rla	r15
 	mov	r15, 36(sp)
 	mov	r15, r7
-	add	134(sp), r7
+	add	138(sp), r7
 	bit	#1, r7
 	jnz	.Locb3_decrypt_with_bytes3
 .Locb3_decrypt_with_words4:
@@ -2416,7 +2416,7 @@ ocb3_decrypt_with:
 	xor	r8, 18(sp)
 	mov	118(sp), r4
 	xor	r7, r4
-	mov	120(sp), r9
+	mov	122(sp), r9
 	xor	r6, r9
 	mov	106(sp), r10
 	xor	r5, r10
@@ -2471,15 +2471,15 @@ ocb3_decrypt_with:
 	mov	62(sp), r5
 	mov	42(sp), r15
 	mov	r4, 118(sp)
-	mov	r9, 120(sp)
+	mov	r9, 122(sp)
 	mov	r10, 106(sp)
 	add	#1, 82(sp)
-	cmp	108(sp), 82(sp)
+	cmp	110(sp), 82(sp)
 	jc	.Locb3_decrypt_with_near48
 	br	#.Locb3_decrypt_with_loop1
 .Locb3_decrypt_with_near48:
 .Locb3_decrypt_with_done2:
-	mov	108(sp), r9
+	mov	110(sp), r9
 	rla	r9
 	rla	r9
 	rla	r9
@@ -2488,12 +2488,12 @@ ocb3_decrypt_with:
 	sub	r9, r10
 	mov	#0, r15
 	subc	#0, r15
-	mov	r15, 116(sp)
+	mov	r15, 114(sp)
 	mov	r10, r15
 	sub	#1, r15
 	clr	r4
 	adc	r4
-	mov	116(sp), r15
+	mov	114(sp), r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
@@ -2518,12 +2518,12 @@ ocb3_decrypt_with:
 	xor	4(r15), r12
 	mov	r12, 90(sp)
 	xor	2(r15), r13
-	mov	r13, 92(sp)
+	mov	r13, 94(sp)
 	xor	@r4, r14
-	mov	r14, 94(sp)
+	mov	r14, 96(sp)
 	; ocb3.ae:195: pad = E.encrypt_block(ks, offset)
-	mov	94(sp), 164(sp)
-	mov	92(sp), 166(sp)
+	mov	96(sp), 164(sp)
+	mov	94(sp), 166(sp)
 	mov	90(sp), 168(sp)
 	mov	88(sp), 170(sp)
 	mov	142(sp), 172(sp)
@@ -2536,7 +2536,7 @@ ocb3_decrypt_with:
 	add	#212, r14
 	mov	28(sp), r12
 	call	#ocb3_E_encrypt_block
-	mov	134(sp), r6
+	mov	138(sp), r6
 	add	r9, r6
 	cmp	#16, r10
 	jnc	.Locb3_decrypt_with_bytes29
@@ -2590,12 +2590,12 @@ ocb3_decrypt_with:
 	xor	222(sp), r8
 	swpb	r13
 	xor	224(sp), r13
-	mov	r13, 96(sp)
+	mov	r13, 92(sp)
 	swpb	r7
 	xor	226(sp), r7
 	mov	r10, r15
 	sub	#16, r15
-	mov	116(sp), r15
+	mov	114(sp), r15
 	subc	#0, r15
 	clr	r15
 	adc	r15
@@ -2603,7 +2603,7 @@ ocb3_decrypt_with:
 	; ocb3.ae:72: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
 	tst	r15
 	jz	.Locb3_decrypt_with_else34
-	mov	116(sp), r14
+	mov	114(sp), r14
 	and	#8191, r14
 	mov	r10, r15
 	swpb	r15
@@ -2691,17 +2691,15 @@ ocb3_decrypt_with:
 	inv	r15
 	inc	r15
 	and	r15, r14
-	inv	r14
-	and	r14, r7
+	bic	r14, r7
 	mov	r7, 112(sp)
 	mov	r13, r14
 	inv	r14
 	inc	r14
 	mov	54(sp), r15
 	and	r14, r15
-	inv	r15
 	mov	r12, r7
-	and	r15, r7
+	bic	r15, r7
 	mov	r5, r15
 	inv	r15
 	inc	r15
@@ -2719,15 +2717,13 @@ ocb3_decrypt_with:
 	inv	r15
 	inc	r15
 	and	r15, r4
-	inv	r4
-	and	r4, r8
+	bic	r4, r8
 	mov	r13, r15
 	inv	r15
 	inc	r15
 	and	r15, r14
-	inv	r14
 	mov	64(sp), r12
-	and	r14, r12
+	bic	r14, r12
 	mov	r6, r14
 	inv	r14
 	inc	r14
@@ -2756,15 +2752,13 @@ ocb3_decrypt_with:
 	inv	r6
 	inc	r6
 	and	r6, r4
-	inv	r4
-	mov	96(sp), r6
-	and	r4, r6
+	mov	92(sp), r6
+	bic	r4, r6
 	mov	r13, r4
 	inv	r4
 	inc	r4
 	and	r4, r14
-	inv	r14
-	and	r14, r11
+	bic	r14, r11
 	mov	r5, r14
 	inv	r14
 	inc	r14
@@ -2785,15 +2779,13 @@ ocb3_decrypt_with:
 	inv	r13
 	inc	r13
 	and	r13, r4
-	inv	r4
 	mov	98(sp), r14
-	and	r4, r14
-	inv	r5
+	bic	r4, r14
 	mov	104(sp), r15
-	and	r5, r15
+	bic	r5, r15
 	mov	r14, 98(sp)
 	mov	r12, 64(sp)
-	mov	r11, 124(sp)
+	mov	r11, 126(sp)
 	mov	r7, 84(sp)
 	mov	r15, 104(sp)
 	mov	r8, 58(sp)
@@ -2801,10 +2793,10 @@ ocb3_decrypt_with:
 	mov	112(sp), r12
 	jmp	.Locb3_decrypt_with_endif35
 .Locb3_decrypt_with_else34:
-	mov	r11, 124(sp)
+	mov	r11, 126(sp)
 	mov	r12, 84(sp)
 	mov	r8, 58(sp)
-	mov	96(sp), r11
+	mov	92(sp), r11
 	mov	r7, r12
 .Locb3_decrypt_with_endif35:
 	; ocb3.ae:198: store_be(msg, 16 * full, p, r)
@@ -2814,7 +2806,7 @@ ocb3_decrypt_with:
 	mov	58(sp), r6
 	mov	104(sp), r7
 	mov	84(sp), r8
-	mov	124(sp), r13
+	mov	126(sp), r13
 	mov	64(sp), r14
 	mov	98(sp), r15
 	cmp	#16, r10
@@ -2866,7 +2858,7 @@ ocb3_decrypt_with:
 	mov	#15, r7
 	sub	r10, r7
 	mov	#0, r14
-	subc	116(sp), r14
+	subc	114(sp), r14
 	and	#8191, r14
 	mov	r7, r15
 	swpb	r15
@@ -2998,13 +2990,13 @@ ocb3_decrypt_with:
 	inc	r15
 	and	r15, r9
 	bis	r9, r11
-	mov	120(sp), r9
+	mov	122(sp), r9
 	xor	r11, r9
 	mov	r8, r15
 	inv	r15
 	inc	r15
 	and	r15, r13
-	mov	124(sp), r15
+	mov	126(sp), r15
 	bis	r13, r15
 	mov	24(sp), r13
 	xor	r15, r13
@@ -3038,8 +3030,8 @@ ocb3_decrypt_with:
 	mov	106(sp), r10
 	jmp	.Locb3_decrypt_with_endif28
 .Locb3_decrypt_with_else27:
-	mov	r14, 94(sp)
-	mov	r13, 92(sp)
+	mov	r14, 96(sp)
+	mov	r13, 94(sp)
 	mov	r12, 90(sp)
 	mov	r11, 88(sp)
 	mov	r7, r15
@@ -3049,11 +3041,11 @@ ocb3_decrypt_with:
 	mov	22(sp), r14
 	mov	18(sp), r7
 	mov	118(sp), r4
-	mov	120(sp), r9
+	mov	122(sp), r9
 	mov	106(sp), r10
 .Locb3_decrypt_with_endif28:
-	xor	94(sp), r11
-	xor	92(sp), r12
+	xor	96(sp), r11
+	xor	94(sp), r12
 	xor	90(sp), r13
 	xor	88(sp), r14
 	xor	r8, r7
@@ -3106,7 +3098,7 @@ ocb3_decrypt_with:
 	xor	250(sp), r7
 	mov	236(sp), r15
 	xor	252(sp), r15
-	mov	r15, 110(sp)
+	mov	r15, 108(sp)
 	mov	238(sp), r6
 	xor	254(sp), r6
 	mov	240(sp), r13
@@ -3119,14 +3111,14 @@ ocb3_decrypt_with:
 	bit	#1, r8
 	jnz	.Locb3_decrypt_with_bytes40
 .Locb3_decrypt_with_words41:
-	mov	@r8, 138(sp)
-	mov	2(r8), 136(sp)
+	mov	@r8, 136(sp)
+	mov	2(r8), 134(sp)
 	mov	4(r8), 132(sp)
 	mov	6(r8), 130(sp)
 	mov	8(r8), 128(sp)
-	mov	10(r8), 126(sp)
-	mov	12(r8), 122(sp)
-	mov	14(r8), 114(sp)
+	mov	10(r8), 124(sp)
+	mov	12(r8), 120(sp)
+	mov	14(r8), 116(sp)
 	jmp	.Locb3_decrypt_with_join42
 .Locb3_decrypt_with_bytes40:
 	mov	sp, r9
@@ -3158,14 +3150,14 @@ ocb3_decrypt_with:
 	xor	#1, r15
 	; ocb3.ae:72: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
 	tst	r15
-	swpb	138(sp)
 	swpb	136(sp)
+	swpb	134(sp)
 	swpb	132(sp)
 	swpb	130(sp)
 	swpb	128(sp)
-	swpb	126(sp)
-	swpb	122(sp)
-	swpb	114(sp)
+	swpb	124(sp)
+	swpb	120(sp)
+	swpb	116(sp)
 	jz	.Locb3_decrypt_with_else45
 	mov	150(sp), r4
 	mov	r4, r15
@@ -3245,8 +3237,7 @@ ocb3_decrypt_with:
 	inv	r4
 	inc	r4
 	and	r4, r11
-	inv	r11
-	and	r11, r7
+	bic	r11, r7
 	mov	r15, r11
 	inv	r11
 	inc	r11
@@ -3256,8 +3247,7 @@ ocb3_decrypt_with:
 	inv	r11
 	inc	r11
 	and	r11, r9
-	inv	r9
-	and	r9, r12
+	bic	r9, r12
 	mov	r15, r11
 	inv	r11
 	inc	r11
@@ -3269,9 +3259,8 @@ ocb3_decrypt_with:
 	inv	r11
 	inc	r11
 	and	r11, r4
-	inv	r4
 	mov	80(sp), r9
-	and	r4, r9
+	bic	r4, r9
 	mov	r15, r11
 	inv	r11
 	inc	r11
@@ -3281,8 +3270,7 @@ ocb3_decrypt_with:
 	inv	r11
 	inc	r11
 	and	r11, r8
-	inv	r8
-	and	r8, r6
+	bic	r8, r6
 	mov	r10, r8
 	inv	r8
 	inc	r8
@@ -3305,9 +3293,8 @@ ocb3_decrypt_with:
 	inv	r10
 	inc	r10
 	and	r10, r8
-	inv	r8
 	mov	52(sp), r10
-	and	r8, r10
+	bic	r8, r10
 	mov	r15, r8
 	inv	r8
 	inc	r8
@@ -3317,8 +3304,7 @@ ocb3_decrypt_with:
 	inv	r8
 	inc	r8
 	and	r8, r5
-	inv	r5
-	and	r5, r13
+	bic	r5, r13
 	mov	r15, r5
 	inv	r5
 	inc	r5
@@ -3337,12 +3323,10 @@ ocb3_decrypt_with:
 	inv	r14
 	inc	r14
 	and	r14, r8
-	inv	r8
 	mov	100(sp), r14
-	and	r8, r14
-	inv	r11
-	mov	110(sp), r15
-	and	r11, r15
+	bic	r8, r14
+	mov	108(sp), r15
+	bic	r11, r15
 	mov	r14, r8
 	mov	r7, r11
 	mov	r15, r5
@@ -3354,15 +3338,15 @@ ocb3_decrypt_with:
 	mov	80(sp), r9
 	mov	52(sp), r10
 	mov	r7, r11
-	mov	110(sp), r5
+	mov	108(sp), r5
 	mov	r13, r7
 	mov	r12, r14
 .Locb3_decrypt_with_endif46:
-	mov	114(sp), r15
+	mov	116(sp), r15
 	xor	r8, r15
-	mov	122(sp), r8
+	mov	120(sp), r8
 	xor	r9, r8
-	mov	126(sp), r9
+	mov	124(sp), r9
 	xor	r10, r9
 	mov	128(sp), r10
 	xor	r11, r10
@@ -3370,9 +3354,9 @@ ocb3_decrypt_with:
 	xor	r5, r11
 	mov	132(sp), r12
 	xor	r6, r12
-	mov	136(sp), r13
+	mov	134(sp), r13
 	xor	r7, r13
-	mov	138(sp), r7
+	mov	136(sp), r7
 	xor	r14, r7
 	sub	#1, r15
 	clr	r14

@@ -605,7 +605,7 @@ ascon_aead128_encrypt_with:
 
 ; --- ascon_aead128_decrypt_with: ascon_aead128.decrypt_with
 ;     frame 116 bytes (30 spill slots, locals 56), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1806 bytes of code
+;     estimated 1786 bytes of code
 	.section .text.ascon_aead128_decrypt_with,"ax",@progbits
 	.global ascon_aead128_decrypt_with
 	.type ascon_aead128_decrypt_with, @function
@@ -619,7 +619,7 @@ ascon_aead128_decrypt_with:
 	mov	134(sp), 18(sp)
 	mov	136(sp), 50(sp)
 	mov	138(sp), 54(sp)
-	mov	142(sp), 20(sp)
+	mov	142(sp), 24(sp)
 	mov	146(sp), 56(sp)
 	mov	sp, r14
 	mov	#20, r15
@@ -813,7 +813,7 @@ ascon_aead128_decrypt_with:
 	xor	72(sp), r14
 	mov	r8, r15
 	xor	74(sp), r15
-	add	20(sp), r6
+	add	24(sp), r6
 	bit	#1, r6
 	jnz	.Lascon_aead128_decrypt_with_bytes19
 	mov	r4, 0(r6)
@@ -867,100 +867,99 @@ ascon_aead128_decrypt_with:
 	jnc	.Lascon_aead128_decrypt_with_loop12
 .Lascon_aead128_decrypt_with_done13:
 	; ascon_aead128.ae:131: off = rate * full
-	mov	16(sp), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#65520, r15
-	mov	r15, 28(sp)
-	and	#15, r14
+	mov	16(sp), r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	mov	r15, r14
+	and	#65520, r14
+	and	#15, r15
 	; ascon_aead128.ae:132: last = m - off
-	mov	50(sp), r12
-	mov	#0, r13
-	sub	r15, r12
-	subc	r14, r13
+	mov	50(sp), r13
+	mov	#0, r12
+	sub	r14, r13
+	subc	r15, r12
 	; ascon_aead128.ae:134: p = first_bytes(r ^ load_le(ct, off, rate, last), last)
-	mov	18(sp), r8
-	add	r15, r8
-	cmp	#16, r12
+	mov	18(sp), r6
+	add	r14, r6
+	cmp	#16, r13
 	jnc	.Lascon_aead128_decrypt_with_bytes22
-	bit	#1, r8
+	bit	#1, r6
 	jnz	.Lascon_aead128_decrypt_with_bytes22
 .Lascon_aead128_decrypt_with_words23:
-	mov	@r8, r7
-	mov	2(r8), r5
-	mov	4(r8), r15
-	mov	6(r8), r6
-	mov	8(r8), r9
-	mov	10(r8), r10
-	mov	12(r8), r11
-	mov	14(r8), r14
+	mov	@r6, r8
+	mov	2(r6), r15
+	mov	4(r6), r4
+	mov	6(r6), r5
+	mov	8(r6), r7
+	mov	10(r6), r9
+	mov	12(r6), r10
+	mov	14(r6), r11
 	jmp	.Lascon_aead128_decrypt_with_join24
 .Lascon_aead128_decrypt_with_bytes22:
-	mov	sp, r9
-	add	#100, r9
-	mov	r9, r10
-	mov	#16, r11
-	mov	r12, r15
+	mov	sp, r8
+	add	#100, r8
+	mov	r8, r9
+	mov	#16, r10
+	mov	r13, r15
 .Lascon_aead128_decrypt_with_cpy25:
-	clr	r14
+	clr	r11
 	tst	r15
 	jz	.Lascon_aead128_decrypt_with_pad26
-	mov.b	@r8, r14
-	inc	r8
+	mov.b	@r6, r11
+	inc	r6
 	dec	r15
 .Lascon_aead128_decrypt_with_pad26:
-	mov.b	r14, 0(r10)
-	inc	r10
-	dec	r11
+	mov.b	r11, 0(r9)
+	inc	r9
+	dec	r10
 	jnz	.Lascon_aead128_decrypt_with_cpy25
-	mov	r9, r8
+	mov	r8, r6
 	jmp	.Lascon_aead128_decrypt_with_words23
 .Lascon_aead128_decrypt_with_join24:
-	xor	60(sp), r7
-	mov	r5, r8
-	xor	62(sp), r8
-	xor	64(sp), r15
-	mov	r15, 22(sp)
-	xor	66(sp), r6
-	mov	r6, 34(sp)
-	xor	68(sp), r9
+	xor	60(sp), r8
+	xor	62(sp), r15
+	mov	r15, 20(sp)
+	xor	64(sp), r4
+	mov	r4, 22(sp)
+	xor	66(sp), r5
+	mov	r5, 26(sp)
+	xor	68(sp), r7
+	mov	r7, 32(sp)
+	xor	70(sp), r9
 	mov	r9, 38(sp)
-	xor	70(sp), r10
-	mov	r10, 40(sp)
-	xor	72(sp), r11
+	xor	72(sp), r10
+	mov	r10, 44(sp)
+	xor	74(sp), r11
 	mov	r11, 42(sp)
-	xor	74(sp), r14
-	mov	r14, 44(sp)
 	; ascon_aead128.ae:33: return x & ~(~(0 as u128) << (8 * count))
-	mov	r12, r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
+	mov	r13, r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	mov	r11, r15
 	and	#65528, r15
 	mov	r15, 48(sp)
-	rlam.w	#3, r13
-	and	#7, r14
-	bis	r14, r13
-	mov	r13, 46(sp)
-	mov	#-1, r5
+	rlam.w	#3, r12
+	and	#7, r11
+	bis	r11, r12
+	mov	r12, 46(sp)
 	mov	#-1, r9
-	mov	#-1, r15
 	mov	#-1, r10
 	mov	#-1, r11
+	mov	#-1, r12
+	mov	#-1, r5
 	mov	#-1, r6
-	mov	#-1, r13
-	mov	#-1, r14
+	mov	#-1, r7
+	mov	#-1, r15
 	mov	48(sp), r4
 	tst	46(sp)
 	jnz	.Lascon_aead128_decrypt_with_shbig27
@@ -969,93 +968,84 @@ ascon_aead128_decrypt_with:
 .Lascon_aead128_decrypt_with_shlimb30:
 	cmp	#16, r4
 	jnc	.Lascon_aead128_decrypt_with_shbits31
-	mov	r13, r14
-	mov	r6, r13
-	mov	r11, r6
+	mov	r7, r15
+	mov	r6, r7
+	mov	r5, r6
+	mov	r12, r5
+	mov	r11, r12
 	mov	r10, r11
-	mov	r15, r10
-	mov	r9, r15
-	mov	r5, r9
-	clr	r5
+	mov	r9, r10
+	clr	r9
 	sub	#16, r4
 	jmp	.Lascon_aead128_decrypt_with_shlimb30
 .Lascon_aead128_decrypt_with_shbits31:
 	tst	r4
 	jz	.Lascon_aead128_decrypt_with_shend28
 .Lascon_aead128_decrypt_with_sh29:
-	rla	r5
-	rlc	r9
-	rlc	r15
+	rla	r9
 	rlc	r10
 	rlc	r11
+	rlc	r12
+	rlc	r5
 	rlc	r6
-	rlc	r13
-	rlc	r14
+	rlc	r7
+	rlc	r15
 	dec	r4
 	jnz	.Lascon_aead128_decrypt_with_sh29
 	jmp	.Lascon_aead128_decrypt_with_shend28
 .Lascon_aead128_decrypt_with_shbig27:
-	clr	r5
 	clr	r9
-	clr	r15
 	clr	r10
 	clr	r11
+	clr	r12
+	clr	r5
 	clr	r6
-	clr	r13
-	clr	r14
+	clr	r7
+	clr	r15
 .Lascon_aead128_decrypt_with_shend28:
-	inv	r5
-	and	r5, r7
-	inv	r9
-	and	r9, r8
-	inv	r15
-	mov	22(sp), r9
-	and	r15, r9
-	mov	r10, r15
-	inv	r15
-	mov	34(sp), r10
-	and	r15, r10
-	mov	r11, r15
-	inv	r15
-	mov	38(sp), r11
-	and	r15, r11
-	inv	r6
-	mov	40(sp), r4
-	and	r6, r4
-	inv	r13
-	mov	42(sp), r5
-	and	r13, r5
-	inv	r14
-	mov	44(sp), r6
-	and	r14, r6
+	bic	r9, r8
+	mov	20(sp), r9
+	bic	r10, r9
+	mov	22(sp), r10
+	bic	r11, r10
+	mov	26(sp), r11
+	bic	r12, r11
+	mov	32(sp), r12
+	bic	r5, r12
+	mov	38(sp), r4
+	bic	r6, r4
+	mov	44(sp), r5
+	bic	r7, r5
+	mov	42(sp), r6
+	bic	r15, r6
 	; ascon_aead128.ae:135: store_le(msg, off, p, last)
-	mov	28(sp), r13
-	add	20(sp), r13
-	cmp	#16, r12
+	mov	r14, r7
+	add	24(sp), r7
+	cmp	#16, r13
 	jnc	.Lascon_aead128_decrypt_with_bytes32
-	bit	#1, r13
+	bit	#1, r7
 	jnz	.Lascon_aead128_decrypt_with_bytes32
-	mov	r7, 0(r13)
-	mov	r8, 2(r13)
-	mov	r9, 4(r13)
-	mov	r10, 6(r13)
-	mov	r11, 8(r13)
-	mov	r4, 10(r13)
-	mov	r5, 12(r13)
-	mov	r6, 14(r13)
+	mov	r8, 0(r7)
+	mov	r9, 2(r7)
+	mov	r10, 4(r7)
+	mov	r11, 6(r7)
+	mov	r12, 8(r7)
+	mov	r4, 10(r7)
+	mov	r5, 12(r7)
+	mov	r6, 14(r7)
 	jmp	.Lascon_aead128_decrypt_with_stored33
 .Lascon_aead128_decrypt_with_bytes32:
-	mov	r7, 100(sp)
-	mov	r8, 102(sp)
-	mov	r9, 104(sp)
-	mov	r10, 106(sp)
-	mov	r11, 108(sp)
+	mov	r8, 100(sp)
+	mov	r9, 102(sp)
+	mov	r10, 104(sp)
+	mov	r11, 106(sp)
+	mov	r12, 108(sp)
 	mov	r4, 110(sp)
 	mov	r5, 112(sp)
 	mov	r6, 114(sp)
 	mov	sp, r14
 	add	#100, r14
-	mov	r12, r15
+	mov	r13, r15
 	cmp	#16, r15
 	jnc	.Lascon_aead128_decrypt_with_cnt34
 	mov	#16, r15
@@ -1063,23 +1053,23 @@ ascon_aead128_decrypt_with:
 	tst	r15
 	jz	.Lascon_aead128_decrypt_with_stored33
 .Lascon_aead128_decrypt_with_cpy35:
-	mov.b	@r14, 0(r13)
+	mov.b	@r14, 0(r7)
 	inc	r14
-	inc	r13
+	inc	r7
 	dec	r15
 	jnz	.Lascon_aead128_decrypt_with_cpy35
 .Lascon_aead128_decrypt_with_stored33:
 	; ascon_aead128.ae:136: set_rate(s, r ^ p ^ pad(last))
-	xor	60(sp), r7
-	mov	r7, 36(sp)
-	xor	62(sp), r8
-	mov	r8, 32(sp)
-	xor	64(sp), r9
-	mov	r9, 30(sp)
-	xor	66(sp), r10
-	mov	r10, 26(sp)
-	xor	68(sp), r11
-	mov	r11, 24(sp)
+	xor	60(sp), r8
+	mov	r8, 40(sp)
+	xor	62(sp), r9
+	mov	r9, 36(sp)
+	xor	64(sp), r10
+	mov	r10, 34(sp)
+	xor	66(sp), r11
+	mov	r11, 30(sp)
+	xor	68(sp), r12
+	mov	r12, 28(sp)
 	xor	70(sp), r4
 	xor	72(sp), r5
 	xor	74(sp), r6
@@ -1136,15 +1126,15 @@ ascon_aead128_decrypt_with:
 	clr	r7
 .Lascon_aead128_decrypt_with_shend37:
 	; ascon_aead128.ae:136: set_rate(s, r ^ p ^ pad(last))
-	mov	36(sp), r8
+	mov	40(sp), r8
 	xor	r9, r8
-	mov	32(sp), r9
+	mov	36(sp), r9
 	xor	r10, r9
-	mov	30(sp), r10
+	mov	34(sp), r10
 	xor	r11, r10
-	mov	26(sp), r11
+	mov	30(sp), r11
 	xor	r12, r11
-	mov	24(sp), r12
+	mov	28(sp), r12
 	xor	r13, r12
 	xor	r14, r4
 	xor	r15, r5
@@ -1279,400 +1269,377 @@ ascon_aead128_decrypt_with:
 
 
 ; --- ascon_aead128_P_permute: ascon_aead128.P.permute
-;     frame 62 bytes (31 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1200 bytes of code
+;     frame 60 bytes (30 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1144 bytes of code
 	.section .text.ascon_aead128_P_permute,"ax",@progbits
 	.local ascon_aead128_P_permute
 	.type ascon_aead128_P_permute, @function
 	.balign 2
 ascon_aead128_P_permute:
 	pushm.w	#7, r10
-	sub	#62, sp
-	mov	r12, 60(sp)
+	sub	#60, sp
+	mov	r12, 58(sp)
 	; ascon_p.ae:60: for i in 16 - rounds..16 {
 	mov	#16, r15
 	sub	r13, r15
 	mov.b	r15, r15
-	mov	r15, 58(sp)
-	mov	r12, r6
+	mov	r15, 56(sp)
+	mov	r12, r7
 	mov	r12, r15
-	mov	@r15, 14(sp)
-	mov	2(r15), 48(sp)
-	mov	4(r15), 52(sp)
-	mov	6(r15), 50(sp)
-	mov	8(r15), r7
-	mov	10(r15), r8
-	mov	12(r15), r9
-	mov	14(r15), 32(sp)
-	mov	16(r15), r10
-	mov	18(r15), 20(sp)
-	mov	20(r15), 4(sp)
-	mov	22(r15), 56(sp)
+	mov	@r15, 0(sp)
+	mov	2(r15), 4(sp)
+	mov	4(r15), 48(sp)
+	mov	6(r15), 46(sp)
+	mov	8(r15), r8
+	mov	10(r15), r9
+	mov	12(r15), r10
+	mov	14(r15), 26(sp)
+	mov	16(r15), 8(sp)
+	mov	18(r15), 18(sp)
+	mov	20(r15), 52(sp)
+	mov	22(r15), 54(sp)
 	mov	24(r15), r11
 	mov	26(r15), r12
 	mov	28(r15), r13
-	mov	30(r15), 10(sp)
+	mov	30(r15), 12(sp)
 	mov	32(r15), r14
-	mov	34(r15), 8(sp)
-	mov	36(r15), 26(sp)
-	mov	38(r6), 54(sp)
-	cmp	#16, 58(sp)
+	mov	34(r15), 2(sp)
+	mov	36(r15), 22(sp)
+	mov	38(r7), 40(sp)
+	cmp	#16, 56(sp)
 	jc	.Lascon_aead128_P_permute_done2
 .Lascon_aead128_P_permute_loop1:
 	; ascon_p.ae:61: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
-	mov	58(sp), r15
-	mov.b	ascon_aead128_P.rc(r15), r15
+	mov	56(sp), r15
+	mov.b	ascon_aead128_P.rc(r15), r7
 	; ascon_p.ae:21: x2 = x2 ^ (c as u64)
-	xor	r15, r10
+	mov	8(sp), r15
+	xor	r7, r15
 	; ascon_p.ae:24: x0 = x0 ^ x4
-	mov	14(sp), r5
+	mov	@sp, r5
 	xor	r14, r5
 	; ascon_p.ae:25: x4 = x4 ^ x3
 	mov	r14, r4
 	xor	r11, r4
 	; ascon_p.ae:26: x2 = x2 ^ x1
-	mov	r10, r14
-	xor	r7, r14
+	mov	r15, r14
+	xor	r8, r14
 	; ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
-	mov	r7, r6
-	inv	r6
-	and	r14, r6
+	mov	r14, r6
+	bic	r8, r6
 	xor	r5, r6
 	; ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	mov	r14, r10
-	inv	r10
-	and	r11, r10
-	xor	r7, r10
+	mov	r11, r7
+	bic	r14, r7
+	xor	r8, r7
 	; ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	mov	r11, r15
-	inv	r15
-	and	r4, r15
+	mov	r4, r15
+	bic	r11, r15
 	xor	r15, r14
 	; ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mov	r4, r15
-	inv	r15
-	and	r5, r15
+	mov	r5, r15
+	bic	r4, r15
 	xor	r15, r11
 	; ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	inv	r5
-	and	r7, r5
-	xor	r5, r4
-	mov	r4, 44(sp)
+	bic	r5, r8
+	xor	r8, r4
+	mov	r4, 50(sp)
 	; ascon_p.ae:32: t1 = t1 ^ t0
-	xor	r6, r10
-	mov	r10, 22(sp)
+	xor	r6, r7
+	mov	r7, 20(sp)
 	; ascon_p.ae:33: t0 = t0 ^ t4
 	xor	r4, r6
+	mov	r6, 0(sp)
 	; ascon_p.ae:34: t3 = t3 ^ t2
 	xor	r14, r11
-	mov	r11, 46(sp)
+	mov	r11, 42(sp)
 	; ascon_p.ae:35: t2 = ~t2
 	inv	r14
-	mov	r14, 30(sp)
+	mov	r14, 28(sp)
 	; ascon_p.ae:24: x0 = x0 ^ x4
-	mov	48(sp), r10
-	mov	8(sp), r15
-	xor	r15, r10
+	mov	4(sp), r5
+	mov	2(sp), r15
+	xor	r15, r5
 	; ascon_p.ae:25: x4 = x4 ^ x3
-	mov	r15, r5
-	xor	r12, r5
+	mov	r15, r6
+	xor	r12, r6
 	; ascon_p.ae:26: x2 = x2 ^ x1
-	mov	20(sp), r14
-	xor	r8, r14
+	mov	18(sp), r11
+	xor	r9, r11
 	; ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
-	mov	r8, r7
-	inv	r7
-	and	r14, r7
-	xor	r10, r7
-	; ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	mov	r14, r11
-	inv	r11
-	and	r12, r11
-	xor	r8, r11
-	; ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	mov	r12, r15
-	inv	r15
-	and	r5, r15
-	xor	r15, r14
-	; ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mov	r5, r15
-	inv	r15
-	and	r10, r15
-	xor	r15, r12
-	; ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	inv	r10
-	and	r8, r10
-	xor	r10, r5
-	mov	r5, 40(sp)
-	; ascon_p.ae:32: t1 = t1 ^ t0
-	xor	r7, r11
-	mov	r11, 2(sp)
-	; ascon_p.ae:33: t0 = t0 ^ t4
+	mov	r11, r7
+	bic	r9, r7
 	xor	r5, r7
-	; ascon_p.ae:34: t3 = t3 ^ t2
-	xor	r14, r12
-	mov	r12, 36(sp)
-	; ascon_p.ae:35: t2 = ~t2
-	inv	r14
-	mov	r14, 16(sp)
-	; ascon_p.ae:24: x0 = x0 ^ x4
-	mov	52(sp), r10
-	mov	26(sp), r15
-	xor	r15, r10
-	; ascon_p.ae:25: x4 = x4 ^ x3
-	mov	r15, r8
-	xor	r13, r8
-	; ascon_p.ae:26: x2 = x2 ^ x1
-	mov	4(sp), r12
-	xor	r9, r12
-	; ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
-	mov	r9, r11
-	inv	r11
-	and	r12, r11
-	xor	r10, r11
 	; ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	mov	r12, r14
-	inv	r14
-	and	r13, r14
-	xor	r9, r14
+	mov	r12, r8
+	bic	r11, r8
+	xor	r9, r8
 	; ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	mov	r13, r15
-	inv	r15
-	and	r8, r15
-	xor	r15, r12
-	; ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mov	r8, r15
-	inv	r15
-	and	r10, r15
-	xor	r15, r13
-	; ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	inv	r10
-	and	r9, r10
-	xor	r10, r8
-	mov	r8, 28(sp)
-	; ascon_p.ae:32: t1 = t1 ^ t0
-	xor	r11, r14
-	mov	r14, 0(sp)
-	; ascon_p.ae:33: t0 = t0 ^ t4
-	mov	r11, r14
-	xor	r8, r14
-	; ascon_p.ae:34: t3 = t3 ^ t2
-	xor	r12, r13
-	mov	r13, 18(sp)
-	; ascon_p.ae:35: t2 = ~t2
-	mov	r12, r9
-	inv	r9
-	; ascon_p.ae:24: x0 = x0 ^ x4
-	mov	50(sp), r11
-	mov	54(sp), r15
+	mov	r6, r15
+	bic	r12, r15
 	xor	r15, r11
-	; ascon_p.ae:25: x4 = x4 ^ x3
-	mov	r15, r8
-	mov	10(sp), r5
-	xor	r5, r8
-	; ascon_p.ae:26: x2 = x2 ^ x1
-	mov	56(sp), r10
-	mov	32(sp), r15
-	xor	r15, r10
-	; ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
-	mov	r15, r13
-	inv	r13
-	and	r10, r13
-	xor	r11, r13
-	; ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	mov	r10, r4
-	inv	r4
-	and	r5, r4
-	xor	r15, r4
-	; ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	mov	r5, r15
-	inv	r15
-	and	r8, r15
-	xor	r15, r10
 	; ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mov	r8, r15
-	inv	r15
-	and	r11, r15
-	mov	r5, r12
+	mov	r5, r15
+	bic	r6, r15
 	xor	r15, r12
 	; ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	inv	r11
-	and	32(sp), r11
-	xor	r11, r8
-	mov	r8, 12(sp)
+	bic	r5, r9
+	xor	r9, r6
+	mov	r6, 44(sp)
 	; ascon_p.ae:32: t1 = t1 ^ t0
-	xor	r13, r4
-	; ascon_p.ae:33: t0 = t0 ^ t4
-	mov	r13, r15
-	xor	r8, r15
-	; ascon_p.ae:34: t3 = t3 ^ t2
-	xor	r10, r12
-	; ascon_p.ae:35: t2 = ~t2
-	inv	r10
-	; ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
-	mov	r14, r8
-	mov	r15, r11
-	mov	r6, r13
-	mov	r7, r5
-	bit	#1, r8
-	rrc	r5
-	rrc	r13
-	rrc	r11
-	rrc	r8
-	bit	#1, r8
-	rrc	r5
-	rrc	r13
-	rrc	r11
-	rrc	r8
-	bit	#1, r8
-	rrc	r5
-	rrc	r13
-	rrc	r11
-	rrc	r8
-	xor	r6, r5
 	xor	r7, r8
-	xor	r14, r11
-	xor	r15, r13
-	rla	r14
-	rlc	r15
-	rlc	r6
-	rlc	r7
-	adc	r14
-	rla	r14
-	rlc	r15
-	rlc	r6
-	rlc	r7
-	adc	r14
-	rla	r14
-	rlc	r15
-	rlc	r6
-	rlc	r7
-	adc	r14
-	rla	r14
-	rlc	r15
-	rlc	r6
-	rlc	r7
-	adc	r14
-	xor	r14, r5
-	mov	r5, 14(sp)
-	xor	r15, r8
-	mov	r8, 48(sp)
-	xor	r6, r11
-	mov	r11, 52(sp)
-	xor	r7, r13
-	mov	r13, 50(sp)
-	; ascon_p.ae:38: t1 ^ (t1 >>> 61) ^ (t1 >>> 39),
+	mov	r8, 6(sp)
+	; ascon_p.ae:33: t0 = t0 ^ t4
+	mov	r7, r15
+	xor	r6, r15
+	; ascon_p.ae:34: t3 = t3 ^ t2
+	xor	r11, r12
+	mov	r12, 32(sp)
+	; ascon_p.ae:35: t2 = ~t2
+	inv	r11
+	mov	r11, 16(sp)
+	; ascon_p.ae:24: x0 = x0 ^ x4
+	mov	48(sp), r9
 	mov	22(sp), r14
-	mov	r14, r15
-	mov	2(sp), r8
-	mov	r8, r5
-	mov	@sp, r13
-	mov	r13, r6
-	mov	r4, r7
-	rla	r15
-	rlc	r5
-	rlc	r6
-	rlc	r7
-	adc	r15
-	rla	r15
-	rlc	r5
-	rlc	r6
-	rlc	r7
-	adc	r15
-	rla	r15
-	rlc	r5
-	rlc	r6
-	rlc	r7
-	adc	r15
-	xor	r14, r15
-	xor	r8, r5
-	xor	r13, r6
-	xor	r4, r7
+	xor	r14, r9
+	; ascon_p.ae:25: x4 = x4 ^ x3
 	mov	r14, r11
-	mov	r8, r13
-	mov	@sp, r14
-	swpb	r4
-	mov	r4, r8
+	xor	r13, r11
+	; ascon_p.ae:26: x2 = x2 ^ x1
+	mov	52(sp), r8
+	xor	r10, r8
+	; ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
+	mov	r8, r4
+	bic	r10, r4
+	xor	r9, r4
+	; ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
+	mov	r13, r12
+	bic	r8, r12
+	xor	r10, r12
+	; ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
+	mov	r11, r14
+	bic	r13, r14
+	xor	r14, r8
+	; ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
+	mov	r9, r14
+	bic	r11, r14
+	xor	r14, r13
+	; ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
+	bic	r9, r10
+	xor	r10, r11
+	mov	r11, 38(sp)
+	; ascon_p.ae:32: t1 = t1 ^ t0
+	mov	r12, r14
+	xor	r4, r14
+	; ascon_p.ae:33: t0 = t0 ^ t4
+	xor	r11, r4
+	; ascon_p.ae:34: t3 = t3 ^ t2
+	xor	r8, r13
+	mov	r13, 14(sp)
+	; ascon_p.ae:35: t2 = ~t2
+	inv	r8
+	; ascon_p.ae:24: x0 = x0 ^ x4
+	mov	46(sp), r6
+	mov	40(sp), r13
+	xor	r13, r6
+	; ascon_p.ae:25: x4 = x4 ^ x3
+	mov	r13, r7
+	mov	12(sp), r12
+	xor	r12, r7
+	; ascon_p.ae:26: x2 = x2 ^ x1
+	mov	54(sp), r9
+	mov	26(sp), r13
+	xor	r13, r9
+	; ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
+	mov	r9, r5
+	bic	r13, r5
+	xor	r6, r5
+	; ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
+	mov	r12, r11
+	bic	r9, r11
+	xor	r13, r11
+	; ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
+	mov	r7, r13
+	bic	r12, r13
+	xor	r13, r9
+	; ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
+	mov	r6, r13
+	bic	r7, r13
+	mov	r12, r10
+	xor	r13, r10
+	; ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
+	mov	26(sp), r12
+	bic	r6, r12
+	xor	r12, r7
+	mov	r7, 24(sp)
+	; ascon_p.ae:32: t1 = t1 ^ t0
+	xor	r5, r11
+	; ascon_p.ae:33: t0 = t0 ^ t4
+	xor	r7, r5
+	; ascon_p.ae:34: t3 = t3 ^ t2
+	mov	r10, r12
+	xor	r9, r12
+	; ascon_p.ae:35: t2 = ~t2
+	inv	r9
+	; ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
+	mov	r4, r6
+	mov	r5, r10
+	mov	@sp, r13
+	mov	r15, r7
+	bit	#1, r6
+	rrc	r7
+	rrc	r13
+	rrc	r10
+	rrc	r6
+	bit	#1, r6
+	rrc	r7
+	rrc	r13
+	rrc	r10
+	rrc	r6
+	bit	#1, r6
+	rrc	r7
+	rrc	r13
+	rrc	r10
+	rrc	r6
+	xor	r7, 0(sp)
+	xor	r6, r15
+	mov	r15, 4(sp)
+	xor	r10, r4
+	xor	r13, r5
+	swpb	r6
+	mov	r6, r15
+	swpb	r10
+	xor.b	r10, r15
+	xor	r10, r15
+	swpb	r13
+	xor.b	r13, r10
+	xor	r13, r10
+	swpb	r7
+	xor.b	r7, r13
+	xor	r7, r13
+	xor.b	r6, r7
+	xor	r6, r7
+	bit	#1, r7
+	rrc	r13
+	rrc	r10
+	rrc	r15
+	rrc	r7
+	xor	r7, 0(sp)
+	xor	r15, 4(sp)
+	xor	r10, r4
+	mov	r4, 48(sp)
+	xor	r13, r5
+	mov	r5, 46(sp)
+	; ascon_p.ae:38: t1 ^ (t1 >>> 61) ^ (t1 >>> 39),
+	mov	20(sp), r13
+	mov	r13, r4
+	mov	6(sp), r10
+	mov	r10, r5
+	mov	r14, r6
+	mov	r11, r7
+	rla	r4
+	rlc	r5
+	rlc	r6
+	rlc	r7
+	adc	r4
+	rla	r4
+	rlc	r5
+	rlc	r6
+	rlc	r7
+	adc	r4
+	rla	r4
+	rlc	r5
+	rlc	r6
+	rlc	r7
+	adc	r4
+	xor	r13, r4
+	xor	r10, r5
+	xor	r14, r6
+	xor	r11, r7
+	mov	r11, r15
+	mov	r13, r11
+	mov	r10, r13
+	swpb	r15
+	mov	r15, r10
 	swpb	r11
-	xor.b	r11, r8
-	xor	r11, r8
+	xor.b	r11, r10
+	xor	r11, r10
 	swpb	r13
 	xor.b	r13, r11
 	xor	r13, r11
 	swpb	r14
 	xor.b	r14, r13
 	xor	r14, r13
-	xor.b	r4, r14
-	xor	r4, r14
+	xor.b	r15, r14
+	xor	r15, r14
 	rla	r14
-	rlc	r8
+	rlc	r10
 	rlc	r11
 	rlc	r13
 	adc	r14
-	xor	r14, r15
-	mov	r15, 42(sp)
-	xor	r8, r5
-	mov	r5, 38(sp)
+	xor	r14, r4
+	mov	r4, 36(sp)
+	xor	r10, r5
+	mov	r5, 34(sp)
 	xor	r11, r6
-	mov	r6, 34(sp)
+	mov	r6, 30(sp)
 	xor	r13, r7
-	mov	r7, 32(sp)
+	mov	r7, 26(sp)
 	; ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
 	mov	16(sp), r14
-	mov	r14, r7
-	mov	r9, r8
-	mov	r10, r11
-	mov	30(sp), r5
-	mov	r5, r6
-	bit	#1, r7
-	rrc	r6
-	rrc	r11
-	rrc	r8
+	mov	r14, r10
+	mov	r8, r5
+	mov	r9, r11
+	mov	28(sp), r6
+	mov	r6, r7
+	bit	#1, r10
 	rrc	r7
-	xor	r5, r6
-	xor	r14, r7
-	xor	r9, r8
-	xor	r10, r11
+	rrc	r11
+	rrc	r5
+	rrc	r10
+	xor	r6, r7
+	xor	r14, r10
+	xor	r8, r5
+	xor	r9, r11
 	mov	r14, r15
 	swpb	r15
 	mov	r15, r14
+	swpb	r8
+	xor.b	r8, r14
+	xor	r8, r14
 	swpb	r9
-	xor.b	r9, r14
-	xor	r9, r14
-	swpb	r10
-	xor.b	r10, r9
-	xor	r10, r9
-	swpb	r5
-	xor.b	r5, r10
-	xor	r5, r10
-	xor.b	r15, r5
-	xor	r15, r5
-	rla	r5
-	rlc	r14
-	rlc	r9
-	rlc	r10
-	adc	r5
-	rla	r5
-	rlc	r14
-	rlc	r9
-	rlc	r10
-	adc	r5
-	xor	r5, r6
-	mov	r6, 24(sp)
-	xor	r14, r7
-	mov	r7, 20(sp)
+	xor.b	r9, r8
 	xor	r9, r8
-	mov	r8, 4(sp)
+	swpb	r6
+	xor.b	r6, r9
+	xor	r6, r9
+	xor.b	r15, r6
+	xor	r15, r6
+	rla	r6
+	rlc	r14
+	rlc	r8
+	rlc	r9
+	adc	r6
+	rla	r6
+	rlc	r14
+	rlc	r8
+	rlc	r9
+	adc	r6
+	xor	r6, r7
+	mov	r7, 8(sp)
+	xor	r14, r10
+	mov	r10, 18(sp)
+	xor	r8, r5
 	mov	r11, r13
-	xor	r10, r13
+	xor	r9, r13
 	; ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
-	mov	36(sp), r5
-	mov	r5, r15
-	mov	18(sp), r14
+	mov	32(sp), r4
+	mov	r4, r15
+	mov	14(sp), r14
 	mov	r14, r6
 	mov	r12, r7
-	mov	46(sp), r4
-	mov	r4, r11
+	mov	42(sp), r10
+	mov	r10, r11
 	swpb	r15
 	mov	r15, r8
 	swpb	r6
@@ -1696,122 +1663,114 @@ ascon_aead128_P_permute:
 	rrc	r6
 	rrc	r8
 	rrc	r11
-	xor	r4, r11
-	xor	r5, r8
+	xor	r10, r11
+	xor	r4, r8
 	xor	r14, r6
 	xor	r12, r7
+	mov	r14, r9
 	mov	r12, r10
-	bit	#1, r14
-	rrc	r5
+	mov	42(sp), r14
+	bit	#1, r9
 	rrc	r4
-	rrc	r10
 	rrc	r14
-	xor	r5, r11
+	rrc	r10
+	rrc	r9
+	xor	r4, r11
 	mov	r8, r12
-	xor	r14, r12
+	xor	r9, r12
 	xor	r10, r6
-	mov	r6, 6(sp)
-	xor	r4, r7
-	mov	r7, 10(sp)
+	mov	r6, 10(sp)
+	xor	r14, r7
+	mov	r7, 12(sp)
 	; ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
-	mov	40(sp), r8
-	mov	r8, r15
-	mov	28(sp), r14
-	mov	r14, r6
-	mov	12(sp), r10
-	mov	r10, r7
-	mov	44(sp), r9
-	mov	r9, r4
-	swpb	r15
-	mov	r15, r5
-	swpb	r6
-	xor.b	r6, r5
-	xor	r6, r5
-	swpb	r7
-	xor.b	r7, r6
-	xor	r7, r6
-	swpb	r4
-	xor.b	r4, r7
-	xor	r4, r7
-	xor.b	r15, r4
-	xor	r15, r4
-	rla	r4
-	rlc	r5
-	rlc	r6
-	rlc	r7
-	adc	r4
-	xor	r9, r4
-	xor	r8, r5
-	xor	r14, r6
-	xor	r10, r7
-	mov	r10, r14
-	mov	r8, r10
-	mov	28(sp), r15
+	mov	44(sp), r7
+	mov	r7, r14
+	mov	38(sp), r4
+	mov	r4, r15
+	mov	24(sp), r8
+	mov	50(sp), r6
+	mov	r6, r9
 	swpb	r14
-	mov	r14, r8
-	swpb	r9
-	xor.b	r9, r8
-	xor	r9, r8
-	swpb	r10
-	xor.b	r10, r9
-	xor	r10, r9
+	mov	r14, r10
 	swpb	r15
 	xor.b	r15, r10
 	xor	r15, r10
-	xor.b	r14, r15
-	xor	r14, r15
-	bit	#1, r15
+	swpb	r8
+	xor.b	r8, r15
+	xor	r8, r15
+	swpb	r9
+	xor.b	r9, r8
+	xor	r9, r8
+	xor.b	r14, r9
+	xor	r14, r9
+	rla	r9
+	rlc	r10
+	rlc	r15
+	rlc	r8
+	adc	r9
+	mov	r6, r14
+	xor	r9, r14
+	mov	r7, r6
+	xor	r10, r6
+	mov	r4, r7
+	xor	r15, r7
+	mov	24(sp), r4
+	xor	r8, r4
+	bit	#1, r8
+	rrc	r15
 	rrc	r10
 	rrc	r9
 	rrc	r8
+	bit	#1, r8
 	rrc	r15
-	mov	r4, r14
+	rrc	r10
+	rrc	r9
+	rrc	r8
 	xor	r15, r14
-	xor	r8, r5
-	xor	r9, r6
-	mov	r7, r15
-	xor	r10, r15
-	mov	42(sp), r7
-	mov	38(sp), r8
+	xor	r8, r6
+	xor	r9, r7
+	xor	r10, r4
+	mov	36(sp), r8
 	mov	34(sp), r9
-	mov	24(sp), r10
-	mov	r13, 56(sp)
-	mov	6(sp), r13
-	mov	r5, 8(sp)
-	mov	r6, 26(sp)
-	mov	r15, 54(sp)
-	add	#1, 58(sp)
-	cmp	#16, 58(sp)
+	mov	30(sp), r10
+	mov	r5, 52(sp)
+	mov	r13, 54(sp)
+	mov	10(sp), r13
+	mov	r6, 2(sp)
+	mov	r7, 22(sp)
+	mov	r4, 40(sp)
+	add	#1, 56(sp)
+	cmp	#16, 56(sp)
 	jnc	.Lascon_aead128_P_permute_loop1
 .Lascon_aead128_P_permute_done2:
 	; ascon_p.ae:63: s[0] = x0
-	mov	60(sp), r6
-	mov	r6, r15
-	mov	14(sp), 0(r15)
-	mov	48(sp), 2(r15)
-	mov	52(sp), 4(r15)
-	mov	50(sp), 6(r15)
+	mov	58(sp), r7
+	mov	r7, r15
+	mov	@sp, 0(r15)
+	mov	4(sp), 2(r15)
+	mov	48(sp), 4(r15)
+	mov	46(sp), 6(r15)
 	; ascon_p.ae:64: s[1] = x1
-	mov	r7, 8(r15)
-	mov	r8, 10(r15)
-	mov	r9, 12(r15)
-	mov	32(sp), 14(r15)
+	mov	r8, 8(r15)
+	mov	r9, 10(r15)
+	mov	r10, 12(r15)
+	mov	26(sp), 14(r15)
 	; ascon_p.ae:65: s[2] = x2
-	mov	r10, 16(r15)
-	mov	20(sp), 18(r15)
-	mov	4(sp), 20(r15)
-	mov	56(sp), 22(r15)
+	mov	8(sp), 16(r15)
+	mov	18(sp), 18(r15)
+	mov	52(sp), 20(r15)
+	mov	54(sp), 22(r15)
 	; ascon_p.ae:66: s[3] = x3
 	mov	r11, 24(r15)
 	mov	r12, 26(r15)
 	mov	r13, 28(r15)
-	mov	10(sp), 30(r15)
+	mov	12(sp), 30(r15)
 	; ascon_p.ae:67: s[4] = x4
 	mov	r14, 32(r15)
-	mov	8(sp), 34(r15)
-	mov	26(sp), 36(r15)
-	mov	54(sp), 38(r6)
-	add	#62, sp
+	mov	2(sp), 34(r15)
+	mov	22(sp), 36(r15)
+	mov	40(sp), 38(r7)
+	add	#60, sp
 	popm.w	#7, r10
 	ret
 	.size ascon_aead128_P_permute, .-ascon_aead128_P_permute

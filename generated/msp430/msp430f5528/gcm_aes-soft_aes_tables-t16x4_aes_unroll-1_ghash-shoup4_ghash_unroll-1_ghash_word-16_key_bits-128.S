@@ -314,7 +314,7 @@ gcm_key_setup:
 
 ; --- gcm_encrypt_with: gcm.encrypt_with
 ;     frame 238 bytes (47 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2446 bytes of code
+;     estimated 2430 bytes of code
 	.section .text.gcm_encrypt_with,"ax",@progbits
 	.global gcm_encrypt_with
 	.type gcm_encrypt_with, @function
@@ -345,7 +345,7 @@ gcm_encrypt_with:
 	; ghash.ae:210: for i in 0..(n + 15) / 16 {
 	mov	#0, r10
 	mov	#0, 30(sp)
-	mov	#0, 36(sp)
+	mov	#0, 38(sp)
 	mov	#0, 40(sp)
 	mov	#0, 44(sp)
 	mov	#0, 46(sp)
@@ -398,7 +398,7 @@ gcm_encrypt_with:
 	mov	30(sp), r5
 	swpb	r6
 	xor	r6, r5
-	mov	36(sp), r6
+	mov	38(sp), r6
 	swpb	r7
 	xor	r7, r6
 	mov	40(sp), r7
@@ -435,7 +435,7 @@ gcm_encrypt_with:
 	mov	64(sp), r13
 	call	#gcm_G_mul_h
 	mov	126(sp), 30(sp)
-	mov	128(sp), 36(sp)
+	mov	128(sp), 38(sp)
 	mov	130(sp), 40(sp)
 	mov	132(sp), 44(sp)
 	mov	134(sp), 46(sp)
@@ -507,7 +507,7 @@ gcm_encrypt_with:
 	mov	#0, r6
 	mov	#0, 18(sp)
 	mov	#0, 20(sp)
-	mov	#0, 22(sp)
+	mov	#0, 24(sp)
 	mov	#0, 26(sp)
 	mov	#0, 28(sp)
 	mov	#0, r8
@@ -563,7 +563,7 @@ gcm_encrypt_with:
 	mov	20(sp), r14
 	swpb	r13
 	xor	r13, r14
-	mov	22(sp), r13
+	mov	24(sp), r13
 	swpb	r12
 	xor	r12, r13
 	mov	26(sp), r12
@@ -594,7 +594,7 @@ gcm_encrypt_with:
 	mov	142(sp), r6
 	mov	144(sp), 18(sp)
 	mov	146(sp), 20(sp)
-	mov	148(sp), 22(sp)
+	mov	148(sp), 24(sp)
 	mov	150(sp), 26(sp)
 	mov	152(sp), 28(sp)
 	mov	154(sp), r8
@@ -616,7 +616,7 @@ gcm_encrypt_with:
 	mov	r6, 110(sp)
 	mov	r15, 112(sp)
 	mov	20(sp), 114(sp)
-	mov	22(sp), 116(sp)
+	mov	24(sp), 116(sp)
 	mov	26(sp), 118(sp)
 	mov	28(sp), 120(sp)
 	mov	r8, 122(sp)
@@ -664,22 +664,22 @@ gcm_encrypt_with:
 	bis	r14, r15
 	mov	r15, 66(sp)
 	; gcm.ae:79: for i in 0..(n + 15) / 16 {
-	mov	#0, 38(sp)
+	mov	#0, 36(sp)
 	mov	r4, 76(sp)
 	mov	r5, 74(sp)
 	mov	r6, 72(sp)
 	mov	r7, 70(sp)
 	mov	r8, 68(sp)
-	cmp	r15, 38(sp)
+	cmp	r15, 36(sp)
 	jnc	.Lgcm_encrypt_with_near39
 	br	#.Lgcm_encrypt_with_done23
 .Lgcm_encrypt_with_near39:
 .Lgcm_encrypt_with_loop22:
-	mov	38(sp), r15
+	mov	36(sp), r15
 	and	#4095, r15
 	rlam.w	#4, r15
 	mov	r15, 32(sp)
-	mov.b	39(sp), r8
+	mov.b	37(sp), r8
 	rrum.w	#4, r8
 	; gcm.ae:81: u = E.encrypt_block(ks, j)
 	mov	r9, 110(sp)
@@ -758,7 +758,7 @@ gcm_encrypt_with:
 	xor	200(sp), r11
 	swpb	r13
 	xor	202(sp), r13
-	mov	r13, 24(sp)
+	mov	r13, 22(sp)
 	swpb	r5
 	xor	204(sp), r5
 	mov	r7, r15
@@ -846,16 +846,14 @@ gcm_encrypt_with:
 	inv	r15
 	inc	r15
 	and	r15, r4
-	inv	r4
-	and	r4, r5
+	bic	r4, r5
 	mov	r5, 34(sp)
 	mov	r12, r15
 	inv	r15
 	inc	r15
 	mov	2(sp), r5
 	and	r15, r5
-	inv	r5
-	and	r5, r6
+	bic	r5, r6
 	mov	r6, 8(sp)
 	mov	r14, r15
 	inv	r15
@@ -874,14 +872,12 @@ gcm_encrypt_with:
 	inv	r15
 	inc	r15
 	and	r15, r4
-	inv	r4
-	and	r4, r11
+	bic	r4, r11
 	mov	r12, r15
 	inv	r15
 	inc	r15
 	and	r15, r6
-	inv	r6
-	and	r6, r9
+	bic	r6, r9
 	mov	r13, r15
 	inv	r15
 	inc	r15
@@ -911,15 +907,13 @@ gcm_encrypt_with:
 	inv	r15
 	inc	r15
 	and	r15, r4
-	inv	r4
-	mov	24(sp), r13
-	and	r4, r13
+	mov	22(sp), r13
+	bic	r4, r13
 	mov	r12, r15
 	inv	r15
 	inc	r15
 	and	r15, r5
-	inv	r5
-	and	r5, r10
+	bic	r5, r10
 	mov	r14, r5
 	inv	r5
 	inc	r5
@@ -940,11 +934,9 @@ gcm_encrypt_with:
 	inv	r12
 	inc	r12
 	and	r12, r15
-	inv	r15
-	and	r15, r8
-	inv	r14
+	bic	r15, r8
 	mov	6(sp), r15
-	and	r14, r15
+	bic	r14, r15
 	mov	r8, 16(sp)
 	mov	r9, 12(sp)
 	mov	r10, 10(sp)
@@ -959,7 +951,7 @@ gcm_encrypt_with:
 	mov	r10, 10(sp)
 	mov	r6, 8(sp)
 	mov	r11, 4(sp)
-	mov	24(sp), r15
+	mov	22(sp), r15
 .Lgcm_encrypt_with_endif30:
 	; gcm.ae:84: store_be(ct, off, c, n - off)
 	mov	32(sp), r13
@@ -1019,7 +1011,7 @@ gcm_encrypt_with:
 .Lgcm_encrypt_with_stored32:
 	mov	30(sp), r8
 	xor	16(sp), r8
-	mov	36(sp), r9
+	mov	38(sp), r9
 	xor	12(sp), r9
 	mov	40(sp), r10
 	xor	10(sp), r10
@@ -1051,15 +1043,15 @@ gcm_encrypt_with:
 	mov	54(sp), r9
 	mov	52(sp), r10
 	mov	206(sp), 30(sp)
-	mov	208(sp), 36(sp)
+	mov	208(sp), 38(sp)
 	mov	210(sp), 40(sp)
 	mov	212(sp), 44(sp)
 	mov	214(sp), 46(sp)
 	mov	216(sp), 48(sp)
 	mov	218(sp), 50(sp)
 	mov	220(sp), 56(sp)
-	add	#1, 38(sp)
-	cmp	66(sp), 38(sp)
+	add	#1, 36(sp)
+	cmp	66(sp), 36(sp)
 	jc	.Lgcm_encrypt_with_near40
 	br	#.Lgcm_encrypt_with_loop22
 .Lgcm_encrypt_with_near40:
@@ -1077,7 +1069,7 @@ gcm_encrypt_with:
 	mov.b	79(sp), r12
 	rrum.w	#4, r12
 	rrum.w	#1, r12
-	mov	36(sp), r13
+	mov	38(sp), r13
 	xor	r12, r13
 	mov	78(sp), r11
 	and	#8191, r11
@@ -1179,7 +1171,7 @@ gcm_encrypt_with:
 
 ; --- gcm_decrypt_with: gcm.decrypt_with
 ;     frame 252 bytes (54 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2522 bytes of code
+;     estimated 2506 bytes of code
 	.section .text.gcm_decrypt_with,"ax",@progbits
 	.global gcm_decrypt_with
 	.type gcm_decrypt_with, @function
@@ -1196,7 +1188,7 @@ gcm_decrypt_with:
 	mov	272(sp), 84(sp)
 	mov	274(sp), 74(sp)
 	mov	276(sp), 104(sp)
-	mov	278(sp), 86(sp)
+	mov	278(sp), 88(sp)
 	mov	280(sp), 82(sp)
 	mov	284(sp), 106(sp)
 	mov	76(sp), r15
@@ -1773,7 +1765,7 @@ gcm_decrypt_with:
 	mov	250(sp), r12
 	xor	202(sp), r12
 	mov	104(sp), r8
-	cmp	#16, 86(sp)
+	cmp	#16, 88(sp)
 	jnc	.Lgcm_decrypt_with_bytes33
 	bit	#1, r8
 	jnz	.Lgcm_decrypt_with_bytes33
@@ -1785,14 +1777,14 @@ gcm_decrypt_with:
 	mov	8(r8), 94(sp)
 	mov	10(r8), 92(sp)
 	mov	12(r8), 90(sp)
-	mov	14(r8), 88(sp)
+	mov	14(r8), 86(sp)
 	jmp	.Lgcm_decrypt_with_join35
 .Lgcm_decrypt_with_bytes33:
 	mov	sp, r9
 	add	#108, r9
 	mov	r9, r10
 	mov	#16, r11
-	mov	86(sp), r15
+	mov	88(sp), r15
 .Lgcm_decrypt_with_cpy36:
 	clr	r14
 	tst	r15
@@ -1808,7 +1800,7 @@ gcm_decrypt_with:
 	mov	r9, r8
 	jmp	.Lgcm_decrypt_with_words34
 .Lgcm_decrypt_with_join35:
-	mov	86(sp), r15
+	mov	88(sp), r15
 	sub	#16, r15
 	mov	#0, r15
 	subc	#0, r15
@@ -1824,9 +1816,9 @@ gcm_decrypt_with:
 	swpb	94(sp)
 	swpb	92(sp)
 	swpb	90(sp)
-	swpb	88(sp)
+	swpb	86(sp)
 	jz	.Lgcm_decrypt_with_else38
-	mov	86(sp), r4
+	mov	88(sp), r4
 	mov	r4, r15
 	and	#8191, r15
 	rlam.w	#3, r15
@@ -1834,7 +1826,7 @@ gcm_decrypt_with:
 	clr	r11
 	adc	r11
 	xor	#1, r11
-	mov.b	87(sp), r14
+	mov.b	89(sp), r14
 	rrum.w	#4, r14
 	rrum.w	#1, r14
 	clr	r15
@@ -1881,19 +1873,18 @@ gcm_decrypt_with:
 	mov	r4, r15
 	rrum.w	#3, r15
 	and	#1, r15
-	mov	r15, r11
-	inv	r11
-	inc	r11
-	mov	r9, r4
-	xor	#-1, r4
-	and	r11, r4
-	xor	#-1, r4
-	mov	r14, r11
-	inv	r11
-	inc	r11
-	and	r11, r4
+	mov	r15, r4
 	inv	r4
-	and	r4, r7
+	inc	r4
+	mov	r9, r11
+	xor	#-1, r11
+	and	r4, r11
+	xor	#-1, r11
+	mov	r14, r4
+	inv	r4
+	inc	r4
+	and	r4, r11
+	bic	r11, r7
 	mov	r15, r11
 	inv	r11
 	inc	r11
@@ -1903,8 +1894,7 @@ gcm_decrypt_with:
 	inv	r11
 	inc	r11
 	and	r11, r9
-	inv	r9
-	and	r9, r12
+	bic	r9, r12
 	mov	r15, r11
 	inv	r11
 	inc	r11
@@ -1916,9 +1906,8 @@ gcm_decrypt_with:
 	inv	r11
 	inc	r11
 	and	r11, r4
-	inv	r4
 	mov	56(sp), r9
-	and	r4, r9
+	bic	r4, r9
 	mov	r15, r11
 	inv	r11
 	inc	r11
@@ -1928,8 +1917,7 @@ gcm_decrypt_with:
 	inv	r11
 	inc	r11
 	and	r11, r8
-	inv	r8
-	and	r8, r6
+	bic	r8, r6
 	mov	r10, r8
 	inv	r8
 	inc	r8
@@ -1952,9 +1940,8 @@ gcm_decrypt_with:
 	inv	r10
 	inc	r10
 	and	r10, r8
-	inv	r8
 	mov	46(sp), r10
-	and	r8, r10
+	bic	r8, r10
 	mov	r15, r8
 	inv	r8
 	inc	r8
@@ -1964,8 +1951,7 @@ gcm_decrypt_with:
 	inv	r8
 	inc	r8
 	and	r8, r5
-	inv	r5
-	and	r5, r13
+	bic	r5, r13
 	mov	r15, r5
 	inv	r5
 	inc	r5
@@ -1984,12 +1970,10 @@ gcm_decrypt_with:
 	inv	r14
 	inc	r14
 	and	r14, r8
-	inv	r8
 	mov	72(sp), r14
-	and	r8, r14
-	inv	r11
+	bic	r8, r14
 	mov	80(sp), r15
-	and	r11, r15
+	bic	r11, r15
 	mov	r14, r8
 	mov	r7, r11
 	mov	r15, r5
@@ -2005,7 +1989,7 @@ gcm_decrypt_with:
 	mov	r13, r7
 	mov	r12, r14
 .Lgcm_decrypt_with_endif39:
-	mov	88(sp), r15
+	mov	86(sp), r15
 	xor	r8, r15
 	mov	90(sp), r8
 	xor	r9, r8

@@ -1460,7 +1460,7 @@ ocb3_encrypt_with:
 
 ; --- ocb3_decrypt_with: ocb3.decrypt_with
 ;     frame 260 bytes (81 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 4130 bytes of code
+;     estimated 4098 bytes of code
 	.section .text.ocb3_decrypt_with,"ax",@progbits
 	.global ocb3_decrypt_with
 	.type ocb3_decrypt_with, @function
@@ -1470,7 +1470,7 @@ ocb3_decrypt_with:
 	sub	#260, sp
 	mov	276(sp), 156(sp)
 	mov	278(sp), 154(sp)
-	mov	280(sp), 134(sp)
+	mov	280(sp), 138(sp)
 	mov	282(sp), 152(sp)
 	mov	284(sp), 158(sp)
 	mov	286(sp), 150(sp)
@@ -1520,7 +1520,7 @@ ocb3_decrypt_with:
 	mov	#0, 22(sp)
 	mov	#0, 18(sp)
 	mov	#0, 118(sp)
-	mov	#0, 120(sp)
+	mov	#0, 122(sp)
 	mov	#0, 106(sp)
 	cmp	116(sp), 84(sp)
 	jnc	.Locb3_decrypt_with_near47
@@ -1548,7 +1548,7 @@ ocb3_decrypt_with:
 	rlam.w	#4, r15
 	mov	r15, 80(sp)
 	mov	r15, r7
-	add	134(sp), r7
+	add	138(sp), r7
 	bit	#1, r7
 	jnz	.Locb3_decrypt_with_bytes3
 .Locb3_decrypt_with_words4:
@@ -2083,7 +2083,7 @@ ocb3_decrypt_with:
 	xor	r9, 18(sp)
 	mov	118(sp), r4
 	xor	r8, r4
-	mov	120(sp), r5
+	mov	122(sp), r5
 	xor	r7, r5
 	mov	106(sp), r10
 	xor	r6, r10
@@ -2138,7 +2138,7 @@ ocb3_decrypt_with:
 	mov	60(sp), r6
 	mov	40(sp), r15
 	mov	r4, 118(sp)
-	mov	r5, 120(sp)
+	mov	r5, 122(sp)
 	mov	r10, 106(sp)
 	add	#1, 84(sp)
 	cmp	116(sp), 84(sp)
@@ -2185,9 +2185,9 @@ ocb3_decrypt_with:
 	xor	2(r15), r13
 	mov	r13, 94(sp)
 	xor	@r5, r14
-	mov	r14, 96(sp)
+	mov	r14, 98(sp)
 	; ocb3.ae:195: pad = E.encrypt_block(ks, offset)
-	mov	96(sp), 164(sp)
+	mov	98(sp), 164(sp)
 	mov	94(sp), 166(sp)
 	mov	90(sp), 168(sp)
 	mov	88(sp), 170(sp)
@@ -2201,7 +2201,7 @@ ocb3_decrypt_with:
 	add	#212, r14
 	mov	28(sp), r12
 	call	#ocb3_E_encrypt_block
-	mov	134(sp), r6
+	mov	138(sp), r6
 	add	116(sp), r6
 	cmp	#16, r10
 	jnc	.Locb3_decrypt_with_bytes29
@@ -2254,7 +2254,7 @@ ocb3_decrypt_with:
 	xor	222(sp), r8
 	swpb	r12
 	xor	224(sp), r12
-	mov	r12, 98(sp)
+	mov	r12, 92(sp)
 	swpb	r7
 	xor	226(sp), r7
 	mov	r10, r15
@@ -2341,17 +2341,15 @@ ocb3_decrypt_with:
 	inv	r15
 	inc	r15
 	and	r15, r14
-	inv	r14
-	and	r14, r7
+	bic	r14, r7
 	mov	r7, 110(sp)
 	mov	r12, r14
 	inv	r14
 	inc	r14
 	mov	54(sp), r15
 	and	r14, r15
-	inv	r15
 	mov	r13, r7
-	and	r15, r7
+	bic	r15, r7
 	mov	r5, r15
 	inv	r15
 	inc	r15
@@ -2369,14 +2367,12 @@ ocb3_decrypt_with:
 	inv	r15
 	inc	r15
 	and	r15, r4
-	inv	r4
-	and	r4, r8
+	bic	r4, r8
 	mov	r12, r15
 	inv	r15
 	inc	r15
 	and	r15, r14
-	inv	r14
-	and	r14, r9
+	bic	r14, r9
 	mov	r6, r15
 	inv	r15
 	inc	r15
@@ -2406,15 +2402,13 @@ ocb3_decrypt_with:
 	inv	r15
 	inc	r15
 	and	r15, r4
-	inv	r4
-	mov	98(sp), r6
-	and	r4, r6
+	mov	92(sp), r6
+	bic	r4, r6
 	mov	r12, r15
 	inv	r15
 	inc	r15
 	and	r15, r14
-	inv	r14
-	and	r14, r11
+	bic	r14, r11
 	mov	r5, r15
 	inv	r15
 	inc	r15
@@ -2433,26 +2427,24 @@ ocb3_decrypt_with:
 	inv	r12
 	inc	r12
 	and	r12, r4
-	inv	r4
 	mov	64(sp), r14
-	and	r4, r14
-	inv	r13
+	bic	r4, r14
 	mov	100(sp), r15
-	and	r13, r15
+	bic	r13, r15
 	mov	r14, 64(sp)
-	mov	r9, 92(sp)
-	mov	r11, 124(sp)
+	mov	r9, 96(sp)
+	mov	r11, 126(sp)
 	mov	r7, 82(sp)
 	mov	r15, 100(sp)
 	mov	r8, 58(sp)
 	mov	110(sp), r12
 	jmp	.Locb3_decrypt_with_endif35
 .Locb3_decrypt_with_else34:
-	mov	r9, 92(sp)
-	mov	r11, 124(sp)
+	mov	r9, 96(sp)
+	mov	r11, 126(sp)
 	mov	r13, 82(sp)
 	mov	r8, 58(sp)
-	mov	98(sp), r6
+	mov	92(sp), r6
 	mov	r7, r12
 .Locb3_decrypt_with_endif35:
 	; ocb3.ae:198: store_be(msg, 16 * full, p, r)
@@ -2463,8 +2455,8 @@ ocb3_decrypt_with:
 	mov	58(sp), r7
 	mov	100(sp), r8
 	mov	82(sp), r9
-	mov	124(sp), r11
-	mov	92(sp), r14
+	mov	126(sp), r11
+	mov	96(sp), r14
 	mov	64(sp), r15
 	cmp	#16, r10
 	swpb	r4
@@ -2607,7 +2599,7 @@ ocb3_decrypt_with:
 	inv	r15
 	inc	r15
 	and	r15, r12
-	mov	92(sp), r15
+	mov	96(sp), r15
 	bis	r12, r15
 	mov	26(sp), r12
 	xor	r15, r12
@@ -2633,13 +2625,13 @@ ocb3_decrypt_with:
 	inc	r15
 	and	r15, r11
 	bis	r11, r6
-	mov	120(sp), r4
+	mov	122(sp), r4
 	xor	r6, r4
 	mov	r9, r15
 	inv	r15
 	inc	r15
 	and	r15, r13
-	mov	124(sp), r15
+	mov	126(sp), r15
 	bis	r13, r15
 	mov	24(sp), r13
 	xor	r15, r13
@@ -2673,7 +2665,7 @@ ocb3_decrypt_with:
 	mov	106(sp), r5
 	jmp	.Locb3_decrypt_with_endif28
 .Locb3_decrypt_with_else27:
-	mov	r14, 96(sp)
+	mov	r14, 98(sp)
 	mov	r13, 94(sp)
 	mov	r12, 90(sp)
 	mov	r11, 88(sp)
@@ -2685,10 +2677,10 @@ ocb3_decrypt_with:
 	mov	22(sp), r14
 	mov	18(sp), r7
 	mov	118(sp), r8
-	mov	120(sp), r4
+	mov	122(sp), r4
 	mov	106(sp), r5
 .Locb3_decrypt_with_endif28:
-	xor	96(sp), r11
+	xor	98(sp), r11
 	xor	94(sp), r12
 	xor	90(sp), r13
 	xor	88(sp), r14
@@ -2755,13 +2747,13 @@ ocb3_decrypt_with:
 	bit	#1, r8
 	jnz	.Locb3_decrypt_with_bytes40
 .Locb3_decrypt_with_words41:
-	mov	@r8, 138(sp)
-	mov	2(r8), 136(sp)
+	mov	@r8, 136(sp)
+	mov	2(r8), 134(sp)
 	mov	4(r8), 132(sp)
 	mov	6(r8), 130(sp)
 	mov	8(r8), 128(sp)
-	mov	10(r8), 126(sp)
-	mov	12(r8), 122(sp)
+	mov	10(r8), 124(sp)
+	mov	12(r8), 120(sp)
 	mov	14(r8), 114(sp)
 	jmp	.Locb3_decrypt_with_join42
 .Locb3_decrypt_with_bytes40:
@@ -2794,13 +2786,13 @@ ocb3_decrypt_with:
 	xor	#1, r15
 	; ocb3.ae:72: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
 	tst	r15
-	swpb	138(sp)
 	swpb	136(sp)
+	swpb	134(sp)
 	swpb	132(sp)
 	swpb	130(sp)
 	swpb	128(sp)
-	swpb	126(sp)
-	swpb	122(sp)
+	swpb	124(sp)
+	swpb	120(sp)
 	swpb	114(sp)
 	jz	.Locb3_decrypt_with_else45
 	mov	150(sp), r4
@@ -2869,8 +2861,7 @@ ocb3_decrypt_with:
 	inv	r4
 	inc	r4
 	and	r4, r11
-	inv	r11
-	and	r11, r7
+	bic	r11, r7
 	mov	r15, r11
 	inv	r11
 	inc	r11
@@ -2880,8 +2871,7 @@ ocb3_decrypt_with:
 	inv	r11
 	inc	r11
 	and	r11, r9
-	inv	r9
-	and	r9, r12
+	bic	r9, r12
 	mov	r15, r11
 	inv	r11
 	inc	r11
@@ -2893,9 +2883,8 @@ ocb3_decrypt_with:
 	inv	r11
 	inc	r11
 	and	r11, r4
-	inv	r4
 	mov	78(sp), r9
-	and	r4, r9
+	bic	r4, r9
 	mov	r15, r11
 	inv	r11
 	inc	r11
@@ -2905,8 +2894,7 @@ ocb3_decrypt_with:
 	inv	r11
 	inc	r11
 	and	r11, r8
-	inv	r8
-	and	r8, r6
+	bic	r8, r6
 	mov	r10, r8
 	inv	r8
 	inc	r8
@@ -2929,9 +2917,8 @@ ocb3_decrypt_with:
 	inv	r10
 	inc	r10
 	and	r10, r8
-	inv	r8
 	mov	52(sp), r10
-	and	r8, r10
+	bic	r8, r10
 	mov	r15, r8
 	inv	r8
 	inc	r8
@@ -2941,8 +2928,7 @@ ocb3_decrypt_with:
 	inv	r8
 	inc	r8
 	and	r8, r5
-	inv	r5
-	and	r5, r13
+	bic	r5, r13
 	mov	r15, r5
 	inv	r5
 	inc	r5
@@ -2961,12 +2947,10 @@ ocb3_decrypt_with:
 	inv	r14
 	inc	r14
 	and	r14, r8
-	inv	r8
 	mov	102(sp), r14
-	and	r8, r14
-	inv	r11
+	bic	r8, r14
 	mov	108(sp), r15
-	and	r11, r15
+	bic	r11, r15
 	mov	r14, r8
 	mov	r7, r11
 	mov	r15, r5
@@ -2984,9 +2968,9 @@ ocb3_decrypt_with:
 .Locb3_decrypt_with_endif46:
 	mov	114(sp), r15
 	xor	r8, r15
-	mov	122(sp), r8
+	mov	120(sp), r8
 	xor	r9, r8
-	mov	126(sp), r9
+	mov	124(sp), r9
 	xor	r10, r9
 	mov	128(sp), r10
 	xor	r11, r10
@@ -2994,9 +2978,9 @@ ocb3_decrypt_with:
 	xor	r5, r11
 	mov	132(sp), r12
 	xor	r6, r12
-	mov	136(sp), r13
+	mov	134(sp), r13
 	xor	r7, r13
-	mov	138(sp), r7
+	mov	136(sp), r7
 	xor	r14, r7
 	sub	#1, r15
 	clr	r14

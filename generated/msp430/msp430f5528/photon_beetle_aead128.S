@@ -615,7 +615,7 @@ photon_beetle_aead128_encrypt_with:
 
 ; --- photon_beetle_aead128_decrypt_with: photon_beetle_aead128.decrypt_with
 ;     frame 108 bytes (30 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1662 bytes of code
+;     estimated 1644 bytes of code
 	.section .text.photon_beetle_aead128_decrypt_with,"ax",@progbits
 	.global photon_beetle_aead128_decrypt_with
 	.type photon_beetle_aead128_decrypt_with, @function
@@ -823,7 +823,7 @@ photon_beetle_aead128_decrypt_with:
 	adc	r14
 	mov	r14, r15
 	and	#65520, r15
-	mov	r15, 12(sp)
+	mov	r15, 16(sp)
 	mov	38(sp), r15
 	rlam.w	#4, r15
 	and	#15, r14
@@ -831,7 +831,7 @@ photon_beetle_aead128_decrypt_with:
 	; photon_beetle_aead128.ae:149: rest = m - off
 	mov	44(sp), r10
 	mov	#0, r13
-	sub	12(sp), r10
+	sub	16(sp), r10
 	subc	r15, r13
 	; photon_beetle_aead128.ae:150: count = if rest < rate then rest else rate
 	cmp	#16, r10
@@ -852,26 +852,26 @@ photon_beetle_aead128_decrypt_with:
 	add	#60, r12
 	call	#photon_beetle_aead128_P_permute
 	; photon_beetle_aead128.ae:51: return cat(x[63:0] >>> 1, x[127:64])
-	mov	62(sp), r6
+	mov	62(sp), r8
 	mov	64(sp), r9
 	mov	66(sp), r11
 	mov	60(sp), r5
-	bit	#1, r6
+	bit	#1, r8
 	rrc	r5
 	rrc	r11
 	rrc	r9
-	rrc	r6
+	rrc	r8
 	; photon_beetle_aead128.ae:153: p = first_bytes(shuffle(x) ^ load_le(ct, off, rate, count), count)
-	mov	12(sp), r14
+	mov	16(sp), r14
 	add	52(sp), r14
 	cmp	#16, r10
 	jnc	.Lphoton_beetle_aead128_decrypt_with_bytes15
 	bit	#1, r14
 	jnz	.Lphoton_beetle_aead128_decrypt_with_bytes15
 .Lphoton_beetle_aead128_decrypt_with_words16:
-	mov	@r14, r15
+	mov	@r14, r6
 	mov	2(r14), r7
-	mov	4(r14), r8
+	mov	4(r14), r15
 	mov	6(r14), r4
 	mov	8(r14), r12
 	mov	10(r14), r13
@@ -879,9 +879,9 @@ photon_beetle_aead128_decrypt_with:
 	mov	14(r14), r14
 	jmp	.Lphoton_beetle_aead128_decrypt_with_join17
 .Lphoton_beetle_aead128_decrypt_with_bytes15:
-	mov	sp, r7
-	add	#92, r7
-	mov	r7, r8
+	mov	sp, r6
+	add	#92, r6
+	mov	r6, r7
 	mov	#16, r12
 	mov	r10, r15
 .Lphoton_beetle_aead128_decrypt_with_cpy18:
@@ -892,25 +892,25 @@ photon_beetle_aead128_decrypt_with:
 	inc	r14
 	dec	r15
 .Lphoton_beetle_aead128_decrypt_with_pad19:
-	mov.b	r13, 0(r8)
-	inc	r8
+	mov.b	r13, 0(r7)
+	inc	r7
 	dec	r12
 	jnz	.Lphoton_beetle_aead128_decrypt_with_cpy18
-	mov	r7, r14
+	mov	r6, r14
 	jmp	.Lphoton_beetle_aead128_decrypt_with_words16
 .Lphoton_beetle_aead128_decrypt_with_join17:
-	xor	68(sp), r15
-	mov	r15, 32(sp)
+	xor	68(sp), r6
 	xor	70(sp), r7
-	xor	72(sp), r8
+	xor	72(sp), r15
+	mov	r15, 12(sp)
 	xor	74(sp), r4
 	mov	r4, 14(sp)
 	xor	r12, r5
-	mov	r5, 16(sp)
-	xor	r13, r6
-	mov	r6, 18(sp)
+	mov	r5, 18(sp)
+	xor	r13, r8
+	mov	r8, 20(sp)
 	xor	34(sp), r9
-	mov	r9, 20(sp)
+	mov	r9, 22(sp)
 	xor	r14, r11
 	mov	r11, 24(sp)
 	; photon_beetle_aead128.ae:39: return x & ~(~(0 as u128) << (8 * n))
@@ -923,88 +923,79 @@ photon_beetle_aead128_decrypt_with:
 	adc	r14
 	mov	r14, r15
 	and	#65528, r15
-	mov	r15, 28(sp)
+	mov	r15, 32(sp)
 	mov	36(sp), r15
 	rlam.w	#3, r15
 	and	#7, r14
 	bis	r14, r15
-	mov	r15, 30(sp)
-	mov	#-1, r4
+	mov	r15, 28(sp)
 	mov	#-1, r5
+	mov	#-1, r8
 	mov	#-1, r9
 	mov	#-1, r11
 	mov	#-1, r12
 	mov	#-1, r13
 	mov	#-1, r14
-	mov	#-1, r6
-	mov	28(sp), r15
-	tst	30(sp)
+	mov	#-1, r15
+	mov	32(sp), r4
+	tst	28(sp)
 	jnz	.Lphoton_beetle_aead128_decrypt_with_shbig20
-	cmp	#128, r15
+	cmp	#128, r4
 	jc	.Lphoton_beetle_aead128_decrypt_with_shbig20
 .Lphoton_beetle_aead128_decrypt_with_shlimb23:
-	cmp	#16, r15
+	cmp	#16, r4
 	jnc	.Lphoton_beetle_aead128_decrypt_with_shbits24
-	mov	r14, r6
+	mov	r14, r15
 	mov	r13, r14
 	mov	r12, r13
 	mov	r11, r12
 	mov	r9, r11
-	mov	r5, r9
-	mov	r4, r5
-	clr	r4
-	sub	#16, r15
+	mov	r8, r9
+	mov	r5, r8
+	clr	r5
+	sub	#16, r4
 	jmp	.Lphoton_beetle_aead128_decrypt_with_shlimb23
 .Lphoton_beetle_aead128_decrypt_with_shbits24:
-	tst	r15
+	tst	r4
 	jz	.Lphoton_beetle_aead128_decrypt_with_shend21
 .Lphoton_beetle_aead128_decrypt_with_sh22:
-	rla	r4
-	rlc	r5
+	rla	r5
+	rlc	r8
 	rlc	r9
 	rlc	r11
 	rlc	r12
 	rlc	r13
 	rlc	r14
-	rlc	r6
-	dec	r15
+	rlc	r15
+	dec	r4
 	jnz	.Lphoton_beetle_aead128_decrypt_with_sh22
 	jmp	.Lphoton_beetle_aead128_decrypt_with_shend21
 .Lphoton_beetle_aead128_decrypt_with_shbig20:
-	clr	r4
 	clr	r5
+	clr	r8
 	clr	r9
 	clr	r11
 	clr	r12
 	clr	r13
 	clr	r14
-	clr	r6
+	clr	r15
 .Lphoton_beetle_aead128_decrypt_with_shend21:
-	inv	r4
-	inv	r5
-	inv	r9
-	inv	r11
-	inv	r12
-	inv	r13
-	inv	r14
-	mov	r6, r15
-	inv	r15
-	mov	32(sp), r6
-	and	r4, r6
-	and	r5, r7
-	and	r9, r8
+	bic	r5, r6
+	bic	r8, r7
+	mov	12(sp), r8
+	bic	r9, r8
 	mov	14(sp), r9
-	and	r11, r9
-	mov	16(sp), r11
-	and	r12, r11
-	mov	18(sp), r12
-	and	r13, r12
-	mov	20(sp), r13
-	and	r14, r13
+	bic	r11, r9
+	mov	18(sp), r11
+	bic	r12, r11
+	mov	20(sp), r12
+	bic	r13, r12
+	mov	22(sp), r13
+	bic	r14, r13
 	mov	24(sp), r14
-	and	r15, r14
+	bic	r15, r14
 	; photon_beetle_aead128.ae:154: store_le(msg, off, p, count)
-	mov	12(sp), r4
+	mov	16(sp), r4
 	add	50(sp), r4
 	cmp	#16, r10
 	jnc	.Lphoton_beetle_aead128_decrypt_with_bytes25
@@ -1060,8 +1051,8 @@ photon_beetle_aead128_decrypt_with:
 	mov	#0, r5
 	mov	#0, r4
 	mov	#0, 8(sp)
-	mov	28(sp), r10
-	tst	30(sp)
+	mov	32(sp), r10
+	tst	28(sp)
 	jnz	.Lphoton_beetle_aead128_decrypt_with_shbig29
 	cmp	#128, r10
 	jc	.Lphoton_beetle_aead128_decrypt_with_shbig29
@@ -1109,9 +1100,9 @@ photon_beetle_aead128_decrypt_with:
 	bis	r8, 2(sp)
 	bis	r9, 0(sp)
 	bis	r11, r15
-	mov	r15, 22(sp)
+	mov	r15, 26(sp)
 	bis	r12, r5
-	mov	r5, 26(sp)
+	mov	r5, 30(sp)
 	bis	r13, r4
 	mov	8(sp), r5
 	bis	r14, r5
@@ -1133,11 +1124,11 @@ photon_beetle_aead128_decrypt_with:
 	xor	r9, r10
 	and	r15, r10
 	xor	r10, r9
-	mov	22(sp), r10
+	mov	26(sp), r10
 	xor	r11, r10
 	and	r15, r10
 	xor	r10, r11
-	mov	26(sp), r10
+	mov	30(sp), r10
 	xor	r12, r10
 	and	r15, r10
 	xor	r10, r12

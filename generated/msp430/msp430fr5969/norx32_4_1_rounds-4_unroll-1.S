@@ -866,7 +866,7 @@ norx32_4_1_encrypt_with:
 
 ; --- norx32_4_1_decrypt_with: norx32_4_1.decrypt_with
 ;     frame 338 bytes (97 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3454 bytes of code
+;     estimated 3380 bytes of code
 	.section .text.norx32_4_1_decrypt_with,"ax",@progbits
 	.global norx32_4_1_decrypt_with
 	.type norx32_4_1_decrypt_with, @function
@@ -1193,13 +1193,13 @@ norx32_4_1_decrypt_with:
 	rlam.w	#1, r10
 	and	#31, r13
 	bis	r13, r10
-	mov	r12, 118(sp)
-	add	r14, 118(sp)
+	mov	r12, 110(sp)
+	add	r14, 110(sp)
 	addc	r10, r11
 	; norx32_4_1.ae:160: count = if m - off < rate then m - off else rate
 	mov	166(sp), r12
 	mov	#0, r13
-	sub	118(sp), r12
+	sub	110(sp), r12
 	subc	r11, r13
 	cmp	#48, r12
 	mov	r13, r15
@@ -1212,7 +1212,7 @@ norx32_4_1_decrypt_with:
 	xor	#48, r12
 	and	r14, r12
 	xor	#48, r12
-	mov	r12, 104(sp)
+	mov	r12, 94(sp)
 	and	r14, r13
 	mov	r13, 154(sp)
 	; norx32_4_1.ae:161: s[15] = s[15] ^ payload_tag
@@ -1224,36 +1224,36 @@ norx32_4_1_decrypt_with:
 	add	#194, r12
 	call	#norx32_4_1_F_permute
 	; norx32_4_1.ae:164: x = first_bytes(r ^ load_le(ct, off, rate, count), count)
-	mov	118(sp), r14
+	mov	110(sp), r14
 	add	170(sp), r14
-	cmp	#48, 104(sp)
+	cmp	#48, 94(sp)
 	jnc	.Lnorx32_4_1_decrypt_with_bytes6
 	bit	#1, r14
 	jnz	.Lnorx32_4_1_decrypt_with_bytes6
 .Lnorx32_4_1_decrypt_with_words7:
-	mov	@r14, 74(sp)
-	mov	2(r14), 72(sp)
-	mov	4(r14), 68(sp)
-	mov	6(r14), 64(sp)
-	mov	8(r14), 62(sp)
-	mov	10(r14), 60(sp)
-	mov	12(r14), 56(sp)
-	mov	14(r14), 50(sp)
-	mov	16(r14), 46(sp)
-	mov	18(r14), 42(sp)
-	mov	20(r14), 36(sp)
-	mov	22(r14), r15
-	mov	24(r14), r4
-	mov	26(r14), r5
-	mov	28(r14), r6
-	mov	30(r14), r7
-	mov	32(r14), r8
-	mov	34(r14), r9
-	mov	36(r14), r10
-	mov	38(r14), r11
-	mov	40(r14), r12
-	mov	42(r14), r13
-	mov	44(r14), 146(sp)
+	mov	@r14, 80(sp)
+	mov	2(r14), 78(sp)
+	mov	4(r14), r15
+	mov	6(r14), r4
+	mov	8(r14), r5
+	mov	10(r14), r6
+	mov	12(r14), r7
+	mov	14(r14), r8
+	mov	16(r14), r9
+	mov	18(r14), r10
+	mov	20(r14), r11
+	mov	22(r14), r12
+	mov	24(r14), r13
+	mov	26(r14), 12(sp)
+	mov	28(r14), 108(sp)
+	mov	30(r14), 112(sp)
+	mov	32(r14), 114(sp)
+	mov	34(r14), 116(sp)
+	mov	36(r14), 118(sp)
+	mov	38(r14), 120(sp)
+	mov	40(r14), 122(sp)
+	mov	42(r14), 124(sp)
+	mov	44(r14), 126(sp)
 	mov	46(r14), r14
 	jmp	.Lnorx32_4_1_decrypt_with_join8
 .Lnorx32_4_1_decrypt_with_bytes6:
@@ -1261,7 +1261,7 @@ norx32_4_1_decrypt_with:
 	add	#274, r10
 	mov	r10, r11
 	mov	#48, r12
-	mov	104(sp), r15
+	mov	94(sp), r15
 .Lnorx32_4_1_decrypt_with_cpy9:
 	clr	r13
 	tst	r15
@@ -1277,44 +1277,44 @@ norx32_4_1_decrypt_with:
 	mov	r10, r14
 	jmp	.Lnorx32_4_1_decrypt_with_words7
 .Lnorx32_4_1_decrypt_with_join8:
-	xor	194(sp), 74(sp)
-	xor	196(sp), 72(sp)
-	xor	198(sp), 68(sp)
-	xor	200(sp), 64(sp)
-	xor	202(sp), 62(sp)
-	xor	204(sp), 60(sp)
-	xor	206(sp), 56(sp)
-	xor	208(sp), 50(sp)
-	xor	210(sp), 46(sp)
-	xor	212(sp), 42(sp)
-	xor	214(sp), 36(sp)
-	xor	216(sp), r15
-	mov	r15, 30(sp)
-	xor	218(sp), r4
-	mov	r4, 20(sp)
-	xor	220(sp), r5
-	mov	r5, 8(sp)
-	xor	222(sp), r6
-	mov	r6, 122(sp)
-	xor	224(sp), r7
-	mov	r7, 128(sp)
-	xor	226(sp), r8
-	mov	r8, 134(sp)
-	xor	228(sp), r9
-	mov	r9, 136(sp)
-	xor	230(sp), r10
-	mov	r10, 138(sp)
-	xor	232(sp), r11
-	mov	r11, 140(sp)
-	xor	234(sp), r12
-	mov	r12, 142(sp)
-	xor	236(sp), r13
-	mov	r13, 144(sp)
-	xor	238(sp), 146(sp)
+	xor	194(sp), 80(sp)
+	xor	196(sp), 78(sp)
+	xor	198(sp), r15
+	mov	r15, 74(sp)
+	xor	200(sp), r4
+	mov	r4, 70(sp)
+	xor	202(sp), r5
+	mov	r5, 68(sp)
+	xor	204(sp), r6
+	mov	r6, 64(sp)
+	xor	206(sp), r7
+	mov	r7, 62(sp)
+	xor	208(sp), r8
+	mov	r8, 54(sp)
+	xor	210(sp), r9
+	mov	r9, 48(sp)
+	xor	212(sp), r10
+	mov	r10, 44(sp)
+	xor	214(sp), r11
+	mov	r11, 38(sp)
+	xor	216(sp), r12
+	mov	r12, 30(sp)
+	xor	218(sp), r13
+	mov	r13, 22(sp)
+	xor	220(sp), 12(sp)
+	xor	222(sp), 108(sp)
+	xor	224(sp), 112(sp)
+	xor	226(sp), 114(sp)
+	xor	228(sp), 116(sp)
+	xor	230(sp), 118(sp)
+	xor	232(sp), 120(sp)
+	xor	234(sp), 122(sp)
+	xor	236(sp), 124(sp)
+	xor	238(sp), 126(sp)
 	xor	240(sp), r14
-	mov	r14, 148(sp)
+	mov	r14, 130(sp)
 	; norx32_4_1.ae:45: return x & ~(~(0 as u384) << (8 * count))
-	mov	104(sp), r14
+	mov	94(sp), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -1329,7 +1329,7 @@ norx32_4_1_decrypt_with:
 	and	#7, r14
 	bis	r14, r15
 	mov	r15, 150(sp)
-	mov	#-1, 10(sp)
+	mov	#-1, 8(sp)
 	mov	#-1, 4(sp)
 	mov	#-1, 0(sp)
 	mov	#-1, r4
@@ -1343,16 +1343,16 @@ norx32_4_1_decrypt_with:
 	mov	#-1, r12
 	mov	#-1, r13
 	mov	#-1, r14
-	mov	#-1, 16(sp)
-	mov	#-1, 26(sp)
-	mov	#-1, 44(sp)
+	mov	#-1, 18(sp)
+	mov	#-1, 28(sp)
+	mov	#-1, 36(sp)
+	mov	#-1, 46(sp)
+	mov	#-1, 52(sp)
 	mov	#-1, 58(sp)
 	mov	#-1, 66(sp)
-	mov	#-1, 70(sp)
-	mov	#-1, 88(sp)
-	mov	#-1, 96(sp)
-	mov	#-1, 102(sp)
-	mov	#-1, 106(sp)
+	mov	#-1, 72(sp)
+	mov	#-1, 76(sp)
+	mov	#-1, 100(sp)
 	mov	152(sp), r15
 	tst	150(sp)
 	jnz	.Lnorx32_4_1_decrypt_with_shbig11
@@ -1361,16 +1361,16 @@ norx32_4_1_decrypt_with:
 .Lnorx32_4_1_decrypt_with_shlimb14:
 	cmp	#16, r15
 	jnc	.Lnorx32_4_1_decrypt_with_shbits15
-	mov	102(sp), 106(sp)
-	mov	96(sp), 102(sp)
-	mov	88(sp), 96(sp)
-	mov	70(sp), 88(sp)
-	mov	66(sp), 70(sp)
+	mov	76(sp), 100(sp)
+	mov	72(sp), 76(sp)
+	mov	66(sp), 72(sp)
 	mov	58(sp), 66(sp)
-	mov	44(sp), 58(sp)
-	mov	26(sp), 44(sp)
-	mov	16(sp), 26(sp)
-	mov	r14, 16(sp)
+	mov	52(sp), 58(sp)
+	mov	46(sp), 52(sp)
+	mov	36(sp), 46(sp)
+	mov	28(sp), 36(sp)
+	mov	18(sp), 28(sp)
+	mov	r14, 18(sp)
 	mov	r13, r14
 	mov	r12, r13
 	mov	r11, r12
@@ -1383,15 +1383,15 @@ norx32_4_1_decrypt_with:
 	mov	r4, r5
 	mov	@sp, r4
 	mov	4(sp), 0(sp)
-	mov	10(sp), 4(sp)
-	clr	10(sp)
+	mov	8(sp), 4(sp)
+	clr	8(sp)
 	sub	#16, r15
 	jmp	.Lnorx32_4_1_decrypt_with_shlimb14
 .Lnorx32_4_1_decrypt_with_shbits15:
 	tst	r15
 	jz	.Lnorx32_4_1_decrypt_with_shend12
 .Lnorx32_4_1_decrypt_with_sh13:
-	rla	10(sp)
+	rla	8(sp)
 	rlc	4(sp)
 	rlc	0(sp)
 	rlc	r4
@@ -1405,21 +1405,21 @@ norx32_4_1_decrypt_with:
 	rlc	r12
 	rlc	r13
 	rlc	r14
-	rlc	16(sp)
-	rlc	26(sp)
-	rlc	44(sp)
+	rlc	18(sp)
+	rlc	28(sp)
+	rlc	36(sp)
+	rlc	46(sp)
+	rlc	52(sp)
 	rlc	58(sp)
 	rlc	66(sp)
-	rlc	70(sp)
-	rlc	88(sp)
-	rlc	96(sp)
-	rlc	102(sp)
-	rlc	106(sp)
+	rlc	72(sp)
+	rlc	76(sp)
+	rlc	100(sp)
 	dec	r15
 	jnz	.Lnorx32_4_1_decrypt_with_sh13
 	jmp	.Lnorx32_4_1_decrypt_with_shend12
 .Lnorx32_4_1_decrypt_with_shbig11:
-	clr	10(sp)
+	clr	8(sp)
 	clr	4(sp)
 	clr	0(sp)
 	clr	r4
@@ -1433,110 +1433,73 @@ norx32_4_1_decrypt_with:
 	clr	r12
 	clr	r13
 	clr	r14
-	clr	16(sp)
-	clr	26(sp)
-	clr	44(sp)
+	clr	18(sp)
+	clr	28(sp)
+	clr	36(sp)
+	clr	46(sp)
+	clr	52(sp)
 	clr	58(sp)
 	clr	66(sp)
-	clr	70(sp)
-	clr	88(sp)
-	clr	96(sp)
-	clr	102(sp)
-	clr	106(sp)
+	clr	72(sp)
+	clr	76(sp)
+	clr	100(sp)
 .Lnorx32_4_1_decrypt_with_shend12:
-	mov	10(sp), r15
-	inv	r15
-	and	r15, 74(sp)
-	mov	4(sp), r15
-	inv	r15
-	and	r15, 72(sp)
-	mov	@sp, r15
-	inv	r15
-	and	r15, 68(sp)
-	inv	r4
-	and	r4, 64(sp)
-	inv	r5
-	and	r5, 62(sp)
-	inv	r6
-	and	r6, 60(sp)
-	inv	r7
-	and	r7, 56(sp)
-	inv	r8
-	and	r8, 50(sp)
-	inv	r9
-	and	r9, 46(sp)
-	inv	r10
-	and	r10, 42(sp)
-	inv	r11
-	and	r11, 36(sp)
-	inv	r12
-	and	r12, 30(sp)
-	inv	r13
-	and	r13, 20(sp)
-	inv	r14
-	and	r14, 8(sp)
-	mov	16(sp), r14
-	inv	r14
-	mov	122(sp), r15
-	and	r14, r15
+	bic	8(sp), 80(sp)
+	bic	4(sp), 78(sp)
+	bic	@sp, 74(sp)
+	bic	r4, 70(sp)
+	bic	r5, 68(sp)
+	bic	r6, 64(sp)
+	bic	r7, 62(sp)
+	bic	r8, 54(sp)
+	bic	r9, 48(sp)
+	bic	r10, 44(sp)
+	bic	r11, 38(sp)
+	bic	r12, 30(sp)
+	bic	r13, 22(sp)
+	bic	r14, 12(sp)
+	mov	108(sp), r15
+	bic	18(sp), r15
 	mov	r15, 192(sp)
-	mov	26(sp), r15
-	inv	r15
-	mov	128(sp), r6
-	and	r15, r6
-	mov	44(sp), r15
-	inv	r15
-	mov	134(sp), r7
-	and	r15, r7
-	mov	58(sp), r15
-	inv	r15
-	mov	136(sp), r8
-	and	r15, r8
-	mov	66(sp), r15
-	inv	r15
-	mov	138(sp), r9
-	and	r15, r9
-	mov	70(sp), r15
-	inv	r15
-	mov	140(sp), r10
-	and	r15, r10
-	mov	88(sp), r15
-	inv	r15
-	mov	142(sp), r11
-	and	r15, r11
-	mov	96(sp), r15
-	inv	r15
-	mov	144(sp), r12
-	and	r15, r12
-	mov	102(sp), r15
-	inv	r15
-	mov	146(sp), r13
-	and	r15, r13
-	mov	106(sp), r15
-	inv	r15
-	mov	148(sp), r14
-	and	r15, r14
+	mov	112(sp), r6
+	bic	28(sp), r6
+	mov	114(sp), r7
+	bic	36(sp), r7
+	mov	116(sp), r8
+	bic	46(sp), r8
+	mov	118(sp), r9
+	bic	52(sp), r9
+	mov	120(sp), r10
+	bic	58(sp), r10
+	mov	122(sp), r11
+	bic	66(sp), r11
+	mov	124(sp), r12
+	bic	72(sp), r12
+	mov	126(sp), r13
+	bic	76(sp), r13
+	mov	130(sp), r14
+	bic	100(sp), r14
 	; norx32_4_1.ae:165: store_le(msg, off, x, count)
-	mov	118(sp), r5
+	mov	110(sp), r5
 	add	168(sp), r5
-	cmp	#48, 104(sp)
+	cmp	#48, 94(sp)
 	jnc	.Lnorx32_4_1_decrypt_with_bytes16
 	bit	#1, r5
 	jnz	.Lnorx32_4_1_decrypt_with_bytes16
-	mov	74(sp), 0(r5)
-	mov	72(sp), 2(r5)
-	mov	68(sp), 4(r5)
-	mov	64(sp), 6(r5)
-	mov	62(sp), 8(r5)
-	mov	60(sp), 10(r5)
-	mov	56(sp), 12(r5)
-	mov	50(sp), 14(r5)
-	mov	46(sp), 16(r5)
-	mov	42(sp), 18(r5)
-	mov	36(sp), 20(r5)
+	mov	80(sp), 0(r5)
+	mov	78(sp), 2(r5)
+	mov	74(sp), 4(r5)
+	mov	70(sp), 6(r5)
+	mov	68(sp), 8(r5)
+	mov	64(sp), 10(r5)
+	mov	62(sp), 12(r5)
+	mov	54(sp), 14(r5)
+	mov	48(sp), 16(r5)
+	mov	44(sp), 18(r5)
+	mov	38(sp), 20(r5)
 	mov	30(sp), 22(r5)
-	mov	20(sp), 24(r5)
-	mov	8(sp), 26(r5)
+	mov	22(sp), 24(r5)
+	mov	12(sp), 26(r5)
 	mov	192(sp), 28(r5)
 	mov	r6, 30(r5)
 	mov	r7, 32(r5)
@@ -1549,20 +1512,20 @@ norx32_4_1_decrypt_with:
 	mov	r14, 46(r5)
 	jmp	.Lnorx32_4_1_decrypt_with_stored17
 .Lnorx32_4_1_decrypt_with_bytes16:
-	mov	74(sp), 274(sp)
-	mov	72(sp), 276(sp)
-	mov	68(sp), 278(sp)
-	mov	64(sp), 280(sp)
-	mov	62(sp), 282(sp)
-	mov	60(sp), 284(sp)
-	mov	56(sp), 286(sp)
-	mov	50(sp), 288(sp)
-	mov	46(sp), 290(sp)
-	mov	42(sp), 292(sp)
-	mov	36(sp), 294(sp)
+	mov	80(sp), 274(sp)
+	mov	78(sp), 276(sp)
+	mov	74(sp), 278(sp)
+	mov	70(sp), 280(sp)
+	mov	68(sp), 282(sp)
+	mov	64(sp), 284(sp)
+	mov	62(sp), 286(sp)
+	mov	54(sp), 288(sp)
+	mov	48(sp), 290(sp)
+	mov	44(sp), 292(sp)
+	mov	38(sp), 294(sp)
 	mov	30(sp), 296(sp)
-	mov	20(sp), 298(sp)
-	mov	8(sp), 300(sp)
+	mov	22(sp), 298(sp)
+	mov	12(sp), 300(sp)
 	mov	192(sp), 302(sp)
 	mov	r6, 304(sp)
 	mov	r7, 306(sp)
@@ -1575,8 +1538,8 @@ norx32_4_1_decrypt_with:
 	mov	r14, 320(sp)
 	mov	sp, r15
 	add	#274, r15
-	mov	r15, 48(sp)
-	mov	104(sp), r4
+	mov	r15, 50(sp)
+	mov	94(sp), r4
 	cmp	#48, r4
 	jnc	.Lnorx32_4_1_decrypt_with_cnt18
 	mov	#48, r4
@@ -1584,67 +1547,67 @@ norx32_4_1_decrypt_with:
 	tst	r4
 	jz	.Lnorx32_4_1_decrypt_with_stored17
 .Lnorx32_4_1_decrypt_with_cpy19:
-	mov	48(sp), r15
+	mov	50(sp), r15
 	mov.b	@r15, 0(r5)
-	inc	48(sp)
+	inc	50(sp)
 	inc	r5
 	dec	r4
 	jnz	.Lnorx32_4_1_decrypt_with_cpy19
 .Lnorx32_4_1_decrypt_with_stored17:
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	xor	194(sp), 74(sp)
-	xor	196(sp), 72(sp)
-	xor	198(sp), 68(sp)
-	xor	200(sp), 64(sp)
-	xor	202(sp), 62(sp)
-	xor	204(sp), 60(sp)
-	xor	206(sp), 56(sp)
-	xor	208(sp), 50(sp)
-	xor	210(sp), 46(sp)
-	xor	212(sp), 42(sp)
-	xor	214(sp), 36(sp)
+	xor	194(sp), 80(sp)
+	xor	196(sp), 78(sp)
+	xor	198(sp), 74(sp)
+	xor	200(sp), 70(sp)
+	xor	202(sp), 68(sp)
+	xor	204(sp), 64(sp)
+	xor	206(sp), 62(sp)
+	xor	208(sp), 54(sp)
+	xor	210(sp), 48(sp)
+	xor	212(sp), 44(sp)
+	xor	214(sp), 38(sp)
 	xor	216(sp), 30(sp)
-	xor	218(sp), 20(sp)
-	xor	220(sp), 8(sp)
+	xor	218(sp), 22(sp)
+	xor	220(sp), 12(sp)
 	mov	192(sp), r15
 	xor	222(sp), r15
-	mov	r15, 132(sp)
+	mov	r15, 148(sp)
 	xor	224(sp), r6
-	mov	r6, 130(sp)
+	mov	r6, 146(sp)
 	xor	226(sp), r7
-	mov	r7, 126(sp)
+	mov	r7, 144(sp)
 	xor	228(sp), r8
-	mov	r8, 124(sp)
+	mov	r8, 142(sp)
 	xor	230(sp), r9
-	mov	r9, 120(sp)
+	mov	r9, 140(sp)
 	xor	232(sp), r10
-	mov	r10, 116(sp)
+	mov	r10, 138(sp)
 	xor	234(sp), r11
-	mov	r11, 114(sp)
+	mov	r11, 136(sp)
 	xor	236(sp), r12
-	mov	r12, 112(sp)
+	mov	r12, 134(sp)
 	xor	238(sp), r13
-	mov	r13, 110(sp)
+	mov	r13, 132(sp)
 	xor	240(sp), r14
-	mov	r14, 108(sp)
+	mov	r14, 128(sp)
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	cmp	#48, 104(sp)
+	cmp	#48, 94(sp)
 	mov	154(sp), r15
 	subc	#0, r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
-	mov	r15, 54(sp)
-	mov	#1, 40(sp)
-	mov	#0, 38(sp)
+	mov	r15, 60(sp)
+	mov	#1, 42(sp)
+	mov	#0, 40(sp)
 	mov	#0, 34(sp)
 	mov	#0, 32(sp)
-	mov	#0, 28(sp)
+	mov	#0, 26(sp)
 	mov	#0, 24(sp)
-	mov	#0, 22(sp)
-	mov	#0, 18(sp)
+	mov	#0, 20(sp)
+	mov	#0, 16(sp)
 	mov	#0, 14(sp)
-	mov	#0, 12(sp)
+	mov	#0, 10(sp)
 	mov	#0, 6(sp)
 	mov	#0, 2(sp)
 	mov	#0, r15
@@ -1658,7 +1621,7 @@ norx32_4_1_decrypt_with:
 	mov	#0, r11
 	mov	#0, r12
 	mov	#0, r13
-	mov	#0, 52(sp)
+	mov	#0, 56(sp)
 	mov	152(sp), r14
 	tst	150(sp)
 	jnz	.Lnorx32_4_1_decrypt_with_shbig20
@@ -1667,7 +1630,7 @@ norx32_4_1_decrypt_with:
 .Lnorx32_4_1_decrypt_with_shlimb23:
 	cmp	#16, r14
 	jnc	.Lnorx32_4_1_decrypt_with_shbits24
-	mov	r13, 52(sp)
+	mov	r13, 56(sp)
 	mov	r12, r13
 	mov	r11, r12
 	mov	r10, r11
@@ -1680,33 +1643,33 @@ norx32_4_1_decrypt_with:
 	mov	r15, r4
 	mov	2(sp), r15
 	mov	6(sp), 2(sp)
-	mov	12(sp), 6(sp)
-	mov	14(sp), 12(sp)
-	mov	18(sp), 14(sp)
-	mov	22(sp), 18(sp)
-	mov	24(sp), 22(sp)
-	mov	28(sp), 24(sp)
-	mov	32(sp), 28(sp)
+	mov	10(sp), 6(sp)
+	mov	14(sp), 10(sp)
+	mov	16(sp), 14(sp)
+	mov	20(sp), 16(sp)
+	mov	24(sp), 20(sp)
+	mov	26(sp), 24(sp)
+	mov	32(sp), 26(sp)
 	mov	34(sp), 32(sp)
-	mov	38(sp), 34(sp)
-	mov	40(sp), 38(sp)
-	clr	40(sp)
+	mov	40(sp), 34(sp)
+	mov	42(sp), 40(sp)
+	clr	42(sp)
 	sub	#16, r14
 	jmp	.Lnorx32_4_1_decrypt_with_shlimb23
 .Lnorx32_4_1_decrypt_with_shbits24:
 	tst	r14
 	jz	.Lnorx32_4_1_decrypt_with_shend21
 .Lnorx32_4_1_decrypt_with_sh22:
-	rla	40(sp)
-	rlc	38(sp)
+	rla	42(sp)
+	rlc	40(sp)
 	rlc	34(sp)
 	rlc	32(sp)
-	rlc	28(sp)
+	rlc	26(sp)
 	rlc	24(sp)
-	rlc	22(sp)
-	rlc	18(sp)
+	rlc	20(sp)
+	rlc	16(sp)
 	rlc	14(sp)
-	rlc	12(sp)
+	rlc	10(sp)
 	rlc	6(sp)
 	rlc	2(sp)
 	rlc	r15
@@ -1720,21 +1683,21 @@ norx32_4_1_decrypt_with:
 	rlc	r11
 	rlc	r12
 	rlc	r13
-	rlc	52(sp)
+	rlc	56(sp)
 	dec	r14
 	jnz	.Lnorx32_4_1_decrypt_with_sh22
 	jmp	.Lnorx32_4_1_decrypt_with_shend21
 .Lnorx32_4_1_decrypt_with_shbig20:
+	clr	42(sp)
 	clr	40(sp)
-	clr	38(sp)
 	clr	34(sp)
 	clr	32(sp)
-	clr	28(sp)
+	clr	26(sp)
 	clr	24(sp)
-	clr	22(sp)
-	clr	18(sp)
+	clr	20(sp)
+	clr	16(sp)
 	clr	14(sp)
-	clr	12(sp)
+	clr	10(sp)
 	clr	6(sp)
 	clr	2(sp)
 	clr	r15
@@ -1748,95 +1711,95 @@ norx32_4_1_decrypt_with:
 	clr	r11
 	clr	r12
 	clr	r13
-	clr	52(sp)
+	clr	56(sp)
 .Lnorx32_4_1_decrypt_with_shend21:
-	bis	#32768, 52(sp)
-	mov	54(sp), r14
+	bis	#32768, 56(sp)
+	mov	60(sp), r14
 	inv	r14
 	inc	r14
+	and	r14, 42(sp)
 	and	r14, 40(sp)
-	and	r14, 38(sp)
 	and	r14, 34(sp)
 	and	r14, 32(sp)
-	and	r14, 28(sp)
+	and	r14, 26(sp)
 	and	r14, 24(sp)
-	and	r14, 22(sp)
-	and	r14, 18(sp)
+	and	r14, 20(sp)
+	and	r14, 16(sp)
 	and	r14, 14(sp)
-	and	r14, 12(sp)
+	and	r14, 10(sp)
 	and	r14, 6(sp)
 	and	r14, 2(sp)
 	and	r14, r15
 	and	r14, r4
-	mov	r4, 98(sp)
+	mov	r4, 104(sp)
 	and	r14, r5
-	mov	r5, 94(sp)
+	mov	r5, 102(sp)
 	and	r14, r6
-	mov	r6, 92(sp)
+	mov	r6, 98(sp)
 	and	r14, r7
-	mov	r7, 90(sp)
+	mov	r7, 96(sp)
 	and	r14, r8
-	mov	r8, 86(sp)
+	mov	r8, 92(sp)
 	and	r14, r9
-	mov	r9, 84(sp)
+	mov	r9, 90(sp)
 	and	r14, r10
-	mov	r10, 82(sp)
+	mov	r10, 88(sp)
 	and	r14, r11
-	mov	r11, 80(sp)
+	mov	r11, 86(sp)
 	and	r14, r12
-	mov	r12, 78(sp)
+	mov	r12, 84(sp)
 	and	r14, r13
-	mov	r13, 76(sp)
-	and	r14, 52(sp)
+	mov	r13, 82(sp)
+	and	r14, 56(sp)
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	xor	40(sp), 74(sp)
-	xor	38(sp), 72(sp)
-	xor	34(sp), 68(sp)
-	xor	32(sp), 64(sp)
-	xor	28(sp), 62(sp)
-	xor	24(sp), 60(sp)
-	xor	22(sp), 56(sp)
-	xor	18(sp), 50(sp)
-	xor	14(sp), 46(sp)
-	xor	12(sp), 42(sp)
-	xor	6(sp), 36(sp)
+	xor	42(sp), 80(sp)
+	xor	40(sp), 78(sp)
+	xor	34(sp), 74(sp)
+	xor	32(sp), 70(sp)
+	xor	26(sp), 68(sp)
+	xor	24(sp), 64(sp)
+	xor	20(sp), 62(sp)
+	xor	16(sp), 54(sp)
+	xor	14(sp), 48(sp)
+	xor	10(sp), 44(sp)
+	xor	6(sp), 38(sp)
 	xor	2(sp), 30(sp)
-	mov	20(sp), r4
+	mov	22(sp), r4
 	xor	r15, r4
-	mov	8(sp), r5
-	xor	98(sp), r5
-	mov	132(sp), r6
-	xor	94(sp), r6
-	mov	130(sp), r7
-	xor	92(sp), r7
-	mov	126(sp), r8
-	xor	90(sp), r8
-	mov	124(sp), r9
-	xor	86(sp), r9
-	mov	120(sp), r10
-	xor	84(sp), r10
-	mov	116(sp), r11
-	xor	82(sp), r11
-	mov	114(sp), r12
-	xor	80(sp), r12
-	mov	112(sp), r13
-	xor	78(sp), r13
-	mov	110(sp), r14
-	xor	76(sp), r14
-	mov	108(sp), r15
-	xor	52(sp), r15
+	mov	12(sp), r5
+	xor	104(sp), r5
+	mov	148(sp), r6
+	xor	102(sp), r6
+	mov	146(sp), r7
+	xor	98(sp), r7
+	mov	144(sp), r8
+	xor	96(sp), r8
+	mov	142(sp), r9
+	xor	92(sp), r9
+	mov	140(sp), r10
+	xor	90(sp), r10
+	mov	138(sp), r11
+	xor	88(sp), r11
+	mov	136(sp), r12
+	xor	86(sp), r12
+	mov	134(sp), r13
+	xor	84(sp), r13
+	mov	132(sp), r14
+	xor	82(sp), r14
+	mov	128(sp), r15
+	xor	56(sp), r15
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	74(sp), 194(sp)
-	mov	72(sp), 196(sp)
-	mov	68(sp), 198(sp)
-	mov	64(sp), 200(sp)
-	mov	62(sp), 202(sp)
-	mov	60(sp), 204(sp)
-	mov	56(sp), 206(sp)
-	mov	50(sp), 208(sp)
-	mov	46(sp), 210(sp)
-	mov	42(sp), 212(sp)
-	mov	36(sp), 214(sp)
+	mov	80(sp), 194(sp)
+	mov	78(sp), 196(sp)
+	mov	74(sp), 198(sp)
+	mov	70(sp), 200(sp)
+	mov	68(sp), 202(sp)
+	mov	64(sp), 204(sp)
+	mov	62(sp), 206(sp)
+	mov	54(sp), 208(sp)
+	mov	48(sp), 210(sp)
+	mov	44(sp), 212(sp)
+	mov	38(sp), 214(sp)
 	mov	30(sp), 216(sp)
 	mov	r4, 218(sp)
 	mov	r5, 220(sp)

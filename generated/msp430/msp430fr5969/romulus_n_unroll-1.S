@@ -929,27 +929,27 @@ romulus_n_encrypt_with:
 
 
 ; --- romulus_n_decrypt_with: romulus_n.decrypt_with
-;     frame 482 bytes (36 spill slots, locals 408), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2240 bytes of code
+;     frame 496 bytes (43 spill slots, locals 408), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2224 bytes of code
 	.section .text.romulus_n_decrypt_with,"ax",@progbits
 	.global romulus_n_decrypt_with
 	.type romulus_n_decrypt_with, @function
 	.balign 2
 romulus_n_decrypt_with:
 	pushm.w	#7, r10
-	sub	#482, sp
+	sub	#496, sp
 	mov	r12, r8
 	mov	r15, r9
-	mov	498(sp), r10
-	mov	500(sp), 68(sp)
-	mov	502(sp), 64(sp)
-	mov	504(sp), 70(sp)
-	mov	508(sp), 66(sp)
-	mov	512(sp), 72(sp)
+	mov	512(sp), r10
+	mov	514(sp), 82(sp)
+	mov	516(sp), 78(sp)
+	mov	518(sp), 84(sp)
+	mov	522(sp), 80(sp)
+	mov	526(sp), 86(sp)
 	mov	sp, r14
 	mov	#160, r15
 .Lromulus_n_decrypt_with_zero1:
-	clr	74(r14)
+	clr	88(r14)
 	incd	r14
 	dec	r15
 	jnz	.Lromulus_n_decrypt_with_zero1
@@ -968,7 +968,7 @@ romulus_n_decrypt_with:
 	jmp	.Lromulus_n_decrypt_with_join4
 .Lromulus_n_decrypt_with_bytes2:
 	mov	sp, r11
-	add	#394, r11
+	add	#408, r11
 	mov	r11, r12
 	mov	#16, r14
 .Lromulus_n_decrypt_with_cpy5:
@@ -982,39 +982,39 @@ romulus_n_decrypt_with:
 	jmp	.Lromulus_n_decrypt_with_words3
 .Lromulus_n_decrypt_with_join4:
 	swpb	r15
-	mov	r15, 410(sp)
+	mov	r15, 424(sp)
 	swpb	r14
-	mov	r14, 412(sp)
+	mov	r14, 426(sp)
 	swpb	r12
-	mov	r12, 414(sp)
+	mov	r12, 428(sp)
 	swpb	r11
-	mov	r11, 416(sp)
+	mov	r11, 430(sp)
 	swpb	r7
-	mov	r7, 418(sp)
+	mov	r7, 432(sp)
 	swpb	r6
-	mov	r6, 420(sp)
+	mov	r6, 434(sp)
 	swpb	r5
-	mov	r5, 422(sp)
+	mov	r5, 436(sp)
 	swpb	r4
-	mov	r4, 424(sp)
+	mov	r4, 438(sp)
 	mov	sp, r12
-	add	#410, r12
+	add	#424, r12
 	mov	sp, r14
-	add	#74, r14
+	add	#88, r14
 	mov	r8, r13
 	call	#romulus_n_E_tk23_rows
 	; romulus_n.ae:130: s = absorb_ad(r3, r23, ad)
 	mov	sp, r13
-	add	#74, r13
+	add	#88, r13
 	mov	sp, r15
-	add	#434, r15
+	add	#448, r15
 	mov	r15, 0(sp)
 	mov	r8, r12
 	mov	r9, r14
 	mov	r10, r15
 	call	#romulus_n_absorb_ad
 	; romulus_n.ae:133: if m == 0 {
-	mov	64(sp), r15
+	mov	78(sp), r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
@@ -1022,48 +1022,48 @@ romulus_n_decrypt_with:
 	tst	r15
 	jz	.Lromulus_n_decrypt_with_else7
 	; romulus_n.ae:67: return E.encrypt_block_tk1(cat(rev8(cnt), d), r23, s)
-	mov	#21, 410(sp)
-	mov	#0, 412(sp)
-	mov	#0, 414(sp)
-	mov	#512, 416(sp)
+	mov	#21, 424(sp)
+	mov	#0, 426(sp)
+	mov	#0, 428(sp)
+	mov	#512, 430(sp)
 	mov	sp, r12
-	add	#410, r12
+	add	#424, r12
 	mov	sp, r13
-	add	#74, r13
+	add	#88, r13
 	mov	sp, r14
-	add	#434, r14
+	add	#448, r14
 	mov	sp, r15
-	add	#450, r15
+	add	#464, r15
 	call	#romulus_n_E_encrypt_block_tk1
-	mov	#2, 54(sp)
+	mov	#2, 68(sp)
 	mov	#0, r5
-	mov	#0, 56(sp)
-	mov	#0, 52(sp)
-	mov	450(sp), r6
-	mov	452(sp), r7
-	mov	454(sp), r8
-	mov	456(sp), r9
-	mov	458(sp), r10
-	mov	460(sp), r11
-	mov	462(sp), r12
-	mov	464(sp), r13
+	mov	#0, 70(sp)
+	mov	#0, 66(sp)
+	mov	464(sp), r6
+	mov	466(sp), r7
+	mov	468(sp), r8
+	mov	470(sp), r9
+	mov	472(sp), r10
+	mov	474(sp), r11
+	mov	476(sp), r12
+	mov	478(sp), r13
 	jmp	.Lromulus_n_decrypt_with_endif8
 .Lromulus_n_decrypt_with_else7:
-	mov	#1, 54(sp)
+	mov	#1, 68(sp)
 	mov	#0, r5
-	mov	#0, 56(sp)
-	mov	#0, 52(sp)
-	mov	434(sp), r6
-	mov	436(sp), r7
-	mov	438(sp), r8
-	mov	440(sp), r9
-	mov	442(sp), r10
-	mov	444(sp), r11
-	mov	446(sp), r12
-	mov	448(sp), r13
+	mov	#0, 70(sp)
+	mov	#0, 66(sp)
+	mov	448(sp), r6
+	mov	450(sp), r7
+	mov	452(sp), r8
+	mov	454(sp), r9
+	mov	456(sp), r10
+	mov	458(sp), r11
+	mov	460(sp), r12
+	mov	462(sp), r13
 .Lromulus_n_decrypt_with_endif8:
 	; romulus_n.ae:137: for i in 0..(m + 15) / 16 {
-	mov	64(sp), r15
+	mov	78(sp), r15
 	mov	#0, r4
 	add	#15, r15
 	addc	#0, r4
@@ -1087,30 +1087,30 @@ romulus_n_decrypt_with:
 	rrc	r14
 	and	#61440, r14
 	bis	r14, r15
-	mov	r15, 62(sp)
+	mov	r15, 76(sp)
 	mov	r4, r15
 	rrum.w	#4, r15
-	mov	r15, 60(sp)
-	mov	#0, 50(sp)
-	mov	#0, 48(sp)
-	mov	r6, 36(sp)
-	mov	r7, 30(sp)
-	mov	r8, 26(sp)
-	mov	r9, 24(sp)
-	mov	r10, 22(sp)
-	mov	r11, 42(sp)
-	mov	r12, 44(sp)
-	mov	r13, 46(sp)
-	mov	r5, 58(sp)
-	cmp	62(sp), 50(sp)
-	mov	48(sp), r15
-	subc	60(sp), r15
+	mov	r15, 74(sp)
+	mov	#0, 64(sp)
+	mov	#0, 62(sp)
+	mov	r6, 52(sp)
+	mov	r7, 50(sp)
+	mov	r8, 40(sp)
+	mov	r9, 34(sp)
+	mov	r10, 30(sp)
+	mov	r11, 56(sp)
+	mov	r12, 58(sp)
+	mov	r13, 60(sp)
+	mov	r5, 72(sp)
+	cmp	76(sp), 64(sp)
+	mov	62(sp), r15
+	subc	74(sp), r15
 	jnc	.Lromulus_n_decrypt_with_near30
 	br	#.Lromulus_n_decrypt_with_done10
 .Lromulus_n_decrypt_with_near30:
 .Lromulus_n_decrypt_with_loop9:
 	; romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	36(sp), r13
+	mov	52(sp), r13
 	mov	r13, r15
 	rrum.w	#1, r15
 	and	#32639, r15
@@ -1121,7 +1121,43 @@ romulus_n_decrypt_with:
 	xor	r13, r14
 	and	#32896, r14
 	xor	r14, r15
-	mov	r15, 12(sp)
+	mov	r15, 24(sp)
+	mov	50(sp), r13
+	mov	r13, r15
+	rrum.w	#1, r15
+	and	#32639, r15
+	mov	r13, r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	xor	r13, r14
+	and	#32896, r14
+	xor	r14, r15
+	mov	r15, 22(sp)
+	mov	40(sp), r13
+	mov	r13, r15
+	rrum.w	#1, r15
+	and	#32639, r15
+	mov	r13, r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	xor	r13, r14
+	and	#32896, r14
+	xor	r14, r15
+	mov	r15, 18(sp)
+	mov	34(sp), r13
+	mov	r13, r15
+	rrum.w	#1, r15
+	and	#32639, r15
+	mov	r13, r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	xor	r13, r14
+	and	#32896, r14
+	xor	r14, r15
+	mov	r15, 14(sp)
 	mov	30(sp), r13
 	mov	r13, r15
 	rrum.w	#1, r15
@@ -1134,7 +1170,7 @@ romulus_n_decrypt_with:
 	and	#32896, r14
 	xor	r14, r15
 	mov	r15, 10(sp)
-	mov	26(sp), r13
+	mov	56(sp), r13
 	mov	r13, r15
 	rrum.w	#1, r15
 	and	#32639, r15
@@ -1145,8 +1181,8 @@ romulus_n_decrypt_with:
 	xor	r13, r14
 	and	#32896, r14
 	xor	r14, r15
-	mov	r15, 8(sp)
-	mov	24(sp), r13
+	mov	r15, 26(sp)
+	mov	58(sp), r13
 	mov	r13, r15
 	rrum.w	#1, r15
 	and	#32639, r15
@@ -1157,8 +1193,8 @@ romulus_n_decrypt_with:
 	xor	r13, r14
 	and	#32896, r14
 	xor	r14, r15
-	mov	r15, 6(sp)
-	mov	22(sp), r13
+	mov	r15, 32(sp)
+	mov	60(sp), r13
 	mov	r13, r15
 	rrum.w	#1, r15
 	and	#32639, r15
@@ -1169,47 +1205,11 @@ romulus_n_decrypt_with:
 	xor	r13, r14
 	and	#32896, r14
 	xor	r14, r15
-	mov	r15, 4(sp)
-	mov	42(sp), r13
-	mov	r13, r15
-	rrum.w	#1, r15
-	and	#32639, r15
-	mov	r13, r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	xor	r13, r14
-	and	#32896, r14
-	xor	r14, r15
-	mov	r15, 2(sp)
-	mov	44(sp), r13
-	mov	r13, r15
-	rrum.w	#1, r15
-	and	#32639, r15
-	mov	r13, r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	xor	r13, r14
-	and	#32896, r14
-	xor	r14, r15
-	mov	r15, 16(sp)
-	mov	46(sp), r13
-	mov	r13, r15
-	rrum.w	#1, r15
-	and	#32639, r15
-	mov	r13, r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	xor	r13, r14
-	and	#32896, r14
-	xor	r14, r15
-	mov	r15, 14(sp)
+	mov	r15, 36(sp)
 	; romulus_n.ae:138: off = 16 * i
-	mov	48(sp), r14
+	mov	62(sp), r14
 	rlam.w	#4, r14
-	mov	50(sp), r13
+	mov	64(sp), r13
 	rla	r13
 	adc	r13
 	rla	r13
@@ -1222,221 +1222,213 @@ romulus_n_decrypt_with:
 	and	#15, r15
 	bis	r15, r14
 	and	#65520, r13
-	mov	r13, 28(sp)
+	mov	r13, 42(sp)
 	; romulus_n.ae:139: rest = m - off
-	mov	64(sp), 38(sp)
-	mov	#0, 40(sp)
-	sub	r13, 38(sp)
-	subc	r14, 40(sp)
+	mov	78(sp), 48(sp)
+	mov	#0, 54(sp)
+	sub	r13, 48(sp)
+	subc	r14, 54(sp)
 	; romulus_n.ae:140: count = if rest < 16 then rest else 16
-	mov	38(sp), r14
-	cmp	#16, r14
-	mov	40(sp), r12
-	mov	r12, r15
+	mov	48(sp), r12
+	cmp	#16, r12
+	mov	54(sp), r11
+	mov	r11, r15
 	subc	#0, r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
 	inv	r15
 	inc	r15
-	mov	r14, r10
-	xor	#16, r10
-	and	r15, r10
-	xor	#16, r10
-	and	r12, r15
-	mov	r15, 34(sp)
+	mov	r12, r14
+	xor	#16, r14
+	and	r15, r14
+	xor	#16, r14
+	and	r11, r15
+	mov	r15, 44(sp)
 	; romulus_n.ae:141: p = first_bytes(g(s) ^ load_be(ct, off, 16, count), count)
-	mov	r13, r6
-	add	68(sp), r6
-	cmp	#16, r10
+	mov	r13, r11
+	add	82(sp), r11
+	cmp	#16, r14
 	jnc	.Lromulus_n_decrypt_with_bytes11
-	bit	#1, r6
+	bit	#1, r11
 	jnz	.Lromulus_n_decrypt_with_bytes11
 .Lromulus_n_decrypt_with_words12:
-	mov	@r6, r4
-	mov	2(r6), r5
-	mov	4(r6), r7
-	mov	6(r6), r8
-	mov	8(r6), r9
-	mov	10(r6), r11
-	mov	12(r6), r12
-	mov	14(r6), r13
+	mov	@r11, r6
+	mov	2(r11), r5
+	mov	4(r11), r4
+	mov	6(r11), r7
+	mov	8(r11), r8
+	mov	10(r11), r9
+	mov	12(r11), r10
+	mov	14(r11), r11
 	jmp	.Lromulus_n_decrypt_with_join13
 .Lromulus_n_decrypt_with_bytes11:
-	mov	sp, r11
-	add	#394, r11
-	mov	r11, r12
-	mov	#16, r13
-	mov	r10, r15
+	mov	sp, r9
+	add	#408, r9
+	mov	r9, r10
+	mov	#16, r12
+	mov	r14, r15
 .Lromulus_n_decrypt_with_cpy14:
-	clr	r14
+	clr	r13
 	tst	r15
 	jz	.Lromulus_n_decrypt_with_pad15
-	mov.b	@r6, r14
-	inc	r6
+	mov.b	@r11, r13
+	inc	r11
 	dec	r15
 .Lromulus_n_decrypt_with_pad15:
-	mov.b	r14, 0(r12)
-	inc	r12
-	dec	r13
+	mov.b	r13, 0(r10)
+	inc	r10
+	dec	r12
 	jnz	.Lromulus_n_decrypt_with_cpy14
-	mov	r11, r6
+	mov	r9, r11
 	jmp	.Lromulus_n_decrypt_with_words12
 .Lromulus_n_decrypt_with_join13:
 	; romulus_n.ae:52: return x & ~(~(0 as u128) >> (8 * n))
-	mov	34(sp), r6
-	rlam.w	#3, r6
-	mov	r10, r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#7, r15
-	bis	r15, r6
+	mov	44(sp), r15
+	rlam.w	#3, r15
+	mov	r14, r12
+	rla	r12
+	adc	r12
+	rla	r12
+	adc	r12
+	rla	r12
+	adc	r12
+	mov	r12, r13
+	and	#7, r13
+	bis	r13, r15
+	mov	r15, 38(sp)
 	; romulus_n.ae:141: p = first_bytes(g(s) ^ load_be(ct, off, 16, count), count)
-	swpb	r13
-	xor	r13, 12(sp)
-	swpb	r12
-	xor	r12, 10(sp)
 	swpb	r11
-	xor	r11, 8(sp)
+	xor	r11, 24(sp)
+	swpb	r10
+	xor	r10, 22(sp)
 	swpb	r9
-	xor	r9, 6(sp)
+	xor	r9, 18(sp)
 	swpb	r8
-	xor	r8, 4(sp)
+	xor	r8, 14(sp)
 	swpb	r7
-	xor	r7, 2(sp)
-	swpb	r5
-	xor	r5, 16(sp)
-	mov	14(sp), r5
+	xor	r7, 10(sp)
 	swpb	r4
-	xor	r4, r5
+	xor	r4, 26(sp)
+	mov	32(sp), r4
+	swpb	r5
+	xor	r5, r4
+	mov	36(sp), r5
+	swpb	r6
+	xor	r6, r5
 	; romulus_n.ae:52: return x & ~(~(0 as u128) >> (8 * n))
-	mov	r14, r4
-	and	#65528, r4
-	mov	#-1, r7
+	mov	r12, r7
+	and	#65528, r7
 	mov	#-1, r8
 	mov	#-1, r9
+	mov	#-1, r10
 	mov	#-1, r11
 	mov	#-1, r12
 	mov	#-1, r13
-	mov	#-1, r14
+	mov	#-1, r6
 	mov	#-1, r15
-	tst	r6
+	tst	38(sp)
 	jnz	.Lromulus_n_decrypt_with_shbig16
-	cmp	#128, r4
+	cmp	#128, r7
 	jc	.Lromulus_n_decrypt_with_shbig16
 .Lromulus_n_decrypt_with_shlimb19:
-	cmp	#16, r4
+	cmp	#16, r7
 	jnc	.Lromulus_n_decrypt_with_shbits20
-	mov	r8, r7
 	mov	r9, r8
-	mov	r11, r9
+	mov	r10, r9
+	mov	r11, r10
 	mov	r12, r11
 	mov	r13, r12
-	mov	r14, r13
-	mov	r15, r14
+	mov	r6, r13
+	mov	r15, r6
 	clr	r15
-	sub	#16, r4
+	sub	#16, r7
 	jmp	.Lromulus_n_decrypt_with_shlimb19
 .Lromulus_n_decrypt_with_shbits20:
-	tst	r4
+	tst	r7
 	jz	.Lromulus_n_decrypt_with_shend17
 .Lromulus_n_decrypt_with_sh18:
 	clrc
 	rrc	r15
-	rrc	r14
+	rrc	r6
 	rrc	r13
 	rrc	r12
 	rrc	r11
+	rrc	r10
 	rrc	r9
 	rrc	r8
-	rrc	r7
-	dec	r4
+	dec	r7
 	jnz	.Lromulus_n_decrypt_with_sh18
 	jmp	.Lromulus_n_decrypt_with_shend17
 .Lromulus_n_decrypt_with_shbig16:
-	clr	r7
 	clr	r8
 	clr	r9
+	clr	r10
 	clr	r11
 	clr	r12
 	clr	r13
-	clr	r14
+	clr	r6
 	clr	r15
 .Lromulus_n_decrypt_with_shend17:
-	inv	r7
-	inv	r8
-	inv	r9
-	inv	r11
-	inv	r12
-	inv	r13
-	inv	r14
-	inv	r15
-	and	r7, 12(sp)
-	and	r8, 10(sp)
-	and	r9, 8(sp)
-	and	r11, 6(sp)
-	and	r12, 4(sp)
-	and	r13, 2(sp)
-	mov	16(sp), r13
-	and	r14, r13
-	and	r15, r5
+	mov	24(sp), r7
+	bic	r8, r7
+	mov	22(sp), r8
+	bic	r9, r8
+	mov	18(sp), r9
+	bic	r10, r9
+	mov	14(sp), r10
+	bic	r11, r10
+	mov	10(sp), r11
+	bic	r12, r11
+	mov	26(sp), r12
+	bic	r13, r12
+	mov	r4, r13
+	bic	r6, r13
+	bic	r15, r5
 	; romulus_n.ae:142: store_be(msg, off, p, count)
-	mov	r5, r4
-	mov	r13, r6
-	mov	2(sp), r7
-	mov	4(sp), r8
-	mov	6(sp), r9
-	mov	8(sp), r11
-	mov	10(sp), r14
-	mov	12(sp), r15
-	mov	28(sp), r12
-	add	66(sp), r12
-	cmp	#16, r10
-	jnc	.Lromulus_n_decrypt_with_bytes21
-	bit	#1, r12
-	jnz	.Lromulus_n_decrypt_with_bytes21
-	swpb	r4
-	mov	r4, 0(r12)
+	mov	r5, 16(sp)
+	mov	r13, 12(sp)
+	mov	r12, 8(sp)
+	mov	r11, 6(sp)
+	mov	r10, 4(sp)
+	mov	r9, 2(sp)
+	mov	r8, r6
+	mov	r7, r15
+	mov	42(sp), r4
+	add	80(sp), r4
+	cmp	#16, r14
+	swpb	16(sp)
+	swpb	12(sp)
+	swpb	8(sp)
+	swpb	6(sp)
+	swpb	4(sp)
+	swpb	2(sp)
 	swpb	r6
-	mov	r6, 2(r12)
-	swpb	r7
-	mov	r7, 4(r12)
-	swpb	r8
-	mov	r8, 6(r12)
-	swpb	r9
-	mov	r9, 8(r12)
-	swpb	r11
-	mov	r11, 10(r12)
-	swpb	r14
-	mov	r14, 12(r12)
 	swpb	r15
-	mov	r15, 14(r12)
+	jnc	.Lromulus_n_decrypt_with_bytes21
+	bit	#1, r4
+	jnz	.Lromulus_n_decrypt_with_bytes21
+	mov	16(sp), 0(r4)
+	mov	12(sp), 2(r4)
+	mov	8(sp), 4(r4)
+	mov	6(sp), 6(r4)
+	mov	4(sp), 8(r4)
+	mov	2(sp), 10(r4)
+	mov	r6, 12(r4)
+	mov	r15, 14(r4)
 	jmp	.Lromulus_n_decrypt_with_stored22
 .Lromulus_n_decrypt_with_bytes21:
-	swpb	r4
-	mov	r4, 394(sp)
-	swpb	r6
-	mov	r6, 396(sp)
-	swpb	r7
-	mov	r7, 398(sp)
-	swpb	r8
-	mov	r8, 400(sp)
-	swpb	r9
-	mov	r9, 402(sp)
-	swpb	r11
-	mov	r11, 404(sp)
-	swpb	r14
-	mov	r14, 406(sp)
-	swpb	r15
-	mov	r15, 408(sp)
-	mov	sp, r14
-	add	#394, r14
-	mov	r10, r15
+	mov	16(sp), 408(sp)
+	mov	12(sp), 410(sp)
+	mov	8(sp), 412(sp)
+	mov	6(sp), 414(sp)
+	mov	4(sp), 416(sp)
+	mov	2(sp), 418(sp)
+	mov	r6, 420(sp)
+	mov	r15, 422(sp)
+	mov	sp, r6
+	add	#408, r6
+	mov	r14, r15
 	cmp	#16, r15
 	jnc	.Lromulus_n_decrypt_with_cnt23
 	mov	#16, r15
@@ -1444,58 +1436,45 @@ romulus_n_decrypt_with:
 	tst	r15
 	jz	.Lromulus_n_decrypt_with_stored22
 .Lromulus_n_decrypt_with_cpy24:
-	mov.b	@r14, 0(r12)
-	inc	r14
-	inc	r12
+	mov.b	@r6, 0(r4)
+	inc	r6
+	inc	r4
 	dec	r15
 	jnz	.Lromulus_n_decrypt_with_cpy24
 .Lromulus_n_decrypt_with_stored22:
 	; romulus_n.ae:47: return if n < 16 then x | (n as u128) else x
-	cmp	#16, r10
-	mov	34(sp), r11
-	mov	r11, r15
+	cmp	#16, r14
+	mov	44(sp), r4
+	mov	r4, r15
 	subc	#0, r15
 	clr	r6
 	adc	r6
 	xor	#1, r6
-	mov	12(sp), r12
-	bis	r12, r10
-	mov	r11, r15
-	mov	10(sp), r11
-	bis	r11, r15
+	bis	r7, r14
+	bis	r8, r4
 	inv	r6
 	inc	r6
-	xor	r12, r10
-	and	r6, r10
-	mov	r12, r7
-	xor	r10, r7
+	xor	r7, r14
+	and	r6, r14
+	xor	r14, r7
+	xor	r8, r4
+	and	r6, r4
+	xor	r4, r8
+	mov	r9, r15
+	xor	r9, r15
+	and	r6, r15
+	xor	r15, r9
+	mov	r10, r15
+	xor	r10, r15
+	and	r6, r15
+	xor	r15, r10
+	mov	r11, r15
 	xor	r11, r15
 	and	r6, r15
-	mov	r11, r8
-	xor	r15, r8
-	mov	8(sp), r14
-	mov	r14, r15
-	xor	r14, r15
-	and	r6, r15
-	mov	r14, r9
-	xor	r15, r9
-	mov	6(sp), r14
-	mov	r14, r15
-	xor	r14, r15
-	and	r6, r15
-	mov	r14, r10
-	xor	r15, r10
-	mov	4(sp), r14
-	mov	r14, r15
-	xor	r14, r15
-	and	r6, r15
-	mov	r14, r11
 	xor	r15, r11
-	mov	2(sp), r14
-	mov	r14, r15
-	xor	r14, r15
+	mov	r12, r15
+	xor	r12, r15
 	and	r6, r15
-	mov	r14, r12
 	xor	r15, r12
 	mov	r13, r15
 	xor	r13, r15
@@ -1506,29 +1485,29 @@ romulus_n_decrypt_with:
 	and	r6, r14
 	xor	r14, r5
 	; romulus_n.ae:143: s = s ^ pad(p, count)
-	xor	r7, 36(sp)
-	xor	r8, 30(sp)
-	xor	r9, 26(sp)
-	xor	r10, 24(sp)
-	xor	r11, 22(sp)
-	mov	42(sp), r6
+	xor	r7, 52(sp)
+	xor	r8, 50(sp)
+	xor	r9, 40(sp)
+	xor	r10, 34(sp)
+	xor	r11, 30(sp)
+	mov	56(sp), r6
 	xor	r12, r6
-	mov	44(sp), r7
+	mov	58(sp), r7
 	xor	r13, r7
-	mov	46(sp), r11
+	mov	60(sp), r11
 	xor	r5, r11
 	; romulus_n.ae:42: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	mov	54(sp), r8
-	mov	58(sp), r9
-	mov	56(sp), r10
-	mov	52(sp), r14
+	mov	68(sp), r8
+	mov	72(sp), r9
+	mov	70(sp), r10
+	mov	66(sp), r14
 	mov	r14, r15
 	rla	r8
 	rlc	r9
 	rlc	r10
 	rlc	r15
 	mov.b	r15, r15
-	mov	r15, 18(sp)
+	mov	r15, 20(sp)
 	rrum.w	#4, r14
 	rrum.w	#3, r14
 	inv	r14
@@ -1537,10 +1516,10 @@ romulus_n_decrypt_with:
 	xor	r14, r8
 	; romulus_n.ae:145: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
 	mov	#16, r15
-	mov	38(sp), r13
+	mov	48(sp), r13
 	cmp	r13, r15
 	mov	#0, r15
-	mov	40(sp), r12
+	mov	54(sp), r12
 	subc	r12, r15
 	clr	r14
 	adc	r14
@@ -1563,7 +1542,7 @@ romulus_n_decrypt_with:
 	xor	r15, r12
 	; romulus_n.ae:67: return E.encrypt_block_tk1(cat(rev8(cnt), d), r23, s)
 	mov	r10, r13
-	xor.b	18(sp), r13
+	xor.b	20(sp), r13
 	xor	r10, r13
 	mov	r9, r5
 	xor.b	r10, r5
@@ -1572,10 +1551,10 @@ romulus_n_decrypt_with:
 	xor.b	r9, r14
 	xor	r8, r14
 	mov.b	r8, r15
-	mov	r15, 32(sp)
+	mov	r15, 46(sp)
 	mov	r13, r4
 	and	#255, r4
-	mov	r5, 20(sp)
+	mov	r5, 28(sp)
 	and	#255, r5
 	swpb	r13
 	mov.b	r13, r13
@@ -1584,60 +1563,60 @@ romulus_n_decrypt_with:
 	mov	r14, r15
 	mov	r14, r13
 	and	#255, r13
-	mov.b	21(sp), r14
+	mov.b	29(sp), r14
 	swpb	r13
 	bis	r14, r13
-	mov.b	32(sp), r14
+	mov.b	46(sp), r14
 	swpb	r15
 	mov.b	r15, r15
 	swpb	r14
 	bis	r15, r14
 	swpb	r4
 	bis	r12, r4
-	mov	r4, 410(sp)
-	mov	r5, 412(sp)
-	mov	r13, 414(sp)
-	mov	r14, 416(sp)
+	mov	r4, 424(sp)
+	mov	r5, 426(sp)
+	mov	r13, 428(sp)
+	mov	r14, 430(sp)
 	mov	sp, r12
-	add	#410, r12
+	add	#424, r12
 	mov	sp, r13
-	add	#74, r13
-	mov	36(sp), 418(sp)
-	mov	30(sp), 420(sp)
-	mov	26(sp), 422(sp)
-	mov	24(sp), 424(sp)
-	mov	22(sp), 426(sp)
-	mov	r6, 428(sp)
-	mov	r7, 430(sp)
-	mov	r11, 432(sp)
+	add	#88, r13
+	mov	52(sp), 432(sp)
+	mov	50(sp), 434(sp)
+	mov	40(sp), 436(sp)
+	mov	34(sp), 438(sp)
+	mov	30(sp), 440(sp)
+	mov	r6, 442(sp)
+	mov	r7, 444(sp)
+	mov	r11, 446(sp)
 	mov	sp, r14
-	add	#418, r14
+	add	#432, r14
 	mov	sp, r15
-	add	#466, r15
+	add	#480, r15
 	call	#romulus_n_E_encrypt_block_tk1
-	mov	466(sp), 36(sp)
-	mov	468(sp), 30(sp)
-	mov	470(sp), 26(sp)
-	mov	472(sp), 24(sp)
-	mov	474(sp), 22(sp)
-	mov	476(sp), 42(sp)
-	mov	478(sp), 44(sp)
-	mov	480(sp), 46(sp)
-	mov	r8, 54(sp)
-	mov	r9, 58(sp)
-	mov	r10, 56(sp)
-	mov	18(sp), 52(sp)
-	add	#1, 50(sp)
-	addc	#0, 48(sp)
-	cmp	62(sp), 50(sp)
-	mov	48(sp), r15
-	subc	60(sp), r15
+	mov	480(sp), 52(sp)
+	mov	482(sp), 50(sp)
+	mov	484(sp), 40(sp)
+	mov	486(sp), 34(sp)
+	mov	488(sp), 30(sp)
+	mov	490(sp), 56(sp)
+	mov	492(sp), 58(sp)
+	mov	494(sp), 60(sp)
+	mov	r8, 68(sp)
+	mov	r9, 72(sp)
+	mov	r10, 70(sp)
+	mov	20(sp), 66(sp)
+	add	#1, 64(sp)
+	addc	#0, 62(sp)
+	cmp	76(sp), 64(sp)
+	mov	62(sp), r15
+	subc	74(sp), r15
 	jc	.Lromulus_n_decrypt_with_near31
 	br	#.Lromulus_n_decrypt_with_loop9
 .Lromulus_n_decrypt_with_near31:
 .Lromulus_n_decrypt_with_done10:
 	; romulus_n.ae:148: return (load_be(tag, 0, 16) ^ g(s)) == 0
-	mov	70(sp), r6
+	mov	84(sp), r6
 	bit	#1, r6
 	jnz	.Lromulus_n_decrypt_with_bytes25
 .Lromulus_n_decrypt_with_words26:
@@ -1652,7 +1631,7 @@ romulus_n_decrypt_with:
 	jmp	.Lromulus_n_decrypt_with_join27
 .Lromulus_n_decrypt_with_bytes25:
 	mov	sp, r12
-	add	#394, r12
+	add	#408, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lromulus_n_decrypt_with_cpy28:
@@ -1666,7 +1645,7 @@ romulus_n_decrypt_with:
 	jmp	.Lromulus_n_decrypt_with_words26
 .Lromulus_n_decrypt_with_join27:
 	; romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	30(sp), r6
+	mov	50(sp), r6
 	mov	r6, r15
 	swpb	r15
 	bit	#1, r15
@@ -1676,7 +1655,7 @@ romulus_n_decrypt_with:
 	and	#32639, r6
 	and	#32896, r15
 	xor	r15, r6
-	mov	36(sp), r4
+	mov	52(sp), r4
 	mov	r4, r15
 	swpb	r15
 	bit	#1, r15
@@ -1693,7 +1672,7 @@ romulus_n_decrypt_with:
 	xor	r6, r5
 	bis	r5, r13
 	; romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	26(sp), r6
+	mov	40(sp), r6
 	mov	r6, r15
 	swpb	r15
 	bit	#1, r15
@@ -1708,7 +1687,7 @@ romulus_n_decrypt_with:
 	xor	r6, r7
 	bis	r7, r13
 	; romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	24(sp), r7
+	mov	34(sp), r7
 	mov	r7, r15
 	swpb	r15
 	bit	#1, r15
@@ -1723,7 +1702,7 @@ romulus_n_decrypt_with:
 	xor	r7, r8
 	bis	r8, r13
 	; romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	22(sp), r8
+	mov	30(sp), r8
 	mov	r8, r15
 	swpb	r15
 	bit	#1, r15
@@ -1738,7 +1717,7 @@ romulus_n_decrypt_with:
 	xor	r8, r9
 	bis	r9, r13
 	; romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	42(sp), r9
+	mov	56(sp), r9
 	mov	r9, r15
 	swpb	r15
 	bit	#1, r15
@@ -1753,7 +1732,7 @@ romulus_n_decrypt_with:
 	xor	r9, r10
 	bis	r10, r13
 	; romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	44(sp), r10
+	mov	58(sp), r10
 	mov	r10, r15
 	swpb	r15
 	bit	#1, r15
@@ -1768,7 +1747,7 @@ romulus_n_decrypt_with:
 	xor	r10, r11
 	bis	r11, r13
 	; romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	46(sp), r11
+	mov	60(sp), r11
 	mov	r11, r15
 	swpb	r15
 	bit	#1, r15
@@ -1786,9 +1765,9 @@ romulus_n_decrypt_with:
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	72(sp), r15
+	mov	86(sp), r15
 	mov	r14, 0(r15)
-	add	#482, sp
+	add	#496, sp
 	popm.w	#7, r10
 	ret
 	.size romulus_n_decrypt_with, .-romulus_n_decrypt_with

@@ -151,6 +151,10 @@ class ArmSelector(ArmArith, ArmShifts, ArmMemory, ArmBuffers, ArmCalls,
         self.emit(mn, d, rb)
         return d
 
+    def and_not(self, a, x):
+        """a & ~x on one limb: `bics d, x` (DDI0432C A6.7.10 BIC)."""
+        return self.dp2("bics", a, x)
+
     def mask_top(self, limb, bits: int):
         """limb & (2^bits - 1)."""
         if bits >= 32:

@@ -107,6 +107,12 @@ class Msp430Selector(Msp430Arith, Msp430Shifts, Msp430MulDiv, Msp430Gather, Msp4
         self.emit(mn, b, d)
         return d
 
+    def and_not(self, a, x):
+        """a & ~x on one limb: `bic x, d` (SLAU144 §3.4.6: BIC)."""
+        d = self.copy(a)
+        self.emit("bic", x, d)
+        return d
+
     def configure_accel(self, chip, schedule: str, chain: str = "xor_in") -> None:
         """The backend hands the chip over here; the multiplier is a chip peripheral too."""
         super().configure_accel(chip, schedule, chain)

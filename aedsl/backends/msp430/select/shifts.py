@@ -373,6 +373,23 @@ class Msp430Shifts:
             out.append(self.bitop("bis", hi, lo))
         return out
 
+    @staticmethod
+    def _rotl_limbs_plans(n: int, s: int) -> tuple[int, int, int, int]:
+        """Instructions of `rotl_limbs` by 0 < s < 16 on n limbs, each way: carry chains left,
+        right, the byte merge and steps, per-limb rotate + masks + merge."""
+        chain_l, chain_r = s * (n + 1), (16 - s) * (n + 1)
+        via_byte = 3 * n + 1 + abs(s - 8) * (n + 1)
+        funnel = n * (3 + min(2 * s, 2 * (16 - s), 1 + 2 * abs(s - 8))) + n
+        return chain_l, chain_r, via_byte, funnel
+
+    def rotl_limbs_cost(self, n: int, s: int) -> int:
+        """Instructions of a rotation of n limbs by s (0 <= s < 16; whole limbs are renamed):
+        the copies and the cheapest way of `rotl_limbs`."""
+        if s == 0:
+            return 0
+        chain_l, chain_r, via_byte, funnel = self._rotl_limbs_plans(n, s)
+        return min(n + chain_l, n + chain_r, via_byte, funnel)
+
     def rotl_limbs(self, x: list, s: int) -> list:
         """A multi-limb rotation left by 0 < s < 16 bits, the shortest of: carry chains (s steps
         left or 16-s steps right, n+1 instructions each), the byte merge (rotl 8) followed by
@@ -380,9 +397,7 @@ class Msp430Shifts:
         n = len(x)
         if s == 8:
             return self.rotl8_limbs(x)
-        chain_l, chain_r = s * (n + 1), (16 - s) * (n + 1)
-        via_byte = 3 * n + 1 + abs(s - 8) * (n + 1)
-        funnel = n * (3 + min(2 * s, 2 * (16 - s), 1 + 2 * abs(s - 8))) + n
+        chain_l, chain_r, via_byte, funnel = self._rotl_limbs_plans(n, s)
         if via_byte < min(chain_l, chain_r, funnel) and not any(isinstance(v, Imm) for v in x):
             d = self.rotl8_limbs(x)
             if s > 8:
