@@ -9,8 +9,12 @@ and rD not live at the block's end. An instruction updating rD in place (`eors r
 `xor r11, r15`) then updates rS. Two-operand selection with a spilled or precoloured value
 leaves such copies behind when the allocator could not give both ends one register (MSP430: a
 spilled value built in a temporary, `mov r4, r15; xor r11, r15; mov r15, 44(sp)` where r4 dies,
-becomes `xor r11, r4; mov r4, 44(sp)`). Preserves every value read later; a register move sets
-no flags (the target contract of `move`), so none change.
+becomes `xor r11, r4; mov r4, 44(sp)`). Where rS is written again while rD still holds the
+copy, the copy goes too when the two registers can exchange names from the copy up to the first
+point where both are dead, with no label, barrier, branch or call in between (a call or a
+branch ties registers to their names): the copied value then stays in rS and what the block
+wrote into rS goes to rD. Preserves every value read later; a register move sets no flags (the
+target contract of `move`), so none change.
 """
 from __future__ import annotations
 
@@ -59,24 +63,68 @@ def rename_copies(mf: MFunction, target, regs: frozenset[int], barriers: frozens
     out: list[MInst] = []
     for bi, (a, b) in enumerate(cfg.blocks):
         block, bdu = insts[a:b], du[a:b]
+        start = 0
         while True:
-            change = _first_change(block, bdu, live_out[bi], target, regs, stop, move_mn, updates_in_place)
+            change = _first_change(block, bdu, live_out[bi], target, regs, stop, move_mn, updates_in_place, start)
             if change is None:
                 break
-            i, d, s, rename = change
-            for j in rename:
-                block[j] = rename_reads(block[j], target, d, s)
-                bdu[j] = defs_uses(block[j], target)
+            kind, i, d, s, where = change
+            if kind == "rename":
+                for j in where:
+                    block[j] = rename_reads(block[j], target, d, s)
+                    bdu[j] = defs_uses(block[j], target)
+            else:
+                for j in range(i + 1, where + 1):
+                    block[j] = swap_regs(block[j], d, s)
+                    bdu[j] = defs_uses(block[j], target)
             del block[i], bdu[i]
+            start = i                 # liveness before the copy is unchanged
             removed += 1
         out.extend(block)
     mf.insts = out
     return removed
 
 
-def _first_change(block, du, live_out, target, regs, stop, move_mn, updates_in_place):
-    """The block's first copy that can go: (its index, rD, rS, the indices whose reads of rD
-    become rS), or None."""
+def swap_regs(inst: MInst, a: int, b: int) -> MInst:
+    """`inst` with registers a and b exchanged wherever it names them."""
+    def sw(r: int) -> int:
+        return b if r == a else a if r == b else r
+    ops = []
+    for op in inst.ops:
+        if isinstance(op, R):
+            op = R(sw(op.reg))
+        elif isinstance(op, Mem) and op.base is not None:
+            op = Mem(sw(op.base), op.disp)
+        elif isinstance(op, Ind):
+            op = Ind(sw(op.reg))
+        elif isinstance(op, Inc):
+            op = Inc(sw(op.reg))
+        ops.append(op)
+    return inst.with_ops(ops)
+
+
+def _swap_end(block, after, i, d, s, target, stop) -> int | None:
+    """The first index j after the copy at i where rD and rS are both dead, with nothing in
+    (i, j] that ties a register to its name (label, target barrier, branch, call); None if
+    there is none in the block."""
+    for j in range(i + 1, len(block)):
+        inst = block[j]
+        if inst.mn in stop:
+            return None
+        if inst.mn != "comment":
+            desc = target.desc(inst)
+            if desc.branch or desc.memory == "call":
+                return None
+        if d not in after[j] and s not in after[j]:
+            return j
+    return None
+
+
+def _first_change(block, du, live_out, target, regs, stop, move_mn, updates_in_place, start=0):
+    """The block's first copy from `start` that can go: ("rename", its index, rD, rS, the
+    indices whose reads of rD become rS), or ("swap", its index, rD, rS, j) when rD and rS
+    exchange names up to index j, where both are dead (rS written while rD is still needed:
+    the value then stays in rS and what the block wrote into rS goes to rD), or None."""
     n = len(block)
     after = [set() for _ in range(n)]
     live = set(live_out)
@@ -85,7 +133,7 @@ def _first_change(block, du, live_out, target, regs, stop, move_mn, updates_in_p
         d, u = du[i]
         live.difference_update(d)
         live.update(r for r in u if r in regs)
-    for i in range(n):
+    for i in range(start, n):
         mv = block[i]
         if not (mv.mn == move_mn and len(mv.ops) == 2 and all(isinstance(o, R) for o in mv.ops)):
             continue
@@ -109,5 +157,8 @@ def _first_change(block, du, live_out, target, regs, stop, move_mn, updates_in_p
                 break
             j += 1
         if ok:
-            return i, d, s, rename
+            return "rename", i, d, s, rename
+        j = _swap_end(block, after, i, d, s, target, stop)
+        if j is not None:
+            return "swap", i, d, s, j
     return None

@@ -7,7 +7,7 @@ reference to p in between, becomes `@p+` in each of those reads and the `add` di
 """
 from __future__ import annotations
 
-from aedsl.codegen.mir import Frame, Imm, Inc, Ind, Lbl, Mem, MFunction, R, is_vreg, regs_in
+from aedsl.codegen.mir import Frame, Imm, Inc, Ind, Lbl, Mem, MFunction, MInst, R, is_vreg, regs_in
 
 
 def _refs(inst, reg: int) -> bool:
@@ -69,9 +69,12 @@ def count_down(mf: MFunction, loops: list) -> int:
     """A counted loop whose index is used by nothing but its own increment and exit test (the
     body reads memory through walking pointers) counts its trips down instead:
     `add #k, i; cmp #hi, i; jnc top` (5 cycles) becomes `dec i; jnz top` (3 cycles).
-    loops: (index vreg, increment inst, compare inst, jump inst, trip count)."""
+    loops: (index vreg, increment inst, compare inst, jump inst, trip count or None when the
+    start is not constant, the constant end)."""
     done = 0
-    for reg, inc, cmp, jump, trips in loops:
+    for reg, inc, cmp, jump, trips, _ in loops:
+        if trips is None:
+            continue
         refs = [x for x in mf.insts if x.mn not in ("label", "comment") and _refs(x, reg)]
         others = [x for x in refs if x is not inc and x is not cmp]
         if len(others) != 1 or not any(x is inc for x in refs) or not any(x is cmp for x in refs):
@@ -86,6 +89,79 @@ def count_down(mf: MFunction, loops: list) -> int:
         jump.mn = "jnz"
         done += 1
     return done
+
+
+def rebase_index(mf: MFunction, loops: list) -> int:
+    """A counted loop `for i in lo..hi` (hi constant, i landing on hi exactly: a constant start
+    or steps of 1) whose index is read inside the loop only as the base of memory operands (a
+    table indexed by i: `mov.b rc(i), r`) keeps i - hi in its register instead: each such
+    operand adds hi to its displacement, and the increment's own zero flag is the exit test,
+    `add #1, i; cmp #hi, i; jnc top` -> `add #1, i; jnz top` (the compare's 1-5 cycles saved
+    each iteration), with one `sub #hi, i` before the loop (after its entry test, which still
+    reads i). Preserves every address: i - hi + (d + hi) = i + d in 16-bit arithmetic, which
+    is how the original CPU adds an index, and how MSP430X adds one to a register below 64 KB
+    (SLAU208 §4.4.1.2: the sum wraps within the lower 64 KB). Runs after `count_down` (a loop
+    whose index has no other use counts down instead). loops: as `count_down`'s."""
+    done = 0
+    for reg, inc, cmp, jump, _, hi in loops:
+        insts = mf.insts
+        pos = {id(x): k for k, x in enumerate(insts)}
+        if id(cmp) not in pos or inc.mn != "add" or jump.mn != "jnc":
+            continue
+        top = next(op.name for op in jump.ops if isinstance(op, Lbl))
+        k_top = next(k for k, x in enumerate(insts) if x.mn == "label" and x.ops[0].name == top)
+        k_jump = pos[id(jump)]
+        uses = _index_uses(insts, reg, k_top, k_jump, {id(inc), id(cmp)})
+        if not uses:
+            continue
+        for x, r in uses:
+            x.ops = [_rebased(op, r, hi) for op in x.ops]
+        del insts[pos[id(cmp)]]
+        jump.mn = "jnz"
+        label = insts[k_top]
+        insts.insert(k_top, MInst("sub", [Imm(hi), R(reg)], depth=label.depth))
+        done += 1
+    return done
+
+
+def _index_uses(insts, reg: int, start: int, end: int, skip: set) -> list | None:
+    """The instructions in insts[start:end] reading reg only as the base of memory operands,
+    each with that register: through copies of reg too (`mov i, t` with t defined there alone
+    and read only so); None if reg or such a copy is read otherwise, or anything after `end`
+    reads reg."""
+    uses = []
+    for k in range(start, len(insts)):
+        x = insts[k]
+        if id(x) in skip or x.mn in ("label", "comment") or not _refs(x, reg):
+            continue
+        if k > end:
+            return None
+        if x.mn == "mov" and x.ops[0] == R(reg) and isinstance(x.ops[1], R) and is_vreg(x.ops[1].reg):
+            t = x.ops[1].reg
+            defs = [y for y in insts if y.mn not in ("label", "comment") and _refs(y, t)
+                    and not all(_index_base(op, t) for op in y.ops if t in regs_in(op))]
+            if defs != [x]:
+                return None
+            uses.extend((y, t) for y in insts if y is not x and y.mn not in ("label", "comment") and _refs(y, t))
+            continue
+        if not all(_index_base(op, reg) for op in x.ops if reg in regs_in(op)):
+            return None
+        uses.append((x, reg))
+    return uses
+
+
+def _index_base(op, reg: int) -> bool:
+    """op reads memory at reg + a displacement that can take a constant."""
+    return (isinstance(op, Ind) and op.reg == reg) or (
+        isinstance(op, Mem) and op.base == reg and isinstance(op.disp, (int, str)))
+
+
+def _rebased(op, reg: int, hi: int):
+    if isinstance(op, Ind) and op.reg == reg:
+        return Mem(reg, hi)
+    if isinstance(op, Mem) and op.base == reg:
+        return Mem(reg, op.disp + hi if isinstance(op.disp, int) else f"{op.disp}+{hi}")
+    return op
 
 
 def _byte_at(op, k: int):

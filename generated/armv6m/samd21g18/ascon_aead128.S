@@ -995,7 +995,7 @@ ascon_aead128_decrypt_with:
 
 @ --- ascon_aead128_P_permute: ascon_aead128.P.permute
 @     frame 28 bytes (21 spill slots, 7 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 504 bytes of code and literals
+@     estimated 496 bytes of code and literals
 	.section .text.ascon_aead128_P_permute,"ax",%progbits
 	.global ascon_aead128_P_permute
 	.type ascon_aead128_P_permute, %function
@@ -1057,26 +1057,25 @@ ascon_aead128_P_permute:
 	ldr	r0, [sp, #16]
 	ldrb	r0, [r2, r0]
 	@ ascon_p.ae:21: x2 = x2 ^ (c as u64)
-	mov	r2, r3
-	eors	r2, r0
+	eors	r3, r0
 	@ ascon_p.ae:24: x0 = x0 ^ x4
 	eors	r6, r5
 	@ ascon_p.ae:25: x4 = x4 ^ x3
 	eors	r5, r1
 	@ ascon_p.ae:26: x2 = x2 ^ x1
-	eors	r2, r7
+	eors	r3, r7
 	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
-	mov	r4, r2
+	mov	r4, r3
 	bics	r4, r7
 	eors	r4, r6
 	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	mov	r3, r1
-	bics	r3, r2
-	eors	r3, r7
+	mov	r2, r1
+	bics	r2, r3
+	eors	r2, r7
 	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
 	mov	r0, r5
 	bics	r0, r1
-	eors	r2, r0
+	eors	r3, r0
 	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
 	mov	r0, r6
 	bics	r0, r5
@@ -1086,17 +1085,16 @@ ascon_aead128_P_permute:
 	eors	r5, r7
 	mov	r10, r5
 	@ ascon_p.ae:32: t1 = t1 ^ t0
-	eors	r3, r4
-	str	r3, [sp]
+	eors	r2, r4
+	str	r2, [sp]
 	@ ascon_p.ae:33: t0 = t0 ^ t4
-	mov	r0, r4
 	mov	r7, r5
-	eors	r0, r7
+	eors	r4, r7
 	@ ascon_p.ae:34: t3 = t3 ^ t2
-	eors	r1, r2
+	eors	r1, r3
 	mov	r11, r1
 	@ ascon_p.ae:35: t2 = ~t2
-	mvns	r1, r2
+	mvns	r1, r3
 	str	r1, [sp, #4]
 	@ ascon_p.ae:24: x0 = x0 ^ x4
 	mov	r7, r8
@@ -1115,9 +1113,9 @@ ascon_aead128_P_permute:
 	bics	r5, r2
 	eors	r5, r7
 	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	mov	r4, r12
-	bics	r4, r3
-	eors	r4, r2
+	mov	r0, r12
+	bics	r0, r3
+	eors	r0, r2
 	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
 	mov	r2, r6
 	bics	r2, r1
@@ -1130,12 +1128,11 @@ ascon_aead128_P_permute:
 	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
 	mov	r1, r9
 	bics	r1, r7
-	mov	r2, r6
-	eors	r2, r1
+	eors	r6, r1
 	@ ascon_p.ae:32: t1 = t1 ^ t0
-	eors	r4, r5
+	eors	r0, r5
 	@ ascon_p.ae:33: t0 = t0 ^ t4
-	eors	r5, r2
+	eors	r5, r6
 	@ ascon_p.ae:34: t3 = t3 ^ t2
 	mov	r1, r12
 	eors	r1, r3
@@ -1143,66 +1140,66 @@ ascon_aead128_P_permute:
 	mvns	r3, r3
 	@ ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
 	lsls	r7, r5, #13
-	lsrs	r6, r0, #19
-	orrs	r7, r6
+	lsrs	r2, r4, #19
+	orrs	r7, r2
 	mov	r12, r7
-	lsls	r7, r0, #13
-	lsrs	r6, r5, #19
-	orrs	r7, r6
-	mov	r6, r12
-	eors	r6, r0
-	mov	r12, r6
+	lsls	r7, r4, #13
+	lsrs	r2, r5, #19
+	orrs	r7, r2
+	mov	r2, r12
+	eors	r2, r4
+	mov	r12, r2
 	eors	r7, r5
 	mov	r8, r7
-	lsls	r6, r5, #4
-	lsrs	r7, r0, #28
-	orrs	r6, r7
-	lsls	r0, r0, #4
-	mov	r9, r0
-	lsrs	r0, r5, #28
+	lsls	r2, r5, #4
+	lsrs	r7, r4, #28
+	orrs	r2, r7
+	lsls	r4, r4, #4
+	mov	r9, r4
+	lsrs	r4, r5, #28
 	mov	r5, r9
-	orrs	r5, r0
-	mov	r0, r12
-	eors	r0, r6
-	mov	r12, r0
-	mov	r0, r8
-	eors	r0, r5
-	mov	r8, r0
+	orrs	r5, r4
+	mov	r4, r12
+	eors	r4, r2
+	mov	r12, r4
+	mov	r4, r8
+	eors	r4, r5
+	mov	r8, r4
 	@ ascon_p.ae:38: t1 ^ (t1 >>> 61) ^ (t1 >>> 39),
-	ldr	r0, [sp]
-	lsls	r5, r0, #3
-	lsrs	r0, r4, #29
-	orrs	r5, r0
-	lsls	r6, r4, #3
-	ldr	r0, [sp]
-	lsrs	r0, r0, #29
-	orrs	r6, r0
-	ldr	r0, [sp]
-	eors	r5, r0
-	eors	r6, r4
-	lsls	r7, r0, #25
-	lsrs	r0, r4, #7
-	orrs	r7, r0
-	lsls	r4, r4, #25
-	ldr	r0, [sp]
-	lsrs	r0, r0, #7
-	orrs	r4, r0
+	ldr	r4, [sp]
+	lsls	r5, r4, #3
+	lsrs	r4, r0, #29
+	orrs	r5, r4
+	lsls	r2, r0, #3
+	ldr	r4, [sp]
+	lsrs	r4, r4, #29
+	orrs	r2, r4
+	ldr	r4, [sp]
+	eors	r5, r4
+	eors	r2, r0
+	lsls	r7, r4, #25
+	lsrs	r4, r0, #7
+	orrs	r7, r4
+	lsls	r0, r0, #25
+	ldr	r4, [sp]
+	lsrs	r4, r4, #7
+	orrs	r0, r4
 	eors	r5, r7
 	str	r5, [sp]
-	eors	r6, r4
-	mov	r9, r6
+	eors	r2, r0
+	mov	r9, r2
 	@ ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
 	lsls	r7, r3, #31
 	ldr	r0, [sp, #4]
 	lsrs	r0, r0, #1
 	orrs	r7, r0
 	ldr	r0, [sp, #4]
-	lsls	r6, r0, #31
+	lsls	r2, r0, #31
 	lsrs	r0, r3, #1
-	orrs	r6, r0
+	orrs	r2, r0
 	ldr	r0, [sp, #4]
 	eors	r7, r0
-	eors	r6, r3
+	eors	r2, r3
 	lsls	r5, r3, #26
 	lsrs	r0, r0, #6
 	orrs	r5, r0
@@ -1212,19 +1209,19 @@ ascon_aead128_P_permute:
 	orrs	r4, r0
 	mov	r3, r7
 	eors	r3, r5
-	eors	r6, r4
-	str	r6, [sp, #8]
+	eors	r2, r4
+	str	r2, [sp, #8]
 	@ ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
-	lsls	r6, r1, #22
+	lsls	r2, r1, #22
 	mov	r0, r11
 	lsrs	r0, r0, #10
-	orrs	r6, r0
+	orrs	r2, r0
 	mov	r0, r11
 	lsls	r5, r0, #22
 	lsrs	r0, r1, #10
 	orrs	r5, r0
 	mov	r0, r11
-	eors	r6, r0
+	eors	r2, r0
 	eors	r5, r1
 	lsls	r4, r1, #15
 	lsrs	r0, r0, #17
@@ -1233,34 +1230,33 @@ ascon_aead128_P_permute:
 	lsls	r7, r0, #15
 	lsrs	r0, r1, #17
 	orrs	r7, r0
-	mov	r1, r6
+	mov	r1, r2
 	eors	r1, r4
 	mov	r0, r5
 	eors	r0, r7
 	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
-	lsls	r5, r2, #25
+	lsls	r5, r6, #25
 	mov	r7, r10
 	lsrs	r4, r7, #7
 	orrs	r5, r4
-	lsls	r6, r7, #25
-	lsrs	r4, r2, #7
-	orrs	r6, r4
+	lsls	r2, r7, #25
+	lsrs	r4, r6, #7
+	orrs	r2, r4
 	eors	r5, r7
-	eors	r6, r2
+	eors	r2, r6
 	lsls	r4, r7, #23
-	lsrs	r7, r2, #9
+	lsrs	r7, r6, #9
 	orrs	r4, r7
-	lsls	r2, r2, #23
+	lsls	r6, r6, #23
 	mov	r7, r10
 	lsrs	r7, r7, #9
-	orrs	r2, r7
+	orrs	r6, r7
 	eors	r5, r4
-	mov	r4, r6
-	eors	r4, r2
+	eors	r2, r6
 	mov	r6, r12
 	ldr	r7, [sp]
 	mov	r12, r0
-	str	r4, [sp, #12]
+	str	r2, [sp, #12]
 	ldr	r0, [sp, #16]
 	adds	r0, #1
 	str	r0, [sp, #16]

@@ -9,7 +9,7 @@
 
 @ --- ascon_p_round: ascon_p.round
 @     frame 28 bytes (21 spill slots, 7 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 420 bytes of code and literals
+@     estimated 414 bytes of code and literals
 	.section .text.ascon_p_round,"ax",%progbits
 	.global ascon_p_round
 	.type ascon_p_round, %function
@@ -28,40 +28,38 @@ ascon_p_round:
 	ldr	r5, [r2]
 	@ ascon_p.ae:21: x2 = x2 ^ (c as u64)
 	eors	r5, r4
-	mov	r4, r0
-	ldr	r0, [r4]
+	ldr	r4, [r0]
 	ldr	r2, [sp, #64]
 	ldr	r6, [r2]
 	@ ascon_p.ae:24: x0 = x0 ^ x4
-	eors	r0, r6
-	mov	r11, r0
-	ldr	r0, [r1]
-	mov	r12, r0
+	eors	r4, r6
+	mov	r11, r4
+	ldr	r4, [r1]
+	mov	r12, r4
 	@ ascon_p.ae:26: x2 = x2 ^ x1
-	eors	r5, r0
+	eors	r5, r4
 	str	r5, [sp, #16]
 	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
-	bics	r5, r0
-	mov	r0, r11
-	eors	r5, r0
+	bics	r5, r4
+	mov	r4, r11
+	eors	r5, r4
 	str	r5, [sp, #12]
-	mov	r5, r3
-	ldr	r0, [r5]
-	str	r0, [sp, #4]
+	ldr	r4, [r3]
+	str	r4, [sp, #4]
 	@ ascon_p.ae:25: x4 = x4 ^ x3
-	eors	r6, r0
+	eors	r6, r4
 	mov	r10, r6
 	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	mov	r3, r12
-	mov	r0, r11
-	bics	r3, r0
-	mov	r0, r6
-	eors	r3, r0
-	ldr	r0, [r4, #4]
+	mov	r5, r12
+	mov	r4, r11
+	bics	r5, r4
+	mov	r4, r6
+	eors	r5, r4
+	ldr	r4, [r0, #4]
 	ldr	r2, [r2, #4]
 	@ ascon_p.ae:24: x0 = x0 ^ x4
-	eors	r0, r2
-	mov	r9, r0
+	eors	r4, r2
+	mov	r9, r4
 	ldr	r0, [r1, #4]
 	str	r0, [sp, #8]
 	ldr	r0, [sp]
@@ -74,7 +72,7 @@ ascon_p_round:
 	bics	r1, r0
 	mov	r0, r9
 	eors	r1, r0
-	ldr	r0, [r5, #4]
+	ldr	r0, [r3, #4]
 	str	r0, [sp]
 	@ ascon_p.ae:25: x4 = x4 ^ x3
 	eors	r2, r0
@@ -89,41 +87,41 @@ ascon_p_round:
 	mov	r6, r1
 	eors	r6, r2
 	ldr	r7, [sp, #12]
-	eors	r7, r3
+	eors	r7, r5
 	@ ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
-	lsls	r5, r7, #4
+	lsls	r3, r7, #4
 	lsrs	r0, r6, #28
-	orrs	r5, r0
-	str	r5, [sp, #24]
-	lsls	r5, r7, #13
+	orrs	r3, r0
+	str	r3, [sp, #24]
+	lsls	r3, r7, #13
 	lsrs	r0, r6, #19
-	orrs	r5, r0
-	eors	r5, r6
+	orrs	r3, r0
+	eors	r3, r6
 	ldr	r0, [sp, #24]
-	eors	r5, r0
-	str	r5, [sp, #20]
-	lsls	r5, r6, #13
+	eors	r3, r0
+	str	r3, [sp, #20]
+	lsls	r3, r6, #13
 	lsrs	r0, r7, #19
-	orrs	r5, r0
-	eors	r5, r7
+	orrs	r3, r0
+	eors	r3, r7
 	lsls	r6, r6, #4
 	lsrs	r0, r7, #28
 	orrs	r6, r0
-	eors	r5, r6
+	eors	r3, r6
 	ldr	r6, [sp, #72]
 	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
-	str	r5, [r6]
+	str	r3, [r6]
 	ldr	r0, [sp, #20]
 	str	r0, [r6, #4]
 	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
 	ldr	r6, [sp, #4]
 	ldr	r0, [sp, #16]
 	bics	r6, r0
-	mov	r5, r12
-	eors	r5, r6
+	mov	r3, r12
+	eors	r3, r6
 	@ ascon_p.ae:32: t1 = t1 ^ t0
 	ldr	r0, [sp, #12]
-	eors	r5, r0
+	eors	r3, r0
 	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
 	ldr	r0, [sp]
 	bics	r0, r4
@@ -133,21 +131,21 @@ ascon_p_round:
 	eors	r6, r1
 	@ ascon_p.ae:38: t1 ^ (t1 >>> 61) ^ (t1 >>> 39),
 	lsls	r1, r6, #25
-	lsrs	r0, r5, #7
+	lsrs	r0, r3, #7
 	orrs	r1, r0
 	lsls	r7, r6, #3
-	lsrs	r0, r5, #29
+	lsrs	r0, r3, #29
 	orrs	r7, r0
 	eors	r7, r6
 	eors	r7, r1
-	lsls	r1, r5, #3
+	lsls	r1, r3, #3
 	lsrs	r0, r6, #29
 	orrs	r1, r0
-	eors	r1, r5
-	lsls	r5, r5, #25
+	eors	r1, r3
+	lsls	r3, r3, #25
 	lsrs	r0, r6, #7
-	orrs	r5, r0
-	eors	r1, r5
+	orrs	r3, r0
+	eors	r1, r3
 	ldr	r0, [sp, #76]
 	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
 	str	r1, [r0]
@@ -160,10 +158,10 @@ ascon_p_round:
 	mov	r1, r10
 	ldr	r0, [sp, #4]
 	bics	r1, r0
-	ldr	r5, [sp, #16]
-	eors	r5, r1
+	ldr	r3, [sp, #16]
+	eors	r3, r1
 	@ ascon_p.ae:35: t2 = ~t2
-	mvns	r6, r5
+	mvns	r6, r3
 	@ ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
 	lsls	r7, r6, #26
 	@ ascon_p.ae:35: t2 = ~t2
@@ -184,15 +182,14 @@ ascon_p_round:
 	lsls	r0, r1, #31
 	lsrs	r7, r6, #1
 	orrs	r0, r7
-	mov	r7, r0
-	eors	r7, r6
+	eors	r0, r6
 	lsls	r1, r1, #26
-	lsrs	r0, r6, #6
-	orrs	r1, r0
-	eors	r7, r1
+	lsrs	r7, r6, #6
+	orrs	r1, r7
+	eors	r0, r1
 	ldr	r1, [sp, #80]
 	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
-	str	r7, [r1]
+	str	r0, [r1]
 	ldr	r0, [sp, #8]
 	str	r0, [r1, #4]
 	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
@@ -210,16 +207,16 @@ ascon_p_round:
 	ldr	r4, [sp, #4]
 	eors	r4, r1
 	@ ascon_p.ae:34: t3 = t3 ^ t2
-	eors	r4, r5
+	eors	r4, r3
 	@ ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
 	lsls	r1, r4, #15
 	lsrs	r0, r6, #17
 	orrs	r1, r0
-	lsls	r5, r4, #22
+	lsls	r3, r4, #22
 	lsrs	r0, r6, #10
-	orrs	r5, r0
-	eors	r5, r6
-	eors	r5, r1
+	orrs	r3, r0
+	eors	r3, r6
+	eors	r3, r1
 	lsls	r7, r6, #22
 	lsrs	r0, r4, #10
 	orrs	r7, r0
@@ -231,25 +228,25 @@ ascon_p_round:
 	ldr	r0, [sp, #84]
 	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
 	str	r7, [r0]
-	str	r5, [r0, #4]
+	str	r3, [r0, #4]
 	lsls	r1, r2, #23
-	lsrs	r0, r3, #9
+	lsrs	r0, r5, #9
 	orrs	r1, r0
-	lsls	r4, r3, #25
+	lsls	r4, r5, #25
 	lsrs	r0, r2, #7
 	orrs	r4, r0
 	eors	r4, r2
 	eors	r4, r1
-	lsls	r5, r2, #25
-	lsrs	r0, r3, #7
-	orrs	r5, r0
-	eors	r5, r3
-	lsls	r1, r3, #23
+	lsls	r3, r2, #25
+	lsrs	r0, r5, #7
+	orrs	r3, r0
+	eors	r3, r5
+	lsls	r1, r5, #23
 	lsrs	r0, r2, #9
 	orrs	r1, r0
-	eors	r5, r1
+	eors	r3, r1
 	ldr	r0, [sp, #88]
-	str	r5, [r0]
+	str	r3, [r0]
 	str	r4, [r0, #4]
 	add	sp, #28
 	pop	{r4, r5, r6, r7}
@@ -264,7 +261,7 @@ ascon_p_round:
 
 @ --- ascon_p_permute_words: ascon_p.permute_words
 @     frame 44 bytes (28 spill slots, 11 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 544 bytes of code and literals
+@     estimated 538 bytes of code and literals
 	.section .text.ascon_p_permute_words,"ax",%progbits
 	.global ascon_p_permute_words
 	.type ascon_p_permute_words, %function
@@ -279,8 +276,7 @@ ascon_p_permute_words:
 	push	{r4, r5, r6, r7}
 	sub	sp, #44
 	mov	r4, r2
-	mov	r5, r3
-	ldr	r3, [sp, #80]
+	ldr	r5, [sp, #80]
 	ldr	r2, [sp, #84]
 	str	r2, [sp, #16]
 	ldr	r2, [sp, #88]
@@ -301,13 +297,13 @@ ascon_p_permute_words:
 	ldr	r0, [r4]
 	mov	r12, r0
 	ldr	r4, [r4, #4]
-	ldr	r0, [r5]
+	ldr	r0, [r3]
 	str	r0, [sp]
-	ldr	r0, [r5, #4]
-	ldr	r5, [r3]
-	str	r5, [sp, #4]
-	ldr	r3, [r3, #4]
-	str	r3, [sp, #12]
+	ldr	r0, [r3, #4]
+	ldr	r3, [r5]
+	str	r3, [sp, #4]
+	ldr	r5, [r5, #4]
+	str	r5, [sp, #12]
 	@ ascon_p.ae:47: for i in 16 - rounds..16 {
 	movs	r5, #16
 	ldr	r3, [sp, #16]
@@ -368,9 +364,8 @@ ascon_p_permute_words:
 	eors	r3, r4
 	str	r3, [sp]
 	@ ascon_p.ae:33: t0 = t0 ^ t4
-	mov	r0, r4
 	mov	r7, r5
-	eors	r0, r7
+	eors	r4, r7
 	@ ascon_p.ae:34: t3 = t3 ^ t2
 	eors	r1, r2
 	mov	r11, r1
@@ -394,9 +389,9 @@ ascon_p_permute_words:
 	bics	r5, r2
 	eors	r5, r7
 	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	mov	r4, r12
-	bics	r4, r3
-	eors	r4, r2
+	mov	r0, r12
+	bics	r0, r3
+	eors	r0, r2
 	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
 	mov	r2, r6
 	bics	r2, r1
@@ -409,12 +404,11 @@ ascon_p_permute_words:
 	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
 	mov	r1, r9
 	bics	r1, r7
-	mov	r2, r6
-	eors	r2, r1
+	eors	r6, r1
 	@ ascon_p.ae:32: t1 = t1 ^ t0
-	eors	r4, r5
+	eors	r0, r5
 	@ ascon_p.ae:33: t0 = t0 ^ t4
-	eors	r5, r2
+	eors	r5, r6
 	@ ascon_p.ae:34: t3 = t3 ^ t2
 	mov	r1, r12
 	eors	r1, r3
@@ -422,66 +416,66 @@ ascon_p_permute_words:
 	mvns	r3, r3
 	@ ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
 	lsls	r7, r5, #13
-	lsrs	r6, r0, #19
-	orrs	r7, r6
+	lsrs	r2, r4, #19
+	orrs	r7, r2
 	mov	r12, r7
-	lsls	r7, r0, #13
-	lsrs	r6, r5, #19
-	orrs	r7, r6
-	mov	r6, r12
-	eors	r6, r0
-	mov	r12, r6
+	lsls	r7, r4, #13
+	lsrs	r2, r5, #19
+	orrs	r7, r2
+	mov	r2, r12
+	eors	r2, r4
+	mov	r12, r2
 	eors	r7, r5
 	mov	r8, r7
-	lsls	r6, r5, #4
-	lsrs	r7, r0, #28
-	orrs	r6, r7
-	lsls	r0, r0, #4
-	mov	r9, r0
-	lsrs	r0, r5, #28
+	lsls	r2, r5, #4
+	lsrs	r7, r4, #28
+	orrs	r2, r7
+	lsls	r4, r4, #4
+	mov	r9, r4
+	lsrs	r4, r5, #28
 	mov	r5, r9
-	orrs	r5, r0
-	mov	r0, r12
-	eors	r0, r6
-	mov	r12, r0
-	mov	r0, r8
-	eors	r0, r5
-	mov	r8, r0
+	orrs	r5, r4
+	mov	r4, r12
+	eors	r4, r2
+	mov	r12, r4
+	mov	r4, r8
+	eors	r4, r5
+	mov	r8, r4
 	@ ascon_p.ae:38: t1 ^ (t1 >>> 61) ^ (t1 >>> 39),
-	ldr	r0, [sp]
-	lsls	r5, r0, #3
-	lsrs	r0, r4, #29
-	orrs	r5, r0
-	lsls	r6, r4, #3
-	ldr	r0, [sp]
-	lsrs	r0, r0, #29
-	orrs	r6, r0
-	ldr	r0, [sp]
-	eors	r5, r0
-	eors	r6, r4
-	lsls	r7, r0, #25
-	lsrs	r0, r4, #7
-	orrs	r7, r0
-	lsls	r4, r4, #25
-	ldr	r0, [sp]
-	lsrs	r0, r0, #7
-	orrs	r4, r0
+	ldr	r4, [sp]
+	lsls	r5, r4, #3
+	lsrs	r4, r0, #29
+	orrs	r5, r4
+	lsls	r2, r0, #3
+	ldr	r4, [sp]
+	lsrs	r4, r4, #29
+	orrs	r2, r4
+	ldr	r4, [sp]
+	eors	r5, r4
+	eors	r2, r0
+	lsls	r7, r4, #25
+	lsrs	r4, r0, #7
+	orrs	r7, r4
+	lsls	r0, r0, #25
+	ldr	r4, [sp]
+	lsrs	r4, r4, #7
+	orrs	r0, r4
 	eors	r5, r7
 	str	r5, [sp]
-	eors	r6, r4
-	mov	r9, r6
+	eors	r2, r0
+	mov	r9, r2
 	@ ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
 	lsls	r7, r3, #31
 	ldr	r0, [sp, #4]
 	lsrs	r0, r0, #1
 	orrs	r7, r0
 	ldr	r0, [sp, #4]
-	lsls	r6, r0, #31
+	lsls	r2, r0, #31
 	lsrs	r0, r3, #1
-	orrs	r6, r0
+	orrs	r2, r0
 	ldr	r0, [sp, #4]
 	eors	r7, r0
-	eors	r6, r3
+	eors	r2, r3
 	lsls	r5, r3, #26
 	lsrs	r0, r0, #6
 	orrs	r5, r0
@@ -491,19 +485,19 @@ ascon_p_permute_words:
 	orrs	r4, r0
 	mov	r0, r7
 	eors	r0, r5
-	eors	r6, r4
-	str	r6, [sp, #8]
+	eors	r2, r4
+	str	r2, [sp, #8]
 	@ ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
-	lsls	r6, r1, #22
+	lsls	r2, r1, #22
 	mov	r3, r11
 	lsrs	r3, r3, #10
-	orrs	r6, r3
+	orrs	r2, r3
 	mov	r3, r11
 	lsls	r5, r3, #22
 	lsrs	r3, r1, #10
 	orrs	r5, r3
 	mov	r3, r11
-	eors	r6, r3
+	eors	r2, r3
 	eors	r5, r1
 	lsls	r4, r1, #15
 	lsrs	r3, r3, #17
@@ -512,30 +506,30 @@ ascon_p_permute_words:
 	lsls	r3, r3, #15
 	lsrs	r1, r1, #17
 	orrs	r3, r1
-	mov	r1, r6
+	mov	r1, r2
 	eors	r1, r4
 	mov	r4, r5
 	eors	r4, r3
 	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
-	lsls	r5, r2, #25
+	lsls	r5, r6, #25
 	mov	r7, r10
 	lsrs	r3, r7, #7
 	orrs	r5, r3
-	lsls	r6, r7, #25
-	lsrs	r3, r2, #7
-	orrs	r6, r3
+	lsls	r2, r7, #25
+	lsrs	r3, r6, #7
+	orrs	r2, r3
 	eors	r5, r7
-	eors	r6, r2
+	eors	r2, r6
 	lsls	r3, r7, #23
-	lsrs	r7, r2, #9
+	lsrs	r7, r6, #9
 	orrs	r3, r7
-	lsls	r2, r2, #23
+	lsls	r6, r6, #23
 	mov	r7, r10
 	lsrs	r7, r7, #9
-	orrs	r2, r7
+	orrs	r6, r7
 	eors	r5, r3
-	mov	r3, r6
-	eors	r3, r2
+	mov	r3, r2
+	eors	r3, r6
 	mov	r6, r12
 	ldr	r7, [sp]
 	mov	r2, r0
@@ -583,7 +577,7 @@ ascon_p_permute_words:
 
 @ --- ascon_p_permute: ascon_p.permute
 @     frame 28 bytes (21 spill slots, 7 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 504 bytes of code and literals
+@     estimated 496 bytes of code and literals
 	.section .text.ascon_p_permute,"ax",%progbits
 	.global ascon_p_permute
 	.type ascon_p_permute, %function
@@ -645,26 +639,25 @@ ascon_p_permute:
 	ldr	r0, [sp, #16]
 	ldrb	r0, [r2, r0]
 	@ ascon_p.ae:21: x2 = x2 ^ (c as u64)
-	mov	r2, r3
-	eors	r2, r0
+	eors	r3, r0
 	@ ascon_p.ae:24: x0 = x0 ^ x4
 	eors	r6, r5
 	@ ascon_p.ae:25: x4 = x4 ^ x3
 	eors	r5, r1
 	@ ascon_p.ae:26: x2 = x2 ^ x1
-	eors	r2, r7
+	eors	r3, r7
 	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
-	mov	r4, r2
+	mov	r4, r3
 	bics	r4, r7
 	eors	r4, r6
 	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	mov	r3, r1
-	bics	r3, r2
-	eors	r3, r7
+	mov	r2, r1
+	bics	r2, r3
+	eors	r2, r7
 	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
 	mov	r0, r5
 	bics	r0, r1
-	eors	r2, r0
+	eors	r3, r0
 	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
 	mov	r0, r6
 	bics	r0, r5
@@ -674,17 +667,16 @@ ascon_p_permute:
 	eors	r5, r7
 	mov	r10, r5
 	@ ascon_p.ae:32: t1 = t1 ^ t0
-	eors	r3, r4
-	str	r3, [sp]
+	eors	r2, r4
+	str	r2, [sp]
 	@ ascon_p.ae:33: t0 = t0 ^ t4
-	mov	r0, r4
 	mov	r7, r5
-	eors	r0, r7
+	eors	r4, r7
 	@ ascon_p.ae:34: t3 = t3 ^ t2
-	eors	r1, r2
+	eors	r1, r3
 	mov	r11, r1
 	@ ascon_p.ae:35: t2 = ~t2
-	mvns	r1, r2
+	mvns	r1, r3
 	str	r1, [sp, #4]
 	@ ascon_p.ae:24: x0 = x0 ^ x4
 	mov	r7, r8
@@ -703,9 +695,9 @@ ascon_p_permute:
 	bics	r5, r2
 	eors	r5, r7
 	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	mov	r4, r12
-	bics	r4, r3
-	eors	r4, r2
+	mov	r0, r12
+	bics	r0, r3
+	eors	r0, r2
 	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
 	mov	r2, r6
 	bics	r2, r1
@@ -718,12 +710,11 @@ ascon_p_permute:
 	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
 	mov	r1, r9
 	bics	r1, r7
-	mov	r2, r6
-	eors	r2, r1
+	eors	r6, r1
 	@ ascon_p.ae:32: t1 = t1 ^ t0
-	eors	r4, r5
+	eors	r0, r5
 	@ ascon_p.ae:33: t0 = t0 ^ t4
-	eors	r5, r2
+	eors	r5, r6
 	@ ascon_p.ae:34: t3 = t3 ^ t2
 	mov	r1, r12
 	eors	r1, r3
@@ -731,66 +722,66 @@ ascon_p_permute:
 	mvns	r3, r3
 	@ ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
 	lsls	r7, r5, #13
-	lsrs	r6, r0, #19
-	orrs	r7, r6
+	lsrs	r2, r4, #19
+	orrs	r7, r2
 	mov	r12, r7
-	lsls	r7, r0, #13
-	lsrs	r6, r5, #19
-	orrs	r7, r6
-	mov	r6, r12
-	eors	r6, r0
-	mov	r12, r6
+	lsls	r7, r4, #13
+	lsrs	r2, r5, #19
+	orrs	r7, r2
+	mov	r2, r12
+	eors	r2, r4
+	mov	r12, r2
 	eors	r7, r5
 	mov	r8, r7
-	lsls	r6, r5, #4
-	lsrs	r7, r0, #28
-	orrs	r6, r7
-	lsls	r0, r0, #4
-	mov	r9, r0
-	lsrs	r0, r5, #28
+	lsls	r2, r5, #4
+	lsrs	r7, r4, #28
+	orrs	r2, r7
+	lsls	r4, r4, #4
+	mov	r9, r4
+	lsrs	r4, r5, #28
 	mov	r5, r9
-	orrs	r5, r0
-	mov	r0, r12
-	eors	r0, r6
-	mov	r12, r0
-	mov	r0, r8
-	eors	r0, r5
-	mov	r8, r0
+	orrs	r5, r4
+	mov	r4, r12
+	eors	r4, r2
+	mov	r12, r4
+	mov	r4, r8
+	eors	r4, r5
+	mov	r8, r4
 	@ ascon_p.ae:38: t1 ^ (t1 >>> 61) ^ (t1 >>> 39),
-	ldr	r0, [sp]
-	lsls	r5, r0, #3
-	lsrs	r0, r4, #29
-	orrs	r5, r0
-	lsls	r6, r4, #3
-	ldr	r0, [sp]
-	lsrs	r0, r0, #29
-	orrs	r6, r0
-	ldr	r0, [sp]
-	eors	r5, r0
-	eors	r6, r4
-	lsls	r7, r0, #25
-	lsrs	r0, r4, #7
-	orrs	r7, r0
-	lsls	r4, r4, #25
-	ldr	r0, [sp]
-	lsrs	r0, r0, #7
-	orrs	r4, r0
+	ldr	r4, [sp]
+	lsls	r5, r4, #3
+	lsrs	r4, r0, #29
+	orrs	r5, r4
+	lsls	r2, r0, #3
+	ldr	r4, [sp]
+	lsrs	r4, r4, #29
+	orrs	r2, r4
+	ldr	r4, [sp]
+	eors	r5, r4
+	eors	r2, r0
+	lsls	r7, r4, #25
+	lsrs	r4, r0, #7
+	orrs	r7, r4
+	lsls	r0, r0, #25
+	ldr	r4, [sp]
+	lsrs	r4, r4, #7
+	orrs	r0, r4
 	eors	r5, r7
 	str	r5, [sp]
-	eors	r6, r4
-	mov	r9, r6
+	eors	r2, r0
+	mov	r9, r2
 	@ ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
 	lsls	r7, r3, #31
 	ldr	r0, [sp, #4]
 	lsrs	r0, r0, #1
 	orrs	r7, r0
 	ldr	r0, [sp, #4]
-	lsls	r6, r0, #31
+	lsls	r2, r0, #31
 	lsrs	r0, r3, #1
-	orrs	r6, r0
+	orrs	r2, r0
 	ldr	r0, [sp, #4]
 	eors	r7, r0
-	eors	r6, r3
+	eors	r2, r3
 	lsls	r5, r3, #26
 	lsrs	r0, r0, #6
 	orrs	r5, r0
@@ -800,19 +791,19 @@ ascon_p_permute:
 	orrs	r4, r0
 	mov	r3, r7
 	eors	r3, r5
-	eors	r6, r4
-	str	r6, [sp, #8]
+	eors	r2, r4
+	str	r2, [sp, #8]
 	@ ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
-	lsls	r6, r1, #22
+	lsls	r2, r1, #22
 	mov	r0, r11
 	lsrs	r0, r0, #10
-	orrs	r6, r0
+	orrs	r2, r0
 	mov	r0, r11
 	lsls	r5, r0, #22
 	lsrs	r0, r1, #10
 	orrs	r5, r0
 	mov	r0, r11
-	eors	r6, r0
+	eors	r2, r0
 	eors	r5, r1
 	lsls	r4, r1, #15
 	lsrs	r0, r0, #17
@@ -821,34 +812,33 @@ ascon_p_permute:
 	lsls	r7, r0, #15
 	lsrs	r0, r1, #17
 	orrs	r7, r0
-	mov	r1, r6
+	mov	r1, r2
 	eors	r1, r4
 	mov	r0, r5
 	eors	r0, r7
 	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
-	lsls	r5, r2, #25
+	lsls	r5, r6, #25
 	mov	r7, r10
 	lsrs	r4, r7, #7
 	orrs	r5, r4
-	lsls	r6, r7, #25
-	lsrs	r4, r2, #7
-	orrs	r6, r4
+	lsls	r2, r7, #25
+	lsrs	r4, r6, #7
+	orrs	r2, r4
 	eors	r5, r7
-	eors	r6, r2
+	eors	r2, r6
 	lsls	r4, r7, #23
-	lsrs	r7, r2, #9
+	lsrs	r7, r6, #9
 	orrs	r4, r7
-	lsls	r2, r2, #23
+	lsls	r6, r6, #23
 	mov	r7, r10
 	lsrs	r7, r7, #9
-	orrs	r2, r7
+	orrs	r6, r7
 	eors	r5, r4
-	mov	r4, r6
-	eors	r4, r2
+	eors	r2, r6
 	mov	r6, r12
 	ldr	r7, [sp]
 	mov	r12, r0
-	str	r4, [sp, #12]
+	str	r2, [sp, #12]
 	ldr	r0, [sp, #16]
 	adds	r0, #1
 	str	r0, [sp, #16]

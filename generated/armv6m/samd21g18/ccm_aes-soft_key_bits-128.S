@@ -118,7 +118,7 @@ ccm_key_setup:
 
 @ --- ccm_encrypt_with: ccm.encrypt_with
 @     frame 140 bytes (26 spill slots, 19 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 576 bytes of code and literals
+@     estimated 574 bytes of code and literals
 	.section .text.ccm_encrypt_with,"ax",%progbits
 	.global ccm_encrypt_with
 	.type ccm_encrypt_with, %function
@@ -312,9 +312,8 @@ ccm_encrypt_with:
 	@ ccm.ae:100: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
 	eors	r4, r7
 	@ ccm.ae:98: s = m ^ y                                    // delay slot
-	mov	r1, r7
 	ldr	r0, [sp, #28]
-	eors	r1, r0
+	eors	r7, r0
 	@ ccm.ae:96: u = E.encrypt_block(ks, j)
 	ldr	r0, [sp, #116]
 	@ ccm.ae:100: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
@@ -336,17 +335,17 @@ ccm_encrypt_with:
 	@ ccm.ae:96: u = E.encrypt_block(ks, j)
 	ldr	r0, [sp, #108]
 	@ ccm.ae:100: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
-	ldr	r7, [sp, #32]
-	eors	r0, r7
+	ldr	r1, [sp, #32]
+	eors	r0, r1
 	str	r0, [sp, #16]
 	@ ccm.ae:98: s = m ^ y                                    // delay slot
 	mov	r0, r10
-	eors	r7, r0
+	eors	r1, r0
 	@ ccm.ae:99: y = E.encrypt_block(ks, s)
-	str	r7, [sp, #92]
+	str	r1, [sp, #92]
 	str	r3, [sp, #96]
 	str	r2, [sp, #100]
-	str	r1, [sp, #104]
+	str	r7, [sp, #104]
 	add	r1, sp, #92
 	add	r2, sp, #108
 	ldr	r0, [sp, #36]
@@ -1252,7 +1251,7 @@ ccm_E_encrypt_block:
 
 @ --- ccm_mac_header: ccm.mac_header
 @     frame 60 bytes (9 spill slots, 3 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 542 bytes of code and literals
+@     estimated 536 bytes of code and literals
 	.section .text.ccm_mac_header,"ax",%progbits
 	.global ccm_mac_header
 	.type ccm_mac_header, %function
@@ -1440,15 +1439,14 @@ ccm_mac_header:
 .Lccm_mac_header_endif14:
 	@ ccm.ae:68: y = E.encrypt_block(ks, y ^ first)
 	eors	r2, r5
-	mov	r5, r1
-	eors	r5, r3
-	ldr	r1, [sp]
-	eors	r1, r0
+	eors	r1, r3
+	ldr	r5, [sp]
+	eors	r5, r0
 	ldr	r0, [sp, #4]
 	eors	r0, r6
 	str	r2, [sp, #28]
-	str	r5, [sp, #32]
-	str	r1, [sp, #36]
+	str	r1, [sp, #32]
+	str	r5, [sp, #36]
 	str	r0, [sp, #40]
 	add	r1, sp, #28
 	add	r2, sp, #44
@@ -1463,14 +1461,12 @@ ccm_mac_header:
 	subs	r0, r0, r4
 	str	r0, [sp]
 	@ ccm.ae:70: rest = if a > taken then a - taken else 0
-	mov	r4, r0
-	mov	r0, r9
-	cmp	r4, r0
+	mov	r4, r9
+	cmp	r0, r4
 	movs	r6, #0
 	adcs	r6, r6
 	movs	r0, #1
 	eors	r6, r0
-	mov	r4, r9
 	ldr	r0, [sp]
 	subs	r4, r4, r0
 	rsbs	r0, r6, #0

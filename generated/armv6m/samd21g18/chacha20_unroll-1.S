@@ -57,7 +57,7 @@ chacha20_quarter_round:
 
 @ --- chacha20_block: chacha20.block
 @     frame 104 bytes (51 spill slots, 26 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 724 bytes of code and literals
+@     estimated 722 bytes of code and literals
 	.section .text.chacha20_block,"ax",%progbits
 	.global chacha20_block
 	.type chacha20_block, %function
@@ -251,24 +251,23 @@ chacha20_block:
 	ldr	r1, [sp, #44]
 	adds	r1, r1, r3
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	mov	r5, r4
-	eors	r5, r1
-	rors	r5, r0
+	eors	r4, r1
+	rors	r4, r0
 	@ chacha20.ae:19: c = c + d
-	ldr	r4, [sp]
-	adds	r4, r4, r5
+	ldr	r5, [sp]
+	adds	r5, r5, r4
 	@ chacha20.ae:20: b = (b ^ c) <<< 12
-	eors	r3, r4
+	eors	r3, r5
 	rors	r3, r7
 	@ chacha20.ae:21: a = a + b
 	adds	r1, r1, r3
 	str	r1, [sp, #44]
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
-	eors	r5, r1
-	rors	r5, r6
-	mov	r10, r5
+	eors	r4, r1
+	rors	r4, r6
+	mov	r10, r4
 	@ chacha20.ae:23: c = c + d
-	adds	r1, r4, r5
+	adds	r1, r5, r4
 	str	r1, [sp, #12]
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
 	eors	r3, r1
@@ -481,7 +480,7 @@ chacha20_block:
 
 @ --- chacha20_xor_stream: chacha20.xor_stream
 @     frame 260 bytes (75 spill slots, 49 on the stack; locals 64), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1120 bytes of code and literals
+@     estimated 1114 bytes of code and literals
 	.section .text.chacha20_xor_stream,"ax",%progbits
 	.global chacha20_xor_stream
 	.type chacha20_xor_stream, %function
@@ -777,24 +776,23 @@ chacha20_xor_stream:
 	ldr	r1, [sp, #40]
 	adds	r1, r1, r3
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	mov	r5, r4
-	eors	r5, r1
-	rors	r5, r0
+	eors	r4, r1
+	rors	r4, r0
 	@ chacha20.ae:19: c = c + d
-	ldr	r4, [sp]
-	adds	r4, r4, r5
+	ldr	r5, [sp]
+	adds	r5, r5, r4
 	@ chacha20.ae:20: b = (b ^ c) <<< 12
-	eors	r3, r4
+	eors	r3, r5
 	rors	r3, r7
 	@ chacha20.ae:21: a = a + b
 	adds	r1, r1, r3
 	str	r1, [sp, #40]
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
-	eors	r5, r1
-	rors	r5, r6
-	mov	r10, r5
+	eors	r4, r1
+	rors	r4, r6
+	mov	r10, r4
 	@ chacha20.ae:23: c = c + d
-	adds	r1, r4, r5
+	adds	r1, r5, r4
 	str	r1, [sp, #12]
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
 	eors	r3, r1
@@ -989,15 +987,13 @@ chacha20_xor_stream:
 	eors	r0, r1
 	str	r0, [sp, #60]
 	ldr	r0, [sp, #56]
-	mov	r1, r0
-	mov	r0, r8
-	eors	r1, r0
-	str	r1, [sp, #56]
+	mov	r1, r8
+	eors	r0, r1
+	str	r0, [sp, #56]
 	ldr	r0, [sp, #52]
-	mov	r1, r0
-	mov	r0, r10
-	eors	r1, r0
-	str	r1, [sp, #52]
+	mov	r1, r10
+	eors	r0, r1
+	str	r0, [sp, #52]
 	ldr	r0, [sp, #148]
 	mov	r1, r11
 	eors	r0, r1

@@ -9,7 +9,7 @@
 
 @ --- eax_key_setup: eax.key_setup
 @     frame 48 bytes (2 spill slots, 0 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9
-@     estimated 406 bytes of code and literals
+@     estimated 404 bytes of code and literals
 	.section .text.eax_key_setup,"ax",%progbits
 	.global eax_key_setup
 	.type eax_key_setup, %function
@@ -148,31 +148,30 @@ eax_key_setup:
 	asrs	r5, r5, #31
 	movs	r7, #135
 	ands	r5, r7
-	mov	r3, r6
-	eors	r3, r5
+	eors	r6, r5
 	@ eax.ae:36: o[at_k1] = k1
-	str	r3, [r4]
+	str	r6, [r4]
 	str	r2, [r4, #4]
 	str	r0, [r4, #8]
 	str	r1, [r4, #12]
 	@ cmac.ae:29: return (x << 1) ^ (if x[127] == 1 then 0x87 as u128 else 0)
-	lsls	r6, r3, #1
+	lsls	r3, r6, #1
 	lsls	r5, r2, #1
-	lsrs	r3, r3, #31
-	orrs	r5, r3
-	lsls	r3, r0, #1
+	lsrs	r6, r6, #31
+	orrs	r5, r6
+	lsls	r6, r0, #1
 	lsrs	r2, r2, #31
-	orrs	r3, r2
+	orrs	r6, r2
 	lsls	r2, r1, #1
 	lsrs	r0, r0, #31
 	orrs	r2, r0
 	asrs	r1, r1, #31
 	ands	r1, r7
-	eors	r6, r1
+	eors	r3, r1
 	@ eax.ae:37: o[at_k2] = k2
-	str	r6, [r4, #16]
+	str	r3, [r4, #16]
 	str	r5, [r4, #20]
-	str	r3, [r4, #24]
+	str	r6, [r4, #24]
 	str	r2, [r4, #28]
 	@ cmac.ae:24: return E.encrypt_block(ks, b)
 	movs	r0, #0
@@ -1178,8 +1177,8 @@ eax_M_E_encrypt_block:
 
 
 @ --- eax_omac: eax.omac
-@     frame 112 bytes (31 spill slots, 16 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 694 bytes of code and literals
+@     frame 112 bytes (33 spill slots, 16 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 678 bytes of code and literals
 	.section .text.eax_omac,"ax",%progbits
 	.global eax_omac
 	.type eax_omac, %function
@@ -1199,25 +1198,25 @@ eax_omac:
 	ldr	r0, [sp, #148]
 	mov	r11, r0
 	ldr	r0, [sp, #152]
-	str	r0, [sp, #36]
+	str	r0, [sp, #32]
 	@ eax.ae:45: return M.omac_after(ks, o[at_k1], o[at_k2], t as u128, o[at_tweak + t], msg)
 	ldr	r0, [r1]
-	str	r0, [sp, #32]
+	str	r0, [sp, #44]
 	ldr	r0, [r1, #4]
-	str	r0, [sp, #28]
+	str	r0, [sp, #20]
 	ldr	r0, [r1, #8]
 	str	r0, [sp, #24]
 	ldr	r0, [r1, #12]
-	str	r0, [sp, #20]
-	ldr	r0, [r1, #16]
-	str	r0, [sp, #48]
-	ldr	r0, [r1, #20]
-	str	r0, [sp, #52]
-	ldr	r0, [r1, #24]
-	str	r0, [sp, #56]
+	str	r0, [sp, #28]
+	ldr	r2, [r1, #16]
+	str	r2, [sp, #48]
+	ldr	r4, [r1, #20]
+	str	r4, [sp, #52]
+	ldr	r4, [r1, #24]
+	str	r4, [sp, #56]
 	ldr	r0, [r1, #28]
 	str	r0, [sp, #60]
-	mov	r0, r2
+	ldr	r0, [sp]
 	adds	r0, r0, #2
 	uxtb	r0, r0
 	lsls	r0, r0, #4
@@ -1389,18 +1388,18 @@ eax_omac:
 	adcs	r0, r0
 	movs	r4, #1
 	eors	r0, r4
-	str	r0, [sp, #40]
+	str	r0, [sp, #36]
 	@ cmac.ae:41: pad = ((0x80 << 120) as u128) >> (8 * rem)
 	ldr	r0, [sp]
 	lsls	r0, r0, #3
 	str	r0, [sp]
-	movs	r0, #0
-	str	r0, [sp, #4]
-	mov	r11, r0
-	mov	r10, r0
+	movs	r4, #0
+	str	r4, [sp, #12]
+	mov	r11, r4
+	mov	r10, r4
 	movs	r0, #1
 	lsls	r0, r0, #31
-	str	r0, [sp, #12]
+	str	r0, [sp, #4]
 	ldr	r0, [sp]
 	cmp	r0, #128
 	bcs	.Leax_omac_shz13
@@ -1408,132 +1407,124 @@ eax_omac:
 	ldr	r0, [sp]
 	cmp	r0, #32
 	bcc	.Leax_omac_shf14
-	mov	r0, r11
-	str	r0, [sp, #4]
+	mov	r4, r11
+	str	r4, [sp, #12]
 	mov	r11, r10
-	ldr	r0, [sp, #12]
-	mov	r10, r0
+	ldr	r4, [sp, #4]
+	mov	r10, r4
 	movs	r0, #0
-	str	r0, [sp, #12]
+	str	r0, [sp, #4]
 	ldr	r0, [sp]
 	subs	r0, #32
 	str	r0, [sp]
 	b	.Leax_omac_shl15
 .Leax_omac_shf14:
 	movs	r0, #32
-	mov	r4, r0
-	ldr	r0, [sp]
-	subs	r0, r4, r0
-	str	r0, [sp, #16]
-	ldr	r4, [sp, #4]
-	ldr	r0, [sp]
-	lsrs	r4, r0
-	str	r4, [sp, #4]
-	mov	r4, r11
-	ldr	r0, [sp, #16]
-	lsls	r4, r0
-	str	r4, [sp, #44]
-	ldr	r4, [sp, #4]
-	ldr	r0, [sp, #44]
-	orrs	r4, r0
-	str	r4, [sp, #4]
-	mov	r4, r11
-	ldr	r0, [sp]
-	lsrs	r4, r0
-	mov	r11, r4
-	mov	r4, r10
-	ldr	r0, [sp, #16]
-	lsls	r4, r0
-	str	r4, [sp, #44]
-	mov	r4, r11
-	ldr	r0, [sp, #44]
-	orrs	r4, r0
-	mov	r11, r4
-	mov	r4, r10
-	ldr	r0, [sp]
-	lsrs	r4, r0
-	mov	r10, r4
-	ldr	r0, [sp, #12]
-	mov	r4, r0
-	ldr	r0, [sp, #16]
-	lsls	r4, r0
-	str	r4, [sp, #44]
-	mov	r4, r10
-	ldr	r0, [sp, #44]
-	orrs	r4, r0
-	mov	r10, r4
+	ldr	r4, [sp]
+	subs	r4, r0, r4
+	str	r4, [sp, #16]
 	ldr	r4, [sp, #12]
 	ldr	r0, [sp]
 	lsrs	r4, r0
 	str	r4, [sp, #12]
+	mov	r0, r11
+	ldr	r4, [sp, #16]
+	lsls	r0, r4
+	ldr	r4, [sp, #12]
+	orrs	r4, r0
+	str	r4, [sp, #12]
+	mov	r4, r11
+	ldr	r0, [sp]
+	lsrs	r4, r0
+	mov	r11, r4
+	mov	r0, r10
+	ldr	r4, [sp, #16]
+	lsls	r0, r4
+	mov	r4, r11
+	orrs	r4, r0
+	mov	r11, r4
+	mov	r4, r10
+	ldr	r0, [sp]
+	lsrs	r4, r0
+	mov	r10, r4
+	ldr	r0, [sp, #4]
+	ldr	r4, [sp, #16]
+	lsls	r0, r4
+	mov	r4, r10
+	orrs	r4, r0
+	mov	r10, r4
+	ldr	r4, [sp, #4]
+	ldr	r0, [sp]
+	lsrs	r4, r0
+	str	r4, [sp, #4]
 	b	.Leax_omac_she16
 .Leax_omac_shz13:
+	movs	r4, #0
+	str	r4, [sp, #12]
 	movs	r0, #0
+	mov	r11, r4
+	mov	r10, r4
 	str	r0, [sp, #4]
-	mov	r11, r0
-	mov	r10, r0
-	str	r0, [sp, #12]
 .Leax_omac_she16:
 	@ cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #44]
 	eors	r0, r5
-	str	r0, [sp, #32]
-	ldr	r0, [sp, #4]
-	eors	r5, r0
-	ldr	r0, [sp, #48]
-	eors	r5, r0
-	str	r5, [sp]
-	ldr	r0, [sp, #28]
+	str	r0, [sp, #16]
+	ldr	r0, [sp, #20]
 	eors	r0, r3
-	str	r0, [sp, #28]
-	mov	r0, r11
-	eors	r3, r0
-	ldr	r0, [sp, #52]
-	eors	r3, r0
+	str	r0, [sp, #20]
 	ldr	r0, [sp, #24]
 	eors	r0, r2
 	str	r0, [sp, #24]
-	mov	r4, r2
-	mov	r0, r10
-	eors	r4, r0
-	ldr	r0, [sp, #56]
-	eors	r4, r0
-	ldr	r0, [sp, #20]
-	eors	r0, r1
-	str	r0, [sp, #20]
-	mov	r5, r1
-	ldr	r0, [sp, #12]
-	eors	r5, r0
-	ldr	r0, [sp, #60]
-	eors	r5, r0
-	ldr	r0, [sp, #40]
-	rsbs	r2, r0, #0
-	ldr	r1, [sp, #32]
-	ldr	r0, [sp]
-	eors	r1, r0
-	ands	r1, r2
-	eors	r0, r1
-	str	r0, [sp]
 	ldr	r0, [sp, #28]
+	eors	r0, r1
+	str	r0, [sp, #28]
+	ldr	r4, [sp, #12]
+	eors	r5, r4
+	mov	r4, r11
+	eors	r3, r4
+	mov	r4, r10
+	eors	r2, r4
+	ldr	r4, [sp, #4]
+	eors	r1, r4
+	ldr	r4, [sp, #48]
+	eors	r5, r4
+	ldr	r4, [sp, #52]
+	eors	r3, r4
+	ldr	r4, [sp, #56]
+	eors	r2, r4
+	ldr	r4, [sp, #60]
+	eors	r1, r4
+	str	r1, [sp]
+	ldr	r1, [sp, #36]
+	rsbs	r1, r1, #0
+	ldr	r4, [sp, #16]
+	eors	r4, r5
+	ands	r4, r1
+	eors	r5, r4
+	str	r5, [sp, #4]
+	ldr	r0, [sp, #20]
 	eors	r0, r3
-	ands	r0, r2
+	ands	r0, r1
 	eors	r3, r0
 	ldr	r0, [sp, #24]
-	eors	r0, r4
-	ands	r0, r2
-	eors	r4, r0
-	ldr	r0, [sp, #20]
-	eors	r0, r5
-	ands	r0, r2
+	eors	r0, r2
+	ands	r0, r1
+	eors	r2, r0
+	ldr	r5, [sp, #28]
+	ldr	r0, [sp]
 	eors	r5, r0
+	ands	r5, r1
+	mov	r4, r0
+	eors	r4, r5
 	@ cmac.ae:84: return E.encrypt_block(ks, y ^ last_block(k1, k2, x, n % 16, n % 16 == 0))
 	mov	r1, r9
-	ldr	r0, [sp]
+	ldr	r0, [sp, #4]
 	eors	r1, r0
 	mov	r0, r8
 	eors	r0, r3
-	eors	r7, r4
-	eors	r6, r5
+	eors	r7, r2
+	eors	r6, r4
 	str	r1, [sp, #80]
 	str	r0, [sp, #84]
 	str	r7, [sp, #88]
@@ -1546,7 +1537,7 @@ eax_omac:
 	ldr	r3, [sp, #100]
 	ldr	r2, [sp, #104]
 	ldr	r1, [sp, #108]
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #32]
 	str	r4, [r0]
 	str	r3, [r0, #4]
 	str	r2, [r0, #8]

@@ -837,7 +837,7 @@ gcm_encrypt_with:
 
 @ --- gcm_decrypt_with: gcm.decrypt_with
 @     frame 160 bytes (40 spill slots, 23 on the stack; locals 64), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1006 bytes of code and literals
+@     estimated 1004 bytes of code and literals
 	.section .text.gcm_decrypt_with,"ax",%progbits
 	.global gcm_decrypt_with
 	.type gcm_decrypt_with, %function
@@ -1225,34 +1225,33 @@ gcm_decrypt_with:
 	ldr	r0, [sp, #8]
 	ldrh	r0, [r0, r2]
 	lsls	r0, r0, #16
-	mov	r5, r1
-	eors	r5, r0
+	eors	r1, r0
 	@ ghash.ae:150: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
 	mov	r0, r8
 	lsrs	r0, r0, #12
-	lsls	r1, r0, #4
+	lsls	r5, r0, #4
 	ldr	r0, [sp, #4]
-	adds	r0, r0, r1
-	ldm	r0, {r0, r1, r2, r3}
+	adds	r0, r0, r5
+	ldm	r0, {r0, r2, r3, r5}
 	eors	r7, r0
-	eors	r6, r1
-	eors	r4, r2
-	eors	r5, r3
+	eors	r6, r2
+	eors	r4, r3
+	eors	r1, r5
 	mov	r0, r8
 	lsls	r0, r0, #20
 	lsrs	r0, r0, #28
-	lsls	r1, r0, #4
+	lsls	r5, r0, #4
 	mov	r0, r10
-	adds	r0, r0, r1
+	adds	r0, r0, r5
 	ldr	r3, [r0]
 	ldr	r2, [r0, #4]
-	ldr	r1, [r0, #8]
+	ldr	r5, [r0, #8]
 	ldr	r0, [r0, #12]
 	eors	r7, r3
 	eors	r6, r2
 	mov	r3, r4
-	eors	r3, r1
-	mov	r2, r5
+	eors	r3, r5
+	mov	r2, r1
 	eors	r2, r0
 	mov	r0, r9
 	adds	r0, #2

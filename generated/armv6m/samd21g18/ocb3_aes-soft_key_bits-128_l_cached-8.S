@@ -9,7 +9,7 @@
 
 @ --- ocb3_key_setup: ocb3.key_setup
 @     frame 48 bytes (5 spill slots, 0 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10
-@     estimated 648 bytes of code and literals
+@     estimated 644 bytes of code and literals
 	.section .text.ocb3_key_setup,"ax",%progbits
 	.global ocb3_key_setup
 	.type ocb3_key_setup, %function
@@ -287,16 +287,14 @@ ocb3_key_setup:
 	lsls	r0, r1, #1
 	lsls	r6, r4, #1
 	lsrs	r5, r1, #31
-	mov	r1, r6
-	orrs	r1, r5
-	lsls	r6, r3, #1
+	orrs	r6, r5
+	lsls	r1, r3, #1
 	lsrs	r5, r4, #31
-	mov	r4, r6
+	mov	r4, r1
 	orrs	r4, r5
-	lsls	r6, r2, #1
+	lsls	r1, r2, #1
 	lsrs	r5, r3, #31
-	mov	r3, r6
-	orrs	r3, r5
+	orrs	r1, r5
 	asrs	r5, r2, #31
 	movs	r2, #135
 	ands	r5, r2
@@ -305,32 +303,32 @@ ocb3_key_setup:
 	@ ocb3.ae:91: l[at_dollar] = l_dollar
 	mov	r0, r9
 	str	r2, [r0, #16]
-	str	r1, [r0, #20]
+	str	r6, [r0, #20]
 	str	r4, [r0, #24]
-	str	r3, [r0, #28]
+	str	r1, [r0, #28]
 	@ ocb3.ae:39: return (s << 1) ^ (if s[127] == 1 then 0x87 as u128 else 0)
 	lsls	r5, r2, #1
-	lsls	r6, r1, #1
+	lsls	r3, r6, #1
 	lsrs	r0, r2, #31
-	mov	r2, r6
+	mov	r2, r3
 	orrs	r2, r0
-	lsls	r6, r4, #1
-	lsrs	r0, r1, #31
-	mov	r1, r6
-	orrs	r1, r0
-	lsls	r6, r3, #1
+	lsls	r3, r4, #1
+	lsrs	r0, r6, #31
+	mov	r6, r3
+	orrs	r6, r0
+	lsls	r3, r1, #1
 	lsrs	r0, r4, #31
-	mov	r4, r6
+	mov	r4, r3
 	orrs	r4, r0
-	asrs	r3, r3, #31
+	asrs	r1, r1, #31
 	movs	r0, #135
-	ands	r3, r0
-	eors	r5, r3
+	ands	r1, r0
+	eors	r5, r1
 	@ ocb3.ae:93: for i in 0..l_cached {
 	movs	r0, #0
 	mov	r8, r0
 	mov	r3, r5
-	mov	r5, r1
+	mov	r5, r6
 	@ ocb3.ae:94: l[at_l0 + i] = x
 	mov	r1, r9
 	adds	r1, #32

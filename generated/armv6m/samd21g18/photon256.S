@@ -68,7 +68,7 @@ photon256_times2:
 
 @ --- photon256_serial: photon256.serial
 @     frame 0 bytes (0 spill slots, 0 on the stack; locals 0), saves r4, r5, r6, r7
-@     estimated 150 bytes of code and literals
+@     estimated 144 bytes of code and literals
 	.section .text.photon256_serial,"ax",%progbits
 	.global photon256_serial
 	.type photon256_serial, %function
@@ -80,80 +80,77 @@ photon256_serial:
 	ldr	r4, [sp, #52]
 	@ photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	str	r5, [r4]
-	mov	r4, r3
 	@ photon256.ae:43: t = times2(x3 ^ x5)
-	eors	r5, r4
+	eors	r5, r3
 	@ photon256.ae:33: t = (x >> 3) & 0x11111111
 	lsrs	r6, r5, #3
-	ldr	r3, =0x11111111
-	ands	r6, r3
+	ldr	r4, =0x11111111
+	ands	r6, r4
 	@ photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
 	lsls	r5, r5, #1
-	ldr	r3, =0xeeeeeeee
-	ands	r5, r3
+	ldr	r4, =0xeeeeeeee
+	ands	r5, r4
 	eors	r5, r6
-	lsls	r3, r6, #1
-	eors	r5, r3
-	mov	r7, r1
-	ldr	r1, [sp, #36]
+	lsls	r4, r6, #1
+	eors	r5, r4
+	ldr	r7, [sp, #36]
 	@ photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	str	r7, [r1]
-	ldr	r3, [sp, #28]
+	str	r1, [r7]
+	ldr	r4, [sp, #28]
 	@ photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	eors	r7, r3
-	ldr	r6, [sp, #32]
-	eors	r7, r6
-	eors	r7, r5
-	@ photon256.ae:33: t = (x >> 3) & 0x11111111
-	lsrs	r5, r7, #3
-	ldr	r1, =0x11111111
-	ands	r5, r1
-	@ photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	lsls	r7, r7, #1
-	ldr	r1, =0xeeeeeeee
-	ands	r7, r1
-	eors	r7, r5
-	lsls	r1, r5, #1
-	eors	r7, r1
-	ldr	r1, [sp, #40]
-	@ photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	str	r2, [r1]
-	mov	r1, r0
-	@ photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	eors	r1, r2
-	ldr	r2, [sp, #20]
-	ldr	r0, [sp, #48]
-	@ photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	str	r2, [r0]
-	@ photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	eors	r1, r4
-	eors	r1, r2
-	ldr	r0, [sp, #60]
-	@ photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	str	r6, [r0]
-	@ photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	ldr	r6, [sp, #32]
 	eors	r1, r6
-	eors	r1, r7
+	eors	r1, r5
 	@ photon256.ae:33: t = (x >> 3) & 0x11111111
-	lsrs	r2, r1, #3
-	ldr	r0, =0x11111111
-	ands	r2, r0
+	lsrs	r5, r1, #3
+	ldr	r7, =0x11111111
+	ands	r5, r7
 	@ photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
 	lsls	r1, r1, #1
-	ldr	r0, =0xeeeeeeee
-	ands	r1, r0
-	eors	r1, r2
-	lsls	r0, r2, #1
-	eors	r1, r0
-	ldr	r0, [sp, #44]
+	ldr	r7, =0xeeeeeeee
+	ands	r1, r7
+	eors	r1, r5
+	lsls	r7, r5, #1
+	eors	r1, r7
+	ldr	r7, [sp, #40]
 	@ photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	str	r4, [r0]
-	ldr	r0, [sp, #56]
-	str	r3, [r0]
-	eors	r4, r3
-	eors	r4, r1
+	str	r2, [r7]
+	@ photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	eors	r0, r2
+	ldr	r2, [sp, #20]
+	ldr	r7, [sp, #48]
+	@ photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	str	r2, [r7]
+	@ photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	eors	r0, r3
+	eors	r0, r2
+	ldr	r7, [sp, #60]
+	@ photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	str	r6, [r7]
+	@ photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	eors	r0, r6
+	eors	r0, r1
+	@ photon256.ae:33: t = (x >> 3) & 0x11111111
+	lsrs	r2, r0, #3
+	ldr	r7, =0x11111111
+	ands	r2, r7
+	@ photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	lsls	r0, r0, #1
+	ldr	r7, =0xeeeeeeee
+	ands	r0, r7
+	eors	r0, r2
+	lsls	r7, r2, #1
+	eors	r0, r7
+	ldr	r7, [sp, #44]
+	@ photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	str	r3, [r7]
+	ldr	r7, [sp, #56]
+	str	r4, [r7]
+	eors	r3, r4
+	eors	r3, r0
 	ldr	r0, [sp, #64]
-	str	r4, [r0]
+	str	r3, [r0]
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.size photon256_serial, .-photon256_serial
@@ -161,7 +158,7 @@ photon256_serial:
 
 @ --- photon256_permute: photon256.permute
 @     frame 32 bytes (26 spill slots, 8 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1184 bytes of code and literals
+@     estimated 1186 bytes of code and literals
 	.section .text.photon256_permute,"ax",%progbits
 	.global photon256_permute
 	.type photon256_permute, %function
@@ -250,69 +247,66 @@ photon256_permute:
 	@ photon256.ae:65: x2 = sub_cells(x2 ^ (c ^ ic[2]) as u32) >>> 8
 	movs	r0, #3
 	eors	r0, r3
-	mov	r7, r6
-	eors	r7, r0
-	uxtb	r0, r7
+	eors	r6, r0
+	uxtb	r0, r6
 	ldrb	r0, [r5, r0]
-	lsls	r6, r0, #8
-	lsrs	r0, r7, #24
+	lsls	r7, r0, #8
+	lsrs	r0, r6, #24
 	ldrb	r0, [r5, r0]
-	orrs	r6, r0
-	lsrs	r0, r7, #16
+	orrs	r7, r0
+	lsrs	r0, r6, #16
 	uxtb	r0, r0
 	ldrb	r0, [r5, r0]
 	lsls	r1, r0, #8
-	lsrs	r0, r7, #8
+	lsrs	r0, r6, #8
 	uxtb	r0, r0
 	ldrb	r0, [r5, r0]
 	orrs	r1, r0
-	lsls	r0, r6, #16
+	lsls	r0, r7, #16
 	orrs	r0, r1
 	str	r0, [sp]
 	@ photon256.ae:66: x3 = sub_cells(x3 ^ (c ^ ic[3]) as u32) >>> 12
 	movs	r0, #7
 	eors	r0, r3
-	mov	r6, r4
-	eors	r6, r0
-	lsrs	r0, r6, #24
+	eors	r4, r0
+	lsrs	r0, r4, #24
 	ldrb	r0, [r5, r0]
 	lsls	r1, r0, #8
-	lsrs	r0, r6, #16
+	lsrs	r0, r4, #16
 	uxtb	r0, r0
 	ldrb	r0, [r5, r0]
 	orrs	r1, r0
-	lsrs	r0, r6, #8
+	lsrs	r0, r4, #8
 	uxtb	r0, r0
 	ldrb	r0, [r5, r0]
-	lsls	r4, r0, #8
-	uxtb	r0, r6
+	lsls	r6, r0, #8
+	uxtb	r0, r4
 	ldrb	r0, [r5, r0]
-	orrs	r4, r0
+	orrs	r6, r0
 	lsls	r1, r1, #16
-	orrs	r1, r4
+	orrs	r1, r6
 	movs	r4, #12
 	rors	r1, r4
 	@ photon256.ae:67: x4 = sub_cells(x4 ^ (c ^ ic[4]) as u32) >>> 16
 	movs	r0, #15
 	eors	r0, r3
-	mov	r7, r2
-	eors	r7, r0
-	lsrs	r0, r7, #8
+	eors	r2, r0
+	lsrs	r0, r2, #8
 	uxtb	r0, r0
 	ldrb	r0, [r5, r0]
 	lsls	r6, r0, #8
-	uxtb	r0, r7
+	uxtb	r0, r2
 	ldrb	r0, [r5, r0]
 	orrs	r6, r0
-	lsrs	r0, r7, #24
+	lsrs	r0, r2, #24
 	ldrb	r0, [r5, r0]
-	lsls	r2, r0, #8
-	lsrs	r0, r7, #16
+	lsls	r7, r0, #8
+	lsrs	r0, r2, #16
 	uxtb	r0, r0
 	ldrb	r0, [r5, r0]
-	orrs	r2, r0
+	orrs	r7, r0
 	lsls	r6, r6, #16
-	orrs	r6, r2
+	orrs	r6, r7
 	@ photon256.ae:68: x5 = sub_cells(x5 ^ (c ^ ic[5]) as u32) >>> 20
 	movs	r2, #14
 	eors	r2, r3
@@ -493,21 +487,23 @@ photon256_permute:
 	eors	r2, r0
 	eors	r2, r7
 	@ photon256.ae:43: t = times2(x3 ^ x5)
-	mov	r7, r11
-	mov	r0, r8
-	eors	r7, r0
-	str	r7, [sp, #16]
-	@ photon256.ae:33: t = (x >> 3) & 0x11111111
-	lsrs	r7, r7, #3
-	ands	r7, r4
-	@ photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	ldr	r0, [sp, #16]
-	lsls	r0, r0, #1
-	ands	r0, r3
+	mov	r0, r11
+	mov	r7, r8
 	eors	r0, r7
-	mov	r10, r0
-	lsls	r0, r7, #1
+	str	r0, [sp, #16]
+	@ photon256.ae:33: t = (x >> 3) & 0x11111111
+	lsrs	r0, r0, #3
+	ands	r0, r4
+	@ photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	ldr	r7, [sp, #16]
+	lsls	r7, r7, #1
+	ands	r7, r3
+	eors	r7, r0
+	mov	r10, r7
+	lsls	r7, r0, #1
+	str	r7, [sp, #12]
 	mov	r7, r10
+	ldr	r0, [sp, #12]
 	eors	r7, r0
 	@ photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
 	mov	r0, r12
@@ -547,21 +543,23 @@ photon256_permute:
 	eors	r1, r0
 	eors	r1, r7
 	@ photon256.ae:43: t = times2(x3 ^ x5)
-	mov	r7, r9
-	mov	r0, r12
-	eors	r7, r0
-	str	r7, [sp, #12]
-	@ photon256.ae:33: t = (x >> 3) & 0x11111111
-	lsrs	r7, r7, #3
-	ands	r7, r4
-	@ photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	ldr	r0, [sp, #12]
-	lsls	r0, r0, #1
-	ands	r0, r3
+	mov	r0, r9
+	mov	r7, r12
 	eors	r0, r7
-	mov	r10, r0
-	lsls	r0, r7, #1
+	str	r0, [sp, #12]
+	@ photon256.ae:33: t = (x >> 3) & 0x11111111
+	lsrs	r0, r0, #3
+	ands	r0, r4
+	@ photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	ldr	r7, [sp, #12]
+	lsls	r7, r7, #1
+	ands	r7, r3
+	eors	r7, r0
+	mov	r10, r7
+	lsls	r7, r0, #1
+	str	r7, [sp]
 	mov	r7, r10
+	ldr	r0, [sp]
 	eors	r7, r0
 	@ photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r6, r2
@@ -714,10 +712,10 @@ photon256_permute:
 	eors	r7, r0
 	@ photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
 	mov	r6, r8
-	mov	r0, r11
 	b	.Lphoton256_permute_pool1
 	.ltorg
 .Lphoton256_permute_pool1:
+	mov	r0, r11
 	eors	r6, r0
 	mov	r0, r9
 	eors	r6, r0

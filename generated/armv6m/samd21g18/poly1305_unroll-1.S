@@ -396,7 +396,7 @@ poly1305_block:
 
 @ --- poly1305_finish: poly1305.finish
 @     frame 36 bytes (28 spill slots, 9 on the stack; locals 0), saves r4, r5, r6, r7
-@     estimated 410 bytes of code and literals
+@     estimated 400 bytes of code and literals
 	.section .text.poly1305_finish,"ax",%progbits
 	.global poly1305_finish
 	.type poly1305_finish, %function
@@ -405,24 +405,23 @@ poly1305_block:
 poly1305_finish:
 	push	{r4, r5, r6, r7, lr}
 	sub	sp, #36
-	mov	r5, r0
 	mov	r12, r2
-	ldr	r0, [r1]
-	str	r0, [sp, #28]
-	ldr	r0, [r1, #4]
-	str	r0, [sp, #24]
-	ldr	r0, [r1, #8]
-	str	r0, [sp, #20]
-	ldr	r0, [r1, #12]
-	str	r0, [sp, #16]
+	ldr	r5, [r1]
+	str	r5, [sp, #28]
+	ldr	r5, [r1, #4]
+	str	r5, [sp, #24]
+	ldr	r5, [r1, #8]
+	str	r5, [sp, #20]
+	ldr	r5, [r1, #12]
+	str	r5, [sp, #16]
 	@ poly1305.ae:75: v = v + ((h[i] as u<136>) << (13 * i))
-	ldrh	r3, [r5]
-	ldrh	r1, [r5, #2]
-	lsls	r0, r1, #13
+	ldrh	r3, [r0]
+	ldrh	r1, [r0, #2]
+	lsls	r5, r1, #13
 	lsrs	r1, r1, #19
 	movs	r2, #0
-	adds	r0, r3, r0
-	str	r0, [sp]
+	adds	r5, r3, r5
+	str	r5, [sp]
 	mov	r7, r2
 	adcs	r7, r1
 	mov	r6, r2
@@ -431,107 +430,103 @@ poly1305_finish:
 	adcs	r4, r2
 	mov	r1, r2
 	adcs	r1, r2
-	ldrh	r0, [r5, #4]
-	lsls	r3, r0, #26
-	lsrs	r0, r0, #6
-	str	r0, [sp, #4]
-	ldr	r0, [sp]
-	adds	r0, r0, r3
-	str	r0, [sp]
-	ldr	r0, [sp, #4]
-	adcs	r7, r0
+	ldrh	r5, [r0, #4]
+	lsls	r3, r5, #26
+	lsrs	r5, r5, #6
+	str	r5, [sp, #4]
+	ldr	r5, [sp]
+	adds	r5, r5, r3
+	str	r5, [sp]
+	ldr	r5, [sp, #4]
+	adcs	r7, r5
 	adcs	r6, r2
 	adcs	r4, r2
 	adcs	r1, r2
-	ldrh	r0, [r5, #6]
-	lsls	r3, r0, #7
-	lsrs	r0, r0, #25
-	str	r0, [sp, #4]
-	ldr	r0, [sp]
-	adds	r0, r0, r2
-	str	r0, [sp]
+	ldrh	r5, [r0, #6]
+	lsls	r3, r5, #7
+	lsrs	r5, r5, #25
+	str	r5, [sp, #4]
+	ldr	r5, [sp]
+	adds	r5, r5, r2
+	str	r5, [sp]
 	adcs	r7, r3
-	ldr	r0, [sp, #4]
-	adcs	r6, r0
+	ldr	r5, [sp, #4]
+	adcs	r6, r5
 	adcs	r4, r2
 	adcs	r1, r2
-	ldrh	r0, [r5, #8]
-	lsls	r3, r0, #20
-	lsrs	r0, r0, #12
-	str	r0, [sp, #4]
-	ldr	r0, [sp]
-	adds	r0, r0, r2
-	str	r0, [sp]
+	ldrh	r5, [r0, #8]
+	lsls	r3, r5, #20
+	lsrs	r5, r5, #12
+	str	r5, [sp, #4]
+	ldr	r5, [sp]
+	adds	r5, r5, r2
+	str	r5, [sp]
 	adcs	r7, r3
-	ldr	r0, [sp, #4]
-	adcs	r6, r0
+	ldr	r5, [sp, #4]
+	adcs	r6, r5
 	adcs	r4, r2
 	adcs	r1, r2
-	ldrh	r0, [r5, #10]
-	lsls	r3, r0, #1
-	lsrs	r0, r0, #31
-	str	r0, [sp, #4]
-	ldr	r0, [sp]
-	adds	r0, r0, r2
-	str	r0, [sp]
+	ldrh	r5, [r0, #10]
+	lsls	r3, r5, #1
+	lsrs	r5, r5, #31
+	str	r5, [sp, #4]
+	ldr	r5, [sp]
+	adds	r5, r5, r2
+	str	r5, [sp]
 	adcs	r7, r2
 	adcs	r6, r3
-	ldr	r0, [sp, #4]
-	adcs	r4, r0
+	ldr	r5, [sp, #4]
+	adcs	r4, r5
 	adcs	r1, r2
-	ldrh	r0, [r5, #12]
-	lsls	r3, r0, #14
-	lsrs	r0, r0, #18
-	str	r0, [sp, #4]
-	ldr	r0, [sp]
-	adds	r0, r0, r2
-	str	r0, [sp]
+	ldrh	r5, [r0, #12]
+	lsls	r3, r5, #14
+	lsrs	r5, r5, #18
+	str	r5, [sp, #4]
+	ldr	r5, [sp]
+	adds	r5, r5, r2
+	str	r5, [sp]
 	adcs	r7, r2
 	adcs	r6, r3
-	ldr	r0, [sp, #4]
-	adcs	r4, r0
+	ldr	r5, [sp, #4]
+	adcs	r4, r5
 	adcs	r1, r2
-	uxtb	r0, r1
-	str	r0, [sp, #4]
-	ldrh	r0, [r5, #14]
-	lsls	r1, r0, #27
-	lsrs	r0, r0, #5
+	uxtb	r5, r1
+	str	r5, [sp, #4]
+	ldrh	r5, [r0, #14]
+	lsls	r1, r5, #27
+	lsrs	r5, r5, #5
 	ldr	r3, [sp]
 	adds	r3, r3, r2
 	str	r3, [sp]
 	adcs	r7, r2
 	adcs	r6, r1
-	adcs	r4, r0
-	ldr	r0, [sp, #4]
-	adcs	r0, r2
-	uxtb	r0, r0
-	str	r0, [sp, #4]
-	ldrh	r0, [r5, #16]
-	lsls	r3, r0, #8
-	lsrs	r0, r0, #24
-	uxtb	r1, r0
-	ldr	r0, [sp]
-	adds	r0, r0, r2
-	str	r0, [sp]
-	mov	r0, r7
-	adcs	r0, r2
+	adcs	r4, r5
+	ldr	r5, [sp, #4]
+	adcs	r5, r2
+	uxtb	r5, r5
+	str	r5, [sp, #4]
+	ldrh	r5, [r0, #16]
+	lsls	r3, r5, #8
+	lsrs	r5, r5, #24
+	uxtb	r1, r5
+	ldr	r5, [sp]
+	adds	r5, r5, r2
+	adcs	r7, r2
 	adcs	r6, r2
 	adcs	r4, r3
 	ldr	r3, [sp, #4]
 	adcs	r3, r1
 	uxtb	r3, r3
-	ldrh	r1, [r5, #18]
-	lsls	r5, r1, #21
+	ldrh	r1, [r0, #18]
+	lsls	r0, r1, #21
 	lsrs	r1, r1, #11
 	uxtb	r1, r1
-	ldr	r7, [sp]
-	adds	r7, r7, r2
-	str	r7, [sp, #12]
-	adcs	r0, r2
-	str	r0, [sp, #4]
+	adds	r5, r5, r2
+	str	r5, [sp, #12]
+	adcs	r7, r2
+	str	r7, [sp, #4]
 	adcs	r6, r2
-	mov	r7, r4
-	adcs	r7, r5
+	adcs	r4, r0
 	adcs	r3, r1
 	uxtb	r1, r3
 	@ poly1305.ae:77: v = (v & ((1 << 130) - 1)) + (v >> 130) * 5          // now v < 2^130 + 40 < 2p
@@ -553,14 +548,14 @@ poly1305_finish:
 	adcs	r0, r2
 	uxtb	r0, r0
 	str	r0, [sp, #32]
-	ldr	r4, [sp, #12]
+	ldr	r7, [sp, #12]
 	ldr	r0, [sp]
-	adds	r0, r4, r0
+	adds	r0, r7, r0
 	str	r0, [sp]
-	ldr	r4, [sp, #4]
-	adcs	r4, r5
+	ldr	r7, [sp, #4]
+	adcs	r7, r5
 	adcs	r6, r3
-	adcs	r7, r1
+	adcs	r4, r1
 	ldr	r1, [sp, #8]
 	ldr	r0, [sp, #32]
 	adcs	r1, r0
@@ -570,12 +565,12 @@ poly1305_finish:
 	ldr	r0, [sp]
 	adds	r0, r0, r3
 	str	r0, [sp, #8]
-	mov	r0, r4
+	mov	r0, r7
 	adcs	r0, r2
 	str	r0, [sp, #4]
 	mov	r5, r6
 	adcs	r5, r2
-	mov	r3, r7
+	mov	r3, r4
 	adcs	r3, r2
 	adcs	r1, r2
 	uxtb	r0, r1
@@ -588,29 +583,29 @@ poly1305_finish:
 	ands	r0, r2
 	eors	r1, r0
 	ldr	r0, [sp, #4]
-	eors	r0, r4
+	eors	r0, r7
 	ands	r0, r2
-	eors	r4, r0
+	eors	r7, r0
 	eors	r5, r6
 	ands	r5, r2
 	eors	r6, r5
-	eors	r3, r7
+	eors	r3, r4
 	ands	r3, r2
-	eors	r7, r3
+	eors	r4, r3
 	@ poly1305.ae:80: return v[127:0] + s
 	ldr	r0, [sp, #28]
 	adds	r2, r1, r0
 	ldr	r0, [sp, #24]
-	adcs	r4, r0
+	adcs	r7, r0
 	ldr	r0, [sp, #20]
 	adcs	r6, r0
 	ldr	r0, [sp, #16]
-	adcs	r7, r0
+	adcs	r4, r0
 	mov	r0, r12
 	str	r2, [r0]
-	str	r4, [r0, #4]
+	str	r7, [r0, #4]
 	str	r6, [r0, #8]
-	str	r7, [r0, #12]
+	str	r4, [r0, #12]
 	add	sp, #36
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
@@ -700,7 +695,7 @@ poly1305_absorb_padded:
 
 @ --- poly1305_mac: poly1305.mac
 @     frame 136 bytes (38 spill slots, 10 on the stack; locals 96), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 918 bytes of code and literals
+@     estimated 916 bytes of code and literals
 	.section .text.poly1305_mac,"ax",%progbits
 	.global poly1305_mac
 	.type poly1305_mac, %function
@@ -1031,68 +1026,68 @@ poly1305_mac:
 	adcs	r5, r0
 	movs	r4, #0
 	adcs	r4, r0
-	mov	r3, r0
-	adcs	r3, r0
-	ldrh	r0, [r1, #4]
-	lsls	r7, r0, #26
-	lsrs	r2, r0, #6
-	ldr	r0, [sp]
-	adds	r7, r0, r7
+	movs	r3, #0
+	adcs	r0, r3
+	ldrh	r3, [r1, #4]
+	lsls	r7, r3, #26
+	lsrs	r2, r3, #6
+	ldr	r3, [sp]
+	adds	r7, r3, r7
 	adcs	r6, r2
-	movs	r0, #0
-	adcs	r5, r0
-	adcs	r4, r0
-	adcs	r3, r0
-	ldrh	r0, [r1, #6]
-	lsls	r2, r0, #7
-	lsrs	r0, r0, #25
-	str	r0, [sp, #4]
-	movs	r0, #0
-	adds	r7, r7, r0
+	movs	r3, #0
+	adcs	r5, r3
+	adcs	r4, r3
+	adcs	r0, r3
+	ldrh	r3, [r1, #6]
+	lsls	r2, r3, #7
+	lsrs	r3, r3, #25
+	str	r3, [sp, #4]
+	movs	r3, #0
+	adds	r7, r7, r3
 	adcs	r6, r2
-	ldr	r0, [sp, #4]
-	adcs	r5, r0
-	movs	r0, #0
-	adcs	r4, r0
-	adcs	r3, r0
+	ldr	r3, [sp, #4]
+	adcs	r5, r3
+	movs	r3, #0
+	adcs	r4, r3
+	adcs	r0, r3
 	ldrh	r2, [r1, #8]
-	lsls	r0, r2, #20
-	str	r0, [sp, #4]
+	lsls	r3, r2, #20
+	str	r3, [sp, #4]
 	lsrs	r2, r2, #12
-	movs	r0, #0
-	adds	r7, r7, r0
-	ldr	r0, [sp, #4]
-	adcs	r6, r0
+	movs	r3, #0
+	adds	r7, r7, r3
+	ldr	r3, [sp, #4]
+	adcs	r6, r3
 	adcs	r5, r2
-	movs	r0, #0
-	adcs	r4, r0
-	adcs	r3, r0
-	ldrh	r0, [r1, #10]
-	lsls	r2, r0, #1
-	lsrs	r0, r0, #31
-	str	r0, [sp, #4]
-	movs	r0, #0
-	adds	r7, r7, r0
-	adcs	r6, r0
+	movs	r3, #0
+	adcs	r4, r3
+	adcs	r0, r3
+	ldrh	r3, [r1, #10]
+	lsls	r2, r3, #1
+	lsrs	r3, r3, #31
+	str	r3, [sp, #4]
+	movs	r3, #0
+	adds	r7, r7, r3
+	adcs	r6, r3
 	adcs	r5, r2
-	ldr	r0, [sp, #4]
-	adcs	r4, r0
-	movs	r0, #0
-	adcs	r3, r0
-	ldrh	r0, [r1, #12]
-	lsls	r2, r0, #14
-	lsrs	r0, r0, #18
-	str	r0, [sp, #4]
-	movs	r0, #0
-	adds	r7, r7, r0
-	adcs	r6, r0
+	ldr	r3, [sp, #4]
+	adcs	r4, r3
+	movs	r3, #0
+	adcs	r0, r3
+	ldrh	r3, [r1, #12]
+	lsls	r2, r3, #14
+	lsrs	r3, r3, #18
+	str	r3, [sp, #4]
+	movs	r3, #0
+	adds	r7, r7, r3
+	adcs	r6, r3
 	adcs	r5, r2
-	ldr	r0, [sp, #4]
-	adcs	r4, r0
-	movs	r0, #0
-	adcs	r3, r0
-	uxtb	r0, r3
-	str	r0, [sp, #4]
+	ldr	r3, [sp, #4]
+	adcs	r4, r3
+	movs	r3, #0
+	adcs	r0, r3
+	uxtb	r3, r0
+	str	r3, [sp, #4]
 	ldrh	r0, [r1, #14]
 	lsls	r3, r0, #27
 	lsrs	r2, r0, #5
@@ -1145,10 +1140,10 @@ poly1305_mac:
 	adcs	r2, r0
 	movs	r1, #0
 	adcs	r1, r0
-	mov	r7, r0
-	adcs	r7, r0
-	uxtb	r0, r7
-	str	r0, [sp, #12]
+	movs	r7, #0
+	adcs	r0, r7
+	uxtb	r7, r0
+	str	r7, [sp, #12]
 	ldr	r7, [sp, #8]
 	ldr	r0, [sp]
 	adds	r0, r7, r0
@@ -1177,15 +1172,14 @@ poly1305_mac:
 	@ poly1305.ae:79: v = if g[130] == 1 then g & ((1 << 130) - 1) else v  // constant-time select of v mod p
 	lsls	r0, r0, #29
 	asrs	r7, r0, #31
-	mov	r0, r3
-	ldr	r3, [sp]
-	eors	r0, r3
-	ands	r0, r7
+	ldr	r0, [sp]
 	eors	r3, r0
-	ldr	r0, [sp, #4]
-	eors	r0, r6
-	ands	r0, r7
-	eors	r6, r0
+	ands	r3, r7
+	eors	r0, r3
+	ldr	r3, [sp, #4]
+	eors	r3, r6
+	ands	r3, r7
+	eors	r6, r3
 	eors	r2, r5
 	ands	r2, r7
 	eors	r5, r2
@@ -1193,8 +1187,8 @@ poly1305_mac:
 	ands	r1, r7
 	eors	r4, r1
 	@ poly1305.ae:80: return v[127:0] + s
-	ldr	r0, [sp, #36]
-	adds	r2, r3, r0
+	ldr	r3, [sp, #36]
+	adds	r2, r0, r3
 	ldr	r0, [sp, #32]
 	adcs	r6, r0
 	ldr	r0, [sp, #28]

@@ -9,7 +9,7 @@
 
 @ --- spongent_pi160_sbox_layer: spongent_pi160.sbox_layer
 @     frame 0 bytes (1 spill slots, 0 on the stack; locals 0), saves r4, r5, r6, r7
-@     estimated 196 bytes of code and literals
+@     estimated 194 bytes of code and literals
 	.section .text.spongent_pi160_sbox_layer,"ax",%progbits
 	.global spongent_pi160_sbox_layer
 	.type spongent_pi160_sbox_layer, %function
@@ -17,68 +17,67 @@
 	.balign 4
 spongent_pi160_sbox_layer:
 	push	{r4, r5, r6, r7, lr}
-	mov	r2, r0
-	ldr	r4, [r2, #16]
-	lsrs	r0, r4, #8
-	uxtb	r0, r0
+	ldr	r4, [r0, #16]
+	lsrs	r2, r4, #8
+	uxtb	r2, r2
 	ldr	r5, =spongent_pi160_sf0
-	ldrb	r0, [r5, r0]
-	lsls	r3, r0, #8
-	uxtb	r0, r4
-	ldrb	r0, [r5, r0]
-	orrs	r3, r0
-	lsrs	r0, r4, #24
-	ldrb	r0, [r5, r0]
-	lsls	r6, r0, #8
-	lsrs	r0, r4, #16
-	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
-	orrs	r6, r0
-	lsls	r0, r6, #16
-	orrs	r0, r3
-	mov	r12, r0
-	ldr	r4, [r2, #12]
-	lsrs	r0, r4, #8
-	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
-	lsls	r3, r0, #8
-	uxtb	r0, r4
-	ldrb	r0, [r5, r0]
-	orrs	r3, r0
-	lsrs	r0, r4, #24
-	ldrb	r0, [r5, r0]
-	lsls	r6, r0, #8
-	lsrs	r0, r4, #16
-	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
-	orrs	r6, r0
+	ldrb	r2, [r5, r2]
+	lsls	r3, r2, #8
+	uxtb	r2, r4
+	ldrb	r2, [r5, r2]
+	orrs	r3, r2
+	lsrs	r2, r4, #24
+	ldrb	r2, [r5, r2]
+	lsls	r6, r2, #8
+	lsrs	r2, r4, #16
+	uxtb	r2, r2
+	ldrb	r2, [r5, r2]
+	orrs	r6, r2
+	lsls	r2, r6, #16
+	orrs	r2, r3
+	mov	r12, r2
+	ldr	r4, [r0, #12]
+	lsrs	r2, r4, #8
+	uxtb	r2, r2
+	ldrb	r2, [r5, r2]
+	lsls	r3, r2, #8
+	uxtb	r2, r4
+	ldrb	r2, [r5, r2]
+	orrs	r3, r2
+	lsrs	r2, r4, #24
+	ldrb	r2, [r5, r2]
+	lsls	r6, r2, #8
+	lsrs	r2, r4, #16
+	uxtb	r2, r2
+	ldrb	r2, [r5, r2]
+	orrs	r6, r2
 	lsls	r6, r6, #16
 	orrs	r6, r3
-	ldr	r4, [r2, #8]
-	lsrs	r0, r4, #8
-	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
-	lsls	r3, r0, #8
-	uxtb	r0, r4
-	ldrb	r0, [r5, r0]
-	orrs	r3, r0
-	lsrs	r0, r4, #24
-	ldrb	r0, [r5, r0]
-	lsls	r7, r0, #8
-	lsrs	r0, r4, #16
-	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
-	orrs	r7, r0
+	ldr	r4, [r0, #8]
+	lsrs	r2, r4, #8
+	uxtb	r2, r2
+	ldrb	r2, [r5, r2]
+	lsls	r3, r2, #8
+	uxtb	r2, r4
+	ldrb	r2, [r5, r2]
+	orrs	r3, r2
+	lsrs	r2, r4, #24
+	ldrb	r2, [r5, r2]
+	lsls	r7, r2, #8
+	lsrs	r2, r4, #16
+	uxtb	r2, r2
+	ldrb	r2, [r5, r2]
+	orrs	r7, r2
 	lsls	r4, r7, #16
 	orrs	r4, r3
-	ldr	r7, [r2, #4]
-	lsrs	r0, r7, #8
-	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
-	lsls	r0, r0, #8
+	ldr	r7, [r0, #4]
+	lsrs	r2, r7, #8
+	uxtb	r2, r2
+	ldrb	r2, [r5, r2]
+	lsls	r2, r2, #8
 	uxtb	r3, r7
 	ldrb	r3, [r5, r3]
-	orrs	r0, r3
+	orrs	r2, r3
 	lsrs	r3, r7, #24
 	ldrb	r3, [r5, r3]
 	lsls	r3, r3, #8
@@ -87,8 +86,8 @@ spongent_pi160_sbox_layer:
 	ldrb	r7, [r5, r7]
 	orrs	r3, r7
 	lsls	r3, r3, #16
-	orrs	r3, r0
-	ldr	r7, [r2]
+	orrs	r3, r2
+	ldr	r7, [r0]
 	lsrs	r0, r7, #8
 	uxtb	r0, r0
 	ldrb	r0, [r5, r0]
@@ -118,7 +117,7 @@ spongent_pi160_sbox_layer:
 
 @ --- spongent_pi160_permute: spongent_pi160.permute
 @     frame 8 bytes (8 spill slots, 2 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1062 bytes of code and literals
+@     estimated 1058 bytes of code and literals
 	.section .text.spongent_pi160_permute,"ax",%progbits
 	.global spongent_pi160_permute
 	.type spongent_pi160_permute, %function
@@ -149,70 +148,68 @@ spongent_pi160_permute:
 	@ spongent_pi160.ae:41: @unroll(unroll)
 .Lspongent_pi160_permute_loop1:
 	@ spongent_pi160.ae:43: x = x ^ (c as u160) ^ ((reverse8(c) as u160) << (n - 8))
-	mov	r6, r5
 	mov	r0, r9
-	eors	r6, r0
-	movs	r5, #0
+	eors	r5, r0
+	movs	r6, #0
 	lsrs	r0, r0, #1
-	adcs	r5, r5
+	adcs	r6, r6
 	lsrs	r0, r0, #1
-	adcs	r5, r5
+	adcs	r6, r6
 	lsrs	r0, r0, #1
-	adcs	r5, r5
+	adcs	r6, r6
 	lsrs	r0, r0, #1
-	adcs	r5, r5
+	adcs	r6, r6
 	lsrs	r0, r0, #1
-	adcs	r5, r5
+	adcs	r6, r6
 	lsrs	r0, r0, #1
-	adcs	r5, r5
+	adcs	r6, r6
 	lsrs	r0, r0, #1
-	adcs	r5, r5
+	adcs	r6, r6
 	lsrs	r0, r0, #1
-	adcs	r5, r5
-	lsls	r0, r5, #24
-	mov	r7, r1
-	eors	r7, r0
-	lsrs	r1, r7, #24
-	mov	r0, r8
-	ldrb	r0, [r0, r1]
-	lsls	r5, r0, #8
-	lsrs	r0, r7, #16
-	uxtb	r1, r0
-	mov	r0, r8
-	ldrb	r0, [r0, r1]
-	orrs	r5, r0
-	lsrs	r0, r7, #8
-	uxtb	r1, r0
-	mov	r0, r8
-	ldrb	r0, [r0, r1]
-	lsls	r1, r0, #8
-	uxtb	r7, r7
+	adcs	r6, r6
+	lsls	r0, r6, #24
+	eors	r1, r0
+	lsrs	r7, r1, #24
 	mov	r0, r8
 	ldrb	r0, [r0, r7]
-	orrs	r1, r0
-	lsls	r0, r5, #16
-	orrs	r0, r1
+	lsls	r6, r0, #8
+	lsrs	r0, r1, #16
+	uxtb	r7, r0
+	mov	r0, r8
+	ldrb	r0, [r0, r7]
+	orrs	r6, r0
+	lsrs	r0, r1, #8
+	uxtb	r7, r0
+	mov	r0, r8
+	ldrb	r0, [r0, r7]
+	lsls	r7, r0, #8
+	uxtb	r1, r1
+	mov	r0, r8
+	ldrb	r0, [r0, r1]
+	orrs	r7, r0
+	lsls	r0, r6, #16
+	orrs	r0, r7
 	mov	r12, r0
 	lsrs	r1, r2, #24
 	mov	r0, r8
 	ldrb	r0, [r0, r1]
 	lsls	r1, r0, #8
 	lsrs	r0, r2, #16
-	uxtb	r5, r0
+	uxtb	r6, r0
 	mov	r0, r8
-	ldrb	r0, [r0, r5]
+	ldrb	r0, [r0, r6]
 	orrs	r1, r0
 	lsrs	r0, r2, #8
-	uxtb	r5, r0
+	uxtb	r6, r0
 	mov	r0, r8
-	ldrb	r0, [r0, r5]
+	ldrb	r0, [r0, r6]
 	lsls	r7, r0, #8
 	uxtb	r2, r2
 	mov	r0, r8
 	ldrb	r0, [r0, r2]
 	orrs	r7, r0
-	lsls	r5, r1, #16
-	orrs	r5, r7
+	lsls	r6, r1, #16
+	orrs	r6, r7
 	lsrs	r1, r3, #24
 	mov	r0, r8
 	ldrb	r0, [r0, r1]
@@ -254,21 +251,21 @@ spongent_pi160_permute:
 	lsls	r0, r2, #16
 	orrs	r0, r1
 	mov	r10, r0
-	lsrs	r1, r6, #24
+	lsrs	r1, r5, #24
 	mov	r0, r8
 	ldrb	r0, [r0, r1]
 	lsls	r2, r0, #8
-	lsrs	r0, r6, #16
+	lsrs	r0, r5, #16
 	uxtb	r1, r0
 	mov	r0, r8
 	ldrb	r0, [r0, r1]
 	orrs	r2, r0
-	lsrs	r0, r6, #8
+	lsrs	r0, r5, #8
 	uxtb	r1, r0
 	mov	r0, r8
 	ldrb	r0, [r0, r1]
 	lsls	r1, r0, #8
-	uxtb	r4, r6
+	uxtb	r4, r5
 	mov	r0, r8
 	ldrb	r0, [r0, r4]
 	orrs	r1, r0
@@ -277,84 +274,84 @@ spongent_pi160_permute:
 	mov	r11, r0
 	@ spongent_pi160.ae:45: x = player(sbox_layer(x))
 	movs	r1, #0
-	mov	r6, r12
-	lsls	r6, r6, #1
+	mov	r5, r12
+	lsls	r5, r5, #1
 	adcs	r1, r1
 	movs	r2, #0
-	lsls	r6, r6, #1
+	lsls	r5, r5, #1
 	adcs	r2, r2
 	movs	r7, #0
-	lsls	r6, r6, #1
+	lsls	r5, r5, #1
 	adcs	r7, r7
 	movs	r0, #0
-	lsls	r6, r6, #1
+	lsls	r5, r5, #1
 	mov	r4, r0
 	adcs	r4, r0
-	lsls	r6, r6, #1
+	lsls	r5, r5, #1
 	adcs	r1, r1
-	lsls	r6, r6, #1
+	lsls	r5, r5, #1
 	adcs	r2, r2
-	lsls	r6, r6, #1
+	lsls	r5, r5, #1
 	adcs	r7, r7
-	lsls	r6, r6, #1
+	lsls	r5, r5, #1
 	mov	r0, r4
 	adcs	r4, r0
-	lsls	r6, r6, #1
+	lsls	r5, r5, #1
 	adcs	r1, r1
-	lsls	r6, r6, #1
+	lsls	r5, r5, #1
 	adcs	r2, r2
-	lsls	r6, r6, #1
+	lsls	r5, r5, #1
 	adcs	r7, r7
-	lsls	r6, r6, #1
+	lsls	r5, r5, #1
 	mov	r0, r4
 	adcs	r4, r0
-	lsls	r6, r6, #1
+	lsls	r5, r5, #1
 	adcs	r1, r1
-	lsls	r6, r6, #1
+	lsls	r5, r5, #1
 	adcs	r2, r2
-	lsls	r6, r6, #1
+	lsls	r5, r5, #1
 	adcs	r7, r7
-	lsls	r6, r6, #1
+	lsls	r5, r5, #1
 	mov	r0, r4
 	adcs	r4, r0
-	lsls	r6, r6, #1
+	lsls	r5, r5, #1
 	adcs	r1, r1
-	lsls	r6, r6, #1
+	lsls	r5, r5, #1
 	adcs	r2, r2
-	lsls	r6, r6, #1
+	lsls	r5, r5, #1
 	adcs	r7, r7
-	lsls	r6, r6, #1
+	lsls	r5, r5, #1
 	mov	r0, r4
 	adcs	r4, r0
-	lsls	r6, r6, #1
+	lsls	r5, r5, #1
 	adcs	r1, r1
-	lsls	r6, r6, #1
+	lsls	r5, r5, #1
 	adcs	r2, r2
-	lsls	r6, r6, #1
+	lsls	r5, r5, #1
 	adcs	r7, r7
-	lsls	r6, r6, #1
+	lsls	r5, r5, #1
 	mov	r0, r4
 	adcs	r4, r0
-	lsls	r6, r6, #1
+	lsls	r5, r5, #1
 	adcs	r1, r1
-	lsls	r6, r6, #1
+	lsls	r5, r5, #1
 	adcs	r2, r2
-	lsls	r6, r6, #1
+	lsls	r5, r5, #1
 	adcs	r7, r7
-	lsls	r6, r6, #1
+	lsls	r5, r5, #1
 	mov	r0, r4
 	adcs	r4, r0
-	lsls	r6, r6, #1
+	lsls	r5, r5, #1
 	adcs	r1, r1
-	lsls	r6, r6, #1
+	lsls	r5, r5, #1
 	adcs	r2, r2
-	lsls	r6, r6, #1
+	lsls	r5, r5, #1
 	adcs	r7, r7
-	lsls	r6, r6, #1
+	lsls	r5, r5, #1
 	mov	r0, r4
 	adcs	r4, r0
 	mov	r12, r4
-	lsls	r0, r5, #1
+	lsls	r0, r6, #1
 	adcs	r1, r1
 	lsls	r0, r0, #1
 	adcs	r2, r2
@@ -598,11 +595,11 @@ spongent_pi160_permute:
 	adcs	r3, r3
 	lsls	r6, r6, #1
 	adcs	r4, r4
+	lsls	r6, r6, #1
+	adcs	r5, r5
 	b	.Lspongent_pi160_permute_pool1
 	.ltorg
 .Lspongent_pi160_permute_pool1:
-	lsls	r6, r6, #1
-	adcs	r5, r5
 	lsls	r6, r6, #1
 	adcs	r0, r0
 	lsls	r6, r6, #1

@@ -58,7 +58,7 @@ chacha20_poly1305_key_setup:
 
 @ --- chacha20_poly1305_encrypt_with: chacha20_poly1305.encrypt_with
 @     frame 140 bytes (13 spill slots, 13 on the stack; locals 76), saves r4, r5, r6, r7
-@     estimated 262 bytes of code and literals
+@     estimated 260 bytes of code and literals
 	.section .text.chacha20_poly1305_encrypt_with,"ax",%progbits
 	.global chacha20_poly1305_encrypt_with
 	.type chacha20_poly1305_encrypt_with, %function
@@ -67,35 +67,34 @@ chacha20_poly1305_key_setup:
 chacha20_poly1305_encrypt_with:
 	push	{r4, r5, r6, r7, lr}
 	sub	sp, #140
-	mov	r2, r0
 	str	r3, [sp, #60]
-	ldr	r0, [sp, #160]
-	str	r0, [sp, #56]
-	ldr	r0, [sp, #164]
-	str	r0, [sp, #48]
+	ldr	r2, [sp, #160]
+	str	r2, [sp, #56]
+	ldr	r2, [sp, #164]
+	str	r2, [sp, #48]
 	ldr	r3, [sp, #168]
-	ldr	r0, [sp, #172]
-	str	r0, [sp, #44]
-	ldr	r0, [sp, #176]
-	str	r0, [sp, #40]
-	ldr	r0, [sp, #180]
-	str	r0, [sp, #52]
+	ldr	r2, [sp, #172]
+	str	r2, [sp, #44]
+	ldr	r2, [sp, #176]
+	str	r2, [sp, #40]
+	ldr	r2, [sp, #180]
+	str	r2, [sp, #52]
 	@ chacha20_poly1305.ae:37: k = kc[0]
-	ldr	r0, [r2]
-	str	r0, [sp, #36]
-	ldr	r0, [r2, #4]
-	str	r0, [sp, #32]
-	ldr	r0, [r2, #8]
-	str	r0, [sp, #28]
-	ldr	r0, [r2, #12]
-	str	r0, [sp, #24]
-	ldr	r0, [r2, #16]
-	str	r0, [sp, #20]
-	ldr	r0, [r2, #20]
-	str	r0, [sp, #16]
-	ldr	r0, [r2, #24]
-	str	r0, [sp, #12]
-	ldr	r7, [r2, #28]
+	ldr	r2, [r0]
+	str	r2, [sp, #36]
+	ldr	r2, [r0, #4]
+	str	r2, [sp, #32]
+	ldr	r2, [r0, #8]
+	str	r2, [sp, #28]
+	ldr	r2, [r0, #12]
+	str	r2, [sp, #24]
+	ldr	r2, [r0, #16]
+	str	r2, [sp, #20]
+	ldr	r2, [r0, #20]
+	str	r2, [sp, #16]
+	ldr	r2, [r0, #24]
+	str	r2, [sp, #12]
+	ldr	r7, [r0, #28]
 	@ chacha20_poly1305.ae:38: n = load_le(nonce, 0, 12)
 	movs	r0, #3
 	tst	r1, r0
@@ -217,7 +216,7 @@ chacha20_poly1305_encrypt_with:
 
 @ --- chacha20_poly1305_decrypt_with: chacha20_poly1305.decrypt_with
 @     frame 140 bytes (13 spill slots, 13 on the stack; locals 76), saves r4, r5, r6, r7
-@     estimated 278 bytes of code and literals
+@     estimated 276 bytes of code and literals
 	.section .text.chacha20_poly1305_decrypt_with,"ax",%progbits
 	.global chacha20_poly1305_decrypt_with
 	.type chacha20_poly1305_decrypt_with, %function
@@ -226,36 +225,35 @@ chacha20_poly1305_encrypt_with:
 chacha20_poly1305_decrypt_with:
 	push	{r4, r5, r6, r7, lr}
 	sub	sp, #140
-	mov	r4, r0
 	str	r3, [sp, #60]
-	ldr	r0, [sp, #160]
-	str	r0, [sp, #56]
-	ldr	r0, [sp, #164]
-	str	r0, [sp, #44]
-	ldr	r0, [sp, #168]
-	str	r0, [sp, #40]
-	ldr	r0, [sp, #172]
-	str	r0, [sp, #48]
+	ldr	r4, [sp, #160]
+	str	r4, [sp, #56]
+	ldr	r4, [sp, #164]
+	str	r4, [sp, #44]
+	ldr	r4, [sp, #168]
+	str	r4, [sp, #40]
+	ldr	r4, [sp, #172]
+	str	r4, [sp, #48]
 	ldr	r3, [sp, #180]
 	ldr	r2, [sp, #184]
-	ldr	r0, [sp, #188]
-	str	r0, [sp, #52]
+	ldr	r4, [sp, #188]
+	str	r4, [sp, #52]
 	@ chacha20_poly1305.ae:44: k = kc[0]
-	ldr	r0, [r4]
-	str	r0, [sp, #36]
-	ldr	r0, [r4, #4]
-	str	r0, [sp, #32]
-	ldr	r0, [r4, #8]
-	str	r0, [sp, #28]
-	ldr	r0, [r4, #12]
-	str	r0, [sp, #24]
-	ldr	r0, [r4, #16]
-	str	r0, [sp, #20]
-	ldr	r0, [r4, #20]
-	str	r0, [sp, #16]
-	ldr	r0, [r4, #24]
-	str	r0, [sp, #12]
-	ldr	r7, [r4, #28]
+	ldr	r4, [r0]
+	str	r4, [sp, #36]
+	ldr	r4, [r0, #4]
+	str	r4, [sp, #32]
+	ldr	r4, [r0, #8]
+	str	r4, [sp, #28]
+	ldr	r4, [r0, #12]
+	str	r4, [sp, #24]
+	ldr	r4, [r0, #16]
+	str	r4, [sp, #20]
+	ldr	r4, [r0, #20]
+	str	r4, [sp, #16]
+	ldr	r4, [r0, #24]
+	str	r4, [sp, #12]
+	ldr	r7, [r0, #28]
 	@ chacha20_poly1305.ae:45: n = load_le(nonce, 0, 12)
 	movs	r0, #3
 	tst	r1, r0
@@ -385,7 +383,7 @@ chacha20_poly1305_decrypt_with:
 
 @ --- chacha20_poly1305_C_xor_stream: chacha20_poly1305.C.xor_stream
 @     frame 260 bytes (75 spill slots, 49 on the stack; locals 64), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1120 bytes of code and literals
+@     estimated 1114 bytes of code and literals
 	.section .text.chacha20_poly1305_C_xor_stream,"ax",%progbits
 	.global chacha20_poly1305_C_xor_stream
 	.type chacha20_poly1305_C_xor_stream, %function
@@ -681,24 +679,23 @@ chacha20_poly1305_C_xor_stream:
 	ldr	r1, [sp, #40]
 	adds	r1, r1, r3
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	mov	r5, r4
-	eors	r5, r1
-	rors	r5, r0
+	eors	r4, r1
+	rors	r4, r0
 	@ chacha20.ae:19: c = c + d
-	ldr	r4, [sp]
-	adds	r4, r4, r5
+	ldr	r5, [sp]
+	adds	r5, r5, r4
 	@ chacha20.ae:20: b = (b ^ c) <<< 12
-	eors	r3, r4
+	eors	r3, r5
 	rors	r3, r7
 	@ chacha20.ae:21: a = a + b
 	adds	r1, r1, r3
 	str	r1, [sp, #40]
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
-	eors	r5, r1
-	rors	r5, r6
-	mov	r10, r5
+	eors	r4, r1
+	rors	r4, r6
+	mov	r10, r4
 	@ chacha20.ae:23: c = c + d
-	adds	r1, r4, r5
+	adds	r1, r5, r4
 	str	r1, [sp, #12]
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
 	eors	r3, r1
@@ -893,15 +890,13 @@ chacha20_poly1305_C_xor_stream:
 	eors	r0, r1
 	str	r0, [sp, #60]
 	ldr	r0, [sp, #56]
-	mov	r1, r0
-	mov	r0, r8
-	eors	r1, r0
-	str	r1, [sp, #56]
+	mov	r1, r8
+	eors	r0, r1
+	str	r0, [sp, #56]
 	ldr	r0, [sp, #52]
-	mov	r1, r0
-	mov	r0, r10
-	eors	r1, r0
-	str	r1, [sp, #52]
+	mov	r1, r10
+	eors	r0, r1
+	str	r0, [sp, #52]
 	ldr	r0, [sp, #148]
 	mov	r1, r11
 	eors	r0, r1
@@ -1024,7 +1019,7 @@ chacha20_poly1305_C_xor_stream:
 
 @ --- chacha20_poly1305_tag_of: chacha20_poly1305.tag_of
 @     frame 172 bytes (66 spill slots, 23 on the stack; locals 80), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1552 bytes of code and literals
+@     estimated 1542 bytes of code and literals
 	.section .text.chacha20_poly1305_tag_of,"ax",%progbits
 	.global chacha20_poly1305_tag_of
 	.type chacha20_poly1305_tag_of, %function
@@ -1038,8 +1033,7 @@ chacha20_poly1305_tag_of:
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
 	sub	sp, #172
-	mov	r7, r0
-	mov	r6, r1
+	mov	r4, r0
 	str	r2, [sp, #84]
 	str	r3, [sp, #60]
 	ldr	r0, [sp, #208]
@@ -1048,23 +1042,23 @@ chacha20_poly1305_tag_of:
 	str	r0, [sp, #56]
 	ldr	r0, [sp, #216]
 	str	r0, [sp, #64]
-	ldr	r0, [r7]
+	ldr	r0, [r4]
 	str	r0, [sp, #80]
-	ldr	r0, [r7, #4]
+	ldr	r0, [r4, #4]
 	str	r0, [sp, #76]
-	ldr	r0, [r7, #8]
+	ldr	r0, [r4, #8]
 	str	r0, [sp, #72]
-	ldr	r0, [r7, #12]
+	ldr	r0, [r4, #12]
 	str	r0, [sp, #68]
-	ldr	r5, [r7, #16]
-	ldr	r0, [r7, #20]
-	ldr	r4, [r7, #24]
-	ldr	r1, [r7, #28]
-	str	r1, [sp]
-	ldr	r1, [r6]
-	ldr	r3, [r6, #4]
-	ldr	r2, [r6, #8]
-	mov	r9, r2
+	ldr	r2, [r4, #16]
+	ldr	r0, [r4, #20]
+	ldr	r5, [r4, #24]
+	ldr	r6, [r4, #28]
+	str	r6, [sp]
+	ldr	r4, [r1]
+	ldr	r3, [r1, #4]
+	ldr	r6, [r1, #8]
+	mov	r9, r6
 	movs	r7, #0
 	str	r7, [sp, #92]
 	str	r7, [sp, #96]
@@ -1072,11 +1066,11 @@ chacha20_poly1305_tag_of:
 	str	r7, [sp, #104]
 	str	r7, [sp, #108]
 	add	r6, sp, #112
-	movs	r2, #10
+	movs	r1, #10
 .Lchacha20_poly1305_tag_of_zero1:
 	str	r7, [r6]
 	adds	r6, #4
-	subs	r2, #1
+	subs	r1, #1
 	bne	.Lchacha20_poly1305_tag_of_zero1
 	str	r7, [sp, #152]
 	str	r7, [sp, #156]
@@ -1084,23 +1078,23 @@ chacha20_poly1305_tag_of:
 	str	r7, [sp, #164]
 	str	r7, [sp, #168]
 	@ chacha20.ae:53: @unroll(unroll)
-	movs	r2, #0
-	str	r2, [sp, #36]
+	str	r2, [sp, #12]
+	str	r0, [sp, #28]
+	str	r4, [sp, #24]
+	str	r5, [sp, #16]
+	str	r3, [sp, #32]
+	movs	r0, #0
+	str	r0, [sp, #36]
 	ldr	r7, =0x61707865
 	ldr	r6, [sp, #80]
-	str	r5, [sp, #12]
 	movs	r5, #0
 	ldr	r2, =0x3320646e
 	str	r2, [sp, #8]
 	ldr	r2, [sp, #76]
-	str	r0, [sp, #28]
-	str	r1, [sp, #24]
 	ldr	r0, =0x79622d32
 	str	r0, [sp, #4]
 	ldr	r1, [sp, #72]
 	mov	r8, r1
-	str	r4, [sp, #16]
-	str	r3, [sp, #32]
 	ldr	r0, =0x6b206574
 	mov	r10, r0
 	ldr	r1, [sp, #68]
@@ -1229,24 +1223,23 @@ chacha20_poly1305_tag_of:
 	ldr	r1, [sp, #40]
 	adds	r1, r1, r2
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	mov	r5, r4
-	eors	r5, r1
-	rors	r5, r0
+	eors	r4, r1
+	rors	r4, r0
 	@ chacha20.ae:19: c = c + d
-	ldr	r4, [sp, #4]
-	adds	r4, r4, r5
+	ldr	r5, [sp, #4]
+	adds	r5, r5, r4
 	@ chacha20.ae:20: b = (b ^ c) <<< 12
-	eors	r2, r4
+	eors	r2, r5
 	rors	r2, r7
 	@ chacha20.ae:21: a = a + b
 	adds	r1, r1, r2
 	str	r1, [sp, #40]
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
-	eors	r5, r1
-	rors	r5, r6
-	mov	r9, r5
+	eors	r4, r1
+	rors	r4, r6
+	mov	r9, r4
 	@ chacha20.ae:23: c = c + d
-	adds	r1, r4, r5
+	adds	r1, r5, r4
 	str	r1, [sp, #16]
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
 	eors	r2, r1
@@ -1662,9 +1655,6 @@ chacha20_poly1305_tag_of:
 	movs	r4, #0
 	@ poly1305.ae:56: d = d + (h[j] as u32) * (rt[i - j + 10] as u32)
 	add	r2, sp, #112
-	b	.Lchacha20_poly1305_tag_of_pool1
-	.ltorg
-.Lchacha20_poly1305_tag_of_pool1:
 	@ poly1305.ae:58: g[i] = d[12:0] as u16
 	add	r0, sp, #152
 	mov	r8, r0
@@ -1679,6 +1669,9 @@ chacha20_poly1305_tag_of:
 	@ poly1305.ae:56: d = d + (h[j] as u32) * (rt[i - j + 10] as u32)
 	ldrh	r5, [r6]
 	subs	r0, r3, r7
+	b	.Lchacha20_poly1305_tag_of_pool1
+	.ltorg
+.Lchacha20_poly1305_tag_of_pool1:
 	uxth	r0, r0
 	adds	r0, #10
 	uxth	r0, r0
@@ -1836,9 +1829,7 @@ chacha20_poly1305_tag_of:
 	uxtb	r3, r0
 	ldr	r0, [sp]
 	adds	r0, r0, r2
-	str	r0, [sp]
-	mov	r0, r7
-	adcs	r0, r2
+	adcs	r7, r2
 	adcs	r6, r2
 	adcs	r5, r4
 	ldr	r4, [sp, #4]
@@ -1848,11 +1839,10 @@ chacha20_poly1305_tag_of:
 	lsls	r3, r1, #21
 	lsrs	r1, r1, #11
 	uxtb	r1, r1
-	ldr	r7, [sp]
-	adds	r7, r7, r2
-	str	r7, [sp, #12]
-	adcs	r0, r2
-	str	r0, [sp, #4]
+	adds	r0, r0, r2
+	str	r0, [sp, #12]
+	adcs	r7, r2
+	str	r7, [sp, #4]
 	adcs	r6, r2
 	adcs	r5, r3
 	adcs	r4, r1

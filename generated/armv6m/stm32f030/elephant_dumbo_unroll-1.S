@@ -192,7 +192,7 @@ elephant_dumbo_decrypt_with:
 
 @ --- elephant_dumbo_P_permute: elephant_dumbo.P.permute
 @     frame 8 bytes (8 spill slots, 2 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1062 bytes of code and literals
+@     estimated 1058 bytes of code and literals
 	.section .text.elephant_dumbo_P_permute,"ax",%progbits
 	.global elephant_dumbo_P_permute
 	.type elephant_dumbo_P_permute, %function
@@ -223,70 +223,68 @@ elephant_dumbo_P_permute:
 	@ spongent_pi160.ae:41: @unroll(unroll)
 .Lelephant_dumbo_P_permute_loop1:
 	@ spongent_pi160.ae:43: x = x ^ (c as u160) ^ ((reverse8(c) as u160) << (n - 8))
-	mov	r6, r5
 	mov	r0, r9
-	eors	r6, r0
-	movs	r5, #0
+	eors	r5, r0
+	movs	r6, #0
 	lsrs	r0, r0, #1
-	adcs	r5, r5
+	adcs	r6, r6
 	lsrs	r0, r0, #1
-	adcs	r5, r5
+	adcs	r6, r6
 	lsrs	r0, r0, #1
-	adcs	r5, r5
+	adcs	r6, r6
 	lsrs	r0, r0, #1
-	adcs	r5, r5
+	adcs	r6, r6
 	lsrs	r0, r0, #1
-	adcs	r5, r5
+	adcs	r6, r6
 	lsrs	r0, r0, #1
-	adcs	r5, r5
+	adcs	r6, r6
 	lsrs	r0, r0, #1
-	adcs	r5, r5
+	adcs	r6, r6
 	lsrs	r0, r0, #1
-	adcs	r5, r5
-	lsls	r0, r5, #24
-	mov	r7, r1
-	eors	r7, r0
-	lsrs	r1, r7, #24
-	mov	r0, r8
-	ldrb	r0, [r0, r1]
-	lsls	r5, r0, #8
-	lsrs	r0, r7, #16
-	uxtb	r1, r0
-	mov	r0, r8
-	ldrb	r0, [r0, r1]
-	orrs	r5, r0
-	lsrs	r0, r7, #8
-	uxtb	r1, r0
-	mov	r0, r8
-	ldrb	r0, [r0, r1]
-	lsls	r1, r0, #8
-	uxtb	r7, r7
+	adcs	r6, r6
+	lsls	r0, r6, #24
+	eors	r1, r0
+	lsrs	r7, r1, #24
 	mov	r0, r8
 	ldrb	r0, [r0, r7]
-	orrs	r1, r0
-	lsls	r0, r5, #16
-	orrs	r0, r1
+	lsls	r6, r0, #8
+	lsrs	r0, r1, #16
+	uxtb	r7, r0
+	mov	r0, r8
+	ldrb	r0, [r0, r7]
+	orrs	r6, r0
+	lsrs	r0, r1, #8
+	uxtb	r7, r0
+	mov	r0, r8
+	ldrb	r0, [r0, r7]
+	lsls	r7, r0, #8
+	uxtb	r1, r1
+	mov	r0, r8
+	ldrb	r0, [r0, r1]
+	orrs	r7, r0
+	lsls	r0, r6, #16
+	orrs	r0, r7
 	mov	r12, r0
 	lsrs	r1, r2, #24
 	mov	r0, r8
 	ldrb	r0, [r0, r1]
 	lsls	r1, r0, #8
 	lsrs	r0, r2, #16
-	uxtb	r5, r0
+	uxtb	r6, r0
 	mov	r0, r8
-	ldrb	r0, [r0, r5]
+	ldrb	r0, [r0, r6]
 	orrs	r1, r0
 	lsrs	r0, r2, #8
-	uxtb	r5, r0
+	uxtb	r6, r0
 	mov	r0, r8
-	ldrb	r0, [r0, r5]
+	ldrb	r0, [r0, r6]
 	lsls	r7, r0, #8
 	uxtb	r2, r2
 	mov	r0, r8
 	ldrb	r0, [r0, r2]
 	orrs	r7, r0
-	lsls	r5, r1, #16
-	orrs	r5, r7
+	lsls	r6, r1, #16
+	orrs	r6, r7
 	lsrs	r1, r3, #24
 	mov	r0, r8
 	ldrb	r0, [r0, r1]
@@ -328,21 +326,21 @@ elephant_dumbo_P_permute:
 	lsls	r0, r2, #16
 	orrs	r0, r1
 	mov	r10, r0
-	lsrs	r1, r6, #24
+	lsrs	r1, r5, #24
 	mov	r0, r8
 	ldrb	r0, [r0, r1]
 	lsls	r2, r0, #8
-	lsrs	r0, r6, #16
+	lsrs	r0, r5, #16
 	uxtb	r1, r0
 	mov	r0, r8
 	ldrb	r0, [r0, r1]
 	orrs	r2, r0
-	lsrs	r0, r6, #8
+	lsrs	r0, r5, #8
 	uxtb	r1, r0
 	mov	r0, r8
 	ldrb	r0, [r0, r1]
 	lsls	r1, r0, #8
-	uxtb	r4, r6
+	uxtb	r4, r5
 	mov	r0, r8
 	ldrb	r0, [r0, r4]
 	orrs	r1, r0
@@ -351,84 +349,84 @@ elephant_dumbo_P_permute:
 	mov	r11, r0
 	@ spongent_pi160.ae:45: x = player(sbox_layer(x))
 	movs	r1, #0
-	mov	r6, r12
-	lsls	r6, r6, #1
+	mov	r5, r12
+	lsls	r5, r5, #1
 	adcs	r1, r1
 	movs	r2, #0
-	lsls	r6, r6, #1
+	lsls	r5, r5, #1
 	adcs	r2, r2
 	movs	r7, #0
-	lsls	r6, r6, #1
+	lsls	r5, r5, #1
 	adcs	r7, r7
 	movs	r0, #0
-	lsls	r6, r6, #1
+	lsls	r5, r5, #1
 	mov	r4, r0
 	adcs	r4, r0
-	lsls	r6, r6, #1
+	lsls	r5, r5, #1
 	adcs	r1, r1
-	lsls	r6, r6, #1
+	lsls	r5, r5, #1
 	adcs	r2, r2
-	lsls	r6, r6, #1
+	lsls	r5, r5, #1
 	adcs	r7, r7
-	lsls	r6, r6, #1
+	lsls	r5, r5, #1
 	mov	r0, r4
 	adcs	r4, r0
-	lsls	r6, r6, #1
+	lsls	r5, r5, #1
 	adcs	r1, r1
-	lsls	r6, r6, #1
+	lsls	r5, r5, #1
 	adcs	r2, r2
-	lsls	r6, r6, #1
+	lsls	r5, r5, #1
 	adcs	r7, r7
-	lsls	r6, r6, #1
+	lsls	r5, r5, #1
 	mov	r0, r4
 	adcs	r4, r0
-	lsls	r6, r6, #1
+	lsls	r5, r5, #1
 	adcs	r1, r1
-	lsls	r6, r6, #1
+	lsls	r5, r5, #1
 	adcs	r2, r2
-	lsls	r6, r6, #1
+	lsls	r5, r5, #1
 	adcs	r7, r7
-	lsls	r6, r6, #1
+	lsls	r5, r5, #1
 	mov	r0, r4
 	adcs	r4, r0
-	lsls	r6, r6, #1
+	lsls	r5, r5, #1
 	adcs	r1, r1
-	lsls	r6, r6, #1
+	lsls	r5, r5, #1
 	adcs	r2, r2
-	lsls	r6, r6, #1
+	lsls	r5, r5, #1
 	adcs	r7, r7
-	lsls	r6, r6, #1
+	lsls	r5, r5, #1
 	mov	r0, r4
 	adcs	r4, r0
-	lsls	r6, r6, #1
+	lsls	r5, r5, #1
 	adcs	r1, r1
-	lsls	r6, r6, #1
+	lsls	r5, r5, #1
 	adcs	r2, r2
-	lsls	r6, r6, #1
+	lsls	r5, r5, #1
 	adcs	r7, r7
-	lsls	r6, r6, #1
+	lsls	r5, r5, #1
 	mov	r0, r4
 	adcs	r4, r0
-	lsls	r6, r6, #1
+	lsls	r5, r5, #1
 	adcs	r1, r1
-	lsls	r6, r6, #1
+	lsls	r5, r5, #1
 	adcs	r2, r2
-	lsls	r6, r6, #1
+	lsls	r5, r5, #1
 	adcs	r7, r7
-	lsls	r6, r6, #1
+	lsls	r5, r5, #1
 	mov	r0, r4
 	adcs	r4, r0
-	lsls	r6, r6, #1
+	lsls	r5, r5, #1
 	adcs	r1, r1
-	lsls	r6, r6, #1
+	lsls	r5, r5, #1
 	adcs	r2, r2
-	lsls	r6, r6, #1
+	lsls	r5, r5, #1
 	adcs	r7, r7
-	lsls	r6, r6, #1
+	lsls	r5, r5, #1
 	mov	r0, r4
 	adcs	r4, r0
 	mov	r12, r4
-	lsls	r0, r5, #1
+	lsls	r0, r6, #1
 	adcs	r1, r1
 	lsls	r0, r0, #1
 	adcs	r2, r2
@@ -672,11 +670,11 @@ elephant_dumbo_P_permute:
 	adcs	r3, r3
 	lsls	r6, r6, #1
 	adcs	r4, r4
+	lsls	r6, r6, #1
+	adcs	r5, r5
 	b	.Lelephant_dumbo_P_permute_pool1
 	.ltorg
 .Lelephant_dumbo_P_permute_pool1:
-	lsls	r6, r6, #1
-	adcs	r5, r5
 	lsls	r6, r6, #1
 	adcs	r0, r0
 	lsls	r6, r6, #1
@@ -742,7 +740,7 @@ elephant_dumbo_P_permute:
 
 @ --- elephant_dumbo_crypt: elephant_dumbo.crypt
 @     frame 248 bytes (72 spill slots, 47 on the stack; locals 60), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2428 bytes of code and literals
+@     estimated 2390 bytes of code and literals
 	.section .text.elephant_dumbo_crypt,"ax",%progbits
 	.global elephant_dumbo_crypt
 	.type elephant_dumbo_crypt, %function
@@ -910,88 +908,89 @@ elephant_dumbo_crypt:
 	adds	r3, r4, r3
 	adcs	r6, r2
 	movs	r4, #0
-	mov	r7, r4
-	adcs	r7, r4
-	lsls	r4, r0, #4
+	movs	r7, #0
+	adcs	r4, r7
+	lsls	r7, r0, #4
 	lsrs	r2, r0, #28
-	adds	r5, r3, r4
+	adds	r5, r3, r7
 	adcs	r6, r2
-	movs	r4, #0
-	adcs	r7, r4
+	movs	r7, #0
+	adcs	r4, r7
 	lsls	r3, r0, #7
 	lsrs	r2, r0, #25
 	adds	r5, r5, r3
 	adcs	r6, r2
-	adcs	r7, r4
+	adcs	r4, r7
 	lsls	r3, r0, #8
 	lsrs	r2, r0, #24
 	adds	r5, r5, r3
 	adcs	r6, r2
-	adcs	r7, r4
+	adcs	r4, r7
 	lsls	r3, r0, #11
 	lsrs	r2, r0, #21
 	adds	r5, r5, r3
 	adcs	r6, r2
-	adcs	r7, r4
+	adcs	r4, r7
 	lsls	r3, r0, #12
 	lsrs	r2, r0, #20
 	adds	r5, r5, r3
 	adcs	r6, r2
-	adcs	r7, r4
+	adcs	r4, r7
 	lsls	r3, r0, #15
 	lsrs	r2, r0, #17
 	adds	r5, r5, r3
 	adcs	r6, r2
-	adcs	r7, r4
+	adcs	r4, r7
 	lsls	r3, r0, #16
 	lsrs	r2, r0, #16
 	adds	r5, r5, r3
 	adcs	r6, r2
-	adcs	r7, r4
+	adcs	r4, r7
 	lsls	r3, r0, #19
 	lsrs	r2, r0, #13
 	adds	r5, r5, r3
 	adcs	r6, r2
-	adcs	r7, r4
+	adcs	r4, r7
 	lsls	r3, r0, #20
 	lsrs	r2, r0, #12
 	adds	r5, r5, r3
 	adcs	r6, r2
-	adcs	r7, r4
+	adcs	r4, r7
 	lsls	r3, r0, #23
 	lsrs	r2, r0, #9
 	adds	r5, r5, r3
 	adcs	r6, r2
-	adcs	r7, r4
+	adcs	r4, r7
 	lsls	r3, r0, #24
 	lsrs	r2, r0, #8
 	adds	r5, r5, r3
 	adcs	r6, r2
-	adcs	r7, r4
+	adcs	r4, r7
 	lsls	r3, r0, #27
 	lsrs	r2, r0, #5
 	adds	r5, r5, r3
 	adcs	r6, r2
-	adcs	r7, r4
+	adcs	r4, r7
 	lsls	r3, r0, #28
 	lsrs	r2, r0, #4
 	adds	r5, r5, r3
 	adcs	r6, r2
-	adcs	r7, r4
+	movs	r2, #0
+	adcs	r4, r2
 	lsls	r3, r0, #31
-	lsrs	r4, r0, #1
+	lsrs	r2, r0, #1
 	adds	r5, r5, r3
-	adcs	r6, r4
-	movs	r4, #0
-	adcs	r7, r4
-	adds	r4, r5, r4
+	adcs	r6, r2
+	movs	r2, #0
+	adcs	r4, r2
+	adds	r2, r5, r2
 	adcs	r6, r0
-	movs	r4, #0
-	adcs	r7, r4
-	lsls	r2, r7, #31
+	movs	r2, #0
+	adcs	r4, r2
+	lsls	r4, r4, #31
 	lsrs	r0, r6, #5
-	lsrs	r2, r2, #4
-	orrs	r0, r2
+	lsrs	r4, r4, #4
+	orrs	r0, r4
 	str	r0, [sp, #124]
 	@ elephant_dumbo.ae:79: blocks_ad = 1 + (12 + a) / block
 	ldr	r0, [sp, #116]
@@ -1003,85 +1002,85 @@ elephant_dumbo_crypt:
 	adds	r3, r4, r3
 	adcs	r6, r2
 	movs	r4, #0
-	mov	r7, r4
-	adcs	r7, r4
-	lsls	r4, r0, #4
+	adcs	r4, r7
+	lsls	r7, r0, #4
 	lsrs	r2, r0, #28
-	adds	r5, r3, r4
+	adds	r5, r3, r7
 	adcs	r6, r2
-	movs	r4, #0
-	adcs	r7, r4
+	movs	r7, #0
+	adcs	r4, r7
 	lsls	r3, r0, #7
 	lsrs	r2, r0, #25
 	adds	r5, r5, r3
 	adcs	r6, r2
-	adcs	r7, r4
+	adcs	r4, r7
 	lsls	r3, r0, #8
 	lsrs	r2, r0, #24
 	adds	r5, r5, r3
 	adcs	r6, r2
-	adcs	r7, r4
+	adcs	r4, r7
 	lsls	r3, r0, #11
 	lsrs	r2, r0, #21
 	adds	r5, r5, r3
 	adcs	r6, r2
-	adcs	r7, r4
+	adcs	r4, r7
 	lsls	r3, r0, #12
 	lsrs	r2, r0, #20
 	adds	r5, r5, r3
 	adcs	r6, r2
-	adcs	r7, r4
+	adcs	r4, r7
 	lsls	r3, r0, #15
 	lsrs	r2, r0, #17
 	adds	r5, r5, r3
 	adcs	r6, r2
-	adcs	r7, r4
+	adcs	r4, r7
 	lsls	r3, r0, #16
 	lsrs	r2, r0, #16
 	adds	r5, r5, r3
 	adcs	r6, r2
-	adcs	r7, r4
+	adcs	r4, r7
 	lsls	r3, r0, #19
 	lsrs	r2, r0, #13
 	adds	r5, r5, r3
 	adcs	r6, r2
-	adcs	r7, r4
+	adcs	r4, r7
 	lsls	r3, r0, #20
 	lsrs	r2, r0, #12
 	adds	r5, r5, r3
 	adcs	r6, r2
-	adcs	r7, r4
+	adcs	r4, r7
 	lsls	r3, r0, #23
 	lsrs	r2, r0, #9
 	adds	r5, r5, r3
 	adcs	r6, r2
-	adcs	r7, r4
+	adcs	r4, r7
 	lsls	r3, r0, #24
 	lsrs	r2, r0, #8
 	adds	r5, r5, r3
 	adcs	r6, r2
-	adcs	r7, r4
+	adcs	r4, r7
 	lsls	r3, r0, #27
 	lsrs	r2, r0, #5
 	adds	r5, r5, r3
 	adcs	r6, r2
-	adcs	r7, r4
+	adcs	r4, r7
 	lsls	r3, r0, #28
 	lsrs	r2, r0, #4
 	adds	r5, r5, r3
 	adcs	r6, r2
-	adcs	r7, r4
+	movs	r3, #0
+	adcs	r4, r3
 	lsls	r2, r0, #31
-	lsrs	r4, r0, #1
+	lsrs	r3, r0, #1
 	adds	r5, r5, r2
-	adcs	r6, r4
-	movs	r4, #0
-	adcs	r7, r4
-	adds	r4, r5, r4
+	adcs	r6, r3
+	movs	r3, #0
+	adcs	r4, r3
+	adds	r3, r5, r3
 	adcs	r6, r0
-	movs	r4, #0
-	adcs	r7, r4
-	lsls	r0, r7, #31
+	movs	r3, #0
+	adcs	r4, r3
+	lsls	r0, r4, #31
 	lsrs	r2, r6, #5
 	lsrs	r0, r0, #4
 	orrs	r2, r0
@@ -1245,44 +1244,39 @@ elephant_dumbo_crypt:
 	orrs	r2, r0
 	ldr	r0, [sp]
 	rsbs	r1, r0, #0
-	mov	r7, r6
 	ldr	r0, [sp, #4]
-	eors	r7, r0
-	ands	r7, r1
-	mov	r6, r0
-	eors	r6, r7
-	mov	r7, r5
+	eors	r6, r0
+	ands	r6, r1
+	mov	r7, r0
+	eors	r7, r6
 	ldr	r0, [sp, #8]
-	eors	r7, r0
-	ands	r7, r1
-	mov	r5, r0
-	eors	r5, r7
-	mov	r7, r4
+	eors	r5, r0
+	ands	r5, r1
+	mov	r6, r0
+	eors	r6, r5
 	ldr	r0, [sp, #20]
-	eors	r7, r0
-	ands	r7, r1
-	mov	r4, r0
-	eors	r4, r7
-	mov	r7, r3
+	eors	r4, r0
+	ands	r4, r1
+	mov	r5, r0
+	eors	r5, r4
 	ldr	r0, [sp, #12]
-	eors	r7, r0
-	ands	r7, r1
-	mov	r3, r0
-	eors	r3, r7
-	mov	r7, r2
+	eors	r3, r0
+	ands	r3, r1
+	mov	r4, r0
+	eors	r4, r3
 	ldr	r0, [sp, #16]
-	eors	r7, r0
-	ands	r7, r1
-	mov	r2, r0
-	eors	r2, r7
+	eors	r2, r0
+	ands	r2, r1
+	mov	r3, r0
+	eors	r3, r2
 	@ elephant_dumbo.ae:86: for i in 0..steps {
 	movs	r1, #0
 	str	r1, [sp, #12]
-	str	r6, [sp]
-	mov	r11, r5
-	mov	r10, r4
-	mov	r9, r3
-	mov	r8, r2
+	str	r7, [sp]
+	mov	r11, r6
+	mov	r10, r5
+	mov	r9, r4
+	mov	r8, r3
 	movs	r0, #0
 	str	r0, [sp, #8]
 	str	r0, [sp, #4]
@@ -1375,15 +1369,13 @@ elephant_dumbo_crypt:
 	eors	r0, r1
 	str	r0, [sp, #76]
 	ldr	r0, [sp, #68]
-	mov	r1, r0
-	ldr	r0, [sp, #28]
-	eors	r1, r0
-	str	r1, [sp, #84]
+	ldr	r1, [sp, #28]
+	eors	r0, r1
+	str	r0, [sp, #84]
 	ldr	r0, [sp, #56]
-	mov	r1, r0
-	mov	r0, r3
-	eors	r1, r0
-	str	r1, [sp, #88]
+	mov	r1, r3
+	eors	r0, r1
+	str	r0, [sp, #88]
 	ldr	r2, [sp, #64]
 	ldr	r0, [sp, #36]
 	eors	r2, r0
@@ -1548,30 +1540,25 @@ elephant_dumbo_crypt:
 .Lelephant_dumbo_crypt_far3:
 	@ elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
 	ldr	r0, [sp, #8]
-	mov	r1, r0
-	ldr	r0, [sp, #20]
-	eors	r1, r0
-	str	r1, [sp, #8]
+	ldr	r1, [sp, #20]
+	eors	r0, r1
+	str	r0, [sp, #8]
 	ldr	r0, [sp, #4]
-	mov	r1, r0
-	ldr	r0, [sp, #24]
-	eors	r1, r0
-	str	r1, [sp, #4]
+	ldr	r1, [sp, #24]
+	eors	r0, r1
+	str	r0, [sp, #4]
 	ldr	r0, [sp, #52]
-	mov	r1, r0
-	ldr	r0, [sp, #28]
-	eors	r1, r0
-	str	r1, [sp, #52]
+	ldr	r1, [sp, #28]
+	eors	r0, r1
+	str	r0, [sp, #52]
 	ldr	r0, [sp, #48]
-	mov	r1, r0
-	ldr	r0, [sp, #32]
-	eors	r1, r0
-	str	r1, [sp, #48]
+	ldr	r1, [sp, #32]
+	eors	r0, r1
+	str	r0, [sp, #48]
 	ldr	r0, [sp, #44]
-	mov	r1, r0
-	ldr	r0, [sp, #36]
-	eors	r1, r0
-	str	r1, [sp, #44]
+	ldr	r1, [sp, #36]
+	eors	r0, r1
+	str	r0, [sp, #44]
 	ldr	r2, [sp, #16]
 	subs	r2, #20
 	ldr	r0, [sp, #40]
@@ -1680,30 +1667,26 @@ elephant_dumbo_crypt:
 	orrs	r6, r0
 	ldr	r0, [sp, #16]
 	rsbs	r3, r0, #0
-	mov	r7, r2
 	ldr	r0, [sp, #76]
-	eors	r7, r0
-	ands	r7, r3
-	mov	r2, r0
-	eors	r2, r7
-	mov	r7, r1
+	eors	r2, r0
+	ands	r2, r3
+	mov	r7, r0
+	eors	r7, r2
 	ldr	r0, [sp, #80]
-	eors	r7, r0
-	ands	r7, r3
-	mov	r1, r0
-	eors	r1, r7
-	mov	r7, r5
+	eors	r1, r0
+	ands	r1, r3
+	mov	r2, r0
+	eors	r2, r1
 	ldr	r0, [sp, #84]
-	eors	r7, r0
-	ands	r7, r3
-	mov	r5, r0
-	eors	r5, r7
-	mov	r7, r4
+	eors	r5, r0
+	ands	r5, r3
+	mov	r1, r0
+	eors	r1, r5
 	ldr	r0, [sp, #88]
-	eors	r7, r0
-	ands	r7, r3
-	mov	r4, r0
-	eors	r4, r7
+	eors	r4, r0
+	ands	r4, r3
+	mov	r5, r0
+	eors	r5, r4
 	ldr	r0, [sp, #92]
 	eors	r6, r0
 	ands	r6, r3
@@ -1711,19 +1694,19 @@ elephant_dumbo_crypt:
 	eors	r3, r6
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
 	ldr	r0, [sp, #8]
-	eors	r2, r0
+	eors	r7, r0
 	ldr	r0, [sp, #4]
-	eors	r1, r0
+	eors	r2, r0
 	ldr	r0, [sp, #52]
-	eors	r5, r0
+	eors	r1, r0
 	ldr	r0, [sp, #48]
-	eors	r4, r0
+	eors	r5, r0
 	ldr	r0, [sp, #44]
 	eors	r3, r0
-	str	r2, [sp, #208]
-	str	r1, [sp, #212]
-	str	r5, [sp, #216]
-	str	r4, [sp, #220]
+	str	r7, [sp, #208]
+	str	r2, [sp, #212]
+	str	r1, [sp, #216]
+	str	r5, [sp, #220]
 	str	r3, [sp, #224]
 	add	r0, sp, #208
 	add	r1, sp, #228
@@ -1887,30 +1870,26 @@ elephant_dumbo_crypt:
 	orrs	r6, r0
 	ldr	r0, [sp, #4]
 	rsbs	r3, r0, #0
-	mov	r7, r2
 	ldr	r0, [sp, #16]
-	eors	r7, r0
-	ands	r7, r3
-	mov	r2, r0
-	eors	r2, r7
-	mov	r7, r1
+	eors	r2, r0
+	ands	r2, r3
+	mov	r7, r0
+	eors	r7, r2
 	ldr	r0, [sp, #44]
-	eors	r7, r0
-	ands	r7, r3
-	mov	r1, r0
-	eors	r1, r7
-	mov	r7, r5
+	eors	r1, r0
+	ands	r1, r3
+	mov	r2, r0
+	eors	r2, r1
 	ldr	r0, [sp, #48]
-	eors	r7, r0
-	ands	r7, r3
-	mov	r5, r0
-	eors	r5, r7
-	mov	r7, r4
+	eors	r5, r0
+	ands	r5, r3
+	mov	r1, r0
+	eors	r1, r5
 	ldr	r0, [sp, #52]
-	eors	r7, r0
-	ands	r7, r3
-	mov	r4, r0
-	eors	r4, r7
+	eors	r4, r0
+	ands	r4, r3
+	mov	r5, r0
+	eors	r5, r4
 	ldr	r0, [sp, #8]
 	eors	r6, r0
 	ands	r6, r3
@@ -1918,19 +1897,19 @@ elephant_dumbo_crypt:
 	eors	r3, r6
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
 	ldr	r0, [sp, #20]
-	eors	r2, r0
+	eors	r7, r0
 	ldr	r0, [sp, #24]
-	eors	r1, r0
+	eors	r2, r0
 	ldr	r0, [sp, #28]
-	eors	r5, r0
+	eors	r1, r0
 	ldr	r0, [sp, #32]
-	eors	r4, r0
+	eors	r5, r0
 	ldr	r0, [sp, #36]
 	eors	r3, r0
-	str	r2, [sp, #208]
-	str	r1, [sp, #212]
-	str	r5, [sp, #216]
-	str	r4, [sp, #220]
+	str	r7, [sp, #208]
+	str	r2, [sp, #212]
+	str	r1, [sp, #216]
+	str	r5, [sp, #220]
 	str	r3, [sp, #224]
 	add	r0, sp, #208
 	add	r1, sp, #228

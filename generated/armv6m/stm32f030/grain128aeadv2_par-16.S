@@ -9,7 +9,7 @@
 
 @ --- grain128aeadv2_encrypt: grain128aeadv2.encrypt
 @     frame 192 bytes (24 spill slots, 14 on the stack; locals 112), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1230 bytes of code and literals
+@     estimated 1228 bytes of code and literals
 	.section .text.grain128aeadv2_encrypt,"ax",%progbits
 	.global grain128aeadv2_encrypt
 	.type grain128aeadv2_encrypt, %function
@@ -244,18 +244,17 @@ grain128aeadv2_encrypt:
 	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	eors	r6, r0
 	@ grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	mov	r1, r7
 	ldr	r0, [sp, #28]
-	ands	r1, r0
+	ands	r7, r0
 	mov	r0, r8
-	lsrs	r7, r0, #30
+	lsrs	r1, r0, #30
 	mov	r0, r11
 	lsls	r0, r0, #2
-	orrs	r7, r0
-	uxth	r0, r7
-	ands	r1, r0
+	orrs	r1, r0
+	uxth	r0, r1
+	ands	r7, r0
 	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r6, r1
+	eors	r6, r7
 	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	mov	r0, r8
 	lsrs	r1, r0, #29
@@ -747,7 +746,7 @@ grain128aeadv2_encrypt:
 
 @ --- grain128aeadv2_decrypt: grain128aeadv2.decrypt
 @     frame 196 bytes (25 spill slots, 15 on the stack; locals 112), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1248 bytes of code and literals
+@     estimated 1246 bytes of code and literals
 	.section .text.grain128aeadv2_decrypt,"ax",%progbits
 	.global grain128aeadv2_decrypt
 	.type grain128aeadv2_decrypt, %function
@@ -984,18 +983,17 @@ grain128aeadv2_decrypt:
 	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	eors	r6, r0
 	@ grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	mov	r1, r7
 	ldr	r0, [sp, #28]
-	ands	r1, r0
+	ands	r7, r0
 	mov	r0, r8
-	lsrs	r7, r0, #30
+	lsrs	r1, r0, #30
 	mov	r0, r11
 	lsls	r0, r0, #2
-	orrs	r7, r0
-	uxth	r0, r7
-	ands	r1, r0
+	orrs	r1, r0
+	uxth	r0, r1
+	ands	r7, r0
 	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r6, r1
+	eors	r6, r7
 	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	mov	r0, r8
 	lsrs	r1, r0, #29
@@ -1495,7 +1493,7 @@ grain128aeadv2_decrypt:
 
 @ --- grain128aeadv2_absorb_ad: grain128aeadv2.absorb_ad
 @     frame 68 bytes (36 spill slots, 17 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2138 bytes of code and literals
+@     estimated 2128 bytes of code and literals
 	.section .text.grain128aeadv2_absorb_ad,"ax",%progbits
 	.global grain128aeadv2_absorb_ad
 	.type grain128aeadv2_absorb_ad, %function
@@ -1560,16 +1558,15 @@ grain128aeadv2_absorb_ad:
 	ands	r6, r5
 	eors	r5, r6
 	str	r5, [sp, #32]
-	mov	r4, r0
-	ldr	r0, [r4]
+	ldr	r4, [r0]
 	@ grain128aeadv2.ae:129: for i in 0..n + 1 {
-	mov	r8, r0
-	ldr	r0, [r4, #4]
-	mov	r9, r0
-	ldr	r0, [r4, #8]
-	mov	r12, r0
-	ldr	r0, [r4, #12]
-	mov	r10, r0
+	mov	r8, r4
+	ldr	r4, [r0, #4]
+	mov	r9, r4
+	ldr	r4, [r0, #8]
+	mov	r12, r4
+	ldr	r4, [r0, #12]
+	mov	r10, r4
 	ldr	r5, [r1]
 	ldr	r4, [r1, #4]
 	ldr	r6, [r1, #8]
@@ -1922,22 +1919,21 @@ grain128aeadv2_absorb_ad:
 	orrs	r1, r2
 	mov	r10, r1
 	@ grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	mov	r2, r3
 	ldr	r1, [sp, #40]
-	eors	r2, r1
+	eors	r3, r1
 	lsrs	r5, r5, #16
 	lsls	r1, r4, #16
 	orrs	r5, r1
 	lsrs	r1, r4, #16
-	lsls	r3, r6, #16
-	orrs	r1, r3
+	lsls	r2, r6, #16
+	orrs	r1, r2
 	str	r1, [sp, #40]
 	lsrs	r1, r6, #16
-	lsls	r3, r0, #16
-	orrs	r1, r3
+	lsls	r2, r0, #16
+	orrs	r1, r2
 	str	r1, [sp, #36]
 	lsrs	r1, r0, #16
-	lsls	r0, r2, #16
+	lsls	r0, r3, #16
 	orrs	r0, r1
 	str	r0, [sp, #20]
 	@ grain128aeadv2.ae:121: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
@@ -2204,57 +2200,54 @@ grain128aeadv2_absorb_ad:
 	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	eors	r6, r0
 	@ grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	mov	r0, r7
 	ldr	r1, [sp, #16]
-	ands	r0, r1
+	ands	r7, r1
 	mov	r1, r12
-	lsrs	r7, r1, #30
+	lsrs	r0, r1, #30
 	mov	r1, r10
 	lsls	r1, r1, #2
-	orrs	r7, r1
-	uxth	r7, r7
-	mov	r1, r0
-	ands	r1, r7
+	orrs	r0, r1
+	uxth	r0, r0
+	ands	r7, r0
 	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r0, r6
-	eors	r0, r1
+	eors	r6, r7
 	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	mov	r1, r12
-	lsrs	r6, r1, #29
+	lsrs	r0, r1, #29
 	mov	r1, r10
 	lsls	r1, r1, #3
-	orrs	r6, r1
-	uxth	r1, r6
-	eors	r0, r1
+	orrs	r0, r1
+	uxth	r1, r0
+	eors	r6, r1
 	lsrs	r1, r5, #2
 	uxth	r1, r1
-	eors	r0, r1
+	eors	r6, r1
 	lsrs	r1, r5, #15
 	uxth	r1, r1
-	eors	r0, r1
+	eors	r6, r1
 	lsrs	r1, r4, #4
 	uxth	r1, r1
-	eors	r0, r1
+	eors	r6, r1
 	lsrs	r1, r4, #13
 	uxth	r1, r1
-	eors	r0, r1
+	eors	r6, r1
 	@ grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	uxth	r1, r3
 	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r0, r1
+	eors	r6, r1
 	@ grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	lsrs	r1, r3, #9
 	uxth	r1, r1
 	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r0, r1
+	eors	r6, r1
 	@ grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsrs	r6, r3, #25
+	lsrs	r0, r3, #25
 	lsls	r1, r2, #7
-	orrs	r6, r1
-	uxth	r1, r6
+	orrs	r0, r1
+	uxth	r1, r0
 	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r0, r1
-	str	r0, [sp, #36]
+	eors	r6, r1
+	str	r6, [sp, #36]
 	@ grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	r1, r8
 	uxth	r0, r1
@@ -2701,7 +2694,7 @@ grain128aeadv2_absorb_ad:
 
 @ --- grain128aeadv2_init: grain128aeadv2.init
 @     frame 48 bytes (46 spill slots, 12 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2394 bytes of code and literals
+@     estimated 2358 bytes of code and literals
 	.section .text.grain128aeadv2_init,"ax",%progbits
 	.global grain128aeadv2_init
 	.type grain128aeadv2_init, %function
@@ -2760,85 +2753,82 @@ grain128aeadv2_init:
 	uxth	r7, r4
 	ldr	r4, [sp, #4]
 	ands	r4, r7
-	mov	r7, r3
-	eors	r7, r4
+	eors	r3, r4
 	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	lsrs	r4, r0, #31
-	lsls	r3, r5, #1
-	orrs	r4, r3
-	uxth	r3, r4
-	str	r3, [sp, #4]
-	mov	r3, r12
-	lsrs	r3, r3, #10
-	uxth	r4, r3
-	ldr	r3, [sp, #4]
-	ands	r4, r3
+	lsls	r7, r5, #1
+	orrs	r4, r7
+	uxth	r7, r4
+	str	r7, [sp, #4]
+	mov	r7, r12
+	lsrs	r7, r7, #10
+	uxth	r4, r7
+	ldr	r7, [sp, #4]
+	ands	r4, r7
 	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r7, r4
+	eors	r3, r4
 	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r3, r12
-	lsrs	r4, r3, #28
-	mov	r3, r9
-	lsls	r3, r3, #4
-	orrs	r4, r3
-	uxth	r3, r4
+	mov	r7, r12
+	lsrs	r4, r7, #28
+	mov	r7, r9
+	lsls	r7, r7, #4
+	orrs	r4, r7
+	uxth	r7, r4
 	mov	r4, r9
 	lsrs	r4, r4, #15
 	uxth	r4, r4
-	ands	r3, r4
+	ands	r7, r4
 	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r4, r7
-	eors	r4, r3
+	eors	r3, r7
 	@ grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	mov	r3, r6
-	ldr	r6, [sp, #4]
-	ands	r3, r6
+	ldr	r4, [sp, #4]
+	ands	r6, r4
 	mov	r7, r9
 	lsrs	r7, r7, #30
-	mov	r6, r10
-	lsls	r6, r6, #2
-	orrs	r7, r6
-	uxth	r6, r7
-	ands	r3, r6
+	mov	r4, r10
+	lsls	r4, r4, #2
+	orrs	r7, r4
+	uxth	r4, r7
+	ands	r6, r4
 	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r4, r3
+	eors	r3, r6
 	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	mov	r7, r9
 	lsrs	r7, r7, #29
 	mov	r6, r10
-	lsls	r3, r6, #3
-	orrs	r7, r3
-	uxth	r3, r7
-	eors	r4, r3
-	lsrs	r3, r2, #2
-	uxth	r3, r3
-	eors	r4, r3
-	lsrs	r3, r2, #15
-	uxth	r3, r3
-	eors	r4, r3
-	lsrs	r3, r1, #4
-	uxth	r3, r3
-	eors	r4, r3
-	lsrs	r3, r1, #13
-	uxth	r3, r3
-	eors	r4, r3
+	lsls	r4, r6, #3
+	orrs	r7, r4
+	uxth	r4, r7
+	eors	r3, r4
+	lsrs	r4, r2, #2
+	uxth	r4, r4
+	eors	r3, r4
+	lsrs	r4, r2, #15
+	uxth	r4, r4
+	eors	r3, r4
+	lsrs	r4, r1, #4
+	uxth	r4, r4
+	eors	r3, r4
+	lsrs	r4, r1, #13
+	uxth	r4, r4
+	eors	r3, r4
 	@ grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	uxth	r3, r0
+	uxth	r4, r0
 	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r4, r3
+	eors	r3, r4
 	@ grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsrs	r3, r0, #9
-	uxth	r3, r3
+	lsrs	r4, r0, #9
+	uxth	r4, r4
 	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r4, r3
+	eors	r3, r4
 	@ grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	lsrs	r6, r0, #25
-	lsls	r3, r5, #7
-	orrs	r6, r3
+	lsls	r4, r5, #7
+	orrs	r6, r4
 	uxth	r6, r6
 	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r4, r6
-	str	r4, [sp, #20]
+	eors	r3, r6
+	str	r3, [sp, #20]
 	@ grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	r7, r8
 	uxth	r7, r7
@@ -3015,37 +3005,35 @@ grain128aeadv2_init:
 	lsrs	r4, r3, #16
 	mov	r6, r10
 	lsls	r3, r6, #16
-	mov	r6, r4
-	orrs	r6, r3
+	orrs	r4, r3
 	mov	r3, r10
 	lsrs	r3, r3, #16
-	ldr	r4, [sp, #16]
-	lsls	r4, r4, #16
-	orrs	r4, r3
+	ldr	r6, [sp, #16]
+	lsls	r6, r6, #16
+	orrs	r6, r3
 	@ grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	mov	r3, r7
-	ldr	r7, [sp, #24]
-	eors	r3, r7
+	ldr	r3, [sp, #24]
+	eors	r7, r3
 	lsrs	r2, r2, #16
-	lsls	r7, r1, #16
-	orrs	r2, r7
+	lsls	r3, r1, #16
+	orrs	r2, r3
 	lsrs	r1, r1, #16
-	lsls	r7, r0, #16
-	orrs	r1, r7
+	lsls	r3, r0, #16
+	orrs	r1, r3
 	lsrs	r0, r0, #16
-	lsls	r7, r5, #16
-	orrs	r0, r7
-	lsrs	r7, r5, #16
-	lsls	r5, r3, #16
-	orrs	r5, r7
+	lsls	r3, r5, #16
+	orrs	r0, r3
+	lsrs	r3, r5, #16
+	lsls	r5, r7, #16
+	orrs	r5, r3
 	@ grain128aeadv2.ae:104: fed = (y as u128) << (128 - par)
 	ldr	r3, [sp, #20]
 	lsls	r3, r3, #16
 	@ grain128aeadv2.ae:105: return s ^ fed, b ^ fed
-	eors	r4, r3
+	eors	r6, r3
 	eors	r5, r3
-	mov	r9, r6
-	mov	r10, r4
+	mov	r9, r4
+	mov	r10, r6
 	ldr	r3, [sp, #28]
 	adds	r3, #1
 	str	r3, [sp, #28]
@@ -3077,85 +3065,82 @@ grain128aeadv2_init:
 	uxth	r7, r3
 	ldr	r3, [sp, #4]
 	ands	r3, r7
-	mov	r7, r0
-	eors	r7, r3
+	eors	r0, r3
 	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	lsrs	r3, r2, #31
-	lsls	r0, r5, #1
-	orrs	r3, r0
-	uxth	r0, r3
-	str	r0, [sp, #4]
-	mov	r0, r12
-	lsrs	r0, r0, #10
-	uxth	r3, r0
-	ldr	r0, [sp, #4]
-	ands	r3, r0
+	lsls	r7, r5, #1
+	orrs	r3, r7
+	uxth	r7, r3
+	str	r7, [sp, #4]
+	mov	r7, r12
+	lsrs	r7, r7, #10
+	uxth	r3, r7
+	ldr	r7, [sp, #4]
+	ands	r3, r7
 	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r7, r3
+	eors	r0, r3
 	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r0, r12
-	lsrs	r0, r0, #28
+	mov	r7, r12
+	lsrs	r7, r7, #28
 	mov	r3, r9
 	lsls	r3, r3, #4
-	orrs	r0, r3
-	uxth	r0, r0
+	orrs	r7, r3
+	uxth	r7, r7
 	mov	r3, r9
 	lsrs	r3, r3, #15
 	uxth	r3, r3
-	ands	r0, r3
+	ands	r7, r3
 	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r3, r7
-	eors	r3, r0
+	eors	r0, r7
 	@ grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	mov	r0, r6
-	ldr	r6, [sp, #4]
-	ands	r0, r6
+	ldr	r3, [sp, #4]
+	ands	r6, r3
 	mov	r7, r9
 	lsrs	r7, r7, #30
-	mov	r6, r10
-	lsls	r6, r6, #2
-	orrs	r7, r6
-	uxth	r6, r7
-	ands	r0, r6
+	mov	r3, r10
+	lsls	r3, r3, #2
+	orrs	r7, r3
+	uxth	r3, r7
+	ands	r6, r3
 	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r3, r0
+	eors	r0, r6
 	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	mov	r7, r9
 	lsrs	r7, r7, #29
 	mov	r6, r10
-	lsls	r0, r6, #3
-	orrs	r7, r0
-	uxth	r0, r7
-	eors	r3, r0
-	lsrs	r0, r4, #2
-	uxth	r0, r0
-	eors	r3, r0
-	lsrs	r0, r4, #15
-	uxth	r0, r0
-	eors	r3, r0
-	lsrs	r0, r1, #4
-	uxth	r0, r0
-	eors	r3, r0
-	lsrs	r0, r1, #13
-	uxth	r0, r0
-	eors	r3, r0
+	lsls	r3, r6, #3
+	orrs	r7, r3
+	uxth	r3, r7
+	eors	r0, r3
+	lsrs	r3, r4, #2
+	uxth	r3, r3
+	eors	r0, r3
+	lsrs	r3, r4, #15
+	uxth	r3, r3
+	eors	r0, r3
+	lsrs	r3, r1, #4
+	uxth	r3, r3
+	eors	r0, r3
+	lsrs	r3, r1, #13
+	uxth	r3, r3
+	eors	r0, r3
 	@ grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	uxth	r0, r2
+	uxth	r3, r2
 	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r3, r0
+	eors	r0, r3
 	@ grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsrs	r0, r2, #9
-	uxth	r0, r0
+	lsrs	r3, r2, #9
+	uxth	r3, r3
 	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r3, r0
+	eors	r0, r3
 	@ grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	lsrs	r6, r2, #25
-	lsls	r0, r5, #7
-	orrs	r6, r0
+	lsls	r3, r5, #7
+	orrs	r6, r3
 	uxth	r6, r6
 	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r3, r6
-	str	r3, [sp, #20]
+	eors	r0, r6
+	str	r0, [sp, #20]
 	@ grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	r7, r8
 	uxth	r0, r7
@@ -3261,9 +3246,6 @@ grain128aeadv2_init:
 	lsrs	r0, r2, #4
 	uxth	r3, r0
 	lsrs	r7, r2, #20
-	b	.Lgrain128aeadv2_init_pool1
-	.ltorg
-.Lgrain128aeadv2_init_pool1:
 	lsls	r0, r5, #12
 	orrs	r7, r0
 	uxth	r0, r7
@@ -3274,6 +3256,9 @@ grain128aeadv2_init:
 	lsrs	r3, r4, #22
 	lsls	r0, r1, #10
 	orrs	r3, r0
+	b	.Lgrain128aeadv2_init_pool1
+	.ltorg
+.Lgrain128aeadv2_init_pool1:
 	uxth	r3, r3
 	lsrs	r7, r4, #24
 	lsls	r0, r1, #8
@@ -3354,33 +3339,31 @@ grain128aeadv2_init:
 	ldr	r0, [sp, #12]
 	uxth	r7, r0
 	@ grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	mov	r0, r6
-	eors	r0, r7
+	eors	r6, r7
 	lsrs	r4, r4, #16
-	lsls	r6, r1, #16
-	orrs	r4, r6
+	lsls	r0, r1, #16
+	orrs	r4, r0
 	lsrs	r1, r1, #16
-	lsls	r6, r2, #16
-	orrs	r1, r6
+	lsls	r0, r2, #16
+	orrs	r1, r0
 	lsrs	r2, r2, #16
-	lsls	r6, r5, #16
-	orrs	r2, r6
-	lsrs	r6, r5, #16
-	lsls	r5, r0, #16
-	orrs	r5, r6
+	lsls	r0, r5, #16
+	orrs	r2, r0
+	lsrs	r0, r5, #16
+	lsls	r5, r6, #16
+	orrs	r5, r0
 	@ grain128aeadv2.ae:104: fed = (y as u128) << (128 - par)
 	ldr	r0, [sp, #20]
 	lsls	r0, r0, #16
 	@ grain128aeadv2.ae:105: return s ^ fed, b ^ fed
-	mov	r6, r3
-	eors	r6, r0
+	eors	r3, r0
 	eors	r5, r0
 	@ grain128aeadv2.ae:83: kh = kh >> par
-	ldr	r3, [sp, #8]
-	lsrs	r3, r3, #16
+	ldr	r6, [sp, #8]
+	lsrs	r6, r6, #16
 	ldr	r0, [sp]
 	lsls	r0, r0, #16
-	orrs	r3, r0
+	orrs	r6, r0
 	ldr	r0, [sp]
 	lsrs	r0, r0, #16
 	str	r0, [sp]
@@ -3393,8 +3376,8 @@ grain128aeadv2_init:
 	mov	r7, r11
 	lsrs	r7, r7, #16
 	mov	r11, r7
-	mov	r10, r6
-	str	r3, [sp, #8]
+	mov	r10, r3
+	str	r6, [sp, #8]
 	str	r0, [sp, #12]
 	ldr	r0, [sp, #28]
 	adds	r0, #1
@@ -3430,85 +3413,82 @@ grain128aeadv2_init:
 	uxth	r7, r5
 	mov	r5, r11
 	ands	r5, r7
-	mov	r7, r0
-	eors	r7, r5
+	eors	r0, r5
 	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	lsrs	r5, r2, #31
-	lsls	r0, r1, #1
-	orrs	r5, r0
-	uxth	r0, r5
-	mov	r11, r0
+	lsls	r7, r1, #1
+	orrs	r5, r7
+	uxth	r7, r5
+	mov	r11, r7
 	mov	r5, r12
-	lsrs	r0, r5, #10
-	uxth	r5, r0
-	mov	r0, r11
-	ands	r5, r0
+	lsrs	r7, r5, #10
+	uxth	r5, r7
+	mov	r7, r11
+	ands	r5, r7
 	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r7, r5
+	eors	r0, r5
 	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	r5, r12
-	lsrs	r0, r5, #28
+	lsrs	r7, r5, #28
 	mov	r5, r9
 	lsls	r5, r5, #4
-	orrs	r0, r5
-	uxth	r0, r0
+	orrs	r7, r5
+	uxth	r7, r7
 	mov	r5, r9
 	lsrs	r5, r5, #15
 	uxth	r5, r5
-	ands	r0, r5
+	ands	r7, r5
 	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r5, r7
-	eors	r5, r0
+	eors	r0, r7
 	@ grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	mov	r0, r6
-	mov	r6, r11
-	ands	r0, r6
+	mov	r5, r11
+	ands	r6, r5
 	mov	r7, r9
 	lsrs	r7, r7, #30
-	mov	r6, r10
-	lsls	r6, r6, #2
-	orrs	r7, r6
-	uxth	r6, r7
-	ands	r0, r6
+	mov	r5, r10
+	lsls	r5, r5, #2
+	orrs	r7, r5
+	uxth	r5, r7
+	ands	r6, r5
 	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r5, r0
+	eors	r0, r6
 	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	mov	r7, r9
 	lsrs	r7, r7, #29
 	mov	r6, r10
-	lsls	r0, r6, #3
-	orrs	r7, r0
-	uxth	r0, r7
-	eors	r5, r0
-	lsrs	r0, r4, #2
-	uxth	r0, r0
-	eors	r5, r0
-	lsrs	r0, r4, #15
-	uxth	r0, r0
-	eors	r5, r0
-	lsrs	r0, r3, #4
-	uxth	r0, r0
-	eors	r5, r0
-	lsrs	r0, r3, #13
-	uxth	r0, r0
-	eors	r5, r0
+	lsls	r5, r6, #3
+	orrs	r7, r5
+	uxth	r5, r7
+	eors	r0, r5
+	lsrs	r5, r4, #2
+	uxth	r5, r5
+	eors	r0, r5
+	lsrs	r5, r4, #15
+	uxth	r5, r5
+	eors	r0, r5
+	lsrs	r5, r3, #4
+	uxth	r5, r5
+	eors	r0, r5
+	lsrs	r5, r3, #13
+	uxth	r5, r5
+	eors	r0, r5
 	@ grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	uxth	r0, r2
+	uxth	r5, r2
 	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r5, r0
+	eors	r0, r5
 	@ grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsrs	r0, r2, #9
-	uxth	r0, r0
+	lsrs	r5, r2, #9
+	uxth	r5, r5
 	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r5, r0
+	eors	r0, r5
 	@ grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	lsrs	r6, r2, #25
-	lsls	r0, r1, #7
-	orrs	r6, r0
+	lsls	r5, r1, #7
+	orrs	r6, r5
 	uxth	r6, r6
 	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r5, r6
-	str	r5, [sp, #8]
+	eors	r0, r6
+	str	r0, [sp, #8]
 	@ grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	r7, r8
 	uxth	r5, r7
@@ -3691,21 +3671,20 @@ grain128aeadv2_init:
 	lsls	r6, r0, #16
 	orrs	r6, r7
 	@ grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	mov	r0, r5
-	ldr	r5, [sp, #12]
-	eors	r0, r5
+	ldr	r0, [sp, #12]
+	eors	r5, r0
 	lsrs	r4, r4, #16
-	lsls	r5, r3, #16
-	orrs	r4, r5
+	lsls	r0, r3, #16
+	orrs	r4, r0
 	lsrs	r3, r3, #16
-	lsls	r5, r2, #16
-	orrs	r3, r5
+	lsls	r0, r2, #16
+	orrs	r3, r0
 	lsrs	r2, r2, #16
-	lsls	r5, r1, #16
-	orrs	r2, r5
-	lsrs	r5, r1, #16
-	lsls	r1, r0, #16
-	orrs	r1, r5
+	lsls	r0, r1, #16
+	orrs	r2, r0
+	lsrs	r0, r1, #16
+	lsls	r1, r5, #16
+	orrs	r1, r0
 	@ grain128aeadv2.ae:90: acc = cat(y, acc[63:par])
 	ldr	r5, [sp, #24]
 	lsrs	r5, r5, #16
@@ -3752,85 +3731,82 @@ grain128aeadv2_init:
 	uxth	r7, r5
 	mov	r5, r11
 	ands	r5, r7
-	mov	r7, r0
-	eors	r7, r5
+	eors	r0, r5
 	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	lsrs	r5, r2, #31
-	lsls	r0, r1, #1
-	orrs	r5, r0
-	uxth	r0, r5
-	mov	r11, r0
+	lsls	r7, r1, #1
+	orrs	r5, r7
+	uxth	r7, r5
+	mov	r11, r7
 	mov	r5, r12
-	lsrs	r0, r5, #10
-	uxth	r5, r0
-	mov	r0, r11
-	ands	r5, r0
+	lsrs	r7, r5, #10
+	uxth	r5, r7
+	mov	r7, r11
+	ands	r5, r7
 	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r7, r5
+	eors	r0, r5
 	@ grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	r5, r12
-	lsrs	r0, r5, #28
+	lsrs	r7, r5, #28
 	mov	r5, r9
 	lsls	r5, r5, #4
-	orrs	r0, r5
-	uxth	r0, r0
+	orrs	r7, r5
+	uxth	r7, r7
 	mov	r5, r9
 	lsrs	r5, r5, #15
 	uxth	r5, r5
-	ands	r0, r5
+	ands	r7, r5
 	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r5, r7
-	eors	r5, r0
+	eors	r0, r7
 	@ grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	mov	r0, r6
-	mov	r6, r11
-	ands	r0, r6
+	mov	r5, r11
+	ands	r6, r5
 	mov	r7, r9
 	lsrs	r7, r7, #30
-	mov	r6, r10
-	lsls	r6, r6, #2
-	orrs	r7, r6
-	uxth	r6, r7
-	ands	r0, r6
+	mov	r5, r10
+	lsls	r5, r5, #2
+	orrs	r7, r5
+	uxth	r5, r7
+	ands	r6, r5
 	@ grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r5, r0
+	eors	r0, r6
 	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	mov	r7, r9
 	lsrs	r7, r7, #29
 	mov	r6, r10
-	lsls	r0, r6, #3
-	orrs	r7, r0
-	uxth	r0, r7
-	eors	r5, r0
-	lsrs	r0, r4, #2
-	uxth	r0, r0
-	eors	r5, r0
-	lsrs	r0, r4, #15
-	uxth	r0, r0
-	eors	r5, r0
-	lsrs	r0, r3, #4
-	uxth	r0, r0
-	eors	r5, r0
-	lsrs	r0, r3, #13
-	uxth	r0, r0
-	eors	r5, r0
+	lsls	r5, r6, #3
+	orrs	r7, r5
+	uxth	r5, r7
+	eors	r0, r5
+	lsrs	r5, r4, #2
+	uxth	r5, r5
+	eors	r0, r5
+	lsrs	r5, r4, #15
+	uxth	r5, r5
+	eors	r0, r5
+	lsrs	r5, r3, #4
+	uxth	r5, r5
+	eors	r0, r5
+	lsrs	r5, r3, #13
+	uxth	r5, r5
+	eors	r0, r5
 	@ grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	uxth	r0, r2
+	uxth	r5, r2
 	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r5, r0
+	eors	r0, r5
 	@ grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsrs	r0, r2, #9
-	uxth	r0, r0
+	lsrs	r5, r2, #9
+	uxth	r5, r5
 	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r5, r0
+	eors	r0, r5
 	@ grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	lsrs	r6, r2, #25
-	lsls	r0, r1, #7
-	orrs	r6, r0
+	lsls	r5, r1, #7
+	orrs	r6, r5
 	uxth	r6, r6
 	@ grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r5, r6
-	str	r5, [sp, #12]
+	eors	r0, r6
+	str	r0, [sp, #12]
 	@ grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	r7, r8
 	uxth	r5, r7
@@ -4013,21 +3989,20 @@ grain128aeadv2_init:
 	lsls	r6, r0, #16
 	orrs	r6, r7
 	@ grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	mov	r0, r5
-	ldr	r5, [sp, #16]
-	eors	r0, r5
+	ldr	r0, [sp, #16]
+	eors	r5, r0
 	lsrs	r4, r4, #16
-	lsls	r5, r3, #16
-	orrs	r4, r5
+	lsls	r0, r3, #16
+	orrs	r4, r0
 	lsrs	r3, r3, #16
-	lsls	r5, r2, #16
-	orrs	r3, r5
+	lsls	r0, r2, #16
+	orrs	r3, r0
 	lsrs	r2, r2, #16
-	lsls	r5, r1, #16
-	orrs	r2, r5
-	lsrs	r5, r1, #16
-	lsls	r1, r0, #16
-	orrs	r1, r5
+	lsls	r0, r1, #16
+	orrs	r2, r0
+	lsrs	r0, r1, #16
+	lsls	r1, r5, #16
+	orrs	r1, r0
 	@ grain128aeadv2.ae:95: sr = cat(y, sr[63:par])
 	ldr	r5, [sp, #20]
 	lsrs	r5, r5, #16

@@ -47,7 +47,7 @@ norx32_4_1_key_setup:
 
 @ --- norx32_4_1_encrypt_with: norx32_4_1.encrypt_with
 @     frame 272 bytes (84 spill slots, 32 on the stack; locals 144), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2022 bytes of code and literals
+@     estimated 1976 bytes of code and literals
 	.section .text.norx32_4_1_encrypt_with,"ax",%progbits
 	.global norx32_4_1_encrypt_with
 	.type norx32_4_1_encrypt_with, %function
@@ -128,74 +128,74 @@ norx32_4_1_encrypt_with:
 	lsrs	r1, r4, #31
 	adds	r2, r4, r0
 	movs	r0, #0
-	mov	r3, r0
-	adcs	r3, r1
+	adcs	r0, r1
 	lsls	r1, r4, #3
-	lsrs	r0, r4, #29
+	lsrs	r3, r4, #29
 	adds	r2, r2, r1
-	adcs	r3, r0
+	adcs	r0, r3
 	lsls	r1, r4, #5
-	lsrs	r0, r4, #27
+	lsrs	r3, r4, #27
 	adds	r2, r2, r1
-	adcs	r3, r0
+	adcs	r0, r3
 	lsls	r1, r4, #7
-	lsrs	r0, r4, #25
+	lsrs	r3, r4, #25
 	adds	r2, r2, r1
-	adcs	r3, r0
+	adcs	r0, r3
 	lsls	r1, r4, #9
-	lsrs	r0, r4, #23
+	lsrs	r3, r4, #23
 	adds	r2, r2, r1
-	adcs	r3, r0
+	adcs	r0, r3
 	lsls	r1, r4, #11
-	lsrs	r0, r4, #21
+	lsrs	r3, r4, #21
 	adds	r2, r2, r1
-	adcs	r3, r0
+	adcs	r0, r3
 	lsls	r1, r4, #13
-	lsrs	r0, r4, #19
+	lsrs	r3, r4, #19
 	adds	r2, r2, r1
-	adcs	r3, r0
+	adcs	r0, r3
 	lsls	r1, r4, #15
-	lsrs	r0, r4, #17
+	lsrs	r3, r4, #17
 	adds	r2, r2, r1
-	adcs	r3, r0
+	adcs	r0, r3
 	lsls	r1, r4, #17
-	lsrs	r0, r4, #15
+	lsrs	r3, r4, #15
 	adds	r2, r2, r1
-	adcs	r3, r0
+	adcs	r0, r3
 	lsls	r1, r4, #19
-	lsrs	r0, r4, #13
+	lsrs	r3, r4, #13
 	adds	r2, r2, r1
-	adcs	r3, r0
+	adcs	r0, r3
 	lsls	r1, r4, #21
-	lsrs	r0, r4, #11
+	lsrs	r3, r4, #11
 	adds	r2, r2, r1
-	adcs	r3, r0
+	adcs	r0, r3
 	lsls	r1, r4, #23
-	lsrs	r0, r4, #9
+	lsrs	r3, r4, #9
 	adds	r2, r2, r1
-	adcs	r3, r0
+	adcs	r0, r3
 	lsls	r1, r4, #25
-	lsrs	r0, r4, #7
+	lsrs	r3, r4, #7
 	adds	r2, r2, r1
-	adcs	r3, r0
+	adcs	r0, r3
 	lsls	r1, r4, #27
-	lsrs	r0, r4, #5
+	lsrs	r3, r4, #5
 	adds	r2, r2, r1
-	adcs	r3, r0
+	adcs	r0, r3
 	lsls	r1, r4, #29
-	lsrs	r0, r4, #3
+	lsrs	r3, r4, #3
 	adds	r2, r2, r1
-	adcs	r3, r0
-	lsls	r0, r4, #31
+	adcs	r0, r3
+	lsls	r3, r4, #31
 	lsrs	r1, r4, #1
-	adds	r0, r2, r0
-	adcs	r3, r1
-	lsrs	r0, r3, #1
+	adds	r3, r2, r3
+	adcs	r0, r1
+	lsrs	r3, r0, #1
 	@ norx32_4_1.ae:136: for i in 0..whole_blocks(m) + 1 {
-	adds	r0, r0, #1
-	str	r0, [sp, #96]
+	adds	r3, r3, #1
+	str	r3, [sp, #96]
 	movs	r1, #0
 	str	r1, [sp, #76]
+	mov	r0, r3
 	cmp	r1, r0
 	bcc	.Lnorx32_4_1_encrypt_with_far2
 	b	.Lnorx32_4_1_encrypt_with_done5
@@ -288,10 +288,9 @@ norx32_4_1_encrypt_with:
 	ldr	r0, [sp]
 	ands	r0, r6
 	lsls	r2, r0, #1
-	mov	r0, r7
-	eors	r0, r2
+	eors	r7, r2
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	eors	r3, r0
+	eors	r3, r7
 	movs	r2, #8
 	rors	r3, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -301,22 +300,21 @@ norx32_4_1_encrypt_with:
 	lsls	r1, r1, #1
 	eors	r2, r1
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r1, r6
-	eors	r1, r2
-	movs	r6, #11
-	rors	r1, r6
+	eors	r6, r2
+	movs	r1, #11
+	rors	r6, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r0
-	eors	r7, r1
-	ands	r0, r1
-	lsls	r6, r0, #1
-	eors	r7, r6
-	str	r7, [sp]
+	mov	r0, r7
+	eors	r0, r6
+	ands	r7, r6
+	lsls	r1, r7, #1
+	eors	r0, r1
+	str	r0, [sp]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r3, r7
-	movs	r6, #16
+	eors	r3, r0
+	movs	r1, #16
 	mov	r0, r3
-	rors	r0, r6
+	rors	r0, r1
 	str	r0, [sp, #12]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r3, r2
@@ -326,8 +324,9 @@ norx32_4_1_encrypt_with:
 	eors	r3, r2
 	str	r3, [sp, #40]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r1, r3
+	eors	r6, r3
 	movs	r2, #31
+	mov	r1, r6
 	rors	r1, r2
 	str	r1, [sp, #24]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -362,6 +361,7 @@ norx32_4_1_encrypt_with:
 	mov	r11, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r2, r0
+	movs	r6, #16
 	mov	r0, r2
 	rors	r0, r6
 	str	r0, [sp, #16]
@@ -374,9 +374,8 @@ norx32_4_1_encrypt_with:
 	str	r2, [sp, #36]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r5, r2
-	mov	r0, r5
 	movs	r1, #31
-	rors	r0, r1
+	rors	r5, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r6, [sp, #20]
 	eors	r6, r4
@@ -397,16 +396,15 @@ norx32_4_1_encrypt_with:
 	lsls	r1, r1, #1
 	eors	r2, r1
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r5, r4
-	eors	r5, r2
-	movs	r4, #11
-	rors	r5, r4
+	eors	r4, r2
+	movs	r0, #11
+	rors	r4, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r1, r6
-	eors	r1, r5
-	ands	r6, r5
-	lsls	r4, r6, #1
 	eors	r1, r4
+	ands	r6, r4
+	lsls	r0, r6, #1
+	eors	r1, r0
 	str	r1, [sp, #28]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r3, r1
@@ -421,9 +419,9 @@ norx32_4_1_encrypt_with:
 	lsls	r1, r2, #1
 	eors	r3, r1
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r5, r3
+	eors	r4, r3
 	movs	r1, #31
-	rors	r5, r1
+	rors	r4, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r7, [sp, #44]
 	mov	r1, r8
@@ -433,15 +431,15 @@ norx32_4_1_encrypt_with:
 	lsls	r1, r2, #1
 	eors	r7, r1
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r4, r9
-	eors	r4, r7
+	mov	r0, r9
+	eors	r0, r7
 	movs	r1, #8
-	rors	r4, r1
+	rors	r0, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r2, [sp, #4]
-	eors	r2, r4
+	eors	r2, r0
 	ldr	r1, [sp, #4]
-	ands	r1, r4
+	ands	r1, r0
 	lsls	r1, r1, #1
 	eors	r2, r1
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
@@ -457,124 +455,116 @@ norx32_4_1_encrypt_with:
 	eors	r1, r7
 	mov	r10, r1
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r4, r1
+	eors	r0, r1
 	movs	r1, #16
-	rors	r4, r1
+	rors	r0, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r7, r2
-	eors	r7, r4
-	ands	r2, r4
-	lsls	r1, r2, #1
-	mov	r2, r7
-	eors	r2, r1
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r1, r6
-	eors	r1, r2
-	movs	r6, #31
-	rors	r1, r6
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp]
-	eors	r6, r0
-	ldr	r7, [sp]
-	ands	r7, r0
-	lsls	r7, r7, #1
-	eors	r6, r7
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r7, r4
-	eors	r7, r6
-	movs	r4, #8
-	rors	r7, r4
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r3
-	eors	r4, r7
-	ands	r3, r7
-	lsls	r3, r3, #1
-	eors	r4, r3
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r3, r0
-	eors	r3, r4
-	movs	r0, #11
-	rors	r3, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r6
-	eors	r0, r3
-	ands	r6, r3
-	lsls	r6, r6, #1
-	eors	r0, r6
-	str	r0, [sp]
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r7, r0
-	movs	r6, #16
-	mov	r0, r7
-	rors	r0, r6
-	mov	r9, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r4
-	eors	r6, r0
-	ands	r4, r0
-	lsls	r4, r4, #1
-	eors	r6, r4
-	str	r6, [sp, #8]
+	ands	r2, r0
+	lsls	r1, r2, #1
+	eors	r7, r1
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r3, r6
-	str	r3, [sp, #32]
-	movs	r3, #31
-	ldr	r0, [sp, #32]
-	rors	r0, r3
-	str	r0, [sp, #32]
+	eors	r6, r7
+	movs	r1, #31
+	rors	r6, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r11
-	eors	r6, r5
-	mov	r0, r11
-	ands	r0, r5
-	lsls	r0, r0, #1
-	eors	r6, r0
+	ldr	r1, [sp]
+	eors	r1, r5
+	ldr	r2, [sp]
+	ands	r2, r5
+	lsls	r2, r2, #1
+	eors	r1, r2
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	eors	r0, r1
+	movs	r2, #8
+	rors	r0, r2
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r2, r3
+	eors	r2, r0
+	ands	r3, r0
+	lsls	r3, r3, #1
+	eors	r2, r3
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r5, r2
+	movs	r3, #11
+	rors	r5, r3
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r3, r1
+	eors	r3, r5
+	ands	r1, r5
+	lsls	r1, r1, #1
+	eors	r3, r1
+	str	r3, [sp]
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r0, r3
+	movs	r1, #16
+	mov	r3, r0
+	rors	r3, r1
+	mov	r9, r3
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r1, r2
+	eors	r1, r3
+	ands	r2, r3
+	lsls	r2, r2, #1
+	eors	r1, r2
+	str	r1, [sp, #8]
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	eors	r5, r1
+	movs	r3, #31
+	rors	r5, r3
+	str	r5, [sp, #32]
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r1, r11
+	eors	r1, r4
+	mov	r5, r11
+	ands	r5, r4
+	lsls	r5, r5, #1
+	eors	r1, r5
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
 	ldr	r3, [sp, #12]
-	eors	r3, r6
-	movs	r0, #8
-	rors	r3, r0
+	eors	r3, r1
+	movs	r5, #8
+	rors	r3, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r2
-	eors	r4, r3
-	ands	r2, r3
-	lsls	r0, r2, #1
-	eors	r4, r0
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r2, r5
-	eors	r2, r4
-	movs	r0, #11
-	rors	r2, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r6
-	eors	r0, r2
-	ands	r6, r2
-	lsls	r5, r6, #1
-	eors	r0, r5
-	mov	r11, r0
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r3, r0
-	movs	r0, #16
-	rors	r3, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r4
+	mov	r0, r7
 	eors	r0, r3
-	ands	r4, r3
-	lsls	r4, r4, #1
-	eors	r0, r4
-	str	r0, [sp, #4]
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	ands	r7, r3
+	lsls	r5, r7, #1
+	eors	r0, r5
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r4, r0
+	movs	r2, #11
+	rors	r4, r2
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r2, r1
+	eors	r2, r4
+	ands	r1, r4
+	lsls	r5, r1, #1
+	eors	r2, r5
+	mov	r11, r2
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r3, r2
+	movs	r2, #16
+	rors	r3, r2
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r2, r0
+	eors	r2, r3
+	ands	r0, r3
+	lsls	r0, r0, #1
 	eors	r2, r0
-	str	r2, [sp, #12]
+	str	r2, [sp, #4]
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	eors	r4, r2
 	movs	r2, #31
-	ldr	r0, [sp, #12]
+	mov	r0, r4
 	rors	r0, r2
 	str	r0, [sp, #12]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r5, [sp, #28]
-	eors	r5, r1
+	eors	r5, r6
 	ldr	r0, [sp, #28]
-	ands	r0, r1
+	ands	r0, r6
 	lsls	r0, r0, #1
 	eors	r5, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
@@ -590,18 +580,17 @@ norx32_4_1_encrypt_with:
 	lsls	r0, r0, #1
 	eors	r2, r0
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r1, r2
+	eors	r6, r2
 	movs	r4, #11
-	rors	r1, r4
+	rors	r6, r4
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r4, r5
-	eors	r4, r1
-	ands	r5, r1
+	eors	r4, r6
+	ands	r5, r6
 	lsls	r0, r5, #1
-	mov	r5, r4
-	eors	r5, r0
+	eors	r4, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r7, r5
+	eors	r7, r4
 	movs	r0, #16
 	rors	r7, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -612,10 +601,9 @@ norx32_4_1_encrypt_with:
 	eors	r0, r2
 	str	r0, [sp, #16]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r1, r0
-	mov	r8, r1
+	eors	r6, r0
 	movs	r1, #31
-	mov	r0, r8
+	mov	r0, r6
 	rors	r0, r1
 	mov	r8, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -636,22 +624,22 @@ norx32_4_1_encrypt_with:
 	eors	r6, r2
 	ldr	r1, [sp, #36]
 	ands	r1, r2
-	lsls	r4, r1, #1
+	lsls	r5, r1, #1
 	mov	r1, r6
-	eors	r1, r4
+	eors	r1, r5
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
 	ldr	r6, [sp, #24]
 	eors	r6, r1
-	movs	r4, #11
-	rors	r6, r4
+	movs	r5, #11
+	rors	r6, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r0
-	eors	r4, r6
+	mov	r5, r0
+	eors	r5, r6
 	ands	r0, r6
 	lsls	r0, r0, #1
-	eors	r4, r0
+	eors	r5, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r2, r4
+	eors	r2, r5
 	movs	r0, #16
 	rors	r2, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -664,8 +652,8 @@ norx32_4_1_encrypt_with:
 	eors	r6, r0
 	movs	r1, #31
 	rors	r6, r1
-	str	r5, [sp, #20]
-	str	r4, [sp, #44]
+	str	r4, [sp, #20]
+	str	r5, [sp, #44]
 	ldr	r5, [sp, #32]
 	ldr	r4, [sp, #12]
 	ldr	r1, [sp, #16]
@@ -806,30 +794,25 @@ norx32_4_1_encrypt_with:
 	ldr	r2, [r1, #40]
 	ldr	r1, [r1, #44]
 	ldr	r0, [sp, #20]
-	mov	r7, r0
-	mov	r0, r11
-	eors	r7, r0
-	str	r7, [sp, #20]
+	mov	r7, r11
+	eors	r0, r7
+	str	r0, [sp, #20]
 	ldr	r0, [sp, #16]
-	mov	r7, r0
-	mov	r0, r10
-	eors	r7, r0
-	str	r7, [sp, #16]
+	mov	r7, r10
+	eors	r0, r7
+	str	r0, [sp, #16]
 	ldr	r0, [sp, #12]
-	mov	r7, r0
-	mov	r0, r9
-	eors	r7, r0
-	str	r7, [sp, #12]
+	mov	r7, r9
+	eors	r0, r7
+	str	r0, [sp, #12]
 	ldr	r0, [sp, #8]
-	mov	r7, r0
-	mov	r0, r8
-	eors	r7, r0
-	str	r7, [sp, #8]
+	mov	r7, r8
+	eors	r0, r7
+	str	r0, [sp, #8]
 	ldr	r0, [sp, #4]
-	mov	r7, r0
-	ldr	r0, [sp, #24]
-	eors	r7, r0
-	str	r7, [sp, #4]
+	ldr	r7, [sp, #24]
+	eors	r0, r7
+	str	r0, [sp, #4]
 	ldr	r7, [sp, #36]
 	ldr	r0, [sp]
 	eors	r7, r0
@@ -969,10 +952,9 @@ norx32_4_1_encrypt_with:
 	str	r0, [sp, #80]
 	mov	r0, r11
 	lsls	r0, r6
-	mov	r1, r0
-	ldr	r0, [sp, #80]
-	orrs	r1, r0
-	mov	r11, r1
+	ldr	r1, [sp, #80]
+	orrs	r0, r1
+	mov	r11, r0
 	ldr	r0, [sp]
 	lsls	r0, r6
 	str	r0, [sp]
@@ -1027,30 +1009,25 @@ norx32_4_1_encrypt_with:
 	str	r6, [sp, #24]
 	@ norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
 	ldr	r0, [sp, #20]
-	mov	r1, r0
-	ldr	r0, [sp]
-	eors	r1, r0
-	str	r1, [sp, #20]
+	ldr	r1, [sp]
+	eors	r0, r1
+	str	r0, [sp, #20]
 	ldr	r0, [sp, #16]
-	mov	r1, r0
-	mov	r0, r11
-	eors	r1, r0
-	str	r1, [sp, #16]
+	mov	r1, r11
+	eors	r0, r1
+	str	r0, [sp, #16]
 	ldr	r0, [sp, #12]
-	mov	r1, r0
-	mov	r0, r10
-	eors	r1, r0
-	str	r1, [sp, #12]
+	mov	r1, r10
+	eors	r0, r1
+	str	r0, [sp, #12]
 	ldr	r0, [sp, #8]
-	mov	r1, r0
-	mov	r0, r9
-	eors	r1, r0
-	str	r1, [sp, #8]
+	mov	r1, r9
+	eors	r0, r1
+	str	r0, [sp, #8]
 	ldr	r0, [sp, #4]
-	mov	r1, r0
-	mov	r0, r8
-	eors	r1, r0
-	str	r1, [sp, #4]
+	mov	r1, r8
+	eors	r0, r1
+	str	r0, [sp, #4]
 	ldr	r0, [sp, #36]
 	ldr	r1, [sp, #88]
 	eors	r0, r1
@@ -1218,7 +1195,7 @@ norx32_4_1_encrypt_with:
 
 @ --- norx32_4_1_decrypt_with: norx32_4_1.decrypt_with
 @     frame 316 bytes (116 spill slots, 43 on the stack; locals 144), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2506 bytes of code and literals
+@     estimated 2444 bytes of code and literals
 	.section .text.norx32_4_1_decrypt_with,"ax",%progbits
 	.global norx32_4_1_decrypt_with
 	.type norx32_4_1_decrypt_with, %function
@@ -1303,74 +1280,74 @@ norx32_4_1_decrypt_with:
 	lsrs	r1, r4, #31
 	adds	r2, r4, r0
 	movs	r0, #0
-	mov	r3, r0
-	adcs	r3, r1
+	adcs	r0, r1
 	lsls	r1, r4, #3
-	lsrs	r0, r4, #29
+	lsrs	r3, r4, #29
 	adds	r2, r2, r1
-	adcs	r3, r0
+	adcs	r0, r3
 	lsls	r1, r4, #5
-	lsrs	r0, r4, #27
+	lsrs	r3, r4, #27
 	adds	r2, r2, r1
-	adcs	r3, r0
+	adcs	r0, r3
 	lsls	r1, r4, #7
-	lsrs	r0, r4, #25
+	lsrs	r3, r4, #25
 	adds	r2, r2, r1
-	adcs	r3, r0
+	adcs	r0, r3
 	lsls	r1, r4, #9
-	lsrs	r0, r4, #23
+	lsrs	r3, r4, #23
 	adds	r2, r2, r1
-	adcs	r3, r0
+	adcs	r0, r3
 	lsls	r1, r4, #11
-	lsrs	r0, r4, #21
+	lsrs	r3, r4, #21
 	adds	r2, r2, r1
-	adcs	r3, r0
+	adcs	r0, r3
 	lsls	r1, r4, #13
-	lsrs	r0, r4, #19
+	lsrs	r3, r4, #19
 	adds	r2, r2, r1
-	adcs	r3, r0
+	adcs	r0, r3
 	lsls	r1, r4, #15
-	lsrs	r0, r4, #17
+	lsrs	r3, r4, #17
 	adds	r2, r2, r1
-	adcs	r3, r0
+	adcs	r0, r3
 	lsls	r1, r4, #17
-	lsrs	r0, r4, #15
+	lsrs	r3, r4, #15
 	adds	r2, r2, r1
-	adcs	r3, r0
+	adcs	r0, r3
 	lsls	r1, r4, #19
-	lsrs	r0, r4, #13
+	lsrs	r3, r4, #13
 	adds	r2, r2, r1
-	adcs	r3, r0
+	adcs	r0, r3
 	lsls	r1, r4, #21
-	lsrs	r0, r4, #11
+	lsrs	r3, r4, #11
 	adds	r2, r2, r1
-	adcs	r3, r0
+	adcs	r0, r3
 	lsls	r1, r4, #23
-	lsrs	r0, r4, #9
+	lsrs	r3, r4, #9
 	adds	r2, r2, r1
-	adcs	r3, r0
+	adcs	r0, r3
 	lsls	r1, r4, #25
-	lsrs	r0, r4, #7
+	lsrs	r3, r4, #7
 	adds	r2, r2, r1
-	adcs	r3, r0
+	adcs	r0, r3
 	lsls	r1, r4, #27
-	lsrs	r0, r4, #5
+	lsrs	r3, r4, #5
 	adds	r2, r2, r1
-	adcs	r3, r0
+	adcs	r0, r3
 	lsls	r1, r4, #29
-	lsrs	r0, r4, #3
+	lsrs	r3, r4, #3
 	adds	r2, r2, r1
-	adcs	r3, r0
-	lsls	r0, r4, #31
+	adcs	r0, r3
+	lsls	r3, r4, #31
 	lsrs	r1, r4, #1
-	adds	r0, r2, r0
-	adcs	r3, r1
-	lsrs	r0, r3, #1
+	adds	r3, r2, r3
+	adcs	r0, r1
+	lsrs	r3, r0, #1
 	@ norx32_4_1.ae:158: for i in 0..whole_blocks(m) + 1 {
-	adds	r0, r0, #1
-	str	r0, [sp, #136]
+	adds	r3, r3, #1
+	str	r3, [sp, #136]
 	movs	r1, #0
 	str	r1, [sp, #96]
+	mov	r0, r3
 	cmp	r1, r0
 	bcc	.Lnorx32_4_1_decrypt_with_far2
 	bl	.Lnorx32_4_1_decrypt_with_done5
@@ -1463,10 +1440,9 @@ norx32_4_1_decrypt_with:
 	ldr	r0, [sp]
 	ands	r0, r6
 	lsls	r2, r0, #1
-	mov	r0, r7
-	eors	r0, r2
+	eors	r7, r2
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	eors	r3, r0
+	eors	r3, r7
 	movs	r2, #8
 	rors	r3, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -1476,22 +1452,21 @@ norx32_4_1_decrypt_with:
 	lsls	r1, r1, #1
 	eors	r2, r1
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r1, r6
-	eors	r1, r2
-	movs	r6, #11
-	rors	r1, r6
+	eors	r6, r2
+	movs	r1, #11
+	rors	r6, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r0
-	eors	r7, r1
-	ands	r0, r1
-	lsls	r6, r0, #1
-	eors	r7, r6
-	str	r7, [sp]
+	mov	r0, r7
+	eors	r0, r6
+	ands	r7, r6
+	lsls	r1, r7, #1
+	eors	r0, r1
+	str	r0, [sp]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r3, r7
-	movs	r6, #16
+	eors	r3, r0
+	movs	r1, #16
 	mov	r0, r3
-	rors	r0, r6
+	rors	r0, r1
 	str	r0, [sp, #12]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r3, r2
@@ -1501,8 +1476,9 @@ norx32_4_1_decrypt_with:
 	eors	r3, r2
 	str	r3, [sp, #40]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r1, r3
+	eors	r6, r3
 	movs	r2, #31
+	mov	r1, r6
 	rors	r1, r2
 	str	r1, [sp, #24]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -1537,6 +1513,7 @@ norx32_4_1_decrypt_with:
 	mov	r11, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r2, r0
+	movs	r6, #16
 	mov	r0, r2
 	rors	r0, r6
 	str	r0, [sp, #16]
@@ -1549,9 +1526,8 @@ norx32_4_1_decrypt_with:
 	str	r2, [sp, #36]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r5, r2
-	mov	r0, r5
 	movs	r1, #31
-	rors	r0, r1
+	rors	r5, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r6, [sp, #20]
 	eors	r6, r4
@@ -1572,16 +1548,15 @@ norx32_4_1_decrypt_with:
 	lsls	r1, r1, #1
 	eors	r2, r1
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r5, r4
-	eors	r5, r2
-	movs	r4, #11
-	rors	r5, r4
+	eors	r4, r2
+	movs	r0, #11
+	rors	r4, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r1, r6
-	eors	r1, r5
-	ands	r6, r5
-	lsls	r4, r6, #1
 	eors	r1, r4
+	ands	r6, r4
+	lsls	r0, r6, #1
+	eors	r1, r0
 	str	r1, [sp, #28]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r3, r1
@@ -1596,9 +1571,9 @@ norx32_4_1_decrypt_with:
 	lsls	r1, r2, #1
 	eors	r3, r1
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r5, r3
+	eors	r4, r3
 	movs	r1, #31
-	rors	r5, r1
+	rors	r4, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r7, [sp, #44]
 	mov	r1, r8
@@ -1608,15 +1583,15 @@ norx32_4_1_decrypt_with:
 	lsls	r1, r2, #1
 	eors	r7, r1
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r4, r9
-	eors	r4, r7
+	mov	r0, r9
+	eors	r0, r7
 	movs	r1, #8
-	rors	r4, r1
+	rors	r0, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r2, [sp, #4]
-	eors	r2, r4
+	eors	r2, r0
 	ldr	r1, [sp, #4]
-	ands	r1, r4
+	ands	r1, r0
 	lsls	r1, r1, #1
 	eors	r2, r1
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
@@ -1632,124 +1607,116 @@ norx32_4_1_decrypt_with:
 	eors	r1, r7
 	mov	r10, r1
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r4, r1
+	eors	r0, r1
 	movs	r1, #16
-	rors	r4, r1
+	rors	r0, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r7, r2
-	eors	r7, r4
-	ands	r2, r4
-	lsls	r1, r2, #1
-	mov	r2, r7
-	eors	r2, r1
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r1, r6
-	eors	r1, r2
-	movs	r6, #31
-	rors	r1, r6
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp]
-	eors	r6, r0
-	ldr	r7, [sp]
-	ands	r7, r0
-	lsls	r7, r7, #1
-	eors	r6, r7
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r7, r4
-	eors	r7, r6
-	movs	r4, #8
-	rors	r7, r4
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r3
-	eors	r4, r7
-	ands	r3, r7
-	lsls	r3, r3, #1
-	eors	r4, r3
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r3, r0
-	eors	r3, r4
-	movs	r0, #11
-	rors	r3, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r6
-	eors	r0, r3
-	ands	r6, r3
-	lsls	r6, r6, #1
-	eors	r0, r6
-	str	r0, [sp]
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r7, r0
-	movs	r6, #16
-	mov	r0, r7
-	rors	r0, r6
-	mov	r9, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r4
-	eors	r6, r0
-	ands	r4, r0
-	lsls	r4, r4, #1
-	eors	r6, r4
-	str	r6, [sp, #8]
+	ands	r2, r0
+	lsls	r1, r2, #1
+	eors	r7, r1
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r3, r6
-	str	r3, [sp, #32]
-	movs	r3, #31
-	ldr	r0, [sp, #32]
-	rors	r0, r3
-	str	r0, [sp, #32]
+	eors	r6, r7
+	movs	r1, #31
+	rors	r6, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r11
-	eors	r6, r5
-	mov	r0, r11
-	ands	r0, r5
-	lsls	r0, r0, #1
-	eors	r6, r0
+	ldr	r1, [sp]
+	eors	r1, r5
+	ldr	r2, [sp]
+	ands	r2, r5
+	lsls	r2, r2, #1
+	eors	r1, r2
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	eors	r0, r1
+	movs	r2, #8
+	rors	r0, r2
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r2, r3
+	eors	r2, r0
+	ands	r3, r0
+	lsls	r3, r3, #1
+	eors	r2, r3
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r5, r2
+	movs	r3, #11
+	rors	r5, r3
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r3, r1
+	eors	r3, r5
+	ands	r1, r5
+	lsls	r1, r1, #1
+	eors	r3, r1
+	str	r3, [sp]
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r0, r3
+	movs	r1, #16
+	mov	r3, r0
+	rors	r3, r1
+	mov	r9, r3
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r1, r2
+	eors	r1, r3
+	ands	r2, r3
+	lsls	r2, r2, #1
+	eors	r1, r2
+	str	r1, [sp, #8]
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	eors	r5, r1
+	movs	r3, #31
+	rors	r5, r3
+	str	r5, [sp, #32]
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r1, r11
+	eors	r1, r4
+	mov	r5, r11
+	ands	r5, r4
+	lsls	r5, r5, #1
+	eors	r1, r5
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
 	ldr	r3, [sp, #12]
-	eors	r3, r6
-	movs	r0, #8
-	rors	r3, r0
+	eors	r3, r1
+	movs	r5, #8
+	rors	r3, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r2
-	eors	r4, r3
-	ands	r2, r3
-	lsls	r0, r2, #1
-	eors	r4, r0
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r2, r5
-	eors	r2, r4
-	movs	r0, #11
-	rors	r2, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r6
-	eors	r0, r2
-	ands	r6, r2
-	lsls	r5, r6, #1
-	eors	r0, r5
-	mov	r11, r0
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r3, r0
-	movs	r0, #16
-	rors	r3, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r4
+	mov	r0, r7
 	eors	r0, r3
-	ands	r4, r3
-	lsls	r4, r4, #1
-	eors	r0, r4
-	str	r0, [sp, #4]
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	ands	r7, r3
+	lsls	r5, r7, #1
+	eors	r0, r5
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r4, r0
+	movs	r2, #11
+	rors	r4, r2
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r2, r1
+	eors	r2, r4
+	ands	r1, r4
+	lsls	r5, r1, #1
+	eors	r2, r5
+	mov	r11, r2
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r3, r2
+	movs	r2, #16
+	rors	r3, r2
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r2, r0
+	eors	r2, r3
+	ands	r0, r3
+	lsls	r0, r0, #1
 	eors	r2, r0
-	str	r2, [sp, #12]
+	str	r2, [sp, #4]
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	eors	r4, r2
 	movs	r2, #31
-	ldr	r0, [sp, #12]
+	mov	r0, r4
 	rors	r0, r2
 	str	r0, [sp, #12]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r5, [sp, #28]
-	eors	r5, r1
+	eors	r5, r6
 	ldr	r0, [sp, #28]
-	ands	r0, r1
+	ands	r0, r6
 	lsls	r0, r0, #1
 	eors	r5, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
@@ -1765,18 +1732,17 @@ norx32_4_1_decrypt_with:
 	lsls	r0, r0, #1
 	eors	r2, r0
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r1, r2
+	eors	r6, r2
 	movs	r4, #11
-	rors	r1, r4
+	rors	r6, r4
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r4, r5
-	eors	r4, r1
-	ands	r5, r1
+	eors	r4, r6
+	ands	r5, r6
 	lsls	r0, r5, #1
-	mov	r5, r4
-	eors	r5, r0
+	eors	r4, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r7, r5
+	eors	r7, r4
 	movs	r0, #16
 	rors	r7, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -1787,10 +1753,9 @@ norx32_4_1_decrypt_with:
 	eors	r0, r2
 	str	r0, [sp, #16]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r1, r0
-	mov	r8, r1
+	eors	r6, r0
 	movs	r1, #31
-	mov	r0, r8
+	mov	r0, r6
 	rors	r0, r1
 	mov	r8, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -1811,22 +1776,22 @@ norx32_4_1_decrypt_with:
 	eors	r6, r2
 	ldr	r1, [sp, #36]
 	ands	r1, r2
-	lsls	r4, r1, #1
+	lsls	r5, r1, #1
 	mov	r1, r6
-	eors	r1, r4
+	eors	r1, r5
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
 	ldr	r6, [sp, #24]
 	eors	r6, r1
-	movs	r4, #11
-	rors	r6, r4
+	movs	r5, #11
+	rors	r6, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r0
-	eors	r4, r6
+	mov	r5, r0
+	eors	r5, r6
 	ands	r0, r6
 	lsls	r0, r0, #1
-	eors	r4, r0
+	eors	r5, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r2, r4
+	eors	r2, r5
 	movs	r0, #16
 	rors	r2, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -1839,8 +1804,8 @@ norx32_4_1_decrypt_with:
 	eors	r6, r0
 	movs	r1, #31
 	rors	r6, r1
-	str	r5, [sp, #20]
-	str	r4, [sp, #44]
+	str	r4, [sp, #20]
+	str	r5, [sp, #44]
 	ldr	r5, [sp, #32]
 	ldr	r4, [sp, #12]
 	ldr	r1, [sp, #16]
@@ -1981,24 +1946,21 @@ norx32_4_1_decrypt_with:
 	ldr	r3, [r2, #40]
 	ldr	r2, [r2, #44]
 	ldr	r0, [sp, #8]
-	mov	r6, r0
-	ldr	r0, [sp, #36]
-	eors	r6, r0
-	str	r6, [sp, #8]
+	ldr	r6, [sp, #36]
+	eors	r0, r6
+	str	r0, [sp, #8]
 	ldr	r0, [sp, #4]
-	mov	r6, r0
-	ldr	r0, [sp, #32]
-	eors	r6, r0
-	str	r6, [sp, #4]
+	ldr	r6, [sp, #32]
+	eors	r0, r6
+	str	r0, [sp, #4]
 	ldr	r0, [sp]
-	mov	r6, r0
-	ldr	r0, [sp, #28]
-	eors	r6, r0
-	str	r6, [sp]
-	mov	r6, r11
-	ldr	r0, [sp, #24]
-	eors	r6, r0
-	mov	r11, r6
+	ldr	r6, [sp, #28]
+	eors	r0, r6
+	str	r0, [sp]
+	mov	r0, r11
+	ldr	r6, [sp, #24]
+	eors	r0, r6
+	mov	r11, r0
 	mov	r0, r8
 	ldr	r6, [sp, #88]
 	eors	r0, r6
@@ -2138,10 +2100,9 @@ norx32_4_1_decrypt_with:
 	str	r0, [sp, #100]
 	ldr	r0, [sp, #20]
 	lsls	r0, r6
-	mov	r5, r0
-	ldr	r0, [sp, #100]
-	orrs	r5, r0
-	str	r5, [sp, #20]
+	ldr	r5, [sp, #100]
+	orrs	r0, r5
+	str	r0, [sp, #20]
 	ldr	r0, [sp, #40]
 	lsls	r0, r6
 	str	r0, [sp, #40]
@@ -2162,34 +2123,29 @@ norx32_4_1_decrypt_with:
 	str	r0, [sp, #52]
 .Lnorx32_4_1_decrypt_with_she16:
 	ldr	r0, [sp, #8]
-	mov	r5, r0
-	ldr	r0, [sp, #40]
-	bics	r5, r0
-	str	r5, [sp, #8]
+	ldr	r5, [sp, #40]
+	bics	r0, r5
+	str	r0, [sp, #8]
 	ldr	r0, [sp, #4]
-	mov	r5, r0
-	ldr	r0, [sp, #20]
-	bics	r5, r0
-	str	r5, [sp, #4]
+	ldr	r5, [sp, #20]
+	bics	r0, r5
+	str	r0, [sp, #4]
 	ldr	r0, [sp]
-	mov	r5, r0
-	mov	r0, r10
-	bics	r5, r0
-	str	r5, [sp]
-	mov	r5, r11
-	mov	r0, r9
-	bics	r5, r0
-	mov	r11, r5
+	mov	r5, r10
+	bics	r0, r5
+	str	r0, [sp]
+	mov	r0, r11
+	mov	r5, r9
+	bics	r0, r5
+	mov	r11, r0
 	ldr	r0, [sp, #48]
-	mov	r5, r0
-	mov	r0, r8
-	bics	r5, r0
-	str	r5, [sp, #48]
+	mov	r5, r8
+	bics	r0, r5
+	str	r0, [sp, #48]
 	ldr	r0, [sp, #44]
-	mov	r5, r0
-	ldr	r0, [sp, #12]
-	bics	r5, r0
-	str	r5, [sp, #44]
+	ldr	r5, [sp, #12]
+	bics	r0, r5
+	str	r0, [sp, #44]
 	ldr	r0, [sp, #124]
 	bics	r0, r3
 	mov	r8, r0
@@ -2272,25 +2228,21 @@ norx32_4_1_decrypt_with:
 .Lnorx32_4_1_decrypt_with_stored18:
 	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
 	ldr	r0, [sp, #36]
-	mov	r6, r0
-	ldr	r0, [sp, #8]
-	eors	r6, r0
-	str	r6, [sp, #36]
+	ldr	r6, [sp, #8]
+	eors	r0, r6
+	str	r0, [sp, #36]
 	ldr	r0, [sp, #32]
-	mov	r6, r0
-	ldr	r0, [sp, #4]
-	eors	r6, r0
-	str	r6, [sp, #32]
+	ldr	r6, [sp, #4]
+	eors	r0, r6
+	str	r0, [sp, #32]
 	ldr	r0, [sp, #28]
-	mov	r6, r0
-	ldr	r0, [sp]
-	eors	r6, r0
-	str	r6, [sp, #28]
+	ldr	r6, [sp]
+	eors	r0, r6
+	str	r0, [sp, #28]
 	ldr	r0, [sp, #24]
-	mov	r6, r0
-	mov	r0, r11
-	eors	r6, r0
-	str	r6, [sp, #24]
+	mov	r6, r11
+	eors	r0, r6
+	str	r0, [sp, #24]
 	ldr	r6, [sp, #88]
 	ldr	r0, [sp, #48]
 	eors	r6, r0
@@ -2434,10 +2386,9 @@ norx32_4_1_decrypt_with:
 	str	r0, [sp, #20]
 	mov	r0, r11
 	lsls	r0, r2
-	mov	r1, r0
-	ldr	r0, [sp, #20]
-	orrs	r1, r0
-	mov	r11, r1
+	ldr	r1, [sp, #20]
+	orrs	r0, r1
+	mov	r11, r0
 	ldr	r0, [sp]
 	lsls	r0, r2
 	str	r0, [sp]
@@ -2496,25 +2447,21 @@ norx32_4_1_decrypt_with:
 	str	r2, [sp, #4]
 	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
 	ldr	r0, [sp, #36]
-	mov	r1, r0
-	ldr	r0, [sp]
-	eors	r1, r0
-	str	r1, [sp, #36]
+	ldr	r1, [sp]
+	eors	r0, r1
+	str	r0, [sp, #36]
 	ldr	r0, [sp, #32]
-	mov	r1, r0
-	mov	r0, r11
-	eors	r1, r0
-	str	r1, [sp, #32]
+	mov	r1, r11
+	eors	r0, r1
+	str	r0, [sp, #32]
 	ldr	r0, [sp, #28]
-	mov	r1, r0
-	mov	r0, r10
-	eors	r1, r0
-	str	r1, [sp, #28]
+	mov	r1, r10
+	eors	r0, r1
+	str	r0, [sp, #28]
 	ldr	r0, [sp, #24]
-	mov	r1, r0
-	mov	r0, r9
-	eors	r1, r0
-	str	r1, [sp, #24]
+	mov	r1, r9
+	eors	r0, r1
+	str	r0, [sp, #24]
 	ldr	r0, [sp, #88]
 	mov	r1, r8
 	eors	r0, r1
@@ -2608,14 +2555,13 @@ norx32_4_1_decrypt_with:
 	ldr	r2, [sp, #260]
 	eors	r6, r2
 	ldr	r2, [sp, #252]
-	mov	r3, r5
-	eors	r3, r2
-	ldr	r5, [sp, #256]
-	eors	r4, r5
-	orrs	r3, r4
-	orrs	r3, r6
-	orrs	r3, r7
-	subs	r0, r3, #1
+	eors	r5, r2
+	ldr	r3, [sp, #256]
+	eors	r4, r3
+	orrs	r5, r4
+	orrs	r5, r6
+	orrs	r5, r7
+	subs	r0, r5, #1
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
@@ -2635,7 +2581,7 @@ norx32_4_1_decrypt_with:
 
 @ --- norx32_4_1_absorb_header: norx32_4_1.absorb_header
 @     frame 144 bytes (80 spill slots, 24 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1772 bytes of code and literals
+@     estimated 1748 bytes of code and literals
 	.section .text.norx32_4_1_absorb_header,"ax",%progbits
 	.global norx32_4_1_absorb_header
 	.type norx32_4_1_absorb_header, %function
@@ -2669,74 +2615,74 @@ norx32_4_1_absorb_header:
 	lsrs	r1, r4, #31
 	adds	r2, r4, r0
 	movs	r0, #0
-	mov	r3, r0
-	adcs	r3, r1
+	adcs	r0, r1
 	lsls	r1, r4, #3
-	lsrs	r0, r4, #29
+	lsrs	r3, r4, #29
 	adds	r2, r2, r1
-	adcs	r3, r0
+	adcs	r0, r3
 	lsls	r1, r4, #5
-	lsrs	r0, r4, #27
+	lsrs	r3, r4, #27
 	adds	r2, r2, r1
-	adcs	r3, r0
+	adcs	r0, r3
 	lsls	r1, r4, #7
-	lsrs	r0, r4, #25
+	lsrs	r3, r4, #25
 	adds	r2, r2, r1
-	adcs	r3, r0
+	adcs	r0, r3
 	lsls	r1, r4, #9
-	lsrs	r0, r4, #23
+	lsrs	r3, r4, #23
 	adds	r2, r2, r1
-	adcs	r3, r0
+	adcs	r0, r3
 	lsls	r1, r4, #11
-	lsrs	r0, r4, #21
+	lsrs	r3, r4, #21
 	adds	r2, r2, r1
-	adcs	r3, r0
+	adcs	r0, r3
 	lsls	r1, r4, #13
-	lsrs	r0, r4, #19
+	lsrs	r3, r4, #19
 	adds	r2, r2, r1
-	adcs	r3, r0
+	adcs	r0, r3
 	lsls	r1, r4, #15
-	lsrs	r0, r4, #17
+	lsrs	r3, r4, #17
 	adds	r2, r2, r1
-	adcs	r3, r0
+	adcs	r0, r3
 	lsls	r1, r4, #17
-	lsrs	r0, r4, #15
+	lsrs	r3, r4, #15
 	adds	r2, r2, r1
-	adcs	r3, r0
+	adcs	r0, r3
 	lsls	r1, r4, #19
-	lsrs	r0, r4, #13
+	lsrs	r3, r4, #13
 	adds	r2, r2, r1
-	adcs	r3, r0
+	adcs	r0, r3
 	lsls	r1, r4, #21
-	lsrs	r0, r4, #11
+	lsrs	r3, r4, #11
 	adds	r2, r2, r1
-	adcs	r3, r0
+	adcs	r0, r3
 	lsls	r1, r4, #23
-	lsrs	r0, r4, #9
+	lsrs	r3, r4, #9
 	adds	r2, r2, r1
-	adcs	r3, r0
+	adcs	r0, r3
 	lsls	r1, r4, #25
-	lsrs	r0, r4, #7
+	lsrs	r3, r4, #7
 	adds	r2, r2, r1
-	adcs	r3, r0
+	adcs	r0, r3
 	lsls	r1, r4, #27
-	lsrs	r0, r4, #5
+	lsrs	r3, r4, #5
 	adds	r2, r2, r1
-	adcs	r3, r0
+	adcs	r0, r3
 	lsls	r1, r4, #29
-	lsrs	r0, r4, #3
+	lsrs	r3, r4, #3
 	adds	r2, r2, r1
-	adcs	r3, r0
-	lsls	r0, r4, #31
+	adcs	r0, r3
+	lsls	r3, r4, #31
 	lsrs	r1, r4, #1
-	adds	r0, r2, r0
-	adcs	r3, r1
-	lsrs	r0, r3, #1
+	adds	r3, r2, r3
+	adcs	r0, r1
+	lsrs	r3, r0, #1
 	@ norx32_4_1.ae:97: for i in 0..whole_blocks(n) + 1 {
-	adds	r0, r0, #1
-	str	r0, [sp, #88]
+	adds	r3, r3, #1
+	str	r3, [sp, #88]
 	movs	r1, #0
 	str	r1, [sp, #72]
+	mov	r0, r3
 	cmp	r1, r0
 	bcc	.Lnorx32_4_1_absorb_header_far2
 	b	.Lnorx32_4_1_absorb_header_done4
@@ -2811,50 +2757,45 @@ norx32_4_1_absorb_header:
 	ldr	r0, [sp]
 	ands	r0, r6
 	lsls	r5, r0, #1
-	mov	r0, r7
-	eors	r0, r5
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	eors	r2, r0
-	mov	r5, r2
-	movs	r2, #8
-	rors	r5, r2
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r3
 	eors	r7, r5
-	ands	r3, r5
-	lsls	r2, r3, #1
-	mov	r3, r7
-	eors	r3, r2
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	eors	r2, r7
+	movs	r5, #8
+	rors	r2, r5
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r0, r3
+	eors	r0, r2
+	ands	r3, r2
+	lsls	r5, r3, #1
+	eors	r0, r5
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r2, r6
-	eors	r2, r3
-	movs	r6, #11
-	rors	r2, r6
+	eors	r6, r0
+	movs	r5, #11
+	rors	r6, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r0
-	eors	r7, r2
-	ands	r0, r2
-	lsls	r6, r0, #1
-	eors	r7, r6
-	str	r7, [sp]
+	mov	r3, r7
+	eors	r3, r6
+	ands	r7, r6
+	lsls	r5, r7, #1
+	eors	r3, r5
+	str	r3, [sp]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r5, r7
-	movs	r6, #16
-	mov	r0, r5
-	rors	r0, r6
-	str	r0, [sp, #12]
+	eors	r2, r3
+	movs	r5, #16
+	mov	r3, r2
+	rors	r3, r5
+	str	r3, [sp, #12]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r3
-	eors	r5, r0
-	ands	r3, r0
-	lsls	r3, r3, #1
-	eors	r5, r3
-	str	r5, [sp, #40]
+	mov	r2, r0
+	eors	r2, r3
+	ands	r0, r3
+	lsls	r0, r0, #1
+	eors	r2, r0
+	str	r2, [sp, #40]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r2, r5
-	str	r2, [sp, #24]
+	eors	r6, r2
 	movs	r2, #31
-	ldr	r0, [sp, #24]
+	mov	r0, r6
 	rors	r0, r2
 	str	r0, [sp, #24]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -2902,9 +2843,8 @@ norx32_4_1_absorb_header:
 	str	r3, [sp, #36]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r4, r3
-	mov	r0, r4
 	movs	r2, #31
-	rors	r0, r2
+	rors	r4, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r6, [sp, #20]
 	eors	r6, r1
@@ -2920,187 +2860,182 @@ norx32_4_1_absorb_header:
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r2, [sp, #8]
 	eors	r2, r3
-	ldr	r4, [sp, #8]
-	ands	r4, r3
-	lsls	r4, r4, #1
-	eors	r2, r4
+	ldr	r0, [sp, #8]
+	ands	r0, r3
+	lsls	r0, r0, #1
+	eors	r2, r0
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r4, r1
-	eors	r4, r2
-	movs	r1, #11
-	rors	r4, r1
+	eors	r1, r2
+	movs	r0, #11
+	rors	r1, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r6
-	eors	r1, r4
-	ands	r6, r4
+	mov	r0, r6
+	eors	r0, r1
+	ands	r6, r1
 	lsls	r5, r6, #1
-	eors	r1, r5
-	str	r1, [sp, #28]
+	eors	r0, r5
+	str	r0, [sp, #28]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r3, r1
+	eors	r3, r0
 	movs	r6, #16
-	mov	r1, r3
-	rors	r1, r6
-	str	r1, [sp, #20]
+	mov	r0, r3
+	rors	r0, r6
+	str	r0, [sp, #20]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r3, r2
-	eors	r3, r1
-	ands	r2, r1
-	lsls	r1, r2, #1
+	eors	r3, r0
+	ands	r2, r0
+	lsls	r0, r2, #1
 	mov	r2, r3
-	eors	r2, r1
+	eors	r2, r0
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r4, r2
-	movs	r1, #31
-	rors	r4, r1
+	eors	r1, r2
+	movs	r0, #31
+	rors	r1, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r7, [sp, #44]
-	mov	r1, r12
-	eors	r7, r1
+	mov	r0, r12
+	eors	r7, r0
 	ldr	r3, [sp, #44]
-	ands	r3, r1
-	lsls	r1, r3, #1
-	eors	r7, r1
+	ands	r3, r0
+	lsls	r0, r3, #1
+	eors	r7, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
 	mov	r5, r8
 	eors	r5, r7
-	movs	r1, #8
-	rors	r5, r1
+	movs	r0, #8
+	rors	r5, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r3, [sp, #4]
 	eors	r3, r5
-	ldr	r1, [sp, #4]
-	ands	r1, r5
-	lsls	r1, r1, #1
-	eors	r3, r1
+	ldr	r0, [sp, #4]
+	ands	r0, r5
+	lsls	r0, r0, #1
+	eors	r3, r0
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
 	mov	r6, r12
 	eors	r6, r3
-	movs	r1, #11
-	rors	r6, r1
+	movs	r0, #11
+	rors	r6, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r7
-	eors	r1, r6
+	mov	r0, r7
+	eors	r0, r6
 	ands	r7, r6
 	lsls	r7, r7, #1
-	eors	r1, r7
-	mov	r10, r1
+	eors	r0, r7
+	mov	r10, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r5, r1
-	movs	r1, #16
-	rors	r5, r1
+	eors	r5, r0
+	movs	r0, #16
+	rors	r5, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r3
-	eors	r1, r5
+	mov	r0, r3
+	eors	r0, r5
 	ands	r3, r5
 	lsls	r3, r3, #1
-	eors	r1, r3
+	eors	r0, r3
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r3, r6
-	eors	r3, r1
-	movs	r6, #31
-	rors	r3, r6
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp]
 	eors	r6, r0
+	movs	r3, #31
+	rors	r6, r3
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r3, [sp]
+	eors	r3, r4
 	ldr	r7, [sp]
-	ands	r7, r0
+	ands	r7, r4
 	lsls	r7, r7, #1
-	eors	r6, r7
+	eors	r3, r7
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r7, r5
-	eors	r7, r6
-	movs	r5, #8
-	rors	r7, r5
+	eors	r5, r3
+	movs	r7, #8
+	rors	r5, r7
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r2
-	eors	r5, r7
-	ands	r2, r7
+	mov	r7, r2
+	eors	r7, r5
+	ands	r2, r5
 	lsls	r2, r2, #1
-	eors	r5, r2
+	eors	r7, r2
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r2, r0
-	eors	r2, r5
-	movs	r0, #11
-	rors	r2, r0
+	eors	r4, r7
+	movs	r2, #11
+	rors	r4, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r6
-	eors	r0, r2
-	ands	r6, r2
-	lsls	r6, r6, #1
-	eors	r0, r6
-	str	r0, [sp]
+	mov	r2, r3
+	eors	r2, r4
+	ands	r3, r4
+	lsls	r3, r3, #1
+	eors	r2, r3
+	str	r2, [sp]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r7, r0
-	movs	r6, #16
-	mov	r0, r7
-	rors	r0, r6
-	mov	r8, r0
+	eors	r5, r2
+	movs	r3, #16
+	mov	r2, r5
+	rors	r2, r3
+	mov	r8, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r5
-	eors	r6, r0
-	ands	r5, r0
-	lsls	r5, r5, #1
-	eors	r6, r5
-	str	r6, [sp, #8]
+	mov	r3, r7
+	eors	r3, r2
+	ands	r7, r2
+	lsls	r7, r7, #1
+	eors	r3, r7
+	str	r3, [sp, #8]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r2, r6
-	str	r2, [sp, #32]
+	eors	r4, r3
 	movs	r2, #31
-	ldr	r0, [sp, #32]
-	rors	r0, r2
-	str	r0, [sp, #32]
+	rors	r4, r2
+	str	r4, [sp, #32]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r5, r11
+	eors	r5, r1
+	mov	r4, r11
+	ands	r4, r1
+	lsls	r4, r4, #1
 	eors	r5, r4
-	mov	r0, r11
-	ands	r0, r4
-	lsls	r0, r0, #1
-	eors	r5, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
 	ldr	r2, [sp, #12]
 	eors	r2, r5
-	movs	r0, #8
+	movs	r4, #8
+	rors	r2, r4
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r4, r0
+	eors	r4, r2
+	ands	r0, r2
+	lsls	r0, r0, #1
+	eors	r4, r0
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r1, r4
+	movs	r0, #11
+	rors	r1, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r0, r5
+	eors	r0, r1
+	ands	r5, r1
+	lsls	r5, r5, #1
+	eors	r0, r5
+	mov	r11, r0
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r2, r0
+	movs	r0, #16
 	rors	r2, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r1
-	eors	r0, r2
-	ands	r1, r2
-	lsls	r1, r1, #1
-	eors	r0, r1
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r4, r0
-	movs	r1, #11
-	rors	r4, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r5
-	eors	r1, r4
-	ands	r5, r4
-	lsls	r5, r5, #1
-	eors	r1, r5
-	mov	r11, r1
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r2, r1
-	movs	r1, #16
-	rors	r2, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r0
+	mov	r5, r4
 	eors	r5, r2
-	ands	r0, r2
-	lsls	r1, r0, #1
-	eors	r5, r1
+	ands	r4, r2
+	lsls	r0, r4, #1
+	eors	r5, r0
 	str	r5, [sp, #4]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r4, r5
+	eors	r1, r5
+	str	r1, [sp, #12]
 	movs	r1, #31
-	mov	r0, r4
+	ldr	r0, [sp, #12]
 	rors	r0, r1
 	str	r0, [sp, #12]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r0, [sp, #28]
-	eors	r0, r3
+	eors	r0, r6
 	ldr	r1, [sp, #28]
-	ands	r1, r3
+	ands	r1, r6
 	lsls	r1, r1, #1
 	eors	r0, r1
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
@@ -3116,14 +3051,13 @@ norx32_4_1_absorb_header:
 	lsls	r1, r1, #1
 	eors	r5, r1
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r1, r3
-	eors	r1, r5
+	eors	r6, r5
 	movs	r3, #11
-	rors	r1, r3
+	rors	r6, r3
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r4, r0
-	eors	r4, r1
-	ands	r0, r1
+	eors	r4, r6
+	ands	r0, r6
 	lsls	r0, r0, #1
 	eors	r4, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
@@ -3138,8 +3072,9 @@ norx32_4_1_absorb_header:
 	eors	r0, r3
 	str	r0, [sp, #16]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r1, r0
+	eors	r6, r0
 	movs	r0, #31
+	mov	r1, r6
 	rors	r1, r0
 	mov	r12, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -3495,10 +3430,9 @@ norx32_4_1_absorb_header:
 	str	r0, [sp, #52]
 	mov	r0, r11
 	lsls	r0, r6
-	mov	r1, r0
-	ldr	r0, [sp, #52]
-	orrs	r1, r0
-	mov	r11, r1
+	ldr	r1, [sp, #52]
+	orrs	r0, r1
+	mov	r11, r0
 	ldr	r0, [sp]
 	lsls	r0, r6
 	str	r0, [sp]
@@ -3644,8 +3578,8 @@ norx32_4_1_absorb_header:
 
 
 @ --- norx32_4_1_finalize: norx32_4_1.finalize
-@     frame 72 bytes (60 spill slots, 18 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1750 bytes of code and literals
+@     frame 72 bytes (64 spill slots, 18 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1734 bytes of code and literals
 	.section .text.norx32_4_1_finalize,"ax",%progbits
 	.global norx32_4_1_finalize
 	.type norx32_4_1_finalize, %function
@@ -3660,11 +3594,7 @@ norx32_4_1_finalize:
 	push	{r4, r5, r6, r7}
 	sub	sp, #72
 	mov	r12, r0
-	@ norx32_4_1.ae:110: s[15] = s[15] ^ final_tag
-	ldr	r3, [r0, #60]
-	movs	r5, #8
-	eors	r3, r5
-	str	r3, [r0, #60]
+	str	r2, [sp, #52]
 	ldr	r0, [r1]
 	str	r0, [sp, #68]
 	ldr	r0, [r1, #4]
@@ -3673,540 +3603,38 @@ norx32_4_1_finalize:
 	str	r0, [sp, #60]
 	ldr	r0, [r1, #12]
 	str	r0, [sp, #56]
+	@ norx32_4_1.ae:110: s[15] = s[15] ^ final_tag
+	mov	r0, r12
+	ldr	r2, [r0, #60]
+	movs	r1, #8
+	eors	r2, r1
+	str	r2, [r0, #60]
 	@ norx_f.ae:72: @unroll(unroll)
-	mov	r0, r12
 	ldr	r0, [r0]
-	mov	r11, r0
-	mov	r0, r12
-	ldr	r0, [r0, #4]
-	str	r0, [sp, #12]
-	mov	r0, r12
-	ldr	r0, [r0, #8]
-	str	r0, [sp, #16]
-	mov	r0, r12
-	ldr	r0, [r0, #12]
-	str	r0, [sp, #44]
-	mov	r0, r12
-	ldr	r1, [r0, #16]
-	ldr	r5, [r0, #20]
-	ldr	r4, [r0, #24]
-	ldr	r0, [r0, #28]
-	mov	r8, r0
-	mov	r0, r12
-	ldr	r6, [r0, #32]
-	ldr	r0, [r0, #36]
-	mov	r10, r0
-	mov	r0, r12
-	ldr	r0, [r0, #40]
 	str	r0, [sp, #4]
-	mov	r0, r12
-	ldr	r0, [r0, #44]
-	str	r0, [sp]
-	mov	r0, r12
-	ldr	r3, [r0, #48]
-	ldr	r0, [r0, #52]
-	str	r0, [sp, #24]
-	mov	r0, r12
-	ldr	r0, [r0, #56]
-	str	r0, [sp, #32]
-	mov	r0, r12
-	ldr	r0, [r0, #60]
-	mov	r9, r0
-	str	r2, [sp, #52]
-	movs	r0, #0
-	str	r0, [sp, #48]
-.Lnorx32_4_1_finalize_loop1:
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r11
-	eors	r7, r1
-	mov	r0, r11
-	ands	r0, r1
-	lsls	r2, r0, #1
-	mov	r0, r7
-	eors	r0, r2
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	eors	r3, r0
-	movs	r2, #8
-	rors	r3, r2
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r6
-	eors	r2, r3
-	ands	r6, r3
-	lsls	r6, r6, #1
-	eors	r2, r6
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r1, r2
-	movs	r6, #11
-	rors	r1, r6
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r0
-	eors	r7, r1
-	ands	r0, r1
-	lsls	r6, r0, #1
-	eors	r7, r6
-	mov	r11, r7
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r3, r7
-	movs	r6, #16
-	mov	r0, r3
-	rors	r0, r6
-	str	r0, [sp, #8]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r2
-	eors	r3, r0
-	ands	r2, r0
-	lsls	r2, r2, #1
-	eors	r3, r2
-	str	r3, [sp, #40]
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r1, r3
-	str	r1, [sp, #20]
-	movs	r1, #31
-	ldr	r0, [sp, #20]
-	rors	r0, r1
-	str	r0, [sp, #20]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r3, [sp, #12]
-	eors	r3, r5
-	ldr	r0, [sp, #12]
-	ands	r0, r5
-	lsls	r0, r0, #1
-	eors	r3, r0
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r2, [sp, #24]
-	eors	r2, r3
-	movs	r1, #8
-	rors	r2, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r10
-	eors	r1, r2
-	mov	r0, r10
-	ands	r0, r2
-	lsls	r0, r0, #1
-	eors	r1, r0
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r5, r1
-	movs	r0, #11
-	rors	r5, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r3
-	eors	r0, r5
-	ands	r3, r5
-	lsls	r3, r3, #1
-	eors	r0, r3
-	str	r0, [sp, #28]
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r2, r0
-	mov	r0, r2
-	rors	r0, r6
-	str	r0, [sp, #12]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r1
-	eors	r2, r0
-	ands	r1, r0
-	lsls	r1, r1, #1
-	eors	r2, r1
-	str	r2, [sp, #36]
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r5, r2
-	mov	r0, r5
-	movs	r1, #31
-	rors	r0, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #16]
-	eors	r5, r4
-	ldr	r1, [sp, #16]
-	ands	r1, r4
-	lsls	r1, r1, #1
-	eors	r5, r1
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r3, [sp, #32]
-	eors	r3, r5
-	movs	r1, #8
-	rors	r3, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r2, [sp, #4]
-	eors	r2, r3
-	ldr	r1, [sp, #4]
-	ands	r1, r3
-	lsls	r1, r1, #1
-	eors	r2, r1
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r4, r2
-	movs	r1, #11
-	rors	r4, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r5
-	eors	r1, r4
-	ands	r5, r4
-	lsls	r5, r5, #1
-	eors	r1, r5
-	str	r1, [sp, #24]
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r3, r1
-	mov	r1, r3
-	rors	r1, r6
-	str	r1, [sp, #16]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r2
-	eors	r3, r1
-	ands	r2, r1
-	lsls	r1, r2, #1
-	eors	r3, r1
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r4, r3
-	movs	r1, #31
-	rors	r4, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r7, [sp, #44]
-	mov	r1, r8
-	eors	r7, r1
-	ldr	r2, [sp, #44]
-	ands	r2, r1
-	lsls	r1, r2, #1
-	eors	r7, r1
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r5, r9
-	eors	r5, r7
-	movs	r1, #8
-	rors	r5, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r2, [sp]
-	eors	r2, r5
-	ldr	r1, [sp]
-	ands	r1, r5
-	lsls	r1, r1, #1
-	eors	r2, r1
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r6, r8
-	eors	r6, r2
-	movs	r1, #11
-	rors	r6, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r7
-	eors	r1, r6
-	ands	r7, r6
-	lsls	r7, r7, #1
-	eors	r1, r7
-	mov	r10, r1
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r5, r1
-	movs	r1, #16
-	rors	r5, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r2
-	eors	r7, r5
-	ands	r2, r5
-	lsls	r1, r2, #1
-	mov	r2, r7
-	eors	r2, r1
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r1, r6
-	eors	r1, r2
-	movs	r6, #31
-	rors	r1, r6
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r11
-	eors	r6, r0
-	mov	r7, r11
-	ands	r7, r0
-	lsls	r7, r7, #1
-	eors	r6, r7
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r7, r5
-	eors	r7, r6
-	movs	r5, #8
-	rors	r7, r5
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r3
-	eors	r5, r7
-	ands	r3, r7
-	lsls	r3, r3, #1
-	eors	r5, r3
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r3, r0
-	eors	r3, r5
-	movs	r0, #11
-	rors	r3, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r6
-	eors	r0, r3
-	ands	r6, r3
-	lsls	r6, r6, #1
-	eors	r0, r6
-	mov	r11, r0
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r7, r0
-	movs	r6, #16
-	mov	r0, r7
-	rors	r0, r6
-	mov	r9, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r5
-	eors	r6, r0
-	ands	r5, r0
-	lsls	r5, r5, #1
-	eors	r6, r5
-	str	r6, [sp, #4]
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r3, r6
-	movs	r6, #31
-	mov	r0, r3
-	rors	r0, r6
-	str	r0, [sp, #32]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #28]
-	eors	r6, r4
-	ldr	r0, [sp, #28]
-	ands	r0, r4
-	lsls	r0, r0, #1
-	eors	r6, r0
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r5, [sp, #8]
-	eors	r5, r6
-	movs	r0, #8
-	rors	r5, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r2
-	eors	r3, r5
-	ands	r2, r5
-	lsls	r0, r2, #1
-	eors	r3, r0
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r2, r4
-	eors	r2, r3
-	movs	r0, #11
-	rors	r2, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r6
-	eors	r4, r2
-	ands	r6, r2
-	lsls	r0, r6, #1
-	mov	r6, r4
-	eors	r6, r0
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r5, r6
-	movs	r4, #16
-	mov	r0, r5
-	rors	r0, r4
-	str	r0, [sp, #8]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r3
-	eors	r4, r0
-	ands	r3, r0
-	lsls	r3, r3, #1
-	eors	r4, r3
-	str	r4, [sp]
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r2, r4
-	str	r2, [sp, #28]
-	movs	r2, #31
-	ldr	r0, [sp, #28]
-	rors	r0, r2
-	str	r0, [sp, #28]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r3, [sp, #24]
-	eors	r3, r1
-	ldr	r0, [sp, #24]
-	ands	r0, r1
-	lsls	r0, r0, #1
-	eors	r3, r0
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r7, [sp, #12]
-	eors	r7, r3
-	movs	r5, #8
-	rors	r7, r5
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r2, [sp, #40]
-	eors	r2, r7
-	ldr	r0, [sp, #40]
-	ands	r0, r7
-	lsls	r0, r0, #1
-	eors	r2, r0
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r1, r2
-	movs	r0, #11
-	rors	r1, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r3
-	eors	r5, r1
-	ands	r3, r1
-	lsls	r0, r3, #1
-	eors	r5, r0
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r7, r5
-	movs	r0, #16
-	rors	r7, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r2
-	eors	r0, r7
-	ands	r2, r7
-	lsls	r2, r2, #1
-	eors	r0, r2
-	str	r0, [sp, #24]
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r1, r0
-	mov	r8, r1
-	movs	r1, #31
-	mov	r0, r8
-	rors	r0, r1
-	mov	r8, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r10
-	ldr	r0, [sp, #20]
-	eors	r2, r0
-	mov	r1, r10
-	ands	r1, r0
-	lsls	r0, r1, #1
-	eors	r2, r0
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r3, [sp, #16]
-	eors	r3, r2
-	movs	r1, #8
-	rors	r3, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r4, [sp, #36]
-	eors	r4, r3
-	ldr	r0, [sp, #36]
-	ands	r0, r3
-	lsls	r1, r0, #1
-	mov	r0, r4
-	eors	r0, r1
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	ldr	r1, [sp, #20]
-	eors	r1, r0
-	movs	r4, #11
-	rors	r1, r4
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r2
-	eors	r4, r1
-	ands	r2, r1
-	lsls	r2, r2, #1
-	eors	r4, r2
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	r2, r3
-	eors	r2, r4
-	movs	r3, #16
-	rors	r2, r3
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r0
-	eors	r3, r2
-	ands	r0, r2
-	lsls	r0, r0, #1
-	eors	r3, r0
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r1, r3
-	movs	r0, #31
-	rors	r1, r0
-	str	r6, [sp, #12]
-	str	r5, [sp, #16]
-	str	r4, [sp, #44]
-	ldr	r5, [sp, #32]
-	ldr	r4, [sp, #28]
-	ldr	r6, [sp, #24]
-	mov	r10, r3
-	ldr	r3, [sp, #8]
-	str	r7, [sp, #24]
-	str	r2, [sp, #32]
-	ldr	r0, [sp, #48]
-	adds	r0, #1
-	str	r0, [sp, #48]
-	cmp	r0, #4
-	bcs	.Lnorx32_4_1_finalize_far1
-	b	.Lnorx32_4_1_finalize_loop1
-.Lnorx32_4_1_finalize_far1:
-.Lnorx32_4_1_finalize_done2:
-	@ norx_f.ae:77: s[0] = s0
-	mov	r2, r11
-	mov	r0, r12
-	str	r2, [r0]
-	@ norx_f.ae:78: s[1] = s1
-	ldr	r2, [sp, #12]
-	str	r2, [r0, #4]
-	@ norx_f.ae:79: s[2] = s2
-	ldr	r2, [sp, #16]
-	str	r2, [r0, #8]
-	@ norx_f.ae:80: s[3] = s3
-	ldr	r2, [sp, #44]
-	str	r2, [r0, #12]
-	@ norx_f.ae:81: s[4] = s4
-	str	r1, [r0, #16]
-	@ norx_f.ae:82: s[5] = s5
-	str	r5, [r0, #20]
-	@ norx_f.ae:83: s[6] = s6
-	str	r4, [r0, #24]
-	@ norx_f.ae:84: s[7] = s7
-	mov	r1, r8
-	str	r1, [r0, #28]
-	@ norx_f.ae:85: s[8] = s8
-	str	r6, [r0, #32]
-	@ norx_f.ae:86: s[9] = s9
-	mov	r1, r10
-	str	r1, [r0, #36]
-	@ norx_f.ae:87: s[10] = s10
-	ldr	r1, [sp, #4]
-	str	r1, [r0, #40]
-	@ norx_f.ae:88: s[11] = s11
-	ldr	r1, [sp]
-	str	r1, [r0, #44]
-	@ norx_f.ae:89: s[12] = s12
-	str	r3, [r0, #48]
-	@ norx_f.ae:90: s[13] = s13
-	ldr	r1, [sp, #24]
-	str	r1, [r0, #52]
-	@ norx_f.ae:91: s[14] = s14
-	ldr	r1, [sp, #32]
-	str	r1, [r0, #56]
-	@ norx_f.ae:92: s[15] = s15
-	mov	r1, r9
-	str	r1, [r0, #60]
-	@ norx32_4_1.ae:88: s[12 + i] = s[12 + i] ^ k[32 * i + 31 : 32 * i]
-	ldr	r1, [r0, #48]
-	ldr	r0, [sp, #68]
-	eors	r1, r0
-	mov	r0, r12
-	str	r1, [r0, #48]
-	ldr	r1, [r0, #52]
-	ldr	r0, [sp, #64]
-	eors	r1, r0
-	mov	r0, r12
-	str	r1, [r0, #52]
-	ldr	r1, [r0, #56]
-	ldr	r0, [sp, #60]
-	eors	r1, r0
-	mov	r0, r12
-	str	r1, [r0, #56]
-	ldr	r1, [r0, #60]
-	ldr	r0, [sp, #56]
-	eors	r1, r0
-	mov	r0, r12
-	str	r1, [r0, #60]
-	@ norx_f.ae:72: @unroll(unroll)
-	ldr	r0, [r0]
-	str	r0, [sp]
 	mov	r0, r12
 	ldr	r1, [r0, #4]
-	mov	r11, r1
-	ldr	r1, [r0, #8]
-	str	r1, [sp, #20]
-	ldr	r1, [r0, #12]
-	str	r1, [sp, #44]
+	ldr	r7, [r0, #8]
+	ldr	r5, [r0, #12]
 	ldr	r6, [r0, #16]
 	ldr	r4, [r0, #20]
-	ldr	r1, [r0, #24]
+	ldr	r2, [r0, #24]
 	ldr	r3, [r0, #28]
-	mov	r8, r3
-	ldr	r3, [r0, #32]
+	ldr	r0, [r0, #32]
+	str	r0, [sp, #12]
+	mov	r0, r12
 	ldr	r0, [r0, #36]
 	mov	r10, r0
 	mov	r0, r12
 	ldr	r0, [r0, #40]
-	str	r0, [sp, #8]
+	str	r0, [sp]
 	mov	r0, r12
 	ldr	r0, [r0, #44]
-	str	r0, [sp, #4]
+	mov	r11, r0
 	mov	r0, r12
-	ldr	r2, [r0, #48]
+	ldr	r0, [r0, #48]
+	str	r0, [sp, #24]
+	mov	r0, r12
 	ldr	r0, [r0, #52]
 	str	r0, [sp, #16]
 	mov	r0, r12
@@ -4214,66 +3642,70 @@ norx32_4_1_finalize:
 	str	r0, [sp, #28]
 	mov	r0, r12
 	ldr	r0, [r0, #60]
-	mov	r9, r0
+	mov	r8, r0
 	movs	r0, #0
 	str	r0, [sp, #48]
-.Lnorx32_4_1_finalize_loop3:
+	ldr	r0, [sp, #4]
+	str	r0, [sp, #8]
+	str	r1, [sp, #4]
+	str	r7, [sp, #20]
+	str	r5, [sp, #44]
+	mov	r1, r2
+	mov	r9, r3
+	ldr	r3, [sp, #12]
+	ldr	r2, [sp, #24]
+.Lnorx32_4_1_finalize_loop1:
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r7, [sp]
+	ldr	r7, [sp, #8]
 	eors	r7, r6
-	ldr	r0, [sp]
+	ldr	r0, [sp, #8]
 	ands	r0, r6
 	lsls	r5, r0, #1
-	mov	r0, r7
-	eors	r0, r5
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	eors	r2, r0
-	mov	r5, r2
-	movs	r2, #8
-	rors	r5, r2
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r3
 	eors	r7, r5
-	ands	r3, r5
-	lsls	r2, r3, #1
-	mov	r3, r7
-	eors	r3, r2
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	eors	r2, r7
+	movs	r5, #8
+	rors	r2, r5
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r0, r3
+	eors	r0, r2
+	ands	r3, r2
+	lsls	r5, r3, #1
+	eors	r0, r5
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r2, r6
-	eors	r2, r3
-	movs	r6, #11
-	rors	r2, r6
+	eors	r6, r0
+	movs	r5, #11
+	rors	r6, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r0
-	eors	r7, r2
-	ands	r0, r2
-	lsls	r6, r0, #1
-	eors	r7, r6
-	str	r7, [sp]
+	mov	r3, r7
+	eors	r3, r6
+	ands	r7, r6
+	lsls	r5, r7, #1
+	eors	r3, r5
+	str	r3, [sp, #8]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r5, r7
-	movs	r6, #16
-	mov	r0, r5
-	rors	r0, r6
-	str	r0, [sp, #12]
+	eors	r2, r3
+	movs	r5, #16
+	mov	r3, r2
+	rors	r3, r5
+	str	r3, [sp, #12]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r3
-	eors	r5, r0
-	ands	r3, r0
-	lsls	r3, r3, #1
-	eors	r5, r3
-	str	r5, [sp, #40]
+	mov	r2, r0
+	eors	r2, r3
+	ands	r0, r3
+	lsls	r0, r0, #1
+	eors	r2, r0
+	str	r2, [sp, #40]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r2, r5
-	str	r2, [sp, #24]
+	eors	r6, r2
 	movs	r2, #31
-	ldr	r0, [sp, #24]
+	mov	r0, r6
 	rors	r0, r2
 	str	r0, [sp, #24]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r11
+	ldr	r6, [sp, #4]
 	eors	r6, r4
-	mov	r0, r11
+	ldr	r0, [sp, #4]
 	ands	r0, r4
 	lsls	r0, r0, #1
 	eors	r6, r0
@@ -4299,7 +3731,7 @@ norx32_4_1_finalize:
 	ands	r6, r4
 	lsls	r5, r6, #1
 	eors	r0, r5
-	mov	r11, r0
+	str	r0, [sp, #4]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r3, r0
 	movs	r6, #16
@@ -4315,9 +3747,8 @@ norx32_4_1_finalize:
 	str	r3, [sp, #36]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r4, r3
-	mov	r0, r4
 	movs	r2, #31
-	rors	r0, r2
+	rors	r4, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r6, [sp, #20]
 	eors	r6, r1
@@ -4331,189 +3762,684 @@ norx32_4_1_finalize:
 	movs	r5, #8
 	rors	r3, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r2, [sp, #8]
+	ldr	r2, [sp]
 	eors	r2, r3
-	ldr	r4, [sp, #8]
-	ands	r4, r3
-	lsls	r4, r4, #1
-	eors	r2, r4
+	ldr	r0, [sp]
+	ands	r0, r3
+	lsls	r0, r0, #1
+	eors	r2, r0
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r4, r1
-	eors	r4, r2
-	movs	r1, #11
-	rors	r4, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r6
-	eors	r1, r4
-	ands	r6, r4
-	lsls	r5, r6, #1
-	eors	r1, r5
-	str	r1, [sp, #28]
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r3, r1
-	movs	r6, #16
-	mov	r1, r3
-	rors	r1, r6
-	str	r1, [sp, #20]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r2
-	eors	r3, r1
-	ands	r2, r1
-	lsls	r1, r2, #1
-	mov	r2, r3
-	eors	r2, r1
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r4, r2
-	movs	r1, #31
-	rors	r4, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r7, [sp, #44]
-	mov	r1, r8
-	eors	r7, r1
-	ldr	r3, [sp, #44]
-	ands	r3, r1
-	lsls	r1, r3, #1
-	eors	r7, r1
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r5, r9
-	eors	r5, r7
-	movs	r1, #8
-	rors	r5, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r3, [sp, #4]
-	eors	r3, r5
-	ldr	r1, [sp, #4]
-	ands	r1, r5
-	lsls	r1, r1, #1
-	eors	r3, r1
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r6, r8
-	eors	r6, r3
-	movs	r1, #11
-	rors	r6, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r7
-	eors	r1, r6
-	ands	r7, r6
-	lsls	r7, r7, #1
-	eors	r1, r7
-	mov	r10, r1
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r5, r1
-	movs	r1, #16
-	rors	r5, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r3
-	eors	r1, r5
-	ands	r3, r5
-	lsls	r3, r3, #1
-	eors	r1, r3
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r3, r6
-	eors	r3, r1
-	movs	r6, #31
-	rors	r3, r6
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp]
-	eors	r6, r0
-	ldr	r7, [sp]
-	ands	r7, r0
-	lsls	r7, r7, #1
-	eors	r6, r7
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r7, r5
-	eors	r7, r6
-	movs	r5, #8
-	rors	r7, r5
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r2
-	eors	r5, r7
-	ands	r2, r7
-	lsls	r2, r2, #1
-	eors	r5, r2
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r2, r0
-	eors	r2, r5
+	eors	r1, r2
 	movs	r0, #11
-	rors	r2, r0
+	rors	r1, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r0, r6
-	eors	r0, r2
-	ands	r6, r2
-	lsls	r6, r6, #1
-	eors	r0, r6
-	str	r0, [sp]
+	eors	r0, r1
+	ands	r6, r1
+	lsls	r5, r6, #1
+	eors	r0, r5
+	str	r0, [sp, #28]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r7, r0
+	eors	r3, r0
 	movs	r6, #16
-	mov	r0, r7
+	mov	r0, r3
 	rors	r0, r6
-	mov	r9, r0
+	str	r0, [sp, #20]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r5
-	eors	r6, r0
-	ands	r5, r0
-	lsls	r5, r5, #1
-	eors	r6, r5
-	str	r6, [sp, #8]
+	mov	r3, r2
+	eors	r3, r0
+	ands	r2, r0
+	lsls	r0, r2, #1
+	mov	r2, r3
+	eors	r2, r0
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r2, r6
-	str	r2, [sp, #32]
-	movs	r2, #31
-	ldr	r0, [sp, #32]
-	rors	r0, r2
-	str	r0, [sp, #32]
+	eors	r1, r2
+	movs	r0, #31
+	rors	r1, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r11
-	eors	r5, r4
+	ldr	r7, [sp, #44]
+	mov	r0, r9
+	eors	r7, r0
+	ldr	r3, [sp, #44]
+	ands	r3, r0
+	lsls	r0, r3, #1
+	eors	r7, r0
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	r5, r8
+	eors	r5, r7
+	movs	r0, #8
+	rors	r5, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r3, r11
+	eors	r3, r5
 	mov	r0, r11
-	ands	r0, r4
+	ands	r0, r5
 	lsls	r0, r0, #1
+	eors	r3, r0
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	mov	r6, r9
+	eors	r6, r3
+	movs	r0, #11
+	rors	r6, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r0, r7
+	eors	r0, r6
+	ands	r7, r6
+	lsls	r7, r7, #1
+	eors	r0, r7
+	mov	r10, r0
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r5, r0
+	movs	r0, #16
+	rors	r5, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r0, r3
+	eors	r0, r5
+	ands	r3, r5
+	lsls	r3, r3, #1
+	eors	r0, r3
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	eors	r6, r0
+	movs	r3, #31
+	rors	r6, r3
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r3, [sp, #8]
+	eors	r3, r4
+	ldr	r7, [sp, #8]
+	ands	r7, r4
+	lsls	r7, r7, #1
+	eors	r3, r7
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	eors	r5, r3
+	movs	r7, #8
+	rors	r5, r7
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r7, r2
+	eors	r7, r5
+	ands	r2, r5
+	lsls	r2, r2, #1
+	eors	r7, r2
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r4, r7
+	movs	r2, #11
+	rors	r4, r2
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r2, r3
+	eors	r2, r4
+	ands	r3, r4
+	lsls	r3, r3, #1
+	eors	r2, r3
+	str	r2, [sp, #8]
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r5, r2
+	movs	r3, #16
+	mov	r2, r5
+	rors	r2, r3
+	mov	r8, r2
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r3, r7
+	eors	r3, r2
+	ands	r7, r2
+	lsls	r7, r7, #1
+	eors	r3, r7
+	str	r3, [sp]
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	eors	r4, r3
+	movs	r2, #31
+	rors	r4, r2
+	str	r4, [sp, #32]
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r5, [sp, #4]
+	eors	r5, r1
+	ldr	r4, [sp, #4]
+	ands	r4, r1
+	lsls	r4, r4, #1
+	eors	r5, r4
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
 	ldr	r2, [sp, #12]
 	eors	r2, r5
-	movs	r0, #8
-	rors	r2, r0
+	movs	r4, #8
+	rors	r2, r4
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r1
-	eors	r0, r2
-	ands	r1, r2
+	mov	r4, r0
+	eors	r4, r2
+	ands	r0, r2
+	lsls	r0, r0, #1
+	eors	r4, r0
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r1, r4
+	movs	r0, #11
+	rors	r1, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r0, r5
+	eors	r0, r1
+	ands	r5, r1
+	lsls	r5, r5, #1
+	eors	r0, r5
+	str	r0, [sp, #4]
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r2, r0
+	movs	r3, #16
+	rors	r2, r3
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r5, r4
+	eors	r5, r2
+	ands	r4, r2
+	lsls	r0, r4, #1
+	eors	r5, r0
+	mov	r11, r5
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	eors	r1, r5
+	str	r1, [sp, #12]
+	movs	r1, #31
+	ldr	r0, [sp, #12]
+	rors	r0, r1
+	str	r0, [sp, #12]
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r4, [sp, #28]
+	eors	r4, r6
+	ldr	r0, [sp, #28]
+	ands	r0, r6
+	lsls	r0, r0, #1
+	eors	r4, r0
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	ldr	r7, [sp, #16]
+	eors	r7, r4
+	movs	r1, #8
+	rors	r7, r1
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r0, [sp, #40]
+	eors	r0, r7
+	ldr	r1, [sp, #40]
+	ands	r1, r7
 	lsls	r1, r1, #1
 	eors	r0, r1
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r4, r0
-	movs	r1, #11
-	rors	r4, r1
+	eors	r6, r0
+	movs	r3, #11
+	rors	r6, r3
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r5
-	eors	r1, r4
-	ands	r5, r4
-	lsls	r5, r5, #1
-	eors	r1, r5
-	mov	r11, r1
+	mov	r5, r4
+	eors	r5, r6
+	ands	r4, r6
+	lsls	r3, r4, #1
+	mov	r4, r5
+	eors	r4, r3
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r2, r1
+	eors	r7, r4
 	movs	r1, #16
-	rors	r2, r1
+	rors	r7, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r5, r0
-	eors	r5, r2
-	ands	r0, r2
-	lsls	r1, r0, #1
-	eors	r5, r1
-	str	r5, [sp, #4]
+	eors	r5, r7
+	ands	r0, r7
+	lsls	r3, r0, #1
+	eors	r5, r3
+	str	r5, [sp, #16]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r4, r5
+	eors	r6, r5
+	movs	r0, #31
+	mov	r1, r6
+	rors	r1, r0
+	mov	r9, r1
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r0, r10
+	ldr	r1, [sp, #24]
+	eors	r0, r1
+	mov	r3, r10
+	ands	r3, r1
+	lsls	r1, r3, #1
+	eors	r0, r1
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	ldr	r5, [sp, #20]
+	eors	r5, r0
+	movs	r1, #8
+	rors	r5, r1
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r6, [sp, #36]
+	eors	r6, r5
+	ldr	r1, [sp, #36]
+	ands	r1, r5
+	lsls	r3, r1, #1
+	mov	r1, r6
+	eors	r1, r3
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	ldr	r6, [sp, #24]
+	eors	r6, r1
+	movs	r3, #11
+	rors	r6, r3
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r3, r0
+	eors	r3, r6
+	ands	r0, r6
+	lsls	r0, r0, #1
+	eors	r3, r0
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r5, r3
+	movs	r0, #16
+	rors	r5, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r0, r1
+	eors	r0, r5
+	ands	r1, r5
+	lsls	r1, r1, #1
+	eors	r0, r1
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	eors	r6, r0
 	movs	r1, #31
-	mov	r0, r4
+	rors	r6, r1
+	str	r4, [sp, #20]
+	str	r3, [sp, #44]
+	ldr	r4, [sp, #32]
+	ldr	r1, [sp, #12]
+	ldr	r3, [sp, #16]
+	mov	r10, r0
+	str	r7, [sp, #16]
+	str	r5, [sp, #28]
+	ldr	r0, [sp, #48]
+	adds	r0, #1
+	str	r0, [sp, #48]
+	cmp	r0, #4
+	bcs	.Lnorx32_4_1_finalize_far1
+	b	.Lnorx32_4_1_finalize_loop1
+.Lnorx32_4_1_finalize_far1:
+.Lnorx32_4_1_finalize_done2:
+	@ norx_f.ae:77: s[0] = s0
+	ldr	r5, [sp, #8]
+	mov	r0, r12
+	str	r5, [r0]
+	@ norx_f.ae:78: s[1] = s1
+	ldr	r5, [sp, #4]
+	str	r5, [r0, #4]
+	@ norx_f.ae:79: s[2] = s2
+	ldr	r5, [sp, #20]
+	str	r5, [r0, #8]
+	@ norx_f.ae:80: s[3] = s3
+	ldr	r5, [sp, #44]
+	str	r5, [r0, #12]
+	@ norx_f.ae:81: s[4] = s4
+	str	r6, [r0, #16]
+	@ norx_f.ae:82: s[5] = s5
+	str	r4, [r0, #20]
+	@ norx_f.ae:83: s[6] = s6
+	str	r1, [r0, #24]
+	@ norx_f.ae:84: s[7] = s7
+	mov	r1, r9
+	str	r1, [r0, #28]
+	@ norx_f.ae:85: s[8] = s8
+	str	r3, [r0, #32]
+	@ norx_f.ae:86: s[9] = s9
+	mov	r1, r10
+	str	r1, [r0, #36]
+	@ norx_f.ae:87: s[10] = s10
+	ldr	r1, [sp]
+	str	r1, [r0, #40]
+	@ norx_f.ae:88: s[11] = s11
+	mov	r1, r11
+	str	r1, [r0, #44]
+	@ norx_f.ae:89: s[12] = s12
+	str	r2, [r0, #48]
+	@ norx_f.ae:90: s[13] = s13
+	ldr	r1, [sp, #16]
+	str	r1, [r0, #52]
+	@ norx_f.ae:91: s[14] = s14
+	ldr	r1, [sp, #28]
+	str	r1, [r0, #56]
+	@ norx_f.ae:92: s[15] = s15
+	mov	r1, r8
+	str	r1, [r0, #60]
+	@ norx32_4_1.ae:88: s[12 + i] = s[12 + i] ^ k[32 * i + 31 : 32 * i]
+	ldr	r1, [r0, #48]
+	ldr	r0, [sp, #68]
+	eors	r1, r0
+	mov	r0, r12
+	str	r1, [r0, #48]
+	ldr	r1, [r0, #52]
+	ldr	r0, [sp, #64]
+	eors	r1, r0
+	mov	r0, r12
+	str	r1, [r0, #52]
+	ldr	r1, [r0, #56]
+	ldr	r0, [sp, #60]
+	eors	r1, r0
+	mov	r0, r12
+	str	r1, [r0, #56]
+	ldr	r1, [r0, #60]
+	ldr	r0, [sp, #56]
+	eors	r1, r0
+	mov	r0, r12
+	str	r1, [r0, #60]
+	@ norx_f.ae:72: @unroll(unroll)
+	ldr	r0, [r0]
+	str	r0, [sp, #4]
+	mov	r0, r12
+	ldr	r1, [r0, #4]
+	ldr	r7, [r0, #8]
+	ldr	r5, [r0, #12]
+	ldr	r6, [r0, #16]
+	ldr	r4, [r0, #20]
+	ldr	r2, [r0, #24]
+	ldr	r3, [r0, #28]
+	ldr	r0, [r0, #32]
+	str	r0, [sp, #12]
+	mov	r0, r12
+	ldr	r0, [r0, #36]
+	mov	r10, r0
+	mov	r0, r12
+	ldr	r0, [r0, #40]
+	str	r0, [sp]
+	mov	r0, r12
+	ldr	r0, [r0, #44]
+	mov	r11, r0
+	mov	r0, r12
+	ldr	r0, [r0, #48]
+	str	r0, [sp, #24]
+	mov	r0, r12
+	ldr	r0, [r0, #52]
+	str	r0, [sp, #16]
+	mov	r0, r12
+	ldr	r0, [r0, #56]
+	str	r0, [sp, #28]
+	mov	r0, r12
+	ldr	r0, [r0, #60]
+	mov	r8, r0
+	movs	r0, #0
+	str	r0, [sp, #48]
+	ldr	r0, [sp, #4]
+	str	r0, [sp, #8]
+	str	r1, [sp, #4]
+	str	r7, [sp, #20]
+	str	r5, [sp, #44]
+	mov	r1, r2
+	mov	r9, r3
+	ldr	r3, [sp, #12]
+	ldr	r2, [sp, #24]
+.Lnorx32_4_1_finalize_loop3:
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r7, [sp, #8]
+	eors	r7, r6
+	ldr	r0, [sp, #8]
+	ands	r0, r6
+	lsls	r5, r0, #1
+	eors	r7, r5
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	eors	r2, r7
+	movs	r5, #8
+	rors	r2, r5
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r0, r3
+	eors	r0, r2
+	ands	r3, r2
+	lsls	r5, r3, #1
+	eors	r0, r5
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r6, r0
+	movs	r5, #11
+	rors	r6, r5
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r3, r7
+	eors	r3, r6
+	ands	r7, r6
+	lsls	r5, r7, #1
+	eors	r3, r5
+	str	r3, [sp, #8]
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r2, r3
+	movs	r5, #16
+	mov	r3, r2
+	rors	r3, r5
+	str	r3, [sp, #12]
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r2, r0
+	eors	r2, r3
+	ands	r0, r3
+	lsls	r0, r0, #1
+	eors	r2, r0
+	str	r2, [sp, #40]
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	eors	r6, r2
+	movs	r2, #31
+	mov	r0, r6
+	rors	r0, r2
+	str	r0, [sp, #24]
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r6, [sp, #4]
+	eors	r6, r4
+	ldr	r0, [sp, #4]
+	ands	r0, r4
+	lsls	r0, r0, #1
+	eors	r6, r0
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	ldr	r3, [sp, #16]
+	eors	r3, r6
+	movs	r5, #8
+	rors	r3, r5
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r2, r10
+	eors	r2, r3
+	mov	r0, r10
+	ands	r0, r3
+	lsls	r0, r0, #1
+	eors	r2, r0
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r4, r2
+	movs	r0, #11
+	rors	r4, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r0, r6
+	eors	r0, r4
+	ands	r6, r4
+	lsls	r5, r6, #1
+	eors	r0, r5
+	str	r0, [sp, #4]
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r3, r0
+	movs	r6, #16
+	mov	r0, r3
+	rors	r0, r6
+	str	r0, [sp, #16]
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r3, r2
+	eors	r3, r0
+	ands	r2, r0
+	lsls	r2, r2, #1
+	eors	r3, r2
+	str	r3, [sp, #36]
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	eors	r4, r3
+	movs	r2, #31
+	rors	r4, r2
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r6, [sp, #20]
+	eors	r6, r1
+	ldr	r2, [sp, #20]
+	ands	r2, r1
+	lsls	r2, r2, #1
+	eors	r6, r2
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	ldr	r3, [sp, #28]
+	eors	r3, r6
+	movs	r5, #8
+	rors	r3, r5
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r2, [sp]
+	eors	r2, r3
+	ldr	r0, [sp]
+	ands	r0, r3
+	lsls	r0, r0, #1
+	eors	r2, r0
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r1, r2
+	movs	r0, #11
+	rors	r1, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r0, r6
+	eors	r0, r1
+	ands	r6, r1
+	lsls	r5, r6, #1
+	eors	r0, r5
+	str	r0, [sp, #28]
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r3, r0
+	movs	r6, #16
+	mov	r0, r3
+	rors	r0, r6
+	str	r0, [sp, #20]
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r3, r2
+	eors	r3, r0
+	ands	r2, r0
+	lsls	r0, r2, #1
+	mov	r2, r3
+	eors	r2, r0
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	eors	r1, r2
+	movs	r0, #31
+	rors	r1, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r7, [sp, #44]
+	mov	r0, r9
+	eors	r7, r0
+	ldr	r3, [sp, #44]
+	ands	r3, r0
+	lsls	r0, r3, #1
+	eors	r7, r0
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	r5, r8
+	eors	r5, r7
+	movs	r0, #8
+	rors	r5, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r3, r11
+	eors	r3, r5
+	mov	r0, r11
+	ands	r0, r5
+	lsls	r0, r0, #1
+	eors	r3, r0
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	mov	r6, r9
+	eors	r6, r3
+	movs	r0, #11
+	rors	r6, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r0, r7
+	eors	r0, r6
+	ands	r7, r6
+	lsls	r7, r7, #1
+	eors	r0, r7
+	mov	r10, r0
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r5, r0
+	movs	r0, #16
+	rors	r5, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r0, r3
+	eors	r0, r5
+	ands	r3, r5
+	lsls	r3, r3, #1
+	eors	r0, r3
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	eors	r6, r0
+	movs	r3, #31
+	rors	r6, r3
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r3, [sp, #8]
+	eors	r3, r4
+	ldr	r7, [sp, #8]
+	ands	r7, r4
+	lsls	r7, r7, #1
+	eors	r3, r7
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	eors	r5, r3
+	movs	r7, #8
+	rors	r5, r7
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r7, r2
+	eors	r7, r5
+	ands	r2, r5
+	lsls	r2, r2, #1
+	eors	r7, r2
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r4, r7
+	movs	r2, #11
+	rors	r4, r2
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r2, r3
+	eors	r2, r4
+	ands	r3, r4
+	lsls	r3, r3, #1
+	eors	r2, r3
+	str	r2, [sp, #8]
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r5, r2
+	movs	r3, #16
+	mov	r2, r5
+	rors	r2, r3
+	mov	r8, r2
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r3, r7
+	eors	r3, r2
+	ands	r7, r2
+	lsls	r7, r7, #1
+	eors	r3, r7
+	str	r3, [sp]
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	eors	r4, r3
+	movs	r2, #31
+	rors	r4, r2
+	str	r4, [sp, #32]
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r5, [sp, #4]
+	eors	r5, r1
+	ldr	r4, [sp, #4]
+	ands	r4, r1
+	lsls	r4, r4, #1
+	eors	r5, r4
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	ldr	r2, [sp, #12]
+	eors	r2, r5
+	movs	r4, #8
+	rors	r2, r4
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r4, r0
+	eors	r4, r2
+	ands	r0, r2
+	lsls	r0, r0, #1
+	eors	r4, r0
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r1, r4
+	movs	r0, #11
+	rors	r1, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r0, r5
+	eors	r0, r1
+	ands	r5, r1
+	lsls	r5, r5, #1
+	eors	r0, r5
+	str	r0, [sp, #4]
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r2, r0
+	movs	r0, #16
+	rors	r2, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r5, r4
+	eors	r5, r2
+	ands	r4, r2
+	lsls	r0, r4, #1
+	eors	r5, r0
+	mov	r11, r5
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	eors	r1, r5
+	str	r1, [sp, #12]
+	movs	r1, #31
+	ldr	r0, [sp, #12]
 	rors	r0, r1
 	str	r0, [sp, #12]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r0, [sp, #28]
-	eors	r0, r3
+	eors	r0, r6
 	ldr	r1, [sp, #28]
-	ands	r1, r3
+	ands	r1, r6
 	lsls	r1, r1, #1
 	eors	r0, r1
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
@@ -4529,14 +4455,13 @@ norx32_4_1_finalize:
 	lsls	r1, r1, #1
 	eors	r5, r1
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r1, r3
-	eors	r1, r5
+	eors	r6, r5
 	movs	r3, #11
-	rors	r1, r3
+	rors	r6, r3
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r4, r0
-	eors	r4, r1
-	ands	r0, r1
+	eors	r4, r6
+	ands	r0, r6
 	lsls	r0, r0, #1
 	eors	r4, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
@@ -4551,10 +4476,11 @@ norx32_4_1_finalize:
 	eors	r0, r3
 	str	r0, [sp, #16]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r1, r0
+	eors	r6, r0
 	movs	r0, #31
+	mov	r1, r6
 	rors	r1, r0
-	mov	r8, r1
+	mov	r9, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r0, r10
 	ldr	r1, [sp, #24]
@@ -4618,11 +4544,11 @@ norx32_4_1_finalize:
 .Lnorx32_4_1_finalize_far2:
 .Lnorx32_4_1_finalize_done4:
 	@ norx_f.ae:77: s[0] = s0
-	ldr	r5, [sp]
+	ldr	r5, [sp, #8]
 	mov	r0, r12
 	str	r5, [r0]
 	@ norx_f.ae:78: s[1] = s1
-	mov	r5, r11
+	ldr	r5, [sp, #4]
 	str	r5, [r0, #4]
 	@ norx_f.ae:79: s[2] = s2
 	ldr	r5, [sp, #20]
@@ -4637,7 +4563,7 @@ norx32_4_1_finalize:
 	@ norx_f.ae:83: s[6] = s6
 	str	r1, [r0, #24]
 	@ norx_f.ae:84: s[7] = s7
-	mov	r1, r8
+	mov	r1, r9
 	str	r1, [r0, #28]
 	@ norx_f.ae:85: s[8] = s8
 	str	r3, [r0, #32]
@@ -4645,10 +4571,10 @@ norx32_4_1_finalize:
 	mov	r1, r10
 	str	r1, [r0, #36]
 	@ norx_f.ae:87: s[10] = s10
-	ldr	r1, [sp, #8]
+	ldr	r1, [sp]
 	str	r1, [r0, #40]
 	@ norx_f.ae:88: s[11] = s11
-	ldr	r1, [sp, #4]
+	mov	r1, r11
 	str	r1, [r0, #44]
 	@ norx_f.ae:89: s[12] = s12
 	str	r2, [r0, #48]
@@ -4659,7 +4585,7 @@ norx32_4_1_finalize:
 	ldr	r1, [sp, #28]
 	str	r1, [r0, #56]
 	@ norx_f.ae:92: s[15] = s15
-	mov	r1, r9
+	mov	r1, r8
 	str	r1, [r0, #60]
 	@ norx32_4_1.ae:88: s[12 + i] = s[12 + i] ^ k[32 * i + 31 : 32 * i]
 	ldr	r1, [r0, #48]
@@ -4705,7 +4631,7 @@ norx32_4_1_finalize:
 
 @ --- norx32_4_1_initialize: norx32_4_1.initialize
 @     frame 84 bytes (31 spill slots, 17 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1034 bytes of code and literals
+@     estimated 1010 bytes of code and literals
 	.section .text.norx32_4_1_initialize,"ax",%progbits
 	.global norx32_4_1_initialize
 	.type norx32_4_1_initialize, %function
@@ -4836,50 +4762,45 @@ norx32_4_1_initialize:
 	ldr	r0, [sp]
 	ands	r0, r6
 	lsls	r5, r0, #1
-	mov	r0, r7
-	eors	r0, r5
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	eors	r2, r0
-	mov	r5, r2
-	movs	r2, #8
-	rors	r5, r2
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r3
 	eors	r7, r5
-	ands	r3, r5
-	lsls	r2, r3, #1
-	mov	r3, r7
-	eors	r3, r2
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	eors	r2, r7
+	movs	r5, #8
+	rors	r2, r5
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r0, r3
+	eors	r0, r2
+	ands	r3, r2
+	lsls	r5, r3, #1
+	eors	r0, r5
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r2, r6
-	eors	r2, r3
-	movs	r6, #11
-	rors	r2, r6
+	eors	r6, r0
+	movs	r5, #11
+	rors	r6, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r0
-	eors	r7, r2
-	ands	r0, r2
-	lsls	r6, r0, #1
-	eors	r7, r6
-	str	r7, [sp]
+	mov	r3, r7
+	eors	r3, r6
+	ands	r7, r6
+	lsls	r5, r7, #1
+	eors	r3, r5
+	str	r3, [sp]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r5, r7
-	movs	r6, #16
-	mov	r0, r5
-	rors	r0, r6
-	str	r0, [sp, #12]
+	eors	r2, r3
+	movs	r5, #16
+	mov	r3, r2
+	rors	r3, r5
+	str	r3, [sp, #12]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r3
-	eors	r5, r0
-	ands	r3, r0
-	lsls	r3, r3, #1
-	eors	r5, r3
-	str	r5, [sp, #40]
+	mov	r2, r0
+	eors	r2, r3
+	ands	r0, r3
+	lsls	r0, r0, #1
+	eors	r2, r0
+	str	r2, [sp, #40]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r2, r5
-	str	r2, [sp, #24]
+	eors	r6, r2
 	movs	r2, #31
-	ldr	r0, [sp, #24]
+	mov	r0, r6
 	rors	r0, r2
 	str	r0, [sp, #24]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -4927,9 +4848,8 @@ norx32_4_1_initialize:
 	str	r3, [sp, #36]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r4, r3
-	mov	r0, r4
 	movs	r2, #31
-	rors	r0, r2
+	rors	r4, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r6, [sp, #20]
 	eors	r6, r1
@@ -4945,187 +4865,182 @@ norx32_4_1_initialize:
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r2, [sp, #8]
 	eors	r2, r3
-	ldr	r4, [sp, #8]
-	ands	r4, r3
-	lsls	r4, r4, #1
-	eors	r2, r4
+	ldr	r0, [sp, #8]
+	ands	r0, r3
+	lsls	r0, r0, #1
+	eors	r2, r0
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r4, r1
-	eors	r4, r2
-	movs	r1, #11
-	rors	r4, r1
+	eors	r1, r2
+	movs	r0, #11
+	rors	r1, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r6
-	eors	r1, r4
-	ands	r6, r4
+	mov	r0, r6
+	eors	r0, r1
+	ands	r6, r1
 	lsls	r5, r6, #1
-	eors	r1, r5
-	str	r1, [sp, #28]
+	eors	r0, r5
+	str	r0, [sp, #28]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r3, r1
+	eors	r3, r0
 	movs	r6, #16
-	mov	r1, r3
-	rors	r1, r6
-	str	r1, [sp, #20]
+	mov	r0, r3
+	rors	r0, r6
+	str	r0, [sp, #20]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r3, r2
-	eors	r3, r1
-	ands	r2, r1
-	lsls	r1, r2, #1
+	eors	r3, r0
+	ands	r2, r0
+	lsls	r0, r2, #1
 	mov	r2, r3
-	eors	r2, r1
+	eors	r2, r0
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r4, r2
-	movs	r1, #31
-	rors	r4, r1
+	eors	r1, r2
+	movs	r0, #31
+	rors	r1, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r7, [sp, #44]
-	mov	r1, r12
-	eors	r7, r1
+	mov	r0, r12
+	eors	r7, r0
 	ldr	r3, [sp, #44]
-	ands	r3, r1
-	lsls	r1, r3, #1
-	eors	r7, r1
+	ands	r3, r0
+	lsls	r0, r3, #1
+	eors	r7, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
 	mov	r5, r8
 	eors	r5, r7
-	movs	r1, #8
-	rors	r5, r1
+	movs	r0, #8
+	rors	r5, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r3, [sp, #4]
 	eors	r3, r5
-	ldr	r1, [sp, #4]
-	ands	r1, r5
-	lsls	r1, r1, #1
-	eors	r3, r1
+	ldr	r0, [sp, #4]
+	ands	r0, r5
+	lsls	r0, r0, #1
+	eors	r3, r0
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
 	mov	r6, r12
 	eors	r6, r3
-	movs	r1, #11
-	rors	r6, r1
+	movs	r0, #11
+	rors	r6, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r7
-	eors	r1, r6
+	mov	r0, r7
+	eors	r0, r6
 	ands	r7, r6
 	lsls	r7, r7, #1
-	eors	r1, r7
-	mov	r10, r1
+	eors	r0, r7
+	mov	r10, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r5, r1
-	movs	r1, #16
-	rors	r5, r1
+	eors	r5, r0
+	movs	r0, #16
+	rors	r5, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r3
-	eors	r1, r5
+	mov	r0, r3
+	eors	r0, r5
 	ands	r3, r5
 	lsls	r3, r3, #1
-	eors	r1, r3
+	eors	r0, r3
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r3, r6
-	eors	r3, r1
-	movs	r6, #31
-	rors	r3, r6
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp]
 	eors	r6, r0
+	movs	r3, #31
+	rors	r6, r3
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r3, [sp]
+	eors	r3, r4
 	ldr	r7, [sp]
-	ands	r7, r0
+	ands	r7, r4
 	lsls	r7, r7, #1
-	eors	r6, r7
+	eors	r3, r7
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r7, r5
-	eors	r7, r6
-	movs	r5, #8
-	rors	r7, r5
+	eors	r5, r3
+	movs	r7, #8
+	rors	r5, r7
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r2
-	eors	r5, r7
-	ands	r2, r7
+	mov	r7, r2
+	eors	r7, r5
+	ands	r2, r5
 	lsls	r2, r2, #1
-	eors	r5, r2
+	eors	r7, r2
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r2, r0
-	eors	r2, r5
-	movs	r0, #11
-	rors	r2, r0
+	eors	r4, r7
+	movs	r2, #11
+	rors	r4, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r6
-	eors	r0, r2
-	ands	r6, r2
-	lsls	r6, r6, #1
-	eors	r0, r6
-	str	r0, [sp]
+	mov	r2, r3
+	eors	r2, r4
+	ands	r3, r4
+	lsls	r3, r3, #1
+	eors	r2, r3
+	str	r2, [sp]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r7, r0
-	movs	r6, #16
-	mov	r0, r7
-	rors	r0, r6
-	mov	r8, r0
+	eors	r5, r2
+	movs	r3, #16
+	mov	r2, r5
+	rors	r2, r3
+	mov	r8, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r5
-	eors	r6, r0
-	ands	r5, r0
-	lsls	r5, r5, #1
-	eors	r6, r5
-	str	r6, [sp, #8]
+	mov	r3, r7
+	eors	r3, r2
+	ands	r7, r2
+	lsls	r7, r7, #1
+	eors	r3, r7
+	str	r3, [sp, #8]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r2, r6
-	str	r2, [sp, #32]
+	eors	r4, r3
 	movs	r2, #31
-	ldr	r0, [sp, #32]
-	rors	r0, r2
-	str	r0, [sp, #32]
+	rors	r4, r2
+	str	r4, [sp, #32]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r5, r11
+	eors	r5, r1
+	mov	r4, r11
+	ands	r4, r1
+	lsls	r4, r4, #1
 	eors	r5, r4
-	mov	r0, r11
-	ands	r0, r4
-	lsls	r0, r0, #1
-	eors	r5, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
 	ldr	r2, [sp, #12]
 	eors	r2, r5
-	movs	r0, #8
+	movs	r4, #8
+	rors	r2, r4
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r4, r0
+	eors	r4, r2
+	ands	r0, r2
+	lsls	r0, r0, #1
+	eors	r4, r0
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r1, r4
+	movs	r0, #11
+	rors	r1, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r0, r5
+	eors	r0, r1
+	ands	r5, r1
+	lsls	r5, r5, #1
+	eors	r0, r5
+	mov	r11, r0
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r2, r0
+	movs	r0, #16
 	rors	r2, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r1
-	eors	r0, r2
-	ands	r1, r2
-	lsls	r1, r1, #1
-	eors	r0, r1
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r4, r0
-	movs	r1, #11
-	rors	r4, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r5
-	eors	r1, r4
-	ands	r5, r4
-	lsls	r5, r5, #1
-	eors	r1, r5
-	mov	r11, r1
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r2, r1
-	movs	r1, #16
-	rors	r2, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r0
+	mov	r5, r4
 	eors	r5, r2
-	ands	r0, r2
-	lsls	r1, r0, #1
-	eors	r5, r1
+	ands	r4, r2
+	lsls	r0, r4, #1
+	eors	r5, r0
 	str	r5, [sp, #4]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r4, r5
+	eors	r1, r5
+	str	r1, [sp, #12]
 	movs	r1, #31
-	mov	r0, r4
+	ldr	r0, [sp, #12]
 	rors	r0, r1
 	str	r0, [sp, #12]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r0, [sp, #28]
-	eors	r0, r3
+	eors	r0, r6
 	ldr	r1, [sp, #28]
-	ands	r1, r3
+	ands	r1, r6
 	lsls	r1, r1, #1
 	eors	r0, r1
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
@@ -5141,14 +5056,13 @@ norx32_4_1_initialize:
 	lsls	r1, r1, #1
 	eors	r5, r1
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r1, r3
-	eors	r1, r5
+	eors	r6, r5
 	movs	r3, #11
-	rors	r1, r3
+	rors	r6, r3
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r4, r0
-	eors	r4, r1
-	ands	r0, r1
+	eors	r4, r6
+	ands	r0, r6
 	lsls	r0, r0, #1
 	eors	r4, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
@@ -5163,8 +5077,9 @@ norx32_4_1_initialize:
 	eors	r0, r3
 	str	r0, [sp, #16]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r1, r0
+	eors	r6, r0
 	movs	r0, #31
+	mov	r1, r6
 	rors	r1, r0
 	mov	r12, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -5291,9 +5206,6 @@ norx32_4_1_initialize:
 	str	r1, [r0, #56]
 	ldr	r1, [r0, #60]
 	ldr	r0, [sp, #52]
-	b	.Lnorx32_4_1_initialize_pool1
-	.ltorg
-.Lnorx32_4_1_initialize_pool1:
 	eors	r1, r0
 	mov	r0, r9
 	str	r1, [r0, #60]
@@ -5304,6 +5216,7 @@ norx32_4_1_initialize:
 	mov	r10, r6
 	mov	r11, r7
 	pop	{r4, r5, r6, r7, pc}
+	.ltorg
 	.ltorg
 	.size norx32_4_1_initialize, .-norx32_4_1_initialize
 

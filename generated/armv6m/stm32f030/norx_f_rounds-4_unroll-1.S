@@ -94,7 +94,7 @@ norx_f_g:
 
 @ --- norx_f_f: norx_f.f
 @     frame 40 bytes (20 spill slots, 10 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 738 bytes of code and literals
+@     estimated 718 bytes of code and literals
 	.section .text.norx_f_f,"ax",%progbits
 	.global norx_f_f
 	.type norx_f_f, %function
@@ -154,38 +154,38 @@ norx_f_f:
 	lsls	r4, r4, #1
 	eors	r5, r4
 	str	r5, [sp, #8]
-	mov	r1, r3
 	ldr	r4, [sp, #88]
-	eors	r3, r4
-	ands	r1, r4
-	lsls	r1, r1, #1
-	eors	r3, r1
-	ldr	r1, [sp, #120]
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	r1, r3
+	eors	r1, r4
+	ands	r3, r4
+	lsls	r3, r3, #1
 	eors	r1, r3
+	ldr	r3, [sp, #120]
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	eors	r3, r1
 	movs	r5, #8
-	rors	r1, r5
-	mov	r8, r1
+	rors	r3, r5
+	mov	r8, r3
 	ldr	r5, [sp, #104]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r6, r5
-	eors	r6, r1
-	ands	r5, r1
+	eors	r6, r3
+	ands	r5, r3
 	lsls	r5, r5, #1
 	eors	r6, r5
 	str	r6, [sp, #16]
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
 	eors	r4, r6
 	movs	r6, #11
-	mov	r1, r4
-	rors	r1, r6
-	mov	r11, r1
+	mov	r3, r4
+	rors	r3, r6
+	mov	r11, r3
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r3
-	eors	r4, r1
-	ands	r3, r1
-	lsls	r3, r3, #1
+	mov	r4, r1
 	eors	r4, r3
+	ands	r1, r3
+	lsls	r1, r1, #1
+	eors	r4, r1
 	str	r4, [sp, #4]
 	ldr	r4, [sp, #76]
 	mov	r5, r0
@@ -239,294 +239,284 @@ norx_f_f:
 	ldr	r0, [sp, #4]
 	ands	r0, r4
 	lsls	r1, r0, #1
-	mov	r0, r3
-	eors	r0, r1
-	mov	r1, r2
+	eors	r3, r1
 	ldr	r6, [sp, #84]
-	eors	r2, r6
-	ands	r1, r6
-	lsls	r1, r1, #1
-	eors	r2, r1
+	mov	r1, r2
+	eors	r1, r6
+	ands	r2, r6
+	lsls	r2, r2, #1
+	eors	r1, r2
 	ldr	r5, [sp, #116]
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	eors	r5, r2
-	movs	r1, #8
-	rors	r5, r1
-	ldr	r1, [sp, #100]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r1
-	eors	r3, r5
-	ands	r1, r5
-	lsls	r1, r1, #1
-	eors	r3, r1
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r6, r3
-	mov	r1, r6
-	movs	r6, #11
-	rors	r1, r6
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r2
-	eors	r7, r1
-	ands	r2, r1
-	lsls	r6, r2, #1
-	eors	r7, r6
-	str	r7, [sp, #12]
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r5, r7
-	mov	r2, r5
-	movs	r6, #16
-	rors	r2, r6
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r7, r0
-	eors	r7, r2
-	movs	r5, #8
-	rors	r7, r5
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #8]
-	eors	r5, r7
-	str	r5, [sp, #32]
-	ldr	r5, [sp, #8]
-	ands	r5, r7
-	lsls	r6, r5, #1
-	ldr	r5, [sp, #32]
-	eors	r5, r6
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r4, r5
-	movs	r6, #11
-	rors	r4, r6
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r0
-	eors	r6, r4
-	ands	r0, r4
-	lsls	r0, r0, #1
-	eors	r6, r0
-	ldr	r0, [sp, #136]
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	str	r6, [r0]
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r6, r7
-	mov	r10, r6
-	movs	r6, #16
-	mov	r0, r10
-	rors	r0, r6
-	mov	r10, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r5
-	eors	r6, r0
-	ands	r5, r0
-	lsls	r5, r5, #1
-	eors	r6, r5
-	str	r6, [sp, #32]
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r4, r6
-	movs	r0, #31
-	rors	r4, r0
-	ldr	r0, [sp, #140]
-	str	r4, [r0]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r3
-	eors	r4, r2
-	ands	r3, r2
-	lsls	r0, r3, #1
-	mov	r3, r4
-	eors	r3, r0
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r5, r12
-	ldr	r0, [sp, #8]
-	eors	r5, r0
-	movs	r0, #31
-	rors	r5, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r2, [sp, #28]
-	eors	r2, r5
-	ldr	r0, [sp, #28]
-	ands	r0, r5
-	lsls	r0, r0, #1
-	eors	r2, r0
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	ldr	r4, [sp, #4]
-	mov	r0, r8
-	eors	r4, r0
-	movs	r0, #16
-	rors	r4, r0
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r7, r2
-	eors	r7, r4
-	movs	r0, #8
-	rors	r7, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r3
-	eors	r6, r7
-	mov	r0, r3
-	ands	r0, r7
-	lsls	r0, r0, #1
-	eors	r6, r0
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r5, r6
-	movs	r0, #11
-	rors	r5, r0
+	eors	r5, r1
+	movs	r2, #8
+	rors	r5, r2
+	ldr	r2, [sp, #100]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r0, r2
 	eors	r0, r5
 	ands	r2, r5
 	lsls	r2, r2, #1
 	eors	r0, r2
-	ldr	r2, [sp, #124]
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	str	r0, [r2]
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r0, r7
-	mov	r2, r0
-	movs	r0, #16
-	rors	r2, r0
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r6, r0
+	movs	r2, #11
+	rors	r6, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r6
-	eors	r0, r2
-	ands	r6, r2
-	lsls	r6, r6, #1
-	eors	r0, r6
-	mov	r12, r0
+	mov	r7, r1
+	eors	r7, r6
+	ands	r1, r6
+	lsls	r2, r1, #1
+	eors	r7, r2
+	str	r7, [sp, #12]
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r5, r7
+	movs	r2, #16
+	rors	r5, r2
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	r7, r3
+	eors	r7, r5
+	movs	r1, #8
+	rors	r7, r1
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r1, [sp, #8]
+	eors	r1, r7
+	str	r1, [sp, #32]
+	ldr	r1, [sp, #8]
+	ands	r1, r7
+	lsls	r2, r1, #1
+	ldr	r1, [sp, #32]
+	eors	r1, r2
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r4, r1
+	movs	r2, #11
+	rors	r4, r2
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r2, r3
+	eors	r2, r4
+	ands	r3, r4
+	lsls	r3, r3, #1
+	eors	r2, r3
+	ldr	r3, [sp, #136]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r5, r0
-	movs	r0, #31
-	rors	r5, r0
-	ldr	r0, [sp, #144]
-	str	r5, [r0]
+	str	r2, [r3]
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r2, r7
+	mov	r10, r2
+	movs	r2, #16
+	mov	r3, r10
+	rors	r3, r2
+	mov	r10, r3
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r2, r1
+	eors	r2, r3
+	ands	r1, r3
+	lsls	r1, r1, #1
+	eors	r2, r1
+	str	r2, [sp, #32]
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	eors	r4, r2
+	movs	r3, #31
+	rors	r4, r3
+	ldr	r3, [sp, #140]
+	str	r4, [r3]
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r4, r0
+	eors	r4, r5
+	ands	r0, r5
+	lsls	r3, r0, #1
+	eors	r4, r3
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	mov	r5, r12
+	ldr	r3, [sp, #8]
+	eors	r5, r3
+	movs	r3, #31
+	rors	r5, r3
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r1, [sp, #28]
+	eors	r1, r5
+	ldr	r3, [sp, #28]
+	ands	r3, r5
+	lsls	r3, r3, #1
+	eors	r1, r3
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	ldr	r0, [sp, #4]
+	mov	r3, r8
+	eors	r0, r3
+	movs	r3, #16
+	rors	r0, r3
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	r7, r1
+	eors	r7, r0
+	movs	r3, #8
+	rors	r7, r3
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r2, r4
+	eors	r2, r7
+	mov	r3, r4
+	ands	r3, r7
+	lsls	r3, r3, #1
+	eors	r2, r3
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r5, r2
+	movs	r3, #11
+	rors	r5, r3
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r3, r1
+	eors	r3, r5
+	ands	r1, r5
+	lsls	r1, r1, #1
+	eors	r3, r1
+	ldr	r1, [sp, #124]
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	str	r3, [r1]
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r3, r7
+	movs	r1, #16
+	rors	r3, r1
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r1, r2
+	eors	r1, r3
+	ands	r2, r3
+	lsls	r2, r2, #1
+	eors	r1, r2
+	mov	r12, r1
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	eors	r5, r1
+	movs	r1, #31
+	rors	r5, r1
+	ldr	r1, [sp, #144]
+	str	r5, [r1]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r5, [sp, #16]
-	eors	r5, r4
-	ldr	r0, [sp, #16]
-	ands	r0, r4
-	lsls	r0, r0, #1
-	mov	r4, r5
-	eors	r4, r0
+	eors	r5, r0
+	ldr	r1, [sp, #16]
+	ands	r1, r0
+	lsls	r1, r1, #1
+	eors	r5, r1
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r5, r1
-	eors	r5, r3
-	movs	r0, #31
-	rors	r5, r0
+	eors	r6, r4
+	movs	r4, #31
+	rors	r6, r4
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #24]
-	eors	r6, r5
 	ldr	r0, [sp, #24]
-	ands	r0, r5
-	lsls	r0, r0, #1
-	eors	r6, r0
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r3, r9
-	eors	r3, r6
-	movs	r0, #8
-	rors	r3, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r4
-	eors	r1, r3
-	mov	r0, r4
-	ands	r0, r3
-	lsls	r0, r0, #1
-	eors	r1, r0
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r5, r1
-	movs	r0, #11
-	rors	r5, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r6
-	eors	r7, r5
-	ands	r6, r5
-	lsls	r0, r6, #1
-	eors	r7, r0
-	ldr	r0, [sp, #128]
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	str	r7, [r0]
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r7, r3
-	mov	r3, r7
-	movs	r0, #16
-	rors	r3, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r1
-	eors	r6, r3
-	ands	r1, r3
-	lsls	r0, r1, #1
-	mov	r1, r6
-	eors	r1, r0
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r5, r1
-	movs	r0, #31
-	rors	r5, r0
-	ldr	r0, [sp, #148]
-	str	r5, [r0]
-	mov	r5, r11
-	eors	r5, r4
-	movs	r0, #31
-	rors	r5, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r4, [sp, #12]
-	eors	r4, r5
-	ldr	r0, [sp, #12]
-	ands	r0, r5
-	lsls	r0, r0, #1
-	eors	r4, r0
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r7, [sp]
-	eors	r7, r4
-	movs	r0, #8
-	rors	r7, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #20]
-	eors	r6, r7
-	ldr	r0, [sp, #20]
-	ands	r0, r7
-	lsls	r0, r0, #1
-	eors	r6, r0
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r5, r6
-	movs	r0, #11
-	rors	r5, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r4
-	eors	r0, r5
-	ands	r4, r5
+	eors	r0, r6
+	ldr	r4, [sp, #24]
+	ands	r4, r6
 	lsls	r4, r4, #1
 	eors	r0, r4
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	r1, r9
+	eors	r1, r0
+	movs	r4, #8
+	rors	r1, r4
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r2, r5
+	eors	r2, r1
+	mov	r4, r5
+	ands	r4, r1
+	lsls	r4, r4, #1
+	eors	r2, r4
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r6, r2
+	movs	r4, #11
+	rors	r6, r4
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r7, r0
+	eors	r7, r6
+	ands	r0, r6
+	lsls	r4, r0, #1
+	eors	r7, r4
+	ldr	r4, [sp, #128]
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	str	r7, [r4]
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r7, r1
+	movs	r4, #16
+	rors	r7, r4
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r0, r2
+	eors	r0, r7
+	ands	r2, r7
+	lsls	r4, r2, #1
+	eors	r0, r4
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	eors	r6, r0
+	movs	r4, #31
+	rors	r6, r4
+	ldr	r4, [sp, #148]
+	str	r6, [r4]
+	mov	r2, r11
+	eors	r2, r5
+	movs	r5, #31
+	rors	r2, r5
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r4, [sp, #12]
+	eors	r4, r2
+	ldr	r5, [sp, #12]
+	ands	r5, r2
+	lsls	r5, r5, #1
+	eors	r4, r5
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	ldr	r1, [sp]
+	eors	r1, r4
+	movs	r5, #8
+	rors	r1, r5
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r6, [sp, #20]
+	eors	r6, r1
+	ldr	r5, [sp, #20]
+	ands	r5, r1
+	lsls	r5, r5, #1
+	eors	r6, r5
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r2, r6
+	movs	r5, #11
+	rors	r2, r5
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r5, r4
+	eors	r5, r2
+	ands	r4, r2
+	lsls	r4, r4, #1
+	eors	r5, r4
 	ldr	r4, [sp, #132]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	str	r0, [r4]
+	str	r5, [r4]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	r4, r0
-	eors	r4, r7
-	movs	r0, #16
-	rors	r4, r0
+	eors	r5, r1
+	movs	r4, #16
+	rors	r5, r4
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r6
-	eors	r7, r4
-	ands	r6, r4
-	lsls	r0, r6, #1
-	eors	r7, r0
+	mov	r1, r6
+	eors	r1, r5
+	ands	r6, r5
+	lsls	r4, r6, #1
+	eors	r1, r4
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r5, r7
-	movs	r0, #31
-	rors	r5, r0
-	ldr	r0, [sp, #152]
-	str	r5, [r0]
-	ldr	r0, [sp, #156]
-	str	r7, [r0]
-	ldr	r5, [sp, #160]
-	ldr	r0, [sp, #32]
-	str	r0, [r5]
-	ldr	r5, [sp, #164]
-	mov	r0, r12
-	str	r0, [r5]
-	ldr	r0, [sp, #168]
-	str	r1, [r0]
+	eors	r2, r1
+	movs	r4, #31
+	rors	r2, r4
+	ldr	r4, [sp, #152]
+	str	r2, [r4]
+	ldr	r2, [sp, #156]
+	str	r1, [r2]
+	ldr	r4, [sp, #160]
+	ldr	r2, [sp, #32]
+	str	r2, [r4]
+	ldr	r4, [sp, #164]
+	mov	r2, r12
+	str	r2, [r4]
+	ldr	r2, [sp, #168]
+	str	r0, [r2]
 	ldr	r0, [sp, #172]
-	str	r3, [r0]
+	str	r7, [r0]
 	ldr	r0, [sp, #176]
-	str	r4, [r0]
-	ldr	r1, [sp, #180]
+	str	r5, [r0]
+	ldr	r2, [sp, #180]
 	mov	r0, r10
-	str	r0, [r1]
+	str	r0, [r2]
 	ldr	r0, [sp, #184]
-	str	r2, [r0]
+	str	r3, [r0]
 	add	sp, #40
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
@@ -540,7 +530,7 @@ norx_f_f:
 
 @ --- norx_f_permute: norx_f.permute
 @     frame 52 bytes (27 spill slots, 13 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 822 bytes of code and literals
+@     estimated 800 bytes of code and literals
 	.section .text.norx_f_permute,"ax",%progbits
 	.global norx_f_permute
 	.type norx_f_permute, %function
@@ -598,50 +588,45 @@ norx_f_permute:
 	mov	r0, r11
 	ands	r0, r6
 	lsls	r5, r0, #1
-	mov	r0, r7
-	eors	r0, r5
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	eors	r2, r0
-	mov	r5, r2
-	movs	r2, #8
-	rors	r5, r2
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r3
 	eors	r7, r5
-	ands	r3, r5
-	lsls	r2, r3, #1
-	mov	r3, r7
-	eors	r3, r2
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	eors	r2, r7
+	movs	r5, #8
+	rors	r2, r5
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r0, r3
+	eors	r0, r2
+	ands	r3, r2
+	lsls	r5, r3, #1
+	eors	r0, r5
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r2, r6
-	eors	r2, r3
-	movs	r6, #11
-	rors	r2, r6
+	eors	r6, r0
+	movs	r5, #11
+	rors	r6, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r0
-	eors	r7, r2
-	ands	r0, r2
-	lsls	r6, r0, #1
-	eors	r7, r6
-	mov	r11, r7
+	mov	r3, r7
+	eors	r3, r6
+	ands	r7, r6
+	lsls	r5, r7, #1
+	eors	r3, r5
+	mov	r11, r3
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r5, r7
-	movs	r6, #16
-	mov	r0, r5
-	rors	r0, r6
-	str	r0, [sp, #8]
+	eors	r2, r3
+	movs	r5, #16
+	mov	r3, r2
+	rors	r3, r5
+	str	r3, [sp, #8]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r3
-	eors	r5, r0
-	ands	r3, r0
-	lsls	r3, r3, #1
-	eors	r5, r3
-	str	r5, [sp, #36]
+	mov	r2, r0
+	eors	r2, r3
+	ands	r0, r3
+	lsls	r0, r0, #1
+	eors	r2, r0
+	str	r2, [sp, #36]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r2, r5
-	str	r2, [sp, #20]
+	eors	r6, r2
 	movs	r2, #31
-	ldr	r0, [sp, #20]
+	mov	r0, r6
 	rors	r0, r2
 	str	r0, [sp, #20]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -689,9 +674,8 @@ norx_f_permute:
 	str	r3, [sp, #32]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r4, r3
-	mov	r0, r4
 	movs	r2, #31
-	rors	r0, r2
+	rors	r4, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r6, [sp, #16]
 	eors	r6, r1
@@ -707,187 +691,182 @@ norx_f_permute:
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r2, [sp, #4]
 	eors	r2, r3
-	ldr	r4, [sp, #4]
-	ands	r4, r3
-	lsls	r4, r4, #1
-	eors	r2, r4
+	ldr	r0, [sp, #4]
+	ands	r0, r3
+	lsls	r0, r0, #1
+	eors	r2, r0
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r4, r1
-	eors	r4, r2
-	movs	r1, #11
-	rors	r4, r1
+	eors	r1, r2
+	movs	r0, #11
+	rors	r1, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r6
-	eors	r1, r4
-	ands	r6, r4
+	mov	r0, r6
+	eors	r0, r1
+	ands	r6, r1
 	lsls	r5, r6, #1
-	eors	r1, r5
-	str	r1, [sp, #24]
+	eors	r0, r5
+	str	r0, [sp, #24]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r3, r1
+	eors	r3, r0
 	movs	r6, #16
-	mov	r1, r3
-	rors	r1, r6
-	str	r1, [sp, #16]
+	mov	r0, r3
+	rors	r0, r6
+	str	r0, [sp, #16]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r3, r2
-	eors	r3, r1
-	ands	r2, r1
-	lsls	r1, r2, #1
+	eors	r3, r0
+	ands	r2, r0
+	lsls	r0, r2, #1
 	mov	r2, r3
-	eors	r2, r1
+	eors	r2, r0
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r4, r2
-	movs	r1, #31
-	rors	r4, r1
+	eors	r1, r2
+	movs	r0, #31
+	rors	r1, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r7, [sp, #44]
-	mov	r1, r12
-	eors	r7, r1
+	mov	r0, r12
+	eors	r7, r0
 	ldr	r3, [sp, #44]
-	ands	r3, r1
-	lsls	r1, r3, #1
-	eors	r7, r1
+	ands	r3, r0
+	lsls	r0, r3, #1
+	eors	r7, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
 	mov	r5, r8
 	eors	r5, r7
-	movs	r1, #8
-	rors	r5, r1
+	movs	r0, #8
+	rors	r5, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r3, [sp]
 	eors	r3, r5
-	ldr	r1, [sp]
-	ands	r1, r5
-	lsls	r1, r1, #1
-	eors	r3, r1
+	ldr	r0, [sp]
+	ands	r0, r5
+	lsls	r0, r0, #1
+	eors	r3, r0
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
 	mov	r6, r12
 	eors	r6, r3
-	movs	r1, #11
-	rors	r6, r1
+	movs	r0, #11
+	rors	r6, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r7
-	eors	r1, r6
+	mov	r0, r7
+	eors	r0, r6
 	ands	r7, r6
 	lsls	r7, r7, #1
-	eors	r1, r7
-	mov	r9, r1
+	eors	r0, r7
+	mov	r9, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r5, r1
-	movs	r1, #16
-	rors	r5, r1
+	eors	r5, r0
+	movs	r0, #16
+	rors	r5, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r3
-	eors	r1, r5
+	mov	r0, r3
+	eors	r0, r5
 	ands	r3, r5
 	lsls	r3, r3, #1
-	eors	r1, r3
+	eors	r0, r3
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r3, r6
-	eors	r3, r1
-	movs	r6, #31
-	rors	r3, r6
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r11
 	eors	r6, r0
+	movs	r3, #31
+	rors	r6, r3
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r3, r11
+	eors	r3, r4
 	mov	r7, r11
-	ands	r7, r0
+	ands	r7, r4
 	lsls	r7, r7, #1
-	eors	r6, r7
+	eors	r3, r7
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r7, r5
-	eors	r7, r6
-	movs	r5, #8
-	rors	r7, r5
+	eors	r5, r3
+	movs	r7, #8
+	rors	r5, r7
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r2
-	eors	r5, r7
-	ands	r2, r7
+	mov	r7, r2
+	eors	r7, r5
+	ands	r2, r5
 	lsls	r2, r2, #1
-	eors	r5, r2
+	eors	r7, r2
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r2, r0
-	eors	r2, r5
-	movs	r0, #11
-	rors	r2, r0
+	eors	r4, r7
+	movs	r2, #11
+	rors	r4, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r6
-	eors	r0, r2
-	ands	r6, r2
-	lsls	r6, r6, #1
-	eors	r0, r6
-	mov	r11, r0
+	mov	r2, r3
+	eors	r2, r4
+	ands	r3, r4
+	lsls	r3, r3, #1
+	eors	r2, r3
+	mov	r11, r2
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r7, r0
-	movs	r6, #16
-	mov	r0, r7
-	rors	r0, r6
-	mov	r8, r0
+	eors	r5, r2
+	movs	r3, #16
+	mov	r2, r5
+	rors	r2, r3
+	mov	r8, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r5
-	eors	r6, r0
-	ands	r5, r0
-	lsls	r5, r5, #1
-	eors	r6, r5
-	str	r6, [sp, #4]
+	mov	r3, r7
+	eors	r3, r2
+	ands	r7, r2
+	lsls	r7, r7, #1
+	eors	r3, r7
+	str	r3, [sp, #4]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r2, r6
-	str	r2, [sp, #28]
+	eors	r4, r3
 	movs	r2, #31
-	ldr	r0, [sp, #28]
-	rors	r0, r2
-	str	r0, [sp, #28]
+	rors	r4, r2
+	str	r4, [sp, #28]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r5, r10
+	eors	r5, r1
+	mov	r4, r10
+	ands	r4, r1
+	lsls	r4, r4, #1
 	eors	r5, r4
-	mov	r0, r10
-	ands	r0, r4
-	lsls	r0, r0, #1
-	eors	r5, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
 	ldr	r2, [sp, #8]
 	eors	r2, r5
-	movs	r0, #8
+	movs	r4, #8
+	rors	r2, r4
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r4, r0
+	eors	r4, r2
+	ands	r0, r2
+	lsls	r0, r0, #1
+	eors	r4, r0
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r1, r4
+	movs	r0, #11
+	rors	r1, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r0, r5
+	eors	r0, r1
+	ands	r5, r1
+	lsls	r5, r5, #1
+	eors	r0, r5
+	mov	r10, r0
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r2, r0
+	movs	r0, #16
 	rors	r2, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r1
-	eors	r0, r2
-	ands	r1, r2
-	lsls	r1, r1, #1
-	eors	r0, r1
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r4, r0
-	movs	r1, #11
-	rors	r4, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r5
-	eors	r1, r4
-	ands	r5, r4
-	lsls	r5, r5, #1
-	eors	r1, r5
-	mov	r10, r1
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r2, r1
-	movs	r1, #16
-	rors	r2, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r0
+	mov	r5, r4
 	eors	r5, r2
-	ands	r0, r2
-	lsls	r1, r0, #1
-	eors	r5, r1
+	ands	r4, r2
+	lsls	r0, r4, #1
+	eors	r5, r0
 	str	r5, [sp]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r4, r5
+	eors	r1, r5
+	str	r1, [sp, #8]
 	movs	r1, #31
-	mov	r0, r4
+	ldr	r0, [sp, #8]
 	rors	r0, r1
 	str	r0, [sp, #8]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r0, [sp, #24]
-	eors	r0, r3
+	eors	r0, r6
 	ldr	r1, [sp, #24]
-	ands	r1, r3
+	ands	r1, r6
 	lsls	r1, r1, #1
 	eors	r0, r1
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
@@ -903,14 +882,13 @@ norx_f_permute:
 	lsls	r1, r1, #1
 	eors	r5, r1
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r1, r3
-	eors	r1, r5
+	eors	r6, r5
 	movs	r3, #11
-	rors	r1, r3
+	rors	r6, r3
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r4, r0
-	eors	r4, r1
-	ands	r0, r1
+	eors	r4, r6
+	ands	r0, r6
 	lsls	r0, r0, #1
 	eors	r4, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
@@ -925,8 +903,9 @@ norx_f_permute:
 	eors	r0, r3
 	str	r0, [sp, #12]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r1, r0
+	eors	r6, r0
 	movs	r0, #31
+	mov	r1, r6
 	rors	r1, r0
 	mov	r12, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)

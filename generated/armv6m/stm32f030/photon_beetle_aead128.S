@@ -68,7 +68,7 @@ photon_beetle_aead128_key_setup:
 
 @ --- photon_beetle_aead128_encrypt_with: photon_beetle_aead128.encrypt_with
 @     frame 92 bytes (16 spill slots, 11 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 768 bytes of code and literals
+@     estimated 762 bytes of code and literals
 	.section .text.photon_beetle_aead128_encrypt_with,"ax",%progbits
 	.global photon_beetle_aead128_encrypt_with
 	.type photon_beetle_aead128_encrypt_with, %function
@@ -403,41 +403,38 @@ photon_beetle_aead128_encrypt_with:
 	orrs	r3, r1
 	ldr	r0, [sp, #4]
 	rsbs	r2, r0, #0
-	mov	r7, r6
 	mov	r0, r9
-	eors	r7, r0
-	ands	r7, r2
-	mov	r6, r9
-	eors	r6, r7
-	mov	r7, r5
+	eors	r6, r0
+	ands	r6, r2
+	mov	r7, r9
+	eors	r7, r6
 	mov	r0, r10
-	eors	r7, r0
-	ands	r7, r2
-	mov	r5, r10
-	eors	r5, r7
+	eors	r5, r0
+	ands	r5, r2
+	mov	r6, r10
+	eors	r6, r5
 	mov	r0, r8
 	eors	r4, r0
 	ands	r4, r2
 	eors	r0, r4
 	eors	r3, r1
 	ands	r3, r2
-	mov	r4, r1
-	eors	r4, r3
+	eors	r1, r3
 	@ photon_beetle_aead128.ae:127: set_rate_part(s, x ^ ozs(p, count))
 	mov	r3, r11
-	eors	r3, r6
+	eors	r3, r7
 	ldr	r2, [sp]
-	eors	r2, r5
-	ldr	r1, [sp, #12]
-	eors	r1, r0
+	eors	r2, r6
+	ldr	r4, [sp, #12]
+	eors	r4, r0
 	ldr	r0, [sp, #16]
-	eors	r0, r4
+	eors	r0, r1
 	@ photon_beetle_aead128.ae:25: s[0] = x[31:0]
 	str	r3, [sp, #44]
 	@ photon_beetle_aead128.ae:26: s[1] = x[63:32]
 	str	r2, [sp, #48]
 	@ photon_beetle_aead128.ae:27: s[2] = x[95:64]
-	str	r1, [sp, #52]
+	str	r4, [sp, #52]
 	@ photon_beetle_aead128.ae:28: s[3] = x[127:96]
 	str	r0, [sp, #56]
 	ldr	r1, [sp, #8]
@@ -527,7 +524,7 @@ photon_beetle_aead128_encrypt_with:
 
 @ --- photon_beetle_aead128_decrypt_with: photon_beetle_aead128.decrypt_with
 @     frame 108 bytes (26 spill slots, 15 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 896 bytes of code and literals
+@     estimated 890 bytes of code and literals
 	.section .text.photon_beetle_aead128_decrypt_with,"ax",%progbits
 	.global photon_beetle_aead128_decrypt_with
 	.type photon_beetle_aead128_decrypt_with, %function
@@ -763,10 +760,9 @@ photon_beetle_aead128_decrypt_with:
 	mov	r1, r3
 .Lphoton_beetle_aead128_decrypt_with_words14:
 	ldm	r1!, {r0, r2, r3, r7}
-	mov	r1, r0
-	ldr	r0, [sp, #24]
-	eors	r1, r0
-	mov	r8, r1
+	ldr	r1, [sp, #24]
+	eors	r0, r1
+	mov	r8, r0
 	ldr	r0, [sp, #28]
 	eors	r2, r0
 	mov	r9, r2
@@ -911,9 +907,8 @@ photon_beetle_aead128_decrypt_with:
 	movs	r5, #0
 	movs	r4, #0
 .Lphoton_beetle_aead128_decrypt_with_she29:
-	mov	r3, r6
 	mov	r0, r8
-	orrs	r3, r0
+	orrs	r6, r0
 	mov	r0, r10
 	orrs	r2, r0
 	mov	r11, r2
@@ -923,39 +918,38 @@ photon_beetle_aead128_decrypt_with:
 	ldr	r0, [sp, #12]
 	rsbs	r2, r0, #0
 	mov	r0, r8
-	eors	r3, r0
-	ands	r3, r2
-	mov	r6, r8
-	eors	r6, r3
+	eors	r6, r0
+	ands	r6, r2
+	mov	r3, r8
+	eors	r3, r6
 	mov	r7, r11
 	mov	r0, r10
 	eors	r7, r0
 	ands	r7, r2
-	mov	r3, r10
-	eors	r3, r7
+	mov	r6, r10
+	eors	r6, r7
 	mov	r0, r9
 	eors	r5, r0
 	ands	r5, r2
 	eors	r0, r5
 	eors	r4, r1
 	ands	r4, r2
-	mov	r5, r1
-	eors	r5, r4
+	eors	r1, r4
 	@ photon_beetle_aead128.ae:155: set_rate_part(s, x ^ ozs(p, count))
 	ldr	r4, [sp]
-	eors	r4, r6
+	eors	r4, r3
 	ldr	r2, [sp, #4]
-	eors	r2, r3
-	ldr	r1, [sp, #24]
-	eors	r1, r0
+	eors	r2, r6
+	ldr	r5, [sp, #24]
+	eors	r5, r0
 	ldr	r0, [sp, #28]
-	eors	r0, r5
+	eors	r0, r1
 	@ photon_beetle_aead128.ae:25: s[0] = x[31:0]
 	str	r4, [sp, #60]
 	@ photon_beetle_aead128.ae:26: s[1] = x[63:32]
 	str	r2, [sp, #64]
 	@ photon_beetle_aead128.ae:27: s[2] = x[95:64]
-	str	r1, [sp, #68]
+	str	r5, [sp, #68]
 	@ photon_beetle_aead128.ae:28: s[3] = x[127:96]
 	str	r0, [sp, #72]
 	ldr	r1, [sp, #8]
@@ -1057,7 +1051,7 @@ photon_beetle_aead128_decrypt_with:
 
 @ --- photon_beetle_aead128_P_permute: photon_beetle_aead128.P.permute
 @     frame 32 bytes (26 spill slots, 8 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1184 bytes of code and literals
+@     estimated 1186 bytes of code and literals
 	.section .text.photon_beetle_aead128_P_permute,"ax",%progbits
 	.global photon_beetle_aead128_P_permute
 	.type photon_beetle_aead128_P_permute, %function
@@ -1146,69 +1140,66 @@ photon_beetle_aead128_P_permute:
 	@ photon256.ae:65: x2 = sub_cells(x2 ^ (c ^ ic[2]) as u32) >>> 8
 	movs	r0, #3
 	eors	r0, r3
-	mov	r7, r6
-	eors	r7, r0
-	uxtb	r0, r7
+	eors	r6, r0
+	uxtb	r0, r6
 	ldrb	r0, [r5, r0]
-	lsls	r6, r0, #8
-	lsrs	r0, r7, #24
+	lsls	r7, r0, #8
+	lsrs	r0, r6, #24
 	ldrb	r0, [r5, r0]
-	orrs	r6, r0
-	lsrs	r0, r7, #16
+	orrs	r7, r0
+	lsrs	r0, r6, #16
 	uxtb	r0, r0
 	ldrb	r0, [r5, r0]
 	lsls	r1, r0, #8
-	lsrs	r0, r7, #8
+	lsrs	r0, r6, #8
 	uxtb	r0, r0
 	ldrb	r0, [r5, r0]
 	orrs	r1, r0
-	lsls	r0, r6, #16
+	lsls	r0, r7, #16
 	orrs	r0, r1
 	str	r0, [sp]
 	@ photon256.ae:66: x3 = sub_cells(x3 ^ (c ^ ic[3]) as u32) >>> 12
 	movs	r0, #7
 	eors	r0, r3
-	mov	r6, r4
-	eors	r6, r0
-	lsrs	r0, r6, #24
+	eors	r4, r0
+	lsrs	r0, r4, #24
 	ldrb	r0, [r5, r0]
 	lsls	r1, r0, #8
-	lsrs	r0, r6, #16
+	lsrs	r0, r4, #16
 	uxtb	r0, r0
 	ldrb	r0, [r5, r0]
 	orrs	r1, r0
-	lsrs	r0, r6, #8
+	lsrs	r0, r4, #8
 	uxtb	r0, r0
 	ldrb	r0, [r5, r0]
-	lsls	r4, r0, #8
-	uxtb	r0, r6
+	lsls	r6, r0, #8
+	uxtb	r0, r4
 	ldrb	r0, [r5, r0]
-	orrs	r4, r0
+	orrs	r6, r0
 	lsls	r1, r1, #16
-	orrs	r1, r4
+	orrs	r1, r6
 	movs	r4, #12
 	rors	r1, r4
 	@ photon256.ae:67: x4 = sub_cells(x4 ^ (c ^ ic[4]) as u32) >>> 16
 	movs	r0, #15
 	eors	r0, r3
-	mov	r7, r2
-	eors	r7, r0
-	lsrs	r0, r7, #8
+	eors	r2, r0
+	lsrs	r0, r2, #8
 	uxtb	r0, r0
 	ldrb	r0, [r5, r0]
 	lsls	r6, r0, #8
-	uxtb	r0, r7
+	uxtb	r0, r2
 	ldrb	r0, [r5, r0]
 	orrs	r6, r0
-	lsrs	r0, r7, #24
+	lsrs	r0, r2, #24
 	ldrb	r0, [r5, r0]
-	lsls	r2, r0, #8
-	lsrs	r0, r7, #16
+	lsls	r7, r0, #8
+	lsrs	r0, r2, #16
 	uxtb	r0, r0
 	ldrb	r0, [r5, r0]
-	orrs	r2, r0
+	orrs	r7, r0
 	lsls	r6, r6, #16
-	orrs	r6, r2
+	orrs	r6, r7
 	@ photon256.ae:68: x5 = sub_cells(x5 ^ (c ^ ic[5]) as u32) >>> 20
 	movs	r2, #14
 	eors	r2, r3
@@ -1389,21 +1380,23 @@ photon_beetle_aead128_P_permute:
 	eors	r2, r0
 	eors	r2, r7
 	@ photon256.ae:43: t = times2(x3 ^ x5)
-	mov	r7, r11
-	mov	r0, r8
-	eors	r7, r0
-	str	r7, [sp, #16]
-	@ photon256.ae:33: t = (x >> 3) & 0x11111111
-	lsrs	r7, r7, #3
-	ands	r7, r4
-	@ photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	ldr	r0, [sp, #16]
-	lsls	r0, r0, #1
-	ands	r0, r3
+	mov	r0, r11
+	mov	r7, r8
 	eors	r0, r7
-	mov	r10, r0
-	lsls	r0, r7, #1
+	str	r0, [sp, #16]
+	@ photon256.ae:33: t = (x >> 3) & 0x11111111
+	lsrs	r0, r0, #3
+	ands	r0, r4
+	@ photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	ldr	r7, [sp, #16]
+	lsls	r7, r7, #1
+	ands	r7, r3
+	eors	r7, r0
+	mov	r10, r7
+	lsls	r7, r0, #1
+	str	r7, [sp, #12]
 	mov	r7, r10
+	ldr	r0, [sp, #12]
 	eors	r7, r0
 	@ photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
 	mov	r0, r12
@@ -1443,21 +1436,23 @@ photon_beetle_aead128_P_permute:
 	eors	r1, r0
 	eors	r1, r7
 	@ photon256.ae:43: t = times2(x3 ^ x5)
-	mov	r7, r9
-	mov	r0, r12
-	eors	r7, r0
-	str	r7, [sp, #12]
-	@ photon256.ae:33: t = (x >> 3) & 0x11111111
-	lsrs	r7, r7, #3
-	ands	r7, r4
-	@ photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	ldr	r0, [sp, #12]
-	lsls	r0, r0, #1
-	ands	r0, r3
+	mov	r0, r9
+	mov	r7, r12
 	eors	r0, r7
-	mov	r10, r0
-	lsls	r0, r7, #1
+	str	r0, [sp, #12]
+	@ photon256.ae:33: t = (x >> 3) & 0x11111111
+	lsrs	r0, r0, #3
+	ands	r0, r4
+	@ photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	ldr	r7, [sp, #12]
+	lsls	r7, r7, #1
+	ands	r7, r3
+	eors	r7, r0
+	mov	r10, r7
+	lsls	r7, r0, #1
+	str	r7, [sp]
 	mov	r7, r10
+	ldr	r0, [sp]
 	eors	r7, r0
 	@ photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r6, r2
@@ -1610,10 +1605,10 @@ photon_beetle_aead128_P_permute:
 	eors	r7, r0
 	@ photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
 	mov	r6, r8
-	mov	r0, r11
 	b	.Lphoton_beetle_aead128_P_permute_pool1
 	.ltorg
 .Lphoton_beetle_aead128_P_permute_pool1:
+	mov	r0, r11
 	eors	r6, r0
 	mov	r0, r9
 	eors	r6, r0
@@ -1751,7 +1746,7 @@ photon_beetle_aead128_P_permute:
 
 @ --- photon_beetle_aead128_hash: photon_beetle_aead128.hash
 @     frame 56 bytes (14 spill slots, 10 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 364 bytes of code and literals
+@     estimated 356 bytes of code and literals
 	.section .text.photon_beetle_aead128_hash,"ax",%progbits
 	.global photon_beetle_aead128_hash
 	.type photon_beetle_aead128_hash, %function
@@ -1903,39 +1898,35 @@ photon_beetle_aead128_hash:
 	orrs	r3, r0
 	ldr	r0, [sp, #4]
 	rsbs	r2, r0, #0
-	mov	r7, r1
 	mov	r0, r9
-	eors	r7, r0
-	ands	r7, r2
-	mov	r1, r9
-	eors	r1, r7
-	mov	r7, r6
+	eors	r1, r0
+	ands	r1, r2
+	mov	r7, r9
+	eors	r7, r1
 	mov	r0, r10
-	eors	r7, r0
-	ands	r7, r2
-	mov	r6, r10
-	eors	r6, r7
-	mov	r7, r5
+	eors	r6, r0
+	ands	r6, r2
+	mov	r1, r10
+	eors	r1, r6
 	mov	r0, r11
-	eors	r7, r0
-	ands	r7, r2
-	mov	r5, r11
-	eors	r5, r7
-	mov	r7, r3
+	eors	r5, r0
+	ands	r5, r2
+	mov	r6, r11
+	eors	r6, r5
 	mov	r0, r8
-	eors	r7, r0
-	ands	r7, r2
-	mov	r3, r8
-	eors	r3, r7
+	eors	r3, r0
+	ands	r3, r2
+	mov	r5, r8
+	eors	r5, r3
 	@ photon_beetle_aead128.ae:63: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
 	ldr	r2, [sp, #8]
-	eors	r2, r1
+	eors	r2, r7
 	ldr	r7, [sp, #12]
-	eors	r7, r6
+	eors	r7, r1
 	ldr	r1, [sp, #16]
-	eors	r1, r5
+	eors	r1, r6
 	ldr	r0, [sp, #20]
-	eors	r0, r3
+	eors	r0, r5
 	@ photon_beetle_aead128.ae:25: s[0] = x[31:0]
 	str	r2, [r4]
 	@ photon_beetle_aead128.ae:26: s[1] = x[63:32]

@@ -9,7 +9,7 @@
 
 @ --- romulus_n_key_setup: romulus_n.key_setup
 @     frame 16 bytes (1 spill slots, 0 on the stack; locals 16), saves r4, r5, r6, r7
-@     estimated 234 bytes of code and literals
+@     estimated 230 bytes of code and literals
 	.section .text.romulus_n_key_setup,"ax",%progbits
 	.global romulus_n_key_setup
 	.type romulus_n_key_setup, %function
@@ -94,74 +94,72 @@ romulus_n_key_setup:
 	lsls	r3, r4, #1
 	lsrs	r0, r7, #31
 	orrs	r3, r0
-	mov	r0, r6
-	eors	r0, r3
-	lsrs	r6, r4, #1
+	eors	r6, r3
+	lsrs	r0, r4, #1
 	ldr	r3, =0x7f7f7f7f
-	ands	r6, r3
-	ldr	r3, =0x80808080
 	ands	r0, r3
-	orrs	r6, r0
-	lsls	r0, r4, #31
+	ldr	r3, =0x80808080
+	ands	r6, r3
+	orrs	r0, r6
+	lsls	r6, r4, #31
 	lsrs	r4, r7, #1
-	orrs	r4, r0
-	ldr	r0, =0x7f7f7f7f
-	ands	r4, r0
-	lsls	r0, r7, #7
+	orrs	r4, r6
+	ldr	r6, =0x7f7f7f7f
+	ands	r4, r6
+	lsls	r6, r7, #7
 	lsls	r7, r7, #1
-	eors	r0, r7
-	mov	r7, r0
-	ands	r7, r3
-	mov	r0, r4
-	orrs	r0, r7
+	eors	r6, r7
+	ands	r6, r3
+	mov	r7, r4
+	orrs	r7, r6
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	lsrs	r3, r5, #24
 	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
-	lsls	r7, r3, #24
+	lsls	r6, r3, #24
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	lsrs	r3, r5, #16
 	uxtb	r3, r3
 	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
 	lsls	r3, r3, #16
-	orrs	r7, r3
+	orrs	r6, r3
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	lsrs	r3, r5, #8
 	uxtb	r3, r3
 	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
 	lsls	r3, r3, #8
-	orrs	r7, r3
+	orrs	r6, r3
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	uxtb	r4, r5
 	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
-	mov	r3, r7
+	mov	r3, r6
 	orrs	r3, r4
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	lsrs	r4, r1, #24
 	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
 	lsls	r4, r4, #24
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	lsrs	r7, r1, #16
-	uxtb	r7, r7
+	lsrs	r6, r1, #16
+	uxtb	r6, r6
 	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
-	lsls	r7, r7, #16
-	orrs	r4, r7
+	lsls	r6, r6, #16
+	orrs	r4, r6
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	lsrs	r7, r1, #8
-	uxtb	r7, r7
+	lsrs	r6, r1, #8
+	uxtb	r6, r6
 	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
-	lsls	r7, r7, #8
-	orrs	r4, r7
+	lsls	r6, r6, #8
+	orrs	r4, r6
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	uxtb	r7, r1
+	uxtb	r6, r1
 	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
-	orrs	r4, r7
+	orrs	r4, r6
 	@ skinny128_384plus.ae:165: r3[i] = tk3[127:64]
 	str	r1, [r2]
 	str	r5, [r2, #4]
 	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
 	adds	r2, #8
-	mov	r1, r0
-	mov	r5, r6
+	mov	r1, r7
+	mov	r5, r0
 	mov	r0, r12
 	adds	r0, #1
 	mov	r12, r0
@@ -1321,7 +1319,7 @@ romulus_n_decrypt_with:
 
 @ --- romulus_n_E_encrypt_block_tk1: romulus_n.E.encrypt_block_tk1
 @     frame 8 bytes (8 spill slots, 2 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 570 bytes of code and literals
+@     estimated 568 bytes of code and literals
 	.section .text.romulus_n_E_encrypt_block_tk1,"ax",%progbits
 	.global romulus_n_E_encrypt_block_tk1
 	.type romulus_n_E_encrypt_block_tk1, %function
@@ -1365,35 +1363,34 @@ romulus_n_E_encrypt_block_tk1:
 	mov	r0, r12
 	eors	r6, r0
 	mov	r11, r6
-	mov	r6, r7
 	mov	r0, r8
-	eors	r6, r0
+	eors	r7, r0
 	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	lsrs	r0, r1, #24
 	ldrb	r0, [r5, r0]
-	lsls	r7, r0, #24
+	lsls	r6, r0, #24
 	lsrs	r0, r1, #16
 	uxtb	r0, r0
 	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #16
-	orrs	r7, r0
+	orrs	r6, r0
 	lsrs	r0, r1, #8
 	uxtb	r0, r0
 	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #8
-	orrs	r7, r0
+	orrs	r6, r0
 	uxtb	r0, r1
 	ldrb	r0, [r5, r0]
-	mov	r1, r7
+	mov	r1, r6
 	orrs	r1, r0
 	@ skinny128_384plus.ae:199: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], r23[i] ^ tk1)
 	mov	r0, r10
 	ldrb	r0, [r0]
 	@ skinny128_384plus.ae:116: r0 = sub_cells(r0) ^ ((c & 0xf) as u32 << 24) ^ k[63:32]
-	lsls	r7, r0, #28
-	lsrs	r7, r7, #4
-	eors	r1, r7
+	lsls	r6, r0, #28
+	lsrs	r6, r6, #4
 	eors	r1, r6
+	eors	r1, r7
 	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	lsrs	r6, r2, #24
 	ldrb	r6, [r5, r6]
@@ -1821,7 +1818,7 @@ romulus_n_E_tk23_rows:
 
 @ --- romulus_n_absorb_ad: romulus_n.absorb_ad
 @     frame 112 bytes (26 spill slots, 8 on the stack; locals 72), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 922 bytes of code and literals
+@     estimated 914 bytes of code and literals
 	.section .text.romulus_n_absorb_ad,"ax",%progbits
 	.global romulus_n_absorb_ad
 	.type romulus_n_absorb_ad, %function
@@ -2068,22 +2065,21 @@ romulus_n_absorb_ad:
 	rev	r0, r0
 	str	r0, [sp, #28]
 	@ romulus_n.ae:47: return if n < 16 then x | (n as u128) else x
-	mov	r6, r0
-	mov	r0, r8
-	orrs	r6, r0
-	ldr	r0, [sp, #28]
-	eors	r6, r0
-	mov	r0, r8
-	cmp	r0, #16
+	mov	r6, r8
+	orrs	r0, r6
+	ldr	r6, [sp, #28]
+	eors	r0, r6
+	mov	r6, r8
+	cmp	r6, #16
 	movs	r7, #0
 	adcs	r7, r7
-	movs	r0, #1
-	eors	r7, r0
-	rsbs	r0, r7, #0
-	str	r0, [sp, #16]
-	ands	r6, r0
-	ldr	r7, [sp, #28]
+	movs	r6, #1
 	eors	r7, r6
+	rsbs	r6, r7, #0
+	str	r6, [sp, #16]
+	ands	r0, r6
+	ldr	r7, [sp, #28]
+	eors	r7, r0
 	@ romulus_n.ae:85: s = s ^ pad(load_be(ad, off, 16, odd), odd)
 	eors	r4, r7
 	mov	r8, r4
@@ -2194,32 +2190,30 @@ romulus_n_absorb_ad:
 	adcs	r7, r7
 	movs	r0, #1
 	eors	r7, r0
-	mov	r0, r1
-	orrs	r0, r6
+	orrs	r1, r6
 	rsbs	r7, r7, #0
-	eors	r0, r6
+	eors	r1, r6
+	ands	r1, r7
+	eors	r6, r1
+	mov	r1, r5
+	eors	r1, r5
+	ands	r1, r7
+	eors	r5, r1
+	mov	r1, r2
+	eors	r1, r2
+	ands	r1, r7
+	eors	r2, r1
+	ldr	r0, [sp, #8]
+	mov	r1, r0
+	eors	r0, r1
 	ands	r0, r7
-	mov	r1, r6
-	eors	r1, r0
-	mov	r0, r5
-	eors	r0, r5
-	ands	r0, r7
-	eors	r5, r0
-	mov	r0, r2
-	eors	r0, r2
-	ands	r0, r7
-	eors	r2, r0
-	ldr	r6, [sp, #8]
-	mov	r0, r6
-	eors	r6, r0
-	ands	r6, r7
-	mov	r7, r0
-	eors	r7, r6
+	mov	r7, r1
+	eors	r7, r0
 	@ romulus_n.ae:88: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
 	str	r4, [sp, #56]
-	mov	r0, r11
-	str	r0, [sp, #60]
-	str	r1, [sp, #64]
+	mov	r1, r11
+	str	r1, [sp, #60]
+	str	r6, [sp, #64]
 	str	r5, [sp, #68]
 	str	r2, [sp, #72]
 	str	r7, [sp, #76]
@@ -2271,10 +2265,9 @@ romulus_n_absorb_ad:
 .Lromulus_n_absorb_ad_endif17:
 	@ romulus_n.ae:91: d = if (r == 16) | (r == 32) then 0x18 else 0x1a as u8
 	movs	r0, #16
-	mov	r6, r0
-	mov	r0, r9
-	eors	r6, r0
-	subs	r0, r6, #1
+	mov	r6, r9
+	eors	r0, r6
+	subs	r6, r0, #1
 	movs	r6, #0
 	adcs	r6, r6
 	movs	r0, #1

@@ -9,7 +9,7 @@
 
 @ --- skinny128_384plus_key_schedule: skinny128_384plus.key_schedule
 @     frame 44 bytes (16 spill slots, 11 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 632 bytes of code and literals
+@     estimated 626 bytes of code and literals
 	.section .text.skinny128_384plus_key_schedule,"ax",%progbits
 	.global skinny128_384plus_key_schedule
 	.type skinny128_384plus_key_schedule, %function
@@ -88,35 +88,33 @@ skinny128_384plus_key_schedule:
 	lsrs	r0, r3, #16
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:85: x = t[127:64]
-	mov	r3, r1
-	orrs	r3, r0
+	orrs	r1, r0
 	@ skinny128_384plus.ae:86: x = ((x >> 1) & 0x7f7f7f7f7f7f7f7f) | (((x << 7) ^ (x << 1)) & 0x8080808080808080)
-	lsls	r2, r3, #7
+	lsls	r2, r1, #7
 	lsrs	r0, r7, #25
 	orrs	r2, r0
-	lsls	r0, r3, #1
-	lsrs	r1, r7, #31
-	orrs	r0, r1
-	mov	r1, r2
-	eors	r1, r0
-	lsrs	r0, r3, #1
-	ldr	r2, =0x7f7f7f7f
-	ands	r0, r2
-	ldr	r2, =0x80808080
-	ands	r1, r2
-	orrs	r0, r1
+	lsls	r0, r1, #1
+	lsrs	r3, r7, #31
+	orrs	r0, r3
+	eors	r2, r0
+	lsrs	r0, r1, #1
+	ldr	r3, =0x7f7f7f7f
+	ands	r0, r3
+	ldr	r3, =0x80808080
+	ands	r2, r3
+	orrs	r0, r2
 	str	r0, [sp, #32]
-	lsls	r0, r3, #31
-	lsrs	r3, r7, #1
-	orrs	r3, r0
+	lsls	r0, r1, #31
+	lsrs	r2, r7, #1
+	orrs	r2, r0
 	ldr	r0, =0x7f7f7f7f
-	ands	r3, r0
+	ands	r2, r0
 	lsls	r1, r7, #7
 	lsls	r0, r7, #1
 	eors	r1, r0
-	ands	r1, r2
-	orrs	r3, r1
-	str	r3, [sp, #28]
+	ands	r1, r3
+	orrs	r2, r1
+	str	r2, [sp, #28]
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	mov	r0, r8
 	lsrs	r0, r0, #24
@@ -210,28 +208,27 @@ skinny128_384plus_key_schedule:
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	uxtb	r0, r5
 	@ skinny128_384plus.ae:79: x = t[127:64]
-	mov	r6, r2
-	orrs	r6, r0
+	orrs	r2, r0
 	@ skinny128_384plus.ae:80: x = ((x << 1) & 0xfefefefefefefefe) | (((x >> 7) ^ (x >> 5)) & 0x0101010101010101)
 	lsls	r0, r3, #1
-	lsrs	r2, r6, #31
-	orrs	r0, r2
+	lsrs	r6, r2, #31
+	orrs	r0, r6
 	ldr	r5, =0xfefefefe
 	ands	r0, r5
-	ldr	r2, =0x01010101
-	ands	r1, r2
+	ldr	r6, =0x01010101
+	ands	r1, r6
 	orrs	r0, r1
 	str	r0, [sp, #16]
-	lsls	r7, r6, #1
+	lsls	r7, r2, #1
 	ands	r7, r5
-	lsrs	r1, r6, #7
+	lsrs	r1, r2, #7
 	lsls	r0, r3, #25
 	orrs	r1, r0
-	lsrs	r5, r6, #5
+	lsrs	r5, r2, #5
 	lsls	r0, r3, #27
 	orrs	r5, r0
 	eors	r1, r5
-	ands	r1, r2
+	ands	r1, r6
 	orrs	r7, r1
 	str	r7, [sp, #12]
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
@@ -412,7 +409,7 @@ skinny128_384plus_key_schedule:
 
 @ --- skinny128_384plus_encrypt_block: skinny128_384plus.encrypt_block
 @     frame 4 bytes (6 spill slots, 1 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 280 bytes of code and literals
+@     estimated 278 bytes of code and literals
 	.section .text.skinny128_384plus_encrypt_block,"ax",%progbits
 	.global skinny128_384plus_encrypt_block
 	.type skinny128_384plus_encrypt_block, %function
@@ -499,22 +496,21 @@ skinny128_384plus_encrypt_block:
 	mov	r2, r11
 	eors	r7, r2
 	movs	r2, #8
-	mov	r3, r7
-	rors	r3, r2
+	rors	r7, r2
 	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	lsrs	r2, r4, #24
 	ldrb	r2, [r1, r2]
 	lsls	r2, r2, #24
-	lsrs	r7, r4, #16
-	uxtb	r7, r7
-	ldrb	r7, [r1, r7]
-	lsls	r7, r7, #16
-	orrs	r2, r7
-	lsrs	r7, r4, #8
-	uxtb	r7, r7
-	ldrb	r7, [r1, r7]
-	lsls	r7, r7, #8
-	orrs	r2, r7
+	lsrs	r3, r4, #16
+	uxtb	r3, r3
+	ldrb	r3, [r1, r3]
+	lsls	r3, r3, #16
+	orrs	r2, r3
+	lsrs	r3, r4, #8
+	uxtb	r3, r3
+	ldrb	r3, [r1, r3]
+	lsls	r3, r3, #8
+	orrs	r2, r3
 	uxtb	r4, r4
 	ldrb	r4, [r1, r4]
 	orrs	r2, r4
@@ -529,37 +525,37 @@ skinny128_384plus_encrypt_block:
 	uxtb	r4, r4
 	ldrb	r4, [r1, r4]
 	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
-	lsls	r7, r4, #24
+	lsls	r3, r4, #24
 	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	lsrs	r4, r5, #8
 	uxtb	r4, r4
 	ldrb	r4, [r1, r4]
 	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
 	lsls	r4, r4, #16
-	orrs	r7, r4
+	orrs	r3, r4
 	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	uxtb	r4, r5
 	ldrb	r4, [r1, r4]
 	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
 	lsls	r4, r4, #8
-	orrs	r7, r4
+	orrs	r3, r4
 	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	lsrs	r4, r5, #24
 	ldrb	r4, [r1, r4]
 	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
-	orrs	r7, r4
+	orrs	r3, r4
 	@ skinny128_384plus.ae:121: t = r0 ^ r2
 	mov	r5, r0
 	eors	r5, r2
 	@ skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
-	eors	r7, r5
-	mov	r4, r3
+	eors	r3, r5
+	mov	r4, r7
 	eors	r4, r2
 	adds	r6, #8
 	mov	r2, r12
 	adds	r2, #1
 	mov	r12, r2
-	mov	r2, r7
+	mov	r2, r3
 	mov	r3, r0
 	mov	r0, r8
 	adds	r0, #1
@@ -586,7 +582,7 @@ skinny128_384plus_encrypt_block:
 
 @ --- skinny128_384plus_decrypt_block: skinny128_384plus.decrypt_block
 @     frame 0 bytes (4 spill slots, 0 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10
-@     estimated 284 bytes of code and literals
+@     estimated 282 bytes of code and literals
 	.section .text.skinny128_384plus_decrypt_block,"ax",%progbits
 	.global skinny128_384plus_decrypt_block
 	.type skinny128_384plus_decrypt_block, %function
@@ -672,70 +668,69 @@ skinny128_384plus_decrypt_block:
 	ldrb	r0, [r3, r0]
 	orrs	r4, r0
 	@ skinny128_384plus.ae:149: r0, r1, r2, r3 = r1, r2 ^ t, t, r0 ^ r3
-	mov	r7, r1
-	eors	r7, r2
+	eors	r1, r2
 	@ skinny128_384plus.ae:151: r1 = inv_sub_cells((r1 <<< 8) ^ ((c >> 4) as u32 << 24) ^ k[31:0])
 	movs	r0, #24
-	rors	r7, r0
+	rors	r1, r0
 	@ skinny128_384plus.ae:145: c = rc[i]
 	mov	r0, r8
 	ldrb	r2, [r0]
 	@ skinny128_384plus.ae:151: r1 = inv_sub_cells((r1 <<< 8) ^ ((c >> 4) as u32 << 24) ^ k[31:0])
 	lsrs	r0, r2, #4
 	lsls	r0, r0, #24
-	eors	r7, r0
+	eors	r1, r0
 	@ skinny128_384plus.ae:146: k = rtk[i]
 	ldr	r0, [r5]
 	@ skinny128_384plus.ae:151: r1 = inv_sub_cells((r1 <<< 8) ^ ((c >> 4) as u32 << 24) ^ k[31:0])
-	eors	r7, r0
+	eors	r1, r0
 	@ skinny128_384plus.ae:109: return cat(inv_sbox[r[31:24]], inv_sbox[r[23:16]], inv_sbox[r[15:8]], inv_sbox[r[7:0]])
-	lsrs	r0, r7, #24
+	lsrs	r0, r1, #24
 	ldrb	r0, [r3, r0]
-	lsls	r1, r0, #24
-	lsrs	r0, r7, #16
+	lsls	r7, r0, #24
+	lsrs	r0, r1, #16
 	uxtb	r0, r0
 	ldrb	r0, [r3, r0]
 	lsls	r0, r0, #16
-	orrs	r1, r0
-	lsrs	r0, r7, #8
+	orrs	r7, r0
+	lsrs	r0, r1, #8
 	uxtb	r0, r0
 	ldrb	r0, [r3, r0]
 	lsls	r0, r0, #8
-	orrs	r1, r0
-	uxtb	r0, r7
+	orrs	r7, r0
+	uxtb	r0, r1
 	ldrb	r0, [r3, r0]
-	orrs	r1, r0
+	orrs	r7, r0
 	@ skinny128_384plus.ae:150: r0 = inv_sub_cells(r0 ^ ((c & 0xf) as u32 << 24) ^ k[63:32])
 	lsls	r0, r2, #28
 	lsrs	r0, r0, #4
-	mov	r7, r12
-	eors	r7, r0
+	mov	r1, r12
+	eors	r1, r0
 	@ skinny128_384plus.ae:146: k = rtk[i]
 	ldr	r0, [r5, #4]
 	@ skinny128_384plus.ae:150: r0 = inv_sub_cells(r0 ^ ((c & 0xf) as u32 << 24) ^ k[63:32])
-	eors	r7, r0
+	eors	r1, r0
 	@ skinny128_384plus.ae:109: return cat(inv_sbox[r[31:24]], inv_sbox[r[23:16]], inv_sbox[r[15:8]], inv_sbox[r[7:0]])
-	lsrs	r0, r7, #24
+	lsrs	r0, r1, #24
 	ldrb	r0, [r3, r0]
 	lsls	r2, r0, #24
-	lsrs	r0, r7, #16
+	lsrs	r0, r1, #16
 	uxtb	r0, r0
 	ldrb	r0, [r3, r0]
 	lsls	r0, r0, #16
 	orrs	r2, r0
-	lsrs	r0, r7, #8
+	lsrs	r0, r1, #8
 	uxtb	r0, r0
 	ldrb	r0, [r3, r0]
 	lsls	r0, r0, #8
 	orrs	r2, r0
-	uxtb	r0, r7
+	uxtb	r0, r1
 	ldrb	r0, [r3, r0]
 	orrs	r2, r0
 	subs	r5, #8
 	mov	r0, r8
 	subs	r0, #1
 	mov	r8, r0
-	mov	r12, r1
+	mov	r12, r7
 	mov	r1, r4
 	mov	r4, r6
 	mov	r0, r9

@@ -532,7 +532,7 @@ aes_encrypt_block:
 
 ; --- aes_decrypt_block: aes.decrypt_block
 ;     frame 30 bytes (15 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1426 bytes of code
+;     estimated 1422 bytes of code
 	.section .text.aes_decrypt_block,"ax",@progbits
 	.global aes_decrypt_block
 	.type aes_decrypt_block, @function
@@ -921,8 +921,7 @@ aes_decrypt_block:
 	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
 	xor	r14, r10
 	xor	r11, r10
-	mov	r10, r13
-	xor	r5, r13
+	xor	r5, r10
 	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
 	mov	r6, r4
 	xor	r8, r4
@@ -930,15 +929,14 @@ aes_decrypt_block:
 	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
 	mov	r5, r14
 	rla.b	r14
-	mov	r5, r10
-	sxt	r10
-	and	#6912, r10
-	swpb	r10
-	xor	r10, r14
+	mov	r5, r13
+	sxt	r13
+	and	#6912, r13
+	swpb	r13
+	xor	r13, r14
 	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
-	mov	r4, r10
-	xor	r14, r10
-	xor	r5, r10
+	xor	r14, r4
+	xor	r5, r4
 	; aes.ae:98: xtime(a0) ^ a0 ^ a1 ^ a2 ^ xtime(a3))
 	xor	r6, r15
 	xor	r8, r15
@@ -946,9 +944,9 @@ aes_decrypt_block:
 	xor	r14, r15
 	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
 	swpb	r7
-	bis	r13, r7
-	swpb	r10
-	bis	r15, r10
+	bis	r10, r7
+	swpb	r4
+	bis	r15, r4
 	; aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	mov.b	17(sp), r15
 	mov.b	aes_inv_sbox(r15), r11
@@ -969,11 +967,11 @@ aes_decrypt_block:
 	mov	r11, r6
 	swpb	r6
 	mov.b	r6, r6
-	mov	r5, r13
-	swpb	r13
-	mov.b	r13, r13
+	mov	r5, r10
+	swpb	r10
+	mov.b	r10, r10
 	mov	r6, r14
-	xor	r13, r14
+	xor	r10, r14
 	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
 	mov	r14, r15
 	rla.b	r15
@@ -1008,7 +1006,7 @@ aes_decrypt_block:
 	; aes.ae:183: return mix_column(c[31:24] ^ u, c[23:16] ^ v, c[15:8] ^ u, c[7:0] ^ v)
 	xor	r8, r6
 	xor	r15, r11
-	xor	r8, r13
+	xor	r8, r10
 	xor	r15, r5
 	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
 	mov	r6, r14
@@ -1018,39 +1016,39 @@ aes_decrypt_block:
 	and	#6912, r15
 	swpb	r15
 	xor	r15, r14
-	mov	r11, r4
-	rla.b	r4
+	mov	r11, r13
+	rla.b	r13
 	mov	r11, r15
 	sxt	r15
 	and	#6912, r15
 	swpb	r15
-	xor	r15, r4
+	xor	r15, r13
 	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
 	mov	r14, r15
-	xor	r4, r15
-	xor	r11, r15
 	xor	r13, r15
+	xor	r11, r15
+	xor	r10, r15
 	xor	r5, r15
 	mov	r15, 4(sp)
 	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
-	xor	r6, r4
+	xor	r6, r13
 	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r13, r8
+	mov	r10, r8
 	rla.b	r8
-	mov	r13, r15
+	mov	r10, r15
 	sxt	r15
 	and	#6912, r15
 	swpb	r15
 	xor	r15, r8
 	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
-	xor	r8, r4
-	xor	r13, r4
-	xor	r5, r4
-	mov	r4, 0(sp)
+	xor	r8, r13
+	xor	r10, r13
+	xor	r5, r13
+	mov	r13, 0(sp)
 	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
-	mov	r6, r4
-	xor	r11, r4
-	xor	r8, r4
+	mov	r6, r13
+	xor	r11, r13
+	xor	r8, r13
 	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
 	mov	r5, r15
 	rla.b	r15
@@ -1060,13 +1058,13 @@ aes_decrypt_block:
 	swpb	r8
 	xor	r8, r15
 	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
-	mov	r4, r8
+	mov	r13, r8
 	xor	r15, r8
 	xor	r5, r8
 	; aes.ae:98: xtime(a0) ^ a0 ^ a1 ^ a2 ^ xtime(a3))
 	xor	r6, r14
 	xor	r11, r14
-	xor	r13, r14
+	xor	r10, r14
 	xor	r15, r14
 	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
 	mov	4(sp), r15
@@ -1079,7 +1077,7 @@ aes_decrypt_block:
 	mov	14(sp), 8(sp)
 	mov	r9, 20(sp)
 	mov	6(sp), 12(sp)
-	mov	r10, 2(sp)
+	mov	r4, 2(sp)
 	mov	r7, 18(sp)
 	mov	r15, 16(sp)
 	dec	24(sp)

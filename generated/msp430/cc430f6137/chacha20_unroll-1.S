@@ -6,7 +6,7 @@
 
 ; --- chacha20_quarter_round: chacha20.quarter_round
 ;     frame 0 bytes (0 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 168 bytes of code
+;     estimated 164 bytes of code
 	.section .text.chacha20_quarter_round,"ax",@progbits
 	.global chacha20_quarter_round
 	.type chacha20_quarter_round, @function
@@ -33,63 +33,61 @@ chacha20_quarter_round:
 	xor	2(r13), r15
 	mov	r11, r14
 	xor	@r13, r14
-	mov	r15, r13
 	bit	#1, r14
-	rrc	r13
+	rrc	r15
 	rrc	r14
 	bit	#1, r14
-	rrc	r13
+	rrc	r15
 	rrc	r14
 	bit	#1, r14
-	rrc	r13
+	rrc	r15
 	rrc	r14
 	bit	#1, r14
-	rrc	r13
+	rrc	r15
 	rrc	r14
 	; chacha20.ae:21: a = a + b
-	add	r13, r5
+	add	r15, r5
 	addc	r14, r10
 	; chacha20.ae:22: d = (d ^ a) <<< 8
-	mov	r8, r15
-	xor	r5, r15
+	xor	r5, r8
 	mov	16(sp), r4
 	mov	18(sp), r6
 	mov	20(sp), r7
-	mov	22(sp), r8
+	mov	22(sp), r13
 	; chacha20.ae:24: b = (b ^ c) <<< 7
 	mov	r5, 0(r4)
 	mov	r10, 2(r4)
 	; chacha20.ae:22: d = (d ^ a) <<< 8
 	xor	r10, r9
 	swpb	r9
-	swpb	r15
-	mov	r15, r10
+	swpb	r8
+	mov	r8, r10
 	xor.b	r9, r10
 	xor	r9, r10
-	xor.b	r15, r9
-	xor	r15, r9
+	xor.b	r8, r9
+	xor	r8, r9
 	; chacha20.ae:23: c = c + d
 	add	r9, r11
 	addc	r10, r12
 	; chacha20.ae:24: b = (b ^ c) <<< 7
-	xor	r11, r13
+	xor	r11, r15
 	xor	r12, r14
 	swpb	r14
-	swpb	r13
-	mov	r13, r15
-	xor.b	r14, r15
-	xor	r14, r15
-	xor.b	r13, r14
-	xor	r13, r14
+	swpb	r15
+	mov	r15, r8
+	xor.b	r14, r8
+	xor	r14, r8
+	xor.b	r15, r14
+	xor	r15, r14
 	bit	#1, r14
-	rrc	r15
+	rrc	r8
 	rrc	r14
 	mov	r14, 0(r6)
-	mov	r15, 2(r6)
+	mov	r8, 2(r6)
 	mov	r11, 0(r7)
 	mov	r12, 2(r7)
-	mov	r9, 0(r8)
-	mov	r10, 2(r8)
+	mov	r9, 0(r13)
+	mov	r10, 2(r13)
 	popm.w	#7, r10
 	ret
 	.size chacha20_quarter_round, .-chacha20_quarter_round
@@ -97,7 +95,7 @@ chacha20_quarter_round:
 
 ; --- chacha20_block: chacha20.block
 ;     frame 120 bytes (60 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1966 bytes of code
+;     estimated 1956 bytes of code
 	.section .text.chacha20_block,"ax",@progbits
 	.global chacha20_block
 	.type chacha20_block, @function
@@ -191,17 +189,16 @@ chacha20_block:
 	add	r13, 44(sp)
 	addc	r12, 42(sp)
 	; chacha20.ae:22: d = (d ^ a) <<< 8
-	mov	r8, r5
-	xor	44(sp), r5
+	xor	44(sp), r8
 	xor	42(sp), r6
-	swpb	r5
+	swpb	r8
 	swpb	r6
-	mov	r5, r8
-	xor.b	r6, r8
-	mov	r8, 6(sp)
+	mov	r8, r5
+	xor.b	r6, r5
+	mov	r5, 6(sp)
 	xor	r6, 6(sp)
-	xor.b	r5, r6
-	xor	r5, r6
+	xor.b	r8, r6
+	xor	r8, r6
 	mov	r6, 2(sp)
 	; chacha20.ae:23: c = c + d
 	mov	r9, 94(sp)
@@ -305,27 +302,26 @@ chacha20_block:
 	add	r9, r11
 	addc	r8, r14
 	; chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	r13, r12
-	xor	r11, r12
-	mov	r10, r13
-	xor	r14, r13
-	bit	#1, r12
-	rrc	r13
+	xor	r11, r13
+	mov	r10, r12
+	xor	r14, r12
+	bit	#1, r13
 	rrc	r12
-	bit	#1, r12
 	rrc	r13
+	bit	#1, r13
 	rrc	r12
-	bit	#1, r12
 	rrc	r13
+	bit	#1, r13
 	rrc	r12
-	bit	#1, r12
 	rrc	r13
+	bit	#1, r13
 	rrc	r12
+	rrc	r13
 	; chacha20.ae:21: a = a + b
 	mov	r7, 72(sp)
 	mov	r15, 70(sp)
-	add	r13, 72(sp)
-	addc	r12, 70(sp)
+	add	r12, 72(sp)
+	addc	r13, 70(sp)
 	; chacha20.ae:22: d = (d ^ a) <<< 8
 	xor	72(sp), r9
 	xor	70(sp), r8
@@ -344,16 +340,16 @@ chacha20_block:
 	add	r8, 10(sp)
 	addc	60(sp), 16(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
-	xor	10(sp), r13
-	xor	16(sp), r12
-	swpb	r13
-	mov	r13, r14
+	xor	10(sp), r12
+	xor	16(sp), r13
 	swpb	r12
-	xor.b	r12, r14
-	xor	r12, r14
-	mov	r12, r10
-	xor.b	r13, r10
-	xor	r13, r10
+	mov	r12, r14
+	swpb	r13
+	xor.b	r13, r14
+	xor	r13, r14
+	mov	r13, r10
+	xor.b	r12, r10
+	xor	r12, r10
 	bit	#1, r10
 	rrc	r14
 	rrc	r10
@@ -374,27 +370,26 @@ chacha20_block:
 	add	r15, r7
 	addc	r11, r8
 	; chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	r13, r9
-	xor	r7, r9
-	mov	96(sp), r13
-	xor	r8, r13
-	bit	#1, r9
-	rrc	r13
+	xor	r7, r13
+	mov	96(sp), r9
+	xor	r8, r9
+	bit	#1, r13
 	rrc	r9
-	bit	#1, r9
 	rrc	r13
+	bit	#1, r13
 	rrc	r9
-	bit	#1, r9
 	rrc	r13
+	bit	#1, r13
 	rrc	r9
-	bit	#1, r9
 	rrc	r13
+	bit	#1, r13
 	rrc	r9
+	rrc	r13
 	; chacha20.ae:21: a = a + b
 	mov	r4, 0(sp)
 	mov	r12, 76(sp)
-	add	r13, 0(sp)
-	addc	r9, 76(sp)
+	add	r9, 0(sp)
+	addc	r13, 76(sp)
 	; chacha20.ae:22: d = (d ^ a) <<< 8
 	xor	@sp, r15
 	xor	76(sp), r11
@@ -411,18 +406,18 @@ chacha20_block:
 	add	r11, 24(sp)
 	addc	r12, 20(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
-	xor	24(sp), r13
-	xor	20(sp), r9
-	swpb	r13
-	mov	r13, r8
+	xor	24(sp), r9
+	xor	20(sp), r13
 	swpb	r9
-	xor.b	r9, r8
-	xor	r9, r8
-	xor.b	r13, r9
-	xor	r13, r9
-	bit	#1, r9
+	mov	r9, r8
+	swpb	r13
+	xor.b	r13, r8
+	xor	r13, r8
+	xor.b	r9, r13
+	xor	r9, r13
+	bit	#1, r13
 	rrc	r8
-	rrc	r9
+	rrc	r13
 	; chacha20.ae:17: a = a + b
 	mov	44(sp), r4
 	mov	42(sp), r7
@@ -432,12 +427,12 @@ chacha20_block:
 	xor	r4, r11
 	xor	r7, r12
 	; chacha20.ae:19: c = c + d
-	mov	10(sp), r13
+	mov	10(sp), r9
 	mov	16(sp), r15
-	add	r12, r13
+	add	r12, r9
 	addc	r11, r15
 	; chacha20.ae:20: b = (b ^ c) <<< 12
-	xor	r13, r6
+	xor	r9, r6
 	xor	r15, r5
 	bit	#1, r6
 	rrc	r5
@@ -457,20 +452,19 @@ chacha20_block:
 	add	r5, 40(sp)
 	addc	r6, 50(sp)
 	; chacha20.ae:22: d = (d ^ a) <<< 8
-	mov	r12, r7
-	xor	40(sp), r7
+	xor	40(sp), r12
 	xor	50(sp), r11
-	swpb	r7
+	swpb	r12
 	swpb	r11
-	mov	r7, r12
-	xor.b	r11, r12
-	mov	r12, 48(sp)
+	mov	r12, r7
+	xor.b	r11, r7
+	mov	r7, 48(sp)
 	xor	r11, 48(sp)
-	xor.b	r7, r11
-	xor	r7, r11
+	xor.b	r12, r11
+	xor	r12, r11
 	mov	r11, 46(sp)
 	; chacha20.ae:23: c = c + d
-	mov	r13, 80(sp)
+	mov	r9, 80(sp)
 	mov	r15, 78(sp)
 	add	r11, 80(sp)
 	addc	48(sp), 78(sp)
@@ -501,12 +495,12 @@ chacha20_block:
 	xor	r6, r15
 	; chacha20.ae:19: c = c + d
 	mov	24(sp), r12
-	mov	20(sp), r13
+	mov	20(sp), r9
 	add	r15, r12
-	addc	r7, r13
+	addc	r7, r9
 	; chacha20.ae:20: b = (b ^ c) <<< 12
 	xor	r12, r10
-	xor	r13, r14
+	xor	r9, r14
 	bit	#1, r10
 	rrc	r14
 	rrc	r10
@@ -525,21 +519,20 @@ chacha20_block:
 	add	r14, 66(sp)
 	addc	r10, 64(sp)
 	; chacha20.ae:22: d = (d ^ a) <<< 8
-	mov	r15, r6
-	xor	66(sp), r6
+	xor	66(sp), r15
 	xor	64(sp), r7
-	swpb	r6
+	swpb	r15
 	swpb	r7
-	mov	r6, r15
-	xor.b	r7, r15
-	mov	r15, 18(sp)
+	mov	r15, r6
+	xor.b	r7, r6
+	mov	r6, 18(sp)
 	xor	r7, 18(sp)
-	xor.b	r6, r7
-	xor	r6, r7
+	xor.b	r15, r7
+	xor	r15, r7
 	mov	r7, 14(sp)
 	; chacha20.ae:23: c = c + d
 	mov	r12, 56(sp)
-	mov	r13, 52(sp)
+	mov	r9, 52(sp)
 	add	r7, 56(sp)
 	addc	18(sp), 52(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
@@ -559,7 +552,7 @@ chacha20_block:
 	; chacha20.ae:17: a = a + b
 	mov	72(sp), r7
 	mov	70(sp), r15
-	add	r9, r7
+	add	r13, r7
 	addc	r8, r15
 	; chacha20.ae:18: d = (d ^ a) <<< 16
 	mov	32(sp), r4
@@ -568,13 +561,13 @@ chacha20_block:
 	xor	r15, r14
 	; chacha20.ae:19: c = c + d
 	mov	94(sp), r12
-	mov	92(sp), r13
+	mov	92(sp), r9
 	add	r14, r12
-	addc	r4, r13
+	addc	r4, r9
 	; chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	r9, r6
+	mov	r13, r6
 	xor	r12, r6
-	xor	r13, r8
+	xor	r9, r8
 	bit	#1, r6
 	rrc	r8
 	rrc	r6
@@ -605,7 +598,7 @@ chacha20_block:
 	xor	r14, r4
 	; chacha20.ae:23: c = c + d
 	mov	r12, 26(sp)
-	mov	r13, 22(sp)
+	mov	r9, 22(sp)
 	add	r4, 26(sp)
 	addc	4(sp), 22(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
@@ -797,7 +790,7 @@ chacha20_block:
 
 ; --- chacha20_xor_stream: chacha20.xor_stream
 ;     frame 266 bytes (101 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2808 bytes of code
+;     estimated 2792 bytes of code
 	.section .text.chacha20_xor_stream,"ax",@progbits
 	.global chacha20_xor_stream
 	.type chacha20_xor_stream, @function
@@ -1002,17 +995,16 @@ chacha20_xor_stream:
 	add	r14, 44(sp)
 	addc	r13, 42(sp)
 	; chacha20.ae:22: d = (d ^ a) <<< 8
-	mov	r8, r5
-	xor	44(sp), r5
+	xor	44(sp), r8
 	xor	42(sp), r6
-	swpb	r5
+	swpb	r8
 	swpb	r6
-	mov	r5, r8
-	xor.b	r6, r8
-	mov	r8, 6(sp)
+	mov	r8, r5
+	xor.b	r6, r5
+	mov	r5, 6(sp)
 	xor	r6, 6(sp)
-	xor.b	r5, r6
-	xor	r5, r6
+	xor.b	r8, r6
+	xor	r8, r6
 	mov	r6, 2(sp)
 	; chacha20.ae:23: c = c + d
 	mov	r9, 102(sp)
@@ -1116,27 +1108,26 @@ chacha20_xor_stream:
 	add	r9, r11
 	addc	r8, r14
 	; chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	r13, r12
-	xor	r11, r12
-	mov	r10, r13
-	xor	r14, r13
-	bit	#1, r12
-	rrc	r13
+	xor	r11, r13
+	mov	r10, r12
+	xor	r14, r12
+	bit	#1, r13
 	rrc	r12
-	bit	#1, r12
 	rrc	r13
+	bit	#1, r13
 	rrc	r12
-	bit	#1, r12
 	rrc	r13
+	bit	#1, r13
 	rrc	r12
-	bit	#1, r12
 	rrc	r13
+	bit	#1, r13
 	rrc	r12
+	rrc	r13
 	; chacha20.ae:21: a = a + b
 	mov	r7, 72(sp)
 	mov	r15, 70(sp)
-	add	r13, 72(sp)
-	addc	r12, 70(sp)
+	add	r12, 72(sp)
+	addc	r13, 70(sp)
 	; chacha20.ae:22: d = (d ^ a) <<< 8
 	xor	72(sp), r9
 	xor	70(sp), r8
@@ -1155,16 +1146,16 @@ chacha20_xor_stream:
 	add	r8, 10(sp)
 	addc	60(sp), 16(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
-	xor	10(sp), r13
-	xor	16(sp), r12
-	swpb	r13
-	mov	r13, r14
+	xor	10(sp), r12
+	xor	16(sp), r13
 	swpb	r12
-	xor.b	r12, r14
-	xor	r12, r14
-	mov	r12, r10
-	xor.b	r13, r10
-	xor	r13, r10
+	mov	r12, r14
+	swpb	r13
+	xor.b	r13, r14
+	xor	r13, r14
+	mov	r13, r10
+	xor.b	r12, r10
+	xor	r12, r10
 	bit	#1, r10
 	rrc	r14
 	rrc	r10
@@ -1185,27 +1176,26 @@ chacha20_xor_stream:
 	add	r15, r7
 	addc	r11, r8
 	; chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	r13, r9
-	xor	r7, r9
-	mov	106(sp), r13
-	xor	r8, r13
-	bit	#1, r9
-	rrc	r13
+	xor	r7, r13
+	mov	106(sp), r9
+	xor	r8, r9
+	bit	#1, r13
 	rrc	r9
-	bit	#1, r9
 	rrc	r13
+	bit	#1, r13
 	rrc	r9
-	bit	#1, r9
 	rrc	r13
+	bit	#1, r13
 	rrc	r9
-	bit	#1, r9
 	rrc	r13
+	bit	#1, r13
 	rrc	r9
+	rrc	r13
 	; chacha20.ae:21: a = a + b
 	mov	r4, 0(sp)
 	mov	r12, 76(sp)
-	add	r13, 0(sp)
-	addc	r9, 76(sp)
+	add	r9, 0(sp)
+	addc	r13, 76(sp)
 	; chacha20.ae:22: d = (d ^ a) <<< 8
 	xor	@sp, r15
 	xor	76(sp), r11
@@ -1222,18 +1212,18 @@ chacha20_xor_stream:
 	add	r11, 24(sp)
 	addc	r12, 20(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
-	xor	24(sp), r13
-	xor	20(sp), r9
-	swpb	r13
-	mov	r13, r8
+	xor	24(sp), r9
+	xor	20(sp), r13
 	swpb	r9
-	xor.b	r9, r8
-	xor	r9, r8
-	xor.b	r13, r9
-	xor	r13, r9
-	bit	#1, r9
+	mov	r9, r8
+	swpb	r13
+	xor.b	r13, r8
+	xor	r13, r8
+	xor.b	r9, r13
+	xor	r9, r13
+	bit	#1, r13
 	rrc	r8
-	rrc	r9
+	rrc	r13
 	; chacha20.ae:17: a = a + b
 	mov	44(sp), r4
 	mov	42(sp), r7
@@ -1243,12 +1233,12 @@ chacha20_xor_stream:
 	xor	r4, r11
 	xor	r7, r12
 	; chacha20.ae:19: c = c + d
-	mov	10(sp), r13
+	mov	10(sp), r9
 	mov	16(sp), r15
-	add	r12, r13
+	add	r12, r9
 	addc	r11, r15
 	; chacha20.ae:20: b = (b ^ c) <<< 12
-	xor	r13, r6
+	xor	r9, r6
 	xor	r15, r5
 	bit	#1, r6
 	rrc	r5
@@ -1268,20 +1258,19 @@ chacha20_xor_stream:
 	add	r5, 40(sp)
 	addc	r6, 50(sp)
 	; chacha20.ae:22: d = (d ^ a) <<< 8
-	mov	r12, r7
-	xor	40(sp), r7
+	xor	40(sp), r12
 	xor	50(sp), r11
-	swpb	r7
+	swpb	r12
 	swpb	r11
-	mov	r7, r12
-	xor.b	r11, r12
-	mov	r12, 48(sp)
+	mov	r12, r7
+	xor.b	r11, r7
+	mov	r7, 48(sp)
 	xor	r11, 48(sp)
-	xor.b	r7, r11
-	xor	r7, r11
+	xor.b	r12, r11
+	xor	r12, r11
 	mov	r11, 46(sp)
 	; chacha20.ae:23: c = c + d
-	mov	r13, 82(sp)
+	mov	r9, 82(sp)
 	mov	r15, 80(sp)
 	add	r11, 82(sp)
 	addc	48(sp), 80(sp)
@@ -1312,12 +1301,12 @@ chacha20_xor_stream:
 	xor	r6, r15
 	; chacha20.ae:19: c = c + d
 	mov	24(sp), r12
-	mov	20(sp), r13
+	mov	20(sp), r9
 	add	r15, r12
-	addc	r7, r13
+	addc	r7, r9
 	; chacha20.ae:20: b = (b ^ c) <<< 12
 	xor	r12, r10
-	xor	r13, r14
+	xor	r9, r14
 	bit	#1, r10
 	rrc	r14
 	rrc	r10
@@ -1336,21 +1325,20 @@ chacha20_xor_stream:
 	add	r14, 66(sp)
 	addc	r10, 64(sp)
 	; chacha20.ae:22: d = (d ^ a) <<< 8
-	mov	r15, r6
-	xor	66(sp), r6
+	xor	66(sp), r15
 	xor	64(sp), r7
-	swpb	r6
+	swpb	r15
 	swpb	r7
-	mov	r6, r15
-	xor.b	r7, r15
-	mov	r15, 18(sp)
+	mov	r15, r6
+	xor.b	r7, r6
+	mov	r6, 18(sp)
 	xor	r7, 18(sp)
-	xor.b	r6, r7
-	xor	r6, r7
+	xor.b	r15, r7
+	xor	r15, r7
 	mov	r7, 14(sp)
 	; chacha20.ae:23: c = c + d
 	mov	r12, 56(sp)
-	mov	r13, 52(sp)
+	mov	r9, 52(sp)
 	add	r7, 56(sp)
 	addc	18(sp), 52(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
@@ -1370,7 +1358,7 @@ chacha20_xor_stream:
 	; chacha20.ae:17: a = a + b
 	mov	72(sp), r7
 	mov	70(sp), r15
-	add	r9, r7
+	add	r13, r7
 	addc	r8, r15
 	; chacha20.ae:18: d = (d ^ a) <<< 16
 	mov	32(sp), r4
@@ -1379,13 +1367,13 @@ chacha20_xor_stream:
 	xor	r15, r14
 	; chacha20.ae:19: c = c + d
 	mov	102(sp), r12
-	mov	100(sp), r13
+	mov	100(sp), r9
 	add	r14, r12
-	addc	r4, r13
+	addc	r4, r9
 	; chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	r9, r6
+	mov	r13, r6
 	xor	r12, r6
-	xor	r13, r8
+	xor	r9, r8
 	bit	#1, r6
 	rrc	r8
 	rrc	r6
@@ -1416,7 +1404,7 @@ chacha20_xor_stream:
 	xor	r14, r4
 	; chacha20.ae:23: c = c + d
 	mov	r12, 26(sp)
-	mov	r13, 22(sp)
+	mov	r9, 22(sp)
 	add	r4, 26(sp)
 	addc	4(sp), 22(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
@@ -1541,13 +1529,10 @@ chacha20_xor_stream:
 	mov	r10, 148(sp)
 	add	8(r15), 74(sp)
 	addc	10(r15), 148(sp)
-	mov	r12, r10
 	add	4(r15), r11
-	addc	6(r15), r10
-	mov	r13, r7
-	mov	r14, r6
-	add	@r15, r7
-	addc	2(r9), r6
+	addc	6(r15), r12
+	add	@r15, r13
+	addc	2(r9), r14
 	; chacha20.ae:68: x3 + j3, x2 + j2, x1 + j1, x0 + j0)
 	mov	@sp, r4
 	mov	12(sp), r5
@@ -1557,27 +1542,27 @@ chacha20_xor_stream:
 	mov	34(sp), r9
 	add	#11570, r8
 	addc	#31074, r9
-	mov	66(sp), r12
-	mov	64(sp), r13
-	add	#25710, r12
-	addc	#13088, r13
-	mov	40(sp), r14
+	mov	66(sp), r10
+	mov	64(sp), r7
+	add	#25710, r10
+	addc	#13088, r7
+	mov	40(sp), r6
 	mov	50(sp), r15
-	add	#30821, r14
+	add	#30821, r6
 	addc	#24944, r15
 	; chacha20.ae:76: x = load_le(src, off, 64, n - off) ^ block(key, counter + i, nonce)
-	xor	r14, 146(sp)
+	xor	r6, 146(sp)
 	xor	r15, 142(sp)
-	xor	r12, 140(sp)
-	xor	r13, 138(sp)
+	xor	r10, 140(sp)
+	xor	r7, 138(sp)
 	xor	r8, 136(sp)
 	xor	r9, 134(sp)
 	xor	r4, 132(sp)
 	xor	r5, 130(sp)
-	xor	r7, 128(sp)
-	xor	r6, 126(sp)
+	xor	r13, 128(sp)
+	xor	r14, 126(sp)
 	xor	r11, 124(sp)
-	xor	r10, 122(sp)
+	xor	r12, 122(sp)
 	xor	74(sp), 120(sp)
 	xor	148(sp), 116(sp)
 	xor	108(sp), 112(sp)

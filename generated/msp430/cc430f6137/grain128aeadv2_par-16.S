@@ -6,7 +6,7 @@
 
 ; --- grain128aeadv2_encrypt: grain128aeadv2.encrypt
 ;     frame 228 bytes (38 spill slots, locals 140), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2114 bytes of code
+;     estimated 2104 bytes of code
 	.section .text.grain128aeadv2_encrypt,"ax",@progbits
 	.global grain128aeadv2_encrypt
 	.type grain128aeadv2_encrypt, @function
@@ -290,16 +290,15 @@ grain128aeadv2_encrypt:
 	mov	18(sp), r15
 	xor	r15, r12
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	r15, r11
-	mov	r7, r15
-	swpb	r15
+	mov	r7, r11
 	swpb	r11
-	xor.b	r15, r11
-	xor	r15, r11
+	swpb	r15
+	xor.b	r11, r15
+	xor	r11, r15
 	bit	#256, r7
-	rrc	r11
+	rrc	r15
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r11, r12
+	xor	r15, r12
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	mov	r7, r11
 	mov	44(sp), r15
@@ -378,138 +377,135 @@ grain128aeadv2_encrypt:
 	xor	r15, r8
 	mov	r8, 12(sp)
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r9, r15
 	bit	#4, r6
-	rrc	r15
+	rrc	r9
 	mov	18(sp), r8
-	mov	r7, r9
-	rra	r9
+	mov	r7, r15
+	rra	r15
 	rrc	r8
-	rra	r9
+	rra	r15
 	rrc	r8
-	rra	r9
+	rra	r15
 	rrc	r8
-	and	r8, r15
+	and	r8, r9
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	12(sp), r9
-	xor	r15, r9
+	mov	12(sp), r15
+	xor	r9, r15
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r14, r15
+	mov	r14, r9
 	bit	#2048, r5
-	rlc	r15
+	rlc	r9
 	bit	#4096, r6
 	rrc	r14
-	and	r14, r15
+	and	r14, r9
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r9
+	xor	r9, r15
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	r6, r14
 	mov	24(sp), r5
-	mov	r5, r15
-	rra	r15
+	mov	r5, r9
+	rra	r9
 	rrc	r14
-	mov	r14, r15
+	mov	r14, r9
 	bit	#2, r5
-	rrc	r15
-	and	r15, r14
+	rrc	r9
+	and	r9, r14
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r9
+	xor	r14, r15
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	r12, r15
+	mov	r12, r9
 	bit	#1024, r5
-	rrc	r15
-	mov	r4, r5
-	mov	18(sp), r4
-	bit	#256, r4
-	rrc	r5
-	bit	#512, r4
-	rrc	r5
-	bit	#1024, r4
-	rrc	r5
-	and	r5, r15
+	rrc	r9
+	mov	18(sp), r5
+	bit	#256, r5
+	rrc	r4
+	bit	#512, r5
+	rrc	r4
+	bit	#1024, r5
+	rrc	r4
+	and	r4, r9
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r9
+	xor	r9, r15
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	mov	24(sp), r14
-	mov	20(sp), r15
-	swpb	r15
+	mov	20(sp), r9
+	swpb	r9
 	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
+	xor.b	r9, r14
+	xor	r9, r14
 	and	20(sp), r14
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r9
+	xor	r14, r15
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	bit	#2048, r4
-	rrc	r5
-	bit	#4096, r4
-	rrc	r5
-	mov	r7, r15
-	rra	r15
+	bit	#2048, r5
 	rrc	r4
-	and	r4, r5
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r9
-	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	r8, r5
-	bit	#8, r7
+	bit	#4096, r5
+	rrc	r4
+	mov	r7, r9
+	rra	r9
 	rrc	r5
-	mov	r7, r8
-	mov	44(sp), r15
-	rra	r15
-	rrc	r8
-	rra	r15
-	rrc	r8
-	rra	r15
-	rrc	r8
-	rra	r15
-	rrc	r8
-	mov	r5, r15
-	and	r8, r15
+	and	r5, r4
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r9
+	xor	r4, r15
+	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	bit	#8, r7
+	rrc	r8
+	mov	r7, r5
+	mov	44(sp), r9
+	rra	r9
+	rrc	r5
+	rra	r9
+	rrc	r5
+	rra	r9
+	rrc	r5
+	rra	r9
+	rrc	r5
+	mov	r8, r9
+	and	r5, r9
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r9, r15
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	mov	r6, r14
-	mov	24(sp), r15
-	swpb	r15
+	mov	24(sp), r9
+	swpb	r9
 	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
+	xor.b	r9, r14
+	xor	r9, r14
 	bit	#128, r6
 	rlc	r14
 	bit	#64, r6
 	rlc	r14
 	mov	r6, r4
-	mov	24(sp), r15
-	swpb	r15
+	mov	24(sp), r9
+	swpb	r9
 	swpb	r4
-	xor.b	r15, r4
-	xor	r15, r4
+	xor.b	r9, r4
+	xor	r9, r4
 	and	r4, r14
 	bit	#512, r6
 	rlc	r12
 	and	r12, r14
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r9
+	xor	r14, r15
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
 	bit	#16, r7
-	rrc	r5
+	rrc	r8
 	bit	#32, r7
-	rrc	r5
+	rrc	r8
 	mov	18(sp), r14
-	mov	r7, r15
+	mov	r7, r9
 	rla	r14
-	rlc	r15
+	rlc	r9
 	rla	r14
-	rlc	r15
-	and	r15, r5
+	rlc	r9
+	and	r9, r8
 	bit	#8, r7
-	rlc	r8
+	rlc	r5
 	bit	#4, r7
-	rlc	r8
-	and	r8, r5
+	rlc	r5
+	and	r5, r8
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r9
+	xor	r8, r15
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
 	bit	#256, r7
 	rlc	r11
@@ -522,10 +518,10 @@ grain128aeadv2_encrypt:
 	and	r10, r11
 	and	r13, r11
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r11, r9
+	xor	r11, r15
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	xor	40(sp), r9
-	mov	r9, 48(sp)
+	xor	40(sp), r15
+	mov	r15, 48(sp)
 	; grain128aeadv2.ae:145: z = unzip(y)
 	mov	#0, r13
 	mov	46(sp), r15
@@ -603,24 +599,23 @@ grain128aeadv2_encrypt:
 	mov	70(sp), r11
 	xor	r14, r11
 	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	mov	r13, r12
-	mov	r5, r13
+	mov	r5, r12
 	mov	54(sp), r14
 	mov	r15, r5
 	bit	#256, r4
 	rrc	r5
 	rrc	r14
-	rrc	r13
 	rrc	r12
+	rrc	r13
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	mov	#0, r4
 	bit	#2, 16(sp)
 	subc	#0, r4
 	inv	r4
-	mov	r12, r15
+	mov	r13, r15
 	and	r4, r15
 	xor	r15, r8
-	mov	r13, r15
+	mov	r12, r15
 	and	r4, r15
 	xor	r15, r9
 	mov	r14, r15
@@ -632,17 +627,17 @@ grain128aeadv2_encrypt:
 	bit	#512, 14(sp)
 	rrc	r5
 	rrc	r14
-	rrc	r13
 	rrc	r12
+	rrc	r13
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	mov	#0, r4
 	bit	#4, 16(sp)
 	subc	#0, r4
 	inv	r4
-	mov	r12, r15
+	mov	r13, r15
 	and	r4, r15
 	xor	r15, r8
-	mov	r13, r15
+	mov	r12, r15
 	and	r4, r15
 	xor	r15, r9
 	mov	r14, r15
@@ -654,17 +649,17 @@ grain128aeadv2_encrypt:
 	bit	#1024, 14(sp)
 	rrc	r5
 	rrc	r14
-	rrc	r13
 	rrc	r12
+	rrc	r13
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	mov	#0, r4
 	bit	#8, 16(sp)
 	subc	#0, r4
 	inv	r4
-	mov	r12, r15
+	mov	r13, r15
 	and	r4, r15
 	xor	r15, r8
-	mov	r13, r15
+	mov	r12, r15
 	and	r4, r15
 	xor	r15, r9
 	mov	r14, r15
@@ -676,17 +671,17 @@ grain128aeadv2_encrypt:
 	bit	#2048, 14(sp)
 	rrc	r5
 	rrc	r14
-	rrc	r13
 	rrc	r12
+	rrc	r13
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	mov	#0, r4
 	bit	#16, 16(sp)
 	subc	#0, r4
 	inv	r4
-	mov	r12, r15
+	mov	r13, r15
 	and	r4, r15
 	xor	r15, r8
-	mov	r13, r15
+	mov	r12, r15
 	and	r4, r15
 	xor	r15, r9
 	mov	r14, r15
@@ -698,17 +693,17 @@ grain128aeadv2_encrypt:
 	bit	#4096, 14(sp)
 	rrc	r5
 	rrc	r14
-	rrc	r13
 	rrc	r12
+	rrc	r13
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	mov	#0, r4
 	bit	#32, 16(sp)
 	subc	#0, r4
 	inv	r4
-	mov	r12, r15
+	mov	r13, r15
 	and	r4, r15
 	xor	r15, r8
-	mov	r13, r15
+	mov	r12, r15
 	and	r4, r15
 	xor	r15, r9
 	mov	r14, r15
@@ -720,17 +715,17 @@ grain128aeadv2_encrypt:
 	bit	#8192, 14(sp)
 	rrc	r5
 	rrc	r14
-	rrc	r13
 	rrc	r12
+	rrc	r13
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	mov	#0, r4
 	bit	#64, 16(sp)
 	subc	#0, r4
 	inv	r4
-	mov	r12, r15
+	mov	r13, r15
 	and	r4, r15
 	xor	r15, r8
-	mov	r13, r15
+	mov	r12, r15
 	and	r4, r15
 	xor	r15, r9
 	mov	r14, r15
@@ -742,17 +737,17 @@ grain128aeadv2_encrypt:
 	bit	#16384, 14(sp)
 	rrc	r5
 	rrc	r14
-	rrc	r13
 	rrc	r12
+	rrc	r13
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	mov	#0, r4
 	bit	#128, 16(sp)
 	subc	#0, r4
 	inv	r4
-	mov	r12, r15
+	mov	r13, r15
 	and	r4, r15
 	xor	r15, r8
-	mov	r13, r15
+	mov	r12, r15
 	and	r4, r15
 	xor	r15, r9
 	mov	r14, r15
@@ -765,8 +760,8 @@ grain128aeadv2_encrypt:
 	bit	#32768, 14(sp)
 	rrc	r15
 	rrc	r14
-	rrc	r13
 	rrc	r12
+	rrc	r13
 	mov	38(sp), 40(sp)
 	mov	36(sp), 38(sp)
 	mov	34(sp), 36(sp)
@@ -789,8 +784,8 @@ grain128aeadv2_encrypt:
 	mov	r9, 66(sp)
 	mov	r10, 68(sp)
 	mov	r11, 70(sp)
-	mov	r12, 58(sp)
-	mov	r13, 56(sp)
+	mov	r13, 58(sp)
+	mov	r12, 56(sp)
 	mov	r14, 54(sp)
 	mov	r15, 52(sp)
 	add	#1, 60(sp)
@@ -842,7 +837,7 @@ grain128aeadv2_encrypt:
 
 ; --- grain128aeadv2_decrypt: grain128aeadv2.decrypt
 ;     frame 230 bytes (39 spill slots, locals 140), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2136 bytes of code
+;     estimated 2120 bytes of code
 	.section .text.grain128aeadv2_decrypt,"ax",@progbits
 	.global grain128aeadv2_decrypt
 	.type grain128aeadv2_decrypt, @function
@@ -1127,16 +1122,15 @@ grain128aeadv2_decrypt:
 	mov	18(sp), r15
 	xor	r15, r12
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	r15, r11
-	mov	r7, r15
-	swpb	r15
+	mov	r7, r11
 	swpb	r11
-	xor.b	r15, r11
-	xor	r15, r11
+	swpb	r15
+	xor.b	r11, r15
+	xor	r11, r15
 	bit	#256, r7
-	rrc	r11
+	rrc	r15
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r11, r12
+	xor	r15, r12
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	mov	r7, r11
 	mov	44(sp), r15
@@ -1215,138 +1209,135 @@ grain128aeadv2_decrypt:
 	xor	r15, r8
 	mov	r8, 12(sp)
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r9, r15
 	bit	#4, r6
-	rrc	r15
+	rrc	r9
 	mov	18(sp), r8
-	mov	r7, r9
-	rra	r9
+	mov	r7, r15
+	rra	r15
 	rrc	r8
-	rra	r9
+	rra	r15
 	rrc	r8
-	rra	r9
+	rra	r15
 	rrc	r8
-	and	r8, r15
+	and	r8, r9
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	12(sp), r9
-	xor	r15, r9
+	mov	12(sp), r15
+	xor	r9, r15
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r14, r15
+	mov	r14, r9
 	bit	#2048, r5
-	rlc	r15
+	rlc	r9
 	bit	#4096, r6
 	rrc	r14
-	and	r14, r15
+	and	r14, r9
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r9
+	xor	r9, r15
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	r6, r14
 	mov	24(sp), r5
-	mov	r5, r15
-	rra	r15
+	mov	r5, r9
+	rra	r9
 	rrc	r14
-	mov	r14, r15
+	mov	r14, r9
 	bit	#2, r5
-	rrc	r15
-	and	r15, r14
+	rrc	r9
+	and	r9, r14
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r9
+	xor	r14, r15
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	r12, r15
+	mov	r12, r9
 	bit	#1024, r5
-	rrc	r15
-	mov	r4, r5
-	mov	18(sp), r4
-	bit	#256, r4
-	rrc	r5
-	bit	#512, r4
-	rrc	r5
-	bit	#1024, r4
-	rrc	r5
-	and	r5, r15
+	rrc	r9
+	mov	18(sp), r5
+	bit	#256, r5
+	rrc	r4
+	bit	#512, r5
+	rrc	r4
+	bit	#1024, r5
+	rrc	r4
+	and	r4, r9
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r9
+	xor	r9, r15
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	mov	24(sp), r14
-	mov	20(sp), r15
-	swpb	r15
+	mov	20(sp), r9
+	swpb	r9
 	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
+	xor.b	r9, r14
+	xor	r9, r14
 	and	20(sp), r14
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r9
+	xor	r14, r15
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	bit	#2048, r4
-	rrc	r5
-	bit	#4096, r4
-	rrc	r5
-	mov	r7, r15
-	rra	r15
+	bit	#2048, r5
 	rrc	r4
-	and	r4, r5
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r9
-	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	r8, r5
-	bit	#8, r7
+	bit	#4096, r5
+	rrc	r4
+	mov	r7, r9
+	rra	r9
 	rrc	r5
-	mov	r7, r8
-	mov	44(sp), r15
-	rra	r15
-	rrc	r8
-	rra	r15
-	rrc	r8
-	rra	r15
-	rrc	r8
-	rra	r15
-	rrc	r8
-	mov	r5, r15
-	and	r8, r15
+	and	r5, r4
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r9
+	xor	r4, r15
+	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	bit	#8, r7
+	rrc	r8
+	mov	r7, r5
+	mov	44(sp), r9
+	rra	r9
+	rrc	r5
+	rra	r9
+	rrc	r5
+	rra	r9
+	rrc	r5
+	rra	r9
+	rrc	r5
+	mov	r8, r9
+	and	r5, r9
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r9, r15
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	mov	r6, r14
-	mov	24(sp), r15
-	swpb	r15
+	mov	24(sp), r9
+	swpb	r9
 	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
+	xor.b	r9, r14
+	xor	r9, r14
 	bit	#128, r6
 	rlc	r14
 	bit	#64, r6
 	rlc	r14
 	mov	r6, r4
-	mov	24(sp), r15
-	swpb	r15
+	mov	24(sp), r9
+	swpb	r9
 	swpb	r4
-	xor.b	r15, r4
-	xor	r15, r4
+	xor.b	r9, r4
+	xor	r9, r4
 	and	r4, r14
 	bit	#512, r6
 	rlc	r12
 	and	r12, r14
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r9
+	xor	r14, r15
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
 	bit	#16, r7
-	rrc	r5
+	rrc	r8
 	bit	#32, r7
-	rrc	r5
+	rrc	r8
 	mov	18(sp), r14
-	mov	r7, r15
+	mov	r7, r9
 	rla	r14
-	rlc	r15
+	rlc	r9
 	rla	r14
-	rlc	r15
-	and	r15, r5
+	rlc	r9
+	and	r9, r8
 	bit	#8, r7
-	rlc	r8
+	rlc	r5
 	bit	#4, r7
-	rlc	r8
-	and	r8, r5
+	rlc	r5
+	and	r5, r8
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r9
+	xor	r8, r15
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
 	bit	#256, r7
 	rlc	r11
@@ -1359,10 +1350,10 @@ grain128aeadv2_decrypt:
 	and	r10, r11
 	and	r13, r11
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r11, r9
+	xor	r11, r15
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	xor	40(sp), r9
-	mov	r9, 48(sp)
+	xor	40(sp), r15
+	mov	r15, 48(sp)
 	; grain128aeadv2.ae:158: z = unzip(y)
 	mov	#0, r13
 	mov	46(sp), r15
@@ -1413,13 +1404,11 @@ grain128aeadv2_decrypt:
 	xor	r14, r15
 	mov	r15, 14(sp)
 	; grain128aeadv2.ae:160: msg[i] = m
-	mov	r13, r15
-	add	82(sp), r15
-	mov	14(sp), r13
-	mov.b	r13, 0(r15)
+	add	82(sp), r13
+	mov.b	r15, 0(r13)
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	mov	#0, r14
-	bit	#1, r13
+	bit	#1, r15
 	subc	#0, r14
 	inv	r14
 	mov	58(sp), r13
@@ -1441,24 +1430,23 @@ grain128aeadv2_decrypt:
 	mov	70(sp), r11
 	xor	r14, r11
 	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	mov	r13, r12
-	mov	r5, r13
+	mov	r5, r12
 	mov	54(sp), r14
 	mov	r15, r5
 	bit	#256, r4
 	rrc	r5
 	rrc	r14
-	rrc	r13
 	rrc	r12
+	rrc	r13
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	mov	#0, r4
 	bit	#2, 14(sp)
 	subc	#0, r4
 	inv	r4
-	mov	r12, r15
+	mov	r13, r15
 	and	r4, r15
 	xor	r15, r8
-	mov	r13, r15
+	mov	r12, r15
 	and	r4, r15
 	xor	r15, r9
 	mov	r14, r15
@@ -1470,17 +1458,17 @@ grain128aeadv2_decrypt:
 	bit	#512, 16(sp)
 	rrc	r5
 	rrc	r14
-	rrc	r13
 	rrc	r12
+	rrc	r13
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	mov	#0, r4
 	bit	#4, 14(sp)
 	subc	#0, r4
 	inv	r4
-	mov	r12, r15
+	mov	r13, r15
 	and	r4, r15
 	xor	r15, r8
-	mov	r13, r15
+	mov	r12, r15
 	and	r4, r15
 	xor	r15, r9
 	mov	r14, r15
@@ -1492,17 +1480,17 @@ grain128aeadv2_decrypt:
 	bit	#1024, 16(sp)
 	rrc	r5
 	rrc	r14
-	rrc	r13
 	rrc	r12
+	rrc	r13
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	mov	#0, r4
 	bit	#8, 14(sp)
 	subc	#0, r4
 	inv	r4
-	mov	r12, r15
+	mov	r13, r15
 	and	r4, r15
 	xor	r15, r8
-	mov	r13, r15
+	mov	r12, r15
 	and	r4, r15
 	xor	r15, r9
 	mov	r14, r15
@@ -1514,17 +1502,17 @@ grain128aeadv2_decrypt:
 	bit	#2048, 16(sp)
 	rrc	r5
 	rrc	r14
-	rrc	r13
 	rrc	r12
+	rrc	r13
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	mov	#0, r4
 	bit	#16, 14(sp)
 	subc	#0, r4
 	inv	r4
-	mov	r12, r15
+	mov	r13, r15
 	and	r4, r15
 	xor	r15, r8
-	mov	r13, r15
+	mov	r12, r15
 	and	r4, r15
 	xor	r15, r9
 	mov	r14, r15
@@ -1536,17 +1524,17 @@ grain128aeadv2_decrypt:
 	bit	#4096, 16(sp)
 	rrc	r5
 	rrc	r14
-	rrc	r13
 	rrc	r12
+	rrc	r13
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	mov	#0, r4
 	bit	#32, 14(sp)
 	subc	#0, r4
 	inv	r4
-	mov	r12, r15
+	mov	r13, r15
 	and	r4, r15
 	xor	r15, r8
-	mov	r13, r15
+	mov	r12, r15
 	and	r4, r15
 	xor	r15, r9
 	mov	r14, r15
@@ -1558,17 +1546,17 @@ grain128aeadv2_decrypt:
 	bit	#8192, 16(sp)
 	rrc	r5
 	rrc	r14
-	rrc	r13
 	rrc	r12
+	rrc	r13
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	mov	#0, r4
 	bit	#64, 14(sp)
 	subc	#0, r4
 	inv	r4
-	mov	r12, r15
+	mov	r13, r15
 	and	r4, r15
 	xor	r15, r8
-	mov	r13, r15
+	mov	r12, r15
 	and	r4, r15
 	xor	r15, r9
 	mov	r14, r15
@@ -1580,17 +1568,17 @@ grain128aeadv2_decrypt:
 	bit	#16384, 16(sp)
 	rrc	r5
 	rrc	r14
-	rrc	r13
 	rrc	r12
+	rrc	r13
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
 	mov	#0, r4
 	bit	#128, 14(sp)
 	subc	#0, r4
 	inv	r4
-	mov	r12, r15
+	mov	r13, r15
 	and	r4, r15
 	xor	r15, r8
-	mov	r13, r15
+	mov	r12, r15
 	and	r4, r15
 	xor	r15, r9
 	mov	r14, r15
@@ -1603,8 +1591,8 @@ grain128aeadv2_decrypt:
 	bit	#32768, 16(sp)
 	rrc	r15
 	rrc	r14
-	rrc	r13
 	rrc	r12
+	rrc	r13
 	mov	38(sp), 40(sp)
 	mov	36(sp), 38(sp)
 	mov	34(sp), 36(sp)
@@ -1627,8 +1615,8 @@ grain128aeadv2_decrypt:
 	mov	r9, 66(sp)
 	mov	r10, 68(sp)
 	mov	r11, 70(sp)
-	mov	r12, 58(sp)
-	mov	r13, 56(sp)
+	mov	r13, 58(sp)
+	mov	r12, 56(sp)
 	mov	r14, 54(sp)
 	mov	r15, 52(sp)
 	add	#1, 60(sp)
@@ -1690,7 +1678,7 @@ grain128aeadv2_decrypt:
 
 ; --- grain128aeadv2_absorb_ad: grain128aeadv2.absorb_ad
 ;     frame 94 bytes (47 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3550 bytes of code
+;     estimated 3526 bytes of code
 	.section .text.grain128aeadv2_absorb_ad,"ax",@progbits
 	.local grain128aeadv2_absorb_ad
 	.type grain128aeadv2_absorb_ad, @function
@@ -1989,16 +1977,15 @@ grain128aeadv2_absorb_ad:
 	mov	8(sp), r15
 	xor	r15, r12
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	r15, r11
-	mov	r7, r15
-	swpb	r15
+	mov	r7, r11
 	swpb	r11
-	xor.b	r15, r11
-	xor	r15, r11
+	swpb	r15
+	xor.b	r11, r15
+	xor	r11, r15
 	bit	#256, r7
-	rrc	r11
+	rrc	r15
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r11, r12
+	xor	r15, r12
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	mov	r7, r11
 	mov	36(sp), r15
@@ -2077,138 +2064,135 @@ grain128aeadv2_absorb_ad:
 	xor	r15, r8
 	mov	r8, 2(sp)
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r9, r15
 	bit	#4, r6
-	rrc	r15
+	rrc	r9
 	mov	8(sp), r8
-	mov	r7, r9
-	rra	r9
+	mov	r7, r15
+	rra	r15
 	rrc	r8
-	rra	r9
+	rra	r15
 	rrc	r8
-	rra	r9
+	rra	r15
 	rrc	r8
-	and	r8, r15
+	and	r8, r9
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	2(sp), r9
-	xor	r15, r9
+	mov	2(sp), r15
+	xor	r9, r15
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r14, r15
+	mov	r14, r9
 	bit	#2048, r5
-	rlc	r15
+	rlc	r9
 	bit	#4096, r6
 	rrc	r14
-	and	r14, r15
+	and	r14, r9
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r9
+	xor	r9, r15
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	r6, r14
 	mov	10(sp), r5
-	mov	r5, r15
-	rra	r15
+	mov	r5, r9
+	rra	r9
 	rrc	r14
-	mov	r14, r15
+	mov	r14, r9
 	bit	#2, r5
-	rrc	r15
-	and	r15, r14
+	rrc	r9
+	and	r9, r14
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r9
+	xor	r14, r15
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	r12, r15
+	mov	r12, r9
 	bit	#1024, r5
-	rrc	r15
-	mov	r4, r5
-	mov	8(sp), r4
-	bit	#256, r4
-	rrc	r5
-	bit	#512, r4
-	rrc	r5
-	bit	#1024, r4
-	rrc	r5
-	and	r5, r15
+	rrc	r9
+	mov	8(sp), r5
+	bit	#256, r5
+	rrc	r4
+	bit	#512, r5
+	rrc	r4
+	bit	#1024, r5
+	rrc	r4
+	and	r4, r9
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r9
+	xor	r9, r15
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	mov	10(sp), r14
-	mov	12(sp), r15
-	swpb	r15
+	mov	12(sp), r9
+	swpb	r9
 	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
+	xor.b	r9, r14
+	xor	r9, r14
 	and	12(sp), r14
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r9
+	xor	r14, r15
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	bit	#2048, r4
-	rrc	r5
-	bit	#4096, r4
-	rrc	r5
-	mov	r7, r15
-	rra	r15
+	bit	#2048, r5
 	rrc	r4
-	and	r4, r5
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r9
-	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	r8, r5
-	bit	#8, r7
+	bit	#4096, r5
+	rrc	r4
+	mov	r7, r9
+	rra	r9
 	rrc	r5
-	mov	r7, r8
-	mov	36(sp), r15
-	rra	r15
-	rrc	r8
-	rra	r15
-	rrc	r8
-	rra	r15
-	rrc	r8
-	rra	r15
-	rrc	r8
-	mov	r5, r15
-	and	r8, r15
+	and	r5, r4
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r9
+	xor	r4, r15
+	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	bit	#8, r7
+	rrc	r8
+	mov	r7, r5
+	mov	36(sp), r9
+	rra	r9
+	rrc	r5
+	rra	r9
+	rrc	r5
+	rra	r9
+	rrc	r5
+	rra	r9
+	rrc	r5
+	mov	r8, r9
+	and	r5, r9
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r9, r15
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	mov	r6, r14
-	mov	10(sp), r15
-	swpb	r15
+	mov	10(sp), r9
+	swpb	r9
 	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
+	xor.b	r9, r14
+	xor	r9, r14
 	bit	#128, r6
 	rlc	r14
 	bit	#64, r6
 	rlc	r14
 	mov	r6, r4
-	mov	10(sp), r15
-	swpb	r15
+	mov	10(sp), r9
+	swpb	r9
 	swpb	r4
-	xor.b	r15, r4
-	xor	r15, r4
+	xor.b	r9, r4
+	xor	r9, r4
 	and	r4, r14
 	bit	#512, r6
 	rlc	r12
 	and	r12, r14
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r9
+	xor	r14, r15
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
 	bit	#16, r7
-	rrc	r5
+	rrc	r8
 	bit	#32, r7
-	rrc	r5
+	rrc	r8
 	mov	8(sp), r14
-	mov	r7, r15
+	mov	r7, r9
 	rla	r14
-	rlc	r15
+	rlc	r9
 	rla	r14
-	rlc	r15
-	and	r15, r5
+	rlc	r9
+	and	r9, r8
 	bit	#8, r7
-	rlc	r8
+	rlc	r5
 	bit	#4, r7
-	rlc	r8
-	and	r8, r5
+	rlc	r5
+	and	r5, r8
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r9
+	xor	r8, r15
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
 	bit	#256, r7
 	rlc	r11
@@ -2221,10 +2205,10 @@ grain128aeadv2_absorb_ad:
 	and	r10, r11
 	and	r13, r11
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r11, r9
+	xor	r11, r15
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	xor	30(sp), r9
-	mov	r9, 46(sp)
+	xor	30(sp), r15
+	mov	r15, 46(sp)
 	; grain128aeadv2.ae:121: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
 	mov	#0, r13
 	mov	40(sp), r15
@@ -2290,170 +2274,168 @@ grain128aeadv2_absorb_ad:
 	mov	72(sp), r11
 	xor	r14, r11
 	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	mov	r13, r12
-	mov	r5, r13
-	mov	r4, r14
+	mov	r5, r12
 	mov	r15, r5
 	bit	#256, 6(sp)
 	rrc	r5
-	rrc	r14
-	rrc	r13
+	rrc	r4
 	rrc	r12
+	rrc	r13
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r4
+	mov	#0, r14
 	bit	#2, 32(sp)
-	subc	#0, r4
-	inv	r4
-	mov	r12, r15
-	and	r4, r15
-	xor	r15, r8
+	subc	#0, r14
+	inv	r14
 	mov	r13, r15
-	and	r4, r15
+	and	r14, r15
+	xor	r15, r8
+	mov	r12, r15
+	and	r14, r15
 	xor	r15, r9
-	mov	r14, r15
-	and	r4, r15
+	mov	r4, r15
+	and	r14, r15
 	xor	r15, r10
-	and	r5, r4
-	xor	r4, r11
+	and	r5, r14
+	xor	r14, r11
 	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	bit	#512, 6(sp)
 	rrc	r5
-	rrc	r14
-	rrc	r13
+	rrc	r4
 	rrc	r12
+	rrc	r13
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r4
+	mov	#0, r14
 	bit	#4, 32(sp)
-	subc	#0, r4
-	inv	r4
-	mov	r12, r15
-	and	r4, r15
-	xor	r15, r8
+	subc	#0, r14
+	inv	r14
 	mov	r13, r15
-	and	r4, r15
+	and	r14, r15
+	xor	r15, r8
+	mov	r12, r15
+	and	r14, r15
 	xor	r15, r9
-	mov	r14, r15
-	and	r4, r15
+	mov	r4, r15
+	and	r14, r15
 	xor	r15, r10
-	and	r5, r4
-	xor	r4, r11
+	and	r5, r14
+	xor	r14, r11
 	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	bit	#1024, 6(sp)
 	rrc	r5
-	rrc	r14
-	rrc	r13
+	rrc	r4
 	rrc	r12
+	rrc	r13
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r4
+	mov	#0, r14
 	bit	#8, 32(sp)
-	subc	#0, r4
-	inv	r4
-	mov	r12, r15
-	and	r4, r15
-	xor	r15, r8
+	subc	#0, r14
+	inv	r14
 	mov	r13, r15
-	and	r4, r15
+	and	r14, r15
+	xor	r15, r8
+	mov	r12, r15
+	and	r14, r15
 	xor	r15, r9
-	mov	r14, r15
-	and	r4, r15
+	mov	r4, r15
+	and	r14, r15
 	xor	r15, r10
-	and	r5, r4
-	xor	r4, r11
+	and	r5, r14
+	xor	r14, r11
 	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	bit	#2048, 6(sp)
 	rrc	r5
-	rrc	r14
-	rrc	r13
+	rrc	r4
 	rrc	r12
+	rrc	r13
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r4
+	mov	#0, r14
 	bit	#16, 32(sp)
-	subc	#0, r4
-	inv	r4
-	mov	r12, r15
-	and	r4, r15
-	xor	r15, r8
+	subc	#0, r14
+	inv	r14
 	mov	r13, r15
-	and	r4, r15
+	and	r14, r15
+	xor	r15, r8
+	mov	r12, r15
+	and	r14, r15
 	xor	r15, r9
-	mov	r14, r15
-	and	r4, r15
+	mov	r4, r15
+	and	r14, r15
 	xor	r15, r10
-	and	r5, r4
-	xor	r4, r11
+	and	r5, r14
+	xor	r14, r11
 	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	bit	#4096, 6(sp)
 	rrc	r5
-	rrc	r14
-	rrc	r13
+	rrc	r4
 	rrc	r12
+	rrc	r13
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r4
+	mov	#0, r14
 	bit	#32, 32(sp)
-	subc	#0, r4
-	inv	r4
-	mov	r12, r15
-	and	r4, r15
-	xor	r15, r8
+	subc	#0, r14
+	inv	r14
 	mov	r13, r15
-	and	r4, r15
+	and	r14, r15
+	xor	r15, r8
+	mov	r12, r15
+	and	r14, r15
 	xor	r15, r9
-	mov	r14, r15
-	and	r4, r15
+	mov	r4, r15
+	and	r14, r15
 	xor	r15, r10
-	and	r5, r4
-	xor	r4, r11
+	and	r5, r14
+	xor	r14, r11
 	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	bit	#8192, 6(sp)
 	rrc	r5
-	rrc	r14
-	rrc	r13
+	rrc	r4
 	rrc	r12
+	rrc	r13
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r4
+	mov	#0, r14
 	bit	#64, 32(sp)
-	subc	#0, r4
-	inv	r4
-	mov	r12, r15
-	and	r4, r15
-	xor	r15, r8
+	subc	#0, r14
+	inv	r14
 	mov	r13, r15
-	and	r4, r15
+	and	r14, r15
+	xor	r15, r8
+	mov	r12, r15
+	and	r14, r15
 	xor	r15, r9
-	mov	r14, r15
-	and	r4, r15
+	mov	r4, r15
+	and	r14, r15
 	xor	r15, r10
-	and	r5, r4
-	xor	r4, r11
+	and	r5, r14
+	xor	r14, r11
 	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	bit	#16384, 6(sp)
 	rrc	r5
-	rrc	r14
-	rrc	r13
+	rrc	r4
 	rrc	r12
+	rrc	r13
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r4
+	mov	#0, r14
 	bit	#128, 32(sp)
-	subc	#0, r4
-	inv	r4
-	mov	r12, r15
-	and	r4, r15
-	xor	r15, r8
+	subc	#0, r14
+	inv	r14
 	mov	r13, r15
-	and	r4, r15
+	and	r14, r15
+	xor	r15, r8
+	mov	r12, r15
+	and	r14, r15
 	xor	r15, r9
-	mov	r14, r15
-	and	r4, r15
+	mov	r4, r15
+	and	r14, r15
 	xor	r15, r10
-	and	r5, r4
-	xor	r4, r11
+	and	r5, r14
+	xor	r14, r11
 	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	mov	r5, r15
 	bit	#32768, 6(sp)
 	rrc	r15
-	rrc	r14
-	rrc	r13
+	rrc	r4
 	rrc	r12
+	rrc	r13
 	mov	28(sp), 30(sp)
 	mov	26(sp), 28(sp)
 	mov	24(sp), 26(sp)
@@ -2474,9 +2456,9 @@ grain128aeadv2_absorb_ad:
 	mov	r9, 68(sp)
 	mov	r10, 70(sp)
 	mov	r11, 72(sp)
-	mov	r12, 58(sp)
-	mov	r13, 56(sp)
-	mov	r14, 54(sp)
+	mov	r13, 58(sp)
+	mov	r12, 56(sp)
+	mov	r4, 54(sp)
 	mov	r15, 52(sp)
 	add	#1, 62(sp)
 	addc	#0, 60(sp)
@@ -2630,16 +2612,15 @@ grain128aeadv2_absorb_ad:
 	mov	8(sp), r15
 	xor	r15, r12
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	r15, r11
-	mov	r7, r15
-	swpb	r15
+	mov	r7, r11
 	swpb	r11
-	xor.b	r15, r11
-	xor	r15, r11
+	swpb	r15
+	xor.b	r11, r15
+	xor	r11, r15
 	bit	#256, r7
-	rrc	r11
+	rrc	r15
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r11, r12
+	xor	r15, r12
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	mov	r7, r11
 	mov	36(sp), r15
@@ -2718,138 +2699,135 @@ grain128aeadv2_absorb_ad:
 	xor	r15, r8
 	mov	r8, 0(sp)
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r9, r15
 	bit	#4, r6
-	rrc	r15
+	rrc	r9
 	mov	8(sp), r8
-	mov	r7, r9
-	rra	r9
+	mov	r7, r15
+	rra	r15
 	rrc	r8
-	rra	r9
+	rra	r15
 	rrc	r8
-	rra	r9
+	rra	r15
 	rrc	r8
-	and	r8, r15
+	and	r8, r9
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	@sp, r9
-	xor	r15, r9
+	mov	@sp, r15
+	xor	r9, r15
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r14, r15
+	mov	r14, r9
 	bit	#2048, r5
-	rlc	r15
+	rlc	r9
 	bit	#4096, r6
 	rrc	r14
-	and	r14, r15
+	and	r14, r9
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r9
+	xor	r9, r15
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	r6, r14
 	mov	10(sp), r5
-	mov	r5, r15
-	rra	r15
+	mov	r5, r9
+	rra	r9
 	rrc	r14
-	mov	r14, r15
+	mov	r14, r9
 	bit	#2, r5
-	rrc	r15
-	and	r15, r14
+	rrc	r9
+	and	r9, r14
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r9
+	xor	r14, r15
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	r12, r15
+	mov	r12, r9
 	bit	#1024, r5
-	rrc	r15
-	mov	r4, r5
-	mov	8(sp), r4
-	bit	#256, r4
-	rrc	r5
-	bit	#512, r4
-	rrc	r5
-	bit	#1024, r4
-	rrc	r5
-	and	r5, r15
+	rrc	r9
+	mov	8(sp), r5
+	bit	#256, r5
+	rrc	r4
+	bit	#512, r5
+	rrc	r4
+	bit	#1024, r5
+	rrc	r4
+	and	r4, r9
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r9
+	xor	r9, r15
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	mov	10(sp), r14
-	mov	12(sp), r15
-	swpb	r15
+	mov	12(sp), r9
+	swpb	r9
 	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
+	xor.b	r9, r14
+	xor	r9, r14
 	and	12(sp), r14
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r9
+	xor	r14, r15
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	bit	#2048, r4
-	rrc	r5
-	bit	#4096, r4
-	rrc	r5
-	mov	r7, r15
-	rra	r15
+	bit	#2048, r5
 	rrc	r4
-	and	r4, r5
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r9
-	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	r8, r5
-	bit	#8, r7
+	bit	#4096, r5
+	rrc	r4
+	mov	r7, r9
+	rra	r9
 	rrc	r5
-	mov	r7, r8
-	mov	36(sp), r15
-	rra	r15
-	rrc	r8
-	rra	r15
-	rrc	r8
-	rra	r15
-	rrc	r8
-	rra	r15
-	rrc	r8
-	mov	r5, r15
-	and	r8, r15
+	and	r5, r4
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r9
+	xor	r4, r15
+	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	bit	#8, r7
+	rrc	r8
+	mov	r7, r5
+	mov	36(sp), r9
+	rra	r9
+	rrc	r5
+	rra	r9
+	rrc	r5
+	rra	r9
+	rrc	r5
+	rra	r9
+	rrc	r5
+	mov	r8, r9
+	and	r5, r9
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r9, r15
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	mov	r6, r14
-	mov	10(sp), r15
-	swpb	r15
+	mov	10(sp), r9
+	swpb	r9
 	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
+	xor.b	r9, r14
+	xor	r9, r14
 	bit	#128, r6
 	rlc	r14
 	bit	#64, r6
 	rlc	r14
 	mov	r6, r4
-	mov	10(sp), r15
-	swpb	r15
+	mov	10(sp), r9
+	swpb	r9
 	swpb	r4
-	xor.b	r15, r4
-	xor	r15, r4
+	xor.b	r9, r4
+	xor	r9, r4
 	and	r4, r14
 	bit	#512, r6
 	rlc	r12
 	and	r12, r14
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r9
+	xor	r14, r15
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
 	bit	#16, r7
-	rrc	r5
+	rrc	r8
 	bit	#32, r7
-	rrc	r5
+	rrc	r8
 	mov	8(sp), r14
-	mov	r7, r15
+	mov	r7, r9
 	rla	r14
-	rlc	r15
+	rlc	r9
 	rla	r14
-	rlc	r15
-	and	r15, r5
+	rlc	r9
+	and	r9, r8
 	bit	#8, r7
-	rlc	r8
+	rlc	r5
 	bit	#4, r7
-	rlc	r8
-	and	r8, r5
+	rlc	r5
+	and	r5, r8
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r9
+	xor	r8, r15
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
 	bit	#256, r7
 	rlc	r11
@@ -2862,10 +2840,10 @@ grain128aeadv2_absorb_ad:
 	and	r10, r11
 	and	r13, r11
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r11, r9
+	xor	r11, r15
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	xor	30(sp), r9
-	mov	r9, 44(sp)
+	xor	30(sp), r15
+	mov	r15, 44(sp)
 	; grain128aeadv2.ae:121: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
 	mov	#0, r13
 	mov	38(sp), r15
@@ -2931,170 +2909,168 @@ grain128aeadv2_absorb_ad:
 	mov	72(sp), r11
 	xor	r14, r11
 	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	mov	r13, r12
-	mov	r5, r13
-	mov	r4, r14
+	mov	r5, r12
 	mov	r15, r5
 	bit	#256, 4(sp)
 	rrc	r5
-	rrc	r14
-	rrc	r13
+	rrc	r4
 	rrc	r12
+	rrc	r13
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r4
+	mov	#0, r14
 	bit	#2, 42(sp)
-	subc	#0, r4
-	inv	r4
-	mov	r12, r15
-	and	r4, r15
-	xor	r15, r8
+	subc	#0, r14
+	inv	r14
 	mov	r13, r15
-	and	r4, r15
+	and	r14, r15
+	xor	r15, r8
+	mov	r12, r15
+	and	r14, r15
 	xor	r15, r9
-	mov	r14, r15
-	and	r4, r15
+	mov	r4, r15
+	and	r14, r15
 	xor	r15, r10
-	and	r5, r4
-	xor	r4, r11
+	and	r5, r14
+	xor	r14, r11
 	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	bit	#512, 4(sp)
 	rrc	r5
-	rrc	r14
-	rrc	r13
+	rrc	r4
 	rrc	r12
+	rrc	r13
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r4
+	mov	#0, r14
 	bit	#4, 42(sp)
-	subc	#0, r4
-	inv	r4
-	mov	r12, r15
-	and	r4, r15
-	xor	r15, r8
+	subc	#0, r14
+	inv	r14
 	mov	r13, r15
-	and	r4, r15
+	and	r14, r15
+	xor	r15, r8
+	mov	r12, r15
+	and	r14, r15
 	xor	r15, r9
-	mov	r14, r15
-	and	r4, r15
+	mov	r4, r15
+	and	r14, r15
 	xor	r15, r10
-	and	r5, r4
-	xor	r4, r11
+	and	r5, r14
+	xor	r14, r11
 	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	bit	#1024, 4(sp)
 	rrc	r5
-	rrc	r14
-	rrc	r13
+	rrc	r4
 	rrc	r12
+	rrc	r13
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r4
+	mov	#0, r14
 	bit	#8, 42(sp)
-	subc	#0, r4
-	inv	r4
-	mov	r12, r15
-	and	r4, r15
-	xor	r15, r8
+	subc	#0, r14
+	inv	r14
 	mov	r13, r15
-	and	r4, r15
+	and	r14, r15
+	xor	r15, r8
+	mov	r12, r15
+	and	r14, r15
 	xor	r15, r9
-	mov	r14, r15
-	and	r4, r15
+	mov	r4, r15
+	and	r14, r15
 	xor	r15, r10
-	and	r5, r4
-	xor	r4, r11
+	and	r5, r14
+	xor	r14, r11
 	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	bit	#2048, 4(sp)
 	rrc	r5
-	rrc	r14
-	rrc	r13
+	rrc	r4
 	rrc	r12
+	rrc	r13
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r4
+	mov	#0, r14
 	bit	#16, 42(sp)
-	subc	#0, r4
-	inv	r4
-	mov	r12, r15
-	and	r4, r15
-	xor	r15, r8
+	subc	#0, r14
+	inv	r14
 	mov	r13, r15
-	and	r4, r15
+	and	r14, r15
+	xor	r15, r8
+	mov	r12, r15
+	and	r14, r15
 	xor	r15, r9
-	mov	r14, r15
-	and	r4, r15
+	mov	r4, r15
+	and	r14, r15
 	xor	r15, r10
-	and	r5, r4
-	xor	r4, r11
+	and	r5, r14
+	xor	r14, r11
 	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	bit	#4096, 4(sp)
 	rrc	r5
-	rrc	r14
-	rrc	r13
+	rrc	r4
 	rrc	r12
+	rrc	r13
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r4
+	mov	#0, r14
 	bit	#32, 42(sp)
-	subc	#0, r4
-	inv	r4
-	mov	r12, r15
-	and	r4, r15
-	xor	r15, r8
+	subc	#0, r14
+	inv	r14
 	mov	r13, r15
-	and	r4, r15
+	and	r14, r15
+	xor	r15, r8
+	mov	r12, r15
+	and	r14, r15
 	xor	r15, r9
-	mov	r14, r15
-	and	r4, r15
+	mov	r4, r15
+	and	r14, r15
 	xor	r15, r10
-	and	r5, r4
-	xor	r4, r11
+	and	r5, r14
+	xor	r14, r11
 	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	bit	#8192, 4(sp)
 	rrc	r5
-	rrc	r14
-	rrc	r13
+	rrc	r4
 	rrc	r12
+	rrc	r13
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r4
+	mov	#0, r14
 	bit	#64, 42(sp)
-	subc	#0, r4
-	inv	r4
-	mov	r12, r15
-	and	r4, r15
-	xor	r15, r8
+	subc	#0, r14
+	inv	r14
 	mov	r13, r15
-	and	r4, r15
+	and	r14, r15
+	xor	r15, r8
+	mov	r12, r15
+	and	r14, r15
 	xor	r15, r9
-	mov	r14, r15
-	and	r4, r15
+	mov	r4, r15
+	and	r14, r15
 	xor	r15, r10
-	and	r5, r4
-	xor	r4, r11
+	and	r5, r14
+	xor	r14, r11
 	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	bit	#16384, 4(sp)
 	rrc	r5
-	rrc	r14
-	rrc	r13
+	rrc	r4
 	rrc	r12
+	rrc	r13
 	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r4
+	mov	#0, r14
 	bit	#128, 42(sp)
-	subc	#0, r4
-	inv	r4
-	mov	r12, r15
-	and	r4, r15
-	xor	r15, r8
+	subc	#0, r14
+	inv	r14
 	mov	r13, r15
-	and	r4, r15
+	and	r14, r15
+	xor	r15, r8
+	mov	r12, r15
+	and	r14, r15
 	xor	r15, r9
-	mov	r14, r15
-	and	r4, r15
+	mov	r4, r15
+	and	r14, r15
 	xor	r15, r10
-	and	r5, r4
-	xor	r4, r11
+	and	r5, r14
+	xor	r14, r11
 	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
 	mov	r5, r15
 	bit	#32768, 4(sp)
 	rrc	r15
-	rrc	r14
-	rrc	r13
+	rrc	r4
 	rrc	r12
+	rrc	r13
 	mov	28(sp), 30(sp)
 	mov	26(sp), 28(sp)
 	mov	24(sp), 26(sp)
@@ -3106,20 +3082,20 @@ grain128aeadv2_absorb_ad:
 	mov	10(sp), 14(sp)
 	mov	12(sp), 10(sp)
 	mov	8(sp), 12(sp)
-	mov	r7, r4
+	mov	r7, r14
 	mov	36(sp), r7
 	mov	34(sp), 36(sp)
 	mov	44(sp), 34(sp)
 	mov	r6, r5
 	mov	14(sp), r6
-	mov	r4, 8(sp)
+	mov	r14, 8(sp)
 	mov	r8, 66(sp)
 	mov	r9, 68(sp)
 	mov	r10, 70(sp)
 	mov	r11, 72(sp)
-	mov	r12, 58(sp)
-	mov	r13, 56(sp)
-	mov	r14, 54(sp)
+	mov	r13, 58(sp)
+	mov	r12, 56(sp)
+	mov	r4, 54(sp)
 	mov	r15, 52(sp)
 	add	#1, 64(sp)
 	addc	#0, 76(sp)
@@ -3170,7 +3146,7 @@ grain128aeadv2_absorb_ad:
 
 ; --- grain128aeadv2_init: grain128aeadv2.init
 ;     frame 122 bytes (61 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 4108 bytes of code
+;     estimated 4052 bytes of code
 	.section .text.grain128aeadv2_init,"ax",@progbits
 	.local grain128aeadv2_init
 	.type grain128aeadv2_init, @function
@@ -3263,23 +3239,22 @@ grain128aeadv2_init:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r11, r7
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r6, r15
-	mov	48(sp), r6
-	rla	r15
-	rlc	r6
-	rla	r15
-	rlc	r6
-	rla	r15
-	rlc	r6
-	rla	r15
-	rlc	r6
-	mov	48(sp), r11
-	mov	44(sp), r15
-	rla	r11
+	mov	48(sp), r15
+	rla	r6
 	rlc	r15
-	and	r15, r6
+	rla	r6
+	rlc	r15
+	rla	r6
+	rlc	r15
+	rla	r6
+	rlc	r15
+	mov	48(sp), r11
+	mov	44(sp), r6
+	rla	r11
+	rlc	r6
+	and	r6, r15
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r6, r7
+	xor	r15, r7
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
 	mov	r5, r6
 	and	74(sp), r6
@@ -3339,69 +3314,68 @@ grain128aeadv2_init:
 	bit	#256, r13
 	rrc	r15
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r7, r11
-	xor	r15, r11
+	xor	r15, r7
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	r13, r7
+	mov	r13, r11
 	mov	r14, r15
 	swpb	r15
-	swpb	r7
-	xor.b	r15, r7
-	xor	r15, r7
+	swpb	r11
+	xor.b	r15, r11
+	xor	r15, r11
 	bit	#256, r14
-	rrc	r7
+	rrc	r11
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r7, r11
-	mov	r11, 56(sp)
+	xor	r11, r7
+	mov	r7, 56(sp)
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	52(sp), r15
 	bit	#128, r15
 	rlc	r4
 	xor	r15, r4
 	mov	42(sp), r15
-	mov	36(sp), r11
-	swpb	r11
+	mov	36(sp), r7
+	swpb	r7
 	swpb	r15
-	xor.b	r11, r15
-	xor	r11, r15
-	mov	42(sp), r11
-	bit	#128, r11
+	xor.b	r7, r15
+	xor	r7, r15
+	mov	42(sp), r7
+	bit	#128, r7
 	rlc	r15
-	bit	#64, r11
+	bit	#64, r7
 	rlc	r15
 	xor	r15, r4
 	mov	48(sp), r15
-	mov	44(sp), r11
-	swpb	r11
+	mov	44(sp), r7
+	swpb	r7
 	swpb	r15
-	xor.b	r11, r15
-	xor	r11, r15
-	mov	48(sp), r11
-	bit	#128, r11
+	xor.b	r7, r15
+	xor	r7, r15
+	mov	48(sp), r7
+	bit	#128, r7
 	rlc	r15
-	bit	#64, r11
+	bit	#64, r7
 	rlc	r15
 	xor	r15, r4
-	mov	44(sp), r11
+	mov	44(sp), r7
 	mov	38(sp), r15
 	rra	r15
-	rrc	r11
-	xor	r11, r4
+	rrc	r7
+	xor	r7, r4
 	xor	38(sp), r4
 	mov	r4, 64(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r9, r11
+	mov	r9, r7
 	mov	r10, r15
 	swpb	r15
-	swpb	r11
-	xor.b	r15, r11
-	xor	r15, r11
+	swpb	r7
+	xor.b	r15, r7
+	xor	r15, r7
 	bit	#256, r10
-	rrc	r11
+	rrc	r7
 	bit	#512, r10
-	rrc	r11
+	rrc	r7
 	mov	r8, r15
-	xor	r11, r15
+	xor	r7, r15
 	mov	r15, 16(sp)
 	mov	72(sp), r4
 	mov	r12, r15
@@ -3411,7 +3385,7 @@ grain128aeadv2_init:
 	xor	r15, r4
 	mov	16(sp), r15
 	xor	r4, r15
-	mov	r7, 28(sp)
+	mov	r11, 28(sp)
 	bit	#512, r14
 	rrc	28(sp)
 	bit	#1024, r14
@@ -3455,23 +3429,20 @@ grain128aeadv2_init:
 	rrc	r6
 	and	r6, r8
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r5, r6
-	xor	r8, r6
+	xor	r8, r5
 	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	r11, r8
+	mov	r7, r8
 	bit	#1024, r10
 	rrc	r8
-	mov	r4, r5
 	bit	#256, r12
-	rrc	r5
+	rrc	r4
 	bit	#512, r12
-	rrc	r5
+	rrc	r4
 	bit	#1024, r12
-	rrc	r5
-	and	r5, r8
+	rrc	r4
+	and	r4, r8
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r6, r4
-	xor	r8, r4
+	xor	r8, r5
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	mov	r10, r6
 	mov	72(sp), r8
@@ -3481,102 +3452,100 @@ grain128aeadv2_init:
 	xor	r8, r6
 	and	72(sp), r6
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r6, r4
+	xor	r6, r5
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	bit	#2048, r12
-	rrc	r5
+	rrc	r4
 	bit	#4096, r12
-	rrc	r5
+	rrc	r4
 	mov	r12, r6
 	mov	r13, r8
 	rra	r8
 	rrc	r6
-	and	r6, r5
+	and	r6, r4
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r4
+	xor	r4, r5
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	r15, r5
 	bit	#8, r13
-	rrc	r5
-	mov	r13, r6
-	mov	r14, r15
-	rra	r15
-	rrc	r6
-	rra	r15
-	rrc	r6
-	rra	r15
-	rrc	r6
-	rra	r15
-	rrc	r6
-	mov	r5, r8
-	and	r6, r8
+	rrc	r15
+	mov	r13, r4
+	mov	r14, r6
+	rra	r6
+	rrc	r4
+	rra	r6
+	rrc	r4
+	rra	r6
+	rrc	r4
+	rra	r6
+	rrc	r4
+	mov	r15, r8
+	and	r4, r8
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r4
-	mov	r4, 12(sp)
+	xor	r8, r5
+	mov	r5, 12(sp)
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	r9, r4
-	mov	r10, r15
-	swpb	r15
-	swpb	r4
-	xor.b	r15, r4
-	xor	r15, r4
+	mov	r9, r5
+	mov	r10, r6
+	swpb	r6
+	swpb	r5
+	xor.b	r6, r5
+	xor	r6, r5
 	bit	#128, r9
-	rlc	r4
+	rlc	r5
 	bit	#64, r9
-	rlc	r4
+	rlc	r5
 	mov	r9, r8
-	mov	r10, r15
-	swpb	r15
+	mov	r10, r6
+	swpb	r6
 	swpb	r8
-	xor.b	r15, r8
-	xor	r15, r8
-	and	r8, r4
+	xor.b	r6, r8
+	xor	r6, r8
+	and	r8, r5
 	bit	#512, r9
-	rlc	r11
-	and	r11, r4
+	rlc	r7
+	and	r7, r5
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	12(sp), r11
-	xor	r4, r11
+	mov	12(sp), r7
+	xor	r5, r7
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
 	bit	#16, r13
-	rrc	r5
+	rrc	r15
 	bit	#32, r13
-	rrc	r5
+	rrc	r15
 	mov	r12, r8
-	mov	r13, r15
+	mov	r13, r6
 	rla	r8
-	rlc	r15
+	rlc	r6
 	rla	r8
-	rlc	r15
-	and	r15, r5
+	rlc	r6
+	and	r6, r15
 	bit	#8, r13
-	rlc	r6
+	rlc	r4
 	bit	#4, r13
-	rlc	r6
-	and	r6, r5
+	rlc	r4
+	and	r4, r15
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r11
+	xor	r15, r7
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
 	bit	#256, r13
-	rlc	r7
+	rlc	r11
 	mov	28(sp), r15
 	bit	#2048, r14
 	rrc	r15
-	and	r15, r7
+	and	r15, r11
 	bit	#4096, r14
 	rrc	r15
-	and	r15, r7
-	and	74(sp), r7
+	and	r15, r11
+	and	74(sp), r11
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r11
+	xor	r11, r7
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	xor	52(sp), r11
+	xor	52(sp), r7
 	; grain128aeadv2.ae:105: return s ^ fed, b ^ fed
 	mov	64(sp), r8
-	mov	56(sp), r7
-	xor	r7, r8
-	mov	r11, r15
-	xor	r7, r15
+	mov	56(sp), r11
+	xor	r11, r8
+	xor	r11, r7
 	mov	50(sp), 52(sp)
 	mov	42(sp), 50(sp)
 	mov	36(sp), 42(sp)
@@ -3584,7 +3553,7 @@ grain128aeadv2_init:
 	mov	44(sp), r4
 	mov	38(sp), r5
 	mov	32(sp), r6
-	mov	72(sp), r7
+	mov	72(sp), r15
 	mov	r12, r11
 	mov	r13, r12
 	mov	r14, r13
@@ -3595,9 +3564,9 @@ grain128aeadv2_init:
 	mov	r8, 32(sp)
 	mov	r9, r8
 	mov	r10, r9
-	mov	r7, r10
+	mov	r15, r10
 	mov	r11, 72(sp)
-	mov	r15, 46(sp)
+	mov	r7, 46(sp)
 	dec	88(sp)
 	jnz	.Lgrain128aeadv2_init_loop1
 .Lgrain128aeadv2_init_done2:
@@ -3647,64 +3616,62 @@ grain128aeadv2_init:
 	rlc	r6
 	rla	r14
 	rlc	r6
-	mov	r4, r14
-	mov	42(sp), r4
-	mov	r4, r15
+	mov	42(sp), r14
+	mov	r14, r15
 	rra	r15
-	rrc	r14
+	rrc	r4
 	rra	r15
-	rrc	r14
+	rrc	r4
 	rra	r15
-	rrc	r14
+	rrc	r4
 	rra	r15
-	rrc	r14
-	and	r14, r6
+	rrc	r4
+	and	r4, r6
 	xor	r6, r13
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	r11, r15
 	mov	r12, 66(sp)
 	rla	r15
 	rlc	66(sp)
-	mov	r4, r14
+	mov	r14, r4
 	mov	36(sp), r6
 	mov	r6, r15
 	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
+	swpb	r4
+	xor.b	r15, r4
+	xor	r15, r4
 	bit	#256, r6
-	rrc	r14
+	rrc	r4
 	bit	#512, r6
-	rrc	r14
-	and	66(sp), r14
+	rrc	r4
+	and	66(sp), r4
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r14, r13
+	xor	r4, r13
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r6, r15
-	mov	48(sp), r6
-	rla	r15
-	rlc	r6
-	rla	r15
-	rlc	r6
-	rla	r15
-	rlc	r6
-	rla	r15
-	rlc	r6
-	mov	48(sp), r14
-	mov	44(sp), r15
-	rla	r14
+	mov	48(sp), r15
+	rla	r6
 	rlc	r15
-	and	r15, r6
+	rla	r6
+	rlc	r15
+	rla	r6
+	rlc	r15
+	rla	r6
+	rlc	r15
+	mov	48(sp), r4
+	mov	44(sp), r6
+	rla	r4
+	rlc	r6
+	and	r6, r15
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r6, r13
+	xor	r15, r13
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
 	mov	r7, r6
 	and	66(sp), r6
-	mov	44(sp), r14
+	mov	44(sp), r4
 	mov	38(sp), r15
-	rla	r14
+	rla	r4
 	rlc	r15
-	rla	r14
+	rla	r4
 	rlc	r15
 	and	r15, r6
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
@@ -3720,90 +3687,90 @@ grain128aeadv2_init:
 	rra	r15
 	rrc	r6
 	xor	r6, r13
-	mov	20(sp), r14
+	mov	20(sp), r4
 	mov	r9, r15
-	rla	r14
+	rla	r4
 	rlc	r15
 	xor	r15, r13
-	mov	r8, r14
+	mov	r8, r4
 	mov	72(sp), r15
 	rra	r15
-	rrc	r14
+	rrc	r4
 	rra	r15
-	rrc	r14
+	rrc	r4
 	rra	r15
-	rrc	r14
+	rrc	r4
 	rra	r15
-	rrc	r14
-	xor	r14, r13
-	mov	r8, r14
+	rrc	r4
+	xor	r4, r13
+	mov	r8, r4
 	mov	72(sp), r15
-	rla	r14
+	rla	r4
 	rlc	r15
-	rla	r14
+	rla	r4
 	rlc	r15
-	rla	r14
+	rla	r4
 	rlc	r15
 	xor	r15, r13
 	xor	r10, r13
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	r10, r14
+	mov	r10, r4
 	mov	r11, r15
 	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
+	swpb	r4
+	xor.b	r15, r4
+	xor	r15, r4
 	bit	#256, r11
-	rrc	r14
+	rrc	r4
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r14, r13
+	xor	r4, r13
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	r11, r14
+	mov	r11, r4
 	mov	r12, r15
 	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
+	swpb	r4
+	xor.b	r15, r4
+	xor	r15, r4
 	bit	#256, r12
-	rrc	r14
+	rrc	r4
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r14, r13
+	xor	r4, r13
 	mov	r13, 54(sp)
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	52(sp), r15
 	bit	#128, r15
 	rlc	r5
 	xor	r15, r5
-	mov	r4, r13
+	mov	r14, r13
 	mov	36(sp), r15
 	swpb	r15
 	swpb	r13
 	xor.b	r15, r13
 	xor	r15, r13
-	bit	#128, r4
+	bit	#128, r14
 	rlc	r13
-	bit	#64, r4
+	bit	#64, r14
 	rlc	r13
 	xor	r13, r5
-	mov	48(sp), r4
-	mov	r4, r13
+	mov	48(sp), r14
+	mov	r14, r13
 	mov	44(sp), r15
 	swpb	r15
 	swpb	r13
 	xor.b	r15, r13
 	xor	r15, r13
-	bit	#128, r4
+	bit	#128, r14
 	rlc	r13
-	bit	#64, r4
+	bit	#64, r14
 	rlc	r13
 	xor	r13, r5
 	mov	44(sp), r13
-	mov	38(sp), r4
-	mov	r4, r15
+	mov	38(sp), r14
+	mov	r14, r15
 	rra	r15
 	rrc	r13
 	xor	r13, r5
-	xor	r4, r5
+	xor	r14, r5
 	mov	r5, 62(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	r9, r13
@@ -3818,14 +3785,14 @@ grain128aeadv2_init:
 	rrc	r13
 	mov	20(sp), r5
 	xor	r13, r5
-	mov	72(sp), r4
+	mov	72(sp), r14
 	mov	r10, r15
 	swpb	r15
-	swpb	r4
-	xor.b	r15, r4
-	xor	r15, r4
-	xor	r4, r5
-	mov	r14, 26(sp)
+	swpb	r14
+	xor.b	r15, r14
+	xor	r15, r14
+	xor	r14, r5
+	mov	r4, 26(sp)
 	bit	#512, r12
 	rrc	26(sp)
 	bit	#1024, r12
@@ -3834,154 +3801,149 @@ grain128aeadv2_init:
 	xor	r12, r5
 	mov	r5, 10(sp)
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r6, r15
 	bit	#4, r9
-	rrc	r15
+	rrc	r6
 	mov	r10, r5
-	mov	r11, r6
-	rra	r6
-	rrc	r5
-	rra	r6
-	rrc	r5
-	rra	r6
-	rrc	r5
-	and	r5, r15
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	10(sp), r6
-	xor	r15, r6
-	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r7, r15
-	bit	#2048, 20(sp)
-	rlc	r15
-	bit	#4096, r9
-	rrc	r7
-	and	r7, r15
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r6, r7
-	xor	r15, r7
-	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	r9, r15
-	mov	r8, r6
-	rra	r6
-	rrc	r15
-	mov	r15, r6
-	bit	#2, r8
-	rrc	r6
-	and	r6, r15
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r7
-	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	r13, r15
-	bit	#1024, r8
-	rrc	r15
-	mov	r4, r6
-	bit	#256, r10
-	rrc	r6
-	bit	#512, r10
-	rrc	r6
-	bit	#1024, r10
-	rrc	r6
-	and	r6, r15
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r7, r4
-	xor	r15, r4
-	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	r8, r7
-	mov	72(sp), r15
-	swpb	r15
-	swpb	r7
-	xor.b	r15, r7
-	xor	r15, r7
-	and	72(sp), r7
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r4
-	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	bit	#2048, r10
-	rrc	r6
-	bit	#4096, r10
-	rrc	r6
-	mov	r10, r7
 	mov	r11, r15
 	rra	r15
+	rrc	r5
+	rra	r15
+	rrc	r5
+	rra	r15
+	rrc	r5
+	and	r5, r6
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	mov	10(sp), r15
+	xor	r6, r15
+	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	mov	r7, r6
+	bit	#2048, 20(sp)
+	rlc	r6
+	bit	#4096, r9
 	rrc	r7
 	and	r7, r6
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r6, r4
-	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	r5, r6
-	bit	#8, r11
+	xor	r6, r15
+	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	mov	r9, r7
+	mov	r8, r6
+	rra	r6
+	rrc	r7
+	mov	r7, r6
+	bit	#2, r8
 	rrc	r6
-	mov	r11, r5
-	mov	r12, r15
-	rra	r15
-	rrc	r5
-	rra	r15
-	rrc	r5
-	rra	r15
-	rrc	r5
-	rra	r15
-	rrc	r5
-	mov	r6, r7
-	and	r5, r7
+	and	r6, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r4
-	mov	r4, 8(sp)
+	xor	r7, r15
+	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	mov	r13, r7
+	bit	#1024, r8
+	rrc	r7
+	bit	#256, r10
+	rrc	r14
+	bit	#512, r10
+	rrc	r14
+	bit	#1024, r10
+	rrc	r14
+	and	r14, r7
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r7, r15
+	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	mov	r8, r7
+	mov	72(sp), r6
+	swpb	r6
+	swpb	r7
+	xor.b	r6, r7
+	xor	r6, r7
+	and	72(sp), r7
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r7, r15
+	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	bit	#2048, r10
+	rrc	r14
+	bit	#4096, r10
+	rrc	r14
+	mov	r10, r7
+	mov	r11, r6
+	rra	r6
+	rrc	r7
+	and	r7, r14
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r14, r15
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	r9, r4
+	bit	#8, r11
+	rrc	r5
+	mov	r11, r14
+	mov	r12, r6
+	rra	r6
+	rrc	r14
+	rra	r6
+	rrc	r14
+	rra	r6
+	rrc	r14
+	rra	r6
+	rrc	r14
+	mov	r5, r7
+	and	r14, r7
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r7, r15
+	mov	r15, 8(sp)
+	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	mov	r9, r6
 	mov	r8, r15
 	swpb	r15
-	swpb	r4
-	xor.b	r15, r4
-	xor	r15, r4
+	swpb	r6
+	xor.b	r15, r6
+	xor	r15, r6
 	bit	#128, r9
-	rlc	r4
+	rlc	r6
 	bit	#64, r9
-	rlc	r4
+	rlc	r6
 	mov	r9, r15
 	mov	r8, r7
 	swpb	r7
 	swpb	r15
 	xor.b	r7, r15
 	xor	r7, r15
-	and	r15, r4
+	and	r15, r6
 	bit	#512, r9
 	rlc	r13
-	and	r13, r4
+	and	r13, r6
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	8(sp), r13
-	xor	r4, r13
+	xor	r6, r13
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
 	bit	#16, r11
-	rrc	r6
+	rrc	r5
 	bit	#32, r11
-	rrc	r6
+	rrc	r5
 	mov	r10, r7
 	mov	r11, r15
 	rla	r7
 	rlc	r15
 	rla	r7
 	rlc	r15
-	and	r15, r6
+	and	r15, r5
 	bit	#8, r11
-	rlc	r5
+	rlc	r14
 	bit	#4, r11
-	rlc	r5
-	and	r5, r6
+	rlc	r14
+	and	r14, r5
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r6, r13
+	xor	r5, r13
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
 	bit	#256, r11
-	rlc	r14
+	rlc	r4
 	mov	26(sp), r15
 	bit	#2048, r12
 	rrc	r15
-	and	r15, r14
+	and	r15, r4
 	bit	#4096, r12
 	rrc	r15
-	and	r15, r14
-	and	66(sp), r14
+	and	r15, r4
+	and	66(sp), r4
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r13
+	xor	r4, r13
 	; grain128aeadv2.ae:50: ns = cat(f ^ ls, s[127:par])
 	mov	62(sp), r14
 	xor	40(sp), r14
@@ -4062,64 +4024,62 @@ grain128aeadv2_init:
 	rlc	r9
 	rla	r14
 	rlc	r9
-	mov	r4, r14
-	mov	42(sp), r4
-	mov	r4, r15
+	mov	42(sp), r14
+	mov	r14, r15
 	rra	r15
-	rrc	r14
+	rrc	r4
 	rra	r15
-	rrc	r14
+	rrc	r4
 	rra	r15
-	rrc	r14
+	rrc	r4
 	rra	r15
-	rrc	r14
-	and	r14, r9
+	rrc	r4
+	and	r4, r9
 	xor	r9, r6
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	r11, r15
 	mov	r12, 60(sp)
 	rla	r15
 	rlc	60(sp)
-	mov	r4, r14
+	mov	r14, r4
 	mov	36(sp), r9
 	mov	r9, r15
 	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
+	swpb	r4
+	xor.b	r15, r4
+	xor	r15, r4
 	bit	#256, r9
-	rrc	r14
+	rrc	r4
 	bit	#512, r9
-	rrc	r14
-	and	60(sp), r14
+	rrc	r4
+	and	60(sp), r4
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r14, r6
+	xor	r4, r6
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r9, r15
-	mov	48(sp), r9
-	rla	r15
-	rlc	r9
-	rla	r15
-	rlc	r9
-	rla	r15
-	rlc	r9
-	rla	r15
-	rlc	r9
-	mov	48(sp), r14
-	mov	44(sp), r15
-	rla	r14
+	mov	48(sp), r15
+	rla	r9
 	rlc	r15
-	and	r15, r9
+	rla	r9
+	rlc	r15
+	rla	r9
+	rlc	r15
+	rla	r9
+	rlc	r15
+	mov	48(sp), r4
+	mov	44(sp), r9
+	rla	r4
+	rlc	r9
+	and	r9, r15
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r9, r6
+	xor	r15, r6
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
 	mov	r13, r9
 	and	60(sp), r9
-	mov	44(sp), r14
+	mov	44(sp), r4
 	mov	38(sp), r15
-	rla	r14
+	rla	r4
 	rlc	r15
-	rla	r14
+	rla	r4
 	rlc	r15
 	and	r15, r9
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
@@ -4135,90 +4095,90 @@ grain128aeadv2_init:
 	rra	r15
 	rrc	r9
 	xor	r9, r6
-	mov	20(sp), r14
+	mov	20(sp), r4
 	mov	r7, r15
-	rla	r14
+	rla	r4
 	rlc	r15
 	xor	r15, r6
-	mov	r8, r14
+	mov	r8, r4
 	mov	72(sp), r15
 	rra	r15
-	rrc	r14
+	rrc	r4
 	rra	r15
-	rrc	r14
+	rrc	r4
 	rra	r15
-	rrc	r14
+	rrc	r4
 	rra	r15
-	rrc	r14
-	xor	r14, r6
-	mov	r8, r14
+	rrc	r4
+	xor	r4, r6
+	mov	r8, r4
 	mov	72(sp), r15
-	rla	r14
+	rla	r4
 	rlc	r15
-	rla	r14
+	rla	r4
 	rlc	r15
-	rla	r14
+	rla	r4
 	rlc	r15
 	xor	r15, r6
 	xor	r10, r6
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	r10, r14
+	mov	r10, r4
 	mov	r11, r15
 	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
+	swpb	r4
+	xor.b	r15, r4
+	xor	r15, r4
 	bit	#256, r11
-	rrc	r14
+	rrc	r4
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r14, r6
+	xor	r4, r6
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	r11, r14
+	mov	r11, r4
 	mov	r12, r15
 	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
+	swpb	r4
+	xor.b	r15, r4
+	xor	r15, r4
 	bit	#256, r12
-	rrc	r14
+	rrc	r4
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r14, r6
+	xor	r4, r6
 	mov	r6, 78(sp)
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	52(sp), r15
 	bit	#128, r15
 	rlc	r5
 	xor	r15, r5
-	mov	r4, r6
+	mov	r14, r6
 	mov	36(sp), r15
 	swpb	r15
 	swpb	r6
 	xor.b	r15, r6
 	xor	r15, r6
-	bit	#128, r4
+	bit	#128, r14
 	rlc	r6
-	bit	#64, r4
+	bit	#64, r14
 	rlc	r6
 	xor	r6, r5
-	mov	48(sp), r4
-	mov	r4, r6
+	mov	48(sp), r14
+	mov	r14, r6
 	mov	44(sp), r15
 	swpb	r15
 	swpb	r6
 	xor.b	r15, r6
 	xor	r15, r6
-	bit	#128, r4
+	bit	#128, r14
 	rlc	r6
-	bit	#64, r4
+	bit	#64, r14
 	rlc	r6
 	xor	r6, r5
 	mov	44(sp), r6
-	mov	38(sp), r4
-	mov	r4, r15
+	mov	38(sp), r14
+	mov	r14, r15
 	rra	r15
 	rrc	r6
 	xor	r6, r5
-	xor	r4, r5
+	xor	r14, r5
 	mov	r5, 70(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	r7, r5
@@ -4233,14 +4193,14 @@ grain128aeadv2_init:
 	rrc	r5
 	mov	20(sp), r6
 	xor	r5, r6
-	mov	72(sp), r4
+	mov	72(sp), r14
 	mov	r10, r15
 	swpb	r15
-	swpb	r4
-	xor.b	r15, r4
-	xor	r15, r4
-	xor	r4, r6
-	mov	r14, 24(sp)
+	swpb	r14
+	xor.b	r15, r14
+	xor	r15, r14
+	xor	r14, r6
+	mov	r4, 24(sp)
 	bit	#512, r12
 	rrc	24(sp)
 	bit	#1024, r12
@@ -4249,154 +4209,149 @@ grain128aeadv2_init:
 	xor	r12, r6
 	mov	r6, 6(sp)
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r9, r15
 	bit	#4, r7
-	rrc	r15
+	rrc	r9
 	mov	r10, r6
-	mov	r11, r9
-	rra	r9
-	rrc	r6
-	rra	r9
-	rrc	r6
-	rra	r9
-	rrc	r6
-	and	r6, r15
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	6(sp), r9
-	xor	r15, r9
-	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r13, r15
-	bit	#2048, 20(sp)
-	rlc	r15
-	bit	#4096, r7
-	rrc	r13
-	and	r13, r15
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r9, r13
-	xor	r15, r13
-	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	r7, r15
-	mov	r8, r9
-	rra	r9
-	rrc	r15
-	mov	r15, r9
-	bit	#2, r8
-	rrc	r9
-	and	r9, r15
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r13
-	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	r5, r15
-	bit	#1024, r8
-	rrc	r15
-	mov	r4, r9
-	bit	#256, r10
-	rrc	r9
-	bit	#512, r10
-	rrc	r9
-	bit	#1024, r10
-	rrc	r9
-	and	r9, r15
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r13, r4
-	xor	r15, r4
-	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	r8, r13
-	mov	72(sp), r15
-	swpb	r15
-	swpb	r13
-	xor.b	r15, r13
-	xor	r15, r13
-	and	72(sp), r13
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r13, r4
-	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	bit	#2048, r10
-	rrc	r9
-	bit	#4096, r10
-	rrc	r9
-	mov	r10, r13
 	mov	r11, r15
 	rra	r15
+	rrc	r6
+	rra	r15
+	rrc	r6
+	rra	r15
+	rrc	r6
+	and	r6, r9
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	mov	6(sp), r15
+	xor	r9, r15
+	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	mov	r13, r9
+	bit	#2048, 20(sp)
+	rlc	r9
+	bit	#4096, r7
 	rrc	r13
 	and	r13, r9
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r9, r4
-	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	r6, r9
-	bit	#8, r11
+	xor	r9, r15
+	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	mov	r7, r13
+	mov	r8, r9
+	rra	r9
+	rrc	r13
+	mov	r13, r9
+	bit	#2, r8
 	rrc	r9
-	mov	r11, r6
-	mov	r12, r15
-	rra	r15
-	rrc	r6
-	rra	r15
-	rrc	r6
-	rra	r15
-	rrc	r6
-	rra	r15
-	rrc	r6
-	mov	r9, r13
-	and	r6, r13
+	and	r9, r13
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r13, r4
-	mov	r4, 4(sp)
+	xor	r13, r15
+	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	mov	r5, r13
+	bit	#1024, r8
+	rrc	r13
+	bit	#256, r10
+	rrc	r14
+	bit	#512, r10
+	rrc	r14
+	bit	#1024, r10
+	rrc	r14
+	and	r14, r13
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r13, r15
+	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	mov	r8, r13
+	mov	72(sp), r9
+	swpb	r9
+	swpb	r13
+	xor.b	r9, r13
+	xor	r9, r13
+	and	72(sp), r13
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r13, r15
+	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	bit	#2048, r10
+	rrc	r14
+	bit	#4096, r10
+	rrc	r14
+	mov	r10, r13
+	mov	r11, r9
+	rra	r9
+	rrc	r13
+	and	r13, r14
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r14, r15
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	r7, r4
+	bit	#8, r11
+	rrc	r6
+	mov	r11, r14
+	mov	r12, r9
+	rra	r9
+	rrc	r14
+	rra	r9
+	rrc	r14
+	rra	r9
+	rrc	r14
+	rra	r9
+	rrc	r14
+	mov	r6, r13
+	and	r14, r13
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r13, r15
+	mov	r15, 4(sp)
+	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	mov	r7, r9
 	mov	r8, r15
 	swpb	r15
-	swpb	r4
-	xor.b	r15, r4
-	xor	r15, r4
+	swpb	r9
+	xor.b	r15, r9
+	xor	r15, r9
 	bit	#128, r7
-	rlc	r4
+	rlc	r9
 	bit	#64, r7
-	rlc	r4
+	rlc	r9
 	mov	r7, r15
 	mov	r8, r13
 	swpb	r13
 	swpb	r15
 	xor.b	r13, r15
 	xor	r13, r15
-	and	r15, r4
+	and	r15, r9
 	bit	#512, r7
 	rlc	r5
-	and	r5, r4
+	and	r5, r9
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	4(sp), r5
-	xor	r4, r5
+	xor	r9, r5
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
 	bit	#16, r11
-	rrc	r9
+	rrc	r6
 	bit	#32, r11
-	rrc	r9
+	rrc	r6
 	mov	r10, r13
 	mov	r11, r15
 	rla	r13
 	rlc	r15
 	rla	r13
 	rlc	r15
-	and	r15, r9
+	and	r15, r6
 	bit	#8, r11
-	rlc	r6
+	rlc	r14
 	bit	#4, r11
-	rlc	r6
-	and	r6, r9
+	rlc	r14
+	and	r14, r6
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r9, r5
+	xor	r6, r5
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
 	bit	#256, r11
-	rlc	r14
+	rlc	r4
 	mov	24(sp), r15
 	bit	#2048, r12
 	rrc	r15
-	and	r15, r14
+	and	r15, r4
 	bit	#4096, r12
 	rrc	r15
-	and	r15, r14
-	and	60(sp), r14
+	and	r15, r4
+	and	60(sp), r4
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r5
+	xor	r4, r5
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
 	xor	52(sp), r5
 	; grain128aeadv2.ae:90: acc = cat(y, acc[63:par])
@@ -4463,64 +4418,62 @@ grain128aeadv2_init:
 	rlc	r9
 	rla	r14
 	rlc	r9
-	mov	r4, r14
-	mov	42(sp), r4
-	mov	r4, r15
+	mov	42(sp), r14
+	mov	r14, r15
 	rra	r15
-	rrc	r14
+	rrc	r4
 	rra	r15
-	rrc	r14
+	rrc	r4
 	rra	r15
-	rrc	r14
+	rrc	r4
 	rra	r15
-	rrc	r14
-	and	r14, r9
+	rrc	r4
+	and	r4, r9
 	xor	r9, r6
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	r11, r15
 	mov	r12, 58(sp)
 	rla	r15
 	rlc	58(sp)
-	mov	r4, r14
+	mov	r14, r4
 	mov	36(sp), r9
 	mov	r9, r15
 	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
+	swpb	r4
+	xor.b	r15, r4
+	xor	r15, r4
 	bit	#256, r9
-	rrc	r14
+	rrc	r4
 	bit	#512, r9
-	rrc	r14
-	and	58(sp), r14
+	rrc	r4
+	and	58(sp), r4
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r14, r6
+	xor	r4, r6
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r9, r15
-	mov	48(sp), r9
-	rla	r15
-	rlc	r9
-	rla	r15
-	rlc	r9
-	rla	r15
-	rlc	r9
-	rla	r15
-	rlc	r9
-	mov	48(sp), r14
-	mov	44(sp), r15
-	rla	r14
+	mov	48(sp), r15
+	rla	r9
 	rlc	r15
-	and	r15, r9
+	rla	r9
+	rlc	r15
+	rla	r9
+	rlc	r15
+	rla	r9
+	rlc	r15
+	mov	48(sp), r4
+	mov	44(sp), r9
+	rla	r4
+	rlc	r9
+	and	r9, r15
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r9, r6
+	xor	r15, r6
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
 	mov	r13, r9
 	and	58(sp), r9
-	mov	44(sp), r14
+	mov	44(sp), r4
 	mov	38(sp), r15
-	rla	r14
+	rla	r4
 	rlc	r15
-	rla	r14
+	rla	r4
 	rlc	r15
 	and	r15, r9
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
@@ -4536,90 +4489,90 @@ grain128aeadv2_init:
 	rra	r15
 	rrc	r9
 	xor	r9, r6
-	mov	20(sp), r14
+	mov	20(sp), r4
 	mov	r7, r15
-	rla	r14
+	rla	r4
 	rlc	r15
 	xor	r15, r6
-	mov	r8, r14
+	mov	r8, r4
 	mov	72(sp), r15
 	rra	r15
-	rrc	r14
+	rrc	r4
 	rra	r15
-	rrc	r14
+	rrc	r4
 	rra	r15
-	rrc	r14
+	rrc	r4
 	rra	r15
-	rrc	r14
-	xor	r14, r6
-	mov	r8, r14
+	rrc	r4
+	xor	r4, r6
+	mov	r8, r4
 	mov	72(sp), r15
-	rla	r14
+	rla	r4
 	rlc	r15
-	rla	r14
+	rla	r4
 	rlc	r15
-	rla	r14
+	rla	r4
 	rlc	r15
 	xor	r15, r6
 	xor	r10, r6
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	r10, r14
+	mov	r10, r4
 	mov	r11, r15
 	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
+	swpb	r4
+	xor.b	r15, r4
+	xor	r15, r4
 	bit	#256, r11
-	rrc	r14
+	rrc	r4
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r14, r6
+	xor	r4, r6
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	r11, r14
+	mov	r11, r4
 	mov	r12, r15
 	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
+	swpb	r4
+	xor.b	r15, r4
+	xor	r15, r4
 	bit	#256, r12
-	rrc	r14
+	rrc	r4
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r14, r6
+	xor	r4, r6
 	mov	r6, 76(sp)
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	52(sp), r15
 	bit	#128, r15
 	rlc	r5
 	xor	r15, r5
-	mov	r4, r6
+	mov	r14, r6
 	mov	36(sp), r15
 	swpb	r15
 	swpb	r6
 	xor.b	r15, r6
 	xor	r15, r6
-	bit	#128, r4
+	bit	#128, r14
 	rlc	r6
-	bit	#64, r4
+	bit	#64, r14
 	rlc	r6
 	xor	r6, r5
-	mov	48(sp), r4
-	mov	r4, r6
+	mov	48(sp), r14
+	mov	r14, r6
 	mov	44(sp), r15
 	swpb	r15
 	swpb	r6
 	xor.b	r15, r6
 	xor	r15, r6
-	bit	#128, r4
+	bit	#128, r14
 	rlc	r6
-	bit	#64, r4
+	bit	#64, r14
 	rlc	r6
 	xor	r6, r5
 	mov	44(sp), r6
-	mov	38(sp), r4
-	mov	r4, r15
+	mov	38(sp), r14
+	mov	r14, r15
 	rra	r15
 	rrc	r6
 	xor	r6, r5
-	xor	r4, r5
+	xor	r14, r5
 	mov	r5, 68(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	r7, r5
@@ -4634,14 +4587,14 @@ grain128aeadv2_init:
 	rrc	r5
 	mov	20(sp), r6
 	xor	r5, r6
-	mov	72(sp), r4
+	mov	72(sp), r14
 	mov	r10, r15
 	swpb	r15
-	swpb	r4
-	xor.b	r15, r4
-	xor	r15, r4
-	xor	r4, r6
-	mov	r14, 22(sp)
+	swpb	r14
+	xor.b	r15, r14
+	xor	r15, r14
+	xor	r14, r6
+	mov	r4, 22(sp)
 	bit	#512, r12
 	rrc	22(sp)
 	bit	#1024, r12
@@ -4650,154 +4603,149 @@ grain128aeadv2_init:
 	xor	r12, r6
 	mov	r6, 2(sp)
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r9, r15
 	bit	#4, r7
-	rrc	r15
+	rrc	r9
 	mov	r10, r6
-	mov	r11, r9
-	rra	r9
-	rrc	r6
-	rra	r9
-	rrc	r6
-	rra	r9
-	rrc	r6
-	and	r6, r15
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	2(sp), r9
-	xor	r15, r9
-	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r13, r15
-	bit	#2048, 20(sp)
-	rlc	r15
-	bit	#4096, r7
-	rrc	r13
-	and	r13, r15
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r9, r13
-	xor	r15, r13
-	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	r7, r15
-	mov	r8, r9
-	rra	r9
-	rrc	r15
-	mov	r15, r9
-	bit	#2, r8
-	rrc	r9
-	and	r9, r15
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r13
-	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	r5, r15
-	bit	#1024, r8
-	rrc	r15
-	mov	r4, r9
-	bit	#256, r10
-	rrc	r9
-	bit	#512, r10
-	rrc	r9
-	bit	#1024, r10
-	rrc	r9
-	and	r9, r15
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r13, r4
-	xor	r15, r4
-	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	r8, r13
-	mov	72(sp), r15
-	swpb	r15
-	swpb	r13
-	xor.b	r15, r13
-	xor	r15, r13
-	and	72(sp), r13
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r13, r4
-	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	bit	#2048, r10
-	rrc	r9
-	bit	#4096, r10
-	rrc	r9
-	mov	r10, r13
 	mov	r11, r15
 	rra	r15
+	rrc	r6
+	rra	r15
+	rrc	r6
+	rra	r15
+	rrc	r6
+	and	r6, r9
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	mov	2(sp), r15
+	xor	r9, r15
+	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	mov	r13, r9
+	bit	#2048, 20(sp)
+	rlc	r9
+	bit	#4096, r7
 	rrc	r13
 	and	r13, r9
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r9, r4
-	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	r6, r9
-	bit	#8, r11
+	xor	r9, r15
+	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	mov	r7, r13
+	mov	r8, r9
+	rra	r9
+	rrc	r13
+	mov	r13, r9
+	bit	#2, r8
 	rrc	r9
-	mov	r11, r6
-	mov	r12, r15
-	rra	r15
-	rrc	r6
-	rra	r15
-	rrc	r6
-	rra	r15
-	rrc	r6
-	rra	r15
-	rrc	r6
-	mov	r9, r13
-	and	r6, r13
+	and	r9, r13
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r13, r4
-	mov	r4, 0(sp)
+	xor	r13, r15
+	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	mov	r5, r13
+	bit	#1024, r8
+	rrc	r13
+	bit	#256, r10
+	rrc	r14
+	bit	#512, r10
+	rrc	r14
+	bit	#1024, r10
+	rrc	r14
+	and	r14, r13
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r13, r15
+	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	mov	r8, r13
+	mov	72(sp), r9
+	swpb	r9
+	swpb	r13
+	xor.b	r9, r13
+	xor	r9, r13
+	and	72(sp), r13
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r13, r15
+	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	bit	#2048, r10
+	rrc	r14
+	bit	#4096, r10
+	rrc	r14
+	mov	r10, r13
+	mov	r11, r9
+	rra	r9
+	rrc	r13
+	and	r13, r14
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r14, r15
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	r7, r4
+	bit	#8, r11
+	rrc	r6
+	mov	r11, r14
+	mov	r12, r9
+	rra	r9
+	rrc	r14
+	rra	r9
+	rrc	r14
+	rra	r9
+	rrc	r14
+	rra	r9
+	rrc	r14
+	mov	r6, r13
+	and	r14, r13
+	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r13, r15
+	mov	r15, 0(sp)
+	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	mov	r7, r9
 	mov	r8, r15
 	swpb	r15
-	swpb	r4
-	xor.b	r15, r4
-	xor	r15, r4
+	swpb	r9
+	xor.b	r15, r9
+	xor	r15, r9
 	bit	#128, r7
-	rlc	r4
+	rlc	r9
 	bit	#64, r7
-	rlc	r4
+	rlc	r9
 	mov	r7, r15
 	mov	r8, r13
 	swpb	r13
 	swpb	r15
 	xor.b	r13, r15
 	xor	r13, r15
-	and	r15, r4
+	and	r15, r9
 	bit	#512, r7
 	rlc	r5
-	and	r5, r4
+	and	r5, r9
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	@sp, r5
-	xor	r4, r5
+	xor	r9, r5
 	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
 	bit	#16, r11
-	rrc	r9
+	rrc	r6
 	bit	#32, r11
-	rrc	r9
+	rrc	r6
 	mov	r10, r13
 	mov	r11, r15
 	rla	r13
 	rlc	r15
 	rla	r13
 	rlc	r15
-	and	r15, r9
+	and	r15, r6
 	bit	#8, r11
-	rlc	r6
+	rlc	r14
 	bit	#4, r11
-	rlc	r6
-	and	r6, r9
+	rlc	r14
+	and	r14, r6
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r9, r5
+	xor	r6, r5
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
 	bit	#256, r11
-	rlc	r14
+	rlc	r4
 	mov	22(sp), r15
 	bit	#2048, r12
 	rrc	r15
-	and	r15, r14
+	and	r15, r4
 	bit	#4096, r12
 	rrc	r15
-	and	r15, r14
-	and	58(sp), r14
+	and	r15, r4
+	and	58(sp), r4
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r5
+	xor	r4, r5
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
 	xor	52(sp), r5
 	; grain128aeadv2.ae:95: sr = cat(y, sr[63:par])

@@ -40,7 +40,7 @@ norx_f_h:
 
 ; --- norx_f_g: norx_f.g
 ;     frame 0 bytes (0 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 284 bytes of code
+;     estimated 278 bytes of code
 	.section .text.norx_f_g,"ax",@progbits
 	.global norx_f_g
 	.type norx_f_g, @function
@@ -128,42 +128,39 @@ norx_f_g:
 	mov	r5, r14
 	and	#1, r14
 	bis	r14, r13
-	mov	r7, r14
-	xor	r12, r14
-	xor	r13, r14
-	mov	r6, r13
-	xor	r11, r13
+	xor	r12, r7
+	xor	r13, r7
+	xor	r11, r6
 	and	#65534, r5
-	xor	r5, r13
+	xor	r5, r6
 	mov	16(sp), r4
 	mov	18(sp), r5
-	mov	20(sp), r6
-	mov	22(sp), r7
+	mov	20(sp), r13
+	mov	22(sp), r14
 	; norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r13, 0(r4)
-	mov	r14, 2(r4)
+	mov	r6, 0(r4)
+	mov	r7, 2(r4)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
-	xor	r8, r14
+	xor	r8, r7
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r15, r8
-	xor	r14, r8
+	xor	r7, r8
+	and	r7, r15
+	rla	r15
+	adc	r15
 	mov	r15, r4
-	and	r14, r4
-	rla	r4
-	adc	r4
-	mov	r4, r15
-	and	#65534, r15
-	xor	r15, r8
+	and	#65534, r4
+	xor	r4, r8
 	; norx_f.ae:33: d = (a ^ d) >>> r2
-	xor	r9, r13
+	xor	r9, r6
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r10, r15
-	and	r13, r15
-	rlam.w	#1, r15
-	and	#1, r4
-	bis	r4, r15
-	xor	r13, r10
-	xor	r15, r10
+	mov	r10, r4
+	and	r6, r4
+	rlam.w	#1, r4
+	and	#1, r15
+	bis	r15, r4
+	xor	r6, r10
+	xor	r4, r10
 	; norx_f.ae:35: b = (b ^ c) >>> r3
 	xor	r10, r12
 	xor	r8, r11
@@ -172,10 +169,10 @@ norx_f_g:
 	adc	r11
 	mov	r11, 0(r5)
 	mov	r12, 2(r5)
-	mov	r8, 0(r6)
-	mov	r10, 2(r6)
-	mov	r14, 0(r7)
-	mov	r13, 2(r7)
+	mov	r8, 0(r13)
+	mov	r10, 2(r13)
+	mov	r7, 0(r14)
+	mov	r6, 2(r14)
 	popm.w	#7, r10
 	ret
 	.size norx_f_g, .-norx_f_g
@@ -183,7 +180,7 @@ norx_f_g:
 
 ; --- norx_f_f: norx_f.f
 ;     frame 150 bytes (75 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2690 bytes of code
+;     estimated 2584 bytes of code
 	.section .text.norx_f_f,"ax",@progbits
 	.global norx_f_f
 	.type norx_f_f, @function
@@ -239,28 +236,27 @@ norx_f_f:
 	and	#1, r8
 	bis	r8, r10
 	xor	r12, r5
-	mov	r7, r8
-	xor	r10, r8
+	xor	r10, r7
 	; norx_f.ae:29: d = (a ^ d) >>> r0
 	mov	r5, r6
 	xor	@r9+, r6
-	mov	r8, r12
+	mov	r7, r12
 	xor	@r9+, r12
 	swpb	r12
-	mov	r12, r7
+	mov	r12, r8
 	swpb	r6
-	xor.b	r6, r7
-	xor	r6, r7
+	xor.b	r6, r8
+	xor	r6, r8
 	xor.b	r12, r6
 	xor	r12, r6
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r6, r4
 	xor	@r11, r4
-	mov	r7, r9
+	mov	r8, r9
 	xor	2(r11), r9
 	mov	r6, r12
 	and	@r11, r12
-	mov	r7, r10
+	mov	r8, r10
 	and	2(r11), r10
 	rla	r12
 	adc	r12
@@ -269,79 +265,75 @@ norx_f_f:
 	rlam.w	#1, r10
 	and	#1, r12
 	bis	r12, r10
-	mov	r4, r12
-	xor	r11, r12
-	mov	r9, r11
-	xor	r10, r11
+	xor	r11, r4
+	xor	r10, r9
 	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r12, r10
+	mov	r4, r10
 	xor	@r15, r10
-	mov	r11, r9
-	xor	2(r15), r9
-	rla	r9
+	mov	r9, r11
+	xor	2(r15), r11
+	rla	r11
 	rlc	r10
-	adc	r9
-	rla	r9
+	adc	r11
+	rla	r11
 	rlc	r10
-	adc	r9
-	rla	r9
+	adc	r11
+	rla	r11
 	rlc	r10
-	adc	r9
-	rla	r9
+	adc	r11
+	rla	r11
 	rlc	r10
-	adc	r9
-	rla	r9
+	adc	r11
+	rla	r11
 	rlc	r10
-	adc	r9
+	adc	r11
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r5, r15
-	xor	r9, r15
+	xor	r11, r15
 	mov	r15, 2(sp)
-	mov	r8, r4
-	xor	r10, r4
+	mov	r7, r12
+	xor	r10, r12
+	and	r11, r5
+	and	r10, r7
+	rla	r5
+	adc	r5
 	mov	r5, r15
-	and	r9, r15
-	and	r10, r8
-	rla	r15
-	adc	r15
-	mov	r15, r5
-	and	#65534, r5
-	rlam.w	#1, r8
-	and	#1, r15
-	bis	r15, r8
-	xor	r5, 2(sp)
-	xor	r8, r4
-	mov	r4, 68(sp)
+	and	#65534, r15
+	rlam.w	#1, r7
+	and	#1, r5
+	bis	r5, r7
+	xor	r15, 2(sp)
+	xor	r7, r12
+	mov	r12, 68(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
 	xor	2(sp), r6
 	mov	r6, 94(sp)
-	xor	r4, r7
-	mov	r7, 92(sp)
+	xor	r12, r8
+	mov	r8, 92(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r12, r7
-	mov	92(sp), r6
+	mov	r4, r7
+	mov	r8, r6
 	xor	r6, r7
-	mov	r11, r8
+	mov	r9, r8
 	mov	94(sp), r5
 	xor	r5, r8
-	mov	r12, r15
-	and	r6, r15
-	and	r5, r11
-	rla	r15
-	adc	r15
-	mov	r15, r12
+	and	r6, r4
+	and	r5, r9
+	rla	r4
+	adc	r4
+	mov	r4, r12
 	and	#65534, r12
-	rlam.w	#1, r11
-	and	#1, r15
-	bis	r15, r11
+	rlam.w	#1, r9
+	and	#1, r4
+	bis	r4, r9
 	xor	r12, r7
 	mov	r7, 110(sp)
-	xor	r11, r8
+	xor	r9, r8
 	mov	r8, 108(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
-	xor	r7, r9
+	xor	r7, r11
 	xor	r8, r10
-	mov	r9, 104(sp)
+	mov	r11, 104(sp)
 	mov	r10, 116(sp)
 	rla	104(sp)
 	rlc	116(sp)
@@ -365,19 +357,18 @@ norx_f_f:
 	and	#1, r11
 	bis	r11, r12
 	xor	r15, r10
-	mov	r9, r11
-	xor	r12, r11
+	xor	r12, r9
 	; norx_f.ae:29: d = (a ^ d) >>> r0
 	mov	r10, r8
 	mov	12(sp), r15
 	xor	@r15+, r8
-	mov	r11, r12
+	mov	r9, r12
 	xor	@r15+, r12
 	swpb	r12
-	mov	r12, r9
+	mov	r12, r11
 	swpb	r8
-	xor.b	r8, r9
-	xor	r8, r9
+	xor.b	r8, r11
+	xor	r8, r11
 	xor.b	r12, r8
 	xor	r12, r8
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -385,11 +376,11 @@ norx_f_f:
 	mov	14(sp), r4
 	mov	r4, r15
 	xor	@r15, r6
-	mov	r9, r7
+	mov	r11, r7
 	xor	2(r15), r7
 	mov	r8, r5
 	and	@r15, r5
-	mov	r9, r12
+	mov	r11, r12
 	and	2(r4), r12
 	rla	r5
 	adc	r5
@@ -405,50 +396,47 @@ norx_f_f:
 	xor	@r13, r15
 	mov	r7, r12
 	xor	2(r13), r12
-	mov	r15, r13
 	rla	r12
-	rlc	r13
+	rlc	r15
 	adc	r12
 	rla	r12
-	rlc	r13
+	rlc	r15
 	adc	r12
 	rla	r12
-	rlc	r13
+	rlc	r15
 	adc	r12
 	rla	r12
-	rlc	r13
+	rlc	r15
 	adc	r12
 	rla	r12
-	rlc	r13
+	rlc	r15
 	adc	r12
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r10, r15
-	xor	r12, r15
-	mov	r11, r5
-	xor	r13, r5
+	mov	r10, r13
+	xor	r12, r13
+	mov	r9, r5
+	xor	r15, r5
+	and	r12, r10
+	and	r15, r9
+	rla	r10
+	adc	r10
 	mov	r10, r4
-	and	r12, r4
-	and	r13, r11
-	rla	r4
-	adc	r4
-	mov	r4, r10
-	and	#65534, r10
-	rlam.w	#1, r11
-	and	#1, r4
-	bis	r4, r11
-	xor	r10, r15
-	mov	r15, 62(sp)
-	xor	r11, r5
+	and	#65534, r4
+	rlam.w	#1, r9
+	and	#1, r10
+	bis	r10, r9
+	xor	r4, r13
+	mov	r13, 62(sp)
+	xor	r9, r5
 	mov	r5, 58(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
-	xor	r15, r8
+	xor	r13, r8
 	mov	r8, 98(sp)
-	xor	r5, r9
-	mov	r9, 96(sp)
+	xor	r5, r11
+	mov	r11, 96(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r15
-	mov	r9, r11
-	xor	r11, r15
+	mov	r6, r13
+	xor	r11, r13
 	mov	r7, r10
 	mov	r8, r9
 	xor	r9, r10
@@ -461,52 +449,50 @@ norx_f_f:
 	rlam.w	#1, r7
 	and	#1, r6
 	bis	r6, r7
-	xor	r11, r15
-	mov	r15, 114(sp)
+	xor	r11, r13
+	mov	r13, 114(sp)
 	xor	r7, r10
 	mov	r10, 112(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
-	xor	r15, r12
-	mov	r13, r15
+	xor	r13, r12
 	xor	r10, r15
-	mov	r12, r13
 	mov	r15, 34(sp)
-	rla	r13
+	rla	r12
 	rlc	34(sp)
-	adc	r13
+	adc	r12
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	38(sp), r12
-	mov	r12, r15
+	mov	38(sp), r13
+	mov	r13, r15
 	mov	@r15, r9
 	xor	@r14, r9
 	mov	2(r15), r10
 	xor	2(r14), r10
 	mov	@r15, r11
 	and	@r14, r11
-	mov	2(r12), r12
-	and	2(r14), r12
+	mov	2(r13), r13
+	and	2(r14), r13
 	rla	r11
 	adc	r11
 	mov	r11, r15
 	and	#65534, r15
-	rlam.w	#1, r12
+	rlam.w	#1, r13
 	and	#1, r11
-	bis	r11, r12
+	bis	r11, r13
 	xor	r15, r9
-	xor	r12, r10
+	xor	r13, r10
 	; norx_f.ae:29: d = (a ^ d) >>> r0
 	mov	r9, r7
 	mov	40(sp), r15
 	xor	@r15+, r7
-	mov	r10, r12
-	xor	@r15+, r12
-	swpb	r12
-	mov	r12, r8
+	mov	r10, r13
+	xor	@r15+, r13
+	swpb	r13
+	mov	r13, r8
 	swpb	r7
 	xor.b	r7, r8
 	xor	r7, r8
-	xor.b	r12, r7
-	xor	r12, r7
+	xor.b	r13, r7
+	xor	r13, r7
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r7, r5
 	mov	50(sp), r4
@@ -516,55 +502,54 @@ norx_f_f:
 	xor	2(r15), r6
 	mov	r7, r11
 	and	@r15, r11
-	mov	r8, r12
-	and	2(r4), r12
+	mov	r8, r13
+	and	2(r4), r13
 	rla	r11
 	adc	r11
 	mov	r11, r15
 	and	#65534, r15
-	rlam.w	#1, r12
+	rlam.w	#1, r13
 	and	#1, r11
-	bis	r11, r12
+	bis	r11, r13
 	xor	r15, r5
-	xor	r12, r6
+	xor	r13, r6
 	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r5, r12
-	xor	@r14, r12
+	mov	r5, r13
+	xor	@r14, r13
 	mov	r6, r11
 	xor	2(r14), r11
 	rla	r11
-	rlc	r12
+	rlc	r13
 	adc	r11
 	rla	r11
-	rlc	r12
+	rlc	r13
 	adc	r11
 	rla	r11
-	rlc	r12
+	rlc	r13
 	adc	r11
 	rla	r11
-	rlc	r12
+	rlc	r13
 	adc	r11
 	rla	r11
-	rlc	r12
+	rlc	r13
 	adc	r11
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r9, r15
 	xor	r11, r15
 	mov	r10, r4
-	xor	r12, r4
+	xor	r13, r4
 	and	r11, r9
-	mov	r10, r14
-	and	r12, r14
+	and	r13, r10
 	rla	r9
 	adc	r9
-	mov	r9, r10
-	and	#65534, r10
-	rlam.w	#1, r14
+	mov	r9, r14
+	and	#65534, r14
+	rlam.w	#1, r10
 	and	#1, r9
-	bis	r9, r14
-	xor	r10, r15
+	bis	r9, r10
+	xor	r14, r15
 	mov	r15, 74(sp)
-	xor	r14, r4
+	xor	r10, r4
 	mov	r4, 66(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
 	xor	r15, r7
@@ -592,9 +577,9 @@ norx_f_f:
 	mov	r10, 22(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
 	xor	r14, r11
-	xor	r10, r12
+	xor	r10, r13
 	mov	r11, 16(sp)
-	mov	r12, 46(sp)
+	mov	r13, 46(sp)
 	rla	16(sp)
 	rlc	46(sp)
 	adc	16(sp)
@@ -606,9 +591,9 @@ norx_f_f:
 	mov	r4, r15
 	xor	@r15, r11
 	mov	r10, r15
-	mov	2(r15), r12
+	mov	2(r15), r13
 	mov	r4, r15
-	xor	2(r15), r12
+	xor	2(r15), r13
 	mov	r10, r15
 	mov	@r15, r9
 	mov	r4, r15
@@ -623,12 +608,12 @@ norx_f_f:
 	and	#1, r9
 	bis	r9, r10
 	xor	r15, r11
-	xor	r10, r12
+	xor	r10, r13
 	; norx_f.ae:29: d = (a ^ d) >>> r0
 	mov	r11, r9
 	mov	82(sp), r15
 	xor	@r15+, r9
-	mov	r12, r8
+	mov	r13, r8
 	xor	@r15+, r8
 	swpb	r8
 	mov	r8, r10
@@ -663,305 +648,280 @@ norx_f_f:
 	xor	@r15, r5
 	mov	r8, r6
 	xor	2(r4), r6
-	mov	r5, r15
 	rla	r6
-	rlc	r15
+	rlc	r5
 	adc	r6
 	rla	r6
-	rlc	r15
+	rlc	r5
 	adc	r6
 	rla	r6
-	rlc	r15
+	rlc	r5
 	adc	r6
 	rla	r6
-	rlc	r15
+	rlc	r5
 	adc	r6
 	rla	r6
-	rlc	r15
+	rlc	r5
 	adc	r6
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r11, r5
-	xor	r6, r5
-	mov	r5, 0(sp)
-	mov	r12, r5
-	xor	r15, r5
+	mov	r11, r15
+	xor	r6, r15
+	mov	r15, 0(sp)
+	mov	r13, r15
+	xor	r5, r15
+	and	r6, r11
+	and	r5, r13
+	rla	r11
+	adc	r11
 	mov	r11, r4
-	and	r6, r4
-	mov	r12, r11
-	and	r15, r11
-	mov	r4, r12
-	rla	r12
-	adc	r12
-	mov	r12, r4
 	and	#65534, r4
-	rlam.w	#1, r11
-	and	#1, r12
-	bis	r12, r11
+	rlam.w	#1, r13
+	and	#1, r11
+	bis	r11, r13
 	xor	r4, 0(sp)
-	xor	r11, r5
-	mov	r5, 78(sp)
+	xor	r13, r15
+	mov	r15, 78(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	r9, r11
-	xor	@sp, r11
-	mov	r10, r9
-	xor	r5, r9
+	xor	@sp, r9
+	xor	r15, r10
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r12
-	xor	r9, r12
-	mov	r8, r5
-	xor	r11, r5
-	and	r9, r7
-	and	r11, r8
+	mov	r7, r13
+	xor	r10, r13
+	mov	r8, r15
+	xor	r9, r15
+	and	r10, r7
+	and	r9, r8
 	rla	r7
 	adc	r7
-	mov	r7, r10
-	and	#65534, r10
+	mov	r7, r11
+	and	#65534, r11
 	rlam.w	#1, r8
 	and	#1, r7
 	bis	r7, r8
-	xor	r10, r12
-	mov	r12, 10(sp)
-	mov	r5, r10
-	xor	r8, r10
+	xor	r11, r13
+	mov	r13, 10(sp)
+	xor	r8, r15
 	; norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r6, r12
-	xor	10(sp), r12
-	xor	r10, r15
-	mov	r15, 30(sp)
-	rla	r12
-	rlc	30(sp)
-	adc	r12
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	2(sp), r15
-	mov	r15, r6
 	xor	r13, r6
+	xor	r15, r5
+	mov	r5, 30(sp)
+	rla	r6
+	rlc	30(sp)
+	adc	r6
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	2(sp), r11
+	mov	r11, r13
+	xor	r12, r13
 	mov	68(sp), r4
 	mov	r4, r5
 	xor	34(sp), r5
-	mov	r15, r7
-	and	r13, r7
+	and	r12, r11
 	and	34(sp), r4
-	rla	r7
-	adc	r7
-	mov	r7, r15
-	and	#65534, r15
-	rlam.w	#1, r4
-	and	#1, r7
-	bis	r7, r4
-	xor	r15, r6
-	mov	r5, r15
-	xor	r4, r15
-	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r9, r8
-	xor	r6, r8
-	xor	r15, r11
-	swpb	r11
+	rla	r11
+	adc	r11
 	mov	r11, r7
-	swpb	r8
-	xor.b	r8, r7
-	xor	r8, r7
-	xor.b	r11, r8
-	xor	r11, r8
+	and	#65534, r7
+	rlam.w	#1, r4
+	and	#1, r11
+	bis	r11, r4
+	xor	r7, r13
+	xor	r4, r5
+	; norx_f.ae:29: d = (a ^ d) >>> r0
+	xor	r13, r10
+	xor	r5, r9
+	swpb	r9
+	mov	r9, r7
+	swpb	r10
+	xor.b	r10, r7
+	xor	r10, r7
+	xor.b	r9, r10
+	xor	r9, r10
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r14, r9
-	xor	r8, r9
-	mov	22(sp), r11
-	mov	r11, r5
-	xor	r7, r5
+	xor	r10, r9
+	mov	22(sp), r8
+	mov	r8, r11
+	xor	r7, r11
+	and	r10, r14
+	and	r7, r8
+	rla	r14
+	adc	r14
 	mov	r14, r4
-	and	r8, r4
-	mov	r11, r14
-	and	r7, r14
-	rla	r4
-	adc	r4
-	mov	r4, r11
-	and	#65534, r11
-	rlam.w	#1, r14
-	and	#1, r4
-	bis	r4, r14
-	xor	r11, r9
-	mov	r5, r11
-	xor	r14, r11
-	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r13, r14
-	xor	r9, r14
-	mov	34(sp), r13
-	xor	r11, r13
-	rla	r13
-	rlc	r14
-	adc	r13
-	rla	r13
-	rlc	r14
-	adc	r13
-	rla	r13
-	rlc	r14
-	adc	r13
-	rla	r13
-	rlc	r14
-	adc	r13
-	rla	r13
-	rlc	r14
-	adc	r13
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r5
-	xor	r13, r5
-	mov	r5, 4(sp)
-	mov	r15, r5
-	xor	r14, r5
-	mov	r6, r4
-	and	r13, r4
-	mov	r15, r6
-	and	r14, r6
-	mov	r4, r15
-	rla	r15
-	adc	r15
-	mov	r15, r4
 	and	#65534, r4
-	rlam.w	#1, r6
-	and	#1, r15
-	bis	r15, r6
-	xor	r4, 4(sp)
-	xor	r6, r5
-	mov	r5, 90(sp)
+	rlam.w	#1, r8
+	and	#1, r14
+	bis	r14, r8
+	xor	r4, r9
+	xor	r8, r11
+	; norx_f.ae:31: b = (b ^ c) >>> r1
+	xor	r9, r12
+	mov	34(sp), r14
+	xor	r11, r14
+	rla	r14
+	rlc	r12
+	adc	r14
+	rla	r14
+	rlc	r12
+	adc	r14
+	rla	r14
+	rlc	r12
+	adc	r14
+	rla	r14
+	rlc	r12
+	adc	r14
+	rla	r14
+	rlc	r12
+	adc	r14
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r13, r4
+	xor	r14, r4
+	mov	r4, 4(sp)
+	mov	r5, r4
+	xor	r12, r4
+	and	r14, r13
+	and	r12, r5
+	rla	r13
+	adc	r13
+	mov	r13, r8
+	and	#65534, r8
+	rlam.w	#1, r5
+	and	#1, r13
+	bis	r13, r5
+	xor	r8, 4(sp)
+	xor	r5, r4
+	mov	r4, 90(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
-	xor	4(sp), r8
-	mov	r8, 76(sp)
-	xor	r5, r7
+	xor	4(sp), r10
+	mov	r10, 76(sp)
+	xor	r4, r7
 	mov	r7, 72(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r9, r7
-	mov	72(sp), r6
-	xor	r6, r7
-	mov	r11, r8
+	mov	72(sp), r13
+	xor	r13, r7
+	mov	r11, r10
 	mov	76(sp), r5
-	xor	r5, r8
-	mov	r9, r15
-	and	r6, r15
-	mov	r11, r9
-	and	r5, r9
-	rla	r15
-	adc	r15
-	mov	r15, r11
-	and	#65534, r11
-	rlam.w	#1, r9
-	and	#1, r15
-	bis	r15, r9
-	xor	r11, r7
+	xor	r5, r10
+	and	r13, r9
+	and	r5, r11
+	rla	r9
+	adc	r9
+	mov	r9, r8
+	and	#65534, r8
+	rlam.w	#1, r11
+	and	#1, r9
+	bis	r9, r11
+	xor	r8, r7
 	mov	r7, 86(sp)
-	xor	r9, r8
-	mov	r8, 84(sp)
+	xor	r11, r10
+	mov	r10, 84(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
-	xor	r7, r13
-	xor	r8, r14
-	mov	r13, 56(sp)
-	mov	r14, 106(sp)
+	xor	r7, r14
+	xor	r10, r12
+	mov	r14, 56(sp)
+	mov	r12, 106(sp)
 	rla	56(sp)
 	rlc	106(sp)
 	adc	56(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	62(sp), r13
-	mov	r13, r15
+	mov	62(sp), r12
+	mov	r12, r11
 	mov	16(sp), r5
-	xor	r5, r15
+	xor	r5, r11
 	mov	58(sp), r8
 	mov	r8, r14
 	mov	46(sp), r4
 	xor	r4, r14
-	mov	r13, r9
-	and	r5, r9
+	and	r5, r12
 	and	r4, r8
-	rla	r9
-	adc	r9
-	mov	r9, r13
-	and	#65534, r13
+	rla	r12
+	adc	r12
+	mov	r12, r9
+	and	#65534, r9
 	rlam.w	#1, r8
-	and	#1, r9
-	bis	r9, r8
-	xor	r13, r15
+	and	#1, r12
+	bis	r12, r8
+	xor	r9, r11
 	xor	r8, r14
 	; norx_f.ae:29: d = (a ^ d) >>> r0
 	mov	92(sp), r8
-	xor	r15, r8
-	mov	94(sp), r13
-	xor	r14, r13
-	swpb	r13
-	mov	r13, r9
+	xor	r11, r8
+	mov	94(sp), r12
+	xor	r14, r12
+	swpb	r12
+	mov	r12, r9
 	swpb	r8
 	xor.b	r8, r9
 	xor	r8, r9
-	xor.b	r13, r8
-	xor	r13, r8
+	xor.b	r12, r8
+	xor	r12, r8
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	10(sp), r13
-	mov	r13, r7
+	mov	10(sp), r12
+	mov	r12, r7
 	xor	r8, r7
-	mov	r10, r6
-	xor	r9, r6
-	mov	r13, r11
-	and	r8, r11
-	and	r9, r10
+	mov	r15, r13
+	xor	r9, r13
+	and	r8, r12
+	and	r9, r15
+	rla	r12
+	adc	r12
+	mov	r12, r10
+	and	#65534, r10
+	rlam.w	#1, r15
+	and	#1, r12
+	bis	r12, r15
+	xor	r10, r7
+	xor	r15, r13
+	; norx_f.ae:31: b = (b ^ c) >>> r1
+	xor	r7, r5
+	xor	r13, r4
+	rla	r4
+	rlc	r5
+	adc	r4
+	rla	r4
+	rlc	r5
+	adc	r4
+	rla	r4
+	rlc	r5
+	adc	r4
+	rla	r4
+	rlc	r5
+	adc	r4
+	rla	r4
+	rlc	r5
+	adc	r4
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r11, r10
+	xor	r4, r10
+	mov	r14, r15
+	xor	r5, r15
+	and	r4, r11
+	and	r5, r14
 	rla	r11
 	adc	r11
-	mov	r11, r13
-	and	#65534, r13
-	rlam.w	#1, r10
-	and	#1, r11
-	bis	r11, r10
-	xor	r13, r7
-	mov	r6, r13
-	xor	r10, r13
-	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r5, r11
-	xor	r7, r11
-	mov	r4, r10
-	xor	r13, r10
-	rla	r10
-	rlc	r11
-	adc	r10
-	rla	r10
-	rlc	r11
-	adc	r10
-	rla	r10
-	rlc	r11
-	adc	r10
-	rla	r10
-	rlc	r11
-	adc	r10
-	rla	r10
-	rlc	r11
-	adc	r10
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r15, r4
-	xor	r10, r4
-	mov	r14, r5
-	xor	r11, r5
-	and	r10, r15
-	and	r11, r14
-	rla	r15
-	adc	r15
-	mov	r15, r6
-	and	#65534, r6
+	mov	r11, r12
+	and	#65534, r12
 	rlam.w	#1, r14
-	and	#1, r15
-	bis	r15, r14
-	xor	r6, r4
-	mov	r4, 64(sp)
-	xor	r14, r5
-	mov	r5, 60(sp)
+	and	#1, r11
+	bis	r11, r14
+	xor	r12, r10
+	mov	r10, 64(sp)
+	xor	r14, r15
+	mov	r15, 60(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
-	xor	r4, r8
+	xor	r10, r8
 	mov	r8, 44(sp)
-	xor	r5, r9
+	xor	r15, r9
 	mov	r9, 42(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r7, r8
 	mov	r9, r14
 	xor	r14, r8
 	mov	r13, r9
-	mov	44(sp), r6
-	xor	r6, r9
+	mov	44(sp), r12
+	xor	r12, r9
 	and	r14, r7
-	and	r6, r13
+	and	r12, r13
 	rla	r7
 	adc	r7
 	mov	r7, r14
@@ -974,32 +934,31 @@ norx_f_f:
 	xor	r13, r9
 	mov	r9, 52(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
-	xor	r8, r10
-	xor	r9, r11
-	mov	r10, 18(sp)
-	mov	r11, 70(sp)
+	xor	r8, r4
+	xor	r9, r5
+	mov	r4, 18(sp)
+	mov	r5, 70(sp)
 	rla	18(sp)
 	rlc	70(sp)
 	adc	18(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	74(sp), r15
 	mov	r15, r4
-	xor	r12, r4
+	xor	r6, r4
 	mov	66(sp), r10
 	mov	r10, r14
-	mov	30(sp), r6
-	xor	r6, r14
+	mov	30(sp), r13
+	xor	r13, r14
+	and	r6, r15
+	and	r13, r10
+	rla	r15
+	adc	r15
 	mov	r15, r11
-	and	r12, r11
-	and	r6, r10
-	rla	r11
-	adc	r11
-	mov	r11, r15
-	and	#65534, r15
+	and	#65534, r11
 	rlam.w	#1, r10
-	and	#1, r11
-	bis	r11, r10
-	xor	r15, r4
+	and	#1, r15
+	bis	r15, r10
+	xor	r11, r4
 	xor	r10, r14
 	; norx_f.ae:29: d = (a ^ d) >>> r0
 	mov	96(sp), r7
@@ -1020,226 +979,213 @@ norx_f_f:
 	mov	108(sp), r5
 	mov	r5, r10
 	xor	r9, r10
-	mov	r15, r13
-	and	r7, r13
+	and	r7, r15
 	and	r9, r5
-	rla	r13
-	adc	r13
-	mov	r13, r15
-	and	#65534, r15
+	rla	r15
+	adc	r15
+	mov	r15, r12
+	and	#65534, r12
 	rlam.w	#1, r5
-	and	#1, r13
-	bis	r13, r5
-	xor	r15, r8
-	mov	r10, r13
-	xor	r5, r13
+	and	#1, r15
+	bis	r15, r5
+	xor	r12, r8
+	xor	r5, r10
 	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r12, r11
-	xor	r8, r11
-	mov	r6, r10
-	xor	r13, r10
-	rla	r10
-	rlc	r11
-	adc	r10
-	rla	r10
-	rlc	r11
-	adc	r10
-	rla	r10
-	rlc	r11
-	adc	r10
-	rla	r10
-	rlc	r11
-	adc	r10
-	rla	r10
-	rlc	r11
-	adc	r10
+	xor	r8, r6
+	xor	r10, r13
+	rla	r13
+	rlc	r6
+	adc	r13
+	rla	r13
+	rlc	r6
+	adc	r13
+	rla	r13
+	rlc	r6
+	adc	r13
+	rla	r13
+	rlc	r6
+	adc	r13
+	rla	r13
+	rlc	r6
+	adc	r13
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r4, r5
-	xor	r10, r5
-	mov	r14, r6
-	xor	r11, r6
-	and	r10, r4
-	mov	r14, r12
-	and	r11, r12
+	xor	r13, r5
+	mov	r14, r11
+	xor	r6, r11
+	and	r13, r4
+	and	r6, r14
 	rla	r4
 	adc	r4
-	mov	r4, r14
-	and	#65534, r14
-	rlam.w	#1, r12
+	mov	r4, r12
+	and	#65534, r12
+	rlam.w	#1, r14
 	and	#1, r4
-	bis	r4, r12
-	xor	r14, r5
+	bis	r4, r14
+	xor	r12, r5
 	mov	r5, 32(sp)
-	xor	r12, r6
-	mov	r6, 28(sp)
+	xor	r14, r11
+	mov	r11, 28(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
 	xor	r5, r7
 	mov	r7, 8(sp)
-	xor	r6, r9
+	xor	r11, r9
 	mov	r9, 6(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r8, r9
 	mov	6(sp), r14
 	xor	r14, r9
-	mov	r13, r12
+	mov	r10, r12
 	xor	r7, r12
 	and	r14, r8
-	and	r7, r13
+	and	r7, r10
 	rla	r8
 	adc	r8
 	mov	r8, r14
 	and	#65534, r14
-	rlam.w	#1, r13
+	rlam.w	#1, r10
 	and	#1, r8
-	bis	r8, r13
+	bis	r8, r10
 	xor	r14, r9
 	mov	r9, 26(sp)
-	xor	r13, r12
+	xor	r10, r12
 	mov	r12, 24(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
-	xor	r9, r10
-	xor	r12, r11
-	mov	r11, 36(sp)
-	rla	r10
+	xor	r9, r13
+	xor	r12, r6
+	mov	r6, 36(sp)
+	rla	r13
 	rlc	36(sp)
-	adc	r10
+	adc	r13
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	@sp, r13
-	mov	r13, r14
+	mov	@sp, r12
+	mov	r12, r14
 	mov	104(sp), r6
 	xor	r6, r14
 	mov	78(sp), r9
 	mov	r9, r15
 	mov	116(sp), r8
 	xor	r8, r15
-	mov	r13, r11
-	and	r6, r11
+	and	r6, r12
 	and	r8, r9
-	rla	r11
-	adc	r11
-	mov	r11, r13
-	and	#65534, r13
+	rla	r12
+	adc	r12
+	mov	r12, r11
+	and	#65534, r11
 	rlam.w	#1, r9
-	and	#1, r11
-	bis	r11, r9
-	xor	r13, r14
+	and	#1, r12
+	bis	r12, r9
+	xor	r11, r14
 	xor	r9, r15
 	; norx_f.ae:29: d = (a ^ d) >>> r0
 	mov	100(sp), r4
 	xor	r14, r4
-	mov	102(sp), r13
-	xor	r15, r13
-	swpb	r13
-	mov	r13, r11
+	mov	102(sp), r12
+	xor	r15, r12
+	swpb	r12
+	mov	r12, r11
 	swpb	r4
 	xor.b	r4, r11
 	xor	r4, r11
-	xor.b	r13, r4
-	xor	r13, r4
+	xor.b	r12, r4
+	xor	r12, r4
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	114(sp), r13
-	mov	r13, r7
+	mov	114(sp), r12
+	mov	r12, r7
 	xor	r4, r7
 	mov	112(sp), r5
 	mov	r5, r9
 	xor	r11, r9
-	mov	r13, r12
 	and	r4, r12
 	and	r11, r5
 	rla	r12
 	adc	r12
-	mov	r12, r13
-	and	#65534, r13
+	mov	r12, r10
+	and	#65534, r10
 	rlam.w	#1, r5
 	and	#1, r12
 	bis	r12, r5
-	mov	r7, r12
-	xor	r13, r12
+	xor	r10, r7
 	xor	r5, r9
 	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r6, r5
-	xor	r12, r5
+	xor	r7, r6
 	xor	r9, r8
 	rla	r8
-	rlc	r5
+	rlc	r6
 	adc	r8
 	rla	r8
-	rlc	r5
+	rlc	r6
 	adc	r8
 	rla	r8
-	rlc	r5
+	rlc	r6
 	adc	r8
 	rla	r8
-	rlc	r5
+	rlc	r6
 	adc	r8
 	rla	r8
-	rlc	r5
+	rlc	r6
 	adc	r8
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r14, r6
-	xor	r8, r6
-	mov	r15, r7
-	xor	r5, r7
+	mov	r14, r5
+	xor	r8, r5
+	mov	r15, r12
+	xor	r6, r12
 	and	r8, r14
-	and	r5, r15
+	and	r6, r15
 	rla	r14
 	adc	r14
-	mov	r14, r13
-	and	#65534, r13
+	mov	r14, r10
+	and	#65534, r10
 	rlam.w	#1, r15
 	and	#1, r14
 	bis	r14, r15
-	xor	r13, r6
-	xor	r15, r7
+	xor	r10, r5
+	xor	r15, r12
 	; norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	r4, r14
-	xor	r6, r14
-	mov	r11, r13
-	xor	r7, r13
+	xor	r5, r4
+	xor	r12, r11
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r12, r11
-	xor	r13, r11
-	mov	r9, r4
-	xor	r14, r4
-	and	r13, r12
-	mov	r9, r15
-	and	r14, r15
-	rla	r12
-	adc	r12
-	mov	r12, r9
-	and	#65534, r9
-	rlam.w	#1, r15
-	and	#1, r12
-	bis	r12, r15
-	xor	r9, r11
-	xor	r15, r4
-	; norx_f.ae:35: b = (b ^ c) >>> r3
-	xor	r11, r8
-	mov	r5, r9
-	xor	r4, r9
-	rla	r8
-	rlc	r9
-	adc	r8
-	mov	148(sp), r5
-	mov	r5, r15
-	mov	4(sp), 0(r15)
-	mov	90(sp), 2(r5)
-	mov	146(sp), r5
-	mov	r5, r15
-	mov	64(sp), 0(r15)
-	mov	60(sp), 2(r5)
-	mov	144(sp), r5
-	mov	r5, r15
-	mov	32(sp), 0(r15)
-	mov	28(sp), 2(r5)
-	mov	142(sp), r5
-	mov	r5, r15
-	mov	r6, 0(r15)
-	mov	r7, 2(r5)
-	mov	140(sp), r7
+	mov	r7, r10
+	xor	r11, r10
+	mov	r9, r14
+	xor	r4, r14
+	and	r11, r7
+	and	r4, r9
+	rla	r7
+	adc	r7
 	mov	r7, r15
+	and	#65534, r15
+	rlam.w	#1, r9
+	and	#1, r7
+	bis	r7, r9
+	xor	r15, r10
+	xor	r9, r14
+	; norx_f.ae:35: b = (b ^ c) >>> r3
+	xor	r10, r8
+	xor	r14, r6
+	rla	r8
+	rlc	r6
+	adc	r8
+	mov	148(sp), r9
+	mov	r9, r15
+	mov	4(sp), 0(r15)
+	mov	90(sp), 2(r9)
+	mov	146(sp), r9
+	mov	r9, r15
+	mov	64(sp), 0(r15)
+	mov	60(sp), 2(r9)
+	mov	144(sp), r9
+	mov	r9, r15
+	mov	32(sp), 0(r15)
+	mov	28(sp), 2(r9)
+	mov	142(sp), r9
+	mov	r9, r15
+	mov	r5, 0(r15)
+	mov	r12, 2(r9)
+	mov	140(sp), r12
+	mov	r12, r15
 	mov	r8, 0(r15)
-	mov	r9, 2(r7)
+	mov	r6, 2(r12)
 	mov	138(sp), r9
 	mov	r9, r15
 	mov	56(sp), 0(r15)
@@ -1250,36 +1196,36 @@ norx_f_f:
 	mov	70(sp), 2(r9)
 	mov	134(sp), r9
 	mov	r9, r15
-	mov	r10, 0(r15)
-	mov	36(sp), 2(r9)
-	mov	132(sp), r10
-	mov	r10, r15
-	mov	26(sp), 0(r15)
-	mov	24(sp), 2(r10)
-	mov	130(sp), r10
-	mov	r10, r15
-	mov	r11, 0(r15)
-	mov	r4, 2(r10)
-	mov	128(sp), r12
-	mov	r12, r15
-	mov	86(sp), 0(r15)
-	mov	84(sp), 2(r12)
-	mov	126(sp), r12
-	mov	r12, r15
-	mov	54(sp), 0(r15)
-	mov	52(sp), 2(r12)
-	mov	124(sp), r12
-	mov	r12, r15
-	mov	42(sp), 0(r15)
-	mov	44(sp), 2(r12)
-	mov	122(sp), r12
-	mov	r12, r15
-	mov	6(sp), 0(r15)
-	mov	8(sp), 2(r12)
-	mov	120(sp), r12
-	mov	r12, r15
 	mov	r13, 0(r15)
-	mov	r14, 2(r12)
+	mov	36(sp), 2(r9)
+	mov	132(sp), r13
+	mov	r13, r15
+	mov	26(sp), 0(r15)
+	mov	24(sp), 2(r13)
+	mov	130(sp), r13
+	mov	r13, r15
+	mov	r10, 0(r15)
+	mov	r14, 2(r13)
+	mov	128(sp), r13
+	mov	r13, r15
+	mov	86(sp), 0(r15)
+	mov	84(sp), 2(r13)
+	mov	126(sp), r13
+	mov	r13, r15
+	mov	54(sp), 0(r15)
+	mov	52(sp), 2(r13)
+	mov	124(sp), r13
+	mov	r13, r15
+	mov	42(sp), 0(r15)
+	mov	44(sp), 2(r13)
+	mov	122(sp), r13
+	mov	r13, r15
+	mov	6(sp), 0(r15)
+	mov	8(sp), 2(r13)
+	mov	120(sp), r13
+	mov	r13, r15
+	mov	r11, 0(r15)
+	mov	r4, 2(r13)
 	mov	118(sp), r14
 	mov	r14, r15
 	mov	72(sp), 0(r15)
@@ -1292,7 +1238,7 @@ norx_f_f:
 
 ; --- norx_f_permute: norx_f.permute
 ;     frame 114 bytes (57 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2626 bytes of code
+;     estimated 2500 bytes of code
 	.section .text.norx_f_permute,"ax",@progbits
 	.global norx_f_permute
 	.type norx_f_permute, @function
@@ -1344,122 +1290,109 @@ norx_f_permute:
 	xor	r8, r5
 	mov	r7, r15
 	xor	r9, r15
+	and	r8, r6
+	and	r9, r7
+	rla	r6
+	adc	r6
 	mov	r6, r4
-	and	r8, r4
-	mov	r7, r6
-	and	r9, r6
-	mov	r4, r7
-	rla	r7
-	adc	r7
-	mov	r7, r4
 	and	#65534, r4
-	rlam.w	#1, r6
-	and	#1, r7
-	bis	r7, r6
-	mov	r5, r7
-	xor	r4, r7
-	xor	r6, r15
+	rlam.w	#1, r7
+	and	#1, r6
+	bis	r6, r7
+	xor	r4, r5
+	xor	r7, r15
 	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r13, r6
-	xor	r7, r6
+	xor	r5, r13
 	xor	r15, r14
 	swpb	r14
-	mov	r14, r5
-	swpb	r6
-	xor.b	r6, r5
-	xor	r6, r5
-	xor.b	r14, r6
-	xor	r14, r6
+	mov	r14, r6
+	swpb	r13
+	xor.b	r13, r6
+	xor	r13, r6
+	xor.b	r14, r13
+	xor	r14, r13
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r11, r4
+	mov	r11, r7
+	xor	r13, r7
+	mov	r12, r4
 	xor	r6, r4
-	mov	r12, r13
-	xor	r5, r13
-	and	r6, r11
-	mov	r12, r14
-	and	r5, r14
+	and	r13, r11
+	and	r6, r12
 	rla	r11
 	adc	r11
-	mov	r11, r12
-	and	#65534, r12
-	rlam.w	#1, r14
+	mov	r11, r14
+	and	#65534, r14
+	rlam.w	#1, r12
 	and	#1, r11
-	bis	r11, r14
-	mov	r4, r11
-	xor	r12, r11
-	mov	r13, r12
-	xor	r14, r12
+	bis	r11, r12
+	xor	r14, r7
+	xor	r12, r4
 	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r8, r14
-	xor	r11, r14
-	mov	r9, r13
-	xor	r12, r13
-	rla	r13
-	rlc	r14
-	adc	r13
-	rla	r13
-	rlc	r14
-	adc	r13
-	rla	r13
-	rlc	r14
-	adc	r13
-	rla	r13
-	rlc	r14
-	adc	r13
-	rla	r13
-	rlc	r14
-	adc	r13
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r4
-	xor	r13, r4
-	mov	r15, r8
-	xor	r14, r8
-	and	r13, r7
-	mov	r15, r9
-	and	r14, r9
-	mov	r7, r15
-	rla	r15
-	adc	r15
-	mov	r15, r7
-	and	#65534, r7
-	rlam.w	#1, r9
-	and	#1, r15
-	bis	r15, r9
-	xor	r7, r4
-	mov	r4, 42(sp)
-	xor	r9, r8
-	mov	r8, 14(sp)
-	; norx_f.ae:33: d = (a ^ d) >>> r2
-	xor	r4, r6
-	mov	r6, 80(sp)
-	xor	r8, r5
-	mov	r5, 76(sp)
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r11, r8
-	mov	r5, r7
 	xor	r7, r8
-	mov	r12, r9
-	xor	r6, r9
-	mov	r11, r15
-	and	r7, r15
-	mov	r12, r11
-	and	r6, r11
-	rla	r15
-	adc	r15
+	xor	r4, r9
+	rla	r9
+	rlc	r8
+	adc	r9
+	rla	r9
+	rlc	r8
+	adc	r9
+	rla	r9
+	rlc	r8
+	adc	r9
+	rla	r9
+	rlc	r8
+	adc	r9
+	rla	r9
+	rlc	r8
+	adc	r9
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r5, r11
+	xor	r9, r11
 	mov	r15, r12
-	and	#65534, r12
-	rlam.w	#1, r11
-	and	#1, r15
-	bis	r15, r11
-	xor	r12, r8
-	mov	r8, 96(sp)
-	xor	r11, r9
-	mov	r9, 92(sp)
+	xor	r8, r12
+	and	r9, r5
+	and	r8, r15
+	rla	r5
+	adc	r5
+	mov	r5, r14
+	and	#65534, r14
+	rlam.w	#1, r15
+	and	#1, r5
+	bis	r5, r15
+	xor	r14, r11
+	mov	r11, 42(sp)
+	xor	r15, r12
+	mov	r12, 14(sp)
+	; norx_f.ae:33: d = (a ^ d) >>> r2
+	xor	r11, r13
+	mov	r13, 80(sp)
+	xor	r12, r6
+	mov	r6, 76(sp)
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r7, r12
+	mov	r6, r11
+	xor	r11, r12
+	mov	r4, r14
+	mov	r13, r6
+	xor	r6, r14
+	and	r11, r7
+	and	r6, r4
+	rla	r7
+	adc	r7
+	mov	r7, r11
+	and	#65534, r11
+	rlam.w	#1, r4
+	and	#1, r7
+	bis	r7, r4
+	xor	r11, r12
+	mov	r12, 96(sp)
+	xor	r4, r14
+	mov	r14, 92(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
-	xor	r8, r13
-	xor	r9, r14
-	mov	r13, 86(sp)
-	mov	r14, 100(sp)
+	xor	r12, r9
+	xor	r14, r8
+	mov	r9, 86(sp)
+	mov	r8, 100(sp)
 	rla	86(sp)
 	rlc	100(sp)
 	adc	86(sp)
@@ -1471,17 +1404,16 @@ norx_f_permute:
 	mov	50(sp), r9
 	mov	r9, r12
 	xor	r10, r12
-	mov	r15, r11
-	and	r5, r11
+	and	r5, r15
 	and	r10, r9
-	rla	r11
-	adc	r11
-	mov	r11, r15
-	and	#65534, r15
+	rla	r15
+	adc	r15
+	mov	r15, r11
+	and	#65534, r11
 	rlam.w	#1, r9
-	and	#1, r11
-	bis	r11, r9
-	xor	r15, r14
+	and	#1, r15
+	bis	r15, r9
+	xor	r11, r14
 	xor	r9, r12
 	; norx_f.ae:29: d = (a ^ d) >>> r0
 	mov	4(sp), r7
@@ -1502,89 +1434,84 @@ norx_f_permute:
 	mov	30(sp), r4
 	mov	r4, r6
 	xor	r9, r6
-	mov	r15, r13
-	and	r7, r13
+	and	r7, r15
 	and	r9, r4
-	rla	r13
-	adc	r13
-	mov	r13, r15
-	and	#65534, r15
-	rlam.w	#1, r4
-	and	#1, r13
-	bis	r13, r4
-	xor	r15, r8
-	mov	r6, r13
-	xor	r4, r13
-	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r5, r11
-	xor	r8, r11
-	xor	r13, r10
-	rla	r10
-	rlc	r11
-	adc	r10
-	rla	r10
-	rlc	r11
-	adc	r10
-	rla	r10
-	rlc	r11
-	adc	r10
-	rla	r10
-	rlc	r11
-	adc	r10
-	rla	r10
-	rlc	r11
-	adc	r10
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r14, r5
-	xor	r10, r5
-	mov	r12, r6
-	xor	r11, r6
-	mov	r14, r15
-	and	r10, r15
-	and	r11, r12
 	rla	r15
 	adc	r15
-	mov	r15, r14
-	and	#65534, r14
-	rlam.w	#1, r12
+	mov	r15, r13
+	and	#65534, r13
+	rlam.w	#1, r4
 	and	#1, r15
-	bis	r15, r12
-	xor	r14, r5
-	mov	r5, 54(sp)
-	xor	r12, r6
-	mov	r6, 48(sp)
+	bis	r15, r4
+	xor	r13, r8
+	xor	r4, r6
+	; norx_f.ae:31: b = (b ^ c) >>> r1
+	xor	r8, r5
+	xor	r6, r10
+	rla	r10
+	rlc	r5
+	adc	r10
+	rla	r10
+	rlc	r5
+	adc	r10
+	rla	r10
+	rlc	r5
+	adc	r10
+	rla	r10
+	rlc	r5
+	adc	r10
+	rla	r10
+	rlc	r5
+	adc	r10
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r14, r11
+	xor	r10, r11
+	mov	r12, r13
+	xor	r5, r13
+	and	r10, r14
+	and	r5, r12
+	rla	r14
+	adc	r14
+	mov	r14, r15
+	and	#65534, r15
+	rlam.w	#1, r12
+	and	#1, r14
+	bis	r14, r12
+	xor	r15, r11
+	mov	r11, 54(sp)
+	xor	r12, r13
+	mov	r13, 48(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
-	xor	r5, r7
+	xor	r11, r7
 	mov	r7, 78(sp)
-	xor	r6, r9
+	xor	r13, r9
 	mov	r9, 74(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r8, r9
 	mov	74(sp), r14
 	xor	r14, r9
-	mov	r13, r12
+	mov	r6, r12
 	xor	r7, r12
 	and	r14, r8
-	and	r7, r13
+	and	r7, r6
 	rla	r8
 	adc	r8
 	mov	r8, r14
 	and	#65534, r14
-	rlam.w	#1, r13
+	rlam.w	#1, r6
 	and	#1, r8
-	bis	r8, r13
+	bis	r8, r6
 	xor	r14, r9
 	mov	r9, 94(sp)
-	xor	r13, r12
+	xor	r6, r12
 	mov	r12, 90(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r10, r12
-	xor	r9, r12
-	xor	90(sp), r11
-	mov	r11, 32(sp)
-	rla	r12
+	xor	r9, r10
+	xor	r12, r5
+	mov	r5, 32(sp)
+	rla	r10
 	rlc	32(sp)
-	adc	r12
+	adc	r10
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	20(sp), r13
 	mov	r13, r15
@@ -1594,17 +1521,16 @@ norx_f_permute:
 	mov	r9, r14
 	mov	58(sp), r4
 	xor	r4, r14
-	mov	r13, r10
-	and	r5, r10
+	and	r5, r13
 	and	r4, r9
-	rla	r10
-	adc	r10
-	mov	r10, r13
-	and	#65534, r13
+	rla	r13
+	adc	r13
+	mov	r13, r12
+	and	#65534, r12
 	rlam.w	#1, r9
-	and	#1, r10
-	bis	r10, r9
-	xor	r13, r15
+	and	#1, r13
+	bis	r13, r9
+	xor	r12, r15
 	xor	r9, r14
 	; norx_f.ae:29: d = (a ^ d) >>> r0
 	mov	108(sp), r6
@@ -1612,10 +1538,10 @@ norx_f_permute:
 	mov	102(sp), r13
 	xor	r14, r13
 	swpb	r13
-	mov	r13, r10
+	mov	r13, r12
 	swpb	r6
-	xor.b	r6, r10
-	xor	r6, r10
+	xor.b	r6, r12
+	xor	r6, r12
 	xor.b	r13, r6
 	xor	r13, r6
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -1623,86 +1549,82 @@ norx_f_permute:
 	mov	r11, r8
 	xor	r6, r8
 	mov	68(sp), r7
-	xor	r10, r7
-	mov	r11, r13
-	and	r6, r13
+	xor	r12, r7
+	and	r6, r11
 	mov	68(sp), r9
-	and	r10, r9
-	rla	r13
-	adc	r13
-	mov	r13, r11
-	and	#65534, r11
+	and	r12, r9
+	rla	r11
+	adc	r11
+	mov	r11, r13
+	and	#65534, r13
 	rlam.w	#1, r9
-	and	#1, r13
-	bis	r13, r9
-	mov	r8, r13
-	xor	r11, r13
+	and	#1, r11
+	bis	r11, r9
+	xor	r13, r8
 	xor	r9, r7
 	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r5, r9
-	xor	r13, r9
-	mov	r4, r8
-	xor	r7, r8
-	rla	r8
-	rlc	r9
-	adc	r8
-	rla	r8
-	rlc	r9
-	adc	r8
-	rla	r8
-	rlc	r9
-	adc	r8
-	rla	r8
-	rlc	r9
-	adc	r8
-	rla	r8
-	rlc	r9
-	adc	r8
+	xor	r8, r5
+	xor	r7, r4
+	rla	r4
+	rlc	r5
+	adc	r4
+	rla	r4
+	rlc	r5
+	adc	r4
+	rla	r4
+	rlc	r5
+	adc	r4
+	rla	r4
+	rlc	r5
+	adc	r4
+	rla	r4
+	rlc	r5
+	adc	r4
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r15, r4
-	xor	r8, r4
-	mov	r14, r5
-	xor	r9, r5
-	and	r8, r15
-	and	r9, r14
+	mov	r15, r11
+	xor	r4, r11
+	mov	r14, r9
+	xor	r5, r9
+	and	r4, r15
+	and	r5, r14
 	rla	r15
 	adc	r15
-	mov	r15, r11
-	and	#65534, r11
+	mov	r15, r13
+	and	#65534, r13
 	rlam.w	#1, r14
 	and	#1, r15
 	bis	r15, r14
-	xor	r11, r4
-	mov	r4, 62(sp)
-	xor	r14, r5
-	mov	r5, 60(sp)
+	xor	r13, r11
+	mov	r11, 62(sp)
+	xor	r14, r9
+	mov	r9, 60(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
-	xor	r4, r6
+	xor	r11, r6
 	mov	r6, 84(sp)
-	xor	r5, r10
-	mov	r10, 82(sp)
+	xor	r9, r12
+	mov	r12, 82(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r13, r10
+	mov	r8, r12
 	mov	82(sp), r15
-	xor	r15, r10
-	mov	r7, r11
-	xor	r6, r11
-	and	r15, r13
+	xor	r15, r12
+	mov	r7, r13
+	xor	r6, r13
+	and	r15, r8
 	and	r6, r7
-	rla	r13
-	adc	r13
-	mov	r13, r15
+	rla	r8
+	adc	r8
+	mov	r8, r15
 	and	#65534, r15
 	rlam.w	#1, r7
-	and	#1, r13
-	bis	r13, r7
-	xor	r15, r10
-	xor	r7, r11
+	and	#1, r8
+	bis	r8, r7
+	xor	r15, r12
+	xor	r7, r13
 	; norx_f.ae:35: b = (b ^ c) >>> r3
-	xor	r10, r8
-	xor	r11, r9
-	mov	r8, 24(sp)
-	mov	r9, 36(sp)
+	xor	r12, r4
+	xor	r13, r5
+	mov	r4, 24(sp)
+	mov	r5, 36(sp)
 	rla	24(sp)
 	rlc	36(sp)
 	adc	24(sp)
@@ -1715,17 +1637,16 @@ norx_f_permute:
 	mov	r9, r5
 	mov	34(sp), r8
 	xor	r8, r5
-	mov	r15, r13
-	and	r14, r13
+	and	r14, r15
 	and	r8, r9
-	rla	r13
-	adc	r13
-	mov	r13, r15
-	and	#65534, r15
+	rla	r15
+	adc	r15
+	mov	r15, r11
+	and	#65534, r11
 	rlam.w	#1, r9
-	and	#1, r13
-	bis	r13, r9
-	xor	r15, r4
+	and	#1, r15
+	bis	r15, r9
+	xor	r11, r4
 	xor	r9, r5
 	; norx_f.ae:29: d = (a ^ d) >>> r0
 	mov	64(sp), r8
@@ -1733,10 +1654,10 @@ norx_f_permute:
 	mov	66(sp), r15
 	xor	r5, r15
 	swpb	r15
-	mov	r15, r13
+	mov	r15, r11
 	swpb	r8
-	xor.b	r8, r13
-	xor	r8, r13
+	xor.b	r8, r11
+	xor	r8, r11
 	xor.b	r15, r8
 	xor	r15, r8
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -1745,242 +1666,219 @@ norx_f_permute:
 	xor	r8, r6
 	mov	46(sp), r9
 	mov	r9, r7
-	xor	r13, r7
+	xor	r11, r7
+	and	r8, r15
+	and	r11, r9
+	rla	r15
+	adc	r15
 	mov	r15, r14
-	and	r8, r14
-	mov	r9, r15
-	and	r13, r15
-	rla	r14
-	adc	r14
-	mov	r14, r9
-	and	#65534, r9
-	rlam.w	#1, r15
-	and	#1, r14
-	bis	r14, r15
-	xor	r9, r6
-	mov	r7, r9
-	xor	r15, r9
-	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	98(sp), r14
-	xor	r6, r14
-	mov	34(sp), r7
+	and	#65534, r14
+	rlam.w	#1, r9
+	and	#1, r15
+	bis	r15, r9
+	xor	r14, r6
 	xor	r9, r7
-	rla	r7
-	rlc	r14
-	adc	r7
-	rla	r7
-	rlc	r14
-	adc	r7
-	rla	r7
-	rlc	r14
-	adc	r7
-	rla	r7
-	rlc	r14
-	adc	r7
-	rla	r7
-	rlc	r14
-	adc	r7
+	; norx_f.ae:31: b = (b ^ c) >>> r1
+	mov	98(sp), r9
+	xor	r6, r9
+	mov	34(sp), r14
+	xor	r7, r14
+	rla	r14
+	rlc	r9
+	adc	r14
+	rla	r14
+	rlc	r9
+	adc	r14
+	rla	r14
+	rlc	r9
+	adc	r14
+	rla	r14
+	rlc	r9
+	adc	r14
+	rla	r14
+	rlc	r9
+	adc	r14
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r4, r15
-	xor	r7, r15
+	xor	r14, r15
 	mov	r15, 6(sp)
 	mov	r5, r15
-	xor	r14, r15
+	xor	r9, r15
 	mov	r15, 0(sp)
-	and	r7, r4
-	mov	r5, r15
-	and	r14, r15
-	mov	r4, r5
-	rla	r5
-	adc	r5
-	mov	r5, r4
-	and	#65534, r4
-	rlam.w	#1, r15
-	and	#1, r5
-	bis	r5, r15
-	xor	r4, 6(sp)
-	xor	r15, 0(sp)
-	; norx_f.ae:33: d = (a ^ d) >>> r2
-	xor	6(sp), r8
-	xor	@sp, r13
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r15
-	xor	r13, r15
-	mov	r9, r5
-	xor	r8, r5
-	mov	r6, r4
-	and	r13, r4
-	mov	r9, r6
-	and	r8, r6
+	and	r14, r4
+	and	r9, r5
 	rla	r4
 	adc	r4
-	mov	r4, r9
-	and	#65534, r9
-	rlam.w	#1, r6
+	mov	r4, r15
+	and	#65534, r15
+	rlam.w	#1, r5
 	and	#1, r4
-	bis	r4, r6
-	xor	r9, r15
+	bis	r4, r5
+	xor	r15, 6(sp)
+	xor	r5, 0(sp)
+	; norx_f.ae:33: d = (a ^ d) >>> r2
+	xor	6(sp), r8
+	xor	@sp, r11
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r6, r15
+	xor	r11, r15
+	mov	r7, r5
+	xor	r8, r5
+	and	r11, r6
+	and	r8, r7
+	rla	r6
+	adc	r6
+	mov	r6, r4
+	and	#65534, r4
+	rlam.w	#1, r7
+	and	#1, r6
+	bis	r6, r7
+	xor	r4, r15
 	mov	r15, 10(sp)
-	mov	r5, r9
-	xor	r6, r9
+	xor	r7, r5
 	; norx_f.ae:35: b = (b ^ c) >>> r3
-	xor	r15, r7
-	mov	r14, r15
-	xor	r9, r15
-	mov	r7, r14
-	mov	r15, 16(sp)
+	xor	r15, r14
+	xor	r5, r9
+	mov	r9, 16(sp)
 	rla	r14
 	rlc	16(sp)
 	adc	r14
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	42(sp), r15
-	mov	r15, r5
-	xor	r12, r5
+	mov	42(sp), r9
+	mov	r9, r4
+	xor	r10, r4
 	mov	14(sp), r6
-	mov	r6, r4
-	xor	32(sp), r4
-	mov	r15, r7
-	and	r12, r7
-	mov	r6, r15
-	and	32(sp), r15
-	rla	r7
-	adc	r7
-	mov	r7, r6
-	and	#65534, r6
-	rlam.w	#1, r15
-	and	#1, r7
-	bis	r7, r15
-	xor	r6, r5
-	mov	r4, r6
-	xor	r15, r6
-	; norx_f.ae:29: d = (a ^ d) >>> r0
-	xor	r5, r13
-	mov	r8, r15
-	xor	r6, r15
-	swpb	r15
-	mov	r15, r7
-	swpb	r13
-	xor.b	r13, r7
-	xor	r13, r7
-	mov	r13, r8
-	xor.b	r15, r8
-	xor	r15, r8
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r10, r4
-	xor	r8, r4
-	mov	r11, r13
-	xor	r7, r13
-	and	r8, r10
-	mov	r11, r15
-	and	r7, r15
-	rla	r10
-	adc	r10
-	mov	r10, r11
-	and	#65534, r11
-	rlam.w	#1, r15
-	and	#1, r10
-	bis	r10, r15
-	mov	r4, r10
-	xor	r11, r10
-	mov	r13, r11
-	xor	r15, r11
-	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r12, r13
-	xor	r10, r13
-	mov	32(sp), r12
-	xor	r11, r12
-	rla	r12
-	rlc	r13
-	adc	r12
-	rla	r12
-	rlc	r13
-	adc	r12
-	rla	r12
-	rlc	r13
-	adc	r12
-	rla	r12
-	rlc	r13
-	adc	r12
-	rla	r12
-	rlc	r13
-	adc	r12
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r15
-	xor	r12, r15
-	mov	r15, 2(sp)
-	mov	r6, r15
-	xor	r13, r15
-	and	r12, r5
-	and	r13, r6
-	rla	r5
-	adc	r5
-	mov	r5, r4
-	and	#65534, r4
+	mov	r6, r7
+	xor	32(sp), r7
+	and	r10, r9
+	and	32(sp), r6
+	rla	r9
+	adc	r9
+	mov	r9, r15
+	and	#65534, r15
 	rlam.w	#1, r6
-	and	#1, r5
-	bis	r5, r6
-	xor	r4, 2(sp)
-	xor	r6, r15
-	mov	r15, 70(sp)
-	; norx_f.ae:33: d = (a ^ d) >>> r2
-	xor	2(sp), r8
-	mov	r8, 66(sp)
-	xor	r15, r7
-	mov	r7, 64(sp)
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r10, r7
-	mov	64(sp), r6
+	and	#1, r9
+	bis	r9, r6
+	xor	r15, r4
 	xor	r6, r7
-	mov	r11, r8
-	mov	66(sp), r5
-	xor	r5, r8
-	mov	r10, r15
+	; norx_f.ae:29: d = (a ^ d) >>> r0
+	xor	r4, r11
+	xor	r7, r8
+	swpb	r8
+	mov	r8, r6
+	swpb	r11
+	xor.b	r11, r6
+	xor	r11, r6
+	xor.b	r8, r11
+	xor	r8, r11
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r12, r15
+	xor	r11, r15
+	mov	r13, r9
+	xor	r6, r9
+	and	r11, r12
+	and	r6, r13
+	rla	r12
+	adc	r12
+	mov	r12, r8
+	and	#65534, r8
+	rlam.w	#1, r13
+	and	#1, r12
+	bis	r12, r13
+	xor	r8, r15
+	xor	r13, r9
+	; norx_f.ae:31: b = (b ^ c) >>> r1
+	xor	r15, r10
+	mov	32(sp), r8
+	xor	r9, r8
+	rla	r8
+	rlc	r10
+	adc	r8
+	rla	r8
+	rlc	r10
+	adc	r8
+	rla	r8
+	rlc	r10
+	adc	r8
+	rla	r8
+	rlc	r10
+	adc	r8
+	rla	r8
+	rlc	r10
+	adc	r8
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r4, r13
+	xor	r8, r13
+	mov	r13, 2(sp)
+	mov	r7, r13
+	xor	r10, r13
+	and	r8, r4
+	and	r10, r7
+	rla	r4
+	adc	r4
+	mov	r4, r12
+	and	#65534, r12
+	rlam.w	#1, r7
+	and	#1, r4
+	bis	r4, r7
+	xor	r12, 2(sp)
+	xor	r7, r13
+	mov	r13, 70(sp)
+	; norx_f.ae:33: d = (a ^ d) >>> r2
+	xor	2(sp), r11
+	mov	r11, 66(sp)
+	xor	r13, r6
+	mov	r6, 64(sp)
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r15, r12
+	xor	r6, r12
+	mov	r9, r13
+	mov	r11, r4
+	xor	r4, r13
 	and	r6, r15
-	mov	r11, r10
-	and	r5, r10
+	and	r4, r9
 	rla	r15
 	adc	r15
 	mov	r15, r11
 	and	#65534, r11
-	rlam.w	#1, r10
+	rlam.w	#1, r9
 	and	#1, r15
-	bis	r15, r10
-	xor	r11, r7
-	mov	r7, 72(sp)
-	xor	r10, r8
-	mov	r8, 68(sp)
+	bis	r15, r9
+	xor	r11, r12
+	mov	r12, 72(sp)
+	xor	r9, r13
+	mov	r13, 68(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
-	xor	r7, r12
-	xor	r8, r13
-	mov	r12, 26(sp)
-	mov	r13, 88(sp)
+	xor	r12, r8
+	xor	r13, r10
+	mov	r8, 26(sp)
+	mov	r10, 88(sp)
 	rla	26(sp)
 	rlc	88(sp)
 	adc	26(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	54(sp), r12
-	mov	r12, r15
-	mov	24(sp), r5
-	xor	r5, r15
+	mov	r12, r9
+	mov	24(sp), r4
+	xor	r4, r9
 	mov	48(sp), r8
 	mov	r8, r13
-	mov	36(sp), r4
-	xor	r4, r13
+	mov	36(sp), r7
+	xor	r7, r13
+	and	r4, r12
+	and	r7, r8
+	rla	r12
+	adc	r12
 	mov	r12, r10
-	and	r5, r10
-	and	r4, r8
-	rla	r10
-	adc	r10
-	mov	r10, r12
-	and	#65534, r12
+	and	#65534, r10
 	rlam.w	#1, r8
-	and	#1, r10
-	bis	r10, r8
-	xor	r12, r15
+	and	#1, r12
+	bis	r12, r8
+	xor	r10, r9
 	xor	r8, r13
 	; norx_f.ae:29: d = (a ^ d) >>> r0
 	mov	76(sp), r6
-	xor	r15, r6
+	xor	r9, r6
 	mov	80(sp), r12
 	xor	r13, r12
 	swpb	r12
@@ -1992,212 +1890,203 @@ norx_f_permute:
 	xor	r12, r6
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	10(sp), r12
-	mov	r12, r7
-	xor	r6, r7
-	mov	r9, r10
+	mov	r12, r15
+	xor	r6, r15
+	mov	r5, r10
 	xor	r8, r10
+	and	r6, r12
+	and	r8, r5
+	rla	r12
+	adc	r12
 	mov	r12, r11
-	and	r6, r11
-	and	r8, r9
-	rla	r11
-	adc	r11
-	mov	r11, r12
-	and	#65534, r12
-	rlam.w	#1, r9
-	and	#1, r11
-	bis	r11, r9
-	xor	r12, r7
-	mov	r10, r12
-	xor	r9, r12
+	and	#65534, r11
+	rlam.w	#1, r5
+	and	#1, r12
+	bis	r12, r5
+	xor	r11, r15
+	xor	r5, r10
 	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r5, r11
-	xor	r7, r11
-	mov	r4, r10
-	xor	r12, r10
-	rla	r10
-	rlc	r11
-	adc	r10
-	rla	r10
-	rlc	r11
-	adc	r10
-	rla	r10
-	rlc	r11
-	adc	r10
-	rla	r10
-	rlc	r11
-	adc	r10
-	rla	r10
-	rlc	r11
-	adc	r10
+	xor	r15, r4
+	xor	r10, r7
+	rla	r7
+	rlc	r4
+	adc	r7
+	rla	r7
+	rlc	r4
+	adc	r7
+	rla	r7
+	rlc	r4
+	adc	r7
+	rla	r7
+	rlc	r4
+	adc	r7
+	rla	r7
+	rlc	r4
+	adc	r7
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r15, r4
-	xor	r10, r4
+	mov	r9, r11
+	xor	r7, r11
 	mov	r13, r5
-	xor	r11, r5
-	and	r10, r15
-	and	r11, r13
-	rla	r15
-	adc	r15
-	mov	r15, r9
-	and	#65534, r9
+	xor	r4, r5
+	and	r7, r9
+	and	r4, r13
+	rla	r9
+	adc	r9
+	mov	r9, r12
+	and	#65534, r12
 	rlam.w	#1, r13
-	and	#1, r15
-	bis	r15, r13
-	xor	r9, r4
-	mov	r4, 52(sp)
+	and	#1, r9
+	bis	r9, r13
+	xor	r12, r11
+	mov	r11, 52(sp)
 	xor	r13, r5
 	mov	r5, 50(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
-	xor	r4, r6
+	xor	r11, r6
 	mov	r6, 40(sp)
 	xor	r5, r8
 	mov	r8, 38(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r8
+	mov	r15, r8
 	mov	38(sp), r13
 	xor	r13, r8
-	mov	r12, r9
-	xor	r6, r9
-	and	r13, r7
-	and	r6, r12
-	rla	r7
-	adc	r7
-	mov	r7, r13
+	mov	r10, r12
+	xor	r6, r12
+	and	r13, r15
+	and	r6, r10
+	rla	r15
+	adc	r15
+	mov	r15, r13
 	and	#65534, r13
-	rlam.w	#1, r12
-	and	#1, r7
-	bis	r7, r12
+	rlam.w	#1, r10
+	and	#1, r15
+	bis	r15, r10
 	xor	r13, r8
 	mov	r8, 56(sp)
-	xor	r12, r9
-	mov	r9, 46(sp)
+	xor	r10, r12
+	mov	r12, 46(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
-	xor	r8, r10
-	xor	r9, r11
-	mov	r10, 8(sp)
-	mov	r11, 58(sp)
+	xor	r8, r7
+	xor	r12, r4
+	mov	r7, 8(sp)
+	mov	r4, 58(sp)
 	rla	8(sp)
 	rlc	58(sp)
 	adc	8(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	62(sp), r15
-	mov	r15, r4
+	mov	62(sp), r9
+	mov	r9, r4
 	xor	r14, r4
 	mov	60(sp), r10
 	mov	r10, r12
 	mov	16(sp), r6
 	xor	r6, r12
-	mov	r15, r11
-	and	r14, r11
+	and	r14, r9
 	and	r6, r10
-	rla	r11
-	adc	r11
-	mov	r11, r15
-	and	#65534, r15
+	rla	r9
+	adc	r9
+	mov	r9, r11
+	and	#65534, r11
 	rlam.w	#1, r10
-	and	#1, r11
-	bis	r11, r10
-	xor	r15, r4
+	and	#1, r9
+	bis	r9, r10
+	xor	r11, r4
 	xor	r10, r12
 	; norx_f.ae:29: d = (a ^ d) >>> r0
 	mov	74(sp), r7
 	xor	r4, r7
-	mov	78(sp), r15
-	xor	r12, r15
-	swpb	r15
-	mov	r15, r9
+	mov	78(sp), r9
+	xor	r12, r9
+	swpb	r9
+	mov	r9, r15
 	swpb	r7
-	xor.b	r7, r9
-	xor	r7, r9
-	xor.b	r15, r7
-	xor	r15, r7
+	xor.b	r7, r15
+	xor	r7, r15
+	xor.b	r9, r7
+	xor	r9, r7
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	96(sp), r15
-	mov	r15, r8
+	mov	96(sp), r9
+	mov	r9, r8
 	xor	r7, r8
 	mov	92(sp), r5
 	mov	r5, r10
-	xor	r9, r10
-	mov	r15, r13
-	and	r7, r13
-	and	r9, r5
-	rla	r13
-	adc	r13
-	mov	r13, r15
-	and	#65534, r15
+	xor	r15, r10
+	and	r7, r9
+	and	r15, r5
+	rla	r9
+	adc	r9
+	mov	r9, r13
+	and	#65534, r13
 	rlam.w	#1, r5
-	and	#1, r13
-	bis	r13, r5
-	xor	r15, r8
-	mov	r10, r13
-	xor	r5, r13
+	and	#1, r9
+	bis	r9, r5
+	xor	r13, r8
+	xor	r5, r10
 	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r14, r11
-	xor	r8, r11
-	mov	r6, r10
-	xor	r13, r10
-	rla	r10
-	rlc	r11
-	adc	r10
-	rla	r10
-	rlc	r11
-	adc	r10
-	rla	r10
-	rlc	r11
-	adc	r10
-	rla	r10
-	rlc	r11
-	adc	r10
-	rla	r10
-	rlc	r11
-	adc	r10
+	xor	r8, r14
+	xor	r10, r6
+	rla	r6
+	rlc	r14
+	adc	r6
+	rla	r6
+	rlc	r14
+	adc	r6
+	rla	r6
+	rlc	r14
+	adc	r6
+	rla	r6
+	rlc	r14
+	adc	r6
+	rla	r6
+	rlc	r14
+	adc	r6
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r4, r5
-	xor	r10, r5
-	mov	r12, r6
-	xor	r11, r6
-	and	r10, r4
-	and	r11, r12
+	xor	r6, r5
+	mov	r12, r13
+	xor	r14, r13
+	and	r6, r4
+	and	r14, r12
 	rla	r4
 	adc	r4
-	mov	r4, r14
-	and	#65534, r14
+	mov	r4, r9
+	and	#65534, r9
 	rlam.w	#1, r12
 	and	#1, r4
 	bis	r4, r12
-	xor	r14, r5
+	xor	r9, r5
 	mov	r5, 20(sp)
-	xor	r12, r6
-	mov	r6, 18(sp)
+	xor	r12, r13
+	mov	r13, 18(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
 	xor	r5, r7
 	mov	r7, 12(sp)
-	xor	r6, r9
-	mov	r9, 4(sp)
+	xor	r13, r15
+	mov	r15, 4(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r8, r9
-	mov	4(sp), r14
-	xor	r14, r9
-	mov	r13, r12
+	mov	r15, r11
+	xor	r11, r9
+	mov	r10, r12
 	xor	r7, r12
-	and	r14, r8
-	and	r7, r13
+	and	r11, r8
+	and	r7, r10
 	rla	r8
 	adc	r8
-	mov	r8, r14
-	and	#65534, r14
-	rlam.w	#1, r13
+	mov	r8, r11
+	and	#65534, r11
+	rlam.w	#1, r10
 	and	#1, r8
-	bis	r8, r13
-	xor	r14, r9
+	bis	r8, r10
+	xor	r11, r9
 	mov	r9, 22(sp)
-	xor	r13, r12
+	xor	r10, r12
 	mov	r12, 28(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r10, r12
+	mov	r6, r12
 	xor	r9, r12
-	xor	28(sp), r11
-	mov	r11, 34(sp)
+	xor	28(sp), r14
+	mov	r14, 34(sp)
 	rla	r12
 	rlc	34(sp)
 	adc	r12
@@ -2210,17 +2099,16 @@ norx_f_permute:
 	mov	r9, r15
 	mov	100(sp), r4
 	xor	r4, r15
-	mov	r14, r10
-	and	r6, r10
+	and	r6, r14
 	and	r4, r9
-	rla	r10
-	adc	r10
-	mov	r10, r14
-	and	#65534, r14
+	rla	r14
+	adc	r14
+	mov	r14, r10
+	and	#65534, r10
 	rlam.w	#1, r9
-	and	#1, r10
-	bis	r10, r9
-	xor	r14, r13
+	and	#1, r14
+	bis	r14, r9
+	xor	r10, r13
 	xor	r9, r15
 	; norx_f.ae:29: d = (a ^ d) >>> r0
 	mov	82(sp), r5
@@ -2256,32 +2144,31 @@ norx_f_permute:
 	mov	r8, r11
 	xor	r10, r11
 	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r6, r7
-	xor	r14, r7
+	xor	r14, r6
 	mov	r4, r8
 	xor	r11, r8
 	rla	r8
-	rlc	r7
+	rlc	r6
 	adc	r8
 	rla	r8
-	rlc	r7
+	rlc	r6
 	adc	r8
 	rla	r8
-	rlc	r7
+	rlc	r6
 	adc	r8
 	rla	r8
-	rlc	r7
+	rlc	r6
 	adc	r8
 	rla	r8
-	rlc	r7
+	rlc	r6
 	adc	r8
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r13, r4
 	xor	r8, r4
-	mov	r15, r6
-	xor	r7, r6
+	mov	r15, r7
+	xor	r6, r7
 	and	r8, r13
-	and	r7, r15
+	and	r6, r15
 	rla	r13
 	adc	r13
 	mov	r13, r10
@@ -2290,7 +2177,7 @@ norx_f_permute:
 	and	#1, r13
 	bis	r13, r15
 	xor	r10, r4
-	mov	r6, r10
+	mov	r7, r10
 	xor	r15, r10
 	; norx_f.ae:33: d = (a ^ d) >>> r2
 	xor	r4, r5
@@ -2299,8 +2186,8 @@ norx_f_permute:
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r14, r13
 	xor	r15, r13
-	mov	r11, r6
-	xor	r5, r6
+	mov	r11, r7
+	xor	r5, r7
 	and	r15, r14
 	and	r5, r11
 	rla	r14
@@ -2311,11 +2198,11 @@ norx_f_permute:
 	and	#1, r14
 	bis	r14, r11
 	xor	r9, r13
-	mov	r6, r14
+	mov	r7, r14
 	xor	r11, r14
 	; norx_f.ae:35: b = (b ^ c) >>> r3
 	xor	r13, r8
-	mov	r7, r9
+	mov	r6, r9
 	xor	r14, r9
 	rla	r8
 	rlc	r9

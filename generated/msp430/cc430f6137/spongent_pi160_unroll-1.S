@@ -14,75 +14,75 @@
 spongent_pi160_sbox_layer:
 	pushm.w	#7, r10
 	mov.b	19(r12), r15
-	mov.b	spongent_pi160_sf0(r15), r4
-	swpb	r4
+	mov.b	spongent_pi160_sf0(r15), r6
 	mov.b	18(r12), r15
 	mov.b	spongent_pi160_sf0(r15), r15
-	bis	r15, r4
+	swpb	r6
+	bis	r15, r6
 	mov.b	17(r12), r15
-	mov.b	spongent_pi160_sf0(r15), r5
-	swpb	r5
+	mov.b	spongent_pi160_sf0(r15), r7
 	mov.b	16(r12), r15
 	mov.b	spongent_pi160_sf0(r15), r15
-	bis	r15, r5
+	swpb	r7
+	bis	r15, r7
 	mov.b	15(r12), r15
-	mov.b	spongent_pi160_sf0(r15), r6
-	swpb	r6
+	mov.b	spongent_pi160_sf0(r15), r8
 	mov.b	14(r12), r15
 	mov.b	spongent_pi160_sf0(r15), r15
-	bis	r15, r6
+	swpb	r8
+	bis	r15, r8
 	mov.b	13(r12), r15
-	mov.b	spongent_pi160_sf0(r15), r7
-	swpb	r7
+	mov.b	spongent_pi160_sf0(r15), r9
 	mov.b	12(r12), r15
 	mov.b	spongent_pi160_sf0(r15), r15
-	bis	r15, r7
+	swpb	r9
+	bis	r15, r9
 	mov.b	11(r12), r15
-	mov.b	spongent_pi160_sf0(r15), r8
-	swpb	r8
+	mov.b	spongent_pi160_sf0(r15), r10
 	mov.b	10(r12), r15
 	mov.b	spongent_pi160_sf0(r15), r15
-	bis	r15, r8
+	swpb	r10
+	bis	r15, r10
 	mov.b	9(r12), r15
-	mov.b	spongent_pi160_sf0(r15), r9
-	swpb	r9
+	mov.b	spongent_pi160_sf0(r15), r11
 	mov.b	8(r12), r15
 	mov.b	spongent_pi160_sf0(r15), r15
-	bis	r15, r9
+	swpb	r11
+	bis	r15, r11
 	mov.b	7(r12), r15
-	mov.b	spongent_pi160_sf0(r15), r10
-	swpb	r10
+	mov.b	spongent_pi160_sf0(r15), r5
 	mov.b	6(r12), r15
 	mov.b	spongent_pi160_sf0(r15), r15
-	bis	r15, r10
+	swpb	r5
+	bis	r15, r5
 	mov.b	5(r12), r15
-	mov.b	spongent_pi160_sf0(r15), r11
-	swpb	r11
+	mov.b	spongent_pi160_sf0(r15), r4
 	mov.b	4(r12), r15
 	mov.b	spongent_pi160_sf0(r15), r15
-	bis	r15, r11
+	swpb	r4
+	bis	r15, r4
 	mov.b	3(r12), r15
 	mov.b	spongent_pi160_sf0(r15), r14
-	swpb	r14
 	mov.b	2(r12), r15
 	mov.b	spongent_pi160_sf0(r15), r15
+	swpb	r14
 	bis	r15, r14
 	mov.b	1(r12), r15
 	mov.b	spongent_pi160_sf0(r15), r15
-	swpb	r15
 	mov.b	@r12, r12
 	mov.b	spongent_pi160_sf0(r12), r12
+	swpb	r15
 	bis	r12, r15
 	mov	r15, 0(r13)
 	mov	r14, 2(r13)
-	mov	r11, 4(r13)
-	mov	r10, 6(r13)
-	mov	r9, 8(r13)
-	mov	r8, 10(r13)
-	mov	r7, 12(r13)
-	mov	r6, 14(r13)
-	mov	r5, 16(r13)
-	mov	r4, 18(r13)
+	mov	r4, 4(r13)
+	mov	r5, 6(r13)
+	mov	r11, 8(r13)
+	mov	r10, 10(r13)
+	mov	r9, 12(r13)
+	mov	r8, 14(r13)
+	mov	r7, 16(r13)
+	mov	r6, 18(r13)
 	popm.w	#7, r10
 	ret
 	.size spongent_pi160_sbox_layer, .-spongent_pi160_sbox_layer
@@ -90,7 +90,7 @@ spongent_pi160_sbox_layer:
 
 ; --- spongent_pi160_permute: spongent_pi160.permute
 ;     frame 14 bytes (7 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1112 bytes of code
+;     estimated 1114 bytes of code
 	.section .text.spongent_pi160_permute,"ax",@progbits
 	.global spongent_pi160_permute
 	.type spongent_pi160_permute, @function
@@ -562,17 +562,17 @@ spongent_pi160_permute:
 	mov	6(sp), r15
 	mov	r15, r4
 	rla.b	r4
-	mov	r15, r5
-	rrum.w	#4, r5
-	rrum.w	#1, r5
-	swpb	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	xor	r5, r15
-	and	#1, r15
-	bis	r15, r4
+	rrum.w	#4, r15
+	rrum.w	#1, r15
+	mov	6(sp), r5
+	swpb	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	xor	r15, r5
+	and	#1, r5
+	bis	r5, r4
 	and	#127, r4
 	mov	r10, 8(sp)
 	mov	@sp, r10

@@ -706,7 +706,7 @@ ccm_encrypt_with:
 
 ; --- ccm_decrypt_with: ccm.decrypt_with
 ;     frame 194 bytes (45 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2624 bytes of code
+;     estimated 2620 bytes of code
 	.section .text.ccm_decrypt_with,"ax",@progbits
 	.global ccm_decrypt_with
 	.type ccm_decrypt_with, @function
@@ -1238,14 +1238,13 @@ ccm_decrypt_with:
 	inv	r15
 	inc	r15
 	and	r15, r5
-	mov	r11, r8
-	bic	r5, r8
+	bic	r5, r11
 	mov	r14, r15
 	inv	r15
 	inc	r15
 	and	r15, r13
-	mov	22(sp), r11
-	bic	r13, r11
+	mov	22(sp), r8
+	bic	r13, r8
 	mov	r6, r15
 	inv	r15
 	inc	r15
@@ -1304,11 +1303,11 @@ ccm_decrypt_with:
 	mov	8(sp), r15
 	bic	r13, r15
 	mov	r14, 28(sp)
-	mov	r11, 22(sp)
+	mov	r8, 22(sp)
 	mov	r12, 20(sp)
 	mov	r7, 16(sp)
 	mov	r15, 8(sp)
-	mov	r8, 10(sp)
+	mov	r11, 10(sp)
 	mov	30(sp), r7
 	jmp	.Lccm_decrypt_with_endif24
 .Lccm_decrypt_with_else23:
@@ -1541,25 +1540,24 @@ ccm_decrypt_with:
 	inc	r15
 	and	r9, r15
 	xor	r15, r9
-	mov	r4, r15
 	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	and	#1, r15
-	mov	r15, r4
-	inv	r4
-	inc	r4
+	rrc	r4
+	rra	r4
+	rra	r4
+	and	#1, r4
+	mov	r4, r15
+	inv	r15
+	inc	r15
 	mov	r9, r11
 	xor	#-1, r11
-	and	r4, r11
+	and	r15, r11
 	xor	#-1, r11
-	mov	r14, r4
-	inv	r4
-	inc	r4
-	and	r4, r11
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	and	r15, r11
 	bic	r11, r7
-	mov	r15, r11
+	mov	r4, r11
 	inv	r11
 	inc	r11
 	and	r9, r11
@@ -1569,20 +1567,20 @@ ccm_decrypt_with:
 	inc	r11
 	and	r11, r9
 	bic	r9, r12
-	mov	r15, r11
+	mov	r4, r11
 	inv	r11
 	inc	r11
-	mov	r8, r4
-	xor	#-1, r4
-	and	r11, r4
-	xor	#-1, r4
+	mov	r8, r15
+	xor	#-1, r15
+	and	r11, r15
+	xor	#-1, r15
 	mov	r14, r11
 	inv	r11
 	inc	r11
-	and	r11, r4
+	and	r11, r15
 	mov	42(sp), r9
-	bic	r4, r9
-	mov	r15, r11
+	bic	r15, r9
+	mov	r4, r11
 	inv	r11
 	inc	r11
 	and	r8, r11
@@ -1603,7 +1601,7 @@ ccm_decrypt_with:
 	inc	r10
 	and	r5, r10
 	xor	r10, r5
-	mov	r15, r10
+	mov	r4, r10
 	inv	r10
 	inc	r10
 	mov	r5, r8
@@ -1616,7 +1614,7 @@ ccm_decrypt_with:
 	and	r10, r8
 	mov	38(sp), r10
 	bic	r8, r10
-	mov	r15, r8
+	mov	r4, r8
 	inv	r8
 	inc	r8
 	and	r5, r8
@@ -1626,17 +1624,17 @@ ccm_decrypt_with:
 	inc	r8
 	and	r8, r5
 	bic	r5, r13
-	mov	r15, r5
+	mov	r4, r5
 	inv	r5
 	inc	r5
 	mov	r11, r8
 	xor	#-1, r8
 	and	r5, r8
 	xor	#-1, r8
-	inv	r15
-	inc	r15
-	and	r11, r15
-	xor	r15, r11
+	inv	r4
+	inc	r4
+	and	r11, r4
+	xor	r4, r11
 	mov	r14, r15
 	inv	r15
 	inc	r15
@@ -1734,7 +1732,7 @@ ccm_decrypt_with:
 
 ; --- ccm_E_encrypt_block: ccm.E.encrypt_block
 ;     frame 10 bytes (5 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 636 bytes of code
+;     estimated 630 bytes of code
 	.section .text.ccm_E_encrypt_block,"ax",@progbits
 	.local ccm_E_encrypt_block
 	.type ccm_E_encrypt_block, @function
@@ -1894,11 +1892,10 @@ ccm_E_encrypt_block:
 	mov	6(sp), r4
 	mov	r4, r8
 	xor	160(r8), r12
-	mov	r9, r14
-	xor	162(r8), r14
+	xor	162(r8), r9
 	swpb	r11
 	mov.b	r11, r11
-	mov.b	ccm_E.sbox(r11), r9
+	mov.b	ccm_E.sbox(r11), r14
 	mov	r13, r11
 	mov.b	r11, r11
 	mov.b	ccm_E.sbox(r11), r8
@@ -1910,12 +1907,11 @@ ccm_E_encrypt_block:
 	mov.b	ccm_E.sbox(r11), r11
 	swpb	r10
 	bis	r11, r10
-	swpb	r9
-	bis	r8, r9
+	swpb	r14
+	bis	r8, r14
 	mov	r4, r8
 	xor	164(r8), r10
-	mov	r9, r11
-	xor	166(r8), r11
+	xor	166(r8), r14
 	swpb	r13
 	mov.b	r13, r13
 	mov.b	ccm_E.sbox(r13), r7
@@ -1924,43 +1920,42 @@ ccm_E_encrypt_block:
 	mov.b	ccm_E.sbox(r13), r8
 	swpb	r5
 	mov.b	r5, r5
-	mov.b	ccm_E.sbox(r5), r9
+	mov.b	ccm_E.sbox(r5), r11
 	mov.b	@sp, r13
 	mov.b	ccm_E.sbox(r13), r13
-	swpb	r9
-	bis	r13, r9
-	mov	r7, r13
-	swpb	r13
-	bis	r8, r13
+	swpb	r11
+	bis	r13, r11
+	swpb	r7
+	bis	r8, r7
 	mov	r4, r8
-	xor	168(r8), r9
-	xor	170(r8), r13
+	xor	168(r8), r11
+	xor	170(r8), r7
 	swpb	r15
 	mov.b	r15, r15
 	mov.b	ccm_E.sbox(r15), r8
 	mov.b	2(sp), r15
 	mov.b	ccm_E.sbox(r15), r5
 	mov.b	1(sp), r15
-	mov.b	ccm_E.sbox(r15), r7
+	mov.b	ccm_E.sbox(r15), r13
 	mov.b	r6, r6
 	mov.b	ccm_E.sbox(r6), r15
-	swpb	r7
-	bis	r15, r7
+	swpb	r13
+	bis	r15, r13
 	swpb	r8
 	bis	r5, r8
 	mov	r4, r15
-	xor	172(r15), r7
+	xor	172(r15), r13
 	xor	174(r4), r8
 	mov	8(sp), r6
 	mov	r6, r15
-	mov	r7, 0(r15)
+	mov	r13, 0(r15)
 	mov	r8, 2(r15)
-	mov	r9, 4(r15)
-	mov	r13, 6(r15)
+	mov	r11, 4(r15)
+	mov	r7, 6(r15)
 	mov	r10, 8(r15)
-	mov	r11, 10(r15)
+	mov	r14, 10(r15)
 	mov	r12, 12(r15)
-	mov	r14, 14(r6)
+	mov	r9, 14(r6)
 	add	#10, sp
 	pop	r4
 	pop	r5

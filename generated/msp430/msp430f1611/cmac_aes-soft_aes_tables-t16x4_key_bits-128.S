@@ -86,7 +86,7 @@ cmac_key_schedule:
 
 ; --- cmac_encrypt_block: cmac.encrypt_block
 ;     frame 10 bytes (5 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 636 bytes of code
+;     estimated 630 bytes of code
 	.section .text.cmac_encrypt_block,"ax",@progbits
 	.global cmac_encrypt_block
 	.type cmac_encrypt_block, @function
@@ -246,11 +246,10 @@ cmac_encrypt_block:
 	mov	6(sp), r4
 	mov	r4, r8
 	xor	160(r8), r12
-	mov	r9, r14
-	xor	162(r8), r14
+	xor	162(r8), r9
 	swpb	r11
 	mov.b	r11, r11
-	mov.b	cmac_E.sbox(r11), r9
+	mov.b	cmac_E.sbox(r11), r14
 	mov	r13, r11
 	mov.b	r11, r11
 	mov.b	cmac_E.sbox(r11), r8
@@ -262,12 +261,11 @@ cmac_encrypt_block:
 	mov.b	cmac_E.sbox(r11), r11
 	swpb	r10
 	bis	r11, r10
-	swpb	r9
-	bis	r8, r9
+	swpb	r14
+	bis	r8, r14
 	mov	r4, r8
 	xor	164(r8), r10
-	mov	r9, r11
-	xor	166(r8), r11
+	xor	166(r8), r14
 	swpb	r13
 	mov.b	r13, r13
 	mov.b	cmac_E.sbox(r13), r7
@@ -276,43 +274,42 @@ cmac_encrypt_block:
 	mov.b	cmac_E.sbox(r13), r8
 	swpb	r5
 	mov.b	r5, r5
-	mov.b	cmac_E.sbox(r5), r9
+	mov.b	cmac_E.sbox(r5), r11
 	mov.b	@sp, r13
 	mov.b	cmac_E.sbox(r13), r13
-	swpb	r9
-	bis	r13, r9
-	mov	r7, r13
-	swpb	r13
-	bis	r8, r13
+	swpb	r11
+	bis	r13, r11
+	swpb	r7
+	bis	r8, r7
 	mov	r4, r8
-	xor	168(r8), r9
-	xor	170(r8), r13
+	xor	168(r8), r11
+	xor	170(r8), r7
 	swpb	r15
 	mov.b	r15, r15
 	mov.b	cmac_E.sbox(r15), r8
 	mov.b	2(sp), r15
 	mov.b	cmac_E.sbox(r15), r5
 	mov.b	1(sp), r15
-	mov.b	cmac_E.sbox(r15), r7
+	mov.b	cmac_E.sbox(r15), r13
 	mov.b	r6, r6
 	mov.b	cmac_E.sbox(r6), r15
-	swpb	r7
-	bis	r15, r7
+	swpb	r13
+	bis	r15, r13
 	swpb	r8
 	bis	r5, r8
 	mov	r4, r15
-	xor	172(r15), r7
+	xor	172(r15), r13
 	xor	174(r4), r8
 	mov	8(sp), r6
 	mov	r6, r15
-	mov	r7, 0(r15)
+	mov	r13, 0(r15)
 	mov	r8, 2(r15)
-	mov	r9, 4(r15)
-	mov	r13, 6(r15)
+	mov	r11, 4(r15)
+	mov	r7, 6(r15)
 	mov	r10, 8(r15)
-	mov	r11, 10(r15)
+	mov	r14, 10(r15)
 	mov	r12, 12(r15)
-	mov	r14, 14(r6)
+	mov	r9, 14(r6)
 	add	#10, sp
 	pop	r4
 	pop	r5

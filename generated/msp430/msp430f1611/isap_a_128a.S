@@ -480,7 +480,7 @@ isap_a_128a_encrypt_with:
 
 ; --- isap_a_128a_decrypt_with: isap_a_128a.decrypt_with
 ;     frame 130 bytes (18 spill slots, locals 88), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 940 bytes of code
+;     estimated 938 bytes of code
 	.section .text.isap_a_128a_decrypt_with,"ax",@progbits
 	.global isap_a_128a_decrypt_with
 	.type isap_a_128a_decrypt_with, @function
@@ -602,11 +602,10 @@ isap_a_128a_decrypt_with:
 	swpb	r4
 	swpb	r5
 	call	#isap_a_128a_mac
-	mov	r5, r15
-	xor	114(sp), r15
+	xor	114(sp), r5
 	xor	116(sp), r4
-	mov	10(sp), r5
-	xor	118(sp), r5
+	mov	10(sp), r15
+	xor	118(sp), r15
 	xor	120(sp), 12(sp)
 	mov	16(sp), r11
 	xor	122(sp), r11
@@ -616,14 +615,14 @@ isap_a_128a_decrypt_with:
 	xor	126(sp), r13
 	mov	28(sp), r14
 	xor	128(sp), r14
-	bis	r4, r15
-	bis	r5, r15
-	bis	12(sp), r15
-	bis	r11, r15
-	bis	r12, r15
-	bis	r13, r15
-	bis	r14, r15
-	sub	#1, r15
+	bis	r4, r5
+	bis	r15, r5
+	bis	12(sp), r5
+	bis	r11, r5
+	bis	r12, r5
+	bis	r13, r5
+	bis	r14, r5
+	sub	#1, r5
 	clr	r15
 	adc	r15
 	xor	#1, r15
@@ -839,7 +838,7 @@ isap_a_128a_decrypt_with:
 
 ; --- isap_a_128a_P_permute: isap_a_128a.P.permute
 ;     frame 60 bytes (30 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1168 bytes of code
+;     estimated 1132 bytes of code
 	.section .text.isap_a_128a_P_permute,"ax",@progbits
 	.local isap_a_128a_P_permute
 	.type isap_a_128a_P_permute, @function
@@ -853,12 +852,12 @@ isap_a_128a_P_permute:
 	push	r5
 	push	r4
 	sub	#60, sp
-	mov	r12, 58(sp)
+	mov	r12, 56(sp)
 	; ascon_p.ae:60: for i in 16 - rounds..16 {
 	mov	#16, r15
 	sub	r13, r15
 	mov.b	r15, r15
-	mov	r15, 56(sp)
+	mov	r15, 58(sp)
 	mov	r12, r7
 	mov	r12, r15
 	mov	@r15, 0(sp)
@@ -881,12 +880,13 @@ isap_a_128a_P_permute:
 	mov	34(r15), 2(sp)
 	mov	36(r15), 22(sp)
 	mov	38(r7), 40(sp)
-	cmp	#16, 56(sp)
+	cmp	#16, 58(sp)
 	jc	.Lisap_a_128a_P_permute_done2
+	sub	#16, 58(sp)
 .Lisap_a_128a_P_permute_loop1:
 	; ascon_p.ae:61: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
-	mov	56(sp), r15
-	mov.b	isap_a_128a_P.rc(r15), r7
+	mov	58(sp), r15
+	mov.b	isap_a_128a_P.rc+16(r15), r7
 	; ascon_p.ae:21: x2 = x2 ^ (c as u64)
 	mov	8(sp), r15
 	xor	r7, r15
@@ -894,50 +894,47 @@ isap_a_128a_P_permute:
 	mov	@sp, r5
 	xor	r14, r5
 	; ascon_p.ae:25: x4 = x4 ^ x3
-	mov	r14, r4
-	xor	r11, r4
+	xor	r11, r14
 	; ascon_p.ae:26: x2 = x2 ^ x1
-	mov	r15, r14
-	xor	r8, r14
+	xor	r8, r15
 	; ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
-	mov	r14, r6
+	mov	r15, r6
 	bic	r8, r6
 	xor	r5, r6
 	; ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
 	mov	r11, r7
-	bic	r14, r7
+	bic	r15, r7
 	xor	r8, r7
 	; ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	mov	r4, r15
-	bic	r11, r15
-	xor	r15, r14
+	mov	r14, r4
+	bic	r11, r4
+	xor	r4, r15
 	; ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mov	r5, r15
-	bic	r4, r15
-	xor	r15, r11
+	mov	r5, r4
+	bic	r14, r4
+	xor	r4, r11
 	; ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
 	bic	r5, r8
-	xor	r8, r4
-	mov	r4, 50(sp)
+	xor	r8, r14
+	mov	r14, 50(sp)
 	; ascon_p.ae:32: t1 = t1 ^ t0
 	xor	r6, r7
 	mov	r7, 20(sp)
 	; ascon_p.ae:33: t0 = t0 ^ t4
-	xor	r4, r6
+	xor	r14, r6
 	mov	r6, 0(sp)
 	; ascon_p.ae:34: t3 = t3 ^ t2
-	xor	r14, r11
+	xor	r15, r11
 	mov	r11, 42(sp)
 	; ascon_p.ae:35: t2 = ~t2
-	inv	r14
-	mov	r14, 28(sp)
+	inv	r15
+	mov	r15, 28(sp)
 	; ascon_p.ae:24: x0 = x0 ^ x4
 	mov	4(sp), r5
 	mov	2(sp), r15
 	xor	r15, r5
 	; ascon_p.ae:25: x4 = x4 ^ x3
-	mov	r15, r6
-	xor	r12, r6
+	xor	r12, r15
 	; ascon_p.ae:26: x2 = x2 ^ x1
 	mov	18(sp), r11
 	xor	r9, r11
@@ -950,23 +947,22 @@ isap_a_128a_P_permute:
 	bic	r11, r8
 	xor	r9, r8
 	; ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	mov	r6, r15
-	bic	r12, r15
-	xor	r15, r11
+	mov	r15, r6
+	bic	r12, r6
+	xor	r6, r11
 	; ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mov	r5, r15
-	bic	r6, r15
-	xor	r15, r12
+	mov	r5, r6
+	bic	r15, r6
+	xor	r6, r12
 	; ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
 	bic	r5, r9
-	xor	r9, r6
-	mov	r6, 44(sp)
+	xor	r9, r15
+	mov	r15, 44(sp)
 	; ascon_p.ae:32: t1 = t1 ^ t0
 	xor	r7, r8
 	mov	r8, 6(sp)
 	; ascon_p.ae:33: t0 = t0 ^ t4
-	mov	r7, r15
-	xor	r6, r15
+	xor	r15, r7
 	; ascon_p.ae:34: t3 = t3 ^ t2
 	xor	r11, r12
 	mov	r12, 32(sp)
@@ -978,8 +974,7 @@ isap_a_128a_P_permute:
 	mov	22(sp), r14
 	xor	r14, r9
 	; ascon_p.ae:25: x4 = x4 ^ x3
-	mov	r14, r11
-	xor	r13, r11
+	xor	r13, r14
 	; ascon_p.ae:26: x2 = x2 ^ x1
 	mov	52(sp), r8
 	xor	r10, r8
@@ -992,22 +987,21 @@ isap_a_128a_P_permute:
 	bic	r8, r12
 	xor	r10, r12
 	; ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	mov	r11, r14
-	bic	r13, r14
-	xor	r14, r8
+	mov	r14, r11
+	bic	r13, r11
+	xor	r11, r8
 	; ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mov	r9, r14
-	bic	r11, r14
-	xor	r14, r13
+	mov	r9, r11
+	bic	r14, r11
+	xor	r11, r13
 	; ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
 	bic	r9, r10
-	xor	r10, r11
-	mov	r11, 38(sp)
+	xor	r10, r14
+	mov	r14, 38(sp)
 	; ascon_p.ae:32: t1 = t1 ^ t0
-	mov	r12, r14
-	xor	r4, r14
+	xor	r4, r12
 	; ascon_p.ae:33: t0 = t0 ^ t4
-	xor	r11, r4
+	xor	r14, r4
 	; ascon_p.ae:34: t3 = t3 ^ t2
 	xor	r8, r13
 	mov	r13, 14(sp)
@@ -1018,89 +1012,86 @@ isap_a_128a_P_permute:
 	mov	40(sp), r13
 	xor	r13, r6
 	; ascon_p.ae:25: x4 = x4 ^ x3
-	mov	r13, r7
-	mov	12(sp), r12
-	xor	r12, r7
+	mov	12(sp), r14
+	xor	r14, r13
 	; ascon_p.ae:26: x2 = x2 ^ x1
 	mov	54(sp), r9
-	mov	26(sp), r13
-	xor	r13, r9
+	mov	26(sp), r15
+	xor	r15, r9
 	; ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
 	mov	r9, r5
-	bic	r13, r5
+	bic	r15, r5
 	xor	r6, r5
 	; ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	mov	r12, r11
+	mov	r14, r11
 	bic	r9, r11
-	xor	r13, r11
+	xor	r15, r11
 	; ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	mov	r7, r13
-	bic	r12, r13
-	xor	r13, r9
+	mov	r13, r15
+	bic	r14, r15
+	xor	r15, r9
 	; ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mov	r6, r13
-	bic	r7, r13
-	mov	r12, r10
-	xor	r13, r10
+	mov	r6, r15
+	bic	r13, r15
+	xor	r15, r14
 	; ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	mov	26(sp), r12
-	bic	r6, r12
-	xor	r12, r7
-	mov	r7, 24(sp)
+	mov	26(sp), r10
+	bic	r6, r10
+	xor	r10, r13
+	mov	r13, 24(sp)
 	; ascon_p.ae:32: t1 = t1 ^ t0
 	xor	r5, r11
 	; ascon_p.ae:33: t0 = t0 ^ t4
-	xor	r7, r5
+	xor	r13, r5
 	; ascon_p.ae:34: t3 = t3 ^ t2
-	mov	r10, r12
-	xor	r9, r12
+	xor	r9, r14
 	; ascon_p.ae:35: t2 = ~t2
 	inv	r9
 	; ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
 	mov	r4, r6
 	mov	r5, r10
 	mov	@sp, r13
-	mov	r15, r7
+	mov	r7, r15
 	bit	#1, r6
-	rrc	r7
+	rrc	r15
 	rrc	r13
 	rrc	r10
 	rrc	r6
 	bit	#1, r6
-	rrc	r7
+	rrc	r15
 	rrc	r13
 	rrc	r10
 	rrc	r6
 	bit	#1, r6
-	rrc	r7
+	rrc	r15
 	rrc	r13
 	rrc	r10
 	rrc	r6
-	xor	r7, 0(sp)
-	xor	r6, r15
-	mov	r15, 4(sp)
+	xor	r15, 0(sp)
+	xor	r6, r7
+	mov	r7, 4(sp)
 	xor	r10, r4
 	xor	r13, r5
 	swpb	r6
-	mov	r6, r15
+	mov	r6, r7
 	swpb	r10
-	xor.b	r10, r15
-	xor	r10, r15
+	xor.b	r10, r7
+	xor	r10, r7
 	swpb	r13
 	xor.b	r13, r10
 	xor	r13, r10
-	swpb	r7
-	xor.b	r7, r13
-	xor	r7, r13
-	xor.b	r6, r7
-	xor	r6, r7
-	bit	#1, r7
+	swpb	r15
+	xor.b	r15, r13
+	xor	r15, r13
+	xor.b	r6, r15
+	xor	r6, r15
+	bit	#1, r15
 	rrc	r13
 	rrc	r10
-	rrc	r15
 	rrc	r7
-	xor	r7, 0(sp)
-	xor	r15, 4(sp)
+	rrc	r15
+	xor	r15, 0(sp)
+	xor	r7, 4(sp)
 	xor	r10, r4
 	mov	r4, 48(sp)
 	xor	r13, r5
@@ -1110,7 +1101,7 @@ isap_a_128a_P_permute:
 	mov	r13, r4
 	mov	6(sp), r10
 	mov	r10, r5
-	mov	r14, r6
+	mov	r12, r6
 	mov	r11, r7
 	rla	r4
 	rlc	r5
@@ -1129,40 +1120,37 @@ isap_a_128a_P_permute:
 	adc	r4
 	xor	r13, r4
 	xor	r10, r5
-	xor	r14, r6
+	xor	r12, r6
 	xor	r11, r7
-	mov	r11, r15
-	mov	r13, r11
-	mov	r10, r13
-	swpb	r15
-	mov	r15, r10
 	swpb	r11
-	xor.b	r11, r10
-	xor	r11, r10
+	mov	r11, r15
 	swpb	r13
-	xor.b	r13, r11
-	xor	r13, r11
-	swpb	r14
-	xor.b	r14, r13
-	xor	r14, r13
-	xor.b	r15, r14
-	xor	r15, r14
-	rla	r14
-	rlc	r10
-	rlc	r11
+	xor.b	r13, r15
+	xor	r13, r15
+	swpb	r10
+	xor.b	r10, r13
+	xor	r10, r13
+	swpb	r12
+	xor.b	r12, r10
+	xor	r12, r10
+	xor.b	r11, r12
+	xor	r11, r12
+	rla	r12
+	rlc	r15
 	rlc	r13
-	adc	r14
-	xor	r14, r4
+	rlc	r10
+	adc	r12
+	xor	r12, r4
 	mov	r4, 36(sp)
-	xor	r10, r5
+	xor	r15, r5
 	mov	r5, 34(sp)
-	xor	r11, r6
+	xor	r13, r6
 	mov	r6, 30(sp)
-	xor	r13, r7
+	xor	r10, r7
 	mov	r7, 26(sp)
 	; ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
-	mov	16(sp), r14
-	mov	r14, r10
+	mov	16(sp), r12
+	mov	r12, r10
 	mov	r8, r5
 	mov	r9, r11
 	mov	28(sp), r6
@@ -1173,36 +1161,35 @@ isap_a_128a_P_permute:
 	rrc	r5
 	rrc	r10
 	xor	r6, r7
-	xor	r14, r10
+	xor	r12, r10
 	xor	r8, r5
 	xor	r9, r11
-	mov	r14, r15
-	swpb	r15
-	mov	r15, r14
+	swpb	r12
+	mov	r12, r15
 	swpb	r8
-	xor.b	r8, r14
-	xor	r8, r14
+	xor.b	r8, r15
+	xor	r8, r15
 	swpb	r9
 	xor.b	r9, r8
 	xor	r9, r8
 	swpb	r6
 	xor.b	r6, r9
 	xor	r6, r9
-	xor.b	r15, r6
-	xor	r15, r6
+	xor.b	r12, r6
+	xor	r12, r6
 	rla	r6
-	rlc	r14
+	rlc	r15
 	rlc	r8
 	rlc	r9
 	adc	r6
 	rla	r6
-	rlc	r14
+	rlc	r15
 	rlc	r8
 	rlc	r9
 	adc	r6
 	xor	r6, r7
 	mov	r7, 8(sp)
-	xor	r14, r10
+	xor	r15, r10
 	mov	r10, 18(sp)
 	xor	r8, r5
 	mov	r11, r13
@@ -1210,9 +1197,9 @@ isap_a_128a_P_permute:
 	; ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
 	mov	32(sp), r4
 	mov	r4, r15
-	mov	14(sp), r14
-	mov	r14, r6
-	mov	r12, r7
+	mov	14(sp), r12
+	mov	r12, r6
+	mov	r14, r7
 	mov	42(sp), r10
 	mov	r10, r11
 	swpb	r15
@@ -1240,22 +1227,20 @@ isap_a_128a_P_permute:
 	rrc	r11
 	xor	r10, r11
 	xor	r4, r8
-	xor	r14, r6
-	xor	r12, r7
-	mov	r14, r9
-	mov	r12, r10
-	mov	42(sp), r14
+	xor	r12, r6
+	xor	r14, r7
+	mov	r12, r9
 	bit	#1, r9
 	rrc	r4
-	rrc	r14
 	rrc	r10
+	rrc	r14
 	rrc	r9
 	xor	r4, r11
 	mov	r8, r12
 	xor	r9, r12
-	xor	r10, r6
+	xor	r14, r6
 	mov	r6, 10(sp)
-	xor	r14, r7
+	xor	r10, r7
 	mov	r7, 12(sp)
 	; ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
 	mov	44(sp), r7
@@ -1285,12 +1270,10 @@ isap_a_128a_P_permute:
 	adc	r9
 	mov	r6, r14
 	xor	r9, r14
-	mov	r7, r6
-	xor	r10, r6
-	mov	r4, r7
-	xor	r15, r7
-	mov	24(sp), r4
-	xor	r8, r4
+	xor	r10, r7
+	xor	r15, r4
+	mov	24(sp), r6
+	xor	r8, r6
 	bit	#1, r8
 	rrc	r15
 	rrc	r10
@@ -1302,24 +1285,23 @@ isap_a_128a_P_permute:
 	rrc	r9
 	rrc	r8
 	xor	r15, r14
-	xor	r8, r6
-	xor	r9, r7
-	xor	r10, r4
+	xor	r8, r7
+	xor	r9, r4
+	xor	r10, r6
 	mov	36(sp), r8
 	mov	34(sp), r9
 	mov	30(sp), r10
 	mov	r5, 52(sp)
 	mov	r13, 54(sp)
 	mov	10(sp), r13
-	mov	r6, 2(sp)
-	mov	r7, 22(sp)
-	mov	r4, 40(sp)
-	add	#1, 56(sp)
-	cmp	#16, 56(sp)
-	jnc	.Lisap_a_128a_P_permute_loop1
+	mov	r7, 2(sp)
+	mov	r4, 22(sp)
+	mov	r6, 40(sp)
+	add	#1, 58(sp)
+	jnz	.Lisap_a_128a_P_permute_loop1
 .Lisap_a_128a_P_permute_done2:
 	; ascon_p.ae:63: s[0] = x0
-	mov	58(sp), r7
+	mov	56(sp), r7
 	mov	r7, r15
 	mov	@sp, 0(r15)
 	mov	4(sp), 2(r15)
@@ -1802,7 +1784,7 @@ isap_a_128a_mac:
 
 ; --- isap_a_128a_rekey: isap_a_128a.rekey
 ;     frame 82 bytes (41 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1322 bytes of code
+;     estimated 1300 bytes of code
 	.section .text.isap_a_128a_rekey,"ax",@progbits
 	.local isap_a_128a_rekey
 	.type isap_a_128a_rekey, @function
@@ -1926,8 +1908,7 @@ isap_a_128a_rekey:
 	mov	2(sp), r15
 	xor	r15, r6
 	; ascon_p.ae:25: x4 = x4 ^ x3
-	mov	r15, r8
-	xor	r9, r8
+	xor	r9, r15
 	; ascon_p.ae:26: x2 = x2 ^ x1
 	mov	18(sp), r13
 	xor	r5, r13
@@ -1940,23 +1921,22 @@ isap_a_128a_rekey:
 	bic	r13, r12
 	xor	r5, r12
 	; ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	mov	r8, r15
-	bic	r9, r15
-	xor	r15, r13
+	mov	r15, r8
+	bic	r9, r8
+	xor	r8, r13
 	; ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mov	r6, r15
-	bic	r8, r15
-	xor	r15, r9
+	mov	r6, r8
+	bic	r15, r8
+	xor	r8, r9
 	; ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
 	bic	r6, r5
-	xor	r5, r8
-	mov	r8, 44(sp)
+	xor	r5, r15
+	mov	r15, 44(sp)
 	; ascon_p.ae:32: t1 = t1 ^ t0
 	xor	r11, r12
 	mov	r12, 6(sp)
 	; ascon_p.ae:33: t0 = t0 ^ t4
-	mov	r11, r15
-	xor	r8, r15
+	xor	r15, r11
 	; ascon_p.ae:34: t3 = t3 ^ t2
 	xor	r13, r9
 	mov	r9, 32(sp)
@@ -1968,8 +1948,7 @@ isap_a_128a_rekey:
 	mov	20(sp), r14
 	xor	r14, r9
 	; ascon_p.ae:25: x4 = x4 ^ x3
-	mov	r14, r11
-	xor	r10, r11
+	xor	r10, r14
 	; ascon_p.ae:26: x2 = x2 ^ x1
 	mov	52(sp), r8
 	xor	r7, r8
@@ -1982,22 +1961,21 @@ isap_a_128a_rekey:
 	bic	r8, r12
 	xor	r7, r12
 	; ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	mov	r11, r14
-	bic	r10, r14
-	xor	r14, r8
+	mov	r14, r15
+	bic	r10, r15
+	xor	r15, r8
 	; ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mov	r9, r14
-	bic	r11, r14
-	xor	r14, r10
+	mov	r9, r15
+	bic	r14, r15
+	xor	r15, r10
 	; ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
 	bic	r9, r7
-	xor	r7, r11
-	mov	r11, 40(sp)
+	xor	r7, r14
+	mov	r14, 40(sp)
 	; ascon_p.ae:32: t1 = t1 ^ t0
-	mov	r12, r14
-	xor	r4, r14
+	xor	r4, r12
 	; ascon_p.ae:33: t0 = t0 ^ t4
-	xor	r11, r4
+	xor	r14, r4
 	; ascon_p.ae:34: t3 = t3 ^ t2
 	xor	r8, r10
 	mov	r10, 14(sp)
@@ -2008,77 +1986,74 @@ isap_a_128a_rekey:
 	mov	38(sp), r13
 	xor	r13, r6
 	; ascon_p.ae:25: x4 = x4 ^ x3
-	mov	r13, r7
-	mov	12(sp), r12
-	xor	r12, r7
+	mov	12(sp), r14
+	xor	r14, r13
 	; ascon_p.ae:26: x2 = x2 ^ x1
 	mov	54(sp), r9
-	mov	26(sp), r13
-	xor	r13, r9
+	mov	26(sp), r7
+	xor	r7, r9
 	; ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
 	mov	r9, r5
-	bic	r13, r5
+	bic	r7, r5
 	xor	r6, r5
 	; ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	mov	r12, r11
-	bic	r9, r11
-	xor	r13, r11
+	mov	r14, r15
+	bic	r9, r15
+	xor	r7, r15
 	; ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	mov	r7, r13
-	bic	r12, r13
-	xor	r13, r9
+	mov	r13, r7
+	bic	r14, r7
+	xor	r7, r9
 	; ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mov	r6, r13
-	bic	r7, r13
-	mov	r12, r10
-	xor	r13, r10
+	mov	r6, r7
+	bic	r13, r7
+	xor	r7, r14
 	; ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	mov	26(sp), r12
-	bic	r6, r12
-	xor	r12, r7
-	mov	r7, 24(sp)
+	mov	26(sp), r10
+	bic	r6, r10
+	xor	r10, r13
+	mov	r13, 24(sp)
 	; ascon_p.ae:32: t1 = t1 ^ t0
-	mov	r11, r12
-	xor	r5, r12
+	xor	r5, r15
 	; ascon_p.ae:33: t0 = t0 ^ t4
-	xor	r7, r5
+	xor	r13, r5
 	; ascon_p.ae:34: t3 = t3 ^ t2
-	xor	r9, r10
+	xor	r9, r14
 	; ascon_p.ae:35: t2 = ~t2
 	inv	r9
 	; ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
 	mov	r4, r6
-	mov	r5, r11
+	mov	r5, r10
 	mov	@sp, r13
-	mov	r15, r7
+	mov	r11, r7
 	bit	#1, r6
 	rrc	r7
 	rrc	r13
-	rrc	r11
+	rrc	r10
 	rrc	r6
 	bit	#1, r6
 	rrc	r7
 	rrc	r13
-	rrc	r11
+	rrc	r10
 	rrc	r6
 	bit	#1, r6
 	rrc	r7
 	rrc	r13
-	rrc	r11
+	rrc	r10
 	rrc	r6
 	xor	r7, 0(sp)
-	xor	r6, r15
-	mov	r15, 4(sp)
-	xor	r11, r4
+	xor	r6, r11
+	mov	r11, 4(sp)
+	xor	r10, r4
 	xor	r13, r5
 	swpb	r6
-	mov	r6, r15
-	swpb	r11
-	xor.b	r11, r15
-	xor	r11, r15
+	mov	r6, r11
+	swpb	r10
+	xor.b	r10, r11
+	xor	r10, r11
 	swpb	r13
-	xor.b	r13, r11
-	xor	r13, r11
+	xor.b	r13, r10
+	xor	r13, r10
 	swpb	r7
 	xor.b	r7, r13
 	xor	r7, r13
@@ -2086,12 +2061,12 @@ isap_a_128a_rekey:
 	xor	r6, r7
 	bit	#1, r7
 	rrc	r13
+	rrc	r10
 	rrc	r11
-	rrc	r15
 	rrc	r7
 	xor	r7, 0(sp)
-	xor	r15, 4(sp)
-	xor	r11, r4
+	xor	r11, 4(sp)
+	xor	r10, r4
 	mov	r4, 48(sp)
 	xor	r13, r5
 	mov	r5, 46(sp)
@@ -2100,8 +2075,8 @@ isap_a_128a_rekey:
 	mov	r13, r4
 	mov	6(sp), r11
 	mov	r11, r5
-	mov	r14, r6
-	mov	r12, r7
+	mov	r12, r6
+	mov	r15, r7
 	rla	r4
 	rlc	r5
 	rlc	r6
@@ -2119,40 +2094,37 @@ isap_a_128a_rekey:
 	adc	r4
 	xor	r13, r4
 	xor	r11, r5
-	xor	r14, r6
-	xor	r12, r7
-	mov	r12, r15
-	mov	r13, r12
-	mov	r11, r13
+	xor	r12, r6
+	xor	r15, r7
 	swpb	r15
-	mov	r15, r11
+	mov	r15, r10
+	swpb	r13
+	xor.b	r13, r10
+	xor	r13, r10
+	swpb	r11
+	xor.b	r11, r13
+	xor	r11, r13
 	swpb	r12
 	xor.b	r12, r11
 	xor	r12, r11
-	swpb	r13
-	xor.b	r13, r12
-	xor	r13, r12
-	swpb	r14
-	xor.b	r14, r13
-	xor	r14, r13
-	xor.b	r15, r14
-	xor	r15, r14
-	rla	r14
-	rlc	r11
-	rlc	r12
+	xor.b	r15, r12
+	xor	r15, r12
+	rla	r12
+	rlc	r10
 	rlc	r13
-	adc	r14
-	xor	r14, r4
+	rlc	r11
+	adc	r12
+	xor	r12, r4
 	mov	r4, 36(sp)
-	xor	r11, r5
+	xor	r10, r5
 	mov	r5, 34(sp)
-	xor	r12, r6
+	xor	r13, r6
 	mov	r6, 30(sp)
-	xor	r13, r7
+	xor	r11, r7
 	mov	r7, 26(sp)
 	; ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
-	mov	16(sp), r14
-	mov	r14, r7
+	mov	16(sp), r10
+	mov	r10, r7
 	mov	r8, r11
 	mov	r9, r12
 	mov	28(sp), r5
@@ -2163,45 +2135,44 @@ isap_a_128a_rekey:
 	rrc	r11
 	rrc	r7
 	xor	r5, r6
-	xor	r14, r7
+	xor	r10, r7
 	xor	r8, r11
 	xor	r9, r12
-	mov	r14, r15
-	swpb	r15
-	mov	r15, r14
+	swpb	r10
+	mov	r10, r15
 	swpb	r8
-	xor.b	r8, r14
-	xor	r8, r14
+	xor.b	r8, r15
+	xor	r8, r15
 	swpb	r9
 	xor.b	r9, r8
 	xor	r9, r8
 	swpb	r5
 	xor.b	r5, r9
 	xor	r5, r9
-	xor.b	r15, r5
-	xor	r15, r5
+	xor.b	r10, r5
+	xor	r10, r5
 	rla	r5
-	rlc	r14
+	rlc	r15
 	rlc	r8
 	rlc	r9
 	adc	r5
 	rla	r5
-	rlc	r14
+	rlc	r15
 	rlc	r8
 	rlc	r9
 	adc	r5
 	xor	r5, r6
 	mov	r6, 8(sp)
-	xor	r14, r7
+	xor	r15, r7
 	mov	r7, 18(sp)
 	xor	r8, r11
 	xor	r9, r12
 	; ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
 	mov	32(sp), r5
 	mov	r5, r15
-	mov	14(sp), r14
-	mov	r14, r6
-	mov	r10, r7
+	mov	14(sp), r10
+	mov	r10, r6
+	mov	r14, r7
 	mov	42(sp), r4
 	mov	r4, r8
 	swpb	r15
@@ -2229,16 +2200,16 @@ isap_a_128a_rekey:
 	rrc	r8
 	xor	r4, r8
 	xor	r5, r9
-	xor	r14, r6
-	xor	r10, r7
-	bit	#1, r14
+	xor	r10, r6
+	xor	r14, r7
+	bit	#1, r10
 	rrc	r5
 	rrc	r4
-	rrc	r10
 	rrc	r14
+	rrc	r10
 	xor	r5, r8
-	xor	r14, r9
-	xor	r10, r6
+	xor	r10, r9
+	xor	r14, r6
 	mov	r6, 10(sp)
 	xor	r4, r7
 	mov	r7, 12(sp)

@@ -1713,7 +1713,7 @@ ocb3_encrypt_with:
 
 ; --- ocb3_decrypt_with: ocb3.decrypt_with
 ;     frame 260 bytes (81 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 4352 bytes of code
+;     estimated 4344 bytes of code
 	.section .text.ocb3_decrypt_with,"ax",@progbits
 	.global ocb3_decrypt_with
 	.type ocb3_decrypt_with, @function
@@ -2698,8 +2698,7 @@ ocb3_decrypt_with:
 	inc	r14
 	mov	54(sp), r15
 	and	r14, r15
-	mov	r12, r7
-	bic	r15, r7
+	bic	r15, r12
 	mov	r5, r15
 	inv	r15
 	inc	r15
@@ -2722,8 +2721,8 @@ ocb3_decrypt_with:
 	inv	r15
 	inc	r15
 	and	r15, r14
-	mov	64(sp), r12
-	bic	r14, r12
+	mov	64(sp), r7
+	bic	r14, r7
 	mov	r6, r14
 	inv	r14
 	inc	r14
@@ -2766,28 +2765,26 @@ ocb3_decrypt_with:
 	xor	#-1, r4
 	and	r14, r4
 	xor	#-1, r4
-	mov	r5, r14
+	inv	r5
+	inc	r5
+	and	r15, r5
+	xor	r5, r15
+	mov	r13, r14
 	inv	r14
 	inc	r14
-	and	r15, r14
-	mov	r15, r5
-	xor	r14, r5
-	mov	r13, r15
-	inv	r15
-	inc	r15
-	and	r15, r5
+	and	r14, r15
 	inv	r13
 	inc	r13
 	and	r13, r4
-	mov	98(sp), r14
-	bic	r4, r14
-	mov	104(sp), r15
-	bic	r5, r15
-	mov	r14, 98(sp)
-	mov	r12, 64(sp)
+	mov	98(sp), r5
+	bic	r4, r5
+	mov	104(sp), r14
+	bic	r15, r14
+	mov	r5, 98(sp)
+	mov	r7, 64(sp)
 	mov	r11, 126(sp)
-	mov	r7, 84(sp)
-	mov	r15, 104(sp)
+	mov	r12, 84(sp)
+	mov	r14, 104(sp)
 	mov	r8, 58(sp)
 	mov	r6, r11
 	mov	112(sp), r12
@@ -3220,25 +3217,24 @@ ocb3_decrypt_with:
 	inc	r15
 	and	r9, r15
 	xor	r15, r9
-	mov	r4, r15
 	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	and	#1, r15
-	mov	r15, r4
-	inv	r4
-	inc	r4
+	rrc	r4
+	rra	r4
+	rra	r4
+	and	#1, r4
+	mov	r4, r15
+	inv	r15
+	inc	r15
 	mov	r9, r11
 	xor	#-1, r11
-	and	r4, r11
+	and	r15, r11
 	xor	#-1, r11
-	mov	r14, r4
-	inv	r4
-	inc	r4
-	and	r4, r11
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	and	r15, r11
 	bic	r11, r7
-	mov	r15, r11
+	mov	r4, r11
 	inv	r11
 	inc	r11
 	and	r9, r11
@@ -3248,20 +3244,20 @@ ocb3_decrypt_with:
 	inc	r11
 	and	r11, r9
 	bic	r9, r12
-	mov	r15, r11
+	mov	r4, r11
 	inv	r11
 	inc	r11
-	mov	r8, r4
-	xor	#-1, r4
-	and	r11, r4
-	xor	#-1, r4
+	mov	r8, r15
+	xor	#-1, r15
+	and	r11, r15
+	xor	#-1, r15
 	mov	r14, r11
 	inv	r11
 	inc	r11
-	and	r11, r4
+	and	r11, r15
 	mov	80(sp), r9
-	bic	r4, r9
-	mov	r15, r11
+	bic	r15, r9
+	mov	r4, r11
 	inv	r11
 	inc	r11
 	and	r8, r11
@@ -3282,7 +3278,7 @@ ocb3_decrypt_with:
 	inc	r10
 	and	r5, r10
 	xor	r10, r5
-	mov	r15, r10
+	mov	r4, r10
 	inv	r10
 	inc	r10
 	mov	r5, r8
@@ -3295,7 +3291,7 @@ ocb3_decrypt_with:
 	and	r10, r8
 	mov	52(sp), r10
 	bic	r8, r10
-	mov	r15, r8
+	mov	r4, r8
 	inv	r8
 	inc	r8
 	and	r5, r8
@@ -3305,17 +3301,17 @@ ocb3_decrypt_with:
 	inc	r8
 	and	r8, r5
 	bic	r5, r13
-	mov	r15, r5
+	mov	r4, r5
 	inv	r5
 	inc	r5
 	mov	r11, r8
 	xor	#-1, r8
 	and	r5, r8
 	xor	#-1, r8
-	inv	r15
-	inc	r15
-	and	r11, r15
-	xor	r15, r11
+	inv	r4
+	inc	r4
+	and	r11, r4
+	xor	r4, r11
 	mov	r14, r15
 	inv	r15
 	inc	r15
@@ -3413,7 +3409,7 @@ ocb3_decrypt_with:
 
 ; --- ocb3_E_encrypt_block: ocb3.E.encrypt_block
 ;     frame 10 bytes (5 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 636 bytes of code
+;     estimated 630 bytes of code
 	.section .text.ocb3_E_encrypt_block,"ax",@progbits
 	.local ocb3_E_encrypt_block
 	.type ocb3_E_encrypt_block, @function
@@ -3573,11 +3569,10 @@ ocb3_E_encrypt_block:
 	mov	6(sp), r4
 	mov	r4, r8
 	xor	160(r8), r12
-	mov	r9, r14
-	xor	162(r8), r14
+	xor	162(r8), r9
 	swpb	r11
 	mov.b	r11, r11
-	mov.b	ocb3_E.sbox(r11), r9
+	mov.b	ocb3_E.sbox(r11), r14
 	mov	r13, r11
 	mov.b	r11, r11
 	mov.b	ocb3_E.sbox(r11), r8
@@ -3589,12 +3584,11 @@ ocb3_E_encrypt_block:
 	mov.b	ocb3_E.sbox(r11), r11
 	swpb	r10
 	bis	r11, r10
-	swpb	r9
-	bis	r8, r9
+	swpb	r14
+	bis	r8, r14
 	mov	r4, r8
 	xor	164(r8), r10
-	mov	r9, r11
-	xor	166(r8), r11
+	xor	166(r8), r14
 	swpb	r13
 	mov.b	r13, r13
 	mov.b	ocb3_E.sbox(r13), r7
@@ -3603,43 +3597,42 @@ ocb3_E_encrypt_block:
 	mov.b	ocb3_E.sbox(r13), r8
 	swpb	r5
 	mov.b	r5, r5
-	mov.b	ocb3_E.sbox(r5), r9
+	mov.b	ocb3_E.sbox(r5), r11
 	mov.b	@sp, r13
 	mov.b	ocb3_E.sbox(r13), r13
-	swpb	r9
-	bis	r13, r9
-	mov	r7, r13
-	swpb	r13
-	bis	r8, r13
+	swpb	r11
+	bis	r13, r11
+	swpb	r7
+	bis	r8, r7
 	mov	r4, r8
-	xor	168(r8), r9
-	xor	170(r8), r13
+	xor	168(r8), r11
+	xor	170(r8), r7
 	swpb	r15
 	mov.b	r15, r15
 	mov.b	ocb3_E.sbox(r15), r8
 	mov.b	2(sp), r15
 	mov.b	ocb3_E.sbox(r15), r5
 	mov.b	1(sp), r15
-	mov.b	ocb3_E.sbox(r15), r7
+	mov.b	ocb3_E.sbox(r15), r13
 	mov.b	r6, r6
 	mov.b	ocb3_E.sbox(r6), r15
-	swpb	r7
-	bis	r15, r7
+	swpb	r13
+	bis	r15, r13
 	swpb	r8
 	bis	r5, r8
 	mov	r4, r15
-	xor	172(r15), r7
+	xor	172(r15), r13
 	xor	174(r4), r8
 	mov	8(sp), r6
 	mov	r6, r15
-	mov	r7, 0(r15)
+	mov	r13, 0(r15)
 	mov	r8, 2(r15)
-	mov	r9, 4(r15)
-	mov	r13, 6(r15)
+	mov	r11, 4(r15)
+	mov	r7, 6(r15)
 	mov	r10, 8(r15)
-	mov	r11, 10(r15)
+	mov	r14, 10(r15)
 	mov	r12, 12(r15)
-	mov	r14, 14(r6)
+	mov	r9, 14(r6)
 	add	#10, sp
 	pop	r4
 	pop	r5
@@ -3654,7 +3647,7 @@ ocb3_E_encrypt_block:
 
 ; --- ocb3_hash: ocb3.hash
 ;     frame 140 bytes (38 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1920 bytes of code
+;     estimated 1918 bytes of code
 	.section .text.ocb3_hash,"ax",@progbits
 	.local ocb3_hash
 	.type ocb3_hash, @function
@@ -4045,27 +4038,26 @@ ocb3_hash:
 	xor	16(sp), r5
 	swpb	r6
 	xor	14(sp), r6
-	mov	r15, r11
-	swpb	r11
-	xor	12(sp), r11
+	swpb	r15
+	xor	12(sp), r15
 	swpb	r12
 	xor	r7, r12
 	swpb	r13
 	xor	r8, r13
 	swpb	r14
 	xor	r9, r14
-	mov	20(sp), r15
-	swpb	r15
-	xor	r10, r15
+	mov	20(sp), r11
+	swpb	r11
+	xor	r10, r11
 	; ocb3.ae:133: sum = sum ^ E.encrypt_block(ks, load_be(ad, 16 * i, 16) ^ offset)
 	mov	r4, 92(sp)
 	mov	r5, 94(sp)
 	mov	r6, 96(sp)
-	mov	r11, 98(sp)
+	mov	r15, 98(sp)
 	mov	r12, 100(sp)
 	mov	r13, 102(sp)
 	mov	r14, 104(sp)
-	mov	r15, 106(sp)
+	mov	r11, 106(sp)
 	mov	sp, r13
 	add	#92, r13
 	mov	sp, r14
@@ -4408,7 +4400,7 @@ ocb3_hash:
 
 ; --- ocb3_initial_offset: ocb3.initial_offset
 ;     frame 94 bytes (31 spill slots, locals 32), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3954 bytes of code
+;     estimated 3894 bytes of code
 	.section .text.ocb3_initial_offset,"ax",@progbits
 	.local ocb3_initial_offset
 	.type ocb3_initial_offset, @function
@@ -4824,92 +4816,89 @@ ocb3_initial_offset:
 	clr	r5
 	adc	r5
 	xor	#1, r5
-	mov	r4, r14
-	and	#1, r14
-	mov	r14, r15
+	and	#1, r4
+	mov	r4, r15
 	inv	r15
 	inc	r15
 	and	r7, r15
 	xor	r7, r15
 	mov	r15, 14(sp)
-	mov	r7, r15
-	mov	r6, r7
-	swpb	r7
-	mov.b	r7, r4
+	mov	r6, r15
 	swpb	r15
-	bis	r4, r15
-	mov	r14, r4
-	inv	r4
-	inc	r4
-	xor	r6, r15
-	and	r4, r15
-	xor	r15, r6
-	mov	r7, r4
-	mov	r8, r15
-	swpb	r15
-	xor.b	r15, r4
-	xor	r7, r4
-	mov	r14, r7
-	inv	r7
-	inc	r7
-	xor	r8, r4
-	and	r7, r4
-	xor	r4, r8
-	mov	r15, r4
-	mov	r9, r7
+	mov.b	r15, r14
 	swpb	r7
-	xor.b	r7, r4
-	xor	r15, r4
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	xor	r9, r4
-	and	r15, r4
-	xor	r4, r9
-	mov	r7, r4
-	mov	r10, r15
-	swpb	r15
-	xor.b	r15, r4
-	xor	r7, r4
-	mov	r14, r7
-	inv	r7
-	inc	r7
-	xor	r10, r4
-	and	r7, r4
-	xor	r4, r10
-	mov	r15, r4
-	mov	r11, r7
-	swpb	r7
-	xor.b	r7, r4
-	xor	r15, r4
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	xor	r11, r4
-	and	r15, r4
-	xor	r4, r11
-	mov	r7, r4
-	mov	r13, r15
-	swpb	r15
-	xor.b	r15, r4
-	xor	r7, r4
-	mov	r14, r7
-	inv	r7
-	inc	r7
-	xor	r13, r4
-	and	r7, r4
-	xor	r4, r13
-	mov	r15, r4
-	mov	r12, r7
-	swpb	r7
-	xor.b	r7, r4
-	xor	r15, r4
+	bis	r14, r7
+	mov	r4, r14
 	inv	r14
 	inc	r14
-	xor	r12, r4
-	and	r14, r4
-	mov	r12, r7
-	xor	r4, r7
+	xor	r6, r7
+	and	r14, r7
+	xor	r7, r6
+	mov	r15, r14
+	mov	r8, r7
+	swpb	r7
+	xor.b	r7, r14
+	xor	r15, r14
+	mov	r4, r15
+	inv	r15
+	inc	r15
+	xor	r8, r14
+	and	r15, r14
+	xor	r14, r8
+	mov	r7, r14
+	mov	r9, r15
+	swpb	r15
+	xor.b	r15, r14
+	xor	r7, r14
+	mov	r4, r7
+	inv	r7
+	inc	r7
+	xor	r9, r14
+	and	r7, r14
+	xor	r14, r9
+	mov	r15, r14
+	mov	r10, r7
+	swpb	r7
+	xor.b	r7, r14
+	xor	r15, r14
+	mov	r4, r15
+	inv	r15
+	inc	r15
+	xor	r10, r14
+	and	r15, r14
+	xor	r14, r10
+	mov	r7, r14
+	mov	r11, r15
+	swpb	r15
+	xor.b	r15, r14
+	xor	r7, r14
+	mov	r4, r7
+	inv	r7
+	inc	r7
+	xor	r11, r14
+	and	r7, r14
+	xor	r14, r11
+	mov	r15, r14
+	mov	r13, r7
+	swpb	r7
+	xor.b	r7, r14
+	xor	r15, r14
+	mov	r4, r15
+	inv	r15
+	inc	r15
+	xor	r13, r14
+	and	r15, r14
+	xor	r14, r13
+	mov	r7, r14
+	mov	r12, r15
+	swpb	r15
+	xor.b	r15, r14
+	xor	r7, r14
+	inv	r4
+	inc	r4
+	xor	r12, r14
+	and	r4, r14
+	xor	r14, r12
 	mov	6(sp), r14
 	clrc
 	rrc	r14
@@ -4917,34 +4906,32 @@ ocb3_initial_offset:
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	mov	r13, r12
+	mov	r13, r7
+	xor	r12, r7
+	and	r15, r7
 	xor	r7, r12
-	and	r15, r12
-	mov	r7, r15
-	xor	r12, r15
-	mov	r14, r12
-	inv	r12
-	inc	r12
+	mov	r14, r15
+	inv	r15
+	inc	r15
 	mov	r11, r7
 	xor	r13, r7
-	and	r12, r7
-	mov	r13, r12
-	xor	r7, r12
+	and	r15, r7
+	xor	r7, r13
 	mov	r14, r7
 	inv	r7
 	inc	r7
-	mov	r10, r13
-	xor	r11, r13
-	and	r7, r13
-	xor	r13, r11
-	mov	r14, r13
-	inv	r13
-	inc	r13
+	mov	r10, r15
+	xor	r11, r15
+	and	r7, r15
+	xor	r15, r11
+	mov	r14, r15
+	inv	r15
+	inc	r15
 	mov	r9, r7
 	xor	r10, r7
-	and	r13, r7
-	mov	r10, r13
-	xor	r7, r13
+	and	r15, r7
+	mov	r10, r15
+	xor	r7, r15
 	mov	r14, r7
 	inv	r7
 	inc	r7
@@ -4970,65 +4957,62 @@ ocb3_initial_offset:
 	inv	r14
 	inc	r14
 	and	r4, r14
-	mov	r4, r10
-	xor	r14, r10
+	xor	r14, r4
 	mov	6(sp), r14
 	clrc
 	rrc	r14
 	rra	r14
 	and	#1, r14
-	mov	r14, r4
-	inv	r4
-	inc	r4
-	mov	r13, r7
-	xor	r12, r7
-	and	r4, r7
-	xor	r7, r12
-	mov	r14, r4
-	inv	r4
-	inc	r4
+	mov	r14, r10
+	inv	r10
+	inc	r10
+	mov	r15, r7
+	xor	r13, r7
+	and	r10, r7
+	xor	r7, r13
+	mov	r14, r10
+	inv	r10
+	inc	r10
 	mov	r11, r7
-	xor	r15, r7
-	and	r4, r7
-	xor	r7, r15
-	mov	r14, r4
-	inv	r4
-	inc	r4
+	xor	r12, r7
+	and	r10, r7
+	xor	r7, r12
+	mov	r14, r10
+	inv	r10
+	inc	r10
 	mov	r9, r7
 	xor	r11, r7
-	and	r4, r7
+	and	r10, r7
 	xor	r7, r11
-	mov	r14, r4
-	inv	r4
-	inc	r4
+	mov	r14, r10
+	inv	r10
+	inc	r10
 	mov	r6, r7
 	xor	r9, r7
-	and	r4, r7
+	and	r10, r7
 	xor	r7, r9
 	mov	r14, r7
 	inv	r7
 	inc	r7
 	and	r6, r7
 	xor	r7, r6
-	mov	r14, r4
-	inv	r4
-	inc	r4
+	mov	r14, r10
+	inv	r10
+	inc	r10
 	mov	r8, r7
-	xor	r13, r7
-	and	r4, r7
-	xor	r7, r13
+	xor	r15, r7
+	and	r10, r7
+	xor	r7, r15
 	mov	r14, r7
 	inv	r7
 	inc	r7
-	mov	r10, r4
-	xor	r8, r4
-	and	r7, r4
-	mov	r8, r7
-	xor	r4, r7
+	mov	r4, r10
+	xor	r8, r10
+	and	r7, r10
+	xor	r10, r8
 	inv	r14
 	inc	r14
-	and	r10, r14
-	mov	r10, r4
+	and	r4, r14
 	xor	r14, r4
 	mov	6(sp), r10
 	clrc
@@ -5036,19 +5020,19 @@ ocb3_initial_offset:
 	rra	r10
 	rra	r10
 	and	#1, r10
-	mov	r10, r8
-	inv	r8
-	inc	r8
+	mov	r10, r7
+	inv	r7
+	inc	r7
 	mov	r4, r14
-	xor	r13, r14
-	and	r8, r14
-	xor	r14, r13
+	xor	r15, r14
+	and	r7, r14
+	xor	r14, r15
 	mov	r5, r14
 	inv	r14
 	inc	r14
-	and	r14, r13
-	mov	52(sp), r8
-	bis	r13, r8
+	and	r14, r15
+	mov	52(sp), r7
+	bis	r15, r7
 	mov	r10, r14
 	inv	r14
 	inc	r14
@@ -5058,22 +5042,21 @@ ocb3_initial_offset:
 	inv	r14
 	inc	r14
 	and	r14, r4
-	mov	50(sp), r13
-	bis	r4, r13
+	mov	50(sp), r15
+	bis	r4, r15
 	mov	r10, r4
 	inv	r4
 	inc	r4
 	mov	r6, r14
 	xor	r11, r14
 	and	r4, r14
-	mov	r11, r4
-	xor	r14, r4
+	xor	r14, r11
 	mov	r5, r14
 	inv	r14
 	inc	r14
-	and	r14, r4
-	mov	44(sp), r11
-	bis	r4, r11
+	and	r14, r11
+	mov	44(sp), r4
+	bis	r11, r4
 	mov	r10, r14
 	inv	r14
 	inc	r14
@@ -5088,63 +5071,60 @@ ocb3_initial_offset:
 	mov	r10, r6
 	inv	r6
 	inc	r6
-	mov	r7, r4
-	xor	r12, r4
-	and	r6, r4
-	mov	r12, r6
-	xor	r4, r6
-	mov	r5, r12
-	inv	r12
-	inc	r12
-	and	r12, r6
-	mov	54(sp), r12
-	bis	r6, r12
-	mov	r10, r4
-	inv	r4
-	inc	r4
-	and	r7, r4
-	mov	r7, r6
-	xor	r4, r6
-	mov	r5, r7
-	inv	r7
-	inc	r7
-	and	r7, r6
-	mov	56(sp), r7
-	bis	r6, r7
-	mov	r10, r4
-	inv	r4
-	inc	r4
-	mov	r9, r6
-	xor	r15, r6
-	and	r4, r6
-	xor	r6, r15
+	mov	r8, r11
+	xor	r13, r11
+	and	r6, r11
+	xor	r11, r13
+	mov	r5, r6
+	inv	r6
+	inc	r6
+	and	r6, r13
+	mov	54(sp), r6
+	bis	r13, r6
+	mov	r10, r11
+	inv	r11
+	inc	r11
+	and	r8, r11
+	xor	r11, r8
+	mov	r5, r13
+	inv	r13
+	inc	r13
+	and	r13, r8
+	mov	56(sp), r13
+	bis	r8, r13
+	mov	r10, r11
+	inv	r11
+	inc	r11
+	mov	r9, r8
+	xor	r12, r8
+	and	r11, r8
+	xor	r8, r12
 	inv	r10
 	inc	r10
 	and	r9, r10
-	mov	r9, r6
-	xor	r10, r6
+	xor	r10, r9
 	mov	r5, r10
 	inv	r10
 	inc	r10
-	and	r10, r6
-	mov	46(sp), r9
-	bis	r6, r9
+	and	r10, r9
+	mov	46(sp), r8
+	bis	r9, r8
 	inv	r5
 	inc	r5
-	and	r5, r15
+	and	r5, r12
 	mov	48(sp), r10
-	bis	r15, r10
-	mov	r10, r15
-	and	#65472, r15
+	bis	r12, r10
+	mov	r10, r12
+	and	#65472, r12
 	; ocb3.ae:119: ktop = E.encrypt_block(ks, n & ~(0x3f as u128))
-	mov	r15, 62(sp)
-	mov	r12, 64(sp)
-	mov	r11, 66(sp)
-	mov	r8, 68(sp)
-	mov	r9, 70(sp)
-	mov	r7, 72(sp)
+	mov	r12, 62(sp)
+	mov	r6, 64(sp)
+	mov	r4, 66(sp)
+	mov	r7, 68(sp)
+	mov	r8, 70(sp)
+	mov	r13, 72(sp)
 	mov	r14, 74(sp)
-	mov	r13, 76(sp)
+	mov	r15, 76(sp)
 	mov	sp, r13
 	add	#62, r13
 	mov	sp, r14
@@ -5320,12 +5300,11 @@ ocb3_initial_offset:
 	mov	r11, r14
 	inv	r14
 	inc	r14
+	xor	88(sp), r7
+	and	r14, r7
+	xor	88(sp), r7
 	mov	r7, r9
-	xor	88(sp), r9
-	and	r14, r9
-	xor	88(sp), r9
-	mov	r9, r7
-	and	#16383, r7
+	and	#16383, r9
 	mov.b	33(sp), r14
 	clrc
 	rrc	r14
@@ -5334,16 +5313,16 @@ ocb3_initial_offset:
 	rra	r14
 	rra	r14
 	rra	r14
-	rla	r7
-	rla	r7
-	bis	r14, r7
+	rla	r9
+	rla	r9
+	bis	r14, r9
 	mov	r12, r14
 	inv	r14
 	inc	r14
-	xor	r9, r7
-	and	r14, r7
-	xor	r9, r7
-	mov	r7, 36(sp)
+	xor	r7, r9
+	and	r14, r9
+	xor	r7, r9
+	mov	r9, 36(sp)
 	mov	90(sp), r14
 	swpb	r14
 	mov	r14, r6
@@ -5352,19 +5331,19 @@ ocb3_initial_offset:
 	xor	90(sp), r6
 	mov	90(sp), r14
 	and	#32767, r14
-	mov.b	89(sp), r7
+	mov.b	89(sp), r9
 	clrc
-	rrc	r7
-	rra	r7
-	rra	r7
-	rra	r7
-	rra	r7
-	rra	r7
-	rra	r7
+	rrc	r9
+	rra	r9
+	rra	r9
+	rra	r9
+	rra	r9
+	rra	r9
+	rra	r9
 	rla	r14
-	bis	r7, r14
-	mov	r6, r7
-	and	#32767, r7
+	bis	r9, r14
+	mov	r6, r9
+	and	#32767, r9
 	swpb	r8
 	mov.b	r8, r8
 	clrc
@@ -5375,44 +5354,42 @@ ocb3_initial_offset:
 	rra	r8
 	rra	r8
 	rra	r8
-	rla	r7
-	bis	r8, r7
+	rla	r9
+	bis	r8, r9
 	mov	r11, r8
 	inv	r8
 	inc	r8
-	xor	r6, r7
-	and	r8, r7
-	xor	r6, r7
+	xor	r6, r9
+	and	r8, r9
+	xor	r6, r9
 	mov	r11, r8
 	inv	r8
 	inc	r8
 	xor	90(sp), r14
 	and	r8, r14
+	xor	90(sp), r14
 	mov	r14, r8
-	xor	90(sp), r8
-	mov	r8, r14
-	and	#16383, r14
-	swpb	r9
-	mov.b	r9, r9
+	and	#16383, r8
+	swpb	r7
+	mov.b	r7, r7
 	clrc
-	rrc	r9
-	rra	r9
-	rra	r9
-	rra	r9
-	rra	r9
-	rra	r9
-	rla	r14
-	rla	r14
-	bis	r9, r14
-	mov	r12, r9
-	inv	r9
-	inc	r9
-	xor	r8, r14
-	and	r9, r14
-	mov	r14, r9
-	xor	r8, r9
-	mov	r7, r14
-	and	#16383, r14
+	rrc	r7
+	rra	r7
+	rra	r7
+	rra	r7
+	rra	r7
+	rra	r7
+	rla	r8
+	rla	r8
+	bis	r7, r8
+	mov	r12, r7
+	inv	r7
+	inc	r7
+	xor	r14, r8
+	and	r7, r8
+	xor	r14, r8
+	mov	r9, r7
+	and	#16383, r7
 	swpb	r4
 	mov.b	r4, r4
 	clrc
@@ -5422,16 +5399,16 @@ ocb3_initial_offset:
 	rra	r4
 	rra	r4
 	rra	r4
-	rla	r14
-	rla	r14
-	bis	r4, r14
+	rla	r7
+	rla	r7
+	bis	r4, r7
 	mov	r12, r4
 	inv	r4
 	inc	r4
-	xor	r7, r14
-	and	r4, r14
-	xor	r7, r14
-	mov	r14, r4
+	xor	r9, r7
+	and	r4, r7
+	xor	r9, r7
+	mov	r7, r4
 	and	#4095, r4
 	swpb	r5
 	mov.b	r5, r5
@@ -5448,9 +5425,9 @@ ocb3_initial_offset:
 	mov	r13, r5
 	inv	r5
 	inc	r5
-	xor	r14, r4
+	xor	r7, r4
 	and	r5, r4
-	xor	r14, r4
+	xor	r7, r4
 	mov	r4, r5
 	swpb	r5
 	mov	r5, 10(sp)
@@ -5479,7 +5456,7 @@ ocb3_initial_offset:
 	and	r5, r15
 	xor	r4, r15
 	mov	r15, 28(sp)
-	mov	r9, r5
+	mov	r8, r5
 	and	#4095, r5
 	mov.b	37(sp), r15
 	clrc
@@ -5495,9 +5472,9 @@ ocb3_initial_offset:
 	mov	r13, r15
 	inv	r15
 	inc	r15
-	xor	r9, r5
+	xor	r8, r5
 	and	r15, r5
-	xor	r9, r5
+	xor	r8, r5
 	mov	r5, 38(sp)
 	mov	92(sp), r15
 	swpb	r15
@@ -5526,26 +5503,26 @@ ocb3_initial_offset:
 	xor	92(sp), r4
 	mov	r4, r15
 	and	#16383, r15
-	swpb	r8
-	mov.b	r8, r8
+	swpb	r14
+	mov.b	r14, r14
 	clrc
-	rrc	r8
-	rra	r8
-	rra	r8
-	rra	r8
-	rra	r8
-	rra	r8
+	rrc	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rra	r14
 	rla	r15
 	rla	r15
-	bis	r8, r15
-	mov	r12, r8
-	inv	r8
-	inc	r8
+	bis	r14, r15
+	mov	r12, r14
+	inv	r14
+	inc	r14
 	xor	r4, r15
-	and	r8, r15
+	and	r14, r15
 	xor	r15, r4
-	mov	r5, r8
-	and	#32767, r8
+	mov	r5, r14
+	and	#32767, r14
 	swpb	r6
 	mov.b	r6, r6
 	clrc
@@ -5556,37 +5533,16 @@ ocb3_initial_offset:
 	rra	r6
 	rra	r6
 	rra	r6
-	rla	r8
-	bis	r6, r8
+	rla	r14
+	bis	r6, r14
 	mov	r11, r15
 	inv	r15
 	inc	r15
-	xor	r5, r8
-	and	r15, r8
-	xor	r5, r8
-	mov	r8, r6
+	xor	r5, r14
+	and	r15, r14
+	xor	r5, r14
+	mov	r14, r6
 	and	#16383, r6
-	swpb	r7
-	mov.b	r7, r7
-	clrc
-	rrc	r7
-	rra	r7
-	rra	r7
-	rra	r7
-	rra	r7
-	rra	r7
-	rla	r6
-	rla	r6
-	bis	r7, r6
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	xor	r8, r6
-	and	r15, r6
-	mov	r6, r7
-	xor	r8, r7
-	mov	r4, r6
-	and	#4095, r6
 	swpb	r9
 	mov.b	r9, r9
 	clrc
@@ -5594,60 +5550,79 @@ ocb3_initial_offset:
 	rra	r9
 	rra	r9
 	rra	r9
-	rla	r6
-	rla	r6
+	rra	r9
+	rra	r9
 	rla	r6
 	rla	r6
 	bis	r9, r6
-	mov	r13, r15
+	mov	r12, r15
 	inv	r15
 	inc	r15
-	xor	r4, r6
+	xor	r14, r6
 	and	r15, r6
-	xor	r6, r4
-	mov	r4, 34(sp)
-	mov	r7, r6
-	and	#4095, r6
-	swpb	r14
-	mov.b	r14, r14
-	clrc
-	rrc	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	rla	r6
-	rla	r6
-	rla	r6
-	rla	r6
-	bis	r14, r6
-	mov	r13, r15
-	inv	r15
-	inc	r15
-	xor	r7, r6
-	and	r15, r6
-	xor	r7, r6
-	mov	r6, r4
-	swpb	r4
+	xor	r14, r6
 	mov	r4, r9
-	xor.b	10(sp), r9
+	and	#4095, r9
+	swpb	r8
+	mov.b	r8, r8
+	clrc
+	rrc	r8
+	rra	r8
+	rra	r8
+	rra	r8
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	bis	r8, r9
+	mov	r13, r15
+	inv	r15
+	inc	r15
 	xor	r4, r9
-	mov	24(sp), r15
+	and	r15, r9
+	xor	r9, r4
+	mov	r4, 34(sp)
+	mov	r6, r9
+	and	#4095, r9
+	swpb	r7
+	mov.b	r7, r7
+	clrc
+	rrc	r7
+	rra	r7
+	rra	r7
+	rra	r7
+	rla	r9
+	rla	r9
+	rla	r9
+	rla	r9
+	bis	r7, r9
+	mov	r13, r15
 	inv	r15
 	inc	r15
 	xor	r6, r9
 	and	r15, r9
-	mov	r6, r14
-	xor	r9, r14
-	mov	20(sp), r9
-	inv	r9
-	inc	r9
+	xor	r6, r9
+	mov	r9, r4
+	swpb	r4
+	mov	r4, r7
+	xor.b	10(sp), r7
+	xor	r4, r7
+	mov	24(sp), r15
+	inv	r15
+	inc	r15
+	xor	r9, r7
+	and	r15, r7
+	xor	r7, r9
+	mov	20(sp), r7
+	inv	r7
+	inc	r7
 	mov	2(sp), r15
-	xor	r14, r15
-	and	r9, r15
-	xor	r14, r15
+	xor	r9, r15
+	and	r7, r15
+	xor	r9, r15
 	mov	r15, 26(sp)
-	mov	78(sp), r6
-	and	#32767, r6
+	mov	78(sp), r8
+	and	#32767, r8
 	swpb	r5
 	mov.b	r5, r5
 	clrc
@@ -5658,92 +5633,90 @@ ocb3_initial_offset:
 	rra	r5
 	rra	r5
 	rra	r5
-	rla	r6
-	bis	r5, r6
+	rla	r8
+	bis	r5, r8
 	mov	r11, r15
 	inv	r15
 	inc	r15
-	xor	78(sp), r6
-	and	r15, r6
-	xor	78(sp), r6
-	mov	r6, r9
-	and	#16383, r9
-	swpb	r8
-	mov.b	r8, r8
-	clrc
-	rrc	r8
-	rra	r8
-	rra	r8
-	rra	r8
-	rra	r8
-	rra	r8
-	rla	r9
-	rla	r9
-	bis	r8, r9
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	xor	r6, r9
-	and	r15, r9
-	xor	r6, r9
-	mov	r9, r5
-	and	#4095, r5
-	swpb	r7
-	mov.b	r7, r7
-	clrc
-	rrc	r7
-	rra	r7
-	rra	r7
-	rra	r7
-	rla	r5
-	rla	r5
-	rla	r5
-	rla	r5
-	bis	r7, r5
-	mov	r13, r15
-	inv	r15
-	inc	r15
-	xor	r9, r5
-	and	r15, r5
-	xor	r9, r5
-	mov	r5, r8
-	swpb	r8
-	mov	r8, r15
-	xor.b	r4, r15
-	xor	r8, r15
-	mov	24(sp), r7
-	inv	r7
-	inc	r7
-	xor	r5, r15
-	and	r7, r15
-	mov	r5, r7
-	xor	r15, r7
-	mov	20(sp), r5
-	inv	r5
-	inc	r5
-	xor	r7, r14
-	and	r5, r14
-	xor	r7, r14
-	mov	r14, 0(sp)
-	mov	r10, r14
+	xor	78(sp), r8
+	and	r15, r8
+	xor	78(sp), r8
+	mov	r8, r7
+	and	#16383, r7
+	swpb	r14
+	mov.b	r14, r14
 	clrc
 	rrc	r14
 	rra	r14
 	rra	r14
 	rra	r14
 	rra	r14
-	and	#1, r14
-	mov	r14, r10
-	inv	r10
-	inc	r10
+	rra	r14
+	rla	r7
+	rla	r7
+	bis	r14, r7
+	mov	r12, r15
+	inv	r15
+	inc	r15
+	xor	r8, r7
+	and	r15, r7
+	xor	r8, r7
+	mov	r7, r5
+	and	#4095, r5
+	swpb	r6
+	mov.b	r6, r6
+	clrc
+	rrc	r6
+	rra	r6
+	rra	r6
+	rra	r6
+	rla	r5
+	rla	r5
+	rla	r5
+	rla	r5
+	bis	r6, r5
+	mov	r13, r15
+	inv	r15
+	inc	r15
+	xor	r7, r5
+	and	r15, r5
+	xor	r7, r5
+	mov	r5, r14
+	swpb	r14
+	mov	r14, r15
+	xor.b	r4, r15
+	xor	r14, r15
+	mov	24(sp), r6
+	inv	r6
+	inc	r6
+	xor	r5, r15
+	and	r6, r15
+	xor	r15, r5
+	mov	20(sp), r6
+	inv	r6
+	inc	r6
+	xor	r5, r9
+	and	r6, r9
+	xor	r5, r9
+	mov	r9, 0(sp)
+	clrc
+	rrc	r10
+	rra	r10
+	rra	r10
+	rra	r10
+	rra	r10
+	and	#1, r10
+	mov	r10, r9
+	inv	r9
+	inc	r9
 	mov	28(sp), r15
-	mov	@sp, r5
-	xor	r5, r15
-	and	r10, r15
-	xor	r5, r15
+	mov	@sp, r6
+	xor	r6, r15
+	and	r9, r15
+	xor	r6, r15
 	mov	r15, 40(sp)
-	mov	80(sp), r5
-	and	#32767, r5
+	mov	80(sp), r6
+	and	#32767, r6
 	mov.b	79(sp), r15
 	clrc
 	rrc	r15
@@ -5753,16 +5726,16 @@ ocb3_initial_offset:
 	rra	r15
 	rra	r15
 	rra	r15
-	rla	r5
-	bis	r15, r5
+	rla	r6
+	bis	r15, r6
 	mov	r11, r15
 	inv	r15
 	inc	r15
-	xor	80(sp), r5
-	and	r15, r5
-	xor	80(sp), r5
-	mov	82(sp), r10
-	and	#32767, r10
+	xor	80(sp), r6
+	and	r15, r6
+	xor	80(sp), r6
+	mov	82(sp), r9
+	and	#32767, r9
 	mov.b	81(sp), r15
 	clrc
 	rrc	r15
@@ -5772,14 +5745,14 @@ ocb3_initial_offset:
 	rra	r15
 	rra	r15
 	rra	r15
-	rla	r10
-	bis	r15, r10
+	rla	r9
+	bis	r15, r9
 	mov	r11, r15
 	inv	r15
 	inc	r15
-	xor	82(sp), r10
-	and	r15, r10
-	xor	82(sp), r10
+	xor	82(sp), r9
+	and	r15, r9
+	xor	82(sp), r9
 	mov	84(sp), r15
 	and	#32767, r15
 	mov.b	83(sp), r4
@@ -5797,10 +5770,74 @@ ocb3_initial_offset:
 	inc	r11
 	xor	84(sp), r15
 	and	r11, r15
-	mov	r15, r11
-	xor	84(sp), r11
-	mov	r5, r4
+	xor	84(sp), r15
+	mov	r6, r4
 	and	#16383, r4
+	swpb	r8
+	mov.b	r8, r8
+	clrc
+	rrc	r8
+	rra	r8
+	rra	r8
+	rra	r8
+	rra	r8
+	rra	r8
+	rla	r4
+	rla	r4
+	bis	r8, r4
+	mov	r12, r11
+	inv	r11
+	inc	r11
+	xor	r6, r4
+	and	r11, r4
+	xor	r6, r4
+	mov	r4, r8
+	and	#4095, r8
+	swpb	r7
+	mov.b	r7, r7
+	clrc
+	rrc	r7
+	rra	r7
+	rra	r7
+	rra	r7
+	rla	r8
+	rla	r8
+	rla	r8
+	rla	r8
+	bis	r7, r8
+	mov	r13, r11
+	inv	r11
+	inc	r11
+	xor	r4, r8
+	and	r11, r8
+	xor	r4, r8
+	mov	r8, r7
+	swpb	r7
+	mov	r7, r11
+	xor.b	r14, r11
+	xor	r7, r11
+	mov	24(sp), r14
+	inv	r14
+	inc	r14
+	xor	r8, r11
+	and	r14, r11
+	xor	r11, r8
+	mov	20(sp), r11
+	inv	r11
+	inc	r11
+	xor	r8, r5
+	and	r11, r5
+	xor	r8, r5
+	mov	r10, r14
+	inv	r14
+	inc	r14
+	mov	26(sp), r11
+	xor	r5, r11
+	and	r14, r11
+	xor	r5, r11
+	mov	r11, 30(sp)
+	mov	r9, r14
+	and	#16383, r14
 	swpb	r6
 	mov.b	r6, r6
 	clrc
@@ -5810,16 +5847,140 @@ ocb3_initial_offset:
 	rra	r6
 	rra	r6
 	rra	r6
-	rla	r4
-	rla	r4
-	bis	r6, r4
+	rla	r14
+	rla	r14
+	bis	r6, r14
+	mov	r12, r11
+	inv	r11
+	inc	r11
+	xor	r9, r14
+	and	r11, r14
+	xor	r9, r14
+	mov	r15, r6
+	and	#16383, r6
+	swpb	r9
+	mov.b	r9, r9
+	clrc
+	rrc	r9
+	rra	r9
+	rra	r9
+	rra	r9
+	rra	r9
+	rra	r9
+	rla	r6
+	rla	r6
+	bis	r9, r6
+	mov	r12, r9
+	inv	r9
+	inc	r9
+	xor	r15, r6
+	and	r9, r6
+	xor	r15, r6
+	mov	32(sp), r9
+	mov	r9, r11
+	and	#16383, r11
+	swpb	r15
+	mov.b	r15, r15
+	clrc
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rla	r11
+	rla	r11
+	bis	r15, r11
+	inv	r12
+	inc	r12
+	xor	r9, r11
+	and	r12, r11
+	xor	r11, r9
+	mov	r14, r11
+	and	#4095, r11
+	swpb	r4
+	mov.b	r4, r4
+	clrc
+	rrc	r4
+	rra	r4
+	rra	r4
+	rra	r4
+	rla	r11
+	rla	r11
+	rla	r11
+	rla	r11
+	bis	r4, r11
+	mov	r13, r12
+	inv	r12
+	inc	r12
+	xor	r14, r11
+	and	r12, r11
+	xor	r14, r11
+	mov	r11, r12
+	swpb	r12
 	mov	r12, r15
-	inv	r15
-	inc	r15
-	xor	r5, r4
-	and	r15, r4
-	mov	r4, r6
-	xor	r5, r6
+	xor.b	r7, r15
+	xor	r12, r15
+	mov	24(sp), r7
+	inv	r7
+	inc	r7
+	xor	r11, r15
+	and	r7, r15
+	xor	r15, r11
+	mov	20(sp), r7
+	inv	r7
+	inc	r7
+	xor	r11, r8
+	and	r7, r8
+	xor	r11, r8
+	mov	r10, r4
+	inv	r4
+	inc	r4
+	mov	@sp, r7
+	xor	r8, r7
+	and	r4, r7
+	xor	r8, r7
+	mov	r6, r15
+	and	#4095, r15
+	swpb	r14
+	mov.b	r14, r14
+	clrc
+	rrc	r14
+	rra	r14
+	rra	r14
+	rra	r14
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	bis	r14, r15
+	mov	r13, r4
+	inv	r4
+	inc	r4
+	xor	r6, r15
+	and	r4, r15
+	xor	r6, r15
+	mov	r9, r14
+	and	#4095, r14
+	swpb	r6
+	mov.b	r6, r6
+	clrc
+	rrc	r6
+	rra	r6
+	rra	r6
+	rra	r6
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	bis	r6, r14
+	mov	r13, r4
+	inv	r4
+	inc	r4
+	xor	r9, r14
+	and	r4, r14
+	xor	r9, r14
+	mov	36(sp), r6
 	mov	r6, r4
 	and	#4095, r4
 	swpb	r9
@@ -5834,340 +5995,141 @@ ocb3_initial_offset:
 	rla	r4
 	rla	r4
 	bis	r9, r4
-	mov	r13, r15
-	inv	r15
-	inc	r15
-	xor	r6, r4
-	and	r15, r4
-	xor	r6, r4
-	mov	r4, r9
-	swpb	r9
-	mov	r9, r15
-	xor.b	r8, r15
-	xor	r9, r15
-	mov	24(sp), r8
-	inv	r8
-	inc	r8
-	xor	r4, r15
-	and	r8, r15
-	xor	r15, r4
-	mov	20(sp), r15
-	inv	r15
-	inc	r15
-	mov	r7, r8
-	xor	r4, r8
-	and	r15, r8
-	xor	r4, r8
-	mov	r14, r7
-	inv	r7
-	inc	r7
-	mov	26(sp), r15
-	xor	r8, r15
-	and	r7, r15
-	xor	r8, r15
-	mov	r15, 30(sp)
-	mov	r10, r7
-	and	#16383, r7
-	swpb	r5
-	mov.b	r5, r5
-	clrc
-	rrc	r5
-	rra	r5
-	rra	r5
-	rra	r5
-	rra	r5
-	rra	r5
-	rla	r7
-	rla	r7
-	bis	r5, r7
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	xor	r10, r7
-	and	r15, r7
-	mov	r7, r15
-	xor	r10, r15
-	mov	r11, r7
-	and	#16383, r7
-	swpb	r10
-	mov.b	r10, r10
-	clrc
-	rrc	r10
-	rra	r10
-	rra	r10
-	rra	r10
-	rra	r10
-	rra	r10
-	rla	r7
-	rla	r7
-	bis	r10, r7
-	mov	r12, r10
-	inv	r10
-	inc	r10
-	xor	r11, r7
-	and	r10, r7
-	mov	r7, r10
-	xor	r11, r10
-	mov	32(sp), r7
-	mov	r7, r5
-	and	#16383, r5
-	swpb	r11
-	mov.b	r11, r11
-	clrc
-	rrc	r11
-	rra	r11
-	rra	r11
-	rra	r11
-	rra	r11
-	rra	r11
-	rla	r5
-	rla	r5
-	bis	r11, r5
-	inv	r12
-	inc	r12
-	xor	r7, r5
-	and	r12, r5
-	xor	r5, r7
-	mov	r15, r5
-	and	#4095, r5
-	swpb	r6
-	mov.b	r6, r6
-	clrc
-	rrc	r6
-	rra	r6
-	rra	r6
-	rra	r6
-	rla	r5
-	rla	r5
-	rla	r5
-	rla	r5
-	bis	r6, r5
-	mov	r13, r12
-	inv	r12
-	inc	r12
-	xor	r15, r5
-	and	r12, r5
-	xor	r15, r5
-	mov	r5, r12
-	swpb	r12
-	mov	r12, r11
-	xor.b	r9, r11
-	xor	r12, r11
-	mov	24(sp), r9
-	inv	r9
-	inc	r9
-	xor	r5, r11
-	and	r9, r11
-	mov	r5, r6
-	xor	r11, r6
-	mov	20(sp), r9
-	inv	r9
-	inc	r9
-	mov	r4, r11
-	xor	r6, r11
-	and	r9, r11
-	xor	r6, r11
-	mov	r14, r5
-	inv	r5
-	inc	r5
-	mov	@sp, r9
-	xor	r11, r9
-	and	r5, r9
-	xor	r11, r9
-	mov	r10, r4
-	and	#4095, r4
-	swpb	r15
-	mov.b	r15, r15
-	clrc
-	rrc	r15
-	rra	r15
-	rra	r15
-	rra	r15
-	rla	r4
-	rla	r4
-	rla	r4
-	rla	r4
-	bis	r15, r4
-	mov	r13, r15
-	inv	r15
-	inc	r15
-	xor	r10, r4
-	and	r15, r4
-	xor	r10, r4
-	mov	r7, r5
-	and	#4095, r5
-	swpb	r10
-	mov.b	r10, r10
-	clrc
-	rrc	r10
-	rra	r10
-	rra	r10
-	rra	r10
-	rla	r5
-	rla	r5
-	rla	r5
-	rla	r5
-	bis	r10, r5
-	mov	r13, r15
-	inv	r15
-	inc	r15
-	xor	r7, r5
-	and	r15, r5
-	xor	r7, r5
-	mov	36(sp), r10
-	mov	r10, r15
-	and	#4095, r15
-	swpb	r7
-	mov.b	r7, r7
-	clrc
-	rrc	r7
-	rra	r7
-	rra	r7
-	rra	r7
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	bis	r7, r15
 	inv	r13
 	inc	r13
-	xor	r10, r15
-	and	r13, r15
-	mov	r10, r7
-	xor	r15, r7
-	mov	r4, r15
-	swpb	r15
-	mov	r15, r13
+	xor	r6, r4
+	and	r13, r4
+	xor	r4, r6
+	mov	r15, r4
+	swpb	r4
+	mov	r4, r13
 	xor.b	r12, r13
-	xor	r15, r13
+	xor	r4, r13
 	mov	24(sp), r12
 	inv	r12
 	inc	r12
-	xor	r4, r13
+	xor	r15, r13
 	and	r12, r13
-	xor	r13, r4
+	xor	r13, r15
+	mov	20(sp), r12
+	inv	r12
+	inc	r12
+	xor	r15, r11
+	and	r12, r11
+	xor	r15, r11
+	mov	r10, r12
+	inv	r12
+	inc	r12
+	xor	r11, r5
+	and	r12, r5
+	xor	r11, r5
+	mov	r14, r12
+	swpb	r12
+	mov	r12, r9
+	xor.b	r4, r9
+	xor	r12, r9
+	mov	24(sp), r4
+	mov	r4, r13
+	inv	r13
+	inc	r13
+	xor	r14, r9
+	and	r13, r9
+	xor	r9, r14
+	mov	r6, r13
+	swpb	r13
+	mov	r13, r9
+	xor.b	r12, r9
+	xor	r13, r9
+	mov	r4, r12
+	inv	r12
+	inc	r12
+	xor	r6, r9
+	and	r12, r9
+	xor	r9, r6
+	mov	38(sp), r9
+	swpb	r9
+	mov	r9, r12
+	xor.b	r13, r12
+	xor	r9, r12
+	inv	r4
+	inc	r4
+	xor	38(sp), r12
+	and	r4, r12
+	mov	38(sp), r4
+	xor	r12, r4
+	mov	34(sp), r13
+	swpb	r13
+	mov	r13, r12
+	xor.b	r9, r12
+	xor	r13, r12
+	mov	24(sp), r13
+	inv	r13
+	inc	r13
+	xor	34(sp), r12
+	and	r13, r12
+	mov	34(sp), r9
+	xor	r12, r9
+	mov	20(sp), r12
+	inv	r12
+	inc	r12
+	mov	r4, r13
+	xor	r9, r13
+	and	r12, r13
+	xor	r13, r9
 	mov	20(sp), r12
 	inv	r12
 	inc	r12
 	mov	r6, r13
 	xor	r4, r13
 	and	r12, r13
-	xor	r4, r13
+	xor	r13, r4
+	mov	20(sp), r13
+	inv	r13
+	inc	r13
 	mov	r14, r12
-	inv	r12
-	inc	r12
-	mov	r8, r10
-	xor	r13, r10
-	and	r12, r10
-	xor	r13, r10
-	mov	r5, r12
-	swpb	r12
-	mov	r12, r8
-	xor.b	r15, r8
-	xor	r12, r8
-	mov	24(sp), r6
-	mov	r6, r15
-	inv	r15
-	inc	r15
-	xor	r5, r8
-	and	r15, r8
-	xor	r8, r5
-	mov	r7, r15
-	swpb	r15
-	mov	r15, r8
-	xor.b	r12, r8
-	xor	r15, r8
-	mov	r6, r12
-	inv	r12
-	inc	r12
-	xor	r7, r8
-	and	r12, r8
-	xor	r8, r7
-	mov	38(sp), r8
-	swpb	r8
-	mov	r8, r12
-	xor.b	r15, r12
-	xor	r8, r12
-	inv	r6
-	inc	r6
-	xor	38(sp), r12
-	and	r6, r12
-	mov	38(sp), r6
+	xor	r6, r12
+	and	r13, r12
 	xor	r12, r6
-	mov	34(sp), r15
-	swpb	r15
-	mov	r15, r12
-	xor.b	r8, r12
-	xor	r15, r12
-	mov	24(sp), r15
-	inv	r15
-	inc	r15
-	xor	34(sp), r12
-	and	r15, r12
-	mov	34(sp), r8
-	xor	r12, r8
 	mov	20(sp), r12
 	inv	r12
 	inc	r12
-	mov	r6, r15
-	xor	r8, r15
+	xor	r14, r15
 	and	r12, r15
-	xor	r15, r8
-	mov	20(sp), r12
-	inv	r12
-	inc	r12
-	mov	r7, r15
-	xor	r6, r15
-	and	r12, r15
-	xor	r15, r6
-	mov	20(sp), r15
-	inv	r15
-	inc	r15
-	mov	r5, r12
-	xor	r7, r12
-	and	r15, r12
-	mov	r7, r15
-	xor	r12, r15
-	mov	20(sp), r12
-	inv	r12
-	inc	r12
-	xor	r5, r4
-	and	r12, r4
-	xor	r4, r5
-	mov	r14, r12
-	inv	r12
-	inc	r12
-	xor	r5, r11
-	and	r12, r11
-	xor	r5, r11
-	mov	r14, r12
-	inv	r12
-	inc	r12
-	xor	r6, r5
-	and	r12, r5
-	xor	r5, r6
-	mov	r14, r7
-	inv	r7
-	inc	r7
-	xor	r15, r13
-	and	r7, r13
-	xor	r15, r13
-	inv	r14
-	inc	r14
-	xor	r8, r15
-	and	r14, r15
-	mov	r8, r14
 	xor	r15, r14
-	mov	58(sp), r8
-	mov	r8, r15
-	mov	40(sp), 0(r15)
-	mov	30(sp), 2(r15)
-	mov	r9, 4(r15)
-	mov	r10, 6(r15)
-	mov	r11, 8(r15)
-	mov	r13, 10(r15)
-	mov	r6, 12(r15)
-	mov	r14, 14(r8)
+	mov	r10, r12
+	inv	r12
+	inc	r12
+	xor	r14, r8
+	and	r12, r8
+	xor	r14, r8
+	mov	r10, r12
+	inv	r12
+	inc	r12
+	xor	r4, r14
+	and	r12, r14
+	xor	r14, r4
+	mov	r10, r15
+	inv	r15
+	inc	r15
+	xor	r6, r11
+	and	r15, r11
+	xor	r6, r11
+	inv	r10
+	inc	r10
+	xor	r9, r6
+	and	r10, r6
+	xor	r6, r9
+	mov	58(sp), r14
+	mov	r14, r13
+	mov	40(sp), 0(r13)
+	mov	30(sp), 2(r13)
+	mov	r7, 4(r13)
+	mov	r5, 6(r13)
+	mov	r8, 8(r13)
+	mov	r14, r8
+	mov	r11, 10(r8)
+	mov	r4, 12(r8)
+	mov	r9, 14(r14)
 	add	#94, sp
 	pop	r4
 	pop	r5

@@ -620,7 +620,7 @@ poly1305_block:
 
 ; --- poly1305_finish: poly1305.finish
 ;     frame 30 bytes (15 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 782 bytes of code
+;     estimated 780 bytes of code
 	.section .text.poly1305_finish,"ax",@progbits
 	.global poly1305_finish
 	.type poly1305_finish, @function
@@ -634,11 +634,10 @@ poly1305_finish:
 	push	r5
 	push	r4
 	sub	#30, sp
-	mov	r12, r15
 	mov	r13, 24(sp)
 	mov	r14, 28(sp)
 	; poly1305.ae:75: v = v + ((h[i] as u<136>) << (13 * i))
-	mov	2(r15), r4
+	mov	2(r12), r4
 	bit	#1, r4
 	rrc	r4
 	bit	#1, r4
@@ -648,12 +647,12 @@ poly1305_finish:
 	mov	r4, r14
 	and	#57344, r14
 	and	#8191, r4
-	mov	@r15, r7
+	mov	@r12, r7
 	mov	#0, r8
 	mov	#0, r9
 	mov	#0, r10
 	mov	#0, r11
-	mov	#0, r12
+	mov	#0, r15
 	mov	#0, r13
 	mov	#0, r6
 	mov	#0, r5
@@ -662,11 +661,11 @@ poly1305_finish:
 	addc	#0, r9
 	addc	#0, r10
 	addc	#0, r11
-	addc	#0, r12
+	addc	#0, r15
 	addc	#0, r13
 	addc	#0, r6
 	addc	#0, r5
-	mov	4(r15), r14
+	mov	4(r12), r14
 	swpb	r14
 	rla	r14
 	adc	r14
@@ -680,11 +679,11 @@ poly1305_finish:
 	addc	r14, r9
 	addc	#0, r10
 	addc	#0, r11
-	addc	#0, r12
+	addc	#0, r15
 	addc	#0, r13
 	addc	#0, r6
 	addc	#0, r5
-	mov	6(r15), r14
+	mov	6(r12), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
@@ -696,11 +695,11 @@ poly1305_finish:
 	addc	r4, r9
 	addc	r14, r10
 	addc	#0, r11
-	addc	#0, r12
+	addc	#0, r15
 	addc	#0, r13
 	addc	#0, r6
 	addc	#0, r5
-	mov	8(r15), r14
+	mov	8(r12), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -717,11 +716,11 @@ poly1305_finish:
 	addc	#0, r9
 	addc	r4, r10
 	addc	r14, r11
-	addc	#0, r12
+	addc	#0, r15
 	addc	#0, r13
 	addc	#0, r6
 	addc	#0, r5
-	mov	10(r15), r14
+	mov	10(r12), r14
 	rla	r14
 	adc	r14
 	mov	r14, r4
@@ -732,11 +731,11 @@ poly1305_finish:
 	addc	#0, r9
 	addc	#0, r10
 	addc	r4, r11
-	addc	r14, r12
+	addc	r14, r15
 	addc	#0, r13
 	addc	#0, r6
 	addc	#0, r5
-	mov	12(r15), r14
+	mov	12(r12), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
@@ -749,12 +748,12 @@ poly1305_finish:
 	addc	#0, r9
 	addc	#0, r10
 	addc	r4, r11
-	addc	r14, r12
+	addc	r14, r15
 	addc	#0, r13
 	addc	#0, r6
 	addc	#0, r5
 	mov.b	r5, r5
-	mov	14(r15), r14
+	mov	14(r12), r14
 	swpb	r14
 	rla	r14
 	adc	r14
@@ -770,12 +769,12 @@ poly1305_finish:
 	addc	#0, r9
 	addc	#0, r10
 	addc	#0, r11
-	addc	r4, r12
+	addc	r4, r15
 	addc	r14, r13
 	addc	#0, r6
 	addc	#0, r5
 	mov.b	r5, r5
-	mov	16(r15), r14
+	mov	16(r12), r14
 	swpb	r14
 	mov	r14, r4
 	and	#65280, r4
@@ -785,37 +784,37 @@ poly1305_finish:
 	addc	#0, r9
 	addc	#0, r10
 	addc	#0, r11
-	addc	#0, r12
+	addc	#0, r15
 	addc	r4, r13
 	addc	r14, r6
 	addc	#0, r5
 	mov.b	r5, r5
-	mov	18(r15), r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	mov	r15, r14
+	mov	18(r12), r12
+	swpb	r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	bit	#1, r12
+	rrc	r12
+	mov	r12, r14
 	and	#65504, r14
-	and	#31, r15
-	mov.b	r15, r15
+	and	#31, r12
+	mov.b	r12, r12
 	add	#0, r7
 	addc	#0, r8
 	addc	#0, r9
 	addc	#0, r10
 	addc	#0, r11
-	addc	#0, r12
+	addc	#0, r15
 	addc	#0, r13
 	addc	r14, r6
-	addc	r15, r5
+	addc	r12, r5
 	mov.b	r5, r5
 	; poly1305.ae:77: v = (v & ((1 << 130) - 1)) + (v >> 130) * 5          // now v < 2^130 + 40 < 2p
-	mov	r5, r15
-	and	#3, r15
-	mov	r15, 4(sp)
+	mov	r5, r12
+	and	#3, r12
+	mov	r12, 4(sp)
 	clrc
 	rrc	r5
 	rra	r5
@@ -835,7 +834,7 @@ poly1305_finish:
 	mov	#0, 8(sp)
 	mov	#0, 2(sp)
 	mov	#0, r5
-	mov	#0, r15
+	mov	#0, r12
 	add	r14, 20(sp)
 	addc	r4, 18(sp)
 	addc	#0, 14(sp)
@@ -844,29 +843,29 @@ poly1305_finish:
 	addc	#0, 8(sp)
 	addc	#0, 2(sp)
 	addc	#0, r5
-	addc	#0, r15
-	mov.b	r15, r15
+	addc	#0, r12
+	mov.b	r12, r12
 	mov	4(sp), r14
 	add	20(sp), r7
 	addc	18(sp), r8
 	addc	14(sp), r9
 	addc	12(sp), r10
 	addc	10(sp), r11
-	addc	8(sp), r12
+	addc	8(sp), r15
 	addc	2(sp), r13
 	addc	r5, r6
-	addc	r15, r14
+	addc	r12, r14
 	mov.b	r14, r14
 	; poly1305.ae:78: g = v + 5                                            // v - p + 2^130
-	mov	r7, r15
+	mov	r7, r12
 	mov	r8, 0(sp)
 	mov	r9, 6(sp)
 	mov	r10, 16(sp)
 	mov	r11, 22(sp)
-	mov	r12, r4
+	mov	r15, r4
 	mov	r13, 26(sp)
 	mov	r6, r5
-	add	#5, r15
+	add	#5, r12
 	addc	#0, 0(sp)
 	addc	#0, 6(sp)
 	addc	#0, 16(sp)
@@ -883,56 +882,56 @@ poly1305_finish:
 	and	#1, r14
 	inv	r14
 	inc	r14
-	xor	r7, r15
-	and	r14, r15
-	xor	r15, r7
-	mov	@sp, r15
-	xor	r8, r15
-	and	r14, r15
-	xor	r15, r8
-	mov	6(sp), r15
-	xor	r9, r15
-	and	r14, r15
-	xor	r15, r9
-	mov	16(sp), r15
-	xor	r10, r15
-	and	r14, r15
-	xor	r15, r10
-	mov	22(sp), r15
-	xor	r11, r15
-	and	r14, r15
-	xor	r15, r11
-	xor	r12, r4
+	xor	r7, r12
+	and	r14, r12
+	xor	r12, r7
+	mov	@sp, r12
+	xor	r8, r12
+	and	r14, r12
+	xor	r12, r8
+	mov	6(sp), r12
+	xor	r9, r12
+	and	r14, r12
+	xor	r12, r9
+	mov	16(sp), r12
+	xor	r10, r12
+	and	r14, r12
+	xor	r12, r10
+	mov	22(sp), r12
+	xor	r11, r12
+	and	r14, r12
+	xor	r12, r11
+	xor	r15, r4
 	and	r14, r4
-	xor	r4, r12
-	mov	26(sp), r15
-	xor	r13, r15
-	and	r14, r15
-	xor	r15, r13
+	xor	r4, r15
+	mov	26(sp), r12
+	xor	r13, r12
+	and	r14, r12
+	xor	r12, r13
 	xor	r6, r5
 	and	r14, r5
-	mov	r6, r14
-	xor	r5, r14
+	xor	r5, r6
 	; poly1305.ae:80: return v[127:0] + s
-	mov	24(sp), r15
-	add	@r15+, r7
-	addc	@r15+, r8
-	addc	@r15+, r9
-	addc	@r15+, r10
-	addc	@r15+, r11
-	addc	@r15+, r12
-	addc	@r15+, r13
-	addc	@r15+, r14
-	mov	28(sp), r6
-	mov	r6, r15
-	mov	r7, 0(r15)
-	mov	r8, 2(r15)
-	mov	r9, 4(r15)
-	mov	r10, 6(r15)
-	mov	r11, 8(r15)
-	mov	r12, 10(r15)
+	mov	24(sp), r12
+	add	@r12+, r7
+	addc	@r12+, r8
+	addc	@r12+, r9
+	addc	@r12+, r10
+	addc	@r12+, r11
+	addc	@r12+, r15
+	addc	@r12+, r13
+	addc	@r12+, r6
+	mov	28(sp), r14
+	mov	r14, r12
+	mov	r7, 0(r12)
+	mov	r8, 2(r12)
+	mov	r9, 4(r12)
+	mov	r10, 6(r12)
+	mov	r11, 8(r12)
+	mov	r15, 10(r12)
+	mov	r14, r15
 	mov	r13, 12(r15)
-	mov	r14, 14(r6)
+	mov	r6, 14(r14)
 	add	#30, sp
 	pop	r4
 	pop	r5
@@ -1086,7 +1085,7 @@ poly1305_absorb_padded:
 
 ; --- poly1305_mac: poly1305.mac
 ;     frame 150 bytes (28 spill slots, locals 94), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1800 bytes of code
+;     estimated 1798 bytes of code
 	.section .text.poly1305_mac,"ax",@progbits
 	.global poly1305_mac
 	.type poly1305_mac, @function
@@ -1795,11 +1794,10 @@ poly1305_mac:
 	xor	r15, r13
 	xor	r6, r5
 	and	r14, r5
-	mov	r6, r14
-	xor	r5, r14
+	xor	r5, r6
 	; poly1305.ae:80: return v[127:0] + s
-	mov	20(sp), r6
-	mov	r6, r15
+	mov	20(sp), r14
+	mov	r14, r15
 	add	16(r15), r7
 	addc	18(r15), r8
 	addc	20(r15), r9
@@ -1807,9 +1805,9 @@ poly1305_mac:
 	addc	24(r15), r11
 	addc	26(r15), r12
 	addc	28(r15), r13
-	addc	30(r6), r14
-	mov	54(sp), r6
-	mov	r6, r15
+	addc	30(r14), r6
+	mov	54(sp), r14
+	mov	r14, r15
 	mov	r7, 0(r15)
 	mov	r8, 2(r15)
 	mov	r9, 4(r15)
@@ -1817,7 +1815,7 @@ poly1305_mac:
 	mov	r11, 8(r15)
 	mov	r12, 10(r15)
 	mov	r13, 12(r15)
-	mov	r14, 14(r6)
+	mov	r6, 14(r14)
 	add	#150, sp
 	pop	r4
 	pop	r5

@@ -702,7 +702,7 @@ eax_encrypt_with:
 
 ; --- eax_decrypt_with: eax.decrypt_with
 ;     frame 154 bytes (27 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1362 bytes of code
+;     estimated 1358 bytes of code
 	.section .text.eax_decrypt_with,"ax",@progbits
 	.global eax_decrypt_with
 	.type eax_decrypt_with, @function
@@ -1029,49 +1029,47 @@ eax_decrypt_with:
 	inc	r13
 	and	r10, r13
 	xor	r13, r10
-	mov	r9, r12
-	rrum.w	#2, r12
-	and	#1, r12
-	mov	r12, r15
+	rrum.w	#2, r9
+	and	#1, r9
+	mov	r9, r15
 	inv	r15
 	inc	r15
-	mov	r10, r9
-	xor	#-1, r9
-	and	r15, r9
-	xor	#-1, r9
-	mov	r12, r13
+	mov	r10, r12
+	xor	#-1, r12
+	and	r15, r12
+	xor	#-1, r12
+	mov	r9, r13
 	inv	r13
 	inc	r13
 	and	r10, r13
-	mov	r10, r15
-	xor	r13, r15
+	xor	r13, r10
 	mov	28(sp), r5
 	rrum.w	#3, r5
 	and	#1, r5
-	mov	r5, r10
-	inv	r10
-	inc	r10
-	mov	r15, r13
+	mov	r5, r15
+	inv	r15
+	inc	r15
+	mov	r10, r13
 	xor	#-1, r13
-	and	r10, r13
+	and	r15, r13
 	xor	#-1, r13
-	mov	r14, r10
-	inv	r10
-	inc	r10
-	and	r10, r13
-	mov	34(sp), r10
-	bic	r13, r10
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	and	r15, r13
+	mov	34(sp), r15
+	bic	r13, r15
 	mov	r5, r13
 	inv	r13
 	inc	r13
-	and	r15, r13
-	xor	r13, r15
+	and	r10, r13
+	xor	r13, r10
 	mov	r14, r13
 	inv	r13
 	inc	r13
-	and	r13, r15
+	and	r13, r10
 	mov	30(sp), r13
-	bic	r15, r13
+	bic	r10, r13
 	swpb	r8
 	xor	r13, r8
 	sub	#1, r8
@@ -1079,7 +1077,7 @@ eax_decrypt_with:
 	adc	r8
 	xor	#1, r8
 	swpb	r7
-	xor	r10, r7
+	xor	r15, r7
 	sub	#1, r7
 	clr	r7
 	adc	r7
@@ -1087,7 +1085,7 @@ eax_decrypt_with:
 	mov	r5, r15
 	inv	r15
 	inc	r15
-	mov	r9, r13
+	mov	r12, r13
 	xor	#-1, r13
 	and	r15, r13
 	xor	#-1, r13
@@ -1100,50 +1098,50 @@ eax_decrypt_with:
 	mov	r5, r15
 	inv	r15
 	inc	r15
-	and	r9, r15
-	xor	r15, r9
+	and	r12, r15
+	xor	r15, r12
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	and	r15, r9
+	and	r15, r12
 	mov	36(sp), r13
-	bic	r9, r13
+	bic	r12, r13
 	swpb	r4
 	xor	r13, r4
 	sub	#1, r4
-	clr	r9
-	adc	r9
-	xor	#1, r9
+	clr	r12
+	adc	r12
+	xor	#1, r12
 	swpb	r6
 	xor	r10, r6
 	sub	#1, r6
 	clr	r10
 	adc	r10
 	xor	#1, r10
-	mov	r12, r15
+	mov	r9, r15
 	inv	r15
 	inc	r15
 	mov	r11, r13
 	xor	#-1, r13
 	and	r15, r13
 	xor	#-1, r13
-	inv	r12
-	inc	r12
-	and	r11, r12
-	xor	r12, r11
+	inv	r9
+	inc	r9
+	and	r11, r9
+	xor	r9, r11
 	mov	r5, r15
 	inv	r15
 	inc	r15
-	mov	r11, r12
-	xor	#-1, r12
-	and	r15, r12
-	xor	#-1, r12
+	mov	r11, r9
+	xor	#-1, r9
+	and	r15, r9
+	xor	#-1, r9
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	and	r15, r12
+	and	r15, r9
 	mov	44(sp), r6
-	bic	r12, r6
+	bic	r9, r6
 	mov	r5, r15
 	inv	r15
 	inc	r15
@@ -1153,11 +1151,11 @@ eax_decrypt_with:
 	inv	r15
 	inc	r15
 	and	r15, r11
-	mov	32(sp), r12
-	bic	r11, r12
+	mov	32(sp), r9
+	bic	r11, r9
 	mov	48(sp), r15
 	swpb	r15
-	xor	r12, r15
+	xor	r9, r15
 	sub	#1, r15
 	clr	r11
 	adc	r11
@@ -1166,9 +1164,9 @@ eax_decrypt_with:
 	swpb	r15
 	xor	r6, r15
 	sub	#1, r15
-	clr	r12
-	adc	r12
-	xor	#1, r12
+	clr	r9
+	adc	r9
+	xor	#1, r9
 	mov	r5, r15
 	inv	r15
 	inc	r15
@@ -1202,14 +1200,14 @@ eax_decrypt_with:
 	adc	r14
 	xor	#1, r14
 	and	r10, r14
-	and	r12, r14
+	and	r9, r14
 	and	r7, r14
 	sub	#1, r13
 	clr	r15
 	adc	r15
 	xor	#1, r15
 	and	r15, r14
-	and	r9, r14
+	and	r12, r14
 	and	r11, r14
 	and	r8, r14
 	mov	56(sp), r15
@@ -1222,7 +1220,7 @@ eax_decrypt_with:
 
 ; --- eax_M_E_encrypt_block: eax.M.E.encrypt_block
 ;     frame 10 bytes (5 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 612 bytes of code
+;     estimated 606 bytes of code
 	.section .text.eax_M_E_encrypt_block,"ax",@progbits
 	.local eax_M_E_encrypt_block
 	.type eax_M_E_encrypt_block, @function
@@ -1376,11 +1374,10 @@ eax_M_E_encrypt_block:
 	mov	6(sp), r4
 	mov	r4, r8
 	xor	160(r8), r12
-	mov	r9, r14
-	xor	162(r8), r14
+	xor	162(r8), r9
 	swpb	r11
 	mov.b	r11, r11
-	mov.b	eax_M.E.sbox(r11), r9
+	mov.b	eax_M.E.sbox(r11), r14
 	mov	r13, r11
 	mov.b	r11, r11
 	mov.b	eax_M.E.sbox(r11), r8
@@ -1392,12 +1389,11 @@ eax_M_E_encrypt_block:
 	mov.b	eax_M.E.sbox(r11), r11
 	swpb	r10
 	bis	r11, r10
-	swpb	r9
-	bis	r8, r9
+	swpb	r14
+	bis	r8, r14
 	mov	r4, r8
 	xor	164(r8), r10
-	mov	r9, r11
-	xor	166(r8), r11
+	xor	166(r8), r14
 	swpb	r13
 	mov.b	r13, r13
 	mov.b	eax_M.E.sbox(r13), r7
@@ -1406,43 +1402,42 @@ eax_M_E_encrypt_block:
 	mov.b	eax_M.E.sbox(r13), r8
 	swpb	r5
 	mov.b	r5, r5
-	mov.b	eax_M.E.sbox(r5), r9
+	mov.b	eax_M.E.sbox(r5), r11
 	mov.b	@sp, r13
 	mov.b	eax_M.E.sbox(r13), r13
-	swpb	r9
-	bis	r13, r9
-	mov	r7, r13
-	swpb	r13
-	bis	r8, r13
+	swpb	r11
+	bis	r13, r11
+	swpb	r7
+	bis	r8, r7
 	mov	r4, r8
-	xor	168(r8), r9
-	xor	170(r8), r13
+	xor	168(r8), r11
+	xor	170(r8), r7
 	swpb	r15
 	mov.b	r15, r15
 	mov.b	eax_M.E.sbox(r15), r8
 	mov.b	2(sp), r15
 	mov.b	eax_M.E.sbox(r15), r5
 	mov.b	1(sp), r15
-	mov.b	eax_M.E.sbox(r15), r7
+	mov.b	eax_M.E.sbox(r15), r13
 	mov.b	r6, r6
 	mov.b	eax_M.E.sbox(r6), r15
-	swpb	r7
-	bis	r15, r7
+	swpb	r13
+	bis	r15, r13
 	swpb	r8
 	bis	r5, r8
 	mov	r4, r15
-	xor	172(r15), r7
+	xor	172(r15), r13
 	xor	174(r4), r8
 	mov	8(sp), r6
 	mov	r6, r15
-	mov	r7, 0(r15)
+	mov	r13, 0(r15)
 	mov	r8, 2(r15)
-	mov	r9, 4(r15)
-	mov	r13, 6(r15)
+	mov	r11, 4(r15)
+	mov	r7, 6(r15)
 	mov	r10, 8(r15)
-	mov	r11, 10(r15)
+	mov	r14, 10(r15)
 	mov	r12, 12(r15)
-	mov	r14, 14(r6)
+	mov	r9, 14(r6)
 	add	#10, sp
 	popm.w	#7, r10
 	ret
@@ -1451,7 +1446,7 @@ eax_M_E_encrypt_block:
 
 ; --- eax_omac: eax.omac
 ;     frame 152 bytes (44 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1554 bytes of code
+;     estimated 1550 bytes of code
 	.section .text.eax_omac,"ax",@progbits
 	.local eax_omac
 	.type eax_omac, @function
@@ -1953,16 +1948,15 @@ eax_omac:
 	mov	r4, r10
 	inv	r10
 	inc	r10
-	mov	r15, r6
-	and	r10, r6
-	mov	26(sp), r15
-	inv	r15
-	inc	r15
-	and	r15, r6
+	and	r10, r15
+	mov	26(sp), r6
+	inv	r6
+	inc	r6
+	and	r6, r15
 	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
 	mov	82(sp), r10
 	xor	r8, r10
-	xor	r6, r8
+	xor	r15, r8
 	xor	84(sp), r8
 	xor	r8, r10
 	mov	20(sp), r6
@@ -1976,23 +1970,22 @@ eax_omac:
 	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
 	inv	r4
 	inc	r4
-	mov	r9, r8
-	and	r4, r8
+	and	r4, r9
 	mov	26(sp), r15
 	inv	r15
 	inc	r15
-	and	r15, r8
+	and	r15, r9
 	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	mov	r7, r9
+	mov	r7, r8
 	mov	32(sp), r15
-	xor	@r15, r9
-	xor	r8, r7
+	xor	@r15, r8
+	xor	r9, r7
 	xor	86(sp), r7
-	xor	r7, r9
+	xor	r7, r8
 	inv	r6
 	inc	r6
-	and	r6, r9
-	xor	r9, r7
+	and	r6, r8
+	xor	r8, r7
 	xor	r7, r5
 	; cmac.ae:84: return E.encrypt_block(ks, y ^ last_block(k1, k2, x, n % 16, n % 16 == 0))
 	mov	r5, 104(sp)

@@ -314,7 +314,7 @@ gcm_key_setup:
 
 ; --- gcm_encrypt_with: gcm.encrypt_with
 ;     frame 238 bytes (47 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2430 bytes of code
+;     estimated 2424 bytes of code
 	.section .text.gcm_encrypt_with,"ax",@progbits
 	.global gcm_encrypt_with
 	.type gcm_encrypt_with, @function
@@ -889,31 +889,30 @@ gcm_encrypt_with:
 	inv	r13
 	inc	r13
 	and	r5, r13
+	xor	r13, r5
+	mov	r14, r15
+	inv	r15
+	inc	r15
 	mov	r5, r4
-	xor	r13, r4
+	xor	#-1, r4
+	and	r15, r4
+	xor	#-1, r4
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	mov	r4, r5
-	xor	#-1, r5
+	and	r5, r15
+	xor	r15, r5
+	mov	r12, r15
+	inv	r15
+	inc	r15
 	and	r15, r5
-	xor	#-1, r5
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	and	r4, r15
-	xor	r15, r4
+	mov	22(sp), r13
+	bic	r5, r13
 	mov	r12, r15
 	inv	r15
 	inc	r15
 	and	r15, r4
-	mov	22(sp), r13
-	bic	r4, r13
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	and	r15, r5
-	bic	r5, r10
+	bic	r4, r10
 	mov	r14, r5
 	inv	r5
 	inc	r5
@@ -921,22 +920,20 @@ gcm_encrypt_with:
 	xor	#-1, r15
 	and	r5, r15
 	xor	#-1, r15
-	mov	r14, r5
+	inv	r14
+	inc	r14
+	and	r6, r14
+	xor	r14, r6
+	mov	r12, r5
 	inv	r5
 	inc	r5
-	and	r6, r5
-	mov	r6, r14
-	xor	r5, r14
-	mov	r12, r6
-	inv	r6
-	inc	r6
-	and	r6, r14
+	and	r5, r6
 	inv	r12
 	inc	r12
 	and	r12, r15
 	bic	r15, r8
 	mov	6(sp), r15
-	bic	r14, r15
+	bic	r6, r15
 	mov	r8, 16(sp)
 	mov	r9, 12(sp)
 	mov	r10, 10(sp)
@@ -1171,7 +1168,7 @@ gcm_encrypt_with:
 
 ; --- gcm_decrypt_with: gcm.decrypt_with
 ;     frame 252 bytes (54 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2506 bytes of code
+;     estimated 2504 bytes of code
 	.section .text.gcm_decrypt_with,"ax",@progbits
 	.global gcm_decrypt_with
 	.type gcm_decrypt_with, @function
@@ -1870,22 +1867,21 @@ gcm_decrypt_with:
 	inc	r15
 	and	r9, r15
 	xor	r15, r9
+	rrum.w	#3, r4
+	and	#1, r4
 	mov	r4, r15
-	rrum.w	#3, r15
-	and	#1, r15
-	mov	r15, r4
-	inv	r4
-	inc	r4
+	inv	r15
+	inc	r15
 	mov	r9, r11
 	xor	#-1, r11
-	and	r4, r11
+	and	r15, r11
 	xor	#-1, r11
-	mov	r14, r4
-	inv	r4
-	inc	r4
-	and	r4, r11
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	and	r15, r11
 	bic	r11, r7
-	mov	r15, r11
+	mov	r4, r11
 	inv	r11
 	inc	r11
 	and	r9, r11
@@ -1895,20 +1891,20 @@ gcm_decrypt_with:
 	inc	r11
 	and	r11, r9
 	bic	r9, r12
-	mov	r15, r11
+	mov	r4, r11
 	inv	r11
 	inc	r11
-	mov	r8, r4
-	xor	#-1, r4
-	and	r11, r4
-	xor	#-1, r4
+	mov	r8, r15
+	xor	#-1, r15
+	and	r11, r15
+	xor	#-1, r15
 	mov	r14, r11
 	inv	r11
 	inc	r11
-	and	r11, r4
+	and	r11, r15
 	mov	56(sp), r9
-	bic	r4, r9
-	mov	r15, r11
+	bic	r15, r9
+	mov	r4, r11
 	inv	r11
 	inc	r11
 	and	r8, r11
@@ -1929,7 +1925,7 @@ gcm_decrypt_with:
 	inc	r10
 	and	r5, r10
 	xor	r10, r5
-	mov	r15, r10
+	mov	r4, r10
 	inv	r10
 	inc	r10
 	mov	r5, r8
@@ -1942,7 +1938,7 @@ gcm_decrypt_with:
 	and	r10, r8
 	mov	46(sp), r10
 	bic	r8, r10
-	mov	r15, r8
+	mov	r4, r8
 	inv	r8
 	inc	r8
 	and	r5, r8
@@ -1952,17 +1948,17 @@ gcm_decrypt_with:
 	inc	r8
 	and	r8, r5
 	bic	r5, r13
-	mov	r15, r5
+	mov	r4, r5
 	inv	r5
 	inc	r5
 	mov	r11, r8
 	xor	#-1, r8
 	and	r5, r8
 	xor	#-1, r8
-	inv	r15
-	inc	r15
-	and	r11, r15
-	xor	r15, r11
+	inv	r4
+	inc	r4
+	and	r11, r4
+	xor	r4, r11
 	mov	r14, r15
 	inv	r15
 	inc	r15
@@ -2054,7 +2050,7 @@ gcm_decrypt_with:
 
 ; --- gcm_E_encrypt_block: gcm.E.encrypt_block
 ;     frame 10 bytes (5 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 612 bytes of code
+;     estimated 606 bytes of code
 	.section .text.gcm_E_encrypt_block,"ax",@progbits
 	.local gcm_E_encrypt_block
 	.type gcm_E_encrypt_block, @function
@@ -2208,11 +2204,10 @@ gcm_E_encrypt_block:
 	mov	6(sp), r4
 	mov	r4, r8
 	xor	160(r8), r12
-	mov	r9, r14
-	xor	162(r8), r14
+	xor	162(r8), r9
 	swpb	r11
 	mov.b	r11, r11
-	mov.b	gcm_E.sbox(r11), r9
+	mov.b	gcm_E.sbox(r11), r14
 	mov	r13, r11
 	mov.b	r11, r11
 	mov.b	gcm_E.sbox(r11), r8
@@ -2224,12 +2219,11 @@ gcm_E_encrypt_block:
 	mov.b	gcm_E.sbox(r11), r11
 	swpb	r10
 	bis	r11, r10
-	swpb	r9
-	bis	r8, r9
+	swpb	r14
+	bis	r8, r14
 	mov	r4, r8
 	xor	164(r8), r10
-	mov	r9, r11
-	xor	166(r8), r11
+	xor	166(r8), r14
 	swpb	r13
 	mov.b	r13, r13
 	mov.b	gcm_E.sbox(r13), r7
@@ -2238,43 +2232,42 @@ gcm_E_encrypt_block:
 	mov.b	gcm_E.sbox(r13), r8
 	swpb	r5
 	mov.b	r5, r5
-	mov.b	gcm_E.sbox(r5), r9
+	mov.b	gcm_E.sbox(r5), r11
 	mov.b	@sp, r13
 	mov.b	gcm_E.sbox(r13), r13
-	swpb	r9
-	bis	r13, r9
-	mov	r7, r13
-	swpb	r13
-	bis	r8, r13
+	swpb	r11
+	bis	r13, r11
+	swpb	r7
+	bis	r8, r7
 	mov	r4, r8
-	xor	168(r8), r9
-	xor	170(r8), r13
+	xor	168(r8), r11
+	xor	170(r8), r7
 	swpb	r15
 	mov.b	r15, r15
 	mov.b	gcm_E.sbox(r15), r8
 	mov.b	2(sp), r15
 	mov.b	gcm_E.sbox(r15), r5
 	mov.b	1(sp), r15
-	mov.b	gcm_E.sbox(r15), r7
+	mov.b	gcm_E.sbox(r15), r13
 	mov.b	r6, r6
 	mov.b	gcm_E.sbox(r6), r15
-	swpb	r7
-	bis	r15, r7
+	swpb	r13
+	bis	r15, r13
 	swpb	r8
 	bis	r5, r8
 	mov	r4, r15
-	xor	172(r15), r7
+	xor	172(r15), r13
 	xor	174(r4), r8
 	mov	8(sp), r6
 	mov	r6, r15
-	mov	r7, 0(r15)
+	mov	r13, 0(r15)
 	mov	r8, 2(r15)
-	mov	r9, 4(r15)
-	mov	r13, 6(r15)
+	mov	r11, 4(r15)
+	mov	r7, 6(r15)
 	mov	r10, 8(r15)
-	mov	r11, 10(r15)
+	mov	r14, 10(r15)
 	mov	r12, 12(r15)
-	mov	r14, 14(r6)
+	mov	r9, 14(r6)
 	add	#10, sp
 	popm.w	#7, r10
 	ret

@@ -1460,7 +1460,7 @@ ocb3_encrypt_with:
 
 ; --- ocb3_decrypt_with: ocb3.decrypt_with
 ;     frame 260 bytes (81 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 4098 bytes of code
+;     estimated 4092 bytes of code
 	.section .text.ocb3_decrypt_with,"ax",@progbits
 	.global ocb3_decrypt_with
 	.type ocb3_decrypt_with, @function
@@ -2348,8 +2348,7 @@ ocb3_decrypt_with:
 	inc	r14
 	mov	54(sp), r15
 	and	r14, r15
-	mov	r13, r7
-	bic	r15, r7
+	bic	r15, r13
 	mov	r5, r15
 	inv	r15
 	inc	r15
@@ -2377,64 +2376,63 @@ ocb3_decrypt_with:
 	inv	r15
 	inc	r15
 	mov	86(sp), r14
-	mov	r14, r13
-	xor	#-1, r13
-	and	r15, r13
-	xor	#-1, r13
+	mov	r14, r7
+	xor	#-1, r7
+	and	r15, r7
+	xor	#-1, r7
 	inv	r6
 	inc	r6
 	and	r14, r6
+	xor	r6, r14
+	mov	r5, r15
+	inv	r15
+	inc	r15
 	mov	r14, r4
-	xor	r6, r4
+	xor	#-1, r4
+	and	r15, r4
+	xor	#-1, r4
 	mov	r5, r15
 	inv	r15
 	inc	r15
-	mov	r4, r14
-	xor	#-1, r14
+	and	r14, r15
+	xor	r15, r14
+	mov	r12, r15
+	inv	r15
+	inc	r15
 	and	r15, r14
-	xor	#-1, r14
-	mov	r5, r15
-	inv	r15
-	inc	r15
-	and	r4, r15
-	xor	r15, r4
+	mov	92(sp), r6
+	bic	r14, r6
 	mov	r12, r15
 	inv	r15
 	inc	r15
 	and	r15, r4
-	mov	92(sp), r6
-	bic	r4, r6
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	and	r15, r14
-	bic	r14, r11
+	bic	r4, r11
 	mov	r5, r15
 	inv	r15
 	inc	r15
-	mov	r13, r4
+	mov	r7, r4
 	xor	#-1, r4
 	and	r15, r4
 	xor	#-1, r4
 	inv	r5
 	inc	r5
-	and	r13, r5
-	xor	r5, r13
+	and	r7, r5
+	xor	r5, r7
 	mov	r12, r15
 	inv	r15
 	inc	r15
-	and	r15, r13
+	and	r15, r7
 	inv	r12
 	inc	r12
 	and	r12, r4
 	mov	64(sp), r14
 	bic	r4, r14
 	mov	100(sp), r15
-	bic	r13, r15
+	bic	r7, r15
 	mov	r14, 64(sp)
 	mov	r9, 96(sp)
 	mov	r11, 126(sp)
-	mov	r7, 82(sp)
+	mov	r13, 82(sp)
 	mov	r15, 100(sp)
 	mov	r8, 58(sp)
 	mov	110(sp), r12
@@ -2847,22 +2845,21 @@ ocb3_decrypt_with:
 	inc	r15
 	and	r9, r15
 	xor	r15, r9
+	rrum.w	#3, r4
+	and	#1, r4
 	mov	r4, r15
-	rrum.w	#3, r15
-	and	#1, r15
-	mov	r15, r4
-	inv	r4
-	inc	r4
+	inv	r15
+	inc	r15
 	mov	r9, r11
 	xor	#-1, r11
-	and	r4, r11
+	and	r15, r11
 	xor	#-1, r11
-	mov	r14, r4
-	inv	r4
-	inc	r4
-	and	r4, r11
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	and	r15, r11
 	bic	r11, r7
-	mov	r15, r11
+	mov	r4, r11
 	inv	r11
 	inc	r11
 	and	r9, r11
@@ -2872,20 +2869,20 @@ ocb3_decrypt_with:
 	inc	r11
 	and	r11, r9
 	bic	r9, r12
-	mov	r15, r11
+	mov	r4, r11
 	inv	r11
 	inc	r11
-	mov	r8, r4
-	xor	#-1, r4
-	and	r11, r4
-	xor	#-1, r4
+	mov	r8, r15
+	xor	#-1, r15
+	and	r11, r15
+	xor	#-1, r15
 	mov	r14, r11
 	inv	r11
 	inc	r11
-	and	r11, r4
+	and	r11, r15
 	mov	78(sp), r9
-	bic	r4, r9
-	mov	r15, r11
+	bic	r15, r9
+	mov	r4, r11
 	inv	r11
 	inc	r11
 	and	r8, r11
@@ -2906,7 +2903,7 @@ ocb3_decrypt_with:
 	inc	r10
 	and	r5, r10
 	xor	r10, r5
-	mov	r15, r10
+	mov	r4, r10
 	inv	r10
 	inc	r10
 	mov	r5, r8
@@ -2919,7 +2916,7 @@ ocb3_decrypt_with:
 	and	r10, r8
 	mov	52(sp), r10
 	bic	r8, r10
-	mov	r15, r8
+	mov	r4, r8
 	inv	r8
 	inc	r8
 	and	r5, r8
@@ -2929,17 +2926,17 @@ ocb3_decrypt_with:
 	inc	r8
 	and	r8, r5
 	bic	r5, r13
-	mov	r15, r5
+	mov	r4, r5
 	inv	r5
 	inc	r5
 	mov	r11, r8
 	xor	#-1, r8
 	and	r5, r8
 	xor	#-1, r8
-	inv	r15
-	inc	r15
-	and	r11, r15
-	xor	r15, r11
+	inv	r4
+	inc	r4
+	and	r11, r4
+	xor	r4, r11
 	mov	r14, r15
 	inv	r15
 	inc	r15
@@ -3031,7 +3028,7 @@ ocb3_decrypt_with:
 
 ; --- ocb3_E_encrypt_block: ocb3.E.encrypt_block
 ;     frame 10 bytes (5 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 612 bytes of code
+;     estimated 606 bytes of code
 	.section .text.ocb3_E_encrypt_block,"ax",@progbits
 	.local ocb3_E_encrypt_block
 	.type ocb3_E_encrypt_block, @function
@@ -3185,11 +3182,10 @@ ocb3_E_encrypt_block:
 	mov	6(sp), r4
 	mov	r4, r8
 	xor	160(r8), r12
-	mov	r9, r14
-	xor	162(r8), r14
+	xor	162(r8), r9
 	swpb	r11
 	mov.b	r11, r11
-	mov.b	ocb3_E.sbox(r11), r9
+	mov.b	ocb3_E.sbox(r11), r14
 	mov	r13, r11
 	mov.b	r11, r11
 	mov.b	ocb3_E.sbox(r11), r8
@@ -3201,12 +3197,11 @@ ocb3_E_encrypt_block:
 	mov.b	ocb3_E.sbox(r11), r11
 	swpb	r10
 	bis	r11, r10
-	swpb	r9
-	bis	r8, r9
+	swpb	r14
+	bis	r8, r14
 	mov	r4, r8
 	xor	164(r8), r10
-	mov	r9, r11
-	xor	166(r8), r11
+	xor	166(r8), r14
 	swpb	r13
 	mov.b	r13, r13
 	mov.b	ocb3_E.sbox(r13), r7
@@ -3215,43 +3210,42 @@ ocb3_E_encrypt_block:
 	mov.b	ocb3_E.sbox(r13), r8
 	swpb	r5
 	mov.b	r5, r5
-	mov.b	ocb3_E.sbox(r5), r9
+	mov.b	ocb3_E.sbox(r5), r11
 	mov.b	@sp, r13
 	mov.b	ocb3_E.sbox(r13), r13
-	swpb	r9
-	bis	r13, r9
-	mov	r7, r13
-	swpb	r13
-	bis	r8, r13
+	swpb	r11
+	bis	r13, r11
+	swpb	r7
+	bis	r8, r7
 	mov	r4, r8
-	xor	168(r8), r9
-	xor	170(r8), r13
+	xor	168(r8), r11
+	xor	170(r8), r7
 	swpb	r15
 	mov.b	r15, r15
 	mov.b	ocb3_E.sbox(r15), r8
 	mov.b	2(sp), r15
 	mov.b	ocb3_E.sbox(r15), r5
 	mov.b	1(sp), r15
-	mov.b	ocb3_E.sbox(r15), r7
+	mov.b	ocb3_E.sbox(r15), r13
 	mov.b	r6, r6
 	mov.b	ocb3_E.sbox(r6), r15
-	swpb	r7
-	bis	r15, r7
+	swpb	r13
+	bis	r15, r13
 	swpb	r8
 	bis	r5, r8
 	mov	r4, r15
-	xor	172(r15), r7
+	xor	172(r15), r13
 	xor	174(r4), r8
 	mov	8(sp), r6
 	mov	r6, r15
-	mov	r7, 0(r15)
+	mov	r13, 0(r15)
 	mov	r8, 2(r15)
-	mov	r9, 4(r15)
-	mov	r13, 6(r15)
+	mov	r11, 4(r15)
+	mov	r7, 6(r15)
 	mov	r10, 8(r15)
-	mov	r11, 10(r15)
+	mov	r14, 10(r15)
 	mov	r12, 12(r15)
-	mov	r14, 14(r6)
+	mov	r9, 14(r6)
 	add	#10, sp
 	popm.w	#7, r10
 	ret
@@ -3259,20 +3253,20 @@ ocb3_E_encrypt_block:
 
 
 ; --- ocb3_hash: ocb3.hash
-;     frame 140 bytes (38 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1714 bytes of code
+;     frame 142 bytes (39 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1718 bytes of code
 	.section .text.ocb3_hash,"ax",@progbits
 	.local ocb3_hash
 	.type ocb3_hash, @function
 	.balign 2
 ocb3_hash:
 	pushm.w	#7, r10
-	sub	#140, sp
-	mov	r12, 54(sp)
-	mov	r13, 38(sp)
+	sub	#142, sp
+	mov	r12, 58(sp)
+	mov	r13, 40(sp)
 	mov	r14, 52(sp)
-	mov	r15, 74(sp)
-	mov	156(sp), 56(sp)
+	mov	r15, 76(sp)
+	mov	158(sp), 62(sp)
 	rrum.w	#4, r15
 	mov	r15, 50(sp)
 	; ocb3.ae:131: for i in 0..full {
@@ -3289,7 +3283,7 @@ ocb3_hash:
 	mov	#0, 46(sp)
 	mov	#0, 44(sp)
 	mov	#0, 42(sp)
-	mov	#0, 40(sp)
+	mov	#0, 38(sp)
 	mov	#0, 36(sp)
 	mov	#0, 34(sp)
 	mov	#0, 32(sp)
@@ -3369,14 +3363,14 @@ ocb3_hash:
 	xor	#1, r15
 	tst	r15
 	jz	.Locb3_hash_else9
-	add	#2, r11
-	addc	#0, r13
-	and	#3, r10
 	rrum.w	#2, r14
+	and	#3, r10
 	swpb	r10
 	rlam.w	#4, r10
 	rlam.w	#2, r10
 	bis	r14, r10
+	add	#2, r11
+	addc	#0, r13
 	jmp	.Locb3_hash_endif10
 .Locb3_hash_else9:
 	mov	r14, r10
@@ -3411,7 +3405,7 @@ ocb3_hash:
 	add	r15, r10
 	rlam.w	#3, r10
 	rla	r10
-	add	38(sp), r10
+	add	40(sp), r10
 	mov	#7, r15
 	sub	r12, r15
 	mov	#0, r15
@@ -3430,11 +3424,11 @@ ocb3_hash:
 	tst	r11
 	jz	.Locb3_hash_else13
 	; ocb3.ae:104: for j in last..k {
-	mov	#7, 8(sp)
 	mov	@r10, 6(sp)
 	mov	r12, 4(sp)
 	mov	r13, 2(sp)
 	mov	r14, 0(sp)
+	mov	#7, 8(sp)
 	cmp	10(sp), 8(sp)
 	jc	.Locb3_hash_done16
 .Locb3_hash_loop15:
@@ -3552,7 +3546,7 @@ ocb3_hash:
 	jmp	.Locb3_hash_join19
 .Locb3_hash_bytes17:
 	mov	sp, r12
-	add	#76, r12
+	add	#78, r12
 	mov	r12, r13
 	mov	#16, r14
 .Locb3_hash_cpy20:
@@ -3571,49 +3565,48 @@ ocb3_hash:
 	xor	16(sp), r5
 	swpb	r6
 	xor	14(sp), r6
-	mov	r15, r11
-	swpb	r11
-	xor	12(sp), r11
+	swpb	r15
+	xor	12(sp), r15
 	swpb	r12
 	xor	r7, r12
 	swpb	r13
 	xor	r8, r13
 	swpb	r14
 	xor	r9, r14
-	mov	20(sp), r15
-	swpb	r15
-	xor	r10, r15
+	mov	20(sp), r11
+	swpb	r11
+	xor	r10, r11
 	; ocb3.ae:133: sum = sum ^ E.encrypt_block(ks, load_be(ad, 16 * i, 16) ^ offset)
-	mov	r4, 92(sp)
-	mov	r5, 94(sp)
-	mov	r6, 96(sp)
-	mov	r11, 98(sp)
-	mov	r12, 100(sp)
-	mov	r13, 102(sp)
-	mov	r14, 104(sp)
-	mov	r15, 106(sp)
+	mov	r4, 94(sp)
+	mov	r5, 96(sp)
+	mov	r6, 98(sp)
+	mov	r15, 100(sp)
+	mov	r12, 102(sp)
+	mov	r13, 104(sp)
+	mov	r14, 106(sp)
+	mov	r11, 108(sp)
 	mov	sp, r13
-	add	#92, r13
+	add	#94, r13
 	mov	sp, r14
-	add	#108, r14
-	mov	54(sp), r12
+	add	#110, r14
+	mov	58(sp), r12
 	call	#ocb3_E_encrypt_block
 	mov	48(sp), r4
-	xor	108(sp), r4
+	xor	110(sp), r4
 	mov	46(sp), r5
-	xor	110(sp), r5
+	xor	112(sp), r5
 	mov	44(sp), r6
-	xor	112(sp), r6
+	xor	114(sp), r6
 	mov	42(sp), r11
-	xor	114(sp), r11
-	mov	40(sp), r12
-	xor	116(sp), r12
+	xor	116(sp), r11
+	mov	38(sp), r12
+	xor	118(sp), r12
 	mov	36(sp), r13
-	xor	118(sp), r13
+	xor	120(sp), r13
 	mov	34(sp), r14
-	xor	120(sp), r14
+	xor	122(sp), r14
 	mov	32(sp), r15
-	xor	122(sp), r15
+	xor	124(sp), r15
 	mov	r7, 30(sp)
 	mov	r8, 28(sp)
 	mov	r9, 26(sp)
@@ -3622,7 +3615,7 @@ ocb3_hash:
 	mov	r5, 46(sp)
 	mov	r6, 44(sp)
 	mov	r11, 42(sp)
-	mov	r12, 40(sp)
+	mov	r12, 38(sp)
 	mov	r13, 36(sp)
 	mov	r14, 34(sp)
 	mov	r15, 32(sp)
@@ -3630,270 +3623,274 @@ ocb3_hash:
 	cmp	50(sp), 22(sp)
 	jnc	.Locb3_hash_loop1
 .Locb3_hash_done2:
-	mov	50(sp), r12
-	rlam.w	#4, r12
-	mov	74(sp), r13
-	sub	r12, r13
+	mov	50(sp), r11
+	rlam.w	#4, r11
+	mov	76(sp), r13
+	sub	r11, r13
 	mov	#0, r14
 	subc	#0, r14
 	mov	r13, r15
 	sub	#1, r15
-	clr	r11
-	adc	r11
+	clr	r12
+	adc	r12
 	mov	r14, r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
-	bis	r15, r11
+	bis	r15, r12
 	; ocb3.ae:136: if r != 0 {
-	tst	r11
+	tst	r12
 	jz	.Locb3_hash_else22
-	mov	38(sp), r11
-	mov	r11, r15
+	mov	40(sp), r9
+	mov	r9, r15
 	xor	@r15, 18(sp)
 	xor	2(r15), 16(sp)
 	xor	4(r15), 14(sp)
 	xor	6(r15), 12(sp)
 	xor	8(r15), 30(sp)
-	xor	10(r15), 28(sp)
-	xor	12(r15), 26(sp)
-	xor	14(r11), 24(sp)
-	add	52(sp), r12
+	mov	28(sp), r12
+	xor	10(r15), r12
+	mov	26(sp), r10
+	xor	12(r15), r10
+	mov	24(sp), r8
+	xor	14(r9), r8
+	add	52(sp), r11
 	cmp	#16, r13
 	jnc	.Locb3_hash_bytes24
-	bit	#1, r12
+	bit	#1, r11
 	jnz	.Locb3_hash_bytes24
 .Locb3_hash_words25:
-	mov	@r12, 72(sp)
-	mov	2(r12), 70(sp)
-	mov	4(r12), 68(sp)
-	mov	6(r12), 66(sp)
-	mov	8(r12), 64(sp)
-	mov	10(r12), 62(sp)
-	mov	12(r12), 60(sp)
-	mov	14(r12), 58(sp)
+	mov	@r11, 56(sp)
+	mov	2(r11), 60(sp)
+	mov	4(r11), 64(sp)
+	mov	6(r11), 66(sp)
+	mov	8(r11), 68(sp)
+	mov	10(r11), 70(sp)
+	mov	12(r11), 72(sp)
+	mov	14(r11), 74(sp)
 	jmp	.Locb3_hash_join26
 .Locb3_hash_bytes24:
-	mov	sp, r8
-	add	#76, r8
-	mov	r8, r9
-	mov	#16, r10
+	mov	sp, r5
+	add	#78, r5
+	mov	r5, r6
+	mov	#16, r7
 	mov	r13, r15
 .Locb3_hash_cpy27:
-	clr	r11
+	clr	r9
 	tst	r15
 	jz	.Locb3_hash_pad28
-	mov.b	@r12, r11
-	inc	r12
+	mov.b	@r11, r9
+	inc	r11
 	dec	r15
 .Locb3_hash_pad28:
-	mov.b	r11, 0(r9)
-	inc	r9
-	dec	r10
+	mov.b	r9, 0(r6)
+	inc	r6
+	dec	r7
 	jnz	.Locb3_hash_cpy27
-	mov	r8, r12
+	mov	r5, r11
 	jmp	.Locb3_hash_words25
 .Locb3_hash_join26:
-	mov	#15, r4
-	sub	r13, r4
-	mov	#0, r12
-	subc	r14, r12
-	mov	r4, r5
-	and	#8191, r5
-	rlam.w	#3, r5
-	and	#8191, r12
-	mov	r4, r15
+	mov	#15, r11
+	sub	r13, r11
+	mov	#0, r13
+	subc	r14, r13
+	and	#8191, r13
+	rlam.w	#3, r13
+	mov	r11, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#4, r15
 	rrum.w	#1, r15
-	rlam.w	#3, r12
-	bis	r15, r12
-	mov	r4, r7
+	bis	r15, r13
+	mov	r11, r15
+	and	#8191, r15
+	rlam.w	#3, r15
+	sub	#128, r15
+	subc	#0, r13
+	clr	r13
+	adc	r13
+	mov	r11, r5
+	and	#1, r5
+	inv	r5
+	inc	r5
+	and	#32896, r5
+	xor	#128, r5
+	mov	r11, r6
+	rrum.w	#1, r6
+	and	#1, r6
+	mov	r6, r14
+	inv	r14
+	inc	r14
+	and	r5, r14
+	mov	r11, r7
+	rrum.w	#2, r7
 	and	#1, r7
-	inv	r7
-	inc	r7
-	and	#32896, r7
-	xor	#128, r7
-	mov	r4, r15
-	rrum.w	#1, r15
-	and	#1, r15
-	mov	r15, r11
-	inv	r11
-	inc	r11
-	and	r7, r11
-	xor	r7, r11
-	inv	r15
-	inc	r15
-	and	r15, r7
-	mov	r4, r14
-	rrum.w	#2, r14
-	and	#1, r14
-	mov	r14, r9
+	mov	r7, r9
 	inv	r9
 	inc	r9
-	and	r11, r9
-	xor	r11, r9
-	mov	r14, r10
-	inv	r10
-	inc	r10
-	and	r7, r10
-	xor	r7, r10
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	and	r15, r11
-	inv	r14
-	inc	r14
-	and	r14, r7
-	rrum.w	#3, r4
-	and	#1, r4
-	mov	r4, r13
-	inv	r13
-	inc	r13
-	and	r9, r13
-	xor	r9, r13
-	mov	r4, r14
-	inv	r14
-	inc	r14
-	and	r10, r14
-	xor	r10, r14
-	mov	r4, r6
-	inv	r6
-	inc	r6
-	and	r11, r6
-	xor	r11, r6
-	mov	r4, r8
-	inv	r8
-	inc	r8
-	and	r7, r8
-	xor	r7, r8
-	mov	r4, r15
-	inv	r15
-	inc	r15
-	and	r15, r9
-	mov	r4, r15
-	inv	r15
-	inc	r15
-	and	r15, r10
-	mov	r4, r15
-	inv	r15
-	inc	r15
-	and	r15, r11
+	and	r14, r9
+	rrum.w	#3, r11
+	and	#1, r11
+	mov	r11, r4
 	inv	r4
 	inc	r4
-	and	r4, r7
-	sub	#128, r5
-	subc	#0, r12
-	clr	r12
-	adc	r12
-	xor	#1, r12
-	mov	r12, r15
+	and	r9, r4
+	xor	#1, r13
+	mov	r13, r15
 	inv	r15
 	inc	r15
-	and	r15, r13
-	mov	r12, r15
+	and	r15, r4
+	mov	56(sp), r15
+	swpb	r15
+	bis	r4, r15
+	xor	r8, r15
+	mov	r15, 54(sp)
+	inv	r6
+	inc	r6
+	and	r5, r6
+	xor	r6, r5
+	mov	r7, r8
+	inv	r8
+	inc	r8
+	and	r5, r8
+	mov	r11, r15
 	inv	r15
 	inc	r15
-	and	r15, r14
-	mov	r12, r15
+	and	r8, r15
+	mov	r13, r6
+	inv	r6
+	inc	r6
+	and	r6, r15
+	mov	60(sp), r6
+	swpb	r6
+	bis	r15, r6
+	xor	r10, r6
+	mov	r7, r15
 	inv	r15
 	inc	r15
-	and	r15, r6
-	mov	r12, r15
+	and	r14, r15
+	xor	r15, r14
+	mov	r11, r15
 	inv	r15
 	inc	r15
-	and	r15, r8
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	and	r15, r9
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	and	r15, r10
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	and	r15, r11
+	and	r14, r15
+	mov	r13, r10
+	inv	r10
+	inc	r10
+	and	r10, r15
+	mov	64(sp), r10
+	swpb	r10
+	bis	r15, r10
+	xor	r12, r10
+	inv	r7
+	inc	r7
+	and	r5, r7
+	xor	r7, r5
+	mov	r11, r7
+	inv	r7
+	inc	r7
+	and	r5, r7
+	mov	r13, r12
 	inv	r12
 	inc	r12
 	and	r12, r7
-	mov	58(sp), r12
+	mov	66(sp), r12
 	swpb	r12
-	bis	r13, r12
-	mov	60(sp), r13
-	swpb	r13
-	bis	r14, r13
-	mov	62(sp), r14
-	swpb	r14
-	bis	r6, r14
-	mov	64(sp), r15
-	swpb	r15
-	bis	r8, r15
-	mov	66(sp), r8
-	swpb	r8
-	bis	r9, r8
-	mov	68(sp), r9
+	bis	r7, r12
+	xor	30(sp), r12
+	mov	r11, r15
+	inv	r15
+	inc	r15
+	and	r9, r15
+	xor	r15, r9
+	mov	r13, r7
+	inv	r7
+	inc	r7
+	and	r7, r9
+	mov	68(sp), r7
+	swpb	r7
+	bis	r9, r7
+	xor	12(sp), r7
+	mov	r11, r15
+	inv	r15
+	inc	r15
+	and	r8, r15
+	xor	r15, r8
+	mov	r13, r9
+	inv	r9
+	inc	r9
+	and	r9, r8
+	mov	70(sp), r9
 	swpb	r9
-	bis	r10, r9
-	mov	70(sp), r10
-	swpb	r10
-	bis	r11, r10
-	mov	72(sp), r11
-	swpb	r11
-	bis	r7, r11
-	xor	18(sp), r12
-	xor	16(sp), r13
-	xor	14(sp), r14
-	xor	12(sp), r15
-	xor	30(sp), r8
-	xor	28(sp), r9
-	xor	26(sp), r10
-	xor	24(sp), r11
+	bis	r8, r9
+	xor	14(sp), r9
+	mov	r11, r15
+	inv	r15
+	inc	r15
+	and	r14, r15
+	xor	r15, r14
+	mov	r13, r8
+	inv	r8
+	inc	r8
+	and	r8, r14
+	mov	72(sp), r8
+	swpb	r8
+	bis	r14, r8
+	xor	16(sp), r8
+	inv	r11
+	inc	r11
+	and	r5, r11
+	xor	r11, r5
+	inv	r13
+	inc	r13
+	and	r13, r5
+	mov	74(sp), r13
+	swpb	r13
+	bis	r5, r13
+	xor	18(sp), r13
 	; ocb3.ae:138: sum = sum ^ E.encrypt_block(ks, pad10(load_be(ad, 16 * full, 16, r), r) ^ offset)
-	mov	r12, 92(sp)
 	mov	r13, 94(sp)
-	mov	r14, 96(sp)
-	mov	r15, 98(sp)
-	mov	r8, 100(sp)
-	mov	r9, 102(sp)
+	mov	r8, 96(sp)
+	mov	r9, 98(sp)
+	mov	r7, 100(sp)
+	mov	r12, 102(sp)
 	mov	r10, 104(sp)
-	mov	r11, 106(sp)
+	mov	r6, 106(sp)
+	mov	54(sp), 108(sp)
 	mov	sp, r13
-	add	#92, r13
+	add	#94, r13
 	mov	sp, r14
-	add	#124, r14
-	mov	54(sp), r12
+	add	#126, r14
+	mov	58(sp), r12
 	call	#ocb3_E_encrypt_block
 	mov	48(sp), r7
-	xor	124(sp), r7
+	xor	126(sp), r7
 	mov	46(sp), r8
-	xor	126(sp), r8
+	xor	128(sp), r8
 	mov	44(sp), r9
-	xor	128(sp), r9
+	xor	130(sp), r9
 	mov	42(sp), r10
-	xor	130(sp), r10
-	mov	40(sp), r11
-	xor	132(sp), r11
+	xor	132(sp), r10
+	mov	38(sp), r11
+	xor	134(sp), r11
 	mov	36(sp), r12
-	xor	134(sp), r12
+	xor	136(sp), r12
 	mov	34(sp), r13
-	xor	136(sp), r13
+	xor	138(sp), r13
 	mov	32(sp), r14
-	xor	138(sp), r14
+	xor	140(sp), r14
 	jmp	.Locb3_hash_endif23
 .Locb3_hash_else22:
 	mov	48(sp), r7
 	mov	46(sp), r8
 	mov	44(sp), r9
 	mov	42(sp), r10
-	mov	40(sp), r11
+	mov	38(sp), r11
 	mov	36(sp), r12
 	mov	34(sp), r13
 	mov	32(sp), r14
 .Locb3_hash_endif23:
-	mov	56(sp), r6
+	mov	62(sp), r6
 	mov	r6, r15
 	mov	r7, 0(r15)
 	mov	r8, 2(r15)
@@ -3903,7 +3900,7 @@ ocb3_hash:
 	mov	r12, 10(r15)
 	mov	r13, 12(r15)
 	mov	r14, 14(r6)
-	add	#140, sp
+	add	#142, sp
 	popm.w	#7, r10
 	ret
 	.size ocb3_hash, .-ocb3_hash
@@ -3911,7 +3908,7 @@ ocb3_hash:
 
 ; --- ocb3_initial_offset: ocb3.initial_offset
 ;     frame 94 bytes (31 spill slots, locals 32), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3420 bytes of code
+;     estimated 3360 bytes of code
 	.section .text.ocb3_initial_offset,"ax",@progbits
 	.local ocb3_initial_offset
 	.type ocb3_initial_offset, @function
@@ -4299,126 +4296,121 @@ ocb3_initial_offset:
 	clr	r5
 	adc	r5
 	xor	#1, r5
-	mov	r4, r14
-	and	#1, r14
-	mov	r14, r15
+	and	#1, r4
+	mov	r4, r15
 	inv	r15
 	inc	r15
 	and	r7, r15
 	xor	r7, r15
 	mov	r15, 14(sp)
-	mov	r7, r15
-	mov	r6, r7
-	swpb	r7
-	mov.b	r7, r4
+	mov	r6, r15
 	swpb	r15
-	bis	r4, r15
-	mov	r14, r4
-	inv	r4
-	inc	r4
-	xor	r6, r15
-	and	r4, r15
-	xor	r15, r6
-	mov	r7, r4
-	mov	r8, r15
-	swpb	r15
-	xor.b	r15, r4
-	xor	r7, r4
-	mov	r14, r7
-	inv	r7
-	inc	r7
-	xor	r8, r4
-	and	r7, r4
-	xor	r4, r8
-	mov	r15, r4
-	mov	r9, r7
+	mov.b	r15, r14
 	swpb	r7
-	xor.b	r7, r4
-	xor	r15, r4
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	xor	r9, r4
-	and	r15, r4
-	xor	r4, r9
-	mov	r7, r4
-	mov	r10, r15
-	swpb	r15
-	xor.b	r15, r4
-	xor	r7, r4
-	mov	r14, r7
-	inv	r7
-	inc	r7
-	xor	r10, r4
-	and	r7, r4
-	xor	r4, r10
-	mov	r15, r4
-	mov	r11, r7
-	swpb	r7
-	xor.b	r7, r4
-	xor	r15, r4
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	xor	r11, r4
-	and	r15, r4
-	xor	r4, r11
-	mov	r7, r4
-	mov	r13, r15
-	swpb	r15
-	xor.b	r15, r4
-	xor	r7, r4
-	mov	r14, r7
-	inv	r7
-	inc	r7
-	xor	r13, r4
-	and	r7, r4
-	xor	r4, r13
-	mov	r15, r4
-	mov	r12, r7
-	swpb	r7
-	xor.b	r7, r4
-	xor	r15, r4
+	bis	r14, r7
+	mov	r4, r14
 	inv	r14
 	inc	r14
-	xor	r12, r4
-	and	r14, r4
-	mov	r12, r7
-	xor	r4, r7
+	xor	r6, r7
+	and	r14, r7
+	xor	r7, r6
+	mov	r15, r14
+	mov	r8, r7
+	swpb	r7
+	xor.b	r7, r14
+	xor	r15, r14
+	mov	r4, r15
+	inv	r15
+	inc	r15
+	xor	r8, r14
+	and	r15, r14
+	xor	r14, r8
+	mov	r7, r14
+	mov	r9, r15
+	swpb	r15
+	xor.b	r15, r14
+	xor	r7, r14
+	mov	r4, r7
+	inv	r7
+	inc	r7
+	xor	r9, r14
+	and	r7, r14
+	xor	r14, r9
+	mov	r15, r14
+	mov	r10, r7
+	swpb	r7
+	xor.b	r7, r14
+	xor	r15, r14
+	mov	r4, r15
+	inv	r15
+	inc	r15
+	xor	r10, r14
+	and	r15, r14
+	xor	r14, r10
+	mov	r7, r14
+	mov	r11, r15
+	swpb	r15
+	xor.b	r15, r14
+	xor	r7, r14
+	mov	r4, r7
+	inv	r7
+	inc	r7
+	xor	r11, r14
+	and	r7, r14
+	xor	r14, r11
+	mov	r15, r14
+	mov	r13, r7
+	swpb	r7
+	xor.b	r7, r14
+	xor	r15, r14
+	mov	r4, r15
+	inv	r15
+	inc	r15
+	xor	r13, r14
+	and	r15, r14
+	xor	r14, r13
+	mov	r7, r14
+	mov	r12, r15
+	swpb	r15
+	xor.b	r15, r14
+	xor	r7, r14
+	inv	r4
+	inc	r4
+	xor	r12, r14
+	and	r4, r14
+	xor	r14, r12
 	mov	6(sp), r14
 	rrum.w	#1, r14
 	and	#1, r14
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	mov	r13, r12
+	mov	r13, r7
+	xor	r12, r7
+	and	r15, r7
 	xor	r7, r12
-	and	r15, r12
-	mov	r7, r15
-	xor	r12, r15
-	mov	r14, r12
-	inv	r12
-	inc	r12
+	mov	r14, r15
+	inv	r15
+	inc	r15
 	mov	r11, r7
 	xor	r13, r7
-	and	r12, r7
-	mov	r13, r12
-	xor	r7, r12
+	and	r15, r7
+	xor	r7, r13
 	mov	r14, r7
 	inv	r7
 	inc	r7
-	mov	r10, r13
-	xor	r11, r13
-	and	r7, r13
-	xor	r13, r11
-	mov	r14, r13
-	inv	r13
-	inc	r13
+	mov	r10, r15
+	xor	r11, r15
+	and	r7, r15
+	xor	r15, r11
+	mov	r14, r15
+	inv	r15
+	inc	r15
 	mov	r9, r7
 	xor	r10, r7
-	and	r13, r7
-	mov	r10, r13
-	xor	r7, r13
+	and	r15, r7
+	mov	r10, r15
+	xor	r7, r15
 	mov	r14, r7
 	inv	r7
 	inc	r7
@@ -4444,80 +4436,77 @@ ocb3_initial_offset:
 	inv	r14
 	inc	r14
 	and	r4, r14
-	mov	r4, r10
-	xor	r14, r10
+	xor	r14, r4
 	mov	6(sp), r14
 	rrum.w	#2, r14
 	and	#1, r14
-	mov	r14, r4
-	inv	r4
-	inc	r4
-	mov	r13, r7
-	xor	r12, r7
-	and	r4, r7
-	xor	r7, r12
-	mov	r14, r4
-	inv	r4
-	inc	r4
+	mov	r14, r10
+	inv	r10
+	inc	r10
+	mov	r15, r7
+	xor	r13, r7
+	and	r10, r7
+	xor	r7, r13
+	mov	r14, r10
+	inv	r10
+	inc	r10
 	mov	r11, r7
-	xor	r15, r7
-	and	r4, r7
-	xor	r7, r15
-	mov	r14, r4
-	inv	r4
-	inc	r4
+	xor	r12, r7
+	and	r10, r7
+	xor	r7, r12
+	mov	r14, r10
+	inv	r10
+	inc	r10
 	mov	r9, r7
 	xor	r11, r7
-	and	r4, r7
+	and	r10, r7
 	xor	r7, r11
-	mov	r14, r4
-	inv	r4
-	inc	r4
+	mov	r14, r10
+	inv	r10
+	inc	r10
 	mov	r6, r7
 	xor	r9, r7
-	and	r4, r7
+	and	r10, r7
 	xor	r7, r9
 	mov	r14, r7
 	inv	r7
 	inc	r7
 	and	r6, r7
 	xor	r7, r6
-	mov	r14, r4
-	inv	r4
-	inc	r4
+	mov	r14, r10
+	inv	r10
+	inc	r10
 	mov	r8, r7
-	xor	r13, r7
-	and	r4, r7
-	xor	r7, r13
+	xor	r15, r7
+	and	r10, r7
+	xor	r7, r15
 	mov	r14, r7
 	inv	r7
 	inc	r7
-	mov	r10, r4
-	xor	r8, r4
-	and	r7, r4
-	mov	r8, r7
-	xor	r4, r7
+	mov	r4, r10
+	xor	r8, r10
+	and	r7, r10
+	xor	r10, r8
 	inv	r14
 	inc	r14
-	and	r10, r14
-	mov	r10, r4
+	and	r4, r14
 	xor	r14, r4
 	mov	6(sp), r10
 	rrum.w	#3, r10
 	and	#1, r10
-	mov	r10, r8
-	inv	r8
-	inc	r8
+	mov	r10, r7
+	inv	r7
+	inc	r7
 	mov	r4, r14
-	xor	r13, r14
-	and	r8, r14
-	xor	r14, r13
+	xor	r15, r14
+	and	r7, r14
+	xor	r14, r15
 	mov	r5, r14
 	inv	r14
 	inc	r14
-	and	r14, r13
-	mov	52(sp), r8
-	bis	r13, r8
+	and	r14, r15
+	mov	52(sp), r7
+	bis	r15, r7
 	mov	r10, r14
 	inv	r14
 	inc	r14
@@ -4527,22 +4516,21 @@ ocb3_initial_offset:
 	inv	r14
 	inc	r14
 	and	r14, r4
-	mov	50(sp), r13
-	bis	r4, r13
+	mov	50(sp), r15
+	bis	r4, r15
 	mov	r10, r4
 	inv	r4
 	inc	r4
 	mov	r6, r14
 	xor	r11, r14
 	and	r4, r14
-	mov	r11, r4
-	xor	r14, r4
+	xor	r14, r11
 	mov	r5, r14
 	inv	r14
 	inc	r14
-	and	r14, r4
-	mov	44(sp), r11
-	bis	r4, r11
+	and	r14, r11
+	mov	44(sp), r4
+	bis	r11, r4
 	mov	r10, r14
 	inv	r14
 	inc	r14
@@ -4557,63 +4545,60 @@ ocb3_initial_offset:
 	mov	r10, r6
 	inv	r6
 	inc	r6
-	mov	r7, r4
-	xor	r12, r4
-	and	r6, r4
-	mov	r12, r6
-	xor	r4, r6
-	mov	r5, r12
-	inv	r12
-	inc	r12
-	and	r12, r6
-	mov	54(sp), r12
-	bis	r6, r12
-	mov	r10, r4
-	inv	r4
-	inc	r4
-	and	r7, r4
-	mov	r7, r6
-	xor	r4, r6
-	mov	r5, r7
-	inv	r7
-	inc	r7
-	and	r7, r6
-	mov	56(sp), r7
-	bis	r6, r7
-	mov	r10, r4
-	inv	r4
-	inc	r4
-	mov	r9, r6
-	xor	r15, r6
-	and	r4, r6
-	xor	r6, r15
+	mov	r8, r11
+	xor	r13, r11
+	and	r6, r11
+	xor	r11, r13
+	mov	r5, r6
+	inv	r6
+	inc	r6
+	and	r6, r13
+	mov	54(sp), r6
+	bis	r13, r6
+	mov	r10, r11
+	inv	r11
+	inc	r11
+	and	r8, r11
+	xor	r11, r8
+	mov	r5, r13
+	inv	r13
+	inc	r13
+	and	r13, r8
+	mov	56(sp), r13
+	bis	r8, r13
+	mov	r10, r11
+	inv	r11
+	inc	r11
+	mov	r9, r8
+	xor	r12, r8
+	and	r11, r8
+	xor	r8, r12
 	inv	r10
 	inc	r10
 	and	r9, r10
-	mov	r9, r6
-	xor	r10, r6
+	xor	r10, r9
 	mov	r5, r10
 	inv	r10
 	inc	r10
-	and	r10, r6
-	mov	46(sp), r9
-	bis	r6, r9
+	and	r10, r9
+	mov	46(sp), r8
+	bis	r9, r8
 	inv	r5
 	inc	r5
-	and	r5, r15
+	and	r5, r12
 	mov	48(sp), r10
-	bis	r15, r10
-	mov	r10, r15
-	and	#65472, r15
+	bis	r12, r10
+	mov	r10, r12
+	and	#65472, r12
 	; ocb3.ae:119: ktop = E.encrypt_block(ks, n & ~(0x3f as u128))
-	mov	r15, 62(sp)
-	mov	r12, 64(sp)
-	mov	r11, 66(sp)
-	mov	r8, 68(sp)
-	mov	r9, 70(sp)
-	mov	r7, 72(sp)
+	mov	r12, 62(sp)
+	mov	r6, 64(sp)
+	mov	r4, 66(sp)
+	mov	r7, 68(sp)
+	mov	r8, 70(sp)
+	mov	r13, 72(sp)
 	mov	r14, 74(sp)
-	mov	r13, 76(sp)
+	mov	r15, 76(sp)
 	mov	sp, r13
 	add	#62, r13
 	mov	sp, r14
@@ -4748,24 +4733,23 @@ ocb3_initial_offset:
 	mov	r11, r14
 	inv	r14
 	inc	r14
+	xor	88(sp), r7
+	and	r14, r7
+	xor	88(sp), r7
 	mov	r7, r9
-	xor	88(sp), r9
-	and	r14, r9
-	xor	88(sp), r9
-	mov	r9, r7
-	and	#16383, r7
+	and	#16383, r9
 	mov.b	33(sp), r14
 	rrum.w	#4, r14
 	rrum.w	#2, r14
-	rlam.w	#2, r7
-	bis	r14, r7
+	rlam.w	#2, r9
+	bis	r14, r9
 	mov	r12, r14
 	inv	r14
 	inc	r14
-	xor	r9, r7
-	and	r14, r7
-	xor	r9, r7
-	mov	r7, 36(sp)
+	xor	r7, r9
+	and	r14, r9
+	xor	r7, r9
+	mov	r9, 36(sp)
 	mov	90(sp), r14
 	swpb	r14
 	mov	r14, r6
@@ -4774,62 +4758,60 @@ ocb3_initial_offset:
 	xor	90(sp), r6
 	mov	90(sp), r14
 	and	#32767, r14
-	mov.b	89(sp), r7
-	rrum.w	#4, r7
-	rrum.w	#3, r7
+	mov.b	89(sp), r9
+	rrum.w	#4, r9
+	rrum.w	#3, r9
 	rlam.w	#1, r14
-	bis	r7, r14
-	mov	r6, r7
-	and	#32767, r7
+	bis	r9, r14
+	mov	r6, r9
+	and	#32767, r9
 	swpb	r8
 	mov.b	r8, r8
 	rrum.w	#4, r8
 	rrum.w	#3, r8
-	rlam.w	#1, r7
-	bis	r8, r7
+	rlam.w	#1, r9
+	bis	r8, r9
 	mov	r11, r8
 	inv	r8
 	inc	r8
-	xor	r6, r7
-	and	r8, r7
-	xor	r6, r7
+	xor	r6, r9
+	and	r8, r9
+	xor	r6, r9
 	mov	r11, r8
 	inv	r8
 	inc	r8
 	xor	90(sp), r14
 	and	r8, r14
+	xor	90(sp), r14
 	mov	r14, r8
-	xor	90(sp), r8
-	mov	r8, r14
-	and	#16383, r14
-	swpb	r9
-	mov.b	r9, r9
-	rrum.w	#4, r9
-	rrum.w	#2, r9
-	rlam.w	#2, r14
-	bis	r9, r14
-	mov	r12, r9
-	inv	r9
-	inc	r9
-	xor	r8, r14
-	and	r9, r14
-	mov	r14, r9
-	xor	r8, r9
-	mov	r7, r14
-	and	#16383, r14
+	and	#16383, r8
+	swpb	r7
+	mov.b	r7, r7
+	rrum.w	#4, r7
+	rrum.w	#2, r7
+	rlam.w	#2, r8
+	bis	r7, r8
+	mov	r12, r7
+	inv	r7
+	inc	r7
+	xor	r14, r8
+	and	r7, r8
+	xor	r14, r8
+	mov	r9, r7
+	and	#16383, r7
 	swpb	r4
 	mov.b	r4, r4
 	rrum.w	#4, r4
 	rrum.w	#2, r4
-	rlam.w	#2, r14
-	bis	r4, r14
+	rlam.w	#2, r7
+	bis	r4, r7
 	mov	r12, r4
 	inv	r4
 	inc	r4
-	xor	r7, r14
-	and	r4, r14
-	xor	r7, r14
-	mov	r14, r4
+	xor	r9, r7
+	and	r4, r7
+	xor	r9, r7
+	mov	r7, r4
 	and	#4095, r4
 	swpb	r5
 	mov.b	r5, r5
@@ -4839,9 +4821,9 @@ ocb3_initial_offset:
 	mov	r13, r5
 	inv	r5
 	inc	r5
-	xor	r14, r4
+	xor	r7, r4
 	and	r5, r4
-	xor	r14, r4
+	xor	r7, r4
 	mov	r4, r5
 	swpb	r5
 	mov	r5, 10(sp)
@@ -4866,7 +4848,7 @@ ocb3_initial_offset:
 	and	r5, r15
 	xor	r4, r15
 	mov	r15, 28(sp)
-	mov	r9, r5
+	mov	r8, r5
 	and	#4095, r5
 	mov.b	37(sp), r15
 	rrum.w	#4, r15
@@ -4875,9 +4857,9 @@ ocb3_initial_offset:
 	mov	r13, r15
 	inv	r15
 	inc	r15
-	xor	r9, r5
+	xor	r8, r5
 	and	r15, r5
-	xor	r9, r5
+	xor	r8, r5
 	mov	r5, 38(sp)
 	mov	92(sp), r15
 	swpb	r15
@@ -4900,193 +4882,189 @@ ocb3_initial_offset:
 	xor	92(sp), r4
 	mov	r4, r15
 	and	#16383, r15
-	swpb	r8
-	mov.b	r8, r8
-	rrum.w	#4, r8
-	rrum.w	#2, r8
+	swpb	r14
+	mov.b	r14, r14
+	rrum.w	#4, r14
+	rrum.w	#2, r14
 	rlam.w	#2, r15
-	bis	r8, r15
-	mov	r12, r8
-	inv	r8
-	inc	r8
+	bis	r14, r15
+	mov	r12, r14
+	inv	r14
+	inc	r14
 	xor	r4, r15
-	and	r8, r15
+	and	r14, r15
 	xor	r15, r4
-	mov	r5, r8
-	and	#32767, r8
+	mov	r5, r14
+	and	#32767, r14
 	swpb	r6
 	mov.b	r6, r6
 	rrum.w	#4, r6
 	rrum.w	#3, r6
-	rlam.w	#1, r8
-	bis	r6, r8
+	rlam.w	#1, r14
+	bis	r6, r14
 	mov	r11, r15
 	inv	r15
 	inc	r15
-	xor	r5, r8
-	and	r15, r8
-	xor	r5, r8
-	mov	r8, r6
+	xor	r5, r14
+	and	r15, r14
+	xor	r5, r14
+	mov	r14, r6
 	and	#16383, r6
-	swpb	r7
-	mov.b	r7, r7
-	rrum.w	#4, r7
-	rrum.w	#2, r7
-	rlam.w	#2, r6
-	bis	r7, r6
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	xor	r8, r6
-	and	r15, r6
-	mov	r6, r7
-	xor	r8, r7
-	mov	r4, r6
-	and	#4095, r6
 	swpb	r9
 	mov.b	r9, r9
 	rrum.w	#4, r9
-	rlam.w	#4, r6
+	rrum.w	#2, r9
+	rlam.w	#2, r6
 	bis	r9, r6
-	mov	r13, r15
+	mov	r12, r15
 	inv	r15
 	inc	r15
-	xor	r4, r6
+	xor	r14, r6
 	and	r15, r6
-	xor	r6, r4
-	mov	r4, 34(sp)
-	mov	r7, r6
-	and	#4095, r6
-	swpb	r14
-	mov.b	r14, r14
-	rrum.w	#4, r14
-	rlam.w	#4, r6
-	bis	r14, r6
-	mov	r13, r15
-	inv	r15
-	inc	r15
-	xor	r7, r6
-	and	r15, r6
-	xor	r7, r6
-	mov	r6, r4
-	swpb	r4
+	xor	r14, r6
 	mov	r4, r9
-	xor.b	10(sp), r9
+	and	#4095, r9
+	swpb	r8
+	mov.b	r8, r8
+	rrum.w	#4, r8
+	rlam.w	#4, r9
+	bis	r8, r9
+	mov	r13, r15
+	inv	r15
+	inc	r15
 	xor	r4, r9
-	mov	24(sp), r15
+	and	r15, r9
+	xor	r9, r4
+	mov	r4, 34(sp)
+	mov	r6, r9
+	and	#4095, r9
+	swpb	r7
+	mov.b	r7, r7
+	rrum.w	#4, r7
+	rlam.w	#4, r9
+	bis	r7, r9
+	mov	r13, r15
 	inv	r15
 	inc	r15
 	xor	r6, r9
 	and	r15, r9
-	mov	r6, r14
-	xor	r9, r14
-	mov	20(sp), r9
-	inv	r9
-	inc	r9
+	xor	r6, r9
+	mov	r9, r4
+	swpb	r4
+	mov	r4, r7
+	xor.b	10(sp), r7
+	xor	r4, r7
+	mov	24(sp), r15
+	inv	r15
+	inc	r15
+	xor	r9, r7
+	and	r15, r7
+	xor	r7, r9
+	mov	20(sp), r7
+	inv	r7
+	inc	r7
 	mov	2(sp), r15
-	xor	r14, r15
-	and	r9, r15
-	xor	r14, r15
+	xor	r9, r15
+	and	r7, r15
+	xor	r9, r15
 	mov	r15, 26(sp)
-	mov	78(sp), r6
-	and	#32767, r6
+	mov	78(sp), r8
+	and	#32767, r8
 	swpb	r5
 	mov.b	r5, r5
 	rrum.w	#4, r5
 	rrum.w	#3, r5
-	rlam.w	#1, r6
-	bis	r5, r6
+	rlam.w	#1, r8
+	bis	r5, r8
 	mov	r11, r15
 	inv	r15
 	inc	r15
-	xor	78(sp), r6
-	and	r15, r6
-	xor	78(sp), r6
-	mov	r6, r9
-	and	#16383, r9
-	swpb	r8
-	mov.b	r8, r8
-	rrum.w	#4, r8
-	rrum.w	#2, r8
-	rlam.w	#2, r9
-	bis	r8, r9
+	xor	78(sp), r8
+	and	r15, r8
+	xor	78(sp), r8
+	mov	r8, r7
+	and	#16383, r7
+	swpb	r14
+	mov.b	r14, r14
+	rrum.w	#4, r14
+	rrum.w	#2, r14
+	rlam.w	#2, r7
+	bis	r14, r7
 	mov	r12, r15
 	inv	r15
 	inc	r15
-	xor	r6, r9
-	and	r15, r9
-	xor	r6, r9
-	mov	r9, r5
+	xor	r8, r7
+	and	r15, r7
+	xor	r8, r7
+	mov	r7, r5
 	and	#4095, r5
-	swpb	r7
-	mov.b	r7, r7
-	rrum.w	#4, r7
+	swpb	r6
+	mov.b	r6, r6
+	rrum.w	#4, r6
 	rlam.w	#4, r5
-	bis	r7, r5
+	bis	r6, r5
 	mov	r13, r15
 	inv	r15
 	inc	r15
-	xor	r9, r5
+	xor	r7, r5
 	and	r15, r5
-	xor	r9, r5
-	mov	r5, r8
-	swpb	r8
-	mov	r8, r15
+	xor	r7, r5
+	mov	r5, r14
+	swpb	r14
+	mov	r14, r15
 	xor.b	r4, r15
-	xor	r8, r15
-	mov	24(sp), r7
-	inv	r7
-	inc	r7
+	xor	r14, r15
+	mov	24(sp), r6
+	inv	r6
+	inc	r6
 	xor	r5, r15
-	and	r7, r15
-	mov	r5, r7
-	xor	r15, r7
-	mov	20(sp), r5
-	inv	r5
-	inc	r5
-	xor	r7, r14
-	and	r5, r14
-	xor	r7, r14
-	mov	r14, 0(sp)
-	mov	r10, r14
-	rrum.w	#4, r14
-	rrum.w	#1, r14
-	and	#1, r14
-	mov	r14, r10
-	inv	r10
-	inc	r10
+	and	r6, r15
+	xor	r15, r5
+	mov	20(sp), r6
+	inv	r6
+	inc	r6
+	xor	r5, r9
+	and	r6, r9
+	xor	r5, r9
+	mov	r9, 0(sp)
+	rrum.w	#4, r10
+	rrum.w	#1, r10
+	and	#1, r10
+	mov	r10, r9
+	inv	r9
+	inc	r9
 	mov	28(sp), r15
-	mov	@sp, r5
-	xor	r5, r15
-	and	r10, r15
-	xor	r5, r15
+	mov	@sp, r6
+	xor	r6, r15
+	and	r9, r15
+	xor	r6, r15
 	mov	r15, 40(sp)
-	mov	80(sp), r5
-	and	#32767, r5
+	mov	80(sp), r6
+	and	#32767, r6
 	mov.b	79(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#3, r15
-	rlam.w	#1, r5
-	bis	r15, r5
+	rlam.w	#1, r6
+	bis	r15, r6
 	mov	r11, r15
 	inv	r15
 	inc	r15
-	xor	80(sp), r5
-	and	r15, r5
-	xor	80(sp), r5
-	mov	82(sp), r10
-	and	#32767, r10
+	xor	80(sp), r6
+	and	r15, r6
+	xor	80(sp), r6
+	mov	82(sp), r9
+	and	#32767, r9
 	mov.b	81(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#3, r15
-	rlam.w	#1, r10
-	bis	r15, r10
+	rlam.w	#1, r9
+	bis	r15, r9
 	mov	r11, r15
 	inv	r15
 	inc	r15
-	xor	82(sp), r10
-	and	r15, r10
-	xor	82(sp), r10
+	xor	82(sp), r9
+	and	r15, r9
+	xor	82(sp), r9
 	mov	84(sp), r15
 	and	#32767, r15
 	mov.b	83(sp), r4
@@ -5098,23 +5076,165 @@ ocb3_initial_offset:
 	inc	r11
 	xor	84(sp), r15
 	and	r11, r15
-	mov	r15, r11
-	xor	84(sp), r11
-	mov	r5, r4
+	xor	84(sp), r15
+	mov	r6, r4
 	and	#16383, r4
+	swpb	r8
+	mov.b	r8, r8
+	rrum.w	#4, r8
+	rrum.w	#2, r8
+	rlam.w	#2, r4
+	bis	r8, r4
+	mov	r12, r11
+	inv	r11
+	inc	r11
+	xor	r6, r4
+	and	r11, r4
+	xor	r6, r4
+	mov	r4, r8
+	and	#4095, r8
+	swpb	r7
+	mov.b	r7, r7
+	rrum.w	#4, r7
+	rlam.w	#4, r8
+	bis	r7, r8
+	mov	r13, r11
+	inv	r11
+	inc	r11
+	xor	r4, r8
+	and	r11, r8
+	xor	r4, r8
+	mov	r8, r7
+	swpb	r7
+	mov	r7, r11
+	xor.b	r14, r11
+	xor	r7, r11
+	mov	24(sp), r14
+	inv	r14
+	inc	r14
+	xor	r8, r11
+	and	r14, r11
+	xor	r11, r8
+	mov	20(sp), r11
+	inv	r11
+	inc	r11
+	xor	r8, r5
+	and	r11, r5
+	xor	r8, r5
+	mov	r10, r14
+	inv	r14
+	inc	r14
+	mov	26(sp), r11
+	xor	r5, r11
+	and	r14, r11
+	xor	r5, r11
+	mov	r11, 30(sp)
+	mov	r9, r14
+	and	#16383, r14
 	swpb	r6
 	mov.b	r6, r6
 	rrum.w	#4, r6
 	rrum.w	#2, r6
-	rlam.w	#2, r4
-	bis	r6, r4
+	rlam.w	#2, r14
+	bis	r6, r14
+	mov	r12, r11
+	inv	r11
+	inc	r11
+	xor	r9, r14
+	and	r11, r14
+	xor	r9, r14
+	mov	r15, r6
+	and	#16383, r6
+	swpb	r9
+	mov.b	r9, r9
+	rrum.w	#4, r9
+	rrum.w	#2, r9
+	rlam.w	#2, r6
+	bis	r9, r6
+	mov	r12, r9
+	inv	r9
+	inc	r9
+	xor	r15, r6
+	and	r9, r6
+	xor	r15, r6
+	mov	32(sp), r9
+	mov	r9, r11
+	and	#16383, r11
+	swpb	r15
+	mov.b	r15, r15
+	rrum.w	#4, r15
+	rrum.w	#2, r15
+	rlam.w	#2, r11
+	bis	r15, r11
+	inv	r12
+	inc	r12
+	xor	r9, r11
+	and	r12, r11
+	xor	r11, r9
+	mov	r14, r11
+	and	#4095, r11
+	swpb	r4
+	mov.b	r4, r4
+	rrum.w	#4, r4
+	rlam.w	#4, r11
+	bis	r4, r11
+	mov	r13, r12
+	inv	r12
+	inc	r12
+	xor	r14, r11
+	and	r12, r11
+	xor	r14, r11
+	mov	r11, r12
+	swpb	r12
 	mov	r12, r15
-	inv	r15
-	inc	r15
-	xor	r5, r4
-	and	r15, r4
-	mov	r4, r6
-	xor	r5, r6
+	xor.b	r7, r15
+	xor	r12, r15
+	mov	24(sp), r7
+	inv	r7
+	inc	r7
+	xor	r11, r15
+	and	r7, r15
+	xor	r15, r11
+	mov	20(sp), r7
+	inv	r7
+	inc	r7
+	xor	r11, r8
+	and	r7, r8
+	xor	r11, r8
+	mov	r10, r4
+	inv	r4
+	inc	r4
+	mov	@sp, r7
+	xor	r8, r7
+	and	r4, r7
+	xor	r8, r7
+	mov	r6, r15
+	and	#4095, r15
+	swpb	r14
+	mov.b	r14, r14
+	rrum.w	#4, r14
+	rlam.w	#4, r15
+	bis	r14, r15
+	mov	r13, r4
+	inv	r4
+	inc	r4
+	xor	r6, r15
+	and	r4, r15
+	xor	r6, r15
+	mov	r9, r14
+	and	#4095, r14
+	swpb	r6
+	mov.b	r6, r6
+	rrum.w	#4, r6
+	rlam.w	#4, r14
+	bis	r6, r14
+	mov	r13, r4
+	inv	r4
+	inc	r4
+	xor	r9, r14
+	and	r4, r14
+	xor	r9, r14
+	mov	36(sp), r6
 	mov	r6, r4
 	and	#4095, r4
 	swpb	r9
@@ -5122,294 +5242,141 @@ ocb3_initial_offset:
 	rrum.w	#4, r9
 	rlam.w	#4, r4
 	bis	r9, r4
-	mov	r13, r15
-	inv	r15
-	inc	r15
-	xor	r6, r4
-	and	r15, r4
-	xor	r6, r4
-	mov	r4, r9
-	swpb	r9
-	mov	r9, r15
-	xor.b	r8, r15
-	xor	r9, r15
-	mov	24(sp), r8
-	inv	r8
-	inc	r8
-	xor	r4, r15
-	and	r8, r15
-	xor	r15, r4
-	mov	20(sp), r15
-	inv	r15
-	inc	r15
-	mov	r7, r8
-	xor	r4, r8
-	and	r15, r8
-	xor	r4, r8
-	mov	r14, r7
-	inv	r7
-	inc	r7
-	mov	26(sp), r15
-	xor	r8, r15
-	and	r7, r15
-	xor	r8, r15
-	mov	r15, 30(sp)
-	mov	r10, r7
-	and	#16383, r7
-	swpb	r5
-	mov.b	r5, r5
-	rrum.w	#4, r5
-	rrum.w	#2, r5
-	rlam.w	#2, r7
-	bis	r5, r7
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	xor	r10, r7
-	and	r15, r7
-	mov	r7, r15
-	xor	r10, r15
-	mov	r11, r7
-	and	#16383, r7
-	swpb	r10
-	mov.b	r10, r10
-	rrum.w	#4, r10
-	rrum.w	#2, r10
-	rlam.w	#2, r7
-	bis	r10, r7
-	mov	r12, r10
-	inv	r10
-	inc	r10
-	xor	r11, r7
-	and	r10, r7
-	mov	r7, r10
-	xor	r11, r10
-	mov	32(sp), r7
-	mov	r7, r5
-	and	#16383, r5
-	swpb	r11
-	mov.b	r11, r11
-	rrum.w	#4, r11
-	rrum.w	#2, r11
-	rlam.w	#2, r5
-	bis	r11, r5
-	inv	r12
-	inc	r12
-	xor	r7, r5
-	and	r12, r5
-	xor	r5, r7
-	mov	r15, r5
-	and	#4095, r5
-	swpb	r6
-	mov.b	r6, r6
-	rrum.w	#4, r6
-	rlam.w	#4, r5
-	bis	r6, r5
-	mov	r13, r12
-	inv	r12
-	inc	r12
-	xor	r15, r5
-	and	r12, r5
-	xor	r15, r5
-	mov	r5, r12
-	swpb	r12
-	mov	r12, r11
-	xor.b	r9, r11
-	xor	r12, r11
-	mov	24(sp), r9
-	inv	r9
-	inc	r9
-	xor	r5, r11
-	and	r9, r11
-	mov	r5, r6
-	xor	r11, r6
-	mov	20(sp), r9
-	inv	r9
-	inc	r9
-	mov	r4, r11
-	xor	r6, r11
-	and	r9, r11
-	xor	r6, r11
-	mov	r14, r5
-	inv	r5
-	inc	r5
-	mov	@sp, r9
-	xor	r11, r9
-	and	r5, r9
-	xor	r11, r9
-	mov	r10, r4
-	and	#4095, r4
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#4, r15
-	rlam.w	#4, r4
-	bis	r15, r4
-	mov	r13, r15
-	inv	r15
-	inc	r15
-	xor	r10, r4
-	and	r15, r4
-	xor	r10, r4
-	mov	r7, r5
-	and	#4095, r5
-	swpb	r10
-	mov.b	r10, r10
-	rrum.w	#4, r10
-	rlam.w	#4, r5
-	bis	r10, r5
-	mov	r13, r15
-	inv	r15
-	inc	r15
-	xor	r7, r5
-	and	r15, r5
-	xor	r7, r5
-	mov	36(sp), r10
-	mov	r10, r15
-	and	#4095, r15
-	swpb	r7
-	mov.b	r7, r7
-	rrum.w	#4, r7
-	rlam.w	#4, r15
-	bis	r7, r15
 	inv	r13
 	inc	r13
-	xor	r10, r15
-	and	r13, r15
-	mov	r10, r7
-	xor	r15, r7
-	mov	r4, r15
-	swpb	r15
-	mov	r15, r13
+	xor	r6, r4
+	and	r13, r4
+	xor	r4, r6
+	mov	r15, r4
+	swpb	r4
+	mov	r4, r13
 	xor.b	r12, r13
-	xor	r15, r13
+	xor	r4, r13
 	mov	24(sp), r12
 	inv	r12
 	inc	r12
-	xor	r4, r13
+	xor	r15, r13
 	and	r12, r13
-	xor	r13, r4
+	xor	r13, r15
+	mov	20(sp), r12
+	inv	r12
+	inc	r12
+	xor	r15, r11
+	and	r12, r11
+	xor	r15, r11
+	mov	r10, r12
+	inv	r12
+	inc	r12
+	xor	r11, r5
+	and	r12, r5
+	xor	r11, r5
+	mov	r14, r12
+	swpb	r12
+	mov	r12, r9
+	xor.b	r4, r9
+	xor	r12, r9
+	mov	24(sp), r4
+	mov	r4, r13
+	inv	r13
+	inc	r13
+	xor	r14, r9
+	and	r13, r9
+	xor	r9, r14
+	mov	r6, r13
+	swpb	r13
+	mov	r13, r9
+	xor.b	r12, r9
+	xor	r13, r9
+	mov	r4, r12
+	inv	r12
+	inc	r12
+	xor	r6, r9
+	and	r12, r9
+	xor	r9, r6
+	mov	38(sp), r9
+	swpb	r9
+	mov	r9, r12
+	xor.b	r13, r12
+	xor	r9, r12
+	inv	r4
+	inc	r4
+	xor	38(sp), r12
+	and	r4, r12
+	mov	38(sp), r4
+	xor	r12, r4
+	mov	34(sp), r13
+	swpb	r13
+	mov	r13, r12
+	xor.b	r9, r12
+	xor	r13, r12
+	mov	24(sp), r13
+	inv	r13
+	inc	r13
+	xor	34(sp), r12
+	and	r13, r12
+	mov	34(sp), r9
+	xor	r12, r9
+	mov	20(sp), r12
+	inv	r12
+	inc	r12
+	mov	r4, r13
+	xor	r9, r13
+	and	r12, r13
+	xor	r13, r9
 	mov	20(sp), r12
 	inv	r12
 	inc	r12
 	mov	r6, r13
 	xor	r4, r13
 	and	r12, r13
-	xor	r4, r13
+	xor	r13, r4
+	mov	20(sp), r13
+	inv	r13
+	inc	r13
 	mov	r14, r12
-	inv	r12
-	inc	r12
-	mov	r8, r10
-	xor	r13, r10
-	and	r12, r10
-	xor	r13, r10
-	mov	r5, r12
-	swpb	r12
-	mov	r12, r8
-	xor.b	r15, r8
-	xor	r12, r8
-	mov	24(sp), r6
-	mov	r6, r15
-	inv	r15
-	inc	r15
-	xor	r5, r8
-	and	r15, r8
-	xor	r8, r5
-	mov	r7, r15
-	swpb	r15
-	mov	r15, r8
-	xor.b	r12, r8
-	xor	r15, r8
-	mov	r6, r12
-	inv	r12
-	inc	r12
-	xor	r7, r8
-	and	r12, r8
-	xor	r8, r7
-	mov	38(sp), r8
-	swpb	r8
-	mov	r8, r12
-	xor.b	r15, r12
-	xor	r8, r12
-	inv	r6
-	inc	r6
-	xor	38(sp), r12
-	and	r6, r12
-	mov	38(sp), r6
+	xor	r6, r12
+	and	r13, r12
 	xor	r12, r6
-	mov	34(sp), r15
-	swpb	r15
-	mov	r15, r12
-	xor.b	r8, r12
-	xor	r15, r12
-	mov	24(sp), r15
-	inv	r15
-	inc	r15
-	xor	34(sp), r12
-	and	r15, r12
-	mov	34(sp), r8
-	xor	r12, r8
 	mov	20(sp), r12
 	inv	r12
 	inc	r12
-	mov	r6, r15
-	xor	r8, r15
+	xor	r14, r15
 	and	r12, r15
-	xor	r15, r8
-	mov	20(sp), r12
-	inv	r12
-	inc	r12
-	mov	r7, r15
-	xor	r6, r15
-	and	r12, r15
-	xor	r15, r6
-	mov	20(sp), r15
-	inv	r15
-	inc	r15
-	mov	r5, r12
-	xor	r7, r12
-	and	r15, r12
-	mov	r7, r15
-	xor	r12, r15
-	mov	20(sp), r12
-	inv	r12
-	inc	r12
-	xor	r5, r4
-	and	r12, r4
-	xor	r4, r5
-	mov	r14, r12
-	inv	r12
-	inc	r12
-	xor	r5, r11
-	and	r12, r11
-	xor	r5, r11
-	mov	r14, r12
-	inv	r12
-	inc	r12
-	xor	r6, r5
-	and	r12, r5
-	xor	r5, r6
-	mov	r14, r7
-	inv	r7
-	inc	r7
-	xor	r15, r13
-	and	r7, r13
-	xor	r15, r13
-	inv	r14
-	inc	r14
-	xor	r8, r15
-	and	r14, r15
-	mov	r8, r14
 	xor	r15, r14
-	mov	58(sp), r8
-	mov	r8, r15
-	mov	40(sp), 0(r15)
-	mov	30(sp), 2(r15)
-	mov	r9, 4(r15)
-	mov	r10, 6(r15)
-	mov	r11, 8(r15)
-	mov	r13, 10(r15)
-	mov	r6, 12(r15)
-	mov	r14, 14(r8)
+	mov	r10, r12
+	inv	r12
+	inc	r12
+	xor	r14, r8
+	and	r12, r8
+	xor	r14, r8
+	mov	r10, r12
+	inv	r12
+	inc	r12
+	xor	r4, r14
+	and	r12, r14
+	xor	r14, r4
+	mov	r10, r15
+	inv	r15
+	inc	r15
+	xor	r6, r11
+	and	r15, r11
+	xor	r6, r11
+	inv	r10
+	inc	r10
+	xor	r9, r6
+	and	r10, r6
+	xor	r6, r9
+	mov	58(sp), r14
+	mov	r14, r13
+	mov	40(sp), 0(r13)
+	mov	30(sp), 2(r13)
+	mov	r7, 4(r13)
+	mov	r5, 6(r13)
+	mov	r8, 8(r13)
+	mov	r14, r8
+	mov	r11, 10(r8)
+	mov	r4, 12(r8)
+	mov	r9, 14(r14)
 	add	#94, sp
 	popm.w	#7, r10
 	ret

@@ -73,7 +73,7 @@ photon256_times2:
 
 ; --- photon256_serial: photon256.serial
 ;     frame 12 bytes (6 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 438 bytes of code
+;     estimated 432 bytes of code
 	.section .text.photon256_serial,"ax",@progbits
 	.global photon256_serial
 	.type photon256_serial, @function
@@ -82,11 +82,10 @@ photon256_serial:
 	pushm.w	#7, r10
 	sub	#12, sp
 	mov	30(sp), 8(sp)
-	mov	r15, r6
 	; photon256.ae:43: t = times2(x3 ^ x5)
-	mov	@r6, r8
-	mov	8(sp), r15
-	xor	@r15, r8
+	mov	@r15, r8
+	mov	8(sp), r6
+	xor	@r6, r8
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	r8, r11
 	rrum.w	#3, r11
@@ -97,88 +96,86 @@ photon256_serial:
 	xor	r11, r8
 	rla	r11
 	adc	r11
-	mov	r11, r15
-	and	#65534, r15
-	xor	r15, r8
+	mov	r11, r6
+	and	#65534, r6
+	xor	r6, r8
 	mov	32(sp), r10
-	mov	r13, r15
 	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	@r15, r13
-	xor	@r10, r13
+	mov	@r13, r6
+	xor	@r10, r6
 	mov	34(sp), r9
-	xor	@r9, r13
-	xor	r8, r13
+	xor	@r9, r6
+	xor	r8, r6
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r13, r7
+	mov	r6, r7
 	rrum.w	#3, r7
 	and	#4369, r7
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rlam.w	#1, r13
-	and	#61166, r13
-	xor	r7, r13
+	rlam.w	#1, r6
+	and	#61166, r6
+	xor	r7, r6
 	rla	r7
 	adc	r7
 	mov	r7, r8
 	and	#65534, r8
-	xor	r8, r13
-	mov	r14, r5
+	xor	r8, r6
 	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	mov	@r12+, r8
-	xor	@r5, r8
-	xor	@r6, r8
-	mov	28(sp), r14
 	xor	@r14, r8
+	xor	@r15, r8
+	mov	28(sp), r5
+	xor	@r5, r8
 	xor	@r9, r8
-	xor	r13, r8
+	xor	r6, r8
 	; photon256.ae:43: t = times2(x3 ^ x5)
-	mov	2(r6), r4
-	mov	8(sp), r13
-	xor	2(r13), r4
+	mov	2(r15), r4
+	mov	8(sp), r6
+	xor	2(r6), r4
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r4, r13
-	rrum.w	#3, r13
-	and	#4369, r13
+	mov	r4, r6
+	rrum.w	#3, r6
+	and	#4369, r6
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
 	rlam.w	#1, r4
 	and	#61166, r4
-	xor	r13, r4
-	rlam.w	#1, r13
+	xor	r6, r4
+	rlam.w	#1, r6
 	and	#1, r11
-	bis	r11, r13
-	xor	r13, r4
+	bis	r11, r6
+	xor	r6, r4
 	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	2(r15), r13
-	xor	2(r10), r13
-	xor	2(r9), r13
-	xor	r4, r13
+	mov	2(r13), r6
+	xor	2(r10), r6
+	xor	2(r9), r6
+	xor	r4, r6
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r13, r11
+	mov	r6, r11
 	rrum.w	#3, r11
 	and	#4369, r11
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rlam.w	#1, r13
-	and	#61166, r13
-	xor	r11, r13
+	rlam.w	#1, r6
+	and	#61166, r6
+	xor	r11, r6
 	rlam.w	#1, r11
 	and	#1, r7
 	bis	r7, r11
-	xor	r11, r13
+	xor	r11, r6
 	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	mov	@r12+, r4
-	xor	2(r5), r4
-	xor	2(r6), r4
 	xor	2(r14), r4
+	xor	2(r15), r4
+	xor	2(r5), r4
 	xor	2(r9), r4
-	xor	r13, r4
+	xor	r6, r4
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r4, r13
-	rrum.w	#3, r13
-	and	#4369, r13
+	mov	r4, r6
+	rrum.w	#3, r6
+	and	#4369, r6
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
 	rlam.w	#1, r4
 	and	#61166, r4
-	xor	r13, r4
-	rlam.w	#1, r13
+	xor	r6, r4
+	rlam.w	#1, r6
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	r8, r7
 	rrum.w	#3, r7
@@ -189,12 +186,12 @@ photon256_serial:
 	adc	r11
 	mov	r11, r12
 	and	#1, r12
-	bis	r12, r13
-	xor	r13, r4
+	bis	r12, r6
+	xor	r6, r4
 	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	2(r6), r13
-	xor	2(r10), r13
-	xor	r4, r13
+	mov	2(r15), r6
+	xor	2(r10), r6
+	xor	r4, r6
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
 	rlam.w	#1, r8
 	and	#61166, r8
@@ -202,7 +199,7 @@ photon256_serial:
 	and	#65534, r11
 	xor	r11, r8
 	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	@r6, r12
+	mov	@r15, r12
 	xor	@r10, r12
 	xor	r8, r12
 	mov	36(sp), 6(sp)
@@ -214,32 +211,32 @@ photon256_serial:
 	mov	48(sp), r8
 	mov	50(sp), r11
 	mov	6(sp), r4
-	mov	@r15, 0(r4)
-	mov	2(r15), 2(r4)
+	mov	@r13, 0(r4)
+	mov	2(r13), 2(r4)
 	mov	4(sp), r4
-	mov	r4, r15
+	mov	r4, r13
+	mov	@r14, 0(r13)
+	mov	2(r14), 2(r4)
+	mov	2(sp), r14
+	mov	r14, r13
+	mov	@r15, 0(r13)
+	mov	2(r15), 2(r14)
+	mov	@sp, r13
+	mov	r13, r15
 	mov	@r5, 0(r15)
-	mov	2(r5), 2(r4)
-	mov	2(sp), r5
-	mov	r5, r15
-	mov	@r6, 0(r15)
-	mov	2(r6), 2(r5)
-	mov	@sp, r6
-	mov	r6, r15
-	mov	@r14, 0(r15)
-	mov	2(r14), 2(r6)
-	mov	8(sp), r6
-	mov	r6, r14
+	mov	2(r5), 2(r13)
+	mov	8(sp), r13
+	mov	r13, r14
 	mov	10(sp), r5
 	mov	r5, r15
 	mov	@r14, 0(r15)
-	mov	2(r6), 2(r5)
+	mov	2(r13), 2(r5)
 	mov	@r10, 0(r7)
 	mov	2(r10), 2(r7)
 	mov	@r9, 0(r8)
 	mov	2(r9), 2(r8)
 	mov	r12, 0(r11)
-	mov	r13, 2(r11)
+	mov	r6, 2(r11)
 	add	#12, sp
 	popm.w	#7, r10
 	ret
@@ -248,7 +245,7 @@ photon256_serial:
 
 ; --- photon256_permute: photon256.permute
 ;     frame 72 bytes (36 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2880 bytes of code
+;     estimated 2812 bytes of code
 	.section .text.photon256_permute,"ax",@progbits
 	.global photon256_permute
 	.type photon256_permute, @function
@@ -308,38 +305,36 @@ photon256_permute:
 	; photon256.ae:64: x1 = sub_cells(x1 ^ (c ^ ic[1]) as u32) >>> 4
 	mov	r15, r8
 	xor	#1, r8
-	mov	r9, r6
-	xor	r8, r6
-	mov	r10, r9
-	swpb	r9
-	mov.b	r9, r9
-	mov.b	photon256_sf0(r9), r7
+	xor	r8, r9
+	mov	r10, r6
+	swpb	r6
+	mov.b	r6, r6
+	mov.b	photon256_sf0(r6), r7
 	mov.b	r10, r10
 	mov.b	photon256_sf0(r10), r8
-	mov	r6, r10
+	mov	r9, r10
 	swpb	r10
 	mov.b	r10, r10
-	mov.b	photon256_sf0(r10), r9
-	mov.b	r6, r6
-	mov.b	photon256_sf0(r6), r10
+	mov.b	photon256_sf0(r10), r6
+	mov.b	r9, r9
+	mov.b	photon256_sf0(r9), r10
 	swpb	r7
 	bis	r8, r7
-	swpb	r9
-	bis	r10, r9
-	mov	r7, r8
-	mov	r9, 4(sp)
-	bit	#1, r8
+	swpb	r6
+	bis	r10, r6
+	mov	r6, 4(sp)
+	bit	#1, r7
 	rrc	4(sp)
-	rrc	r8
-	bit	#1, r8
+	rrc	r7
+	bit	#1, r7
 	rrc	4(sp)
-	rrc	r8
-	bit	#1, r8
+	rrc	r7
+	bit	#1, r7
 	rrc	4(sp)
-	rrc	r8
-	bit	#1, r8
+	rrc	r7
+	bit	#1, r7
 	rrc	4(sp)
-	rrc	r8
+	rrc	r7
 	; photon256.ae:65: x2 = sub_cells(x2 ^ (c ^ ic[2]) as u32) >>> 8
 	mov	r15, r10
 	xor	#3, r10
@@ -351,14 +346,14 @@ photon256_permute:
 	mov	r11, r10
 	swpb	r10
 	mov.b	r10, r10
-	mov.b	photon256_sf0(r10), r7
+	mov.b	photon256_sf0(r10), r8
 	mov.b	r11, r11
 	mov.b	photon256_sf0(r11), r9
 	swpb	r5
 	mov.b	r5, r5
 	mov.b	photon256_sf0(r5), r10
 	swpb	r6
-	bis	r7, r6
+	bis	r8, r6
 	mov	r6, 36(sp)
 	swpb	r9
 	bis	r10, r9
@@ -366,20 +361,20 @@ photon256_permute:
 	; photon256.ae:66: x3 = sub_cells(x3 ^ (c ^ ic[3]) as u32) >>> 12
 	mov	r15, r11
 	xor	#7, r11
-	mov	28(sp), r7
-	xor	r11, r7
+	mov	28(sp), r8
+	xor	r11, r8
 	mov	r12, r11
 	swpb	r11
 	mov.b	r11, r11
 	mov.b	photon256_sf0(r11), r9
 	mov.b	r12, r12
 	mov.b	photon256_sf0(r12), r11
-	mov	r7, r12
+	mov	r8, r12
 	swpb	r12
 	mov.b	r12, r12
 	mov.b	photon256_sf0(r12), r10
-	mov.b	r7, r7
-	mov.b	photon256_sf0(r7), r12
+	mov.b	r8, r8
+	mov.b	photon256_sf0(r8), r12
 	swpb	r9
 	bis	r11, r9
 	swpb	r10
@@ -408,7 +403,7 @@ photon256_permute:
 	mov.b	r10, r10
 	mov.b	photon256_sf0(r10), r6
 	mov.b	r9, r9
-	mov.b	photon256_sf0(r9), r7
+	mov.b	photon256_sf0(r9), r8
 	mov	r13, r10
 	swpb	r10
 	mov.b	r10, r10
@@ -416,7 +411,7 @@ photon256_permute:
 	mov.b	r13, r13
 	mov.b	photon256_sf0(r13), r10
 	swpb	r6
-	bis	r7, r6
+	bis	r8, r6
 	mov	r6, 22(sp)
 	swpb	r9
 	bis	r10, r9
@@ -424,20 +419,20 @@ photon256_permute:
 	; photon256.ae:68: x5 = sub_cells(x5 ^ (c ^ ic[5]) as u32) >>> 20
 	mov	r15, r13
 	xor	#14, r13
-	mov	10(sp), r7
-	xor	r13, r7
+	mov	10(sp), r8
+	xor	r13, r8
 	mov	r14, r13
 	swpb	r13
 	mov.b	r13, r13
 	mov.b	photon256_sf0(r13), r9
 	mov.b	r14, r14
 	mov.b	photon256_sf0(r14), r10
-	mov	r7, r14
+	mov	r8, r14
 	swpb	r14
 	mov.b	r14, r14
 	mov.b	photon256_sf0(r14), r13
-	mov.b	r7, r7
-	mov.b	photon256_sf0(r7), r14
+	mov.b	r8, r8
+	mov.b	photon256_sf0(r8), r14
 	swpb	r9
 	bis	r10, r9
 	swpb	r13
@@ -467,21 +462,21 @@ photon256_permute:
 	mov.b	r10, r10
 	mov.b	photon256_sf0(r10), r6
 	mov.b	r9, r9
-	mov.b	photon256_sf0(r9), r7
+	mov.b	photon256_sf0(r9), r8
 	mov.b	41(sp), r10
 	mov.b	photon256_sf0(r10), r9
 	swpb	r5
 	bis	r6, r5
 	mov	r5, 26(sp)
-	swpb	r7
-	bis	r9, r7
-	mov	r7, 12(sp)
+	swpb	r8
+	bis	r9, r8
+	mov	r8, 12(sp)
 	; photon256.ae:70: x7 = sub_cells(x7 ^ (c ^ ic[7]) as u32) >>> 28
 	xor	#8, r15
 	mov	64(sp), r6
 	xor	r15, r6
 	mov.b	61(sp), r15
-	mov.b	photon256_sf0(r15), r7
+	mov.b	photon256_sf0(r15), r8
 	mov.b	60(sp), r15
 	mov.b	photon256_sf0(r15), r10
 	mov	r6, r15
@@ -490,22 +485,21 @@ photon256_permute:
 	mov.b	photon256_sf0(r15), r9
 	mov.b	r6, r6
 	mov.b	photon256_sf0(r6), r15
-	swpb	r7
-	bis	r10, r7
+	swpb	r8
+	bis	r10, r8
 	swpb	r9
 	bis	r15, r9
-	mov	r7, r10
 	rla	r9
-	rlc	r10
+	rlc	r8
 	adc	r9
 	rla	r9
-	rlc	r10
+	rlc	r8
 	adc	r9
 	rla	r9
-	rlc	r10
+	rlc	r8
 	adc	r9
 	rla	r9
-	rlc	r10
+	rlc	r8
 	adc	r9
 	; photon256.ae:43: t = times2(x3 ^ x5)
 	mov	r11, r15
@@ -519,91 +513,87 @@ photon256_permute:
 	mov	r6, r15
 	rrum.w	#3, r15
 	mov	62(sp), r5
-	mov	r5, r7
-	rrum.w	#3, r7
+	mov	r5, r10
+	rrum.w	#3, r10
 	and	#4369, r15
-	and	#4369, r7
+	and	#4369, r10
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	r6, r4
-	rlam.w	#1, r4
-	mov	r5, r6
 	rlam.w	#1, r6
-	and	#61166, r4
-	xor	r15, r4
-	and	#61166, r6
-	xor	r7, r6
-	rla	r15
-	adc	r15
-	mov	r15, r5
-	and	#65534, r5
-	rlam.w	#1, r7
-	and	#1, r15
-	bis	r15, r7
-	mov	r4, r15
-	xor	r5, r15
-	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	4(sp), r4
-	xor	12(sp), r4
-	xor	r9, r4
-	xor	r15, r4
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	xor	r7, r6
-	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	r8, r5
-	xor	26(sp), r5
-	xor	r10, r5
-	xor	r6, r5
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r4, r15
-	rrum.w	#3, r15
-	mov	r5, r6
-	rrum.w	#3, r6
-	and	#4369, r15
-	and	#4369, r6
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rlam.w	#1, r4
 	rlam.w	#1, r5
-	and	#61166, r4
-	xor	r15, r4
+	and	#61166, r6
+	xor	r15, r6
 	and	#61166, r5
-	xor	r6, r5
+	xor	r10, r5
 	rla	r15
 	adc	r15
-	mov	r15, r7
-	and	#65534, r7
-	rlam.w	#1, r6
+	mov	r15, r4
+	and	#65534, r4
+	rlam.w	#1, r10
 	and	#1, r15
-	bis	r15, r6
-	xor	r7, r4
-	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	8(sp), r7
-	xor	32(sp), r7
-	xor	r11, r7
-	xor	18(sp), r7
-	xor	r9, r7
-	xor	r4, r7
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	r5, r15
+	bis	r15, r10
+	xor	r4, r6
+	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
+	mov	4(sp), r15
+	xor	12(sp), r15
+	xor	r9, r15
 	xor	r6, r15
+	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	xor	r10, r5
+	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
+	mov	r7, r6
+	xor	26(sp), r6
+	xor	r8, r6
+	xor	r5, r6
+	; photon256.ae:33: t = (x >> 3) & 0x11111111
+	mov	r15, r5
+	rrum.w	#3, r5
+	mov	r6, r4
+	rrum.w	#3, r4
+	and	#4369, r5
+	and	#4369, r4
+	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	rlam.w	#1, r15
+	rlam.w	#1, r6
+	and	#61166, r15
+	xor	r5, r15
+	and	#61166, r6
+	xor	r4, r6
+	rla	r5
+	adc	r5
+	mov	r5, r10
+	and	#65534, r10
+	rlam.w	#1, r4
+	and	#1, r5
+	bis	r5, r4
+	xor	r10, r15
+	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	mov	8(sp), r10
+	xor	32(sp), r10
+	xor	r11, r10
+	xor	18(sp), r10
+	xor	r9, r10
+	xor	r15, r10
+	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	xor	r4, r6
 	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	mov	20(sp), r5
 	xor	36(sp), r5
 	xor	r12, r5
 	xor	22(sp), r5
-	xor	r10, r5
-	xor	r15, r5
+	xor	r8, r5
+	xor	r6, r5
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r7, r15
+	mov	r10, r15
 	rrum.w	#3, r15
 	mov	r5, r6
 	rrum.w	#3, r6
 	and	#4369, r15
 	and	#4369, r6
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rlam.w	#1, r7
+	rlam.w	#1, r10
 	rlam.w	#1, r5
-	and	#61166, r7
-	xor	r15, r7
+	and	#61166, r10
+	xor	r15, r10
 	and	#61166, r5
 	xor	r6, r5
 	rla	r15
@@ -613,12 +603,12 @@ photon256_permute:
 	rlam.w	#1, r6
 	and	#1, r15
 	bis	r15, r6
-	xor	r4, r7
+	xor	r4, r10
 	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	r11, r15
 	mov	12(sp), r4
 	xor	r4, r15
-	xor	r7, r15
+	xor	r10, r15
 	mov	r15, 6(sp)
 	; photon256.ae:43: t = times2(x3 ^ x5)
 	mov	18(sp), 54(sp)
@@ -639,213 +629,205 @@ photon256_permute:
 	mov	r6, r15
 	rrum.w	#3, r15
 	mov	58(sp), r5
-	mov	r5, r7
-	rrum.w	#3, r7
+	mov	r5, r10
+	rrum.w	#3, r10
 	and	#4369, r15
-	and	#4369, r7
+	and	#4369, r10
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	r6, r4
-	rlam.w	#1, r4
-	mov	r5, r6
 	rlam.w	#1, r6
-	and	#61166, r4
-	xor	r15, r4
+	rlam.w	#1, r5
 	and	#61166, r6
-	xor	r7, r6
+	xor	r15, r6
+	and	#61166, r5
+	xor	r10, r5
 	rla	r15
 	adc	r15
-	mov	r15, r5
-	and	#65534, r5
-	rlam.w	#1, r7
+	mov	r15, r4
+	and	#65534, r4
+	rlam.w	#1, r10
 	and	#1, r15
-	bis	r15, r7
-	mov	r4, r15
-	xor	r5, r15
+	bis	r15, r10
+	xor	r4, r6
 	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	32(sp), r4
-	xor	r9, r4
-	xor	6(sp), r4
-	xor	r15, r4
+	mov	32(sp), r15
+	xor	r9, r15
+	xor	6(sp), r15
+	xor	r6, r15
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	xor	r7, r6
-	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	36(sp), r5
 	xor	r10, r5
-	xor	38(sp), r5
-	xor	r6, r5
+	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
+	mov	36(sp), r6
+	xor	r8, r6
+	xor	38(sp), r6
+	xor	r5, r6
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r4, r15
-	rrum.w	#3, r15
-	mov	r5, r7
-	rrum.w	#3, r7
-	and	#4369, r15
-	and	#4369, r7
+	mov	r15, r5
+	rrum.w	#3, r5
+	mov	r6, r10
+	rrum.w	#3, r10
+	and	#4369, r5
+	and	#4369, r10
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rlam.w	#1, r4
+	rlam.w	#1, r15
+	rlam.w	#1, r6
+	and	#61166, r15
+	xor	r5, r15
+	and	#61166, r6
+	xor	r10, r6
+	rla	r5
+	adc	r5
+	mov	r5, r4
+	and	#65534, r4
+	rlam.w	#1, r10
+	and	#1, r5
+	bis	r5, r10
+	xor	r4, r15
+	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	mov	4(sp), r5
+	xor	r11, r5
+	mov	18(sp), r4
+	xor	r4, r5
+	xor	r14, r5
+	xor	6(sp), r5
+	xor	r15, r5
+	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	xor	r10, r6
+	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r12, r7
+	xor	22(sp), r7
+	xor	r13, r7
+	xor	38(sp), r7
+	xor	r6, r7
+	; photon256.ae:33: t = (x >> 3) & 0x11111111
+	mov	r5, r15
+	rrum.w	#3, r15
+	mov	r7, r10
+	rrum.w	#3, r10
+	and	#4369, r15
+	and	#4369, r10
+	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
 	rlam.w	#1, r5
-	and	#61166, r4
-	xor	r15, r4
+	rlam.w	#1, r7
 	and	#61166, r5
-	xor	r7, r5
+	xor	r15, r5
+	and	#61166, r7
+	xor	r10, r7
 	rla	r15
 	adc	r15
 	mov	r15, r6
 	and	#65534, r6
-	rlam.w	#1, r7
+	rlam.w	#1, r10
 	and	#1, r15
-	bis	r15, r7
-	mov	r4, r15
-	xor	r6, r15
-	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	4(sp), r6
-	xor	r11, r6
-	mov	18(sp), r4
-	xor	r4, r6
-	xor	r14, r6
-	xor	6(sp), r6
-	xor	r15, r6
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	xor	r7, r5
-	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r12, r8
-	xor	22(sp), r8
-	xor	r13, r8
-	xor	38(sp), r8
-	xor	r5, r8
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r6, r5
-	rrum.w	#3, r5
-	mov	r8, r7
-	rrum.w	#3, r7
-	and	#4369, r5
-	and	#4369, r7
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rlam.w	#1, r6
-	rlam.w	#1, r8
-	and	#61166, r6
-	xor	r5, r6
-	and	#61166, r8
-	xor	r7, r8
-	rla	r5
-	adc	r5
-	mov	r5, r15
-	and	#65534, r15
-	rlam.w	#1, r7
-	and	#1, r5
-	bis	r5, r7
-	xor	r15, r6
+	bis	r15, r10
+	xor	r6, r5
 	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r4, r15
-	xor	r9, r15
-	xor	r6, r15
-	mov	r15, 34(sp)
+	mov	r4, r6
+	xor	r9, r6
+	xor	r5, r6
+	mov	r6, 34(sp)
 	; photon256.ae:43: t = times2(x3 ^ x5)
 	mov	r14, r15
 	xor	r9, r15
 	mov	r15, 52(sp)
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	xor	r7, r8
+	xor	r10, r7
 	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	22(sp), r15
-	xor	r10, r15
 	xor	r8, r15
+	xor	r7, r15
 	mov	r15, 30(sp)
 	; photon256.ae:43: t = times2(x3 ^ x5)
 	mov	r13, r15
-	xor	r10, r15
+	xor	r8, r15
 	mov	r15, 56(sp)
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	52(sp), r8
-	mov	r8, r6
+	mov	52(sp), r10
+	mov	r10, r6
 	rrum.w	#3, r6
 	mov	r15, r5
 	rrum.w	#3, r5
 	and	#4369, r6
 	and	#4369, r5
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	r8, r15
-	rlam.w	#1, r15
-	mov	56(sp), r7
+	rlam.w	#1, r10
+	mov	r15, r7
 	rlam.w	#1, r7
-	and	#61166, r15
-	xor	r6, r15
+	and	#61166, r10
+	xor	r6, r10
 	and	#61166, r7
 	xor	r5, r7
 	rla	r6
 	adc	r6
-	mov	r6, r8
-	and	#65534, r8
+	mov	r6, r15
+	and	#65534, r15
 	rlam.w	#1, r5
 	and	#1, r6
 	bis	r6, r5
-	xor	r8, r15
+	xor	r15, r10
 	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	r11, r6
-	xor	6(sp), r6
-	xor	34(sp), r6
-	xor	r15, r6
+	xor	6(sp), r11
+	xor	34(sp), r11
+	xor	r10, r11
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
 	xor	r5, r7
 	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	r12, r8
 	mov	38(sp), r5
-	xor	r5, r8
-	xor	30(sp), r8
-	xor	r7, r8
+	xor	r5, r12
+	xor	30(sp), r12
+	xor	r7, r12
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r6, r11
-	rrum.w	#3, r11
-	mov	r8, r12
-	rrum.w	#3, r12
-	and	#4369, r11
-	and	#4369, r12
+	mov	r11, r6
+	rrum.w	#3, r6
+	mov	r12, r10
+	rrum.w	#3, r10
+	and	#4369, r6
+	and	#4369, r10
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rlam.w	#1, r6
-	rlam.w	#1, r8
-	and	#61166, r6
-	xor	r11, r6
-	and	#61166, r8
-	xor	r12, r8
-	rla	r11
-	adc	r11
-	mov	r11, r15
-	and	#65534, r15
+	rlam.w	#1, r11
 	rlam.w	#1, r12
-	and	#1, r11
-	bis	r11, r12
-	xor	r15, r6
+	and	#61166, r11
+	xor	r6, r11
+	and	#61166, r12
+	xor	r10, r12
+	rla	r6
+	adc	r6
+	mov	r6, r15
+	and	#65534, r15
+	rlam.w	#1, r10
+	and	#1, r6
+	bis	r6, r10
+	xor	r15, r11
 	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	mov	32(sp), r7
 	xor	r4, r7
 	xor	r14, r7
 	xor	12(sp), r7
 	xor	34(sp), r7
-	xor	r6, r7
+	xor	r11, r7
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	r8, r15
-	xor	r12, r15
+	xor	r10, r12
 	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	36(sp), r8
-	xor	22(sp), r8
-	xor	r13, r8
+	mov	36(sp), r10
+	xor	22(sp), r10
+	xor	r13, r10
 	mov	26(sp), r6
-	xor	r6, r8
-	xor	30(sp), r8
-	xor	r15, r8
+	xor	r6, r10
+	xor	30(sp), r10
+	xor	r12, r10
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	r7, r11
 	rrum.w	#3, r11
-	mov	r8, r12
+	mov	r10, r12
 	rrum.w	#3, r12
 	and	#4369, r11
 	and	#4369, r12
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
 	rlam.w	#1, r7
-	rlam.w	#1, r8
+	rlam.w	#1, r10
 	and	#61166, r7
 	xor	r11, r7
-	and	#61166, r8
-	xor	r12, r8
+	and	#61166, r10
+	xor	r12, r10
 	rla	r11
 	adc	r11
 	mov	r11, r15
@@ -863,11 +845,11 @@ photon256_permute:
 	mov	12(sp), 42(sp)
 	xor	r15, 42(sp)
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	xor	r12, r8
+	xor	r12, r10
 	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	r13, r11
 	xor	r5, r11
-	xor	r8, r11
+	xor	r10, r11
 	; photon256.ae:43: t = times2(x3 ^ x5)
 	mov	r6, 48(sp)
 	xor	r5, 48(sp)
@@ -876,33 +858,32 @@ photon256_permute:
 	mov	r12, r6
 	rrum.w	#3, r6
 	mov	48(sp), r5
-	mov	r5, r8
-	rrum.w	#3, r8
+	mov	r5, r10
+	rrum.w	#3, r10
 	and	#4369, r6
-	and	#4369, r8
+	and	#4369, r10
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	r12, r15
-	rlam.w	#1, r15
+	rlam.w	#1, r12
 	rlam.w	#1, r5
-	and	#61166, r15
-	xor	r6, r15
+	and	#61166, r12
+	xor	r6, r12
 	and	#61166, r5
-	xor	r8, r5
+	xor	r10, r5
 	rla	r6
 	adc	r6
-	mov	r6, r12
-	and	#65534, r12
-	rlam.w	#1, r8
+	mov	r6, r15
+	and	#65534, r15
+	rlam.w	#1, r10
 	and	#1, r6
-	bis	r6, r8
-	xor	r12, r15
+	bis	r6, r10
+	xor	r15, r12
 	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
 	mov	18(sp), r6
 	xor	34(sp), r6
 	xor	r4, r6
-	xor	r15, r6
+	xor	r12, r6
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	xor	r8, r5
+	xor	r10, r5
 	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
 	mov	22(sp), r7
 	xor	30(sp), r7
@@ -924,160 +905,153 @@ photon256_permute:
 	xor	r12, r7
 	rla	r15
 	adc	r15
-	mov	r15, r8
-	and	#65534, r8
+	mov	r15, r10
+	and	#65534, r10
 	rlam.w	#1, r12
 	and	#1, r15
 	bis	r15, r12
-	mov	r6, r15
-	xor	r8, r15
+	xor	r10, r6
 	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	44(sp), r6
-	xor	12(sp), r6
-	xor	r9, r6
-	xor	r4, r6
-	xor	r15, r6
+	mov	44(sp), r15
+	xor	12(sp), r15
+	xor	r9, r15
+	xor	r4, r15
+	xor	r6, r15
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
 	xor	r12, r7
 	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	62(sp), r8
-	xor	26(sp), r8
-	xor	r10, r8
-	xor	r11, r8
-	xor	r7, r8
+	mov	62(sp), r10
+	xor	26(sp), r10
+	xor	r8, r10
+	xor	r11, r10
+	xor	r7, r10
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r6, r15
-	rrum.w	#3, r15
-	mov	r8, r12
+	mov	r15, r6
+	rrum.w	#3, r6
+	mov	r10, r12
 	rrum.w	#3, r12
-	and	#4369, r15
+	and	#4369, r6
 	and	#4369, r12
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rlam.w	#1, r6
-	rlam.w	#1, r8
-	and	#61166, r6
-	xor	r15, r6
-	and	#61166, r8
-	xor	r12, r8
-	rla	r15
-	adc	r15
-	mov	r15, r7
+	rlam.w	#1, r15
+	rlam.w	#1, r10
+	and	#61166, r15
+	xor	r6, r15
+	and	#61166, r10
+	xor	r12, r10
+	rla	r6
+	adc	r6
+	mov	r6, r7
 	and	#65534, r7
 	rlam.w	#1, r12
-	and	#1, r15
-	bis	r15, r12
-	xor	r7, r6
+	and	#1, r6
+	bis	r6, r12
+	xor	r7, r15
 	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	12(sp), r5
 	mov	34(sp), r7
 	xor	r7, r5
-	xor	r6, r5
+	xor	r15, r5
 	; photon256.ae:43: t = times2(x3 ^ x5)
 	mov	r9, r15
 	xor	r7, r15
 	mov	r15, 46(sp)
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	r8, r15
-	xor	r12, r15
+	xor	r12, r10
 	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	26(sp), r12
-	mov	30(sp), r8
-	xor	r8, r12
+	mov	30(sp), r15
 	xor	r15, r12
+	xor	r10, r12
 	; photon256.ae:43: t = times2(x3 ^ x5)
-	mov	r10, r15
-	xor	r8, r15
-	mov	r15, 50(sp)
+	mov	r8, r10
+	xor	r15, r10
+	mov	r10, 50(sp)
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	46(sp), r6
-	mov	r6, r8
-	rrum.w	#3, r8
-	mov	r15, r7
+	mov	r6, r10
+	rrum.w	#3, r10
+	mov	50(sp), r7
 	rrum.w	#3, r7
-	and	#4369, r8
+	and	#4369, r10
 	and	#4369, r7
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	r6, r15
-	rlam.w	#1, r15
-	mov	50(sp), r6
 	rlam.w	#1, r6
-	and	#61166, r15
-	xor	r8, r15
-	mov	r15, 2(sp)
+	mov	50(sp), r15
+	rlam.w	#1, r15
 	and	#61166, r6
-	xor	r7, r6
-	rla	r8
-	adc	r8
-	mov	r8, r15
-	and	#65534, r15
+	xor	r10, r6
+	mov	r6, 2(sp)
+	and	#61166, r15
+	xor	r7, r15
+	rla	r10
+	adc	r10
+	mov	r10, r6
+	and	#65534, r6
 	rlam.w	#1, r7
-	and	#1, r8
-	bis	r8, r7
-	mov	2(sp), r8
-	xor	r15, r8
+	and	#1, r10
+	bis	r10, r7
+	mov	2(sp), r10
+	xor	r6, r10
 	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	r14, r15
-	xor	r4, r15
-	xor	r5, r15
-	xor	r8, r15
+	xor	r4, r14
+	xor	r5, r14
+	xor	r10, r14
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	xor	r7, r6
+	xor	r7, r15
 	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	r13, r7
-	xor	r11, r7
-	xor	r12, r7
-	xor	r6, r7
+	xor	r11, r13
+	xor	r12, r13
+	xor	r15, r13
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r15, r13
-	rrum.w	#3, r13
-	mov	r7, r14
-	rrum.w	#3, r14
-	and	#4369, r13
-	and	#4369, r14
+	mov	r14, r7
+	rrum.w	#3, r7
+	mov	r13, r6
+	rrum.w	#3, r6
+	and	#4369, r7
+	and	#4369, r6
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	r15, r8
-	rlam.w	#1, r8
-	rlam.w	#1, r7
-	and	#61166, r8
-	xor	r13, r8
-	and	#61166, r7
-	xor	r14, r7
-	mov	r13, r15
-	rla	r15
-	adc	r15
-	mov	r15, r13
-	and	#65534, r13
 	rlam.w	#1, r14
-	and	#1, r15
-	bis	r15, r14
-	mov	r8, r15
-	xor	r13, r15
+	rlam.w	#1, r13
+	and	#61166, r14
+	xor	r7, r14
+	and	#61166, r13
+	xor	r6, r13
+	rla	r7
+	adc	r7
+	mov	r7, r15
+	and	#65534, r15
+	rlam.w	#1, r6
+	and	#1, r7
+	bis	r7, r6
+	xor	r15, r14
 	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	54(sp), r8
-	xor	r9, r8
-	xor	6(sp), r8
-	xor	r5, r8
-	xor	r15, r8
+	mov	54(sp), r10
+	xor	r9, r10
+	xor	6(sp), r10
+	xor	r5, r10
+	xor	r14, r10
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	xor	r14, r7
+	mov	r13, r15
+	xor	r6, r15
 	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	mov	58(sp), r13
-	xor	r10, r13
+	xor	r8, r13
 	xor	38(sp), r13
 	xor	r12, r13
-	xor	r7, r13
+	xor	r15, r13
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r8, r7
+	mov	r10, r7
 	rrum.w	#3, r7
 	mov	r13, r14
 	rrum.w	#3, r14
 	and	#4369, r7
 	and	#4369, r14
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rlam.w	#1, r8
+	rlam.w	#1, r10
 	rlam.w	#1, r13
-	and	#61166, r8
-	xor	r7, r8
+	and	#61166, r10
+	xor	r7, r10
 	and	#61166, r13
 	xor	r14, r13
 	rla	r7
@@ -1087,11 +1061,11 @@ photon256_permute:
 	rlam.w	#1, r14
 	and	#1, r7
 	bis	r7, r14
-	xor	r15, r8
+	xor	r15, r10
 	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	r9, r15
 	xor	r4, r15
-	xor	r8, r15
+	xor	r10, r15
 	mov	r15, 24(sp)
 	; photon256.ae:43: t = times2(x3 ^ x5)
 	mov	6(sp), r6
@@ -1100,62 +1074,26 @@ photon256_permute:
 	mov	r13, r15
 	xor	r14, r15
 	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r10, r13
+	mov	r8, r13
 	xor	r11, r13
 	xor	r15, r13
 	; photon256.ae:43: t = times2(x3 ^ x5)
-	mov	38(sp), r8
-	xor	r11, r8
+	mov	38(sp), r10
+	xor	r11, r10
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	r6, r15
 	rrum.w	#3, r15
-	mov	r8, r14
+	mov	r10, r14
 	rrum.w	#3, r14
 	and	#4369, r15
 	and	#4369, r14
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
 	rlam.w	#1, r6
-	rlam.w	#1, r8
+	rlam.w	#1, r10
 	and	#61166, r6
 	xor	r15, r6
-	and	#61166, r8
-	xor	r14, r8
-	rla	r15
-	adc	r15
-	mov	r15, r7
-	and	#65534, r7
-	rlam.w	#1, r14
-	and	#1, r15
-	bis	r15, r14
-	mov	r6, r15
-	xor	r7, r15
-	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	12(sp), r6
-	xor	r5, r6
-	xor	24(sp), r6
-	xor	r15, r6
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	r8, r15
-	xor	r14, r15
-	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	26(sp), r8
-	xor	r12, r8
-	xor	r13, r8
-	xor	r15, r8
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r6, r15
-	rrum.w	#3, r15
-	mov	r8, r14
-	rrum.w	#3, r14
-	and	#4369, r15
-	and	#4369, r14
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rlam.w	#1, r6
-	rlam.w	#1, r8
-	and	#61166, r6
-	xor	r15, r6
-	and	#61166, r8
-	xor	r14, r8
+	and	#61166, r10
+	xor	r14, r10
 	rla	r15
 	adc	r15
 	mov	r15, r7
@@ -1164,35 +1102,68 @@ photon256_permute:
 	and	#1, r15
 	bis	r15, r14
 	xor	r7, r6
+	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
+	mov	12(sp), r15
+	xor	r5, r15
+	xor	24(sp), r15
+	xor	r6, r15
+	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	xor	r14, r10
+	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
+	mov	26(sp), r6
+	xor	r12, r6
+	xor	r13, r6
+	xor	r10, r6
+	; photon256.ae:33: t = (x >> 3) & 0x11111111
+	mov	r15, r10
+	rrum.w	#3, r10
+	mov	r6, r14
+	rrum.w	#3, r14
+	and	#4369, r10
+	and	#4369, r14
+	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	rlam.w	#1, r15
+	rlam.w	#1, r6
+	and	#61166, r15
+	xor	r10, r15
+	and	#61166, r6
+	xor	r14, r6
+	rla	r10
+	adc	r10
+	mov	r10, r7
+	and	#65534, r7
+	rlam.w	#1, r14
+	and	#1, r10
+	bis	r10, r14
+	xor	r7, r15
 	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	mov	52(sp), r7
 	xor	6(sp), r7
 	xor	34(sp), r7
 	xor	24(sp), r7
-	xor	r6, r7
+	xor	r15, r7
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	r8, r15
-	xor	r14, r15
+	xor	r14, r6
 	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	56(sp), r8
-	xor	38(sp), r8
-	xor	30(sp), r8
-	xor	r13, r8
-	xor	r15, r8
+	mov	56(sp), r10
+	xor	38(sp), r10
+	xor	30(sp), r10
+	xor	r13, r10
+	xor	r6, r10
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	r7, r15
 	rrum.w	#3, r15
-	mov	r8, r14
+	mov	r10, r14
 	rrum.w	#3, r14
 	and	#4369, r15
 	and	#4369, r14
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
 	rlam.w	#1, r7
-	rlam.w	#1, r8
+	rlam.w	#1, r10
 	and	#61166, r7
 	xor	r15, r7
-	and	#61166, r8
-	xor	r14, r8
+	and	#61166, r10
+	xor	r14, r10
 	rla	r15
 	adc	r15
 	mov	r15, r6
@@ -1210,66 +1181,63 @@ photon256_permute:
 	mov	34(sp), r15
 	xor	r5, r15
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	xor	r14, r8
+	xor	r14, r10
 	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	38(sp), r14
 	xor	r12, r14
-	xor	r8, r14
+	xor	r10, r14
 	; photon256.ae:43: t = times2(x3 ^ x5)
 	mov	30(sp), r6
 	xor	r12, r6
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r15, r8
-	rrum.w	#3, r8
+	mov	r15, r10
+	rrum.w	#3, r10
 	mov	r6, r7
 	rrum.w	#3, r7
-	and	#4369, r8
+	and	#4369, r10
 	and	#4369, r7
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
 	rlam.w	#1, r15
 	rlam.w	#1, r6
 	and	#61166, r15
-	xor	r8, r15
+	xor	r10, r15
 	mov	r15, 0(sp)
 	and	#61166, r6
 	xor	r7, r6
-	rla	r8
-	adc	r8
-	mov	r8, r15
+	rla	r10
+	adc	r10
+	mov	r10, r15
 	and	#65534, r15
 	rlam.w	#1, r7
-	and	#1, r8
-	bis	r8, r7
-	mov	@sp, r8
-	xor	r15, r8
+	and	#1, r10
+	bis	r10, r7
+	mov	@sp, r10
+	xor	r15, r10
 	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	r9, r15
-	xor	24(sp), r15
-	xor	10(sp), r15
-	xor	r8, r15
+	xor	24(sp), r9
+	xor	10(sp), r9
+	xor	r10, r9
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
 	xor	r7, r6
 	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	r10, r7
-	xor	r13, r7
-	xor	r14, r7
-	xor	r6, r7
+	xor	r13, r8
+	xor	r14, r8
+	xor	r6, r8
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r15, r9
-	rrum.w	#3, r9
-	mov	r7, r10
+	mov	r9, r15
+	rrum.w	#3, r15
+	mov	r8, r10
 	rrum.w	#3, r10
-	and	#4369, r9
+	and	#4369, r15
 	and	#4369, r10
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	r15, r8
-	rlam.w	#1, r8
+	mov	r9, r7
 	rlam.w	#1, r7
-	and	#61166, r8
-	xor	r9, r8
+	rlam.w	#1, r8
 	and	#61166, r7
-	xor	r10, r7
-	mov	r9, r15
+	xor	r15, r7
+	and	#61166, r8
+	xor	r10, r8
 	rla	r15
 	adc	r15
 	mov	r15, r9
@@ -1277,75 +1245,73 @@ photon256_permute:
 	rlam.w	#1, r10
 	and	#1, r15
 	bis	r15, r10
-	mov	r8, r15
-	xor	r9, r15
+	xor	r9, r7
 	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	42(sp), r8
+	mov	42(sp), r15
 	mov	34(sp), r6
-	xor	r6, r8
-	xor	r4, r8
-	xor	10(sp), r8
-	xor	r15, r8
+	xor	r6, r15
+	xor	r4, r15
+	xor	10(sp), r15
+	xor	r7, r15
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	xor	r10, r7
+	xor	r10, r8
 	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	mov	48(sp), r9
 	xor	30(sp), r9
 	xor	r11, r9
 	xor	r14, r9
-	xor	r7, r9
+	xor	r8, r9
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r8, r7
-	rrum.w	#3, r7
+	mov	r15, r8
+	rrum.w	#3, r8
 	mov	r9, r10
 	rrum.w	#3, r10
-	and	#4369, r7
+	and	#4369, r8
 	and	#4369, r10
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rlam.w	#1, r8
+	rlam.w	#1, r15
 	rlam.w	#1, r9
-	and	#61166, r8
-	xor	r7, r8
+	and	#61166, r15
+	xor	r8, r15
 	and	#61166, r9
 	xor	r10, r9
-	rla	r7
-	adc	r7
-	mov	r7, r15
-	and	#65534, r15
+	rla	r8
+	adc	r8
+	mov	r8, r7
+	and	#65534, r7
 	rlam.w	#1, r10
-	and	#1, r7
-	bis	r7, r10
-	xor	r15, r8
+	and	#1, r8
+	bis	r8, r10
+	xor	r7, r15
 	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r6, r15
-	mov	24(sp), r6
-	xor	r6, r15
-	xor	r8, r15
-	mov	r15, 16(sp)
+	mov	24(sp), r7
+	xor	r7, r6
+	xor	r15, r6
+	mov	r6, 16(sp)
 	; photon256.ae:43: t = times2(x3 ^ x5)
-	mov	r4, r7
-	xor	r6, r7
+	mov	r4, r6
+	xor	r7, r6
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
 	xor	r10, r9
 	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	30(sp), r6
-	xor	r13, r6
-	xor	r9, r6
+	mov	30(sp), r7
+	xor	r13, r7
+	xor	r9, r7
 	; photon256.ae:43: t = times2(x3 ^ x5)
 	mov	r11, r9
 	xor	r13, r9
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r7, r15
+	mov	r6, r15
 	rrum.w	#3, r15
 	mov	r9, r10
 	rrum.w	#3, r10
 	and	#4369, r15
 	and	#4369, r10
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rlam.w	#1, r7
+	rlam.w	#1, r6
 	rlam.w	#1, r9
-	and	#61166, r7
-	xor	r15, r7
+	and	#61166, r6
+	xor	r15, r6
 	and	#61166, r9
 	xor	r10, r9
 	rla	r15
@@ -1355,85 +1321,82 @@ photon256_permute:
 	rlam.w	#1, r10
 	and	#1, r15
 	bis	r15, r10
-	mov	r7, r15
-	xor	r8, r15
+	xor	r8, r6
 	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	6(sp), r7
-	xor	10(sp), r7
-	xor	16(sp), r7
-	xor	r15, r7
+	mov	6(sp), r15
+	xor	10(sp), r15
+	xor	16(sp), r15
+	xor	r6, r15
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	r9, r15
-	xor	r10, r15
+	xor	r10, r9
 	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	38(sp), r9
-	xor	r14, r9
-	xor	r6, r9
-	xor	r15, r9
+	mov	38(sp), r6
+	xor	r14, r6
+	xor	r7, r6
+	xor	r9, r6
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r7, r15
-	rrum.w	#3, r15
-	mov	r9, r10
+	mov	r15, r9
+	rrum.w	#3, r9
+	mov	r6, r10
 	rrum.w	#3, r10
-	and	#4369, r15
+	and	#4369, r9
 	and	#4369, r10
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rlam.w	#1, r7
-	rlam.w	#1, r9
-	and	#61166, r7
-	xor	r15, r7
-	and	#61166, r9
-	xor	r10, r9
-	rla	r15
-	adc	r15
-	mov	r15, r8
+	rlam.w	#1, r15
+	rlam.w	#1, r6
+	and	#61166, r15
+	xor	r9, r15
+	and	#61166, r6
+	xor	r10, r6
+	rla	r9
+	adc	r9
+	mov	r9, r8
 	and	#65534, r8
 	rlam.w	#1, r10
-	and	#1, r15
-	bis	r15, r10
-	mov	r7, r15
-	xor	r8, r15
+	and	#1, r9
+	bis	r9, r10
+	mov	r15, r9
+	xor	r8, r9
 	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	46(sp), r7
-	xor	r4, r7
-	xor	r5, r7
-	xor	16(sp), r7
-	xor	r15, r7
+	mov	46(sp), r15
+	xor	r4, r15
+	xor	r5, r15
+	xor	16(sp), r15
+	xor	r9, r15
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	xor	r10, r9
+	xor	r10, r6
 	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	mov	50(sp), r10
 	xor	r11, r10
 	xor	r12, r10
+	xor	r7, r10
 	xor	r6, r10
-	xor	r9, r10
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r7, r15
-	rrum.w	#3, r15
+	mov	r15, r6
+	rrum.w	#3, r6
 	mov	r10, r9
 	rrum.w	#3, r9
-	and	#4369, r15
+	and	#4369, r6
 	and	#4369, r9
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rlam.w	#1, r7
+	rlam.w	#1, r15
 	rlam.w	#1, r10
-	and	#61166, r7
-	xor	r15, r7
+	and	#61166, r15
+	xor	r6, r15
 	and	#61166, r10
 	xor	r9, r10
-	rla	r15
-	adc	r15
-	mov	r15, r8
+	rla	r6
+	adc	r6
+	mov	r6, r8
 	and	#65534, r8
 	rlam.w	#1, r9
-	and	#1, r15
-	bis	r15, r9
-	mov	r7, r15
+	and	#1, r6
+	bis	r6, r9
 	xor	r8, r15
 	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r4, r7
-	xor	10(sp), r7
-	xor	r15, r7
+	mov	r4, r6
+	xor	10(sp), r6
+	xor	r15, r6
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
 	xor	r9, r10
 	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
@@ -1446,8 +1409,8 @@ photon256_permute:
 	mov	30(sp), r10
 	mov	r4, 14(sp)
 	mov	r5, 28(sp)
-	mov	r6, 40(sp)
-	mov	r7, 64(sp)
+	mov	r7, 40(sp)
+	mov	r6, 64(sp)
 	mov	r15, 60(sp)
 	dec	70(sp)
 	jz	.Lphoton256_permute_near3

@@ -61,7 +61,7 @@ photon_beetle_aead128_key_setup:
 
 ; --- photon_beetle_aead128_encrypt_with: photon_beetle_aead128.encrypt_with
 ;     frame 80 bytes (16 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1402 bytes of code
+;     estimated 1378 bytes of code
 	.section .text.photon_beetle_aead128_encrypt_with,"ax",@progbits
 	.global photon_beetle_aead128_encrypt_with
 	.type photon_beetle_aead128_encrypt_with, @function
@@ -458,9 +458,8 @@ photon_beetle_aead128_encrypt_with:
 	clr	r7
 	clr	r5
 .Lphoton_beetle_aead128_encrypt_with_shend25:
-	mov	r9, r15
 	mov	2(sp), r4
-	bis	r4, r15
+	bis	r4, r9
 	bis	4(sp), r10
 	bis	6(sp), r11
 	bis	8(sp), r12
@@ -470,67 +469,56 @@ photon_beetle_aead128_encrypt_with:
 	bis	r6, r5
 	inv	r8
 	inc	r8
-	xor	r4, r15
-	and	r8, r15
-	mov	r4, r9
-	xor	r15, r9
-	mov	r10, r15
-	mov	4(sp), r4
-	xor	r4, r15
-	and	r8, r15
-	mov	r4, r10
+	xor	r4, r9
+	and	r8, r9
+	xor	r9, r4
+	mov	4(sp), r15
 	xor	r15, r10
-	mov	r11, r15
-	mov	6(sp), r4
-	xor	r4, r15
-	and	r8, r15
-	mov	r4, r11
-	xor	r15, r11
-	mov	r12, r15
-	mov	8(sp), r4
-	xor	r4, r15
-	and	r8, r15
-	mov	r4, r12
-	xor	r15, r12
-	mov	r13, r15
-	mov	10(sp), r4
-	xor	r4, r15
-	and	r8, r15
-	mov	r4, r13
-	xor	r15, r13
-	mov	r14, r15
-	mov	12(sp), r4
-	xor	r4, r15
-	and	r8, r15
-	mov	r4, r14
-	xor	r15, r14
-	mov	@sp, r4
-	xor	r4, r7
+	and	r8, r10
+	xor	r10, r15
+	mov	6(sp), r9
+	xor	r9, r11
+	and	r8, r11
+	xor	r11, r9
+	mov	8(sp), r10
+	xor	r10, r12
+	and	r8, r12
+	xor	r12, r10
+	mov	10(sp), r11
+	xor	r11, r13
+	and	r8, r13
+	xor	r13, r11
+	mov	12(sp), r12
+	xor	r12, r14
+	and	r8, r14
+	xor	r14, r12
+	mov	@sp, r13
+	xor	r13, r7
 	and	r8, r7
-	xor	r7, r4
+	xor	r7, r13
 	xor	r6, r5
 	and	r8, r5
 	xor	r5, r6
 	; photon_beetle_aead128.ae:127: set_rate_part(s, x ^ ozs(p, count))
-	xor	32(sp), r9
-	xor	34(sp), r10
-	xor	36(sp), r11
-	xor	38(sp), r12
-	xor	40(sp), r13
-	xor	42(sp), r14
-	xor	44(sp), r4
+	xor	32(sp), r4
+	xor	34(sp), r15
+	xor	36(sp), r9
+	xor	38(sp), r10
+	xor	40(sp), r11
+	xor	42(sp), r12
+	xor	44(sp), r13
 	xor	46(sp), r6
 	; photon_beetle_aead128.ae:25: s[0] = x[31:0]
-	mov	r9, 32(sp)
-	mov	r10, 34(sp)
+	mov	r4, 32(sp)
+	mov	r15, 34(sp)
 	; photon_beetle_aead128.ae:26: s[1] = x[63:32]
-	mov	r11, 36(sp)
-	mov	r12, 38(sp)
+	mov	r9, 36(sp)
+	mov	r10, 38(sp)
 	; photon_beetle_aead128.ae:27: s[2] = x[95:64]
-	mov	r13, 40(sp)
-	mov	r14, 42(sp)
+	mov	r11, 40(sp)
+	mov	r12, 42(sp)
 	; photon_beetle_aead128.ae:28: s[3] = x[127:96]
-	mov	r4, 44(sp)
+	mov	r13, 44(sp)
 	mov	r6, 46(sp)
 	add	#1, 16(sp)
 	addc	#0, 14(sp)
@@ -1262,7 +1250,7 @@ photon_beetle_aead128_decrypt_with:
 
 ; --- photon_beetle_aead128_P_permute: photon_beetle_aead128.P.permute
 ;     frame 72 bytes (36 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2880 bytes of code
+;     estimated 2812 bytes of code
 	.section .text.photon_beetle_aead128_P_permute,"ax",@progbits
 	.local photon_beetle_aead128_P_permute
 	.type photon_beetle_aead128_P_permute, @function
@@ -1322,38 +1310,36 @@ photon_beetle_aead128_P_permute:
 	; photon256.ae:64: x1 = sub_cells(x1 ^ (c ^ ic[1]) as u32) >>> 4
 	mov	r15, r8
 	xor	#1, r8
-	mov	r9, r6
-	xor	r8, r6
-	mov	r10, r9
-	swpb	r9
-	mov.b	r9, r9
-	mov.b	photon_beetle_aead128_sf0(r9), r7
+	xor	r8, r9
+	mov	r10, r6
+	swpb	r6
+	mov.b	r6, r6
+	mov.b	photon_beetle_aead128_sf0(r6), r7
 	mov.b	r10, r10
 	mov.b	photon_beetle_aead128_sf0(r10), r8
-	mov	r6, r10
+	mov	r9, r10
 	swpb	r10
 	mov.b	r10, r10
-	mov.b	photon_beetle_aead128_sf0(r10), r9
-	mov.b	r6, r6
-	mov.b	photon_beetle_aead128_sf0(r6), r10
+	mov.b	photon_beetle_aead128_sf0(r10), r6
+	mov.b	r9, r9
+	mov.b	photon_beetle_aead128_sf0(r9), r10
 	swpb	r7
 	bis	r8, r7
-	swpb	r9
-	bis	r10, r9
-	mov	r7, r8
-	mov	r9, 4(sp)
-	bit	#1, r8
+	swpb	r6
+	bis	r10, r6
+	mov	r6, 4(sp)
+	bit	#1, r7
 	rrc	4(sp)
-	rrc	r8
-	bit	#1, r8
+	rrc	r7
+	bit	#1, r7
 	rrc	4(sp)
-	rrc	r8
-	bit	#1, r8
+	rrc	r7
+	bit	#1, r7
 	rrc	4(sp)
-	rrc	r8
-	bit	#1, r8
+	rrc	r7
+	bit	#1, r7
 	rrc	4(sp)
-	rrc	r8
+	rrc	r7
 	; photon256.ae:65: x2 = sub_cells(x2 ^ (c ^ ic[2]) as u32) >>> 8
 	mov	r15, r10
 	xor	#3, r10
@@ -1365,14 +1351,14 @@ photon_beetle_aead128_P_permute:
 	mov	r11, r10
 	swpb	r10
 	mov.b	r10, r10
-	mov.b	photon_beetle_aead128_sf0(r10), r7
+	mov.b	photon_beetle_aead128_sf0(r10), r8
 	mov.b	r11, r11
 	mov.b	photon_beetle_aead128_sf0(r11), r9
 	swpb	r5
 	mov.b	r5, r5
 	mov.b	photon_beetle_aead128_sf0(r5), r10
 	swpb	r6
-	bis	r7, r6
+	bis	r8, r6
 	mov	r6, 36(sp)
 	swpb	r9
 	bis	r10, r9
@@ -1380,20 +1366,20 @@ photon_beetle_aead128_P_permute:
 	; photon256.ae:66: x3 = sub_cells(x3 ^ (c ^ ic[3]) as u32) >>> 12
 	mov	r15, r11
 	xor	#7, r11
-	mov	28(sp), r7
-	xor	r11, r7
+	mov	28(sp), r8
+	xor	r11, r8
 	mov	r12, r11
 	swpb	r11
 	mov.b	r11, r11
 	mov.b	photon_beetle_aead128_sf0(r11), r9
 	mov.b	r12, r12
 	mov.b	photon_beetle_aead128_sf0(r12), r11
-	mov	r7, r12
+	mov	r8, r12
 	swpb	r12
 	mov.b	r12, r12
 	mov.b	photon_beetle_aead128_sf0(r12), r10
-	mov.b	r7, r7
-	mov.b	photon_beetle_aead128_sf0(r7), r12
+	mov.b	r8, r8
+	mov.b	photon_beetle_aead128_sf0(r8), r12
 	swpb	r9
 	bis	r11, r9
 	swpb	r10
@@ -1422,7 +1408,7 @@ photon_beetle_aead128_P_permute:
 	mov.b	r10, r10
 	mov.b	photon_beetle_aead128_sf0(r10), r6
 	mov.b	r9, r9
-	mov.b	photon_beetle_aead128_sf0(r9), r7
+	mov.b	photon_beetle_aead128_sf0(r9), r8
 	mov	r13, r10
 	swpb	r10
 	mov.b	r10, r10
@@ -1430,7 +1416,7 @@ photon_beetle_aead128_P_permute:
 	mov.b	r13, r13
 	mov.b	photon_beetle_aead128_sf0(r13), r10
 	swpb	r6
-	bis	r7, r6
+	bis	r8, r6
 	mov	r6, 22(sp)
 	swpb	r9
 	bis	r10, r9
@@ -1438,20 +1424,20 @@ photon_beetle_aead128_P_permute:
 	; photon256.ae:68: x5 = sub_cells(x5 ^ (c ^ ic[5]) as u32) >>> 20
 	mov	r15, r13
 	xor	#14, r13
-	mov	10(sp), r7
-	xor	r13, r7
+	mov	10(sp), r8
+	xor	r13, r8
 	mov	r14, r13
 	swpb	r13
 	mov.b	r13, r13
 	mov.b	photon_beetle_aead128_sf0(r13), r9
 	mov.b	r14, r14
 	mov.b	photon_beetle_aead128_sf0(r14), r10
-	mov	r7, r14
+	mov	r8, r14
 	swpb	r14
 	mov.b	r14, r14
 	mov.b	photon_beetle_aead128_sf0(r14), r13
-	mov.b	r7, r7
-	mov.b	photon_beetle_aead128_sf0(r7), r14
+	mov.b	r8, r8
+	mov.b	photon_beetle_aead128_sf0(r8), r14
 	swpb	r9
 	bis	r10, r9
 	swpb	r13
@@ -1481,21 +1467,21 @@ photon_beetle_aead128_P_permute:
 	mov.b	r10, r10
 	mov.b	photon_beetle_aead128_sf0(r10), r6
 	mov.b	r9, r9
-	mov.b	photon_beetle_aead128_sf0(r9), r7
+	mov.b	photon_beetle_aead128_sf0(r9), r8
 	mov.b	41(sp), r10
 	mov.b	photon_beetle_aead128_sf0(r10), r9
 	swpb	r5
 	bis	r6, r5
 	mov	r5, 26(sp)
-	swpb	r7
-	bis	r9, r7
-	mov	r7, 12(sp)
+	swpb	r8
+	bis	r9, r8
+	mov	r8, 12(sp)
 	; photon256.ae:70: x7 = sub_cells(x7 ^ (c ^ ic[7]) as u32) >>> 28
 	xor	#8, r15
 	mov	64(sp), r6
 	xor	r15, r6
 	mov.b	61(sp), r15
-	mov.b	photon_beetle_aead128_sf0(r15), r7
+	mov.b	photon_beetle_aead128_sf0(r15), r8
 	mov.b	60(sp), r15
 	mov.b	photon_beetle_aead128_sf0(r15), r10
 	mov	r6, r15
@@ -1504,22 +1490,21 @@ photon_beetle_aead128_P_permute:
 	mov.b	photon_beetle_aead128_sf0(r15), r9
 	mov.b	r6, r6
 	mov.b	photon_beetle_aead128_sf0(r6), r15
-	swpb	r7
-	bis	r10, r7
+	swpb	r8
+	bis	r10, r8
 	swpb	r9
 	bis	r15, r9
-	mov	r7, r10
 	rla	r9
-	rlc	r10
+	rlc	r8
 	adc	r9
 	rla	r9
-	rlc	r10
+	rlc	r8
 	adc	r9
 	rla	r9
-	rlc	r10
+	rlc	r8
 	adc	r9
 	rla	r9
-	rlc	r10
+	rlc	r8
 	adc	r9
 	; photon256.ae:43: t = times2(x3 ^ x5)
 	mov	r11, r15
@@ -1533,91 +1518,87 @@ photon_beetle_aead128_P_permute:
 	mov	r6, r15
 	rrum.w	#3, r15
 	mov	62(sp), r5
-	mov	r5, r7
-	rrum.w	#3, r7
+	mov	r5, r10
+	rrum.w	#3, r10
 	and	#4369, r15
-	and	#4369, r7
+	and	#4369, r10
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	r6, r4
-	rlam.w	#1, r4
-	mov	r5, r6
 	rlam.w	#1, r6
-	and	#61166, r4
-	xor	r15, r4
-	and	#61166, r6
-	xor	r7, r6
-	rla	r15
-	adc	r15
-	mov	r15, r5
-	and	#65534, r5
-	rlam.w	#1, r7
-	and	#1, r15
-	bis	r15, r7
-	mov	r4, r15
-	xor	r5, r15
-	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	4(sp), r4
-	xor	12(sp), r4
-	xor	r9, r4
-	xor	r15, r4
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	xor	r7, r6
-	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	r8, r5
-	xor	26(sp), r5
-	xor	r10, r5
-	xor	r6, r5
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r4, r15
-	rrum.w	#3, r15
-	mov	r5, r6
-	rrum.w	#3, r6
-	and	#4369, r15
-	and	#4369, r6
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rlam.w	#1, r4
 	rlam.w	#1, r5
-	and	#61166, r4
-	xor	r15, r4
+	and	#61166, r6
+	xor	r15, r6
 	and	#61166, r5
-	xor	r6, r5
+	xor	r10, r5
 	rla	r15
 	adc	r15
-	mov	r15, r7
-	and	#65534, r7
-	rlam.w	#1, r6
+	mov	r15, r4
+	and	#65534, r4
+	rlam.w	#1, r10
 	and	#1, r15
-	bis	r15, r6
-	xor	r7, r4
-	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	8(sp), r7
-	xor	32(sp), r7
-	xor	r11, r7
-	xor	18(sp), r7
-	xor	r9, r7
-	xor	r4, r7
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	r5, r15
+	bis	r15, r10
+	xor	r4, r6
+	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
+	mov	4(sp), r15
+	xor	12(sp), r15
+	xor	r9, r15
 	xor	r6, r15
+	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	xor	r10, r5
+	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
+	mov	r7, r6
+	xor	26(sp), r6
+	xor	r8, r6
+	xor	r5, r6
+	; photon256.ae:33: t = (x >> 3) & 0x11111111
+	mov	r15, r5
+	rrum.w	#3, r5
+	mov	r6, r4
+	rrum.w	#3, r4
+	and	#4369, r5
+	and	#4369, r4
+	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	rlam.w	#1, r15
+	rlam.w	#1, r6
+	and	#61166, r15
+	xor	r5, r15
+	and	#61166, r6
+	xor	r4, r6
+	rla	r5
+	adc	r5
+	mov	r5, r10
+	and	#65534, r10
+	rlam.w	#1, r4
+	and	#1, r5
+	bis	r5, r4
+	xor	r10, r15
+	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	mov	8(sp), r10
+	xor	32(sp), r10
+	xor	r11, r10
+	xor	18(sp), r10
+	xor	r9, r10
+	xor	r15, r10
+	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	xor	r4, r6
 	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	mov	20(sp), r5
 	xor	36(sp), r5
 	xor	r12, r5
 	xor	22(sp), r5
-	xor	r10, r5
-	xor	r15, r5
+	xor	r8, r5
+	xor	r6, r5
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r7, r15
+	mov	r10, r15
 	rrum.w	#3, r15
 	mov	r5, r6
 	rrum.w	#3, r6
 	and	#4369, r15
 	and	#4369, r6
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rlam.w	#1, r7
+	rlam.w	#1, r10
 	rlam.w	#1, r5
-	and	#61166, r7
-	xor	r15, r7
+	and	#61166, r10
+	xor	r15, r10
 	and	#61166, r5
 	xor	r6, r5
 	rla	r15
@@ -1627,12 +1608,12 @@ photon_beetle_aead128_P_permute:
 	rlam.w	#1, r6
 	and	#1, r15
 	bis	r15, r6
-	xor	r4, r7
+	xor	r4, r10
 	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	r11, r15
 	mov	12(sp), r4
 	xor	r4, r15
-	xor	r7, r15
+	xor	r10, r15
 	mov	r15, 6(sp)
 	; photon256.ae:43: t = times2(x3 ^ x5)
 	mov	18(sp), 54(sp)
@@ -1653,213 +1634,205 @@ photon_beetle_aead128_P_permute:
 	mov	r6, r15
 	rrum.w	#3, r15
 	mov	58(sp), r5
-	mov	r5, r7
-	rrum.w	#3, r7
+	mov	r5, r10
+	rrum.w	#3, r10
 	and	#4369, r15
-	and	#4369, r7
+	and	#4369, r10
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	r6, r4
-	rlam.w	#1, r4
-	mov	r5, r6
 	rlam.w	#1, r6
-	and	#61166, r4
-	xor	r15, r4
+	rlam.w	#1, r5
 	and	#61166, r6
-	xor	r7, r6
+	xor	r15, r6
+	and	#61166, r5
+	xor	r10, r5
 	rla	r15
 	adc	r15
-	mov	r15, r5
-	and	#65534, r5
-	rlam.w	#1, r7
+	mov	r15, r4
+	and	#65534, r4
+	rlam.w	#1, r10
 	and	#1, r15
-	bis	r15, r7
-	mov	r4, r15
-	xor	r5, r15
+	bis	r15, r10
+	xor	r4, r6
 	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	32(sp), r4
-	xor	r9, r4
-	xor	6(sp), r4
-	xor	r15, r4
+	mov	32(sp), r15
+	xor	r9, r15
+	xor	6(sp), r15
+	xor	r6, r15
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	xor	r7, r6
-	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	36(sp), r5
 	xor	r10, r5
-	xor	38(sp), r5
-	xor	r6, r5
+	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
+	mov	36(sp), r6
+	xor	r8, r6
+	xor	38(sp), r6
+	xor	r5, r6
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r4, r15
-	rrum.w	#3, r15
-	mov	r5, r7
-	rrum.w	#3, r7
-	and	#4369, r15
-	and	#4369, r7
+	mov	r15, r5
+	rrum.w	#3, r5
+	mov	r6, r10
+	rrum.w	#3, r10
+	and	#4369, r5
+	and	#4369, r10
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rlam.w	#1, r4
+	rlam.w	#1, r15
+	rlam.w	#1, r6
+	and	#61166, r15
+	xor	r5, r15
+	and	#61166, r6
+	xor	r10, r6
+	rla	r5
+	adc	r5
+	mov	r5, r4
+	and	#65534, r4
+	rlam.w	#1, r10
+	and	#1, r5
+	bis	r5, r10
+	xor	r4, r15
+	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	mov	4(sp), r5
+	xor	r11, r5
+	mov	18(sp), r4
+	xor	r4, r5
+	xor	r14, r5
+	xor	6(sp), r5
+	xor	r15, r5
+	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	xor	r10, r6
+	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r12, r7
+	xor	22(sp), r7
+	xor	r13, r7
+	xor	38(sp), r7
+	xor	r6, r7
+	; photon256.ae:33: t = (x >> 3) & 0x11111111
+	mov	r5, r15
+	rrum.w	#3, r15
+	mov	r7, r10
+	rrum.w	#3, r10
+	and	#4369, r15
+	and	#4369, r10
+	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
 	rlam.w	#1, r5
-	and	#61166, r4
-	xor	r15, r4
+	rlam.w	#1, r7
 	and	#61166, r5
-	xor	r7, r5
+	xor	r15, r5
+	and	#61166, r7
+	xor	r10, r7
 	rla	r15
 	adc	r15
 	mov	r15, r6
 	and	#65534, r6
-	rlam.w	#1, r7
+	rlam.w	#1, r10
 	and	#1, r15
-	bis	r15, r7
-	mov	r4, r15
-	xor	r6, r15
-	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	4(sp), r6
-	xor	r11, r6
-	mov	18(sp), r4
-	xor	r4, r6
-	xor	r14, r6
-	xor	6(sp), r6
-	xor	r15, r6
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	xor	r7, r5
-	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r12, r8
-	xor	22(sp), r8
-	xor	r13, r8
-	xor	38(sp), r8
-	xor	r5, r8
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r6, r5
-	rrum.w	#3, r5
-	mov	r8, r7
-	rrum.w	#3, r7
-	and	#4369, r5
-	and	#4369, r7
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rlam.w	#1, r6
-	rlam.w	#1, r8
-	and	#61166, r6
-	xor	r5, r6
-	and	#61166, r8
-	xor	r7, r8
-	rla	r5
-	adc	r5
-	mov	r5, r15
-	and	#65534, r15
-	rlam.w	#1, r7
-	and	#1, r5
-	bis	r5, r7
-	xor	r15, r6
+	bis	r15, r10
+	xor	r6, r5
 	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r4, r15
-	xor	r9, r15
-	xor	r6, r15
-	mov	r15, 34(sp)
+	mov	r4, r6
+	xor	r9, r6
+	xor	r5, r6
+	mov	r6, 34(sp)
 	; photon256.ae:43: t = times2(x3 ^ x5)
 	mov	r14, r15
 	xor	r9, r15
 	mov	r15, 52(sp)
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	xor	r7, r8
+	xor	r10, r7
 	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	22(sp), r15
-	xor	r10, r15
 	xor	r8, r15
+	xor	r7, r15
 	mov	r15, 30(sp)
 	; photon256.ae:43: t = times2(x3 ^ x5)
 	mov	r13, r15
-	xor	r10, r15
+	xor	r8, r15
 	mov	r15, 56(sp)
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	52(sp), r8
-	mov	r8, r6
+	mov	52(sp), r10
+	mov	r10, r6
 	rrum.w	#3, r6
 	mov	r15, r5
 	rrum.w	#3, r5
 	and	#4369, r6
 	and	#4369, r5
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	r8, r15
-	rlam.w	#1, r15
-	mov	56(sp), r7
+	rlam.w	#1, r10
+	mov	r15, r7
 	rlam.w	#1, r7
-	and	#61166, r15
-	xor	r6, r15
+	and	#61166, r10
+	xor	r6, r10
 	and	#61166, r7
 	xor	r5, r7
 	rla	r6
 	adc	r6
-	mov	r6, r8
-	and	#65534, r8
+	mov	r6, r15
+	and	#65534, r15
 	rlam.w	#1, r5
 	and	#1, r6
 	bis	r6, r5
-	xor	r8, r15
+	xor	r15, r10
 	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	r11, r6
-	xor	6(sp), r6
-	xor	34(sp), r6
-	xor	r15, r6
+	xor	6(sp), r11
+	xor	34(sp), r11
+	xor	r10, r11
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
 	xor	r5, r7
 	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	r12, r8
 	mov	38(sp), r5
-	xor	r5, r8
-	xor	30(sp), r8
-	xor	r7, r8
+	xor	r5, r12
+	xor	30(sp), r12
+	xor	r7, r12
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r6, r11
-	rrum.w	#3, r11
-	mov	r8, r12
-	rrum.w	#3, r12
-	and	#4369, r11
-	and	#4369, r12
+	mov	r11, r6
+	rrum.w	#3, r6
+	mov	r12, r10
+	rrum.w	#3, r10
+	and	#4369, r6
+	and	#4369, r10
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rlam.w	#1, r6
-	rlam.w	#1, r8
-	and	#61166, r6
-	xor	r11, r6
-	and	#61166, r8
-	xor	r12, r8
-	rla	r11
-	adc	r11
-	mov	r11, r15
-	and	#65534, r15
+	rlam.w	#1, r11
 	rlam.w	#1, r12
-	and	#1, r11
-	bis	r11, r12
-	xor	r15, r6
+	and	#61166, r11
+	xor	r6, r11
+	and	#61166, r12
+	xor	r10, r12
+	rla	r6
+	adc	r6
+	mov	r6, r15
+	and	#65534, r15
+	rlam.w	#1, r10
+	and	#1, r6
+	bis	r6, r10
+	xor	r15, r11
 	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	mov	32(sp), r7
 	xor	r4, r7
 	xor	r14, r7
 	xor	12(sp), r7
 	xor	34(sp), r7
-	xor	r6, r7
+	xor	r11, r7
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	r8, r15
-	xor	r12, r15
+	xor	r10, r12
 	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	36(sp), r8
-	xor	22(sp), r8
-	xor	r13, r8
+	mov	36(sp), r10
+	xor	22(sp), r10
+	xor	r13, r10
 	mov	26(sp), r6
-	xor	r6, r8
-	xor	30(sp), r8
-	xor	r15, r8
+	xor	r6, r10
+	xor	30(sp), r10
+	xor	r12, r10
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	r7, r11
 	rrum.w	#3, r11
-	mov	r8, r12
+	mov	r10, r12
 	rrum.w	#3, r12
 	and	#4369, r11
 	and	#4369, r12
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
 	rlam.w	#1, r7
-	rlam.w	#1, r8
+	rlam.w	#1, r10
 	and	#61166, r7
 	xor	r11, r7
-	and	#61166, r8
-	xor	r12, r8
+	and	#61166, r10
+	xor	r12, r10
 	rla	r11
 	adc	r11
 	mov	r11, r15
@@ -1877,11 +1850,11 @@ photon_beetle_aead128_P_permute:
 	mov	12(sp), 42(sp)
 	xor	r15, 42(sp)
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	xor	r12, r8
+	xor	r12, r10
 	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	r13, r11
 	xor	r5, r11
-	xor	r8, r11
+	xor	r10, r11
 	; photon256.ae:43: t = times2(x3 ^ x5)
 	mov	r6, 48(sp)
 	xor	r5, 48(sp)
@@ -1890,33 +1863,32 @@ photon_beetle_aead128_P_permute:
 	mov	r12, r6
 	rrum.w	#3, r6
 	mov	48(sp), r5
-	mov	r5, r8
-	rrum.w	#3, r8
+	mov	r5, r10
+	rrum.w	#3, r10
 	and	#4369, r6
-	and	#4369, r8
+	and	#4369, r10
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	r12, r15
-	rlam.w	#1, r15
+	rlam.w	#1, r12
 	rlam.w	#1, r5
-	and	#61166, r15
-	xor	r6, r15
+	and	#61166, r12
+	xor	r6, r12
 	and	#61166, r5
-	xor	r8, r5
+	xor	r10, r5
 	rla	r6
 	adc	r6
-	mov	r6, r12
-	and	#65534, r12
-	rlam.w	#1, r8
+	mov	r6, r15
+	and	#65534, r15
+	rlam.w	#1, r10
 	and	#1, r6
-	bis	r6, r8
-	xor	r12, r15
+	bis	r6, r10
+	xor	r15, r12
 	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
 	mov	18(sp), r6
 	xor	34(sp), r6
 	xor	r4, r6
-	xor	r15, r6
+	xor	r12, r6
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	xor	r8, r5
+	xor	r10, r5
 	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
 	mov	22(sp), r7
 	xor	30(sp), r7
@@ -1938,160 +1910,153 @@ photon_beetle_aead128_P_permute:
 	xor	r12, r7
 	rla	r15
 	adc	r15
-	mov	r15, r8
-	and	#65534, r8
+	mov	r15, r10
+	and	#65534, r10
 	rlam.w	#1, r12
 	and	#1, r15
 	bis	r15, r12
-	mov	r6, r15
-	xor	r8, r15
+	xor	r10, r6
 	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	44(sp), r6
-	xor	12(sp), r6
-	xor	r9, r6
-	xor	r4, r6
-	xor	r15, r6
+	mov	44(sp), r15
+	xor	12(sp), r15
+	xor	r9, r15
+	xor	r4, r15
+	xor	r6, r15
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
 	xor	r12, r7
 	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	62(sp), r8
-	xor	26(sp), r8
-	xor	r10, r8
-	xor	r11, r8
-	xor	r7, r8
+	mov	62(sp), r10
+	xor	26(sp), r10
+	xor	r8, r10
+	xor	r11, r10
+	xor	r7, r10
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r6, r15
-	rrum.w	#3, r15
-	mov	r8, r12
+	mov	r15, r6
+	rrum.w	#3, r6
+	mov	r10, r12
 	rrum.w	#3, r12
-	and	#4369, r15
+	and	#4369, r6
 	and	#4369, r12
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rlam.w	#1, r6
-	rlam.w	#1, r8
-	and	#61166, r6
-	xor	r15, r6
-	and	#61166, r8
-	xor	r12, r8
-	rla	r15
-	adc	r15
-	mov	r15, r7
+	rlam.w	#1, r15
+	rlam.w	#1, r10
+	and	#61166, r15
+	xor	r6, r15
+	and	#61166, r10
+	xor	r12, r10
+	rla	r6
+	adc	r6
+	mov	r6, r7
 	and	#65534, r7
 	rlam.w	#1, r12
-	and	#1, r15
-	bis	r15, r12
-	xor	r7, r6
+	and	#1, r6
+	bis	r6, r12
+	xor	r7, r15
 	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	12(sp), r5
 	mov	34(sp), r7
 	xor	r7, r5
-	xor	r6, r5
+	xor	r15, r5
 	; photon256.ae:43: t = times2(x3 ^ x5)
 	mov	r9, r15
 	xor	r7, r15
 	mov	r15, 46(sp)
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	r8, r15
-	xor	r12, r15
+	xor	r12, r10
 	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	26(sp), r12
-	mov	30(sp), r8
-	xor	r8, r12
+	mov	30(sp), r15
 	xor	r15, r12
+	xor	r10, r12
 	; photon256.ae:43: t = times2(x3 ^ x5)
-	mov	r10, r15
-	xor	r8, r15
-	mov	r15, 50(sp)
+	mov	r8, r10
+	xor	r15, r10
+	mov	r10, 50(sp)
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	46(sp), r6
-	mov	r6, r8
-	rrum.w	#3, r8
-	mov	r15, r7
+	mov	r6, r10
+	rrum.w	#3, r10
+	mov	50(sp), r7
 	rrum.w	#3, r7
-	and	#4369, r8
+	and	#4369, r10
 	and	#4369, r7
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	r6, r15
-	rlam.w	#1, r15
-	mov	50(sp), r6
 	rlam.w	#1, r6
-	and	#61166, r15
-	xor	r8, r15
-	mov	r15, 2(sp)
+	mov	50(sp), r15
+	rlam.w	#1, r15
 	and	#61166, r6
-	xor	r7, r6
-	rla	r8
-	adc	r8
-	mov	r8, r15
-	and	#65534, r15
+	xor	r10, r6
+	mov	r6, 2(sp)
+	and	#61166, r15
+	xor	r7, r15
+	rla	r10
+	adc	r10
+	mov	r10, r6
+	and	#65534, r6
 	rlam.w	#1, r7
-	and	#1, r8
-	bis	r8, r7
-	mov	2(sp), r8
-	xor	r15, r8
+	and	#1, r10
+	bis	r10, r7
+	mov	2(sp), r10
+	xor	r6, r10
 	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	r14, r15
-	xor	r4, r15
-	xor	r5, r15
-	xor	r8, r15
+	xor	r4, r14
+	xor	r5, r14
+	xor	r10, r14
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	xor	r7, r6
+	xor	r7, r15
 	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	r13, r7
-	xor	r11, r7
-	xor	r12, r7
-	xor	r6, r7
+	xor	r11, r13
+	xor	r12, r13
+	xor	r15, r13
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r15, r13
-	rrum.w	#3, r13
-	mov	r7, r14
-	rrum.w	#3, r14
-	and	#4369, r13
-	and	#4369, r14
+	mov	r14, r7
+	rrum.w	#3, r7
+	mov	r13, r6
+	rrum.w	#3, r6
+	and	#4369, r7
+	and	#4369, r6
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	r15, r8
-	rlam.w	#1, r8
-	rlam.w	#1, r7
-	and	#61166, r8
-	xor	r13, r8
-	and	#61166, r7
-	xor	r14, r7
-	mov	r13, r15
-	rla	r15
-	adc	r15
-	mov	r15, r13
-	and	#65534, r13
 	rlam.w	#1, r14
-	and	#1, r15
-	bis	r15, r14
-	mov	r8, r15
-	xor	r13, r15
+	rlam.w	#1, r13
+	and	#61166, r14
+	xor	r7, r14
+	and	#61166, r13
+	xor	r6, r13
+	rla	r7
+	adc	r7
+	mov	r7, r15
+	and	#65534, r15
+	rlam.w	#1, r6
+	and	#1, r7
+	bis	r7, r6
+	xor	r15, r14
 	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	54(sp), r8
-	xor	r9, r8
-	xor	6(sp), r8
-	xor	r5, r8
-	xor	r15, r8
+	mov	54(sp), r10
+	xor	r9, r10
+	xor	6(sp), r10
+	xor	r5, r10
+	xor	r14, r10
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	xor	r14, r7
+	mov	r13, r15
+	xor	r6, r15
 	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	mov	58(sp), r13
-	xor	r10, r13
+	xor	r8, r13
 	xor	38(sp), r13
 	xor	r12, r13
-	xor	r7, r13
+	xor	r15, r13
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r8, r7
+	mov	r10, r7
 	rrum.w	#3, r7
 	mov	r13, r14
 	rrum.w	#3, r14
 	and	#4369, r7
 	and	#4369, r14
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rlam.w	#1, r8
+	rlam.w	#1, r10
 	rlam.w	#1, r13
-	and	#61166, r8
-	xor	r7, r8
+	and	#61166, r10
+	xor	r7, r10
 	and	#61166, r13
 	xor	r14, r13
 	rla	r7
@@ -2101,11 +2066,11 @@ photon_beetle_aead128_P_permute:
 	rlam.w	#1, r14
 	and	#1, r7
 	bis	r7, r14
-	xor	r15, r8
+	xor	r15, r10
 	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	r9, r15
 	xor	r4, r15
-	xor	r8, r15
+	xor	r10, r15
 	mov	r15, 24(sp)
 	; photon256.ae:43: t = times2(x3 ^ x5)
 	mov	6(sp), r6
@@ -2114,62 +2079,26 @@ photon_beetle_aead128_P_permute:
 	mov	r13, r15
 	xor	r14, r15
 	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r10, r13
+	mov	r8, r13
 	xor	r11, r13
 	xor	r15, r13
 	; photon256.ae:43: t = times2(x3 ^ x5)
-	mov	38(sp), r8
-	xor	r11, r8
+	mov	38(sp), r10
+	xor	r11, r10
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	r6, r15
 	rrum.w	#3, r15
-	mov	r8, r14
+	mov	r10, r14
 	rrum.w	#3, r14
 	and	#4369, r15
 	and	#4369, r14
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
 	rlam.w	#1, r6
-	rlam.w	#1, r8
+	rlam.w	#1, r10
 	and	#61166, r6
 	xor	r15, r6
-	and	#61166, r8
-	xor	r14, r8
-	rla	r15
-	adc	r15
-	mov	r15, r7
-	and	#65534, r7
-	rlam.w	#1, r14
-	and	#1, r15
-	bis	r15, r14
-	mov	r6, r15
-	xor	r7, r15
-	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	12(sp), r6
-	xor	r5, r6
-	xor	24(sp), r6
-	xor	r15, r6
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	r8, r15
-	xor	r14, r15
-	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	26(sp), r8
-	xor	r12, r8
-	xor	r13, r8
-	xor	r15, r8
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r6, r15
-	rrum.w	#3, r15
-	mov	r8, r14
-	rrum.w	#3, r14
-	and	#4369, r15
-	and	#4369, r14
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rlam.w	#1, r6
-	rlam.w	#1, r8
-	and	#61166, r6
-	xor	r15, r6
-	and	#61166, r8
-	xor	r14, r8
+	and	#61166, r10
+	xor	r14, r10
 	rla	r15
 	adc	r15
 	mov	r15, r7
@@ -2178,35 +2107,68 @@ photon_beetle_aead128_P_permute:
 	and	#1, r15
 	bis	r15, r14
 	xor	r7, r6
+	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
+	mov	12(sp), r15
+	xor	r5, r15
+	xor	24(sp), r15
+	xor	r6, r15
+	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	xor	r14, r10
+	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
+	mov	26(sp), r6
+	xor	r12, r6
+	xor	r13, r6
+	xor	r10, r6
+	; photon256.ae:33: t = (x >> 3) & 0x11111111
+	mov	r15, r10
+	rrum.w	#3, r10
+	mov	r6, r14
+	rrum.w	#3, r14
+	and	#4369, r10
+	and	#4369, r14
+	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	rlam.w	#1, r15
+	rlam.w	#1, r6
+	and	#61166, r15
+	xor	r10, r15
+	and	#61166, r6
+	xor	r14, r6
+	rla	r10
+	adc	r10
+	mov	r10, r7
+	and	#65534, r7
+	rlam.w	#1, r14
+	and	#1, r10
+	bis	r10, r14
+	xor	r7, r15
 	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	mov	52(sp), r7
 	xor	6(sp), r7
 	xor	34(sp), r7
 	xor	24(sp), r7
-	xor	r6, r7
+	xor	r15, r7
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	r8, r15
-	xor	r14, r15
+	xor	r14, r6
 	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	56(sp), r8
-	xor	38(sp), r8
-	xor	30(sp), r8
-	xor	r13, r8
-	xor	r15, r8
+	mov	56(sp), r10
+	xor	38(sp), r10
+	xor	30(sp), r10
+	xor	r13, r10
+	xor	r6, r10
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
 	mov	r7, r15
 	rrum.w	#3, r15
-	mov	r8, r14
+	mov	r10, r14
 	rrum.w	#3, r14
 	and	#4369, r15
 	and	#4369, r14
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
 	rlam.w	#1, r7
-	rlam.w	#1, r8
+	rlam.w	#1, r10
 	and	#61166, r7
 	xor	r15, r7
-	and	#61166, r8
-	xor	r14, r8
+	and	#61166, r10
+	xor	r14, r10
 	rla	r15
 	adc	r15
 	mov	r15, r6
@@ -2224,66 +2186,63 @@ photon_beetle_aead128_P_permute:
 	mov	34(sp), r15
 	xor	r5, r15
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	xor	r14, r8
+	xor	r14, r10
 	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	38(sp), r14
 	xor	r12, r14
-	xor	r8, r14
+	xor	r10, r14
 	; photon256.ae:43: t = times2(x3 ^ x5)
 	mov	30(sp), r6
 	xor	r12, r6
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r15, r8
-	rrum.w	#3, r8
+	mov	r15, r10
+	rrum.w	#3, r10
 	mov	r6, r7
 	rrum.w	#3, r7
-	and	#4369, r8
+	and	#4369, r10
 	and	#4369, r7
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
 	rlam.w	#1, r15
 	rlam.w	#1, r6
 	and	#61166, r15
-	xor	r8, r15
+	xor	r10, r15
 	mov	r15, 0(sp)
 	and	#61166, r6
 	xor	r7, r6
-	rla	r8
-	adc	r8
-	mov	r8, r15
+	rla	r10
+	adc	r10
+	mov	r10, r15
 	and	#65534, r15
 	rlam.w	#1, r7
-	and	#1, r8
-	bis	r8, r7
-	mov	@sp, r8
-	xor	r15, r8
+	and	#1, r10
+	bis	r10, r7
+	mov	@sp, r10
+	xor	r15, r10
 	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	r9, r15
-	xor	24(sp), r15
-	xor	10(sp), r15
-	xor	r8, r15
+	xor	24(sp), r9
+	xor	10(sp), r9
+	xor	r10, r9
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
 	xor	r7, r6
 	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	r10, r7
-	xor	r13, r7
-	xor	r14, r7
-	xor	r6, r7
+	xor	r13, r8
+	xor	r14, r8
+	xor	r6, r8
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r15, r9
-	rrum.w	#3, r9
-	mov	r7, r10
+	mov	r9, r15
+	rrum.w	#3, r15
+	mov	r8, r10
 	rrum.w	#3, r10
-	and	#4369, r9
+	and	#4369, r15
 	and	#4369, r10
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	r15, r8
-	rlam.w	#1, r8
+	mov	r9, r7
 	rlam.w	#1, r7
-	and	#61166, r8
-	xor	r9, r8
+	rlam.w	#1, r8
 	and	#61166, r7
-	xor	r10, r7
-	mov	r9, r15
+	xor	r15, r7
+	and	#61166, r8
+	xor	r10, r8
 	rla	r15
 	adc	r15
 	mov	r15, r9
@@ -2291,75 +2250,73 @@ photon_beetle_aead128_P_permute:
 	rlam.w	#1, r10
 	and	#1, r15
 	bis	r15, r10
-	mov	r8, r15
-	xor	r9, r15
+	xor	r9, r7
 	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	42(sp), r8
+	mov	42(sp), r15
 	mov	34(sp), r6
-	xor	r6, r8
-	xor	r4, r8
-	xor	10(sp), r8
-	xor	r15, r8
+	xor	r6, r15
+	xor	r4, r15
+	xor	10(sp), r15
+	xor	r7, r15
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	xor	r10, r7
+	xor	r10, r8
 	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	mov	48(sp), r9
 	xor	30(sp), r9
 	xor	r11, r9
 	xor	r14, r9
-	xor	r7, r9
+	xor	r8, r9
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r8, r7
-	rrum.w	#3, r7
+	mov	r15, r8
+	rrum.w	#3, r8
 	mov	r9, r10
 	rrum.w	#3, r10
-	and	#4369, r7
+	and	#4369, r8
 	and	#4369, r10
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rlam.w	#1, r8
+	rlam.w	#1, r15
 	rlam.w	#1, r9
-	and	#61166, r8
-	xor	r7, r8
+	and	#61166, r15
+	xor	r8, r15
 	and	#61166, r9
 	xor	r10, r9
-	rla	r7
-	adc	r7
-	mov	r7, r15
-	and	#65534, r15
+	rla	r8
+	adc	r8
+	mov	r8, r7
+	and	#65534, r7
 	rlam.w	#1, r10
-	and	#1, r7
-	bis	r7, r10
-	xor	r15, r8
+	and	#1, r8
+	bis	r8, r10
+	xor	r7, r15
 	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r6, r15
-	mov	24(sp), r6
-	xor	r6, r15
-	xor	r8, r15
-	mov	r15, 16(sp)
+	mov	24(sp), r7
+	xor	r7, r6
+	xor	r15, r6
+	mov	r6, 16(sp)
 	; photon256.ae:43: t = times2(x3 ^ x5)
-	mov	r4, r7
-	xor	r6, r7
+	mov	r4, r6
+	xor	r7, r6
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
 	xor	r10, r9
 	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	30(sp), r6
-	xor	r13, r6
-	xor	r9, r6
+	mov	30(sp), r7
+	xor	r13, r7
+	xor	r9, r7
 	; photon256.ae:43: t = times2(x3 ^ x5)
 	mov	r11, r9
 	xor	r13, r9
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r7, r15
+	mov	r6, r15
 	rrum.w	#3, r15
 	mov	r9, r10
 	rrum.w	#3, r10
 	and	#4369, r15
 	and	#4369, r10
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rlam.w	#1, r7
+	rlam.w	#1, r6
 	rlam.w	#1, r9
-	and	#61166, r7
-	xor	r15, r7
+	and	#61166, r6
+	xor	r15, r6
 	and	#61166, r9
 	xor	r10, r9
 	rla	r15
@@ -2369,85 +2326,82 @@ photon_beetle_aead128_P_permute:
 	rlam.w	#1, r10
 	and	#1, r15
 	bis	r15, r10
-	mov	r7, r15
-	xor	r8, r15
+	xor	r8, r6
 	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	6(sp), r7
-	xor	10(sp), r7
-	xor	16(sp), r7
-	xor	r15, r7
+	mov	6(sp), r15
+	xor	10(sp), r15
+	xor	16(sp), r15
+	xor	r6, r15
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	r9, r15
-	xor	r10, r15
+	xor	r10, r9
 	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	38(sp), r9
-	xor	r14, r9
-	xor	r6, r9
-	xor	r15, r9
+	mov	38(sp), r6
+	xor	r14, r6
+	xor	r7, r6
+	xor	r9, r6
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r7, r15
-	rrum.w	#3, r15
-	mov	r9, r10
+	mov	r15, r9
+	rrum.w	#3, r9
+	mov	r6, r10
 	rrum.w	#3, r10
-	and	#4369, r15
+	and	#4369, r9
 	and	#4369, r10
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rlam.w	#1, r7
-	rlam.w	#1, r9
-	and	#61166, r7
-	xor	r15, r7
-	and	#61166, r9
-	xor	r10, r9
-	rla	r15
-	adc	r15
-	mov	r15, r8
+	rlam.w	#1, r15
+	rlam.w	#1, r6
+	and	#61166, r15
+	xor	r9, r15
+	and	#61166, r6
+	xor	r10, r6
+	rla	r9
+	adc	r9
+	mov	r9, r8
 	and	#65534, r8
 	rlam.w	#1, r10
-	and	#1, r15
-	bis	r15, r10
-	mov	r7, r15
-	xor	r8, r15
+	and	#1, r9
+	bis	r9, r10
+	mov	r15, r9
+	xor	r8, r9
 	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	46(sp), r7
-	xor	r4, r7
-	xor	r5, r7
-	xor	16(sp), r7
-	xor	r15, r7
+	mov	46(sp), r15
+	xor	r4, r15
+	xor	r5, r15
+	xor	16(sp), r15
+	xor	r9, r15
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	xor	r10, r9
+	xor	r10, r6
 	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	mov	50(sp), r10
 	xor	r11, r10
 	xor	r12, r10
+	xor	r7, r10
 	xor	r6, r10
-	xor	r9, r10
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r7, r15
-	rrum.w	#3, r15
+	mov	r15, r6
+	rrum.w	#3, r6
 	mov	r10, r9
 	rrum.w	#3, r9
-	and	#4369, r15
+	and	#4369, r6
 	and	#4369, r9
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rlam.w	#1, r7
+	rlam.w	#1, r15
 	rlam.w	#1, r10
-	and	#61166, r7
-	xor	r15, r7
+	and	#61166, r15
+	xor	r6, r15
 	and	#61166, r10
 	xor	r9, r10
-	rla	r15
-	adc	r15
-	mov	r15, r8
+	rla	r6
+	adc	r6
+	mov	r6, r8
 	and	#65534, r8
 	rlam.w	#1, r9
-	and	#1, r15
-	bis	r15, r9
-	mov	r7, r15
+	and	#1, r6
+	bis	r6, r9
 	xor	r8, r15
 	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r4, r7
-	xor	10(sp), r7
-	xor	r15, r7
+	mov	r4, r6
+	xor	10(sp), r6
+	xor	r15, r6
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
 	xor	r9, r10
 	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
@@ -2460,8 +2414,8 @@ photon_beetle_aead128_P_permute:
 	mov	30(sp), r10
 	mov	r4, 14(sp)
 	mov	r5, 28(sp)
-	mov	r6, 40(sp)
-	mov	r7, 64(sp)
+	mov	r7, 40(sp)
+	mov	r6, 64(sp)
 	mov	r15, 60(sp)
 	dec	70(sp)
 	jz	.Lphoton_beetle_aead128_P_permute_near3
@@ -2502,7 +2456,7 @@ photon_beetle_aead128_P_permute:
 
 ; --- photon_beetle_aead128_hash: photon_beetle_aead128.hash
 ;     frame 46 bytes (15 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 686 bytes of code
+;     estimated 658 bytes of code
 	.section .text.photon_beetle_aead128_hash,"ax",@progbits
 	.local photon_beetle_aead128_hash
 	.type photon_beetle_aead128_hash, @function
@@ -2694,9 +2648,8 @@ photon_beetle_aead128_hash:
 	clr	r6
 	clr	r14
 .Lphoton_beetle_aead128_hash_shend9:
-	mov	r7, r15
 	mov	2(sp), r4
-	bis	r4, r15
+	bis	r4, r7
 	bis	4(sp), r8
 	bis	6(sp), r9
 	bis	8(sp), r11
@@ -2706,71 +2659,58 @@ photon_beetle_aead128_hash:
 	bis	@sp, r14
 	inv	r5
 	inc	r5
-	xor	r4, r15
-	and	r5, r15
-	mov	r4, r7
-	xor	r15, r7
-	mov	r8, r15
-	mov	4(sp), r4
-	xor	r4, r15
-	and	r5, r15
-	mov	r4, r8
+	xor	r4, r7
+	and	r5, r7
+	xor	r7, r4
+	mov	4(sp), r15
 	xor	r15, r8
-	mov	r9, r15
-	mov	6(sp), r4
-	xor	r4, r15
-	and	r5, r15
-	mov	r4, r9
-	xor	r15, r9
-	mov	r11, r15
-	mov	8(sp), r4
-	xor	r4, r15
-	and	r5, r15
-	mov	r4, r11
-	xor	r15, r11
-	mov	r12, r15
-	mov	10(sp), r4
-	xor	r4, r15
-	and	r5, r15
-	mov	r4, r12
-	xor	r15, r12
-	mov	r13, r15
-	mov	12(sp), r4
-	xor	r4, r15
-	and	r5, r15
-	mov	r4, r13
-	xor	r15, r13
-	mov	r6, r15
-	mov	14(sp), r4
-	xor	r4, r15
-	and	r5, r15
-	mov	r4, r6
-	xor	r15, r6
-	mov	@sp, r4
-	xor	r4, r14
+	and	r5, r8
+	xor	r8, r15
+	mov	6(sp), r7
+	xor	r7, r9
+	and	r5, r9
+	xor	r9, r7
+	mov	8(sp), r8
+	xor	r8, r11
+	and	r5, r11
+	xor	r11, r8
+	mov	10(sp), r9
+	xor	r9, r12
+	and	r5, r12
+	xor	r12, r9
+	mov	12(sp), r11
+	xor	r11, r13
+	and	r5, r13
+	xor	r13, r11
+	mov	14(sp), r12
+	xor	r12, r6
+	and	r5, r6
+	xor	r6, r12
+	mov	@sp, r13
+	xor	r13, r14
 	and	r5, r14
-	xor	r14, r4
+	xor	r14, r13
 	; photon_beetle_aead128.ae:63: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
-	xor	@r10, r7
-	xor	2(r10), r8
-	xor	4(r10), r9
-	xor	6(r10), r11
-	xor	8(r10), r12
-	xor	10(r10), r13
-	xor	12(r10), r6
-	xor	14(r10), r4
+	xor	@r10, r4
+	xor	2(r10), r15
+	xor	4(r10), r7
+	xor	6(r10), r8
+	xor	8(r10), r9
+	xor	10(r10), r11
+	xor	12(r10), r12
+	xor	14(r10), r13
 	; photon_beetle_aead128.ae:25: s[0] = x[31:0]
-	mov	r7, 0(r10)
-	mov	r8, 2(r10)
+	mov	r4, 0(r10)
+	mov	r15, 2(r10)
 	; photon_beetle_aead128.ae:26: s[1] = x[63:32]
-	mov	r9, 4(r10)
-	mov	r11, 6(r10)
+	mov	r7, 4(r10)
+	mov	r8, 6(r10)
 	; photon_beetle_aead128.ae:27: s[2] = x[95:64]
-	mov	r12, 8(r10)
-	mov	r13, 10(r10)
+	mov	r9, 8(r10)
+	mov	r11, 10(r10)
 	; photon_beetle_aead128.ae:28: s[3] = x[127:96]
-	mov	r6, 12(r10)
-	mov	r4, 14(r10)
+	mov	r12, 12(r10)
+	mov	r13, 14(r10)
 	add	#1, 18(sp)
 	addc	#0, 16(sp)
 	cmp	22(sp), 18(sp)

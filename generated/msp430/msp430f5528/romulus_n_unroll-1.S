@@ -6,7 +6,7 @@
 
 ; --- romulus_n_key_setup: romulus_n.key_setup
 ;     frame 20 bytes (2 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 292 bytes of code
+;     estimated 288 bytes of code
 	.section .text.romulus_n_key_setup,"ax",@progbits
 	.global romulus_n_key_setup
 	.type romulus_n_key_setup, @function
@@ -78,60 +78,58 @@ romulus_n_key_setup:
 	rrum.w	#1, r12
 	and	#32639, r12
 	and	#32896, r13
-	mov	r12, r14
-	bis	r13, r14
+	bis	r13, r12
 	; skinny128_384plus.ae:85: x = t[127:64]
 	mov	r6, r11
 	xor.b	r7, r11
 	xor	r6, r11
 	; skinny128_384plus.ae:86: x = ((x >> 1) & 0x7f7f7f7f7f7f7f7f) | (((x << 7) ^ (x << 1)) & 0x8080808080808080)
-	mov	r11, r12
-	swpb	r12
-	bit	#1, r12
-	rrc	r12
+	mov	r11, r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
 	mov	r11, r13
 	rlam.w	#1, r13
-	xor	r13, r12
+	xor	r13, r14
 	rrum.w	#1, r11
 	and	#32639, r11
-	and	#32896, r12
-	mov	r11, r13
-	bis	r12, r13
+	and	#32896, r14
+	bis	r14, r11
 	; skinny128_384plus.ae:85: x = t[127:64]
-	mov	@sp, r12
-	swpb	r12
+	mov	@sp, r14
+	swpb	r14
 	mov	r8, r6
-	xor.b	r12, r6
+	xor.b	r14, r6
 	xor	r8, r6
 	; skinny128_384plus.ae:86: x = ((x >> 1) & 0x7f7f7f7f7f7f7f7f) | (((x << 7) ^ (x << 1)) & 0x8080808080808080)
-	mov	r6, r11
-	swpb	r11
-	bit	#1, r11
-	rrc	r11
-	mov	r6, r12
-	rlam.w	#1, r12
-	xor	r12, r11
+	mov	r6, r13
+	swpb	r13
+	bit	#1, r13
+	rrc	r13
+	mov	r6, r14
+	rlam.w	#1, r14
+	xor	r14, r13
 	rrum.w	#1, r6
 	and	#32639, r6
-	and	#32896, r11
-	mov	r6, r12
-	bis	r11, r12
+	and	#32896, r13
+	mov	r6, r14
+	bis	r13, r14
 	; skinny128_384plus.ae:85: x = t[127:64]
-	mov	r7, r11
-	xor.b	r8, r11
-	xor	r7, r11
+	mov	r7, r13
+	xor.b	r8, r13
+	xor	r7, r13
 	; skinny128_384plus.ae:86: x = ((x >> 1) & 0x7f7f7f7f7f7f7f7f) | (((x << 7) ^ (x << 1)) & 0x8080808080808080)
-	mov	r11, r7
+	mov	r13, r7
 	swpb	r7
 	bit	#1, r7
 	rrc	r7
-	mov	r11, r8
+	mov	r13, r8
 	rlam.w	#1, r8
 	xor	r8, r7
-	rrum.w	#1, r11
-	and	#32639, r11
+	rrum.w	#1, r13
+	and	#32639, r13
 	and	#32896, r7
-	bis	r7, r11
+	bis	r7, r13
 	; skinny128_384plus.ae:165: r3[i] = tk3[127:64]
 	mov	r9, 0(r10)
 	mov	r5, 2(r10)
@@ -143,10 +141,10 @@ romulus_n_key_setup:
 	mov	r5, r7
 	mov	r4, r8
 	mov	r15, r6
-	mov	r11, r9
-	mov	r12, r5
-	mov	r13, r4
-	mov	r14, r15
+	mov	r13, r9
+	mov	r14, r5
+	mov	r11, r4
+	mov	r12, r15
 	dec	2(sp)
 	jnz	.Lromulus_n_key_setup_loop6
 .Lromulus_n_key_setup_done7:
@@ -158,7 +156,7 @@ romulus_n_key_setup:
 
 ; --- romulus_n_encrypt_with: romulus_n.encrypt_with
 ;     frame 484 bytes (37 spill slots, locals 408), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2068 bytes of code
+;     estimated 2066 bytes of code
 	.section .text.romulus_n_encrypt_with,"ax",@progbits
 	.global romulus_n_encrypt_with
 	.type romulus_n_encrypt_with, @function
@@ -721,31 +719,30 @@ romulus_n_encrypt_with:
 	xor	r10, r13
 	mov.b	r10, r15
 	mov	r15, 26(sp)
-	mov	r5, r15
 	mov	r5, r4
 	and	#255, r4
-	mov	r14, r5
-	and	#255, r5
-	swpb	r15
-	mov.b	r15, r15
+	mov	r14, r15
+	and	#255, r15
 	swpb	r5
-	bis	r15, r5
-	mov	r13, r15
-	and	#255, r13
+	mov.b	r5, r5
+	swpb	r15
+	bis	r5, r15
+	mov	r13, r5
+	and	#255, r5
 	swpb	r14
 	mov.b	r14, r14
-	swpb	r13
-	bis	r14, r13
+	swpb	r5
+	bis	r14, r5
 	mov.b	26(sp), r14
-	swpb	r15
-	mov.b	r15, r15
+	swpb	r13
+	mov.b	r13, r13
 	swpb	r14
-	bis	r15, r14
+	bis	r13, r14
 	swpb	r4
 	bis	r12, r4
 	mov	r4, 412(sp)
-	mov	r5, 414(sp)
-	mov	r13, 416(sp)
+	mov	r15, 414(sp)
+	mov	r5, 416(sp)
 	mov	r14, 418(sp)
 	mov	sp, r12
 	add	#412, r12
@@ -930,7 +927,7 @@ romulus_n_encrypt_with:
 
 ; --- romulus_n_decrypt_with: romulus_n.decrypt_with
 ;     frame 496 bytes (43 spill slots, locals 408), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2224 bytes of code
+;     estimated 2222 bytes of code
 	.section .text.romulus_n_decrypt_with,"ax",@progbits
 	.global romulus_n_decrypt_with
 	.type romulus_n_decrypt_with, @function
@@ -1560,23 +1557,22 @@ romulus_n_decrypt_with:
 	mov.b	r13, r13
 	swpb	r5
 	bis	r13, r5
-	mov	r14, r15
 	mov	r14, r13
 	and	#255, r13
-	mov.b	29(sp), r14
+	mov.b	29(sp), r15
 	swpb	r13
-	bis	r14, r13
-	mov.b	46(sp), r14
-	swpb	r15
-	mov.b	r15, r15
+	bis	r15, r13
+	mov.b	46(sp), r15
 	swpb	r14
-	bis	r15, r14
+	mov.b	r14, r14
+	swpb	r15
+	bis	r14, r15
 	swpb	r4
 	bis	r12, r4
 	mov	r4, 424(sp)
 	mov	r5, 426(sp)
 	mov	r13, 428(sp)
-	mov	r14, 430(sp)
+	mov	r15, 430(sp)
 	mov	sp, r12
 	add	#424, r12
 	mov	sp, r13
@@ -1775,7 +1771,7 @@ romulus_n_decrypt_with:
 
 ; --- romulus_n_E_encrypt_block_tk1: romulus_n.E.encrypt_block_tk1
 ;     frame 22 bytes (11 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 724 bytes of code
+;     estimated 716 bytes of code
 	.section .text.romulus_n_E_encrypt_block_tk1,"ax",@progbits
 	.local romulus_n_E_encrypt_block_tk1
 	.type romulus_n_E_encrypt_block_tk1, @function
@@ -1829,29 +1825,28 @@ romulus_n_E_encrypt_block_tk1:
 	mov.b	romulus_n_E.sbox(r10), r10
 	swpb	r7
 	bis	r6, r7
-	mov	r11, r6
-	swpb	r6
-	bis	r10, r6
-	; skinny128_384plus.ae:116: r0 = sub_cells(r0) ^ ((c & 0xf) as u32 << 24) ^ k[63:32]
-	mov	r13, r11
-	and	#15, r11
 	swpb	r11
-	xor	r11, r7
-	xor	r4, r6
+	bis	r10, r11
+	; skinny128_384plus.ae:116: r0 = sub_cells(r0) ^ ((c & 0xf) as u32 << 24) ^ k[63:32]
+	mov	r13, r6
+	and	#15, r6
+	swpb	r6
+	xor	r6, r7
+	xor	r4, r11
 	xor	r15, r7
 	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	mov.b	1(sp), r15
 	mov.b	romulus_n_E.sbox(r15), r15
-	mov.b	@sp, r11
-	mov.b	romulus_n_E.sbox(r11), r4
-	mov.b	3(sp), r11
-	mov.b	romulus_n_E.sbox(r11), r10
-	mov.b	2(sp), r11
-	mov.b	romulus_n_E.sbox(r11), r11
+	mov.b	@sp, r6
+	mov.b	romulus_n_E.sbox(r6), r4
+	mov.b	3(sp), r6
+	mov.b	romulus_n_E.sbox(r6), r10
+	mov.b	2(sp), r6
+	mov.b	romulus_n_E.sbox(r6), r6
 	swpb	r15
 	bis	r4, r15
 	swpb	r10
-	bis	r11, r10
+	bis	r6, r10
 	; skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
 	rrum.w	#4, r13
 	swpb	r13
@@ -1881,64 +1876,62 @@ romulus_n_E_encrypt_block_tk1:
 	swpb	r9
 	bis	r15, r9
 	; skinny128_384plus.ae:118: r2 = (sub_cells(r2) ^ 0x02000000) >>> 16
-	mov	r13, r15
-	xor	#512, r15
-	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	mov	r14, r13
-	swpb	r13
-	mov.b	r13, r13
-	mov.b	romulus_n_E.sbox(r13), r12
-	mov.b	r14, r14
-	mov.b	romulus_n_E.sbox(r14), r4
-	mov.b	5(sp), r14
-	mov.b	romulus_n_E.sbox(r14), r11
-	mov.b	4(sp), r14
-	mov.b	romulus_n_E.sbox(r14), r13
-	; skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
-	mov	r4, r14
-	swpb	r14
-	bis	r11, r14
-	swpb	r13
-	bis	r12, r13
-	; skinny128_384plus.ae:121: t = r0 ^ r2
-	mov	r6, r11
-	xor	r15, r11
-	mov	r7, r12
-	xor	r9, r12
-	; skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
-	xor	r11, r13
-	xor	r12, r14
-	xor	r15, r10
-	xor	r9, r5
-	; skinny128_384plus.ae:200: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i + 1], r23[i + 1])
-	mov	14(sp), r15
-	mov.b	romulus_n_E.rc+1(r15), r9
+	xor	#512, r13
 	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	mov	r14, r15
 	swpb	r15
 	mov.b	r15, r15
-	mov.b	romulus_n_E.sbox(r15), r4
+	mov.b	romulus_n_E.sbox(r15), r12
 	mov.b	r14, r14
-	mov.b	romulus_n_E.sbox(r14), r14
-	mov	r13, r15
+	mov.b	romulus_n_E.sbox(r14), r4
+	mov.b	5(sp), r14
+	mov.b	romulus_n_E.sbox(r14), r6
+	mov.b	4(sp), r14
+	mov.b	romulus_n_E.sbox(r14), r15
+	; skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
+	swpb	r4
+	bis	r6, r4
 	swpb	r15
-	mov.b	r15, r15
-	mov.b	romulus_n_E.sbox(r15), r15
+	bis	r12, r15
+	; skinny128_384plus.ae:121: t = r0 ^ r2
+	mov	r11, r6
+	xor	r13, r6
+	mov	r7, r12
+	xor	r9, r12
+	; skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
+	xor	r6, r15
+	xor	r12, r4
+	xor	r13, r10
+	xor	r9, r5
+	; skinny128_384plus.ae:200: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i + 1], r23[i + 1])
+	mov	14(sp), r13
+	mov.b	romulus_n_E.rc+1(r13), r9
+	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	mov	r4, r13
+	swpb	r13
+	mov.b	r13, r13
+	mov.b	romulus_n_E.sbox(r13), r14
+	mov.b	r4, r4
+	mov.b	romulus_n_E.sbox(r4), r4
+	mov	r15, r13
+	swpb	r13
 	mov.b	r13, r13
 	mov.b	romulus_n_E.sbox(r13), r13
-	swpb	r4
-	bis	r14, r4
-	swpb	r15
-	bis	r13, r15
-	; skinny128_384plus.ae:116: r0 = sub_cells(r0) ^ ((c & 0xf) as u32 << 24) ^ k[63:32]
-	mov	r9, r13
-	and	#15, r13
+	mov.b	r15, r15
+	mov.b	romulus_n_E.sbox(r15), r15
+	swpb	r14
+	bis	r4, r14
 	swpb	r13
-	xor	r13, r4
-	xor	12(r8), r15
-	mov	r15, 2(sp)
-	xor	14(r8), r4
-	mov	r4, 0(sp)
+	bis	r15, r13
+	; skinny128_384plus.ae:116: r0 = sub_cells(r0) ^ ((c & 0xf) as u32 << 24) ^ k[63:32]
+	mov	r9, r15
+	and	#15, r15
+	swpb	r15
+	xor	r15, r14
+	xor	12(r8), r13
+	mov	r13, 2(sp)
+	xor	14(r8), r14
+	mov	r14, 0(sp)
 	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	mov	r7, r15
 	swpb	r15
@@ -1946,12 +1939,12 @@ romulus_n_E_encrypt_block_tk1:
 	mov.b	romulus_n_E.sbox(r15), r13
 	mov.b	r7, r7
 	mov.b	romulus_n_E.sbox(r7), r14
-	mov	r6, r15
+	mov	r11, r15
 	swpb	r15
 	mov.b	r15, r15
 	mov.b	romulus_n_E.sbox(r15), r4
-	mov.b	r6, r6
-	mov.b	romulus_n_E.sbox(r6), r15
+	mov.b	r11, r11
+	mov.b	romulus_n_E.sbox(r11), r15
 	swpb	r13
 	bis	r14, r13
 	swpb	r4
@@ -1987,36 +1980,35 @@ romulus_n_E_encrypt_block_tk1:
 	swpb	r15
 	bis	r14, r15
 	; skinny128_384plus.ae:118: r2 = (sub_cells(r2) ^ 0x02000000) >>> 16
-	mov	r13, r14
-	xor	#512, r14
+	xor	#512, r13
 	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	mov	r12, r13
-	swpb	r13
-	mov.b	r13, r13
-	mov.b	romulus_n_E.sbox(r13), r7
+	mov	r12, r14
+	swpb	r14
+	mov.b	r14, r14
+	mov.b	romulus_n_E.sbox(r14), r7
 	mov.b	r12, r12
-	mov.b	romulus_n_E.sbox(r12), r13
-	mov	r11, r12
+	mov.b	romulus_n_E.sbox(r12), r14
+	mov	r6, r12
 	swpb	r12
 	mov.b	r12, r12
 	mov.b	romulus_n_E.sbox(r12), r12
-	mov.b	r11, r11
-	mov.b	romulus_n_E.sbox(r11), r10
+	mov.b	r6, r6
+	mov.b	romulus_n_E.sbox(r6), r10
 	; skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
-	swpb	r13
-	bis	r12, r13
+	swpb	r14
+	bis	r12, r14
 	swpb	r10
 	bis	r7, r10
 	; skinny128_384plus.ae:121: t = r0 ^ r2
 	mov	2(sp), r5
-	xor	r14, r5
+	xor	r13, r5
 	mov	@sp, r6
 	xor	r15, r6
 	; skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
 	xor	r5, r10
-	mov	r13, r11
+	mov	r14, r11
 	xor	r6, r11
-	xor	r14, r4
+	xor	r13, r4
 	xor	r15, r9
 	; skinny128_384plus.ae:184: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32])
 	mov	12(sp), r14
@@ -2069,7 +2061,7 @@ romulus_n_E_encrypt_block_tk1:
 
 ; --- romulus_n_E_tk23_rows: romulus_n.E.tk23_rows
 ;     frame 6 bytes (3 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 252 bytes of code
+;     estimated 250 bytes of code
 	.section .text.romulus_n_E_tk23_rows,"ax",@progbits
 	.local romulus_n_E_tk23_rows
 	.type romulus_n_E_tk23_rows, @function
@@ -2110,43 +2102,42 @@ romulus_n_E_tk23_rows:
 	rlam.w	#1, r5
 	and	#65278, r5
 	and	#257, r6
-	mov	r5, r14
-	bis	r6, r14
+	bis	r6, r5
 	; skinny128_384plus.ae:79: x = t[127:64]
 	mov	r11, r6
 	xor.b	r9, r6
 	xor	r11, r6
 	; skinny128_384plus.ae:80: x = ((x << 1) & 0xfefefefefefefefe) | (((x >> 7) ^ (x >> 5)) & 0x0101010101010101)
-	mov	r6, r5
-	swpb	r5
-	rla	r5
-	adc	r5
+	mov	r6, r14
+	swpb	r14
+	rla	r14
+	adc	r14
 	mov	r6, r11
 	rrum.w	#4, r11
 	rrum.w	#1, r11
-	xor	r11, r5
+	xor	r11, r14
 	rlam.w	#1, r6
 	and	#65278, r6
-	and	#257, r5
-	bis	r5, r6
+	and	#257, r14
+	bis	r14, r6
 	; skinny128_384plus.ae:79: x = t[127:64]
 	swpb	r8
-	mov	r10, r5
-	xor.b	r8, r5
-	xor	r10, r5
+	mov	r10, r14
+	xor.b	r8, r14
+	xor	r10, r14
 	; skinny128_384plus.ae:80: x = ((x << 1) & 0xfefefefefefefefe) | (((x >> 7) ^ (x >> 5)) & 0x0101010101010101)
-	mov	r5, r8
+	mov	r14, r8
 	swpb	r8
 	rla	r8
 	adc	r8
-	mov	r5, r11
+	mov	r14, r11
 	rrum.w	#4, r11
 	rrum.w	#1, r11
 	xor	r11, r8
-	rlam.w	#1, r5
-	and	#65278, r5
+	rlam.w	#1, r14
+	and	#65278, r14
 	and	#257, r8
-	bis	r8, r5
+	bis	r8, r14
 	; skinny128_384plus.ae:79: x = t[127:64]
 	mov	r9, r4
 	xor.b	r10, r4
@@ -2184,9 +2175,9 @@ romulus_n_E_tk23_rows:
 	mov	r7, r10
 	mov	r15, r11
 	mov	r4, 2(sp)
-	mov	r5, 0(sp)
+	mov	r14, 0(sp)
 	mov	r6, r7
-	mov	r14, r15
+	mov	r5, r15
 	dec	4(sp)
 	jnz	.Lromulus_n_E_tk23_rows_loop1
 .Lromulus_n_E_tk23_rows_done2:
@@ -2198,7 +2189,7 @@ romulus_n_E_tk23_rows:
 
 ; --- romulus_n_absorb_ad: romulus_n.absorb_ad
 ;     frame 174 bytes (33 spill slots, locals 104), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1894 bytes of code
+;     estimated 1892 bytes of code
 	.section .text.romulus_n_absorb_ad,"ax",@progbits
 	.local romulus_n_absorb_ad
 	.type romulus_n_absorb_ad, @function
@@ -2219,19 +2210,18 @@ romulus_n_absorb_ad:
 	clr	r12
 	adc	r12
 	xor	#1, r12
-	mov	r14, r13
-	mov	#0, r14
-	sub	#1, r13
-	subc	#0, r14
-	swpb	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#2047, r13
-	mov	r14, r15
+	mov	#0, r13
+	sub	#1, r14
+	subc	#0, r13
+	swpb	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	and	#2047, r14
+	mov	r13, r15
 	swpb	r15
 	rla	r15
 	adc	r15
@@ -2240,15 +2230,15 @@ romulus_n_absorb_ad:
 	rla	r15
 	adc	r15
 	and	#63488, r15
-	bis	r15, r13
-	rrum.w	#4, r14
-	rrum.w	#1, r14
+	bis	r15, r14
+	rrum.w	#4, r13
+	rrum.w	#1, r13
 	inv	r12
 	inc	r12
-	and	r12, r13
-	mov	r13, 36(sp)
 	and	r12, r14
-	mov	r14, 38(sp)
+	mov	r14, 36(sp)
+	and	r12, r13
+	mov	r13, 38(sp)
 	; romulus_n.ae:75: for i in 0..pairs {
 	mov	#0, 26(sp)
 	mov	#0, 30(sp)
@@ -2264,9 +2254,9 @@ romulus_n_absorb_ad:
 	mov	#0, 8(sp)
 	mov	#0, 6(sp)
 	mov	#0, r8
-	cmp	r13, r8
+	cmp	r14, r8
 	mov	r8, r15
-	subc	r14, r15
+	subc	r13, r15
 	jc	.Lromulus_n_absorb_ad_done2
 .Lromulus_n_absorb_ad_loop1:
 	; romulus_n.ae:76: off = 32 * i
@@ -2843,30 +2833,30 @@ romulus_n_absorb_ad:
 	mov.b	r6, r13
 	mov	r13, 42(sp)
 	mov	r14, r13
-	and	#255, r14
-	mov	r15, r6
-	and	#255, r15
-	swpb	r13
-	mov.b	r13, r13
-	swpb	r15
-	bis	r13, r15
-	mov	r7, r13
 	and	#255, r13
+	mov	r15, r6
+	and	#255, r6
+	swpb	r14
+	mov.b	r14, r14
 	swpb	r6
-	mov.b	r6, r6
-	swpb	r13
-	bis	r6, r13
-	mov.b	42(sp), r6
+	bis	r14, r6
+	mov	r7, r14
+	and	#255, r14
+	swpb	r15
+	mov.b	r15, r15
+	swpb	r14
+	bis	r15, r14
+	mov.b	42(sp), r15
 	swpb	r7
 	mov.b	r7, r7
-	swpb	r6
-	bis	r7, r6
-	swpb	r14
-	bis	r8, r14
-	mov	r14, 86(sp)
-	mov	r15, 88(sp)
-	mov	r13, 90(sp)
-	mov	r6, 92(sp)
+	swpb	r15
+	bis	r7, r15
+	swpb	r13
+	bis	r8, r13
+	mov	r13, 86(sp)
+	mov	r6, 88(sp)
+	mov	r14, 90(sp)
+	mov	r15, 92(sp)
 	mov	sp, r13
 	add	#86, r13
 	mov	12(sp), 94(sp)

@@ -229,7 +229,7 @@ speck_encrypt_block:
 
 ; --- speck_decrypt_block: speck.decrypt_block
 ;     frame 2 bytes (1 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 232 bytes of code
+;     estimated 228 bytes of code
 	.section .text.speck_decrypt_block,"ax",@progbits
 	.global speck_decrypt_block
 	.type speck_decrypt_block, @function
@@ -286,14 +286,13 @@ speck_decrypt_block:
 	; speck.ae:59: x = ((x ^ rk[rounds - 1 - i]) - y) <<< alpha
 	mov	r15, r6
 	xor	248(r11), r6
-	mov	r12, r5
-	xor	250(r11), r5
-	mov	r13, r12
-	xor	252(r11), r12
+	xor	250(r11), r12
+	mov	r13, r5
+	xor	252(r11), r5
 	mov	r14, r15
 	xor	254(r11), r15
-	mov	r5, r13
-	mov	r12, r14
+	mov	r12, r13
+	mov	r5, r14
 	sub	r10, r6
 	subc	r7, r13
 	subc	r8, r14
@@ -316,19 +315,18 @@ speck_decrypt_block:
 	jnz	.Lspeck_decrypt_block_loop1
 .Lspeck_decrypt_block_done2:
 	; speck.ae:61: return cat(rev8(y), rev8(x))
-	mov	r14, r11
-	mov	r15, r14
-	swpb	r11
-	mov	@sp, r6
-	mov	r6, r15
-	mov	r11, 0(r15)
-	swpb	r13
-	mov	r13, 2(r15)
-	swpb	r12
-	mov	r12, 4(r15)
 	swpb	r14
-	mov	r14, 6(r15)
+	mov	@sp, r6
+	mov	r6, r11
+	mov	r14, 0(r11)
+	swpb	r13
+	mov	r13, 2(r11)
+	swpb	r12
+	mov	r12, 4(r11)
+	swpb	r15
+	mov	r15, 6(r11)
 	swpb	r9
+	mov	r6, r15
 	mov	r9, 8(r15)
 	swpb	r8
 	mov	r8, 10(r15)

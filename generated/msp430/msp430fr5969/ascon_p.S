@@ -6,7 +6,7 @@
 
 ; --- ascon_p_round: ascon_p.round
 ;     frame 58 bytes (29 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1042 bytes of code
+;     estimated 1022 bytes of code
 	.section .text.ascon_p_round,"ax",@progbits
 	.global ascon_p_round
 	.type ascon_p_round, @function
@@ -14,11 +14,7 @@
 ascon_p_round:
 	pushm.w	#7, r10
 	sub	#58, sp
-	mov	r12, r10
-	mov	r13, r9
-	mov	r14, r8
-	mov	r15, r7
-	mov	74(sp), r12
+	mov	74(sp), r10
 	mov	76(sp), r11
 	mov	78(sp), 56(sp)
 	mov	80(sp), 54(sp)
@@ -26,200 +22,199 @@ ascon_p_round:
 	mov	84(sp), 50(sp)
 	mov	86(sp), 48(sp)
 	; ascon_p.ae:21: x2 = x2 ^ (c as u64)
-	xor	@r8+, r11
+	xor	@r14+, r11
 	; ascon_p.ae:24: x0 = x0 ^ x4
-	mov	@r10+, r4
-	xor	@r12, r4
+	mov	@r12+, r4
+	xor	@r10, r4
 	; ascon_p.ae:25: x4 = x4 ^ x3
-	mov	@r12, r15
-	xor	@r7, r15
+	mov	@r10, r7
+	xor	@r15, r7
 	; ascon_p.ae:26: x2 = x2 ^ x1
-	xor	@r9, r11
+	xor	@r13, r11
 	; ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
 	mov	r11, r5
-	bic	@r9, r5
+	bic	@r13, r5
 	xor	r4, r5
 	; ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	mov	@r7, r6
+	mov	@r15, r6
 	bic	r11, r6
-	xor	@r9, r6
+	xor	@r13, r6
 	; ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	mov	r15, r14
-	bic	@r7, r14
-	xor	r14, r11
+	mov	r7, r8
+	bic	@r15, r8
+	xor	r8, r11
 	; ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mov	r4, r13
-	bic	r15, r13
-	xor	@r7, r13
+	mov	r4, r9
+	bic	r7, r9
+	xor	@r15, r9
 	; ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	mov	@r9, r14
-	bic	r4, r14
-	xor	r14, r15
-	mov	r15, 40(sp)
+	mov	@r13, r8
+	bic	r4, r8
+	xor	r8, r7
+	mov	r7, 40(sp)
 	; ascon_p.ae:32: t1 = t1 ^ t0
 	xor	r5, r6
 	mov	r6, 18(sp)
 	; ascon_p.ae:33: t0 = t0 ^ t4
-	xor	r15, r5
+	xor	r7, r5
 	mov	r5, 8(sp)
 	; ascon_p.ae:34: t3 = t3 ^ t2
-	xor	r11, r13
-	mov	r13, 36(sp)
+	xor	r11, r9
+	mov	r9, 36(sp)
 	; ascon_p.ae:35: t2 = ~t2
 	inv	r11
 	mov	r11, 22(sp)
 	; ascon_p.ae:24: x0 = x0 ^ x4
-	mov	@r10+, r5
-	xor	2(r12), r5
+	mov	@r12+, r5
+	xor	2(r10), r5
 	; ascon_p.ae:25: x4 = x4 ^ x3
-	mov	2(r12), r15
-	xor	2(r7), r15
+	mov	2(r10), r7
+	xor	2(r15), r7
 	; ascon_p.ae:26: x2 = x2 ^ x1
-	mov	@r8+, r11
-	xor	2(r9), r11
+	mov	@r14+, r11
+	xor	2(r13), r11
 	; ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
 	mov	r11, r4
-	bic	2(r9), r4
+	bic	2(r13), r4
 	xor	r5, r4
 	; ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	mov	2(r7), r6
+	mov	2(r15), r6
 	bic	r11, r6
-	xor	2(r9), r6
+	xor	2(r13), r6
 	; ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	mov	r15, r14
-	bic	2(r7), r14
-	xor	r14, r11
+	mov	r7, r8
+	bic	2(r15), r8
+	xor	r8, r11
 	; ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mov	r5, r13
-	bic	r15, r13
-	xor	2(r7), r13
+	mov	r5, r9
+	bic	r7, r9
+	xor	2(r15), r9
 	; ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	mov	2(r9), r14
-	bic	r5, r14
-	xor	r14, r15
-	mov	r15, 38(sp)
+	mov	2(r13), r8
+	bic	r5, r8
+	xor	r8, r7
+	mov	r7, 38(sp)
 	; ascon_p.ae:32: t1 = t1 ^ t0
 	xor	r4, r6
 	mov	r6, 14(sp)
 	; ascon_p.ae:33: t0 = t0 ^ t4
-	xor	r15, r4
+	xor	r7, r4
 	; ascon_p.ae:34: t3 = t3 ^ t2
-	xor	r11, r13
-	mov	r13, 30(sp)
+	xor	r11, r9
+	mov	r9, 30(sp)
 	; ascon_p.ae:35: t2 = ~t2
 	inv	r11
 	mov	r11, 16(sp)
 	; ascon_p.ae:24: x0 = x0 ^ x4
-	mov	@r10+, r6
-	xor	4(r12), r6
+	mov	@r12+, r6
+	xor	4(r10), r6
 	; ascon_p.ae:25: x4 = x4 ^ x3
-	mov	4(r12), r15
-	xor	4(r7), r15
+	mov	4(r10), r7
+	xor	4(r15), r7
 	; ascon_p.ae:26: x2 = x2 ^ x1
-	mov	@r8+, r11
-	xor	4(r9), r11
+	mov	@r14+, r11
+	xor	4(r13), r11
 	; ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
 	mov	r11, r5
-	bic	4(r9), r5
+	bic	4(r13), r5
 	xor	r6, r5
 	; ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	mov	4(r7), r14
-	bic	r11, r14
-	xor	4(r9), r14
-	mov	r14, 0(sp)
+	mov	4(r15), r8
+	bic	r11, r8
+	xor	4(r13), r8
+	mov	r8, 0(sp)
 	; ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	mov	r15, r14
-	bic	4(r7), r14
-	xor	r14, r11
+	mov	r7, r8
+	bic	4(r15), r8
+	xor	r8, r11
 	; ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mov	r6, r13
-	bic	r15, r13
-	xor	4(r7), r13
+	mov	r6, r9
+	bic	r7, r9
+	xor	4(r15), r9
 	; ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	mov	4(r9), r14
-	bic	r6, r14
-	xor	r14, r15
-	mov	r15, 34(sp)
+	mov	4(r13), r8
+	bic	r6, r8
+	xor	r8, r7
+	mov	r7, 34(sp)
 	; ascon_p.ae:32: t1 = t1 ^ t0
 	xor	r5, 0(sp)
 	; ascon_p.ae:33: t0 = t0 ^ t4
-	xor	r15, r5
+	xor	r7, r5
 	; ascon_p.ae:34: t3 = t3 ^ t2
-	xor	r11, r13
-	mov	r13, 20(sp)
+	xor	r11, r9
+	mov	r9, 20(sp)
 	; ascon_p.ae:35: t2 = ~t2
 	inv	r11
 	; ascon_p.ae:24: x0 = x0 ^ x4
-	mov	@r10+, r15
-	xor	6(r12), r15
+	mov	@r12+, r7
+	xor	6(r10), r7
 	; ascon_p.ae:25: x4 = x4 ^ x3
-	mov	6(r12), r12
-	xor	6(r7), r12
+	mov	6(r10), r10
+	xor	6(r15), r10
 	; ascon_p.ae:26: x2 = x2 ^ x1
-	mov	@r8+, r10
-	xor	6(r9), r10
+	mov	@r14+, r12
+	xor	6(r13), r12
 	; ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
-	mov	r10, r6
-	bic	6(r9), r6
-	xor	r15, r6
+	mov	r12, r6
+	bic	6(r13), r6
+	xor	r7, r6
 	; ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	mov	6(r7), r13
-	bic	r10, r13
-	xor	6(r9), r13
+	mov	6(r15), r9
+	bic	r12, r9
+	xor	6(r13), r9
 	; ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	mov	r12, r14
-	bic	6(r7), r14
-	xor	r14, r10
+	mov	r10, r14
+	bic	6(r15), r14
+	xor	r14, r12
 	; ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mov	r15, r14
-	bic	r12, r14
-	xor	6(r7), r14
+	mov	r7, r14
+	bic	r10, r14
+	xor	6(r15), r14
 	; ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	mov	6(r9), r9
-	bic	r15, r9
-	xor	r9, r12
-	mov	r12, 24(sp)
+	mov	6(r13), r13
+	bic	r7, r13
+	xor	r13, r10
+	mov	r10, 24(sp)
 	; ascon_p.ae:32: t1 = t1 ^ t0
-	mov	r13, r7
-	xor	r6, r7
+	xor	r6, r9
 	; ascon_p.ae:33: t0 = t0 ^ t4
-	xor	r12, r6
+	xor	r10, r6
 	; ascon_p.ae:34: t3 = t3 ^ t2
-	xor	r10, r14
+	xor	r12, r14
 	; ascon_p.ae:35: t2 = ~t2
-	inv	r10
+	inv	r12
 	; ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
 	mov	r5, r8
-	mov	r6, r12
+	mov	r6, r10
 	mov	8(sp), r13
 	mov	r4, r15
 	bit	#1, r8
 	rrc	r15
 	rrc	r13
-	rrc	r12
+	rrc	r10
 	rrc	r8
 	bit	#1, r8
 	rrc	r15
 	rrc	r13
-	rrc	r12
+	rrc	r10
 	rrc	r8
 	bit	#1, r8
 	rrc	r15
 	rrc	r13
-	rrc	r12
+	rrc	r10
 	rrc	r8
 	xor	r15, 8(sp)
 	xor	r8, r4
-	xor	r12, r5
+	xor	r10, r5
 	xor	r13, r6
 	swpb	r8
-	mov	r8, r9
-	swpb	r12
-	xor.b	r12, r9
-	xor	r12, r9
+	mov	r8, r7
+	swpb	r10
+	xor.b	r10, r7
+	xor	r10, r7
 	swpb	r13
-	xor.b	r13, r12
-	xor	r13, r12
+	xor.b	r13, r10
+	xor	r13, r10
 	swpb	r15
 	xor.b	r15, r13
 	xor	r15, r13
@@ -227,13 +222,13 @@ ascon_p_round:
 	xor	r8, r15
 	bit	#1, r15
 	rrc	r13
-	rrc	r12
-	rrc	r9
+	rrc	r10
+	rrc	r7
 	rrc	r15
 	xor	r15, 8(sp)
-	xor	r9, r4
+	xor	r7, r4
 	mov	r4, 46(sp)
-	xor	r12, r5
+	xor	r10, r5
 	mov	r5, 44(sp)
 	xor	r13, r6
 	mov	r6, 42(sp)
@@ -242,9 +237,9 @@ ascon_p_round:
 	mov	r13, r15
 	mov	14(sp), r8
 	mov	r8, r4
-	mov	@sp, r12
-	mov	r12, r5
-	mov	r7, r6
+	mov	@sp, r10
+	mov	r10, r5
+	mov	r9, r6
 	rla	r15
 	rlc	r4
 	rlc	r5
@@ -262,42 +257,40 @@ ascon_p_round:
 	adc	r15
 	xor	r13, r15
 	xor	r8, r4
-	xor	r12, r5
-	xor	r7, r6
-	mov	r13, r9
-	mov	r8, r12
-	mov	@sp, r13
-	swpb	r7
-	mov	r7, r8
+	xor	r10, r5
+	xor	r9, r6
+	mov	r10, r7
 	swpb	r9
-	xor.b	r9, r8
-	xor	r9, r8
-	swpb	r12
-	xor.b	r12, r9
-	xor	r12, r9
+	mov	r9, r10
 	swpb	r13
-	xor.b	r13, r12
-	xor	r13, r12
-	xor.b	r7, r13
-	xor	r7, r13
-	rla	r13
+	xor.b	r13, r10
+	xor	r13, r10
+	swpb	r8
+	xor.b	r8, r13
+	xor	r8, r13
+	swpb	r7
+	xor.b	r7, r8
+	xor	r7, r8
+	xor.b	r9, r7
+	xor	r9, r7
+	rla	r7
+	rlc	r10
+	rlc	r13
 	rlc	r8
-	rlc	r9
-	rlc	r12
-	adc	r13
-	xor	r13, r15
+	adc	r7
+	xor	r7, r15
 	mov	r15, 32(sp)
-	xor	r8, r4
+	xor	r10, r4
 	mov	r4, 28(sp)
-	xor	r9, r5
+	xor	r13, r5
 	mov	r5, 26(sp)
-	xor	r12, r6
+	xor	r8, r6
 	mov	r6, 12(sp)
 	; ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
 	mov	16(sp), r13
 	mov	r13, r7
 	mov	r11, r8
-	mov	r10, r9
+	mov	r12, r9
 	mov	22(sp), r5
 	mov	r5, r6
 	bit	#1, r7
@@ -308,38 +301,37 @@ ascon_p_round:
 	xor	r5, r6
 	xor	r13, r7
 	xor	r11, r8
-	xor	r10, r9
+	xor	r12, r9
+	swpb	r13
 	mov	r13, r15
-	swpb	r15
-	mov	r15, r13
 	swpb	r11
-	xor.b	r11, r13
-	xor	r11, r13
-	swpb	r10
-	xor.b	r10, r11
-	xor	r10, r11
+	xor.b	r11, r15
+	xor	r11, r15
+	swpb	r12
+	xor.b	r12, r11
+	xor	r12, r11
 	swpb	r5
-	xor.b	r5, r10
-	xor	r5, r10
-	xor.b	r15, r5
-	xor	r15, r5
+	xor.b	r5, r12
+	xor	r5, r12
+	xor.b	r13, r5
+	xor	r13, r5
 	rla	r5
-	rlc	r13
+	rlc	r15
 	rlc	r11
-	rlc	r10
+	rlc	r12
 	adc	r5
 	rla	r5
-	rlc	r13
+	rlc	r15
 	rlc	r11
-	rlc	r10
+	rlc	r12
 	adc	r5
 	xor	r5, r6
 	mov	r6, 10(sp)
-	xor	r13, r7
+	xor	r15, r7
 	mov	r7, 6(sp)
 	xor	r11, r8
 	mov	r8, 4(sp)
-	xor	r10, r9
+	xor	r12, r9
 	mov	r9, 2(sp)
 	; ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
 	mov	30(sp), r11
@@ -410,28 +402,26 @@ ascon_p_round:
 	rlc	r15
 	rlc	r13
 	adc	r14
-	mov	r4, r11
-	xor	r14, r11
-	mov	r5, r12
-	xor	r6, r12
-	mov	34(sp), r4
-	xor	r15, r4
-	mov	24(sp), r5
-	xor	r13, r5
-	bit	#1, r13
-	rrc	r15
-	rrc	r6
-	rrc	r14
-	rrc	r13
-	bit	#1, r13
-	rrc	r15
-	rrc	r6
-	rrc	r14
-	rrc	r13
-	xor	r15, r11
-	xor	r13, r12
 	xor	r14, r4
 	xor	r6, r5
+	mov	34(sp), r11
+	xor	r15, r11
+	mov	24(sp), r12
+	xor	r13, r12
+	bit	#1, r13
+	rrc	r15
+	rrc	r6
+	rrc	r14
+	rrc	r13
+	bit	#1, r13
+	rrc	r15
+	rrc	r6
+	rrc	r14
+	rrc	r13
+	xor	r15, r4
+	xor	r13, r5
+	xor	r14, r11
+	xor	r6, r12
 	mov	56(sp), r6
 	mov	r6, r15
 	mov	8(sp), 0(r15)
@@ -458,10 +448,10 @@ ascon_p_round:
 	mov	r10, 6(r6)
 	mov	48(sp), r10
 	mov	r10, r15
-	mov	r11, 0(r15)
-	mov	r12, 2(r15)
-	mov	r4, 4(r15)
-	mov	r5, 6(r10)
+	mov	r4, 0(r15)
+	mov	r5, 2(r15)
+	mov	r11, 4(r15)
+	mov	r12, 6(r10)
 	add	#58, sp
 	popm.w	#7, r10
 	ret
@@ -470,7 +460,7 @@ ascon_p_round:
 
 ; --- ascon_p_permute_words: ascon_p.permute_words
 ;     frame 68 bytes (34 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1160 bytes of code
+;     estimated 1124 bytes of code
 	.section .text.ascon_p_permute_words,"ax",@progbits
 	.global ascon_p_permute_words
 	.type ascon_p_permute_words, @function
@@ -512,10 +502,11 @@ ascon_p_permute_words:
 	mov	@r7+, 40(sp)
 	cmp	#16, 56(sp)
 	jc	.Lascon_p_permute_words_done2
+	sub	#16, 56(sp)
 .Lascon_p_permute_words_loop1:
 	; ascon_p.ae:48: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
 	mov	56(sp), r15
-	mov.b	ascon_p_rc(r15), r7
+	mov.b	ascon_p_rc+16(r15), r7
 	; ascon_p.ae:21: x2 = x2 ^ (c as u64)
 	mov	8(sp), r15
 	xor	r7, r15
@@ -523,50 +514,47 @@ ascon_p_permute_words:
 	mov	@sp, r5
 	xor	r14, r5
 	; ascon_p.ae:25: x4 = x4 ^ x3
-	mov	r14, r4
-	xor	r11, r4
+	xor	r11, r14
 	; ascon_p.ae:26: x2 = x2 ^ x1
-	mov	r15, r14
-	xor	r8, r14
+	xor	r8, r15
 	; ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
-	mov	r14, r6
+	mov	r15, r6
 	bic	r8, r6
 	xor	r5, r6
 	; ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
 	mov	r11, r7
-	bic	r14, r7
+	bic	r15, r7
 	xor	r8, r7
 	; ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	mov	r4, r15
-	bic	r11, r15
-	xor	r15, r14
+	mov	r14, r4
+	bic	r11, r4
+	xor	r4, r15
 	; ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mov	r5, r15
-	bic	r4, r15
-	xor	r15, r11
+	mov	r5, r4
+	bic	r14, r4
+	xor	r4, r11
 	; ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
 	bic	r5, r8
-	xor	r8, r4
-	mov	r4, 50(sp)
+	xor	r8, r14
+	mov	r14, 50(sp)
 	; ascon_p.ae:32: t1 = t1 ^ t0
 	xor	r6, r7
 	mov	r7, 20(sp)
 	; ascon_p.ae:33: t0 = t0 ^ t4
-	xor	r4, r6
+	xor	r14, r6
 	mov	r6, 0(sp)
 	; ascon_p.ae:34: t3 = t3 ^ t2
-	xor	r14, r11
+	xor	r15, r11
 	mov	r11, 42(sp)
 	; ascon_p.ae:35: t2 = ~t2
-	inv	r14
-	mov	r14, 26(sp)
+	inv	r15
+	mov	r15, 26(sp)
 	; ascon_p.ae:24: x0 = x0 ^ x4
 	mov	4(sp), r5
 	mov	2(sp), r15
 	xor	r15, r5
 	; ascon_p.ae:25: x4 = x4 ^ x3
-	mov	r15, r6
-	xor	r12, r6
+	xor	r12, r15
 	; ascon_p.ae:26: x2 = x2 ^ x1
 	mov	18(sp), r11
 	xor	r9, r11
@@ -579,23 +567,22 @@ ascon_p_permute_words:
 	bic	r11, r8
 	xor	r9, r8
 	; ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	mov	r6, r15
-	bic	r12, r15
-	xor	r15, r11
+	mov	r15, r6
+	bic	r12, r6
+	xor	r6, r11
 	; ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mov	r5, r15
-	bic	r6, r15
-	xor	r15, r12
+	mov	r5, r6
+	bic	r15, r6
+	xor	r6, r12
 	; ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
 	bic	r5, r9
-	xor	r9, r6
-	mov	r6, 44(sp)
+	xor	r9, r15
+	mov	r15, 44(sp)
 	; ascon_p.ae:32: t1 = t1 ^ t0
 	xor	r7, r8
 	mov	r8, 6(sp)
 	; ascon_p.ae:33: t0 = t0 ^ t4
-	mov	r7, r15
-	xor	r6, r15
+	xor	r15, r7
 	; ascon_p.ae:34: t3 = t3 ^ t2
 	xor	r11, r12
 	mov	r12, 32(sp)
@@ -607,8 +594,7 @@ ascon_p_permute_words:
 	mov	22(sp), r14
 	xor	r14, r9
 	; ascon_p.ae:25: x4 = x4 ^ x3
-	mov	r14, r11
-	xor	r13, r11
+	xor	r13, r14
 	; ascon_p.ae:26: x2 = x2 ^ x1
 	mov	52(sp), r8
 	xor	r10, r8
@@ -621,22 +607,21 @@ ascon_p_permute_words:
 	bic	r8, r12
 	xor	r10, r12
 	; ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	mov	r11, r14
-	bic	r13, r14
-	xor	r14, r8
+	mov	r14, r11
+	bic	r13, r11
+	xor	r11, r8
 	; ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mov	r9, r14
-	bic	r11, r14
-	xor	r14, r13
+	mov	r9, r11
+	bic	r14, r11
+	xor	r11, r13
 	; ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
 	bic	r9, r10
-	xor	r10, r11
-	mov	r11, 38(sp)
+	xor	r10, r14
+	mov	r14, 38(sp)
 	; ascon_p.ae:32: t1 = t1 ^ t0
-	mov	r12, r14
-	xor	r4, r14
+	xor	r4, r12
 	; ascon_p.ae:33: t0 = t0 ^ t4
-	xor	r11, r4
+	xor	r14, r4
 	; ascon_p.ae:34: t3 = t3 ^ t2
 	xor	r8, r13
 	mov	r13, 14(sp)
@@ -647,89 +632,86 @@ ascon_p_permute_words:
 	mov	40(sp), r13
 	xor	r13, r6
 	; ascon_p.ae:25: x4 = x4 ^ x3
-	mov	r13, r7
-	mov	12(sp), r12
-	xor	r12, r7
+	mov	12(sp), r14
+	xor	r14, r13
 	; ascon_p.ae:26: x2 = x2 ^ x1
 	mov	54(sp), r9
-	mov	28(sp), r13
-	xor	r13, r9
+	mov	28(sp), r15
+	xor	r15, r9
 	; ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
 	mov	r9, r5
-	bic	r13, r5
+	bic	r15, r5
 	xor	r6, r5
 	; ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	mov	r12, r11
+	mov	r14, r11
 	bic	r9, r11
-	xor	r13, r11
+	xor	r15, r11
 	; ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	mov	r7, r13
-	bic	r12, r13
-	xor	r13, r9
+	mov	r13, r15
+	bic	r14, r15
+	xor	r15, r9
 	; ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mov	r6, r13
-	bic	r7, r13
-	mov	r12, r10
-	xor	r13, r10
+	mov	r6, r15
+	bic	r13, r15
+	xor	r15, r14
 	; ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	mov	28(sp), r12
-	bic	r6, r12
-	xor	r12, r7
-	mov	r7, 24(sp)
+	mov	28(sp), r10
+	bic	r6, r10
+	xor	r10, r13
+	mov	r13, 24(sp)
 	; ascon_p.ae:32: t1 = t1 ^ t0
 	xor	r5, r11
 	; ascon_p.ae:33: t0 = t0 ^ t4
-	xor	r7, r5
+	xor	r13, r5
 	; ascon_p.ae:34: t3 = t3 ^ t2
-	mov	r10, r12
-	xor	r9, r12
+	xor	r9, r14
 	; ascon_p.ae:35: t2 = ~t2
 	inv	r9
 	; ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
 	mov	r4, r6
 	mov	r5, r10
 	mov	@sp, r13
-	mov	r15, r7
+	mov	r7, r15
 	bit	#1, r6
-	rrc	r7
+	rrc	r15
 	rrc	r13
 	rrc	r10
 	rrc	r6
 	bit	#1, r6
-	rrc	r7
+	rrc	r15
 	rrc	r13
 	rrc	r10
 	rrc	r6
 	bit	#1, r6
-	rrc	r7
+	rrc	r15
 	rrc	r13
 	rrc	r10
 	rrc	r6
-	xor	r7, 0(sp)
-	xor	r6, r15
-	mov	r15, 4(sp)
+	xor	r15, 0(sp)
+	xor	r6, r7
+	mov	r7, 4(sp)
 	xor	r10, r4
 	xor	r13, r5
 	swpb	r6
-	mov	r6, r15
+	mov	r6, r7
 	swpb	r10
-	xor.b	r10, r15
-	xor	r10, r15
+	xor.b	r10, r7
+	xor	r10, r7
 	swpb	r13
 	xor.b	r13, r10
 	xor	r13, r10
-	swpb	r7
-	xor.b	r7, r13
-	xor	r7, r13
-	xor.b	r6, r7
-	xor	r6, r7
-	bit	#1, r7
+	swpb	r15
+	xor.b	r15, r13
+	xor	r15, r13
+	xor.b	r6, r15
+	xor	r6, r15
+	bit	#1, r15
 	rrc	r13
 	rrc	r10
-	rrc	r15
 	rrc	r7
-	xor	r7, 0(sp)
-	xor	r15, 4(sp)
+	rrc	r15
+	xor	r15, 0(sp)
+	xor	r7, 4(sp)
 	xor	r10, r4
 	mov	r4, 48(sp)
 	xor	r13, r5
@@ -739,7 +721,7 @@ ascon_p_permute_words:
 	mov	r13, r4
 	mov	6(sp), r10
 	mov	r10, r5
-	mov	r14, r6
+	mov	r12, r6
 	mov	r11, r7
 	rla	r4
 	rlc	r5
@@ -758,40 +740,37 @@ ascon_p_permute_words:
 	adc	r4
 	xor	r13, r4
 	xor	r10, r5
-	xor	r14, r6
+	xor	r12, r6
 	xor	r11, r7
-	mov	r11, r15
-	mov	r13, r11
-	mov	r10, r13
-	swpb	r15
-	mov	r15, r10
 	swpb	r11
-	xor.b	r11, r10
-	xor	r11, r10
+	mov	r11, r15
 	swpb	r13
-	xor.b	r13, r11
-	xor	r13, r11
-	swpb	r14
-	xor.b	r14, r13
-	xor	r14, r13
-	xor.b	r15, r14
-	xor	r15, r14
-	rla	r14
-	rlc	r10
-	rlc	r11
+	xor.b	r13, r15
+	xor	r13, r15
+	swpb	r10
+	xor.b	r10, r13
+	xor	r10, r13
+	swpb	r12
+	xor.b	r12, r10
+	xor	r12, r10
+	xor.b	r11, r12
+	xor	r11, r12
+	rla	r12
+	rlc	r15
 	rlc	r13
-	adc	r14
-	xor	r14, r4
+	rlc	r10
+	adc	r12
+	xor	r12, r4
 	mov	r4, 36(sp)
-	xor	r10, r5
+	xor	r15, r5
 	mov	r5, 34(sp)
-	xor	r11, r6
+	xor	r13, r6
 	mov	r6, 30(sp)
-	xor	r13, r7
+	xor	r10, r7
 	mov	r7, 28(sp)
 	; ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
-	mov	16(sp), r14
-	mov	r14, r10
+	mov	16(sp), r12
+	mov	r12, r10
 	mov	r8, r5
 	mov	r9, r11
 	mov	26(sp), r6
@@ -802,36 +781,35 @@ ascon_p_permute_words:
 	rrc	r5
 	rrc	r10
 	xor	r6, r7
-	xor	r14, r10
+	xor	r12, r10
 	xor	r8, r5
 	xor	r9, r11
-	mov	r14, r15
-	swpb	r15
-	mov	r15, r14
+	swpb	r12
+	mov	r12, r15
 	swpb	r8
-	xor.b	r8, r14
-	xor	r8, r14
+	xor.b	r8, r15
+	xor	r8, r15
 	swpb	r9
 	xor.b	r9, r8
 	xor	r9, r8
 	swpb	r6
 	xor.b	r6, r9
 	xor	r6, r9
-	xor.b	r15, r6
-	xor	r15, r6
+	xor.b	r12, r6
+	xor	r12, r6
 	rla	r6
-	rlc	r14
+	rlc	r15
 	rlc	r8
 	rlc	r9
 	adc	r6
 	rla	r6
-	rlc	r14
+	rlc	r15
 	rlc	r8
 	rlc	r9
 	adc	r6
 	xor	r6, r7
 	mov	r7, 8(sp)
-	xor	r14, r10
+	xor	r15, r10
 	mov	r10, 18(sp)
 	xor	r8, r5
 	mov	r11, r13
@@ -839,9 +817,9 @@ ascon_p_permute_words:
 	; ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
 	mov	32(sp), r4
 	mov	r4, r15
-	mov	14(sp), r14
-	mov	r14, r6
-	mov	r12, r7
+	mov	14(sp), r12
+	mov	r12, r6
+	mov	r14, r7
 	mov	42(sp), r10
 	mov	r10, r11
 	swpb	r15
@@ -869,22 +847,20 @@ ascon_p_permute_words:
 	rrc	r11
 	xor	r10, r11
 	xor	r4, r8
-	xor	r14, r6
-	xor	r12, r7
-	mov	r14, r9
-	mov	r12, r10
-	mov	42(sp), r14
+	xor	r12, r6
+	xor	r14, r7
+	mov	r12, r9
 	bit	#1, r9
 	rrc	r4
-	rrc	r14
 	rrc	r10
+	rrc	r14
 	rrc	r9
 	xor	r4, r11
 	mov	r8, r12
 	xor	r9, r12
-	xor	r10, r6
+	xor	r14, r6
 	mov	r6, 10(sp)
-	xor	r14, r7
+	xor	r10, r7
 	mov	r7, 12(sp)
 	; ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
 	mov	44(sp), r7
@@ -914,12 +890,10 @@ ascon_p_permute_words:
 	adc	r9
 	mov	r6, r14
 	xor	r9, r14
-	mov	r7, r6
-	xor	r10, r6
-	mov	r4, r7
-	xor	r15, r7
-	mov	24(sp), r4
-	xor	r8, r4
+	xor	r10, r7
+	xor	r15, r4
+	mov	24(sp), r6
+	xor	r8, r6
 	bit	#1, r8
 	rrc	r15
 	rrc	r10
@@ -931,21 +905,20 @@ ascon_p_permute_words:
 	rrc	r9
 	rrc	r8
 	xor	r15, r14
-	xor	r8, r6
-	xor	r9, r7
-	xor	r10, r4
+	xor	r8, r7
+	xor	r9, r4
+	xor	r10, r6
 	mov	36(sp), r8
 	mov	34(sp), r9
 	mov	30(sp), r10
 	mov	r5, 52(sp)
 	mov	r13, 54(sp)
 	mov	10(sp), r13
-	mov	r6, 2(sp)
-	mov	r7, 22(sp)
-	mov	r4, 40(sp)
+	mov	r7, 2(sp)
+	mov	r4, 22(sp)
+	mov	r6, 40(sp)
 	add	#1, 56(sp)
-	cmp	#16, 56(sp)
-	jnc	.Lascon_p_permute_words_loop1
+	jnz	.Lascon_p_permute_words_loop1
 .Lascon_p_permute_words_done2:
 	mov	66(sp), r7
 	mov	r7, r15
@@ -985,7 +958,7 @@ ascon_p_permute_words:
 
 ; --- ascon_p_permute: ascon_p.permute
 ;     frame 60 bytes (30 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1144 bytes of code
+;     estimated 1108 bytes of code
 	.section .text.ascon_p_permute,"ax",@progbits
 	.global ascon_p_permute
 	.type ascon_p_permute, @function
@@ -993,12 +966,12 @@ ascon_p_permute_words:
 ascon_p_permute:
 	pushm.w	#7, r10
 	sub	#60, sp
-	mov	r12, 58(sp)
+	mov	r12, 56(sp)
 	; ascon_p.ae:60: for i in 16 - rounds..16 {
 	mov	#16, r15
 	sub	r13, r15
 	mov.b	r15, r15
-	mov	r15, 56(sp)
+	mov	r15, 58(sp)
 	mov	r12, r7
 	mov	r12, r15
 	mov	@r15, 0(sp)
@@ -1021,12 +994,13 @@ ascon_p_permute:
 	mov	34(r15), 2(sp)
 	mov	36(r15), 22(sp)
 	mov	38(r7), 40(sp)
-	cmp	#16, 56(sp)
+	cmp	#16, 58(sp)
 	jc	.Lascon_p_permute_done2
+	sub	#16, 58(sp)
 .Lascon_p_permute_loop1:
 	; ascon_p.ae:61: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
-	mov	56(sp), r15
-	mov.b	ascon_p_rc(r15), r7
+	mov	58(sp), r15
+	mov.b	ascon_p_rc+16(r15), r7
 	; ascon_p.ae:21: x2 = x2 ^ (c as u64)
 	mov	8(sp), r15
 	xor	r7, r15
@@ -1034,50 +1008,47 @@ ascon_p_permute:
 	mov	@sp, r5
 	xor	r14, r5
 	; ascon_p.ae:25: x4 = x4 ^ x3
-	mov	r14, r4
-	xor	r11, r4
+	xor	r11, r14
 	; ascon_p.ae:26: x2 = x2 ^ x1
-	mov	r15, r14
-	xor	r8, r14
+	xor	r8, r15
 	; ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
-	mov	r14, r6
+	mov	r15, r6
 	bic	r8, r6
 	xor	r5, r6
 	; ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
 	mov	r11, r7
-	bic	r14, r7
+	bic	r15, r7
 	xor	r8, r7
 	; ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	mov	r4, r15
-	bic	r11, r15
-	xor	r15, r14
+	mov	r14, r4
+	bic	r11, r4
+	xor	r4, r15
 	; ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mov	r5, r15
-	bic	r4, r15
-	xor	r15, r11
+	mov	r5, r4
+	bic	r14, r4
+	xor	r4, r11
 	; ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
 	bic	r5, r8
-	xor	r8, r4
-	mov	r4, 50(sp)
+	xor	r8, r14
+	mov	r14, 50(sp)
 	; ascon_p.ae:32: t1 = t1 ^ t0
 	xor	r6, r7
 	mov	r7, 20(sp)
 	; ascon_p.ae:33: t0 = t0 ^ t4
-	xor	r4, r6
+	xor	r14, r6
 	mov	r6, 0(sp)
 	; ascon_p.ae:34: t3 = t3 ^ t2
-	xor	r14, r11
+	xor	r15, r11
 	mov	r11, 42(sp)
 	; ascon_p.ae:35: t2 = ~t2
-	inv	r14
-	mov	r14, 28(sp)
+	inv	r15
+	mov	r15, 28(sp)
 	; ascon_p.ae:24: x0 = x0 ^ x4
 	mov	4(sp), r5
 	mov	2(sp), r15
 	xor	r15, r5
 	; ascon_p.ae:25: x4 = x4 ^ x3
-	mov	r15, r6
-	xor	r12, r6
+	xor	r12, r15
 	; ascon_p.ae:26: x2 = x2 ^ x1
 	mov	18(sp), r11
 	xor	r9, r11
@@ -1090,23 +1061,22 @@ ascon_p_permute:
 	bic	r11, r8
 	xor	r9, r8
 	; ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	mov	r6, r15
-	bic	r12, r15
-	xor	r15, r11
+	mov	r15, r6
+	bic	r12, r6
+	xor	r6, r11
 	; ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mov	r5, r15
-	bic	r6, r15
-	xor	r15, r12
+	mov	r5, r6
+	bic	r15, r6
+	xor	r6, r12
 	; ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
 	bic	r5, r9
-	xor	r9, r6
-	mov	r6, 44(sp)
+	xor	r9, r15
+	mov	r15, 44(sp)
 	; ascon_p.ae:32: t1 = t1 ^ t0
 	xor	r7, r8
 	mov	r8, 6(sp)
 	; ascon_p.ae:33: t0 = t0 ^ t4
-	mov	r7, r15
-	xor	r6, r15
+	xor	r15, r7
 	; ascon_p.ae:34: t3 = t3 ^ t2
 	xor	r11, r12
 	mov	r12, 32(sp)
@@ -1118,8 +1088,7 @@ ascon_p_permute:
 	mov	22(sp), r14
 	xor	r14, r9
 	; ascon_p.ae:25: x4 = x4 ^ x3
-	mov	r14, r11
-	xor	r13, r11
+	xor	r13, r14
 	; ascon_p.ae:26: x2 = x2 ^ x1
 	mov	52(sp), r8
 	xor	r10, r8
@@ -1132,22 +1101,21 @@ ascon_p_permute:
 	bic	r8, r12
 	xor	r10, r12
 	; ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	mov	r11, r14
-	bic	r13, r14
-	xor	r14, r8
+	mov	r14, r11
+	bic	r13, r11
+	xor	r11, r8
 	; ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mov	r9, r14
-	bic	r11, r14
-	xor	r14, r13
+	mov	r9, r11
+	bic	r14, r11
+	xor	r11, r13
 	; ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
 	bic	r9, r10
-	xor	r10, r11
-	mov	r11, 38(sp)
+	xor	r10, r14
+	mov	r14, 38(sp)
 	; ascon_p.ae:32: t1 = t1 ^ t0
-	mov	r12, r14
-	xor	r4, r14
+	xor	r4, r12
 	; ascon_p.ae:33: t0 = t0 ^ t4
-	xor	r11, r4
+	xor	r14, r4
 	; ascon_p.ae:34: t3 = t3 ^ t2
 	xor	r8, r13
 	mov	r13, 14(sp)
@@ -1158,89 +1126,86 @@ ascon_p_permute:
 	mov	40(sp), r13
 	xor	r13, r6
 	; ascon_p.ae:25: x4 = x4 ^ x3
-	mov	r13, r7
-	mov	12(sp), r12
-	xor	r12, r7
+	mov	12(sp), r14
+	xor	r14, r13
 	; ascon_p.ae:26: x2 = x2 ^ x1
 	mov	54(sp), r9
-	mov	26(sp), r13
-	xor	r13, r9
+	mov	26(sp), r15
+	xor	r15, r9
 	; ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
 	mov	r9, r5
-	bic	r13, r5
+	bic	r15, r5
 	xor	r6, r5
 	; ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	mov	r12, r11
+	mov	r14, r11
 	bic	r9, r11
-	xor	r13, r11
+	xor	r15, r11
 	; ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	mov	r7, r13
-	bic	r12, r13
-	xor	r13, r9
+	mov	r13, r15
+	bic	r14, r15
+	xor	r15, r9
 	; ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mov	r6, r13
-	bic	r7, r13
-	mov	r12, r10
-	xor	r13, r10
+	mov	r6, r15
+	bic	r13, r15
+	xor	r15, r14
 	; ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	mov	26(sp), r12
-	bic	r6, r12
-	xor	r12, r7
-	mov	r7, 24(sp)
+	mov	26(sp), r10
+	bic	r6, r10
+	xor	r10, r13
+	mov	r13, 24(sp)
 	; ascon_p.ae:32: t1 = t1 ^ t0
 	xor	r5, r11
 	; ascon_p.ae:33: t0 = t0 ^ t4
-	xor	r7, r5
+	xor	r13, r5
 	; ascon_p.ae:34: t3 = t3 ^ t2
-	mov	r10, r12
-	xor	r9, r12
+	xor	r9, r14
 	; ascon_p.ae:35: t2 = ~t2
 	inv	r9
 	; ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
 	mov	r4, r6
 	mov	r5, r10
 	mov	@sp, r13
-	mov	r15, r7
+	mov	r7, r15
 	bit	#1, r6
-	rrc	r7
+	rrc	r15
 	rrc	r13
 	rrc	r10
 	rrc	r6
 	bit	#1, r6
-	rrc	r7
+	rrc	r15
 	rrc	r13
 	rrc	r10
 	rrc	r6
 	bit	#1, r6
-	rrc	r7
+	rrc	r15
 	rrc	r13
 	rrc	r10
 	rrc	r6
-	xor	r7, 0(sp)
-	xor	r6, r15
-	mov	r15, 4(sp)
+	xor	r15, 0(sp)
+	xor	r6, r7
+	mov	r7, 4(sp)
 	xor	r10, r4
 	xor	r13, r5
 	swpb	r6
-	mov	r6, r15
+	mov	r6, r7
 	swpb	r10
-	xor.b	r10, r15
-	xor	r10, r15
+	xor.b	r10, r7
+	xor	r10, r7
 	swpb	r13
 	xor.b	r13, r10
 	xor	r13, r10
-	swpb	r7
-	xor.b	r7, r13
-	xor	r7, r13
-	xor.b	r6, r7
-	xor	r6, r7
-	bit	#1, r7
+	swpb	r15
+	xor.b	r15, r13
+	xor	r15, r13
+	xor.b	r6, r15
+	xor	r6, r15
+	bit	#1, r15
 	rrc	r13
 	rrc	r10
-	rrc	r15
 	rrc	r7
-	xor	r7, 0(sp)
-	xor	r15, 4(sp)
+	rrc	r15
+	xor	r15, 0(sp)
+	xor	r7, 4(sp)
 	xor	r10, r4
 	mov	r4, 48(sp)
 	xor	r13, r5
@@ -1250,7 +1215,7 @@ ascon_p_permute:
 	mov	r13, r4
 	mov	6(sp), r10
 	mov	r10, r5
-	mov	r14, r6
+	mov	r12, r6
 	mov	r11, r7
 	rla	r4
 	rlc	r5
@@ -1269,40 +1234,37 @@ ascon_p_permute:
 	adc	r4
 	xor	r13, r4
 	xor	r10, r5
-	xor	r14, r6
+	xor	r12, r6
 	xor	r11, r7
-	mov	r11, r15
-	mov	r13, r11
-	mov	r10, r13
-	swpb	r15
-	mov	r15, r10
 	swpb	r11
-	xor.b	r11, r10
-	xor	r11, r10
+	mov	r11, r15
 	swpb	r13
-	xor.b	r13, r11
-	xor	r13, r11
-	swpb	r14
-	xor.b	r14, r13
-	xor	r14, r13
-	xor.b	r15, r14
-	xor	r15, r14
-	rla	r14
-	rlc	r10
-	rlc	r11
+	xor.b	r13, r15
+	xor	r13, r15
+	swpb	r10
+	xor.b	r10, r13
+	xor	r10, r13
+	swpb	r12
+	xor.b	r12, r10
+	xor	r12, r10
+	xor.b	r11, r12
+	xor	r11, r12
+	rla	r12
+	rlc	r15
 	rlc	r13
-	adc	r14
-	xor	r14, r4
+	rlc	r10
+	adc	r12
+	xor	r12, r4
 	mov	r4, 36(sp)
-	xor	r10, r5
+	xor	r15, r5
 	mov	r5, 34(sp)
-	xor	r11, r6
+	xor	r13, r6
 	mov	r6, 30(sp)
-	xor	r13, r7
+	xor	r10, r7
 	mov	r7, 26(sp)
 	; ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
-	mov	16(sp), r14
-	mov	r14, r10
+	mov	16(sp), r12
+	mov	r12, r10
 	mov	r8, r5
 	mov	r9, r11
 	mov	28(sp), r6
@@ -1313,36 +1275,35 @@ ascon_p_permute:
 	rrc	r5
 	rrc	r10
 	xor	r6, r7
-	xor	r14, r10
+	xor	r12, r10
 	xor	r8, r5
 	xor	r9, r11
-	mov	r14, r15
-	swpb	r15
-	mov	r15, r14
+	swpb	r12
+	mov	r12, r15
 	swpb	r8
-	xor.b	r8, r14
-	xor	r8, r14
+	xor.b	r8, r15
+	xor	r8, r15
 	swpb	r9
 	xor.b	r9, r8
 	xor	r9, r8
 	swpb	r6
 	xor.b	r6, r9
 	xor	r6, r9
-	xor.b	r15, r6
-	xor	r15, r6
+	xor.b	r12, r6
+	xor	r12, r6
 	rla	r6
-	rlc	r14
+	rlc	r15
 	rlc	r8
 	rlc	r9
 	adc	r6
 	rla	r6
-	rlc	r14
+	rlc	r15
 	rlc	r8
 	rlc	r9
 	adc	r6
 	xor	r6, r7
 	mov	r7, 8(sp)
-	xor	r14, r10
+	xor	r15, r10
 	mov	r10, 18(sp)
 	xor	r8, r5
 	mov	r11, r13
@@ -1350,9 +1311,9 @@ ascon_p_permute:
 	; ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
 	mov	32(sp), r4
 	mov	r4, r15
-	mov	14(sp), r14
-	mov	r14, r6
-	mov	r12, r7
+	mov	14(sp), r12
+	mov	r12, r6
+	mov	r14, r7
 	mov	42(sp), r10
 	mov	r10, r11
 	swpb	r15
@@ -1380,22 +1341,20 @@ ascon_p_permute:
 	rrc	r11
 	xor	r10, r11
 	xor	r4, r8
-	xor	r14, r6
-	xor	r12, r7
-	mov	r14, r9
-	mov	r12, r10
-	mov	42(sp), r14
+	xor	r12, r6
+	xor	r14, r7
+	mov	r12, r9
 	bit	#1, r9
 	rrc	r4
-	rrc	r14
 	rrc	r10
+	rrc	r14
 	rrc	r9
 	xor	r4, r11
 	mov	r8, r12
 	xor	r9, r12
-	xor	r10, r6
+	xor	r14, r6
 	mov	r6, 10(sp)
-	xor	r14, r7
+	xor	r10, r7
 	mov	r7, 12(sp)
 	; ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
 	mov	44(sp), r7
@@ -1425,12 +1384,10 @@ ascon_p_permute:
 	adc	r9
 	mov	r6, r14
 	xor	r9, r14
-	mov	r7, r6
-	xor	r10, r6
-	mov	r4, r7
-	xor	r15, r7
-	mov	24(sp), r4
-	xor	r8, r4
+	xor	r10, r7
+	xor	r15, r4
+	mov	24(sp), r6
+	xor	r8, r6
 	bit	#1, r8
 	rrc	r15
 	rrc	r10
@@ -1442,24 +1399,23 @@ ascon_p_permute:
 	rrc	r9
 	rrc	r8
 	xor	r15, r14
-	xor	r8, r6
-	xor	r9, r7
-	xor	r10, r4
+	xor	r8, r7
+	xor	r9, r4
+	xor	r10, r6
 	mov	36(sp), r8
 	mov	34(sp), r9
 	mov	30(sp), r10
 	mov	r5, 52(sp)
 	mov	r13, 54(sp)
 	mov	10(sp), r13
-	mov	r6, 2(sp)
-	mov	r7, 22(sp)
-	mov	r4, 40(sp)
-	add	#1, 56(sp)
-	cmp	#16, 56(sp)
-	jnc	.Lascon_p_permute_loop1
+	mov	r7, 2(sp)
+	mov	r4, 22(sp)
+	mov	r6, 40(sp)
+	add	#1, 58(sp)
+	jnz	.Lascon_p_permute_loop1
 .Lascon_p_permute_done2:
 	; ascon_p.ae:63: s[0] = x0
-	mov	58(sp), r7
+	mov	56(sp), r7
 	mov	r7, r15
 	mov	@sp, 0(r15)
 	mov	4(sp), 2(r15)

@@ -755,7 +755,7 @@ chacha20_poly1305_C_xor_stream:
 
 ; --- chacha20_poly1305_tag_of: chacha20_poly1305.tag_of
 ;     frame 232 bytes (22 spill slots, locals 188), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1964 bytes of code
+;     estimated 1962 bytes of code
 	.section .text.chacha20_poly1305_tag_of,"ax",@progbits
 	.local chacha20_poly1305_tag_of
 	.type chacha20_poly1305_tag_of, @function
@@ -1486,8 +1486,7 @@ chacha20_poly1305_tag_of:
 	xor	r4, r13
 	xor	r6, r5
 	and	r14, r5
-	mov	r6, r14
-	xor	r5, r14
+	xor	r5, r6
 	; poly1305.ae:80: return v[127:0] + s
 	add	168(sp), r7
 	addc	170(sp), r8
@@ -1496,9 +1495,9 @@ chacha20_poly1305_tag_of:
 	addc	176(sp), r11
 	addc	178(sp), r12
 	addc	180(sp), r13
-	addc	182(sp), r14
-	mov	42(sp), r6
-	mov	r6, r15
+	addc	182(sp), r6
+	mov	42(sp), r14
+	mov	r14, r15
 	mov	r7, 0(r15)
 	mov	r8, 2(r15)
 	mov	r9, 4(r15)
@@ -1506,7 +1505,7 @@ chacha20_poly1305_tag_of:
 	mov	r11, 8(r15)
 	mov	r12, 10(r15)
 	mov	r13, 12(r15)
-	mov	r14, 14(r6)
+	mov	r6, 14(r14)
 	add	#232, sp
 	popm.w	#7, r10
 	ret
@@ -1515,7 +1514,7 @@ chacha20_poly1305_tag_of:
 
 ; --- chacha20_poly1305_C_block: chacha20_poly1305.C.block
 ;     frame 120 bytes (60 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1966 bytes of code
+;     estimated 1956 bytes of code
 	.section .text.chacha20_poly1305_C_block,"ax",@progbits
 	.local chacha20_poly1305_C_block
 	.type chacha20_poly1305_C_block, @function
@@ -1609,17 +1608,16 @@ chacha20_poly1305_C_block:
 	add	r13, 44(sp)
 	addc	r12, 42(sp)
 	; chacha20.ae:22: d = (d ^ a) <<< 8
-	mov	r8, r5
-	xor	44(sp), r5
+	xor	44(sp), r8
 	xor	42(sp), r6
-	swpb	r5
+	swpb	r8
 	swpb	r6
-	mov	r5, r8
-	xor.b	r6, r8
-	mov	r8, 6(sp)
+	mov	r8, r5
+	xor.b	r6, r5
+	mov	r5, 6(sp)
 	xor	r6, 6(sp)
-	xor.b	r5, r6
-	xor	r5, r6
+	xor.b	r8, r6
+	xor	r8, r6
 	mov	r6, 2(sp)
 	; chacha20.ae:23: c = c + d
 	mov	r9, 94(sp)
@@ -1723,27 +1721,26 @@ chacha20_poly1305_C_block:
 	add	r9, r11
 	addc	r8, r14
 	; chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	r13, r12
-	xor	r11, r12
-	mov	r10, r13
-	xor	r14, r13
-	bit	#1, r12
-	rrc	r13
+	xor	r11, r13
+	mov	r10, r12
+	xor	r14, r12
+	bit	#1, r13
 	rrc	r12
-	bit	#1, r12
 	rrc	r13
+	bit	#1, r13
 	rrc	r12
-	bit	#1, r12
 	rrc	r13
+	bit	#1, r13
 	rrc	r12
-	bit	#1, r12
 	rrc	r13
+	bit	#1, r13
 	rrc	r12
+	rrc	r13
 	; chacha20.ae:21: a = a + b
 	mov	r7, 72(sp)
 	mov	r15, 70(sp)
-	add	r13, 72(sp)
-	addc	r12, 70(sp)
+	add	r12, 72(sp)
+	addc	r13, 70(sp)
 	; chacha20.ae:22: d = (d ^ a) <<< 8
 	xor	72(sp), r9
 	xor	70(sp), r8
@@ -1762,16 +1759,16 @@ chacha20_poly1305_C_block:
 	add	r8, 10(sp)
 	addc	60(sp), 16(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
-	xor	10(sp), r13
-	xor	16(sp), r12
-	swpb	r13
-	mov	r13, r14
+	xor	10(sp), r12
+	xor	16(sp), r13
 	swpb	r12
-	xor.b	r12, r14
-	xor	r12, r14
-	mov	r12, r10
-	xor.b	r13, r10
-	xor	r13, r10
+	mov	r12, r14
+	swpb	r13
+	xor.b	r13, r14
+	xor	r13, r14
+	mov	r13, r10
+	xor.b	r12, r10
+	xor	r12, r10
 	bit	#1, r10
 	rrc	r14
 	rrc	r10
@@ -1792,27 +1789,26 @@ chacha20_poly1305_C_block:
 	add	r15, r7
 	addc	r11, r8
 	; chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	r13, r9
-	xor	r7, r9
-	mov	96(sp), r13
-	xor	r8, r13
-	bit	#1, r9
-	rrc	r13
+	xor	r7, r13
+	mov	96(sp), r9
+	xor	r8, r9
+	bit	#1, r13
 	rrc	r9
-	bit	#1, r9
 	rrc	r13
+	bit	#1, r13
 	rrc	r9
-	bit	#1, r9
 	rrc	r13
+	bit	#1, r13
 	rrc	r9
-	bit	#1, r9
 	rrc	r13
+	bit	#1, r13
 	rrc	r9
+	rrc	r13
 	; chacha20.ae:21: a = a + b
 	mov	r4, 0(sp)
 	mov	r12, 76(sp)
-	add	r13, 0(sp)
-	addc	r9, 76(sp)
+	add	r9, 0(sp)
+	addc	r13, 76(sp)
 	; chacha20.ae:22: d = (d ^ a) <<< 8
 	xor	@sp, r15
 	xor	76(sp), r11
@@ -1829,18 +1825,18 @@ chacha20_poly1305_C_block:
 	add	r11, 24(sp)
 	addc	r12, 20(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
-	xor	24(sp), r13
-	xor	20(sp), r9
-	swpb	r13
-	mov	r13, r8
+	xor	24(sp), r9
+	xor	20(sp), r13
 	swpb	r9
-	xor.b	r9, r8
-	xor	r9, r8
-	xor.b	r13, r9
-	xor	r13, r9
-	bit	#1, r9
+	mov	r9, r8
+	swpb	r13
+	xor.b	r13, r8
+	xor	r13, r8
+	xor.b	r9, r13
+	xor	r9, r13
+	bit	#1, r13
 	rrc	r8
-	rrc	r9
+	rrc	r13
 	; chacha20.ae:17: a = a + b
 	mov	44(sp), r4
 	mov	42(sp), r7
@@ -1850,12 +1846,12 @@ chacha20_poly1305_C_block:
 	xor	r4, r11
 	xor	r7, r12
 	; chacha20.ae:19: c = c + d
-	mov	10(sp), r13
+	mov	10(sp), r9
 	mov	16(sp), r15
-	add	r12, r13
+	add	r12, r9
 	addc	r11, r15
 	; chacha20.ae:20: b = (b ^ c) <<< 12
-	xor	r13, r6
+	xor	r9, r6
 	xor	r15, r5
 	bit	#1, r6
 	rrc	r5
@@ -1875,20 +1871,19 @@ chacha20_poly1305_C_block:
 	add	r5, 40(sp)
 	addc	r6, 50(sp)
 	; chacha20.ae:22: d = (d ^ a) <<< 8
-	mov	r12, r7
-	xor	40(sp), r7
+	xor	40(sp), r12
 	xor	50(sp), r11
-	swpb	r7
+	swpb	r12
 	swpb	r11
-	mov	r7, r12
-	xor.b	r11, r12
-	mov	r12, 48(sp)
+	mov	r12, r7
+	xor.b	r11, r7
+	mov	r7, 48(sp)
 	xor	r11, 48(sp)
-	xor.b	r7, r11
-	xor	r7, r11
+	xor.b	r12, r11
+	xor	r12, r11
 	mov	r11, 46(sp)
 	; chacha20.ae:23: c = c + d
-	mov	r13, 80(sp)
+	mov	r9, 80(sp)
 	mov	r15, 78(sp)
 	add	r11, 80(sp)
 	addc	48(sp), 78(sp)
@@ -1919,12 +1914,12 @@ chacha20_poly1305_C_block:
 	xor	r6, r15
 	; chacha20.ae:19: c = c + d
 	mov	24(sp), r12
-	mov	20(sp), r13
+	mov	20(sp), r9
 	add	r15, r12
-	addc	r7, r13
+	addc	r7, r9
 	; chacha20.ae:20: b = (b ^ c) <<< 12
 	xor	r12, r10
-	xor	r13, r14
+	xor	r9, r14
 	bit	#1, r10
 	rrc	r14
 	rrc	r10
@@ -1943,21 +1938,20 @@ chacha20_poly1305_C_block:
 	add	r14, 66(sp)
 	addc	r10, 64(sp)
 	; chacha20.ae:22: d = (d ^ a) <<< 8
-	mov	r15, r6
-	xor	66(sp), r6
+	xor	66(sp), r15
 	xor	64(sp), r7
-	swpb	r6
+	swpb	r15
 	swpb	r7
-	mov	r6, r15
-	xor.b	r7, r15
-	mov	r15, 18(sp)
+	mov	r15, r6
+	xor.b	r7, r6
+	mov	r6, 18(sp)
 	xor	r7, 18(sp)
-	xor.b	r6, r7
-	xor	r6, r7
+	xor.b	r15, r7
+	xor	r15, r7
 	mov	r7, 14(sp)
 	; chacha20.ae:23: c = c + d
 	mov	r12, 56(sp)
-	mov	r13, 52(sp)
+	mov	r9, 52(sp)
 	add	r7, 56(sp)
 	addc	18(sp), 52(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
@@ -1977,7 +1971,7 @@ chacha20_poly1305_C_block:
 	; chacha20.ae:17: a = a + b
 	mov	72(sp), r7
 	mov	70(sp), r15
-	add	r9, r7
+	add	r13, r7
 	addc	r8, r15
 	; chacha20.ae:18: d = (d ^ a) <<< 16
 	mov	32(sp), r4
@@ -1986,13 +1980,13 @@ chacha20_poly1305_C_block:
 	xor	r15, r14
 	; chacha20.ae:19: c = c + d
 	mov	94(sp), r12
-	mov	92(sp), r13
+	mov	92(sp), r9
 	add	r14, r12
-	addc	r4, r13
+	addc	r4, r9
 	; chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	r9, r6
+	mov	r13, r6
 	xor	r12, r6
-	xor	r13, r8
+	xor	r9, r8
 	bit	#1, r6
 	rrc	r8
 	rrc	r6
@@ -2023,7 +2017,7 @@ chacha20_poly1305_C_block:
 	xor	r14, r4
 	; chacha20.ae:23: c = c + d
 	mov	r12, 26(sp)
-	mov	r13, 22(sp)
+	mov	r9, 22(sp)
 	add	r4, 26(sp)
 	addc	4(sp), 22(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7

@@ -270,7 +270,7 @@ ctr_decrypt_with:
 
 ; --- ctr_xor_stream: ctr.xor_stream
 ;     frame 56 bytes (20 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1032 bytes of code
+;     estimated 1030 bytes of code
 	.section .text.ctr_xor_stream,"ax",@progbits
 	.local ctr_xor_stream
 	.type ctr_xor_stream, @function
@@ -521,11 +521,10 @@ ctr_xor_stream:
 	bis	r8, r9
 	mov	r4, r15
 	xor	164(r15), r11
-	mov	r9, r14
-	xor	166(r15), r14
+	xor	166(r15), r9
 	swpb	r13
 	mov.b	r13, r13
-	mov.b	ctr_E.sbox(r13), r9
+	mov.b	ctr_E.sbox(r13), r14
 	mov	r6, r15
 	mov.b	r15, r15
 	mov.b	ctr_E.sbox(r15), r8
@@ -536,11 +535,11 @@ ctr_xor_stream:
 	mov.b	ctr_E.sbox(r15), r15
 	swpb	r13
 	bis	r15, r13
-	swpb	r9
-	bis	r8, r9
+	swpb	r14
+	bis	r8, r14
 	mov	r4, r15
 	xor	168(r15), r13
-	xor	170(r15), r9
+	xor	170(r15), r14
 	swpb	r6
 	mov.b	r6, r6
 	mov.b	ctr_E.sbox(r6), r8
@@ -564,11 +563,11 @@ ctr_xor_stream:
 	mov	20(sp), r6
 	xor	r13, r6
 	mov	22(sp), r13
-	xor	r9, r13
+	xor	r14, r13
 	mov	24(sp), r5
 	xor	r11, r5
 	mov	26(sp), r8
-	xor	r14, r8
+	xor	r9, r8
 	mov	28(sp), r9
 	xor	r10, r9
 	mov	30(sp), r11

@@ -210,7 +210,7 @@ elephant_dumbo_decrypt_with:
 
 ; --- elephant_dumbo_P_permute: elephant_dumbo.P.permute
 ;     frame 14 bytes (7 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1112 bytes of code
+;     estimated 1114 bytes of code
 	.section .text.elephant_dumbo_P_permute,"ax",@progbits
 	.local elephant_dumbo_P_permute
 	.type elephant_dumbo_P_permute, @function
@@ -682,17 +682,17 @@ elephant_dumbo_P_permute:
 	mov	6(sp), r15
 	mov	r15, r4
 	rla.b	r4
-	mov	r15, r5
-	rrum.w	#4, r5
-	rrum.w	#1, r5
-	swpb	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	xor	r5, r15
-	and	#1, r15
-	bis	r15, r4
+	rrum.w	#4, r15
+	rrum.w	#1, r15
+	mov	6(sp), r5
+	swpb	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	xor	r15, r5
+	and	#1, r5
+	bis	r5, r4
 	and	#127, r4
 	mov	r10, 8(sp)
 	mov	@sp, r10
@@ -721,7 +721,7 @@ elephant_dumbo_P_permute:
 
 ; --- elephant_dumbo_crypt: elephant_dumbo.crypt
 ;     frame 378 bytes (129 spill slots, locals 120), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 6410 bytes of code
+;     estimated 6352 bytes of code
 	.section .text.elephant_dumbo_crypt,"ax",@progbits
 	.local elephant_dumbo_crypt
 	.type elephant_dumbo_crypt, @function
@@ -989,13 +989,12 @@ elephant_dumbo_crypt:
 	add	#1, 224(sp)
 	addc	#0, 222(sp)
 	; elephant_dumbo.ae:78: blocks_m = (m + block - 1) / block
-	mov	r6, r7
 	mov	#0, r8
-	add	#20, r7
+	add	#20, r6
 	addc	#0, r8
-	sub	#1, r7
+	sub	#1, r6
 	subc	#0, r8
-	mov	r7, r15
+	mov	r6, r15
 	rla	r15
 	adc	r15
 	mov	r15, r13
@@ -1008,15 +1007,15 @@ elephant_dumbo_crypt:
 	and	#1, r15
 	bis	r15, r12
 	and	#1, r4
-	mov	r7, r14
+	mov	r6, r14
 	rla	r14
 	adc	r14
 	rla	r14
 	adc	r14
 	rla	r14
 	adc	r14
-	mov	r14, r6
-	and	#65528, r6
+	mov	r14, r7
+	and	#65528, r7
 	mov	r8, r15
 	rla	r15
 	adc	r15
@@ -1029,15 +1028,14 @@ elephant_dumbo_crypt:
 	and	#7, r14
 	bis	r14, r9
 	and	#7, r15
-	mov	r12, r14
 	mov	#0, r11
-	mov	#0, r12
-	add	r6, r13
-	addc	r9, r14
+	mov	#0, r14
+	add	r7, r13
+	addc	r9, r12
 	addc	r15, r4
 	addc	#0, r11
-	addc	#0, r12
-	mov	r7, r15
+	addc	#0, r14
+	mov	r6, r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -1046,8 +1044,8 @@ elephant_dumbo_crypt:
 	adc	r15
 	rla	r15
 	adc	r15
-	mov	r15, r6
-	and	#65520, r6
+	mov	r15, r7
+	and	#65520, r7
 	mov	r8, r5
 	rla	r5
 	adc	r5
@@ -1062,17 +1060,17 @@ elephant_dumbo_crypt:
 	and	#15, r15
 	bis	r15, r9
 	and	#15, r5
-	add	r6, r13
-	addc	r9, r14
+	add	r7, r13
+	addc	r9, r12
 	addc	r5, r4
 	addc	#0, r11
-	addc	#0, r12
-	mov	r7, r15
+	addc	#0, r14
+	mov	r6, r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
-	mov	r15, r6
-	and	#65408, r6
+	mov	r15, r7
+	and	#65408, r7
 	mov	r8, r5
 	swpb	r5
 	bit	#1, r5
@@ -1082,15 +1080,15 @@ elephant_dumbo_crypt:
 	and	#127, r15
 	bis	r15, r9
 	and	#127, r5
-	add	r6, r13
-	addc	r9, r14
+	add	r7, r13
+	addc	r9, r12
 	addc	r5, r4
 	addc	#0, r11
-	addc	#0, r12
-	mov	r7, r15
+	addc	#0, r14
+	mov	r6, r15
 	swpb	r15
-	mov	r15, r6
-	and	#65280, r6
+	mov	r15, r7
+	and	#65280, r7
 	mov	r8, r9
 	and	#255, r9
 	mov.b	r15, r15
@@ -1099,12 +1097,12 @@ elephant_dumbo_crypt:
 	mov	r8, r15
 	swpb	r15
 	mov.b	r15, r15
-	add	r6, r13
-	addc	r9, r14
+	add	r7, r13
+	addc	r9, r12
 	addc	r15, r4
 	addc	#0, r11
-	addc	#0, r12
-	mov	r7, r15
+	addc	#0, r14
+	mov	r6, r15
 	swpb	r15
 	rla	r15
 	adc	r15
@@ -1112,8 +1110,8 @@ elephant_dumbo_crypt:
 	adc	r15
 	rla	r15
 	adc	r15
-	mov	r15, r6
-	and	#63488, r6
+	mov	r15, r7
+	and	#63488, r7
 	mov	r8, r5
 	swpb	r5
 	rla	r5
@@ -1127,12 +1125,12 @@ elephant_dumbo_crypt:
 	and	#2047, r15
 	bis	r15, r9
 	and	#2047, r5
-	add	r6, r13
-	addc	r9, r14
+	add	r7, r13
+	addc	r9, r12
 	addc	r5, r4
 	addc	#0, r11
-	addc	#0, r12
-	mov	r7, r15
+	addc	#0, r14
+	mov	r6, r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -1141,8 +1139,8 @@ elephant_dumbo_crypt:
 	rrc	r15
 	bit	#1, r15
 	rrc	r15
-	mov	r15, r6
-	and	#61440, r6
+	mov	r15, r7
+	and	#61440, r7
 	mov	r8, r5
 	bit	#1, r5
 	rrc	r5
@@ -1157,16 +1155,16 @@ elephant_dumbo_crypt:
 	and	#4095, r15
 	bis	r15, r9
 	and	#4095, r5
-	add	r6, r13
-	addc	r9, r14
+	add	r7, r13
+	addc	r9, r12
 	addc	r5, r4
 	addc	#0, r11
-	addc	#0, r12
-	mov	r7, r15
+	addc	#0, r14
+	mov	r6, r15
 	bit	#1, r15
 	rrc	r15
-	mov	r15, r6
-	and	#32768, r6
+	mov	r15, r7
+	and	#32768, r7
 	mov	r8, r5
 	bit	#1, r5
 	rrc	r5
@@ -1175,25 +1173,25 @@ elephant_dumbo_crypt:
 	and	#32767, r15
 	bis	r15, r9
 	and	#32767, r5
-	add	r6, r13
-	addc	r9, r14
+	add	r7, r13
+	addc	r9, r12
 	addc	r5, r4
 	addc	#0, r11
-	addc	#0, r12
+	addc	#0, r14
 	add	#0, r13
-	addc	r7, r14
+	addc	r6, r12
 	addc	r8, r4
 	addc	#0, r11
-	addc	#0, r12
-	mov	r7, r15
+	addc	#0, r14
+	mov	r6, r15
 	rla	r15
 	adc	r15
 	rla	r15
 	adc	r15
 	rla	r15
 	adc	r15
-	mov	r15, r6
-	and	#65528, r6
+	mov	r15, r7
+	and	#65528, r7
 	mov	r8, r5
 	rla	r5
 	adc	r5
@@ -1207,11 +1205,11 @@ elephant_dumbo_crypt:
 	bis	r15, r9
 	and	#7, r5
 	add	#0, r13
-	addc	r6, r14
+	addc	r7, r12
 	addc	r9, r4
 	addc	r5, r11
-	addc	#0, r12
-	mov	r7, r15
+	addc	#0, r14
+	mov	r6, r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -1220,8 +1218,8 @@ elephant_dumbo_crypt:
 	adc	r15
 	rla	r15
 	adc	r15
-	mov	r15, r6
-	and	#65520, r6
+	mov	r15, r7
+	and	#65520, r7
 	mov	r8, r5
 	rla	r5
 	adc	r5
@@ -1237,16 +1235,16 @@ elephant_dumbo_crypt:
 	bis	r15, r9
 	and	#15, r5
 	add	#0, r13
-	addc	r6, r14
+	addc	r7, r12
 	addc	r9, r4
 	addc	r5, r11
-	addc	#0, r12
-	mov	r7, r15
+	addc	#0, r14
+	mov	r6, r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
-	mov	r15, r6
-	and	#65408, r6
+	mov	r15, r7
+	and	#65408, r7
 	mov	r8, r5
 	swpb	r5
 	bit	#1, r5
@@ -1257,14 +1255,14 @@ elephant_dumbo_crypt:
 	bis	r15, r9
 	and	#127, r5
 	add	#0, r13
-	addc	r6, r14
+	addc	r7, r12
 	addc	r9, r4
 	addc	r5, r11
-	addc	#0, r12
-	mov	r7, r15
+	addc	#0, r14
+	mov	r6, r15
 	swpb	r15
-	mov	r15, r6
-	and	#65280, r6
+	mov	r15, r7
+	and	#65280, r7
 	mov	r8, r9
 	and	#255, r9
 	mov.b	r15, r15
@@ -1274,11 +1272,11 @@ elephant_dumbo_crypt:
 	swpb	r15
 	mov.b	r15, r15
 	add	#0, r13
-	addc	r6, r14
+	addc	r7, r12
 	addc	r9, r4
 	addc	r15, r11
-	addc	#0, r12
-	mov	r7, r15
+	addc	#0, r14
+	mov	r6, r15
 	swpb	r15
 	rla	r15
 	adc	r15
@@ -1286,8 +1284,8 @@ elephant_dumbo_crypt:
 	adc	r15
 	rla	r15
 	adc	r15
-	mov	r15, r6
-	and	#63488, r6
+	mov	r15, r7
+	and	#63488, r7
 	mov	r8, r5
 	swpb	r5
 	rla	r5
@@ -1302,11 +1300,11 @@ elephant_dumbo_crypt:
 	bis	r15, r9
 	and	#2047, r5
 	add	#0, r13
-	addc	r6, r14
+	addc	r7, r12
 	addc	r9, r4
 	addc	r5, r11
-	addc	#0, r12
-	mov	r7, r15
+	addc	#0, r14
+	mov	r6, r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -1315,8 +1313,8 @@ elephant_dumbo_crypt:
 	rrc	r15
 	bit	#1, r15
 	rrc	r15
-	mov	r15, r6
-	and	#61440, r6
+	mov	r15, r7
+	and	#61440, r7
 	mov	r8, r5
 	bit	#1, r5
 	rrc	r5
@@ -1332,11 +1330,11 @@ elephant_dumbo_crypt:
 	bis	r15, r9
 	and	#4095, r5
 	add	#0, r13
-	addc	r6, r14
+	addc	r7, r12
 	addc	r9, r4
 	addc	r5, r11
-	addc	#0, r12
-	mov	r7, r15
+	addc	#0, r14
+	mov	r6, r15
 	bit	#1, r15
 	rrc	r15
 	mov	r15, r5
@@ -1344,22 +1342,22 @@ elephant_dumbo_crypt:
 	mov	r8, r9
 	bit	#1, r9
 	rrc	r9
-	mov	r9, r6
-	and	#32768, r6
+	mov	r9, r7
+	and	#32768, r7
 	and	#32767, r15
-	bis	r15, r6
+	bis	r15, r7
 	and	#32767, r9
 	add	#0, r13
-	addc	r5, r14
-	addc	r6, r4
-	addc	r9, r11
-	addc	#0, r12
-	add	#0, r13
-	addc	#0, r14
+	addc	r5, r12
 	addc	r7, r4
-	addc	r8, r11
+	addc	r9, r11
+	addc	#0, r14
+	add	#0, r13
 	addc	#0, r12
-	and	#1, r12
+	addc	r6, r4
+	addc	r8, r11
+	addc	#0, r14
+	and	#1, r14
 	swpb	r4
 	rla	r4
 	adc	r4
@@ -1375,20 +1373,20 @@ elephant_dumbo_crypt:
 	adc	r11
 	rla	r11
 	adc	r11
-	mov	r11, r14
-	and	#63488, r14
-	bis	r14, r4
+	mov	r11, r12
+	and	#63488, r12
+	bis	r12, r4
 	mov	r4, 220(sp)
 	and	#2047, r11
-	swpb	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	and	#63488, r12
-	bis	r12, r11
+	swpb	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	and	#63488, r14
+	bis	r14, r11
 	mov	r11, 218(sp)
 	; elephant_dumbo.ae:79: blocks_ad = 1 + (12 + a) / block
 	mov	216(sp), r7
@@ -1429,14 +1427,13 @@ elephant_dumbo_crypt:
 	and	#7, r14
 	bis	r14, r9
 	and	#7, r15
-	mov	r12, r14
 	mov	#0, r11
-	mov	#0, r12
+	mov	#0, r14
 	add	r6, r13
 	addc	r9, r4
-	addc	r15, r14
+	addc	r15, r12
 	addc	#0, r11
-	addc	#0, r12
+	addc	#0, r14
 	mov	r7, r15
 	rla	r15
 	adc	r15
@@ -1464,9 +1461,9 @@ elephant_dumbo_crypt:
 	and	#15, r5
 	add	r6, r13
 	addc	r9, r4
-	addc	r5, r14
+	addc	r5, r12
 	addc	#0, r11
-	addc	#0, r12
+	addc	#0, r14
 	mov	r7, r15
 	swpb	r15
 	bit	#1, r15
@@ -1484,9 +1481,9 @@ elephant_dumbo_crypt:
 	and	#127, r5
 	add	r6, r13
 	addc	r9, r4
-	addc	r5, r14
+	addc	r5, r12
 	addc	#0, r11
-	addc	#0, r12
+	addc	#0, r14
 	mov	r7, r15
 	swpb	r15
 	mov	r15, r6
@@ -1501,9 +1498,9 @@ elephant_dumbo_crypt:
 	mov.b	r15, r15
 	add	r6, r13
 	addc	r9, r4
-	addc	r15, r14
+	addc	r15, r12
 	addc	#0, r11
-	addc	#0, r12
+	addc	#0, r14
 	mov	r7, r15
 	swpb	r15
 	rla	r15
@@ -1529,9 +1526,9 @@ elephant_dumbo_crypt:
 	and	#2047, r5
 	add	r6, r13
 	addc	r9, r4
-	addc	r5, r14
+	addc	r5, r12
 	addc	#0, r11
-	addc	#0, r12
+	addc	#0, r14
 	mov	r7, r15
 	bit	#1, r15
 	rrc	r15
@@ -1559,9 +1556,9 @@ elephant_dumbo_crypt:
 	and	#4095, r5
 	add	r6, r13
 	addc	r9, r4
-	addc	r5, r14
+	addc	r5, r12
 	addc	#0, r11
-	addc	#0, r12
+	addc	#0, r14
 	mov	r7, r15
 	bit	#1, r15
 	rrc	r15
@@ -1577,14 +1574,14 @@ elephant_dumbo_crypt:
 	and	#32767, r5
 	add	r6, r13
 	addc	r9, r4
-	addc	r5, r14
+	addc	r5, r12
 	addc	#0, r11
-	addc	#0, r12
+	addc	#0, r14
 	add	#0, r13
 	addc	r7, r4
-	addc	r8, r14
+	addc	r8, r12
 	addc	#0, r11
-	addc	#0, r12
+	addc	#0, r14
 	mov	r7, r15
 	rla	r15
 	adc	r15
@@ -1608,9 +1605,9 @@ elephant_dumbo_crypt:
 	and	#7, r5
 	add	#0, r13
 	addc	r6, r4
-	addc	r9, r14
+	addc	r9, r12
 	addc	r5, r11
-	addc	#0, r12
+	addc	#0, r14
 	mov	r7, r15
 	rla	r15
 	adc	r15
@@ -1638,9 +1635,9 @@ elephant_dumbo_crypt:
 	and	#15, r5
 	add	#0, r13
 	addc	r6, r4
-	addc	r9, r14
+	addc	r9, r12
 	addc	r5, r11
-	addc	#0, r12
+	addc	#0, r14
 	mov	r7, r15
 	swpb	r15
 	bit	#1, r15
@@ -1658,9 +1655,9 @@ elephant_dumbo_crypt:
 	and	#127, r5
 	add	#0, r13
 	addc	r6, r4
-	addc	r9, r14
+	addc	r9, r12
 	addc	r5, r11
-	addc	#0, r12
+	addc	#0, r14
 	mov	r7, r15
 	swpb	r15
 	mov	r15, r6
@@ -1675,9 +1672,9 @@ elephant_dumbo_crypt:
 	mov.b	r15, r15
 	add	#0, r13
 	addc	r6, r4
-	addc	r9, r14
+	addc	r9, r12
 	addc	r15, r11
-	addc	#0, r12
+	addc	#0, r14
 	mov	r7, r15
 	swpb	r15
 	rla	r15
@@ -1703,9 +1700,9 @@ elephant_dumbo_crypt:
 	and	#2047, r5
 	add	#0, r13
 	addc	r6, r4
-	addc	r9, r14
+	addc	r9, r12
 	addc	r5, r11
-	addc	#0, r12
+	addc	#0, r14
 	mov	r7, r15
 	bit	#1, r15
 	rrc	r15
@@ -1733,9 +1730,9 @@ elephant_dumbo_crypt:
 	and	#4095, r5
 	add	#0, r13
 	addc	r6, r4
-	addc	r9, r14
+	addc	r9, r12
 	addc	r5, r11
-	addc	#0, r12
+	addc	#0, r14
 	mov	r7, r15
 	bit	#1, r15
 	rrc	r15
@@ -1751,23 +1748,23 @@ elephant_dumbo_crypt:
 	and	#32767, r9
 	add	#0, r13
 	addc	r5, r4
-	addc	r6, r14
+	addc	r6, r12
 	addc	r9, r11
-	addc	#0, r12
+	addc	#0, r14
 	add	#0, r13
 	addc	#0, r4
-	addc	r7, r14
+	addc	r7, r12
 	addc	r8, r11
-	addc	#0, r12
-	and	#1, r12
-	swpb	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#2047, r14
+	addc	#0, r14
+	and	#1, r14
+	swpb	r12
+	rla	r12
+	adc	r12
+	rla	r12
+	adc	r12
+	rla	r12
+	adc	r12
+	and	#2047, r12
 	swpb	r11
 	rla	r11
 	adc	r11
@@ -1777,18 +1774,18 @@ elephant_dumbo_crypt:
 	adc	r11
 	mov	r11, r15
 	and	#63488, r15
-	bis	r15, r14
+	bis	r15, r12
 	and	#2047, r11
-	swpb	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	and	#63488, r12
-	bis	r12, r11
-	mov	r14, 202(sp)
+	swpb	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	and	#63488, r14
+	bis	r14, r11
+	mov	r12, 202(sp)
 	mov	r11, 200(sp)
 	add	#1, 202(sp)
 	addc	#0, 200(sp)
@@ -2005,69 +2002,60 @@ elephant_dumbo_crypt:
 	bis	184(sp), r11
 	bis	190(sp), r12
 	bis	192(sp), r13
-	mov	r4, r14
-	mov	194(sp), r4
-	bis	r4, r14
+	mov	194(sp), r14
+	bis	r14, r4
 	inv	r5
 	inc	r5
 	xor	96(sp), r15
 	and	r5, r15
 	xor	r15, 96(sp)
-	mov	r6, r15
-	xor	156(sp), r15
-	and	r5, r15
-	mov	156(sp), r6
-	xor	r15, r6
-	mov	r7, r15
-	xor	164(sp), r15
-	and	r5, r15
-	mov	164(sp), r7
-	xor	r15, r7
-	mov	r8, r15
-	xor	166(sp), r15
-	and	r5, r15
-	mov	166(sp), r8
-	xor	r15, r8
-	mov	r9, r15
-	xor	168(sp), r15
-	and	r5, r15
-	mov	168(sp), r9
-	xor	r15, r9
-	mov	r10, r15
-	xor	188(sp), r15
-	and	r5, r15
-	mov	188(sp), r10
-	xor	r15, r10
-	mov	r11, r15
-	xor	184(sp), r15
-	and	r5, r15
-	mov	184(sp), r11
-	xor	r15, r11
-	mov	r12, r15
-	xor	190(sp), r15
-	and	r5, r15
-	mov	190(sp), r12
-	xor	r15, r12
-	mov	r13, r15
-	xor	192(sp), r15
-	and	r5, r15
-	mov	192(sp), r13
-	xor	r15, r13
-	xor	r4, r14
-	and	r5, r14
+	xor	156(sp), r6
+	and	r5, r6
+	mov	156(sp), r15
+	xor	r6, r15
+	xor	164(sp), r7
+	and	r5, r7
+	mov	164(sp), r6
+	xor	r7, r6
+	xor	166(sp), r8
+	and	r5, r8
+	mov	166(sp), r7
+	xor	r8, r7
+	xor	168(sp), r9
+	and	r5, r9
+	mov	168(sp), r8
+	xor	r9, r8
+	xor	188(sp), r10
+	and	r5, r10
+	mov	188(sp), r9
+	xor	r10, r9
+	xor	184(sp), r11
+	and	r5, r11
+	mov	184(sp), r10
+	xor	r11, r10
+	xor	190(sp), r12
+	and	r5, r12
+	mov	190(sp), r11
+	xor	r12, r11
+	xor	192(sp), r13
+	and	r5, r13
+	mov	192(sp), r12
+	xor	r13, r12
 	xor	r14, r4
+	and	r5, r4
+	xor	r4, r14
 	; elephant_dumbo.ae:86: for i in 0..steps {
 	mov	#0, 154(sp)
 	mov	#0, 152(sp)
-	mov	r6, 94(sp)
-	mov	r7, 92(sp)
-	mov	r8, 86(sp)
-	mov	r9, 84(sp)
-	mov	r10, 78(sp)
-	mov	r11, 74(sp)
-	mov	r12, 68(sp)
-	mov	r13, 66(sp)
-	mov	r4, 60(sp)
+	mov	r15, 94(sp)
+	mov	r6, 92(sp)
+	mov	r7, 86(sp)
+	mov	r8, 84(sp)
+	mov	r9, 78(sp)
+	mov	r10, 74(sp)
+	mov	r11, 68(sp)
+	mov	r12, 66(sp)
+	mov	r14, 60(sp)
 	mov	#0, 58(sp)
 	mov	#0, 50(sp)
 	mov	#0, 46(sp)
@@ -2115,7 +2103,6 @@ elephant_dumbo_crypt:
 	rrum.w	#3, r15
 	xor	r15, r12
 	; elephant_dumbo.ae:37: return cat(t, x[159:8])
-	mov	r14, r15
 	mov	162(sp), r5
 	mov	182(sp), r6
 	mov	180(sp), r7
@@ -2124,55 +2111,55 @@ elephant_dumbo_crypt:
 	mov	160(sp), r10
 	mov	174(sp), r11
 	mov	172(sp), r13
-	mov	170(sp), r14
+	mov	170(sp), r15
 	swpb	r5
-	swpb	r15
-	xor.b	r5, r15
-	xor	r5, r15
-	mov	r15, 126(sp)
+	swpb	r14
+	xor.b	r5, r14
+	xor	r5, r14
+	mov	r14, 126(sp)
 	swpb	r6
-	mov	r5, r15
-	xor.b	r6, r15
-	mov	r15, 134(sp)
+	mov	r5, r14
+	xor.b	r6, r14
+	mov	r14, 134(sp)
 	xor	r6, 134(sp)
 	swpb	r7
-	mov	r6, r15
-	xor.b	r7, r15
-	mov	r15, 136(sp)
+	mov	r6, r14
+	xor.b	r7, r14
+	mov	r14, 136(sp)
 	xor	r7, 136(sp)
 	swpb	r8
-	mov	r7, r15
-	xor.b	r8, r15
-	mov	r15, 138(sp)
+	mov	r7, r14
+	xor.b	r8, r14
+	mov	r14, 138(sp)
 	xor	r8, 138(sp)
 	swpb	r9
-	mov	r8, r15
-	xor.b	r9, r15
-	mov	r15, 140(sp)
+	mov	r8, r14
+	xor.b	r9, r14
+	mov	r14, 140(sp)
 	xor	r9, 140(sp)
 	swpb	r10
-	mov	r9, r15
-	xor.b	r10, r15
-	mov	r15, 142(sp)
+	mov	r9, r14
+	xor.b	r10, r14
+	mov	r14, 142(sp)
 	xor	r10, 142(sp)
 	swpb	r11
-	mov	r10, r15
-	xor.b	r11, r15
-	mov	r15, 144(sp)
+	mov	r10, r14
+	xor.b	r11, r14
+	mov	r14, 144(sp)
 	xor	r11, 144(sp)
 	swpb	r13
-	mov	r11, r15
-	xor.b	r13, r15
-	mov	r15, 146(sp)
+	mov	r11, r14
+	xor.b	r13, r14
+	mov	r14, 146(sp)
 	xor	r13, 146(sp)
-	swpb	r14
-	mov	r13, r15
-	xor.b	r14, r15
-	mov	r15, 148(sp)
-	xor	r14, 148(sp)
-	mov.b	r14, r14
+	swpb	r15
+	mov	r13, r14
+	xor.b	r15, r14
+	mov	r14, 148(sp)
+	xor	r15, 148(sp)
+	mov.b	r15, r15
 	swpb	r12
-	bis	r14, r12
+	bis	r15, r12
 	mov	r12, 150(sp)
 	; elephant_dumbo.ae:88: off = block * i
 	mov	154(sp), r10
@@ -2576,71 +2563,63 @@ elephant_dumbo_crypt:
 	xor	r6, r15
 	and	r4, r15
 	xor	r15, r6
-	mov	r7, r15
-	xor	30(sp), r15
-	and	r4, r15
-	mov	30(sp), r7
-	xor	r15, r7
-	mov	r8, r15
-	xor	44(sp), r15
-	and	r4, r15
-	mov	44(sp), r8
-	xor	r15, r8
-	mov	r9, r15
-	xor	56(sp), r15
-	and	r4, r15
-	mov	56(sp), r9
-	xor	r15, r9
-	mov	r10, r15
-	xor	64(sp), r15
-	and	r4, r15
-	mov	64(sp), r10
-	xor	r15, r10
-	mov	r11, r15
-	xor	72(sp), r15
-	and	r4, r15
-	mov	72(sp), r11
-	xor	r15, r11
-	mov	r12, r15
-	xor	88(sp), r15
-	and	r4, r15
-	mov	88(sp), r12
-	xor	r15, r12
-	mov	r13, r15
-	xor	102(sp), r15
-	and	r4, r15
-	mov	102(sp), r13
-	xor	r15, r13
-	mov	r5, r15
-	xor	106(sp), r15
-	and	r4, r15
-	mov	106(sp), r5
-	xor	r15, r5
+	xor	30(sp), r7
+	and	r4, r7
+	mov	30(sp), r15
+	xor	r7, r15
+	xor	44(sp), r8
+	and	r4, r8
+	mov	44(sp), r7
+	xor	r8, r7
+	xor	56(sp), r9
+	and	r4, r9
+	mov	56(sp), r8
+	xor	r9, r8
+	xor	64(sp), r10
+	and	r4, r10
+	mov	64(sp), r9
+	xor	r10, r9
+	xor	72(sp), r11
+	and	r4, r11
+	mov	72(sp), r10
+	xor	r11, r10
+	xor	88(sp), r12
+	and	r4, r12
+	mov	88(sp), r11
+	xor	r12, r11
+	xor	102(sp), r13
+	and	r4, r13
+	mov	102(sp), r12
+	xor	r13, r12
+	xor	106(sp), r5
+	and	r4, r5
+	mov	106(sp), r13
+	xor	r5, r13
 	xor	108(sp), r14
 	and	r4, r14
-	mov	108(sp), r15
-	xor	r14, r15
+	mov	108(sp), r5
+	xor	r14, r5
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
 	xor	58(sp), r6
-	xor	50(sp), r7
-	xor	46(sp), r8
-	xor	38(sp), r9
-	xor	34(sp), r10
-	xor	26(sp), r11
-	xor	24(sp), r12
-	xor	18(sp), r13
-	xor	98(sp), r5
-	xor	82(sp), r15
+	xor	50(sp), r15
+	xor	46(sp), r7
+	xor	38(sp), r8
+	xor	34(sp), r9
+	xor	26(sp), r10
+	xor	24(sp), r11
+	xor	18(sp), r12
+	xor	98(sp), r13
+	xor	82(sp), r5
 	mov	r6, 278(sp)
-	mov	r7, 280(sp)
-	mov	r8, 282(sp)
-	mov	r9, 284(sp)
-	mov	r10, 286(sp)
-	mov	r11, 288(sp)
-	mov	r12, 290(sp)
-	mov	r13, 292(sp)
-	mov	r5, 294(sp)
-	mov	r15, 296(sp)
+	mov	r15, 280(sp)
+	mov	r7, 282(sp)
+	mov	r8, 284(sp)
+	mov	r9, 286(sp)
+	mov	r10, 288(sp)
+	mov	r11, 290(sp)
+	mov	r12, 292(sp)
+	mov	r13, 294(sp)
+	mov	r5, 296(sp)
 	mov	sp, r12
 	add	#278, r12
 	mov	sp, r13
@@ -2880,71 +2859,63 @@ elephant_dumbo_crypt:
 	xor	r6, r15
 	and	r4, r15
 	xor	r15, r6
-	mov	r7, r15
-	xor	28(sp), r15
-	and	r4, r15
-	mov	28(sp), r7
-	xor	r15, r7
-	mov	r8, r15
-	xor	42(sp), r15
-	and	r4, r15
-	mov	42(sp), r8
-	xor	r15, r8
-	mov	r9, r15
-	xor	54(sp), r15
-	and	r4, r15
-	mov	54(sp), r9
-	xor	r15, r9
-	mov	r10, r15
-	xor	62(sp), r15
-	and	r4, r15
-	mov	62(sp), r10
-	xor	r15, r10
-	mov	r11, r15
-	xor	70(sp), r15
-	and	r4, r15
-	mov	70(sp), r11
-	xor	r15, r11
-	mov	r12, r15
-	xor	80(sp), r15
-	and	r4, r15
-	mov	80(sp), r12
-	xor	r15, r12
-	mov	r13, r15
-	xor	90(sp), r15
-	and	r4, r15
-	mov	90(sp), r13
-	xor	r15, r13
-	mov	r5, r15
-	xor	100(sp), r15
-	and	r4, r15
-	mov	100(sp), r5
-	xor	r15, r5
+	xor	28(sp), r7
+	and	r4, r7
+	mov	28(sp), r15
+	xor	r7, r15
+	xor	42(sp), r8
+	and	r4, r8
+	mov	42(sp), r7
+	xor	r8, r7
+	xor	54(sp), r9
+	and	r4, r9
+	mov	54(sp), r8
+	xor	r9, r8
+	xor	62(sp), r10
+	and	r4, r10
+	mov	62(sp), r9
+	xor	r10, r9
+	xor	70(sp), r11
+	and	r4, r11
+	mov	70(sp), r10
+	xor	r11, r10
+	xor	80(sp), r12
+	and	r4, r12
+	mov	80(sp), r11
+	xor	r12, r11
+	xor	90(sp), r13
+	and	r4, r13
+	mov	90(sp), r12
+	xor	r13, r12
+	xor	100(sp), r5
+	and	r4, r5
+	mov	100(sp), r13
+	xor	r5, r13
 	xor	104(sp), r14
 	and	r4, r14
-	mov	104(sp), r15
-	xor	r14, r15
+	mov	104(sp), r5
+	xor	r14, r5
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
 	xor	126(sp), r6
-	xor	134(sp), r7
-	xor	136(sp), r8
-	xor	138(sp), r9
-	xor	140(sp), r10
-	xor	142(sp), r11
-	xor	144(sp), r12
-	xor	146(sp), r13
-	xor	148(sp), r5
-	xor	150(sp), r15
+	xor	134(sp), r15
+	xor	136(sp), r7
+	xor	138(sp), r8
+	xor	140(sp), r9
+	xor	142(sp), r10
+	xor	144(sp), r11
+	xor	146(sp), r12
+	xor	148(sp), r13
+	xor	150(sp), r5
 	mov	r6, 278(sp)
-	mov	r7, 280(sp)
-	mov	r8, 282(sp)
-	mov	r9, 284(sp)
-	mov	r10, 286(sp)
-	mov	r11, 288(sp)
-	mov	r12, 290(sp)
-	mov	r13, 292(sp)
-	mov	r5, 294(sp)
-	mov	r15, 296(sp)
+	mov	r15, 280(sp)
+	mov	r7, 282(sp)
+	mov	r8, 284(sp)
+	mov	r9, 286(sp)
+	mov	r10, 288(sp)
+	mov	r11, 290(sp)
+	mov	r12, 292(sp)
+	mov	r13, 294(sp)
+	mov	r5, 296(sp)
 	mov	sp, r12
 	add	#278, r12
 	mov	sp, r13

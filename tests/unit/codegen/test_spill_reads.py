@@ -7,7 +7,7 @@ from __future__ import annotations
 from aedsl import chips
 from aedsl.backends.msp430.target import make_target
 from aedsl.codegen import copies, reloads, rename
-from aedsl.codegen.mir import Frame, Imm, Inc, Mem, MFunction, MInst, R
+from aedsl.codegen.mir import Frame, Imm, Inc, Lbl, Mem, MFunction, MInst, R
 
 T = make_target(chips.load("msp430f1611"))
 SP = 1
@@ -85,11 +85,24 @@ def test_a_copy_out_of_a_dying_register_is_renamed_away():
 def test_a_copy_whose_source_lives_on_stays():
     live_on = fn(MInst("mov", [R(4), R(15)]), MInst("xor", [R(11), R(15)]), MInst("mov", [R(15), SLOT]),
                  *keep(4))
-    redefined = fn(MInst("mov", [R(4), R(15)]), MInst("mov", [Imm(3), R(4)]), MInst("xor", [R(4), R(15)]),
-                   MInst("mov", [R(15), SLOT]), *keep(4))
-    walked = fn(MInst("mov", [R(4), R(15)]), MInst("mov", [Inc(15), R(6)]), MInst("mov", [R(15), SLOT]),
-                *keep(6))
-    for f in (live_on, redefined, walked):
+    # rS written while rD is needed, but a call (fixed argument registers) before both die
+    called = fn(MInst("mov", [R(4), R(15)]), MInst("mov", [Imm(3), R(4)]), MInst("xor", [R(4), R(15)]),
+                MInst("call", [Lbl("f")]), MInst("mov", [R(15), SLOT]), *keep(4))
+    for f in (live_on, called):
         before = text(f)
         assert rename.rename_copies(f, T, REGS) == 0
         assert text(f) == before
+
+
+def test_a_copy_whose_source_is_written_again_swaps_the_names():
+    """rS (dead at the copy) is written while rD still holds the copy: from the copy up to the
+    point where both are dead, the two registers exchange names, and the copy goes."""
+    redefined = fn(MInst("mov", [R(4), R(15)]), MInst("mov", [Imm(3), R(4)]), MInst("xor", [R(4), R(15)]),
+                   MInst("mov", [R(15), SLOT]), *keep(4))
+    assert rename.rename_copies(redefined, T, REGS) == 1
+    assert text(redefined) == ["mov Imm(value=3), R(reg=15)", "xor R(reg=15), R(reg=4)",
+                               f"mov R(reg=4), {SLOT!r}", f"mov R(reg=15), {Mem(PTR, 0)!r}"]
+    walked = fn(MInst("mov", [R(4), R(15)]), MInst("mov", [Inc(15), R(6)]), MInst("mov", [R(15), SLOT]),
+                *keep(6))
+    assert rename.rename_copies(walked, T, REGS) == 1
+    assert text(walked)[:2] == ["mov Inc(reg=4), R(reg=6)", f"mov R(reg=4), {SLOT!r}"]

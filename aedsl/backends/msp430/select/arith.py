@@ -113,11 +113,16 @@ class Msp430Arith:
         self.carry_of_sub(a, b)
         jump = self.emit("jnc", Lbl(target))
         loop = self.loops[-1] if self.loops else None
-        if (loop is not None and a is loop.idx and "inc" in loop.extra and loop.lo is not None
-                and self.const_of(b) is not None and len(self.mf.insts) == n0 + 2):
-            trips = (self.const_of(b) - loop.lo) // loop.step
-            if trips > 0 and loop.lo + trips * loop.step == self.const_of(b):
-                self.counted.append((loop.idx[0].reg, loop.extra["inc"], self.mf.insts[n0], jump, trips))
+        hi = self.const_of(b)
+        if (loop is not None and a is loop.idx and "inc" in loop.extra and hi is not None
+                and len(self.mf.insts) == n0 + 2):
+            cmp = self.mf.insts[n0]
+            if loop.lo is not None:
+                trips = (hi - loop.lo) // loop.step
+                if trips > 0 and loop.lo + trips * loop.step == hi:
+                    self.counted.append((loop.idx[0].reg, loop.extra["inc"], cmp, jump, trips, hi))
+            elif loop.step == 1:         # entered only when lo < hi (branch_unless_less)
+                self.counted.append((loop.idx[0].reg, loop.extra["inc"], cmp, jump, None, hi))
 
     def branch_unless_less(self, a, b, target):
         self.carry_of_sub(a, b)

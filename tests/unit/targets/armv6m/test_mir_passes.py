@@ -309,13 +309,21 @@ def test_copy_never_read_is_deleted():
     check(rename_copies, before, after, 1)
 
 
+def test_copy_whose_source_is_written_again_swaps_names():
+    """r2 dies at the copy and is written while r5 still holds the copy: the two exchange names
+    up to where both are dead (codegen/rename.py)."""
+    before = [ins("adds", 2, 3, 4), mov(2, 5), mov(Imm(1), 2), st(5, 7, 0), st(2, 7, 4), RET]
+    after = [ins("adds", 2, 3, 4), mov(Imm(1), 5), st(2, 7, 0), st(5, 7, 4), RET]
+    check(rename_copies, before, after, 1)
+
+
 COPY_KEPT = {
     "source read after the copy": [ins("adds", 2, 3, 4), mov(2, 5), st(5, 7, 0), st(2, 7, 4), RET],
     "source a high register": [mov(8, 5), st(5, 7, 0), RET],
     "destination a high register": [ins("adds", 2, 3, 4), mov(2, 9), mov(9, 5), st(5, 7, 0), RET],
     "a copy to itself": [ins("adds", 2, 3, 4), mov(2, 2), st(2, 7, 0), RET],
-    "source overwritten while the copy is needed": [ins("adds", 2, 3, 4), mov(2, 5), mov(Imm(1), 2),
-                                                    st(5, 7, 0), st(2, 7, 4), RET],
+    "source overwritten while the copy is needed, then a call": [ins("adds", 2, 3, 4), mov(2, 5), mov(Imm(1), 2),
+                                                                 st(5, 7, 0), bl(2), st(5, 7, 4), RET],
     "destination live at the block's end": [ins("adds", 2, 3, 4), mov(2, 5), ins("bne", Lbl(".L1")),
                                             label(".L1"), st(5, 7, 0), RET],
     "a label while the copy is needed": [ins("adds", 2, 3, 4), mov(2, 5), label(".L1"), st(5, 7, 0), RET],
