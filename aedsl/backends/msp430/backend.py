@@ -35,7 +35,7 @@ from aedsl.codegen.interface import COMMUTE, DCE, REGALLOC, SCHEDULE, Backend, M
 from aedsl.codegen.unit import BLOCK_ENTRIES, Entry
 from aedsl.codegen.mir import Frame, Imm, Inc, Ind, Lbl, Mem, MFunction, MInst, R
 from aedsl.codegen.select_base import MemBind, nlimbs
-from . import peephole, swap
+from . import bytepair, peephole, swap
 from .accel import make_ports
 from .select import Msp430Selector
 from .select.calls import call_symbol, entry_params
@@ -277,6 +277,7 @@ MIR_PIPELINE = [
     MirPass("autoincrement_straight", lambda mf, ctx: peephole.autoincrement_straight(mf)),  # 0(p), 2(p) -> @p+
     MirPass("cancel_swaps", _cancel_swaps),
     MirPass("delay_slots", _delay_slots),
+    MirPass("byte_pairs", lambda mf, ctx: bytepair.split_byte_pairs(mf, ctx.machine)),  # both bytes in 3 insts
     SCHEDULE,
     COMMUTE,
     REGALLOC,

@@ -58,56 +58,56 @@ ctr_key_setup:
 	swpb	r13
 	mov	r13, 14(r14)
 	; aes.ae:273: @unroll(round_unroll)
-	mov	#4, r9
+	mov	#4, r8
 	; aes.ae:275: temp = w[i - 1]
 	add	#16, r14
 	; aes.ae:273: @unroll(round_unroll)
 .Lctr_key_setup_loop6:
 	; aes.ae:276: if i % nk == 0 {
-	mov	r9, r15
+	mov	r8, r15
 	and	#3, r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
-	mov	-4(r14), r10
-	mov	-2(r14), r11
+	mov	-4(r14), r9
+	mov	-2(r14), r10
 	tst	r15
 	jz	.Lctr_key_setup_else8
-	mov	r10, r12
-	mov.b	r12, r12
-	mov	r11, r15
-	swpb	r15
-	mov.b	r15, r15
+	mov	r9, r11
 	mov.b	r11, r11
+	mov.b	r10, r15
+	xor	r15, r10
 	swpb	r10
-	mov.b	r10, r10
-	mov.b	ctr_E.sbox(r11), r11
-	mov.b	ctr_E.sbox(r10), r13
-	mov.b	ctr_E.sbox(r12), r10
-	mov.b	ctr_E.sbox(r15), r15
-	swpb	r10
-	bis	r15, r10
-	swpb	r11
-	bis	r13, r11
+	swpb	r9
+	mov.b	r9, r9
+	mov.b	ctr_E.sbox(r15), r12
+	mov.b	ctr_E.sbox(r9), r13
+	mov.b	ctr_E.sbox(r11), r9
+	mov.b	ctr_E.sbox(r10), r15
+	swpb	r9
+	bis	r15, r9
+	swpb	r12
+	bis	r13, r12
 	; aes.ae:277: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
-	mov	r9, r15
+	mov	r8, r15
 	rrum.w	#2, r15
 	sub	#1, r15
 	mov.b	ctr_E.rcon(r15), r15
 	swpb	r15
-	xor	r15, r11
+	xor	r15, r12
 	jmp	.Lctr_key_setup_endif9
 .Lctr_key_setup_else8:
+	mov	r10, r12
 .Lctr_key_setup_endif9:
 	; aes.ae:281: w[i] = w[i - nk] ^ temp
-	xor	-16(r14), r10
-	xor	-14(r14), r11
-	mov	r10, 0(r14)
-	mov	r11, 2(r14)
+	xor	-16(r14), r9
+	xor	-14(r14), r12
+	mov	r9, 0(r14)
+	mov	r12, 2(r14)
 	add	#4, r14
-	add	#1, r9
-	cmp	#44, r9
+	add	#1, r8
+	cmp	#44, r8
 	jnc	.Lctr_key_setup_loop6
 .Lctr_key_setup_done7:
 	add	#16, sp
@@ -270,7 +270,7 @@ ctr_decrypt_with:
 
 ; --- ctr_xor_stream: ctr.xor_stream
 ;     frame 56 bytes (20 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1030 bytes of code
+;     estimated 1028 bytes of code
 	.section .text.ctr_xor_stream,"ax",@progbits
 	.local ctr_xor_stream
 	.type ctr_xor_stream, @function
@@ -341,41 +341,39 @@ ctr_xor_stream:
 	mov	r11, r10
 	jmp	.Lctr_xor_stream_words4
 .Lctr_xor_stream_join5:
-	mov	8(sp), r10
-	mov	r10, r15
-	mov	@r15, r14
+	mov	8(sp), r9
+	mov	r9, r11
+	mov	@r11, r14
 	add	14(sp), r14
-	mov	2(r15), r6
-	addc	#0, r6
-	mov	4(r15), r7
-	addc	#0, r7
-	mov	6(r15), r13
-	addc	#0, r13
-	mov	8(r15), r12
+	mov	2(r11), r15
+	addc	#0, r15
+	mov	4(r11), r12
 	addc	#0, r12
-	mov	10(r15), r11
-	addc	#0, r11
-	mov	12(r15), r5
-	addc	#0, r5
-	mov	14(r10), r10
+	mov	6(r11), r13
+	addc	#0, r13
+	mov	8(r11), r6
+	addc	#0, r6
+	mov	10(r11), r10
 	addc	#0, r10
-	mov	6(sp), r9
-	mov	r9, r15
-	xor	@r15, r5
-	xor	2(r15), r10
-	xor	4(r15), r12
-	xor	6(r15), r11
-	xor	8(r15), r7
-	xor	10(r15), r13
-	xor	12(r15), r14
-	xor	14(r15), r6
+	mov	12(r11), r5
+	addc	#0, r5
+	mov	14(r9), r9
+	addc	#0, r9
+	mov	6(sp), r8
+	mov	r8, r7
+	xor	@r7, r5
+	xor	2(r7), r9
+	xor	4(r7), r6
+	mov	r10, r11
+	xor	6(r7), r11
+	xor	8(r7), r12
+	xor	10(r7), r13
+	xor	12(r7), r14
+	xor	14(r7), r15
 	; aes.ae:135: @unroll(round_unroll)
 	mov	#9, 4(sp)
-	mov	r10, 2(sp)
-	mov	r12, 0(sp)
 	; aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	mov	r9, r4
-	add	#16, r4
+	add	#16, r7
 	swpb	30(sp)
 	swpb	28(sp)
 	swpb	26(sp)
@@ -386,197 +384,207 @@ ctr_xor_stream:
 	swpb	16(sp)
 	; aes.ae:135: @unroll(round_unroll)
 .Lctr_xor_stream_loop8:
-	mov.b	3(sp), r9
-	mov	r11, r10
-	mov.b	r10, r10
-	mov	r7, r12
+	; aes.ae:139: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
+	mov.b	r9, r10
+	mov	r10, 2(sp)
+	; aes.ae:135: @unroll(round_unroll)
+	xor	r10, r9
+	swpb	r9
+	mov	r11, r8
+	mov.b	r8, r8
+	; aes.ae:139: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
+	mov.b	r12, r10
+	mov	r10, 0(sp)
+	; aes.ae:135: @unroll(round_unroll)
+	xor	r10, r12
 	swpb	r12
-	mov.b	r12, r12
-	mov	r14, r15
-	mov.b	r15, r15
+	mov	r14, r10
+	mov.b	r10, r10
 	; aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
 	rla	r9
-	rla	r10
+	rla	r8
 	rla	r12
-	rla	r15
-	mov	ctr_tf0(r9), r8
-	xor	ctr_tf1(r10), r8
-	xor	ctr_tf2(r12), r8
-	xor	ctr_tf3(r15), r8
-	xor	@r4+, r8
+	rla	r10
+	mov	ctr_tf0(r9), r4
+	xor	ctr_tf1(r8), r4
+	xor	ctr_tf2(r12), r4
+	xor	ctr_tf3(r10), r4
+	xor	@r7+, r4
 	mov	ctr_tf2(r9), r9
-	xor	ctr_tf3(r10), r9
+	xor	ctr_tf3(r8), r9
 	xor	ctr_tf0(r12), r9
-	xor	ctr_tf1(r15), r9
-	xor	@r4+, r9
+	xor	ctr_tf1(r10), r9
+	xor	@r7+, r9
 	swpb	r11
 	mov.b	r11, r11
-	mov	r13, r12
-	mov.b	r12, r12
+	mov	r13, r8
+	mov.b	r8, r8
 	swpb	r14
+	mov.b	r14, r12
+	mov	r5, r14
 	mov.b	r14, r14
-	mov	r5, r15
-	mov.b	r15, r15
 	; aes.ae:138: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
 	rla	r11
+	rla	r8
 	rla	r12
 	rla	r14
-	rla	r15
 	mov	ctr_tf0(r11), r10
-	xor	ctr_tf1(r12), r10
-	xor	ctr_tf2(r14), r10
-	xor	ctr_tf3(r15), r10
-	xor	@r4+, r10
+	xor	ctr_tf1(r8), r10
+	xor	ctr_tf2(r12), r10
+	xor	ctr_tf3(r14), r10
+	xor	@r7+, r10
 	mov	ctr_tf2(r11), r11
-	xor	ctr_tf3(r12), r11
-	xor	ctr_tf0(r14), r11
-	xor	ctr_tf1(r15), r11
-	xor	@r4+, r11
+	xor	ctr_tf3(r8), r11
+	xor	ctr_tf0(r12), r11
+	xor	ctr_tf1(r14), r11
+	xor	@r7+, r11
 	swpb	r13
 	mov.b	r13, r13
-	mov	r6, r12
-	mov.b	r12, r12
+	mov	r15, r8
+	mov.b	r8, r8
 	swpb	r5
-	mov.b	r5, r14
-	mov.b	@sp, r15
+	mov.b	r5, r5
+	mov	r6, r14
+	mov.b	r14, r14
 	; aes.ae:139: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
 	rla	r13
-	mov	r12, r5
+	rla	r8
 	rla	r5
 	rla	r14
-	rla	r15
 	mov	ctr_tf0(r13), r12
-	xor	ctr_tf1(r5), r12
-	xor	ctr_tf2(r14), r12
-	xor	ctr_tf3(r15), r12
-	xor	@r4+, r12
+	xor	ctr_tf1(r8), r12
+	xor	ctr_tf2(r5), r12
+	xor	ctr_tf3(r14), r12
+	xor	@r7+, r12
 	mov	ctr_tf2(r13), r13
-	xor	ctr_tf3(r5), r13
-	xor	ctr_tf0(r14), r13
-	xor	ctr_tf1(r15), r13
-	xor	@r4+, r13
+	xor	ctr_tf3(r8), r13
+	xor	ctr_tf0(r5), r13
+	xor	ctr_tf1(r14), r13
+	xor	@r7+, r13
+	swpb	r15
+	mov.b	r15, r15
 	swpb	r6
-	mov.b	r6, r15
-	mov.b	2(sp), r5
-	mov.b	1(sp), r6
-	mov.b	r7, r7
+	mov.b	r6, r8
 	; aes.ae:140: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
 	rla	r15
+	mov	2(sp), r5
 	rla	r5
+	rla	r8
+	mov	@sp, r6
 	rla	r6
-	rla	r7
 	mov	ctr_tf0(r15), r14
 	xor	ctr_tf1(r5), r14
-	xor	ctr_tf2(r6), r14
-	xor	ctr_tf3(r7), r14
-	xor	@r4+, r14
+	xor	ctr_tf2(r8), r14
+	xor	ctr_tf3(r6), r14
+	xor	@r7+, r14
 	mov	ctr_tf2(r15), r15
 	xor	ctr_tf3(r5), r15
-	xor	ctr_tf0(r6), r15
-	xor	ctr_tf1(r7), r15
-	xor	@r4+, r15
-	mov	r8, r5
-	mov	r9, 2(sp)
-	mov	r10, 0(sp)
-	mov	r12, r7
-	mov	r15, r6
+	xor	ctr_tf0(r8), r15
+	xor	ctr_tf1(r6), r15
+	xor	@r7+, r15
+	mov	r4, r5
+	mov	r10, r6
 	dec	4(sp)
 	jnz	.Lctr_xor_stream_loop8
 .Lctr_xor_stream_done9:
-	mov.b	3(sp), r15
-	mov.b	ctr_E.sbox(r15), r12
-	mov	r11, r15
-	mov.b	r15, r15
-	mov.b	ctr_E.sbox(r15), r9
-	mov	r7, r15
-	swpb	r15
-	mov.b	r15, r15
-	mov.b	ctr_E.sbox(r15), r10
-	mov	r14, r15
-	mov.b	r15, r15
-	mov.b	ctr_E.sbox(r15), r15
+	mov	r9, r10
 	swpb	r10
-	bis	r15, r10
-	swpb	r12
-	bis	r9, r12
-	mov	6(sp), r4
-	mov	r4, r15
-	xor	160(r15), r10
-	xor	162(r15), r12
+	mov.b	r10, r10
+	mov.b	ctr_E.sbox(r10), r4
+	mov	r11, r10
+	mov.b	r10, r10
+	mov.b	ctr_E.sbox(r10), r7
+	mov	r12, r10
+	swpb	r10
+	mov.b	r10, r10
+	mov.b	ctr_E.sbox(r10), r8
+	mov	r14, r10
+	mov.b	r10, r10
+	mov.b	ctr_E.sbox(r10), r10
+	swpb	r8
+	bis	r10, r8
+	swpb	r4
+	bis	r7, r4
+	mov	6(sp), r10
+	mov	r10, r7
+	xor	160(r7), r8
+	xor	162(r10), r4
 	swpb	r11
 	mov.b	r11, r11
-	mov.b	ctr_E.sbox(r11), r9
-	mov	r13, r15
-	mov.b	r15, r15
-	mov.b	ctr_E.sbox(r15), r8
+	mov.b	ctr_E.sbox(r11), r10
+	mov	r13, r11
+	mov.b	r11, r11
+	mov.b	ctr_E.sbox(r11), r7
 	swpb	r14
 	mov.b	r14, r14
 	mov.b	ctr_E.sbox(r14), r11
-	mov	r5, r15
-	mov.b	r15, r15
-	mov.b	ctr_E.sbox(r15), r15
+	mov	r5, r14
+	mov.b	r14, r14
+	mov.b	ctr_E.sbox(r14), r14
 	swpb	r11
-	bis	r15, r11
-	swpb	r9
-	bis	r8, r9
-	mov	r4, r15
-	xor	164(r15), r11
-	xor	166(r15), r9
+	bis	r14, r11
+	swpb	r10
+	bis	r7, r10
+	mov	6(sp), r14
+	mov	r14, r7
+	xor	164(r7), r11
+	xor	166(r14), r10
 	swpb	r13
 	mov.b	r13, r13
-	mov.b	ctr_E.sbox(r13), r14
-	mov	r6, r15
-	mov.b	r15, r15
-	mov.b	ctr_E.sbox(r15), r8
+	mov.b	ctr_E.sbox(r13), r13
+	mov	r15, r7
+	mov.b	r7, r7
+	mov.b	ctr_E.sbox(r7), r14
 	swpb	r5
 	mov.b	r5, r5
-	mov.b	ctr_E.sbox(r5), r13
-	mov.b	@sp, r15
-	mov.b	ctr_E.sbox(r15), r15
+	mov.b	ctr_E.sbox(r5), r7
+	mov	r6, r5
+	mov.b	r5, r5
+	mov.b	ctr_E.sbox(r5), r5
+	swpb	r7
+	bis	r5, r7
 	swpb	r13
-	bis	r15, r13
-	swpb	r14
-	bis	r8, r14
-	mov	r4, r15
-	xor	168(r15), r13
-	xor	170(r15), r14
+	bis	r14, r13
+	mov	6(sp), r14
+	mov	r14, r5
+	xor	168(r5), r7
+	xor	170(r5), r13
+	swpb	r15
+	mov.b	r15, r15
+	mov.b	ctr_E.sbox(r15), r5
+	mov.b	r9, r9
+	mov.b	ctr_E.sbox(r9), r15
 	swpb	r6
 	mov.b	r6, r6
-	mov.b	ctr_E.sbox(r6), r8
-	mov.b	2(sp), r15
-	mov.b	ctr_E.sbox(r15), r5
-	mov.b	1(sp), r15
-	mov.b	ctr_E.sbox(r15), r6
-	mov.b	r7, r7
-	mov.b	ctr_E.sbox(r7), r15
-	swpb	r6
-	bis	r15, r6
-	swpb	r8
-	bis	r5, r8
-	mov	r4, r15
-	xor	172(r15), r6
-	xor	174(r4), r8
+	mov.b	ctr_E.sbox(r6), r9
+	mov.b	r12, r12
+	mov.b	ctr_E.sbox(r12), r12
+	swpb	r9
+	bis	r12, r9
+	swpb	r5
+	bis	r15, r5
+	mov	r14, r15
+	xor	172(r15), r9
+	xor	174(r14), r5
 	mov	16(sp), r15
-	xor	r6, r15
-	mov	18(sp), r7
-	xor	r8, r7
-	mov	20(sp), r6
-	xor	r13, r6
-	mov	22(sp), r13
-	xor	r14, r13
-	mov	24(sp), r5
-	xor	r11, r5
-	mov	26(sp), r8
-	xor	r9, r8
+	xor	r9, r15
+	mov	18(sp), r6
+	xor	r5, r6
+	mov	20(sp), r12
+	xor	r7, r12
+	mov	22(sp), r5
+	xor	r13, r5
+	mov	24(sp), r13
+	xor	r11, r13
+	mov	26(sp), r7
+	xor	r10, r7
 	mov	28(sp), r9
-	xor	r10, r9
+	xor	r8, r9
 	mov	30(sp), r11
-	xor	r12, r11
+	xor	r4, r11
 	; ctr.ae:28: store_be(dst, off, x, n - off)
-	mov	r5, r10
-	mov	r13, r5
-	mov	r6, r12
-	mov	r7, r14
+	mov	r13, r10
+	mov	r6, r14
 	mov	12(sp), r13
 	add	36(sp), r13
 	cmp	#16, 10(sp)
@@ -587,8 +595,8 @@ ctr_xor_stream:
 	mov	r11, 0(r13)
 	swpb	r9
 	mov	r9, 2(r13)
-	swpb	r8
-	mov	r8, 4(r13)
+	swpb	r7
+	mov	r7, 4(r13)
 	swpb	r10
 	mov	r10, 6(r13)
 	swpb	r5
@@ -605,8 +613,8 @@ ctr_xor_stream:
 	mov	r11, 40(sp)
 	swpb	r9
 	mov	r9, 42(sp)
-	swpb	r8
-	mov	r8, 44(sp)
+	swpb	r7
+	mov	r7, 44(sp)
 	swpb	r10
 	mov	r10, 46(sp)
 	swpb	r5

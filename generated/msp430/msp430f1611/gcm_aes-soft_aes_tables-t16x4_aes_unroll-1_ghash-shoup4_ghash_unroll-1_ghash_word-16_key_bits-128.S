@@ -67,59 +67,59 @@ gcm_key_setup:
 	swpb	r14
 	mov	r14, 14(r11)
 	; aes.ae:273: @unroll(round_unroll)
-	mov	#4, r8
+	mov	#4, r7
 	; aes.ae:275: temp = w[i - 1]
-	mov	r11, r9
-	add	#16, r9
+	mov	r11, r8
+	add	#16, r8
 	; aes.ae:273: @unroll(round_unroll)
 .Lgcm_key_setup_loop6:
 	; aes.ae:276: if i % nk == 0 {
-	mov	r8, r15
+	mov	r7, r15
 	and	#3, r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
-	mov	-4(r9), r10
-	mov	-2(r9), r12
+	mov	-4(r8), r9
+	mov	-2(r8), r10
 	tst	r15
 	jz	.Lgcm_key_setup_else8
-	mov	r10, r13
-	mov.b	r13, r13
-	mov	r12, r15
-	swpb	r15
-	mov.b	r15, r15
+	mov	r9, r12
 	mov.b	r12, r12
+	mov.b	r10, r15
+	xor	r15, r10
 	swpb	r10
-	mov.b	r10, r10
-	mov.b	gcm_E.sbox(r12), r12
-	mov.b	gcm_E.sbox(r10), r14
-	mov.b	gcm_E.sbox(r13), r10
-	mov.b	gcm_E.sbox(r15), r15
-	swpb	r10
-	bis	r15, r10
-	swpb	r12
-	bis	r14, r12
+	swpb	r9
+	mov.b	r9, r9
+	mov.b	gcm_E.sbox(r15), r13
+	mov.b	gcm_E.sbox(r9), r14
+	mov.b	gcm_E.sbox(r12), r9
+	mov.b	gcm_E.sbox(r10), r15
+	swpb	r9
+	bis	r15, r9
+	swpb	r13
+	bis	r14, r13
 	; aes.ae:277: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
-	mov	r8, r15
+	mov	r7, r15
 	clrc
 	rrc	r15
 	rra	r15
 	sub	#1, r15
 	mov.b	gcm_E.rcon(r15), r15
 	swpb	r15
-	xor	r15, r12
+	xor	r15, r13
 	jmp	.Lgcm_key_setup_endif9
 .Lgcm_key_setup_else8:
+	mov	r10, r13
 .Lgcm_key_setup_endif9:
 	; aes.ae:281: w[i] = w[i - nk] ^ temp
-	xor	-16(r9), r10
-	xor	-14(r9), r12
-	mov	r10, 0(r9)
-	mov	r12, 2(r9)
-	add	#4, r9
-	add	#1, r8
-	cmp	#44, r8
+	xor	-16(r8), r9
+	xor	-14(r8), r13
+	mov	r9, 0(r8)
+	mov	r13, 2(r8)
+	add	#4, r8
+	add	#1, r7
+	cmp	#44, r7
 	jnc	.Lgcm_key_setup_loop6
 .Lgcm_key_setup_done7:
 	; gcm.ae:68: G.init(E.encrypt_block(ks, 0 as u128), tab)
@@ -2227,7 +2227,7 @@ gcm_decrypt_with:
 
 ; --- gcm_E_encrypt_block: gcm.E.encrypt_block
 ;     frame 10 bytes (5 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 630 bytes of code
+;     estimated 634 bytes of code
 	.section .text.gcm_E_encrypt_block,"ax",@progbits
 	.local gcm_E_encrypt_block
 	.type gcm_E_encrypt_block, @function
@@ -2245,212 +2245,222 @@ gcm_E_encrypt_block:
 	mov	r14, 8(sp)
 	; aes.ae:131: s0 = b[127:96] ^ w[0]
 	mov	12(r13), r5
-	mov	r12, r4
-	mov	r12, r8
-	xor	@r8, r5
+	mov	r12, r7
+	xor	@r7, r5
 	mov	14(r13), r9
-	xor	2(r8), r9
-	mov	8(r13), r12
-	xor	4(r8), r12
+	xor	2(r7), r9
+	mov	8(r13), r6
+	xor	4(r7), r6
 	mov	10(r13), r11
-	xor	6(r8), r11
-	mov	4(r13), r6
-	xor	8(r8), r6
-	mov	6(r13), r14
-	xor	10(r8), r14
-	mov	@r13, r10
-	xor	12(r8), r10
+	xor	6(r7), r11
+	mov	4(r13), r12
+	xor	8(r7), r12
+	mov	6(r13), r10
+	xor	10(r7), r10
+	mov	@r13, r14
+	xor	12(r7), r14
 	mov	2(r13), r15
-	xor	14(r8), r15
+	xor	14(r7), r15
 	; aes.ae:135: @unroll(round_unroll)
 	mov	#9, 4(sp)
-	mov	r9, 2(sp)
-	mov	r12, 0(sp)
-	mov	r14, r13
+	mov	r10, r13
 	; aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	mov	r4, r7
 	add	#16, r7
 	; aes.ae:135: @unroll(round_unroll)
 .Lgcm_E_encrypt_block_loop1:
-	mov.b	3(sp), r9
-	mov	r11, r4
-	mov.b	r4, r4
-	mov	r6, r12
+	; aes.ae:139: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
+	mov.b	r9, r10
+	mov	r10, 2(sp)
+	; aes.ae:135: @unroll(round_unroll)
+	xor	r10, r9
+	swpb	r9
+	mov	r11, r8
+	mov.b	r8, r8
+	; aes.ae:139: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
+	mov.b	r12, r10
+	mov	r10, 0(sp)
+	; aes.ae:135: @unroll(round_unroll)
+	xor	r10, r12
 	swpb	r12
-	mov.b	r12, r12
-	mov	r10, r14
-	mov.b	r14, r14
+	mov	r14, r10
+	mov.b	r10, r10
 	; aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
 	rla	r9
-	rla	r4
+	rla	r8
 	rla	r12
-	rla	r14
-	mov	gcm_tf0(r9), r8
-	xor	gcm_tf1(r4), r8
-	xor	gcm_tf2(r12), r8
-	xor	gcm_tf3(r14), r8
-	xor	@r7+, r8
+	rla	r10
+	mov	gcm_tf0(r9), r4
+	xor	gcm_tf1(r8), r4
+	xor	gcm_tf2(r12), r4
+	xor	gcm_tf3(r10), r4
+	xor	@r7+, r4
 	mov	gcm_tf2(r9), r9
-	xor	gcm_tf3(r4), r9
+	xor	gcm_tf3(r8), r9
 	xor	gcm_tf0(r12), r9
-	xor	gcm_tf1(r14), r9
+	xor	gcm_tf1(r10), r9
 	xor	@r7+, r9
 	swpb	r11
 	mov.b	r11, r11
-	mov	r13, r4
-	mov.b	r4, r4
-	swpb	r10
-	mov.b	r10, r12
+	mov	r13, r8
+	mov.b	r8, r8
+	swpb	r14
+	mov.b	r14, r12
 	mov	r5, r14
 	mov.b	r14, r14
 	; aes.ae:138: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
 	rla	r11
-	rla	r4
+	rla	r8
 	rla	r12
 	rla	r14
 	mov	gcm_tf0(r11), r10
-	xor	gcm_tf1(r4), r10
+	xor	gcm_tf1(r8), r10
 	xor	gcm_tf2(r12), r10
 	xor	gcm_tf3(r14), r10
 	xor	@r7+, r10
 	mov	gcm_tf2(r11), r11
-	xor	gcm_tf3(r4), r11
+	xor	gcm_tf3(r8), r11
 	xor	gcm_tf0(r12), r11
 	xor	gcm_tf1(r14), r11
 	xor	@r7+, r11
 	swpb	r13
 	mov.b	r13, r13
-	mov	r15, r4
-	mov.b	r4, r4
+	mov	r15, r8
+	mov.b	r8, r8
 	swpb	r5
 	mov.b	r5, r5
-	mov.b	@sp, r14
+	mov	r6, r14
+	mov.b	r14, r14
 	; aes.ae:139: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
 	rla	r13
-	rla	r4
+	rla	r8
 	rla	r5
 	rla	r14
 	mov	gcm_tf0(r13), r12
-	xor	gcm_tf1(r4), r12
+	xor	gcm_tf1(r8), r12
 	xor	gcm_tf2(r5), r12
 	xor	gcm_tf3(r14), r12
 	xor	@r7+, r12
 	mov	gcm_tf2(r13), r13
-	xor	gcm_tf3(r4), r13
+	xor	gcm_tf3(r8), r13
 	xor	gcm_tf0(r5), r13
 	xor	gcm_tf1(r14), r13
 	xor	@r7+, r13
 	swpb	r15
 	mov.b	r15, r15
-	mov.b	2(sp), r4
-	mov.b	1(sp), r5
-	mov.b	r6, r6
+	swpb	r6
+	mov.b	r6, r8
 	; aes.ae:140: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
 	rla	r15
-	rla	r4
+	mov	2(sp), r5
 	rla	r5
+	rla	r8
+	mov	@sp, r6
 	rla	r6
 	mov	gcm_tf0(r15), r14
-	xor	gcm_tf1(r4), r14
-	xor	gcm_tf2(r5), r14
+	xor	gcm_tf1(r5), r14
+	xor	gcm_tf2(r8), r14
 	xor	gcm_tf3(r6), r14
 	xor	@r7+, r14
 	mov	gcm_tf2(r15), r15
-	xor	gcm_tf3(r4), r15
-	xor	gcm_tf0(r5), r15
+	xor	gcm_tf3(r5), r15
+	xor	gcm_tf0(r8), r15
 	xor	gcm_tf1(r6), r15
 	xor	@r7+, r15
-	mov	r8, r5
-	mov	r9, 2(sp)
-	mov	r10, 0(sp)
-	mov	r12, r6
-	mov	r14, r10
+	mov	r4, r5
+	mov	r10, r6
 	dec	4(sp)
 	jnz	.Lgcm_E_encrypt_block_loop1
 .Lgcm_E_encrypt_block_done2:
-	mov.b	3(sp), r14
-	mov.b	gcm_E.sbox(r14), r9
-	mov	r11, r14
-	mov.b	r14, r14
-	mov.b	gcm_E.sbox(r14), r8
-	mov	r6, r14
-	swpb	r14
-	mov.b	r14, r14
-	mov.b	gcm_E.sbox(r14), r12
-	mov	r10, r14
-	mov.b	r14, r14
-	mov.b	gcm_E.sbox(r14), r14
-	swpb	r12
-	bis	r14, r12
-	swpb	r9
-	bis	r8, r9
-	mov	6(sp), r4
-	mov	r4, r8
-	xor	160(r8), r12
-	xor	162(r8), r9
-	swpb	r11
-	mov.b	r11, r11
-	mov.b	gcm_E.sbox(r11), r14
-	mov	r13, r11
-	mov.b	r11, r11
-	mov.b	gcm_E.sbox(r11), r8
+	mov	r9, r10
 	swpb	r10
 	mov.b	r10, r10
-	mov.b	gcm_E.sbox(r10), r10
-	mov	r5, r11
-	mov.b	r11, r11
-	mov.b	gcm_E.sbox(r11), r11
+	mov.b	gcm_E.sbox(r10), r4
+	mov	r11, r10
+	mov.b	r10, r10
+	mov.b	gcm_E.sbox(r10), r7
+	mov	r12, r10
 	swpb	r10
-	bis	r11, r10
+	mov.b	r10, r10
+	mov.b	gcm_E.sbox(r10), r8
+	mov	r14, r10
+	mov.b	r10, r10
+	mov.b	gcm_E.sbox(r10), r10
+	swpb	r8
+	bis	r10, r8
+	swpb	r4
+	bis	r7, r4
+	mov	6(sp), r10
+	mov	r10, r7
+	xor	160(r7), r8
+	xor	162(r10), r4
+	swpb	r11
+	mov.b	r11, r11
+	mov.b	gcm_E.sbox(r11), r10
+	mov	r13, r11
+	mov.b	r11, r11
+	mov.b	gcm_E.sbox(r11), r7
 	swpb	r14
-	bis	r8, r14
-	mov	r4, r8
-	xor	164(r8), r10
-	xor	166(r8), r14
+	mov.b	r14, r14
+	mov.b	gcm_E.sbox(r14), r11
+	mov	r5, r14
+	mov.b	r14, r14
+	mov.b	gcm_E.sbox(r14), r14
+	swpb	r11
+	bis	r14, r11
+	swpb	r10
+	bis	r7, r10
+	mov	6(sp), r14
+	mov	r14, r7
+	xor	164(r7), r11
+	xor	166(r14), r10
 	swpb	r13
 	mov.b	r13, r13
-	mov.b	gcm_E.sbox(r13), r7
-	mov	r15, r13
-	mov.b	r13, r13
-	mov.b	gcm_E.sbox(r13), r8
+	mov.b	gcm_E.sbox(r13), r13
+	mov	r15, r7
+	mov.b	r7, r7
+	mov.b	gcm_E.sbox(r7), r14
 	swpb	r5
 	mov.b	r5, r5
-	mov.b	gcm_E.sbox(r5), r11
-	mov.b	@sp, r13
-	mov.b	gcm_E.sbox(r13), r13
-	swpb	r11
-	bis	r13, r11
+	mov.b	gcm_E.sbox(r5), r7
+	mov	r6, r5
+	mov.b	r5, r5
+	mov.b	gcm_E.sbox(r5), r5
 	swpb	r7
-	bis	r8, r7
-	mov	r4, r8
-	xor	168(r8), r11
-	xor	170(r8), r7
+	bis	r5, r7
+	swpb	r13
+	bis	r14, r13
+	mov	6(sp), r14
+	mov	r14, r5
+	xor	168(r5), r7
+	xor	170(r14), r13
 	swpb	r15
 	mov.b	r15, r15
-	mov.b	gcm_E.sbox(r15), r8
-	mov.b	2(sp), r15
 	mov.b	gcm_E.sbox(r15), r5
-	mov.b	1(sp), r15
-	mov.b	gcm_E.sbox(r15), r13
+	mov.b	r9, r9
+	mov.b	gcm_E.sbox(r9), r14
+	swpb	r6
 	mov.b	r6, r6
-	mov.b	gcm_E.sbox(r6), r15
-	swpb	r13
-	bis	r15, r13
-	swpb	r8
-	bis	r5, r8
-	mov	r4, r15
-	xor	172(r15), r13
-	xor	174(r4), r8
-	mov	8(sp), r6
-	mov	r6, r15
-	mov	r13, 0(r15)
-	mov	r8, 2(r15)
-	mov	r11, 4(r15)
-	mov	r7, 6(r15)
-	mov	r10, 8(r15)
-	mov	r14, 10(r15)
-	mov	r12, 12(r15)
-	mov	r9, 14(r6)
+	mov.b	gcm_E.sbox(r6), r9
+	mov.b	r12, r12
+	mov.b	gcm_E.sbox(r12), r15
+	swpb	r9
+	bis	r15, r9
+	swpb	r5
+	bis	r14, r5
+	mov	6(sp), r12
+	mov	r12, r15
+	xor	172(r15), r9
+	xor	174(r12), r5
+	mov	8(sp), r12
+	mov	r12, r15
+	mov	r9, 0(r15)
+	mov	r5, 2(r15)
+	mov	r7, 4(r15)
+	mov	r13, 6(r15)
+	mov	r11, 8(r15)
+	mov	r10, 10(r15)
+	mov	r8, 12(r15)
+	mov	r4, 14(r12)
 	add	#10, sp
 	pop	r4
 	pop	r5

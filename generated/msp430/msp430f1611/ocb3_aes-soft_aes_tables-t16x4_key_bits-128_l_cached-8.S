@@ -67,59 +67,59 @@ ocb3_key_setup:
 	swpb	r14
 	mov	r14, 14(r10)
 	; aes.ae:273: @unroll(round_unroll)
-	mov	#4, r8
+	mov	#4, r7
 	; aes.ae:275: temp = w[i - 1]
-	mov	r10, r9
-	add	#16, r9
+	mov	r10, r8
+	add	#16, r8
 	; aes.ae:273: @unroll(round_unroll)
 .Locb3_key_setup_loop6:
 	; aes.ae:276: if i % nk == 0 {
-	mov	r8, r15
+	mov	r7, r15
 	and	#3, r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
-	mov	-4(r9), r11
-	mov	-2(r9), r12
+	mov	-4(r8), r9
+	mov	-2(r8), r11
 	tst	r15
 	jz	.Locb3_key_setup_else8
-	mov	r11, r13
-	mov.b	r13, r13
-	mov	r12, r15
-	swpb	r15
-	mov.b	r15, r15
+	mov	r9, r12
 	mov.b	r12, r12
+	mov.b	r11, r15
+	xor	r15, r11
 	swpb	r11
-	mov.b	r11, r11
-	mov.b	ocb3_E.sbox(r12), r12
-	mov.b	ocb3_E.sbox(r11), r14
-	mov.b	ocb3_E.sbox(r13), r11
-	mov.b	ocb3_E.sbox(r15), r15
-	swpb	r11
-	bis	r15, r11
-	swpb	r12
-	bis	r14, r12
+	swpb	r9
+	mov.b	r9, r9
+	mov.b	ocb3_E.sbox(r15), r13
+	mov.b	ocb3_E.sbox(r9), r14
+	mov.b	ocb3_E.sbox(r12), r9
+	mov.b	ocb3_E.sbox(r11), r15
+	swpb	r9
+	bis	r15, r9
+	swpb	r13
+	bis	r14, r13
 	; aes.ae:277: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
-	mov	r8, r15
+	mov	r7, r15
 	clrc
 	rrc	r15
 	rra	r15
 	sub	#1, r15
 	mov.b	ocb3_E.rcon(r15), r15
 	swpb	r15
-	xor	r15, r12
+	xor	r15, r13
 	jmp	.Locb3_key_setup_endif9
 .Locb3_key_setup_else8:
+	mov	r11, r13
 .Locb3_key_setup_endif9:
 	; aes.ae:281: w[i] = w[i - nk] ^ temp
-	xor	-16(r9), r11
-	xor	-14(r9), r12
-	mov	r11, 0(r9)
-	mov	r12, 2(r9)
-	add	#4, r9
-	add	#1, r8
-	cmp	#44, r8
+	xor	-16(r8), r9
+	xor	-14(r8), r13
+	mov	r9, 0(r8)
+	mov	r13, 2(r8)
+	add	#4, r8
+	add	#1, r7
+	cmp	#44, r7
 	jnc	.Locb3_key_setup_loop6
 .Locb3_key_setup_done7:
 	; aes.ae:288: for r in 1..nr {
@@ -1712,7 +1712,7 @@ ocb3_encrypt_with:
 
 
 ; --- ocb3_decrypt_with: ocb3.decrypt_with
-;     frame 260 bytes (81 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
+;     frame 262 bytes (82 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
 ;     estimated 4344 bytes of code
 	.section .text.ocb3_decrypt_with,"ax",@progbits
 	.global ocb3_decrypt_with
@@ -1726,110 +1726,110 @@ ocb3_decrypt_with:
 	push	r6
 	push	r5
 	push	r4
-	sub	#260, sp
-	mov	276(sp), 156(sp)
-	mov	278(sp), 154(sp)
-	mov	280(sp), 138(sp)
-	mov	282(sp), 152(sp)
-	mov	284(sp), 158(sp)
-	mov	286(sp), 150(sp)
-	mov	288(sp), 140(sp)
-	mov	292(sp), 160(sp)
-	; ocb3.ae:178: offset = initial_offset(ks, nonce, len(tag))
-	mov	150(sp), 164(sp)
-	mov	#0, 166(sp)
-	mov	sp, r10
-	add	#164, r10
-	mov	sp, r11
-	add	#180, r11
-	mov	r11, 0(sp)
-	mov	r12, 28(sp)
-	mov	r13, 102(sp)
+	sub	#262, sp
+	mov	r12, 32(sp)
+	mov	r13, 106(sp)
 	mov	r14, r13
 	mov	r15, r14
-	mov	r10, r15
+	mov	278(sp), 158(sp)
+	mov	280(sp), 156(sp)
+	mov	282(sp), 140(sp)
+	mov	284(sp), 154(sp)
+	mov	286(sp), 160(sp)
+	mov	288(sp), 152(sp)
+	mov	290(sp), 142(sp)
+	mov	294(sp), 162(sp)
+	; ocb3.ae:178: offset = initial_offset(ks, nonce, len(tag))
+	mov	152(sp), 166(sp)
+	mov	#0, 168(sp)
+	mov	sp, r15
+	add	#166, r15
+	mov	sp, r12
+	add	#182, r12
+	mov	r12, 0(sp)
+	mov	32(sp), r12
 	call	#ocb3_initial_offset
-	mov	152(sp), 110(sp)
+	mov	154(sp), 68(sp)
 	clrc
-	mov	110(sp), r15
+	mov	68(sp), r15
 	rrc	r15
 	rra	r15
 	rra	r15
 	rra	r15
-	mov	r15, 110(sp)
+	mov	r15, 68(sp)
 	; ocb3.ae:183: for i in 0..full {
-	mov	#0, 82(sp)
-	mov	180(sp), r14
-	mov	182(sp), r13
-	mov	184(sp), r12
-	mov	186(sp), r11
-	mov	188(sp), r8
-	mov	190(sp), r7
-	mov	192(sp), r6
-	mov	194(sp), r5
-	mov	102(sp), r10
+	mov	#0, 84(sp)
+	mov	182(sp), r14
+	mov	184(sp), r13
+	mov	186(sp), r12
+	mov	188(sp), r11
+	mov	190(sp), r9
+	mov	192(sp), r8
+	mov	194(sp), r7
+	mov	196(sp), r6
+	mov	106(sp), r10
 	mov	r10, r15
 	mov	32(r15), 8(sp)
 	mov	34(r15), 6(sp)
 	mov	36(r15), 4(sp)
 	mov	38(r15), 2(sp)
-	mov	40(r15), 34(sp)
-	mov	42(r15), 32(sp)
-	mov	44(r15), 20(sp)
+	mov	40(r15), 36(sp)
+	mov	42(r15), 34(sp)
+	mov	44(r15), 22(sp)
 	mov	46(r10), r15
 	mov	#0, 30(sp)
+	mov	#0, 28(sp)
 	mov	#0, 26(sp)
 	mov	#0, 24(sp)
-	mov	#0, 22(sp)
 	mov	#0, 18(sp)
-	mov	#0, 118(sp)
-	mov	#0, 122(sp)
-	mov	#0, 106(sp)
-	cmp	110(sp), 82(sp)
+	mov	#0, 120(sp)
+	mov	#0, 124(sp)
+	mov	#0, 110(sp)
+	cmp	68(sp), 84(sp)
 	jnc	.Locb3_decrypt_with_near47
 	br	#.Locb3_decrypt_with_done2
 .Locb3_decrypt_with_near47:
 .Locb3_decrypt_with_loop1:
+	mov	84(sp), r10
+	and	#4095, r10
+	rla	r10
+	rla	r10
+	rla	r10
+	rla	r10
+	mov	r10, 46(sp)
 	xor	8(sp), r14
-	mov	r14, 78(sp)
+	mov	r14, 80(sp)
 	xor	6(sp), r13
-	mov	r13, 76(sp)
+	mov	r13, 78(sp)
 	xor	4(sp), r12
-	mov	r12, 74(sp)
+	mov	r12, 76(sp)
 	xor	2(sp), r11
-	mov	r11, 72(sp)
+	mov	r11, 74(sp)
+	xor	36(sp), r9
+	mov	r9, 72(sp)
 	xor	34(sp), r8
 	mov	r8, 70(sp)
-	xor	32(sp), r7
-	mov	r7, 68(sp)
-	xor	20(sp), r6
-	mov	r6, 66(sp)
-	xor	r15, r5
-	mov	r5, 62(sp)
-	mov	82(sp), r15
-	and	#4095, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	mov	r15, 36(sp)
-	mov	r15, r7
-	add	138(sp), r7
+	xor	22(sp), r7
+	mov	r7, 66(sp)
+	xor	r15, r6
+	mov	r6, 64(sp)
+	mov	r10, r7
+	add	140(sp), r7
 	bit	#1, r7
 	jnz	.Locb3_decrypt_with_bytes3
 .Locb3_decrypt_with_words4:
-	mov	@r7, r14
-	mov	2(r7), r8
-	mov	4(r7), r11
-	mov	6(r7), r10
+	mov	@r7, r9
+	mov	2(r7), r10
+	mov	4(r7), r12
+	mov	6(r7), r8
 	mov	8(r7), r13
-	mov	10(r7), r9
-	mov	12(r7), r6
-	mov	14(r7), r5
+	mov	10(r7), r6
+	mov	12(r7), r11
+	mov	14(r7), r14
 	jmp	.Locb3_decrypt_with_join5
 .Locb3_decrypt_with_bytes3:
 	mov	sp, r12
-	add	#196, r12
+	add	#198, r12
 	mov	r12, r13
 	mov	#16, r14
 .Locb3_decrypt_with_cpy6:
@@ -1842,258 +1842,229 @@ ocb3_decrypt_with:
 	mov	r12, r7
 	jmp	.Locb3_decrypt_with_words4
 .Locb3_decrypt_with_join5:
-	swpb	r5
-	xor	78(sp), r5
+	swpb	r14
+	xor	80(sp), r14
+	swpb	r11
+	xor	78(sp), r11
 	swpb	r6
 	xor	76(sp), r6
-	swpb	r9
-	xor	74(sp), r9
 	swpb	r13
-	xor	72(sp), r13
-	swpb	r10
-	xor	70(sp), r10
-	swpb	r11
-	xor	68(sp), r11
+	xor	74(sp), r13
 	swpb	r8
-	xor	66(sp), r8
-	swpb	r14
-	xor	62(sp), r14
-	mov	28(sp), r12
-	mov	r12, r15
-	xor	160(r15), r8
-	xor	162(r15), r14
-	xor	164(r15), r10
-	xor	166(r15), r11
-	xor	168(r15), r9
+	xor	72(sp), r8
+	swpb	r12
+	xor	70(sp), r12
+	swpb	r10
+	xor	66(sp), r10
+	swpb	r9
+	xor	64(sp), r9
+	mov	32(sp), r5
+	mov	r5, r15
+	xor	160(r15), r10
+	xor	162(r15), r9
+	xor	164(r15), r8
+	xor	166(r15), r12
+	xor	168(r15), r6
 	xor	170(r15), r13
-	xor	172(r15), r5
-	xor	174(r15), r6
+	xor	172(r15), r14
+	xor	174(r15), r11
 	; aes.ae:238: @unroll(round_unroll)
-	mov	#9, 16(sp)
-	mov	r14, 12(sp)
+	mov	#9, 20(sp)
+	mov	r8, 14(sp)
+	mov	r11, 12(sp)
 	; aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
-	mov	r12, r7
+	mov	r5, r7
 	add	#16, r7
 	; aes.ae:238: @unroll(round_unroll)
 .Locb3_decrypt_with_loop8:
-	; aes.ae:244: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
-	mov	r10, r12
-	swpb	r12
-	mov.b	r12, r12
-	; aes.ae:245: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
-	rla	r12
-	; aes.ae:244: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
-	mov	r13, r4
-	mov.b	r4, r4
-	; aes.ae:245: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
-	rla	r4
-	; aes.ae:244: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
-	mov	r6, r15
-	swpb	r15
-	mov.b	r15, r15
-	; aes.ae:245: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
-	rla	r15
-	mov	ocb3_tf4(r15), r14
-	xor	ocb3_tf5(r4), r14
-	xor	ocb3_tf6(r12), r14
-	mov	ocb3_tf6(r15), r15
-	xor	ocb3_tf7(r4), r15
-	xor	ocb3_tf4(r12), r15
-	; aes.ae:244: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
-	mov	r8, r12
-	mov.b	r12, r12
-	; aes.ae:245: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
-	rla	r12
-	xor	ocb3_tf5(r12), r15
-	xor	ocb3_tf7(r12), r14
-	; aes.ae:243: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
-	swpb	r8
-	mov.b	r8, r8
-	; aes.ae:244: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
-	rla	r8
-	; aes.ae:243: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
-	mov	r11, r4
-	mov.b	r4, r4
-	; aes.ae:244: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
-	rla	r4
-	; aes.ae:243: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
-	swpb	r13
-	mov.b	r13, r13
-	; aes.ae:244: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
-	rla	r13
-	mov	ocb3_tf4(r13), r12
-	xor	ocb3_tf5(r4), r12
-	xor	ocb3_tf6(r8), r12
-	mov	ocb3_tf6(r13), r13
-	xor	ocb3_tf7(r4), r13
-	xor	ocb3_tf4(r8), r13
-	; aes.ae:243: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
-	mov	r5, r8
-	mov.b	r8, r8
-	; aes.ae:244: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
-	rla	r8
-	xor	ocb3_tf5(r8), r13
-	xor	ocb3_tf7(r8), r12
 	; aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
-	swpb	r5
-	mov.b	r5, r8
-	; aes.ae:243: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
-	rla	r8
-	; aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
-	mov.b	12(sp), r4
-	; aes.ae:243: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
-	rla	r4
-	; aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
-	swpb	r11
-	mov.b	r11, r11
-	; aes.ae:243: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
-	rla	r11
-	mov	ocb3_tf4(r11), r5
-	xor	ocb3_tf5(r4), r5
-	xor	ocb3_tf6(r8), r5
-	mov	ocb3_tf6(r11), r11
-	xor	ocb3_tf7(r4), r11
-	xor	ocb3_tf4(r8), r11
-	; aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
-	mov	r9, r8
-	mov.b	r8, r8
-	; aes.ae:243: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
-	rla	r8
-	xor	ocb3_tf5(r8), r11
-	xor	ocb3_tf7(r8), r5
+	mov.b	r9, r11
 	; aes.ae:238: @unroll(round_unroll)
+	xor	r11, r9
 	swpb	r9
-	mov.b	r9, r8
+	mov.b	12(sp), r4
 	; aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
-	rla	r8
+	mov.b	r6, r15
 	; aes.ae:238: @unroll(round_unroll)
-	mov.b	r6, r4
+	xor	r15, r6
+	swpb	r6
+	mov.b	14(sp), r8
 	; aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
+	mov	r9, r5
+	rla	r5
 	rla	r4
-	; aes.ae:238: @unroll(round_unroll)
-	mov.b	13(sp), r9
-	; aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
+	rla	r6
+	mov	r8, r9
 	rla	r9
-	mov	ocb3_tf4(r9), r6
-	xor	ocb3_tf5(r4), r6
-	xor	ocb3_tf6(r8), r6
-	mov	ocb3_tf6(r9), r9
-	xor	ocb3_tf7(r4), r9
-	xor	ocb3_tf4(r8), r9
-	; aes.ae:238: @unroll(round_unroll)
-	mov.b	r10, r10
-	; aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
-	rla	r10
-	xor	ocb3_tf5(r10), r9
-	mov	r6, r8
-	xor	ocb3_tf7(r10), r8
+	mov	ocb3_tf4(r5), r8
+	xor	ocb3_tf5(r4), r8
+	xor	ocb3_tf6(r6), r8
+	xor	ocb3_tf7(r9), r8
 	xor	160(r7), r8
+	mov	ocb3_tf6(r5), r5
+	xor	ocb3_tf7(r4), r5
+	xor	ocb3_tf4(r6), r5
+	xor	ocb3_tf5(r9), r5
+	mov	r5, r9
 	xor	162(r7), r9
 	; aes.ae:243: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
-	mov	r5, r10
-	xor	164(r7), r10
-	xor	166(r7), r11
+	mov.b	r12, r5
+	; aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
+	xor	r5, r12
+	swpb	r12
+	; aes.ae:243: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
+	mov.b	r14, r6
+	; aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
+	xor	r6, r14
+	swpb	r14
+	; aes.ae:243: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
+	rla	r12
+	rla	r11
+	rla	r14
+	rla	r15
+	mov	ocb3_tf4(r12), r4
+	xor	ocb3_tf5(r11), r4
+	xor	ocb3_tf6(r14), r4
+	xor	ocb3_tf7(r15), r4
+	xor	164(r7), r4
+	mov	ocb3_tf6(r12), r12
+	xor	ocb3_tf7(r11), r12
+	xor	ocb3_tf4(r14), r12
+	xor	ocb3_tf5(r15), r12
+	xor	166(r7), r12
 	; aes.ae:244: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
-	xor	168(r7), r12
+	mov.b	r13, r14
+	; aes.ae:243: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
+	xor	r14, r13
+	swpb	r13
+	; aes.ae:244: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
+	mov.b	r10, r15
+	; aes.ae:243: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
+	xor	r15, r10
+	swpb	r10
+	; aes.ae:244: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
+	rla	r13
+	rla	r5
+	rla	r10
+	mov	r6, r11
+	rla	r11
+	mov	ocb3_tf4(r13), r6
+	xor	ocb3_tf5(r5), r6
+	xor	ocb3_tf6(r10), r6
+	xor	ocb3_tf7(r11), r6
+	xor	168(r7), r6
+	mov	ocb3_tf6(r13), r13
+	xor	ocb3_tf7(r5), r13
+	xor	ocb3_tf4(r10), r13
+	xor	ocb3_tf5(r11), r13
 	xor	170(r7), r13
+	mov.b	13(sp), r5
+	mov.b	15(sp), r10
 	; aes.ae:245: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
+	rla	r5
+	mov	r14, r11
+	rla	r11
+	rla	r10
+	rla	r15
+	mov	ocb3_tf4(r5), r14
+	xor	ocb3_tf5(r11), r14
+	xor	ocb3_tf6(r10), r14
+	xor	ocb3_tf7(r15), r14
 	xor	172(r7), r14
-	xor	174(r7), r15
+	mov	ocb3_tf6(r5), r5
+	xor	ocb3_tf7(r11), r5
+	xor	ocb3_tf4(r10), r5
+	xor	ocb3_tf5(r15), r5
+	xor	174(r7), r5
 	add	#16, r7
-	mov	r9, 12(sp)
-	mov	r12, r9
-	mov	r14, r5
-	mov	r15, r6
-	dec	16(sp)
+	mov	r8, r10
+	mov	r4, 14(sp)
+	mov	r5, 12(sp)
+	dec	20(sp)
 	jnz	.Locb3_decrypt_with_loop8
 .Locb3_decrypt_with_done9:
 	mov	r9, r15
 	swpb	r15
 	mov.b	r15, r15
-	mov.b	ocb3_E.inv_sbox(r15), r14
-	swpb	r14
-	mov	r10, r15
-	mov.b	r15, r15
-	mov.b	ocb3_E.inv_sbox(r15), r15
-	bis	r15, r14
-	mov	28(sp), r12
-	mov	r12, r15
-	xor	@r15, r14
-	mov	r14, 60(sp)
-	mov.b	13(sp), r15
-	mov.b	ocb3_E.inv_sbox(r15), r14
-	swpb	r14
-	mov	r6, r15
-	mov.b	r15, r15
-	mov.b	ocb3_E.inv_sbox(r15), r15
-	bis	r15, r14
-	mov	r12, r15
-	xor	2(r15), r14
-	mov	r14, 56(sp)
-	mov	r5, r15
-	swpb	r15
-	mov.b	r15, r15
-	mov.b	ocb3_E.inv_sbox(r15), r14
-	swpb	r14
-	mov.b	r9, r9
-	mov.b	ocb3_E.inv_sbox(r9), r15
-	bis	r15, r14
-	mov	r12, r15
-	xor	4(r15), r14
-	mov	r14, 50(sp)
-	mov	r11, r15
-	swpb	r15
-	mov.b	r15, r15
-	mov.b	ocb3_E.inv_sbox(r15), r14
-	swpb	r14
+	mov.b	ocb3_E.inv_sbox(r15), r8
 	mov.b	12(sp), r15
-	mov.b	ocb3_E.inv_sbox(r15), r15
-	bis	r15, r14
-	mov	r12, r15
-	xor	6(r15), r14
-	mov	r14, 48(sp)
-	mov	r8, r15
+	mov.b	ocb3_E.inv_sbox(r15), r7
+	mov	r6, r15
 	swpb	r15
 	mov.b	r15, r15
-	mov.b	ocb3_E.inv_sbox(r15), r14
-	swpb	r14
-	mov.b	r5, r5
-	mov.b	ocb3_E.inv_sbox(r5), r15
-	bis	r15, r14
+	mov.b	ocb3_E.inv_sbox(r15), r11
+	mov.b	14(sp), r15
+	mov.b	ocb3_E.inv_sbox(r15), r15
+	swpb	r11
+	bis	r15, r11
+	swpb	r8
+	bis	r7, r8
+	mov	32(sp), r7
+	mov	r7, r15
+	xor	@r15, r11
+	mov	r11, 62(sp)
+	xor	2(r15), r8
+	mov	r8, 60(sp)
 	mov	r12, r15
-	xor	8(r15), r14
-	mov	r14, 46(sp)
+	swpb	r15
+	mov.b	r15, r15
+	mov.b	ocb3_E.inv_sbox(r15), r8
+	mov.b	r9, r9
+	mov.b	ocb3_E.inv_sbox(r9), r9
+	mov	r14, r15
+	swpb	r15
+	mov.b	r15, r15
+	mov.b	ocb3_E.inv_sbox(r15), r11
+	mov.b	r6, r6
+	mov.b	ocb3_E.inv_sbox(r6), r15
+	swpb	r11
+	bis	r15, r11
+	swpb	r8
+	bis	r9, r8
+	mov	r7, r15
+	xor	4(r15), r11
+	mov	r11, 50(sp)
+	xor	6(r15), r8
+	mov	r8, 52(sp)
 	mov	r13, r15
 	swpb	r15
 	mov.b	r15, r15
-	mov.b	ocb3_E.inv_sbox(r15), r14
-	swpb	r14
-	mov.b	r11, r11
-	mov.b	ocb3_E.inv_sbox(r11), r15
-	bis	r15, r14
-	mov	r12, r15
-	xor	10(r15), r14
-	mov	r14, 44(sp)
-	swpb	r10
-	mov.b	r10, r10
-	mov.b	ocb3_E.inv_sbox(r10), r14
-	swpb	r14
-	mov.b	r8, r8
-	mov.b	ocb3_E.inv_sbox(r8), r15
-	bis	r15, r14
-	mov	r12, r15
-	xor	12(r15), r14
-	mov	r14, 40(sp)
-	swpb	r6
-	mov.b	r6, r6
-	mov.b	ocb3_E.inv_sbox(r6), r14
-	swpb	r14
+	mov.b	ocb3_E.inv_sbox(r15), r9
+	mov.b	r12, r12
+	mov.b	ocb3_E.inv_sbox(r12), r11
+	mov	r10, r15
+	swpb	r15
+	mov.b	r15, r15
+	mov.b	ocb3_E.inv_sbox(r15), r12
+	mov.b	r14, r14
+	mov.b	ocb3_E.inv_sbox(r14), r15
+	swpb	r12
+	bis	r15, r12
+	swpb	r9
+	bis	r11, r9
+	mov	r7, r15
+	xor	8(r15), r12
+	mov	r12, 44(sp)
+	xor	10(r15), r9
+	mov	r9, 48(sp)
+	mov.b	13(sp), r15
+	mov.b	ocb3_E.inv_sbox(r15), r12
 	mov.b	r13, r13
-	mov.b	ocb3_E.inv_sbox(r13), r15
+	mov.b	ocb3_E.inv_sbox(r13), r13
+	mov.b	15(sp), r15
+	mov.b	ocb3_E.inv_sbox(r15), r14
+	mov.b	r10, r10
+	mov.b	ocb3_E.inv_sbox(r10), r15
+	swpb	r14
 	bis	r15, r14
-	xor	14(r12), r14
+	swpb	r12
+	bis	r13, r12
+	mov	r7, r15
+	xor	12(r15), r14
 	mov	r14, 38(sp)
-	mov	82(sp), r14
+	xor	14(r7), r12
+	mov	r12, 40(sp)
+	mov	84(sp), r14
 	add	#2, r14
 	mov	#0, r10
 	addc	#0, r10
@@ -2177,11 +2148,13 @@ ocb3_decrypt_with:
 	xor	#1, r15
 	tst	r15
 	jz	.Locb3_decrypt_with_else16
+	add	#2, r11
+	addc	#0, r13
 	and	#3, r10
-	swpb	r10
 	clrc
 	rrc	r14
 	rra	r14
+	swpb	r10
 	rla	r10
 	rla	r10
 	rla	r10
@@ -2189,8 +2162,6 @@ ocb3_decrypt_with:
 	rla	r10
 	rla	r10
 	bis	r14, r10
-	add	#2, r11
-	addc	#0, r13
 	jmp	.Locb3_decrypt_with_endif17
 .Locb3_decrypt_with_else16:
 	mov	r14, r10
@@ -2202,12 +2173,12 @@ ocb3_decrypt_with:
 	jz	.Locb3_decrypt_with_else18
 	add	#1, r11
 	addc	#0, r13
-	mov	r11, 14(sp)
+	mov	r11, 16(sp)
 	jmp	.Locb3_decrypt_with_endif19
 .Locb3_decrypt_with_else18:
-	mov	r11, 14(sp)
+	mov	r11, 16(sp)
 .Locb3_decrypt_with_endif19:
-	mov	14(sp), r12
+	mov	16(sp), r12
 	mov	r12, r15
 	sub	#8, r15
 	mov	r13, r15
@@ -2227,7 +2198,7 @@ ocb3_decrypt_with:
 	rla	r11
 	rla	r11
 	rla	r11
-	add	102(sp), r11
+	add	106(sp), r11
 	mov	#7, r15
 	sub	r12, r15
 	mov	#0, r15
@@ -2246,12 +2217,12 @@ ocb3_decrypt_with:
 	tst	r12
 	jz	.Locb3_decrypt_with_else20
 	; ocb3.ae:104: for j in last..k {
+	mov	#7, 10(sp)
 	mov	@r11, 8(sp)
 	mov	r13, 6(sp)
 	mov	r14, 4(sp)
 	mov	r15, 2(sp)
-	mov	#7, 10(sp)
-	cmp	14(sp), 10(sp)
+	cmp	16(sp), 10(sp)
 	jc	.Locb3_decrypt_with_done23
 .Locb3_decrypt_with_loop22:
 	mov	8(sp), r8
@@ -2375,12 +2346,12 @@ ocb3_decrypt_with:
 	mov	r14, r6
 	mov	r15, r7
 	add	#1, 10(sp)
-	cmp	14(sp), 10(sp)
+	cmp	16(sp), 10(sp)
 	jnc	.Locb3_decrypt_with_loop22
 .Locb3_decrypt_with_done23:
-	mov	r4, 34(sp)
-	mov	r5, 32(sp)
-	mov	r6, 20(sp)
+	mov	r4, 36(sp)
+	mov	r5, 34(sp)
+	mov	r6, 22(sp)
 	mov	r7, 42(sp)
 	jmp	.Locb3_decrypt_with_endif21
 .Locb3_decrypt_with_else20:
@@ -2388,71 +2359,71 @@ ocb3_decrypt_with:
 	mov	r13, 6(sp)
 	mov	r14, 4(sp)
 	mov	r15, 2(sp)
-	mov	r4, 34(sp)
-	mov	r5, 32(sp)
-	mov	r6, 20(sp)
+	mov	r4, 36(sp)
+	mov	r5, 34(sp)
+	mov	r6, 22(sp)
 	mov	r7, 42(sp)
 .Locb3_decrypt_with_endif21:
-	mov	40(sp), r15
-	xor	78(sp), r15
-	mov	38(sp), r14
-	xor	76(sp), r14
-	mov	46(sp), r12
-	xor	74(sp), r12
-	mov	44(sp), r11
-	xor	72(sp), r11
-	mov	50(sp), r8
+	mov	38(sp), r15
+	xor	80(sp), r15
+	mov	40(sp), r14
+	xor	78(sp), r14
+	mov	44(sp), r12
+	xor	76(sp), r12
+	mov	48(sp), r11
+	xor	74(sp), r11
+	mov	50(sp), r9
+	xor	72(sp), r9
+	mov	52(sp), r8
 	xor	70(sp), r8
-	mov	48(sp), r7
-	xor	68(sp), r7
+	mov	62(sp), r7
+	xor	66(sp), r7
 	mov	60(sp), r6
-	xor	66(sp), r6
-	mov	56(sp), r5
-	xor	62(sp), r5
+	xor	64(sp), r6
 	xor	r15, 30(sp)
-	xor	r14, 26(sp)
-	xor	r12, 24(sp)
-	xor	r11, 22(sp)
-	xor	r8, 18(sp)
-	mov	118(sp), r4
-	xor	r7, r4
-	mov	122(sp), r9
-	xor	r6, r9
-	mov	106(sp), r10
-	xor	r5, r10
+	xor	r14, 28(sp)
+	xor	r12, 26(sp)
+	xor	r11, 24(sp)
+	xor	r9, 18(sp)
+	mov	120(sp), r4
+	xor	r8, r4
+	mov	124(sp), r5
+	xor	r7, r5
+	mov	110(sp), r10
+	xor	r6, r10
 	; ocb3.ae:190: store_be(msg, off, p)
-	mov	36(sp), r13
-	add	140(sp), r13
+	mov	46(sp), r13
+	add	142(sp), r13
 	bit	#1, r13
-	swpb	r5
 	swpb	r6
 	swpb	r7
 	swpb	r8
+	swpb	r9
 	swpb	r11
 	swpb	r12
 	swpb	r14
 	swpb	r15
 	jnz	.Locb3_decrypt_with_bytes24
-	mov	r5, 0(r13)
-	mov	r6, 2(r13)
-	mov	r7, 4(r13)
-	mov	r8, 6(r13)
+	mov	r6, 0(r13)
+	mov	r7, 2(r13)
+	mov	r8, 4(r13)
+	mov	r9, 6(r13)
 	mov	r11, 8(r13)
 	mov	r12, 10(r13)
 	mov	r14, 12(r13)
 	mov	r15, 14(r13)
 	jmp	.Locb3_decrypt_with_stored25
 .Locb3_decrypt_with_bytes24:
-	mov	r5, 196(sp)
 	mov	r6, 198(sp)
 	mov	r7, 200(sp)
 	mov	r8, 202(sp)
-	mov	r11, 204(sp)
-	mov	r12, 206(sp)
-	mov	r14, 208(sp)
-	mov	r15, 210(sp)
+	mov	r9, 204(sp)
+	mov	r11, 206(sp)
+	mov	r12, 208(sp)
+	mov	r14, 210(sp)
+	mov	r15, 212(sp)
 	mov	sp, r14
-	add	#196, r14
+	add	#198, r14
 	mov	#16, r15
 .Locb3_decrypt_with_cpy26:
 	mov.b	@r14, 0(r13)
@@ -2461,100 +2432,101 @@ ocb3_decrypt_with:
 	dec	r15
 	jnz	.Locb3_decrypt_with_cpy26
 .Locb3_decrypt_with_stored25:
-	mov	78(sp), r14
-	mov	76(sp), r13
-	mov	74(sp), r12
-	mov	72(sp), r11
+	mov	80(sp), r14
+	mov	78(sp), r13
+	mov	76(sp), r12
+	mov	74(sp), r11
+	mov	72(sp), r9
 	mov	70(sp), r8
-	mov	68(sp), r7
-	mov	66(sp), r6
-	mov	62(sp), r5
+	mov	66(sp), r7
+	mov	64(sp), r6
 	mov	42(sp), r15
-	mov	r4, 118(sp)
-	mov	r9, 122(sp)
-	mov	r10, 106(sp)
-	add	#1, 82(sp)
-	cmp	110(sp), 82(sp)
+	mov	r4, 120(sp)
+	mov	r5, 124(sp)
+	mov	r10, 110(sp)
+	add	#1, 84(sp)
+	cmp	68(sp), 84(sp)
 	jc	.Locb3_decrypt_with_near48
 	br	#.Locb3_decrypt_with_loop1
 .Locb3_decrypt_with_near48:
 .Locb3_decrypt_with_done2:
-	mov	110(sp), r9
-	rla	r9
-	rla	r9
-	rla	r9
-	rla	r9
-	mov	152(sp), r10
-	sub	r9, r10
+	mov	68(sp), r15
+	rla	r15
+	rla	r15
+	rla	r15
+	rla	r15
+	mov	r15, 68(sp)
+	mov	154(sp), r10
+	sub	r15, r10
 	mov	#0, r15
 	subc	#0, r15
-	mov	r15, 114(sp)
+	mov	r15, 116(sp)
 	mov	r10, r15
 	sub	#1, r15
-	clr	r4
-	adc	r4
-	mov	114(sp), r15
+	clr	r5
+	adc	r5
+	mov	116(sp), r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
-	bis	r15, r4
+	bis	r15, r5
 	; ocb3.ae:193: if r != 0 {
-	tst	r4
+	tst	r5
 	jnz	.Locb3_decrypt_with_near49
 	br	#.Locb3_decrypt_with_else27
 .Locb3_decrypt_with_near49:
-	mov	102(sp), r4
-	mov	r4, r15
-	xor	14(r15), r5
-	mov	r5, 148(sp)
-	xor	12(r15), r6
-	mov	r6, 146(sp)
-	xor	10(r15), r7
-	mov	r7, 144(sp)
-	xor	8(r15), r8
-	mov	r8, 142(sp)
+	mov	106(sp), r5
+	mov	r5, r15
+	xor	14(r15), r6
+	mov	r6, 150(sp)
+	xor	12(r15), r7
+	mov	r7, 148(sp)
+	xor	10(r15), r8
+	mov	r8, 146(sp)
+	xor	8(r15), r9
+	mov	r9, 144(sp)
 	xor	6(r15), r11
-	mov	r11, 88(sp)
+	mov	r11, 90(sp)
 	xor	4(r15), r12
-	mov	r12, 90(sp)
+	mov	r12, 92(sp)
 	xor	2(r15), r13
-	mov	r13, 94(sp)
-	xor	@r4, r14
-	mov	r14, 96(sp)
+	mov	r13, 96(sp)
+	xor	@r5, r14
+	mov	r14, 98(sp)
 	; ocb3.ae:195: pad = E.encrypt_block(ks, offset)
-	mov	96(sp), 164(sp)
-	mov	94(sp), 166(sp)
-	mov	90(sp), 168(sp)
-	mov	88(sp), 170(sp)
-	mov	142(sp), 172(sp)
+	mov	98(sp), 166(sp)
+	mov	96(sp), 168(sp)
+	mov	92(sp), 170(sp)
+	mov	90(sp), 172(sp)
 	mov	144(sp), 174(sp)
 	mov	146(sp), 176(sp)
 	mov	148(sp), 178(sp)
+	mov	150(sp), 180(sp)
 	mov	sp, r13
-	add	#164, r13
+	add	#166, r13
 	mov	sp, r14
-	add	#212, r14
-	mov	28(sp), r12
+	add	#214, r14
+	mov	32(sp), r12
 	call	#ocb3_E_encrypt_block
-	mov	138(sp), r6
-	add	r9, r6
+	mov	140(sp), r6
+	add	68(sp), r6
 	cmp	#16, r10
 	jnc	.Locb3_decrypt_with_bytes29
 	bit	#1, r6
 	jnz	.Locb3_decrypt_with_bytes29
 .Locb3_decrypt_with_words30:
 	mov	@r6, r7
-	mov	2(r6), r13
+	mov	2(r6), r12
 	mov	4(r6), r8
 	mov	6(r6), r14
-	mov	8(r6), r12
+	mov	8(r6), r13
 	mov	10(r6), r11
-	mov	12(r6), r5
+	mov	12(r6), r9
 	mov	14(r6), r15
 	jmp	.Locb3_decrypt_with_join31
 .Locb3_decrypt_with_bytes29:
 	mov	sp, r11
-	add	#196, r11
+	add	#198, r11
 	mov	r11, r12
 	mov	#16, r13
 	mov	r10, r15
@@ -2574,28 +2546,27 @@ ocb3_decrypt_with:
 	jmp	.Locb3_decrypt_with_words30
 .Locb3_decrypt_with_join31:
 	swpb	r15
-	xor	212(sp), r15
-	mov	r15, 98(sp)
-	swpb	r5
-	xor	214(sp), r5
-	mov	r5, 64(sp)
+	xor	214(sp), r15
+	mov	r15, 102(sp)
+	swpb	r9
+	xor	216(sp), r9
 	swpb	r11
-	xor	216(sp), r11
-	swpb	r12
-	xor	218(sp), r12
-	swpb	r14
-	xor	220(sp), r14
-	mov	r14, 104(sp)
-	swpb	r8
-	xor	222(sp), r8
+	xor	218(sp), r11
 	swpb	r13
-	xor	224(sp), r13
-	mov	r13, 92(sp)
+	xor	220(sp), r13
+	swpb	r14
+	xor	222(sp), r14
+	mov	r14, 108(sp)
+	swpb	r8
+	xor	224(sp), r8
+	swpb	r12
+	xor	226(sp), r12
+	mov	r12, 94(sp)
 	swpb	r7
-	xor	226(sp), r7
+	xor	228(sp), r7
 	mov	r10, r15
 	sub	#16, r15
-	mov	114(sp), r15
+	mov	116(sp), r15
 	subc	#0, r15
 	clr	r15
 	adc	r15
@@ -2603,7 +2574,7 @@ ocb3_decrypt_with:
 	; ocb3.ae:72: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
 	tst	r15
 	jz	.Locb3_decrypt_with_else34
-	mov	114(sp), r14
+	mov	116(sp), r14
 	and	#8191, r14
 	mov	r10, r15
 	swpb	r15
@@ -2625,9 +2596,9 @@ ocb3_decrypt_with:
 	rla	r15
 	sub	#128, r15
 	subc	#0, r14
-	clr	r13
-	adc	r13
-	xor	#1, r13
+	clr	r12
+	adc	r12
+	xor	#1, r12
 	mov	r10, r14
 	and	#1, r14
 	inv	r14
@@ -2645,7 +2616,7 @@ ocb3_decrypt_with:
 	xor	#-1, r15
 	and	r6, r15
 	xor	#-1, r15
-	mov	r15, 86(sp)
+	mov	r15, 88(sp)
 	inv	r5
 	inc	r5
 	and	r14, r5
@@ -2662,7 +2633,7 @@ ocb3_decrypt_with:
 	xor	#-1, r15
 	and	r5, r15
 	xor	#-1, r15
-	mov	r15, 162(sp)
+	mov	r15, 164(sp)
 	mov	r6, r15
 	inv	r15
 	inc	r15
@@ -2679,30 +2650,30 @@ ocb3_decrypt_with:
 	inc	r4
 	mov	r14, r15
 	xor	#-1, r15
-	mov	r15, 54(sp)
-	and	r4, 54(sp)
-	xor	#-1, 54(sp)
+	mov	r15, 56(sp)
+	and	r4, 56(sp)
+	xor	#-1, 56(sp)
 	mov	r5, r15
 	inv	r15
 	inc	r15
 	and	r14, r15
 	xor	r15, r14
-	mov	r13, r15
+	mov	r12, r15
 	inv	r15
 	inc	r15
 	and	r15, r14
 	bic	r14, r7
-	mov	r7, 112(sp)
-	mov	r13, r14
+	mov	r7, 114(sp)
+	mov	r12, r14
 	inv	r14
 	inc	r14
-	mov	54(sp), r15
+	mov	56(sp), r15
 	and	r14, r15
-	bic	r15, r12
+	bic	r15, r13
 	mov	r5, r15
 	inv	r15
 	inc	r15
-	mov	162(sp), r4
+	mov	164(sp), r4
 	mov	r4, r14
 	xor	#-1, r14
 	and	r15, r14
@@ -2712,132 +2683,132 @@ ocb3_decrypt_with:
 	inc	r15
 	and	r4, r15
 	xor	r15, r4
-	mov	r13, r15
+	mov	r12, r15
 	inv	r15
 	inc	r15
 	and	r15, r4
 	bic	r4, r8
-	mov	r13, r15
+	mov	r12, r15
 	inv	r15
 	inc	r15
 	and	r15, r14
-	mov	64(sp), r7
-	bic	r14, r7
-	mov	r6, r14
-	inv	r14
-	inc	r14
-	mov	86(sp), r4
-	mov	r4, r15
-	xor	#-1, r15
-	and	r14, r15
-	xor	#-1, r15
+	bic	r14, r9
+	mov	r6, r15
+	inv	r15
+	inc	r15
+	mov	88(sp), r14
+	mov	r14, r7
+	xor	#-1, r7
+	and	r15, r7
+	xor	#-1, r7
 	inv	r6
 	inc	r6
-	and	r4, r6
-	xor	r6, r4
-	mov	r5, r6
-	inv	r6
-	inc	r6
-	mov	r4, r14
-	xor	#-1, r14
-	and	r6, r14
-	xor	#-1, r14
-	mov	r5, r6
-	inv	r6
-	inc	r6
-	and	r4, r6
-	xor	r6, r4
-	mov	r13, r6
-	inv	r6
-	inc	r6
-	and	r6, r4
-	mov	92(sp), r6
-	bic	r4, r6
-	mov	r13, r4
-	inv	r4
-	inc	r4
-	and	r4, r14
-	bic	r14, r11
-	mov	r5, r14
-	inv	r14
-	inc	r14
-	mov	r15, r4
+	and	r14, r6
+	xor	r6, r14
+	mov	r5, r15
+	inv	r15
+	inc	r15
+	mov	r14, r4
 	xor	#-1, r4
-	and	r14, r4
+	and	r15, r4
+	xor	#-1, r4
+	mov	r5, r15
+	inv	r15
+	inc	r15
+	and	r14, r15
+	xor	r15, r14
+	mov	r12, r15
+	inv	r15
+	inc	r15
+	and	r15, r14
+	mov	94(sp), r6
+	bic	r14, r6
+	mov	r12, r15
+	inv	r15
+	inc	r15
+	and	r15, r4
+	bic	r4, r11
+	mov	r5, r15
+	inv	r15
+	inc	r15
+	mov	r7, r4
+	xor	#-1, r4
+	and	r15, r4
 	xor	#-1, r4
 	inv	r5
 	inc	r5
-	and	r15, r5
-	xor	r5, r15
-	mov	r13, r14
-	inv	r14
-	inc	r14
-	and	r14, r15
-	inv	r13
-	inc	r13
-	and	r13, r4
-	mov	98(sp), r5
-	bic	r4, r5
-	mov	104(sp), r14
-	bic	r15, r14
-	mov	r5, 98(sp)
-	mov	r7, 64(sp)
-	mov	r11, 126(sp)
-	mov	r12, 84(sp)
-	mov	r14, 104(sp)
+	and	r7, r5
+	xor	r5, r7
+	mov	r12, r15
+	inv	r15
+	inc	r15
+	and	r15, r7
+	inv	r12
+	inc	r12
+	and	r12, r4
+	mov	102(sp), r14
+	bic	r4, r14
+	mov	108(sp), r15
+	bic	r7, r15
+	mov	r14, 102(sp)
+	mov	r9, 100(sp)
+	mov	r11, 128(sp)
+	mov	r13, 86(sp)
+	mov	r15, 108(sp)
 	mov	r8, 58(sp)
-	mov	r6, r11
-	mov	112(sp), r12
+	mov	114(sp), r12
 	jmp	.Locb3_decrypt_with_endif35
 .Locb3_decrypt_with_else34:
-	mov	r11, 126(sp)
-	mov	r12, 84(sp)
+	mov	r9, 100(sp)
+	mov	r11, 128(sp)
+	mov	r13, 86(sp)
 	mov	r8, 58(sp)
-	mov	92(sp), r11
+	mov	94(sp), r6
 	mov	r7, r12
 .Locb3_decrypt_with_endif35:
 	; ocb3.ae:198: store_be(msg, 16 * full, p, r)
-	add	140(sp), r9
 	mov	r12, r4
-	mov	r11, r5
-	mov	58(sp), r6
-	mov	104(sp), r7
-	mov	84(sp), r8
-	mov	126(sp), r13
-	mov	64(sp), r14
-	mov	98(sp), r15
+	mov	r6, r5
+	mov	58(sp), r7
+	mov	108(sp), r8
+	mov	86(sp), r9
+	mov	128(sp), r11
+	mov	100(sp), r14
+	mov	102(sp), r15
+	mov	68(sp), r13
+	add	142(sp), r13
 	cmp	#16, r10
 	swpb	r4
 	swpb	r5
-	swpb	r6
 	swpb	r7
 	swpb	r8
-	swpb	r13
+	swpb	r9
+	swpb	r11
 	swpb	r14
 	swpb	r15
 	jnc	.Locb3_decrypt_with_bytes36
-	bit	#1, r9
+	bit	#1, r13
 	jnz	.Locb3_decrypt_with_bytes36
-	mov	r4, 0(r9)
-	mov	r5, 2(r9)
-	mov	r6, 4(r9)
-	mov	r7, 6(r9)
-	mov	r8, 8(r9)
-	mov	r13, 10(r9)
-	mov	r14, 12(r9)
-	mov	r15, 14(r9)
+	mov	r4, 0(r13)
+	mov	r5, 2(r13)
+	mov	r7, 4(r13)
+	mov	r8, 6(r13)
+	mov	r9, 8(r13)
+	mov	r11, 10(r13)
+	mov	r14, 12(r13)
+	mov	r15, 14(r13)
 	jmp	.Locb3_decrypt_with_stored37
 .Locb3_decrypt_with_bytes36:
-	mov	r4, 196(sp)
-	mov	r5, 198(sp)
-	mov	r6, 200(sp)
+	mov	r4, 198(sp)
+	mov	r5, 200(sp)
 	mov	r7, 202(sp)
 	mov	r8, 204(sp)
-	mov	r13, 206(sp)
-	mov	r14, 208(sp)
-	mov	r15, 210(sp)
+	mov	r9, 206(sp)
+	mov	r11, 208(sp)
+	mov	r14, 210(sp)
+	mov	r15, 212(sp)
 	mov	sp, r14
-	add	#196, r14
+	add	#198, r14
 	mov	r10, r15
 	cmp	#16, r15
 	jnc	.Locb3_decrypt_with_cnt38
@@ -2846,16 +2817,16 @@ ocb3_decrypt_with:
 	tst	r15
 	jz	.Locb3_decrypt_with_stored37
 .Locb3_decrypt_with_cpy39:
-	mov.b	@r14, 0(r9)
+	mov.b	@r14, 0(r13)
 	inc	r14
-	inc	r9
+	inc	r13
 	dec	r15
 	jnz	.Locb3_decrypt_with_cpy39
 .Locb3_decrypt_with_stored37:
 	mov	#15, r7
 	sub	r10, r7
 	mov	#0, r14
-	subc	114(sp), r14
+	subc	116(sp), r14
 	and	#8191, r14
 	mov	r7, r15
 	swpb	r15
@@ -2877,27 +2848,27 @@ ocb3_decrypt_with:
 	rla	r15
 	sub	#128, r15
 	subc	#0, r14
-	clr	r8
-	adc	r8
-	xor	#1, r8
-	mov	r7, r6
-	and	#1, r6
-	inv	r6
-	inc	r6
-	and	#32896, r6
-	xor	#128, r6
+	clr	r9
+	adc	r9
+	xor	#1, r9
+	mov	r7, r8
+	and	#1, r8
+	inv	r8
+	inc	r8
+	and	#32896, r8
+	xor	#128, r8
 	mov	r7, r15
 	clrc
 	rrc	r15
 	and	#1, r15
-	mov	r15, r9
-	inv	r9
-	inc	r9
-	and	r6, r9
-	xor	r6, r9
+	mov	r15, r11
+	inv	r11
+	inc	r11
+	and	r8, r11
+	xor	r8, r11
 	inv	r15
 	inc	r15
-	and	r15, r6
+	and	r15, r8
 	mov	r7, r13
 	clrc
 	rrc	r13
@@ -2906,12 +2877,12 @@ ocb3_decrypt_with:
 	mov	r13, r10
 	inv	r10
 	inc	r10
-	and	r6, r10
-	xor	r6, r10
+	and	r8, r10
+	xor	r8, r10
 	mov	r13, r15
 	inv	r15
 	inc	r15
-	and	r15, r6
+	and	r15, r8
 	clrc
 	rrc	r7
 	rra	r7
@@ -2920,25 +2891,25 @@ ocb3_decrypt_with:
 	mov	r7, r14
 	inv	r14
 	inc	r14
-	and	r6, r14
-	xor	r6, r14
+	and	r8, r14
+	xor	r8, r14
 	mov	r7, r15
 	inv	r15
 	inc	r15
-	and	r15, r6
-	mov	r8, r15
+	and	r15, r8
+	mov	r9, r15
 	inv	r15
 	inc	r15
-	and	r15, r6
-	bis	r6, r12
-	xor	r12, 106(sp)
-	mov	r8, r15
+	and	r15, r8
+	bis	r8, r12
+	xor	r12, 110(sp)
+	mov	r9, r15
 	inv	r15
 	inc	r15
 	and	r15, r14
-	mov	84(sp), r15
+	mov	86(sp), r15
 	bis	r14, r15
-	mov	22(sp), r14
+	mov	24(sp), r14
 	xor	r15, r14
 	mov	r7, r12
 	inv	r12
@@ -2949,53 +2920,53 @@ ocb3_decrypt_with:
 	inv	r15
 	inc	r15
 	and	r15, r10
-	mov	r8, r15
+	mov	r9, r15
 	inv	r15
 	inc	r15
 	and	r15, r10
 	mov	58(sp), r15
 	bis	r10, r15
-	mov	118(sp), r4
-	xor	r15, r4
-	mov	r8, r15
+	mov	120(sp), r8
+	xor	r15, r8
+	mov	r9, r15
 	inv	r15
 	inc	r15
 	and	r15, r12
-	mov	64(sp), r15
+	mov	100(sp), r15
 	bis	r12, r15
-	mov	26(sp), r12
+	mov	28(sp), r12
 	xor	r15, r12
 	mov	r13, r10
 	inv	r10
 	inc	r10
-	and	r9, r10
-	xor	r9, r10
+	and	r11, r10
+	xor	r11, r10
 	inv	r13
 	inc	r13
-	and	r13, r9
+	and	r13, r11
 	mov	r7, r13
 	inv	r13
 	inc	r13
-	and	r9, r13
-	xor	r9, r13
+	and	r11, r13
+	xor	r11, r13
 	mov	r7, r15
 	inv	r15
 	inc	r15
-	and	r15, r9
-	mov	r8, r15
+	and	r15, r11
+	mov	r9, r15
 	inv	r15
 	inc	r15
-	and	r15, r9
-	bis	r9, r11
-	mov	122(sp), r9
-	xor	r11, r9
-	mov	r8, r15
+	and	r15, r11
+	bis	r11, r6
+	mov	124(sp), r4
+	xor	r6, r4
+	mov	r9, r15
 	inv	r15
 	inc	r15
 	and	r15, r13
-	mov	126(sp), r15
+	mov	128(sp), r15
 	bis	r13, r15
-	mov	24(sp), r13
+	mov	26(sp), r13
 	xor	r15, r13
 	mov	r7, r11
 	inv	r11
@@ -3005,124 +2976,125 @@ ocb3_decrypt_with:
 	inv	r7
 	inc	r7
 	and	r7, r10
-	mov	r8, r15
+	mov	r9, r15
 	inv	r15
 	inc	r15
 	and	r15, r10
-	inv	r8
-	inc	r8
-	and	r8, r11
-	mov	98(sp), r15
+	inv	r9
+	inc	r9
+	and	r9, r11
+	mov	102(sp), r15
 	bis	r11, r15
 	mov	30(sp), r11
 	xor	r15, r11
-	mov	104(sp), r15
+	mov	108(sp), r15
 	bis	r10, r15
 	mov	18(sp), r7
 	xor	r15, r7
-	mov	142(sp), r8
-	mov	144(sp), r15
-	mov	146(sp), r6
-	mov	148(sp), r5
-	mov	106(sp), r10
+	mov	144(sp), r9
+	mov	146(sp), r10
+	mov	148(sp), r15
+	mov	150(sp), r6
+	mov	110(sp), r5
 	jmp	.Locb3_decrypt_with_endif28
 .Locb3_decrypt_with_else27:
-	mov	r14, 96(sp)
-	mov	r13, 94(sp)
-	mov	r12, 90(sp)
-	mov	r11, 88(sp)
+	mov	r14, 98(sp)
+	mov	r13, 96(sp)
+	mov	r12, 92(sp)
+	mov	r11, 90(sp)
+	mov	r8, r10
 	mov	r7, r15
 	mov	30(sp), r11
-	mov	26(sp), r12
-	mov	24(sp), r13
-	mov	22(sp), r14
+	mov	28(sp), r12
+	mov	26(sp), r13
+	mov	24(sp), r14
 	mov	18(sp), r7
-	mov	118(sp), r4
-	mov	122(sp), r9
-	mov	106(sp), r10
+	mov	120(sp), r8
+	mov	124(sp), r4
+	mov	110(sp), r5
 .Locb3_decrypt_with_endif28:
-	xor	96(sp), r11
-	xor	94(sp), r12
-	xor	90(sp), r13
-	xor	88(sp), r14
-	xor	r8, r7
+	xor	98(sp), r11
+	xor	96(sp), r12
+	xor	92(sp), r13
+	xor	90(sp), r14
+	xor	r9, r7
+	xor	r10, r8
 	xor	r15, r4
-	xor	r6, r9
-	xor	r5, r10
-	mov	102(sp), r6
+	xor	r6, r5
+	mov	106(sp), r6
 	mov	r6, r15
 	xor	16(r15), r11
 	xor	18(r15), r12
 	xor	20(r15), r13
 	xor	22(r15), r14
 	xor	24(r15), r7
-	xor	26(r15), r4
-	xor	28(r15), r9
-	xor	30(r6), r10
+	xor	26(r15), r8
+	xor	28(r15), r4
+	xor	30(r6), r5
 	; ocb3.ae:200: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
-	mov	r11, 164(sp)
-	mov	r12, 166(sp)
-	mov	r13, 168(sp)
-	mov	r14, 170(sp)
-	mov	r7, 172(sp)
-	mov	r4, 174(sp)
-	mov	r9, 176(sp)
-	mov	r10, 178(sp)
+	mov	r11, 166(sp)
+	mov	r12, 168(sp)
+	mov	r13, 170(sp)
+	mov	r14, 172(sp)
+	mov	r7, 174(sp)
+	mov	r8, 176(sp)
+	mov	r4, 178(sp)
+	mov	r5, 180(sp)
 	mov	sp, r13
-	add	#164, r13
+	add	#166, r13
 	mov	sp, r14
-	add	#228, r14
-	mov	28(sp), r12
+	add	#230, r14
+	mov	32(sp), r12
 	call	#ocb3_E_encrypt_block
 	mov	sp, r15
-	add	#244, r15
+	add	#246, r15
 	mov	r15, 0(sp)
-	mov	28(sp), r12
-	mov	102(sp), r13
-	mov	156(sp), r14
-	mov	154(sp), r15
+	mov	32(sp), r12
+	mov	106(sp), r13
+	mov	158(sp), r14
+	mov	156(sp), r15
 	call	#ocb3_hash
-	mov	228(sp), r15
-	xor	244(sp), r15
-	mov	r15, 100(sp)
 	mov	230(sp), r15
 	xor	246(sp), r15
-	mov	r15, 80(sp)
+	mov	r15, 104(sp)
 	mov	232(sp), r15
 	xor	248(sp), r15
-	mov	r15, 52(sp)
-	mov	234(sp), r7
-	xor	250(sp), r7
-	mov	236(sp), r15
-	xor	252(sp), r15
-	mov	r15, 108(sp)
-	mov	238(sp), r6
-	xor	254(sp), r6
-	mov	240(sp), r13
-	xor	256(sp), r13
-	mov	242(sp), r12
-	xor	258(sp), r12
-	mov	158(sp), r8
-	cmp	#16, 150(sp)
+	mov	r15, 82(sp)
+	mov	234(sp), r15
+	xor	250(sp), r15
+	mov	r15, 54(sp)
+	mov	236(sp), r7
+	xor	252(sp), r7
+	mov	238(sp), r15
+	xor	254(sp), r15
+	mov	r15, 112(sp)
+	mov	240(sp), r6
+	xor	256(sp), r6
+	mov	242(sp), r13
+	xor	258(sp), r13
+	mov	244(sp), r12
+	xor	260(sp), r12
+	mov	160(sp), r8
+	cmp	#16, 152(sp)
 	jnc	.Locb3_decrypt_with_bytes40
 	bit	#1, r8
 	jnz	.Locb3_decrypt_with_bytes40
 .Locb3_decrypt_with_words41:
-	mov	@r8, 136(sp)
-	mov	2(r8), 134(sp)
-	mov	4(r8), 132(sp)
-	mov	6(r8), 130(sp)
-	mov	8(r8), 128(sp)
-	mov	10(r8), 124(sp)
-	mov	12(r8), 120(sp)
-	mov	14(r8), 116(sp)
+	mov	@r8, 138(sp)
+	mov	2(r8), 136(sp)
+	mov	4(r8), 134(sp)
+	mov	6(r8), 132(sp)
+	mov	8(r8), 130(sp)
+	mov	10(r8), 126(sp)
+	mov	12(r8), 122(sp)
+	mov	14(r8), 118(sp)
 	jmp	.Locb3_decrypt_with_join42
 .Locb3_decrypt_with_bytes40:
 	mov	sp, r9
-	add	#196, r9
+	add	#198, r9
 	mov	r9, r10
 	mov	#16, r11
-	mov	150(sp), r15
+	mov	152(sp), r15
 .Locb3_decrypt_with_cpy43:
 	clr	r14
 	tst	r15
@@ -3138,7 +3110,7 @@ ocb3_decrypt_with:
 	mov	r9, r8
 	jmp	.Locb3_decrypt_with_words41
 .Locb3_decrypt_with_join42:
-	mov	150(sp), r15
+	mov	152(sp), r15
 	sub	#16, r15
 	mov	#0, r15
 	subc	#0, r15
@@ -3147,16 +3119,16 @@ ocb3_decrypt_with:
 	xor	#1, r15
 	; ocb3.ae:72: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
 	tst	r15
+	swpb	138(sp)
 	swpb	136(sp)
 	swpb	134(sp)
 	swpb	132(sp)
 	swpb	130(sp)
-	swpb	128(sp)
-	swpb	124(sp)
-	swpb	120(sp)
-	swpb	116(sp)
+	swpb	126(sp)
+	swpb	122(sp)
+	swpb	118(sp)
 	jz	.Locb3_decrypt_with_else45
-	mov	150(sp), r4
+	mov	152(sp), r4
 	mov	r4, r15
 	and	#8191, r15
 	rla	r15
@@ -3166,7 +3138,7 @@ ocb3_decrypt_with:
 	clr	r11
 	adc	r11
 	xor	#1, r11
-	mov.b	151(sp), r14
+	mov.b	153(sp), r14
 	clrc
 	rrc	r14
 	rra	r14
@@ -3255,7 +3227,7 @@ ocb3_decrypt_with:
 	inv	r11
 	inc	r11
 	and	r11, r15
-	mov	80(sp), r9
+	mov	82(sp), r9
 	bic	r15, r9
 	mov	r4, r11
 	inv	r11
@@ -3289,7 +3261,7 @@ ocb3_decrypt_with:
 	inv	r10
 	inc	r10
 	and	r10, r8
-	mov	52(sp), r10
+	mov	54(sp), r10
 	bic	r8, r10
 	mov	r4, r8
 	inv	r8
@@ -3319,9 +3291,9 @@ ocb3_decrypt_with:
 	inv	r14
 	inc	r14
 	and	r14, r8
-	mov	100(sp), r14
+	mov	104(sp), r14
 	bic	r8, r14
-	mov	108(sp), r15
+	mov	112(sp), r15
 	bic	r11, r15
 	mov	r14, r8
 	mov	r7, r11
@@ -3330,29 +3302,29 @@ ocb3_decrypt_with:
 	mov	r12, r14
 	jmp	.Locb3_decrypt_with_endif46
 .Locb3_decrypt_with_else45:
-	mov	100(sp), r8
-	mov	80(sp), r9
-	mov	52(sp), r10
+	mov	104(sp), r8
+	mov	82(sp), r9
+	mov	54(sp), r10
 	mov	r7, r11
-	mov	108(sp), r5
+	mov	112(sp), r5
 	mov	r13, r7
 	mov	r12, r14
 .Locb3_decrypt_with_endif46:
-	mov	116(sp), r15
+	mov	118(sp), r15
 	xor	r8, r15
-	mov	120(sp), r8
+	mov	122(sp), r8
 	xor	r9, r8
-	mov	124(sp), r9
+	mov	126(sp), r9
 	xor	r10, r9
-	mov	128(sp), r10
+	mov	130(sp), r10
 	xor	r11, r10
-	mov	130(sp), r11
+	mov	132(sp), r11
 	xor	r5, r11
-	mov	132(sp), r12
+	mov	134(sp), r12
 	xor	r6, r12
-	mov	134(sp), r13
+	mov	136(sp), r13
 	xor	r7, r13
-	mov	136(sp), r7
+	mov	138(sp), r7
 	xor	r14, r7
 	sub	#1, r15
 	clr	r14
@@ -3393,9 +3365,9 @@ ocb3_decrypt_with:
 	and	r12, r14
 	and	r13, r14
 	and	r15, r14
-	mov	160(sp), r15
+	mov	162(sp), r15
 	mov	r14, 0(r15)
-	add	#260, sp
+	add	#262, sp
 	pop	r4
 	pop	r5
 	pop	r6
@@ -3409,7 +3381,7 @@ ocb3_decrypt_with:
 
 ; --- ocb3_E_encrypt_block: ocb3.E.encrypt_block
 ;     frame 10 bytes (5 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 630 bytes of code
+;     estimated 634 bytes of code
 	.section .text.ocb3_E_encrypt_block,"ax",@progbits
 	.local ocb3_E_encrypt_block
 	.type ocb3_E_encrypt_block, @function
@@ -3427,212 +3399,222 @@ ocb3_E_encrypt_block:
 	mov	r14, 8(sp)
 	; aes.ae:131: s0 = b[127:96] ^ w[0]
 	mov	12(r13), r5
-	mov	r12, r4
-	mov	r12, r8
-	xor	@r8, r5
+	mov	r12, r7
+	xor	@r7, r5
 	mov	14(r13), r9
-	xor	2(r8), r9
-	mov	8(r13), r12
-	xor	4(r8), r12
+	xor	2(r7), r9
+	mov	8(r13), r6
+	xor	4(r7), r6
 	mov	10(r13), r11
-	xor	6(r8), r11
-	mov	4(r13), r6
-	xor	8(r8), r6
-	mov	6(r13), r14
-	xor	10(r8), r14
-	mov	@r13, r10
-	xor	12(r8), r10
+	xor	6(r7), r11
+	mov	4(r13), r12
+	xor	8(r7), r12
+	mov	6(r13), r10
+	xor	10(r7), r10
+	mov	@r13, r14
+	xor	12(r7), r14
 	mov	2(r13), r15
-	xor	14(r8), r15
+	xor	14(r7), r15
 	; aes.ae:135: @unroll(round_unroll)
 	mov	#9, 4(sp)
-	mov	r9, 2(sp)
-	mov	r12, 0(sp)
-	mov	r14, r13
+	mov	r10, r13
 	; aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	mov	r4, r7
 	add	#16, r7
 	; aes.ae:135: @unroll(round_unroll)
 .Locb3_E_encrypt_block_loop1:
-	mov.b	3(sp), r9
-	mov	r11, r4
-	mov.b	r4, r4
-	mov	r6, r12
+	; aes.ae:139: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
+	mov.b	r9, r10
+	mov	r10, 2(sp)
+	; aes.ae:135: @unroll(round_unroll)
+	xor	r10, r9
+	swpb	r9
+	mov	r11, r8
+	mov.b	r8, r8
+	; aes.ae:139: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
+	mov.b	r12, r10
+	mov	r10, 0(sp)
+	; aes.ae:135: @unroll(round_unroll)
+	xor	r10, r12
 	swpb	r12
-	mov.b	r12, r12
-	mov	r10, r14
-	mov.b	r14, r14
+	mov	r14, r10
+	mov.b	r10, r10
 	; aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
 	rla	r9
-	rla	r4
+	rla	r8
 	rla	r12
-	rla	r14
-	mov	ocb3_tf0(r9), r8
-	xor	ocb3_tf1(r4), r8
-	xor	ocb3_tf2(r12), r8
-	xor	ocb3_tf3(r14), r8
-	xor	@r7+, r8
+	rla	r10
+	mov	ocb3_tf0(r9), r4
+	xor	ocb3_tf1(r8), r4
+	xor	ocb3_tf2(r12), r4
+	xor	ocb3_tf3(r10), r4
+	xor	@r7+, r4
 	mov	ocb3_tf2(r9), r9
-	xor	ocb3_tf3(r4), r9
+	xor	ocb3_tf3(r8), r9
 	xor	ocb3_tf0(r12), r9
-	xor	ocb3_tf1(r14), r9
+	xor	ocb3_tf1(r10), r9
 	xor	@r7+, r9
 	swpb	r11
 	mov.b	r11, r11
-	mov	r13, r4
-	mov.b	r4, r4
-	swpb	r10
-	mov.b	r10, r12
+	mov	r13, r8
+	mov.b	r8, r8
+	swpb	r14
+	mov.b	r14, r12
 	mov	r5, r14
 	mov.b	r14, r14
 	; aes.ae:138: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
 	rla	r11
-	rla	r4
+	rla	r8
 	rla	r12
 	rla	r14
 	mov	ocb3_tf0(r11), r10
-	xor	ocb3_tf1(r4), r10
+	xor	ocb3_tf1(r8), r10
 	xor	ocb3_tf2(r12), r10
 	xor	ocb3_tf3(r14), r10
 	xor	@r7+, r10
 	mov	ocb3_tf2(r11), r11
-	xor	ocb3_tf3(r4), r11
+	xor	ocb3_tf3(r8), r11
 	xor	ocb3_tf0(r12), r11
 	xor	ocb3_tf1(r14), r11
 	xor	@r7+, r11
 	swpb	r13
 	mov.b	r13, r13
-	mov	r15, r4
-	mov.b	r4, r4
+	mov	r15, r8
+	mov.b	r8, r8
 	swpb	r5
 	mov.b	r5, r5
-	mov.b	@sp, r14
+	mov	r6, r14
+	mov.b	r14, r14
 	; aes.ae:139: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
 	rla	r13
-	rla	r4
+	rla	r8
 	rla	r5
 	rla	r14
 	mov	ocb3_tf0(r13), r12
-	xor	ocb3_tf1(r4), r12
+	xor	ocb3_tf1(r8), r12
 	xor	ocb3_tf2(r5), r12
 	xor	ocb3_tf3(r14), r12
 	xor	@r7+, r12
 	mov	ocb3_tf2(r13), r13
-	xor	ocb3_tf3(r4), r13
+	xor	ocb3_tf3(r8), r13
 	xor	ocb3_tf0(r5), r13
 	xor	ocb3_tf1(r14), r13
 	xor	@r7+, r13
 	swpb	r15
 	mov.b	r15, r15
-	mov.b	2(sp), r4
-	mov.b	1(sp), r5
-	mov.b	r6, r6
+	swpb	r6
+	mov.b	r6, r8
 	; aes.ae:140: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
 	rla	r15
-	rla	r4
+	mov	2(sp), r5
 	rla	r5
+	rla	r8
+	mov	@sp, r6
 	rla	r6
 	mov	ocb3_tf0(r15), r14
-	xor	ocb3_tf1(r4), r14
-	xor	ocb3_tf2(r5), r14
+	xor	ocb3_tf1(r5), r14
+	xor	ocb3_tf2(r8), r14
 	xor	ocb3_tf3(r6), r14
 	xor	@r7+, r14
 	mov	ocb3_tf2(r15), r15
-	xor	ocb3_tf3(r4), r15
-	xor	ocb3_tf0(r5), r15
+	xor	ocb3_tf3(r5), r15
+	xor	ocb3_tf0(r8), r15
 	xor	ocb3_tf1(r6), r15
 	xor	@r7+, r15
-	mov	r8, r5
-	mov	r9, 2(sp)
-	mov	r10, 0(sp)
-	mov	r12, r6
-	mov	r14, r10
+	mov	r4, r5
+	mov	r10, r6
 	dec	4(sp)
 	jnz	.Locb3_E_encrypt_block_loop1
 .Locb3_E_encrypt_block_done2:
-	mov.b	3(sp), r14
-	mov.b	ocb3_E.sbox(r14), r9
-	mov	r11, r14
-	mov.b	r14, r14
-	mov.b	ocb3_E.sbox(r14), r8
-	mov	r6, r14
-	swpb	r14
-	mov.b	r14, r14
-	mov.b	ocb3_E.sbox(r14), r12
-	mov	r10, r14
-	mov.b	r14, r14
-	mov.b	ocb3_E.sbox(r14), r14
-	swpb	r12
-	bis	r14, r12
-	swpb	r9
-	bis	r8, r9
-	mov	6(sp), r4
-	mov	r4, r8
-	xor	160(r8), r12
-	xor	162(r8), r9
-	swpb	r11
-	mov.b	r11, r11
-	mov.b	ocb3_E.sbox(r11), r14
-	mov	r13, r11
-	mov.b	r11, r11
-	mov.b	ocb3_E.sbox(r11), r8
+	mov	r9, r10
 	swpb	r10
 	mov.b	r10, r10
-	mov.b	ocb3_E.sbox(r10), r10
-	mov	r5, r11
-	mov.b	r11, r11
-	mov.b	ocb3_E.sbox(r11), r11
+	mov.b	ocb3_E.sbox(r10), r4
+	mov	r11, r10
+	mov.b	r10, r10
+	mov.b	ocb3_E.sbox(r10), r7
+	mov	r12, r10
 	swpb	r10
-	bis	r11, r10
+	mov.b	r10, r10
+	mov.b	ocb3_E.sbox(r10), r8
+	mov	r14, r10
+	mov.b	r10, r10
+	mov.b	ocb3_E.sbox(r10), r10
+	swpb	r8
+	bis	r10, r8
+	swpb	r4
+	bis	r7, r4
+	mov	6(sp), r10
+	mov	r10, r7
+	xor	160(r7), r8
+	xor	162(r10), r4
+	swpb	r11
+	mov.b	r11, r11
+	mov.b	ocb3_E.sbox(r11), r10
+	mov	r13, r11
+	mov.b	r11, r11
+	mov.b	ocb3_E.sbox(r11), r7
 	swpb	r14
-	bis	r8, r14
-	mov	r4, r8
-	xor	164(r8), r10
-	xor	166(r8), r14
+	mov.b	r14, r14
+	mov.b	ocb3_E.sbox(r14), r11
+	mov	r5, r14
+	mov.b	r14, r14
+	mov.b	ocb3_E.sbox(r14), r14
+	swpb	r11
+	bis	r14, r11
+	swpb	r10
+	bis	r7, r10
+	mov	6(sp), r14
+	mov	r14, r7
+	xor	164(r7), r11
+	xor	166(r14), r10
 	swpb	r13
 	mov.b	r13, r13
-	mov.b	ocb3_E.sbox(r13), r7
-	mov	r15, r13
-	mov.b	r13, r13
-	mov.b	ocb3_E.sbox(r13), r8
+	mov.b	ocb3_E.sbox(r13), r13
+	mov	r15, r7
+	mov.b	r7, r7
+	mov.b	ocb3_E.sbox(r7), r14
 	swpb	r5
 	mov.b	r5, r5
-	mov.b	ocb3_E.sbox(r5), r11
-	mov.b	@sp, r13
-	mov.b	ocb3_E.sbox(r13), r13
-	swpb	r11
-	bis	r13, r11
+	mov.b	ocb3_E.sbox(r5), r7
+	mov	r6, r5
+	mov.b	r5, r5
+	mov.b	ocb3_E.sbox(r5), r5
 	swpb	r7
-	bis	r8, r7
-	mov	r4, r8
-	xor	168(r8), r11
-	xor	170(r8), r7
+	bis	r5, r7
+	swpb	r13
+	bis	r14, r13
+	mov	6(sp), r14
+	mov	r14, r5
+	xor	168(r5), r7
+	xor	170(r14), r13
 	swpb	r15
 	mov.b	r15, r15
-	mov.b	ocb3_E.sbox(r15), r8
-	mov.b	2(sp), r15
 	mov.b	ocb3_E.sbox(r15), r5
-	mov.b	1(sp), r15
-	mov.b	ocb3_E.sbox(r15), r13
+	mov.b	r9, r9
+	mov.b	ocb3_E.sbox(r9), r14
+	swpb	r6
 	mov.b	r6, r6
-	mov.b	ocb3_E.sbox(r6), r15
-	swpb	r13
-	bis	r15, r13
-	swpb	r8
-	bis	r5, r8
-	mov	r4, r15
-	xor	172(r15), r13
-	xor	174(r4), r8
-	mov	8(sp), r6
-	mov	r6, r15
-	mov	r13, 0(r15)
-	mov	r8, 2(r15)
-	mov	r11, 4(r15)
-	mov	r7, 6(r15)
-	mov	r10, 8(r15)
-	mov	r14, 10(r15)
-	mov	r12, 12(r15)
-	mov	r9, 14(r6)
+	mov.b	ocb3_E.sbox(r6), r9
+	mov.b	r12, r12
+	mov.b	ocb3_E.sbox(r12), r15
+	swpb	r9
+	bis	r15, r9
+	swpb	r5
+	bis	r14, r5
+	mov	6(sp), r12
+	mov	r12, r15
+	xor	172(r15), r9
+	xor	174(r12), r5
+	mov	8(sp), r12
+	mov	r12, r15
+	mov	r9, 0(r15)
+	mov	r5, 2(r15)
+	mov	r7, 4(r15)
+	mov	r13, 6(r15)
+	mov	r11, 8(r15)
+	mov	r10, 10(r15)
+	mov	r8, 12(r15)
+	mov	r4, 14(r12)
 	add	#10, sp
 	pop	r4
 	pop	r5

@@ -6,7 +6,7 @@
 
 ; --- aes_key_schedule: aes.key_schedule
 ;     frame 0 bytes (0 spill slots, locals 0), saves r9, r10
-;     estimated 182 bytes of code
+;     estimated 178 bytes of code
 	.section .text.aes_key_schedule,"ax",@progbits
 	.global aes_key_schedule
 	.type aes_key_schedule, @function
@@ -48,18 +48,16 @@ aes_key_schedule:
 	xor.b	r10, r11
 	xor	r10, r11
 	; aes.ae:90: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
-	mov	r14, r15
-	swpb	r15
-	mov.b	r15, r15
-	mov.b	aes_sbox(r15), r12
-	mov.b	r14, r14
-	mov.b	aes_sbox(r14), r14
-	mov	r11, r15
-	swpb	r15
-	mov.b	r15, r15
-	mov.b	aes_sbox(r15), r10
-	mov.b	r11, r11
-	mov.b	aes_sbox(r11), r15
+	mov.b	r14, r15
+	xor	r15, r14
+	swpb	r14
+	mov.b	aes_sbox(r14), r12
+	mov.b	aes_sbox(r15), r14
+	mov.b	r11, r15
+	xor	r15, r11
+	swpb	r11
+	mov.b	aes_sbox(r11), r10
+	mov.b	aes_sbox(r15), r15
 	swpb	r12
 	bis	r14, r12
 	swpb	r10
@@ -103,115 +101,123 @@ aes_encrypt_block:
 	mov	r12, 24(sp)
 	mov	r14, 26(sp)
 	; aes.ae:131: s0 = b[127:96] ^ w[0]
-	mov	12(r13), r12
-	mov	24(sp), r5
-	mov	r5, r15
-	xor	@r15, r12
-	mov	14(r13), r10
-	xor	2(r15), r10
+	mov	12(r13), r11
+	mov	r12, r8
+	mov	r12, r15
+	xor	@r15, r11
+	mov	14(r13), r6
+	xor	2(r15), r6
 	; aes.ae:132: s1 = b[95:64] ^ w[1]
-	mov	8(r13), r9
-	xor	4(r15), r9
-	mov	10(r13), r8
-	xor	6(r15), r8
+	mov	8(r13), r12
+	xor	4(r15), r12
+	mov	10(r13), r10
+	xor	6(r15), r10
 	; aes.ae:133: s2 = b[63:32] ^ w[2]
 	mov	4(r13), r7
 	xor	8(r15), r7
-	mov	6(r13), r6
-	xor	10(r15), r6
+	mov	6(r13), r14
+	xor	10(r15), r14
 	; aes.ae:134: s3 = b[31:0] ^ w[3]
-	mov	@r13, r11
-	xor	12(r15), r11
-	mov	2(r13), r14
-	xor	14(r15), r14
+	mov	@r13, r9
+	xor	12(r15), r9
+	mov	2(r13), r13
+	xor	14(r15), r13
 	; aes.ae:135: @unroll(round_unroll)
 	mov	#9, 22(sp)
-	mov	r12, 8(sp)
-	mov	r10, 16(sp)
-	mov	r9, 18(sp)
-	mov	r8, 4(sp)
-	mov	r7, 20(sp)
-	mov	r6, 2(sp)
-	mov	r14, 14(sp)
+	mov	r11, 8(sp)
+	mov	r12, 16(sp)
+	mov	r10, 4(sp)
+	mov	r14, 2(sp)
+	mov	r9, r11
+	mov	r13, 14(sp)
 	; aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	mov	r5, r13
-	add	#16, r13
+	mov	r8, r14
+	add	#16, r14
 	; aes.ae:135: @unroll(round_unroll)
 .Laes_encrypt_block_loop1:
+	; aes.ae:140: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
+	mov.b	r6, r15
+	mov	r15, 18(sp)
 	; aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	mov.b	17(sp), r15
-	mov.b	aes_sbox(r15), r5
+	xor	r15, r6
+	swpb	r6
+	mov.b	aes_sbox(r6), r6
 	mov.b	4(sp), r15
-	mov.b	aes_sbox(r15), r6
-	mov.b	21(sp), r15
-	mov.b	aes_sbox(r15), r7
+	mov.b	aes_sbox(r15), r8
+	; aes.ae:140: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
+	mov.b	r7, r15
+	mov	r15, 20(sp)
+	; aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
+	xor	r15, r7
+	swpb	r7
+	mov.b	aes_sbox(r7), r5
 	mov	r11, r15
 	mov.b	r15, r15
 	mov.b	aes_sbox(r15), r4
 	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r5, r8
-	rla.b	r8
-	mov	r5, r15
-	sxt	r15
-	and	#6912, r15
-	swpb	r15
-	xor	r15, r8
-	mov	r6, r10
-	rla.b	r10
+	mov	r6, r7
+	rla.b	r7
 	mov	r6, r15
 	sxt	r15
 	and	#6912, r15
 	swpb	r15
+	xor	r15, r7
+	mov	r8, r10
+	rla.b	r10
+	mov	r8, r15
+	sxt	r15
+	and	#6912, r15
+	swpb	r15
 	xor	r15, r10
 	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
-	mov	r8, r9
+	mov	r7, r9
 	xor	r10, r9
-	xor	r6, r9
-	xor	r7, r9
+	xor	r8, r9
+	xor	r5, r9
 	xor	r4, r9
 	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
-	xor	r5, r10
+	xor	r6, r10
 	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r7, r15
+	mov	r5, r15
 	rla.b	r15
-	mov	r7, r14
-	sxt	r14
-	and	#6912, r14
-	swpb	r14
-	xor	r14, r15
+	mov	r5, r13
+	sxt	r13
+	and	#6912, r13
+	swpb	r13
+	xor	r13, r15
 	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
 	xor	r15, r10
-	xor	r7, r10
+	xor	r5, r10
 	xor	r4, r10
 	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
-	mov	r5, r12
-	xor	r6, r12
+	mov	r6, r12
+	xor	r8, r12
 	xor	r15, r12
 	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r4, r14
-	rla.b	r14
+	mov	r4, r13
+	rla.b	r13
 	mov	r4, r15
 	sxt	r15
 	and	#6912, r15
 	swpb	r15
-	xor	r15, r14
+	xor	r15, r13
 	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
-	xor	r14, r12
+	xor	r13, r12
 	xor	r4, r12
 	; aes.ae:98: xtime(a0) ^ a0 ^ a1 ^ a2 ^ xtime(a3))
-	xor	r5, r8
-	xor	r6, r8
-	xor	r7, r8
-	xor	r14, r8
+	xor	r6, r7
+	xor	r8, r7
+	xor	r5, r7
+	xor	r13, r7
 	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
 	swpb	r9
 	bis	r10, r9
 	swpb	r12
-	bis	r8, r12
+	bis	r7, r12
 	; aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	xor	@r13+, r12
+	xor	@r14+, r12
 	mov	r12, 12(sp)
-	xor	@r13+, r9
+	xor	@r14+, r9
 	mov	r9, 10(sp)
 	; aes.ae:138: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
 	mov.b	5(sp), r15
@@ -247,56 +253,56 @@ aes_encrypt_block:
 	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
 	xor	r6, r10
 	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r5, r14
-	rla.b	r14
+	mov	r5, r13
+	rla.b	r13
 	mov	r5, r15
 	sxt	r15
 	and	#6912, r15
 	swpb	r15
-	xor	r15, r14
+	xor	r15, r13
 	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
-	xor	r14, r10
+	xor	r13, r10
 	xor	r5, r10
 	xor	r8, r10
 	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
 	mov	r6, r12
 	xor	r7, r12
-	xor	r14, r12
+	xor	r13, r12
 	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r8, r14
-	rla.b	r14
+	mov	r8, r13
+	rla.b	r13
 	mov	r8, r15
 	sxt	r15
 	and	#6912, r15
 	swpb	r15
-	xor	r15, r14
+	xor	r15, r13
 	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
-	xor	r14, r12
+	xor	r13, r12
 	xor	r8, r12
 	; aes.ae:98: xtime(a0) ^ a0 ^ a1 ^ a2 ^ xtime(a3))
 	xor	r6, r9
 	xor	r7, r9
 	xor	r5, r9
-	xor	r14, r9
+	xor	r13, r9
 	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
 	swpb	r11
 	bis	r10, r11
 	swpb	r12
 	bis	r9, r12
 	; aes.ae:138: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
-	xor	@r13+, r12
+	xor	@r14+, r12
 	mov	r12, 6(sp)
-	xor	@r13+, r11
+	xor	@r14+, r11
 	mov	r11, 4(sp)
 	; aes.ae:139: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
 	mov.b	3(sp), r15
 	mov.b	aes_sbox(r15), r5
 	mov.b	14(sp), r15
-	mov.b	aes_sbox(r15), r7
+	mov.b	aes_sbox(r15), r6
 	mov.b	9(sp), r15
+	mov.b	aes_sbox(r15), r7
+	mov.b	16(sp), r15
 	mov.b	aes_sbox(r15), r8
-	mov.b	18(sp), r15
-	mov.b	aes_sbox(r15), r9
 	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
 	mov	r5, r10
 	rla.b	r10
@@ -305,348 +311,6 @@ aes_encrypt_block:
 	and	#6912, r15
 	swpb	r15
 	xor	r15, r10
-	mov	r7, r11
-	rla.b	r11
-	mov	r7, r15
-	sxt	r15
-	and	#6912, r15
-	swpb	r15
-	xor	r15, r11
-	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
-	mov	r10, r6
-	xor	r11, r6
-	xor	r7, r6
-	xor	r8, r6
-	xor	r9, r6
-	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
-	xor	r5, r11
-	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r8, r14
-	rla.b	r14
-	mov	r8, r15
-	sxt	r15
-	and	#6912, r15
-	swpb	r15
-	xor	r15, r14
-	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
-	xor	r14, r11
-	xor	r8, r11
-	xor	r9, r11
-	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
-	mov	r5, r12
-	xor	r7, r12
-	xor	r14, r12
-	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r9, r14
-	rla.b	r14
-	mov	r9, r15
-	sxt	r15
-	and	#6912, r15
-	swpb	r15
-	xor	r15, r14
-	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
-	xor	r14, r12
-	xor	r9, r12
-	; aes.ae:98: xtime(a0) ^ a0 ^ a1 ^ a2 ^ xtime(a3))
-	xor	r5, r10
-	xor	r7, r10
-	xor	r8, r10
-	xor	r14, r10
-	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
-	swpb	r6
-	bis	r11, r6
-	swpb	r12
-	bis	r10, r12
-	; aes.ae:139: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
-	xor	@r13+, r12
-	mov	r12, 0(sp)
-	xor	@r13+, r6
-	; aes.ae:140: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
-	mov.b	15(sp), r15
-	mov.b	aes_sbox(r15), r5
-	mov.b	16(sp), r15
-	mov.b	aes_sbox(r15), r7
-	mov.b	19(sp), r15
-	mov.b	aes_sbox(r15), r8
-	mov.b	20(sp), r15
-	mov.b	aes_sbox(r15), r4
-	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r5, r9
-	rla.b	r9
-	mov	r5, r15
-	sxt	r15
-	and	#6912, r15
-	swpb	r15
-	xor	r15, r9
-	mov	r7, r12
-	rla.b	r12
-	mov	r7, r15
-	sxt	r15
-	and	#6912, r15
-	swpb	r15
-	xor	r15, r12
-	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
-	mov	r9, r10
-	xor	r12, r10
-	xor	r7, r10
-	xor	r8, r10
-	xor	r4, r10
-	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
-	xor	r5, r12
-	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r8, r15
-	rla.b	r15
-	mov	r8, r14
-	sxt	r14
-	and	#6912, r14
-	swpb	r14
-	xor	r14, r15
-	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
-	xor	r15, r12
-	xor	r8, r12
-	xor	r4, r12
-	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
-	mov	r5, r11
-	xor	r7, r11
-	xor	r15, r11
-	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r4, r15
-	rla.b	r15
-	mov	r4, r14
-	sxt	r14
-	and	#6912, r14
-	swpb	r14
-	xor	r14, r15
-	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
-	xor	r15, r11
-	xor	r4, r11
-	; aes.ae:98: xtime(a0) ^ a0 ^ a1 ^ a2 ^ xtime(a3))
-	xor	r5, r9
-	xor	r7, r9
-	xor	r8, r9
-	xor	r15, r9
-	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
-	swpb	r10
-	bis	r12, r10
-	swpb	r11
-	bis	r9, r11
-	; aes.ae:140: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
-	xor	@r13+, r11
-	xor	@r13+, r10
-	mov	12(sp), 8(sp)
-	mov	10(sp), 16(sp)
-	mov	6(sp), 18(sp)
-	mov	@sp, 20(sp)
-	mov	r6, 2(sp)
-	mov	r10, 14(sp)
-	dec	22(sp)
-	jnz	.Laes_encrypt_block_loop1
-.Laes_encrypt_block_done2:
-	; aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	mov.b	17(sp), r15
-	mov.b	aes_sbox(r15), r14
-	mov.b	4(sp), r15
-	mov.b	aes_sbox(r15), r12
-	mov.b	21(sp), r15
-	mov.b	aes_sbox(r15), r13
-	mov	r11, r15
-	mov.b	r15, r15
-	mov.b	aes_sbox(r15), r15
-	swpb	r14
-	bis	r12, r14
-	swpb	r13
-	bis	r15, r13
-	; aes.ae:146: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
-	mov	24(sp), r5
-	mov	r5, r15
-	xor	160(r15), r13
-	xor	162(r15), r14
-	; aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	mov.b	5(sp), r15
-	mov.b	aes_sbox(r15), r12
-	mov.b	2(sp), r15
-	mov.b	aes_sbox(r15), r10
-	swpb	r11
-	mov.b	r11, r15
-	mov.b	aes_sbox(r15), r11
-	mov.b	8(sp), r15
-	mov.b	aes_sbox(r15), r15
-	swpb	r12
-	bis	r10, r12
-	swpb	r11
-	bis	r15, r11
-	; aes.ae:147: sub_shift(s1, s2, s3, s0) ^ w[4 * nr + 1],
-	mov	r5, r15
-	xor	164(r15), r11
-	xor	166(r15), r12
-	; aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	mov.b	3(sp), r15
-	mov.b	aes_sbox(r15), r10
-	mov.b	14(sp), r15
-	mov.b	aes_sbox(r15), r8
-	mov.b	9(sp), r15
-	mov.b	aes_sbox(r15), r9
-	mov.b	18(sp), r15
-	mov.b	aes_sbox(r15), r15
-	swpb	r10
-	bis	r8, r10
-	swpb	r9
-	bis	r15, r9
-	; aes.ae:148: sub_shift(s2, s3, s0, s1) ^ w[4 * nr + 2],
-	mov	r5, r15
-	xor	168(r15), r9
-	xor	170(r15), r10
-	; aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	mov.b	15(sp), r15
-	mov.b	aes_sbox(r15), r8
-	mov.b	16(sp), r15
-	mov.b	aes_sbox(r15), r6
-	mov.b	19(sp), r15
-	mov.b	aes_sbox(r15), r7
-	mov.b	20(sp), r15
-	mov.b	aes_sbox(r15), r15
-	swpb	r8
-	bis	r6, r8
-	swpb	r7
-	bis	r15, r7
-	; aes.ae:149: sub_shift(s3, s0, s1, s2) ^ w[4 * nr + 3])
-	mov	r5, r15
-	xor	172(r15), r7
-	xor	174(r5), r8
-	; aes.ae:146: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
-	mov	26(sp), r6
-	mov	r6, r15
-	mov	r7, 0(r15)
-	mov	r8, 2(r15)
-	mov	r9, 4(r15)
-	mov	r10, 6(r15)
-	mov	r11, 8(r15)
-	mov	r12, 10(r15)
-	mov	r13, 12(r15)
-	mov	r14, 14(r6)
-	add	#28, sp
-	popm.w	#7, r10
-	ret
-	.size aes_encrypt_block, .-aes_encrypt_block
-
-
-; --- aes_decrypt_block: aes.decrypt_block
-;     frame 30 bytes (15 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1422 bytes of code
-	.section .text.aes_decrypt_block,"ax",@progbits
-	.global aes_decrypt_block
-	.type aes_decrypt_block, @function
-	.balign 2
-aes_decrypt_block:
-	pushm.w	#7, r10
-	sub	#30, sp
-	mov	r12, 26(sp)
-	mov	r14, 28(sp)
-	; aes.ae:234: s0 = b[127:96] ^ w[4 * nr]
-	mov	12(r13), r12
-	mov	26(sp), r5
-	mov	r5, r15
-	xor	160(r15), r12
-	mov	14(r13), r11
-	xor	162(r15), r11
-	; aes.ae:235: s1 = b[95:64] ^ w[4 * nr + 1]
-	mov	8(r13), r10
-	xor	164(r15), r10
-	mov	10(r13), r9
-	xor	166(r15), r9
-	; aes.ae:236: s2 = b[63:32] ^ w[4 * nr + 2]
-	mov	4(r13), r7
-	xor	168(r15), r7
-	mov	6(r13), r6
-	xor	170(r15), r6
-	; aes.ae:237: s3 = b[31:0] ^ w[4 * nr + 3]
-	mov	@r13, r8
-	xor	172(r15), r8
-	mov	2(r13), r14
-	xor	174(r15), r14
-	; aes.ae:238: @unroll(round_unroll)
-	mov	#9, 24(sp)
-	mov	r12, 22(sp)
-	mov	r11, 8(sp)
-	mov	r10, 20(sp)
-	mov	r9, 12(sp)
-	mov	r7, 2(sp)
-	mov	r6, 18(sp)
-	mov	r14, 16(sp)
-	; aes.ae:251: t0 = inv_mix_word(inv_sub_shift(s0, s3, s2, s1) ^ w[4 * (nr - r)])
-	mov	r5, r12
-	add	#65520, r12
-	; aes.ae:238: @unroll(round_unroll)
-.Laes_decrypt_block_loop1:
-	; aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	mov.b	9(sp), r15
-	mov.b	aes_inv_sbox(r15), r6
-	mov.b	16(sp), r15
-	mov.b	aes_inv_sbox(r15), r14
-	mov.b	3(sp), r15
-	mov.b	aes_inv_sbox(r15), r4
-	mov.b	20(sp), r15
-	mov.b	aes_inv_sbox(r15), r15
-	swpb	r6
-	bis	r14, r6
-	swpb	r4
-	bis	r15, r4
-	; aes.ae:251: t0 = inv_mix_word(inv_sub_shift(s0, s3, s2, s1) ^ w[4 * (nr - r)])
-	xor	160(r12), r4
-	xor	162(r12), r6
-	; aes.ae:181: u = xtime(xtime(c[31:24] ^ c[15:8]))
-	mov	r6, r5
-	swpb	r5
-	mov.b	r5, r5
-	mov	r4, r7
-	swpb	r7
-	mov.b	r7, r7
-	mov	r5, r14
-	xor	r7, r14
-	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r14, r15
-	rla.b	r15
-	sxt	r14
-	and	#6912, r14
-	swpb	r14
-	xor	r14, r15
-	mov	r15, r13
-	rla.b	r13
-	sxt	r15
-	and	#6912, r15
-	swpb	r15
-	xor	r15, r13
-	; aes.ae:182: v = xtime(xtime(c[23:16] ^ c[7:0]))
-	mov.b	r6, r6
-	mov.b	r4, r4
-	mov	r6, r15
-	xor	r4, r15
-	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r15, r14
-	rla.b	r14
-	sxt	r15
-	and	#6912, r15
-	swpb	r15
-	xor	r15, r14
-	mov	r14, r15
-	rla.b	r15
-	sxt	r14
-	and	#6912, r14
-	swpb	r14
-	xor	r14, r15
-	; aes.ae:183: return mix_column(c[31:24] ^ u, c[23:16] ^ v, c[15:8] ^ u, c[7:0] ^ v)
-	xor	r13, r5
-	xor	r15, r6
-	xor	r13, r7
-	xor	r15, r4
-	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r5, r9
-	rla.b	r9
-	mov	r5, r15
-	sxt	r15
-	and	#6912, r15
-	swpb	r15
-	xor	r15, r9
 	mov	r6, r11
 	rla.b	r11
 	mov	r6, r15
@@ -655,79 +319,306 @@ aes_decrypt_block:
 	swpb	r15
 	xor	r15, r11
 	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
-	mov	r9, r10
-	xor	r11, r10
+	mov	r10, r9
+	xor	r11, r9
+	xor	r6, r9
+	xor	r7, r9
+	xor	r8, r9
+	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
+	xor	r5, r11
+	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
+	mov	r7, r13
+	rla.b	r13
+	mov	r7, r15
+	sxt	r15
+	and	#6912, r15
+	swpb	r15
+	xor	r15, r13
+	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
+	xor	r13, r11
+	xor	r7, r11
+	xor	r8, r11
+	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
+	mov	r5, r12
+	xor	r6, r12
+	xor	r13, r12
+	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
+	mov	r8, r13
+	rla.b	r13
+	mov	r8, r15
+	sxt	r15
+	and	#6912, r15
+	swpb	r15
+	xor	r15, r13
+	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
+	xor	r13, r12
+	xor	r8, r12
+	; aes.ae:98: xtime(a0) ^ a0 ^ a1 ^ a2 ^ xtime(a3))
+	xor	r5, r10
+	xor	r6, r10
+	xor	r7, r10
+	xor	r13, r10
+	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
+	swpb	r9
+	bis	r11, r9
+	swpb	r12
+	bis	r10, r12
+	; aes.ae:139: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
+	xor	@r14+, r12
+	mov	r12, 0(sp)
+	xor	@r14+, r9
+	; aes.ae:140: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
+	mov.b	15(sp), r15
+	mov.b	aes_sbox(r15), r5
+	mov	18(sp), r15
+	mov.b	aes_sbox(r15), r6
+	mov.b	17(sp), r15
+	mov.b	aes_sbox(r15), r7
+	mov	20(sp), r15
+	mov.b	aes_sbox(r15), r4
+	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
+	mov	r5, r8
+	rla.b	r8
+	mov	r5, r15
+	sxt	r15
+	and	#6912, r15
+	swpb	r15
+	xor	r15, r8
+	mov	r6, r12
+	rla.b	r12
+	mov	r6, r15
+	sxt	r15
+	and	#6912, r15
+	swpb	r15
+	xor	r15, r12
+	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
+	mov	r8, r10
+	xor	r12, r10
 	xor	r6, r10
 	xor	r7, r10
 	xor	r4, r10
 	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
-	xor	r5, r11
+	xor	r5, r12
 	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
 	mov	r7, r15
 	rla.b	r15
-	mov	r7, r14
-	sxt	r14
-	and	#6912, r14
-	swpb	r14
-	xor	r14, r15
+	mov	r7, r13
+	sxt	r13
+	and	#6912, r13
+	swpb	r13
+	xor	r13, r15
 	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
-	xor	r15, r11
-	xor	r7, r11
-	xor	r4, r11
+	xor	r15, r12
+	xor	r7, r12
+	xor	r4, r12
 	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
-	mov	r5, r13
-	xor	r6, r13
-	xor	r15, r13
+	mov	r5, r11
+	xor	r6, r11
+	xor	r15, r11
 	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
 	mov	r4, r15
 	rla.b	r15
-	mov	r4, r14
-	sxt	r14
-	and	#6912, r14
-	swpb	r14
-	xor	r14, r15
+	mov	r4, r13
+	sxt	r13
+	and	#6912, r13
+	swpb	r13
+	xor	r13, r15
 	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
-	xor	r15, r13
-	xor	r4, r13
+	xor	r15, r11
+	xor	r4, r11
 	; aes.ae:98: xtime(a0) ^ a0 ^ a1 ^ a2 ^ xtime(a3))
-	xor	r5, r9
-	xor	r6, r9
-	xor	r7, r9
-	xor	r15, r9
+	xor	r5, r8
+	xor	r6, r8
+	xor	r7, r8
+	xor	r15, r8
 	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
 	swpb	r10
-	bis	r11, r10
+	bis	r12, r10
+	swpb	r11
+	bis	r8, r11
+	; aes.ae:140: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
+	xor	@r14+, r11
+	xor	@r14+, r10
+	mov	12(sp), 8(sp)
+	mov	10(sp), r6
+	mov	6(sp), 16(sp)
+	mov	@sp, r7
+	mov	r9, 2(sp)
 	mov	r10, 14(sp)
-	swpb	r13
-	bis	r9, r13
-	mov	r13, 10(sp)
-	; aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	mov.b	13(sp), r15
-	mov.b	aes_inv_sbox(r15), r6
-	mov.b	8(sp), r15
-	mov.b	aes_inv_sbox(r15), r14
-	mov	r8, r15
+	dec	22(sp)
+	jnz	.Laes_encrypt_block_loop1
+.Laes_encrypt_block_done2:
+	; aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
+	mov	r6, r15
 	swpb	r15
 	mov.b	r15, r15
-	mov.b	aes_inv_sbox(r15), r4
+	mov.b	aes_sbox(r15), r12
+	mov.b	4(sp), r15
+	mov.b	aes_sbox(r15), r14
+	mov	r7, r15
+	swpb	r15
+	mov.b	r15, r15
+	mov.b	aes_sbox(r15), r13
+	mov	r11, r15
+	mov.b	r15, r15
+	mov.b	aes_sbox(r15), r15
+	swpb	r12
+	bis	r14, r12
+	swpb	r13
+	bis	r15, r13
+	; aes.ae:146: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
+	mov	24(sp), r4
+	mov	r4, r15
+	xor	160(r15), r13
+	xor	162(r15), r12
+	; aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
+	mov.b	5(sp), r15
+	mov.b	aes_sbox(r15), r14
 	mov.b	2(sp), r15
-	mov.b	aes_inv_sbox(r15), r15
-	swpb	r6
-	bis	r14, r6
-	swpb	r4
-	bis	r15, r4
-	; aes.ae:252: t1 = inv_mix_word(inv_sub_shift(s1, s0, s3, s2) ^ w[4 * (nr - r) + 1])
-	xor	164(r12), r4
-	xor	166(r12), r6
-	; aes.ae:181: u = xtime(xtime(c[31:24] ^ c[15:8]))
-	mov	r6, r5
-	swpb	r5
-	mov.b	r5, r5
-	mov	r4, r7
-	swpb	r7
+	mov.b	aes_sbox(r15), r10
+	swpb	r11
+	mov.b	r11, r15
+	mov.b	aes_sbox(r15), r11
+	mov.b	8(sp), r15
+	mov.b	aes_sbox(r15), r15
+	swpb	r14
+	bis	r10, r14
+	swpb	r11
+	bis	r15, r11
+	; aes.ae:147: sub_shift(s1, s2, s3, s0) ^ w[4 * nr + 1],
+	mov	r4, r15
+	xor	164(r15), r11
+	xor	166(r15), r14
+	; aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
+	mov.b	3(sp), r15
+	mov.b	aes_sbox(r15), r10
+	mov.b	14(sp), r15
+	mov.b	aes_sbox(r15), r8
+	mov.b	9(sp), r15
+	mov.b	aes_sbox(r15), r9
+	mov.b	16(sp), r15
+	mov.b	aes_sbox(r15), r15
+	swpb	r10
+	bis	r8, r10
+	swpb	r9
+	bis	r15, r9
+	; aes.ae:148: sub_shift(s2, s3, s0, s1) ^ w[4 * nr + 2],
+	mov	r4, r15
+	xor	168(r15), r9
+	xor	170(r15), r10
+	; aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
+	mov.b	15(sp), r15
+	mov.b	aes_sbox(r15), r8
+	mov.b	r6, r6
+	mov.b	aes_sbox(r6), r5
+	mov.b	17(sp), r15
+	mov.b	aes_sbox(r15), r6
 	mov.b	r7, r7
-	mov	r5, r14
-	xor	r7, r14
+	mov.b	aes_sbox(r7), r15
+	swpb	r8
+	bis	r5, r8
+	swpb	r6
+	bis	r15, r6
+	; aes.ae:149: sub_shift(s3, s0, s1, s2) ^ w[4 * nr + 3])
+	mov	r4, r15
+	xor	172(r15), r6
+	xor	174(r4), r8
+	; aes.ae:146: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
+	mov	26(sp), r7
+	mov	r7, r15
+	mov	r6, 0(r15)
+	mov	r8, 2(r15)
+	mov	r9, 4(r15)
+	mov	r10, 6(r15)
+	mov	r11, 8(r15)
+	mov	r14, 10(r15)
+	mov	r13, 12(r15)
+	mov	r12, 14(r7)
+	add	#28, sp
+	popm.w	#7, r10
+	ret
+	.size aes_encrypt_block, .-aes_encrypt_block
+
+
+; --- aes_decrypt_block: aes.decrypt_block
+;     frame 34 bytes (17 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1438 bytes of code
+	.section .text.aes_decrypt_block,"ax",@progbits
+	.global aes_decrypt_block
+	.type aes_decrypt_block, @function
+	.balign 2
+aes_decrypt_block:
+	pushm.w	#7, r10
+	sub	#34, sp
+	mov	r12, 30(sp)
+	mov	r14, 32(sp)
+	; aes.ae:234: s0 = b[127:96] ^ w[4 * nr]
+	mov	12(r13), r6
+	mov	r12, r5
+	mov	r12, r15
+	xor	160(r15), r6
+	mov	14(r13), r11
+	xor	162(r15), r11
+	; aes.ae:235: s1 = b[95:64] ^ w[4 * nr + 1]
+	mov	8(r13), r8
+	xor	164(r15), r8
+	mov	10(r13), r9
+	xor	166(r15), r9
+	; aes.ae:236: s2 = b[63:32] ^ w[4 * nr + 2]
+	mov	4(r13), r12
+	xor	168(r15), r12
+	mov	6(r13), r7
+	xor	170(r15), r7
+	; aes.ae:237: s3 = b[31:0] ^ w[4 * nr + 3]
+	mov	@r13, r10
+	xor	172(r15), r10
+	mov	2(r13), r14
+	xor	174(r15), r14
+	; aes.ae:238: @unroll(round_unroll)
+	mov	#9, 28(sp)
+	mov	r8, 26(sp)
+	mov	r14, 24(sp)
+	; aes.ae:251: t0 = inv_mix_word(inv_sub_shift(s0, s3, s2, s1) ^ w[4 * (nr - r)])
+	mov	r5, 10(sp)
+	add	#65520, 10(sp)
+	; aes.ae:238: @unroll(round_unroll)
+.Laes_decrypt_block_loop1:
+	; aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	mov.b	r11, r15
+	mov	r15, 16(sp)
+	xor	r15, r11
+	swpb	r11
+	mov.b	aes_inv_sbox(r11), r8
+	mov.b	24(sp), r15
+	mov.b	aes_inv_sbox(r15), r14
+	mov.b	r12, r15
+	mov	r15, 18(sp)
+	xor	r15, r12
+	swpb	r12
+	mov.b	aes_inv_sbox(r12), r12
+	mov.b	26(sp), r15
+	mov.b	aes_inv_sbox(r15), r15
+	swpb	r8
+	bis	r14, r8
+	swpb	r12
+	bis	r15, r12
+	; aes.ae:251: t0 = inv_mix_word(inv_sub_shift(s0, s3, s2, s1) ^ w[4 * (nr - r)])
+	mov	10(sp), r14
+	mov	r14, r15
+	xor	160(r15), r12
+	xor	162(r14), r8
+	; aes.ae:182: v = xtime(xtime(c[23:16] ^ c[7:0]))
+	mov.b	r8, r11
+	; aes.ae:181: u = xtime(xtime(c[31:24] ^ c[15:8]))
+	xor	r11, r8
+	swpb	r8
+	; aes.ae:182: v = xtime(xtime(c[23:16] ^ c[7:0]))
+	mov.b	r12, r5
+	; aes.ae:181: u = xtime(xtime(c[31:24] ^ c[15:8]))
+	xor	r5, r12
+	swpb	r12
+	mov	r8, r14
+	xor	r12, r14
 	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
 	mov	r14, r15
 	rla.b	r15
@@ -735,242 +626,133 @@ aes_decrypt_block:
 	and	#6912, r14
 	swpb	r14
 	xor	r14, r15
-	mov	r15, r13
-	rla.b	r13
-	sxt	r15
-	and	#6912, r15
-	swpb	r15
-	xor	r15, r13
-	; aes.ae:182: v = xtime(xtime(c[23:16] ^ c[7:0]))
-	mov.b	r6, r6
-	mov.b	r4, r4
-	mov	r6, r15
-	xor	r4, r15
-	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
 	mov	r15, r14
 	rla.b	r14
 	sxt	r15
 	and	#6912, r15
 	swpb	r15
 	xor	r15, r14
-	mov	r14, r15
-	rla.b	r15
-	sxt	r14
-	and	#6912, r14
-	swpb	r14
-	xor	r14, r15
-	; aes.ae:183: return mix_column(c[31:24] ^ u, c[23:16] ^ v, c[15:8] ^ u, c[7:0] ^ v)
-	xor	r13, r5
-	xor	r15, r6
-	xor	r13, r7
-	xor	r15, r4
-	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r5, r10
-	rla.b	r10
-	mov	r5, r15
-	sxt	r15
-	and	#6912, r15
-	swpb	r15
-	xor	r15, r10
-	mov	r6, r13
-	rla.b	r13
-	mov	r6, r15
-	sxt	r15
-	and	#6912, r15
-	swpb	r15
-	xor	r15, r13
-	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
-	mov	r10, r11
-	xor	r13, r11
-	xor	r6, r11
-	xor	r7, r11
-	xor	r4, r11
-	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
-	xor	r5, r13
-	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r7, r15
-	rla.b	r15
-	mov	r7, r14
-	sxt	r14
-	and	#6912, r14
-	swpb	r14
-	xor	r14, r15
-	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
-	xor	r15, r13
-	xor	r7, r13
-	xor	r4, r13
-	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
-	mov	r5, r9
-	xor	r6, r9
-	xor	r15, r9
-	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r4, r15
-	rla.b	r15
-	mov	r4, r14
-	sxt	r14
-	and	#6912, r14
-	swpb	r14
-	xor	r14, r15
-	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
-	xor	r15, r9
-	xor	r4, r9
-	; aes.ae:98: xtime(a0) ^ a0 ^ a1 ^ a2 ^ xtime(a3))
-	xor	r5, r10
-	xor	r6, r10
-	xor	r7, r10
-	xor	r15, r10
-	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
-	swpb	r11
-	bis	r13, r11
-	mov	r11, 6(sp)
-	swpb	r9
-	bis	r10, r9
-	; aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	mov.b	19(sp), r15
-	mov.b	aes_inv_sbox(r15), r10
-	mov.b	12(sp), r15
-	mov.b	aes_inv_sbox(r15), r14
-	mov.b	23(sp), r15
-	mov.b	aes_inv_sbox(r15), r5
-	mov.b	r8, r8
-	mov.b	aes_inv_sbox(r8), r15
-	swpb	r10
-	bis	r14, r10
-	swpb	r5
-	bis	r15, r5
-	; aes.ae:253: t2 = inv_mix_word(inv_sub_shift(s2, s1, s0, s3) ^ w[4 * (nr - r) + 2])
-	xor	168(r12), r5
-	xor	170(r12), r10
-	; aes.ae:181: u = xtime(xtime(c[31:24] ^ c[15:8]))
-	mov	r10, r6
-	swpb	r6
-	mov.b	r6, r6
-	mov	r5, r11
-	swpb	r11
-	mov.b	r11, r11
-	mov	r6, r14
-	xor	r11, r14
-	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r14, r15
-	rla.b	r15
-	sxt	r14
-	and	#6912, r14
-	swpb	r14
-	xor	r14, r15
-	mov	r15, r13
-	rla.b	r13
-	sxt	r15
-	and	#6912, r15
-	swpb	r15
-	xor	r15, r13
 	; aes.ae:182: v = xtime(xtime(c[23:16] ^ c[7:0]))
-	mov.b	r10, r10
-	mov.b	r5, r5
-	mov	r10, r15
+	mov	r11, r15
 	xor	r5, r15
 	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r15, r14
-	rla.b	r14
+	mov	r15, r13
+	rla.b	r13
 	sxt	r15
 	and	#6912, r15
 	swpb	r15
-	xor	r15, r14
-	mov	r14, r15
+	xor	r15, r13
+	mov	r13, r15
 	rla.b	r15
-	sxt	r14
-	and	#6912, r14
-	swpb	r14
-	xor	r14, r15
-	; aes.ae:183: return mix_column(c[31:24] ^ u, c[23:16] ^ v, c[15:8] ^ u, c[7:0] ^ v)
-	xor	r13, r6
-	mov	r10, r8
-	xor	r15, r8
-	xor	r13, r11
-	xor	r15, r5
-	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r6, r15
-	rla.b	r15
-	mov	r6, r14
-	sxt	r14
-	and	#6912, r14
-	swpb	r14
-	xor	r14, r15
-	mov	r8, r10
-	rla.b	r10
-	mov	r8, r14
-	sxt	r14
-	and	#6912, r14
-	swpb	r14
-	xor	r14, r10
-	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
-	mov	r15, r7
-	xor	r10, r7
-	xor	r8, r7
-	xor	r11, r7
-	xor	r5, r7
-	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
-	xor	r6, r10
-	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r11, r14
-	rla.b	r14
-	mov	r11, r13
 	sxt	r13
 	and	#6912, r13
 	swpb	r13
-	xor	r13, r14
-	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
-	xor	r14, r10
-	xor	r11, r10
-	xor	r5, r10
-	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
-	mov	r6, r4
-	xor	r8, r4
-	xor	r14, r4
+	xor	r13, r15
+	; aes.ae:183: return mix_column(c[31:24] ^ u, c[23:16] ^ v, c[15:8] ^ u, c[7:0] ^ v)
+	xor	r14, r8
+	xor	r15, r11
+	xor	r14, r12
+	xor	r15, r5
 	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r5, r14
+	mov	r8, r14
 	rla.b	r14
+	mov	r8, r15
+	sxt	r15
+	and	#6912, r15
+	swpb	r15
+	xor	r15, r14
+	mov	r11, r4
+	rla.b	r4
+	mov	r11, r15
+	sxt	r15
+	and	#6912, r15
+	swpb	r15
+	xor	r15, r4
+	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
+	mov	r14, r15
+	xor	r4, r15
+	xor	r11, r15
+	xor	r12, r15
+	xor	r5, r15
+	mov	r15, 6(sp)
+	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
+	xor	r8, r4
+	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
+	mov	r12, r13
+	rla.b	r13
+	mov	r12, r15
+	sxt	r15
+	and	#6912, r15
+	swpb	r15
+	xor	r15, r13
+	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
+	xor	r13, r4
+	xor	r12, r4
+	xor	r5, r4
+	mov	r4, 2(sp)
+	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
+	mov	r8, r4
+	xor	r11, r4
+	xor	r13, r4
+	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
+	mov	r5, r15
+	rla.b	r15
 	mov	r5, r13
 	sxt	r13
 	and	#6912, r13
 	swpb	r13
-	xor	r13, r14
+	xor	r13, r15
 	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
-	xor	r14, r4
+	xor	r15, r4
 	xor	r5, r4
 	; aes.ae:98: xtime(a0) ^ a0 ^ a1 ^ a2 ^ xtime(a3))
-	xor	r6, r15
-	xor	r8, r15
-	xor	r11, r15
-	xor	r14, r15
+	xor	r8, r14
+	xor	r11, r14
+	xor	r12, r14
+	xor	r15, r14
 	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
-	swpb	r7
-	bis	r10, r7
+	mov	6(sp), r15
+	swpb	r15
+	bis	2(sp), r15
+	mov	r15, 22(sp)
 	swpb	r4
-	bis	r15, r4
+	bis	r14, r4
+	mov	r4, 20(sp)
 	; aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	mov.b	17(sp), r15
-	mov.b	aes_inv_sbox(r15), r11
-	mov.b	18(sp), r15
+	mov.b	r9, r15
+	mov	r15, 12(sp)
+	xor	r15, r9
+	swpb	r9
+	mov.b	aes_inv_sbox(r9), r8
+	mov	16(sp), r15
 	mov.b	aes_inv_sbox(r15), r14
-	mov.b	21(sp), r15
-	mov.b	aes_inv_sbox(r15), r5
-	mov.b	22(sp), r15
-	mov.b	aes_inv_sbox(r15), r15
-	swpb	r11
-	bis	r14, r11
-	swpb	r5
-	bis	r15, r5
-	; aes.ae:254: t3 = inv_mix_word(inv_sub_shift(s3, s2, s1, s0) ^ w[4 * (nr - r) + 3])
-	xor	172(r12), r5
-	xor	174(r12), r11
-	; aes.ae:181: u = xtime(xtime(c[31:24] ^ c[15:8]))
-	mov	r11, r6
-	swpb	r6
-	mov.b	r6, r6
-	mov	r5, r10
+	mov.b	r10, r15
+	mov	r15, 4(sp)
+	xor	r15, r10
 	swpb	r10
-	mov.b	r10, r10
-	mov	r6, r14
+	mov.b	aes_inv_sbox(r10), r10
+	mov	18(sp), r15
+	mov.b	aes_inv_sbox(r15), r15
+	swpb	r8
+	bis	r14, r8
+	swpb	r10
+	bis	r15, r10
+	; aes.ae:252: t1 = inv_mix_word(inv_sub_shift(s1, s0, s3, s2) ^ w[4 * (nr - r) + 1])
+	mov	10(sp), r14
+	mov	r14, r15
+	xor	164(r15), r10
+	xor	166(r14), r8
+	; aes.ae:182: v = xtime(xtime(c[23:16] ^ c[7:0]))
+	mov.b	r8, r9
+	; aes.ae:181: u = xtime(xtime(c[31:24] ^ c[15:8]))
+	xor	r9, r8
+	swpb	r8
+	; aes.ae:182: v = xtime(xtime(c[23:16] ^ c[7:0]))
+	mov.b	r10, r5
+	; aes.ae:181: u = xtime(xtime(c[31:24] ^ c[15:8]))
+	xor	r5, r10
+	swpb	r10
+	mov	r8, r14
 	xor	r10, r14
 	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
 	mov	r14, r15
@@ -979,16 +761,14 @@ aes_decrypt_block:
 	and	#6912, r14
 	swpb	r14
 	xor	r14, r15
-	mov	r15, r8
-	rla.b	r8
+	mov	r15, r13
+	rla.b	r13
 	sxt	r15
 	and	#6912, r15
 	swpb	r15
-	xor	r15, r8
+	xor	r15, r13
 	; aes.ae:182: v = xtime(xtime(c[23:16] ^ c[7:0]))
-	mov.b	r11, r11
-	mov.b	r5, r5
-	mov	r11, r15
+	mov	r9, r15
 	xor	r5, r15
 	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
 	mov	r15, r14
@@ -1004,170 +784,432 @@ aes_decrypt_block:
 	swpb	r14
 	xor	r14, r15
 	; aes.ae:183: return mix_column(c[31:24] ^ u, c[23:16] ^ v, c[15:8] ^ u, c[7:0] ^ v)
-	xor	r8, r6
-	xor	r15, r11
-	xor	r8, r10
+	xor	r13, r8
+	xor	r15, r9
+	xor	r13, r10
 	xor	r15, r5
 	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r6, r14
-	rla.b	r14
-	mov	r6, r15
-	sxt	r15
-	and	#6912, r15
-	swpb	r15
-	xor	r15, r14
-	mov	r11, r13
+	mov	r8, r13
 	rla.b	r13
-	mov	r11, r15
+	mov	r8, r15
 	sxt	r15
 	and	#6912, r15
 	swpb	r15
 	xor	r15, r13
-	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
-	mov	r14, r15
-	xor	r13, r15
-	xor	r11, r15
-	xor	r10, r15
-	xor	r5, r15
-	mov	r15, 4(sp)
-	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
-	xor	r6, r13
-	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r10, r8
-	rla.b	r8
-	mov	r10, r15
+	mov	r9, r12
+	rla.b	r12
+	mov	r9, r15
 	sxt	r15
 	and	#6912, r15
 	swpb	r15
-	xor	r15, r8
+	xor	r15, r12
+	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
+	mov	r13, r11
+	xor	r12, r11
+	xor	r9, r11
+	xor	r10, r11
+	xor	r5, r11
 	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
-	xor	r8, r13
-	xor	r10, r13
-	xor	r5, r13
-	mov	r13, 0(sp)
+	xor	r8, r12
+	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
+	mov	r10, r15
+	rla.b	r15
+	mov	r10, r14
+	sxt	r14
+	and	#6912, r14
+	swpb	r14
+	xor	r14, r15
+	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
+	xor	r15, r12
+	xor	r10, r12
+	xor	r5, r12
 	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
-	mov	r6, r13
-	xor	r11, r13
-	xor	r8, r13
+	mov	r8, r4
+	xor	r9, r4
+	xor	r15, r4
 	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
 	mov	r5, r15
 	rla.b	r15
-	mov	r5, r8
-	sxt	r8
-	and	#6912, r8
-	swpb	r8
-	xor	r8, r15
+	mov	r5, r14
+	sxt	r14
+	and	#6912, r14
+	swpb	r14
+	xor	r14, r15
 	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
-	mov	r13, r8
-	xor	r15, r8
-	xor	r5, r8
+	xor	r15, r4
+	xor	r5, r4
 	; aes.ae:98: xtime(a0) ^ a0 ^ a1 ^ a2 ^ xtime(a3))
-	xor	r6, r14
-	xor	r11, r14
-	xor	r10, r14
-	xor	r15, r14
+	xor	r8, r13
+	xor	r9, r13
+	xor	r10, r13
+	xor	r15, r13
 	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
+	swpb	r11
+	bis	r12, r11
+	mov	r11, 8(sp)
+	swpb	r4
+	bis	r13, r4
+	; aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	mov.b	r7, r15
+	mov	r15, 14(sp)
+	xor	r15, r7
+	swpb	r7
+	mov.b	aes_inv_sbox(r7), r10
+	mov	12(sp), r15
+	mov.b	aes_inv_sbox(r15), r12
+	mov.b	r6, r13
+	xor	r13, r6
+	swpb	r6
+	mov.b	aes_inv_sbox(r6), r9
 	mov	4(sp), r15
+	mov.b	aes_inv_sbox(r15), r15
+	swpb	r10
+	bis	r12, r10
+	swpb	r9
+	bis	r15, r9
+	; aes.ae:253: t2 = inv_mix_word(inv_sub_shift(s2, s1, s0, s3) ^ w[4 * (nr - r) + 2])
+	mov	10(sp), r12
+	mov	r12, r15
+	xor	168(r15), r9
+	xor	170(r12), r10
+	; aes.ae:182: v = xtime(xtime(c[23:16] ^ c[7:0]))
+	mov.b	r10, r8
+	; aes.ae:181: u = xtime(xtime(c[31:24] ^ c[15:8]))
+	xor	r8, r10
+	swpb	r10
+	; aes.ae:182: v = xtime(xtime(c[23:16] ^ c[7:0]))
+	mov.b	r9, r5
+	; aes.ae:181: u = xtime(xtime(c[31:24] ^ c[15:8]))
+	xor	r5, r9
+	swpb	r9
+	mov	r10, r12
+	xor	r9, r12
+	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
+	mov	r12, r15
+	rla.b	r15
+	sxt	r12
+	and	#6912, r12
+	swpb	r12
+	xor	r12, r15
+	mov	r15, r11
+	rla.b	r11
+	sxt	r15
+	and	#6912, r15
 	swpb	r15
-	bis	@sp, r15
-	swpb	r8
-	bis	r14, r8
-	add	#65520, r12
-	mov	10(sp), 22(sp)
-	mov	14(sp), 8(sp)
-	mov	r9, 20(sp)
-	mov	6(sp), 12(sp)
-	mov	r4, 2(sp)
-	mov	r7, 18(sp)
-	mov	r15, 16(sp)
-	dec	24(sp)
+	xor	r15, r11
+	; aes.ae:182: v = xtime(xtime(c[23:16] ^ c[7:0]))
+	mov	r8, r15
+	xor	r5, r15
+	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
+	mov	r15, r12
+	rla.b	r12
+	sxt	r15
+	and	#6912, r15
+	swpb	r15
+	xor	r15, r12
+	mov	r12, r15
+	rla.b	r15
+	sxt	r12
+	and	#6912, r12
+	swpb	r12
+	xor	r12, r15
+	; aes.ae:183: return mix_column(c[31:24] ^ u, c[23:16] ^ v, c[15:8] ^ u, c[7:0] ^ v)
+	xor	r11, r10
+	xor	r15, r8
+	xor	r11, r9
+	xor	r15, r5
+	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
+	mov	r10, r15
+	rla.b	r15
+	mov	r10, r12
+	sxt	r12
+	and	#6912, r12
+	swpb	r12
+	xor	r12, r15
+	mov	r8, r6
+	rla.b	r6
+	mov	r8, r12
+	sxt	r12
+	and	#6912, r12
+	swpb	r12
+	xor	r12, r6
+	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
+	mov	r15, r7
+	xor	r6, r7
+	xor	r8, r7
+	xor	r9, r7
+	xor	r5, r7
+	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
+	xor	r10, r6
+	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
+	mov	r9, r12
+	rla.b	r12
+	mov	r9, r11
+	sxt	r11
+	and	#6912, r11
+	swpb	r11
+	xor	r11, r12
+	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
+	xor	r12, r6
+	xor	r9, r6
+	xor	r5, r6
+	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
+	mov	r10, r14
+	xor	r8, r14
+	xor	r12, r14
+	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
+	mov	r5, r11
+	rla.b	r11
+	mov	r5, r12
+	sxt	r12
+	and	#6912, r12
+	swpb	r12
+	xor	r12, r11
+	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
+	mov	r14, r12
+	xor	r11, r12
+	xor	r5, r12
+	; aes.ae:98: xtime(a0) ^ a0 ^ a1 ^ a2 ^ xtime(a3))
+	xor	r10, r15
+	xor	r8, r15
+	xor	r9, r15
+	xor	r11, r15
+	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
+	swpb	r7
+	bis	r6, r7
+	swpb	r12
+	bis	r15, r12
+	; aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	mov.b	25(sp), r15
+	mov.b	aes_inv_sbox(r15), r6
+	mov	14(sp), r15
+	mov.b	aes_inv_sbox(r15), r11
+	mov.b	27(sp), r15
+	mov.b	aes_inv_sbox(r15), r9
+	mov.b	aes_inv_sbox(r13), r15
+	swpb	r6
+	bis	r11, r6
+	swpb	r9
+	bis	r15, r9
+	; aes.ae:254: t3 = inv_mix_word(inv_sub_shift(s3, s2, s1, s0) ^ w[4 * (nr - r) + 3])
+	mov	10(sp), r13
+	mov	r13, r15
+	xor	172(r15), r9
+	xor	174(r13), r6
+	; aes.ae:182: v = xtime(xtime(c[23:16] ^ c[7:0]))
+	mov.b	r6, r8
+	; aes.ae:181: u = xtime(xtime(c[31:24] ^ c[15:8]))
+	xor	r8, r6
+	swpb	r6
+	; aes.ae:182: v = xtime(xtime(c[23:16] ^ c[7:0]))
+	mov.b	r9, r5
+	; aes.ae:181: u = xtime(xtime(c[31:24] ^ c[15:8]))
+	xor	r5, r9
+	swpb	r9
+	mov	r6, r13
+	xor	r9, r13
+	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
+	mov	r13, r15
+	rla.b	r15
+	sxt	r13
+	and	#6912, r13
+	swpb	r13
+	xor	r13, r15
+	mov	r15, r11
+	rla.b	r11
+	sxt	r15
+	and	#6912, r15
+	swpb	r15
+	xor	r15, r11
+	; aes.ae:182: v = xtime(xtime(c[23:16] ^ c[7:0]))
+	mov	r8, r15
+	xor	r5, r15
+	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
+	mov	r15, r13
+	rla.b	r13
+	sxt	r15
+	and	#6912, r15
+	swpb	r15
+	xor	r15, r13
+	mov	r13, r15
+	rla.b	r15
+	sxt	r13
+	and	#6912, r13
+	swpb	r13
+	xor	r13, r15
+	; aes.ae:183: return mix_column(c[31:24] ^ u, c[23:16] ^ v, c[15:8] ^ u, c[7:0] ^ v)
+	xor	r11, r6
+	xor	r15, r8
+	xor	r11, r9
+	xor	r15, r5
+	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
+	mov	r6, r13
+	rla.b	r13
+	mov	r6, r15
+	sxt	r15
+	and	#6912, r15
+	swpb	r15
+	xor	r15, r13
+	mov	r8, r10
+	rla.b	r10
+	mov	r8, r15
+	sxt	r15
+	and	#6912, r15
+	swpb	r15
+	xor	r15, r10
+	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
+	mov	r13, r15
+	xor	r10, r15
+	xor	r8, r15
+	xor	r9, r15
+	xor	r5, r15
+	mov	r15, 0(sp)
+	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
+	xor	r6, r10
+	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
+	mov	r9, r15
+	rla.b	r15
+	mov	r9, r11
+	sxt	r11
+	and	#6912, r11
+	swpb	r11
+	xor	r11, r15
+	; aes.ae:96: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
+	xor	r15, r10
+	xor	r9, r10
+	mov	r10, r11
+	xor	r5, r11
+	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
+	mov	r6, r14
+	xor	r8, r14
+	xor	r15, r14
+	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
+	mov	r5, r15
+	rla.b	r15
+	mov	r5, r10
+	sxt	r10
+	and	#6912, r10
+	swpb	r10
+	xor	r10, r15
+	; aes.ae:97: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
+	mov	r14, r10
+	xor	r15, r10
+	xor	r5, r10
+	; aes.ae:98: xtime(a0) ^ a0 ^ a1 ^ a2 ^ xtime(a3))
+	xor	r6, r13
+	xor	r8, r13
+	xor	r9, r13
+	xor	r15, r13
+	; aes.ae:95: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
+	mov	@sp, r15
+	swpb	r15
+	bis	r11, r15
+	swpb	r10
+	bis	r13, r10
+	add	#65520, 10(sp)
+	mov	20(sp), r6
+	mov	22(sp), r11
+	mov	r4, 26(sp)
+	mov	8(sp), r9
+	mov	r15, 24(sp)
+	dec	28(sp)
 	jz	.Laes_decrypt_block_near3
 	br	#.Laes_decrypt_block_loop1
 .Laes_decrypt_block_near3:
 .Laes_decrypt_block_done2:
 	; aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	mov.b	9(sp), r15
+	mov	r11, r15
+	swpb	r15
+	mov.b	r15, r15
 	mov.b	aes_inv_sbox(r15), r14
-	mov.b	16(sp), r15
-	mov.b	aes_inv_sbox(r15), r12
-	mov.b	3(sp), r15
+	mov.b	24(sp), r15
+	mov.b	aes_inv_sbox(r15), r8
+	mov	r12, r15
+	swpb	r15
+	mov.b	r15, r15
 	mov.b	aes_inv_sbox(r15), r13
-	mov.b	20(sp), r15
+	mov.b	26(sp), r15
 	mov.b	aes_inv_sbox(r15), r15
 	swpb	r14
-	bis	r12, r14
+	bis	r8, r14
 	swpb	r13
 	bis	r15, r13
 	; aes.ae:261: return cat(inv_sub_shift(s0, s3, s2, s1) ^ w[0],
-	mov	26(sp), r5
-	mov	r5, r15
+	mov	30(sp), r4
+	mov	r4, r15
 	xor	@r15, r13
 	xor	2(r15), r14
 	; aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	mov.b	13(sp), r15
-	mov.b	aes_inv_sbox(r15), r12
-	mov.b	8(sp), r15
-	mov.b	aes_inv_sbox(r15), r10
-	mov	r8, r15
+	mov	r9, r15
+	swpb	r15
+	mov.b	r15, r15
+	mov.b	aes_inv_sbox(r15), r8
+	mov.b	r11, r11
+	mov.b	aes_inv_sbox(r11), r5
+	mov	r10, r15
 	swpb	r15
 	mov.b	r15, r15
 	mov.b	aes_inv_sbox(r15), r11
-	mov.b	2(sp), r15
-	mov.b	aes_inv_sbox(r15), r15
-	swpb	r12
-	bis	r10, r12
+	mov.b	r12, r12
+	mov.b	aes_inv_sbox(r12), r15
+	swpb	r8
+	bis	r5, r8
 	swpb	r11
 	bis	r15, r11
 	; aes.ae:262: inv_sub_shift(s1, s0, s3, s2) ^ w[1],
-	mov	r5, r15
+	mov	r4, r15
 	xor	4(r15), r11
-	xor	6(r15), r12
+	xor	6(r15), r8
 	; aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	mov.b	19(sp), r15
-	mov.b	aes_inv_sbox(r15), r10
-	mov.b	12(sp), r15
-	mov.b	aes_inv_sbox(r15), r7
-	mov.b	23(sp), r15
+	mov	r7, r15
+	swpb	r15
+	mov.b	r15, r15
+	mov.b	aes_inv_sbox(r15), r12
+	mov.b	r9, r9
+	mov.b	aes_inv_sbox(r9), r5
+	mov	r6, r15
+	swpb	r15
+	mov.b	r15, r15
 	mov.b	aes_inv_sbox(r15), r9
-	mov.b	r8, r8
-	mov.b	aes_inv_sbox(r8), r15
-	swpb	r10
-	bis	r7, r10
+	mov.b	r10, r10
+	mov.b	aes_inv_sbox(r10), r15
+	swpb	r12
+	bis	r5, r12
 	swpb	r9
 	bis	r15, r9
 	; aes.ae:263: inv_sub_shift(s2, s1, s0, s3) ^ w[2],
-	mov	r5, r15
+	mov	r4, r15
 	xor	8(r15), r9
-	xor	10(r15), r10
+	xor	10(r15), r12
 	; aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	mov.b	17(sp), r15
-	mov.b	aes_inv_sbox(r15), r8
-	mov.b	18(sp), r15
-	mov.b	aes_inv_sbox(r15), r6
-	mov.b	21(sp), r15
+	mov.b	25(sp), r15
+	mov.b	aes_inv_sbox(r15), r10
+	mov.b	r7, r7
+	mov.b	aes_inv_sbox(r7), r5
+	mov.b	27(sp), r15
 	mov.b	aes_inv_sbox(r15), r7
-	mov.b	22(sp), r15
-	mov.b	aes_inv_sbox(r15), r15
-	swpb	r8
-	bis	r6, r8
+	mov.b	r6, r6
+	mov.b	aes_inv_sbox(r6), r15
+	swpb	r10
+	bis	r5, r10
 	swpb	r7
 	bis	r15, r7
 	; aes.ae:264: inv_sub_shift(s3, s2, s1, s0) ^ w[3])
-	mov	r5, r15
+	mov	r4, r15
 	xor	12(r15), r7
-	xor	14(r5), r8
+	xor	14(r4), r10
 	; aes.ae:261: return cat(inv_sub_shift(s0, s3, s2, s1) ^ w[0],
-	mov	28(sp), r6
+	mov	32(sp), r6
 	mov	r6, r15
 	mov	r7, 0(r15)
-	mov	r8, 2(r15)
+	mov	r10, 2(r15)
 	mov	r9, 4(r15)
-	mov	r10, 6(r15)
+	mov	r12, 6(r15)
 	mov	r11, 8(r15)
-	mov	r12, 10(r15)
+	mov	r8, 10(r15)
 	mov	r13, 12(r15)
 	mov	r14, 14(r6)
-	add	#30, sp
+	add	#34, sp
 	popm.w	#7, r10
 	ret
 	.size aes_decrypt_block, .-aes_decrypt_block

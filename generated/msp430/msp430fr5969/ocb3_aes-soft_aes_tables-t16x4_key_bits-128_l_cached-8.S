@@ -61,57 +61,57 @@ ocb3_key_setup:
 	swpb	r14
 	mov	r14, 14(r10)
 	; aes.ae:273: @unroll(round_unroll)
-	mov	#4, r8
+	mov	#4, r7
 	; aes.ae:275: temp = w[i - 1]
-	mov	r10, r9
-	add	#16, r9
+	mov	r10, r8
+	add	#16, r8
 	; aes.ae:273: @unroll(round_unroll)
 .Locb3_key_setup_loop6:
 	; aes.ae:276: if i % nk == 0 {
-	mov	r8, r15
+	mov	r7, r15
 	and	#3, r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
-	mov	-4(r9), r11
-	mov	-2(r9), r12
+	mov	-4(r8), r9
+	mov	-2(r8), r11
 	tst	r15
 	jz	.Locb3_key_setup_else8
-	mov	r11, r13
-	mov.b	r13, r13
-	mov	r12, r15
-	swpb	r15
-	mov.b	r15, r15
+	mov	r9, r12
 	mov.b	r12, r12
+	mov.b	r11, r15
+	xor	r15, r11
 	swpb	r11
-	mov.b	r11, r11
-	mov.b	ocb3_E.sbox(r12), r12
-	mov.b	ocb3_E.sbox(r11), r14
-	mov.b	ocb3_E.sbox(r13), r11
-	mov.b	ocb3_E.sbox(r15), r15
-	swpb	r11
-	bis	r15, r11
-	swpb	r12
-	bis	r14, r12
+	swpb	r9
+	mov.b	r9, r9
+	mov.b	ocb3_E.sbox(r15), r13
+	mov.b	ocb3_E.sbox(r9), r14
+	mov.b	ocb3_E.sbox(r12), r9
+	mov.b	ocb3_E.sbox(r11), r15
+	swpb	r9
+	bis	r15, r9
+	swpb	r13
+	bis	r14, r13
 	; aes.ae:277: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
-	mov	r8, r15
+	mov	r7, r15
 	rrum.w	#2, r15
 	sub	#1, r15
 	mov.b	ocb3_E.rcon(r15), r15
 	swpb	r15
-	xor	r15, r12
+	xor	r15, r13
 	jmp	.Locb3_key_setup_endif9
 .Locb3_key_setup_else8:
+	mov	r11, r13
 .Locb3_key_setup_endif9:
 	; aes.ae:281: w[i] = w[i - nk] ^ temp
-	xor	-16(r9), r11
-	xor	-14(r9), r12
-	mov	r11, 0(r9)
-	mov	r12, 2(r9)
-	add	#4, r9
-	add	#1, r8
-	cmp	#44, r8
+	xor	-16(r8), r9
+	xor	-14(r8), r13
+	mov	r9, 0(r8)
+	mov	r13, 2(r8)
+	add	#4, r8
+	add	#1, r7
+	cmp	#44, r7
 	jnc	.Locb3_key_setup_loop6
 .Locb3_key_setup_done7:
 	; aes.ae:288: for r in 1..nr {
@@ -1459,111 +1459,111 @@ ocb3_encrypt_with:
 
 
 ; --- ocb3_decrypt_with: ocb3.decrypt_with
-;     frame 260 bytes (81 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 4092 bytes of code
+;     frame 262 bytes (82 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 4086 bytes of code
 	.section .text.ocb3_decrypt_with,"ax",@progbits
 	.global ocb3_decrypt_with
 	.type ocb3_decrypt_with, @function
 	.balign 2
 ocb3_decrypt_with:
 	pushm.w	#7, r10
-	sub	#260, sp
-	mov	276(sp), 156(sp)
-	mov	278(sp), 154(sp)
-	mov	280(sp), 138(sp)
-	mov	282(sp), 152(sp)
-	mov	284(sp), 158(sp)
-	mov	286(sp), 150(sp)
-	mov	288(sp), 140(sp)
-	mov	292(sp), 160(sp)
-	; ocb3.ae:178: offset = initial_offset(ks, nonce, len(tag))
-	mov	150(sp), 164(sp)
-	mov	#0, 166(sp)
-	mov	sp, r10
-	add	#164, r10
-	mov	sp, r11
-	add	#180, r11
-	mov	r11, 0(sp)
-	mov	r12, 28(sp)
-	mov	r13, 104(sp)
+	sub	#262, sp
+	mov	r12, 32(sp)
+	mov	r13, 106(sp)
 	mov	r14, r13
 	mov	r15, r14
-	mov	r10, r15
+	mov	278(sp), 158(sp)
+	mov	280(sp), 156(sp)
+	mov	282(sp), 140(sp)
+	mov	284(sp), 154(sp)
+	mov	286(sp), 160(sp)
+	mov	288(sp), 152(sp)
+	mov	290(sp), 142(sp)
+	mov	294(sp), 162(sp)
+	; ocb3.ae:178: offset = initial_offset(ks, nonce, len(tag))
+	mov	152(sp), 166(sp)
+	mov	#0, 168(sp)
+	mov	sp, r15
+	add	#166, r15
+	mov	sp, r12
+	add	#182, r12
+	mov	r12, 0(sp)
+	mov	32(sp), r12
 	call	#ocb3_initial_offset
-	mov	152(sp), 116(sp)
-	mov	116(sp), r15
+	mov	154(sp), 118(sp)
+	mov	118(sp), r15
 	rrum.w	#4, r15
-	mov	r15, 116(sp)
+	mov	r15, 118(sp)
 	; ocb3.ae:183: for i in 0..full {
-	mov	#0, 84(sp)
-	mov	180(sp), r14
-	mov	182(sp), r13
-	mov	184(sp), r12
-	mov	186(sp), r11
-	mov	188(sp), r9
-	mov	190(sp), r8
-	mov	192(sp), r7
-	mov	194(sp), r6
-	mov	104(sp), r10
+	mov	#0, 82(sp)
+	mov	182(sp), r14
+	mov	184(sp), r13
+	mov	186(sp), r12
+	mov	188(sp), r11
+	mov	190(sp), r9
+	mov	192(sp), r8
+	mov	194(sp), r7
+	mov	196(sp), r6
+	mov	106(sp), r10
 	mov	r10, r15
 	mov	32(r15), 8(sp)
 	mov	34(r15), 6(sp)
 	mov	36(r15), 4(sp)
 	mov	38(r15), 2(sp)
-	mov	40(r15), 34(sp)
-	mov	42(r15), 32(sp)
-	mov	44(r15), 20(sp)
-	mov	46(r10), r15
+	mov	40(r15), 36(sp)
+	mov	42(r15), 34(sp)
+	mov	44(r15), 22(sp)
+	mov	46(r10), r10
 	mov	#0, 30(sp)
+	mov	#0, 28(sp)
 	mov	#0, 26(sp)
 	mov	#0, 24(sp)
-	mov	#0, 22(sp)
 	mov	#0, 18(sp)
-	mov	#0, 118(sp)
-	mov	#0, 122(sp)
-	mov	#0, 106(sp)
-	cmp	116(sp), 84(sp)
+	mov	#0, 120(sp)
+	mov	#0, 124(sp)
+	mov	#0, 108(sp)
+	cmp	118(sp), 82(sp)
 	jnc	.Locb3_decrypt_with_near47
 	br	#.Locb3_decrypt_with_done2
 .Locb3_decrypt_with_near47:
 .Locb3_decrypt_with_loop1:
-	xor	8(sp), r14
-	mov	r14, 76(sp)
-	xor	6(sp), r13
-	mov	r13, 74(sp)
-	xor	4(sp), r12
-	mov	r12, 72(sp)
-	xor	2(sp), r11
-	mov	r11, 70(sp)
-	xor	34(sp), r9
-	mov	r9, 68(sp)
-	xor	32(sp), r8
-	mov	r8, 66(sp)
-	xor	20(sp), r7
-	mov	r7, 62(sp)
-	xor	r15, r6
-	mov	r6, 60(sp)
-	mov	84(sp), r15
+	mov	82(sp), r15
 	and	#4095, r15
 	rlam.w	#4, r15
-	mov	r15, 80(sp)
+	mov	r15, 86(sp)
+	xor	8(sp), r14
+	mov	r14, 78(sp)
+	xor	6(sp), r13
+	mov	r13, 76(sp)
+	xor	4(sp), r12
+	mov	r12, 74(sp)
+	xor	2(sp), r11
+	mov	r11, 72(sp)
+	xor	36(sp), r9
+	mov	r9, 70(sp)
+	xor	34(sp), r8
+	mov	r8, 68(sp)
+	xor	22(sp), r7
+	mov	r7, 64(sp)
+	xor	r10, r6
+	mov	r6, 62(sp)
 	mov	r15, r7
-	add	138(sp), r7
+	add	140(sp), r7
 	bit	#1, r7
 	jnz	.Locb3_decrypt_with_bytes3
 .Locb3_decrypt_with_words4:
-	mov	@r7, r14
-	mov	2(r7), r8
-	mov	4(r7), r11
-	mov	6(r7), r10
+	mov	@r7, r9
+	mov	2(r7), r10
+	mov	4(r7), r12
+	mov	6(r7), r8
 	mov	8(r7), r13
-	mov	10(r7), r9
-	mov	12(r7), r6
-	mov	14(r7), r5
+	mov	10(r7), r6
+	mov	12(r7), r11
+	mov	14(r7), r14
 	jmp	.Locb3_decrypt_with_join5
 .Locb3_decrypt_with_bytes3:
 	mov	sp, r12
-	add	#196, r12
+	add	#198, r12
 	mov	r12, r13
 	mov	#16, r14
 .Locb3_decrypt_with_cpy6:
@@ -1576,258 +1576,229 @@ ocb3_decrypt_with:
 	mov	r12, r7
 	jmp	.Locb3_decrypt_with_words4
 .Locb3_decrypt_with_join5:
-	swpb	r5
-	xor	76(sp), r5
+	swpb	r14
+	xor	78(sp), r14
+	swpb	r11
+	xor	76(sp), r11
 	swpb	r6
 	xor	74(sp), r6
-	swpb	r9
-	xor	72(sp), r9
 	swpb	r13
-	xor	70(sp), r13
-	swpb	r10
-	xor	68(sp), r10
-	swpb	r11
-	xor	66(sp), r11
+	xor	72(sp), r13
 	swpb	r8
-	xor	62(sp), r8
-	swpb	r14
-	xor	60(sp), r14
-	mov	28(sp), r12
-	mov	r12, r15
-	xor	160(r15), r8
-	xor	162(r15), r14
-	xor	164(r15), r10
-	xor	166(r15), r11
-	xor	168(r15), r9
+	xor	70(sp), r8
+	swpb	r12
+	xor	68(sp), r12
+	swpb	r10
+	xor	64(sp), r10
+	swpb	r9
+	xor	62(sp), r9
+	mov	32(sp), r5
+	mov	r5, r15
+	xor	160(r15), r10
+	xor	162(r15), r9
+	xor	164(r15), r8
+	xor	166(r15), r12
+	xor	168(r15), r6
 	xor	170(r15), r13
-	xor	172(r15), r5
-	xor	174(r15), r6
+	xor	172(r15), r14
+	xor	174(r15), r11
 	; aes.ae:238: @unroll(round_unroll)
-	mov	#9, 16(sp)
-	mov	r14, 12(sp)
+	mov	#9, 20(sp)
+	mov	r8, 14(sp)
+	mov	r11, 12(sp)
 	; aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
-	mov	r12, r7
+	mov	r5, r7
 	add	#16, r7
 	; aes.ae:238: @unroll(round_unroll)
 .Locb3_decrypt_with_loop8:
-	; aes.ae:244: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
-	mov	r10, r12
-	swpb	r12
-	mov.b	r12, r12
-	; aes.ae:245: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
-	rla	r12
-	; aes.ae:244: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
-	mov	r13, r4
-	mov.b	r4, r4
-	; aes.ae:245: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
-	rla	r4
-	; aes.ae:244: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
-	mov	r6, r15
-	swpb	r15
-	mov.b	r15, r15
-	; aes.ae:245: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
-	rla	r15
-	mov	ocb3_tf4(r15), r14
-	xor	ocb3_tf5(r4), r14
-	xor	ocb3_tf6(r12), r14
-	mov	ocb3_tf6(r15), r15
-	xor	ocb3_tf7(r4), r15
-	xor	ocb3_tf4(r12), r15
-	; aes.ae:244: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
-	mov	r8, r12
-	mov.b	r12, r12
-	; aes.ae:245: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
-	rla	r12
-	xor	ocb3_tf5(r12), r15
-	xor	ocb3_tf7(r12), r14
-	; aes.ae:243: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
-	swpb	r8
-	mov.b	r8, r8
-	; aes.ae:244: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
-	rla	r8
-	; aes.ae:243: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
-	mov	r11, r4
-	mov.b	r4, r4
-	; aes.ae:244: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
-	rla	r4
-	; aes.ae:243: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
-	swpb	r13
-	mov.b	r13, r13
-	; aes.ae:244: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
-	rla	r13
-	mov	ocb3_tf4(r13), r12
-	xor	ocb3_tf5(r4), r12
-	xor	ocb3_tf6(r8), r12
-	mov	ocb3_tf6(r13), r13
-	xor	ocb3_tf7(r4), r13
-	xor	ocb3_tf4(r8), r13
-	; aes.ae:243: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
-	mov	r5, r8
-	mov.b	r8, r8
-	; aes.ae:244: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
-	rla	r8
-	xor	ocb3_tf5(r8), r13
-	xor	ocb3_tf7(r8), r12
 	; aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
-	swpb	r5
-	mov.b	r5, r8
-	; aes.ae:243: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
-	rla	r8
-	; aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
-	mov.b	12(sp), r4
-	; aes.ae:243: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
-	rla	r4
-	; aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
-	swpb	r11
-	mov.b	r11, r11
-	; aes.ae:243: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
-	rla	r11
-	mov	ocb3_tf4(r11), r5
-	xor	ocb3_tf5(r4), r5
-	xor	ocb3_tf6(r8), r5
-	mov	ocb3_tf6(r11), r11
-	xor	ocb3_tf7(r4), r11
-	xor	ocb3_tf4(r8), r11
-	; aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
-	mov	r9, r8
-	mov.b	r8, r8
-	; aes.ae:243: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
-	rla	r8
-	xor	ocb3_tf5(r8), r11
-	xor	ocb3_tf7(r8), r5
+	mov.b	r9, r11
 	; aes.ae:238: @unroll(round_unroll)
+	xor	r11, r9
 	swpb	r9
-	mov.b	r9, r8
+	mov.b	12(sp), r4
 	; aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
-	rla	r8
+	mov.b	r6, r15
 	; aes.ae:238: @unroll(round_unroll)
-	mov.b	r6, r4
+	xor	r15, r6
+	swpb	r6
+	mov.b	14(sp), r8
 	; aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
+	mov	r9, r5
+	rla	r5
 	rla	r4
-	; aes.ae:238: @unroll(round_unroll)
-	mov.b	13(sp), r9
-	; aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
+	rla	r6
+	mov	r8, r9
 	rla	r9
-	mov	ocb3_tf4(r9), r6
-	xor	ocb3_tf5(r4), r6
-	xor	ocb3_tf6(r8), r6
-	mov	ocb3_tf6(r9), r9
-	xor	ocb3_tf7(r4), r9
-	xor	ocb3_tf4(r8), r9
-	; aes.ae:238: @unroll(round_unroll)
-	mov.b	r10, r10
-	; aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
-	rla	r10
-	xor	ocb3_tf5(r10), r9
-	mov	r6, r8
-	xor	ocb3_tf7(r10), r8
+	mov	ocb3_tf4(r5), r8
+	xor	ocb3_tf5(r4), r8
+	xor	ocb3_tf6(r6), r8
+	xor	ocb3_tf7(r9), r8
 	xor	160(r7), r8
+	mov	ocb3_tf6(r5), r5
+	xor	ocb3_tf7(r4), r5
+	xor	ocb3_tf4(r6), r5
+	xor	ocb3_tf5(r9), r5
+	mov	r5, r9
 	xor	162(r7), r9
 	; aes.ae:243: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
-	mov	r5, r10
-	xor	164(r7), r10
-	xor	166(r7), r11
+	mov.b	r12, r5
+	; aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
+	xor	r5, r12
+	swpb	r12
+	; aes.ae:243: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
+	mov.b	r14, r6
+	; aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
+	xor	r6, r14
+	swpb	r14
+	; aes.ae:243: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
+	rla	r12
+	rla	r11
+	rla	r14
+	rla	r15
+	mov	ocb3_tf4(r12), r4
+	xor	ocb3_tf5(r11), r4
+	xor	ocb3_tf6(r14), r4
+	xor	ocb3_tf7(r15), r4
+	xor	164(r7), r4
+	mov	ocb3_tf6(r12), r12
+	xor	ocb3_tf7(r11), r12
+	xor	ocb3_tf4(r14), r12
+	xor	ocb3_tf5(r15), r12
+	xor	166(r7), r12
 	; aes.ae:244: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
-	xor	168(r7), r12
+	mov.b	r13, r14
+	; aes.ae:243: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
+	xor	r14, r13
+	swpb	r13
+	; aes.ae:244: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
+	mov.b	r10, r15
+	; aes.ae:243: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
+	xor	r15, r10
+	swpb	r10
+	; aes.ae:244: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
+	rla	r13
+	rla	r5
+	rla	r10
+	mov	r6, r11
+	rla	r11
+	mov	ocb3_tf4(r13), r6
+	xor	ocb3_tf5(r5), r6
+	xor	ocb3_tf6(r10), r6
+	xor	ocb3_tf7(r11), r6
+	xor	168(r7), r6
+	mov	ocb3_tf6(r13), r13
+	xor	ocb3_tf7(r5), r13
+	xor	ocb3_tf4(r10), r13
+	xor	ocb3_tf5(r11), r13
 	xor	170(r7), r13
+	mov.b	13(sp), r5
+	mov.b	15(sp), r10
 	; aes.ae:245: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
+	rla	r5
+	mov	r14, r11
+	rla	r11
+	rla	r10
+	rla	r15
+	mov	ocb3_tf4(r5), r14
+	xor	ocb3_tf5(r11), r14
+	xor	ocb3_tf6(r10), r14
+	xor	ocb3_tf7(r15), r14
 	xor	172(r7), r14
-	xor	174(r7), r15
+	mov	ocb3_tf6(r5), r5
+	xor	ocb3_tf7(r11), r5
+	xor	ocb3_tf4(r10), r5
+	xor	ocb3_tf5(r15), r5
+	xor	174(r7), r5
 	add	#16, r7
-	mov	r9, 12(sp)
-	mov	r12, r9
-	mov	r14, r5
-	mov	r15, r6
-	dec	16(sp)
+	mov	r8, r10
+	mov	r4, 14(sp)
+	mov	r5, 12(sp)
+	dec	20(sp)
 	jnz	.Locb3_decrypt_with_loop8
 .Locb3_decrypt_with_done9:
 	mov	r9, r15
 	swpb	r15
 	mov.b	r15, r15
-	mov.b	ocb3_E.inv_sbox(r15), r14
-	swpb	r14
-	mov	r10, r15
-	mov.b	r15, r15
-	mov.b	ocb3_E.inv_sbox(r15), r15
-	bis	r15, r14
-	mov	28(sp), r12
-	mov	r12, r15
-	xor	@r15, r14
-	mov	r14, 50(sp)
-	mov.b	13(sp), r15
-	mov.b	ocb3_E.inv_sbox(r15), r14
-	swpb	r14
-	mov	r6, r15
-	mov.b	r15, r15
-	mov.b	ocb3_E.inv_sbox(r15), r15
-	bis	r15, r14
-	mov	r12, r15
-	xor	2(r15), r14
-	mov	r14, 56(sp)
-	mov	r5, r15
-	swpb	r15
-	mov.b	r15, r15
-	mov.b	ocb3_E.inv_sbox(r15), r14
-	swpb	r14
-	mov.b	r9, r9
-	mov.b	ocb3_E.inv_sbox(r9), r15
-	bis	r15, r14
-	mov	r12, r15
-	xor	4(r15), r14
-	mov	r14, 48(sp)
-	mov	r11, r15
-	swpb	r15
-	mov.b	r15, r15
-	mov.b	ocb3_E.inv_sbox(r15), r14
-	swpb	r14
+	mov.b	ocb3_E.inv_sbox(r15), r8
 	mov.b	12(sp), r15
-	mov.b	ocb3_E.inv_sbox(r15), r15
-	bis	r15, r14
-	mov	r12, r15
-	xor	6(r15), r14
-	mov	r14, 46(sp)
-	mov	r8, r15
+	mov.b	ocb3_E.inv_sbox(r15), r7
+	mov	r6, r15
 	swpb	r15
 	mov.b	r15, r15
-	mov.b	ocb3_E.inv_sbox(r15), r14
-	swpb	r14
-	mov.b	r5, r5
-	mov.b	ocb3_E.inv_sbox(r5), r15
-	bis	r15, r14
+	mov.b	ocb3_E.inv_sbox(r15), r11
+	mov.b	14(sp), r15
+	mov.b	ocb3_E.inv_sbox(r15), r15
+	swpb	r11
+	bis	r15, r11
+	swpb	r8
+	bis	r7, r8
+	mov	32(sp), r7
+	mov	r7, r15
+	xor	@r15, r11
+	mov	r11, 60(sp)
+	xor	2(r15), r8
+	mov	r8, 52(sp)
 	mov	r12, r15
-	xor	8(r15), r14
-	mov	r14, 44(sp)
+	swpb	r15
+	mov.b	r15, r15
+	mov.b	ocb3_E.inv_sbox(r15), r8
+	mov.b	r9, r9
+	mov.b	ocb3_E.inv_sbox(r9), r9
+	mov	r14, r15
+	swpb	r15
+	mov.b	r15, r15
+	mov.b	ocb3_E.inv_sbox(r15), r11
+	mov.b	r6, r6
+	mov.b	ocb3_E.inv_sbox(r6), r15
+	swpb	r11
+	bis	r15, r11
+	swpb	r8
+	bis	r9, r8
+	mov	r7, r15
+	xor	4(r15), r11
+	mov	r11, 48(sp)
+	xor	6(r15), r8
+	mov	r8, 50(sp)
 	mov	r13, r15
 	swpb	r15
 	mov.b	r15, r15
+	mov.b	ocb3_E.inv_sbox(r15), r9
+	mov.b	r12, r12
+	mov.b	ocb3_E.inv_sbox(r12), r11
+	mov	r10, r15
+	swpb	r15
+	mov.b	r15, r15
+	mov.b	ocb3_E.inv_sbox(r15), r12
+	mov.b	r14, r14
+	mov.b	ocb3_E.inv_sbox(r14), r15
+	swpb	r12
+	bis	r15, r12
+	swpb	r9
+	bis	r11, r9
+	mov	r7, r15
+	xor	8(r15), r12
+	mov	r12, 44(sp)
+	xor	10(r15), r9
+	mov	r9, 46(sp)
+	mov.b	13(sp), r15
+	mov.b	ocb3_E.inv_sbox(r15), r12
+	mov.b	r13, r13
+	mov.b	ocb3_E.inv_sbox(r13), r13
+	mov.b	15(sp), r15
 	mov.b	ocb3_E.inv_sbox(r15), r14
-	swpb	r14
-	mov.b	r11, r11
-	mov.b	ocb3_E.inv_sbox(r11), r15
-	bis	r15, r14
-	mov	r12, r15
-	xor	10(r15), r14
-	mov	r14, 42(sp)
-	swpb	r10
 	mov.b	r10, r10
-	mov.b	ocb3_E.inv_sbox(r10), r14
+	mov.b	ocb3_E.inv_sbox(r10), r15
 	swpb	r14
-	mov.b	r8, r8
-	mov.b	ocb3_E.inv_sbox(r8), r15
 	bis	r15, r14
-	mov	r12, r15
+	swpb	r12
+	bis	r13, r12
+	mov	r7, r15
 	xor	12(r15), r14
 	mov	r14, 38(sp)
-	swpb	r6
-	mov.b	r6, r6
-	mov.b	ocb3_E.inv_sbox(r6), r14
-	swpb	r14
-	mov.b	r13, r13
-	mov.b	ocb3_E.inv_sbox(r13), r15
-	bis	r15, r14
-	xor	14(r12), r14
-	mov	r14, 36(sp)
-	mov	84(sp), r14
+	xor	14(r7), r12
+	mov	r12, 40(sp)
+	mov	82(sp), r14
 	add	#2, r14
 	mov	#0, r10
 	addc	#0, r10
@@ -1900,14 +1871,14 @@ ocb3_decrypt_with:
 	xor	#1, r15
 	tst	r15
 	jz	.Locb3_decrypt_with_else16
-	rrum.w	#2, r14
+	add	#2, r11
+	addc	#0, r13
 	and	#3, r10
+	rrum.w	#2, r14
 	swpb	r10
 	rlam.w	#4, r10
 	rlam.w	#2, r10
 	bis	r14, r10
-	add	#2, r11
-	addc	#0, r13
 	jmp	.Locb3_decrypt_with_endif17
 .Locb3_decrypt_with_else16:
 	mov	r14, r10
@@ -1919,12 +1890,12 @@ ocb3_decrypt_with:
 	jz	.Locb3_decrypt_with_else18
 	add	#1, r11
 	addc	#0, r13
-	mov	r11, 14(sp)
+	mov	r11, 16(sp)
 	jmp	.Locb3_decrypt_with_endif19
 .Locb3_decrypt_with_else18:
-	mov	r11, 14(sp)
+	mov	r11, 16(sp)
 .Locb3_decrypt_with_endif19:
-	mov	14(sp), r12
+	mov	16(sp), r12
 	mov	r12, r15
 	sub	#8, r15
 	mov	r13, r15
@@ -1942,7 +1913,7 @@ ocb3_decrypt_with:
 	add	r15, r11
 	rlam.w	#3, r11
 	rla	r11
-	add	104(sp), r11
+	add	106(sp), r11
 	mov	#7, r15
 	sub	r12, r15
 	mov	#0, r15
@@ -1961,12 +1932,12 @@ ocb3_decrypt_with:
 	tst	r12
 	jz	.Locb3_decrypt_with_else20
 	; ocb3.ae:104: for j in last..k {
+	mov	#7, 10(sp)
 	mov	@r11, 8(sp)
 	mov	r13, 6(sp)
 	mov	r14, 4(sp)
 	mov	r15, 2(sp)
-	mov	#7, 10(sp)
-	cmp	14(sp), 10(sp)
+	cmp	16(sp), 10(sp)
 	jc	.Locb3_decrypt_with_done23
 .Locb3_decrypt_with_loop22:
 	mov	8(sp), r8
@@ -2042,123 +2013,123 @@ ocb3_decrypt_with:
 	mov	r14, r6
 	mov	r15, r7
 	add	#1, 10(sp)
-	cmp	14(sp), 10(sp)
+	cmp	16(sp), 10(sp)
 	jnc	.Locb3_decrypt_with_loop22
 .Locb3_decrypt_with_done23:
-	mov	r4, 34(sp)
-	mov	r5, 32(sp)
-	mov	r6, 20(sp)
-	mov	r7, 40(sp)
+	mov	r4, 36(sp)
+	mov	r5, 34(sp)
+	mov	r6, 22(sp)
+	mov	r7, 42(sp)
 	jmp	.Locb3_decrypt_with_endif21
 .Locb3_decrypt_with_else20:
 	mov	@r11, 8(sp)
 	mov	r13, 6(sp)
 	mov	r14, 4(sp)
 	mov	r15, 2(sp)
-	mov	r4, 34(sp)
-	mov	r5, 32(sp)
-	mov	r6, 20(sp)
-	mov	r7, 40(sp)
+	mov	r4, 36(sp)
+	mov	r5, 34(sp)
+	mov	r6, 22(sp)
+	mov	r7, 42(sp)
 .Locb3_decrypt_with_endif21:
-	mov	38(sp), r15
-	xor	76(sp), r15
-	mov	36(sp), r14
-	xor	74(sp), r14
-	mov	44(sp), r12
-	xor	72(sp), r12
-	mov	42(sp), r11
-	xor	70(sp), r11
+	mov	38(sp), r14
+	xor	78(sp), r14
+	mov	40(sp), r13
+	xor	76(sp), r13
+	mov	44(sp), r11
+	xor	74(sp), r11
+	mov	46(sp), r10
+	xor	72(sp), r10
 	mov	48(sp), r9
-	xor	68(sp), r9
-	mov	46(sp), r8
-	xor	66(sp), r8
-	mov	50(sp), r7
-	xor	62(sp), r7
-	mov	56(sp), r6
-	xor	60(sp), r6
-	xor	r15, 30(sp)
-	xor	r14, 26(sp)
-	xor	r12, 24(sp)
-	xor	r11, 22(sp)
+	xor	70(sp), r9
+	mov	50(sp), r8
+	xor	68(sp), r8
+	mov	60(sp), r7
+	xor	64(sp), r7
+	mov	52(sp), r6
+	xor	62(sp), r6
+	xor	r14, 30(sp)
+	xor	r13, 28(sp)
+	xor	r11, 26(sp)
+	xor	r10, 24(sp)
 	xor	r9, 18(sp)
-	mov	118(sp), r4
+	mov	120(sp), r4
 	xor	r8, r4
-	mov	122(sp), r5
+	mov	124(sp), r5
 	xor	r7, r5
-	mov	106(sp), r10
-	xor	r6, r10
+	mov	108(sp), r15
+	xor	r6, r15
 	; ocb3.ae:190: store_be(msg, off, p)
-	mov	80(sp), r13
-	add	140(sp), r13
-	bit	#1, r13
+	mov	86(sp), r12
+	add	142(sp), r12
+	bit	#1, r12
 	swpb	r6
 	swpb	r7
 	swpb	r8
 	swpb	r9
+	swpb	r10
 	swpb	r11
-	swpb	r12
+	swpb	r13
 	swpb	r14
-	swpb	r15
 	jnz	.Locb3_decrypt_with_bytes24
-	mov	r6, 0(r13)
-	mov	r7, 2(r13)
-	mov	r8, 4(r13)
-	mov	r9, 6(r13)
-	mov	r11, 8(r13)
-	mov	r12, 10(r13)
-	mov	r14, 12(r13)
-	mov	r15, 14(r13)
+	mov	r6, 0(r12)
+	mov	r7, 2(r12)
+	mov	r8, 4(r12)
+	mov	r9, 6(r12)
+	mov	r10, 8(r12)
+	mov	r11, 10(r12)
+	mov	r13, 12(r12)
+	mov	r14, 14(r12)
 	jmp	.Locb3_decrypt_with_stored25
 .Locb3_decrypt_with_bytes24:
-	mov	r6, 196(sp)
-	mov	r7, 198(sp)
-	mov	r8, 200(sp)
-	mov	r9, 202(sp)
-	mov	r11, 204(sp)
-	mov	r12, 206(sp)
-	mov	r14, 208(sp)
-	mov	r15, 210(sp)
-	mov	sp, r14
-	add	#196, r14
-	mov	#16, r15
+	mov	r6, 198(sp)
+	mov	r7, 200(sp)
+	mov	r8, 202(sp)
+	mov	r9, 204(sp)
+	mov	r10, 206(sp)
+	mov	r11, 208(sp)
+	mov	r13, 210(sp)
+	mov	r14, 212(sp)
+	mov	sp, r13
+	add	#198, r13
+	mov	#16, r14
 .Locb3_decrypt_with_cpy26:
-	mov.b	@r14, 0(r13)
-	inc	r14
+	mov.b	@r13, 0(r12)
 	inc	r13
-	dec	r15
+	inc	r12
+	dec	r14
 	jnz	.Locb3_decrypt_with_cpy26
 .Locb3_decrypt_with_stored25:
-	mov	76(sp), r14
-	mov	74(sp), r13
-	mov	72(sp), r12
-	mov	70(sp), r11
-	mov	68(sp), r9
-	mov	66(sp), r8
-	mov	62(sp), r7
-	mov	60(sp), r6
-	mov	40(sp), r15
-	mov	r4, 118(sp)
-	mov	r5, 122(sp)
-	mov	r10, 106(sp)
-	add	#1, 84(sp)
-	cmp	116(sp), 84(sp)
+	mov	78(sp), r14
+	mov	76(sp), r13
+	mov	74(sp), r12
+	mov	72(sp), r11
+	mov	70(sp), r9
+	mov	68(sp), r8
+	mov	64(sp), r7
+	mov	62(sp), r6
+	mov	42(sp), r10
+	mov	r4, 120(sp)
+	mov	r5, 124(sp)
+	mov	r15, 108(sp)
+	add	#1, 82(sp)
+	cmp	118(sp), 82(sp)
 	jc	.Locb3_decrypt_with_near48
 	br	#.Locb3_decrypt_with_loop1
 .Locb3_decrypt_with_near48:
 .Locb3_decrypt_with_done2:
-	mov	116(sp), r15
+	mov	118(sp), r15
 	rlam.w	#4, r15
-	mov	r15, 116(sp)
-	mov	152(sp), r10
+	mov	r15, 118(sp)
+	mov	154(sp), r10
 	sub	r15, r10
 	mov	#0, r15
 	subc	#0, r15
-	mov	r15, 112(sp)
+	mov	r15, 114(sp)
 	mov	r10, r15
 	sub	#1, r15
 	clr	r5
 	adc	r5
-	mov	112(sp), r15
+	mov	114(sp), r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
@@ -2168,41 +2139,41 @@ ocb3_decrypt_with:
 	jnz	.Locb3_decrypt_with_near49
 	br	#.Locb3_decrypt_with_else27
 .Locb3_decrypt_with_near49:
-	mov	104(sp), r5
+	mov	106(sp), r5
 	mov	r5, r15
 	xor	14(r15), r6
-	mov	r6, 148(sp)
+	mov	r6, 150(sp)
 	xor	12(r15), r7
-	mov	r7, 146(sp)
+	mov	r7, 148(sp)
 	xor	10(r15), r8
-	mov	r8, 144(sp)
+	mov	r8, 146(sp)
 	xor	8(r15), r9
-	mov	r9, 142(sp)
+	mov	r9, 144(sp)
 	xor	6(r15), r11
-	mov	r11, 88(sp)
+	mov	r11, 90(sp)
 	xor	4(r15), r12
-	mov	r12, 90(sp)
+	mov	r12, 92(sp)
 	xor	2(r15), r13
-	mov	r13, 94(sp)
+	mov	r13, 96(sp)
 	xor	@r5, r14
-	mov	r14, 98(sp)
+	mov	r14, 100(sp)
 	; ocb3.ae:195: pad = E.encrypt_block(ks, offset)
-	mov	98(sp), 164(sp)
-	mov	94(sp), 166(sp)
-	mov	90(sp), 168(sp)
-	mov	88(sp), 170(sp)
-	mov	142(sp), 172(sp)
+	mov	100(sp), 166(sp)
+	mov	96(sp), 168(sp)
+	mov	92(sp), 170(sp)
+	mov	90(sp), 172(sp)
 	mov	144(sp), 174(sp)
 	mov	146(sp), 176(sp)
 	mov	148(sp), 178(sp)
+	mov	150(sp), 180(sp)
 	mov	sp, r13
-	add	#164, r13
+	add	#166, r13
 	mov	sp, r14
-	add	#212, r14
-	mov	28(sp), r12
+	add	#214, r14
+	mov	32(sp), r12
 	call	#ocb3_E_encrypt_block
-	mov	138(sp), r6
-	add	116(sp), r6
+	mov	140(sp), r6
+	add	118(sp), r6
 	cmp	#16, r10
 	jnc	.Locb3_decrypt_with_bytes29
 	bit	#1, r6
@@ -2219,7 +2190,7 @@ ocb3_decrypt_with:
 	jmp	.Locb3_decrypt_with_join31
 .Locb3_decrypt_with_bytes29:
 	mov	sp, r11
-	add	#196, r11
+	add	#198, r11
 	mov	r11, r12
 	mov	#16, r13
 	mov	r10, r15
@@ -2239,27 +2210,27 @@ ocb3_decrypt_with:
 	jmp	.Locb3_decrypt_with_words30
 .Locb3_decrypt_with_join31:
 	swpb	r15
-	xor	212(sp), r15
-	mov	r15, 64(sp)
+	xor	214(sp), r15
+	mov	r15, 66(sp)
 	swpb	r9
-	xor	214(sp), r9
+	xor	216(sp), r9
 	swpb	r11
-	xor	216(sp), r11
+	xor	218(sp), r11
 	swpb	r13
-	xor	218(sp), r13
+	xor	220(sp), r13
 	swpb	r14
-	xor	220(sp), r14
-	mov	r14, 100(sp)
+	xor	222(sp), r14
+	mov	r14, 102(sp)
 	swpb	r8
-	xor	222(sp), r8
+	xor	224(sp), r8
 	swpb	r12
-	xor	224(sp), r12
-	mov	r12, 92(sp)
+	xor	226(sp), r12
+	mov	r12, 94(sp)
 	swpb	r7
-	xor	226(sp), r7
+	xor	228(sp), r7
 	mov	r10, r15
 	sub	#16, r15
-	mov	112(sp), r15
+	mov	114(sp), r15
 	subc	#0, r15
 	clr	r15
 	adc	r15
@@ -2267,7 +2238,7 @@ ocb3_decrypt_with:
 	; ocb3.ae:72: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
 	tst	r15
 	jz	.Locb3_decrypt_with_else34
-	mov	112(sp), r14
+	mov	114(sp), r14
 	and	#8191, r14
 	mov	r10, r15
 	swpb	r15
@@ -2300,7 +2271,7 @@ ocb3_decrypt_with:
 	xor	#-1, r15
 	and	r6, r15
 	xor	#-1, r15
-	mov	r15, 86(sp)
+	mov	r15, 88(sp)
 	inv	r5
 	inc	r5
 	and	r14, r5
@@ -2315,7 +2286,7 @@ ocb3_decrypt_with:
 	xor	#-1, r15
 	and	r5, r15
 	xor	#-1, r15
-	mov	r15, 162(sp)
+	mov	r15, 164(sp)
 	mov	r6, r15
 	inv	r15
 	inc	r15
@@ -2329,9 +2300,9 @@ ocb3_decrypt_with:
 	inc	r4
 	mov	r14, r15
 	xor	#-1, r15
-	mov	r15, 54(sp)
-	and	r4, 54(sp)
-	xor	#-1, 54(sp)
+	mov	r15, 56(sp)
+	and	r4, 56(sp)
+	xor	#-1, 56(sp)
 	mov	r5, r15
 	inv	r15
 	inc	r15
@@ -2342,17 +2313,17 @@ ocb3_decrypt_with:
 	inc	r15
 	and	r15, r14
 	bic	r14, r7
-	mov	r7, 110(sp)
+	mov	r7, 112(sp)
 	mov	r12, r14
 	inv	r14
 	inc	r14
-	mov	54(sp), r15
+	mov	56(sp), r15
 	and	r14, r15
 	bic	r15, r13
 	mov	r5, r15
 	inv	r15
 	inc	r15
-	mov	162(sp), r4
+	mov	164(sp), r4
 	mov	r4, r14
 	xor	#-1, r14
 	and	r15, r14
@@ -2375,7 +2346,7 @@ ocb3_decrypt_with:
 	mov	r6, r15
 	inv	r15
 	inc	r15
-	mov	86(sp), r14
+	mov	88(sp), r14
 	mov	r14, r7
 	xor	#-1, r7
 	and	r15, r7
@@ -2400,7 +2371,7 @@ ocb3_decrypt_with:
 	inv	r15
 	inc	r15
 	and	r15, r14
-	mov	92(sp), r6
+	mov	94(sp), r6
 	bic	r14, r6
 	mov	r12, r15
 	inv	r15
@@ -2425,37 +2396,37 @@ ocb3_decrypt_with:
 	inv	r12
 	inc	r12
 	and	r12, r4
-	mov	64(sp), r14
+	mov	66(sp), r14
 	bic	r4, r14
-	mov	100(sp), r15
+	mov	102(sp), r15
 	bic	r7, r15
-	mov	r14, 64(sp)
-	mov	r9, 96(sp)
-	mov	r11, 126(sp)
-	mov	r13, 82(sp)
-	mov	r15, 100(sp)
+	mov	r14, 66(sp)
+	mov	r9, 98(sp)
+	mov	r11, 128(sp)
+	mov	r13, 84(sp)
+	mov	r15, 102(sp)
 	mov	r8, 58(sp)
-	mov	110(sp), r12
+	mov	112(sp), r12
 	jmp	.Locb3_decrypt_with_endif35
 .Locb3_decrypt_with_else34:
-	mov	r9, 96(sp)
-	mov	r11, 126(sp)
-	mov	r13, 82(sp)
+	mov	r9, 98(sp)
+	mov	r11, 128(sp)
+	mov	r13, 84(sp)
 	mov	r8, 58(sp)
-	mov	92(sp), r6
+	mov	94(sp), r6
 	mov	r7, r12
 .Locb3_decrypt_with_endif35:
 	; ocb3.ae:198: store_be(msg, 16 * full, p, r)
-	mov	116(sp), r13
-	add	140(sp), r13
 	mov	r12, r4
 	mov	r6, r5
 	mov	58(sp), r7
-	mov	100(sp), r8
-	mov	82(sp), r9
-	mov	126(sp), r11
-	mov	96(sp), r14
-	mov	64(sp), r15
+	mov	102(sp), r8
+	mov	84(sp), r9
+	mov	128(sp), r11
+	mov	98(sp), r14
+	mov	66(sp), r15
+	mov	118(sp), r13
+	add	142(sp), r13
 	cmp	#16, r10
 	swpb	r4
 	swpb	r5
@@ -2478,16 +2449,16 @@ ocb3_decrypt_with:
 	mov	r15, 14(r13)
 	jmp	.Locb3_decrypt_with_stored37
 .Locb3_decrypt_with_bytes36:
-	mov	r4, 196(sp)
-	mov	r5, 198(sp)
-	mov	r7, 200(sp)
-	mov	r8, 202(sp)
-	mov	r9, 204(sp)
-	mov	r11, 206(sp)
-	mov	r14, 208(sp)
-	mov	r15, 210(sp)
+	mov	r4, 198(sp)
+	mov	r5, 200(sp)
+	mov	r7, 202(sp)
+	mov	r8, 204(sp)
+	mov	r9, 206(sp)
+	mov	r11, 208(sp)
+	mov	r14, 210(sp)
+	mov	r15, 212(sp)
 	mov	sp, r14
-	add	#196, r14
+	add	#198, r14
 	mov	r10, r15
 	cmp	#16, r15
 	jnc	.Locb3_decrypt_with_cnt38
@@ -2505,7 +2476,7 @@ ocb3_decrypt_with:
 	mov	#15, r7
 	sub	r10, r7
 	mov	#0, r14
-	subc	112(sp), r14
+	subc	114(sp), r14
 	and	#8191, r14
 	mov	r7, r15
 	swpb	r15
@@ -2567,14 +2538,14 @@ ocb3_decrypt_with:
 	inc	r15
 	and	r15, r8
 	bis	r8, r12
-	xor	r12, 106(sp)
+	xor	r12, 108(sp)
 	mov	r9, r15
 	inv	r15
 	inc	r15
 	and	r15, r14
-	mov	82(sp), r15
+	mov	84(sp), r15
 	bis	r14, r15
-	mov	22(sp), r14
+	mov	24(sp), r14
 	xor	r15, r14
 	mov	r7, r12
 	inv	r12
@@ -2591,15 +2562,15 @@ ocb3_decrypt_with:
 	and	r15, r10
 	mov	58(sp), r15
 	bis	r10, r15
-	mov	118(sp), r8
+	mov	120(sp), r8
 	xor	r15, r8
 	mov	r9, r15
 	inv	r15
 	inc	r15
 	and	r15, r12
-	mov	96(sp), r15
+	mov	98(sp), r15
 	bis	r12, r15
-	mov	26(sp), r12
+	mov	28(sp), r12
 	xor	r15, r12
 	mov	r13, r10
 	inv	r10
@@ -2623,15 +2594,15 @@ ocb3_decrypt_with:
 	inc	r15
 	and	r15, r11
 	bis	r11, r6
-	mov	122(sp), r4
+	mov	124(sp), r4
 	xor	r6, r4
 	mov	r9, r15
 	inv	r15
 	inc	r15
 	and	r15, r13
-	mov	126(sp), r15
+	mov	128(sp), r15
 	bis	r13, r15
-	mov	24(sp), r13
+	mov	26(sp), r13
 	xor	r15, r13
 	mov	r7, r11
 	inv	r11
@@ -2648,45 +2619,45 @@ ocb3_decrypt_with:
 	inv	r9
 	inc	r9
 	and	r9, r11
-	mov	64(sp), r15
+	mov	66(sp), r15
 	bis	r11, r15
 	mov	30(sp), r11
 	xor	r15, r11
-	mov	100(sp), r15
+	mov	102(sp), r15
 	bis	r10, r15
 	mov	18(sp), r7
 	xor	r15, r7
-	mov	142(sp), r9
-	mov	144(sp), r10
-	mov	146(sp), r15
-	mov	148(sp), r6
-	mov	106(sp), r5
+	mov	144(sp), r9
+	mov	146(sp), r10
+	mov	148(sp), r15
+	mov	150(sp), r6
+	mov	108(sp), r5
 	jmp	.Locb3_decrypt_with_endif28
 .Locb3_decrypt_with_else27:
-	mov	r14, 98(sp)
-	mov	r13, 94(sp)
-	mov	r12, 90(sp)
-	mov	r11, 88(sp)
+	mov	r14, 100(sp)
+	mov	r13, 96(sp)
+	mov	r12, 92(sp)
+	mov	r11, 90(sp)
 	mov	r8, r10
 	mov	r7, r15
 	mov	30(sp), r11
-	mov	26(sp), r12
-	mov	24(sp), r13
-	mov	22(sp), r14
+	mov	28(sp), r12
+	mov	26(sp), r13
+	mov	24(sp), r14
 	mov	18(sp), r7
-	mov	118(sp), r8
-	mov	122(sp), r4
-	mov	106(sp), r5
+	mov	120(sp), r8
+	mov	124(sp), r4
+	mov	108(sp), r5
 .Locb3_decrypt_with_endif28:
-	xor	98(sp), r11
-	xor	94(sp), r12
-	xor	90(sp), r13
-	xor	88(sp), r14
+	xor	100(sp), r11
+	xor	96(sp), r12
+	xor	92(sp), r13
+	xor	90(sp), r14
 	xor	r9, r7
 	xor	r10, r8
 	xor	r15, r4
 	xor	r6, r5
-	mov	104(sp), r6
+	mov	106(sp), r6
 	mov	r6, r15
 	xor	16(r15), r11
 	xor	18(r15), r12
@@ -2697,69 +2668,69 @@ ocb3_decrypt_with:
 	xor	28(r15), r4
 	xor	30(r6), r5
 	; ocb3.ae:200: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
-	mov	r11, 164(sp)
-	mov	r12, 166(sp)
-	mov	r13, 168(sp)
-	mov	r14, 170(sp)
-	mov	r7, 172(sp)
-	mov	r8, 174(sp)
-	mov	r4, 176(sp)
-	mov	r5, 178(sp)
+	mov	r11, 166(sp)
+	mov	r12, 168(sp)
+	mov	r13, 170(sp)
+	mov	r14, 172(sp)
+	mov	r7, 174(sp)
+	mov	r8, 176(sp)
+	mov	r4, 178(sp)
+	mov	r5, 180(sp)
 	mov	sp, r13
-	add	#164, r13
+	add	#166, r13
 	mov	sp, r14
-	add	#228, r14
-	mov	28(sp), r12
+	add	#230, r14
+	mov	32(sp), r12
 	call	#ocb3_E_encrypt_block
 	mov	sp, r15
-	add	#244, r15
+	add	#246, r15
 	mov	r15, 0(sp)
-	mov	28(sp), r12
-	mov	104(sp), r13
-	mov	156(sp), r14
-	mov	154(sp), r15
+	mov	32(sp), r12
+	mov	106(sp), r13
+	mov	158(sp), r14
+	mov	156(sp), r15
 	call	#ocb3_hash
-	mov	228(sp), r15
-	xor	244(sp), r15
-	mov	r15, 102(sp)
 	mov	230(sp), r15
 	xor	246(sp), r15
-	mov	r15, 78(sp)
+	mov	r15, 104(sp)
 	mov	232(sp), r15
 	xor	248(sp), r15
-	mov	r15, 52(sp)
-	mov	234(sp), r7
-	xor	250(sp), r7
-	mov	236(sp), r15
-	xor	252(sp), r15
-	mov	r15, 108(sp)
-	mov	238(sp), r6
-	xor	254(sp), r6
-	mov	240(sp), r13
-	xor	256(sp), r13
-	mov	242(sp), r12
-	xor	258(sp), r12
-	mov	158(sp), r8
-	cmp	#16, 150(sp)
+	mov	r15, 80(sp)
+	mov	234(sp), r15
+	xor	250(sp), r15
+	mov	r15, 54(sp)
+	mov	236(sp), r7
+	xor	252(sp), r7
+	mov	238(sp), r15
+	xor	254(sp), r15
+	mov	r15, 110(sp)
+	mov	240(sp), r6
+	xor	256(sp), r6
+	mov	242(sp), r13
+	xor	258(sp), r13
+	mov	244(sp), r12
+	xor	260(sp), r12
+	mov	160(sp), r8
+	cmp	#16, 152(sp)
 	jnc	.Locb3_decrypt_with_bytes40
 	bit	#1, r8
 	jnz	.Locb3_decrypt_with_bytes40
 .Locb3_decrypt_with_words41:
-	mov	@r8, 136(sp)
-	mov	2(r8), 134(sp)
-	mov	4(r8), 132(sp)
-	mov	6(r8), 130(sp)
-	mov	8(r8), 128(sp)
-	mov	10(r8), 124(sp)
-	mov	12(r8), 120(sp)
-	mov	14(r8), 114(sp)
+	mov	@r8, 138(sp)
+	mov	2(r8), 136(sp)
+	mov	4(r8), 134(sp)
+	mov	6(r8), 132(sp)
+	mov	8(r8), 130(sp)
+	mov	10(r8), 126(sp)
+	mov	12(r8), 122(sp)
+	mov	14(r8), 116(sp)
 	jmp	.Locb3_decrypt_with_join42
 .Locb3_decrypt_with_bytes40:
 	mov	sp, r9
-	add	#196, r9
+	add	#198, r9
 	mov	r9, r10
 	mov	#16, r11
-	mov	150(sp), r15
+	mov	152(sp), r15
 .Locb3_decrypt_with_cpy43:
 	clr	r14
 	tst	r15
@@ -2775,7 +2746,7 @@ ocb3_decrypt_with:
 	mov	r9, r8
 	jmp	.Locb3_decrypt_with_words41
 .Locb3_decrypt_with_join42:
-	mov	150(sp), r15
+	mov	152(sp), r15
 	sub	#16, r15
 	mov	#0, r15
 	subc	#0, r15
@@ -2784,16 +2755,16 @@ ocb3_decrypt_with:
 	xor	#1, r15
 	; ocb3.ae:72: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
 	tst	r15
+	swpb	138(sp)
 	swpb	136(sp)
 	swpb	134(sp)
 	swpb	132(sp)
 	swpb	130(sp)
-	swpb	128(sp)
-	swpb	124(sp)
-	swpb	120(sp)
-	swpb	114(sp)
+	swpb	126(sp)
+	swpb	122(sp)
+	swpb	116(sp)
 	jz	.Locb3_decrypt_with_else45
-	mov	150(sp), r4
+	mov	152(sp), r4
 	mov	r4, r15
 	and	#8191, r15
 	rlam.w	#3, r15
@@ -2801,7 +2772,7 @@ ocb3_decrypt_with:
 	clr	r11
 	adc	r11
 	xor	#1, r11
-	mov.b	151(sp), r14
+	mov.b	153(sp), r14
 	rrum.w	#4, r14
 	rrum.w	#1, r14
 	clr	r15
@@ -2880,7 +2851,7 @@ ocb3_decrypt_with:
 	inv	r11
 	inc	r11
 	and	r11, r15
-	mov	78(sp), r9
+	mov	80(sp), r9
 	bic	r15, r9
 	mov	r4, r11
 	inv	r11
@@ -2914,7 +2885,7 @@ ocb3_decrypt_with:
 	inv	r10
 	inc	r10
 	and	r10, r8
-	mov	52(sp), r10
+	mov	54(sp), r10
 	bic	r8, r10
 	mov	r4, r8
 	inv	r8
@@ -2944,9 +2915,9 @@ ocb3_decrypt_with:
 	inv	r14
 	inc	r14
 	and	r14, r8
-	mov	102(sp), r14
+	mov	104(sp), r14
 	bic	r8, r14
-	mov	108(sp), r15
+	mov	110(sp), r15
 	bic	r11, r15
 	mov	r14, r8
 	mov	r7, r11
@@ -2955,29 +2926,29 @@ ocb3_decrypt_with:
 	mov	r12, r14
 	jmp	.Locb3_decrypt_with_endif46
 .Locb3_decrypt_with_else45:
-	mov	102(sp), r8
-	mov	78(sp), r9
-	mov	52(sp), r10
+	mov	104(sp), r8
+	mov	80(sp), r9
+	mov	54(sp), r10
 	mov	r7, r11
-	mov	108(sp), r5
+	mov	110(sp), r5
 	mov	r13, r7
 	mov	r12, r14
 .Locb3_decrypt_with_endif46:
-	mov	114(sp), r15
+	mov	116(sp), r15
 	xor	r8, r15
-	mov	120(sp), r8
+	mov	122(sp), r8
 	xor	r9, r8
-	mov	124(sp), r9
+	mov	126(sp), r9
 	xor	r10, r9
-	mov	128(sp), r10
+	mov	130(sp), r10
 	xor	r11, r10
-	mov	130(sp), r11
+	mov	132(sp), r11
 	xor	r5, r11
-	mov	132(sp), r12
+	mov	134(sp), r12
 	xor	r6, r12
-	mov	134(sp), r13
+	mov	136(sp), r13
 	xor	r7, r13
-	mov	136(sp), r7
+	mov	138(sp), r7
 	xor	r14, r7
 	sub	#1, r15
 	clr	r14
@@ -3018,9 +2989,9 @@ ocb3_decrypt_with:
 	and	r12, r14
 	and	r13, r14
 	and	r15, r14
-	mov	160(sp), r15
+	mov	162(sp), r15
 	mov	r14, 0(r15)
-	add	#260, sp
+	add	#262, sp
 	popm.w	#7, r10
 	ret
 	.size ocb3_decrypt_with, .-ocb3_decrypt_with
@@ -3028,7 +2999,7 @@ ocb3_decrypt_with:
 
 ; --- ocb3_E_encrypt_block: ocb3.E.encrypt_block
 ;     frame 10 bytes (5 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 606 bytes of code
+;     estimated 610 bytes of code
 	.section .text.ocb3_E_encrypt_block,"ax",@progbits
 	.local ocb3_E_encrypt_block
 	.type ocb3_E_encrypt_block, @function
@@ -3040,212 +3011,222 @@ ocb3_E_encrypt_block:
 	mov	r14, 8(sp)
 	; aes.ae:131: s0 = b[127:96] ^ w[0]
 	mov	12(r13), r5
-	mov	r12, r4
-	mov	r12, r8
-	xor	@r8, r5
+	mov	r12, r7
+	xor	@r7, r5
 	mov	14(r13), r9
-	xor	2(r8), r9
-	mov	8(r13), r12
-	xor	4(r8), r12
+	xor	2(r7), r9
+	mov	8(r13), r6
+	xor	4(r7), r6
 	mov	10(r13), r11
-	xor	6(r8), r11
-	mov	4(r13), r6
-	xor	8(r8), r6
-	mov	6(r13), r14
-	xor	10(r8), r14
-	mov	@r13, r10
-	xor	12(r8), r10
+	xor	6(r7), r11
+	mov	4(r13), r12
+	xor	8(r7), r12
+	mov	6(r13), r10
+	xor	10(r7), r10
+	mov	@r13, r14
+	xor	12(r7), r14
 	mov	2(r13), r15
-	xor	14(r8), r15
+	xor	14(r7), r15
 	; aes.ae:135: @unroll(round_unroll)
 	mov	#9, 4(sp)
-	mov	r9, 2(sp)
-	mov	r12, 0(sp)
-	mov	r14, r13
+	mov	r10, r13
 	; aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	mov	r4, r7
 	add	#16, r7
 	; aes.ae:135: @unroll(round_unroll)
 .Locb3_E_encrypt_block_loop1:
-	mov.b	3(sp), r9
-	mov	r11, r4
-	mov.b	r4, r4
-	mov	r6, r12
+	; aes.ae:139: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
+	mov.b	r9, r10
+	mov	r10, 2(sp)
+	; aes.ae:135: @unroll(round_unroll)
+	xor	r10, r9
+	swpb	r9
+	mov	r11, r8
+	mov.b	r8, r8
+	; aes.ae:139: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
+	mov.b	r12, r10
+	mov	r10, 0(sp)
+	; aes.ae:135: @unroll(round_unroll)
+	xor	r10, r12
 	swpb	r12
-	mov.b	r12, r12
-	mov	r10, r14
-	mov.b	r14, r14
+	mov	r14, r10
+	mov.b	r10, r10
 	; aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
 	rla	r9
-	rla	r4
+	rla	r8
 	rla	r12
-	rla	r14
-	mov	ocb3_tf0(r9), r8
-	xor	ocb3_tf1(r4), r8
-	xor	ocb3_tf2(r12), r8
-	xor	ocb3_tf3(r14), r8
-	xor	@r7+, r8
+	rla	r10
+	mov	ocb3_tf0(r9), r4
+	xor	ocb3_tf1(r8), r4
+	xor	ocb3_tf2(r12), r4
+	xor	ocb3_tf3(r10), r4
+	xor	@r7+, r4
 	mov	ocb3_tf2(r9), r9
-	xor	ocb3_tf3(r4), r9
+	xor	ocb3_tf3(r8), r9
 	xor	ocb3_tf0(r12), r9
-	xor	ocb3_tf1(r14), r9
+	xor	ocb3_tf1(r10), r9
 	xor	@r7+, r9
 	swpb	r11
 	mov.b	r11, r11
-	mov	r13, r4
-	mov.b	r4, r4
-	swpb	r10
-	mov.b	r10, r12
+	mov	r13, r8
+	mov.b	r8, r8
+	swpb	r14
+	mov.b	r14, r12
 	mov	r5, r14
 	mov.b	r14, r14
 	; aes.ae:138: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
 	rla	r11
-	rla	r4
+	rla	r8
 	rla	r12
 	rla	r14
 	mov	ocb3_tf0(r11), r10
-	xor	ocb3_tf1(r4), r10
+	xor	ocb3_tf1(r8), r10
 	xor	ocb3_tf2(r12), r10
 	xor	ocb3_tf3(r14), r10
 	xor	@r7+, r10
 	mov	ocb3_tf2(r11), r11
-	xor	ocb3_tf3(r4), r11
+	xor	ocb3_tf3(r8), r11
 	xor	ocb3_tf0(r12), r11
 	xor	ocb3_tf1(r14), r11
 	xor	@r7+, r11
 	swpb	r13
 	mov.b	r13, r13
-	mov	r15, r4
-	mov.b	r4, r4
+	mov	r15, r8
+	mov.b	r8, r8
 	swpb	r5
 	mov.b	r5, r5
-	mov.b	@sp, r14
+	mov	r6, r14
+	mov.b	r14, r14
 	; aes.ae:139: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
 	rla	r13
-	rla	r4
+	rla	r8
 	rla	r5
 	rla	r14
 	mov	ocb3_tf0(r13), r12
-	xor	ocb3_tf1(r4), r12
+	xor	ocb3_tf1(r8), r12
 	xor	ocb3_tf2(r5), r12
 	xor	ocb3_tf3(r14), r12
 	xor	@r7+, r12
 	mov	ocb3_tf2(r13), r13
-	xor	ocb3_tf3(r4), r13
+	xor	ocb3_tf3(r8), r13
 	xor	ocb3_tf0(r5), r13
 	xor	ocb3_tf1(r14), r13
 	xor	@r7+, r13
 	swpb	r15
 	mov.b	r15, r15
-	mov.b	2(sp), r4
-	mov.b	1(sp), r5
-	mov.b	r6, r6
+	swpb	r6
+	mov.b	r6, r8
 	; aes.ae:140: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
 	rla	r15
-	rla	r4
+	mov	2(sp), r5
 	rla	r5
+	rla	r8
+	mov	@sp, r6
 	rla	r6
 	mov	ocb3_tf0(r15), r14
-	xor	ocb3_tf1(r4), r14
-	xor	ocb3_tf2(r5), r14
+	xor	ocb3_tf1(r5), r14
+	xor	ocb3_tf2(r8), r14
 	xor	ocb3_tf3(r6), r14
 	xor	@r7+, r14
 	mov	ocb3_tf2(r15), r15
-	xor	ocb3_tf3(r4), r15
-	xor	ocb3_tf0(r5), r15
+	xor	ocb3_tf3(r5), r15
+	xor	ocb3_tf0(r8), r15
 	xor	ocb3_tf1(r6), r15
 	xor	@r7+, r15
-	mov	r8, r5
-	mov	r9, 2(sp)
-	mov	r10, 0(sp)
-	mov	r12, r6
-	mov	r14, r10
+	mov	r4, r5
+	mov	r10, r6
 	dec	4(sp)
 	jnz	.Locb3_E_encrypt_block_loop1
 .Locb3_E_encrypt_block_done2:
-	mov.b	3(sp), r14
-	mov.b	ocb3_E.sbox(r14), r9
-	mov	r11, r14
-	mov.b	r14, r14
-	mov.b	ocb3_E.sbox(r14), r8
-	mov	r6, r14
-	swpb	r14
-	mov.b	r14, r14
-	mov.b	ocb3_E.sbox(r14), r12
-	mov	r10, r14
-	mov.b	r14, r14
-	mov.b	ocb3_E.sbox(r14), r14
-	swpb	r12
-	bis	r14, r12
-	swpb	r9
-	bis	r8, r9
-	mov	6(sp), r4
-	mov	r4, r8
-	xor	160(r8), r12
-	xor	162(r8), r9
-	swpb	r11
-	mov.b	r11, r11
-	mov.b	ocb3_E.sbox(r11), r14
-	mov	r13, r11
-	mov.b	r11, r11
-	mov.b	ocb3_E.sbox(r11), r8
+	mov	r9, r10
 	swpb	r10
 	mov.b	r10, r10
-	mov.b	ocb3_E.sbox(r10), r10
-	mov	r5, r11
-	mov.b	r11, r11
-	mov.b	ocb3_E.sbox(r11), r11
+	mov.b	ocb3_E.sbox(r10), r4
+	mov	r11, r10
+	mov.b	r10, r10
+	mov.b	ocb3_E.sbox(r10), r7
+	mov	r12, r10
 	swpb	r10
-	bis	r11, r10
+	mov.b	r10, r10
+	mov.b	ocb3_E.sbox(r10), r8
+	mov	r14, r10
+	mov.b	r10, r10
+	mov.b	ocb3_E.sbox(r10), r10
+	swpb	r8
+	bis	r10, r8
+	swpb	r4
+	bis	r7, r4
+	mov	6(sp), r10
+	mov	r10, r7
+	xor	160(r7), r8
+	xor	162(r10), r4
+	swpb	r11
+	mov.b	r11, r11
+	mov.b	ocb3_E.sbox(r11), r10
+	mov	r13, r11
+	mov.b	r11, r11
+	mov.b	ocb3_E.sbox(r11), r7
 	swpb	r14
-	bis	r8, r14
-	mov	r4, r8
-	xor	164(r8), r10
-	xor	166(r8), r14
+	mov.b	r14, r14
+	mov.b	ocb3_E.sbox(r14), r11
+	mov	r5, r14
+	mov.b	r14, r14
+	mov.b	ocb3_E.sbox(r14), r14
+	swpb	r11
+	bis	r14, r11
+	swpb	r10
+	bis	r7, r10
+	mov	6(sp), r14
+	mov	r14, r7
+	xor	164(r7), r11
+	xor	166(r14), r10
 	swpb	r13
 	mov.b	r13, r13
-	mov.b	ocb3_E.sbox(r13), r7
-	mov	r15, r13
-	mov.b	r13, r13
-	mov.b	ocb3_E.sbox(r13), r8
+	mov.b	ocb3_E.sbox(r13), r13
+	mov	r15, r7
+	mov.b	r7, r7
+	mov.b	ocb3_E.sbox(r7), r14
 	swpb	r5
 	mov.b	r5, r5
-	mov.b	ocb3_E.sbox(r5), r11
-	mov.b	@sp, r13
-	mov.b	ocb3_E.sbox(r13), r13
-	swpb	r11
-	bis	r13, r11
+	mov.b	ocb3_E.sbox(r5), r7
+	mov	r6, r5
+	mov.b	r5, r5
+	mov.b	ocb3_E.sbox(r5), r5
 	swpb	r7
-	bis	r8, r7
-	mov	r4, r8
-	xor	168(r8), r11
-	xor	170(r8), r7
+	bis	r5, r7
+	swpb	r13
+	bis	r14, r13
+	mov	6(sp), r14
+	mov	r14, r5
+	xor	168(r5), r7
+	xor	170(r14), r13
 	swpb	r15
 	mov.b	r15, r15
-	mov.b	ocb3_E.sbox(r15), r8
-	mov.b	2(sp), r15
 	mov.b	ocb3_E.sbox(r15), r5
-	mov.b	1(sp), r15
-	mov.b	ocb3_E.sbox(r15), r13
+	mov.b	r9, r9
+	mov.b	ocb3_E.sbox(r9), r14
+	swpb	r6
 	mov.b	r6, r6
-	mov.b	ocb3_E.sbox(r6), r15
-	swpb	r13
-	bis	r15, r13
-	swpb	r8
-	bis	r5, r8
-	mov	r4, r15
-	xor	172(r15), r13
-	xor	174(r4), r8
-	mov	8(sp), r6
-	mov	r6, r15
-	mov	r13, 0(r15)
-	mov	r8, 2(r15)
-	mov	r11, 4(r15)
-	mov	r7, 6(r15)
-	mov	r10, 8(r15)
-	mov	r14, 10(r15)
-	mov	r12, 12(r15)
-	mov	r9, 14(r6)
+	mov.b	ocb3_E.sbox(r6), r9
+	mov.b	r12, r12
+	mov.b	ocb3_E.sbox(r12), r15
+	swpb	r9
+	bis	r15, r9
+	swpb	r5
+	bis	r14, r5
+	mov	6(sp), r12
+	mov	r12, r15
+	xor	172(r15), r9
+	xor	174(r12), r5
+	mov	8(sp), r12
+	mov	r12, r15
+	mov	r9, 0(r15)
+	mov	r5, 2(r15)
+	mov	r7, 4(r15)
+	mov	r13, 6(r15)
+	mov	r11, 8(r15)
+	mov	r10, 10(r15)
+	mov	r8, 12(r15)
+	mov	r4, 14(r12)
 	add	#10, sp
 	popm.w	#7, r10
 	ret

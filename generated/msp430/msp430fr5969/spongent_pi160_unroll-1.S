@@ -89,511 +89,505 @@ spongent_pi160_sbox_layer:
 
 
 ; --- spongent_pi160_permute: spongent_pi160.permute
-;     frame 14 bytes (7 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1114 bytes of code
+;     frame 16 bytes (8 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1100 bytes of code
 	.section .text.spongent_pi160_permute,"ax",@progbits
 	.global spongent_pi160_permute
 	.type spongent_pi160_permute, @function
 	.balign 2
 spongent_pi160_permute:
 	pushm.w	#7, r10
-	sub	#14, sp
-	mov	r13, 12(sp)
+	sub	#16, sp
+	mov	r13, 14(sp)
 	; spongent_pi160.ae:41: @unroll(unroll)
-	mov	#80, 10(sp)
-	mov	@r12+, r6
-	mov	@r12+, 8(sp)
-	mov	@r12+, r10
-	mov	@r12+, r8
+	mov	#80, 12(sp)
+	mov	@r12+, r4
 	mov	@r12+, r5
+	mov	@r12+, r6
 	mov	@r12+, r7
-	mov	@r12+, r11
-	mov	@r12+, r14
+	mov	@r12+, r8
 	mov	@r12+, r9
+	mov	@r12+, r10
+	mov	@r12+, r11
 	mov	@r12+, r13
-	mov	#117, 6(sp)
+	mov	@r12+, r14
+	mov	#117, 10(sp)
 .Lspongent_pi160_permute_loop1:
 	; spongent_pi160.ae:43: x = x ^ (c as u160) ^ ((reverse8(c) as u160) << (n - 8))
-	mov	6(sp), r4
-	xor	r4, r6
-	mov	#0, r12
-	rra	r4
-	rlc	r12
-	rra	r4
-	rlc	r12
-	rra	r4
-	rlc	r12
-	rra	r4
-	rlc	r12
-	rra	r4
-	rlc	r12
-	rra	r4
-	rlc	r12
-	rra	r4
-	rlc	r12
-	rra	r4
-	rlc	r12
+	xor	10(sp), r4
+	mov	#0, r15
+	mov	10(sp), r12
+	rra	r12
+	rlc	r15
+	rra	r12
+	rlc	r15
+	rra	r12
+	rlc	r15
+	rra	r12
+	rlc	r15
+	rra	r12
+	rlc	r15
+	rra	r12
+	rlc	r15
+	rra	r12
+	rlc	r15
+	rra	r12
+	rlc	r15
+	swpb	r15
+	xor	r15, r14
+	mov.b	r14, r15
+	xor	r15, r14
+	swpb	r14
+	mov.b	spongent_pi160_sf0(r14), r12
+	mov.b	spongent_pi160_sf0(r15), r14
 	swpb	r12
-	xor	r12, r13
+	bis	r14, r12
+	mov	r12, 8(sp)
+	mov.b	r13, r15
+	xor	r15, r13
+	swpb	r13
+	mov.b	spongent_pi160_sf0(r13), r13
+	mov.b	spongent_pi160_sf0(r15), r14
+	swpb	r13
+	bis	r14, r13
+	mov	r13, 4(sp)
+	mov.b	r11, r15
+	xor	r15, r11
+	swpb	r11
+	mov.b	spongent_pi160_sf0(r11), r13
+	mov.b	spongent_pi160_sf0(r15), r14
+	swpb	r13
+	bis	r14, r13
+	mov	r13, 2(sp)
+	mov.b	r10, r15
+	xor	r15, r10
+	swpb	r10
+	mov.b	spongent_pi160_sf0(r10), r13
+	mov.b	spongent_pi160_sf0(r15), r14
 	mov	r13, r15
 	swpb	r15
-	mov.b	r15, r15
-	mov.b	spongent_pi160_sf0(r15), r15
-	mov.b	r13, r13
-	mov.b	spongent_pi160_sf0(r13), r13
-	swpb	r15
-	bis	r13, r15
-	mov	r15, 4(sp)
-	mov	r9, r15
-	swpb	r15
-	mov.b	r15, r15
-	mov.b	spongent_pi160_sf0(r15), r15
-	mov.b	r9, r9
-	mov.b	spongent_pi160_sf0(r9), r13
-	swpb	r15
-	bis	r13, r15
-	mov	r15, 2(sp)
-	mov	r14, r15
-	swpb	r15
-	mov.b	r15, r15
-	mov.b	spongent_pi160_sf0(r15), r15
-	mov.b	r14, r14
-	mov.b	spongent_pi160_sf0(r14), r14
-	swpb	r15
 	bis	r14, r15
-	mov	r11, r14
-	swpb	r14
-	mov.b	r14, r14
-	mov.b	spongent_pi160_sf0(r14), r14
-	mov.b	r11, r11
-	mov.b	spongent_pi160_sf0(r11), r13
+	mov.b	r9, r14
+	xor	r14, r9
+	swpb	r9
+	mov.b	spongent_pi160_sf0(r9), r11
+	mov.b	spongent_pi160_sf0(r14), r13
+	swpb	r11
+	bis	r13, r11
+	mov.b	r8, r13
+	xor	r13, r8
+	swpb	r8
+	mov.b	spongent_pi160_sf0(r8), r14
+	mov.b	spongent_pi160_sf0(r13), r13
 	swpb	r14
 	bis	r13, r14
-	mov	r7, r13
-	swpb	r13
-	mov.b	r13, r13
+	mov.b	r7, r13
+	xor	r13, r7
+	swpb	r7
+	mov.b	spongent_pi160_sf0(r7), r10
 	mov.b	spongent_pi160_sf0(r13), r13
-	mov.b	r7, r7
-	mov.b	spongent_pi160_sf0(r7), r12
-	swpb	r13
-	bis	r12, r13
-	mov	r5, r12
-	swpb	r12
-	mov.b	r12, r12
-	mov.b	spongent_pi160_sf0(r12), r12
-	mov.b	r5, r5
-	mov.b	spongent_pi160_sf0(r5), r11
-	swpb	r12
-	bis	r11, r12
-	mov	r8, r11
-	swpb	r11
-	mov.b	r11, r11
-	mov.b	spongent_pi160_sf0(r11), r11
-	mov.b	r8, r8
-	mov.b	spongent_pi160_sf0(r8), r9
-	swpb	r11
-	bis	r9, r11
-	mov	r10, r9
-	swpb	r9
-	mov.b	r9, r9
-	mov.b	spongent_pi160_sf0(r9), r8
-	mov.b	r10, r10
-	mov.b	spongent_pi160_sf0(r10), r10
+	swpb	r10
+	bis	r13, r10
+	mov.b	r6, r13
+	xor	r13, r6
+	swpb	r6
+	mov.b	spongent_pi160_sf0(r6), r8
+	mov.b	spongent_pi160_sf0(r13), r13
 	swpb	r8
-	bis	r10, r8
-	mov.b	9(sp), r10
-	mov.b	spongent_pi160_sf0(r10), r9
-	mov.b	8(sp), r10
-	mov.b	spongent_pi160_sf0(r10), r10
-	swpb	r9
-	bis	r10, r9
-	mov	r6, r10
-	swpb	r10
-	mov.b	r10, r10
-	mov.b	spongent_pi160_sf0(r10), r10
-	mov.b	r6, r6
-	mov.b	spongent_pi160_sf0(r6), r7
-	swpb	r10
-	bis	r7, r10
+	bis	r13, r8
+	mov.b	r5, r13
+	xor	r13, r5
+	swpb	r5
+	mov.b	spongent_pi160_sf0(r5), r7
+	mov.b	spongent_pi160_sf0(r13), r13
+	swpb	r7
+	bis	r13, r7
+	mov.b	r4, r13
+	xor	r13, r4
+	swpb	r4
+	mov.b	spongent_pi160_sf0(r4), r6
+	mov.b	spongent_pi160_sf0(r13), r13
+	swpb	r6
+	bis	r13, r6
 	; spongent_pi160.ae:45: x = player(sbox_layer(x))
-	mov	#0, r6
-	rra	r10
-	rrc	r6
+	mov	#0, r4
+	rra	r6
+	rrc	r4
 	mov	#0, 0(sp)
-	rra	r10
+	rra	r6
 	rrc	0(sp)
-	mov	#0, r7
-	rra	r10
-	rrc	r7
-	mov	#0, r5
-	rra	r10
-	rrc	r5
-	rra	r10
-	rrc	r6
-	rra	r10
-	rrc	0(sp)
-	rra	r10
-	rrc	r7
-	rra	r10
-	rrc	r5
-	rra	r10
-	rrc	r6
-	rra	r10
-	rrc	0(sp)
-	rra	r10
-	rrc	r7
-	rra	r10
-	rrc	r5
-	rra	r10
-	rrc	r6
-	rra	r10
-	rrc	0(sp)
-	rra	r10
-	rrc	r7
-	rra	r10
-	rrc	r5
-	rra	r9
-	rrc	r6
-	rra	r9
-	rrc	0(sp)
-	rra	r9
-	rrc	r7
-	rra	r9
-	rrc	r5
-	rra	r9
-	rrc	r6
-	rra	r9
-	rrc	0(sp)
-	rra	r9
-	rrc	r7
-	rra	r9
-	rrc	r5
-	rra	r9
-	rrc	r6
-	rra	r9
-	rrc	0(sp)
-	rra	r9
-	rrc	r7
-	rra	r9
-	rrc	r5
-	rra	r9
-	rrc	r6
-	rra	r9
-	rrc	0(sp)
-	rra	r9
-	rrc	r7
-	rra	r9
-	rrc	r5
-	mov	r8, r10
-	rra	r10
-	rrc	r6
-	mov	#0, r8
-	rra	r10
-	rrc	r8
-	rra	r10
-	rrc	r7
 	mov	#0, r9
-	rra	r10
+	rra	r6
 	rrc	r9
-	rra	r10
-	rrc	r6
-	rra	r10
-	rrc	r8
-	rra	r10
-	rrc	r7
-	rra	r10
-	rrc	r9
-	rra	r10
-	rrc	r6
-	rra	r10
-	rrc	r8
-	rra	r10
-	rrc	r7
-	rra	r10
-	rrc	r9
-	rra	r10
-	rrc	r6
-	rra	r10
-	rrc	r8
-	rra	r10
-	rrc	r7
-	rra	r10
-	rrc	r9
-	rra	r11
-	rrc	r6
-	rra	r11
-	rrc	r8
-	rra	r11
-	rrc	r7
-	rra	r11
-	rrc	r9
-	rra	r11
-	rrc	r6
-	rra	r11
-	rrc	r8
-	rra	r11
-	rrc	r7
-	rra	r11
-	rrc	r9
-	rra	r11
-	rrc	r6
-	rra	r11
-	rrc	r8
-	rra	r11
-	rrc	r7
-	rra	r11
-	rrc	r9
-	rra	r11
-	rrc	r6
-	rra	r11
-	rrc	r8
-	rra	r11
-	rrc	r7
-	rra	r11
-	rrc	r9
-	mov	#0, r10
-	rra	r12
-	rrc	r10
-	rra	r12
-	rrc	r8
-	mov	#0, r11
-	rra	r12
-	rrc	r11
-	rra	r12
-	rrc	r9
-	rra	r12
-	rrc	r10
-	rra	r12
-	rrc	r8
-	rra	r12
-	rrc	r11
-	rra	r12
-	rrc	r9
-	rra	r12
-	rrc	r10
-	rra	r12
-	rrc	r8
-	rra	r12
-	rrc	r11
-	rra	r12
-	rrc	r9
-	rra	r12
-	rrc	r10
-	rra	r12
-	rrc	r8
-	rra	r12
-	rrc	r11
-	rra	r12
-	rrc	r9
-	rra	r13
-	rrc	r10
-	rra	r13
-	rrc	r8
-	rra	r13
-	rrc	r11
-	rra	r13
-	rrc	r9
-	rra	r13
-	rrc	r10
-	rra	r13
-	rrc	r8
-	rra	r13
-	rrc	r11
-	rra	r13
-	rrc	r9
-	rra	r13
-	rrc	r10
-	rra	r13
-	rrc	r8
-	rra	r13
-	rrc	r11
-	rra	r13
-	rrc	r9
-	rra	r13
-	rrc	r10
-	rra	r13
-	rrc	r8
-	rra	r13
-	rrc	r11
-	rra	r13
-	rrc	r9
-	rra	r14
-	rrc	r10
 	mov	#0, r12
-	rra	r14
+	rra	r6
 	rrc	r12
-	rra	r14
-	rrc	r11
+	rra	r6
+	rrc	r4
+	rra	r6
+	rrc	0(sp)
+	rra	r6
+	rrc	r9
+	rra	r6
+	rrc	r12
+	rra	r6
+	rrc	r4
+	rra	r6
+	rrc	0(sp)
+	rra	r6
+	rrc	r9
+	rra	r6
+	rrc	r12
+	rra	r6
+	rrc	r4
+	rra	r6
+	rrc	0(sp)
+	rra	r6
+	rrc	r9
+	rra	r6
+	rrc	r12
+	rra	r7
+	rrc	r4
+	rra	r7
+	rrc	0(sp)
+	rra	r7
+	rrc	r9
+	rra	r7
+	rrc	r12
+	rra	r7
+	rrc	r4
+	rra	r7
+	rrc	0(sp)
+	rra	r7
+	rrc	r9
+	rra	r7
+	rrc	r12
+	rra	r7
+	rrc	r4
+	rra	r7
+	rrc	0(sp)
+	rra	r7
+	rrc	r9
+	rra	r7
+	rrc	r12
+	rra	r7
+	rrc	r4
+	rra	r7
+	rrc	0(sp)
+	rra	r7
+	rrc	r9
+	rra	r7
+	rrc	r12
+	rra	r8
+	rrc	r4
+	mov	#0, r7
+	rra	r8
+	rrc	r7
+	rra	r8
+	rrc	r9
 	mov	#0, r13
-	rra	r14
+	rra	r8
 	rrc	r13
+	rra	r8
+	rrc	r4
+	rra	r8
+	rrc	r7
+	rra	r8
+	rrc	r9
+	rra	r8
+	rrc	r13
+	rra	r8
+	rrc	r4
+	rra	r8
+	rrc	r7
+	rra	r8
+	rrc	r9
+	rra	r8
+	rrc	r13
+	rra	r8
+	rrc	r4
+	rra	r8
+	rrc	r7
+	rra	r8
+	rrc	r9
+	rra	r8
+	rrc	r13
+	rra	r10
+	rrc	r4
+	rra	r10
+	rrc	r7
+	rra	r10
+	rrc	r9
+	rra	r10
+	rrc	r13
+	rra	r10
+	rrc	r4
+	rra	r10
+	rrc	r7
+	rra	r10
+	rrc	r9
+	rra	r10
+	rrc	r13
+	rra	r10
+	rrc	r4
+	rra	r10
+	rrc	r7
+	rra	r10
+	rrc	r9
+	rra	r10
+	rrc	r13
+	rra	r10
+	rrc	r4
+	rra	r10
+	rrc	r7
+	rra	r10
+	rrc	r9
+	rra	r10
+	rrc	r13
+	mov	#0, r5
+	rra	r14
+	rrc	r5
+	rra	r14
+	rrc	r7
+	mov	#0, r10
 	rra	r14
 	rrc	r10
 	rra	r14
-	rrc	r12
-	rra	r14
-	rrc	r11
-	rra	r14
 	rrc	r13
+	rra	r14
+	rrc	r5
+	rra	r14
+	rrc	r7
 	rra	r14
 	rrc	r10
 	rra	r14
-	rrc	r12
-	rra	r14
-	rrc	r11
-	rra	r14
 	rrc	r13
+	rra	r14
+	rrc	r5
+	rra	r14
+	rrc	r7
 	rra	r14
 	rrc	r10
 	rra	r14
-	rrc	r12
+	rrc	r13
 	rra	r14
-	rrc	r11
+	rrc	r5
+	rra	r14
+	rrc	r7
+	rra	r14
+	rrc	r10
 	rra	r14
 	rrc	r13
-	rra	r15
+	rra	r11
+	rrc	r5
+	rra	r11
+	rrc	r7
+	rra	r11
 	rrc	r10
-	rra	r15
-	rrc	r12
-	rra	r15
-	rrc	r11
-	rra	r15
+	rra	r11
+	rrc	r13
+	rra	r11
+	rrc	r5
+	rra	r11
+	rrc	r7
+	rra	r11
+	rrc	r10
+	rra	r11
+	rrc	r13
+	rra	r11
+	rrc	r5
+	rra	r11
+	rrc	r7
+	rra	r11
+	rrc	r10
+	rra	r11
+	rrc	r13
+	rra	r11
+	rrc	r5
+	rra	r11
+	rrc	r7
+	rra	r11
+	rrc	r10
+	rra	r11
 	rrc	r13
 	rra	r15
-	rrc	r10
+	rrc	r5
+	mov	#0, r8
 	rra	r15
-	rrc	r12
-	rra	r15
-	rrc	r11
-	rra	r15
-	rrc	r13
+	rrc	r8
 	rra	r15
 	rrc	r10
-	rra	r15
-	rrc	r12
-	rra	r15
-	rrc	r11
-	rra	r15
-	rrc	r13
-	rra	r15
-	rrc	r10
-	rra	r15
-	rrc	r12
-	rra	r15
-	rrc	r11
-	rra	r15
-	rrc	r13
 	mov	#0, r14
-	mov	2(sp), r4
-	rra	r4
+	rra	r15
 	rrc	r14
-	rra	r4
-	rrc	r12
+	rra	r15
+	rrc	r5
+	rra	r15
+	rrc	r8
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r5
+	rra	r15
+	rrc	r8
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r5
+	rra	r15
+	rrc	r8
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r14
+	mov	2(sp), r15
+	rra	r15
+	rrc	r5
+	rra	r15
+	rrc	r8
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r5
+	rra	r15
+	rrc	r8
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r5
+	rra	r15
+	rrc	r8
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r5
+	rra	r15
+	rrc	r8
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r14
 	mov	#0, r15
-	rra	r4
+	mov	4(sp), r11
+	rra	r11
 	rrc	r15
-	rra	r4
-	rrc	r13
-	rra	r4
+	rra	r11
+	rrc	r8
+	mov	#0, r6
+	rra	r11
+	rrc	r6
+	rra	r11
 	rrc	r14
-	rra	r4
-	rrc	r12
-	rra	r4
+	rra	r11
 	rrc	r15
-	rra	r4
-	rrc	r13
-	rra	r4
+	rra	r11
+	rrc	r8
+	rra	r11
+	rrc	r6
+	rra	r11
 	rrc	r14
-	rra	r4
-	rrc	r12
-	rra	r4
+	rra	r11
 	rrc	r15
-	rra	r4
-	rrc	r13
-	rra	r4
+	rra	r11
+	rrc	r8
+	rra	r11
+	rrc	r6
+	rra	r11
 	rrc	r14
-	rra	r4
-	rrc	r12
-	rra	r4
+	rra	r11
 	rrc	r15
-	rra	r4
-	rrc	r13
-	mov	4(sp), r4
-	rra	r4
+	rra	r11
+	rrc	r8
+	rra	r11
+	rrc	r6
+	rra	r11
 	rrc	r14
-	rra	r4
-	rrc	r12
-	rra	r4
+	mov	8(sp), r11
+	rra	r11
 	rrc	r15
-	rra	r4
-	rrc	r13
-	rra	r4
+	rra	r11
+	rrc	r8
+	rra	r11
+	rrc	r6
+	rra	r11
 	rrc	r14
-	rra	r4
-	rrc	r12
-	rra	r4
+	rra	r11
 	rrc	r15
-	rra	r4
-	rrc	r13
-	rra	r4
+	rra	r11
+	rrc	r8
+	rra	r11
+	rrc	r6
+	rra	r11
 	rrc	r14
-	rra	r4
-	rrc	r12
-	rra	r4
+	rra	r11
 	rrc	r15
-	rra	r4
-	rrc	r13
-	rra	r4
+	rra	r11
+	rrc	r8
+	rra	r11
+	rrc	r6
+	rra	r11
 	rrc	r14
-	swpb	r14
-	mov.b	r14, r14
-	bis	r14, 0(sp)
-	rra	r4
-	rrc	r12
-	rra	r4
+	rra	r11
 	rrc	r15
 	swpb	r15
 	mov.b	r15, r15
-	mov	r5, r14
-	bis	r15, r14
-	rra	r4
-	rrc	r13
+	bis	r15, 0(sp)
+	rra	r11
+	rrc	r8
+	rra	r11
+	rrc	r6
+	swpb	r6
+	mov.b	r6, r6
+	bis	r6, r12
+	mov	r12, 6(sp)
+	rra	r11
+	rrc	r14
 	; spongent_pi160.ae:44: c = ((c << 1) | ((c >> 6) ^ (c >> 5)) & 1) & 0x7f
-	mov	6(sp), r15
-	mov	r15, r4
-	rla.b	r4
-	rrum.w	#4, r15
-	rrum.w	#1, r15
-	mov	6(sp), r5
-	swpb	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	xor	r15, r5
-	and	#1, r5
-	bis	r5, r4
-	and	#127, r4
-	mov	r10, 8(sp)
-	mov	@sp, r10
-	mov	r12, r5
-	mov	r4, 6(sp)
-	dec	10(sp)
+	mov	10(sp), r6
+	mov	r6, r11
+	rla.b	r11
+	mov	r6, r12
+	rrum.w	#4, r12
+	rrum.w	#1, r12
+	swpb	r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	xor	r12, r6
+	and	#1, r6
+	bis	r6, r11
+	mov	r11, r15
+	and	#127, r15
+	mov	@sp, r6
+	mov	6(sp), r11
+	mov	r15, 10(sp)
+	dec	12(sp)
 	jnz	.Lspongent_pi160_permute_loop1
 .Lspongent_pi160_permute_done2:
-	mov	12(sp), r12
+	mov	14(sp), r12
 	mov	r12, r15
-	mov	r6, 0(r15)
-	mov	8(sp), 2(r15)
-	mov	r10, 4(r15)
-	mov	r8, 6(r15)
-	mov	r5, 8(r15)
-	mov	r7, 10(r15)
-	mov	r11, 12(r15)
-	mov	r14, 14(r15)
-	mov	r9, 16(r15)
-	mov	r13, 18(r12)
-	add	#14, sp
+	mov	r4, 0(r15)
+	mov	r5, 2(r15)
+	mov	r6, 4(r15)
+	mov	r7, 6(r15)
+	mov	r8, 8(r15)
+	mov	r9, 10(r15)
+	mov	r10, 12(r15)
+	mov	r11, 14(r15)
+	mov	r13, 16(r15)
+	mov	r14, 18(r12)
+	add	#16, sp
 	popm.w	#7, r10
 	ret
 	.size spongent_pi160_permute, .-spongent_pi160_permute
