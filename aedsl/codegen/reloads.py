@@ -2,25 +2,30 @@
 target-neutral: reads InstrDesc and the cost model).
 
 Shape matched: inside one basic block of allocated machine IR, a spill slot (a frame word the
-allocator owns) read as a source operand by two or more instructions with no write to it in
-between, while some register is free from the first of those reads to the last. Chaitin-style
-spilling keeps a spilled value in memory over its whole live range, so where its uses bunch
-together (one S-box column reading its five inputs three times each, one word of a linear layer
-read by three rotations) every use pays for the memory operand. Here the value is loaded once,
-`move(slot, F)` right before the first read, and the reads in between read F: live-range
-splitting done where the allocation has left a register idle.
+allocator owns) accessed by two or more instructions, each reading it as a word operand or
+updating it in place (`rrc 0(sp)`, `xor r5, 4(sp)`), with stores to it (`mov r5, 4(sp)`)
+allowed between once a run updates it, while some register is free from the first of those
+accesses to the last. Chaitin-style spilling keeps a spilled value in memory over its whole
+live range, so where its uses bunch together (one S-box column reading its five inputs three
+times each, one word of a linear layer read by three rotations, a bit permutation shifting
+bits into an accumulator one `rrc` at a time) every use pays for the memory operand. Here the
+value is loaded once, `move(slot, F)` right before the first access (none if that is a store),
+the accesses in between use F, and where the run wrote the value, `move(F, slot)` follows its
+last access: live-range splitting done where the allocation has left a register idle.
 
 Which register: one the function may use without new saves (the allocation already uses it, or
 the calling convention lets every function clobber it), not live and neither read nor written
-anywhere from the load to the last read. Which reads: word reads of the slot (a read of a byte
-above its low one is left as it is and does not end the run); a read is rewritten only where
-the target accepts a register there (the same mnemonic with a register operand), and the run is
-taken only where the cost model says the load plus the rewritten reads are cheaper, in cycles
-(and, in size mode, not larger), best runs first.
+anywhere from the first access to the last. Which accesses: word accesses the target takes a
+register for (the same mnemonic with a register operand); any other access to the slot (a
+byte of it, a write the rule does not take) ends the run. A run is taken only where the cost
+model says the load, the store and the rewritten accesses are cheaper, in cycles (and, in size
+mode, not larger), best runs first; a run that writes the slot must also update it in place
+(a store followed by reads is left to copies.py, which reads the stored register).
 
 Preserves: every instruction reads the value it read before (F holds the slot's value from the
-load to the last rewritten read: the slot is not written in between and F is not touched), and
-every other register and memory word is unchanged.
+load to the last access, and what the run stores goes to F; nothing else reads the slot in
+between), the slot holds its final value after the run, and every other register and memory
+word is unchanged.
 """
 from __future__ import annotations
 
@@ -39,18 +44,21 @@ def _slot(op) -> tuple | None:
 
 
 def _accesses(inst: MInst, target: Target):
-    """(word reads: [(operand position, slot)], slots written) of one instruction."""
+    """(word accesses a register can take: [(operand position, slot, reads, writes)], slots
+    written otherwise, slots read otherwise: a byte of the word) of one instruction."""
     d = target.desc(inst)
-    reads, written = [], set()
+    access, other, touched = [], set(), set()
     for i, op in enumerate(inst.ops):
         s = _slot(op)
         if s is None:
             continue
-        if i in d.writes:
-            written.add(s)
-        elif op.disp.extra == 0 and i not in d.reg_only:
-            reads.append((i, s))
-    return reads, written
+        if op.disp.extra == 0 and i not in d.reg_only:
+            access.append((i, s, i in d.reads, i in d.writes))
+        elif i in d.writes:
+            other.add(s)
+        else:
+            touched.add(s)
+    return access, other, touched
 
 
 def _with_reg(inst: MInst, pos: int, reg: int) -> MInst:
@@ -69,6 +77,7 @@ def reload_runs(mf: MFunction, target: Target, usable: set[int], size_mode: bool
     live_out = block_liveness(cfg, du, lambda r: r >= 0)
     move_mn = target.move(R(0), R(0)).mn
     loads: dict[int, MInst] = {}            # instruction index -> the load to put before it
+    stores: dict[int, MInst] = {}           # instruction index -> the store to put after it
     rewrites: dict[int, list[tuple[int, int]]] = {}
     taken: set[int] = set()
     for bi, (a, b) in enumerate(cfg.blocks):
@@ -84,43 +93,57 @@ def reload_runs(mf: MFunction, target: Target, usable: set[int], size_mode: bool
             live.difference_update(d)
             live.update(u)
             busy[k - a] = mask
-        # runs of reads of each slot with no write between
-        runs: dict[tuple, list[list[tuple[int, int]]]] = {}
+        # runs of accesses to each slot that a register can take (word reads, in-place
+        # updates, stores), ended by anything else that writes it
+        runs: dict[tuple, list[list[tuple[int, int, bool, bool]]]] = {}
         for k in range(a, b):
             inst = insts[k]
             if inst.mn in ("label", "comment"):
                 continue
-            reads, written = _accesses(inst, target)
+            access, other, touched = _accesses(inst, target)
             if target.desc(inst).branch:
-                reads = []
-            for pos, s in reads:
-                if s not in written:
-                    runs.setdefault(s, [[]])[-1].append((k, pos))
-            for s in written:
+                other |= {s for _, s, _, _ in access}
+                access = []
+            for pos, s, rd, wr in access:
+                runs.setdefault(s, [[]])[-1].append((k, pos, rd, wr))
+            for s in other:
                 runs.setdefault(s, [[]]).append([])
+            for s in touched - other:
+                # memory read as it is: a run before it may not hold a newer value in F
+                runs.setdefault(s, [[]])[-1].append((k, None, True, False))
         candidates = []
         for s_, groups in runs.items():
-            for reads in groups:
-                if len(reads) < 2:
+            for acc in groups:
+                real = [(k, pos) for k, pos, _, _ in acc if pos is not None]
+                if len(real) < 2:
                     continue
-                saving = [_saving(insts[k], pos, target, move_mn) for k, pos in reads]
-                k0, pos0 = reads[0]
+                saving = [None if pos is None else _saving(insts[k], pos, target, move_mn)
+                          for k, pos, _, _ in acc]
+                k0, pos0 = real[0]
                 load_b, load_c = target.cost(target.move(insts[k0].ops[pos0], R(target.allocatable[0])))
-                for i in range(len(reads) - 1):
+                store_b, store_c = target.cost(target.move(R(target.allocatable[0]), insts[k0].ops[pos0]))
+                for i in range(len(acc) - 1):
                     total_c = total_b = 0
-                    for j in range(i, min(len(reads), i + MAX_RUN)):
+                    wrote = updated = False
+                    for j in range(i, min(len(acc), i + MAX_RUN)):
                         if saving[j] is None:
                             break
                         total_b += saving[j][0]
                         total_c += saving[j][1]
-                        if j == i:
+                        wrote = wrote or acc[j][3]
+                        updated = updated or (acc[j][2] and acc[j][3])
+                        if j == i or (wrote and not updated):
                             continue
-                        if total_c > load_c and not (size_mode and total_b < load_b):
-                            candidates.append((total_c - load_c, reads[i][0], reads[j][0], reads[i:j + 1], s_))
+                        cost_c = (load_c if acc[i][2] else 0) + (store_c if wrote else 0)
+                        cost_b = (load_b if acc[i][2] else 0) + (store_b if wrote else 0)
+                        if total_c > cost_c and not (size_mode and total_b < cost_b):
+                            candidates.append((total_c - cost_c, acc[i][0], acc[j][0],
+                                               [(k, pos) for k, pos, _, _ in acc[i:j + 1]], s_,
+                                               acc[i][2], wrote))
         candidates.sort(key=lambda c: (-c[0], c[1], c[2]))
         used_positions: set[tuple[int, int]] = set()
-        for gain, first, last, sub, s in candidates:
-            if any(p in used_positions for p in sub) or first in loads:
+        for gain, first, last, sub, s, loaded, wrote in candidates:
+            if any(p in used_positions for p in sub) or first in loads or (wrote and last in stores):
                 continue
             span = 0
             for k in range(first, last + 1):
@@ -133,12 +156,16 @@ def reload_runs(mf: MFunction, target: Target, usable: set[int], size_mode: bool
                 busy[k - a] |= 1 << reg
             used_positions.update(sub)
             mem = insts[first].ops[sub[0][1]]
-            loads[first] = target.move(mem, R(reg))
-            loads[first].depth, loads[first].loc = insts[first].depth, insts[first].loc
+            if loaded:
+                loads[first] = target.move(mem, R(reg))
+                loads[first].depth, loads[first].loc = insts[first].depth, insts[first].loc
+            if wrote:
+                stores[last] = target.move(R(reg), mem)
+                stores[last].depth, stores[last].loc = insts[last].depth, insts[last].loc
             for k, pos in sub:
                 rewrites.setdefault(k, []).append((pos, reg))
             taken.add(reg)
-    if not loads:
+    if not rewrites:
         return taken
     out: list[MInst] = []
     for k, inst in enumerate(insts):
@@ -147,6 +174,8 @@ def reload_runs(mf: MFunction, target: Target, usable: set[int], size_mode: bool
         for pos, reg in rewrites.get(k, ()):
             inst = _with_reg(inst, pos, reg)
         out.append(inst)
+        if k in stores:
+            out.append(stores[k])
     mf.insts = out
     return taken
 

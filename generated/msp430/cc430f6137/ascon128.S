@@ -65,7 +65,7 @@ ascon128_key_setup:
 
 ; --- ascon128_encrypt_with: ascon128.encrypt_with
 ;     frame 104 bytes (16 spill slots, locals 72), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1462 bytes of code
+;     estimated 1458 bytes of code
 	.section .text.ascon128_encrypt_with,"ax",@progbits
 	.global ascon128_encrypt_with
 	.type ascon128_encrypt_with, @function
@@ -126,15 +126,16 @@ ascon128_encrypt_with:
 	; ascon128.ae:52: for i in 0..n / rate + 1 {
 	mov	4(sp), r15
 	rrum.w	#3, r15
-	mov	r15, 2(sp)
-	mov	#0, 0(sp)
-	add	#1, 2(sp)
-	addc	#0, 0(sp)
+	mov	#0, r13
+	add	#1, r15
+	addc	#0, r13
 	mov	#0, r9
 	mov	#0, r10
-	cmp	2(sp), r9
+	cmp	r15, r9
+	mov	r15, 2(sp)
 	mov	r9, r15
-	subc	@sp, r15
+	subc	r13, r15
+	mov	r13, 0(sp)
 	jc	.Lascon128_encrypt_with_done5
 .Lascon128_encrypt_with_loop4:
 	; ascon128.ae:53: off = rate * i
@@ -655,7 +656,7 @@ ascon128_encrypt_with:
 
 ; --- ascon128_decrypt_with: ascon128.decrypt_with
 ;     frame 110 bytes (19 spill slots, locals 72), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1558 bytes of code
+;     estimated 1554 bytes of code
 	.section .text.ascon128_decrypt_with,"ax",@progbits
 	.global ascon128_decrypt_with
 	.type ascon128_decrypt_with, @function
@@ -717,15 +718,16 @@ ascon128_decrypt_with:
 	; ascon128.ae:52: for i in 0..n / rate + 1 {
 	mov	6(sp), r15
 	rrum.w	#3, r15
-	mov	r15, 2(sp)
-	mov	#0, 0(sp)
-	add	#1, 2(sp)
-	addc	#0, 0(sp)
+	mov	#0, r13
+	add	#1, r15
+	addc	#0, r13
 	mov	#0, r9
 	mov	#0, r10
-	cmp	2(sp), r9
+	cmp	r15, r9
+	mov	r15, 2(sp)
 	mov	r9, r15
-	subc	@sp, r15
+	subc	r13, r15
+	mov	r13, 0(sp)
 	jc	.Lascon128_decrypt_with_done5
 .Lascon128_decrypt_with_loop4:
 	; ascon128.ae:53: off = rate * i

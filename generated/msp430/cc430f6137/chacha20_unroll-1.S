@@ -95,7 +95,7 @@ chacha20_quarter_round:
 
 ; --- chacha20_block: chacha20.block
 ;     frame 120 bytes (60 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1956 bytes of code
+;     estimated 1812 bytes of code
 	.section .text.chacha20_block,"ax",@progbits
 	.global chacha20_block
 	.type chacha20_block, @function
@@ -185,41 +185,41 @@ chacha20_block:
 	rrc	r12
 	; chacha20.ae:21: a = a + b
 	mov	r4, 44(sp)
-	mov	r5, 42(sp)
 	add	r13, 44(sp)
-	addc	r12, 42(sp)
+	addc	r12, r5
 	; chacha20.ae:22: d = (d ^ a) <<< 8
 	xor	44(sp), r8
-	xor	42(sp), r6
+	xor	r5, r6
+	mov	r5, 42(sp)
 	swpb	r8
-	swpb	r6
 	mov	r8, r5
+	swpb	r6
 	xor.b	r6, r5
-	mov	r5, 6(sp)
-	xor	r6, 6(sp)
+	xor	r6, r5
 	xor.b	r8, r6
 	xor	r8, r6
 	mov	r6, 2(sp)
 	; chacha20.ae:23: c = c + d
-	mov	r9, 94(sp)
-	mov	r15, 92(sp)
-	add	r6, 94(sp)
-	addc	6(sp), 92(sp)
+	add	r6, r9
+	addc	r5, r15
+	mov	r5, 6(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
-	xor	94(sp), r13
-	xor	92(sp), r12
+	xor	r9, r13
+	mov	r9, 94(sp)
+	xor	r15, r12
+	mov	r15, 92(sp)
 	swpb	r13
+	mov	r13, r9
 	swpb	r12
-	mov	r13, r15
-	xor.b	r12, r15
-	mov	r15, 54(sp)
-	xor	r12, 54(sp)
+	xor.b	r12, r9
+	xor	r12, r9
 	xor.b	r13, r12
 	xor	r13, r12
-	mov	r12, 30(sp)
 	bit	#1, r12
-	rrc	54(sp)
-	rrc	30(sp)
+	rrc	r9
+	mov	r9, 54(sp)
+	rrc	r12
+	mov	r12, 30(sp)
 	; chacha20.ae:17: a = a + b
 	mov	66(sp), r8
 	mov	64(sp), r15
@@ -251,30 +251,30 @@ chacha20_block:
 	rrc	r14
 	rrc	r6
 	; chacha20.ae:21: a = a + b
-	mov	r8, 68(sp)
-	mov	r15, 62(sp)
-	add	r14, 68(sp)
-	addc	r6, 62(sp)
+	add	r14, r8
+	addc	r6, r15
 	; chacha20.ae:22: d = (d ^ a) <<< 8
-	xor	68(sp), r7
-	xor	62(sp), r9
+	xor	r8, r7
+	mov	r8, 68(sp)
+	xor	r15, r9
+	mov	r15, 62(sp)
 	swpb	r7
+	mov	r7, r11
 	swpb	r9
-	mov	r7, r15
-	xor.b	r9, r15
-	mov	r15, 38(sp)
-	xor	r9, 38(sp)
+	xor.b	r9, r11
+	xor	r9, r11
 	xor.b	r7, r9
 	xor	r7, r9
 	mov	r9, 32(sp)
 	; chacha20.ae:23: c = c + d
-	mov	r12, 90(sp)
-	mov	r13, 88(sp)
-	add	r9, 90(sp)
-	addc	38(sp), 88(sp)
+	add	r9, r12
+	addc	r11, r13
+	mov	r11, 38(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
-	xor	90(sp), r14
-	xor	88(sp), r6
+	xor	r12, r14
+	mov	r12, 90(sp)
+	xor	r13, r6
+	mov	r13, 88(sp)
 	swpb	r14
 	mov	r14, r5
 	swpb	r6
@@ -318,30 +318,30 @@ chacha20_block:
 	rrc	r12
 	rrc	r13
 	; chacha20.ae:21: a = a + b
-	mov	r7, 72(sp)
-	mov	r15, 70(sp)
-	add	r12, 72(sp)
-	addc	r13, 70(sp)
+	add	r12, r7
+	addc	r13, r15
 	; chacha20.ae:22: d = (d ^ a) <<< 8
-	xor	72(sp), r9
-	xor	70(sp), r8
+	xor	r7, r9
+	mov	r7, 72(sp)
+	xor	r15, r8
+	mov	r15, 70(sp)
 	swpb	r9
+	mov	r9, r10
 	swpb	r8
-	mov	r9, r15
-	xor.b	r8, r15
-	mov	r15, 60(sp)
-	xor	r8, 60(sp)
+	xor.b	r8, r10
+	xor	r8, r10
 	xor.b	r9, r8
 	xor	r9, r8
 	mov	r8, 58(sp)
 	; chacha20.ae:23: c = c + d
-	mov	r11, 10(sp)
-	mov	r14, 16(sp)
-	add	r8, 10(sp)
-	addc	60(sp), 16(sp)
+	add	r8, r11
+	addc	r10, r14
+	mov	r10, 60(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
-	xor	10(sp), r12
-	xor	16(sp), r13
+	xor	r11, r12
+	mov	r11, 10(sp)
+	xor	r14, r13
+	mov	r14, 16(sp)
 	swpb	r12
 	mov	r12, r14
 	swpb	r13
@@ -387,12 +387,12 @@ chacha20_block:
 	rrc	r13
 	; chacha20.ae:21: a = a + b
 	mov	r4, 0(sp)
-	mov	r12, 76(sp)
 	add	r9, 0(sp)
-	addc	r13, 76(sp)
+	addc	r13, r12
 	; chacha20.ae:22: d = (d ^ a) <<< 8
 	xor	@sp, r15
-	xor	76(sp), r11
+	xor	r12, r11
+	mov	r12, 76(sp)
 	swpb	r15
 	mov	r15, r12
 	swpb	r11
@@ -401,13 +401,13 @@ chacha20_block:
 	xor.b	r15, r11
 	xor	r15, r11
 	; chacha20.ae:23: c = c + d
-	mov	r7, 24(sp)
-	mov	r8, 20(sp)
-	add	r11, 24(sp)
-	addc	r12, 20(sp)
+	add	r11, r7
+	addc	r12, r8
 	; chacha20.ae:24: b = (b ^ c) <<< 7
-	xor	24(sp), r9
-	xor	20(sp), r13
+	xor	r7, r9
+	mov	r7, 24(sp)
+	xor	r8, r13
+	mov	r8, 20(sp)
 	swpb	r9
 	mov	r9, r8
 	swpb	r13
@@ -448,40 +448,40 @@ chacha20_block:
 	rrc	r6
 	; chacha20.ae:21: a = a + b
 	mov	r4, 40(sp)
-	mov	r7, 50(sp)
 	add	r5, 40(sp)
-	addc	r6, 50(sp)
+	addc	r6, r7
 	; chacha20.ae:22: d = (d ^ a) <<< 8
 	xor	40(sp), r12
-	xor	50(sp), r11
+	xor	r7, r11
+	mov	r7, 50(sp)
 	swpb	r12
-	swpb	r11
 	mov	r12, r7
+	swpb	r11
 	xor.b	r11, r7
-	mov	r7, 48(sp)
-	xor	r11, 48(sp)
+	xor	r11, r7
 	xor.b	r12, r11
 	xor	r12, r11
 	mov	r11, 46(sp)
 	; chacha20.ae:23: c = c + d
-	mov	r9, 80(sp)
-	mov	r15, 78(sp)
-	add	r11, 80(sp)
-	addc	48(sp), 78(sp)
+	add	r11, r9
+	addc	r7, r15
+	mov	r7, 48(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
-	xor	80(sp), r5
+	xor	r9, r5
+	mov	r9, 80(sp)
 	mov	r6, r11
-	xor	78(sp), r11
+	xor	r15, r11
+	mov	r15, 78(sp)
 	swpb	r5
+	mov	r5, r9
 	swpb	r11
-	mov	r5, r15
-	xor.b	r11, r15
-	mov	r15, 28(sp)
-	xor	r11, 28(sp)
+	xor.b	r11, r9
+	xor	r11, r9
 	xor.b	r5, r11
 	xor	r5, r11
 	bit	#1, r11
-	rrc	28(sp)
+	rrc	r9
+	mov	r9, 28(sp)
 	rrc	r11
 	; chacha20.ae:17: a = a + b
 	mov	68(sp), r5
@@ -514,40 +514,40 @@ chacha20_block:
 	rrc	r14
 	rrc	r10
 	; chacha20.ae:21: a = a + b
-	mov	r5, 66(sp)
-	mov	r6, 64(sp)
-	add	r14, 66(sp)
-	addc	r10, 64(sp)
+	add	r14, r5
+	addc	r10, r6
 	; chacha20.ae:22: d = (d ^ a) <<< 8
-	xor	66(sp), r15
-	xor	64(sp), r7
+	xor	r5, r15
+	mov	r5, 66(sp)
+	xor	r6, r7
+	mov	r6, 64(sp)
 	swpb	r15
+	mov	r15, r5
 	swpb	r7
-	mov	r15, r6
-	xor.b	r7, r6
-	mov	r6, 18(sp)
-	xor	r7, 18(sp)
+	xor.b	r7, r5
+	xor	r7, r5
 	xor.b	r15, r7
 	xor	r15, r7
 	mov	r7, 14(sp)
 	; chacha20.ae:23: c = c + d
-	mov	r12, 56(sp)
-	mov	r9, 52(sp)
-	add	r7, 56(sp)
-	addc	18(sp), 52(sp)
+	add	r7, r12
+	addc	r5, r9
+	mov	r5, 18(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
-	xor	56(sp), r14
-	xor	52(sp), r10
+	xor	r12, r14
+	mov	r12, 56(sp)
+	xor	r9, r10
+	mov	r9, 52(sp)
 	swpb	r14
+	mov	r14, r9
 	swpb	r10
-	mov	r14, r15
-	xor.b	r10, r15
-	mov	r15, 8(sp)
-	xor	r10, 8(sp)
+	xor.b	r10, r9
+	xor	r10, r9
 	xor.b	r14, r10
 	xor	r14, r10
 	bit	#1, r10
-	rrc	8(sp)
+	rrc	r9
+	mov	r9, 8(sp)
 	rrc	r10
 	; chacha20.ae:17: a = a + b
 	mov	72(sp), r7
@@ -581,29 +581,29 @@ chacha20_block:
 	rrc	r8
 	rrc	r6
 	; chacha20.ae:21: a = a + b
-	mov	r7, 36(sp)
-	mov	r15, 34(sp)
-	add	r8, 36(sp)
-	addc	r6, 34(sp)
+	add	r8, r7
+	addc	r6, r15
 	; chacha20.ae:22: d = (d ^ a) <<< 8
-	xor	36(sp), r14
-	xor	34(sp), r4
+	xor	r7, r14
+	mov	r7, 36(sp)
+	xor	r15, r4
+	mov	r15, 34(sp)
 	swpb	r14
+	mov	r14, r13
 	swpb	r4
-	mov	r14, r15
-	xor.b	r4, r15
-	mov	r15, 4(sp)
-	xor	r4, 4(sp)
+	xor.b	r4, r13
+	xor	r4, r13
 	xor.b	r14, r4
 	xor	r14, r4
 	; chacha20.ae:23: c = c + d
-	mov	r12, 26(sp)
-	mov	r9, 22(sp)
-	add	r4, 26(sp)
-	addc	4(sp), 22(sp)
+	add	r4, r12
+	addc	r13, r9
+	mov	r13, 4(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
-	xor	26(sp), r8
-	xor	22(sp), r6
+	xor	r12, r8
+	mov	r12, 26(sp)
+	xor	r9, r6
+	mov	r9, 22(sp)
 	swpb	r8
 	mov	r8, r5
 	swpb	r6
@@ -700,9 +700,9 @@ chacha20_block:
 	addc	10(r15), 48(sp)
 	add	4(r15), 102(sp)
 	addc	6(r15), 100(sp)
-	mov	r7, 112(sp)
 	add	@r15, 82(sp)
-	addc	2(r9), 112(sp)
+	addc	2(r9), r7
+	mov	r7, 112(sp)
 	mov	116(sp), r9
 	mov	r9, r15
 	add	@r15, 14(sp)
@@ -721,11 +721,11 @@ chacha20_block:
 	; chacha20.ae:67: x7 + key[127:96], x6 + key[95:64], x5 + key[63:32], x4 + key[31:0],
 	add	12(r15), 98(sp)
 	addc	14(r15), 96(sp)
-	mov	r10, 104(sp)
 	add	8(r15), 74(sp)
-	addc	10(r15), 104(sp)
+	addc	10(r15), r10
+	mov	r10, 104(sp)
+	add	4(r15), r11
 	mov	r11, 118(sp)
-	add	4(r15), 118(sp)
 	addc	6(r15), r14
 	add	@r15, r12
 	addc	2(r9), r13
@@ -790,7 +790,7 @@ chacha20_block:
 
 ; --- chacha20_xor_stream: chacha20.xor_stream
 ;     frame 266 bytes (101 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2792 bytes of code
+;     estimated 2648 bytes of code
 	.section .text.chacha20_xor_stream,"ax",@progbits
 	.global chacha20_xor_stream
 	.type chacha20_xor_stream, @function
@@ -847,11 +847,13 @@ chacha20_xor_stream:
 	and	#65472, r15
 	mov	r15, 162(sp)
 	; chacha20.ae:76: x = load_le(src, off, 64, n - off) ^ block(key, counter + i, nonce)
-	mov	196(sp), 156(sp)
-	sub	r15, 156(sp)
-	mov	r15, r10
+	mov	196(sp), r15
+	mov	162(sp), r14
+	sub	r14, r15
+	mov	r14, r10
 	add	200(sp), r10
-	cmp	#64, 156(sp)
+	cmp	#64, r15
+	mov	r15, 156(sp)
 	jnc	.Lchacha20_xor_stream_bytes3
 	bit	#1, r10
 	jnz	.Lchacha20_xor_stream_bytes3
@@ -912,10 +914,10 @@ chacha20_xor_stream:
 .Lchacha20_xor_stream_join5:
 	mov	174(sp), r14
 	mov	r14, r15
-	mov	@r15, 160(sp)
-	mov	2(r14), 158(sp)
-	add	164(sp), 160(sp)
-	addc	166(sp), 158(sp)
+	mov	@r15, r12
+	mov	2(r14), r11
+	add	164(sp), r12
+	addc	166(sp), r11
 	; chacha20.ae:53: @unroll(unroll)
 	mov	#10, 150(sp)
 	mov	#30821, 40(sp)
@@ -926,8 +928,10 @@ chacha20_xor_stream:
 	mov	2(r15), r14
 	mov	16(r15), 26(sp)
 	mov	18(r15), 22(sp)
-	mov	160(sp), 14(sp)
-	mov	158(sp), 18(sp)
+	mov	r12, 14(sp)
+	mov	r12, 160(sp)
+	mov	r11, 18(sp)
+	mov	r11, 158(sp)
 	mov	#25710, 66(sp)
 	mov	#13088, 64(sp)
 	mov	4(r15), r11
@@ -991,41 +995,41 @@ chacha20_xor_stream:
 	rrc	r13
 	; chacha20.ae:21: a = a + b
 	mov	r4, 44(sp)
-	mov	r5, 42(sp)
 	add	r14, 44(sp)
-	addc	r13, 42(sp)
+	addc	r13, r5
 	; chacha20.ae:22: d = (d ^ a) <<< 8
 	xor	44(sp), r8
-	xor	42(sp), r6
+	xor	r5, r6
+	mov	r5, 42(sp)
 	swpb	r8
-	swpb	r6
 	mov	r8, r5
+	swpb	r6
 	xor.b	r6, r5
-	mov	r5, 6(sp)
-	xor	r6, 6(sp)
+	xor	r6, r5
 	xor.b	r8, r6
 	xor	r8, r6
 	mov	r6, 2(sp)
 	; chacha20.ae:23: c = c + d
-	mov	r9, 102(sp)
-	mov	r15, 100(sp)
-	add	r6, 102(sp)
-	addc	6(sp), 100(sp)
+	add	r6, r9
+	addc	r5, r15
+	mov	r5, 6(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
-	xor	102(sp), r14
-	xor	100(sp), r13
+	xor	r9, r14
+	mov	r9, 102(sp)
+	xor	r15, r13
+	mov	r15, 100(sp)
 	swpb	r14
+	mov	r14, r9
 	swpb	r13
-	mov	r14, r15
-	xor.b	r13, r15
-	mov	r15, 54(sp)
-	xor	r13, 54(sp)
+	xor.b	r13, r9
+	xor	r13, r9
 	xor.b	r14, r13
 	xor	r14, r13
-	mov	r13, 30(sp)
 	bit	#1, r13
-	rrc	54(sp)
-	rrc	30(sp)
+	rrc	r9
+	mov	r9, 54(sp)
+	rrc	r13
+	mov	r13, 30(sp)
 	; chacha20.ae:17: a = a + b
 	mov	66(sp), r8
 	mov	64(sp), r15
@@ -1057,30 +1061,30 @@ chacha20_xor_stream:
 	rrc	r12
 	rrc	r6
 	; chacha20.ae:21: a = a + b
-	mov	r8, 68(sp)
-	mov	r15, 62(sp)
-	add	r12, 68(sp)
-	addc	r6, 62(sp)
+	add	r12, r8
+	addc	r6, r15
 	; chacha20.ae:22: d = (d ^ a) <<< 8
-	xor	68(sp), r7
-	xor	62(sp), r9
+	xor	r8, r7
+	mov	r8, 68(sp)
+	xor	r15, r9
+	mov	r15, 62(sp)
 	swpb	r7
+	mov	r7, r11
 	swpb	r9
-	mov	r7, r15
-	xor.b	r9, r15
-	mov	r15, 38(sp)
-	xor	r9, 38(sp)
+	xor.b	r9, r11
+	xor	r9, r11
 	xor.b	r7, r9
 	xor	r7, r9
 	mov	r9, 32(sp)
 	; chacha20.ae:23: c = c + d
-	mov	r13, 98(sp)
-	mov	r14, 96(sp)
-	add	r9, 98(sp)
-	addc	38(sp), 96(sp)
+	add	r9, r13
+	addc	r11, r14
+	mov	r11, 38(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
-	xor	98(sp), r12
-	xor	96(sp), r6
+	xor	r13, r12
+	mov	r13, 98(sp)
+	xor	r14, r6
+	mov	r14, 96(sp)
 	swpb	r12
 	mov	r12, r5
 	swpb	r6
@@ -1124,30 +1128,30 @@ chacha20_xor_stream:
 	rrc	r12
 	rrc	r13
 	; chacha20.ae:21: a = a + b
-	mov	r7, 72(sp)
-	mov	r15, 70(sp)
-	add	r12, 72(sp)
-	addc	r13, 70(sp)
+	add	r12, r7
+	addc	r13, r15
 	; chacha20.ae:22: d = (d ^ a) <<< 8
-	xor	72(sp), r9
-	xor	70(sp), r8
+	xor	r7, r9
+	mov	r7, 72(sp)
+	xor	r15, r8
+	mov	r15, 70(sp)
 	swpb	r9
+	mov	r9, r10
 	swpb	r8
-	mov	r9, r15
-	xor.b	r8, r15
-	mov	r15, 60(sp)
-	xor	r8, 60(sp)
+	xor.b	r8, r10
+	xor	r8, r10
 	xor.b	r9, r8
 	xor	r9, r8
 	mov	r8, 58(sp)
 	; chacha20.ae:23: c = c + d
-	mov	r11, 10(sp)
-	mov	r14, 16(sp)
-	add	r8, 10(sp)
-	addc	60(sp), 16(sp)
+	add	r8, r11
+	addc	r10, r14
+	mov	r10, 60(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
-	xor	10(sp), r12
-	xor	16(sp), r13
+	xor	r11, r12
+	mov	r11, 10(sp)
+	xor	r14, r13
+	mov	r14, 16(sp)
 	swpb	r12
 	mov	r12, r14
 	swpb	r13
@@ -1193,12 +1197,12 @@ chacha20_xor_stream:
 	rrc	r13
 	; chacha20.ae:21: a = a + b
 	mov	r4, 0(sp)
-	mov	r12, 76(sp)
 	add	r9, 0(sp)
-	addc	r13, 76(sp)
+	addc	r13, r12
 	; chacha20.ae:22: d = (d ^ a) <<< 8
 	xor	@sp, r15
-	xor	76(sp), r11
+	xor	r12, r11
+	mov	r12, 76(sp)
 	swpb	r15
 	mov	r15, r12
 	swpb	r11
@@ -1207,13 +1211,13 @@ chacha20_xor_stream:
 	xor.b	r15, r11
 	xor	r15, r11
 	; chacha20.ae:23: c = c + d
-	mov	r7, 24(sp)
-	mov	r8, 20(sp)
-	add	r11, 24(sp)
-	addc	r12, 20(sp)
+	add	r11, r7
+	addc	r12, r8
 	; chacha20.ae:24: b = (b ^ c) <<< 7
-	xor	24(sp), r9
-	xor	20(sp), r13
+	xor	r7, r9
+	mov	r7, 24(sp)
+	xor	r8, r13
+	mov	r8, 20(sp)
 	swpb	r9
 	mov	r9, r8
 	swpb	r13
@@ -1254,40 +1258,40 @@ chacha20_xor_stream:
 	rrc	r6
 	; chacha20.ae:21: a = a + b
 	mov	r4, 40(sp)
-	mov	r7, 50(sp)
 	add	r5, 40(sp)
-	addc	r6, 50(sp)
+	addc	r6, r7
 	; chacha20.ae:22: d = (d ^ a) <<< 8
 	xor	40(sp), r12
-	xor	50(sp), r11
+	xor	r7, r11
+	mov	r7, 50(sp)
 	swpb	r12
-	swpb	r11
 	mov	r12, r7
+	swpb	r11
 	xor.b	r11, r7
-	mov	r7, 48(sp)
-	xor	r11, 48(sp)
+	xor	r11, r7
 	xor.b	r12, r11
 	xor	r12, r11
 	mov	r11, 46(sp)
 	; chacha20.ae:23: c = c + d
-	mov	r9, 82(sp)
-	mov	r15, 80(sp)
-	add	r11, 82(sp)
-	addc	48(sp), 80(sp)
+	add	r11, r9
+	addc	r7, r15
+	mov	r7, 48(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
-	xor	82(sp), r5
+	xor	r9, r5
+	mov	r9, 82(sp)
 	mov	r6, r11
-	xor	80(sp), r11
+	xor	r15, r11
+	mov	r15, 80(sp)
 	swpb	r5
+	mov	r5, r9
 	swpb	r11
-	mov	r5, r15
-	xor.b	r11, r15
-	mov	r15, 28(sp)
-	xor	r11, 28(sp)
+	xor.b	r11, r9
+	xor	r11, r9
 	xor.b	r5, r11
 	xor	r5, r11
 	bit	#1, r11
-	rrc	28(sp)
+	rrc	r9
+	mov	r9, 28(sp)
 	rrc	r11
 	; chacha20.ae:17: a = a + b
 	mov	68(sp), r5
@@ -1320,40 +1324,40 @@ chacha20_xor_stream:
 	rrc	r14
 	rrc	r10
 	; chacha20.ae:21: a = a + b
-	mov	r5, 66(sp)
-	mov	r6, 64(sp)
-	add	r14, 66(sp)
-	addc	r10, 64(sp)
+	add	r14, r5
+	addc	r10, r6
 	; chacha20.ae:22: d = (d ^ a) <<< 8
-	xor	66(sp), r15
-	xor	64(sp), r7
+	xor	r5, r15
+	mov	r5, 66(sp)
+	xor	r6, r7
+	mov	r6, 64(sp)
 	swpb	r15
+	mov	r15, r5
 	swpb	r7
-	mov	r15, r6
-	xor.b	r7, r6
-	mov	r6, 18(sp)
-	xor	r7, 18(sp)
+	xor.b	r7, r5
+	xor	r7, r5
 	xor.b	r15, r7
 	xor	r15, r7
 	mov	r7, 14(sp)
 	; chacha20.ae:23: c = c + d
-	mov	r12, 56(sp)
-	mov	r9, 52(sp)
-	add	r7, 56(sp)
-	addc	18(sp), 52(sp)
+	add	r7, r12
+	addc	r5, r9
+	mov	r5, 18(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
-	xor	56(sp), r14
-	xor	52(sp), r10
+	xor	r12, r14
+	mov	r12, 56(sp)
+	xor	r9, r10
+	mov	r9, 52(sp)
 	swpb	r14
+	mov	r14, r9
 	swpb	r10
-	mov	r14, r15
-	xor.b	r10, r15
-	mov	r15, 8(sp)
-	xor	r10, 8(sp)
+	xor.b	r10, r9
+	xor	r10, r9
 	xor.b	r14, r10
 	xor	r14, r10
 	bit	#1, r10
-	rrc	8(sp)
+	rrc	r9
+	mov	r9, 8(sp)
 	rrc	r10
 	; chacha20.ae:17: a = a + b
 	mov	72(sp), r7
@@ -1387,29 +1391,29 @@ chacha20_xor_stream:
 	rrc	r8
 	rrc	r6
 	; chacha20.ae:21: a = a + b
-	mov	r7, 36(sp)
-	mov	r15, 34(sp)
-	add	r8, 36(sp)
-	addc	r6, 34(sp)
+	add	r8, r7
+	addc	r6, r15
 	; chacha20.ae:22: d = (d ^ a) <<< 8
-	xor	36(sp), r14
-	xor	34(sp), r4
+	xor	r7, r14
+	mov	r7, 36(sp)
+	xor	r15, r4
+	mov	r15, 34(sp)
 	swpb	r14
+	mov	r14, r13
 	swpb	r4
-	mov	r14, r15
-	xor.b	r4, r15
-	mov	r15, 4(sp)
-	xor	r4, 4(sp)
+	xor.b	r4, r13
+	xor	r4, r13
 	xor.b	r14, r4
 	xor	r14, r4
 	; chacha20.ae:23: c = c + d
-	mov	r12, 26(sp)
-	mov	r9, 22(sp)
-	add	r4, 26(sp)
-	addc	4(sp), 22(sp)
+	add	r4, r12
+	addc	r13, r9
+	mov	r13, 4(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
-	xor	26(sp), r8
-	xor	22(sp), r6
+	xor	r12, r8
+	mov	r12, 26(sp)
+	xor	r9, r6
+	mov	r9, 22(sp)
 	swpb	r8
 	mov	r8, r5
 	swpb	r6
@@ -1507,9 +1511,9 @@ chacha20_xor_stream:
 	addc	10(r15), 48(sp)
 	add	4(r15), 118(sp)
 	addc	6(r15), 114(sp)
-	mov	r7, 152(sp)
 	add	@r15, 84(sp)
-	addc	2(r9), 152(sp)
+	addc	2(r9), r7
+	mov	r7, 152(sp)
 	add	160(sp), 14(sp)
 	addc	158(sp), 18(sp)
 	; chacha20.ae:66: x11 + key[255:224], x10 + key[223:192], x9 + key[191:160], x8 + key[159:128],
@@ -1526,9 +1530,9 @@ chacha20_xor_stream:
 	; chacha20.ae:67: x7 + key[127:96], x6 + key[95:64], x5 + key[63:32], x4 + key[31:0],
 	add	12(r15), 108(sp)
 	addc	14(r15), 106(sp)
-	mov	r10, 148(sp)
 	add	8(r15), 74(sp)
-	addc	10(r15), 148(sp)
+	addc	10(r15), r10
+	mov	r10, 148(sp)
 	add	4(r15), r11
 	addc	6(r15), r12
 	add	@r15, r13

@@ -270,7 +270,7 @@ ctr_decrypt_with:
 
 ; --- ctr_xor_stream: ctr.xor_stream
 ;     frame 56 bytes (20 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1028 bytes of code
+;     estimated 1030 bytes of code
 	.section .text.ctr_xor_stream,"ax",@progbits
 	.local ctr_xor_stream
 	.type ctr_xor_stream, @function
@@ -302,11 +302,13 @@ ctr_xor_stream:
 	and	#4095, r15
 	rlam.w	#4, r15
 	mov	r15, 12(sp)
-	mov	34(sp), 10(sp)
-	sub	r15, 10(sp)
-	mov	r15, r10
+	mov	34(sp), r15
+	mov	12(sp), r14
+	sub	r14, r15
+	mov	r14, r10
 	add	38(sp), r10
-	cmp	#16, 10(sp)
+	cmp	#16, r15
+	mov	r15, 10(sp)
 	jnc	.Lctr_xor_stream_bytes3
 	bit	#1, r10
 	jnz	.Lctr_xor_stream_bytes3

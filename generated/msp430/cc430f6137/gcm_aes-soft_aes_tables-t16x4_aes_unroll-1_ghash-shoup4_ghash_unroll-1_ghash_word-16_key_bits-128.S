@@ -327,13 +327,13 @@ gcm_encrypt_with:
 	mov	r14, 62(sp)
 	mov	r15, 60(sp)
 	mov	254(sp), r8
-	mov	256(sp), 80(sp)
+	mov	256(sp), 78(sp)
 	mov	258(sp), 86(sp)
-	mov	260(sp), 78(sp)
+	mov	260(sp), 80(sp)
 	mov	262(sp), 84(sp)
 	mov	266(sp), 90(sp)
 	mov	268(sp), 88(sp)
-	mov	80(sp), r15
+	mov	78(sp), r15
 	add	#15, r15
 	mov	#0, r9
 	addc	#0, r9
@@ -350,7 +350,7 @@ gcm_encrypt_with:
 	mov	#0, 44(sp)
 	mov	#0, 46(sp)
 	mov	#0, 48(sp)
-	mov	#0, 50(sp)
+	mov	#0, 54(sp)
 	mov	#0, 56(sp)
 	cmp	r9, r10
 	jc	.Lgcm_encrypt_with_done2
@@ -358,7 +358,7 @@ gcm_encrypt_with:
 	mov	r10, r6
 	and	#4095, r6
 	rlam.w	#4, r6
-	mov	80(sp), r11
+	mov	78(sp), r11
 	sub	r6, r11
 	add	r8, r6
 	cmp	#16, r11
@@ -413,7 +413,7 @@ gcm_encrypt_with:
 	mov	48(sp), r13
 	swpb	r14
 	xor	r14, r13
-	mov	50(sp), r14
+	mov	54(sp), r14
 	swpb	r15
 	xor	r15, r14
 	mov	56(sp), r15
@@ -440,7 +440,7 @@ gcm_encrypt_with:
 	mov	132(sp), 44(sp)
 	mov	134(sp), 46(sp)
 	mov	136(sp), 48(sp)
-	mov	138(sp), 50(sp)
+	mov	138(sp), 54(sp)
 	mov	140(sp), 56(sp)
 	add	#1, r10
 	cmp	r9, r10
@@ -481,6 +481,8 @@ gcm_encrypt_with:
 	mov	r12, r11
 	jmp	.Lgcm_encrypt_with_words11
 .Lgcm_encrypt_with_join12:
+	mov	#1, r9
+	mov	#0, r10
 	swpb	r15
 	mov	r15, 58(sp)
 	swpb	r4
@@ -488,8 +490,6 @@ gcm_encrypt_with:
 	swpb	r6
 	swpb	r7
 	swpb	r8
-	mov	#1, r9
-	mov	#0, r10
 	jmp	.Lgcm_encrypt_with_endif9
 .Lgcm_encrypt_with_else8:
 	mov	60(sp), r14
@@ -653,7 +653,7 @@ gcm_encrypt_with:
 	call	#gcm_E_encrypt_block
 	add	#1, r9
 	addc	#0, r10
-	mov	78(sp), r14
+	mov	80(sp), r14
 	add	#15, r14
 	mov	#0, r15
 	addc	#0, r15
@@ -678,7 +678,7 @@ gcm_encrypt_with:
 	mov	36(sp), r15
 	and	#4095, r15
 	rlam.w	#4, r15
-	mov	r15, 32(sp)
+	mov	r15, 34(sp)
 	mov.b	37(sp), r8
 	rrum.w	#4, r8
 	; gcm.ae:81: u = E.encrypt_block(ks, j)
@@ -697,11 +697,11 @@ gcm_encrypt_with:
 	mov	82(sp), r12
 	call	#gcm_E_encrypt_block
 	add	#1, r9
-	mov	r9, 54(sp)
+	mov	r9, 52(sp)
 	addc	#0, r10
-	mov	r10, 52(sp)
-	mov	78(sp), r7
-	mov	32(sp), r15
+	mov	r10, 50(sp)
+	mov	80(sp), r7
+	mov	34(sp), r15
 	sub	r15, r7
 	mov	#0, r14
 	subc	r8, r14
@@ -847,7 +847,7 @@ gcm_encrypt_with:
 	inc	r15
 	and	r15, r4
 	bic	r4, r5
-	mov	r5, 34(sp)
+	mov	r5, 32(sp)
 	mov	r12, r15
 	inv	r15
 	inc	r15
@@ -940,7 +940,7 @@ gcm_encrypt_with:
 	mov	r15, 6(sp)
 	mov	r11, 4(sp)
 	mov	r13, r15
-	mov	34(sp), r5
+	mov	32(sp), r5
 	jmp	.Lgcm_encrypt_with_endif30
 .Lgcm_encrypt_with_else29:
 	mov	r8, 16(sp)
@@ -951,8 +951,6 @@ gcm_encrypt_with:
 	mov	22(sp), r15
 .Lgcm_encrypt_with_endif30:
 	; gcm.ae:84: store_be(ct, off, c, n - off)
-	mov	32(sp), r13
-	add	84(sp), r13
 	mov	r5, r4
 	mov	r15, r6
 	mov	4(sp), r8
@@ -961,6 +959,8 @@ gcm_encrypt_with:
 	mov	10(sp), r11
 	mov	12(sp), r12
 	mov	16(sp), r14
+	mov	34(sp), r13
+	add	84(sp), r13
 	cmp	#16, r7
 	swpb	r4
 	swpb	r6
@@ -1018,7 +1018,7 @@ gcm_encrypt_with:
 	xor	6(sp), r12
 	mov	48(sp), r13
 	xor	4(sp), r13
-	mov	50(sp), r14
+	mov	54(sp), r14
 	xor	r15, r14
 	mov	56(sp), r15
 	xor	r5, r15
@@ -1037,15 +1037,15 @@ gcm_encrypt_with:
 	add	#206, r14
 	mov	64(sp), r13
 	call	#gcm_G_mul_h
-	mov	54(sp), r9
-	mov	52(sp), r10
+	mov	52(sp), r9
+	mov	50(sp), r10
 	mov	206(sp), 30(sp)
 	mov	208(sp), 38(sp)
 	mov	210(sp), 40(sp)
 	mov	212(sp), 44(sp)
 	mov	214(sp), 46(sp)
 	mov	216(sp), 48(sp)
-	mov	218(sp), 50(sp)
+	mov	218(sp), 54(sp)
 	mov	220(sp), 56(sp)
 	add	#1, 36(sp)
 	cmp	66(sp), 36(sp)
@@ -1053,26 +1053,26 @@ gcm_encrypt_with:
 	br	#.Lgcm_encrypt_with_loop22
 .Lgcm_encrypt_with_near40:
 .Lgcm_encrypt_with_done23:
-	mov.b	81(sp), r14
-	rrum.w	#4, r14
-	rrum.w	#1, r14
-	mov	48(sp), r15
-	xor	r14, r15
-	mov	80(sp), r13
-	and	#8191, r13
-	rlam.w	#3, r13
-	mov	46(sp), r14
-	xor	r13, r14
-	mov.b	79(sp), r12
-	rrum.w	#4, r12
-	rrum.w	#1, r12
-	mov	38(sp), r13
-	xor	r12, r13
-	mov	78(sp), r11
-	and	#8191, r11
-	rlam.w	#3, r11
+	mov	78(sp), r10
+	and	#8191, r10
+	rlam.w	#3, r10
+	mov.b	79(sp), r11
+	rrum.w	#4, r11
+	rrum.w	#1, r11
+	mov	80(sp), r14
+	and	#8191, r14
+	rlam.w	#3, r14
+	mov.b	81(sp), r15
+	rrum.w	#4, r15
+	rrum.w	#1, r15
 	mov	30(sp), r12
-	xor	r11, r12
+	xor	r14, r12
+	mov	38(sp), r13
+	xor	r15, r13
+	mov	46(sp), r14
+	xor	r10, r14
+	mov	48(sp), r15
+	xor	r11, r15
 	; gcm.ae:60: return G.mul_h(y ^ lengths, tab) ^ s0
 	mov	r12, 110(sp)
 	mov	r13, 112(sp)
@@ -1080,7 +1080,7 @@ gcm_encrypt_with:
 	mov	44(sp), 116(sp)
 	mov	r14, 118(sp)
 	mov	r15, 120(sp)
-	mov	50(sp), 122(sp)
+	mov	54(sp), 122(sp)
 	mov	56(sp), 124(sp)
 	mov	sp, r12
 	add	#110, r12
@@ -1144,9 +1144,9 @@ gcm_encrypt_with:
 	mov	r8, 106(sp)
 	swpb	r7
 	mov	r7, 108(sp)
-	mov	88(sp), r15
 	mov	sp, r14
 	add	#94, r14
+	mov	88(sp), r15
 	cmp	#16, r15
 	jnc	.Lgcm_encrypt_with_cnt37
 	mov	#16, r15
@@ -1168,7 +1168,7 @@ gcm_encrypt_with:
 
 ; --- gcm_decrypt_with: gcm.decrypt_with
 ;     frame 252 bytes (54 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2504 bytes of code
+;     estimated 2506 bytes of code
 	.section .text.gcm_decrypt_with,"ax",@progbits
 	.global gcm_decrypt_with
 	.type gcm_decrypt_with, @function
@@ -1815,8 +1815,7 @@ gcm_decrypt_with:
 	swpb	90(sp)
 	swpb	86(sp)
 	jz	.Lgcm_decrypt_with_else38
-	mov	88(sp), r4
-	mov	r4, r15
+	mov	88(sp), r15
 	and	#8191, r15
 	rlam.w	#3, r15
 	sub	#128, r15
@@ -1832,6 +1831,7 @@ gcm_decrypt_with:
 	clr	r14
 	adc	r14
 	xor	#1, r14
+	mov	88(sp), r4
 	mov	r4, r9
 	and	#1, r9
 	inv	r9

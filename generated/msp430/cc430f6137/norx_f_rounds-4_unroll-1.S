@@ -180,7 +180,7 @@ norx_f_g:
 
 ; --- norx_f_f: norx_f.f
 ;     frame 150 bytes (75 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2584 bytes of code
+;     estimated 2532 bytes of code
 	.section .text.norx_f_f,"ax",@progbits
 	.global norx_f_f
 	.type norx_f_f, @function
@@ -333,11 +333,11 @@ norx_f_f:
 	; norx_f.ae:35: b = (b ^ c) >>> r3
 	xor	r7, r11
 	xor	r8, r10
-	mov	r11, 104(sp)
+	rla	r11
+	rlc	r10
 	mov	r10, 116(sp)
-	rla	104(sp)
-	rlc	116(sp)
-	adc	104(sp)
+	adc	r11
+	mov	r11, 104(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	20(sp), r12
 	mov	r12, r15
@@ -456,9 +456,9 @@ norx_f_f:
 	; norx_f.ae:35: b = (b ^ c) >>> r3
 	xor	r13, r12
 	xor	r10, r15
-	mov	r15, 34(sp)
 	rla	r12
-	rlc	34(sp)
+	rlc	r15
+	mov	r15, 34(sp)
 	adc	r12
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	38(sp), r13
@@ -578,11 +578,11 @@ norx_f_f:
 	; norx_f.ae:35: b = (b ^ c) >>> r3
 	xor	r14, r11
 	xor	r10, r13
-	mov	r11, 16(sp)
+	rla	r11
+	rlc	r13
 	mov	r13, 46(sp)
-	rla	16(sp)
-	rlc	46(sp)
-	adc	16(sp)
+	adc	r11
+	mov	r11, 16(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	80(sp), r10
 	mov	r10, r15
@@ -704,9 +704,9 @@ norx_f_f:
 	; norx_f.ae:35: b = (b ^ c) >>> r3
 	xor	r13, r6
 	xor	r15, r5
-	mov	r5, 30(sp)
 	rla	r6
-	rlc	30(sp)
+	rlc	r5
+	mov	r5, 30(sp)
 	adc	r6
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	2(sp), r11
@@ -818,11 +818,11 @@ norx_f_f:
 	; norx_f.ae:35: b = (b ^ c) >>> r3
 	xor	r7, r14
 	xor	r10, r12
-	mov	r14, 56(sp)
+	rla	r14
+	rlc	r12
 	mov	r12, 106(sp)
-	rla	56(sp)
-	rlc	106(sp)
-	adc	56(sp)
+	adc	r14
+	mov	r14, 56(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	62(sp), r12
 	mov	r12, r11
@@ -936,11 +936,11 @@ norx_f_f:
 	; norx_f.ae:35: b = (b ^ c) >>> r3
 	xor	r8, r4
 	xor	r9, r5
-	mov	r4, 18(sp)
+	rla	r4
+	rlc	r5
 	mov	r5, 70(sp)
-	rla	18(sp)
-	rlc	70(sp)
-	adc	18(sp)
+	adc	r4
+	mov	r4, 18(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	74(sp), r15
 	mov	r15, r4
@@ -1053,9 +1053,9 @@ norx_f_f:
 	; norx_f.ae:35: b = (b ^ c) >>> r3
 	xor	r9, r13
 	xor	r12, r6
-	mov	r6, 36(sp)
 	rla	r13
-	rlc	36(sp)
+	rlc	r6
+	mov	r6, 36(sp)
 	adc	r13
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	@sp, r12
@@ -1238,7 +1238,7 @@ norx_f_f:
 
 ; --- norx_f_permute: norx_f.permute
 ;     frame 114 bytes (57 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2500 bytes of code
+;     estimated 2448 bytes of code
 	.section .text.norx_f_permute,"ax",@progbits
 	.global norx_f_permute
 	.type norx_f_permute, @function
@@ -1391,11 +1391,11 @@ norx_f_permute:
 	; norx_f.ae:35: b = (b ^ c) >>> r3
 	xor	r12, r9
 	xor	r14, r8
-	mov	r9, 86(sp)
+	rla	r9
+	rlc	r8
 	mov	r8, 100(sp)
-	rla	86(sp)
-	rlc	100(sp)
-	adc	86(sp)
+	adc	r9
+	mov	r9, 86(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	52(sp), r15
 	mov	r15, r14
@@ -1508,9 +1508,9 @@ norx_f_permute:
 	; norx_f.ae:35: b = (b ^ c) >>> r3
 	xor	r9, r10
 	xor	r12, r5
-	mov	r5, 32(sp)
 	rla	r10
-	rlc	32(sp)
+	rlc	r5
+	mov	r5, 32(sp)
 	adc	r10
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	20(sp), r13
@@ -1623,11 +1623,11 @@ norx_f_permute:
 	; norx_f.ae:35: b = (b ^ c) >>> r3
 	xor	r12, r4
 	xor	r13, r5
-	mov	r4, 24(sp)
+	rla	r4
+	rlc	r5
 	mov	r5, 36(sp)
-	rla	24(sp)
-	rlc	36(sp)
-	adc	24(sp)
+	adc	r4
+	mov	r4, 24(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	106(sp), r15
 	mov	r15, r4
@@ -1739,9 +1739,9 @@ norx_f_permute:
 	; norx_f.ae:35: b = (b ^ c) >>> r3
 	xor	r15, r14
 	xor	r5, r9
-	mov	r9, 16(sp)
 	rla	r14
-	rlc	16(sp)
+	rlc	r9
+	mov	r9, 16(sp)
 	adc	r14
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	42(sp), r9
@@ -1851,11 +1851,11 @@ norx_f_permute:
 	; norx_f.ae:35: b = (b ^ c) >>> r3
 	xor	r12, r8
 	xor	r13, r10
-	mov	r8, 26(sp)
+	rla	r8
+	rlc	r10
 	mov	r10, 88(sp)
-	rla	26(sp)
-	rlc	88(sp)
-	adc	26(sp)
+	adc	r8
+	mov	r8, 26(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	54(sp), r12
 	mov	r12, r9
@@ -1968,11 +1968,11 @@ norx_f_permute:
 	; norx_f.ae:35: b = (b ^ c) >>> r3
 	xor	r8, r7
 	xor	r12, r4
-	mov	r7, 8(sp)
+	rla	r7
+	rlc	r4
 	mov	r4, 58(sp)
-	rla	8(sp)
-	rlc	58(sp)
-	adc	8(sp)
+	adc	r7
+	mov	r7, 8(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	62(sp), r9
 	mov	r9, r4
@@ -2086,9 +2086,9 @@ norx_f_permute:
 	mov	r6, r12
 	xor	r9, r12
 	xor	28(sp), r14
-	mov	r14, 34(sp)
 	rla	r12
-	rlc	34(sp)
+	rlc	r14
+	mov	r14, 34(sp)
 	adc	r12
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	6(sp), r14

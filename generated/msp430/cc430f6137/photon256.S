@@ -245,7 +245,7 @@ photon256_serial:
 
 ; --- photon256_permute: photon256.permute
 ;     frame 68 bytes (34 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2758 bytes of code
+;     estimated 2738 bytes of code
 	.section .text.photon256_permute,"ax",@progbits
 	.global photon256_permute
 	.type photon256_permute, @function
@@ -318,18 +318,18 @@ photon256_permute:
 	bis	r8, r6
 	swpb	r7
 	bis	r9, r7
+	bit	#1, r6
+	rrc	r7
+	rrc	r6
+	bit	#1, r6
+	rrc	r7
+	rrc	r6
+	bit	#1, r6
+	rrc	r7
+	rrc	r6
+	bit	#1, r6
+	rrc	r7
 	mov	r7, 8(sp)
-	bit	#1, r6
-	rrc	8(sp)
-	rrc	r6
-	bit	#1, r6
-	rrc	8(sp)
-	rrc	r6
-	bit	#1, r6
-	rrc	8(sp)
-	rrc	r6
-	bit	#1, r6
-	rrc	8(sp)
 	rrc	r6
 	; photon256.ae:65: x2 = sub_cells(x2 ^ (c ^ ic[2]) as u32) >>> 8
 	mov	r15, r9
@@ -594,13 +594,12 @@ photon256_permute:
 	xor	r4, r10
 	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	r7, r15
-	mov	2(sp), r4
-	xor	r4, r15
+	xor	2(sp), r15
 	xor	r10, r15
 	mov	r15, 34(sp)
 	; photon256.ae:43: t = times2(x3 ^ x5)
-	mov	16(sp), 50(sp)
-	xor	r4, 50(sp)
+	mov	16(sp), r4
+	xor	2(sp), r4
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
 	xor	r8, r5
 	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
@@ -610,109 +609,110 @@ photon256_permute:
 	xor	r5, r15
 	mov	r15, 32(sp)
 	; photon256.ae:43: t = times2(x3 ^ x5)
-	mov	18(sp), 54(sp)
-	xor	r8, 54(sp)
+	mov	18(sp), r5
+	xor	r8, r5
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	50(sp), r8
-	mov	r8, r15
+	mov	r4, r15
+	mov	r4, 50(sp)
 	rrum.w	#3, r15
-	mov	54(sp), r5
 	mov	r5, r10
 	rrum.w	#3, r10
 	and	#4369, r15
 	and	#4369, r10
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	rlam.w	#1, r4
+	mov	r5, r8
+	mov	r5, 54(sp)
 	rlam.w	#1, r8
-	rlam.w	#1, r5
+	and	#61166, r4
+	xor	r15, r4
 	and	#61166, r8
-	xor	r15, r8
-	and	#61166, r5
-	xor	r10, r5
+	xor	r10, r8
 	rla	r15
 	adc	r15
-	mov	r15, r4
-	and	#65534, r4
+	mov	r15, r5
+	and	#65534, r5
 	rlam.w	#1, r10
 	and	#1, r15
 	bis	r15, r10
-	xor	r4, r8
+	xor	r5, r4
 	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
 	mov	28(sp), r15
 	xor	r9, r15
 	xor	34(sp), r15
-	xor	r8, r15
+	xor	r4, r15
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	xor	r10, r5
+	xor	r10, r8
 	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	30(sp), r8
-	xor	r14, r8
-	xor	32(sp), r8
-	xor	r5, r8
+	mov	30(sp), r5
+	xor	r14, r5
+	xor	32(sp), r5
+	xor	r8, r5
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r15, r5
-	rrum.w	#3, r5
-	mov	r8, r10
+	mov	r15, r4
+	rrum.w	#3, r4
+	mov	r5, r10
 	rrum.w	#3, r10
-	and	#4369, r5
+	and	#4369, r4
 	and	#4369, r10
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
 	rlam.w	#1, r15
-	rlam.w	#1, r8
+	rlam.w	#1, r5
 	and	#61166, r15
-	xor	r5, r15
-	and	#61166, r8
-	xor	r10, r8
-	rla	r5
-	adc	r5
-	mov	r5, r4
-	and	#65534, r4
-	rlam.w	#1, r10
-	and	#1, r5
-	bis	r5, r10
 	xor	r4, r15
+	and	#61166, r5
+	xor	r10, r5
+	rla	r4
+	adc	r4
+	mov	r4, r8
+	and	#65534, r8
+	rlam.w	#1, r10
+	and	#1, r4
+	bis	r4, r10
+	xor	r8, r15
 	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	8(sp), r5
-	xor	r7, r5
+	mov	8(sp), r8
+	xor	r7, r8
 	mov	16(sp), r4
-	xor	r4, r5
-	xor	r13, r5
-	xor	34(sp), r5
-	xor	r15, r5
+	xor	r4, r8
+	xor	r13, r8
+	xor	34(sp), r8
+	xor	r15, r8
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	xor	r10, r8
+	xor	r10, r5
 	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	xor	r11, r6
 	xor	18(sp), r6
 	xor	r12, r6
 	xor	32(sp), r6
-	xor	r8, r6
+	xor	r5, r6
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r5, r15
-	rrum.w	#3, r15
+	mov	r8, r5
+	rrum.w	#3, r5
 	mov	r6, r10
 	rrum.w	#3, r10
-	and	#4369, r15
+	and	#4369, r5
 	and	#4369, r10
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rlam.w	#1, r5
+	rlam.w	#1, r8
 	rlam.w	#1, r6
-	and	#61166, r5
-	xor	r15, r5
+	and	#61166, r8
+	xor	r5, r8
 	and	#61166, r6
 	xor	r10, r6
-	rla	r15
-	adc	r15
-	mov	r15, r8
-	and	#65534, r8
+	rla	r5
+	adc	r5
+	mov	r5, r15
+	and	#65534, r15
 	rlam.w	#1, r10
-	and	#1, r15
-	bis	r15, r10
-	xor	r8, r5
+	and	#1, r5
+	bis	r5, r10
+	xor	r15, r8
 	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r4, r8
-	xor	r9, r8
-	xor	r5, r8
-	mov	r8, 10(sp)
+	mov	r4, r15
+	xor	r9, r15
+	xor	r8, r15
+	mov	r15, 10(sp)
 	; photon256.ae:43: t = times2(x3 ^ x5)
 	mov	r13, r15
 	xor	r9, r15
@@ -798,8 +798,7 @@ photon256_permute:
 	mov	30(sp), r8
 	xor	18(sp), r8
 	xor	r12, r8
-	mov	24(sp), r7
-	xor	r7, r8
+	xor	24(sp), r8
 	xor	r5, r8
 	xor	r11, r8
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
@@ -830,8 +829,8 @@ photon256_permute:
 	xor	r15, r4
 	xor	r6, r4
 	; photon256.ae:43: t = times2(x3 ^ x5)
-	mov	2(sp), 38(sp)
-	xor	r15, 38(sp)
+	mov	2(sp), r6
+	xor	r15, r6
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
 	xor	r11, r8
 	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
@@ -840,37 +839,39 @@ photon256_permute:
 	xor	r15, r10
 	xor	r8, r10
 	; photon256.ae:43: t = times2(x3 ^ x5)
-	mov	r7, 44(sp)
-	xor	r15, 44(sp)
+	mov	24(sp), r11
+	xor	r15, r11
 	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	38(sp), r11
-	mov	r11, r7
+	mov	r6, r7
 	rrum.w	#3, r7
-	mov	44(sp), r8
+	mov	r11, r8
 	rrum.w	#3, r8
 	and	#4369, r7
 	and	#4369, r8
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rlam.w	#1, r11
-	mov	44(sp), r6
+	mov	r6, r15
+	mov	r6, 38(sp)
+	rlam.w	#1, r15
+	mov	r11, r6
+	mov	r11, 44(sp)
 	rlam.w	#1, r6
-	and	#61166, r11
-	xor	r7, r11
+	and	#61166, r15
+	xor	r7, r15
 	and	#61166, r6
 	xor	r8, r6
 	rla	r7
 	adc	r7
-	mov	r7, r15
-	and	#65534, r15
+	mov	r7, r11
+	and	#65534, r11
 	rlam.w	#1, r8
 	and	#1, r7
 	bis	r7, r8
-	xor	r15, r11
+	xor	r11, r15
 	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
 	mov	16(sp), r7
 	xor	10(sp), r7
 	xor	r4, r7
-	xor	r11, r7
+	xor	r15, r7
 	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
 	xor	r8, r6
 	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)

@@ -90,7 +90,7 @@ spongent_pi160_sbox_layer:
 
 ; --- spongent_pi160_permute: spongent_pi160.permute
 ;     frame 16 bytes (8 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1100 bytes of code
+;     estimated 1086 bytes of code
 	.section .text.spongent_pi160_permute,"ax",@progbits
 	.global spongent_pi160_permute
 	.type spongent_pi160_permute, @function
@@ -213,9 +213,9 @@ spongent_pi160_permute:
 	mov	#0, r4
 	rra	r6
 	rrc	r4
-	mov	#0, 0(sp)
+	mov	#0, r13
 	rra	r6
-	rrc	0(sp)
+	rrc	r13
 	mov	#0, r9
 	rra	r6
 	rrc	r9
@@ -225,7 +225,7 @@ spongent_pi160_permute:
 	rra	r6
 	rrc	r4
 	rra	r6
-	rrc	0(sp)
+	rrc	r13
 	rra	r6
 	rrc	r9
 	rra	r6
@@ -233,7 +233,7 @@ spongent_pi160_permute:
 	rra	r6
 	rrc	r4
 	rra	r6
-	rrc	0(sp)
+	rrc	r13
 	rra	r6
 	rrc	r9
 	rra	r6
@@ -241,7 +241,7 @@ spongent_pi160_permute:
 	rra	r6
 	rrc	r4
 	rra	r6
-	rrc	0(sp)
+	rrc	r13
 	rra	r6
 	rrc	r9
 	rra	r6
@@ -249,7 +249,7 @@ spongent_pi160_permute:
 	rra	r7
 	rrc	r4
 	rra	r7
-	rrc	0(sp)
+	rrc	r13
 	rra	r7
 	rrc	r9
 	rra	r7
@@ -257,7 +257,7 @@ spongent_pi160_permute:
 	rra	r7
 	rrc	r4
 	rra	r7
-	rrc	0(sp)
+	rrc	r13
 	rra	r7
 	rrc	r9
 	rra	r7
@@ -265,7 +265,7 @@ spongent_pi160_permute:
 	rra	r7
 	rrc	r4
 	rra	r7
-	rrc	0(sp)
+	rrc	r13
 	rra	r7
 	rrc	r9
 	rra	r7
@@ -273,7 +273,8 @@ spongent_pi160_permute:
 	rra	r7
 	rrc	r4
 	rra	r7
-	rrc	0(sp)
+	rrc	r13
+	mov	r13, 0(sp)
 	rra	r7
 	rrc	r9
 	rra	r7

@@ -706,7 +706,7 @@ ccm_encrypt_with:
 
 ; --- ccm_decrypt_with: ccm.decrypt_with
 ;     frame 194 bytes (45 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2620 bytes of code
+;     estimated 2622 bytes of code
 	.section .text.ccm_decrypt_with,"ax",@progbits
 	.global ccm_decrypt_with
 	.type ccm_decrypt_with, @function
@@ -1479,8 +1479,7 @@ ccm_decrypt_with:
 	swpb	74(sp)
 	swpb	72(sp)
 	jz	.Lccm_decrypt_with_else34
-	mov	88(sp), r4
-	mov	r4, r15
+	mov	88(sp), r15
 	and	#8191, r15
 	rla	r15
 	rla	r15
@@ -1502,6 +1501,7 @@ ccm_decrypt_with:
 	clr	r14
 	adc	r14
 	xor	#1, r14
+	mov	88(sp), r4
 	mov	r4, r9
 	and	#1, r9
 	inv	r9

@@ -304,7 +304,7 @@ ctr_decrypt_with:
 
 ; --- ctr_xor_stream: ctr.xor_stream
 ;     frame 58 bytes (21 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1076 bytes of code
+;     estimated 1078 bytes of code
 	.section .text.ctr_xor_stream,"ax",@progbits
 	.local ctr_xor_stream
 	.type ctr_xor_stream, @function
@@ -352,11 +352,13 @@ ctr_xor_stream:
 	rla	r15
 	rla	r15
 	mov	r15, 8(sp)
-	mov	36(sp), 14(sp)
-	sub	r15, 14(sp)
-	mov	r15, r10
+	mov	36(sp), r15
+	mov	8(sp), r14
+	sub	r14, r15
+	mov	r14, r10
 	add	40(sp), r10
-	cmp	#16, 14(sp)
+	cmp	#16, r15
+	mov	r15, 14(sp)
 	jnc	.Lctr_xor_stream_bytes3
 	bit	#1, r10
 	jnz	.Lctr_xor_stream_bytes3

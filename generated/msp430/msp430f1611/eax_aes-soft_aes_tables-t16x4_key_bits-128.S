@@ -827,7 +827,7 @@ eax_encrypt_with:
 
 ; --- eax_decrypt_with: eax.decrypt_with
 ;     frame 154 bytes (27 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1426 bytes of code
+;     estimated 1428 bytes of code
 	.section .text.eax_decrypt_with,"ax",@progbits
 	.global eax_decrypt_with
 	.type eax_decrypt_with, @function
@@ -1133,8 +1133,7 @@ eax_decrypt_with:
 	mov	r11, r10
 	jmp	.Leax_decrypt_with_words13
 .Leax_decrypt_with_join14:
-	mov	28(sp), r9
-	mov	r9, r15
+	mov	28(sp), r15
 	and	#8191, r15
 	rla	r15
 	rla	r15
@@ -1156,6 +1155,7 @@ eax_decrypt_with:
 	clr	r14
 	adc	r14
 	xor	#1, r14
+	mov	28(sp), r9
 	mov	r9, r10
 	and	#1, r10
 	inv	r10

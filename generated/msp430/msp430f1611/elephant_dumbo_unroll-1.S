@@ -240,7 +240,7 @@ elephant_dumbo_decrypt_with:
 
 ; --- elephant_dumbo_P_permute: elephant_dumbo.P.permute
 ;     frame 16 bytes (8 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1130 bytes of code
+;     estimated 1116 bytes of code
 	.section .text.elephant_dumbo_P_permute,"ax",@progbits
 	.local elephant_dumbo_P_permute
 	.type elephant_dumbo_P_permute, @function
@@ -369,9 +369,9 @@ elephant_dumbo_P_permute:
 	mov	#0, r4
 	rra	r6
 	rrc	r4
-	mov	#0, 0(sp)
+	mov	#0, r13
 	rra	r6
-	rrc	0(sp)
+	rrc	r13
 	mov	#0, r9
 	rra	r6
 	rrc	r9
@@ -381,7 +381,7 @@ elephant_dumbo_P_permute:
 	rra	r6
 	rrc	r4
 	rra	r6
-	rrc	0(sp)
+	rrc	r13
 	rra	r6
 	rrc	r9
 	rra	r6
@@ -389,7 +389,7 @@ elephant_dumbo_P_permute:
 	rra	r6
 	rrc	r4
 	rra	r6
-	rrc	0(sp)
+	rrc	r13
 	rra	r6
 	rrc	r9
 	rra	r6
@@ -397,7 +397,7 @@ elephant_dumbo_P_permute:
 	rra	r6
 	rrc	r4
 	rra	r6
-	rrc	0(sp)
+	rrc	r13
 	rra	r6
 	rrc	r9
 	rra	r6
@@ -405,7 +405,7 @@ elephant_dumbo_P_permute:
 	rra	r7
 	rrc	r4
 	rra	r7
-	rrc	0(sp)
+	rrc	r13
 	rra	r7
 	rrc	r9
 	rra	r7
@@ -413,7 +413,7 @@ elephant_dumbo_P_permute:
 	rra	r7
 	rrc	r4
 	rra	r7
-	rrc	0(sp)
+	rrc	r13
 	rra	r7
 	rrc	r9
 	rra	r7
@@ -421,7 +421,7 @@ elephant_dumbo_P_permute:
 	rra	r7
 	rrc	r4
 	rra	r7
-	rrc	0(sp)
+	rrc	r13
 	rra	r7
 	rrc	r9
 	rra	r7
@@ -429,7 +429,8 @@ elephant_dumbo_P_permute:
 	rra	r7
 	rrc	r4
 	rra	r7
-	rrc	0(sp)
+	rrc	r13
+	mov	r13, 0(sp)
 	rra	r7
 	rrc	r9
 	rra	r7
@@ -760,7 +761,7 @@ elephant_dumbo_P_permute:
 
 ; --- elephant_dumbo_crypt: elephant_dumbo.crypt
 ;     frame 378 bytes (129 spill slots, locals 120), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 6438 bytes of code
+;     estimated 6380 bytes of code
 	.section .text.elephant_dumbo_crypt,"ax",@progbits
 	.local elephant_dumbo_crypt
 	.type elephant_dumbo_crypt, @function
@@ -1029,10 +1030,10 @@ elephant_dumbo_crypt:
 	adc	r13
 	and	#63488, r13
 	bis	r13, r12
+	add	#1, r11
 	mov	r11, 224(sp)
+	addc	#0, r12
 	mov	r12, 222(sp)
-	add	#1, 224(sp)
-	addc	#0, 222(sp)
 	; elephant_dumbo.ae:78: blocks_m = (m + block - 1) / block
 	mov	#0, r8
 	add	#20, r6
@@ -1830,35 +1831,35 @@ elephant_dumbo_crypt:
 	adc	r14
 	and	#63488, r14
 	bis	r14, r11
-	mov	r12, 202(sp)
-	mov	r11, 200(sp)
-	add	#1, 202(sp)
-	addc	#0, 200(sp)
+	add	#1, r12
+	addc	#0, r11
 	; elephant_dumbo.ae:81: steps = if blocks_ad - 1 < blocks_c + 1 then blocks_c + 1 else blocks_ad - 1
-	mov	202(sp), r9
-	mov	200(sp), r11
+	mov	r12, r9
+	mov	r12, 202(sp)
+	mov	r11, r14
+	mov	r11, 200(sp)
 	sub	#1, r9
-	subc	#0, r11
+	subc	#0, r14
 	mov	224(sp), r12
 	mov	222(sp), r13
 	add	#1, r12
 	addc	#0, r13
 	cmp	r12, r9
-	mov	r11, r15
+	mov	r14, r15
 	subc	r13, r15
-	clr	r14
-	adc	r14
-	xor	#1, r14
-	inv	r14
-	inc	r14
+	clr	r11
+	adc	r11
+	xor	#1, r11
+	inv	r11
+	inc	r11
 	xor	r9, r12
-	and	r14, r12
+	and	r11, r12
 	xor	r12, r9
 	mov	r9, 198(sp)
-	xor	r11, r13
-	and	r14, r13
-	xor	r13, r11
-	mov	r11, 196(sp)
+	xor	r14, r13
+	and	r11, r13
+	xor	r13, r14
+	mov	r14, 196(sp)
 	; elephant_dumbo.ae:82: n = load_le(nonce, 0, 12) as u160
 	mov	r10, r11
 	bit	#1, r11
@@ -2182,45 +2183,37 @@ elephant_dumbo_crypt:
 	xor	r5, r14
 	mov	r14, 126(sp)
 	swpb	r6
-	mov	r5, r14
-	xor.b	r6, r14
-	mov	r14, 134(sp)
-	xor	r6, 134(sp)
+	xor.b	r6, r5
+	xor	r6, r5
+	mov	r5, 134(sp)
 	swpb	r7
-	mov	r6, r14
-	xor.b	r7, r14
-	mov	r14, 136(sp)
-	xor	r7, 136(sp)
+	xor.b	r7, r6
+	xor	r7, r6
+	mov	r6, 136(sp)
 	swpb	r8
-	mov	r7, r14
-	xor.b	r8, r14
-	mov	r14, 138(sp)
-	xor	r8, 138(sp)
+	xor.b	r8, r7
+	xor	r8, r7
+	mov	r7, 138(sp)
 	swpb	r9
-	mov	r8, r14
-	xor.b	r9, r14
-	mov	r14, 140(sp)
-	xor	r9, 140(sp)
+	xor.b	r9, r8
+	xor	r9, r8
+	mov	r8, 140(sp)
 	swpb	r10
-	mov	r9, r14
-	xor.b	r10, r14
-	mov	r14, 142(sp)
-	xor	r10, 142(sp)
+	xor.b	r10, r9
+	xor	r10, r9
+	mov	r9, 142(sp)
 	swpb	r11
-	mov	r10, r14
-	xor.b	r11, r14
-	mov	r14, 144(sp)
-	xor	r11, 144(sp)
+	xor.b	r11, r10
+	xor	r11, r10
+	mov	r10, 144(sp)
 	swpb	r13
-	mov	r11, r14
-	xor.b	r13, r14
-	mov	r14, 146(sp)
-	xor	r13, 146(sp)
+	xor.b	r13, r11
+	xor	r13, r11
+	mov	r11, 146(sp)
 	swpb	r15
-	mov	r13, r14
-	xor.b	r15, r14
-	mov	r14, 148(sp)
-	xor	r15, 148(sp)
+	xor.b	r15, r13
+	xor	r15, r13
+	mov	r13, 148(sp)
 	mov.b	r15, r15
 	swpb	r12
 	bis	r15, r12
@@ -2258,10 +2251,10 @@ elephant_dumbo_crypt:
 	rla	r15
 	and	#15, r13
 	bis	r13, r15
+	add	r14, r11
 	mov	r11, 32(sp)
+	addc	r15, r12
 	mov	r12, 76(sp)
-	add	r14, 32(sp)
-	addc	r15, 76(sp)
 	; elephant_dumbo.ae:89: if i < blocks_m {
 	cmp	220(sp), r10
 	subc	218(sp), r9
@@ -2271,34 +2264,40 @@ elephant_dumbo_crypt:
 	tst	r15
 	jz	.Lelephant_dumbo_crypt_else23
 	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	mov	158(sp), 10(sp)
-	xor	126(sp), 10(sp)
-	mov	162(sp), 4(sp)
-	xor	134(sp), 4(sp)
+	mov	158(sp), r14
+	xor	126(sp), r14
+	mov	162(sp), r13
+	xor	r5, r13
 	mov	182(sp), r15
-	xor	136(sp), r15
+	xor	r6, r15
 	mov	r15, 256(sp)
 	mov	180(sp), r6
-	xor	138(sp), r6
+	xor	r7, r6
 	mov	178(sp), r7
-	xor	140(sp), r7
+	xor	r8, r7
 	mov	176(sp), r8
 	xor	142(sp), r8
-	mov	160(sp), 36(sp)
-	xor	144(sp), 36(sp)
-	mov	174(sp), 40(sp)
-	xor	146(sp), 40(sp)
-	mov	172(sp), 48(sp)
-	xor	148(sp), 48(sp)
-	mov	170(sp), 52(sp)
-	xor	150(sp), 52(sp)
+	mov	160(sp), r15
+	xor	144(sp), r15
+	mov	r15, 36(sp)
+	mov	174(sp), r15
+	xor	146(sp), r15
+	mov	r15, 40(sp)
+	mov	172(sp), r15
+	xor	148(sp), r15
+	mov	r15, 48(sp)
+	mov	170(sp), r15
+	xor	150(sp), r15
+	mov	r15, 52(sp)
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
 	mov	214(sp), 22(sp)
-	xor	10(sp), 22(sp)
+	xor	r14, 22(sp)
+	mov	r14, 10(sp)
 	mov	212(sp), 20(sp)
-	xor	4(sp), 20(sp)
+	xor	r13, 20(sp)
+	mov	r13, 4(sp)
 	mov	210(sp), r5
-	xor	r15, r5
+	xor	256(sp), r5
 	mov	208(sp), r9
 	xor	r6, r9
 	mov	206(sp), r11

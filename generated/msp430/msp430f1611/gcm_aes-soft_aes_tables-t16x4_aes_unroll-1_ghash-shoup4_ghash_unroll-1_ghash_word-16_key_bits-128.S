@@ -363,13 +363,13 @@ gcm_encrypt_with:
 	mov	r14, 60(sp)
 	mov	r15, 58(sp)
 	mov	252(sp), r8
-	mov	254(sp), 78(sp)
+	mov	254(sp), 76(sp)
 	mov	256(sp), 84(sp)
-	mov	258(sp), 76(sp)
+	mov	258(sp), 78(sp)
 	mov	260(sp), 82(sp)
 	mov	264(sp), 88(sp)
 	mov	266(sp), 86(sp)
-	mov	78(sp), r15
+	mov	76(sp), r15
 	add	#15, r15
 	mov	#0, r9
 	addc	#0, r9
@@ -392,7 +392,7 @@ gcm_encrypt_with:
 	mov	#0, 38(sp)
 	mov	#0, 42(sp)
 	mov	#0, 44(sp)
-	mov	#0, 46(sp)
+	mov	#0, 50(sp)
 	mov	#0, 52(sp)
 	mov	#0, 54(sp)
 	cmp	r9, r10
@@ -404,7 +404,7 @@ gcm_encrypt_with:
 	rla	r6
 	rla	r6
 	rla	r6
-	mov	78(sp), r11
+	mov	76(sp), r11
 	sub	r6, r11
 	add	r8, r6
 	cmp	#16, r11
@@ -456,7 +456,7 @@ gcm_encrypt_with:
 	mov	44(sp), r12
 	swpb	r13
 	xor	r13, r12
-	mov	46(sp), r13
+	mov	50(sp), r13
 	swpb	r14
 	xor	r14, r13
 	mov	52(sp), r14
@@ -485,7 +485,7 @@ gcm_encrypt_with:
 	mov	128(sp), 38(sp)
 	mov	130(sp), 42(sp)
 	mov	132(sp), 44(sp)
-	mov	134(sp), 46(sp)
+	mov	134(sp), 50(sp)
 	mov	136(sp), 52(sp)
 	mov	138(sp), 54(sp)
 	add	#1, r10
@@ -527,6 +527,8 @@ gcm_encrypt_with:
 	mov	r12, r11
 	jmp	.Lgcm_encrypt_with_words11
 .Lgcm_encrypt_with_join12:
+	mov	#1, r8
+	mov	#0, r9
 	swpb	r15
 	mov	r15, 56(sp)
 	swpb	r4
@@ -534,8 +536,6 @@ gcm_encrypt_with:
 	swpb	r6
 	swpb	r7
 	swpb	r10
-	mov	#1, r8
-	mov	#0, r9
 	jmp	.Lgcm_encrypt_with_endif9
 .Lgcm_encrypt_with_else8:
 	mov	58(sp), r14
@@ -715,7 +715,7 @@ gcm_encrypt_with:
 	call	#gcm_E_encrypt_block
 	add	#1, r8
 	addc	#0, r9
-	mov	76(sp), r14
+	mov	78(sp), r14
 	add	#15, r14
 	mov	#0, r15
 	addc	#0, r15
@@ -772,10 +772,10 @@ gcm_encrypt_with:
 	mov	80(sp), r12
 	call	#gcm_E_encrypt_block
 	add	#1, r8
-	mov	r8, 50(sp)
+	mov	r8, 48(sp)
 	addc	#0, r9
-	mov	r9, 48(sp)
-	mov	76(sp), r7
+	mov	r9, 46(sp)
+	mov	78(sp), r7
 	sub	r10, r7
 	mov	#0, r14
 	subc	r6, r14
@@ -1039,7 +1039,6 @@ gcm_encrypt_with:
 	mov	24(sp), r15
 .Lgcm_encrypt_with_endif30:
 	; gcm.ae:84: store_be(ct, off, c, n - off)
-	add	82(sp), r10
 	mov	r5, r4
 	mov	r15, r6
 	mov	4(sp), r8
@@ -1048,6 +1047,7 @@ gcm_encrypt_with:
 	mov	10(sp), r12
 	mov	12(sp), r13
 	mov	14(sp), r14
+	add	82(sp), r10
 	cmp	#16, r7
 	swpb	r4
 	swpb	r6
@@ -1103,7 +1103,7 @@ gcm_encrypt_with:
 	xor	8(sp), r11
 	mov	44(sp), r12
 	xor	6(sp), r12
-	mov	46(sp), r13
+	mov	50(sp), r13
 	xor	4(sp), r13
 	mov	52(sp), r14
 	xor	r15, r14
@@ -1124,14 +1124,14 @@ gcm_encrypt_with:
 	add	#204, r14
 	mov	62(sp), r13
 	call	#gcm_G_mul_h
-	mov	50(sp), r8
-	mov	48(sp), r9
+	mov	48(sp), r8
+	mov	46(sp), r9
 	mov	204(sp), 30(sp)
 	mov	206(sp), 36(sp)
 	mov	208(sp), 38(sp)
 	mov	210(sp), 42(sp)
 	mov	212(sp), 44(sp)
-	mov	214(sp), 46(sp)
+	mov	214(sp), 50(sp)
 	mov	216(sp), 52(sp)
 	mov	218(sp), 54(sp)
 	add	#1, 34(sp)
@@ -1140,38 +1140,38 @@ gcm_encrypt_with:
 	br	#.Lgcm_encrypt_with_loop22
 .Lgcm_encrypt_with_near40:
 .Lgcm_encrypt_with_done23:
-	mov.b	79(sp), r14
+	mov	76(sp), r10
+	and	#8191, r10
+	rla	r10
+	rla	r10
+	rla	r10
+	mov.b	77(sp), r11
 	clrc
-	rrc	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	mov	46(sp), r15
-	xor	r14, r15
-	mov	78(sp), r13
-	and	#8191, r13
-	rla	r13
-	rla	r13
-	rla	r13
-	mov	44(sp), r14
-	xor	r13, r14
-	mov.b	77(sp), r12
+	rrc	r11
+	rra	r11
+	rra	r11
+	rra	r11
+	rra	r11
+	mov	78(sp), r14
+	and	#8191, r14
+	rla	r14
+	rla	r14
+	rla	r14
+	mov.b	79(sp), r15
 	clrc
-	rrc	r12
-	rra	r12
-	rra	r12
-	rra	r12
-	rra	r12
-	mov	36(sp), r13
-	xor	r12, r13
-	mov	76(sp), r11
-	and	#8191, r11
-	rla	r11
-	rla	r11
-	rla	r11
+	rrc	r15
+	rra	r15
+	rra	r15
+	rra	r15
+	rra	r15
 	mov	30(sp), r12
-	xor	r11, r12
+	xor	r14, r12
+	mov	36(sp), r13
+	xor	r15, r13
+	mov	44(sp), r14
+	xor	r10, r14
+	mov	50(sp), r15
+	xor	r11, r15
 	; gcm.ae:60: return G.mul_h(y ^ lengths, tab) ^ s0
 	mov	r12, 108(sp)
 	mov	r13, 110(sp)
@@ -1243,9 +1243,9 @@ gcm_encrypt_with:
 	mov	r8, 104(sp)
 	swpb	r7
 	mov	r7, 106(sp)
-	mov	86(sp), r15
 	mov	sp, r14
 	add	#92, r14
+	mov	86(sp), r15
 	cmp	#16, r15
 	jnc	.Lgcm_encrypt_with_cnt37
 	mov	#16, r15
@@ -1273,7 +1273,7 @@ gcm_encrypt_with:
 
 ; --- gcm_decrypt_with: gcm.decrypt_with
 ;     frame 252 bytes (54 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2648 bytes of code
+;     estimated 2650 bytes of code
 	.section .text.gcm_decrypt_with,"ax",@progbits
 	.global gcm_decrypt_with
 	.type gcm_decrypt_with, @function
@@ -1974,8 +1974,7 @@ gcm_decrypt_with:
 	swpb	90(sp)
 	swpb	86(sp)
 	jz	.Lgcm_decrypt_with_else38
-	mov	88(sp), r4
-	mov	r4, r15
+	mov	88(sp), r15
 	and	#8191, r15
 	rla	r15
 	rla	r15
@@ -1997,6 +1996,7 @@ gcm_decrypt_with:
 	clr	r14
 	adc	r14
 	xor	#1, r14
+	mov	88(sp), r4
 	mov	r4, r9
 	and	#1, r9
 	inv	r9

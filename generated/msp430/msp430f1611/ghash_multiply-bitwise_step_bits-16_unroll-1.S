@@ -361,7 +361,7 @@ ghash_mul_h:
 
 ; --- ghash_absorb: ghash.absorb
 ;     frame 76 bytes (30 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 828 bytes of code
+;     estimated 820 bytes of code
 	.section .text.ghash_absorb,"ax",@progbits
 	.global ghash_absorb
 	.type ghash_absorb, @function
@@ -483,18 +483,18 @@ ghash_absorb:
 	xor	r13, 38(sp)
 	swpb	r9
 	xor	r9, 36(sp)
-	mov	r10, 34(sp)
 	swpb	r8
-	xor	r8, 34(sp)
-	mov	r11, 32(sp)
+	xor	r8, r10
+	mov	r10, 34(sp)
 	swpb	r6
-	xor	r6, 32(sp)
-	mov	r12, 30(sp)
+	xor	r6, r11
+	mov	r11, 32(sp)
 	swpb	r5
-	xor	r5, 30(sp)
-	mov	r14, 28(sp)
+	xor	r5, r12
+	mov	r12, 30(sp)
 	swpb	r4
-	xor	r4, 28(sp)
+	xor	r4, r14
+	mov	r14, 28(sp)
 	; ghash.ae:36: for i in 0..128 {
 	mov	#0, r5
 	mov	#0, 10(sp)

@@ -1702,7 +1702,7 @@ grain128aeadv2_decrypt:
 
 ; --- grain128aeadv2_absorb_ad: grain128aeadv2.absorb_ad
 ;     frame 94 bytes (47 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3554 bytes of code
+;     estimated 3548 bytes of code
 	.section .text.grain128aeadv2_absorb_ad,"ax",@progbits
 	.local grain128aeadv2_absorb_ad
 	.type grain128aeadv2_absorb_ad, @function
@@ -1770,10 +1770,10 @@ grain128aeadv2_absorb_ad:
 	xor	r8, r10
 	mov	r10, 74(sp)
 	; grain128aeadv2.ae:129: for i in 0..n + 1 {
-	mov	74(sp), 82(sp)
-	mov	#0, 80(sp)
-	add	#1, 82(sp)
-	addc	#0, 80(sp)
+	mov	r10, r11
+	mov	#0, r10
+	add	#1, r11
+	addc	#0, r10
 	mov	#0, 62(sp)
 	mov	#0, 60(sp)
 	mov	@r12+, 30(sp)
@@ -1800,9 +1800,11 @@ grain128aeadv2_absorb_ad:
 	mov	@r15+, 56(sp)
 	mov	@r15+, 54(sp)
 	mov	@r15+, 52(sp)
-	cmp	82(sp), 62(sp)
+	cmp	r11, 62(sp)
+	mov	r11, 82(sp)
 	mov	60(sp), r15
-	subc	80(sp), r15
+	subc	r10, r15
+	mov	r10, 80(sp)
 	jnc	.Lgrain128aeadv2_absorb_ad_near10
 	br	#.Lgrain128aeadv2_absorb_ad_done2
 .Lgrain128aeadv2_absorb_ad_near10:
@@ -3184,7 +3186,7 @@ grain128aeadv2_absorb_ad:
 
 ; --- grain128aeadv2_init: grain128aeadv2.init
 ;     frame 122 bytes (61 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 4076 bytes of code
+;     estimated 4054 bytes of code
 	.section .text.grain128aeadv2_init,"ax",@progbits
 	.local grain128aeadv2_init
 	.type grain128aeadv2_init, @function
@@ -3265,9 +3267,10 @@ grain128aeadv2_init:
 	xor	r6, r7
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	r13, r15
-	mov	r14, 74(sp)
+	mov	r14, r11
 	rla	r15
-	rlc	74(sp)
+	rlc	r11
+	mov	r11, 74(sp)
 	mov	42(sp), r11
 	mov	36(sp), r6
 	mov	r6, r15
@@ -3438,9 +3441,9 @@ grain128aeadv2_init:
 	xor	r14, r15
 	mov	r15, 18(sp)
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r6, 14(sp)
 	bit	#4, r9
-	rrc	14(sp)
+	rrc	r6
+	mov	r6, 14(sp)
 	mov	r12, r15
 	mov	r13, r6
 	rra	r6
@@ -3674,9 +3677,10 @@ grain128aeadv2_init:
 	xor	r6, r13
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	r11, r15
-	mov	r12, 66(sp)
+	mov	r12, r4
 	rla	r15
-	rlc	66(sp)
+	rlc	r4
+	mov	r4, 66(sp)
 	mov	r14, r4
 	mov	36(sp), r6
 	mov	r6, r15
@@ -3836,12 +3840,13 @@ grain128aeadv2_init:
 	xor.b	r15, r14
 	xor	r15, r14
 	xor	r14, r5
-	mov	r4, 26(sp)
+	mov	r4, r15
 	bit	#512, r12
-	rrc	26(sp)
+	rrc	r15
 	bit	#1024, r12
-	rrc	26(sp)
-	xor	26(sp), r5
+	rrc	r15
+	xor	r15, r5
+	mov	r15, 26(sp)
 	xor	r12, r5
 	mov	r5, 10(sp)
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
@@ -4082,9 +4087,10 @@ grain128aeadv2_init:
 	xor	r9, r6
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	r11, r15
-	mov	r12, 60(sp)
+	mov	r12, r4
 	rla	r15
-	rlc	60(sp)
+	rlc	r4
+	mov	r4, 60(sp)
 	mov	r14, r4
 	mov	36(sp), r9
 	mov	r9, r15
@@ -4244,12 +4250,13 @@ grain128aeadv2_init:
 	xor.b	r15, r14
 	xor	r15, r14
 	xor	r14, r6
-	mov	r4, 24(sp)
+	mov	r4, r15
 	bit	#512, r12
-	rrc	24(sp)
+	rrc	r15
 	bit	#1024, r12
-	rrc	24(sp)
-	xor	24(sp), r6
+	rrc	r15
+	xor	r15, r6
+	mov	r15, 24(sp)
 	xor	r12, r6
 	mov	r6, 6(sp)
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
@@ -4476,9 +4483,10 @@ grain128aeadv2_init:
 	xor	r9, r6
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	r11, r15
-	mov	r12, 58(sp)
+	mov	r12, r4
 	rla	r15
-	rlc	58(sp)
+	rlc	r4
+	mov	r4, 58(sp)
 	mov	r14, r4
 	mov	36(sp), r9
 	mov	r9, r15
@@ -4638,12 +4646,13 @@ grain128aeadv2_init:
 	xor.b	r15, r14
 	xor	r15, r14
 	xor	r14, r6
-	mov	r4, 22(sp)
+	mov	r4, r15
 	bit	#512, r12
-	rrc	22(sp)
+	rrc	r15
 	bit	#1024, r12
-	rrc	22(sp)
-	xor	22(sp), r6
+	rrc	r15
+	xor	r15, r6
+	mov	r15, 22(sp)
 	xor	r12, r6
 	mov	r6, 2(sp)
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])

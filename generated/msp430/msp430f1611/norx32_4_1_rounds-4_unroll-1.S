@@ -65,7 +65,7 @@ norx32_4_1_key_setup:
 
 ; --- norx32_4_1_encrypt_with: norx32_4_1.encrypt_with
 ;     frame 258 bytes (57 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2616 bytes of code
+;     estimated 2604 bytes of code
 	.section .text.norx32_4_1_encrypt_with,"ax",@progbits
 	.global norx32_4_1_encrypt_with
 	.type norx32_4_1_encrypt_with, @function
@@ -357,15 +357,15 @@ norx32_4_1_encrypt_with:
 	clrc
 	rrc	r13
 	; norx32_4_1.ae:136: for i in 0..whole_blocks(m) + 1 {
-	mov	r12, 88(sp)
-	mov	r13, 86(sp)
-	add	#1, 88(sp)
-	addc	#0, 86(sp)
+	add	#1, r12
+	addc	#0, r13
 	mov	#0, 84(sp)
 	mov	#0, 82(sp)
-	cmp	88(sp), 84(sp)
+	cmp	r12, 84(sp)
+	mov	r12, 88(sp)
 	mov	82(sp), r15
-	subc	86(sp), r15
+	subc	r13, r15
+	mov	r13, 86(sp)
 	jnc	.Lnorx32_4_1_encrypt_with_near24
 	br	#.Lnorx32_4_1_encrypt_with_done5
 .Lnorx32_4_1_encrypt_with_near24:
@@ -407,13 +407,13 @@ norx32_4_1_encrypt_with:
 	rla	r10
 	and	#31, r14
 	bis	r14, r10
-	mov	r11, 58(sp)
-	add	r13, 58(sp)
+	add	r13, r11
 	addc	r10, r12
 	; norx32_4_1.ae:138: count = if m - off < rate then m - off else rate
 	mov	90(sp), r13
 	mov	#0, r10
-	sub	58(sp), r13
+	sub	r11, r13
+	mov	r11, 58(sp)
 	subc	r12, r10
 	cmp	#48, r13
 	mov	r10, r15
@@ -898,7 +898,7 @@ norx32_4_1_encrypt_with:
 
 ; --- norx32_4_1_decrypt_with: norx32_4_1.decrypt_with
 ;     frame 338 bytes (97 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3428 bytes of code
+;     estimated 3416 bytes of code
 	.section .text.norx32_4_1_decrypt_with,"ax",@progbits
 	.global norx32_4_1_decrypt_with
 	.type norx32_4_1_decrypt_with, @function
@@ -1191,15 +1191,15 @@ norx32_4_1_decrypt_with:
 	clrc
 	rrc	r13
 	; norx32_4_1.ae:158: for i in 0..whole_blocks(m) + 1 {
-	mov	r12, 164(sp)
-	mov	r13, 162(sp)
-	add	#1, 164(sp)
-	addc	#0, 162(sp)
+	add	#1, r12
+	addc	#0, r13
 	mov	#0, 158(sp)
 	mov	#0, 156(sp)
-	cmp	164(sp), 158(sp)
+	cmp	r12, 158(sp)
+	mov	r12, 164(sp)
 	mov	156(sp), r15
-	subc	162(sp), r15
+	subc	r13, r15
+	mov	r13, 162(sp)
 	jnc	.Lnorx32_4_1_decrypt_with_near31
 	br	#.Lnorx32_4_1_decrypt_with_done5
 .Lnorx32_4_1_decrypt_with_near31:
@@ -1241,26 +1241,26 @@ norx32_4_1_decrypt_with:
 	rla	r10
 	and	#31, r14
 	bis	r14, r10
-	mov	r12, 110(sp)
-	add	r13, 110(sp)
+	add	r13, r12
 	addc	r10, r11
 	; norx32_4_1.ae:160: count = if m - off < rate then m - off else rate
-	mov	166(sp), r12
+	mov	166(sp), r15
 	mov	#0, r13
-	sub	110(sp), r12
+	sub	r12, r15
+	mov	r12, 110(sp)
 	subc	r11, r13
-	cmp	#48, r12
-	mov	r13, r15
-	subc	#0, r15
+	cmp	#48, r15
+	mov	r13, r12
+	subc	#0, r12
 	clr	r14
 	adc	r14
 	xor	#1, r14
 	inv	r14
 	inc	r14
-	xor	#48, r12
-	and	r14, r12
-	xor	#48, r12
-	mov	r12, 94(sp)
+	xor	#48, r15
+	and	r14, r15
+	xor	#48, r15
+	mov	r15, 94(sp)
 	and	r14, r13
 	mov	r13, 154(sp)
 	; norx32_4_1.ae:161: s[15] = s[15] ^ payload_tag
@@ -1956,7 +1956,7 @@ norx32_4_1_decrypt_with:
 
 ; --- norx32_4_1_F_permute: norx32_4_1.F.permute
 ;     frame 114 bytes (57 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2524 bytes of code
+;     estimated 2472 bytes of code
 	.section .text.norx32_4_1_F_permute,"ax",@progbits
 	.local norx32_4_1_F_permute
 	.type norx32_4_1_F_permute, @function
@@ -2115,11 +2115,11 @@ norx32_4_1_F_permute:
 	; norx_f.ae:35: b = (b ^ c) >>> r3
 	xor	r12, r9
 	xor	r14, r8
-	mov	r9, 86(sp)
+	rla	r9
+	rlc	r8
 	mov	r8, 100(sp)
-	rla	86(sp)
-	rlc	100(sp)
-	adc	86(sp)
+	adc	r9
+	mov	r9, 86(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	52(sp), r15
 	mov	r15, r14
@@ -2232,9 +2232,9 @@ norx32_4_1_F_permute:
 	; norx_f.ae:35: b = (b ^ c) >>> r3
 	xor	r9, r10
 	xor	r12, r5
-	mov	r5, 32(sp)
 	rla	r10
-	rlc	32(sp)
+	rlc	r5
+	mov	r5, 32(sp)
 	adc	r10
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	20(sp), r13
@@ -2347,11 +2347,11 @@ norx32_4_1_F_permute:
 	; norx_f.ae:35: b = (b ^ c) >>> r3
 	xor	r12, r4
 	xor	r13, r5
-	mov	r4, 24(sp)
+	rla	r4
+	rlc	r5
 	mov	r5, 36(sp)
-	rla	24(sp)
-	rlc	36(sp)
-	adc	24(sp)
+	adc	r4
+	mov	r4, 24(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	106(sp), r15
 	mov	r15, r4
@@ -2463,9 +2463,9 @@ norx32_4_1_F_permute:
 	; norx_f.ae:35: b = (b ^ c) >>> r3
 	xor	r15, r14
 	xor	r5, r9
-	mov	r9, 16(sp)
 	rla	r14
-	rlc	16(sp)
+	rlc	r9
+	mov	r9, 16(sp)
 	adc	r14
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	42(sp), r9
@@ -2575,11 +2575,11 @@ norx32_4_1_F_permute:
 	; norx_f.ae:35: b = (b ^ c) >>> r3
 	xor	r12, r8
 	xor	r13, r10
-	mov	r8, 26(sp)
+	rla	r8
+	rlc	r10
 	mov	r10, 88(sp)
-	rla	26(sp)
-	rlc	88(sp)
-	adc	26(sp)
+	adc	r8
+	mov	r8, 26(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	54(sp), r12
 	mov	r12, r9
@@ -2692,11 +2692,11 @@ norx32_4_1_F_permute:
 	; norx_f.ae:35: b = (b ^ c) >>> r3
 	xor	r8, r7
 	xor	r12, r4
-	mov	r7, 8(sp)
+	rla	r7
+	rlc	r4
 	mov	r4, 58(sp)
-	rla	8(sp)
-	rlc	58(sp)
-	adc	8(sp)
+	adc	r7
+	mov	r7, 8(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	62(sp), r9
 	mov	r9, r4
@@ -2810,9 +2810,9 @@ norx32_4_1_F_permute:
 	mov	r6, r12
 	xor	r9, r12
 	xor	28(sp), r14
-	mov	r14, 34(sp)
 	rla	r12
-	rlc	34(sp)
+	rlc	r14
+	mov	r14, 34(sp)
 	adc	r12
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	6(sp), r14
@@ -3015,7 +3015,7 @@ norx32_4_1_F_permute:
 
 ; --- norx32_4_1_absorb_header: norx32_4_1.absorb_header
 ;     frame 160 bytes (56 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1980 bytes of code
+;     estimated 1972 bytes of code
 	.section .text.norx32_4_1_absorb_header,"ax",@progbits
 	.local norx32_4_1_absorb_header
 	.type norx32_4_1_absorb_header, @function
@@ -3263,15 +3263,15 @@ norx32_4_1_absorb_header:
 	clrc
 	rrc	r13
 	; norx32_4_1.ae:97: for i in 0..whole_blocks(n) + 1 {
-	mov	r12, 106(sp)
-	mov	r13, 104(sp)
-	add	#1, 106(sp)
-	addc	#0, 104(sp)
+	add	#1, r12
+	addc	#0, r13
 	mov	#0, 102(sp)
 	mov	#0, 100(sp)
-	cmp	106(sp), 102(sp)
+	cmp	r12, 102(sp)
+	mov	r12, 106(sp)
 	mov	100(sp), r15
-	subc	104(sp), r15
+	subc	r13, r15
+	mov	r13, 104(sp)
 	jnc	.Lnorx32_4_1_absorb_header_near16
 	br	#.Lnorx32_4_1_absorb_header_done4
 .Lnorx32_4_1_absorb_header_near16:

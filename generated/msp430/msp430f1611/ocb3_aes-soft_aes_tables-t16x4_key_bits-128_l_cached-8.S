@@ -871,22 +871,30 @@ ocb3_encrypt_with:
 	clr	r15
 	adc	r15
 	; ocb3.ae:47: if v[15:0] == 0 {
-	mov	44(sp), 58(sp)
-	xor	166(sp), 58(sp)
-	mov	40(sp), 56(sp)
-	xor	168(sp), 56(sp)
-	mov	36(sp), 54(sp)
-	xor	170(sp), 54(sp)
-	mov	34(sp), 52(sp)
-	xor	172(sp), 52(sp)
-	mov	26(sp), 50(sp)
-	xor	174(sp), 50(sp)
-	mov	22(sp), 48(sp)
-	xor	176(sp), 48(sp)
-	mov	20(sp), 46(sp)
-	xor	178(sp), 46(sp)
-	mov	18(sp), 24(sp)
-	xor	180(sp), 24(sp)
+	mov	44(sp), r14
+	xor	166(sp), r14
+	mov	r14, 58(sp)
+	mov	40(sp), r14
+	xor	168(sp), r14
+	mov	r14, 56(sp)
+	mov	36(sp), r14
+	xor	170(sp), r14
+	mov	r14, 54(sp)
+	mov	34(sp), r14
+	xor	172(sp), r14
+	mov	r14, 52(sp)
+	mov	26(sp), r14
+	xor	174(sp), r14
+	mov	r14, 50(sp)
+	mov	22(sp), r14
+	xor	176(sp), r14
+	mov	r14, 48(sp)
+	mov	20(sp), r14
+	xor	178(sp), r14
+	mov	r14, 46(sp)
+	mov	18(sp), r14
+	xor	180(sp), r14
+	mov	r14, 24(sp)
 	; ocb3.ae:51: if v[7:0] == 0 {
 	xor	#1, r15
 	tst	r15
@@ -1713,7 +1721,7 @@ ocb3_encrypt_with:
 
 ; --- ocb3_decrypt_with: ocb3.decrypt_with
 ;     frame 262 bytes (82 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 4344 bytes of code
+;     estimated 4346 bytes of code
 	.section .text.ocb3_decrypt_with,"ax",@progbits
 	.global ocb3_decrypt_with
 	.type ocb3_decrypt_with, @function
@@ -3128,8 +3136,7 @@ ocb3_decrypt_with:
 	swpb	122(sp)
 	swpb	118(sp)
 	jz	.Locb3_decrypt_with_else45
-	mov	152(sp), r4
-	mov	r4, r15
+	mov	152(sp), r15
 	and	#8191, r15
 	rla	r15
 	rla	r15
@@ -3151,6 +3158,7 @@ ocb3_decrypt_with:
 	clr	r14
 	adc	r14
 	xor	#1, r14
+	mov	152(sp), r4
 	mov	r4, r9
 	and	#1, r9
 	inv	r9

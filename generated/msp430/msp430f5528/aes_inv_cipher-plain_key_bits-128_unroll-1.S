@@ -542,7 +542,7 @@ aes_encrypt_block:
 
 ; --- aes_decrypt_block: aes.decrypt_block
 ;     frame 34 bytes (17 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1438 bytes of code
+;     estimated 1436 bytes of code
 	.section .text.aes_decrypt_block,"ax",@progbits
 	.global aes_decrypt_block
 	.type aes_decrypt_block, @function
@@ -579,8 +579,8 @@ aes_decrypt_block:
 	mov	r8, 26(sp)
 	mov	r14, 24(sp)
 	; aes.ae:251: t0 = inv_mix_word(inv_sub_shift(s0, s3, s2, s1) ^ w[4 * (nr - r)])
+	add	#65520, r5
 	mov	r5, 10(sp)
-	add	#65520, 10(sp)
 	; aes.ae:238: @unroll(round_unroll)
 .Laes_decrypt_block_loop1:
 	; aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])

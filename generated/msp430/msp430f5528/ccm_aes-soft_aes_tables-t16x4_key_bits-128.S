@@ -674,7 +674,7 @@ ccm_encrypt_with:
 
 ; --- ccm_decrypt_with: ccm.decrypt_with
 ;     frame 196 bytes (46 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2502 bytes of code
+;     estimated 2504 bytes of code
 	.section .text.ccm_decrypt_with,"ax",@progbits
 	.global ccm_decrypt_with
 	.type ccm_decrypt_with, @function
@@ -1407,8 +1407,7 @@ ccm_decrypt_with:
 	swpb	76(sp)
 	swpb	74(sp)
 	jz	.Lccm_decrypt_with_else34
-	mov	90(sp), r4
-	mov	r4, r15
+	mov	90(sp), r15
 	and	#8191, r15
 	rlam.w	#3, r15
 	sub	#128, r15
@@ -1424,6 +1423,7 @@ ccm_decrypt_with:
 	clr	r14
 	adc	r14
 	xor	#1, r14
+	mov	90(sp), r4
 	mov	r4, r9
 	and	#1, r9
 	inv	r9

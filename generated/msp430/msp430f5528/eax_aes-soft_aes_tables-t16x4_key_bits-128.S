@@ -702,7 +702,7 @@ eax_encrypt_with:
 
 ; --- eax_decrypt_with: eax.decrypt_with
 ;     frame 154 bytes (27 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1358 bytes of code
+;     estimated 1360 bytes of code
 	.section .text.eax_decrypt_with,"ax",@progbits
 	.global eax_decrypt_with
 	.type eax_decrypt_with, @function
@@ -992,8 +992,7 @@ eax_decrypt_with:
 	mov	r11, r10
 	jmp	.Leax_decrypt_with_words13
 .Leax_decrypt_with_join14:
-	mov	28(sp), r9
-	mov	r9, r15
+	mov	28(sp), r15
 	and	#8191, r15
 	rlam.w	#3, r15
 	sub	#128, r15
@@ -1009,6 +1008,7 @@ eax_decrypt_with:
 	clr	r14
 	adc	r14
 	xor	#1, r14
+	mov	28(sp), r9
 	mov	r9, r10
 	and	#1, r10
 	inv	r10
@@ -1456,7 +1456,7 @@ eax_M_E_encrypt_block:
 
 ; --- eax_omac: eax.omac
 ;     frame 152 bytes (44 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1550 bytes of code
+;     estimated 1552 bytes of code
 	.section .text.eax_omac,"ax",@progbits
 	.local eax_omac
 	.type eax_omac, @function
@@ -1820,14 +1820,15 @@ eax_omac:
 	mov	28(sp), r15
 	inv	r15
 	inc	r15
-	and	r15, 24(sp)
+	mov	24(sp), r9
+	and	r15, r9
 	mov	34(sp), r6
 	mov	r6, r15
 	inv	r15
 	inc	r15
-	mov	24(sp), r9
 	and	r9, r15
 	xor	r9, r15
+	mov	r9, 24(sp)
 	mov	r15, 38(sp)
 	mov	36(sp), r15
 	inv	r15

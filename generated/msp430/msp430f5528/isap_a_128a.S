@@ -1283,7 +1283,7 @@ isap_a_128a_P_permute:
 
 ; --- isap_a_128a_mac: isap_a_128a.mac
 ;     frame 124 bytes (10 spill slots, locals 104), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1046 bytes of code
+;     estimated 1036 bytes of code
 	.section .text.isap_a_128a_mac,"ax",@progbits
 	.local isap_a_128a_mac
 	.type isap_a_128a_mac, @function
@@ -1334,15 +1334,16 @@ isap_a_128a_mac:
 	; isap_a_128a.ae:78: for i in 0..n / rate + 1 {
 	mov	8(sp), r15
 	rrum.w	#3, r15
-	mov	r15, 6(sp)
-	mov	#0, 2(sp)
-	add	#1, 6(sp)
-	addc	#0, 2(sp)
+	mov	#0, r13
+	add	#1, r15
+	addc	#0, r13
 	mov	#0, r9
 	mov	#0, r10
-	cmp	6(sp), r9
+	cmp	r15, r9
+	mov	r15, 6(sp)
 	mov	r9, r15
-	subc	2(sp), r15
+	subc	r13, r15
+	mov	r13, 2(sp)
 	jc	.Lisap_a_128a_mac_done4
 .Lisap_a_128a_mac_loop3:
 	; isap_a_128a.ae:79: off = rate * i
@@ -1492,15 +1493,16 @@ isap_a_128a_mac:
 	; isap_a_128a.ae:78: for i in 0..n / rate + 1 {
 	mov	12(sp), r15
 	rrum.w	#3, r15
-	mov	r15, 4(sp)
-	mov	#0, 0(sp)
-	add	#1, 4(sp)
-	addc	#0, 0(sp)
+	mov	#0, r13
+	add	#1, r15
+	addc	#0, r13
 	mov	#0, r9
 	mov	#0, r10
-	cmp	4(sp), r9
+	cmp	r15, r9
+	mov	r15, 4(sp)
 	mov	r9, r15
-	subc	@sp, r15
+	subc	r13, r15
+	mov	r13, 0(sp)
 	jc	.Lisap_a_128a_mac_done16
 .Lisap_a_128a_mac_loop15:
 	; isap_a_128a.ae:79: off = rate * i

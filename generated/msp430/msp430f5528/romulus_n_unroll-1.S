@@ -156,7 +156,7 @@ romulus_n_key_setup:
 
 ; --- romulus_n_encrypt_with: romulus_n.encrypt_with
 ;     frame 484 bytes (37 spill slots, locals 408), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2066 bytes of code
+;     estimated 2042 bytes of code
 	.section .text.romulus_n_encrypt_with,"ax",@progbits
 	.global romulus_n_encrypt_with
 	.type romulus_n_encrypt_with, @function
@@ -351,14 +351,12 @@ romulus_n_encrypt_with:
 	and	#15, r14
 	bis	r14, r15
 	; romulus_n.ae:114: rest = m - off
-	mov	68(sp), 10(sp)
-	mov	#0, 32(sp)
-	sub	r4, 10(sp)
-	subc	r15, 32(sp)
+	mov	68(sp), r14
+	mov	#0, r13
+	sub	r4, r14
+	subc	r15, r13
 	; romulus_n.ae:115: count = if rest < 16 then rest else 16
-	mov	10(sp), r14
 	cmp	#16, r14
-	mov	32(sp), r13
 	mov	r13, r15
 	subc	#0, r15
 	clr	r10
@@ -367,10 +365,12 @@ romulus_n_encrypt_with:
 	inv	r10
 	inc	r10
 	mov	r14, r8
+	mov	r14, 10(sp)
 	xor	#16, r8
 	and	r10, r8
 	xor	#16, r8
 	and	r13, r10
+	mov	r13, 32(sp)
 	; romulus_n.ae:116: mp = pad(load_be(msg, off, 16, count), count)
 	mov	r4, r11
 	add	72(sp), r11
@@ -533,47 +533,48 @@ romulus_n_encrypt_with:
 	; romulus_n.ae:47: return if n < 16 then x | (n as u128) else x
 	mov	r6, r15
 	swpb	r15
-	mov	r15, 8(sp)
 	xor	r6, r6
 	swpb	r6
 	and	r10, r6
-	xor	r6, 8(sp)
+	xor	r6, r15
 	; romulus_n.ae:117: store_be(ct, off, g(s) ^ mp, count)
-	xor	8(sp), r11
+	xor	r15, r11
+	mov	r15, 8(sp)
 	; romulus_n.ae:47: return if n < 16 then x | (n as u128) else x
 	mov	r7, r15
 	swpb	r15
-	mov	r15, 6(sp)
 	xor	r7, r7
 	swpb	r7
 	and	r10, r7
-	xor	r7, 6(sp)
+	xor	r7, r15
 	; romulus_n.ae:117: store_be(ct, off, g(s) ^ mp, count)
 	mov	r12, r6
-	xor	6(sp), r6
+	xor	r15, r6
+	mov	r15, 6(sp)
 	; romulus_n.ae:47: return if n < 16 then x | (n as u128) else x
 	mov	r9, r15
 	swpb	r15
-	mov	r15, 4(sp)
 	xor	r9, r9
 	swpb	r9
 	and	r10, r9
-	xor	r9, 4(sp)
+	xor	r9, r15
 	; romulus_n.ae:117: store_be(ct, off, g(s) ^ mp, count)
 	mov	r13, r12
-	xor	4(sp), r12
+	xor	r15, r12
+	mov	r15, 4(sp)
 	; romulus_n.ae:47: return if n < 16 then x | (n as u128) else x
-	mov	40(sp), r13
-	mov	r13, 2(sp)
-	swpb	2(sp)
-	mov	r13, r15
-	xor	r13, r15
+	mov	40(sp), r9
+	mov	r9, r13
+	swpb	r13
+	mov	r9, r15
+	xor	r9, r15
 	swpb	r15
 	and	r10, r15
-	xor	r15, 2(sp)
+	xor	r15, r13
 	; romulus_n.ae:117: store_be(ct, off, g(s) ^ mp, count)
 	mov	36(sp), r7
-	xor	2(sp), r7
+	xor	r13, r7
+	mov	r13, 2(sp)
 	; romulus_n.ae:47: return if n < 16 then x | (n as u128) else x
 	mov	44(sp), r13
 	mov	r13, r9
@@ -927,7 +928,7 @@ romulus_n_encrypt_with:
 
 ; --- romulus_n_decrypt_with: romulus_n.decrypt_with
 ;     frame 496 bytes (43 spill slots, locals 408), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2222 bytes of code
+;     estimated 2218 bytes of code
 	.section .text.romulus_n_decrypt_with,"ax",@progbits
 	.global romulus_n_decrypt_with
 	.type romulus_n_decrypt_with, @function
@@ -1221,29 +1222,30 @@ romulus_n_decrypt_with:
 	and	#65520, r13
 	mov	r13, 42(sp)
 	; romulus_n.ae:139: rest = m - off
-	mov	78(sp), 48(sp)
-	mov	#0, 54(sp)
-	sub	r13, 48(sp)
-	subc	r14, 54(sp)
+	mov	78(sp), r13
+	mov	#0, r12
+	mov	42(sp), r10
+	sub	r10, r13
+	subc	r14, r12
 	; romulus_n.ae:140: count = if rest < 16 then rest else 16
-	mov	48(sp), r12
-	cmp	#16, r12
-	mov	54(sp), r11
-	mov	r11, r15
+	cmp	#16, r13
+	mov	r12, r15
 	subc	#0, r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
 	inv	r15
 	inc	r15
-	mov	r12, r14
+	mov	r13, r14
+	mov	r13, 48(sp)
 	xor	#16, r14
 	and	r15, r14
 	xor	#16, r14
-	and	r11, r15
+	and	r12, r15
+	mov	r12, 54(sp)
 	mov	r15, 44(sp)
 	; romulus_n.ae:141: p = first_bytes(g(s) ^ load_be(ct, off, 16, count), count)
-	mov	r13, r11
+	mov	r10, r11
 	add	82(sp), r11
 	cmp	#16, r14
 	jnc	.Lromulus_n_decrypt_with_bytes11
@@ -1803,10 +1805,12 @@ romulus_n_E_encrypt_block_tk1:
 	mov	20(sp), r15
 	mov.b	romulus_n_E.rc(r15), r15
 	mov	r15, 12(sp)
-	mov	22(sp), 10(sp)
-	xor	@r4, 10(sp)
-	mov	18(sp), 4(sp)
-	xor	2(r4), 4(sp)
+	mov	22(sp), r15
+	xor	@r4, r15
+	mov	r15, 10(sp)
+	mov	18(sp), r15
+	xor	2(r4), r15
+	mov	r15, 4(sp)
 	mov	16(sp), r12
 	xor	4(r4), r12
 	mov	14(sp), r13
@@ -2012,11 +2016,11 @@ romulus_n_E_encrypt_block_tk1:
 	mov	r15, 2(sp)
 	; skinny128_384plus.ae:184: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32])
 	mov	18(sp), r7
-	mov	r7, r15
+	mov	r7, r13
+	xor.b	16(sp), r13
+	xor	r7, r13
+	mov	r13, 0(sp)
 	mov	16(sp), r13
-	xor.b	r13, r15
-	mov	r15, 0(sp)
-	xor	r7, 0(sp)
 	mov	r13, r12
 	mov	22(sp), r15
 	swpb	r15
@@ -2188,7 +2192,7 @@ romulus_n_E_tk23_rows:
 
 ; --- romulus_n_absorb_ad: romulus_n.absorb_ad
 ;     frame 174 bytes (33 spill slots, locals 104), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1892 bytes of code
+;     estimated 1886 bytes of code
 	.section .text.romulus_n_absorb_ad,"ax",@progbits
 	.local romulus_n_absorb_ad
 	.type romulus_n_absorb_ad, @function
@@ -2302,17 +2306,18 @@ romulus_n_absorb_ad:
 	xor	r10, 12(sp)
 	swpb	r15
 	xor	r15, 10(sp)
-	mov	r9, 18(sp)
 	swpb	r14
-	xor	r14, 18(sp)
-	mov	r11, 16(sp)
+	xor	r14, r9
+	mov	r9, 18(sp)
 	swpb	r13
-	xor	r13, 16(sp)
+	xor	r13, r11
+	mov	r11, 16(sp)
 	swpb	r12
 	xor	r12, 14(sp)
-	mov	22(sp), 68(sp)
+	mov	22(sp), r15
 	swpb	r4
-	xor	r4, 68(sp)
+	xor	r4, r15
+	mov	r15, 68(sp)
 	mov	24(sp), r9
 	swpb	r5
 	xor	r5, r9
@@ -2459,15 +2464,13 @@ romulus_n_absorb_ad:
 	and	#31, r14
 	bis	r14, r15
 	; romulus_n.ae:83: r = a - off                                           // 0 (empty A) .. 32
-	mov	#0, 58(sp)
-	mov	44(sp), r13
-	sub	r13, 54(sp)
-	subc	r15, 58(sp)
-	; romulus_n.ae:84: odd = if r < 16 then r else 16
+	mov	#0, r13
 	mov	54(sp), r12
+	sub	44(sp), r12
+	subc	r15, r13
+	; romulus_n.ae:84: odd = if r < 16 then r else 16
 	cmp	#16, r12
-	mov	58(sp), r10
-	mov	r10, r15
+	mov	r13, r15
 	subc	#0, r15
 	clr	r5
 	adc	r5
@@ -2475,12 +2478,14 @@ romulus_n_absorb_ad:
 	inv	r5
 	inc	r5
 	mov	r12, r14
+	mov	r12, 54(sp)
 	xor	#16, r14
 	and	r5, r14
 	xor	#16, r14
-	and	r10, r5
+	and	r13, r5
+	mov	r13, 58(sp)
 	; romulus_n.ae:85: s = s ^ pad(load_be(ad, off, 16, odd), odd)
-	mov	r13, r4
+	mov	44(sp), r4
 	add	34(sp), r4
 	cmp	#16, r14
 	jnc	.Lromulus_n_absorb_ad_bytes13

@@ -1759,7 +1759,7 @@ ascon_aead128_P_permute:
 
 ; --- ascon_aead128_absorb_ad: ascon_aead128.absorb_ad
 ;     frame 42 bytes (13 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 548 bytes of code
+;     estimated 542 bytes of code
 	.section .text.ascon_aead128_absorb_ad,"ax",@progbits
 	.local ascon_aead128_absorb_ad
 	.type ascon_aead128_absorb_ad, @function
@@ -1782,15 +1782,16 @@ ascon_aead128_absorb_ad:
 	; ascon_aead128.ae:62: for i in 0..n / rate + 1 {
 	mov	r14, r15
 	rrum.w	#4, r15
-	mov	r15, 20(sp)
-	mov	#0, 18(sp)
-	add	#1, 20(sp)
-	addc	#0, 18(sp)
+	mov	#0, r13
+	add	#1, r15
+	addc	#0, r13
 	mov	#0, 16(sp)
 	mov	#0, 14(sp)
-	cmp	20(sp), 16(sp)
+	cmp	r15, 16(sp)
+	mov	r15, 20(sp)
 	mov	14(sp), r15
-	subc	18(sp), r15
+	subc	r13, r15
+	mov	r13, 18(sp)
 	jc	.Lascon_aead128_absorb_ad_done4
 .Lascon_aead128_absorb_ad_loop3:
 	; ascon_aead128.ae:63: off = rate * i

@@ -1678,7 +1678,7 @@ grain128aeadv2_decrypt:
 
 ; --- grain128aeadv2_absorb_ad: grain128aeadv2.absorb_ad
 ;     frame 94 bytes (47 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3526 bytes of code
+;     estimated 3520 bytes of code
 	.section .text.grain128aeadv2_absorb_ad,"ax",@progbits
 	.local grain128aeadv2_absorb_ad
 	.type grain128aeadv2_absorb_ad, @function
@@ -1740,10 +1740,10 @@ grain128aeadv2_absorb_ad:
 	xor	r8, r10
 	mov	r10, 74(sp)
 	; grain128aeadv2.ae:129: for i in 0..n + 1 {
-	mov	74(sp), 82(sp)
-	mov	#0, 80(sp)
-	add	#1, 82(sp)
-	addc	#0, 80(sp)
+	mov	r10, r11
+	mov	#0, r10
+	add	#1, r11
+	addc	#0, r10
 	mov	#0, 62(sp)
 	mov	#0, 60(sp)
 	mov	@r12+, 30(sp)
@@ -1770,9 +1770,11 @@ grain128aeadv2_absorb_ad:
 	mov	@r15+, 56(sp)
 	mov	@r15+, 54(sp)
 	mov	@r15+, 52(sp)
-	cmp	82(sp), 62(sp)
+	cmp	r11, 62(sp)
+	mov	r11, 82(sp)
 	mov	60(sp), r15
-	subc	80(sp), r15
+	subc	r10, r15
+	mov	r10, 80(sp)
 	jnc	.Lgrain128aeadv2_absorb_ad_near10
 	br	#.Lgrain128aeadv2_absorb_ad_done2
 .Lgrain128aeadv2_absorb_ad_near10:
@@ -3146,7 +3148,7 @@ grain128aeadv2_absorb_ad:
 
 ; --- grain128aeadv2_init: grain128aeadv2.init
 ;     frame 122 bytes (61 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 4052 bytes of code
+;     estimated 4024 bytes of code
 	.section .text.grain128aeadv2_init,"ax",@progbits
 	.local grain128aeadv2_init
 	.type grain128aeadv2_init, @function
@@ -3221,40 +3223,41 @@ grain128aeadv2_init:
 	xor	r6, r7
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	r13, r15
-	mov	r14, 74(sp)
+	mov	r14, r6
 	rla	r15
-	rlc	74(sp)
+	rlc	r6
 	mov	42(sp), r11
-	mov	36(sp), r6
-	mov	r6, r15
+	mov	36(sp), r15
 	swpb	r15
 	swpb	r11
 	xor.b	r15, r11
 	xor	r15, r11
-	bit	#256, r6
+	mov	36(sp), r15
+	bit	#256, r15
 	rrc	r11
-	bit	#512, r6
+	bit	#512, r15
 	rrc	r11
-	and	74(sp), r11
+	and	r6, r11
+	mov	r6, 74(sp)
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r11, r7
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	48(sp), r15
-	rla	r6
-	rlc	r15
-	rla	r6
-	rlc	r15
-	rla	r6
-	rlc	r15
-	rla	r6
-	rlc	r15
-	mov	48(sp), r11
-	mov	44(sp), r6
-	rla	r11
+	mov	48(sp), r6
+	rla	r15
 	rlc	r6
-	and	r6, r15
+	rla	r15
+	rlc	r6
+	rla	r15
+	rlc	r6
+	rla	r15
+	rlc	r6
+	mov	48(sp), r11
+	mov	44(sp), r15
+	rla	r11
+	rlc	r15
+	and	r15, r6
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r15, r7
+	xor	r6, r7
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
 	mov	r5, r6
 	and	74(sp), r6
@@ -3394,9 +3397,9 @@ grain128aeadv2_init:
 	xor	r14, r15
 	mov	r15, 18(sp)
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r6, 14(sp)
 	bit	#4, r9
-	rrc	14(sp)
+	rrc	r6
+	mov	r6, 14(sp)
 	mov	r12, r15
 	mov	r13, r6
 	rra	r6
@@ -3616,8 +3619,7 @@ grain128aeadv2_init:
 	rlc	r6
 	rla	r14
 	rlc	r6
-	mov	42(sp), r14
-	mov	r14, r15
+	mov	42(sp), r15
 	rra	r15
 	rrc	r4
 	rra	r15
@@ -3630,23 +3632,23 @@ grain128aeadv2_init:
 	xor	r6, r13
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	r11, r15
-	mov	r12, 66(sp)
+	mov	r12, r4
 	rla	r15
-	rlc	66(sp)
-	mov	r14, r4
+	rlc	r4
+	mov	42(sp), r14
 	mov	36(sp), r6
 	mov	r6, r15
 	swpb	r15
-	swpb	r4
-	xor.b	r15, r4
-	xor	r15, r4
+	swpb	r14
+	xor.b	r15, r14
+	xor	r15, r14
 	bit	#256, r6
-	rrc	r4
+	rrc	r14
 	bit	#512, r6
-	rrc	r4
-	and	66(sp), r4
+	rrc	r14
+	and	r4, r14
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r4, r13
+	xor	r14, r13
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	48(sp), r15
 	rla	r6
@@ -3657,27 +3659,29 @@ grain128aeadv2_init:
 	rlc	r15
 	rla	r6
 	rlc	r15
-	mov	48(sp), r4
+	mov	48(sp), r14
 	mov	44(sp), r6
-	rla	r4
+	rla	r14
 	rlc	r6
 	and	r6, r15
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r15, r13
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
 	mov	r7, r6
-	and	66(sp), r6
+	and	r4, r6
+	mov	r4, 66(sp)
 	mov	44(sp), r4
+	mov	r4, r14
 	mov	38(sp), r15
-	rla	r4
+	rla	r14
 	rlc	r15
-	rla	r4
+	rla	r14
 	rlc	r15
 	and	r15, r6
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r6, r13
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	bit	#8192, 44(sp)
+	bit	#8192, r4
 	rlc	r15
 	xor	r15, r13
 	mov	20(sp), r6
@@ -3687,90 +3691,90 @@ grain128aeadv2_init:
 	rra	r15
 	rrc	r6
 	xor	r6, r13
-	mov	20(sp), r4
+	mov	20(sp), r14
 	mov	r9, r15
-	rla	r4
+	rla	r14
 	rlc	r15
 	xor	r15, r13
-	mov	r8, r4
+	mov	r8, r14
 	mov	72(sp), r15
 	rra	r15
-	rrc	r4
+	rrc	r14
 	rra	r15
-	rrc	r4
+	rrc	r14
 	rra	r15
-	rrc	r4
+	rrc	r14
 	rra	r15
-	rrc	r4
-	xor	r4, r13
-	mov	r8, r4
+	rrc	r14
+	xor	r14, r13
+	mov	r8, r14
 	mov	72(sp), r15
-	rla	r4
+	rla	r14
 	rlc	r15
-	rla	r4
+	rla	r14
 	rlc	r15
-	rla	r4
+	rla	r14
 	rlc	r15
 	xor	r15, r13
 	xor	r10, r13
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	r10, r4
+	mov	r10, r14
 	mov	r11, r15
 	swpb	r15
-	swpb	r4
-	xor.b	r15, r4
-	xor	r15, r4
+	swpb	r14
+	xor.b	r15, r14
+	xor	r15, r14
 	bit	#256, r11
-	rrc	r4
+	rrc	r14
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r4, r13
+	xor	r14, r13
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	r11, r4
+	mov	r11, r14
 	mov	r12, r15
 	swpb	r15
-	swpb	r4
-	xor.b	r15, r4
-	xor	r15, r4
+	swpb	r14
+	xor.b	r15, r14
+	xor	r15, r14
 	bit	#256, r12
-	rrc	r4
+	rrc	r14
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r4, r13
+	xor	r14, r13
 	mov	r13, 54(sp)
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	52(sp), r15
 	bit	#128, r15
 	rlc	r5
 	xor	r15, r5
-	mov	r14, r13
+	mov	42(sp), r13
 	mov	36(sp), r15
 	swpb	r15
 	swpb	r13
 	xor.b	r15, r13
 	xor	r15, r13
-	bit	#128, r14
+	mov	42(sp), r15
+	bit	#128, r15
 	rlc	r13
-	bit	#64, r14
+	bit	#64, r15
 	rlc	r13
 	xor	r13, r5
-	mov	48(sp), r14
-	mov	r14, r13
-	mov	44(sp), r15
+	mov	48(sp), r13
+	mov	r4, r15
 	swpb	r15
 	swpb	r13
 	xor.b	r15, r13
 	xor	r15, r13
-	bit	#128, r14
+	mov	48(sp), r15
+	bit	#128, r15
 	rlc	r13
-	bit	#64, r14
+	bit	#64, r15
 	rlc	r13
 	xor	r13, r5
-	mov	44(sp), r13
-	mov	38(sp), r14
-	mov	r14, r15
+	mov	38(sp), r13
+	mov	r13, r15
 	rra	r15
-	rrc	r13
+	rrc	r4
+	xor	r4, r5
 	xor	r13, r5
-	xor	r14, r5
 	mov	r5, 62(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	r9, r13
@@ -3785,19 +3789,20 @@ grain128aeadv2_init:
 	rrc	r13
 	mov	20(sp), r5
 	xor	r13, r5
-	mov	72(sp), r14
+	mov	72(sp), r4
 	mov	r10, r15
 	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	xor	r14, r5
-	mov	r4, 26(sp)
+	swpb	r4
+	xor.b	r15, r4
+	xor	r15, r4
+	xor	r4, r5
+	mov	r14, r15
 	bit	#512, r12
-	rrc	26(sp)
+	rrc	r15
 	bit	#1024, r12
-	rrc	26(sp)
-	xor	26(sp), r5
+	rrc	r15
+	xor	r15, r5
+	mov	r15, 26(sp)
 	xor	r12, r5
 	mov	r5, 10(sp)
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
@@ -3840,12 +3845,12 @@ grain128aeadv2_init:
 	bit	#1024, r8
 	rrc	r7
 	bit	#256, r10
-	rrc	r14
+	rrc	r4
 	bit	#512, r10
-	rrc	r14
+	rrc	r4
 	bit	#1024, r10
-	rrc	r14
-	and	r14, r7
+	rrc	r4
+	and	r4, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r7, r15
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
@@ -3860,31 +3865,31 @@ grain128aeadv2_init:
 	xor	r7, r15
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	bit	#2048, r10
-	rrc	r14
+	rrc	r4
 	bit	#4096, r10
-	rrc	r14
+	rrc	r4
 	mov	r10, r7
 	mov	r11, r6
 	rra	r6
 	rrc	r7
-	and	r7, r14
+	and	r7, r4
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r15
+	xor	r4, r15
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	bit	#8, r11
 	rrc	r5
-	mov	r11, r14
+	mov	r11, r4
 	mov	r12, r6
 	rra	r6
-	rrc	r14
+	rrc	r4
 	rra	r6
-	rrc	r14
+	rrc	r4
 	rra	r6
-	rrc	r14
+	rrc	r4
 	rra	r6
-	rrc	r14
+	rrc	r4
 	mov	r5, r7
-	and	r14, r7
+	and	r4, r7
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r7, r15
 	mov	r15, 8(sp)
@@ -3925,25 +3930,25 @@ grain128aeadv2_init:
 	rlc	r15
 	and	r15, r5
 	bit	#8, r11
-	rlc	r14
+	rlc	r4
 	bit	#4, r11
-	rlc	r14
-	and	r14, r5
+	rlc	r4
+	and	r4, r5
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r5, r13
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
 	bit	#256, r11
-	rlc	r4
+	rlc	r14
 	mov	26(sp), r15
 	bit	#2048, r12
 	rrc	r15
-	and	r15, r4
+	and	r15, r14
 	bit	#4096, r12
 	rrc	r15
-	and	r15, r4
-	and	66(sp), r4
+	and	r15, r14
+	and	66(sp), r14
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r4, r13
+	xor	r14, r13
 	; grain128aeadv2.ae:50: ns = cat(f ^ ls, s[127:par])
 	mov	62(sp), r14
 	xor	40(sp), r14
@@ -4024,8 +4029,7 @@ grain128aeadv2_init:
 	rlc	r9
 	rla	r14
 	rlc	r9
-	mov	42(sp), r14
-	mov	r14, r15
+	mov	42(sp), r15
 	rra	r15
 	rrc	r4
 	rra	r15
@@ -4038,23 +4042,23 @@ grain128aeadv2_init:
 	xor	r9, r6
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	r11, r15
-	mov	r12, 60(sp)
+	mov	r12, r4
 	rla	r15
-	rlc	60(sp)
-	mov	r14, r4
+	rlc	r4
+	mov	42(sp), r14
 	mov	36(sp), r9
 	mov	r9, r15
 	swpb	r15
-	swpb	r4
-	xor.b	r15, r4
-	xor	r15, r4
+	swpb	r14
+	xor.b	r15, r14
+	xor	r15, r14
 	bit	#256, r9
-	rrc	r4
+	rrc	r14
 	bit	#512, r9
-	rrc	r4
-	and	60(sp), r4
+	rrc	r14
+	and	r4, r14
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r4, r6
+	xor	r14, r6
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	48(sp), r15
 	rla	r9
@@ -4065,27 +4069,29 @@ grain128aeadv2_init:
 	rlc	r15
 	rla	r9
 	rlc	r15
-	mov	48(sp), r4
+	mov	48(sp), r14
 	mov	44(sp), r9
-	rla	r4
+	rla	r14
 	rlc	r9
 	and	r9, r15
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r15, r6
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
 	mov	r13, r9
-	and	60(sp), r9
+	and	r4, r9
+	mov	r4, 60(sp)
 	mov	44(sp), r4
+	mov	r4, r14
 	mov	38(sp), r15
-	rla	r4
+	rla	r14
 	rlc	r15
-	rla	r4
+	rla	r14
 	rlc	r15
 	and	r15, r9
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r9, r6
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	bit	#8192, 44(sp)
+	bit	#8192, r4
 	rlc	r15
 	xor	r15, r6
 	mov	20(sp), r9
@@ -4095,90 +4101,90 @@ grain128aeadv2_init:
 	rra	r15
 	rrc	r9
 	xor	r9, r6
-	mov	20(sp), r4
+	mov	20(sp), r14
 	mov	r7, r15
-	rla	r4
+	rla	r14
 	rlc	r15
 	xor	r15, r6
-	mov	r8, r4
+	mov	r8, r14
 	mov	72(sp), r15
 	rra	r15
-	rrc	r4
+	rrc	r14
 	rra	r15
-	rrc	r4
+	rrc	r14
 	rra	r15
-	rrc	r4
+	rrc	r14
 	rra	r15
-	rrc	r4
-	xor	r4, r6
-	mov	r8, r4
+	rrc	r14
+	xor	r14, r6
+	mov	r8, r14
 	mov	72(sp), r15
-	rla	r4
+	rla	r14
 	rlc	r15
-	rla	r4
+	rla	r14
 	rlc	r15
-	rla	r4
+	rla	r14
 	rlc	r15
 	xor	r15, r6
 	xor	r10, r6
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	r10, r4
+	mov	r10, r14
 	mov	r11, r15
 	swpb	r15
-	swpb	r4
-	xor.b	r15, r4
-	xor	r15, r4
+	swpb	r14
+	xor.b	r15, r14
+	xor	r15, r14
 	bit	#256, r11
-	rrc	r4
+	rrc	r14
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r4, r6
+	xor	r14, r6
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	r11, r4
+	mov	r11, r14
 	mov	r12, r15
 	swpb	r15
-	swpb	r4
-	xor.b	r15, r4
-	xor	r15, r4
+	swpb	r14
+	xor.b	r15, r14
+	xor	r15, r14
 	bit	#256, r12
-	rrc	r4
+	rrc	r14
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r4, r6
+	xor	r14, r6
 	mov	r6, 78(sp)
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	52(sp), r15
 	bit	#128, r15
 	rlc	r5
 	xor	r15, r5
-	mov	r14, r6
+	mov	42(sp), r6
 	mov	36(sp), r15
 	swpb	r15
 	swpb	r6
 	xor.b	r15, r6
 	xor	r15, r6
-	bit	#128, r14
+	mov	42(sp), r15
+	bit	#128, r15
 	rlc	r6
-	bit	#64, r14
+	bit	#64, r15
 	rlc	r6
 	xor	r6, r5
-	mov	48(sp), r14
-	mov	r14, r6
-	mov	44(sp), r15
+	mov	48(sp), r6
+	mov	r4, r15
 	swpb	r15
 	swpb	r6
 	xor.b	r15, r6
 	xor	r15, r6
-	bit	#128, r14
+	mov	48(sp), r15
+	bit	#128, r15
 	rlc	r6
-	bit	#64, r14
+	bit	#64, r15
 	rlc	r6
 	xor	r6, r5
-	mov	44(sp), r6
-	mov	38(sp), r14
-	mov	r14, r15
+	mov	38(sp), r6
+	mov	r6, r15
 	rra	r15
-	rrc	r6
+	rrc	r4
+	xor	r4, r5
 	xor	r6, r5
-	xor	r14, r5
 	mov	r5, 70(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	r7, r5
@@ -4193,19 +4199,20 @@ grain128aeadv2_init:
 	rrc	r5
 	mov	20(sp), r6
 	xor	r5, r6
-	mov	72(sp), r14
+	mov	72(sp), r4
 	mov	r10, r15
 	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	xor	r14, r6
-	mov	r4, 24(sp)
+	swpb	r4
+	xor.b	r15, r4
+	xor	r15, r4
+	xor	r4, r6
+	mov	r14, r15
 	bit	#512, r12
-	rrc	24(sp)
+	rrc	r15
 	bit	#1024, r12
-	rrc	24(sp)
-	xor	24(sp), r6
+	rrc	r15
+	xor	r15, r6
+	mov	r15, 24(sp)
 	xor	r12, r6
 	mov	r6, 6(sp)
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
@@ -4248,12 +4255,12 @@ grain128aeadv2_init:
 	bit	#1024, r8
 	rrc	r13
 	bit	#256, r10
-	rrc	r14
+	rrc	r4
 	bit	#512, r10
-	rrc	r14
+	rrc	r4
 	bit	#1024, r10
-	rrc	r14
-	and	r14, r13
+	rrc	r4
+	and	r4, r13
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r13, r15
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
@@ -4268,31 +4275,31 @@ grain128aeadv2_init:
 	xor	r13, r15
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	bit	#2048, r10
-	rrc	r14
+	rrc	r4
 	bit	#4096, r10
-	rrc	r14
+	rrc	r4
 	mov	r10, r13
 	mov	r11, r9
 	rra	r9
 	rrc	r13
-	and	r13, r14
+	and	r13, r4
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r15
+	xor	r4, r15
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	bit	#8, r11
 	rrc	r6
-	mov	r11, r14
+	mov	r11, r4
 	mov	r12, r9
 	rra	r9
-	rrc	r14
+	rrc	r4
 	rra	r9
-	rrc	r14
+	rrc	r4
 	rra	r9
-	rrc	r14
+	rrc	r4
 	rra	r9
-	rrc	r14
+	rrc	r4
 	mov	r6, r13
-	and	r14, r13
+	and	r4, r13
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r13, r15
 	mov	r15, 4(sp)
@@ -4333,25 +4340,25 @@ grain128aeadv2_init:
 	rlc	r15
 	and	r15, r6
 	bit	#8, r11
-	rlc	r14
+	rlc	r4
 	bit	#4, r11
-	rlc	r14
-	and	r14, r6
+	rlc	r4
+	and	r4, r6
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r6, r5
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
 	bit	#256, r11
-	rlc	r4
+	rlc	r14
 	mov	24(sp), r15
 	bit	#2048, r12
 	rrc	r15
-	and	r15, r4
+	and	r15, r14
 	bit	#4096, r12
 	rrc	r15
-	and	r15, r4
-	and	60(sp), r4
+	and	r15, r14
+	and	60(sp), r14
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r4, r5
+	xor	r14, r5
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
 	xor	52(sp), r5
 	; grain128aeadv2.ae:90: acc = cat(y, acc[63:par])
@@ -4418,8 +4425,7 @@ grain128aeadv2_init:
 	rlc	r9
 	rla	r14
 	rlc	r9
-	mov	42(sp), r14
-	mov	r14, r15
+	mov	42(sp), r15
 	rra	r15
 	rrc	r4
 	rra	r15
@@ -4432,23 +4438,23 @@ grain128aeadv2_init:
 	xor	r9, r6
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	r11, r15
-	mov	r12, 58(sp)
+	mov	r12, r4
 	rla	r15
-	rlc	58(sp)
-	mov	r14, r4
+	rlc	r4
+	mov	42(sp), r14
 	mov	36(sp), r9
 	mov	r9, r15
 	swpb	r15
-	swpb	r4
-	xor.b	r15, r4
-	xor	r15, r4
+	swpb	r14
+	xor.b	r15, r14
+	xor	r15, r14
 	bit	#256, r9
-	rrc	r4
+	rrc	r14
 	bit	#512, r9
-	rrc	r4
-	and	58(sp), r4
+	rrc	r14
+	and	r4, r14
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r4, r6
+	xor	r14, r6
 	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	48(sp), r15
 	rla	r9
@@ -4459,27 +4465,29 @@ grain128aeadv2_init:
 	rlc	r15
 	rla	r9
 	rlc	r15
-	mov	48(sp), r4
+	mov	48(sp), r14
 	mov	44(sp), r9
-	rla	r4
+	rla	r14
 	rlc	r9
 	and	r9, r15
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r15, r6
 	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
 	mov	r13, r9
-	and	58(sp), r9
+	and	r4, r9
+	mov	r4, 58(sp)
 	mov	44(sp), r4
+	mov	r4, r14
 	mov	38(sp), r15
-	rla	r4
+	rla	r14
 	rlc	r15
-	rla	r4
+	rla	r14
 	rlc	r15
 	and	r15, r9
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r9, r6
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	bit	#8192, 44(sp)
+	bit	#8192, r4
 	rlc	r15
 	xor	r15, r6
 	mov	20(sp), r9
@@ -4489,90 +4497,90 @@ grain128aeadv2_init:
 	rra	r15
 	rrc	r9
 	xor	r9, r6
-	mov	20(sp), r4
+	mov	20(sp), r14
 	mov	r7, r15
-	rla	r4
+	rla	r14
 	rlc	r15
 	xor	r15, r6
-	mov	r8, r4
+	mov	r8, r14
 	mov	72(sp), r15
 	rra	r15
-	rrc	r4
+	rrc	r14
 	rra	r15
-	rrc	r4
+	rrc	r14
 	rra	r15
-	rrc	r4
+	rrc	r14
 	rra	r15
-	rrc	r4
-	xor	r4, r6
-	mov	r8, r4
+	rrc	r14
+	xor	r14, r6
+	mov	r8, r14
 	mov	72(sp), r15
-	rla	r4
+	rla	r14
 	rlc	r15
-	rla	r4
+	rla	r14
 	rlc	r15
-	rla	r4
+	rla	r14
 	rlc	r15
 	xor	r15, r6
 	xor	r10, r6
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	r10, r4
+	mov	r10, r14
 	mov	r11, r15
 	swpb	r15
-	swpb	r4
-	xor.b	r15, r4
-	xor	r15, r4
+	swpb	r14
+	xor.b	r15, r14
+	xor	r15, r14
 	bit	#256, r11
-	rrc	r4
+	rrc	r14
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r4, r6
+	xor	r14, r6
 	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	r11, r4
+	mov	r11, r14
 	mov	r12, r15
 	swpb	r15
-	swpb	r4
-	xor.b	r15, r4
-	xor	r15, r4
+	swpb	r14
+	xor.b	r15, r14
+	xor	r15, r14
 	bit	#256, r12
-	rrc	r4
+	rrc	r14
 	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r4, r6
+	xor	r14, r6
 	mov	r6, 76(sp)
 	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	52(sp), r15
 	bit	#128, r15
 	rlc	r5
 	xor	r15, r5
-	mov	r14, r6
+	mov	42(sp), r6
 	mov	36(sp), r15
 	swpb	r15
 	swpb	r6
 	xor.b	r15, r6
 	xor	r15, r6
-	bit	#128, r14
+	mov	42(sp), r15
+	bit	#128, r15
 	rlc	r6
-	bit	#64, r14
+	bit	#64, r15
 	rlc	r6
 	xor	r6, r5
-	mov	48(sp), r14
-	mov	r14, r6
-	mov	44(sp), r15
+	mov	48(sp), r6
+	mov	r4, r15
 	swpb	r15
 	swpb	r6
 	xor.b	r15, r6
 	xor	r15, r6
-	bit	#128, r14
+	mov	48(sp), r15
+	bit	#128, r15
 	rlc	r6
-	bit	#64, r14
+	bit	#64, r15
 	rlc	r6
 	xor	r6, r5
-	mov	44(sp), r6
-	mov	38(sp), r14
-	mov	r14, r15
+	mov	38(sp), r6
+	mov	r6, r15
 	rra	r15
-	rrc	r6
+	rrc	r4
+	xor	r4, r5
 	xor	r6, r5
-	xor	r14, r5
 	mov	r5, 68(sp)
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	r7, r5
@@ -4587,19 +4595,20 @@ grain128aeadv2_init:
 	rrc	r5
 	mov	20(sp), r6
 	xor	r5, r6
-	mov	72(sp), r14
+	mov	72(sp), r4
 	mov	r10, r15
 	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	xor	r14, r6
-	mov	r4, 22(sp)
+	swpb	r4
+	xor.b	r15, r4
+	xor	r15, r4
+	xor	r4, r6
+	mov	r14, r15
 	bit	#512, r12
-	rrc	22(sp)
+	rrc	r15
 	bit	#1024, r12
-	rrc	22(sp)
-	xor	22(sp), r6
+	rrc	r15
+	xor	r15, r6
+	mov	r15, 22(sp)
 	xor	r12, r6
 	mov	r6, 2(sp)
 	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
@@ -4642,12 +4651,12 @@ grain128aeadv2_init:
 	bit	#1024, r8
 	rrc	r13
 	bit	#256, r10
-	rrc	r14
+	rrc	r4
 	bit	#512, r10
-	rrc	r14
+	rrc	r4
 	bit	#1024, r10
-	rrc	r14
-	and	r14, r13
+	rrc	r4
+	and	r4, r13
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r13, r15
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
@@ -4662,31 +4671,31 @@ grain128aeadv2_init:
 	xor	r13, r15
 	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	bit	#2048, r10
-	rrc	r14
+	rrc	r4
 	bit	#4096, r10
-	rrc	r14
+	rrc	r4
 	mov	r10, r13
 	mov	r11, r9
 	rra	r9
 	rrc	r13
-	and	r13, r14
+	and	r13, r4
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r15
+	xor	r4, r15
 	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	bit	#8, r11
 	rrc	r6
-	mov	r11, r14
+	mov	r11, r4
 	mov	r12, r9
 	rra	r9
-	rrc	r14
+	rrc	r4
 	rra	r9
-	rrc	r14
+	rrc	r4
 	rra	r9
-	rrc	r14
+	rrc	r4
 	rra	r9
-	rrc	r14
+	rrc	r4
 	mov	r6, r13
-	and	r14, r13
+	and	r4, r13
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r13, r15
 	mov	r15, 0(sp)
@@ -4727,25 +4736,25 @@ grain128aeadv2_init:
 	rlc	r15
 	and	r15, r6
 	bit	#8, r11
-	rlc	r14
+	rlc	r4
 	bit	#4, r11
-	rlc	r14
-	and	r14, r6
+	rlc	r4
+	and	r4, r6
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r6, r5
 	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
 	bit	#256, r11
-	rlc	r4
+	rlc	r14
 	mov	22(sp), r15
 	bit	#2048, r12
 	rrc	r15
-	and	r15, r4
+	and	r15, r14
 	bit	#4096, r12
 	rrc	r15
-	and	r15, r4
-	and	58(sp), r4
+	and	r15, r14
+	and	58(sp), r14
 	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r4, r5
+	xor	r14, r5
 	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
 	xor	52(sp), r5
 	; grain128aeadv2.ae:95: sr = cat(y, sr[63:par])

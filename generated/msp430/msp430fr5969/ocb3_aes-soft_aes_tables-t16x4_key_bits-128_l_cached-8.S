@@ -707,22 +707,30 @@ ocb3_encrypt_with:
 	clr	r15
 	adc	r15
 	; ocb3.ae:47: if v[15:0] == 0 {
-	mov	44(sp), 56(sp)
-	xor	168(sp), 56(sp)
-	mov	42(sp), 54(sp)
-	xor	170(sp), 54(sp)
-	mov	36(sp), 52(sp)
-	xor	172(sp), 52(sp)
-	mov	34(sp), 50(sp)
-	xor	174(sp), 50(sp)
-	mov	22(sp), 48(sp)
-	xor	176(sp), 48(sp)
-	mov	20(sp), 46(sp)
-	xor	178(sp), 46(sp)
-	mov	18(sp), 26(sp)
-	xor	180(sp), 26(sp)
-	mov	16(sp), 24(sp)
-	xor	182(sp), 24(sp)
+	mov	44(sp), r14
+	xor	168(sp), r14
+	mov	r14, 56(sp)
+	mov	42(sp), r14
+	xor	170(sp), r14
+	mov	r14, 54(sp)
+	mov	36(sp), r14
+	xor	172(sp), r14
+	mov	r14, 52(sp)
+	mov	34(sp), r14
+	xor	174(sp), r14
+	mov	r14, 50(sp)
+	mov	22(sp), r14
+	xor	176(sp), r14
+	mov	r14, 48(sp)
+	mov	20(sp), r14
+	xor	178(sp), r14
+	mov	r14, 46(sp)
+	mov	18(sp), r14
+	xor	180(sp), r14
+	mov	r14, 26(sp)
+	mov	16(sp), r14
+	xor	182(sp), r14
+	mov	r14, 24(sp)
 	; ocb3.ae:51: if v[7:0] == 0 {
 	xor	#1, r15
 	tst	r15
@@ -1460,7 +1468,7 @@ ocb3_encrypt_with:
 
 ; --- ocb3_decrypt_with: ocb3.decrypt_with
 ;     frame 262 bytes (82 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 4086 bytes of code
+;     estimated 4088 bytes of code
 	.section .text.ocb3_decrypt_with,"ax",@progbits
 	.global ocb3_decrypt_with
 	.type ocb3_decrypt_with, @function
@@ -2764,8 +2772,7 @@ ocb3_decrypt_with:
 	swpb	122(sp)
 	swpb	116(sp)
 	jz	.Locb3_decrypt_with_else45
-	mov	152(sp), r4
-	mov	r4, r15
+	mov	152(sp), r15
 	and	#8191, r15
 	rlam.w	#3, r15
 	sub	#128, r15
@@ -2781,6 +2788,7 @@ ocb3_decrypt_with:
 	clr	r14
 	adc	r14
 	xor	#1, r14
+	mov	152(sp), r4
 	mov	r4, r9
 	and	#1, r9
 	inv	r9

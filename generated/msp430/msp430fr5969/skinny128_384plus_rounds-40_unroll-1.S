@@ -6,7 +6,7 @@
 
 ; --- skinny128_384plus_key_schedule: skinny128_384plus.key_schedule
 ;     frame 58 bytes (29 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 736 bytes of code
+;     estimated 734 bytes of code
 	.section .text.skinny128_384plus_key_schedule,"ax",@progbits
 	.global skinny128_384plus_key_schedule
 	.type skinny128_384plus_key_schedule, @function
@@ -68,20 +68,20 @@ skinny128_384plus_key_schedule:
 	xor.b	r7, r15
 	xor	r6, r15
 	mov	r15, 22(sp)
-	mov	56(sp), r12
-	mov	r12, r13
+	mov	r7, r12
+	mov	56(sp), r5
+	mov	r5, r13
 	swpb	r13
-	mov	r7, r15
-	xor.b	r13, r15
-	mov	r15, 20(sp)
-	xor	r7, 20(sp)
+	xor.b	r13, r12
+	xor	r7, r12
+	mov	r12, 20(sp)
 	mov	r8, r15
 	xor.b	r6, r15
 	xor	r8, r15
 	mov	r15, 16(sp)
 	swpb	r8
 	mov	r8, r15
-	xor.b	r12, r15
+	xor.b	r5, r15
 	xor	r8, r15
 	mov	r15, 6(sp)
 	; skinny128_384plus.ae:79: x = t[127:64]

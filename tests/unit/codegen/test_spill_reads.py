@@ -42,6 +42,36 @@ def test_three_reads_of_a_slot_become_one_load():
     assert sum(T.cost(i)[1] for i in f.insts[:4]) < 3 * T.cost(MInst("xor", [SLOT, R(12)]))[1]
 
 
+def test_a_slot_updated_in_place_is_updated_in_a_register():
+    """A bit permutation shifts bits into an accumulator one `rrc` at a time; spilled, each
+    step is `rrc slot` (4 cycles): one load, the steps on a free register, one store back."""
+    f = fn(MInst("rra", [R(12)]), MInst("rrc", [SLOT]), MInst("rra", [R(12)]), MInst("rrc", [SLOT]),
+           MInst("rra", [R(12)]), MInst("rrc", [SLOT]), MInst("mov", [SLOT, Mem(PTR, 0)]), *keep(12))
+    (reg,) = reloads.reload_runs(f, T, set(T.allocatable))
+    assert reg not in (12, PTR)
+    assert text(f)[:9] == ["rra R(reg=12)", f"mov {SLOT!r}, R(reg={reg})", f"rrc R(reg={reg})",
+                           "rra R(reg=12)", f"rrc R(reg={reg})", "rra R(reg=12)", f"rrc R(reg={reg})",
+                           f"mov R(reg={reg}), {Mem(PTR, 0)!r}", f"mov R(reg={reg}), {SLOT!r}"]
+
+
+def test_a_store_stays_a_store_and_a_byte_read_sees_the_current_value():
+    # stored and read back without an update: the store stays a store (copies.py reads the
+    # stored register where it still holds the value); the reads may form a run of their own
+    f = fn(MInst("mov", [R(12), SLOT]), MInst("xor", [SLOT, R(13)]), MInst("and", [SLOT, R(14)]),
+           MInst("mov", [Imm(0), R(12)]), *keep(12, 13, 14))
+    reloads.reload_runs(f, T, set(T.allocatable))
+    assert text(f)[0] == f"mov R(reg=12), {SLOT!r}"
+    # a byte of the slot read between updates: memory is current there (the run before it
+    # ends with its store)
+    high = Mem(SP, Frame("slot", 0, 1))
+    steps = [MInst("rrc", [SLOT])] * 3
+    f = fn(*steps, MInst("mov.b", [high, R(13)]), *steps, *keep(13))
+    reloads.reload_runs(f, T, set(T.allocatable))
+    t = text(f)
+    k = next(i for i, x in enumerate(t) if x.startswith("mov.b"))
+    assert t[k - 1] == f"rrc {SLOT!r}" or t[k - 1].endswith(f", {SLOT!r}")
+
+
 def test_a_write_to_the_slot_ends_the_run_and_a_high_byte_read_stays():
     high = Mem(SP, Frame("slot", 0, 1))
     f = fn(MInst("xor", [SLOT, R(12)]), MInst("mov", [R(15), SLOT]), MInst("and", [SLOT, R(13)]),
