@@ -65,7 +65,7 @@ def autoincrement(mf: MFunction, pointers: set[int]) -> int:
     return removed
 
 
-def count_down(mf: MFunction, loops: list) -> int:
+def count_down(mf: MFunction, loops: list, target=None) -> int:
     """A counted loop whose index is used by nothing but its own increment and exit test (the
     body reads memory through walking pointers) counts its trips down instead:
     `add #k, i; cmp #hi, i; jnc top` (5 cycles) becomes `dec i; jnz top` (3 cycles).
@@ -82,6 +82,9 @@ def count_down(mf: MFunction, loops: list) -> int:
         init = others[0]
         if not (init.mn == "mov" and init.ops[1] == R(reg) and reg not in regs_in(init.ops[0])):
             continue
+        if target is not None and _exit_on_walker(mf, init, inc, cmp, jump, trips, target):
+            done += 1
+            continue
         init.ops[0] = Imm(trips)
         inc.mn, inc.ops = "dec", [R(reg)]
         k = next(i for i, x in enumerate(mf.insts) if x is cmp)
@@ -89,6 +92,63 @@ def count_down(mf: MFunction, loops: list) -> int:
         jump.mn = "jnz"
         done += 1
     return done
+
+
+def _signed16(v: int) -> int:
+    """v as a 16-bit two's-complement number."""
+    v &= 0xFFFF
+    return v - 0x10000 if v & 0x8000 else v
+
+
+def _exit_on_walker(mf: MFunction, init, inc, cmp, jump, trips: int, target) -> bool:
+    """The loop of `count_down` without its counter, where it also walks an index register w
+    through memory: `mov #c, w` before the loop, one `add #k, w` in it (k > 0) after w's last
+    read, and w read only as the index of memory operands (`rc(w)`). w then keeps
+    w - (c + k * trips), the operands add c + k * trips to their displacement, and the `add`,
+    moved to the loop's end, ends the loop on zero: `add #k, w; jnz top` in place of the
+    counter's `dec n; jnz top` (its 1-4 cycles a trip and its register or slot saved).
+    Addresses wrap in 16 bits as in `rebase_index`. False (nothing changed) where there is no
+    such walker."""
+    insts = mf.insts
+    pos = {id(x): k for k, x in enumerate(insts)}
+    top = next(op.name for op in jump.ops if isinstance(op, Lbl))
+    k_top = next(k for k, x in enumerate(insts) if x.mn == "label" and x.ops[0].name == top)
+    k_jump = pos[id(jump)]
+    for k_add in range(k_top, k_jump):
+        add = insts[k_add]
+        if not (add.mn == "add" and isinstance(add.ops[0], Imm) and _signed16(add.ops[0].value)
+                and isinstance(add.ops[1], R) and is_vreg(add.ops[1].reg)):
+            continue
+        w, step = add.ops[1].reg, _signed16(add.ops[0].value)     # a walk down adds 0xffff
+        refs = [k for k, x in enumerate(insts) if x.mn not in ("label", "comment") and _refs(x, w)]
+        before = [k for k in refs if k < k_top]
+        inside = [k for k in refs if k_top <= k <= k_jump and k != k_add]
+        if (len(before) != 1 or len(refs) != 1 + 1 + len(inside) or not inside or max(inside) > k_add
+                or any(k > k_jump for k in refs)):
+            continue
+        first = insts[before[0]]
+        if not (first.mn == "mov" and isinstance(first.ops[0], Imm) and first.ops[1] == R(w)):
+            continue
+        if not all(_index_base(op, w) and not isinstance(op, Ind)
+                   for k in inside for op in insts[k].ops if w in regs_in(op)):
+            continue
+        if any(x.mn in ("label", "comment") or (x is not cmp and target.desc(x).flags_in)
+               or target.desc(x).branch for x in insts[k_add + 1:k_jump]):
+            continue                    # something between reads the flags the add set
+        # w - (c + k * trips) in 16 bits, and the displacements that add it back, as small
+        # signed numbers (an MSP430X linker checks that `rc+d` fits 16 bits)
+        shift = _signed16(first.ops[0].value + step * trips)
+        for k in inside:
+            insts[k] = insts[k].with_ops([_rebased(op, w, shift) for op in insts[k].ops])
+        insts[before[0]] = first.with_ops([Imm(-step * trips & 0xFFFF), R(w)])
+        moved = insts.pop(k_add)
+        gone = {id(init), id(inc), id(cmp)}
+        mf.insts = [x for x in insts if id(x) not in gone]
+        k = next(i for i, x in enumerate(mf.insts) if x is jump)
+        mf.insts.insert(k, moved)
+        jump.mn = "jnz"
+        return True
+    return False
 
 
 def rebase_index(mf: MFunction, loops: list) -> int:
@@ -160,7 +220,9 @@ def _rebased(op, reg: int, hi: int):
     if isinstance(op, Ind) and op.reg == reg:
         return Mem(reg, hi)
     if isinstance(op, Mem) and op.base == reg:
-        return Mem(reg, op.disp + hi if isinstance(op.disp, int) else f"{op.disp}+{hi}")
+        if isinstance(op.disp, int):
+            return Mem(reg, op.disp + hi)
+        return Mem(reg, f"{op.disp}{hi:+d}" if hi else op.disp)
     return op
 
 

@@ -274,8 +274,8 @@ photon256_serial:
 
 
 ; --- photon256_permute: photon256.permute
-;     frame 68 bytes (34 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2954 bytes of code
+;     frame 66 bytes (33 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2946 bytes of code
 	.section .text.photon256_permute,"ax",@progbits
 	.global photon256_permute
 	.type photon256_permute, @function
@@ -288,10 +288,9 @@ photon256_permute:
 	push	r6
 	push	r5
 	push	r4
-	sub	#68, sp
+	sub	#66, sp
 	mov	r12, 62(sp)
 	; photon256.ae:59: for r in 0..rounds {
-	mov	#12, 66(sp)
 	mov	r12, r14
 	mov	r12, r15
 	mov	@r15, r7
@@ -311,12 +310,12 @@ photon256_permute:
 	mov	28(r15), 60(sp)
 	mov	30(r14), r14
 	; photon256.ae:60: c = rc[r]
-	mov	#0, 64(sp)
+	mov	#65524, 64(sp)
 	; photon256.ae:59: for r in 0..rounds {
 .Lphoton256_permute_loop1:
 	; photon256.ae:60: c = rc[r]
 	mov	64(sp), r15
-	mov.b	photon256_rc(r15), r15
+	mov.b	photon256_rc+12(r15), r15
 	; photon256.ae:63: x0 = sub_cells(x0 ^ (c ^ ic[0]) as u32)
 	xor	r15, r7
 	mov.b	r8, r6
@@ -1521,7 +1520,6 @@ photon256_permute:
 	mov	r10, r14
 	xor	r13, r14
 	xor	r9, r14
-	add	#1, 64(sp)
 	mov	34(sp), r7
 	mov	32(sp), r8
 	mov	26(sp), r9
@@ -1529,7 +1527,7 @@ photon256_permute:
 	mov	r15, 58(sp)
 	mov	r6, 36(sp)
 	mov	r5, 60(sp)
-	dec	66(sp)
+	add	#1, 64(sp)
 	jz	.Lphoton256_permute_near3
 	br	#.Lphoton256_permute_loop1
 .Lphoton256_permute_near3:
@@ -1560,7 +1558,7 @@ photon256_permute:
 	; photon256.ae:82: s[7] = x7
 	mov	60(sp), 28(r15)
 	mov	r14, 30(r6)
-	add	#68, sp
+	add	#66, sp
 	pop	r4
 	pop	r5
 	pop	r6

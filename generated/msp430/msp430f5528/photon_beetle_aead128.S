@@ -1249,18 +1249,17 @@ photon_beetle_aead128_decrypt_with:
 
 
 ; --- photon_beetle_aead128_P_permute: photon_beetle_aead128.P.permute
-;     frame 68 bytes (34 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2738 bytes of code
+;     frame 66 bytes (33 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2730 bytes of code
 	.section .text.photon_beetle_aead128_P_permute,"ax",@progbits
 	.local photon_beetle_aead128_P_permute
 	.type photon_beetle_aead128_P_permute, @function
 	.balign 2
 photon_beetle_aead128_P_permute:
 	pushm.w	#7, r10
-	sub	#68, sp
+	sub	#66, sp
 	mov	r12, 62(sp)
 	; photon256.ae:59: for r in 0..rounds {
-	mov	#12, 66(sp)
 	mov	r12, r14
 	mov	r12, r15
 	mov	@r15, r7
@@ -1280,12 +1279,12 @@ photon_beetle_aead128_P_permute:
 	mov	28(r15), 60(sp)
 	mov	30(r14), r14
 	; photon256.ae:60: c = rc[r]
-	mov	#0, 64(sp)
+	mov	#65524, 64(sp)
 	; photon256.ae:59: for r in 0..rounds {
 .Lphoton_beetle_aead128_P_permute_loop1:
 	; photon256.ae:60: c = rc[r]
 	mov	64(sp), r15
-	mov.b	photon_beetle_aead128_P.rc(r15), r15
+	mov.b	photon_beetle_aead128_P.rc+12(r15), r15
 	; photon256.ae:63: x0 = sub_cells(x0 ^ (c ^ ic[0]) as u32)
 	xor	r15, r7
 	mov.b	r8, r6
@@ -2394,7 +2393,6 @@ photon_beetle_aead128_P_permute:
 	mov	r10, r14
 	xor	r13, r14
 	xor	r9, r14
-	add	#1, 64(sp)
 	mov	34(sp), r7
 	mov	32(sp), r8
 	mov	26(sp), r9
@@ -2402,7 +2400,7 @@ photon_beetle_aead128_P_permute:
 	mov	r15, 58(sp)
 	mov	r6, 36(sp)
 	mov	r5, 60(sp)
-	dec	66(sp)
+	add	#1, 64(sp)
 	jz	.Lphoton_beetle_aead128_P_permute_near3
 	br	#.Lphoton_beetle_aead128_P_permute_loop1
 .Lphoton_beetle_aead128_P_permute_near3:
@@ -2433,7 +2431,7 @@ photon_beetle_aead128_P_permute:
 	; photon256.ae:82: s[7] = x7
 	mov	60(sp), 28(r15)
 	mov	r14, 30(r6)
-	add	#68, sp
+	add	#66, sp
 	popm.w	#7, r10
 	ret
 	.size photon_beetle_aead128_P_permute, .-photon_beetle_aead128_P_permute

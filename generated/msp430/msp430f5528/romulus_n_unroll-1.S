@@ -1772,18 +1772,17 @@ romulus_n_decrypt_with:
 
 
 ; --- romulus_n_E_encrypt_block_tk1: romulus_n.E.encrypt_block_tk1
-;     frame 28 bytes (14 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 698 bytes of code
+;     frame 26 bytes (13 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 690 bytes of code
 	.section .text.romulus_n_E_encrypt_block_tk1,"ax",@progbits
 	.local romulus_n_E_encrypt_block_tk1
 	.type romulus_n_E_encrypt_block_tk1, @function
 	.balign 2
 romulus_n_E_encrypt_block_tk1:
 	pushm.w	#7, r10
-	sub	#28, sp
-	mov	r15, 26(sp)
+	sub	#26, sp
+	mov	r15, 24(sp)
 	; skinny128_384plus.ae:196: @unroll(unroll)
-	mov	#20, 24(sp)
 	mov	12(r14), r10
 	mov	14(r14), r11
 	mov	8(r14), r8
@@ -1797,13 +1796,13 @@ romulus_n_E_encrypt_block_tk1:
 	mov	@r12+, 16(sp)
 	mov	@r12+, 14(sp)
 	; skinny128_384plus.ae:199: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], r23[i] ^ tk1)
-	mov	#0, 20(sp)
+	mov	#65496, 20(sp)
 	mov	r13, r4
 	; skinny128_384plus.ae:196: @unroll(unroll)
 .Lromulus_n_E_encrypt_block_tk1_loop1:
 	; skinny128_384plus.ae:199: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], r23[i] ^ tk1)
 	mov	20(sp), r15
-	mov.b	romulus_n_E.rc(r15), r15
+	mov.b	romulus_n_E.rc+40(r15), r15
 	mov	r15, 12(sp)
 	mov	22(sp), r15
 	xor	@r4, r15
@@ -1914,7 +1913,7 @@ romulus_n_E_encrypt_block_tk1:
 	xor	r15, r13
 	; skinny128_384plus.ae:200: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i + 1], r23[i + 1])
 	mov	20(sp), r15
-	mov.b	romulus_n_E.rc+1(r15), r15
+	mov.b	romulus_n_E.rc+1+40(r15), r15
 	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	mov.b	r6, r9
 	xor	r9, r6
@@ -2035,18 +2034,17 @@ romulus_n_E_encrypt_block_tk1:
 	mov	r7, r15
 	xor.b	22(sp), r15
 	xor	r7, r15
-	add	#2, 20(sp)
 	add	#16, r4
 	mov	2(sp), r7
 	mov	@sp, 22(sp)
 	mov	r12, 18(sp)
 	mov	r13, 16(sp)
 	mov	r15, 14(sp)
-	dec	24(sp)
+	add	#2, 20(sp)
 	jnz	.Lromulus_n_E_encrypt_block_tk1_loop1
 .Lromulus_n_E_encrypt_block_tk1_done2:
 	; skinny128_384plus.ae:203: return cat(r0, r1, r2, r3)
-	mov	26(sp), r13
+	mov	24(sp), r13
 	mov	r13, r15
 	mov	r5, 0(r15)
 	mov	r14, 2(r15)
@@ -2056,7 +2054,7 @@ romulus_n_E_encrypt_block_tk1:
 	mov	r9, 10(r15)
 	mov	r10, 12(r15)
 	mov	r11, 14(r13)
-	add	#28, sp
+	add	#26, sp
 	popm.w	#7, r10
 	ret
 	.size romulus_n_E_encrypt_block_tk1, .-romulus_n_E_encrypt_block_tk1

@@ -262,18 +262,17 @@ skinny128_384plus_key_schedule:
 
 
 ; --- skinny128_384plus_encrypt_block: skinny128_384plus.encrypt_block
-;     frame 6 bytes (3 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 346 bytes of code
+;     frame 4 bytes (2 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 334 bytes of code
 	.section .text.skinny128_384plus_encrypt_block,"ax",@progbits
 	.global skinny128_384plus_encrypt_block
 	.type skinny128_384plus_encrypt_block, @function
 	.balign 2
 skinny128_384plus_encrypt_block:
 	pushm.w	#7, r10
-	sub	#6, sp
-	mov	r14, 4(sp)
+	sub	#4, sp
+	mov	r14, 2(sp)
 	; skinny128_384plus.ae:130: @unroll(unroll)
-	mov	#40, 2(sp)
 	mov	12(r13), r6
 	mov	14(r13), r5
 	mov	8(r13), r7
@@ -283,13 +282,13 @@ skinny128_384plus_encrypt_block:
 	mov	@r13, r11
 	mov	2(r13), r13
 	; skinny128_384plus.ae:132: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
-	mov	#0, 0(sp)
+	mov	#65496, 0(sp)
 	mov	r12, r9
 	; skinny128_384plus.ae:130: @unroll(unroll)
 .Lskinny128_384plus_encrypt_block_loop1:
 	; skinny128_384plus.ae:132: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
 	mov	@sp, r12
-	mov.b	skinny128_384plus_rc(r12), r12
+	mov.b	skinny128_384plus_rc+40(r12), r12
 	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	mov.b	r5, r10
 	xor	r10, r5
@@ -386,18 +385,17 @@ skinny128_384plus_encrypt_block:
 	xor	r15, r14
 	mov	r6, r15
 	xor	r8, r15
-	add	#1, 0(sp)
 	add	#8, r9
 	mov	r5, r6
 	mov	r13, r5
 	mov	r10, r7
 	mov	r4, r8
 	mov	r12, r13
-	dec	2(sp)
+	add	#1, 0(sp)
 	jnz	.Lskinny128_384plus_encrypt_block_loop1
 .Lskinny128_384plus_encrypt_block_done2:
 	; skinny128_384plus.ae:134: return cat(r0, r1, r2, r3)
-	mov	4(sp), r10
+	mov	2(sp), r10
 	mov	r10, r12
 	mov	r11, 0(r12)
 	mov	r13, 2(r12)
@@ -410,22 +408,22 @@ skinny128_384plus_encrypt_block:
 	mov	r8, 10(r15)
 	mov	r6, 12(r15)
 	mov	r5, 14(r10)
-	add	#6, sp
+	add	#4, sp
 	popm.w	#7, r10
 	ret
 	.size skinny128_384plus_encrypt_block, .-skinny128_384plus_encrypt_block
 
 
 ; --- skinny128_384plus_decrypt_block: skinny128_384plus.decrypt_block
-;     frame 6 bytes (3 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 352 bytes of code
+;     frame 4 bytes (2 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 340 bytes of code
 	.section .text.skinny128_384plus_decrypt_block,"ax",@progbits
 	.global skinny128_384plus_decrypt_block
 	.type skinny128_384plus_decrypt_block, @function
 	.balign 2
 skinny128_384plus_decrypt_block:
 	pushm.w	#7, r10
-	sub	#6, sp
+	sub	#4, sp
 	; skinny128_384plus.ae:142: @unroll(unroll)
 	mov	12(r13), r10
 	mov	14(r13), r11
@@ -437,11 +435,9 @@ skinny128_384plus_decrypt_block:
 	mov	2(r13), r13
 	; skinny128_384plus.ae:146: k = rtk[i]
 	mov	r12, r5
-	mov	r14, 4(sp)
-	; skinny128_384plus.ae:142: @unroll(unroll)
-	mov	#40, 2(sp)
+	mov	r14, 2(sp)
 	; skinny128_384plus.ae:145: c = rc[i]
-	mov	#0, r4
+	mov	#40, r4
 	; skinny128_384plus.ae:142: @unroll(unroll)
 .Lskinny128_384plus_decrypt_block_loop1:
 	; skinny128_384plus.ae:149: r0, r1, r2, r3 = r1, r2 ^ t, t, r0 ^ r3
@@ -506,7 +502,7 @@ skinny128_384plus_decrypt_block:
 	xor.b	r8, r6
 	xor	r8, r6
 	; skinny128_384plus.ae:145: c = rc[i]
-	mov.b	skinny128_384plus_rc+39(r4), r10
+	mov.b	skinny128_384plus_rc+39-40(r4), r10
 	; skinny128_384plus.ae:151: r1 = inv_sub_cells((r1 <<< 8) ^ ((c >> 4) as u32 << 24) ^ k[31:0])
 	mov	r10, r13
 	rrum.w	#4, r13
@@ -557,7 +553,6 @@ skinny128_384plus_decrypt_block:
 	swpb	r10
 	mov.b	skinny128_384plus_inv_sbox(r11), r11
 	bis	r11, r10
-	add	#-1, r4
 	add	#65528, r5
 	mov	r9, r11
 	mov	r13, 0(sp)
@@ -565,11 +560,11 @@ skinny128_384plus_decrypt_block:
 	mov	r12, r8
 	mov	r15, r6
 	mov	r14, r13
-	dec	2(sp)
+	add	#-1, r4
 	jnz	.Lskinny128_384plus_decrypt_block_loop1
 .Lskinny128_384plus_decrypt_block_done2:
 	; skinny128_384plus.ae:155: return cat(r0, r1, r2, r3)
-	mov	4(sp), r14
+	mov	2(sp), r14
 	mov	r14, r15
 	mov	r6, 0(r15)
 	mov	r13, 2(r15)
@@ -579,7 +574,7 @@ skinny128_384plus_decrypt_block:
 	mov	r9, 10(r15)
 	mov	r10, 12(r15)
 	mov	r11, 14(r14)
-	add	#6, sp
+	add	#4, sp
 	popm.w	#7, r10
 	ret
 	.size skinny128_384plus_decrypt_block, .-skinny128_384plus_decrypt_block
