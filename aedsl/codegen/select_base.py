@@ -112,8 +112,9 @@ class SelectorBase:
 
     def label(self, name: str) -> None:
         self.emit("label", Lbl(name))
-        self._rotations = {}         # rotations remembered for reuse (select/shifts.py): only
-                                     # within straight-line code (a loop latch rewrites registers)
+        self._rotations = {}         # rotations (select/shifts.py) and shifts (a target's)
+        self._shifts = {}            # remembered for reuse: only within straight-line code (a
+                                     # loop latch rewrites registers)
 
     def vreg(self) -> int:
         return self.mf.vreg()
@@ -195,6 +196,41 @@ class SelectorBase:
         if code == "shr":
             return b(0) >> d.attrs["by"]
         return top
+
+    def known_zero(self, v: Value, depth: int = 6) -> int:
+        """Bits of IR value v known to be zero, from the ops defining it (constants, masks,
+        shifts, extensions, and x ^ (x & c), which is x with the bits of c cleared); 0 when
+        nothing is known."""
+        top = (1 << v.width) - 1
+        d = self.defs.get(v)
+        if d is None or depth == 0:
+            return 0
+        code, args = d.opcode, d.args
+        z = lambda i: self.known_zero(args[i], depth - 1)      # noqa: E731
+        if code == "const":
+            return ~d.attrs["value"] & top
+        if code == "and":
+            return (z(0) | z(1)) & top
+        if code in ("or", "xor"):
+            if code == "xor":
+                # x ^ (x & c) for a constant c: x with c's bits cleared
+                for a, b in ((0, 1), (1, 0)):
+                    e = self.defs.get(args[b])
+                    if e is not None and e.opcode == "and" and args[a] in e.args:
+                        c = e.args[1] if e.args[0] is args[a] else e.args[0]
+                        ones = _const_bits(self, c)
+                        if ones is not None:
+                            return (z(a) | ones) & top
+            return z(0) & z(1)
+        if code == "shl":
+            by = d.attrs["by"]
+            return ((z(0) << by) | ((1 << by) - 1)) & top
+        if code == "shr":
+            by = d.attrs["by"]
+            return ((z(0) >> by) | (top ^ (top >> by))) & top
+        if code == "zext":
+            return (z(0) | (top ^ ((1 << args[0].width) - 1))) & top
+        return 0
 
     def select_op(self, op: Op) -> None:
         for r in op.results:
@@ -574,6 +610,14 @@ class SelectorBase:
 
     def increment(self, regs: list, k: int, width: int) -> None:
         raise NotImplementedError
+
+
+def _const_bits(sel, v) -> int | None:
+    """The value of IR value v if a constant defines it, else None."""
+    d = sel.defs.get(v)
+    if d is not None and d.opcode == "const":
+        return d.attrs["value"] & ((1 << v.width) - 1)
+    return None
 
 
 def frame_local(name: str, offset: int) -> Frame:

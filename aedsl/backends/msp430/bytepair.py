@@ -49,8 +49,11 @@ def split_byte_pairs(mf: MFunction, target) -> int:
             if (low is None or low in touched or gone[-1] >= b or x in after[gone[0]]
                     or writes.get(t) != [i, i + 1, i + 2] or writes.get(low) != gone
                     or any(k < gone[-1] for k in reads.get(low, ()))
-                    or _call_between(insts, i, j, target) or FLAGS in after[i + 1]):
-                continue
+                    or _call_between(insts, i, j, target) or FLAGS in after[i + 1]
+                    or any(k < i for k in reads.get(t, ()))
+                    or any(k > gone[-1] and k <= max(reads.get(t, [0])) for k in writes.get(x, ()))):
+                continue                # (last two: T read before it is made, X written again
+                                        # while T is still read)
             first = insts[gone[0]].with_ops([R(x), R(low)])
             first.mn, first.depth = "mov.b", insts[i].depth
             clear = insts[i + 1].with_ops([R(low), R(x)])

@@ -53,9 +53,32 @@ class ShiftOps:
             return x
         return self.rotl_limbs(x, s)
 
+    def limbwise_shift(self, op, left: bool) -> list | None:
+        """A constant shift of a multi-limb value by less than a limb where no bit crosses a
+        limb boundary (the bits that would are known zero, `known_zero`): each limb shifted
+        on its own (`shift_limb`; nibble-sliced GF(2^4) doubling masks then shifts, so its
+        shifts stay inside the limbs). None otherwise."""
+        w = op.results[0].width
+        k, L = op.attrs["by"], self.LIMB
+        n = nlimbs(w, L)
+        if n < 2 or w % L or not 0 < k < L:
+            return None
+        kz = self.known_zero(op.args[0])
+        cross = (((1 << k) - 1) << (L - k)) if left else ((1 << k) - 1)   # of the limb giving bits
+        for j in range(n - 1):
+            giver = j if left else j + 1
+            if (kz >> (L * giver)) & cross != cross:
+                return None
+        (a,) = self.args(op)
+        return [self.shift_limb(x, k if left else -k) for x in a]
+
     def op_shl(self, op):
         (a,) = self.args(op)
         w = op.results[0].width
+        out = self.limbwise_shift(op, True)
+        if out is not None:
+            self.put(op.results[0], self.mask(out, w))
+            return
         kb = self.value_bound(op.args[0]).bit_length()      # a small value: no bits to drop
         out = self.mask(self.shl_multi(a, op.attrs["by"], nlimbs(w, self.LIMB),
                                        known_bits=kb if kb < self.LIMB else None), w)
@@ -65,7 +88,10 @@ class ShiftOps:
     def op_shr(self, op):
         (a,) = self.args(op)
         w = op.results[0].width
-        self.put(op.results[0], self.shr_multi(a, op.attrs["by"], nlimbs(w, self.LIMB)))
+        out = self.limbwise_shift(op, False)
+        if out is None:
+            out = self.shr_multi(a, op.attrs["by"], nlimbs(w, self.LIMB))
+        self.put(op.results[0], out)
 
     def op_rotl(self, op):
         (a,) = self.args(op)

@@ -144,25 +144,23 @@ class _Fuser:
         """The linear cone of y (not looking past `stop`)."""
         c = _Cone()
         seen: set[int] = set()
-
-        def visit(v) -> None:
+        todo = [y]                      # depth first, arguments in order (no recursion: a
+        while todo:                     # cone may span a whole round of linear layers)
+            v = todo.pop()
             if id(v) in seen:
-                return
+                continue
             seen.add(id(v))
             op = defs.get(id(v))
             if op is None or id(v) in self.consts or v is stop or not (
                     op.opcode in _LINEAR or self.placing_or(op, defs)):
                 c.leaves.append(v)
-                return
+                continue
             c.ops.append(op)
             if op.opcode in ("rotl", "rotr", "shl", "shr") and v.width == y.width:
                 c.rotates = c.rotates or op.attrs["by"] % 8 != 0
             elif op.opcode == "xor":
                 c.xors = True
-            for a in op.args:
-                visit(a)
-
-        visit(y)
+            todo.extend(reversed(op.args))
         return c
 
     def placing_or(self, op: Op, defs: dict) -> bool:

@@ -706,7 +706,7 @@ ccm_encrypt_with:
 
 ; --- ccm_decrypt_with: ccm.decrypt_with
 ;     frame 194 bytes (45 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2622 bytes of code
+;     estimated 2606 bytes of code
 	.section .text.ccm_decrypt_with,"ax",@progbits
 	.global ccm_decrypt_with
 	.type ccm_decrypt_with, @function
@@ -728,7 +728,7 @@ ccm_decrypt_with:
 	mov	212(sp), 78(sp)
 	mov	214(sp), 70(sp)
 	mov	216(sp), 94(sp)
-	mov	218(sp), 88(sp)
+	mov	218(sp), 92(sp)
 	mov	220(sp), 76(sp)
 	mov	224(sp), 96(sp)
 	; ccm.ae:110: y = mac_header(ks, nonce, ad, n, len(tag))
@@ -736,7 +736,7 @@ ccm_decrypt_with:
 	mov	#0, 100(sp)
 	mov	sp, r13
 	add	#98, r13
-	mov	88(sp), 102(sp)
+	mov	92(sp), 102(sp)
 	mov	#0, 104(sp)
 	mov	sp, r14
 	add	#102, r14
@@ -1015,8 +1015,8 @@ ccm_decrypt_with:
 	mov	r9, 64(sp)
 	mov	r10, 62(sp)
 	mov	r5, 60(sp)
-	mov	114(sp), 44(sp)
-	mov	116(sp), 42(sp)
+	mov	114(sp), 42(sp)
+	mov	116(sp), 44(sp)
 	mov	118(sp), 38(sp)
 	mov	120(sp), 46(sp)
 	mov	122(sp), 50(sp)
@@ -1160,9 +1160,10 @@ ccm_decrypt_with:
 	inc	r13
 	and	#65280, r13
 	xor	#-1, r13
-	mov	r10, r7
+	mov	r10, r4
 	clrc
-	rrc	r7
+	rrc	r4
+	mov	r4, r7
 	and	#1, r7
 	mov	r7, r8
 	inv	r8
@@ -1175,10 +1176,8 @@ ccm_decrypt_with:
 	inc	r7
 	and	r13, r7
 	xor	r7, r13
-	mov	r10, r6
-	clrc
-	rrc	r6
-	rra	r6
+	rra	r4
+	mov	r4, r6
 	and	#1, r6
 	mov	r6, r8
 	inv	r8
@@ -1192,10 +1191,6 @@ ccm_decrypt_with:
 	inc	r8
 	and	r13, r8
 	xor	r8, r13
-	mov	r10, r4
-	clrc
-	rrc	r4
-	rra	r4
 	rra	r4
 	and	#1, r4
 	mov	r4, r7
@@ -1371,9 +1366,9 @@ ccm_decrypt_with:
 	jnz	.Lccm_decrypt_with_cpy28
 .Lccm_decrypt_with_stored26:
 	mov	28(sp), r8
-	xor	44(sp), r8
+	xor	42(sp), r8
 	mov	22(sp), r9
-	xor	42(sp), r9
+	xor	44(sp), r9
 	mov	20(sp), r10
 	xor	38(sp), r10
 	mov	16(sp), r11
@@ -1399,8 +1394,8 @@ ccm_decrypt_with:
 	add	#178, r14
 	mov	56(sp), r12
 	call	#ccm_E_encrypt_block
-	mov	178(sp), 44(sp)
-	mov	180(sp), 42(sp)
+	mov	178(sp), 42(sp)
+	mov	180(sp), 44(sp)
 	mov	182(sp), 38(sp)
 	mov	184(sp), 46(sp)
 	mov	186(sp), 50(sp)
@@ -1414,13 +1409,13 @@ ccm_decrypt_with:
 .Lccm_decrypt_with_near37:
 .Lccm_decrypt_with_done17:
 	mov	94(sp), r10
-	cmp	#16, 88(sp)
+	cmp	#16, 92(sp)
 	jnc	.Lccm_decrypt_with_bytes29
 	bit	#1, r10
 	jnz	.Lccm_decrypt_with_bytes29
 .Lccm_decrypt_with_words30:
-	mov	@r10, 92(sp)
-	mov	2(r10), 90(sp)
+	mov	@r10, 90(sp)
+	mov	2(r10), 88(sp)
 	mov	4(r10), 86(sp)
 	mov	6(r10), 84(sp)
 	mov	8(r10), 82(sp)
@@ -1433,7 +1428,7 @@ ccm_decrypt_with:
 	add	#146, r11
 	mov	r11, r12
 	mov	#16, r13
-	mov	88(sp), r15
+	mov	92(sp), r15
 .Lccm_decrypt_with_cpy32:
 	clr	r14
 	tst	r15
@@ -1449,8 +1444,8 @@ ccm_decrypt_with:
 	mov	r11, r10
 	jmp	.Lccm_decrypt_with_words30
 .Lccm_decrypt_with_join31:
-	xor	130(sp), 44(sp)
-	xor	132(sp), 42(sp)
+	xor	130(sp), 42(sp)
+	xor	132(sp), 44(sp)
 	xor	134(sp), 38(sp)
 	mov	46(sp), r7
 	xor	136(sp), r7
@@ -1461,7 +1456,7 @@ ccm_decrypt_with:
 	xor	142(sp), r13
 	mov	54(sp), r12
 	xor	144(sp), r12
-	mov	88(sp), r15
+	mov	92(sp), r15
 	sub	#16, r15
 	mov	#0, r15
 	subc	#0, r15
@@ -1470,8 +1465,8 @@ ccm_decrypt_with:
 	xor	#1, r15
 	; ccm.ae:27: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
 	tst	r15
-	swpb	92(sp)
 	swpb	90(sp)
+	swpb	88(sp)
 	swpb	86(sp)
 	swpb	84(sp)
 	swpb	82(sp)
@@ -1479,7 +1474,7 @@ ccm_decrypt_with:
 	swpb	74(sp)
 	swpb	72(sp)
 	jz	.Lccm_decrypt_with_else34
-	mov	88(sp), r15
+	mov	92(sp), r15
 	and	#8191, r15
 	rla	r15
 	rla	r15
@@ -1488,7 +1483,7 @@ ccm_decrypt_with:
 	clr	r11
 	adc	r11
 	xor	#1, r11
-	mov.b	89(sp), r14
+	mov.b	93(sp), r14
 	clrc
 	rrc	r14
 	rra	r14
@@ -1501,32 +1496,31 @@ ccm_decrypt_with:
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	88(sp), r4
-	mov	r4, r9
+	mov	92(sp), r15
+	mov	r15, r9
 	and	#1, r9
 	inv	r9
 	inc	r9
 	and	#65280, r9
 	xor	#-1, r9
-	mov	r4, r11
+	mov	r15, r11
 	clrc
 	rrc	r11
-	and	#1, r11
-	mov	r11, r15
+	mov	r11, r10
+	and	#1, r10
+	mov	r10, r15
 	inv	r15
 	inc	r15
 	mov	r9, r5
 	xor	#-1, r5
 	and	r15, r5
 	xor	#-1, r5
-	inv	r11
-	inc	r11
-	and	r9, r11
-	xor	r11, r9
-	mov	r4, r10
-	clrc
-	rrc	r10
-	rra	r10
+	inv	r10
+	inc	r10
+	and	r9, r10
+	xor	r10, r9
+	rra	r11
+	mov	r11, r10
 	and	#1, r10
 	mov	r10, r15
 	inv	r15
@@ -1540,24 +1534,22 @@ ccm_decrypt_with:
 	inc	r15
 	and	r9, r15
 	xor	r15, r9
-	clrc
-	rrc	r4
-	rra	r4
-	rra	r4
-	and	#1, r4
-	mov	r4, r15
-	inv	r15
-	inc	r15
+	rra	r11
+	mov	r11, r15
+	and	#1, r15
+	mov	r15, r4
+	inv	r4
+	inc	r4
 	mov	r9, r11
 	xor	#-1, r11
-	and	r15, r11
+	and	r4, r11
 	xor	#-1, r11
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	and	r15, r11
+	mov	r14, r4
+	inv	r4
+	inc	r4
+	and	r4, r11
 	bic	r11, r7
-	mov	r4, r11
+	mov	r15, r11
 	inv	r11
 	inc	r11
 	and	r9, r11
@@ -1567,20 +1559,20 @@ ccm_decrypt_with:
 	inc	r11
 	and	r11, r9
 	bic	r9, r12
-	mov	r4, r11
+	mov	r15, r11
 	inv	r11
 	inc	r11
-	mov	r8, r15
-	xor	#-1, r15
-	and	r11, r15
-	xor	#-1, r15
+	mov	r8, r4
+	xor	#-1, r4
+	and	r11, r4
+	xor	#-1, r4
 	mov	r14, r11
 	inv	r11
 	inc	r11
-	and	r11, r15
-	mov	42(sp), r9
-	bic	r15, r9
-	mov	r4, r11
+	and	r11, r4
+	mov	44(sp), r9
+	bic	r4, r9
+	mov	r15, r11
 	inv	r11
 	inc	r11
 	and	r8, r11
@@ -1601,7 +1593,7 @@ ccm_decrypt_with:
 	inc	r10
 	and	r5, r10
 	xor	r10, r5
-	mov	r4, r10
+	mov	r15, r10
 	inv	r10
 	inc	r10
 	mov	r5, r8
@@ -1614,7 +1606,7 @@ ccm_decrypt_with:
 	and	r10, r8
 	mov	38(sp), r10
 	bic	r8, r10
-	mov	r4, r8
+	mov	r15, r8
 	inv	r8
 	inc	r8
 	and	r5, r8
@@ -1624,17 +1616,17 @@ ccm_decrypt_with:
 	inc	r8
 	and	r8, r5
 	bic	r5, r13
-	mov	r4, r5
+	mov	r15, r5
 	inv	r5
 	inc	r5
 	mov	r11, r8
 	xor	#-1, r8
 	and	r5, r8
 	xor	#-1, r8
-	inv	r4
-	inc	r4
-	and	r11, r4
-	xor	r4, r11
+	inv	r15
+	inc	r15
+	and	r11, r15
+	xor	r15, r11
 	mov	r14, r15
 	inv	r15
 	inc	r15
@@ -1642,7 +1634,7 @@ ccm_decrypt_with:
 	inv	r14
 	inc	r14
 	and	r14, r8
-	mov	44(sp), r14
+	mov	42(sp), r14
 	bic	r8, r14
 	mov	50(sp), r15
 	bic	r11, r15
@@ -1653,8 +1645,8 @@ ccm_decrypt_with:
 	mov	r12, r14
 	jmp	.Lccm_decrypt_with_endif35
 .Lccm_decrypt_with_else34:
-	mov	44(sp), r8
-	mov	42(sp), r9
+	mov	42(sp), r8
+	mov	44(sp), r9
 	mov	38(sp), r10
 	mov	r7, r11
 	mov	50(sp), r5
@@ -1673,9 +1665,9 @@ ccm_decrypt_with:
 	xor	r5, r11
 	mov	86(sp), r12
 	xor	r6, r12
-	mov	90(sp), r13
+	mov	88(sp), r13
 	xor	r7, r13
-	mov	92(sp), r7
+	mov	90(sp), r7
 	xor	r14, r7
 	sub	#1, r15
 	clr	r14

@@ -343,8 +343,8 @@ gcm_key_setup:
 
 
 ; --- gcm_encrypt_with: gcm.encrypt_with
-;     frame 236 bytes (46 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2570 bytes of code
+;     frame 234 bytes (45 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2554 bytes of code
 	.section .text.gcm_encrypt_with,"ax",@progbits
 	.global gcm_encrypt_with
 	.type gcm_encrypt_with, @function
@@ -357,19 +357,19 @@ gcm_encrypt_with:
 	push	r6
 	push	r5
 	push	r4
-	sub	#236, sp
-	mov	r12, 80(sp)
-	mov	r13, 62(sp)
-	mov	r14, 60(sp)
-	mov	r15, 58(sp)
-	mov	252(sp), r8
-	mov	254(sp), 76(sp)
-	mov	256(sp), 84(sp)
-	mov	258(sp), 78(sp)
-	mov	260(sp), 82(sp)
-	mov	264(sp), 88(sp)
-	mov	266(sp), 86(sp)
-	mov	76(sp), r15
+	sub	#234, sp
+	mov	r12, 78(sp)
+	mov	r13, 60(sp)
+	mov	r14, 58(sp)
+	mov	r15, 56(sp)
+	mov	250(sp), r8
+	mov	252(sp), 74(sp)
+	mov	254(sp), 82(sp)
+	mov	256(sp), 76(sp)
+	mov	258(sp), 80(sp)
+	mov	262(sp), 86(sp)
+	mov	264(sp), 84(sp)
+	mov	74(sp), r15
 	add	#15, r15
 	mov	#0, r9
 	addc	#0, r9
@@ -388,13 +388,13 @@ gcm_encrypt_with:
 	; ghash.ae:210: for i in 0..(n + 15) / 16 {
 	mov	#0, r10
 	mov	#0, 30(sp)
+	mov	#0, 34(sp)
 	mov	#0, 36(sp)
-	mov	#0, 38(sp)
+	mov	#0, 40(sp)
 	mov	#0, 42(sp)
-	mov	#0, 44(sp)
+	mov	#0, 48(sp)
 	mov	#0, 50(sp)
 	mov	#0, 52(sp)
-	mov	#0, 54(sp)
 	cmp	r9, r10
 	jc	.Lgcm_encrypt_with_done2
 .Lgcm_encrypt_with_loop1:
@@ -404,7 +404,7 @@ gcm_encrypt_with:
 	rla	r6
 	rla	r6
 	rla	r6
-	mov	76(sp), r11
+	mov	74(sp), r11
 	sub	r6, r11
 	add	r8, r6
 	cmp	#16, r11
@@ -423,7 +423,7 @@ gcm_encrypt_with:
 	jmp	.Lgcm_encrypt_with_join5
 .Lgcm_encrypt_with_bytes3:
 	mov	sp, r12
-	add	#92, r12
+	add	#90, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lgcm_encrypt_with_cpy6:
@@ -444,55 +444,55 @@ gcm_encrypt_with:
 	mov	30(sp), r5
 	swpb	r6
 	xor	r6, r5
-	mov	36(sp), r6
+	mov	34(sp), r6
 	swpb	r7
 	xor	r7, r6
-	mov	38(sp), r7
+	mov	36(sp), r7
 	swpb	r11
 	xor	r11, r7
-	mov	42(sp), r11
+	mov	40(sp), r11
 	swpb	r12
 	xor	r12, r11
-	mov	44(sp), r12
+	mov	42(sp), r12
 	swpb	r13
 	xor	r13, r12
-	mov	50(sp), r13
+	mov	48(sp), r13
 	swpb	r14
 	xor	r14, r13
-	mov	52(sp), r14
+	mov	50(sp), r14
 	swpb	r15
 	xor	r15, r14
-	mov	54(sp), r15
+	mov	52(sp), r15
 	swpb	r4
 	xor	r4, r15
 	; ghash.ae:212: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
-	mov	r5, 108(sp)
-	mov	r6, 110(sp)
-	mov	r7, 112(sp)
-	mov	r11, 114(sp)
-	mov	r12, 116(sp)
-	mov	r13, 118(sp)
-	mov	r14, 120(sp)
-	mov	r15, 122(sp)
+	mov	r5, 106(sp)
+	mov	r6, 108(sp)
+	mov	r7, 110(sp)
+	mov	r11, 112(sp)
+	mov	r12, 114(sp)
+	mov	r13, 116(sp)
+	mov	r14, 118(sp)
+	mov	r15, 120(sp)
 	mov	sp, r12
-	add	#108, r12
+	add	#106, r12
 	mov	sp, r14
-	add	#124, r14
-	mov	62(sp), r13
+	add	#122, r14
+	mov	60(sp), r13
 	call	#gcm_G_mul_h
-	mov	124(sp), 30(sp)
+	mov	122(sp), 30(sp)
+	mov	124(sp), 34(sp)
 	mov	126(sp), 36(sp)
-	mov	128(sp), 38(sp)
+	mov	128(sp), 40(sp)
 	mov	130(sp), 42(sp)
-	mov	132(sp), 44(sp)
+	mov	132(sp), 48(sp)
 	mov	134(sp), 50(sp)
 	mov	136(sp), 52(sp)
-	mov	138(sp), 54(sp)
 	add	#1, r10
 	cmp	r9, r10
 	jnc	.Lgcm_encrypt_with_loop1
 .Lgcm_encrypt_with_done2:
-	mov	58(sp), r15
+	mov	56(sp), r15
 	xor	#12, r15
 	sub	#1, r15
 	clr	r15
@@ -501,7 +501,7 @@ gcm_encrypt_with:
 	; gcm.ae:48: if len(nonce) == 12 {
 	tst	r15
 	jz	.Lgcm_encrypt_with_else8
-	mov	60(sp), r11
+	mov	58(sp), r11
 	bit	#1, r11
 	jnz	.Lgcm_encrypt_with_bytes10
 .Lgcm_encrypt_with_words11:
@@ -514,7 +514,7 @@ gcm_encrypt_with:
 	jmp	.Lgcm_encrypt_with_join12
 .Lgcm_encrypt_with_bytes10:
 	mov	sp, r12
-	add	#92, r12
+	add	#90, r12
 	mov	r12, r13
 	mov	#12, r14
 .Lgcm_encrypt_with_cpy13:
@@ -530,7 +530,7 @@ gcm_encrypt_with:
 	mov	#1, r8
 	mov	#0, r9
 	swpb	r15
-	mov	r15, 56(sp)
+	mov	r15, 54(sp)
 	swpb	r4
 	swpb	r5
 	swpb	r6
@@ -538,7 +538,7 @@ gcm_encrypt_with:
 	swpb	r10
 	jmp	.Lgcm_encrypt_with_endif9
 .Lgcm_encrypt_with_else8:
-	mov	58(sp), r14
+	mov	56(sp), r14
 	add	#15, r14
 	mov	#0, r15
 	addc	#0, r15
@@ -554,7 +554,7 @@ gcm_encrypt_with:
 	rla	r15
 	rla	r15
 	bis	r14, r15
-	mov	r15, 40(sp)
+	mov	r15, 38(sp)
 	; ghash.ae:210: for i in 0..(n + 15) / 16 {
 	mov	#0, r10
 	mov	#0, r6
@@ -574,9 +574,9 @@ gcm_encrypt_with:
 	rla	r15
 	rla	r15
 	rla	r15
-	mov	58(sp), r7
+	mov	56(sp), r7
 	sub	r15, r7
-	add	60(sp), r15
+	add	58(sp), r15
 	cmp	#16, r7
 	jnc	.Lgcm_encrypt_with_bytes17
 	bit	#1, r15
@@ -593,7 +593,7 @@ gcm_encrypt_with:
 	jmp	.Lgcm_encrypt_with_join19
 .Lgcm_encrypt_with_bytes17:
 	mov	sp, r11
-	add	#92, r11
+	add	#90, r11
 	mov	r11, r12
 	mov	#16, r13
 .Lgcm_encrypt_with_cpy20:
@@ -633,38 +633,38 @@ gcm_encrypt_with:
 	swpb	r4
 	xor	r4, r9
 	; ghash.ae:212: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
-	mov	r6, 108(sp)
-	mov	r15, 110(sp)
-	mov	r14, 112(sp)
-	mov	r13, 114(sp)
-	mov	r12, 116(sp)
-	mov	r11, 118(sp)
-	mov	r8, 120(sp)
-	mov	r9, 122(sp)
+	mov	r6, 106(sp)
+	mov	r15, 108(sp)
+	mov	r14, 110(sp)
+	mov	r13, 112(sp)
+	mov	r12, 114(sp)
+	mov	r11, 116(sp)
+	mov	r8, 118(sp)
+	mov	r9, 120(sp)
 	mov	sp, r12
-	add	#108, r12
+	add	#106, r12
 	mov	sp, r14
-	add	#140, r14
-	mov	62(sp), r13
+	add	#138, r14
+	mov	60(sp), r13
 	call	#gcm_G_mul_h
-	mov	140(sp), r6
-	mov	142(sp), 16(sp)
-	mov	144(sp), 18(sp)
-	mov	146(sp), 22(sp)
-	mov	148(sp), 26(sp)
-	mov	150(sp), 28(sp)
-	mov	152(sp), r8
-	mov	154(sp), r9
+	mov	138(sp), r6
+	mov	140(sp), 16(sp)
+	mov	142(sp), 18(sp)
+	mov	144(sp), 22(sp)
+	mov	146(sp), 26(sp)
+	mov	148(sp), 28(sp)
+	mov	150(sp), r8
+	mov	152(sp), r9
 	add	#1, r10
-	cmp	40(sp), r10
+	cmp	38(sp), r10
 	jnc	.Lgcm_encrypt_with_loop15
 .Lgcm_encrypt_with_done16:
-	mov	58(sp), r15
+	mov	56(sp), r15
 	and	#8191, r15
 	rla	r15
 	rla	r15
 	rla	r15
-	mov.b	59(sp), r13
+	mov.b	57(sp), r13
 	clrc
 	rrc	r13
 	rra	r13
@@ -675,47 +675,47 @@ gcm_encrypt_with:
 	mov	16(sp), r15
 	xor	r13, r15
 	; gcm.ae:52: j = G.mul_h(j ^ ((len(nonce) as u128) << 3), tab)
-	mov	r6, 108(sp)
-	mov	r15, 110(sp)
-	mov	18(sp), 112(sp)
-	mov	22(sp), 114(sp)
-	mov	26(sp), 116(sp)
-	mov	28(sp), 118(sp)
-	mov	r8, 120(sp)
-	mov	r9, 122(sp)
+	mov	r6, 106(sp)
+	mov	r15, 108(sp)
+	mov	18(sp), 110(sp)
+	mov	22(sp), 112(sp)
+	mov	26(sp), 114(sp)
+	mov	28(sp), 116(sp)
+	mov	r8, 118(sp)
+	mov	r9, 120(sp)
 	mov	sp, r12
-	add	#108, r12
+	add	#106, r12
 	mov	sp, r14
-	add	#156, r14
-	mov	62(sp), r13
+	add	#154, r14
+	mov	60(sp), r13
 	call	#gcm_G_mul_h
-	mov	156(sp), r8
-	mov	158(sp), r9
-	mov	160(sp), 56(sp)
-	mov	162(sp), r4
-	mov	164(sp), r5
-	mov	166(sp), r6
-	mov	168(sp), r7
-	mov	170(sp), r10
+	mov	154(sp), r8
+	mov	156(sp), r9
+	mov	158(sp), 54(sp)
+	mov	160(sp), r4
+	mov	162(sp), r5
+	mov	164(sp), r6
+	mov	166(sp), r7
+	mov	168(sp), r10
 .Lgcm_encrypt_with_endif9:
 	; gcm.ae:76: s0 = E.encrypt_block(ks, j0)
-	mov	r8, 108(sp)
-	mov	r9, 110(sp)
-	mov	56(sp), 112(sp)
-	mov	r4, 114(sp)
-	mov	r5, 116(sp)
-	mov	r6, 118(sp)
-	mov	r7, 120(sp)
-	mov	r10, 122(sp)
+	mov	r8, 106(sp)
+	mov	r9, 108(sp)
+	mov	54(sp), 110(sp)
+	mov	r4, 112(sp)
+	mov	r5, 114(sp)
+	mov	r6, 116(sp)
+	mov	r7, 118(sp)
+	mov	r10, 120(sp)
 	mov	sp, r13
-	add	#108, r13
+	add	#106, r13
 	mov	sp, r14
-	add	#172, r14
-	mov	80(sp), r12
+	add	#170, r14
+	mov	78(sp), r12
 	call	#gcm_E_encrypt_block
 	add	#1, r8
 	addc	#0, r9
-	mov	78(sp), r14
+	mov	76(sp), r14
 	add	#15, r14
 	mov	#0, r15
 	addc	#0, r15
@@ -731,113 +731,114 @@ gcm_encrypt_with:
 	rla	r15
 	rla	r15
 	bis	r14, r15
-	mov	r15, 64(sp)
+	mov	r15, 62(sp)
 	; gcm.ae:79: for i in 0..(n + 15) / 16 {
-	mov	#0, 34(sp)
-	mov	r4, 74(sp)
-	mov	r5, 72(sp)
-	mov	r6, 70(sp)
-	mov	r7, 68(sp)
-	mov	r10, 66(sp)
-	cmp	r15, 34(sp)
+	mov	#0, 32(sp)
+	mov	r4, 72(sp)
+	mov	r5, 70(sp)
+	mov	r6, 68(sp)
+	mov	r7, 66(sp)
+	mov	r10, 64(sp)
+	cmp	r15, 32(sp)
 	jnc	.Lgcm_encrypt_with_near39
 	br	#.Lgcm_encrypt_with_done23
 .Lgcm_encrypt_with_near39:
 .Lgcm_encrypt_with_loop22:
-	mov	34(sp), r10
+	mov	32(sp), r10
 	and	#4095, r10
 	rla	r10
 	rla	r10
 	rla	r10
 	rla	r10
-	mov.b	35(sp), r6
+	mov.b	33(sp), r7
 	clrc
-	rrc	r6
-	rra	r6
-	rra	r6
-	rra	r6
+	rrc	r7
+	rra	r7
+	rra	r7
+	rra	r7
 	; gcm.ae:81: u = E.encrypt_block(ks, j)
-	mov	r8, 108(sp)
-	mov	r9, 110(sp)
-	mov	56(sp), 112(sp)
-	mov	74(sp), 114(sp)
-	mov	72(sp), 116(sp)
-	mov	70(sp), 118(sp)
-	mov	68(sp), 120(sp)
-	mov	66(sp), 122(sp)
+	mov	r8, 106(sp)
+	mov	r9, 108(sp)
+	mov	54(sp), 110(sp)
+	mov	72(sp), 112(sp)
+	mov	70(sp), 114(sp)
+	mov	68(sp), 116(sp)
+	mov	66(sp), 118(sp)
+	mov	64(sp), 120(sp)
 	mov	sp, r13
-	add	#108, r13
+	add	#106, r13
 	mov	sp, r14
-	add	#188, r14
-	mov	80(sp), r12
+	add	#186, r14
+	mov	78(sp), r12
 	call	#gcm_E_encrypt_block
 	add	#1, r8
-	mov	r8, 48(sp)
+	mov	r8, 46(sp)
 	addc	#0, r9
-	mov	r9, 46(sp)
-	mov	78(sp), r7
-	sub	r10, r7
-	mov	#0, r14
-	subc	r6, r14
-	mov	r10, r8
-	add	84(sp), r8
-	cmp	#16, r7
+	mov	r9, 44(sp)
+	mov	76(sp), r11
+	sub	r10, r11
+	mov	#0, r8
+	subc	r7, r8
+	mov	r10, r4
+	add	82(sp), r4
+	cmp	#16, r11
 	jnc	.Lgcm_encrypt_with_bytes24
-	bit	#1, r8
+	bit	#1, r4
 	jnz	.Lgcm_encrypt_with_bytes24
 .Lgcm_encrypt_with_words25:
-	mov	@r8, r5
-	mov	2(r8), r12
-	mov	4(r8), r13
-	mov	6(r8), r15
-	mov	8(r8), r6
-	mov	10(r8), r11
-	mov	12(r8), r9
-	mov	14(r8), r8
+	mov	@r4, r6
+	mov	2(r4), r5
+	mov	4(r4), r7
+	mov	6(r4), r15
+	mov	8(r4), r9
+	mov	10(r4), r14
+	mov	12(r4), r13
+	mov	14(r4), r12
 	jmp	.Lgcm_encrypt_with_join26
 .Lgcm_encrypt_with_bytes24:
 	mov	sp, r9
-	add	#92, r9
-	mov	r9, r11
-	mov	#16, r12
-	mov	r7, r15
+	add	#90, r9
+	mov	r9, r12
+	mov	#16, r13
+	mov	r11, r15
 .Lgcm_encrypt_with_cpy27:
-	clr	r13
+	clr	r14
 	tst	r15
 	jz	.Lgcm_encrypt_with_pad28
-	mov.b	@r8, r13
-	inc	r8
+	mov.b	@r4, r14
+	inc	r4
 	dec	r15
 .Lgcm_encrypt_with_pad28:
-	mov.b	r13, 0(r11)
-	inc	r11
-	dec	r12
+	mov.b	r14, 0(r12)
+	inc	r12
+	dec	r13
 	jnz	.Lgcm_encrypt_with_cpy27
-	mov	r9, r8
+	mov	r9, r4
 	jmp	.Lgcm_encrypt_with_words25
 .Lgcm_encrypt_with_join26:
-	swpb	r8
-	xor	188(sp), r8
-	swpb	r9
-	xor	190(sp), r9
-	swpb	r11
-	xor	192(sp), r11
-	swpb	r6
-	xor	194(sp), r6
-	swpb	r15
-	xor	196(sp), r15
-	mov	r15, 6(sp)
-	swpb	r13
-	xor	198(sp), r13
-	mov	r13, 4(sp)
 	swpb	r12
-	xor	200(sp), r12
-	mov	r12, 24(sp)
+	xor	186(sp), r12
+	swpb	r13
+	xor	188(sp), r13
+	swpb	r14
+	xor	190(sp), r14
+	swpb	r9
+	xor	192(sp), r9
+	swpb	r15
+	xor	194(sp), r15
+	mov	r15, 4(sp)
+	swpb	r7
+	xor	196(sp), r7
+	mov	r7, 2(sp)
 	swpb	r5
-	xor	202(sp), r5
-	mov	r7, r15
+	xor	198(sp), r5
+	mov	r5, 24(sp)
+	swpb	r6
+	xor	200(sp), r6
+	mov	r6, 12(sp)
+	mov	r11, r15
 	sub	#16, r15
-	mov	r14, r15
+	mov	r8, r15
 	subc	#0, r15
 	clr	r15
 	adc	r15
@@ -845,8 +846,8 @@ gcm_encrypt_with:
 	; gcm.ae:39: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
 	tst	r15
 	jz	.Lgcm_encrypt_with_else29
-	and	#8191, r14
-	mov	r7, r15
+	and	#8191, r8
+	mov	r11, r15
 	swpb	r15
 	mov.b	r15, r15
 	clrc
@@ -855,309 +856,302 @@ gcm_encrypt_with:
 	rra	r15
 	rra	r15
 	rra	r15
-	rla	r14
-	rla	r14
-	rla	r14
-	bis	r15, r14
-	mov	r7, r15
+	rla	r8
+	rla	r8
+	rla	r8
+	bis	r15, r8
+	mov	r11, r15
 	and	#8191, r15
 	rla	r15
 	rla	r15
 	rla	r15
 	sub	#128, r15
-	subc	#0, r14
-	clr	r12
-	adc	r12
-	xor	#1, r12
-	mov	r7, r14
-	and	#1, r14
-	inv	r14
-	inc	r14
-	and	#65280, r14
-	xor	#-1, r14
-	mov	r7, r13
+	subc	#0, r8
+	clr	r8
+	adc	r8
+	xor	#1, r8
+	mov	r11, r5
+	and	#1, r5
+	inv	r5
+	inc	r5
+	and	#65280, r5
+	xor	#-1, r5
+	mov	r11, r6
 	clrc
-	rrc	r13
-	and	#1, r13
-	mov	r13, r4
+	rrc	r6
+	mov	r6, r7
+	and	#1, r7
+	mov	r7, r4
 	inv	r4
 	inc	r4
-	mov	r14, r15
+	mov	r5, r15
 	xor	#-1, r15
 	and	r4, r15
 	xor	#-1, r15
 	mov	r15, 20(sp)
-	inv	r13
-	inc	r13
-	and	r14, r13
-	xor	r13, r14
-	mov	r7, r13
-	clrc
-	rrc	r13
-	rra	r13
-	and	#1, r13
-	mov	r13, r4
+	inv	r7
+	inc	r7
+	and	r5, r7
+	xor	r7, r5
+	mov	r6, r7
+	rra	r7
+	mov	r7, r6
+	and	#1, r6
+	mov	r6, r4
 	inv	r4
 	inc	r4
-	mov	r14, r15
+	mov	r5, r15
 	xor	#-1, r15
 	and	r4, r15
 	xor	#-1, r15
-	mov	r15, 0(sp)
-	mov	r13, r4
+	mov	r15, 88(sp)
+	mov	r6, r15
+	inv	r15
+	inc	r15
+	and	r5, r15
+	xor	r15, r5
+	rra	r7
+	and	#1, r7
+	mov	r7, r4
 	inv	r4
 	inc	r4
-	and	r14, r4
-	xor	r4, r14
-	mov	r14, 90(sp)
-	mov	r7, r14
-	clrc
-	rrc	r14
-	rra	r14
-	rra	r14
-	and	#1, r14
-	mov	r14, r4
-	inv	r4
-	inc	r4
-	mov	90(sp), r15
+	mov	r5, r15
 	xor	#-1, r15
-	mov	r15, 2(sp)
-	and	r4, 2(sp)
-	xor	#-1, 2(sp)
-	mov	r14, r15
+	mov	r15, 0(sp)
+	and	r4, 0(sp)
+	xor	#-1, 0(sp)
+	mov	r7, r15
 	inv	r15
 	inc	r15
-	and	90(sp), r15
-	mov	90(sp), r4
-	xor	r15, r4
-	mov	r12, r15
+	and	r5, r15
+	xor	r15, r5
+	mov	r8, r15
 	inv	r15
 	inc	r15
-	and	r15, r4
-	bic	r4, r5
-	mov	r5, 32(sp)
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	mov	2(sp), r5
 	and	r15, r5
-	bic	r5, r6
-	mov	r6, 8(sp)
-	mov	r14, r15
+	bic	r5, 12(sp)
+	mov	r8, r15
 	inv	r15
 	inc	r15
-	mov	@sp, r6
-	mov	r6, r5
-	xor	#-1, r5
-	and	r15, r5
-	xor	#-1, r5
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	and	r6, r15
-	xor	r15, r6
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	and	r15, r6
-	mov	4(sp), r4
-	bic	r6, r4
-	mov	r12, r15
-	inv	r15
-	inc	r15
+	mov	@sp, r5
 	and	r15, r5
 	bic	r5, r9
-	mov	r13, r5
+	mov	r9, 6(sp)
+	mov	r7, r15
+	inv	r15
+	inc	r15
+	mov	88(sp), r9
+	mov	r9, r5
+	xor	#-1, r5
+	and	r15, r5
+	xor	#-1, r5
+	mov	r7, r15
+	inv	r15
+	inc	r15
+	and	r9, r15
+	xor	r15, r9
+	mov	r8, r15
+	inv	r15
+	inc	r15
+	and	r15, r9
+	mov	2(sp), r4
+	bic	r9, r4
+	mov	r8, r15
+	inv	r15
+	inc	r15
+	and	r15, r5
+	bic	r5, r13
+	mov	r6, r5
 	inv	r5
 	inc	r5
-	mov	20(sp), r6
-	mov	r6, r15
+	mov	20(sp), r9
+	mov	r9, r15
 	xor	#-1, r15
 	and	r5, r15
 	xor	#-1, r15
-	inv	r13
-	inc	r13
-	and	r6, r13
-	xor	r13, r6
-	mov	r14, r13
-	inv	r13
-	inc	r13
-	mov	r6, r5
-	xor	#-1, r5
-	and	r13, r5
-	xor	#-1, r5
-	mov	r14, r13
-	inv	r13
-	inc	r13
-	and	r6, r13
-	xor	r13, r6
-	mov	r12, r13
-	inv	r13
-	inc	r13
-	and	r13, r6
-	mov	24(sp), r13
-	bic	r6, r13
-	mov	r12, r6
 	inv	r6
 	inc	r6
+	and	r9, r6
+	xor	r6, r9
+	mov	r7, r6
+	inv	r6
+	inc	r6
+	mov	r9, r5
+	xor	#-1, r5
 	and	r6, r5
-	bic	r5, r11
-	mov	r14, r6
+	xor	#-1, r5
+	mov	r7, r6
 	inv	r6
 	inc	r6
+	and	r9, r6
+	xor	r6, r9
+	mov	r8, r6
+	inv	r6
+	inc	r6
+	and	r6, r9
+	mov	24(sp), r6
+	bic	r9, r6
+	mov	r8, r9
+	inv	r9
+	inc	r9
+	and	r9, r5
+	bic	r5, r14
+	mov	r7, r9
+	inv	r9
+	inc	r9
 	mov	r15, r5
 	xor	#-1, r5
-	and	r6, r5
+	and	r9, r5
 	xor	#-1, r5
-	inv	r14
-	inc	r14
-	and	r15, r14
-	xor	r14, r15
-	mov	r12, r6
-	inv	r6
-	inc	r6
-	and	r6, r15
-	inv	r12
-	inc	r12
-	and	r12, r5
-	bic	r5, r8
-	mov	6(sp), r6
-	bic	r15, r6
-	mov	r8, 14(sp)
-	mov	r9, 12(sp)
-	mov	r11, 10(sp)
-	mov	r6, 6(sp)
-	mov	r4, 4(sp)
-	mov	r13, r15
-	mov	32(sp), r5
+	inv	r7
+	inc	r7
+	and	r15, r7
+	xor	r7, r15
+	mov	r8, r9
+	inv	r9
+	inc	r9
+	and	r9, r15
+	inv	r8
+	inc	r8
+	and	r8, r5
+	bic	r5, r12
+	mov	4(sp), r9
+	bic	r15, r9
+	mov	r12, 14(sp)
+	mov	r13, 10(sp)
+	mov	r14, 8(sp)
+	mov	r9, 4(sp)
+	mov	r4, 2(sp)
+	mov	12(sp), r7
 	jmp	.Lgcm_encrypt_with_endif30
 .Lgcm_encrypt_with_else29:
-	mov	r8, 14(sp)
-	mov	r9, 12(sp)
-	mov	r11, 10(sp)
-	mov	r6, 8(sp)
-	mov	24(sp), r15
+	mov	r12, 14(sp)
+	mov	r13, 10(sp)
+	mov	r14, 8(sp)
+	mov	r9, 6(sp)
+	mov	24(sp), r6
+	mov	12(sp), r7
 .Lgcm_encrypt_with_endif30:
 	; gcm.ae:84: store_be(ct, off, c, n - off)
-	mov	r5, r4
-	mov	r15, r6
-	mov	4(sp), r8
-	mov	6(sp), r9
-	mov	8(sp), r11
-	mov	10(sp), r12
-	mov	12(sp), r13
-	mov	14(sp), r14
-	add	82(sp), r10
-	cmp	#16, r7
+	mov	r7, r4
+	mov	r6, r5
+	mov	2(sp), r8
+	mov	4(sp), r9
+	mov	6(sp), r12
+	mov	8(sp), r13
+	mov	10(sp), r14
+	mov	14(sp), r15
+	add	80(sp), r10
+	cmp	#16, r11
 	swpb	r4
-	swpb	r6
+	swpb	r5
 	swpb	r8
 	swpb	r9
-	swpb	r11
 	swpb	r12
 	swpb	r13
 	swpb	r14
+	swpb	r15
 	jnc	.Lgcm_encrypt_with_bytes31
 	bit	#1, r10
 	jnz	.Lgcm_encrypt_with_bytes31
 	mov	r4, 0(r10)
-	mov	r6, 2(r10)
+	mov	r5, 2(r10)
 	mov	r8, 4(r10)
 	mov	r9, 6(r10)
-	mov	r11, 8(r10)
-	mov	r12, 10(r10)
-	mov	r13, 12(r10)
-	mov	r14, 14(r10)
+	mov	r12, 8(r10)
+	mov	r13, 10(r10)
+	mov	r14, 12(r10)
+	mov	r15, 14(r10)
 	jmp	.Lgcm_encrypt_with_stored32
 .Lgcm_encrypt_with_bytes31:
-	mov	r4, 92(sp)
-	mov	r6, 94(sp)
-	mov	r8, 96(sp)
-	mov	r9, 98(sp)
-	mov	r11, 100(sp)
-	mov	r12, 102(sp)
-	mov	r13, 104(sp)
-	mov	r14, 106(sp)
-	mov	sp, r14
-	add	#92, r14
-	cmp	#16, r7
+	mov	r4, 90(sp)
+	mov	r5, 92(sp)
+	mov	r8, 94(sp)
+	mov	r9, 96(sp)
+	mov	r12, 98(sp)
+	mov	r13, 100(sp)
+	mov	r14, 102(sp)
+	mov	r15, 104(sp)
+	mov	sp, r15
+	add	#90, r15
+	cmp	#16, r11
 	jnc	.Lgcm_encrypt_with_cnt33
-	mov	#16, r7
+	mov	#16, r11
 .Lgcm_encrypt_with_cnt33:
-	tst	r7
+	tst	r11
 	jz	.Lgcm_encrypt_with_stored32
 .Lgcm_encrypt_with_cpy34:
-	mov.b	@r14, 0(r10)
-	inc	r14
+	mov.b	@r15, 0(r10)
+	inc	r15
 	inc	r10
-	dec	r7
+	dec	r11
 	jnz	.Lgcm_encrypt_with_cpy34
 .Lgcm_encrypt_with_stored32:
 	mov	30(sp), r8
 	xor	14(sp), r8
-	mov	36(sp), r9
-	xor	12(sp), r9
-	mov	38(sp), r10
-	xor	10(sp), r10
-	mov	42(sp), r11
-	xor	8(sp), r11
-	mov	44(sp), r12
-	xor	6(sp), r12
-	mov	50(sp), r13
-	xor	4(sp), r13
-	mov	52(sp), r14
-	xor	r15, r14
-	mov	54(sp), r15
-	xor	r5, r15
+	mov	34(sp), r9
+	xor	10(sp), r9
+	mov	36(sp), r10
+	xor	8(sp), r10
+	mov	40(sp), r11
+	xor	6(sp), r11
+	mov	42(sp), r12
+	xor	4(sp), r12
+	mov	48(sp), r13
+	xor	2(sp), r13
+	mov	50(sp), r14
+	xor	r6, r14
+	mov	52(sp), r15
+	xor	r7, r15
 	; gcm.ae:85: y = G.mul_h(y ^ c, tab)                          // the partial block hashed zero-padded
-	mov	r8, 108(sp)
-	mov	r9, 110(sp)
-	mov	r10, 112(sp)
-	mov	r11, 114(sp)
-	mov	r12, 116(sp)
-	mov	r13, 118(sp)
-	mov	r14, 120(sp)
-	mov	r15, 122(sp)
+	mov	r8, 106(sp)
+	mov	r9, 108(sp)
+	mov	r10, 110(sp)
+	mov	r11, 112(sp)
+	mov	r12, 114(sp)
+	mov	r13, 116(sp)
+	mov	r14, 118(sp)
+	mov	r15, 120(sp)
 	mov	sp, r12
-	add	#108, r12
+	add	#106, r12
 	mov	sp, r14
-	add	#204, r14
-	mov	62(sp), r13
+	add	#202, r14
+	mov	60(sp), r13
 	call	#gcm_G_mul_h
-	mov	48(sp), r8
-	mov	46(sp), r9
-	mov	204(sp), 30(sp)
+	mov	46(sp), r8
+	mov	44(sp), r9
+	mov	202(sp), 30(sp)
+	mov	204(sp), 34(sp)
 	mov	206(sp), 36(sp)
-	mov	208(sp), 38(sp)
+	mov	208(sp), 40(sp)
 	mov	210(sp), 42(sp)
-	mov	212(sp), 44(sp)
+	mov	212(sp), 48(sp)
 	mov	214(sp), 50(sp)
 	mov	216(sp), 52(sp)
-	mov	218(sp), 54(sp)
-	add	#1, 34(sp)
-	cmp	64(sp), 34(sp)
+	add	#1, 32(sp)
+	cmp	62(sp), 32(sp)
 	jc	.Lgcm_encrypt_with_near40
 	br	#.Lgcm_encrypt_with_loop22
 .Lgcm_encrypt_with_near40:
 .Lgcm_encrypt_with_done23:
-	mov	76(sp), r10
+	mov	74(sp), r10
 	and	#8191, r10
 	rla	r10
 	rla	r10
 	rla	r10
-	mov.b	77(sp), r11
+	mov.b	75(sp), r11
 	clrc
 	rrc	r11
 	rra	r11
 	rra	r11
 	rra	r11
 	rra	r11
-	mov	78(sp), r14
+	mov	76(sp), r14
 	and	#8191, r14
 	rla	r14
 	rla	r14
 	rla	r14
-	mov.b	79(sp), r15
+	mov.b	77(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
@@ -1166,46 +1160,46 @@ gcm_encrypt_with:
 	rra	r15
 	mov	30(sp), r12
 	xor	r14, r12
-	mov	36(sp), r13
+	mov	34(sp), r13
 	xor	r15, r13
-	mov	44(sp), r14
+	mov	42(sp), r14
 	xor	r10, r14
-	mov	50(sp), r15
+	mov	48(sp), r15
 	xor	r11, r15
 	; gcm.ae:60: return G.mul_h(y ^ lengths, tab) ^ s0
-	mov	r12, 108(sp)
-	mov	r13, 110(sp)
-	mov	38(sp), 112(sp)
-	mov	42(sp), 114(sp)
-	mov	r14, 116(sp)
-	mov	r15, 118(sp)
+	mov	r12, 106(sp)
+	mov	r13, 108(sp)
+	mov	36(sp), 110(sp)
+	mov	40(sp), 112(sp)
+	mov	r14, 114(sp)
+	mov	r15, 116(sp)
+	mov	50(sp), 118(sp)
 	mov	52(sp), 120(sp)
-	mov	54(sp), 122(sp)
 	mov	sp, r12
-	add	#108, r12
+	add	#106, r12
 	mov	sp, r14
-	add	#220, r14
-	mov	62(sp), r13
+	add	#218, r14
+	mov	60(sp), r13
 	call	#gcm_G_mul_h
-	mov	220(sp), r7
-	xor	172(sp), r7
-	mov	222(sp), r8
-	xor	174(sp), r8
-	mov	224(sp), r9
-	xor	176(sp), r9
-	mov	226(sp), r10
-	xor	178(sp), r10
-	mov	228(sp), r11
-	xor	180(sp), r11
-	mov	230(sp), r12
-	xor	182(sp), r12
-	mov	232(sp), r14
-	xor	184(sp), r14
-	mov	234(sp), r15
-	xor	186(sp), r15
+	mov	218(sp), r7
+	xor	170(sp), r7
+	mov	220(sp), r8
+	xor	172(sp), r8
+	mov	222(sp), r9
+	xor	174(sp), r9
+	mov	224(sp), r10
+	xor	176(sp), r10
+	mov	226(sp), r11
+	xor	178(sp), r11
+	mov	228(sp), r12
+	xor	180(sp), r12
+	mov	230(sp), r14
+	xor	182(sp), r14
+	mov	232(sp), r15
+	xor	184(sp), r15
 	; gcm.ae:87: store_be(tag, 0, finish(tab, y, len(ad), n, s0), len(tag))
-	mov	88(sp), r13
-	cmp	#16, 86(sp)
+	mov	86(sp), r13
+	cmp	#16, 84(sp)
 	jnc	.Lgcm_encrypt_with_bytes35
 	bit	#1, r13
 	jnz	.Lgcm_encrypt_with_bytes35
@@ -1228,24 +1222,24 @@ gcm_encrypt_with:
 	jmp	.Lgcm_encrypt_with_stored36
 .Lgcm_encrypt_with_bytes35:
 	swpb	r15
-	mov	r15, 92(sp)
+	mov	r15, 90(sp)
 	swpb	r14
-	mov	r14, 94(sp)
+	mov	r14, 92(sp)
 	swpb	r12
-	mov	r12, 96(sp)
+	mov	r12, 94(sp)
 	swpb	r11
-	mov	r11, 98(sp)
+	mov	r11, 96(sp)
 	swpb	r10
-	mov	r10, 100(sp)
+	mov	r10, 98(sp)
 	swpb	r9
-	mov	r9, 102(sp)
+	mov	r9, 100(sp)
 	swpb	r8
-	mov	r8, 104(sp)
+	mov	r8, 102(sp)
 	swpb	r7
-	mov	r7, 106(sp)
+	mov	r7, 104(sp)
 	mov	sp, r14
-	add	#92, r14
-	mov	86(sp), r15
+	add	#90, r14
+	mov	84(sp), r15
 	cmp	#16, r15
 	jnc	.Lgcm_encrypt_with_cnt37
 	mov	#16, r15
@@ -1259,7 +1253,7 @@ gcm_encrypt_with:
 	dec	r15
 	jnz	.Lgcm_encrypt_with_cpy38
 .Lgcm_encrypt_with_stored36:
-	add	#236, sp
+	add	#234, sp
 	pop	r4
 	pop	r5
 	pop	r6
@@ -1273,7 +1267,7 @@ gcm_encrypt_with:
 
 ; --- gcm_decrypt_with: gcm.decrypt_with
 ;     frame 252 bytes (54 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2650 bytes of code
+;     estimated 2644 bytes of code
 	.section .text.gcm_decrypt_with,"ax",@progbits
 	.global gcm_decrypt_with
 	.type gcm_decrypt_with, @function
@@ -1289,17 +1283,17 @@ gcm_decrypt_with:
 	sub	#252, sp
 	mov	r12, 78(sp)
 	mov	r13, 48(sp)
-	mov	r14, 64(sp)
+	mov	r14, 62(sp)
 	mov	r15, 52(sp)
 	mov	268(sp), r8
-	mov	270(sp), 76(sp)
+	mov	270(sp), 74(sp)
 	mov	272(sp), 84(sp)
-	mov	274(sp), 74(sp)
+	mov	274(sp), 72(sp)
 	mov	276(sp), 104(sp)
-	mov	278(sp), 88(sp)
+	mov	278(sp), 96(sp)
 	mov	280(sp), 82(sp)
 	mov	284(sp), 106(sp)
-	mov	76(sp), r15
+	mov	74(sp), r15
 	add	#15, r15
 	mov	#0, r9
 	addc	#0, r9
@@ -1334,7 +1328,7 @@ gcm_decrypt_with:
 	rla	r6
 	rla	r6
 	rla	r6
-	mov	76(sp), r11
+	mov	74(sp), r11
 	sub	r6, r11
 	add	r8, r6
 	cmp	#16, r11
@@ -1431,7 +1425,7 @@ gcm_decrypt_with:
 	; gcm.ae:48: if len(nonce) == 12 {
 	tst	r15
 	jz	.Lgcm_decrypt_with_else8
-	mov	64(sp), r11
+	mov	62(sp), r11
 	bit	#1, r11
 	jnz	.Lgcm_decrypt_with_bytes10
 .Lgcm_decrypt_with_words11:
@@ -1505,7 +1499,7 @@ gcm_decrypt_with:
 	rla	r15
 	mov	52(sp), r7
 	sub	r15, r7
-	add	64(sp), r15
+	add	62(sp), r15
 	cmp	#16, r7
 	jnc	.Lgcm_decrypt_with_bytes17
 	bit	#1, r15
@@ -1645,7 +1639,7 @@ gcm_decrypt_with:
 	mov	50(sp), r13
 	add	#1, r13
 	addc	#0, r4
-	mov	74(sp), r14
+	mov	72(sp), r14
 	add	#15, r14
 	mov	#0, r15
 	addc	#0, r15
@@ -1668,10 +1662,10 @@ gcm_decrypt_with:
 	mov	r4, 40(sp)
 	mov	r5, 70(sp)
 	mov	r6, 68(sp)
-	mov	r7, 66(sp)
-	mov	r8, 62(sp)
-	mov	r9, 60(sp)
-	mov	r10, 58(sp)
+	mov	r7, 64(sp)
+	mov	r8, 60(sp)
+	mov	r9, 58(sp)
+	mov	r10, 56(sp)
 	cmp	r15, 24(sp)
 	jc	.Lgcm_decrypt_with_done23
 .Lgcm_decrypt_with_loop22:
@@ -1681,7 +1675,7 @@ gcm_decrypt_with:
 	rla	r5
 	rla	r5
 	rla	r5
-	mov	74(sp), r6
+	mov	72(sp), r6
 	sub	r5, r6
 	mov	r5, r10
 	add	84(sp), r10
@@ -1725,10 +1719,10 @@ gcm_decrypt_with:
 	mov	40(sp), 126(sp)
 	mov	70(sp), 128(sp)
 	mov	68(sp), 130(sp)
-	mov	66(sp), 132(sp)
-	mov	62(sp), 134(sp)
-	mov	60(sp), 136(sp)
-	mov	58(sp), 138(sp)
+	mov	64(sp), 132(sp)
+	mov	60(sp), 134(sp)
+	mov	58(sp), 136(sp)
+	mov	56(sp), 138(sp)
 	mov	sp, r13
 	add	#124, r13
 	mov	sp, r14
@@ -1853,7 +1847,7 @@ gcm_decrypt_with:
 	cmp	54(sp), 24(sp)
 	jnc	.Lgcm_decrypt_with_loop22
 .Lgcm_decrypt_with_done23:
-	mov.b	77(sp), r14
+	mov.b	75(sp), r14
 	clrc
 	rrc	r14
 	rra	r14
@@ -1862,14 +1856,14 @@ gcm_decrypt_with:
 	rra	r14
 	mov	28(sp), r15
 	xor	r14, r15
-	mov	76(sp), r13
+	mov	74(sp), r13
 	and	#8191, r13
 	rla	r13
 	rla	r13
 	rla	r13
 	mov	36(sp), r14
 	xor	r13, r14
-	mov.b	75(sp), r12
+	mov.b	73(sp), r12
 	clrc
 	rrc	r12
 	rra	r12
@@ -1878,7 +1872,7 @@ gcm_decrypt_with:
 	rra	r12
 	mov	8(sp), r13
 	xor	r12, r13
-	mov	74(sp), r11
+	mov	72(sp), r11
 	and	#8191, r11
 	rla	r11
 	rla	r11
@@ -1902,10 +1896,10 @@ gcm_decrypt_with:
 	call	#gcm_G_mul_h
 	mov	236(sp), r15
 	xor	188(sp), r15
-	mov	r15, 72(sp)
+	mov	r15, 76(sp)
 	mov	238(sp), r15
 	xor	190(sp), r15
-	mov	r15, 56(sp)
+	mov	r15, 66(sp)
 	mov	240(sp), r15
 	xor	192(sp), r15
 	mov	r15, 46(sp)
@@ -1921,7 +1915,7 @@ gcm_decrypt_with:
 	mov	250(sp), r12
 	xor	202(sp), r12
 	mov	104(sp), r8
-	cmp	#16, 88(sp)
+	cmp	#16, 96(sp)
 	jnc	.Lgcm_decrypt_with_bytes33
 	bit	#1, r8
 	jnz	.Lgcm_decrypt_with_bytes33
@@ -1929,10 +1923,10 @@ gcm_decrypt_with:
 	mov	@r8, 102(sp)
 	mov	2(r8), 100(sp)
 	mov	4(r8), 98(sp)
-	mov	6(r8), 96(sp)
-	mov	8(r8), 94(sp)
-	mov	10(r8), 92(sp)
-	mov	12(r8), 90(sp)
+	mov	6(r8), 94(sp)
+	mov	8(r8), 92(sp)
+	mov	10(r8), 90(sp)
+	mov	12(r8), 88(sp)
 	mov	14(r8), 86(sp)
 	jmp	.Lgcm_decrypt_with_join35
 .Lgcm_decrypt_with_bytes33:
@@ -1940,7 +1934,7 @@ gcm_decrypt_with:
 	add	#108, r9
 	mov	r9, r10
 	mov	#16, r11
-	mov	88(sp), r15
+	mov	96(sp), r15
 .Lgcm_decrypt_with_cpy36:
 	clr	r14
 	tst	r15
@@ -1956,7 +1950,7 @@ gcm_decrypt_with:
 	mov	r9, r8
 	jmp	.Lgcm_decrypt_with_words34
 .Lgcm_decrypt_with_join35:
-	mov	88(sp), r15
+	mov	96(sp), r15
 	sub	#16, r15
 	mov	#0, r15
 	subc	#0, r15
@@ -1968,13 +1962,13 @@ gcm_decrypt_with:
 	swpb	102(sp)
 	swpb	100(sp)
 	swpb	98(sp)
-	swpb	96(sp)
 	swpb	94(sp)
 	swpb	92(sp)
 	swpb	90(sp)
+	swpb	88(sp)
 	swpb	86(sp)
 	jz	.Lgcm_decrypt_with_else38
-	mov	88(sp), r15
+	mov	96(sp), r15
 	and	#8191, r15
 	rla	r15
 	rla	r15
@@ -1983,7 +1977,7 @@ gcm_decrypt_with:
 	clr	r11
 	adc	r11
 	xor	#1, r11
-	mov.b	89(sp), r14
+	mov.b	97(sp), r14
 	clrc
 	rrc	r14
 	rra	r14
@@ -1996,32 +1990,31 @@ gcm_decrypt_with:
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	88(sp), r4
-	mov	r4, r9
+	mov	96(sp), r15
+	mov	r15, r9
 	and	#1, r9
 	inv	r9
 	inc	r9
 	and	#65280, r9
 	xor	#-1, r9
-	mov	r4, r11
+	mov	r15, r11
 	clrc
 	rrc	r11
-	and	#1, r11
-	mov	r11, r15
+	mov	r11, r10
+	and	#1, r10
+	mov	r10, r15
 	inv	r15
 	inc	r15
 	mov	r9, r5
 	xor	#-1, r5
 	and	r15, r5
 	xor	#-1, r5
-	inv	r11
-	inc	r11
-	and	r9, r11
-	xor	r11, r9
-	mov	r4, r10
-	clrc
-	rrc	r10
-	rra	r10
+	inv	r10
+	inc	r10
+	and	r9, r10
+	xor	r10, r9
+	rra	r11
+	mov	r11, r10
 	and	#1, r10
 	mov	r10, r15
 	inv	r15
@@ -2035,24 +2028,22 @@ gcm_decrypt_with:
 	inc	r15
 	and	r9, r15
 	xor	r15, r9
-	clrc
-	rrc	r4
-	rra	r4
-	rra	r4
-	and	#1, r4
-	mov	r4, r15
-	inv	r15
-	inc	r15
+	rra	r11
+	mov	r11, r15
+	and	#1, r15
+	mov	r15, r4
+	inv	r4
+	inc	r4
 	mov	r9, r11
 	xor	#-1, r11
-	and	r15, r11
+	and	r4, r11
 	xor	#-1, r11
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	and	r15, r11
+	mov	r14, r4
+	inv	r4
+	inc	r4
+	and	r4, r11
 	bic	r11, r7
-	mov	r4, r11
+	mov	r15, r11
 	inv	r11
 	inc	r11
 	and	r9, r11
@@ -2062,20 +2053,20 @@ gcm_decrypt_with:
 	inc	r11
 	and	r11, r9
 	bic	r9, r12
-	mov	r4, r11
+	mov	r15, r11
 	inv	r11
 	inc	r11
-	mov	r8, r15
-	xor	#-1, r15
-	and	r11, r15
-	xor	#-1, r15
+	mov	r8, r4
+	xor	#-1, r4
+	and	r11, r4
+	xor	#-1, r4
 	mov	r14, r11
 	inv	r11
 	inc	r11
-	and	r11, r15
-	mov	56(sp), r9
-	bic	r15, r9
-	mov	r4, r11
+	and	r11, r4
+	mov	66(sp), r9
+	bic	r4, r9
+	mov	r15, r11
 	inv	r11
 	inc	r11
 	and	r8, r11
@@ -2096,7 +2087,7 @@ gcm_decrypt_with:
 	inc	r10
 	and	r5, r10
 	xor	r10, r5
-	mov	r4, r10
+	mov	r15, r10
 	inv	r10
 	inc	r10
 	mov	r5, r8
@@ -2109,7 +2100,7 @@ gcm_decrypt_with:
 	and	r10, r8
 	mov	46(sp), r10
 	bic	r8, r10
-	mov	r4, r8
+	mov	r15, r8
 	inv	r8
 	inc	r8
 	and	r5, r8
@@ -2119,17 +2110,17 @@ gcm_decrypt_with:
 	inc	r8
 	and	r8, r5
 	bic	r5, r13
-	mov	r4, r5
+	mov	r15, r5
 	inv	r5
 	inc	r5
 	mov	r11, r8
 	xor	#-1, r8
 	and	r5, r8
 	xor	#-1, r8
-	inv	r4
-	inc	r4
-	and	r11, r4
-	xor	r4, r11
+	inv	r15
+	inc	r15
+	and	r11, r15
+	xor	r15, r11
 	mov	r14, r15
 	inv	r15
 	inc	r15
@@ -2137,7 +2128,7 @@ gcm_decrypt_with:
 	inv	r14
 	inc	r14
 	and	r14, r8
-	mov	72(sp), r14
+	mov	76(sp), r14
 	bic	r8, r14
 	mov	80(sp), r15
 	bic	r11, r15
@@ -2148,8 +2139,8 @@ gcm_decrypt_with:
 	mov	r12, r14
 	jmp	.Lgcm_decrypt_with_endif39
 .Lgcm_decrypt_with_else38:
-	mov	72(sp), r8
-	mov	56(sp), r9
+	mov	76(sp), r8
+	mov	66(sp), r9
 	mov	46(sp), r10
 	mov	r7, r11
 	mov	80(sp), r5
@@ -2158,13 +2149,13 @@ gcm_decrypt_with:
 .Lgcm_decrypt_with_endif39:
 	mov	86(sp), r15
 	xor	r8, r15
-	mov	90(sp), r8
+	mov	88(sp), r8
 	xor	r9, r8
-	mov	92(sp), r9
+	mov	90(sp), r9
 	xor	r10, r9
-	mov	94(sp), r10
+	mov	92(sp), r10
 	xor	r11, r10
-	mov	96(sp), r11
+	mov	94(sp), r11
 	xor	r5, r11
 	mov	98(sp), r12
 	xor	r6, r12

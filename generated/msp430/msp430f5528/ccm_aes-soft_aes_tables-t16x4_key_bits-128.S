@@ -674,7 +674,7 @@ ccm_encrypt_with:
 
 ; --- ccm_decrypt_with: ccm.decrypt_with
 ;     frame 196 bytes (46 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2504 bytes of code
+;     estimated 2508 bytes of code
 	.section .text.ccm_decrypt_with,"ax",@progbits
 	.global ccm_decrypt_with
 	.type ccm_decrypt_with, @function
@@ -682,11 +682,11 @@ ccm_encrypt_with:
 ccm_decrypt_with:
 	pushm.w	#7, r10
 	sub	#196, sp
-	mov	212(sp), 44(sp)
+	mov	212(sp), 42(sp)
 	mov	214(sp), 80(sp)
 	mov	216(sp), 72(sp)
 	mov	218(sp), 96(sp)
-	mov	220(sp), 90(sp)
+	mov	220(sp), 94(sp)
 	mov	222(sp), 78(sp)
 	mov	226(sp), 98(sp)
 	; ccm.ae:110: y = mac_header(ks, nonce, ad, n, len(tag))
@@ -694,17 +694,17 @@ ccm_decrypt_with:
 	mov	#0, 102(sp)
 	mov	sp, r4
 	add	#100, r4
-	mov	90(sp), 104(sp)
+	mov	94(sp), 104(sp)
 	mov	#0, 106(sp)
 	mov	sp, r5
 	add	#104, r5
 	mov	sp, r11
 	add	#116, r11
-	mov	44(sp), 0(sp)
+	mov	42(sp), 0(sp)
 	mov	r4, 2(sp)
 	mov	r5, 4(sp)
 	mov	r11, 6(sp)
-	mov	r12, 54(sp)
+	mov	r12, 56(sp)
 	mov	r13, r4
 	mov	r14, r5
 	call	#ccm_mac_header
@@ -943,7 +943,7 @@ ccm_decrypt_with:
 	add	#100, r13
 	mov	sp, r14
 	add	#132, r14
-	mov	54(sp), r12
+	mov	56(sp), r12
 	call	#ccm_E_encrypt_block
 	add	#1, r6
 	addc	#0, r7
@@ -965,13 +965,13 @@ ccm_decrypt_with:
 	mov	r9, 66(sp)
 	mov	r10, 64(sp)
 	mov	r5, 62(sp)
-	mov	116(sp), 46(sp)
-	mov	118(sp), 42(sp)
+	mov	116(sp), 44(sp)
+	mov	118(sp), 46(sp)
 	mov	120(sp), 38(sp)
 	mov	122(sp), 48(sp)
 	mov	124(sp), 52(sp)
 	mov	126(sp), 50(sp)
-	mov	128(sp), 56(sp)
+	mov	128(sp), 54(sp)
 	mov	130(sp), 58(sp)
 	cmp	r15, 36(sp)
 	jc	.Lccm_decrypt_with_done17
@@ -1037,7 +1037,7 @@ ccm_decrypt_with:
 	add	#100, r13
 	mov	sp, r14
 	add	#164, r14
-	mov	54(sp), r12
+	mov	56(sp), r12
 	swpb	18(sp)
 	swpb	14(sp)
 	swpb	10(sp)
@@ -1097,20 +1097,21 @@ ccm_decrypt_with:
 	xor	#-1, r12
 	mov	r10, r13
 	rrum.w	#1, r13
-	and	#1, r13
-	mov	r13, r15
+	mov	r13, r11
+	and	#1, r11
+	mov	r11, r15
 	inv	r15
 	inc	r15
 	mov	r12, r4
 	xor	#-1, r4
 	and	r15, r4
 	xor	#-1, r4
-	inv	r13
-	inc	r13
-	and	r12, r13
-	xor	r13, r12
-	mov	r10, r8
-	rrum.w	#2, r8
+	inv	r11
+	inc	r11
+	and	r12, r11
+	xor	r11, r12
+	rra	r13
+	mov	r13, r8
 	and	#1, r8
 	mov	r8, r15
 	inv	r15
@@ -1124,17 +1125,16 @@ ccm_decrypt_with:
 	inc	r15
 	and	r12, r15
 	xor	r15, r12
-	mov	r10, r15
-	rrum.w	#3, r15
-	and	#1, r15
-	mov	r15, r5
+	rra	r13
+	and	#1, r13
+	mov	r13, r5
 	inv	r5
 	inc	r5
-	mov	r12, r13
-	xor	#-1, r13
-	and	r5, r13
-	xor	#-1, r13
-	mov	r15, r5
+	mov	r12, r15
+	xor	#-1, r15
+	and	r5, r15
+	xor	#-1, r15
+	mov	r13, r5
 	inv	r5
 	inc	r5
 	and	r12, r5
@@ -1147,50 +1147,50 @@ ccm_decrypt_with:
 	mov	r14, r12
 	inv	r12
 	inc	r12
-	and	r12, r13
-	bic	r13, r6
-	mov	r15, r13
-	inv	r13
-	inc	r13
+	and	r12, r15
+	bic	r15, r6
+	mov	r13, r15
+	inv	r15
+	inc	r15
 	mov	r11, r12
 	xor	#-1, r12
-	and	r13, r12
+	and	r15, r12
 	xor	#-1, r12
-	mov	r15, r13
-	inv	r13
-	inc	r13
-	and	r11, r13
-	xor	r13, r11
-	mov	r14, r13
-	inv	r13
-	inc	r13
-	and	r13, r11
+	mov	r13, r15
+	inv	r15
+	inc	r15
+	and	r11, r15
+	xor	r15, r11
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	and	r15, r11
 	bic	r11, r9
-	mov	r14, r13
-	inv	r13
-	inc	r13
-	and	r13, r12
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	and	r15, r12
 	mov	22(sp), r11
 	bic	r12, r11
 	mov	r8, r12
 	inv	r12
 	inc	r12
-	mov	r4, r13
-	xor	#-1, r13
-	and	r12, r13
-	xor	#-1, r13
+	mov	r4, r15
+	xor	#-1, r15
+	and	r12, r15
+	xor	#-1, r15
 	inv	r8
 	inc	r8
 	and	r4, r8
 	xor	r8, r4
-	mov	r15, r12
+	mov	r13, r12
 	inv	r12
 	inc	r12
 	mov	r4, r5
 	xor	#-1, r5
 	and	r12, r5
 	xor	#-1, r5
-	mov	r15, r12
+	mov	r13, r12
 	inv	r12
 	inc	r12
 	and	r4, r12
@@ -1207,33 +1207,33 @@ ccm_decrypt_with:
 	and	r12, r5
 	mov	20(sp), r12
 	bic	r5, r12
-	mov	r15, r4
+	mov	r13, r4
 	inv	r4
 	inc	r4
-	mov	r13, r5
+	mov	r15, r5
 	xor	#-1, r5
 	and	r4, r5
 	xor	#-1, r5
-	inv	r15
-	inc	r15
-	and	r13, r15
-	xor	r15, r13
-	mov	r14, r15
-	inv	r15
-	inc	r15
+	inv	r13
+	inc	r13
 	and	r15, r13
+	xor	r13, r15
+	mov	r14, r13
+	inv	r13
+	inc	r13
+	and	r13, r15
 	inv	r14
 	inc	r14
 	and	r14, r5
 	mov	24(sp), r14
 	bic	r5, r14
-	mov	12(sp), r15
-	bic	r13, r15
+	mov	12(sp), r13
+	bic	r15, r13
 	mov	r14, 24(sp)
 	mov	r11, 22(sp)
 	mov	r12, 20(sp)
 	mov	r6, 16(sp)
-	mov	r15, 12(sp)
+	mov	r13, 12(sp)
 	mov	r9, 8(sp)
 	mov	r7, r9
 	jmp	.Lccm_decrypt_with_endif24
@@ -1301,9 +1301,9 @@ ccm_decrypt_with:
 	jnz	.Lccm_decrypt_with_cpy28
 .Lccm_decrypt_with_stored26:
 	mov	24(sp), r10
-	xor	46(sp), r10
+	xor	44(sp), r10
 	mov	22(sp), r11
-	xor	42(sp), r11
+	xor	46(sp), r11
 	mov	20(sp), r12
 	xor	38(sp), r12
 	mov	16(sp), r13
@@ -1312,7 +1312,7 @@ ccm_decrypt_with:
 	xor	52(sp), r14
 	mov	8(sp), r15
 	xor	50(sp), r15
-	xor	56(sp), r8
+	xor	54(sp), r8
 	xor	58(sp), r9
 	; ccm.ae:121: y = E.encrypt_block(ks, m ^ y)
 	mov	r10, 100(sp)
@@ -1327,28 +1327,28 @@ ccm_decrypt_with:
 	add	#100, r13
 	mov	sp, r14
 	add	#180, r14
-	mov	54(sp), r12
+	mov	56(sp), r12
 	call	#ccm_E_encrypt_block
-	mov	180(sp), 46(sp)
-	mov	182(sp), 42(sp)
+	mov	180(sp), 44(sp)
+	mov	182(sp), 46(sp)
 	mov	184(sp), 38(sp)
 	mov	186(sp), 48(sp)
 	mov	188(sp), 52(sp)
 	mov	190(sp), 50(sp)
-	mov	192(sp), 56(sp)
+	mov	192(sp), 54(sp)
 	mov	194(sp), 58(sp)
 	add	#1, 36(sp)
 	cmp	60(sp), 36(sp)
 	jnc	.Lccm_decrypt_with_loop16
 .Lccm_decrypt_with_done17:
 	mov	96(sp), r10
-	cmp	#16, 90(sp)
+	cmp	#16, 94(sp)
 	jnc	.Lccm_decrypt_with_bytes29
 	bit	#1, r10
 	jnz	.Lccm_decrypt_with_bytes29
 .Lccm_decrypt_with_words30:
-	mov	@r10, 94(sp)
-	mov	2(r10), 92(sp)
+	mov	@r10, 92(sp)
+	mov	2(r10), 90(sp)
 	mov	4(r10), 88(sp)
 	mov	6(r10), 86(sp)
 	mov	8(r10), 84(sp)
@@ -1361,7 +1361,7 @@ ccm_decrypt_with:
 	add	#148, r11
 	mov	r11, r12
 	mov	#16, r13
-	mov	90(sp), r15
+	mov	94(sp), r15
 .Lccm_decrypt_with_cpy32:
 	clr	r14
 	tst	r15
@@ -1377,19 +1377,19 @@ ccm_decrypt_with:
 	mov	r11, r10
 	jmp	.Lccm_decrypt_with_words30
 .Lccm_decrypt_with_join31:
-	xor	132(sp), 46(sp)
-	xor	134(sp), 42(sp)
+	xor	132(sp), 44(sp)
+	xor	134(sp), 46(sp)
 	xor	136(sp), 38(sp)
 	mov	48(sp), r7
 	xor	138(sp), r7
 	xor	140(sp), 52(sp)
 	mov	50(sp), r6
 	xor	142(sp), r6
-	mov	56(sp), r13
+	mov	54(sp), r13
 	xor	144(sp), r13
 	mov	58(sp), r12
 	xor	146(sp), r12
-	mov	90(sp), r15
+	mov	94(sp), r15
 	sub	#16, r15
 	mov	#0, r15
 	subc	#0, r15
@@ -1398,8 +1398,8 @@ ccm_decrypt_with:
 	xor	#1, r15
 	; ccm.ae:27: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
 	tst	r15
-	swpb	94(sp)
 	swpb	92(sp)
+	swpb	90(sp)
 	swpb	88(sp)
 	swpb	86(sp)
 	swpb	84(sp)
@@ -1407,14 +1407,14 @@ ccm_decrypt_with:
 	swpb	76(sp)
 	swpb	74(sp)
 	jz	.Lccm_decrypt_with_else34
-	mov	90(sp), r15
+	mov	94(sp), r15
 	and	#8191, r15
 	rlam.w	#3, r15
 	sub	#128, r15
 	clr	r11
 	adc	r11
 	xor	#1, r11
-	mov.b	91(sp), r14
+	mov.b	95(sp), r14
 	rrum.w	#4, r14
 	rrum.w	#1, r14
 	clr	r15
@@ -1423,29 +1423,30 @@ ccm_decrypt_with:
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	90(sp), r4
-	mov	r4, r9
+	mov	94(sp), r15
+	mov	r15, r9
 	and	#1, r9
 	inv	r9
 	inc	r9
 	and	#65280, r9
 	xor	#-1, r9
-	mov	r4, r11
+	mov	r15, r11
 	rrum.w	#1, r11
-	and	#1, r11
-	mov	r11, r15
+	mov	r11, r10
+	and	#1, r10
+	mov	r10, r15
 	inv	r15
 	inc	r15
 	mov	r9, r5
 	xor	#-1, r5
 	and	r15, r5
 	xor	#-1, r5
-	inv	r11
-	inc	r11
-	and	r9, r11
-	xor	r11, r9
-	mov	r4, r10
-	rrum.w	#2, r10
+	inv	r10
+	inc	r10
+	and	r9, r10
+	xor	r10, r9
+	rra	r11
+	mov	r11, r10
 	and	#1, r10
 	mov	r10, r15
 	inv	r15
@@ -1459,21 +1460,22 @@ ccm_decrypt_with:
 	inc	r15
 	and	r9, r15
 	xor	r15, r9
-	rrum.w	#3, r4
-	and	#1, r4
-	mov	r4, r15
-	inv	r15
-	inc	r15
+	rra	r11
+	mov	r11, r15
+	and	#1, r15
+	mov	r15, r4
+	inv	r4
+	inc	r4
 	mov	r9, r11
 	xor	#-1, r11
-	and	r15, r11
+	and	r4, r11
 	xor	#-1, r11
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	and	r15, r11
+	mov	r14, r4
+	inv	r4
+	inc	r4
+	and	r4, r11
 	bic	r11, r7
-	mov	r4, r11
+	mov	r15, r11
 	inv	r11
 	inc	r11
 	and	r9, r11
@@ -1483,20 +1485,20 @@ ccm_decrypt_with:
 	inc	r11
 	and	r11, r9
 	bic	r9, r12
-	mov	r4, r11
+	mov	r15, r11
 	inv	r11
 	inc	r11
-	mov	r8, r15
-	xor	#-1, r15
-	and	r11, r15
-	xor	#-1, r15
+	mov	r8, r4
+	xor	#-1, r4
+	and	r11, r4
+	xor	#-1, r4
 	mov	r14, r11
 	inv	r11
 	inc	r11
-	and	r11, r15
-	mov	42(sp), r9
-	bic	r15, r9
-	mov	r4, r11
+	and	r11, r4
+	mov	46(sp), r9
+	bic	r4, r9
+	mov	r15, r11
 	inv	r11
 	inc	r11
 	and	r8, r11
@@ -1517,7 +1519,7 @@ ccm_decrypt_with:
 	inc	r10
 	and	r5, r10
 	xor	r10, r5
-	mov	r4, r10
+	mov	r15, r10
 	inv	r10
 	inc	r10
 	mov	r5, r8
@@ -1530,7 +1532,7 @@ ccm_decrypt_with:
 	and	r10, r8
 	mov	38(sp), r10
 	bic	r8, r10
-	mov	r4, r8
+	mov	r15, r8
 	inv	r8
 	inc	r8
 	and	r5, r8
@@ -1540,17 +1542,17 @@ ccm_decrypt_with:
 	inc	r8
 	and	r8, r5
 	bic	r5, r13
-	mov	r4, r5
+	mov	r15, r5
 	inv	r5
 	inc	r5
 	mov	r11, r8
 	xor	#-1, r8
 	and	r5, r8
 	xor	#-1, r8
-	inv	r4
-	inc	r4
-	and	r11, r4
-	xor	r4, r11
+	inv	r15
+	inc	r15
+	and	r11, r15
+	xor	r15, r11
 	mov	r14, r15
 	inv	r15
 	inc	r15
@@ -1558,7 +1560,7 @@ ccm_decrypt_with:
 	inv	r14
 	inc	r14
 	and	r14, r8
-	mov	46(sp), r14
+	mov	44(sp), r14
 	bic	r8, r14
 	mov	52(sp), r15
 	bic	r11, r15
@@ -1569,8 +1571,8 @@ ccm_decrypt_with:
 	mov	r12, r14
 	jmp	.Lccm_decrypt_with_endif35
 .Lccm_decrypt_with_else34:
-	mov	46(sp), r8
-	mov	42(sp), r9
+	mov	44(sp), r8
+	mov	46(sp), r9
 	mov	38(sp), r10
 	mov	r7, r11
 	mov	52(sp), r5
@@ -1589,9 +1591,9 @@ ccm_decrypt_with:
 	xor	r5, r11
 	mov	88(sp), r12
 	xor	r6, r12
-	mov	92(sp), r13
+	mov	90(sp), r13
 	xor	r7, r13
-	mov	94(sp), r7
+	mov	92(sp), r7
 	xor	r14, r7
 	sub	#1, r15
 	clr	r14

@@ -702,7 +702,7 @@ eax_encrypt_with:
 
 ; --- eax_decrypt_with: eax.decrypt_with
 ;     frame 154 bytes (27 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1360 bytes of code
+;     estimated 1358 bytes of code
 	.section .text.eax_decrypt_with,"ax",@progbits
 	.global eax_decrypt_with
 	.type eax_decrypt_with, @function
@@ -1008,141 +1008,141 @@ eax_decrypt_with:
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	28(sp), r9
-	mov	r9, r10
-	and	#1, r10
+	mov	28(sp), r13
+	mov	r13, r15
+	and	#1, r15
+	inv	r15
+	inc	r15
+	and	#65280, r15
+	xor	#-1, r15
+	rrum.w	#1, r13
+	mov	r13, r12
+	and	#1, r12
+	mov	r12, r5
+	inv	r5
+	inc	r5
+	mov	r15, r11
+	xor	#-1, r11
+	and	r5, r11
+	xor	#-1, r11
+	inv	r12
+	inc	r12
+	and	r15, r12
+	xor	r12, r15
+	rra	r13
+	mov	r13, r12
+	and	#1, r12
+	mov	r12, r5
+	inv	r5
+	inc	r5
+	mov	r15, r9
+	xor	#-1, r9
+	and	r5, r9
+	xor	#-1, r9
+	mov	r12, r5
+	inv	r5
+	inc	r5
+	and	r15, r5
+	xor	r5, r15
+	rra	r13
+	and	#1, r13
+	mov	r13, r10
 	inv	r10
 	inc	r10
-	and	#65280, r10
-	xor	#-1, r10
-	mov	r9, r13
-	rrum.w	#1, r13
-	and	#1, r13
-	mov	r13, r15
-	inv	r15
-	inc	r15
-	mov	r10, r11
-	xor	#-1, r11
-	and	r15, r11
-	xor	#-1, r11
-	inv	r13
-	inc	r13
-	and	r10, r13
-	xor	r13, r10
-	rrum.w	#2, r9
-	and	#1, r9
-	mov	r9, r15
-	inv	r15
-	inc	r15
-	mov	r10, r12
-	xor	#-1, r12
-	and	r15, r12
-	xor	#-1, r12
-	mov	r9, r13
-	inv	r13
-	inc	r13
-	and	r10, r13
-	xor	r13, r10
-	mov	28(sp), r5
-	rrum.w	#3, r5
-	and	#1, r5
-	mov	r5, r15
-	inv	r15
-	inc	r15
-	mov	r10, r13
-	xor	#-1, r13
-	and	r15, r13
-	xor	#-1, r13
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	and	r15, r13
-	mov	34(sp), r15
-	bic	r13, r15
-	mov	r5, r13
-	inv	r13
-	inc	r13
-	and	r10, r13
-	xor	r13, r10
-	mov	r14, r13
-	inv	r13
-	inc	r13
-	and	r13, r10
-	mov	30(sp), r13
-	bic	r10, r13
+	mov	r15, r5
+	xor	#-1, r5
+	and	r10, r5
+	xor	#-1, r5
+	mov	r14, r10
+	inv	r10
+	inc	r10
+	and	r10, r5
+	mov	34(sp), r10
+	bic	r5, r10
+	mov	r13, r5
+	inv	r5
+	inc	r5
+	and	r15, r5
+	xor	r5, r15
+	mov	r14, r5
+	inv	r5
+	inc	r5
+	and	r5, r15
+	mov	30(sp), r5
+	bic	r15, r5
 	swpb	r8
-	xor	r13, r8
+	xor	r5, r8
 	sub	#1, r8
 	clr	r8
 	adc	r8
 	xor	#1, r8
 	swpb	r7
-	xor	r15, r7
+	xor	r10, r7
 	sub	#1, r7
 	clr	r7
 	adc	r7
 	xor	#1, r7
-	mov	r5, r15
+	mov	r13, r15
 	inv	r15
 	inc	r15
-	mov	r12, r13
-	xor	#-1, r13
-	and	r15, r13
-	xor	#-1, r13
+	mov	r9, r5
+	xor	#-1, r5
+	and	r15, r5
+	xor	#-1, r5
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	and	r15, r13
+	and	r15, r5
 	mov	40(sp), r10
-	bic	r13, r10
-	mov	r5, r15
+	bic	r5, r10
+	mov	r13, r15
 	inv	r15
 	inc	r15
-	and	r12, r15
-	xor	r15, r12
+	and	r9, r15
+	xor	r15, r9
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	and	r15, r12
-	mov	36(sp), r13
-	bic	r12, r13
+	and	r15, r9
+	mov	36(sp), r5
+	bic	r9, r5
 	swpb	r4
-	xor	r13, r4
+	xor	r5, r4
 	sub	#1, r4
-	clr	r12
-	adc	r12
-	xor	#1, r12
+	clr	r9
+	adc	r9
+	xor	#1, r9
 	swpb	r6
 	xor	r10, r6
 	sub	#1, r6
 	clr	r10
 	adc	r10
 	xor	#1, r10
-	mov	r9, r15
+	mov	r12, r15
 	inv	r15
 	inc	r15
-	mov	r11, r13
-	xor	#-1, r13
-	and	r15, r13
-	xor	#-1, r13
-	inv	r9
-	inc	r9
-	and	r11, r9
-	xor	r9, r11
-	mov	r5, r15
+	mov	r11, r5
+	xor	#-1, r5
+	and	r15, r5
+	xor	#-1, r5
+	inv	r12
+	inc	r12
+	and	r11, r12
+	xor	r12, r11
+	mov	r13, r15
 	inv	r15
 	inc	r15
-	mov	r11, r9
-	xor	#-1, r9
-	and	r15, r9
-	xor	#-1, r9
+	mov	r11, r12
+	xor	#-1, r12
+	and	r15, r12
+	xor	#-1, r12
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	and	r15, r9
+	and	r15, r12
 	mov	44(sp), r6
-	bic	r9, r6
-	mov	r5, r15
+	bic	r12, r6
+	mov	r13, r15
 	inv	r15
 	inc	r15
 	and	r11, r15
@@ -1151,11 +1151,11 @@ eax_decrypt_with:
 	inv	r15
 	inc	r15
 	and	r15, r11
-	mov	32(sp), r9
-	bic	r11, r9
+	mov	32(sp), r12
+	bic	r11, r12
 	mov	48(sp), r15
 	swpb	r15
-	xor	r9, r15
+	xor	r12, r15
 	sub	#1, r15
 	clr	r11
 	adc	r11
@@ -1164,31 +1164,31 @@ eax_decrypt_with:
 	swpb	r15
 	xor	r6, r15
 	sub	#1, r15
-	clr	r9
-	adc	r9
-	xor	#1, r9
-	mov	r5, r15
+	clr	r12
+	adc	r12
+	xor	#1, r12
+	mov	r13, r15
 	inv	r15
 	inc	r15
-	mov	r13, r6
+	mov	r5, r6
 	xor	#-1, r6
 	and	r15, r6
 	xor	#-1, r6
-	inv	r5
-	inc	r5
-	and	r13, r5
-	xor	r5, r13
+	inv	r13
+	inc	r13
+	and	r5, r13
+	xor	r13, r5
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	and	r15, r13
+	and	r15, r5
 	inv	r14
 	inc	r14
 	and	r14, r6
 	mov	46(sp), r14
 	bic	r6, r14
 	mov	38(sp), r15
-	bic	r13, r15
+	bic	r5, r15
 	mov	54(sp), r13
 	swpb	r13
 	xor	r15, r13
@@ -1200,14 +1200,14 @@ eax_decrypt_with:
 	adc	r14
 	xor	#1, r14
 	and	r10, r14
-	and	r9, r14
+	and	r12, r14
 	and	r7, r14
 	sub	#1, r13
 	clr	r15
 	adc	r15
 	xor	#1, r15
 	and	r15, r14
-	and	r12, r14
+	and	r9, r14
 	and	r11, r14
 	and	r8, r14
 	mov	56(sp), r15
@@ -1455,16 +1455,16 @@ eax_M_E_encrypt_block:
 
 
 ; --- eax_omac: eax.omac
-;     frame 152 bytes (44 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1552 bytes of code
+;     frame 154 bytes (45 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1564 bytes of code
 	.section .text.eax_omac,"ax",@progbits
 	.local eax_omac
 	.type eax_omac, @function
 	.balign 2
 eax_omac:
 	pushm.w	#7, r10
-	sub	#152, sp
-	mov	r14, 50(sp)
+	sub	#154, sp
+	mov	r14, 52(sp)
 	; eax.ae:45: return M.omac_after(ks, o[at_k1], o[at_k2], t as u128, o[at_tweak + t], msg)
 	mov	r14, r11
 	add	#2, r11
@@ -1473,7 +1473,7 @@ eax_omac:
 	rla	r11
 	mov	r13, 32(sp)
 	add	r13, r11
-	mov	168(sp), 10(sp)
+	mov	170(sp), 10(sp)
 	mov	10(sp), r10
 	mov	r10, r14
 	sub	#1, r14
@@ -1520,16 +1520,16 @@ eax_omac:
 	inc	r14
 	and	12(r11), r14
 	xor	12(r11), r14
-	mov	r14, 46(sp)
+	mov	r14, 48(sp)
 	mov	r13, r14
 	inv	r14
 	inc	r14
 	and	14(r11), r14
 	xor	14(r11), r14
-	mov	r14, 44(sp)
-	mov	r12, 48(sp)
-	mov	170(sp), 54(sp)
-	mov	r15, 22(sp)
+	mov	r14, 46(sp)
+	mov	r12, 50(sp)
+	mov	172(sp), 56(sp)
+	mov	r15, 24(sp)
 	mov	r15, r9
 	cmp	#16, r10
 	jnc	.Leax_omac_bytes1
@@ -1547,7 +1547,7 @@ eax_omac:
 	jmp	.Leax_omac_join3
 .Leax_omac_bytes1:
 	mov	sp, r10
-	add	#88, r10
+	add	#90, r10
 	mov	r10, r11
 	mov	#16, r12
 	mov	10(sp), r15
@@ -1582,7 +1582,7 @@ eax_omac:
 	swpb	r4
 	and	r4, r14
 	xor	r14, r4
-	mov	r4, 40(sp)
+	mov	r4, 42(sp)
 	mov	r13, r15
 	inv	r15
 	inc	r15
@@ -1624,33 +1624,33 @@ eax_omac:
 	mov	r13, r7
 	inv	r7
 	inc	r7
-	mov	50(sp), r13
+	mov	52(sp), r13
 	swpb	r9
 	xor	r9, r13
 	and	r7, r13
 	mov	r9, r7
 	xor	r13, r7
 	; cmac.ae:79: for i in 1..(n + 15) / 16 {
-	mov	46(sp), r4
-	mov	44(sp), r6
+	mov	48(sp), r4
+	mov	46(sp), r6
 	mov	r15, r13
-	mov	40(sp), r15
+	mov	42(sp), r15
 	mov	32(sp), r9
-	mov	2(r9), 82(sp)
-	mov	4(r9), 78(sp)
-	mov	6(r9), 74(sp)
-	mov	8(r9), 70(sp)
-	mov	10(r9), 66(sp)
-	mov	12(r9), 62(sp)
-	mov	14(r9), 58(sp)
-	mov	16(r9), 86(sp)
-	mov	18(r9), 84(sp)
-	mov	20(r9), 80(sp)
-	mov	22(r9), 76(sp)
-	mov	24(r9), 72(sp)
-	mov	26(r9), 68(sp)
-	mov	28(r9), 64(sp)
-	mov	30(r9), 60(sp)
+	mov	2(r9), 84(sp)
+	mov	4(r9), 80(sp)
+	mov	6(r9), 76(sp)
+	mov	8(r9), 72(sp)
+	mov	10(r9), 68(sp)
+	mov	12(r9), 64(sp)
+	mov	14(r9), 60(sp)
+	mov	16(r9), 88(sp)
+	mov	18(r9), 86(sp)
+	mov	20(r9), 82(sp)
+	mov	22(r9), 78(sp)
+	mov	24(r9), 74(sp)
+	mov	26(r9), 70(sp)
+	mov	28(r9), 66(sp)
+	mov	30(r9), 62(sp)
 	mov	#1, r9
 	cmp	12(sp), r9
 	jc	.Leax_omac_done7
@@ -1669,26 +1669,26 @@ eax_omac:
 	xor	r14, r4
 	xor	r15, r6
 	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
-	mov	r5, 104(sp)
-	mov	r7, 106(sp)
-	mov	r8, 108(sp)
-	mov	r10, 110(sp)
-	mov	r11, 112(sp)
-	mov	r12, 114(sp)
-	mov	r4, 116(sp)
-	mov	r6, 118(sp)
+	mov	r5, 106(sp)
+	mov	r7, 108(sp)
+	mov	r8, 110(sp)
+	mov	r10, 112(sp)
+	mov	r11, 114(sp)
+	mov	r12, 116(sp)
+	mov	r4, 118(sp)
+	mov	r6, 120(sp)
 	mov	sp, r13
-	add	#104, r13
+	add	#106, r13
 	mov	sp, r14
-	add	#120, r14
-	mov	48(sp), r12
+	add	#122, r14
+	mov	50(sp), r12
 	call	#eax_M_E_encrypt_block
 	mov	r9, r7
 	and	#4095, r7
 	rlam.w	#4, r7
 	mov	10(sp), r11
 	sub	r7, r11
-	add	22(sp), r7
+	add	24(sp), r7
 	cmp	#16, r11
 	jnc	.Leax_omac_bytes8
 	bit	#1, r7
@@ -1705,7 +1705,7 @@ eax_omac:
 	jmp	.Leax_omac_join10
 .Leax_omac_bytes8:
 	mov	sp, r12
-	add	#88, r12
+	add	#90, r12
 	mov	r12, r13
 	mov	#16, r14
 .Leax_omac_cpy11:
@@ -1723,14 +1723,14 @@ eax_omac:
 	mov	r12, r7
 	jmp	.Leax_omac_words9
 .Leax_omac_join10:
-	mov	120(sp), r5
-	mov	122(sp), 0(sp)
-	mov	124(sp), 2(sp)
-	mov	126(sp), 4(sp)
-	mov	128(sp), 6(sp)
-	mov	130(sp), 8(sp)
-	mov	132(sp), r4
-	mov	134(sp), r6
+	mov	122(sp), r5
+	mov	124(sp), 0(sp)
+	mov	126(sp), 2(sp)
+	mov	128(sp), 4(sp)
+	mov	130(sp), 6(sp)
+	mov	132(sp), 8(sp)
+	mov	134(sp), r4
+	mov	136(sp), r6
 	add	#1, r9
 	cmp	12(sp), r9
 	swpb	r7
@@ -1747,134 +1747,136 @@ eax_omac:
 	mov	10(sp), r9
 	and	#8191, r9
 	rlam.w	#3, r9
-	mov	r9, 18(sp)
+	mov	r9, 20(sp)
 	mov.b	11(sp), r9
 	rrum.w	#4, r9
 	rrum.w	#1, r9
-	sub	#128, 18(sp)
+	sub	#128, 20(sp)
 	subc	#0, r9
 	clr	r9
 	adc	r9
-	mov	r9, 26(sp)
+	mov	r9, 28(sp)
 	mov	10(sp), r9
 	and	#1, r9
 	inv	r9
 	inc	r9
 	and	#32896, r9
 	xor	#32768, r9
-	mov	r9, 24(sp)
-	mov	10(sp), r9
+	mov	r9, 26(sp)
+	mov	10(sp), 14(sp)
+	mov	14(sp), r9
 	rrum.w	#1, r9
+	mov	r9, 14(sp)
 	and	#1, r9
-	mov	r9, 28(sp)
-	inv	r9
-	inc	r9
-	and	24(sp), r9
-	xor	24(sp), r9
 	mov	r9, 30(sp)
-	mov	10(sp), r9
-	rrum.w	#2, r9
-	and	#1, r9
-	mov	r9, 34(sp)
 	inv	r9
 	inc	r9
-	and	30(sp), r9
-	xor	30(sp), r9
-	mov	r9, 42(sp)
-	mov	10(sp), r9
-	rrum.w	#3, r9
+	and	26(sp), r9
+	xor	26(sp), r9
+	mov	r9, 34(sp)
+	rra	14(sp)
+	mov	14(sp), r9
 	and	#1, r9
 	mov	r9, 36(sp)
 	inv	r9
 	inc	r9
-	and	42(sp), r9
-	xor	42(sp), r9
-	mov	r9, 16(sp)
-	xor	#1, 26(sp)
-	mov	26(sp), r9
+	and	34(sp), r9
+	xor	34(sp), r9
+	mov	r9, 44(sp)
+	mov	14(sp), r9
+	rra	r9
+	and	#1, r9
+	mov	r9, 38(sp)
 	inv	r9
 	inc	r9
-	and	r9, 16(sp)
+	and	44(sp), r9
+	xor	44(sp), r9
+	mov	r9, 18(sp)
+	xor	#1, 28(sp)
+	mov	28(sp), r9
+	inv	r9
+	inc	r9
+	and	r9, 18(sp)
 	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	mov	58(sp), r9
+	mov	60(sp), r9
 	xor	r15, r9
-	xor	16(sp), r15
-	xor	60(sp), r15
+	xor	18(sp), r15
+	xor	62(sp), r15
 	xor	r15, r9
-	mov	r9, 14(sp)
+	mov	r9, 16(sp)
 	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
 	mov	10(sp), r9
 	sub	#1, r9
 	clr	r9
 	adc	r9
 	xor	#1, r9
-	mov	r9, 20(sp)
+	mov	r9, 22(sp)
 	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
 	inv	r9
 	inc	r9
-	and	r9, 14(sp)
-	xor	14(sp), r15
+	and	r9, 16(sp)
+	xor	16(sp), r15
 	xor	r15, r6
-	mov	r6, 56(sp)
+	mov	r6, 58(sp)
 	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
-	mov	28(sp), r15
+	mov	30(sp), r15
 	inv	r15
 	inc	r15
-	mov	24(sp), r9
+	mov	26(sp), r9
 	and	r15, r9
-	mov	34(sp), r6
+	mov	36(sp), r6
 	mov	r6, r15
 	inv	r15
 	inc	r15
 	and	r9, r15
 	xor	r9, r15
-	mov	r9, 24(sp)
-	mov	r15, 38(sp)
-	mov	36(sp), r15
+	mov	r9, 26(sp)
+	mov	r15, 40(sp)
+	mov	38(sp), r15
 	inv	r15
 	inc	r15
-	mov	38(sp), r9
+	mov	40(sp), r9
 	and	r9, r15
 	xor	r9, r15
-	mov	26(sp), r9
+	mov	28(sp), r9
 	inv	r9
 	inc	r9
 	and	r9, r15
 	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	mov	62(sp), r9
+	mov	64(sp), r9
 	xor	r14, r9
 	xor	r15, r14
-	xor	64(sp), r14
+	xor	66(sp), r14
 	xor	r14, r9
-	mov	20(sp), r15
+	mov	22(sp), r15
 	inv	r15
 	inc	r15
 	and	r15, r9
 	xor	r9, r14
 	xor	r14, r4
-	mov	r4, 52(sp)
+	mov	r4, 54(sp)
 	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
 	inv	r6
 	inc	r6
-	mov	30(sp), r15
+	mov	34(sp), r15
 	and	r6, r15
-	mov	36(sp), r4
+	mov	38(sp), r4
 	mov	r4, r6
 	inv	r6
 	inc	r6
 	and	r15, r6
 	xor	r15, r6
-	mov	26(sp), r14
+	mov	28(sp), r14
 	inv	r14
 	inc	r14
 	and	r14, r6
 	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	mov	66(sp), r9
+	mov	68(sp), r9
 	xor	r13, r9
 	xor	r6, r13
-	xor	68(sp), r13
+	xor	70(sp), r13
 	xor	r13, r9
-	mov	20(sp), r14
+	mov	22(sp), r14
 	inv	r14
 	inc	r14
 	and	r14, r9
@@ -1882,27 +1884,27 @@ eax_omac:
 	mov	8(sp), r14
 	xor	r13, r14
 	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
-	mov	34(sp), r13
+	mov	36(sp), r13
 	inv	r13
 	inc	r13
-	mov	24(sp), r9
+	mov	26(sp), r9
 	and	r13, r9
 	mov	r4, r13
 	inv	r13
 	inc	r13
 	and	r9, r13
 	xor	r9, r13
-	mov	26(sp), r6
+	mov	28(sp), r6
 	inv	r6
 	inc	r6
 	and	r6, r13
 	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	mov	70(sp), r6
+	mov	72(sp), r6
 	xor	r12, r6
 	xor	r13, r12
-	xor	72(sp), r12
+	xor	74(sp), r12
 	xor	r12, r6
-	mov	20(sp), r13
+	mov	22(sp), r13
 	inv	r13
 	inc	r13
 	and	r13, r6
@@ -1913,19 +1915,19 @@ eax_omac:
 	mov	r4, r6
 	inv	r6
 	inc	r6
-	mov	42(sp), r12
+	mov	44(sp), r12
 	and	r6, r12
-	mov	26(sp), r6
+	mov	28(sp), r6
 	inv	r6
 	inc	r6
 	and	r6, r12
 	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	mov	74(sp), r6
+	mov	76(sp), r6
 	xor	r11, r6
 	xor	r12, r11
-	xor	76(sp), r11
+	xor	78(sp), r11
 	xor	r11, r6
-	mov	20(sp), r12
+	mov	22(sp), r12
 	inv	r12
 	inc	r12
 	and	r12, r6
@@ -1936,19 +1938,19 @@ eax_omac:
 	mov	r4, r6
 	inv	r6
 	inc	r6
-	mov	38(sp), r11
+	mov	40(sp), r11
 	and	r6, r11
-	mov	26(sp), r6
+	mov	28(sp), r6
 	inv	r6
 	inc	r6
 	and	r6, r11
 	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	mov	78(sp), r6
+	mov	80(sp), r6
 	xor	r10, r6
 	xor	r11, r10
-	xor	80(sp), r10
+	xor	82(sp), r10
 	xor	r10, r6
-	mov	20(sp), r11
+	mov	22(sp), r11
 	inv	r11
 	inc	r11
 	and	r11, r6
@@ -1960,17 +1962,17 @@ eax_omac:
 	inv	r10
 	inc	r10
 	and	r10, r15
-	mov	26(sp), r6
+	mov	28(sp), r6
 	inv	r6
 	inc	r6
 	and	r6, r15
 	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	mov	82(sp), r10
+	mov	84(sp), r10
 	xor	r8, r10
 	xor	r15, r8
-	xor	84(sp), r8
+	xor	86(sp), r8
 	xor	r8, r10
-	mov	20(sp), r6
+	mov	22(sp), r6
 	mov	r6, r15
 	inv	r15
 	inc	r15
@@ -1982,7 +1984,7 @@ eax_omac:
 	inv	r4
 	inc	r4
 	and	r4, r9
-	mov	26(sp), r15
+	mov	28(sp), r15
 	inv	r15
 	inc	r15
 	and	r15, r9
@@ -1991,7 +1993,7 @@ eax_omac:
 	mov	32(sp), r15
 	xor	@r15, r8
 	xor	r9, r7
-	xor	86(sp), r7
+	xor	88(sp), r7
 	xor	r7, r8
 	inv	r6
 	inc	r6
@@ -1999,31 +2001,31 @@ eax_omac:
 	xor	r8, r7
 	xor	r7, r5
 	; cmac.ae:84: return E.encrypt_block(ks, y ^ last_block(k1, k2, x, n % 16, n % 16 == 0))
-	mov	r5, 104(sp)
-	mov	r10, 106(sp)
-	mov	r11, 108(sp)
-	mov	r12, 110(sp)
-	mov	r13, 112(sp)
-	mov	r14, 114(sp)
-	mov	52(sp), 116(sp)
-	mov	56(sp), 118(sp)
+	mov	r5, 106(sp)
+	mov	r10, 108(sp)
+	mov	r11, 110(sp)
+	mov	r12, 112(sp)
+	mov	r13, 114(sp)
+	mov	r14, 116(sp)
+	mov	54(sp), 118(sp)
+	mov	58(sp), 120(sp)
 	mov	sp, r13
-	add	#104, r13
+	add	#106, r13
 	mov	sp, r14
-	add	#136, r14
-	mov	48(sp), r12
+	add	#138, r14
+	mov	50(sp), r12
 	call	#eax_M_E_encrypt_block
-	mov	54(sp), r14
+	mov	56(sp), r14
 	mov	r14, r15
-	mov	136(sp), 0(r15)
-	mov	138(sp), 2(r15)
-	mov	140(sp), 4(r15)
-	mov	142(sp), 6(r15)
-	mov	144(sp), 8(r15)
-	mov	146(sp), 10(r15)
-	mov	148(sp), 12(r15)
-	mov	150(sp), 14(r14)
-	add	#152, sp
+	mov	138(sp), 0(r15)
+	mov	140(sp), 2(r15)
+	mov	142(sp), 4(r15)
+	mov	144(sp), 6(r15)
+	mov	146(sp), 8(r15)
+	mov	148(sp), 10(r15)
+	mov	150(sp), 12(r15)
+	mov	152(sp), 14(r14)
+	add	#154, sp
 	popm.w	#7, r10
 	ret
 	.size eax_omac, .-eax_omac

@@ -313,27 +313,27 @@ gcm_key_setup:
 
 
 ; --- gcm_encrypt_with: gcm.encrypt_with
-;     frame 238 bytes (47 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2424 bytes of code
+;     frame 234 bytes (45 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2404 bytes of code
 	.section .text.gcm_encrypt_with,"ax",@progbits
 	.global gcm_encrypt_with
 	.type gcm_encrypt_with, @function
 	.balign 2
 gcm_encrypt_with:
 	pushm.w	#7, r10
-	sub	#238, sp
-	mov	r12, 82(sp)
-	mov	r13, 64(sp)
-	mov	r14, 62(sp)
-	mov	r15, 60(sp)
-	mov	254(sp), r8
-	mov	256(sp), 78(sp)
-	mov	258(sp), 86(sp)
-	mov	260(sp), 80(sp)
-	mov	262(sp), 84(sp)
-	mov	266(sp), 90(sp)
-	mov	268(sp), 88(sp)
-	mov	78(sp), r15
+	sub	#234, sp
+	mov	r12, 78(sp)
+	mov	r13, 60(sp)
+	mov	r14, 58(sp)
+	mov	r15, 56(sp)
+	mov	250(sp), r8
+	mov	252(sp), 74(sp)
+	mov	254(sp), 82(sp)
+	mov	256(sp), 76(sp)
+	mov	258(sp), 80(sp)
+	mov	262(sp), 86(sp)
+	mov	264(sp), 84(sp)
+	mov	74(sp), r15
 	add	#15, r15
 	mov	#0, r9
 	addc	#0, r9
@@ -344,21 +344,21 @@ gcm_encrypt_with:
 	bis	r15, r9
 	; ghash.ae:210: for i in 0..(n + 15) / 16 {
 	mov	#0, r10
-	mov	#0, 30(sp)
-	mov	#0, 38(sp)
+	mov	#0, 28(sp)
+	mov	#0, 34(sp)
+	mov	#0, 36(sp)
 	mov	#0, 40(sp)
+	mov	#0, 42(sp)
 	mov	#0, 44(sp)
-	mov	#0, 46(sp)
-	mov	#0, 48(sp)
-	mov	#0, 54(sp)
-	mov	#0, 56(sp)
+	mov	#0, 50(sp)
+	mov	#0, 52(sp)
 	cmp	r9, r10
 	jc	.Lgcm_encrypt_with_done2
 .Lgcm_encrypt_with_loop1:
 	mov	r10, r6
 	and	#4095, r6
 	rlam.w	#4, r6
-	mov	78(sp), r11
+	mov	74(sp), r11
 	sub	r6, r11
 	add	r8, r6
 	cmp	#16, r11
@@ -377,7 +377,7 @@ gcm_encrypt_with:
 	jmp	.Lgcm_encrypt_with_join5
 .Lgcm_encrypt_with_bytes3:
 	mov	sp, r12
-	add	#94, r12
+	add	#90, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lgcm_encrypt_with_cpy6:
@@ -395,58 +395,58 @@ gcm_encrypt_with:
 	mov	r12, r6
 	jmp	.Lgcm_encrypt_with_words4
 .Lgcm_encrypt_with_join5:
-	mov	30(sp), r5
+	mov	28(sp), r5
 	swpb	r6
 	xor	r6, r5
-	mov	38(sp), r6
+	mov	34(sp), r6
 	swpb	r7
 	xor	r7, r6
-	mov	40(sp), r7
+	mov	36(sp), r7
 	swpb	r11
 	xor	r11, r7
-	mov	44(sp), r11
+	mov	40(sp), r11
 	swpb	r12
 	xor	r12, r11
-	mov	46(sp), r12
+	mov	42(sp), r12
 	swpb	r13
 	xor	r13, r12
-	mov	48(sp), r13
+	mov	44(sp), r13
 	swpb	r14
 	xor	r14, r13
-	mov	54(sp), r14
+	mov	50(sp), r14
 	swpb	r15
 	xor	r15, r14
-	mov	56(sp), r15
+	mov	52(sp), r15
 	swpb	r4
 	xor	r4, r15
 	; ghash.ae:212: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
-	mov	r5, 110(sp)
-	mov	r6, 112(sp)
-	mov	r7, 114(sp)
-	mov	r11, 116(sp)
-	mov	r12, 118(sp)
-	mov	r13, 120(sp)
-	mov	r14, 122(sp)
-	mov	r15, 124(sp)
+	mov	r5, 106(sp)
+	mov	r6, 108(sp)
+	mov	r7, 110(sp)
+	mov	r11, 112(sp)
+	mov	r12, 114(sp)
+	mov	r13, 116(sp)
+	mov	r14, 118(sp)
+	mov	r15, 120(sp)
 	mov	sp, r12
-	add	#110, r12
+	add	#106, r12
 	mov	sp, r14
-	add	#126, r14
-	mov	64(sp), r13
+	add	#122, r14
+	mov	60(sp), r13
 	call	#gcm_G_mul_h
-	mov	126(sp), 30(sp)
-	mov	128(sp), 38(sp)
-	mov	130(sp), 40(sp)
+	mov	122(sp), 28(sp)
+	mov	124(sp), 34(sp)
+	mov	126(sp), 36(sp)
+	mov	128(sp), 40(sp)
+	mov	130(sp), 42(sp)
 	mov	132(sp), 44(sp)
-	mov	134(sp), 46(sp)
-	mov	136(sp), 48(sp)
-	mov	138(sp), 54(sp)
-	mov	140(sp), 56(sp)
+	mov	134(sp), 50(sp)
+	mov	136(sp), 52(sp)
 	add	#1, r10
 	cmp	r9, r10
 	jnc	.Lgcm_encrypt_with_loop1
 .Lgcm_encrypt_with_done2:
-	mov	60(sp), r15
+	mov	56(sp), r15
 	xor	#12, r15
 	sub	#1, r15
 	clr	r15
@@ -455,7 +455,7 @@ gcm_encrypt_with:
 	; gcm.ae:48: if len(nonce) == 12 {
 	tst	r15
 	jz	.Lgcm_encrypt_with_else8
-	mov	62(sp), r11
+	mov	58(sp), r11
 	bit	#1, r11
 	jnz	.Lgcm_encrypt_with_bytes10
 .Lgcm_encrypt_with_words11:
@@ -468,7 +468,7 @@ gcm_encrypt_with:
 	jmp	.Lgcm_encrypt_with_join12
 .Lgcm_encrypt_with_bytes10:
 	mov	sp, r12
-	add	#94, r12
+	add	#90, r12
 	mov	r12, r13
 	mov	#12, r14
 .Lgcm_encrypt_with_cpy13:
@@ -484,7 +484,7 @@ gcm_encrypt_with:
 	mov	#1, r9
 	mov	#0, r10
 	swpb	r15
-	mov	r15, 58(sp)
+	mov	r15, 54(sp)
 	swpb	r4
 	swpb	r5
 	swpb	r6
@@ -492,7 +492,7 @@ gcm_encrypt_with:
 	swpb	r8
 	jmp	.Lgcm_encrypt_with_endif9
 .Lgcm_encrypt_with_else8:
-	mov	60(sp), r14
+	mov	56(sp), r14
 	add	#15, r14
 	mov	#0, r15
 	addc	#0, r15
@@ -501,15 +501,15 @@ gcm_encrypt_with:
 	swpb	r15
 	rlam.w	#4, r15
 	bis	r14, r15
-	mov	r15, 42(sp)
+	mov	r15, 38(sp)
 	; ghash.ae:210: for i in 0..(n + 15) / 16 {
 	mov	#0, r10
 	mov	#0, r6
+	mov	#0, 16(sp)
 	mov	#0, 18(sp)
-	mov	#0, 20(sp)
+	mov	#0, 22(sp)
 	mov	#0, 24(sp)
 	mov	#0, 26(sp)
-	mov	#0, 28(sp)
 	mov	#0, r8
 	mov	#0, r9
 	cmp	r15, r10
@@ -518,9 +518,9 @@ gcm_encrypt_with:
 	mov	r10, r15
 	and	#4095, r15
 	rlam.w	#4, r15
-	mov	60(sp), r7
+	mov	56(sp), r7
 	sub	r15, r7
-	add	62(sp), r15
+	add	58(sp), r15
 	cmp	#16, r7
 	jnc	.Lgcm_encrypt_with_bytes17
 	bit	#1, r15
@@ -537,7 +537,7 @@ gcm_encrypt_with:
 	jmp	.Lgcm_encrypt_with_join19
 .Lgcm_encrypt_with_bytes17:
 	mov	sp, r11
-	add	#94, r11
+	add	#90, r11
 	mov	r11, r12
 	mov	#16, r13
 .Lgcm_encrypt_with_cpy20:
@@ -557,19 +557,19 @@ gcm_encrypt_with:
 .Lgcm_encrypt_with_join19:
 	swpb	r15
 	xor	r15, r6
-	mov	18(sp), r15
+	mov	16(sp), r15
 	swpb	r14
 	xor	r14, r15
-	mov	20(sp), r14
+	mov	18(sp), r14
 	swpb	r13
 	xor	r13, r14
-	mov	24(sp), r13
+	mov	22(sp), r13
 	swpb	r12
 	xor	r12, r13
-	mov	26(sp), r12
+	mov	24(sp), r12
 	swpb	r11
 	xor	r11, r12
-	mov	28(sp), r11
+	mov	26(sp), r11
 	swpb	r7
 	xor	r7, r11
 	swpb	r5
@@ -577,83 +577,83 @@ gcm_encrypt_with:
 	swpb	r4
 	xor	r4, r9
 	; ghash.ae:212: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
-	mov	r6, 110(sp)
-	mov	r15, 112(sp)
-	mov	r14, 114(sp)
-	mov	r13, 116(sp)
-	mov	r12, 118(sp)
-	mov	r11, 120(sp)
-	mov	r8, 122(sp)
-	mov	r9, 124(sp)
+	mov	r6, 106(sp)
+	mov	r15, 108(sp)
+	mov	r14, 110(sp)
+	mov	r13, 112(sp)
+	mov	r12, 114(sp)
+	mov	r11, 116(sp)
+	mov	r8, 118(sp)
+	mov	r9, 120(sp)
 	mov	sp, r12
-	add	#110, r12
+	add	#106, r12
 	mov	sp, r14
-	add	#142, r14
-	mov	64(sp), r13
+	add	#138, r14
+	mov	60(sp), r13
 	call	#gcm_G_mul_h
-	mov	142(sp), r6
-	mov	144(sp), 18(sp)
-	mov	146(sp), 20(sp)
-	mov	148(sp), 24(sp)
-	mov	150(sp), 26(sp)
-	mov	152(sp), 28(sp)
-	mov	154(sp), r8
-	mov	156(sp), r9
+	mov	138(sp), r6
+	mov	140(sp), 16(sp)
+	mov	142(sp), 18(sp)
+	mov	144(sp), 22(sp)
+	mov	146(sp), 24(sp)
+	mov	148(sp), 26(sp)
+	mov	150(sp), r8
+	mov	152(sp), r9
 	add	#1, r10
-	cmp	42(sp), r10
+	cmp	38(sp), r10
 	jnc	.Lgcm_encrypt_with_loop15
 .Lgcm_encrypt_with_done16:
-	mov	60(sp), r15
+	mov	56(sp), r15
 	and	#8191, r15
 	rlam.w	#3, r15
-	mov.b	61(sp), r13
+	mov.b	57(sp), r13
 	rrum.w	#4, r13
 	rrum.w	#1, r13
 	xor	r15, r6
-	mov	18(sp), r15
+	mov	16(sp), r15
 	xor	r13, r15
 	; gcm.ae:52: j = G.mul_h(j ^ ((len(nonce) as u128) << 3), tab)
-	mov	r6, 110(sp)
-	mov	r15, 112(sp)
-	mov	20(sp), 114(sp)
-	mov	24(sp), 116(sp)
-	mov	26(sp), 118(sp)
-	mov	28(sp), 120(sp)
-	mov	r8, 122(sp)
-	mov	r9, 124(sp)
+	mov	r6, 106(sp)
+	mov	r15, 108(sp)
+	mov	18(sp), 110(sp)
+	mov	22(sp), 112(sp)
+	mov	24(sp), 114(sp)
+	mov	26(sp), 116(sp)
+	mov	r8, 118(sp)
+	mov	r9, 120(sp)
 	mov	sp, r12
-	add	#110, r12
+	add	#106, r12
 	mov	sp, r14
-	add	#158, r14
-	mov	64(sp), r13
+	add	#154, r14
+	mov	60(sp), r13
 	call	#gcm_G_mul_h
-	mov	158(sp), r9
-	mov	160(sp), r10
-	mov	162(sp), 58(sp)
-	mov	164(sp), r4
-	mov	166(sp), r5
-	mov	168(sp), r6
-	mov	170(sp), r7
-	mov	172(sp), r8
+	mov	154(sp), r9
+	mov	156(sp), r10
+	mov	158(sp), 54(sp)
+	mov	160(sp), r4
+	mov	162(sp), r5
+	mov	164(sp), r6
+	mov	166(sp), r7
+	mov	168(sp), r8
 .Lgcm_encrypt_with_endif9:
 	; gcm.ae:76: s0 = E.encrypt_block(ks, j0)
-	mov	r9, 110(sp)
-	mov	r10, 112(sp)
-	mov	58(sp), 114(sp)
-	mov	r4, 116(sp)
-	mov	r5, 118(sp)
-	mov	r6, 120(sp)
-	mov	r7, 122(sp)
-	mov	r8, 124(sp)
+	mov	r9, 106(sp)
+	mov	r10, 108(sp)
+	mov	54(sp), 110(sp)
+	mov	r4, 112(sp)
+	mov	r5, 114(sp)
+	mov	r6, 116(sp)
+	mov	r7, 118(sp)
+	mov	r8, 120(sp)
 	mov	sp, r13
-	add	#110, r13
+	add	#106, r13
 	mov	sp, r14
-	add	#174, r14
-	mov	82(sp), r12
+	add	#170, r14
+	mov	78(sp), r12
 	call	#gcm_E_encrypt_block
 	add	#1, r9
 	addc	#0, r10
-	mov	80(sp), r14
+	mov	76(sp), r14
 	add	#15, r14
 	mov	#0, r15
 	addc	#0, r15
@@ -662,108 +662,107 @@ gcm_encrypt_with:
 	swpb	r15
 	rlam.w	#4, r15
 	bis	r14, r15
-	mov	r15, 66(sp)
+	mov	r15, 62(sp)
 	; gcm.ae:79: for i in 0..(n + 15) / 16 {
-	mov	#0, 36(sp)
-	mov	r4, 76(sp)
-	mov	r5, 74(sp)
-	mov	r6, 72(sp)
-	mov	r7, 70(sp)
-	mov	r8, 68(sp)
-	cmp	r15, 36(sp)
-	jnc	.Lgcm_encrypt_with_near39
-	br	#.Lgcm_encrypt_with_done23
-.Lgcm_encrypt_with_near39:
+	mov	#0, 32(sp)
+	mov	r4, 72(sp)
+	mov	r5, 70(sp)
+	mov	r6, 68(sp)
+	mov	r7, 66(sp)
+	mov	r8, 64(sp)
+	cmp	r15, 32(sp)
+	jc	.Lgcm_encrypt_with_done23
 .Lgcm_encrypt_with_loop22:
-	mov	36(sp), r15
+	mov	32(sp), r15
 	and	#4095, r15
 	rlam.w	#4, r15
-	mov	r15, 34(sp)
-	mov.b	37(sp), r8
+	mov	r15, 30(sp)
+	mov.b	33(sp), r8
 	rrum.w	#4, r8
 	; gcm.ae:81: u = E.encrypt_block(ks, j)
-	mov	r9, 110(sp)
-	mov	r10, 112(sp)
-	mov	58(sp), 114(sp)
-	mov	76(sp), 116(sp)
-	mov	74(sp), 118(sp)
-	mov	72(sp), 120(sp)
-	mov	70(sp), 122(sp)
-	mov	68(sp), 124(sp)
+	mov	r9, 106(sp)
+	mov	r10, 108(sp)
+	mov	54(sp), 110(sp)
+	mov	72(sp), 112(sp)
+	mov	70(sp), 114(sp)
+	mov	68(sp), 116(sp)
+	mov	66(sp), 118(sp)
+	mov	64(sp), 120(sp)
 	mov	sp, r13
-	add	#110, r13
+	add	#106, r13
 	mov	sp, r14
-	add	#190, r14
-	mov	82(sp), r12
+	add	#186, r14
+	mov	78(sp), r12
 	call	#gcm_E_encrypt_block
 	add	#1, r9
-	mov	r9, 52(sp)
+	mov	r9, 48(sp)
 	addc	#0, r10
-	mov	r10, 50(sp)
-	mov	80(sp), r7
-	mov	34(sp), r15
-	sub	r15, r7
-	mov	#0, r14
-	subc	r8, r14
-	mov	r15, r9
-	add	86(sp), r9
-	cmp	#16, r7
+	mov	r10, 46(sp)
+	mov	76(sp), r12
+	mov	30(sp), r15
+	sub	r15, r12
+	mov	#0, r9
+	subc	r8, r9
+	mov	r15, r5
+	add	82(sp), r5
+	cmp	#16, r12
 	jnc	.Lgcm_encrypt_with_bytes24
-	bit	#1, r9
+	bit	#1, r5
 	jnz	.Lgcm_encrypt_with_bytes24
 .Lgcm_encrypt_with_words25:
-	mov	@r9, r5
-	mov	2(r9), r13
-	mov	4(r9), r11
-	mov	6(r9), r15
-	mov	8(r9), r6
-	mov	10(r9), r10
-	mov	12(r9), r12
-	mov	14(r9), r8
+	mov	@r5, r8
+	mov	2(r5), r7
+	mov	4(r5), r6
+	mov	6(r5), r15
+	mov	8(r5), r10
+	mov	10(r5), r13
+	mov	12(r5), r11
+	mov	14(r5), r14
 	jmp	.Lgcm_encrypt_with_join26
 .Lgcm_encrypt_with_bytes24:
 	mov	sp, r10
-	add	#94, r10
+	add	#90, r10
 	mov	r10, r11
-	mov	#16, r12
-	mov	r7, r15
+	mov	#16, r13
+	mov	r12, r15
 .Lgcm_encrypt_with_cpy27:
-	clr	r13
+	clr	r14
 	tst	r15
 	jz	.Lgcm_encrypt_with_pad28
-	mov.b	@r9, r13
-	inc	r9
+	mov.b	@r5, r14
+	inc	r5
 	dec	r15
 .Lgcm_encrypt_with_pad28:
-	mov.b	r13, 0(r11)
+	mov.b	r14, 0(r11)
 	inc	r11
-	dec	r12
+	dec	r13
 	jnz	.Lgcm_encrypt_with_cpy27
-	mov	r10, r9
+	mov	r10, r5
 	jmp	.Lgcm_encrypt_with_words25
 .Lgcm_encrypt_with_join26:
-	swpb	r8
-	xor	190(sp), r8
-	mov	r12, r9
-	swpb	r9
-	xor	192(sp), r9
+	swpb	r14
+	xor	186(sp), r14
+	swpb	r11
+	xor	188(sp), r11
+	swpb	r13
+	xor	190(sp), r13
 	swpb	r10
-	xor	194(sp), r10
+	xor	192(sp), r10
+	swpb	r15
+	xor	194(sp), r15
+	mov	r15, 4(sp)
 	swpb	r6
 	xor	196(sp), r6
-	swpb	r15
-	xor	198(sp), r15
-	mov	r15, 6(sp)
-	swpb	r11
-	xor	200(sp), r11
-	swpb	r13
-	xor	202(sp), r13
-	mov	r13, 22(sp)
-	swpb	r5
-	xor	204(sp), r5
-	mov	r7, r15
+	mov	r6, 2(sp)
+	swpb	r7
+	xor	198(sp), r7
+	mov	r7, 20(sp)
+	swpb	r8
+	xor	200(sp), r8
+	mov	r8, 10(sp)
+	mov	r12, r15
 	sub	#16, r15
-	mov	r14, r15
+	mov	r9, r15
 	subc	#0, r15
 	clr	r15
 	adc	r15
@@ -771,342 +770,336 @@ gcm_encrypt_with:
 	; gcm.ae:39: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
 	tst	r15
 	jz	.Lgcm_encrypt_with_else29
-	and	#8191, r14
-	mov	r7, r15
+	and	#8191, r9
+	mov	r12, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#4, r15
 	rrum.w	#1, r15
-	rlam.w	#3, r14
-	bis	r15, r14
-	mov	r7, r15
+	rlam.w	#3, r9
+	bis	r15, r9
+	mov	r12, r15
 	and	#8191, r15
 	rlam.w	#3, r15
 	sub	#128, r15
-	subc	#0, r14
-	clr	r12
-	adc	r12
-	xor	#1, r12
-	mov	r7, r14
-	and	#1, r14
-	inv	r14
-	inc	r14
-	and	#65280, r14
-	xor	#-1, r14
-	mov	r7, r13
-	rrum.w	#1, r13
-	and	#1, r13
-	mov	r13, r4
+	subc	#0, r9
+	clr	r9
+	adc	r9
+	xor	#1, r9
+	mov	r12, r6
+	and	#1, r6
+	inv	r6
+	inc	r6
+	and	#65280, r6
+	xor	#-1, r6
+	mov	r12, r8
+	rrum.w	#1, r8
+	mov	r8, r5
+	and	#1, r5
+	mov	r5, r7
+	inv	r7
+	inc	r7
+	mov	r6, r15
+	xor	#-1, r15
+	and	r7, r15
+	xor	#-1, r15
+	mov	r15, 88(sp)
+	inv	r5
+	inc	r5
+	and	r6, r5
+	xor	r5, r6
+	rra	r8
+	mov	r8, r7
+	and	#1, r7
+	mov	r7, r15
+	inv	r15
+	inc	r15
+	mov	r6, r5
+	xor	#-1, r5
+	and	r15, r5
+	xor	#-1, r5
+	mov	r7, r15
+	inv	r15
+	inc	r15
+	and	r6, r15
+	xor	r15, r6
+	rra	r8
+	and	#1, r8
+	mov	r8, r4
 	inv	r4
 	inc	r4
-	mov	r14, r15
-	xor	#-1, r15
-	and	r4, r15
-	xor	#-1, r15
-	mov	r15, 14(sp)
-	inv	r13
-	inc	r13
-	and	r14, r13
-	xor	r13, r14
-	mov	r7, r13
-	rrum.w	#2, r13
-	and	#1, r13
-	mov	r13, r4
-	inv	r4
-	inc	r4
-	mov	r14, r15
-	xor	#-1, r15
-	and	r4, r15
+	mov	r6, r15
 	xor	#-1, r15
 	mov	r15, 0(sp)
-	mov	r13, r4
-	inv	r4
-	inc	r4
-	and	r14, r4
-	xor	r4, r14
-	mov	r14, 92(sp)
-	mov	r7, r14
-	rrum.w	#3, r14
-	and	#1, r14
-	mov	r14, r4
-	inv	r4
-	inc	r4
-	mov	92(sp), r15
-	xor	#-1, r15
-	mov	r15, 2(sp)
-	and	r4, 2(sp)
-	xor	#-1, 2(sp)
-	mov	r14, r15
+	and	r4, 0(sp)
+	xor	#-1, 0(sp)
+	mov	r8, r15
 	inv	r15
 	inc	r15
-	and	92(sp), r15
-	mov	92(sp), r4
-	xor	r15, r4
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	and	r15, r4
-	bic	r4, r5
-	mov	r5, 32(sp)
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	mov	2(sp), r5
-	and	r15, r5
-	bic	r5, r6
-	mov	r6, 8(sp)
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	mov	@sp, r4
-	mov	r4, r6
-	xor	#-1, r6
-	and	r15, r6
-	xor	#-1, r6
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	and	r4, r15
-	xor	r15, r4
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	and	r15, r4
-	bic	r4, r11
-	mov	r12, r15
+	and	r6, r15
+	xor	r15, r6
+	mov	r9, r15
 	inv	r15
 	inc	r15
 	and	r15, r6
-	bic	r6, r9
-	mov	r13, r15
+	bic	r6, 10(sp)
+	mov	r9, r15
 	inv	r15
 	inc	r15
-	mov	14(sp), r5
+	mov	@sp, r6
+	and	r15, r6
+	bic	r6, r10
+	mov	r10, 6(sp)
+	mov	r8, r15
+	inv	r15
+	inc	r15
 	mov	r5, r6
 	xor	#-1, r6
 	and	r15, r6
 	xor	#-1, r6
-	inv	r13
-	inc	r13
-	and	r5, r13
-	xor	r13, r5
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	mov	r5, r4
-	xor	#-1, r4
-	and	r15, r4
-	xor	#-1, r4
-	mov	r14, r15
+	mov	r8, r15
 	inv	r15
 	inc	r15
 	and	r5, r15
 	xor	r15, r5
-	mov	r12, r15
+	mov	r9, r15
 	inv	r15
 	inc	r15
 	and	r15, r5
-	mov	22(sp), r13
-	bic	r5, r13
-	mov	r12, r15
+	mov	2(sp), r10
+	bic	r5, r10
+	mov	r9, r15
 	inv	r15
 	inc	r15
-	and	r15, r4
-	bic	r4, r10
-	mov	r14, r5
-	inv	r5
-	inc	r5
-	mov	r6, r15
+	and	r15, r6
+	bic	r6, r11
+	mov	r7, r6
+	inv	r6
+	inc	r6
+	mov	88(sp), r5
+	mov	r5, r15
 	xor	#-1, r15
-	and	r5, r15
+	and	r6, r15
 	xor	#-1, r15
-	inv	r14
-	inc	r14
-	and	r6, r14
-	xor	r14, r6
-	mov	r12, r5
-	inv	r5
-	inc	r5
-	and	r5, r6
-	inv	r12
-	inc	r12
-	and	r12, r15
-	bic	r15, r8
-	mov	6(sp), r15
-	bic	r6, r15
-	mov	r8, 16(sp)
-	mov	r9, 12(sp)
-	mov	r10, 10(sp)
-	mov	r15, 6(sp)
-	mov	r11, 4(sp)
-	mov	r13, r15
-	mov	32(sp), r5
+	inv	r7
+	inc	r7
+	and	r5, r7
+	xor	r7, r5
+	mov	r8, r7
+	inv	r7
+	inc	r7
+	mov	r5, r4
+	xor	#-1, r4
+	and	r7, r4
+	xor	#-1, r4
+	mov	r8, r7
+	inv	r7
+	inc	r7
+	and	r5, r7
+	xor	r7, r5
+	mov	r9, r7
+	inv	r7
+	inc	r7
+	and	r7, r5
+	mov	20(sp), r6
+	bic	r5, r6
+	mov	r9, r7
+	inv	r7
+	inc	r7
+	and	r7, r4
+	bic	r4, r13
+	mov	r8, r7
+	inv	r7
+	inc	r7
+	mov	r15, r5
+	xor	#-1, r5
+	and	r7, r5
+	xor	#-1, r5
+	inv	r8
+	inc	r8
+	and	r15, r8
+	xor	r8, r15
+	mov	r9, r7
+	inv	r7
+	inc	r7
+	and	r7, r15
+	inv	r9
+	inc	r9
+	and	r9, r5
+	bic	r5, r14
+	mov	4(sp), r7
+	bic	r15, r7
+	mov	r14, 14(sp)
+	mov	r11, 12(sp)
+	mov	r13, 8(sp)
+	mov	r7, 4(sp)
+	mov	r10, 2(sp)
+	mov	10(sp), r7
 	jmp	.Lgcm_encrypt_with_endif30
 .Lgcm_encrypt_with_else29:
-	mov	r8, 16(sp)
-	mov	r9, 12(sp)
-	mov	r10, 10(sp)
-	mov	r6, 8(sp)
-	mov	r11, 4(sp)
-	mov	22(sp), r15
+	mov	r14, 14(sp)
+	mov	r11, 12(sp)
+	mov	r13, 8(sp)
+	mov	r10, 6(sp)
+	mov	20(sp), r6
+	mov	10(sp), r7
 .Lgcm_encrypt_with_endif30:
 	; gcm.ae:84: store_be(ct, off, c, n - off)
-	mov	r5, r4
-	mov	r15, r6
-	mov	4(sp), r8
-	mov	6(sp), r9
-	mov	8(sp), r10
-	mov	10(sp), r11
-	mov	12(sp), r12
-	mov	16(sp), r14
-	mov	34(sp), r13
-	add	84(sp), r13
-	cmp	#16, r7
+	mov	r7, r4
+	mov	r6, r5
+	mov	2(sp), r8
+	mov	4(sp), r9
+	mov	6(sp), r10
+	mov	8(sp), r11
+	mov	12(sp), r14
+	mov	14(sp), r15
+	mov	30(sp), r13
+	add	80(sp), r13
+	cmp	#16, r12
 	swpb	r4
-	swpb	r6
+	swpb	r5
 	swpb	r8
 	swpb	r9
 	swpb	r10
 	swpb	r11
-	swpb	r12
 	swpb	r14
+	swpb	r15
 	jnc	.Lgcm_encrypt_with_bytes31
 	bit	#1, r13
 	jnz	.Lgcm_encrypt_with_bytes31
 	mov	r4, 0(r13)
-	mov	r6, 2(r13)
+	mov	r5, 2(r13)
 	mov	r8, 4(r13)
 	mov	r9, 6(r13)
 	mov	r10, 8(r13)
 	mov	r11, 10(r13)
-	mov	r12, 12(r13)
-	mov	r14, 14(r13)
+	mov	r14, 12(r13)
+	mov	r15, 14(r13)
 	jmp	.Lgcm_encrypt_with_stored32
 .Lgcm_encrypt_with_bytes31:
-	mov	r4, 94(sp)
-	mov	r6, 96(sp)
-	mov	r8, 98(sp)
-	mov	r9, 100(sp)
-	mov	r10, 102(sp)
-	mov	r11, 104(sp)
-	mov	r12, 106(sp)
-	mov	r14, 108(sp)
+	mov	r4, 90(sp)
+	mov	r5, 92(sp)
+	mov	r8, 94(sp)
+	mov	r9, 96(sp)
+	mov	r10, 98(sp)
+	mov	r11, 100(sp)
+	mov	r14, 102(sp)
+	mov	r15, 104(sp)
 	mov	sp, r14
-	add	#94, r14
-	cmp	#16, r7
+	add	#90, r14
+	mov	r12, r15
+	cmp	#16, r15
 	jnc	.Lgcm_encrypt_with_cnt33
-	mov	#16, r7
+	mov	#16, r15
 .Lgcm_encrypt_with_cnt33:
-	tst	r7
+	tst	r15
 	jz	.Lgcm_encrypt_with_stored32
 .Lgcm_encrypt_with_cpy34:
 	mov.b	@r14, 0(r13)
 	inc	r14
 	inc	r13
-	dec	r7
+	dec	r15
 	jnz	.Lgcm_encrypt_with_cpy34
 .Lgcm_encrypt_with_stored32:
-	mov	30(sp), r8
-	xor	16(sp), r8
-	mov	38(sp), r9
+	mov	28(sp), r8
+	xor	14(sp), r8
+	mov	34(sp), r9
 	xor	12(sp), r9
-	mov	40(sp), r10
-	xor	10(sp), r10
-	mov	44(sp), r11
-	xor	8(sp), r11
-	mov	46(sp), r12
-	xor	6(sp), r12
-	mov	48(sp), r13
-	xor	4(sp), r13
-	mov	54(sp), r14
-	xor	r15, r14
-	mov	56(sp), r15
-	xor	r5, r15
+	mov	36(sp), r10
+	xor	8(sp), r10
+	mov	40(sp), r11
+	xor	6(sp), r11
+	mov	42(sp), r12
+	xor	4(sp), r12
+	mov	44(sp), r13
+	xor	2(sp), r13
+	mov	50(sp), r14
+	xor	r6, r14
+	mov	52(sp), r15
+	xor	r7, r15
 	; gcm.ae:85: y = G.mul_h(y ^ c, tab)                          // the partial block hashed zero-padded
-	mov	r8, 110(sp)
-	mov	r9, 112(sp)
-	mov	r10, 114(sp)
-	mov	r11, 116(sp)
-	mov	r12, 118(sp)
-	mov	r13, 120(sp)
-	mov	r14, 122(sp)
-	mov	r15, 124(sp)
-	mov	sp, r12
-	add	#110, r12
-	mov	sp, r14
-	add	#206, r14
-	mov	64(sp), r13
-	call	#gcm_G_mul_h
-	mov	52(sp), r9
-	mov	50(sp), r10
-	mov	206(sp), 30(sp)
-	mov	208(sp), 38(sp)
-	mov	210(sp), 40(sp)
-	mov	212(sp), 44(sp)
-	mov	214(sp), 46(sp)
-	mov	216(sp), 48(sp)
-	mov	218(sp), 54(sp)
-	mov	220(sp), 56(sp)
-	add	#1, 36(sp)
-	cmp	66(sp), 36(sp)
-	jc	.Lgcm_encrypt_with_near40
-	br	#.Lgcm_encrypt_with_loop22
-.Lgcm_encrypt_with_near40:
-.Lgcm_encrypt_with_done23:
-	mov	78(sp), r10
-	and	#8191, r10
-	rlam.w	#3, r10
-	mov.b	79(sp), r11
-	rrum.w	#4, r11
-	rrum.w	#1, r11
-	mov	80(sp), r14
-	and	#8191, r14
-	rlam.w	#3, r14
-	mov.b	81(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#1, r15
-	mov	30(sp), r12
-	xor	r14, r12
-	mov	38(sp), r13
-	xor	r15, r13
-	mov	46(sp), r14
-	xor	r10, r14
-	mov	48(sp), r15
-	xor	r11, r15
-	; gcm.ae:60: return G.mul_h(y ^ lengths, tab) ^ s0
-	mov	r12, 110(sp)
-	mov	r13, 112(sp)
-	mov	40(sp), 114(sp)
-	mov	44(sp), 116(sp)
+	mov	r8, 106(sp)
+	mov	r9, 108(sp)
+	mov	r10, 110(sp)
+	mov	r11, 112(sp)
+	mov	r12, 114(sp)
+	mov	r13, 116(sp)
 	mov	r14, 118(sp)
 	mov	r15, 120(sp)
-	mov	54(sp), 122(sp)
-	mov	56(sp), 124(sp)
 	mov	sp, r12
-	add	#110, r12
+	add	#106, r12
 	mov	sp, r14
-	add	#222, r14
-	mov	64(sp), r13
+	add	#202, r14
+	mov	60(sp), r13
 	call	#gcm_G_mul_h
-	mov	222(sp), r7
-	xor	174(sp), r7
-	mov	224(sp), r8
-	xor	176(sp), r8
-	mov	226(sp), r9
-	xor	178(sp), r9
-	mov	228(sp), r10
-	xor	180(sp), r10
-	mov	230(sp), r11
-	xor	182(sp), r11
-	mov	232(sp), r12
-	xor	184(sp), r12
-	mov	234(sp), r14
-	xor	186(sp), r14
-	mov	236(sp), r15
-	xor	188(sp), r15
+	mov	48(sp), r9
+	mov	46(sp), r10
+	mov	202(sp), 28(sp)
+	mov	204(sp), 34(sp)
+	mov	206(sp), 36(sp)
+	mov	208(sp), 40(sp)
+	mov	210(sp), 42(sp)
+	mov	212(sp), 44(sp)
+	mov	214(sp), 50(sp)
+	mov	216(sp), 52(sp)
+	add	#1, 32(sp)
+	cmp	62(sp), 32(sp)
+	jnc	.Lgcm_encrypt_with_loop22
+.Lgcm_encrypt_with_done23:
+	mov	74(sp), r10
+	and	#8191, r10
+	rlam.w	#3, r10
+	mov.b	75(sp), r11
+	rrum.w	#4, r11
+	rrum.w	#1, r11
+	mov	76(sp), r14
+	and	#8191, r14
+	rlam.w	#3, r14
+	mov.b	77(sp), r15
+	rrum.w	#4, r15
+	rrum.w	#1, r15
+	mov	28(sp), r12
+	xor	r14, r12
+	mov	34(sp), r13
+	xor	r15, r13
+	mov	42(sp), r14
+	xor	r10, r14
+	mov	44(sp), r15
+	xor	r11, r15
+	; gcm.ae:60: return G.mul_h(y ^ lengths, tab) ^ s0
+	mov	r12, 106(sp)
+	mov	r13, 108(sp)
+	mov	36(sp), 110(sp)
+	mov	40(sp), 112(sp)
+	mov	r14, 114(sp)
+	mov	r15, 116(sp)
+	mov	50(sp), 118(sp)
+	mov	52(sp), 120(sp)
+	mov	sp, r12
+	add	#106, r12
+	mov	sp, r14
+	add	#218, r14
+	mov	60(sp), r13
+	call	#gcm_G_mul_h
+	mov	218(sp), r7
+	xor	170(sp), r7
+	mov	220(sp), r8
+	xor	172(sp), r8
+	mov	222(sp), r9
+	xor	174(sp), r9
+	mov	224(sp), r10
+	xor	176(sp), r10
+	mov	226(sp), r11
+	xor	178(sp), r11
+	mov	228(sp), r12
+	xor	180(sp), r12
+	mov	230(sp), r14
+	xor	182(sp), r14
+	mov	232(sp), r15
+	xor	184(sp), r15
 	; gcm.ae:87: store_be(tag, 0, finish(tab, y, len(ad), n, s0), len(tag))
-	mov	90(sp), r13
-	cmp	#16, 88(sp)
+	mov	86(sp), r13
+	cmp	#16, 84(sp)
 	jnc	.Lgcm_encrypt_with_bytes35
 	bit	#1, r13
 	jnz	.Lgcm_encrypt_with_bytes35
@@ -1129,24 +1122,24 @@ gcm_encrypt_with:
 	jmp	.Lgcm_encrypt_with_stored36
 .Lgcm_encrypt_with_bytes35:
 	swpb	r15
-	mov	r15, 94(sp)
+	mov	r15, 90(sp)
 	swpb	r14
-	mov	r14, 96(sp)
+	mov	r14, 92(sp)
 	swpb	r12
-	mov	r12, 98(sp)
+	mov	r12, 94(sp)
 	swpb	r11
-	mov	r11, 100(sp)
+	mov	r11, 96(sp)
 	swpb	r10
-	mov	r10, 102(sp)
+	mov	r10, 98(sp)
 	swpb	r9
-	mov	r9, 104(sp)
+	mov	r9, 100(sp)
 	swpb	r8
-	mov	r8, 106(sp)
+	mov	r8, 102(sp)
 	swpb	r7
-	mov	r7, 108(sp)
+	mov	r7, 104(sp)
 	mov	sp, r14
-	add	#94, r14
-	mov	88(sp), r15
+	add	#90, r14
+	mov	84(sp), r15
 	cmp	#16, r15
 	jnc	.Lgcm_encrypt_with_cnt37
 	mov	#16, r15
@@ -1160,7 +1153,7 @@ gcm_encrypt_with:
 	dec	r15
 	jnz	.Lgcm_encrypt_with_cpy38
 .Lgcm_encrypt_with_stored36:
-	add	#238, sp
+	add	#234, sp
 	popm.w	#7, r10
 	ret
 	.size gcm_encrypt_with, .-gcm_encrypt_with
@@ -1168,7 +1161,7 @@ gcm_encrypt_with:
 
 ; --- gcm_decrypt_with: gcm.decrypt_with
 ;     frame 252 bytes (54 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2506 bytes of code
+;     estimated 2510 bytes of code
 	.section .text.gcm_decrypt_with,"ax",@progbits
 	.global gcm_decrypt_with
 	.type gcm_decrypt_with, @function
@@ -1178,17 +1171,17 @@ gcm_decrypt_with:
 	sub	#252, sp
 	mov	r12, 78(sp)
 	mov	r13, 48(sp)
-	mov	r14, 64(sp)
+	mov	r14, 62(sp)
 	mov	r15, 52(sp)
 	mov	268(sp), r8
-	mov	270(sp), 76(sp)
+	mov	270(sp), 74(sp)
 	mov	272(sp), 84(sp)
-	mov	274(sp), 74(sp)
+	mov	274(sp), 72(sp)
 	mov	276(sp), 104(sp)
-	mov	278(sp), 88(sp)
+	mov	278(sp), 96(sp)
 	mov	280(sp), 82(sp)
 	mov	284(sp), 106(sp)
-	mov	76(sp), r15
+	mov	74(sp), r15
 	add	#15, r15
 	mov	#0, r9
 	addc	#0, r9
@@ -1213,7 +1206,7 @@ gcm_decrypt_with:
 	mov	r10, r6
 	and	#4095, r6
 	rlam.w	#4, r6
-	mov	76(sp), r11
+	mov	74(sp), r11
 	sub	r6, r11
 	add	r8, r6
 	cmp	#16, r11
@@ -1310,7 +1303,7 @@ gcm_decrypt_with:
 	; gcm.ae:48: if len(nonce) == 12 {
 	tst	r15
 	jz	.Lgcm_decrypt_with_else8
-	mov	64(sp), r11
+	mov	62(sp), r11
 	bit	#1, r11
 	jnz	.Lgcm_decrypt_with_bytes10
 .Lgcm_decrypt_with_words11:
@@ -1374,7 +1367,7 @@ gcm_decrypt_with:
 	rlam.w	#4, r15
 	mov	52(sp), r7
 	sub	r15, r7
-	add	64(sp), r15
+	add	62(sp), r15
 	cmp	#16, r7
 	jnc	.Lgcm_decrypt_with_bytes17
 	bit	#1, r15
@@ -1508,7 +1501,7 @@ gcm_decrypt_with:
 	mov	50(sp), r13
 	add	#1, r13
 	addc	#0, r4
-	mov	74(sp), r14
+	mov	72(sp), r14
 	add	#15, r14
 	mov	#0, r15
 	addc	#0, r15
@@ -1524,17 +1517,17 @@ gcm_decrypt_with:
 	mov	r4, 40(sp)
 	mov	r5, 70(sp)
 	mov	r6, 68(sp)
-	mov	r7, 66(sp)
-	mov	r8, 62(sp)
-	mov	r9, 60(sp)
-	mov	r10, 58(sp)
+	mov	r7, 64(sp)
+	mov	r8, 60(sp)
+	mov	r9, 58(sp)
+	mov	r10, 56(sp)
 	cmp	r15, 24(sp)
 	jc	.Lgcm_decrypt_with_done23
 .Lgcm_decrypt_with_loop22:
 	mov	24(sp), r5
 	and	#4095, r5
 	rlam.w	#4, r5
-	mov	74(sp), r6
+	mov	72(sp), r6
 	sub	r5, r6
 	mov	r5, r10
 	add	84(sp), r10
@@ -1578,10 +1571,10 @@ gcm_decrypt_with:
 	mov	40(sp), 126(sp)
 	mov	70(sp), 128(sp)
 	mov	68(sp), 130(sp)
-	mov	66(sp), 132(sp)
-	mov	62(sp), 134(sp)
-	mov	60(sp), 136(sp)
-	mov	58(sp), 138(sp)
+	mov	64(sp), 132(sp)
+	mov	60(sp), 134(sp)
+	mov	58(sp), 136(sp)
+	mov	56(sp), 138(sp)
 	mov	sp, r13
 	add	#124, r13
 	mov	sp, r14
@@ -1706,22 +1699,22 @@ gcm_decrypt_with:
 	cmp	54(sp), 24(sp)
 	jnc	.Lgcm_decrypt_with_loop22
 .Lgcm_decrypt_with_done23:
-	mov.b	77(sp), r14
+	mov.b	75(sp), r14
 	rrum.w	#4, r14
 	rrum.w	#1, r14
 	mov	28(sp), r15
 	xor	r14, r15
-	mov	76(sp), r13
+	mov	74(sp), r13
 	and	#8191, r13
 	rlam.w	#3, r13
 	mov	36(sp), r14
 	xor	r13, r14
-	mov.b	75(sp), r12
+	mov.b	73(sp), r12
 	rrum.w	#4, r12
 	rrum.w	#1, r12
 	mov	8(sp), r13
 	xor	r12, r13
-	mov	74(sp), r11
+	mov	72(sp), r11
 	and	#8191, r11
 	rlam.w	#3, r11
 	mov	10(sp), r12
@@ -1743,10 +1736,10 @@ gcm_decrypt_with:
 	call	#gcm_G_mul_h
 	mov	236(sp), r15
 	xor	188(sp), r15
-	mov	r15, 72(sp)
+	mov	r15, 76(sp)
 	mov	238(sp), r15
 	xor	190(sp), r15
-	mov	r15, 56(sp)
+	mov	r15, 66(sp)
 	mov	240(sp), r15
 	xor	192(sp), r15
 	mov	r15, 46(sp)
@@ -1762,7 +1755,7 @@ gcm_decrypt_with:
 	mov	250(sp), r12
 	xor	202(sp), r12
 	mov	104(sp), r8
-	cmp	#16, 88(sp)
+	cmp	#16, 96(sp)
 	jnc	.Lgcm_decrypt_with_bytes33
 	bit	#1, r8
 	jnz	.Lgcm_decrypt_with_bytes33
@@ -1770,10 +1763,10 @@ gcm_decrypt_with:
 	mov	@r8, 102(sp)
 	mov	2(r8), 100(sp)
 	mov	4(r8), 98(sp)
-	mov	6(r8), 96(sp)
-	mov	8(r8), 94(sp)
-	mov	10(r8), 92(sp)
-	mov	12(r8), 90(sp)
+	mov	6(r8), 94(sp)
+	mov	8(r8), 92(sp)
+	mov	10(r8), 90(sp)
+	mov	12(r8), 88(sp)
 	mov	14(r8), 86(sp)
 	jmp	.Lgcm_decrypt_with_join35
 .Lgcm_decrypt_with_bytes33:
@@ -1781,7 +1774,7 @@ gcm_decrypt_with:
 	add	#108, r9
 	mov	r9, r10
 	mov	#16, r11
-	mov	88(sp), r15
+	mov	96(sp), r15
 .Lgcm_decrypt_with_cpy36:
 	clr	r14
 	tst	r15
@@ -1797,7 +1790,7 @@ gcm_decrypt_with:
 	mov	r9, r8
 	jmp	.Lgcm_decrypt_with_words34
 .Lgcm_decrypt_with_join35:
-	mov	88(sp), r15
+	mov	96(sp), r15
 	sub	#16, r15
 	mov	#0, r15
 	subc	#0, r15
@@ -1809,20 +1802,20 @@ gcm_decrypt_with:
 	swpb	102(sp)
 	swpb	100(sp)
 	swpb	98(sp)
-	swpb	96(sp)
 	swpb	94(sp)
 	swpb	92(sp)
 	swpb	90(sp)
+	swpb	88(sp)
 	swpb	86(sp)
 	jz	.Lgcm_decrypt_with_else38
-	mov	88(sp), r15
+	mov	96(sp), r15
 	and	#8191, r15
 	rlam.w	#3, r15
 	sub	#128, r15
 	clr	r11
 	adc	r11
 	xor	#1, r11
-	mov.b	89(sp), r14
+	mov.b	97(sp), r14
 	rrum.w	#4, r14
 	rrum.w	#1, r14
 	clr	r15
@@ -1831,29 +1824,30 @@ gcm_decrypt_with:
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	88(sp), r4
-	mov	r4, r9
+	mov	96(sp), r15
+	mov	r15, r9
 	and	#1, r9
 	inv	r9
 	inc	r9
 	and	#65280, r9
 	xor	#-1, r9
-	mov	r4, r11
+	mov	r15, r11
 	rrum.w	#1, r11
-	and	#1, r11
-	mov	r11, r15
+	mov	r11, r10
+	and	#1, r10
+	mov	r10, r15
 	inv	r15
 	inc	r15
 	mov	r9, r5
 	xor	#-1, r5
 	and	r15, r5
 	xor	#-1, r5
-	inv	r11
-	inc	r11
-	and	r9, r11
-	xor	r11, r9
-	mov	r4, r10
-	rrum.w	#2, r10
+	inv	r10
+	inc	r10
+	and	r9, r10
+	xor	r10, r9
+	rra	r11
+	mov	r11, r10
 	and	#1, r10
 	mov	r10, r15
 	inv	r15
@@ -1867,21 +1861,22 @@ gcm_decrypt_with:
 	inc	r15
 	and	r9, r15
 	xor	r15, r9
-	rrum.w	#3, r4
-	and	#1, r4
-	mov	r4, r15
-	inv	r15
-	inc	r15
+	rra	r11
+	mov	r11, r15
+	and	#1, r15
+	mov	r15, r4
+	inv	r4
+	inc	r4
 	mov	r9, r11
 	xor	#-1, r11
-	and	r15, r11
+	and	r4, r11
 	xor	#-1, r11
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	and	r15, r11
+	mov	r14, r4
+	inv	r4
+	inc	r4
+	and	r4, r11
 	bic	r11, r7
-	mov	r4, r11
+	mov	r15, r11
 	inv	r11
 	inc	r11
 	and	r9, r11
@@ -1891,20 +1886,20 @@ gcm_decrypt_with:
 	inc	r11
 	and	r11, r9
 	bic	r9, r12
-	mov	r4, r11
+	mov	r15, r11
 	inv	r11
 	inc	r11
-	mov	r8, r15
-	xor	#-1, r15
-	and	r11, r15
-	xor	#-1, r15
+	mov	r8, r4
+	xor	#-1, r4
+	and	r11, r4
+	xor	#-1, r4
 	mov	r14, r11
 	inv	r11
 	inc	r11
-	and	r11, r15
-	mov	56(sp), r9
-	bic	r15, r9
-	mov	r4, r11
+	and	r11, r4
+	mov	66(sp), r9
+	bic	r4, r9
+	mov	r15, r11
 	inv	r11
 	inc	r11
 	and	r8, r11
@@ -1925,7 +1920,7 @@ gcm_decrypt_with:
 	inc	r10
 	and	r5, r10
 	xor	r10, r5
-	mov	r4, r10
+	mov	r15, r10
 	inv	r10
 	inc	r10
 	mov	r5, r8
@@ -1938,7 +1933,7 @@ gcm_decrypt_with:
 	and	r10, r8
 	mov	46(sp), r10
 	bic	r8, r10
-	mov	r4, r8
+	mov	r15, r8
 	inv	r8
 	inc	r8
 	and	r5, r8
@@ -1948,17 +1943,17 @@ gcm_decrypt_with:
 	inc	r8
 	and	r8, r5
 	bic	r5, r13
-	mov	r4, r5
+	mov	r15, r5
 	inv	r5
 	inc	r5
 	mov	r11, r8
 	xor	#-1, r8
 	and	r5, r8
 	xor	#-1, r8
-	inv	r4
-	inc	r4
-	and	r11, r4
-	xor	r4, r11
+	inv	r15
+	inc	r15
+	and	r11, r15
+	xor	r15, r11
 	mov	r14, r15
 	inv	r15
 	inc	r15
@@ -1966,7 +1961,7 @@ gcm_decrypt_with:
 	inv	r14
 	inc	r14
 	and	r14, r8
-	mov	72(sp), r14
+	mov	76(sp), r14
 	bic	r8, r14
 	mov	80(sp), r15
 	bic	r11, r15
@@ -1977,8 +1972,8 @@ gcm_decrypt_with:
 	mov	r12, r14
 	jmp	.Lgcm_decrypt_with_endif39
 .Lgcm_decrypt_with_else38:
-	mov	72(sp), r8
-	mov	56(sp), r9
+	mov	76(sp), r8
+	mov	66(sp), r9
 	mov	46(sp), r10
 	mov	r7, r11
 	mov	80(sp), r5
@@ -1987,13 +1982,13 @@ gcm_decrypt_with:
 .Lgcm_decrypt_with_endif39:
 	mov	86(sp), r15
 	xor	r8, r15
-	mov	90(sp), r8
+	mov	88(sp), r8
 	xor	r9, r8
-	mov	92(sp), r9
+	mov	90(sp), r9
 	xor	r10, r9
-	mov	94(sp), r10
+	mov	92(sp), r10
 	xor	r11, r10
-	mov	96(sp), r11
+	mov	94(sp), r11
 	xor	r5, r11
 	mov	98(sp), r12
 	xor	r6, r12

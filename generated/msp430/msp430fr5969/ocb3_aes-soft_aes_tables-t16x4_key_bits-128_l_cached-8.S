@@ -1197,8 +1197,8 @@ ocb3_encrypt_with:
 	inc	r12
 	and	#32896, r12
 	xor	#128, r12
+	rrum.w	#1, r7
 	mov	r7, r15
-	rrum.w	#1, r15
 	and	#1, r15
 	mov	r15, r9
 	inv	r9
@@ -1208,8 +1208,8 @@ ocb3_encrypt_with:
 	inv	r15
 	inc	r15
 	and	r15, r12
+	rra	r7
 	mov	r7, r13
-	rrum.w	#2, r13
 	and	#1, r13
 	mov	r13, r11
 	inv	r11
@@ -1220,7 +1220,7 @@ ocb3_encrypt_with:
 	inv	r15
 	inc	r15
 	and	r15, r12
-	rrum.w	#3, r7
+	rra	r7
 	and	#1, r7
 	mov	r7, r10
 	inv	r10
@@ -1467,51 +1467,51 @@ ocb3_encrypt_with:
 
 
 ; --- ocb3_decrypt_with: ocb3.decrypt_with
-;     frame 262 bytes (82 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 4088 bytes of code
+;     frame 258 bytes (80 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 4080 bytes of code
 	.section .text.ocb3_decrypt_with,"ax",@progbits
 	.global ocb3_decrypt_with
 	.type ocb3_decrypt_with, @function
 	.balign 2
 ocb3_decrypt_with:
 	pushm.w	#7, r10
-	sub	#262, sp
+	sub	#258, sp
 	mov	r12, 32(sp)
 	mov	r13, 106(sp)
 	mov	r14, r13
 	mov	r15, r14
-	mov	278(sp), 158(sp)
-	mov	280(sp), 156(sp)
-	mov	282(sp), 140(sp)
-	mov	284(sp), 154(sp)
-	mov	286(sp), 160(sp)
-	mov	288(sp), 152(sp)
-	mov	290(sp), 142(sp)
-	mov	294(sp), 162(sp)
+	mov	274(sp), 156(sp)
+	mov	276(sp), 154(sp)
+	mov	278(sp), 138(sp)
+	mov	280(sp), 152(sp)
+	mov	282(sp), 158(sp)
+	mov	284(sp), 150(sp)
+	mov	286(sp), 140(sp)
+	mov	290(sp), 160(sp)
 	; ocb3.ae:178: offset = initial_offset(ks, nonce, len(tag))
-	mov	152(sp), 166(sp)
-	mov	#0, 168(sp)
+	mov	150(sp), 162(sp)
+	mov	#0, 164(sp)
 	mov	sp, r15
-	add	#166, r15
+	add	#162, r15
 	mov	sp, r12
-	add	#182, r12
+	add	#178, r12
 	mov	r12, 0(sp)
 	mov	32(sp), r12
 	call	#ocb3_initial_offset
-	mov	154(sp), 118(sp)
-	mov	118(sp), r15
+	mov	152(sp), 116(sp)
+	mov	116(sp), r15
 	rrum.w	#4, r15
-	mov	r15, 118(sp)
+	mov	r15, 116(sp)
 	; ocb3.ae:183: for i in 0..full {
-	mov	#0, 82(sp)
-	mov	182(sp), r14
-	mov	184(sp), r13
-	mov	186(sp), r12
-	mov	188(sp), r11
-	mov	190(sp), r9
-	mov	192(sp), r8
-	mov	194(sp), r7
-	mov	196(sp), r6
+	mov	#0, 80(sp)
+	mov	178(sp), r14
+	mov	180(sp), r13
+	mov	182(sp), r12
+	mov	184(sp), r11
+	mov	186(sp), r9
+	mov	188(sp), r8
+	mov	190(sp), r7
+	mov	192(sp), r6
 	mov	106(sp), r10
 	mov	r10, r15
 	mov	32(r15), 8(sp)
@@ -1527,18 +1527,18 @@ ocb3_decrypt_with:
 	mov	#0, 26(sp)
 	mov	#0, 24(sp)
 	mov	#0, 18(sp)
-	mov	#0, 120(sp)
-	mov	#0, 124(sp)
+	mov	#0, 118(sp)
+	mov	#0, 122(sp)
 	mov	#0, 108(sp)
-	cmp	118(sp), 82(sp)
+	cmp	116(sp), 80(sp)
 	jnc	.Locb3_decrypt_with_near47
 	br	#.Locb3_decrypt_with_done2
 .Locb3_decrypt_with_near47:
 .Locb3_decrypt_with_loop1:
-	mov	82(sp), r15
+	mov	80(sp), r15
 	and	#4095, r15
 	rlam.w	#4, r15
-	mov	r15, 86(sp)
+	mov	r15, 84(sp)
 	xor	8(sp), r14
 	mov	r14, 78(sp)
 	xor	6(sp), r13
@@ -1550,13 +1550,13 @@ ocb3_decrypt_with:
 	xor	36(sp), r9
 	mov	r9, 70(sp)
 	xor	34(sp), r8
-	mov	r8, 68(sp)
+	mov	r8, 66(sp)
 	xor	22(sp), r7
-	mov	r7, 64(sp)
+	mov	r7, 62(sp)
 	xor	r10, r6
-	mov	r6, 62(sp)
+	mov	r6, 60(sp)
 	mov	r15, r7
-	add	140(sp), r7
+	add	138(sp), r7
 	bit	#1, r7
 	jnz	.Locb3_decrypt_with_bytes3
 .Locb3_decrypt_with_words4:
@@ -1571,7 +1571,7 @@ ocb3_decrypt_with:
 	jmp	.Locb3_decrypt_with_join5
 .Locb3_decrypt_with_bytes3:
 	mov	sp, r12
-	add	#198, r12
+	add	#194, r12
 	mov	r12, r13
 	mov	#16, r14
 .Locb3_decrypt_with_cpy6:
@@ -1595,11 +1595,11 @@ ocb3_decrypt_with:
 	swpb	r8
 	xor	70(sp), r8
 	swpb	r12
-	xor	68(sp), r12
+	xor	66(sp), r12
 	swpb	r10
-	xor	64(sp), r10
+	xor	62(sp), r10
 	swpb	r9
-	xor	62(sp), r9
+	xor	60(sp), r9
 	mov	32(sp), r5
 	mov	r5, r15
 	xor	160(r15), r10
@@ -1744,7 +1744,7 @@ ocb3_decrypt_with:
 	mov	32(sp), r7
 	mov	r7, r15
 	xor	@r15, r11
-	mov	r11, 60(sp)
+	mov	r11, 58(sp)
 	xor	2(r15), r8
 	mov	r8, 52(sp)
 	mov	r12, r15
@@ -1806,7 +1806,7 @@ ocb3_decrypt_with:
 	mov	r14, 38(sp)
 	xor	14(r7), r12
 	mov	r12, 40(sp)
-	mov	82(sp), r14
+	mov	80(sp), r14
 	add	#2, r14
 	mov	#0, r10
 	addc	#0, r10
@@ -2050,25 +2050,25 @@ ocb3_decrypt_with:
 	mov	48(sp), r9
 	xor	70(sp), r9
 	mov	50(sp), r8
-	xor	68(sp), r8
-	mov	60(sp), r7
-	xor	64(sp), r7
+	xor	66(sp), r8
+	mov	58(sp), r7
+	xor	62(sp), r7
 	mov	52(sp), r6
-	xor	62(sp), r6
+	xor	60(sp), r6
 	xor	r14, 30(sp)
 	xor	r13, 28(sp)
 	xor	r11, 26(sp)
 	xor	r10, 24(sp)
 	xor	r9, 18(sp)
-	mov	120(sp), r4
+	mov	118(sp), r4
 	xor	r8, r4
-	mov	124(sp), r5
+	mov	122(sp), r5
 	xor	r7, r5
 	mov	108(sp), r15
 	xor	r6, r15
 	; ocb3.ae:190: store_be(msg, off, p)
-	mov	86(sp), r12
-	add	142(sp), r12
+	mov	84(sp), r12
+	add	140(sp), r12
 	bit	#1, r12
 	swpb	r6
 	swpb	r7
@@ -2089,16 +2089,16 @@ ocb3_decrypt_with:
 	mov	r14, 14(r12)
 	jmp	.Locb3_decrypt_with_stored25
 .Locb3_decrypt_with_bytes24:
-	mov	r6, 198(sp)
-	mov	r7, 200(sp)
-	mov	r8, 202(sp)
-	mov	r9, 204(sp)
-	mov	r10, 206(sp)
-	mov	r11, 208(sp)
-	mov	r13, 210(sp)
-	mov	r14, 212(sp)
+	mov	r6, 194(sp)
+	mov	r7, 196(sp)
+	mov	r8, 198(sp)
+	mov	r9, 200(sp)
+	mov	r10, 202(sp)
+	mov	r11, 204(sp)
+	mov	r13, 206(sp)
+	mov	r14, 208(sp)
 	mov	sp, r13
-	add	#198, r13
+	add	#194, r13
 	mov	#16, r14
 .Locb3_decrypt_with_cpy26:
 	mov.b	@r13, 0(r12)
@@ -2112,32 +2112,32 @@ ocb3_decrypt_with:
 	mov	74(sp), r12
 	mov	72(sp), r11
 	mov	70(sp), r9
-	mov	68(sp), r8
-	mov	64(sp), r7
-	mov	62(sp), r6
+	mov	66(sp), r8
+	mov	62(sp), r7
+	mov	60(sp), r6
 	mov	42(sp), r10
-	mov	r4, 120(sp)
-	mov	r5, 124(sp)
+	mov	r4, 118(sp)
+	mov	r5, 122(sp)
 	mov	r15, 108(sp)
-	add	#1, 82(sp)
-	cmp	118(sp), 82(sp)
+	add	#1, 80(sp)
+	cmp	116(sp), 80(sp)
 	jc	.Locb3_decrypt_with_near48
 	br	#.Locb3_decrypt_with_loop1
 .Locb3_decrypt_with_near48:
 .Locb3_decrypt_with_done2:
-	mov	118(sp), r15
+	mov	116(sp), r15
 	rlam.w	#4, r15
-	mov	r15, 118(sp)
-	mov	154(sp), r10
+	mov	r15, 116(sp)
+	mov	152(sp), r10
 	sub	r15, r10
 	mov	#0, r15
 	subc	#0, r15
-	mov	r15, 114(sp)
+	mov	r15, 112(sp)
 	mov	r10, r15
 	sub	#1, r15
 	clr	r5
 	adc	r5
-	mov	114(sp), r15
+	mov	112(sp), r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
@@ -2150,13 +2150,13 @@ ocb3_decrypt_with:
 	mov	106(sp), r5
 	mov	r5, r15
 	xor	14(r15), r6
-	mov	r6, 150(sp)
+	mov	r6, 148(sp)
 	xor	12(r15), r7
-	mov	r7, 148(sp)
+	mov	r7, 146(sp)
 	xor	10(r15), r8
-	mov	r8, 146(sp)
+	mov	r8, 144(sp)
 	xor	8(r15), r9
-	mov	r9, 144(sp)
+	mov	r9, 142(sp)
 	xor	6(r15), r11
 	mov	r11, 90(sp)
 	xor	4(r15), r12
@@ -2166,39 +2166,39 @@ ocb3_decrypt_with:
 	xor	@r5, r14
 	mov	r14, 100(sp)
 	; ocb3.ae:195: pad = E.encrypt_block(ks, offset)
-	mov	100(sp), 166(sp)
-	mov	96(sp), 168(sp)
-	mov	92(sp), 170(sp)
-	mov	90(sp), 172(sp)
-	mov	144(sp), 174(sp)
-	mov	146(sp), 176(sp)
-	mov	148(sp), 178(sp)
-	mov	150(sp), 180(sp)
+	mov	100(sp), 162(sp)
+	mov	96(sp), 164(sp)
+	mov	92(sp), 166(sp)
+	mov	90(sp), 168(sp)
+	mov	142(sp), 170(sp)
+	mov	144(sp), 172(sp)
+	mov	146(sp), 174(sp)
+	mov	148(sp), 176(sp)
 	mov	sp, r13
-	add	#166, r13
+	add	#162, r13
 	mov	sp, r14
-	add	#214, r14
+	add	#210, r14
 	mov	32(sp), r12
 	call	#ocb3_E_encrypt_block
-	mov	140(sp), r6
-	add	118(sp), r6
+	mov	138(sp), r8
+	add	116(sp), r8
 	cmp	#16, r10
 	jnc	.Locb3_decrypt_with_bytes29
-	bit	#1, r6
+	bit	#1, r8
 	jnz	.Locb3_decrypt_with_bytes29
 .Locb3_decrypt_with_words30:
-	mov	@r6, r7
-	mov	2(r6), r12
-	mov	4(r6), r8
-	mov	6(r6), r14
-	mov	8(r6), r13
-	mov	10(r6), r11
-	mov	12(r6), r9
-	mov	14(r6), r15
+	mov	@r8, r13
+	mov	2(r8), r7
+	mov	4(r8), r9
+	mov	6(r8), r14
+	mov	8(r8), r6
+	mov	10(r8), r12
+	mov	12(r8), r11
+	mov	14(r8), r15
 	jmp	.Locb3_decrypt_with_join31
 .Locb3_decrypt_with_bytes29:
 	mov	sp, r11
-	add	#198, r11
+	add	#194, r11
 	mov	r11, r12
 	mov	#16, r13
 	mov	r10, r15
@@ -2206,39 +2206,41 @@ ocb3_decrypt_with:
 	clr	r14
 	tst	r15
 	jz	.Locb3_decrypt_with_pad33
-	mov.b	@r6, r14
-	inc	r6
+	mov.b	@r8, r14
+	inc	r8
 	dec	r15
 .Locb3_decrypt_with_pad33:
 	mov.b	r14, 0(r12)
 	inc	r12
 	dec	r13
 	jnz	.Locb3_decrypt_with_cpy32
-	mov	r11, r6
+	mov	r11, r8
 	jmp	.Locb3_decrypt_with_words30
 .Locb3_decrypt_with_join31:
 	swpb	r15
-	xor	214(sp), r15
-	mov	r15, 66(sp)
-	swpb	r9
-	xor	216(sp), r9
+	xor	210(sp), r15
+	mov	r15, 68(sp)
 	swpb	r11
-	xor	218(sp), r11
-	swpb	r13
-	xor	220(sp), r13
-	swpb	r14
-	xor	222(sp), r14
-	mov	r14, 102(sp)
-	swpb	r8
-	xor	224(sp), r8
+	xor	212(sp), r11
 	swpb	r12
-	xor	226(sp), r12
-	mov	r12, 94(sp)
+	xor	214(sp), r12
+	mov	r6, r8
+	swpb	r8
+	xor	216(sp), r8
+	swpb	r14
+	xor	218(sp), r14
+	mov	r14, 102(sp)
+	swpb	r9
+	xor	220(sp), r9
 	swpb	r7
-	xor	228(sp), r7
+	xor	222(sp), r7
+	mov	r7, 98(sp)
+	swpb	r13
+	xor	224(sp), r13
+	mov	r13, 64(sp)
 	mov	r10, r15
 	sub	#16, r15
-	mov	114(sp), r15
+	mov	112(sp), r15
 	subc	#0, r15
 	clr	r15
 	adc	r15
@@ -2246,7 +2248,7 @@ ocb3_decrypt_with:
 	; ocb3.ae:72: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
 	tst	r15
 	jz	.Locb3_decrypt_with_else34
-	mov	114(sp), r14
+	mov	112(sp), r14
 	and	#8191, r14
 	mov	r10, r15
 	swpb	r15
@@ -2260,188 +2262,184 @@ ocb3_decrypt_with:
 	rlam.w	#3, r15
 	sub	#128, r15
 	subc	#0, r14
-	clr	r12
-	adc	r12
-	xor	#1, r12
-	mov	r10, r14
-	and	#1, r14
-	inv	r14
-	inc	r14
-	and	#65280, r14
-	xor	#-1, r14
-	mov	r10, r5
-	rrum.w	#1, r5
-	and	#1, r5
-	mov	r5, r6
-	inv	r6
-	inc	r6
-	mov	r14, r15
-	xor	#-1, r15
-	and	r6, r15
-	xor	#-1, r15
-	mov	r15, 88(sp)
-	inv	r5
-	inc	r5
-	and	r14, r5
-	xor	r5, r14
-	mov	r10, r6
-	rrum.w	#2, r6
-	and	#1, r6
-	mov	r6, r5
-	inv	r5
-	inc	r5
-	mov	r14, r15
-	xor	#-1, r15
-	and	r5, r15
-	xor	#-1, r15
-	mov	r15, 164(sp)
-	mov	r6, r15
-	inv	r15
-	inc	r15
-	and	r14, r15
-	xor	r15, r14
-	mov	r10, r5
-	rrum.w	#3, r5
-	and	#1, r5
-	mov	r5, r4
+	clr	r14
+	adc	r14
+	xor	#1, r14
+	mov	r10, r4
+	and	#1, r4
 	inv	r4
 	inc	r4
-	mov	r14, r15
+	and	#65280, r4
+	xor	#-1, r4
+	mov	r10, r5
+	rrum.w	#1, r5
+	mov	r5, r7
+	and	#1, r7
+	mov	r7, r13
+	inv	r13
+	inc	r13
+	mov	r4, r15
 	xor	#-1, r15
-	mov	r15, 56(sp)
-	and	r4, 56(sp)
-	xor	#-1, 56(sp)
+	and	r13, r15
+	xor	#-1, r15
+	mov	r15, 88(sp)
+	inv	r7
+	inc	r7
+	and	r4, r7
+	xor	r7, r4
+	rra	r5
+	mov	r5, r7
+	and	#1, r7
+	mov	r7, r15
+	inv	r15
+	inc	r15
+	mov	r4, r6
+	xor	#-1, r6
+	and	r15, r6
+	xor	#-1, r6
+	mov	r7, r13
+	inv	r13
+	inc	r13
+	and	r4, r13
+	xor	r13, r4
+	rra	r5
+	and	#1, r5
+	mov	r5, r13
+	inv	r13
+	inc	r13
+	mov	r4, r15
+	xor	#-1, r15
+	and	r13, r15
+	xor	#-1, r15
+	mov	r5, r13
+	inv	r13
+	inc	r13
+	and	r4, r13
+	xor	r13, r4
+	mov	r14, r13
+	inv	r13
+	inc	r13
+	and	r13, r4
+	bic	r4, 64(sp)
+	mov	r14, r13
+	inv	r13
+	inc	r13
+	and	r13, r15
+	bic	r15, r8
 	mov	r5, r15
 	inv	r15
 	inc	r15
-	and	r14, r15
-	xor	r15, r14
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	and	r15, r14
-	bic	r14, r7
-	mov	r7, 112(sp)
-	mov	r12, r14
-	inv	r14
-	inc	r14
-	mov	56(sp), r15
-	and	r14, r15
-	bic	r15, r13
+	mov	r6, r13
+	xor	#-1, r13
+	and	r15, r13
+	xor	#-1, r13
 	mov	r5, r15
 	inv	r15
 	inc	r15
-	mov	164(sp), r4
-	mov	r4, r14
-	xor	#-1, r14
-	and	r15, r14
-	xor	#-1, r14
+	and	r6, r15
+	xor	r15, r6
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	and	r15, r6
+	bic	r6, r9
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	and	r15, r13
+	bic	r13, r11
+	mov	r7, r15
+	inv	r15
+	inc	r15
+	mov	88(sp), r6
+	mov	r6, r13
+	xor	#-1, r13
+	and	r15, r13
+	xor	#-1, r13
+	inv	r7
+	inc	r7
+	and	r6, r7
+	mov	r6, r4
+	xor	r7, r4
+	mov	r5, r15
+	inv	r15
+	inc	r15
+	mov	r4, r7
+	xor	#-1, r7
+	and	r15, r7
+	xor	#-1, r7
 	mov	r5, r15
 	inv	r15
 	inc	r15
 	and	r4, r15
 	xor	r15, r4
-	mov	r12, r15
+	mov	r14, r15
 	inv	r15
 	inc	r15
 	and	r15, r4
-	bic	r4, r8
-	mov	r12, r15
+	mov	98(sp), r6
+	bic	r4, r6
+	mov	r14, r15
 	inv	r15
 	inc	r15
-	and	r15, r14
-	bic	r14, r9
-	mov	r6, r15
+	and	r15, r7
+	bic	r7, r12
+	mov	r5, r15
 	inv	r15
 	inc	r15
-	mov	88(sp), r14
-	mov	r14, r7
+	mov	r13, r7
 	xor	#-1, r7
 	and	r15, r7
 	xor	#-1, r7
-	inv	r6
-	inc	r6
-	and	r14, r6
-	xor	r6, r14
-	mov	r5, r15
-	inv	r15
-	inc	r15
-	mov	r14, r4
-	xor	#-1, r4
-	and	r15, r4
-	xor	#-1, r4
-	mov	r5, r15
-	inv	r15
-	inc	r15
-	and	r14, r15
-	xor	r15, r14
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	and	r15, r14
-	mov	94(sp), r6
-	bic	r14, r6
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	and	r15, r4
-	bic	r4, r11
-	mov	r5, r15
-	inv	r15
-	inc	r15
-	mov	r7, r4
-	xor	#-1, r4
-	and	r15, r4
-	xor	#-1, r4
 	inv	r5
 	inc	r5
-	and	r7, r5
-	xor	r5, r7
-	mov	r12, r15
+	and	r13, r5
+	xor	r5, r13
+	mov	r14, r15
 	inv	r15
 	inc	r15
-	and	r15, r7
-	inv	r12
-	inc	r12
-	and	r12, r4
-	mov	66(sp), r14
-	bic	r4, r14
+	and	r15, r13
+	inv	r14
+	inc	r14
+	and	r14, r7
+	mov	68(sp), r14
+	bic	r7, r14
 	mov	102(sp), r15
-	bic	r7, r15
-	mov	r14, 66(sp)
-	mov	r9, 98(sp)
-	mov	r11, 128(sp)
-	mov	r13, 84(sp)
+	bic	r13, r15
+	mov	r14, 68(sp)
+	mov	r11, 94(sp)
+	mov	r12, 126(sp)
+	mov	r8, 82(sp)
 	mov	r15, 102(sp)
-	mov	r8, 58(sp)
-	mov	112(sp), r12
+	mov	r9, 56(sp)
+	mov	64(sp), r8
 	jmp	.Locb3_decrypt_with_endif35
 .Locb3_decrypt_with_else34:
-	mov	r9, 98(sp)
-	mov	r11, 128(sp)
-	mov	r13, 84(sp)
-	mov	r8, 58(sp)
-	mov	94(sp), r6
-	mov	r7, r12
+	mov	r11, 94(sp)
+	mov	r12, 126(sp)
+	mov	r8, 82(sp)
+	mov	r9, 56(sp)
+	mov	98(sp), r6
+	mov	64(sp), r8
 .Locb3_decrypt_with_endif35:
 	; ocb3.ae:198: store_be(msg, 16 * full, p, r)
-	mov	r12, r4
+	mov	r8, r4
 	mov	r6, r5
-	mov	58(sp), r7
-	mov	102(sp), r8
-	mov	84(sp), r9
-	mov	128(sp), r11
-	mov	98(sp), r14
-	mov	66(sp), r15
-	mov	118(sp), r13
-	add	142(sp), r13
+	mov	56(sp), r7
+	mov	102(sp), r9
+	mov	82(sp), r11
+	mov	126(sp), r12
+	mov	94(sp), r14
+	mov	68(sp), r15
+	mov	116(sp), r13
+	add	140(sp), r13
 	cmp	#16, r10
 	swpb	r4
 	swpb	r5
 	swpb	r7
-	swpb	r8
 	swpb	r9
 	swpb	r11
+	swpb	r12
 	swpb	r14
 	swpb	r15
 	jnc	.Locb3_decrypt_with_bytes36
@@ -2450,23 +2448,23 @@ ocb3_decrypt_with:
 	mov	r4, 0(r13)
 	mov	r5, 2(r13)
 	mov	r7, 4(r13)
-	mov	r8, 6(r13)
-	mov	r9, 8(r13)
-	mov	r11, 10(r13)
+	mov	r9, 6(r13)
+	mov	r11, 8(r13)
+	mov	r12, 10(r13)
 	mov	r14, 12(r13)
 	mov	r15, 14(r13)
 	jmp	.Locb3_decrypt_with_stored37
 .Locb3_decrypt_with_bytes36:
-	mov	r4, 198(sp)
-	mov	r5, 200(sp)
-	mov	r7, 202(sp)
-	mov	r8, 204(sp)
-	mov	r9, 206(sp)
-	mov	r11, 208(sp)
-	mov	r14, 210(sp)
-	mov	r15, 212(sp)
+	mov	r4, 194(sp)
+	mov	r5, 196(sp)
+	mov	r7, 198(sp)
+	mov	r9, 200(sp)
+	mov	r11, 202(sp)
+	mov	r12, 204(sp)
+	mov	r14, 206(sp)
+	mov	r15, 208(sp)
 	mov	sp, r14
-	add	#198, r14
+	add	#194, r14
 	mov	r10, r15
 	cmp	#16, r15
 	jnc	.Locb3_decrypt_with_cnt38
@@ -2484,7 +2482,7 @@ ocb3_decrypt_with:
 	mov	#15, r7
 	sub	r10, r7
 	mov	#0, r14
-	subc	114(sp), r14
+	subc	112(sp), r14
 	and	#8191, r14
 	mov	r7, r15
 	swpb	r15
@@ -2501,57 +2499,57 @@ ocb3_decrypt_with:
 	clr	r9
 	adc	r9
 	xor	#1, r9
-	mov	r7, r8
-	and	#1, r8
-	inv	r8
-	inc	r8
-	and	#32896, r8
-	xor	#128, r8
+	mov	r7, r12
+	and	#1, r12
+	inv	r12
+	inc	r12
+	and	#32896, r12
+	xor	#128, r12
+	rrum.w	#1, r7
 	mov	r7, r15
-	rrum.w	#1, r15
 	and	#1, r15
 	mov	r15, r11
 	inv	r11
 	inc	r11
-	and	r8, r11
-	xor	r8, r11
+	and	r12, r11
+	xor	r12, r11
 	inv	r15
 	inc	r15
-	and	r15, r8
+	and	r15, r12
+	rra	r7
 	mov	r7, r13
-	rrum.w	#2, r13
 	and	#1, r13
 	mov	r13, r10
 	inv	r10
 	inc	r10
-	and	r8, r10
-	xor	r8, r10
+	and	r12, r10
+	xor	r12, r10
 	mov	r13, r15
 	inv	r15
 	inc	r15
-	and	r15, r8
-	rrum.w	#3, r7
+	and	r15, r12
+	rra	r7
 	and	#1, r7
 	mov	r7, r14
 	inv	r14
 	inc	r14
-	and	r8, r14
-	xor	r8, r14
+	and	r12, r14
+	xor	r12, r14
 	mov	r7, r15
 	inv	r15
 	inc	r15
-	and	r15, r8
+	and	r15, r12
 	mov	r9, r15
 	inv	r15
 	inc	r15
-	and	r15, r8
-	bis	r8, r12
-	xor	r12, 108(sp)
+	and	r15, r12
+	bis	r12, r8
+	xor	r8, 108(sp)
 	mov	r9, r15
 	inv	r15
 	inc	r15
 	and	r15, r14
-	mov	84(sp), r15
+	mov	82(sp), r15
 	bis	r14, r15
 	mov	24(sp), r14
 	xor	r15, r14
@@ -2568,15 +2566,15 @@ ocb3_decrypt_with:
 	inv	r15
 	inc	r15
 	and	r15, r10
-	mov	58(sp), r15
+	mov	56(sp), r15
 	bis	r10, r15
-	mov	120(sp), r8
+	mov	118(sp), r8
 	xor	r15, r8
 	mov	r9, r15
 	inv	r15
 	inc	r15
 	and	r15, r12
-	mov	98(sp), r15
+	mov	94(sp), r15
 	bis	r12, r15
 	mov	28(sp), r12
 	xor	r15, r12
@@ -2602,13 +2600,13 @@ ocb3_decrypt_with:
 	inc	r15
 	and	r15, r11
 	bis	r11, r6
-	mov	124(sp), r4
+	mov	122(sp), r4
 	xor	r6, r4
 	mov	r9, r15
 	inv	r15
 	inc	r15
 	and	r15, r13
-	mov	128(sp), r15
+	mov	126(sp), r15
 	bis	r13, r15
 	mov	26(sp), r13
 	xor	r15, r13
@@ -2627,7 +2625,7 @@ ocb3_decrypt_with:
 	inv	r9
 	inc	r9
 	and	r9, r11
-	mov	66(sp), r15
+	mov	68(sp), r15
 	bis	r11, r15
 	mov	30(sp), r11
 	xor	r15, r11
@@ -2635,10 +2633,10 @@ ocb3_decrypt_with:
 	bis	r10, r15
 	mov	18(sp), r7
 	xor	r15, r7
-	mov	144(sp), r9
-	mov	146(sp), r10
-	mov	148(sp), r15
-	mov	150(sp), r6
+	mov	142(sp), r9
+	mov	144(sp), r10
+	mov	146(sp), r15
+	mov	148(sp), r6
 	mov	108(sp), r5
 	jmp	.Locb3_decrypt_with_endif28
 .Locb3_decrypt_with_else27:
@@ -2653,8 +2651,8 @@ ocb3_decrypt_with:
 	mov	26(sp), r13
 	mov	24(sp), r14
 	mov	18(sp), r7
-	mov	120(sp), r8
-	mov	124(sp), r4
+	mov	118(sp), r8
+	mov	122(sp), r4
 	mov	108(sp), r5
 .Locb3_decrypt_with_endif28:
 	xor	100(sp), r11
@@ -2676,69 +2674,69 @@ ocb3_decrypt_with:
 	xor	28(r15), r4
 	xor	30(r6), r5
 	; ocb3.ae:200: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
-	mov	r11, 166(sp)
-	mov	r12, 168(sp)
-	mov	r13, 170(sp)
-	mov	r14, 172(sp)
-	mov	r7, 174(sp)
-	mov	r8, 176(sp)
-	mov	r4, 178(sp)
-	mov	r5, 180(sp)
+	mov	r11, 162(sp)
+	mov	r12, 164(sp)
+	mov	r13, 166(sp)
+	mov	r14, 168(sp)
+	mov	r7, 170(sp)
+	mov	r8, 172(sp)
+	mov	r4, 174(sp)
+	mov	r5, 176(sp)
 	mov	sp, r13
-	add	#166, r13
+	add	#162, r13
 	mov	sp, r14
-	add	#230, r14
+	add	#226, r14
 	mov	32(sp), r12
 	call	#ocb3_E_encrypt_block
 	mov	sp, r15
-	add	#246, r15
+	add	#242, r15
 	mov	r15, 0(sp)
 	mov	32(sp), r12
 	mov	106(sp), r13
-	mov	158(sp), r14
-	mov	156(sp), r15
+	mov	156(sp), r14
+	mov	154(sp), r15
 	call	#ocb3_hash
+	mov	226(sp), r15
+	xor	242(sp), r15
+	mov	r15, 104(sp)
+	mov	228(sp), r15
+	xor	244(sp), r15
+	mov	r15, 86(sp)
 	mov	230(sp), r15
 	xor	246(sp), r15
-	mov	r15, 104(sp)
-	mov	232(sp), r15
-	xor	248(sp), r15
-	mov	r15, 80(sp)
+	mov	r15, 54(sp)
+	mov	232(sp), r7
+	xor	248(sp), r7
 	mov	234(sp), r15
 	xor	250(sp), r15
-	mov	r15, 54(sp)
-	mov	236(sp), r7
-	xor	252(sp), r7
-	mov	238(sp), r15
-	xor	254(sp), r15
 	mov	r15, 110(sp)
-	mov	240(sp), r6
-	xor	256(sp), r6
-	mov	242(sp), r13
-	xor	258(sp), r13
-	mov	244(sp), r12
-	xor	260(sp), r12
-	mov	160(sp), r8
-	cmp	#16, 152(sp)
+	mov	236(sp), r6
+	xor	252(sp), r6
+	mov	238(sp), r13
+	xor	254(sp), r13
+	mov	240(sp), r12
+	xor	256(sp), r12
+	mov	158(sp), r8
+	cmp	#16, 150(sp)
 	jnc	.Locb3_decrypt_with_bytes40
 	bit	#1, r8
 	jnz	.Locb3_decrypt_with_bytes40
 .Locb3_decrypt_with_words41:
-	mov	@r8, 138(sp)
-	mov	2(r8), 136(sp)
-	mov	4(r8), 134(sp)
-	mov	6(r8), 132(sp)
-	mov	8(r8), 130(sp)
-	mov	10(r8), 126(sp)
-	mov	12(r8), 122(sp)
-	mov	14(r8), 116(sp)
+	mov	@r8, 136(sp)
+	mov	2(r8), 134(sp)
+	mov	4(r8), 132(sp)
+	mov	6(r8), 130(sp)
+	mov	8(r8), 128(sp)
+	mov	10(r8), 124(sp)
+	mov	12(r8), 120(sp)
+	mov	14(r8), 114(sp)
 	jmp	.Locb3_decrypt_with_join42
 .Locb3_decrypt_with_bytes40:
 	mov	sp, r9
-	add	#198, r9
+	add	#194, r9
 	mov	r9, r10
 	mov	#16, r11
-	mov	152(sp), r15
+	mov	150(sp), r15
 .Locb3_decrypt_with_cpy43:
 	clr	r14
 	tst	r15
@@ -2754,7 +2752,7 @@ ocb3_decrypt_with:
 	mov	r9, r8
 	jmp	.Locb3_decrypt_with_words41
 .Locb3_decrypt_with_join42:
-	mov	152(sp), r15
+	mov	150(sp), r15
 	sub	#16, r15
 	mov	#0, r15
 	subc	#0, r15
@@ -2763,23 +2761,23 @@ ocb3_decrypt_with:
 	xor	#1, r15
 	; ocb3.ae:72: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
 	tst	r15
-	swpb	138(sp)
 	swpb	136(sp)
 	swpb	134(sp)
 	swpb	132(sp)
 	swpb	130(sp)
-	swpb	126(sp)
-	swpb	122(sp)
-	swpb	116(sp)
+	swpb	128(sp)
+	swpb	124(sp)
+	swpb	120(sp)
+	swpb	114(sp)
 	jz	.Locb3_decrypt_with_else45
-	mov	152(sp), r15
+	mov	150(sp), r15
 	and	#8191, r15
 	rlam.w	#3, r15
 	sub	#128, r15
 	clr	r11
 	adc	r11
 	xor	#1, r11
-	mov.b	153(sp), r14
+	mov.b	151(sp), r14
 	rrum.w	#4, r14
 	rrum.w	#1, r14
 	clr	r15
@@ -2788,29 +2786,30 @@ ocb3_decrypt_with:
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	152(sp), r4
-	mov	r4, r9
+	mov	150(sp), r15
+	mov	r15, r9
 	and	#1, r9
 	inv	r9
 	inc	r9
 	and	#65280, r9
 	xor	#-1, r9
-	mov	r4, r11
+	mov	r15, r11
 	rrum.w	#1, r11
-	and	#1, r11
-	mov	r11, r15
+	mov	r11, r10
+	and	#1, r10
+	mov	r10, r15
 	inv	r15
 	inc	r15
 	mov	r9, r5
 	xor	#-1, r5
 	and	r15, r5
 	xor	#-1, r5
-	inv	r11
-	inc	r11
-	and	r9, r11
-	xor	r11, r9
-	mov	r4, r10
-	rrum.w	#2, r10
+	inv	r10
+	inc	r10
+	and	r9, r10
+	xor	r10, r9
+	rra	r11
+	mov	r11, r10
 	and	#1, r10
 	mov	r10, r15
 	inv	r15
@@ -2824,21 +2823,22 @@ ocb3_decrypt_with:
 	inc	r15
 	and	r9, r15
 	xor	r15, r9
-	rrum.w	#3, r4
-	and	#1, r4
-	mov	r4, r15
-	inv	r15
-	inc	r15
+	rra	r11
+	mov	r11, r15
+	and	#1, r15
+	mov	r15, r4
+	inv	r4
+	inc	r4
 	mov	r9, r11
 	xor	#-1, r11
-	and	r15, r11
+	and	r4, r11
 	xor	#-1, r11
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	and	r15, r11
+	mov	r14, r4
+	inv	r4
+	inc	r4
+	and	r4, r11
 	bic	r11, r7
-	mov	r4, r11
+	mov	r15, r11
 	inv	r11
 	inc	r11
 	and	r9, r11
@@ -2848,20 +2848,20 @@ ocb3_decrypt_with:
 	inc	r11
 	and	r11, r9
 	bic	r9, r12
-	mov	r4, r11
+	mov	r15, r11
 	inv	r11
 	inc	r11
-	mov	r8, r15
-	xor	#-1, r15
-	and	r11, r15
-	xor	#-1, r15
+	mov	r8, r4
+	xor	#-1, r4
+	and	r11, r4
+	xor	#-1, r4
 	mov	r14, r11
 	inv	r11
 	inc	r11
-	and	r11, r15
-	mov	80(sp), r9
-	bic	r15, r9
-	mov	r4, r11
+	and	r11, r4
+	mov	86(sp), r9
+	bic	r4, r9
+	mov	r15, r11
 	inv	r11
 	inc	r11
 	and	r8, r11
@@ -2882,7 +2882,7 @@ ocb3_decrypt_with:
 	inc	r10
 	and	r5, r10
 	xor	r10, r5
-	mov	r4, r10
+	mov	r15, r10
 	inv	r10
 	inc	r10
 	mov	r5, r8
@@ -2895,7 +2895,7 @@ ocb3_decrypt_with:
 	and	r10, r8
 	mov	54(sp), r10
 	bic	r8, r10
-	mov	r4, r8
+	mov	r15, r8
 	inv	r8
 	inc	r8
 	and	r5, r8
@@ -2905,17 +2905,17 @@ ocb3_decrypt_with:
 	inc	r8
 	and	r8, r5
 	bic	r5, r13
-	mov	r4, r5
+	mov	r15, r5
 	inv	r5
 	inc	r5
 	mov	r11, r8
 	xor	#-1, r8
 	and	r5, r8
 	xor	#-1, r8
-	inv	r4
-	inc	r4
-	and	r11, r4
-	xor	r4, r11
+	inv	r15
+	inc	r15
+	and	r11, r15
+	xor	r15, r11
 	mov	r14, r15
 	inv	r15
 	inc	r15
@@ -2935,28 +2935,28 @@ ocb3_decrypt_with:
 	jmp	.Locb3_decrypt_with_endif46
 .Locb3_decrypt_with_else45:
 	mov	104(sp), r8
-	mov	80(sp), r9
+	mov	86(sp), r9
 	mov	54(sp), r10
 	mov	r7, r11
 	mov	110(sp), r5
 	mov	r13, r7
 	mov	r12, r14
 .Locb3_decrypt_with_endif46:
-	mov	116(sp), r15
+	mov	114(sp), r15
 	xor	r8, r15
-	mov	122(sp), r8
+	mov	120(sp), r8
 	xor	r9, r8
-	mov	126(sp), r9
+	mov	124(sp), r9
 	xor	r10, r9
-	mov	130(sp), r10
+	mov	128(sp), r10
 	xor	r11, r10
-	mov	132(sp), r11
+	mov	130(sp), r11
 	xor	r5, r11
-	mov	134(sp), r12
+	mov	132(sp), r12
 	xor	r6, r12
-	mov	136(sp), r13
+	mov	134(sp), r13
 	xor	r7, r13
-	mov	138(sp), r7
+	mov	136(sp), r7
 	xor	r14, r7
 	sub	#1, r15
 	clr	r14
@@ -2997,9 +2997,9 @@ ocb3_decrypt_with:
 	and	r12, r14
 	and	r13, r14
 	and	r15, r14
-	mov	162(sp), r15
+	mov	160(sp), r15
 	mov	r14, 0(r15)
-	add	#262, sp
+	add	#258, sp
 	popm.w	#7, r10
 	ret
 	.size ocb3_decrypt_with, .-ocb3_decrypt_with
@@ -3704,21 +3704,21 @@ ocb3_hash:
 	inc	r5
 	and	#32896, r5
 	xor	#128, r5
+	rrum.w	#1, r11
 	mov	r11, r6
-	rrum.w	#1, r6
 	and	#1, r6
 	mov	r6, r14
 	inv	r14
 	inc	r14
 	and	r5, r14
+	rra	r11
 	mov	r11, r7
-	rrum.w	#2, r7
 	and	#1, r7
 	mov	r7, r9
 	inv	r9
 	inc	r9
 	and	r14, r9
-	rrum.w	#3, r11
+	rra	r11
 	and	#1, r11
 	mov	r11, r4
 	inv	r4
@@ -3896,728 +3896,735 @@ ocb3_hash:
 
 
 ; --- ocb3_initial_offset: ocb3.initial_offset
-;     frame 94 bytes (31 spill slots, locals 32), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3360 bytes of code
+;     frame 98 bytes (33 spill slots, locals 32), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 3384 bytes of code
 	.section .text.ocb3_initial_offset,"ax",@progbits
 	.local ocb3_initial_offset
 	.type ocb3_initial_offset, @function
 	.balign 2
 ocb3_initial_offset:
 	pushm.w	#7, r10
-	sub	#94, sp
-	mov	r14, r4
-	and	#8191, r14
-	rlam.w	#3, r14
-	sub	#128, r14
-	clr	r10
-	adc	r10
-	xor	#1, r10
-	mov	r4, r11
-	swpb	r11
-	mov.b	r11, r11
-	rrum.w	#4, r11
-	rrum.w	#1, r11
-	clr	r14
-	cmp	r10, r14
-	subc	#0, r11
-	clr	r5
-	adc	r5
-	mov	r4, r6
-	and	#1, r6
+	sub	#98, sp
+	mov	r12, 64(sp)
+	mov	r13, r12
+	mov	r14, r11
+	mov	114(sp), 62(sp)
+	mov	@r15, r4
+	and	#8191, r4
+	rlam.w	#3, r4
+	and	#127, r4
+	and	#127, r4
+	swpb	r4
+	rlam.w	#1, r4
+	mov	r14, r15
+	and	#8191, r15
+	rlam.w	#3, r15
+	sub	#128, r15
+	clr	r9
+	adc	r9
+	xor	#1, r9
+	mov	r14, r10
+	swpb	r10
+	mov.b	r10, r10
+	rrum.w	#4, r10
+	rrum.w	#1, r10
+	clr	r15
+	cmp	r9, r15
+	subc	#0, r10
+	clr	r9
+	adc	r9
+	xor	#1, r9
+	mov	r14, r8
+	and	#1, r8
+	inv	r8
+	inc	r8
+	and	#257, r8
+	xor	#1, r8
+	mov	r14, r10
+	rrum.w	#1, r10
+	mov	r10, r15
+	and	#1, r15
+	mov	r15, r6
 	inv	r6
 	inc	r6
-	and	#257, r6
-	xor	#1, r6
-	mov	r4, r14
-	rrum.w	#1, r14
-	and	#1, r14
-	mov	r14, 4(sp)
-	mov	r14, r7
-	inv	r7
-	inc	r7
-	and	r6, r7
-	mov	r4, r8
-	rrum.w	#2, r8
-	and	#1, r8
-	mov	r8, r9
-	inv	r9
-	inc	r9
-	and	r7, r9
-	mov	r4, r10
-	rrum.w	#3, r10
+	and	r8, r6
+	xor	r8, r6
+	inv	r15
+	inc	r15
+	and	r15, r8
+	rra	r10
+	mov	r10, r7
+	and	#1, r7
+	mov	r7, r5
+	inv	r5
+	inc	r5
+	and	r8, r5
+	xor	r8, r5
+	mov	r7, r15
+	inv	r15
+	inc	r15
+	and	r15, r8
+	rra	r10
 	and	#1, r10
-	mov	r10, r14
-	inv	r14
-	inc	r14
-	and	r9, r14
-	xor	r9, r14
-	xor	#1, r5
-	mov	r5, r11
-	inv	r11
-	inc	r11
-	and	r11, r14
-	mov	r14, 52(sp)
-	mov	r10, r14
-	inv	r14
-	inc	r14
-	and	r14, r9
-	mov	r5, r14
-	inv	r14
-	inc	r14
-	and	r14, r9
-	mov	r15, r14
-	mov	@r14, r14
-	and	#8191, r14
-	rlam.w	#3, r14
-	and	#127, r14
-	and	#127, r14
-	swpb	r14
-	rlam.w	#1, r14
-	bis	r9, r14
-	mov	r14, 50(sp)
-	mov	r8, r14
-	inv	r14
-	inc	r14
-	and	r7, r14
-	xor	r14, r7
-	mov	r10, r14
-	inv	r14
-	inc	r14
-	and	r7, r14
-	xor	r7, r14
-	mov	r5, r11
-	inv	r11
-	inc	r11
-	and	r11, r14
-	mov	r14, 54(sp)
-	mov	r10, r14
-	inv	r14
-	inc	r14
-	and	r14, r7
-	mov	r5, r14
-	inv	r14
-	inc	r14
-	and	r14, r7
-	mov	r7, 56(sp)
-	mov	4(sp), r14
-	inv	r14
-	inc	r14
-	and	r6, r14
-	xor	r14, r6
-	mov	r8, r9
-	inv	r9
-	inc	r9
-	and	r6, r9
-	mov	r10, r14
-	inv	r14
-	inc	r14
-	and	r9, r14
-	xor	r9, r14
-	mov	r5, r11
-	inv	r11
-	inc	r11
-	and	r11, r14
-	mov	r14, 44(sp)
-	mov	r10, r14
-	inv	r14
-	inc	r14
-	and	r14, r9
-	mov	r5, r14
-	inv	r14
-	inc	r14
-	and	r14, r9
-	mov	r9, 42(sp)
+	mov	r10, r15
+	inv	r15
+	inc	r15
+	and	r8, r15
+	xor	r8, r15
+	mov	r15, 2(sp)
+	mov	r9, r15
+	inv	r15
+	inc	r15
+	and	r15, 2(sp)
+	mov	r10, r15
+	inv	r15
+	inc	r15
+	and	r15, r8
+	mov	r9, r15
+	inv	r15
+	inc	r15
+	and	r15, r8
+	bis	r8, r4
+	mov	r4, 54(sp)
+	mov	r10, r15
+	inv	r15
+	inc	r15
+	and	r5, r15
+	xor	r5, r15
+	mov	r9, r8
+	inv	r8
+	inc	r8
+	and	r8, r15
+	mov	r15, 58(sp)
+	mov	r10, r8
+	inv	r8
+	inc	r8
+	and	r8, r5
+	mov	r9, r8
+	inv	r8
+	inc	r8
+	and	r8, r5
+	mov	r5, 60(sp)
+	mov	r7, r8
 	inv	r8
 	inc	r8
 	and	r6, r8
-	xor	r8, r6
-	mov	r10, r14
-	inv	r14
-	inc	r14
-	and	r6, r14
-	xor	r6, r14
-	mov	r5, r11
-	inv	r11
-	inc	r11
-	and	r11, r14
-	mov	r14, 48(sp)
-	inv	r10
-	inc	r10
-	and	r10, r6
-	inv	r5
-	inc	r5
-	and	r5, r6
-	mov	r6, 46(sp)
-	mov	#13, r14
-	cmp	r4, r14
-	clr	r11
-	adc	r11
-	mov	r4, r9
-	sub	#13, r9
-	mov	r11, r14
-	inv	r14
-	inc	r14
-	and	r9, r14
-	xor	r14, r9
-	inv	r11
-	inc	r11
-	and	#13, r11
-	xor	#13, r11
-	mov	r12, 60(sp)
-	mov	r13, r14
-	mov	110(sp), 58(sp)
-	clr	r10
-	cmp	#1, r9
-	jnc	.Locb3_initial_offset_nob1
-	mov	r11, r12
-	add	r14, r12
-	mov.b	@r12, r10
-.Locb3_initial_offset_nob1:
-	clr	r11
-	cmp	#2, r9
-	jnc	.Locb3_initial_offset_nob2
-	mov.b	1(r12), r11
-.Locb3_initial_offset_nob2:
-	mov	r10, r12
-	swpb	r12
-	bis	r11, r12
-	mov	#11, r11
-	cmp	r4, r11
-	clr	r10
-	adc	r10
-	mov	r10, r11
-	inv	r11
-	inc	r11
-	and	#11, r11
-	xor	#11, r11
-	mov	r4, r9
-	sub	#11, r9
-	inv	r10
-	inc	r10
-	and	r9, r10
-	xor	r10, r9
-	clr	r10
-	cmp	#1, r9
-	jnc	.Locb3_initial_offset_nob3
-	mov	r11, r13
-	add	r14, r13
-	mov.b	@r13, r10
-.Locb3_initial_offset_nob3:
-	clr	r11
-	cmp	#2, r9
-	jnc	.Locb3_initial_offset_nob4
-	mov.b	1(r13), r11
-.Locb3_initial_offset_nob4:
-	mov	r10, r13
-	swpb	r13
-	bis	r11, r13
-	mov	#9, r11
-	cmp	r4, r11
-	clr	r11
-	adc	r11
-	mov	r11, r10
-	inv	r10
-	inc	r10
-	and	#9, r10
-	xor	#9, r10
-	mov	r4, r9
-	sub	#9, r9
-	inv	r11
-	inc	r11
-	and	r9, r11
-	xor	r11, r9
-	clr	r11
-	cmp	#1, r9
-	jnc	.Locb3_initial_offset_nob5
+	xor	r6, r8
+	inv	r7
+	inc	r7
+	and	r7, r6
 	mov	r10, r15
-	add	r14, r15
-	mov.b	@r15, r11
-.Locb3_initial_offset_nob5:
-	clr	r10
-	cmp	#2, r9
-	jnc	.Locb3_initial_offset_nob6
-	mov.b	1(r15), r10
-.Locb3_initial_offset_nob6:
-	swpb	r11
-	bis	r10, r11
-	mov	#7, r15
-	cmp	r4, r15
+	inv	r15
+	inc	r15
+	and	r6, r15
+	xor	r6, r15
+	mov	r9, r7
+	inv	r7
+	inc	r7
+	and	r7, r15
+	mov	r15, 50(sp)
+	mov	r10, r15
+	inv	r15
+	inc	r15
+	and	r15, r6
+	mov	r9, r7
+	inv	r7
+	inc	r7
+	and	r7, r6
+	mov	r6, 48(sp)
+	mov	r10, r15
+	inv	r15
+	inc	r15
+	and	r8, r15
+	xor	r8, r15
+	mov	r9, r7
+	inv	r7
+	inc	r7
+	and	r7, r15
+	mov	r15, 56(sp)
+	inv	r10
+	inc	r10
+	and	r10, r8
+	inv	r9
+	inc	r9
+	and	r9, r8
+	mov	r8, 52(sp)
+	mov	#13, r15
+	cmp	r11, r15
 	clr	r10
 	adc	r10
 	mov	r10, r15
 	inv	r15
 	inc	r15
-	and	#7, r15
-	xor	#7, r15
-	mov	r4, r9
-	sub	#7, r9
+	and	#13, r15
+	xor	#13, r15
+	mov	r14, r9
+	sub	#13, r9
 	inv	r10
 	inc	r10
 	and	r9, r10
 	xor	r10, r9
 	clr	r10
 	cmp	#1, r9
-	jnc	.Locb3_initial_offset_nob7
-	add	r14, r15
-	mov	r15, 8(sp)
-	mov.b	@r15, r10
-.Locb3_initial_offset_nob7:
+	jnc	.Locb3_initial_offset_nob1
+	mov	r15, r13
+	add	r12, r13
+	mov.b	@r13, r10
+.Locb3_initial_offset_nob1:
 	clr	r15
 	cmp	#2, r9
-	jnc	.Locb3_initial_offset_nob8
-	mov	8(sp), r15
-	mov.b	1(r15), r15
-.Locb3_initial_offset_nob8:
+	jnc	.Locb3_initial_offset_nob2
+	mov.b	1(r13), r15
+.Locb3_initial_offset_nob2:
 	swpb	r10
 	bis	r15, r10
-	mov	#5, r15
-	cmp	r4, r15
+	mov	#11, r15
+	cmp	r11, r15
+	clr	r13
+	adc	r13
+	mov	r13, r15
+	inv	r15
+	inc	r15
+	and	#11, r15
+	xor	#11, r15
+	mov	r11, r9
+	sub	#11, r9
+	inv	r13
+	inc	r13
+	and	r9, r13
+	xor	r13, r9
+	clr	r13
+	cmp	#1, r9
+	jnc	.Locb3_initial_offset_nob3
+	mov	r15, r14
+	add	r12, r14
+	mov.b	@r14, r13
+.Locb3_initial_offset_nob3:
+	clr	r15
+	cmp	#2, r9
+	jnc	.Locb3_initial_offset_nob4
+	mov.b	1(r14), r15
+.Locb3_initial_offset_nob4:
+	swpb	r13
+	bis	r15, r13
+	mov	#9, r15
+	cmp	r11, r15
+	clr	r14
+	adc	r14
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	and	#9, r15
+	xor	#9, r15
+	mov	r11, r9
+	sub	#9, r9
+	inv	r14
+	inc	r14
+	and	r9, r14
+	xor	r14, r9
+	clr	r14
+	cmp	#1, r9
+	jnc	.Locb3_initial_offset_nob5
+	add	r12, r15
+	mov	r15, 6(sp)
+	mov.b	@r15, r14
+.Locb3_initial_offset_nob5:
+	clr	r15
+	cmp	#2, r9
+	jnc	.Locb3_initial_offset_nob6
+	mov	6(sp), r15
+	mov.b	1(r15), r15
+.Locb3_initial_offset_nob6:
+	swpb	r14
+	bis	r15, r14
+	mov	#7, r15
+	cmp	r11, r15
 	clr	r9
 	adc	r9
 	mov	r9, r15
 	inv	r15
 	inc	r15
-	and	#5, r15
-	xor	#5, r15
-	mov	r4, r8
-	sub	#5, r8
+	and	#7, r15
+	xor	#7, r15
+	mov	r11, r8
+	sub	#7, r8
 	inv	r9
 	inc	r9
 	and	r8, r9
 	xor	r9, r8
 	clr	r9
 	cmp	#1, r8
-	jnc	.Locb3_initial_offset_nob9
-	add	r14, r15
-	mov	r15, 12(sp)
+	jnc	.Locb3_initial_offset_nob7
+	add	r12, r15
+	mov	r15, 10(sp)
 	mov.b	@r15, r9
-.Locb3_initial_offset_nob9:
+.Locb3_initial_offset_nob7:
 	clr	r15
 	cmp	#2, r8
-	jnc	.Locb3_initial_offset_nob10
-	mov	12(sp), r15
+	jnc	.Locb3_initial_offset_nob8
+	mov	10(sp), r15
 	mov.b	1(r15), r15
-.Locb3_initial_offset_nob10:
+.Locb3_initial_offset_nob8:
 	swpb	r9
 	bis	r15, r9
-	mov	#3, r15
-	cmp	r4, r15
+	mov	#5, r15
+	cmp	r11, r15
 	clr	r8
 	adc	r8
 	mov	r8, r15
 	inv	r15
 	inc	r15
-	and	#3, r15
-	xor	#3, r15
-	mov	r4, r7
-	sub	#3, r7
+	and	#5, r15
+	xor	#5, r15
+	mov	r11, r7
+	sub	#5, r7
 	inv	r8
 	inc	r8
 	and	r7, r8
 	xor	r8, r7
 	clr	r8
 	cmp	#1, r7
-	jnc	.Locb3_initial_offset_nob11
-	add	r14, r15
+	jnc	.Locb3_initial_offset_nob9
+	add	r12, r15
 	mov	r15, 16(sp)
 	mov.b	@r15, r8
-.Locb3_initial_offset_nob11:
+.Locb3_initial_offset_nob9:
 	clr	r15
 	cmp	#2, r7
-	jnc	.Locb3_initial_offset_nob12
+	jnc	.Locb3_initial_offset_nob10
 	mov	16(sp), r15
 	mov.b	1(r15), r15
-.Locb3_initial_offset_nob12:
+.Locb3_initial_offset_nob10:
 	swpb	r8
 	bis	r15, r8
-	mov	#1, r15
-	cmp	r4, r15
-	clr	r6
-	adc	r6
-	mov	r6, r15
-	inv	r15
-	inc	r15
-	and	#1, r15
-	xor	#1, r15
-	mov	r4, r7
-	sub	#1, r7
-	inv	r6
-	inc	r6
-	and	r7, r6
-	xor	r6, r7
-	clr	r6
-	cmp	#1, r7
-	jnc	.Locb3_initial_offset_nob13
-	add	r14, r15
-	mov	r15, 22(sp)
-	mov.b	@r15, r6
-.Locb3_initial_offset_nob13:
-	clr	r15
-	cmp	#2, r7
-	jnc	.Locb3_initial_offset_nob14
-	mov	22(sp), r15
-	mov.b	1(r15), r15
-.Locb3_initial_offset_nob14:
-	swpb	r6
-	bis	r15, r6
+	mov	#3, r15
+	cmp	r11, r15
 	clr	r7
-	cmp	#1, r4
-	jnc	.Locb3_initial_offset_nob15
-	mov.b	@r14, r7
-.Locb3_initial_offset_nob15:
-	mov	#15, r15
-	sub	r4, r15
-	mov	r15, 6(sp)
-	mov	#0, r14
-	subc	#0, r14
-	and	#8191, r14
-	mov.b	7(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#1, r15
-	rlam.w	#3, r14
-	bis	r15, r14
-	mov	6(sp), r4
-	mov	r4, r15
-	and	#8191, r15
-	rlam.w	#3, r15
-	sub	#128, r15
-	subc	#0, r14
-	clr	r5
-	adc	r5
-	xor	#1, r5
-	and	#1, r4
-	mov	r4, r15
+	adc	r7
+	mov	r7, r15
 	inv	r15
 	inc	r15
-	and	r7, r15
-	xor	r7, r15
-	mov	r15, 14(sp)
-	mov	r6, r15
-	swpb	r15
-	mov.b	r15, r14
-	swpb	r7
-	bis	r14, r7
-	mov	r4, r14
-	inv	r14
-	inc	r14
-	xor	r6, r7
-	and	r14, r7
-	xor	r7, r6
-	mov	r15, r14
-	mov	r8, r7
-	swpb	r7
-	xor.b	r7, r14
-	xor	r15, r14
-	mov	r4, r15
-	inv	r15
-	inc	r15
-	xor	r8, r14
-	and	r15, r14
-	xor	r14, r8
-	mov	r7, r14
-	mov	r9, r15
-	swpb	r15
-	xor.b	r15, r14
-	xor	r7, r14
-	mov	r4, r7
-	inv	r7
-	inc	r7
-	xor	r9, r14
-	and	r7, r14
-	xor	r14, r9
-	mov	r15, r14
-	mov	r10, r7
-	swpb	r7
-	xor.b	r7, r14
-	xor	r15, r14
-	mov	r4, r15
-	inv	r15
-	inc	r15
-	xor	r10, r14
-	and	r15, r14
-	xor	r14, r10
-	mov	r7, r14
-	mov	r11, r15
-	swpb	r15
-	xor.b	r15, r14
-	xor	r7, r14
-	mov	r4, r7
-	inv	r7
-	inc	r7
-	xor	r11, r14
-	and	r7, r14
-	xor	r14, r11
-	mov	r15, r14
-	mov	r13, r7
-	swpb	r7
-	xor.b	r7, r14
-	xor	r15, r14
-	mov	r4, r15
-	inv	r15
-	inc	r15
-	xor	r13, r14
-	and	r15, r14
-	xor	r14, r13
-	mov	r7, r14
-	mov	r12, r15
-	swpb	r15
-	xor.b	r15, r14
-	xor	r7, r14
-	inv	r4
-	inc	r4
-	xor	r12, r14
-	and	r4, r14
-	xor	r14, r12
-	mov	6(sp), r14
-	rrum.w	#1, r14
-	and	#1, r14
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	mov	r13, r7
-	xor	r12, r7
-	and	r15, r7
-	xor	r7, r12
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	mov	r11, r7
-	xor	r13, r7
-	and	r15, r7
-	xor	r7, r13
-	mov	r14, r7
-	inv	r7
-	inc	r7
-	mov	r10, r15
-	xor	r11, r15
-	and	r7, r15
-	xor	r15, r11
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	mov	r9, r7
-	xor	r10, r7
-	and	r15, r7
-	mov	r10, r15
-	xor	r7, r15
-	mov	r14, r7
-	inv	r7
-	inc	r7
-	mov	r8, r10
-	xor	r9, r10
-	and	r7, r10
-	xor	r10, r9
-	mov	r14, r7
-	inv	r7
-	inc	r7
-	mov	r6, r10
-	xor	r8, r10
-	and	r7, r10
-	xor	r10, r8
-	mov	r14, r7
-	inv	r7
-	inc	r7
-	mov	14(sp), r4
-	mov	r4, r10
-	xor	r6, r10
-	and	r7, r10
-	xor	r10, r6
-	inv	r14
-	inc	r14
-	and	r4, r14
-	xor	r14, r4
-	mov	6(sp), r14
-	rrum.w	#2, r14
-	and	#1, r14
-	mov	r14, r10
-	inv	r10
-	inc	r10
-	mov	r15, r7
-	xor	r13, r7
-	and	r10, r7
-	xor	r7, r13
-	mov	r14, r10
-	inv	r10
-	inc	r10
-	mov	r11, r7
-	xor	r12, r7
-	and	r10, r7
-	xor	r7, r12
-	mov	r14, r10
-	inv	r10
-	inc	r10
-	mov	r9, r7
-	xor	r11, r7
-	and	r10, r7
-	xor	r7, r11
-	mov	r14, r10
-	inv	r10
-	inc	r10
-	mov	r6, r7
-	xor	r9, r7
-	and	r10, r7
-	xor	r7, r9
-	mov	r14, r7
+	and	#3, r15
+	xor	#3, r15
+	mov	r11, r6
+	sub	#3, r6
 	inv	r7
 	inc	r7
 	and	r6, r7
 	xor	r7, r6
-	mov	r14, r10
-	inv	r10
-	inc	r10
-	mov	r8, r7
-	xor	r15, r7
-	and	r10, r7
-	xor	r7, r15
-	mov	r14, r7
-	inv	r7
-	inc	r7
-	mov	r4, r10
-	xor	r8, r10
-	and	r7, r10
-	xor	r10, r8
-	inv	r14
-	inc	r14
-	and	r4, r14
-	xor	r14, r4
-	mov	6(sp), r10
-	rrum.w	#3, r10
-	and	#1, r10
-	mov	r10, r7
-	inv	r7
-	inc	r7
-	mov	r4, r14
-	xor	r15, r14
-	and	r7, r14
-	xor	r14, r15
-	mov	r5, r14
-	inv	r14
-	inc	r14
-	and	r14, r15
-	mov	52(sp), r7
+	clr	r7
+	cmp	#1, r6
+	jnc	.Locb3_initial_offset_nob11
+	add	r12, r15
+	mov	r15, 18(sp)
+	mov.b	@r15, r7
+.Locb3_initial_offset_nob11:
+	clr	r15
+	cmp	#2, r6
+	jnc	.Locb3_initial_offset_nob12
+	mov	18(sp), r15
+	mov.b	1(r15), r15
+.Locb3_initial_offset_nob12:
+	swpb	r7
 	bis	r15, r7
-	mov	r10, r14
-	inv	r14
-	inc	r14
-	and	r4, r14
-	xor	r14, r4
-	mov	r5, r14
-	inv	r14
-	inc	r14
-	and	r14, r4
-	mov	50(sp), r15
-	bis	r4, r15
-	mov	r10, r4
-	inv	r4
-	inc	r4
-	mov	r6, r14
-	xor	r11, r14
-	and	r4, r14
-	xor	r14, r11
-	mov	r5, r14
-	inv	r14
-	inc	r14
-	and	r14, r11
-	mov	44(sp), r4
-	bis	r11, r4
-	mov	r10, r14
-	inv	r14
-	inc	r14
-	and	r6, r14
-	xor	r14, r6
-	mov	r5, r14
-	inv	r14
-	inc	r14
-	and	r14, r6
-	mov	42(sp), r14
-	bis	r6, r14
-	mov	r10, r6
-	inv	r6
-	inc	r6
-	mov	r8, r11
-	xor	r13, r11
-	and	r6, r11
-	xor	r11, r13
-	mov	r5, r6
-	inv	r6
-	inc	r6
-	and	r6, r13
-	mov	54(sp), r6
-	bis	r13, r6
-	mov	r10, r11
-	inv	r11
-	inc	r11
-	and	r8, r11
-	xor	r11, r8
-	mov	r5, r13
-	inv	r13
-	inc	r13
-	and	r13, r8
-	mov	56(sp), r13
-	bis	r8, r13
-	mov	r10, r11
-	inv	r11
-	inc	r11
-	mov	r9, r8
-	xor	r12, r8
-	and	r11, r8
-	xor	r8, r12
-	inv	r10
-	inc	r10
-	and	r9, r10
-	xor	r10, r9
-	mov	r5, r10
-	inv	r10
-	inc	r10
-	and	r10, r9
-	mov	46(sp), r8
-	bis	r9, r8
+	mov	#1, r15
+	cmp	r11, r15
+	clr	r5
+	adc	r5
+	mov	r5, r15
+	inv	r15
+	inc	r15
+	and	#1, r15
+	xor	#1, r15
+	mov	r11, r6
+	sub	#1, r6
 	inv	r5
 	inc	r5
-	and	r5, r12
-	mov	48(sp), r10
-	bis	r12, r10
-	mov	r10, r12
-	and	#65472, r12
-	; ocb3.ae:119: ktop = E.encrypt_block(ks, n & ~(0x3f as u128))
-	mov	r12, 62(sp)
-	mov	r6, 64(sp)
-	mov	r4, 66(sp)
-	mov	r7, 68(sp)
-	mov	r8, 70(sp)
-	mov	r13, 72(sp)
-	mov	r14, 74(sp)
-	mov	r15, 76(sp)
-	mov	sp, r13
-	add	#62, r13
-	mov	sp, r14
-	add	#78, r14
-	mov	60(sp), r12
-	call	#ocb3_E_encrypt_block
-	mov	86(sp), r15
-	swpb	r15
-	mov	r15, r5
-	xor.b	85(sp), r5
-	xor	r15, r5
-	xor	86(sp), r5
-	mov	r5, r6
-	and	#32767, r6
-	rlam.w	#1, r6
-	mov	r10, r11
+	and	r6, r5
+	xor	r5, r6
+	clr	r5
+	cmp	#1, r6
+	jnc	.Locb3_initial_offset_nob13
+	add	r12, r15
+	mov	r15, 20(sp)
+	mov.b	@r15, r5
+.Locb3_initial_offset_nob13:
+	clr	r15
+	cmp	#2, r6
+	jnc	.Locb3_initial_offset_nob14
+	mov	20(sp), r15
+	mov.b	1(r15), r15
+.Locb3_initial_offset_nob14:
+	swpb	r5
+	bis	r15, r5
+	clr	r15
+	cmp	#1, r11
+	jnc	.Locb3_initial_offset_nob15
+	mov.b	@r12, r15
+.Locb3_initial_offset_nob15:
+	mov	#15, r6
+	sub	r11, r6
+	mov	#0, r11
+	subc	#0, r11
+	and	#8191, r11
+	mov	r6, r12
+	swpb	r12
+	mov.b	r12, r12
+	rrum.w	#4, r12
+	rrum.w	#1, r12
+	rlam.w	#3, r11
+	bis	r12, r11
+	mov	r6, r12
+	and	#8191, r12
+	rlam.w	#3, r12
+	sub	#128, r12
+	subc	#0, r11
+	clr	r12
+	adc	r12
+	xor	#1, r12
+	mov	r6, r11
 	and	#1, r11
+	mov	r11, r4
+	inv	r4
+	inc	r4
+	and	r15, r4
+	xor	r15, r4
+	mov	r4, 22(sp)
+	mov	r15, 0(sp)
+	mov	r5, r4
+	swpb	r4
+	mov.b	r4, r15
+	swpb	0(sp)
+	bis	r15, 0(sp)
 	mov	r11, r15
 	inv	r15
 	inc	r15
-	xor	r5, r6
+	xor	r5, 0(sp)
+	and	r15, 0(sp)
+	xor	@sp, r5
+	mov	r5, 14(sp)
+	mov	r4, r5
+	mov	r7, r15
+	swpb	r15
+	xor.b	r15, r5
+	xor	r4, r5
+	mov	r11, r4
+	inv	r4
+	inc	r4
+	xor	r7, r5
+	and	r4, r5
+	xor	r5, r7
+	mov	r15, r4
+	mov	r8, r5
+	swpb	r5
+	xor.b	r5, r4
+	xor	r15, r4
+	mov	r11, r15
+	inv	r15
+	inc	r15
+	xor	r8, r4
+	and	r15, r4
+	xor	r4, r8
+	mov	r5, r4
+	mov	r9, r15
+	swpb	r15
+	xor.b	r15, r4
+	xor	r5, r4
+	mov	r11, r5
+	inv	r5
+	inc	r5
+	xor	r9, r4
+	and	r5, r4
+	xor	r4, r9
+	mov	r15, r4
+	mov	r14, r5
+	swpb	r5
+	xor.b	r5, r4
+	xor	r15, r4
+	mov	r11, r15
+	inv	r15
+	inc	r15
+	xor	r14, r4
+	and	r15, r4
+	xor	r4, r14
+	mov	r5, r4
+	mov	r13, r15
+	swpb	r15
+	xor.b	r15, r4
+	xor	r5, r4
+	mov	r11, r5
+	inv	r5
+	inc	r5
+	xor	r13, r4
+	and	r5, r4
+	xor	r4, r13
+	mov	r15, r4
+	mov	r10, r5
+	swpb	r5
+	xor.b	r5, r4
+	xor	r15, r4
+	inv	r11
+	inc	r11
+	xor	r10, r4
+	and	r11, r4
+	mov	r10, r5
+	xor	r4, r5
+	rrum.w	#1, r6
+	mov	r6, r15
+	and	#1, r15
+	mov	r15, r10
+	inv	r10
+	inc	r10
+	mov	r13, r11
+	xor	r5, r11
+	and	r10, r11
+	mov	r5, r10
+	xor	r11, r10
+	mov	r15, r11
+	inv	r11
+	inc	r11
+	mov	r14, r5
+	xor	r13, r5
+	and	r11, r5
+	xor	r5, r13
+	mov	r15, r11
+	inv	r11
+	inc	r11
+	mov	r9, r5
+	xor	r14, r5
+	and	r11, r5
+	xor	r5, r14
+	mov	r15, r5
+	inv	r5
+	inc	r5
+	mov	r8, r11
+	xor	r9, r11
+	and	r5, r11
+	xor	r11, r9
+	mov	r15, r5
+	inv	r5
+	inc	r5
+	mov	r7, r11
+	xor	r8, r11
+	and	r5, r11
+	xor	r11, r8
+	mov	r15, r5
+	inv	r5
+	inc	r5
+	mov	14(sp), r4
+	mov	r4, r11
+	xor	r7, r11
+	and	r5, r11
+	xor	r11, r7
+	mov	r15, r11
+	inv	r11
+	inc	r11
+	mov	22(sp), r5
+	xor	r4, r5
+	and	r11, r5
+	xor	r5, r4
+	inv	r15
+	inc	r15
+	mov	22(sp), r11
+	and	r11, r15
+	xor	r15, r11
+	rra	r6
+	mov	r6, 12(sp)
+	and	#1, r6
+	mov	r6, r5
+	inv	r5
+	inc	r5
+	mov	r9, r15
+	xor	r13, r15
+	and	r5, r15
+	xor	r15, r13
+	mov	r6, r15
+	inv	r15
+	inc	r15
+	mov	r14, r5
+	xor	r10, r5
+	and	r15, r5
+	xor	r5, r10
+	mov	r6, r15
+	inv	r15
+	inc	r15
+	mov	r8, r5
+	xor	r14, r5
+	and	r15, r5
+	xor	r5, r14
+	mov	r6, r5
+	inv	r5
+	inc	r5
+	mov	r4, r15
+	xor	r8, r15
+	and	r5, r15
+	xor	r15, r8
+	mov	r6, r15
+	inv	r15
+	inc	r15
+	and	r4, r15
+	xor	r15, r4
+	mov	r6, r5
+	inv	r5
+	inc	r5
+	mov	r7, r15
+	xor	r9, r15
+	and	r5, r15
+	xor	r15, r9
+	mov	r6, r5
+	inv	r5
+	inc	r5
+	mov	r11, r15
+	xor	r7, r15
+	and	r5, r15
+	xor	r15, r7
+	inv	r6
+	inc	r6
+	and	r11, r6
+	xor	r6, r11
+	mov	12(sp), r6
+	rra	r6
+	and	#1, r6
+	mov	r6, r5
+	inv	r5
+	inc	r5
+	mov	r11, r15
+	xor	r9, r15
+	and	r5, r15
+	mov	r9, r5
+	xor	r15, r5
+	mov	r12, r15
+	inv	r15
+	inc	r15
+	and	r15, r5
+	mov	2(sp), r9
+	bis	r5, r9
+	mov	r6, r15
+	inv	r15
+	inc	r15
+	and	r11, r15
+	xor	r15, r11
+	mov	r12, r15
+	inv	r15
+	inc	r15
+	and	r15, r11
+	mov	54(sp), r15
+	bis	r11, r15
+	mov	r6, r5
+	inv	r5
+	inc	r5
+	mov	r4, r11
+	xor	r14, r11
+	and	r5, r11
+	mov	r14, r5
+	xor	r11, r5
+	mov	r12, r14
+	inv	r14
+	inc	r14
+	and	r14, r5
+	mov	50(sp), r14
+	bis	r5, r14
+	mov	r6, r11
+	inv	r11
+	inc	r11
+	and	r4, r11
+	xor	r11, r4
+	mov	r12, r11
+	inv	r11
+	inc	r11
+	and	r11, r4
+	mov	48(sp), r11
+	bis	r4, r11
+	mov	r6, r5
+	inv	r5
+	inc	r5
+	mov	r7, r4
+	xor	r13, r4
+	and	r5, r4
+	mov	r13, r5
+	xor	r4, r5
+	mov	r12, r13
+	inv	r13
+	inc	r13
+	and	r13, r5
+	mov	58(sp), r13
+	bis	r5, r13
+	mov	r6, r4
+	inv	r4
+	inc	r4
+	and	r7, r4
+	mov	r7, r5
+	xor	r4, r5
+	mov	r12, r7
+	inv	r7
+	inc	r7
+	and	r7, r5
+	mov	60(sp), r7
+	bis	r5, r7
+	mov	r6, r4
+	inv	r4
+	inc	r4
+	mov	r8, r5
+	xor	r10, r5
+	and	r4, r5
+	xor	r5, r10
+	inv	r6
+	inc	r6
+	and	r8, r6
+	mov	r8, r5
+	xor	r6, r5
+	mov	r12, r8
+	inv	r8
+	inc	r8
+	and	r8, r5
+	mov	52(sp), r8
+	bis	r5, r8
+	inv	r12
+	inc	r12
+	and	r12, r10
+	mov	56(sp), r5
+	bis	r10, r5
+	mov	r5, r10
+	and	#65472, r10
+	; ocb3.ae:119: ktop = E.encrypt_block(ks, n & ~(0x3f as u128))
+	mov	r10, 66(sp)
+	mov	r13, 68(sp)
+	mov	r14, 70(sp)
+	mov	r9, 72(sp)
+	mov	r8, 74(sp)
+	mov	r7, 76(sp)
+	mov	r11, 78(sp)
+	mov	r15, 80(sp)
+	mov	sp, r13
+	add	#66, r13
+	mov	sp, r14
+	add	#82, r14
+	mov	64(sp), r12
+	call	#ocb3_E_encrypt_block
+	mov	90(sp), r15
+	swpb	r15
+	mov	r15, r4
+	xor.b	89(sp), r4
+	xor	r15, r4
+	xor	90(sp), r4
+	mov	r4, r6
+	and	#32767, r6
+	rlam.w	#1, r6
+	mov	r5, r10
+	and	#1, r10
+	mov	r10, r15
+	inv	r15
+	inc	r15
+	xor	r4, r6
 	and	r15, r6
-	xor	r5, r6
+	xor	r4, r6
 	mov	r6, r9
 	and	#16383, r9
 	rlam.w	#2, r9
-	mov	r10, r12
-	rrum.w	#1, r12
-	and	#1, r12
-	mov	r12, r15
+	rrum.w	#1, r5
+	mov	r5, r11
+	and	#1, r11
+	mov	r11, r15
 	inv	r15
 	inc	r15
 	xor	r6, r9
@@ -4626,128 +4633,128 @@ ocb3_initial_offset:
 	mov	r9, r14
 	and	#4095, r14
 	rlam.w	#4, r14
-	mov	r10, r13
-	rrum.w	#2, r13
-	and	#1, r13
-	mov	r13, r15
+	rra	r5
+	mov	r5, r12
+	and	#1, r12
+	mov	r12, r15
 	inv	r15
 	inc	r15
 	xor	r9, r14
 	and	r15, r14
 	xor	r9, r14
-	mov	86(sp), r8
-	and	#32767, r8
-	mov.b	85(sp), r15
+	mov	90(sp), r13
+	and	#32767, r13
+	mov.b	89(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#3, r15
-	rlam.w	#1, r8
-	bis	r15, r8
-	mov	r11, r15
+	rlam.w	#1, r13
+	bis	r15, r13
+	mov	r10, r15
 	inv	r15
 	inc	r15
-	xor	86(sp), r8
-	and	r15, r8
-	xor	86(sp), r8
-	mov	r8, 32(sp)
-	mov	88(sp), r15
+	xor	90(sp), r13
+	and	r15, r13
+	xor	90(sp), r13
+	mov	r13, 38(sp)
+	mov	92(sp), r15
 	swpb	r15
 	mov	r15, r8
-	xor.b	87(sp), r8
+	xor.b	91(sp), r8
 	xor	r15, r8
-	xor	88(sp), r8
-	mov	88(sp), r7
+	xor	92(sp), r8
+	mov	92(sp), r7
 	and	#32767, r7
-	mov.b	87(sp), r15
+	mov.b	91(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#3, r15
 	rlam.w	#1, r7
 	bis	r15, r7
-	mov	r8, r4
-	and	#32767, r4
-	swpb	r5
-	mov.b	r5, r5
-	rrum.w	#4, r5
-	rrum.w	#3, r5
-	rlam.w	#1, r4
-	bis	r5, r4
-	mov	r11, r15
+	mov	r8, r13
+	and	#32767, r13
+	swpb	r4
+	mov.b	r4, r15
+	rrum.w	#4, r15
+	rrum.w	#3, r15
+	rlam.w	#1, r13
+	bis	r15, r13
+	mov	r10, r15
 	inv	r15
 	inc	r15
-	xor	r8, r4
-	and	r15, r4
-	xor	r8, r4
-	mov	r4, r5
-	and	#16383, r5
+	xor	r8, r13
+	and	r15, r13
+	xor	r8, r13
+	mov	r13, r4
+	and	#16383, r4
 	swpb	r6
 	mov.b	r6, r15
 	rrum.w	#4, r15
 	rrum.w	#2, r15
-	rlam.w	#2, r5
-	bis	r15, r5
-	mov	r12, r15
+	rlam.w	#2, r4
+	bis	r15, r4
+	mov	r11, r15
 	inv	r15
 	inc	r15
-	xor	r4, r5
-	and	r15, r5
-	xor	r4, r5
-	mov	r5, r6
+	xor	r13, r4
+	and	r15, r4
+	xor	r13, r4
+	mov	r4, r6
 	and	#4095, r6
 	swpb	r9
 	mov.b	r9, r15
 	rrum.w	#4, r15
 	rlam.w	#4, r6
 	bis	r15, r6
-	mov	r13, r15
+	mov	r12, r15
 	inv	r15
 	inc	r15
-	xor	r5, r6
+	xor	r4, r6
 	and	r15, r6
-	xor	r5, r6
+	xor	r4, r6
 	mov	r6, r15
 	swpb	r15
 	mov	r15, r9
 	swpb	r14
 	xor.b	r14, r9
 	xor	r15, r9
-	mov	r10, r14
-	rrum.w	#3, r14
+	rra	r5
+	mov	r5, r14
 	and	#1, r14
-	mov	r14, 24(sp)
+	mov	r14, 30(sp)
 	inv	r14
 	inc	r14
 	xor	r6, r9
 	and	r14, r9
 	xor	r9, r6
-	mov	r6, 18(sp)
-	mov	r11, r14
+	mov	r6, 24(sp)
+	mov	r10, r14
 	inv	r14
 	inc	r14
-	xor	88(sp), r7
+	xor	92(sp), r7
 	and	r14, r7
-	xor	88(sp), r7
+	xor	92(sp), r7
 	mov	r7, r9
 	and	#16383, r9
-	mov.b	33(sp), r14
+	mov.b	39(sp), r14
 	rrum.w	#4, r14
 	rrum.w	#2, r14
 	rlam.w	#2, r9
 	bis	r14, r9
-	mov	r12, r14
+	mov	r11, r14
 	inv	r14
 	inc	r14
 	xor	r7, r9
 	and	r14, r9
 	xor	r7, r9
-	mov	r9, 36(sp)
-	mov	90(sp), r14
+	mov	r9, 42(sp)
+	mov	94(sp), r14
 	swpb	r14
 	mov	r14, r6
-	xor.b	89(sp), r6
+	xor.b	93(sp), r6
 	xor	r14, r6
-	xor	90(sp), r6
-	mov	90(sp), r14
+	xor	94(sp), r6
+	mov	94(sp), r14
 	and	#32767, r14
-	mov.b	89(sp), r9
+	mov.b	93(sp), r9
 	rrum.w	#4, r9
 	rrum.w	#3, r9
 	rlam.w	#1, r14
@@ -4760,18 +4767,18 @@ ocb3_initial_offset:
 	rrum.w	#3, r8
 	rlam.w	#1, r9
 	bis	r8, r9
-	mov	r11, r8
+	mov	r10, r8
 	inv	r8
 	inc	r8
 	xor	r6, r9
 	and	r8, r9
 	xor	r6, r9
-	mov	r11, r8
+	mov	r10, r8
 	inv	r8
 	inc	r8
-	xor	90(sp), r14
+	xor	94(sp), r14
 	and	r8, r14
-	xor	90(sp), r14
+	xor	94(sp), r14
 	mov	r14, r8
 	and	#16383, r8
 	swpb	r7
@@ -4780,7 +4787,7 @@ ocb3_initial_offset:
 	rrum.w	#2, r7
 	rlam.w	#2, r8
 	bis	r7, r8
-	mov	r12, r7
+	mov	r11, r7
 	inv	r7
 	inc	r7
 	xor	r14, r8
@@ -4788,87 +4795,87 @@ ocb3_initial_offset:
 	xor	r14, r8
 	mov	r9, r7
 	and	#16383, r7
+	swpb	r13
+	mov.b	r13, r13
+	rrum.w	#4, r13
+	rrum.w	#2, r13
+	rlam.w	#2, r7
+	bis	r13, r7
+	mov	r11, r13
+	inv	r13
+	inc	r13
+	xor	r9, r7
+	and	r13, r7
+	xor	r9, r7
+	mov	r7, r13
+	and	#4095, r13
 	swpb	r4
 	mov.b	r4, r4
 	rrum.w	#4, r4
-	rrum.w	#2, r4
-	rlam.w	#2, r7
-	bis	r4, r7
+	rlam.w	#4, r13
+	bis	r4, r13
 	mov	r12, r4
 	inv	r4
 	inc	r4
-	xor	r9, r7
-	and	r4, r7
-	xor	r9, r7
-	mov	r7, r4
-	and	#4095, r4
-	swpb	r5
-	mov.b	r5, r5
-	rrum.w	#4, r5
-	rlam.w	#4, r4
-	bis	r5, r4
-	mov	r13, r5
-	inv	r5
-	inc	r5
-	xor	r7, r4
-	and	r5, r4
-	xor	r7, r4
-	mov	r4, r5
-	swpb	r5
-	mov	r5, 10(sp)
-	xor.b	r15, r5
-	xor	10(sp), r5
-	mov	24(sp), r15
+	xor	r7, r13
+	and	r4, r13
+	xor	r7, r13
+	mov	r13, r4
+	swpb	r4
+	mov	r4, 8(sp)
+	xor.b	r15, r4
+	xor	8(sp), r4
+	mov	30(sp), r15
 	inv	r15
 	inc	r15
-	xor	r4, r5
-	and	r15, r5
-	xor	r5, r4
-	mov	r4, 2(sp)
-	mov	r10, r15
-	rrum.w	#4, r15
+	xor	r13, r4
+	and	r15, r4
+	xor	r4, r13
+	rra	r5
+	mov	r5, 28(sp)
+	mov	r5, r15
 	and	#1, r15
-	mov	r15, 20(sp)
 	mov	r15, r5
+	mov	r15, 26(sp)
 	inv	r5
 	inc	r5
-	mov	18(sp), r15
-	xor	r4, r15
+	mov	24(sp), r15
+	xor	r13, r15
 	and	r5, r15
-	xor	r4, r15
-	mov	r15, 28(sp)
+	xor	r13, r15
+	mov	r15, 34(sp)
 	mov	r8, r5
 	and	#4095, r5
-	mov.b	37(sp), r15
+	mov.b	43(sp), r15
 	rrum.w	#4, r15
 	rlam.w	#4, r5
 	bis	r15, r5
-	mov	r13, r15
+	mov	r12, r15
 	inv	r15
 	inc	r15
 	xor	r8, r5
 	and	r15, r5
 	xor	r8, r5
-	mov	r5, 38(sp)
-	mov	92(sp), r15
+	mov	r5, 44(sp)
+	mov	96(sp), r15
 	swpb	r15
 	mov	r15, r5
-	xor.b	91(sp), r5
+	xor.b	95(sp), r5
 	xor	r15, r5
-	xor	92(sp), r5
-	mov	92(sp), r4
+	xor	96(sp), r5
+	mov	96(sp), r4
 	and	#32767, r4
-	mov.b	91(sp), r15
+	mov.b	95(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#3, r15
 	rlam.w	#1, r4
 	bis	r15, r4
-	mov	r11, r15
+	mov	r10, r15
 	inv	r15
 	inc	r15
-	xor	92(sp), r4
+	xor	96(sp), r4
 	and	r15, r4
-	xor	92(sp), r4
+	xor	96(sp), r4
 	mov	r4, r15
 	and	#16383, r15
 	swpb	r14
@@ -4877,261 +4884,26 @@ ocb3_initial_offset:
 	rrum.w	#2, r14
 	rlam.w	#2, r15
 	bis	r14, r15
-	mov	r12, r14
+	mov	r11, r14
 	inv	r14
 	inc	r14
 	xor	r4, r15
 	and	r14, r15
 	xor	r15, r4
-	mov	r5, r14
-	and	#32767, r14
+	mov	r5, r15
+	and	#32767, r15
 	swpb	r6
 	mov.b	r6, r6
 	rrum.w	#4, r6
 	rrum.w	#3, r6
-	rlam.w	#1, r14
-	bis	r6, r14
-	mov	r11, r15
-	inv	r15
-	inc	r15
-	xor	r5, r14
-	and	r15, r14
-	xor	r5, r14
-	mov	r14, r6
-	and	#16383, r6
-	swpb	r9
-	mov.b	r9, r9
-	rrum.w	#4, r9
-	rrum.w	#2, r9
-	rlam.w	#2, r6
-	bis	r9, r6
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	xor	r14, r6
-	and	r15, r6
-	xor	r14, r6
-	mov	r4, r9
-	and	#4095, r9
-	swpb	r8
-	mov.b	r8, r8
-	rrum.w	#4, r8
-	rlam.w	#4, r9
-	bis	r8, r9
-	mov	r13, r15
-	inv	r15
-	inc	r15
-	xor	r4, r9
-	and	r15, r9
-	xor	r9, r4
-	mov	r4, 34(sp)
-	mov	r6, r9
-	and	#4095, r9
-	swpb	r7
-	mov.b	r7, r7
-	rrum.w	#4, r7
-	rlam.w	#4, r9
-	bis	r7, r9
-	mov	r13, r15
-	inv	r15
-	inc	r15
-	xor	r6, r9
-	and	r15, r9
-	xor	r6, r9
-	mov	r9, r4
-	swpb	r4
-	mov	r4, r7
-	xor.b	10(sp), r7
-	xor	r4, r7
-	mov	24(sp), r15
-	inv	r15
-	inc	r15
-	xor	r9, r7
-	and	r15, r7
-	xor	r7, r9
-	mov	20(sp), r7
-	inv	r7
-	inc	r7
-	mov	2(sp), r15
-	xor	r9, r15
-	and	r7, r15
-	xor	r9, r15
-	mov	r15, 26(sp)
-	mov	78(sp), r8
-	and	#32767, r8
-	swpb	r5
-	mov.b	r5, r5
-	rrum.w	#4, r5
-	rrum.w	#3, r5
-	rlam.w	#1, r8
-	bis	r5, r8
-	mov	r11, r15
-	inv	r15
-	inc	r15
-	xor	78(sp), r8
-	and	r15, r8
-	xor	78(sp), r8
-	mov	r8, r7
-	and	#16383, r7
-	swpb	r14
-	mov.b	r14, r14
-	rrum.w	#4, r14
-	rrum.w	#2, r14
-	rlam.w	#2, r7
-	bis	r14, r7
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	xor	r8, r7
-	and	r15, r7
-	xor	r8, r7
-	mov	r7, r5
-	and	#4095, r5
-	swpb	r6
-	mov.b	r6, r6
-	rrum.w	#4, r6
-	rlam.w	#4, r5
-	bis	r6, r5
-	mov	r13, r15
-	inv	r15
-	inc	r15
-	xor	r7, r5
-	and	r15, r5
-	xor	r7, r5
-	mov	r5, r14
-	swpb	r14
-	mov	r14, r15
-	xor.b	r4, r15
-	xor	r14, r15
-	mov	24(sp), r6
-	inv	r6
-	inc	r6
-	xor	r5, r15
-	and	r6, r15
-	xor	r15, r5
-	mov	20(sp), r6
-	inv	r6
-	inc	r6
-	xor	r5, r9
-	and	r6, r9
-	xor	r5, r9
-	mov	r9, 0(sp)
-	rrum.w	#4, r10
-	rrum.w	#1, r10
-	and	#1, r10
-	mov	r10, r9
-	inv	r9
-	inc	r9
-	mov	28(sp), r15
-	mov	@sp, r6
-	xor	r6, r15
-	and	r9, r15
-	xor	r6, r15
-	mov	r15, 40(sp)
-	mov	80(sp), r6
-	and	#32767, r6
-	mov.b	79(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#3, r15
-	rlam.w	#1, r6
-	bis	r15, r6
-	mov	r11, r15
-	inv	r15
-	inc	r15
-	xor	80(sp), r6
-	and	r15, r6
-	xor	80(sp), r6
-	mov	82(sp), r9
-	and	#32767, r9
-	mov.b	81(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#3, r15
-	rlam.w	#1, r9
-	bis	r15, r9
-	mov	r11, r15
-	inv	r15
-	inc	r15
-	xor	82(sp), r9
-	and	r15, r9
-	xor	82(sp), r9
-	mov	84(sp), r15
-	and	#32767, r15
-	mov.b	83(sp), r4
-	rrum.w	#4, r4
-	rrum.w	#3, r4
 	rlam.w	#1, r15
-	bis	r4, r15
-	inv	r11
-	inc	r11
-	xor	84(sp), r15
-	and	r11, r15
-	xor	84(sp), r15
-	mov	r6, r4
-	and	#16383, r4
-	swpb	r8
-	mov.b	r8, r8
-	rrum.w	#4, r8
-	rrum.w	#2, r8
-	rlam.w	#2, r4
-	bis	r8, r4
-	mov	r12, r11
-	inv	r11
-	inc	r11
-	xor	r6, r4
-	and	r11, r4
-	xor	r6, r4
-	mov	r4, r8
-	and	#4095, r8
-	swpb	r7
-	mov.b	r7, r7
-	rrum.w	#4, r7
-	rlam.w	#4, r8
-	bis	r7, r8
-	mov	r13, r11
-	inv	r11
-	inc	r11
-	xor	r4, r8
-	and	r11, r8
-	xor	r4, r8
-	mov	r8, r7
-	swpb	r7
-	mov	r7, r11
-	xor.b	r14, r11
-	xor	r7, r11
-	mov	24(sp), r14
-	inv	r14
-	inc	r14
-	xor	r8, r11
-	and	r14, r11
-	xor	r11, r8
-	mov	20(sp), r11
-	inv	r11
-	inc	r11
-	xor	r8, r5
-	and	r11, r5
-	xor	r8, r5
+	bis	r6, r15
 	mov	r10, r14
 	inv	r14
 	inc	r14
-	mov	26(sp), r11
-	xor	r5, r11
-	and	r14, r11
-	xor	r5, r11
-	mov	r11, 30(sp)
-	mov	r9, r14
-	and	#16383, r14
-	swpb	r6
-	mov.b	r6, r6
-	rrum.w	#4, r6
-	rrum.w	#2, r6
-	rlam.w	#2, r14
-	bis	r6, r14
-	mov	r12, r11
-	inv	r11
-	inc	r11
-	xor	r9, r14
-	and	r11, r14
-	xor	r9, r14
+	xor	r5, r15
+	and	r14, r15
+	xor	r5, r15
 	mov	r15, r6
 	and	#16383, r6
 	swpb	r9
@@ -5140,233 +4912,466 @@ ocb3_initial_offset:
 	rrum.w	#2, r9
 	rlam.w	#2, r6
 	bis	r9, r6
-	mov	r12, r9
-	inv	r9
-	inc	r9
+	mov	r11, r14
+	inv	r14
+	inc	r14
 	xor	r15, r6
-	and	r9, r6
+	and	r14, r6
 	xor	r15, r6
-	mov	32(sp), r9
-	mov	r9, r11
-	and	#16383, r11
+	mov	r4, r9
+	and	#4095, r9
+	swpb	r8
+	mov.b	r8, r8
+	rrum.w	#4, r8
+	rlam.w	#4, r9
+	bis	r8, r9
+	mov	r12, r14
+	inv	r14
+	inc	r14
+	xor	r4, r9
+	and	r14, r9
+	xor	r9, r4
+	mov	r4, 40(sp)
+	mov	r6, r9
+	and	#4095, r9
+	swpb	r7
+	mov.b	r7, r7
+	rrum.w	#4, r7
+	rlam.w	#4, r9
+	bis	r7, r9
+	mov	r12, r14
+	inv	r14
+	inc	r14
+	xor	r6, r9
+	and	r14, r9
+	xor	r6, r9
+	mov	r9, r4
+	swpb	r4
+	mov	r4, r7
+	xor.b	8(sp), r7
+	xor	r4, r7
+	mov	30(sp), r14
+	inv	r14
+	inc	r14
+	xor	r9, r7
+	and	r14, r7
+	xor	r7, r9
+	mov	26(sp), r7
+	inv	r7
+	inc	r7
+	xor	r9, r13
+	and	r7, r13
+	xor	r9, r13
+	mov	r13, 32(sp)
+	mov	82(sp), r8
+	and	#32767, r8
+	swpb	r5
+	mov.b	r5, r5
+	rrum.w	#4, r5
+	rrum.w	#3, r5
+	rlam.w	#1, r8
+	bis	r5, r8
+	mov	r10, r13
+	inv	r13
+	inc	r13
+	xor	82(sp), r8
+	and	r13, r8
+	xor	82(sp), r8
+	mov	r8, r14
+	and	#16383, r14
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#4, r15
 	rrum.w	#2, r15
-	rlam.w	#2, r11
-	bis	r15, r11
-	inv	r12
-	inc	r12
-	xor	r9, r11
-	and	r12, r11
-	xor	r11, r9
-	mov	r14, r11
-	and	#4095, r11
-	swpb	r4
-	mov.b	r4, r4
-	rrum.w	#4, r4
-	rlam.w	#4, r11
-	bis	r4, r11
-	mov	r13, r12
-	inv	r12
-	inc	r12
-	xor	r14, r11
-	and	r12, r11
-	xor	r14, r11
-	mov	r11, r12
-	swpb	r12
-	mov	r12, r15
-	xor.b	r7, r15
-	xor	r12, r15
-	mov	24(sp), r7
-	inv	r7
-	inc	r7
-	xor	r11, r15
-	and	r7, r15
-	xor	r15, r11
-	mov	20(sp), r7
-	inv	r7
-	inc	r7
-	xor	r11, r8
-	and	r7, r8
-	xor	r11, r8
-	mov	r10, r4
-	inv	r4
-	inc	r4
-	mov	@sp, r7
-	xor	r8, r7
-	and	r4, r7
-	xor	r8, r7
-	mov	r6, r15
-	and	#4095, r15
-	swpb	r14
-	mov.b	r14, r14
-	rrum.w	#4, r14
-	rlam.w	#4, r15
-	bis	r14, r15
-	mov	r13, r4
-	inv	r4
-	inc	r4
-	xor	r6, r15
-	and	r4, r15
-	xor	r6, r15
-	mov	r9, r14
-	and	#4095, r14
+	rlam.w	#2, r14
+	bis	r15, r14
+	mov	r11, r15
+	inv	r15
+	inc	r15
+	xor	r8, r14
+	and	r15, r14
+	xor	r8, r14
+	mov	r14, r5
+	and	#4095, r5
 	swpb	r6
 	mov.b	r6, r6
 	rrum.w	#4, r6
-	rlam.w	#4, r14
-	bis	r6, r14
-	mov	r13, r4
-	inv	r4
-	inc	r4
-	xor	r9, r14
-	and	r4, r14
-	xor	r9, r14
-	mov	36(sp), r6
-	mov	r6, r4
-	and	#4095, r4
-	swpb	r9
-	mov.b	r9, r9
-	rrum.w	#4, r9
-	rlam.w	#4, r4
-	bis	r9, r4
-	inv	r13
-	inc	r13
-	xor	r6, r4
-	and	r13, r4
-	xor	r4, r6
-	mov	r15, r4
-	swpb	r4
-	mov	r4, r13
-	xor.b	r12, r13
-	xor	r4, r13
-	mov	24(sp), r12
-	inv	r12
-	inc	r12
-	xor	r15, r13
-	and	r12, r13
-	xor	r13, r15
-	mov	20(sp), r12
-	inv	r12
-	inc	r12
-	xor	r15, r11
-	and	r12, r11
-	xor	r15, r11
-	mov	r10, r12
-	inv	r12
-	inc	r12
-	xor	r11, r5
-	and	r12, r5
-	xor	r11, r5
-	mov	r14, r12
-	swpb	r12
-	mov	r12, r9
-	xor.b	r4, r9
-	xor	r12, r9
-	mov	24(sp), r4
-	mov	r4, r13
-	inv	r13
-	inc	r13
-	xor	r14, r9
-	and	r13, r9
-	xor	r9, r14
-	mov	r6, r13
+	rlam.w	#4, r5
+	bis	r6, r5
+	mov	r12, r15
+	inv	r15
+	inc	r15
+	xor	r14, r5
+	and	r15, r5
+	xor	r14, r5
+	mov	r5, r13
 	swpb	r13
-	mov	r13, r9
-	xor.b	r12, r9
-	xor	r13, r9
-	mov	r4, r12
-	inv	r12
-	inc	r12
-	xor	r6, r9
-	and	r12, r9
-	xor	r9, r6
-	mov	38(sp), r9
-	swpb	r9
-	mov	r9, r12
-	xor.b	r13, r12
-	xor	r9, r12
-	inv	r4
-	inc	r4
-	xor	38(sp), r12
-	and	r4, r12
-	mov	38(sp), r4
-	xor	r12, r4
-	mov	34(sp), r13
-	swpb	r13
-	mov	r13, r12
-	xor.b	r9, r12
-	xor	r13, r12
-	mov	24(sp), r13
-	inv	r13
-	inc	r13
-	xor	34(sp), r12
-	and	r13, r12
-	mov	34(sp), r9
-	xor	r12, r9
-	mov	20(sp), r12
-	inv	r12
-	inc	r12
-	mov	r4, r13
-	xor	r9, r13
-	and	r12, r13
-	xor	r13, r9
-	mov	20(sp), r12
-	inv	r12
-	inc	r12
-	mov	r6, r13
-	xor	r4, r13
-	and	r12, r13
-	xor	r13, r4
-	mov	20(sp), r13
-	inv	r13
-	inc	r13
-	mov	r14, r12
-	xor	r6, r12
-	and	r13, r12
-	xor	r12, r6
-	mov	20(sp), r12
-	inv	r12
-	inc	r12
-	xor	r14, r15
-	and	r12, r15
-	xor	r15, r14
-	mov	r10, r12
-	inv	r12
-	inc	r12
-	xor	r14, r8
-	and	r12, r8
-	xor	r14, r8
-	mov	r10, r12
-	inv	r12
-	inc	r12
-	xor	r4, r14
-	and	r12, r14
-	xor	r14, r4
+	mov	r13, r7
+	xor.b	r4, r7
+	xor	r13, r7
+	mov	30(sp), r15
+	inv	r15
+	inc	r15
+	xor	r5, r7
+	and	r15, r7
+	xor	r7, r5
+	mov	26(sp), r7
+	inv	r7
+	inc	r7
+	xor	r5, r9
+	and	r7, r9
+	xor	r5, r9
+	mov	r9, 4(sp)
+	mov	28(sp), r7
+	rra	r7
+	and	#1, r7
+	mov	r7, r9
+	inv	r9
+	inc	r9
+	mov	34(sp), r15
+	mov	4(sp), r6
+	xor	r6, r15
+	and	r9, r15
+	xor	r6, r15
+	mov	r15, 46(sp)
+	mov	84(sp), r6
+	and	#32767, r6
+	mov.b	83(sp), r15
+	rrum.w	#4, r15
+	rrum.w	#3, r15
+	rlam.w	#1, r6
+	bis	r15, r6
 	mov	r10, r15
 	inv	r15
 	inc	r15
-	xor	r6, r11
-	and	r15, r11
-	xor	r6, r11
+	xor	84(sp), r6
+	and	r15, r6
+	xor	84(sp), r6
+	mov	86(sp), r9
+	and	#32767, r9
+	mov.b	85(sp), r15
+	rrum.w	#4, r15
+	rrum.w	#3, r15
+	rlam.w	#1, r9
+	bis	r15, r9
+	mov	r10, r15
+	inv	r15
+	inc	r15
+	xor	86(sp), r9
+	and	r15, r9
+	xor	86(sp), r9
+	mov	88(sp), r15
+	and	#32767, r15
+	mov.b	87(sp), r4
+	rrum.w	#4, r4
+	rrum.w	#3, r4
+	rlam.w	#1, r15
+	bis	r4, r15
 	inv	r10
 	inc	r10
-	xor	r9, r6
-	and	r10, r6
+	xor	88(sp), r15
+	and	r10, r15
+	xor	88(sp), r15
+	mov	r6, r4
+	and	#16383, r4
+	swpb	r8
+	mov.b	r8, r8
+	rrum.w	#4, r8
+	rrum.w	#2, r8
+	rlam.w	#2, r4
+	bis	r8, r4
+	mov	r11, r10
+	inv	r10
+	inc	r10
+	xor	r6, r4
+	and	r10, r4
+	xor	r6, r4
+	mov	r4, r8
+	and	#4095, r8
+	swpb	r14
+	mov.b	r14, r14
+	rrum.w	#4, r14
+	rlam.w	#4, r8
+	bis	r14, r8
+	mov	r12, r10
+	inv	r10
+	inc	r10
+	xor	r4, r8
+	and	r10, r8
+	xor	r4, r8
+	mov	r8, r14
+	swpb	r14
+	mov	r14, r10
+	xor.b	r13, r10
+	xor	r14, r10
+	mov	30(sp), r13
+	inv	r13
+	inc	r13
+	xor	r8, r10
+	and	r13, r10
+	xor	r10, r8
+	mov	26(sp), r10
+	inv	r10
+	inc	r10
+	xor	r8, r5
+	and	r10, r5
+	xor	r8, r5
+	mov	r7, r13
+	inv	r13
+	inc	r13
+	mov	32(sp), r10
+	xor	r5, r10
+	and	r13, r10
+	xor	r5, r10
+	mov	r10, 36(sp)
+	mov	r9, r13
+	and	#16383, r13
+	swpb	r6
+	mov.b	r6, r6
+	rrum.w	#4, r6
+	rrum.w	#2, r6
+	rlam.w	#2, r13
+	bis	r6, r13
+	mov	r11, r10
+	inv	r10
+	inc	r10
+	xor	r9, r13
+	and	r10, r13
+	xor	r9, r13
+	mov	r15, r10
+	and	#16383, r10
+	swpb	r9
+	mov.b	r9, r9
+	rrum.w	#4, r9
+	rrum.w	#2, r9
+	rlam.w	#2, r10
+	bis	r9, r10
+	mov	r11, r9
+	inv	r9
+	inc	r9
+	xor	r15, r10
+	and	r9, r10
+	xor	r15, r10
+	mov	38(sp), r6
+	mov	r6, r9
+	and	#16383, r9
+	swpb	r15
+	mov.b	r15, r15
+	rrum.w	#4, r15
+	rrum.w	#2, r15
+	rlam.w	#2, r9
+	bis	r15, r9
+	inv	r11
+	inc	r11
 	xor	r6, r9
-	mov	58(sp), r14
-	mov	r14, r13
-	mov	40(sp), 0(r13)
-	mov	30(sp), 2(r13)
-	mov	r7, 4(r13)
-	mov	r5, 6(r13)
-	mov	r8, 8(r13)
-	mov	r14, r8
-	mov	r11, 10(r8)
-	mov	r4, 12(r8)
-	mov	r9, 14(r14)
-	add	#94, sp
+	and	r11, r9
+	xor	r9, r6
+	mov	r13, r9
+	and	#4095, r9
+	swpb	r4
+	mov.b	r4, r4
+	rrum.w	#4, r4
+	rlam.w	#4, r9
+	bis	r4, r9
+	mov	r12, r11
+	inv	r11
+	inc	r11
+	xor	r13, r9
+	and	r11, r9
+	xor	r13, r9
+	mov	r9, r15
+	swpb	r15
+	mov	r15, r11
+	xor.b	r14, r11
+	xor	r15, r11
+	mov	30(sp), r14
+	inv	r14
+	inc	r14
+	xor	r9, r11
+	and	r14, r11
+	xor	r11, r9
+	mov	26(sp), r14
+	inv	r14
+	inc	r14
+	xor	r9, r8
+	and	r14, r8
+	xor	r9, r8
+	mov	r7, r4
+	inv	r4
+	inc	r4
+	mov	4(sp), r14
+	xor	r8, r14
+	and	r4, r14
+	xor	r8, r14
+	mov	r10, r4
+	and	#4095, r4
+	swpb	r13
+	mov.b	r13, r13
+	rrum.w	#4, r13
+	rlam.w	#4, r4
+	bis	r13, r4
+	mov	r12, r13
+	inv	r13
+	inc	r13
+	xor	r10, r4
+	and	r13, r4
+	xor	r10, r4
+	mov	r6, r13
+	and	#4095, r13
+	swpb	r10
+	mov.b	r10, r10
+	rrum.w	#4, r10
+	rlam.w	#4, r13
+	bis	r10, r13
+	mov	r12, r10
+	inv	r10
+	inc	r10
+	xor	r6, r13
+	and	r10, r13
+	xor	r6, r13
+	mov	42(sp), r11
+	mov	r11, r10
+	and	#4095, r10
+	swpb	r6
+	mov.b	r6, r6
+	rrum.w	#4, r6
+	rlam.w	#4, r10
+	bis	r6, r10
+	inv	r12
+	inc	r12
+	xor	r11, r10
+	and	r12, r10
+	xor	r10, r11
+	mov	r4, r12
+	swpb	r12
+	mov	r12, r6
+	xor.b	r15, r6
+	xor	r12, r6
+	mov	30(sp), r15
+	inv	r15
+	inc	r15
+	xor	r4, r6
+	and	r15, r6
+	xor	r6, r4
+	mov	26(sp), r10
+	inv	r10
+	inc	r10
+	xor	r4, r9
+	and	r10, r9
+	xor	r4, r9
+	mov	r7, r6
+	inv	r6
+	inc	r6
+	xor	r9, r5
+	and	r6, r5
+	xor	r9, r5
+	mov	r13, r6
+	swpb	r6
+	mov	r6, r15
+	xor.b	r12, r15
+	xor	r6, r15
+	mov	30(sp), r10
+	inv	r10
+	inc	r10
+	xor	r13, r15
+	and	r10, r15
+	xor	r15, r13
+	mov	r11, r12
+	swpb	r12
+	mov	r12, r10
+	xor.b	r6, r10
+	xor	r12, r10
+	mov	30(sp), r6
+	inv	r6
+	inc	r6
+	xor	r11, r10
+	and	r6, r10
+	xor	r10, r11
+	mov	44(sp), r6
+	mov	r6, r10
+	swpb	r10
+	mov	r10, r15
+	xor.b	r12, r15
+	xor	r10, r15
+	mov	30(sp), r12
+	inv	r12
+	inc	r12
+	xor	r6, r15
+	and	r12, r15
+	xor	r15, r6
+	mov	40(sp), r12
+	swpb	r12
+	mov	r12, r15
+	xor.b	r10, r15
+	xor	r12, r15
+	mov	30(sp), r12
+	inv	r12
+	inc	r12
+	xor	40(sp), r15
+	and	r12, r15
+	mov	40(sp), r10
+	xor	r15, r10
+	mov	26(sp), r15
+	inv	r15
+	inc	r15
+	mov	r6, r12
+	xor	r10, r12
+	and	r15, r12
+	xor	r12, r10
+	mov	26(sp), r12
+	inv	r12
+	inc	r12
+	mov	r11, r15
+	xor	r6, r15
+	and	r12, r15
+	xor	r15, r6
+	mov	26(sp), r15
+	inv	r15
+	inc	r15
+	mov	r13, r12
+	xor	r11, r12
+	and	r15, r12
+	xor	r12, r11
+	mov	26(sp), r12
+	inv	r12
+	inc	r12
+	xor	r13, r4
+	and	r12, r4
+	xor	r4, r13
+	mov	r7, r15
+	inv	r15
+	inc	r15
+	xor	r13, r8
+	and	r15, r8
+	xor	r13, r8
+	mov	r7, r15
+	inv	r15
+	inc	r15
+	xor	r6, r13
+	and	r15, r13
+	xor	r13, r6
+	mov	r7, r12
+	inv	r12
+	inc	r12
+	xor	r11, r9
+	and	r12, r9
+	xor	r11, r9
+	inv	r7
+	inc	r7
+	xor	r10, r11
+	and	r7, r11
+	xor	r11, r10
+	mov	62(sp), r11
+	mov	r11, r15
+	mov	46(sp), 0(r15)
+	mov	36(sp), 2(r15)
+	mov	r14, 4(r15)
+	mov	r5, 6(r15)
+	mov	r8, 8(r15)
+	mov	r9, 10(r15)
+	mov	r6, 12(r15)
+	mov	r10, 14(r11)
+	add	#98, sp
 	popm.w	#7, r10
 	ret
 	.size ocb3_initial_offset, .-ocb3_initial_offset

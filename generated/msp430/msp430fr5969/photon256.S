@@ -31,49 +31,44 @@ photon256_sub_cells:
 
 
 ; --- photon256_times2: photon256.times2
-;     frame 0 bytes (0 spill slots, locals 0), saves r9, r10
-;     estimated 74 bytes of code
+;     frame 0 bytes (0 spill slots, locals 0), saves r10
+;     estimated 62 bytes of code
 	.section .text.photon256_times2,"ax",@progbits
 	.global photon256_times2
 	.type photon256_times2, @function
 	.balign 2
 photon256_times2:
-	pushm.w	#2, r10
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	@r12, r9
-	rrum.w	#3, r9
-	mov	2(r12), r10
-	rrum.w	#3, r10
-	and	#4369, r9
-	and	#4369, r10
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	@r12, r11
-	rlam.w	#1, r11
-	mov	2(r12), r14
+	pushm.w	#1, r10
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	mov	@r12, r10
+	and	#34952, r10
+	mov	2(r12), r11
+	and	#34952, r11
+	rrum.w	#2, r10
+	rrum.w	#2, r11
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	@r12, r14
+	and	#30583, r14
+	mov	2(r12), r15
+	and	#30583, r15
 	rlam.w	#1, r14
-	and	#61166, r11
-	and	#61166, r14
-	xor	r9, r11
+	rlam.w	#1, r15
 	xor	r10, r14
-	rla	r9
-	adc	r9
-	mov	r9, r15
-	and	#65534, r15
-	rlam.w	#1, r10
-	and	#1, r9
-	bis	r9, r10
-	xor	r15, r11
+	xor	r11, r15
+	rra	r10
+	rra	r11
 	xor	r10, r14
-	mov	r11, 0(r13)
-	mov	r14, 2(r13)
-	popm.w	#2, r10
+	xor	r11, r15
+	mov	r14, 0(r13)
+	mov	r15, 2(r13)
+	popm.w	#1, r10
 	ret
 	.size photon256_times2, .-photon256_times2
 
 
 ; --- photon256_serial: photon256.serial
 ;     frame 12 bytes (6 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 432 bytes of code
+;     estimated 386 bytes of code
 	.section .text.photon256_serial,"ax",@progbits
 	.global photon256_serial
 	.type photon256_serial, @function
@@ -81,162 +76,143 @@ photon256_times2:
 photon256_serial:
 	pushm.w	#7, r10
 	sub	#12, sp
-	mov	30(sp), 8(sp)
-	; photon256.ae:43: t = times2(x3 ^ x5)
-	mov	@r15, r8
-	mov	8(sp), r6
-	xor	@r6, r8
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r8, r11
-	rrum.w	#3, r11
-	and	#4369, r11
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	mov	30(sp), r9
+	; photon256.ae:44: t = times2(x3 ^ x5)
+	mov	2(r15), r8
+	xor	2(r9), r8
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	mov	r8, r7
+	and	#34952, r7
+	rrum.w	#2, r7
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	and	#30583, r8
 	rlam.w	#1, r8
-	and	#61166, r8
-	xor	r11, r8
-	rla	r11
-	adc	r11
-	mov	r11, r6
-	and	#65534, r6
-	xor	r6, r8
+	xor	r7, r8
+	rra	r7
+	xor	r7, r8
 	mov	32(sp), r10
-	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	@r13, r6
-	xor	@r10, r6
-	mov	34(sp), r9
-	xor	@r9, r6
-	xor	r8, r6
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r6, r7
-	rrum.w	#3, r7
-	and	#4369, r7
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rlam.w	#1, r6
-	and	#61166, r6
-	xor	r7, r6
-	rla	r7
-	adc	r7
-	mov	r7, r8
-	and	#65534, r8
-	xor	r8, r6
-	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	mov	2(r13), r4
+	xor	2(r10), r4
+	mov	34(sp), r11
+	xor	2(r11), r4
+	xor	r8, r4
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	mov	r4, r7
+	and	#34952, r7
+	rrum.w	#2, r7
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	and	#30583, r4
+	rlam.w	#1, r4
+	xor	r7, r4
+	rra	r7
+	xor	r7, r4
+	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	mov	@r12+, r8
+	mov	@r12+, r7
+	xor	2(r14), r7
+	xor	2(r15), r7
+	mov	28(sp), r6
+	xor	2(r6), r7
+	xor	2(r11), r7
+	xor	r4, r7
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	mov	r7, r5
+	and	#34952, r5
+	rrum.w	#2, r5
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	and	#30583, r7
+	rlam.w	#1, r7
+	xor	r5, r7
+	rra	r5
+	xor	r5, r7
+	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	2(r15), r5
+	xor	2(r10), r5
+	xor	r7, r5
+	; photon256.ae:44: t = times2(x3 ^ x5)
+	mov	@r15, r4
+	xor	@r9, r4
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	mov	r4, r7
+	and	#34952, r7
+	rrum.w	#2, r7
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	and	#30583, r4
+	rlam.w	#1, r4
+	xor	r7, r4
+	rra	r7
+	xor	r7, r4
+	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	mov	@r13, r12
+	xor	@r10, r12
+	xor	@r11, r12
+	xor	r4, r12
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	mov	r12, r7
+	and	#34952, r7
+	rrum.w	#2, r7
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	and	#30583, r12
+	rlam.w	#1, r12
+	xor	r7, r12
+	rra	r7
+	xor	r7, r12
+	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	xor	@r14, r8
 	xor	@r15, r8
-	mov	28(sp), r5
-	xor	@r5, r8
-	xor	@r9, r8
-	xor	r6, r8
-	; photon256.ae:43: t = times2(x3 ^ x5)
-	mov	2(r15), r4
-	mov	8(sp), r6
-	xor	2(r6), r4
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r4, r6
-	rrum.w	#3, r6
-	and	#4369, r6
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rlam.w	#1, r4
-	and	#61166, r4
-	xor	r6, r4
-	rlam.w	#1, r6
-	and	#1, r11
-	bis	r11, r6
-	xor	r6, r4
-	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	2(r13), r6
-	xor	2(r10), r6
-	xor	2(r9), r6
-	xor	r4, r6
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r6, r11
-	rrum.w	#3, r11
-	and	#4369, r11
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rlam.w	#1, r6
-	and	#61166, r6
-	xor	r11, r6
-	rlam.w	#1, r11
-	and	#1, r7
-	bis	r7, r11
-	xor	r11, r6
-	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	@r12+, r4
-	xor	2(r14), r4
-	xor	2(r15), r4
-	xor	2(r5), r4
-	xor	2(r9), r4
-	xor	r6, r4
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r4, r6
-	rrum.w	#3, r6
-	and	#4369, r6
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rlam.w	#1, r4
-	and	#61166, r4
-	xor	r6, r4
-	rlam.w	#1, r6
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
+	xor	@r6, r8
+	xor	@r11, r8
+	xor	r12, r8
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
 	mov	r8, r7
-	rrum.w	#3, r7
-	and	#4369, r7
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	r7, r11
-	rla	r11
-	adc	r11
-	mov	r11, r12
-	and	#1, r12
-	bis	r12, r6
-	xor	r6, r4
-	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	2(r15), r6
-	xor	2(r10), r6
-	xor	r4, r6
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	and	#34952, r7
+	rrum.w	#2, r7
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	and	#30583, r8
 	rlam.w	#1, r8
-	and	#61166, r8
 	xor	r7, r8
-	and	#65534, r11
-	xor	r11, r8
-	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	@r15, r12
-	xor	@r10, r12
-	xor	r8, r12
-	mov	36(sp), 6(sp)
-	mov	38(sp), 4(sp)
-	mov	40(sp), 2(sp)
-	mov	42(sp), 0(sp)
-	mov	44(sp), 10(sp)
-	mov	46(sp), r7
+	rra	r7
+	xor	r7, r8
+	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	@r15, r7
+	xor	@r10, r7
+	xor	r8, r7
+	mov	36(sp), 8(sp)
+	mov	38(sp), 6(sp)
+	mov	40(sp), 4(sp)
+	mov	42(sp), 2(sp)
+	mov	44(sp), 0(sp)
+	mov	46(sp), 10(sp)
 	mov	48(sp), r8
-	mov	50(sp), r11
-	mov	6(sp), r4
+	mov	50(sp), r12
+	mov	8(sp), r4
 	mov	@r13, 0(r4)
 	mov	2(r13), 2(r4)
-	mov	4(sp), r4
+	mov	6(sp), r4
 	mov	r4, r13
 	mov	@r14, 0(r13)
 	mov	2(r14), 2(r4)
-	mov	2(sp), r14
+	mov	4(sp), r14
 	mov	r14, r13
 	mov	@r15, 0(r13)
 	mov	2(r15), 2(r14)
+	mov	2(sp), r13
+	mov	r13, r15
+	mov	@r6, 0(r15)
+	mov	2(r6), 2(r13)
 	mov	@sp, r13
 	mov	r13, r15
-	mov	@r5, 0(r15)
-	mov	2(r5), 2(r13)
-	mov	8(sp), r13
-	mov	r13, r14
-	mov	10(sp), r5
-	mov	r5, r15
-	mov	@r14, 0(r15)
-	mov	2(r13), 2(r5)
-	mov	@r10, 0(r7)
-	mov	2(r10), 2(r7)
-	mov	@r9, 0(r8)
-	mov	2(r9), 2(r8)
-	mov	r12, 0(r11)
-	mov	r6, 2(r11)
+	mov	@r9, 0(r15)
+	mov	2(r9), 2(r13)
+	mov	10(sp), r9
+	mov	r9, r15
+	mov	@r10, 0(r15)
+	mov	2(r10), 2(r9)
+	mov	@r11, 0(r8)
+	mov	2(r11), 2(r8)
+	mov	r7, 0(r12)
+	mov	r5, 2(r12)
 	add	#12, sp
 	popm.w	#7, r10
 	ret
@@ -244,1189 +220,1089 @@ photon256_serial:
 
 
 ; --- photon256_permute: photon256.permute
-;     frame 66 bytes (33 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2730 bytes of code
+;     frame 70 bytes (35 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2340 bytes of code
 	.section .text.photon256_permute,"ax",@progbits
 	.global photon256_permute
 	.type photon256_permute, @function
 	.balign 2
 photon256_permute:
 	pushm.w	#7, r10
-	sub	#66, sp
+	sub	#70, sp
 	mov	r12, 62(sp)
-	; photon256.ae:59: for r in 0..rounds {
+	; photon256.ae:60: for r in 0..rounds {
 	mov	r12, r14
-	mov	r12, r15
-	mov	@r15, r7
-	mov	2(r15), r8
-	mov	4(r15), 10(sp)
-	mov	6(r15), r9
-	mov	8(r15), 14(sp)
-	mov	10(r15), r10
-	mov	12(r15), 6(sp)
-	mov	14(r15), r11
-	mov	16(r15), 20(sp)
-	mov	18(r15), r12
-	mov	20(r15), 58(sp)
-	mov	22(r15), r13
-	mov	24(r15), 12(sp)
-	mov	26(r15), 36(sp)
-	mov	28(r15), 60(sp)
-	mov	30(r14), r14
-	; photon256.ae:60: c = rc[r]
-	mov	#65524, 64(sp)
-	; photon256.ae:59: for r in 0..rounds {
-.Lphoton256_permute_loop1:
-	; photon256.ae:60: c = rc[r]
-	mov	64(sp), r15
-	mov.b	photon256_rc+12(r15), r15
-	; photon256.ae:63: x0 = sub_cells(x0 ^ (c ^ ic[0]) as u32)
-	xor	r15, r7
-	mov.b	r8, r6
-	xor	r6, r8
-	swpb	r8
-	mov.b	photon256_sf0(r8), r4
-	mov.b	photon256_sf0(r6), r5
-	mov.b	r7, r8
-	xor	r8, r7
-	swpb	r7
-	mov.b	photon256_sf0(r7), r6
-	mov.b	photon256_sf0(r8), r7
-	swpb	r4
-	bis	r5, r4
-	mov	r4, 22(sp)
-	swpb	r6
-	bis	r7, r6
-	mov	r6, 4(sp)
-	; photon256.ae:64: x1 = sub_cells(x1 ^ (c ^ ic[1]) as u32) >>> 4
-	mov	r15, r8
-	xor	#1, r8
-	mov	10(sp), r7
-	xor	r8, r7
-	mov.b	r9, r8
-	xor	r8, r9
-	swpb	r9
-	mov.b	photon256_sf0(r9), r6
-	mov.b	photon256_sf0(r8), r8
-	mov.b	r7, r9
-	xor	r9, r7
-	swpb	r7
-	mov.b	photon256_sf0(r7), r7
-	mov.b	photon256_sf0(r9), r9
-	swpb	r6
-	bis	r8, r6
-	swpb	r7
-	bis	r9, r7
-	bit	#1, r6
-	rrc	r7
-	rrc	r6
-	bit	#1, r6
-	rrc	r7
-	rrc	r6
-	bit	#1, r6
-	rrc	r7
-	rrc	r6
-	bit	#1, r6
-	rrc	r7
-	mov	r7, 8(sp)
-	rrc	r6
-	; photon256.ae:65: x2 = sub_cells(x2 ^ (c ^ ic[2]) as u32) >>> 8
-	mov	r15, r9
-	xor	#3, r9
-	mov	14(sp), r4
-	xor	r9, r4
-	mov	r4, r9
-	mov.b	r9, r9
-	mov.b	photon256_sf0(r9), r5
-	mov.b	r10, r9
-	xor	r9, r10
-	swpb	r10
-	mov.b	photon256_sf0(r10), r8
-	mov.b	photon256_sf0(r9), r7
-	swpb	r4
-	mov.b	r4, r4
-	mov.b	photon256_sf0(r4), r9
-	swpb	r5
-	bis	r8, r5
-	mov	r5, 30(sp)
-	swpb	r7
-	bis	r9, r7
-	mov	r7, 28(sp)
-	; photon256.ae:66: x3 = sub_cells(x3 ^ (c ^ ic[3]) as u32) >>> 12
-	mov	r15, r10
-	xor	#7, r10
-	mov	6(sp), r9
-	xor	r10, r9
-	mov.b	r11, r10
-	xor	r10, r11
-	swpb	r11
-	mov.b	photon256_sf0(r11), r7
-	mov.b	photon256_sf0(r10), r10
-	mov.b	r9, r11
-	xor	r11, r9
-	swpb	r9
-	mov.b	photon256_sf0(r9), r9
-	mov.b	photon256_sf0(r11), r11
-	swpb	r7
-	bis	r10, r7
-	swpb	r9
-	bis	r11, r9
-	mov	r9, r11
-	rla	r7
-	rlc	r11
-	adc	r7
-	rla	r7
-	rlc	r11
-	adc	r7
-	rla	r7
-	rlc	r11
-	adc	r7
-	rla	r7
-	rlc	r11
-	adc	r7
-	; photon256.ae:67: x4 = sub_cells(x4 ^ (c ^ ic[4]) as u32) >>> 16
-	mov	r15, r9
-	xor	#15, r9
-	mov	20(sp), r10
-	xor	r9, r10
-	mov.b	r10, r9
-	xor	r9, r10
-	swpb	r10
-	mov.b	photon256_sf0(r10), r8
-	mov.b	photon256_sf0(r9), r10
-	mov.b	r12, r9
-	xor	r9, r12
-	swpb	r12
-	mov.b	photon256_sf0(r12), r5
-	mov.b	photon256_sf0(r9), r9
-	swpb	r8
-	bis	r10, r8
-	mov	r8, 18(sp)
-	swpb	r5
-	bis	r9, r5
-	mov	r5, 16(sp)
-	; photon256.ae:68: x5 = sub_cells(x5 ^ (c ^ ic[5]) as u32) >>> 20
-	mov	r15, r12
-	xor	#14, r12
-	mov	58(sp), r8
-	xor	r12, r8
-	mov.b	r13, r12
-	xor	r12, r13
-	swpb	r13
-	mov.b	photon256_sf0(r13), r10
-	mov.b	photon256_sf0(r12), r9
-	mov.b	r8, r13
-	xor	r13, r8
-	swpb	r8
-	mov.b	photon256_sf0(r8), r12
-	mov.b	photon256_sf0(r13), r13
-	swpb	r10
-	bis	r9, r10
-	swpb	r12
-	bis	r13, r12
-	mov	r10, r13
-	bit	#1, r12
-	rrc	r13
-	rrc	r12
-	bit	#1, r12
-	rrc	r13
-	rrc	r12
-	bit	#1, r12
-	rrc	r13
-	rrc	r12
-	bit	#1, r12
-	rrc	r13
-	rrc	r12
-	; photon256.ae:69: x6 = sub_cells(x6 ^ (c ^ ic[6]) as u32) >>> 24
-	mov	r15, r9
-	xor	#12, r9
-	mov	12(sp), r10
-	xor	r9, r10
-	mov.b	36(sp), r9
-	mov.b	photon256_sf0(r9), r4
-	mov.b	r10, r9
-	xor	r9, r10
-	swpb	r10
-	mov.b	photon256_sf0(r10), r5
-	mov.b	photon256_sf0(r9), r8
-	mov.b	37(sp), r9
-	mov.b	photon256_sf0(r9), r10
-	swpb	r4
-	bis	r5, r4
-	mov	r4, 24(sp)
-	swpb	r8
-	bis	r10, r8
-	mov	r8, 2(sp)
-	; photon256.ae:70: x7 = sub_cells(x7 ^ (c ^ ic[7]) as u32) >>> 28
-	xor	#8, r15
-	mov	60(sp), r9
-	xor	r15, r9
-	mov.b	r14, r15
-	xor	r15, r14
-	swpb	r14
-	mov.b	photon256_sf0(r14), r10
-	mov.b	photon256_sf0(r15), r14
-	mov.b	r9, r15
-	xor	r15, r9
-	swpb	r9
-	mov.b	photon256_sf0(r9), r9
-	mov.b	photon256_sf0(r15), r15
-	swpb	r10
-	bis	r14, r10
-	swpb	r9
-	bis	r15, r9
-	mov	r10, r14
-	rla	r9
-	rlc	r14
-	adc	r9
-	rla	r9
-	rlc	r14
-	adc	r9
-	rla	r9
-	rlc	r14
-	adc	r9
-	rla	r9
-	rlc	r14
-	adc	r9
-	; photon256.ae:43: t = times2(x3 ^ x5)
-	mov	r7, r15
-	xor	r13, r15
-	mov	r15, 40(sp)
-	mov	r11, r15
-	xor	r12, r15
-	mov	r15, 56(sp)
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	40(sp), r8
-	mov	r8, r15
-	rrum.w	#3, r15
-	mov	56(sp), r5
-	mov	r5, r10
-	rrum.w	#3, r10
-	and	#4369, r15
-	and	#4369, r10
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rlam.w	#1, r8
-	rlam.w	#1, r5
-	and	#61166, r8
-	xor	r15, r8
-	and	#61166, r5
-	xor	r10, r5
-	rla	r15
-	adc	r15
-	mov	r15, r4
-	and	#65534, r4
-	rlam.w	#1, r10
-	and	#1, r15
-	bis	r15, r10
-	xor	r4, r8
-	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	8(sp), r15
-	xor	2(sp), r15
-	xor	r9, r15
-	xor	r8, r15
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	xor	r10, r5
-	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	r6, r8
-	xor	24(sp), r8
-	xor	r14, r8
-	xor	r5, r8
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r15, r5
-	rrum.w	#3, r5
-	mov	r8, r4
-	rrum.w	#3, r4
-	and	#4369, r5
-	and	#4369, r4
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rlam.w	#1, r15
-	rlam.w	#1, r8
-	and	#61166, r15
-	xor	r5, r15
-	and	#61166, r8
-	xor	r4, r8
-	rla	r5
-	adc	r5
-	mov	r5, r10
-	and	#65534, r10
-	rlam.w	#1, r4
-	and	#1, r5
-	bis	r5, r4
-	xor	r10, r15
-	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	4(sp), r10
-	xor	28(sp), r10
-	xor	r7, r10
-	xor	16(sp), r10
-	xor	r9, r10
-	xor	r15, r10
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	xor	r4, r8
-	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	22(sp), r5
-	xor	30(sp), r5
-	xor	r11, r5
-	xor	18(sp), r5
-	xor	r14, r5
-	xor	r8, r5
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r10, r15
-	rrum.w	#3, r15
-	mov	r5, r8
-	rrum.w	#3, r8
-	and	#4369, r15
-	and	#4369, r8
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rlam.w	#1, r10
-	rlam.w	#1, r5
-	and	#61166, r10
-	xor	r15, r10
-	and	#61166, r5
-	xor	r8, r5
-	rla	r15
-	adc	r15
-	mov	r15, r4
-	and	#65534, r4
-	rlam.w	#1, r8
-	and	#1, r15
-	bis	r15, r8
-	xor	r4, r10
-	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r7, r15
-	xor	2(sp), r15
-	xor	r10, r15
-	mov	r15, 34(sp)
-	; photon256.ae:43: t = times2(x3 ^ x5)
-	mov	16(sp), r4
-	xor	2(sp), r4
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	xor	r8, r5
-	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r11, r15
-	mov	24(sp), r8
-	xor	r8, r15
-	xor	r5, r15
-	mov	r15, 32(sp)
-	; photon256.ae:43: t = times2(x3 ^ x5)
-	mov	18(sp), r5
-	xor	r8, r5
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r4, r15
-	mov	r4, 50(sp)
-	rrum.w	#3, r15
-	mov	r5, r10
-	rrum.w	#3, r10
-	and	#4369, r15
-	and	#4369, r10
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rlam.w	#1, r4
-	mov	r5, r8
-	mov	r5, 54(sp)
-	rlam.w	#1, r8
-	and	#61166, r4
-	xor	r15, r4
-	and	#61166, r8
-	xor	r10, r8
-	rla	r15
-	adc	r15
-	mov	r15, r5
-	and	#65534, r5
-	rlam.w	#1, r10
-	and	#1, r15
-	bis	r15, r10
-	xor	r5, r4
-	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	28(sp), r15
-	xor	r9, r15
-	xor	34(sp), r15
-	xor	r4, r15
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	xor	r10, r8
-	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	30(sp), r5
-	xor	r14, r5
-	xor	32(sp), r5
-	xor	r8, r5
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r15, r4
-	rrum.w	#3, r4
-	mov	r5, r10
-	rrum.w	#3, r10
-	and	#4369, r4
-	and	#4369, r10
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rlam.w	#1, r15
-	rlam.w	#1, r5
-	and	#61166, r15
-	xor	r4, r15
-	and	#61166, r5
-	xor	r10, r5
-	rla	r4
-	adc	r4
-	mov	r4, r8
-	and	#65534, r8
-	rlam.w	#1, r10
-	and	#1, r4
-	bis	r4, r10
-	xor	r8, r15
-	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	8(sp), r8
-	xor	r7, r8
-	mov	16(sp), r4
-	xor	r4, r8
-	xor	r13, r8
-	xor	34(sp), r8
-	xor	r15, r8
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	xor	r10, r5
-	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r11, r6
-	xor	18(sp), r6
-	xor	r12, r6
-	xor	32(sp), r6
-	xor	r5, r6
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r8, r5
-	rrum.w	#3, r5
-	mov	r6, r10
-	rrum.w	#3, r10
-	and	#4369, r5
-	and	#4369, r10
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rlam.w	#1, r8
-	rlam.w	#1, r6
-	and	#61166, r8
-	xor	r5, r8
-	and	#61166, r6
-	xor	r10, r6
-	rla	r5
-	adc	r5
-	mov	r5, r15
-	and	#65534, r15
-	rlam.w	#1, r10
-	and	#1, r5
-	bis	r5, r10
-	xor	r15, r8
-	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r4, r15
-	xor	r9, r15
-	xor	r8, r15
-	mov	r15, 10(sp)
-	; photon256.ae:43: t = times2(x3 ^ x5)
-	mov	r13, r15
-	xor	r9, r15
-	mov	r15, 48(sp)
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	xor	r10, r6
-	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	18(sp), r15
-	xor	r14, r15
-	xor	r6, r15
-	mov	r15, 26(sp)
-	; photon256.ae:43: t = times2(x3 ^ x5)
-	mov	r12, r15
-	xor	r14, r15
-	mov	r15, 52(sp)
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	48(sp), r8
-	mov	r8, r6
-	rrum.w	#3, r6
-	mov	r15, r5
-	rrum.w	#3, r5
-	and	#4369, r6
-	and	#4369, r5
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rlam.w	#1, r8
-	mov	r15, r10
-	rlam.w	#1, r10
-	and	#61166, r8
-	xor	r6, r8
-	and	#61166, r10
-	xor	r5, r10
-	rla	r6
-	adc	r6
-	mov	r6, r15
-	and	#65534, r15
-	rlam.w	#1, r5
-	and	#1, r6
-	bis	r6, r5
-	xor	r15, r8
-	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	34(sp), r7
-	xor	10(sp), r7
-	xor	r8, r7
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	xor	r5, r10
-	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	32(sp), r11
-	mov	26(sp), r5
-	xor	r5, r11
-	xor	r10, r11
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r7, r10
-	rrum.w	#3, r10
-	mov	r11, r8
-	rrum.w	#3, r8
-	and	#4369, r10
-	and	#4369, r8
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rlam.w	#1, r7
-	rlam.w	#1, r11
-	and	#61166, r7
-	xor	r10, r7
-	and	#61166, r11
-	xor	r8, r11
-	rla	r10
-	adc	r10
-	mov	r10, r15
-	and	#65534, r15
-	rlam.w	#1, r8
-	and	#1, r10
-	bis	r10, r8
-	xor	r15, r7
-	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	28(sp), r6
-	xor	r4, r6
-	xor	r13, r6
-	xor	2(sp), r6
-	xor	10(sp), r6
-	xor	r7, r6
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	xor	r8, r11
-	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	30(sp), r8
-	xor	18(sp), r8
-	xor	r12, r8
-	xor	24(sp), r8
-	xor	r5, r8
-	xor	r11, r8
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r6, r10
-	rrum.w	#3, r10
-	mov	r8, r11
-	rrum.w	#3, r11
-	and	#4369, r10
-	and	#4369, r11
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rlam.w	#1, r6
-	rlam.w	#1, r8
-	and	#61166, r6
-	xor	r10, r6
-	and	#61166, r8
-	xor	r11, r8
-	rla	r10
-	adc	r10
-	mov	r10, r15
-	and	#65534, r15
-	rlam.w	#1, r11
-	and	#1, r10
-	bis	r10, r11
-	xor	r15, r6
-	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r13, r4
-	mov	34(sp), r15
-	xor	r15, r4
-	xor	r6, r4
-	; photon256.ae:43: t = times2(x3 ^ x5)
-	mov	2(sp), r6
-	xor	r15, r6
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	xor	r11, r8
-	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	r12, r10
-	mov	32(sp), r15
-	xor	r15, r10
-	xor	r8, r10
-	; photon256.ae:43: t = times2(x3 ^ x5)
-	mov	24(sp), r11
-	xor	r15, r11
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r6, r7
-	rrum.w	#3, r7
-	mov	r11, r8
-	rrum.w	#3, r8
-	and	#4369, r7
-	and	#4369, r8
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	mov	r6, r15
-	mov	r6, 38(sp)
-	rlam.w	#1, r15
-	mov	r11, r6
-	mov	r11, 44(sp)
-	rlam.w	#1, r6
-	and	#61166, r15
-	xor	r7, r15
-	and	#61166, r6
-	xor	r8, r6
-	rla	r7
-	adc	r7
-	mov	r7, r11
-	and	#65534, r11
-	rlam.w	#1, r8
-	and	#1, r7
-	bis	r7, r8
-	xor	r11, r15
-	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	16(sp), r7
-	xor	10(sp), r7
-	xor	r4, r7
-	xor	r15, r7
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	xor	r8, r6
-	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	18(sp), r15
-	xor	r5, r15
-	xor	r10, r15
-	xor	r6, r15
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r7, r6
-	rrum.w	#3, r6
-	mov	r15, r11
-	rrum.w	#3, r11
-	and	#4369, r6
-	and	#4369, r11
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rlam.w	#1, r7
-	rlam.w	#1, r15
-	and	#61166, r7
-	xor	r6, r7
-	and	#61166, r15
-	xor	r11, r15
-	rla	r6
-	adc	r6
-	mov	r6, r8
-	and	#65534, r8
-	rlam.w	#1, r11
-	and	#1, r6
-	bis	r6, r11
-	xor	r8, r7
-	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	40(sp), r6
-	xor	2(sp), r6
-	xor	r9, r6
-	xor	r4, r6
-	xor	r7, r6
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	xor	r11, r15
-	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	56(sp), r8
-	xor	24(sp), r8
-	xor	r14, r8
-	xor	r10, r8
-	xor	r15, r8
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r6, r7
-	rrum.w	#3, r7
-	mov	r8, r11
-	rrum.w	#3, r11
-	and	#4369, r7
-	and	#4369, r11
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rlam.w	#1, r6
-	rlam.w	#1, r8
-	and	#61166, r6
-	xor	r7, r6
-	and	#61166, r8
-	xor	r11, r8
-	rla	r7
-	adc	r7
-	mov	r7, r15
-	and	#65534, r15
-	rlam.w	#1, r11
-	and	#1, r7
-	bis	r7, r11
-	xor	r15, r6
-	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	2(sp), r15
-	mov	10(sp), r7
-	xor	r7, r15
-	xor	r6, r15
-	mov	r15, 6(sp)
-	; photon256.ae:43: t = times2(x3 ^ x5)
-	mov	r9, r15
-	xor	r7, r15
-	mov	r15, 42(sp)
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	xor	r11, r8
-	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	24(sp), r11
-	xor	r5, r11
-	xor	r8, r11
-	; photon256.ae:43: t = times2(x3 ^ x5)
-	mov	r14, r15
-	xor	r5, r15
-	mov	r15, 46(sp)
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	42(sp), r7
-	mov	r7, r15
-	rrum.w	#3, r15
-	mov	46(sp), r6
-	mov	r6, r8
-	rrum.w	#3, r8
-	and	#4369, r15
-	and	#4369, r8
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rlam.w	#1, r7
-	rlam.w	#1, r6
-	and	#61166, r7
-	xor	r15, r7
-	and	#61166, r6
-	xor	r8, r6
-	rla	r15
-	adc	r15
-	mov	r15, r5
-	and	#65534, r5
-	rlam.w	#1, r8
-	and	#1, r15
-	bis	r15, r8
-	xor	r5, r7
-	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
+	mov	@r10, 60(sp)
+	mov	2(r10), r6
+	mov	4(r10), 42(sp)
+	mov	6(r10), r5
+	mov	8(r10), 50(sp)
+	mov	10(r10), r7
+	mov	12(r10), r15
+	mov	14(r10), r8
+	mov	16(r10), r12
+	mov	18(r10), 46(sp)
+	mov	20(r10), r9
+	mov	22(r10), r11
+	mov	24(r10), r13
+	mov	26(r10), 56(sp)
+	mov	28(r10), 18(sp)
+	mov	30(r14), r14
+	; photon256.ae:61: c = rc[r]
+	mov	#65524, 64(sp)
+	; photon256.ae:60: for r in 0..rounds {
+.Lphoton256_permute_loop1:
+	; photon256.ae:61: c = rc[r]
+	mov	64(sp), r10
+	mov.b	photon256_rc+12(r10), r10
+	mov	r10, 44(sp)
+	; photon256.ae:70: x6 = sub_cells(x6 ^ (c ^ ic[6]) as u32) >>> 24
+	xor	#12, r10
+	xor	r10, r13
+	; photon256.ae:68: x4 = sub_cells(x4 ^ (c ^ ic[4]) as u32) >>> 16
+	mov	44(sp), r4
+	xor	#15, r4
+	xor	r4, r12
+	mov.b	r12, r10
+	xor	r10, r12
+	swpb	r12
+	mov.b	photon256_sf0(r12), r12
+	swpb	r12
+	mov.b	photon256_sf0(r10), r10
+	bis	r10, r12
+	; photon256.ae:70: x6 = sub_cells(x6 ^ (c ^ ic[6]) as u32) >>> 24
+	mov.b	56(sp), r10
+	mov.b	photon256_sf0(r10), r10
+	swpb	r10
+	mov.b	r13, r4
+	mov	r4, 58(sp)
 	xor	r4, r13
-	mov	6(sp), r15
-	xor	r15, r13
-	xor	r7, r13
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	xor	r8, r6
-	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r10, r12
-	xor	r11, r12
-	xor	r6, r12
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r13, r8
-	rrum.w	#3, r8
-	mov	r12, r7
-	rrum.w	#3, r7
-	and	#4369, r8
-	and	#4369, r7
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
+	swpb	r13
+	mov.b	photon256_sf0(r13), r13
+	bis	r13, r10
+	; photon256.ae:44: t = times2(x3 ^ x5)
+	mov	r12, r13
+	xor	r10, r13
+	mov	r13, 38(sp)
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	mov	r13, r4
+	and	#34952, r4
+	rrum.w	#2, r4
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	and	#30583, r13
 	rlam.w	#1, r13
-	rlam.w	#1, r12
-	and	#61166, r13
-	xor	r8, r13
-	and	#61166, r12
-	xor	r7, r12
+	xor	r4, r13
+	rra	r4
+	xor	r4, r13
+	mov	r13, 32(sp)
+	; photon256.ae:67: x3 = sub_cells(x3 ^ (c ^ ic[3]) as u32) >>> 12
+	mov	44(sp), r4
+	xor	#7, r4
+	xor	r4, r15
+	; photon256.ae:69: x5 = sub_cells(x5 ^ (c ^ ic[5]) as u32) >>> 20
+	mov	44(sp), r13
+	xor	#14, r13
+	xor	r13, r9
+	mov.b	r11, r4
+	xor	r4, r11
+	swpb	r11
+	mov.b	photon256_sf0(r11), r13
+	swpb	r13
+	mov.b	photon256_sf0(r4), r11
+	bis	r11, r13
+	mov.b	r9, r4
+	xor	r4, r9
+	swpb	r9
+	mov.b	photon256_sf0(r9), r11
+	swpb	r11
+	mov.b	photon256_sf0(r4), r4
+	bis	r4, r11
+	; photon256.ae:67: x3 = sub_cells(x3 ^ (c ^ ic[3]) as u32) >>> 12
+	mov.b	r15, r4
+	xor	r4, r15
+	swpb	r15
+	mov.b	photon256_sf0(r15), r9
+	swpb	r9
+	mov.b	photon256_sf0(r4), r15
+	bis	r15, r9
+	mov.b	r8, r15
+	xor	r15, r8
+	swpb	r8
+	mov.b	photon256_sf0(r8), r8
+	swpb	r8
+	mov.b	photon256_sf0(r15), r15
+	bis	r15, r8
 	rla	r8
+	rlc	r9
 	adc	r8
-	mov	r8, r6
-	and	#65534, r6
-	rlam.w	#1, r7
-	and	#1, r8
-	bis	r8, r7
-	xor	r6, r13
-	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	50(sp), r5
-	xor	r9, r5
-	xor	34(sp), r5
-	xor	r15, r5
+	rla	r8
+	rlc	r9
+	adc	r8
+	rla	r8
+	rlc	r9
+	adc	r8
+	rla	r8
+	rlc	r9
+	adc	r8
+	; photon256.ae:69: x5 = sub_cells(x5 ^ (c ^ ic[5]) as u32) >>> 20
+	bit	#1, r11
+	rrc	r13
+	rrc	r11
+	bit	#1, r11
+	rrc	r13
+	rrc	r11
+	bit	#1, r11
+	rrc	r13
+	rrc	r11
+	bit	#1, r11
+	rrc	r13
+	mov	r13, 22(sp)
+	rrc	r11
+	; photon256.ae:44: t = times2(x3 ^ x5)
+	mov	r9, r15
+	xor	r11, r15
+	mov	r15, 28(sp)
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	mov	r15, r4
+	mov	r15, r13
+	and	#34952, r13
+	rrum.w	#2, r13
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	and	#30583, r4
+	rlam.w	#1, r4
+	xor	r13, r4
+	rra	r13
+	xor	r13, r4
+	mov	r4, 12(sp)
+	; photon256.ae:71: x7 = sub_cells(x7 ^ (c ^ ic[7]) as u32) >>> 28
+	mov	44(sp), r15
+	xor	#8, r15
+	mov	18(sp), r4
+	xor	r15, r4
+	; photon256.ae:65: x1 = sub_cells(x1 ^ (c ^ ic[1]) as u32) >>> 4
+	mov	44(sp), r13
+	xor	#1, r13
+	mov	42(sp), r15
+	xor	r13, r15
+	mov.b	r15, r13
+	xor	r13, r15
+	swpb	r15
+	mov.b	photon256_sf0(r15), r15
+	swpb	r15
+	mov.b	photon256_sf0(r13), r13
+	bis	r13, r15
+	mov.b	r5, r13
 	xor	r13, r5
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	xor	r7, r12
-	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	54(sp), r8
-	xor	r14, r8
-	xor	32(sp), r8
-	xor	r11, r8
-	xor	r12, r8
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r5, r12
-	rrum.w	#3, r12
-	mov	r8, r13
-	rrum.w	#3, r13
-	and	#4369, r12
-	and	#4369, r13
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rlam.w	#1, r5
-	rlam.w	#1, r8
-	and	#61166, r5
-	xor	r12, r5
-	and	#61166, r8
-	xor	r13, r8
-	rla	r12
-	adc	r12
-	mov	r12, r7
-	and	#65534, r7
-	rlam.w	#1, r13
-	and	#1, r12
-	bis	r12, r13
-	xor	r7, r5
-	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r9, r7
-	xor	r4, r7
-	xor	r5, r7
-	mov	r7, 20(sp)
-	; photon256.ae:43: t = times2(x3 ^ x5)
-	mov	34(sp), r6
-	xor	r4, r6
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	xor	r13, r8
-	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r14, r12
-	xor	r10, r12
-	xor	r8, r12
-	; photon256.ae:43: t = times2(x3 ^ x5)
-	mov	32(sp), r5
-	xor	r10, r5
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r6, r7
-	rrum.w	#3, r7
-	mov	r5, r13
-	rrum.w	#3, r13
-	and	#4369, r7
-	and	#4369, r13
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rlam.w	#1, r6
-	rlam.w	#1, r5
-	and	#61166, r6
-	xor	r7, r6
-	and	#61166, r5
-	xor	r13, r5
-	rla	r7
-	adc	r7
-	mov	r7, r8
-	and	#65534, r8
-	rlam.w	#1, r13
-	and	#1, r7
-	bis	r7, r13
-	xor	r8, r6
-	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	2(sp), r7
-	xor	r15, r7
-	mov	20(sp), r15
-	xor	r15, r7
-	xor	r6, r7
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	xor	r13, r5
-	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	24(sp), r6
-	xor	r11, r6
-	xor	r12, r6
-	xor	r5, r6
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r7, r5
-	rrum.w	#3, r5
-	mov	r6, r13
-	rrum.w	#3, r13
-	and	#4369, r5
-	and	#4369, r13
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rlam.w	#1, r7
-	rlam.w	#1, r6
-	and	#61166, r7
-	xor	r5, r7
-	and	#61166, r6
-	xor	r13, r6
-	rla	r5
-	adc	r5
-	mov	r5, r8
-	and	#65534, r8
-	rlam.w	#1, r13
-	and	#1, r5
-	bis	r5, r13
-	xor	r8, r7
-	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	48(sp), r5
-	xor	34(sp), r5
-	xor	10(sp), r5
-	xor	r15, r5
-	xor	r7, r5
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	xor	r13, r6
-	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	52(sp), r8
-	xor	32(sp), r8
-	xor	26(sp), r8
-	xor	r12, r8
-	xor	r6, r8
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
+	swpb	r5
+	mov.b	photon256_sf0(r5), r5
+	swpb	r5
+	mov.b	photon256_sf0(r13), r13
+	bis	r13, r5
+	; photon256.ae:71: x7 = sub_cells(x7 ^ (c ^ ic[7]) as u32) >>> 28
+	mov.b	r14, r13
+	xor	r13, r14
+	swpb	r14
+	mov.b	photon256_sf0(r14), r14
+	swpb	r14
+	mov.b	photon256_sf0(r13), r13
+	bis	r13, r14
+	mov.b	r4, r13
+	xor	r13, r4
+	swpb	r4
+	mov.b	photon256_sf0(r4), r4
+	swpb	r4
+	mov.b	photon256_sf0(r13), r13
+	bis	r13, r4
+	rla	r4
+	rlc	r14
+	adc	r4
+	rla	r4
+	rlc	r14
+	adc	r4
+	rla	r4
+	rlc	r14
+	adc	r4
+	rla	r4
+	rlc	r14
+	adc	r4
+	; photon256.ae:65: x1 = sub_cells(x1 ^ (c ^ ic[1]) as u32) >>> 4
+	bit	#1, r5
+	rrc	r15
+	rrc	r5
+	bit	#1, r5
+	rrc	r15
+	rrc	r5
+	bit	#1, r5
+	rrc	r15
+	rrc	r5
+	bit	#1, r5
+	rrc	r15
+	mov	r15, 6(sp)
+	rrc	r5
+	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
 	mov	r5, r15
-	rrum.w	#3, r15
-	mov	r8, r13
-	rrum.w	#3, r13
-	and	#4369, r15
-	and	#4369, r13
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rlam.w	#1, r5
-	rlam.w	#1, r8
-	and	#61166, r5
-	xor	r15, r5
-	and	#61166, r8
-	xor	r13, r8
-	rla	r15
-	adc	r15
-	mov	r15, r6
-	and	#65534, r6
-	rlam.w	#1, r13
-	and	#1, r15
+	xor	r10, r15
+	xor	r14, r15
+	xor	12(sp), r15
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	mov	r15, r13
+	and	#34952, r13
+	rrum.w	#2, r13
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	and	#30583, r15
+	rlam.w	#1, r15
+	xor	r13, r15
+	rra	r13
+	xor	r13, r15
+	mov	r15, 68(sp)
+	; photon256.ae:66: x2 = sub_cells(x2 ^ (c ^ ic[2]) as u32) >>> 8
+	mov	44(sp), r15
+	xor	#3, r15
+	xor	r15, 50(sp)
+	; photon256.ae:64: x0 = sub_cells(x0 ^ (c ^ ic[0]) as u32)
+	mov.b	r6, r15
+	xor	r15, r6
+	swpb	r6
+	mov.b	photon256_sf0(r6), r13
+	swpb	r13
+	mov.b	photon256_sf0(r15), r15
 	bis	r15, r13
-	xor	r6, r5
-	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	34(sp), r15
-	mov	6(sp), r7
-	xor	r7, r15
-	xor	r5, r15
-	; photon256.ae:43: t = times2(x3 ^ x5)
-	mov	10(sp), r5
-	xor	r7, r5
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	xor	r13, r8
-	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	32(sp), r13
-	xor	r11, r13
-	xor	r8, r13
-	; photon256.ae:43: t = times2(x3 ^ x5)
-	mov	26(sp), r6
-	xor	r11, r6
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r5, r8
-	rrum.w	#3, r8
+	; photon256.ae:66: x2 = sub_cells(x2 ^ (c ^ ic[2]) as u32) >>> 8
+	mov.b	50(sp), r15
+	mov.b	photon256_sf0(r15), r6
+	swpb	r6
+	mov.b	r7, r15
+	mov	r15, 54(sp)
+	xor	r15, r7
+	swpb	r7
+	mov.b	photon256_sf0(r7), r15
+	bis	r15, r6
+	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r6, r13
+	xor	r9, r13
+	xor	r12, r13
+	xor	r14, r13
+	xor	68(sp), r13
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	mov	r13, r15
+	and	#34952, r15
+	rrum.w	#2, r15
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	and	#30583, r13
+	rlam.w	#1, r13
+	xor	r15, r13
+	rra	r15
+	xor	r15, r13
+	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	r9, r15
+	xor	r10, r15
+	xor	r13, r15
+	mov	r15, 26(sp)
+	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
 	mov	r6, r7
-	rrum.w	#3, r7
-	and	#4369, r8
-	and	#4369, r7
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rlam.w	#1, r5
-	rlam.w	#1, r6
-	and	#61166, r5
-	xor	r8, r5
-	mov	r5, 0(sp)
-	and	#61166, r6
-	xor	r7, r6
-	rla	r8
-	adc	r8
-	mov	r8, r5
-	and	#65534, r5
+	xor	r14, r7
+	mov	r15, r13
+	xor	r13, r7
+	xor	32(sp), r7
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	mov	r7, r15
+	and	#34952, r15
+	rrum.w	#2, r15
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	and	#30583, r7
 	rlam.w	#1, r7
-	and	#1, r8
-	bis	r8, r7
-	mov	@sp, r8
-	xor	r5, r8
-	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	20(sp), r9
-	xor	r15, r9
-	xor	r8, r9
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	xor	r7, r6
-	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r12, r14
-	xor	r13, r14
-	xor	r6, r14
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r9, r5
-	rrum.w	#3, r5
+	xor	r15, r7
+	rra	r15
+	xor	r15, r7
+	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r9, r5
+	xor	r12, r5
+	xor	r11, r5
+	xor	r13, r5
+	xor	r7, r5
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	mov	r5, r15
+	and	#34952, r15
+	rrum.w	#2, r15
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	and	#30583, r5
+	rlam.w	#1, r5
+	xor	r15, r5
+	rra	r15
+	xor	r15, r5
+	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	r12, r15
+	xor	r14, r15
+	xor	r5, r15
+	mov	r15, 30(sp)
+	; photon256.ae:44: t = times2(x3 ^ x5)
 	mov	r14, r7
-	rrum.w	#3, r7
-	and	#4369, r5
-	and	#4369, r7
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rlam.w	#1, r9
-	rlam.w	#1, r14
-	and	#61166, r9
-	xor	r5, r9
-	and	#61166, r14
-	xor	r7, r14
-	rla	r5
-	adc	r5
-	mov	r5, r8
-	and	#65534, r8
-	rlam.w	#1, r7
-	and	#1, r5
-	bis	r5, r7
-	xor	r8, r9
-	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	38(sp), r5
-	mov	10(sp), r6
-	xor	r6, r5
-	xor	r4, r5
-	xor	r15, r5
-	xor	r9, r5
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	xor	r7, r14
-	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	44(sp), r8
-	xor	26(sp), r8
-	xor	r10, r8
-	xor	r13, r8
-	xor	r14, r8
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r5, r7
-	rrum.w	#3, r7
-	mov	r8, r14
-	rrum.w	#3, r14
-	and	#4369, r7
-	and	#4369, r14
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rlam.w	#1, r5
-	rlam.w	#1, r8
-	and	#61166, r5
-	xor	r7, r5
-	and	#61166, r8
-	xor	r14, r8
-	rla	r7
-	adc	r7
-	mov	r7, r9
-	and	#65534, r9
-	rlam.w	#1, r14
-	and	#1, r7
-	bis	r7, r14
-	xor	r9, r5
-	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	20(sp), r9
-	xor	r9, r6
-	xor	r5, r6
-	mov	r6, 12(sp)
-	; photon256.ae:43: t = times2(x3 ^ x5)
-	mov	r4, r7
-	xor	r9, r7
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	xor	r14, r8
-	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	26(sp), r6
-	xor	r12, r6
-	xor	r8, r6
-	; photon256.ae:43: t = times2(x3 ^ x5)
-	mov	r10, r9
-	xor	r12, r9
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
+	xor	r15, r7
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
 	mov	r7, r5
-	rrum.w	#3, r5
-	mov	r9, r14
-	rrum.w	#3, r14
-	and	#4369, r5
-	and	#4369, r14
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rlam.w	#1, r7
+	and	#34952, r5
+	rrum.w	#2, r5
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r7, r15
+	and	#30583, r15
+	rlam.w	#1, r15
+	xor	r5, r15
+	rra	r5
+	xor	r5, r15
+	mov	r15, 20(sp)
+	; photon256.ae:44: t = times2(x3 ^ x5)
+	mov	r10, r5
+	xor	r13, r5
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	mov	r5, r13
+	and	#34952, r13
+	rrum.w	#2, r13
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r5, r15
+	and	#30583, r15
+	rlam.w	#1, r15
+	xor	r13, r15
+	rra	r13
+	xor	r13, r15
+	mov	r15, 10(sp)
+	; photon256.ae:44: t = times2(x3 ^ x5)
+	mov	r11, r13
+	xor	r14, r13
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	mov	r13, r15
+	and	#34952, r15
+	rrum.w	#2, r15
+	mov	r15, 66(sp)
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r13, r15
+	and	#30583, r15
+	rlam.w	#1, r15
+	mov	r15, 2(sp)
+	xor	66(sp), 2(sp)
+	mov	66(sp), r15
+	rra	r15
+	mov	r15, 0(sp)
+	mov	2(sp), r15
+	xor	@sp, r15
+	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	26(sp), r9
+	xor	30(sp), r9
+	xor	r15, r9
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	mov	r9, r15
+	and	#34952, r15
+	rrum.w	#2, r15
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	and	#30583, r9
 	rlam.w	#1, r9
-	and	#61166, r7
-	xor	r5, r7
-	and	#61166, r9
-	xor	r14, r9
-	rla	r5
-	adc	r5
-	mov	r5, r8
-	and	#65534, r8
-	rlam.w	#1, r14
-	and	#1, r5
-	bis	r5, r14
-	xor	r8, r7
-	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	34(sp), r5
-	xor	r15, r5
-	xor	12(sp), r5
-	xor	r7, r5
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	xor	r14, r9
-	; photon256.ae:44: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	32(sp), r8
-	xor	r13, r8
-	xor	r6, r8
-	xor	r9, r8
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r5, r7
-	rrum.w	#3, r7
-	mov	r8, r9
-	rrum.w	#3, r9
-	and	#4369, r7
-	and	#4369, r9
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rlam.w	#1, r5
-	rlam.w	#1, r8
-	and	#61166, r5
-	xor	r7, r5
-	and	#61166, r8
-	xor	r9, r8
-	rla	r7
-	adc	r7
-	mov	r7, r14
-	and	#65534, r14
-	rlam.w	#1, r9
-	and	#1, r7
-	bis	r7, r9
-	xor	r14, r5
-	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	42(sp), r14
-	xor	r4, r14
-	xor	6(sp), r14
-	xor	12(sp), r14
-	xor	r5, r14
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	xor	r9, r8
-	; photon256.ae:45: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	46(sp), r9
+	xor	r15, r9
+	rra	r15
+	xor	r15, r9
+	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r12, r6
+	xor	r11, r6
+	xor	r10, r6
+	xor	30(sp), r6
+	xor	r9, r6
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	mov	r6, r15
+	and	#34952, r15
+	rrum.w	#2, r15
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	and	#30583, r6
+	rlam.w	#1, r6
+	xor	r15, r6
+	rra	r15
+	xor	r15, r6
+	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	r11, r15
+	xor	26(sp), r15
+	xor	r6, r15
+	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	30(sp), r12
+	xor	r15, r12
+	xor	10(sp), r12
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	mov	r12, r6
+	and	#34952, r6
+	rrum.w	#2, r6
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	and	#30583, r12
+	rlam.w	#1, r12
+	xor	r6, r12
+	rra	r6
+	xor	r6, r12
+	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	mov	28(sp), r9
 	xor	r10, r9
-	xor	r11, r9
-	xor	r6, r9
-	xor	r8, r9
-	; photon256.ae:33: t = (x >> 3) & 0x11111111
-	mov	r14, r5
-	rrum.w	#3, r5
-	mov	r9, r8
-	rrum.w	#3, r8
-	and	#4369, r5
-	and	#4369, r8
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	rlam.w	#1, r14
+	xor	r14, r9
+	xor	r15, r9
+	xor	r12, r9
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	mov	r9, r12
+	and	#34952, r12
+	rrum.w	#2, r12
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	and	#30583, r9
 	rlam.w	#1, r9
-	and	#61166, r14
-	xor	r5, r14
-	and	#61166, r9
-	xor	r8, r9
-	rla	r5
-	adc	r5
-	mov	r5, r7
-	and	#65534, r7
-	rlam.w	#1, r8
-	and	#1, r5
-	bis	r5, r8
-	xor	r7, r14
-	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r4, r5
-	xor	r15, r5
-	xor	r14, r5
-	; photon256.ae:34: return ((x << 1) & 0xeeeeeeee) ^ t ^ (t << 1)
-	xor	r8, r9
-	; photon256.ae:46: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r10, r14
+	xor	r12, r9
+	rra	r12
+	xor	r12, r9
+	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	r10, r12
+	xor	30(sp), r12
+	xor	r9, r12
+	mov	r12, 34(sp)
+	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r15, r11
+	mov	r12, r6
+	xor	r6, r11
+	xor	20(sp), r11
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	mov	r11, r9
+	and	#34952, r9
+	rrum.w	#2, r9
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	and	#30583, r11
+	rlam.w	#1, r11
+	xor	r9, r11
+	rra	r9
+	xor	r9, r11
+	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	mov	38(sp), r12
+	xor	r14, r12
+	xor	26(sp), r12
+	xor	r6, r12
+	xor	r11, r12
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	mov	r12, r11
+	and	#34952, r11
+	rrum.w	#2, r11
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	and	#30583, r12
+	rlam.w	#1, r12
+	xor	r11, r12
+	rra	r11
+	xor	r11, r12
+	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	r14, r11
+	xor	r15, r11
+	xor	r12, r11
+	mov	r11, 40(sp)
+	; photon256.ae:44: t = times2(x3 ^ x5)
+	mov	r15, r11
+	xor	40(sp), r11
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	mov	r11, r12
+	and	#34952, r12
+	rrum.w	#2, r12
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	and	#30583, r11
+	rlam.w	#1, r11
+	xor	r12, r11
+	rra	r12
+	xor	r12, r11
+	; photon256.ae:44: t = times2(x3 ^ x5)
+	mov	30(sp), r12
+	xor	r6, r12
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	mov	r12, r9
+	and	#34952, r9
+	rrum.w	#2, r9
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	and	#30583, r12
+	rlam.w	#1, r12
+	xor	r9, r12
+	rra	r9
+	xor	r9, r12
+	; photon256.ae:44: t = times2(x3 ^ x5)
+	mov	26(sp), r6
+	xor	r15, r6
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	mov	r6, r9
+	and	#34952, r9
+	rrum.w	#2, r9
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	and	#30583, r6
+	rlam.w	#1, r6
+	xor	r9, r6
+	rra	r9
+	xor	r9, r6
+	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	34(sp), r10
+	xor	40(sp), r10
+	xor	r6, r10
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	mov	r10, r9
+	and	#34952, r9
+	rrum.w	#2, r9
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	and	#30583, r10
+	rlam.w	#1, r10
+	xor	r9, r10
+	rra	r9
+	xor	r9, r10
+	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	mov	26(sp), r6
+	xor	r6, r13
+	xor	30(sp), r13
+	xor	40(sp), r13
+	xor	r10, r13
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	mov	r13, r10
+	and	#34952, r10
+	rrum.w	#2, r10
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	and	#30583, r13
+	rlam.w	#1, r13
+	xor	r10, r13
+	rra	r10
+	xor	r10, r13
+	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	r6, r10
+	xor	34(sp), r10
+	xor	r13, r10
+	mov	r10, 36(sp)
+	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	mov	40(sp), r13
 	xor	r13, r14
+	mov	r10, r9
 	xor	r9, r14
-	mov	34(sp), r7
-	mov	32(sp), r8
-	mov	26(sp), r9
-	mov	r4, 14(sp)
-	mov	r15, 58(sp)
-	mov	r6, 36(sp)
-	mov	r5, 60(sp)
+	xor	r12, r14
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	mov	r14, r10
+	and	#34952, r10
+	rrum.w	#2, r10
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	and	#30583, r14
+	rlam.w	#1, r14
+	xor	r10, r14
+	rra	r10
+	xor	r10, r14
+	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	mov	30(sp), r12
+	xor	r12, r5
+	xor	r15, r5
+	xor	r9, r5
+	xor	r14, r5
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	mov	r5, r14
+	and	#34952, r14
+	rrum.w	#2, r14
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	and	#30583, r5
+	rlam.w	#1, r5
+	xor	r14, r5
+	rra	r14
+	xor	r14, r5
+	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r13, r12
+	xor	r5, r12
+	mov	r12, 48(sp)
+	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r9, r6
+	mov	r12, r10
+	xor	r10, r6
+	xor	r11, r6
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	mov	r6, r14
+	and	#34952, r14
+	rrum.w	#2, r14
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	and	#30583, r6
+	rlam.w	#1, r6
+	xor	r14, r6
+	rra	r14
+	xor	r14, r6
+	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r15, r7
+	xor	34(sp), r7
+	xor	r10, r7
+	xor	r6, r7
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	mov	r7, r14
+	and	#34952, r14
+	rrum.w	#2, r14
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	and	#30583, r7
+	rlam.w	#1, r7
+	xor	r14, r7
+	rra	r14
+	xor	r14, r7
+	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	r15, r14
+	xor	r9, r14
+	xor	r7, r14
+	mov	r14, 52(sp)
+	; photon256.ae:68: x4 = sub_cells(x4 ^ (c ^ ic[4]) as u32) >>> 16
+	mov	46(sp), r11
+	mov.b	r11, r14
+	xor	r14, r11
+	swpb	r11
+	mov	r11, r12
+	mov.b	photon256_sf0(r12), r6
+	swpb	r6
+	mov.b	photon256_sf0(r14), r14
+	bis	r14, r6
+	; photon256.ae:70: x6 = sub_cells(x6 ^ (c ^ ic[6]) as u32) >>> 24
+	mov	58(sp), r14
+	mov.b	photon256_sf0(r14), r9
+	swpb	r9
+	mov.b	57(sp), r14
+	mov.b	photon256_sf0(r14), r14
+	bis	r14, r9
+	; photon256.ae:44: t = times2(x3 ^ x5)
+	mov	r6, r12
+	xor	r9, r12
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	mov	r12, r11
+	and	#34952, r11
+	rrum.w	#2, r11
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r12, r14
+	and	#30583, r14
+	rlam.w	#1, r14
+	xor	r11, r14
+	rra	r11
+	xor	r11, r14
+	; photon256.ae:44: t = times2(x3 ^ x5)
+	mov	r8, r11
+	xor	22(sp), r11
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	mov	r11, r7
+	and	#34952, r7
+	rrum.w	#2, r7
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r11, r10
+	and	#30583, r10
+	rlam.w	#1, r10
+	xor	r7, r10
+	rra	r7
+	xor	r7, r10
+	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	mov	6(sp), r7
+	xor	r9, r7
+	xor	r4, r7
+	xor	r10, r7
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	mov	r7, r10
+	and	#34952, r10
+	rrum.w	#2, r10
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	and	#30583, r7
+	rlam.w	#1, r7
+	xor	r10, r7
+	rra	r10
+	xor	r10, r7
+	; photon256.ae:64: x0 = sub_cells(x0 ^ (c ^ ic[0]) as u32)
+	mov	60(sp), r10
+	xor	44(sp), r10
+	mov.b	r10, r5
+	xor	r5, r10
+	swpb	r10
+	mov.b	photon256_sf0(r10), r10
+	swpb	r10
+	mov.b	photon256_sf0(r5), r5
+	bis	r5, r10
+	; photon256.ae:66: x2 = sub_cells(x2 ^ (c ^ ic[2]) as u32) >>> 8
+	mov	54(sp), r5
+	mov.b	photon256_sf0(r5), r5
+	swpb	r5
+	mov.b	51(sp), r13
+	mov.b	photon256_sf0(r13), r13
+	bis	r13, r5
+	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r5, r10
+	xor	r8, r10
+	xor	r6, r10
+	xor	r4, r10
+	xor	r7, r10
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	mov	r10, r7
+	and	#34952, r7
+	rrum.w	#2, r7
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	and	#30583, r10
+	rlam.w	#1, r10
+	xor	r7, r10
+	rra	r7
+	xor	r7, r10
+	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	r8, r7
+	xor	r9, r7
+	xor	r10, r7
+	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	mov	r5, r10
+	xor	r4, r10
+	xor	r7, r10
+	xor	r14, r10
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	mov	r10, r14
+	and	#34952, r14
+	rrum.w	#2, r14
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	and	#30583, r10
+	rlam.w	#1, r10
+	xor	r14, r10
+	rra	r14
+	xor	r14, r10
+	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	mov	6(sp), r14
+	xor	r8, r14
+	xor	r6, r14
+	xor	22(sp), r14
+	xor	r7, r14
+	xor	r10, r14
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	mov	r14, r10
+	and	#34952, r10
+	rrum.w	#2, r10
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	and	#30583, r14
+	rlam.w	#1, r14
+	xor	r10, r14
+	rra	r10
+	xor	r10, r14
+	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	r6, r10
+	xor	r4, r10
+	xor	r14, r10
+	; photon256.ae:44: t = times2(x3 ^ x5)
+	mov	r4, r14
+	xor	r10, r14
+	mov	r14, 24(sp)
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	mov	r14, r13
+	and	#34952, r13
+	rrum.w	#2, r13
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	and	#30583, r14
+	rlam.w	#1, r14
+	xor	r13, r14
+	rra	r13
+	xor	r13, r14
+	mov	r14, 14(sp)
+	; photon256.ae:44: t = times2(x3 ^ x5)
+	mov	r9, r14
+	xor	r7, r14
+	mov	r14, 16(sp)
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	mov	r14, r13
+	and	#34952, r13
+	rrum.w	#2, r13
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	and	#30583, r14
+	rlam.w	#1, r14
+	xor	r13, r14
+	rra	r13
+	xor	r13, r14
+	mov	r14, 8(sp)
+	; photon256.ae:44: t = times2(x3 ^ x5)
+	mov	22(sp), r14
+	xor	r4, r14
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	mov	r14, r13
+	mov	r14, 4(sp)
+	and	#34952, r13
+	rrum.w	#2, r13
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	and	#30583, r14
+	rlam.w	#1, r14
+	xor	r13, r14
+	rra	r13
+	xor	r13, r14
+	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r7, r8
+	xor	r10, r8
+	xor	r14, r8
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	mov	r8, r14
+	and	#34952, r14
+	rrum.w	#2, r14
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	and	#30583, r8
+	rlam.w	#1, r8
+	xor	r14, r8
+	rra	r14
+	xor	r14, r8
+	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r6, r5
+	mov	22(sp), r13
+	xor	r13, r5
+	xor	r9, r5
+	xor	r10, r5
+	xor	r8, r5
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	mov	r5, r14
+	and	#34952, r14
+	rrum.w	#2, r14
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	and	#30583, r5
+	rlam.w	#1, r5
+	xor	r14, r5
+	rra	r14
+	xor	r14, r5
+	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	r13, r8
+	xor	r7, r8
+	xor	r5, r8
+	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r10, r6
+	xor	r8, r6
+	xor	8(sp), r6
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	mov	r6, r14
+	and	#34952, r14
+	rrum.w	#2, r14
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	and	#30583, r6
+	rlam.w	#1, r6
+	xor	r14, r6
+	rra	r14
+	xor	r14, r6
+	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	mov	r11, r5
+	xor	r9, r5
+	xor	r4, r5
+	xor	r8, r5
+	xor	r6, r5
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	mov	r5, r14
+	and	#34952, r14
+	rrum.w	#2, r14
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	and	#30583, r5
+	rlam.w	#1, r5
+	xor	r14, r5
+	rra	r14
+	xor	r14, r5
+	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	r9, r11
+	xor	r10, r11
+	xor	r5, r11
+	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r8, r13
+	xor	r11, r13
+	xor	14(sp), r13
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	mov	r13, r14
+	and	#34952, r14
+	rrum.w	#2, r14
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	and	#30583, r13
+	rlam.w	#1, r13
+	xor	r14, r13
+	rra	r14
+	xor	r14, r13
+	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	mov	r12, r6
+	xor	r4, r6
+	xor	r7, r6
+	xor	r11, r6
+	xor	r13, r6
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	mov	r6, r14
+	and	#34952, r14
+	rrum.w	#2, r14
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	and	#30583, r6
+	rlam.w	#1, r6
+	xor	r14, r6
+	rra	r14
+	xor	r14, r6
+	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	r4, r12
+	xor	r8, r12
+	xor	r6, r12
+	; photon256.ae:44: t = times2(x3 ^ x5)
+	mov	r8, r14
+	xor	r12, r14
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	mov	r14, r6
+	and	#34952, r6
+	rrum.w	#2, r6
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	and	#30583, r14
+	rlam.w	#1, r14
+	xor	r6, r14
+	rra	r6
+	xor	r6, r14
+	; photon256.ae:44: t = times2(x3 ^ x5)
+	mov	r10, r6
+	xor	r11, r6
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	mov	r6, r5
+	and	#34952, r5
+	rrum.w	#2, r5
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	and	#30583, r6
+	rlam.w	#1, r6
+	xor	r5, r6
+	rra	r5
+	xor	r5, r6
+	; photon256.ae:44: t = times2(x3 ^ x5)
+	mov	r7, r5
+	xor	r8, r5
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	mov	r5, r13
+	and	#34952, r13
+	rrum.w	#2, r13
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	and	#30583, r5
+	rlam.w	#1, r5
+	xor	r13, r5
+	rra	r13
+	xor	r13, r5
+	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r11, r9
+	xor	r12, r9
+	xor	r5, r9
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	mov	r9, r13
+	and	#34952, r13
+	rrum.w	#2, r13
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	and	#30583, r9
+	rlam.w	#1, r9
+	xor	r13, r9
+	rra	r13
+	xor	r13, r9
+	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	mov	4(sp), r5
+	xor	r7, r5
+	xor	r10, r5
+	xor	r12, r5
+	xor	r9, r5
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	mov	r5, r9
+	and	#34952, r9
+	rrum.w	#2, r9
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	and	#30583, r5
+	rlam.w	#1, r5
+	xor	r9, r5
+	rra	r9
+	xor	r9, r5
+	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	r7, r9
+	xor	r11, r9
+	xor	r5, r9
+	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r12, r4
+	xor	r9, r4
+	xor	r6, r4
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	mov	r4, r13
+	and	#34952, r13
+	rrum.w	#2, r13
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	and	#30583, r4
+	rlam.w	#1, r4
+	xor	r13, r4
+	rra	r13
+	xor	r13, r4
+	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	mov	16(sp), r6
+	xor	r10, r6
+	xor	r8, r6
+	xor	r9, r6
+	xor	r4, r6
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	mov	r6, r13
+	and	#34952, r13
+	rrum.w	#2, r13
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	and	#30583, r6
+	rlam.w	#1, r6
+	xor	r13, r6
+	rra	r13
+	xor	r13, r6
+	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	r10, r13
+	xor	r12, r13
+	xor	r6, r13
+	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	mov	r7, r5
+	xor	r9, r5
+	xor	r13, r5
+	xor	r14, r5
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	mov	r5, r14
+	and	#34952, r14
+	rrum.w	#2, r14
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	and	#30583, r5
+	rlam.w	#1, r5
+	xor	r14, r5
+	rra	r14
+	xor	r14, r5
+	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	mov	24(sp), r6
+	xor	r8, r6
+	xor	r11, r6
+	xor	r13, r6
+	xor	r5, r6
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	mov	r6, r14
+	and	#34952, r14
+	rrum.w	#2, r14
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	and	#30583, r6
+	rlam.w	#1, r6
+	xor	r14, r6
+	rra	r14
+	xor	r14, r6
+	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	r8, r14
+	xor	r9, r14
+	xor	r6, r14
+	mov	r7, 60(sp)
+	mov	26(sp), r6
+	mov	r10, 42(sp)
+	mov	30(sp), r5
+	mov	r8, 50(sp)
+	mov	r15, r7
+	mov	r11, r15
+	mov	34(sp), r8
+	mov	40(sp), 46(sp)
+	mov	36(sp), r11
+	mov	48(sp), 56(sp)
+	mov	r14, 18(sp)
+	mov	52(sp), r14
 	add	#1, 64(sp)
 	jz	.Lphoton256_permute_near3
 	br	#.Lphoton256_permute_loop1
 .Lphoton256_permute_near3:
 .Lphoton256_permute_done2:
-	; photon256.ae:75: s[0] = x0
-	mov	62(sp), r6
-	mov	r6, r15
-	mov	r7, 0(r15)
-	mov	r8, 2(r15)
-	; photon256.ae:76: s[1] = x1
-	mov	10(sp), 4(r15)
-	mov	r9, 6(r15)
-	; photon256.ae:77: s[2] = x2
-	mov	14(sp), 8(r15)
-	mov	r10, 10(r15)
-	; photon256.ae:78: s[3] = x3
-	mov	6(sp), 12(r15)
-	mov	r11, 14(r15)
-	; photon256.ae:79: s[4] = x4
-	mov	20(sp), 16(r15)
-	mov	r12, 18(r15)
-	; photon256.ae:80: s[5] = x5
-	mov	58(sp), 20(r15)
-	mov	r13, 22(r15)
-	; photon256.ae:81: s[6] = x6
-	mov	12(sp), 24(r15)
-	mov	36(sp), 26(r15)
-	; photon256.ae:82: s[7] = x7
-	mov	60(sp), 28(r15)
-	mov	r14, 30(r6)
-	add	#66, sp
+	; photon256.ae:76: s[0] = x0
+	mov	62(sp), r4
+	mov	r4, r10
+	mov	60(sp), 0(r10)
+	mov	r6, 2(r10)
+	; photon256.ae:77: s[1] = x1
+	mov	42(sp), 4(r10)
+	mov	r5, 6(r10)
+	; photon256.ae:78: s[2] = x2
+	mov	50(sp), 8(r10)
+	mov	r7, 10(r10)
+	; photon256.ae:79: s[3] = x3
+	mov	r15, 12(r10)
+	mov	r4, r15
+	mov	r8, 14(r15)
+	; photon256.ae:80: s[4] = x4
+	mov	r12, 16(r15)
+	mov	46(sp), 18(r15)
+	; photon256.ae:81: s[5] = x5
+	mov	r9, 20(r15)
+	mov	r11, 22(r15)
+	; photon256.ae:82: s[6] = x6
+	mov	r13, 24(r15)
+	mov	56(sp), 26(r15)
+	; photon256.ae:83: s[7] = x7
+	mov	18(sp), 28(r15)
+	mov	r14, 30(r4)
+	add	#70, sp
 	popm.w	#7, r10
 	ret
 	.size photon256_permute, .-photon256_permute

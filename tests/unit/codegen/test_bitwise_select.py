@@ -1,7 +1,9 @@
 """Selection of bitwise code (bitwise.ae) on MSP430 and ARMv6-M: `~a & b` as one and-not
 (MSP430 `bic`, Thumb `bics`; select_base.inverted), a rotation made from an earlier rotation of
-the same value where the rest is cheaper (select/shifts.rotl_multi), and the generated code
-agreeing with a Python model, including rotations on both sides of a loop."""
+the same value where the rest is cheaper (select/shifts.rotl_multi), shifts whose bits cross no
+limb made limb by limb (select_base.known_zero) and a shift made from a smaller one (MSP430
+shr16), and the generated code agreeing with a Python model, including rotations on both sides
+of a loop."""
 import random
 import re
 from pathlib import Path
@@ -29,6 +31,10 @@ def model(name: str, *args: int):
     if name == "andnot":
         a, b, c = args
         return ((~a & b) ^ a) & M64, c & ~b & M64
+    if name == "double_cells":
+        (x,) = args
+        u = (x & 0x88888888) >> 2
+        return ((((x & 0x77777777) << 1) ^ u ^ (u >> 1)) & 0xFFFFFFFF,)
     x, n = args
     y = rotr(x, 7)
     for _ in range(n):
@@ -58,6 +64,15 @@ def test_a_rotation_starts_from_an_earlier_one():
     assert body(msp.asm, msp.entries["sigma"].symbol).count("swpb") == 4
 
 
+def test_shifts_that_cross_no_limb_are_made_limb_by_limb():
+    """(x & 0x88888888) >> 2 and (x & 0x77777777) << 1 move no bit across a 16-bit limb (the
+    bits that would cross are known zero): each limb shifts alone, no carry chain (rlc, a
+    second rrc); u >> 1 is u moved one more bit (rra), not x shifted again."""
+    msp = compile_spec(SPEC, "msp430f1611", {})
+    mn = body(msp.asm, msp.entries["double_cells"].symbol)
+    assert "rlc" not in mn and mn.count("rla") == 2 and mn.count("rrc") == 2 and mn.count("rra") == 4
+
+
 @pytest.mark.parametrize("chip", CHIPS)
 def test_generated_code_agrees_with_the_model(chip, require_tools):
     require_tools(chip)
@@ -65,10 +80,10 @@ def test_generated_code_agrees_with_the_model(chip, require_tools):
     unit = compile_spec(SPEC, c, {})
     prog = Program(build_elf(unit, c), c)
     rnd = random.Random(3)
-    for name, nargs in (("sigma", 2), ("andnot", 3), ("looped", 2)):
+    for name in ("sigma", "andnot", "looped", "double_cells"):
         e = unit.entries[name]
         for _ in range(4):
-            args = [rnd.getrandbits(64) for _ in range(nargs)]
+            args = [rnd.getrandbits(p.width) for p in e.params]
             if name == "looped":
                 args[1] = rnd.randrange(0, 5)
             call = [v if p.kind == "word" else Buffer(v.to_bytes(p.nbytes, "little"))

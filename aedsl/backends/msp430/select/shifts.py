@@ -140,6 +140,24 @@ class Msp430Shifts:
             return Imm(0)
         if s == 0:
             return limb
+        if isinstance(limb, R) and 0 < s < 8:
+            # a smaller shift of the same register made since the last label (its top bits
+            # are clear, so each further bit is one `rra`): from there
+            done = self.__dict__.setdefault("_shifts", {})
+            best = max((s0 for (kind, r, s0) in done if kind == "shr" and r == limb.reg and s0 < s),
+                       default=None)
+            if best is not None and s - best < 2 + (s - 1):
+                d = self.copy(done[("shr", limb.reg, best)])
+                for _ in range(s - best):
+                    self.emit("rra", d)
+                done[("shr", limb.reg, s)] = d
+                return d
+            out = self._shr16(limb, s)
+            done[("shr", limb.reg, s)] = out
+            return out
+        return self._shr16(limb, s)
+
+    def _shr16(self, limb, s: int):
         d = self.copy(limb)
         if s >= 8:
             self.emit("swpb", d)

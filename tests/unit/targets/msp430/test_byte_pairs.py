@@ -55,6 +55,10 @@ def test_no_change_where_the_word_lives_on_or_the_flags_do():
     f.insts.insert(1, MInst("add", [Imm(1), R(PTR)]))
     f.insts.append(MInst("addc", [Imm(0), R(PTR)]))
     assert split_byte_pairs(f, T) == 0
+    # X given a new value while the high byte is still read (a loop's latch): T must stay
+    f = lookups(MInst("mov", [Imm(7), R(X)]), MInst("mov", [R(HI), Mem(PTR, 8)]),
+                MInst("mov", [R(X), Mem(PTR, 10)]))
+    assert split_byte_pairs(f, T) == 0
     # a label between the two (another block)
     f = lookups()
     f.insts.insert(6, MInst("label", [Lbl("x")]))
