@@ -126,14 +126,20 @@ def _first_change(block, du, live_out, target, regs, stop, move_mn, updates_in_p
     exchange names up to index j, where both are dead (rS written while rD is still needed:
     the value then stays in rS and what the block wrote into rS goes to rD), or None."""
     n = len(block)
-    after = [set() for _ in range(n)]
+    first = next((i for i in range(start, n) if block[i].mn == move_mn and len(block[i].ops) == 2
+                  and all(isinstance(o, R) for o in block[i].ops)), None)
+    if first is None:
+        return None
+    # live after each instruction, from the block's end down to the first copy (no further:
+    # a change leaves liveness before the copy as it was, and the search resumes there)
+    after: list = [None] * n
     live = set(live_out)
-    for i in range(n - 1, -1, -1):
+    for i in range(n - 1, first - 1, -1):
         after[i] = set(live)
         d, u = du[i]
         live.difference_update(d)
         live.update(r for r in u if r in regs)
-    for i in range(start, n):
+    for i in range(first, n):
         mv = block[i]
         if not (mv.mn == move_mn and len(mv.ops) == 2 and all(isinstance(o, R) for o in mv.ops)):
             continue

@@ -12,9 +12,10 @@ RNG_SEED = 0xAED5
 
 SPEC = "specs/primitives/aes.ae"
 # (aes_tables, decrypt budget, key-schedule budget): ~2 % above the cycles measured when pinned on
-# cc430f6137 (decrypt t16x4 2158, t32x1 3459, sbox2 4370; key schedule 4831 / 6244 / 7042: it
-# also computes the InvMixColumns-transformed round keys)
-BUDGETS = [("t16x4", 2200, 4930), ("t32x1", 3530, 6370), ("sbox2", 4460, 7190)]
+# cc430f6137 (decrypt t16x4 1907, t32x1 2817, sbox2 4188; key schedule 4853 / 5631 / 6211: it
+# also computes the InvMixColumns-transformed round keys; 2026-11-25, first pinned at 2158 /
+# 3459 / 4370 and 4831 / 6244 / 7042)
+BUDGETS = [("t16x4", 1950, 4950), ("t32x1", 2880, 5750), ("sbox2", 4280, 6340)]
 
 
 @pytest.mark.needs("msp430")
@@ -26,9 +27,10 @@ def test_decrypt_cycle_budget(tables, dec_budget, ks_budget, rng):
     enc = eng.last.cycles
     assert eng.decrypt_block(key, ct) == blk
     assert 0 < eng.last.cycles <= dec_budget
-    # decryption no longer far slower than encryption (sbox2: 4231 against 3798 since the
-    # scheduling and rotation work of 2026-11-23 sped encryption up by 5.6 %, decryption by 1.9 %)
-    assert eng.last.cycles <= 1.12 * enc
+    # decryption no longer far slower than encryption: t16x4 1907 against 1843, t32x1 2817
+    # against 2754; sbox2 4188 against 3524 (1.19: the copy, and-not and renaming work of
+    # 2026-11-25 sped its encryption up by 7 %, its decryption by 1 %; 1.11 before)
+    assert eng.last.cycles <= 1.2 * enc
     assert 0 < eng.last_key_schedule.cycles <= ks_budget
 
 
