@@ -15,7 +15,7 @@ branch or call lies in between (one basic block). Preserves every value and flag
 """
 from __future__ import annotations
 
-from aedsl.codegen.liveness import Cfg, block_liveness, defs_uses
+from aedsl.codegen.liveness import Cfg, block_liveness, defs_uses, live_after
 from aedsl.codegen.mir import MFunction, MInst, R
 
 
@@ -31,13 +31,7 @@ def commute_copies(mf: MFunction, target) -> int:
     moved: dict[int, MInst] = {}              # index of an op -> the copy placed before it
     dropped: set[int] = set()                 # indices of the copies moved there
     for bi, (a, b) in enumerate(cfg.blocks):
-        live = set(live_out[bi])
-        after: dict[int, set[int]] = {}
-        for i in range(b - 1, a - 1, -1):
-            after[i] = set(live)
-            d, u = du[i]
-            live.difference_update(d)
-            live.update(u)
+        after = live_after(du, a, b, live_out[bi])
         for i in range(a, b):
             pair = _operands(insts[i], target)
             if pair is None:

@@ -100,5 +100,19 @@ def block_liveness(cfg: Cfg, du: list[tuple[list[int], list[int]]], relevant) ->
     return live_out
 
 
+def live_after(du: list[tuple[list[int], list[int]]], a: int, b: int, live_out: set[int],
+               relevant=lambda r: True) -> dict[int, set[int]]:
+    """The registers live after each instruction k of the block [a, b) (those for which
+    relevant(reg) holds), from the block's live-out set: {k: set}."""
+    live = set(live_out)
+    after: dict[int, set[int]] = {}
+    for k in range(b - 1, a - 1, -1):
+        after[k] = set(live)
+        d, u = du[k]
+        live.difference_update(d)
+        live.update(r for r in u if relevant(r))
+    return after
+
+
 def loop_depths(insts: list[MInst]) -> list[int]:
     return [inst.depth for inst in insts]

@@ -363,7 +363,7 @@ def schedule(mf: MFunction, target: Target, strategy: str = "pressure") -> bool:
     list scheduling for fewer live virtual registers, kept where the run's peak drops; "lanes" =
     bitsliced regions limb-major (`_lane_major`), in runs whose peak exceeds the allocatable
     registers. True if any run changed."""
-    from .liveness import Cfg, block_liveness
+    from .liveness import Cfg, block_liveness, live_after as block_live_after
     insts = mf.insts
     cfg = Cfg(insts, target)
     du_all = [defs_uses(i, target) for i in insts]
@@ -378,13 +378,7 @@ def schedule(mf: MFunction, target: Target, strategy: str = "pressure") -> bool:
     out: list[MInst] = []
     changed = False
     for bi, (a, b) in enumerate(cfg.blocks):
-        live = set(live_out_blocks[bi])
-        live_after: dict[int, set[int]] = {}
-        for k in range(b - 1, a - 1, -1):
-            live_after[k] = set(live)
-            defs, uses = du_all[k]
-            live.difference_update(defs)
-            live.update(r for r in uses if is_vreg(r))
+        live_after = block_live_after(du_all, a, b, live_out_blocks[bi], is_vreg)
         # split the block into runs of movable instructions and fixed instructions
         segments: list[tuple[bool, list[int]]] = []
         run: list[int] = []

@@ -15,7 +15,7 @@ must be dead there (rewritten before anything reads them); `mov.b` and `swpb` ke
 """
 from __future__ import annotations
 
-from aedsl.codegen.liveness import FLAGS, Cfg, block_liveness, defs_uses
+from aedsl.codegen.liveness import FLAGS, Cfg, block_liveness, defs_uses, live_after
 from aedsl.codegen.mir import Inc, Ind, Mem, MFunction, MInst, R, is_vreg
 
 
@@ -37,7 +37,7 @@ def split_byte_pairs(mf: MFunction, target) -> int:
     done = 0
     touched: set[int] = set()                 # registers a rewrite changed the reads of
     for bi, (a, b) in enumerate(cfg.blocks):
-        after = _live_after(du, a, b, live_out[bi])
+        after = live_after(du, a, b, live_out[bi])
         for i in range(a, b - 2):
             x, t = _high_byte(insts, i)
             if x is None or not (is_vreg(x) and is_vreg(t)) or {x, t} & touched:
@@ -71,18 +71,6 @@ def split_byte_pairs(mf: MFunction, target) -> int:
     if done:
         mf.insts = [i for i in insts if not (i.mn == "comment" and not i.ops)]
     return done
-
-
-def _live_after(du, a: int, b: int, live_out: set) -> dict[int, set]:
-    """Registers (and FLAGS) live after each instruction of the block [a, b)."""
-    live = set(live_out)
-    after = {}
-    for k in range(b - 1, a - 1, -1):
-        after[k] = set(live)
-        d, u = du[k]
-        live.difference_update(d)
-        live.update(u)
-    return after
 
 
 def _high_byte(insts, i):

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from aedsl import chips
 from aedsl.driver import compile_spec
-from aedsl.engines.sim import build_elf
-from aedsl.sim.harness import Buffer, Program
+from aedsl.sim.harness import Buffer
+
+from tests.programs import compiled_program
 
 SPEC = Path(__file__).with_name("bitwise.ae")
 CHIPS = ("msp430f1611", "stm32f030")
@@ -76,9 +76,7 @@ def test_shifts_that_cross_no_limb_are_made_limb_by_limb():
 @pytest.mark.parametrize("chip", CHIPS)
 def test_generated_code_agrees_with_the_model(chip, require_tools):
     require_tools(chip)
-    c = chips.load(chip)
-    unit = compile_spec(SPEC, c, {})
-    prog = Program(build_elf(unit, c), c)
+    unit, prog = compiled_program(SPEC, chip)
     rnd = random.Random(3)
     for name in ("sigma", "andnot", "looped", "double_cells"):
         e = unit.entries[name]

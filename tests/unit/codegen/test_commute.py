@@ -7,22 +7,14 @@ from aedsl import chips
 from aedsl.backends.armv6m.target import make_target as arm_target
 from aedsl.backends.msp430.target import make_target
 from aedsl.codegen import commute, regalloc
-from aedsl.codegen.mir import FIRST_VREG, Lbl, Mem, MFunction, MInst, R
+from aedsl.codegen.mir import FIRST_VREG, Lbl, Mem, MInst, R
+
+from tests.mir import mfunction as fn, text
 
 T = make_target(chips.load("msp430f1611"))
 A = arm_target(chips.load("stm32f030"))
 PTR = 5
 X0, X1, X2, TMP, D = (FIRST_VREG + k for k in range(5))
-
-
-def fn(*insts):
-    f = MFunction("f")
-    f.insts = list(insts)
-    return f
-
-
-def text(f):
-    return [repr(i) for i in f.insts]
 
 
 def sbox_line(mid=()):

@@ -7,7 +7,9 @@ from __future__ import annotations
 from aedsl import chips
 from aedsl.backends.msp430.target import make_target
 from aedsl.codegen import copies, reloads, rename
-from aedsl.codegen.mir import Frame, Imm, Inc, Lbl, Mem, MFunction, MInst, R
+from aedsl.codegen.mir import Frame, Imm, Inc, Lbl, Mem, MInst, R
+
+from tests.mir import mfunction as fn, text
 
 T = make_target(chips.load("msp430f1611"))
 SP = 1
@@ -16,19 +18,9 @@ PTR = 5                                  # a pointer the results are stored thro
 REGS = frozenset(T.allocatable)          # every MSP430 register is like every other
 
 
-def fn(*insts):
-    f = MFunction("f")
-    f.insts = list(insts)
-    return f
-
-
 def keep(*regs):
     """Stores that keep `regs` live to the end of the block."""
     return [MInst("mov", [R(r), Mem(PTR, 2 * k)]) for k, r in enumerate(regs)]
-
-
-def text(f):
-    return [repr(i) for i in f.insts]
 
 
 def test_three_reads_of_a_slot_become_one_load():

@@ -8,12 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from aedsl import chips
-from aedsl.driver import compile_spec
-from aedsl.engines.sim import build_elf
 from aedsl.frontend.elaborate import load_module
 from aedsl.ir.interp import compile_module
-from aedsl.sim.harness import Buffer, Program
+from aedsl.sim.harness import Buffer
+
+from tests.programs import compiled_program
 
 SPEC = Path(__file__).with_name("lang_features.ae")
 CHIPS = ("cc430f6137", "stm32f030")
@@ -59,9 +58,7 @@ def test_the_interpreter_agrees_with_the_model():
 @pytest.mark.parametrize("chip", CHIPS)
 def test_generated_code_agrees_with_the_model(chip, require_tools):
     require_tools(chip)
-    c = chips.load(chip)
-    unit = compile_spec(SPEC, c, {})
-    prog = Program(build_elf(unit, c), c)
+    unit, prog = compiled_program(SPEC, chip)
     rnd = random.Random(2)
     mix = unit.entries["mix"]
     for _ in range(6):

@@ -7,24 +7,15 @@ from aedsl import chips
 from aedsl.backends.msp430.bytepair import split_byte_pairs
 from aedsl.backends.msp430.target import make_target
 from aedsl.bench import bench_function
-from aedsl.codegen.mir import FIRST_VREG, Imm, Lbl, Mem, MFunction, MInst, R
+from aedsl.codegen.mir import FIRST_VREG, Imm, Lbl, Mem, MInst, R
 
+from tests.mir import mfunction as fn, text
 from tests.paths import ROOT
 
 T = make_target(chips.load("msp430f1611"))
 PTR = 5
 X, HI, IDX, A, LO, B = (FIRST_VREG + k for k in range(6))
 SBOX = "sbox"
-
-
-def fn(*insts):
-    f = MFunction("f")
-    f.insts = list(insts)
-    return f
-
-
-def text(f):
-    return [repr(i) for i in f.insts]
 
 
 def lookups(*tail):

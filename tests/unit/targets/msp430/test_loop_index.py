@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from aedsl import chips
 from aedsl.driver import compile_spec
-from aedsl.engines.sim import build_elf
-from aedsl.sim.harness import Buffer, Program
+from aedsl.sim.harness import Buffer
+
+from tests.programs import compiled_program
 
 SPEC = Path(__file__).with_name("loop_index.ae")
 T = [0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef, 0xfe, 0xdc, 0xba, 0x98, 0x76, 0x54, 0x32, 0x10]
@@ -57,9 +57,7 @@ def test_a_counted_loop_exits_on_its_walking_index():
 @pytest.mark.parametrize("chip", ["msp430f1611", "cc430f6137"])
 def test_generated_code_agrees_with_the_model(chip, require_tools):
     require_tools(chip)
-    c = chips.load(chip)
-    unit = compile_spec(SPEC, c, {})
-    prog = Program(build_elf(unit, c), c)
+    unit, prog = compiled_program(SPEC, chip)
     rnd = random.Random(4)
     for name in ("lookup", "mixed"):
         e = unit.entries[name]
