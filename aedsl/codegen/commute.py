@@ -17,11 +17,11 @@ from __future__ import annotations
 
 from aedsl.codegen.liveness import Cfg, block_liveness, defs_uses, live_after
 from aedsl.codegen.mir import MFunction, MInst, R
+from aedsl.codegen.regalloc import copy_regs
 
 
 def commute_copies(mf: MFunction, target) -> int:
     """Rewrite the pairs described above; returns how many."""
-    move_mn = target.move(R(0), R(0)).mn
     insts = mf.insts
     if not any(i.mn not in ("label", "comment") and target.desc(i).commutes for i in insts):
         return 0
@@ -40,7 +40,7 @@ def commute_copies(mf: MFunction, target) -> int:
             dst, other = insts[i].ops[p].reg, insts[i].ops[q].reg
             if other == dst or other in after[i]:
                 continue
-            k = _defining_copy(insts, du, a, i, dst, move_mn, dropped)
+            k = _defining_copy(insts, du, a, i, dst, target, dropped)
             if k is None:
                 continue
             src = insts[k].ops[0].reg
@@ -83,17 +83,14 @@ def _operands(inst: MInst, target) -> tuple[int, int] | None:
     return p, q
 
 
-def _defining_copy(insts, du, start: int, i: int, dst: int, move_mn: str, dropped: set[int]) -> int | None:
+def _defining_copy(insts, du, start: int, i: int, dst: int, target, dropped: set[int]) -> int | None:
     """Index of the register copy into `dst` that instruction i reads, when it lies in the same
     block (from `start`) with no read of `dst` in between; else None."""
     for k in range(i - 1, start - 1, -1):
         d, u = du[k]
         if dst in d:
-            inst = insts[k]
-            if (k not in dropped and inst.mn == move_mn and len(inst.ops) == 2
-                    and all(isinstance(o, R) for o in inst.ops) and inst.ops[1].reg == dst):
-                return k
-            return None
+            cp = copy_regs(insts[k], target)
+            return k if k not in dropped and cp is not None and cp[1] == dst else None
         if dst in u:
             return None
     return None

@@ -22,6 +22,7 @@ from typing import Callable
 
 from aedsl.codegen.liveness import Cfg, block_liveness, defs_uses
 from aedsl.codegen.mir import Inc, Ind, Mem, MFunction, MInst, R
+from aedsl.codegen.regalloc import copy_regs
 
 
 def rename_reads(inst: MInst, target, old: int, new: int) -> MInst:
@@ -52,7 +53,6 @@ def rename_copies(mf: MFunction, target, regs: frozenset[int], barriers: frozens
     `updates_in_place`: the target's `in_place` where it has instructions the operand rule
     does not describe."""
     stop = frozenset({"label"}) | barriers
-    move_mn = target.move(R(0), R(0)).mn
     insts = mf.insts
     cfg = Cfg(insts, target)
     du = [defs_uses(i, target) for i in insts]
@@ -65,7 +65,7 @@ def rename_copies(mf: MFunction, target, regs: frozenset[int], barriers: frozens
         block, bdu = insts[a:b], du[a:b]
         start = 0
         while True:
-            change = _first_change(block, bdu, live_out[bi], target, regs, stop, move_mn, updates_in_place, start)
+            change = _first_change(block, bdu, live_out[bi], target, regs, stop, updates_in_place, start)
             if change is None:
                 break
             kind, i, d, s, where = change
@@ -120,14 +120,13 @@ def _swap_end(block, after, i, d, s, target, stop) -> int | None:
     return None
 
 
-def _first_change(block, du, live_out, target, regs, stop, move_mn, updates_in_place, start=0):
+def _first_change(block, du, live_out, target, regs, stop, updates_in_place, start=0):
     """The block's first copy from `start` that can go: ("rename", its index, rD, rS, the
     indices whose reads of rD become rS), or ("swap", its index, rD, rS, j) when rD and rS
     exchange names up to index j, where both are dead (rS written while rD is still needed:
     the value then stays in rS and what the block wrote into rS goes to rD), or None."""
     n = len(block)
-    first = next((i for i in range(start, n) if block[i].mn == move_mn and len(block[i].ops) == 2
-                  and all(isinstance(o, R) for o in block[i].ops)), None)
+    first = next((i for i in range(start, n) if copy_regs(block[i], target)), None)
     if first is None:
         return None
     # live after each instruction, from the block's end down to the first copy (no further:
@@ -140,10 +139,10 @@ def _first_change(block, du, live_out, target, regs, stop, move_mn, updates_in_p
         live.difference_update(d)
         live.update(r for r in u if r in regs)
     for i in range(first, n):
-        mv = block[i]
-        if not (mv.mn == move_mn and len(mv.ops) == 2 and all(isinstance(o, R) for o in mv.ops)):
+        cp = copy_regs(block[i], target)
+        if cp is None:
             continue
-        s, d = mv.ops[0].reg, mv.ops[1].reg
+        s, d = cp
         if s == d or s not in regs or d not in regs or s in after[i]:
             continue
         rename, j, ok = [], i + 1, True

@@ -103,6 +103,7 @@ class SelectorBase:
         self.call_sites = 0
         self.defs: dict = {}                # IR value -> its defining op (value_bound, patterns)
         self.def_depth: dict = {}           # IR value -> the loop depth it was selected at
+        self.forget_derived()
 
     # --- emission helpers ------------------------------------------------------------------
     def emit(self, mn: str, *ops) -> MInst:
@@ -112,9 +113,13 @@ class SelectorBase:
 
     def label(self, name: str) -> None:
         self.emit("label", Lbl(name))
-        self._rotations = {}         # rotations (select/shifts.py) and shifts (a target's)
-        self._shifts = {}            # remembered for reuse: only within straight-line code (a
-                                     # loop latch rewrites registers)
+        self.forget_derived()
+
+    def forget_derived(self) -> None:
+        """Forget the rotations (select/shifts.py) and shifts (a target's) remembered for
+        reuse: they hold only within straight-line code (a loop latch rewrites registers)."""
+        self._rotations: dict = {}
+        self._shifts: dict = {}
 
     def vreg(self) -> int:
         return self.mf.vreg()
@@ -211,16 +216,15 @@ class SelectorBase:
             return ~d.attrs["value"] & top
         if code == "and":
             return (z(0) | z(1)) & top
+        if code == "xor":
+            # x ^ (x & c) for a constant c: x with c's bits cleared
+            for a, b in ((0, 1), (1, 0)):
+                e = self.defs.get(args[b])
+                if e is not None and e.opcode == "and" and args[a] in e.args:
+                    ones = _const_bits(self, e.args[1] if e.args[0] is args[a] else e.args[0])
+                    if ones is not None:
+                        return (z(a) | ones) & top
         if code in ("or", "xor"):
-            if code == "xor":
-                # x ^ (x & c) for a constant c: x with c's bits cleared
-                for a, b in ((0, 1), (1, 0)):
-                    e = self.defs.get(args[b])
-                    if e is not None and e.opcode == "and" and args[a] in e.args:
-                        c = e.args[1] if e.args[0] is args[a] else e.args[0]
-                        ones = _const_bits(self, c)
-                        if ones is not None:
-                            return (z(a) | ones) & top
             return z(0) & z(1)
         if code == "shl":
             by = d.attrs["by"]

@@ -16,7 +16,9 @@ must be dead there (rewritten before anything reads them); `mov.b` and `swpb` ke
 from __future__ import annotations
 
 from aedsl.codegen.liveness import FLAGS, Cfg, block_liveness, defs_uses, live_after
-from aedsl.codegen.mir import Inc, Ind, Mem, MFunction, MInst, R, is_vreg
+from aedsl.codegen.mir import MFunction, MInst, R, is_vreg
+from aedsl.codegen.regalloc import copy_regs
+from aedsl.codegen.rename import rename_reads
 
 
 def split_byte_pairs(mf: MFunction, target) -> int:
@@ -39,7 +41,7 @@ def split_byte_pairs(mf: MFunction, target) -> int:
     for bi, (a, b) in enumerate(cfg.blocks):
         after = live_after(du, a, b, live_out[bi])
         for i in range(a, b - 2):
-            x, t = _high_byte(insts, i)
+            x, t = _high_byte(insts, i, target)
             if x is None or not (is_vreg(x) and is_vreg(t)) or {x, t} & touched:
                 continue
             j = next((k for k in range(i + 3, b) if x in du[k][1] or x in du[k][0]), None)
@@ -64,8 +66,8 @@ def split_byte_pairs(mf: MFunction, target) -> int:
             for k in gone:
                 insts[k] = MInst("comment", [])
             for k in reads.get(t, ()):
-                if k > i + 2:
-                    insts[k] = _renamed(insts[k], t, x)
+                if k > i + 2:                 # (T is written at i .. i + 2 only)
+                    insts[k] = rename_reads(insts[k], target, t, x)
             touched.update((x, t, low))
             done += 1
     if done:
@@ -73,12 +75,13 @@ def split_byte_pairs(mf: MFunction, target) -> int:
     return done
 
 
-def _high_byte(insts, i):
+def _high_byte(insts, i, target):
     """(X, T) if insts[i:i+3] is `mov X, T; swpb T; mov.b T, T`, else (None, None)."""
     a, b, c = insts[i:i + 3]
-    if not (a.mn == "mov" and len(a.ops) == 2 and all(isinstance(o, R) for o in a.ops)):
+    cp = copy_regs(a, target)
+    if cp is None:
         return None, None
-    x, t = a.ops[0].reg, a.ops[1].reg
+    x, t = cp
     if x == t or b.mn != "swpb" or b.ops != [R(t)] or c.mn != "mov.b" or c.ops != [R(t), R(t)]:
         return None, None
     return x, t
@@ -104,18 +107,3 @@ def _call_between(insts, i: int, j: int, target) -> bool:
     """A call between i and j (the rewrite moves a read of X across it)."""
     return any(insts[k].mn != "comment" and target.desc(insts[k]).memory == "call" for k in range(i, j))
 
-
-def _renamed(inst: MInst, old: int, new: int) -> MInst:
-    """`inst` naming register `new` wherever it named `old` (operand or address base)."""
-    ops = []
-    for o in inst.ops:
-        if o == R(old):
-            o = R(new)
-        elif isinstance(o, Mem) and o.base == old:
-            o = Mem(new, o.disp)
-        elif isinstance(o, Ind) and o.reg == old:
-            o = Ind(new)
-        elif isinstance(o, Inc) and o.reg == old:
-            o = Inc(new)
-        ops.append(o)
-    return inst.with_ops(ops)

@@ -65,7 +65,7 @@ def autoincrement(mf: MFunction, pointers: set[int]) -> int:
     return removed
 
 
-def count_down(mf: MFunction, loops: list, target=None) -> int:
+def count_down(mf: MFunction, loops: list, target) -> int:
     """A counted loop whose index is used by nothing but its own increment and exit test (the
     body reads memory through walking pointers) counts its trips down instead:
     `add #k, i; cmp #hi, i; jnc top` (5 cycles) becomes `dec i; jnz top` (3 cycles).
@@ -82,7 +82,7 @@ def count_down(mf: MFunction, loops: list, target=None) -> int:
         init = others[0]
         if not (init.mn == "mov" and init.ops[1] == R(reg) and reg not in regs_in(init.ops[0])):
             continue
-        if target is not None and _exit_on_walker(mf, init, inc, cmp, jump, trips, target):
+        if _exit_on_walker(mf, init, inc, cmp, jump, trips, target):
             done += 1
             continue
         init.ops[0] = Imm(trips)
@@ -94,6 +94,13 @@ def count_down(mf: MFunction, loops: list, target=None) -> int:
     return done
 
 
+def _loop_span(insts, jump) -> tuple[int, int]:
+    """(index of the loop's top label, index of its back branch `jump`)."""
+    top = next(op.name for op in jump.ops if isinstance(op, Lbl))
+    k_top = next(k for k, x in enumerate(insts) if x.mn == "label" and x.ops[0].name == top)
+    return k_top, next(k for k, x in enumerate(insts) if x is jump)
+
+
 def _signed16(v: int) -> int:
     """v as a 16-bit two's-complement number."""
     v &= 0xFFFF
@@ -102,7 +109,7 @@ def _signed16(v: int) -> int:
 
 def _exit_on_walker(mf: MFunction, init, inc, cmp, jump, trips: int, target) -> bool:
     """The loop of `count_down` without its counter, where it also walks an index register w
-    through memory: `mov #c, w` before the loop, one `add #k, w` in it (k > 0) after w's last
+    through memory: `mov #c, w` before the loop, one `add #k, w` in it (k != 0) after w's last
     read, and w read only as the index of memory operands (`rc(w)`). w then keeps
     w - (c + k * trips), the operands add c + k * trips to their displacement, and the `add`,
     moved to the loop's end, ends the loop on zero: `add #k, w; jnz top` in place of the
@@ -110,10 +117,7 @@ def _exit_on_walker(mf: MFunction, init, inc, cmp, jump, trips: int, target) -> 
     Addresses wrap in 16 bits as in `rebase_index`. False (nothing changed) where there is no
     such walker."""
     insts = mf.insts
-    pos = {id(x): k for k, x in enumerate(insts)}
-    top = next(op.name for op in jump.ops if isinstance(op, Lbl))
-    k_top = next(k for k, x in enumerate(insts) if x.mn == "label" and x.ops[0].name == top)
-    k_jump = pos[id(jump)]
+    k_top, k_jump = _loop_span(insts, jump)
     for k_add in range(k_top, k_jump):
         add = insts[k_add]
         if not (add.mn == "add" and isinstance(add.ops[0], Imm) and _signed16(add.ops[0].value)
@@ -165,18 +169,15 @@ def rebase_index(mf: MFunction, loops: list) -> int:
     done = 0
     for reg, inc, cmp, jump, _, hi in loops:
         insts = mf.insts
-        pos = {id(x): k for k, x in enumerate(insts)}
-        if id(cmp) not in pos or inc.mn != "add" or jump.mn != "jnc":
+        if not any(x is cmp for x in insts) or inc.mn != "add" or jump.mn != "jnc":
             continue
-        top = next(op.name for op in jump.ops if isinstance(op, Lbl))
-        k_top = next(k for k, x in enumerate(insts) if x.mn == "label" and x.ops[0].name == top)
-        k_jump = pos[id(jump)]
+        k_top, k_jump = _loop_span(insts, jump)
         uses = _index_uses(insts, reg, k_top, k_jump, {id(inc), id(cmp)})
         if not uses:
             continue
         for x, r in uses:
             x.ops = [_rebased(op, r, hi) for op in x.ops]
-        del insts[pos[id(cmp)]]
+        del insts[next(k for k, x in enumerate(insts) if x is cmp)]
         jump.mn = "jnz"
         label = insts[k_top]
         insts.insert(k_top, MInst("sub", [Imm(hi), R(reg)], depth=label.depth))

@@ -34,7 +34,7 @@ class ShiftOps:
         # a rotation of a value rotated before (since the last label: the same registers still
         # hold it) may start from that rotation where the remaining amount is cheaper
         key = (width, tuple(v.reg for v in limbs))
-        done = self.__dict__.setdefault("_rotations", {}).setdefault(key, [])
+        done = self._rotations.setdefault(key, [])
         src, by, best = limbs, k, cost(n, k % self.LIMB)
         for k0, out0 in done:
             c = cost(n, (k - k0) % self.LIMB)

@@ -143,18 +143,16 @@ class Msp430Shifts:
         if isinstance(limb, R) and 0 < s < 8:
             # a smaller shift of the same register made since the last label (its top bits
             # are clear, so each further bit is one `rra`): from there
-            done = self.__dict__.setdefault("_shifts", {})
-            best = max((s0 for (kind, r, s0) in done if kind == "shr" and r == limb.reg and s0 < s),
-                       default=None)
-            if best is not None and s - best < 2 + (s - 1):
-                d = self.copy(done[("shr", limb.reg, best)])
+            done = self._shifts
+            best = max((s0 for (r, s0) in done if r == limb.reg and s0 < s), default=None)
+            if best is not None:         # s - best rra steps against clrc, rrc and s - 1 rra
+                d = self.copy(done[(limb.reg, best)])
                 for _ in range(s - best):
                     self.emit("rra", d)
-                done[("shr", limb.reg, s)] = d
-                return d
-            out = self._shr16(limb, s)
-            done[("shr", limb.reg, s)] = out
-            return out
+            else:
+                d = self._shr16(limb, s)
+            done[(limb.reg, s)] = d
+            return d
         return self._shr16(limb, s)
 
     def _shr16(self, limb, s: int):
