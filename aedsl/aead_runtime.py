@@ -23,7 +23,7 @@ from pathlib import Path
 from aedsl import resources, toolchain
 from aedsl.backends.registry import target_for
 from aedsl.codegen.unit import KEY_SETUP_ENTRIES, Compiled
-from aedsl.ir.passes.inline import is_size_mode
+from aedsl.ir.passes.common import is_size_mode
 
 RUNTIME_FILES = ("aead.c", "bench.c")
 GLUE_NAME = "aedsl_glue.h"

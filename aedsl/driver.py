@@ -17,7 +17,7 @@ from aedsl.frontend.diagnostics import SpecError
 from aedsl.frontend.elaborate import load_module
 from aedsl.ir import pipeline
 from aedsl.ir.nodes import walk_ops
-from aedsl.ir.passes.inline import is_size_mode
+from aedsl.ir.passes.common import is_size_mode
 from aedsl.ir.pipeline import run_passes
 from aedsl.knobs import Knob
 

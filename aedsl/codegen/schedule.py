@@ -37,7 +37,7 @@ Preserves: the function's results and effects (a topological order of the depend
 """
 from __future__ import annotations
 
-from aedsl.ir.passes.inline import is_size_mode
+from aedsl.ir.passes.common import is_size_mode
 
 from .liveness import defs_uses
 from .mir import Frame, Inc, Ind, Mem, MFunction, MInst, is_vreg

@@ -78,6 +78,7 @@ STEPS: list[Step] = [
     Step("divconst", "divconst"),      # division by a constant -> multiply (after folding found the constants)
     Step("cse_dce", "cse_dce"),
     *_with_cleanup("legalize"),        # word assembly leaves full-width slices, zero concats, repeated constants
+    *_with_cleanup("recurrence_tables"),  # the closed recurrence's ops become dead
     *_with_cleanup("table_fusion"),    # the fused cones become dead
     Step("sbox_fusion", "sbox_fusion"),  # S-box layer + linear map -> byte tables (removes its dead cones)
     Step("schedule", "schedule"),      # last: the order the selector emits, for register pressure

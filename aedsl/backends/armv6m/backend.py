@@ -22,7 +22,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from aedsl.ir.nodes import Module
-from aedsl.ir.passes.inline import is_size_mode
+from aedsl.ir.passes.common import is_size_mode
 
 from aedsl.codegen import copies, dce, rename
 from aedsl.codegen.emit import SpecLines

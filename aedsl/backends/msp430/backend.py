@@ -25,7 +25,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from aedsl.ir.nodes import Memory, Module
-from aedsl.ir.passes.inline import is_size_mode
+from aedsl.ir.passes.common import is_size_mode
 from aedsl.ir.passes.table_fusion import fused_tables
 
 from aedsl.codegen import accel, copies, dce, reloads, rename

@@ -184,6 +184,11 @@ def reachable_functions(module: Module) -> list[Function]:
     return [f for f in module.functions if f.name in seen]
 
 
+def is_size_mode(knobs: dict | None) -> bool:
+    """`-k opt=size` is set (the `opt` knob, declared by the inline pass; speed is the default)."""
+    return str((knobs or {}).get("opt", "speed")) == "size"
+
+
 def knob_int(knobs: dict, name: str, default: int | None = None) -> int | None:
     v = (knobs or {}).get(name)
     if v is None or v == "":

@@ -32,7 +32,7 @@ from aedsl.knobs import Knob
 
 from ..nodes import Block, Function, Memory, Module, walk_ops
 from .call_policy import MIN_WORK, kept_calls
-from .common import Subst, Names, clone_block, knob_int, reachable_functions, resolve, substitute
+from .common import Subst, Names, clone_block, is_size_mode, knob_int, reachable_functions, resolve, substitute
 
 NAME = "inline"
 POLICIES = ("auto", "all", "none", "entries")
@@ -45,11 +45,6 @@ KNOBS = (
     Knob("call_min_work", "pass", None, None, minimum=1,
          doc="the call policy's work threshold for keeping a callee a call (targets set their own)"),
 )
-
-
-def is_size_mode(knobs: dict | None) -> bool:
-    """`-k opt=size` is set (the `opt` knob declared above; speed is the default)."""
-    return str((knobs or {}).get("opt", "speed")) == "size"
 
 
 # Entry points kept as calls by `inline=entries` (matched on the last dotted component).

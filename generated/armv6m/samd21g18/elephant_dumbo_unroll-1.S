@@ -191,8 +191,8 @@ elephant_dumbo_decrypt_with:
 
 
 @ --- elephant_dumbo_P_permute: elephant_dumbo.P.permute
-@     frame 8 bytes (8 spill slots, 2 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1058 bytes of code and literals
+@     frame 12 bytes (9 spill slots, 3 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1036 bytes of code and literals
 	.section .text.elephant_dumbo_P_permute,"ax",%progbits
 	.global elephant_dumbo_P_permute
 	.type elephant_dumbo_P_permute, %function
@@ -205,8 +205,8 @@ elephant_dumbo_P_permute:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #8
-	str	r1, [sp, #4]
+	sub	sp, #12
+	str	r1, [sp, #8]
 	ldr	r5, [r0]
 	ldr	r4, [r0, #4]
 	ldr	r3, [r0, #8]
@@ -214,35 +214,23 @@ elephant_dumbo_P_permute:
 	ldr	r1, [r0, #16]
 	@ spongent_pi160.ae:41: @unroll(unroll)
 	movs	r0, #0
-	str	r0, [sp]
-	movs	r0, #117
-	mov	r9, r0
+	str	r0, [sp, #4]
+	ldr	r0, =elephant_dumbo_rt0
+	mov	r10, r0
 	@ spongent_pi160.ae:43: x = x ^ (c as u160) ^ ((reverse8(c) as u160) << (n - 8))
+	ldr	r0, =elephant_dumbo_rt1
+	mov	r9, r0
 	ldr	r0, =elephant_dumbo_sf0
 	mov	r8, r0
 	@ spongent_pi160.ae:41: @unroll(unroll)
 .Lelephant_dumbo_P_permute_loop1:
+	mov	r0, r10
+	ldrb	r0, [r0]
 	@ spongent_pi160.ae:43: x = x ^ (c as u160) ^ ((reverse8(c) as u160) << (n - 8))
-	mov	r0, r9
 	eors	r5, r0
-	movs	r6, #0
-	lsrs	r0, r0, #1
-	adcs	r6, r6
-	lsrs	r0, r0, #1
-	adcs	r6, r6
-	lsrs	r0, r0, #1
-	adcs	r6, r6
-	lsrs	r0, r0, #1
-	adcs	r6, r6
-	lsrs	r0, r0, #1
-	adcs	r6, r6
-	lsrs	r0, r0, #1
-	adcs	r6, r6
-	lsrs	r0, r0, #1
-	adcs	r6, r6
-	lsrs	r0, r0, #1
-	adcs	r6, r6
-	lsls	r0, r6, #24
+	mov	r0, r9
+	ldrb	r0, [r0]
+	lsls	r0, r0, #24
 	eors	r1, r0
 	lsrs	r7, r1, #24
 	mov	r0, r8
@@ -325,7 +313,7 @@ elephant_dumbo_P_permute:
 	orrs	r1, r0
 	lsls	r0, r2, #16
 	orrs	r0, r1
-	mov	r10, r0
+	mov	r11, r0
 	lsrs	r1, r5, #24
 	mov	r0, r8
 	ldrb	r0, [r0, r1]
@@ -346,7 +334,7 @@ elephant_dumbo_P_permute:
 	orrs	r1, r0
 	lsls	r0, r2, #16
 	orrs	r0, r1
-	mov	r11, r0
+	str	r0, [sp]
 	@ spongent_pi160.ae:45: x = player(sbox_layer(x))
 	movs	r1, #0
 	mov	r5, r12
@@ -556,7 +544,7 @@ elephant_dumbo_P_permute:
 	adcs	r4, r4
 	lsls	r3, r3, #1
 	adcs	r5, r5
-	mov	r0, r10
+	mov	r0, r11
 	lsls	r0, r0, #1
 	adcs	r1, r1
 	movs	r3, #0
@@ -623,7 +611,7 @@ elephant_dumbo_P_permute:
 	lsls	r0, r0, #1
 	adcs	r5, r5
 	movs	r0, #0
-	mov	r6, r11
+	ldr	r6, [sp]
 	lsls	r6, r6, #1
 	adcs	r0, r0
 	lsls	r6, r6, #1
@@ -672,15 +660,15 @@ elephant_dumbo_P_permute:
 	adcs	r4, r4
 	lsls	r6, r6, #1
 	adcs	r5, r5
+	lsls	r6, r6, #1
+	adcs	r0, r0
+	lsls	r6, r6, #1
+	adcs	r3, r3
+	lsls	r6, r6, #1
+	adcs	r4, r4
 	b	.Lelephant_dumbo_P_permute_pool1
 	.ltorg
 .Lelephant_dumbo_P_permute_pool1:
-	lsls	r6, r6, #1
-	adcs	r0, r0
-	lsls	r6, r6, #1
-	adcs	r3, r3
-	lsls	r6, r6, #1
-	adcs	r4, r4
 	lsls	r6, r6, #1
 	adcs	r5, r5
 	lsls	r6, r6, #1
@@ -699,35 +687,27 @@ elephant_dumbo_P_permute:
 	orrs	r4, r0
 	lsls	r6, r6, #1
 	adcs	r5, r5
-	@ spongent_pi160.ae:44: c = ((c << 1) | ((c >> 6) ^ (c >> 5)) & 1) & 0x7f
-	mov	r0, r9
-	lsls	r0, r0, #1
-	uxtb	r6, r0
-	mov	r0, r9
-	lsrs	r7, r0, #6
-	lsrs	r0, r0, #5
-	eors	r7, r0
-	lsls	r0, r7, #31
-	lsrs	r0, r0, #31
-	orrs	r6, r0
-	lsls	r0, r6, #25
-	lsrs	r0, r0, #25
-	mov	r9, r0
-	ldr	r0, [sp]
+	mov	r0, r10
 	adds	r0, #1
-	str	r0, [sp]
+	mov	r10, r0
+	mov	r0, r9
+	adds	r0, #1
+	mov	r9, r0
+	ldr	r0, [sp, #4]
+	adds	r0, #1
+	str	r0, [sp, #4]
 	cmp	r0, #80
 	bcs	.Lelephant_dumbo_P_permute_far1
 	b	.Lelephant_dumbo_P_permute_loop1
 .Lelephant_dumbo_P_permute_far1:
 .Lelephant_dumbo_P_permute_done2:
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #8]
 	str	r5, [r0]
 	str	r4, [r0, #4]
 	str	r3, [r0, #8]
 	str	r2, [r0, #12]
 	str	r1, [r0, #16]
-	add	sp, #8
+	add	sp, #12
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -2031,6 +2011,44 @@ elephant_dumbo_crypt:
 	.ltorg
 	.size elephant_dumbo_crypt, .-elephant_dumbo_crypt
 
+
+
+@ table rt0: 80 x u8 (80 bytes)
+	.section .rodata.elephant_dumbo_rt0,"a",%progbits
+	.balign 4
+	.global elephant_dumbo_rt0
+	.type elephant_dumbo_rt0, %object
+elephant_dumbo_rt0:
+	.byte 0x75, 0x6a, 0x54, 0x29, 0x53, 0x27, 0x4f, 0x1f
+	.byte 0x3e, 0x7d, 0x7a, 0x74, 0x68, 0x50, 0x21, 0x43
+	.byte 0x07, 0x0e, 0x1c, 0x38, 0x71, 0x62, 0x44, 0x09
+	.byte 0x12, 0x24, 0x49, 0x13, 0x26, 0x4d, 0x1b, 0x36
+	.byte 0x6d, 0x5a, 0x35, 0x6b, 0x56, 0x2d, 0x5b, 0x37
+	.byte 0x6f, 0x5e, 0x3d, 0x7b, 0x76, 0x6c, 0x58, 0x31
+	.byte 0x63, 0x46, 0x0d, 0x1a, 0x34, 0x69, 0x52, 0x25
+	.byte 0x4b, 0x17, 0x2e, 0x5d, 0x3b, 0x77, 0x6e, 0x5c
+	.byte 0x39, 0x73, 0x66, 0x4c, 0x19, 0x32, 0x65, 0x4a
+	.byte 0x15, 0x2a, 0x55, 0x2b, 0x57, 0x2f, 0x5f, 0x3f
+	.size elephant_dumbo_rt0, .-elephant_dumbo_rt0
+
+
+@ table rt1: 80 x u8 (80 bytes)
+	.section .rodata.elephant_dumbo_rt1,"a",%progbits
+	.balign 4
+	.global elephant_dumbo_rt1
+	.type elephant_dumbo_rt1, %object
+elephant_dumbo_rt1:
+	.byte 0xae, 0x56, 0x2a, 0x94, 0xca, 0xe4, 0xf2, 0xf8
+	.byte 0x7c, 0xbe, 0x5e, 0x2e, 0x16, 0x0a, 0x84, 0xc2
+	.byte 0xe0, 0x70, 0x38, 0x1c, 0x8e, 0x46, 0x22, 0x90
+	.byte 0x48, 0x24, 0x92, 0xc8, 0x64, 0xb2, 0xd8, 0x6c
+	.byte 0xb6, 0x5a, 0xac, 0xd6, 0x6a, 0xb4, 0xda, 0xec
+	.byte 0xf6, 0x7a, 0xbc, 0xde, 0x6e, 0x36, 0x1a, 0x8c
+	.byte 0xc6, 0x62, 0xb0, 0x58, 0x2c, 0x96, 0x4a, 0xa4
+	.byte 0xd2, 0xe8, 0x74, 0xba, 0xdc, 0xee, 0x76, 0x3a
+	.byte 0x9c, 0xce, 0x66, 0x32, 0x98, 0x4c, 0xa6, 0x52
+	.byte 0xa8, 0x54, 0xaa, 0xd4, 0xea, 0xf4, 0xfa, 0xfc
+	.size elephant_dumbo_rt1, .-elephant_dumbo_rt1
 
 
 @ table sf0: 256 x u8 (256 bytes)

@@ -209,18 +209,17 @@ elephant_dumbo_decrypt_with:
 
 
 ; --- elephant_dumbo_P_permute: elephant_dumbo.P.permute
-;     frame 16 bytes (8 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1086 bytes of code
+;     frame 12 bytes (6 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1006 bytes of code
 	.section .text.elephant_dumbo_P_permute,"ax",@progbits
 	.local elephant_dumbo_P_permute
 	.type elephant_dumbo_P_permute, @function
 	.balign 2
 elephant_dumbo_P_permute:
 	pushm.w	#7, r10
-	sub	#16, sp
-	mov	r13, 14(sp)
+	sub	#12, sp
+	mov	r13, 10(sp)
 	; spongent_pi160.ae:41: @unroll(unroll)
-	mov	#80, 12(sp)
 	mov	@r12+, r4
 	mov	@r12+, r5
 	mov	@r12+, r6
@@ -231,28 +230,14 @@ elephant_dumbo_P_permute:
 	mov	@r12+, r11
 	mov	@r12+, r13
 	mov	@r12+, r14
-	mov	#117, 10(sp)
+	mov	#65456, 8(sp)
 .Lelephant_dumbo_P_permute_loop1:
+	mov	8(sp), r12
+	mov	r12, r15
+	mov.b	elephant_dumbo_rt0+80(r15), r15
 	; spongent_pi160.ae:43: x = x ^ (c as u160) ^ ((reverse8(c) as u160) << (n - 8))
-	xor	10(sp), r4
-	mov	#0, r15
-	mov	10(sp), r12
-	rra	r12
-	rlc	r15
-	rra	r12
-	rlc	r15
-	rra	r12
-	rlc	r15
-	rra	r12
-	rlc	r15
-	rra	r12
-	rlc	r15
-	rra	r12
-	rlc	r15
-	rra	r12
-	rlc	r15
-	rra	r12
-	rlc	r15
+	xor	r15, r4
+	mov.b	elephant_dumbo_rt1+80(r12), r15
 	swpb	r15
 	xor	r15, r14
 	mov.b	r14, r15
@@ -262,7 +247,7 @@ elephant_dumbo_P_permute:
 	mov.b	elephant_dumbo_sf0(r15), r14
 	swpb	r12
 	bis	r14, r12
-	mov	r12, 8(sp)
+	mov	r12, 6(sp)
 	mov.b	r13, r15
 	xor	r15, r13
 	swpb	r13
@@ -290,10 +275,10 @@ elephant_dumbo_P_permute:
 	mov.b	r9, r14
 	xor	r14, r9
 	swpb	r9
-	mov.b	elephant_dumbo_sf0(r9), r11
+	mov.b	elephant_dumbo_sf0(r9), r12
 	mov.b	elephant_dumbo_sf0(r14), r13
-	swpb	r11
-	bis	r13, r11
+	swpb	r12
+	bis	r13, r12
 	mov.b	r8, r13
 	xor	r13, r8
 	swpb	r8
@@ -339,17 +324,9 @@ elephant_dumbo_P_permute:
 	mov	#0, r9
 	rra	r6
 	rrc	r9
-	mov	#0, r12
+	mov	#0, r11
 	rra	r6
-	rrc	r12
-	rra	r6
-	rrc	r4
-	rra	r6
-	rrc	r13
-	rra	r6
-	rrc	r9
-	rra	r6
-	rrc	r12
+	rrc	r11
 	rra	r6
 	rrc	r4
 	rra	r6
@@ -357,7 +334,7 @@ elephant_dumbo_P_permute:
 	rra	r6
 	rrc	r9
 	rra	r6
-	rrc	r12
+	rrc	r11
 	rra	r6
 	rrc	r4
 	rra	r6
@@ -365,7 +342,15 @@ elephant_dumbo_P_permute:
 	rra	r6
 	rrc	r9
 	rra	r6
-	rrc	r12
+	rrc	r11
+	rra	r6
+	rrc	r4
+	rra	r6
+	rrc	r13
+	rra	r6
+	rrc	r9
+	rra	r6
+	rrc	r11
 	rra	r7
 	rrc	r4
 	rra	r7
@@ -373,7 +358,7 @@ elephant_dumbo_P_permute:
 	rra	r7
 	rrc	r9
 	rra	r7
-	rrc	r12
+	rrc	r11
 	rra	r7
 	rrc	r4
 	rra	r7
@@ -381,7 +366,7 @@ elephant_dumbo_P_permute:
 	rra	r7
 	rrc	r9
 	rra	r7
-	rrc	r12
+	rrc	r11
 	rra	r7
 	rrc	r4
 	rra	r7
@@ -389,7 +374,7 @@ elephant_dumbo_P_permute:
 	rra	r7
 	rrc	r9
 	rra	r7
-	rrc	r12
+	rrc	r11
 	rra	r7
 	rrc	r4
 	rra	r7
@@ -398,7 +383,7 @@ elephant_dumbo_P_permute:
 	rra	r7
 	rrc	r9
 	rra	r7
-	rrc	r12
+	rrc	r11
 	rra	r8
 	rrc	r4
 	mov	#0, r7
@@ -499,37 +484,37 @@ elephant_dumbo_P_permute:
 	rrc	r10
 	rra	r14
 	rrc	r13
-	rra	r11
+	rra	r12
 	rrc	r5
-	rra	r11
+	rra	r12
 	rrc	r7
-	rra	r11
+	rra	r12
 	rrc	r10
-	rra	r11
+	rra	r12
 	rrc	r13
-	rra	r11
+	rra	r12
 	rrc	r5
-	rra	r11
+	rra	r12
 	rrc	r7
-	rra	r11
+	rra	r12
 	rrc	r10
-	rra	r11
+	rra	r12
 	rrc	r13
-	rra	r11
+	rra	r12
 	rrc	r5
-	rra	r11
+	rra	r12
 	rrc	r7
-	rra	r11
+	rra	r12
 	rrc	r10
-	rra	r11
+	rra	r12
 	rrc	r13
-	rra	r11
+	rra	r12
 	rrc	r5
-	rra	r11
+	rra	r12
 	rrc	r7
-	rra	r11
+	rra	r12
 	rrc	r10
-	rra	r11
+	rra	r12
 	rrc	r13
 	rra	r15
 	rrc	r5
@@ -598,105 +583,85 @@ elephant_dumbo_P_permute:
 	rrc	r10
 	rra	r15
 	rrc	r14
-	mov	#0, r15
-	mov	4(sp), r11
-	rra	r11
-	rrc	r15
-	rra	r11
-	rrc	r8
 	mov	#0, r6
-	rra	r11
+	mov	4(sp), r12
+	rra	r12
 	rrc	r6
-	rra	r11
-	rrc	r14
-	rra	r11
-	rrc	r15
-	rra	r11
+	rra	r12
 	rrc	r8
-	rra	r11
+	mov	#0, r15
+	rra	r12
+	rrc	r15
+	rra	r12
+	rrc	r14
+	rra	r12
 	rrc	r6
-	rra	r11
-	rrc	r14
-	rra	r11
-	rrc	r15
-	rra	r11
+	rra	r12
 	rrc	r8
-	rra	r11
+	rra	r12
+	rrc	r15
+	rra	r12
+	rrc	r14
+	rra	r12
 	rrc	r6
-	rra	r11
-	rrc	r14
-	rra	r11
-	rrc	r15
-	rra	r11
+	rra	r12
 	rrc	r8
-	rra	r11
+	rra	r12
+	rrc	r15
+	rra	r12
+	rrc	r14
+	rra	r12
 	rrc	r6
-	rra	r11
-	rrc	r14
-	mov	8(sp), r11
-	rra	r11
-	rrc	r15
-	rra	r11
+	rra	r12
 	rrc	r8
-	rra	r11
+	rra	r12
+	rrc	r15
+	rra	r12
+	rrc	r14
+	mov	6(sp), r12
+	rra	r12
 	rrc	r6
-	rra	r11
-	rrc	r14
-	rra	r11
-	rrc	r15
-	rra	r11
+	rra	r12
 	rrc	r8
-	rra	r11
+	rra	r12
+	rrc	r15
+	rra	r12
+	rrc	r14
+	rra	r12
 	rrc	r6
-	rra	r11
-	rrc	r14
-	rra	r11
-	rrc	r15
-	rra	r11
+	rra	r12
 	rrc	r8
-	rra	r11
+	rra	r12
+	rrc	r15
+	rra	r12
+	rrc	r14
+	rra	r12
 	rrc	r6
-	rra	r11
-	rrc	r14
-	rra	r11
-	rrc	r15
-	swpb	r15
-	mov.b	r15, r15
-	bis	r15, 0(sp)
-	rra	r11
+	rra	r12
 	rrc	r8
-	rra	r11
+	rra	r12
+	rrc	r15
+	rra	r12
+	rrc	r14
+	rra	r12
 	rrc	r6
 	swpb	r6
 	mov.b	r6, r6
-	bis	r6, r12
-	mov	r12, 6(sp)
-	rra	r11
+	bis	r6, 0(sp)
+	rra	r12
+	rrc	r8
+	rra	r12
+	rrc	r15
+	swpb	r15
+	mov.b	r15, r15
+	bis	r15, r11
+	rra	r12
 	rrc	r14
-	; spongent_pi160.ae:44: c = ((c << 1) | ((c >> 6) ^ (c >> 5)) & 1) & 0x7f
-	mov	10(sp), r6
-	mov	r6, r11
-	rla.b	r11
-	mov	r6, r12
-	rrum.w	#4, r12
-	rrum.w	#1, r12
-	swpb	r6
-	rla	r6
-	adc	r6
-	rla	r6
-	adc	r6
-	xor	r12, r6
-	and	#1, r6
-	bis	r6, r11
-	mov	r11, r15
-	and	#127, r15
 	mov	@sp, r6
-	mov	6(sp), r11
-	mov	r15, 10(sp)
-	dec	12(sp)
+	add	#1, 8(sp)
 	jnz	.Lelephant_dumbo_P_permute_loop1
 .Lelephant_dumbo_P_permute_done2:
-	mov	14(sp), r12
+	mov	10(sp), r12
 	mov	r12, r15
 	mov	r4, 0(r15)
 	mov	r5, 2(r15)
@@ -708,7 +673,7 @@ elephant_dumbo_P_permute:
 	mov	r11, 14(r15)
 	mov	r13, 16(r15)
 	mov	r14, 18(r12)
-	add	#16, sp
+	add	#12, sp
 	popm.w	#7, r10
 	ret
 	.size elephant_dumbo_P_permute, .-elephant_dumbo_P_permute
@@ -3077,6 +3042,44 @@ elephant_dumbo_crypt:
 	ret
 	.size elephant_dumbo_crypt, .-elephant_dumbo_crypt
 
+
+
+; table rt0: 80 x u8 (80 bytes)
+	.section .rodata.elephant_dumbo_rt0,"a",@progbits
+	.balign 2
+	.global elephant_dumbo_rt0
+	.type elephant_dumbo_rt0, @object
+elephant_dumbo_rt0:
+	.byte 0x75, 0x6a, 0x54, 0x29, 0x53, 0x27, 0x4f, 0x1f
+	.byte 0x3e, 0x7d, 0x7a, 0x74, 0x68, 0x50, 0x21, 0x43
+	.byte 0x07, 0x0e, 0x1c, 0x38, 0x71, 0x62, 0x44, 0x09
+	.byte 0x12, 0x24, 0x49, 0x13, 0x26, 0x4d, 0x1b, 0x36
+	.byte 0x6d, 0x5a, 0x35, 0x6b, 0x56, 0x2d, 0x5b, 0x37
+	.byte 0x6f, 0x5e, 0x3d, 0x7b, 0x76, 0x6c, 0x58, 0x31
+	.byte 0x63, 0x46, 0x0d, 0x1a, 0x34, 0x69, 0x52, 0x25
+	.byte 0x4b, 0x17, 0x2e, 0x5d, 0x3b, 0x77, 0x6e, 0x5c
+	.byte 0x39, 0x73, 0x66, 0x4c, 0x19, 0x32, 0x65, 0x4a
+	.byte 0x15, 0x2a, 0x55, 0x2b, 0x57, 0x2f, 0x5f, 0x3f
+	.size elephant_dumbo_rt0, .-elephant_dumbo_rt0
+
+
+; table rt1: 80 x u8 (80 bytes)
+	.section .rodata.elephant_dumbo_rt1,"a",@progbits
+	.balign 2
+	.global elephant_dumbo_rt1
+	.type elephant_dumbo_rt1, @object
+elephant_dumbo_rt1:
+	.byte 0xae, 0x56, 0x2a, 0x94, 0xca, 0xe4, 0xf2, 0xf8
+	.byte 0x7c, 0xbe, 0x5e, 0x2e, 0x16, 0x0a, 0x84, 0xc2
+	.byte 0xe0, 0x70, 0x38, 0x1c, 0x8e, 0x46, 0x22, 0x90
+	.byte 0x48, 0x24, 0x92, 0xc8, 0x64, 0xb2, 0xd8, 0x6c
+	.byte 0xb6, 0x5a, 0xac, 0xd6, 0x6a, 0xb4, 0xda, 0xec
+	.byte 0xf6, 0x7a, 0xbc, 0xde, 0x6e, 0x36, 0x1a, 0x8c
+	.byte 0xc6, 0x62, 0xb0, 0x58, 0x2c, 0x96, 0x4a, 0xa4
+	.byte 0xd2, 0xe8, 0x74, 0xba, 0xdc, 0xee, 0x76, 0x3a
+	.byte 0x9c, 0xce, 0x66, 0x32, 0x98, 0x4c, 0xa6, 0x52
+	.byte 0xa8, 0x54, 0xaa, 0xd4, 0xea, 0xf4, 0xfa, 0xfc
+	.size elephant_dumbo_rt1, .-elephant_dumbo_rt1
 
 
 ; table sf0: 256 x u8 (256 bytes)

@@ -31,7 +31,8 @@ VARIANTS = {
 
 
 # The fast tier validates these (every pass acts on some of them); the others are marked slow.
-FAST = {"speck[block_bits=32,key_bits=64,unroll=1]", "ccm", "ctr", "cmac", "chacha20", "ascon_p", "norx_f"}
+FAST = {"speck[block_bits=32,key_bits=64,unroll=1]", "ccm", "ctr", "cmac", "chacha20", "ascon_p", "norx_f",
+        "spongent_pi160"}
 
 
 def _cases():

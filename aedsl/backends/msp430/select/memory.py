@@ -133,7 +133,9 @@ class Msp430Memory:
     # A walker is p = address of element a * index of one memory binding (`mem[±i + c]` is then
     # `c*stride(p)`, and `@p+` after the peephole pass); the shared code finds or makes it.
     def walker_key(self, b: MemBind, a: int):
-        return (id(b), a)
+        # a table's walker holds the scaled index alone (the table's symbol is the displacement),
+        # so tables of one element size share it
+        return ("table", a, b.stride) if b.kind == "table" else (id(b), a)
 
     def walker_origin(self, c: int) -> int:
         return 0

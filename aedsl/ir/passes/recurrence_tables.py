@@ -1,0 +1,273 @@
+"""Closed recurrences of a rolled loop become tables indexed by the loop index.
+
+The IR shape (general, not tied to a scheme): a `for` loop with constant bounds, kept rolled,
+carries a value c whose initial value is a constant and whose next value is computed, with pure
+ops and constants only, from c itself, the loop index and other such values (a round-constant
+LFSR: `c = (c << 1) | (c >> 6 ^ c >> 5) & 1`). Every value of the body computed that way is
+*known*: it takes the same value at iteration t on every input. The known values the rest of
+the body reads (the *exports*: `c as u160 ^ reverse(c) << 152` split into words, a round
+constant's nibbles) are read from one table each, `T[i - lo]`, computed here by running the
+recurrence; the recurrence and the ops computed from it leave the loop (its values after the
+loop are constants). This is the hand-written code's table of
+round constants in place of the on-chip LFSR.
+
+A table holds an export's values shifted right by the number of low zero bits they all share,
+in the narrowest of 8, 16 or 32 bits that holds them; the load is widened and shifted back
+(`swpb` of a byte on a 16-bit target, one shift on a 32-bit one).
+
+An export that takes one value in every round is that constant. The rewrite is taken when the
+loop loses more ops than it gains (each other export costs a load, plus its widening and shift
+when the table is narrower), at most `MAX_TRIPS` trips. Knob
+`recurrence_tables`: `auto` (default; off with `opt=size`: the tables are ROM the recurrence's
+few instructions do not need) or `none`.
+
+Preserves: every function's results and memory effects (a replaced value equals its table
+entry at every iteration; a removed carried value's results after the loop are its constants).
+Assumes: tables' contents are fixed (the IR's rule), so a table load is a pure function.
+"""
+from __future__ import annotations
+
+from aedsl.knobs import Knob
+
+from ..nodes import Block, Function, Memory, Module, Op, Value
+from ..ops import OPS
+from .common import Names, Subst, const_defs, evaluate, is_size_mode, substitute
+
+NAME = "recurrence_tables"
+KNOBS = (Knob("recurrence_tables", "pass", ("auto", "none"), "auto",
+              doc="tables, indexed by the loop index, for the values a rolled loop computes from a "
+                  "closed recurrence (a round-constant LFSR): auto (not with opt=size) or none"),)
+
+MAX_TRIPS = 256
+PREFIX = "rt"
+
+
+def acts(knobs: dict) -> bool:
+    """Whether the pass may change anything (the pipeline cleans up after it only then)."""
+    return str((knobs or {}).get("recurrence_tables", "auto")) != "none" and not is_size_mode(knobs)
+
+
+def _computable(op: Op) -> bool:
+    """A pure op without regions that evaluate() or a table lookup computes."""
+    if op.regions or not op.results:
+        return False
+    if op.opcode == "load":
+        return isinstance(op.args[0], Memory) and op.args[0].kind == "table"
+    spec = OPS.get(op.opcode)
+    return spec is not None and spec.pure
+
+
+def _known_ops(loop: Op, consts: dict[int, int]) -> tuple[list[Value], list[Op], set[int]]:
+    """The loop's closed carried values, the body's top-level ops computed from them, the
+    index and constants (largest such set: carried values whose next value is not known are
+    dropped until none is), and the ids of the ops among them that read a closed value."""
+    body = loop.regions[0]
+    carried = [p for p, a in zip(body.params[1:], loop.args[2:]) if id(a) in consts]
+    while True:
+        known = {id(body.params[0])} | {id(p) for p in carried} | set(consts)
+        ops = []
+        for op in body.ops:
+            if _computable(op) and all(isinstance(a, Memory) or id(a) in known for a in op.args):
+                ops.append(op)
+                known.update(id(r) for r in op.results)
+        yields = {id(p): body.yields[i] for i, p in enumerate(body.params[1:])}
+        closed = [p for p in carried if id(yields[id(p)]) in known]
+        if len(closed) == len(carried):
+            dependent = {id(p) for p in carried}
+            inner = set()
+            for op in ops:
+                if any(id(a) in dependent for a in op.args):
+                    dependent.update(id(r) for r in op.results)
+                    inner.add(id(op))
+            return carried, ops, inner
+        carried = closed
+
+
+def _reads_outside(block: Block, inner: set[int]) -> set[int]:
+    """Ids of the values read by ops of `block` not in `inner` (their regions included) and by
+    its yields."""
+    out: set[int] = set()
+
+    def visit(b: Block, top: bool) -> None:
+        for op in b.ops:
+            if not (top and id(op) in inner):
+                out.update(id(a) for a in op.args)
+            for r in op.regions:
+                visit(r, False)
+        out.update(id(y) for y in b.yields)
+
+    visit(block, True)
+    return out
+
+
+def _fold(values: list[int]) -> tuple[int, int]:
+    """(shift, element width): a shift by at most the values' common low zero bits and the
+    narrowest of 8/16/32 bits holding the values shifted right by it (a whole number of bytes
+    when that is as narrow: a byte move is cheaper than a shift on a 16-bit target)."""
+    ored = 0
+    for v in values:
+        ored |= v
+    def width(shift: int) -> int:
+        top = (ored >> shift).bit_length()
+        return next((w for w in (8, 16, 32, 64) if top <= w), top)
+
+    shift = (ored & -ored).bit_length() - 1 if ored else 0
+    bytewise = shift & ~7
+    return (bytewise, width(bytewise)) if width(bytewise) == width(shift) else (shift, width(shift))
+
+
+class _Tabulator:
+    def __init__(self, module: Module, fn: Function, registry: dict):
+        self.module = module
+        self.fn = fn
+        self.names = Names(fn)
+        self.consts = const_defs(fn)
+        self.subst = Subst()
+        self.registry = registry
+
+    def block(self, block: Block) -> None:
+        out: list[Op] = []
+        for op in block.ops:
+            for r in op.regions:
+                self.block(r)
+            if op.opcode == "for" and op.attrs.get("unroll", 1) != 0:
+                self.loop(op, out)
+            out.append(op)
+        block.ops = out
+
+    def loop(self, loop: Op, before: list[Op]) -> None:
+        lo, hi = loop.args[:2]
+        if id(lo) not in self.consts or id(hi) not in self.consts:
+            return
+        lo_c, hi_c = self.consts[id(lo)], self.consts[id(hi)]
+        trips = hi_c - lo_c
+        if not 0 < trips <= MAX_TRIPS:
+            return
+        carried, ops, inner = _known_ops(loop, self.consts)
+        if not carried:
+            return
+        body = loop.regions[0]
+        index = body.params[0]
+        # the closed values are carried: their yields are read by the loop, not by the body
+        keep_yields = {id(y) for p, y in zip(body.params[1:], body.yields) if p not in carried}
+        read = _reads_outside(Block([], body.ops, []), inner) | keep_yields
+        exports = [v for v in [*carried, *(r for op in ops if id(op) in inner for r in op.results)]
+                   if id(v) in read]
+        trace = self.run(loop, carried, ops, lo_c, trips)
+        if trace is None:
+            return
+        values, finals = trace
+        folds = {id(v): _fold(values[id(v)]) for v in exports}
+        fixed = {id(v) for v in exports if len(set(values[id(v)])) == 1}
+        added = sum(1 + (w < v.width) + (s > 0) for v in exports if id(v) not in fixed
+                    for s, w in [folds[id(v)]])
+        removed = len(inner)
+        if added >= removed:
+            return
+        index_ops, at = self.index(index, lo_c)
+        for v in exports:
+            if id(v) in fixed:          # the same value every round
+                c = self.names.value(v.name, v.width)
+                index_ops.append(Op("const", [c], [], {"value": values[id(v)][0]}))
+                self.subst.bind(v, c)
+                continue
+            shift, width = folds[id(v)]
+            table = self.table(v, [x >> shift for x in values[id(v)]], width)
+            ops_v, new = self.read(table, at, v, shift)
+            index_ops += ops_v
+            self.subst.bind(v, new)
+        body.ops = index_ops + [op for op in body.ops if id(op) not in inner]
+        self.drop(loop, carried, finals, before)
+        substitute(body, self.subst)
+
+    def run(self, loop: Op, carried: list[Value], ops: list[Op], lo: int,
+            trips: int) -> tuple[dict[int, list[int]], list[int]] | None:
+        """Every known value at every iteration (id -> values by trip) and the carried values
+        after the loop; None if a table lookup falls outside its table."""
+        body = loop.regions[0]
+        env = dict(self.consts)
+        state = {id(p): self.consts[id(a)] for p, a in zip(body.params[1:], loop.args[2:]) if p in carried}
+        yields = {id(p): body.yields[i] for i, p in enumerate(body.params[1:])}
+        values: dict[int, list[int]] = {id(p): [] for p in carried}
+        for op in ops:
+            for r in op.results:
+                values[id(r)] = []
+        for t in range(trips):
+            env[id(body.params[0])] = (lo + t) & ((1 << body.params[0].width) - 1)
+            env.update(state)
+            for p in carried:
+                values[id(p)].append(state[id(p)])
+            for op in ops:
+                if op.opcode == "load":
+                    mem, i = op.args[0], env[id(op.args[1])]
+                    if i >= len(mem.data):
+                        return None
+                    out = [mem.data[i]]
+                else:
+                    out = evaluate(op, [env[id(a)] for a in op.args])
+                for r, x in zip(op.results, out, strict=True):
+                    env[id(r)] = x
+                    values[id(r)].append(x)
+            state = {id(p): env[id(yields[id(p)])] for p in carried}
+        return values, [state[id(p)] for p in carried]
+
+    def index(self, index: Value, lo: int) -> tuple[list[Op], Value]:
+        """Ops computing the table index i - lo, and that index."""
+        if lo == 0:
+            return [], index
+        c = self.names.value("lo", index.width)
+        at = self.names.value("at", index.width)
+        return [Op("const", [c], [], {"value": lo}), Op("sub", [at], [index, c])], at
+
+    def table(self, v: Value, data: list[int], width: int) -> Memory:
+        key = (width, tuple(data))
+        if key not in self.registry:
+            t = Memory(f"{PREFIX}{len(self.registry)}", width, len(data), "table", tuple(data))
+            self.registry[key] = t
+            self.module.tables.append(t)
+        return self.registry[key]
+
+    def read(self, table: Memory, at: Value, v: Value, shift: int) -> tuple[list[Op], Value]:
+        """Ops reading v from its table: load, widen, shift back."""
+        ops = []
+        x = self.names.value(v.name, table.elem_width)
+        ops.append(Op("load", [x], [table, at]))
+        if table.elem_width < v.width:
+            y = self.names.value(v.name, v.width)
+            ops.append(Op("zext", [y], [x]))
+            x = y
+        if shift:
+            y = self.names.value(v.name, v.width)
+            ops.append(Op("shl", [y], [x], {"by": shift}))
+            x = y
+        return ops, x
+
+    def drop(self, loop: Op, carried: list[Value], finals: list[int], before: list[Op]) -> None:
+        """Remove the closed carried values from the loop; their results become constants."""
+        body = loop.regions[0]
+        gone = {id(p): f for p, f in zip(carried, finals)}
+        keep = [id(p) not in gone for p in body.params[1:]]
+        for p, r in zip(body.params[1:], loop.results):
+            if id(p) in gone:
+                c = self.names.value(r.name, r.width)
+                before.append(Op("const", [c], [], {"value": gone[id(p)]}))
+                self.subst.bind(r, c)
+        body.params = [body.params[0]] + [p for p, k in zip(body.params[1:], keep) if k]
+        body.yields = [y for y, k in zip(body.yields, keep) if k]
+        loop.results = [r for r, k in zip(loop.results, keep) if k]
+        loop.args = loop.args[:2] + [a for a, k in zip(loop.args[2:], keep) if k]
+
+
+def run(module: Module, knobs: dict) -> Module:
+    mode = str((knobs or {}).get("recurrence_tables", "auto"))
+    if mode not in ("auto", "none"):
+        raise ValueError(f"knob recurrence_tables={mode!r}: expected auto or none")
+    module = module.clone()
+    if not acts(knobs):
+        return module
+    registry: dict = {}
+    for fn in module.functions:
+        t = _Tabulator(module, fn, registry)
+        t.block(fn.body)
+        substitute(fn.body, t.subst)
+    return module

@@ -1,0 +1,159 @@
+"""Closed recurrences of rolled loops as tables (aedsl/ir/passes/recurrence_tables.py): when the
+pass acts, when it does not, and that the rewritten loop computes what the spec says."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from aedsl.frontend.elaborate import load_module
+from aedsl.ir import pipeline
+from aedsl.ir.interp import compile_module
+from aedsl.ir.nodes import walk_ops
+from aedsl.ir.passes import recurrence_tables
+from aedsl.ir.printer import print_module
+
+from tests.paths import ROOT
+from .tv import check_equivalent
+
+W16 = {"word_bits": "16"}
+
+
+def _module(tmp_path, text: str):
+    path = tmp_path / "r.ae"
+    path.write_text(text)
+    return pipeline.run(load_module(path, {}), W16, until="legalize")
+
+
+def _tables(module):
+    return [t for t in module.tables if t.name.startswith(recurrence_tables.PREFIX)]
+
+
+def _loops(module, fn):
+    return [op for op in walk_ops(module.function(fn).body) if op.opcode == "for"]
+
+
+LFSR = """
+spec r
+fn f(x: u16) -> (u16, u8) {
+    c = 0x75 as u8
+    for i in 0..40 {
+        x = (x ^ (c as u16) ^ ((c >> 3) as u16 << 8)) <<< 5
+        c = ((c << 1) | ((c >> 6) ^ (c >> 5)) & 1) & 0x7f
+    }
+    return x, c
+}
+"""
+
+
+def test_an_lfsr_counter_becomes_tables_and_its_final_value_a_constant(tmp_path):
+    before = _module(tmp_path, LFSR)
+    after = recurrence_tables.run(before, W16)
+    (loop,) = _loops(after, "f")
+    assert len(loop.args) == 3                      # lo, hi and x: c left the loop
+    tables = _tables(after)
+    assert [(t.elem_width, t.length) for t in tables] == [(8, 40), (8, 40)]
+    c, seq = 0x75, []
+    for _ in range(40):
+        seq.append(c)
+        c = ((c << 1) | ((c >> 6) ^ (c >> 5)) & 1) & 0x7F
+    assert list(tables[0].data) == seq and list(tables[1].data) == [v >> 3 for v in seq]
+    ret = compile_module(after).call("f", [0x1234])
+    assert ret == compile_module(before).call("f", [0x1234]) and ret[1] == c
+    assert check_equivalent(before, after, trials=20) > 0
+
+
+def test_the_input_is_not_changed_and_the_knobs_turn_it_off(tmp_path):
+    before = _module(tmp_path, LFSR)
+    text = print_module(before)
+    for knobs in ({"recurrence_tables": "none"}, {"opt": "size"}):
+        assert print_module(recurrence_tables.run(before, dict(W16, **knobs))) == text
+        assert not recurrence_tables.acts(knobs)
+    recurrence_tables.run(before, W16)
+    assert print_module(before) == text
+    with pytest.raises(ValueError):
+        recurrence_tables.run(before, {"recurrence_tables": "all"})
+
+
+@pytest.mark.parametrize("text", [
+    # a counter whose only use is itself: one load would replace one add
+    """
+spec r
+fn f(x: u16) -> u16 {
+    c = 3 as u16
+    for i in 0..10 {
+        x = (x ^ c) <<< 1
+        c = c + 5
+    }
+    return x
+}
+""",
+    # the next value reads the state: not known at compile time
+    """
+spec r
+fn f(x: u16) -> u16 {
+    c = 3 as u16
+    for i in 0..10 {
+        c = (c <<< 3) ^ (c >> 2) ^ x
+        x = (x ^ c) <<< 1
+    }
+    return x
+}
+""",
+    # bounds known only at run time
+    """
+spec r
+fn f(x: u16, n: u16) -> u16 {
+    c = 1 as u16
+    for i in 0..n {
+        x = (x ^ (c >> 1) ^ (c << 9)) <<< 1
+        c = (c << 1) ^ (c >> 5) ^ 1
+    }
+    return x
+}
+""",
+])
+def test_left_alone(tmp_path, text):
+    before = _module(tmp_path, text)
+    after = recurrence_tables.run(before, W16)
+    assert _tables(after) == []
+    assert [len(op.args) for op in _loops(after, "f")] == [len(op.args) for op in _loops(before, "f")]
+
+
+def test_a_table_lookup_in_the_recurrence_and_an_inner_loop(tmp_path):
+    # c walks a table (a lookup inside the recurrence), in a loop nested in another: each run of
+    # the inner loop starts again from the constant, so the inner loop is tabulated.
+    text = """
+spec r
+table nxt: u8[8] = {3, 6, 0, 5, 7, 1, 2, 4}
+fn f(x: u16) -> u16 {
+    for j in 0..3 {
+        c = 1 as u8
+        for i in 0..8 {
+            x = (x ^ ((nxt[c[2:0]] as u16) << 4) ^ (c as u16 << 12)) <<< 3
+            c = nxt[c[2:0]] ^ (c << 3)
+        }
+    }
+    return x
+}
+"""
+    before = _module(tmp_path, text)
+    after = recurrence_tables.run(before, W16)
+    assert len(_tables(after)) >= 1
+    inner = [op for op in _loops(after, "f") if len(op.regions[0].params) == 2]
+    assert inner, "the inner loop carries only x now"
+    rng = random.Random(3)
+    ref, new = compile_module(before), compile_module(after)
+    for _ in range(200):
+        x = rng.randrange(1 << 16)
+        assert new.call("f", [x]) == ref.call("f", [x])
+
+
+def test_spongent_counter_is_two_byte_tables():
+    # Spongent-pi[160]'s lCounter and its reversal: one byte table each (the reversal's low bit
+    # is always 0 and it sits in the top byte: stored as a byte, moved back by a byte)
+    module = pipeline.run(load_module(ROOT / "specs/primitives/spongent_pi160.ae", {}), W16,
+                          until="recurrence_tables")
+    assert [(t.elem_width, t.length) for t in _tables(module)] == [(8, 80), (8, 80)]
+    (loop,) = _loops(module, "permute")
+    assert len(loop.regions[0].params) == 1 + 10       # the index and the state's ten words
