@@ -568,12 +568,12 @@ ascon128_decrypt_with:
 	mov	r11, r0
 	ldr	r0, [sp, #152]
 	str	r0, [sp, #28]
-	movs	r3, #0
-	add	r4, sp, #32
+	movs	r5, #0
+	add	r3, sp, #32
 	movs	r0, #10
 .Lascon128_decrypt_with_zero1:
-	str	r3, [r4]
-	adds	r4, #4
+	str	r5, [r3]
+	adds	r3, #4
 	subs	r0, #1
 	bne	.Lascon128_decrypt_with_zero1
 	@ ascon128.ae:105: k = kc[0]
@@ -590,41 +590,29 @@ ascon128_decrypt_with:
 	tst	r1, r0
 	beq	.Lascon128_decrypt_with_words3
 .Lascon128_decrypt_with_bytes2:
-	add	r4, sp, #72
+	add	r3, sp, #72
 	movs	r2, #16
 .Lascon128_decrypt_with_cpy5:
 	subs	r2, #1
 	bcc	.Lascon128_decrypt_with_cpyd4
 	ldrb	r0, [r1, r2]
-	strb	r0, [r4, r2]
+	strb	r0, [r3, r2]
 	b	.Lascon128_decrypt_with_cpy5
 .Lascon128_decrypt_with_cpyd4:
-	mov	r1, r4
+	mov	r1, r3
 .Lascon128_decrypt_with_words3:
+	ldr	r0, [r1, #12]
+	rev	r4, r0
+	ldr	r0, [r1, #8]
+	rev	r3, r0
+	ldr	r0, [r1, #4]
+	rev	r2, r0
+	ldr	r0, [r1]
+	rev	r1, r0
 	@ ascon128.ae:37: s[0] = iv as u64
-	str	r3, [sp, #32]
+	str	r5, [sp, #32]
 	ldr	r0, =0x80400c06
 	str	r0, [sp, #36]
-	@ ascon128.ae:36: n = load_be(nonce, 0, 16)
-	ldr	r0, [r1, #4]
-	rev	r0, r0
-	@ ascon128.ae:40: s[3] = n[127:64]
-	str	r0, [sp, #56]
-	@ ascon128.ae:36: n = load_be(nonce, 0, 16)
-	ldr	r0, [r1]
-	rev	r0, r0
-	@ ascon128.ae:40: s[3] = n[127:64]
-	str	r0, [sp, #60]
-	@ ascon128.ae:36: n = load_be(nonce, 0, 16)
-	ldr	r0, [r1, #12]
-	rev	r0, r0
-	@ ascon128.ae:41: s[4] = n[63:0]
-	str	r0, [sp, #64]
-	@ ascon128.ae:36: n = load_be(nonce, 0, 16)
-	ldr	r0, [r1, #8]
-	rev	r0, r0
-	@ ascon128.ae:41: s[4] = n[63:0]
-	str	r0, [sp, #68]
 	@ ascon128.ae:38: s[1] = k[127:64]
 	ldr	r0, [sp, #8]
 	str	r0, [sp, #40]
@@ -635,6 +623,12 @@ ascon128_decrypt_with:
 	str	r0, [sp, #48]
 	ldr	r0, [sp, #12]
 	str	r0, [sp, #52]
+	@ ascon128.ae:40: s[3] = n[127:64]
+	str	r2, [sp, #56]
+	str	r1, [sp, #60]
+	@ ascon128.ae:41: s[4] = n[63:0]
+	str	r4, [sp, #64]
+	str	r3, [sp, #68]
 	@ ascon128.ae:42: P.permute(s, a)
 	add	r0, sp, #32
 	movs	r1, #12
@@ -744,9 +738,9 @@ ascon128_decrypt_with:
 .Lascon128_decrypt_with_shf16:
 	movs	r7, #32
 	subs	r7, r7, r3
+	lsrs	r2, r3
 	mov	r0, r1
 	lsls	r0, r7
-	lsrs	r2, r3
 	orrs	r2, r0
 	lsrs	r1, r3
 	b	.Lascon128_decrypt_with_she18
@@ -772,12 +766,12 @@ ascon128_decrypt_with:
 .Lascon128_decrypt_with_else6:
 .Lascon128_decrypt_with_endif7:
 	@ ascon128.ae:59: s[4] = s[4] ^ 1
-	ldr	r1, [sp, #64]
+	ldr	r2, [sp, #64]
+	ldr	r1, [sp, #68]
 	movs	r0, #1
-	eors	r1, r0
-	str	r1, [sp, #64]
-	ldr	r0, [sp, #68]
-	str	r0, [sp, #68]
+	eors	r2, r0
+	str	r2, [sp, #64]
+	str	r1, [sp, #68]
 	@ ascon128.ae:109: full = m / rate
 	ldr	r1, [sp, #20]
 	lsrs	r0, r1, #3
@@ -829,8 +823,8 @@ ascon128_decrypt_with:
 .Lascon128_decrypt_with_bytes25:
 	str	r2, [sp, #72]
 	str	r0, [sp, #76]
-	movs	r2, #8
 	add	r6, sp, #72
+	movs	r2, #8
 .Lascon128_decrypt_with_cpy27:
 	subs	r2, #1
 	bcc	.Lascon128_decrypt_with_stored26
@@ -911,9 +905,9 @@ ascon128_decrypt_with:
 .Lascon128_decrypt_with_shf34:
 	movs	r1, #32
 	subs	r1, r1, r7
+	lsrs	r6, r7
 	mov	r0, r5
 	lsls	r0, r1
-	lsrs	r6, r7
 	orrs	r6, r0
 	lsrs	r5, r7
 	b	.Lascon128_decrypt_with_she36
@@ -954,8 +948,8 @@ ascon128_decrypt_with:
 .Lascon128_decrypt_with_stored38:
 	@ ascon128.ae:121: s[0] = s[0] ^ p ^ pad(last)
 	ldr	r6, [sp, #32]
-	eors	r6, r4
 	ldr	r5, [sp, #36]
+	eors	r6, r4
 	eors	r5, r3
 	@ ascon128.ae:26: return ((0x80 as u64) << 56) >> (8 * count)
 	movs	r0, #0
@@ -975,9 +969,9 @@ ascon128_decrypt_with:
 .Lascon128_decrypt_with_shf42:
 	movs	r1, #32
 	subs	r1, r1, r2
+	lsrs	r4, r2
 	mov	r0, r3
 	lsls	r0, r1
-	lsrs	r4, r2
 	orrs	r4, r0
 	lsrs	r3, r2
 	b	.Lascon128_decrypt_with_she44
@@ -1007,65 +1001,58 @@ ascon128_decrypt_with:
 .Lascon128_decrypt_with_cpyd47:
 	mov	r1, r3
 .Lascon128_decrypt_with_words46:
+	ldr	r0, [r1, #12]
+	rev	r7, r0
+	ldr	r0, [r1, #8]
+	rev	r6, r0
+	ldr	r0, [r1, #4]
+	rev	r5, r0
+	ldr	r0, [r1]
+	rev	r4, r0
 	@ ascon128.ae:64: s[1] = s[1] ^ k[127:64]
 	ldr	r2, [sp, #40]
+	ldr	r1, [sp, #44]
 	ldr	r0, [sp, #8]
 	eors	r2, r0
-	str	r2, [sp, #40]
-	ldr	r2, [sp, #44]
 	ldr	r0, [sp, #4]
-	eors	r2, r0
-	str	r2, [sp, #44]
+	eors	r1, r0
+	str	r2, [sp, #40]
+	str	r1, [sp, #44]
 	@ ascon128.ae:65: s[2] = s[2] ^ k[63:0]
 	ldr	r2, [sp, #48]
+	ldr	r1, [sp, #52]
 	ldr	r0, [sp, #16]
 	eors	r2, r0
-	str	r2, [sp, #48]
-	ldr	r2, [sp, #52]
 	ldr	r0, [sp, #12]
-	eors	r2, r0
-	str	r2, [sp, #52]
-	@ ascon128.ae:122: return (load_be(tag, 0, 16) ^ finalize(s, k)) == 0
-	ldr	r0, [r1, #12]
-	rev	r5, r0
-	ldr	r0, [r1, #8]
-	rev	r4, r0
-	ldr	r0, [r1, #4]
-	rev	r6, r0
-	ldr	r0, [r1]
-	rev	r7, r0
+	eors	r1, r0
+	str	r2, [sp, #48]
+	str	r1, [sp, #52]
 	@ ascon128.ae:66: P.permute(s, a)
 	add	r0, sp, #32
 	movs	r1, #12
 	bl	ascon128_P_permute
 	@ ascon128.ae:67: return cat(s[3], s[4]) ^ k
-	ldr	r1, [sp, #60]
-	ldr	r0, [sp, #4]
-	eors	r1, r0
+	ldr	r3, [sp, #56]
+	ldr	r2, [sp, #60]
+	ldr	r1, [sp, #64]
+	ldr	r0, [sp, #68]
 	@ ascon128.ae:122: return (load_be(tag, 0, 16) ^ finalize(s, k)) == 0
 	eors	r7, r1
-	@ ascon128.ae:67: return cat(s[3], s[4]) ^ k
-	ldr	r1, [sp, #56]
-	ldr	r0, [sp, #8]
-	eors	r1, r0
-	@ ascon128.ae:122: return (load_be(tag, 0, 16) ^ finalize(s, k)) == 0
-	eors	r6, r1
-	@ ascon128.ae:67: return cat(s[3], s[4]) ^ k
-	ldr	r1, [sp, #64]
+	eors	r6, r0
+	eors	r5, r3
+	eors	r4, r2
 	ldr	r0, [sp, #16]
-	eors	r1, r0
-	@ ascon128.ae:122: return (load_be(tag, 0, 16) ^ finalize(s, k)) == 0
-	eors	r5, r1
-	@ ascon128.ae:67: return cat(s[3], s[4]) ^ k
-	ldr	r1, [sp, #68]
+	eors	r7, r0
 	ldr	r0, [sp, #12]
-	eors	r1, r0
-	@ ascon128.ae:122: return (load_be(tag, 0, 16) ^ finalize(s, k)) == 0
-	eors	r4, r1
-	orrs	r5, r4
-	orrs	r5, r6
-	orrs	r5, r7
-	subs	r0, r5, #1
+	eors	r6, r0
+	ldr	r0, [sp, #8]
+	eors	r5, r0
+	ldr	r0, [sp, #4]
+	eors	r4, r0
+	orrs	r7, r6
+	orrs	r7, r5
+	orrs	r7, r4
+	subs	r0, r7, #1
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1

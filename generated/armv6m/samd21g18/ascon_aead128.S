@@ -473,8 +473,8 @@ ascon_aead128_encrypt_with:
 
 
 @ --- ascon_aead128_decrypt_with: ascon_aead128.decrypt_with
-@     frame 112 bytes (23 spill slots, 14 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 866 bytes of code and literals
+@     frame 116 bytes (28 spill slots, 15 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 878 bytes of code and literals
 	.section .text.ascon_aead128_decrypt_with,"ax",%progbits
 	.global ascon_aead128_decrypt_with
 	.type ascon_aead128_decrypt_with, %function
@@ -487,22 +487,22 @@ ascon_aead128_decrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #112
+	sub	sp, #116
 	mov	r2, r0
 	mov	r5, r3
-	ldr	r4, [sp, #148]
-	ldr	r0, [sp, #152]
-	str	r0, [sp]
+	ldr	r4, [sp, #152]
 	ldr	r0, [sp, #156]
-	str	r0, [sp, #28]
+	str	r0, [sp]
 	ldr	r0, [sp, #160]
-	str	r0, [sp, #48]
-	ldr	r0, [sp, #168]
-	str	r0, [sp, #4]
-	ldr	r0, [sp, #176]
+	str	r0, [sp, #28]
+	ldr	r0, [sp, #164]
 	str	r0, [sp, #52]
+	ldr	r0, [sp, #172]
+	str	r0, [sp, #4]
+	ldr	r0, [sp, #180]
+	str	r0, [sp, #56]
 	movs	r6, #0
-	add	r3, sp, #56
+	add	r3, sp, #60
 	movs	r0, #10
 .Lascon_aead128_decrypt_with_zero1:
 	str	r6, [r3]
@@ -511,9 +511,9 @@ ascon_aead128_decrypt_with:
 	bne	.Lascon_aead128_decrypt_with_zero1
 	@ ascon_aead128.ae:118: k0 = kc[0][63:0]
 	ldr	r0, [r2]
-	str	r0, [sp, #20]
-	ldr	r0, [r2, #4]
 	str	r0, [sp, #16]
+	ldr	r0, [r2, #4]
+	str	r0, [sp, #20]
 	@ ascon_aead128.ae:119: k1 = kc[0][127:64]
 	ldr	r0, [r2, #8]
 	str	r0, [sp, #12]
@@ -521,27 +521,27 @@ ascon_aead128_decrypt_with:
 	str	r0, [sp, #8]
 	@ ascon_aead128.ae:47: s[0] = iv as u64
 	ldr	r0, =0x808c0001
-	str	r0, [sp, #56]
+	str	r0, [sp, #60]
 	movs	r0, #1
 	lsls	r0, r0, #12
-	str	r0, [sp, #60]
-	@ ascon_aead128.ae:48: s[1] = k0
-	ldr	r0, [sp, #20]
 	str	r0, [sp, #64]
+	@ ascon_aead128.ae:48: s[1] = k0
 	ldr	r0, [sp, #16]
 	str	r0, [sp, #68]
+	ldr	r0, [sp, #20]
+	str	r0, [sp, #72]
 	@ ascon_aead128.ae:49: s[2] = k1
 	ldr	r0, [sp, #12]
-	str	r0, [sp, #72]
-	ldr	r0, [sp, #8]
 	str	r0, [sp, #76]
+	ldr	r0, [sp, #8]
+	str	r0, [sp, #80]
 	@ ascon_aead128.ae:50: s[3] = load_le(nonce, 0, 8)
 	mov	r6, r1
 	movs	r3, #3
 	tst	r6, r3
 	beq	.Lascon_aead128_decrypt_with_words3
 .Lascon_aead128_decrypt_with_bytes2:
-	add	r7, sp, #96
+	add	r7, sp, #100
 	movs	r2, #8
 .Lascon_aead128_decrypt_with_cpy5:
 	subs	r2, #1
@@ -552,16 +552,15 @@ ascon_aead128_decrypt_with:
 .Lascon_aead128_decrypt_with_cpyd4:
 	mov	r6, r7
 .Lascon_aead128_decrypt_with_words3:
-	ldr	r0, [r6]
-	str	r0, [sp, #80]
-	ldr	r0, [r6, #4]
+	ldm	r6!, {r0, r2}
 	str	r0, [sp, #84]
+	str	r2, [sp, #88]
 	@ ascon_aead128.ae:51: s[4] = load_le(nonce, 8, 8)
 	adds	r1, #8
 	tst	r1, r3
 	beq	.Lascon_aead128_decrypt_with_words7
 .Lascon_aead128_decrypt_with_bytes6:
-	add	r3, sp, #96
+	add	r3, sp, #100
 	movs	r2, #8
 .Lascon_aead128_decrypt_with_cpy9:
 	subs	r2, #1
@@ -572,34 +571,33 @@ ascon_aead128_decrypt_with:
 .Lascon_aead128_decrypt_with_cpyd8:
 	mov	r1, r3
 .Lascon_aead128_decrypt_with_words7:
-	ldr	r0, [r1]
-	str	r0, [sp, #88]
-	ldr	r0, [r1, #4]
+	ldm	r1!, {r0, r2}
 	str	r0, [sp, #92]
+	str	r2, [sp, #96]
 	@ ascon_aead128.ae:52: P.permute(s, rounds_init)
-	add	r0, sp, #56
+	add	r0, sp, #60
 	movs	r1, #12
 	bl	ascon_aead128_P_permute
 	@ ascon_aead128.ae:53: s[3] = s[3] ^ k0
-	ldr	r1, [sp, #80]
+	ldr	r2, [sp, #84]
+	ldr	r1, [sp, #88]
+	ldr	r0, [sp, #16]
+	eors	r2, r0
 	ldr	r0, [sp, #20]
 	eors	r1, r0
-	str	r1, [sp, #80]
-	ldr	r1, [sp, #84]
-	ldr	r0, [sp, #16]
-	eors	r1, r0
-	str	r1, [sp, #84]
-	@ ascon_aead128.ae:54: s[4] = s[4] ^ k1
-	ldr	r1, [sp, #88]
-	ldr	r0, [sp, #12]
-	eors	r1, r0
+	str	r2, [sp, #84]
 	str	r1, [sp, #88]
-	ldr	r1, [sp, #92]
+	@ ascon_aead128.ae:54: s[4] = s[4] ^ k1
+	ldr	r2, [sp, #92]
+	ldr	r1, [sp, #96]
+	ldr	r0, [sp, #12]
+	eors	r2, r0
 	ldr	r0, [sp, #8]
 	eors	r1, r0
-	str	r1, [sp, #92]
+	str	r2, [sp, #92]
+	str	r1, [sp, #96]
 	@ ascon_aead128.ae:121: absorb_ad(s, ad)
-	add	r0, sp, #56
+	add	r0, sp, #60
 	mov	r1, r5
 	mov	r2, r4
 	bl	ascon_aead128_absorb_ad
@@ -623,7 +621,7 @@ ascon_aead128_decrypt_with:
 	tst	r2, r0
 	beq	.Lascon_aead128_decrypt_with_words13
 .Lascon_aead128_decrypt_with_bytes12:
-	add	r3, sp, #96
+	add	r3, sp, #100
 	movs	r1, #16
 .Lascon_aead128_decrypt_with_cpy15:
 	subs	r1, #1
@@ -639,36 +637,36 @@ ascon_aead128_decrypt_with:
 	ldr	r0, [r2, #4]
 	mov	r10, r0
 	ldr	r5, [r2, #8]
-	ldr	r3, [r2, #12]
+	ldr	r4, [r2, #12]
 	@ ascon_aead128.ae:37: return cat(s[1], s[0])
-	ldr	r7, [sp, #64]
-	ldr	r4, [sp, #68]
-	ldr	r2, [sp, #56]
-	ldr	r1, [sp, #60]
+	ldr	r7, [sp, #68]
+	ldr	r1, [sp, #72]
+	ldr	r3, [sp, #60]
+	ldr	r2, [sp, #64]
 	@ ascon_aead128.ae:127: store_le(msg, off, rate_of(s) ^ c)
 	mov	r0, r9
-	eors	r2, r0
+	eors	r3, r0
 	mov	r0, r10
-	eors	r1, r0
+	eors	r2, r0
 	eors	r7, r5
-	mov	r0, r4
-	eors	r0, r3
-	ldr	r4, [sp, #4]
-	adds	r6, r4, r6
-	movs	r4, #3
-	tst	r6, r4
+	mov	r0, r1
+	eors	r0, r4
+	ldr	r1, [sp, #4]
+	adds	r6, r1, r6
+	movs	r1, #3
+	tst	r6, r1
 	bne	.Lascon_aead128_decrypt_with_bytes16
-	str	r2, [r6]
-	str	r1, [r6, #4]
+	str	r3, [r6]
+	str	r2, [r6, #4]
 	str	r7, [r6, #8]
 	str	r0, [r6, #12]
 	b	.Lascon_aead128_decrypt_with_stored17
 .Lascon_aead128_decrypt_with_bytes16:
-	str	r2, [sp, #96]
-	str	r1, [sp, #100]
-	str	r7, [sp, #104]
-	str	r0, [sp, #108]
-	add	r2, sp, #96
+	str	r3, [sp, #100]
+	str	r2, [sp, #104]
+	str	r7, [sp, #108]
+	str	r0, [sp, #112]
+	add	r2, sp, #100
 	movs	r1, #16
 .Lascon_aead128_decrypt_with_cpy18:
 	subs	r1, #1
@@ -679,14 +677,14 @@ ascon_aead128_decrypt_with:
 .Lascon_aead128_decrypt_with_stored17:
 	@ ascon_aead128.ae:41: s[0] = r[63:0]
 	mov	r0, r9
-	str	r0, [sp, #56]
-	mov	r0, r10
 	str	r0, [sp, #60]
+	mov	r0, r10
+	str	r0, [sp, #64]
 	@ ascon_aead128.ae:42: s[1] = r[127:64]
-	str	r5, [sp, #64]
-	str	r3, [sp, #68]
+	str	r5, [sp, #68]
+	str	r4, [sp, #72]
 	@ ascon_aead128.ae:129: P.permute(s, rounds_block)
-	add	r0, sp, #56
+	add	r0, sp, #60
 	movs	r1, #8
 	bl	ascon_aead128_P_permute
 	mov	r1, r8
@@ -702,33 +700,33 @@ ascon_aead128_decrypt_with:
 	str	r0, [sp, #24]
 	@ ascon_aead128.ae:132: last = m - off
 	ldr	r1, [sp, #28]
-	subs	r6, r1, r0
+	subs	r3, r1, r0
 	@ ascon_aead128.ae:37: return cat(s[1], s[0])
-	ldr	r0, [sp, #64]
-	mov	r8, r0
 	ldr	r0, [sp, #68]
+	str	r0, [sp, #48]
+	ldr	r0, [sp, #72]
 	str	r0, [sp, #44]
-	ldr	r0, [sp, #56]
-	mov	r10, r0
 	ldr	r0, [sp, #60]
-	mov	r9, r0
+	str	r0, [sp, #36]
+	ldr	r0, [sp, #64]
+	str	r0, [sp, #40]
 	@ ascon_aead128.ae:134: p = first_bytes(r ^ load_le(ct, off, rate, last), last)
 	ldr	r1, [sp]
 	ldr	r0, [sp, #24]
 	adds	r2, r1, r0
-	cmp	r6, #16
+	cmp	r3, #16
 	bcc	.Lascon_aead128_decrypt_with_bytes19
 	movs	r0, #3
 	tst	r2, r0
 	beq	.Lascon_aead128_decrypt_with_words20
 .Lascon_aead128_decrypt_with_bytes19:
 	movs	r0, #0
-	str	r0, [sp, #96]
 	str	r0, [sp, #100]
 	str	r0, [sp, #104]
 	str	r0, [sp, #108]
-	add	r3, sp, #96
-	mov	r1, r6
+	str	r0, [sp, #112]
+	add	r4, sp, #100
+	mov	r1, r3
 	cmp	r1, #16
 	bcc	.Lascon_aead128_decrypt_with_cnt22
 	movs	r1, #16
@@ -737,252 +735,253 @@ ascon_aead128_decrypt_with:
 	subs	r1, #1
 	bcc	.Lascon_aead128_decrypt_with_cpyd21
 	ldrb	r0, [r2, r1]
-	strb	r0, [r3, r1]
+	strb	r0, [r4, r1]
 	b	.Lascon_aead128_decrypt_with_cpy23
 	.ltorg
 .Lascon_aead128_decrypt_with_cpyd21:
-	mov	r2, r3
+	mov	r2, r4
 .Lascon_aead128_decrypt_with_words20:
-	ldm	r2, {r1, r2, r3, r4}
-	mov	r0, r10
-	eors	r1, r0
-	str	r1, [sp, #28]
-	mov	r0, r9
+	ldm	r2, {r0, r2, r4, r5}
+	ldr	r1, [sp, #36]
+	eors	r0, r1
+	mov	r9, r0
+	ldr	r0, [sp, #40]
 	eors	r2, r0
-	str	r2, [sp]
-	mov	r0, r8
-	eors	r3, r0
-	str	r3, [sp, #32]
-	ldr	r0, [sp, #44]
+	mov	r8, r2
+	ldr	r0, [sp, #48]
 	eors	r4, r0
-	str	r4, [sp, #36]
+	str	r4, [sp]
+	ldr	r0, [sp, #44]
+	eors	r5, r0
+	str	r5, [sp, #28]
 	@ ascon_aead128.ae:33: return x & ~(~(0 as u128) << (8 * count))
-	lsls	r0, r6, #3
-	str	r0, [sp, #40]
-	movs	r3, #0
-	mvns	r3, r3
-	mov	r2, r3
-	mov	r7, r3
-	mov	r4, r3
-	mov	r5, r0
-	cmp	r5, #128
+	lsls	r0, r3, #3
+	str	r0, [sp, #32]
+	movs	r2, #0
+	mvns	r2, r2
+	mov	r5, r2
+	mov	r4, r2
+	mov	r1, r2
+	mov	r7, r0
+	cmp	r7, #128
 	bcs	.Lascon_aead128_decrypt_with_shz24
 .Lascon_aead128_decrypt_with_shl26:
-	cmp	r5, #32
+	cmp	r7, #32
 	bcc	.Lascon_aead128_decrypt_with_shf25
-	mov	r4, r7
-	mov	r7, r2
-	mov	r2, r3
-	movs	r3, #0
-	subs	r5, #32
+	mov	r1, r2
+	mov	r2, r4
+	mov	r4, r5
+	movs	r5, #0
+	subs	r7, #32
 	b	.Lascon_aead128_decrypt_with_shl26
 .Lascon_aead128_decrypt_with_shf25:
-	lsls	r4, r5
-	movs	r1, #32
-	subs	r1, r1, r5
-	mov	r0, r7
-	lsrs	r0, r1
-	orrs	r4, r0
-	lsls	r7, r5
+	movs	r6, #32
+	subs	r6, r6, r7
+	lsls	r1, r7
 	mov	r0, r2
-	lsrs	r0, r1
-	orrs	r7, r0
-	mov	r0, r3
-	lsrs	r0, r1
-	lsls	r2, r5
+	lsrs	r0, r6
+	orrs	r1, r0
+	lsls	r2, r7
+	mov	r0, r4
+	lsrs	r0, r6
 	orrs	r2, r0
-	lsls	r3, r5
+	lsls	r4, r7
+	mov	r0, r5
+	lsrs	r0, r6
+	orrs	r4, r0
+	lsls	r5, r7
 	b	.Lascon_aead128_decrypt_with_she27
 .Lascon_aead128_decrypt_with_shz24:
-	movs	r3, #0
-	movs	r2, #0
-	movs	r7, #0
+	movs	r5, #0
 	movs	r4, #0
+	movs	r2, #0
+	movs	r1, #0
 .Lascon_aead128_decrypt_with_she27:
-	ldr	r5, [sp, #28]
-	bics	r5, r3
-	ldr	r3, [sp]
-	bics	r3, r2
-	ldr	r2, [sp, #32]
-	bics	r2, r7
-	ldr	r1, [sp, #36]
-	bics	r1, r4
-	@ ascon_aead128.ae:135: store_le(msg, off, p, last)
-	ldr	r4, [sp, #4]
-	ldr	r0, [sp, #24]
-	adds	r4, r4, r0
-	cmp	r6, #16
-	bcc	.Lascon_aead128_decrypt_with_bytes28
-	movs	r0, #3
-	tst	r4, r0
-	bne	.Lascon_aead128_decrypt_with_bytes28
-	str	r5, [r4]
-	str	r3, [r4, #4]
-	str	r2, [r4, #8]
-	str	r1, [r4, #12]
-	b	.Lascon_aead128_decrypt_with_stored29
-.Lascon_aead128_decrypt_with_bytes28:
-	str	r5, [sp, #96]
-	str	r3, [sp, #100]
-	str	r2, [sp, #104]
-	str	r1, [sp, #108]
-	add	r7, sp, #96
-	cmp	r6, #16
-	bcc	.Lascon_aead128_decrypt_with_cnt30
-	movs	r6, #16
-.Lascon_aead128_decrypt_with_cnt30:
-.Lascon_aead128_decrypt_with_cpy31:
-	subs	r6, #1
-	bcc	.Lascon_aead128_decrypt_with_stored29
-	ldrb	r0, [r7, r6]
-	strb	r0, [r4, r6]
-	b	.Lascon_aead128_decrypt_with_cpy31
-.Lascon_aead128_decrypt_with_stored29:
-	@ ascon_aead128.ae:136: set_rate(s, r ^ p ^ pad(last))
-	mov	r0, r10
-	eors	r0, r5
-	mov	r10, r0
 	mov	r0, r9
-	eors	r0, r3
+	bics	r0, r5
 	mov	r9, r0
 	mov	r0, r8
-	eors	r0, r2
+	bics	r0, r4
 	mov	r8, r0
-	ldr	r5, [sp, #44]
-	eors	r5, r1
-	@ ascon_aead128.ae:28: return (1 as u128) << (8 * count)
-	movs	r2, #1
-	movs	r4, #0
-	mov	r7, r4
-	mov	r6, r4
-	ldr	r3, [sp, #40]
-	cmp	r3, #128
-	bcs	.Lascon_aead128_decrypt_with_shz32
-.Lascon_aead128_decrypt_with_shl34:
-	cmp	r3, #32
-	bcc	.Lascon_aead128_decrypt_with_shf33
-	mov	r4, r6
-	mov	r6, r7
-	mov	r7, r2
-	movs	r2, #0
-	subs	r3, #32
-	b	.Lascon_aead128_decrypt_with_shl34
-.Lascon_aead128_decrypt_with_shf33:
-	lsls	r4, r3
-	movs	r1, #32
-	subs	r1, r1, r3
-	mov	r0, r6
-	lsrs	r0, r1
-	orrs	r4, r0
-	lsls	r6, r3
-	mov	r0, r7
-	lsrs	r0, r1
-	orrs	r6, r0
-	mov	r0, r2
-	lsrs	r0, r1
-	lsls	r7, r3
-	orrs	r7, r0
-	lsls	r2, r3
-	b	.Lascon_aead128_decrypt_with_she35
-.Lascon_aead128_decrypt_with_shz32:
-	movs	r2, #0
-	movs	r7, #0
-	movs	r6, #0
-	movs	r4, #0
-.Lascon_aead128_decrypt_with_she35:
-	@ ascon_aead128.ae:136: set_rate(s, r ^ p ^ pad(last))
-	mov	r3, r10
-	eors	r3, r2
-	mov	r2, r9
-	eors	r2, r7
-	mov	r1, r8
-	eors	r1, r6
-	eors	r5, r4
-	@ ascon_aead128.ae:41: s[0] = r[63:0]
-	str	r3, [sp, #56]
-	str	r2, [sp, #60]
-	@ ascon_aead128.ae:42: s[1] = r[127:64]
-	str	r1, [sp, #64]
-	str	r5, [sp, #68]
-	@ ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
-	ldr	r1, [sp, #48]
+	ldr	r0, [sp]
+	bics	r0, r2
+	mov	r10, r0
+	ldr	r2, [sp, #28]
+	bics	r2, r1
+	@ ascon_aead128.ae:135: store_le(msg, off, p, last)
+	ldr	r1, [sp, #4]
+	ldr	r0, [sp, #24]
+	adds	r1, r1, r0
+	cmp	r3, #16
+	bcc	.Lascon_aead128_decrypt_with_bytes28
 	movs	r0, #3
 	tst	r1, r0
+	bne	.Lascon_aead128_decrypt_with_bytes28
+	mov	r0, r9
+	str	r0, [r1]
+	mov	r0, r8
+	str	r0, [r1, #4]
+	mov	r0, r10
+	str	r0, [r1, #8]
+	str	r2, [r1, #12]
+	b	.Lascon_aead128_decrypt_with_stored29
+.Lascon_aead128_decrypt_with_bytes28:
+	mov	r0, r9
+	str	r0, [sp, #100]
+	mov	r0, r8
+	str	r0, [sp, #104]
+	mov	r0, r10
+	str	r0, [sp, #108]
+	str	r2, [sp, #112]
+	add	r4, sp, #100
+	cmp	r3, #16
+	bcc	.Lascon_aead128_decrypt_with_cnt30
+	movs	r3, #16
+.Lascon_aead128_decrypt_with_cnt30:
+.Lascon_aead128_decrypt_with_cpy31:
+	subs	r3, #1
+	bcc	.Lascon_aead128_decrypt_with_stored29
+	ldrb	r0, [r4, r3]
+	strb	r0, [r1, r3]
+	b	.Lascon_aead128_decrypt_with_cpy31
+.Lascon_aead128_decrypt_with_stored29:
+	@ ascon_aead128.ae:28: return (1 as u128) << (8 * count)
+	movs	r5, #1
+	movs	r1, #0
+	mov	r4, r1
+	mov	r3, r1
+	ldr	r6, [sp, #32]
+	cmp	r6, #128
+	bcs	.Lascon_aead128_decrypt_with_shz32
+.Lascon_aead128_decrypt_with_shl34:
+	cmp	r6, #32
+	bcc	.Lascon_aead128_decrypt_with_shf33
+	mov	r1, r3
+	mov	r3, r4
+	mov	r4, r5
+	movs	r5, #0
+	subs	r6, #32
+	b	.Lascon_aead128_decrypt_with_shl34
+.Lascon_aead128_decrypt_with_shf33:
+	movs	r7, #32
+	subs	r7, r7, r6
+	lsls	r1, r6
+	mov	r0, r3
+	lsrs	r0, r7
+	orrs	r1, r0
+	lsls	r3, r6
+	mov	r0, r4
+	lsrs	r0, r7
+	orrs	r3, r0
+	lsls	r4, r6
+	mov	r0, r5
+	lsrs	r0, r7
+	orrs	r4, r0
+	lsls	r5, r6
+	b	.Lascon_aead128_decrypt_with_she35
+.Lascon_aead128_decrypt_with_shz32:
+	movs	r5, #0
+	movs	r4, #0
+	movs	r3, #0
+	movs	r1, #0
+.Lascon_aead128_decrypt_with_she35:
+	@ ascon_aead128.ae:136: set_rate(s, r ^ p ^ pad(last))
+	ldr	r6, [sp, #36]
+	mov	r0, r9
+	eors	r6, r0
+	ldr	r7, [sp, #40]
+	mov	r0, r8
+	eors	r7, r0
+	eors	r6, r5
+	eors	r7, r4
+	@ ascon_aead128.ae:41: s[0] = r[63:0]
+	str	r6, [sp, #60]
+	str	r7, [sp, #64]
+	@ ascon_aead128.ae:136: set_rate(s, r ^ p ^ pad(last))
+	ldr	r4, [sp, #48]
+	mov	r0, r10
+	eors	r4, r0
+	ldr	r0, [sp, #44]
+	eors	r0, r2
+	eors	r4, r3
+	eors	r0, r1
+	@ ascon_aead128.ae:42: s[1] = r[127:64]
+	str	r4, [sp, #68]
+	str	r0, [sp, #72]
+	@ ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
+	ldr	r3, [sp, #52]
+	movs	r0, #3
+	tst	r3, r0
 	beq	.Lascon_aead128_decrypt_with_words37
 .Lascon_aead128_decrypt_with_bytes36:
-	add	r3, sp, #96
-	movs	r2, #16
+	add	r2, sp, #100
+	movs	r1, #16
 .Lascon_aead128_decrypt_with_cpy39:
-	subs	r2, #1
+	subs	r1, #1
 	bcc	.Lascon_aead128_decrypt_with_cpyd38
-	ldrb	r0, [r1, r2]
-	strb	r0, [r3, r2]
+	ldrb	r0, [r3, r1]
+	strb	r0, [r2, r1]
 	b	.Lascon_aead128_decrypt_with_cpy39
 .Lascon_aead128_decrypt_with_cpyd38:
-	mov	r1, r3
+	mov	r3, r2
 .Lascon_aead128_decrypt_with_words37:
+	ldr	r0, [r3]
+	str	r0, [sp]
+	ldr	r6, [r3, #4]
+	ldr	r5, [r3, #8]
+	ldr	r4, [r3, #12]
 	@ ascon_aead128.ae:74: s[2] = s[2] ^ k0
-	ldr	r2, [sp, #72]
-	ldr	r0, [sp, #20]
-	eors	r2, r0
-	str	r2, [sp, #72]
 	ldr	r2, [sp, #76]
+	ldr	r1, [sp, #80]
 	ldr	r0, [sp, #16]
 	eors	r2, r0
+	ldr	r0, [sp, #20]
+	eors	r1, r0
 	str	r2, [sp, #76]
+	str	r1, [sp, #80]
 	@ ascon_aead128.ae:75: s[3] = s[3] ^ k1
-	ldr	r2, [sp, #80]
+	ldr	r2, [sp, #84]
+	ldr	r1, [sp, #88]
 	ldr	r0, [sp, #12]
 	eors	r2, r0
-	str	r2, [sp, #80]
-	ldr	r2, [sp, #84]
 	ldr	r0, [sp, #8]
-	eors	r2, r0
+	eors	r1, r0
 	str	r2, [sp, #84]
-	@ ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
-	ldr	r5, [r1]
-	ldr	r4, [r1, #4]
-	ldr	r6, [r1, #8]
-	ldr	r7, [r1, #12]
+	str	r1, [sp, #88]
 	@ ascon_aead128.ae:76: P.permute(s, rounds_init)
-	add	r0, sp, #56
+	add	r0, sp, #60
 	movs	r1, #12
 	bl	ascon_aead128_P_permute
 	@ ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
 	ldr	r1, [sp, #92]
-	ldr	r0, [sp, #8]
-	eors	r1, r0
-	@ ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
-	eors	r7, r1
-	@ ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
-	ldr	r1, [sp, #88]
+	ldr	r2, [sp, #96]
 	ldr	r0, [sp, #12]
 	eors	r1, r0
-	@ ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
-	eors	r6, r1
-	@ ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
-	ldr	r1, [sp, #80]
-	ldr	r0, [sp, #20]
-	eors	r1, r0
-	@ ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
-	eors	r5, r1
-	@ ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
-	ldr	r1, [sp, #84]
+	ldr	r0, [sp, #8]
+	eors	r2, r0
+	ldr	r3, [sp, #84]
+	ldr	r7, [sp, #88]
 	ldr	r0, [sp, #16]
-	eors	r1, r0
+	eors	r3, r0
+	ldr	r0, [sp, #20]
+	eors	r7, r0
 	@ ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
-	eors	r4, r1
-	orrs	r5, r4
-	orrs	r5, r6
-	orrs	r5, r7
-	subs	r0, r5, #1
+	ldr	r0, [sp]
+	eors	r0, r3
+	eors	r6, r7
+	eors	r5, r1
+	eors	r4, r2
+	orrs	r0, r6
+	orrs	r0, r5
+	orrs	r0, r4
+	subs	r0, r0, #1
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #56]
 	strh	r1, [r0]
-	add	sp, #112
+	add	sp, #116
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -1299,8 +1298,8 @@ ascon_aead128_P_permute:
 
 
 @ --- ascon_aead128_absorb_ad: ascon_aead128.absorb_ad
-@     frame 32 bytes (8 spill slots, 4 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 308 bytes of code and literals
+@     frame 48 bytes (12 spill slots, 8 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 322 bytes of code and literals
 	.section .text.ascon_aead128_absorb_ad,"ax",%progbits
 	.global ascon_aead128_absorb_ad
 	.type ascon_aead128_absorb_ad, %function
@@ -1313,157 +1312,166 @@ ascon_aead128_absorb_ad:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #32
+	sub	sp, #48
 	mov	r4, r0
-	str	r1, [sp, #12]
-	str	r2, [sp, #4]
+	str	r1, [sp, #28]
+	str	r2, [sp, #20]
 	@ ascon_aead128.ae:61: if n > 0 {
-	movs	r1, #0
-	mov	r0, r2
-	cmp	r1, r0
-	adcs	r1, r1
-	movs	r0, #1
-	eors	r1, r0
-	cmp	r1, #0
-	beq	.Lascon_aead128_absorb_ad_else1
+	movs	r2, #0
+	ldr	r0, [sp, #20]
+	cmp	r2, r0
+	movs	r0, #0
+	adcs	r0, r0
+	movs	r5, #1
+	eors	r0, r5
+	cmp	r0, #0
+	bne	.Lascon_aead128_absorb_ad_far1
+	b	.Lascon_aead128_absorb_ad_else1
+.Lascon_aead128_absorb_ad_far1:
 	@ ascon_aead128.ae:62: for i in 0..n / rate + 1 {
-	mov	r0, r2
+	ldr	r0, [sp, #20]
 	lsrs	r0, r0, #4
 	adds	r0, r0, #1
-	str	r0, [sp, #8]
+	str	r0, [sp, #24]
 	movs	r1, #0
-	mov	r10, r1
+	mov	r8, r2
 	cmp	r1, r0
 	bcs	.Lascon_aead128_absorb_ad_done4
 .Lascon_aead128_absorb_ad_loop3:
 	@ ascon_aead128.ae:63: off = rate * i
-	mov	r1, r10
-	lsls	r3, r1, #4
+	mov	r1, r8
+	lsls	r2, r1, #4
 	@ ascon_aead128.ae:64: count = if n - off < rate then n - off else rate
-	ldr	r0, [sp, #4]
-	subs	r2, r0, r3
-	cmp	r2, #16
-	movs	r1, #0
-	adcs	r1, r1
-	movs	r0, #1
-	eors	r1, r0
-	rsbs	r1, r1, #0
+	ldr	r0, [sp, #20]
+	subs	r1, r0, r2
+	cmp	r1, #16
+	movs	r0, #0
+	adcs	r0, r0
+	movs	r5, #1
+	eors	r0, r5
+	rsbs	r3, r0, #0
 	movs	r0, #16
-	eors	r2, r0
-	ands	r2, r1
-	eors	r2, r0
+	eors	r1, r0
+	ands	r1, r3
+	eors	r1, r0
 	@ ascon_aead128.ae:37: return cat(s[1], s[0])
 	ldr	r0, [r4, #8]
-	mov	r9, r0
+	str	r0, [sp, #12]
 	ldr	r0, [r4, #12]
-	mov	r8, r0
+	str	r0, [sp, #16]
 	ldr	r0, [r4]
-	ldr	r7, [r4, #4]
+	str	r0, [sp]
+	ldr	r0, [r4, #4]
+	str	r0, [sp, #8]
 	@ ascon_aead128.ae:65: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	ldr	r1, [sp, #12]
-	adds	r1, r1, r3
-	movs	r3, #3
-	cmp	r2, #16
+	ldr	r0, [sp, #28]
+	adds	r3, r0, r2
+	movs	r0, #3
+	cmp	r1, #16
 	bcc	.Lascon_aead128_absorb_ad_bytes5
-	tst	r1, r3
+	tst	r3, r0
 	beq	.Lascon_aead128_absorb_ad_words6
 .Lascon_aead128_absorb_ad_bytes5:
-	movs	r3, #0
-	str	r3, [sp, #16]
-	str	r3, [sp, #20]
-	str	r3, [sp, #24]
-	str	r3, [sp, #28]
-	add	r6, sp, #16
-	mov	r5, r2
-	cmp	r5, #16
+	movs	r0, #0
+	str	r0, [sp, #32]
+	str	r0, [sp, #36]
+	str	r0, [sp, #40]
+	str	r0, [sp, #44]
+	add	r5, sp, #32
+	mov	r2, r1
+	cmp	r2, #16
 	bcc	.Lascon_aead128_absorb_ad_cnt8
-	movs	r5, #16
+	movs	r2, #16
 .Lascon_aead128_absorb_ad_cnt8:
 .Lascon_aead128_absorb_ad_cpy9:
-	subs	r5, #1
+	subs	r2, #1
 	bcc	.Lascon_aead128_absorb_ad_cpyd7
-	ldrb	r3, [r1, r5]
-	strb	r3, [r6, r5]
+	ldrb	r0, [r3, r2]
+	strb	r0, [r5, r2]
 	b	.Lascon_aead128_absorb_ad_cpy9
 .Lascon_aead128_absorb_ad_cpyd7:
-	mov	r1, r6
+	mov	r3, r5
 .Lascon_aead128_absorb_ad_words6:
-	ldm	r1, {r1, r3, r5, r6}
-	eors	r0, r1
-	mov	r11, r0
-	eors	r7, r3
-	str	r7, [sp]
-	mov	r0, r9
-	eors	r0, r5
+	ldr	r0, [r3]
 	mov	r9, r0
-	mov	r0, r8
-	eors	r0, r6
-	mov	r8, r0
+	ldr	r0, [r3, #4]
+	mov	r10, r0
+	ldr	r0, [r3, #8]
+	str	r0, [sp, #4]
+	ldr	r0, [r3, #12]
+	mov	r11, r0
 	@ ascon_aead128.ae:28: return (1 as u128) << (8 * count)
-	lsls	r1, r2, #3
-	movs	r0, #1
-	mov	r5, r0
-	movs	r0, #0
-	mov	r6, r0
-	mov	r3, r0
-	mov	r2, r0
-	cmp	r1, #128
+	lsls	r6, r1, #3
+	movs	r5, #1
+	movs	r3, #0
+	movs	r2, #0
+	mov	r1, r3
+	cmp	r6, #128
 	bcs	.Lascon_aead128_absorb_ad_shz10
 .Lascon_aead128_absorb_ad_shl12:
-	cmp	r1, #32
+	cmp	r6, #32
 	bcc	.Lascon_aead128_absorb_ad_shf11
+	mov	r1, r2
 	mov	r2, r3
-	mov	r3, r6
-	mov	r6, r5
+	mov	r3, r5
 	movs	r5, #0
-	subs	r1, #32
+	subs	r6, #32
 	b	.Lascon_aead128_absorb_ad_shl12
 .Lascon_aead128_absorb_ad_shf11:
 	movs	r7, #32
-	subs	r7, r7, r1
-	lsls	r2, r1
+	subs	r7, r7, r6
+	lsls	r1, r6
+	mov	r0, r2
+	lsrs	r0, r7
+	orrs	r1, r0
+	lsls	r2, r6
 	mov	r0, r3
 	lsrs	r0, r7
 	orrs	r2, r0
-	lsls	r3, r1
-	mov	r0, r6
-	lsrs	r0, r7
-	orrs	r3, r0
-	lsls	r6, r1
+	lsls	r3, r6
 	mov	r0, r5
 	lsrs	r0, r7
-	orrs	r6, r0
-	lsls	r5, r1
+	orrs	r3, r0
+	lsls	r5, r6
 	b	.Lascon_aead128_absorb_ad_she13
 .Lascon_aead128_absorb_ad_shz10:
 	movs	r5, #0
-	movs	r6, #0
 	movs	r3, #0
 	movs	r2, #0
+	movs	r1, #0
 .Lascon_aead128_absorb_ad_she13:
 	@ ascon_aead128.ae:65: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	r7, r11
-	eors	r7, r5
-	ldr	r5, [sp]
-	eors	r5, r6
-	mov	r1, r9
-	eors	r1, r3
-	mov	r0, r8
-	eors	r0, r2
+	ldr	r6, [sp]
+	mov	r0, r9
+	eors	r6, r0
+	ldr	r7, [sp, #8]
+	mov	r0, r10
+	eors	r7, r0
+	eors	r6, r5
+	eors	r7, r3
 	@ ascon_aead128.ae:41: s[0] = r[63:0]
-	str	r7, [r4]
-	str	r5, [r4, #4]
+	str	r6, [r4]
+	str	r7, [r4, #4]
+	@ ascon_aead128.ae:65: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	ldr	r5, [sp, #12]
+	ldr	r0, [sp, #4]
+	eors	r5, r0
+	ldr	r3, [sp, #16]
+	mov	r0, r11
+	eors	r3, r0
+	eors	r5, r2
+	eors	r3, r1
 	@ ascon_aead128.ae:42: s[1] = r[127:64]
-	str	r1, [r4, #8]
-	str	r0, [r4, #12]
+	str	r5, [r4, #8]
+	str	r3, [r4, #12]
 	@ ascon_aead128.ae:66: P.permute(s, rounds_block)
 	movs	r1, #8
 	mov	r0, r4
 	bl	ascon_aead128_P_permute
-	mov	r1, r10
+	mov	r1, r8
 	adds	r1, #1
-	mov	r10, r1
-	ldr	r0, [sp, #8]
+	mov	r8, r1
+	ldr	r0, [sp, #24]
 	cmp	r1, r0
 	bcc	.Lascon_aead128_absorb_ad_loop3
 .Lascon_aead128_absorb_ad_done4:
@@ -1478,7 +1486,7 @@ ascon_aead128_absorb_ad:
 	eors	r1, r0
 	str	r2, [r4, #32]
 	str	r1, [r4, #36]
-	add	sp, #32
+	add	sp, #48
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

@@ -1166,12 +1166,6 @@ ocb3_decrypt_with:
 	rev	r4, r0
 	ldr	r0, [r1]
 	rev	r5, r0
-	ldr	r0, [sp, #52]
-	eors	r2, r0
-	ldr	r0, [sp, #48]
-	eors	r3, r0
-	ldr	r0, [sp, #44]
-	eors	r4, r0
 	ldr	r0, [sp, #40]
 	eors	r5, r0
 	@ aes.ae:234: s0 = b[127:96] ^ w[4 * nr]
@@ -1179,16 +1173,25 @@ ocb3_decrypt_with:
 	ldr	r0, [sp, #24]
 	ldr	r0, [r0, r1]
 	eors	r5, r0
+	@ ocb3.ae:186: u = E.decrypt_block(ks, load_be(ct, off, 16) ^ offset)
+	ldr	r0, [sp, #44]
+	eors	r4, r0
 	@ aes.ae:235: s1 = b[95:64] ^ w[4 * nr + 1]
 	movs	r1, #164
 	ldr	r0, [sp, #24]
 	ldr	r0, [r0, r1]
 	eors	r4, r0
+	@ ocb3.ae:186: u = E.decrypt_block(ks, load_be(ct, off, 16) ^ offset)
+	ldr	r0, [sp, #48]
+	eors	r3, r0
 	@ aes.ae:236: s2 = b[63:32] ^ w[4 * nr + 2]
 	movs	r1, #168
 	ldr	r0, [sp, #24]
 	ldr	r0, [r0, r1]
 	eors	r3, r0
+	@ ocb3.ae:186: u = E.decrypt_block(ks, load_be(ct, off, 16) ^ offset)
+	ldr	r0, [sp, #52]
+	eors	r2, r0
 	@ aes.ae:237: s3 = b[31:0] ^ w[4 * nr + 3]
 	movs	r1, #172
 	ldr	r0, [sp, #24]

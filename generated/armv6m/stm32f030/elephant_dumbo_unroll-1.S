@@ -719,8 +719,8 @@ elephant_dumbo_P_permute:
 
 
 @ --- elephant_dumbo_crypt: elephant_dumbo.crypt
-@     frame 248 bytes (72 spill slots, 47 on the stack; locals 60), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2390 bytes of code and literals
+@     frame 256 bytes (74 spill slots, 49 on the stack; locals 60), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 2392 bytes of code and literals
 	.section .text.elephant_dumbo_crypt,"ax",%progbits
 	.global elephant_dumbo_crypt
 	.type elephant_dumbo_crypt, %function
@@ -733,31 +733,31 @@ elephant_dumbo_crypt:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #248
-	str	r3, [sp, #132]
-	ldr	r2, [sp, #284]
-	str	r2, [sp, #116]
-	ldr	r5, [sp, #288]
-	str	r5, [sp, #160]
-	ldr	r4, [sp, #292]
+	sub	sp, #256
+	str	r3, [sp, #140]
+	ldr	r2, [sp, #292]
+	str	r2, [sp, #124]
+	ldr	r5, [sp, #296]
+	str	r5, [sp, #168]
+	ldr	r4, [sp, #300]
 	str	r4, [sp, #40]
-	ldr	r7, [sp, #296]
-	str	r7, [sp, #156]
 	ldr	r2, [sp, #304]
-	str	r2, [sp, #152]
+	str	r2, [sp, #164]
 	ldr	r2, [sp, #312]
-	str	r2, [sp, #184]
+	str	r2, [sp, #160]
+	ldr	r2, [sp, #320]
+	str	r2, [sp, #192]
 	@ elephant_dumbo.ae:74: l = lk[0]
 	ldr	r2, [r0]
-	str	r2, [sp, #168]
-	ldr	r2, [r0, #4]
-	str	r2, [sp, #164]
-	ldr	r2, [r0, #8]
 	str	r2, [sp, #176]
+	ldr	r2, [r0, #4]
+	str	r2, [sp, #172]
+	ldr	r2, [r0, #8]
+	str	r2, [sp, #184]
 	ldr	r2, [r0, #12]
-	str	r2, [sp, #180]
+	str	r2, [sp, #188]
 	ldr	r0, [r0, #16]
-	str	r0, [sp, #172]
+	str	r0, [sp, #180]
 	@ elephant_dumbo.ae:77: blocks_c = 1 + m / block
 	mov	r0, r4
 	lsls	r4, r0, #1
@@ -876,7 +876,7 @@ elephant_dumbo_crypt:
 	lsrs	r0, r0, #4
 	orrs	r2, r0
 	adds	r0, r2, #1
-	str	r0, [sp, #128]
+	str	r0, [sp, #136]
 	@ elephant_dumbo.ae:78: blocks_m = (m + block - 1) / block
 	ldr	r0, [sp, #40]
 	adds	r0, #20
@@ -971,9 +971,9 @@ elephant_dumbo_crypt:
 	lsrs	r0, r6, #5
 	lsrs	r4, r4, #4
 	orrs	r0, r4
-	str	r0, [sp, #124]
+	str	r0, [sp, #132]
 	@ elephant_dumbo.ae:79: blocks_ad = 1 + (12 + a) / block
-	ldr	r0, [sp, #116]
+	ldr	r0, [sp, #124]
 	adds	r0, #12
 	lsls	r4, r0, #1
 	lsrs	r6, r0, #31
@@ -1065,10 +1065,10 @@ elephant_dumbo_crypt:
 	lsrs	r0, r0, #4
 	orrs	r2, r0
 	adds	r0, r2, #1
-	str	r0, [sp, #136]
+	str	r0, [sp, #144]
 	@ elephant_dumbo.ae:81: steps = if blocks_ad - 1 < blocks_c + 1 then blocks_c + 1 else blocks_ad - 1
 	subs	r4, r0, #1
-	ldr	r0, [sp, #128]
+	ldr	r0, [sp, #136]
 	adds	r3, r0, #1
 	cmp	r4, r3
 	movs	r0, #0
@@ -1079,14 +1079,14 @@ elephant_dumbo_crypt:
 	eors	r3, r4
 	ands	r3, r0
 	eors	r4, r3
-	str	r4, [sp, #120]
+	str	r4, [sp, #128]
 	@ elephant_dumbo.ae:82: n = load_le(nonce, 0, 12) as u160
 	mov	r4, r1
 	movs	r0, #3
 	tst	r4, r0
 	beq	.Lelephant_dumbo_crypt_words2
 .Lelephant_dumbo_crypt_bytes1:
-	add	r3, sp, #188
+	add	r3, sp, #196
 	movs	r2, #12
 .Lelephant_dumbo_crypt_cpy4:
 	subs	r2, #1
@@ -1098,18 +1098,18 @@ elephant_dumbo_crypt:
 	mov	r4, r3
 .Lelephant_dumbo_crypt_words2:
 	ldr	r0, [r4]
-	str	r0, [sp, #148]
+	str	r0, [sp, #156]
 	ldr	r0, [r4, #4]
-	str	r0, [sp, #144]
+	str	r0, [sp, #152]
 	ldr	r0, [r4, #8]
-	str	r0, [sp, #140]
+	str	r0, [sp, #148]
 	@ elephant_dumbo.ae:49: x = load_le(nonce, 0, 12) as u160 | (load_le(ad, 0, 8, a) as u160) << 96
 	mov	r3, r1
 	movs	r0, #3
 	tst	r3, r0
 	beq	.Lelephant_dumbo_crypt_words6
 .Lelephant_dumbo_crypt_bytes5:
-	add	r2, sp, #188
+	add	r2, sp, #196
 	movs	r1, #12
 .Lelephant_dumbo_crypt_cpy8:
 	subs	r1, #1
@@ -1126,8 +1126,8 @@ elephant_dumbo_crypt:
 	str	r0, [sp, #8]
 	ldr	r0, [r3, #8]
 	str	r0, [sp, #20]
-	ldr	r3, [sp, #132]
-	ldr	r0, [sp, #116]
+	ldr	r3, [sp, #140]
+	ldr	r0, [sp, #124]
 	cmp	r0, #8
 	bcc	.Lelephant_dumbo_crypt_bytes9
 	movs	r0, #3
@@ -1135,10 +1135,10 @@ elephant_dumbo_crypt:
 	beq	.Lelephant_dumbo_crypt_words10
 .Lelephant_dumbo_crypt_bytes9:
 	movs	r0, #0
-	str	r0, [sp, #188]
-	str	r0, [sp, #192]
-	add	r2, sp, #188
-	ldr	r1, [sp, #116]
+	str	r0, [sp, #196]
+	str	r0, [sp, #200]
+	add	r2, sp, #196
+	ldr	r1, [sp, #124]
 	cmp	r1, #8
 	bcc	.Lelephant_dumbo_crypt_cnt12
 	movs	r1, #8
@@ -1157,14 +1157,14 @@ elephant_dumbo_crypt:
 	ldr	r0, [r3, #4]
 	str	r0, [sp, #16]
 	@ elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
-	ldr	r0, [sp, #116]
+	ldr	r0, [sp, #124]
 	cmp	r0, #8
 	movs	r0, #0
 	adcs	r0, r0
 	movs	r2, #1
 	eors	r0, r2
 	str	r0, [sp]
-	ldr	r0, [sp, #116]
+	ldr	r0, [sp, #124]
 	adds	r0, #12
 	lsls	r0, r0, #3
 	movs	r6, #1
@@ -1260,20 +1260,20 @@ elephant_dumbo_crypt:
 	movs	r0, #0
 	str	r0, [sp, #8]
 	str	r0, [sp, #4]
-	str	r0, [sp, #52]
-	str	r0, [sp, #48]
 	str	r0, [sp, #44]
-	ldr	r0, [sp, #168]
-	str	r0, [sp, #60]
-	ldr	r0, [sp, #164]
-	str	r0, [sp, #72]
+	str	r0, [sp, #48]
+	str	r0, [sp, #52]
 	ldr	r0, [sp, #176]
-	str	r0, [sp, #68]
-	ldr	r0, [sp, #180]
-	str	r0, [sp, #56]
+	str	r0, [sp, #60]
 	ldr	r0, [sp, #172]
+	str	r0, [sp, #72]
+	ldr	r0, [sp, #184]
+	str	r0, [sp, #68]
+	ldr	r0, [sp, #188]
+	str	r0, [sp, #56]
+	ldr	r0, [sp, #180]
 	str	r0, [sp, #64]
-	ldr	r0, [sp, #120]
+	ldr	r0, [sp, #128]
 	cmp	r1, r0
 	bcc	.Lelephant_dumbo_crypt_far1
 	b	.Lelephant_dumbo_crypt_done19
@@ -1302,34 +1302,34 @@ elephant_dumbo_crypt:
 	ldr	r0, [sp, #72]
 	lsls	r2, r0, #24
 	orrs	r3, r2
-	str	r3, [sp, #20]
+	str	r3, [sp, #16]
 	lsrs	r3, r0, #8
 	ldr	r0, [sp, #68]
 	lsls	r2, r0, #24
 	orrs	r3, r2
-	str	r3, [sp, #24]
+	str	r3, [sp, #20]
 	lsrs	r3, r0, #8
 	ldr	r0, [sp, #56]
 	lsls	r2, r0, #24
 	orrs	r3, r2
-	str	r3, [sp, #28]
+	str	r3, [sp, #24]
 	lsrs	r3, r0, #8
 	ldr	r0, [sp, #64]
 	lsls	r2, r0, #24
 	orrs	r3, r2
-	str	r3, [sp, #32]
+	str	r3, [sp, #28]
 	lsrs	r2, r0, #8
 	lsls	r0, r1, #24
 	orrs	r0, r2
-	str	r0, [sp, #36]
+	str	r0, [sp, #32]
 	@ elephant_dumbo.ae:88: off = block * i
 	ldr	r0, [sp, #12]
 	movs	r1, #20
 	muls	r0, r1
-	str	r0, [sp, #16]
+	str	r0, [sp, #36]
 	@ elephant_dumbo.ae:89: if i < blocks_m {
 	ldr	r1, [sp, #12]
-	ldr	r0, [sp, #124]
+	ldr	r0, [sp, #132]
 	cmp	r1, r0
 	movs	r0, #0
 	adcs	r0, r0
@@ -1341,38 +1341,38 @@ elephant_dumbo_crypt:
 .Lelephant_dumbo_crypt_far2:
 	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
 	ldr	r0, [sp, #60]
+	ldr	r1, [sp, #16]
+	eors	r0, r1
+	str	r0, [sp, #76]
+	ldr	r0, [sp, #72]
 	ldr	r1, [sp, #20]
 	eors	r0, r1
 	str	r0, [sp, #80]
-	ldr	r0, [sp, #72]
-	ldr	r1, [sp, #24]
-	eors	r0, r1
-	str	r0, [sp, #76]
 	ldr	r0, [sp, #68]
-	ldr	r1, [sp, #28]
+	ldr	r1, [sp, #24]
 	eors	r0, r1
 	str	r0, [sp, #84]
 	ldr	r0, [sp, #56]
 	mov	r1, r3
 	eors	r0, r1
 	str	r0, [sp, #88]
-	ldr	r2, [sp, #64]
-	ldr	r0, [sp, #36]
-	eors	r2, r0
-	str	r2, [sp, #92]
+	ldr	r0, [sp, #64]
+	ldr	r1, [sp, #32]
+	eors	r0, r1
+	str	r0, [sp, #92]
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r1, [sp, #148]
-	ldr	r0, [sp, #80]
-	eors	r1, r0
-	ldr	r2, [sp, #144]
+	ldr	r2, [sp, #156]
 	ldr	r0, [sp, #76]
 	eors	r2, r0
-	ldr	r3, [sp, #140]
-	ldr	r0, [sp, #84]
+	ldr	r3, [sp, #152]
+	ldr	r0, [sp, #80]
 	eors	r3, r0
+	ldr	r1, [sp, #148]
+	ldr	r0, [sp, #84]
+	eors	r1, r0
 	@ elephant_dumbo.ae:90: count = if m - off < block then m - off else block
 	ldr	r4, [sp, #40]
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #36]
 	subs	r5, r4, r0
 	cmp	r5, #20
 	movs	r4, #0
@@ -1386,8 +1386,8 @@ elephant_dumbo_crypt:
 	mov	r4, r5
 	eors	r4, r0
 	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	ldr	r5, [sp, #160]
-	ldr	r0, [sp, #16]
+	ldr	r5, [sp, #168]
+	ldr	r0, [sp, #36]
 	adds	r5, r5, r0
 	cmp	r4, #20
 	bcc	.Lelephant_dumbo_crypt_bytes22
@@ -1396,12 +1396,12 @@ elephant_dumbo_crypt:
 	beq	.Lelephant_dumbo_crypt_words23
 .Lelephant_dumbo_crypt_bytes22:
 	movs	r0, #0
-	str	r0, [sp, #188]
-	str	r0, [sp, #192]
 	str	r0, [sp, #196]
 	str	r0, [sp, #200]
 	str	r0, [sp, #204]
-	add	r0, sp, #188
+	str	r0, [sp, #208]
+	str	r0, [sp, #212]
+	add	r0, sp, #196
 	str	r0, [sp, #96]
 	mov	r7, r4
 	cmp	r7, #20
@@ -1419,74 +1419,77 @@ elephant_dumbo_crypt:
 	ldr	r5, [sp, #96]
 .Lelephant_dumbo_crypt_words23:
 	ldr	r0, [r5]
-	str	r0, [sp, #96]
-	ldr	r0, [r5, #4]
-	str	r0, [sp, #100]
-	ldr	r0, [r5, #8]
 	str	r0, [sp, #104]
-	ldr	r0, [r5, #12]
-	str	r0, [sp, #112]
-	ldr	r0, [r5, #16]
+	ldr	r0, [r5, #4]
 	str	r0, [sp, #108]
+	ldr	r0, [r5, #8]
+	str	r0, [sp, #112]
+	ldr	r0, [r5, #12]
+	str	r0, [sp, #120]
+	ldr	r0, [r5, #16]
+	str	r0, [sp, #116]
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	str	r1, [sp, #208]
-	str	r2, [sp, #212]
-	str	r3, [sp, #216]
+	str	r2, [sp, #216]
+	str	r3, [sp, #220]
+	str	r1, [sp, #224]
 	ldr	r0, [sp, #88]
-	str	r0, [sp, #220]
-	ldr	r2, [sp, #92]
-	str	r2, [sp, #224]
-	add	r0, sp, #208
-	add	r1, sp, #228
+	str	r0, [sp, #228]
+	ldr	r0, [sp, #92]
+	str	r0, [sp, #232]
+	add	r0, sp, #216
+	add	r1, sp, #236
 	bl	elephant_dumbo_P_permute
-	ldr	r1, [sp, #228]
-	ldr	r5, [sp, #232]
-	ldr	r6, [sp, #236]
-	ldr	r3, [sp, #240]
-	ldr	r2, [sp, #244]
-	ldr	r0, [sp, #80]
-	eors	r1, r0
+	ldr	r3, [sp, #236]
+	ldr	r2, [sp, #240]
+	ldr	r1, [sp, #244]
+	ldr	r0, [sp, #248]
+	str	r0, [sp, #96]
+	ldr	r0, [sp, #252]
+	str	r0, [sp, #100]
+	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
+	ldr	r6, [sp, #104]
+	eors	r6, r3
+	ldr	r7, [sp, #108]
+	eors	r7, r2
+	ldr	r5, [sp, #112]
+	eors	r5, r1
+	ldr	r3, [sp, #120]
+	ldr	r0, [sp, #96]
+	eors	r3, r0
+	ldr	r2, [sp, #116]
+	ldr	r0, [sp, #100]
+	eors	r2, r0
 	ldr	r0, [sp, #76]
-	eors	r5, r0
-	ldr	r0, [sp, #84]
 	eors	r6, r0
+	ldr	r0, [sp, #80]
+	eors	r7, r0
+	ldr	r0, [sp, #84]
+	eors	r5, r0
 	ldr	r0, [sp, #88]
 	eors	r3, r0
-	mov	r0, r2
-	ldr	r2, [sp, #92]
-	eors	r0, r2
-	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	ldr	r2, [sp, #96]
-	eors	r2, r1
-	ldr	r1, [sp, #100]
-	eors	r1, r5
-	ldr	r5, [sp, #104]
-	eors	r5, r6
-	ldr	r6, [sp, #112]
-	eors	r6, r3
-	ldr	r3, [sp, #108]
-	eors	r3, r0
-	ldr	r7, [sp, #156]
-	ldr	r0, [sp, #16]
-	adds	r7, r7, r0
-	movs	r0, #3
+	ldr	r0, [sp, #92]
+	eors	r2, r0
+	ldr	r1, [sp, #164]
+	ldr	r0, [sp, #36]
+	adds	r1, r1, r0
 	cmp	r4, #20
 	bcc	.Lelephant_dumbo_crypt_bytes27
-	tst	r7, r0
+	movs	r0, #3
+	tst	r1, r0
 	bne	.Lelephant_dumbo_crypt_bytes27
-	str	r2, [r7]
-	str	r1, [r7, #4]
-	str	r5, [r7, #8]
-	str	r6, [r7, #12]
-	str	r3, [r7, #16]
+	str	r6, [r1]
+	str	r7, [r1, #4]
+	str	r5, [r1, #8]
+	str	r3, [r1, #12]
+	str	r2, [r1, #16]
 	b	.Lelephant_dumbo_crypt_stored28
 .Lelephant_dumbo_crypt_bytes27:
-	str	r2, [sp, #188]
-	str	r1, [sp, #192]
-	str	r5, [sp, #196]
-	str	r6, [sp, #200]
-	str	r3, [sp, #204]
-	add	r1, sp, #188
+	str	r6, [sp, #196]
+	str	r7, [sp, #200]
+	str	r5, [sp, #204]
+	str	r3, [sp, #208]
+	str	r2, [sp, #212]
+	add	r2, sp, #196
 	cmp	r4, #20
 	bcc	.Lelephant_dumbo_crypt_cnt29
 	movs	r4, #20
@@ -1494,8 +1497,8 @@ elephant_dumbo_crypt:
 .Lelephant_dumbo_crypt_cpy30:
 	subs	r4, #1
 	bcc	.Lelephant_dumbo_crypt_stored28
-	ldrb	r0, [r1, r4]
-	strb	r0, [r7, r4]
+	ldrb	r0, [r2, r4]
+	strb	r0, [r1, r4]
 	b	.Lelephant_dumbo_crypt_cpy30
 .Lelephant_dumbo_crypt_stored28:
 	b	.Lelephant_dumbo_crypt_endif21
@@ -1509,7 +1512,7 @@ elephant_dumbo_crypt:
 	adcs	r3, r3
 	movs	r2, #1
 	eors	r3, r2
-	ldr	r0, [sp, #128]
+	ldr	r0, [sp, #136]
 	cmp	r0, r1
 	movs	r0, #0
 	adcs	r0, r0
@@ -1520,31 +1523,31 @@ elephant_dumbo_crypt:
 .Lelephant_dumbo_crypt_far3:
 	@ elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
 	ldr	r0, [sp, #8]
-	ldr	r1, [sp, #20]
+	ldr	r1, [sp, #16]
 	eors	r0, r1
 	str	r0, [sp, #8]
 	ldr	r0, [sp, #4]
-	ldr	r1, [sp, #24]
+	ldr	r1, [sp, #20]
 	eors	r0, r1
 	str	r0, [sp, #4]
-	ldr	r0, [sp, #52]
-	ldr	r1, [sp, #28]
-	eors	r0, r1
-	str	r0, [sp, #52]
-	ldr	r0, [sp, #48]
-	ldr	r1, [sp, #32]
-	eors	r0, r1
-	str	r0, [sp, #48]
 	ldr	r0, [sp, #44]
-	ldr	r1, [sp, #36]
+	ldr	r1, [sp, #24]
 	eors	r0, r1
 	str	r0, [sp, #44]
-	ldr	r2, [sp, #16]
+	ldr	r0, [sp, #48]
+	ldr	r1, [sp, #28]
+	eors	r0, r1
+	str	r0, [sp, #48]
+	ldr	r0, [sp, #52]
+	ldr	r1, [sp, #32]
+	eors	r0, r1
+	str	r0, [sp, #52]
+	ldr	r2, [sp, #36]
 	subs	r2, #20
 	ldr	r0, [sp, #40]
 	subs	r1, r0, r2
 	@ elephant_dumbo.ae:42: x = load_le(buf, off, block, count)
-	ldr	r0, [sp, #152]
+	ldr	r0, [sp, #160]
 	adds	r2, r0, r2
 	cmp	r1, #20
 	bcc	.Lelephant_dumbo_crypt_bytes33
@@ -1553,12 +1556,12 @@ elephant_dumbo_crypt:
 	beq	.Lelephant_dumbo_crypt_words34
 .Lelephant_dumbo_crypt_bytes33:
 	movs	r0, #0
-	str	r0, [sp, #188]
-	str	r0, [sp, #192]
 	str	r0, [sp, #196]
 	str	r0, [sp, #200]
 	str	r0, [sp, #204]
-	add	r4, sp, #188
+	str	r0, [sp, #208]
+	str	r0, [sp, #212]
+	add	r4, sp, #196
 	mov	r3, r1
 	cmp	r3, #20
 	bcc	.Lelephant_dumbo_crypt_cnt36
@@ -1589,7 +1592,7 @@ elephant_dumbo_crypt:
 	adcs	r0, r0
 	movs	r2, #1
 	eors	r0, r2
-	str	r0, [sp, #16]
+	str	r0, [sp, #36]
 	lsls	r0, r1, #3
 	movs	r1, #0
 	movs	r5, #0
@@ -1645,7 +1648,7 @@ elephant_dumbo_crypt:
 	orrs	r4, r0
 	ldr	r0, [sp, #92]
 	orrs	r6, r0
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #36]
 	rsbs	r3, r0, #0
 	ldr	r0, [sp, #76]
 	eors	r2, r0
@@ -1677,38 +1680,28 @@ elephant_dumbo_crypt:
 	eors	r7, r0
 	ldr	r0, [sp, #4]
 	eors	r2, r0
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #44]
 	eors	r1, r0
 	ldr	r0, [sp, #48]
 	eors	r5, r0
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #52]
 	eors	r3, r0
-	str	r7, [sp, #208]
-	str	r2, [sp, #212]
-	str	r1, [sp, #216]
-	str	r5, [sp, #220]
-	str	r3, [sp, #224]
-	add	r0, sp, #208
-	add	r1, sp, #228
+	str	r7, [sp, #216]
+	str	r2, [sp, #220]
+	str	r1, [sp, #224]
+	str	r5, [sp, #228]
+	str	r3, [sp, #232]
+	add	r0, sp, #216
+	add	r1, sp, #236
 	bl	elephant_dumbo_P_permute
-	ldr	r4, [sp, #228]
-	ldr	r3, [sp, #232]
-	ldr	r2, [sp, #236]
-	ldr	r1, [sp, #240]
-	ldr	r5, [sp, #244]
-	ldr	r0, [sp, #8]
-	eors	r4, r0
-	ldr	r0, [sp, #4]
-	eors	r3, r0
-	ldr	r0, [sp, #52]
-	eors	r2, r0
-	ldr	r0, [sp, #48]
-	eors	r1, r0
-	ldr	r0, [sp, #44]
-	eors	r5, r0
+	ldr	r4, [sp, #236]
+	ldr	r3, [sp, #240]
+	ldr	r2, [sp, #244]
+	ldr	r1, [sp, #248]
+	ldr	r0, [sp, #252]
 	@ elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
-	ldr	r0, [sp]
-	eors	r0, r4
+	ldr	r5, [sp]
+	eors	r5, r4
 	mov	r4, r11
 	eors	r4, r3
 	mov	r3, r10
@@ -1716,8 +1709,18 @@ elephant_dumbo_crypt:
 	mov	r2, r9
 	eors	r2, r1
 	mov	r1, r8
-	eors	r1, r5
-	str	r0, [sp]
+	eors	r1, r0
+	ldr	r0, [sp, #8]
+	eors	r5, r0
+	ldr	r0, [sp, #4]
+	eors	r4, r0
+	ldr	r0, [sp, #44]
+	eors	r3, r0
+	ldr	r0, [sp, #48]
+	eors	r2, r0
+	ldr	r0, [sp, #52]
+	eors	r1, r0
+	str	r5, [sp]
 	mov	r11, r4
 	mov	r10, r3
 	mov	r9, r2
@@ -1728,7 +1731,7 @@ elephant_dumbo_crypt:
 	@ elephant_dumbo.ae:96: if i + 1 < blocks_ad {
 	ldr	r1, [sp, #12]
 	adds	r1, r1, #1
-	ldr	r0, [sp, #136]
+	ldr	r0, [sp, #144]
 	cmp	r1, r0
 	movs	r0, #0
 	adcs	r0, r0
@@ -1743,11 +1746,11 @@ elephant_dumbo_crypt:
 	muls	r1, r0
 	mov	r2, r1
 	subs	r2, #12
-	ldr	r0, [sp, #116]
+	ldr	r0, [sp, #124]
 	adds	r0, #12
 	subs	r1, r0, r1
 	@ elephant_dumbo.ae:42: x = load_le(buf, off, block, count)
-	ldr	r0, [sp, #132]
+	ldr	r0, [sp, #140]
 	adds	r2, r0, r2
 	cmp	r1, #20
 	bcc	.Lelephant_dumbo_crypt_bytes44
@@ -1756,12 +1759,12 @@ elephant_dumbo_crypt:
 	beq	.Lelephant_dumbo_crypt_words45
 .Lelephant_dumbo_crypt_bytes44:
 	movs	r0, #0
-	str	r0, [sp, #188]
-	str	r0, [sp, #192]
 	str	r0, [sp, #196]
 	str	r0, [sp, #200]
 	str	r0, [sp, #204]
-	add	r4, sp, #188
+	str	r0, [sp, #208]
+	str	r0, [sp, #212]
+	add	r4, sp, #196
 	mov	r3, r1
 	cmp	r3, #20
 	bcc	.Lelephant_dumbo_crypt_cnt47
@@ -1777,15 +1780,15 @@ elephant_dumbo_crypt:
 	mov	r2, r4
 .Lelephant_dumbo_crypt_words45:
 	ldr	r0, [r2]
-	str	r0, [sp, #16]
+	str	r0, [sp, #36]
 	ldr	r0, [r2, #4]
 	str	r0, [sp, #44]
 	ldr	r0, [r2, #8]
 	str	r0, [sp, #48]
 	ldr	r0, [r2, #12]
-	str	r0, [sp, #52]
-	ldr	r0, [r2, #16]
 	str	r0, [sp, #8]
+	ldr	r0, [r2, #16]
+	str	r0, [sp, #52]
 	@ elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
 	cmp	r1, #20
 	movs	r0, #0
@@ -1838,19 +1841,19 @@ elephant_dumbo_crypt:
 	movs	r4, #0
 	movs	r6, #0
 .Lelephant_dumbo_crypt_she52:
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #36]
 	orrs	r2, r0
 	ldr	r0, [sp, #44]
 	orrs	r1, r0
 	ldr	r0, [sp, #48]
 	orrs	r5, r0
-	ldr	r0, [sp, #52]
-	orrs	r4, r0
 	ldr	r0, [sp, #8]
+	orrs	r4, r0
+	ldr	r0, [sp, #52]
 	orrs	r6, r0
 	ldr	r0, [sp, #4]
 	rsbs	r3, r0, #0
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #36]
 	eors	r2, r0
 	ands	r2, r3
 	mov	r7, r0
@@ -1865,73 +1868,71 @@ elephant_dumbo_crypt:
 	ands	r5, r3
 	mov	r1, r0
 	eors	r1, r5
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #8]
 	eors	r4, r0
 	ands	r4, r3
 	mov	r5, r0
 	eors	r5, r4
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #52]
 	eors	r6, r0
 	ands	r6, r3
 	mov	r3, r0
 	eors	r3, r6
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #16]
 	eors	r7, r0
-	ldr	r0, [sp, #24]
-	eors	r2, r0
-	ldr	r0, [sp, #28]
-	eors	r1, r0
-	ldr	r0, [sp, #32]
-	eors	r5, r0
-	ldr	r0, [sp, #36]
-	eors	r3, r0
-	str	r7, [sp, #208]
-	str	r2, [sp, #212]
-	str	r1, [sp, #216]
-	str	r5, [sp, #220]
-	str	r3, [sp, #224]
-	add	r0, sp, #208
-	add	r1, sp, #228
-	bl	elephant_dumbo_P_permute
-	ldr	r4, [sp, #228]
-	ldr	r2, [sp, #232]
-	ldr	r1, [sp, #236]
-	ldr	r6, [sp, #240]
-	ldr	r3, [sp, #244]
 	ldr	r0, [sp, #20]
-	eors	r4, r0
-	ldr	r0, [sp, #24]
 	eors	r2, r0
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #24]
 	eors	r1, r0
+	ldr	r0, [sp, #28]
+	eors	r5, r0
 	ldr	r0, [sp, #32]
-	eors	r6, r0
-	ldr	r0, [sp, #36]
 	eors	r3, r0
+	str	r7, [sp, #216]
+	str	r2, [sp, #220]
+	str	r1, [sp, #224]
+	str	r5, [sp, #228]
+	str	r3, [sp, #232]
+	add	r0, sp, #216
+	add	r1, sp, #236
+	bl	elephant_dumbo_P_permute
+	ldr	r4, [sp, #236]
+	ldr	r3, [sp, #240]
+	ldr	r2, [sp, #244]
+	ldr	r1, [sp, #248]
+	ldr	r0, [sp, #252]
 	@ elephant_dumbo.ae:97: tag = tag ^ masked(ad_block(ad, i + 1), next)
 	ldr	r5, [sp]
 	eors	r5, r4
 	mov	r4, r11
-	eors	r4, r2
-	mov	r2, r10
+	eors	r4, r3
+	mov	r3, r10
+	eors	r3, r2
+	mov	r2, r9
 	eors	r2, r1
-	mov	r1, r9
-	eors	r1, r6
-	mov	r0, r8
-	eors	r0, r3
-	mov	r3, r2
-	mov	r2, r1
-	mov	r1, r0
+	mov	r1, r8
+	eors	r1, r0
+	ldr	r0, [sp, #16]
+	eors	r5, r0
+	ldr	r0, [sp, #20]
+	eors	r4, r0
+	ldr	r0, [sp, #24]
+	eors	r3, r0
+	ldr	r0, [sp, #28]
+	eors	r2, r0
+	ldr	r0, [sp, #32]
+	eors	r1, r0
+	mov	r0, r5
 	b	.Lelephant_dumbo_crypt_endif43
 .Lelephant_dumbo_crypt_else42:
-	ldr	r5, [sp]
+	ldr	r0, [sp]
 	mov	r4, r11
 	mov	r3, r10
 	mov	r2, r9
 	mov	r1, r8
 .Lelephant_dumbo_crypt_endif43:
-	str	r5, [sp]
+	str	r0, [sp]
 	mov	r11, r4
 	mov	r10, r3
 	mov	r9, r2
@@ -1941,18 +1942,18 @@ elephant_dumbo_crypt:
 	ldr	r0, [sp, #72]
 	str	r0, [sp, #4]
 	ldr	r0, [sp, #68]
-	str	r0, [sp, #16]
+	str	r0, [sp, #36]
 	ldr	r7, [sp, #56]
 	ldr	r6, [sp, #64]
-	ldr	r5, [sp, #20]
-	ldr	r4, [sp, #24]
-	ldr	r3, [sp, #28]
-	ldr	r2, [sp, #32]
-	ldr	r1, [sp, #36]
-	ldr	r0, [sp, #16]
-	str	r0, [sp, #52]
+	ldr	r5, [sp, #16]
+	ldr	r4, [sp, #20]
+	ldr	r3, [sp, #24]
+	ldr	r2, [sp, #28]
+	ldr	r1, [sp, #32]
+	ldr	r0, [sp, #36]
+	str	r0, [sp, #44]
 	str	r7, [sp, #48]
-	str	r6, [sp, #44]
+	str	r6, [sp, #52]
 	str	r5, [sp, #60]
 	str	r4, [sp, #72]
 	str	r3, [sp, #68]
@@ -1961,7 +1962,7 @@ elephant_dumbo_crypt:
 	ldr	r1, [sp, #12]
 	adds	r1, #1
 	str	r1, [sp, #12]
-	ldr	r0, [sp, #120]
+	ldr	r0, [sp, #128]
 	cmp	r1, r0
 	bcs	.Lelephant_dumbo_crypt_far5
 	b	.Lelephant_dumbo_crypt_loop18
@@ -1969,39 +1970,38 @@ elephant_dumbo_crypt:
 .Lelephant_dumbo_crypt_done19:
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
 	ldr	r3, [sp]
-	ldr	r0, [sp, #168]
+	ldr	r0, [sp, #176]
 	eors	r3, r0
 	mov	r4, r11
-	ldr	r0, [sp, #164]
+	ldr	r0, [sp, #172]
 	eors	r4, r0
 	mov	r5, r10
-	ldr	r0, [sp, #176]
+	ldr	r0, [sp, #184]
 	eors	r5, r0
 	mov	r2, r9
-	ldr	r0, [sp, #180]
+	ldr	r0, [sp, #188]
 	eors	r2, r0
 	mov	r1, r8
+	ldr	r0, [sp, #180]
+	eors	r1, r0
+	str	r3, [sp, #216]
+	str	r4, [sp, #220]
+	str	r5, [sp, #224]
+	str	r2, [sp, #228]
+	str	r1, [sp, #232]
+	add	r0, sp, #216
+	add	r1, sp, #236
+	bl	elephant_dumbo_P_permute
+	ldr	r2, [sp, #236]
+	ldr	r1, [sp, #240]
+	ldr	r0, [sp, #176]
+	eors	r2, r0
 	ldr	r0, [sp, #172]
 	eors	r1, r0
-	str	r3, [sp, #208]
-	str	r4, [sp, #212]
-	str	r5, [sp, #216]
-	str	r2, [sp, #220]
-	str	r1, [sp, #224]
-	add	r0, sp, #208
-	add	r1, sp, #228
-	bl	elephant_dumbo_P_permute
-	ldr	r2, [sp, #228]
-	ldr	r1, [sp, #232]
-	ldr	r0, [sp, #168]
-	eors	r2, r0
-	ldr	r0, [sp, #164]
-	eors	r1, r0
-	@ elephant_dumbo.ae:102: return masked(tag, l)[63:0]
-	ldr	r0, [sp, #184]
+	ldr	r0, [sp, #192]
 	str	r2, [r0]
 	str	r1, [r0, #4]
-	add	sp, #248
+	add	sp, #256
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

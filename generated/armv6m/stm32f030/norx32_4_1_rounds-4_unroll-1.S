@@ -1194,8 +1194,8 @@ norx32_4_1_encrypt_with:
 
 
 @ --- norx32_4_1_decrypt_with: norx32_4_1.decrypt_with
-@     frame 316 bytes (116 spill slots, 43 on the stack; locals 144), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2444 bytes of code and literals
+@     frame 316 bytes (110 spill slots, 43 on the stack; locals 144), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 2390 bytes of code and literals
 	.section .text.norx32_4_1_decrypt_with,"ax",%progbits
 	.global norx32_4_1_decrypt_with
 	.type norx32_4_1_decrypt_with, %function
@@ -1346,18 +1346,18 @@ norx32_4_1_decrypt_with:
 	adds	r3, r3, #1
 	str	r3, [sp, #136]
 	movs	r1, #0
-	str	r1, [sp, #96]
+	str	r1, [sp, #76]
 	mov	r0, r3
 	cmp	r1, r0
 	bcc	.Lnorx32_4_1_decrypt_with_far2
-	bl	.Lnorx32_4_1_decrypt_with_done5
+	b	.Lnorx32_4_1_decrypt_with_done5
 .Lnorx32_4_1_decrypt_with_far2:
 .Lnorx32_4_1_decrypt_with_loop4:
 	@ norx32_4_1.ae:159: off = rate * i
 	movs	r2, #48
-	ldr	r0, [sp, #96]
+	ldr	r0, [sp, #76]
 	muls	r0, r2
-	str	r0, [sp, #92]
+	str	r0, [sp, #72]
 	@ norx32_4_1.ae:160: count = if m - off < rate then m - off else rate
 	ldr	r1, [sp, #132]
 	subs	r0, r1, r0
@@ -1371,7 +1371,7 @@ norx32_4_1_decrypt_with:
 	rsbs	r0, r3, #0
 	ands	r1, r0
 	eors	r1, r2
-	str	r1, [sp, #56]
+	str	r1, [sp, #68]
 	@ norx32_4_1.ae:161: s[15] = s[15] ^ payload_tag
 	ldr	r1, [sp, #232]
 	movs	r0, #2
@@ -1865,38 +1865,38 @@ norx32_4_1_decrypt_with:
 	str	r0, [sp, #232]
 	@ norx32_4_1.ae:50: return cat(s[11], s[10], s[9], s[8], s[7], s[6], s[5], s[4], s[3], s[2], s[1], s[0])
 	ldr	r0, [sp, #216]
-	str	r0, [sp, #60]
-	ldr	r0, [sp, #212]
-	str	r0, [sp, #64]
-	ldr	r0, [sp, #208]
-	str	r0, [sp, #68]
-	ldr	r0, [sp, #204]
-	str	r0, [sp, #72]
-	ldr	r0, [sp, #200]
-	str	r0, [sp, #76]
-	ldr	r6, [sp, #196]
-	str	r6, [sp, #80]
-	ldr	r6, [sp, #192]
-	str	r6, [sp, #84]
-	ldr	r6, [sp, #188]
-	str	r6, [sp, #88]
-	ldr	r0, [sp, #184]
 	str	r0, [sp, #24]
+	ldr	r0, [sp, #212]
+	str	r0, [sp, #88]
+	ldr	r0, [sp, #208]
+	str	r0, [sp, #92]
+	ldr	r0, [sp, #204]
+	str	r0, [sp, #96]
+	ldr	r0, [sp, #200]
+	str	r0, [sp, #100]
+	ldr	r0, [sp, #196]
+	str	r0, [sp, #104]
+	ldr	r0, [sp, #192]
+	str	r0, [sp, #108]
+	ldr	r0, [sp, #188]
+	str	r0, [sp, #112]
+	ldr	r0, [sp, #184]
+	str	r0, [sp, #116]
 	ldr	r0, [sp, #180]
-	str	r0, [sp, #28]
+	str	r0, [sp, #120]
 	ldr	r0, [sp, #176]
-	str	r0, [sp, #32]
+	str	r0, [sp, #124]
 	ldr	r0, [sp, #172]
-	str	r0, [sp, #36]
+	str	r0, [sp, #128]
 	@ norx32_4_1.ae:164: x = first_bytes(r ^ load_le(ct, off, rate, count), count)
 	ldr	r1, [sp, #144]
-	ldr	r0, [sp, #92]
-	adds	r2, r1, r0
-	ldr	r0, [sp, #56]
+	ldr	r0, [sp, #72]
+	adds	r1, r1, r0
+	ldr	r0, [sp, #68]
 	cmp	r0, #48
 	bcc	.Lnorx32_4_1_decrypt_with_bytes8
 	movs	r0, #3
-	tst	r2, r0
+	tst	r1, r0
 	beq	.Lnorx32_4_1_decrypt_with_words9
 .Lnorx32_4_1_decrypt_with_bytes8:
 	movs	r0, #0
@@ -1913,99 +1913,99 @@ norx32_4_1_decrypt_with:
 	str	r0, [sp, #308]
 	str	r0, [sp, #312]
 	add	r3, sp, #268
-	ldr	r1, [sp, #56]
-	cmp	r1, #48
+	ldr	r2, [sp, #68]
+	cmp	r2, #48
 	bcc	.Lnorx32_4_1_decrypt_with_cnt11
-	movs	r1, #48
+	movs	r2, #48
 .Lnorx32_4_1_decrypt_with_cnt11:
 .Lnorx32_4_1_decrypt_with_cpy12:
-	subs	r1, #1
+	subs	r2, #1
 	bcc	.Lnorx32_4_1_decrypt_with_cpyd10
-	ldrb	r0, [r2, r1]
-	strb	r0, [r3, r1]
+	ldrb	r0, [r1, r2]
+	strb	r0, [r3, r2]
 	b	.Lnorx32_4_1_decrypt_with_cpy12
 .Lnorx32_4_1_decrypt_with_cpyd10:
-	mov	r2, r3
+	mov	r1, r3
 .Lnorx32_4_1_decrypt_with_words9:
-	ldr	r0, [r2]
+	ldr	r0, [r1]
 	str	r0, [sp, #8]
-	ldr	r0, [r2, #4]
+	ldr	r0, [r1, #4]
 	str	r0, [sp, #4]
-	ldr	r0, [r2, #8]
+	ldr	r0, [r1, #8]
 	str	r0, [sp]
-	ldr	r0, [r2, #12]
+	ldr	r0, [r1, #12]
 	mov	r11, r0
-	ldr	r0, [r2, #16]
+	ldr	r0, [r1, #16]
 	mov	r8, r0
-	ldr	r0, [r2, #20]
+	ldr	r0, [r1, #20]
 	mov	r9, r0
-	ldr	r7, [r2, #24]
-	ldr	r1, [r2, #28]
-	ldr	r5, [r2, #32]
-	ldr	r4, [r2, #36]
-	ldr	r3, [r2, #40]
-	ldr	r2, [r2, #44]
+	ldr	r7, [r1, #24]
+	ldr	r6, [r1, #28]
+	ldr	r5, [r1, #32]
+	ldr	r4, [r1, #36]
+	ldr	r3, [r1, #40]
+	ldr	r2, [r1, #44]
 	ldr	r0, [sp, #8]
-	ldr	r6, [sp, #36]
-	eors	r0, r6
+	ldr	r1, [sp, #128]
+	eors	r0, r1
 	str	r0, [sp, #8]
 	ldr	r0, [sp, #4]
-	ldr	r6, [sp, #32]
-	eors	r0, r6
+	ldr	r1, [sp, #124]
+	eors	r0, r1
 	str	r0, [sp, #4]
 	ldr	r0, [sp]
-	ldr	r6, [sp, #28]
-	eors	r0, r6
+	ldr	r1, [sp, #120]
+	eors	r0, r1
 	str	r0, [sp]
 	mov	r0, r11
-	ldr	r6, [sp, #24]
-	eors	r0, r6
+	ldr	r1, [sp, #116]
+	eors	r0, r1
 	mov	r11, r0
 	mov	r0, r8
-	ldr	r6, [sp, #88]
-	eors	r0, r6
-	str	r0, [sp, #48]
+	ldr	r1, [sp, #112]
+	eors	r0, r1
+	str	r0, [sp, #64]
 	mov	r0, r9
-	ldr	r6, [sp, #84]
-	eors	r0, r6
-	str	r0, [sp, #44]
-	ldr	r6, [sp, #80]
-	eors	r7, r6
-	str	r7, [sp, #124]
-	ldr	r0, [sp, #76]
-	eors	r1, r0
-	str	r1, [sp, #120]
-	ldr	r0, [sp, #72]
+	ldr	r1, [sp, #108]
+	eors	r0, r1
+	str	r0, [sp, #60]
+	ldr	r0, [sp, #104]
+	eors	r7, r0
+	str	r7, [sp, #56]
+	ldr	r0, [sp, #100]
+	eors	r6, r0
+	str	r6, [sp, #52]
+	ldr	r0, [sp, #96]
 	eors	r5, r0
-	str	r5, [sp, #116]
-	ldr	r0, [sp, #68]
+	str	r5, [sp, #48]
+	ldr	r0, [sp, #92]
 	eors	r4, r0
-	str	r4, [sp, #112]
-	ldr	r0, [sp, #64]
+	str	r4, [sp, #44]
+	ldr	r0, [sp, #88]
 	eors	r3, r0
-	str	r3, [sp, #108]
-	ldr	r0, [sp, #60]
+	str	r3, [sp, #40]
+	ldr	r0, [sp, #24]
 	eors	r2, r0
-	str	r2, [sp, #104]
+	str	r2, [sp, #36]
 	@ norx32_4_1.ae:45: return x & ~(~(0 as u384) << (8 * count))
-	ldr	r0, [sp, #56]
+	ldr	r0, [sp, #68]
 	lsls	r0, r0, #3
-	str	r0, [sp, #128]
+	str	r0, [sp, #84]
 	movs	r4, #0
 	mvns	r4, r4
-	str	r4, [sp, #40]
+	str	r4, [sp, #32]
 	str	r4, [sp, #20]
 	mov	r10, r4
 	mov	r9, r4
 	mov	r8, r4
+	str	r4, [sp, #16]
 	str	r4, [sp, #12]
 	mov	r3, r4
 	mov	r2, r4
 	mov	r1, r4
 	mov	r0, r4
-	str	r0, [sp, #16]
-	str	r0, [sp, #52]
-	ldr	r6, [sp, #128]
+	str	r0, [sp, #28]
+	ldr	r6, [sp, #84]
 	movs	r0, #3
 	lsls	r0, r0, #7
 	cmp	r6, r0
@@ -2013,50 +2013,44 @@ norx32_4_1_decrypt_with:
 .Lnorx32_4_1_decrypt_with_shl15:
 	cmp	r6, #32
 	bcc	.Lnorx32_4_1_decrypt_with_shf14
-	ldr	r0, [sp, #16]
-	str	r0, [sp, #52]
-	str	r1, [sp, #16]
-	mov	r1, r4
-	mov	r4, r2
+	str	r4, [sp, #28]
+	mov	r4, r1
+	mov	r1, r2
 	mov	r2, r3
 	ldr	r3, [sp, #12]
-	mov	r0, r8
+	ldr	r0, [sp, #16]
 	str	r0, [sp, #12]
+	mov	r0, r8
+	str	r0, [sp, #16]
 	mov	r8, r9
 	mov	r9, r10
 	ldr	r0, [sp, #20]
 	mov	r10, r0
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #32]
 	str	r0, [sp, #20]
 	movs	r0, #0
-	str	r0, [sp, #40]
+	str	r0, [sp, #32]
 	subs	r6, #32
 	b	.Lnorx32_4_1_decrypt_with_shl15
 .Lnorx32_4_1_decrypt_with_shf14:
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #28]
 	lsls	r0, r6
-	str	r0, [sp, #52]
+	str	r0, [sp, #28]
 	movs	r5, #32
 	subs	r5, r5, r6
-	ldr	r0, [sp, #16]
-	lsrs	r0, r5
-	ldr	r7, [sp, #52]
-	orrs	r7, r0
-	str	r7, [sp, #52]
-	ldr	r0, [sp, #16]
-	lsls	r0, r6
-	mov	r7, r1
-	lsrs	r7, r5
-	orrs	r0, r7
-	str	r0, [sp, #16]
-	lsls	r1, r6
 	mov	r0, r4
 	lsrs	r0, r5
-	orrs	r1, r0
+	ldr	r7, [sp, #28]
+	orrs	r7, r0
+	str	r7, [sp, #28]
 	lsls	r4, r6
-	mov	r0, r2
+	mov	r0, r1
 	lsrs	r0, r5
 	orrs	r4, r0
+	lsls	r1, r6
+	mov	r0, r2
+	lsrs	r0, r5
+	orrs	r1, r0
 	lsls	r2, r6
 	mov	r0, r3
 	lsrs	r0, r5
@@ -2067,10 +2061,16 @@ norx32_4_1_decrypt_with:
 	orrs	r3, r0
 	ldr	r0, [sp, #12]
 	lsls	r0, r6
-	mov	r7, r8
+	ldr	r7, [sp, #16]
 	lsrs	r7, r5
 	orrs	r0, r7
 	str	r0, [sp, #12]
+	ldr	r0, [sp, #16]
+	lsls	r0, r6
+	mov	r7, r8
+	lsrs	r7, r5
+	orrs	r0, r7
+	str	r0, [sp, #16]
 	mov	r0, r8
 	lsls	r0, r6
 	mov	r8, r0
@@ -2095,35 +2095,35 @@ norx32_4_1_decrypt_with:
 	mov	r7, r10
 	orrs	r7, r0
 	mov	r10, r7
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #32]
 	lsrs	r0, r5
-	str	r0, [sp, #100]
+	str	r0, [sp, #80]
 	ldr	r0, [sp, #20]
 	lsls	r0, r6
-	ldr	r5, [sp, #100]
+	ldr	r5, [sp, #80]
 	orrs	r0, r5
 	str	r0, [sp, #20]
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #32]
 	lsls	r0, r6
-	str	r0, [sp, #40]
+	str	r0, [sp, #32]
 	b	.Lnorx32_4_1_decrypt_with_she16
 .Lnorx32_4_1_decrypt_with_shz13:
 	movs	r0, #0
-	str	r0, [sp, #40]
+	str	r0, [sp, #32]
 	str	r0, [sp, #20]
 	mov	r10, r0
 	mov	r9, r0
 	mov	r8, r0
+	str	r0, [sp, #16]
 	str	r0, [sp, #12]
 	movs	r3, #0
 	movs	r2, #0
-	movs	r4, #0
 	movs	r1, #0
-	str	r0, [sp, #16]
-	str	r0, [sp, #52]
+	movs	r4, #0
+	str	r0, [sp, #28]
 .Lnorx32_4_1_decrypt_with_she16:
 	ldr	r0, [sp, #8]
-	ldr	r5, [sp, #40]
+	ldr	r5, [sp, #32]
 	bics	r0, r5
 	str	r0, [sp, #8]
 	ldr	r0, [sp, #4]
@@ -2138,58 +2138,68 @@ norx32_4_1_decrypt_with:
 	mov	r5, r9
 	bics	r0, r5
 	mov	r11, r0
-	ldr	r0, [sp, #48]
+	ldr	r0, [sp, #64]
 	mov	r5, r8
 	bics	r0, r5
-	str	r0, [sp, #48]
-	ldr	r0, [sp, #44]
+	str	r0, [sp, #64]
+	ldr	r0, [sp, #60]
+	ldr	r5, [sp, #16]
+	bics	r0, r5
+	str	r0, [sp, #60]
+	ldr	r0, [sp, #56]
 	ldr	r5, [sp, #12]
 	bics	r0, r5
-	str	r0, [sp, #44]
-	ldr	r0, [sp, #124]
-	bics	r0, r3
-	mov	r8, r0
-	ldr	r3, [sp, #120]
-	bics	r3, r2
-	ldr	r2, [sp, #116]
-	bics	r2, r4
-	ldr	r4, [sp, #112]
-	bics	r4, r1
-	ldr	r1, [sp, #108]
-	ldr	r0, [sp, #16]
-	bics	r1, r0
-	ldr	r5, [sp, #104]
+	str	r0, [sp, #56]
 	ldr	r0, [sp, #52]
-	bics	r5, r0
+	bics	r0, r3
+	str	r0, [sp, #52]
+	ldr	r0, [sp, #48]
+	bics	r0, r2
+	str	r0, [sp, #48]
+	ldr	r0, [sp, #44]
+	bics	r0, r1
+	str	r0, [sp, #44]
+	ldr	r0, [sp, #40]
+	bics	r0, r4
+	str	r0, [sp, #40]
+	ldr	r0, [sp, #36]
+	ldr	r1, [sp, #28]
+	bics	r0, r1
+	str	r0, [sp, #36]
 	@ norx32_4_1.ae:165: store_le(msg, off, x, count)
-	ldr	r6, [sp, #140]
-	ldr	r0, [sp, #92]
-	adds	r6, r6, r0
-	ldr	r0, [sp, #56]
+	ldr	r1, [sp, #140]
+	ldr	r0, [sp, #72]
+	adds	r1, r1, r0
+	ldr	r0, [sp, #68]
 	cmp	r0, #48
 	bcc	.Lnorx32_4_1_decrypt_with_bytes17
 	movs	r0, #3
-	tst	r6, r0
+	tst	r1, r0
 	bne	.Lnorx32_4_1_decrypt_with_bytes17
 	ldr	r0, [sp, #8]
-	str	r0, [r6]
+	str	r0, [r1]
 	ldr	r0, [sp, #4]
-	str	r0, [r6, #4]
+	str	r0, [r1, #4]
 	ldr	r0, [sp]
-	str	r0, [r6, #8]
+	str	r0, [r1, #8]
 	mov	r0, r11
-	str	r0, [r6, #12]
+	str	r0, [r1, #12]
+	ldr	r0, [sp, #64]
+	str	r0, [r1, #16]
+	ldr	r0, [sp, #60]
+	str	r0, [r1, #20]
+	ldr	r0, [sp, #56]
+	str	r0, [r1, #24]
+	ldr	r0, [sp, #52]
+	str	r0, [r1, #28]
 	ldr	r0, [sp, #48]
-	str	r0, [r6, #16]
+	str	r0, [r1, #32]
 	ldr	r0, [sp, #44]
-	str	r0, [r6, #20]
-	mov	r0, r8
-	str	r0, [r6, #24]
-	str	r3, [r6, #28]
-	str	r2, [r6, #32]
-	str	r4, [r6, #36]
-	str	r1, [r6, #40]
-	str	r5, [r6, #44]
+	str	r0, [r1, #36]
+	ldr	r0, [sp, #40]
+	str	r0, [r1, #40]
+	ldr	r0, [sp, #36]
+	str	r0, [r1, #44]
 	b	.Lnorx32_4_1_decrypt_with_stored18
 .Lnorx32_4_1_decrypt_with_bytes17:
 	ldr	r0, [sp, #8]
@@ -2200,165 +2210,125 @@ norx32_4_1_decrypt_with:
 	str	r0, [sp, #276]
 	mov	r0, r11
 	str	r0, [sp, #280]
-	ldr	r0, [sp, #48]
+	ldr	r0, [sp, #64]
 	str	r0, [sp, #284]
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #60]
 	str	r0, [sp, #288]
-	mov	r0, r8
+	ldr	r0, [sp, #56]
 	str	r0, [sp, #292]
-	str	r3, [sp, #296]
-	str	r2, [sp, #300]
-	str	r4, [sp, #304]
-	str	r1, [sp, #308]
-	str	r5, [sp, #312]
-	add	r0, sp, #268
-	mov	r9, r0
-	ldr	r7, [sp, #56]
-	cmp	r7, #48
+	ldr	r0, [sp, #52]
+	str	r0, [sp, #296]
+	ldr	r0, [sp, #48]
+	str	r0, [sp, #300]
+	ldr	r0, [sp, #44]
+	str	r0, [sp, #304]
+	ldr	r0, [sp, #40]
+	str	r0, [sp, #308]
+	ldr	r0, [sp, #36]
+	str	r0, [sp, #312]
+	add	r3, sp, #268
+	ldr	r2, [sp, #68]
+	cmp	r2, #48
 	bcc	.Lnorx32_4_1_decrypt_with_cnt19
-	movs	r7, #48
+	movs	r2, #48
 .Lnorx32_4_1_decrypt_with_cnt19:
 .Lnorx32_4_1_decrypt_with_cpy20:
-	subs	r7, #1
+	subs	r2, #1
 	bcc	.Lnorx32_4_1_decrypt_with_stored18
-	mov	r0, r9
-	ldrb	r0, [r0, r7]
-	strb	r0, [r6, r7]
+	ldrb	r0, [r3, r2]
+	strb	r0, [r1, r2]
 	b	.Lnorx32_4_1_decrypt_with_cpy20
 .Lnorx32_4_1_decrypt_with_stored18:
-	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	ldr	r0, [sp, #36]
-	ldr	r6, [sp, #8]
-	eors	r0, r6
-	str	r0, [sp, #36]
-	ldr	r0, [sp, #32]
-	ldr	r6, [sp, #4]
-	eors	r0, r6
-	str	r0, [sp, #32]
-	ldr	r0, [sp, #28]
-	ldr	r6, [sp]
-	eors	r0, r6
-	str	r0, [sp, #28]
-	ldr	r0, [sp, #24]
-	mov	r6, r11
-	eors	r0, r6
-	str	r0, [sp, #24]
-	ldr	r6, [sp, #88]
-	ldr	r0, [sp, #48]
-	eors	r6, r0
-	str	r6, [sp, #88]
-	ldr	r6, [sp, #84]
-	ldr	r0, [sp, #44]
-	eors	r6, r0
-	str	r6, [sp, #84]
-	ldr	r6, [sp, #80]
-	mov	r0, r8
-	eors	r6, r0
-	str	r6, [sp, #80]
-	ldr	r0, [sp, #76]
-	eors	r0, r3
-	str	r0, [sp, #76]
-	ldr	r0, [sp, #72]
-	eors	r0, r2
-	str	r0, [sp, #72]
-	ldr	r0, [sp, #68]
-	eors	r0, r4
-	str	r0, [sp, #68]
-	ldr	r0, [sp, #64]
-	eors	r0, r1
-	str	r0, [sp, #64]
-	ldr	r0, [sp, #60]
-	eors	r0, r5
-	str	r0, [sp, #60]
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ldr	r0, [sp, #56]
+	ldr	r0, [sp, #68]
 	cmp	r0, #48
 	movs	r0, #0
 	adcs	r0, r0
 	movs	r1, #1
 	eors	r0, r1
-	str	r0, [sp, #16]
+	str	r0, [sp, #68]
+	ldr	r6, [sp, #84]
 	movs	r0, #1
-	str	r0, [sp]
+	str	r0, [sp, #32]
 	movs	r0, #0
-	mov	r11, r0
+	str	r0, [sp, #20]
 	mov	r10, r0
 	mov	r9, r0
 	mov	r8, r0
-	str	r0, [sp, #8]
-	str	r0, [sp, #4]
-	movs	r6, #0
+	str	r0, [sp, #16]
+	str	r0, [sp, #12]
 	movs	r5, #0
 	movs	r4, #0
 	movs	r3, #0
-	str	r0, [sp, #12]
-	ldr	r2, [sp, #128]
+	movs	r2, #0
+	str	r0, [sp, #28]
 	movs	r0, #3
 	lsls	r0, r0, #7
-	cmp	r2, r0
+	cmp	r6, r0
 	bcs	.Lnorx32_4_1_decrypt_with_shz21
 .Lnorx32_4_1_decrypt_with_shl23:
-	cmp	r2, #32
+	cmp	r6, #32
 	bcc	.Lnorx32_4_1_decrypt_with_shf22
-	str	r3, [sp, #12]
+	str	r2, [sp, #28]
+	mov	r2, r3
 	mov	r3, r4
 	mov	r4, r5
-	mov	r5, r6
-	ldr	r6, [sp, #4]
-	ldr	r0, [sp, #8]
-	str	r0, [sp, #4]
+	ldr	r5, [sp, #12]
+	ldr	r0, [sp, #16]
+	str	r0, [sp, #12]
 	mov	r0, r8
-	str	r0, [sp, #8]
+	str	r0, [sp, #16]
 	mov	r8, r9
 	mov	r9, r10
-	mov	r10, r11
-	ldr	r0, [sp]
-	mov	r11, r0
+	ldr	r0, [sp, #20]
+	mov	r10, r0
+	ldr	r0, [sp, #32]
+	str	r0, [sp, #20]
 	movs	r0, #0
-	str	r0, [sp]
-	subs	r2, #32
+	str	r0, [sp, #32]
+	subs	r6, #32
 	b	.Lnorx32_4_1_decrypt_with_shl23
 .Lnorx32_4_1_decrypt_with_shf22:
-	ldr	r0, [sp, #12]
-	lsls	r0, r2
-	str	r0, [sp, #12]
+	ldr	r0, [sp, #28]
+	lsls	r0, r6
+	str	r0, [sp, #28]
 	movs	r1, #32
-	subs	r1, r1, r2
+	subs	r1, r1, r6
+	mov	r0, r2
+	lsrs	r0, r1
+	ldr	r7, [sp, #28]
+	orrs	r7, r0
+	str	r7, [sp, #28]
+	lsls	r2, r6
 	mov	r0, r3
 	lsrs	r0, r1
-	ldr	r7, [sp, #12]
-	orrs	r7, r0
-	str	r7, [sp, #12]
-	lsls	r3, r2
+	orrs	r2, r0
+	lsls	r3, r6
 	mov	r0, r4
 	lsrs	r0, r1
 	orrs	r3, r0
-	lsls	r4, r2
+	lsls	r4, r6
 	mov	r0, r5
 	lsrs	r0, r1
 	orrs	r4, r0
-	lsls	r5, r2
-	mov	r0, r6
+	lsls	r5, r6
+	ldr	r0, [sp, #12]
 	lsrs	r0, r1
 	orrs	r5, r0
-	lsls	r6, r2
-	ldr	r0, [sp, #4]
-	lsrs	r0, r1
-	orrs	r6, r0
-	ldr	r0, [sp, #4]
-	lsls	r0, r2
-	ldr	r7, [sp, #8]
+	ldr	r0, [sp, #12]
+	lsls	r0, r6
+	ldr	r7, [sp, #16]
 	lsrs	r7, r1
 	orrs	r0, r7
-	str	r0, [sp, #4]
-	ldr	r0, [sp, #8]
-	lsls	r0, r2
+	str	r0, [sp, #12]
+	ldr	r0, [sp, #16]
+	lsls	r0, r6
 	mov	r7, r8
 	lsrs	r7, r1
 	orrs	r0, r7
-	str	r0, [sp, #8]
+	str	r0, [sp, #16]
 	mov	r0, r8
-	lsls	r0, r2
+	lsls	r0, r6
 	mov	r8, r0
 	mov	r0, r9
 	lsrs	r0, r1
@@ -2366,7 +2336,7 @@ norx32_4_1_decrypt_with:
 	orrs	r7, r0
 	mov	r8, r7
 	mov	r0, r9
-	lsls	r0, r2
+	lsls	r0, r6
 	mov	r9, r0
 	mov	r0, r10
 	lsrs	r0, r1
@@ -2374,144 +2344,172 @@ norx32_4_1_decrypt_with:
 	orrs	r7, r0
 	mov	r9, r7
 	mov	r0, r10
-	lsls	r0, r2
+	lsls	r0, r6
 	mov	r10, r0
-	mov	r0, r11
+	ldr	r0, [sp, #20]
 	lsrs	r0, r1
 	mov	r7, r10
 	orrs	r7, r0
 	mov	r10, r7
-	ldr	r0, [sp]
+	ldr	r0, [sp, #32]
 	lsrs	r0, r1
-	str	r0, [sp, #20]
-	mov	r0, r11
-	lsls	r0, r2
-	ldr	r1, [sp, #20]
+	str	r0, [sp, #72]
+	ldr	r0, [sp, #20]
+	lsls	r0, r6
+	ldr	r1, [sp, #72]
 	orrs	r0, r1
-	mov	r11, r0
-	ldr	r0, [sp]
-	lsls	r0, r2
-	str	r0, [sp]
+	str	r0, [sp, #20]
+	ldr	r0, [sp, #32]
+	lsls	r0, r6
+	str	r0, [sp, #32]
 	b	.Lnorx32_4_1_decrypt_with_she24
 .Lnorx32_4_1_decrypt_with_shz21:
 	movs	r0, #0
-	str	r0, [sp]
-	mov	r11, r0
+	str	r0, [sp, #32]
+	str	r0, [sp, #20]
 	mov	r10, r0
 	mov	r9, r0
 	mov	r8, r0
-	str	r0, [sp, #8]
-	str	r0, [sp, #4]
-	movs	r6, #0
+	str	r0, [sp, #16]
+	str	r0, [sp, #12]
 	movs	r5, #0
 	movs	r4, #0
 	movs	r3, #0
-	str	r0, [sp, #12]
-.Lnorx32_4_1_decrypt_with_she24:
-	movs	r0, #1
-	lsls	r0, r0, #31
-	ldr	r2, [sp, #12]
-	orrs	r2, r0
-	ldr	r0, [sp, #16]
-	rsbs	r1, r0, #0
-	ldr	r0, [sp]
-	ands	r0, r1
-	str	r0, [sp]
-	mov	r0, r11
-	ands	r0, r1
-	mov	r11, r0
-	mov	r0, r10
-	ands	r0, r1
-	mov	r10, r0
-	mov	r0, r9
-	ands	r0, r1
-	mov	r9, r0
-	mov	r0, r8
-	ands	r0, r1
-	mov	r8, r0
-	ldr	r0, [sp, #8]
-	ands	r0, r1
-	str	r0, [sp, #44]
-	ldr	r0, [sp, #4]
-	ands	r0, r1
-	str	r0, [sp, #40]
-	ands	r6, r1
-	str	r6, [sp, #20]
-	ands	r5, r1
-	str	r5, [sp, #16]
-	ands	r4, r1
-	str	r4, [sp, #12]
-	ands	r3, r1
-	str	r3, [sp, #8]
-	ands	r2, r1
-	str	r2, [sp, #4]
-	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	ldr	r0, [sp, #36]
-	ldr	r1, [sp]
-	eors	r0, r1
-	str	r0, [sp, #36]
-	ldr	r0, [sp, #32]
-	mov	r1, r11
-	eors	r0, r1
-	str	r0, [sp, #32]
-	ldr	r0, [sp, #28]
-	mov	r1, r10
-	eors	r0, r1
+	movs	r2, #0
 	str	r0, [sp, #28]
+.Lnorx32_4_1_decrypt_with_she24:
+	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
 	ldr	r0, [sp, #24]
-	mov	r1, r9
+	ldr	r1, [sp, #36]
 	eors	r0, r1
 	str	r0, [sp, #24]
-	ldr	r0, [sp, #88]
-	mov	r1, r8
-	eors	r0, r1
-	mov	r9, r0
-	ldr	r7, [sp, #84]
-	ldr	r0, [sp, #44]
-	eors	r7, r0
-	ldr	r6, [sp, #80]
-	ldr	r0, [sp, #40]
-	eors	r6, r0
-	ldr	r5, [sp, #76]
-	ldr	r0, [sp, #20]
-	eors	r5, r0
-	ldr	r4, [sp, #72]
-	ldr	r0, [sp, #16]
-	eors	r4, r0
-	ldr	r3, [sp, #68]
-	ldr	r0, [sp, #12]
-	eors	r3, r0
-	ldr	r2, [sp, #64]
-	ldr	r0, [sp, #8]
-	eors	r2, r0
-	ldr	r1, [sp, #60]
-	ldr	r0, [sp, #4]
-	eors	r1, r0
-	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	ldr	r0, [sp, #36]
-	str	r0, [sp, #172]
-	ldr	r0, [sp, #32]
-	str	r0, [sp, #176]
-	ldr	r0, [sp, #28]
-	str	r0, [sp, #180]
+	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	movs	r0, #1
+	lsls	r0, r0, #31
+	ldr	r1, [sp, #28]
+	orrs	r1, r0
+	ldr	r0, [sp, #68]
+	rsbs	r7, r0, #0
+	ands	r1, r7
+	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
 	ldr	r0, [sp, #24]
-	str	r0, [sp, #184]
-	mov	r0, r9
-	str	r0, [sp, #188]
-	str	r7, [sp, #192]
-	str	r6, [sp, #196]
-	str	r5, [sp, #200]
-	str	r4, [sp, #204]
-	str	r3, [sp, #208]
-	str	r2, [sp, #212]
-	str	r1, [sp, #216]
+	eors	r0, r1
+	str	r0, [sp, #24]
+	ldr	r1, [sp, #88]
+	ldr	r0, [sp, #40]
+	eors	r1, r0
+	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	ands	r2, r7
+	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	eors	r1, r2
+	str	r1, [sp, #68]
+	ldr	r1, [sp, #92]
+	ldr	r0, [sp, #44]
+	eors	r1, r0
+	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	ands	r3, r7
+	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	eors	r1, r3
+	str	r1, [sp, #40]
 	ldr	r1, [sp, #96]
+	ldr	r0, [sp, #48]
+	eors	r1, r0
+	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	ands	r4, r7
+	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	eors	r1, r4
+	str	r1, [sp, #36]
+	ldr	r1, [sp, #100]
+	ldr	r0, [sp, #52]
+	eors	r1, r0
+	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	ands	r5, r7
+	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	eors	r1, r5
+	str	r1, [sp, #28]
+	ldr	r1, [sp, #104]
+	ldr	r0, [sp, #56]
+	eors	r1, r0
+	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	ldr	r0, [sp, #12]
+	ands	r0, r7
+	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	eors	r1, r0
+	ldr	r2, [sp, #108]
+	ldr	r0, [sp, #60]
+	eors	r2, r0
+	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	ldr	r0, [sp, #16]
+	ands	r0, r7
+	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	eors	r2, r0
+	ldr	r3, [sp, #112]
+	ldr	r0, [sp, #64]
+	eors	r3, r0
+	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	mov	r0, r8
+	ands	r0, r7
+	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	eors	r3, r0
+	ldr	r4, [sp, #116]
+	mov	r0, r11
+	eors	r4, r0
+	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	mov	r0, r9
+	ands	r0, r7
+	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	eors	r4, r0
+	ldr	r5, [sp, #120]
+	ldr	r0, [sp]
+	eors	r5, r0
+	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	mov	r0, r10
+	ands	r0, r7
+	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	eors	r5, r0
+	ldr	r6, [sp, #124]
+	ldr	r0, [sp, #4]
+	eors	r6, r0
+	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	ldr	r0, [sp, #20]
+	ands	r0, r7
+	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	eors	r6, r0
+	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	ldr	r0, [sp, #32]
+	ands	r0, r7
+	mov	r8, r0
+	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	ldr	r7, [sp, #128]
+	ldr	r0, [sp, #8]
+	eors	r7, r0
+	mov	r0, r8
+	eors	r7, r0
+	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	str	r7, [sp, #172]
+	str	r6, [sp, #176]
+	str	r5, [sp, #180]
+	str	r4, [sp, #184]
+	str	r3, [sp, #188]
+	str	r2, [sp, #192]
+	str	r1, [sp, #196]
+	ldr	r0, [sp, #28]
+	str	r0, [sp, #200]
+	ldr	r0, [sp, #36]
+	str	r0, [sp, #204]
+	ldr	r0, [sp, #40]
+	str	r0, [sp, #208]
+	ldr	r0, [sp, #68]
+	str	r0, [sp, #212]
+	ldr	r0, [sp, #24]
+	str	r0, [sp, #216]
+	ldr	r1, [sp, #76]
 	adds	r1, #1
-	str	r1, [sp, #96]
+	str	r1, [sp, #76]
 	ldr	r0, [sp, #136]
 	cmp	r1, r0
 	bcs	.Lnorx32_4_1_decrypt_with_far4
-	bl	.Lnorx32_4_1_decrypt_with_loop4
+	b	.Lnorx32_4_1_decrypt_with_loop4
 .Lnorx32_4_1_decrypt_with_far4:
 .Lnorx32_4_1_decrypt_with_done5:
 	b	.Lnorx32_4_1_decrypt_with_endif3
@@ -2580,8 +2578,8 @@ norx32_4_1_decrypt_with:
 
 
 @ --- norx32_4_1_absorb_header: norx32_4_1.absorb_header
-@     frame 144 bytes (80 spill slots, 24 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1748 bytes of code and literals
+@     frame 188 bytes (82 spill slots, 35 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1682 bytes of code and literals
 	.section .text.norx32_4_1_absorb_header,"ax",%progbits
 	.global norx32_4_1_absorb_header
 	.type norx32_4_1_absorb_header, %function
@@ -2594,8 +2592,8 @@ norx32_4_1_absorb_header:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #144
-	str	r2, [sp, #84]
+	sub	sp, #188
+	str	r2, [sp, #128]
 	@ norx32_4_1.ae:96: if n > 0 {
 	movs	r3, #0
 	cmp	r3, r2
@@ -2603,13 +2601,13 @@ norx32_4_1_absorb_header:
 	movs	r2, #1
 	eors	r3, r2
 	mov	r9, r0
-	str	r1, [sp, #92]
+	str	r1, [sp, #136]
 	cmp	r3, #0
 	bne	.Lnorx32_4_1_absorb_header_far1
 	b	.Lnorx32_4_1_absorb_header_else1
 .Lnorx32_4_1_absorb_header_far1:
 	@ norx32_4_1.ae:40: return ((((n >> 4) as u64) * 0xaaaaaaab) >> 33) as u32
-	ldr	r1, [sp, #84]
+	ldr	r1, [sp, #128]
 	lsrs	r4, r1, #4
 	lsls	r0, r4, #1
 	lsrs	r1, r4, #31
@@ -2679,9 +2677,9 @@ norx32_4_1_absorb_header:
 	lsrs	r3, r0, #1
 	@ norx32_4_1.ae:97: for i in 0..whole_blocks(n) + 1 {
 	adds	r3, r3, #1
-	str	r3, [sp, #88]
+	str	r3, [sp, #132]
 	movs	r1, #0
-	str	r1, [sp, #72]
+	str	r1, [sp, #60]
 	mov	r0, r3
 	cmp	r1, r0
 	bcc	.Lnorx32_4_1_absorb_header_far2
@@ -2690,11 +2688,11 @@ norx32_4_1_absorb_header:
 .Lnorx32_4_1_absorb_header_loop3:
 	@ norx32_4_1.ae:98: off = rate * i
 	movs	r2, #48
-	ldr	r0, [sp, #72]
+	ldr	r0, [sp, #60]
 	muls	r0, r2
-	str	r0, [sp, #68]
+	str	r0, [sp, #56]
 	@ norx32_4_1.ae:99: count = if n - off < rate then n - off else rate
-	ldr	r1, [sp, #84]
+	ldr	r1, [sp, #128]
 	subs	r0, r1, r0
 	mov	r1, r0
 	eors	r1, r2
@@ -3184,61 +3182,65 @@ norx32_4_1_absorb_header:
 	mov	r1, r8
 	str	r1, [r0, #60]
 	@ norx32_4_1.ae:50: return cat(s[11], s[10], s[9], s[8], s[7], s[6], s[5], s[4], s[3], s[2], s[1], s[0])
-	ldr	r0, [r0, #44]
-	str	r0, [sp, #48]
-	mov	r0, r9
+	ldr	r1, [r0, #44]
+	str	r1, [sp, #12]
 	ldr	r0, [r0, #40]
-	str	r0, [sp, #60]
+	str	r0, [sp, #32]
 	mov	r0, r9
 	ldr	r0, [r0, #36]
-	str	r0, [sp, #64]
-	mov	r0, r9
-	ldr	r0, [r0, #32]
-	str	r0, [sp, #56]
-	mov	r0, r9
-	ldr	r0, [r0, #28]
-	str	r0, [sp, #44]
-	mov	r0, r9
-	ldr	r0, [r0, #24]
 	str	r0, [sp, #40]
 	mov	r0, r9
-	ldr	r7, [r0, #20]
-	str	r7, [sp, #36]
-	ldr	r7, [r0, #16]
-	str	r7, [sp, #32]
-	ldr	r7, [r0, #12]
-	str	r7, [sp, #16]
-	ldr	r7, [r0, #8]
-	str	r7, [sp, #20]
-	ldr	r7, [r0, #4]
-	str	r7, [sp, #24]
-	ldr	r7, [r0]
-	str	r7, [sp, #28]
+	ldr	r0, [r0, #32]
+	str	r0, [sp, #64]
+	mov	r0, r9
+	ldr	r0, [r0, #28]
+	str	r0, [sp, #72]
+	mov	r0, r9
+	ldr	r0, [r0, #24]
+	str	r0, [sp, #80]
+	mov	r0, r9
+	ldr	r0, [r0, #20]
+	str	r0, [sp, #88]
+	mov	r0, r9
+	ldr	r0, [r0, #16]
+	str	r0, [sp, #96]
+	mov	r0, r9
+	ldr	r0, [r0, #12]
+	str	r0, [sp, #104]
+	mov	r0, r9
+	ldr	r0, [r0, #8]
+	str	r0, [sp, #112]
+	mov	r0, r9
+	ldr	r0, [r0, #4]
+	str	r0, [sp, #120]
+	mov	r0, r9
+	ldr	r0, [r0]
+	str	r0, [sp, #124]
 	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	ldr	r1, [sp, #92]
-	ldr	r0, [sp, #68]
-	adds	r1, r1, r0
+	ldr	r1, [sp, #136]
+	ldr	r0, [sp, #56]
+	adds	r0, r1, r0
 	movs	r2, #3
-	ldr	r0, [sp, #52]
-	cmp	r0, #48
+	ldr	r1, [sp, #52]
+	cmp	r1, #48
 	bcc	.Lnorx32_4_1_absorb_header_bytes7
-	tst	r1, r2
+	tst	r0, r2
 	beq	.Lnorx32_4_1_absorb_header_words8
 .Lnorx32_4_1_absorb_header_bytes7:
-	movs	r0, #0
-	str	r0, [sp, #96]
-	str	r0, [sp, #100]
-	str	r0, [sp, #104]
-	str	r0, [sp, #108]
-	str	r0, [sp, #112]
-	str	r0, [sp, #116]
-	str	r0, [sp, #120]
-	str	r0, [sp, #124]
-	str	r0, [sp, #128]
-	str	r0, [sp, #132]
-	str	r0, [sp, #136]
-	str	r0, [sp, #140]
-	add	r3, sp, #96
+	movs	r1, #0
+	str	r1, [sp, #140]
+	str	r1, [sp, #144]
+	str	r1, [sp, #148]
+	str	r1, [sp, #152]
+	str	r1, [sp, #156]
+	str	r1, [sp, #160]
+	str	r1, [sp, #164]
+	str	r1, [sp, #168]
+	str	r1, [sp, #172]
+	str	r1, [sp, #176]
+	str	r1, [sp, #180]
+	str	r1, [sp, #184]
+	add	r3, sp, #140
 	ldr	r2, [sp, #52]
 	cmp	r2, #48
 	bcc	.Lnorx32_4_1_absorb_header_cnt10
@@ -3247,72 +3249,36 @@ norx32_4_1_absorb_header:
 .Lnorx32_4_1_absorb_header_cpy11:
 	subs	r2, #1
 	bcc	.Lnorx32_4_1_absorb_header_cpyd9
-	ldrb	r0, [r1, r2]
-	strb	r0, [r3, r2]
+	ldrb	r1, [r0, r2]
+	strb	r1, [r3, r2]
 	b	.Lnorx32_4_1_absorb_header_cpy11
 .Lnorx32_4_1_absorb_header_cpyd9:
-	mov	r1, r3
+	mov	r0, r3
 .Lnorx32_4_1_absorb_header_words8:
-	ldr	r0, [r1]
-	mov	r11, r0
-	ldr	r0, [r1, #4]
-	mov	r10, r0
-	ldr	r0, [r1, #8]
-	mov	r8, r0
-	ldr	r0, [r1, #12]
-	mov	r12, r0
-	ldr	r0, [r1, #16]
-	str	r0, [sp, #4]
-	ldr	r0, [r1, #20]
-	str	r0, [sp]
-	ldr	r6, [r1, #24]
-	ldr	r5, [r1, #28]
-	ldr	r4, [r1, #32]
-	ldr	r3, [r1, #36]
-	ldr	r2, [r1, #40]
-	ldr	r1, [r1, #44]
-	ldr	r7, [sp, #28]
-	mov	r0, r11
-	eors	r7, r0
-	str	r7, [sp, #28]
-	ldr	r7, [sp, #24]
-	mov	r0, r10
-	eors	r7, r0
-	str	r7, [sp, #24]
-	ldr	r7, [sp, #20]
-	mov	r0, r8
-	eors	r7, r0
-	str	r7, [sp, #20]
-	ldr	r7, [sp, #16]
-	mov	r0, r12
-	eors	r7, r0
-	str	r7, [sp, #16]
-	ldr	r7, [sp, #32]
-	ldr	r0, [sp, #4]
-	eors	r7, r0
-	str	r7, [sp, #32]
-	ldr	r7, [sp, #36]
-	ldr	r0, [sp]
-	eors	r7, r0
-	str	r7, [sp, #36]
-	ldr	r0, [sp, #40]
-	eors	r0, r6
-	str	r0, [sp, #40]
-	ldr	r0, [sp, #44]
-	eors	r0, r5
-	str	r0, [sp, #44]
-	ldr	r0, [sp, #56]
-	eors	r0, r4
-	str	r0, [sp, #56]
-	ldr	r0, [sp, #64]
-	eors	r0, r3
-	str	r0, [sp, #64]
-	ldr	r0, [sp, #60]
-	eors	r0, r2
-	str	r0, [sp, #60]
-	ldr	r0, [sp, #48]
-	eors	r0, r1
-	str	r0, [sp, #48]
+	ldr	r1, [r0]
+	str	r1, [sp, #116]
+	ldr	r6, [r0, #4]
+	str	r6, [sp, #108]
+	ldr	r5, [r0, #8]
+	str	r5, [sp, #100]
+	ldr	r4, [r0, #12]
+	str	r4, [sp, #92]
+	ldr	r3, [r0, #16]
+	str	r3, [sp, #84]
+	ldr	r2, [r0, #20]
+	str	r2, [sp, #76]
+	ldr	r1, [r0, #24]
+	str	r1, [sp, #68]
+	ldr	r1, [r0, #28]
+	str	r1, [sp, #56]
+	ldr	r1, [r0, #32]
+	str	r1, [sp, #48]
+	ldr	r1, [r0, #36]
+	str	r1, [sp, #44]
+	ldr	r1, [r0, #40]
+	str	r1, [sp, #36]
+	ldr	r0, [r0, #44]
+	str	r0, [sp, #28]
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	ldr	r0, [sp, #52]
 	cmp	r0, #48
@@ -3320,23 +3286,23 @@ norx32_4_1_absorb_header:
 	adcs	r0, r0
 	movs	r1, #1
 	eors	r0, r1
-	str	r0, [sp, #68]
+	str	r0, [sp, #20]
 	ldr	r0, [sp, #52]
 	lsls	r6, r0, #3
 	movs	r0, #1
-	str	r0, [sp]
+	str	r0, [sp, #16]
 	movs	r0, #0
-	mov	r11, r0
+	str	r0, [sp, #4]
 	mov	r10, r0
 	mov	r8, r0
 	mov	r12, r0
-	str	r0, [sp, #8]
-	str	r0, [sp, #4]
+	str	r0, [sp]
+	mov	r11, r0
 	movs	r5, #0
 	movs	r4, #0
 	movs	r3, #0
 	movs	r2, #0
-	str	r0, [sp, #12]
+	str	r0, [sp, #8]
 	movs	r0, #3
 	lsls	r0, r0, #7
 	cmp	r6, r0
@@ -3344,35 +3310,36 @@ norx32_4_1_absorb_header:
 .Lnorx32_4_1_absorb_header_shl14:
 	cmp	r6, #32
 	bcc	.Lnorx32_4_1_absorb_header_shf13
-	str	r2, [sp, #12]
+	str	r2, [sp, #8]
 	mov	r2, r3
 	mov	r3, r4
 	mov	r4, r5
-	ldr	r5, [sp, #4]
-	ldr	r0, [sp, #8]
-	str	r0, [sp, #4]
-	mov	r0, r12
-	str	r0, [sp, #8]
-	mov	r12, r8
-	mov	r8, r10
-	mov	r10, r11
+	mov	r5, r11
 	ldr	r0, [sp]
 	mov	r11, r0
-	movs	r0, #0
+	mov	r0, r12
 	str	r0, [sp]
+	mov	r12, r8
+	mov	r8, r10
+	ldr	r0, [sp, #4]
+	mov	r10, r0
+	ldr	r0, [sp, #16]
+	str	r0, [sp, #4]
+	movs	r0, #0
+	str	r0, [sp, #16]
 	subs	r6, #32
 	b	.Lnorx32_4_1_absorb_header_shl14
 .Lnorx32_4_1_absorb_header_shf13:
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #8]
 	lsls	r0, r6
-	str	r0, [sp, #12]
+	str	r0, [sp, #8]
 	movs	r1, #32
 	subs	r1, r1, r6
 	mov	r0, r2
 	lsrs	r0, r1
-	ldr	r7, [sp, #12]
+	ldr	r7, [sp, #8]
 	orrs	r7, r0
-	str	r7, [sp, #12]
+	str	r7, [sp, #8]
 	lsls	r2, r6
 	mov	r0, r3
 	lsrs	r0, r1
@@ -3386,21 +3353,21 @@ norx32_4_1_absorb_header:
 	lsrs	r0, r1
 	orrs	r4, r0
 	lsls	r5, r6
-	ldr	r0, [sp, #4]
+	mov	r0, r11
 	lsrs	r0, r1
 	orrs	r5, r0
-	ldr	r0, [sp, #4]
+	mov	r0, r11
 	lsls	r0, r6
-	ldr	r7, [sp, #8]
+	ldr	r7, [sp]
 	lsrs	r7, r1
 	orrs	r0, r7
-	str	r0, [sp, #4]
-	ldr	r0, [sp, #8]
+	mov	r11, r0
+	ldr	r0, [sp]
 	lsls	r0, r6
 	mov	r7, r12
 	lsrs	r7, r1
 	orrs	r0, r7
-	str	r0, [sp, #8]
+	str	r0, [sp]
 	mov	r0, r12
 	lsls	r0, r6
 	mov	r12, r0
@@ -3420,144 +3387,166 @@ norx32_4_1_absorb_header:
 	mov	r0, r10
 	lsls	r0, r6
 	mov	r10, r0
-	mov	r0, r11
+	ldr	r0, [sp, #4]
 	lsrs	r0, r1
 	mov	r7, r10
 	orrs	r7, r0
 	mov	r10, r7
-	ldr	r0, [sp]
+	ldr	r0, [sp, #16]
 	lsrs	r0, r1
-	str	r0, [sp, #52]
-	mov	r0, r11
+	str	r0, [sp, #24]
+	ldr	r0, [sp, #4]
 	lsls	r0, r6
-	ldr	r1, [sp, #52]
+	ldr	r1, [sp, #24]
 	orrs	r0, r1
-	mov	r11, r0
-	ldr	r0, [sp]
+	str	r0, [sp, #4]
+	ldr	r0, [sp, #16]
 	lsls	r0, r6
-	str	r0, [sp]
+	str	r0, [sp, #16]
 	b	.Lnorx32_4_1_absorb_header_she15
 .Lnorx32_4_1_absorb_header_shz12:
 	movs	r0, #0
-	str	r0, [sp]
-	mov	r11, r0
+	str	r0, [sp, #16]
+	str	r0, [sp, #4]
 	mov	r10, r0
 	mov	r8, r0
 	mov	r12, r0
-	str	r0, [sp, #8]
-	str	r0, [sp, #4]
+	str	r0, [sp]
+	mov	r11, r0
 	movs	r5, #0
 	movs	r4, #0
 	movs	r3, #0
 	movs	r2, #0
-	str	r0, [sp, #12]
+	str	r0, [sp, #8]
 .Lnorx32_4_1_absorb_header_she15:
+	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	ldr	r1, [sp, #12]
+	ldr	r0, [sp, #28]
+	eors	r1, r0
+	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	movs	r0, #1
 	lsls	r0, r0, #31
-	ldr	r6, [sp, #12]
+	ldr	r6, [sp, #8]
 	orrs	r6, r0
-	ldr	r0, [sp, #68]
-	rsbs	r1, r0, #0
-	ldr	r0, [sp]
-	ands	r0, r1
-	str	r0, [sp]
-	mov	r0, r11
-	ands	r0, r1
-	mov	r11, r0
-	mov	r0, r10
-	ands	r0, r1
-	mov	r10, r0
-	mov	r0, r8
-	ands	r0, r1
-	mov	r8, r0
-	mov	r0, r12
-	ands	r0, r1
-	mov	r12, r0
-	ldr	r0, [sp, #8]
-	ands	r0, r1
-	str	r0, [sp, #80]
-	ldr	r0, [sp, #4]
-	ands	r0, r1
-	str	r0, [sp, #76]
-	ands	r5, r1
-	str	r5, [sp, #68]
-	ands	r4, r1
-	str	r4, [sp, #52]
-	ands	r3, r1
-	str	r3, [sp, #12]
-	ands	r2, r1
-	str	r2, [sp, #8]
-	ands	r6, r1
-	str	r6, [sp, #4]
+	ldr	r0, [sp, #20]
+	rsbs	r0, r0, #0
+	ands	r6, r0
 	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	ldr	r7, [sp, #28]
-	ldr	r0, [sp]
-	eors	r7, r0
-	str	r7, [sp, #28]
-	ldr	r7, [sp, #24]
-	mov	r0, r11
-	eors	r7, r0
-	str	r7, [sp, #24]
-	ldr	r7, [sp, #20]
-	mov	r0, r10
-	eors	r7, r0
-	str	r7, [sp, #20]
-	ldr	r7, [sp, #16]
-	mov	r0, r8
-	eors	r7, r0
-	str	r7, [sp, #16]
-	ldr	r0, [sp, #32]
-	mov	r1, r12
-	eors	r0, r1
-	mov	r8, r0
-	ldr	r0, [sp, #36]
-	ldr	r1, [sp, #80]
-	eors	r0, r1
-	mov	r12, r0
-	ldr	r6, [sp, #40]
-	ldr	r0, [sp, #76]
-	eors	r6, r0
-	ldr	r5, [sp, #44]
-	ldr	r0, [sp, #68]
-	eors	r5, r0
-	ldr	r4, [sp, #56]
-	ldr	r0, [sp, #52]
-	eors	r4, r0
-	ldr	r3, [sp, #64]
-	ldr	r0, [sp, #12]
-	eors	r3, r0
-	ldr	r2, [sp, #60]
-	ldr	r0, [sp, #8]
-	eors	r2, r0
+	eors	r1, r6
+	str	r1, [sp, #12]
+	ldr	r6, [sp, #32]
+	ldr	r1, [sp, #36]
+	eors	r6, r1
+	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	ands	r2, r0
+	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	eors	r6, r2
+	str	r6, [sp, #28]
+	ldr	r2, [sp, #40]
+	ldr	r1, [sp, #44]
+	eors	r2, r1
+	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	ands	r3, r0
+	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	eors	r2, r3
+	str	r2, [sp, #24]
+	ldr	r2, [sp, #64]
 	ldr	r1, [sp, #48]
-	ldr	r0, [sp, #4]
-	eors	r1, r0
-	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	ldr	r7, [sp, #28]
-	mov	r0, r9
-	str	r7, [r0]
-	ldr	r7, [sp, #24]
-	str	r7, [r0, #4]
-	ldr	r7, [sp, #20]
-	str	r7, [r0, #8]
+	eors	r2, r1
+	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	ands	r4, r0
+	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	eors	r2, r4
+	str	r2, [sp, #20]
+	ldr	r2, [sp, #72]
+	ldr	r1, [sp, #56]
+	eors	r2, r1
+	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	ands	r5, r0
+	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	eors	r2, r5
+	str	r2, [sp, #8]
+	ldr	r2, [sp, #80]
+	ldr	r1, [sp, #68]
+	eors	r2, r1
+	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	mov	r3, r11
+	ands	r3, r0
+	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	eors	r2, r3
+	mov	r11, r2
+	ldr	r1, [sp, #88]
+	ldr	r2, [sp, #76]
+	eors	r1, r2
+	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	ldr	r2, [sp]
+	ands	r2, r0
+	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	eors	r1, r2
+	ldr	r2, [sp, #96]
+	ldr	r3, [sp, #84]
+	eors	r2, r3
+	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	mov	r3, r12
+	ands	r3, r0
+	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	eors	r2, r3
+	ldr	r3, [sp, #104]
+	ldr	r4, [sp, #92]
+	eors	r3, r4
+	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	mov	r4, r8
+	ands	r4, r0
+	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	eors	r3, r4
+	ldr	r4, [sp, #112]
+	ldr	r5, [sp, #100]
+	eors	r4, r5
+	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	mov	r5, r10
+	ands	r5, r0
+	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	eors	r4, r5
+	ldr	r5, [sp, #120]
+	ldr	r6, [sp, #108]
+	eors	r5, r6
+	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	ldr	r6, [sp, #4]
+	ands	r6, r0
+	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	eors	r5, r6
+	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	ldr	r7, [sp, #16]
-	str	r7, [r0, #12]
-	mov	r7, r9
-	mov	r0, r8
-	str	r0, [r7, #16]
-	mov	r0, r12
-	str	r0, [r7, #20]
+	ands	r7, r0
+	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	ldr	r6, [sp, #124]
+	ldr	r0, [sp, #116]
+	eors	r6, r0
+	eors	r6, r7
+	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
 	mov	r0, r9
-	str	r6, [r0, #24]
-	str	r5, [r0, #28]
-	str	r4, [r0, #32]
-	str	r3, [r0, #36]
-	str	r2, [r0, #40]
+	str	r6, [r0]
+	str	r5, [r0, #4]
+	str	r4, [r0, #8]
+	str	r3, [r0, #12]
+	str	r2, [r0, #16]
+	str	r1, [r0, #20]
+	mov	r1, r11
+	str	r1, [r0, #24]
+	ldr	r1, [sp, #8]
+	str	r1, [r0, #28]
+	ldr	r1, [sp, #20]
+	str	r1, [r0, #32]
+	ldr	r1, [sp, #24]
+	str	r1, [r0, #36]
+	ldr	r1, [sp, #28]
+	str	r1, [r0, #40]
+	ldr	r1, [sp, #12]
 	str	r1, [r0, #44]
-	ldr	r1, [sp, #72]
+	ldr	r1, [sp, #60]
 	adds	r1, #1
-	str	r1, [sp, #72]
-	ldr	r0, [sp, #88]
+	str	r1, [sp, #60]
+	ldr	r0, [sp, #132]
 	cmp	r1, r0
 	bcs	.Lnorx32_4_1_absorb_header_far4
 	b	.Lnorx32_4_1_absorb_header_loop3
@@ -3566,7 +3555,7 @@ norx32_4_1_absorb_header:
 	b	.Lnorx32_4_1_absorb_header_endif2
 .Lnorx32_4_1_absorb_header_else1:
 .Lnorx32_4_1_absorb_header_endif2:
-	add	sp, #144
+	add	sp, #188
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

@@ -68,7 +68,7 @@ photon_beetle_aead128_key_setup:
 
 @ --- photon_beetle_aead128_encrypt_with: photon_beetle_aead128.encrypt_with
 @     frame 92 bytes (16 spill slots, 11 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 762 bytes of code and literals
+@     estimated 764 bytes of code and literals
 	.section .text.photon_beetle_aead128_encrypt_with,"ax",%progbits
 	.global photon_beetle_aead128_encrypt_with
 	.type photon_beetle_aead128_encrypt_with, %function
@@ -416,25 +416,29 @@ photon_beetle_aead128_encrypt_with:
 	mov	r0, r8
 	eors	r4, r0
 	ands	r4, r2
-	eors	r0, r4
+	mov	r5, r8
+	eors	r5, r4
 	eors	r3, r1
 	ands	r3, r2
 	eors	r1, r3
 	@ photon_beetle_aead128.ae:127: set_rate_part(s, x ^ ozs(p, count))
-	mov	r3, r11
-	eors	r3, r7
-	ldr	r2, [sp]
-	eors	r2, r6
-	ldr	r4, [sp, #12]
-	eors	r4, r0
+	mov	r0, r11
+	eors	r0, r7
+	@ photon_beetle_aead128.ae:25: s[0] = x[31:0]
+	str	r0, [sp, #44]
+	@ photon_beetle_aead128.ae:127: set_rate_part(s, x ^ ozs(p, count))
+	ldr	r0, [sp]
+	eors	r0, r6
+	@ photon_beetle_aead128.ae:26: s[1] = x[63:32]
+	str	r0, [sp, #48]
+	@ photon_beetle_aead128.ae:127: set_rate_part(s, x ^ ozs(p, count))
+	ldr	r0, [sp, #12]
+	eors	r0, r5
+	@ photon_beetle_aead128.ae:27: s[2] = x[95:64]
+	str	r0, [sp, #52]
+	@ photon_beetle_aead128.ae:127: set_rate_part(s, x ^ ozs(p, count))
 	ldr	r0, [sp, #16]
 	eors	r0, r1
-	@ photon_beetle_aead128.ae:25: s[0] = x[31:0]
-	str	r3, [sp, #44]
-	@ photon_beetle_aead128.ae:26: s[1] = x[63:32]
-	str	r2, [sp, #48]
-	@ photon_beetle_aead128.ae:27: s[2] = x[95:64]
-	str	r4, [sp, #52]
 	@ photon_beetle_aead128.ae:28: s[3] = x[127:96]
 	str	r0, [sp, #56]
 	ldr	r1, [sp, #8]
@@ -524,7 +528,7 @@ photon_beetle_aead128_encrypt_with:
 
 @ --- photon_beetle_aead128_decrypt_with: photon_beetle_aead128.decrypt_with
 @     frame 108 bytes (26 spill slots, 15 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 890 bytes of code and literals
+@     estimated 892 bytes of code and literals
 	.section .text.photon_beetle_aead128_decrypt_with,"ax",%progbits
 	.global photon_beetle_aead128_decrypt_with
 	.type photon_beetle_aead128_decrypt_with, %function
@@ -931,25 +935,29 @@ photon_beetle_aead128_decrypt_with:
 	mov	r0, r9
 	eors	r5, r0
 	ands	r5, r2
-	eors	r0, r5
+	mov	r7, r9
+	eors	r7, r5
 	eors	r4, r1
 	ands	r4, r2
 	eors	r1, r4
 	@ photon_beetle_aead128.ae:155: set_rate_part(s, x ^ ozs(p, count))
-	ldr	r4, [sp]
-	eors	r4, r3
-	ldr	r2, [sp, #4]
-	eors	r2, r6
-	ldr	r5, [sp, #24]
-	eors	r5, r0
+	ldr	r0, [sp]
+	eors	r0, r3
+	@ photon_beetle_aead128.ae:25: s[0] = x[31:0]
+	str	r0, [sp, #60]
+	@ photon_beetle_aead128.ae:155: set_rate_part(s, x ^ ozs(p, count))
+	ldr	r0, [sp, #4]
+	eors	r0, r6
+	@ photon_beetle_aead128.ae:26: s[1] = x[63:32]
+	str	r0, [sp, #64]
+	@ photon_beetle_aead128.ae:155: set_rate_part(s, x ^ ozs(p, count))
+	ldr	r0, [sp, #24]
+	eors	r0, r7
+	@ photon_beetle_aead128.ae:27: s[2] = x[95:64]
+	str	r0, [sp, #68]
+	@ photon_beetle_aead128.ae:155: set_rate_part(s, x ^ ozs(p, count))
 	ldr	r0, [sp, #28]
 	eors	r0, r1
-	@ photon_beetle_aead128.ae:25: s[0] = x[31:0]
-	str	r4, [sp, #60]
-	@ photon_beetle_aead128.ae:26: s[1] = x[63:32]
-	str	r2, [sp, #64]
-	@ photon_beetle_aead128.ae:27: s[2] = x[95:64]
-	str	r5, [sp, #68]
 	@ photon_beetle_aead128.ae:28: s[3] = x[127:96]
 	str	r0, [sp, #72]
 	ldr	r1, [sp, #8]
@@ -1050,8 +1058,8 @@ photon_beetle_aead128_decrypt_with:
 
 
 @ --- photon_beetle_aead128_P_permute: photon_beetle_aead128.P.permute
-@     frame 28 bytes (24 spill slots, 7 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1206 bytes of code and literals
+@     frame 32 bytes (34 spill slots, 8 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1228 bytes of code and literals
 	.section .text.photon_beetle_aead128_P_permute,"ax",%progbits
 	.global photon_beetle_aead128_P_permute
 	.type photon_beetle_aead128_P_permute, %function
@@ -1064,134 +1072,182 @@ photon_beetle_aead128_P_permute:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #28
-	str	r0, [sp, #24]
+	sub	sp, #32
+	str	r0, [sp, #28]
 	@ photon256.ae:60: for r in 0..rounds {
-	ldr	r6, [r0]
-	ldr	r7, [r0, #4]
-	ldr	r4, [r0, #8]
-	ldr	r3, [r0, #12]
-	ldr	r2, [r0, #16]
-	ldr	r0, [r0, #20]
+	ldr	r1, [r0]
+	ldr	r6, [r0, #4]
+	ldr	r0, [r0, #8]
 	str	r0, [sp]
-	ldr	r0, [sp, #24]
-	ldr	r1, [r0, #24]
-	ldr	r5, [r0, #28]
+	ldr	r0, [sp, #28]
+	ldr	r4, [r0, #12]
+	ldr	r7, [r0, #16]
+	ldr	r3, [r0, #20]
+	ldr	r5, [r0, #24]
+	ldr	r2, [r0, #28]
 	movs	r0, #0
-	str	r0, [sp, #20]
-	mov	r12, r7
-	ldr	r0, [sp]
-	mov	r10, r0
-	mov	r9, r1
-	str	r5, [sp]
+	str	r0, [sp, #24]
+	mov	r12, r1
+	ldr	r1, [sp]
+	str	r1, [sp, #16]
+	mov	r9, r7
+	mov	r10, r5
 	@ photon256.ae:61: c = rc[r]
 	ldr	r0, =photon_beetle_aead128_P.rc
-	str	r0, [sp, #16]
+	str	r0, [sp, #20]
 	@ photon256.ae:64: x0 = sub_cells(x0 ^ (c ^ ic[0]) as u32)
 	ldr	r5, =photon_beetle_aead128_sf0
 	@ photon256.ae:60: for r in 0..rounds {
 .Lphoton_beetle_aead128_P_permute_loop1:
 	@ photon256.ae:61: c = rc[r]
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #20]
 	ldrb	r0, [r0]
-	@ photon256.ae:64: x0 = sub_cells(x0 ^ (c ^ ic[0]) as u32)
-	eors	r6, r0
-	lsrs	r1, r6, #24
-	ldrb	r1, [r5, r1]
-	lsls	r7, r1, #8
-	lsrs	r1, r6, #16
-	uxtb	r1, r1
-	ldrb	r1, [r5, r1]
-	orrs	r7, r1
-	lsrs	r1, r6, #8
-	uxtb	r1, r1
-	ldrb	r1, [r5, r1]
-	lsls	r1, r1, #8
-	uxtb	r6, r6
-	ldrb	r6, [r5, r6]
-	orrs	r1, r6
-	lsls	r6, r7, #16
-	orrs	r6, r1
-	mov	r8, r6
-	@ photon256.ae:65: x1 = sub_cells(x1 ^ (c ^ ic[1]) as u32) >>> 4
-	movs	r6, #1
-	eors	r6, r0
-	mov	r1, r12
-	eors	r1, r6
-	lsrs	r6, r1, #24
-	ldrb	r6, [r5, r6]
-	lsls	r7, r6, #8
-	lsrs	r6, r1, #16
-	uxtb	r6, r6
-	ldrb	r6, [r5, r6]
-	orrs	r7, r6
-	lsrs	r6, r1, #8
-	uxtb	r6, r6
-	ldrb	r6, [r5, r6]
-	lsls	r6, r6, #8
-	uxtb	r1, r1
-	ldrb	r1, [r5, r1]
-	orrs	r6, r1
-	lsls	r1, r7, #16
-	orrs	r1, r6
-	movs	r6, #4
-	rors	r1, r6
-	mov	r12, r1
-	@ photon256.ae:66: x2 = sub_cells(x2 ^ (c ^ ic[2]) as u32) >>> 8
-	movs	r1, #3
-	eors	r1, r0
-	eors	r4, r1
-	uxtb	r1, r4
-	ldrb	r1, [r5, r1]
-	lsls	r6, r1, #8
-	lsrs	r1, r4, #24
-	ldrb	r1, [r5, r1]
-	orrs	r6, r1
-	lsrs	r1, r4, #16
-	uxtb	r1, r1
-	ldrb	r1, [r5, r1]
-	lsls	r7, r1, #8
-	lsrs	r1, r4, #8
-	uxtb	r1, r1
-	ldrb	r1, [r5, r1]
-	orrs	r7, r1
-	lsls	r1, r6, #16
-	orrs	r1, r7
-	str	r1, [sp, #4]
-	@ photon256.ae:67: x3 = sub_cells(x3 ^ (c ^ ic[3]) as u32) >>> 12
-	movs	r1, #7
+	@ photon256.ae:69: x5 = sub_cells(x5 ^ (c ^ ic[5]) as u32) >>> 20
+	movs	r1, #14
 	eors	r1, r0
 	eors	r3, r1
-	lsrs	r1, r3, #24
-	ldrb	r1, [r5, r1]
-	lsls	r4, r1, #8
-	lsrs	r1, r3, #16
-	uxtb	r1, r1
-	ldrb	r1, [r5, r1]
-	orrs	r4, r1
 	lsrs	r1, r3, #8
 	uxtb	r1, r1
 	ldrb	r1, [r5, r1]
-	lsls	r6, r1, #8
+	lsls	r7, r1, #8
 	uxtb	r1, r3
 	ldrb	r1, [r5, r1]
-	orrs	r6, r1
-	lsls	r7, r4, #16
-	orrs	r7, r6
-	movs	r3, #12
-	rors	r7, r3
-	@ photon256.ae:68: x4 = sub_cells(x4 ^ (c ^ ic[4]) as u32) >>> 16
-	movs	r1, #15
+	orrs	r7, r1
+	lsrs	r1, r3, #24
+	ldrb	r1, [r5, r1]
+	lsls	r1, r1, #8
+	lsrs	r3, r3, #16
+	uxtb	r3, r3
+	ldrb	r3, [r5, r3]
+	orrs	r1, r3
+	lsls	r1, r1, #16
+	orrs	r1, r7
+	movs	r3, #20
+	rors	r1, r3
+	str	r1, [sp]
+	@ photon256.ae:71: x7 = sub_cells(x7 ^ (c ^ ic[7]) as u32) >>> 28
+	movs	r1, #8
 	eors	r1, r0
-	mov	r6, r2
+	eors	r2, r1
+	lsrs	r1, r2, #8
+	uxtb	r1, r1
+	ldrb	r1, [r5, r1]
+	lsls	r3, r1, #8
+	uxtb	r1, r2
+	ldrb	r1, [r5, r1]
+	orrs	r3, r1
+	lsrs	r1, r2, #24
+	ldrb	r1, [r5, r1]
+	lsls	r7, r1, #8
+	lsrs	r1, r2, #16
+	uxtb	r1, r1
+	ldrb	r1, [r5, r1]
+	orrs	r7, r1
+	lsls	r1, r7, #16
+	orrs	r1, r3
+	movs	r2, #28
+	rors	r1, r2
+	mov	r8, r1
+	@ photon256.ae:65: x1 = sub_cells(x1 ^ (c ^ ic[1]) as u32) >>> 4
+	movs	r1, #1
+	eors	r1, r0
 	eors	r6, r1
 	lsrs	r1, r6, #8
 	uxtb	r1, r1
 	ldrb	r1, [r5, r1]
-	lsls	r4, r1, #8
+	lsls	r2, r1, #8
 	uxtb	r1, r6
 	ldrb	r1, [r5, r1]
+	orrs	r2, r1
+	lsrs	r1, r6, #24
+	ldrb	r1, [r5, r1]
+	lsls	r3, r1, #8
+	lsrs	r1, r6, #16
+	uxtb	r1, r1
+	ldrb	r1, [r5, r1]
+	orrs	r3, r1
+	lsls	r1, r3, #16
+	orrs	r1, r2
+	movs	r2, #4
+	rors	r1, r2
+	str	r1, [sp, #12]
+	@ photon256.ae:67: x3 = sub_cells(x3 ^ (c ^ ic[3]) as u32) >>> 12
+	movs	r1, #7
+	eors	r1, r0
+	eors	r4, r1
+	lsrs	r1, r4, #8
+	uxtb	r1, r1
+	ldrb	r1, [r5, r1]
+	lsls	r2, r1, #8
+	uxtb	r1, r4
+	ldrb	r1, [r5, r1]
+	orrs	r2, r1
+	lsrs	r1, r4, #24
+	ldrb	r1, [r5, r1]
+	lsls	r3, r1, #8
+	lsrs	r1, r4, #16
+	uxtb	r1, r1
+	ldrb	r1, [r5, r1]
+	orrs	r3, r1
+	lsls	r1, r3, #16
+	orrs	r1, r2
+	movs	r2, #12
+	rors	r1, r2
+	mov	r11, r1
+	@ photon256.ae:70: x6 = sub_cells(x6 ^ (c ^ ic[6]) as u32) >>> 24
+	eors	r2, r0
+	mov	r3, r10
+	eors	r3, r2
+	uxtb	r1, r3
+	ldrb	r1, [r5, r1]
+	lsls	r2, r1, #8
+	lsrs	r1, r3, #24
+	ldrb	r1, [r5, r1]
+	orrs	r2, r1
+	lsrs	r1, r3, #16
+	uxtb	r1, r1
+	ldrb	r1, [r5, r1]
+	lsls	r4, r1, #8
+	lsrs	r1, r3, #8
+	uxtb	r1, r1
+	ldrb	r1, [r5, r1]
 	orrs	r4, r1
+	lsls	r1, r4, #16
+	orrs	r1, r2
+	mov	r10, r1
+	@ photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	ldr	r6, [sp, #12]
+	eors	r6, r1
+	mov	r1, r8
+	eors	r6, r1
+	@ photon256.ae:44: t = times2(x3 ^ x5)
+	mov	r2, r11
+	ldr	r1, [sp]
+	eors	r2, r1
+	str	r2, [sp, #4]
+	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	ldr	r3, =0x77777777
+	mov	r1, r2
+	ands	r1, r3
+	lsls	r1, r1, #1
+	@ photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	eors	r6, r1
+	@ photon256.ae:34: u = (x & 0x88888888) >> 2
+	ldr	r4, =0x88888888
+	ands	r2, r4
+	lsrs	r1, r2, #2
+	@ photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	eors	r6, r1
+	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	lsrs	r2, r2, #3
+	@ photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	eors	r6, r2
+	str	r6, [sp, #8]
+	@ photon256.ae:68: x4 = sub_cells(x4 ^ (c ^ ic[4]) as u32) >>> 16
+	movs	r1, #15
+	eors	r1, r0
+	mov	r6, r9
+	eors	r6, r1
 	lsrs	r1, r6, #24
 	ldrb	r1, [r5, r1]
 	lsls	r2, r1, #8
@@ -1199,551 +1255,602 @@ photon_beetle_aead128_P_permute:
 	uxtb	r1, r1
 	ldrb	r1, [r5, r1]
 	orrs	r2, r1
-	lsls	r6, r4, #16
+	lsrs	r1, r6, #8
+	uxtb	r1, r1
+	ldrb	r1, [r5, r1]
+	lsls	r7, r1, #8
+	uxtb	r1, r6
+	ldrb	r1, [r5, r1]
+	orrs	r7, r1
+	lsls	r6, r7, #16
 	orrs	r6, r2
-	@ photon256.ae:69: x5 = sub_cells(x5 ^ (c ^ ic[5]) as u32) >>> 20
-	movs	r2, #14
-	eors	r2, r0
-	mov	r1, r10
-	eors	r1, r2
-	lsrs	r2, r1, #24
-	ldrb	r2, [r5, r2]
-	lsls	r4, r2, #8
-	lsrs	r2, r1, #16
-	uxtb	r2, r2
-	ldrb	r2, [r5, r2]
-	orrs	r4, r2
-	lsrs	r2, r1, #8
-	uxtb	r2, r2
-	ldrb	r2, [r5, r2]
-	lsls	r2, r2, #8
+	@ photon256.ae:64: x0 = sub_cells(x0 ^ (c ^ ic[0]) as u32)
+	mov	r7, r12
+	eors	r7, r0
+	lsrs	r1, r7, #8
 	uxtb	r1, r1
-	ldrb	r1, [r5, r1]
-	orrs	r2, r1
-	lsls	r1, r4, #16
-	orrs	r1, r2
-	movs	r2, #20
-	rors	r1, r2
-	mov	r11, r1
-	@ photon256.ae:70: x6 = sub_cells(x6 ^ (c ^ ic[6]) as u32) >>> 24
-	eors	r3, r0
-	mov	r4, r9
-	eors	r4, r3
-	lsrs	r1, r4, #16
-	uxtb	r1, r1
-	ldrb	r1, [r5, r1]
-	lsls	r3, r1, #8
-	lsrs	r1, r4, #8
-	uxtb	r1, r1
-	ldrb	r1, [r5, r1]
-	orrs	r3, r1
-	uxtb	r1, r4
 	ldrb	r1, [r5, r1]
 	lsls	r2, r1, #8
-	lsrs	r1, r4, #24
+	uxtb	r1, r7
 	ldrb	r1, [r5, r1]
 	orrs	r2, r1
-	lsls	r1, r3, #16
+	lsrs	r1, r7, #24
+	ldrb	r1, [r5, r1]
+	lsls	r1, r1, #8
+	lsrs	r7, r7, #16
+	uxtb	r7, r7
+	ldrb	r7, [r5, r7]
+	orrs	r1, r7
+	lsls	r1, r1, #16
 	orrs	r1, r2
-	mov	r10, r1
-	@ photon256.ae:71: x7 = sub_cells(x7 ^ (c ^ ic[7]) as u32) >>> 28
-	movs	r1, #8
-	eors	r0, r1
-	ldr	r3, [sp]
-	eors	r3, r0
-	lsrs	r0, r3, #24
+	@ photon256.ae:66: x2 = sub_cells(x2 ^ (c ^ ic[2]) as u32) >>> 8
+	movs	r2, #3
+	eors	r0, r2
+	ldr	r7, [sp, #16]
+	eors	r7, r0
+	lsrs	r0, r7, #16
+	uxtb	r0, r0
 	ldrb	r0, [r5, r0]
 	lsls	r2, r0, #8
-	lsrs	r0, r3, #16
+	lsrs	r0, r7, #8
 	uxtb	r0, r0
 	ldrb	r0, [r5, r0]
 	orrs	r2, r0
-	lsrs	r0, r3, #8
-	uxtb	r0, r0
+	uxtb	r0, r7
 	ldrb	r0, [r5, r0]
-	lsls	r1, r0, #8
-	uxtb	r0, r3
-	ldrb	r0, [r5, r0]
-	orrs	r1, r0
-	lsls	r0, r2, #16
-	orrs	r0, r1
-	movs	r1, #28
-	rors	r0, r1
-	mov	r9, r0
-	@ photon256.ae:44: t = times2(x3 ^ x5)
-	mov	r1, r7
+	lsls	r0, r0, #8
+	lsrs	r7, r7, #24
+	ldrb	r7, [r5, r7]
+	orrs	r0, r7
+	lsls	r0, r0, #16
+	orrs	r0, r2
+	str	r0, [sp, #16]
+	@ photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	eors	r1, r0
 	mov	r0, r11
 	eors	r1, r0
-	str	r1, [sp]
-	@ photon256.ae:34: u = (x & 0x88888888) >> 2
-	ldr	r4, =0x88888888
-	ands	r1, r4
-	lsrs	r0, r1, #2
-	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	ldr	r3, =0x77777777
-	ldr	r2, [sp]
-	ands	r2, r3
-	lsls	r2, r2, #1
-	eors	r2, r0
-	lsrs	r0, r1, #3
-	eors	r2, r0
-	@ photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	r1, r12
-	mov	r0, r10
-	eors	r1, r0
-	mov	r0, r9
-	eors	r1, r0
-	eors	r1, r2
-	@ photon256.ae:34: u = (x & 0x88888888) >> 2
-	mov	r2, r1
-	ands	r2, r4
-	lsrs	r0, r2, #2
-	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	ands	r1, r3
-	lsls	r1, r1, #1
-	eors	r1, r0
-	lsrs	r0, r2, #3
-	eors	r1, r0
-	@ photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	r2, r8
-	ldr	r0, [sp, #4]
-	eors	r2, r0
-	eors	r2, r7
-	eors	r2, r6
-	mov	r0, r9
-	eors	r2, r0
-	eors	r2, r1
-	@ photon256.ae:34: u = (x & 0x88888888) >> 2
-	mov	r1, r2
-	ands	r1, r4
-	lsrs	r0, r1, #2
-	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	ands	r2, r3
-	lsls	r2, r2, #1
-	eors	r2, r0
-	lsrs	r0, r1, #3
-	eors	r2, r0
-	@ photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r1, r7
-	mov	r0, r10
-	eors	r1, r0
-	eors	r1, r2
-	mov	r8, r1
-	@ photon256.ae:44: t = times2(x3 ^ x5)
-	mov	r1, r6
-	eors	r1, r0
-	str	r1, [sp, #8]
-	@ photon256.ae:34: u = (x & 0x88888888) >> 2
-	ands	r1, r4
-	lsrs	r0, r1, #2
-	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	ldr	r2, [sp, #8]
-	ands	r2, r3
-	lsls	r2, r2, #1
-	eors	r2, r0
-	lsrs	r0, r1, #3
-	eors	r2, r0
-	@ photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
-	ldr	r1, [sp, #4]
-	mov	r0, r9
-	eors	r1, r0
-	mov	r0, r8
-	eors	r1, r0
-	eors	r1, r2
-	@ photon256.ae:34: u = (x & 0x88888888) >> 2
-	mov	r2, r1
-	ands	r2, r4
-	lsrs	r0, r2, #2
-	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	ands	r1, r3
-	lsls	r1, r1, #1
-	eors	r1, r0
-	lsrs	r0, r2, #3
-	eors	r1, r0
-	@ photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	r2, r12
-	eors	r2, r7
-	eors	r2, r6
-	mov	r0, r11
-	eors	r2, r0
-	mov	r0, r8
-	eors	r2, r0
-	eors	r2, r1
-	@ photon256.ae:34: u = (x & 0x88888888) >> 2
-	mov	r1, r2
-	ands	r1, r4
-	lsrs	r0, r1, #2
-	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	ands	r2, r3
-	lsls	r2, r2, #1
-	eors	r2, r0
-	lsrs	r0, r1, #3
-	eors	r2, r0
-	@ photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r1, r6
-	mov	r0, r9
-	eors	r1, r0
-	eors	r1, r2
-	mov	r12, r1
-	@ photon256.ae:44: t = times2(x3 ^ x5)
-	mov	r1, r11
-	eors	r1, r0
-	str	r1, [sp, #12]
-	@ photon256.ae:34: u = (x & 0x88888888) >> 2
-	ands	r1, r4
-	lsrs	r0, r1, #2
-	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	ldr	r2, [sp, #12]
-	ands	r2, r3
-	lsls	r2, r2, #1
-	eors	r2, r0
-	lsrs	r0, r1, #3
-	eors	r2, r0
-	@ photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	r0, r8
-	eors	r7, r0
-	mov	r0, r12
-	eors	r7, r0
-	eors	r7, r2
-	@ photon256.ae:34: u = (x & 0x88888888) >> 2
-	mov	r1, r7
-	ands	r1, r4
-	lsrs	r0, r1, #2
-	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	ands	r7, r3
-	lsls	r2, r7, #1
-	eors	r2, r0
-	lsrs	r0, r1, #3
-	eors	r2, r0
-	@ photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	ldr	r1, [sp, #4]
 	eors	r1, r6
-	mov	r0, r11
-	eors	r1, r0
-	mov	r0, r10
-	eors	r1, r0
-	mov	r0, r12
-	eors	r1, r0
-	eors	r1, r2
-	@ photon256.ae:34: u = (x & 0x88888888) >> 2
-	mov	r2, r1
-	ands	r2, r4
-	lsrs	r0, r2, #2
-	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	ands	r1, r3
-	lsls	r1, r1, #1
-	eors	r1, r0
-	lsrs	r0, r2, #3
-	eors	r1, r0
-	@ photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r2, r11
 	mov	r0, r8
-	eors	r2, r0
-	eors	r2, r1
-	@ photon256.ae:44: t = times2(x3 ^ x5)
-	mov	r1, r10
 	eors	r1, r0
-	str	r1, [sp, #4]
-	@ photon256.ae:34: u = (x & 0x88888888) >> 2
-	ands	r1, r4
-	lsrs	r0, r1, #2
 	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	ldr	r7, [sp, #4]
-	ands	r7, r3
-	lsls	r7, r7, #1
-	eors	r7, r0
-	lsrs	r0, r1, #3
-	eors	r7, r0
-	@ photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	r0, r12
-	eors	r6, r0
-	eors	r6, r2
-	eors	r6, r7
-	@ photon256.ae:34: u = (x & 0x88888888) >> 2
-	mov	r1, r6
-	ands	r1, r4
-	lsrs	r0, r1, #2
-	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	ands	r6, r3
-	lsls	r6, r6, #1
-	eors	r6, r0
-	lsrs	r0, r1, #3
-	eors	r6, r0
-	@ photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	ldr	r1, [sp]
-	mov	r0, r10
-	eors	r1, r0
-	mov	r0, r9
-	eors	r1, r0
-	eors	r1, r2
-	eors	r1, r6
-	@ photon256.ae:34: u = (x & 0x88888888) >> 2
-	mov	r7, r1
-	ands	r7, r4
-	lsrs	r0, r7, #2
-	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	ands	r1, r3
-	lsls	r6, r1, #1
-	eors	r6, r0
-	lsrs	r0, r7, #3
-	eors	r6, r0
-	@ photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r1, r10
-	mov	r0, r12
-	eors	r1, r0
-	eors	r1, r6
-	@ photon256.ae:44: t = times2(x3 ^ x5)
-	mov	r6, r9
-	eors	r6, r0
-	str	r6, [sp]
-	@ photon256.ae:34: u = (x & 0x88888888) >> 2
-	ands	r6, r4
-	lsrs	r7, r6, #2
-	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	ldr	r0, [sp]
+	ldr	r0, [sp, #8]
 	ands	r0, r3
 	lsls	r0, r0, #1
-	eors	r0, r7
-	lsrs	r7, r6, #3
-	eors	r0, r7
+	@ photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	eors	r1, r0
+	@ photon256.ae:34: u = (x & 0x88888888) >> 2
+	ldr	r2, [sp, #8]
+	ands	r2, r4
+	lsrs	r0, r2, #2
+	@ photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	eors	r1, r0
+	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	lsrs	r0, r2, #3
+	@ photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	eors	r1, r0
+	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r0, r1
+	ands	r0, r3
+	lsls	r7, r0, #1
+	@ photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	r2, r11
+	mov	r0, r10
+	eors	r2, r0
+	eors	r2, r7
+	@ photon256.ae:34: u = (x & 0x88888888) >> 2
+	ands	r1, r4
+	lsrs	r0, r1, #2
+	@ photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	eors	r2, r0
+	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	lsrs	r1, r1, #3
+	@ photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	eors	r2, r1
+	mov	r12, r2
+	@ photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	ldr	r2, [sp, #16]
+	mov	r0, r8
+	eors	r2, r0
+	mov	r0, r12
+	eors	r2, r0
+	@ photon256.ae:44: t = times2(x3 ^ x5)
+	mov	r1, r6
+	mov	r0, r10
+	eors	r1, r0
+	mov	r9, r1
+	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	ands	r1, r3
+	lsls	r0, r1, #1
+	@ photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	eors	r2, r0
+	@ photon256.ae:34: u = (x & 0x88888888) >> 2
+	mov	r1, r9
+	ands	r1, r4
+	lsrs	r0, r1, #2
+	@ photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	eors	r2, r0
+	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	lsrs	r0, r1, #3
+	@ photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	eors	r2, r0
+	@ photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	ldr	r1, [sp, #12]
+	mov	r0, r11
+	eors	r1, r0
+	eors	r1, r6
+	ldr	r0, [sp]
+	eors	r1, r0
+	mov	r0, r12
+	eors	r1, r0
+	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r0, r2
+	ands	r0, r3
+	lsls	r0, r0, #1
+	@ photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	eors	r1, r0
+	@ photon256.ae:34: u = (x & 0x88888888) >> 2
+	ands	r2, r4
+	lsrs	r0, r2, #2
+	@ photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	eors	r1, r0
+	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	lsrs	r0, r2, #3
+	@ photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	eors	r1, r0
+	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r0, r1
+	ands	r0, r3
+	lsls	r7, r0, #1
+	@ photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	r2, r6
+	mov	r0, r8
+	eors	r2, r0
+	eors	r2, r7
+	@ photon256.ae:34: u = (x & 0x88888888) >> 2
+	ands	r1, r4
+	lsrs	r0, r1, #2
+	@ photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	eors	r2, r0
+	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	lsrs	r0, r1, #3
+	@ photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	eors	r2, r0
 	@ photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
 	mov	r7, r11
+	mov	r0, r12
+	eors	r7, r0
 	eors	r7, r2
-	eors	r7, r1
+	@ photon256.ae:44: t = times2(x3 ^ x5)
+	ldr	r1, [sp]
+	mov	r0, r8
+	eors	r1, r0
+	str	r1, [sp, #12]
+	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	ands	r1, r3
+	lsls	r0, r1, #1
+	@ photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r7, r0
 	@ photon256.ae:34: u = (x & 0x88888888) >> 2
-	mov	r6, r7
-	ands	r6, r4
-	lsrs	r0, r6, #2
-	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	ands	r7, r3
-	lsls	r7, r7, #1
+	ldr	r1, [sp, #12]
+	ands	r1, r4
+	lsrs	r0, r1, #2
+	@ photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r7, r0
-	lsrs	r0, r6, #3
+	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	lsrs	r0, r1, #3
+	@ photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r7, r0
 	@ photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	ldr	r6, [sp, #8]
-	mov	r0, r9
-	eors	r6, r0
-	mov	r0, r8
-	eors	r6, r0
-	eors	r6, r1
-	eors	r6, r7
+	ldr	r1, [sp, #16]
+	eors	r1, r6
+	ldr	r0, [sp]
+	eors	r1, r0
+	mov	r0, r10
+	eors	r1, r0
+	eors	r1, r2
+	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r0, r7
+	ands	r0, r3
+	lsls	r0, r0, #1
+	@ photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	eors	r1, r0
 	@ photon256.ae:34: u = (x & 0x88888888) >> 2
-	mov	r7, r6
 	ands	r7, r4
 	lsrs	r0, r7, #2
+	@ photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	eors	r1, r0
 	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	ands	r6, r3
-	lsls	r6, r6, #1
-	eors	r6, r0
 	lsrs	r0, r7, #3
-	eors	r6, r0
+	@ photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	eors	r1, r0
+	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r0, r1
+	ands	r0, r3
+	lsls	r0, r0, #1
+	mov	r11, r0
 	@ photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r0, r9
+	ldr	r7, [sp]
+	mov	r0, r12
+	eors	r7, r0
+	mov	r0, r11
+	eors	r7, r0
+	@ photon256.ae:34: u = (x & 0x88888888) >> 2
+	ands	r1, r4
+	lsrs	r0, r1, #2
+	@ photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	eors	r7, r0
+	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	lsrs	r0, r1, #3
+	@ photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	eors	r7, r0
+	@ photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	eors	r6, r2
+	eors	r6, r7
+	@ photon256.ae:44: t = times2(x3 ^ x5)
+	mov	r1, r10
+	mov	r0, r12
+	eors	r1, r0
+	str	r1, [sp, #8]
+	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	ands	r1, r3
+	lsls	r0, r1, #1
+	@ photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	eors	r6, r0
+	@ photon256.ae:34: u = (x & 0x88888888) >> 2
+	ldr	r1, [sp, #8]
+	ands	r1, r4
+	lsrs	r0, r1, #2
+	@ photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	eors	r6, r0
+	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	lsrs	r0, r1, #3
+	@ photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	eors	r6, r0
+	@ photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	ldr	r1, [sp, #4]
+	mov	r0, r10
+	eors	r1, r0
+	mov	r0, r8
+	eors	r1, r0
+	eors	r1, r7
+	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r0, r6
+	ands	r0, r3
+	lsls	r0, r0, #1
+	@ photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	eors	r1, r0
+	@ photon256.ae:34: u = (x & 0x88888888) >> 2
+	ands	r6, r4
+	lsrs	r0, r6, #2
+	@ photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	eors	r1, r0
+	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	lsrs	r0, r6, #3
+	@ photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	eors	r1, r0
+	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r0, r1
+	ands	r0, r3
+	lsls	r6, r0, #1
+	@ photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	r0, r10
 	eors	r0, r2
 	eors	r0, r6
-	mov	r11, r0
-	@ photon256.ae:44: t = times2(x3 ^ x5)
-	mov	r6, r8
-	eors	r6, r2
 	@ photon256.ae:34: u = (x & 0x88888888) >> 2
-	mov	r7, r6
-	ands	r7, r4
-	lsrs	r0, r7, #2
+	ands	r1, r4
+	lsrs	r6, r1, #2
+	@ photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	eors	r0, r6
 	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	ands	r6, r3
-	lsls	r6, r6, #1
-	eors	r6, r0
-	lsrs	r0, r7, #3
-	eors	r6, r0
+	lsrs	r6, r1, #3
+	@ photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	eors	r0, r6
+	mov	r11, r0
 	@ photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	r7, r10
-	eors	r7, r1
-	mov	r0, r11
-	eors	r7, r0
-	eors	r7, r6
+	ldr	r1, [sp]
+	eors	r1, r7
+	eors	r1, r0
+	@ photon256.ae:44: t = times2(x3 ^ x5)
+	mov	r0, r8
+	eors	r0, r2
+	str	r0, [sp]
+	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	ands	r0, r3
+	lsls	r0, r0, #1
+	@ photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	eors	r1, r0
 	@ photon256.ae:34: u = (x & 0x88888888) >> 2
-	mov	r6, r7
+	ldr	r6, [sp]
 	ands	r6, r4
 	lsrs	r0, r6, #2
+	@ photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	eors	r1, r0
 	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	ands	r7, r3
-	lsls	r7, r7, #1
-	eors	r7, r0
 	lsrs	r0, r6, #3
-	eors	r7, r0
+	@ photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	eors	r1, r0
 	@ photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	ldr	r6, [sp, #12]
+	mov	r6, r9
 	mov	r0, r8
 	eors	r6, r0
 	mov	r0, r12
 	eors	r6, r0
 	mov	r0, r11
 	eors	r6, r0
-	eors	r6, r7
-	@ photon256.ae:34: u = (x & 0x88888888) >> 2
-	mov	r7, r6
-	ands	r7, r4
-	lsrs	r0, r7, #2
 	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	ands	r6, r3
-	lsls	r6, r6, #1
+	mov	r0, r1
+	ands	r0, r3
+	lsls	r0, r0, #1
+	@ photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	eors	r6, r0
-	lsrs	r0, r7, #3
+	@ photon256.ae:34: u = (x & 0x88888888) >> 2
+	ands	r1, r4
+	lsrs	r0, r1, #2
+	@ photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	eors	r6, r0
+	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	lsrs	r0, r1, #3
+	@ photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	eors	r6, r0
+	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r0, r6
+	ands	r0, r3
+	lsls	r1, r0, #1
 	@ photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	r0, r8
+	eors	r0, r7
 	eors	r0, r1
-	eors	r0, r6
-	mov	r10, r0
-	@ photon256.ae:44: t = times2(x3 ^ x5)
-	mov	r7, r12
-	eors	r7, r1
 	@ photon256.ae:34: u = (x & 0x88888888) >> 2
-	mov	r6, r7
 	ands	r6, r4
-	b	.Lphoton_beetle_aead128_P_permute_pool1
-	.ltorg
-.Lphoton_beetle_aead128_P_permute_pool1:
-	lsrs	r0, r6, #2
+	lsrs	r1, r6, #2
+	@ photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	eors	r0, r1
 	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	ands	r7, r3
-	lsls	r7, r7, #1
-	eors	r7, r0
-	lsrs	r0, r6, #3
-	eors	r7, r0
+	lsrs	r1, r6, #3
+	@ photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	eors	r0, r1
+	mov	r9, r0
 	@ photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	r6, r9
+	mov	r6, r10
 	mov	r0, r11
 	eors	r6, r0
-	mov	r0, r10
+	mov	r0, r9
 	eors	r6, r0
-	eors	r6, r7
-	@ photon256.ae:34: u = (x & 0x88888888) >> 2
-	mov	r7, r6
-	ands	r7, r4
-	lsrs	r0, r7, #2
+	@ photon256.ae:44: t = times2(x3 ^ x5)
+	mov	r1, r12
+	eors	r1, r7
 	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	ands	r6, r3
-	lsls	r6, r6, #1
+	mov	r0, r1
+	ands	r0, r3
+	lsls	r0, r0, #1
+	@ photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r6, r0
-	lsrs	r0, r7, #3
+	@ photon256.ae:34: u = (x & 0x88888888) >> 2
+	ands	r1, r4
+	lsrs	r0, r1, #2
+	@ photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	eors	r6, r0
+	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	lsrs	r0, r1, #3
+	@ photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r6, r0
 	@ photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	ldr	r7, [sp, #4]
+	ldr	r1, [sp, #12]
 	mov	r0, r12
-	eors	r7, r0
-	eors	r7, r2
-	mov	r0, r10
-	eors	r7, r0
-	eors	r7, r6
+	eors	r1, r0
+	eors	r1, r2
+	mov	r0, r9
+	eors	r1, r0
+	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r0, r6
+	ands	r0, r3
+	lsls	r0, r0, #1
+	@ photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	eors	r1, r0
 	@ photon256.ae:34: u = (x & 0x88888888) >> 2
-	mov	r6, r7
 	ands	r6, r4
 	lsrs	r0, r6, #2
+	@ photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	eors	r1, r0
 	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	ands	r7, r3
-	lsls	r7, r7, #1
-	eors	r7, r0
 	lsrs	r0, r6, #3
-	eors	r7, r0
+	@ photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	eors	r1, r0
+	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r0, r1
+	ands	r0, r3
+	lsls	r0, r0, #1
+	mov	r10, r0
 	@ photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	r6, r12
 	mov	r0, r11
 	eors	r6, r0
-	eors	r6, r7
-	mov	r9, r6
-	@ photon256.ae:44: t = times2(x3 ^ x5)
-	mov	r7, r2
-	eors	r7, r0
+	mov	r0, r10
+	eors	r6, r0
 	@ photon256.ae:34: u = (x & 0x88888888) >> 2
-	mov	r6, r7
-	ands	r6, r4
-	lsrs	r0, r6, #2
+	ands	r1, r4
+	lsrs	r0, r1, #2
+	@ photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	eors	r6, r0
 	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	ands	r7, r3
-	lsls	r7, r7, #1
-	eors	r7, r0
-	lsrs	r0, r6, #3
-	eors	r7, r0
+	lsrs	r1, r1, #3
+	b	.Lphoton_beetle_aead128_P_permute_pool1
+	.ltorg
+.Lphoton_beetle_aead128_P_permute_pool1:
+	@ photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	eors	r6, r1
+	mov	r10, r6
 	@ photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
 	mov	r6, r8
-	mov	r0, r10
-	eors	r6, r0
 	mov	r0, r9
 	eors	r6, r0
-	eors	r6, r7
-	@ photon256.ae:34: u = (x & 0x88888888) >> 2
-	mov	r7, r6
-	ands	r7, r4
-	lsrs	r0, r7, #2
-	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	ands	r6, r3
-	lsls	r6, r6, #1
+	mov	r0, r10
 	eors	r6, r0
-	lsrs	r0, r7, #3
+	@ photon256.ae:44: t = times2(x3 ^ x5)
+	mov	r1, r2
+	mov	r0, r11
+	eors	r1, r0
+	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r0, r1
+	ands	r0, r3
+	lsls	r0, r0, #1
+	@ photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	eors	r6, r0
+	@ photon256.ae:34: u = (x & 0x88888888) >> 2
+	ands	r1, r4
+	lsrs	r0, r1, #2
+	@ photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	eors	r6, r0
+	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	lsrs	r0, r1, #3
+	@ photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r6, r0
 	@ photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	ldr	r7, [sp]
-	eors	r7, r2
-	eors	r7, r1
-	mov	r0, r9
-	eors	r7, r0
-	eors	r7, r6
-	@ photon256.ae:34: u = (x & 0x88888888) >> 2
-	ands	r4, r7
-	lsrs	r0, r4, #2
+	ldr	r1, [sp, #8]
+	eors	r1, r2
+	eors	r1, r7
+	mov	r0, r10
+	eors	r1, r0
 	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	ands	r7, r3
-	lsls	r6, r7, #1
-	eors	r6, r0
-	lsrs	r0, r4, #3
-	eors	r6, r0
+	mov	r0, r6
+	ands	r0, r3
+	lsls	r0, r0, #1
+	@ photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	eors	r1, r0
+	@ photon256.ae:34: u = (x & 0x88888888) >> 2
+	ands	r6, r4
+	lsrs	r0, r6, #2
+	@ photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	eors	r1, r0
+	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	lsrs	r0, r6, #3
+	@ photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	eors	r1, r0
+	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r0, r1
+	ands	r0, r3
+	lsls	r6, r0, #1
+	mov	r8, r6
 	@ photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r3, r2
+	mov	r6, r2
+	mov	r0, r9
+	eors	r6, r0
+	mov	r0, r8
+	eors	r6, r0
+	@ photon256.ae:34: u = (x & 0x88888888) >> 2
+	ands	r1, r4
+	lsrs	r0, r1, #2
+	@ photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	eors	r6, r0
+	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	lsrs	r0, r1, #3
+	@ photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	eors	r6, r0
+	mov	r8, r6
+	@ photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	mov	r1, r12
+	mov	r0, r10
+	eors	r1, r0
+	mov	r0, r6
+	eors	r1, r0
+	@ photon256.ae:44: t = times2(x3 ^ x5)
+	mov	r6, r7
+	mov	r0, r9
+	eors	r6, r0
+	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r0, r6
+	ands	r0, r3
+	lsls	r0, r0, #1
+	@ photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	eors	r1, r0
+	@ photon256.ae:34: u = (x & 0x88888888) >> 2
+	ands	r6, r4
+	lsrs	r0, r6, #2
+	@ photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	eors	r1, r0
+	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	lsrs	r0, r6, #3
+	@ photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	eors	r1, r0
+	@ photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	ldr	r6, [sp]
+	eors	r6, r7
+	mov	r0, r11
+	eors	r6, r0
+	mov	r0, r8
+	eors	r6, r0
+	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r0, r1
+	ands	r0, r3
+	lsls	r0, r0, #1
+	@ photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	eors	r6, r0
+	@ photon256.ae:34: u = (x & 0x88888888) >> 2
+	ands	r1, r4
+	lsrs	r0, r1, #2
+	@ photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	eors	r6, r0
+	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	lsrs	r0, r1, #3
+	@ photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	eors	r6, r0
+	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	ands	r3, r6
+	lsls	r1, r3, #1
+	@ photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	r3, r7
 	mov	r0, r10
 	eors	r3, r0
+	eors	r3, r1
+	@ photon256.ae:34: u = (x & 0x88888888) >> 2
+	ands	r6, r4
+	lsrs	r4, r6, #2
+	@ photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	r0, r3
-	eors	r0, r6
-	ldr	r3, [sp, #16]
+	eors	r0, r4
+	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	lsrs	r3, r6, #3
+	@ photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	eors	r0, r3
+	ldr	r3, [sp, #20]
 	adds	r3, #1
-	str	r3, [sp, #16]
-	mov	r6, r8
-	mov	r4, r2
-	mov	r3, r1
-	mov	r2, r11
-	str	r0, [sp]
-	ldr	r0, [sp, #20]
+	str	r3, [sp, #20]
+	mov	r6, r2
+	str	r7, [sp, #16]
+	mov	r4, r11
+	mov	r3, r10
+	mov	r10, r8
+	mov	r2, r0
+	ldr	r0, [sp, #24]
 	adds	r0, #1
-	str	r0, [sp, #20]
+	str	r0, [sp, #24]
 	cmp	r0, #12
 	bcs	.Lphoton_beetle_aead128_P_permute_far1
 	b	.Lphoton_beetle_aead128_P_permute_loop1
 .Lphoton_beetle_aead128_P_permute_far1:
 .Lphoton_beetle_aead128_P_permute_done2:
 	@ photon256.ae:76: s[0] = x0
-	ldr	r0, [sp, #24]
-	str	r6, [r0]
-	@ photon256.ae:77: s[1] = x1
 	mov	r1, r12
-	str	r1, [r0, #4]
+	ldr	r0, [sp, #28]
+	str	r1, [r0]
+	@ photon256.ae:77: s[1] = x1
+	str	r6, [r0, #4]
 	@ photon256.ae:78: s[2] = x2
-	str	r4, [r0, #8]
+	ldr	r1, [sp, #16]
+	str	r1, [r0, #8]
 	@ photon256.ae:79: s[3] = x3
-	str	r3, [r0, #12]
+	str	r4, [r0, #12]
 	@ photon256.ae:80: s[4] = x4
-	str	r2, [r0, #16]
-	@ photon256.ae:81: s[5] = x5
-	mov	r1, r10
-	str	r1, [r0, #20]
-	@ photon256.ae:82: s[6] = x6
 	mov	r1, r9
+	str	r1, [r0, #16]
+	@ photon256.ae:81: s[5] = x5
+	str	r3, [r0, #20]
+	@ photon256.ae:82: s[6] = x6
+	mov	r1, r10
 	str	r1, [r0, #24]
 	@ photon256.ae:83: s[7] = x7
-	ldr	r1, [sp]
-	str	r1, [r0, #28]
-	add	sp, #28
+	str	r2, [r0, #28]
+	add	sp, #32
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -1926,23 +2033,26 @@ photon_beetle_aead128_hash:
 	mov	r0, r8
 	eors	r3, r0
 	ands	r3, r2
-	mov	r5, r8
-	eors	r5, r3
+	mov	r2, r8
+	eors	r2, r3
 	@ photon_beetle_aead128.ae:63: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
-	ldr	r2, [sp, #8]
-	eors	r2, r7
-	ldr	r7, [sp, #12]
-	eors	r7, r1
-	ldr	r1, [sp, #16]
-	eors	r1, r6
-	ldr	r0, [sp, #20]
-	eors	r0, r5
+	ldr	r0, [sp, #8]
+	eors	r0, r7
 	@ photon_beetle_aead128.ae:25: s[0] = x[31:0]
-	str	r2, [r4]
+	str	r0, [r4]
+	@ photon_beetle_aead128.ae:63: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
+	ldr	r0, [sp, #12]
+	eors	r0, r1
 	@ photon_beetle_aead128.ae:26: s[1] = x[63:32]
-	str	r7, [r4, #4]
+	str	r0, [r4, #4]
+	@ photon_beetle_aead128.ae:63: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
+	ldr	r0, [sp, #16]
+	eors	r0, r6
 	@ photon_beetle_aead128.ae:27: s[2] = x[95:64]
-	str	r1, [r4, #8]
+	str	r0, [r4, #8]
+	@ photon_beetle_aead128.ae:63: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
+	ldr	r0, [sp, #20]
+	eors	r0, r2
 	@ photon_beetle_aead128.ae:28: s[3] = x[127:96]
 	str	r0, [r4, #12]
 	ldr	r1, [sp]

@@ -704,8 +704,8 @@ romulus_n_encrypt_with:
 
 
 @ --- romulus_n_decrypt_with: romulus_n.decrypt_with
-@     frame 440 bytes (28 spill slots, 15 on the stack; locals 376), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1138 bytes of code and literals
+@     frame 440 bytes (31 spill slots, 15 on the stack; locals 376), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1150 bytes of code and literals
 	.section .text.romulus_n_decrypt_with,"ax",%progbits
 	.global romulus_n_decrypt_with
 	.type romulus_n_decrypt_with, %function
@@ -1221,19 +1221,19 @@ romulus_n_decrypt_with:
 	str	r0, [sp, #20]
 	ldr	r0, [r1, #8]
 	rev	r0, r0
-	str	r0, [sp, #24]
+	str	r0, [sp, #32]
 	ldr	r0, [r1, #4]
 	rev	r0, r0
-	str	r0, [sp, #16]
+	str	r0, [sp, #28]
 	ldr	r0, [r1]
 	rev	r0, r0
-	str	r0, [sp, #12]
+	str	r0, [sp, #24]
 	@ romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	mov	r0, r10
-	lsrs	r2, r0, #1
+	lsrs	r1, r0, #1
 	mov	r0, r8
 	lsls	r0, r0, #31
-	orrs	r2, r0
+	orrs	r1, r0
 	mov	r0, r8
 	lsrs	r5, r0, #1
 	mov	r0, r11
@@ -1246,60 +1246,66 @@ romulus_n_decrypt_with:
 	orrs	r4, r0
 	ldr	r0, [sp, #4]
 	lsrs	r3, r0, #1
-	ldr	r1, =0x7f7f7f7f
-	ands	r2, r1
-	str	r2, [sp, #8]
-	ands	r5, r1
-	ands	r4, r1
-	ands	r3, r1
+	ldr	r2, =0x7f7f7f7f
+	ands	r1, r2
+	ands	r5, r2
+	str	r5, [sp, #16]
+	ands	r4, r2
+	str	r4, [sp, #12]
+	ands	r3, r2
+	str	r3, [sp, #8]
 	mov	r0, r10
-	lsls	r2, r0, #7
+	lsls	r5, r0, #7
 	mov	r0, r8
-	lsls	r1, r0, #7
+	lsls	r4, r0, #7
 	mov	r0, r10
 	lsrs	r0, r0, #25
-	orrs	r1, r0
+	orrs	r4, r0
 	mov	r0, r11
-	lsls	r6, r0, #7
+	lsls	r3, r0, #7
 	mov	r0, r8
 	lsrs	r0, r0, #25
-	orrs	r6, r0
+	orrs	r3, r0
 	ldr	r0, [sp, #4]
-	lsls	r7, r0, #7
+	lsls	r2, r0, #7
 	mov	r0, r11
 	lsrs	r0, r0, #25
-	orrs	r7, r0
+	orrs	r2, r0
 	mov	r0, r10
-	eors	r0, r2
-	mov	r2, r8
-	eors	r2, r1
-	mov	r1, r11
-	eors	r1, r6
-	ldr	r6, [sp, #4]
-	eors	r6, r7
-	ldr	r7, =0x80808080
-	ands	r0, r7
-	ands	r2, r7
-	ands	r1, r7
-	ands	r6, r7
-	ldr	r7, [sp, #8]
-	eors	r7, r0
+	eors	r0, r5
+	mov	r7, r8
+	eors	r7, r4
+	mov	r6, r11
+	eors	r6, r3
+	ldr	r5, [sp, #4]
 	eors	r5, r2
-	eors	r4, r1
-	eors	r3, r6
+	ldr	r2, =0x80808080
+	ands	r0, r2
+	str	r0, [sp, #4]
+	ands	r7, r2
+	ands	r6, r2
+	ands	r5, r2
 	@ romulus_n.ae:148: return (load_be(tag, 0, 16) ^ g(s)) == 0
-	ldr	r6, [sp, #20]
-	eors	r6, r7
-	ldr	r2, [sp, #24]
-	eors	r2, r5
-	ldr	r1, [sp, #16]
-	eors	r1, r4
+	ldr	r4, [sp, #20]
+	eors	r4, r1
+	ldr	r3, [sp, #32]
+	ldr	r0, [sp, #16]
+	eors	r3, r0
+	ldr	r2, [sp, #28]
 	ldr	r0, [sp, #12]
-	eors	r0, r3
-	orrs	r6, r2
-	orrs	r6, r1
-	orrs	r6, r0
-	subs	r0, r6, #1
+	eors	r2, r0
+	ldr	r1, [sp, #24]
+	ldr	r0, [sp, #8]
+	eors	r1, r0
+	ldr	r0, [sp, #4]
+	eors	r4, r0
+	eors	r3, r7
+	eors	r2, r6
+	eors	r1, r5
+	orrs	r4, r3
+	orrs	r4, r2
+	orrs	r4, r1
+	subs	r0, r4, #1
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
@@ -1342,7 +1348,7 @@ romulus_n_E_encrypt_block_tk1:
 	ldr	r2, [r2, #12]
 	@ skinny128_384plus.ae:196: @unroll(unroll)
 	movs	r1, #0
-	str	r1, [sp]
+	mov	r11, r1
 	mov	r1, r2
 	mov	r2, r0
 	mov	r12, r6
@@ -1358,61 +1364,61 @@ romulus_n_E_encrypt_block_tk1:
 .Lromulus_n_E_encrypt_block_tk1_loop1:
 	@ skinny128_384plus.ae:199: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], r23[i] ^ tk1)
 	mov	r0, r9
-	ldr	r6, [r0]
-	ldr	r7, [r0, #4]
-	mov	r0, r12
-	eors	r6, r0
-	mov	r11, r6
-	mov	r0, r8
-	eors	r7, r0
+	ldr	r0, [r0]
+	str	r0, [sp]
+	mov	r0, r9
+	ldr	r6, [r0, #4]
 	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	lsrs	r0, r1, #24
 	ldrb	r0, [r5, r0]
-	lsls	r6, r0, #24
+	lsls	r7, r0, #24
 	lsrs	r0, r1, #16
 	uxtb	r0, r0
 	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #16
-	orrs	r6, r0
+	orrs	r7, r0
 	lsrs	r0, r1, #8
 	uxtb	r0, r0
 	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #8
-	orrs	r6, r0
+	orrs	r7, r0
 	uxtb	r0, r1
 	ldrb	r0, [r5, r0]
-	mov	r1, r6
-	orrs	r1, r0
+	orrs	r7, r0
 	@ skinny128_384plus.ae:199: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], r23[i] ^ tk1)
 	mov	r0, r10
-	ldrb	r0, [r0]
+	ldrb	r1, [r0]
 	@ skinny128_384plus.ae:116: r0 = sub_cells(r0) ^ ((c & 0xf) as u32 << 24) ^ k[63:32]
-	lsls	r6, r0, #28
-	lsrs	r6, r6, #4
-	eors	r1, r6
-	eors	r1, r7
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r6, r2, #24
-	ldrb	r6, [r5, r6]
-	lsls	r6, r6, #24
-	lsrs	r7, r2, #16
-	uxtb	r7, r7
-	ldrb	r7, [r5, r7]
-	lsls	r7, r7, #16
-	orrs	r6, r7
-	lsrs	r7, r2, #8
-	uxtb	r7, r7
-	ldrb	r7, [r5, r7]
-	lsls	r7, r7, #8
-	orrs	r6, r7
-	uxtb	r2, r2
-	ldrb	r2, [r5, r2]
-	orrs	r6, r2
-	@ skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
+	lsls	r0, r1, #28
 	lsrs	r0, r0, #4
+	eors	r7, r0
+	eors	r7, r6
+	mov	r0, r8
+	eors	r7, r0
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r0, r2, #24
+	ldrb	r0, [r5, r0]
+	lsls	r6, r0, #24
+	lsrs	r0, r2, #16
+	uxtb	r0, r0
+	ldrb	r0, [r5, r0]
+	lsls	r0, r0, #16
+	orrs	r6, r0
+	lsrs	r0, r2, #8
+	uxtb	r0, r0
+	ldrb	r0, [r5, r0]
+	lsls	r0, r0, #8
+	orrs	r6, r0
+	uxtb	r0, r2
+	ldrb	r0, [r5, r0]
+	orrs	r6, r0
+	@ skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
+	lsrs	r0, r1, #4
 	lsls	r0, r0, #24
 	eors	r6, r0
-	mov	r0, r11
+	ldr	r0, [sp]
+	eors	r6, r0
+	mov	r0, r12
 	eors	r6, r0
 	movs	r0, #8
 	rors	r6, r0
@@ -1465,7 +1471,7 @@ romulus_n_E_encrypt_block_tk1:
 	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
 	orrs	r3, r2
 	@ skinny128_384plus.ae:121: t = r0 ^ r2
-	mov	r4, r1
+	mov	r4, r7
 	eors	r4, r0
 	@ skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
 	mov	r2, r3
@@ -1475,57 +1481,57 @@ romulus_n_E_encrypt_block_tk1:
 	@ skinny128_384plus.ae:200: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i + 1], r23[i + 1])
 	mov	r0, r9
 	ldr	r0, [r0, #8]
-	mov	r11, r0
+	str	r0, [sp]
 	mov	r0, r9
 	ldr	r6, [r0, #12]
 	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	lsrs	r0, r2, #24
 	ldrb	r0, [r5, r0]
-	lsls	r7, r0, #24
+	lsls	r1, r0, #24
 	lsrs	r0, r2, #16
 	uxtb	r0, r0
 	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #16
-	orrs	r7, r0
+	orrs	r1, r0
 	lsrs	r0, r2, #8
 	uxtb	r0, r0
 	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #8
-	orrs	r7, r0
+	orrs	r1, r0
 	uxtb	r0, r2
 	ldrb	r0, [r5, r0]
-	mov	r2, r7
+	mov	r2, r1
 	orrs	r2, r0
 	@ skinny128_384plus.ae:200: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i + 1], r23[i + 1])
 	mov	r0, r10
 	ldrb	r0, [r0, #1]
 	@ skinny128_384plus.ae:116: r0 = sub_cells(r0) ^ ((c & 0xf) as u32 << 24) ^ k[63:32]
-	lsls	r7, r0, #28
-	lsrs	r7, r7, #4
-	eors	r2, r7
+	lsls	r1, r0, #28
+	lsrs	r1, r1, #4
+	eors	r2, r1
 	eors	r2, r6
 	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r6, r1, #24
+	lsrs	r6, r7, #24
 	ldrb	r6, [r5, r6]
 	lsls	r6, r6, #24
-	lsrs	r7, r1, #16
-	uxtb	r7, r7
-	ldrb	r7, [r5, r7]
-	lsls	r7, r7, #16
-	orrs	r6, r7
-	lsrs	r7, r1, #8
-	uxtb	r7, r7
-	ldrb	r7, [r5, r7]
-	lsls	r7, r7, #8
-	orrs	r6, r7
+	lsrs	r1, r7, #16
 	uxtb	r1, r1
 	ldrb	r1, [r5, r1]
+	lsls	r1, r1, #16
 	orrs	r6, r1
+	lsrs	r1, r7, #8
+	uxtb	r1, r1
+	ldrb	r1, [r5, r1]
+	lsls	r1, r1, #8
+	orrs	r6, r1
+	uxtb	r7, r7
+	ldrb	r7, [r5, r7]
+	orrs	r6, r7
 	@ skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
 	lsrs	r0, r0, #4
 	lsls	r0, r0, #24
 	eors	r6, r0
-	mov	r0, r11
+	ldr	r0, [sp]
 	eors	r6, r0
 	movs	r0, #8
 	rors	r6, r0
@@ -1626,9 +1632,9 @@ romulus_n_E_encrypt_block_tk1:
 	mov	r10, r0
 	mov	r12, r7
 	mov	r8, r6
-	ldr	r0, [sp]
+	mov	r0, r11
 	adds	r0, #1
-	str	r0, [sp]
+	mov	r11, r0
 	cmp	r0, #20
 	bcs	.Lromulus_n_E_encrypt_block_tk1_far1
 	b	.Lromulus_n_E_encrypt_block_tk1_loop1

@@ -604,47 +604,47 @@ ascon_aead128_encrypt_with:
 
 
 ; --- ascon_aead128_decrypt_with: ascon_aead128.decrypt_with
-;     frame 116 bytes (30 spill slots, locals 56), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1782 bytes of code
+;     frame 110 bytes (27 spill slots, locals 56), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1776 bytes of code
 	.section .text.ascon_aead128_decrypt_with,"ax",@progbits
 	.global ascon_aead128_decrypt_with
 	.type ascon_aead128_decrypt_with, @function
 	.balign 2
 ascon_aead128_decrypt_with:
 	pushm.w	#7, r10
-	sub	#116, sp
+	sub	#110, sp
 	mov	r12, 12(sp)
 	mov	r15, r9
-	mov	132(sp), r10
-	mov	134(sp), 18(sp)
-	mov	136(sp), 50(sp)
-	mov	138(sp), 54(sp)
-	mov	142(sp), 24(sp)
-	mov	146(sp), 56(sp)
+	mov	126(sp), r10
+	mov	128(sp), 18(sp)
+	mov	130(sp), 44(sp)
+	mov	132(sp), 48(sp)
+	mov	136(sp), 26(sp)
+	mov	140(sp), 50(sp)
 	mov	sp, r14
 	mov	#20, r15
 .Lascon_aead128_decrypt_with_zero1:
-	clr	60(r14)
+	clr	54(r14)
 	incd	r14
 	dec	r15
 	jnz	.Lascon_aead128_decrypt_with_zero1
 	; ascon_aead128.ae:47: s[0] = iv as u64
-	mov	#1, 60(sp)
-	mov	#32908, 62(sp)
-	mov	#4096, 64(sp)
-	mov	#0, 66(sp)
+	mov	#1, 54(sp)
+	mov	#32908, 56(sp)
+	mov	#4096, 58(sp)
+	mov	#0, 60(sp)
 	; ascon_aead128.ae:48: s[1] = k0
 	mov	12(sp), r14
 	mov	r14, r15
-	mov	@r15, 68(sp)
-	mov	2(r15), 70(sp)
-	mov	4(r15), 72(sp)
-	mov	6(r15), 74(sp)
+	mov	@r15, 62(sp)
+	mov	2(r15), 64(sp)
+	mov	4(r15), 66(sp)
+	mov	6(r15), 68(sp)
 	; ascon_aead128.ae:49: s[2] = k1
-	mov	8(r15), 76(sp)
-	mov	10(r15), 78(sp)
-	mov	12(r15), 80(sp)
-	mov	14(r14), 82(sp)
+	mov	8(r15), 70(sp)
+	mov	10(r15), 72(sp)
+	mov	12(r15), 74(sp)
+	mov	14(r14), 76(sp)
 	; ascon_aead128.ae:50: s[3] = load_le(nonce, 0, 8)
 	mov	r13, r8
 	bit	#1, r8
@@ -657,7 +657,7 @@ ascon_aead128_decrypt_with:
 	jmp	.Lascon_aead128_decrypt_with_join4
 .Lascon_aead128_decrypt_with_bytes2:
 	mov	sp, r11
-	add	#100, r11
+	add	#94, r11
 	mov	r11, r12
 	mov	#8, r14
 .Lascon_aead128_decrypt_with_cpy5:
@@ -670,10 +670,10 @@ ascon_aead128_decrypt_with:
 	mov	r11, r8
 	jmp	.Lascon_aead128_decrypt_with_words3
 .Lascon_aead128_decrypt_with_join4:
-	mov	r11, 84(sp)
-	mov	r12, 86(sp)
-	mov	r14, 88(sp)
-	mov	r15, 90(sp)
+	mov	r11, 78(sp)
+	mov	r12, 80(sp)
+	mov	r14, 82(sp)
+	mov	r15, 84(sp)
 	; ascon_aead128.ae:51: s[4] = load_le(nonce, 8, 8)
 	add	#8, r13
 	bit	#1, r13
@@ -686,7 +686,7 @@ ascon_aead128_decrypt_with:
 	jmp	.Lascon_aead128_decrypt_with_join9
 .Lascon_aead128_decrypt_with_bytes7:
 	mov	sp, r11
-	add	#100, r11
+	add	#94, r11
 	mov	r11, r12
 	mov	#8, r14
 .Lascon_aead128_decrypt_with_cpy10:
@@ -699,51 +699,51 @@ ascon_aead128_decrypt_with:
 	mov	r11, r13
 	jmp	.Lascon_aead128_decrypt_with_words8
 .Lascon_aead128_decrypt_with_join9:
-	mov	r11, 92(sp)
-	mov	r12, 94(sp)
-	mov	r14, 96(sp)
-	mov	r15, 98(sp)
+	mov	r11, 86(sp)
+	mov	r12, 88(sp)
+	mov	r14, 90(sp)
+	mov	r15, 92(sp)
 	; ascon_aead128.ae:52: P.permute(s, rounds_init)
 	mov	sp, r12
-	add	#60, r12
+	add	#54, r12
 	mov	#12, r13
 	call	#ascon_aead128_P_permute
 	; ascon_aead128.ae:53: s[3] = s[3] ^ k0
-	mov	84(sp), r11
+	mov	78(sp), r11
 	mov	12(sp), r8
 	mov	r8, r15
 	xor	@r15, r11
-	mov	86(sp), r12
+	mov	80(sp), r12
 	xor	2(r15), r12
-	mov	88(sp), r13
+	mov	82(sp), r13
 	xor	4(r15), r13
-	mov	90(sp), r14
+	mov	84(sp), r14
 	xor	6(r15), r14
-	mov	r11, 84(sp)
-	mov	r12, 86(sp)
-	mov	r13, 88(sp)
-	mov	r14, 90(sp)
+	mov	r11, 78(sp)
+	mov	r12, 80(sp)
+	mov	r13, 82(sp)
+	mov	r14, 84(sp)
 	; ascon_aead128.ae:54: s[4] = s[4] ^ k1
-	mov	92(sp), r11
+	mov	86(sp), r11
 	xor	8(r15), r11
-	mov	94(sp), r12
+	mov	88(sp), r12
 	xor	10(r15), r12
-	mov	96(sp), r13
+	mov	90(sp), r13
 	xor	12(r15), r13
-	mov	98(sp), r14
+	mov	92(sp), r14
 	xor	14(r8), r14
-	mov	r11, 92(sp)
-	mov	r12, 94(sp)
-	mov	r13, 96(sp)
-	mov	r14, 98(sp)
+	mov	r11, 86(sp)
+	mov	r12, 88(sp)
+	mov	r13, 90(sp)
+	mov	r14, 92(sp)
 	; ascon_aead128.ae:121: absorb_ad(s, ad)
 	mov	sp, r12
-	add	#60, r12
+	add	#54, r12
 	mov	r9, r13
 	mov	r10, r14
 	call	#ascon_aead128_absorb_ad
 	; ascon_aead128.ae:123: full = m / rate
-	mov	50(sp), 16(sp)
+	mov	44(sp), 16(sp)
 	mov	16(sp), r15
 	rrum.w	#4, r15
 	mov	r15, 16(sp)
@@ -783,7 +783,7 @@ ascon_aead128_decrypt_with:
 	jmp	.Lascon_aead128_decrypt_with_join16
 .Lascon_aead128_decrypt_with_bytes14:
 	mov	sp, r12
-	add	#100, r12
+	add	#94, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lascon_aead128_decrypt_with_cpy17:
@@ -798,22 +798,22 @@ ascon_aead128_decrypt_with:
 .Lascon_aead128_decrypt_with_join16:
 	; ascon_aead128.ae:127: store_le(msg, off, rate_of(s) ^ c)
 	mov	10(sp), r4
-	xor	60(sp), r4
+	xor	54(sp), r4
 	mov	8(sp), r5
-	xor	62(sp), r5
+	xor	56(sp), r5
 	mov	6(sp), r9
-	xor	64(sp), r9
+	xor	58(sp), r9
 	mov	4(sp), r11
-	xor	66(sp), r11
+	xor	60(sp), r11
 	mov	2(sp), r12
-	xor	68(sp), r12
+	xor	62(sp), r12
 	mov	@sp, r13
-	xor	70(sp), r13
+	xor	64(sp), r13
 	mov	r7, r14
-	xor	72(sp), r14
+	xor	66(sp), r14
 	mov	r8, r15
-	xor	74(sp), r15
-	add	24(sp), r6
+	xor	68(sp), r15
+	add	26(sp), r6
 	bit	#1, r6
 	jnz	.Lascon_aead128_decrypt_with_bytes19
 	mov	r4, 0(r6)
@@ -826,16 +826,16 @@ ascon_aead128_decrypt_with:
 	mov	r15, 14(r6)
 	jmp	.Lascon_aead128_decrypt_with_stored20
 .Lascon_aead128_decrypt_with_bytes19:
-	mov	r4, 100(sp)
-	mov	r5, 102(sp)
-	mov	r9, 104(sp)
-	mov	r11, 106(sp)
-	mov	r12, 108(sp)
-	mov	r13, 110(sp)
-	mov	r14, 112(sp)
-	mov	r15, 114(sp)
+	mov	r4, 94(sp)
+	mov	r5, 96(sp)
+	mov	r9, 98(sp)
+	mov	r11, 100(sp)
+	mov	r12, 102(sp)
+	mov	r13, 104(sp)
+	mov	r14, 106(sp)
+	mov	r15, 108(sp)
 	mov	sp, r14
-	add	#100, r14
+	add	#94, r14
 	mov	#16, r15
 .Lascon_aead128_decrypt_with_cpy21:
 	mov.b	@r14, 0(r6)
@@ -845,18 +845,18 @@ ascon_aead128_decrypt_with:
 	jnz	.Lascon_aead128_decrypt_with_cpy21
 .Lascon_aead128_decrypt_with_stored20:
 	; ascon_aead128.ae:41: s[0] = r[63:0]
-	mov	10(sp), 60(sp)
-	mov	8(sp), 62(sp)
-	mov	6(sp), 64(sp)
-	mov	4(sp), 66(sp)
+	mov	10(sp), 54(sp)
+	mov	8(sp), 56(sp)
+	mov	6(sp), 58(sp)
+	mov	4(sp), 60(sp)
 	; ascon_aead128.ae:42: s[1] = r[127:64]
-	mov	2(sp), 68(sp)
-	mov	@sp, 70(sp)
-	mov	r7, 72(sp)
-	mov	r8, 74(sp)
+	mov	2(sp), 62(sp)
+	mov	@sp, 64(sp)
+	mov	r7, 66(sp)
+	mov	r8, 68(sp)
 	; ascon_aead128.ae:129: P.permute(s, rounds_block)
 	mov	sp, r12
-	add	#60, r12
+	add	#54, r12
 	mov	#8, r13
 	call	#ascon_aead128_P_permute
 	add	#1, r10
@@ -876,37 +876,37 @@ ascon_aead128_decrypt_with:
 	adc	r15
 	rla	r15
 	adc	r15
-	mov	r15, r14
-	and	#65520, r14
+	mov	r15, r13
+	and	#65520, r13
 	and	#15, r15
 	; ascon_aead128.ae:132: last = m - off
-	mov	50(sp), r13
+	mov	44(sp), r14
 	mov	#0, r12
-	sub	r14, r13
+	sub	r13, r14
 	subc	r15, r12
 	; ascon_aead128.ae:134: p = first_bytes(r ^ load_le(ct, off, rate, last), last)
 	mov	18(sp), r6
-	add	r14, r6
-	cmp	#16, r13
+	add	r13, r6
+	cmp	#16, r14
 	jnc	.Lascon_aead128_decrypt_with_bytes22
 	bit	#1, r6
 	jnz	.Lascon_aead128_decrypt_with_bytes22
 .Lascon_aead128_decrypt_with_words23:
-	mov	@r6, r8
-	mov	2(r6), r15
-	mov	4(r6), r4
-	mov	6(r6), r5
+	mov	@r6, r15
+	mov	2(r6), r4
+	mov	4(r6), r5
+	mov	6(r6), r10
 	mov	8(r6), r7
-	mov	10(r6), r9
-	mov	12(r6), r10
+	mov	10(r6), r8
+	mov	12(r6), r9
 	mov	14(r6), r11
 	jmp	.Lascon_aead128_decrypt_with_join24
 .Lascon_aead128_decrypt_with_bytes22:
 	mov	sp, r8
-	add	#100, r8
+	add	#94, r8
 	mov	r8, r9
 	mov	#16, r10
-	mov	r13, r15
+	mov	r14, r15
 .Lascon_aead128_decrypt_with_cpy25:
 	clr	r11
 	tst	r15
@@ -922,23 +922,23 @@ ascon_aead128_decrypt_with:
 	mov	r8, r6
 	jmp	.Lascon_aead128_decrypt_with_words23
 .Lascon_aead128_decrypt_with_join24:
-	xor	60(sp), r8
-	xor	62(sp), r15
-	mov	r15, 20(sp)
-	xor	64(sp), r4
+	xor	54(sp), r15
+	mov	r15, 24(sp)
+	xor	56(sp), r4
 	mov	r4, 22(sp)
-	xor	66(sp), r5
-	mov	r5, 26(sp)
-	xor	68(sp), r7
-	mov	r7, 32(sp)
-	xor	70(sp), r9
+	xor	58(sp), r5
+	mov	r5, 20(sp)
+	xor	60(sp), r10
+	xor	62(sp), r7
+	mov	r7, 30(sp)
+	xor	64(sp), r8
+	mov	r8, 34(sp)
+	xor	66(sp), r9
 	mov	r9, 38(sp)
-	xor	72(sp), r10
-	mov	r10, 44(sp)
-	xor	74(sp), r11
-	mov	r11, 42(sp)
+	xor	68(sp), r11
+	mov	r11, 36(sp)
 	; ascon_aead128.ae:33: return x & ~(~(0 as u128) << (8 * count))
-	mov	r13, r11
+	mov	r14, r11
 	rla	r11
 	adc	r11
 	rla	r11
@@ -947,225 +947,215 @@ ascon_aead128_decrypt_with:
 	adc	r11
 	mov	r11, r15
 	and	#65528, r15
-	mov	r15, 48(sp)
+	mov	r15, 42(sp)
 	rlam.w	#3, r12
 	and	#7, r11
 	bis	r11, r12
-	mov	r12, 46(sp)
-	mov	#-1, r9
-	mov	#-1, r10
-	mov	#-1, r11
-	mov	#-1, r12
+	mov	r12, 40(sp)
+	mov	#-1, r4
 	mov	#-1, r5
 	mov	#-1, r6
 	mov	#-1, r7
-	mov	#-1, r15
-	mov	48(sp), r4
-	tst	46(sp)
+	mov	#-1, r8
+	mov	#-1, r9
+	mov	#-1, r11
+	mov	#-1, r12
+	tst	40(sp)
 	jnz	.Lascon_aead128_decrypt_with_shbig27
-	cmp	#128, r4
+	cmp	#128, r15
 	jc	.Lascon_aead128_decrypt_with_shbig27
 .Lascon_aead128_decrypt_with_shlimb30:
-	cmp	#16, r4
+	cmp	#16, r15
 	jnc	.Lascon_aead128_decrypt_with_shbits31
-	mov	r7, r15
+	mov	r11, r12
+	mov	r9, r11
+	mov	r8, r9
+	mov	r7, r8
 	mov	r6, r7
 	mov	r5, r6
-	mov	r12, r5
-	mov	r11, r12
-	mov	r10, r11
-	mov	r9, r10
-	clr	r9
-	sub	#16, r4
+	mov	r4, r5
+	clr	r4
+	sub	#16, r15
 	jmp	.Lascon_aead128_decrypt_with_shlimb30
 .Lascon_aead128_decrypt_with_shbits31:
-	tst	r4
+	tst	r15
 	jz	.Lascon_aead128_decrypt_with_shend28
 .Lascon_aead128_decrypt_with_sh29:
-	rla	r9
-	rlc	r10
-	rlc	r11
-	rlc	r12
+	rla	r4
 	rlc	r5
 	rlc	r6
 	rlc	r7
-	rlc	r15
-	dec	r4
+	rlc	r8
+	rlc	r9
+	rlc	r11
+	rlc	r12
+	dec	r15
 	jnz	.Lascon_aead128_decrypt_with_sh29
 	jmp	.Lascon_aead128_decrypt_with_shend28
 .Lascon_aead128_decrypt_with_shbig27:
-	clr	r9
-	clr	r10
-	clr	r11
-	clr	r12
+	clr	r4
 	clr	r5
 	clr	r6
 	clr	r7
-	clr	r15
+	clr	r8
+	clr	r9
+	clr	r11
+	clr	r12
 .Lascon_aead128_decrypt_with_shend28:
-	bic	r9, r8
-	mov	20(sp), r9
-	bic	r10, r9
-	mov	22(sp), r10
-	bic	r11, r10
-	mov	26(sp), r11
-	bic	r12, r11
-	mov	32(sp), r12
-	bic	r5, r12
-	mov	38(sp), r4
-	bic	r6, r4
-	mov	44(sp), r5
-	bic	r7, r5
-	mov	42(sp), r6
-	bic	r15, r6
+	bic	r4, 24(sp)
+	bic	r5, 22(sp)
+	bic	r6, 20(sp)
+	bic	r7, r10
+	mov	r10, 28(sp)
+	bic	r8, 30(sp)
+	mov	34(sp), r7
+	bic	r9, r7
+	mov	38(sp), r8
+	bic	r11, r8
+	mov	36(sp), r9
+	bic	r12, r9
 	; ascon_aead128.ae:135: store_le(msg, off, p, last)
-	mov	r14, r7
-	add	24(sp), r7
-	cmp	#16, r13
+	add	26(sp), r13
+	cmp	#16, r14
 	jnc	.Lascon_aead128_decrypt_with_bytes32
-	bit	#1, r7
+	bit	#1, r13
 	jnz	.Lascon_aead128_decrypt_with_bytes32
-	mov	r8, 0(r7)
-	mov	r9, 2(r7)
-	mov	r10, 4(r7)
-	mov	r11, 6(r7)
-	mov	r12, 8(r7)
-	mov	r4, 10(r7)
-	mov	r5, 12(r7)
-	mov	r6, 14(r7)
+	mov	24(sp), 0(r13)
+	mov	22(sp), 2(r13)
+	mov	20(sp), 4(r13)
+	mov	28(sp), 6(r13)
+	mov	30(sp), 8(r13)
+	mov	r7, 10(r13)
+	mov	r8, 12(r13)
+	mov	r9, 14(r13)
 	jmp	.Lascon_aead128_decrypt_with_stored33
 .Lascon_aead128_decrypt_with_bytes32:
-	mov	r8, 100(sp)
-	mov	r9, 102(sp)
-	mov	r10, 104(sp)
-	mov	r11, 106(sp)
-	mov	r12, 108(sp)
-	mov	r4, 110(sp)
-	mov	r5, 112(sp)
-	mov	r6, 114(sp)
-	mov	sp, r14
-	add	#100, r14
-	mov	r13, r15
-	cmp	#16, r15
+	mov	24(sp), 94(sp)
+	mov	22(sp), 96(sp)
+	mov	20(sp), 98(sp)
+	mov	28(sp), 100(sp)
+	mov	30(sp), 102(sp)
+	mov	r7, 104(sp)
+	mov	r8, 106(sp)
+	mov	r9, 108(sp)
+	mov	sp, r15
+	add	#94, r15
+	cmp	#16, r14
 	jnc	.Lascon_aead128_decrypt_with_cnt34
-	mov	#16, r15
+	mov	#16, r14
 .Lascon_aead128_decrypt_with_cnt34:
-	tst	r15
+	tst	r14
 	jz	.Lascon_aead128_decrypt_with_stored33
 .Lascon_aead128_decrypt_with_cpy35:
-	mov.b	@r14, 0(r7)
-	inc	r14
-	inc	r7
-	dec	r15
+	mov.b	@r15, 0(r13)
+	inc	r15
+	inc	r13
+	dec	r14
 	jnz	.Lascon_aead128_decrypt_with_cpy35
 .Lascon_aead128_decrypt_with_stored33:
-	; ascon_aead128.ae:136: set_rate(s, r ^ p ^ pad(last))
-	xor	60(sp), r8
-	mov	r8, 40(sp)
-	xor	62(sp), r9
-	mov	r9, 36(sp)
-	xor	64(sp), r10
-	mov	r10, 34(sp)
-	xor	66(sp), r11
-	mov	r11, 30(sp)
-	xor	68(sp), r12
-	mov	r12, 28(sp)
-	xor	70(sp), r4
-	xor	72(sp), r5
-	xor	74(sp), r6
 	; ascon_aead128.ae:28: return (1 as u128) << (8 * count)
-	mov	#1, r9
+	mov	#1, r13
+	mov	#0, r14
+	mov	#0, r4
+	mov	#0, r12
+	mov	#0, r5
+	mov	#0, r6
 	mov	#0, r10
 	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	mov	#0, r14
-	mov	#0, r15
-	mov	#0, r7
-	mov	48(sp), r8
-	tst	46(sp)
+	mov	42(sp), r15
+	tst	40(sp)
 	jnz	.Lascon_aead128_decrypt_with_shbig36
-	cmp	#128, r8
+	cmp	#128, r15
 	jc	.Lascon_aead128_decrypt_with_shbig36
 .Lascon_aead128_decrypt_with_shlimb39:
-	cmp	#16, r8
+	cmp	#16, r15
 	jnc	.Lascon_aead128_decrypt_with_shbits40
-	mov	r15, r7
-	mov	r14, r15
-	mov	r13, r14
-	mov	r12, r13
-	mov	r11, r12
 	mov	r10, r11
-	mov	r9, r10
-	clr	r9
-	sub	#16, r8
+	mov	r6, r10
+	mov	r5, r6
+	mov	r12, r5
+	mov	r4, r12
+	mov	r14, r4
+	mov	r13, r14
+	clr	r13
+	sub	#16, r15
 	jmp	.Lascon_aead128_decrypt_with_shlimb39
 .Lascon_aead128_decrypt_with_shbits40:
-	tst	r8
+	tst	r15
 	jz	.Lascon_aead128_decrypt_with_shend37
 .Lascon_aead128_decrypt_with_sh38:
-	rla	r9
+	rla	r13
+	rlc	r14
+	rlc	r4
+	rlc	r12
+	rlc	r5
+	rlc	r6
 	rlc	r10
 	rlc	r11
-	rlc	r12
-	rlc	r13
-	rlc	r14
-	rlc	r15
-	rlc	r7
-	dec	r8
+	dec	r15
 	jnz	.Lascon_aead128_decrypt_with_sh38
 	jmp	.Lascon_aead128_decrypt_with_shend37
 .Lascon_aead128_decrypt_with_shbig36:
-	clr	r9
-	clr	r10
-	clr	r11
-	clr	r12
 	clr	r13
 	clr	r14
-	clr	r15
-	clr	r7
+	clr	r4
+	clr	r12
+	clr	r5
+	clr	r6
+	clr	r10
+	clr	r11
 .Lascon_aead128_decrypt_with_shend37:
 	; ascon_aead128.ae:136: set_rate(s, r ^ p ^ pad(last))
-	mov	40(sp), r8
-	xor	r9, r8
-	mov	36(sp), r9
-	xor	r10, r9
-	mov	34(sp), r10
-	xor	r11, r10
-	mov	30(sp), r11
-	xor	r12, r11
-	mov	28(sp), r12
-	xor	r13, r12
-	xor	r14, r4
-	xor	r15, r5
-	xor	r7, r6
+	mov	24(sp), r15
+	xor	54(sp), r15
+	xor	r13, r15
+	mov	r15, 32(sp)
+	mov	22(sp), r13
+	xor	56(sp), r13
+	xor	r14, r13
+	mov	20(sp), r14
+	xor	58(sp), r14
+	xor	r4, r14
+	mov	28(sp), r15
+	xor	60(sp), r15
+	xor	r12, r15
 	; ascon_aead128.ae:41: s[0] = r[63:0]
-	mov	r8, 60(sp)
-	mov	r9, 62(sp)
-	mov	r10, 64(sp)
-	mov	r11, 66(sp)
+	mov	32(sp), 54(sp)
+	mov	r13, 56(sp)
+	mov	r14, 58(sp)
+	mov	r15, 60(sp)
+	; ascon_aead128.ae:136: set_rate(s, r ^ p ^ pad(last))
+	mov	30(sp), r12
+	xor	62(sp), r12
+	xor	r5, r12
+	xor	64(sp), r7
+	xor	r6, r7
+	xor	66(sp), r8
+	xor	r10, r8
+	xor	68(sp), r9
+	xor	r11, r9
 	; ascon_aead128.ae:42: s[1] = r[127:64]
-	mov	r12, 68(sp)
-	mov	r4, 70(sp)
-	mov	r5, 72(sp)
-	mov	r6, 74(sp)
+	mov	r12, 62(sp)
+	mov	r7, 64(sp)
+	mov	r8, 66(sp)
+	mov	r9, 68(sp)
 	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
-	mov	54(sp), r11
+	mov	48(sp), r11
 	bit	#1, r11
 	jnz	.Lascon_aead128_decrypt_with_bytes41
 .Lascon_aead128_decrypt_with_words42:
 	mov	@r11, r5
 	mov	2(r11), r6
 	mov	4(r11), r7
-	mov	6(r11), 58(sp)
-	mov	8(r11), 52(sp)
+	mov	6(r11), 52(sp)
+	mov	8(r11), 46(sp)
 	mov	10(r11), r8
 	mov	12(r11), r9
 	mov	14(r11), r10
 	jmp	.Lascon_aead128_decrypt_with_join43
 .Lascon_aead128_decrypt_with_bytes41:
 	mov	sp, r12
-	add	#100, r12
+	add	#94, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lascon_aead128_decrypt_with_cpy44:
@@ -1179,70 +1169,70 @@ ascon_aead128_decrypt_with:
 	jmp	.Lascon_aead128_decrypt_with_words42
 .Lascon_aead128_decrypt_with_join43:
 	; ascon_aead128.ae:74: s[2] = s[2] ^ k0
-	mov	76(sp), r13
+	mov	70(sp), r13
 	mov	12(sp), r4
 	mov	r4, r15
 	xor	@r15, r13
-	mov	78(sp), r12
+	mov	72(sp), r12
 	xor	2(r15), r12
-	mov	80(sp), r11
+	mov	74(sp), r11
 	xor	4(r15), r11
-	mov	82(sp), r14
+	mov	76(sp), r14
 	xor	6(r15), r14
-	mov	r13, 76(sp)
-	mov	r12, 78(sp)
-	mov	r11, 80(sp)
-	mov	r14, 82(sp)
+	mov	r13, 70(sp)
+	mov	r12, 72(sp)
+	mov	r11, 74(sp)
+	mov	r14, 76(sp)
 	; ascon_aead128.ae:75: s[3] = s[3] ^ k1
-	mov	84(sp), r13
+	mov	78(sp), r13
 	xor	8(r15), r13
-	mov	86(sp), r12
+	mov	80(sp), r12
 	xor	10(r15), r12
-	mov	88(sp), r11
+	mov	82(sp), r11
 	xor	12(r15), r11
-	mov	90(sp), r14
+	mov	84(sp), r14
 	xor	14(r4), r14
-	mov	r13, 84(sp)
-	mov	r12, 86(sp)
-	mov	r11, 88(sp)
-	mov	r14, 90(sp)
+	mov	r13, 78(sp)
+	mov	r12, 80(sp)
+	mov	r11, 82(sp)
+	mov	r14, 84(sp)
 	; ascon_aead128.ae:76: P.permute(s, rounds_init)
 	mov	sp, r12
-	add	#60, r12
+	add	#54, r12
 	mov	#12, r13
 	call	#ascon_aead128_P_permute
 	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
-	mov	92(sp), r11
+	mov	86(sp), r11
 	mov	12(sp), r4
 	mov	r4, r15
 	xor	8(r15), r11
-	mov	84(sp), r14
+	mov	78(sp), r14
 	xor	@r15, r14
 	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
 	xor	r14, r5
 	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
-	mov	94(sp), r12
+	mov	88(sp), r12
 	xor	10(r15), r12
-	mov	86(sp), r13
+	mov	80(sp), r13
 	xor	2(r15), r13
 	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
 	xor	r13, r6
 	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
-	mov	96(sp), r14
+	mov	90(sp), r14
 	xor	12(r15), r14
-	mov	88(sp), r13
+	mov	82(sp), r13
 	xor	4(r15), r13
 	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
 	xor	r13, r7
 	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
-	mov	98(sp), r13
+	mov	92(sp), r13
 	xor	14(r4), r13
-	mov	90(sp), r4
+	mov	84(sp), r4
 	xor	6(r15), r4
 	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
-	mov	58(sp), r15
+	mov	52(sp), r15
 	xor	r4, r15
-	mov	52(sp), r4
+	mov	46(sp), r4
 	xor	r11, r4
 	xor	r12, r8
 	xor	r14, r9
@@ -1258,9 +1248,9 @@ ascon_aead128_decrypt_with:
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	56(sp), r15
+	mov	50(sp), r15
 	mov	r14, 0(r15)
-	add	#116, sp
+	add	#110, sp
 	popm.w	#7, r10
 	ret
 	.size ascon_aead128_decrypt_with, .-ascon_aead128_decrypt_with
@@ -1759,7 +1749,7 @@ ascon_aead128_P_permute:
 
 ; --- ascon_aead128_absorb_ad: ascon_aead128.absorb_ad
 ;     frame 42 bytes (13 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 542 bytes of code
+;     estimated 524 bytes of code
 	.section .text.ascon_aead128_absorb_ad,"ax",@progbits
 	.local ascon_aead128_absorb_ad
 	.type ascon_aead128_absorb_ad, @function
@@ -1785,17 +1775,17 @@ ascon_aead128_absorb_ad:
 	mov	#0, r13
 	add	#1, r15
 	addc	#0, r13
-	mov	#0, 16(sp)
-	mov	#0, 14(sp)
-	cmp	r15, 16(sp)
+	mov	#0, 0(sp)
+	mov	#0, r9
+	cmp	r15, r9
 	mov	r15, 20(sp)
-	mov	14(sp), r15
+	mov	r9, r15
 	subc	r13, r15
 	mov	r13, 18(sp)
 	jc	.Lascon_aead128_absorb_ad_done4
 .Lascon_aead128_absorb_ad_loop3:
 	; ascon_aead128.ae:63: off = rate * i
-	mov	16(sp), r14
+	mov	@sp, r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -1804,18 +1794,18 @@ ascon_aead128_absorb_ad:
 	adc	r14
 	rla	r14
 	adc	r14
-	mov	r14, r8
-	and	#65520, r8
-	mov	14(sp), r15
+	mov	r14, r6
+	and	#65520, r6
+	mov	r9, r15
 	rlam.w	#4, r15
 	and	#15, r14
 	bis	r14, r15
 	; ascon_aead128.ae:64: count = if n - off < rate then n - off else rate
-	mov	22(sp), r14
+	mov	22(sp), r8
 	mov	#0, r7
-	sub	r8, r14
+	sub	r6, r8
 	subc	r15, r7
-	cmp	#16, r14
+	cmp	#16, r8
 	mov	r7, r15
 	subc	#0, r15
 	clr	r15
@@ -1823,158 +1813,154 @@ ascon_aead128_absorb_ad:
 	xor	#1, r15
 	inv	r15
 	inc	r15
-	xor	#16, r14
-	and	r15, r14
-	xor	#16, r14
+	xor	#16, r8
+	and	r15, r8
+	xor	#16, r8
 	and	r15, r7
 	; ascon_aead128.ae:65: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	add	24(sp), r8
-	cmp	#16, r14
+	add	24(sp), r6
+	cmp	#16, r8
 	jnc	.Lascon_aead128_absorb_ad_bytes5
-	bit	#1, r8
+	bit	#1, r6
 	jnz	.Lascon_aead128_absorb_ad_bytes5
 .Lascon_aead128_absorb_ad_words6:
-	mov	@r8, r15
-	mov	2(r8), r5
-	mov	4(r8), r6
-	mov	6(r8), r9
-	mov	8(r8), r11
-	mov	10(r8), r12
-	mov	12(r8), r13
-	mov	14(r8), r4
+	mov	@r6, 2(sp)
+	mov	2(r6), 4(sp)
+	mov	4(r6), 6(sp)
+	mov	6(r6), 8(sp)
+	mov	8(r6), 16(sp)
+	mov	10(r6), 14(sp)
+	mov	12(r6), 12(sp)
+	mov	14(r6), 10(sp)
 	jmp	.Lascon_aead128_absorb_ad_join7
 .Lascon_aead128_absorb_ad_bytes5:
-	mov	sp, r9
-	add	#26, r9
-	mov	r9, r11
-	mov	#16, r12
-	mov	r14, r15
+	mov	sp, r11
+	add	#26, r11
+	mov	r11, r12
+	mov	#16, r13
+	mov	r8, r15
 .Lascon_aead128_absorb_ad_cpy8:
-	clr	r13
+	clr	r14
 	tst	r15
 	jz	.Lascon_aead128_absorb_ad_pad9
-	mov.b	@r8, r13
-	inc	r8
+	mov.b	@r6, r14
+	inc	r6
 	dec	r15
 .Lascon_aead128_absorb_ad_pad9:
-	mov.b	r13, 0(r11)
-	inc	r11
-	dec	r12
+	mov.b	r14, 0(r12)
+	inc	r12
+	dec	r13
 	jnz	.Lascon_aead128_absorb_ad_cpy8
-	mov	r9, r8
+	mov	r11, r6
 	jmp	.Lascon_aead128_absorb_ad_words6
 .Lascon_aead128_absorb_ad_join7:
-	xor	@r10, r15
-	mov	r15, 2(sp)
-	xor	2(r10), r5
-	mov	r5, 4(sp)
-	xor	4(r10), r6
-	mov	r6, 6(sp)
-	xor	6(r10), r9
-	mov	r9, 8(sp)
-	xor	8(r10), r11
-	mov	r11, 10(sp)
-	xor	10(r10), r12
-	mov	r12, 12(sp)
-	xor	12(r10), r13
-	mov	r13, 0(sp)
-	xor	14(r10), r4
 	; ascon_aead128.ae:28: return (1 as u128) << (8 * count)
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	mov	r8, r15
 	and	#65528, r15
-	rlam.w	#3, r7
-	and	#7, r14
-	bis	r14, r7
-	mov	#1, r8
-	mov	#0, r9
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
+	mov	r7, r12
+	rlam.w	#3, r12
+	and	#7, r8
+	bis	r8, r12
+	mov	#1, r13
 	mov	#0, r14
+	mov	#0, r4
 	mov	#0, r5
 	mov	#0, r6
-	tst	r7
+	mov	#0, r7
+	mov	#0, r8
+	mov	#0, r11
+	tst	r12
 	jnz	.Lascon_aead128_absorb_ad_shbig10
 	cmp	#128, r15
 	jc	.Lascon_aead128_absorb_ad_shbig10
 .Lascon_aead128_absorb_ad_shlimb13:
 	cmp	#16, r15
 	jnc	.Lascon_aead128_absorb_ad_shbits14
+	mov	r8, r11
+	mov	r7, r8
+	mov	r6, r7
 	mov	r5, r6
-	mov	r14, r5
+	mov	r4, r5
+	mov	r14, r4
 	mov	r13, r14
-	mov	r12, r13
-	mov	r11, r12
-	mov	r9, r11
-	mov	r8, r9
-	clr	r8
+	clr	r13
 	sub	#16, r15
 	jmp	.Lascon_aead128_absorb_ad_shlimb13
 .Lascon_aead128_absorb_ad_shbits14:
 	tst	r15
 	jz	.Lascon_aead128_absorb_ad_shend11
 .Lascon_aead128_absorb_ad_sh12:
-	rla	r8
-	rlc	r9
-	rlc	r11
-	rlc	r12
-	rlc	r13
+	rla	r13
 	rlc	r14
+	rlc	r4
 	rlc	r5
 	rlc	r6
+	rlc	r7
+	rlc	r8
+	rlc	r11
 	dec	r15
 	jnz	.Lascon_aead128_absorb_ad_sh12
 	jmp	.Lascon_aead128_absorb_ad_shend11
 .Lascon_aead128_absorb_ad_shbig10:
-	clr	r8
-	clr	r9
-	clr	r11
-	clr	r12
 	clr	r13
 	clr	r14
+	clr	r4
 	clr	r5
 	clr	r6
+	clr	r7
+	clr	r8
+	clr	r11
 .Lascon_aead128_absorb_ad_shend11:
 	; ascon_aead128.ae:65: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	2(sp), r7
-	xor	r8, r7
-	mov	4(sp), r8
-	xor	r9, r8
-	mov	6(sp), r9
-	xor	r11, r9
-	mov	8(sp), r11
-	xor	r12, r11
-	mov	10(sp), r12
+	mov	2(sp), r12
+	xor	@r10, r12
 	xor	r13, r12
-	mov	12(sp), r13
+	mov	4(sp), r13
+	xor	2(r10), r13
 	xor	r14, r13
-	mov	@sp, r14
-	xor	r5, r14
-	xor	r6, r4
+	mov	6(sp), r14
+	xor	4(r10), r14
+	xor	r4, r14
+	mov	8(sp), r15
+	xor	6(r10), r15
+	xor	r5, r15
 	; ascon_aead128.ae:41: s[0] = r[63:0]
-	mov	r7, 0(r10)
-	mov	r8, 2(r10)
-	mov	r9, 4(r10)
-	mov	r11, 6(r10)
+	mov	r12, 0(r10)
+	mov	r13, 2(r10)
+	mov	r14, 4(r10)
+	mov	r15, 6(r10)
+	; ascon_aead128.ae:65: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	mov	16(sp), r12
+	xor	8(r10), r12
+	xor	r6, r12
+	mov	14(sp), r13
+	xor	10(r10), r13
+	xor	r7, r13
+	mov	12(sp), r14
+	xor	12(r10), r14
+	xor	r8, r14
+	mov	10(sp), r15
+	xor	14(r10), r15
+	xor	r11, r15
 	; ascon_aead128.ae:42: s[1] = r[127:64]
 	mov	r12, 8(r10)
 	mov	r13, 10(r10)
 	mov	r14, 12(r10)
-	mov	r4, 14(r10)
+	mov	r15, 14(r10)
 	; ascon_aead128.ae:66: P.permute(s, rounds_block)
 	mov	r10, r12
 	mov	#8, r13
 	call	#ascon_aead128_P_permute
-	add	#1, 16(sp)
-	addc	#0, 14(sp)
-	cmp	20(sp), 16(sp)
-	mov	14(sp), r15
+	add	#1, 0(sp)
+	addc	#0, r9
+	cmp	20(sp), 0(sp)
+	mov	r9, r15
 	subc	18(sp), r15
 	jnc	.Lascon_aead128_absorb_ad_loop3
 .Lascon_aead128_absorb_ad_done4:

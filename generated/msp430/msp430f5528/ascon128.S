@@ -656,7 +656,7 @@ ascon128_encrypt_with:
 
 ; --- ascon128_decrypt_with: ascon128.decrypt_with
 ;     frame 110 bytes (19 spill slots, locals 72), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1554 bytes of code
+;     estimated 1538 bytes of code
 	.section .text.ascon128_decrypt_with,"ax",@progbits
 	.global ascon128_decrypt_with
 	.type ascon128_decrypt_with, @function
@@ -684,20 +684,20 @@ ascon128_decrypt_with:
 	; ascon128.ae:106: initialize(s, k, nonce)
 	mov	16(sp), r14
 	mov	r14, r15
-	mov	2(r15), 26(sp)
-	mov	4(r15), 28(sp)
-	mov	6(r15), 30(sp)
-	mov	8(r15), 32(sp)
+	mov	2(r15), 28(sp)
+	mov	4(r15), 30(sp)
+	mov	6(r15), 32(sp)
+	mov	8(r15), 26(sp)
 	mov	10(r15), 24(sp)
 	mov	12(r15), 22(sp)
 	mov	14(r15), 20(sp)
 	mov	sp, r12
 	add	#38, r12
 	mov	@r14, 78(sp)
-	mov	26(sp), 80(sp)
-	mov	28(sp), 82(sp)
-	mov	30(sp), 84(sp)
-	mov	32(sp), 86(sp)
+	mov	28(sp), 80(sp)
+	mov	30(sp), 82(sp)
+	mov	32(sp), 84(sp)
+	mov	26(sp), 86(sp)
 	mov	24(sp), 88(sp)
 	mov	22(sp), 90(sp)
 	mov	20(sp), 92(sp)
@@ -1217,7 +1217,7 @@ ascon128_decrypt_with:
 	jmp	.Lascon128_decrypt_with_words46
 .Lascon128_decrypt_with_join47:
 	; ascon128.ae:64: s[1] = s[1] ^ k[127:64]
-	mov	32(sp), r12
+	mov	26(sp), r12
 	xor	46(sp), r12
 	mov	24(sp), r13
 	xor	48(sp), r13
@@ -1233,11 +1233,11 @@ ascon128_decrypt_with:
 	mov	54(sp), r12
 	mov	16(sp), r15
 	xor	@r15, r12
-	mov	26(sp), r13
+	mov	28(sp), r13
 	xor	56(sp), r13
-	mov	28(sp), r14
+	mov	30(sp), r14
 	xor	58(sp), r14
-	mov	30(sp), r15
+	mov	32(sp), r15
 	xor	60(sp), r15
 	mov	r12, 54(sp)
 	mov	r13, 56(sp)
@@ -1256,55 +1256,32 @@ ascon128_decrypt_with:
 	swpb	r9
 	swpb	r10
 	call	#ascon128_P_permute
-	; ascon128.ae:67: return cat(s[3], s[4]) ^ k
-	mov	70(sp), r14
-	mov	16(sp), r15
-	xor	@r15, r14
 	; ascon128.ae:122: return (load_be(tag, 0, 16) ^ finalize(s, k)) == 0
-	xor	r14, r10
-	; ascon128.ae:67: return cat(s[3], s[4]) ^ k
-	mov	26(sp), r15
-	xor	72(sp), r15
-	; ascon128.ae:122: return (load_be(tag, 0, 16) ^ finalize(s, k)) == 0
-	xor	r15, r9
-	; ascon128.ae:67: return cat(s[3], s[4]) ^ k
-	mov	28(sp), r15
-	xor	74(sp), r15
-	; ascon128.ae:122: return (load_be(tag, 0, 16) ^ finalize(s, k)) == 0
-	xor	r15, r8
-	; ascon128.ae:67: return cat(s[3], s[4]) ^ k
-	mov	30(sp), r15
-	xor	76(sp), r15
-	; ascon128.ae:122: return (load_be(tag, 0, 16) ^ finalize(s, k)) == 0
-	xor	r15, r7
-	; ascon128.ae:67: return cat(s[3], s[4]) ^ k
-	mov	32(sp), r15
-	xor	62(sp), r15
-	; ascon128.ae:122: return (load_be(tag, 0, 16) ^ finalize(s, k)) == 0
-	xor	r15, r6
-	; ascon128.ae:67: return cat(s[3], s[4]) ^ k
-	mov	24(sp), r15
-	xor	64(sp), r15
-	; ascon128.ae:122: return (load_be(tag, 0, 16) ^ finalize(s, k)) == 0
-	xor	r15, r5
-	; ascon128.ae:67: return cat(s[3], s[4]) ^ k
-	mov	22(sp), r15
-	xor	66(sp), r15
-	; ascon128.ae:122: return (load_be(tag, 0, 16) ^ finalize(s, k)) == 0
-	xor	r15, r4
-	; ascon128.ae:67: return cat(s[3], s[4]) ^ k
-	mov	20(sp), r14
+	xor	70(sp), r10
+	xor	72(sp), r9
+	xor	74(sp), r8
+	xor	76(sp), r7
+	xor	62(sp), r6
+	xor	64(sp), r5
+	xor	66(sp), r4
+	mov	8(sp), r14
 	xor	68(sp), r14
-	; ascon128.ae:122: return (load_be(tag, 0, 16) ^ finalize(s, k)) == 0
-	mov	8(sp), r15
-	xor	r14, r15
+	mov	16(sp), r15
+	xor	@r15, r10
+	xor	28(sp), r9
+	xor	30(sp), r8
+	xor	32(sp), r7
+	xor	26(sp), r6
+	xor	24(sp), r5
+	xor	22(sp), r4
+	xor	20(sp), r14
 	bis	r9, r10
 	bis	r8, r10
 	bis	r7, r10
 	bis	r6, r10
 	bis	r5, r10
 	bis	r4, r10
-	bis	r15, r10
+	bis	r14, r10
 	sub	#1, r10
 	clr	r14
 	adc	r14

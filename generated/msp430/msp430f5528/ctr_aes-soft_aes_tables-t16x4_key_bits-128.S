@@ -270,7 +270,7 @@ ctr_decrypt_with:
 
 ; --- ctr_xor_stream: ctr.xor_stream
 ;     frame 56 bytes (20 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1030 bytes of code
+;     estimated 1018 bytes of code
 	.section .text.ctr_xor_stream,"ax",@progbits
 	.local ctr_xor_stream
 	.type ctr_xor_stream, @function
@@ -344,37 +344,38 @@ ctr_xor_stream:
 	jmp	.Lctr_xor_stream_words4
 .Lctr_xor_stream_join5:
 	mov	8(sp), r9
-	mov	r9, r11
-	mov	@r11, r14
+	mov	r9, r15
+	mov	@r15, r14
 	add	14(sp), r14
-	mov	2(r11), r15
-	addc	#0, r15
-	mov	4(r11), r12
-	addc	#0, r12
-	mov	6(r11), r13
-	addc	#0, r13
-	mov	8(r11), r6
-	addc	#0, r6
-	mov	10(r11), r10
+	mov	2(r15), r10
 	addc	#0, r10
-	mov	12(r11), r5
+	mov	4(r15), r12
+	addc	#0, r12
+	mov	6(r15), r13
+	addc	#0, r13
+	mov	8(r15), r6
+	addc	#0, r6
+	mov	10(r15), r11
+	addc	#0, r11
+	mov	12(r15), r5
 	addc	#0, r5
 	mov	14(r9), r9
 	addc	#0, r9
 	mov	6(sp), r8
-	mov	r8, r7
-	xor	@r7, r5
-	xor	2(r7), r9
-	xor	4(r7), r6
-	mov	r10, r11
-	xor	6(r7), r11
-	xor	8(r7), r12
-	xor	10(r7), r13
-	xor	12(r7), r14
-	xor	14(r7), r15
+	mov	r8, r15
+	xor	@r15, r5
+	xor	2(r15), r9
+	xor	4(r15), r6
+	xor	6(r15), r11
+	xor	8(r15), r12
+	xor	10(r15), r13
+	xor	12(r15), r14
+	xor	14(r15), r10
 	; aes.ae:135: @unroll(round_unroll)
 	mov	#9, 4(sp)
+	mov	r10, r15
 	; aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
+	mov	r8, r7
 	add	#16, r7
 	swpb	30(sp)
 	swpb	28(sp)
@@ -507,126 +508,121 @@ ctr_xor_stream:
 	bis	r10, r8
 	swpb	r4
 	bis	r7, r4
-	mov	6(sp), r10
-	mov	r10, r7
-	xor	160(r7), r8
-	xor	162(r10), r4
 	swpb	r11
 	mov.b	r11, r11
-	mov.b	ctr_E.sbox(r11), r10
-	mov	r13, r11
-	mov.b	r11, r11
-	mov.b	ctr_E.sbox(r11), r7
+	mov.b	ctr_E.sbox(r11), r11
+	mov	r13, r7
+	mov.b	r7, r7
+	mov.b	ctr_E.sbox(r7), r10
 	swpb	r14
 	mov.b	r14, r14
-	mov.b	ctr_E.sbox(r14), r11
+	mov.b	ctr_E.sbox(r14), r7
 	mov	r5, r14
 	mov.b	r14, r14
 	mov.b	ctr_E.sbox(r14), r14
+	swpb	r7
+	bis	r14, r7
 	swpb	r11
-	bis	r14, r11
-	swpb	r10
-	bis	r7, r10
-	mov	6(sp), r14
-	mov	r14, r7
-	xor	164(r7), r11
-	xor	166(r14), r10
+	bis	r10, r11
 	swpb	r13
 	mov.b	r13, r13
-	mov.b	ctr_E.sbox(r13), r13
-	mov	r15, r7
-	mov.b	r7, r7
-	mov.b	ctr_E.sbox(r7), r14
+	mov.b	ctr_E.sbox(r13), r14
+	mov	r15, r13
+	mov.b	r13, r13
+	mov.b	ctr_E.sbox(r13), r10
 	swpb	r5
 	mov.b	r5, r5
-	mov.b	ctr_E.sbox(r5), r7
+	mov.b	ctr_E.sbox(r5), r13
 	mov	r6, r5
 	mov.b	r5, r5
 	mov.b	ctr_E.sbox(r5), r5
-	swpb	r7
-	bis	r5, r7
 	swpb	r13
-	bis	r14, r13
-	mov	6(sp), r14
-	mov	r14, r5
-	xor	168(r5), r7
-	xor	170(r5), r13
+	bis	r5, r13
+	swpb	r14
+	bis	r10, r14
 	swpb	r15
 	mov.b	r15, r15
 	mov.b	ctr_E.sbox(r15), r5
 	mov.b	r9, r9
-	mov.b	ctr_E.sbox(r9), r15
+	mov.b	ctr_E.sbox(r9), r9
 	swpb	r6
 	mov.b	r6, r6
-	mov.b	ctr_E.sbox(r6), r9
+	mov.b	ctr_E.sbox(r6), r15
 	mov.b	r12, r12
 	mov.b	ctr_E.sbox(r12), r12
-	swpb	r9
-	bis	r12, r9
-	swpb	r5
-	bis	r15, r5
-	mov	r14, r15
-	xor	172(r15), r9
-	xor	174(r14), r5
-	mov	16(sp), r15
-	xor	r9, r15
-	mov	18(sp), r6
-	xor	r5, r6
+	swpb	r15
+	bis	r12, r15
+	mov	r5, r12
+	swpb	r12
+	bis	r9, r12
+	mov	16(sp), r6
+	xor	r15, r6
+	mov	6(sp), r5
+	mov	r5, r15
+	xor	172(r15), r6
+	mov	18(sp), r9
+	xor	r12, r9
+	xor	174(r15), r9
 	mov	20(sp), r12
-	xor	r7, r12
-	mov	22(sp), r5
-	xor	r13, r5
-	mov	24(sp), r13
-	xor	r11, r13
+	xor	r13, r12
+	xor	168(r15), r12
+	mov	22(sp), r13
+	xor	r14, r13
+	xor	170(r15), r13
+	mov	24(sp), r14
+	xor	r7, r14
+	xor	164(r15), r14
 	mov	26(sp), r7
-	xor	r10, r7
-	mov	28(sp), r9
-	xor	r8, r9
-	mov	30(sp), r11
-	xor	r4, r11
+	xor	r11, r7
+	xor	166(r15), r7
+	mov	28(sp), r11
+	xor	r8, r11
+	xor	160(r15), r11
+	mov	30(sp), r8
+	xor	r4, r8
+	xor	162(r5), r8
 	; ctr.ae:28: store_be(dst, off, x, n - off)
-	mov	r13, r10
-	mov	r6, r14
+	mov	r13, r15
 	mov	12(sp), r13
 	add	36(sp), r13
 	cmp	#16, 10(sp)
 	jnc	.Lctr_xor_stream_bytes10
 	bit	#1, r13
 	jnz	.Lctr_xor_stream_bytes10
+	swpb	r8
+	mov	r8, 0(r13)
 	swpb	r11
-	mov	r11, 0(r13)
-	swpb	r9
-	mov	r9, 2(r13)
+	mov	r11, 2(r13)
 	swpb	r7
 	mov	r7, 4(r13)
-	swpb	r10
-	mov	r10, 6(r13)
-	swpb	r5
-	mov	r5, 8(r13)
+	swpb	r14
+	mov	r14, 6(r13)
+	swpb	r15
+	mov	r15, 8(r13)
 	swpb	r12
 	mov	r12, 10(r13)
-	swpb	r14
-	mov	r14, 12(r13)
-	swpb	r15
-	mov	r15, 14(r13)
+	swpb	r9
+	mov	r9, 12(r13)
+	swpb	r6
+	mov	r6, 14(r13)
 	jmp	.Lctr_xor_stream_stored11
 .Lctr_xor_stream_bytes10:
+	swpb	r8
+	mov	r8, 40(sp)
 	swpb	r11
-	mov	r11, 40(sp)
-	swpb	r9
-	mov	r9, 42(sp)
+	mov	r11, 42(sp)
 	swpb	r7
 	mov	r7, 44(sp)
-	swpb	r10
-	mov	r10, 46(sp)
-	swpb	r5
-	mov	r5, 48(sp)
+	swpb	r14
+	mov	r14, 46(sp)
+	swpb	r15
+	mov	r15, 48(sp)
 	swpb	r12
 	mov	r12, 50(sp)
-	swpb	r14
-	mov	r14, 52(sp)
-	swpb	r15
-	mov	r15, 54(sp)
+	swpb	r9
+	mov	r9, 52(sp)
+	swpb	r6
+	mov	r6, 54(sp)
 	mov	sp, r14
 	add	#40, r14
 	mov	10(sp), r15

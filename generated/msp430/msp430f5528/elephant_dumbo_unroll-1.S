@@ -680,24 +680,24 @@ elephant_dumbo_P_permute:
 
 
 ; --- elephant_dumbo_crypt: elephant_dumbo.crypt
-;     frame 378 bytes (129 spill slots, locals 120), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 6294 bytes of code
+;     frame 376 bytes (128 spill slots, locals 120), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 6234 bytes of code
 	.section .text.elephant_dumbo_crypt,"ax",@progbits
 	.local elephant_dumbo_crypt
 	.type elephant_dumbo_crypt, @function
 	.balign 2
 elephant_dumbo_crypt:
 	pushm.w	#7, r10
-	sub	#378, sp
+	sub	#376, sp
 	mov	r12, 226(sp)
 	mov	r13, r10
 	mov	r15, 228(sp)
-	mov	394(sp), 216(sp)
-	mov	396(sp), 234(sp)
-	mov	398(sp), 186(sp)
-	mov	400(sp), 232(sp)
-	mov	404(sp), 230(sp)
-	mov	408(sp), 254(sp)
+	mov	392(sp), 216(sp)
+	mov	394(sp), 234(sp)
+	mov	396(sp), 186(sp)
+	mov	398(sp), 232(sp)
+	mov	402(sp), 230(sp)
+	mov	406(sp), 254(sp)
 	; elephant_dumbo.ae:77: blocks_c = 1 + m / block
 	mov	186(sp), r6
 	mov	r6, r9
@@ -1788,7 +1788,7 @@ elephant_dumbo_crypt:
 	jmp	.Lelephant_dumbo_crypt_join3
 .Lelephant_dumbo_crypt_bytes1:
 	mov	sp, r12
-	add	#258, r12
+	add	#256, r12
 	mov	r12, r13
 	mov	#12, r14
 .Lelephant_dumbo_crypt_cpy4:
@@ -1815,7 +1815,7 @@ elephant_dumbo_crypt:
 	jmp	.Lelephant_dumbo_crypt_join8
 .Lelephant_dumbo_crypt_bytes6:
 	mov	sp, r12
-	add	#258, r12
+	add	#256, r12
 	mov	r12, r13
 	mov	#12, r14
 .Lelephant_dumbo_crypt_cpy9:
@@ -1841,7 +1841,7 @@ elephant_dumbo_crypt:
 	jmp	.Lelephant_dumbo_crypt_join13
 .Lelephant_dumbo_crypt_bytes11:
 	mov	sp, r11
-	add	#258, r11
+	add	#256, r11
 	mov	r11, r12
 	mov	#8, r13
 	mov	216(sp), r15
@@ -2008,24 +2008,24 @@ elephant_dumbo_crypt:
 	mov	#0, 154(sp)
 	mov	#0, 152(sp)
 	mov	r15, 94(sp)
-	mov	r6, 92(sp)
-	mov	r7, 86(sp)
-	mov	r8, 84(sp)
+	mov	r6, 90(sp)
+	mov	r7, 84(sp)
+	mov	r8, 82(sp)
 	mov	r9, 78(sp)
 	mov	r10, 74(sp)
-	mov	r11, 68(sp)
-	mov	r12, 66(sp)
-	mov	r14, 60(sp)
-	mov	#0, 58(sp)
+	mov	r11, 64(sp)
+	mov	r12, 62(sp)
+	mov	r14, 54(sp)
 	mov	#0, 50(sp)
-	mov	#0, 46(sp)
-	mov	#0, 38(sp)
-	mov	#0, 34(sp)
-	mov	#0, 26(sp)
-	mov	#0, 24(sp)
+	mov	#0, 40(sp)
+	mov	#0, 36(sp)
+	mov	#0, 30(sp)
+	mov	#0, 28(sp)
+	mov	#0, 22(sp)
 	mov	#0, 18(sp)
-	mov	#0, 98(sp)
-	mov	#0, 82(sp)
+	mov	#0, 12(sp)
+	mov	#0, 126(sp)
+	mov	#0, 128(sp)
 	mov	226(sp), r15
 	mov	@r15, 158(sp)
 	mov	240(sp), 162(sp)
@@ -2076,7 +2076,7 @@ elephant_dumbo_crypt:
 	swpb	r14
 	xor.b	r5, r14
 	xor	r5, r14
-	mov	r14, 126(sp)
+	mov	r14, 130(sp)
 	swpb	r6
 	xor.b	r6, r5
 	xor	r6, r5
@@ -2143,7 +2143,7 @@ elephant_dumbo_crypt:
 	and	#15, r13
 	bis	r13, r15
 	add	r14, r11
-	mov	r11, 32(sp)
+	mov	r11, 8(sp)
 	addc	r15, r12
 	mov	r12, 76(sp)
 	; elephant_dumbo.ae:89: if i < blocks_m {
@@ -2155,50 +2155,53 @@ elephant_dumbo_crypt:
 	tst	r15
 	jz	.Lelephant_dumbo_crypt_else23
 	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	mov	158(sp), r14
-	xor	126(sp), r14
-	mov	162(sp), r13
-	xor	r5, r13
-	mov	182(sp), r15
-	xor	r6, r15
-	mov	r15, 256(sp)
-	mov	180(sp), r6
-	xor	r7, r6
-	mov	178(sp), r7
-	xor	r8, r7
-	mov	176(sp), r8
-	xor	142(sp), r8
-	mov	160(sp), r15
-	xor	144(sp), r15
-	mov	r15, 36(sp)
-	mov	174(sp), r15
-	xor	146(sp), r15
-	mov	r15, 40(sp)
-	mov	172(sp), r15
-	xor	148(sp), r15
-	mov	r15, 48(sp)
-	mov	170(sp), r15
-	xor	150(sp), r15
-	mov	r15, 52(sp)
+	mov	158(sp), r15
+	xor	130(sp), r15
+	mov	162(sp), r14
+	xor	r5, r14
+	mov	182(sp), r13
+	xor	r6, r13
+	mov	180(sp), r12
+	xor	r7, r12
+	mov	178(sp), r11
+	xor	r8, r11
+	mov	176(sp), r10
+	xor	142(sp), r10
+	mov	160(sp), r9
+	xor	144(sp), r9
+	mov	r9, 52(sp)
+	mov	174(sp), r9
+	xor	146(sp), r9
+	mov	r9, 56(sp)
+	mov	172(sp), r9
+	xor	148(sp), r9
+	mov	r9, 66(sp)
+	mov	170(sp), r9
+	xor	150(sp), r9
+	mov	r9, 72(sp)
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	mov	214(sp), 22(sp)
-	xor	r14, 22(sp)
-	mov	r14, 10(sp)
-	mov	212(sp), 20(sp)
-	xor	r13, 20(sp)
-	mov	r13, 4(sp)
-	mov	210(sp), r5
-	xor	256(sp), r5
-	mov	208(sp), r9
-	xor	r6, r9
-	mov	206(sp), r11
-	xor	r7, r11
-	mov	204(sp), r12
-	xor	r8, r12
+	mov	214(sp), r5
+	xor	r15, r5
+	mov	r15, 14(sp)
+	mov	212(sp), r6
+	xor	r14, r6
+	mov	r14, 16(sp)
+	mov	210(sp), r7
+	xor	r13, r7
+	mov	r13, 20(sp)
+	mov	208(sp), r8
+	xor	r12, r8
+	mov	r12, 38(sp)
+	mov	206(sp), r9
+	xor	r11, r9
+	mov	r11, 42(sp)
+	mov	204(sp), r11
+	xor	r10, r11
+	mov	r10, 48(sp)
 	; elephant_dumbo.ae:90: count = if m - off < block then m - off else block
 	mov	186(sp), r10
 	mov	#0, r15
-	mov	32(sp), r14
+	mov	8(sp), r14
 	sub	r14, r10
 	subc	76(sp), r15
 	cmp	#20, r10
@@ -2212,142 +2215,135 @@ elephant_dumbo_crypt:
 	and	r15, r10
 	xor	#20, r10
 	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	mov	r14, r13
-	add	234(sp), r13
+	mov	r14, r12
+	add	234(sp), r12
 	cmp	#20, r10
 	jnc	.Lelephant_dumbo_crypt_bytes25
-	bit	#1, r13
+	bit	#1, r12
 	jnz	.Lelephant_dumbo_crypt_bytes25
 .Lelephant_dumbo_crypt_words26:
-	mov	@r13, 110(sp)
-	mov	2(r13), 112(sp)
-	mov	4(r13), 114(sp)
-	mov	6(r13), 116(sp)
-	mov	8(r13), 118(sp)
-	mov	10(r13), 120(sp)
-	mov	12(r13), 122(sp)
-	mov	14(r13), 124(sp)
-	mov	16(r13), 130(sp)
-	mov	18(r13), 128(sp)
+	mov	@r12, 92(sp)
+	mov	2(r12), 98(sp)
+	mov	4(r12), 102(sp)
+	mov	6(r12), 106(sp)
+	mov	8(r12), 112(sp)
+	mov	10(r12), 116(sp)
+	mov	12(r12), 118(sp)
+	mov	14(r12), 120(sp)
+	mov	16(r12), 124(sp)
+	mov	18(r12), 122(sp)
 	jmp	.Lelephant_dumbo_crypt_join27
 .Lelephant_dumbo_crypt_bytes25:
 	mov	sp, r15
-	add	#258, r15
-	mov	r15, 16(sp)
+	add	#256, r15
+	mov	r15, 10(sp)
 	mov	r15, r4
-	mov	#20, 14(sp)
-	mov	r10, r14
+	mov	#20, r13
+	mov	r10, r15
 .Lelephant_dumbo_crypt_cpy28:
-	clr	12(sp)
-	tst	r14
+	clr	r14
+	tst	r15
 	jz	.Lelephant_dumbo_crypt_pad29
-	mov.b	@r13, r15
-	mov	r15, 12(sp)
-	inc	r13
-	dec	r14
+	mov.b	@r12, r14
+	inc	r12
+	dec	r15
 .Lelephant_dumbo_crypt_pad29:
-	mov.b	12(sp), 0(r4)
+	mov.b	r14, 0(r4)
 	inc	r4
-	dec	14(sp)
+	dec	r13
 	jnz	.Lelephant_dumbo_crypt_cpy28
-	mov	16(sp), r13
+	mov	10(sp), r12
 	jmp	.Lelephant_dumbo_crypt_words26
 .Lelephant_dumbo_crypt_join27:
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	mov	22(sp), 278(sp)
-	mov	20(sp), 280(sp)
-	mov	r5, 282(sp)
+	mov	r5, 276(sp)
+	mov	r6, 278(sp)
+	mov	r7, 280(sp)
+	mov	r8, 282(sp)
 	mov	r9, 284(sp)
 	mov	r11, 286(sp)
-	mov	r12, 288(sp)
-	mov	36(sp), 290(sp)
-	mov	40(sp), 292(sp)
-	mov	48(sp), 294(sp)
-	mov	52(sp), 296(sp)
+	mov	52(sp), 288(sp)
+	mov	56(sp), 290(sp)
+	mov	66(sp), 292(sp)
+	mov	72(sp), 294(sp)
 	mov	sp, r12
-	add	#278, r12
+	add	#276, r12
 	mov	sp, r13
-	add	#298, r13
+	add	#296, r13
 	call	#elephant_dumbo_P_permute
-	mov	10(sp), r4
-	xor	298(sp), r4
-	mov	4(sp), r5
-	xor	300(sp), r5
-	mov	256(sp), r9
-	xor	302(sp), r9
-	xor	304(sp), r6
-	xor	306(sp), r7
-	xor	308(sp), r8
-	mov	36(sp), r11
-	xor	310(sp), r11
-	mov	40(sp), r12
-	xor	312(sp), r12
-	mov	48(sp), r13
-	xor	314(sp), r13
-	mov	52(sp), r14
-	xor	316(sp), r14
 	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	mov	110(sp), r15
-	xor	r4, r15
-	mov	112(sp), r4
-	xor	r5, r4
-	mov	114(sp), r5
-	xor	r9, r5
+	mov	92(sp), r4
+	xor	296(sp), r4
+	mov	98(sp), r5
+	xor	298(sp), r5
+	mov	102(sp), r6
+	xor	300(sp), r6
+	mov	106(sp), r7
+	xor	302(sp), r7
+	mov	112(sp), r8
+	xor	304(sp), r8
 	mov	116(sp), r9
-	xor	r6, r9
-	mov	118(sp), r6
-	xor	r7, r6
-	mov	120(sp), r7
-	xor	r8, r7
-	mov	122(sp), r8
-	xor	r11, r8
-	mov	124(sp), r11
-	xor	r12, r11
-	mov	130(sp), r12
-	xor	r13, r12
-	mov	128(sp), r13
-	xor	r14, r13
-	mov	32(sp), r14
-	add	232(sp), r14
+	xor	306(sp), r9
+	mov	118(sp), r11
+	xor	308(sp), r11
+	mov	120(sp), r12
+	xor	310(sp), r12
+	mov	124(sp), r14
+	xor	312(sp), r14
+	mov	122(sp), r15
+	xor	314(sp), r15
+	xor	14(sp), r4
+	xor	16(sp), r5
+	xor	20(sp), r6
+	xor	38(sp), r7
+	xor	42(sp), r8
+	xor	48(sp), r9
+	xor	52(sp), r11
+	xor	56(sp), r12
+	xor	66(sp), r14
+	xor	72(sp), r15
+	mov	8(sp), r13
+	add	232(sp), r13
 	cmp	#20, r10
 	jnc	.Lelephant_dumbo_crypt_bytes30
-	bit	#1, r14
+	bit	#1, r13
 	jnz	.Lelephant_dumbo_crypt_bytes30
-	mov	r15, 0(r14)
-	mov	r4, 2(r14)
-	mov	r5, 4(r14)
-	mov	r9, 6(r14)
-	mov	r6, 8(r14)
-	mov	r7, 10(r14)
-	mov	r8, 12(r14)
-	mov	r11, 14(r14)
-	mov	r12, 16(r14)
-	mov	r13, 18(r14)
+	mov	r4, 0(r13)
+	mov	r5, 2(r13)
+	mov	r6, 4(r13)
+	mov	r7, 6(r13)
+	mov	r8, 8(r13)
+	mov	r9, 10(r13)
+	mov	r11, 12(r13)
+	mov	r12, 14(r13)
+	mov	r14, 16(r13)
+	mov	r15, 18(r13)
 	jmp	.Lelephant_dumbo_crypt_stored31
 .Lelephant_dumbo_crypt_bytes30:
-	mov	r15, 258(sp)
-	mov	r4, 260(sp)
-	mov	r5, 262(sp)
-	mov	r9, 264(sp)
-	mov	r6, 266(sp)
-	mov	r7, 268(sp)
-	mov	r8, 270(sp)
-	mov	r11, 272(sp)
-	mov	r12, 274(sp)
-	mov	r13, 276(sp)
-	mov	sp, r15
-	add	#258, r15
-	cmp	#20, r10
+	mov	r4, 256(sp)
+	mov	r5, 258(sp)
+	mov	r6, 260(sp)
+	mov	r7, 262(sp)
+	mov	r8, 264(sp)
+	mov	r9, 266(sp)
+	mov	r11, 268(sp)
+	mov	r12, 270(sp)
+	mov	r14, 272(sp)
+	mov	r15, 274(sp)
+	mov	sp, r14
+	add	#256, r14
+	mov	r10, r15
+	cmp	#20, r15
 	jnc	.Lelephant_dumbo_crypt_cnt32
-	mov	#20, r10
+	mov	#20, r15
 .Lelephant_dumbo_crypt_cnt32:
-	tst	r10
+	tst	r15
 	jz	.Lelephant_dumbo_crypt_stored31
 .Lelephant_dumbo_crypt_cpy33:
-	mov.b	@r15, 0(r14)
-	inc	r15
+	mov.b	@r14, 0(r13)
 	inc	r14
-	dec	r10
+	inc	r13
+	dec	r15
 	jnz	.Lelephant_dumbo_crypt_cpy33
 .Lelephant_dumbo_crypt_stored31:
 	jmp	.Lelephant_dumbo_crypt_endif24
@@ -2371,17 +2367,17 @@ elephant_dumbo_crypt:
 	tst	r14
 	jz	.Lelephant_dumbo_crypt_else34
 	; elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
-	xor	126(sp), 58(sp)
-	xor	134(sp), 50(sp)
-	xor	136(sp), 46(sp)
-	xor	138(sp), 38(sp)
-	xor	140(sp), 34(sp)
-	xor	142(sp), 26(sp)
-	xor	144(sp), 24(sp)
-	xor	146(sp), 18(sp)
-	xor	148(sp), 98(sp)
-	xor	150(sp), 82(sp)
-	mov	32(sp), r8
+	xor	130(sp), 50(sp)
+	xor	134(sp), 40(sp)
+	xor	136(sp), 36(sp)
+	xor	138(sp), 30(sp)
+	xor	140(sp), 28(sp)
+	xor	142(sp), 22(sp)
+	xor	144(sp), 18(sp)
+	xor	146(sp), 12(sp)
+	xor	148(sp), 126(sp)
+	xor	150(sp), 128(sp)
+	mov	8(sp), r8
 	mov	76(sp), r15
 	sub	#20, r8
 	subc	#0, r15
@@ -2396,20 +2392,20 @@ elephant_dumbo_crypt:
 	bit	#1, r8
 	jnz	.Lelephant_dumbo_crypt_bytes36
 .Lelephant_dumbo_crypt_words37:
-	mov	@r8, 8(sp)
-	mov	2(r8), 30(sp)
-	mov	4(r8), 44(sp)
-	mov	6(r8), 56(sp)
-	mov	8(r8), 64(sp)
-	mov	10(r8), 72(sp)
-	mov	12(r8), 88(sp)
-	mov	14(r8), 102(sp)
-	mov	16(r8), 106(sp)
-	mov	18(r8), 108(sp)
+	mov	@r8, 6(sp)
+	mov	2(r8), 26(sp)
+	mov	4(r8), 34(sp)
+	mov	6(r8), 46(sp)
+	mov	8(r8), 60(sp)
+	mov	10(r8), 70(sp)
+	mov	12(r8), 86(sp)
+	mov	14(r8), 104(sp)
+	mov	16(r8), 110(sp)
+	mov	18(r8), 114(sp)
 	jmp	.Lelephant_dumbo_crypt_join38
 .Lelephant_dumbo_crypt_bytes36:
 	mov	sp, r11
-	add	#258, r11
+	add	#256, r11
 	mov	r11, r12
 	mov	#20, r13
 	mov	r9, r15
@@ -2505,135 +2501,125 @@ elephant_dumbo_crypt:
 	clr	r5
 	clr	r14
 .Lelephant_dumbo_crypt_shend42:
-	mov	8(sp), r6
+	mov	6(sp), r6
 	bis	r6, r15
-	bis	30(sp), r7
-	bis	44(sp), r8
-	bis	56(sp), r9
-	bis	64(sp), r10
-	bis	72(sp), r11
-	bis	88(sp), r12
-	bis	102(sp), r13
-	bis	106(sp), r5
-	bis	108(sp), r14
+	bis	26(sp), r7
+	bis	34(sp), r8
+	bis	46(sp), r9
+	bis	60(sp), r10
+	bis	70(sp), r11
+	bis	86(sp), r12
+	bis	104(sp), r13
+	bis	110(sp), r5
+	bis	114(sp), r14
 	inv	r4
 	inc	r4
 	xor	r6, r15
 	and	r4, r15
 	xor	r15, r6
-	xor	30(sp), r7
+	xor	26(sp), r7
 	and	r4, r7
-	mov	30(sp), r15
+	mov	26(sp), r15
 	xor	r7, r15
-	xor	44(sp), r8
+	xor	34(sp), r8
 	and	r4, r8
-	mov	44(sp), r7
+	mov	34(sp), r7
 	xor	r8, r7
-	xor	56(sp), r9
+	xor	46(sp), r9
 	and	r4, r9
-	mov	56(sp), r8
+	mov	46(sp), r8
 	xor	r9, r8
-	xor	64(sp), r10
+	xor	60(sp), r10
 	and	r4, r10
-	mov	64(sp), r9
+	mov	60(sp), r9
 	xor	r10, r9
-	xor	72(sp), r11
+	xor	70(sp), r11
 	and	r4, r11
-	mov	72(sp), r10
+	mov	70(sp), r10
 	xor	r11, r10
-	xor	88(sp), r12
+	xor	86(sp), r12
 	and	r4, r12
-	mov	88(sp), r11
+	mov	86(sp), r11
 	xor	r12, r11
-	xor	102(sp), r13
+	xor	104(sp), r13
 	and	r4, r13
-	mov	102(sp), r12
+	mov	104(sp), r12
 	xor	r13, r12
-	xor	106(sp), r5
+	xor	110(sp), r5
 	and	r4, r5
-	mov	106(sp), r13
+	mov	110(sp), r13
 	xor	r5, r13
-	xor	108(sp), r14
+	xor	114(sp), r14
 	and	r4, r14
-	mov	108(sp), r5
+	mov	114(sp), r5
 	xor	r14, r5
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	xor	58(sp), r6
-	xor	50(sp), r15
-	xor	46(sp), r7
-	xor	38(sp), r8
-	xor	34(sp), r9
-	xor	26(sp), r10
-	xor	24(sp), r11
-	xor	18(sp), r12
-	xor	98(sp), r13
-	xor	82(sp), r5
-	mov	r6, 278(sp)
-	mov	r15, 280(sp)
-	mov	r7, 282(sp)
-	mov	r8, 284(sp)
-	mov	r9, 286(sp)
-	mov	r10, 288(sp)
-	mov	r11, 290(sp)
-	mov	r12, 292(sp)
-	mov	r13, 294(sp)
-	mov	r5, 296(sp)
+	xor	50(sp), r6
+	xor	40(sp), r15
+	xor	36(sp), r7
+	xor	30(sp), r8
+	xor	28(sp), r9
+	xor	22(sp), r10
+	xor	18(sp), r11
+	xor	12(sp), r12
+	xor	126(sp), r13
+	xor	128(sp), r5
+	mov	r6, 276(sp)
+	mov	r15, 278(sp)
+	mov	r7, 280(sp)
+	mov	r8, 282(sp)
+	mov	r9, 284(sp)
+	mov	r10, 286(sp)
+	mov	r11, 288(sp)
+	mov	r12, 290(sp)
+	mov	r13, 292(sp)
+	mov	r5, 294(sp)
 	mov	sp, r12
-	add	#278, r12
+	add	#276, r12
 	mov	sp, r13
-	add	#318, r13
+	add	#316, r13
 	call	#elephant_dumbo_P_permute
-	mov	58(sp), r7
-	xor	318(sp), r7
-	mov	50(sp), r8
-	xor	320(sp), r8
-	mov	46(sp), r9
-	xor	322(sp), r9
-	mov	38(sp), r10
-	xor	324(sp), r10
-	mov	34(sp), r11
-	xor	326(sp), r11
-	mov	26(sp), r12
-	xor	328(sp), r12
-	mov	24(sp), r13
-	xor	330(sp), r13
-	mov	18(sp), r14
-	xor	332(sp), r14
-	mov	98(sp), r15
-	xor	334(sp), r15
-	mov	82(sp), r5
-	xor	336(sp), r5
 	; elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
 	mov	96(sp), r6
-	xor	r7, r6
+	xor	316(sp), r6
 	mov	94(sp), r7
-	xor	r8, r7
-	mov	92(sp), r8
-	xor	r9, r8
-	mov	86(sp), r9
-	xor	r10, r9
-	mov	84(sp), r10
-	xor	r11, r10
+	xor	318(sp), r7
+	mov	90(sp), r8
+	xor	320(sp), r8
+	mov	84(sp), r9
+	xor	322(sp), r9
+	mov	82(sp), r10
+	xor	324(sp), r10
 	mov	78(sp), r11
-	xor	r12, r11
+	xor	326(sp), r11
 	mov	74(sp), r12
-	xor	r13, r12
-	mov	68(sp), r13
-	xor	r14, r13
-	mov	66(sp), r14
-	xor	r15, r14
-	mov	60(sp), r15
-	xor	r5, r15
+	xor	328(sp), r12
+	mov	64(sp), r13
+	xor	330(sp), r13
+	mov	62(sp), r14
+	xor	332(sp), r14
+	mov	54(sp), r15
+	xor	334(sp), r15
+	xor	50(sp), r6
+	xor	40(sp), r7
+	xor	36(sp), r8
+	xor	30(sp), r9
+	xor	28(sp), r10
+	xor	22(sp), r11
+	xor	18(sp), r12
+	xor	12(sp), r13
+	xor	126(sp), r14
+	xor	128(sp), r15
 	mov	r6, 96(sp)
 	mov	r7, 94(sp)
-	mov	r8, 92(sp)
-	mov	r9, 86(sp)
-	mov	r10, 84(sp)
+	mov	r8, 90(sp)
+	mov	r9, 84(sp)
+	mov	r10, 82(sp)
 	mov	r11, 78(sp)
 	mov	r12, 74(sp)
-	mov	r13, 68(sp)
-	mov	r14, 66(sp)
-	mov	r15, 60(sp)
+	mov	r13, 64(sp)
+	mov	r14, 62(sp)
+	mov	r15, 54(sp)
 	jmp	.Lelephant_dumbo_crypt_endif35
 .Lelephant_dumbo_crypt_else34:
 .Lelephant_dumbo_crypt_endif35:
@@ -2692,20 +2678,20 @@ elephant_dumbo_crypt:
 	bit	#1, r8
 	jnz	.Lelephant_dumbo_crypt_bytes48
 .Lelephant_dumbo_crypt_words49:
-	mov	@r8, 6(sp)
-	mov	2(r8), 28(sp)
-	mov	4(r8), 42(sp)
-	mov	6(r8), 54(sp)
-	mov	8(r8), 62(sp)
-	mov	10(r8), 70(sp)
+	mov	@r8, 4(sp)
+	mov	2(r8), 24(sp)
+	mov	4(r8), 32(sp)
+	mov	6(r8), 44(sp)
+	mov	8(r8), 58(sp)
+	mov	10(r8), 68(sp)
 	mov	12(r8), 80(sp)
-	mov	14(r8), 90(sp)
+	mov	14(r8), 88(sp)
 	mov	16(r8), 100(sp)
-	mov	18(r8), 104(sp)
+	mov	18(r8), 108(sp)
 	jmp	.Lelephant_dumbo_crypt_join50
 .Lelephant_dumbo_crypt_bytes48:
 	mov	sp, r11
-	add	#258, r11
+	add	#256, r11
 	mov	r11, r12
 	mov	#20, r13
 	mov	r9, r15
@@ -2801,60 +2787,60 @@ elephant_dumbo_crypt:
 	clr	r5
 	clr	r14
 .Lelephant_dumbo_crypt_shend54:
-	mov	6(sp), r6
+	mov	4(sp), r6
 	bis	r6, r15
-	bis	28(sp), r7
-	bis	42(sp), r8
-	bis	54(sp), r9
-	bis	62(sp), r10
-	bis	70(sp), r11
+	bis	24(sp), r7
+	bis	32(sp), r8
+	bis	44(sp), r9
+	bis	58(sp), r10
+	bis	68(sp), r11
 	bis	80(sp), r12
-	bis	90(sp), r13
+	bis	88(sp), r13
 	bis	100(sp), r5
-	bis	104(sp), r14
+	bis	108(sp), r14
 	inv	r4
 	inc	r4
 	xor	r6, r15
 	and	r4, r15
 	xor	r15, r6
-	xor	28(sp), r7
+	xor	24(sp), r7
 	and	r4, r7
-	mov	28(sp), r15
+	mov	24(sp), r15
 	xor	r7, r15
-	xor	42(sp), r8
+	xor	32(sp), r8
 	and	r4, r8
-	mov	42(sp), r7
+	mov	32(sp), r7
 	xor	r8, r7
-	xor	54(sp), r9
+	xor	44(sp), r9
 	and	r4, r9
-	mov	54(sp), r8
+	mov	44(sp), r8
 	xor	r9, r8
-	xor	62(sp), r10
+	xor	58(sp), r10
 	and	r4, r10
-	mov	62(sp), r9
+	mov	58(sp), r9
 	xor	r10, r9
-	xor	70(sp), r11
+	xor	68(sp), r11
 	and	r4, r11
-	mov	70(sp), r10
+	mov	68(sp), r10
 	xor	r11, r10
 	xor	80(sp), r12
 	and	r4, r12
 	mov	80(sp), r11
 	xor	r12, r11
-	xor	90(sp), r13
+	xor	88(sp), r13
 	and	r4, r13
-	mov	90(sp), r12
+	mov	88(sp), r12
 	xor	r13, r12
 	xor	100(sp), r5
 	and	r4, r5
 	mov	100(sp), r13
 	xor	r5, r13
-	xor	104(sp), r14
+	xor	108(sp), r14
 	and	r4, r14
-	mov	104(sp), r5
+	mov	108(sp), r5
 	xor	r14, r5
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	xor	126(sp), r6
+	xor	130(sp), r6
 	xor	134(sp), r15
 	xor	136(sp), r7
 	xor	138(sp), r8
@@ -2864,96 +2850,86 @@ elephant_dumbo_crypt:
 	xor	146(sp), r12
 	xor	148(sp), r13
 	xor	150(sp), r5
-	mov	r6, 278(sp)
-	mov	r15, 280(sp)
-	mov	r7, 282(sp)
-	mov	r8, 284(sp)
-	mov	r9, 286(sp)
-	mov	r10, 288(sp)
-	mov	r11, 290(sp)
-	mov	r12, 292(sp)
-	mov	r13, 294(sp)
-	mov	r5, 296(sp)
+	mov	r6, 276(sp)
+	mov	r15, 278(sp)
+	mov	r7, 280(sp)
+	mov	r8, 282(sp)
+	mov	r9, 284(sp)
+	mov	r10, 286(sp)
+	mov	r11, 288(sp)
+	mov	r12, 290(sp)
+	mov	r13, 292(sp)
+	mov	r5, 294(sp)
 	mov	sp, r12
-	add	#278, r12
+	add	#276, r12
 	mov	sp, r13
-	add	#338, r13
+	add	#336, r13
 	call	#elephant_dumbo_P_permute
-	mov	126(sp), r7
-	xor	338(sp), r7
-	mov	134(sp), r8
-	xor	340(sp), r8
-	mov	136(sp), r9
-	xor	342(sp), r9
-	mov	138(sp), r10
-	xor	344(sp), r10
-	mov	140(sp), r11
-	xor	346(sp), r11
-	mov	142(sp), r12
-	xor	348(sp), r12
-	mov	144(sp), r13
-	xor	350(sp), r13
-	mov	146(sp), r14
-	xor	352(sp), r14
-	mov	148(sp), r15
-	xor	354(sp), r15
-	mov	150(sp), r5
-	xor	356(sp), r5
 	; elephant_dumbo.ae:97: tag = tag ^ masked(ad_block(ad, i + 1), next)
 	mov	96(sp), r6
-	xor	r7, r6
+	xor	336(sp), r6
 	mov	94(sp), r7
-	xor	r8, r7
-	mov	92(sp), r8
-	xor	r9, r8
-	mov	86(sp), r9
-	xor	r10, r9
-	mov	84(sp), r10
-	xor	r11, r10
+	xor	338(sp), r7
+	mov	90(sp), r8
+	xor	340(sp), r8
+	mov	84(sp), r9
+	xor	342(sp), r9
+	mov	82(sp), r10
+	xor	344(sp), r10
 	mov	78(sp), r11
-	xor	r12, r11
+	xor	346(sp), r11
 	mov	74(sp), r12
-	xor	r13, r12
-	mov	68(sp), r13
-	xor	r14, r13
-	mov	66(sp), r14
-	xor	r15, r14
-	mov	60(sp), r15
-	xor	r5, r15
+	xor	348(sp), r12
+	mov	64(sp), r13
+	xor	350(sp), r13
+	mov	62(sp), r14
+	xor	352(sp), r14
+	mov	54(sp), r15
+	xor	354(sp), r15
+	xor	130(sp), r6
+	xor	134(sp), r7
+	xor	136(sp), r8
+	xor	138(sp), r9
+	xor	140(sp), r10
+	xor	142(sp), r11
+	xor	144(sp), r12
+	xor	146(sp), r13
+	xor	148(sp), r14
+	xor	150(sp), r15
 	jmp	.Lelephant_dumbo_crypt_endif47
 .Lelephant_dumbo_crypt_else46:
 	mov	96(sp), r6
 	mov	94(sp), r7
-	mov	92(sp), r8
-	mov	86(sp), r9
-	mov	84(sp), r10
+	mov	90(sp), r8
+	mov	84(sp), r9
+	mov	82(sp), r10
 	mov	78(sp), r11
 	mov	74(sp), r12
-	mov	68(sp), r13
-	mov	66(sp), r14
-	mov	60(sp), r15
+	mov	64(sp), r13
+	mov	62(sp), r14
+	mov	54(sp), r15
 .Lelephant_dumbo_crypt_endif47:
 	mov	r6, 96(sp)
 	mov	r7, 94(sp)
-	mov	r8, 92(sp)
-	mov	r9, 86(sp)
-	mov	r10, 84(sp)
+	mov	r8, 90(sp)
+	mov	r9, 84(sp)
+	mov	r10, 82(sp)
 	mov	r11, 78(sp)
 	mov	r12, 74(sp)
-	mov	r13, 68(sp)
-	mov	r14, 66(sp)
-	mov	r15, 60(sp)
-	mov	158(sp), 58(sp)
-	mov	162(sp), 50(sp)
-	mov	182(sp), 46(sp)
-	mov	180(sp), 38(sp)
-	mov	178(sp), 34(sp)
-	mov	176(sp), 26(sp)
-	mov	160(sp), 24(sp)
-	mov	174(sp), 18(sp)
+	mov	r13, 64(sp)
+	mov	r14, 62(sp)
+	mov	r15, 54(sp)
+	mov	158(sp), 50(sp)
+	mov	162(sp), 40(sp)
+	mov	182(sp), 36(sp)
+	mov	180(sp), 30(sp)
+	mov	178(sp), 28(sp)
+	mov	176(sp), 22(sp)
+	mov	160(sp), 18(sp)
+	mov	174(sp), 12(sp)
 	mov	172(sp), r4
 	mov	170(sp), r5
-	mov	126(sp), r6
+	mov	130(sp), r6
 	mov	134(sp), r7
 	mov	136(sp), r8
 	mov	138(sp), r9
@@ -2963,8 +2939,8 @@ elephant_dumbo_crypt:
 	mov	146(sp), r13
 	mov	148(sp), r14
 	mov	150(sp), r15
-	mov	r4, 98(sp)
-	mov	r5, 82(sp)
+	mov	r4, 126(sp)
+	mov	r5, 128(sp)
 	mov	r6, 158(sp)
 	mov	r7, 162(sp)
 	mov	r8, 182(sp)
@@ -2990,54 +2966,53 @@ elephant_dumbo_crypt:
 	xor	@r15, r6
 	mov	94(sp), r7
 	xor	240(sp), r7
-	mov	92(sp), r8
+	mov	90(sp), r8
 	xor	238(sp), r8
-	mov	86(sp), r9
+	mov	84(sp), r9
 	xor	236(sp), r9
-	mov	84(sp), r10
+	mov	82(sp), r10
 	xor	242(sp), r10
 	mov	78(sp), r11
 	xor	244(sp), r11
 	mov	74(sp), r12
 	xor	246(sp), r12
-	mov	68(sp), r13
+	mov	64(sp), r13
 	xor	248(sp), r13
-	mov	66(sp), r14
+	mov	62(sp), r14
 	xor	250(sp), r14
-	mov	60(sp), r15
+	mov	54(sp), r15
 	xor	252(sp), r15
-	mov	r6, 278(sp)
-	mov	r7, 280(sp)
-	mov	r8, 282(sp)
-	mov	r9, 284(sp)
-	mov	r10, 286(sp)
-	mov	r11, 288(sp)
-	mov	r12, 290(sp)
-	mov	r13, 292(sp)
-	mov	r14, 294(sp)
-	mov	r15, 296(sp)
+	mov	r6, 276(sp)
+	mov	r7, 278(sp)
+	mov	r8, 280(sp)
+	mov	r9, 282(sp)
+	mov	r10, 284(sp)
+	mov	r11, 286(sp)
+	mov	r12, 288(sp)
+	mov	r13, 290(sp)
+	mov	r14, 292(sp)
+	mov	r15, 294(sp)
 	mov	sp, r12
-	add	#278, r12
+	add	#276, r12
 	mov	sp, r13
-	add	#358, r13
+	add	#356, r13
 	call	#elephant_dumbo_P_permute
-	mov	358(sp), r11
+	mov	356(sp), r11
 	mov	226(sp), r15
 	xor	@r15, r11
 	mov	240(sp), r12
-	xor	360(sp), r12
+	xor	358(sp), r12
 	mov	238(sp), r13
-	xor	362(sp), r13
+	xor	360(sp), r13
 	mov	236(sp), r14
-	xor	364(sp), r14
-	; elephant_dumbo.ae:102: return masked(tag, l)[63:0]
+	xor	362(sp), r14
 	mov	254(sp), r10
 	mov	r10, r15
 	mov	r11, 0(r15)
 	mov	r12, 2(r15)
 	mov	r13, 4(r15)
 	mov	r14, 6(r10)
-	add	#378, sp
+	add	#376, sp
 	popm.w	#7, r10
 	ret
 	.size elephant_dumbo_crypt, .-elephant_dumbo_crypt

@@ -76,143 +76,161 @@ photon256_times2:
 photon256_serial:
 	pushm.w	#7, r10
 	sub	#12, sp
-	mov	30(sp), r9
+	mov	30(sp), r7
 	; photon256.ae:44: t = times2(x3 ^ x5)
-	mov	2(r15), r8
-	xor	2(r9), r8
-	; photon256.ae:34: u = (x & 0x88888888) >> 2
-	mov	r8, r7
-	and	#34952, r7
-	rrum.w	#2, r7
+	mov	2(r15), r11
+	xor	2(r7), r11
 	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	and	#30583, r8
-	rlam.w	#1, r8
-	xor	r7, r8
-	rra	r7
-	xor	r7, r8
-	mov	32(sp), r10
+	mov	r11, r6
+	and	#30583, r6
+	rlam.w	#1, r6
+	mov	32(sp), r8
 	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	2(r13), r4
-	xor	2(r10), r4
-	mov	34(sp), r11
-	xor	2(r11), r4
-	xor	r8, r4
+	mov	2(r13), r10
+	xor	2(r8), r10
+	mov	34(sp), r9
+	xor	2(r9), r10
+	xor	r6, r10
 	; photon256.ae:34: u = (x & 0x88888888) >> 2
-	mov	r4, r7
-	and	#34952, r7
-	rrum.w	#2, r7
+	and	#34952, r11
+	rrum.w	#2, r11
+	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r11, r10
 	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	and	#30583, r4
-	rlam.w	#1, r4
-	xor	r7, r4
-	rra	r7
-	xor	r7, r4
+	rra	r11
+	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r11, r10
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r10, r11
+	and	#30583, r11
+	rlam.w	#1, r11
 	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	@r12+, r8
-	mov	@r12+, r7
-	xor	2(r14), r7
-	xor	2(r15), r7
-	mov	28(sp), r6
-	xor	2(r6), r7
-	xor	2(r11), r7
-	xor	r4, r7
+	mov	@r12+, r5
+	mov	@r12+, r6
+	xor	2(r14), r6
+	xor	2(r15), r6
+	mov	28(sp), r12
+	xor	2(r12), r6
+	xor	2(r9), r6
+	xor	r11, r6
 	; photon256.ae:34: u = (x & 0x88888888) >> 2
-	mov	r7, r5
+	and	#34952, r10
+	rrum.w	#2, r10
+	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r10, r6
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r10
+	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r10, r6
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r6, r11
+	and	#30583, r11
+	rlam.w	#1, r11
+	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	2(r15), r4
+	xor	2(r8), r4
+	xor	r11, r4
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	and	#34952, r6
+	rrum.w	#2, r6
+	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r6, r4
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r6
+	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r6, r4
+	; photon256.ae:44: t = times2(x3 ^ x5)
+	mov	@r15, r11
+	xor	@r7, r11
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r11, r6
+	and	#30583, r6
+	rlam.w	#1, r6
+	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	mov	@r13, r10
+	xor	@r8, r10
+	xor	@r9, r10
+	xor	r6, r10
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	and	#34952, r11
+	rrum.w	#2, r11
+	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r11, r10
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r11
+	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r11, r10
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r10, r6
+	and	#30583, r6
+	rlam.w	#1, r6
+	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	@r14, r5
+	xor	@r15, r5
+	xor	@r12, r5
+	xor	@r9, r5
+	xor	r6, r5
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	and	#34952, r10
+	rrum.w	#2, r10
+	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r10, r5
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r10
+	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r10, r5
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r5, r6
+	and	#30583, r6
+	rlam.w	#1, r6
+	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	@r15, r11
+	xor	@r8, r11
+	xor	r6, r11
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
 	and	#34952, r5
 	rrum.w	#2, r5
+	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r5, r11
 	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	and	#30583, r7
-	rlam.w	#1, r7
-	xor	r5, r7
 	rra	r5
-	xor	r5, r7
 	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	2(r15), r5
-	xor	2(r10), r5
-	xor	r7, r5
-	; photon256.ae:44: t = times2(x3 ^ x5)
-	mov	@r15, r4
-	xor	@r9, r4
-	; photon256.ae:34: u = (x & 0x88888888) >> 2
-	mov	r4, r7
-	and	#34952, r7
-	rrum.w	#2, r7
-	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	and	#30583, r4
-	rlam.w	#1, r4
-	xor	r7, r4
-	rra	r7
-	xor	r7, r4
-	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	@r13, r12
-	xor	@r10, r12
-	xor	@r11, r12
-	xor	r4, r12
-	; photon256.ae:34: u = (x & 0x88888888) >> 2
-	mov	r12, r7
-	and	#34952, r7
-	rrum.w	#2, r7
-	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	and	#30583, r12
-	rlam.w	#1, r12
-	xor	r7, r12
-	rra	r7
-	xor	r7, r12
-	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	@r14, r8
-	xor	@r15, r8
-	xor	@r6, r8
-	xor	@r11, r8
-	xor	r12, r8
-	; photon256.ae:34: u = (x & 0x88888888) >> 2
-	mov	r8, r7
-	and	#34952, r7
-	rrum.w	#2, r7
-	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	and	#30583, r8
-	rlam.w	#1, r8
-	xor	r7, r8
-	rra	r7
-	xor	r7, r8
-	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	@r15, r7
-	xor	@r10, r7
-	xor	r8, r7
+	xor	r5, r11
 	mov	36(sp), 8(sp)
 	mov	38(sp), 6(sp)
 	mov	40(sp), 4(sp)
 	mov	42(sp), 2(sp)
 	mov	44(sp), 0(sp)
 	mov	46(sp), 10(sp)
-	mov	48(sp), r8
-	mov	50(sp), r12
-	mov	8(sp), r4
-	mov	@r13, 0(r4)
-	mov	2(r13), 2(r4)
-	mov	6(sp), r4
-	mov	r4, r13
-	mov	@r14, 0(r13)
-	mov	2(r14), 2(r4)
-	mov	4(sp), r14
-	mov	r14, r13
-	mov	@r15, 0(r13)
-	mov	2(r15), 2(r14)
-	mov	2(sp), r13
-	mov	r13, r15
-	mov	@r6, 0(r15)
-	mov	2(r6), 2(r13)
-	mov	@sp, r13
-	mov	r13, r15
-	mov	@r9, 0(r15)
-	mov	2(r9), 2(r13)
-	mov	10(sp), r9
-	mov	r9, r15
-	mov	@r10, 0(r15)
-	mov	2(r10), 2(r9)
-	mov	@r11, 0(r8)
-	mov	2(r11), 2(r8)
-	mov	r7, 0(r12)
-	mov	r5, 2(r12)
+	mov	48(sp), r10
+	mov	50(sp), r5
+	mov	8(sp), r6
+	mov	@r13, 0(r6)
+	mov	2(r13), 2(r6)
+	mov	6(sp), r13
+	mov	r13, r6
+	mov	@r14, 0(r6)
+	mov	2(r14), 2(r13)
+	mov	4(sp), r13
+	mov	r13, r6
+	mov	@r15, 0(r6)
+	mov	2(r15), 2(r13)
+	mov	2(sp), r6
+	mov	r6, r15
+	mov	@r12, 0(r15)
+	mov	2(r12), 2(r6)
+	mov	@sp, r12
+	mov	r12, r15
+	mov	@r7, 0(r15)
+	mov	2(r7), 2(r12)
+	mov	10(sp), r12
+	mov	r12, r15
+	mov	@r8, 0(r15)
+	mov	2(r8), 2(r12)
+	mov	@r9, 0(r10)
+	mov	2(r9), 2(r10)
+	mov	r11, 0(r5)
+	mov	r4, 2(r5)
 	add	#12, sp
 	popm.w	#7, r10
 	ret
@@ -220,1089 +238,1227 @@ photon256_serial:
 
 
 ; --- photon256_permute: photon256.permute
-;     frame 70 bytes (35 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2340 bytes of code
+;     frame 54 bytes (27 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2288 bytes of code
 	.section .text.photon256_permute,"ax",@progbits
 	.global photon256_permute
 	.type photon256_permute, @function
 	.balign 2
 photon256_permute:
 	pushm.w	#7, r10
-	sub	#70, sp
-	mov	r12, 62(sp)
+	sub	#54, sp
+	mov	r12, 46(sp)
 	; photon256.ae:60: for r in 0..rounds {
-	mov	r12, r14
-	mov	r12, r10
-	mov	@r10, 60(sp)
-	mov	2(r10), r6
-	mov	4(r10), 42(sp)
-	mov	6(r10), r5
-	mov	8(r10), 50(sp)
-	mov	10(r10), r7
-	mov	12(r10), r15
-	mov	14(r10), r8
-	mov	16(r10), r12
-	mov	18(r10), 46(sp)
-	mov	20(r10), r9
-	mov	22(r10), r11
-	mov	24(r10), r13
-	mov	26(r10), 56(sp)
-	mov	28(r10), 18(sp)
-	mov	30(r14), r14
+	mov	r12, r9
+	mov	r12, r11
+	mov	@r11, 44(sp)
+	mov	2(r11), r6
+	mov	4(r11), r7
+	mov	6(r11), r5
+	mov	8(r11), r8
+	mov	10(r11), 2(sp)
+	mov	12(r11), 12(sp)
+	mov	14(r11), r4
+	mov	16(r11), r10
+	mov	18(r11), 30(sp)
+	mov	20(r11), r12
+	mov	22(r11), r15
+	mov	24(r11), r13
+	mov	26(r11), 42(sp)
+	mov	28(r11), r14
+	mov	30(r9), r9
 	; photon256.ae:61: c = rc[r]
-	mov	#65524, 64(sp)
+	mov	#65524, 48(sp)
 	; photon256.ae:60: for r in 0..rounds {
 .Lphoton256_permute_loop1:
 	; photon256.ae:61: c = rc[r]
-	mov	64(sp), r10
-	mov.b	photon256_rc+12(r10), r10
-	mov	r10, 44(sp)
-	; photon256.ae:70: x6 = sub_cells(x6 ^ (c ^ ic[6]) as u32) >>> 24
-	xor	#12, r10
-	xor	r10, r13
+	mov	48(sp), r11
+	mov.b	photon256_rc+12(r11), r11
+	mov	r11, 22(sp)
+	; photon256.ae:66: x2 = sub_cells(x2 ^ (c ^ ic[2]) as u32) >>> 8
+	xor	#3, r11
+	xor	r11, r8
+	mov	r8, 36(sp)
 	; photon256.ae:68: x4 = sub_cells(x4 ^ (c ^ ic[4]) as u32) >>> 16
-	mov	44(sp), r4
-	xor	#15, r4
-	xor	r4, r12
-	mov.b	r12, r10
-	xor	r10, r12
+	mov	22(sp), r8
+	xor	#15, r8
+	xor	r8, r10
+	; photon256.ae:71: x7 = sub_cells(x7 ^ (c ^ ic[7]) as u32) >>> 28
+	mov	22(sp), r8
+	mov	r8, r11
+	xor	#8, r11
+	xor	r11, r14
+	; photon256.ae:65: x1 = sub_cells(x1 ^ (c ^ ic[1]) as u32) >>> 4
+	mov	r8, r11
+	xor	#1, r11
+	xor	r11, r7
+	; photon256.ae:70: x6 = sub_cells(x6 ^ (c ^ ic[6]) as u32) >>> 24
+	xor	#12, r8
+	xor	r8, r13
+	; photon256.ae:67: x3 = sub_cells(x3 ^ (c ^ ic[3]) as u32) >>> 12
+	mov	22(sp), r8
+	xor	#7, r8
+	mov	12(sp), r11
+	xor	r8, r11
+	; photon256.ae:69: x5 = sub_cells(x5 ^ (c ^ ic[5]) as u32) >>> 20
+	mov	22(sp), r8
+	xor	#14, r8
+	xor	r8, r12
+	mov.b	r15, r8
+	xor	r8, r15
+	swpb	r15
+	mov.b	photon256_sf0(r15), r15
+	swpb	r15
+	mov.b	photon256_sf0(r8), r8
+	bis	r8, r15
+	mov.b	r12, r8
+	xor	r8, r12
 	swpb	r12
 	mov.b	photon256_sf0(r12), r12
 	swpb	r12
-	mov.b	photon256_sf0(r10), r10
-	bis	r10, r12
-	; photon256.ae:70: x6 = sub_cells(x6 ^ (c ^ ic[6]) as u32) >>> 24
-	mov.b	56(sp), r10
-	mov.b	photon256_sf0(r10), r10
-	swpb	r10
-	mov.b	r13, r4
-	mov	r4, 58(sp)
-	xor	r4, r13
-	swpb	r13
-	mov.b	photon256_sf0(r13), r13
-	bis	r13, r10
-	; photon256.ae:44: t = times2(x3 ^ x5)
-	mov	r12, r13
-	xor	r10, r13
-	mov	r13, 38(sp)
-	; photon256.ae:34: u = (x & 0x88888888) >> 2
-	mov	r13, r4
-	and	#34952, r4
-	rrum.w	#2, r4
-	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	and	#30583, r13
-	rlam.w	#1, r13
-	xor	r4, r13
-	rra	r4
-	xor	r4, r13
-	mov	r13, 32(sp)
-	; photon256.ae:67: x3 = sub_cells(x3 ^ (c ^ ic[3]) as u32) >>> 12
-	mov	44(sp), r4
-	xor	#7, r4
-	xor	r4, r15
-	; photon256.ae:69: x5 = sub_cells(x5 ^ (c ^ ic[5]) as u32) >>> 20
-	mov	44(sp), r13
-	xor	#14, r13
-	xor	r13, r9
-	mov.b	r11, r4
-	xor	r4, r11
-	swpb	r11
-	mov.b	photon256_sf0(r11), r13
-	swpb	r13
-	mov.b	photon256_sf0(r4), r11
-	bis	r11, r13
-	mov.b	r9, r4
-	xor	r4, r9
-	swpb	r9
-	mov.b	photon256_sf0(r9), r11
-	swpb	r11
-	mov.b	photon256_sf0(r4), r4
-	bis	r4, r11
-	; photon256.ae:67: x3 = sub_cells(x3 ^ (c ^ ic[3]) as u32) >>> 12
-	mov.b	r15, r4
-	xor	r4, r15
-	swpb	r15
-	mov.b	photon256_sf0(r15), r9
-	swpb	r9
-	mov.b	photon256_sf0(r4), r15
-	bis	r15, r9
-	mov.b	r8, r15
-	xor	r15, r8
-	swpb	r8
 	mov.b	photon256_sf0(r8), r8
-	swpb	r8
-	mov.b	photon256_sf0(r15), r15
-	bis	r15, r8
+	bis	r8, r12
+	; photon256.ae:67: x3 = sub_cells(x3 ^ (c ^ ic[3]) as u32) >>> 12
+	mov.b	r11, r8
+	xor	r8, r11
+	swpb	r11
+	mov.b	photon256_sf0(r11), r11
+	swpb	r11
+	mov.b	photon256_sf0(r8), r8
+	bis	r8, r11
+	mov.b	r4, r8
+	xor	r8, r4
+	swpb	r4
+	mov.b	photon256_sf0(r4), r4
+	swpb	r4
+	mov.b	photon256_sf0(r8), r8
+	bis	r8, r4
+	mov	r4, r8
 	rla	r8
-	rlc	r9
+	rlc	r11
 	adc	r8
 	rla	r8
-	rlc	r9
+	rlc	r11
 	adc	r8
 	rla	r8
-	rlc	r9
+	rlc	r11
 	adc	r8
 	rla	r8
-	rlc	r9
+	rlc	r11
 	adc	r8
 	; photon256.ae:69: x5 = sub_cells(x5 ^ (c ^ ic[5]) as u32) >>> 20
-	bit	#1, r11
-	rrc	r13
-	rrc	r11
-	bit	#1, r11
-	rrc	r13
-	rrc	r11
-	bit	#1, r11
-	rrc	r13
-	rrc	r11
-	bit	#1, r11
-	rrc	r13
-	mov	r13, 22(sp)
-	rrc	r11
+	bit	#1, r12
+	rrc	r15
+	rrc	r12
+	bit	#1, r12
+	rrc	r15
+	rrc	r12
+	bit	#1, r12
+	rrc	r15
+	rrc	r12
+	bit	#1, r12
+	rrc	r15
+	mov	r15, 14(sp)
+	rrc	r12
 	; photon256.ae:44: t = times2(x3 ^ x5)
-	mov	r9, r15
-	xor	r11, r15
-	mov	r15, 28(sp)
-	; photon256.ae:34: u = (x & 0x88888888) >> 2
-	mov	r15, r4
-	mov	r15, r13
-	and	#34952, r13
-	rrum.w	#2, r13
+	mov	r11, r15
+	xor	r12, r15
+	mov	r15, 20(sp)
 	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	and	#30583, r4
-	rlam.w	#1, r4
-	xor	r13, r4
-	rra	r13
-	xor	r13, r4
-	mov	r4, 12(sp)
-	; photon256.ae:71: x7 = sub_cells(x7 ^ (c ^ ic[7]) as u32) >>> 28
-	mov	44(sp), r15
-	xor	#8, r15
-	mov	18(sp), r4
-	xor	r15, r4
+	and	#30583, r15
+	rlam.w	#1, r15
+	mov	r15, 52(sp)
+	; photon256.ae:70: x6 = sub_cells(x6 ^ (c ^ ic[6]) as u32) >>> 24
+	mov.b	42(sp), r15
+	mov.b	photon256_sf0(r15), r4
+	swpb	r4
+	mov.b	r13, r15
+	mov	r15, 40(sp)
+	xor	r15, r13
+	swpb	r13
+	mov.b	photon256_sf0(r13), r15
+	bis	r15, r4
 	; photon256.ae:65: x1 = sub_cells(x1 ^ (c ^ ic[1]) as u32) >>> 4
-	mov	44(sp), r13
-	xor	#1, r13
-	mov	42(sp), r15
-	xor	r13, r15
-	mov.b	r15, r13
-	xor	r13, r15
-	swpb	r15
-	mov.b	photon256_sf0(r15), r15
+	mov.b	r7, r13
+	xor	r13, r7
+	swpb	r7
+	mov.b	photon256_sf0(r7), r15
 	swpb	r15
 	mov.b	photon256_sf0(r13), r13
 	bis	r13, r15
 	mov.b	r5, r13
 	xor	r13, r5
 	swpb	r5
-	mov.b	photon256_sf0(r5), r5
-	swpb	r5
+	mov.b	photon256_sf0(r5), r7
+	swpb	r7
 	mov.b	photon256_sf0(r13), r13
-	bis	r13, r5
+	bis	r13, r7
 	; photon256.ae:71: x7 = sub_cells(x7 ^ (c ^ ic[7]) as u32) >>> 28
+	mov.b	r9, r13
+	xor	r13, r9
+	swpb	r9
+	mov.b	photon256_sf0(r9), r9
+	swpb	r9
+	mov.b	photon256_sf0(r13), r13
+	bis	r13, r9
 	mov.b	r14, r13
 	xor	r13, r14
 	swpb	r14
-	mov.b	photon256_sf0(r14), r14
-	swpb	r14
-	mov.b	photon256_sf0(r13), r13
-	bis	r13, r14
-	mov.b	r4, r13
-	xor	r13, r4
-	swpb	r4
-	mov.b	photon256_sf0(r4), r4
-	swpb	r4
-	mov.b	photon256_sf0(r13), r13
-	bis	r13, r4
-	rla	r4
-	rlc	r14
-	adc	r4
-	rla	r4
-	rlc	r14
-	adc	r4
-	rla	r4
-	rlc	r14
-	adc	r4
-	rla	r4
-	rlc	r14
-	adc	r4
+	mov.b	photon256_sf0(r14), r5
+	swpb	r5
+	mov.b	photon256_sf0(r13), r14
+	bis	r14, r5
+	mov	r5, r13
+	rla	r13
+	rlc	r9
+	adc	r13
+	rla	r13
+	rlc	r9
+	adc	r13
+	rla	r13
+	rlc	r9
+	adc	r13
+	rla	r13
+	rlc	r9
+	adc	r13
 	; photon256.ae:65: x1 = sub_cells(x1 ^ (c ^ ic[1]) as u32) >>> 4
-	bit	#1, r5
-	rrc	r15
-	rrc	r5
-	bit	#1, r5
-	rrc	r15
-	rrc	r5
-	bit	#1, r5
-	rrc	r15
-	rrc	r5
-	bit	#1, r5
-	rrc	r15
-	mov	r15, 6(sp)
-	rrc	r5
+	mov	r7, r14
+	mov	r15, r7
+	bit	#1, r14
+	rrc	r7
+	rrc	r14
+	bit	#1, r14
+	rrc	r7
+	rrc	r14
+	bit	#1, r14
+	rrc	r7
+	rrc	r14
+	bit	#1, r14
+	rrc	r7
+	rrc	r14
 	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	r5, r15
-	xor	r10, r15
-	xor	r14, r15
-	xor	12(sp), r15
+	mov	r14, r15
+	xor	r4, r15
+	xor	r9, r15
+	xor	52(sp), r15
 	; photon256.ae:34: u = (x & 0x88888888) >> 2
-	mov	r15, r13
-	and	#34952, r13
-	rrum.w	#2, r13
+	mov	20(sp), r5
+	and	#34952, r5
+	rrum.w	#2, r5
+	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r5, r15
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r5
+	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r5, r15
+	mov	r15, 50(sp)
 	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	and	#30583, r15
 	rlam.w	#1, r15
-	xor	r13, r15
-	rra	r13
-	xor	r13, r15
-	mov	r15, 68(sp)
-	; photon256.ae:66: x2 = sub_cells(x2 ^ (c ^ ic[2]) as u32) >>> 8
-	mov	44(sp), r15
-	xor	#3, r15
-	xor	r15, 50(sp)
+	mov	r15, 10(sp)
+	; photon256.ae:68: x4 = sub_cells(x4 ^ (c ^ ic[4]) as u32) >>> 16
+	mov.b	r10, r15
+	xor	r15, r10
+	swpb	r10
+	mov.b	photon256_sf0(r10), r10
+	swpb	r10
+	mov.b	photon256_sf0(r15), r15
+	bis	r15, r10
 	; photon256.ae:64: x0 = sub_cells(x0 ^ (c ^ ic[0]) as u32)
 	mov.b	r6, r15
 	xor	r15, r6
 	swpb	r6
-	mov.b	photon256_sf0(r6), r13
-	swpb	r13
+	mov.b	photon256_sf0(r6), r5
+	swpb	r5
 	mov.b	photon256_sf0(r15), r15
-	bis	r15, r13
+	bis	r15, r5
 	; photon256.ae:66: x2 = sub_cells(x2 ^ (c ^ ic[2]) as u32) >>> 8
-	mov.b	50(sp), r15
+	mov.b	36(sp), r15
 	mov.b	photon256_sf0(r15), r6
 	swpb	r6
-	mov.b	r7, r15
-	mov	r15, 54(sp)
-	xor	r15, r7
-	swpb	r7
-	mov.b	photon256_sf0(r7), r15
+	mov.b	2(sp), r15
+	mov	r15, 38(sp)
+	xor	r15, 2(sp)
+	swpb	2(sp)
+	mov	2(sp), r15
+	mov.b	photon256_sf0(r15), r15
 	bis	r15, r6
 	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r6, r13
-	xor	r9, r13
-	xor	r12, r13
-	xor	r14, r13
-	xor	68(sp), r13
-	; photon256.ae:34: u = (x & 0x88888888) >> 2
-	mov	r13, r15
-	and	#34952, r15
-	rrum.w	#2, r15
-	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	and	#30583, r13
-	rlam.w	#1, r13
-	xor	r15, r13
-	rra	r15
-	xor	r15, r13
-	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r9, r15
-	xor	r10, r15
-	xor	r13, r15
-	mov	r15, 26(sp)
-	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	r6, r7
-	xor	r14, r7
-	mov	r15, r13
-	xor	r13, r7
-	xor	32(sp), r7
-	; photon256.ae:34: u = (x & 0x88888888) >> 2
-	mov	r7, r15
-	and	#34952, r15
-	rrum.w	#2, r15
-	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	and	#30583, r7
-	rlam.w	#1, r7
-	xor	r15, r7
-	rra	r15
-	xor	r15, r7
-	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r9, r5
-	xor	r12, r5
+	xor	r6, r5
 	xor	r11, r5
-	xor	r13, r5
-	xor	r7, r5
+	xor	r10, r5
+	xor	r9, r5
+	xor	10(sp), r5
 	; photon256.ae:34: u = (x & 0x88888888) >> 2
-	mov	r5, r15
+	mov	50(sp), r15
 	and	#34952, r15
 	rrum.w	#2, r15
-	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	and	#30583, r5
-	rlam.w	#1, r5
-	xor	r15, r5
-	rra	r15
-	xor	r15, r5
-	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r12, r15
-	xor	r14, r15
-	xor	r5, r15
-	mov	r15, 30(sp)
-	; photon256.ae:44: t = times2(x3 ^ x5)
-	mov	r14, r7
-	xor	r15, r7
-	; photon256.ae:34: u = (x & 0x88888888) >> 2
-	mov	r7, r5
-	and	#34952, r5
-	rrum.w	#2, r5
-	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r7, r15
-	and	#30583, r15
-	rlam.w	#1, r15
-	xor	r5, r15
-	rra	r5
-	xor	r5, r15
-	mov	r15, 20(sp)
-	; photon256.ae:44: t = times2(x3 ^ x5)
-	mov	r10, r5
-	xor	r13, r5
-	; photon256.ae:34: u = (x & 0x88888888) >> 2
-	mov	r5, r13
-	and	#34952, r13
-	rrum.w	#2, r13
-	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r5, r15
-	and	#30583, r15
-	rlam.w	#1, r15
-	xor	r13, r15
-	rra	r13
-	xor	r13, r15
-	mov	r15, 10(sp)
-	; photon256.ae:44: t = times2(x3 ^ x5)
-	mov	r11, r13
-	xor	r14, r13
-	; photon256.ae:34: u = (x & 0x88888888) >> 2
-	mov	r13, r15
-	and	#34952, r15
-	rrum.w	#2, r15
-	mov	r15, 66(sp)
-	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r13, r15
-	and	#30583, r15
-	rlam.w	#1, r15
-	mov	r15, 2(sp)
-	xor	66(sp), 2(sp)
-	mov	66(sp), r15
-	rra	r15
-	mov	r15, 0(sp)
-	mov	2(sp), r15
-	xor	@sp, r15
-	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	26(sp), r9
-	xor	30(sp), r9
-	xor	r15, r9
-	; photon256.ae:34: u = (x & 0x88888888) >> 2
-	mov	r9, r15
-	and	#34952, r15
-	rrum.w	#2, r15
-	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	and	#30583, r9
-	rlam.w	#1, r9
-	xor	r15, r9
-	rra	r15
-	xor	r15, r9
 	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r12, r6
-	xor	r11, r6
-	xor	r10, r6
-	xor	30(sp), r6
-	xor	r9, r6
-	; photon256.ae:34: u = (x & 0x88888888) >> 2
-	mov	r6, r15
-	and	#34952, r15
-	rrum.w	#2, r15
+	xor	r15, r5
 	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	and	#30583, r6
-	rlam.w	#1, r6
-	xor	r15, r6
 	rra	r15
-	xor	r15, r6
+	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r15, r5
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r5, r15
+	and	#30583, r15
+	rlam.w	#1, r15
+	mov	r15, 0(sp)
 	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	r11, r15
-	xor	26(sp), r15
-	xor	r6, r15
-	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	30(sp), r12
-	xor	r15, r12
-	xor	10(sp), r12
+	xor	r4, r15
+	xor	@sp, r15
 	; photon256.ae:34: u = (x & 0x88888888) >> 2
-	mov	r12, r6
-	and	#34952, r6
-	rrum.w	#2, r6
-	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	and	#30583, r12
-	rlam.w	#1, r12
-	xor	r6, r12
-	rra	r6
-	xor	r6, r12
-	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	28(sp), r9
-	xor	r10, r9
-	xor	r14, r9
-	xor	r15, r9
-	xor	r12, r9
-	; photon256.ae:34: u = (x & 0x88888888) >> 2
-	mov	r9, r12
-	and	#34952, r12
-	rrum.w	#2, r12
-	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	and	#30583, r9
-	rlam.w	#1, r9
-	xor	r12, r9
-	rra	r12
-	xor	r12, r9
+	and	#34952, r5
+	rrum.w	#2, r5
 	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r10, r12
-	xor	30(sp), r12
-	xor	r9, r12
-	mov	r12, 34(sp)
-	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r15, r11
-	mov	r12, r6
-	xor	r6, r11
-	xor	20(sp), r11
-	; photon256.ae:34: u = (x & 0x88888888) >> 2
-	mov	r11, r9
-	and	#34952, r9
-	rrum.w	#2, r9
+	xor	r5, r15
 	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	and	#30583, r11
-	rlam.w	#1, r11
-	xor	r9, r11
-	rra	r9
-	xor	r9, r11
-	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	38(sp), r12
-	xor	r14, r12
-	xor	26(sp), r12
-	xor	r6, r12
-	xor	r11, r12
-	; photon256.ae:34: u = (x & 0x88888888) >> 2
-	mov	r12, r11
-	and	#34952, r11
-	rrum.w	#2, r11
-	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	and	#30583, r12
-	rlam.w	#1, r12
-	xor	r11, r12
-	rra	r11
-	xor	r11, r12
+	rra	r5
 	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r14, r11
-	xor	r15, r11
-	xor	r12, r11
-	mov	r11, 40(sp)
+	xor	r5, r15
+	mov	r15, 16(sp)
 	; photon256.ae:44: t = times2(x3 ^ x5)
-	mov	r15, r11
-	xor	40(sp), r11
-	; photon256.ae:34: u = (x & 0x88888888) >> 2
-	mov	r11, r12
-	and	#34952, r12
-	rrum.w	#2, r12
+	mov	r10, r15
+	xor	r4, r15
+	mov	r15, 8(sp)
 	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	and	#30583, r11
-	rlam.w	#1, r11
-	xor	r12, r11
-	rra	r12
-	xor	r12, r11
-	; photon256.ae:44: t = times2(x3 ^ x5)
-	mov	30(sp), r12
-	xor	r6, r12
-	; photon256.ae:34: u = (x & 0x88888888) >> 2
-	mov	r12, r9
-	and	#34952, r9
-	rrum.w	#2, r9
-	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	and	#30583, r12
-	rlam.w	#1, r12
-	xor	r9, r12
-	rra	r9
-	xor	r9, r12
-	; photon256.ae:44: t = times2(x3 ^ x5)
-	mov	26(sp), r6
-	xor	r15, r6
-	; photon256.ae:34: u = (x & 0x88888888) >> 2
-	mov	r6, r9
-	and	#34952, r9
-	rrum.w	#2, r9
-	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	and	#30583, r6
-	rlam.w	#1, r6
-	xor	r9, r6
-	rra	r9
-	xor	r9, r6
+	and	#30583, r15
+	rlam.w	#1, r15
 	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	34(sp), r10
-	xor	40(sp), r10
-	xor	r6, r10
-	; photon256.ae:34: u = (x & 0x88888888) >> 2
-	mov	r10, r9
-	and	#34952, r9
-	rrum.w	#2, r9
-	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	and	#30583, r10
-	rlam.w	#1, r10
-	xor	r9, r10
-	rra	r9
-	xor	r9, r10
-	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	26(sp), r6
-	xor	r6, r13
-	xor	30(sp), r13
-	xor	40(sp), r13
-	xor	r10, r13
-	; photon256.ae:34: u = (x & 0x88888888) >> 2
-	mov	r13, r10
-	and	#34952, r10
-	rrum.w	#2, r10
-	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	and	#30583, r13
-	rlam.w	#1, r13
-	xor	r10, r13
-	rra	r10
-	xor	r10, r13
-	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r6, r10
-	xor	34(sp), r10
-	xor	r13, r10
-	mov	r10, 36(sp)
-	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	40(sp), r13
-	xor	r13, r14
-	mov	r10, r9
-	xor	r9, r14
-	xor	r12, r14
-	; photon256.ae:34: u = (x & 0x88888888) >> 2
-	mov	r14, r10
-	and	#34952, r10
-	rrum.w	#2, r10
-	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	and	#30583, r14
-	rlam.w	#1, r14
-	xor	r10, r14
-	rra	r10
-	xor	r10, r14
-	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	30(sp), r12
-	xor	r12, r5
-	xor	r15, r5
+	mov	r6, r5
 	xor	r9, r5
-	xor	r14, r5
+	xor	16(sp), r5
+	xor	r15, r5
 	; photon256.ae:34: u = (x & 0x88888888) >> 2
-	mov	r5, r14
-	and	#34952, r14
-	rrum.w	#2, r14
+	mov	8(sp), r15
+	and	#34952, r15
+	rrum.w	#2, r15
+	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r15, r5
 	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r15
+	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r15, r5
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r5, r15
+	and	#30583, r15
+	rlam.w	#1, r15
+	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r11, r14
+	xor	r10, r14
+	xor	r12, r14
+	xor	16(sp), r14
+	xor	r15, r14
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	and	#34952, r5
+	rrum.w	#2, r5
+	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r5, r14
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r5
+	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r5, r14
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r14, r5
 	and	#30583, r5
 	rlam.w	#1, r5
-	xor	r14, r5
-	rra	r14
-	xor	r14, r5
 	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r13, r12
-	xor	r5, r12
-	mov	r12, 48(sp)
-	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r9, r6
-	mov	r12, r10
-	xor	r10, r6
-	xor	r11, r6
+	mov	r10, r15
+	xor	r9, r15
+	xor	r5, r15
 	; photon256.ae:34: u = (x & 0x88888888) >> 2
-	mov	r6, r14
 	and	#34952, r14
 	rrum.w	#2, r14
-	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	and	#30583, r6
-	rlam.w	#1, r6
-	xor	r14, r6
-	rra	r14
-	xor	r14, r6
-	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r15, r7
-	xor	34(sp), r7
-	xor	r10, r7
-	xor	r6, r7
-	; photon256.ae:34: u = (x & 0x88888888) >> 2
-	mov	r7, r14
-	and	#34952, r14
-	rrum.w	#2, r14
-	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	and	#30583, r7
-	rlam.w	#1, r7
-	xor	r14, r7
-	rra	r14
-	xor	r14, r7
 	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r15, r14
-	xor	r9, r14
-	xor	r7, r14
-	mov	r14, 52(sp)
-	; photon256.ae:68: x4 = sub_cells(x4 ^ (c ^ ic[4]) as u32) >>> 16
-	mov	46(sp), r11
-	mov.b	r11, r14
-	xor	r14, r11
-	swpb	r11
-	mov	r11, r12
-	mov.b	photon256_sf0(r12), r6
-	swpb	r6
-	mov.b	photon256_sf0(r14), r14
-	bis	r14, r6
-	; photon256.ae:70: x6 = sub_cells(x6 ^ (c ^ ic[6]) as u32) >>> 24
-	mov	58(sp), r14
-	mov.b	photon256_sf0(r14), r9
-	swpb	r9
-	mov.b	57(sp), r14
-	mov.b	photon256_sf0(r14), r14
-	bis	r14, r9
+	xor	r14, r15
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r14
+	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r14, r15
+	mov	r15, 18(sp)
 	; photon256.ae:44: t = times2(x3 ^ x5)
-	mov	r6, r12
-	xor	r9, r12
+	mov	r12, r14
+	xor	r9, r14
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r14, r15
+	and	#30583, r15
+	rlam.w	#1, r15
+	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	mov	16(sp), r5
+	xor	r5, r11
+	xor	18(sp), r11
+	xor	r15, r11
 	; photon256.ae:34: u = (x & 0x88888888) >> 2
-	mov	r12, r11
+	mov	r14, r15
+	and	#34952, r15
+	rrum.w	#2, r15
+	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r15, r11
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r15
+	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r15, r11
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r11, r15
+	and	#30583, r15
+	rlam.w	#1, r15
+	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r10, r6
+	xor	r12, r6
+	xor	r4, r6
+	xor	18(sp), r6
+	xor	r15, r6
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
 	and	#34952, r11
 	rrum.w	#2, r11
+	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r11, r6
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r11
+	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r11, r6
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r6, r11
+	and	#30583, r11
+	rlam.w	#1, r11
+	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	r12, r15
+	xor	r5, r15
+	xor	r11, r15
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	and	#34952, r6
+	rrum.w	#2, r6
+	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r6, r15
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r6
+	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r6, r15
+	; photon256.ae:44: t = times2(x3 ^ x5)
+	mov	r4, r11
+	xor	r5, r11
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r11, r6
+	and	#30583, r6
+	rlam.w	#1, r6
+	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	18(sp), r10
+	xor	r15, r10
+	xor	r6, r10
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	mov	r11, r5
+	and	#34952, r5
+	rrum.w	#2, r5
+	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r5, r10
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r5
+	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r5, r10
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r10, r5
+	and	#30583, r5
+	rlam.w	#1, r5
+	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	mov	20(sp), r6
+	xor	r4, r6
+	xor	r9, r6
+	xor	r15, r6
+	xor	r5, r6
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	and	#34952, r10
+	rrum.w	#2, r10
+	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r10, r6
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r10
+	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r10, r6
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r6, r5
+	and	#30583, r5
+	rlam.w	#1, r5
+	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	r4, r10
+	xor	18(sp), r10
+	xor	r5, r10
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	and	#34952, r6
+	rrum.w	#2, r6
+	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r6, r10
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r6
+	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r6, r10
+	mov	r10, 24(sp)
+	; photon256.ae:44: t = times2(x3 ^ x5)
+	mov	r9, r10
+	xor	18(sp), r10
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r10, r6
+	and	#30583, r6
+	rlam.w	#1, r6
+	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r15, r12
+	xor	24(sp), r12
+	xor	r6, r12
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	mov	r10, r5
+	and	#34952, r5
+	rrum.w	#2, r5
+	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r5, r12
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r5
+	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r5, r12
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r12, r5
+	and	#30583, r5
+	rlam.w	#1, r5
+	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	mov	8(sp), r6
+	xor	r9, r6
+	xor	16(sp), r6
+	xor	24(sp), r6
+	xor	r5, r6
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	and	#34952, r12
+	rrum.w	#2, r12
+	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r12, r6
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r12
+	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r12, r6
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r6, r5
+	and	#30583, r5
+	rlam.w	#1, r5
+	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	r9, r12
+	xor	r15, r12
+	xor	r5, r12
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	and	#34952, r6
+	rrum.w	#2, r6
+	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r6, r12
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r6
+	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r6, r12
+	mov	r12, 26(sp)
+	; photon256.ae:44: t = times2(x3 ^ x5)
+	mov	16(sp), r6
+	xor	r15, r6
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r6, r12
+	and	#30583, r12
+	rlam.w	#1, r12
+	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	24(sp), r4
+	mov	26(sp), r5
+	xor	r5, r4
+	xor	r12, r4
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	and	#34952, r6
+	rrum.w	#2, r6
+	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r6, r4
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r6
+	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r6, r4
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r4, r12
+	and	#30583, r12
+	rlam.w	#1, r12
+	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	16(sp), r14
+	xor	18(sp), r14
+	xor	r5, r14
+	xor	r12, r14
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	and	#34952, r4
+	rrum.w	#2, r4
+	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r4, r14
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r4
+	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r4, r14
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r14, r6
+	and	#30583, r6
+	rlam.w	#1, r6
+	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	16(sp), r12
+	mov	24(sp), r4
+	xor	r4, r12
+	xor	r6, r12
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	and	#34952, r14
+	rrum.w	#2, r14
+	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r14, r12
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r14
+	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r14, r12
+	mov	r12, 28(sp)
+	; photon256.ae:44: t = times2(x3 ^ x5)
+	mov	18(sp), r6
+	xor	r4, r6
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r6, r14
+	and	#30583, r14
+	rlam.w	#1, r14
+	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r5, r9
+	mov	r12, r4
+	xor	r4, r9
+	xor	r14, r9
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	and	#34952, r6
+	rrum.w	#2, r6
+	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r6, r9
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r6
+	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r6, r9
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r9, r14
+	and	#30583, r14
+	rlam.w	#1, r14
+	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	mov	18(sp), r12
+	xor	r12, r11
+	xor	r15, r11
+	xor	r4, r11
+	xor	r14, r11
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	and	#34952, r9
+	rrum.w	#2, r9
+	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r9, r11
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r9
+	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r9, r11
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r11, r9
+	and	#30583, r9
+	rlam.w	#1, r9
+	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r5, r12
+	xor	r9, r12
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	and	#34952, r11
+	rrum.w	#2, r11
+	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r11, r12
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r11
+	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r11, r12
+	mov	r12, 32(sp)
+	; photon256.ae:44: t = times2(x3 ^ x5)
+	mov	r15, r11
+	xor	r5, r11
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r11, r14
+	and	#30583, r14
+	rlam.w	#1, r14
+	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	mov	16(sp), r12
+	xor	r4, r12
+	mov	32(sp), r9
+	xor	r9, r12
+	xor	r14, r12
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	and	#34952, r11
+	rrum.w	#2, r11
+	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r11, r12
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r11
+	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r11, r12
 	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r12, r14
 	and	#30583, r14
 	rlam.w	#1, r14
-	xor	r11, r14
-	rra	r11
-	xor	r11, r14
-	; photon256.ae:44: t = times2(x3 ^ x5)
-	mov	r8, r11
-	xor	22(sp), r11
-	; photon256.ae:34: u = (x & 0x88888888) >> 2
-	mov	r11, r7
-	and	#34952, r7
-	rrum.w	#2, r7
-	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r11, r10
-	and	#30583, r10
-	rlam.w	#1, r10
-	xor	r7, r10
-	rra	r7
-	xor	r7, r10
-	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	6(sp), r7
-	xor	r9, r7
-	xor	r4, r7
-	xor	r10, r7
-	; photon256.ae:34: u = (x & 0x88888888) >> 2
-	mov	r7, r10
-	and	#34952, r10
-	rrum.w	#2, r10
-	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	and	#30583, r7
-	rlam.w	#1, r7
-	xor	r10, r7
-	rra	r10
-	xor	r10, r7
-	; photon256.ae:64: x0 = sub_cells(x0 ^ (c ^ ic[0]) as u32)
-	mov	60(sp), r10
-	xor	44(sp), r10
-	mov.b	r10, r5
-	xor	r5, r10
-	swpb	r10
-	mov.b	photon256_sf0(r10), r10
-	swpb	r10
-	mov.b	photon256_sf0(r5), r5
-	bis	r5, r10
-	; photon256.ae:66: x2 = sub_cells(x2 ^ (c ^ ic[2]) as u32) >>> 8
-	mov	54(sp), r5
-	mov.b	photon256_sf0(r5), r5
-	swpb	r5
-	mov.b	51(sp), r13
-	mov.b	photon256_sf0(r13), r13
-	bis	r13, r5
 	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r5, r10
-	xor	r8, r10
-	xor	r6, r10
-	xor	r4, r10
-	xor	r7, r10
-	; photon256.ae:34: u = (x & 0x88888888) >> 2
-	mov	r10, r7
-	and	#34952, r7
-	rrum.w	#2, r7
-	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	and	#30583, r10
-	rlam.w	#1, r10
-	xor	r7, r10
-	rra	r7
-	xor	r7, r10
-	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r8, r7
-	xor	r9, r7
-	xor	r10, r7
-	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	r5, r10
-	xor	r4, r10
-	xor	r7, r10
+	xor	r15, r10
+	xor	24(sp), r10
+	xor	r9, r10
 	xor	r14, r10
 	; photon256.ae:34: u = (x & 0x88888888) >> 2
-	mov	r10, r14
-	and	#34952, r14
-	rrum.w	#2, r14
-	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	and	#30583, r10
-	rlam.w	#1, r10
-	xor	r14, r10
-	rra	r14
-	xor	r14, r10
+	and	#34952, r12
+	rrum.w	#2, r12
 	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	6(sp), r14
-	xor	r8, r14
-	xor	r6, r14
-	xor	22(sp), r14
-	xor	r7, r14
-	xor	r10, r14
-	; photon256.ae:34: u = (x & 0x88888888) >> 2
-	mov	r14, r10
-	and	#34952, r10
-	rrum.w	#2, r10
+	xor	r12, r10
 	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	and	#30583, r14
-	rlam.w	#1, r14
-	xor	r10, r14
-	rra	r10
-	xor	r10, r14
+	rra	r12
+	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r12, r10
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r10, r12
+	and	#30583, r12
+	rlam.w	#1, r12
 	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r6, r10
-	xor	r4, r10
-	xor	r14, r10
-	; photon256.ae:44: t = times2(x3 ^ x5)
-	mov	r4, r14
-	xor	r10, r14
-	mov	r14, 24(sp)
-	; photon256.ae:34: u = (x & 0x88888888) >> 2
-	mov	r14, r13
-	and	#34952, r13
-	rrum.w	#2, r13
-	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	and	#30583, r14
-	rlam.w	#1, r14
-	xor	r13, r14
-	rra	r13
-	xor	r13, r14
-	mov	r14, 14(sp)
-	; photon256.ae:44: t = times2(x3 ^ x5)
-	mov	r9, r14
-	xor	r7, r14
-	mov	r14, 16(sp)
-	; photon256.ae:34: u = (x & 0x88888888) >> 2
-	mov	r14, r13
-	and	#34952, r13
-	rrum.w	#2, r13
-	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	and	#30583, r14
-	rlam.w	#1, r14
-	xor	r13, r14
-	rra	r13
-	xor	r13, r14
-	mov	r14, 8(sp)
-	; photon256.ae:44: t = times2(x3 ^ x5)
-	mov	22(sp), r14
+	mov	r15, r14
 	xor	r4, r14
-	; photon256.ae:34: u = (x & 0x88888888) >> 2
-	mov	r14, r13
-	mov	r14, 4(sp)
-	and	#34952, r13
-	rrum.w	#2, r13
-	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	and	#30583, r14
-	rlam.w	#1, r14
-	xor	r13, r14
-	rra	r13
-	xor	r13, r14
-	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r7, r8
-	xor	r10, r8
-	xor	r14, r8
-	; photon256.ae:34: u = (x & 0x88888888) >> 2
-	mov	r8, r14
-	and	#34952, r14
-	rrum.w	#2, r14
-	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	and	#30583, r8
-	rlam.w	#1, r8
-	xor	r14, r8
-	rra	r14
-	xor	r14, r8
-	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r6, r5
-	mov	22(sp), r13
-	xor	r13, r5
-	xor	r9, r5
-	xor	r10, r5
-	xor	r8, r5
-	; photon256.ae:34: u = (x & 0x88888888) >> 2
-	mov	r5, r14
-	and	#34952, r14
-	rrum.w	#2, r14
-	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	and	#30583, r5
-	rlam.w	#1, r5
-	xor	r14, r5
-	rra	r14
-	xor	r14, r5
-	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r13, r8
-	xor	r7, r8
-	xor	r5, r8
-	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r10, r6
-	xor	r8, r6
-	xor	8(sp), r6
-	; photon256.ae:34: u = (x & 0x88888888) >> 2
-	mov	r6, r14
-	and	#34952, r14
-	rrum.w	#2, r14
-	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	and	#30583, r6
-	rlam.w	#1, r6
-	xor	r14, r6
-	rra	r14
-	xor	r14, r6
-	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	r11, r5
-	xor	r9, r5
-	xor	r4, r5
-	xor	r8, r5
-	xor	r6, r5
-	; photon256.ae:34: u = (x & 0x88888888) >> 2
-	mov	r5, r14
-	and	#34952, r14
-	rrum.w	#2, r14
-	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	and	#30583, r5
-	rlam.w	#1, r5
-	xor	r14, r5
-	rra	r14
-	xor	r14, r5
-	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r9, r11
-	xor	r10, r11
-	xor	r5, r11
-	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r8, r13
-	xor	r11, r13
-	xor	14(sp), r13
-	; photon256.ae:34: u = (x & 0x88888888) >> 2
-	mov	r13, r14
-	and	#34952, r14
-	rrum.w	#2, r14
-	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	and	#30583, r13
-	rlam.w	#1, r13
-	xor	r14, r13
-	rra	r14
-	xor	r14, r13
-	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	r12, r6
-	xor	r4, r6
-	xor	r7, r6
-	xor	r11, r6
-	xor	r13, r6
-	; photon256.ae:34: u = (x & 0x88888888) >> 2
-	mov	r6, r14
-	and	#34952, r14
-	rrum.w	#2, r14
-	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	and	#30583, r6
-	rlam.w	#1, r6
-	xor	r14, r6
-	rra	r14
-	xor	r14, r6
-	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r4, r12
-	xor	r8, r12
-	xor	r6, r12
-	; photon256.ae:44: t = times2(x3 ^ x5)
-	mov	r8, r14
 	xor	r12, r14
 	; photon256.ae:34: u = (x & 0x88888888) >> 2
-	mov	r14, r6
-	and	#34952, r6
-	rrum.w	#2, r6
+	and	#34952, r10
+	rrum.w	#2, r10
+	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r10, r14
 	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	and	#30583, r14
-	rlam.w	#1, r14
-	xor	r6, r14
-	rra	r6
-	xor	r6, r14
+	rra	r10
+	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r10, r14
+	mov	r14, 34(sp)
+	; photon256.ae:64: x0 = sub_cells(x0 ^ (c ^ ic[0]) as u32)
+	mov	44(sp), r11
+	xor	22(sp), r11
 	; photon256.ae:44: t = times2(x3 ^ x5)
-	mov	r10, r6
-	xor	r11, r6
-	; photon256.ae:34: u = (x & 0x88888888) >> 2
-	mov	r6, r5
-	and	#34952, r5
-	rrum.w	#2, r5
+	mov	r8, r5
+	xor	14(sp), r5
 	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	and	#30583, r6
-	rlam.w	#1, r6
-	xor	r5, r6
-	rra	r5
-	xor	r5, r6
-	; photon256.ae:44: t = times2(x3 ^ x5)
-	mov	r7, r5
-	xor	r8, r5
-	; photon256.ae:34: u = (x & 0x88888888) >> 2
-	mov	r5, r13
-	and	#34952, r13
-	rrum.w	#2, r13
-	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	and	#30583, r5
-	rlam.w	#1, r5
-	xor	r13, r5
-	rra	r13
-	xor	r13, r5
+	mov	r5, r12
+	and	#30583, r12
+	rlam.w	#1, r12
+	; photon256.ae:70: x6 = sub_cells(x6 ^ (c ^ ic[6]) as u32) >>> 24
+	mov	40(sp), r14
+	mov.b	photon256_sf0(r14), r14
+	swpb	r14
+	mov.b	43(sp), r10
+	mov.b	photon256_sf0(r10), r10
+	bis	r10, r14
 	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r11, r9
+	mov	r7, r9
+	xor	r14, r9
+	xor	r13, r9
 	xor	r12, r9
-	xor	r5, r9
 	; photon256.ae:34: u = (x & 0x88888888) >> 2
-	mov	r9, r13
-	and	#34952, r13
-	rrum.w	#2, r13
+	mov	r5, r12
+	and	#34952, r12
+	rrum.w	#2, r12
+	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r12, r9
 	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	and	#30583, r9
-	rlam.w	#1, r9
-	xor	r13, r9
-	rra	r13
-	xor	r13, r9
+	rra	r12
+	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r12, r9
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r9, r12
+	and	#30583, r12
+	rlam.w	#1, r12
+	; photon256.ae:68: x4 = sub_cells(x4 ^ (c ^ ic[4]) as u32) >>> 16
+	mov	30(sp), r4
+	mov.b	r4, r6
+	xor	r6, r4
+	swpb	r4
+	mov	r4, r10
+	mov.b	photon256_sf0(r10), r10
+	swpb	r10
+	mov.b	photon256_sf0(r6), r6
+	bis	r6, r10
+	; photon256.ae:64: x0 = sub_cells(x0 ^ (c ^ ic[0]) as u32)
+	mov.b	r11, r6
+	xor	r6, r11
+	swpb	r11
+	mov.b	photon256_sf0(r11), r4
+	swpb	r4
+	mov.b	photon256_sf0(r6), r11
+	bis	r11, r4
+	; photon256.ae:66: x2 = sub_cells(x2 ^ (c ^ ic[2]) as u32) >>> 8
+	mov	38(sp), r11
+	mov.b	photon256_sf0(r11), r6
+	swpb	r6
+	mov.b	37(sp), r11
+	mov.b	photon256_sf0(r11), r11
+	bis	r11, r6
 	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	4(sp), r5
-	xor	r7, r5
-	xor	r10, r5
-	xor	r12, r5
-	xor	r9, r5
+	xor	r6, r4
+	xor	r8, r4
+	xor	r10, r4
+	xor	r13, r4
+	xor	r12, r4
 	; photon256.ae:34: u = (x & 0x88888888) >> 2
-	mov	r5, r9
 	and	#34952, r9
 	rrum.w	#2, r9
-	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	and	#30583, r5
-	rlam.w	#1, r5
-	xor	r9, r5
-	rra	r9
-	xor	r9, r5
-	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r7, r9
-	xor	r11, r9
-	xor	r5, r9
-	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r12, r4
+	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	xor	r9, r4
-	xor	r6, r4
-	; photon256.ae:34: u = (x & 0x88888888) >> 2
-	mov	r4, r13
-	and	#34952, r13
-	rrum.w	#2, r13
 	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r9
+	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r9, r4
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r4, r12
+	and	#30583, r12
+	rlam.w	#1, r12
+	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	r8, r9
+	xor	r14, r9
+	xor	r12, r9
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	and	#34952, r4
+	rrum.w	#2, r4
+	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r4, r9
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r4
+	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r4, r9
+	; photon256.ae:44: t = times2(x3 ^ x5)
+	mov	r10, r12
+	xor	r14, r12
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r12, r11
+	and	#30583, r11
+	rlam.w	#1, r11
+	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	mov	r6, r4
+	xor	r13, r4
+	xor	r9, r4
+	xor	r11, r4
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	mov	r12, r11
+	and	#34952, r11
+	rrum.w	#2, r11
+	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r11, r4
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r11
+	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r11, r4
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r4, r11
+	and	#30583, r11
+	rlam.w	#1, r11
+	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r8, r7
+	xor	r10, r7
+	xor	14(sp), r7
+	xor	r9, r7
+	xor	r11, r7
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	and	#34952, r4
+	rrum.w	#2, r4
+	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	mov	r7, r11
+	xor	r4, r11
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r4
+	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r4, r11
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r11, r4
 	and	#30583, r4
 	rlam.w	#1, r4
-	xor	r13, r4
-	rra	r13
-	xor	r13, r4
-	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	16(sp), r6
-	xor	r10, r6
-	xor	r8, r6
-	xor	r9, r6
-	xor	r4, r6
+	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	r10, r7
+	xor	r13, r7
+	xor	r4, r7
 	; photon256.ae:34: u = (x & 0x88888888) >> 2
-	mov	r6, r13
+	and	#34952, r11
+	rrum.w	#2, r11
+	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r11, r7
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r11
+	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r11, r7
+	; photon256.ae:44: t = times2(x3 ^ x5)
+	mov	14(sp), r4
+	xor	r13, r4
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r4, r11
+	and	#30583, r11
+	rlam.w	#1, r11
+	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r9, r8
+	xor	r7, r8
+	xor	r11, r8
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	mov	r4, r11
+	mov	r4, 6(sp)
+	and	#34952, r11
+	rrum.w	#2, r11
+	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r11, r8
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r11
+	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r11, r8
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r8, r11
+	and	#30583, r11
+	rlam.w	#1, r11
+	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r10, r6
+	mov	14(sp), r4
+	xor	r4, r6
+	xor	r14, r6
+	xor	r7, r6
+	xor	r11, r6
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	and	#34952, r8
+	rrum.w	#2, r8
+	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r8, r6
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r8
+	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r8, r6
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r6, r11
+	and	#30583, r11
+	rlam.w	#1, r11
+	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	r4, r8
+	xor	r9, r8
+	xor	r11, r8
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	and	#34952, r6
+	rrum.w	#2, r6
+	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r6, r8
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r6
+	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r6, r8
+	; photon256.ae:44: t = times2(x3 ^ x5)
+	mov	r14, r6
+	xor	r9, r6
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r6, r11
+	and	#30583, r11
+	rlam.w	#1, r11
+	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r7, r10
+	xor	r8, r10
+	xor	r11, r10
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	mov	r6, r11
+	and	#34952, r11
+	rrum.w	#2, r11
+	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r11, r10
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r11
+	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r11, r10
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r10, r11
+	and	#30583, r11
+	rlam.w	#1, r11
+	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r14, r5
+	xor	r13, r5
+	xor	r8, r5
+	xor	r11, r5
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	and	#34952, r10
+	rrum.w	#2, r10
+	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r10, r5
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r10
+	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r10, r5
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r5, r10
+	and	#30583, r10
+	rlam.w	#1, r10
+	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	r14, r11
+	xor	r7, r11
+	xor	r10, r11
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	and	#34952, r5
+	rrum.w	#2, r5
+	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r5, r11
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r5
+	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r5, r11
+	; photon256.ae:44: t = times2(x3 ^ x5)
+	mov	r13, r5
+	xor	r7, r5
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r5, r10
+	and	#30583, r10
+	rlam.w	#1, r10
+	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r8, r4
+	xor	r11, r4
+	xor	r10, r4
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	mov	r5, r10
+	and	#34952, r10
+	rrum.w	#2, r10
+	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r10, r4
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r10
+	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r10, r4
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r4, r10
+	and	#30583, r10
+	rlam.w	#1, r10
+	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r13, r12
+	xor	r9, r12
+	xor	r11, r12
+	xor	r10, r12
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	mov	r4, r10
+	and	#34952, r10
+	rrum.w	#2, r10
+	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r10, r12
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r10
+	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r10, r12
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r12, r4
+	and	#30583, r4
+	rlam.w	#1, r4
+	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	r13, r10
+	xor	r8, r10
+	xor	r4, r10
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	and	#34952, r12
+	rrum.w	#2, r12
+	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r12, r10
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r12
+	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r12, r10
+	; photon256.ae:44: t = times2(x3 ^ x5)
+	mov	r9, r4
+	xor	r8, r4
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r4, r12
+	and	#30583, r12
+	rlam.w	#1, r12
+	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r11, r14
+	xor	r10, r14
+	xor	r12, r14
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	and	#34952, r4
+	rrum.w	#2, r4
+	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r4, r14
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r4
+	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r4, r14
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r14, r12
+	and	#30583, r12
+	rlam.w	#1, r12
+	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	mov	6(sp), r4
+	xor	r9, r4
+	xor	r7, r4
+	xor	r10, r4
+	xor	r12, r4
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	and	#34952, r14
+	rrum.w	#2, r14
+	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r14, r4
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r14
+	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r14, r4
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r4, r14
+	and	#30583, r14
+	rlam.w	#1, r14
+	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	r9, r12
+	xor	r11, r12
+	xor	r14, r12
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	and	#34952, r4
+	rrum.w	#2, r4
+	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r4, r12
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r4
+	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r4, r12
+	; photon256.ae:44: t = times2(x3 ^ x5)
+	mov	r7, r4
+	xor	r11, r4
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r4, r14
+	and	#30583, r14
+	rlam.w	#1, r14
+	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r10, r13
+	xor	r12, r13
+	xor	r14, r13
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	and	#34952, r4
+	rrum.w	#2, r4
+	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r4, r13
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r4
+	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r4, r13
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r13, r14
+	and	#30583, r14
+	rlam.w	#1, r14
+	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r7, r6
+	xor	r8, r6
+	xor	r12, r6
+	xor	r14, r6
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
 	and	#34952, r13
 	rrum.w	#2, r13
+	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r13, r6
 	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	and	#30583, r6
-	rlam.w	#1, r6
-	xor	r13, r6
 	rra	r13
+	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	xor	r13, r6
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r6, r14
+	and	#30583, r14
+	rlam.w	#1, r14
 	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r10, r13
-	xor	r12, r13
+	mov	r7, r13
+	xor	r10, r13
+	xor	r14, r13
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	and	#34952, r6
+	rrum.w	#2, r6
+	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	xor	r6, r13
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r6
+	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r6, r13
+	; photon256.ae:44: t = times2(x3 ^ x5)
+	mov	r8, r4
+	xor	r10, r4
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r4, r14
+	and	#30583, r14
+	rlam.w	#1, r14
 	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	r7, r5
-	xor	r9, r5
+	mov	r9, r6
+	xor	r12, r6
+	xor	r13, r6
+	xor	r14, r6
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	and	#34952, r4
+	rrum.w	#2, r4
+	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r4, r6
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r4
+	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r4, r6
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r6, r14
+	and	#30583, r14
+	rlam.w	#1, r14
+	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r8, r5
+	xor	r11, r5
 	xor	r13, r5
 	xor	r14, r5
 	; photon256.ae:34: u = (x & 0x88888888) >> 2
-	mov	r5, r14
-	and	#34952, r14
-	rrum.w	#2, r14
-	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	and	#30583, r5
-	rlam.w	#1, r5
-	xor	r14, r5
-	rra	r14
-	xor	r14, r5
+	and	#34952, r6
+	rrum.w	#2, r6
 	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	24(sp), r6
-	xor	r8, r6
-	xor	r11, r6
-	xor	r13, r6
-	xor	r5, r6
-	; photon256.ae:34: u = (x & 0x88888888) >> 2
-	mov	r6, r14
-	and	#34952, r14
-	rrum.w	#2, r14
+	xor	r6, r5
 	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r6
+	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r6, r5
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r5, r6
 	and	#30583, r6
 	rlam.w	#1, r6
-	xor	r14, r6
-	rra	r14
-	xor	r14, r6
 	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	r8, r14
-	xor	r9, r14
+	xor	r12, r14
 	xor	r6, r14
-	mov	r7, 60(sp)
-	mov	26(sp), r6
-	mov	r10, 42(sp)
-	mov	30(sp), r5
-	mov	r8, 50(sp)
-	mov	r15, r7
-	mov	r11, r15
-	mov	34(sp), r8
-	mov	40(sp), 46(sp)
-	mov	36(sp), r11
-	mov	48(sp), 56(sp)
-	mov	r14, 18(sp)
-	mov	52(sp), r14
-	add	#1, 64(sp)
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	and	#34952, r5
+	rrum.w	#2, r5
+	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r5, r14
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r5
+	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r5, r14
+	mov	r9, 44(sp)
+	mov	16(sp), r6
+	mov	18(sp), r5
+	mov	r15, 2(sp)
+	mov	r11, 12(sp)
+	mov	24(sp), r4
+	mov	26(sp), 30(sp)
+	mov	28(sp), r15
+	mov	32(sp), 42(sp)
+	mov	34(sp), r9
+	add	#1, 48(sp)
 	jz	.Lphoton256_permute_near3
 	br	#.Lphoton256_permute_loop1
 .Lphoton256_permute_near3:
 .Lphoton256_permute_done2:
 	; photon256.ae:76: s[0] = x0
-	mov	62(sp), r4
-	mov	r4, r10
-	mov	60(sp), 0(r10)
-	mov	r6, 2(r10)
+	mov	46(sp), r11
+	mov	44(sp), 0(r11)
+	mov	r6, 2(r11)
 	; photon256.ae:77: s[1] = x1
-	mov	42(sp), 4(r10)
-	mov	r5, 6(r10)
+	mov	r11, r6
+	mov	r7, 4(r11)
+	mov	r5, 6(r11)
 	; photon256.ae:78: s[2] = x2
-	mov	50(sp), 8(r10)
-	mov	r7, 10(r10)
+	mov	r8, 8(r11)
+	mov	2(sp), 10(r11)
 	; photon256.ae:79: s[3] = x3
-	mov	r15, 12(r10)
-	mov	r4, r15
-	mov	r8, 14(r15)
+	mov	12(sp), 12(r11)
+	mov	r4, 14(r11)
 	; photon256.ae:80: s[4] = x4
-	mov	r12, 16(r15)
-	mov	46(sp), 18(r15)
+	mov	r10, 16(r11)
+	mov	30(sp), 18(r11)
 	; photon256.ae:81: s[5] = x5
-	mov	r9, 20(r15)
-	mov	r11, 22(r15)
+	mov	r12, 20(r11)
+	mov	r11, r12
+	mov	r15, 22(r12)
 	; photon256.ae:82: s[6] = x6
+	mov	r11, r15
 	mov	r13, 24(r15)
-	mov	56(sp), 26(r15)
+	mov	42(sp), 26(r15)
 	; photon256.ae:83: s[7] = x7
-	mov	18(sp), 28(r15)
-	mov	r14, 30(r4)
-	add	#70, sp
+	mov	r14, 28(r15)
+	mov	r9, 30(r6)
+	add	#54, sp
 	popm.w	#7, r10
 	ret
 	.size photon256_permute, .-photon256_permute

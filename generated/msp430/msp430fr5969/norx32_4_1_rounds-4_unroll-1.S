@@ -864,66 +864,66 @@ norx32_4_1_encrypt_with:
 
 
 ; --- norx32_4_1_decrypt_with: norx32_4_1.decrypt_with
-;     frame 338 bytes (97 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3366 bytes of code
+;     frame 296 bytes (76 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 3248 bytes of code
 	.section .text.norx32_4_1_decrypt_with,"ax",@progbits
 	.global norx32_4_1_decrypt_with
 	.type norx32_4_1_decrypt_with, @function
 	.balign 2
 norx32_4_1_decrypt_with:
 	pushm.w	#7, r10
-	sub	#338, sp
-	mov	r12, 172(sp)
+	sub	#296, sp
+	mov	r12, 132(sp)
 	mov	r13, r8
 	mov	r14, r11
 	mov	r15, r9
-	mov	354(sp), r10
-	mov	356(sp), 170(sp)
-	mov	358(sp), 166(sp)
-	mov	360(sp), 188(sp)
-	mov	364(sp), 168(sp)
-	mov	368(sp), 190(sp)
+	mov	312(sp), r10
+	mov	314(sp), 130(sp)
+	mov	316(sp), 126(sp)
+	mov	318(sp), 148(sp)
+	mov	322(sp), 128(sp)
+	mov	326(sp), 150(sp)
 	mov	sp, r14
 	mov	#32, r15
 .Lnorx32_4_1_decrypt_with_zero1:
-	clr	194(r14)
+	clr	152(r14)
 	incd	r14
 	dec	r15
 	jnz	.Lnorx32_4_1_decrypt_with_zero1
 	; norx32_4_1.ae:154: initialize(s, k, nonce)
-	mov	172(sp), r14
+	mov	132(sp), r14
 	mov	r14, r15
-	mov	2(r15), 186(sp)
-	mov	4(r15), 184(sp)
-	mov	6(r15), 182(sp)
-	mov	8(r15), 180(sp)
-	mov	10(r15), 178(sp)
-	mov	12(r15), 176(sp)
-	mov	14(r15), 174(sp)
+	mov	2(r15), 146(sp)
+	mov	4(r15), 144(sp)
+	mov	6(r15), 142(sp)
+	mov	8(r15), 140(sp)
+	mov	10(r15), 138(sp)
+	mov	12(r15), 136(sp)
+	mov	14(r15), 134(sp)
 	mov	sp, r12
-	add	#194, r12
-	mov	@r14, 258(sp)
-	mov	186(sp), 260(sp)
-	mov	184(sp), 262(sp)
-	mov	182(sp), 264(sp)
-	mov	180(sp), 266(sp)
-	mov	178(sp), 268(sp)
-	mov	176(sp), 270(sp)
-	mov	174(sp), 272(sp)
+	add	#152, r12
+	mov	@r14, 216(sp)
+	mov	146(sp), 218(sp)
+	mov	144(sp), 220(sp)
+	mov	142(sp), 222(sp)
+	mov	140(sp), 224(sp)
+	mov	138(sp), 226(sp)
+	mov	136(sp), 228(sp)
+	mov	134(sp), 230(sp)
 	mov	sp, r13
-	add	#258, r13
+	add	#216, r13
 	mov	r8, r14
 	mov	r11, r15
 	call	#norx32_4_1_initialize
 	; norx32_4_1.ae:155: absorb_header(s, ad)
 	mov	sp, r12
-	add	#194, r12
+	add	#152, r12
 	mov	r9, r13
 	mov	r10, r14
 	call	#norx32_4_1_absorb_header
 	; norx32_4_1.ae:157: if m > 0 {
 	mov	#0, r15
-	cmp	166(sp), r15
+	cmp	126(sp), r15
 	subc	#0, r15
 	clr	r15
 	adc	r15
@@ -933,7 +933,7 @@ norx32_4_1_decrypt_with:
 	br	#.Lnorx32_4_1_decrypt_with_else2
 .Lnorx32_4_1_decrypt_with_near30:
 	; norx32_4_1.ae:40: return ((((n >> 4) as u64) * 0xaaaaaaab) >> 33) as u32
-	mov	166(sp), r9
+	mov	126(sp), r9
 	rrum.w	#4, r9
 	mov	r9, r15
 	rla	r15
@@ -1149,19 +1149,19 @@ norx32_4_1_decrypt_with:
 	; norx32_4_1.ae:158: for i in 0..whole_blocks(m) + 1 {
 	add	#1, r12
 	addc	#0, r13
-	mov	#0, 158(sp)
-	mov	#0, 156(sp)
-	cmp	r12, 158(sp)
-	mov	r12, 164(sp)
-	mov	156(sp), r15
+	mov	#0, 118(sp)
+	mov	#0, 116(sp)
+	cmp	r12, 118(sp)
+	mov	r12, 124(sp)
+	mov	116(sp), r15
 	subc	r13, r15
-	mov	r13, 162(sp)
+	mov	r13, 122(sp)
 	jnc	.Lnorx32_4_1_decrypt_with_near31
 	br	#.Lnorx32_4_1_decrypt_with_done5
 .Lnorx32_4_1_decrypt_with_near31:
 .Lnorx32_4_1_decrypt_with_loop4:
 	; norx32_4_1.ae:159: off = rate * i
-	mov	158(sp), r14
+	mov	118(sp), r14
 	mov	r14, r15
 	rla	r15
 	adc	r15
@@ -1173,7 +1173,7 @@ norx32_4_1_decrypt_with:
 	adc	r15
 	mov	r15, r12
 	and	#65520, r12
-	mov	156(sp), r10
+	mov	116(sp), r10
 	mov	r10, r11
 	rlam.w	#4, r11
 	and	#15, r15
@@ -1194,10 +1194,10 @@ norx32_4_1_decrypt_with:
 	add	r13, r12
 	addc	r10, r11
 	; norx32_4_1.ae:160: count = if m - off < rate then m - off else rate
-	mov	166(sp), r15
+	mov	126(sp), r15
 	mov	#0, r13
 	sub	r12, r15
-	mov	r12, 110(sp)
+	mov	r12, 88(sp)
 	subc	r11, r13
 	cmp	#48, r15
 	mov	r13, r12
@@ -1210,56 +1210,56 @@ norx32_4_1_decrypt_with:
 	xor	#48, r15
 	and	r14, r15
 	xor	#48, r15
-	mov	r15, 94(sp)
+	mov	r15, 20(sp)
 	and	r14, r13
-	mov	r13, 154(sp)
+	mov	r13, 110(sp)
 	; norx32_4_1.ae:161: s[15] = s[15] ^ payload_tag
-	mov	254(sp), r15
+	mov	212(sp), r15
 	xor	#2, r15
-	mov	r15, 254(sp)
+	mov	r15, 212(sp)
 	; norx32_4_1.ae:162: F.permute(s)
 	mov	sp, r12
-	add	#194, r12
+	add	#152, r12
 	call	#norx32_4_1_F_permute
 	; norx32_4_1.ae:164: x = first_bytes(r ^ load_le(ct, off, rate, count), count)
-	mov	110(sp), r14
-	add	170(sp), r14
-	cmp	#48, 94(sp)
+	mov	88(sp), r14
+	add	130(sp), r14
+	cmp	#48, 20(sp)
 	jnc	.Lnorx32_4_1_decrypt_with_bytes6
 	bit	#1, r14
 	jnz	.Lnorx32_4_1_decrypt_with_bytes6
 .Lnorx32_4_1_decrypt_with_words7:
 	mov	@r14, 80(sp)
-	mov	2(r14), 78(sp)
-	mov	4(r14), r15
-	mov	6(r14), r4
-	mov	8(r14), r5
-	mov	10(r14), r6
-	mov	12(r14), r7
-	mov	14(r14), r8
-	mov	16(r14), r9
-	mov	18(r14), r10
-	mov	20(r14), r11
-	mov	22(r14), r12
-	mov	24(r14), r13
-	mov	26(r14), 12(sp)
-	mov	28(r14), 108(sp)
-	mov	30(r14), 112(sp)
-	mov	32(r14), 114(sp)
-	mov	34(r14), 116(sp)
-	mov	36(r14), 118(sp)
-	mov	38(r14), 120(sp)
-	mov	40(r14), 122(sp)
-	mov	42(r14), 124(sp)
-	mov	44(r14), 126(sp)
+	mov	2(r14), 74(sp)
+	mov	4(r14), 68(sp)
+	mov	6(r14), r15
+	mov	8(r14), r4
+	mov	10(r14), r5
+	mov	12(r14), r6
+	mov	14(r14), r7
+	mov	16(r14), r8
+	mov	18(r14), r9
+	mov	20(r14), r10
+	mov	22(r14), r11
+	mov	24(r14), r12
+	mov	26(r14), r13
+	mov	28(r14), 78(sp)
+	mov	30(r14), 76(sp)
+	mov	32(r14), 72(sp)
+	mov	34(r14), 70(sp)
+	mov	36(r14), 66(sp)
+	mov	38(r14), 64(sp)
+	mov	40(r14), 62(sp)
+	mov	42(r14), 60(sp)
+	mov	44(r14), 58(sp)
 	mov	46(r14), r14
 	jmp	.Lnorx32_4_1_decrypt_with_join8
 .Lnorx32_4_1_decrypt_with_bytes6:
 	mov	sp, r10
-	add	#274, r10
+	add	#232, r10
 	mov	r10, r11
 	mov	#48, r12
-	mov	94(sp), r15
+	mov	20(sp), r15
 .Lnorx32_4_1_decrypt_with_cpy9:
 	clr	r13
 	tst	r15
@@ -1275,44 +1275,44 @@ norx32_4_1_decrypt_with:
 	mov	r10, r14
 	jmp	.Lnorx32_4_1_decrypt_with_words7
 .Lnorx32_4_1_decrypt_with_join8:
-	xor	194(sp), 80(sp)
-	xor	196(sp), 78(sp)
-	xor	198(sp), r15
-	mov	r15, 74(sp)
-	xor	200(sp), r4
-	mov	r4, 70(sp)
-	xor	202(sp), r5
-	mov	r5, 68(sp)
-	xor	204(sp), r6
-	mov	r6, 64(sp)
-	xor	206(sp), r7
-	mov	r7, 62(sp)
-	xor	208(sp), r8
-	mov	r8, 54(sp)
-	xor	210(sp), r9
-	mov	r9, 48(sp)
-	xor	212(sp), r10
-	mov	r10, 44(sp)
-	xor	214(sp), r11
-	mov	r11, 38(sp)
-	xor	216(sp), r12
-	mov	r12, 30(sp)
-	xor	218(sp), r13
-	mov	r13, 22(sp)
-	xor	220(sp), 12(sp)
-	xor	222(sp), 108(sp)
-	xor	224(sp), 112(sp)
-	xor	226(sp), 114(sp)
-	xor	228(sp), 116(sp)
-	xor	230(sp), 118(sp)
-	xor	232(sp), 120(sp)
-	xor	234(sp), 122(sp)
-	xor	236(sp), 124(sp)
-	xor	238(sp), 126(sp)
-	xor	240(sp), r14
-	mov	r14, 130(sp)
+	xor	152(sp), 80(sp)
+	xor	154(sp), 74(sp)
+	xor	156(sp), 68(sp)
+	xor	158(sp), r15
+	mov	r15, 104(sp)
+	xor	160(sp), r4
+	mov	r4, 102(sp)
+	xor	162(sp), r5
+	mov	r5, 100(sp)
+	xor	164(sp), r6
+	mov	r6, 98(sp)
+	xor	166(sp), r7
+	mov	r7, 96(sp)
+	xor	168(sp), r8
+	mov	r8, 94(sp)
+	xor	170(sp), r9
+	mov	r9, 92(sp)
+	xor	172(sp), r10
+	mov	r10, 90(sp)
+	xor	174(sp), r11
+	mov	r11, 86(sp)
+	xor	176(sp), r12
+	mov	r12, 84(sp)
+	xor	178(sp), r13
+	mov	r13, 82(sp)
+	xor	180(sp), 78(sp)
+	xor	182(sp), 76(sp)
+	xor	184(sp), 72(sp)
+	xor	186(sp), 70(sp)
+	xor	188(sp), 66(sp)
+	xor	190(sp), 64(sp)
+	xor	192(sp), 62(sp)
+	xor	194(sp), 60(sp)
+	xor	196(sp), 58(sp)
+	xor	198(sp), r14
+	mov	r14, 56(sp)
 	; norx32_4_1.ae:45: return x & ~(~(0 as u384) << (8 * count))
-	mov	94(sp), r14
+	mov	20(sp), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -1321,12 +1321,21 @@ norx32_4_1_decrypt_with:
 	adc	r14
 	mov	r14, r15
 	and	#65528, r15
-	mov	r15, 152(sp)
-	mov	154(sp), r15
+	mov	r15, 108(sp)
+	mov	110(sp), r15
 	rlam.w	#3, r15
 	and	#7, r14
 	bis	r14, r15
-	mov	r15, 150(sp)
+	mov	r15, 106(sp)
+	mov	#-1, 48(sp)
+	mov	#-1, 44(sp)
+	mov	#-1, 40(sp)
+	mov	#-1, 36(sp)
+	mov	#-1, 32(sp)
+	mov	#-1, 28(sp)
+	mov	#-1, 24(sp)
+	mov	#-1, 16(sp)
+	mov	#-1, 12(sp)
 	mov	#-1, 8(sp)
 	mov	#-1, 4(sp)
 	mov	#-1, 0(sp)
@@ -1341,34 +1350,16 @@ norx32_4_1_decrypt_with:
 	mov	#-1, r12
 	mov	#-1, r13
 	mov	#-1, r14
-	mov	#-1, 18(sp)
-	mov	#-1, 28(sp)
-	mov	#-1, 36(sp)
-	mov	#-1, 46(sp)
-	mov	#-1, 52(sp)
-	mov	#-1, 58(sp)
-	mov	#-1, 66(sp)
-	mov	#-1, 72(sp)
-	mov	#-1, 76(sp)
-	mov	#-1, 100(sp)
-	mov	152(sp), r15
-	tst	150(sp)
+	mov	#-1, 54(sp)
+	mov	108(sp), r15
+	tst	106(sp)
 	jnz	.Lnorx32_4_1_decrypt_with_shbig11
 	cmp	#384, r15
 	jc	.Lnorx32_4_1_decrypt_with_shbig11
 .Lnorx32_4_1_decrypt_with_shlimb14:
 	cmp	#16, r15
 	jnc	.Lnorx32_4_1_decrypt_with_shbits15
-	mov	76(sp), 100(sp)
-	mov	72(sp), 76(sp)
-	mov	66(sp), 72(sp)
-	mov	58(sp), 66(sp)
-	mov	52(sp), 58(sp)
-	mov	46(sp), 52(sp)
-	mov	36(sp), 46(sp)
-	mov	28(sp), 36(sp)
-	mov	18(sp), 28(sp)
-	mov	r14, 18(sp)
+	mov	r14, 54(sp)
 	mov	r13, r14
 	mov	r12, r13
 	mov	r11, r12
@@ -1382,14 +1373,32 @@ norx32_4_1_decrypt_with:
 	mov	@sp, r4
 	mov	4(sp), 0(sp)
 	mov	8(sp), 4(sp)
-	clr	8(sp)
+	mov	12(sp), 8(sp)
+	mov	16(sp), 12(sp)
+	mov	24(sp), 16(sp)
+	mov	28(sp), 24(sp)
+	mov	32(sp), 28(sp)
+	mov	36(sp), 32(sp)
+	mov	40(sp), 36(sp)
+	mov	44(sp), 40(sp)
+	mov	48(sp), 44(sp)
+	clr	48(sp)
 	sub	#16, r15
 	jmp	.Lnorx32_4_1_decrypt_with_shlimb14
 .Lnorx32_4_1_decrypt_with_shbits15:
 	tst	r15
 	jz	.Lnorx32_4_1_decrypt_with_shend12
 .Lnorx32_4_1_decrypt_with_sh13:
-	rla	8(sp)
+	rla	48(sp)
+	rlc	44(sp)
+	rlc	40(sp)
+	rlc	36(sp)
+	rlc	32(sp)
+	rlc	28(sp)
+	rlc	24(sp)
+	rlc	16(sp)
+	rlc	12(sp)
+	rlc	8(sp)
 	rlc	4(sp)
 	rlc	0(sp)
 	rlc	r4
@@ -1403,20 +1412,20 @@ norx32_4_1_decrypt_with:
 	rlc	r12
 	rlc	r13
 	rlc	r14
-	rlc	18(sp)
-	rlc	28(sp)
-	rlc	36(sp)
-	rlc	46(sp)
-	rlc	52(sp)
-	rlc	58(sp)
-	rlc	66(sp)
-	rlc	72(sp)
-	rlc	76(sp)
-	rlc	100(sp)
+	rlc	54(sp)
 	dec	r15
 	jnz	.Lnorx32_4_1_decrypt_with_sh13
 	jmp	.Lnorx32_4_1_decrypt_with_shend12
 .Lnorx32_4_1_decrypt_with_shbig11:
+	clr	48(sp)
+	clr	44(sp)
+	clr	40(sp)
+	clr	36(sp)
+	clr	32(sp)
+	clr	28(sp)
+	clr	24(sp)
+	clr	16(sp)
+	clr	12(sp)
 	clr	8(sp)
 	clr	4(sp)
 	clr	0(sp)
@@ -1431,391 +1440,384 @@ norx32_4_1_decrypt_with:
 	clr	r12
 	clr	r13
 	clr	r14
-	clr	18(sp)
-	clr	28(sp)
-	clr	36(sp)
-	clr	46(sp)
-	clr	52(sp)
-	clr	58(sp)
-	clr	66(sp)
-	clr	72(sp)
-	clr	76(sp)
-	clr	100(sp)
+	clr	54(sp)
 .Lnorx32_4_1_decrypt_with_shend12:
-	bic	8(sp), 80(sp)
-	bic	4(sp), 78(sp)
-	bic	@sp, 74(sp)
-	bic	r4, 70(sp)
-	bic	r5, 68(sp)
-	bic	r6, 64(sp)
-	bic	r7, 62(sp)
-	bic	r8, 54(sp)
-	bic	r9, 48(sp)
-	bic	r10, 44(sp)
-	bic	r11, 38(sp)
-	bic	r12, 30(sp)
-	bic	r13, 22(sp)
-	bic	r14, 12(sp)
-	mov	108(sp), r15
-	bic	18(sp), r15
-	mov	r15, 192(sp)
-	mov	112(sp), r6
-	bic	28(sp), r6
-	mov	114(sp), r7
-	bic	36(sp), r7
-	mov	116(sp), r8
-	bic	46(sp), r8
-	mov	118(sp), r9
-	bic	52(sp), r9
-	mov	120(sp), r10
-	bic	58(sp), r10
-	mov	122(sp), r11
-	bic	66(sp), r11
-	mov	124(sp), r12
-	bic	72(sp), r12
-	mov	126(sp), r13
-	bic	76(sp), r13
-	mov	130(sp), r14
-	bic	100(sp), r14
+	bic	48(sp), 80(sp)
+	bic	44(sp), 74(sp)
+	bic	40(sp), 68(sp)
+	bic	36(sp), 104(sp)
+	bic	32(sp), 102(sp)
+	bic	28(sp), 100(sp)
+	bic	24(sp), 98(sp)
+	bic	16(sp), 96(sp)
+	bic	12(sp), 94(sp)
+	bic	8(sp), 92(sp)
+	bic	4(sp), 90(sp)
+	bic	@sp, 86(sp)
+	bic	r4, 84(sp)
+	bic	r5, 82(sp)
+	bic	r6, 78(sp)
+	bic	r7, 76(sp)
+	bic	r8, 72(sp)
+	bic	r9, 70(sp)
+	bic	r10, 66(sp)
+	bic	r11, 64(sp)
+	bic	r12, 62(sp)
+	bic	r13, 60(sp)
+	bic	r14, 58(sp)
+	bic	54(sp), 56(sp)
 	; norx32_4_1.ae:165: store_le(msg, off, x, count)
-	mov	110(sp), r5
-	add	168(sp), r5
-	cmp	#48, 94(sp)
+	mov	88(sp), r13
+	add	128(sp), r13
+	cmp	#48, 20(sp)
 	jnc	.Lnorx32_4_1_decrypt_with_bytes16
-	bit	#1, r5
+	bit	#1, r13
 	jnz	.Lnorx32_4_1_decrypt_with_bytes16
-	mov	80(sp), 0(r5)
-	mov	78(sp), 2(r5)
-	mov	74(sp), 4(r5)
-	mov	70(sp), 6(r5)
-	mov	68(sp), 8(r5)
-	mov	64(sp), 10(r5)
-	mov	62(sp), 12(r5)
-	mov	54(sp), 14(r5)
-	mov	48(sp), 16(r5)
-	mov	44(sp), 18(r5)
-	mov	38(sp), 20(r5)
-	mov	30(sp), 22(r5)
-	mov	22(sp), 24(r5)
-	mov	12(sp), 26(r5)
-	mov	192(sp), 28(r5)
-	mov	r6, 30(r5)
-	mov	r7, 32(r5)
-	mov	r8, 34(r5)
-	mov	r9, 36(r5)
-	mov	r10, 38(r5)
-	mov	r11, 40(r5)
-	mov	r12, 42(r5)
-	mov	r13, 44(r5)
-	mov	r14, 46(r5)
+	mov	80(sp), 0(r13)
+	mov	74(sp), 2(r13)
+	mov	68(sp), 4(r13)
+	mov	104(sp), 6(r13)
+	mov	102(sp), 8(r13)
+	mov	100(sp), 10(r13)
+	mov	98(sp), 12(r13)
+	mov	96(sp), 14(r13)
+	mov	94(sp), 16(r13)
+	mov	92(sp), 18(r13)
+	mov	90(sp), 20(r13)
+	mov	86(sp), 22(r13)
+	mov	84(sp), 24(r13)
+	mov	82(sp), 26(r13)
+	mov	78(sp), 28(r13)
+	mov	76(sp), 30(r13)
+	mov	72(sp), 32(r13)
+	mov	70(sp), 34(r13)
+	mov	66(sp), 36(r13)
+	mov	64(sp), 38(r13)
+	mov	62(sp), 40(r13)
+	mov	60(sp), 42(r13)
+	mov	58(sp), 44(r13)
+	mov	56(sp), 46(r13)
 	jmp	.Lnorx32_4_1_decrypt_with_stored17
 .Lnorx32_4_1_decrypt_with_bytes16:
-	mov	80(sp), 274(sp)
-	mov	78(sp), 276(sp)
-	mov	74(sp), 278(sp)
-	mov	70(sp), 280(sp)
-	mov	68(sp), 282(sp)
-	mov	64(sp), 284(sp)
-	mov	62(sp), 286(sp)
-	mov	54(sp), 288(sp)
-	mov	48(sp), 290(sp)
-	mov	44(sp), 292(sp)
-	mov	38(sp), 294(sp)
-	mov	30(sp), 296(sp)
-	mov	22(sp), 298(sp)
-	mov	12(sp), 300(sp)
-	mov	192(sp), 302(sp)
-	mov	r6, 304(sp)
-	mov	r7, 306(sp)
-	mov	r8, 308(sp)
-	mov	r9, 310(sp)
-	mov	r10, 312(sp)
-	mov	r11, 314(sp)
-	mov	r12, 316(sp)
-	mov	r13, 318(sp)
-	mov	r14, 320(sp)
-	mov	sp, r15
-	add	#274, r15
-	mov	r15, 50(sp)
-	mov	94(sp), r4
-	cmp	#48, r4
+	mov	80(sp), 232(sp)
+	mov	74(sp), 234(sp)
+	mov	68(sp), 236(sp)
+	mov	104(sp), 238(sp)
+	mov	102(sp), 240(sp)
+	mov	100(sp), 242(sp)
+	mov	98(sp), 244(sp)
+	mov	96(sp), 246(sp)
+	mov	94(sp), 248(sp)
+	mov	92(sp), 250(sp)
+	mov	90(sp), 252(sp)
+	mov	86(sp), 254(sp)
+	mov	84(sp), 256(sp)
+	mov	82(sp), 258(sp)
+	mov	78(sp), 260(sp)
+	mov	76(sp), 262(sp)
+	mov	72(sp), 264(sp)
+	mov	70(sp), 266(sp)
+	mov	66(sp), 268(sp)
+	mov	64(sp), 270(sp)
+	mov	62(sp), 272(sp)
+	mov	60(sp), 274(sp)
+	mov	58(sp), 276(sp)
+	mov	56(sp), 278(sp)
+	mov	sp, r14
+	add	#232, r14
+	mov	20(sp), r15
+	cmp	#48, r15
 	jnc	.Lnorx32_4_1_decrypt_with_cnt18
-	mov	#48, r4
+	mov	#48, r15
 .Lnorx32_4_1_decrypt_with_cnt18:
-	tst	r4
+	tst	r15
 	jz	.Lnorx32_4_1_decrypt_with_stored17
 .Lnorx32_4_1_decrypt_with_cpy19:
-	mov	50(sp), r15
-	mov.b	@r15, 0(r5)
-	inc	50(sp)
-	inc	r5
-	dec	r4
+	mov.b	@r14, 0(r13)
+	inc	r14
+	inc	r13
+	dec	r15
 	jnz	.Lnorx32_4_1_decrypt_with_cpy19
 .Lnorx32_4_1_decrypt_with_stored17:
-	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	xor	194(sp), 80(sp)
-	xor	196(sp), 78(sp)
-	xor	198(sp), 74(sp)
-	xor	200(sp), 70(sp)
-	xor	202(sp), 68(sp)
-	xor	204(sp), 64(sp)
-	xor	206(sp), 62(sp)
-	xor	208(sp), 54(sp)
-	xor	210(sp), 48(sp)
-	xor	212(sp), 44(sp)
-	xor	214(sp), 38(sp)
-	xor	216(sp), 30(sp)
-	xor	218(sp), 22(sp)
-	xor	220(sp), 12(sp)
-	mov	192(sp), r15
-	xor	222(sp), r15
-	mov	r15, 148(sp)
-	xor	224(sp), r6
-	mov	r6, 146(sp)
-	xor	226(sp), r7
-	mov	r7, 144(sp)
-	xor	228(sp), r8
-	mov	r8, 142(sp)
-	xor	230(sp), r9
-	mov	r9, 140(sp)
-	xor	232(sp), r10
-	mov	r10, 138(sp)
-	xor	234(sp), r11
-	mov	r11, 136(sp)
-	xor	236(sp), r12
-	mov	r12, 134(sp)
-	xor	238(sp), r13
-	mov	r13, 132(sp)
-	xor	240(sp), r14
-	mov	r14, 128(sp)
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	cmp	#48, 94(sp)
-	mov	154(sp), r15
+	cmp	#48, 20(sp)
+	mov	110(sp), r15
 	subc	#0, r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
-	mov	r15, 60(sp)
-	mov	#1, 42(sp)
-	mov	#0, 40(sp)
+	mov	r15, 52(sp)
+	mov	#1, 46(sp)
+	mov	#0, 42(sp)
+	mov	#0, 38(sp)
 	mov	#0, 34(sp)
-	mov	#0, 32(sp)
+	mov	#0, 30(sp)
 	mov	#0, 26(sp)
-	mov	#0, 24(sp)
-	mov	#0, 20(sp)
-	mov	#0, 16(sp)
+	mov	#0, 22(sp)
+	mov	#0, 18(sp)
 	mov	#0, 14(sp)
 	mov	#0, 10(sp)
 	mov	#0, 6(sp)
 	mov	#0, 2(sp)
-	mov	#0, r15
-	mov	#0, r4
-	mov	#0, r5
 	mov	#0, r6
 	mov	#0, r7
 	mov	#0, r8
 	mov	#0, r9
+	mov	#0, r15
+	mov	#0, r13
+	mov	#0, r4
+	mov	#0, r14
 	mov	#0, r10
 	mov	#0, r11
 	mov	#0, r12
-	mov	#0, r13
-	mov	#0, 56(sp)
-	mov	152(sp), r14
-	tst	150(sp)
+	mov	#0, 50(sp)
+	mov	108(sp), r5
+	tst	106(sp)
 	jnz	.Lnorx32_4_1_decrypt_with_shbig20
-	cmp	#384, r14
+	cmp	#384, r5
 	jc	.Lnorx32_4_1_decrypt_with_shbig20
 .Lnorx32_4_1_decrypt_with_shlimb23:
-	cmp	#16, r14
+	cmp	#16, r5
 	jnc	.Lnorx32_4_1_decrypt_with_shbits24
-	mov	r13, 56(sp)
-	mov	r12, r13
+	mov	r12, 50(sp)
 	mov	r11, r12
 	mov	r10, r11
-	mov	r9, r10
+	mov	r14, r10
+	mov	r4, r14
+	mov	r13, r4
+	mov	r15, r13
+	mov	r9, r15
 	mov	r8, r9
 	mov	r7, r8
 	mov	r6, r7
-	mov	r5, r6
-	mov	r4, r5
-	mov	r15, r4
-	mov	2(sp), r15
+	mov	2(sp), r6
 	mov	6(sp), 2(sp)
 	mov	10(sp), 6(sp)
 	mov	14(sp), 10(sp)
-	mov	16(sp), 14(sp)
-	mov	20(sp), 16(sp)
-	mov	24(sp), 20(sp)
-	mov	26(sp), 24(sp)
-	mov	32(sp), 26(sp)
-	mov	34(sp), 32(sp)
-	mov	40(sp), 34(sp)
-	mov	42(sp), 40(sp)
-	clr	42(sp)
-	sub	#16, r14
+	mov	18(sp), 14(sp)
+	mov	22(sp), 18(sp)
+	mov	26(sp), 22(sp)
+	mov	30(sp), 26(sp)
+	mov	34(sp), 30(sp)
+	mov	38(sp), 34(sp)
+	mov	42(sp), 38(sp)
+	mov	46(sp), 42(sp)
+	clr	46(sp)
+	sub	#16, r5
 	jmp	.Lnorx32_4_1_decrypt_with_shlimb23
 .Lnorx32_4_1_decrypt_with_shbits24:
-	tst	r14
+	tst	r5
 	jz	.Lnorx32_4_1_decrypt_with_shend21
 .Lnorx32_4_1_decrypt_with_sh22:
-	rla	42(sp)
-	rlc	40(sp)
+	rla	46(sp)
+	rlc	42(sp)
+	rlc	38(sp)
 	rlc	34(sp)
-	rlc	32(sp)
+	rlc	30(sp)
 	rlc	26(sp)
-	rlc	24(sp)
-	rlc	20(sp)
-	rlc	16(sp)
+	rlc	22(sp)
+	rlc	18(sp)
 	rlc	14(sp)
 	rlc	10(sp)
 	rlc	6(sp)
 	rlc	2(sp)
-	rlc	r15
-	rlc	r4
-	rlc	r5
 	rlc	r6
 	rlc	r7
 	rlc	r8
 	rlc	r9
+	rlc	r15
+	rlc	r13
+	rlc	r4
+	rlc	r14
 	rlc	r10
 	rlc	r11
 	rlc	r12
-	rlc	r13
-	rlc	56(sp)
-	dec	r14
+	rlc	50(sp)
+	dec	r5
 	jnz	.Lnorx32_4_1_decrypt_with_sh22
 	jmp	.Lnorx32_4_1_decrypt_with_shend21
 .Lnorx32_4_1_decrypt_with_shbig20:
+	clr	46(sp)
 	clr	42(sp)
-	clr	40(sp)
+	clr	38(sp)
 	clr	34(sp)
-	clr	32(sp)
+	clr	30(sp)
 	clr	26(sp)
-	clr	24(sp)
-	clr	20(sp)
-	clr	16(sp)
+	clr	22(sp)
+	clr	18(sp)
 	clr	14(sp)
 	clr	10(sp)
 	clr	6(sp)
 	clr	2(sp)
-	clr	r15
-	clr	r4
-	clr	r5
 	clr	r6
 	clr	r7
 	clr	r8
 	clr	r9
+	clr	r15
+	clr	r13
+	clr	r4
+	clr	r14
 	clr	r10
 	clr	r11
 	clr	r12
-	clr	r13
-	clr	56(sp)
+	clr	50(sp)
 .Lnorx32_4_1_decrypt_with_shend21:
-	bis	#32768, 56(sp)
-	mov	60(sp), r14
-	inv	r14
-	inc	r14
-	and	r14, 42(sp)
-	and	r14, 40(sp)
-	and	r14, 34(sp)
-	and	r14, 32(sp)
-	and	r14, 26(sp)
-	and	r14, 24(sp)
-	and	r14, 20(sp)
-	and	r14, 16(sp)
-	and	r14, 14(sp)
-	and	r14, 10(sp)
-	and	r14, 6(sp)
-	and	r14, 2(sp)
-	and	r14, r15
-	and	r14, r4
-	mov	r4, 104(sp)
-	and	r14, r5
-	mov	r5, 102(sp)
-	and	r14, r6
-	mov	r6, 98(sp)
-	and	r14, r7
-	mov	r7, 96(sp)
-	and	r14, r8
-	mov	r8, 92(sp)
-	and	r14, r9
-	mov	r9, 90(sp)
-	and	r14, r10
-	mov	r10, 88(sp)
-	and	r14, r11
-	mov	r11, 86(sp)
-	and	r14, r12
-	mov	r12, 84(sp)
-	and	r14, r13
-	mov	r13, 82(sp)
-	and	r14, 56(sp)
+	bis	#32768, 50(sp)
+	mov	52(sp), r5
+	inv	r5
+	inc	r5
+	and	r5, 46(sp)
+	and	r5, 42(sp)
+	and	r5, 38(sp)
+	and	r5, 34(sp)
+	and	r5, 30(sp)
+	and	r5, 26(sp)
+	and	r5, 22(sp)
+	and	r5, 18(sp)
+	and	r5, 14(sp)
+	and	r5, 10(sp)
+	and	r5, 6(sp)
+	and	r5, 2(sp)
+	and	r5, r6
+	and	r5, r7
+	and	r5, r8
+	and	r5, r9
+	and	r5, r15
+	mov	r15, 114(sp)
+	and	r5, r13
+	mov	r13, 112(sp)
+	and	r5, r4
+	and	r5, r14
+	and	r5, r10
+	and	r5, r11
+	and	r5, r12
+	mov	50(sp), r13
+	and	r5, r13
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	xor	42(sp), 80(sp)
-	xor	40(sp), 78(sp)
-	xor	34(sp), 74(sp)
-	xor	32(sp), 70(sp)
-	xor	26(sp), 68(sp)
-	xor	24(sp), 64(sp)
-	xor	20(sp), 62(sp)
-	xor	16(sp), 54(sp)
-	xor	14(sp), 48(sp)
-	xor	10(sp), 44(sp)
-	xor	6(sp), 38(sp)
-	xor	2(sp), 30(sp)
-	mov	22(sp), r4
-	xor	r15, r4
-	mov	12(sp), r5
-	xor	104(sp), r5
-	mov	148(sp), r6
-	xor	102(sp), r6
-	mov	146(sp), r7
-	xor	98(sp), r7
-	mov	144(sp), r8
-	xor	96(sp), r8
-	mov	142(sp), r9
-	xor	92(sp), r9
-	mov	140(sp), r10
-	xor	90(sp), r10
-	mov	138(sp), r11
-	xor	88(sp), r11
-	mov	136(sp), r12
-	xor	86(sp), r12
-	mov	134(sp), r13
-	xor	84(sp), r13
-	mov	132(sp), r14
-	xor	82(sp), r14
-	mov	128(sp), r15
-	xor	56(sp), r15
+	mov	80(sp), r5
+	xor	152(sp), r5
+	mov	74(sp), r15
+	xor	154(sp), r15
+	xor	46(sp), r5
+	xor	42(sp), r15
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	80(sp), 194(sp)
-	mov	78(sp), 196(sp)
-	mov	74(sp), 198(sp)
-	mov	70(sp), 200(sp)
-	mov	68(sp), 202(sp)
-	mov	64(sp), 204(sp)
-	mov	62(sp), 206(sp)
-	mov	54(sp), 208(sp)
-	mov	48(sp), 210(sp)
-	mov	44(sp), 212(sp)
-	mov	38(sp), 214(sp)
-	mov	30(sp), 216(sp)
-	mov	r4, 218(sp)
-	mov	r5, 220(sp)
-	mov	r6, 222(sp)
-	mov	r7, 224(sp)
-	mov	r8, 226(sp)
-	mov	r9, 228(sp)
-	mov	r10, 230(sp)
-	mov	r11, 232(sp)
-	mov	r12, 234(sp)
-	mov	r13, 236(sp)
-	mov	r14, 238(sp)
-	mov	r15, 240(sp)
-	add	#1, 158(sp)
-	addc	#0, 156(sp)
-	cmp	164(sp), 158(sp)
-	mov	156(sp), r15
-	subc	162(sp), r15
+	mov	r5, 152(sp)
+	mov	r15, 154(sp)
+	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	mov	68(sp), r5
+	xor	156(sp), r5
+	mov	104(sp), r15
+	xor	158(sp), r15
+	xor	38(sp), r5
+	xor	34(sp), r15
+	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	mov	r5, 156(sp)
+	mov	r15, 158(sp)
+	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	mov	102(sp), r5
+	xor	160(sp), r5
+	mov	100(sp), r15
+	xor	162(sp), r15
+	xor	30(sp), r5
+	xor	26(sp), r15
+	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	mov	r5, 160(sp)
+	mov	r15, 162(sp)
+	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	mov	98(sp), r5
+	xor	164(sp), r5
+	mov	96(sp), r15
+	xor	166(sp), r15
+	xor	22(sp), r5
+	xor	18(sp), r15
+	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	mov	r5, 164(sp)
+	mov	r15, 166(sp)
+	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	mov	94(sp), r5
+	xor	168(sp), r5
+	mov	92(sp), r15
+	xor	170(sp), r15
+	xor	14(sp), r5
+	xor	10(sp), r15
+	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	mov	r5, 168(sp)
+	mov	r15, 170(sp)
+	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	mov	90(sp), r5
+	xor	172(sp), r5
+	mov	86(sp), r15
+	xor	174(sp), r15
+	xor	6(sp), r5
+	xor	2(sp), r15
+	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	mov	r5, 172(sp)
+	mov	r15, 174(sp)
+	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	mov	84(sp), r5
+	xor	176(sp), r5
+	mov	82(sp), r15
+	xor	178(sp), r15
+	xor	r6, r5
+	xor	r7, r15
+	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	mov	r5, 176(sp)
+	mov	r15, 178(sp)
+	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	mov	78(sp), r7
+	xor	180(sp), r7
+	mov	76(sp), r15
+	xor	182(sp), r15
+	xor	r8, r7
+	xor	r9, r15
+	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	mov	r7, 180(sp)
+	mov	r15, 182(sp)
+	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	mov	72(sp), r9
+	xor	184(sp), r9
+	mov	70(sp), r15
+	xor	186(sp), r15
+	xor	114(sp), r9
+	xor	112(sp), r15
+	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	mov	r9, 184(sp)
+	mov	r15, 186(sp)
+	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	mov	66(sp), r9
+	xor	188(sp), r9
+	mov	64(sp), r15
+	xor	190(sp), r15
+	xor	r4, r9
+	xor	r14, r15
+	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	mov	r9, 188(sp)
+	mov	r15, 190(sp)
+	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	mov	62(sp), r14
+	xor	192(sp), r14
+	mov	60(sp), r15
+	xor	194(sp), r15
+	xor	r10, r14
+	xor	r11, r15
+	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	mov	r14, 192(sp)
+	mov	r15, 194(sp)
+	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	mov	58(sp), r14
+	xor	196(sp), r14
+	mov	56(sp), r15
+	xor	198(sp), r15
+	xor	r12, r14
+	xor	r13, r15
+	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	mov	r14, 196(sp)
+	mov	r15, 198(sp)
+	add	#1, 118(sp)
+	addc	#0, 116(sp)
+	cmp	124(sp), 118(sp)
+	mov	116(sp), r15
+	subc	122(sp), r15
 	jc	.Lnorx32_4_1_decrypt_with_near32
 	br	#.Lnorx32_4_1_decrypt_with_loop4
 .Lnorx32_4_1_decrypt_with_near32:
@@ -1824,11 +1826,11 @@ norx32_4_1_decrypt_with:
 .Lnorx32_4_1_decrypt_with_else2:
 .Lnorx32_4_1_decrypt_with_endif3:
 	; norx32_4_1.ae:169: return (load_le(tag, 0, 16) ^ finalize(s, k)) == 0
-	mov	188(sp), r11
+	mov	148(sp), r11
 	bit	#1, r11
 	jnz	.Lnorx32_4_1_decrypt_with_bytes25
 .Lnorx32_4_1_decrypt_with_words26:
-	mov	@r11, 160(sp)
+	mov	@r11, 120(sp)
 	mov	2(r11), r4
 	mov	4(r11), r5
 	mov	6(r11), r6
@@ -1839,7 +1841,7 @@ norx32_4_1_decrypt_with:
 	jmp	.Lnorx32_4_1_decrypt_with_join27
 .Lnorx32_4_1_decrypt_with_bytes25:
 	mov	sp, r12
-	add	#274, r12
+	add	#232, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lnorx32_4_1_decrypt_with_cpy28:
@@ -1853,30 +1855,30 @@ norx32_4_1_decrypt_with:
 	jmp	.Lnorx32_4_1_decrypt_with_words26
 .Lnorx32_4_1_decrypt_with_join27:
 	mov	sp, r12
-	add	#194, r12
-	mov	172(sp), r15
-	mov	@r15, 258(sp)
-	mov	186(sp), 260(sp)
-	mov	184(sp), 262(sp)
-	mov	182(sp), 264(sp)
-	mov	180(sp), 266(sp)
-	mov	178(sp), 268(sp)
-	mov	176(sp), 270(sp)
-	mov	174(sp), 272(sp)
+	add	#152, r12
+	mov	132(sp), r15
+	mov	@r15, 216(sp)
+	mov	146(sp), 218(sp)
+	mov	144(sp), 220(sp)
+	mov	142(sp), 222(sp)
+	mov	140(sp), 224(sp)
+	mov	138(sp), 226(sp)
+	mov	136(sp), 228(sp)
+	mov	134(sp), 230(sp)
 	mov	sp, r13
-	add	#258, r13
+	add	#216, r13
 	mov	sp, r14
-	add	#322, r14
+	add	#280, r14
 	call	#norx32_4_1_finalize
-	mov	160(sp), r15
-	xor	322(sp), r15
-	xor	324(sp), r4
-	xor	326(sp), r5
-	xor	328(sp), r6
-	xor	330(sp), r7
-	xor	332(sp), r8
-	xor	334(sp), r9
-	xor	336(sp), r10
+	mov	120(sp), r15
+	xor	280(sp), r15
+	xor	282(sp), r4
+	xor	284(sp), r5
+	xor	286(sp), r6
+	xor	288(sp), r7
+	xor	290(sp), r8
+	xor	292(sp), r9
+	xor	294(sp), r10
 	bis	r4, r15
 	bis	r5, r15
 	bis	r6, r15
@@ -1888,9 +1890,9 @@ norx32_4_1_decrypt_with:
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	190(sp), r15
+	mov	150(sp), r15
 	mov	r14, 0(r15)
-	add	#338, sp
+	add	#296, sp
 	popm.w	#7, r10
 	ret
 	.size norx32_4_1_decrypt_with, .-norx32_4_1_decrypt_with
@@ -2944,18 +2946,18 @@ norx32_4_1_F_permute:
 
 
 ; --- norx32_4_1_absorb_header: norx32_4_1.absorb_header
-;     frame 160 bytes (56 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1922 bytes of code
+;     frame 144 bytes (48 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1830 bytes of code
 	.section .text.norx32_4_1_absorb_header,"ax",@progbits
 	.local norx32_4_1_absorb_header
 	.type norx32_4_1_absorb_header, @function
 	.balign 2
 norx32_4_1_absorb_header:
 	pushm.w	#7, r10
-	sub	#160, sp
+	sub	#144, sp
 	mov	r12, r10
-	mov	r13, 110(sp)
-	mov	r14, 108(sp)
+	mov	r13, 94(sp)
+	mov	r14, 92(sp)
 	; norx32_4_1.ae:96: if n > 0 {
 	mov	#0, r15
 	cmp	r14, r15
@@ -3184,19 +3186,19 @@ norx32_4_1_absorb_header:
 	; norx32_4_1.ae:97: for i in 0..whole_blocks(n) + 1 {
 	add	#1, r12
 	addc	#0, r13
-	mov	#0, 102(sp)
-	mov	#0, 100(sp)
-	cmp	r12, 102(sp)
-	mov	r12, 106(sp)
-	mov	100(sp), r15
+	mov	#0, 38(sp)
+	mov	#0, 36(sp)
+	cmp	r12, 38(sp)
+	mov	r12, 90(sp)
+	mov	36(sp), r15
 	subc	r13, r15
-	mov	r13, 104(sp)
+	mov	r13, 88(sp)
 	jnc	.Lnorx32_4_1_absorb_header_near16
 	br	#.Lnorx32_4_1_absorb_header_done4
 .Lnorx32_4_1_absorb_header_near16:
 .Lnorx32_4_1_absorb_header_loop3:
 	; norx32_4_1.ae:98: off = rate * i
-	mov	102(sp), r14
+	mov	38(sp), r14
 	mov	r14, r15
 	rla	r15
 	adc	r15
@@ -3208,7 +3210,7 @@ norx32_4_1_absorb_header:
 	adc	r15
 	mov	r15, r7
 	and	#65520, r7
-	mov	100(sp), r11
+	mov	36(sp), r11
 	mov	r11, r12
 	rlam.w	#4, r12
 	and	#15, r15
@@ -3229,22 +3231,22 @@ norx32_4_1_absorb_header:
 	add	r13, r7
 	addc	r11, r12
 	; norx32_4_1.ae:99: count = if n - off < rate then n - off else rate
-	mov	108(sp), r8
-	mov	#0, r9
-	sub	r7, r8
-	subc	r12, r9
-	cmp	#48, r8
-	mov	r9, r15
+	mov	92(sp), r9
+	mov	#0, r8
+	sub	r7, r9
+	subc	r12, r8
+	cmp	#48, r9
+	mov	r8, r15
 	subc	#0, r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
 	inv	r15
 	inc	r15
-	xor	#48, r8
-	and	r15, r8
-	xor	#48, r8
+	xor	#48, r9
 	and	r15, r9
+	xor	#48, r9
+	and	r15, r8
 	; norx32_4_1.ae:100: s[15] = s[15] ^ header_tag
 	mov	60(r10), r15
 	xor	#1, r15
@@ -3253,117 +3255,83 @@ norx32_4_1_absorb_header:
 	mov	r10, r12
 	call	#norx32_4_1_F_permute
 	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	r7, r14
-	add	110(sp), r14
-	cmp	#48, r8
+	add	94(sp), r7
+	cmp	#48, r9
 	jnc	.Lnorx32_4_1_absorb_header_bytes5
-	bit	#1, r14
+	bit	#1, r7
 	jnz	.Lnorx32_4_1_absorb_header_bytes5
 .Lnorx32_4_1_absorb_header_words6:
-	mov	@r14, 54(sp)
-	mov	2(r14), 52(sp)
-	mov	4(r14), 50(sp)
-	mov	6(r14), 48(sp)
-	mov	8(r14), 46(sp)
-	mov	10(r14), 44(sp)
-	mov	12(r14), 42(sp)
-	mov	14(r14), 38(sp)
-	mov	16(r14), 34(sp)
-	mov	18(r14), 32(sp)
-	mov	20(r14), 28(sp)
-	mov	22(r14), 22(sp)
-	mov	24(r14), 16(sp)
-	mov	26(r14), 68(sp)
-	mov	28(r14), 60(sp)
-	mov	30(r14), r15
-	mov	32(r14), r4
-	mov	34(r14), r5
-	mov	36(r14), r6
-	mov	38(r14), r7
-	mov	40(r14), r11
-	mov	42(r14), r12
-	mov	44(r14), r13
-	mov	46(r14), r14
+	mov	@r7, 40(sp)
+	mov	2(r7), 42(sp)
+	mov	4(r7), 44(sp)
+	mov	6(r7), 46(sp)
+	mov	8(r7), 48(sp)
+	mov	10(r7), 50(sp)
+	mov	12(r7), 52(sp)
+	mov	14(r7), 54(sp)
+	mov	16(r7), 56(sp)
+	mov	18(r7), 58(sp)
+	mov	20(r7), 60(sp)
+	mov	22(r7), 62(sp)
+	mov	24(r7), 64(sp)
+	mov	26(r7), 66(sp)
+	mov	28(r7), 68(sp)
+	mov	30(r7), 70(sp)
+	mov	32(r7), 72(sp)
+	mov	34(r7), 74(sp)
+	mov	36(r7), 80(sp)
+	mov	38(r7), 78(sp)
+	mov	40(r7), 86(sp)
+	mov	42(r7), 84(sp)
+	mov	44(r7), 82(sp)
+	mov	46(r7), 76(sp)
 	jmp	.Lnorx32_4_1_absorb_header_join7
 .Lnorx32_4_1_absorb_header_bytes5:
-	mov	sp, r7
-	add	#112, r7
-	mov	r7, r11
-	mov	#48, r12
-	mov	r8, r15
+	mov	sp, r11
+	add	#96, r11
+	mov	r11, r12
+	mov	#48, r13
+	mov	r9, r15
 .Lnorx32_4_1_absorb_header_cpy8:
-	clr	r13
+	clr	r14
 	tst	r15
 	jz	.Lnorx32_4_1_absorb_header_pad9
-	mov.b	@r14, r13
-	inc	r14
+	mov.b	@r7, r14
+	inc	r7
 	dec	r15
 .Lnorx32_4_1_absorb_header_pad9:
-	mov.b	r13, 0(r11)
-	inc	r11
-	dec	r12
+	mov.b	r14, 0(r12)
+	inc	r12
+	dec	r13
 	jnz	.Lnorx32_4_1_absorb_header_cpy8
-	mov	r7, r14
+	mov	r11, r7
 	jmp	.Lnorx32_4_1_absorb_header_words6
 .Lnorx32_4_1_absorb_header_join7:
-	xor	@r10, 54(sp)
-	xor	2(r10), 52(sp)
-	xor	4(r10), 50(sp)
-	xor	6(r10), 48(sp)
-	xor	8(r10), 46(sp)
-	xor	10(r10), 44(sp)
-	xor	12(r10), 42(sp)
-	xor	14(r10), 38(sp)
-	xor	16(r10), 34(sp)
-	xor	18(r10), 32(sp)
-	xor	20(r10), 28(sp)
-	xor	22(r10), 22(sp)
-	xor	24(r10), 16(sp)
-	xor	26(r10), 68(sp)
-	xor	28(r10), 60(sp)
-	xor	30(r10), r15
-	mov	r15, 98(sp)
-	xor	32(r10), r4
-	mov	r4, 96(sp)
-	xor	34(r10), r5
-	mov	r5, 94(sp)
-	xor	36(r10), r6
-	mov	r6, 92(sp)
-	xor	38(r10), r7
-	mov	r7, 90(sp)
-	xor	40(r10), r11
-	mov	r11, 88(sp)
-	xor	42(r10), r12
-	mov	r12, 86(sp)
-	xor	44(r10), r13
-	mov	r13, 84(sp)
-	xor	46(r10), r14
-	mov	r14, 82(sp)
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	cmp	#48, r8
-	mov	r9, r15
+	cmp	#48, r9
+	mov	r8, r15
 	subc	#0, r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
-	mov	r15, 40(sp)
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	mov	r8, r14
+	mov	r15, 28(sp)
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	mov	r9, r14
 	and	#65528, r14
-	rlam.w	#3, r9
-	and	#7, r8
-	bis	r8, r9
-	mov	r9, 64(sp)
-	mov	#1, 30(sp)
-	mov	#0, 26(sp)
-	mov	#0, 24(sp)
+	rlam.w	#3, r8
+	and	#7, r9
+	bis	r9, r8
+	mov	r8, 30(sp)
+	mov	#1, 24(sp)
+	mov	#0, 22(sp)
 	mov	#0, 20(sp)
 	mov	#0, 18(sp)
+	mov	#0, 16(sp)
 	mov	#0, 14(sp)
 	mov	#0, 12(sp)
 	mov	#0, 10(sp)
@@ -3382,15 +3350,15 @@ norx32_4_1_absorb_header:
 	mov	#0, r11
 	mov	#0, r12
 	mov	#0, r13
-	mov	#0, 36(sp)
-	tst	64(sp)
+	mov	#0, 26(sp)
+	tst	30(sp)
 	jnz	.Lnorx32_4_1_absorb_header_shbig10
 	cmp	#384, r14
 	jc	.Lnorx32_4_1_absorb_header_shbig10
 .Lnorx32_4_1_absorb_header_shlimb13:
 	cmp	#16, r14
 	jnc	.Lnorx32_4_1_absorb_header_shbits14
-	mov	r13, 36(sp)
+	mov	r13, 26(sp)
 	mov	r12, r13
 	mov	r11, r12
 	mov	r9, r11
@@ -3408,23 +3376,23 @@ norx32_4_1_absorb_header:
 	mov	10(sp), 8(sp)
 	mov	12(sp), 10(sp)
 	mov	14(sp), 12(sp)
-	mov	18(sp), 14(sp)
+	mov	16(sp), 14(sp)
+	mov	18(sp), 16(sp)
 	mov	20(sp), 18(sp)
-	mov	24(sp), 20(sp)
-	mov	26(sp), 24(sp)
-	mov	30(sp), 26(sp)
-	clr	30(sp)
+	mov	22(sp), 20(sp)
+	mov	24(sp), 22(sp)
+	clr	24(sp)
 	sub	#16, r14
 	jmp	.Lnorx32_4_1_absorb_header_shlimb13
 .Lnorx32_4_1_absorb_header_shbits14:
 	tst	r14
 	jz	.Lnorx32_4_1_absorb_header_shend11
 .Lnorx32_4_1_absorb_header_sh12:
-	rla	30(sp)
-	rlc	26(sp)
-	rlc	24(sp)
+	rla	24(sp)
+	rlc	22(sp)
 	rlc	20(sp)
 	rlc	18(sp)
+	rlc	16(sp)
 	rlc	14(sp)
 	rlc	12(sp)
 	rlc	10(sp)
@@ -3443,16 +3411,16 @@ norx32_4_1_absorb_header:
 	rlc	r11
 	rlc	r12
 	rlc	r13
-	rlc	36(sp)
+	rlc	26(sp)
 	dec	r14
 	jnz	.Lnorx32_4_1_absorb_header_sh12
 	jmp	.Lnorx32_4_1_absorb_header_shend11
 .Lnorx32_4_1_absorb_header_shbig10:
-	clr	30(sp)
-	clr	26(sp)
 	clr	24(sp)
+	clr	22(sp)
 	clr	20(sp)
 	clr	18(sp)
+	clr	16(sp)
 	clr	14(sp)
 	clr	12(sp)
 	clr	10(sp)
@@ -3471,17 +3439,17 @@ norx32_4_1_absorb_header:
 	clr	r11
 	clr	r12
 	clr	r13
-	clr	36(sp)
+	clr	26(sp)
 .Lnorx32_4_1_absorb_header_shend11:
-	bis	#32768, 36(sp)
-	mov	40(sp), r14
+	bis	#32768, 26(sp)
+	mov	28(sp), r14
 	inv	r14
 	inc	r14
-	and	r14, 30(sp)
-	and	r14, 26(sp)
 	and	r14, 24(sp)
+	and	r14, 22(sp)
 	and	r14, 20(sp)
 	and	r14, 18(sp)
+	and	r14, 16(sp)
 	and	r14, 14(sp)
 	and	r14, 12(sp)
 	and	r14, 10(sp)
@@ -3491,91 +3459,144 @@ norx32_4_1_absorb_header:
 	and	r14, 2(sp)
 	and	r14, 0(sp)
 	and	r14, r15
+	mov	r15, 32(sp)
 	and	r14, r4
-	mov	r4, 78(sp)
+	mov	r4, 34(sp)
 	and	r14, r5
-	mov	r5, 76(sp)
 	and	r14, r6
-	mov	r6, 74(sp)
 	and	r14, r7
-	mov	r7, 72(sp)
 	and	r14, r8
-	mov	r8, 70(sp)
 	and	r14, r9
-	mov	r9, 66(sp)
 	and	r14, r11
-	mov	r11, 62(sp)
 	and	r14, r12
-	mov	r12, 58(sp)
 	and	r14, r13
-	mov	r13, 56(sp)
-	and	r14, 36(sp)
+	mov	26(sp), r15
+	and	r14, r15
 	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	xor	30(sp), 54(sp)
-	xor	26(sp), 52(sp)
-	xor	24(sp), 50(sp)
-	xor	20(sp), 48(sp)
-	xor	18(sp), 46(sp)
-	xor	14(sp), 44(sp)
-	xor	12(sp), 42(sp)
-	xor	10(sp), 38(sp)
-	xor	8(sp), 34(sp)
-	xor	6(sp), 32(sp)
-	xor	4(sp), 28(sp)
-	xor	2(sp), 22(sp)
-	xor	@sp, 16(sp)
-	mov	68(sp), r4
-	xor	r15, r4
-	mov	60(sp), r5
-	xor	78(sp), r5
-	mov	98(sp), r6
-	xor	76(sp), r6
-	mov	96(sp), r7
-	xor	74(sp), r7
-	mov	94(sp), r8
-	xor	72(sp), r8
-	mov	92(sp), r9
-	xor	70(sp), r9
-	mov	90(sp), r11
-	xor	66(sp), r11
-	mov	88(sp), r12
-	xor	62(sp), r12
-	mov	86(sp), r13
-	xor	58(sp), r13
-	mov	84(sp), r14
-	xor	56(sp), r14
-	mov	82(sp), r15
-	xor	36(sp), r15
+	mov	40(sp), r4
+	xor	@r10, r4
+	mov	42(sp), r14
+	xor	2(r10), r14
+	xor	24(sp), r4
+	xor	22(sp), r14
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	54(sp), 0(r10)
-	mov	52(sp), 2(r10)
-	mov	50(sp), 4(r10)
-	mov	48(sp), 6(r10)
-	mov	46(sp), 8(r10)
-	mov	44(sp), 10(r10)
-	mov	42(sp), 12(r10)
-	mov	38(sp), 14(r10)
-	mov	34(sp), 16(r10)
-	mov	32(sp), 18(r10)
-	mov	28(sp), 20(r10)
-	mov	22(sp), 22(r10)
-	mov	16(sp), 24(r10)
-	mov	r4, 26(r10)
-	mov	r5, 28(r10)
-	mov	r6, 30(r10)
-	mov	r7, 32(r10)
-	mov	r8, 34(r10)
-	mov	r9, 36(r10)
-	mov	r11, 38(r10)
-	mov	r12, 40(r10)
-	mov	r13, 42(r10)
+	mov	r4, 0(r10)
+	mov	r14, 2(r10)
+	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	mov	44(sp), r4
+	xor	4(r10), r4
+	mov	46(sp), r14
+	xor	6(r10), r14
+	xor	20(sp), r4
+	xor	18(sp), r14
+	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	mov	r4, 4(r10)
+	mov	r14, 6(r10)
+	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	mov	48(sp), r4
+	xor	8(r10), r4
+	mov	50(sp), r14
+	xor	10(r10), r14
+	xor	16(sp), r4
+	xor	14(sp), r14
+	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	mov	r4, 8(r10)
+	mov	r14, 10(r10)
+	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	mov	52(sp), r4
+	xor	12(r10), r4
+	mov	54(sp), r14
+	xor	14(r10), r14
+	xor	12(sp), r4
+	xor	10(sp), r14
+	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	mov	r4, 12(r10)
+	mov	r14, 14(r10)
+	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	mov	56(sp), r4
+	xor	16(r10), r4
+	mov	58(sp), r14
+	xor	18(r10), r14
+	xor	8(sp), r4
+	xor	6(sp), r14
+	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	mov	r4, 16(r10)
+	mov	r14, 18(r10)
+	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	mov	60(sp), r4
+	xor	20(r10), r4
+	mov	62(sp), r14
+	xor	22(r10), r14
+	xor	4(sp), r4
+	xor	2(sp), r14
+	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	mov	r4, 20(r10)
+	mov	r14, 22(r10)
+	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	mov	64(sp), r4
+	xor	24(r10), r4
+	mov	66(sp), r14
+	xor	26(r10), r14
+	xor	@sp, r4
+	xor	32(sp), r14
+	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	mov	r4, 24(r10)
+	mov	r14, 26(r10)
+	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	mov	68(sp), r4
+	xor	28(r10), r4
+	mov	70(sp), r14
+	xor	30(r10), r14
+	xor	34(sp), r4
+	xor	r5, r14
+	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	mov	r4, 28(r10)
+	mov	r14, 30(r10)
+	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	mov	72(sp), r5
+	xor	32(r10), r5
+	mov	74(sp), r14
+	xor	34(r10), r14
+	xor	r6, r5
+	xor	r7, r14
+	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	mov	r5, 32(r10)
+	mov	r14, 34(r10)
+	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	mov	80(sp), r7
+	xor	36(r10), r7
+	mov	78(sp), r14
+	xor	38(r10), r14
+	xor	r8, r7
+	xor	r9, r14
+	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	mov	r7, 36(r10)
+	mov	r14, 38(r10)
+	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	mov	86(sp), r9
+	xor	40(r10), r9
+	mov	84(sp), r14
+	xor	42(r10), r14
+	xor	r11, r9
+	xor	r12, r14
+	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	mov	r9, 40(r10)
+	mov	r14, 42(r10)
+	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	mov	82(sp), r14
+	xor	44(r10), r14
+	mov	76(sp), r12
+	xor	46(r10), r12
+	xor	r13, r14
+	xor	r15, r12
+	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
 	mov	r14, 44(r10)
-	mov	r15, 46(r10)
-	add	#1, 102(sp)
-	addc	#0, 100(sp)
-	cmp	106(sp), 102(sp)
-	mov	100(sp), r15
-	subc	104(sp), r15
+	mov	r12, 46(r10)
+	add	#1, 38(sp)
+	addc	#0, 36(sp)
+	cmp	90(sp), 38(sp)
+	mov	36(sp), r15
+	subc	88(sp), r15
 	jc	.Lnorx32_4_1_absorb_header_near17
 	br	#.Lnorx32_4_1_absorb_header_loop3
 .Lnorx32_4_1_absorb_header_near17:
@@ -3583,7 +3604,7 @@ norx32_4_1_absorb_header:
 	jmp	.Lnorx32_4_1_absorb_header_endif2
 .Lnorx32_4_1_absorb_header_else1:
 .Lnorx32_4_1_absorb_header_endif2:
-	add	#160, sp
+	add	#144, sp
 	popm.w	#7, r10
 	ret
 	.size norx32_4_1_absorb_header, .-norx32_4_1_absorb_header

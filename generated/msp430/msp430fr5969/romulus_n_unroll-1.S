@@ -1614,18 +1614,18 @@ romulus_n_decrypt_with:
 .Lromulus_n_decrypt_with_near31:
 .Lromulus_n_decrypt_with_done10:
 	; romulus_n.ae:148: return (load_be(tag, 0, 16) ^ g(s)) == 0
-	mov	84(sp), r6
-	bit	#1, r6
+	mov	84(sp), r8
+	bit	#1, r8
 	jnz	.Lromulus_n_decrypt_with_bytes25
 .Lromulus_n_decrypt_with_words26:
-	mov	@r6, r12
-	mov	2(r6), r11
-	mov	4(r6), r10
-	mov	6(r6), r9
-	mov	8(r6), r8
-	mov	10(r6), r7
-	mov	12(r6), r5
-	mov	14(r6), r13
+	mov	@r8, r13
+	mov	2(r8), r12
+	mov	4(r8), r6
+	mov	6(r8), r7
+	mov	8(r8), r11
+	mov	10(r8), r10
+	mov	12(r8), r9
+	mov	14(r8), r8
 	jmp	.Lromulus_n_decrypt_with_join27
 .Lromulus_n_decrypt_with_bytes25:
 	mov	sp, r12
@@ -1633,133 +1633,135 @@ romulus_n_decrypt_with:
 	mov	r12, r13
 	mov	#16, r14
 .Lromulus_n_decrypt_with_cpy28:
-	mov.b	@r6, r15
-	inc	r6
+	mov.b	@r8, r15
+	inc	r8
 	mov.b	r15, 0(r13)
 	inc	r13
 	dec	r14
 	jnz	.Lromulus_n_decrypt_with_cpy28
-	mov	r12, r6
+	mov	r12, r8
 	jmp	.Lromulus_n_decrypt_with_words26
 .Lromulus_n_decrypt_with_join27:
 	; romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	50(sp), r6
-	mov	r6, r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	xor	r6, r15
-	rrum.w	#1, r6
-	and	#32639, r6
-	and	#32896, r15
-	xor	r15, r6
-	mov	52(sp), r4
-	mov	r4, r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	xor	r4, r15
-	rrum.w	#1, r4
-	and	#32639, r4
-	and	#32896, r15
-	xor	r15, r4
+	mov	60(sp), r5
+	mov	r5, r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	xor	r5, r14
+	and	#32896, r14
+	rrum.w	#1, r5
+	and	#32639, r5
 	; romulus_n.ae:148: return (load_be(tag, 0, 16) ^ g(s)) == 0
 	swpb	r13
-	xor	r4, r13
-	swpb	r5
-	xor	r6, r5
-	bis	r5, r13
+	xor	r5, r13
+	xor	r14, r13
 	; romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	40(sp), r6
-	mov	r6, r15
+	mov	58(sp), r5
+	mov	r5, r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
-	xor	r6, r15
-	rrum.w	#1, r6
-	and	#32639, r6
+	xor	r5, r15
 	and	#32896, r15
-	xor	r15, r6
-	; romulus_n.ae:148: return (load_be(tag, 0, 16) ^ g(s)) == 0
-	swpb	r7
-	xor	r6, r7
-	bis	r7, r13
-	; romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	34(sp), r7
-	mov	r7, r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	xor	r7, r15
-	rrum.w	#1, r7
-	and	#32639, r7
-	and	#32896, r15
-	xor	r15, r7
-	; romulus_n.ae:148: return (load_be(tag, 0, 16) ^ g(s)) == 0
-	swpb	r8
-	xor	r7, r8
-	bis	r8, r13
-	; romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	30(sp), r8
-	mov	r8, r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	xor	r8, r15
-	rrum.w	#1, r8
-	and	#32639, r8
-	and	#32896, r15
-	xor	r15, r8
-	; romulus_n.ae:148: return (load_be(tag, 0, 16) ^ g(s)) == 0
-	swpb	r9
-	xor	r8, r9
-	bis	r9, r13
-	; romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	56(sp), r9
-	mov	r9, r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	xor	r9, r15
-	rrum.w	#1, r9
-	and	#32639, r9
-	and	#32896, r15
-	xor	r15, r9
-	; romulus_n.ae:148: return (load_be(tag, 0, 16) ^ g(s)) == 0
-	swpb	r10
-	xor	r9, r10
-	bis	r10, r13
-	; romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	58(sp), r10
-	mov	r10, r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	xor	r10, r15
-	rrum.w	#1, r10
-	and	#32639, r10
-	and	#32896, r15
-	xor	r15, r10
-	; romulus_n.ae:148: return (load_be(tag, 0, 16) ^ g(s)) == 0
-	swpb	r11
-	xor	r10, r11
-	bis	r11, r13
-	; romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	60(sp), r11
-	mov	r11, r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	xor	r11, r15
-	rrum.w	#1, r11
-	and	#32639, r11
-	and	#32896, r15
-	xor	r15, r11
+	rrum.w	#1, r5
+	and	#32639, r5
 	; romulus_n.ae:148: return (load_be(tag, 0, 16) ^ g(s)) == 0
 	swpb	r12
-	xor	r11, r12
-	bis	r12, r13
-	sub	#1, r13
+	xor	r5, r12
+	xor	r15, r12
+	; romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	mov	56(sp), r15
+	mov	r15, r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	xor	r15, r14
+	and	#32896, r14
+	rrum.w	#1, r15
+	and	#32639, r15
+	; romulus_n.ae:148: return (load_be(tag, 0, 16) ^ g(s)) == 0
+	swpb	r6
+	xor	r15, r6
+	xor	r14, r6
+	; romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	mov	30(sp), r14
+	mov	r14, r5
+	swpb	r5
+	bit	#1, r5
+	rrc	r5
+	xor	r14, r5
+	and	#32896, r5
+	rrum.w	#1, r14
+	and	#32639, r14
+	; romulus_n.ae:148: return (load_be(tag, 0, 16) ^ g(s)) == 0
+	swpb	r7
+	xor	r14, r7
+	xor	r5, r7
+	; romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	mov	34(sp), r14
+	mov	r14, r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	xor	r14, r15
+	and	#32896, r15
+	rrum.w	#1, r14
+	and	#32639, r14
+	; romulus_n.ae:148: return (load_be(tag, 0, 16) ^ g(s)) == 0
+	swpb	r11
+	xor	r14, r11
+	xor	r15, r11
+	; romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	mov	40(sp), r14
+	mov	r14, r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	xor	r14, r15
+	and	#32896, r15
+	rrum.w	#1, r14
+	and	#32639, r14
+	; romulus_n.ae:148: return (load_be(tag, 0, 16) ^ g(s)) == 0
+	swpb	r10
+	xor	r14, r10
+	xor	r15, r10
+	; romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	mov	52(sp), r14
+	mov	r14, r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	xor	r14, r15
+	and	#32896, r15
+	rrum.w	#1, r14
+	and	#32639, r14
+	; romulus_n.ae:148: return (load_be(tag, 0, 16) ^ g(s)) == 0
+	swpb	r8
+	xor	r14, r8
+	xor	r15, r8
+	; romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	mov	50(sp), r14
+	mov	r14, r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	xor	r14, r15
+	and	#32896, r15
+	rrum.w	#1, r14
+	and	#32639, r14
+	; romulus_n.ae:148: return (load_be(tag, 0, 16) ^ g(s)) == 0
+	swpb	r9
+	xor	r14, r9
+	xor	r15, r9
+	bis	r9, r8
+	bis	r10, r8
+	bis	r11, r8
+	bis	r7, r8
+	bis	r6, r8
+	bis	r12, r8
+	bis	r13, r8
+	sub	#1, r8
 	clr	r14
 	adc	r14
 	xor	#1, r14
@@ -1772,289 +1774,276 @@ romulus_n_decrypt_with:
 
 
 ; --- romulus_n_E_encrypt_block_tk1: romulus_n.E.encrypt_block_tk1
-;     frame 26 bytes (13 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 690 bytes of code
+;     frame 16 bytes (8 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 654 bytes of code
 	.section .text.romulus_n_E_encrypt_block_tk1,"ax",@progbits
 	.local romulus_n_E_encrypt_block_tk1
 	.type romulus_n_E_encrypt_block_tk1, @function
 	.balign 2
 romulus_n_E_encrypt_block_tk1:
 	pushm.w	#7, r10
-	sub	#26, sp
-	mov	r15, 24(sp)
+	sub	#16, sp
+	mov	r15, 14(sp)
 	; skinny128_384plus.ae:196: @unroll(unroll)
-	mov	12(r14), r10
-	mov	14(r14), r11
-	mov	8(r14), r8
-	mov	10(r14), r9
-	mov	4(r14), r6
-	mov	6(r14), r7
-	mov	@r14, r5
-	mov	2(r14), r14
-	mov	@r12+, 22(sp)
-	mov	@r12+, 18(sp)
-	mov	@r12+, 16(sp)
-	mov	@r12+, 14(sp)
+	mov	12(r14), r5
+	mov	14(r14), r6
+	mov	8(r14), r7
+	mov	10(r14), r8
+	mov	4(r14), r9
+	mov	6(r14), r10
+	mov	@r14, r11
+	mov	2(r14), r4
+	mov	@r12+, 12(sp)
+	mov	@r12+, 8(sp)
+	mov	@r12+, 6(sp)
+	mov	@r12+, 4(sp)
 	; skinny128_384plus.ae:199: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], r23[i] ^ tk1)
-	mov	#65496, 20(sp)
-	mov	r13, r4
+	mov	#65496, 10(sp)
+	mov	r13, r12
 	; skinny128_384plus.ae:196: @unroll(unroll)
 .Lromulus_n_E_encrypt_block_tk1_loop1:
 	; skinny128_384plus.ae:199: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], r23[i] ^ tk1)
-	mov	20(sp), r15
+	mov	10(sp), r15
 	mov.b	romulus_n_E.rc+40(r15), r15
-	mov	r15, 12(sp)
-	mov	22(sp), r15
-	xor	@r4, r15
-	mov	r15, 10(sp)
-	mov	18(sp), r15
-	xor	2(r4), r15
-	mov	r15, 4(sp)
-	mov	16(sp), r12
-	xor	4(r4), r12
-	mov	14(sp), r13
-	xor	6(r4), r13
 	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	mov.b	r11, r15
-	xor	r15, r11
-	swpb	r11
-	mov.b	romulus_n_E.sbox(r11), r11
-	mov.b	romulus_n_E.sbox(r15), r15
-	mov	r15, 8(sp)
-	mov.b	r10, r15
-	xor	r15, r10
-	swpb	r10
-	mov.b	romulus_n_E.sbox(r10), r10
-	mov.b	romulus_n_E.sbox(r15), r15
-	swpb	r11
-	bis	8(sp), r11
-	swpb	r10
-	bis	r15, r10
+	mov.b	r6, r14
+	xor	r14, r6
+	swpb	r6
+	mov.b	romulus_n_E.sbox(r6), r6
+	mov.b	romulus_n_E.sbox(r14), r13
+	mov.b	r5, r14
+	xor	r14, r5
+	swpb	r5
+	mov.b	romulus_n_E.sbox(r5), r5
+	mov.b	romulus_n_E.sbox(r14), r14
+	swpb	r6
+	bis	r13, r6
+	swpb	r5
+	bis	r14, r5
 	; skinny128_384plus.ae:116: r0 = sub_cells(r0) ^ ((c & 0xf) as u32 << 24) ^ k[63:32]
-	mov	12(sp), r15
-	and	#15, r15
-	swpb	r15
-	xor	r12, r10
-	xor	r15, r11
-	xor	r13, r11
+	mov	r15, r13
+	and	#15, r13
+	swpb	r13
+	xor	r13, r6
+	xor	4(r12), r5
+	xor	6(r12), r6
+	xor	6(sp), r5
+	xor	4(sp), r6
 	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	mov.b	r9, r13
-	xor	r13, r9
-	swpb	r9
-	mov.b	romulus_n_E.sbox(r9), r15
-	mov.b	romulus_n_E.sbox(r13), r9
 	mov.b	r8, r13
 	xor	r13, r8
 	swpb	r8
-	mov.b	romulus_n_E.sbox(r8), r12
-	mov.b	romulus_n_E.sbox(r13), r13
-	swpb	r15
-	bis	r9, r15
-	swpb	r12
-	bis	r13, r12
-	; skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
-	mov	12(sp), r13
-	rrum.w	#4, r13
-	swpb	r13
-	xor	10(sp), r12
-	xor	r13, r15
-	xor	4(sp), r15
-	swpb	r15
-	mov	r15, r13
-	swpb	r12
-	xor.b	r12, r13
-	xor	r12, r13
-	xor.b	r15, r12
-	xor	r15, r12
-	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	mov.b	r7, r15
-	xor	r15, r7
+	mov.b	romulus_n_E.sbox(r8), r14
+	mov.b	romulus_n_E.sbox(r13), r8
+	mov.b	r7, r13
+	xor	r13, r7
 	swpb	r7
-	mov.b	romulus_n_E.sbox(r7), r9
-	mov.b	romulus_n_E.sbox(r15), r7
-	mov.b	r6, r8
-	xor	r8, r6
-	swpb	r6
-	mov.b	romulus_n_E.sbox(r6), r15
-	mov.b	romulus_n_E.sbox(r8), r8
-	swpb	r9
-	bis	r7, r9
-	swpb	r15
-	bis	r8, r15
-	; skinny128_384plus.ae:118: r2 = (sub_cells(r2) ^ 0x02000000) >>> 16
-	xor	#512, r9
-	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	mov.b	r14, r8
-	xor	r8, r14
+	mov.b	romulus_n_E.sbox(r7), r7
+	mov.b	romulus_n_E.sbox(r13), r13
 	swpb	r14
-	mov.b	romulus_n_E.sbox(r14), r14
-	mov.b	romulus_n_E.sbox(r8), r6
-	mov.b	r5, r8
-	xor	r8, r5
-	swpb	r5
-	mov.b	romulus_n_E.sbox(r5), r7
-	mov.b	romulus_n_E.sbox(r8), r8
-	; skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
-	swpb	r6
-	bis	r7, r6
-	swpb	r8
-	bis	r14, r8
-	; skinny128_384plus.ae:121: t = r0 ^ r2
-	mov	r10, r7
-	xor	r9, r7
-	; skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
-	xor	r7, r8
-	xor	r9, r12
-	; skinny128_384plus.ae:121: t = r0 ^ r2
-	mov	r11, r14
-	xor	r15, r14
-	; skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
-	xor	r14, r6
-	xor	r15, r13
-	; skinny128_384plus.ae:200: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i + 1], r23[i + 1])
-	mov	20(sp), r15
-	mov.b	romulus_n_E.rc+1+40(r15), r15
-	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	mov.b	r6, r9
-	xor	r9, r6
-	swpb	r6
-	mov.b	romulus_n_E.sbox(r6), r5
-	mov.b	romulus_n_E.sbox(r9), r9
-	mov.b	r8, r6
-	xor	r6, r8
-	swpb	r8
-	mov.b	romulus_n_E.sbox(r8), r8
-	mov.b	romulus_n_E.sbox(r6), r6
-	swpb	r5
-	bis	r9, r5
-	swpb	r8
-	bis	r6, r8
-	; skinny128_384plus.ae:116: r0 = sub_cells(r0) ^ ((c & 0xf) as u32 << 24) ^ k[63:32]
-	mov	r15, r9
-	and	#15, r9
-	swpb	r9
-	xor	12(r4), r8
-	xor	r9, r5
-	mov	r5, r9
-	xor	14(r4), r9
-	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	mov.b	r11, r6
-	xor	r6, r11
-	swpb	r11
-	mov.b	romulus_n_E.sbox(r11), r5
-	mov.b	romulus_n_E.sbox(r6), r6
-	mov.b	r10, r11
-	xor	r11, r10
-	swpb	r10
-	mov.b	romulus_n_E.sbox(r10), r10
-	mov.b	romulus_n_E.sbox(r11), r11
-	swpb	r5
-	bis	r6, r5
-	mov	r10, r6
-	swpb	r6
-	bis	r11, r6
+	bis	r8, r14
+	swpb	r7
+	bis	r13, r7
 	; skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
 	rrum.w	#4, r15
 	swpb	r15
-	xor	8(r4), r6
-	xor	r15, r5
-	xor	10(r4), r5
-	swpb	r5
-	mov	r5, r15
-	swpb	r6
-	xor.b	r6, r15
-	xor	r6, r15
-	xor.b	r5, r6
-	xor	r5, r6
-	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	mov.b	r13, r11
-	xor	r11, r13
-	swpb	r13
-	mov.b	romulus_n_E.sbox(r13), r5
-	mov.b	romulus_n_E.sbox(r11), r10
-	mov.b	r12, r11
-	xor	r11, r12
-	swpb	r12
-	mov.b	romulus_n_E.sbox(r12), r13
-	mov.b	romulus_n_E.sbox(r11), r11
-	mov	r5, r12
-	swpb	r12
-	bis	r10, r12
-	swpb	r13
-	bis	r11, r13
-	; skinny128_384plus.ae:118: r2 = (sub_cells(r2) ^ 0x02000000) >>> 16
-	xor	#512, r12
-	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	mov.b	r14, r11
-	xor	r11, r14
+	xor	r15, r14
+	mov	r7, r15
+	xor	@r12, r15
+	xor	2(r12), r14
+	xor	12(sp), r15
+	xor	8(sp), r14
 	swpb	r14
-	mov.b	romulus_n_E.sbox(r14), r14
+	mov	r14, r8
+	swpb	r15
+	xor.b	r15, r8
+	xor	r15, r8
+	xor.b	r14, r15
+	xor	r14, r15
+	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	mov.b	r10, r13
+	xor	r13, r10
+	swpb	r10
+	mov.b	romulus_n_E.sbox(r10), r10
+	mov.b	romulus_n_E.sbox(r13), r7
+	mov.b	r9, r13
+	xor	r13, r9
+	swpb	r9
+	mov.b	romulus_n_E.sbox(r9), r9
+	mov.b	romulus_n_E.sbox(r13), r13
+	swpb	r10
+	bis	r7, r10
+	swpb	r9
+	bis	r13, r9
+	; skinny128_384plus.ae:118: r2 = (sub_cells(r2) ^ 0x02000000) >>> 16
+	xor	#512, r10
+	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	mov.b	r4, r7
+	xor	r7, r4
+	swpb	r4
+	mov.b	romulus_n_E.sbox(r4), r13
+	mov.b	romulus_n_E.sbox(r7), r7
+	mov.b	r11, r14
+	xor	r14, r11
+	swpb	r11
 	mov.b	romulus_n_E.sbox(r11), r11
+	mov.b	romulus_n_E.sbox(r14), r14
+	; skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
+	swpb	r7
+	bis	r11, r7
+	swpb	r14
+	bis	r13, r14
+	; skinny128_384plus.ae:121: t = r0 ^ r2
+	mov	r5, r11
+	xor	r10, r11
+	mov	r6, r13
+	xor	r9, r13
+	; skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
+	xor	r11, r14
+	xor	r13, r7
+	xor	r10, r15
+	xor	r9, r8
+	; skinny128_384plus.ae:200: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i + 1], r23[i + 1])
+	mov	10(sp), r10
+	mov.b	romulus_n_E.rc+1+40(r10), r9
+	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	mov.b	r7, r10
 	xor	r10, r7
 	swpb	r7
-	mov.b	romulus_n_E.sbox(r7), r7
+	mov.b	romulus_n_E.sbox(r7), r4
+	mov.b	romulus_n_E.sbox(r10), r7
+	mov.b	r14, r10
+	xor	r10, r14
+	swpb	r14
+	mov.b	romulus_n_E.sbox(r14), r14
 	mov.b	romulus_n_E.sbox(r10), r10
-	; skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
-	swpb	r11
-	bis	r7, r11
-	swpb	r10
-	bis	r14, r10
-	; skinny128_384plus.ae:121: t = r0 ^ r2
-	mov	r8, r5
-	xor	r12, r5
-	; skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
-	xor	r5, r10
-	xor	r12, r6
-	; skinny128_384plus.ae:121: t = r0 ^ r2
-	mov	r9, r14
-	xor	r13, r14
-	; skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
-	xor	r14, r11
-	xor	r13, r15
-	mov	r15, 2(sp)
-	; skinny128_384plus.ae:184: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32])
-	mov	18(sp), r7
-	mov	r7, r13
-	xor.b	16(sp), r13
-	xor	r7, r13
-	mov	r13, 0(sp)
-	mov	16(sp), r13
-	mov	r13, r12
-	mov	22(sp), r15
-	swpb	r15
-	xor.b	r15, r12
-	xor	r13, r12
-	mov	14(sp), r15
-	mov	r15, r13
-	xor.b	r7, r13
-	xor	r15, r13
-	mov	r15, r7
+	swpb	r4
+	bis	r7, r4
+	mov	r14, r7
 	swpb	r7
-	mov	r7, r15
-	xor.b	22(sp), r15
-	xor	r7, r15
-	add	#16, r4
-	mov	2(sp), r7
-	mov	@sp, 22(sp)
-	mov	r12, 18(sp)
-	mov	r13, 16(sp)
-	mov	r15, 14(sp)
-	add	#2, 20(sp)
+	bis	r10, r7
+	; skinny128_384plus.ae:116: r0 = sub_cells(r0) ^ ((c & 0xf) as u32 << 24) ^ k[63:32]
+	mov	r9, r14
+	and	#15, r14
+	swpb	r14
+	xor	r14, r4
+	xor	12(r12), r7
+	xor	14(r12), r4
+	mov	r4, 2(sp)
+	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	mov.b	r6, r10
+	xor	r10, r6
+	swpb	r6
+	mov.b	romulus_n_E.sbox(r6), r6
+	mov.b	romulus_n_E.sbox(r10), r14
+	mov.b	r5, r10
+	xor	r10, r5
+	swpb	r5
+	mov.b	romulus_n_E.sbox(r5), r5
+	mov.b	romulus_n_E.sbox(r10), r10
+	swpb	r6
+	bis	r14, r6
+	swpb	r5
+	bis	r10, r5
+	; skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
+	rrum.w	#4, r9
+	swpb	r9
+	xor	r9, r6
+	xor	8(r12), r5
+	xor	10(r12), r6
+	swpb	r6
+	mov	r6, r10
+	swpb	r5
+	xor.b	r5, r10
+	xor	r5, r10
+	mov	r5, r9
+	xor.b	r6, r9
+	xor	r6, r9
+	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	mov.b	r8, r14
+	xor	r14, r8
+	swpb	r8
+	mov.b	romulus_n_E.sbox(r8), r8
+	mov.b	romulus_n_E.sbox(r14), r6
+	mov.b	r15, r14
+	xor	r14, r15
+	swpb	r15
+	mov.b	romulus_n_E.sbox(r15), r5
+	mov.b	romulus_n_E.sbox(r14), r15
+	swpb	r8
+	bis	r6, r8
+	mov	r5, r14
+	swpb	r14
+	bis	r15, r14
+	; skinny128_384plus.ae:118: r2 = (sub_cells(r2) ^ 0x02000000) >>> 16
+	xor	#512, r8
+	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	mov.b	r13, r6
+	xor	r6, r13
+	swpb	r13
+	mov.b	romulus_n_E.sbox(r13), r15
+	mov.b	romulus_n_E.sbox(r6), r6
+	mov.b	r11, r13
+	xor	r13, r11
+	swpb	r11
+	mov.b	romulus_n_E.sbox(r11), r11
+	mov.b	romulus_n_E.sbox(r13), r5
+	; skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
+	swpb	r6
+	bis	r11, r6
+	swpb	r5
+	bis	r15, r5
+	; skinny128_384plus.ae:121: t = r0 ^ r2
+	mov	r7, r11
+	xor	r8, r11
+	xor	r14, r4
+	; skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
+	xor	r11, r5
+	xor	r4, r6
+	xor	r8, r9
+	xor	r14, r10
+	; skinny128_384plus.ae:184: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32])
+	mov	8(sp), r8
+	mov	r8, r14
+	xor.b	6(sp), r14
+	xor	r8, r14
+	mov	r14, 0(sp)
+	mov	6(sp), r14
+	mov	r14, r13
+	mov	12(sp), r15
+	swpb	r15
+	xor.b	r15, r13
+	xor	r14, r13
+	mov	4(sp), r15
+	mov	r15, r14
+	xor.b	r8, r14
+	xor	r15, r14
+	mov	r15, r8
+	swpb	r8
+	mov	r8, r15
+	xor.b	12(sp), r15
+	xor	r8, r15
+	add	#16, r12
+	mov	2(sp), r8
+	mov	@sp, 12(sp)
+	mov	r13, 8(sp)
+	mov	r14, 6(sp)
+	mov	r15, 4(sp)
+	add	#2, 10(sp)
 	jnz	.Lromulus_n_E_encrypt_block_tk1_loop1
 .Lromulus_n_E_encrypt_block_tk1_done2:
 	; skinny128_384plus.ae:203: return cat(r0, r1, r2, r3)
-	mov	24(sp), r13
-	mov	r13, r15
-	mov	r5, 0(r15)
-	mov	r14, 2(r15)
-	mov	r6, 4(r15)
-	mov	r7, 6(r15)
-	mov	r8, 8(r15)
-	mov	r9, 10(r15)
-	mov	r10, 12(r15)
-	mov	r11, 14(r13)
-	add	#26, sp
+	mov	14(sp), r14
+	mov	r14, r15
+	mov	r11, 0(r15)
+	mov	r4, 2(r15)
+	mov	r9, 4(r15)
+	mov	r10, 6(r15)
+	mov	r7, 8(r15)
+	mov	r8, 10(r15)
+	mov	r5, 12(r15)
+	mov	r6, 14(r14)
+	add	#16, sp
 	popm.w	#7, r10
 	ret
 	.size romulus_n_E_encrypt_block_tk1, .-romulus_n_E_encrypt_block_tk1
