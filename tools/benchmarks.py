@@ -25,7 +25,7 @@ from aedsl.backends.msp430.backend import BACKEND_KNOBS  # noqa: E402
 
 from aedsl import papers  # noqa: E402
 from aedsl.papers import (AEAD430_SKINNY_WITH_TWEAKEY, LWC_REFERENCES, NIST_LWC_MKRZERO,  # noqa: E402
-                          SEED002_CELLS, SEED002_T2, SEED002_T3)
+                          SEED002_CELLS, SEED002_T2, SEED002_T2_KNOBS, SEED002_T3)
 from aedsl.explore.pareto import front as pareto  # noqa: E402
 
 SEED000_T2_NOT_COMPILED = {"SGCM": "specs/drafts/sgcm.ae (draft, not compiled yet)",
@@ -325,9 +325,10 @@ def speck_tradeoff(out: list[str]) -> None:
 SEED002_MAX_STEPS = {"Elephant (Dumbo)": 400_000_000}
 
 
-def function_cmd(spec_name, chip, function, args) -> str:
+def function_cmd(spec_name, chip, function, args, knobs=None) -> str:
     a = "".join(f" --arg {k}={v}" for k, v in args.items())
-    return f"`aedsl bench {spec(spec_name)} --chip {chip} --function {function}{a}`"
+    k = "".join(f" -k {n}={v}" for n, v in (knobs or {}).items())
+    return f"`aedsl bench {spec(spec_name)} --chip {chip} --function {function}{a}{k}`"
 
 
 def seed002_primitives(out: list[str]) -> None:
@@ -345,19 +346,22 @@ def seed002_primitives(out: list[str]) -> None:
             + f"{AEAD430_SKINNY_WITH_TWEAKEY:,}".replace(",", " ") + " cycles is for a function that also takes "
             "the tweakey inputs, "
             "beside which the last row puts our `key_schedule` + `encrypt_block` (the block cipher's own "
-            "benchmark).", "",
+            "benchmark). A row's knobs are in its command: SKINNY's is the spec's `unroll=2` variant (two "
+            "rounds a loop iteration; at one, each iteration ends with the rows' rotation as register "
+            "copies).", "",
             "| primitive | what is measured | paper cycles | ours cycles | paper size B | ours ROM B | ours RAM B | "
             "ours stack B | paper cyc/B | ours cyc/B | command |",
             "|---|---|---|---|---|---|---|---|---|---|---|"]
     got = {}
     for label, spec_name, fn, args, pc, psize, nbytes, what in SEED002_T2:
         try:
-            got[label] = bench.bench_function(ROOT / spec(spec_name), chip, {}, fn, args)[0], ""
+            got[label] = bench.bench_function(ROOT / spec(spec_name), chip, SEED002_T2_KNOBS.get(label, {}),
+                                              fn, args)[0], ""
         except Exception as e:
             got[label] = None, why(e)
     for label, spec_name, fn, args, pc, psize, nbytes, what in SEED002_T2:
         r, err = got[label]
-        c = function_cmd(spec_name, chip, fn, args)
+        c = function_cmd(spec_name, chip, fn, args, SEED002_T2_KNOBS.get(label))
         if r is None:
             out.append(f"| {label} | {what} | {pc} | {err} | {psize} | – | – | – | – | – | {c} |")
             continue

@@ -97,6 +97,9 @@ def pass_knobs(module, chip, knobs: dict) -> dict:
     (`opt=size`) takes `rotate` on any part."""
     k = dict(knobs)
     k.setdefault("call_min_work", str(CALL_MIN_WORK))
+    # a table read (LDR: 2 cycles, and a base register) costs what the few ALU ops of a
+    # round constant's splitting do: only closed recurrences become tables
+    k.setdefault("recurrence_tables", "recurrences")
     if "table_fusion" not in k and is_size_mode(k):
         k["table_fusion"] = "rotate"        # size mode: one T-table per direction + rotations
     if "table_fusion" not in k and chip.flash.length < SMALL_FLASH:

@@ -1,25 +1,34 @@
-"""Closed recurrences of a rolled loop become tables indexed by the loop index.
+"""Values a rolled loop computes from its round alone become tables indexed by the loop index.
 
-The IR shape (general, not tied to a scheme): a `for` loop with constant bounds, kept rolled,
-carries a value c whose initial value is a constant and whose next value is computed, with pure
-ops and constants only, from c itself, the loop index and other such values (a round-constant
-LFSR: `c = (c << 1) | (c >> 6 ^ c >> 5) & 1`). Every value of the body computed that way is
-*known*: it takes the same value at iteration t on every input. The known values the rest of
-the body reads (the *exports*: `c as u160 ^ reverse(c) << 152` split into words, a round
-constant's nibbles) are read from one table each, `T[i - lo]`, computed here by running the
-recurrence; the recurrence and the ops computed from it leave the loop (its values after the
-loop are constants). This is the hand-written code's table of
-round constants in place of the on-chip LFSR.
+The IR shape (general, not tied to a scheme): a `for` loop with constant bounds, kept rolled.
+A value of its body is *known* when it takes the same value at iteration t on every input:
+the index, constants, pure ops and table lookups of known values, and a *closed recurrence*: a
+carried value c whose initial value is a constant and whose next value is known
+(a round-constant LFSR: `c = (c << 1) | (c >> 6 ^ c >> 5) & 1`). Two kinds are tabulated:
 
-A table holds an export's values shifted right by the number of low zero bits they all share,
-in the narrowest of 8, 16 or 32 bits that holds them; the load is widened and shifted back
-(`swpb` of a byte on a 16-bit target, one shift on a 32-bit one).
+1. the values computed from a closed recurrence (`c as u160 ^ reverse(c) << 152`, Spongent's
+   lCounter and its reversal): the recurrence leaves the loop (its values after the loop are
+   constants) with every op that computed it;
+2. (knob value `auto`) the values computed from a table lookup at a known index (a round
+   constant rc[i] split into nibbles placed in a row: `(rc[i] & 0xf) << 24`,
+   `(rc[i] >> 4) << 24`), so the lookup and the splitting leave the loop.
 
-An export that takes one value in every round is that constant. The rewrite is taken when the
-loop loses more ops than it gains (each other export costs a load, plus its widening and shift
-when the table is narrower), at most `MAX_TRIPS` trips. Knob
-`recurrence_tables`: `auto` (default; off with `opt=size`: the tables are ROM the recurrence's
-few instructions do not need) or `none`.
+The known values of these kinds that the rest of the body reads (the *exports*) are read from
+one table of records, entry n*(i - lo) + k holding export k in round i, computed here by running
+the loop's known ops. This is the hand-written code's table of round constants, stored as the
+round uses them, in place of the on-chip LFSR and the nibble cutting.
+
+Each export is stored shifted right by the whole 16-bit words of low zero bits its values all
+share, every entry of the table as wide as the widest export needs (8, 16, 32 or 64 bits: one
+scaled index addresses them all); a read is a load, widened and shifted back (`c << 24` of a
+u32 is stored as `c << 8`: on a 16-bit target that word is xored from the table into the
+row's top word, `xor T(i), r`). An export that takes one value in every round is that
+constant. Each export is read where the body first uses it.
+
+The rewrite is taken when the loop loses more ops than it gains (each export costs a load, plus
+its widening and shift), at most `MAX_TRIPS` trips. Knob `recurrence_tables`: `auto` (default),
+`recurrences` (kind 1 only: a target where a table read costs as much as the few ops it
+replaces), `none`; off with `opt=size` (the tables are ROM).
 
 Preserves: every function's results and memory effects (a replaced value equals its table
 entry at every iteration; a removed carried value's results after the loop are its constants).
@@ -34,9 +43,11 @@ from ..ops import OPS
 from .common import Names, Subst, const_defs, evaluate, is_size_mode, substitute
 
 NAME = "recurrence_tables"
-KNOBS = (Knob("recurrence_tables", "pass", ("auto", "none"), "auto",
+MODES = ("auto", "recurrences", "none")
+KNOBS = (Knob("recurrence_tables", "pass", MODES, "auto",
               doc="tables, indexed by the loop index, for the values a rolled loop computes from a "
-                  "closed recurrence (a round-constant LFSR): auto (not with opt=size) or none"),)
+                  "closed recurrence (a round-constant LFSR) or from a table (auto), from a "
+                  "recurrence only (recurrences), or none; off with opt=size"),)
 
 MAX_TRIPS = 256
 PREFIX = "rt"
@@ -57,10 +68,11 @@ def _computable(op: Op) -> bool:
     return spec is not None and spec.pure
 
 
-def _known_ops(loop: Op, consts: dict[int, int]) -> tuple[list[Value], list[Op], set[int]]:
+def _known_ops(loop: Op, consts: dict[int, int], tables: bool) -> tuple[list[Value], list[Op], set[int]]:
     """The loop's closed carried values, the body's top-level ops computed from them, the
     index and constants (largest such set: carried values whose next value is not known are
-    dropped until none is), and the ids of the ops among them that read a closed value."""
+    dropped until none is), and the ids of the ops among them that read a closed value or a
+    table (directly or through other such ops)."""
     body = loop.regions[0]
     carried = [p for p, a in zip(body.params[1:], loop.args[2:]) if id(a) in consts]
     while True:
@@ -76,7 +88,7 @@ def _known_ops(loop: Op, consts: dict[int, int]) -> tuple[list[Value], list[Op],
             dependent = {id(p) for p in carried}
             inner = set()
             for op in ops:
-                if any(id(a) in dependent for a in op.args):
+                if (tables and op.opcode == "load") or any(id(a) in dependent for a in op.args):
                     dependent.update(id(r) for r in op.results)
                     inner.add(id(op))
             return carried, ops, inner
@@ -101,29 +113,27 @@ def _reads_outside(block: Block, inner: set[int]) -> set[int]:
 
 
 def _fold(values: list[int]) -> tuple[int, int]:
-    """(shift, element width): a shift by at most the values' common low zero bits and the
-    narrowest of 8/16/32 bits holding the values shifted right by it (a whole number of bytes
-    when that is as narrow: a byte move is cheaper than a shift on a 16-bit target)."""
+    """(shift, element width): the values' common low zero bits rounded down to a multiple of
+    16, and the narrowest of 8/16/32/64 bits holding the values shifted right by that. A shift
+    by whole 16-bit words is a choice of word (free on a 16-bit target, where the loaded word
+    is then a memory operand of the op that reads it; one shift on a 32-bit one)."""
     ored = 0
     for v in values:
         ored |= v
-    def width(shift: int) -> int:
-        top = (ored >> shift).bit_length()
-        return next((w for w in (8, 16, 32, 64) if top <= w), top)
-
-    shift = (ored & -ored).bit_length() - 1 if ored else 0
-    bytewise = shift & ~7
-    return (bytewise, width(bytewise)) if width(bytewise) == width(shift) else (shift, width(shift))
+    shift = ((ored & -ored).bit_length() - 1 if ored else 0) & ~15
+    top = (ored >> shift).bit_length()
+    return shift, next((w for w in (8, 16, 32, 64) if top <= w), top)
 
 
 class _Tabulator:
-    def __init__(self, module: Module, fn: Function, registry: dict):
+    def __init__(self, module: Module, fn: Function, registry: dict, tables: bool):
         self.module = module
         self.fn = fn
         self.names = Names(fn)
         self.consts = const_defs(fn)
         self.subst = Subst()
         self.registry = registry
+        self.tables = tables
 
     def block(self, block: Block) -> None:
         out: list[Op] = []
@@ -143,8 +153,8 @@ class _Tabulator:
         trips = hi_c - lo_c
         if not 0 < trips <= MAX_TRIPS:
             return
-        carried, ops, inner = _known_ops(loop, self.consts)
-        if not carried:
+        carried, ops, inner = _known_ops(loop, self.consts, self.tables)
+        if not inner:
             return
         body = loop.regions[0]
         index = body.params[0]
@@ -157,26 +167,46 @@ class _Tabulator:
         if trace is None:
             return
         values, finals = trace
-        folds = {id(v): _fold(values[id(v)]) for v in exports}
         fixed = {id(v) for v in exports if len(set(values[id(v)])) == 1}
+        folds = {id(v): _fold(values[id(v)]) for v in exports}
+        # one element width for the loop's tables: one scaled index serves them all
+        width = max((w for v in exports if id(v) not in fixed for _, w in [folds[id(v)]]), default=8)
+        folds = {k: (shift, width) for k, (shift, _) in folds.items()}
         added = sum(1 + (w < v.width) + (s > 0) for v in exports if id(v) not in fixed
                     for s, w in [folds[id(v)]])
         removed = len(inner)
         if added >= removed:
             return
         index_ops, at = self.index(index, lo_c)
+        reads: dict[int, list[Op]] = {}         # export -> the ops that read it
+        varying = []
         for v in exports:
             if id(v) in fixed:          # the same value every round
                 c = self.names.value(v.name, v.width)
-                index_ops.append(Op("const", [c], [], {"value": values[id(v)][0]}))
+                reads[id(v)] = [Op("const", [c], [], {"value": values[id(v)][0]})]
                 self.subst.bind(v, c)
-                continue
-            shift, width = folds[id(v)]
-            table = self.table(v, [x >> shift for x in values[id(v)]], width)
-            ops_v, new = self.read(table, at, v, shift)
-            index_ops += ops_v
+            else:
+                varying.append(v)
+        # one table of records: entry n*t + k is export k's value in round t
+        n = len(varying)
+        table = self.table([values[id(v)][t] >> folds[id(v)][0] for t in range(trips) for v in varying],
+                           width)
+        for k, v in enumerate(varying):
+            ops_k, slot = self.slot(at, n, k)
+            ops_v, new = self.read(table, slot, v, folds[id(v)][0])
+            reads[id(v)] = ops_k + ops_v
             self.subst.bind(v, new)
-        body.ops = index_ops + [op for op in body.ops if id(op) not in inner]
+        # each export is read where the body first uses it, the index computed before the first
+        out: list[Op] = []
+        for op in body.ops:
+            if id(op) in inner:
+                continue
+            for a in op.args:
+                if id(a) in reads:
+                    out += index_ops + reads.pop(id(a))
+                    index_ops = []
+            out.append(op)
+        body.ops = out + index_ops + [x for v in exports for x in reads.get(id(v), [])]
         self.drop(loop, carried, finals, before)
         substitute(body, self.subst)
 
@@ -219,7 +249,18 @@ class _Tabulator:
         at = self.names.value("at", index.width)
         return [Op("const", [c], [], {"value": lo}), Op("sub", [at], [index, c])], at
 
-    def table(self, v: Value, data: list[int], width: int) -> Memory:
+    def slot(self, at: Value, n: int, k: int) -> tuple[list[Op], Value]:
+        """Ops computing the record slot n * at + k, and that value."""
+        if n == 1:
+            return [], at
+        cn, row = self.names.value("n", at.width), self.names.value("row", at.width)
+        ops = [Op("const", [cn], [], {"value": n}), Op("mul", [row], [at, cn])]
+        if k == 0:
+            return ops, row
+        ck, slot = self.names.value("k", at.width), self.names.value("slot", at.width)
+        return ops + [Op("const", [ck], [], {"value": k}), Op("add", [slot], [row, ck])], slot
+
+    def table(self, data: list[int], width: int) -> Memory:
         key = (width, tuple(data))
         if key not in self.registry:
             t = Memory(f"{PREFIX}{len(self.registry)}", width, len(data), "table", tuple(data))
@@ -260,14 +301,14 @@ class _Tabulator:
 
 def run(module: Module, knobs: dict) -> Module:
     mode = str((knobs or {}).get("recurrence_tables", "auto"))
-    if mode not in ("auto", "none"):
-        raise ValueError(f"knob recurrence_tables={mode!r}: expected auto or none")
+    if mode not in MODES:
+        raise ValueError(f"knob recurrence_tables={mode!r}: expected {', '.join(MODES)}")
     module = module.clone()
     if not acts(knobs):
         return module
     registry: dict = {}
     for fn in module.functions:
-        t = _Tabulator(module, fn, registry)
+        t = _Tabulator(module, fn, registry, mode == "auto")
         t.block(fn.body)
         substitute(fn.body, t.subst)
     return module

@@ -191,8 +191,8 @@ elephant_dumbo_decrypt_with:
 
 
 @ --- elephant_dumbo_P_permute: elephant_dumbo.P.permute
-@     frame 12 bytes (9 spill slots, 3 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1036 bytes of code and literals
+@     frame 8 bytes (8 spill slots, 2 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1020 bytes of code and literals
 	.section .text.elephant_dumbo_P_permute,"ax",%progbits
 	.global elephant_dumbo_P_permute
 	.type elephant_dumbo_P_permute, %function
@@ -205,8 +205,8 @@ elephant_dumbo_P_permute:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #12
-	str	r1, [sp, #8]
+	sub	sp, #8
+	str	r1, [sp, #4]
 	ldr	r5, [r0]
 	ldr	r4, [r0, #4]
 	ldr	r3, [r0, #8]
@@ -214,23 +214,21 @@ elephant_dumbo_P_permute:
 	ldr	r1, [r0, #16]
 	@ spongent_pi160.ae:41: @unroll(unroll)
 	movs	r0, #0
-	str	r0, [sp, #4]
+	str	r0, [sp]
 	ldr	r0, =elephant_dumbo_rt0
-	mov	r10, r0
-	@ spongent_pi160.ae:43: x = x ^ (c as u160) ^ ((reverse8(c) as u160) << (n - 8))
-	ldr	r0, =elephant_dumbo_rt1
 	mov	r9, r0
+	@ spongent_pi160.ae:43: x = x ^ (c as u160) ^ ((reverse8(c) as u160) << (n - 8))
 	ldr	r0, =elephant_dumbo_sf0
 	mov	r8, r0
 	@ spongent_pi160.ae:41: @unroll(unroll)
 .Lelephant_dumbo_P_permute_loop1:
-	mov	r0, r10
-	ldrb	r0, [r0]
+	mov	r0, r9
+	ldrh	r0, [r0]
 	@ spongent_pi160.ae:43: x = x ^ (c as u160) ^ ((reverse8(c) as u160) << (n - 8))
 	eors	r5, r0
 	mov	r0, r9
-	ldrb	r0, [r0]
-	lsls	r0, r0, #24
+	ldrh	r0, [r0, #2]
+	lsls	r0, r0, #16
 	eors	r1, r0
 	lsrs	r7, r1, #24
 	mov	r0, r8
@@ -313,7 +311,7 @@ elephant_dumbo_P_permute:
 	orrs	r1, r0
 	lsls	r0, r2, #16
 	orrs	r0, r1
-	mov	r11, r0
+	mov	r10, r0
 	lsrs	r1, r5, #24
 	mov	r0, r8
 	ldrb	r0, [r0, r1]
@@ -334,7 +332,7 @@ elephant_dumbo_P_permute:
 	orrs	r1, r0
 	lsls	r0, r2, #16
 	orrs	r0, r1
-	str	r0, [sp]
+	mov	r11, r0
 	@ spongent_pi160.ae:45: x = player(sbox_layer(x))
 	movs	r1, #0
 	mov	r5, r12
@@ -483,17 +481,9 @@ elephant_dumbo_P_permute:
 	adcs	r1, r1
 	lsls	r3, r3, #1
 	adcs	r2, r2
-	movs	r4, #0
+	movs	r6, #0
 	lsls	r3, r3, #1
-	adcs	r4, r4
-	lsls	r3, r3, #1
-	adcs	r5, r5
-	lsls	r3, r3, #1
-	adcs	r1, r1
-	lsls	r3, r3, #1
-	adcs	r2, r2
-	lsls	r3, r3, #1
-	adcs	r4, r4
+	adcs	r6, r6
 	lsls	r3, r3, #1
 	adcs	r5, r5
 	lsls	r3, r3, #1
@@ -501,7 +491,7 @@ elephant_dumbo_P_permute:
 	lsls	r3, r3, #1
 	adcs	r2, r2
 	lsls	r3, r3, #1
-	adcs	r4, r4
+	adcs	r6, r6
 	lsls	r3, r3, #1
 	adcs	r5, r5
 	lsls	r3, r3, #1
@@ -509,7 +499,7 @@ elephant_dumbo_P_permute:
 	lsls	r3, r3, #1
 	adcs	r2, r2
 	lsls	r3, r3, #1
-	adcs	r4, r4
+	adcs	r6, r6
 	lsls	r3, r3, #1
 	adcs	r5, r5
 	lsls	r3, r3, #1
@@ -517,7 +507,7 @@ elephant_dumbo_P_permute:
 	lsls	r3, r3, #1
 	adcs	r2, r2
 	lsls	r3, r3, #1
-	adcs	r4, r4
+	adcs	r6, r6
 	lsls	r3, r3, #1
 	adcs	r5, r5
 	lsls	r3, r3, #1
@@ -525,7 +515,7 @@ elephant_dumbo_P_permute:
 	lsls	r3, r3, #1
 	adcs	r2, r2
 	lsls	r3, r3, #1
-	adcs	r4, r4
+	adcs	r6, r6
 	lsls	r3, r3, #1
 	adcs	r5, r5
 	lsls	r3, r3, #1
@@ -533,7 +523,7 @@ elephant_dumbo_P_permute:
 	lsls	r3, r3, #1
 	adcs	r2, r2
 	lsls	r3, r3, #1
-	adcs	r4, r4
+	adcs	r6, r6
 	lsls	r3, r3, #1
 	adcs	r5, r5
 	lsls	r3, r3, #1
@@ -541,17 +531,25 @@ elephant_dumbo_P_permute:
 	lsls	r3, r3, #1
 	adcs	r2, r2
 	lsls	r3, r3, #1
-	adcs	r4, r4
+	adcs	r6, r6
 	lsls	r3, r3, #1
 	adcs	r5, r5
-	mov	r0, r11
+	lsls	r3, r3, #1
+	adcs	r1, r1
+	lsls	r3, r3, #1
+	adcs	r2, r2
+	lsls	r3, r3, #1
+	adcs	r6, r6
+	lsls	r3, r3, #1
+	adcs	r5, r5
+	mov	r0, r10
 	lsls	r0, r0, #1
 	adcs	r1, r1
 	movs	r3, #0
 	lsls	r0, r0, #1
 	adcs	r3, r3
 	lsls	r0, r0, #1
-	adcs	r4, r4
+	adcs	r6, r6
 	lsls	r0, r0, #1
 	adcs	r5, r5
 	lsls	r0, r0, #1
@@ -559,7 +557,7 @@ elephant_dumbo_P_permute:
 	lsls	r0, r0, #1
 	adcs	r3, r3
 	lsls	r0, r0, #1
-	adcs	r4, r4
+	adcs	r6, r6
 	lsls	r0, r0, #1
 	adcs	r5, r5
 	lsls	r0, r0, #1
@@ -567,7 +565,7 @@ elephant_dumbo_P_permute:
 	lsls	r0, r0, #1
 	adcs	r3, r3
 	lsls	r0, r0, #1
-	adcs	r4, r4
+	adcs	r6, r6
 	lsls	r0, r0, #1
 	adcs	r5, r5
 	lsls	r0, r0, #1
@@ -575,7 +573,7 @@ elephant_dumbo_P_permute:
 	lsls	r0, r0, #1
 	adcs	r3, r3
 	lsls	r0, r0, #1
-	adcs	r4, r4
+	adcs	r6, r6
 	lsls	r0, r0, #1
 	adcs	r5, r5
 	lsls	r0, r0, #1
@@ -583,7 +581,7 @@ elephant_dumbo_P_permute:
 	lsls	r0, r0, #1
 	adcs	r3, r3
 	lsls	r0, r0, #1
-	adcs	r4, r4
+	adcs	r6, r6
 	lsls	r0, r0, #1
 	adcs	r5, r5
 	lsls	r0, r0, #1
@@ -591,7 +589,7 @@ elephant_dumbo_P_permute:
 	lsls	r0, r0, #1
 	adcs	r3, r3
 	lsls	r0, r0, #1
-	adcs	r4, r4
+	adcs	r6, r6
 	lsls	r0, r0, #1
 	adcs	r5, r5
 	lsls	r0, r0, #1
@@ -599,7 +597,7 @@ elephant_dumbo_P_permute:
 	lsls	r0, r0, #1
 	adcs	r3, r3
 	lsls	r0, r0, #1
-	adcs	r4, r4
+	adcs	r6, r6
 	lsls	r0, r0, #1
 	adcs	r5, r5
 	lsls	r0, r0, #1
@@ -607,107 +605,105 @@ elephant_dumbo_P_permute:
 	lsls	r0, r0, #1
 	adcs	r3, r3
 	lsls	r0, r0, #1
-	adcs	r4, r4
+	adcs	r6, r6
 	lsls	r0, r0, #1
 	adcs	r5, r5
 	movs	r0, #0
-	ldr	r6, [sp]
-	lsls	r6, r6, #1
+	mov	r4, r11
+	lsls	r4, r4, #1
 	adcs	r0, r0
-	lsls	r6, r6, #1
+	lsls	r4, r4, #1
 	adcs	r3, r3
-	lsls	r6, r6, #1
-	adcs	r4, r4
-	lsls	r6, r6, #1
+	lsls	r4, r4, #1
+	adcs	r6, r6
+	lsls	r4, r4, #1
 	adcs	r5, r5
-	lsls	r6, r6, #1
+	lsls	r4, r4, #1
 	adcs	r0, r0
-	lsls	r6, r6, #1
+	lsls	r4, r4, #1
 	adcs	r3, r3
-	lsls	r6, r6, #1
-	adcs	r4, r4
-	lsls	r6, r6, #1
+	lsls	r4, r4, #1
+	adcs	r6, r6
+	lsls	r4, r4, #1
 	adcs	r5, r5
-	lsls	r6, r6, #1
+	lsls	r4, r4, #1
 	adcs	r0, r0
-	lsls	r6, r6, #1
+	lsls	r4, r4, #1
 	adcs	r3, r3
-	lsls	r6, r6, #1
-	adcs	r4, r4
-	lsls	r6, r6, #1
+	lsls	r4, r4, #1
+	adcs	r6, r6
+	lsls	r4, r4, #1
 	adcs	r5, r5
-	lsls	r6, r6, #1
+	lsls	r4, r4, #1
 	adcs	r0, r0
-	lsls	r6, r6, #1
+	lsls	r4, r4, #1
 	adcs	r3, r3
-	lsls	r6, r6, #1
-	adcs	r4, r4
-	lsls	r6, r6, #1
+	lsls	r4, r4, #1
+	adcs	r6, r6
+	lsls	r4, r4, #1
 	adcs	r5, r5
-	lsls	r6, r6, #1
+	lsls	r4, r4, #1
 	adcs	r0, r0
-	lsls	r6, r6, #1
+	lsls	r4, r4, #1
 	adcs	r3, r3
-	lsls	r6, r6, #1
-	adcs	r4, r4
-	lsls	r6, r6, #1
+	lsls	r4, r4, #1
+	adcs	r6, r6
+	lsls	r4, r4, #1
 	adcs	r5, r5
-	lsls	r6, r6, #1
+	lsls	r4, r4, #1
 	adcs	r0, r0
-	lsls	r6, r6, #1
+	lsls	r4, r4, #1
 	adcs	r3, r3
-	lsls	r6, r6, #1
-	adcs	r4, r4
-	lsls	r6, r6, #1
+	lsls	r4, r4, #1
+	adcs	r6, r6
+	lsls	r4, r4, #1
 	adcs	r5, r5
-	lsls	r6, r6, #1
+	lsls	r4, r4, #1
 	adcs	r0, r0
-	lsls	r6, r6, #1
+	lsls	r4, r4, #1
 	adcs	r3, r3
-	lsls	r6, r6, #1
-	adcs	r4, r4
+	lsls	r4, r4, #1
+	adcs	r6, r6
+	lsls	r4, r4, #1
+	adcs	r5, r5
+	lsls	r4, r4, #1
+	adcs	r0, r0
 	b	.Lelephant_dumbo_P_permute_pool1
 	.ltorg
 .Lelephant_dumbo_P_permute_pool1:
-	lsls	r6, r6, #1
-	adcs	r5, r5
-	lsls	r6, r6, #1
-	adcs	r0, r0
 	lsls	r0, r0, #24
 	orrs	r2, r0
-	lsls	r6, r6, #1
+	lsls	r4, r4, #1
 	adcs	r3, r3
 	lsls	r0, r3, #16
 	mov	r3, r7
 	orrs	r3, r0
-	lsls	r6, r6, #1
-	adcs	r4, r4
-	lsls	r0, r4, #8
-	mov	r4, r12
-	orrs	r4, r0
-	lsls	r6, r6, #1
+	lsls	r4, r4, #1
+	adcs	r6, r6
+	lsls	r0, r6, #8
+	mov	r6, r12
+	orrs	r6, r0
+	lsls	r4, r4, #1
 	adcs	r5, r5
-	mov	r0, r10
-	adds	r0, #1
-	mov	r10, r0
 	mov	r0, r9
-	adds	r0, #1
+	adds	r0, #4
 	mov	r9, r0
-	ldr	r0, [sp, #4]
+	mov	r4, r6
+	ldr	r0, [sp]
 	adds	r0, #1
-	str	r0, [sp, #4]
+	str	r0, [sp]
 	cmp	r0, #80
 	bcs	.Lelephant_dumbo_P_permute_far1
 	b	.Lelephant_dumbo_P_permute_loop1
 .Lelephant_dumbo_P_permute_far1:
 .Lelephant_dumbo_P_permute_done2:
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #4]
 	str	r5, [r0]
 	str	r4, [r0, #4]
 	str	r3, [r0, #8]
 	str	r2, [r0, #12]
 	str	r1, [r0, #16]
-	add	sp, #12
+	add	sp, #8
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -2013,42 +2009,33 @@ elephant_dumbo_crypt:
 
 
 
-@ table rt0: 80 x u8 (80 bytes)
+@ table rt0: 160 x u16 (320 bytes)
 	.section .rodata.elephant_dumbo_rt0,"a",%progbits
 	.balign 4
 	.global elephant_dumbo_rt0
 	.type elephant_dumbo_rt0, %object
 elephant_dumbo_rt0:
-	.byte 0x75, 0x6a, 0x54, 0x29, 0x53, 0x27, 0x4f, 0x1f
-	.byte 0x3e, 0x7d, 0x7a, 0x74, 0x68, 0x50, 0x21, 0x43
-	.byte 0x07, 0x0e, 0x1c, 0x38, 0x71, 0x62, 0x44, 0x09
-	.byte 0x12, 0x24, 0x49, 0x13, 0x26, 0x4d, 0x1b, 0x36
-	.byte 0x6d, 0x5a, 0x35, 0x6b, 0x56, 0x2d, 0x5b, 0x37
-	.byte 0x6f, 0x5e, 0x3d, 0x7b, 0x76, 0x6c, 0x58, 0x31
-	.byte 0x63, 0x46, 0x0d, 0x1a, 0x34, 0x69, 0x52, 0x25
-	.byte 0x4b, 0x17, 0x2e, 0x5d, 0x3b, 0x77, 0x6e, 0x5c
-	.byte 0x39, 0x73, 0x66, 0x4c, 0x19, 0x32, 0x65, 0x4a
-	.byte 0x15, 0x2a, 0x55, 0x2b, 0x57, 0x2f, 0x5f, 0x3f
+	.short 0x0075, 0xae00, 0x006a, 0x5600, 0x0054, 0x2a00, 0x0029, 0x9400
+	.short 0x0053, 0xca00, 0x0027, 0xe400, 0x004f, 0xf200, 0x001f, 0xf800
+	.short 0x003e, 0x7c00, 0x007d, 0xbe00, 0x007a, 0x5e00, 0x0074, 0x2e00
+	.short 0x0068, 0x1600, 0x0050, 0x0a00, 0x0021, 0x8400, 0x0043, 0xc200
+	.short 0x0007, 0xe000, 0x000e, 0x7000, 0x001c, 0x3800, 0x0038, 0x1c00
+	.short 0x0071, 0x8e00, 0x0062, 0x4600, 0x0044, 0x2200, 0x0009, 0x9000
+	.short 0x0012, 0x4800, 0x0024, 0x2400, 0x0049, 0x9200, 0x0013, 0xc800
+	.short 0x0026, 0x6400, 0x004d, 0xb200, 0x001b, 0xd800, 0x0036, 0x6c00
+	.short 0x006d, 0xb600, 0x005a, 0x5a00, 0x0035, 0xac00, 0x006b, 0xd600
+	.short 0x0056, 0x6a00, 0x002d, 0xb400, 0x005b, 0xda00, 0x0037, 0xec00
+	.short 0x006f, 0xf600, 0x005e, 0x7a00, 0x003d, 0xbc00, 0x007b, 0xde00
+	.short 0x0076, 0x6e00, 0x006c, 0x3600, 0x0058, 0x1a00, 0x0031, 0x8c00
+	.short 0x0063, 0xc600, 0x0046, 0x6200, 0x000d, 0xb000, 0x001a, 0x5800
+	.short 0x0034, 0x2c00, 0x0069, 0x9600, 0x0052, 0x4a00, 0x0025, 0xa400
+	.short 0x004b, 0xd200, 0x0017, 0xe800, 0x002e, 0x7400, 0x005d, 0xba00
+	.short 0x003b, 0xdc00, 0x0077, 0xee00, 0x006e, 0x7600, 0x005c, 0x3a00
+	.short 0x0039, 0x9c00, 0x0073, 0xce00, 0x0066, 0x6600, 0x004c, 0x3200
+	.short 0x0019, 0x9800, 0x0032, 0x4c00, 0x0065, 0xa600, 0x004a, 0x5200
+	.short 0x0015, 0xa800, 0x002a, 0x5400, 0x0055, 0xaa00, 0x002b, 0xd400
+	.short 0x0057, 0xea00, 0x002f, 0xf400, 0x005f, 0xfa00, 0x003f, 0xfc00
 	.size elephant_dumbo_rt0, .-elephant_dumbo_rt0
-
-
-@ table rt1: 80 x u8 (80 bytes)
-	.section .rodata.elephant_dumbo_rt1,"a",%progbits
-	.balign 4
-	.global elephant_dumbo_rt1
-	.type elephant_dumbo_rt1, %object
-elephant_dumbo_rt1:
-	.byte 0xae, 0x56, 0x2a, 0x94, 0xca, 0xe4, 0xf2, 0xf8
-	.byte 0x7c, 0xbe, 0x5e, 0x2e, 0x16, 0x0a, 0x84, 0xc2
-	.byte 0xe0, 0x70, 0x38, 0x1c, 0x8e, 0x46, 0x22, 0x90
-	.byte 0x48, 0x24, 0x92, 0xc8, 0x64, 0xb2, 0xd8, 0x6c
-	.byte 0xb6, 0x5a, 0xac, 0xd6, 0x6a, 0xb4, 0xda, 0xec
-	.byte 0xf6, 0x7a, 0xbc, 0xde, 0x6e, 0x36, 0x1a, 0x8c
-	.byte 0xc6, 0x62, 0xb0, 0x58, 0x2c, 0x96, 0x4a, 0xa4
-	.byte 0xd2, 0xe8, 0x74, 0xba, 0xdc, 0xee, 0x76, 0x3a
-	.byte 0x9c, 0xce, 0x66, 0x32, 0x98, 0x4c, 0xa6, 0x52
-	.byte 0xa8, 0x54, 0xaa, 0xd4, 0xea, 0xf4, 0xfa, 0xfc
-	.size elephant_dumbo_rt1, .-elephant_dumbo_rt1
 
 
 @ table sf0: 256 x u8 (256 bytes)

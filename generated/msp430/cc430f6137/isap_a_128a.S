@@ -1701,18 +1701,18 @@ isap_a_128a_mac:
 
 
 ; --- isap_a_128a_rekey: isap_a_128a.rekey
-;     frame 78 bytes (39 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1210 bytes of code
+;     frame 80 bytes (40 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1216 bytes of code
 	.section .text.isap_a_128a_rekey,"ax",@progbits
 	.local isap_a_128a_rekey
 	.type isap_a_128a_rekey, @function
 	.balign 2
 isap_a_128a_rekey:
 	pushm.w	#7, r10
-	sub	#78, sp
-	mov	r14, 66(sp)
+	sub	#80, sp
+	mov	r14, 68(sp)
 	; isap_a_128a.ae:62: for i in 0..k - 1 {
-	mov	#127, 76(sp)
+	mov	#127, 78(sp)
 	mov	@r12+, 0(sp)
 	mov	@r12+, 4(sp)
 	mov	@r12+, 48(sp)
@@ -1725,25 +1725,25 @@ isap_a_128a_rekey:
 	mov	@r12+, 18(sp)
 	mov	@r12+, 52(sp)
 	mov	@r12+, 54(sp)
-	mov	@r12+, r8
+	mov	@r12+, 64(sp)
 	mov	@r12+, r9
 	mov	@r12+, r10
 	mov	@r12+, 12(sp)
 	mov	@r12+, r6
 	mov	@r12+, 2(sp)
 	mov	@r12+, 20(sp)
-	mov	@r12+, 38(sp)
-	mov	@r13+, 62(sp)
+	mov	@r12+, 36(sp)
 	mov	@r13+, 60(sp)
 	mov	@r13+, 58(sp)
+	mov	@r13+, 56(sp)
+	mov	@r13+, 76(sp)
 	mov	@r13+, 74(sp)
 	mov	@r13+, 72(sp)
 	mov	@r13+, 70(sp)
-	mov	@r13+, 68(sp)
-	mov	@r13+, 64(sp)
+	mov	@r13+, 66(sp)
 .Lisap_a_128a_rekey_loop1:
 	; isap_a_128a.ae:63: x0 = x0 ^ ((y[127] as u64) << 63)
-	mov.b	65(sp), r14
+	mov.b	67(sp), r14
 	rrum.w	#4, r14
 	rrum.w	#3, r14
 	swpb	r14
@@ -1752,17 +1752,13 @@ isap_a_128a_rekey:
 	mov	46(sp), r15
 	xor	r14, r15
 	; ascon_p.ae:47: for i in 16 - rounds..16 {
+	mov	#1, 62(sp)
 	mov	r15, 46(sp)
-	; ascon_p.ae:48: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
-	mov	#-1, 56(sp)
-	; ascon_p.ae:47: for i in 16 - rounds..16 {
+	mov	64(sp), r8
 .Lisap_a_128a_rekey_loop3:
-	; ascon_p.ae:48: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
-	mov	56(sp), r15
-	mov.b	isap_a_128a_P.rc+16(r15), r15
 	; ascon_p.ae:21: x2 = x2 ^ (c as u64)
 	mov	8(sp), r14
-	xor	r15, r14
+	xor	#75, r14
 	; ascon_p.ae:24: x0 = x0 ^ x4
 	mov	@sp, r11
 	xor	r6, r11
@@ -1882,7 +1878,7 @@ isap_a_128a_rekey:
 	inv	r8
 	; ascon_p.ae:24: x0 = x0 ^ x4
 	mov	46(sp), r6
-	mov	38(sp), r13
+	mov	36(sp), r13
 	xor	r13, r6
 	; ascon_p.ae:25: x4 = x4 ^ x3
 	mov	12(sp), r14
@@ -2014,7 +2010,7 @@ isap_a_128a_rekey:
 	rlc	r11
 	adc	r12
 	xor	r12, r4
-	mov	r4, 36(sp)
+	mov	r4, 38(sp)
 	xor	r10, r5
 	mov	r5, 34(sp)
 	xor	r13, r6
@@ -2161,7 +2157,7 @@ isap_a_128a_rekey:
 	xor	r7, r14
 	mov	r5, r15
 	xor	r10, r15
-	mov	36(sp), r4
+	mov	38(sp), r4
 	mov	34(sp), r5
 	mov	30(sp), r7
 	mov	r11, 52(sp)
@@ -2169,34 +2165,35 @@ isap_a_128a_rekey:
 	mov	10(sp), r10
 	mov	r13, 2(sp)
 	mov	r14, 20(sp)
-	mov	r15, 38(sp)
-	add	#1, 56(sp)
+	mov	r15, 36(sp)
+	dec	62(sp)
 	jnz	.Lisap_a_128a_rekey_loop3
 .Lisap_a_128a_rekey_done4:
 	; isap_a_128a.ae:65: y = y << 1
-	mov	74(sp), r11
-	mov	72(sp), r12
-	mov	70(sp), r13
-	mov	68(sp), r14
-	mov	64(sp), r15
-	rla	62(sp)
-	rlc	60(sp)
+	mov	76(sp), r11
+	mov	74(sp), r12
+	mov	72(sp), r13
+	mov	70(sp), r14
+	mov	66(sp), r15
+	rla	60(sp)
 	rlc	58(sp)
+	rlc	56(sp)
 	rlc	r11
 	rlc	r12
 	rlc	r13
 	rlc	r14
 	rlc	r15
-	mov	r11, 74(sp)
-	mov	r12, 72(sp)
-	mov	r13, 70(sp)
-	mov	r14, 68(sp)
-	mov	r15, 64(sp)
-	dec	76(sp)
+	mov	r8, 64(sp)
+	mov	r11, 76(sp)
+	mov	r12, 74(sp)
+	mov	r13, 72(sp)
+	mov	r14, 70(sp)
+	mov	r15, 66(sp)
+	dec	78(sp)
 	jnz	.Lisap_a_128a_rekey_loop1
 .Lisap_a_128a_rekey_done2:
 	; isap_a_128a.ae:67: s[0] = x0 ^ ((y[127] as u64) << 63)
-	mov.b	65(sp), r15
+	mov.b	67(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#3, r15
 	swpb	r15
@@ -2204,7 +2201,7 @@ isap_a_128a_rekey:
 	rlam.w	#3, r15
 	mov	46(sp), r14
 	xor	r15, r14
-	mov	66(sp), r13
+	mov	68(sp), r13
 	mov	r13, r15
 	mov	@sp, 0(r15)
 	mov	4(sp), 2(r15)
@@ -2221,7 +2218,7 @@ isap_a_128a_rekey:
 	mov	52(sp), 20(r15)
 	mov	54(sp), 22(r15)
 	; isap_a_128a.ae:70: s[3] = x3
-	mov	r8, 24(r15)
+	mov	64(sp), 24(r15)
 	mov	r9, 26(r15)
 	mov	r10, 28(r15)
 	mov	12(sp), 30(r15)
@@ -2229,12 +2226,12 @@ isap_a_128a_rekey:
 	mov	r6, 32(r15)
 	mov	2(sp), 34(r15)
 	mov	20(sp), 36(r15)
-	mov	38(sp), 38(r15)
+	mov	36(sp), 38(r15)
 	; isap_a_128a.ae:72: P.permute(s, s_k)
 	mov	r13, r12
 	mov	#12, r13
 	call	#isap_a_128a_P_permute
-	add	#78, sp
+	add	#80, sp
 	popm.w	#7, r10
 	ret
 	.size isap_a_128a_rekey, .-isap_a_128a_rekey

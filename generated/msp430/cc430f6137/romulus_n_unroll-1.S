@@ -1775,7 +1775,7 @@ romulus_n_decrypt_with:
 
 ; --- romulus_n_E_encrypt_block_tk1: romulus_n.E.encrypt_block_tk1
 ;     frame 16 bytes (8 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 654 bytes of code
+;     estimated 634 bytes of code
 	.section .text.romulus_n_E_encrypt_block_tk1,"ax",@progbits
 	.local romulus_n_E_encrypt_block_tk1
 	.type romulus_n_E_encrypt_block_tk1, @function
@@ -1794,72 +1794,67 @@ romulus_n_E_encrypt_block_tk1:
 	mov	@r14, r11
 	mov	2(r14), r4
 	mov	@r12+, 12(sp)
+	mov	@r12+, 10(sp)
 	mov	@r12+, 8(sp)
 	mov	@r12+, 6(sp)
-	mov	@r12+, 4(sp)
 	; skinny128_384plus.ae:199: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], r23[i] ^ tk1)
-	mov	#65496, 10(sp)
 	mov	r13, r12
+	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	mov	#65376, 4(sp)
 	; skinny128_384plus.ae:196: @unroll(unroll)
 .Lromulus_n_E_encrypt_block_tk1_loop1:
-	; skinny128_384plus.ae:199: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], r23[i] ^ tk1)
-	mov	10(sp), r15
-	mov.b	romulus_n_E.rc+40(r15), r15
 	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	mov.b	r6, r14
-	xor	r14, r6
+	mov.b	r6, r15
+	xor	r15, r6
 	swpb	r6
-	mov.b	romulus_n_E.sbox(r6), r6
-	mov.b	romulus_n_E.sbox(r14), r13
-	mov.b	r5, r14
-	xor	r14, r5
+	mov.b	romulus_n_E.sbox(r6), r14
+	mov.b	romulus_n_E.sbox(r15), r13
+	mov.b	r5, r15
+	xor	r15, r5
 	swpb	r5
-	mov.b	romulus_n_E.sbox(r5), r5
-	mov.b	romulus_n_E.sbox(r14), r14
+	mov.b	romulus_n_E.sbox(r5), r6
+	mov.b	romulus_n_E.sbox(r15), r15
+	swpb	r14
+	bis	r13, r14
 	swpb	r6
-	bis	r13, r6
-	swpb	r5
-	bis	r14, r5
+	bis	r15, r6
 	; skinny128_384plus.ae:116: r0 = sub_cells(r0) ^ ((c & 0xf) as u32 << 24) ^ k[63:32]
-	mov	r15, r13
-	and	#15, r13
-	swpb	r13
-	xor	r13, r6
-	xor	4(r12), r5
-	xor	6(r12), r6
-	xor	6(sp), r5
-	xor	4(sp), r6
+	mov	4(sp), r5
+	mov	r5, r15
+	xor	romulus_n_rt0+160(r15), r14
+	xor	4(r12), r6
+	xor	6(r12), r14
+	xor	8(sp), r6
+	xor	6(sp), r14
 	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	mov.b	r8, r13
-	xor	r13, r8
+	mov.b	r8, r15
+	xor	r15, r8
 	swpb	r8
-	mov.b	romulus_n_E.sbox(r8), r14
-	mov.b	romulus_n_E.sbox(r13), r8
-	mov.b	r7, r13
-	xor	r13, r7
+	mov.b	romulus_n_E.sbox(r8), r13
+	mov.b	romulus_n_E.sbox(r15), r8
+	mov.b	r7, r15
+	xor	r15, r7
 	swpb	r7
 	mov.b	romulus_n_E.sbox(r7), r7
-	mov.b	romulus_n_E.sbox(r13), r13
-	swpb	r14
-	bis	r8, r14
+	mov.b	romulus_n_E.sbox(r15), r15
+	swpb	r13
+	bis	r8, r13
 	swpb	r7
-	bis	r13, r7
+	bis	r15, r7
 	; skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
-	rrum.w	#4, r15
-	swpb	r15
-	xor	r15, r14
+	xor	romulus_n_rt0+2+160(r5), r13
+	xor	@r12, r7
+	xor	2(r12), r13
+	xor	12(sp), r7
+	xor	10(sp), r13
+	swpb	r13
+	mov	r13, r8
+	swpb	r7
+	xor.b	r7, r8
+	xor	r7, r8
 	mov	r7, r15
-	xor	@r12, r15
-	xor	2(r12), r14
-	xor	12(sp), r15
-	xor	8(sp), r14
-	swpb	r14
-	mov	r14, r8
-	swpb	r15
-	xor.b	r15, r8
-	xor	r15, r8
-	xor.b	r14, r15
-	xor	r14, r15
+	xor.b	r13, r15
+	xor	r13, r15
 	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	mov.b	r10, r13
 	xor	r13, r10
@@ -1883,82 +1878,74 @@ romulus_n_E_encrypt_block_tk1:
 	swpb	r4
 	mov.b	romulus_n_E.sbox(r4), r13
 	mov.b	romulus_n_E.sbox(r7), r7
-	mov.b	r11, r14
-	xor	r14, r11
+	mov.b	r11, r5
+	xor	r5, r11
 	swpb	r11
 	mov.b	romulus_n_E.sbox(r11), r11
-	mov.b	romulus_n_E.sbox(r14), r14
+	mov.b	romulus_n_E.sbox(r5), r5
 	; skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
 	swpb	r7
 	bis	r11, r7
-	swpb	r14
-	bis	r13, r14
+	swpb	r5
+	bis	r13, r5
 	; skinny128_384plus.ae:121: t = r0 ^ r2
-	mov	r5, r11
+	mov	r6, r11
 	xor	r10, r11
-	mov	r6, r13
+	mov	r14, r13
 	xor	r9, r13
 	; skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
-	xor	r11, r14
+	xor	r11, r5
 	xor	r13, r7
 	xor	r10, r15
 	xor	r9, r8
-	; skinny128_384plus.ae:200: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i + 1], r23[i + 1])
-	mov	10(sp), r10
-	mov.b	romulus_n_E.rc+1+40(r10), r9
 	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	mov.b	r7, r10
 	xor	r10, r7
 	swpb	r7
-	mov.b	romulus_n_E.sbox(r7), r4
-	mov.b	romulus_n_E.sbox(r10), r7
-	mov.b	r14, r10
-	xor	r10, r14
-	swpb	r14
-	mov.b	romulus_n_E.sbox(r14), r14
-	mov.b	romulus_n_E.sbox(r10), r10
-	swpb	r4
-	bis	r7, r4
-	mov	r14, r7
-	swpb	r7
-	bis	r10, r7
-	; skinny128_384plus.ae:116: r0 = sub_cells(r0) ^ ((c & 0xf) as u32 << 24) ^ k[63:32]
-	mov	r9, r14
-	and	#15, r14
-	swpb	r14
-	xor	r14, r4
-	xor	12(r12), r7
-	xor	14(r12), r4
-	mov	r4, 2(sp)
-	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	mov.b	r6, r10
-	xor	r10, r6
-	swpb	r6
-	mov.b	romulus_n_E.sbox(r6), r6
-	mov.b	romulus_n_E.sbox(r10), r14
+	mov.b	romulus_n_E.sbox(r7), r9
+	mov.b	romulus_n_E.sbox(r10), r4
 	mov.b	r5, r10
 	xor	r10, r5
 	swpb	r5
-	mov.b	romulus_n_E.sbox(r5), r5
+	mov.b	romulus_n_E.sbox(r5), r7
 	mov.b	romulus_n_E.sbox(r10), r10
+	swpb	r9
+	bis	r4, r9
+	swpb	r7
+	bis	r10, r7
+	; skinny128_384plus.ae:116: r0 = sub_cells(r0) ^ ((c & 0xf) as u32 << 24) ^ k[63:32]
+	mov	4(sp), r4
+	mov	r4, r10
+	xor	romulus_n_rt0+4+160(r10), r9
+	xor	12(r12), r7
+	xor	14(r12), r9
+	mov	r9, 2(sp)
+	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	mov.b	r14, r10
+	xor	r10, r14
+	swpb	r14
+	mov.b	romulus_n_E.sbox(r14), r5
+	mov.b	romulus_n_E.sbox(r10), r10
+	mov.b	r6, r14
+	xor	r14, r6
 	swpb	r6
-	bis	r14, r6
+	mov.b	romulus_n_E.sbox(r6), r9
+	mov.b	romulus_n_E.sbox(r14), r14
 	swpb	r5
 	bis	r10, r5
-	; skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
-	rrum.w	#4, r9
 	swpb	r9
-	xor	r9, r6
-	xor	8(r12), r5
-	xor	10(r12), r6
-	swpb	r6
-	mov	r6, r10
+	bis	r14, r9
+	; skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
+	xor	romulus_n_rt0+6+160(r4), r5
+	xor	8(r12), r9
+	xor	10(r12), r5
 	swpb	r5
-	xor.b	r5, r10
-	xor	r5, r10
-	mov	r5, r9
-	xor.b	r6, r9
-	xor	r6, r9
+	mov	r5, r10
+	swpb	r9
+	xor.b	r9, r10
+	xor	r9, r10
+	xor.b	r5, r9
+	xor	r5, r9
 	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	mov.b	r8, r14
 	xor	r14, r8
@@ -1996,6 +1983,7 @@ romulus_n_E_encrypt_block_tk1:
 	; skinny128_384plus.ae:121: t = r0 ^ r2
 	mov	r7, r11
 	xor	r8, r11
+	mov	2(sp), r4
 	xor	r14, r4
 	; skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
 	xor	r11, r5
@@ -2003,18 +1991,18 @@ romulus_n_E_encrypt_block_tk1:
 	xor	r8, r9
 	xor	r14, r10
 	; skinny128_384plus.ae:184: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32])
-	mov	8(sp), r8
+	mov	10(sp), r8
 	mov	r8, r14
-	xor.b	6(sp), r14
+	xor.b	8(sp), r14
 	xor	r8, r14
 	mov	r14, 0(sp)
-	mov	6(sp), r14
+	mov	8(sp), r14
 	mov	r14, r13
 	mov	12(sp), r15
 	swpb	r15
 	xor.b	r15, r13
 	xor	r14, r13
-	mov	4(sp), r15
+	mov	6(sp), r15
 	mov	r15, r14
 	xor.b	r8, r14
 	xor	r15, r14
@@ -2026,10 +2014,10 @@ romulus_n_E_encrypt_block_tk1:
 	add	#16, r12
 	mov	2(sp), r8
 	mov	@sp, 12(sp)
-	mov	r13, 8(sp)
-	mov	r14, 6(sp)
-	mov	r15, 4(sp)
-	add	#2, 10(sp)
+	mov	r13, 10(sp)
+	mov	r14, 8(sp)
+	mov	r15, 6(sp)
+	add	#8, 4(sp)
 	jnz	.Lromulus_n_E_encrypt_block_tk1_loop1
 .Lromulus_n_E_encrypt_block_tk1_done2:
 	; skinny128_384plus.ae:203: return cat(r0, r1, r2, r3)
@@ -3024,19 +3012,22 @@ romulus_n_E.sbox:
 	.size romulus_n_E.sbox, .-romulus_n_E.sbox
 
 
-; table E.rc: 56 x u8 (56 bytes)
-	.section .rodata.romulus_n_E.rc,"a",@progbits
+; table rt0: 80 x u16 (160 bytes)
+	.section .rodata.romulus_n_rt0,"a",@progbits
 	.balign 2
-	.global romulus_n_E.rc
-	.type romulus_n_E.rc, @object
-romulus_n_E.rc:
-	.byte 0x01, 0x03, 0x07, 0x0f, 0x1f, 0x3e, 0x3d, 0x3b
-	.byte 0x37, 0x2f, 0x1e, 0x3c, 0x39, 0x33, 0x27, 0x0e
-	.byte 0x1d, 0x3a, 0x35, 0x2b, 0x16, 0x2c, 0x18, 0x30
-	.byte 0x21, 0x02, 0x05, 0x0b, 0x17, 0x2e, 0x1c, 0x38
-	.byte 0x31, 0x23, 0x06, 0x0d, 0x1b, 0x36, 0x2d, 0x1a
-	.byte 0x34, 0x29, 0x12, 0x24, 0x08, 0x11, 0x22, 0x04
-	.byte 0x09, 0x13, 0x26, 0x0c, 0x19, 0x32, 0x25, 0x0a
-	.size romulus_n_E.rc, .-romulus_n_E.rc
+	.global romulus_n_rt0
+	.type romulus_n_rt0, @object
+romulus_n_rt0:
+	.word 0x0100, 0x0000, 0x0300, 0x0000, 0x0700, 0x0000, 0x0f00, 0x0000
+	.word 0x0f00, 0x0100, 0x0e00, 0x0300, 0x0d00, 0x0300, 0x0b00, 0x0300
+	.word 0x0700, 0x0300, 0x0f00, 0x0200, 0x0e00, 0x0100, 0x0c00, 0x0300
+	.word 0x0900, 0x0300, 0x0300, 0x0300, 0x0700, 0x0200, 0x0e00, 0x0000
+	.word 0x0d00, 0x0100, 0x0a00, 0x0300, 0x0500, 0x0300, 0x0b00, 0x0200
+	.word 0x0600, 0x0100, 0x0c00, 0x0200, 0x0800, 0x0100, 0x0000, 0x0300
+	.word 0x0100, 0x0200, 0x0200, 0x0000, 0x0500, 0x0000, 0x0b00, 0x0000
+	.word 0x0700, 0x0100, 0x0e00, 0x0200, 0x0c00, 0x0100, 0x0800, 0x0300
+	.word 0x0100, 0x0300, 0x0300, 0x0200, 0x0600, 0x0000, 0x0d00, 0x0000
+	.word 0x0b00, 0x0100, 0x0600, 0x0300, 0x0d00, 0x0200, 0x0a00, 0x0100
+	.size romulus_n_rt0, .-romulus_n_rt0
 
 

@@ -102,7 +102,7 @@ spongent_pi160_sbox_layer:
 
 ; --- spongent_pi160_permute: spongent_pi160.permute
 ;     frame 12 bytes (6 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1030 bytes of code
+;     estimated 1026 bytes of code
 	.section .text.spongent_pi160_permute,"ax",@progbits
 	.global spongent_pi160_permute
 	.type spongent_pi160_permute, @function
@@ -128,16 +128,13 @@ spongent_pi160_permute:
 	mov	@r12+, r11
 	mov	@r12+, r13
 	mov	@r12+, r14
-	mov	#65456, 8(sp)
+	mov	#65216, 8(sp)
 .Lspongent_pi160_permute_loop1:
+	; spongent_pi160.ae:43: x = x ^ (c as u160) ^ ((reverse8(c) as u160) << (n - 8))
 	mov	8(sp), r12
 	mov	r12, r15
-	mov.b	spongent_pi160_rt0+80(r15), r15
-	; spongent_pi160.ae:43: x = x ^ (c as u160) ^ ((reverse8(c) as u160) << (n - 8))
-	xor	r15, r4
-	mov.b	spongent_pi160_rt1+80(r12), r15
-	swpb	r15
-	xor	r15, r14
+	xor	spongent_pi160_rt0+320(r15), r4
+	xor	spongent_pi160_rt0+2+320(r12), r14
 	mov.b	r14, r15
 	xor	r15, r14
 	swpb	r14
@@ -173,10 +170,10 @@ spongent_pi160_permute:
 	mov.b	r9, r14
 	xor	r14, r9
 	swpb	r9
-	mov.b	spongent_pi160_sf0(r9), r12
+	mov.b	spongent_pi160_sf0(r9), r11
 	mov.b	spongent_pi160_sf0(r14), r13
-	swpb	r12
-	bis	r13, r12
+	swpb	r11
+	bis	r13, r11
 	mov.b	r8, r13
 	xor	r13, r8
 	swpb	r8
@@ -222,17 +219,9 @@ spongent_pi160_permute:
 	mov	#0, r9
 	rra	r6
 	rrc	r9
-	mov	#0, r11
+	mov	#0, r12
 	rra	r6
-	rrc	r11
-	rra	r6
-	rrc	r4
-	rra	r6
-	rrc	r13
-	rra	r6
-	rrc	r9
-	rra	r6
-	rrc	r11
+	rrc	r12
 	rra	r6
 	rrc	r4
 	rra	r6
@@ -240,7 +229,7 @@ spongent_pi160_permute:
 	rra	r6
 	rrc	r9
 	rra	r6
-	rrc	r11
+	rrc	r12
 	rra	r6
 	rrc	r4
 	rra	r6
@@ -248,7 +237,15 @@ spongent_pi160_permute:
 	rra	r6
 	rrc	r9
 	rra	r6
-	rrc	r11
+	rrc	r12
+	rra	r6
+	rrc	r4
+	rra	r6
+	rrc	r13
+	rra	r6
+	rrc	r9
+	rra	r6
+	rrc	r12
 	rra	r7
 	rrc	r4
 	rra	r7
@@ -256,7 +253,7 @@ spongent_pi160_permute:
 	rra	r7
 	rrc	r9
 	rra	r7
-	rrc	r11
+	rrc	r12
 	rra	r7
 	rrc	r4
 	rra	r7
@@ -264,7 +261,7 @@ spongent_pi160_permute:
 	rra	r7
 	rrc	r9
 	rra	r7
-	rrc	r11
+	rrc	r12
 	rra	r7
 	rrc	r4
 	rra	r7
@@ -272,7 +269,7 @@ spongent_pi160_permute:
 	rra	r7
 	rrc	r9
 	rra	r7
-	rrc	r11
+	rrc	r12
 	rra	r7
 	rrc	r4
 	rra	r7
@@ -281,7 +278,7 @@ spongent_pi160_permute:
 	rra	r7
 	rrc	r9
 	rra	r7
-	rrc	r11
+	rrc	r12
 	rra	r8
 	rrc	r4
 	mov	#0, r7
@@ -382,37 +379,37 @@ spongent_pi160_permute:
 	rrc	r10
 	rra	r14
 	rrc	r13
-	rra	r12
+	rra	r11
 	rrc	r5
-	rra	r12
+	rra	r11
 	rrc	r7
-	rra	r12
+	rra	r11
 	rrc	r10
-	rra	r12
+	rra	r11
 	rrc	r13
-	rra	r12
+	rra	r11
 	rrc	r5
-	rra	r12
+	rra	r11
 	rrc	r7
-	rra	r12
+	rra	r11
 	rrc	r10
-	rra	r12
+	rra	r11
 	rrc	r13
-	rra	r12
+	rra	r11
 	rrc	r5
-	rra	r12
+	rra	r11
 	rrc	r7
-	rra	r12
+	rra	r11
 	rrc	r10
-	rra	r12
+	rra	r11
 	rrc	r13
-	rra	r12
+	rra	r11
 	rrc	r5
-	rra	r12
+	rra	r11
 	rrc	r7
-	rra	r12
+	rra	r11
 	rrc	r10
-	rra	r12
+	rra	r11
 	rrc	r13
 	rra	r15
 	rrc	r5
@@ -481,82 +478,83 @@ spongent_pi160_permute:
 	rrc	r10
 	rra	r15
 	rrc	r14
-	mov	#0, r6
-	mov	4(sp), r12
-	rra	r12
-	rrc	r6
-	rra	r12
+	mov	#0, r11
+	mov	4(sp), r6
+	rra	r6
+	rrc	r11
+	rra	r6
 	rrc	r8
 	mov	#0, r15
-	rra	r12
+	rra	r6
 	rrc	r15
-	rra	r12
+	rra	r6
 	rrc	r14
-	rra	r12
-	rrc	r6
-	rra	r12
+	rra	r6
+	rrc	r11
+	rra	r6
 	rrc	r8
-	rra	r12
+	rra	r6
 	rrc	r15
-	rra	r12
+	rra	r6
 	rrc	r14
-	rra	r12
-	rrc	r6
-	rra	r12
+	rra	r6
+	rrc	r11
+	rra	r6
 	rrc	r8
-	rra	r12
+	rra	r6
 	rrc	r15
-	rra	r12
+	rra	r6
 	rrc	r14
-	rra	r12
-	rrc	r6
-	rra	r12
+	rra	r6
+	rrc	r11
+	rra	r6
 	rrc	r8
-	rra	r12
+	rra	r6
 	rrc	r15
-	rra	r12
+	rra	r6
 	rrc	r14
-	mov	6(sp), r12
-	rra	r12
-	rrc	r6
-	rra	r12
+	mov	6(sp), r6
+	rra	r6
+	rrc	r11
+	rra	r6
 	rrc	r8
-	rra	r12
+	rra	r6
 	rrc	r15
-	rra	r12
+	rra	r6
 	rrc	r14
-	rra	r12
-	rrc	r6
-	rra	r12
+	rra	r6
+	rrc	r11
+	rra	r6
 	rrc	r8
-	rra	r12
+	rra	r6
 	rrc	r15
-	rra	r12
+	rra	r6
 	rrc	r14
-	rra	r12
-	rrc	r6
-	rra	r12
+	rra	r6
+	rrc	r11
+	rra	r6
 	rrc	r8
-	rra	r12
+	rra	r6
 	rrc	r15
-	rra	r12
+	rra	r6
 	rrc	r14
-	rra	r12
-	rrc	r6
-	swpb	r6
-	mov.b	r6, r6
-	bis	r6, 0(sp)
-	rra	r12
+	rra	r6
+	rrc	r11
+	swpb	r11
+	mov.b	r11, r11
+	bis	r11, 0(sp)
+	rra	r6
 	rrc	r8
-	rra	r12
+	rra	r6
 	rrc	r15
 	swpb	r15
 	mov.b	r15, r15
+	mov	r12, r11
 	bis	r15, r11
-	rra	r12
+	rra	r6
 	rrc	r14
 	mov	@sp, r6
-	add	#1, 8(sp)
+	add	#4, 8(sp)
 	jnz	.Lspongent_pi160_permute_loop1
 .Lspongent_pi160_permute_done2:
 	mov	10(sp), r12
@@ -584,42 +582,33 @@ spongent_pi160_permute:
 
 
 
-; table rt0: 80 x u8 (80 bytes)
+; table rt0: 160 x u16 (320 bytes)
 	.section .rodata.spongent_pi160_rt0,"a",@progbits
 	.balign 2
 	.global spongent_pi160_rt0
 	.type spongent_pi160_rt0, @object
 spongent_pi160_rt0:
-	.byte 0x75, 0x6a, 0x54, 0x29, 0x53, 0x27, 0x4f, 0x1f
-	.byte 0x3e, 0x7d, 0x7a, 0x74, 0x68, 0x50, 0x21, 0x43
-	.byte 0x07, 0x0e, 0x1c, 0x38, 0x71, 0x62, 0x44, 0x09
-	.byte 0x12, 0x24, 0x49, 0x13, 0x26, 0x4d, 0x1b, 0x36
-	.byte 0x6d, 0x5a, 0x35, 0x6b, 0x56, 0x2d, 0x5b, 0x37
-	.byte 0x6f, 0x5e, 0x3d, 0x7b, 0x76, 0x6c, 0x58, 0x31
-	.byte 0x63, 0x46, 0x0d, 0x1a, 0x34, 0x69, 0x52, 0x25
-	.byte 0x4b, 0x17, 0x2e, 0x5d, 0x3b, 0x77, 0x6e, 0x5c
-	.byte 0x39, 0x73, 0x66, 0x4c, 0x19, 0x32, 0x65, 0x4a
-	.byte 0x15, 0x2a, 0x55, 0x2b, 0x57, 0x2f, 0x5f, 0x3f
+	.word 0x0075, 0xae00, 0x006a, 0x5600, 0x0054, 0x2a00, 0x0029, 0x9400
+	.word 0x0053, 0xca00, 0x0027, 0xe400, 0x004f, 0xf200, 0x001f, 0xf800
+	.word 0x003e, 0x7c00, 0x007d, 0xbe00, 0x007a, 0x5e00, 0x0074, 0x2e00
+	.word 0x0068, 0x1600, 0x0050, 0x0a00, 0x0021, 0x8400, 0x0043, 0xc200
+	.word 0x0007, 0xe000, 0x000e, 0x7000, 0x001c, 0x3800, 0x0038, 0x1c00
+	.word 0x0071, 0x8e00, 0x0062, 0x4600, 0x0044, 0x2200, 0x0009, 0x9000
+	.word 0x0012, 0x4800, 0x0024, 0x2400, 0x0049, 0x9200, 0x0013, 0xc800
+	.word 0x0026, 0x6400, 0x004d, 0xb200, 0x001b, 0xd800, 0x0036, 0x6c00
+	.word 0x006d, 0xb600, 0x005a, 0x5a00, 0x0035, 0xac00, 0x006b, 0xd600
+	.word 0x0056, 0x6a00, 0x002d, 0xb400, 0x005b, 0xda00, 0x0037, 0xec00
+	.word 0x006f, 0xf600, 0x005e, 0x7a00, 0x003d, 0xbc00, 0x007b, 0xde00
+	.word 0x0076, 0x6e00, 0x006c, 0x3600, 0x0058, 0x1a00, 0x0031, 0x8c00
+	.word 0x0063, 0xc600, 0x0046, 0x6200, 0x000d, 0xb000, 0x001a, 0x5800
+	.word 0x0034, 0x2c00, 0x0069, 0x9600, 0x0052, 0x4a00, 0x0025, 0xa400
+	.word 0x004b, 0xd200, 0x0017, 0xe800, 0x002e, 0x7400, 0x005d, 0xba00
+	.word 0x003b, 0xdc00, 0x0077, 0xee00, 0x006e, 0x7600, 0x005c, 0x3a00
+	.word 0x0039, 0x9c00, 0x0073, 0xce00, 0x0066, 0x6600, 0x004c, 0x3200
+	.word 0x0019, 0x9800, 0x0032, 0x4c00, 0x0065, 0xa600, 0x004a, 0x5200
+	.word 0x0015, 0xa800, 0x002a, 0x5400, 0x0055, 0xaa00, 0x002b, 0xd400
+	.word 0x0057, 0xea00, 0x002f, 0xf400, 0x005f, 0xfa00, 0x003f, 0xfc00
 	.size spongent_pi160_rt0, .-spongent_pi160_rt0
-
-
-; table rt1: 80 x u8 (80 bytes)
-	.section .rodata.spongent_pi160_rt1,"a",@progbits
-	.balign 2
-	.global spongent_pi160_rt1
-	.type spongent_pi160_rt1, @object
-spongent_pi160_rt1:
-	.byte 0xae, 0x56, 0x2a, 0x94, 0xca, 0xe4, 0xf2, 0xf8
-	.byte 0x7c, 0xbe, 0x5e, 0x2e, 0x16, 0x0a, 0x84, 0xc2
-	.byte 0xe0, 0x70, 0x38, 0x1c, 0x8e, 0x46, 0x22, 0x90
-	.byte 0x48, 0x24, 0x92, 0xc8, 0x64, 0xb2, 0xd8, 0x6c
-	.byte 0xb6, 0x5a, 0xac, 0xd6, 0x6a, 0xb4, 0xda, 0xec
-	.byte 0xf6, 0x7a, 0xbc, 0xde, 0x6e, 0x36, 0x1a, 0x8c
-	.byte 0xc6, 0x62, 0xb0, 0x58, 0x2c, 0x96, 0x4a, 0xa4
-	.byte 0xd2, 0xe8, 0x74, 0xba, 0xdc, 0xee, 0x76, 0x3a
-	.byte 0x9c, 0xce, 0x66, 0x32, 0x98, 0x4c, 0xa6, 0x52
-	.byte 0xa8, 0x54, 0xaa, 0xd4, 0xea, 0xf4, 0xfa, 0xfc
-	.size spongent_pi160_rt1, .-spongent_pi160_rt1
 
 
 ; table sf0: 256 x u8 (256 bytes)

@@ -263,7 +263,7 @@ skinny128_384plus_key_schedule:
 
 ; --- skinny128_384plus_encrypt_block: skinny128_384plus.encrypt_block
 ;     frame 4 bytes (2 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 334 bytes of code
+;     estimated 318 bytes of code
 	.section .text.skinny128_384plus_encrypt_block,"ax",@progbits
 	.global skinny128_384plus_encrypt_block
 	.type skinny128_384plus_encrypt_block, @function
@@ -274,140 +274,147 @@ skinny128_384plus_encrypt_block:
 	mov	r14, 2(sp)
 	; skinny128_384plus.ae:130: @unroll(unroll)
 	mov	12(r13), r6
-	mov	14(r13), r5
-	mov	8(r13), r7
-	mov	10(r13), r8
-	mov	4(r13), r14
+	mov	14(r13), r7
+	mov	8(r13), r8
+	mov	10(r13), r9
+	mov	4(r13), r5
 	mov	6(r13), r15
-	mov	@r13, r11
-	mov	2(r13), r13
-	; skinny128_384plus.ae:132: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
-	mov	#65496, 0(sp)
-	mov	r12, r9
+	mov	@r13, r10
+	mov	2(r13), r11
+	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	mov	#65376, r13
 	; skinny128_384plus.ae:130: @unroll(unroll)
 .Lskinny128_384plus_encrypt_block_loop1:
-	; skinny128_384plus.ae:132: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
-	mov	@sp, r12
-	mov.b	skinny128_384plus_rc+40(r12), r12
 	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	mov.b	r5, r10
-	xor	r10, r5
+	mov.b	r5, r4
+	xor	r4, r5
 	swpb	r5
-	mov.b	skinny128_384plus_sbox(r5), r4
-	mov.b	skinny128_384plus_sbox(r10), r5
-	mov.b	r6, r10
-	xor	r10, r6
-	swpb	r6
-	mov.b	skinny128_384plus_sbox(r6), r6
-	mov.b	skinny128_384plus_sbox(r10), r10
+	mov.b	skinny128_384plus_sbox(r5), r14
+	swpb	r14
+	mov.b	skinny128_384plus_sbox(r4), r5
+	bis	r5, r14
+	mov.b	r9, r5
+	xor	r5, r9
+	swpb	r9
+	mov.b	skinny128_384plus_sbox(r9), r4
 	swpb	r4
-	bis	r5, r4
-	swpb	r6
-	bis	r10, r6
-	; skinny128_384plus.ae:116: r0 = sub_cells(r0) ^ ((c & 0xf) as u32 << 24) ^ k[63:32]
-	mov	r12, r5
-	and	#15, r5
-	swpb	r5
-	xor	r5, r4
-	mov	r6, r10
-	xor	4(r9), r10
-	xor	6(r9), r4
+	mov.b	skinny128_384plus_sbox(r5), r9
+	bis	r9, r4
+	; skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
+	xor	skinny128_384plus_rt0+2+160(r13), r4
+	xor	2(r12), r4
 	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	mov.b	r8, r6
-	xor	r6, r8
+	mov.b	r8, r9
+	xor	r9, r8
 	swpb	r8
-	mov.b	skinny128_384plus_sbox(r8), r5
-	mov.b	skinny128_384plus_sbox(r6), r6
-	mov.b	r7, r8
-	xor	r8, r7
+	mov.b	skinny128_384plus_sbox(r8), r8
+	swpb	r8
+	mov.b	skinny128_384plus_sbox(r9), r9
+	bis	r9, r8
+	; skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
+	xor	@r12, r8
+	swpb	r8
+	mov	r4, r9
+	swpb	r9
+	mov	r9, r4
+	xor.b	r8, r4
+	xor	r8, r4
+	; skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
+	xor	r14, r4
+	; skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
+	xor.b	r9, r8
+	xor	r9, r8
+	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	mov.b	r15, r9
+	xor	r9, r15
+	swpb	r15
+	mov.b	skinny128_384plus_sbox(r15), r5
+	swpb	r5
+	mov.b	skinny128_384plus_sbox(r9), r15
+	bis	r15, r5
+	; skinny128_384plus.ae:118: r2 = (sub_cells(r2) ^ 0x02000000) >>> 16
+	xor	#512, r5
+	; skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
+	mov	r8, r15
+	xor	r5, r15
+	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	mov.b	r11, r8
+	mov	r8, 0(sp)
+	mov.b	skinny128_384plus_sbox(r8), r8
+	; skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
+	swpb	r8
+	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	mov.b	r10, r9
+	xor	r9, r10
+	swpb	r10
+	mov.b	skinny128_384plus_sbox(r10), r10
+	; skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
+	bis	r10, r8
+	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	mov.b	r7, r10
+	xor	r10, r7
 	swpb	r7
 	mov.b	skinny128_384plus_sbox(r7), r7
-	mov.b	skinny128_384plus_sbox(r8), r8
-	swpb	r5
-	bis	r6, r5
 	swpb	r7
-	bis	r8, r7
-	; skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
-	rrum.w	#4, r12
-	swpb	r12
-	xor	r12, r5
-	xor	@r9, r7
-	xor	2(r9), r5
-	swpb	r5
-	mov	r5, r6
-	swpb	r7
-	xor.b	r7, r6
-	xor	r7, r6
-	xor.b	r5, r7
-	xor	r5, r7
-	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	mov.b	r15, r12
-	xor	r12, r15
-	swpb	r15
-	mov.b	skinny128_384plus_sbox(r15), r15
-	mov.b	skinny128_384plus_sbox(r12), r12
-	mov.b	r14, r5
-	xor	r5, r14
-	swpb	r14
-	mov.b	skinny128_384plus_sbox(r14), r8
-	mov.b	skinny128_384plus_sbox(r5), r14
-	swpb	r15
-	bis	r12, r15
-	swpb	r8
-	bis	r14, r8
-	; skinny128_384plus.ae:118: r2 = (sub_cells(r2) ^ 0x02000000) >>> 16
-	xor	#512, r15
-	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	mov.b	r13, r12
-	xor	r12, r13
-	swpb	r13
-	mov.b	skinny128_384plus_sbox(r13), r14
-	mov.b	skinny128_384plus_sbox(r12), r13
-	mov.b	r11, r5
-	xor	r5, r11
-	swpb	r11
-	mov.b	skinny128_384plus_sbox(r11), r12
-	mov.b	skinny128_384plus_sbox(r5), r5
-	; skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
-	swpb	r13
-	bis	r12, r13
-	swpb	r5
-	bis	r14, r5
+	mov.b	skinny128_384plus_sbox(r10), r10
+	bis	r10, r7
+	; skinny128_384plus.ae:116: r0 = sub_cells(r0) ^ ((c & 0xf) as u32 << 24) ^ k[63:32]
+	xor	skinny128_384plus_rt0+160(r13), r7
+	mov	r7, r10
+	xor	6(r12), r10
 	; skinny128_384plus.ae:121: t = r0 ^ r2
-	mov	r10, r11
-	xor	r15, r11
-	mov	r4, r12
-	xor	r8, r12
+	xor	r10, r14
 	; skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
-	xor	r11, r5
-	xor	r12, r13
-	mov	r7, r14
-	xor	r15, r14
-	mov	r6, r15
-	xor	r8, r15
-	add	#8, r9
-	mov	r5, r6
-	mov	r13, r5
-	mov	r10, r7
-	mov	r4, r8
-	mov	r12, r13
-	add	#1, 0(sp)
+	mov	r8, r7
+	xor	r14, r7
+	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	mov.b	skinny128_384plus_sbox(r9), r8
+	; skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
+	swpb	r8
+	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	xor	@sp, r11
+	swpb	r11
+	mov.b	skinny128_384plus_sbox(r11), r11
+	; skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
+	bis	r11, r8
+	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	mov.b	r6, r11
+	xor	r11, r6
+	swpb	r6
+	mov.b	skinny128_384plus_sbox(r6), r9
+	swpb	r9
+	mov.b	skinny128_384plus_sbox(r11), r11
+	bis	r11, r9
+	; skinny128_384plus.ae:116: r0 = sub_cells(r0) ^ ((c & 0xf) as u32 << 24) ^ k[63:32]
+	xor	4(r12), r9
+	; skinny128_384plus.ae:121: t = r0 ^ r2
+	mov	r5, r11
+	xor	r9, r11
+	; skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
+	mov	r8, r6
+	xor	r11, r6
+	add	#8, r12
+	mov	r9, r8
+	mov	r10, r9
+	mov	r15, r5
+	mov	r4, r15
+	mov	r11, r10
+	mov	r14, r11
+	add	#4, r13
 	jnz	.Lskinny128_384plus_encrypt_block_loop1
 .Lskinny128_384plus_encrypt_block_done2:
 	; skinny128_384plus.ae:134: return cat(r0, r1, r2, r3)
-	mov	2(sp), r10
-	mov	r10, r12
-	mov	r11, 0(r12)
-	mov	r13, 2(r12)
-	mov	r10, r13
-	mov	r14, 4(r13)
-	mov	r10, r14
+	mov	2(sp), r13
+	mov	r13, r14
+	mov	r10, 0(r14)
+	mov	r11, 2(r14)
+	mov	r5, 4(r14)
 	mov	r15, 6(r14)
-	mov	r10, r15
-	mov	r7, 8(r15)
-	mov	r8, 10(r15)
+	mov	r13, r15
+	mov	r8, 8(r15)
+	mov	r9, 10(r15)
 	mov	r6, 12(r15)
-	mov	r5, 14(r10)
+	mov	r7, 14(r13)
 	add	#4, sp
 	popm.w	#7, r10
 	ret
@@ -415,166 +422,157 @@ skinny128_384plus_encrypt_block:
 
 
 ; --- skinny128_384plus_decrypt_block: skinny128_384plus.decrypt_block
-;     frame 4 bytes (2 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 340 bytes of code
+;     frame 2 bytes (1 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 322 bytes of code
 	.section .text.skinny128_384plus_decrypt_block,"ax",@progbits
 	.global skinny128_384plus_decrypt_block
 	.type skinny128_384plus_decrypt_block, @function
 	.balign 2
 skinny128_384plus_decrypt_block:
 	pushm.w	#7, r10
-	sub	#4, sp
+	sub	#2, sp
+	mov	r14, 0(sp)
 	; skinny128_384plus.ae:142: @unroll(unroll)
-	mov	12(r13), r10
-	mov	14(r13), r11
-	mov	8(r13), 0(sp)
-	mov	10(r13), r9
+	mov	12(r13), r11
+	mov	14(r13), r14
+	mov	8(r13), r9
+	mov	10(r13), r10
 	mov	4(r13), r7
 	mov	6(r13), r8
 	mov	@r13, r6
 	mov	2(r13), r13
 	; skinny128_384plus.ae:146: k = rtk[i]
-	mov	r12, r5
-	mov	r14, 2(sp)
-	; skinny128_384plus.ae:145: c = rc[i]
-	mov	#40, r4
+	mov	#65376, r15
 	; skinny128_384plus.ae:142: @unroll(unroll)
 .Lskinny128_384plus_decrypt_block_loop1:
 	; skinny128_384plus.ae:149: r0, r1, r2, r3 = r1, r2 ^ t, t, r0 ^ r3
-	xor	r13, r11
-	xor	r6, r10
+	xor	r13, r14
+	mov	r11, r5
+	xor	r6, r5
 	; skinny128_384plus.ae:153: r3 = inv_sub_cells(r3 <<< 24)
-	swpb	r10
-	swpb	r11
-	mov	r11, r14
-	xor.b	r10, r14
-	xor	r10, r14
-	; skinny128_384plus.ae:109: return cat(inv_sbox[r[31:24]], inv_sbox[r[23:16]], inv_sbox[r[15:8]], inv_sbox[r[7:0]])
-	mov.b	r14, r15
-	xor	r15, r14
+	swpb	r5
 	swpb	r14
+	mov	r14, r4
+	xor.b	r5, r4
+	xor	r5, r4
+	; skinny128_384plus.ae:109: return cat(inv_sbox[r[31:24]], inv_sbox[r[23:16]], inv_sbox[r[15:8]], inv_sbox[r[7:0]])
+	mov.b	r4, r11
+	xor	r11, r4
+	swpb	r4
+	mov.b	skinny128_384plus_inv_sbox(r4), r4
+	swpb	r4
+	mov.b	skinny128_384plus_inv_sbox(r11), r11
+	bis	r11, r4
+	; skinny128_384plus.ae:153: r3 = inv_sub_cells(r3 <<< 24)
+	xor.b	r14, r5
+	xor	r14, r5
+	; skinny128_384plus.ae:109: return cat(inv_sbox[r[31:24]], inv_sbox[r[23:16]], inv_sbox[r[15:8]], inv_sbox[r[7:0]])
+	mov.b	r5, r14
+	xor	r14, r5
+	swpb	r5
+	mov.b	skinny128_384plus_inv_sbox(r5), r5
+	swpb	r5
 	mov.b	skinny128_384plus_inv_sbox(r14), r14
-	swpb	r14
-	mov.b	skinny128_384plus_inv_sbox(r15), r15
-	bis	r15, r14
-	; skinny128_384plus.ae:153: r3 = inv_sub_cells(r3 <<< 24)
-	xor.b	r11, r10
-	xor	r11, r10
-	; skinny128_384plus.ae:109: return cat(inv_sbox[r[31:24]], inv_sbox[r[23:16]], inv_sbox[r[15:8]], inv_sbox[r[7:0]])
-	mov.b	r10, r12
-	xor	r12, r10
-	swpb	r10
-	mov.b	skinny128_384plus_inv_sbox(r10), r15
-	swpb	r15
-	mov.b	skinny128_384plus_inv_sbox(r12), r12
-	bis	r12, r15
+	bis	r14, r5
 	; skinny128_384plus.ae:148: t = r3 ^ r1
-	xor	@sp, r6
+	xor	r9, r6
 	; skinny128_384plus.ae:149: r0, r1, r2, r3 = r1, r2 ^ t, t, r0 ^ r3
 	mov	r7, r11
 	xor	r6, r11
 	; skinny128_384plus.ae:152: r2 = inv_sub_cells((r2 <<< 16) ^ 0x02000000)
 	xor	#512, r6
 	; skinny128_384plus.ae:109: return cat(inv_sbox[r[31:24]], inv_sbox[r[23:16]], inv_sbox[r[15:8]], inv_sbox[r[7:0]])
-	mov.b	r6, r10
-	xor	r10, r6
-	swpb	r6
-	mov.b	skinny128_384plus_inv_sbox(r6), r12
-	swpb	r12
-	mov.b	skinny128_384plus_inv_sbox(r10), r10
-	bis	r10, r12
-	; skinny128_384plus.ae:148: t = r3 ^ r1
-	xor	r9, r13
-	; skinny128_384plus.ae:149: r0, r1, r2, r3 = r1, r2 ^ t, t, r0 ^ r3
-	xor	r13, r8
-	; skinny128_384plus.ae:109: return cat(inv_sbox[r[31:24]], inv_sbox[r[23:16]], inv_sbox[r[15:8]], inv_sbox[r[7:0]])
-	mov.b	r13, r10
-	xor	r10, r13
-	swpb	r13
-	mov.b	skinny128_384plus_inv_sbox(r13), r7
-	swpb	r7
-	mov.b	skinny128_384plus_inv_sbox(r10), r10
-	bis	r10, r7
-	; skinny128_384plus.ae:151: r1 = inv_sub_cells((r1 <<< 8) ^ ((c >> 4) as u32 << 24) ^ k[31:0])
-	swpb	r8
-	swpb	r11
-	mov	r11, r6
-	xor.b	r8, r6
-	xor	r8, r6
-	; skinny128_384plus.ae:145: c = rc[i]
-	mov.b	skinny128_384plus_rc+39-40(r4), r10
-	; skinny128_384plus.ae:151: r1 = inv_sub_cells((r1 <<< 8) ^ ((c >> 4) as u32 << 24) ^ k[31:0])
-	mov	r10, r13
-	rrum.w	#4, r13
-	swpb	r13
-	xor	r13, r6
-	xor	314(r5), r6
-	; skinny128_384plus.ae:109: return cat(inv_sbox[r[31:24]], inv_sbox[r[23:16]], inv_sbox[r[15:8]], inv_sbox[r[7:0]])
-	mov.b	r6, r13
-	xor	r13, r6
+	mov.b	r6, r14
+	xor	r14, r6
 	swpb	r6
 	mov.b	skinny128_384plus_inv_sbox(r6), r6
 	swpb	r6
+	mov.b	skinny128_384plus_inv_sbox(r14), r14
+	bis	r14, r6
+	; skinny128_384plus.ae:148: t = r3 ^ r1
+	mov	r13, r7
+	xor	r10, r7
+	; skinny128_384plus.ae:149: r0, r1, r2, r3 = r1, r2 ^ t, t, r0 ^ r3
+	xor	r7, r8
+	; skinny128_384plus.ae:109: return cat(inv_sbox[r[31:24]], inv_sbox[r[23:16]], inv_sbox[r[15:8]], inv_sbox[r[7:0]])
+	mov.b	r7, r14
+	xor	r14, r7
+	swpb	r7
+	mov.b	skinny128_384plus_inv_sbox(r7), r7
+	swpb	r7
+	mov.b	skinny128_384plus_inv_sbox(r14), r14
+	bis	r14, r7
+	; skinny128_384plus.ae:151: r1 = inv_sub_cells((r1 <<< 8) ^ ((c >> 4) as u32 << 24) ^ k[31:0])
+	swpb	r8
+	swpb	r11
+	mov	r11, r13
+	xor.b	r8, r13
+	xor	r8, r13
+	xor	skinny128_384plus_rt1+2+160(r15), r13
+	xor	314(r12), r13
+	; skinny128_384plus.ae:109: return cat(inv_sbox[r[31:24]], inv_sbox[r[23:16]], inv_sbox[r[15:8]], inv_sbox[r[7:0]])
+	mov.b	r13, r14
+	xor	r14, r13
+	swpb	r13
 	mov.b	skinny128_384plus_inv_sbox(r13), r13
-	bis	r13, r6
+	swpb	r13
+	mov.b	skinny128_384plus_inv_sbox(r14), r14
+	bis	r14, r13
 	; skinny128_384plus.ae:151: r1 = inv_sub_cells((r1 <<< 8) ^ ((c >> 4) as u32 << 24) ^ k[31:0])
 	xor.b	r11, r8
 	xor	r11, r8
-	xor	312(r5), r8
+	xor	312(r12), r8
 	; skinny128_384plus.ae:109: return cat(inv_sbox[r[31:24]], inv_sbox[r[23:16]], inv_sbox[r[15:8]], inv_sbox[r[7:0]])
-	mov.b	r8, r11
-	xor	r11, r8
+	mov.b	r8, r14
+	xor	r14, r8
 	swpb	r8
-	mov.b	skinny128_384plus_inv_sbox(r8), r13
-	swpb	r13
-	mov.b	skinny128_384plus_inv_sbox(r11), r11
-	bis	r11, r13
+	mov.b	skinny128_384plus_inv_sbox(r8), r8
+	swpb	r8
+	mov.b	skinny128_384plus_inv_sbox(r14), r14
+	bis	r14, r8
 	; skinny128_384plus.ae:150: r0 = inv_sub_cells(r0 ^ ((c & 0xf) as u32 << 24) ^ k[63:32])
-	and	#15, r10
-	swpb	r10
-	xor	r10, r9
-	xor	318(r5), r9
+	xor	skinny128_384plus_rt1+160(r15), r10
+	xor	318(r12), r10
 	; skinny128_384plus.ae:109: return cat(inv_sbox[r[31:24]], inv_sbox[r[23:16]], inv_sbox[r[15:8]], inv_sbox[r[7:0]])
-	mov.b	r9, r11
-	xor	r11, r9
-	swpb	r9
-	mov.b	skinny128_384plus_inv_sbox(r9), r9
-	swpb	r9
-	mov.b	skinny128_384plus_inv_sbox(r11), r11
-	bis	r11, r9
-	; skinny128_384plus.ae:150: r0 = inv_sub_cells(r0 ^ ((c & 0xf) as u32 << 24) ^ k[63:32])
-	mov	@sp, r10
-	xor	316(r5), r10
-	; skinny128_384plus.ae:109: return cat(inv_sbox[r[31:24]], inv_sbox[r[23:16]], inv_sbox[r[15:8]], inv_sbox[r[7:0]])
-	mov.b	r10, r11
-	xor	r11, r10
+	mov.b	r10, r14
+	xor	r14, r10
 	swpb	r10
 	mov.b	skinny128_384plus_inv_sbox(r10), r10
 	swpb	r10
-	mov.b	skinny128_384plus_inv_sbox(r11), r11
-	bis	r11, r10
-	add	#65528, r5
-	mov	r9, r11
-	mov	r13, 0(sp)
-	mov	r6, r9
-	mov	r12, r8
-	mov	r15, r6
-	mov	r14, r13
-	add	#-1, r4
+	mov.b	skinny128_384plus_inv_sbox(r14), r14
+	bis	r14, r10
+	; skinny128_384plus.ae:150: r0 = inv_sub_cells(r0 ^ ((c & 0xf) as u32 << 24) ^ k[63:32])
+	xor	316(r12), r9
+	; skinny128_384plus.ae:109: return cat(inv_sbox[r[31:24]], inv_sbox[r[23:16]], inv_sbox[r[15:8]], inv_sbox[r[7:0]])
+	mov.b	r9, r14
+	xor	r14, r9
+	swpb	r9
+	mov.b	skinny128_384plus_inv_sbox(r9), r11
+	swpb	r11
+	mov.b	skinny128_384plus_inv_sbox(r14), r14
+	bis	r14, r11
+	add	#65528, r12
+	mov	r10, r14
+	mov	r8, r9
+	mov	r13, r10
+	mov	r6, r8
+	mov	r5, r6
+	mov	r4, r13
+	add	#4, r15
 	jnz	.Lskinny128_384plus_decrypt_block_loop1
 .Lskinny128_384plus_decrypt_block_done2:
 	; skinny128_384plus.ae:155: return cat(r0, r1, r2, r3)
-	mov	2(sp), r14
-	mov	r14, r15
+	mov	@sp, r12
+	mov	r12, r15
 	mov	r6, 0(r15)
 	mov	r13, 2(r15)
 	mov	r7, 4(r15)
 	mov	r8, 6(r15)
-	mov	@sp, 8(r15)
-	mov	r9, 10(r15)
-	mov	r10, 12(r15)
-	mov	r11, 14(r14)
-	add	#4, sp
+	mov	r9, 8(r15)
+	mov	r10, 10(r15)
+	mov	r11, 12(r15)
+	mov	r14, 14(r12)
+	add	#2, sp
 	popm.w	#7, r10
 	ret
 	.size skinny128_384plus_decrypt_block, .-skinny128_384plus_decrypt_block
@@ -663,19 +661,41 @@ skinny128_384plus_inv_sbox:
 	.size skinny128_384plus_inv_sbox, .-skinny128_384plus_inv_sbox
 
 
-; table rc: 56 x u8 (56 bytes)
-	.section .rodata.skinny128_384plus_rc,"a",@progbits
+; table rt0: 80 x u16 (160 bytes)
+	.section .rodata.skinny128_384plus_rt0,"a",@progbits
 	.balign 2
-	.global skinny128_384plus_rc
-	.type skinny128_384plus_rc, @object
-skinny128_384plus_rc:
-	.byte 0x01, 0x03, 0x07, 0x0f, 0x1f, 0x3e, 0x3d, 0x3b
-	.byte 0x37, 0x2f, 0x1e, 0x3c, 0x39, 0x33, 0x27, 0x0e
-	.byte 0x1d, 0x3a, 0x35, 0x2b, 0x16, 0x2c, 0x18, 0x30
-	.byte 0x21, 0x02, 0x05, 0x0b, 0x17, 0x2e, 0x1c, 0x38
-	.byte 0x31, 0x23, 0x06, 0x0d, 0x1b, 0x36, 0x2d, 0x1a
-	.byte 0x34, 0x29, 0x12, 0x24, 0x08, 0x11, 0x22, 0x04
-	.byte 0x09, 0x13, 0x26, 0x0c, 0x19, 0x32, 0x25, 0x0a
-	.size skinny128_384plus_rc, .-skinny128_384plus_rc
+	.global skinny128_384plus_rt0
+	.type skinny128_384plus_rt0, @object
+skinny128_384plus_rt0:
+	.word 0x0100, 0x0000, 0x0300, 0x0000, 0x0700, 0x0000, 0x0f00, 0x0000
+	.word 0x0f00, 0x0100, 0x0e00, 0x0300, 0x0d00, 0x0300, 0x0b00, 0x0300
+	.word 0x0700, 0x0300, 0x0f00, 0x0200, 0x0e00, 0x0100, 0x0c00, 0x0300
+	.word 0x0900, 0x0300, 0x0300, 0x0300, 0x0700, 0x0200, 0x0e00, 0x0000
+	.word 0x0d00, 0x0100, 0x0a00, 0x0300, 0x0500, 0x0300, 0x0b00, 0x0200
+	.word 0x0600, 0x0100, 0x0c00, 0x0200, 0x0800, 0x0100, 0x0000, 0x0300
+	.word 0x0100, 0x0200, 0x0200, 0x0000, 0x0500, 0x0000, 0x0b00, 0x0000
+	.word 0x0700, 0x0100, 0x0e00, 0x0200, 0x0c00, 0x0100, 0x0800, 0x0300
+	.word 0x0100, 0x0300, 0x0300, 0x0200, 0x0600, 0x0000, 0x0d00, 0x0000
+	.word 0x0b00, 0x0100, 0x0600, 0x0300, 0x0d00, 0x0200, 0x0a00, 0x0100
+	.size skinny128_384plus_rt0, .-skinny128_384plus_rt0
+
+
+; table rt1: 80 x u16 (160 bytes)
+	.section .rodata.skinny128_384plus_rt1,"a",@progbits
+	.balign 2
+	.global skinny128_384plus_rt1
+	.type skinny128_384plus_rt1, @object
+skinny128_384plus_rt1:
+	.word 0x0a00, 0x0100, 0x0d00, 0x0200, 0x0600, 0x0300, 0x0b00, 0x0100
+	.word 0x0d00, 0x0000, 0x0600, 0x0000, 0x0300, 0x0200, 0x0100, 0x0300
+	.word 0x0800, 0x0300, 0x0c00, 0x0100, 0x0e00, 0x0200, 0x0700, 0x0100
+	.word 0x0b00, 0x0000, 0x0500, 0x0000, 0x0200, 0x0000, 0x0100, 0x0200
+	.word 0x0000, 0x0300, 0x0800, 0x0100, 0x0c00, 0x0200, 0x0600, 0x0100
+	.word 0x0b00, 0x0200, 0x0500, 0x0300, 0x0a00, 0x0300, 0x0d00, 0x0100
+	.word 0x0e00, 0x0000, 0x0700, 0x0200, 0x0300, 0x0300, 0x0900, 0x0300
+	.word 0x0c00, 0x0300, 0x0e00, 0x0100, 0x0f00, 0x0200, 0x0700, 0x0300
+	.word 0x0b00, 0x0300, 0x0d00, 0x0300, 0x0e00, 0x0300, 0x0f00, 0x0100
+	.word 0x0f00, 0x0000, 0x0700, 0x0000, 0x0300, 0x0000, 0x0100, 0x0000
+	.size skinny128_384plus_rt1, .-skinny128_384plus_rt1
 
 

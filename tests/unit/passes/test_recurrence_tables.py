@@ -51,13 +51,15 @@ def test_an_lfsr_counter_becomes_tables_and_its_final_value_a_constant(tmp_path)
     after = recurrence_tables.run(before, W16)
     (loop,) = _loops(after, "f")
     assert len(loop.args) == 3                      # lo, hi and x: c left the loop
-    tables = _tables(after)
-    assert [(t.elem_width, t.length) for t in tables] == [(8, 40), (8, 40)]
+    (table,) = _tables(after)
+    # one table of records (round t: c, then (c >> 3) << 8); c needs a byte, the other a word
+    # (no whole 16-bit word of zeros to shift out), so every entry is a word
+    assert (table.elem_width, table.length) == (16, 80)
     c, seq = 0x75, []
     for _ in range(40):
         seq.append(c)
         c = ((c << 1) | ((c >> 6) ^ (c >> 5)) & 1) & 0x7F
-    assert list(tables[0].data) == seq and list(tables[1].data) == [v >> 3 for v in seq]
+    assert list(table.data) == [x for v in seq for x in (v, v >> 3 << 8)]
     ret = compile_module(after).call("f", [0x1234])
     assert ret == compile_module(before).call("f", [0x1234]) and ret[1] == c
     assert check_equivalent(before, after, trials=20) > 0
@@ -120,6 +122,22 @@ def test_left_alone(tmp_path, text):
     assert [len(op.args) for op in _loops(after, "f")] == [len(op.args) for op in _loops(before, "f")]
 
 
+def test_round_constants_from_a_table_are_tabulated_split():
+    # SKINNY's rc[i] split into its nibbles, each placed in a row's top byte: the nibbles' words
+    # (c & 0xf) << 8 and (c >> 4) << 8 are records of one word table, rc itself is not read
+    module = pipeline.run(load_module(ROOT / "specs/primitives/skinny128_384plus.ae", {}), {},
+                          until="recurrence_tables")
+    rc = next(t for t in module.tables if t.name == "rc").data
+    records = [x for c in rc[:40] for x in ((c & 0xF) << 8, (c >> 4) << 8)]
+    assert any(list(t.data) == records and t.elem_width == 16 for t in _tables(module))
+    loop = _loops(module, "encrypt_block")[0]
+    assert not any(op.opcode == "load" and op.args[0].name == "rc" for op in walk_ops(loop.regions[0]))
+    # `recurrences` leaves a lookup's values alone (no recurrence in this loop)
+    kept = pipeline.run(load_module(ROOT / "specs/primitives/skinny128_384plus.ae", {}),
+                        {"recurrence_tables": "recurrences"}, until="recurrence_tables")
+    assert _tables(kept) == []
+
+
 def test_a_table_lookup_in_the_recurrence_and_an_inner_loop(tmp_path):
     # c walks a table (a lookup inside the recurrence), in a loop nested in another: each run of
     # the inner loop starts again from the constant, so the inner loop is tabulated.
@@ -149,11 +167,19 @@ fn f(x: u16) -> u16 {
         assert new.call("f", [x]) == ref.call("f", [x])
 
 
-def test_spongent_counter_is_two_byte_tables():
-    # Spongent-pi[160]'s lCounter and its reversal: one byte table each (the reversal's low bit
-    # is always 0 and it sits in the top byte: stored as a byte, moved back by a byte)
+def test_spongent_counter_is_one_table_of_records():
+    # Spongent-pi[160]'s lCounter and its reversal in the state's top byte: one word each per
+    # round (the reversal as the top word's value, read straight into it)
     module = pipeline.run(load_module(ROOT / "specs/primitives/spongent_pi160.ae", {}), W16,
                           until="recurrence_tables")
-    assert [(t.elem_width, t.length) for t in _tables(module)] == [(8, 80), (8, 80)]
+    assert [(t.elem_width, t.length) for t in _tables(module)] == [(16, 160)]
     (loop,) = _loops(module, "permute")
     assert len(loop.regions[0].params) == 1 + 10       # the index and the state's ten words
+
+
+def test_armv6m_tabulates_recurrences_only():
+    from aedsl import chips
+    from aedsl.backends import registry
+    chip = chips.load("stm32f030")
+    module = load_module(ROOT / "specs/primitives/skinny128_384plus.ae", {})
+    assert registry.target_for(chip).pass_knobs(module, chip, {})["recurrence_tables"] == "recurrences"
