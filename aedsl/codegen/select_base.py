@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 
 from aedsl.ir.nodes import Block, Function, Memory, Module, Op, Value, walk_ops
 from aedsl.ir.ops import OPS
+from aedsl.ir.writes import written_first
 
 from .mir import Frame, Imm, Lbl, Mem, MFunction, MInst, R
 
@@ -460,8 +461,7 @@ class SelectorBase:
                 vals[p] = list(self.get(a))
         outer_pending = self.pending
         self.scopes.append((vals, mems))
-        for m in callee.locals:
-            self.bind_local(m)
+        self.bind_locals(callee)
         results = self.select_block(callee.body)
         self.materialize_pending()
         self.scopes.pop()
@@ -483,7 +483,13 @@ class SelectorBase:
     def stride(self, elem_width: int) -> int:
         raise NotImplementedError
 
-    def bind_local(self, m: Memory) -> None:
+    def bind_locals(self, fn: Function) -> None:
+        """Frame areas for fn's local memories, zeroed (the IR's rule) unless fn's body writes
+        every element before anything reads it (`ir.writes.written_first`)."""
+        for m in fn.locals:
+            self.bind_local(m, zero=not written_first(self.module, fn.body, m))
+
+    def bind_local(self, m: Memory, zero: bool = True) -> None:
         self.local_count += 1
         name = f"{m.name}.{self.local_count}"
         stride = self.stride(m.elem_width)
@@ -491,7 +497,8 @@ class SelectorBase:
         size = (stride * m.length + wb - 1) & ~(wb - 1)
         self.mf.locals[name] = size
         self.mems[m] = MemBind("local", stride, m.elem_width, name=name, count=m.length)
-        self.zero_local(name, size)
+        if zero:
+            self.zero_local(name, size)
 
     # --- structured control flow -------------------------------------------------------------
     def select_for(self, op: Op) -> None:

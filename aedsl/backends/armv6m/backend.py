@@ -153,8 +153,7 @@ def select_function(module: Module, fname: str, symbol: str) -> tuple[MFunction,
     outs = [word() for _ in results]
     for p, base in wide:
         vals[p] = _wide_access(sel, False, base, p.width)
-    for m in fn.locals:
-        sel.bind_local(m)
+    sel.bind_locals(fn)
     ys = sel.select_block(fn.body)
     sel.materialize_pending()
     for o, y, w in zip(outs, ys, results):

@@ -184,8 +184,7 @@ def select_function(module: Module, fname: str, symbol: str, chip) -> tuple[MFun
             else:
                 vals[lp] = limbs
     outs = [word() for _ in results]
-    for m in fn.locals:
-        sel.bind_local(m)
+    sel.bind_locals(fn)
     ys = sel.select_block(fn.body)
     sel.accel_flush()                       # no operation may still run at the return
     sel.materialize_pending()

@@ -187,10 +187,12 @@ class _Tabulator:
                 self.subst.bind(v, c)
             else:
                 varying.append(v)
-        # one table of records: entry n*t + k is export k's value in round t
+        # one table of records: entry n*t + k is export k's value in round t (none when every
+        # export is a constant: a loop of one trip)
         n = len(varying)
-        table = self.table([values[id(v)][t] >> folds[id(v)][0] for t in range(trips) for v in varying],
-                           width)
+        if varying:
+            table = self.table([values[id(v)][t] >> folds[id(v)][0] for t in range(trips) for v in varying],
+                               width)
         for k, v in enumerate(varying):
             ops_k, slot = self.slot(at, n, k)
             ops_v, new = self.read(table, slot, v, folds[id(v)][0])

@@ -54,7 +54,7 @@ ascon128_key_setup:
 
 @ --- ascon128_encrypt_with: ascon128.encrypt_with
 @     frame 84 bytes (14 spill slots, 7 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 804 bytes of code and literals
+@     estimated 792 bytes of code and literals
 	.section .text.ascon128_encrypt_with,"ax",%progbits
 	.global ascon128_encrypt_with
 	.type ascon128_encrypt_with, %function
@@ -79,14 +79,6 @@ ascon128_encrypt_with:
 	mov	r11, r2
 	ldr	r2, [sp, #140]
 	str	r2, [sp, #24]
-	movs	r5, #0
-	add	r3, sp, #28
-	movs	r2, #10
-.Lascon128_encrypt_with_zero1:
-	str	r5, [r3]
-	adds	r3, #4
-	subs	r2, #1
-	bne	.Lascon128_encrypt_with_zero1
 	@ ascon128.ae:83: k = kc[0]
 	ldr	r2, [r0]
 	str	r2, [sp, #16]
@@ -99,31 +91,44 @@ ascon128_encrypt_with:
 	@ ascon128.ae:36: n = load_be(nonce, 0, 16)
 	movs	r0, #3
 	tst	r1, r0
-	beq	.Lascon128_encrypt_with_words3
-.Lascon128_encrypt_with_bytes2:
+	beq	.Lascon128_encrypt_with_words2
+.Lascon128_encrypt_with_bytes1:
 	add	r3, sp, #68
 	movs	r2, #16
-.Lascon128_encrypt_with_cpy5:
+.Lascon128_encrypt_with_cpy4:
 	subs	r2, #1
-	bcc	.Lascon128_encrypt_with_cpyd4
+	bcc	.Lascon128_encrypt_with_cpyd3
 	ldrb	r0, [r1, r2]
 	strb	r0, [r3, r2]
-	b	.Lascon128_encrypt_with_cpy5
-.Lascon128_encrypt_with_cpyd4:
+	b	.Lascon128_encrypt_with_cpy4
+.Lascon128_encrypt_with_cpyd3:
 	mov	r1, r3
-.Lascon128_encrypt_with_words3:
-	ldr	r0, [r1, #12]
-	rev	r4, r0
-	ldr	r0, [r1, #8]
-	rev	r3, r0
-	ldr	r0, [r1, #4]
-	rev	r2, r0
-	ldr	r0, [r1]
-	rev	r1, r0
+.Lascon128_encrypt_with_words2:
 	@ ascon128.ae:37: s[0] = iv as u64
-	str	r5, [sp, #28]
+	movs	r0, #0
+	str	r0, [sp, #28]
 	ldr	r0, =0x80400c06
 	str	r0, [sp, #32]
+	@ ascon128.ae:36: n = load_be(nonce, 0, 16)
+	ldr	r0, [r1, #4]
+	rev	r0, r0
+	@ ascon128.ae:40: s[3] = n[127:64]
+	str	r0, [sp, #52]
+	@ ascon128.ae:36: n = load_be(nonce, 0, 16)
+	ldr	r0, [r1]
+	rev	r0, r0
+	@ ascon128.ae:40: s[3] = n[127:64]
+	str	r0, [sp, #56]
+	@ ascon128.ae:36: n = load_be(nonce, 0, 16)
+	ldr	r0, [r1, #12]
+	rev	r0, r0
+	@ ascon128.ae:41: s[4] = n[63:0]
+	str	r0, [sp, #60]
+	@ ascon128.ae:36: n = load_be(nonce, 0, 16)
+	ldr	r0, [r1, #8]
+	rev	r0, r0
+	@ ascon128.ae:41: s[4] = n[63:0]
+	str	r0, [sp, #64]
 	@ ascon128.ae:38: s[1] = k[127:64]
 	ldr	r0, [sp, #8]
 	str	r0, [sp, #36]
@@ -134,12 +139,6 @@ ascon128_encrypt_with:
 	str	r0, [sp, #44]
 	ldr	r0, [sp, #12]
 	str	r0, [sp, #48]
-	@ ascon128.ae:40: s[3] = n[127:64]
-	str	r2, [sp, #52]
-	str	r1, [sp, #56]
-	@ ascon128.ae:41: s[4] = n[63:0]
-	str	r4, [sp, #60]
-	str	r3, [sp, #64]
 	@ ascon128.ae:42: P.permute(s, a)
 	add	r0, sp, #28
 	movs	r1, #12
@@ -170,7 +169,7 @@ ascon128_encrypt_with:
 	movs	r0, #1
 	eors	r1, r0
 	cmp	r1, #0
-	beq	.Lascon128_encrypt_with_else6
+	beq	.Lascon128_encrypt_with_else5
 	@ ascon128.ae:52: for i in 0..n / rate + 1 {
 	mov	r0, r8
 	lsrs	r0, r0, #3
@@ -178,8 +177,8 @@ ascon128_encrypt_with:
 	mov	r9, r0
 	movs	r4, #0
 	cmp	r4, r0
-	bcs	.Lascon128_encrypt_with_done9
-.Lascon128_encrypt_with_loop8:
+	bcs	.Lascon128_encrypt_with_done8
+.Lascon128_encrypt_with_loop7:
 	@ ascon128.ae:53: off = rate * i
 	lsls	r1, r4, #3
 	@ ascon128.ae:54: count = if n - off < rate then n - off else rate
@@ -203,28 +202,28 @@ ascon128_encrypt_with:
 	adds	r3, r0, r1
 	movs	r0, #3
 	cmp	r2, #8
-	bcc	.Lascon128_encrypt_with_bytes10
+	bcc	.Lascon128_encrypt_with_bytes9
 	tst	r3, r0
-	beq	.Lascon128_encrypt_with_words11
-.Lascon128_encrypt_with_bytes10:
+	beq	.Lascon128_encrypt_with_words10
+.Lascon128_encrypt_with_bytes9:
 	movs	r0, #0
 	str	r0, [sp, #68]
 	str	r0, [sp, #72]
 	add	r7, sp, #68
 	mov	r1, r2
 	cmp	r1, #8
-	bcc	.Lascon128_encrypt_with_cnt13
+	bcc	.Lascon128_encrypt_with_cnt12
 	movs	r1, #8
-.Lascon128_encrypt_with_cnt13:
-.Lascon128_encrypt_with_cpy14:
+.Lascon128_encrypt_with_cnt12:
+.Lascon128_encrypt_with_cpy13:
 	subs	r1, #1
-	bcc	.Lascon128_encrypt_with_cpyd12
+	bcc	.Lascon128_encrypt_with_cpyd11
 	ldrb	r0, [r3, r1]
 	strb	r0, [r7, r1]
-	b	.Lascon128_encrypt_with_cpy14
-.Lascon128_encrypt_with_cpyd12:
+	b	.Lascon128_encrypt_with_cpy13
+.Lascon128_encrypt_with_cpyd11:
 	mov	r3, r7
-.Lascon128_encrypt_with_words11:
+.Lascon128_encrypt_with_words10:
 	ldr	r0, [r3, #4]
 	rev	r1, r0
 	ldr	r0, [r3]
@@ -238,27 +237,27 @@ ascon128_encrypt_with:
 	movs	r1, #1
 	lsls	r1, r1, #31
 	cmp	r3, #64
-	bcs	.Lascon128_encrypt_with_shz15
-.Lascon128_encrypt_with_shl17:
+	bcs	.Lascon128_encrypt_with_shz14
+.Lascon128_encrypt_with_shl16:
 	cmp	r3, #32
-	bcc	.Lascon128_encrypt_with_shf16
+	bcc	.Lascon128_encrypt_with_shf15
 	mov	r2, r1
 	movs	r1, #0
 	subs	r3, #32
-	b	.Lascon128_encrypt_with_shl17
-.Lascon128_encrypt_with_shf16:
+	b	.Lascon128_encrypt_with_shl16
+.Lascon128_encrypt_with_shf15:
 	movs	r7, #32
 	subs	r7, r7, r3
-	lsrs	r2, r3
 	mov	r0, r1
 	lsls	r0, r7
+	lsrs	r2, r3
 	orrs	r2, r0
 	lsrs	r1, r3
-	b	.Lascon128_encrypt_with_she18
-.Lascon128_encrypt_with_shz15:
+	b	.Lascon128_encrypt_with_she17
+.Lascon128_encrypt_with_shz14:
 	movs	r2, #0
 	movs	r1, #0
-.Lascon128_encrypt_with_she18:
+.Lascon128_encrypt_with_she17:
 	@ ascon128.ae:55: s[0] = s[0] ^ load_be(ad, off, rate, count) ^ pad(count)
 	eors	r6, r2
 	eors	r5, r1
@@ -271,18 +270,18 @@ ascon128_encrypt_with:
 	adds	r4, #1
 	mov	r0, r9
 	cmp	r4, r0
-	bcc	.Lascon128_encrypt_with_loop8
-.Lascon128_encrypt_with_done9:
-	b	.Lascon128_encrypt_with_endif7
-.Lascon128_encrypt_with_else6:
-.Lascon128_encrypt_with_endif7:
+	bcc	.Lascon128_encrypt_with_loop7
+.Lascon128_encrypt_with_done8:
+	b	.Lascon128_encrypt_with_endif6
+.Lascon128_encrypt_with_else5:
+.Lascon128_encrypt_with_endif6:
 	@ ascon128.ae:59: s[4] = s[4] ^ 1
-	ldr	r2, [sp, #60]
-	ldr	r1, [sp, #64]
+	ldr	r1, [sp, #60]
 	movs	r0, #1
-	eors	r2, r0
-	str	r2, [sp, #60]
-	str	r1, [sp, #64]
+	eors	r1, r0
+	str	r1, [sp, #60]
+	ldr	r0, [sp, #64]
+	str	r0, [sp, #64]
 	@ ascon128.ae:87: full = m / rate
 	ldr	r1, [sp, #20]
 	lsrs	r0, r1, #3
@@ -290,8 +289,8 @@ ascon128_encrypt_with:
 	@ ascon128.ae:88: for i in 0..full {
 	movs	r4, #0
 	cmp	r4, r0
-	bcs	.Lascon128_encrypt_with_done20
-.Lascon128_encrypt_with_loop19:
+	bcs	.Lascon128_encrypt_with_done19
+.Lascon128_encrypt_with_loop18:
 	@ ascon128.ae:89: off = rate * i
 	lsls	r3, r4, #3
 	@ ascon128.ae:90: s[0] = s[0] ^ load_be(msg, off, rate)
@@ -302,20 +301,20 @@ ascon128_encrypt_with:
 	adds	r1, r1, r3
 	movs	r5, #3
 	tst	r1, r5
-	beq	.Lascon128_encrypt_with_words22
-.Lascon128_encrypt_with_bytes21:
+	beq	.Lascon128_encrypt_with_words21
+.Lascon128_encrypt_with_bytes20:
 	add	r7, sp, #68
 	movs	r6, #8
-.Lascon128_encrypt_with_cpy24:
+.Lascon128_encrypt_with_cpy23:
 	subs	r6, #1
-	bcc	.Lascon128_encrypt_with_cpyd23
+	bcc	.Lascon128_encrypt_with_cpyd22
 	ldrb	r0, [r1, r6]
 	strb	r0, [r7, r6]
-	b	.Lascon128_encrypt_with_cpy24
+	b	.Lascon128_encrypt_with_cpy23
 	.ltorg
-.Lascon128_encrypt_with_cpyd23:
+.Lascon128_encrypt_with_cpyd22:
 	mov	r1, r7
-.Lascon128_encrypt_with_words22:
+.Lascon128_encrypt_with_words21:
 	ldr	r0, [r1, #4]
 	rev	r6, r0
 	ldr	r0, [r1]
@@ -333,22 +332,22 @@ ascon128_encrypt_with:
 	mov	r1, r11
 	adds	r3, r1, r3
 	tst	r3, r5
-	bne	.Lascon128_encrypt_with_bytes25
+	bne	.Lascon128_encrypt_with_bytes24
 	str	r2, [r3]
 	str	r0, [r3, #4]
-	b	.Lascon128_encrypt_with_stored26
-.Lascon128_encrypt_with_bytes25:
+	b	.Lascon128_encrypt_with_stored25
+.Lascon128_encrypt_with_bytes24:
 	str	r2, [sp, #68]
 	str	r0, [sp, #72]
-	add	r2, sp, #68
 	movs	r1, #8
-.Lascon128_encrypt_with_cpy27:
+	add	r2, sp, #68
+.Lascon128_encrypt_with_cpy26:
 	subs	r1, #1
-	bcc	.Lascon128_encrypt_with_stored26
+	bcc	.Lascon128_encrypt_with_stored25
 	ldrb	r0, [r2, r1]
 	strb	r0, [r3, r1]
-	b	.Lascon128_encrypt_with_cpy27
-.Lascon128_encrypt_with_stored26:
+	b	.Lascon128_encrypt_with_cpy26
+.Lascon128_encrypt_with_stored25:
 	@ ascon128.ae:92: P.permute(s, b)
 	add	r0, sp, #28
 	movs	r1, #6
@@ -356,8 +355,8 @@ ascon128_encrypt_with:
 	adds	r4, #1
 	mov	r0, r9
 	cmp	r4, r0
-	bcc	.Lascon128_encrypt_with_loop19
-.Lascon128_encrypt_with_done20:
+	bcc	.Lascon128_encrypt_with_loop18
+.Lascon128_encrypt_with_done19:
 	@ ascon128.ae:94: off = rate * full
 	mov	r0, r9
 	lsls	r0, r0, #3
@@ -371,29 +370,29 @@ ascon128_encrypt_with:
 	mov	r1, r10
 	adds	r5, r1, r0
 	cmp	r2, #8
-	bcc	.Lascon128_encrypt_with_bytes28
+	bcc	.Lascon128_encrypt_with_bytes27
 	movs	r0, #3
 	tst	r5, r0
-	beq	.Lascon128_encrypt_with_words29
-.Lascon128_encrypt_with_bytes28:
+	beq	.Lascon128_encrypt_with_words28
+.Lascon128_encrypt_with_bytes27:
 	movs	r0, #0
 	str	r0, [sp, #68]
 	str	r0, [sp, #72]
 	add	r6, sp, #68
 	mov	r1, r2
 	cmp	r1, #8
-	bcc	.Lascon128_encrypt_with_cnt31
+	bcc	.Lascon128_encrypt_with_cnt30
 	movs	r1, #8
-.Lascon128_encrypt_with_cnt31:
-.Lascon128_encrypt_with_cpy32:
+.Lascon128_encrypt_with_cnt30:
+.Lascon128_encrypt_with_cpy31:
 	subs	r1, #1
-	bcc	.Lascon128_encrypt_with_cpyd30
+	bcc	.Lascon128_encrypt_with_cpyd29
 	ldrb	r0, [r5, r1]
 	strb	r0, [r6, r1]
-	b	.Lascon128_encrypt_with_cpy32
-.Lascon128_encrypt_with_cpyd30:
+	b	.Lascon128_encrypt_with_cpy31
+.Lascon128_encrypt_with_cpyd29:
 	mov	r5, r6
-.Lascon128_encrypt_with_words29:
+.Lascon128_encrypt_with_words28:
 	ldr	r0, [r5, #4]
 	rev	r1, r0
 	ldr	r0, [r5]
@@ -407,27 +406,27 @@ ascon128_encrypt_with:
 	movs	r5, #1
 	lsls	r5, r5, #31
 	cmp	r6, #64
-	bcs	.Lascon128_encrypt_with_shz33
-.Lascon128_encrypt_with_shl35:
+	bcs	.Lascon128_encrypt_with_shz32
+.Lascon128_encrypt_with_shl34:
 	cmp	r6, #32
-	bcc	.Lascon128_encrypt_with_shf34
+	bcc	.Lascon128_encrypt_with_shf33
 	mov	r7, r5
 	movs	r5, #0
 	subs	r6, #32
-	b	.Lascon128_encrypt_with_shl35
-.Lascon128_encrypt_with_shf34:
+	b	.Lascon128_encrypt_with_shl34
+.Lascon128_encrypt_with_shf33:
 	movs	r1, #32
 	subs	r1, r1, r6
-	lsrs	r7, r6
 	mov	r0, r5
 	lsls	r0, r1
+	lsrs	r7, r6
 	orrs	r7, r0
 	lsrs	r5, r6
-	b	.Lascon128_encrypt_with_she36
-.Lascon128_encrypt_with_shz33:
+	b	.Lascon128_encrypt_with_she35
+.Lascon128_encrypt_with_shz32:
 	movs	r7, #0
 	movs	r5, #0
-.Lascon128_encrypt_with_she36:
+.Lascon128_encrypt_with_she35:
 	@ ascon128.ae:96: s[0] = s[0] ^ load_be(msg, off, rate, last) ^ pad(last)
 	eors	r4, r7
 	eors	r3, r5
@@ -442,91 +441,91 @@ ascon128_encrypt_with:
 	ldr	r0, [sp]
 	adds	r3, r1, r0
 	cmp	r2, #8
-	bcc	.Lascon128_encrypt_with_bytes37
+	bcc	.Lascon128_encrypt_with_bytes36
 	movs	r0, #3
 	tst	r3, r0
-	bne	.Lascon128_encrypt_with_bytes37
+	bne	.Lascon128_encrypt_with_bytes36
 	str	r5, [r3]
 	str	r4, [r3, #4]
-	b	.Lascon128_encrypt_with_stored38
-.Lascon128_encrypt_with_bytes37:
+	b	.Lascon128_encrypt_with_stored37
+.Lascon128_encrypt_with_bytes36:
 	str	r5, [sp, #68]
 	str	r4, [sp, #72]
 	add	r1, sp, #68
 	cmp	r2, #8
-	bcc	.Lascon128_encrypt_with_cnt39
+	bcc	.Lascon128_encrypt_with_cnt38
 	movs	r2, #8
-.Lascon128_encrypt_with_cnt39:
-.Lascon128_encrypt_with_cpy40:
+.Lascon128_encrypt_with_cnt38:
+.Lascon128_encrypt_with_cpy39:
 	subs	r2, #1
-	bcc	.Lascon128_encrypt_with_stored38
+	bcc	.Lascon128_encrypt_with_stored37
 	ldrb	r0, [r1, r2]
 	strb	r0, [r3, r2]
-	b	.Lascon128_encrypt_with_cpy40
-.Lascon128_encrypt_with_stored38:
+	b	.Lascon128_encrypt_with_cpy39
+.Lascon128_encrypt_with_stored37:
 	@ ascon128.ae:64: s[1] = s[1] ^ k[127:64]
-	ldr	r2, [sp, #36]
-	ldr	r1, [sp, #40]
+	ldr	r1, [sp, #36]
 	ldr	r0, [sp, #8]
-	eors	r2, r0
+	eors	r1, r0
+	str	r1, [sp, #36]
+	ldr	r1, [sp, #40]
 	ldr	r0, [sp, #4]
 	eors	r1, r0
-	str	r2, [sp, #36]
 	str	r1, [sp, #40]
 	@ ascon128.ae:65: s[2] = s[2] ^ k[63:0]
-	ldr	r2, [sp, #44]
-	ldr	r1, [sp, #48]
+	ldr	r1, [sp, #44]
 	ldr	r0, [sp, #16]
-	eors	r2, r0
+	eors	r1, r0
+	str	r1, [sp, #44]
+	ldr	r1, [sp, #48]
 	ldr	r0, [sp, #12]
 	eors	r1, r0
-	str	r2, [sp, #44]
 	str	r1, [sp, #48]
 	@ ascon128.ae:66: P.permute(s, a)
 	add	r0, sp, #28
 	movs	r1, #12
 	bl	ascon128_P_permute
 	@ ascon128.ae:67: return cat(s[3], s[4]) ^ k
-	ldr	r3, [sp, #52]
-	ldr	r4, [sp, #56]
 	ldr	r1, [sp, #60]
-	ldr	r2, [sp, #64]
 	ldr	r0, [sp, #16]
 	eors	r1, r0
+	ldr	r2, [sp, #64]
 	ldr	r0, [sp, #12]
 	eors	r2, r0
+	ldr	r4, [sp, #52]
 	ldr	r0, [sp, #8]
-	eors	r3, r0
-	ldr	r0, [sp, #4]
 	eors	r4, r0
+	ldr	r3, [sp, #56]
+	ldr	r0, [sp, #4]
+	eors	r3, r0
 	@ ascon128.ae:98: store_be(tag, 0, finalize(s, k))
-	rev	r5, r4
-	rev	r4, r3
+	rev	r5, r3
+	rev	r4, r4
 	rev	r2, r2
 	rev	r1, r1
 	ldr	r3, [sp, #24]
 	movs	r0, #3
 	tst	r3, r0
-	bne	.Lascon128_encrypt_with_bytes41
+	bne	.Lascon128_encrypt_with_bytes40
 	str	r5, [r3]
 	str	r4, [r3, #4]
 	str	r2, [r3, #8]
 	str	r1, [r3, #12]
-	b	.Lascon128_encrypt_with_stored42
-.Lascon128_encrypt_with_bytes41:
+	b	.Lascon128_encrypt_with_stored41
+.Lascon128_encrypt_with_bytes40:
 	str	r5, [sp, #68]
 	str	r4, [sp, #72]
 	str	r2, [sp, #76]
 	str	r1, [sp, #80]
 	add	r2, sp, #68
 	movs	r1, #16
-.Lascon128_encrypt_with_cpy43:
+.Lascon128_encrypt_with_cpy42:
 	subs	r1, #1
-	bcc	.Lascon128_encrypt_with_stored42
+	bcc	.Lascon128_encrypt_with_stored41
 	ldrb	r0, [r2, r1]
 	strb	r0, [r3, r1]
-	b	.Lascon128_encrypt_with_cpy43
-.Lascon128_encrypt_with_stored42:
+	b	.Lascon128_encrypt_with_cpy42
+.Lascon128_encrypt_with_stored41:
 	add	sp, #84
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
@@ -540,7 +539,7 @@ ascon128_encrypt_with:
 
 @ --- ascon128_decrypt_with: ascon128.decrypt_with
 @     frame 88 bytes (15 spill slots, 8 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 878 bytes of code and literals
+@     estimated 864 bytes of code and literals
 	.section .text.ascon128_decrypt_with,"ax",%progbits
 	.global ascon128_decrypt_with
 	.type ascon128_decrypt_with, %function
@@ -554,53 +553,44 @@ ascon128_decrypt_with:
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
 	sub	sp, #88
-	mov	r2, r0
 	str	r3, [sp]
-	ldr	r0, [sp, #124]
-	mov	r8, r0
-	ldr	r0, [sp, #128]
-	mov	r10, r0
-	ldr	r0, [sp, #132]
-	str	r0, [sp, #20]
-	ldr	r0, [sp, #136]
-	str	r0, [sp, #24]
-	ldr	r0, [sp, #144]
-	mov	r11, r0
-	ldr	r0, [sp, #152]
-	str	r0, [sp, #28]
-	movs	r5, #0
-	add	r3, sp, #32
-	movs	r0, #10
-.Lascon128_decrypt_with_zero1:
-	str	r5, [r3]
-	adds	r3, #4
-	subs	r0, #1
-	bne	.Lascon128_decrypt_with_zero1
+	ldr	r2, [sp, #124]
+	mov	r8, r2
+	ldr	r2, [sp, #128]
+	mov	r10, r2
+	ldr	r2, [sp, #132]
+	str	r2, [sp, #20]
+	ldr	r2, [sp, #136]
+	str	r2, [sp, #24]
+	ldr	r2, [sp, #144]
+	mov	r11, r2
+	ldr	r2, [sp, #152]
+	str	r2, [sp, #28]
 	@ ascon128.ae:105: k = kc[0]
-	ldr	r0, [r2]
-	str	r0, [sp, #16]
-	ldr	r0, [r2, #4]
-	str	r0, [sp, #12]
-	ldr	r0, [r2, #8]
-	str	r0, [sp, #8]
-	ldr	r0, [r2, #12]
-	str	r0, [sp, #4]
+	ldr	r2, [r0]
+	str	r2, [sp, #16]
+	ldr	r2, [r0, #4]
+	str	r2, [sp, #12]
+	ldr	r2, [r0, #8]
+	str	r2, [sp, #8]
+	ldr	r2, [r0, #12]
+	str	r2, [sp, #4]
 	@ ascon128.ae:36: n = load_be(nonce, 0, 16)
 	movs	r0, #3
 	tst	r1, r0
-	beq	.Lascon128_decrypt_with_words3
-.Lascon128_decrypt_with_bytes2:
+	beq	.Lascon128_decrypt_with_words2
+.Lascon128_decrypt_with_bytes1:
 	add	r3, sp, #72
 	movs	r2, #16
-.Lascon128_decrypt_with_cpy5:
+.Lascon128_decrypt_with_cpy4:
 	subs	r2, #1
-	bcc	.Lascon128_decrypt_with_cpyd4
+	bcc	.Lascon128_decrypt_with_cpyd3
 	ldrb	r0, [r1, r2]
 	strb	r0, [r3, r2]
-	b	.Lascon128_decrypt_with_cpy5
-.Lascon128_decrypt_with_cpyd4:
+	b	.Lascon128_decrypt_with_cpy4
+.Lascon128_decrypt_with_cpyd3:
 	mov	r1, r3
-.Lascon128_decrypt_with_words3:
+.Lascon128_decrypt_with_words2:
 	ldr	r0, [r1, #12]
 	rev	r4, r0
 	ldr	r0, [r1, #8]
@@ -610,7 +600,8 @@ ascon128_decrypt_with:
 	ldr	r0, [r1]
 	rev	r1, r0
 	@ ascon128.ae:37: s[0] = iv as u64
-	str	r5, [sp, #32]
+	movs	r0, #0
+	str	r0, [sp, #32]
 	ldr	r0, =0x80400c06
 	str	r0, [sp, #36]
 	@ ascon128.ae:38: s[1] = k[127:64]
@@ -659,7 +650,7 @@ ascon128_decrypt_with:
 	movs	r0, #1
 	eors	r1, r0
 	cmp	r1, #0
-	beq	.Lascon128_decrypt_with_else6
+	beq	.Lascon128_decrypt_with_else5
 	@ ascon128.ae:52: for i in 0..n / rate + 1 {
 	mov	r0, r8
 	lsrs	r0, r0, #3
@@ -667,8 +658,8 @@ ascon128_decrypt_with:
 	mov	r9, r0
 	movs	r4, #0
 	cmp	r4, r0
-	bcs	.Lascon128_decrypt_with_done9
-.Lascon128_decrypt_with_loop8:
+	bcs	.Lascon128_decrypt_with_done8
+.Lascon128_decrypt_with_loop7:
 	@ ascon128.ae:53: off = rate * i
 	lsls	r1, r4, #3
 	@ ascon128.ae:54: count = if n - off < rate then n - off else rate
@@ -692,28 +683,28 @@ ascon128_decrypt_with:
 	adds	r3, r0, r1
 	movs	r0, #3
 	cmp	r2, #8
-	bcc	.Lascon128_decrypt_with_bytes10
+	bcc	.Lascon128_decrypt_with_bytes9
 	tst	r3, r0
-	beq	.Lascon128_decrypt_with_words11
-.Lascon128_decrypt_with_bytes10:
+	beq	.Lascon128_decrypt_with_words10
+.Lascon128_decrypt_with_bytes9:
 	movs	r0, #0
 	str	r0, [sp, #72]
 	str	r0, [sp, #76]
 	add	r7, sp, #72
 	mov	r1, r2
 	cmp	r1, #8
-	bcc	.Lascon128_decrypt_with_cnt13
+	bcc	.Lascon128_decrypt_with_cnt12
 	movs	r1, #8
-.Lascon128_decrypt_with_cnt13:
-.Lascon128_decrypt_with_cpy14:
+.Lascon128_decrypt_with_cnt12:
+.Lascon128_decrypt_with_cpy13:
 	subs	r1, #1
-	bcc	.Lascon128_decrypt_with_cpyd12
+	bcc	.Lascon128_decrypt_with_cpyd11
 	ldrb	r0, [r3, r1]
 	strb	r0, [r7, r1]
-	b	.Lascon128_decrypt_with_cpy14
-.Lascon128_decrypt_with_cpyd12:
+	b	.Lascon128_decrypt_with_cpy13
+.Lascon128_decrypt_with_cpyd11:
 	mov	r3, r7
-.Lascon128_decrypt_with_words11:
+.Lascon128_decrypt_with_words10:
 	ldr	r0, [r3, #4]
 	rev	r1, r0
 	ldr	r0, [r3]
@@ -727,15 +718,15 @@ ascon128_decrypt_with:
 	movs	r1, #1
 	lsls	r1, r1, #31
 	cmp	r3, #64
-	bcs	.Lascon128_decrypt_with_shz15
-.Lascon128_decrypt_with_shl17:
+	bcs	.Lascon128_decrypt_with_shz14
+.Lascon128_decrypt_with_shl16:
 	cmp	r3, #32
-	bcc	.Lascon128_decrypt_with_shf16
+	bcc	.Lascon128_decrypt_with_shf15
 	mov	r2, r1
 	movs	r1, #0
 	subs	r3, #32
-	b	.Lascon128_decrypt_with_shl17
-.Lascon128_decrypt_with_shf16:
+	b	.Lascon128_decrypt_with_shl16
+.Lascon128_decrypt_with_shf15:
 	movs	r7, #32
 	subs	r7, r7, r3
 	lsrs	r2, r3
@@ -743,11 +734,11 @@ ascon128_decrypt_with:
 	lsls	r0, r7
 	orrs	r2, r0
 	lsrs	r1, r3
-	b	.Lascon128_decrypt_with_she18
-.Lascon128_decrypt_with_shz15:
+	b	.Lascon128_decrypt_with_she17
+.Lascon128_decrypt_with_shz14:
 	movs	r2, #0
 	movs	r1, #0
-.Lascon128_decrypt_with_she18:
+.Lascon128_decrypt_with_she17:
 	@ ascon128.ae:55: s[0] = s[0] ^ load_be(ad, off, rate, count) ^ pad(count)
 	eors	r6, r2
 	eors	r5, r1
@@ -760,11 +751,11 @@ ascon128_decrypt_with:
 	adds	r4, #1
 	mov	r0, r9
 	cmp	r4, r0
-	bcc	.Lascon128_decrypt_with_loop8
-.Lascon128_decrypt_with_done9:
-	b	.Lascon128_decrypt_with_endif7
-.Lascon128_decrypt_with_else6:
-.Lascon128_decrypt_with_endif7:
+	bcc	.Lascon128_decrypt_with_loop7
+.Lascon128_decrypt_with_done8:
+	b	.Lascon128_decrypt_with_endif6
+.Lascon128_decrypt_with_else5:
+.Lascon128_decrypt_with_endif6:
 	@ ascon128.ae:59: s[4] = s[4] ^ 1
 	ldr	r2, [sp, #64]
 	ldr	r1, [sp, #68]
@@ -779,8 +770,8 @@ ascon128_decrypt_with:
 	@ ascon128.ae:110: for i in 0..full {
 	movs	r4, #0
 	cmp	r4, r0
-	bcs	.Lascon128_decrypt_with_done20
-.Lascon128_decrypt_with_loop19:
+	bcs	.Lascon128_decrypt_with_done19
+.Lascon128_decrypt_with_loop18:
 	@ ascon128.ae:111: off = rate * i
 	lsls	r6, r4, #3
 	@ ascon128.ae:112: c = load_be(ct, off, rate)
@@ -788,20 +779,20 @@ ascon128_decrypt_with:
 	adds	r2, r1, r6
 	movs	r7, #3
 	tst	r2, r7
-	beq	.Lascon128_decrypt_with_words22
-.Lascon128_decrypt_with_bytes21:
+	beq	.Lascon128_decrypt_with_words21
+.Lascon128_decrypt_with_bytes20:
 	add	r3, sp, #72
 	movs	r1, #8
-.Lascon128_decrypt_with_cpy24:
+.Lascon128_decrypt_with_cpy23:
 	subs	r1, #1
-	bcc	.Lascon128_decrypt_with_cpyd23
+	bcc	.Lascon128_decrypt_with_cpyd22
 	ldrb	r0, [r2, r1]
 	strb	r0, [r3, r1]
-	b	.Lascon128_decrypt_with_cpy24
+	b	.Lascon128_decrypt_with_cpy23
 	.ltorg
-.Lascon128_decrypt_with_cpyd23:
+.Lascon128_decrypt_with_cpyd22:
 	mov	r2, r3
-.Lascon128_decrypt_with_words22:
+.Lascon128_decrypt_with_words21:
 	ldr	r0, [r2, #4]
 	rev	r5, r0
 	ldr	r0, [r2]
@@ -816,22 +807,22 @@ ascon128_decrypt_with:
 	mov	r1, r11
 	adds	r1, r1, r6
 	tst	r1, r7
-	bne	.Lascon128_decrypt_with_bytes25
+	bne	.Lascon128_decrypt_with_bytes24
 	str	r2, [r1]
 	str	r0, [r1, #4]
-	b	.Lascon128_decrypt_with_stored26
-.Lascon128_decrypt_with_bytes25:
+	b	.Lascon128_decrypt_with_stored25
+.Lascon128_decrypt_with_bytes24:
 	str	r2, [sp, #72]
 	str	r0, [sp, #76]
 	add	r6, sp, #72
 	movs	r2, #8
-.Lascon128_decrypt_with_cpy27:
+.Lascon128_decrypt_with_cpy26:
 	subs	r2, #1
-	bcc	.Lascon128_decrypt_with_stored26
+	bcc	.Lascon128_decrypt_with_stored25
 	ldrb	r0, [r6, r2]
 	strb	r0, [r1, r2]
-	b	.Lascon128_decrypt_with_cpy27
-.Lascon128_decrypt_with_stored26:
+	b	.Lascon128_decrypt_with_cpy26
+.Lascon128_decrypt_with_stored25:
 	@ ascon128.ae:114: s[0] = c
 	str	r5, [sp, #32]
 	str	r3, [sp, #36]
@@ -842,8 +833,8 @@ ascon128_decrypt_with:
 	adds	r4, #1
 	mov	r0, r8
 	cmp	r4, r0
-	bcc	.Lascon128_decrypt_with_loop19
-.Lascon128_decrypt_with_done20:
+	bcc	.Lascon128_decrypt_with_loop18
+.Lascon128_decrypt_with_done19:
 	@ ascon128.ae:117: off = rate * full
 	mov	r0, r8
 	lsls	r0, r0, #3
@@ -857,29 +848,29 @@ ascon128_decrypt_with:
 	mov	r1, r10
 	adds	r5, r1, r0
 	cmp	r2, #8
-	bcc	.Lascon128_decrypt_with_bytes28
+	bcc	.Lascon128_decrypt_with_bytes27
 	movs	r0, #3
 	tst	r5, r0
-	beq	.Lascon128_decrypt_with_words29
-.Lascon128_decrypt_with_bytes28:
+	beq	.Lascon128_decrypt_with_words28
+.Lascon128_decrypt_with_bytes27:
 	movs	r0, #0
 	str	r0, [sp, #72]
 	str	r0, [sp, #76]
 	add	r6, sp, #72
 	mov	r1, r2
 	cmp	r1, #8
-	bcc	.Lascon128_decrypt_with_cnt31
+	bcc	.Lascon128_decrypt_with_cnt30
 	movs	r1, #8
-.Lascon128_decrypt_with_cnt31:
-.Lascon128_decrypt_with_cpy32:
+.Lascon128_decrypt_with_cnt30:
+.Lascon128_decrypt_with_cpy31:
 	subs	r1, #1
-	bcc	.Lascon128_decrypt_with_cpyd30
+	bcc	.Lascon128_decrypt_with_cpyd29
 	ldrb	r0, [r5, r1]
 	strb	r0, [r6, r1]
-	b	.Lascon128_decrypt_with_cpy32
-.Lascon128_decrypt_with_cpyd30:
+	b	.Lascon128_decrypt_with_cpy31
+.Lascon128_decrypt_with_cpyd29:
 	mov	r5, r6
-.Lascon128_decrypt_with_words29:
+.Lascon128_decrypt_with_words28:
 	ldr	r0, [r5, #4]
 	rev	r1, r0
 	ldr	r0, [r5]
@@ -894,15 +885,15 @@ ascon128_decrypt_with:
 	mov	r6, r5
 	mov	r7, r0
 	cmp	r7, #64
-	bcs	.Lascon128_decrypt_with_shz33
-.Lascon128_decrypt_with_shl35:
+	bcs	.Lascon128_decrypt_with_shz32
+.Lascon128_decrypt_with_shl34:
 	cmp	r7, #32
-	bcc	.Lascon128_decrypt_with_shf34
+	bcc	.Lascon128_decrypt_with_shf33
 	mov	r6, r5
 	movs	r5, #0
 	subs	r7, #32
-	b	.Lascon128_decrypt_with_shl35
-.Lascon128_decrypt_with_shf34:
+	b	.Lascon128_decrypt_with_shl34
+.Lascon128_decrypt_with_shf33:
 	movs	r1, #32
 	subs	r1, r1, r7
 	lsrs	r6, r7
@@ -910,11 +901,11 @@ ascon128_decrypt_with:
 	lsls	r0, r1
 	orrs	r6, r0
 	lsrs	r5, r7
-	b	.Lascon128_decrypt_with_she36
-.Lascon128_decrypt_with_shz33:
+	b	.Lascon128_decrypt_with_she35
+.Lascon128_decrypt_with_shz32:
 	movs	r6, #0
 	movs	r5, #0
-.Lascon128_decrypt_with_she36:
+.Lascon128_decrypt_with_she35:
 	bics	r4, r6
 	bics	r3, r5
 	@ ascon128.ae:120: store_be(msg, off, p, last)
@@ -924,28 +915,28 @@ ascon128_decrypt_with:
 	ldr	r0, [sp]
 	adds	r1, r1, r0
 	cmp	r2, #8
-	bcc	.Lascon128_decrypt_with_bytes37
+	bcc	.Lascon128_decrypt_with_bytes36
 	movs	r0, #3
 	tst	r1, r0
-	bne	.Lascon128_decrypt_with_bytes37
+	bne	.Lascon128_decrypt_with_bytes36
 	str	r6, [r1]
 	str	r5, [r1, #4]
-	b	.Lascon128_decrypt_with_stored38
-.Lascon128_decrypt_with_bytes37:
+	b	.Lascon128_decrypt_with_stored37
+.Lascon128_decrypt_with_bytes36:
 	str	r6, [sp, #72]
 	str	r5, [sp, #76]
 	add	r5, sp, #72
 	cmp	r2, #8
-	bcc	.Lascon128_decrypt_with_cnt39
+	bcc	.Lascon128_decrypt_with_cnt38
 	movs	r2, #8
-.Lascon128_decrypt_with_cnt39:
-.Lascon128_decrypt_with_cpy40:
+.Lascon128_decrypt_with_cnt38:
+.Lascon128_decrypt_with_cpy39:
 	subs	r2, #1
-	bcc	.Lascon128_decrypt_with_stored38
+	bcc	.Lascon128_decrypt_with_stored37
 	ldrb	r0, [r5, r2]
 	strb	r0, [r1, r2]
-	b	.Lascon128_decrypt_with_cpy40
-.Lascon128_decrypt_with_stored38:
+	b	.Lascon128_decrypt_with_cpy39
+.Lascon128_decrypt_with_stored37:
 	@ ascon128.ae:121: s[0] = s[0] ^ p ^ pad(last)
 	ldr	r6, [sp, #32]
 	ldr	r5, [sp, #36]
@@ -958,15 +949,15 @@ ascon128_decrypt_with:
 	lsls	r3, r3, #31
 	ldr	r2, [sp, #20]
 	cmp	r2, #64
-	bcs	.Lascon128_decrypt_with_shz41
-.Lascon128_decrypt_with_shl43:
+	bcs	.Lascon128_decrypt_with_shz40
+.Lascon128_decrypt_with_shl42:
 	cmp	r2, #32
-	bcc	.Lascon128_decrypt_with_shf42
+	bcc	.Lascon128_decrypt_with_shf41
 	mov	r4, r3
 	movs	r3, #0
 	subs	r2, #32
-	b	.Lascon128_decrypt_with_shl43
-.Lascon128_decrypt_with_shf42:
+	b	.Lascon128_decrypt_with_shl42
+.Lascon128_decrypt_with_shf41:
 	movs	r1, #32
 	subs	r1, r1, r2
 	lsrs	r4, r2
@@ -974,11 +965,11 @@ ascon128_decrypt_with:
 	lsls	r0, r1
 	orrs	r4, r0
 	lsrs	r3, r2
-	b	.Lascon128_decrypt_with_she44
-.Lascon128_decrypt_with_shz41:
+	b	.Lascon128_decrypt_with_she43
+.Lascon128_decrypt_with_shz40:
 	movs	r4, #0
 	movs	r3, #0
-.Lascon128_decrypt_with_she44:
+.Lascon128_decrypt_with_she43:
 	@ ascon128.ae:121: s[0] = s[0] ^ p ^ pad(last)
 	eors	r6, r4
 	eors	r5, r3
@@ -988,19 +979,19 @@ ascon128_decrypt_with:
 	ldr	r1, [sp, #24]
 	movs	r0, #3
 	tst	r1, r0
-	beq	.Lascon128_decrypt_with_words46
-.Lascon128_decrypt_with_bytes45:
+	beq	.Lascon128_decrypt_with_words45
+.Lascon128_decrypt_with_bytes44:
 	add	r3, sp, #72
 	movs	r2, #16
-.Lascon128_decrypt_with_cpy48:
+.Lascon128_decrypt_with_cpy47:
 	subs	r2, #1
-	bcc	.Lascon128_decrypt_with_cpyd47
+	bcc	.Lascon128_decrypt_with_cpyd46
 	ldrb	r0, [r1, r2]
 	strb	r0, [r3, r2]
-	b	.Lascon128_decrypt_with_cpy48
-.Lascon128_decrypt_with_cpyd47:
+	b	.Lascon128_decrypt_with_cpy47
+.Lascon128_decrypt_with_cpyd46:
 	mov	r1, r3
-.Lascon128_decrypt_with_words46:
+.Lascon128_decrypt_with_words45:
 	ldr	r0, [r1, #12]
 	rev	r7, r0
 	ldr	r0, [r1, #8]

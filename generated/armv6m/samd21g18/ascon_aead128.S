@@ -47,7 +47,7 @@ ascon_aead128_key_setup:
 
 @ --- ascon_aead128_encrypt_with: ascon_aead128.encrypt_with
 @     frame 96 bytes (17 spill slots, 10 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 708 bytes of code and literals
+@     estimated 694 bytes of code and literals
 	.section .text.ascon_aead128_encrypt_with,"ax",%progbits
 	.global ascon_aead128_encrypt_with
 	.type ascon_aead128_encrypt_with, %function
@@ -71,14 +71,6 @@ ascon_aead128_encrypt_with:
 	str	r2, [sp, #4]
 	ldr	r2, [sp, #152]
 	str	r2, [sp, #36]
-	movs	r6, #0
-	add	r3, sp, #40
-	movs	r2, #10
-.Lascon_aead128_encrypt_with_zero1:
-	str	r6, [r3]
-	adds	r3, #4
-	subs	r2, #1
-	bne	.Lascon_aead128_encrypt_with_zero1
 	@ ascon_aead128.ae:93: k0 = kc[0][63:0]
 	ldr	r2, [r0]
 	str	r2, [sp, #20]
@@ -109,19 +101,19 @@ ascon_aead128_encrypt_with:
 	mov	r6, r1
 	movs	r3, #3
 	tst	r6, r3
-	beq	.Lascon_aead128_encrypt_with_words3
-.Lascon_aead128_encrypt_with_bytes2:
+	beq	.Lascon_aead128_encrypt_with_words2
+.Lascon_aead128_encrypt_with_bytes1:
 	add	r7, sp, #80
 	movs	r2, #8
-.Lascon_aead128_encrypt_with_cpy5:
+.Lascon_aead128_encrypt_with_cpy4:
 	subs	r2, #1
-	bcc	.Lascon_aead128_encrypt_with_cpyd4
+	bcc	.Lascon_aead128_encrypt_with_cpyd3
 	ldrb	r0, [r6, r2]
 	strb	r0, [r7, r2]
-	b	.Lascon_aead128_encrypt_with_cpy5
-.Lascon_aead128_encrypt_with_cpyd4:
+	b	.Lascon_aead128_encrypt_with_cpy4
+.Lascon_aead128_encrypt_with_cpyd3:
 	mov	r6, r7
-.Lascon_aead128_encrypt_with_words3:
+.Lascon_aead128_encrypt_with_words2:
 	ldr	r0, [r6]
 	str	r0, [sp, #64]
 	ldr	r0, [r6, #4]
@@ -129,19 +121,19 @@ ascon_aead128_encrypt_with:
 	@ ascon_aead128.ae:51: s[4] = load_le(nonce, 8, 8)
 	adds	r1, #8
 	tst	r1, r3
-	beq	.Lascon_aead128_encrypt_with_words7
-.Lascon_aead128_encrypt_with_bytes6:
+	beq	.Lascon_aead128_encrypt_with_words6
+.Lascon_aead128_encrypt_with_bytes5:
 	add	r3, sp, #80
 	movs	r2, #8
-.Lascon_aead128_encrypt_with_cpy9:
+.Lascon_aead128_encrypt_with_cpy8:
 	subs	r2, #1
-	bcc	.Lascon_aead128_encrypt_with_cpyd8
+	bcc	.Lascon_aead128_encrypt_with_cpyd7
 	ldrb	r0, [r1, r2]
 	strb	r0, [r3, r2]
-	b	.Lascon_aead128_encrypt_with_cpy9
-.Lascon_aead128_encrypt_with_cpyd8:
+	b	.Lascon_aead128_encrypt_with_cpy8
+.Lascon_aead128_encrypt_with_cpyd7:
 	mov	r1, r3
-.Lascon_aead128_encrypt_with_words7:
+.Lascon_aead128_encrypt_with_words6:
 	ldr	r0, [r1]
 	str	r0, [sp, #72]
 	ldr	r0, [r1, #4]
@@ -181,8 +173,8 @@ ascon_aead128_encrypt_with:
 	movs	r1, #0
 	mov	r8, r1
 	cmp	r1, r0
-	bcs	.Lascon_aead128_encrypt_with_done11
-.Lascon_aead128_encrypt_with_loop10:
+	bcs	.Lascon_aead128_encrypt_with_done10
+.Lascon_aead128_encrypt_with_loop9:
 	@ ascon_aead128.ae:100: off = rate * i
 	mov	r1, r8
 	lsls	r5, r1, #4
@@ -198,19 +190,19 @@ ascon_aead128_encrypt_with:
 	adds	r2, r3, r5
 	movs	r0, #3
 	tst	r2, r0
-	beq	.Lascon_aead128_encrypt_with_words13
-.Lascon_aead128_encrypt_with_bytes12:
+	beq	.Lascon_aead128_encrypt_with_words12
+.Lascon_aead128_encrypt_with_bytes11:
 	add	r7, sp, #80
 	movs	r3, #16
-.Lascon_aead128_encrypt_with_cpy15:
+.Lascon_aead128_encrypt_with_cpy14:
 	subs	r3, #1
-	bcc	.Lascon_aead128_encrypt_with_cpyd14
+	bcc	.Lascon_aead128_encrypt_with_cpyd13
 	ldrb	r1, [r2, r3]
 	strb	r1, [r7, r3]
-	b	.Lascon_aead128_encrypt_with_cpy15
-.Lascon_aead128_encrypt_with_cpyd14:
+	b	.Lascon_aead128_encrypt_with_cpy14
+.Lascon_aead128_encrypt_with_cpyd13:
 	mov	r2, r7
-.Lascon_aead128_encrypt_with_words13:
+.Lascon_aead128_encrypt_with_words12:
 	ldr	r1, [r2]
 	eors	r6, r1
 	ldr	r1, [r2, #4]
@@ -225,26 +217,26 @@ ascon_aead128_encrypt_with:
 	ldr	r1, [sp, #4]
 	adds	r7, r1, r5
 	tst	r7, r0
-	bne	.Lascon_aead128_encrypt_with_bytes16
+	bne	.Lascon_aead128_encrypt_with_bytes15
 	str	r6, [r7]
 	str	r4, [r7, #4]
 	str	r3, [r7, #8]
 	str	r2, [r7, #12]
-	b	.Lascon_aead128_encrypt_with_stored17
-.Lascon_aead128_encrypt_with_bytes16:
+	b	.Lascon_aead128_encrypt_with_stored16
+.Lascon_aead128_encrypt_with_bytes15:
 	str	r6, [sp, #80]
 	str	r4, [sp, #84]
 	str	r3, [sp, #88]
 	str	r2, [sp, #92]
 	movs	r1, #16
 	add	r5, sp, #80
-.Lascon_aead128_encrypt_with_cpy18:
+.Lascon_aead128_encrypt_with_cpy17:
 	subs	r1, #1
-	bcc	.Lascon_aead128_encrypt_with_stored17
+	bcc	.Lascon_aead128_encrypt_with_stored16
 	ldrb	r0, [r5, r1]
 	strb	r0, [r7, r1]
-	b	.Lascon_aead128_encrypt_with_cpy18
-.Lascon_aead128_encrypt_with_stored17:
+	b	.Lascon_aead128_encrypt_with_cpy17
+.Lascon_aead128_encrypt_with_stored16:
 	@ ascon_aead128.ae:41: s[0] = r[63:0]
 	str	r6, [sp, #40]
 	str	r4, [sp, #44]
@@ -260,8 +252,8 @@ ascon_aead128_encrypt_with:
 	mov	r8, r1
 	mov	r0, r11
 	cmp	r1, r0
-	bcc	.Lascon_aead128_encrypt_with_loop10
-.Lascon_aead128_encrypt_with_done11:
+	bcc	.Lascon_aead128_encrypt_with_loop9
+.Lascon_aead128_encrypt_with_done10:
 	@ ascon_aead128.ae:106: off = rate * full
 	mov	r0, r11
 	lsls	r0, r0, #4
@@ -280,11 +272,11 @@ ascon_aead128_encrypt_with:
 	ldr	r1, [sp, #24]
 	adds	r1, r3, r1
 	cmp	r2, #16
-	bcc	.Lascon_aead128_encrypt_with_bytes19
+	bcc	.Lascon_aead128_encrypt_with_bytes18
 	movs	r3, #3
 	tst	r1, r3
-	beq	.Lascon_aead128_encrypt_with_words20
-.Lascon_aead128_encrypt_with_bytes19:
+	beq	.Lascon_aead128_encrypt_with_words19
+.Lascon_aead128_encrypt_with_bytes18:
 	movs	r3, #0
 	str	r3, [sp, #80]
 	str	r3, [sp, #84]
@@ -293,19 +285,19 @@ ascon_aead128_encrypt_with:
 	add	r6, sp, #80
 	mov	r4, r2
 	cmp	r4, #16
-	bcc	.Lascon_aead128_encrypt_with_cnt22
+	bcc	.Lascon_aead128_encrypt_with_cnt21
 	movs	r4, #16
-.Lascon_aead128_encrypt_with_cnt22:
-.Lascon_aead128_encrypt_with_cpy23:
+.Lascon_aead128_encrypt_with_cnt21:
+.Lascon_aead128_encrypt_with_cpy22:
 	subs	r4, #1
-	bcc	.Lascon_aead128_encrypt_with_cpyd21
+	bcc	.Lascon_aead128_encrypt_with_cpyd20
 	ldrb	r3, [r1, r4]
 	strb	r3, [r6, r4]
-	b	.Lascon_aead128_encrypt_with_cpy23
+	b	.Lascon_aead128_encrypt_with_cpy22
 	.ltorg
-.Lascon_aead128_encrypt_with_cpyd21:
+.Lascon_aead128_encrypt_with_cpyd20:
 	mov	r1, r6
-.Lascon_aead128_encrypt_with_words20:
+.Lascon_aead128_encrypt_with_words19:
 	ldm	r1, {r1, r3, r4, r6}
 	eors	r0, r1
 	str	r0, [sp, #28]
@@ -323,17 +315,17 @@ ascon_aead128_encrypt_with:
 	mov	r4, r7
 	mov	r3, r7
 	cmp	r6, #128
-	bcs	.Lascon_aead128_encrypt_with_shz24
-.Lascon_aead128_encrypt_with_shl26:
+	bcs	.Lascon_aead128_encrypt_with_shz23
+.Lascon_aead128_encrypt_with_shl25:
 	cmp	r6, #32
-	bcc	.Lascon_aead128_encrypt_with_shf25
+	bcc	.Lascon_aead128_encrypt_with_shf24
 	mov	r7, r3
 	mov	r3, r4
 	mov	r4, r5
 	movs	r5, #0
 	subs	r6, #32
-	b	.Lascon_aead128_encrypt_with_shl26
-.Lascon_aead128_encrypt_with_shf25:
+	b	.Lascon_aead128_encrypt_with_shl25
+.Lascon_aead128_encrypt_with_shf24:
 	lsls	r7, r6
 	movs	r1, #32
 	subs	r1, r1, r6
@@ -349,13 +341,13 @@ ascon_aead128_encrypt_with:
 	lsls	r4, r6
 	orrs	r4, r0
 	lsls	r5, r6
-	b	.Lascon_aead128_encrypt_with_she27
-.Lascon_aead128_encrypt_with_shz24:
+	b	.Lascon_aead128_encrypt_with_she26
+.Lascon_aead128_encrypt_with_shz23:
 	movs	r5, #0
 	movs	r4, #0
 	movs	r3, #0
 	movs	r7, #0
-.Lascon_aead128_encrypt_with_she27:
+.Lascon_aead128_encrypt_with_she26:
 	@ ascon_aead128.ae:108: c = rate_of(s) ^ load_le(msg, off, rate, last) ^ pad(last)
 	ldr	r6, [sp, #28]
 	eors	r6, r5
@@ -370,32 +362,32 @@ ascon_aead128_encrypt_with:
 	ldr	r0, [sp, #24]
 	adds	r1, r1, r0
 	cmp	r2, #16
-	bcc	.Lascon_aead128_encrypt_with_bytes28
+	bcc	.Lascon_aead128_encrypt_with_bytes27
 	movs	r0, #3
 	tst	r1, r0
-	bne	.Lascon_aead128_encrypt_with_bytes28
+	bne	.Lascon_aead128_encrypt_with_bytes27
 	str	r6, [r1]
 	str	r5, [r1, #4]
 	str	r4, [r1, #8]
 	str	r3, [r1, #12]
-	b	.Lascon_aead128_encrypt_with_stored29
-.Lascon_aead128_encrypt_with_bytes28:
+	b	.Lascon_aead128_encrypt_with_stored28
+.Lascon_aead128_encrypt_with_bytes27:
 	str	r6, [sp, #80]
 	str	r5, [sp, #84]
 	str	r4, [sp, #88]
 	str	r3, [sp, #92]
 	add	r7, sp, #80
 	cmp	r2, #16
-	bcc	.Lascon_aead128_encrypt_with_cnt30
+	bcc	.Lascon_aead128_encrypt_with_cnt29
 	movs	r2, #16
-.Lascon_aead128_encrypt_with_cnt30:
-.Lascon_aead128_encrypt_with_cpy31:
+.Lascon_aead128_encrypt_with_cnt29:
+.Lascon_aead128_encrypt_with_cpy30:
 	subs	r2, #1
-	bcc	.Lascon_aead128_encrypt_with_stored29
+	bcc	.Lascon_aead128_encrypt_with_stored28
 	ldrb	r0, [r7, r2]
 	strb	r0, [r1, r2]
-	b	.Lascon_aead128_encrypt_with_cpy31
-.Lascon_aead128_encrypt_with_stored29:
+	b	.Lascon_aead128_encrypt_with_cpy30
+.Lascon_aead128_encrypt_with_stored28:
 	@ ascon_aead128.ae:41: s[0] = r[63:0]
 	str	r6, [sp, #40]
 	str	r5, [sp, #44]
@@ -441,26 +433,26 @@ ascon_aead128_encrypt_with:
 	ldr	r3, [sp, #36]
 	movs	r0, #3
 	tst	r3, r0
-	bne	.Lascon_aead128_encrypt_with_bytes32
+	bne	.Lascon_aead128_encrypt_with_bytes31
 	str	r5, [r3]
 	str	r1, [r3, #4]
 	str	r2, [r3, #8]
 	str	r4, [r3, #12]
-	b	.Lascon_aead128_encrypt_with_stored33
-.Lascon_aead128_encrypt_with_bytes32:
+	b	.Lascon_aead128_encrypt_with_stored32
+.Lascon_aead128_encrypt_with_bytes31:
 	str	r5, [sp, #80]
 	str	r1, [sp, #84]
 	str	r2, [sp, #88]
 	str	r4, [sp, #92]
 	add	r2, sp, #80
 	movs	r1, #16
-.Lascon_aead128_encrypt_with_cpy34:
+.Lascon_aead128_encrypt_with_cpy33:
 	subs	r1, #1
-	bcc	.Lascon_aead128_encrypt_with_stored33
+	bcc	.Lascon_aead128_encrypt_with_stored32
 	ldrb	r0, [r2, r1]
 	strb	r0, [r3, r1]
-	b	.Lascon_aead128_encrypt_with_cpy34
-.Lascon_aead128_encrypt_with_stored33:
+	b	.Lascon_aead128_encrypt_with_cpy33
+.Lascon_aead128_encrypt_with_stored32:
 	add	sp, #96
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
@@ -474,7 +466,7 @@ ascon_aead128_encrypt_with:
 
 @ --- ascon_aead128_decrypt_with: ascon_aead128.decrypt_with
 @     frame 116 bytes (28 spill slots, 15 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 878 bytes of code and literals
+@     estimated 862 bytes of code and literals
 	.section .text.ascon_aead128_decrypt_with,"ax",%progbits
 	.global ascon_aead128_decrypt_with
 	.type ascon_aead128_decrypt_with, %function
@@ -488,37 +480,28 @@ ascon_aead128_decrypt_with:
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
 	sub	sp, #116
-	mov	r2, r0
 	mov	r5, r3
 	ldr	r4, [sp, #152]
-	ldr	r0, [sp, #156]
-	str	r0, [sp]
-	ldr	r0, [sp, #160]
-	str	r0, [sp, #28]
-	ldr	r0, [sp, #164]
-	str	r0, [sp, #52]
-	ldr	r0, [sp, #172]
-	str	r0, [sp, #4]
-	ldr	r0, [sp, #180]
-	str	r0, [sp, #56]
-	movs	r6, #0
-	add	r3, sp, #60
-	movs	r0, #10
-.Lascon_aead128_decrypt_with_zero1:
-	str	r6, [r3]
-	adds	r3, #4
-	subs	r0, #1
-	bne	.Lascon_aead128_decrypt_with_zero1
+	ldr	r2, [sp, #156]
+	str	r2, [sp]
+	ldr	r2, [sp, #160]
+	str	r2, [sp, #28]
+	ldr	r2, [sp, #164]
+	str	r2, [sp, #52]
+	ldr	r2, [sp, #172]
+	str	r2, [sp, #4]
+	ldr	r2, [sp, #180]
+	str	r2, [sp, #56]
 	@ ascon_aead128.ae:118: k0 = kc[0][63:0]
-	ldr	r0, [r2]
-	str	r0, [sp, #16]
-	ldr	r0, [r2, #4]
-	str	r0, [sp, #20]
+	ldr	r2, [r0]
+	str	r2, [sp, #16]
+	ldr	r2, [r0, #4]
+	str	r2, [sp, #20]
 	@ ascon_aead128.ae:119: k1 = kc[0][127:64]
-	ldr	r0, [r2, #8]
-	str	r0, [sp, #12]
-	ldr	r0, [r2, #12]
-	str	r0, [sp, #8]
+	ldr	r2, [r0, #8]
+	str	r2, [sp, #12]
+	ldr	r2, [r0, #12]
+	str	r2, [sp, #8]
 	@ ascon_aead128.ae:47: s[0] = iv as u64
 	ldr	r0, =0x808c0001
 	str	r0, [sp, #60]
@@ -533,44 +516,44 @@ ascon_aead128_decrypt_with:
 	@ ascon_aead128.ae:49: s[2] = k1
 	ldr	r0, [sp, #12]
 	str	r0, [sp, #76]
-	ldr	r0, [sp, #8]
+	mov	r0, r2
 	str	r0, [sp, #80]
 	@ ascon_aead128.ae:50: s[3] = load_le(nonce, 0, 8)
 	mov	r6, r1
 	movs	r3, #3
 	tst	r6, r3
-	beq	.Lascon_aead128_decrypt_with_words3
-.Lascon_aead128_decrypt_with_bytes2:
+	beq	.Lascon_aead128_decrypt_with_words2
+.Lascon_aead128_decrypt_with_bytes1:
 	add	r7, sp, #100
 	movs	r2, #8
-.Lascon_aead128_decrypt_with_cpy5:
+.Lascon_aead128_decrypt_with_cpy4:
 	subs	r2, #1
-	bcc	.Lascon_aead128_decrypt_with_cpyd4
+	bcc	.Lascon_aead128_decrypt_with_cpyd3
 	ldrb	r0, [r6, r2]
 	strb	r0, [r7, r2]
-	b	.Lascon_aead128_decrypt_with_cpy5
-.Lascon_aead128_decrypt_with_cpyd4:
+	b	.Lascon_aead128_decrypt_with_cpy4
+.Lascon_aead128_decrypt_with_cpyd3:
 	mov	r6, r7
-.Lascon_aead128_decrypt_with_words3:
+.Lascon_aead128_decrypt_with_words2:
 	ldm	r6!, {r0, r2}
 	str	r0, [sp, #84]
 	str	r2, [sp, #88]
 	@ ascon_aead128.ae:51: s[4] = load_le(nonce, 8, 8)
 	adds	r1, #8
 	tst	r1, r3
-	beq	.Lascon_aead128_decrypt_with_words7
-.Lascon_aead128_decrypt_with_bytes6:
+	beq	.Lascon_aead128_decrypt_with_words6
+.Lascon_aead128_decrypt_with_bytes5:
 	add	r3, sp, #100
 	movs	r2, #8
-.Lascon_aead128_decrypt_with_cpy9:
+.Lascon_aead128_decrypt_with_cpy8:
 	subs	r2, #1
-	bcc	.Lascon_aead128_decrypt_with_cpyd8
+	bcc	.Lascon_aead128_decrypt_with_cpyd7
 	ldrb	r0, [r1, r2]
 	strb	r0, [r3, r2]
-	b	.Lascon_aead128_decrypt_with_cpy9
-.Lascon_aead128_decrypt_with_cpyd8:
+	b	.Lascon_aead128_decrypt_with_cpy8
+.Lascon_aead128_decrypt_with_cpyd7:
 	mov	r1, r3
-.Lascon_aead128_decrypt_with_words7:
+.Lascon_aead128_decrypt_with_words6:
 	ldm	r1!, {r0, r2}
 	str	r0, [sp, #92]
 	str	r2, [sp, #96]
@@ -609,8 +592,8 @@ ascon_aead128_decrypt_with:
 	movs	r1, #0
 	mov	r8, r1
 	cmp	r1, r0
-	bcs	.Lascon_aead128_decrypt_with_done11
-.Lascon_aead128_decrypt_with_loop10:
+	bcs	.Lascon_aead128_decrypt_with_done10
+.Lascon_aead128_decrypt_with_loop9:
 	@ ascon_aead128.ae:125: off = rate * i
 	mov	r1, r8
 	lsls	r6, r1, #4
@@ -619,19 +602,19 @@ ascon_aead128_decrypt_with:
 	adds	r2, r1, r6
 	movs	r0, #3
 	tst	r2, r0
-	beq	.Lascon_aead128_decrypt_with_words13
-.Lascon_aead128_decrypt_with_bytes12:
+	beq	.Lascon_aead128_decrypt_with_words12
+.Lascon_aead128_decrypt_with_bytes11:
 	add	r3, sp, #100
 	movs	r1, #16
-.Lascon_aead128_decrypt_with_cpy15:
+.Lascon_aead128_decrypt_with_cpy14:
 	subs	r1, #1
-	bcc	.Lascon_aead128_decrypt_with_cpyd14
+	bcc	.Lascon_aead128_decrypt_with_cpyd13
 	ldrb	r0, [r2, r1]
 	strb	r0, [r3, r1]
-	b	.Lascon_aead128_decrypt_with_cpy15
-.Lascon_aead128_decrypt_with_cpyd14:
+	b	.Lascon_aead128_decrypt_with_cpy14
+.Lascon_aead128_decrypt_with_cpyd13:
 	mov	r2, r3
-.Lascon_aead128_decrypt_with_words13:
+.Lascon_aead128_decrypt_with_words12:
 	ldr	r0, [r2]
 	mov	r9, r0
 	ldr	r0, [r2, #4]
@@ -655,26 +638,26 @@ ascon_aead128_decrypt_with:
 	adds	r6, r1, r6
 	movs	r1, #3
 	tst	r6, r1
-	bne	.Lascon_aead128_decrypt_with_bytes16
+	bne	.Lascon_aead128_decrypt_with_bytes15
 	str	r3, [r6]
 	str	r2, [r6, #4]
 	str	r7, [r6, #8]
 	str	r0, [r6, #12]
-	b	.Lascon_aead128_decrypt_with_stored17
-.Lascon_aead128_decrypt_with_bytes16:
+	b	.Lascon_aead128_decrypt_with_stored16
+.Lascon_aead128_decrypt_with_bytes15:
 	str	r3, [sp, #100]
 	str	r2, [sp, #104]
 	str	r7, [sp, #108]
 	str	r0, [sp, #112]
 	add	r2, sp, #100
 	movs	r1, #16
-.Lascon_aead128_decrypt_with_cpy18:
+.Lascon_aead128_decrypt_with_cpy17:
 	subs	r1, #1
-	bcc	.Lascon_aead128_decrypt_with_stored17
+	bcc	.Lascon_aead128_decrypt_with_stored16
 	ldrb	r0, [r2, r1]
 	strb	r0, [r6, r1]
-	b	.Lascon_aead128_decrypt_with_cpy18
-.Lascon_aead128_decrypt_with_stored17:
+	b	.Lascon_aead128_decrypt_with_cpy17
+.Lascon_aead128_decrypt_with_stored16:
 	@ ascon_aead128.ae:41: s[0] = r[63:0]
 	mov	r0, r9
 	str	r0, [sp, #60]
@@ -692,8 +675,8 @@ ascon_aead128_decrypt_with:
 	mov	r8, r1
 	mov	r0, r11
 	cmp	r1, r0
-	bcc	.Lascon_aead128_decrypt_with_loop10
-.Lascon_aead128_decrypt_with_done11:
+	bcc	.Lascon_aead128_decrypt_with_loop9
+.Lascon_aead128_decrypt_with_done10:
 	@ ascon_aead128.ae:131: off = rate * full
 	mov	r0, r11
 	lsls	r0, r0, #4
@@ -715,11 +698,11 @@ ascon_aead128_decrypt_with:
 	ldr	r0, [sp, #24]
 	adds	r2, r1, r0
 	cmp	r3, #16
-	bcc	.Lascon_aead128_decrypt_with_bytes19
+	bcc	.Lascon_aead128_decrypt_with_bytes18
 	movs	r0, #3
 	tst	r2, r0
-	beq	.Lascon_aead128_decrypt_with_words20
-.Lascon_aead128_decrypt_with_bytes19:
+	beq	.Lascon_aead128_decrypt_with_words19
+.Lascon_aead128_decrypt_with_bytes18:
 	movs	r0, #0
 	str	r0, [sp, #100]
 	str	r0, [sp, #104]
@@ -728,19 +711,19 @@ ascon_aead128_decrypt_with:
 	add	r4, sp, #100
 	mov	r1, r3
 	cmp	r1, #16
-	bcc	.Lascon_aead128_decrypt_with_cnt22
+	bcc	.Lascon_aead128_decrypt_with_cnt21
 	movs	r1, #16
-.Lascon_aead128_decrypt_with_cnt22:
-.Lascon_aead128_decrypt_with_cpy23:
+.Lascon_aead128_decrypt_with_cnt21:
+.Lascon_aead128_decrypt_with_cpy22:
 	subs	r1, #1
-	bcc	.Lascon_aead128_decrypt_with_cpyd21
+	bcc	.Lascon_aead128_decrypt_with_cpyd20
 	ldrb	r0, [r2, r1]
 	strb	r0, [r4, r1]
-	b	.Lascon_aead128_decrypt_with_cpy23
+	b	.Lascon_aead128_decrypt_with_cpy22
 	.ltorg
-.Lascon_aead128_decrypt_with_cpyd21:
+.Lascon_aead128_decrypt_with_cpyd20:
 	mov	r2, r4
-.Lascon_aead128_decrypt_with_words20:
+.Lascon_aead128_decrypt_with_words19:
 	ldm	r2, {r0, r2, r4, r5}
 	ldr	r1, [sp, #36]
 	eors	r0, r1
@@ -764,17 +747,17 @@ ascon_aead128_decrypt_with:
 	mov	r1, r2
 	mov	r7, r0
 	cmp	r7, #128
-	bcs	.Lascon_aead128_decrypt_with_shz24
-.Lascon_aead128_decrypt_with_shl26:
+	bcs	.Lascon_aead128_decrypt_with_shz23
+.Lascon_aead128_decrypt_with_shl25:
 	cmp	r7, #32
-	bcc	.Lascon_aead128_decrypt_with_shf25
+	bcc	.Lascon_aead128_decrypt_with_shf24
 	mov	r1, r2
 	mov	r2, r4
 	mov	r4, r5
 	movs	r5, #0
 	subs	r7, #32
-	b	.Lascon_aead128_decrypt_with_shl26
-.Lascon_aead128_decrypt_with_shf25:
+	b	.Lascon_aead128_decrypt_with_shl25
+.Lascon_aead128_decrypt_with_shf24:
 	movs	r6, #32
 	subs	r6, r6, r7
 	lsls	r1, r7
@@ -790,13 +773,13 @@ ascon_aead128_decrypt_with:
 	lsrs	r0, r6
 	orrs	r4, r0
 	lsls	r5, r7
-	b	.Lascon_aead128_decrypt_with_she27
-.Lascon_aead128_decrypt_with_shz24:
+	b	.Lascon_aead128_decrypt_with_she26
+.Lascon_aead128_decrypt_with_shz23:
 	movs	r5, #0
 	movs	r4, #0
 	movs	r2, #0
 	movs	r1, #0
-.Lascon_aead128_decrypt_with_she27:
+.Lascon_aead128_decrypt_with_she26:
 	mov	r0, r9
 	bics	r0, r5
 	mov	r9, r0
@@ -813,10 +796,10 @@ ascon_aead128_decrypt_with:
 	ldr	r0, [sp, #24]
 	adds	r1, r1, r0
 	cmp	r3, #16
-	bcc	.Lascon_aead128_decrypt_with_bytes28
+	bcc	.Lascon_aead128_decrypt_with_bytes27
 	movs	r0, #3
 	tst	r1, r0
-	bne	.Lascon_aead128_decrypt_with_bytes28
+	bne	.Lascon_aead128_decrypt_with_bytes27
 	mov	r0, r9
 	str	r0, [r1]
 	mov	r0, r8
@@ -824,8 +807,8 @@ ascon_aead128_decrypt_with:
 	mov	r0, r10
 	str	r0, [r1, #8]
 	str	r2, [r1, #12]
-	b	.Lascon_aead128_decrypt_with_stored29
-.Lascon_aead128_decrypt_with_bytes28:
+	b	.Lascon_aead128_decrypt_with_stored28
+.Lascon_aead128_decrypt_with_bytes27:
 	mov	r0, r9
 	str	r0, [sp, #100]
 	mov	r0, r8
@@ -835,16 +818,16 @@ ascon_aead128_decrypt_with:
 	str	r2, [sp, #112]
 	add	r4, sp, #100
 	cmp	r3, #16
-	bcc	.Lascon_aead128_decrypt_with_cnt30
+	bcc	.Lascon_aead128_decrypt_with_cnt29
 	movs	r3, #16
-.Lascon_aead128_decrypt_with_cnt30:
-.Lascon_aead128_decrypt_with_cpy31:
+.Lascon_aead128_decrypt_with_cnt29:
+.Lascon_aead128_decrypt_with_cpy30:
 	subs	r3, #1
-	bcc	.Lascon_aead128_decrypt_with_stored29
+	bcc	.Lascon_aead128_decrypt_with_stored28
 	ldrb	r0, [r4, r3]
 	strb	r0, [r1, r3]
-	b	.Lascon_aead128_decrypt_with_cpy31
-.Lascon_aead128_decrypt_with_stored29:
+	b	.Lascon_aead128_decrypt_with_cpy30
+.Lascon_aead128_decrypt_with_stored28:
 	@ ascon_aead128.ae:28: return (1 as u128) << (8 * count)
 	movs	r5, #1
 	movs	r1, #0
@@ -852,17 +835,17 @@ ascon_aead128_decrypt_with:
 	mov	r3, r1
 	ldr	r6, [sp, #32]
 	cmp	r6, #128
-	bcs	.Lascon_aead128_decrypt_with_shz32
-.Lascon_aead128_decrypt_with_shl34:
+	bcs	.Lascon_aead128_decrypt_with_shz31
+.Lascon_aead128_decrypt_with_shl33:
 	cmp	r6, #32
-	bcc	.Lascon_aead128_decrypt_with_shf33
+	bcc	.Lascon_aead128_decrypt_with_shf32
 	mov	r1, r3
 	mov	r3, r4
 	mov	r4, r5
 	movs	r5, #0
 	subs	r6, #32
-	b	.Lascon_aead128_decrypt_with_shl34
-.Lascon_aead128_decrypt_with_shf33:
+	b	.Lascon_aead128_decrypt_with_shl33
+.Lascon_aead128_decrypt_with_shf32:
 	movs	r7, #32
 	subs	r7, r7, r6
 	lsls	r1, r6
@@ -878,13 +861,13 @@ ascon_aead128_decrypt_with:
 	lsrs	r0, r7
 	orrs	r4, r0
 	lsls	r5, r6
-	b	.Lascon_aead128_decrypt_with_she35
-.Lascon_aead128_decrypt_with_shz32:
+	b	.Lascon_aead128_decrypt_with_she34
+.Lascon_aead128_decrypt_with_shz31:
 	movs	r5, #0
 	movs	r4, #0
 	movs	r3, #0
 	movs	r1, #0
-.Lascon_aead128_decrypt_with_she35:
+.Lascon_aead128_decrypt_with_she34:
 	@ ascon_aead128.ae:136: set_rate(s, r ^ p ^ pad(last))
 	ldr	r6, [sp, #36]
 	mov	r0, r9
@@ -912,19 +895,19 @@ ascon_aead128_decrypt_with:
 	ldr	r3, [sp, #52]
 	movs	r0, #3
 	tst	r3, r0
-	beq	.Lascon_aead128_decrypt_with_words37
-.Lascon_aead128_decrypt_with_bytes36:
+	beq	.Lascon_aead128_decrypt_with_words36
+.Lascon_aead128_decrypt_with_bytes35:
 	add	r2, sp, #100
 	movs	r1, #16
-.Lascon_aead128_decrypt_with_cpy39:
+.Lascon_aead128_decrypt_with_cpy38:
 	subs	r1, #1
-	bcc	.Lascon_aead128_decrypt_with_cpyd38
+	bcc	.Lascon_aead128_decrypt_with_cpyd37
 	ldrb	r0, [r3, r1]
 	strb	r0, [r2, r1]
-	b	.Lascon_aead128_decrypt_with_cpy39
-.Lascon_aead128_decrypt_with_cpyd38:
+	b	.Lascon_aead128_decrypt_with_cpy38
+.Lascon_aead128_decrypt_with_cpyd37:
 	mov	r3, r2
-.Lascon_aead128_decrypt_with_words37:
+.Lascon_aead128_decrypt_with_words36:
 	ldr	r0, [r3]
 	str	r0, [sp]
 	ldr	r6, [r3, #4]

@@ -1019,7 +1019,7 @@ chacha20_poly1305_C_xor_stream:
 
 @ --- chacha20_poly1305_tag_of: chacha20_poly1305.tag_of
 @     frame 172 bytes (66 spill slots, 23 on the stack; locals 80), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1542 bytes of code and literals
+@     estimated 1520 bytes of code and literals
 	.section .text.chacha20_poly1305_tag_of,"ax",%progbits
 	.global chacha20_poly1305_tag_of
 	.type chacha20_poly1305_tag_of, %function
@@ -1033,7 +1033,8 @@ chacha20_poly1305_tag_of:
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
 	sub	sp, #172
-	mov	r4, r0
+	mov	r7, r0
+	mov	r6, r1
 	str	r2, [sp, #84]
 	str	r3, [sp, #60]
 	ldr	r0, [sp, #208]
@@ -1042,64 +1043,51 @@ chacha20_poly1305_tag_of:
 	str	r0, [sp, #56]
 	ldr	r0, [sp, #216]
 	str	r0, [sp, #64]
-	ldr	r0, [r4]
+	ldr	r0, [r7]
 	str	r0, [sp, #80]
-	ldr	r0, [r4, #4]
+	ldr	r0, [r7, #4]
 	str	r0, [sp, #76]
-	ldr	r0, [r4, #8]
+	ldr	r0, [r7, #8]
 	str	r0, [sp, #72]
-	ldr	r0, [r4, #12]
+	ldr	r0, [r7, #12]
 	str	r0, [sp, #68]
-	ldr	r2, [r4, #16]
-	ldr	r0, [r4, #20]
-	ldr	r5, [r4, #24]
-	ldr	r6, [r4, #28]
-	str	r6, [sp]
-	ldr	r4, [r1]
-	ldr	r3, [r1, #4]
-	ldr	r6, [r1, #8]
-	mov	r9, r6
-	movs	r7, #0
-	str	r7, [sp, #92]
-	str	r7, [sp, #96]
-	str	r7, [sp, #100]
-	str	r7, [sp, #104]
-	str	r7, [sp, #108]
-	add	r6, sp, #112
-	movs	r1, #10
-.Lchacha20_poly1305_tag_of_zero1:
-	str	r7, [r6]
-	adds	r6, #4
-	subs	r1, #1
-	bne	.Lchacha20_poly1305_tag_of_zero1
-	str	r7, [sp, #152]
-	str	r7, [sp, #156]
-	str	r7, [sp, #160]
-	str	r7, [sp, #164]
-	str	r7, [sp, #168]
+	ldr	r5, [r7, #16]
+	ldr	r0, [r7, #20]
+	ldr	r4, [r7, #24]
+	ldr	r1, [r7, #28]
+	str	r1, [sp]
+	ldr	r1, [r6]
+	ldr	r3, [r6, #4]
+	ldr	r2, [r6, #8]
+	mov	r9, r2
+	movs	r2, #0
+	str	r2, [sp, #92]
+	str	r2, [sp, #96]
+	str	r2, [sp, #100]
+	str	r2, [sp, #104]
+	str	r2, [sp, #108]
 	@ chacha20.ae:53: @unroll(unroll)
-	str	r2, [sp, #12]
-	str	r0, [sp, #28]
-	str	r4, [sp, #24]
-	str	r5, [sp, #16]
-	str	r3, [sp, #32]
-	movs	r0, #0
-	str	r0, [sp, #36]
+	str	r2, [sp, #36]
 	ldr	r7, =0x61707865
 	ldr	r6, [sp, #80]
+	str	r5, [sp, #12]
 	movs	r5, #0
 	ldr	r2, =0x3320646e
 	str	r2, [sp, #8]
 	ldr	r2, [sp, #76]
+	str	r0, [sp, #28]
+	str	r1, [sp, #24]
 	ldr	r0, =0x79622d32
 	str	r0, [sp, #4]
 	ldr	r1, [sp, #72]
 	mov	r8, r1
+	str	r4, [sp, #16]
+	str	r3, [sp, #32]
 	ldr	r0, =0x6b206574
 	mov	r10, r0
 	ldr	r1, [sp, #68]
 	str	r1, [sp, #20]
-.Lchacha20_poly1305_tag_of_loop2:
+.Lchacha20_poly1305_tag_of_loop1:
 	@ chacha20.ae:17: a = a + b
 	adds	r1, r7, r6
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
@@ -1349,9 +1337,9 @@ chacha20_poly1305_tag_of:
 	str	r0, [sp, #36]
 	cmp	r0, #10
 	bcs	.Lchacha20_poly1305_tag_of_far1
-	b	.Lchacha20_poly1305_tag_of_loop2
+	b	.Lchacha20_poly1305_tag_of_loop1
 .Lchacha20_poly1305_tag_of_far1:
-.Lchacha20_poly1305_tag_of_done3:
+.Lchacha20_poly1305_tag_of_done2:
 	@ chacha20.ae:67: x7 + key[127:96], x6 + key[95:64], x5 + key[63:32], x4 + key[31:0],
 	ldr	r1, [sp, #20]
 	ldr	r0, [sp, #68]
@@ -1657,21 +1645,21 @@ chacha20_poly1305_tag_of:
 	add	r2, sp, #112
 	@ poly1305.ae:58: g[i] = d[12:0] as u16
 	add	r0, sp, #152
+	b	.Lchacha20_poly1305_tag_of_pool1
+	.ltorg
+.Lchacha20_poly1305_tag_of_pool1:
 	mov	r8, r0
 	@ poly1305.ae:51: @unroll(unroll)
-.Lchacha20_poly1305_tag_of_loop4:
+.Lchacha20_poly1305_tag_of_loop3:
 	@ poly1305.ae:54: @unroll(unroll)
 	movs	r7, #0
 	@ poly1305.ae:56: d = d + (h[j] as u32) * (rt[i - j + 10] as u32)
 	add	r6, sp, #92
 	@ poly1305.ae:54: @unroll(unroll)
-.Lchacha20_poly1305_tag_of_loop6:
+.Lchacha20_poly1305_tag_of_loop5:
 	@ poly1305.ae:56: d = d + (h[j] as u32) * (rt[i - j + 10] as u32)
 	ldrh	r5, [r6]
 	subs	r0, r3, r7
-	b	.Lchacha20_poly1305_tag_of_pool1
-	.ltorg
-.Lchacha20_poly1305_tag_of_pool1:
 	uxth	r0, r0
 	adds	r0, #10
 	uxth	r0, r0
@@ -1682,8 +1670,8 @@ chacha20_poly1305_tag_of:
 	adds	r6, #2
 	adds	r7, #1
 	cmp	r7, #10
-	bcc	.Lchacha20_poly1305_tag_of_loop6
-.Lchacha20_poly1305_tag_of_done7:
+	bcc	.Lchacha20_poly1305_tag_of_loop5
+.Lchacha20_poly1305_tag_of_done6:
 	@ poly1305.ae:58: g[i] = d[12:0] as u16
 	lsls	r0, r4, #19
 	lsrs	r5, r0, #19
@@ -1695,8 +1683,8 @@ chacha20_poly1305_tag_of:
 	mov	r8, r0
 	adds	r3, #1
 	cmp	r3, #10
-	bcc	.Lchacha20_poly1305_tag_of_loop4
-.Lchacha20_poly1305_tag_of_done5:
+	bcc	.Lchacha20_poly1305_tag_of_loop3
+.Lchacha20_poly1305_tag_of_done4:
 	@ poly1305.ae:61: t0 = (g[0] as u32) + carry * 5  // the carry out of column 9 again weighs 2^130
 	add	r2, sp, #152
 	ldrh	r0, [r2]
@@ -1722,7 +1710,7 @@ chacha20_poly1305_tag_of:
 	add	r0, sp, #92
 	adds	r0, #4
 	@ poly1305.ae:64: @unroll(unroll)
-.Lchacha20_poly1305_tag_of_loop8:
+.Lchacha20_poly1305_tag_of_loop7:
 	@ poly1305.ae:66: h[i] = g[i]
 	ldrh	r2, [r3]
 	strh	r2, [r0]
@@ -1730,8 +1718,8 @@ chacha20_poly1305_tag_of:
 	adds	r0, #2
 	adds	r4, #1
 	cmp	r4, #10
-	bcc	.Lchacha20_poly1305_tag_of_loop8
-.Lchacha20_poly1305_tag_of_done9:
+	bcc	.Lchacha20_poly1305_tag_of_loop7
+.Lchacha20_poly1305_tag_of_done8:
 	@ poly1305.ae:75: v = v + ((h[i] as u<136>) << (13 * i))
 	ldrh	r4, [r1]
 	ldrh	r2, [r1, #2]
@@ -2018,7 +2006,7 @@ chacha20_poly1305_P_absorb_padded:
 
 @ --- chacha20_poly1305_P_block: chacha20_poly1305.P.block
 @     frame 24 bytes (4 spill slots, 1 on the stack; locals 20), saves r4, r5, r6, r7
-@     estimated 398 bytes of code and literals
+@     estimated 386 bytes of code and literals
 	.section .text.chacha20_poly1305_P_block,"ax",%progbits
 	.global chacha20_poly1305_P_block
 	.type chacha20_poly1305_P_block, %function
@@ -2034,12 +2022,6 @@ chacha20_poly1305_P_block:
 	ldr	r4, [r2, #12]
 	ldrh	r0, [r2, #16]
 	str	r0, [sp]
-	movs	r0, #0
-	str	r0, [sp, #4]
-	str	r0, [sp, #8]
-	str	r0, [sp, #12]
-	str	r0, [sp, #16]
-	str	r0, [sp, #20]
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
 	ldrh	r2, [r3]
 	lsls	r0, r7, #19

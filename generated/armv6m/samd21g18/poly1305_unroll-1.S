@@ -131,7 +131,7 @@ poly1305_setup:
 
 @ --- poly1305_block: poly1305.block
 @     frame 24 bytes (4 spill slots, 1 on the stack; locals 20), saves r4, r5, r6, r7
-@     estimated 398 bytes of code and literals
+@     estimated 386 bytes of code and literals
 	.section .text.poly1305_block,"ax",%progbits
 	.global poly1305_block
 	.type poly1305_block, %function
@@ -147,12 +147,6 @@ poly1305_block:
 	ldr	r4, [r2, #12]
 	ldrh	r0, [r2, #16]
 	str	r0, [sp]
-	movs	r0, #0
-	str	r0, [sp, #4]
-	str	r0, [sp, #8]
-	str	r0, [sp, #12]
-	str	r0, [sp, #16]
-	str	r0, [sp, #20]
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
 	ldrh	r2, [r3]
 	lsls	r0, r7, #19
@@ -695,7 +689,7 @@ poly1305_absorb_padded:
 
 @ --- poly1305_mac: poly1305.mac
 @     frame 136 bytes (38 spill slots, 10 on the stack; locals 96), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 916 bytes of code and literals
+@     estimated 902 bytes of code and literals
 	.section .text.poly1305_mac,"ax",%progbits
 	.global poly1305_mac
 	.type poly1305_mac, %function
@@ -730,14 +724,6 @@ poly1305_mac:
 	str	r0, [sp, #48]
 	str	r0, [sp, #52]
 	str	r0, [sp, #56]
-	add	r6, sp, #60
-	movs	r5, #10
-.Lpoly1305_mac_zero1:
-	movs	r0, #0
-	str	r0, [r6]
-	adds	r6, #4
-	subs	r5, #1
-	bne	.Lpoly1305_mac_zero1
 	@ poly1305.ae:30: r = (r_bytes & clamp) as u<130>
 	lsls	r0, r4, #4
 	lsrs	r4, r0, #4
@@ -881,8 +867,8 @@ poly1305_mac:
 	movs	r1, #0
 	mov	r9, r1
 	cmp	r1, r0
-	bcs	.Lpoly1305_mac_done3
-.Lpoly1305_mac_loop2:
+	bcs	.Lpoly1305_mac_done2
+.Lpoly1305_mac_loop1:
 	@ poly1305.ae:100: off = i * 16
 	mov	r1, r9
 	lsls	r4, r1, #4
@@ -904,10 +890,10 @@ poly1305_mac:
 	adds	r4, r0, r4
 	movs	r0, #3
 	cmp	r2, #16
-	bcc	.Lpoly1305_mac_bytes4
+	bcc	.Lpoly1305_mac_bytes3
 	tst	r4, r0
-	beq	.Lpoly1305_mac_words5
-.Lpoly1305_mac_bytes4:
+	beq	.Lpoly1305_mac_words4
+.Lpoly1305_mac_bytes3:
 	movs	r0, #0
 	str	r0, [sp, #100]
 	str	r0, [sp, #104]
@@ -916,18 +902,18 @@ poly1305_mac:
 	add	r5, sp, #100
 	mov	r3, r2
 	cmp	r3, #16
-	bcc	.Lpoly1305_mac_cnt7
+	bcc	.Lpoly1305_mac_cnt6
 	movs	r3, #16
-.Lpoly1305_mac_cnt7:
-.Lpoly1305_mac_cpy8:
+.Lpoly1305_mac_cnt6:
+.Lpoly1305_mac_cpy7:
 	subs	r3, #1
-	bcc	.Lpoly1305_mac_cpyd6
+	bcc	.Lpoly1305_mac_cpyd5
 	ldrb	r0, [r4, r3]
 	strb	r0, [r5, r3]
-	b	.Lpoly1305_mac_cpy8
-.Lpoly1305_mac_cpyd6:
+	b	.Lpoly1305_mac_cpy7
+.Lpoly1305_mac_cpyd5:
 	mov	r4, r5
-.Lpoly1305_mac_words5:
+.Lpoly1305_mac_words4:
 	ldr	r0, [r4]
 	mov	r10, r0
 	ldr	r0, [r4, #4]
@@ -943,19 +929,19 @@ poly1305_mac:
 	mov	r5, r0
 	mov	r6, r0
 	cmp	r2, #130
-	bcs	.Lpoly1305_mac_shz9
-.Lpoly1305_mac_shl11:
+	bcs	.Lpoly1305_mac_shz8
+.Lpoly1305_mac_shl10:
 	cmp	r2, #32
-	bcc	.Lpoly1305_mac_shf10
+	bcc	.Lpoly1305_mac_shf9
 	mov	r6, r5
 	mov	r5, r4
 	mov	r4, r3
 	mov	r3, r1
 	movs	r1, #0
 	subs	r2, #32
-	b	.Lpoly1305_mac_shl11
+	b	.Lpoly1305_mac_shl10
 	.ltorg
-.Lpoly1305_mac_shf10:
+.Lpoly1305_mac_shf9:
 	movs	r7, #32
 	subs	r7, r7, r2
 	lsls	r6, r2
@@ -975,14 +961,14 @@ poly1305_mac:
 	lsrs	r0, r7
 	orrs	r3, r0
 	lsls	r1, r2
-	b	.Lpoly1305_mac_she12
-.Lpoly1305_mac_shz9:
+	b	.Lpoly1305_mac_she11
+.Lpoly1305_mac_shz8:
 	movs	r1, #0
 	movs	r3, #0
 	movs	r4, #0
 	movs	r5, #0
 	movs	r6, #0
-.Lpoly1305_mac_she12:
+.Lpoly1305_mac_she11:
 	lsls	r0, r6, #30
 	lsrs	r2, r0, #30
 	mov	r6, r10
@@ -1009,8 +995,8 @@ poly1305_mac:
 	mov	r9, r1
 	ldr	r0, [sp, #8]
 	cmp	r1, r0
-	bcc	.Lpoly1305_mac_loop2
-.Lpoly1305_mac_done3:
+	bcc	.Lpoly1305_mac_loop1
+.Lpoly1305_mac_done2:
 	@ poly1305.ae:75: v = v + ((h[i] as u<136>) << (13 * i))
 	add	r1, sp, #40
 	ldrh	r3, [r1]

@@ -310,7 +310,7 @@ gcm_key_setup:
 
 @ --- gcm_encrypt_with: gcm.encrypt_with
 @     frame 164 bytes (38 spill slots, 24 on the stack; locals 64), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 936 bytes of code and literals
+@     estimated 928 bytes of code and literals
 	.section .text.gcm_encrypt_with,"ax",%progbits
 	.global gcm_encrypt_with
 	.type gcm_encrypt_with, %function
@@ -341,12 +341,8 @@ gcm_encrypt_with:
 	str	r0, [sp, #96]
 	ldr	r0, [sp, #228]
 	str	r0, [sp, #76]
-	movs	r0, #0
-	str	r0, [sp, #100]
-	str	r0, [sp, #104]
-	str	r0, [sp, #108]
-	str	r0, [sp, #112]
 	@ gcm.ae:74: y = G.absorb(tab, 0 as u128, ad)
+	movs	r0, #0
 	str	r0, [sp, #116]
 	str	r0, [sp, #120]
 	str	r0, [sp, #124]
@@ -837,7 +833,7 @@ gcm_encrypt_with:
 
 @ --- gcm_decrypt_with: gcm.decrypt_with
 @     frame 160 bytes (40 spill slots, 23 on the stack; locals 64), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1004 bytes of code and literals
+@     estimated 996 bytes of code and literals
 	.section .text.gcm_decrypt_with,"ax",%progbits
 	.global gcm_decrypt_with
 	.type gcm_decrypt_with, %function
@@ -851,12 +847,8 @@ gcm_decrypt_with:
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
 	sub	sp, #160
-	movs	r4, #0
-	str	r4, [sp, #96]
-	str	r4, [sp, #100]
-	str	r4, [sp, #104]
-	str	r4, [sp, #108]
 	@ gcm.ae:94: y = G.absorb(tab, 0 as u128, ad)
+	movs	r4, #0
 	str	r4, [sp, #112]
 	str	r4, [sp, #116]
 	str	r4, [sp, #120]
@@ -1807,7 +1799,7 @@ gcm_G_absorb:
 
 @ --- gcm_G_mul_h: gcm.G.mul_h
 @     frame 24 bytes (7 spill slots, 2 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 312 bytes of code and literals
+@     estimated 302 bytes of code and literals
 	.section .text.gcm_G_mul_h,"ax",%progbits
 	.global gcm_G_mul_h
 	.type gcm_G_mul_h, %function
@@ -1824,11 +1816,6 @@ gcm_G_mul_h:
 	mov	r10, r1
 	str	r2, [sp, #4]
 	ldm	r0!, {r2, r3, r4, r5}
-	movs	r0, #0
-	str	r0, [sp, #8]
-	str	r0, [sp, #12]
-	str	r0, [sp, #16]
-	str	r0, [sp, #20]
 	@ ghash.ae:142: xs[i] = x[w * i + w - 1 : w * i]
 	uxth	r0, r2
 	add	r1, sp, #8

@@ -930,7 +930,7 @@ isap_a_128a_P_permute:
 
 @ --- isap_a_128a_mac: isap_a_128a.mac
 @     frame 116 bytes (8 spill slots, 3 on the stack; locals 104), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 538 bytes of code and literals
+@     estimated 526 bytes of code and literals
 	.section .text.isap_a_128a_mac,"ax",%progbits
 	.global isap_a_128a_mac
 	.type isap_a_128a_mac, %function
@@ -953,10 +953,10 @@ isap_a_128a_mac:
 	mov	r10, r0
 	ldr	r0, [sp, #160]
 	str	r0, [sp, #4]
-	ldr	r5, [r1]
-	ldr	r4, [r1, #4]
-	ldr	r3, [r1, #8]
-	ldr	r6, [r1, #12]
+	ldr	r6, [r1]
+	ldr	r5, [r1, #4]
+	ldr	r4, [r1, #8]
+	ldr	r3, [r1, #12]
 	movs	r2, #0
 	add	r1, sp, #12
 	movs	r0, #10
@@ -965,19 +965,12 @@ isap_a_128a_mac:
 	adds	r1, #4
 	subs	r0, #1
 	bne	.Lisap_a_128a_mac_zero1
-	add	r1, sp, #52
-	movs	r0, #10
-.Lisap_a_128a_mac_zero2:
-	str	r2, [r1]
-	adds	r1, #4
-	subs	r0, #1
-	bne	.Lisap_a_128a_mac_zero2
 	@ isap_a_128a.ae:92: s[0] = n[127:64]
-	str	r3, [sp, #12]
-	str	r6, [sp, #16]
+	str	r4, [sp, #12]
+	str	r3, [sp, #16]
 	@ isap_a_128a.ae:93: s[1] = n[63:0]
-	str	r5, [sp, #20]
-	str	r4, [sp, #24]
+	str	r6, [sp, #20]
+	str	r5, [sp, #24]
 	@ isap_a_128a.ae:94: s[2] = iv(1)
 	ldr	r0, =0x0c01060c
 	str	r0, [sp, #28]
@@ -994,8 +987,8 @@ isap_a_128a_mac:
 	mov	r8, r0
 	movs	r4, #0
 	cmp	r4, r0
-	bcs	.Lisap_a_128a_mac_done4
-.Lisap_a_128a_mac_loop3:
+	bcs	.Lisap_a_128a_mac_done3
+.Lisap_a_128a_mac_loop2:
 	@ isap_a_128a.ae:79: off = rate * i
 	lsls	r1, r4, #3
 	@ isap_a_128a.ae:80: count = if n - off < rate then n - off else rate
@@ -1019,28 +1012,28 @@ isap_a_128a_mac:
 	adds	r3, r0, r1
 	movs	r0, #3
 	cmp	r2, #8
-	bcc	.Lisap_a_128a_mac_bytes5
+	bcc	.Lisap_a_128a_mac_bytes4
 	tst	r3, r0
-	beq	.Lisap_a_128a_mac_words6
-.Lisap_a_128a_mac_bytes5:
+	beq	.Lisap_a_128a_mac_words5
+.Lisap_a_128a_mac_bytes4:
 	movs	r0, #0
 	str	r0, [sp, #92]
 	str	r0, [sp, #96]
 	add	r5, sp, #92
 	mov	r1, r2
 	cmp	r1, #8
-	bcc	.Lisap_a_128a_mac_cnt8
+	bcc	.Lisap_a_128a_mac_cnt7
 	movs	r1, #8
-.Lisap_a_128a_mac_cnt8:
-.Lisap_a_128a_mac_cpy9:
+.Lisap_a_128a_mac_cnt7:
+.Lisap_a_128a_mac_cpy8:
 	subs	r1, #1
-	bcc	.Lisap_a_128a_mac_cpyd7
+	bcc	.Lisap_a_128a_mac_cpyd6
 	ldrb	r0, [r3, r1]
 	strb	r0, [r5, r1]
-	b	.Lisap_a_128a_mac_cpy9
-.Lisap_a_128a_mac_cpyd7:
+	b	.Lisap_a_128a_mac_cpy8
+.Lisap_a_128a_mac_cpyd6:
 	mov	r3, r5
-.Lisap_a_128a_mac_words6:
+.Lisap_a_128a_mac_words5:
 	ldr	r0, [r3, #4]
 	rev	r1, r0
 	ldr	r0, [r3]
@@ -1053,15 +1046,15 @@ isap_a_128a_mac:
 	movs	r2, #1
 	lsls	r2, r2, #31
 	cmp	r5, #64
-	bcs	.Lisap_a_128a_mac_shz10
-.Lisap_a_128a_mac_shl12:
+	bcs	.Lisap_a_128a_mac_shz9
+.Lisap_a_128a_mac_shl11:
 	cmp	r5, #32
-	bcc	.Lisap_a_128a_mac_shf11
+	bcc	.Lisap_a_128a_mac_shf10
 	mov	r3, r2
 	movs	r2, #0
 	subs	r5, #32
-	b	.Lisap_a_128a_mac_shl12
-.Lisap_a_128a_mac_shf11:
+	b	.Lisap_a_128a_mac_shl11
+.Lisap_a_128a_mac_shf10:
 	movs	r1, #32
 	subs	r1, r1, r5
 	lsrs	r3, r5
@@ -1069,11 +1062,11 @@ isap_a_128a_mac:
 	lsls	r0, r1
 	orrs	r3, r0
 	lsrs	r2, r5
-	b	.Lisap_a_128a_mac_she13
-.Lisap_a_128a_mac_shz10:
+	b	.Lisap_a_128a_mac_she12
+.Lisap_a_128a_mac_shz9:
 	movs	r3, #0
 	movs	r2, #0
-.Lisap_a_128a_mac_she13:
+.Lisap_a_128a_mac_she12:
 	@ isap_a_128a.ae:81: s[0] = s[0] ^ load_be(x, off, rate, count) ^ pad(count)
 	eors	r7, r3
 	eors	r6, r2
@@ -1086,8 +1079,8 @@ isap_a_128a_mac:
 	adds	r4, #1
 	mov	r0, r8
 	cmp	r4, r0
-	bcc	.Lisap_a_128a_mac_loop3
-.Lisap_a_128a_mac_done4:
+	bcc	.Lisap_a_128a_mac_loop2
+.Lisap_a_128a_mac_done3:
 	@ isap_a_128a.ae:97: s[4] = s[4] ^ 1
 	ldr	r2, [sp, #44]
 	ldr	r1, [sp, #48]
@@ -1102,8 +1095,8 @@ isap_a_128a_mac:
 	mov	r8, r0
 	movs	r4, #0
 	cmp	r4, r0
-	bcs	.Lisap_a_128a_mac_done15
-.Lisap_a_128a_mac_loop14:
+	bcs	.Lisap_a_128a_mac_done14
+.Lisap_a_128a_mac_loop13:
 	@ isap_a_128a.ae:79: off = rate * i
 	lsls	r1, r4, #3
 	@ isap_a_128a.ae:80: count = if n - off < rate then n - off else rate
@@ -1127,28 +1120,28 @@ isap_a_128a_mac:
 	adds	r3, r0, r1
 	movs	r0, #3
 	cmp	r2, #8
-	bcc	.Lisap_a_128a_mac_bytes16
+	bcc	.Lisap_a_128a_mac_bytes15
 	tst	r3, r0
-	beq	.Lisap_a_128a_mac_words17
-.Lisap_a_128a_mac_bytes16:
+	beq	.Lisap_a_128a_mac_words16
+.Lisap_a_128a_mac_bytes15:
 	movs	r0, #0
 	str	r0, [sp, #92]
 	str	r0, [sp, #96]
 	add	r5, sp, #92
 	mov	r1, r2
 	cmp	r1, #8
-	bcc	.Lisap_a_128a_mac_cnt19
+	bcc	.Lisap_a_128a_mac_cnt18
 	movs	r1, #8
-.Lisap_a_128a_mac_cnt19:
-.Lisap_a_128a_mac_cpy20:
+.Lisap_a_128a_mac_cnt18:
+.Lisap_a_128a_mac_cpy19:
 	subs	r1, #1
-	bcc	.Lisap_a_128a_mac_cpyd18
+	bcc	.Lisap_a_128a_mac_cpyd17
 	ldrb	r0, [r3, r1]
 	strb	r0, [r5, r1]
-	b	.Lisap_a_128a_mac_cpy20
-.Lisap_a_128a_mac_cpyd18:
+	b	.Lisap_a_128a_mac_cpy19
+.Lisap_a_128a_mac_cpyd17:
 	mov	r3, r5
-.Lisap_a_128a_mac_words17:
+.Lisap_a_128a_mac_words16:
 	ldr	r0, [r3, #4]
 	rev	r1, r0
 	ldr	r0, [r3]
@@ -1161,16 +1154,16 @@ isap_a_128a_mac:
 	movs	r2, #1
 	lsls	r2, r2, #31
 	cmp	r5, #64
-	bcs	.Lisap_a_128a_mac_shz21
-.Lisap_a_128a_mac_shl23:
+	bcs	.Lisap_a_128a_mac_shz20
+.Lisap_a_128a_mac_shl22:
 	cmp	r5, #32
-	bcc	.Lisap_a_128a_mac_shf22
+	bcc	.Lisap_a_128a_mac_shf21
 	mov	r3, r2
 	movs	r2, #0
 	subs	r5, #32
-	b	.Lisap_a_128a_mac_shl23
+	b	.Lisap_a_128a_mac_shl22
 	.ltorg
-.Lisap_a_128a_mac_shf22:
+.Lisap_a_128a_mac_shf21:
 	movs	r1, #32
 	subs	r1, r1, r5
 	lsrs	r3, r5
@@ -1178,11 +1171,11 @@ isap_a_128a_mac:
 	lsls	r0, r1
 	orrs	r3, r0
 	lsrs	r2, r5
-	b	.Lisap_a_128a_mac_she24
-.Lisap_a_128a_mac_shz21:
+	b	.Lisap_a_128a_mac_she23
+.Lisap_a_128a_mac_shz20:
 	movs	r3, #0
 	movs	r2, #0
-.Lisap_a_128a_mac_she24:
+.Lisap_a_128a_mac_she23:
 	@ isap_a_128a.ae:81: s[0] = s[0] ^ load_be(x, off, rate, count) ^ pad(count)
 	eors	r7, r3
 	eors	r6, r2
@@ -1195,8 +1188,8 @@ isap_a_128a_mac:
 	adds	r4, #1
 	mov	r0, r8
 	cmp	r4, r0
-	bcc	.Lisap_a_128a_mac_loop14
-.Lisap_a_128a_mac_done15:
+	bcc	.Lisap_a_128a_mac_loop13
+.Lisap_a_128a_mac_done14:
 	@ isap_a_128a.ae:99: rekey(ka, cat(s[0], s[1]), t)
 	ldr	r4, [sp, #12]
 	ldr	r3, [sp, #16]

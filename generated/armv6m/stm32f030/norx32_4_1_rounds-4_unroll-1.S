@@ -47,7 +47,7 @@ norx32_4_1_key_setup:
 
 @ --- norx32_4_1_encrypt_with: norx32_4_1.encrypt_with
 @     frame 272 bytes (84 spill slots, 32 on the stack; locals 144), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1976 bytes of code and literals
+@     estimated 1962 bytes of code and literals
 	.section .text.norx32_4_1_encrypt_with,"ax",%progbits
 	.global norx32_4_1_encrypt_with
 	.type norx32_4_1_encrypt_with, %function
@@ -73,14 +73,6 @@ norx32_4_1_encrypt_with:
 	str	r1, [sp, #100]
 	ldr	r1, [sp, #328]
 	str	r1, [sp, #124]
-	movs	r3, #0
-	add	r2, sp, #128
-	movs	r1, #16
-.Lnorx32_4_1_encrypt_with_zero1:
-	str	r3, [r2]
-	adds	r2, #4
-	subs	r1, #1
-	bne	.Lnorx32_4_1_encrypt_with_zero1
 	@ norx32_4_1.ae:131: k = kc[0]
 	ldr	r1, [r0]
 	str	r1, [sp, #120]
@@ -119,7 +111,7 @@ norx32_4_1_encrypt_with:
 	eors	r1, r0
 	cmp	r1, #0
 	bne	.Lnorx32_4_1_encrypt_with_far1
-	b	.Lnorx32_4_1_encrypt_with_else2
+	b	.Lnorx32_4_1_encrypt_with_else1
 .Lnorx32_4_1_encrypt_with_far1:
 	@ norx32_4_1.ae:40: return ((((n >> 4) as u64) * 0xaaaaaaab) >> 33) as u32
 	ldr	r1, [sp, #92]
@@ -198,9 +190,9 @@ norx32_4_1_encrypt_with:
 	mov	r0, r3
 	cmp	r1, r0
 	bcc	.Lnorx32_4_1_encrypt_with_far2
-	b	.Lnorx32_4_1_encrypt_with_done5
+	b	.Lnorx32_4_1_encrypt_with_done4
 .Lnorx32_4_1_encrypt_with_far2:
-.Lnorx32_4_1_encrypt_with_loop4:
+.Lnorx32_4_1_encrypt_with_loop3:
 	@ norx32_4_1.ae:137: off = rate * i
 	movs	r2, #48
 	ldr	r0, [sp, #76]
@@ -281,7 +273,7 @@ norx32_4_1_encrypt_with:
 	mov	r9, r0
 	movs	r0, #0
 	str	r0, [sp, #48]
-.Lnorx32_4_1_encrypt_with_loop6:
+.Lnorx32_4_1_encrypt_with_loop5:
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r7, [sp]
 	eors	r7, r6
@@ -665,9 +657,9 @@ norx32_4_1_encrypt_with:
 	str	r0, [sp, #48]
 	cmp	r0, #4
 	bcs	.Lnorx32_4_1_encrypt_with_far3
-	b	.Lnorx32_4_1_encrypt_with_loop6
+	b	.Lnorx32_4_1_encrypt_with_loop5
 .Lnorx32_4_1_encrypt_with_far3:
-.Lnorx32_4_1_encrypt_with_done7:
+.Lnorx32_4_1_encrypt_with_done6:
 	@ norx_f.ae:77: s[0] = s0
 	ldr	r0, [sp]
 	str	r0, [sp, #128]
@@ -742,11 +734,11 @@ norx32_4_1_encrypt_with:
 	adds	r1, r1, r0
 	ldr	r0, [sp, #52]
 	cmp	r0, #48
-	bcc	.Lnorx32_4_1_encrypt_with_bytes8
+	bcc	.Lnorx32_4_1_encrypt_with_bytes7
 	movs	r0, #3
 	tst	r1, r0
-	beq	.Lnorx32_4_1_encrypt_with_words9
-.Lnorx32_4_1_encrypt_with_bytes8:
+	beq	.Lnorx32_4_1_encrypt_with_words8
+.Lnorx32_4_1_encrypt_with_bytes7:
 	movs	r0, #0
 	str	r0, [sp, #224]
 	str	r0, [sp, #228]
@@ -763,18 +755,18 @@ norx32_4_1_encrypt_with:
 	add	r3, sp, #224
 	ldr	r2, [sp, #52]
 	cmp	r2, #48
-	bcc	.Lnorx32_4_1_encrypt_with_cnt11
+	bcc	.Lnorx32_4_1_encrypt_with_cnt10
 	movs	r2, #48
-.Lnorx32_4_1_encrypt_with_cnt11:
-.Lnorx32_4_1_encrypt_with_cpy12:
+.Lnorx32_4_1_encrypt_with_cnt10:
+.Lnorx32_4_1_encrypt_with_cpy11:
 	subs	r2, #1
-	bcc	.Lnorx32_4_1_encrypt_with_cpyd10
+	bcc	.Lnorx32_4_1_encrypt_with_cpyd9
 	ldrb	r0, [r1, r2]
 	strb	r0, [r3, r2]
-	b	.Lnorx32_4_1_encrypt_with_cpy12
-.Lnorx32_4_1_encrypt_with_cpyd10:
+	b	.Lnorx32_4_1_encrypt_with_cpy11
+.Lnorx32_4_1_encrypt_with_cpyd9:
 	mov	r1, r3
-.Lnorx32_4_1_encrypt_with_words9:
+.Lnorx32_4_1_encrypt_with_words8:
 	ldr	r0, [r1]
 	mov	r11, r0
 	ldr	r0, [r1, #4]
@@ -862,10 +854,10 @@ norx32_4_1_encrypt_with:
 	movs	r0, #3
 	lsls	r0, r0, #7
 	cmp	r6, r0
-	bcs	.Lnorx32_4_1_encrypt_with_shz13
-.Lnorx32_4_1_encrypt_with_shl15:
+	bcs	.Lnorx32_4_1_encrypt_with_shz12
+.Lnorx32_4_1_encrypt_with_shl14:
 	cmp	r6, #32
-	bcc	.Lnorx32_4_1_encrypt_with_shf14
+	bcc	.Lnorx32_4_1_encrypt_with_shf13
 	str	r2, [sp, #32]
 	mov	r2, r3
 	mov	r3, r4
@@ -883,8 +875,8 @@ norx32_4_1_encrypt_with:
 	movs	r0, #0
 	str	r0, [sp]
 	subs	r6, #32
-	b	.Lnorx32_4_1_encrypt_with_shl15
-.Lnorx32_4_1_encrypt_with_shf14:
+	b	.Lnorx32_4_1_encrypt_with_shl14
+.Lnorx32_4_1_encrypt_with_shf13:
 	ldr	r0, [sp, #32]
 	lsls	r0, r6
 	str	r0, [sp, #32]
@@ -958,8 +950,8 @@ norx32_4_1_encrypt_with:
 	ldr	r0, [sp]
 	lsls	r0, r6
 	str	r0, [sp]
-	b	.Lnorx32_4_1_encrypt_with_she16
-.Lnorx32_4_1_encrypt_with_shz13:
+	b	.Lnorx32_4_1_encrypt_with_she15
+.Lnorx32_4_1_encrypt_with_shz12:
 	movs	r0, #0
 	str	r0, [sp]
 	mov	r11, r0
@@ -973,7 +965,7 @@ norx32_4_1_encrypt_with:
 	movs	r3, #0
 	movs	r2, #0
 	str	r0, [sp, #32]
-.Lnorx32_4_1_encrypt_with_she16:
+.Lnorx32_4_1_encrypt_with_she15:
 	movs	r0, #1
 	lsls	r0, r0, #31
 	ldr	r6, [sp, #32]
@@ -1075,10 +1067,10 @@ norx32_4_1_encrypt_with:
 	adds	r1, r1, r0
 	ldr	r0, [sp, #52]
 	cmp	r0, #48
-	bcc	.Lnorx32_4_1_encrypt_with_bytes17
+	bcc	.Lnorx32_4_1_encrypt_with_bytes16
 	movs	r0, #3
 	tst	r1, r0
-	bne	.Lnorx32_4_1_encrypt_with_bytes17
+	bne	.Lnorx32_4_1_encrypt_with_bytes16
 	ldr	r0, [sp, #20]
 	str	r0, [r1]
 	ldr	r0, [sp, #16]
@@ -1097,8 +1089,8 @@ norx32_4_1_encrypt_with:
 	str	r4, [r1, #36]
 	str	r3, [r1, #40]
 	str	r2, [r1, #44]
-	b	.Lnorx32_4_1_encrypt_with_stored18
-.Lnorx32_4_1_encrypt_with_bytes17:
+	b	.Lnorx32_4_1_encrypt_with_stored17
+.Lnorx32_4_1_encrypt_with_bytes16:
 	ldr	r0, [sp, #20]
 	str	r0, [sp, #224]
 	ldr	r0, [sp, #16]
@@ -1120,28 +1112,28 @@ norx32_4_1_encrypt_with:
 	add	r3, sp, #224
 	ldr	r2, [sp, #52]
 	cmp	r2, #48
-	bcc	.Lnorx32_4_1_encrypt_with_cnt19
+	bcc	.Lnorx32_4_1_encrypt_with_cnt18
 	movs	r2, #48
-.Lnorx32_4_1_encrypt_with_cnt19:
-.Lnorx32_4_1_encrypt_with_cpy20:
+.Lnorx32_4_1_encrypt_with_cnt18:
+.Lnorx32_4_1_encrypt_with_cpy19:
 	subs	r2, #1
-	bcc	.Lnorx32_4_1_encrypt_with_stored18
+	bcc	.Lnorx32_4_1_encrypt_with_stored17
 	ldrb	r0, [r3, r2]
 	strb	r0, [r1, r2]
-	b	.Lnorx32_4_1_encrypt_with_cpy20
-.Lnorx32_4_1_encrypt_with_stored18:
+	b	.Lnorx32_4_1_encrypt_with_cpy19
+.Lnorx32_4_1_encrypt_with_stored17:
 	ldr	r1, [sp, #76]
 	adds	r1, #1
 	str	r1, [sp, #76]
 	ldr	r0, [sp, #96]
 	cmp	r1, r0
 	bcs	.Lnorx32_4_1_encrypt_with_far4
-	b	.Lnorx32_4_1_encrypt_with_loop4
+	b	.Lnorx32_4_1_encrypt_with_loop3
 .Lnorx32_4_1_encrypt_with_far4:
-.Lnorx32_4_1_encrypt_with_done5:
-	b	.Lnorx32_4_1_encrypt_with_endif3
-.Lnorx32_4_1_encrypt_with_else2:
-.Lnorx32_4_1_encrypt_with_endif3:
+.Lnorx32_4_1_encrypt_with_done4:
+	b	.Lnorx32_4_1_encrypt_with_endif2
+.Lnorx32_4_1_encrypt_with_else1:
+.Lnorx32_4_1_encrypt_with_endif2:
 	@ norx32_4_1.ae:146: store_le(tag, 0, finalize(s, k))
 	ldr	r0, [sp, #120]
 	str	r0, [sp, #192]
@@ -1162,26 +1154,26 @@ norx32_4_1_encrypt_with:
 	ldr	r3, [sp, #124]
 	movs	r0, #3
 	tst	r3, r0
-	bne	.Lnorx32_4_1_encrypt_with_bytes21
+	bne	.Lnorx32_4_1_encrypt_with_bytes20
 	str	r5, [r3]
 	str	r4, [r3, #4]
 	str	r2, [r3, #8]
 	str	r1, [r3, #12]
-	b	.Lnorx32_4_1_encrypt_with_stored22
-.Lnorx32_4_1_encrypt_with_bytes21:
+	b	.Lnorx32_4_1_encrypt_with_stored21
+.Lnorx32_4_1_encrypt_with_bytes20:
 	str	r5, [sp, #224]
 	str	r4, [sp, #228]
 	str	r2, [sp, #232]
 	str	r1, [sp, #236]
 	add	r2, sp, #224
 	movs	r1, #16
-.Lnorx32_4_1_encrypt_with_cpy23:
+.Lnorx32_4_1_encrypt_with_cpy22:
 	subs	r1, #1
-	bcc	.Lnorx32_4_1_encrypt_with_stored22
+	bcc	.Lnorx32_4_1_encrypt_with_stored21
 	ldrb	r0, [r2, r1]
 	strb	r0, [r3, r1]
-	b	.Lnorx32_4_1_encrypt_with_cpy23
-.Lnorx32_4_1_encrypt_with_stored22:
+	b	.Lnorx32_4_1_encrypt_with_cpy22
+.Lnorx32_4_1_encrypt_with_stored21:
 	add	sp, #272
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
@@ -1195,7 +1187,7 @@ norx32_4_1_encrypt_with:
 
 @ --- norx32_4_1_decrypt_with: norx32_4_1.decrypt_with
 @     frame 316 bytes (110 spill slots, 43 on the stack; locals 144), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2390 bytes of code and literals
+@     estimated 2376 bytes of code and literals
 	.section .text.norx32_4_1_decrypt_with,"ax",%progbits
 	.global norx32_4_1_decrypt_with
 	.type norx32_4_1_decrypt_with, %function
@@ -1223,14 +1215,6 @@ norx32_4_1_decrypt_with:
 	str	r1, [sp, #140]
 	ldr	r1, [sp, #380]
 	str	r1, [sp, #168]
-	movs	r3, #0
-	add	r2, sp, #172
-	movs	r1, #16
-.Lnorx32_4_1_decrypt_with_zero1:
-	str	r3, [r2]
-	adds	r2, #4
-	subs	r1, #1
-	bne	.Lnorx32_4_1_decrypt_with_zero1
 	@ norx32_4_1.ae:153: k = kc[0]
 	ldr	r1, [r0]
 	str	r1, [sp, #160]
@@ -1271,7 +1255,7 @@ norx32_4_1_decrypt_with:
 	eors	r1, r0
 	cmp	r1, #0
 	bne	.Lnorx32_4_1_decrypt_with_far1
-	bl	.Lnorx32_4_1_decrypt_with_else2
+	bl	.Lnorx32_4_1_decrypt_with_else1
 .Lnorx32_4_1_decrypt_with_far1:
 	@ norx32_4_1.ae:40: return ((((n >> 4) as u64) * 0xaaaaaaab) >> 33) as u32
 	ldr	r1, [sp, #132]
@@ -1350,9 +1334,9 @@ norx32_4_1_decrypt_with:
 	mov	r0, r3
 	cmp	r1, r0
 	bcc	.Lnorx32_4_1_decrypt_with_far2
-	b	.Lnorx32_4_1_decrypt_with_done5
+	b	.Lnorx32_4_1_decrypt_with_done4
 .Lnorx32_4_1_decrypt_with_far2:
-.Lnorx32_4_1_decrypt_with_loop4:
+.Lnorx32_4_1_decrypt_with_loop3:
 	@ norx32_4_1.ae:159: off = rate * i
 	movs	r2, #48
 	ldr	r0, [sp, #76]
@@ -1433,7 +1417,7 @@ norx32_4_1_decrypt_with:
 	mov	r9, r0
 	movs	r0, #0
 	str	r0, [sp, #48]
-.Lnorx32_4_1_decrypt_with_loop6:
+.Lnorx32_4_1_decrypt_with_loop5:
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r7, [sp]
 	eors	r7, r6
@@ -1817,9 +1801,9 @@ norx32_4_1_decrypt_with:
 	str	r0, [sp, #48]
 	cmp	r0, #4
 	bcs	.Lnorx32_4_1_decrypt_with_far3
-	b	.Lnorx32_4_1_decrypt_with_loop6
+	b	.Lnorx32_4_1_decrypt_with_loop5
 .Lnorx32_4_1_decrypt_with_far3:
-.Lnorx32_4_1_decrypt_with_done7:
+.Lnorx32_4_1_decrypt_with_done6:
 	@ norx_f.ae:77: s[0] = s0
 	ldr	r0, [sp]
 	str	r0, [sp, #172]
@@ -1894,11 +1878,11 @@ norx32_4_1_decrypt_with:
 	adds	r1, r1, r0
 	ldr	r0, [sp, #68]
 	cmp	r0, #48
-	bcc	.Lnorx32_4_1_decrypt_with_bytes8
+	bcc	.Lnorx32_4_1_decrypt_with_bytes7
 	movs	r0, #3
 	tst	r1, r0
-	beq	.Lnorx32_4_1_decrypt_with_words9
-.Lnorx32_4_1_decrypt_with_bytes8:
+	beq	.Lnorx32_4_1_decrypt_with_words8
+.Lnorx32_4_1_decrypt_with_bytes7:
 	movs	r0, #0
 	str	r0, [sp, #268]
 	str	r0, [sp, #272]
@@ -1915,18 +1899,18 @@ norx32_4_1_decrypt_with:
 	add	r3, sp, #268
 	ldr	r2, [sp, #68]
 	cmp	r2, #48
-	bcc	.Lnorx32_4_1_decrypt_with_cnt11
+	bcc	.Lnorx32_4_1_decrypt_with_cnt10
 	movs	r2, #48
-.Lnorx32_4_1_decrypt_with_cnt11:
-.Lnorx32_4_1_decrypt_with_cpy12:
+.Lnorx32_4_1_decrypt_with_cnt10:
+.Lnorx32_4_1_decrypt_with_cpy11:
 	subs	r2, #1
-	bcc	.Lnorx32_4_1_decrypt_with_cpyd10
+	bcc	.Lnorx32_4_1_decrypt_with_cpyd9
 	ldrb	r0, [r1, r2]
 	strb	r0, [r3, r2]
-	b	.Lnorx32_4_1_decrypt_with_cpy12
-.Lnorx32_4_1_decrypt_with_cpyd10:
+	b	.Lnorx32_4_1_decrypt_with_cpy11
+.Lnorx32_4_1_decrypt_with_cpyd9:
 	mov	r1, r3
-.Lnorx32_4_1_decrypt_with_words9:
+.Lnorx32_4_1_decrypt_with_words8:
 	ldr	r0, [r1]
 	str	r0, [sp, #8]
 	ldr	r0, [r1, #4]
@@ -2009,10 +1993,10 @@ norx32_4_1_decrypt_with:
 	movs	r0, #3
 	lsls	r0, r0, #7
 	cmp	r6, r0
-	bcs	.Lnorx32_4_1_decrypt_with_shz13
-.Lnorx32_4_1_decrypt_with_shl15:
+	bcs	.Lnorx32_4_1_decrypt_with_shz12
+.Lnorx32_4_1_decrypt_with_shl14:
 	cmp	r6, #32
-	bcc	.Lnorx32_4_1_decrypt_with_shf14
+	bcc	.Lnorx32_4_1_decrypt_with_shf13
 	str	r4, [sp, #28]
 	mov	r4, r1
 	mov	r1, r2
@@ -2031,8 +2015,8 @@ norx32_4_1_decrypt_with:
 	movs	r0, #0
 	str	r0, [sp, #32]
 	subs	r6, #32
-	b	.Lnorx32_4_1_decrypt_with_shl15
-.Lnorx32_4_1_decrypt_with_shf14:
+	b	.Lnorx32_4_1_decrypt_with_shl14
+.Lnorx32_4_1_decrypt_with_shf13:
 	ldr	r0, [sp, #28]
 	lsls	r0, r6
 	str	r0, [sp, #28]
@@ -2106,8 +2090,8 @@ norx32_4_1_decrypt_with:
 	ldr	r0, [sp, #32]
 	lsls	r0, r6
 	str	r0, [sp, #32]
-	b	.Lnorx32_4_1_decrypt_with_she16
-.Lnorx32_4_1_decrypt_with_shz13:
+	b	.Lnorx32_4_1_decrypt_with_she15
+.Lnorx32_4_1_decrypt_with_shz12:
 	movs	r0, #0
 	str	r0, [sp, #32]
 	str	r0, [sp, #20]
@@ -2121,7 +2105,7 @@ norx32_4_1_decrypt_with:
 	movs	r1, #0
 	movs	r4, #0
 	str	r0, [sp, #28]
-.Lnorx32_4_1_decrypt_with_she16:
+.Lnorx32_4_1_decrypt_with_she15:
 	ldr	r0, [sp, #8]
 	ldr	r5, [sp, #32]
 	bics	r0, r5
@@ -2172,10 +2156,10 @@ norx32_4_1_decrypt_with:
 	adds	r1, r1, r0
 	ldr	r0, [sp, #68]
 	cmp	r0, #48
-	bcc	.Lnorx32_4_1_decrypt_with_bytes17
+	bcc	.Lnorx32_4_1_decrypt_with_bytes16
 	movs	r0, #3
 	tst	r1, r0
-	bne	.Lnorx32_4_1_decrypt_with_bytes17
+	bne	.Lnorx32_4_1_decrypt_with_bytes16
 	ldr	r0, [sp, #8]
 	str	r0, [r1]
 	ldr	r0, [sp, #4]
@@ -2200,8 +2184,8 @@ norx32_4_1_decrypt_with:
 	str	r0, [r1, #40]
 	ldr	r0, [sp, #36]
 	str	r0, [r1, #44]
-	b	.Lnorx32_4_1_decrypt_with_stored18
-.Lnorx32_4_1_decrypt_with_bytes17:
+	b	.Lnorx32_4_1_decrypt_with_stored17
+.Lnorx32_4_1_decrypt_with_bytes16:
 	ldr	r0, [sp, #8]
 	str	r0, [sp, #268]
 	ldr	r0, [sp, #4]
@@ -2229,16 +2213,16 @@ norx32_4_1_decrypt_with:
 	add	r3, sp, #268
 	ldr	r2, [sp, #68]
 	cmp	r2, #48
-	bcc	.Lnorx32_4_1_decrypt_with_cnt19
+	bcc	.Lnorx32_4_1_decrypt_with_cnt18
 	movs	r2, #48
-.Lnorx32_4_1_decrypt_with_cnt19:
-.Lnorx32_4_1_decrypt_with_cpy20:
+.Lnorx32_4_1_decrypt_with_cnt18:
+.Lnorx32_4_1_decrypt_with_cpy19:
 	subs	r2, #1
-	bcc	.Lnorx32_4_1_decrypt_with_stored18
+	bcc	.Lnorx32_4_1_decrypt_with_stored17
 	ldrb	r0, [r3, r2]
 	strb	r0, [r1, r2]
-	b	.Lnorx32_4_1_decrypt_with_cpy20
-.Lnorx32_4_1_decrypt_with_stored18:
+	b	.Lnorx32_4_1_decrypt_with_cpy19
+.Lnorx32_4_1_decrypt_with_stored17:
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	ldr	r0, [sp, #68]
 	cmp	r0, #48
@@ -2265,10 +2249,10 @@ norx32_4_1_decrypt_with:
 	movs	r0, #3
 	lsls	r0, r0, #7
 	cmp	r6, r0
-	bcs	.Lnorx32_4_1_decrypt_with_shz21
-.Lnorx32_4_1_decrypt_with_shl23:
+	bcs	.Lnorx32_4_1_decrypt_with_shz20
+.Lnorx32_4_1_decrypt_with_shl22:
 	cmp	r6, #32
-	bcc	.Lnorx32_4_1_decrypt_with_shf22
+	bcc	.Lnorx32_4_1_decrypt_with_shf21
 	str	r2, [sp, #28]
 	mov	r2, r3
 	mov	r3, r4
@@ -2287,8 +2271,8 @@ norx32_4_1_decrypt_with:
 	movs	r0, #0
 	str	r0, [sp, #32]
 	subs	r6, #32
-	b	.Lnorx32_4_1_decrypt_with_shl23
-.Lnorx32_4_1_decrypt_with_shf22:
+	b	.Lnorx32_4_1_decrypt_with_shl22
+.Lnorx32_4_1_decrypt_with_shf21:
 	ldr	r0, [sp, #28]
 	lsls	r0, r6
 	str	r0, [sp, #28]
@@ -2362,8 +2346,8 @@ norx32_4_1_decrypt_with:
 	ldr	r0, [sp, #32]
 	lsls	r0, r6
 	str	r0, [sp, #32]
-	b	.Lnorx32_4_1_decrypt_with_she24
-.Lnorx32_4_1_decrypt_with_shz21:
+	b	.Lnorx32_4_1_decrypt_with_she23
+.Lnorx32_4_1_decrypt_with_shz20:
 	movs	r0, #0
 	str	r0, [sp, #32]
 	str	r0, [sp, #20]
@@ -2377,7 +2361,7 @@ norx32_4_1_decrypt_with:
 	movs	r3, #0
 	movs	r2, #0
 	str	r0, [sp, #28]
-.Lnorx32_4_1_decrypt_with_she24:
+.Lnorx32_4_1_decrypt_with_she23:
 	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
 	ldr	r0, [sp, #24]
 	ldr	r1, [sp, #36]
@@ -2509,29 +2493,29 @@ norx32_4_1_decrypt_with:
 	ldr	r0, [sp, #136]
 	cmp	r1, r0
 	bcs	.Lnorx32_4_1_decrypt_with_far4
-	b	.Lnorx32_4_1_decrypt_with_loop4
+	b	.Lnorx32_4_1_decrypt_with_loop3
 .Lnorx32_4_1_decrypt_with_far4:
-.Lnorx32_4_1_decrypt_with_done5:
-	b	.Lnorx32_4_1_decrypt_with_endif3
-.Lnorx32_4_1_decrypt_with_else2:
-.Lnorx32_4_1_decrypt_with_endif3:
+.Lnorx32_4_1_decrypt_with_done4:
+	b	.Lnorx32_4_1_decrypt_with_endif2
+.Lnorx32_4_1_decrypt_with_else1:
+.Lnorx32_4_1_decrypt_with_endif2:
 	@ norx32_4_1.ae:169: return (load_le(tag, 0, 16) ^ finalize(s, k)) == 0
 	ldr	r1, [sp, #164]
 	movs	r0, #3
 	tst	r1, r0
-	beq	.Lnorx32_4_1_decrypt_with_words26
-.Lnorx32_4_1_decrypt_with_bytes25:
+	beq	.Lnorx32_4_1_decrypt_with_words25
+.Lnorx32_4_1_decrypt_with_bytes24:
 	add	r3, sp, #268
 	movs	r2, #16
-.Lnorx32_4_1_decrypt_with_cpy28:
+.Lnorx32_4_1_decrypt_with_cpy27:
 	subs	r2, #1
-	bcc	.Lnorx32_4_1_decrypt_with_cpyd27
+	bcc	.Lnorx32_4_1_decrypt_with_cpyd26
 	ldrb	r0, [r1, r2]
 	strb	r0, [r3, r2]
-	b	.Lnorx32_4_1_decrypt_with_cpy28
-.Lnorx32_4_1_decrypt_with_cpyd27:
+	b	.Lnorx32_4_1_decrypt_with_cpy27
+.Lnorx32_4_1_decrypt_with_cpyd26:
 	mov	r1, r3
-.Lnorx32_4_1_decrypt_with_words26:
+.Lnorx32_4_1_decrypt_with_words25:
 	ldr	r0, [sp, #160]
 	str	r0, [sp, #236]
 	ldr	r0, [sp, #156]

@@ -68,7 +68,7 @@ photon_beetle_aead128_key_setup:
 
 @ --- photon_beetle_aead128_encrypt_with: photon_beetle_aead128.encrypt_with
 @     frame 92 bytes (16 spill slots, 11 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 764 bytes of code and literals
+@     estimated 746 bytes of code and literals
 	.section .text.photon_beetle_aead128_encrypt_with,"ax",%progbits
 	.global photon_beetle_aead128_encrypt_with
 	.type photon_beetle_aead128_encrypt_with, %function
@@ -82,7 +82,7 @@ photon_beetle_aead128_encrypt_with:
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
 	sub	sp, #92
-	mov	r5, r0
+	mov	r4, r0
 	ldr	r2, [sp, #128]
 	ldr	r0, [sp, #132]
 	str	r0, [sp, #32]
@@ -92,64 +92,54 @@ photon_beetle_aead128_encrypt_with:
 	str	r7, [sp, #28]
 	ldr	r0, [sp, #148]
 	str	r0, [sp, #40]
-	movs	r4, #0
-	str	r4, [sp, #44]
-	str	r4, [sp, #48]
-	str	r4, [sp, #52]
-	str	r4, [sp, #56]
-	str	r4, [sp, #60]
-	str	r4, [sp, #64]
-	str	r4, [sp, #68]
-	str	r4, [sp, #72]
 	@ photon_beetle_aead128.ae:88: set_rate_part(s, load_le(nonce, 0, 16))
-	mov	r0, r1
-	movs	r1, #3
-	tst	r0, r1
+	movs	r0, #3
+	tst	r1, r0
 	beq	.Lphoton_beetle_aead128_encrypt_with_words2
 .Lphoton_beetle_aead128_encrypt_with_bytes1:
-	add	r7, sp, #76
-	movs	r6, #16
+	add	r6, sp, #76
+	movs	r5, #16
 .Lphoton_beetle_aead128_encrypt_with_cpy4:
-	subs	r6, #1
+	subs	r5, #1
 	bcc	.Lphoton_beetle_aead128_encrypt_with_cpyd3
-	ldrb	r1, [r0, r6]
-	strb	r1, [r7, r6]
+	ldrb	r0, [r1, r5]
+	strb	r0, [r6, r5]
 	b	.Lphoton_beetle_aead128_encrypt_with_cpy4
 .Lphoton_beetle_aead128_encrypt_with_cpyd3:
-	mov	r0, r7
+	mov	r1, r6
 .Lphoton_beetle_aead128_encrypt_with_words2:
-	ldm	r0, {r0, r1, r6, r7}
+	ldm	r1!, {r0, r5, r6, r7}
 	@ photon_beetle_aead128.ae:25: s[0] = x[31:0]
 	str	r0, [sp, #44]
 	@ photon_beetle_aead128.ae:26: s[1] = x[63:32]
-	str	r1, [sp, #48]
+	str	r5, [sp, #48]
 	@ photon_beetle_aead128.ae:27: s[2] = x[95:64]
 	str	r6, [sp, #52]
 	@ photon_beetle_aead128.ae:28: s[3] = x[127:96]
 	str	r7, [sp, #56]
 	@ photon_beetle_aead128.ae:90: s[4 + i] = kc[i]
-	ldr	r0, [r5]
+	ldr	r0, [r4]
 	str	r0, [sp, #60]
-	ldr	r0, [r5, #4]
+	ldr	r0, [r4, #4]
 	str	r0, [sp, #64]
-	ldr	r0, [r5, #8]
+	ldr	r0, [r4, #8]
 	str	r0, [sp, #68]
-	ldr	r0, [r5, #12]
+	ldr	r0, [r4, #12]
 	str	r0, [sp, #72]
 	@ photon_beetle_aead128.ae:112: if (a == 0) & (m == 0) {
 	subs	r0, r2, #1
-	movs	r5, #0
-	adcs	r5, r5
+	movs	r4, #0
+	adcs	r4, r4
 	movs	r0, #1
-	eors	r5, r0
+	eors	r4, r0
 	ldr	r0, [sp, #20]
 	subs	r0, r0, #1
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	ands	r5, r1
-	cmp	r5, #0
+	ands	r4, r1
+	cmp	r4, #0
 	beq	.Lphoton_beetle_aead128_encrypt_with_else5
 	@ photon_beetle_aead128.ae:45: s[7] = s[7] ^ ((c as u32) << 29)
 	ldr	r1, [sp, #72]
@@ -161,6 +151,7 @@ photon_beetle_aead128_encrypt_with:
 .Lphoton_beetle_aead128_encrypt_with_else5:
 .Lphoton_beetle_aead128_encrypt_with_endif6:
 	@ photon_beetle_aead128.ae:115: if a > 0 {
+	movs	r4, #0
 	cmp	r4, r2
 	movs	r0, #0
 	adcs	r0, r0
@@ -528,7 +519,7 @@ photon_beetle_aead128_encrypt_with:
 
 @ --- photon_beetle_aead128_decrypt_with: photon_beetle_aead128.decrypt_with
 @     frame 108 bytes (26 spill slots, 15 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 892 bytes of code and literals
+@     estimated 874 bytes of code and literals
 	.section .text.photon_beetle_aead128_decrypt_with,"ax",%progbits
 	.global photon_beetle_aead128_decrypt_with
 	.type photon_beetle_aead128_decrypt_with, %function
@@ -542,7 +533,7 @@ photon_beetle_aead128_decrypt_with:
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
 	sub	sp, #108
-	mov	r5, r0
+	mov	r4, r0
 	ldr	r2, [sp, #144]
 	ldr	r0, [sp, #148]
 	str	r0, [sp, #44]
@@ -554,64 +545,54 @@ photon_beetle_aead128_decrypt_with:
 	str	r0, [sp, #40]
 	ldr	r0, [sp, #172]
 	str	r0, [sp, #56]
-	movs	r4, #0
-	str	r4, [sp, #60]
-	str	r4, [sp, #64]
-	str	r4, [sp, #68]
-	str	r4, [sp, #72]
-	str	r4, [sp, #76]
-	str	r4, [sp, #80]
-	str	r4, [sp, #84]
-	str	r4, [sp, #88]
 	@ photon_beetle_aead128.ae:88: set_rate_part(s, load_le(nonce, 0, 16))
-	mov	r6, r1
 	movs	r0, #3
-	tst	r6, r0
+	tst	r1, r0
 	beq	.Lphoton_beetle_aead128_decrypt_with_words2
 .Lphoton_beetle_aead128_decrypt_with_bytes1:
-	add	r7, sp, #92
-	movs	r1, #16
+	add	r6, sp, #92
+	movs	r5, #16
 .Lphoton_beetle_aead128_decrypt_with_cpy4:
-	subs	r1, #1
+	subs	r5, #1
 	bcc	.Lphoton_beetle_aead128_decrypt_with_cpyd3
-	ldrb	r0, [r6, r1]
-	strb	r0, [r7, r1]
+	ldrb	r0, [r1, r5]
+	strb	r0, [r6, r5]
 	b	.Lphoton_beetle_aead128_decrypt_with_cpy4
 .Lphoton_beetle_aead128_decrypt_with_cpyd3:
-	mov	r6, r7
+	mov	r1, r6
 .Lphoton_beetle_aead128_decrypt_with_words2:
-	ldm	r6, {r0, r1, r6, r7}
+	ldm	r1!, {r0, r5, r6, r7}
 	@ photon_beetle_aead128.ae:25: s[0] = x[31:0]
 	str	r0, [sp, #60]
 	@ photon_beetle_aead128.ae:26: s[1] = x[63:32]
-	str	r1, [sp, #64]
+	str	r5, [sp, #64]
 	@ photon_beetle_aead128.ae:27: s[2] = x[95:64]
 	str	r6, [sp, #68]
 	@ photon_beetle_aead128.ae:28: s[3] = x[127:96]
 	str	r7, [sp, #72]
 	@ photon_beetle_aead128.ae:90: s[4 + i] = kc[i]
-	ldr	r0, [r5]
+	ldr	r0, [r4]
 	str	r0, [sp, #76]
-	ldr	r0, [r5, #4]
+	ldr	r0, [r4, #4]
 	str	r0, [sp, #80]
-	ldr	r0, [r5, #8]
+	ldr	r0, [r4, #8]
 	str	r0, [sp, #84]
-	ldr	r0, [r5, #12]
+	ldr	r0, [r4, #12]
 	str	r0, [sp, #88]
 	@ photon_beetle_aead128.ae:140: if (a == 0) & (m == 0) {
 	subs	r0, r2, #1
-	movs	r5, #0
-	adcs	r5, r5
+	movs	r4, #0
+	adcs	r4, r4
 	movs	r0, #1
-	eors	r5, r0
+	eors	r4, r0
 	ldr	r0, [sp, #32]
 	subs	r0, r0, #1
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	ands	r5, r1
-	cmp	r5, #0
+	ands	r4, r1
+	cmp	r4, #0
 	beq	.Lphoton_beetle_aead128_decrypt_with_else5
 	@ photon_beetle_aead128.ae:45: s[7] = s[7] ^ ((c as u32) << 29)
 	ldr	r1, [sp, #88]
@@ -623,6 +604,7 @@ photon_beetle_aead128_decrypt_with:
 .Lphoton_beetle_aead128_decrypt_with_else5:
 .Lphoton_beetle_aead128_decrypt_with_endif6:
 	@ photon_beetle_aead128.ae:143: if a > 0 {
+	movs	r4, #0
 	cmp	r4, r2
 	movs	r0, #0
 	adcs	r0, r0

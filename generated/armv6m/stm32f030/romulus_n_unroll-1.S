@@ -174,7 +174,7 @@ romulus_n_key_setup:
 
 @ --- romulus_n_encrypt_with: romulus_n.encrypt_with
 @     frame 436 bytes (23 spill slots, 14 on the stack; locals 376), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 984 bytes of code and literals
+@     estimated 970 bytes of code and literals
 	.section .text.romulus_n_encrypt_with,"ax",%progbits
 	.global romulus_n_encrypt_with
 	.type romulus_n_encrypt_with, %function
@@ -200,30 +200,22 @@ romulus_n_encrypt_with:
 	str	r1, [sp, #48]
 	ldr	r0, [sp, #492]
 	str	r0, [sp, #56]
-	movs	r3, #0
-	add	r1, sp, #60
-	movs	r0, #80
-.Lromulus_n_encrypt_with_zero1:
-	str	r3, [r1]
-	adds	r1, #4
-	subs	r0, #1
-	bne	.Lromulus_n_encrypt_with_zero1
 	@ romulus_n.ae:104: E.tk23_rows(load_be(nonce, 0, 16), r3, r23)
 	movs	r0, #3
 	tst	r2, r0
-	beq	.Lromulus_n_encrypt_with_words3
-.Lromulus_n_encrypt_with_bytes2:
+	beq	.Lromulus_n_encrypt_with_words2
+.Lromulus_n_encrypt_with_bytes1:
 	add	r3, sp, #380
 	movs	r1, #16
-.Lromulus_n_encrypt_with_cpy5:
+.Lromulus_n_encrypt_with_cpy4:
 	subs	r1, #1
-	bcc	.Lromulus_n_encrypt_with_cpyd4
+	bcc	.Lromulus_n_encrypt_with_cpyd3
 	ldrb	r0, [r2, r1]
 	strb	r0, [r3, r1]
-	b	.Lromulus_n_encrypt_with_cpy5
-.Lromulus_n_encrypt_with_cpyd4:
+	b	.Lromulus_n_encrypt_with_cpy4
+.Lromulus_n_encrypt_with_cpyd3:
 	mov	r2, r3
-.Lromulus_n_encrypt_with_words3:
+.Lromulus_n_encrypt_with_words2:
 	ldr	r0, [r2, #12]
 	rev	r0, r0
 	str	r0, [sp, #396]
@@ -262,7 +254,7 @@ romulus_n_encrypt_with:
 	ldr	r3, [sp, #408]
 	@ romulus_n.ae:108: if m == 0 {
 	cmp	r1, #0
-	beq	.Lromulus_n_encrypt_with_else6
+	beq	.Lromulus_n_encrypt_with_else5
 	@ romulus_n.ae:67: return E.encrypt_block_tk1(cat(rev8(cnt), d), r23, s)
 	movs	r0, #21
 	str	r0, [sp, #396]
@@ -284,11 +276,11 @@ romulus_n_encrypt_with:
 	ldr	r3, [sp, #432]
 	movs	r2, #2
 	movs	r1, #0
-	b	.Lromulus_n_encrypt_with_endif7
-.Lromulus_n_encrypt_with_else6:
+	b	.Lromulus_n_encrypt_with_endif6
+.Lromulus_n_encrypt_with_else5:
 	movs	r2, #1
 	movs	r1, #0
-.Lromulus_n_encrypt_with_endif7:
+.Lromulus_n_encrypt_with_endif6:
 	@ romulus_n.ae:112: for i in 0..(m + 15) / 16 {
 	ldr	r0, [sp, #40]
 	adds	r0, #15
@@ -302,9 +294,9 @@ romulus_n_encrypt_with:
 	str	r1, [sp, #24]
 	cmp	r1, r0
 	bcc	.Lromulus_n_encrypt_with_far1
-	b	.Lromulus_n_encrypt_with_done9
+	b	.Lromulus_n_encrypt_with_done8
 .Lromulus_n_encrypt_with_far1:
-.Lromulus_n_encrypt_with_loop8:
+.Lromulus_n_encrypt_with_loop7:
 	@ romulus_n.ae:113: off = 16 * i
 	ldr	r1, [sp, #24]
 	lsls	r0, r1, #4
@@ -330,11 +322,11 @@ romulus_n_encrypt_with:
 	ldr	r0, [sp, #12]
 	adds	r3, r1, r0
 	cmp	r7, #16
-	bcc	.Lromulus_n_encrypt_with_bytes10
+	bcc	.Lromulus_n_encrypt_with_bytes9
 	movs	r0, #3
 	tst	r3, r0
-	beq	.Lromulus_n_encrypt_with_words11
-.Lromulus_n_encrypt_with_bytes10:
+	beq	.Lromulus_n_encrypt_with_words10
+.Lromulus_n_encrypt_with_bytes9:
 	movs	r0, #0
 	str	r0, [sp, #380]
 	str	r0, [sp, #384]
@@ -343,18 +335,18 @@ romulus_n_encrypt_with:
 	add	r2, sp, #380
 	mov	r1, r7
 	cmp	r1, #16
-	bcc	.Lromulus_n_encrypt_with_cnt13
+	bcc	.Lromulus_n_encrypt_with_cnt12
 	movs	r1, #16
-.Lromulus_n_encrypt_with_cnt13:
-.Lromulus_n_encrypt_with_cpy14:
+.Lromulus_n_encrypt_with_cnt12:
+.Lromulus_n_encrypt_with_cpy13:
 	subs	r1, #1
-	bcc	.Lromulus_n_encrypt_with_cpyd12
+	bcc	.Lromulus_n_encrypt_with_cpyd11
 	ldrb	r0, [r3, r1]
 	strb	r0, [r2, r1]
-	b	.Lromulus_n_encrypt_with_cpy14
-.Lromulus_n_encrypt_with_cpyd12:
+	b	.Lromulus_n_encrypt_with_cpy13
+.Lromulus_n_encrypt_with_cpyd11:
 	mov	r3, r2
-.Lromulus_n_encrypt_with_words11:
+.Lromulus_n_encrypt_with_words10:
 	@ romulus_n.ae:47: return if n < 16 then x | (n as u128) else x
 	cmp	r7, #16
 	movs	r1, #0
@@ -477,18 +469,18 @@ romulus_n_encrypt_with:
 	ldr	r0, [sp, #12]
 	adds	r1, r1, r0
 	cmp	r7, #16
-	bcc	.Lromulus_n_encrypt_with_bytes15
+	bcc	.Lromulus_n_encrypt_with_bytes14
 	movs	r0, #3
 	tst	r1, r0
-	bne	.Lromulus_n_encrypt_with_bytes15
+	bne	.Lromulus_n_encrypt_with_bytes14
 	ldr	r0, [sp, #28]
 	str	r0, [r1]
 	ldr	r0, [sp, #32]
 	str	r0, [r1, #4]
 	str	r3, [r1, #8]
 	str	r2, [r1, #12]
-	b	.Lromulus_n_encrypt_with_stored16
-.Lromulus_n_encrypt_with_bytes15:
+	b	.Lromulus_n_encrypt_with_stored15
+.Lromulus_n_encrypt_with_bytes14:
 	ldr	r0, [sp, #28]
 	str	r0, [sp, #380]
 	ldr	r0, [sp, #32]
@@ -497,16 +489,16 @@ romulus_n_encrypt_with:
 	str	r2, [sp, #392]
 	add	r2, sp, #380
 	cmp	r7, #16
-	bcc	.Lromulus_n_encrypt_with_cnt17
+	bcc	.Lromulus_n_encrypt_with_cnt16
 	movs	r7, #16
-.Lromulus_n_encrypt_with_cnt17:
-.Lromulus_n_encrypt_with_cpy18:
+.Lromulus_n_encrypt_with_cnt16:
+.Lromulus_n_encrypt_with_cpy17:
 	subs	r7, #1
-	bcc	.Lromulus_n_encrypt_with_stored16
+	bcc	.Lromulus_n_encrypt_with_stored15
 	ldrb	r0, [r2, r7]
 	strb	r0, [r1, r7]
-	b	.Lromulus_n_encrypt_with_cpy18
-.Lromulus_n_encrypt_with_stored16:
+	b	.Lromulus_n_encrypt_with_cpy17
+.Lromulus_n_encrypt_with_stored15:
 	@ romulus_n.ae:118: s = s ^ mp
 	mov	r0, r8
 	eors	r0, r4
@@ -617,9 +609,9 @@ romulus_n_encrypt_with:
 	ldr	r0, [sp, #44]
 	cmp	r1, r0
 	bcs	.Lromulus_n_encrypt_with_far2
-	b	.Lromulus_n_encrypt_with_loop8
+	b	.Lromulus_n_encrypt_with_loop7
 .Lromulus_n_encrypt_with_far2:
-.Lromulus_n_encrypt_with_done9:
+.Lromulus_n_encrypt_with_done8:
 	@ romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	mov	r0, r8
 	lsrs	r2, r0, #1
@@ -671,27 +663,27 @@ romulus_n_encrypt_with:
 	ldr	r3, [sp, #56]
 	movs	r0, #3
 	tst	r3, r0
-	bne	.Lromulus_n_encrypt_with_bytes19
+	bne	.Lromulus_n_encrypt_with_bytes18
 	str	r5, [r3]
 	str	r6, [r3, #4]
 	str	r4, [r3, #8]
 	str	r1, [r3, #12]
-	b	.Lromulus_n_encrypt_with_stored20
+	b	.Lromulus_n_encrypt_with_stored19
 	.ltorg
-.Lromulus_n_encrypt_with_bytes19:
+.Lromulus_n_encrypt_with_bytes18:
 	str	r5, [sp, #380]
 	str	r6, [sp, #384]
 	str	r4, [sp, #388]
 	str	r1, [sp, #392]
 	add	r2, sp, #380
 	movs	r1, #16
-.Lromulus_n_encrypt_with_cpy21:
+.Lromulus_n_encrypt_with_cpy20:
 	subs	r1, #1
-	bcc	.Lromulus_n_encrypt_with_stored20
+	bcc	.Lromulus_n_encrypt_with_stored19
 	ldrb	r0, [r2, r1]
 	strb	r0, [r3, r1]
-	b	.Lromulus_n_encrypt_with_cpy21
-.Lromulus_n_encrypt_with_stored20:
+	b	.Lromulus_n_encrypt_with_cpy20
+.Lromulus_n_encrypt_with_stored19:
 	add	sp, #436
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
@@ -705,7 +697,7 @@ romulus_n_encrypt_with:
 
 @ --- romulus_n_decrypt_with: romulus_n.decrypt_with
 @     frame 440 bytes (31 spill slots, 15 on the stack; locals 376), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1150 bytes of code and literals
+@     estimated 1136 bytes of code and literals
 	.section .text.romulus_n_decrypt_with,"ax",%progbits
 	.global romulus_n_decrypt_with
 	.type romulus_n_decrypt_with, %function
@@ -733,30 +725,22 @@ romulus_n_decrypt_with:
 	str	r1, [sp, #48]
 	ldr	r0, [sp, #504]
 	str	r0, [sp, #60]
-	movs	r3, #0
-	add	r1, sp, #64
-	movs	r0, #80
-.Lromulus_n_decrypt_with_zero1:
-	str	r3, [r1]
-	adds	r1, #4
-	subs	r0, #1
-	bne	.Lromulus_n_decrypt_with_zero1
 	@ romulus_n.ae:129: E.tk23_rows(load_be(nonce, 0, 16), r3, r23)
 	movs	r0, #3
 	tst	r2, r0
-	beq	.Lromulus_n_decrypt_with_words3
-.Lromulus_n_decrypt_with_bytes2:
+	beq	.Lromulus_n_decrypt_with_words2
+.Lromulus_n_decrypt_with_bytes1:
 	add	r3, sp, #384
 	movs	r1, #16
-.Lromulus_n_decrypt_with_cpy5:
+.Lromulus_n_decrypt_with_cpy4:
 	subs	r1, #1
-	bcc	.Lromulus_n_decrypt_with_cpyd4
+	bcc	.Lromulus_n_decrypt_with_cpyd3
 	ldrb	r0, [r2, r1]
 	strb	r0, [r3, r1]
-	b	.Lromulus_n_decrypt_with_cpy5
-.Lromulus_n_decrypt_with_cpyd4:
+	b	.Lromulus_n_decrypt_with_cpy4
+.Lromulus_n_decrypt_with_cpyd3:
 	mov	r2, r3
-.Lromulus_n_decrypt_with_words3:
+.Lromulus_n_decrypt_with_words2:
 	ldr	r0, [r2, #12]
 	rev	r3, r0
 	ldr	r0, [r2, #8]
@@ -793,7 +777,7 @@ romulus_n_decrypt_with:
 	movs	r0, #1
 	eors	r1, r0
 	cmp	r1, #0
-	beq	.Lromulus_n_decrypt_with_else6
+	beq	.Lromulus_n_decrypt_with_else5
 	@ romulus_n.ae:67: return E.encrypt_block_tk1(cat(rev8(cnt), d), r23, s)
 	add	r1, sp, #64
 	movs	r0, #21
@@ -815,11 +799,11 @@ romulus_n_decrypt_with:
 	ldr	r4, [sp, #436]
 	movs	r3, #2
 	movs	r2, #0
-	b	.Lromulus_n_decrypt_with_endif7
-.Lromulus_n_decrypt_with_else6:
+	b	.Lromulus_n_decrypt_with_endif6
+.Lromulus_n_decrypt_with_else5:
 	movs	r3, #1
 	movs	r2, #0
-.Lromulus_n_decrypt_with_endif7:
+.Lromulus_n_decrypt_with_endif6:
 	@ romulus_n.ae:137: for i in 0..(m + 15) / 16 {
 	ldr	r0, [sp, #40]
 	adds	r0, #15
@@ -835,9 +819,9 @@ romulus_n_decrypt_with:
 	str	r2, [sp, #24]
 	cmp	r1, r0
 	bcc	.Lromulus_n_decrypt_with_far1
-	b	.Lromulus_n_decrypt_with_done9
+	b	.Lromulus_n_decrypt_with_done8
 .Lromulus_n_decrypt_with_far1:
-.Lromulus_n_decrypt_with_loop8:
+.Lromulus_n_decrypt_with_loop7:
 	@ romulus_n.ae:138: off = 16 * i
 	ldr	r1, [sp, #16]
 	lsls	r0, r1, #4
@@ -925,11 +909,11 @@ romulus_n_decrypt_with:
 	adds	r2, r1, r0
 	mov	r0, r9
 	cmp	r0, #16
-	bcc	.Lromulus_n_decrypt_with_bytes10
+	bcc	.Lromulus_n_decrypt_with_bytes9
 	movs	r0, #3
 	tst	r2, r0
-	beq	.Lromulus_n_decrypt_with_words11
-.Lromulus_n_decrypt_with_bytes10:
+	beq	.Lromulus_n_decrypt_with_words10
+.Lromulus_n_decrypt_with_bytes9:
 	movs	r0, #0
 	str	r0, [sp, #384]
 	str	r0, [sp, #388]
@@ -938,18 +922,18 @@ romulus_n_decrypt_with:
 	add	r3, sp, #384
 	mov	r1, r9
 	cmp	r1, #16
-	bcc	.Lromulus_n_decrypt_with_cnt13
+	bcc	.Lromulus_n_decrypt_with_cnt12
 	movs	r1, #16
-.Lromulus_n_decrypt_with_cnt13:
-.Lromulus_n_decrypt_with_cpy14:
+.Lromulus_n_decrypt_with_cnt12:
+.Lromulus_n_decrypt_with_cpy13:
 	subs	r1, #1
-	bcc	.Lromulus_n_decrypt_with_cpyd12
+	bcc	.Lromulus_n_decrypt_with_cpyd11
 	ldrb	r0, [r2, r1]
 	strb	r0, [r3, r1]
-	b	.Lromulus_n_decrypt_with_cpy14
-.Lromulus_n_decrypt_with_cpyd12:
+	b	.Lromulus_n_decrypt_with_cpy13
+.Lromulus_n_decrypt_with_cpyd11:
 	mov	r2, r3
-.Lromulus_n_decrypt_with_words11:
+.Lromulus_n_decrypt_with_words10:
 	ldr	r0, [r2, #12]
 	rev	r1, r0
 	ldr	r0, [r2, #8]
@@ -976,17 +960,17 @@ romulus_n_decrypt_with:
 	mov	r3, r5
 	mov	r2, r5
 	cmp	r6, #128
-	bcs	.Lromulus_n_decrypt_with_shz15
-.Lromulus_n_decrypt_with_shl17:
+	bcs	.Lromulus_n_decrypt_with_shz14
+.Lromulus_n_decrypt_with_shl16:
 	cmp	r6, #32
-	bcc	.Lromulus_n_decrypt_with_shf16
+	bcc	.Lromulus_n_decrypt_with_shf15
 	mov	r5, r4
 	mov	r4, r3
 	mov	r3, r2
 	movs	r2, #0
 	subs	r6, #32
-	b	.Lromulus_n_decrypt_with_shl17
-.Lromulus_n_decrypt_with_shf16:
+	b	.Lromulus_n_decrypt_with_shl16
+.Lromulus_n_decrypt_with_shf15:
 	movs	r1, #32
 	subs	r1, r1, r6
 	lsrs	r5, r6
@@ -1002,13 +986,13 @@ romulus_n_decrypt_with:
 	lsls	r0, r1
 	orrs	r3, r0
 	lsrs	r2, r6
-	b	.Lromulus_n_decrypt_with_she18
-.Lromulus_n_decrypt_with_shz15:
+	b	.Lromulus_n_decrypt_with_she17
+.Lromulus_n_decrypt_with_shz14:
 	movs	r5, #0
 	movs	r4, #0
 	movs	r3, #0
 	movs	r2, #0
-.Lromulus_n_decrypt_with_she18:
+.Lromulus_n_decrypt_with_she17:
 	bics	r7, r5
 	ldr	r6, [sp, #28]
 	bics	r6, r4
@@ -1028,19 +1012,19 @@ romulus_n_decrypt_with:
 	adds	r1, r1, r0
 	mov	r0, r9
 	cmp	r0, #16
-	bcc	.Lromulus_n_decrypt_with_bytes19
+	bcc	.Lromulus_n_decrypt_with_bytes18
 	movs	r0, #3
 	tst	r1, r0
-	bne	.Lromulus_n_decrypt_with_bytes19
+	bne	.Lromulus_n_decrypt_with_bytes18
 	ldr	r0, [sp, #28]
 	str	r0, [r1]
 	ldr	r0, [sp, #32]
 	str	r0, [r1, #4]
 	str	r3, [r1, #8]
 	str	r2, [r1, #12]
-	b	.Lromulus_n_decrypt_with_stored20
+	b	.Lromulus_n_decrypt_with_stored19
 	.ltorg
-.Lromulus_n_decrypt_with_bytes19:
+.Lromulus_n_decrypt_with_bytes18:
 	ldr	r0, [sp, #28]
 	str	r0, [sp, #384]
 	ldr	r0, [sp, #32]
@@ -1050,16 +1034,16 @@ romulus_n_decrypt_with:
 	add	r3, sp, #384
 	mov	r2, r9
 	cmp	r2, #16
-	bcc	.Lromulus_n_decrypt_with_cnt21
+	bcc	.Lromulus_n_decrypt_with_cnt20
 	movs	r2, #16
-.Lromulus_n_decrypt_with_cnt21:
-.Lromulus_n_decrypt_with_cpy22:
+.Lromulus_n_decrypt_with_cnt20:
+.Lromulus_n_decrypt_with_cpy21:
 	subs	r2, #1
-	bcc	.Lromulus_n_decrypt_with_stored20
+	bcc	.Lromulus_n_decrypt_with_stored19
 	ldrb	r0, [r3, r2]
 	strb	r0, [r1, r2]
-	b	.Lromulus_n_decrypt_with_cpy22
-.Lromulus_n_decrypt_with_stored20:
+	b	.Lromulus_n_decrypt_with_cpy21
+.Lromulus_n_decrypt_with_stored19:
 	@ romulus_n.ae:47: return if n < 16 then x | (n as u128) else x
 	mov	r0, r9
 	cmp	r0, #16
@@ -1196,26 +1180,26 @@ romulus_n_decrypt_with:
 	ldr	r0, [sp, #44]
 	cmp	r1, r0
 	bcs	.Lromulus_n_decrypt_with_far2
-	b	.Lromulus_n_decrypt_with_loop8
+	b	.Lromulus_n_decrypt_with_loop7
 .Lromulus_n_decrypt_with_far2:
-.Lromulus_n_decrypt_with_done9:
+.Lromulus_n_decrypt_with_done8:
 	@ romulus_n.ae:148: return (load_be(tag, 0, 16) ^ g(s)) == 0
 	ldr	r1, [sp, #56]
 	movs	r0, #3
 	tst	r1, r0
-	beq	.Lromulus_n_decrypt_with_words24
-.Lromulus_n_decrypt_with_bytes23:
+	beq	.Lromulus_n_decrypt_with_words23
+.Lromulus_n_decrypt_with_bytes22:
 	add	r3, sp, #384
 	movs	r2, #16
-.Lromulus_n_decrypt_with_cpy26:
+.Lromulus_n_decrypt_with_cpy25:
 	subs	r2, #1
-	bcc	.Lromulus_n_decrypt_with_cpyd25
+	bcc	.Lromulus_n_decrypt_with_cpyd24
 	ldrb	r0, [r1, r2]
 	strb	r0, [r3, r2]
-	b	.Lromulus_n_decrypt_with_cpy26
-.Lromulus_n_decrypt_with_cpyd25:
+	b	.Lromulus_n_decrypt_with_cpy25
+.Lromulus_n_decrypt_with_cpyd24:
 	mov	r1, r3
-.Lromulus_n_decrypt_with_words24:
+.Lromulus_n_decrypt_with_words23:
 	ldr	r0, [r1, #12]
 	rev	r0, r0
 	str	r0, [sp, #20]
@@ -2351,8 +2335,8 @@ romulus_n_absorb_ad:
 
 
 @ --- romulus_n_tbc: romulus_n.tbc
-@     frame 392 bytes (8 spill slots, 8 on the stack; locals 360), saves r4, r5, r6, r7
-@     estimated 186 bytes of code and literals
+@     frame 376 bytes (4 spill slots, 4 on the stack; locals 360), saves r4, r5, r6, r7
+@     estimated 156 bytes of code and literals
 	.section .text.romulus_n_tbc,"ax",%progbits
 	.global romulus_n_tbc
 	.type romulus_n_tbc, %function
@@ -2360,98 +2344,82 @@ romulus_n_absorb_ad:
 	.balign 4
 romulus_n_tbc:
 	push	{r4, r5, r6, r7, lr}
-	sub	sp, #392
-	str	r1, [sp, #28]
-	mov	r1, r2
-	str	r3, [sp, #12]
-	ldr	r2, [sp, #412]
-	ldr	r4, [sp, #416]
-	ldr	r6, [r0]
-	ldr	r5, [r0, #4]
-	ldr	r0, [r1]
-	str	r0, [sp, #4]
-	ldr	r0, [r1, #4]
-	str	r0, [sp]
-	ldr	r3, [r1, #8]
-	ldr	r1, [r1, #12]
-	ldr	r0, [r2]
-	str	r0, [sp, #24]
-	ldr	r0, [r2, #4]
-	str	r0, [sp, #20]
-	ldr	r0, [r2, #8]
-	str	r0, [sp, #16]
-	ldr	r0, [r2, #12]
-	str	r0, [sp, #8]
-	movs	r7, #0
-	add	r2, sp, #32
-	movs	r0, #80
-.Lromulus_n_tbc_zero1:
-	str	r7, [r2]
-	adds	r2, #4
-	subs	r0, #1
-	bne	.Lromulus_n_tbc_zero1
+	sub	sp, #376
+	ldr	r4, [r2]
 	@ romulus_n.ae:58: E.tk23_rows(tk2, r3, r23)
-	add	r2, sp, #32
-	ldr	r0, [sp, #4]
-	str	r0, [sp, #352]
-	ldr	r0, [sp]
-	str	r0, [sp, #356]
-	str	r3, [sp, #360]
-	str	r1, [sp, #364]
-	add	r0, sp, #352
-	ldr	r1, [sp, #12]
+	str	r4, [sp, #336]
+	ldr	r4, [r2, #4]
+	str	r4, [sp, #340]
+	ldr	r4, [r2, #8]
+	str	r4, [sp, #344]
+	ldr	r2, [r2, #12]
+	str	r2, [sp, #348]
+	ldr	r7, [r0]
+	ldr	r6, [r0, #4]
+	ldr	r2, [sp, #396]
+	ldr	r0, [r2]
+	str	r0, [sp, #12]
+	ldr	r0, [r2, #4]
+	str	r0, [sp, #4]
+	ldr	r0, [r2, #8]
+	str	r0, [sp]
+	ldr	r4, [r2, #12]
+	str	r1, [sp, #8]
+	mov	r1, r3
+	ldr	r5, [sp, #400]
+	add	r2, sp, #16
+	add	r0, sp, #336
 	bl	romulus_n_E_tk23_rows
 	@ romulus_n.ae:59: return E.encrypt_block_tk1(cat(rev8(cnt), d), r23, s)
-	uxtb	r0, r6
+	uxtb	r0, r7
 	lsls	r2, r0, #16
+	lsrs	r0, r7, #8
+	uxtb	r0, r0
+	lsls	r0, r0, #8
+	orrs	r2, r0
+	lsrs	r0, r7, #16
+	uxtb	r0, r0
+	orrs	r2, r0
+	lsrs	r0, r7, #24
+	lsls	r1, r0, #24
+	uxtb	r0, r6
+	lsls	r0, r0, #16
+	orrs	r1, r0
 	lsrs	r0, r6, #8
 	uxtb	r0, r0
 	lsls	r0, r0, #8
-	orrs	r2, r0
+	orrs	r1, r0
 	lsrs	r0, r6, #16
-	uxtb	r0, r0
-	orrs	r2, r0
-	lsrs	r0, r6, #24
-	lsls	r1, r0, #24
-	uxtb	r0, r5
-	lsls	r0, r0, #16
-	orrs	r1, r0
-	lsrs	r0, r5, #8
-	uxtb	r0, r0
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	lsrs	r0, r5, #16
 	orrs	r1, r0
 	lsls	r3, r1, #8
 	lsls	r2, r2, #8
 	lsrs	r0, r1, #24
 	orrs	r2, r0
-	ldr	r0, [sp, #28]
-	orrs	r3, r0
-	add	r1, sp, #32
-	str	r3, [sp, #352]
-	str	r2, [sp, #356]
-	ldr	r0, [sp, #24]
-	str	r0, [sp, #360]
-	ldr	r0, [sp, #20]
-	str	r0, [sp, #364]
-	ldr	r0, [sp, #16]
-	str	r0, [sp, #368]
 	ldr	r0, [sp, #8]
-	str	r0, [sp, #372]
-	add	r0, sp, #352
-	add	r2, sp, #360
-	add	r3, sp, #376
+	orrs	r3, r0
+	add	r1, sp, #16
+	str	r3, [sp, #336]
+	str	r2, [sp, #340]
+	ldr	r0, [sp, #12]
+	str	r0, [sp, #344]
+	ldr	r0, [sp, #4]
+	str	r0, [sp, #348]
+	ldr	r0, [sp]
+	str	r0, [sp, #352]
+	str	r4, [sp, #356]
+	add	r0, sp, #336
+	add	r2, sp, #344
+	add	r3, sp, #360
 	bl	romulus_n_E_encrypt_block_tk1
-	ldr	r3, [sp, #376]
-	ldr	r2, [sp, #380]
-	ldr	r1, [sp, #384]
-	ldr	r0, [sp, #388]
-	str	r3, [r4]
-	str	r2, [r4, #4]
-	str	r1, [r4, #8]
-	str	r0, [r4, #12]
-	add	sp, #392
+	ldr	r0, [sp, #360]
+	str	r0, [r5]
+	ldr	r0, [sp, #364]
+	str	r0, [r5, #4]
+	ldr	r0, [sp, #368]
+	str	r0, [r5, #8]
+	ldr	r0, [sp, #372]
+	str	r0, [r5, #12]
+	add	sp, #376
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.size romulus_n_tbc, .-romulus_n_tbc

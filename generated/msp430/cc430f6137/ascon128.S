@@ -65,7 +65,7 @@ ascon128_key_setup:
 
 ; --- ascon128_encrypt_with: ascon128.encrypt_with
 ;     frame 104 bytes (16 spill slots, locals 72), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1458 bytes of code
+;     estimated 1440 bytes of code
 	.section .text.ascon128_encrypt_with,"ax",@progbits
 	.global ascon128_encrypt_with
 	.type ascon128_encrypt_with, @function
@@ -82,16 +82,9 @@ ascon128_encrypt_with:
 	mov	124(sp), 22(sp)
 	mov	126(sp), 10(sp)
 	mov	130(sp), 30(sp)
-	mov	sp, r14
-	mov	#20, r15
-.Lascon128_encrypt_with_zero1:
-	clr	32(r14)
-	incd	r14
-	dec	r15
-	jnz	.Lascon128_encrypt_with_zero1
 	; ascon128.ae:84: initialize(s, k, nonce)
-	mov	12(sp), r14
-	mov	r14, r15
+	mov	r12, r14
+	mov	r12, r15
 	mov	2(r15), 28(sp)
 	mov	4(r15), 26(sp)
 	mov	6(r15), 24(sp)
@@ -122,7 +115,7 @@ ascon128_encrypt_with:
 	adc	r15
 	xor	#1, r15
 	tst	r15
-	jz	.Lascon128_encrypt_with_else2
+	jz	.Lascon128_encrypt_with_else1
 	; ascon128.ae:52: for i in 0..n / rate + 1 {
 	mov	4(sp), r15
 	rrum.w	#3, r15
@@ -136,8 +129,8 @@ ascon128_encrypt_with:
 	mov	r9, r15
 	subc	r13, r15
 	mov	r13, 0(sp)
-	jc	.Lascon128_encrypt_with_done5
-.Lascon128_encrypt_with_loop4:
+	jc	.Lascon128_encrypt_with_done4
+.Lascon128_encrypt_with_loop3:
 	; ascon128.ae:53: off = rate * i
 	mov	r9, r14
 	rla	r14
@@ -172,36 +165,36 @@ ascon128_encrypt_with:
 	; ascon128.ae:55: s[0] = s[0] ^ load_be(ad, off, rate, count) ^ pad(count)
 	add	8(sp), r4
 	cmp	#8, r11
-	jnc	.Lascon128_encrypt_with_bytes6
+	jnc	.Lascon128_encrypt_with_bytes5
 	bit	#1, r4
-	jnz	.Lascon128_encrypt_with_bytes6
-.Lascon128_encrypt_with_words7:
+	jnz	.Lascon128_encrypt_with_bytes5
+.Lascon128_encrypt_with_words6:
 	mov	@r4, r7
 	mov	2(r4), r6
 	mov	4(r4), r5
 	mov	6(r4), r4
-	jmp	.Lascon128_encrypt_with_join8
-.Lascon128_encrypt_with_bytes6:
+	jmp	.Lascon128_encrypt_with_join7
+.Lascon128_encrypt_with_bytes5:
 	mov	sp, r7
 	add	#88, r7
 	mov	r7, r8
 	mov	#8, r13
 	mov	r11, r15
-.Lascon128_encrypt_with_cpy9:
+.Lascon128_encrypt_with_cpy8:
 	clr	r14
 	tst	r15
-	jz	.Lascon128_encrypt_with_pad10
+	jz	.Lascon128_encrypt_with_pad9
 	mov.b	@r4, r14
 	inc	r4
 	dec	r15
-.Lascon128_encrypt_with_pad10:
+.Lascon128_encrypt_with_pad9:
 	mov.b	r14, 0(r8)
 	inc	r8
 	dec	r13
-	jnz	.Lascon128_encrypt_with_cpy9
+	jnz	.Lascon128_encrypt_with_cpy8
 	mov	r7, r4
-	jmp	.Lascon128_encrypt_with_words7
-.Lascon128_encrypt_with_join8:
+	jmp	.Lascon128_encrypt_with_words6
+.Lascon128_encrypt_with_join7:
 	swpb	r4
 	xor	32(sp), r4
 	swpb	r5
@@ -227,36 +220,36 @@ ascon128_encrypt_with:
 	mov	#0, r8
 	mov	#32768, r11
 	tst	r12
-	jnz	.Lascon128_encrypt_with_shbig11
+	jnz	.Lascon128_encrypt_with_shbig10
 	cmp	#64, r15
-	jc	.Lascon128_encrypt_with_shbig11
-.Lascon128_encrypt_with_shlimb14:
+	jc	.Lascon128_encrypt_with_shbig10
+.Lascon128_encrypt_with_shlimb13:
 	cmp	#16, r15
-	jnc	.Lascon128_encrypt_with_shbits15
+	jnc	.Lascon128_encrypt_with_shbits14
 	mov	r14, r13
 	mov	r8, r14
 	mov	r11, r8
 	clr	r11
 	sub	#16, r15
-	jmp	.Lascon128_encrypt_with_shlimb14
-.Lascon128_encrypt_with_shbits15:
+	jmp	.Lascon128_encrypt_with_shlimb13
+.Lascon128_encrypt_with_shbits14:
 	tst	r15
-	jz	.Lascon128_encrypt_with_shend12
-.Lascon128_encrypt_with_sh13:
+	jz	.Lascon128_encrypt_with_shend11
+.Lascon128_encrypt_with_sh12:
 	clrc
 	rrc	r11
 	rrc	r8
 	rrc	r14
 	rrc	r13
 	dec	r15
-	jnz	.Lascon128_encrypt_with_sh13
-	jmp	.Lascon128_encrypt_with_shend12
-.Lascon128_encrypt_with_shbig11:
+	jnz	.Lascon128_encrypt_with_sh12
+	jmp	.Lascon128_encrypt_with_shend11
+.Lascon128_encrypt_with_shbig10:
 	clr	r13
 	clr	r14
 	clr	r8
 	clr	r11
-.Lascon128_encrypt_with_shend12:
+.Lascon128_encrypt_with_shend11:
 	; ascon128.ae:55: s[0] = s[0] ^ load_be(ad, off, rate, count) ^ pad(count)
 	xor	r13, r4
 	xor	r14, r5
@@ -276,11 +269,11 @@ ascon128_encrypt_with:
 	cmp	2(sp), r9
 	mov	r10, r15
 	subc	@sp, r15
-	jnc	.Lascon128_encrypt_with_loop4
-.Lascon128_encrypt_with_done5:
-	jmp	.Lascon128_encrypt_with_endif3
-.Lascon128_encrypt_with_else2:
-.Lascon128_encrypt_with_endif3:
+	jnc	.Lascon128_encrypt_with_loop3
+.Lascon128_encrypt_with_done4:
+	jmp	.Lascon128_encrypt_with_endif2
+.Lascon128_encrypt_with_else1:
+.Lascon128_encrypt_with_endif2:
 	; ascon128.ae:59: s[4] = s[4] ^ 1
 	mov	64(sp), r15
 	xor	#1, r15
@@ -294,8 +287,8 @@ ascon128_encrypt_with:
 	cmp	r8, r9
 	mov	r9, r15
 	subc	#0, r15
-	jc	.Lascon128_encrypt_with_done17
-.Lascon128_encrypt_with_loop16:
+	jc	.Lascon128_encrypt_with_done16
+.Lascon128_encrypt_with_loop15:
 	; ascon128.ae:89: off = rate * i
 	mov	r9, r11
 	rla	r11
@@ -309,28 +302,28 @@ ascon128_encrypt_with:
 	mov	r11, r7
 	add	6(sp), r7
 	bit	#1, r7
-	jnz	.Lascon128_encrypt_with_bytes18
-.Lascon128_encrypt_with_words19:
+	jnz	.Lascon128_encrypt_with_bytes17
+.Lascon128_encrypt_with_words18:
 	mov	@r7, r12
 	mov	2(r7), r13
 	mov	4(r7), r14
 	mov	6(r7), r15
-	jmp	.Lascon128_encrypt_with_join20
-.Lascon128_encrypt_with_bytes18:
+	jmp	.Lascon128_encrypt_with_join19
+.Lascon128_encrypt_with_bytes17:
 	mov	sp, r12
 	add	#88, r12
 	mov	r12, r13
 	mov	#8, r14
-.Lascon128_encrypt_with_cpy21:
+.Lascon128_encrypt_with_cpy20:
 	mov.b	@r7, r15
 	inc	r7
 	mov.b	r15, 0(r13)
 	inc	r13
 	dec	r14
-	jnz	.Lascon128_encrypt_with_cpy21
+	jnz	.Lascon128_encrypt_with_cpy20
 	mov	r12, r7
-	jmp	.Lascon128_encrypt_with_words19
-.Lascon128_encrypt_with_join20:
+	jmp	.Lascon128_encrypt_with_words18
+.Lascon128_encrypt_with_join19:
 	swpb	r15
 	xor	32(sp), r15
 	swpb	r14
@@ -350,7 +343,7 @@ ascon128_encrypt_with:
 	mov	38(sp), r15
 	add	10(sp), r11
 	bit	#1, r11
-	jnz	.Lascon128_encrypt_with_bytes23
+	jnz	.Lascon128_encrypt_with_bytes22
 	swpb	r15
 	mov	r15, 0(r11)
 	swpb	r14
@@ -359,8 +352,8 @@ ascon128_encrypt_with:
 	mov	r13, 4(r11)
 	swpb	r12
 	mov	r12, 6(r11)
-	jmp	.Lascon128_encrypt_with_stored24
-.Lascon128_encrypt_with_bytes23:
+	jmp	.Lascon128_encrypt_with_stored23
+.Lascon128_encrypt_with_bytes22:
 	swpb	r15
 	mov	r15, 88(sp)
 	swpb	r14
@@ -372,13 +365,13 @@ ascon128_encrypt_with:
 	mov	sp, r14
 	add	#88, r14
 	mov	#8, r15
-.Lascon128_encrypt_with_cpy25:
+.Lascon128_encrypt_with_cpy24:
 	mov.b	@r14, 0(r11)
 	inc	r14
 	inc	r11
 	dec	r15
-	jnz	.Lascon128_encrypt_with_cpy25
-.Lascon128_encrypt_with_stored24:
+	jnz	.Lascon128_encrypt_with_cpy24
+.Lascon128_encrypt_with_stored23:
 	; ascon128.ae:92: P.permute(s, b)
 	mov	sp, r12
 	add	#32, r12
@@ -389,8 +382,8 @@ ascon128_encrypt_with:
 	cmp	r8, r9
 	mov	r10, r15
 	subc	#0, r15
-	jnc	.Lascon128_encrypt_with_loop16
-.Lascon128_encrypt_with_done17:
+	jnc	.Lascon128_encrypt_with_loop15
+.Lascon128_encrypt_with_done16:
 	; ascon128.ae:94: off = rate * full
 	rla	r8
 	adc	r8
@@ -410,36 +403,36 @@ ascon128_encrypt_with:
 	mov	6(sp), r4
 	add	r9, r4
 	cmp	#8, r10
-	jnc	.Lascon128_encrypt_with_bytes26
+	jnc	.Lascon128_encrypt_with_bytes25
 	bit	#1, r4
-	jnz	.Lascon128_encrypt_with_bytes26
-.Lascon128_encrypt_with_words27:
+	jnz	.Lascon128_encrypt_with_bytes25
+.Lascon128_encrypt_with_words26:
 	mov	@r4, r7
 	mov	2(r4), r6
 	mov	4(r4), r5
 	mov	6(r4), r4
-	jmp	.Lascon128_encrypt_with_join28
-.Lascon128_encrypt_with_bytes26:
+	jmp	.Lascon128_encrypt_with_join27
+.Lascon128_encrypt_with_bytes25:
 	mov	sp, r8
 	add	#88, r8
 	mov	r8, r11
 	mov	#8, r13
 	mov	r10, r15
-.Lascon128_encrypt_with_cpy29:
+.Lascon128_encrypt_with_cpy28:
 	clr	r14
 	tst	r15
-	jz	.Lascon128_encrypt_with_pad30
+	jz	.Lascon128_encrypt_with_pad29
 	mov.b	@r4, r14
 	inc	r4
 	dec	r15
-.Lascon128_encrypt_with_pad30:
+.Lascon128_encrypt_with_pad29:
 	mov.b	r14, 0(r11)
 	inc	r11
 	dec	r13
-	jnz	.Lascon128_encrypt_with_cpy29
+	jnz	.Lascon128_encrypt_with_cpy28
 	mov	r8, r4
-	jmp	.Lascon128_encrypt_with_words27
-.Lascon128_encrypt_with_join28:
+	jmp	.Lascon128_encrypt_with_words26
+.Lascon128_encrypt_with_join27:
 	swpb	r4
 	xor	32(sp), r4
 	swpb	r5
@@ -466,36 +459,36 @@ ascon128_encrypt_with:
 	mov	#0, r8
 	mov	#32768, r11
 	tst	r12
-	jnz	.Lascon128_encrypt_with_shbig31
+	jnz	.Lascon128_encrypt_with_shbig30
 	cmp	#64, r15
-	jc	.Lascon128_encrypt_with_shbig31
-.Lascon128_encrypt_with_shlimb34:
+	jc	.Lascon128_encrypt_with_shbig30
+.Lascon128_encrypt_with_shlimb33:
 	cmp	#16, r15
-	jnc	.Lascon128_encrypt_with_shbits35
+	jnc	.Lascon128_encrypt_with_shbits34
 	mov	r14, r13
 	mov	r8, r14
 	mov	r11, r8
 	clr	r11
 	sub	#16, r15
-	jmp	.Lascon128_encrypt_with_shlimb34
-.Lascon128_encrypt_with_shbits35:
+	jmp	.Lascon128_encrypt_with_shlimb33
+.Lascon128_encrypt_with_shbits34:
 	tst	r15
-	jz	.Lascon128_encrypt_with_shend32
-.Lascon128_encrypt_with_sh33:
+	jz	.Lascon128_encrypt_with_shend31
+.Lascon128_encrypt_with_sh32:
 	clrc
 	rrc	r11
 	rrc	r8
 	rrc	r14
 	rrc	r13
 	dec	r15
-	jnz	.Lascon128_encrypt_with_sh33
-	jmp	.Lascon128_encrypt_with_shend32
-.Lascon128_encrypt_with_shbig31:
+	jnz	.Lascon128_encrypt_with_sh32
+	jmp	.Lascon128_encrypt_with_shend31
+.Lascon128_encrypt_with_shbig30:
 	clr	r13
 	clr	r14
 	clr	r8
 	clr	r11
-.Lascon128_encrypt_with_shend32:
+.Lascon128_encrypt_with_shend31:
 	; ascon128.ae:96: s[0] = s[0] ^ load_be(msg, off, rate, last) ^ pad(last)
 	xor	r13, r4
 	xor	r14, r5
@@ -513,9 +506,9 @@ ascon128_encrypt_with:
 	mov	r9, r13
 	add	10(sp), r13
 	cmp	#8, r10
-	jnc	.Lascon128_encrypt_with_bytes36
+	jnc	.Lascon128_encrypt_with_bytes35
 	bit	#1, r13
-	jnz	.Lascon128_encrypt_with_bytes36
+	jnz	.Lascon128_encrypt_with_bytes35
 	swpb	r15
 	mov	r15, 0(r13)
 	swpb	r14
@@ -524,8 +517,8 @@ ascon128_encrypt_with:
 	mov	r12, 4(r13)
 	swpb	r11
 	mov	r11, 6(r13)
-	jmp	.Lascon128_encrypt_with_stored37
-.Lascon128_encrypt_with_bytes36:
+	jmp	.Lascon128_encrypt_with_stored36
+.Lascon128_encrypt_with_bytes35:
 	swpb	r15
 	mov	r15, 88(sp)
 	swpb	r14
@@ -538,18 +531,18 @@ ascon128_encrypt_with:
 	add	#88, r14
 	mov	r10, r15
 	cmp	#8, r15
-	jnc	.Lascon128_encrypt_with_cnt38
+	jnc	.Lascon128_encrypt_with_cnt37
 	mov	#8, r15
-.Lascon128_encrypt_with_cnt38:
+.Lascon128_encrypt_with_cnt37:
 	tst	r15
-	jz	.Lascon128_encrypt_with_stored37
-.Lascon128_encrypt_with_cpy39:
+	jz	.Lascon128_encrypt_with_stored36
+.Lascon128_encrypt_with_cpy38:
 	mov.b	@r14, 0(r13)
 	inc	r14
 	inc	r13
 	dec	r15
-	jnz	.Lascon128_encrypt_with_cpy39
-.Lascon128_encrypt_with_stored37:
+	jnz	.Lascon128_encrypt_with_cpy38
+.Lascon128_encrypt_with_stored36:
 	; ascon128.ae:64: s[1] = s[1] ^ k[127:64]
 	mov	20(sp), r12
 	xor	40(sp), r12
@@ -603,7 +596,7 @@ ascon128_encrypt_with:
 	; ascon128.ae:98: store_be(tag, 0, finalize(s, k))
 	mov	30(sp), r13
 	bit	#1, r13
-	jnz	.Lascon128_encrypt_with_bytes40
+	jnz	.Lascon128_encrypt_with_bytes39
 	swpb	r15
 	mov	r15, 0(r13)
 	swpb	r14
@@ -620,8 +613,8 @@ ascon128_encrypt_with:
 	mov	r8, 12(r13)
 	swpb	r7
 	mov	r7, 14(r13)
-	jmp	.Lascon128_encrypt_with_stored41
-.Lascon128_encrypt_with_bytes40:
+	jmp	.Lascon128_encrypt_with_stored40
+.Lascon128_encrypt_with_bytes39:
 	swpb	r15
 	mov	r15, 88(sp)
 	swpb	r14
@@ -641,13 +634,13 @@ ascon128_encrypt_with:
 	mov	sp, r14
 	add	#88, r14
 	mov	#16, r15
-.Lascon128_encrypt_with_cpy42:
+.Lascon128_encrypt_with_cpy41:
 	mov.b	@r14, 0(r13)
 	inc	r14
 	inc	r13
 	dec	r15
-	jnz	.Lascon128_encrypt_with_cpy42
-.Lascon128_encrypt_with_stored41:
+	jnz	.Lascon128_encrypt_with_cpy41
+.Lascon128_encrypt_with_stored40:
 	add	#104, sp
 	popm.w	#7, r10
 	ret
@@ -656,7 +649,7 @@ ascon128_encrypt_with:
 
 ; --- ascon128_decrypt_with: ascon128.decrypt_with
 ;     frame 110 bytes (19 spill slots, locals 72), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1538 bytes of code
+;     estimated 1520 bytes of code
 	.section .text.ascon128_decrypt_with,"ax",@progbits
 	.global ascon128_decrypt_with
 	.type ascon128_decrypt_with, @function
@@ -674,16 +667,9 @@ ascon128_decrypt_with:
 	mov	132(sp), 34(sp)
 	mov	136(sp), 14(sp)
 	mov	140(sp), 36(sp)
-	mov	sp, r14
-	mov	#20, r15
-.Lascon128_decrypt_with_zero1:
-	clr	38(r14)
-	incd	r14
-	dec	r15
-	jnz	.Lascon128_decrypt_with_zero1
 	; ascon128.ae:106: initialize(s, k, nonce)
-	mov	16(sp), r14
-	mov	r14, r15
+	mov	r12, r14
+	mov	r12, r15
 	mov	2(r15), 28(sp)
 	mov	4(r15), 30(sp)
 	mov	6(r15), 32(sp)
@@ -714,7 +700,7 @@ ascon128_decrypt_with:
 	adc	r15
 	xor	#1, r15
 	tst	r15
-	jz	.Lascon128_decrypt_with_else2
+	jz	.Lascon128_decrypt_with_else1
 	; ascon128.ae:52: for i in 0..n / rate + 1 {
 	mov	6(sp), r15
 	rrum.w	#3, r15
@@ -728,8 +714,8 @@ ascon128_decrypt_with:
 	mov	r9, r15
 	subc	r13, r15
 	mov	r13, 0(sp)
-	jc	.Lascon128_decrypt_with_done5
-.Lascon128_decrypt_with_loop4:
+	jc	.Lascon128_decrypt_with_done4
+.Lascon128_decrypt_with_loop3:
 	; ascon128.ae:53: off = rate * i
 	mov	r9, r14
 	rla	r14
@@ -764,36 +750,36 @@ ascon128_decrypt_with:
 	; ascon128.ae:55: s[0] = s[0] ^ load_be(ad, off, rate, count) ^ pad(count)
 	add	10(sp), r4
 	cmp	#8, r11
-	jnc	.Lascon128_decrypt_with_bytes6
+	jnc	.Lascon128_decrypt_with_bytes5
 	bit	#1, r4
-	jnz	.Lascon128_decrypt_with_bytes6
-.Lascon128_decrypt_with_words7:
+	jnz	.Lascon128_decrypt_with_bytes5
+.Lascon128_decrypt_with_words6:
 	mov	@r4, r7
 	mov	2(r4), r6
 	mov	4(r4), r5
 	mov	6(r4), r4
-	jmp	.Lascon128_decrypt_with_join8
-.Lascon128_decrypt_with_bytes6:
+	jmp	.Lascon128_decrypt_with_join7
+.Lascon128_decrypt_with_bytes5:
 	mov	sp, r7
 	add	#94, r7
 	mov	r7, r8
 	mov	#8, r13
 	mov	r11, r15
-.Lascon128_decrypt_with_cpy9:
+.Lascon128_decrypt_with_cpy8:
 	clr	r14
 	tst	r15
-	jz	.Lascon128_decrypt_with_pad10
+	jz	.Lascon128_decrypt_with_pad9
 	mov.b	@r4, r14
 	inc	r4
 	dec	r15
-.Lascon128_decrypt_with_pad10:
+.Lascon128_decrypt_with_pad9:
 	mov.b	r14, 0(r8)
 	inc	r8
 	dec	r13
-	jnz	.Lascon128_decrypt_with_cpy9
+	jnz	.Lascon128_decrypt_with_cpy8
 	mov	r7, r4
-	jmp	.Lascon128_decrypt_with_words7
-.Lascon128_decrypt_with_join8:
+	jmp	.Lascon128_decrypt_with_words6
+.Lascon128_decrypt_with_join7:
 	swpb	r4
 	xor	38(sp), r4
 	swpb	r5
@@ -819,36 +805,36 @@ ascon128_decrypt_with:
 	mov	#0, r8
 	mov	#32768, r11
 	tst	r12
-	jnz	.Lascon128_decrypt_with_shbig11
+	jnz	.Lascon128_decrypt_with_shbig10
 	cmp	#64, r15
-	jc	.Lascon128_decrypt_with_shbig11
-.Lascon128_decrypt_with_shlimb14:
+	jc	.Lascon128_decrypt_with_shbig10
+.Lascon128_decrypt_with_shlimb13:
 	cmp	#16, r15
-	jnc	.Lascon128_decrypt_with_shbits15
+	jnc	.Lascon128_decrypt_with_shbits14
 	mov	r14, r13
 	mov	r8, r14
 	mov	r11, r8
 	clr	r11
 	sub	#16, r15
-	jmp	.Lascon128_decrypt_with_shlimb14
-.Lascon128_decrypt_with_shbits15:
+	jmp	.Lascon128_decrypt_with_shlimb13
+.Lascon128_decrypt_with_shbits14:
 	tst	r15
-	jz	.Lascon128_decrypt_with_shend12
-.Lascon128_decrypt_with_sh13:
+	jz	.Lascon128_decrypt_with_shend11
+.Lascon128_decrypt_with_sh12:
 	clrc
 	rrc	r11
 	rrc	r8
 	rrc	r14
 	rrc	r13
 	dec	r15
-	jnz	.Lascon128_decrypt_with_sh13
-	jmp	.Lascon128_decrypt_with_shend12
-.Lascon128_decrypt_with_shbig11:
+	jnz	.Lascon128_decrypt_with_sh12
+	jmp	.Lascon128_decrypt_with_shend11
+.Lascon128_decrypt_with_shbig10:
 	clr	r13
 	clr	r14
 	clr	r8
 	clr	r11
-.Lascon128_decrypt_with_shend12:
+.Lascon128_decrypt_with_shend11:
 	; ascon128.ae:55: s[0] = s[0] ^ load_be(ad, off, rate, count) ^ pad(count)
 	xor	r13, r4
 	xor	r14, r5
@@ -868,11 +854,11 @@ ascon128_decrypt_with:
 	cmp	2(sp), r9
 	mov	r10, r15
 	subc	@sp, r15
-	jnc	.Lascon128_decrypt_with_loop4
-.Lascon128_decrypt_with_done5:
-	jmp	.Lascon128_decrypt_with_endif3
-.Lascon128_decrypt_with_else2:
-.Lascon128_decrypt_with_endif3:
+	jnc	.Lascon128_decrypt_with_loop3
+.Lascon128_decrypt_with_done4:
+	jmp	.Lascon128_decrypt_with_endif2
+.Lascon128_decrypt_with_else1:
+.Lascon128_decrypt_with_endif2:
 	; ascon128.ae:59: s[4] = s[4] ^ 1
 	mov	70(sp), r15
 	xor	#1, r15
@@ -886,8 +872,8 @@ ascon128_decrypt_with:
 	cmp	r8, r9
 	mov	r9, r15
 	subc	#0, r15
-	jc	.Lascon128_decrypt_with_done17
-.Lascon128_decrypt_with_loop16:
+	jc	.Lascon128_decrypt_with_done16
+.Lascon128_decrypt_with_loop15:
 	; ascon128.ae:111: off = rate * i
 	mov	r9, r13
 	rla	r13
@@ -901,28 +887,28 @@ ascon128_decrypt_with:
 	mov	r13, r5
 	add	12(sp), r5
 	bit	#1, r5
-	jnz	.Lascon128_decrypt_with_bytes18
-.Lascon128_decrypt_with_words19:
+	jnz	.Lascon128_decrypt_with_bytes17
+.Lascon128_decrypt_with_words18:
 	mov	@r5, r6
 	mov	2(r5), r7
 	mov	4(r5), r11
 	mov	6(r5), r12
-	jmp	.Lascon128_decrypt_with_join20
-.Lascon128_decrypt_with_bytes18:
+	jmp	.Lascon128_decrypt_with_join19
+.Lascon128_decrypt_with_bytes17:
 	mov	sp, r11
 	add	#94, r11
 	mov	r11, r12
 	mov	#8, r14
-.Lascon128_decrypt_with_cpy21:
+.Lascon128_decrypt_with_cpy20:
 	mov.b	@r5, r15
 	inc	r5
 	mov.b	r15, 0(r12)
 	inc	r12
 	dec	r14
-	jnz	.Lascon128_decrypt_with_cpy21
+	jnz	.Lascon128_decrypt_with_cpy20
 	mov	r11, r5
-	jmp	.Lascon128_decrypt_with_words19
-.Lascon128_decrypt_with_join20:
+	jmp	.Lascon128_decrypt_with_words18
+.Lascon128_decrypt_with_join19:
 	; ascon128.ae:113: store_be(msg, off, s[0] ^ c)
 	swpb	r12
 	mov	r12, r15
@@ -938,7 +924,7 @@ ascon128_decrypt_with:
 	xor	44(sp), r4
 	add	14(sp), r13
 	bit	#1, r13
-	jnz	.Lascon128_decrypt_with_bytes23
+	jnz	.Lascon128_decrypt_with_bytes22
 	swpb	r4
 	mov	r4, 0(r13)
 	swpb	r5
@@ -947,8 +933,8 @@ ascon128_decrypt_with:
 	mov	r14, 4(r13)
 	swpb	r15
 	mov	r15, 6(r13)
-	jmp	.Lascon128_decrypt_with_stored24
-.Lascon128_decrypt_with_bytes23:
+	jmp	.Lascon128_decrypt_with_stored23
+.Lascon128_decrypt_with_bytes22:
 	swpb	r4
 	mov	r4, 94(sp)
 	swpb	r5
@@ -960,13 +946,13 @@ ascon128_decrypt_with:
 	mov	sp, r14
 	add	#94, r14
 	mov	#8, r15
-.Lascon128_decrypt_with_cpy25:
+.Lascon128_decrypt_with_cpy24:
 	mov.b	@r14, 0(r13)
 	inc	r14
 	inc	r13
 	dec	r15
-	jnz	.Lascon128_decrypt_with_cpy25
-.Lascon128_decrypt_with_stored24:
+	jnz	.Lascon128_decrypt_with_cpy24
+.Lascon128_decrypt_with_stored23:
 	; ascon128.ae:114: s[0] = c
 	mov	r12, 38(sp)
 	mov	r11, 40(sp)
@@ -982,8 +968,8 @@ ascon128_decrypt_with:
 	cmp	r8, r9
 	mov	r10, r15
 	subc	#0, r15
-	jnc	.Lascon128_decrypt_with_loop16
-.Lascon128_decrypt_with_done17:
+	jnc	.Lascon128_decrypt_with_loop15
+.Lascon128_decrypt_with_done16:
 	; ascon128.ae:117: off = rate * full
 	rla	r8
 	adc	r8
@@ -1003,36 +989,36 @@ ascon128_decrypt_with:
 	mov	12(sp), r7
 	add	r13, r7
 	cmp	#8, r11
-	jnc	.Lascon128_decrypt_with_bytes26
+	jnc	.Lascon128_decrypt_with_bytes25
 	bit	#1, r7
-	jnz	.Lascon128_decrypt_with_bytes26
-.Lascon128_decrypt_with_words27:
+	jnz	.Lascon128_decrypt_with_bytes25
+.Lascon128_decrypt_with_words26:
 	mov	@r7, r5
 	mov	2(r7), r9
 	mov	4(r7), r8
 	mov	6(r7), r7
-	jmp	.Lascon128_decrypt_with_join28
-.Lascon128_decrypt_with_bytes26:
+	jmp	.Lascon128_decrypt_with_join27
+.Lascon128_decrypt_with_bytes25:
 	mov	sp, r9
 	add	#94, r9
 	mov	r9, r10
 	mov	#8, r12
 	mov	r11, r15
-.Lascon128_decrypt_with_cpy29:
+.Lascon128_decrypt_with_cpy28:
 	clr	r14
 	tst	r15
-	jz	.Lascon128_decrypt_with_pad30
+	jz	.Lascon128_decrypt_with_pad29
 	mov.b	@r7, r14
 	inc	r7
 	dec	r15
-.Lascon128_decrypt_with_pad30:
+.Lascon128_decrypt_with_pad29:
 	mov.b	r14, 0(r10)
 	inc	r10
 	dec	r12
-	jnz	.Lascon128_decrypt_with_cpy29
+	jnz	.Lascon128_decrypt_with_cpy28
 	mov	r9, r7
-	jmp	.Lascon128_decrypt_with_words27
-.Lascon128_decrypt_with_join28:
+	jmp	.Lascon128_decrypt_with_words26
+.Lascon128_decrypt_with_join27:
 	swpb	r7
 	xor	38(sp), r7
 	swpb	r8
@@ -1061,36 +1047,36 @@ ascon128_decrypt_with:
 	mov	#-1, r15
 	mov	4(sp), r4
 	tst	r6
-	jnz	.Lascon128_decrypt_with_shbig31
+	jnz	.Lascon128_decrypt_with_shbig30
 	cmp	#64, r4
-	jc	.Lascon128_decrypt_with_shbig31
-.Lascon128_decrypt_with_shlimb34:
+	jc	.Lascon128_decrypt_with_shbig30
+.Lascon128_decrypt_with_shlimb33:
 	cmp	#16, r4
-	jnc	.Lascon128_decrypt_with_shbits35
+	jnc	.Lascon128_decrypt_with_shbits34
 	mov	r12, r10
 	mov	r14, r12
 	mov	r15, r14
 	clr	r15
 	sub	#16, r4
-	jmp	.Lascon128_decrypt_with_shlimb34
-.Lascon128_decrypt_with_shbits35:
+	jmp	.Lascon128_decrypt_with_shlimb33
+.Lascon128_decrypt_with_shbits34:
 	tst	r4
-	jz	.Lascon128_decrypt_with_shend32
-.Lascon128_decrypt_with_sh33:
+	jz	.Lascon128_decrypt_with_shend31
+.Lascon128_decrypt_with_sh32:
 	clrc
 	rrc	r15
 	rrc	r14
 	rrc	r12
 	rrc	r10
 	dec	r4
-	jnz	.Lascon128_decrypt_with_sh33
-	jmp	.Lascon128_decrypt_with_shend32
-.Lascon128_decrypt_with_shbig31:
+	jnz	.Lascon128_decrypt_with_sh32
+	jmp	.Lascon128_decrypt_with_shend31
+.Lascon128_decrypt_with_shbig30:
 	clr	r10
 	clr	r12
 	clr	r14
 	clr	r15
-.Lascon128_decrypt_with_shend32:
+.Lascon128_decrypt_with_shend31:
 	bic	r10, r7
 	bic	r12, r8
 	bic	r14, r9
@@ -1107,15 +1093,15 @@ ascon128_decrypt_with:
 	swpb	r12
 	swpb	r14
 	swpb	r15
-	jnc	.Lascon128_decrypt_with_bytes36
+	jnc	.Lascon128_decrypt_with_bytes35
 	bit	#1, r13
-	jnz	.Lascon128_decrypt_with_bytes36
+	jnz	.Lascon128_decrypt_with_bytes35
 	mov	r5, 0(r13)
 	mov	r12, 2(r13)
 	mov	r14, 4(r13)
 	mov	r15, 6(r13)
-	jmp	.Lascon128_decrypt_with_stored37
-.Lascon128_decrypt_with_bytes36:
+	jmp	.Lascon128_decrypt_with_stored36
+.Lascon128_decrypt_with_bytes35:
 	mov	r5, 94(sp)
 	mov	r12, 96(sp)
 	mov	r14, 98(sp)
@@ -1124,18 +1110,18 @@ ascon128_decrypt_with:
 	add	#94, r14
 	mov	r11, r15
 	cmp	#8, r15
-	jnc	.Lascon128_decrypt_with_cnt38
+	jnc	.Lascon128_decrypt_with_cnt37
 	mov	#8, r15
-.Lascon128_decrypt_with_cnt38:
+.Lascon128_decrypt_with_cnt37:
 	tst	r15
-	jz	.Lascon128_decrypt_with_stored37
-.Lascon128_decrypt_with_cpy39:
+	jz	.Lascon128_decrypt_with_stored36
+.Lascon128_decrypt_with_cpy38:
 	mov.b	@r14, 0(r13)
 	inc	r14
 	inc	r13
 	dec	r15
-	jnz	.Lascon128_decrypt_with_cpy39
-.Lascon128_decrypt_with_stored37:
+	jnz	.Lascon128_decrypt_with_cpy38
+.Lascon128_decrypt_with_stored36:
 	; ascon128.ae:121: s[0] = s[0] ^ p ^ pad(last)
 	xor	38(sp), r7
 	xor	40(sp), r8
@@ -1148,36 +1134,36 @@ ascon128_decrypt_with:
 	mov	#32768, r14
 	mov	4(sp), r15
 	tst	r6
-	jnz	.Lascon128_decrypt_with_shbig40
+	jnz	.Lascon128_decrypt_with_shbig39
 	cmp	#64, r15
-	jc	.Lascon128_decrypt_with_shbig40
-.Lascon128_decrypt_with_shlimb43:
+	jc	.Lascon128_decrypt_with_shbig39
+.Lascon128_decrypt_with_shlimb42:
 	cmp	#16, r15
-	jnc	.Lascon128_decrypt_with_shbits44
+	jnc	.Lascon128_decrypt_with_shbits43
 	mov	r12, r11
 	mov	r13, r12
 	mov	r14, r13
 	clr	r14
 	sub	#16, r15
-	jmp	.Lascon128_decrypt_with_shlimb43
-.Lascon128_decrypt_with_shbits44:
+	jmp	.Lascon128_decrypt_with_shlimb42
+.Lascon128_decrypt_with_shbits43:
 	tst	r15
-	jz	.Lascon128_decrypt_with_shend41
-.Lascon128_decrypt_with_sh42:
+	jz	.Lascon128_decrypt_with_shend40
+.Lascon128_decrypt_with_sh41:
 	clrc
 	rrc	r14
 	rrc	r13
 	rrc	r12
 	rrc	r11
 	dec	r15
-	jnz	.Lascon128_decrypt_with_sh42
-	jmp	.Lascon128_decrypt_with_shend41
-.Lascon128_decrypt_with_shbig40:
+	jnz	.Lascon128_decrypt_with_sh41
+	jmp	.Lascon128_decrypt_with_shend40
+.Lascon128_decrypt_with_shbig39:
 	clr	r11
 	clr	r12
 	clr	r13
 	clr	r14
-.Lascon128_decrypt_with_shend41:
+.Lascon128_decrypt_with_shend40:
 	; ascon128.ae:121: s[0] = s[0] ^ p ^ pad(last)
 	xor	r11, r7
 	xor	r12, r8
@@ -1190,8 +1176,8 @@ ascon128_decrypt_with:
 	; ascon128.ae:122: return (load_be(tag, 0, 16) ^ finalize(s, k)) == 0
 	mov	34(sp), r11
 	bit	#1, r11
-	jnz	.Lascon128_decrypt_with_bytes45
-.Lascon128_decrypt_with_words46:
+	jnz	.Lascon128_decrypt_with_bytes44
+.Lascon128_decrypt_with_words45:
 	mov	@r11, 8(sp)
 	mov	2(r11), r4
 	mov	4(r11), r5
@@ -1200,22 +1186,22 @@ ascon128_decrypt_with:
 	mov	10(r11), r8
 	mov	12(r11), r9
 	mov	14(r11), r10
-	jmp	.Lascon128_decrypt_with_join47
-.Lascon128_decrypt_with_bytes45:
+	jmp	.Lascon128_decrypt_with_join46
+.Lascon128_decrypt_with_bytes44:
 	mov	sp, r12
 	add	#94, r12
 	mov	r12, r13
 	mov	#16, r14
-.Lascon128_decrypt_with_cpy48:
+.Lascon128_decrypt_with_cpy47:
 	mov.b	@r11, r15
 	inc	r11
 	mov.b	r15, 0(r13)
 	inc	r13
 	dec	r14
-	jnz	.Lascon128_decrypt_with_cpy48
+	jnz	.Lascon128_decrypt_with_cpy47
 	mov	r12, r11
-	jmp	.Lascon128_decrypt_with_words46
-.Lascon128_decrypt_with_join47:
+	jmp	.Lascon128_decrypt_with_words45
+.Lascon128_decrypt_with_join46:
 	; ascon128.ae:64: s[1] = s[1] ^ k[127:64]
 	mov	26(sp), r12
 	xor	46(sp), r12

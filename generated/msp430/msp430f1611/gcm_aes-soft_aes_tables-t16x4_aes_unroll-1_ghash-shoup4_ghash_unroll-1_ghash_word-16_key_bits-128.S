@@ -2466,7 +2466,7 @@ gcm_E_encrypt_block:
 
 ; --- gcm_G_mul_h: gcm.G.mul_h
 ;     frame 22 bytes (3 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 574 bytes of code
+;     estimated 542 bytes of code
 	.section .text.gcm_G_mul_h,"ax",@progbits
 	.local gcm_G_mul_h
 	.type gcm_G_mul_h, @function
@@ -2482,14 +2482,6 @@ gcm_G_mul_h:
 	sub	#22, sp
 	mov	r13, 0(sp)
 	mov	r14, 4(sp)
-	clr	6(sp)
-	clr	8(sp)
-	clr	10(sp)
-	clr	12(sp)
-	clr	14(sp)
-	clr	16(sp)
-	clr	18(sp)
-	clr	20(sp)
 	; ghash.ae:142: xs[i] = x[w * i + w - 1 : w * i]
 	mov	@r12+, 6(sp)
 	mov	@r12+, 8(sp)

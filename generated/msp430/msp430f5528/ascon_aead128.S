@@ -57,7 +57,7 @@ ascon_aead128_key_setup:
 
 ; --- ascon_aead128_encrypt_with: ascon_aead128.encrypt_with
 ;     frame 86 bytes (15 spill slots, locals 56), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1494 bytes of code
+;     estimated 1478 bytes of code
 	.section .text.ascon_aead128_encrypt_with,"ax",@progbits
 	.global ascon_aead128_encrypt_with
 	.type ascon_aead128_encrypt_with, @function
@@ -72,13 +72,6 @@ ascon_aead128_encrypt_with:
 	mov	106(sp), 26(sp)
 	mov	108(sp), 12(sp)
 	mov	112(sp), 28(sp)
-	mov	sp, r14
-	mov	#20, r15
-.Lascon_aead128_encrypt_with_zero1:
-	clr	30(r14)
-	incd	r14
-	dec	r15
-	jnz	.Lascon_aead128_encrypt_with_zero1
 	; ascon_aead128.ae:47: s[0] = iv as u64
 	mov	#1, 30(sp)
 	mov	#32908, 32(sp)
@@ -99,28 +92,28 @@ ascon_aead128_encrypt_with:
 	; ascon_aead128.ae:50: s[3] = load_le(nonce, 0, 8)
 	mov	r13, r8
 	bit	#1, r8
-	jnz	.Lascon_aead128_encrypt_with_bytes2
-.Lascon_aead128_encrypt_with_words3:
+	jnz	.Lascon_aead128_encrypt_with_bytes1
+.Lascon_aead128_encrypt_with_words2:
 	mov	@r8, r11
 	mov	2(r8), r12
 	mov	4(r8), r14
 	mov	6(r8), r15
-	jmp	.Lascon_aead128_encrypt_with_join4
-.Lascon_aead128_encrypt_with_bytes2:
+	jmp	.Lascon_aead128_encrypt_with_join3
+.Lascon_aead128_encrypt_with_bytes1:
 	mov	sp, r11
 	add	#70, r11
 	mov	r11, r12
 	mov	#8, r14
-.Lascon_aead128_encrypt_with_cpy5:
+.Lascon_aead128_encrypt_with_cpy4:
 	mov.b	@r8, r15
 	inc	r8
 	mov.b	r15, 0(r12)
 	inc	r12
 	dec	r14
-	jnz	.Lascon_aead128_encrypt_with_cpy5
+	jnz	.Lascon_aead128_encrypt_with_cpy4
 	mov	r11, r8
-	jmp	.Lascon_aead128_encrypt_with_words3
-.Lascon_aead128_encrypt_with_join4:
+	jmp	.Lascon_aead128_encrypt_with_words2
+.Lascon_aead128_encrypt_with_join3:
 	mov	r11, 54(sp)
 	mov	r12, 56(sp)
 	mov	r14, 58(sp)
@@ -128,28 +121,28 @@ ascon_aead128_encrypt_with:
 	; ascon_aead128.ae:51: s[4] = load_le(nonce, 8, 8)
 	add	#8, r13
 	bit	#1, r13
-	jnz	.Lascon_aead128_encrypt_with_bytes7
-.Lascon_aead128_encrypt_with_words8:
+	jnz	.Lascon_aead128_encrypt_with_bytes6
+.Lascon_aead128_encrypt_with_words7:
 	mov	@r13, r11
 	mov	2(r13), r12
 	mov	4(r13), r14
 	mov	6(r13), r15
-	jmp	.Lascon_aead128_encrypt_with_join9
-.Lascon_aead128_encrypt_with_bytes7:
+	jmp	.Lascon_aead128_encrypt_with_join8
+.Lascon_aead128_encrypt_with_bytes6:
 	mov	sp, r11
 	add	#70, r11
 	mov	r11, r12
 	mov	#8, r14
-.Lascon_aead128_encrypt_with_cpy10:
+.Lascon_aead128_encrypt_with_cpy9:
 	mov.b	@r13, r15
 	inc	r13
 	mov.b	r15, 0(r12)
 	inc	r12
 	dec	r14
-	jnz	.Lascon_aead128_encrypt_with_cpy10
+	jnz	.Lascon_aead128_encrypt_with_cpy9
 	mov	r11, r13
-	jmp	.Lascon_aead128_encrypt_with_words8
-.Lascon_aead128_encrypt_with_join9:
+	jmp	.Lascon_aead128_encrypt_with_words7
+.Lascon_aead128_encrypt_with_join8:
 	mov	r11, 62(sp)
 	mov	r12, 64(sp)
 	mov	r14, 66(sp)
@@ -204,8 +197,8 @@ ascon_aead128_encrypt_with:
 	cmp	r15, r10
 	mov	r10, r15
 	subc	#0, r15
-	jc	.Lascon_aead128_encrypt_with_done13
-.Lascon_aead128_encrypt_with_loop12:
+	jc	.Lascon_aead128_encrypt_with_done12
+.Lascon_aead128_encrypt_with_loop11:
 	; ascon_aead128.ae:100: off = rate * i
 	mov	r10, r13
 	rla	r13
@@ -221,8 +214,8 @@ ascon_aead128_encrypt_with:
 	mov	r13, r5
 	add	6(sp), r5
 	bit	#1, r5
-	jnz	.Lascon_aead128_encrypt_with_bytes14
-.Lascon_aead128_encrypt_with_words15:
+	jnz	.Lascon_aead128_encrypt_with_bytes13
+.Lascon_aead128_encrypt_with_words14:
 	mov	@r5, r4
 	mov	2(r5), r15
 	mov	4(r5), r6
@@ -231,22 +224,22 @@ ascon_aead128_encrypt_with:
 	mov	10(r5), r9
 	mov	12(r5), r11
 	mov	14(r5), r12
-	jmp	.Lascon_aead128_encrypt_with_join16
-.Lascon_aead128_encrypt_with_bytes14:
+	jmp	.Lascon_aead128_encrypt_with_join15
+.Lascon_aead128_encrypt_with_bytes13:
 	mov	sp, r11
 	add	#70, r11
 	mov	r11, r12
 	mov	#16, r14
-.Lascon_aead128_encrypt_with_cpy17:
+.Lascon_aead128_encrypt_with_cpy16:
 	mov.b	@r5, r15
 	inc	r5
 	mov.b	r15, 0(r12)
 	inc	r12
 	dec	r14
-	jnz	.Lascon_aead128_encrypt_with_cpy17
+	jnz	.Lascon_aead128_encrypt_with_cpy16
 	mov	r11, r5
-	jmp	.Lascon_aead128_encrypt_with_words15
-.Lascon_aead128_encrypt_with_join16:
+	jmp	.Lascon_aead128_encrypt_with_words14
+.Lascon_aead128_encrypt_with_join15:
 	xor	30(sp), r4
 	mov	r15, r5
 	xor	32(sp), r5
@@ -259,7 +252,7 @@ ascon_aead128_encrypt_with:
 	; ascon_aead128.ae:102: store_le(ct, off, c)
 	add	12(sp), r13
 	bit	#1, r13
-	jnz	.Lascon_aead128_encrypt_with_bytes19
+	jnz	.Lascon_aead128_encrypt_with_bytes18
 	mov	r4, 0(r13)
 	mov	r5, 2(r13)
 	mov	r6, 4(r13)
@@ -268,8 +261,8 @@ ascon_aead128_encrypt_with:
 	mov	r9, 10(r13)
 	mov	r11, 12(r13)
 	mov	r12, 14(r13)
-	jmp	.Lascon_aead128_encrypt_with_stored20
-.Lascon_aead128_encrypt_with_bytes19:
+	jmp	.Lascon_aead128_encrypt_with_stored19
+.Lascon_aead128_encrypt_with_bytes18:
 	mov	r4, 70(sp)
 	mov	r5, 72(sp)
 	mov	r6, 74(sp)
@@ -281,13 +274,13 @@ ascon_aead128_encrypt_with:
 	mov	sp, r14
 	add	#70, r14
 	mov	#16, r15
-.Lascon_aead128_encrypt_with_cpy21:
+.Lascon_aead128_encrypt_with_cpy20:
 	mov.b	@r14, 0(r13)
 	inc	r14
 	inc	r13
 	dec	r15
-	jnz	.Lascon_aead128_encrypt_with_cpy21
-.Lascon_aead128_encrypt_with_stored20:
+	jnz	.Lascon_aead128_encrypt_with_cpy20
+.Lascon_aead128_encrypt_with_stored19:
 	; ascon_aead128.ae:41: s[0] = r[63:0]
 	mov	r4, 30(sp)
 	mov	r5, 32(sp)
@@ -308,8 +301,8 @@ ascon_aead128_encrypt_with:
 	cmp	4(sp), r10
 	mov	2(sp), r15
 	subc	#0, r15
-	jnc	.Lascon_aead128_encrypt_with_loop12
-.Lascon_aead128_encrypt_with_done13:
+	jnc	.Lascon_aead128_encrypt_with_loop11
+.Lascon_aead128_encrypt_with_done12:
 	; ascon_aead128.ae:106: off = rate * full
 	mov	4(sp), r15
 	rla	r15
@@ -332,10 +325,10 @@ ascon_aead128_encrypt_with:
 	mov	6(sp), r8
 	add	r14, r8
 	cmp	#16, r11
-	jnc	.Lascon_aead128_encrypt_with_bytes22
+	jnc	.Lascon_aead128_encrypt_with_bytes21
 	bit	#1, r8
-	jnz	.Lascon_aead128_encrypt_with_bytes22
-.Lascon_aead128_encrypt_with_words23:
+	jnz	.Lascon_aead128_encrypt_with_bytes21
+.Lascon_aead128_encrypt_with_words22:
 	mov	@r8, r15
 	mov	2(r8), r4
 	mov	4(r8), r6
@@ -344,28 +337,28 @@ ascon_aead128_encrypt_with:
 	mov	10(r8), r10
 	mov	12(r8), r12
 	mov	14(r8), r13
-	jmp	.Lascon_aead128_encrypt_with_join24
-.Lascon_aead128_encrypt_with_bytes22:
+	jmp	.Lascon_aead128_encrypt_with_join23
+.Lascon_aead128_encrypt_with_bytes21:
 	mov	sp, r9
 	add	#70, r9
 	mov	r9, r10
 	mov	#16, r12
 	mov	r11, r15
-.Lascon_aead128_encrypt_with_cpy25:
+.Lascon_aead128_encrypt_with_cpy24:
 	clr	r13
 	tst	r15
-	jz	.Lascon_aead128_encrypt_with_pad26
+	jz	.Lascon_aead128_encrypt_with_pad25
 	mov.b	@r8, r13
 	inc	r8
 	dec	r15
-.Lascon_aead128_encrypt_with_pad26:
+.Lascon_aead128_encrypt_with_pad25:
 	mov.b	r13, 0(r10)
 	inc	r10
 	dec	r12
-	jnz	.Lascon_aead128_encrypt_with_cpy25
+	jnz	.Lascon_aead128_encrypt_with_cpy24
 	mov	r9, r8
-	jmp	.Lascon_aead128_encrypt_with_words23
-.Lascon_aead128_encrypt_with_join24:
+	jmp	.Lascon_aead128_encrypt_with_words22
+.Lascon_aead128_encrypt_with_join23:
 	xor	30(sp), r15
 	mov	r15, 8(sp)
 	xor	32(sp), r4
@@ -404,12 +397,12 @@ ascon_aead128_encrypt_with:
 	mov	#0, r13
 	mov	#0, r4
 	tst	r5
-	jnz	.Lascon_aead128_encrypt_with_shbig27
+	jnz	.Lascon_aead128_encrypt_with_shbig26
 	cmp	#128, r15
-	jc	.Lascon_aead128_encrypt_with_shbig27
-.Lascon_aead128_encrypt_with_shlimb30:
+	jc	.Lascon_aead128_encrypt_with_shbig26
+.Lascon_aead128_encrypt_with_shlimb29:
 	cmp	#16, r15
-	jnc	.Lascon_aead128_encrypt_with_shbits31
+	jnc	.Lascon_aead128_encrypt_with_shbits30
 	mov	r13, r4
 	mov	r12, r13
 	mov	r10, r12
@@ -419,11 +412,11 @@ ascon_aead128_encrypt_with:
 	mov	r6, r7
 	clr	r6
 	sub	#16, r15
-	jmp	.Lascon_aead128_encrypt_with_shlimb30
-.Lascon_aead128_encrypt_with_shbits31:
+	jmp	.Lascon_aead128_encrypt_with_shlimb29
+.Lascon_aead128_encrypt_with_shbits30:
 	tst	r15
-	jz	.Lascon_aead128_encrypt_with_shend28
-.Lascon_aead128_encrypt_with_sh29:
+	jz	.Lascon_aead128_encrypt_with_shend27
+.Lascon_aead128_encrypt_with_sh28:
 	rla	r6
 	rlc	r7
 	rlc	r8
@@ -433,9 +426,9 @@ ascon_aead128_encrypt_with:
 	rlc	r13
 	rlc	r4
 	dec	r15
-	jnz	.Lascon_aead128_encrypt_with_sh29
-	jmp	.Lascon_aead128_encrypt_with_shend28
-.Lascon_aead128_encrypt_with_shbig27:
+	jnz	.Lascon_aead128_encrypt_with_sh28
+	jmp	.Lascon_aead128_encrypt_with_shend27
+.Lascon_aead128_encrypt_with_shbig26:
 	clr	r6
 	clr	r7
 	clr	r8
@@ -444,7 +437,7 @@ ascon_aead128_encrypt_with:
 	clr	r12
 	clr	r13
 	clr	r4
-.Lascon_aead128_encrypt_with_shend28:
+.Lascon_aead128_encrypt_with_shend27:
 	; ascon_aead128.ae:108: c = rate_of(s) ^ load_le(msg, off, rate, last) ^ pad(last)
 	mov	8(sp), r5
 	xor	r6, r5
@@ -466,9 +459,9 @@ ascon_aead128_encrypt_with:
 	mov	r14, r4
 	add	12(sp), r4
 	cmp	#16, r11
-	jnc	.Lascon_aead128_encrypt_with_bytes32
+	jnc	.Lascon_aead128_encrypt_with_bytes31
 	bit	#1, r4
-	jnz	.Lascon_aead128_encrypt_with_bytes32
+	jnz	.Lascon_aead128_encrypt_with_bytes31
 	mov	r5, 0(r4)
 	mov	r6, 2(r4)
 	mov	r7, 4(r4)
@@ -477,8 +470,8 @@ ascon_aead128_encrypt_with:
 	mov	r10, 10(r4)
 	mov	r12, 12(r4)
 	mov	r13, 14(r4)
-	jmp	.Lascon_aead128_encrypt_with_stored33
-.Lascon_aead128_encrypt_with_bytes32:
+	jmp	.Lascon_aead128_encrypt_with_stored32
+.Lascon_aead128_encrypt_with_bytes31:
 	mov	r5, 70(sp)
 	mov	r6, 72(sp)
 	mov	r7, 74(sp)
@@ -491,18 +484,18 @@ ascon_aead128_encrypt_with:
 	add	#70, r14
 	mov	r11, r15
 	cmp	#16, r15
-	jnc	.Lascon_aead128_encrypt_with_cnt34
+	jnc	.Lascon_aead128_encrypt_with_cnt33
 	mov	#16, r15
-.Lascon_aead128_encrypt_with_cnt34:
+.Lascon_aead128_encrypt_with_cnt33:
 	tst	r15
-	jz	.Lascon_aead128_encrypt_with_stored33
-.Lascon_aead128_encrypt_with_cpy35:
+	jz	.Lascon_aead128_encrypt_with_stored32
+.Lascon_aead128_encrypt_with_cpy34:
 	mov.b	@r14, 0(r4)
 	inc	r14
 	inc	r4
 	dec	r15
-	jnz	.Lascon_aead128_encrypt_with_cpy35
-.Lascon_aead128_encrypt_with_stored33:
+	jnz	.Lascon_aead128_encrypt_with_cpy34
+.Lascon_aead128_encrypt_with_stored32:
 	; ascon_aead128.ae:41: s[0] = r[63:0]
 	mov	r5, 30(sp)
 	mov	r6, 32(sp)
@@ -568,7 +561,7 @@ ascon_aead128_encrypt_with:
 	; ascon_aead128.ae:111: store_le(tag, 0, finalize(s, k0, k1))
 	mov	28(sp), r13
 	bit	#1, r13
-	jnz	.Lascon_aead128_encrypt_with_bytes36
+	jnz	.Lascon_aead128_encrypt_with_bytes35
 	mov	r7, 0(r13)
 	mov	r6, 2(r13)
 	mov	r12, 4(r13)
@@ -577,8 +570,8 @@ ascon_aead128_encrypt_with:
 	mov	r10, 10(r13)
 	mov	r9, 12(r13)
 	mov	r8, 14(r13)
-	jmp	.Lascon_aead128_encrypt_with_stored37
-.Lascon_aead128_encrypt_with_bytes36:
+	jmp	.Lascon_aead128_encrypt_with_stored36
+.Lascon_aead128_encrypt_with_bytes35:
 	mov	r7, 70(sp)
 	mov	r6, 72(sp)
 	mov	r12, 74(sp)
@@ -590,13 +583,13 @@ ascon_aead128_encrypt_with:
 	mov	sp, r14
 	add	#70, r14
 	mov	#16, r15
-.Lascon_aead128_encrypt_with_cpy38:
+.Lascon_aead128_encrypt_with_cpy37:
 	mov.b	@r14, 0(r13)
 	inc	r14
 	inc	r13
 	dec	r15
-	jnz	.Lascon_aead128_encrypt_with_cpy38
-.Lascon_aead128_encrypt_with_stored37:
+	jnz	.Lascon_aead128_encrypt_with_cpy37
+.Lascon_aead128_encrypt_with_stored36:
 	add	#86, sp
 	popm.w	#7, r10
 	ret
@@ -605,7 +598,7 @@ ascon_aead128_encrypt_with:
 
 ; --- ascon_aead128_decrypt_with: ascon_aead128.decrypt_with
 ;     frame 110 bytes (27 spill slots, locals 56), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1776 bytes of code
+;     estimated 1760 bytes of code
 	.section .text.ascon_aead128_decrypt_with,"ax",@progbits
 	.global ascon_aead128_decrypt_with
 	.type ascon_aead128_decrypt_with, @function
@@ -621,13 +614,6 @@ ascon_aead128_decrypt_with:
 	mov	132(sp), 48(sp)
 	mov	136(sp), 26(sp)
 	mov	140(sp), 50(sp)
-	mov	sp, r14
-	mov	#20, r15
-.Lascon_aead128_decrypt_with_zero1:
-	clr	54(r14)
-	incd	r14
-	dec	r15
-	jnz	.Lascon_aead128_decrypt_with_zero1
 	; ascon_aead128.ae:47: s[0] = iv as u64
 	mov	#1, 54(sp)
 	mov	#32908, 56(sp)
@@ -648,28 +634,28 @@ ascon_aead128_decrypt_with:
 	; ascon_aead128.ae:50: s[3] = load_le(nonce, 0, 8)
 	mov	r13, r8
 	bit	#1, r8
-	jnz	.Lascon_aead128_decrypt_with_bytes2
-.Lascon_aead128_decrypt_with_words3:
+	jnz	.Lascon_aead128_decrypt_with_bytes1
+.Lascon_aead128_decrypt_with_words2:
 	mov	@r8, r11
 	mov	2(r8), r12
 	mov	4(r8), r14
 	mov	6(r8), r15
-	jmp	.Lascon_aead128_decrypt_with_join4
-.Lascon_aead128_decrypt_with_bytes2:
+	jmp	.Lascon_aead128_decrypt_with_join3
+.Lascon_aead128_decrypt_with_bytes1:
 	mov	sp, r11
 	add	#94, r11
 	mov	r11, r12
 	mov	#8, r14
-.Lascon_aead128_decrypt_with_cpy5:
+.Lascon_aead128_decrypt_with_cpy4:
 	mov.b	@r8, r15
 	inc	r8
 	mov.b	r15, 0(r12)
 	inc	r12
 	dec	r14
-	jnz	.Lascon_aead128_decrypt_with_cpy5
+	jnz	.Lascon_aead128_decrypt_with_cpy4
 	mov	r11, r8
-	jmp	.Lascon_aead128_decrypt_with_words3
-.Lascon_aead128_decrypt_with_join4:
+	jmp	.Lascon_aead128_decrypt_with_words2
+.Lascon_aead128_decrypt_with_join3:
 	mov	r11, 78(sp)
 	mov	r12, 80(sp)
 	mov	r14, 82(sp)
@@ -677,28 +663,28 @@ ascon_aead128_decrypt_with:
 	; ascon_aead128.ae:51: s[4] = load_le(nonce, 8, 8)
 	add	#8, r13
 	bit	#1, r13
-	jnz	.Lascon_aead128_decrypt_with_bytes7
-.Lascon_aead128_decrypt_with_words8:
+	jnz	.Lascon_aead128_decrypt_with_bytes6
+.Lascon_aead128_decrypt_with_words7:
 	mov	@r13, r11
 	mov	2(r13), r12
 	mov	4(r13), r14
 	mov	6(r13), r15
-	jmp	.Lascon_aead128_decrypt_with_join9
-.Lascon_aead128_decrypt_with_bytes7:
+	jmp	.Lascon_aead128_decrypt_with_join8
+.Lascon_aead128_decrypt_with_bytes6:
 	mov	sp, r11
 	add	#94, r11
 	mov	r11, r12
 	mov	#8, r14
-.Lascon_aead128_decrypt_with_cpy10:
+.Lascon_aead128_decrypt_with_cpy9:
 	mov.b	@r13, r15
 	inc	r13
 	mov.b	r15, 0(r12)
 	inc	r12
 	dec	r14
-	jnz	.Lascon_aead128_decrypt_with_cpy10
+	jnz	.Lascon_aead128_decrypt_with_cpy9
 	mov	r11, r13
-	jmp	.Lascon_aead128_decrypt_with_words8
-.Lascon_aead128_decrypt_with_join9:
+	jmp	.Lascon_aead128_decrypt_with_words7
+.Lascon_aead128_decrypt_with_join8:
 	mov	r11, 86(sp)
 	mov	r12, 88(sp)
 	mov	r14, 90(sp)
@@ -753,8 +739,8 @@ ascon_aead128_decrypt_with:
 	cmp	r15, r10
 	mov	r10, r15
 	subc	#0, r15
-	jc	.Lascon_aead128_decrypt_with_done13
-.Lascon_aead128_decrypt_with_loop12:
+	jc	.Lascon_aead128_decrypt_with_done12
+.Lascon_aead128_decrypt_with_loop11:
 	; ascon_aead128.ae:125: off = rate * i
 	mov	r10, r6
 	rla	r6
@@ -770,8 +756,8 @@ ascon_aead128_decrypt_with:
 	mov	r6, r11
 	add	18(sp), r11
 	bit	#1, r11
-	jnz	.Lascon_aead128_decrypt_with_bytes14
-.Lascon_aead128_decrypt_with_words15:
+	jnz	.Lascon_aead128_decrypt_with_bytes13
+.Lascon_aead128_decrypt_with_words14:
 	mov	@r11, 10(sp)
 	mov	2(r11), 8(sp)
 	mov	4(r11), 6(sp)
@@ -780,22 +766,22 @@ ascon_aead128_decrypt_with:
 	mov	10(r11), 0(sp)
 	mov	12(r11), r7
 	mov	14(r11), r8
-	jmp	.Lascon_aead128_decrypt_with_join16
-.Lascon_aead128_decrypt_with_bytes14:
+	jmp	.Lascon_aead128_decrypt_with_join15
+.Lascon_aead128_decrypt_with_bytes13:
 	mov	sp, r12
 	add	#94, r12
 	mov	r12, r13
 	mov	#16, r14
-.Lascon_aead128_decrypt_with_cpy17:
+.Lascon_aead128_decrypt_with_cpy16:
 	mov.b	@r11, r15
 	inc	r11
 	mov.b	r15, 0(r13)
 	inc	r13
 	dec	r14
-	jnz	.Lascon_aead128_decrypt_with_cpy17
+	jnz	.Lascon_aead128_decrypt_with_cpy16
 	mov	r12, r11
-	jmp	.Lascon_aead128_decrypt_with_words15
-.Lascon_aead128_decrypt_with_join16:
+	jmp	.Lascon_aead128_decrypt_with_words14
+.Lascon_aead128_decrypt_with_join15:
 	; ascon_aead128.ae:127: store_le(msg, off, rate_of(s) ^ c)
 	mov	10(sp), r4
 	xor	54(sp), r4
@@ -815,7 +801,7 @@ ascon_aead128_decrypt_with:
 	xor	68(sp), r15
 	add	26(sp), r6
 	bit	#1, r6
-	jnz	.Lascon_aead128_decrypt_with_bytes19
+	jnz	.Lascon_aead128_decrypt_with_bytes18
 	mov	r4, 0(r6)
 	mov	r5, 2(r6)
 	mov	r9, 4(r6)
@@ -824,8 +810,8 @@ ascon_aead128_decrypt_with:
 	mov	r13, 10(r6)
 	mov	r14, 12(r6)
 	mov	r15, 14(r6)
-	jmp	.Lascon_aead128_decrypt_with_stored20
-.Lascon_aead128_decrypt_with_bytes19:
+	jmp	.Lascon_aead128_decrypt_with_stored19
+.Lascon_aead128_decrypt_with_bytes18:
 	mov	r4, 94(sp)
 	mov	r5, 96(sp)
 	mov	r9, 98(sp)
@@ -837,13 +823,13 @@ ascon_aead128_decrypt_with:
 	mov	sp, r14
 	add	#94, r14
 	mov	#16, r15
-.Lascon_aead128_decrypt_with_cpy21:
+.Lascon_aead128_decrypt_with_cpy20:
 	mov.b	@r14, 0(r6)
 	inc	r14
 	inc	r6
 	dec	r15
-	jnz	.Lascon_aead128_decrypt_with_cpy21
-.Lascon_aead128_decrypt_with_stored20:
+	jnz	.Lascon_aead128_decrypt_with_cpy20
+.Lascon_aead128_decrypt_with_stored19:
 	; ascon_aead128.ae:41: s[0] = r[63:0]
 	mov	10(sp), 54(sp)
 	mov	8(sp), 56(sp)
@@ -864,8 +850,8 @@ ascon_aead128_decrypt_with:
 	cmp	16(sp), r10
 	mov	14(sp), r15
 	subc	#0, r15
-	jnc	.Lascon_aead128_decrypt_with_loop12
-.Lascon_aead128_decrypt_with_done13:
+	jnc	.Lascon_aead128_decrypt_with_loop11
+.Lascon_aead128_decrypt_with_done12:
 	; ascon_aead128.ae:131: off = rate * full
 	mov	16(sp), r15
 	rla	r15
@@ -888,10 +874,10 @@ ascon_aead128_decrypt_with:
 	mov	18(sp), r6
 	add	r13, r6
 	cmp	#16, r14
-	jnc	.Lascon_aead128_decrypt_with_bytes22
+	jnc	.Lascon_aead128_decrypt_with_bytes21
 	bit	#1, r6
-	jnz	.Lascon_aead128_decrypt_with_bytes22
-.Lascon_aead128_decrypt_with_words23:
+	jnz	.Lascon_aead128_decrypt_with_bytes21
+.Lascon_aead128_decrypt_with_words22:
 	mov	@r6, r15
 	mov	2(r6), r4
 	mov	4(r6), r5
@@ -900,28 +886,28 @@ ascon_aead128_decrypt_with:
 	mov	10(r6), r8
 	mov	12(r6), r9
 	mov	14(r6), r11
-	jmp	.Lascon_aead128_decrypt_with_join24
-.Lascon_aead128_decrypt_with_bytes22:
+	jmp	.Lascon_aead128_decrypt_with_join23
+.Lascon_aead128_decrypt_with_bytes21:
 	mov	sp, r8
 	add	#94, r8
 	mov	r8, r9
 	mov	#16, r10
 	mov	r14, r15
-.Lascon_aead128_decrypt_with_cpy25:
+.Lascon_aead128_decrypt_with_cpy24:
 	clr	r11
 	tst	r15
-	jz	.Lascon_aead128_decrypt_with_pad26
+	jz	.Lascon_aead128_decrypt_with_pad25
 	mov.b	@r6, r11
 	inc	r6
 	dec	r15
-.Lascon_aead128_decrypt_with_pad26:
+.Lascon_aead128_decrypt_with_pad25:
 	mov.b	r11, 0(r9)
 	inc	r9
 	dec	r10
-	jnz	.Lascon_aead128_decrypt_with_cpy25
+	jnz	.Lascon_aead128_decrypt_with_cpy24
 	mov	r8, r6
-	jmp	.Lascon_aead128_decrypt_with_words23
-.Lascon_aead128_decrypt_with_join24:
+	jmp	.Lascon_aead128_decrypt_with_words22
+.Lascon_aead128_decrypt_with_join23:
 	xor	54(sp), r15
 	mov	r15, 24(sp)
 	xor	56(sp), r4
@@ -961,12 +947,12 @@ ascon_aead128_decrypt_with:
 	mov	#-1, r11
 	mov	#-1, r12
 	tst	40(sp)
-	jnz	.Lascon_aead128_decrypt_with_shbig27
+	jnz	.Lascon_aead128_decrypt_with_shbig26
 	cmp	#128, r15
-	jc	.Lascon_aead128_decrypt_with_shbig27
-.Lascon_aead128_decrypt_with_shlimb30:
+	jc	.Lascon_aead128_decrypt_with_shbig26
+.Lascon_aead128_decrypt_with_shlimb29:
 	cmp	#16, r15
-	jnc	.Lascon_aead128_decrypt_with_shbits31
+	jnc	.Lascon_aead128_decrypt_with_shbits30
 	mov	r11, r12
 	mov	r9, r11
 	mov	r8, r9
@@ -976,11 +962,11 @@ ascon_aead128_decrypt_with:
 	mov	r4, r5
 	clr	r4
 	sub	#16, r15
-	jmp	.Lascon_aead128_decrypt_with_shlimb30
-.Lascon_aead128_decrypt_with_shbits31:
+	jmp	.Lascon_aead128_decrypt_with_shlimb29
+.Lascon_aead128_decrypt_with_shbits30:
 	tst	r15
-	jz	.Lascon_aead128_decrypt_with_shend28
-.Lascon_aead128_decrypt_with_sh29:
+	jz	.Lascon_aead128_decrypt_with_shend27
+.Lascon_aead128_decrypt_with_sh28:
 	rla	r4
 	rlc	r5
 	rlc	r6
@@ -990,9 +976,9 @@ ascon_aead128_decrypt_with:
 	rlc	r11
 	rlc	r12
 	dec	r15
-	jnz	.Lascon_aead128_decrypt_with_sh29
-	jmp	.Lascon_aead128_decrypt_with_shend28
-.Lascon_aead128_decrypt_with_shbig27:
+	jnz	.Lascon_aead128_decrypt_with_sh28
+	jmp	.Lascon_aead128_decrypt_with_shend27
+.Lascon_aead128_decrypt_with_shbig26:
 	clr	r4
 	clr	r5
 	clr	r6
@@ -1001,7 +987,7 @@ ascon_aead128_decrypt_with:
 	clr	r9
 	clr	r11
 	clr	r12
-.Lascon_aead128_decrypt_with_shend28:
+.Lascon_aead128_decrypt_with_shend27:
 	bic	r4, 24(sp)
 	bic	r5, 22(sp)
 	bic	r6, 20(sp)
@@ -1017,9 +1003,9 @@ ascon_aead128_decrypt_with:
 	; ascon_aead128.ae:135: store_le(msg, off, p, last)
 	add	26(sp), r13
 	cmp	#16, r14
-	jnc	.Lascon_aead128_decrypt_with_bytes32
+	jnc	.Lascon_aead128_decrypt_with_bytes31
 	bit	#1, r13
-	jnz	.Lascon_aead128_decrypt_with_bytes32
+	jnz	.Lascon_aead128_decrypt_with_bytes31
 	mov	24(sp), 0(r13)
 	mov	22(sp), 2(r13)
 	mov	20(sp), 4(r13)
@@ -1028,8 +1014,8 @@ ascon_aead128_decrypt_with:
 	mov	r7, 10(r13)
 	mov	r8, 12(r13)
 	mov	r9, 14(r13)
-	jmp	.Lascon_aead128_decrypt_with_stored33
-.Lascon_aead128_decrypt_with_bytes32:
+	jmp	.Lascon_aead128_decrypt_with_stored32
+.Lascon_aead128_decrypt_with_bytes31:
 	mov	24(sp), 94(sp)
 	mov	22(sp), 96(sp)
 	mov	20(sp), 98(sp)
@@ -1041,18 +1027,18 @@ ascon_aead128_decrypt_with:
 	mov	sp, r15
 	add	#94, r15
 	cmp	#16, r14
-	jnc	.Lascon_aead128_decrypt_with_cnt34
+	jnc	.Lascon_aead128_decrypt_with_cnt33
 	mov	#16, r14
-.Lascon_aead128_decrypt_with_cnt34:
+.Lascon_aead128_decrypt_with_cnt33:
 	tst	r14
-	jz	.Lascon_aead128_decrypt_with_stored33
-.Lascon_aead128_decrypt_with_cpy35:
+	jz	.Lascon_aead128_decrypt_with_stored32
+.Lascon_aead128_decrypt_with_cpy34:
 	mov.b	@r15, 0(r13)
 	inc	r15
 	inc	r13
 	dec	r14
-	jnz	.Lascon_aead128_decrypt_with_cpy35
-.Lascon_aead128_decrypt_with_stored33:
+	jnz	.Lascon_aead128_decrypt_with_cpy34
+.Lascon_aead128_decrypt_with_stored32:
 	; ascon_aead128.ae:28: return (1 as u128) << (8 * count)
 	mov	#1, r13
 	mov	#0, r14
@@ -1064,12 +1050,12 @@ ascon_aead128_decrypt_with:
 	mov	#0, r11
 	mov	42(sp), r15
 	tst	40(sp)
-	jnz	.Lascon_aead128_decrypt_with_shbig36
+	jnz	.Lascon_aead128_decrypt_with_shbig35
 	cmp	#128, r15
-	jc	.Lascon_aead128_decrypt_with_shbig36
-.Lascon_aead128_decrypt_with_shlimb39:
+	jc	.Lascon_aead128_decrypt_with_shbig35
+.Lascon_aead128_decrypt_with_shlimb38:
 	cmp	#16, r15
-	jnc	.Lascon_aead128_decrypt_with_shbits40
+	jnc	.Lascon_aead128_decrypt_with_shbits39
 	mov	r10, r11
 	mov	r6, r10
 	mov	r5, r6
@@ -1079,11 +1065,11 @@ ascon_aead128_decrypt_with:
 	mov	r13, r14
 	clr	r13
 	sub	#16, r15
-	jmp	.Lascon_aead128_decrypt_with_shlimb39
-.Lascon_aead128_decrypt_with_shbits40:
+	jmp	.Lascon_aead128_decrypt_with_shlimb38
+.Lascon_aead128_decrypt_with_shbits39:
 	tst	r15
-	jz	.Lascon_aead128_decrypt_with_shend37
-.Lascon_aead128_decrypt_with_sh38:
+	jz	.Lascon_aead128_decrypt_with_shend36
+.Lascon_aead128_decrypt_with_sh37:
 	rla	r13
 	rlc	r14
 	rlc	r4
@@ -1093,9 +1079,9 @@ ascon_aead128_decrypt_with:
 	rlc	r10
 	rlc	r11
 	dec	r15
-	jnz	.Lascon_aead128_decrypt_with_sh38
-	jmp	.Lascon_aead128_decrypt_with_shend37
-.Lascon_aead128_decrypt_with_shbig36:
+	jnz	.Lascon_aead128_decrypt_with_sh37
+	jmp	.Lascon_aead128_decrypt_with_shend36
+.Lascon_aead128_decrypt_with_shbig35:
 	clr	r13
 	clr	r14
 	clr	r4
@@ -1104,7 +1090,7 @@ ascon_aead128_decrypt_with:
 	clr	r6
 	clr	r10
 	clr	r11
-.Lascon_aead128_decrypt_with_shend37:
+.Lascon_aead128_decrypt_with_shend36:
 	; ascon_aead128.ae:136: set_rate(s, r ^ p ^ pad(last))
 	mov	24(sp), r15
 	xor	54(sp), r15
@@ -1142,8 +1128,8 @@ ascon_aead128_decrypt_with:
 	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
 	mov	48(sp), r11
 	bit	#1, r11
-	jnz	.Lascon_aead128_decrypt_with_bytes41
-.Lascon_aead128_decrypt_with_words42:
+	jnz	.Lascon_aead128_decrypt_with_bytes40
+.Lascon_aead128_decrypt_with_words41:
 	mov	@r11, r5
 	mov	2(r11), r6
 	mov	4(r11), r7
@@ -1152,22 +1138,22 @@ ascon_aead128_decrypt_with:
 	mov	10(r11), r8
 	mov	12(r11), r9
 	mov	14(r11), r10
-	jmp	.Lascon_aead128_decrypt_with_join43
-.Lascon_aead128_decrypt_with_bytes41:
+	jmp	.Lascon_aead128_decrypt_with_join42
+.Lascon_aead128_decrypt_with_bytes40:
 	mov	sp, r12
 	add	#94, r12
 	mov	r12, r13
 	mov	#16, r14
-.Lascon_aead128_decrypt_with_cpy44:
+.Lascon_aead128_decrypt_with_cpy43:
 	mov.b	@r11, r15
 	inc	r11
 	mov.b	r15, 0(r13)
 	inc	r13
 	dec	r14
-	jnz	.Lascon_aead128_decrypt_with_cpy44
+	jnz	.Lascon_aead128_decrypt_with_cpy43
 	mov	r12, r11
-	jmp	.Lascon_aead128_decrypt_with_words42
-.Lascon_aead128_decrypt_with_join43:
+	jmp	.Lascon_aead128_decrypt_with_words41
+.Lascon_aead128_decrypt_with_join42:
 	; ascon_aead128.ae:74: s[2] = s[2] ^ k0
 	mov	70(sp), r13
 	mov	12(sp), r4

@@ -755,7 +755,7 @@ chacha20_poly1305_C_xor_stream:
 
 ; --- chacha20_poly1305_tag_of: chacha20_poly1305.tag_of
 ;     frame 232 bytes (22 spill slots, locals 188), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1962 bytes of code
+;     estimated 1906 bytes of code
 	.section .text.chacha20_poly1305_tag_of,"ax",@progbits
 	.local chacha20_poly1305_tag_of
 	.type chacha20_poly1305_tag_of, @function
@@ -763,6 +763,7 @@ chacha20_poly1305_C_xor_stream:
 chacha20_poly1305_tag_of:
 	pushm.w	#7, r10
 	sub	#232, sp
+	mov	r13, r11
 	mov	r14, 8(sp)
 	mov	r15, 12(sp)
 	mov	248(sp), 20(sp)
@@ -778,47 +779,39 @@ chacha20_poly1305_tag_of:
 	clr	58(sp)
 	clr	60(sp)
 	clr	62(sp)
-	mov	sp, r14
-	mov	#20, r15
-.Lchacha20_poly1305_tag_of_zero1:
-	clr	64(r14)
-	incd	r14
-	dec	r15
-	jnz	.Lchacha20_poly1305_tag_of_zero1
 	; chacha20_poly1305.ae:16: otk = C.block(k, 0 as u32, n)[255:0]
-	mov	@r12, 104(sp)
-	mov	2(r12), 106(sp)
-	mov	4(r12), 108(sp)
-	mov	6(r12), 110(sp)
-	mov	8(r12), 112(sp)
-	mov	10(r12), 114(sp)
-	mov	12(r12), 116(sp)
-	mov	14(r12), 118(sp)
-	mov	16(r12), 120(sp)
-	mov	18(r12), 122(sp)
-	mov	20(r12), 124(sp)
-	mov	22(r12), 126(sp)
-	mov	24(r12), 128(sp)
-	mov	26(r12), 130(sp)
-	mov	28(r12), 132(sp)
-	mov	30(r12), 134(sp)
+	mov	@r12+, 104(sp)
+	mov	@r12+, 106(sp)
+	mov	@r12+, 108(sp)
+	mov	@r12+, 110(sp)
+	mov	@r12+, 112(sp)
+	mov	@r12+, 114(sp)
+	mov	@r12+, 116(sp)
+	mov	@r12+, 118(sp)
+	mov	@r12+, 120(sp)
+	mov	@r12+, 122(sp)
+	mov	@r12+, 124(sp)
+	mov	@r12+, 126(sp)
+	mov	@r12+, 128(sp)
+	mov	@r12+, 130(sp)
+	mov	@r12+, 132(sp)
+	mov	@r12+, 134(sp)
 	mov	sp, r12
 	add	#104, r12
 	mov	#0, 136(sp)
 	mov	#0, 138(sp)
-	mov	sp, r11
-	add	#136, r11
-	mov	@r13, 140(sp)
-	mov	2(r13), 142(sp)
-	mov	4(r13), 144(sp)
-	mov	6(r13), 146(sp)
-	mov	8(r13), 148(sp)
-	mov	10(r13), 150(sp)
+	mov	sp, r13
+	add	#136, r13
+	mov	@r11+, 140(sp)
+	mov	@r11+, 142(sp)
+	mov	@r11+, 144(sp)
+	mov	@r11+, 146(sp)
+	mov	@r11+, 148(sp)
+	mov	@r11+, 150(sp)
 	mov	sp, r14
 	add	#140, r14
 	mov	sp, r15
 	add	#152, r15
-	mov	r11, r13
 	call	#chacha20_poly1305_C_block
 	; poly1305.ae:30: r = (r_bytes & clamp) as u<130>
 	mov	154(sp), r7
@@ -1017,8 +1010,8 @@ chacha20_poly1305_tag_of:
 	cmp	6(sp), r9
 	mov	r9, r15
 	subc	2(sp), r15
-	jc	.Lchacha20_poly1305_tag_of_done3
-.Lchacha20_poly1305_tag_of_loop2:
+	jc	.Lchacha20_poly1305_tag_of_done2
+.Lchacha20_poly1305_tag_of_loop1:
 	; poly1305.ae:88: off = i * 16
 	mov	r9, r6
 	rla	r6
@@ -1035,10 +1028,10 @@ chacha20_poly1305_tag_of:
 	sub	r6, r11
 	add	8(sp), r6
 	cmp	#16, r11
-	jnc	.Lchacha20_poly1305_tag_of_bytes4
+	jnc	.Lchacha20_poly1305_tag_of_bytes3
 	bit	#1, r6
-	jnz	.Lchacha20_poly1305_tag_of_bytes4
-.Lchacha20_poly1305_tag_of_words5:
+	jnz	.Lchacha20_poly1305_tag_of_bytes3
+.Lchacha20_poly1305_tag_of_words4:
 	mov	@r6, r4
 	mov	2(r6), r5
 	mov	4(r6), r7
@@ -1047,27 +1040,27 @@ chacha20_poly1305_tag_of:
 	mov	10(r6), r14
 	mov	12(r6), r15
 	mov	14(r6), r6
-	jmp	.Lchacha20_poly1305_tag_of_join6
-.Lchacha20_poly1305_tag_of_bytes4:
+	jmp	.Lchacha20_poly1305_tag_of_join5
+.Lchacha20_poly1305_tag_of_bytes3:
 	mov	sp, r12
 	add	#216, r12
 	mov	r12, r13
 	mov	#16, r14
-.Lchacha20_poly1305_tag_of_cpy7:
+.Lchacha20_poly1305_tag_of_cpy6:
 	clr	r15
 	tst	r11
-	jz	.Lchacha20_poly1305_tag_of_pad8
+	jz	.Lchacha20_poly1305_tag_of_pad7
 	mov.b	@r6, r15
 	inc	r6
 	dec	r11
-.Lchacha20_poly1305_tag_of_pad8:
+.Lchacha20_poly1305_tag_of_pad7:
 	mov.b	r15, 0(r13)
 	inc	r13
 	dec	r14
-	jnz	.Lchacha20_poly1305_tag_of_cpy7
+	jnz	.Lchacha20_poly1305_tag_of_cpy6
 	mov	r12, r6
-	jmp	.Lchacha20_poly1305_tag_of_words5
-.Lchacha20_poly1305_tag_of_join6:
+	jmp	.Lchacha20_poly1305_tag_of_words4
+.Lchacha20_poly1305_tag_of_join5:
 	mov	sp, r12
 	add	#44, r12
 	mov	sp, r13
@@ -1089,8 +1082,8 @@ chacha20_poly1305_tag_of:
 	cmp	6(sp), r9
 	mov	r10, r15
 	subc	2(sp), r15
-	jnc	.Lchacha20_poly1305_tag_of_loop2
-.Lchacha20_poly1305_tag_of_done3:
+	jnc	.Lchacha20_poly1305_tag_of_loop1
+.Lchacha20_poly1305_tag_of_done2:
 	; poly1305.ae:87: for i in 0..(n + 15) / 16 {
 	mov	10(sp), r15
 	mov	#0, r13
@@ -1125,8 +1118,8 @@ chacha20_poly1305_tag_of:
 	cmp	4(sp), r9
 	mov	r9, r15
 	subc	@sp, r15
-	jc	.Lchacha20_poly1305_tag_of_done10
-.Lchacha20_poly1305_tag_of_loop9:
+	jc	.Lchacha20_poly1305_tag_of_done9
+.Lchacha20_poly1305_tag_of_loop8:
 	; poly1305.ae:88: off = i * 16
 	mov	r9, r6
 	rla	r6
@@ -1143,10 +1136,10 @@ chacha20_poly1305_tag_of:
 	sub	r6, r11
 	add	20(sp), r6
 	cmp	#16, r11
-	jnc	.Lchacha20_poly1305_tag_of_bytes11
+	jnc	.Lchacha20_poly1305_tag_of_bytes10
 	bit	#1, r6
-	jnz	.Lchacha20_poly1305_tag_of_bytes11
-.Lchacha20_poly1305_tag_of_words12:
+	jnz	.Lchacha20_poly1305_tag_of_bytes10
+.Lchacha20_poly1305_tag_of_words11:
 	mov	@r6, r4
 	mov	2(r6), r5
 	mov	4(r6), r7
@@ -1155,27 +1148,27 @@ chacha20_poly1305_tag_of:
 	mov	10(r6), r14
 	mov	12(r6), r15
 	mov	14(r6), r6
-	jmp	.Lchacha20_poly1305_tag_of_join13
-.Lchacha20_poly1305_tag_of_bytes11:
+	jmp	.Lchacha20_poly1305_tag_of_join12
+.Lchacha20_poly1305_tag_of_bytes10:
 	mov	sp, r12
 	add	#216, r12
 	mov	r12, r13
 	mov	#16, r14
-.Lchacha20_poly1305_tag_of_cpy14:
+.Lchacha20_poly1305_tag_of_cpy13:
 	clr	r15
 	tst	r11
-	jz	.Lchacha20_poly1305_tag_of_pad15
+	jz	.Lchacha20_poly1305_tag_of_pad14
 	mov.b	@r6, r15
 	inc	r6
 	dec	r11
-.Lchacha20_poly1305_tag_of_pad15:
+.Lchacha20_poly1305_tag_of_pad14:
 	mov.b	r15, 0(r13)
 	inc	r13
 	dec	r14
-	jnz	.Lchacha20_poly1305_tag_of_cpy14
+	jnz	.Lchacha20_poly1305_tag_of_cpy13
 	mov	r12, r6
-	jmp	.Lchacha20_poly1305_tag_of_words12
-.Lchacha20_poly1305_tag_of_join13:
+	jmp	.Lchacha20_poly1305_tag_of_words11
+.Lchacha20_poly1305_tag_of_join12:
 	mov	sp, r12
 	add	#44, r12
 	mov	sp, r13
@@ -1197,8 +1190,8 @@ chacha20_poly1305_tag_of:
 	cmp	4(sp), r9
 	mov	r10, r15
 	subc	@sp, r15
-	jnc	.Lchacha20_poly1305_tag_of_loop9
-.Lchacha20_poly1305_tag_of_done10:
+	jnc	.Lchacha20_poly1305_tag_of_loop8
+.Lchacha20_poly1305_tag_of_done9:
 	; chacha20_poly1305.ae:23: P.block(h, rt, (lengths as u<130>) | (1 << 128))
 	mov	sp, r12
 	add	#44, r12
@@ -2209,7 +2202,7 @@ chacha20_poly1305_C_block:
 
 ; --- chacha20_poly1305_P_block: chacha20_poly1305.P.block
 ;     frame 20 bytes (0 spill slots, locals 20), saves r6, r7, r8, r9, r10
-;     estimated 760 bytes of code
+;     estimated 720 bytes of code
 	.section .text.chacha20_poly1305_P_block,"ax",@progbits
 	.local chacha20_poly1305_P_block
 	.type chacha20_poly1305_P_block, @function
@@ -2217,16 +2210,6 @@ chacha20_poly1305_C_block:
 chacha20_poly1305_P_block:
 	pushm.w	#5, r10
 	sub	#20, sp
-	clr	0(sp)
-	clr	2(sp)
-	clr	4(sp)
-	clr	6(sp)
-	clr	8(sp)
-	clr	10(sp)
-	clr	12(sp)
-	clr	14(sp)
-	clr	16(sp)
-	clr	18(sp)
 	; poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
 	mov	@r14, r15
 	and	#8191, r15

@@ -57,7 +57,7 @@ norx32_4_1_key_setup:
 
 ; --- norx32_4_1_encrypt_with: norx32_4_1.encrypt_with
 ;     frame 258 bytes (57 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2554 bytes of code
+;     estimated 2536 bytes of code
 	.section .text.norx32_4_1_encrypt_with,"ax",@progbits
 	.global norx32_4_1_encrypt_with
 	.type norx32_4_1_encrypt_with, @function
@@ -74,16 +74,9 @@ norx32_4_1_encrypt_with:
 	mov	278(sp), 90(sp)
 	mov	280(sp), 92(sp)
 	mov	284(sp), 112(sp)
-	mov	sp, r14
-	mov	#32, r15
-.Lnorx32_4_1_encrypt_with_zero1:
-	clr	114(r14)
-	incd	r14
-	dec	r15
-	jnz	.Lnorx32_4_1_encrypt_with_zero1
 	; norx32_4_1.ae:132: initialize(s, k, nonce)
-	mov	96(sp), r14
-	mov	r14, r15
+	mov	r12, r14
+	mov	r12, r15
 	mov	2(r15), 110(sp)
 	mov	4(r15), 108(sp)
 	mov	6(r15), 106(sp)
@@ -120,9 +113,9 @@ norx32_4_1_encrypt_with:
 	adc	r15
 	xor	#1, r15
 	tst	r15
-	jnz	.Lnorx32_4_1_encrypt_with_near23
-	br	#.Lnorx32_4_1_encrypt_with_else2
-.Lnorx32_4_1_encrypt_with_near23:
+	jnz	.Lnorx32_4_1_encrypt_with_near22
+	br	#.Lnorx32_4_1_encrypt_with_else1
+.Lnorx32_4_1_encrypt_with_near22:
 	; norx32_4_1.ae:40: return ((((n >> 4) as u64) * 0xaaaaaaab) >> 33) as u32
 	mov	90(sp), r9
 	rrum.w	#4, r9
@@ -347,10 +340,10 @@ norx32_4_1_encrypt_with:
 	mov	82(sp), r15
 	subc	r13, r15
 	mov	r13, 86(sp)
-	jnc	.Lnorx32_4_1_encrypt_with_near24
-	br	#.Lnorx32_4_1_encrypt_with_done5
-.Lnorx32_4_1_encrypt_with_near24:
-.Lnorx32_4_1_encrypt_with_loop4:
+	jnc	.Lnorx32_4_1_encrypt_with_near23
+	br	#.Lnorx32_4_1_encrypt_with_done4
+.Lnorx32_4_1_encrypt_with_near23:
+.Lnorx32_4_1_encrypt_with_loop3:
 	; norx32_4_1.ae:137: off = rate * i
 	mov	84(sp), r14
 	mov	r14, r15
@@ -415,10 +408,10 @@ norx32_4_1_encrypt_with:
 	mov	58(sp), r14
 	add	94(sp), r14
 	cmp	#48, 56(sp)
-	jnc	.Lnorx32_4_1_encrypt_with_bytes6
+	jnc	.Lnorx32_4_1_encrypt_with_bytes5
 	bit	#1, r14
-	jnz	.Lnorx32_4_1_encrypt_with_bytes6
-.Lnorx32_4_1_encrypt_with_words7:
+	jnz	.Lnorx32_4_1_encrypt_with_bytes5
+.Lnorx32_4_1_encrypt_with_words6:
 	mov	@r14, 48(sp)
 	mov	2(r14), 46(sp)
 	mov	4(r14), 44(sp)
@@ -443,28 +436,28 @@ norx32_4_1_encrypt_with:
 	mov	42(r14), r12
 	mov	44(r14), r13
 	mov	46(r14), r14
-	jmp	.Lnorx32_4_1_encrypt_with_join8
-.Lnorx32_4_1_encrypt_with_bytes6:
+	jmp	.Lnorx32_4_1_encrypt_with_join7
+.Lnorx32_4_1_encrypt_with_bytes5:
 	mov	sp, r9
 	add	#194, r9
 	mov	r9, r11
 	mov	#48, r12
 	mov	56(sp), r15
-.Lnorx32_4_1_encrypt_with_cpy9:
+.Lnorx32_4_1_encrypt_with_cpy8:
 	clr	r13
 	tst	r15
-	jz	.Lnorx32_4_1_encrypt_with_pad10
+	jz	.Lnorx32_4_1_encrypt_with_pad9
 	mov.b	@r14, r13
 	inc	r14
 	dec	r15
-.Lnorx32_4_1_encrypt_with_pad10:
+.Lnorx32_4_1_encrypt_with_pad9:
 	mov.b	r13, 0(r11)
 	inc	r11
 	dec	r12
-	jnz	.Lnorx32_4_1_encrypt_with_cpy9
+	jnz	.Lnorx32_4_1_encrypt_with_cpy8
 	mov	r9, r14
-	jmp	.Lnorx32_4_1_encrypt_with_words7
-.Lnorx32_4_1_encrypt_with_join8:
+	jmp	.Lnorx32_4_1_encrypt_with_words6
+.Lnorx32_4_1_encrypt_with_join7:
 	xor	114(sp), 48(sp)
 	xor	116(sp), 46(sp)
 	xor	118(sp), 44(sp)
@@ -546,12 +539,12 @@ norx32_4_1_encrypt_with:
 	mov	#0, r15
 	mov	#0, 50(sp)
 	tst	54(sp)
-	jnz	.Lnorx32_4_1_encrypt_with_shbig11
+	jnz	.Lnorx32_4_1_encrypt_with_shbig10
 	cmp	#384, r6
-	jc	.Lnorx32_4_1_encrypt_with_shbig11
-.Lnorx32_4_1_encrypt_with_shlimb14:
+	jc	.Lnorx32_4_1_encrypt_with_shbig10
+.Lnorx32_4_1_encrypt_with_shlimb13:
 	cmp	#16, r6
-	jnc	.Lnorx32_4_1_encrypt_with_shbits15
+	jnc	.Lnorx32_4_1_encrypt_with_shbits14
 	mov	r15, 50(sp)
 	mov	r14, r15
 	mov	r13, r14
@@ -577,11 +570,11 @@ norx32_4_1_encrypt_with:
 	mov	40(sp), 36(sp)
 	clr	40(sp)
 	sub	#16, r6
-	jmp	.Lnorx32_4_1_encrypt_with_shlimb14
-.Lnorx32_4_1_encrypt_with_shbits15:
+	jmp	.Lnorx32_4_1_encrypt_with_shlimb13
+.Lnorx32_4_1_encrypt_with_shbits14:
 	tst	r6
-	jz	.Lnorx32_4_1_encrypt_with_shend12
-.Lnorx32_4_1_encrypt_with_sh13:
+	jz	.Lnorx32_4_1_encrypt_with_shend11
+.Lnorx32_4_1_encrypt_with_sh12:
 	rla	40(sp)
 	rlc	36(sp)
 	rlc	32(sp)
@@ -607,9 +600,9 @@ norx32_4_1_encrypt_with:
 	rlc	r15
 	rlc	50(sp)
 	dec	r6
-	jnz	.Lnorx32_4_1_encrypt_with_sh13
-	jmp	.Lnorx32_4_1_encrypt_with_shend12
-.Lnorx32_4_1_encrypt_with_shbig11:
+	jnz	.Lnorx32_4_1_encrypt_with_sh12
+	jmp	.Lnorx32_4_1_encrypt_with_shend11
+.Lnorx32_4_1_encrypt_with_shbig10:
 	clr	40(sp)
 	clr	36(sp)
 	clr	32(sp)
@@ -634,7 +627,7 @@ norx32_4_1_encrypt_with:
 	clr	r14
 	clr	r15
 	clr	50(sp)
-.Lnorx32_4_1_encrypt_with_shend12:
+.Lnorx32_4_1_encrypt_with_shend11:
 	bis	#32768, 50(sp)
 	mov	52(sp), r6
 	inv	r6
@@ -728,9 +721,9 @@ norx32_4_1_encrypt_with:
 	mov	58(sp), r13
 	add	92(sp), r13
 	cmp	#48, 56(sp)
-	jnc	.Lnorx32_4_1_encrypt_with_bytes16
+	jnc	.Lnorx32_4_1_encrypt_with_bytes15
 	bit	#1, r13
-	jnz	.Lnorx32_4_1_encrypt_with_bytes16
+	jnz	.Lnorx32_4_1_encrypt_with_bytes15
 	mov	48(sp), 0(r13)
 	mov	46(sp), 2(r13)
 	mov	44(sp), 4(r13)
@@ -755,8 +748,8 @@ norx32_4_1_encrypt_with:
 	mov	r4, 42(r13)
 	mov	r14, 44(r13)
 	mov	r15, 46(r13)
-	jmp	.Lnorx32_4_1_encrypt_with_stored17
-.Lnorx32_4_1_encrypt_with_bytes16:
+	jmp	.Lnorx32_4_1_encrypt_with_stored16
+.Lnorx32_4_1_encrypt_with_bytes15:
 	mov	48(sp), 194(sp)
 	mov	46(sp), 196(sp)
 	mov	44(sp), 198(sp)
@@ -785,30 +778,30 @@ norx32_4_1_encrypt_with:
 	add	#194, r14
 	mov	56(sp), r15
 	cmp	#48, r15
-	jnc	.Lnorx32_4_1_encrypt_with_cnt18
+	jnc	.Lnorx32_4_1_encrypt_with_cnt17
 	mov	#48, r15
-.Lnorx32_4_1_encrypt_with_cnt18:
+.Lnorx32_4_1_encrypt_with_cnt17:
 	tst	r15
-	jz	.Lnorx32_4_1_encrypt_with_stored17
-.Lnorx32_4_1_encrypt_with_cpy19:
+	jz	.Lnorx32_4_1_encrypt_with_stored16
+.Lnorx32_4_1_encrypt_with_cpy18:
 	mov.b	@r14, 0(r13)
 	inc	r14
 	inc	r13
 	dec	r15
-	jnz	.Lnorx32_4_1_encrypt_with_cpy19
-.Lnorx32_4_1_encrypt_with_stored17:
+	jnz	.Lnorx32_4_1_encrypt_with_cpy18
+.Lnorx32_4_1_encrypt_with_stored16:
 	add	#1, 84(sp)
 	addc	#0, 82(sp)
 	cmp	88(sp), 84(sp)
 	mov	82(sp), r15
 	subc	86(sp), r15
-	jc	.Lnorx32_4_1_encrypt_with_near25
-	br	#.Lnorx32_4_1_encrypt_with_loop4
-.Lnorx32_4_1_encrypt_with_near25:
-.Lnorx32_4_1_encrypt_with_done5:
-	jmp	.Lnorx32_4_1_encrypt_with_endif3
-.Lnorx32_4_1_encrypt_with_else2:
-.Lnorx32_4_1_encrypt_with_endif3:
+	jc	.Lnorx32_4_1_encrypt_with_near24
+	br	#.Lnorx32_4_1_encrypt_with_loop3
+.Lnorx32_4_1_encrypt_with_near24:
+.Lnorx32_4_1_encrypt_with_done4:
+	jmp	.Lnorx32_4_1_encrypt_with_endif2
+.Lnorx32_4_1_encrypt_with_else1:
+.Lnorx32_4_1_encrypt_with_endif2:
 	; norx32_4_1.ae:146: store_le(tag, 0, finalize(s, k))
 	mov	sp, r12
 	add	#114, r12
@@ -828,7 +821,7 @@ norx32_4_1_encrypt_with:
 	call	#norx32_4_1_finalize
 	mov	112(sp), r13
 	bit	#1, r13
-	jnz	.Lnorx32_4_1_encrypt_with_bytes20
+	jnz	.Lnorx32_4_1_encrypt_with_bytes19
 	mov	242(sp), 0(r13)
 	mov	244(sp), 2(r13)
 	mov	246(sp), 4(r13)
@@ -837,8 +830,8 @@ norx32_4_1_encrypt_with:
 	mov	252(sp), 10(r13)
 	mov	254(sp), 12(r13)
 	mov	256(sp), 14(r13)
-	jmp	.Lnorx32_4_1_encrypt_with_stored21
-.Lnorx32_4_1_encrypt_with_bytes20:
+	jmp	.Lnorx32_4_1_encrypt_with_stored20
+.Lnorx32_4_1_encrypt_with_bytes19:
 	mov	242(sp), 194(sp)
 	mov	244(sp), 196(sp)
 	mov	246(sp), 198(sp)
@@ -850,13 +843,13 @@ norx32_4_1_encrypt_with:
 	mov	sp, r14
 	add	#194, r14
 	mov	#16, r15
-.Lnorx32_4_1_encrypt_with_cpy22:
+.Lnorx32_4_1_encrypt_with_cpy21:
 	mov.b	@r14, 0(r13)
 	inc	r14
 	inc	r13
 	dec	r15
-	jnz	.Lnorx32_4_1_encrypt_with_cpy22
-.Lnorx32_4_1_encrypt_with_stored21:
+	jnz	.Lnorx32_4_1_encrypt_with_cpy21
+.Lnorx32_4_1_encrypt_with_stored20:
 	add	#258, sp
 	popm.w	#7, r10
 	ret
@@ -865,7 +858,7 @@ norx32_4_1_encrypt_with:
 
 ; --- norx32_4_1_decrypt_with: norx32_4_1.decrypt_with
 ;     frame 296 bytes (76 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3248 bytes of code
+;     estimated 3230 bytes of code
 	.section .text.norx32_4_1_decrypt_with,"ax",@progbits
 	.global norx32_4_1_decrypt_with
 	.type norx32_4_1_decrypt_with, @function
@@ -883,16 +876,9 @@ norx32_4_1_decrypt_with:
 	mov	318(sp), 148(sp)
 	mov	322(sp), 128(sp)
 	mov	326(sp), 150(sp)
-	mov	sp, r14
-	mov	#32, r15
-.Lnorx32_4_1_decrypt_with_zero1:
-	clr	152(r14)
-	incd	r14
-	dec	r15
-	jnz	.Lnorx32_4_1_decrypt_with_zero1
 	; norx32_4_1.ae:154: initialize(s, k, nonce)
-	mov	132(sp), r14
-	mov	r14, r15
+	mov	r12, r14
+	mov	r12, r15
 	mov	2(r15), 146(sp)
 	mov	4(r15), 144(sp)
 	mov	6(r15), 142(sp)
@@ -929,9 +915,9 @@ norx32_4_1_decrypt_with:
 	adc	r15
 	xor	#1, r15
 	tst	r15
-	jnz	.Lnorx32_4_1_decrypt_with_near30
-	br	#.Lnorx32_4_1_decrypt_with_else2
-.Lnorx32_4_1_decrypt_with_near30:
+	jnz	.Lnorx32_4_1_decrypt_with_near29
+	br	#.Lnorx32_4_1_decrypt_with_else1
+.Lnorx32_4_1_decrypt_with_near29:
 	; norx32_4_1.ae:40: return ((((n >> 4) as u64) * 0xaaaaaaab) >> 33) as u32
 	mov	126(sp), r9
 	rrum.w	#4, r9
@@ -1156,10 +1142,10 @@ norx32_4_1_decrypt_with:
 	mov	116(sp), r15
 	subc	r13, r15
 	mov	r13, 122(sp)
-	jnc	.Lnorx32_4_1_decrypt_with_near31
-	br	#.Lnorx32_4_1_decrypt_with_done5
-.Lnorx32_4_1_decrypt_with_near31:
-.Lnorx32_4_1_decrypt_with_loop4:
+	jnc	.Lnorx32_4_1_decrypt_with_near30
+	br	#.Lnorx32_4_1_decrypt_with_done4
+.Lnorx32_4_1_decrypt_with_near30:
+.Lnorx32_4_1_decrypt_with_loop3:
 	; norx32_4_1.ae:159: off = rate * i
 	mov	118(sp), r14
 	mov	r14, r15
@@ -1225,10 +1211,10 @@ norx32_4_1_decrypt_with:
 	mov	88(sp), r14
 	add	130(sp), r14
 	cmp	#48, 20(sp)
-	jnc	.Lnorx32_4_1_decrypt_with_bytes6
+	jnc	.Lnorx32_4_1_decrypt_with_bytes5
 	bit	#1, r14
-	jnz	.Lnorx32_4_1_decrypt_with_bytes6
-.Lnorx32_4_1_decrypt_with_words7:
+	jnz	.Lnorx32_4_1_decrypt_with_bytes5
+.Lnorx32_4_1_decrypt_with_words6:
 	mov	@r14, 80(sp)
 	mov	2(r14), 74(sp)
 	mov	4(r14), 68(sp)
@@ -1253,28 +1239,28 @@ norx32_4_1_decrypt_with:
 	mov	42(r14), 60(sp)
 	mov	44(r14), 58(sp)
 	mov	46(r14), r14
-	jmp	.Lnorx32_4_1_decrypt_with_join8
-.Lnorx32_4_1_decrypt_with_bytes6:
+	jmp	.Lnorx32_4_1_decrypt_with_join7
+.Lnorx32_4_1_decrypt_with_bytes5:
 	mov	sp, r10
 	add	#232, r10
 	mov	r10, r11
 	mov	#48, r12
 	mov	20(sp), r15
-.Lnorx32_4_1_decrypt_with_cpy9:
+.Lnorx32_4_1_decrypt_with_cpy8:
 	clr	r13
 	tst	r15
-	jz	.Lnorx32_4_1_decrypt_with_pad10
+	jz	.Lnorx32_4_1_decrypt_with_pad9
 	mov.b	@r14, r13
 	inc	r14
 	dec	r15
-.Lnorx32_4_1_decrypt_with_pad10:
+.Lnorx32_4_1_decrypt_with_pad9:
 	mov.b	r13, 0(r11)
 	inc	r11
 	dec	r12
-	jnz	.Lnorx32_4_1_decrypt_with_cpy9
+	jnz	.Lnorx32_4_1_decrypt_with_cpy8
 	mov	r10, r14
-	jmp	.Lnorx32_4_1_decrypt_with_words7
-.Lnorx32_4_1_decrypt_with_join8:
+	jmp	.Lnorx32_4_1_decrypt_with_words6
+.Lnorx32_4_1_decrypt_with_join7:
 	xor	152(sp), 80(sp)
 	xor	154(sp), 74(sp)
 	xor	156(sp), 68(sp)
@@ -1353,12 +1339,12 @@ norx32_4_1_decrypt_with:
 	mov	#-1, 54(sp)
 	mov	108(sp), r15
 	tst	106(sp)
-	jnz	.Lnorx32_4_1_decrypt_with_shbig11
+	jnz	.Lnorx32_4_1_decrypt_with_shbig10
 	cmp	#384, r15
-	jc	.Lnorx32_4_1_decrypt_with_shbig11
-.Lnorx32_4_1_decrypt_with_shlimb14:
+	jc	.Lnorx32_4_1_decrypt_with_shbig10
+.Lnorx32_4_1_decrypt_with_shlimb13:
 	cmp	#16, r15
-	jnc	.Lnorx32_4_1_decrypt_with_shbits15
+	jnc	.Lnorx32_4_1_decrypt_with_shbits14
 	mov	r14, 54(sp)
 	mov	r13, r14
 	mov	r12, r13
@@ -1384,11 +1370,11 @@ norx32_4_1_decrypt_with:
 	mov	48(sp), 44(sp)
 	clr	48(sp)
 	sub	#16, r15
-	jmp	.Lnorx32_4_1_decrypt_with_shlimb14
-.Lnorx32_4_1_decrypt_with_shbits15:
+	jmp	.Lnorx32_4_1_decrypt_with_shlimb13
+.Lnorx32_4_1_decrypt_with_shbits14:
 	tst	r15
-	jz	.Lnorx32_4_1_decrypt_with_shend12
-.Lnorx32_4_1_decrypt_with_sh13:
+	jz	.Lnorx32_4_1_decrypt_with_shend11
+.Lnorx32_4_1_decrypt_with_sh12:
 	rla	48(sp)
 	rlc	44(sp)
 	rlc	40(sp)
@@ -1414,9 +1400,9 @@ norx32_4_1_decrypt_with:
 	rlc	r14
 	rlc	54(sp)
 	dec	r15
-	jnz	.Lnorx32_4_1_decrypt_with_sh13
-	jmp	.Lnorx32_4_1_decrypt_with_shend12
-.Lnorx32_4_1_decrypt_with_shbig11:
+	jnz	.Lnorx32_4_1_decrypt_with_sh12
+	jmp	.Lnorx32_4_1_decrypt_with_shend11
+.Lnorx32_4_1_decrypt_with_shbig10:
 	clr	48(sp)
 	clr	44(sp)
 	clr	40(sp)
@@ -1441,7 +1427,7 @@ norx32_4_1_decrypt_with:
 	clr	r13
 	clr	r14
 	clr	54(sp)
-.Lnorx32_4_1_decrypt_with_shend12:
+.Lnorx32_4_1_decrypt_with_shend11:
 	bic	48(sp), 80(sp)
 	bic	44(sp), 74(sp)
 	bic	40(sp), 68(sp)
@@ -1470,9 +1456,9 @@ norx32_4_1_decrypt_with:
 	mov	88(sp), r13
 	add	128(sp), r13
 	cmp	#48, 20(sp)
-	jnc	.Lnorx32_4_1_decrypt_with_bytes16
+	jnc	.Lnorx32_4_1_decrypt_with_bytes15
 	bit	#1, r13
-	jnz	.Lnorx32_4_1_decrypt_with_bytes16
+	jnz	.Lnorx32_4_1_decrypt_with_bytes15
 	mov	80(sp), 0(r13)
 	mov	74(sp), 2(r13)
 	mov	68(sp), 4(r13)
@@ -1497,8 +1483,8 @@ norx32_4_1_decrypt_with:
 	mov	60(sp), 42(r13)
 	mov	58(sp), 44(r13)
 	mov	56(sp), 46(r13)
-	jmp	.Lnorx32_4_1_decrypt_with_stored17
-.Lnorx32_4_1_decrypt_with_bytes16:
+	jmp	.Lnorx32_4_1_decrypt_with_stored16
+.Lnorx32_4_1_decrypt_with_bytes15:
 	mov	80(sp), 232(sp)
 	mov	74(sp), 234(sp)
 	mov	68(sp), 236(sp)
@@ -1527,18 +1513,18 @@ norx32_4_1_decrypt_with:
 	add	#232, r14
 	mov	20(sp), r15
 	cmp	#48, r15
-	jnc	.Lnorx32_4_1_decrypt_with_cnt18
+	jnc	.Lnorx32_4_1_decrypt_with_cnt17
 	mov	#48, r15
-.Lnorx32_4_1_decrypt_with_cnt18:
+.Lnorx32_4_1_decrypt_with_cnt17:
 	tst	r15
-	jz	.Lnorx32_4_1_decrypt_with_stored17
-.Lnorx32_4_1_decrypt_with_cpy19:
+	jz	.Lnorx32_4_1_decrypt_with_stored16
+.Lnorx32_4_1_decrypt_with_cpy18:
 	mov.b	@r14, 0(r13)
 	inc	r14
 	inc	r13
 	dec	r15
-	jnz	.Lnorx32_4_1_decrypt_with_cpy19
-.Lnorx32_4_1_decrypt_with_stored17:
+	jnz	.Lnorx32_4_1_decrypt_with_cpy18
+.Lnorx32_4_1_decrypt_with_stored16:
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	cmp	#48, 20(sp)
 	mov	110(sp), r15
@@ -1573,12 +1559,12 @@ norx32_4_1_decrypt_with:
 	mov	#0, 50(sp)
 	mov	108(sp), r5
 	tst	106(sp)
-	jnz	.Lnorx32_4_1_decrypt_with_shbig20
+	jnz	.Lnorx32_4_1_decrypt_with_shbig19
 	cmp	#384, r5
-	jc	.Lnorx32_4_1_decrypt_with_shbig20
-.Lnorx32_4_1_decrypt_with_shlimb23:
+	jc	.Lnorx32_4_1_decrypt_with_shbig19
+.Lnorx32_4_1_decrypt_with_shlimb22:
 	cmp	#16, r5
-	jnc	.Lnorx32_4_1_decrypt_with_shbits24
+	jnc	.Lnorx32_4_1_decrypt_with_shbits23
 	mov	r12, 50(sp)
 	mov	r11, r12
 	mov	r10, r11
@@ -1604,11 +1590,11 @@ norx32_4_1_decrypt_with:
 	mov	46(sp), 42(sp)
 	clr	46(sp)
 	sub	#16, r5
-	jmp	.Lnorx32_4_1_decrypt_with_shlimb23
-.Lnorx32_4_1_decrypt_with_shbits24:
+	jmp	.Lnorx32_4_1_decrypt_with_shlimb22
+.Lnorx32_4_1_decrypt_with_shbits23:
 	tst	r5
-	jz	.Lnorx32_4_1_decrypt_with_shend21
-.Lnorx32_4_1_decrypt_with_sh22:
+	jz	.Lnorx32_4_1_decrypt_with_shend20
+.Lnorx32_4_1_decrypt_with_sh21:
 	rla	46(sp)
 	rlc	42(sp)
 	rlc	38(sp)
@@ -1634,9 +1620,9 @@ norx32_4_1_decrypt_with:
 	rlc	r12
 	rlc	50(sp)
 	dec	r5
-	jnz	.Lnorx32_4_1_decrypt_with_sh22
-	jmp	.Lnorx32_4_1_decrypt_with_shend21
-.Lnorx32_4_1_decrypt_with_shbig20:
+	jnz	.Lnorx32_4_1_decrypt_with_sh21
+	jmp	.Lnorx32_4_1_decrypt_with_shend20
+.Lnorx32_4_1_decrypt_with_shbig19:
 	clr	46(sp)
 	clr	42(sp)
 	clr	38(sp)
@@ -1661,7 +1647,7 @@ norx32_4_1_decrypt_with:
 	clr	r11
 	clr	r12
 	clr	50(sp)
-.Lnorx32_4_1_decrypt_with_shend21:
+.Lnorx32_4_1_decrypt_with_shend20:
 	bis	#32768, 50(sp)
 	mov	52(sp), r5
 	inv	r5
@@ -1818,18 +1804,18 @@ norx32_4_1_decrypt_with:
 	cmp	124(sp), 118(sp)
 	mov	116(sp), r15
 	subc	122(sp), r15
-	jc	.Lnorx32_4_1_decrypt_with_near32
-	br	#.Lnorx32_4_1_decrypt_with_loop4
-.Lnorx32_4_1_decrypt_with_near32:
-.Lnorx32_4_1_decrypt_with_done5:
-	jmp	.Lnorx32_4_1_decrypt_with_endif3
-.Lnorx32_4_1_decrypt_with_else2:
-.Lnorx32_4_1_decrypt_with_endif3:
+	jc	.Lnorx32_4_1_decrypt_with_near31
+	br	#.Lnorx32_4_1_decrypt_with_loop3
+.Lnorx32_4_1_decrypt_with_near31:
+.Lnorx32_4_1_decrypt_with_done4:
+	jmp	.Lnorx32_4_1_decrypt_with_endif2
+.Lnorx32_4_1_decrypt_with_else1:
+.Lnorx32_4_1_decrypt_with_endif2:
 	; norx32_4_1.ae:169: return (load_le(tag, 0, 16) ^ finalize(s, k)) == 0
 	mov	148(sp), r11
 	bit	#1, r11
-	jnz	.Lnorx32_4_1_decrypt_with_bytes25
-.Lnorx32_4_1_decrypt_with_words26:
+	jnz	.Lnorx32_4_1_decrypt_with_bytes24
+.Lnorx32_4_1_decrypt_with_words25:
 	mov	@r11, 120(sp)
 	mov	2(r11), r4
 	mov	4(r11), r5
@@ -1838,22 +1824,22 @@ norx32_4_1_decrypt_with:
 	mov	10(r11), r8
 	mov	12(r11), r9
 	mov	14(r11), r10
-	jmp	.Lnorx32_4_1_decrypt_with_join27
-.Lnorx32_4_1_decrypt_with_bytes25:
+	jmp	.Lnorx32_4_1_decrypt_with_join26
+.Lnorx32_4_1_decrypt_with_bytes24:
 	mov	sp, r12
 	add	#232, r12
 	mov	r12, r13
 	mov	#16, r14
-.Lnorx32_4_1_decrypt_with_cpy28:
+.Lnorx32_4_1_decrypt_with_cpy27:
 	mov.b	@r11, r15
 	inc	r11
 	mov.b	r15, 0(r13)
 	inc	r13
 	dec	r14
-	jnz	.Lnorx32_4_1_decrypt_with_cpy28
+	jnz	.Lnorx32_4_1_decrypt_with_cpy27
 	mov	r12, r11
-	jmp	.Lnorx32_4_1_decrypt_with_words26
-.Lnorx32_4_1_decrypt_with_join27:
+	jmp	.Lnorx32_4_1_decrypt_with_words25
+.Lnorx32_4_1_decrypt_with_join26:
 	mov	sp, r12
 	add	#152, r12
 	mov	132(sp), r15

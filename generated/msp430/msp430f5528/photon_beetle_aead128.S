@@ -61,7 +61,7 @@ photon_beetle_aead128_key_setup:
 
 ; --- photon_beetle_aead128_encrypt_with: photon_beetle_aead128.encrypt_with
 ;     frame 80 bytes (16 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1378 bytes of code
+;     estimated 1362 bytes of code
 	.section .text.photon_beetle_aead128_encrypt_with,"ax",@progbits
 	.global photon_beetle_aead128_encrypt_with
 	.type photon_beetle_aead128_encrypt_with, @function
@@ -74,17 +74,10 @@ photon_beetle_aead128_encrypt_with:
 	mov	100(sp), 18(sp)
 	mov	102(sp), 24(sp)
 	mov	106(sp), 30(sp)
-	mov	sp, r10
-	mov	#16, r11
-.Lphoton_beetle_aead128_encrypt_with_zero1:
-	clr	32(r10)
-	incd	r10
-	dec	r11
-	jnz	.Lphoton_beetle_aead128_encrypt_with_zero1
 	; photon_beetle_aead128.ae:88: set_rate_part(s, load_le(nonce, 0, 16))
 	bit	#1, r13
-	jnz	.Lphoton_beetle_aead128_encrypt_with_bytes2
-.Lphoton_beetle_aead128_encrypt_with_words3:
+	jnz	.Lphoton_beetle_aead128_encrypt_with_bytes1
+.Lphoton_beetle_aead128_encrypt_with_words2:
 	mov	@r13, r5
 	mov	2(r13), r6
 	mov	4(r13), r7
@@ -93,22 +86,22 @@ photon_beetle_aead128_encrypt_with:
 	mov	10(r13), r10
 	mov	12(r13), r11
 	mov	14(r13), r13
-	jmp	.Lphoton_beetle_aead128_encrypt_with_join4
-.Lphoton_beetle_aead128_encrypt_with_bytes2:
+	jmp	.Lphoton_beetle_aead128_encrypt_with_join3
+.Lphoton_beetle_aead128_encrypt_with_bytes1:
 	mov	sp, r8
 	add	#64, r8
 	mov	r8, r9
 	mov	#16, r10
-.Lphoton_beetle_aead128_encrypt_with_cpy5:
+.Lphoton_beetle_aead128_encrypt_with_cpy4:
 	mov.b	@r13, r11
 	inc	r13
 	mov.b	r11, 0(r9)
 	inc	r9
 	dec	r10
-	jnz	.Lphoton_beetle_aead128_encrypt_with_cpy5
+	jnz	.Lphoton_beetle_aead128_encrypt_with_cpy4
 	mov	r8, r13
-	jmp	.Lphoton_beetle_aead128_encrypt_with_words3
-.Lphoton_beetle_aead128_encrypt_with_join4:
+	jmp	.Lphoton_beetle_aead128_encrypt_with_words2
+.Lphoton_beetle_aead128_encrypt_with_join3:
 	; photon_beetle_aead128.ae:25: s[0] = x[31:0]
 	mov	r5, 32(sp)
 	mov	r6, 34(sp)
@@ -150,14 +143,14 @@ photon_beetle_aead128_encrypt_with:
 	xor	#1, r13
 	and	r13, r12
 	tst	r12
-	jz	.Lphoton_beetle_aead128_encrypt_with_else7
+	jz	.Lphoton_beetle_aead128_encrypt_with_else6
 	; photon_beetle_aead128.ae:45: s[7] = s[7] ^ ((c as u32) << 29)
 	mov	62(sp), r13
 	xor	#8192, r13
 	mov	r13, 62(sp)
-	jmp	.Lphoton_beetle_aead128_encrypt_with_endif8
-.Lphoton_beetle_aead128_encrypt_with_else7:
-.Lphoton_beetle_aead128_encrypt_with_endif8:
+	jmp	.Lphoton_beetle_aead128_encrypt_with_endif7
+.Lphoton_beetle_aead128_encrypt_with_else6:
+.Lphoton_beetle_aead128_encrypt_with_endif7:
 	; photon_beetle_aead128.ae:115: if a > 0 {
 	mov	#0, r13
 	cmp	r14, r13
@@ -167,7 +160,7 @@ photon_beetle_aead128_encrypt_with:
 	xor	#1, r13
 	mov	r13, 28(sp)
 	tst	r13
-	jz	.Lphoton_beetle_aead128_encrypt_with_else9
+	jz	.Lphoton_beetle_aead128_encrypt_with_else8
 	; photon_beetle_aead128.ae:71: whole = a % rate == 0
 	mov	r14, r13
 	and	#15, r13
@@ -202,9 +195,9 @@ photon_beetle_aead128_encrypt_with:
 	mov	r15, r13
 	mov	r11, r15
 	call	#photon_beetle_aead128_hash
-	jmp	.Lphoton_beetle_aead128_encrypt_with_endif10
-.Lphoton_beetle_aead128_encrypt_with_else9:
-.Lphoton_beetle_aead128_encrypt_with_endif10:
+	jmp	.Lphoton_beetle_aead128_encrypt_with_endif9
+.Lphoton_beetle_aead128_encrypt_with_else8:
+.Lphoton_beetle_aead128_encrypt_with_endif9:
 	; photon_beetle_aead128.ae:118: if m > 0 {
 	mov	#0, r15
 	cmp	18(sp), r15
@@ -213,7 +206,7 @@ photon_beetle_aead128_encrypt_with:
 	adc	r15
 	xor	#1, r15
 	tst	r15
-	jz	.Lphoton_beetle_aead128_encrypt_with_else11
+	jz	.Lphoton_beetle_aead128_encrypt_with_else10
 	; photon_beetle_aead128.ae:119: for i in 0..(m + rate - 1) / rate {
 	mov	18(sp), r15
 	mov	#0, r13
@@ -250,8 +243,8 @@ photon_beetle_aead128_encrypt_with:
 	cmp	22(sp), 16(sp)
 	mov	14(sp), r15
 	subc	20(sp), r15
-	jc	.Lphoton_beetle_aead128_encrypt_with_done14
-.Lphoton_beetle_aead128_encrypt_with_loop13:
+	jc	.Lphoton_beetle_aead128_encrypt_with_done13
+.Lphoton_beetle_aead128_encrypt_with_loop12:
 	; photon_beetle_aead128.ae:120: off = rate * i
 	mov	16(sp), r14
 	rla	r14
@@ -294,10 +287,10 @@ photon_beetle_aead128_encrypt_with:
 	mov	r9, r8
 	add	26(sp), r8
 	cmp	#16, r10
-	jnc	.Lphoton_beetle_aead128_encrypt_with_bytes15
+	jnc	.Lphoton_beetle_aead128_encrypt_with_bytes14
 	bit	#1, r8
-	jnz	.Lphoton_beetle_aead128_encrypt_with_bytes15
-.Lphoton_beetle_aead128_encrypt_with_words16:
+	jnz	.Lphoton_beetle_aead128_encrypt_with_bytes14
+.Lphoton_beetle_aead128_encrypt_with_words15:
 	mov	@r8, 2(sp)
 	mov	2(r8), 4(sp)
 	mov	4(r8), 6(sp)
@@ -306,28 +299,28 @@ photon_beetle_aead128_encrypt_with:
 	mov	10(r8), 12(sp)
 	mov	12(r8), 0(sp)
 	mov	14(r8), r6
-	jmp	.Lphoton_beetle_aead128_encrypt_with_join17
-.Lphoton_beetle_aead128_encrypt_with_bytes15:
+	jmp	.Lphoton_beetle_aead128_encrypt_with_join16
+.Lphoton_beetle_aead128_encrypt_with_bytes14:
 	mov	sp, r11
 	add	#64, r11
 	mov	r11, r12
 	mov	#16, r13
 	mov	r10, r15
-.Lphoton_beetle_aead128_encrypt_with_cpy18:
+.Lphoton_beetle_aead128_encrypt_with_cpy17:
 	clr	r14
 	tst	r15
-	jz	.Lphoton_beetle_aead128_encrypt_with_pad19
+	jz	.Lphoton_beetle_aead128_encrypt_with_pad18
 	mov.b	@r8, r14
 	inc	r8
 	dec	r15
-.Lphoton_beetle_aead128_encrypt_with_pad19:
+.Lphoton_beetle_aead128_encrypt_with_pad18:
 	mov.b	r14, 0(r12)
 	inc	r12
 	dec	r13
-	jnz	.Lphoton_beetle_aead128_encrypt_with_cpy18
+	jnz	.Lphoton_beetle_aead128_encrypt_with_cpy17
 	mov	r11, r8
-	jmp	.Lphoton_beetle_aead128_encrypt_with_words16
-.Lphoton_beetle_aead128_encrypt_with_join17:
+	jmp	.Lphoton_beetle_aead128_encrypt_with_words15
+.Lphoton_beetle_aead128_encrypt_with_join16:
 	; photon_beetle_aead128.ae:51: return cat(x[63:0] >>> 1, x[127:64])
 	mov	34(sp), r13
 	mov	36(sp), r14
@@ -353,9 +346,9 @@ photon_beetle_aead128_encrypt_with:
 	xor	r6, r15
 	add	24(sp), r9
 	cmp	#16, r10
-	jnc	.Lphoton_beetle_aead128_encrypt_with_bytes20
+	jnc	.Lphoton_beetle_aead128_encrypt_with_bytes19
 	bit	#1, r9
-	jnz	.Lphoton_beetle_aead128_encrypt_with_bytes20
+	jnz	.Lphoton_beetle_aead128_encrypt_with_bytes19
 	mov	r5, 0(r9)
 	mov	r7, 2(r9)
 	mov	r8, 4(r9)
@@ -364,8 +357,8 @@ photon_beetle_aead128_encrypt_with:
 	mov	r13, 10(r9)
 	mov	r14, 12(r9)
 	mov	r15, 14(r9)
-	jmp	.Lphoton_beetle_aead128_encrypt_with_stored21
-.Lphoton_beetle_aead128_encrypt_with_bytes20:
+	jmp	.Lphoton_beetle_aead128_encrypt_with_stored20
+.Lphoton_beetle_aead128_encrypt_with_bytes19:
 	mov	r5, 64(sp)
 	mov	r7, 66(sp)
 	mov	r8, 68(sp)
@@ -378,18 +371,18 @@ photon_beetle_aead128_encrypt_with:
 	add	#64, r14
 	mov	r10, r15
 	cmp	#16, r15
-	jnc	.Lphoton_beetle_aead128_encrypt_with_cnt22
+	jnc	.Lphoton_beetle_aead128_encrypt_with_cnt21
 	mov	#16, r15
-.Lphoton_beetle_aead128_encrypt_with_cnt22:
+.Lphoton_beetle_aead128_encrypt_with_cnt21:
 	tst	r15
-	jz	.Lphoton_beetle_aead128_encrypt_with_stored21
-.Lphoton_beetle_aead128_encrypt_with_cpy23:
+	jz	.Lphoton_beetle_aead128_encrypt_with_stored20
+.Lphoton_beetle_aead128_encrypt_with_cpy22:
 	mov.b	@r14, 0(r9)
 	inc	r14
 	inc	r9
 	dec	r15
-	jnz	.Lphoton_beetle_aead128_encrypt_with_cpy23
-.Lphoton_beetle_aead128_encrypt_with_stored21:
+	jnz	.Lphoton_beetle_aead128_encrypt_with_cpy22
+.Lphoton_beetle_aead128_encrypt_with_stored20:
 	; photon_beetle_aead128.ae:34: return if n < rate then x | ((1 as u128) << (8 * n)) else x
 	cmp	#16, r10
 	mov	r4, r15
@@ -417,12 +410,12 @@ photon_beetle_aead128_encrypt_with:
 	mov	#0, r12
 	mov	#0, r5
 	tst	r4
-	jnz	.Lphoton_beetle_aead128_encrypt_with_shbig24
+	jnz	.Lphoton_beetle_aead128_encrypt_with_shbig23
 	cmp	#128, r15
-	jc	.Lphoton_beetle_aead128_encrypt_with_shbig24
-.Lphoton_beetle_aead128_encrypt_with_shlimb27:
+	jc	.Lphoton_beetle_aead128_encrypt_with_shbig23
+.Lphoton_beetle_aead128_encrypt_with_shlimb26:
 	cmp	#16, r15
-	jnc	.Lphoton_beetle_aead128_encrypt_with_shbits28
+	jnc	.Lphoton_beetle_aead128_encrypt_with_shbits27
 	mov	r12, r5
 	mov	r11, r12
 	mov	r10, r11
@@ -432,11 +425,11 @@ photon_beetle_aead128_encrypt_with:
 	mov	r14, r7
 	clr	r14
 	sub	#16, r15
-	jmp	.Lphoton_beetle_aead128_encrypt_with_shlimb27
-.Lphoton_beetle_aead128_encrypt_with_shbits28:
+	jmp	.Lphoton_beetle_aead128_encrypt_with_shlimb26
+.Lphoton_beetle_aead128_encrypt_with_shbits27:
 	tst	r15
-	jz	.Lphoton_beetle_aead128_encrypt_with_shend25
-.Lphoton_beetle_aead128_encrypt_with_sh26:
+	jz	.Lphoton_beetle_aead128_encrypt_with_shend24
+.Lphoton_beetle_aead128_encrypt_with_sh25:
 	rla	r14
 	rlc	r7
 	rlc	r8
@@ -446,9 +439,9 @@ photon_beetle_aead128_encrypt_with:
 	rlc	r12
 	rlc	r5
 	dec	r15
-	jnz	.Lphoton_beetle_aead128_encrypt_with_sh26
-	jmp	.Lphoton_beetle_aead128_encrypt_with_shend25
-.Lphoton_beetle_aead128_encrypt_with_shbig24:
+	jnz	.Lphoton_beetle_aead128_encrypt_with_sh25
+	jmp	.Lphoton_beetle_aead128_encrypt_with_shend24
+.Lphoton_beetle_aead128_encrypt_with_shbig23:
 	clr	r14
 	clr	r7
 	clr	r8
@@ -457,7 +450,7 @@ photon_beetle_aead128_encrypt_with:
 	clr	r11
 	clr	r12
 	clr	r5
-.Lphoton_beetle_aead128_encrypt_with_shend25:
+.Lphoton_beetle_aead128_encrypt_with_shend24:
 	mov	2(sp), r4
 	bis	r4, r14
 	bis	4(sp), r7
@@ -528,8 +521,8 @@ photon_beetle_aead128_encrypt_with:
 	cmp	22(sp), 16(sp)
 	mov	14(sp), r15
 	subc	20(sp), r15
-	jnc	.Lphoton_beetle_aead128_encrypt_with_loop13
-.Lphoton_beetle_aead128_encrypt_with_done14:
+	jnc	.Lphoton_beetle_aead128_encrypt_with_loop12
+.Lphoton_beetle_aead128_encrypt_with_done13:
 	; photon_beetle_aead128.ae:76: whole = m % rate == 0
 	mov	18(sp), r15
 	and	#15, r15
@@ -559,9 +552,9 @@ photon_beetle_aead128_encrypt_with:
 	rlam.w	#1, r13
 	xor	62(sp), r13
 	mov	r13, 62(sp)
-	jmp	.Lphoton_beetle_aead128_encrypt_with_endif12
-.Lphoton_beetle_aead128_encrypt_with_else11:
-.Lphoton_beetle_aead128_encrypt_with_endif12:
+	jmp	.Lphoton_beetle_aead128_encrypt_with_endif11
+.Lphoton_beetle_aead128_encrypt_with_else10:
+.Lphoton_beetle_aead128_encrypt_with_endif11:
 	; photon_beetle_aead128.ae:82: P.permute(s)
 	mov	sp, r12
 	add	#32, r12
@@ -569,7 +562,7 @@ photon_beetle_aead128_encrypt_with:
 	; photon_beetle_aead128.ae:131: store_le(tag, 0, tag_of(s))
 	mov	30(sp), r13
 	bit	#1, r13
-	jnz	.Lphoton_beetle_aead128_encrypt_with_bytes29
+	jnz	.Lphoton_beetle_aead128_encrypt_with_bytes28
 	mov	32(sp), 0(r13)
 	mov	34(sp), 2(r13)
 	mov	36(sp), 4(r13)
@@ -578,8 +571,8 @@ photon_beetle_aead128_encrypt_with:
 	mov	42(sp), 10(r13)
 	mov	44(sp), 12(r13)
 	mov	46(sp), 14(r13)
-	jmp	.Lphoton_beetle_aead128_encrypt_with_stored30
-.Lphoton_beetle_aead128_encrypt_with_bytes29:
+	jmp	.Lphoton_beetle_aead128_encrypt_with_stored29
+.Lphoton_beetle_aead128_encrypt_with_bytes28:
 	mov	32(sp), 64(sp)
 	mov	34(sp), 66(sp)
 	mov	36(sp), 68(sp)
@@ -591,13 +584,13 @@ photon_beetle_aead128_encrypt_with:
 	mov	sp, r14
 	add	#64, r14
 	mov	#16, r15
-.Lphoton_beetle_aead128_encrypt_with_cpy31:
+.Lphoton_beetle_aead128_encrypt_with_cpy30:
 	mov.b	@r14, 0(r13)
 	inc	r14
 	inc	r13
 	dec	r15
-	jnz	.Lphoton_beetle_aead128_encrypt_with_cpy31
-.Lphoton_beetle_aead128_encrypt_with_stored30:
+	jnz	.Lphoton_beetle_aead128_encrypt_with_cpy30
+.Lphoton_beetle_aead128_encrypt_with_stored29:
 	add	#80, sp
 	popm.w	#7, r10
 	ret
@@ -606,7 +599,7 @@ photon_beetle_aead128_encrypt_with:
 
 ; --- photon_beetle_aead128_decrypt_with: photon_beetle_aead128.decrypt_with
 ;     frame 108 bytes (30 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1644 bytes of code
+;     estimated 1628 bytes of code
 	.section .text.photon_beetle_aead128_decrypt_with,"ax",@progbits
 	.global photon_beetle_aead128_decrypt_with
 	.type photon_beetle_aead128_decrypt_with, @function
@@ -622,17 +615,10 @@ photon_beetle_aead128_decrypt_with:
 	mov	130(sp), 56(sp)
 	mov	134(sp), 50(sp)
 	mov	138(sp), 58(sp)
-	mov	sp, r14
-	mov	#16, r15
-.Lphoton_beetle_aead128_decrypt_with_zero1:
-	clr	60(r14)
-	incd	r14
-	dec	r15
-	jnz	.Lphoton_beetle_aead128_decrypt_with_zero1
 	; photon_beetle_aead128.ae:88: set_rate_part(s, load_le(nonce, 0, 16))
 	bit	#1, r8
-	jnz	.Lphoton_beetle_aead128_decrypt_with_bytes2
-.Lphoton_beetle_aead128_decrypt_with_words3:
+	jnz	.Lphoton_beetle_aead128_decrypt_with_bytes1
+.Lphoton_beetle_aead128_decrypt_with_words2:
 	mov	@r8, r4
 	mov	2(r8), r5
 	mov	4(r8), r6
@@ -641,22 +627,22 @@ photon_beetle_aead128_decrypt_with:
 	mov	10(r8), r11
 	mov	12(r8), r14
 	mov	14(r8), r15
-	jmp	.Lphoton_beetle_aead128_decrypt_with_join4
-.Lphoton_beetle_aead128_decrypt_with_bytes2:
+	jmp	.Lphoton_beetle_aead128_decrypt_with_join3
+.Lphoton_beetle_aead128_decrypt_with_bytes1:
 	mov	sp, r9
 	add	#92, r9
 	mov	r9, r11
 	mov	#16, r14
-.Lphoton_beetle_aead128_decrypt_with_cpy5:
+.Lphoton_beetle_aead128_decrypt_with_cpy4:
 	mov.b	@r8, r15
 	inc	r8
 	mov.b	r15, 0(r11)
 	inc	r11
 	dec	r14
-	jnz	.Lphoton_beetle_aead128_decrypt_with_cpy5
+	jnz	.Lphoton_beetle_aead128_decrypt_with_cpy4
 	mov	r9, r8
-	jmp	.Lphoton_beetle_aead128_decrypt_with_words3
-.Lphoton_beetle_aead128_decrypt_with_join4:
+	jmp	.Lphoton_beetle_aead128_decrypt_with_words2
+.Lphoton_beetle_aead128_decrypt_with_join3:
 	; photon_beetle_aead128.ae:25: s[0] = x[31:0]
 	mov	r4, 60(sp)
 	mov	r5, 62(sp)
@@ -698,14 +684,14 @@ photon_beetle_aead128_decrypt_with:
 	xor	#1, r15
 	and	r15, r14
 	tst	r14
-	jz	.Lphoton_beetle_aead128_decrypt_with_else7
+	jz	.Lphoton_beetle_aead128_decrypt_with_else6
 	; photon_beetle_aead128.ae:45: s[7] = s[7] ^ ((c as u32) << 29)
 	mov	90(sp), r15
 	xor	#8192, r15
 	mov	r15, 90(sp)
-	jmp	.Lphoton_beetle_aead128_decrypt_with_endif8
-.Lphoton_beetle_aead128_decrypt_with_else7:
-.Lphoton_beetle_aead128_decrypt_with_endif8:
+	jmp	.Lphoton_beetle_aead128_decrypt_with_endif7
+.Lphoton_beetle_aead128_decrypt_with_else6:
+.Lphoton_beetle_aead128_decrypt_with_endif7:
 	; photon_beetle_aead128.ae:143: if a > 0 {
 	mov	#0, r15
 	cmp	r10, r15
@@ -715,7 +701,7 @@ photon_beetle_aead128_decrypt_with:
 	xor	#1, r15
 	mov	r15, 54(sp)
 	tst	r15
-	jz	.Lphoton_beetle_aead128_decrypt_with_else9
+	jz	.Lphoton_beetle_aead128_decrypt_with_else8
 	; photon_beetle_aead128.ae:71: whole = a % rate == 0
 	mov	r10, r15
 	and	#15, r15
@@ -750,9 +736,9 @@ photon_beetle_aead128_decrypt_with:
 	mov	r10, r14
 	mov	r11, r15
 	call	#photon_beetle_aead128_hash
-	jmp	.Lphoton_beetle_aead128_decrypt_with_endif10
-.Lphoton_beetle_aead128_decrypt_with_else9:
-.Lphoton_beetle_aead128_decrypt_with_endif10:
+	jmp	.Lphoton_beetle_aead128_decrypt_with_endif9
+.Lphoton_beetle_aead128_decrypt_with_else8:
+.Lphoton_beetle_aead128_decrypt_with_endif9:
 	; photon_beetle_aead128.ae:146: if m > 0 {
 	mov	#0, r15
 	cmp	44(sp), r15
@@ -761,9 +747,9 @@ photon_beetle_aead128_decrypt_with:
 	adc	r15
 	xor	#1, r15
 	tst	r15
-	jnz	.Lphoton_beetle_aead128_decrypt_with_near39
-	br	#.Lphoton_beetle_aead128_decrypt_with_else11
-.Lphoton_beetle_aead128_decrypt_with_near39:
+	jnz	.Lphoton_beetle_aead128_decrypt_with_near38
+	br	#.Lphoton_beetle_aead128_decrypt_with_else10
+.Lphoton_beetle_aead128_decrypt_with_near38:
 	; photon_beetle_aead128.ae:147: for i in 0..(m + rate - 1) / rate {
 	mov	44(sp), r15
 	mov	#0, r13
@@ -800,8 +786,8 @@ photon_beetle_aead128_decrypt_with:
 	cmp	48(sp), 40(sp)
 	mov	38(sp), r15
 	subc	46(sp), r15
-	jc	.Lphoton_beetle_aead128_decrypt_with_done14
-.Lphoton_beetle_aead128_decrypt_with_loop13:
+	jc	.Lphoton_beetle_aead128_decrypt_with_done13
+.Lphoton_beetle_aead128_decrypt_with_loop12:
 	; photon_beetle_aead128.ae:148: off = rate * i
 	mov	40(sp), r14
 	rla	r14
@@ -856,10 +842,10 @@ photon_beetle_aead128_decrypt_with:
 	mov	16(sp), r14
 	add	52(sp), r14
 	cmp	#16, r10
-	jnc	.Lphoton_beetle_aead128_decrypt_with_bytes15
+	jnc	.Lphoton_beetle_aead128_decrypt_with_bytes14
 	bit	#1, r14
-	jnz	.Lphoton_beetle_aead128_decrypt_with_bytes15
-.Lphoton_beetle_aead128_decrypt_with_words16:
+	jnz	.Lphoton_beetle_aead128_decrypt_with_bytes14
+.Lphoton_beetle_aead128_decrypt_with_words15:
 	mov	@r14, r6
 	mov	2(r14), r7
 	mov	4(r14), r15
@@ -868,28 +854,28 @@ photon_beetle_aead128_decrypt_with:
 	mov	10(r14), r13
 	mov	12(r14), 34(sp)
 	mov	14(r14), r14
-	jmp	.Lphoton_beetle_aead128_decrypt_with_join17
-.Lphoton_beetle_aead128_decrypt_with_bytes15:
+	jmp	.Lphoton_beetle_aead128_decrypt_with_join16
+.Lphoton_beetle_aead128_decrypt_with_bytes14:
 	mov	sp, r6
 	add	#92, r6
 	mov	r6, r7
 	mov	#16, r12
 	mov	r10, r15
-.Lphoton_beetle_aead128_decrypt_with_cpy18:
+.Lphoton_beetle_aead128_decrypt_with_cpy17:
 	clr	r13
 	tst	r15
-	jz	.Lphoton_beetle_aead128_decrypt_with_pad19
+	jz	.Lphoton_beetle_aead128_decrypt_with_pad18
 	mov.b	@r14, r13
 	inc	r14
 	dec	r15
-.Lphoton_beetle_aead128_decrypt_with_pad19:
+.Lphoton_beetle_aead128_decrypt_with_pad18:
 	mov.b	r13, 0(r7)
 	inc	r7
 	dec	r12
-	jnz	.Lphoton_beetle_aead128_decrypt_with_cpy18
+	jnz	.Lphoton_beetle_aead128_decrypt_with_cpy17
 	mov	r6, r14
-	jmp	.Lphoton_beetle_aead128_decrypt_with_words16
-.Lphoton_beetle_aead128_decrypt_with_join17:
+	jmp	.Lphoton_beetle_aead128_decrypt_with_words15
+.Lphoton_beetle_aead128_decrypt_with_join16:
 	xor	68(sp), r6
 	xor	70(sp), r7
 	xor	72(sp), r15
@@ -930,12 +916,12 @@ photon_beetle_aead128_decrypt_with:
 	mov	#-1, r15
 	mov	32(sp), r4
 	tst	28(sp)
-	jnz	.Lphoton_beetle_aead128_decrypt_with_shbig20
+	jnz	.Lphoton_beetle_aead128_decrypt_with_shbig19
 	cmp	#128, r4
-	jc	.Lphoton_beetle_aead128_decrypt_with_shbig20
-.Lphoton_beetle_aead128_decrypt_with_shlimb23:
+	jc	.Lphoton_beetle_aead128_decrypt_with_shbig19
+.Lphoton_beetle_aead128_decrypt_with_shlimb22:
 	cmp	#16, r4
-	jnc	.Lphoton_beetle_aead128_decrypt_with_shbits24
+	jnc	.Lphoton_beetle_aead128_decrypt_with_shbits23
 	mov	r14, r15
 	mov	r13, r14
 	mov	r12, r13
@@ -945,11 +931,11 @@ photon_beetle_aead128_decrypt_with:
 	mov	r5, r8
 	clr	r5
 	sub	#16, r4
-	jmp	.Lphoton_beetle_aead128_decrypt_with_shlimb23
-.Lphoton_beetle_aead128_decrypt_with_shbits24:
+	jmp	.Lphoton_beetle_aead128_decrypt_with_shlimb22
+.Lphoton_beetle_aead128_decrypt_with_shbits23:
 	tst	r4
-	jz	.Lphoton_beetle_aead128_decrypt_with_shend21
-.Lphoton_beetle_aead128_decrypt_with_sh22:
+	jz	.Lphoton_beetle_aead128_decrypt_with_shend20
+.Lphoton_beetle_aead128_decrypt_with_sh21:
 	rla	r5
 	rlc	r8
 	rlc	r9
@@ -959,9 +945,9 @@ photon_beetle_aead128_decrypt_with:
 	rlc	r14
 	rlc	r15
 	dec	r4
-	jnz	.Lphoton_beetle_aead128_decrypt_with_sh22
-	jmp	.Lphoton_beetle_aead128_decrypt_with_shend21
-.Lphoton_beetle_aead128_decrypt_with_shbig20:
+	jnz	.Lphoton_beetle_aead128_decrypt_with_sh21
+	jmp	.Lphoton_beetle_aead128_decrypt_with_shend20
+.Lphoton_beetle_aead128_decrypt_with_shbig19:
 	clr	r5
 	clr	r8
 	clr	r9
@@ -970,7 +956,7 @@ photon_beetle_aead128_decrypt_with:
 	clr	r13
 	clr	r14
 	clr	r15
-.Lphoton_beetle_aead128_decrypt_with_shend21:
+.Lphoton_beetle_aead128_decrypt_with_shend20:
 	bic	r5, r6
 	bic	r8, r7
 	mov	12(sp), r8
@@ -989,9 +975,9 @@ photon_beetle_aead128_decrypt_with:
 	mov	16(sp), r4
 	add	50(sp), r4
 	cmp	#16, r10
-	jnc	.Lphoton_beetle_aead128_decrypt_with_bytes25
+	jnc	.Lphoton_beetle_aead128_decrypt_with_bytes24
 	bit	#1, r4
-	jnz	.Lphoton_beetle_aead128_decrypt_with_bytes25
+	jnz	.Lphoton_beetle_aead128_decrypt_with_bytes24
 	mov	r6, 0(r4)
 	mov	r7, 2(r4)
 	mov	r8, 4(r4)
@@ -1000,8 +986,8 @@ photon_beetle_aead128_decrypt_with:
 	mov	r12, 10(r4)
 	mov	r13, 12(r4)
 	mov	r14, 14(r4)
-	jmp	.Lphoton_beetle_aead128_decrypt_with_stored26
-.Lphoton_beetle_aead128_decrypt_with_bytes25:
+	jmp	.Lphoton_beetle_aead128_decrypt_with_stored25
+.Lphoton_beetle_aead128_decrypt_with_bytes24:
 	mov	r6, 92(sp)
 	mov	r7, 94(sp)
 	mov	r8, 96(sp)
@@ -1014,18 +1000,18 @@ photon_beetle_aead128_decrypt_with:
 	add	#92, r5
 	mov	r10, r15
 	cmp	#16, r15
-	jnc	.Lphoton_beetle_aead128_decrypt_with_cnt27
+	jnc	.Lphoton_beetle_aead128_decrypt_with_cnt26
 	mov	#16, r15
-.Lphoton_beetle_aead128_decrypt_with_cnt27:
+.Lphoton_beetle_aead128_decrypt_with_cnt26:
 	tst	r15
-	jz	.Lphoton_beetle_aead128_decrypt_with_stored26
-.Lphoton_beetle_aead128_decrypt_with_cpy28:
+	jz	.Lphoton_beetle_aead128_decrypt_with_stored25
+.Lphoton_beetle_aead128_decrypt_with_cpy27:
 	mov.b	@r5, 0(r4)
 	inc	r5
 	inc	r4
 	dec	r15
-	jnz	.Lphoton_beetle_aead128_decrypt_with_cpy28
-.Lphoton_beetle_aead128_decrypt_with_stored26:
+	jnz	.Lphoton_beetle_aead128_decrypt_with_cpy27
+.Lphoton_beetle_aead128_decrypt_with_stored25:
 	; photon_beetle_aead128.ae:34: return if n < rate then x | ((1 as u128) << (8 * n)) else x
 	cmp	#16, r10
 	mov	36(sp), r15
@@ -1044,12 +1030,12 @@ photon_beetle_aead128_decrypt_with:
 	mov	#0, 8(sp)
 	mov	32(sp), r10
 	tst	28(sp)
-	jnz	.Lphoton_beetle_aead128_decrypt_with_shbig29
+	jnz	.Lphoton_beetle_aead128_decrypt_with_shbig28
 	cmp	#128, r10
-	jc	.Lphoton_beetle_aead128_decrypt_with_shbig29
-.Lphoton_beetle_aead128_decrypt_with_shlimb32:
+	jc	.Lphoton_beetle_aead128_decrypt_with_shbig28
+.Lphoton_beetle_aead128_decrypt_with_shlimb31:
 	cmp	#16, r10
-	jnc	.Lphoton_beetle_aead128_decrypt_with_shbits33
+	jnc	.Lphoton_beetle_aead128_decrypt_with_shbits32
 	mov	r4, 8(sp)
 	mov	r5, r4
 	mov	r15, r5
@@ -1059,11 +1045,11 @@ photon_beetle_aead128_decrypt_with:
 	mov	6(sp), 4(sp)
 	clr	6(sp)
 	sub	#16, r10
-	jmp	.Lphoton_beetle_aead128_decrypt_with_shlimb32
-.Lphoton_beetle_aead128_decrypt_with_shbits33:
+	jmp	.Lphoton_beetle_aead128_decrypt_with_shlimb31
+.Lphoton_beetle_aead128_decrypt_with_shbits32:
 	tst	r10
-	jz	.Lphoton_beetle_aead128_decrypt_with_shend30
-.Lphoton_beetle_aead128_decrypt_with_sh31:
+	jz	.Lphoton_beetle_aead128_decrypt_with_shend29
+.Lphoton_beetle_aead128_decrypt_with_sh30:
 	rla	6(sp)
 	rlc	4(sp)
 	rlc	2(sp)
@@ -1073,9 +1059,9 @@ photon_beetle_aead128_decrypt_with:
 	rlc	r4
 	rlc	8(sp)
 	dec	r10
-	jnz	.Lphoton_beetle_aead128_decrypt_with_sh31
-	jmp	.Lphoton_beetle_aead128_decrypt_with_shend30
-.Lphoton_beetle_aead128_decrypt_with_shbig29:
+	jnz	.Lphoton_beetle_aead128_decrypt_with_sh30
+	jmp	.Lphoton_beetle_aead128_decrypt_with_shend29
+.Lphoton_beetle_aead128_decrypt_with_shbig28:
 	clr	6(sp)
 	clr	4(sp)
 	clr	2(sp)
@@ -1084,7 +1070,7 @@ photon_beetle_aead128_decrypt_with:
 	clr	r5
 	clr	r4
 	clr	8(sp)
-.Lphoton_beetle_aead128_decrypt_with_shend30:
+.Lphoton_beetle_aead128_decrypt_with_shend29:
 	mov	6(sp), r10
 	bis	r6, r10
 	bis	r7, 4(sp)
@@ -1158,8 +1144,8 @@ photon_beetle_aead128_decrypt_with:
 	cmp	48(sp), 40(sp)
 	mov	38(sp), r15
 	subc	46(sp), r15
-	jnc	.Lphoton_beetle_aead128_decrypt_with_loop13
-.Lphoton_beetle_aead128_decrypt_with_done14:
+	jnc	.Lphoton_beetle_aead128_decrypt_with_loop12
+.Lphoton_beetle_aead128_decrypt_with_done13:
 	; photon_beetle_aead128.ae:76: whole = m % rate == 0
 	mov	44(sp), r15
 	and	#15, r15
@@ -1189,14 +1175,14 @@ photon_beetle_aead128_decrypt_with:
 	rlam.w	#1, r13
 	xor	90(sp), r13
 	mov	r13, 90(sp)
-	jmp	.Lphoton_beetle_aead128_decrypt_with_endif12
-.Lphoton_beetle_aead128_decrypt_with_else11:
-.Lphoton_beetle_aead128_decrypt_with_endif12:
+	jmp	.Lphoton_beetle_aead128_decrypt_with_endif11
+.Lphoton_beetle_aead128_decrypt_with_else10:
+.Lphoton_beetle_aead128_decrypt_with_endif11:
 	; photon_beetle_aead128.ae:159: return (load_le(tag, 0, 16) ^ tag_of(s)) == 0
 	mov	56(sp), r11
 	bit	#1, r11
-	jnz	.Lphoton_beetle_aead128_decrypt_with_bytes34
-.Lphoton_beetle_aead128_decrypt_with_words35:
+	jnz	.Lphoton_beetle_aead128_decrypt_with_bytes33
+.Lphoton_beetle_aead128_decrypt_with_words34:
 	mov	@r11, 42(sp)
 	mov	2(r11), r4
 	mov	4(r11), r5
@@ -1205,22 +1191,22 @@ photon_beetle_aead128_decrypt_with:
 	mov	10(r11), r8
 	mov	12(r11), r9
 	mov	14(r11), r10
-	jmp	.Lphoton_beetle_aead128_decrypt_with_join36
-.Lphoton_beetle_aead128_decrypt_with_bytes34:
+	jmp	.Lphoton_beetle_aead128_decrypt_with_join35
+.Lphoton_beetle_aead128_decrypt_with_bytes33:
 	mov	sp, r12
 	add	#92, r12
 	mov	r12, r13
 	mov	#16, r14
-.Lphoton_beetle_aead128_decrypt_with_cpy37:
+.Lphoton_beetle_aead128_decrypt_with_cpy36:
 	mov.b	@r11, r15
 	inc	r11
 	mov.b	r15, 0(r13)
 	inc	r13
 	dec	r14
-	jnz	.Lphoton_beetle_aead128_decrypt_with_cpy37
+	jnz	.Lphoton_beetle_aead128_decrypt_with_cpy36
 	mov	r12, r11
-	jmp	.Lphoton_beetle_aead128_decrypt_with_words35
-.Lphoton_beetle_aead128_decrypt_with_join36:
+	jmp	.Lphoton_beetle_aead128_decrypt_with_words34
+.Lphoton_beetle_aead128_decrypt_with_join35:
 	; photon_beetle_aead128.ae:82: P.permute(s)
 	mov	sp, r12
 	add	#60, r12

@@ -183,7 +183,7 @@ poly1305_setup:
 
 ; --- poly1305_block: poly1305.block
 ;     frame 20 bytes (0 spill slots, locals 20), saves r6, r7, r8, r9, r10
-;     estimated 760 bytes of code
+;     estimated 720 bytes of code
 	.section .text.poly1305_block,"ax",@progbits
 	.global poly1305_block
 	.type poly1305_block, @function
@@ -191,16 +191,6 @@ poly1305_setup:
 poly1305_block:
 	pushm.w	#5, r10
 	sub	#20, sp
-	clr	0(sp)
-	clr	2(sp)
-	clr	4(sp)
-	clr	6(sp)
-	clr	8(sp)
-	clr	10(sp)
-	clr	12(sp)
-	clr	14(sp)
-	clr	16(sp)
-	clr	18(sp)
 	; poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
 	mov	@r14, r15
 	and	#8191, r15
@@ -973,7 +963,7 @@ poly1305_absorb_padded:
 
 ; --- poly1305_mac: poly1305.mac
 ;     frame 150 bytes (28 spill slots, locals 94), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1718 bytes of code
+;     estimated 1702 bytes of code
 	.section .text.poly1305_mac,"ax",@progbits
 	.global poly1305_mac
 	.type poly1305_mac, @function
@@ -995,13 +985,6 @@ poly1305_mac:
 	clr	70(sp)
 	clr	72(sp)
 	clr	74(sp)
-	mov	sp, r14
-	mov	#20, r15
-.Lpoly1305_mac_zero1:
-	clr	76(r14)
-	incd	r14
-	dec	r15
-	jnz	.Lpoly1305_mac_zero1
 	; poly1305.ae:30: r = (r_bytes & clamp) as u<130>
 	mov	18(sp), r6
 	mov	r6, r15
@@ -1201,8 +1184,8 @@ poly1305_mac:
 	cmp	22(sp), r10
 	mov	r10, r15
 	subc	20(sp), r15
-	jc	.Lpoly1305_mac_done3
-.Lpoly1305_mac_loop2:
+	jc	.Lpoly1305_mac_done2
+.Lpoly1305_mac_loop1:
 	; poly1305.ae:100: off = i * 16
 	mov	@sp, r14
 	rla	r14
@@ -1239,10 +1222,10 @@ poly1305_mac:
 	; poly1305.ae:102: block(h, rt, (load_le(msg, off, 16, count) as u<130>) | ((1 as u<130>) << (8 * count)))
 	add	26(sp), r8
 	cmp	#16, r9
-	jnc	.Lpoly1305_mac_bytes4
+	jnc	.Lpoly1305_mac_bytes3
 	bit	#1, r8
-	jnz	.Lpoly1305_mac_bytes4
-.Lpoly1305_mac_words5:
+	jnz	.Lpoly1305_mac_bytes3
+.Lpoly1305_mac_words4:
 	mov	@r8, 2(sp)
 	mov	2(r8), 4(sp)
 	mov	4(r8), 6(sp)
@@ -1251,28 +1234,28 @@ poly1305_mac:
 	mov	10(r8), 12(sp)
 	mov	12(r8), 14(sp)
 	mov	14(r8), 16(sp)
-	jmp	.Lpoly1305_mac_join6
-.Lpoly1305_mac_bytes4:
+	jmp	.Lpoly1305_mac_join5
+.Lpoly1305_mac_bytes3:
 	mov	sp, r11
 	add	#116, r11
 	mov	r11, r12
 	mov	#16, r13
 	mov	r9, r15
-.Lpoly1305_mac_cpy7:
+.Lpoly1305_mac_cpy6:
 	clr	r14
 	tst	r15
-	jz	.Lpoly1305_mac_pad8
+	jz	.Lpoly1305_mac_pad7
 	mov.b	@r8, r14
 	inc	r8
 	dec	r15
-.Lpoly1305_mac_pad8:
+.Lpoly1305_mac_pad7:
 	mov.b	r14, 0(r12)
 	inc	r12
 	dec	r13
-	jnz	.Lpoly1305_mac_cpy7
+	jnz	.Lpoly1305_mac_cpy6
 	mov	r11, r8
-	jmp	.Lpoly1305_mac_words5
-.Lpoly1305_mac_join6:
+	jmp	.Lpoly1305_mac_words4
+.Lpoly1305_mac_join5:
 	rla	r9
 	adc	r9
 	rla	r9
@@ -1294,12 +1277,12 @@ poly1305_mac:
 	mov	#0, r13
 	mov	#0, r4
 	tst	r5
-	jnz	.Lpoly1305_mac_shbig9
+	jnz	.Lpoly1305_mac_shbig8
 	cmp	#130, r15
-	jc	.Lpoly1305_mac_shbig9
-.Lpoly1305_mac_shlimb12:
+	jc	.Lpoly1305_mac_shbig8
+.Lpoly1305_mac_shlimb11:
 	cmp	#16, r15
-	jnc	.Lpoly1305_mac_shbits13
+	jnc	.Lpoly1305_mac_shbits12
 	mov	r13, r4
 	mov	r12, r13
 	mov	r14, r12
@@ -1310,11 +1293,11 @@ poly1305_mac:
 	mov	r6, r7
 	clr	r6
 	sub	#16, r15
-	jmp	.Lpoly1305_mac_shlimb12
-.Lpoly1305_mac_shbits13:
+	jmp	.Lpoly1305_mac_shlimb11
+.Lpoly1305_mac_shbits12:
 	tst	r15
-	jz	.Lpoly1305_mac_shend10
-.Lpoly1305_mac_sh11:
+	jz	.Lpoly1305_mac_shend9
+.Lpoly1305_mac_sh10:
 	rla	r6
 	rlc	r7
 	rlc	r8
@@ -1325,9 +1308,9 @@ poly1305_mac:
 	rlc	r13
 	rlc	r4
 	dec	r15
-	jnz	.Lpoly1305_mac_sh11
-	jmp	.Lpoly1305_mac_shend10
-.Lpoly1305_mac_shbig9:
+	jnz	.Lpoly1305_mac_sh10
+	jmp	.Lpoly1305_mac_shend9
+.Lpoly1305_mac_shbig8:
 	clr	r6
 	clr	r7
 	clr	r8
@@ -1337,7 +1320,7 @@ poly1305_mac:
 	clr	r12
 	clr	r13
 	clr	r4
-.Lpoly1305_mac_shend10:
+.Lpoly1305_mac_shend9:
 	and	#3, r4
 	mov	2(sp), r5
 	bis	r6, r5
@@ -1376,8 +1359,8 @@ poly1305_mac:
 	cmp	22(sp), 0(sp)
 	mov	r10, r15
 	subc	20(sp), r15
-	jnc	.Lpoly1305_mac_loop2
-.Lpoly1305_mac_done3:
+	jnc	.Lpoly1305_mac_loop1
+.Lpoly1305_mac_done2:
 	; poly1305.ae:75: v = v + ((h[i] as u<136>) << (13 * i))
 	mov	58(sp), r14
 	bit	#1, r14

@@ -1283,7 +1283,7 @@ isap_a_128a_P_permute:
 
 ; --- isap_a_128a_mac: isap_a_128a.mac
 ;     frame 124 bytes (10 spill slots, locals 104), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1036 bytes of code
+;     estimated 1020 bytes of code
 	.section .text.isap_a_128a_mac,"ax",@progbits
 	.local isap_a_128a_mac
 	.type isap_a_128a_mac, @function
@@ -1304,13 +1304,6 @@ isap_a_128a_mac:
 	incd	r14
 	dec	r15
 	jnz	.Lisap_a_128a_mac_zero1
-	mov	sp, r14
-	mov	#20, r15
-.Lisap_a_128a_mac_zero2:
-	clr	60(r14)
-	incd	r14
-	dec	r15
-	jnz	.Lisap_a_128a_mac_zero2
 	; isap_a_128a.ae:92: s[0] = n[127:64]
 	mov	8(r13), 20(sp)
 	mov	10(r13), 22(sp)
@@ -1344,8 +1337,8 @@ isap_a_128a_mac:
 	mov	r9, r15
 	subc	r13, r15
 	mov	r13, 2(sp)
-	jc	.Lisap_a_128a_mac_done4
-.Lisap_a_128a_mac_loop3:
+	jc	.Lisap_a_128a_mac_done3
+.Lisap_a_128a_mac_loop2:
 	; isap_a_128a.ae:79: off = rate * i
 	mov	r9, r14
 	rla	r14
@@ -1380,36 +1373,36 @@ isap_a_128a_mac:
 	; isap_a_128a.ae:81: s[0] = s[0] ^ load_be(x, off, rate, count) ^ pad(count)
 	add	10(sp), r4
 	cmp	#8, r11
-	jnc	.Lisap_a_128a_mac_bytes5
+	jnc	.Lisap_a_128a_mac_bytes4
 	bit	#1, r4
-	jnz	.Lisap_a_128a_mac_bytes5
-.Lisap_a_128a_mac_words6:
+	jnz	.Lisap_a_128a_mac_bytes4
+.Lisap_a_128a_mac_words5:
 	mov	@r4, r7
 	mov	2(r4), r6
 	mov	4(r4), r5
 	mov	6(r4), r4
-	jmp	.Lisap_a_128a_mac_join7
-.Lisap_a_128a_mac_bytes5:
+	jmp	.Lisap_a_128a_mac_join6
+.Lisap_a_128a_mac_bytes4:
 	mov	sp, r7
 	add	#100, r7
 	mov	r7, r8
 	mov	#8, r13
 	mov	r11, r15
-.Lisap_a_128a_mac_cpy8:
+.Lisap_a_128a_mac_cpy7:
 	clr	r14
 	tst	r15
-	jz	.Lisap_a_128a_mac_pad9
+	jz	.Lisap_a_128a_mac_pad8
 	mov.b	@r4, r14
 	inc	r4
 	dec	r15
-.Lisap_a_128a_mac_pad9:
+.Lisap_a_128a_mac_pad8:
 	mov.b	r14, 0(r8)
 	inc	r8
 	dec	r13
-	jnz	.Lisap_a_128a_mac_cpy8
+	jnz	.Lisap_a_128a_mac_cpy7
 	mov	r7, r4
-	jmp	.Lisap_a_128a_mac_words6
-.Lisap_a_128a_mac_join7:
+	jmp	.Lisap_a_128a_mac_words5
+.Lisap_a_128a_mac_join6:
 	swpb	r4
 	xor	20(sp), r4
 	swpb	r5
@@ -1435,36 +1428,36 @@ isap_a_128a_mac:
 	mov	#0, r8
 	mov	#32768, r11
 	tst	r12
-	jnz	.Lisap_a_128a_mac_shbig10
+	jnz	.Lisap_a_128a_mac_shbig9
 	cmp	#64, r15
-	jc	.Lisap_a_128a_mac_shbig10
-.Lisap_a_128a_mac_shlimb13:
+	jc	.Lisap_a_128a_mac_shbig9
+.Lisap_a_128a_mac_shlimb12:
 	cmp	#16, r15
-	jnc	.Lisap_a_128a_mac_shbits14
+	jnc	.Lisap_a_128a_mac_shbits13
 	mov	r14, r13
 	mov	r8, r14
 	mov	r11, r8
 	clr	r11
 	sub	#16, r15
-	jmp	.Lisap_a_128a_mac_shlimb13
-.Lisap_a_128a_mac_shbits14:
+	jmp	.Lisap_a_128a_mac_shlimb12
+.Lisap_a_128a_mac_shbits13:
 	tst	r15
-	jz	.Lisap_a_128a_mac_shend11
-.Lisap_a_128a_mac_sh12:
+	jz	.Lisap_a_128a_mac_shend10
+.Lisap_a_128a_mac_sh11:
 	clrc
 	rrc	r11
 	rrc	r8
 	rrc	r14
 	rrc	r13
 	dec	r15
-	jnz	.Lisap_a_128a_mac_sh12
-	jmp	.Lisap_a_128a_mac_shend11
-.Lisap_a_128a_mac_shbig10:
+	jnz	.Lisap_a_128a_mac_sh11
+	jmp	.Lisap_a_128a_mac_shend10
+.Lisap_a_128a_mac_shbig9:
 	clr	r13
 	clr	r14
 	clr	r8
 	clr	r11
-.Lisap_a_128a_mac_shend11:
+.Lisap_a_128a_mac_shend10:
 	; isap_a_128a.ae:81: s[0] = s[0] ^ load_be(x, off, rate, count) ^ pad(count)
 	xor	r13, r4
 	xor	r14, r5
@@ -1484,8 +1477,8 @@ isap_a_128a_mac:
 	cmp	6(sp), r9
 	mov	r10, r15
 	subc	2(sp), r15
-	jnc	.Lisap_a_128a_mac_loop3
-.Lisap_a_128a_mac_done4:
+	jnc	.Lisap_a_128a_mac_loop2
+.Lisap_a_128a_mac_done3:
 	; isap_a_128a.ae:97: s[4] = s[4] ^ 1
 	mov	52(sp), r15
 	xor	#1, r15
@@ -1503,8 +1496,8 @@ isap_a_128a_mac:
 	mov	r9, r15
 	subc	r13, r15
 	mov	r13, 0(sp)
-	jc	.Lisap_a_128a_mac_done16
-.Lisap_a_128a_mac_loop15:
+	jc	.Lisap_a_128a_mac_done15
+.Lisap_a_128a_mac_loop14:
 	; isap_a_128a.ae:79: off = rate * i
 	mov	r9, r14
 	rla	r14
@@ -1539,36 +1532,36 @@ isap_a_128a_mac:
 	; isap_a_128a.ae:81: s[0] = s[0] ^ load_be(x, off, rate, count) ^ pad(count)
 	add	14(sp), r4
 	cmp	#8, r11
-	jnc	.Lisap_a_128a_mac_bytes17
+	jnc	.Lisap_a_128a_mac_bytes16
 	bit	#1, r4
-	jnz	.Lisap_a_128a_mac_bytes17
-.Lisap_a_128a_mac_words18:
+	jnz	.Lisap_a_128a_mac_bytes16
+.Lisap_a_128a_mac_words17:
 	mov	@r4, r7
 	mov	2(r4), r6
 	mov	4(r4), r5
 	mov	6(r4), r4
-	jmp	.Lisap_a_128a_mac_join19
-.Lisap_a_128a_mac_bytes17:
+	jmp	.Lisap_a_128a_mac_join18
+.Lisap_a_128a_mac_bytes16:
 	mov	sp, r7
 	add	#100, r7
 	mov	r7, r8
 	mov	#8, r13
 	mov	r11, r15
-.Lisap_a_128a_mac_cpy20:
+.Lisap_a_128a_mac_cpy19:
 	clr	r14
 	tst	r15
-	jz	.Lisap_a_128a_mac_pad21
+	jz	.Lisap_a_128a_mac_pad20
 	mov.b	@r4, r14
 	inc	r4
 	dec	r15
-.Lisap_a_128a_mac_pad21:
+.Lisap_a_128a_mac_pad20:
 	mov.b	r14, 0(r8)
 	inc	r8
 	dec	r13
-	jnz	.Lisap_a_128a_mac_cpy20
+	jnz	.Lisap_a_128a_mac_cpy19
 	mov	r7, r4
-	jmp	.Lisap_a_128a_mac_words18
-.Lisap_a_128a_mac_join19:
+	jmp	.Lisap_a_128a_mac_words17
+.Lisap_a_128a_mac_join18:
 	swpb	r4
 	xor	20(sp), r4
 	swpb	r5
@@ -1594,36 +1587,36 @@ isap_a_128a_mac:
 	mov	#0, r8
 	mov	#32768, r11
 	tst	r12
-	jnz	.Lisap_a_128a_mac_shbig22
+	jnz	.Lisap_a_128a_mac_shbig21
 	cmp	#64, r15
-	jc	.Lisap_a_128a_mac_shbig22
-.Lisap_a_128a_mac_shlimb25:
+	jc	.Lisap_a_128a_mac_shbig21
+.Lisap_a_128a_mac_shlimb24:
 	cmp	#16, r15
-	jnc	.Lisap_a_128a_mac_shbits26
+	jnc	.Lisap_a_128a_mac_shbits25
 	mov	r14, r13
 	mov	r8, r14
 	mov	r11, r8
 	clr	r11
 	sub	#16, r15
-	jmp	.Lisap_a_128a_mac_shlimb25
-.Lisap_a_128a_mac_shbits26:
+	jmp	.Lisap_a_128a_mac_shlimb24
+.Lisap_a_128a_mac_shbits25:
 	tst	r15
-	jz	.Lisap_a_128a_mac_shend23
-.Lisap_a_128a_mac_sh24:
+	jz	.Lisap_a_128a_mac_shend22
+.Lisap_a_128a_mac_sh23:
 	clrc
 	rrc	r11
 	rrc	r8
 	rrc	r14
 	rrc	r13
 	dec	r15
-	jnz	.Lisap_a_128a_mac_sh24
-	jmp	.Lisap_a_128a_mac_shend23
-.Lisap_a_128a_mac_shbig22:
+	jnz	.Lisap_a_128a_mac_sh23
+	jmp	.Lisap_a_128a_mac_shend22
+.Lisap_a_128a_mac_shbig21:
 	clr	r13
 	clr	r14
 	clr	r8
 	clr	r11
-.Lisap_a_128a_mac_shend23:
+.Lisap_a_128a_mac_shend22:
 	; isap_a_128a.ae:81: s[0] = s[0] ^ load_be(x, off, rate, count) ^ pad(count)
 	xor	r13, r4
 	xor	r14, r5
@@ -1643,8 +1636,8 @@ isap_a_128a_mac:
 	cmp	4(sp), r9
 	mov	r10, r15
 	subc	@sp, r15
-	jnc	.Lisap_a_128a_mac_loop15
-.Lisap_a_128a_mac_done16:
+	jnc	.Lisap_a_128a_mac_loop14
+.Lisap_a_128a_mac_done15:
 	; isap_a_128a.ae:99: rekey(ka, cat(s[0], s[1]), t)
 	mov	28(sp), 108(sp)
 	mov	30(sp), 110(sp)

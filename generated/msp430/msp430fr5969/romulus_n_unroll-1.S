@@ -156,7 +156,7 @@ romulus_n_key_setup:
 
 ; --- romulus_n_encrypt_with: romulus_n.encrypt_with
 ;     frame 484 bytes (37 spill slots, locals 408), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2042 bytes of code
+;     estimated 2026 bytes of code
 	.section .text.romulus_n_encrypt_with,"ax",@progbits
 	.global romulus_n_encrypt_with
 	.type romulus_n_encrypt_with, @function
@@ -171,17 +171,10 @@ romulus_n_encrypt_with:
 	mov	504(sp), 68(sp)
 	mov	506(sp), 70(sp)
 	mov	510(sp), 74(sp)
-	mov	sp, r14
-	mov	#160, r15
-.Lromulus_n_encrypt_with_zero1:
-	clr	76(r14)
-	incd	r14
-	dec	r15
-	jnz	.Lromulus_n_encrypt_with_zero1
 	; romulus_n.ae:104: E.tk23_rows(load_be(nonce, 0, 16), r3, r23)
 	bit	#1, r13
-	jnz	.Lromulus_n_encrypt_with_bytes2
-.Lromulus_n_encrypt_with_words3:
+	jnz	.Lromulus_n_encrypt_with_bytes1
+.Lromulus_n_encrypt_with_words2:
 	mov	@r13, r4
 	mov	2(r13), r5
 	mov	4(r13), r6
@@ -190,22 +183,22 @@ romulus_n_encrypt_with:
 	mov	10(r13), r12
 	mov	12(r13), r14
 	mov	14(r13), r15
-	jmp	.Lromulus_n_encrypt_with_join4
-.Lromulus_n_encrypt_with_bytes2:
+	jmp	.Lromulus_n_encrypt_with_join3
+.Lromulus_n_encrypt_with_bytes1:
 	mov	sp, r11
 	add	#396, r11
 	mov	r11, r12
 	mov	#16, r14
-.Lromulus_n_encrypt_with_cpy5:
+.Lromulus_n_encrypt_with_cpy4:
 	mov.b	@r13, r15
 	inc	r13
 	mov.b	r15, 0(r12)
 	inc	r12
 	dec	r14
-	jnz	.Lromulus_n_encrypt_with_cpy5
+	jnz	.Lromulus_n_encrypt_with_cpy4
 	mov	r11, r13
-	jmp	.Lromulus_n_encrypt_with_words3
-.Lromulus_n_encrypt_with_join4:
+	jmp	.Lromulus_n_encrypt_with_words2
+.Lromulus_n_encrypt_with_join3:
 	swpb	r15
 	mov	r15, 412(sp)
 	swpb	r14
@@ -245,7 +238,7 @@ romulus_n_encrypt_with:
 	adc	r15
 	xor	#1, r15
 	tst	r15
-	jz	.Lromulus_n_encrypt_with_else7
+	jz	.Lromulus_n_encrypt_with_else6
 	; romulus_n.ae:67: return E.encrypt_block_tk1(cat(rev8(cnt), d), r23, s)
 	mov	#21, 412(sp)
 	mov	#0, 414(sp)
@@ -272,8 +265,8 @@ romulus_n_encrypt_with:
 	mov	462(sp), r11
 	mov	464(sp), r12
 	mov	466(sp), r13
-	jmp	.Lromulus_n_encrypt_with_endif8
-.Lromulus_n_encrypt_with_else7:
+	jmp	.Lromulus_n_encrypt_with_endif7
+.Lromulus_n_encrypt_with_else6:
 	mov	#1, r5
 	mov	#0, 60(sp)
 	mov	#0, 58(sp)
@@ -286,7 +279,7 @@ romulus_n_encrypt_with:
 	mov	446(sp), r11
 	mov	448(sp), r12
 	mov	450(sp), r13
-.Lromulus_n_encrypt_with_endif8:
+.Lromulus_n_encrypt_with_endif7:
 	; romulus_n.ae:112: for i in 0..(m + 15) / 16 {
 	mov	68(sp), r15
 	mov	#0, r4
@@ -330,10 +323,10 @@ romulus_n_encrypt_with:
 	cmp	66(sp), 54(sp)
 	mov	52(sp), r15
 	subc	64(sp), r15
-	jnc	.Lromulus_n_encrypt_with_near23
-	br	#.Lromulus_n_encrypt_with_done10
-.Lromulus_n_encrypt_with_near23:
-.Lromulus_n_encrypt_with_loop9:
+	jnc	.Lromulus_n_encrypt_with_near22
+	br	#.Lromulus_n_encrypt_with_done9
+.Lromulus_n_encrypt_with_near22:
+.Lromulus_n_encrypt_with_loop8:
 	; romulus_n.ae:113: off = 16 * i
 	mov	54(sp), r14
 	rla	r14
@@ -375,10 +368,10 @@ romulus_n_encrypt_with:
 	mov	r4, r11
 	add	72(sp), r11
 	cmp	#16, r8
-	jnc	.Lromulus_n_encrypt_with_bytes11
+	jnc	.Lromulus_n_encrypt_with_bytes10
 	bit	#1, r11
-	jnz	.Lromulus_n_encrypt_with_bytes11
-.Lromulus_n_encrypt_with_words12:
+	jnz	.Lromulus_n_encrypt_with_bytes10
+.Lromulus_n_encrypt_with_words11:
 	mov	@r11, 50(sp)
 	mov	2(r11), 44(sp)
 	mov	4(r11), 40(sp)
@@ -387,28 +380,28 @@ romulus_n_encrypt_with:
 	mov	10(r11), r6
 	mov	12(r11), r14
 	mov	14(r11), r15
-	jmp	.Lromulus_n_encrypt_with_join13
-.Lromulus_n_encrypt_with_bytes11:
+	jmp	.Lromulus_n_encrypt_with_join12
+.Lromulus_n_encrypt_with_bytes10:
 	mov	sp, r9
 	add	#396, r9
 	mov	r9, r12
 	mov	#16, r13
 	mov	r8, r15
-.Lromulus_n_encrypt_with_cpy14:
+.Lromulus_n_encrypt_with_cpy13:
 	clr	r14
 	tst	r15
-	jz	.Lromulus_n_encrypt_with_pad15
+	jz	.Lromulus_n_encrypt_with_pad14
 	mov.b	@r11, r14
 	inc	r11
 	dec	r15
-.Lromulus_n_encrypt_with_pad15:
+.Lromulus_n_encrypt_with_pad14:
 	mov.b	r14, 0(r12)
 	inc	r12
 	dec	r13
-	jnz	.Lromulus_n_encrypt_with_cpy14
+	jnz	.Lromulus_n_encrypt_with_cpy13
 	mov	r9, r11
-	jmp	.Lromulus_n_encrypt_with_words12
-.Lromulus_n_encrypt_with_join13:
+	jmp	.Lromulus_n_encrypt_with_words11
+.Lromulus_n_encrypt_with_join12:
 	; romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	mov	48(sp), r11
 	mov	r11, r13
@@ -602,9 +595,9 @@ romulus_n_encrypt_with:
 	mov	14(sp), r13
 	mov	24(sp), r15
 	cmp	#16, r8
-	jnc	.Lromulus_n_encrypt_with_bytes16
+	jnc	.Lromulus_n_encrypt_with_bytes15
 	bit	#1, r14
-	jnz	.Lromulus_n_encrypt_with_bytes16
+	jnz	.Lromulus_n_encrypt_with_bytes15
 	swpb	r4
 	mov	r4, 0(r14)
 	swpb	r5
@@ -621,8 +614,8 @@ romulus_n_encrypt_with:
 	mov	r13, 12(r14)
 	swpb	r15
 	mov	r15, 14(r14)
-	jmp	.Lromulus_n_encrypt_with_stored17
-.Lromulus_n_encrypt_with_bytes16:
+	jmp	.Lromulus_n_encrypt_with_stored16
+.Lromulus_n_encrypt_with_bytes15:
 	swpb	r4
 	mov	r4, 396(sp)
 	swpb	r5
@@ -642,18 +635,18 @@ romulus_n_encrypt_with:
 	mov	sp, r15
 	add	#396, r15
 	cmp	#16, r8
-	jnc	.Lromulus_n_encrypt_with_cnt18
+	jnc	.Lromulus_n_encrypt_with_cnt17
 	mov	#16, r8
-.Lromulus_n_encrypt_with_cnt18:
+.Lromulus_n_encrypt_with_cnt17:
 	tst	r8
-	jz	.Lromulus_n_encrypt_with_stored17
-.Lromulus_n_encrypt_with_cpy19:
+	jz	.Lromulus_n_encrypt_with_stored16
+.Lromulus_n_encrypt_with_cpy18:
 	mov.b	@r15, 0(r14)
 	inc	r15
 	inc	r14
 	dec	r8
-	jnz	.Lromulus_n_encrypt_with_cpy19
-.Lromulus_n_encrypt_with_stored17:
+	jnz	.Lromulus_n_encrypt_with_cpy18
+.Lromulus_n_encrypt_with_stored16:
 	; romulus_n.ae:118: s = s ^ mp
 	xor	20(sp), 34(sp)
 	xor	28(sp), 30(sp)
@@ -779,10 +772,10 @@ romulus_n_encrypt_with:
 	cmp	66(sp), 54(sp)
 	mov	52(sp), r15
 	subc	64(sp), r15
-	jc	.Lromulus_n_encrypt_with_near24
-	br	#.Lromulus_n_encrypt_with_loop9
-.Lromulus_n_encrypt_with_near24:
-.Lromulus_n_encrypt_with_done10:
+	jc	.Lromulus_n_encrypt_with_near23
+	br	#.Lromulus_n_encrypt_with_loop8
+.Lromulus_n_encrypt_with_near23:
+.Lromulus_n_encrypt_with_done9:
 	; romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	mov	34(sp), r14
 	mov	r14, r15
@@ -875,7 +868,7 @@ romulus_n_encrypt_with:
 	; romulus_n.ae:123: store_be(tag, 0, g(s))
 	mov	74(sp), r13
 	bit	#1, r13
-	jnz	.Lromulus_n_encrypt_with_bytes20
+	jnz	.Lromulus_n_encrypt_with_bytes19
 	swpb	r14
 	mov	r14, 0(r13)
 	swpb	r12
@@ -892,8 +885,8 @@ romulus_n_encrypt_with:
 	mov	r10, 12(r13)
 	swpb	r11
 	mov	r11, 14(r13)
-	jmp	.Lromulus_n_encrypt_with_stored21
-.Lromulus_n_encrypt_with_bytes20:
+	jmp	.Lromulus_n_encrypt_with_stored20
+.Lromulus_n_encrypt_with_bytes19:
 	swpb	r14
 	mov	r14, 396(sp)
 	swpb	r12
@@ -913,13 +906,13 @@ romulus_n_encrypt_with:
 	mov	sp, r14
 	add	#396, r14
 	mov	#16, r15
-.Lromulus_n_encrypt_with_cpy22:
+.Lromulus_n_encrypt_with_cpy21:
 	mov.b	@r14, 0(r13)
 	inc	r14
 	inc	r13
 	dec	r15
-	jnz	.Lromulus_n_encrypt_with_cpy22
-.Lromulus_n_encrypt_with_stored21:
+	jnz	.Lromulus_n_encrypt_with_cpy21
+.Lromulus_n_encrypt_with_stored20:
 	add	#484, sp
 	popm.w	#7, r10
 	ret
@@ -928,7 +921,7 @@ romulus_n_encrypt_with:
 
 ; --- romulus_n_decrypt_with: romulus_n.decrypt_with
 ;     frame 496 bytes (43 spill slots, locals 408), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2218 bytes of code
+;     estimated 2202 bytes of code
 	.section .text.romulus_n_decrypt_with,"ax",@progbits
 	.global romulus_n_decrypt_with
 	.type romulus_n_decrypt_with, @function
@@ -944,17 +937,10 @@ romulus_n_decrypt_with:
 	mov	518(sp), 84(sp)
 	mov	522(sp), 80(sp)
 	mov	526(sp), 86(sp)
-	mov	sp, r14
-	mov	#160, r15
-.Lromulus_n_decrypt_with_zero1:
-	clr	88(r14)
-	incd	r14
-	dec	r15
-	jnz	.Lromulus_n_decrypt_with_zero1
 	; romulus_n.ae:129: E.tk23_rows(load_be(nonce, 0, 16), r3, r23)
 	bit	#1, r13
-	jnz	.Lromulus_n_decrypt_with_bytes2
-.Lromulus_n_decrypt_with_words3:
+	jnz	.Lromulus_n_decrypt_with_bytes1
+.Lromulus_n_decrypt_with_words2:
 	mov	@r13, r4
 	mov	2(r13), r5
 	mov	4(r13), r6
@@ -963,22 +949,22 @@ romulus_n_decrypt_with:
 	mov	10(r13), r12
 	mov	12(r13), r14
 	mov	14(r13), r15
-	jmp	.Lromulus_n_decrypt_with_join4
-.Lromulus_n_decrypt_with_bytes2:
+	jmp	.Lromulus_n_decrypt_with_join3
+.Lromulus_n_decrypt_with_bytes1:
 	mov	sp, r11
 	add	#408, r11
 	mov	r11, r12
 	mov	#16, r14
-.Lromulus_n_decrypt_with_cpy5:
+.Lromulus_n_decrypt_with_cpy4:
 	mov.b	@r13, r15
 	inc	r13
 	mov.b	r15, 0(r12)
 	inc	r12
 	dec	r14
-	jnz	.Lromulus_n_decrypt_with_cpy5
+	jnz	.Lromulus_n_decrypt_with_cpy4
 	mov	r11, r13
-	jmp	.Lromulus_n_decrypt_with_words3
-.Lromulus_n_decrypt_with_join4:
+	jmp	.Lromulus_n_decrypt_with_words2
+.Lromulus_n_decrypt_with_join3:
 	swpb	r15
 	mov	r15, 424(sp)
 	swpb	r14
@@ -1018,7 +1004,7 @@ romulus_n_decrypt_with:
 	adc	r15
 	xor	#1, r15
 	tst	r15
-	jz	.Lromulus_n_decrypt_with_else7
+	jz	.Lromulus_n_decrypt_with_else6
 	; romulus_n.ae:67: return E.encrypt_block_tk1(cat(rev8(cnt), d), r23, s)
 	mov	#21, 424(sp)
 	mov	#0, 426(sp)
@@ -1045,8 +1031,8 @@ romulus_n_decrypt_with:
 	mov	474(sp), r11
 	mov	476(sp), r12
 	mov	478(sp), r13
-	jmp	.Lromulus_n_decrypt_with_endif8
-.Lromulus_n_decrypt_with_else7:
+	jmp	.Lromulus_n_decrypt_with_endif7
+.Lromulus_n_decrypt_with_else6:
 	mov	#1, 68(sp)
 	mov	#0, r5
 	mov	#0, 70(sp)
@@ -1059,7 +1045,7 @@ romulus_n_decrypt_with:
 	mov	458(sp), r11
 	mov	460(sp), r12
 	mov	462(sp), r13
-.Lromulus_n_decrypt_with_endif8:
+.Lromulus_n_decrypt_with_endif7:
 	; romulus_n.ae:137: for i in 0..(m + 15) / 16 {
 	mov	78(sp), r15
 	mov	#0, r4
@@ -1103,10 +1089,10 @@ romulus_n_decrypt_with:
 	cmp	76(sp), 64(sp)
 	mov	62(sp), r15
 	subc	74(sp), r15
-	jnc	.Lromulus_n_decrypt_with_near30
-	br	#.Lromulus_n_decrypt_with_done10
-.Lromulus_n_decrypt_with_near30:
-.Lromulus_n_decrypt_with_loop9:
+	jnc	.Lromulus_n_decrypt_with_near29
+	br	#.Lromulus_n_decrypt_with_done9
+.Lromulus_n_decrypt_with_near29:
+.Lromulus_n_decrypt_with_loop8:
 	; romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	mov	52(sp), r13
 	mov	r13, r15
@@ -1248,10 +1234,10 @@ romulus_n_decrypt_with:
 	mov	r10, r11
 	add	82(sp), r11
 	cmp	#16, r14
-	jnc	.Lromulus_n_decrypt_with_bytes11
+	jnc	.Lromulus_n_decrypt_with_bytes10
 	bit	#1, r11
-	jnz	.Lromulus_n_decrypt_with_bytes11
-.Lromulus_n_decrypt_with_words12:
+	jnz	.Lromulus_n_decrypt_with_bytes10
+.Lromulus_n_decrypt_with_words11:
 	mov	@r11, r6
 	mov	2(r11), r5
 	mov	4(r11), r4
@@ -1260,28 +1246,28 @@ romulus_n_decrypt_with:
 	mov	10(r11), r9
 	mov	12(r11), r10
 	mov	14(r11), r11
-	jmp	.Lromulus_n_decrypt_with_join13
-.Lromulus_n_decrypt_with_bytes11:
+	jmp	.Lromulus_n_decrypt_with_join12
+.Lromulus_n_decrypt_with_bytes10:
 	mov	sp, r9
 	add	#408, r9
 	mov	r9, r10
 	mov	#16, r12
 	mov	r14, r15
-.Lromulus_n_decrypt_with_cpy14:
+.Lromulus_n_decrypt_with_cpy13:
 	clr	r13
 	tst	r15
-	jz	.Lromulus_n_decrypt_with_pad15
+	jz	.Lromulus_n_decrypt_with_pad14
 	mov.b	@r11, r13
 	inc	r11
 	dec	r15
-.Lromulus_n_decrypt_with_pad15:
+.Lromulus_n_decrypt_with_pad14:
 	mov.b	r13, 0(r10)
 	inc	r10
 	dec	r12
-	jnz	.Lromulus_n_decrypt_with_cpy14
+	jnz	.Lromulus_n_decrypt_with_cpy13
 	mov	r9, r11
-	jmp	.Lromulus_n_decrypt_with_words12
-.Lromulus_n_decrypt_with_join13:
+	jmp	.Lromulus_n_decrypt_with_words11
+.Lromulus_n_decrypt_with_join12:
 	; romulus_n.ae:52: return x & ~(~(0 as u128) >> (8 * n))
 	mov	44(sp), r15
 	rlam.w	#3, r15
@@ -1327,12 +1313,12 @@ romulus_n_decrypt_with:
 	mov	#-1, r6
 	mov	#-1, r15
 	tst	38(sp)
-	jnz	.Lromulus_n_decrypt_with_shbig16
+	jnz	.Lromulus_n_decrypt_with_shbig15
 	cmp	#128, r7
-	jc	.Lromulus_n_decrypt_with_shbig16
-.Lromulus_n_decrypt_with_shlimb19:
+	jc	.Lromulus_n_decrypt_with_shbig15
+.Lromulus_n_decrypt_with_shlimb18:
 	cmp	#16, r7
-	jnc	.Lromulus_n_decrypt_with_shbits20
+	jnc	.Lromulus_n_decrypt_with_shbits19
 	mov	r9, r8
 	mov	r10, r9
 	mov	r11, r10
@@ -1342,11 +1328,11 @@ romulus_n_decrypt_with:
 	mov	r15, r6
 	clr	r15
 	sub	#16, r7
-	jmp	.Lromulus_n_decrypt_with_shlimb19
-.Lromulus_n_decrypt_with_shbits20:
+	jmp	.Lromulus_n_decrypt_with_shlimb18
+.Lromulus_n_decrypt_with_shbits19:
 	tst	r7
-	jz	.Lromulus_n_decrypt_with_shend17
-.Lromulus_n_decrypt_with_sh18:
+	jz	.Lromulus_n_decrypt_with_shend16
+.Lromulus_n_decrypt_with_sh17:
 	clrc
 	rrc	r15
 	rrc	r6
@@ -1357,9 +1343,9 @@ romulus_n_decrypt_with:
 	rrc	r9
 	rrc	r8
 	dec	r7
-	jnz	.Lromulus_n_decrypt_with_sh18
-	jmp	.Lromulus_n_decrypt_with_shend17
-.Lromulus_n_decrypt_with_shbig16:
+	jnz	.Lromulus_n_decrypt_with_sh17
+	jmp	.Lromulus_n_decrypt_with_shend16
+.Lromulus_n_decrypt_with_shbig15:
 	clr	r8
 	clr	r9
 	clr	r10
@@ -1368,7 +1354,7 @@ romulus_n_decrypt_with:
 	clr	r13
 	clr	r6
 	clr	r15
-.Lromulus_n_decrypt_with_shend17:
+.Lromulus_n_decrypt_with_shend16:
 	mov	24(sp), r7
 	bic	r8, r7
 	mov	22(sp), r8
@@ -1404,9 +1390,9 @@ romulus_n_decrypt_with:
 	swpb	2(sp)
 	swpb	r6
 	swpb	r15
-	jnc	.Lromulus_n_decrypt_with_bytes21
+	jnc	.Lromulus_n_decrypt_with_bytes20
 	bit	#1, r4
-	jnz	.Lromulus_n_decrypt_with_bytes21
+	jnz	.Lromulus_n_decrypt_with_bytes20
 	mov	16(sp), 0(r4)
 	mov	12(sp), 2(r4)
 	mov	8(sp), 4(r4)
@@ -1415,8 +1401,8 @@ romulus_n_decrypt_with:
 	mov	2(sp), 10(r4)
 	mov	r6, 12(r4)
 	mov	r15, 14(r4)
-	jmp	.Lromulus_n_decrypt_with_stored22
-.Lromulus_n_decrypt_with_bytes21:
+	jmp	.Lromulus_n_decrypt_with_stored21
+.Lromulus_n_decrypt_with_bytes20:
 	mov	16(sp), 408(sp)
 	mov	12(sp), 410(sp)
 	mov	8(sp), 412(sp)
@@ -1429,18 +1415,18 @@ romulus_n_decrypt_with:
 	add	#408, r6
 	mov	r14, r15
 	cmp	#16, r15
-	jnc	.Lromulus_n_decrypt_with_cnt23
+	jnc	.Lromulus_n_decrypt_with_cnt22
 	mov	#16, r15
-.Lromulus_n_decrypt_with_cnt23:
+.Lromulus_n_decrypt_with_cnt22:
 	tst	r15
-	jz	.Lromulus_n_decrypt_with_stored22
-.Lromulus_n_decrypt_with_cpy24:
+	jz	.Lromulus_n_decrypt_with_stored21
+.Lromulus_n_decrypt_with_cpy23:
 	mov.b	@r6, 0(r4)
 	inc	r6
 	inc	r4
 	dec	r15
-	jnz	.Lromulus_n_decrypt_with_cpy24
-.Lromulus_n_decrypt_with_stored22:
+	jnz	.Lromulus_n_decrypt_with_cpy23
+.Lromulus_n_decrypt_with_stored21:
 	; romulus_n.ae:47: return if n < 16 then x | (n as u128) else x
 	cmp	#16, r14
 	mov	44(sp), r4
@@ -1609,15 +1595,15 @@ romulus_n_decrypt_with:
 	cmp	76(sp), 64(sp)
 	mov	62(sp), r15
 	subc	74(sp), r15
-	jc	.Lromulus_n_decrypt_with_near31
-	br	#.Lromulus_n_decrypt_with_loop9
-.Lromulus_n_decrypt_with_near31:
-.Lromulus_n_decrypt_with_done10:
+	jc	.Lromulus_n_decrypt_with_near30
+	br	#.Lromulus_n_decrypt_with_loop8
+.Lromulus_n_decrypt_with_near30:
+.Lromulus_n_decrypt_with_done9:
 	; romulus_n.ae:148: return (load_be(tag, 0, 16) ^ g(s)) == 0
 	mov	84(sp), r8
 	bit	#1, r8
-	jnz	.Lromulus_n_decrypt_with_bytes25
-.Lromulus_n_decrypt_with_words26:
+	jnz	.Lromulus_n_decrypt_with_bytes24
+.Lromulus_n_decrypt_with_words25:
 	mov	@r8, r13
 	mov	2(r8), r12
 	mov	4(r8), r6
@@ -1626,22 +1612,22 @@ romulus_n_decrypt_with:
 	mov	10(r8), r10
 	mov	12(r8), r9
 	mov	14(r8), r8
-	jmp	.Lromulus_n_decrypt_with_join27
-.Lromulus_n_decrypt_with_bytes25:
+	jmp	.Lromulus_n_decrypt_with_join26
+.Lromulus_n_decrypt_with_bytes24:
 	mov	sp, r12
 	add	#408, r12
 	mov	r12, r13
 	mov	#16, r14
-.Lromulus_n_decrypt_with_cpy28:
+.Lromulus_n_decrypt_with_cpy27:
 	mov.b	@r8, r15
 	inc	r8
 	mov.b	r15, 0(r13)
 	inc	r13
 	dec	r14
-	jnz	.Lromulus_n_decrypt_with_cpy28
+	jnz	.Lromulus_n_decrypt_with_cpy27
 	mov	r12, r8
-	jmp	.Lromulus_n_decrypt_with_words26
-.Lromulus_n_decrypt_with_join27:
+	jmp	.Lromulus_n_decrypt_with_words25
+.Lromulus_n_decrypt_with_join26:
 	; romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	mov	60(sp), r5
 	mov	r5, r14
@@ -2871,7 +2857,7 @@ romulus_n_absorb_ad:
 
 ; --- romulus_n_tbc: romulus_n.tbc
 ;     frame 360 bytes (0 spill slots, locals 360), saves r6, r7, r8, r9, r10
-;     estimated 318 bytes of code
+;     estimated 288 bytes of code
 	.section .text.romulus_n_tbc,"ax",@progbits
 	.local romulus_n_tbc
 	.type romulus_n_tbc, @function
@@ -2881,28 +2867,21 @@ romulus_n_tbc:
 	sub	#360, sp
 	mov	r12, r6
 	mov	r13, r8
+	mov	r15, r13
 	mov	372(sp), r9
 	mov	374(sp), r10
-	mov	sp, r12
-	mov	#160, r13
-.Lromulus_n_tbc_zero1:
-	clr	0(r12)
-	incd	r12
-	dec	r13
-	jnz	.Lromulus_n_tbc_zero1
 	; romulus_n.ae:58: E.tk23_rows(tk2, r3, r23)
-	mov	@r14, 320(sp)
-	mov	2(r14), 322(sp)
-	mov	4(r14), 324(sp)
-	mov	6(r14), 326(sp)
-	mov	8(r14), 328(sp)
-	mov	10(r14), 330(sp)
-	mov	12(r14), 332(sp)
-	mov	14(r14), 334(sp)
+	mov	@r14+, 320(sp)
+	mov	@r14+, 322(sp)
+	mov	@r14+, 324(sp)
+	mov	@r14+, 326(sp)
+	mov	@r14+, 328(sp)
+	mov	@r14+, 330(sp)
+	mov	@r14+, 332(sp)
+	mov	@r14+, 334(sp)
 	mov	sp, r12
 	add	#320, r12
 	mov	sp, r14
-	mov	r15, r13
 	call	#romulus_n_E_tk23_rows
 	; romulus_n.ae:59: return E.encrypt_block_tk1(cat(rev8(cnt), d), r23, s)
 	mov	4(r6), r15

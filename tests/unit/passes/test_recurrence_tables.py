@@ -183,3 +183,20 @@ def test_armv6m_tabulates_recurrences_only():
     chip = chips.load("stm32f030")
     module = load_module(ROOT / "specs/primitives/skinny128_384plus.ae", {})
     assert registry.target_for(chip).pass_knobs(module, chip, {})["recurrence_tables"] == "recurrences"
+
+
+def test_a_loop_of_one_trip_gets_constants_and_no_table(tmp_path):
+    before = _module(tmp_path, """
+spec r
+table rc: u8[4] = {0x13, 0x25, 0x37, 0x49}
+fn f(x: u16) -> u16 {
+    for i in 2..3 {
+        x = (x ^ ((rc[i] & 0xf) as u16 << 8) ^ ((rc[i] >> 4) as u16)) <<< 1
+    }
+    return x
+}
+""")
+    after = recurrence_tables.run(before, W16)
+    assert _tables(after) == []
+    assert not any(op.opcode == "load" for op in walk_ops(after.function("f").body))
+    assert check_equivalent(before, after, trials=10) > 0
