@@ -18,7 +18,7 @@
 romulus_n_key_setup:
 	push	{r4, r5, r6, r7, lr}
 	sub	sp, #16
-	@ romulus_n.ae:96: E.tk3_rows(load_be(key, 0, 16), r3)
+	@ romulus_n.ae:100: E.tk3_rows(load_be(key, 0, 16), r3)
 	movs	r1, #3
 	tst	r0, r1
 	beq	.Lromulus_n_key_setup_words2
@@ -174,7 +174,7 @@ romulus_n_key_setup:
 
 @ --- romulus_n_encrypt_with: romulus_n.encrypt_with
 @     frame 436 bytes (23 spill slots, 14 on the stack; locals 376), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 970 bytes of code and literals
+@     estimated 920 bytes of code and literals
 	.section .text.romulus_n_encrypt_with,"ax",%progbits
 	.global romulus_n_encrypt_with
 	.type romulus_n_encrypt_with, %function
@@ -200,7 +200,7 @@ romulus_n_encrypt_with:
 	str	r1, [sp, #48]
 	ldr	r0, [sp, #492]
 	str	r0, [sp, #56]
-	@ romulus_n.ae:104: E.tk23_rows(load_be(nonce, 0, 16), r3, r23)
+	@ romulus_n.ae:108: E.tk23_rows(load_be(nonce, 0, 16), r3, r23)
 	movs	r0, #3
 	tst	r2, r0
 	beq	.Lromulus_n_encrypt_with_words2
@@ -232,7 +232,7 @@ romulus_n_encrypt_with:
 	add	r0, sp, #396
 	mov	r1, r6
 	bl	romulus_n_E_tk23_rows
-	@ romulus_n.ae:105: s = absorb_ad(r3, r23, ad)
+	@ romulus_n.ae:109: s = absorb_ad(r3, r23, ad)
 	add	r1, sp, #60
 	add	r0, sp, #396
 	str	r0, [sp]
@@ -240,36 +240,37 @@ romulus_n_encrypt_with:
 	mov	r2, r5
 	mov	r3, r4
 	bl	romulus_n_absorb_ad
-	@ romulus_n.ae:108: if m == 0 {
+	@ romulus_n.ae:112: if m == 0 {
 	ldr	r1, [sp, #40]
 	subs	r0, r1, #1
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	@ romulus_n.ae:105: s = absorb_ad(r3, r23, ad)
+	@ romulus_n.ae:109: s = absorb_ad(r3, r23, ad)
 	ldr	r4, [sp, #396]
 	ldr	r6, [sp, #400]
 	ldr	r5, [sp, #404]
 	ldr	r3, [sp, #408]
-	@ romulus_n.ae:108: if m == 0 {
+	@ romulus_n.ae:112: if m == 0 {
 	cmp	r1, #0
 	beq	.Lromulus_n_encrypt_with_else5
-	@ romulus_n.ae:67: return E.encrypt_block_tk1(cat(rev8(cnt), d), r23, s)
-	movs	r0, #21
+	@ romulus_n.ae:114: s = tbc_n(cnt, 0x15, r23, s)
+	movs	r0, #2
 	str	r0, [sp, #396]
-	movs	r0, #1
-	lsls	r0, r0, #25
+	movs	r0, #0
 	str	r0, [sp, #400]
 	str	r4, [sp, #404]
 	str	r6, [sp, #408]
 	str	r5, [sp, #412]
 	str	r3, [sp, #416]
-	add	r1, sp, #60
+	add	r0, sp, #420
+	str	r0, [sp]
+	add	r2, sp, #60
 	add	r0, sp, #396
-	add	r2, sp, #404
-	add	r3, sp, #420
-	bl	romulus_n_E_encrypt_block_tk1
+	movs	r1, #21
+	add	r3, sp, #404
+	bl	romulus_n_tbc_n
 	ldr	r4, [sp, #420]
 	ldr	r6, [sp, #424]
 	ldr	r5, [sp, #428]
@@ -281,31 +282,31 @@ romulus_n_encrypt_with:
 	movs	r2, #1
 	movs	r1, #0
 .Lromulus_n_encrypt_with_endif6:
-	@ romulus_n.ae:112: for i in 0..(m + 15) / 16 {
+	@ romulus_n.ae:116: for i in 0..(m + 15) / 16 {
 	ldr	r0, [sp, #40]
 	adds	r0, #15
 	lsrs	r0, r0, #4
 	str	r0, [sp, #44]
 	mov	r8, r4
 	mov	r9, r3
-	str	r2, [sp, #16]
-	str	r1, [sp, #20]
-	movs	r1, #0
+	str	r2, [sp, #20]
 	str	r1, [sp, #24]
+	movs	r1, #0
+	str	r1, [sp, #16]
 	cmp	r1, r0
 	bcc	.Lromulus_n_encrypt_with_far1
 	b	.Lromulus_n_encrypt_with_done8
 .Lromulus_n_encrypt_with_far1:
 .Lromulus_n_encrypt_with_loop7:
-	@ romulus_n.ae:113: off = 16 * i
-	ldr	r1, [sp, #24]
+	@ romulus_n.ae:117: off = 16 * i
+	ldr	r1, [sp, #16]
 	lsls	r0, r1, #4
 	str	r0, [sp, #12]
-	@ romulus_n.ae:114: rest = m - off
+	@ romulus_n.ae:118: rest = m - off
 	ldr	r1, [sp, #40]
 	subs	r0, r1, r0
 	str	r0, [sp, #8]
-	@ romulus_n.ae:115: count = if rest < 16 then rest else 16
+	@ romulus_n.ae:119: count = if rest < 16 then rest else 16
 	cmp	r0, #16
 	movs	r1, #0
 	adcs	r1, r1
@@ -317,7 +318,7 @@ romulus_n_encrypt_with:
 	eors	r7, r0
 	ands	r7, r1
 	eors	r7, r0
-	@ romulus_n.ae:116: mp = pad(load_be(msg, off, 16, count), count)
+	@ romulus_n.ae:120: mp = pad(load_be(msg, off, 16, count), count)
 	ldr	r1, [sp, #52]
 	ldr	r0, [sp, #12]
 	adds	r3, r1, r0
@@ -347,23 +348,23 @@ romulus_n_encrypt_with:
 .Lromulus_n_encrypt_with_cpyd11:
 	mov	r3, r2
 .Lromulus_n_encrypt_with_words10:
-	@ romulus_n.ae:47: return if n < 16 then x | (n as u128) else x
+	@ romulus_n.ae:48: return if n < 16 then x | (n as u128) else x
 	cmp	r7, #16
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
 	rsbs	r2, r1, #0
-	@ romulus_n.ae:116: mp = pad(load_be(msg, off, 16, count), count)
+	@ romulus_n.ae:120: mp = pad(load_be(msg, off, 16, count), count)
 	ldr	r0, [r3]
 	rev	r0, r0
-	@ romulus_n.ae:47: return if n < 16 then x | (n as u128) else x
+	@ romulus_n.ae:48: return if n < 16 then x | (n as u128) else x
 	mov	r1, r0
 	eors	r1, r0
 	ands	r1, r2
 	eors	r0, r1
 	str	r0, [sp, #4]
-	@ romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	@ romulus_n.ae:38: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	mov	r0, r9
 	lsls	r1, r0, #7
 	lsrs	r0, r5, #25
@@ -378,16 +379,16 @@ romulus_n_encrypt_with:
 	ands	r1, r0
 	eors	r4, r1
 	str	r4, [sp, #32]
-	@ romulus_n.ae:116: mp = pad(load_be(msg, off, 16, count), count)
+	@ romulus_n.ae:120: mp = pad(load_be(msg, off, 16, count), count)
 	ldr	r0, [r3, #4]
 	rev	r0, r0
-	@ romulus_n.ae:47: return if n < 16 then x | (n as u128) else x
+	@ romulus_n.ae:48: return if n < 16 then x | (n as u128) else x
 	mov	r1, r0
 	eors	r1, r0
 	ands	r1, r2
 	eors	r0, r1
 	mov	r11, r0
-	@ romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	@ romulus_n.ae:38: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	lsls	r1, r5, #7
 	lsrs	r0, r6, #25
 	orrs	r1, r0
@@ -402,16 +403,16 @@ romulus_n_encrypt_with:
 	ands	r1, r0
 	eors	r4, r1
 	str	r4, [sp, #28]
-	@ romulus_n.ae:116: mp = pad(load_be(msg, off, 16, count), count)
+	@ romulus_n.ae:120: mp = pad(load_be(msg, off, 16, count), count)
 	ldr	r0, [r3, #8]
 	rev	r0, r0
-	@ romulus_n.ae:47: return if n < 16 then x | (n as u128) else x
+	@ romulus_n.ae:48: return if n < 16 then x | (n as u128) else x
 	mov	r1, r0
 	eors	r1, r0
 	ands	r1, r2
 	eors	r0, r1
 	mov	r10, r0
-	@ romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	@ romulus_n.ae:38: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	lsls	r4, r6, #7
 	mov	r0, r8
 	lsrs	r0, r0, #25
@@ -425,16 +426,16 @@ romulus_n_encrypt_with:
 	ldr	r0, =0x80808080
 	ands	r4, r0
 	eors	r1, r4
-	@ romulus_n.ae:116: mp = pad(load_be(msg, off, 16, count), count)
+	@ romulus_n.ae:120: mp = pad(load_be(msg, off, 16, count), count)
 	ldr	r0, [r3, #12]
 	rev	r4, r0
-	@ romulus_n.ae:47: return if n < 16 then x | (n as u128) else x
+	@ romulus_n.ae:48: return if n < 16 then x | (n as u128) else x
 	mov	r0, r4
 	orrs	r0, r7
 	eors	r0, r4
 	ands	r0, r2
 	eors	r4, r0
-	@ romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	@ romulus_n.ae:38: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	mov	r0, r8
 	lsrs	r2, r0, #1
 	lsls	r0, r6, #31
@@ -447,7 +448,7 @@ romulus_n_encrypt_with:
 	ldr	r0, =0x80808080
 	ands	r3, r0
 	eors	r2, r3
-	@ romulus_n.ae:117: store_be(ct, off, g(s) ^ mp, count)
+	@ romulus_n.ae:121: store_be(ct, off, g(s) ^ mp, count)
 	eors	r2, r4
 	str	r2, [sp, #36]
 	mov	r0, r10
@@ -499,120 +500,94 @@ romulus_n_encrypt_with:
 	strb	r0, [r1, r7]
 	b	.Lromulus_n_encrypt_with_cpy17
 .Lromulus_n_encrypt_with_stored15:
-	@ romulus_n.ae:118: s = s ^ mp
-	mov	r0, r8
-	eors	r0, r4
-	mov	r8, r0
+	@ romulus_n.ae:122: s = s ^ mp
+	mov	r3, r8
+	eors	r3, r4
 	mov	r0, r10
 	eors	r6, r0
-	str	r6, [sp, #12]
 	mov	r0, r11
 	eors	r5, r0
-	mov	r1, r9
+	mov	r7, r9
 	ldr	r0, [sp, #4]
-	eors	r1, r0
-	@ romulus_n.ae:42: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	ldr	r0, [sp, #16]
-	lsls	r7, r0, #1
+	eors	r7, r0
+	@ romulus_n.ae:43: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	ldr	r0, [sp, #20]
-	lsls	r2, r0, #1
-	ldr	r0, [sp, #16]
+	lsls	r4, r0, #1
+	ldr	r0, [sp, #24]
+	lsls	r1, r0, #1
+	ldr	r0, [sp, #20]
 	lsrs	r0, r0, #31
-	orrs	r2, r0
-	lsls	r0, r2, #8
-	lsrs	r4, r0, #8
-	ldr	r0, [sp, #20]
+	orrs	r1, r0
+	lsls	r0, r1, #8
+	lsrs	r0, r0, #8
+	mov	r10, r0
+	ldr	r0, [sp, #24]
 	lsrs	r0, r0, #23
-	rsbs	r2, r0, #0
+	rsbs	r1, r0, #0
 	movs	r0, #149
-	ands	r2, r0
-	eors	r7, r2
-	@ romulus_n.ae:120: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
-	movs	r2, #16
+	ands	r1, r0
+	eors	r4, r1
+	@ romulus_n.ae:124: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
+	movs	r1, #16
 	ldr	r0, [sp, #8]
-	cmp	r2, r0
+	cmp	r1, r0
+	movs	r1, #0
+	adcs	r1, r1
+	movs	r0, #1
+	eors	r1, r0
+	ldr	r2, [sp, #8]
+	movs	r0, #16
+	eors	r2, r0
+	subs	r0, r2, #1
 	movs	r2, #0
 	adcs	r2, r2
 	movs	r0, #1
 	eors	r2, r0
-	ldr	r3, [sp, #8]
-	movs	r0, #16
-	eors	r3, r0
-	subs	r0, r3, #1
-	movs	r3, #0
-	adcs	r3, r3
-	movs	r0, #1
-	eors	r3, r0
-	rsbs	r0, r3, #0
+	rsbs	r0, r2, #0
 	lsls	r0, r0, #31
-	lsrs	r3, r0, #31
+	lsrs	r2, r0, #31
 	movs	r0, #21
-	eors	r3, r0
-	rsbs	r2, r2, #0
-	movs	r0, #4
-	eors	r0, r3
-	ands	r0, r2
-	mov	r2, r3
 	eors	r2, r0
-	@ romulus_n.ae:67: return E.encrypt_block_tk1(cat(rev8(cnt), d), r23, s)
-	uxtb	r0, r7
-	lsls	r3, r0, #16
-	lsrs	r0, r7, #8
-	uxtb	r0, r0
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	lsrs	r0, r7, #16
-	uxtb	r0, r0
-	orrs	r3, r0
-	lsrs	r0, r7, #24
-	lsls	r0, r0, #24
-	uxtb	r6, r4
-	lsls	r6, r6, #16
-	orrs	r0, r6
-	lsrs	r6, r4, #8
-	uxtb	r6, r6
-	lsls	r6, r6, #8
-	orrs	r0, r6
-	lsrs	r6, r4, #16
-	orrs	r0, r6
-	lsls	r6, r0, #8
-	lsls	r3, r3, #8
-	lsrs	r0, r0, #24
-	orrs	r3, r0
-	orrs	r6, r2
-	add	r2, sp, #60
-	str	r6, [sp, #396]
-	str	r3, [sp, #400]
-	mov	r0, r8
-	str	r0, [sp, #404]
-	ldr	r0, [sp, #12]
-	str	r0, [sp, #408]
-	str	r5, [sp, #412]
-	str	r1, [sp, #416]
-	add	r0, sp, #396
-	add	r5, sp, #404
-	add	r3, sp, #420
+	rsbs	r1, r1, #0
+	movs	r0, #4
+	eors	r0, r2
+	ands	r0, r1
 	mov	r1, r2
-	mov	r2, r5
-	bl	romulus_n_E_encrypt_block_tk1
+	eors	r1, r0
+	@ romulus_n.ae:125: s = tbc_n(cnt, d, r23, s)
+	add	r2, sp, #60
+	str	r4, [sp, #396]
+	mov	r0, r10
+	str	r0, [sp, #400]
+	str	r3, [sp, #404]
+	str	r6, [sp, #408]
+	str	r5, [sp, #412]
+	str	r7, [sp, #416]
+	add	r5, sp, #396
+	add	r3, sp, #404
+	add	r0, sp, #420
+	str	r0, [sp]
+	mov	r0, r5
+	bl	romulus_n_tbc_n
 	ldr	r0, [sp, #420]
 	ldr	r6, [sp, #424]
 	ldr	r5, [sp, #428]
 	ldr	r1, [sp, #432]
 	mov	r8, r0
 	mov	r9, r1
-	str	r7, [sp, #16]
 	str	r4, [sp, #20]
-	ldr	r1, [sp, #24]
+	mov	r0, r10
+	str	r0, [sp, #24]
+	ldr	r1, [sp, #16]
 	adds	r1, #1
-	str	r1, [sp, #24]
+	str	r1, [sp, #16]
 	ldr	r0, [sp, #44]
 	cmp	r1, r0
 	bcs	.Lromulus_n_encrypt_with_far2
 	b	.Lromulus_n_encrypt_with_loop7
 .Lromulus_n_encrypt_with_far2:
 .Lromulus_n_encrypt_with_done8:
-	@ romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	@ romulus_n.ae:38: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	mov	r0, r8
 	lsrs	r2, r0, #1
 	lsls	r0, r6, #31
@@ -655,7 +630,7 @@ romulus_n_encrypt_with:
 	eors	r0, r5
 	ands	r0, r3
 	eors	r7, r0
-	@ romulus_n.ae:123: store_be(tag, 0, g(s))
+	@ romulus_n.ae:127: store_be(tag, 0, g(s))
 	rev	r5, r7
 	rev	r6, r6
 	rev	r4, r1
@@ -696,8 +671,8 @@ romulus_n_encrypt_with:
 
 
 @ --- romulus_n_decrypt_with: romulus_n.decrypt_with
-@     frame 440 bytes (31 spill slots, 15 on the stack; locals 376), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1136 bytes of code and literals
+@     frame 440 bytes (32 spill slots, 15 on the stack; locals 376), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1092 bytes of code and literals
 	.section .text.romulus_n_decrypt_with,"ax",%progbits
 	.global romulus_n_decrypt_with
 	.type romulus_n_decrypt_with, %function
@@ -725,7 +700,7 @@ romulus_n_decrypt_with:
 	str	r1, [sp, #48]
 	ldr	r0, [sp, #504]
 	str	r0, [sp, #60]
-	@ romulus_n.ae:129: E.tk23_rows(load_be(nonce, 0, 16), r3, r23)
+	@ romulus_n.ae:133: E.tk23_rows(load_be(nonce, 0, 16), r3, r23)
 	movs	r0, #3
 	tst	r2, r0
 	beq	.Lromulus_n_decrypt_with_words2
@@ -757,7 +732,7 @@ romulus_n_decrypt_with:
 	add	r0, sp, #400
 	mov	r1, r6
 	bl	romulus_n_E_tk23_rows
-	@ romulus_n.ae:130: s = absorb_ad(r3, r23, ad)
+	@ romulus_n.ae:134: s = absorb_ad(r3, r23, ad)
 	add	r1, sp, #64
 	add	r0, sp, #400
 	str	r0, [sp]
@@ -769,7 +744,7 @@ romulus_n_decrypt_with:
 	ldr	r6, [sp, #404]
 	ldr	r5, [sp, #408]
 	ldr	r4, [sp, #412]
-	@ romulus_n.ae:133: if m == 0 {
+	@ romulus_n.ae:137: if m == 0 {
 	ldr	r1, [sp, #40]
 	subs	r0, r1, #1
 	movs	r1, #0
@@ -778,21 +753,23 @@ romulus_n_decrypt_with:
 	eors	r1, r0
 	cmp	r1, #0
 	beq	.Lromulus_n_decrypt_with_else5
-	@ romulus_n.ae:67: return E.encrypt_block_tk1(cat(rev8(cnt), d), r23, s)
-	add	r1, sp, #64
-	movs	r0, #21
+	@ romulus_n.ae:139: s = tbc_n(cnt, 0x15, r23, s)
+	add	r2, sp, #64
+	movs	r0, #2
 	str	r0, [sp, #400]
-	movs	r0, #1
-	lsls	r0, r0, #25
+	movs	r0, #0
 	str	r0, [sp, #404]
 	str	r7, [sp, #408]
 	str	r6, [sp, #412]
 	str	r5, [sp, #416]
 	str	r4, [sp, #420]
-	add	r0, sp, #400
-	add	r2, sp, #408
-	add	r3, sp, #424
-	bl	romulus_n_E_encrypt_block_tk1
+	add	r4, sp, #400
+	movs	r1, #21
+	add	r3, sp, #408
+	add	r0, sp, #424
+	str	r0, [sp]
+	mov	r0, r4
+	bl	romulus_n_tbc_n
 	ldr	r7, [sp, #424]
 	ldr	r6, [sp, #428]
 	ldr	r5, [sp, #432]
@@ -804,16 +781,16 @@ romulus_n_decrypt_with:
 	movs	r3, #1
 	movs	r2, #0
 .Lromulus_n_decrypt_with_endif6:
-	@ romulus_n.ae:137: for i in 0..(m + 15) / 16 {
+	@ romulus_n.ae:141: for i in 0..(m + 15) / 16 {
 	ldr	r0, [sp, #40]
 	adds	r0, #15
 	lsrs	r0, r0, #4
 	str	r0, [sp, #44]
 	movs	r1, #0
 	str	r1, [sp, #16]
-	mov	r10, r7
-	mov	r8, r6
-	mov	r11, r5
+	mov	r11, r7
+	mov	r9, r6
+	mov	r10, r5
 	str	r4, [sp, #4]
 	str	r3, [sp, #20]
 	str	r2, [sp, #24]
@@ -822,39 +799,39 @@ romulus_n_decrypt_with:
 	b	.Lromulus_n_decrypt_with_done8
 .Lromulus_n_decrypt_with_far1:
 .Lromulus_n_decrypt_with_loop7:
-	@ romulus_n.ae:138: off = 16 * i
+	@ romulus_n.ae:142: off = 16 * i
 	ldr	r1, [sp, #16]
 	lsls	r0, r1, #4
 	str	r0, [sp, #8]
-	@ romulus_n.ae:139: rest = m - off
+	@ romulus_n.ae:143: rest = m - off
 	ldr	r1, [sp, #40]
 	subs	r0, r1, r0
 	str	r0, [sp, #12]
-	@ romulus_n.ae:140: count = if rest < 16 then rest else 16
+	@ romulus_n.ae:144: count = if rest < 16 then rest else 16
 	cmp	r0, #16
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	rsbs	r1, r1, #0
+	rsbs	r2, r1, #0
 	ldr	r0, [sp, #12]
-	movs	r3, #16
-	eors	r0, r3
-	ands	r0, r1
-	eors	r0, r3
-	mov	r9, r0
-	@ romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	r0, r10
+	movs	r1, #16
+	eors	r0, r1
+	ands	r0, r2
+	eors	r0, r1
+	mov	r8, r0
+	@ romulus_n.ae:38: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	mov	r0, r11
 	lsrs	r7, r0, #1
-	mov	r0, r8
+	mov	r0, r9
 	lsls	r0, r0, #31
 	orrs	r7, r0
-	mov	r0, r8
+	mov	r0, r9
 	lsrs	r6, r0, #1
-	mov	r0, r11
+	mov	r0, r10
 	lsls	r0, r0, #31
 	orrs	r6, r0
-	mov	r0, r11
+	mov	r0, r10
 	lsrs	r5, r0, #1
 	ldr	r0, [sp, #4]
 	lsls	r0, r0, #31
@@ -867,28 +844,28 @@ romulus_n_decrypt_with:
 	ands	r5, r1
 	ands	r0, r1
 	str	r0, [sp, #28]
-	mov	r0, r10
+	mov	r0, r11
 	lsls	r3, r0, #7
-	mov	r0, r8
+	mov	r0, r9
 	lsls	r2, r0, #7
-	mov	r0, r10
+	mov	r0, r11
 	lsrs	r0, r0, #25
 	orrs	r2, r0
-	mov	r0, r11
+	mov	r0, r10
 	lsls	r1, r0, #7
-	mov	r0, r8
+	mov	r0, r9
 	lsrs	r0, r0, #25
 	orrs	r1, r0
 	ldr	r0, [sp, #4]
 	lsls	r4, r0, #7
-	mov	r0, r11
+	mov	r0, r10
 	lsrs	r0, r0, #25
 	orrs	r4, r0
-	mov	r0, r10
-	eors	r3, r0
-	mov	r0, r8
-	eors	r2, r0
 	mov	r0, r11
+	eors	r3, r0
+	mov	r0, r9
+	eors	r2, r0
+	mov	r0, r10
 	eors	r1, r0
 	mov	r0, r4
 	ldr	r4, [sp, #4]
@@ -903,11 +880,11 @@ romulus_n_decrypt_with:
 	eors	r5, r1
 	ldr	r4, [sp, #28]
 	eors	r4, r0
-	@ romulus_n.ae:141: p = first_bytes(g(s) ^ load_be(ct, off, 16, count), count)
+	@ romulus_n.ae:145: p = first_bytes(g(s) ^ load_be(ct, off, 16, count), count)
 	ldr	r1, [sp, #52]
 	ldr	r0, [sp, #8]
 	adds	r2, r1, r0
-	mov	r0, r9
+	mov	r0, r8
 	cmp	r0, #16
 	bcc	.Lromulus_n_decrypt_with_bytes9
 	movs	r0, #3
@@ -920,7 +897,7 @@ romulus_n_decrypt_with:
 	str	r0, [sp, #392]
 	str	r0, [sp, #396]
 	add	r3, sp, #384
-	mov	r1, r9
+	mov	r1, r8
 	cmp	r1, #16
 	bcc	.Lromulus_n_decrypt_with_cnt12
 	movs	r1, #16
@@ -951,8 +928,8 @@ romulus_n_decrypt_with:
 	str	r5, [sp, #32]
 	eors	r4, r2
 	str	r4, [sp, #36]
-	@ romulus_n.ae:52: return x & ~(~(0 as u128) >> (8 * n))
-	mov	r0, r9
+	@ romulus_n.ae:53: return x & ~(~(0 as u128) >> (8 * n))
+	mov	r0, r8
 	lsls	r6, r0, #3
 	movs	r5, #0
 	mvns	r5, r5
@@ -1000,7 +977,7 @@ romulus_n_decrypt_with:
 	bics	r5, r3
 	ldr	r4, [sp, #36]
 	bics	r4, r2
-	@ romulus_n.ae:142: store_be(msg, off, p, count)
+	@ romulus_n.ae:146: store_be(msg, off, p, count)
 	rev	r0, r4
 	str	r0, [sp, #28]
 	rev	r0, r5
@@ -1010,7 +987,7 @@ romulus_n_decrypt_with:
 	ldr	r1, [sp, #48]
 	ldr	r0, [sp, #8]
 	adds	r1, r1, r0
-	mov	r0, r9
+	mov	r0, r8
 	cmp	r0, #16
 	bcc	.Lromulus_n_decrypt_with_bytes18
 	movs	r0, #3
@@ -1032,7 +1009,7 @@ romulus_n_decrypt_with:
 	str	r3, [sp, #392]
 	str	r2, [sp, #396]
 	add	r3, sp, #384
-	mov	r2, r9
+	mov	r2, r8
 	cmp	r2, #16
 	bcc	.Lromulus_n_decrypt_with_cnt20
 	movs	r2, #16
@@ -1044,136 +1021,112 @@ romulus_n_decrypt_with:
 	strb	r0, [r1, r2]
 	b	.Lromulus_n_decrypt_with_cpy21
 .Lromulus_n_decrypt_with_stored19:
-	@ romulus_n.ae:47: return if n < 16 then x | (n as u128) else x
-	mov	r0, r9
-	cmp	r0, #16
-	movs	r2, #0
-	adcs	r2, r2
-	movs	r0, #1
-	eors	r2, r0
-	mov	r1, r9
-	orrs	r1, r7
-	rsbs	r0, r2, #0
-	eors	r1, r7
-	ands	r1, r0
-	eors	r7, r1
-	mov	r1, r6
-	eors	r1, r6
-	ands	r1, r0
-	eors	r6, r1
-	mov	r1, r5
-	eors	r1, r5
-	ands	r1, r0
-	eors	r5, r1
-	mov	r1, r4
-	eors	r1, r4
-	ands	r1, r0
-	eors	r4, r1
-	@ romulus_n.ae:143: s = s ^ pad(p, count)
-	mov	r0, r10
-	eors	r0, r7
-	mov	r10, r0
+	@ romulus_n.ae:48: return if n < 16 then x | (n as u128) else x
 	mov	r0, r8
-	eors	r0, r6
-	mov	r8, r0
-	mov	r2, r11
-	eors	r2, r5
-	ldr	r1, [sp, #4]
-	eors	r1, r4
-	@ romulus_n.ae:42: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	ldr	r0, [sp, #20]
-	lsls	r5, r0, #1
-	ldr	r0, [sp, #24]
-	lsls	r3, r0, #1
-	ldr	r0, [sp, #20]
-	lsrs	r0, r0, #31
-	orrs	r3, r0
-	lsls	r0, r3, #8
-	lsrs	r4, r0, #8
-	ldr	r0, [sp, #24]
-	lsrs	r0, r0, #23
-	rsbs	r3, r0, #0
-	movs	r0, #149
-	ands	r3, r0
-	eors	r5, r3
-	@ romulus_n.ae:145: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
-	movs	r3, #16
-	ldr	r0, [sp, #12]
-	cmp	r3, r0
-	movs	r3, #0
-	adcs	r3, r3
+	cmp	r0, #16
+	movs	r1, #0
+	adcs	r1, r1
 	movs	r0, #1
-	eors	r3, r0
-	ldr	r6, [sp, #12]
-	movs	r0, #16
-	eors	r6, r0
-	subs	r0, r6, #1
-	movs	r6, #0
-	adcs	r6, r6
-	movs	r0, #1
-	eors	r6, r0
-	rsbs	r0, r6, #0
-	lsls	r0, r0, #31
-	lsrs	r6, r0, #31
-	movs	r0, #21
-	eors	r6, r0
-	rsbs	r3, r3, #0
-	movs	r0, #4
+	eors	r1, r0
+	mov	r0, r8
+	orrs	r0, r7
+	rsbs	r3, r1, #0
+	eors	r0, r7
+	ands	r0, r3
+	mov	r2, r7
+	eors	r2, r0
+	mov	r0, r6
 	eors	r0, r6
 	ands	r0, r3
-	mov	r3, r6
-	eors	r3, r0
-	@ romulus_n.ae:67: return E.encrypt_block_tk1(cat(rev8(cnt), d), r23, s)
-	uxtb	r0, r5
-	lsls	r6, r0, #16
-	lsrs	r0, r5, #8
-	uxtb	r0, r0
-	lsls	r0, r0, #8
-	orrs	r6, r0
-	lsrs	r0, r5, #16
-	uxtb	r0, r0
-	orrs	r6, r0
-	lsrs	r0, r5, #24
-	lsls	r0, r0, #24
-	uxtb	r7, r4
-	lsls	r7, r7, #16
-	orrs	r0, r7
-	lsrs	r7, r4, #8
-	uxtb	r7, r7
-	lsls	r7, r7, #8
-	orrs	r0, r7
-	lsrs	r7, r4, #16
-	orrs	r0, r7
-	lsls	r7, r0, #8
-	lsls	r6, r6, #8
-	lsrs	r0, r0, #24
-	orrs	r6, r0
-	orrs	r7, r3
-	add	r3, sp, #64
-	str	r7, [sp, #400]
-	str	r6, [sp, #404]
+	mov	r1, r6
+	eors	r1, r0
+	mov	r6, r5
+	eors	r6, r5
+	ands	r6, r3
+	eors	r5, r6
+	mov	r0, r4
+	eors	r0, r4
+	ands	r0, r3
+	eors	r4, r0
+	@ romulus_n.ae:147: s = s ^ pad(p, count)
+	mov	r7, r11
+	eors	r7, r2
+	mov	r6, r9
+	eors	r6, r1
 	mov	r0, r10
-	str	r0, [sp, #408]
-	mov	r0, r8
-	str	r0, [sp, #412]
-	str	r2, [sp, #416]
-	str	r1, [sp, #420]
-	add	r0, sp, #400
-	add	r2, sp, #408
-	add	r6, sp, #424
-	mov	r1, r3
-	mov	r3, r6
-	bl	romulus_n_E_encrypt_block_tk1
+	eors	r0, r5
+	ldr	r3, [sp, #4]
+	eors	r3, r4
+	@ romulus_n.ae:43: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	ldr	r5, [sp, #20]
+	lsls	r4, r5, #1
+	ldr	r5, [sp, #24]
+	lsls	r1, r5, #1
+	ldr	r5, [sp, #20]
+	lsrs	r5, r5, #31
+	orrs	r1, r5
+	lsls	r5, r1, #8
+	lsrs	r5, r5, #8
+	mov	r8, r5
+	ldr	r5, [sp, #24]
+	lsrs	r5, r5, #23
+	rsbs	r1, r5, #0
+	movs	r5, #149
+	ands	r1, r5
+	eors	r4, r1
+	@ romulus_n.ae:149: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
+	movs	r1, #16
+	ldr	r5, [sp, #12]
+	cmp	r1, r5
+	movs	r1, #0
+	adcs	r1, r1
+	movs	r5, #1
+	eors	r1, r5
+	ldr	r2, [sp, #12]
+	movs	r5, #16
+	eors	r2, r5
+	subs	r5, r2, #1
+	movs	r2, #0
+	adcs	r2, r2
+	movs	r5, #1
+	eors	r2, r5
+	rsbs	r5, r2, #0
+	lsls	r5, r5, #31
+	lsrs	r2, r5, #31
+	movs	r5, #21
+	eors	r2, r5
+	rsbs	r1, r1, #0
+	movs	r5, #4
+	eors	r5, r2
+	ands	r5, r1
+	mov	r1, r2
+	eors	r1, r5
+	@ romulus_n.ae:150: s = tbc_n(cnt, d, r23, s)
+	add	r2, sp, #64
+	str	r4, [sp, #400]
+	mov	r5, r8
+	str	r5, [sp, #404]
+	str	r7, [sp, #408]
+	str	r6, [sp, #412]
+	str	r0, [sp, #416]
+	str	r3, [sp, #420]
+	add	r5, sp, #400
+	add	r3, sp, #408
+	add	r0, sp, #424
+	str	r0, [sp]
+	mov	r0, r5
+	bl	romulus_n_tbc_n
 	ldr	r0, [sp, #424]
 	ldr	r3, [sp, #428]
 	ldr	r2, [sp, #432]
 	ldr	r1, [sp, #436]
-	mov	r10, r0
-	mov	r8, r3
-	mov	r11, r2
+	mov	r11, r0
+	mov	r9, r3
+	mov	r10, r2
 	str	r1, [sp, #4]
-	str	r5, [sp, #20]
-	str	r4, [sp, #24]
+	str	r4, [sp, #20]
+	mov	r0, r8
+	str	r0, [sp, #24]
 	ldr	r1, [sp, #16]
 	adds	r1, #1
 	str	r1, [sp, #16]
@@ -1183,7 +1136,7 @@ romulus_n_decrypt_with:
 	b	.Lromulus_n_decrypt_with_loop7
 .Lromulus_n_decrypt_with_far2:
 .Lromulus_n_decrypt_with_done8:
-	@ romulus_n.ae:148: return (load_be(tag, 0, 16) ^ g(s)) == 0
+	@ romulus_n.ae:152: return (load_be(tag, 0, 16) ^ g(s)) == 0
 	ldr	r1, [sp, #56]
 	movs	r0, #3
 	tst	r1, r0
@@ -1212,18 +1165,18 @@ romulus_n_decrypt_with:
 	ldr	r0, [r1]
 	rev	r0, r0
 	str	r0, [sp, #24]
-	@ romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	r0, r10
+	@ romulus_n.ae:38: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	mov	r0, r11
 	lsrs	r1, r0, #1
-	mov	r0, r8
+	mov	r0, r9
 	lsls	r0, r0, #31
 	orrs	r1, r0
-	mov	r0, r8
+	mov	r0, r9
 	lsrs	r5, r0, #1
-	mov	r0, r11
+	mov	r0, r10
 	lsls	r0, r0, #31
 	orrs	r5, r0
-	mov	r0, r11
+	mov	r0, r10
 	lsrs	r4, r0, #1
 	ldr	r0, [sp, #4]
 	lsls	r0, r0, #31
@@ -1238,28 +1191,28 @@ romulus_n_decrypt_with:
 	str	r4, [sp, #12]
 	ands	r3, r2
 	str	r3, [sp, #8]
-	mov	r0, r10
+	mov	r0, r11
 	lsls	r5, r0, #7
-	mov	r0, r8
+	mov	r0, r9
 	lsls	r4, r0, #7
-	mov	r0, r10
+	mov	r0, r11
 	lsrs	r0, r0, #25
 	orrs	r4, r0
-	mov	r0, r11
+	mov	r0, r10
 	lsls	r3, r0, #7
-	mov	r0, r8
+	mov	r0, r9
 	lsrs	r0, r0, #25
 	orrs	r3, r0
 	ldr	r0, [sp, #4]
 	lsls	r2, r0, #7
-	mov	r0, r11
+	mov	r0, r10
 	lsrs	r0, r0, #25
 	orrs	r2, r0
-	mov	r0, r10
+	mov	r0, r11
 	eors	r0, r5
-	mov	r7, r8
+	mov	r7, r9
 	eors	r7, r4
-	mov	r6, r11
+	mov	r6, r10
 	eors	r6, r3
 	ldr	r5, [sp, #4]
 	eors	r5, r2
@@ -1269,7 +1222,7 @@ romulus_n_decrypt_with:
 	ands	r7, r2
 	ands	r6, r2
 	ands	r5, r2
-	@ romulus_n.ae:148: return (load_be(tag, 0, 16) ^ g(s)) == 0
+	@ romulus_n.ae:152: return (load_be(tag, 0, 16) ^ g(s)) == 0
 	ldr	r4, [sp, #20]
 	eors	r4, r1
 	ldr	r3, [sp, #32]
@@ -1305,341 +1258,6 @@ romulus_n_decrypt_with:
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.size romulus_n_decrypt_with, .-romulus_n_decrypt_with
-
-
-@ --- romulus_n_E_encrypt_block_tk1: romulus_n.E.encrypt_block_tk1
-@     frame 8 bytes (8 spill slots, 2 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 568 bytes of code and literals
-	.section .text.romulus_n_E_encrypt_block_tk1,"ax",%progbits
-	.global romulus_n_E_encrypt_block_tk1
-	.type romulus_n_E_encrypt_block_tk1, %function
-	.thumb_func
-	.balign 4
-romulus_n_E_encrypt_block_tk1:
-	push	{r4, r5, r6, r7, lr}
-	mov	r4, r8
-	mov	r5, r9
-	mov	r6, r10
-	mov	r7, r11
-	push	{r4, r5, r6, r7}
-	sub	sp, #8
-	mov	r5, r1
-	str	r3, [sp, #4]
-	ldm	r0!, {r6, r7}
-	ldr	r4, [r2]
-	ldr	r3, [r2, #4]
-	ldr	r0, [r2, #8]
-	ldr	r2, [r2, #12]
-	@ skinny128_384plus.ae:196: @unroll(unroll)
-	movs	r1, #0
-	mov	r11, r1
-	mov	r1, r2
-	mov	r2, r0
-	mov	r12, r6
-	mov	r8, r7
-	@ skinny128_384plus.ae:199: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], r23[i] ^ tk1)
-	mov	r9, r5
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	ldr	r5, =romulus_n_E.sbox
-	@ skinny128_384plus.ae:199: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], r23[i] ^ tk1)
-	ldr	r0, =romulus_n_E.rc
-	mov	r10, r0
-	@ skinny128_384plus.ae:196: @unroll(unroll)
-.Lromulus_n_E_encrypt_block_tk1_loop1:
-	@ skinny128_384plus.ae:199: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], r23[i] ^ tk1)
-	mov	r0, r9
-	ldr	r0, [r0]
-	str	r0, [sp]
-	mov	r0, r9
-	ldr	r6, [r0, #4]
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r0, r1, #24
-	ldrb	r0, [r5, r0]
-	lsls	r7, r0, #24
-	lsrs	r0, r1, #16
-	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
-	lsls	r0, r0, #16
-	orrs	r7, r0
-	lsrs	r0, r1, #8
-	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
-	lsls	r0, r0, #8
-	orrs	r7, r0
-	uxtb	r0, r1
-	ldrb	r0, [r5, r0]
-	orrs	r7, r0
-	@ skinny128_384plus.ae:199: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], r23[i] ^ tk1)
-	mov	r0, r10
-	ldrb	r1, [r0]
-	@ skinny128_384plus.ae:116: r0 = sub_cells(r0) ^ ((c & 0xf) as u32 << 24) ^ k[63:32]
-	lsls	r0, r1, #28
-	lsrs	r0, r0, #4
-	eors	r7, r0
-	eors	r7, r6
-	mov	r0, r8
-	eors	r7, r0
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r0, r2, #24
-	ldrb	r0, [r5, r0]
-	lsls	r6, r0, #24
-	lsrs	r0, r2, #16
-	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
-	lsls	r0, r0, #16
-	orrs	r6, r0
-	lsrs	r0, r2, #8
-	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
-	lsls	r0, r0, #8
-	orrs	r6, r0
-	uxtb	r0, r2
-	ldrb	r0, [r5, r0]
-	orrs	r6, r0
-	@ skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
-	lsrs	r0, r1, #4
-	lsls	r0, r0, #24
-	eors	r6, r0
-	ldr	r0, [sp]
-	eors	r6, r0
-	mov	r0, r12
-	eors	r6, r0
-	movs	r0, #8
-	rors	r6, r0
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r0, r3, #24
-	ldrb	r0, [r5, r0]
-	lsls	r2, r0, #24
-	lsrs	r0, r3, #16
-	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
-	lsls	r0, r0, #16
-	orrs	r2, r0
-	lsrs	r0, r3, #8
-	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
-	lsls	r0, r0, #8
-	orrs	r2, r0
-	uxtb	r0, r3
-	ldrb	r0, [r5, r0]
-	orrs	r2, r0
-	@ skinny128_384plus.ae:118: r2 = (sub_cells(r2) ^ 0x02000000) >>> 16
-	movs	r0, #1
-	lsls	r0, r0, #25
-	eors	r2, r0
-	mov	r0, r2
-	movs	r2, #16
-	rors	r0, r2
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r2, r4, #16
-	uxtb	r2, r2
-	ldrb	r2, [r5, r2]
-	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
-	lsls	r3, r2, #24
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r2, r4, #8
-	uxtb	r2, r2
-	ldrb	r2, [r5, r2]
-	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
-	lsls	r2, r2, #16
-	orrs	r3, r2
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	uxtb	r2, r4
-	ldrb	r2, [r5, r2]
-	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
-	lsls	r2, r2, #8
-	orrs	r3, r2
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r2, r4, #24
-	ldrb	r2, [r5, r2]
-	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
-	orrs	r3, r2
-	@ skinny128_384plus.ae:121: t = r0 ^ r2
-	mov	r4, r7
-	eors	r4, r0
-	@ skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
-	mov	r2, r3
-	eors	r2, r4
-	mov	r3, r6
-	eors	r3, r0
-	@ skinny128_384plus.ae:200: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i + 1], r23[i + 1])
-	mov	r0, r9
-	ldr	r0, [r0, #8]
-	str	r0, [sp]
-	mov	r0, r9
-	ldr	r6, [r0, #12]
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r0, r2, #24
-	ldrb	r0, [r5, r0]
-	lsls	r1, r0, #24
-	lsrs	r0, r2, #16
-	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
-	lsls	r0, r0, #16
-	orrs	r1, r0
-	lsrs	r0, r2, #8
-	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	uxtb	r0, r2
-	ldrb	r0, [r5, r0]
-	mov	r2, r1
-	orrs	r2, r0
-	@ skinny128_384plus.ae:200: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i + 1], r23[i + 1])
-	mov	r0, r10
-	ldrb	r0, [r0, #1]
-	@ skinny128_384plus.ae:116: r0 = sub_cells(r0) ^ ((c & 0xf) as u32 << 24) ^ k[63:32]
-	lsls	r1, r0, #28
-	lsrs	r1, r1, #4
-	eors	r2, r1
-	eors	r2, r6
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r6, r7, #24
-	ldrb	r6, [r5, r6]
-	lsls	r6, r6, #24
-	lsrs	r1, r7, #16
-	uxtb	r1, r1
-	ldrb	r1, [r5, r1]
-	lsls	r1, r1, #16
-	orrs	r6, r1
-	lsrs	r1, r7, #8
-	uxtb	r1, r1
-	ldrb	r1, [r5, r1]
-	lsls	r1, r1, #8
-	orrs	r6, r1
-	uxtb	r7, r7
-	ldrb	r7, [r5, r7]
-	orrs	r6, r7
-	@ skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
-	lsrs	r0, r0, #4
-	lsls	r0, r0, #24
-	eors	r6, r0
-	ldr	r0, [sp]
-	eors	r6, r0
-	movs	r0, #8
-	rors	r6, r0
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r0, r3, #24
-	ldrb	r0, [r5, r0]
-	lsls	r1, r0, #24
-	lsrs	r0, r3, #16
-	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
-	lsls	r0, r0, #16
-	orrs	r1, r0
-	lsrs	r0, r3, #8
-	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	uxtb	r0, r3
-	ldrb	r0, [r5, r0]
-	orrs	r1, r0
-	@ skinny128_384plus.ae:118: r2 = (sub_cells(r2) ^ 0x02000000) >>> 16
-	movs	r0, #1
-	lsls	r0, r0, #25
-	eors	r1, r0
-	mov	r0, r1
-	movs	r1, #16
-	rors	r0, r1
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r1, r4, #16
-	uxtb	r1, r1
-	ldrb	r1, [r5, r1]
-	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
-	lsls	r3, r1, #24
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r1, r4, #8
-	uxtb	r1, r1
-	ldrb	r1, [r5, r1]
-	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
-	lsls	r1, r1, #16
-	orrs	r3, r1
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	uxtb	r1, r4
-	ldrb	r1, [r5, r1]
-	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
-	lsls	r1, r1, #8
-	orrs	r3, r1
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r1, r4, #24
-	ldrb	r1, [r5, r1]
-	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
-	orrs	r3, r1
-	@ skinny128_384plus.ae:121: t = r0 ^ r2
-	mov	r4, r2
-	eors	r4, r0
-	@ skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
-	mov	r1, r3
-	eors	r1, r4
-	mov	r3, r6
-	eors	r3, r0
-	@ skinny128_384plus.ae:184: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32])
-	mov	r0, r8
-	lsrs	r0, r0, #16
-	uxtb	r0, r0
-	lsls	r6, r0, #24
-	mov	r0, r12
-	uxtb	r0, r0
-	lsls	r0, r0, #16
-	orrs	r6, r0
-	mov	r0, r8
-	lsrs	r0, r0, #24
-	lsls	r0, r0, #8
-	orrs	r6, r0
-	mov	r0, r12
-	lsrs	r0, r0, #16
-	uxtb	r0, r0
-	orrs	r6, r0
-	mov	r0, r8
-	lsrs	r0, r0, #8
-	uxtb	r0, r0
-	lsls	r7, r0, #24
-	mov	r0, r12
-	lsrs	r0, r0, #8
-	uxtb	r0, r0
-	lsls	r0, r0, #16
-	orrs	r7, r0
-	mov	r0, r12
-	lsrs	r0, r0, #24
-	lsls	r0, r0, #8
-	orrs	r7, r0
-	mov	r0, r8
-	uxtb	r0, r0
-	orrs	r7, r0
-	mov	r0, r9
-	adds	r0, #16
-	mov	r9, r0
-	mov	r0, r10
-	adds	r0, #2
-	mov	r10, r0
-	mov	r12, r7
-	mov	r8, r6
-	mov	r0, r11
-	adds	r0, #1
-	mov	r11, r0
-	cmp	r0, #20
-	bcs	.Lromulus_n_E_encrypt_block_tk1_far1
-	b	.Lromulus_n_E_encrypt_block_tk1_loop1
-.Lromulus_n_E_encrypt_block_tk1_far1:
-.Lromulus_n_E_encrypt_block_tk1_done2:
-	@ skinny128_384plus.ae:203: return cat(r0, r1, r2, r3)
-	ldr	r0, [sp, #4]
-	str	r4, [r0]
-	str	r3, [r0, #4]
-	str	r2, [r0, #8]
-	str	r1, [r0, #12]
-	add	sp, #8
-	pop	{r4, r5, r6, r7}
-	mov	r8, r4
-	mov	r9, r5
-	mov	r10, r6
-	mov	r11, r7
-	pop	{r4, r5, r6, r7, pc}
-	.ltorg
-	.ltorg
-	.size romulus_n_E_encrypt_block_tk1, .-romulus_n_E_encrypt_block_tk1
 
 
 @ --- romulus_n_E_tk23_rows: romulus_n.E.tk23_rows
@@ -1807,8 +1425,8 @@ romulus_n_E_tk23_rows:
 
 
 @ --- romulus_n_absorb_ad: romulus_n.absorb_ad
-@     frame 112 bytes (26 spill slots, 8 on the stack; locals 72), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 914 bytes of code and literals
+@     frame 116 bytes (27 spill slots, 9 on the stack; locals 72), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 868 bytes of code and literals
 	.section .text.romulus_n_absorb_ad,"ax",%progbits
 	.global romulus_n_absorb_ad
 	.type romulus_n_absorb_ad, %function
@@ -1821,14 +1439,14 @@ romulus_n_absorb_ad:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #112
+	sub	sp, #116
 	str	r0, [sp, #20]
-	str	r1, [sp, #36]
+	str	r1, [sp, #40]
 	str	r2, [sp, #8]
 	str	r3, [sp, #28]
-	ldr	r0, [sp, #148]
+	ldr	r0, [sp, #152]
 	str	r0, [sp, #24]
-	@ romulus_n.ae:74: pairs = if a > 0 then (a - 1) / 32 else 0 as u32        // pairs with AD after them
+	@ romulus_n.ae:78: pairs = if a > 0 then (a - 1) / 32 else 0 as u32        // pairs with AD after them
 	movs	r0, #0
 	mov	r5, r3
 	cmp	r0, r5
@@ -1841,7 +1459,7 @@ romulus_n_absorb_ad:
 	rsbs	r1, r1, #0
 	ands	r0, r1
 	str	r0, [sp, #16]
-	@ romulus_n.ae:75: for i in 0..pairs {
+	@ romulus_n.ae:79: for i in 0..pairs {
 	movs	r5, #0
 	mov	r9, r5
 	movs	r4, #0
@@ -1855,18 +1473,18 @@ romulus_n_absorb_ad:
 	cmp	r5, r0
 	bcs	.Lromulus_n_absorb_ad_done2
 .Lromulus_n_absorb_ad_loop1:
-	@ romulus_n.ae:76: off = 32 * i
+	@ romulus_n.ae:80: off = 32 * i
 	mov	r5, r9
 	lsls	r0, r5, #5
 	mov	r8, r0
-	@ romulus_n.ae:77: s = s ^ load_be(ad, off, 16)
+	@ romulus_n.ae:81: s = s ^ load_be(ad, off, 16)
 	ldr	r5, [sp, #8]
 	adds	r5, r5, r0
 	movs	r0, #3
 	tst	r5, r0
 	beq	.Lromulus_n_absorb_ad_words4
 .Lromulus_n_absorb_ad_bytes3:
-	add	r7, sp, #40
+	add	r7, sp, #44
 	movs	r6, #16
 .Lromulus_n_absorb_ad_cpy6:
 	subs	r6, #1
@@ -1893,7 +1511,7 @@ romulus_n_absorb_ad:
 	rev	r0, r0
 	ldr	r5, [sp, #12]
 	eors	r5, r0
-	@ romulus_n.ae:42: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	@ romulus_n.ae:43: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	lsrs	r0, r1, #23
 	rsbs	r7, r0, #0
 	movs	r0, #149
@@ -1903,21 +1521,21 @@ romulus_n_absorb_ad:
 	lsls	r7, r1, #1
 	lsrs	r0, r2, #31
 	orrs	r7, r0
-	@ romulus_n.ae:79: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
+	@ romulus_n.ae:83: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
 	mov	r1, r8
 	adds	r1, #16
-	@ romulus_n.ae:42: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	@ romulus_n.ae:43: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	lsls	r0, r7, #8
 	lsrs	r0, r0, #8
 	mov	r8, r0
-	@ romulus_n.ae:79: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
+	@ romulus_n.ae:83: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
 	ldr	r0, [sp, #8]
 	adds	r2, r0, r1
 	movs	r0, #3
 	tst	r2, r0
 	beq	.Lromulus_n_absorb_ad_words8
 .Lromulus_n_absorb_ad_bytes7:
-	add	r0, sp, #40
+	add	r0, sp, #44
 	mov	r10, r0
 	movs	r7, #16
 .Lromulus_n_absorb_ad_cpy10:
@@ -1932,34 +1550,34 @@ romulus_n_absorb_ad:
 .Lromulus_n_absorb_ad_words8:
 	ldr	r0, [r2, #12]
 	rev	r0, r0
-	str	r0, [sp, #64]
+	str	r0, [sp, #68]
 	ldr	r0, [r2, #8]
 	rev	r0, r0
-	str	r0, [sp, #68]
+	str	r0, [sp, #72]
 	ldr	r0, [r2, #4]
 	rev	r0, r0
-	str	r0, [sp, #72]
+	str	r0, [sp, #76]
 	ldr	r0, [r2]
 	rev	r0, r0
-	str	r0, [sp, #76]
-	mov	r0, r11
 	str	r0, [sp, #80]
-	str	r6, [sp, #84]
-	str	r3, [sp, #88]
-	str	r5, [sp, #92]
-	add	r0, sp, #80
+	mov	r0, r11
+	str	r0, [sp, #84]
+	str	r6, [sp, #88]
+	str	r3, [sp, #92]
+	str	r5, [sp, #96]
+	add	r0, sp, #84
 	str	r0, [sp]
-	add	r0, sp, #96
+	add	r0, sp, #100
 	str	r0, [sp, #4]
-	str	r4, [sp, #56]
+	str	r4, [sp, #60]
 	mov	r0, r8
-	str	r0, [sp, #60]
-	add	r0, sp, #56
+	str	r0, [sp, #64]
+	add	r0, sp, #60
 	movs	r1, #8
-	add	r2, sp, #64
+	add	r2, sp, #68
 	ldr	r3, [sp, #20]
 	bl	romulus_n_tbc
-	@ romulus_n.ae:42: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	@ romulus_n.ae:43: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	mov	r0, r8
 	lsls	r1, r0, #1
 	lsrs	r0, r4, #31
@@ -1971,15 +1589,15 @@ romulus_n_absorb_ad:
 	ands	r2, r0
 	lsls	r5, r4, #1
 	eors	r5, r2
-	@ romulus_n.ae:79: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
-	ldr	r4, [sp, #96]
-	ldr	r3, [sp, #100]
-	ldr	r0, [sp, #104]
-	@ romulus_n.ae:42: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	mov	r10, r0
-	@ romulus_n.ae:79: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
+	@ romulus_n.ae:83: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
+	ldr	r4, [sp, #100]
+	ldr	r3, [sp, #104]
 	ldr	r0, [sp, #108]
-	@ romulus_n.ae:42: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	@ romulus_n.ae:43: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	mov	r10, r0
+	@ romulus_n.ae:83: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
+	ldr	r0, [sp, #112]
+	@ romulus_n.ae:43: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	str	r0, [sp, #12]
 	mov	r2, r5
 	lsls	r0, r1, #8
@@ -1991,15 +1609,15 @@ romulus_n_absorb_ad:
 	cmp	r5, r0
 	bcc	.Lromulus_n_absorb_ad_loop1
 .Lromulus_n_absorb_ad_done2:
-	@ romulus_n.ae:82: off = 32 * pairs
+	@ romulus_n.ae:86: off = 32 * pairs
 	ldr	r0, [sp, #16]
 	lsls	r0, r0, #5
-	str	r0, [sp, #32]
-	@ romulus_n.ae:83: r = a - off                                           // 0 (empty A) .. 32
+	str	r0, [sp, #36]
+	@ romulus_n.ae:87: r = a - off                                           // 0 (empty A) .. 32
 	ldr	r5, [sp, #28]
 	subs	r0, r5, r0
 	mov	r9, r0
-	@ romulus_n.ae:84: odd = if r < 16 then r else 16
+	@ romulus_n.ae:88: odd = if r < 16 then r else 16
 	cmp	r0, #16
 	movs	r5, #0
 	adcs	r5, r5
@@ -2015,9 +1633,9 @@ romulus_n_absorb_ad:
 	mov	r0, r8
 	eors	r0, r5
 	mov	r8, r0
-	@ romulus_n.ae:85: s = s ^ pad(load_be(ad, off, 16, odd), odd)
+	@ romulus_n.ae:89: s = s ^ pad(load_be(ad, off, 16, odd), odd)
 	ldr	r5, [sp, #8]
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #36]
 	adds	r5, r5, r0
 	mov	r0, r8
 	cmp	r0, #16
@@ -2027,11 +1645,11 @@ romulus_n_absorb_ad:
 	beq	.Lromulus_n_absorb_ad_words12
 .Lromulus_n_absorb_ad_bytes11:
 	movs	r0, #0
-	str	r0, [sp, #40]
 	str	r0, [sp, #44]
 	str	r0, [sp, #48]
 	str	r0, [sp, #52]
-	add	r6, sp, #40
+	str	r0, [sp, #56]
+	add	r6, sp, #44
 	str	r6, [sp, #16]
 	mov	r0, r8
 	cmp	r0, #16
@@ -2054,7 +1672,7 @@ romulus_n_absorb_ad:
 	ldr	r0, [r5, #12]
 	rev	r0, r0
 	str	r0, [sp, #28]
-	@ romulus_n.ae:47: return if n < 16 then x | (n as u128) else x
+	@ romulus_n.ae:48: return if n < 16 then x | (n as u128) else x
 	mov	r6, r8
 	orrs	r0, r6
 	ldr	r6, [sp, #28]
@@ -2070,54 +1688,55 @@ romulus_n_absorb_ad:
 	ands	r0, r6
 	ldr	r7, [sp, #28]
 	eors	r7, r0
-	@ romulus_n.ae:85: s = s ^ pad(load_be(ad, off, 16, odd), odd)
+	@ romulus_n.ae:89: s = s ^ pad(load_be(ad, off, 16, odd), odd)
 	eors	r4, r7
-	mov	r8, r4
+	str	r4, [sp, #32]
 	ldr	r0, [r5, #8]
 	rev	r4, r0
-	@ romulus_n.ae:47: return if n < 16 then x | (n as u128) else x
+	@ romulus_n.ae:48: return if n < 16 then x | (n as u128) else x
 	mov	r6, r4
 	eors	r6, r4
 	ldr	r0, [sp, #16]
 	ands	r6, r0
 	eors	r4, r6
-	@ romulus_n.ae:85: s = s ^ pad(load_be(ad, off, 16, odd), odd)
+	@ romulus_n.ae:89: s = s ^ pad(load_be(ad, off, 16, odd), odd)
 	eors	r3, r4
 	str	r3, [sp, #28]
 	ldr	r0, [r5, #4]
 	rev	r4, r0
-	@ romulus_n.ae:47: return if n < 16 then x | (n as u128) else x
+	@ romulus_n.ae:48: return if n < 16 then x | (n as u128) else x
 	mov	r3, r4
 	eors	r3, r4
 	ldr	r0, [sp, #16]
 	ands	r3, r0
 	eors	r4, r3
-	@ romulus_n.ae:85: s = s ^ pad(load_be(ad, off, 16, odd), odd)
+	@ romulus_n.ae:89: s = s ^ pad(load_be(ad, off, 16, odd), odd)
 	mov	r0, r10
 	eors	r0, r4
 	mov	r10, r0
 	ldr	r0, [r5]
 	rev	r4, r0
-	@ romulus_n.ae:47: return if n < 16 then x | (n as u128) else x
+	@ romulus_n.ae:48: return if n < 16 then x | (n as u128) else x
 	mov	r3, r4
 	eors	r3, r4
 	ldr	r0, [sp, #16]
 	ands	r3, r0
 	eors	r4, r3
-	@ romulus_n.ae:85: s = s ^ pad(load_be(ad, off, 16, odd), odd)
-	ldr	r3, [sp, #12]
-	eors	r3, r4
-	@ romulus_n.ae:42: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	@ romulus_n.ae:89: s = s ^ pad(load_be(ad, off, 16, odd), odd)
+	ldr	r0, [sp, #12]
+	eors	r0, r4
+	str	r0, [sp, #12]
+	@ romulus_n.ae:43: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	lsrs	r0, r1, #23
-	rsbs	r5, r0, #0
+	rsbs	r3, r0, #0
 	movs	r0, #149
-	ands	r5, r0
+	ands	r3, r0
 	lsls	r4, r2, #1
-	eors	r4, r5
-	lsls	r5, r1, #1
+	eors	r4, r3
+	lsls	r3, r1, #1
 	lsrs	r0, r2, #31
-	orrs	r5, r0
-	@ romulus_n.ae:87: if r > 16 {
+	orrs	r3, r0
+	@ romulus_n.ae:91: if r > 16 {
 	movs	r1, #16
 	mov	r0, r9
 	cmp	r1, r0
@@ -2125,33 +1744,33 @@ romulus_n_absorb_ad:
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	@ romulus_n.ae:42: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	lsls	r0, r5, #8
+	@ romulus_n.ae:43: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	lsls	r0, r3, #8
 	lsrs	r0, r0, #8
-	mov	r11, r0
-	@ romulus_n.ae:87: if r > 16 {
+	mov	r8, r0
+	@ romulus_n.ae:91: if r > 16 {
 	cmp	r1, #0
 	beq	.Lromulus_n_absorb_ad_else16
-	@ romulus_n.ae:88: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
-	ldr	r1, [sp, #32]
+	@ romulus_n.ae:92: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
+	ldr	r1, [sp, #36]
 	adds	r1, #16
 	ldr	r0, [sp, #8]
-	adds	r7, r0, r1
-	mov	r1, r9
-	subs	r1, #16
-	cmp	r1, #16
+	adds	r1, r0, r1
+	mov	r6, r9
+	subs	r6, #16
+	cmp	r6, #16
 	bcc	.Lromulus_n_absorb_ad_bytes18
 	movs	r0, #3
-	tst	r7, r0
+	tst	r1, r0
 	beq	.Lromulus_n_absorb_ad_words19
 .Lromulus_n_absorb_ad_bytes18:
 	movs	r0, #0
-	str	r0, [sp, #40]
 	str	r0, [sp, #44]
 	str	r0, [sp, #48]
 	str	r0, [sp, #52]
-	add	r5, sp, #40
-	mov	r2, r1
+	str	r0, [sp, #56]
+	add	r3, sp, #44
+	mov	r2, r6
 	cmp	r2, #16
 	bcc	.Lromulus_n_absorb_ad_cnt21
 	movs	r2, #16
@@ -2159,171 +1778,147 @@ romulus_n_absorb_ad:
 .Lromulus_n_absorb_ad_cpy22:
 	subs	r2, #1
 	bcc	.Lromulus_n_absorb_ad_cpyd20
-	ldrb	r0, [r7, r2]
-	strb	r0, [r5, r2]
+	ldrb	r0, [r1, r2]
+	strb	r0, [r3, r2]
 	b	.Lromulus_n_absorb_ad_cpy22
 .Lromulus_n_absorb_ad_cpyd20:
-	mov	r7, r5
+	mov	r1, r3
 .Lromulus_n_absorb_ad_words19:
-	ldr	r0, [r7, #12]
-	rev	r6, r0
-	ldr	r0, [r7, #8]
+	ldr	r0, [r1, #12]
 	rev	r5, r0
-	ldr	r0, [r7, #4]
+	ldr	r0, [r1, #8]
+	rev	r3, r0
+	ldr	r0, [r1, #4]
 	rev	r2, r0
-	ldr	r0, [r7]
-	rev	r0, r0
-	str	r0, [sp, #8]
-	@ romulus_n.ae:47: return if n < 16 then x | (n as u128) else x
-	cmp	r1, #16
+	ldr	r0, [r1]
+	rev	r1, r0
+	@ romulus_n.ae:48: return if n < 16 then x | (n as u128) else x
+	cmp	r6, #16
 	movs	r7, #0
 	adcs	r7, r7
 	movs	r0, #1
 	eors	r7, r0
-	orrs	r1, r6
-	rsbs	r7, r7, #0
-	eors	r1, r6
-	ands	r1, r7
+	orrs	r6, r5
+	rsbs	r0, r7, #0
+	eors	r6, r5
+	ands	r6, r0
+	eors	r5, r6
+	mov	r6, r3
+	eors	r6, r3
+	ands	r6, r0
+	eors	r3, r6
+	mov	r6, r2
+	eors	r6, r2
+	ands	r6, r0
+	eors	r2, r6
+	mov	r6, r1
 	eors	r6, r1
-	mov	r1, r5
-	eors	r1, r5
-	ands	r1, r7
-	eors	r5, r1
-	mov	r1, r2
-	eors	r1, r2
-	ands	r1, r7
-	eors	r2, r1
-	ldr	r0, [sp, #8]
-	mov	r1, r0
-	eors	r0, r1
-	ands	r0, r7
-	mov	r7, r1
-	eors	r7, r0
-	@ romulus_n.ae:88: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
-	str	r4, [sp, #56]
-	mov	r1, r11
-	str	r1, [sp, #60]
-	str	r6, [sp, #64]
-	str	r5, [sp, #68]
-	str	r2, [sp, #72]
-	str	r7, [sp, #76]
+	ands	r6, r0
+	eors	r1, r6
+	@ romulus_n.ae:92: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
+	str	r4, [sp, #60]
 	mov	r0, r8
-	str	r0, [sp, #80]
-	ldr	r0, [sp, #28]
+	str	r0, [sp, #64]
+	str	r5, [sp, #68]
+	str	r3, [sp, #72]
+	str	r2, [sp, #76]
+	str	r1, [sp, #80]
+	ldr	r0, [sp, #32]
 	str	r0, [sp, #84]
-	mov	r0, r10
+	ldr	r0, [sp, #28]
 	str	r0, [sp, #88]
-	str	r3, [sp, #92]
-	add	r0, sp, #56
+	mov	r0, r10
+	str	r0, [sp, #92]
+	ldr	r0, [sp, #12]
+	str	r0, [sp, #96]
+	add	r0, sp, #60
 	movs	r1, #8
-	add	r2, sp, #64
-	add	r5, sp, #80
-	add	r3, sp, #96
+	add	r2, sp, #68
+	add	r5, sp, #84
+	add	r3, sp, #100
 	str	r5, [sp]
 	str	r3, [sp, #4]
 	ldr	r3, [sp, #20]
 	bl	romulus_n_tbc
-	@ romulus_n.ae:42: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	mov	r0, r11
-	lsls	r6, r0, #1
+	@ romulus_n.ae:43: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	mov	r0, r8
+	lsls	r1, r0, #1
 	lsrs	r0, r4, #31
-	orrs	r6, r0
-	mov	r0, r11
+	orrs	r1, r0
+	mov	r0, r8
 	lsrs	r0, r0, #23
-	rsbs	r1, r0, #0
+	rsbs	r2, r0, #0
 	movs	r0, #149
-	ands	r1, r0
-	lsls	r5, r4, #1
-	eors	r5, r1
-	@ romulus_n.ae:88: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
-	ldr	r0, [sp, #96]
-	@ romulus_n.ae:42: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	mov	r8, r0
-	@ romulus_n.ae:88: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
-	ldr	r2, [sp, #100]
-	ldr	r1, [sp, #104]
+	ands	r2, r0
+	lsls	r4, r4, #1
+	eors	r4, r2
+	@ romulus_n.ae:92: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
+	ldr	r0, [sp, #100]
+	@ romulus_n.ae:43: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	str	r0, [sp, #8]
+	@ romulus_n.ae:92: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
+	ldr	r5, [sp, #104]
 	ldr	r3, [sp, #108]
-	@ romulus_n.ae:42: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	lsls	r0, r6, #8
-	lsrs	r4, r0, #8
+	ldr	r2, [sp, #112]
+	@ romulus_n.ae:43: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	lsls	r0, r1, #8
+	lsrs	r6, r0, #8
 	b	.Lromulus_n_absorb_ad_endif17
 .Lromulus_n_absorb_ad_else16:
-	ldr	r2, [sp, #28]
-	mov	r1, r10
-	mov	r5, r4
-	mov	r4, r11
+	ldr	r0, [sp, #32]
+	str	r0, [sp, #8]
+	ldr	r5, [sp, #28]
+	mov	r3, r10
+	ldr	r2, [sp, #12]
+	mov	r6, r8
 .Lromulus_n_absorb_ad_endif17:
-	@ romulus_n.ae:91: d = if (r == 16) | (r == 32) then 0x18 else 0x1a as u8
+	@ romulus_n.ae:95: d = if (r == 16) | (r == 32) then 0x18 else 0x1a as u8
 	movs	r0, #16
-	mov	r6, r9
-	eors	r0, r6
-	subs	r6, r0, #1
-	movs	r6, #0
-	adcs	r6, r6
+	mov	r1, r9
+	eors	r0, r1
+	subs	r1, r0, #1
+	movs	r1, #0
+	adcs	r1, r1
 	movs	r0, #1
-	eors	r6, r0
-	movs	r7, #32
-	mov	r0, r9
-	eors	r0, r7
-	subs	r0, r0, #1
+	eors	r1, r0
+	mov	r7, r9
+	movs	r0, #32
+	eors	r7, r0
+	subs	r0, r7, #1
 	movs	r7, #0
 	adcs	r7, r7
 	movs	r0, #1
 	eors	r7, r0
-	orrs	r6, r7
-	rsbs	r6, r6, #0
+	orrs	r1, r7
+	rsbs	r1, r1, #0
 	movs	r0, #2
-	ands	r6, r0
+	ands	r1, r0
 	movs	r0, #26
-	eors	r6, r0
-	@ romulus_n.ae:67: return E.encrypt_block_tk1(cat(rev8(cnt), d), r23, s)
-	uxtb	r0, r5
-	lsls	r0, r0, #16
-	lsrs	r7, r5, #8
-	uxtb	r7, r7
-	lsls	r7, r7, #8
-	orrs	r0, r7
-	lsrs	r7, r5, #16
-	uxtb	r7, r7
-	orrs	r0, r7
-	lsrs	r5, r5, #24
-	lsls	r7, r5, #24
-	uxtb	r5, r4
-	lsls	r5, r5, #16
-	orrs	r7, r5
-	lsrs	r5, r4, #8
-	uxtb	r5, r5
-	lsls	r5, r5, #8
-	orrs	r7, r5
-	lsrs	r4, r4, #16
-	orrs	r7, r4
-	lsls	r5, r7, #8
-	lsls	r4, r0, #8
-	lsrs	r0, r7, #24
-	orrs	r4, r0
-	orrs	r5, r6
-	str	r5, [sp, #56]
+	eors	r1, r0
+	@ romulus_n.ae:96: return tbc_n(cnt, d, r23, s)
 	str	r4, [sp, #60]
-	mov	r0, r8
-	str	r0, [sp, #64]
-	str	r2, [sp, #68]
-	str	r1, [sp, #72]
+	str	r6, [sp, #64]
+	ldr	r0, [sp, #8]
+	str	r0, [sp, #68]
+	str	r5, [sp, #72]
 	str	r3, [sp, #76]
-	add	r0, sp, #56
-	add	r2, sp, #64
-	add	r3, sp, #80
-	ldr	r1, [sp, #36]
-	bl	romulus_n_E_encrypt_block_tk1
-	ldr	r1, [sp, #80]
+	str	r2, [sp, #80]
+	add	r0, sp, #60
+	add	r3, sp, #68
+	add	r2, sp, #84
+	str	r2, [sp]
+	ldr	r2, [sp, #40]
+	bl	romulus_n_tbc_n
+	ldr	r1, [sp, #84]
 	ldr	r0, [sp, #24]
 	str	r1, [r0]
-	ldr	r1, [sp, #84]
-	str	r1, [r0, #4]
 	ldr	r1, [sp, #88]
-	str	r1, [r0, #8]
+	str	r1, [r0, #4]
 	ldr	r1, [sp, #92]
+	str	r1, [r0, #8]
+	ldr	r1, [sp, #96]
 	str	r1, [r0, #12]
-	add	sp, #112
+	add	sp, #116
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -2334,9 +1929,388 @@ romulus_n_absorb_ad:
 	.size romulus_n_absorb_ad, .-romulus_n_absorb_ad
 
 
+@ --- romulus_n_tbc_n: romulus_n.tbc_n
+@     frame 80 bytes (16 spill slots, 4 on the stack; locals 64), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 642 bytes of code and literals
+	.section .text.romulus_n_tbc_n,"ax",%progbits
+	.global romulus_n_tbc_n
+	.type romulus_n_tbc_n, %function
+	.thumb_func
+	.balign 4
+romulus_n_tbc_n:
+	push	{r4, r5, r6, r7, lr}
+	mov	r4, r8
+	mov	r5, r9
+	mov	r6, r10
+	mov	r7, r11
+	push	{r4, r5, r6, r7}
+	sub	sp, #80
+	str	r2, [sp, #8]
+	ldr	r2, [sp, #116]
+	str	r2, [sp, #12]
+	ldm	r0!, {r2, r4}
+	ldr	r0, [r3]
+	str	r0, [sp, #4]
+	ldr	r0, [r3, #4]
+	str	r0, [sp]
+	ldr	r0, [r3, #8]
+	mov	r12, r0
+	ldr	r3, [r3, #12]
+	@ romulus_n.ae:60: E.tk1_rows(cat(rev8(cnt), d), t1)
+	uxtb	r0, r2
+	lsls	r5, r0, #16
+	lsrs	r0, r2, #8
+	uxtb	r0, r0
+	lsls	r0, r0, #8
+	orrs	r5, r0
+	lsrs	r0, r2, #16
+	uxtb	r0, r0
+	orrs	r5, r0
+	lsrs	r0, r2, #24
+	lsls	r2, r0, #24
+	uxtb	r0, r4
+	lsls	r0, r0, #16
+	orrs	r2, r0
+	lsrs	r0, r4, #8
+	uxtb	r0, r0
+	lsls	r0, r0, #8
+	orrs	r2, r0
+	lsrs	r0, r4, #16
+	orrs	r2, r0
+	lsls	r7, r2, #8
+	lsls	r6, r5, #8
+	lsrs	r0, r2, #24
+	orrs	r6, r0
+	orrs	r7, r1
+	@ skinny128_384plus.ae:194: for j in 0..8 {
+	movs	r5, #0
+	@ skinny128_384plus.ae:195: t1[j] = tk1
+	add	r4, sp, #16
+	@ skinny128_384plus.ae:194: for j in 0..8 {
+.Lromulus_n_tbc_n_loop1:
+	@ skinny128_384plus.ae:195: t1[j] = tk1
+	str	r7, [r4]
+	str	r6, [r4, #4]
+	@ skinny128_384plus.ae:184: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32])
+	lsrs	r0, r6, #16
+	uxtb	r0, r0
+	lsls	r2, r0, #24
+	uxtb	r0, r7
+	lsls	r0, r0, #16
+	orrs	r2, r0
+	lsrs	r0, r6, #24
+	lsls	r0, r0, #8
+	orrs	r2, r0
+	lsrs	r0, r7, #16
+	uxtb	r0, r0
+	orrs	r2, r0
+	lsrs	r0, r6, #8
+	uxtb	r0, r0
+	lsls	r1, r0, #24
+	lsrs	r0, r7, #8
+	uxtb	r0, r0
+	lsls	r0, r0, #16
+	orrs	r1, r0
+	lsrs	r0, r7, #24
+	lsls	r0, r0, #8
+	orrs	r1, r0
+	uxtb	r0, r6
+	orrs	r1, r0
+	adds	r4, #8
+	mov	r7, r1
+	mov	r6, r2
+	adds	r5, #1
+	cmp	r5, #8
+	bcc	.Lromulus_n_tbc_n_loop1
+.Lromulus_n_tbc_n_done2:
+	@ skinny128_384plus.ae:207: @unroll(unroll)
+	movs	r0, #0
+	mov	r8, r0
+	mov	r2, r3
+	mov	r3, r12
+	ldr	r4, [sp]
+	ldr	r5, [sp, #4]
+	@ skinny128_384plus.ae:210: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], r23[i] ^ t1[j % 8])
+	ldr	r6, [sp, #8]
+	add	r0, sp, #16
+	str	r0, [sp, #8]
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	ldr	r1, =romulus_n_E.sbox
+	@ skinny128_384plus.ae:210: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], r23[i] ^ t1[j % 8])
+	ldr	r0, =romulus_n_E.rc
+	mov	r12, r0
+	@ skinny128_384plus.ae:207: @unroll(unroll)
+.Lromulus_n_tbc_n_loop3:
+	@ skinny128_384plus.ae:210: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], r23[i] ^ t1[j % 8])
+	ldr	r0, [r6]
+	str	r0, [sp, #4]
+	ldr	r0, [r6, #4]
+	mov	r10, r0
+	mov	r0, r8
+	lsls	r0, r0, #29
+	lsrs	r7, r0, #26
+	ldr	r0, [sp, #8]
+	adds	r7, r0, r7
+	ldr	r0, [r7]
+	str	r0, [sp]
+	ldr	r0, [r7, #4]
+	mov	r11, r0
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r0, r2, #24
+	ldrb	r0, [r1, r0]
+	lsls	r7, r0, #24
+	lsrs	r0, r2, #16
+	uxtb	r0, r0
+	ldrb	r0, [r1, r0]
+	lsls	r0, r0, #16
+	orrs	r7, r0
+	lsrs	r0, r2, #8
+	uxtb	r0, r0
+	ldrb	r0, [r1, r0]
+	lsls	r0, r0, #8
+	orrs	r7, r0
+	uxtb	r0, r2
+	ldrb	r0, [r1, r0]
+	orrs	r7, r0
+	@ skinny128_384plus.ae:210: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], r23[i] ^ t1[j % 8])
+	mov	r0, r12
+	ldrb	r2, [r0]
+	mov	r9, r2
+	@ skinny128_384plus.ae:116: r0 = sub_cells(r0) ^ ((c & 0xf) as u32 << 24) ^ k[63:32]
+	lsls	r0, r2, #28
+	lsrs	r0, r0, #4
+	eors	r7, r0
+	mov	r0, r10
+	eors	r7, r0
+	mov	r2, r11
+	eors	r7, r2
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r2, r3, #24
+	ldrb	r2, [r1, r2]
+	lsls	r0, r2, #24
+	lsrs	r2, r3, #16
+	uxtb	r2, r2
+	ldrb	r2, [r1, r2]
+	lsls	r2, r2, #16
+	orrs	r0, r2
+	lsrs	r2, r3, #8
+	uxtb	r2, r2
+	ldrb	r2, [r1, r2]
+	lsls	r2, r2, #8
+	orrs	r0, r2
+	uxtb	r2, r3
+	ldrb	r2, [r1, r2]
+	orrs	r0, r2
+	@ skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
+	mov	r2, r9
+	lsrs	r2, r2, #4
+	lsls	r2, r2, #24
+	eors	r0, r2
+	ldr	r2, [sp, #4]
+	eors	r0, r2
+	ldr	r2, [sp]
+	eors	r0, r2
+	movs	r2, #8
+	rors	r0, r2
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r2, r4, #24
+	ldrb	r2, [r1, r2]
+	lsls	r3, r2, #24
+	lsrs	r2, r4, #16
+	uxtb	r2, r2
+	ldrb	r2, [r1, r2]
+	lsls	r2, r2, #16
+	orrs	r3, r2
+	lsrs	r2, r4, #8
+	uxtb	r2, r2
+	ldrb	r2, [r1, r2]
+	lsls	r2, r2, #8
+	orrs	r3, r2
+	uxtb	r2, r4
+	ldrb	r2, [r1, r2]
+	orrs	r3, r2
+	@ skinny128_384plus.ae:118: r2 = (sub_cells(r2) ^ 0x02000000) >>> 16
+	movs	r2, #1
+	lsls	r2, r2, #25
+	eors	r3, r2
+	movs	r2, #16
+	rors	r3, r2
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r2, r5, #16
+	uxtb	r2, r2
+	ldrb	r2, [r1, r2]
+	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
+	lsls	r4, r2, #24
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r2, r5, #8
+	uxtb	r2, r2
+	ldrb	r2, [r1, r2]
+	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
+	lsls	r2, r2, #16
+	orrs	r4, r2
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	uxtb	r2, r5
+	ldrb	r2, [r1, r2]
+	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
+	lsls	r2, r2, #8
+	orrs	r4, r2
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r2, r5, #24
+	ldrb	r2, [r1, r2]
+	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
+	orrs	r4, r2
+	@ skinny128_384plus.ae:121: t = r0 ^ r2
+	mov	r2, r7
+	eors	r2, r3
+	@ skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
+	eors	r4, r2
+	eors	r0, r3
+	@ skinny128_384plus.ae:211: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i + 1], r23[i + 1])
+	ldr	r3, [r6, #8]
+	mov	r11, r3
+	ldr	r3, [r6, #12]
+	mov	r10, r3
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r3, r4, #24
+	ldrb	r3, [r1, r3]
+	lsls	r5, r3, #24
+	lsrs	r3, r4, #16
+	uxtb	r3, r3
+	ldrb	r3, [r1, r3]
+	lsls	r3, r3, #16
+	orrs	r5, r3
+	lsrs	r3, r4, #8
+	uxtb	r3, r3
+	ldrb	r3, [r1, r3]
+	lsls	r3, r3, #8
+	orrs	r5, r3
+	uxtb	r3, r4
+	ldrb	r3, [r1, r3]
+	orrs	r5, r3
+	@ skinny128_384plus.ae:211: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i + 1], r23[i + 1])
+	mov	r3, r12
+	ldrb	r3, [r3, #1]
+	mov	r9, r3
+	@ skinny128_384plus.ae:116: r0 = sub_cells(r0) ^ ((c & 0xf) as u32 << 24) ^ k[63:32]
+	lsls	r3, r3, #28
+	lsrs	r3, r3, #4
+	eors	r5, r3
+	mov	r3, r5
+	mov	r4, r10
+	eors	r3, r4
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r4, r7, #24
+	ldrb	r4, [r1, r4]
+	lsls	r4, r4, #24
+	lsrs	r5, r7, #16
+	uxtb	r5, r5
+	ldrb	r5, [r1, r5]
+	lsls	r5, r5, #16
+	orrs	r4, r5
+	lsrs	r5, r7, #8
+	uxtb	r5, r5
+	ldrb	r5, [r1, r5]
+	lsls	r5, r5, #8
+	orrs	r4, r5
+	uxtb	r7, r7
+	ldrb	r7, [r1, r7]
+	orrs	r4, r7
+	@ skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
+	mov	r5, r9
+	lsrs	r5, r5, #4
+	lsls	r5, r5, #24
+	eors	r4, r5
+	mov	r5, r11
+	eors	r4, r5
+	movs	r5, #8
+	rors	r4, r5
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r5, r0, #24
+	ldrb	r5, [r1, r5]
+	lsls	r7, r5, #24
+	lsrs	r5, r0, #16
+	uxtb	r5, r5
+	ldrb	r5, [r1, r5]
+	lsls	r5, r5, #16
+	orrs	r7, r5
+	lsrs	r5, r0, #8
+	uxtb	r5, r5
+	ldrb	r5, [r1, r5]
+	lsls	r5, r5, #8
+	orrs	r7, r5
+	uxtb	r5, r0
+	ldrb	r5, [r1, r5]
+	orrs	r7, r5
+	@ skinny128_384plus.ae:118: r2 = (sub_cells(r2) ^ 0x02000000) >>> 16
+	movs	r0, #1
+	lsls	r0, r0, #25
+	eors	r7, r0
+	movs	r5, #16
+	rors	r7, r5
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r5, r2, #16
+	uxtb	r5, r5
+	ldrb	r5, [r1, r5]
+	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
+	lsls	r0, r5, #24
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r5, r2, #8
+	uxtb	r5, r5
+	ldrb	r5, [r1, r5]
+	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
+	lsls	r5, r5, #16
+	orrs	r0, r5
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	uxtb	r5, r2
+	ldrb	r5, [r1, r5]
+	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
+	lsls	r5, r5, #8
+	orrs	r0, r5
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r2, r2, #24
+	ldrb	r5, [r1, r2]
+	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
+	mov	r2, r0
+	orrs	r2, r5
+	@ skinny128_384plus.ae:121: t = r0 ^ r2
+	mov	r5, r3
+	eors	r5, r7
+	@ skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
+	eors	r2, r5
+	eors	r4, r7
+	adds	r6, #16
+	mov	r0, r12
+	adds	r0, #2
+	mov	r12, r0
+	mov	r0, r8
+	adds	r0, #1
+	mov	r8, r0
+	cmp	r0, #20
+	bcs	.Lromulus_n_tbc_n_far1
+	b	.Lromulus_n_tbc_n_loop3
+.Lromulus_n_tbc_n_far1:
+.Lromulus_n_tbc_n_done4:
+	@ skinny128_384plus.ae:213: return cat(r0, r1, r2, r3)
+	ldr	r0, [sp, #12]
+	str	r5, [r0]
+	str	r4, [r0, #4]
+	str	r3, [r0, #8]
+	str	r2, [r0, #12]
+	add	sp, #80
+	pop	{r4, r5, r6, r7}
+	mov	r8, r4
+	mov	r9, r5
+	mov	r10, r6
+	mov	r11, r7
+	pop	{r4, r5, r6, r7, pc}
+	.ltorg
+	.ltorg
+	.size romulus_n_tbc_n, .-romulus_n_tbc_n
+
+
 @ --- romulus_n_tbc: romulus_n.tbc
-@     frame 376 bytes (4 spill slots, 4 on the stack; locals 360), saves r4, r5, r6, r7
-@     estimated 156 bytes of code and literals
+@     frame 380 bytes (4 spill slots, 4 on the stack; locals 360), saves r4, r5, r6, r7
+@     estimated 108 bytes of code and literals
 	.section .text.romulus_n_tbc,"ax",%progbits
 	.global romulus_n_tbc
 	.type romulus_n_tbc, %function
@@ -2344,82 +2318,58 @@ romulus_n_absorb_ad:
 	.balign 4
 romulus_n_tbc:
 	push	{r4, r5, r6, r7, lr}
-	sub	sp, #376
+	sub	sp, #380
 	ldr	r4, [r2]
-	@ romulus_n.ae:58: E.tk23_rows(tk2, r3, r23)
-	str	r4, [sp, #336]
-	ldr	r4, [r2, #4]
+	@ romulus_n.ae:67: E.tk23_rows(tk2, r3, r23)
 	str	r4, [sp, #340]
-	ldr	r4, [r2, #8]
+	ldr	r4, [r2, #4]
 	str	r4, [sp, #344]
+	ldr	r4, [r2, #8]
+	str	r4, [sp, #348]
 	ldr	r2, [r2, #12]
-	str	r2, [sp, #348]
-	ldr	r7, [r0]
-	ldr	r6, [r0, #4]
-	ldr	r2, [sp, #396]
+	str	r2, [sp, #352]
+	ldr	r2, [r0]
+	str	r2, [sp, #12]
+	ldr	r0, [r0, #4]
+	str	r0, [sp, #8]
+	ldr	r2, [sp, #400]
 	ldr	r0, [r2]
-	str	r0, [sp, #12]
-	ldr	r0, [r2, #4]
 	str	r0, [sp, #4]
-	ldr	r0, [r2, #8]
-	str	r0, [sp]
+	ldr	r6, [r2, #4]
+	ldr	r5, [r2, #8]
 	ldr	r4, [r2, #12]
-	str	r1, [sp, #8]
+	str	r1, [sp, #16]
 	mov	r1, r3
-	ldr	r5, [sp, #400]
-	add	r2, sp, #16
-	add	r0, sp, #336
+	ldr	r7, [sp, #404]
+	add	r2, sp, #20
+	add	r0, sp, #340
 	bl	romulus_n_E_tk23_rows
-	@ romulus_n.ae:59: return E.encrypt_block_tk1(cat(rev8(cnt), d), r23, s)
-	uxtb	r0, r7
-	lsls	r2, r0, #16
-	lsrs	r0, r7, #8
-	uxtb	r0, r0
-	lsls	r0, r0, #8
-	orrs	r2, r0
-	lsrs	r0, r7, #16
-	uxtb	r0, r0
-	orrs	r2, r0
-	lsrs	r0, r7, #24
-	lsls	r1, r0, #24
-	uxtb	r0, r6
-	lsls	r0, r0, #16
-	orrs	r1, r0
-	lsrs	r0, r6, #8
-	uxtb	r0, r0
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	lsrs	r0, r6, #16
-	orrs	r1, r0
-	lsls	r3, r1, #8
-	lsls	r2, r2, #8
-	lsrs	r0, r1, #24
-	orrs	r2, r0
-	ldr	r0, [sp, #8]
-	orrs	r3, r0
-	add	r1, sp, #16
-	str	r3, [sp, #336]
-	str	r2, [sp, #340]
+	@ romulus_n.ae:68: return tbc_n(cnt, d, r23, s)
 	ldr	r0, [sp, #12]
+	str	r0, [sp, #340]
+	ldr	r0, [sp, #8]
 	str	r0, [sp, #344]
 	ldr	r0, [sp, #4]
 	str	r0, [sp, #348]
-	ldr	r0, [sp]
-	str	r0, [sp, #352]
-	str	r4, [sp, #356]
-	add	r0, sp, #336
-	add	r2, sp, #344
-	add	r3, sp, #360
-	bl	romulus_n_E_encrypt_block_tk1
-	ldr	r0, [sp, #360]
-	str	r0, [r5]
+	str	r6, [sp, #352]
+	str	r5, [sp, #356]
+	str	r4, [sp, #360]
+	add	r0, sp, #364
+	str	r0, [sp]
+	add	r2, sp, #20
+	add	r0, sp, #340
+	add	r3, sp, #348
+	ldr	r1, [sp, #16]
+	bl	romulus_n_tbc_n
 	ldr	r0, [sp, #364]
-	str	r0, [r5, #4]
+	str	r0, [r7]
 	ldr	r0, [sp, #368]
-	str	r0, [r5, #8]
+	str	r0, [r7, #4]
 	ldr	r0, [sp, #372]
-	str	r0, [r5, #12]
-	add	sp, #376
+	str	r0, [r7, #8]
+	ldr	r0, [sp, #376]
+	str	r0, [r7, #12]
+	add	sp, #380
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.size romulus_n_tbc, .-romulus_n_tbc

@@ -14,7 +14,7 @@
 romulus_n_key_setup:
 	pushm.w	#7, r10
 	sub	#20, sp
-	; romulus_n.ae:96: E.tk3_rows(load_be(key, 0, 16), r3)
+	; romulus_n.ae:100: E.tk3_rows(load_be(key, 0, 16), r3)
 	bit	#1, r12
 	jnz	.Lromulus_n_key_setup_bytes1
 .Lromulus_n_key_setup_words2:
@@ -155,133 +155,137 @@ romulus_n_key_setup:
 
 
 ; --- romulus_n_encrypt_with: romulus_n.encrypt_with
-;     frame 484 bytes (37 spill slots, locals 408), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2026 bytes of code
+;     frame 482 bytes (36 spill slots, locals 408), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1972 bytes of code
 	.section .text.romulus_n_encrypt_with,"ax",@progbits
 	.global romulus_n_encrypt_with
 	.type romulus_n_encrypt_with, @function
 	.balign 2
 romulus_n_encrypt_with:
 	pushm.w	#7, r10
-	sub	#484, sp
+	sub	#482, sp
+	mov	r13, r11
 	mov	r12, r8
 	mov	r15, r9
-	mov	500(sp), r10
-	mov	502(sp), 72(sp)
+	mov	498(sp), r10
+	mov	500(sp), 70(sp)
+	mov	502(sp), 66(sp)
 	mov	504(sp), 68(sp)
-	mov	506(sp), 70(sp)
-	mov	510(sp), 74(sp)
-	; romulus_n.ae:104: E.tk23_rows(load_be(nonce, 0, 16), r3, r23)
-	bit	#1, r13
+	mov	508(sp), 72(sp)
+	; romulus_n.ae:108: E.tk23_rows(load_be(nonce, 0, 16), r3, r23)
+	bit	#1, r11
 	jnz	.Lromulus_n_encrypt_with_bytes1
 .Lromulus_n_encrypt_with_words2:
-	mov	@r13, r4
-	mov	2(r13), r5
-	mov	4(r13), r6
-	mov	6(r13), r7
-	mov	8(r13), r11
-	mov	10(r13), r12
-	mov	12(r13), r14
-	mov	14(r13), r15
+	mov	@r11, r4
+	mov	2(r11), r5
+	mov	4(r11), r6
+	mov	6(r11), r7
+	mov	8(r11), r12
+	mov	10(r11), r13
+	mov	12(r11), r14
+	mov	14(r11), r15
 	jmp	.Lromulus_n_encrypt_with_join3
 .Lromulus_n_encrypt_with_bytes1:
-	mov	sp, r11
-	add	#396, r11
-	mov	r11, r12
+	mov	sp, r12
+	add	#394, r12
+	mov	r12, r13
 	mov	#16, r14
 .Lromulus_n_encrypt_with_cpy4:
-	mov.b	@r13, r15
+	mov.b	@r11, r15
+	inc	r11
+	mov.b	r15, 0(r13)
 	inc	r13
-	mov.b	r15, 0(r12)
-	inc	r12
 	dec	r14
 	jnz	.Lromulus_n_encrypt_with_cpy4
-	mov	r11, r13
+	mov	r12, r11
 	jmp	.Lromulus_n_encrypt_with_words2
 .Lromulus_n_encrypt_with_join3:
 	swpb	r15
-	mov	r15, 412(sp)
+	mov	r15, 410(sp)
 	swpb	r14
-	mov	r14, 414(sp)
+	mov	r14, 412(sp)
+	swpb	r13
+	mov	r13, 414(sp)
 	swpb	r12
 	mov	r12, 416(sp)
-	swpb	r11
-	mov	r11, 418(sp)
 	swpb	r7
-	mov	r7, 420(sp)
+	mov	r7, 418(sp)
 	swpb	r6
-	mov	r6, 422(sp)
+	mov	r6, 420(sp)
 	swpb	r5
-	mov	r5, 424(sp)
+	mov	r5, 422(sp)
 	swpb	r4
-	mov	r4, 426(sp)
+	mov	r4, 424(sp)
 	mov	sp, r12
-	add	#412, r12
+	add	#410, r12
 	mov	sp, r14
-	add	#76, r14
+	add	#74, r14
 	mov	r8, r13
 	call	#romulus_n_E_tk23_rows
-	; romulus_n.ae:105: s = absorb_ad(r3, r23, ad)
+	; romulus_n.ae:109: s = absorb_ad(r3, r23, ad)
 	mov	sp, r13
-	add	#76, r13
+	add	#74, r13
 	mov	sp, r15
-	add	#436, r15
+	add	#434, r15
 	mov	r15, 0(sp)
 	mov	r8, r12
 	mov	r9, r14
 	mov	r10, r15
 	call	#romulus_n_absorb_ad
-	; romulus_n.ae:108: if m == 0 {
-	mov	68(sp), r15
+	; romulus_n.ae:112: if m == 0 {
+	mov	66(sp), r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
 	tst	r15
 	jz	.Lromulus_n_encrypt_with_else6
-	; romulus_n.ae:67: return E.encrypt_block_tk1(cat(rev8(cnt), d), r23, s)
-	mov	#21, 412(sp)
+	; romulus_n.ae:114: s = tbc_n(cnt, 0x15, r23, s)
+	mov	#2, 410(sp)
+	mov	#0, 412(sp)
 	mov	#0, 414(sp)
 	mov	#0, 416(sp)
-	mov	#512, 418(sp)
 	mov	sp, r12
-	add	#412, r12
-	mov	sp, r13
-	add	#76, r13
+	add	#410, r12
 	mov	sp, r14
-	add	#436, r14
+	add	#74, r14
+	mov	sp, r11
+	add	#434, r11
 	mov	sp, r15
-	add	#452, r15
-	call	#romulus_n_E_encrypt_block_tk1
+	add	#450, r15
+	mov	r15, 0(sp)
+	mov	#21, r13
+	mov	r11, r15
+	call	#romulus_n_tbc_n
 	mov	#2, r5
-	mov	#0, 60(sp)
 	mov	#0, 58(sp)
 	mov	#0, 56(sp)
-	mov	452(sp), r6
-	mov	454(sp), r7
-	mov	456(sp), r8
-	mov	458(sp), r9
-	mov	460(sp), r10
-	mov	462(sp), r11
-	mov	464(sp), r12
-	mov	466(sp), r13
+	mov	#0, 54(sp)
+	mov	450(sp), r6
+	mov	452(sp), r7
+	mov	454(sp), r8
+	mov	456(sp), r9
+	mov	458(sp), r10
+	mov	460(sp), r11
+	mov	462(sp), r12
+	mov	464(sp), r13
 	jmp	.Lromulus_n_encrypt_with_endif7
 .Lromulus_n_encrypt_with_else6:
 	mov	#1, r5
-	mov	#0, 60(sp)
 	mov	#0, 58(sp)
 	mov	#0, 56(sp)
-	mov	436(sp), r6
-	mov	438(sp), r7
-	mov	440(sp), r8
-	mov	442(sp), r9
-	mov	444(sp), r10
-	mov	446(sp), r11
-	mov	448(sp), r12
-	mov	450(sp), r13
+	mov	#0, 54(sp)
+	mov	434(sp), r6
+	mov	436(sp), r7
+	mov	438(sp), r8
+	mov	440(sp), r9
+	mov	442(sp), r10
+	mov	444(sp), r11
+	mov	446(sp), r12
+	mov	448(sp), r13
 .Lromulus_n_encrypt_with_endif7:
-	; romulus_n.ae:112: for i in 0..(m + 15) / 16 {
-	mov	68(sp), r15
+	; romulus_n.ae:116: for i in 0..(m + 15) / 16 {
+	mov	66(sp), r15
 	mov	#0, r4
 	add	#15, r15
 	addc	#0, r4
@@ -305,30 +309,30 @@ romulus_n_encrypt_with:
 	rrc	r14
 	and	#61440, r14
 	bis	r14, r15
-	mov	r15, 66(sp)
+	mov	r15, 64(sp)
 	mov	r4, r15
 	rrum.w	#4, r15
-	mov	r15, 64(sp)
-	mov	#0, 54(sp)
+	mov	r15, 62(sp)
 	mov	#0, 52(sp)
-	mov	r6, 34(sp)
-	mov	r7, 30(sp)
-	mov	r8, 22(sp)
-	mov	r9, 18(sp)
-	mov	r10, 16(sp)
-	mov	r11, 12(sp)
-	mov	r12, 42(sp)
-	mov	r13, 48(sp)
-	mov	r5, 62(sp)
-	cmp	66(sp), 54(sp)
-	mov	52(sp), r15
-	subc	64(sp), r15
+	mov	#0, 50(sp)
+	mov	r6, 18(sp)
+	mov	r7, 14(sp)
+	mov	r8, 10(sp)
+	mov	r9, 34(sp)
+	mov	r10, 36(sp)
+	mov	r11, 38(sp)
+	mov	r12, 40(sp)
+	mov	r13, 46(sp)
+	mov	r5, 60(sp)
+	cmp	64(sp), 52(sp)
+	mov	50(sp), r15
+	subc	62(sp), r15
 	jnc	.Lromulus_n_encrypt_with_near22
 	br	#.Lromulus_n_encrypt_with_done9
 .Lromulus_n_encrypt_with_near22:
 .Lromulus_n_encrypt_with_loop8:
-	; romulus_n.ae:113: off = 16 * i
-	mov	54(sp), r14
+	; romulus_n.ae:117: off = 16 * i
+	mov	52(sp), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -339,16 +343,16 @@ romulus_n_encrypt_with:
 	adc	r14
 	mov	r14, r4
 	and	#65520, r4
-	mov	52(sp), r15
+	mov	50(sp), r15
 	rlam.w	#4, r15
 	and	#15, r14
 	bis	r14, r15
-	; romulus_n.ae:114: rest = m - off
-	mov	68(sp), r14
+	; romulus_n.ae:118: rest = m - off
+	mov	66(sp), r14
 	mov	#0, r13
 	sub	r4, r14
 	subc	r15, r13
-	; romulus_n.ae:115: count = if rest < 16 then rest else 16
+	; romulus_n.ae:119: count = if rest < 16 then rest else 16
 	cmp	#16, r14
 	mov	r13, r15
 	subc	#0, r15
@@ -358,23 +362,23 @@ romulus_n_encrypt_with:
 	inv	r10
 	inc	r10
 	mov	r14, r8
-	mov	r14, 10(sp)
+	mov	r14, 24(sp)
 	xor	#16, r8
 	and	r10, r8
 	xor	#16, r8
 	and	r13, r10
-	mov	r13, 32(sp)
-	; romulus_n.ae:116: mp = pad(load_be(msg, off, 16, count), count)
+	mov	r13, 26(sp)
+	; romulus_n.ae:120: mp = pad(load_be(msg, off, 16, count), count)
 	mov	r4, r11
-	add	72(sp), r11
+	add	70(sp), r11
 	cmp	#16, r8
 	jnc	.Lromulus_n_encrypt_with_bytes10
 	bit	#1, r11
 	jnz	.Lromulus_n_encrypt_with_bytes10
 .Lromulus_n_encrypt_with_words11:
-	mov	@r11, 50(sp)
-	mov	2(r11), 44(sp)
-	mov	4(r11), 40(sp)
+	mov	@r11, 48(sp)
+	mov	2(r11), 42(sp)
+	mov	4(r11), 32(sp)
 	mov	6(r11), r9
 	mov	8(r11), r7
 	mov	10(r11), r6
@@ -383,7 +387,7 @@ romulus_n_encrypt_with:
 	jmp	.Lromulus_n_encrypt_with_join12
 .Lromulus_n_encrypt_with_bytes10:
 	mov	sp, r9
-	add	#396, r9
+	add	#394, r9
 	mov	r9, r12
 	mov	#16, r13
 	mov	r8, r15
@@ -402,8 +406,8 @@ romulus_n_encrypt_with:
 	mov	r9, r11
 	jmp	.Lromulus_n_encrypt_with_words11
 .Lromulus_n_encrypt_with_join12:
-	; romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	48(sp), r11
+	; romulus_n.ae:38: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	mov	46(sp), r11
 	mov	r11, r13
 	rrum.w	#1, r13
 	and	#32639, r13
@@ -414,8 +418,8 @@ romulus_n_encrypt_with:
 	xor	r11, r12
 	and	#32896, r12
 	xor	r12, r13
-	mov	r13, 46(sp)
-	mov	42(sp), r11
+	mov	r13, 44(sp)
+	mov	40(sp), r11
 	mov	r11, r13
 	rrum.w	#1, r13
 	and	#32639, r13
@@ -426,8 +430,8 @@ romulus_n_encrypt_with:
 	xor	r11, r12
 	and	#32896, r12
 	xor	r12, r13
-	mov	r13, 38(sp)
-	mov	12(sp), r11
+	mov	r13, 30(sp)
+	mov	38(sp), r11
 	mov	r11, r13
 	rrum.w	#1, r13
 	and	#32639, r13
@@ -438,8 +442,8 @@ romulus_n_encrypt_with:
 	xor	r11, r12
 	and	#32896, r12
 	xor	r12, r13
-	mov	r13, 36(sp)
-	mov	16(sp), r11
+	mov	r13, 28(sp)
+	mov	36(sp), r11
 	mov	r11, r13
 	rrum.w	#1, r13
 	and	#32639, r13
@@ -450,7 +454,7 @@ romulus_n_encrypt_with:
 	xor	r11, r12
 	and	#32896, r12
 	xor	r12, r13
-	mov	18(sp), r5
+	mov	34(sp), r5
 	mov	r5, r12
 	rrum.w	#1, r12
 	and	#32639, r12
@@ -461,17 +465,17 @@ romulus_n_encrypt_with:
 	xor	r5, r11
 	and	#32896, r11
 	xor	r11, r12
-	mov	22(sp), r11
+	mov	10(sp), r11
 	rrum.w	#1, r11
 	and	#32639, r11
-	mov	22(sp), r5
+	mov	10(sp), r5
 	swpb	r5
 	bit	#1, r5
 	rrc	r5
-	xor	22(sp), r5
+	xor	10(sp), r5
 	and	#32896, r5
 	xor	r5, r11
-	; romulus_n.ae:47: return if n < 16 then x | (n as u128) else x
+	; romulus_n.ae:48: return if n < 16 then x | (n as u128) else x
 	swpb	r14
 	mov	r14, r5
 	bis	r10, r5
@@ -485,155 +489,158 @@ romulus_n_encrypt_with:
 	inc	r10
 	and	r10, r5
 	xor	r5, r14
-	mov	r14, 28(sp)
-	; romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	30(sp), r5
+	mov	r14, 22(sp)
+	; romulus_n.ae:38: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	mov	14(sp), r5
 	rrum.w	#1, r5
 	and	#32639, r5
-	mov	30(sp), r14
+	mov	14(sp), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
-	xor	30(sp), r14
+	xor	14(sp), r14
 	and	#32896, r14
 	xor	r14, r5
-	; romulus_n.ae:47: return if n < 16 then x | (n as u128) else x
+	; romulus_n.ae:48: return if n < 16 then x | (n as u128) else x
 	swpb	r15
 	mov	r15, r14
 	bis	r8, r14
 	xor	r15, r14
 	and	r10, r14
 	xor	r14, r15
-	mov	r15, 20(sp)
-	; romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	34(sp), r15
+	mov	r15, 16(sp)
+	; romulus_n.ae:38: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	mov	18(sp), r15
 	rrum.w	#1, r15
 	and	#32639, r15
-	mov	34(sp), r14
+	mov	18(sp), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
-	xor	34(sp), r14
+	xor	18(sp), r14
 	and	#32896, r14
 	xor	r14, r15
-	; romulus_n.ae:117: store_be(ct, off, g(s) ^ mp, count)
+	; romulus_n.ae:121: store_be(ct, off, g(s) ^ mp, count)
 	mov	r4, r14
-	add	70(sp), r14
-	xor	20(sp), r15
-	mov	r15, 24(sp)
-	xor	28(sp), r5
-	mov	r5, 14(sp)
-	; romulus_n.ae:47: return if n < 16 then x | (n as u128) else x
+	add	68(sp), r14
+	xor	16(sp), r15
+	mov	r15, 20(sp)
+	xor	22(sp), r5
+	mov	r5, 12(sp)
+	; romulus_n.ae:48: return if n < 16 then x | (n as u128) else x
 	mov	r6, r15
 	swpb	r15
 	xor	r6, r6
 	swpb	r6
 	and	r10, r6
 	xor	r6, r15
-	; romulus_n.ae:117: store_be(ct, off, g(s) ^ mp, count)
+	; romulus_n.ae:121: store_be(ct, off, g(s) ^ mp, count)
 	xor	r15, r11
 	mov	r15, 8(sp)
-	; romulus_n.ae:47: return if n < 16 then x | (n as u128) else x
+	; romulus_n.ae:48: return if n < 16 then x | (n as u128) else x
 	mov	r7, r15
 	swpb	r15
 	xor	r7, r7
 	swpb	r7
 	and	r10, r7
 	xor	r7, r15
-	; romulus_n.ae:117: store_be(ct, off, g(s) ^ mp, count)
-	mov	r12, r6
-	xor	r15, r6
+	; romulus_n.ae:121: store_be(ct, off, g(s) ^ mp, count)
+	mov	r12, r7
+	xor	r15, r7
 	mov	r15, 6(sp)
-	; romulus_n.ae:47: return if n < 16 then x | (n as u128) else x
+	; romulus_n.ae:48: return if n < 16 then x | (n as u128) else x
 	mov	r9, r15
 	swpb	r15
+	mov	r15, r12
 	xor	r9, r9
 	swpb	r9
 	and	r10, r9
-	xor	r9, r15
-	; romulus_n.ae:117: store_be(ct, off, g(s) ^ mp, count)
-	mov	r13, r12
-	xor	r15, r12
-	mov	r15, 4(sp)
-	; romulus_n.ae:47: return if n < 16 then x | (n as u128) else x
-	mov	40(sp), r9
+	xor	r9, r12
+	; romulus_n.ae:121: store_be(ct, off, g(s) ^ mp, count)
+	mov	r13, r15
+	xor	r12, r15
+	mov	r12, 4(sp)
+	; romulus_n.ae:48: return if n < 16 then x | (n as u128) else x
+	mov	32(sp), r9
+	mov	r9, r12
+	swpb	r12
 	mov	r9, r13
+	xor	r9, r13
 	swpb	r13
-	mov	r9, r15
-	xor	r9, r15
-	swpb	r15
-	and	r10, r15
-	xor	r15, r13
-	; romulus_n.ae:117: store_be(ct, off, g(s) ^ mp, count)
-	mov	36(sp), r7
-	xor	r13, r7
-	mov	r13, 2(sp)
-	; romulus_n.ae:47: return if n < 16 then x | (n as u128) else x
-	mov	44(sp), r13
-	mov	r13, r9
-	swpb	r9
-	mov	r13, r15
-	xor	r13, r15
-	swpb	r15
-	and	r10, r15
-	xor	r15, r9
-	; romulus_n.ae:117: store_be(ct, off, g(s) ^ mp, count)
-	mov	38(sp), r5
-	xor	r9, r5
-	; romulus_n.ae:47: return if n < 16 then x | (n as u128) else x
-	mov	50(sp), r13
-	mov	r13, r15
-	xor	r13, r15
-	swpb	r15
-	and	r10, r15
-	mov	r13, r10
-	swpb	r10
-	xor	r15, r10
-	; romulus_n.ae:117: store_be(ct, off, g(s) ^ mp, count)
-	mov	46(sp), r4
-	xor	r10, r4
-	mov	14(sp), r13
-	mov	24(sp), r15
+	and	r10, r13
+	xor	r13, r12
+	; romulus_n.ae:121: store_be(ct, off, g(s) ^ mp, count)
+	mov	28(sp), r9
+	xor	r12, r9
+	mov	r12, 2(sp)
+	; romulus_n.ae:48: return if n < 16 then x | (n as u128) else x
+	mov	42(sp), r6
+	mov	r6, r12
+	swpb	r12
+	mov	r6, r13
+	xor	r6, r13
+	swpb	r13
+	and	r10, r13
+	xor	r13, r12
+	; romulus_n.ae:121: store_be(ct, off, g(s) ^ mp, count)
+	mov	30(sp), r6
+	xor	r12, r6
+	; romulus_n.ae:48: return if n < 16 then x | (n as u128) else x
+	mov	48(sp), r4
+	mov	r4, r5
+	xor	r4, r5
+	swpb	r5
+	and	r10, r5
+	mov	r4, r13
+	swpb	r13
+	xor	r5, r13
+	; romulus_n.ae:121: store_be(ct, off, g(s) ^ mp, count)
+	mov	44(sp), r5
+	xor	r13, r5
+	mov	r15, r10
+	mov	r11, r4
+	mov	12(sp), r11
+	mov	20(sp), r15
 	cmp	#16, r8
 	jnc	.Lromulus_n_encrypt_with_bytes15
 	bit	#1, r14
 	jnz	.Lromulus_n_encrypt_with_bytes15
-	swpb	r4
-	mov	r4, 0(r14)
 	swpb	r5
-	mov	r5, 2(r14)
-	swpb	r7
-	mov	r7, 4(r14)
-	swpb	r12
-	mov	r12, 6(r14)
+	mov	r5, 0(r14)
 	swpb	r6
-	mov	r6, 8(r14)
+	mov	r6, 2(r14)
+	swpb	r9
+	mov	r9, 4(r14)
+	swpb	r10
+	mov	r10, 6(r14)
+	swpb	r7
+	mov	r7, 8(r14)
+	swpb	r4
+	mov	r4, 10(r14)
 	swpb	r11
-	mov	r11, 10(r14)
-	swpb	r13
-	mov	r13, 12(r14)
+	mov	r11, 12(r14)
 	swpb	r15
 	mov	r15, 14(r14)
 	jmp	.Lromulus_n_encrypt_with_stored16
 .Lromulus_n_encrypt_with_bytes15:
-	swpb	r4
-	mov	r4, 396(sp)
 	swpb	r5
-	mov	r5, 398(sp)
-	swpb	r7
-	mov	r7, 400(sp)
-	swpb	r12
-	mov	r12, 402(sp)
+	mov	r5, 394(sp)
 	swpb	r6
-	mov	r6, 404(sp)
+	mov	r6, 396(sp)
+	swpb	r9
+	mov	r9, 398(sp)
+	swpb	r10
+	mov	r10, 400(sp)
+	swpb	r7
+	mov	r7, 402(sp)
+	swpb	r4
+	mov	r4, 404(sp)
 	swpb	r11
 	mov	r11, 406(sp)
-	swpb	r13
-	mov	r13, 408(sp)
 	swpb	r15
-	mov	r15, 410(sp)
+	mov	r15, 408(sp)
 	mov	sp, r15
-	add	#396, r15
+	add	#394, r15
 	cmp	#16, r8
 	jnc	.Lromulus_n_encrypt_with_cnt17
 	mov	#16, r8
@@ -647,137 +654,109 @@ romulus_n_encrypt_with:
 	dec	r8
 	jnz	.Lromulus_n_encrypt_with_cpy18
 .Lromulus_n_encrypt_with_stored16:
-	; romulus_n.ae:118: s = s ^ mp
-	xor	20(sp), 34(sp)
-	xor	28(sp), 30(sp)
-	xor	8(sp), 22(sp)
-	xor	6(sp), 18(sp)
-	xor	4(sp), 16(sp)
-	xor	2(sp), 12(sp)
-	mov	42(sp), r6
-	xor	r9, r6
-	mov	48(sp), r11
-	xor	r10, r11
-	; romulus_n.ae:42: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	mov	62(sp), r10
-	mov	60(sp), r7
-	mov	58(sp), r8
-	mov	56(sp), r14
-	mov	r14, r9
+	; romulus_n.ae:122: s = s ^ mp
+	xor	16(sp), 18(sp)
+	xor	22(sp), 14(sp)
+	xor	8(sp), 10(sp)
+	mov	34(sp), r4
+	xor	6(sp), r4
+	mov	36(sp), r5
+	xor	4(sp), r5
+	mov	38(sp), r6
+	xor	2(sp), r6
+	mov	40(sp), r11
+	xor	r12, r11
+	mov	46(sp), r15
+	xor	r13, r15
+	; romulus_n.ae:43: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	mov	60(sp), r10
+	mov	58(sp), r7
+	mov	56(sp), r8
+	mov	54(sp), r13
+	mov	r13, r9
 	rla	r10
 	rlc	r7
 	rlc	r8
 	rlc	r9
 	mov.b	r9, r9
-	rrum.w	#4, r14
-	rrum.w	#3, r14
-	inv	r14
-	inc	r14
-	and	#149, r14
-	xor	r14, r10
-	; romulus_n.ae:120: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
-	mov	#16, r15
-	mov	10(sp), r13
-	cmp	r13, r15
-	mov	#0, r15
-	mov	32(sp), r12
-	subc	r12, r15
-	clr	r14
-	adc	r14
-	xor	#1, r14
-	xor	#16, r13
-	bis	r12, r13
-	sub	#1, r13
+	rrum.w	#4, r13
+	rrum.w	#3, r13
+	inv	r13
+	inc	r13
+	and	#149, r13
+	xor	r13, r10
+	; romulus_n.ae:124: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
+	mov	#16, r14
+	mov	24(sp), r13
+	cmp	r13, r14
+	mov	#0, r14
+	subc	26(sp), r14
 	clr	r12
 	adc	r12
 	xor	#1, r12
+	xor	#16, r13
+	bis	26(sp), r13
+	sub	#1, r13
+	clr	r13
+	adc	r13
+	xor	#1, r13
+	inv	r13
+	inc	r13
+	and	#1, r13
+	xor	#21, r13
 	inv	r12
 	inc	r12
-	and	#1, r12
-	xor	#21, r12
-	inv	r14
-	inc	r14
-	mov	r12, r15
-	xor	#4, r15
-	and	r14, r15
-	xor	r15, r12
-	; romulus_n.ae:67: return E.encrypt_block_tk1(cat(rev8(cnt), d), r23, s)
-	mov	r8, r5
-	xor.b	r9, r5
-	xor	r8, r5
-	mov	r7, r14
-	xor.b	r8, r14
-	xor	r7, r14
-	mov	r10, r13
-	xor.b	r7, r13
-	xor	r10, r13
-	mov.b	r10, r15
-	mov	r15, 26(sp)
-	mov	r5, r4
-	and	#255, r4
-	mov	r14, r15
-	and	#255, r15
-	swpb	r5
-	mov.b	r5, r5
-	swpb	r15
-	bis	r5, r15
-	mov	r13, r5
-	and	#255, r5
-	swpb	r14
-	mov.b	r14, r14
-	swpb	r5
-	bis	r14, r5
-	mov.b	26(sp), r14
-	swpb	r13
-	mov.b	r13, r13
-	swpb	r14
-	bis	r13, r14
-	swpb	r4
-	bis	r12, r4
-	mov	r4, 412(sp)
-	mov	r15, 414(sp)
-	mov	r5, 416(sp)
-	mov	r14, 418(sp)
+	mov	r13, r14
+	xor	#4, r14
+	and	r12, r14
+	xor	r14, r13
+	; romulus_n.ae:125: s = tbc_n(cnt, d, r23, s)
+	mov	r10, 410(sp)
+	mov	r7, 412(sp)
+	mov	r8, 414(sp)
+	mov	r9, 416(sp)
 	mov	sp, r12
-	add	#412, r12
-	mov	sp, r13
-	add	#76, r13
-	mov	34(sp), 420(sp)
-	mov	30(sp), 422(sp)
-	mov	22(sp), 424(sp)
-	mov	18(sp), 426(sp)
-	mov	16(sp), 428(sp)
-	mov	12(sp), 430(sp)
-	mov	r6, 432(sp)
-	mov	r11, 434(sp)
+	add	#410, r12
 	mov	sp, r14
-	add	#420, r14
+	add	#74, r14
+	mov	18(sp), 418(sp)
+	mov	14(sp), 420(sp)
+	mov	10(sp), 422(sp)
+	mov	r4, 424(sp)
+	mov	r5, 426(sp)
+	mov	r6, 428(sp)
+	mov	r11, 430(sp)
+	mov	r15, 432(sp)
+	mov	sp, r11
+	add	#418, r11
 	mov	sp, r15
-	add	#468, r15
-	call	#romulus_n_E_encrypt_block_tk1
-	mov	468(sp), 34(sp)
-	mov	470(sp), 30(sp)
-	mov	472(sp), 22(sp)
-	mov	474(sp), 18(sp)
-	mov	476(sp), 16(sp)
-	mov	478(sp), 12(sp)
-	mov	480(sp), 42(sp)
-	mov	482(sp), 48(sp)
-	mov	r10, 62(sp)
-	mov	r7, 60(sp)
-	mov	r8, 58(sp)
-	mov	r9, 56(sp)
-	add	#1, 54(sp)
-	addc	#0, 52(sp)
-	cmp	66(sp), 54(sp)
-	mov	52(sp), r15
-	subc	64(sp), r15
+	add	#466, r15
+	mov	r15, 0(sp)
+	mov	r11, r15
+	call	#romulus_n_tbc_n
+	mov	466(sp), 18(sp)
+	mov	468(sp), 14(sp)
+	mov	470(sp), 10(sp)
+	mov	472(sp), 34(sp)
+	mov	474(sp), 36(sp)
+	mov	476(sp), 38(sp)
+	mov	478(sp), 40(sp)
+	mov	480(sp), 46(sp)
+	mov	r10, 60(sp)
+	mov	r7, 58(sp)
+	mov	r8, 56(sp)
+	mov	r9, 54(sp)
+	add	#1, 52(sp)
+	addc	#0, 50(sp)
+	cmp	64(sp), 52(sp)
+	mov	50(sp), r15
+	subc	62(sp), r15
 	jc	.Lromulus_n_encrypt_with_near23
 	br	#.Lromulus_n_encrypt_with_loop8
 .Lromulus_n_encrypt_with_near23:
 .Lromulus_n_encrypt_with_done9:
-	; romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	34(sp), r14
+	; romulus_n.ae:38: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	mov	18(sp), r14
 	mov	r14, r15
 	swpb	r15
 	bit	#1, r15
@@ -788,7 +767,7 @@ romulus_n_encrypt_with:
 	and	#32639, r11
 	and	#32896, r15
 	xor	r15, r11
-	mov	30(sp), r14
+	mov	14(sp), r14
 	mov	r14, r15
 	swpb	r15
 	bit	#1, r15
@@ -799,7 +778,7 @@ romulus_n_encrypt_with:
 	and	#32639, r10
 	and	#32896, r15
 	xor	r15, r10
-	mov	22(sp), r14
+	mov	10(sp), r14
 	mov	r14, r15
 	swpb	r15
 	bit	#1, r15
@@ -810,7 +789,7 @@ romulus_n_encrypt_with:
 	and	#32639, r9
 	and	#32896, r15
 	xor	r15, r9
-	mov	18(sp), r14
+	mov	34(sp), r14
 	mov	r14, r15
 	swpb	r15
 	bit	#1, r15
@@ -821,7 +800,7 @@ romulus_n_encrypt_with:
 	and	#32639, r8
 	and	#32896, r15
 	xor	r15, r8
-	mov	16(sp), r14
+	mov	36(sp), r14
 	mov	r14, r15
 	swpb	r15
 	bit	#1, r15
@@ -832,7 +811,7 @@ romulus_n_encrypt_with:
 	and	#32639, r7
 	and	#32896, r15
 	xor	r15, r7
-	mov	12(sp), r14
+	mov	38(sp), r14
 	mov	r14, r15
 	swpb	r15
 	bit	#1, r15
@@ -843,7 +822,7 @@ romulus_n_encrypt_with:
 	and	#32639, r6
 	and	#32896, r15
 	xor	r15, r6
-	mov	42(sp), r14
+	mov	40(sp), r14
 	mov	r14, r15
 	swpb	r15
 	bit	#1, r15
@@ -854,7 +833,7 @@ romulus_n_encrypt_with:
 	and	#32639, r12
 	and	#32896, r15
 	xor	r15, r12
-	mov	48(sp), r13
+	mov	46(sp), r13
 	mov	r13, r15
 	swpb	r15
 	bit	#1, r15
@@ -865,8 +844,8 @@ romulus_n_encrypt_with:
 	and	#32639, r14
 	and	#32896, r15
 	xor	r15, r14
-	; romulus_n.ae:123: store_be(tag, 0, g(s))
-	mov	74(sp), r13
+	; romulus_n.ae:127: store_be(tag, 0, g(s))
+	mov	72(sp), r13
 	bit	#1, r13
 	jnz	.Lromulus_n_encrypt_with_bytes19
 	swpb	r14
@@ -888,23 +867,23 @@ romulus_n_encrypt_with:
 	jmp	.Lromulus_n_encrypt_with_stored20
 .Lromulus_n_encrypt_with_bytes19:
 	swpb	r14
-	mov	r14, 396(sp)
+	mov	r14, 394(sp)
 	swpb	r12
-	mov	r12, 398(sp)
+	mov	r12, 396(sp)
 	swpb	r6
-	mov	r6, 400(sp)
+	mov	r6, 398(sp)
 	swpb	r7
-	mov	r7, 402(sp)
+	mov	r7, 400(sp)
 	swpb	r8
-	mov	r8, 404(sp)
+	mov	r8, 402(sp)
 	swpb	r9
-	mov	r9, 406(sp)
+	mov	r9, 404(sp)
 	swpb	r10
-	mov	r10, 408(sp)
+	mov	r10, 406(sp)
 	swpb	r11
-	mov	r11, 410(sp)
+	mov	r11, 408(sp)
 	mov	sp, r14
-	add	#396, r14
+	add	#394, r14
 	mov	#16, r15
 .Lromulus_n_encrypt_with_cpy21:
 	mov.b	@r14, 0(r13)
@@ -913,141 +892,145 @@ romulus_n_encrypt_with:
 	dec	r15
 	jnz	.Lromulus_n_encrypt_with_cpy21
 .Lromulus_n_encrypt_with_stored20:
-	add	#484, sp
+	add	#482, sp
 	popm.w	#7, r10
 	ret
 	.size romulus_n_encrypt_with, .-romulus_n_encrypt_with
 
 
 ; --- romulus_n_decrypt_with: romulus_n.decrypt_with
-;     frame 496 bytes (43 spill slots, locals 408), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2202 bytes of code
+;     frame 490 bytes (40 spill slots, locals 408), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2134 bytes of code
 	.section .text.romulus_n_decrypt_with,"ax",@progbits
 	.global romulus_n_decrypt_with
 	.type romulus_n_decrypt_with, @function
 	.balign 2
 romulus_n_decrypt_with:
 	pushm.w	#7, r10
-	sub	#496, sp
+	sub	#490, sp
+	mov	r13, r11
 	mov	r12, r8
 	mov	r15, r9
-	mov	512(sp), r10
-	mov	514(sp), 82(sp)
-	mov	516(sp), 78(sp)
-	mov	518(sp), 84(sp)
-	mov	522(sp), 80(sp)
-	mov	526(sp), 86(sp)
-	; romulus_n.ae:129: E.tk23_rows(load_be(nonce, 0, 16), r3, r23)
-	bit	#1, r13
+	mov	506(sp), r10
+	mov	508(sp), 76(sp)
+	mov	510(sp), 72(sp)
+	mov	512(sp), 78(sp)
+	mov	516(sp), 74(sp)
+	mov	520(sp), 80(sp)
+	; romulus_n.ae:133: E.tk23_rows(load_be(nonce, 0, 16), r3, r23)
+	bit	#1, r11
 	jnz	.Lromulus_n_decrypt_with_bytes1
 .Lromulus_n_decrypt_with_words2:
-	mov	@r13, r4
-	mov	2(r13), r5
-	mov	4(r13), r6
-	mov	6(r13), r7
-	mov	8(r13), r11
-	mov	10(r13), r12
-	mov	12(r13), r14
-	mov	14(r13), r15
+	mov	@r11, r4
+	mov	2(r11), r5
+	mov	4(r11), r6
+	mov	6(r11), r7
+	mov	8(r11), r12
+	mov	10(r11), r13
+	mov	12(r11), r14
+	mov	14(r11), r15
 	jmp	.Lromulus_n_decrypt_with_join3
 .Lromulus_n_decrypt_with_bytes1:
-	mov	sp, r11
-	add	#408, r11
-	mov	r11, r12
+	mov	sp, r12
+	add	#402, r12
+	mov	r12, r13
 	mov	#16, r14
 .Lromulus_n_decrypt_with_cpy4:
-	mov.b	@r13, r15
+	mov.b	@r11, r15
+	inc	r11
+	mov.b	r15, 0(r13)
 	inc	r13
-	mov.b	r15, 0(r12)
-	inc	r12
 	dec	r14
 	jnz	.Lromulus_n_decrypt_with_cpy4
-	mov	r11, r13
+	mov	r12, r11
 	jmp	.Lromulus_n_decrypt_with_words2
 .Lromulus_n_decrypt_with_join3:
 	swpb	r15
-	mov	r15, 424(sp)
+	mov	r15, 418(sp)
 	swpb	r14
-	mov	r14, 426(sp)
+	mov	r14, 420(sp)
+	swpb	r13
+	mov	r13, 422(sp)
 	swpb	r12
-	mov	r12, 428(sp)
-	swpb	r11
-	mov	r11, 430(sp)
+	mov	r12, 424(sp)
 	swpb	r7
-	mov	r7, 432(sp)
+	mov	r7, 426(sp)
 	swpb	r6
-	mov	r6, 434(sp)
+	mov	r6, 428(sp)
 	swpb	r5
-	mov	r5, 436(sp)
+	mov	r5, 430(sp)
 	swpb	r4
-	mov	r4, 438(sp)
+	mov	r4, 432(sp)
 	mov	sp, r12
-	add	#424, r12
+	add	#418, r12
 	mov	sp, r14
-	add	#88, r14
+	add	#82, r14
 	mov	r8, r13
 	call	#romulus_n_E_tk23_rows
-	; romulus_n.ae:130: s = absorb_ad(r3, r23, ad)
+	; romulus_n.ae:134: s = absorb_ad(r3, r23, ad)
 	mov	sp, r13
-	add	#88, r13
+	add	#82, r13
 	mov	sp, r15
-	add	#448, r15
+	add	#442, r15
 	mov	r15, 0(sp)
 	mov	r8, r12
 	mov	r9, r14
 	mov	r10, r15
 	call	#romulus_n_absorb_ad
-	; romulus_n.ae:133: if m == 0 {
-	mov	78(sp), r15
+	; romulus_n.ae:137: if m == 0 {
+	mov	72(sp), r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
 	tst	r15
 	jz	.Lromulus_n_decrypt_with_else6
-	; romulus_n.ae:67: return E.encrypt_block_tk1(cat(rev8(cnt), d), r23, s)
-	mov	#21, 424(sp)
-	mov	#0, 426(sp)
-	mov	#0, 428(sp)
-	mov	#512, 430(sp)
+	; romulus_n.ae:139: s = tbc_n(cnt, 0x15, r23, s)
+	mov	#2, 418(sp)
+	mov	#0, 420(sp)
+	mov	#0, 422(sp)
+	mov	#0, 424(sp)
 	mov	sp, r12
-	add	#424, r12
-	mov	sp, r13
-	add	#88, r13
+	add	#418, r12
 	mov	sp, r14
-	add	#448, r14
+	add	#82, r14
+	mov	sp, r11
+	add	#442, r11
 	mov	sp, r15
-	add	#464, r15
-	call	#romulus_n_E_encrypt_block_tk1
-	mov	#2, 68(sp)
+	add	#458, r15
+	mov	r15, 0(sp)
+	mov	#21, r13
+	mov	r11, r15
+	call	#romulus_n_tbc_n
+	mov	#2, 62(sp)
 	mov	#0, r5
-	mov	#0, 70(sp)
-	mov	#0, 66(sp)
-	mov	464(sp), r6
-	mov	466(sp), r7
-	mov	468(sp), r8
-	mov	470(sp), r9
-	mov	472(sp), r10
-	mov	474(sp), r11
-	mov	476(sp), r12
-	mov	478(sp), r13
+	mov	#0, 64(sp)
+	mov	#0, 60(sp)
+	mov	458(sp), r6
+	mov	460(sp), r7
+	mov	462(sp), r8
+	mov	464(sp), r9
+	mov	466(sp), r10
+	mov	468(sp), r11
+	mov	470(sp), r12
+	mov	472(sp), r13
 	jmp	.Lromulus_n_decrypt_with_endif7
 .Lromulus_n_decrypt_with_else6:
-	mov	#1, 68(sp)
+	mov	#1, 62(sp)
 	mov	#0, r5
-	mov	#0, 70(sp)
-	mov	#0, 66(sp)
-	mov	448(sp), r6
-	mov	450(sp), r7
-	mov	452(sp), r8
-	mov	454(sp), r9
-	mov	456(sp), r10
-	mov	458(sp), r11
-	mov	460(sp), r12
-	mov	462(sp), r13
+	mov	#0, 64(sp)
+	mov	#0, 60(sp)
+	mov	442(sp), r6
+	mov	444(sp), r7
+	mov	446(sp), r8
+	mov	448(sp), r9
+	mov	450(sp), r10
+	mov	452(sp), r11
+	mov	454(sp), r12
+	mov	456(sp), r13
 .Lromulus_n_decrypt_with_endif7:
-	; romulus_n.ae:137: for i in 0..(m + 15) / 16 {
-	mov	78(sp), r15
+	; romulus_n.ae:141: for i in 0..(m + 15) / 16 {
+	mov	72(sp), r15
 	mov	#0, r4
 	add	#15, r15
 	addc	#0, r4
@@ -1071,42 +1054,30 @@ romulus_n_decrypt_with:
 	rrc	r14
 	and	#61440, r14
 	bis	r14, r15
-	mov	r15, 76(sp)
+	mov	r15, 70(sp)
 	mov	r4, r15
 	rrum.w	#4, r15
-	mov	r15, 74(sp)
-	mov	#0, 64(sp)
-	mov	#0, 62(sp)
-	mov	r6, 52(sp)
-	mov	r7, 50(sp)
-	mov	r8, 40(sp)
-	mov	r9, 34(sp)
-	mov	r10, 30(sp)
-	mov	r11, 56(sp)
-	mov	r12, 58(sp)
-	mov	r13, 60(sp)
-	mov	r5, 72(sp)
-	cmp	76(sp), 64(sp)
-	mov	62(sp), r15
-	subc	74(sp), r15
+	mov	r15, 68(sp)
+	mov	#0, 58(sp)
+	mov	#0, 56(sp)
+	mov	r6, 36(sp)
+	mov	r7, 30(sp)
+	mov	r8, 24(sp)
+	mov	r9, 46(sp)
+	mov	r10, 48(sp)
+	mov	r11, 50(sp)
+	mov	r12, 52(sp)
+	mov	r13, 54(sp)
+	mov	r5, 66(sp)
+	cmp	70(sp), 58(sp)
+	mov	56(sp), r15
+	subc	68(sp), r15
 	jnc	.Lromulus_n_decrypt_with_near29
 	br	#.Lromulus_n_decrypt_with_done9
 .Lromulus_n_decrypt_with_near29:
 .Lromulus_n_decrypt_with_loop8:
-	; romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	52(sp), r13
-	mov	r13, r15
-	rrum.w	#1, r15
-	and	#32639, r15
-	mov	r13, r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	xor	r13, r14
-	and	#32896, r14
-	xor	r14, r15
-	mov	r15, 24(sp)
-	mov	50(sp), r13
+	; romulus_n.ae:38: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	mov	36(sp), r13
 	mov	r13, r15
 	rrum.w	#1, r15
 	and	#32639, r15
@@ -1118,30 +1089,6 @@ romulus_n_decrypt_with:
 	and	#32896, r14
 	xor	r14, r15
 	mov	r15, 22(sp)
-	mov	40(sp), r13
-	mov	r13, r15
-	rrum.w	#1, r15
-	and	#32639, r15
-	mov	r13, r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	xor	r13, r14
-	and	#32896, r14
-	xor	r14, r15
-	mov	r15, 18(sp)
-	mov	34(sp), r13
-	mov	r13, r15
-	rrum.w	#1, r15
-	and	#32639, r15
-	mov	r13, r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	xor	r13, r14
-	and	#32896, r14
-	xor	r14, r15
-	mov	r15, 14(sp)
 	mov	30(sp), r13
 	mov	r13, r15
 	rrum.w	#1, r15
@@ -1153,8 +1100,44 @@ romulus_n_decrypt_with:
 	xor	r13, r14
 	and	#32896, r14
 	xor	r14, r15
+	mov	r15, 20(sp)
+	mov	24(sp), r13
+	mov	r13, r15
+	rrum.w	#1, r15
+	and	#32639, r15
+	mov	r13, r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	xor	r13, r14
+	and	#32896, r14
+	xor	r14, r15
+	mov	r15, 18(sp)
+	mov	46(sp), r13
+	mov	r13, r15
+	rrum.w	#1, r15
+	and	#32639, r15
+	mov	r13, r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	xor	r13, r14
+	and	#32896, r14
+	xor	r14, r15
+	mov	r15, 14(sp)
+	mov	48(sp), r13
+	mov	r13, r15
+	rrum.w	#1, r15
+	and	#32639, r15
+	mov	r13, r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	xor	r13, r14
+	and	#32896, r14
+	xor	r14, r15
 	mov	r15, 10(sp)
-	mov	56(sp), r13
+	mov	50(sp), r13
 	mov	r13, r15
 	rrum.w	#1, r15
 	and	#32639, r15
@@ -1166,7 +1149,19 @@ romulus_n_decrypt_with:
 	and	#32896, r14
 	xor	r14, r15
 	mov	r15, 26(sp)
-	mov	58(sp), r13
+	mov	52(sp), r13
+	mov	r13, r15
+	rrum.w	#1, r15
+	and	#32639, r15
+	mov	r13, r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	xor	r13, r14
+	and	#32896, r14
+	xor	r14, r15
+	mov	r15, 28(sp)
+	mov	54(sp), r13
 	mov	r13, r15
 	rrum.w	#1, r15
 	and	#32639, r15
@@ -1178,22 +1173,10 @@ romulus_n_decrypt_with:
 	and	#32896, r14
 	xor	r14, r15
 	mov	r15, 32(sp)
-	mov	60(sp), r13
-	mov	r13, r15
-	rrum.w	#1, r15
-	and	#32639, r15
-	mov	r13, r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	xor	r13, r14
-	and	#32896, r14
-	xor	r14, r15
-	mov	r15, 36(sp)
-	; romulus_n.ae:138: off = 16 * i
-	mov	62(sp), r14
+	; romulus_n.ae:142: off = 16 * i
+	mov	56(sp), r14
 	rlam.w	#4, r14
-	mov	64(sp), r13
+	mov	58(sp), r13
 	rla	r13
 	adc	r13
 	rla	r13
@@ -1206,14 +1189,14 @@ romulus_n_decrypt_with:
 	and	#15, r15
 	bis	r15, r14
 	and	#65520, r13
-	mov	r13, 42(sp)
-	; romulus_n.ae:139: rest = m - off
-	mov	78(sp), r13
+	mov	r13, 38(sp)
+	; romulus_n.ae:143: rest = m - off
+	mov	72(sp), r13
 	mov	#0, r12
-	mov	42(sp), r10
-	sub	r10, r13
+	mov	38(sp), r11
+	sub	r11, r13
 	subc	r14, r12
-	; romulus_n.ae:140: count = if rest < 16 then rest else 16
+	; romulus_n.ae:144: count = if rest < 16 then rest else 16
 	cmp	#16, r13
 	mov	r12, r15
 	subc	#0, r15
@@ -1222,110 +1205,110 @@ romulus_n_decrypt_with:
 	xor	#1, r15
 	inv	r15
 	inc	r15
-	mov	r13, r14
-	mov	r13, 48(sp)
-	xor	#16, r14
-	and	r15, r14
-	xor	#16, r14
+	mov	r13, r9
+	mov	r13, 42(sp)
+	xor	#16, r9
+	and	r15, r9
+	xor	#16, r9
 	and	r12, r15
-	mov	r12, 54(sp)
-	mov	r15, 44(sp)
-	; romulus_n.ae:141: p = first_bytes(g(s) ^ load_be(ct, off, 16, count), count)
-	mov	r10, r11
-	add	82(sp), r11
-	cmp	#16, r14
+	mov	r12, 44(sp)
+	mov	r15, 40(sp)
+	; romulus_n.ae:145: p = first_bytes(g(s) ^ load_be(ct, off, 16, count), count)
+	mov	r11, r12
+	add	76(sp), r12
+	cmp	#16, r9
 	jnc	.Lromulus_n_decrypt_with_bytes10
-	bit	#1, r11
+	bit	#1, r12
 	jnz	.Lromulus_n_decrypt_with_bytes10
 .Lromulus_n_decrypt_with_words11:
-	mov	@r11, r6
-	mov	2(r11), r5
-	mov	4(r11), r4
-	mov	6(r11), r7
-	mov	8(r11), r8
-	mov	10(r11), r9
-	mov	12(r11), r10
-	mov	14(r11), r11
+	mov	@r12, r5
+	mov	2(r12), r6
+	mov	4(r12), r4
+	mov	6(r12), r7
+	mov	8(r12), r8
+	mov	10(r12), r10
+	mov	12(r12), r11
+	mov	14(r12), r12
 	jmp	.Lromulus_n_decrypt_with_join12
 .Lromulus_n_decrypt_with_bytes10:
-	mov	sp, r9
-	add	#408, r9
-	mov	r9, r10
-	mov	#16, r12
-	mov	r14, r15
+	mov	sp, r10
+	add	#402, r10
+	mov	r10, r11
+	mov	#16, r13
+	mov	r9, r15
 .Lromulus_n_decrypt_with_cpy13:
-	clr	r13
+	clr	r14
 	tst	r15
 	jz	.Lromulus_n_decrypt_with_pad14
-	mov.b	@r11, r13
-	inc	r11
+	mov.b	@r12, r14
+	inc	r12
 	dec	r15
 .Lromulus_n_decrypt_with_pad14:
-	mov.b	r13, 0(r10)
-	inc	r10
-	dec	r12
+	mov.b	r14, 0(r11)
+	inc	r11
+	dec	r13
 	jnz	.Lromulus_n_decrypt_with_cpy13
-	mov	r9, r11
+	mov	r10, r12
 	jmp	.Lromulus_n_decrypt_with_words11
 .Lromulus_n_decrypt_with_join12:
-	; romulus_n.ae:52: return x & ~(~(0 as u128) >> (8 * n))
-	mov	44(sp), r15
+	; romulus_n.ae:53: return x & ~(~(0 as u128) >> (8 * n))
+	mov	40(sp), r15
 	rlam.w	#3, r15
-	mov	r14, r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	mov	r12, r13
-	and	#7, r13
-	bis	r13, r15
-	mov	r15, 38(sp)
-	; romulus_n.ae:141: p = first_bytes(g(s) ^ load_be(ct, off, 16, count), count)
+	mov	r9, r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	mov	r13, r14
+	and	#7, r14
+	bis	r14, r15
+	mov	r15, 34(sp)
+	; romulus_n.ae:145: p = first_bytes(g(s) ^ load_be(ct, off, 16, count), count)
+	swpb	r12
+	xor	r12, 22(sp)
 	swpb	r11
-	xor	r11, 24(sp)
+	xor	r11, 20(sp)
 	swpb	r10
-	xor	r10, 22(sp)
-	swpb	r9
-	xor	r9, 18(sp)
+	xor	r10, 18(sp)
 	swpb	r8
 	xor	r8, 14(sp)
 	swpb	r7
 	xor	r7, 10(sp)
 	swpb	r4
 	xor	r4, 26(sp)
-	mov	32(sp), r4
-	swpb	r5
-	xor	r5, r4
-	mov	36(sp), r5
+	mov	28(sp), r4
 	swpb	r6
-	xor	r6, r5
-	; romulus_n.ae:52: return x & ~(~(0 as u128) >> (8 * n))
-	mov	r12, r7
+	xor	r6, r4
+	mov	32(sp), r6
+	swpb	r5
+	xor	r5, r6
+	; romulus_n.ae:53: return x & ~(~(0 as u128) >> (8 * n))
+	mov	r13, r7
 	and	#65528, r7
 	mov	#-1, r8
-	mov	#-1, r9
+	mov	#-1, r5
 	mov	#-1, r10
 	mov	#-1, r11
 	mov	#-1, r12
 	mov	#-1, r13
-	mov	#-1, r6
+	mov	#-1, r14
 	mov	#-1, r15
-	tst	38(sp)
+	tst	34(sp)
 	jnz	.Lromulus_n_decrypt_with_shbig15
 	cmp	#128, r7
 	jc	.Lromulus_n_decrypt_with_shbig15
 .Lromulus_n_decrypt_with_shlimb18:
 	cmp	#16, r7
 	jnc	.Lromulus_n_decrypt_with_shbits19
-	mov	r9, r8
-	mov	r10, r9
+	mov	r5, r8
+	mov	r10, r5
 	mov	r11, r10
 	mov	r12, r11
 	mov	r13, r12
-	mov	r6, r13
-	mov	r15, r6
+	mov	r14, r13
+	mov	r15, r14
 	clr	r15
 	sub	#16, r7
 	jmp	.Lromulus_n_decrypt_with_shlimb18
@@ -1335,32 +1318,32 @@ romulus_n_decrypt_with:
 .Lromulus_n_decrypt_with_sh17:
 	clrc
 	rrc	r15
-	rrc	r6
+	rrc	r14
 	rrc	r13
 	rrc	r12
 	rrc	r11
 	rrc	r10
-	rrc	r9
+	rrc	r5
 	rrc	r8
 	dec	r7
 	jnz	.Lromulus_n_decrypt_with_sh17
 	jmp	.Lromulus_n_decrypt_with_shend16
 .Lromulus_n_decrypt_with_shbig15:
 	clr	r8
-	clr	r9
+	clr	r5
 	clr	r10
 	clr	r11
 	clr	r12
 	clr	r13
-	clr	r6
+	clr	r14
 	clr	r15
 .Lromulus_n_decrypt_with_shend16:
-	mov	24(sp), r7
+	mov	22(sp), r7
 	bic	r8, r7
-	mov	22(sp), r8
-	bic	r9, r8
-	mov	18(sp), r9
-	bic	r10, r9
+	mov	20(sp), r8
+	bic	r5, r8
+	mov	18(sp), r5
+	bic	r10, r5
 	mov	14(sp), r10
 	bic	r11, r10
 	mov	10(sp), r11
@@ -1368,27 +1351,27 @@ romulus_n_decrypt_with:
 	mov	26(sp), r12
 	bic	r13, r12
 	mov	r4, r13
-	bic	r6, r13
-	bic	r15, r5
-	; romulus_n.ae:142: store_be(msg, off, p, count)
-	mov	r5, 16(sp)
+	bic	r14, r13
+	bic	r15, r6
+	; romulus_n.ae:146: store_be(msg, off, p, count)
+	mov	r6, 16(sp)
 	mov	r13, 12(sp)
 	mov	r12, 8(sp)
 	mov	r11, 6(sp)
 	mov	r10, 4(sp)
-	mov	r9, 2(sp)
-	mov	r8, r6
+	mov	r5, 2(sp)
+	mov	r8, r14
 	mov	r7, r15
-	mov	42(sp), r4
-	add	80(sp), r4
-	cmp	#16, r14
+	mov	38(sp), r4
+	add	74(sp), r4
+	cmp	#16, r9
 	swpb	16(sp)
 	swpb	12(sp)
 	swpb	8(sp)
 	swpb	6(sp)
 	swpb	4(sp)
 	swpb	2(sp)
-	swpb	r6
+	swpb	r14
 	swpb	r15
 	jnc	.Lromulus_n_decrypt_with_bytes20
 	bit	#1, r4
@@ -1399,21 +1382,21 @@ romulus_n_decrypt_with:
 	mov	6(sp), 6(r4)
 	mov	4(sp), 8(r4)
 	mov	2(sp), 10(r4)
-	mov	r6, 12(r4)
+	mov	r14, 12(r4)
 	mov	r15, 14(r4)
 	jmp	.Lromulus_n_decrypt_with_stored21
 .Lromulus_n_decrypt_with_bytes20:
-	mov	16(sp), 408(sp)
-	mov	12(sp), 410(sp)
-	mov	8(sp), 412(sp)
-	mov	6(sp), 414(sp)
-	mov	4(sp), 416(sp)
-	mov	2(sp), 418(sp)
-	mov	r6, 420(sp)
-	mov	r15, 422(sp)
-	mov	sp, r6
-	add	#408, r6
-	mov	r14, r15
+	mov	16(sp), 402(sp)
+	mov	12(sp), 404(sp)
+	mov	8(sp), 406(sp)
+	mov	6(sp), 408(sp)
+	mov	4(sp), 410(sp)
+	mov	2(sp), 412(sp)
+	mov	r14, 414(sp)
+	mov	r15, 416(sp)
+	mov	sp, r14
+	add	#402, r14
+	mov	r9, r15
 	cmp	#16, r15
 	jnc	.Lromulus_n_decrypt_with_cnt22
 	mov	#16, r15
@@ -1421,186 +1404,158 @@ romulus_n_decrypt_with:
 	tst	r15
 	jz	.Lromulus_n_decrypt_with_stored21
 .Lromulus_n_decrypt_with_cpy23:
-	mov.b	@r6, 0(r4)
-	inc	r6
+	mov.b	@r14, 0(r4)
+	inc	r14
 	inc	r4
 	dec	r15
 	jnz	.Lromulus_n_decrypt_with_cpy23
 .Lromulus_n_decrypt_with_stored21:
-	; romulus_n.ae:47: return if n < 16 then x | (n as u128) else x
-	cmp	#16, r14
-	mov	44(sp), r4
+	; romulus_n.ae:48: return if n < 16 then x | (n as u128) else x
+	cmp	#16, r9
+	mov	40(sp), r4
 	mov	r4, r15
 	subc	#0, r15
-	clr	r6
-	adc	r6
-	xor	#1, r6
-	bis	r7, r14
-	bis	r8, r4
-	inv	r6
-	inc	r6
-	xor	r7, r14
-	and	r6, r14
-	xor	r14, r7
-	xor	r8, r4
-	and	r6, r4
-	xor	r4, r8
-	mov	r9, r15
-	xor	r9, r15
-	and	r6, r15
-	xor	r15, r9
-	mov	r10, r15
-	xor	r10, r15
-	and	r6, r15
-	xor	r15, r10
-	mov	r11, r15
-	xor	r11, r15
-	and	r6, r15
-	xor	r15, r11
-	mov	r12, r15
-	xor	r12, r15
-	and	r6, r15
-	xor	r15, r12
-	mov	r13, r15
-	xor	r13, r15
-	and	r6, r15
-	xor	r15, r13
-	mov	r5, r14
-	xor	r5, r14
-	and	r6, r14
-	xor	r14, r5
-	; romulus_n.ae:143: s = s ^ pad(p, count)
-	xor	r7, 52(sp)
-	xor	r8, 50(sp)
-	xor	r9, 40(sp)
-	xor	r10, 34(sp)
-	xor	r11, 30(sp)
-	mov	56(sp), r6
-	xor	r12, r6
-	mov	58(sp), r7
-	xor	r13, r7
-	mov	60(sp), r11
-	xor	r5, r11
-	; romulus_n.ae:42: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	mov	68(sp), r8
-	mov	72(sp), r9
-	mov	70(sp), r10
-	mov	66(sp), r14
-	mov	r14, r15
-	rla	r8
-	rlc	r9
-	rlc	r10
-	rlc	r15
-	mov.b	r15, r15
-	mov	r15, 20(sp)
-	rrum.w	#4, r14
-	rrum.w	#3, r14
-	inv	r14
-	inc	r14
-	and	#149, r14
-	xor	r14, r8
-	; romulus_n.ae:145: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
-	mov	#16, r15
-	mov	48(sp), r13
-	cmp	r13, r15
-	mov	#0, r15
-	mov	54(sp), r12
-	subc	r12, r15
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	xor	#16, r13
-	bis	r12, r13
-	sub	#1, r13
+	bis	r7, r9
+	bis	r8, r4
+	inv	r14
+	inc	r14
+	xor	r7, r9
+	and	r14, r9
+	xor	r9, r7
+	xor	r8, r4
+	and	r14, r4
+	xor	r4, r8
+	mov	r5, r15
+	xor	r5, r15
+	and	r14, r15
+	xor	r15, r5
+	mov	r10, r15
+	xor	r10, r15
+	and	r14, r15
+	xor	r15, r10
+	mov	r11, r15
+	xor	r11, r15
+	and	r14, r15
+	xor	r15, r11
+	mov	r12, r15
+	xor	r12, r15
+	and	r14, r15
+	xor	r15, r12
+	mov	r13, r15
+	xor	r13, r15
+	and	r14, r15
+	xor	r15, r13
+	mov	r6, r15
+	xor	r6, r15
+	and	r14, r15
+	mov	r6, r14
+	xor	r15, r14
+	; romulus_n.ae:147: s = s ^ pad(p, count)
+	xor	r7, 36(sp)
+	xor	r8, 30(sp)
+	xor	r5, 24(sp)
+	mov	46(sp), r4
+	xor	r10, r4
+	mov	48(sp), r5
+	xor	r11, r5
+	mov	50(sp), r6
+	xor	r12, r6
+	mov	52(sp), r11
+	xor	r13, r11
+	mov	54(sp), r15
+	xor	r14, r15
+	; romulus_n.ae:43: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	mov	62(sp), r10
+	mov	66(sp), r7
+	mov	64(sp), r8
+	mov	60(sp), r13
+	mov	r13, r9
+	rla	r10
+	rlc	r7
+	rlc	r8
+	rlc	r9
+	mov.b	r9, r9
+	rrum.w	#4, r13
+	rrum.w	#3, r13
+	inv	r13
+	inc	r13
+	and	#149, r13
+	xor	r13, r10
+	; romulus_n.ae:149: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
+	mov	#16, r14
+	mov	42(sp), r13
+	cmp	r13, r14
+	mov	#0, r14
+	subc	44(sp), r14
 	clr	r12
 	adc	r12
 	xor	#1, r12
+	xor	#16, r13
+	bis	44(sp), r13
+	sub	#1, r13
+	clr	r13
+	adc	r13
+	xor	#1, r13
+	inv	r13
+	inc	r13
+	and	#1, r13
+	xor	#21, r13
 	inv	r12
 	inc	r12
-	and	#1, r12
-	xor	#21, r12
-	inv	r14
-	inc	r14
-	mov	r12, r15
-	xor	#4, r15
-	and	r14, r15
-	xor	r15, r12
-	; romulus_n.ae:67: return E.encrypt_block_tk1(cat(rev8(cnt), d), r23, s)
-	mov	r10, r13
-	xor.b	20(sp), r13
-	xor	r10, r13
-	mov	r9, r5
-	xor.b	r10, r5
-	xor	r9, r5
-	mov	r8, r14
-	xor.b	r9, r14
-	xor	r8, r14
-	mov.b	r8, r15
-	mov	r15, 46(sp)
-	mov	r13, r4
-	and	#255, r4
-	mov	r5, 28(sp)
-	and	#255, r5
-	swpb	r13
-	mov.b	r13, r13
-	swpb	r5
-	bis	r13, r5
-	mov	r14, r13
-	and	#255, r13
-	mov.b	29(sp), r15
-	swpb	r13
-	bis	r15, r13
-	mov.b	46(sp), r15
-	swpb	r14
-	mov.b	r14, r14
-	swpb	r15
-	bis	r14, r15
-	swpb	r4
-	bis	r12, r4
-	mov	r4, 424(sp)
-	mov	r5, 426(sp)
-	mov	r13, 428(sp)
-	mov	r15, 430(sp)
+	mov	r13, r14
+	xor	#4, r14
+	and	r12, r14
+	xor	r14, r13
+	; romulus_n.ae:150: s = tbc_n(cnt, d, r23, s)
+	mov	r10, 418(sp)
+	mov	r7, 420(sp)
+	mov	r8, 422(sp)
+	mov	r9, 424(sp)
 	mov	sp, r12
-	add	#424, r12
-	mov	sp, r13
-	add	#88, r13
-	mov	52(sp), 432(sp)
-	mov	50(sp), 434(sp)
-	mov	40(sp), 436(sp)
-	mov	34(sp), 438(sp)
-	mov	30(sp), 440(sp)
-	mov	r6, 442(sp)
-	mov	r7, 444(sp)
-	mov	r11, 446(sp)
+	add	#418, r12
 	mov	sp, r14
-	add	#432, r14
+	add	#82, r14
+	mov	36(sp), 426(sp)
+	mov	30(sp), 428(sp)
+	mov	24(sp), 430(sp)
+	mov	r4, 432(sp)
+	mov	r5, 434(sp)
+	mov	r6, 436(sp)
+	mov	r11, 438(sp)
+	mov	r15, 440(sp)
+	mov	sp, r11
+	add	#426, r11
 	mov	sp, r15
-	add	#480, r15
-	call	#romulus_n_E_encrypt_block_tk1
-	mov	480(sp), 52(sp)
-	mov	482(sp), 50(sp)
-	mov	484(sp), 40(sp)
-	mov	486(sp), 34(sp)
-	mov	488(sp), 30(sp)
-	mov	490(sp), 56(sp)
-	mov	492(sp), 58(sp)
-	mov	494(sp), 60(sp)
-	mov	r8, 68(sp)
-	mov	r9, 72(sp)
-	mov	r10, 70(sp)
-	mov	20(sp), 66(sp)
-	add	#1, 64(sp)
-	addc	#0, 62(sp)
-	cmp	76(sp), 64(sp)
-	mov	62(sp), r15
-	subc	74(sp), r15
+	add	#474, r15
+	mov	r15, 0(sp)
+	mov	r11, r15
+	call	#romulus_n_tbc_n
+	mov	474(sp), 36(sp)
+	mov	476(sp), 30(sp)
+	mov	478(sp), 24(sp)
+	mov	480(sp), 46(sp)
+	mov	482(sp), 48(sp)
+	mov	484(sp), 50(sp)
+	mov	486(sp), 52(sp)
+	mov	488(sp), 54(sp)
+	mov	r10, 62(sp)
+	mov	r7, 66(sp)
+	mov	r8, 64(sp)
+	mov	r9, 60(sp)
+	add	#1, 58(sp)
+	addc	#0, 56(sp)
+	cmp	70(sp), 58(sp)
+	mov	56(sp), r15
+	subc	68(sp), r15
 	jc	.Lromulus_n_decrypt_with_near30
 	br	#.Lromulus_n_decrypt_with_loop8
 .Lromulus_n_decrypt_with_near30:
 .Lromulus_n_decrypt_with_done9:
-	; romulus_n.ae:148: return (load_be(tag, 0, 16) ^ g(s)) == 0
-	mov	84(sp), r8
+	; romulus_n.ae:152: return (load_be(tag, 0, 16) ^ g(s)) == 0
+	mov	78(sp), r8
 	bit	#1, r8
 	jnz	.Lromulus_n_decrypt_with_bytes24
 .Lromulus_n_decrypt_with_words25:
@@ -1615,7 +1570,7 @@ romulus_n_decrypt_with:
 	jmp	.Lromulus_n_decrypt_with_join26
 .Lromulus_n_decrypt_with_bytes24:
 	mov	sp, r12
-	add	#408, r12
+	add	#402, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lromulus_n_decrypt_with_cpy27:
@@ -1628,8 +1583,8 @@ romulus_n_decrypt_with:
 	mov	r12, r8
 	jmp	.Lromulus_n_decrypt_with_words25
 .Lromulus_n_decrypt_with_join26:
-	; romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	60(sp), r5
+	; romulus_n.ae:38: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	mov	54(sp), r5
 	mov	r5, r14
 	swpb	r14
 	bit	#1, r14
@@ -1638,12 +1593,12 @@ romulus_n_decrypt_with:
 	and	#32896, r14
 	rrum.w	#1, r5
 	and	#32639, r5
-	; romulus_n.ae:148: return (load_be(tag, 0, 16) ^ g(s)) == 0
+	; romulus_n.ae:152: return (load_be(tag, 0, 16) ^ g(s)) == 0
 	swpb	r13
 	xor	r5, r13
 	xor	r14, r13
-	; romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	58(sp), r5
+	; romulus_n.ae:38: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	mov	52(sp), r5
 	mov	r5, r15
 	swpb	r15
 	bit	#1, r15
@@ -1652,12 +1607,12 @@ romulus_n_decrypt_with:
 	and	#32896, r15
 	rrum.w	#1, r5
 	and	#32639, r5
-	; romulus_n.ae:148: return (load_be(tag, 0, 16) ^ g(s)) == 0
+	; romulus_n.ae:152: return (load_be(tag, 0, 16) ^ g(s)) == 0
 	swpb	r12
 	xor	r5, r12
 	xor	r15, r12
-	; romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	56(sp), r15
+	; romulus_n.ae:38: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	mov	50(sp), r15
 	mov	r15, r14
 	swpb	r14
 	bit	#1, r14
@@ -1666,12 +1621,12 @@ romulus_n_decrypt_with:
 	and	#32896, r14
 	rrum.w	#1, r15
 	and	#32639, r15
-	; romulus_n.ae:148: return (load_be(tag, 0, 16) ^ g(s)) == 0
+	; romulus_n.ae:152: return (load_be(tag, 0, 16) ^ g(s)) == 0
 	swpb	r6
 	xor	r15, r6
 	xor	r14, r6
-	; romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	30(sp), r14
+	; romulus_n.ae:38: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	mov	48(sp), r14
 	mov	r14, r5
 	swpb	r5
 	bit	#1, r5
@@ -1680,12 +1635,12 @@ romulus_n_decrypt_with:
 	and	#32896, r5
 	rrum.w	#1, r14
 	and	#32639, r14
-	; romulus_n.ae:148: return (load_be(tag, 0, 16) ^ g(s)) == 0
+	; romulus_n.ae:152: return (load_be(tag, 0, 16) ^ g(s)) == 0
 	swpb	r7
 	xor	r14, r7
 	xor	r5, r7
-	; romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	34(sp), r14
+	; romulus_n.ae:38: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	mov	46(sp), r14
 	mov	r14, r15
 	swpb	r15
 	bit	#1, r15
@@ -1694,12 +1649,12 @@ romulus_n_decrypt_with:
 	and	#32896, r15
 	rrum.w	#1, r14
 	and	#32639, r14
-	; romulus_n.ae:148: return (load_be(tag, 0, 16) ^ g(s)) == 0
+	; romulus_n.ae:152: return (load_be(tag, 0, 16) ^ g(s)) == 0
 	swpb	r11
 	xor	r14, r11
 	xor	r15, r11
-	; romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	40(sp), r14
+	; romulus_n.ae:38: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	mov	24(sp), r14
 	mov	r14, r15
 	swpb	r15
 	bit	#1, r15
@@ -1708,12 +1663,12 @@ romulus_n_decrypt_with:
 	and	#32896, r15
 	rrum.w	#1, r14
 	and	#32639, r14
-	; romulus_n.ae:148: return (load_be(tag, 0, 16) ^ g(s)) == 0
+	; romulus_n.ae:152: return (load_be(tag, 0, 16) ^ g(s)) == 0
 	swpb	r10
 	xor	r14, r10
 	xor	r15, r10
-	; romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	52(sp), r14
+	; romulus_n.ae:38: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	mov	36(sp), r14
 	mov	r14, r15
 	swpb	r15
 	bit	#1, r15
@@ -1722,12 +1677,12 @@ romulus_n_decrypt_with:
 	and	#32896, r15
 	rrum.w	#1, r14
 	and	#32639, r14
-	; romulus_n.ae:148: return (load_be(tag, 0, 16) ^ g(s)) == 0
+	; romulus_n.ae:152: return (load_be(tag, 0, 16) ^ g(s)) == 0
 	swpb	r8
 	xor	r14, r8
 	xor	r15, r8
-	; romulus_n.ae:37: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	50(sp), r14
+	; romulus_n.ae:38: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	mov	30(sp), r14
 	mov	r14, r15
 	swpb	r15
 	bit	#1, r15
@@ -1736,7 +1691,7 @@ romulus_n_decrypt_with:
 	and	#32896, r15
 	rrum.w	#1, r14
 	and	#32639, r14
-	; romulus_n.ae:148: return (load_be(tag, 0, 16) ^ g(s)) == 0
+	; romulus_n.ae:152: return (load_be(tag, 0, 16) ^ g(s)) == 0
 	swpb	r9
 	xor	r14, r9
 	xor	r15, r9
@@ -1751,276 +1706,12 @@ romulus_n_decrypt_with:
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	86(sp), r15
+	mov	80(sp), r15
 	mov	r14, 0(r15)
-	add	#496, sp
+	add	#490, sp
 	popm.w	#7, r10
 	ret
 	.size romulus_n_decrypt_with, .-romulus_n_decrypt_with
-
-
-; --- romulus_n_E_encrypt_block_tk1: romulus_n.E.encrypt_block_tk1
-;     frame 16 bytes (8 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 634 bytes of code
-	.section .text.romulus_n_E_encrypt_block_tk1,"ax",@progbits
-	.local romulus_n_E_encrypt_block_tk1
-	.type romulus_n_E_encrypt_block_tk1, @function
-	.balign 2
-romulus_n_E_encrypt_block_tk1:
-	pushm.w	#7, r10
-	sub	#16, sp
-	mov	r15, 14(sp)
-	; skinny128_384plus.ae:196: @unroll(unroll)
-	mov	12(r14), r5
-	mov	14(r14), r6
-	mov	8(r14), r7
-	mov	10(r14), r8
-	mov	4(r14), r9
-	mov	6(r14), r10
-	mov	@r14, r11
-	mov	2(r14), r4
-	mov	@r12+, 12(sp)
-	mov	@r12+, 10(sp)
-	mov	@r12+, 8(sp)
-	mov	@r12+, 6(sp)
-	; skinny128_384plus.ae:199: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], r23[i] ^ tk1)
-	mov	r13, r12
-	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	mov	#65376, 4(sp)
-	; skinny128_384plus.ae:196: @unroll(unroll)
-.Lromulus_n_E_encrypt_block_tk1_loop1:
-	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	mov.b	r6, r15
-	xor	r15, r6
-	swpb	r6
-	mov.b	romulus_n_E.sbox(r6), r14
-	mov.b	romulus_n_E.sbox(r15), r13
-	mov.b	r5, r15
-	xor	r15, r5
-	swpb	r5
-	mov.b	romulus_n_E.sbox(r5), r6
-	mov.b	romulus_n_E.sbox(r15), r15
-	swpb	r14
-	bis	r13, r14
-	swpb	r6
-	bis	r15, r6
-	; skinny128_384plus.ae:116: r0 = sub_cells(r0) ^ ((c & 0xf) as u32 << 24) ^ k[63:32]
-	mov	4(sp), r5
-	mov	r5, r15
-	xor	romulus_n_rt0+160(r15), r14
-	xor	4(r12), r6
-	xor	6(r12), r14
-	xor	8(sp), r6
-	xor	6(sp), r14
-	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	mov.b	r8, r15
-	xor	r15, r8
-	swpb	r8
-	mov.b	romulus_n_E.sbox(r8), r13
-	mov.b	romulus_n_E.sbox(r15), r8
-	mov.b	r7, r15
-	xor	r15, r7
-	swpb	r7
-	mov.b	romulus_n_E.sbox(r7), r7
-	mov.b	romulus_n_E.sbox(r15), r15
-	swpb	r13
-	bis	r8, r13
-	swpb	r7
-	bis	r15, r7
-	; skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
-	xor	romulus_n_rt0+2+160(r5), r13
-	xor	@r12, r7
-	xor	2(r12), r13
-	xor	12(sp), r7
-	xor	10(sp), r13
-	swpb	r13
-	mov	r13, r8
-	swpb	r7
-	xor.b	r7, r8
-	xor	r7, r8
-	mov	r7, r15
-	xor.b	r13, r15
-	xor	r13, r15
-	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	mov.b	r10, r13
-	xor	r13, r10
-	swpb	r10
-	mov.b	romulus_n_E.sbox(r10), r10
-	mov.b	romulus_n_E.sbox(r13), r7
-	mov.b	r9, r13
-	xor	r13, r9
-	swpb	r9
-	mov.b	romulus_n_E.sbox(r9), r9
-	mov.b	romulus_n_E.sbox(r13), r13
-	swpb	r10
-	bis	r7, r10
-	swpb	r9
-	bis	r13, r9
-	; skinny128_384plus.ae:118: r2 = (sub_cells(r2) ^ 0x02000000) >>> 16
-	xor	#512, r10
-	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	mov.b	r4, r7
-	xor	r7, r4
-	swpb	r4
-	mov.b	romulus_n_E.sbox(r4), r13
-	mov.b	romulus_n_E.sbox(r7), r7
-	mov.b	r11, r5
-	xor	r5, r11
-	swpb	r11
-	mov.b	romulus_n_E.sbox(r11), r11
-	mov.b	romulus_n_E.sbox(r5), r5
-	; skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
-	swpb	r7
-	bis	r11, r7
-	swpb	r5
-	bis	r13, r5
-	; skinny128_384plus.ae:121: t = r0 ^ r2
-	mov	r6, r11
-	xor	r10, r11
-	mov	r14, r13
-	xor	r9, r13
-	; skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
-	xor	r11, r5
-	xor	r13, r7
-	xor	r10, r15
-	xor	r9, r8
-	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	mov.b	r7, r10
-	xor	r10, r7
-	swpb	r7
-	mov.b	romulus_n_E.sbox(r7), r9
-	mov.b	romulus_n_E.sbox(r10), r4
-	mov.b	r5, r10
-	xor	r10, r5
-	swpb	r5
-	mov.b	romulus_n_E.sbox(r5), r7
-	mov.b	romulus_n_E.sbox(r10), r10
-	swpb	r9
-	bis	r4, r9
-	swpb	r7
-	bis	r10, r7
-	; skinny128_384plus.ae:116: r0 = sub_cells(r0) ^ ((c & 0xf) as u32 << 24) ^ k[63:32]
-	mov	4(sp), r4
-	mov	r4, r10
-	xor	romulus_n_rt0+4+160(r10), r9
-	xor	12(r12), r7
-	xor	14(r12), r9
-	mov	r9, 2(sp)
-	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	mov.b	r14, r10
-	xor	r10, r14
-	swpb	r14
-	mov.b	romulus_n_E.sbox(r14), r5
-	mov.b	romulus_n_E.sbox(r10), r10
-	mov.b	r6, r14
-	xor	r14, r6
-	swpb	r6
-	mov.b	romulus_n_E.sbox(r6), r9
-	mov.b	romulus_n_E.sbox(r14), r14
-	swpb	r5
-	bis	r10, r5
-	swpb	r9
-	bis	r14, r9
-	; skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
-	xor	romulus_n_rt0+6+160(r4), r5
-	xor	8(r12), r9
-	xor	10(r12), r5
-	swpb	r5
-	mov	r5, r10
-	swpb	r9
-	xor.b	r9, r10
-	xor	r9, r10
-	xor.b	r5, r9
-	xor	r5, r9
-	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	mov.b	r8, r14
-	xor	r14, r8
-	swpb	r8
-	mov.b	romulus_n_E.sbox(r8), r8
-	mov.b	romulus_n_E.sbox(r14), r6
-	mov.b	r15, r14
-	xor	r14, r15
-	swpb	r15
-	mov.b	romulus_n_E.sbox(r15), r5
-	mov.b	romulus_n_E.sbox(r14), r15
-	swpb	r8
-	bis	r6, r8
-	mov	r5, r14
-	swpb	r14
-	bis	r15, r14
-	; skinny128_384plus.ae:118: r2 = (sub_cells(r2) ^ 0x02000000) >>> 16
-	xor	#512, r8
-	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	mov.b	r13, r6
-	xor	r6, r13
-	swpb	r13
-	mov.b	romulus_n_E.sbox(r13), r15
-	mov.b	romulus_n_E.sbox(r6), r6
-	mov.b	r11, r13
-	xor	r13, r11
-	swpb	r11
-	mov.b	romulus_n_E.sbox(r11), r11
-	mov.b	romulus_n_E.sbox(r13), r5
-	; skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
-	swpb	r6
-	bis	r11, r6
-	swpb	r5
-	bis	r15, r5
-	; skinny128_384plus.ae:121: t = r0 ^ r2
-	mov	r7, r11
-	xor	r8, r11
-	mov	2(sp), r4
-	xor	r14, r4
-	; skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
-	xor	r11, r5
-	xor	r4, r6
-	xor	r8, r9
-	xor	r14, r10
-	; skinny128_384plus.ae:184: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32])
-	mov	10(sp), r8
-	mov	r8, r14
-	xor.b	8(sp), r14
-	xor	r8, r14
-	mov	r14, 0(sp)
-	mov	8(sp), r14
-	mov	r14, r13
-	mov	12(sp), r15
-	swpb	r15
-	xor.b	r15, r13
-	xor	r14, r13
-	mov	6(sp), r15
-	mov	r15, r14
-	xor.b	r8, r14
-	xor	r15, r14
-	mov	r15, r8
-	swpb	r8
-	mov	r8, r15
-	xor.b	12(sp), r15
-	xor	r8, r15
-	add	#16, r12
-	mov	2(sp), r8
-	mov	@sp, 12(sp)
-	mov	r13, 10(sp)
-	mov	r14, 8(sp)
-	mov	r15, 6(sp)
-	add	#8, 4(sp)
-	jnz	.Lromulus_n_E_encrypt_block_tk1_loop1
-.Lromulus_n_E_encrypt_block_tk1_done2:
-	; skinny128_384plus.ae:203: return cat(r0, r1, r2, r3)
-	mov	14(sp), r14
-	mov	r14, r15
-	mov	r11, 0(r15)
-	mov	r4, 2(r15)
-	mov	r9, 4(r15)
-	mov	r10, 6(r15)
-	mov	r7, 8(r15)
-	mov	r8, 10(r15)
-	mov	r5, 12(r15)
-	mov	r6, 14(r14)
-	add	#16, sp
-	popm.w	#7, r10
-	ret
-	.size romulus_n_E_encrypt_block_tk1, .-romulus_n_E_encrypt_block_tk1
 
 
 ; --- romulus_n_E_tk23_rows: romulus_n.E.tk23_rows
@@ -2153,7 +1844,7 @@ romulus_n_E_tk23_rows:
 
 ; --- romulus_n_absorb_ad: romulus_n.absorb_ad
 ;     frame 174 bytes (33 spill slots, locals 104), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1886 bytes of code
+;     estimated 1806 bytes of code
 	.section .text.romulus_n_absorb_ad,"ax",@progbits
 	.local romulus_n_absorb_ad
 	.type romulus_n_absorb_ad, @function
@@ -2161,14 +1852,14 @@ romulus_n_E_tk23_rows:
 romulus_n_absorb_ad:
 	pushm.w	#7, r10
 	sub	#174, sp
-	mov	r12, 56(sp)
+	mov	r12, 54(sp)
 	mov	r13, 66(sp)
-	mov	r14, 34(sp)
-	mov	r15, 54(sp)
+	mov	r14, 40(sp)
+	mov	r15, 60(sp)
 	mov	190(sp), 64(sp)
-	; romulus_n.ae:74: pairs = if a > 0 then (a - 1) / 32 else 0 as u32        // pairs with AD after them
+	; romulus_n.ae:78: pairs = if a > 0 then (a - 1) / 32 else 0 as u32        // pairs with AD after them
 	mov	#0, r15
-	mov	54(sp), r14
+	mov	60(sp), r14
 	cmp	r14, r15
 	subc	#0, r15
 	clr	r12
@@ -2203,78 +1894,78 @@ romulus_n_absorb_ad:
 	mov	r14, 36(sp)
 	and	r12, r13
 	mov	r13, 38(sp)
-	; romulus_n.ae:75: for i in 0..pairs {
+	; romulus_n.ae:79: for i in 0..pairs {
 	mov	#0, 26(sp)
-	mov	#0, 30(sp)
+	mov	#0, 28(sp)
 	mov	#0, 12(sp)
 	mov	#0, 10(sp)
-	mov	#0, r9
-	mov	#0, r11
+	mov	#0, r6
+	mov	#0, r7
 	mov	#0, 14(sp)
 	mov	#0, 22(sp)
 	mov	#0, 24(sp)
 	mov	#0, 32(sp)
-	mov	#1, 28(sp)
+	mov	#1, 30(sp)
 	mov	#0, 8(sp)
 	mov	#0, 6(sp)
-	mov	#0, r8
-	cmp	r14, r8
-	mov	r8, r15
+	mov	#0, r12
+	cmp	r14, r6
+	mov	r6, r15
 	subc	r13, r15
 	jc	.Lromulus_n_absorb_ad_done2
 .Lromulus_n_absorb_ad_loop1:
-	; romulus_n.ae:76: off = 32 * i
-	mov	26(sp), r7
-	swpb	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	and	#65504, r7
-	; romulus_n.ae:77: s = s ^ load_be(ad, off, 16)
-	mov	r7, r10
-	add	34(sp), r10
-	bit	#1, r10
+	; romulus_n.ae:80: off = 32 * i
+	mov	26(sp), r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#65504, r14
+	; romulus_n.ae:81: s = s ^ load_be(ad, off, 16)
+	mov	r14, r9
+	add	40(sp), r9
+	bit	#1, r9
 	jnz	.Lromulus_n_absorb_ad_bytes3
 .Lromulus_n_absorb_ad_words4:
-	mov	@r10, r6
-	mov	2(r10), r5
-	mov	4(r10), r4
-	mov	6(r10), r12
-	mov	8(r10), r13
-	mov	10(r10), r14
-	mov	12(r10), r15
-	mov	14(r10), r10
+	mov	@r9, r8
+	mov	2(r9), r5
+	mov	4(r9), r4
+	mov	6(r9), r10
+	mov	8(r9), r11
+	mov	10(r9), r13
+	mov	12(r9), r15
+	mov	14(r9), r9
 	jmp	.Lromulus_n_absorb_ad_join5
 .Lromulus_n_absorb_ad_bytes3:
-	mov	sp, r12
-	add	#70, r12
-	mov	r12, r13
-	mov	#16, r14
+	mov	sp, r10
+	add	#70, r10
+	mov	r10, r11
+	mov	#16, r13
 .Lromulus_n_absorb_ad_cpy6:
-	mov.b	@r10, r15
-	inc	r10
-	mov.b	r15, 0(r13)
-	inc	r13
-	dec	r14
+	mov.b	@r9, r15
+	inc	r9
+	mov.b	r15, 0(r11)
+	inc	r11
+	dec	r13
 	jnz	.Lromulus_n_absorb_ad_cpy6
-	mov	r12, r10
+	mov	r10, r9
 	jmp	.Lromulus_n_absorb_ad_words4
 .Lromulus_n_absorb_ad_join5:
-	swpb	r10
-	xor	r10, 12(sp)
+	swpb	r9
+	xor	r9, 12(sp)
 	swpb	r15
 	xor	r15, 10(sp)
-	swpb	r14
-	xor	r14, r9
-	mov	r9, 18(sp)
 	swpb	r13
-	xor	r13, r11
-	mov	r11, 16(sp)
-	swpb	r12
-	xor	r12, 14(sp)
+	xor	r13, r6
+	mov	r6, 18(sp)
+	swpb	r11
+	xor	r11, r7
+	mov	r7, 16(sp)
+	swpb	r10
+	xor	r10, 14(sp)
 	mov	22(sp), r15
 	swpb	r4
 	xor	r4, r15
@@ -2283,26 +1974,27 @@ romulus_n_absorb_ad:
 	swpb	r5
 	xor	r5, r9
 	mov	32(sp), r11
-	swpb	r6
-	xor	r6, r11
-	; romulus_n.ae:42: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	mov	28(sp), r15
-	mov	r8, r10
+	swpb	r8
+	xor	r8, r11
+	; romulus_n.ae:43: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	mov	30(sp), r15
+	mov	r12, r10
 	rla	r15
 	rlc	8(sp)
 	rlc	6(sp)
 	rlc	r10
 	mov.b	r10, r10
-	rrum.w	#4, r8
-	rrum.w	#3, r8
-	inv	r8
-	inc	r8
-	and	#149, r8
-	xor	r8, r15
+	rrum.w	#4, r12
+	rrum.w	#3, r12
+	inv	r12
+	inc	r12
+	and	#149, r12
+	xor	r12, r15
 	mov	r15, 4(sp)
-	; romulus_n.ae:79: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
+	; romulus_n.ae:83: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
+	mov	r14, r7
 	add	#16, r7
-	add	34(sp), r7
+	add	40(sp), r7
 	bit	#1, r7
 	jnz	.Lromulus_n_absorb_ad_bytes8
 .Lromulus_n_absorb_ad_words9:
@@ -2371,43 +2063,43 @@ romulus_n_absorb_ad:
 	mov	r15, 2(sp)
 	mov	20(sp), r12
 	mov	#8, r13
-	mov	56(sp), r15
+	mov	54(sp), r15
 	call	#romulus_n_tbc
-	; romulus_n.ae:42: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	mov	4(sp), r12
+	; romulus_n.ae:43: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	mov	4(sp), r11
 	mov	8(sp), r13
 	mov	6(sp), r14
-	mov	r10, r8
-	rla	r12
+	mov	r10, r12
+	rla	r11
 	rlc	r13
 	rlc	r14
-	rlc	r8
-	mov.b	r8, r8
+	rlc	r12
+	mov.b	r12, r12
 	rrum.w	#4, r10
 	rrum.w	#3, r10
 	inv	r10
 	inc	r10
 	and	#149, r10
-	xor	r10, r12
+	xor	r10, r11
 	mov	126(sp), 12(sp)
 	mov	128(sp), 10(sp)
-	mov	130(sp), r9
-	mov	132(sp), r11
+	mov	130(sp), r6
+	mov	132(sp), r7
 	mov	134(sp), 14(sp)
 	mov	136(sp), 22(sp)
 	mov	138(sp), 24(sp)
 	mov	140(sp), 32(sp)
-	mov	r12, 28(sp)
+	mov	r11, 30(sp)
 	mov	r13, 8(sp)
 	mov	r14, 6(sp)
 	add	#1, 26(sp)
-	addc	#0, 30(sp)
+	addc	#0, 28(sp)
 	cmp	36(sp), 26(sp)
-	mov	30(sp), r15
+	mov	28(sp), r15
 	subc	38(sp), r15
 	jnc	.Lromulus_n_absorb_ad_loop1
 .Lromulus_n_absorb_ad_done2:
-	; romulus_n.ae:82: off = 32 * pairs
+	; romulus_n.ae:86: off = 32 * pairs
 	mov	36(sp), r14
 	swpb	r14
 	bit	#1, r14
@@ -2418,290 +2110,271 @@ romulus_n_absorb_ad:
 	rrc	r14
 	mov	r14, r15
 	and	#65504, r15
-	mov	r15, 44(sp)
+	mov	r15, 48(sp)
 	mov	38(sp), r15
 	rlam.w	#4, r15
 	rlam.w	#1, r15
 	and	#31, r14
 	bis	r14, r15
-	; romulus_n.ae:83: r = a - off                                           // 0 (empty A) .. 32
-	mov	#0, r13
-	mov	54(sp), r12
-	sub	44(sp), r12
-	subc	r15, r13
-	; romulus_n.ae:84: odd = if r < 16 then r else 16
-	cmp	#16, r12
-	mov	r13, r15
+	; romulus_n.ae:87: r = a - off                                           // 0 (empty A) .. 32
+	mov	#0, r14
+	mov	60(sp), r10
+	sub	48(sp), r10
+	subc	r15, r14
+	; romulus_n.ae:88: odd = if r < 16 then r else 16
+	cmp	#16, r10
+	mov	r14, r15
 	subc	#0, r15
-	clr	r5
-	adc	r5
-	xor	#1, r5
-	inv	r5
-	inc	r5
-	mov	r12, r14
-	mov	r12, 54(sp)
-	xor	#16, r14
-	and	r5, r14
-	xor	#16, r14
-	and	r13, r5
-	mov	r13, 58(sp)
-	; romulus_n.ae:85: s = s ^ pad(load_be(ad, off, 16, odd), odd)
-	mov	44(sp), r4
-	add	34(sp), r4
-	cmp	#16, r14
+	clr	r11
+	adc	r11
+	xor	#1, r11
+	inv	r11
+	inc	r11
+	mov	r10, r13
+	mov	r10, 60(sp)
+	xor	#16, r13
+	and	r11, r13
+	xor	#16, r13
+	and	r14, r11
+	mov	r14, 62(sp)
+	; romulus_n.ae:89: s = s ^ pad(load_be(ad, off, 16, odd), odd)
+	mov	48(sp), r4
+	add	40(sp), r4
+	cmp	#16, r13
 	jnc	.Lromulus_n_absorb_ad_bytes13
 	bit	#1, r4
 	jnz	.Lromulus_n_absorb_ad_bytes13
 .Lromulus_n_absorb_ad_words14:
 	mov	@r4, 52(sp)
 	mov	2(r4), 50(sp)
-	mov	4(r4), 48(sp)
-	mov	6(r4), r12
-	mov	8(r4), r10
-	mov	10(r4), r7
-	mov	12(r4), r6
-	mov	14(r4), r4
+	mov	4(r4), 46(sp)
+	mov	6(r4), r10
+	mov	8(r4), r9
+	mov	10(r4), r8
+	mov	12(r4), r5
+	mov	14(r4), r15
 	jmp	.Lromulus_n_absorb_ad_join15
 .Lromulus_n_absorb_ad_bytes13:
-	mov	sp, r7
-	add	#70, r7
-	mov	r7, r10
-	mov	#16, r12
-	mov	r14, r15
+	mov	sp, r8
+	add	#70, r8
+	mov	r8, r9
+	mov	#16, r10
+	mov	r13, r15
 .Lromulus_n_absorb_ad_cpy16:
-	clr	r13
+	clr	r14
 	tst	r15
 	jz	.Lromulus_n_absorb_ad_pad17
-	mov.b	@r4, r13
+	mov.b	@r4, r14
 	inc	r4
 	dec	r15
 .Lromulus_n_absorb_ad_pad17:
-	mov.b	r13, 0(r10)
-	inc	r10
-	dec	r12
+	mov.b	r14, 0(r9)
+	inc	r9
+	dec	r10
 	jnz	.Lromulus_n_absorb_ad_cpy16
-	mov	r7, r4
+	mov	r8, r4
 	jmp	.Lromulus_n_absorb_ad_words14
 .Lromulus_n_absorb_ad_join15:
-	; romulus_n.ae:47: return if n < 16 then x | (n as u128) else x
-	swpb	r4
-	mov	r4, r15
-	bis	r14, r15
-	xor	r4, r15
-	cmp	#16, r14
-	mov	r5, r14
+	; romulus_n.ae:48: return if n < 16 then x | (n as u128) else x
+	cmp	#16, r13
+	mov	r11, r14
 	subc	#0, r14
-	clr	r13
-	adc	r13
-	xor	#1, r13
-	inv	r13
-	inc	r13
-	and	r13, r15
-	xor	r15, r4
-	; romulus_n.ae:85: s = s ^ pad(load_be(ad, off, 16, odd), odd)
-	xor	r4, 12(sp)
-	; romulus_n.ae:47: return if n < 16 then x | (n as u128) else x
-	swpb	r6
-	bis	r6, r5
-	xor	r6, r5
-	and	r13, r5
-	xor	r5, r6
-	; romulus_n.ae:85: s = s ^ pad(load_be(ad, off, 16, odd), odd)
-	xor	r6, 10(sp)
-	; romulus_n.ae:47: return if n < 16 then x | (n as u128) else x
-	mov	r7, r14
-	swpb	r14
-	mov	r7, r15
-	xor	r7, r15
+	clr	r14
+	adc	r14
+	xor	#1, r14
 	swpb	r15
-	and	r13, r15
-	xor	r15, r14
-	; romulus_n.ae:85: s = s ^ pad(load_be(ad, off, 16, odd), odd)
-	xor	r14, r9
-	mov	r9, 62(sp)
-	; romulus_n.ae:47: return if n < 16 then x | (n as u128) else x
-	mov	r10, r14
-	swpb	r14
+	bis	r15, r13
+	swpb	r5
+	bis	r5, r11
+	inv	r14
+	inc	r14
+	xor	r15, r13
+	and	r14, r13
+	xor	r13, r15
+	mov	r15, 42(sp)
+	xor	r5, r11
+	and	r14, r11
+	xor	r11, r5
+	mov	r8, r15
+	xor	r8, r15
+	swpb	r15
+	and	r14, r15
+	swpb	r8
+	xor	r15, r8
+	mov	r9, r15
+	xor	r9, r15
+	swpb	r15
+	and	r14, r15
+	swpb	r9
+	xor	r15, r9
 	mov	r10, r15
 	xor	r10, r15
 	swpb	r15
-	and	r13, r15
-	xor	r15, r14
-	; romulus_n.ae:85: s = s ^ pad(load_be(ad, off, 16, odd), odd)
-	xor	r14, r11
-	mov	r11, 60(sp)
-	; romulus_n.ae:47: return if n < 16 then x | (n as u128) else x
-	mov	r12, r15
+	and	r14, r15
+	swpb	r10
+	xor	r15, r10
+	mov	46(sp), r13
+	mov	r13, r15
+	xor	r13, r15
 	swpb	r15
-	mov	r12, r14
-	xor	r12, r14
-	swpb	r14
-	and	r13, r14
-	xor	r14, r15
-	; romulus_n.ae:85: s = s ^ pad(load_be(ad, off, 16, odd), odd)
-	xor	r15, 14(sp)
-	; romulus_n.ae:47: return if n < 16 then x | (n as u128) else x
-	mov	48(sp), r12
-	mov	r12, r15
+	and	r14, r15
+	swpb	r13
+	xor	r15, r13
+	mov	50(sp), r4
+	mov	r4, r15
+	xor	r4, r15
 	swpb	r15
-	mov	r12, r14
-	xor	r12, r14
-	swpb	r14
-	and	r13, r14
-	xor	r14, r15
-	; romulus_n.ae:85: s = s ^ pad(load_be(ad, off, 16, odd), odd)
-	xor	r15, 22(sp)
-	; romulus_n.ae:47: return if n < 16 then x | (n as u128) else x
-	mov	50(sp), r12
-	mov	r12, r15
+	and	r14, r15
+	swpb	r4
+	xor	r15, r4
+	mov	52(sp), r11
+	mov	r11, r15
+	xor	r11, r15
 	swpb	r15
-	mov	r12, r14
-	xor	r12, r14
-	swpb	r14
-	and	r13, r14
-	xor	r14, r15
-	; romulus_n.ae:85: s = s ^ pad(load_be(ad, off, 16, odd), odd)
-	xor	r15, 24(sp)
-	; romulus_n.ae:47: return if n < 16 then x | (n as u128) else x
-	mov	52(sp), r12
-	mov	r12, r14
-	xor	r12, r14
-	swpb	r14
-	and	r13, r14
-	swpb	r12
-	xor	r14, r12
-	; romulus_n.ae:85: s = s ^ pad(load_be(ad, off, 16, odd), odd)
-	xor	r12, 32(sp)
-	; romulus_n.ae:42: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	mov	r8, r15
-	rrum.w	#4, r15
-	rrum.w	#3, r15
-	inv	r15
-	inc	r15
-	and	#149, r15
-	mov	28(sp), r6
-	mov	6(sp), r7
-	rla	r6
-	rlc	8(sp)
+	and	r14, r15
+	swpb	r11
+	xor	r15, r11
+	; romulus_n.ae:89: s = s ^ pad(load_be(ad, off, 16, odd), odd)
+	xor	42(sp), 12(sp)
+	xor	r5, 10(sp)
+	xor	r8, r6
+	mov	r6, 58(sp)
+	xor	r9, r7
+	mov	r7, 56(sp)
+	xor	r10, 14(sp)
+	xor	r13, 22(sp)
+	xor	r4, 24(sp)
+	xor	r11, 32(sp)
+	; romulus_n.ae:43: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	mov	30(sp), r8
+	mov	8(sp), r6
+	mov	r12, r7
+	rla	r8
+	rlc	r6
+	rlc	6(sp)
 	rlc	r7
-	rlc	r8
-	xor	r15, r6
-	mov.b	r8, r8
-	; romulus_n.ae:87: if r > 16 {
+	mov.b	r7, r7
+	rrum.w	#4, r12
+	rrum.w	#3, r12
+	inv	r12
+	inc	r12
+	and	#149, r12
+	xor	r12, r8
+	; romulus_n.ae:91: if r > 16 {
 	mov	#16, r15
-	cmp	54(sp), r15
+	cmp	60(sp), r15
 	mov	#0, r15
-	subc	58(sp), r15
+	subc	62(sp), r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
 	tst	r15
 	jz	.Lromulus_n_absorb_ad_else18
-	; romulus_n.ae:88: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
-	mov	44(sp), r4
+	; romulus_n.ae:92: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
+	mov	48(sp), r4
 	add	#16, r4
-	add	34(sp), r4
-	mov	54(sp), r10
-	mov	58(sp), r9
-	sub	#16, r10
-	subc	#0, r9
-	cmp	#16, r10
+	mov	60(sp), r14
+	mov	62(sp), r12
+	sub	#16, r14
+	subc	#0, r12
+	add	40(sp), r4
+	cmp	#16, r14
 	jnc	.Lromulus_n_absorb_ad_bytes20
 	bit	#1, r4
 	jnz	.Lromulus_n_absorb_ad_bytes20
 .Lromulus_n_absorb_ad_words21:
-	mov	@r4, r14
-	mov	2(r4), r13
-	mov	4(r4), r11
-	mov	6(r4), r12
-	mov	8(r4), 40(sp)
-	mov	10(r4), 46(sp)
+	mov	@r4, 44(sp)
+	mov	2(r4), 34(sp)
+	mov	4(r4), r13
+	mov	6(r4), r11
+	mov	8(r4), r10
+	mov	10(r4), r9
 	mov	12(r4), r5
 	mov	14(r4), r4
 	jmp	.Lromulus_n_absorb_ad_join22
 .Lromulus_n_absorb_ad_bytes20:
-	mov	sp, r11
-	add	#70, r11
-	mov	r11, r12
-	mov	#16, r13
-	mov	r10, r15
+	mov	sp, r9
+	add	#70, r9
+	mov	r9, r10
+	mov	#16, r11
+	mov	r14, r15
 .Lromulus_n_absorb_ad_cpy23:
-	clr	r14
+	clr	r13
 	tst	r15
 	jz	.Lromulus_n_absorb_ad_pad24
-	mov.b	@r4, r14
+	mov.b	@r4, r13
 	inc	r4
 	dec	r15
 .Lromulus_n_absorb_ad_pad24:
-	mov.b	r14, 0(r12)
-	inc	r12
-	dec	r13
+	mov.b	r13, 0(r10)
+	inc	r10
+	dec	r11
 	jnz	.Lromulus_n_absorb_ad_cpy23
-	mov	r11, r4
+	mov	r9, r4
 	jmp	.Lromulus_n_absorb_ad_words21
 .Lromulus_n_absorb_ad_join22:
-	; romulus_n.ae:47: return if n < 16 then x | (n as u128) else x
-	swpb	r5
-	mov	r5, r15
-	bis	r9, r15
-	xor	r5, r15
-	cmp	#16, r10
-	subc	#0, r9
-	clr	r9
-	adc	r9
-	xor	#1, r9
-	inv	r9
-	inc	r9
-	and	r9, r15
-	xor	r15, r5
+	; romulus_n.ae:48: return if n < 16 then x | (n as u128) else x
+	cmp	#16, r14
+	mov	r12, r15
+	subc	#0, r15
+	clr	r15
+	adc	r15
+	xor	#1, r15
 	swpb	r4
-	bis	r4, r10
-	xor	r4, r10
-	and	r9, r10
-	xor	r10, r4
-	mov	r14, r15
-	swpb	r15
-	xor	r14, r14
+	bis	r4, r14
+	swpb	r5
+	bis	r5, r12
+	inv	r15
+	inc	r15
+	xor	r4, r14
+	and	r15, r14
+	xor	r14, r4
+	xor	r5, r12
+	and	r15, r12
+	xor	r12, r5
+	mov	r9, r14
+	xor	r9, r14
 	swpb	r14
-	and	r9, r14
-	xor	r14, r15
-	mov	r13, r14
-	swpb	r14
-	xor	r13, r13
-	swpb	r13
-	and	r9, r13
-	xor	r13, r14
-	mov	r11, r13
-	swpb	r13
-	xor	r11, r11
-	swpb	r11
-	and	r9, r11
-	xor	r11, r13
-	mov	r12, r11
-	swpb	r11
-	xor	r12, r12
-	swpb	r12
-	and	r9, r12
-	xor	r12, r11
-	mov	40(sp), r10
-	swpb	r10
-	mov	40(sp), r12
-	xor	r12, r12
-	swpb	r12
-	and	r9, r12
-	xor	r12, r10
-	mov	46(sp), r12
-	xor	r12, r12
-	swpb	r12
-	and	r9, r12
-	mov	46(sp), r9
+	and	r15, r14
 	swpb	r9
-	xor	r12, r9
-	; romulus_n.ae:88: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
-	mov	r6, 86(sp)
-	mov	8(sp), 88(sp)
-	mov	r7, 90(sp)
-	mov	r8, 92(sp)
+	xor	r14, r9
+	mov	r10, r14
+	xor	r10, r14
+	swpb	r14
+	and	r15, r14
+	swpb	r10
+	xor	r14, r10
+	mov	r11, r14
+	xor	r11, r14
+	swpb	r14
+	and	r15, r14
+	swpb	r11
+	xor	r14, r11
+	mov	r13, r14
+	xor	r13, r14
+	swpb	r14
+	and	r15, r14
+	swpb	r13
+	xor	r14, r13
+	mov	34(sp), r14
+	mov	r14, r12
+	xor	r14, r12
+	swpb	r12
+	and	r15, r12
+	swpb	r14
+	xor	r12, r14
+	mov	44(sp), r12
+	xor	r12, r12
+	swpb	r12
+	and	r15, r12
+	mov	44(sp), r15
+	swpb	r15
+	xor	r12, r15
+	; romulus_n.ae:92: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
+	mov	r8, 86(sp)
+	mov	r6, 88(sp)
+	mov	6(sp), 90(sp)
+	mov	r7, 92(sp)
 	mov	sp, r12
 	add	#86, r12
 	mov	r4, 94(sp)
@@ -2716,8 +2389,8 @@ romulus_n_absorb_ad:
 	add	#94, r14
 	mov	12(sp), 110(sp)
 	mov	10(sp), 112(sp)
-	mov	62(sp), 114(sp)
-	mov	60(sp), 116(sp)
+	mov	58(sp), 114(sp)
+	mov	56(sp), 116(sp)
 	mov	14(sp), 118(sp)
 	mov	22(sp), 120(sp)
 	mov	24(sp), 122(sp)
@@ -2729,23 +2402,22 @@ romulus_n_absorb_ad:
 	mov	r13, 0(sp)
 	mov	r15, 2(sp)
 	mov	#8, r13
-	mov	56(sp), r15
+	mov	54(sp), r15
 	call	#romulus_n_tbc
-	; romulus_n.ae:42: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	mov	r8, r15
-	rrum.w	#4, r15
-	rrum.w	#3, r15
-	inv	r15
-	inc	r15
-	and	#149, r15
-	mov	8(sp), r13
-	rla	r6
-	rlc	r13
-	rlc	r7
-	rlc	r8
-	xor	r15, r6
-	mov.b	r8, r8
-	mov	r8, r15
+	; romulus_n.ae:43: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	mov	6(sp), r12
+	mov	r7, r15
+	rla	r8
+	rlc	r6
+	rlc	r12
+	rlc	r15
+	mov.b	r15, r15
+	rrum.w	#4, r7
+	rrum.w	#3, r7
+	inv	r7
+	inc	r7
+	and	#149, r7
+	xor	r7, r8
 	mov	142(sp), 12(sp)
 	mov	144(sp), 10(sp)
 	mov	146(sp), r4
@@ -2753,77 +2425,45 @@ romulus_n_absorb_ad:
 	mov	150(sp), r9
 	mov	152(sp), r10
 	mov	154(sp), r11
-	mov	156(sp), r12
+	mov	156(sp), r14
+	mov	r15, r7
 	jmp	.Lromulus_n_absorb_ad_endif19
 .Lromulus_n_absorb_ad_else18:
-	mov	62(sp), r4
-	mov	60(sp), r5
+	mov	58(sp), r4
+	mov	56(sp), r5
 	mov	14(sp), r9
 	mov	22(sp), r10
 	mov	24(sp), r11
-	mov	32(sp), r12
-	mov	8(sp), r13
-	mov	r8, r15
+	mov	32(sp), r14
+	mov	6(sp), r12
 .Lromulus_n_absorb_ad_endif19:
-	; romulus_n.ae:91: d = if (r == 16) | (r == 32) then 0x18 else 0x1a as u8
-	mov	54(sp), r14
-	xor	#16, r14
-	bis	58(sp), r14
-	sub	#1, r14
-	clr	r8
-	adc	r8
-	xor	#1, r8
-	mov	54(sp), r14
-	xor	#32, r14
-	bis	58(sp), r14
-	sub	#1, r14
-	clr	r14
-	adc	r14
-	xor	#1, r14
-	bis	r14, r8
-	inv	r8
-	inc	r8
-	and	#2, r8
-	xor	#26, r8
-	; romulus_n.ae:67: return E.encrypt_block_tk1(cat(rev8(cnt), d), r23, s)
-	mov	r7, r14
-	xor.b	r15, r14
-	xor	r7, r14
-	mov	r13, r15
-	xor.b	r7, r15
-	xor	r13, r15
-	mov	r6, r7
-	xor.b	r13, r7
-	xor	r6, r7
-	mov.b	r6, r13
-	mov	r13, 42(sp)
-	mov	r14, r13
-	and	#255, r13
-	mov	r15, r6
-	and	#255, r6
-	swpb	r14
-	mov.b	r14, r14
-	swpb	r6
-	bis	r14, r6
-	mov	r7, r14
-	and	#255, r14
-	swpb	r15
-	mov.b	r15, r15
-	swpb	r14
-	bis	r15, r14
-	mov.b	42(sp), r15
-	swpb	r7
-	mov.b	r7, r7
-	swpb	r15
-	bis	r7, r15
-	swpb	r13
-	bis	r8, r13
-	mov	r13, 86(sp)
+	; romulus_n.ae:95: d = if (r == 16) | (r == 32) then 0x18 else 0x1a as u8
+	mov	60(sp), r15
+	xor	#16, r15
+	bis	62(sp), r15
+	sub	#1, r15
+	clr	r13
+	adc	r13
+	xor	#1, r13
+	mov	60(sp), r15
+	xor	#32, r15
+	bis	62(sp), r15
+	sub	#1, r15
+	clr	r15
+	adc	r15
+	xor	#1, r15
+	bis	r15, r13
+	inv	r13
+	inc	r13
+	and	#2, r13
+	xor	#26, r13
+	; romulus_n.ae:96: return tbc_n(cnt, d, r23, s)
+	mov	r8, 86(sp)
 	mov	r6, 88(sp)
-	mov	r14, 90(sp)
-	mov	r15, 92(sp)
-	mov	sp, r13
-	add	#86, r13
+	mov	r12, 90(sp)
+	mov	r7, 92(sp)
+	mov	sp, r12
+	add	#86, r12
 	mov	12(sp), 94(sp)
 	mov	10(sp), 96(sp)
 	mov	r4, 98(sp)
@@ -2831,14 +2471,14 @@ romulus_n_absorb_ad:
 	mov	r9, 102(sp)
 	mov	r10, 104(sp)
 	mov	r11, 106(sp)
-	mov	r12, 108(sp)
-	mov	sp, r14
-	add	#94, r14
+	mov	r14, 108(sp)
 	mov	sp, r15
-	add	#158, r15
-	mov	r13, r12
-	mov	66(sp), r13
-	call	#romulus_n_E_encrypt_block_tk1
+	add	#94, r15
+	mov	sp, r14
+	add	#158, r14
+	mov	r14, 0(sp)
+	mov	66(sp), r14
+	call	#romulus_n_tbc_n
 	mov	64(sp), r14
 	mov	r14, r15
 	mov	158(sp), 0(r15)
@@ -2855,23 +2495,338 @@ romulus_n_absorb_ad:
 	.size romulus_n_absorb_ad, .-romulus_n_absorb_ad
 
 
+; --- romulus_n_tbc_n: romulus_n.tbc_n
+;     frame 70 bytes (3 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 716 bytes of code
+	.section .text.romulus_n_tbc_n,"ax",@progbits
+	.local romulus_n_tbc_n
+	.type romulus_n_tbc_n, @function
+	.balign 2
+romulus_n_tbc_n:
+	pushm.w	#7, r10
+	sub	#70, sp
+	mov	r15, r7
+	mov	86(sp), 4(sp)
+	; romulus_n.ae:60: E.tk1_rows(cat(rev8(cnt), d), t1)
+	mov	4(r12), r10
+	xor.b	6(r12), r10
+	xor	4(r12), r10
+	mov	2(r12), r11
+	xor.b	4(r12), r11
+	xor	2(r12), r11
+	mov	@r12, r15
+	xor.b	2(r12), r15
+	xor	@r12, r15
+	mov.b	@r12, r6
+	mov	r10, r8
+	and	#255, r8
+	mov	r11, r5
+	and	#255, r5
+	swpb	r10
+	mov.b	r10, r10
+	swpb	r5
+	bis	r10, r5
+	mov	r15, r9
+	and	#255, r9
+	swpb	r11
+	mov.b	r11, r11
+	swpb	r9
+	bis	r11, r9
+	mov.b	r6, r6
+	swpb	r15
+	mov.b	r15, r15
+	swpb	r6
+	bis	r15, r6
+	swpb	r8
+	bis	r13, r8
+	; skinny128_384plus.ae:194: for j in 0..8 {
+	mov	#8, r10
+	; skinny128_384plus.ae:195: t1[j] = tk1
+	mov	sp, r11
+	; skinny128_384plus.ae:194: for j in 0..8 {
+.Lromulus_n_tbc_n_loop1:
+	; skinny128_384plus.ae:195: t1[j] = tk1
+	mov	r8, 6(r11)
+	mov	r5, 8(r11)
+	mov	r9, 10(r11)
+	mov	r6, 12(r11)
+	; skinny128_384plus.ae:184: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32])
+	mov	r5, r12
+	xor.b	r9, r12
+	xor	r5, r12
+	mov	r9, r13
+	mov	r8, r15
+	swpb	r15
+	xor.b	r15, r13
+	xor	r9, r13
+	mov	r6, r9
+	xor.b	r5, r9
+	xor	r6, r9
+	mov	r6, r15
+	swpb	r15
+	mov	r15, r6
+	xor.b	r8, r6
+	xor	r15, r6
+	add	#8, r11
+	mov	r12, r8
+	mov	r13, r5
+	dec	r10
+	jnz	.Lromulus_n_tbc_n_loop1
+.Lromulus_n_tbc_n_done2:
+	; skinny128_384plus.ae:207: @unroll(unroll)
+	mov	#0, 2(sp)
+	mov	12(r7), r11
+	mov	14(r7), r12
+	mov	8(r7), r9
+	mov	10(r7), r10
+	mov	4(r7), r8
+	mov	6(r7), r13
+	mov	@r7, r6
+	mov	2(r7), r7
+	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	mov	#0, 0(sp)
+	; skinny128_384plus.ae:207: @unroll(unroll)
+.Lromulus_n_tbc_n_loop3:
+	; skinny128_384plus.ae:210: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], r23[i] ^ t1[j % 8])
+	mov	2(sp), r5
+	and	#7, r5
+	rla	r5
+	rla	r5
+	rla	r5
+	add	sp, r5
+	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	mov.b	r12, r15
+	xor	r15, r12
+	swpb	r12
+	mov.b	romulus_n_E.sbox(r12), r4
+	mov.b	romulus_n_E.sbox(r15), r12
+	mov.b	r11, r15
+	xor	r15, r11
+	swpb	r11
+	mov.b	romulus_n_E.sbox(r11), r11
+	mov.b	romulus_n_E.sbox(r15), r15
+	swpb	r4
+	bis	r12, r4
+	mov	r11, r12
+	swpb	r12
+	bis	r15, r12
+	; skinny128_384plus.ae:116: r0 = sub_cells(r0) ^ ((c & 0xf) as u32 << 24) ^ k[63:32]
+	xor	4(r14), r12
+	xor	10(r5), r12
+	mov	@sp, r15
+	xor	romulus_n_rt0(r15), r4
+	xor	6(r14), r4
+	xor	12(r5), r4
+	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	mov.b	r10, r15
+	xor	r15, r10
+	swpb	r10
+	mov.b	romulus_n_E.sbox(r10), r11
+	mov.b	romulus_n_E.sbox(r15), r10
+	mov.b	r9, r15
+	xor	r15, r9
+	swpb	r9
+	mov.b	romulus_n_E.sbox(r9), r9
+	mov.b	romulus_n_E.sbox(r15), r15
+	swpb	r11
+	bis	r10, r11
+	swpb	r9
+	bis	r15, r9
+	; skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
+	xor	@r14, r9
+	xor	6(r5), r9
+	mov	@sp, r15
+	xor	romulus_n_rt0+2(r15), r11
+	xor	2(r14), r11
+	xor	8(r5), r11
+	swpb	r11
+	mov	r11, r10
+	swpb	r9
+	xor.b	r9, r10
+	xor	r9, r10
+	mov	r9, r5
+	xor.b	r11, r5
+	xor	r11, r5
+	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	mov.b	r13, r15
+	xor	r15, r13
+	swpb	r13
+	mov.b	romulus_n_E.sbox(r13), r13
+	mov.b	romulus_n_E.sbox(r15), r11
+	mov.b	r8, r9
+	xor	r9, r8
+	swpb	r8
+	mov.b	romulus_n_E.sbox(r8), r15
+	mov.b	romulus_n_E.sbox(r9), r9
+	swpb	r13
+	bis	r11, r13
+	swpb	r15
+	bis	r9, r15
+	; skinny128_384plus.ae:118: r2 = (sub_cells(r2) ^ 0x02000000) >>> 16
+	xor	#512, r13
+	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	mov.b	r7, r9
+	xor	r9, r7
+	swpb	r7
+	mov.b	romulus_n_E.sbox(r7), r7
+	mov.b	romulus_n_E.sbox(r9), r8
+	mov.b	r6, r9
+	xor	r9, r6
+	swpb	r6
+	mov.b	romulus_n_E.sbox(r6), r6
+	mov.b	romulus_n_E.sbox(r9), r9
+	; skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
+	swpb	r8
+	bis	r6, r8
+	swpb	r9
+	bis	r7, r9
+	; skinny128_384plus.ae:121: t = r0 ^ r2
+	mov	r12, r6
+	xor	r13, r6
+	; skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
+	xor	r6, r9
+	xor	r13, r5
+	; skinny128_384plus.ae:121: t = r0 ^ r2
+	mov	r4, r7
+	xor	r15, r7
+	; skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
+	mov	r8, r13
+	xor	r7, r13
+	mov	r10, r8
+	xor	r15, r8
+	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	mov.b	r13, r15
+	xor	r15, r13
+	swpb	r13
+	mov.b	romulus_n_E.sbox(r13), r10
+	mov.b	romulus_n_E.sbox(r15), r13
+	mov.b	r9, r15
+	xor	r15, r9
+	swpb	r9
+	mov.b	romulus_n_E.sbox(r9), r9
+	mov.b	romulus_n_E.sbox(r15), r15
+	swpb	r10
+	bis	r13, r10
+	swpb	r9
+	bis	r15, r9
+	; skinny128_384plus.ae:116: r0 = sub_cells(r0) ^ ((c & 0xf) as u32 << 24) ^ k[63:32]
+	xor	12(r14), r9
+	mov	@sp, r11
+	mov	r11, r15
+	xor	romulus_n_rt0+4(r15), r10
+	xor	14(r14), r10
+	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	mov.b	r4, r15
+	xor	r15, r4
+	swpb	r4
+	mov.b	romulus_n_E.sbox(r4), r4
+	mov.b	romulus_n_E.sbox(r15), r13
+	mov.b	r12, r15
+	xor	r15, r12
+	swpb	r12
+	mov.b	romulus_n_E.sbox(r12), r12
+	mov.b	romulus_n_E.sbox(r15), r15
+	swpb	r4
+	bis	r13, r4
+	swpb	r12
+	bis	r15, r12
+	; skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
+	xor	8(r14), r12
+	xor	romulus_n_rt0+6(r11), r4
+	xor	10(r14), r4
+	swpb	r4
+	mov	r4, r13
+	swpb	r12
+	xor.b	r12, r13
+	xor	r12, r13
+	xor.b	r4, r12
+	xor	r4, r12
+	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	mov.b	r8, r15
+	xor	r15, r8
+	swpb	r8
+	mov.b	romulus_n_E.sbox(r8), r4
+	mov.b	romulus_n_E.sbox(r15), r8
+	mov.b	r5, r11
+	xor	r11, r5
+	swpb	r5
+	mov.b	romulus_n_E.sbox(r5), r15
+	mov.b	romulus_n_E.sbox(r11), r11
+	swpb	r4
+	bis	r8, r4
+	swpb	r15
+	bis	r11, r15
+	; skinny128_384plus.ae:118: r2 = (sub_cells(r2) ^ 0x02000000) >>> 16
+	xor	#512, r4
+	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	mov.b	r7, r11
+	xor	r11, r7
+	swpb	r7
+	mov.b	romulus_n_E.sbox(r7), r8
+	mov.b	romulus_n_E.sbox(r11), r5
+	mov.b	r6, r11
+	xor	r11, r6
+	swpb	r6
+	mov.b	romulus_n_E.sbox(r6), r7
+	mov.b	romulus_n_E.sbox(r11), r11
+	; skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
+	swpb	r5
+	bis	r7, r5
+	swpb	r11
+	bis	r8, r11
+	; skinny128_384plus.ae:121: t = r0 ^ r2
+	mov	r9, r6
+	xor	r4, r6
+	; skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
+	xor	r6, r11
+	mov	r12, r8
+	xor	r4, r8
+	; skinny128_384plus.ae:121: t = r0 ^ r2
+	mov	r10, r7
+	xor	r15, r7
+	; skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
+	mov	r5, r12
+	xor	r7, r12
+	xor	r15, r13
+	add	#16, r14
+	add	#8, 0(sp)
+	add	#1, 2(sp)
+	cmp	#20, 2(sp)
+	jnc	.Lromulus_n_tbc_n_loop3
+.Lromulus_n_tbc_n_done4:
+	; skinny128_384plus.ae:213: return cat(r0, r1, r2, r3)
+	mov	4(sp), r14
+	mov	r14, r15
+	mov	r6, 0(r15)
+	mov	r7, 2(r15)
+	mov	r8, 4(r15)
+	mov	r13, 6(r15)
+	mov	r9, 8(r15)
+	mov	r10, 10(r15)
+	mov	r11, 12(r15)
+	mov	r12, 14(r14)
+	add	#70, sp
+	popm.w	#7, r10
+	ret
+	.size romulus_n_tbc_n, .-romulus_n_tbc_n
+
+
 ; --- romulus_n_tbc: romulus_n.tbc
-;     frame 360 bytes (0 spill slots, locals 360), saves r6, r7, r8, r9, r10
-;     estimated 288 bytes of code
+;     frame 362 bytes (0 spill slots, locals 360), saves r7, r8, r9, r10
+;     estimated 222 bytes of code
 	.section .text.romulus_n_tbc,"ax",@progbits
 	.local romulus_n_tbc
 	.type romulus_n_tbc, @function
 	.balign 2
 romulus_n_tbc:
-	pushm.w	#5, r10
-	sub	#360, sp
-	mov	r12, r6
+	pushm.w	#4, r10
+	sub	#362, sp
+	mov	r12, r7
 	mov	r13, r8
 	mov	r15, r13
 	mov	372(sp), r9
 	mov	374(sp), r10
-	; romulus_n.ae:58: E.tk23_rows(tk2, r3, r23)
-	mov	@r14+, 320(sp)
+	; romulus_n.ae:67: E.tk23_rows(tk2, r3, r23)
 	mov	@r14+, 322(sp)
 	mov	@r14+, 324(sp)
 	mov	@r14+, 326(sp)
@@ -2879,72 +2834,46 @@ romulus_n_tbc:
 	mov	@r14+, 330(sp)
 	mov	@r14+, 332(sp)
 	mov	@r14+, 334(sp)
+	mov	@r14+, 336(sp)
 	mov	sp, r12
-	add	#320, r12
+	add	#322, r12
 	mov	sp, r14
+	add	#2, r14
 	call	#romulus_n_E_tk23_rows
-	; romulus_n.ae:59: return E.encrypt_block_tk1(cat(rev8(cnt), d), r23, s)
-	mov	4(r6), r15
-	xor.b	6(r6), r15
-	xor	4(r6), r15
-	mov	2(r6), r7
-	xor.b	4(r6), r7
-	xor	2(r6), r7
-	mov	@r6, r11
-	xor.b	2(r6), r11
-	xor	@r6, r11
-	mov.b	@r6, r12
-	mov	r15, r13
-	and	#255, r13
-	mov	r7, r14
-	and	#255, r14
-	swpb	r15
-	mov.b	r15, r15
-	swpb	r14
-	bis	r15, r14
-	mov	r11, r15
-	and	#255, r15
-	swpb	r7
-	mov.b	r7, r7
-	swpb	r15
-	bis	r7, r15
-	mov.b	r12, r12
-	swpb	r11
-	mov.b	r11, r11
-	swpb	r12
-	bis	r11, r12
-	swpb	r13
-	bis	r8, r13
-	mov	r13, 320(sp)
-	mov	r14, 322(sp)
-	mov	r15, 324(sp)
-	mov	r12, 326(sp)
+	; romulus_n.ae:68: return tbc_n(cnt, d, r23, s)
+	mov	@r7, 322(sp)
+	mov	2(r7), 324(sp)
+	mov	4(r7), 326(sp)
+	mov	6(r7), 328(sp)
 	mov	sp, r12
-	add	#320, r12
-	mov	sp, r13
-	mov	@r9, 328(sp)
-	mov	2(r9), 330(sp)
-	mov	4(r9), 332(sp)
-	mov	6(r9), 334(sp)
-	mov	8(r9), 336(sp)
-	mov	10(r9), 338(sp)
-	mov	12(r9), 340(sp)
-	mov	14(r9), 342(sp)
+	add	#322, r12
 	mov	sp, r14
-	add	#328, r14
+	add	#2, r14
+	mov	@r9, 330(sp)
+	mov	2(r9), 332(sp)
+	mov	4(r9), 334(sp)
+	mov	6(r9), 336(sp)
+	mov	8(r9), 338(sp)
+	mov	10(r9), 340(sp)
+	mov	12(r9), 342(sp)
+	mov	14(r9), 344(sp)
 	mov	sp, r15
-	add	#344, r15
-	call	#romulus_n_E_encrypt_block_tk1
-	mov	344(sp), 0(r10)
-	mov	346(sp), 2(r10)
-	mov	348(sp), 4(r10)
-	mov	350(sp), 6(r10)
-	mov	352(sp), 8(r10)
-	mov	354(sp), 10(r10)
-	mov	356(sp), 12(r10)
-	mov	358(sp), 14(r10)
-	add	#360, sp
-	popm.w	#5, r10
+	add	#330, r15
+	mov	sp, r13
+	add	#346, r13
+	mov	r13, 0(sp)
+	mov	r8, r13
+	call	#romulus_n_tbc_n
+	mov	346(sp), 0(r10)
+	mov	348(sp), 2(r10)
+	mov	350(sp), 4(r10)
+	mov	352(sp), 6(r10)
+	mov	354(sp), 8(r10)
+	mov	356(sp), 10(r10)
+	mov	358(sp), 12(r10)
+	mov	360(sp), 14(r10)
+	add	#362, sp
+	popm.w	#4, r10
 	ret
 	.size romulus_n_tbc, .-romulus_n_tbc
 
