@@ -95,9 +95,9 @@ def _known_ops(loop: Op, consts: dict[int, int], tables: bool) -> tuple[list[Val
         carried = closed
 
 
-def _reads_outside(block: Block, inner: set[int]) -> set[int]:
-    """Ids of the values read by ops of `block` not in `inner` (their regions included) and by
-    its yields."""
+def _reads_outside(body: Block, inner: set[int], carried: list[Value]) -> set[int]:
+    """Ids of the values read by the loop body's ops not in `inner` (their regions included)
+    and by the yields of its carried values other than `carried`."""
     out: set[int] = set()
 
     def visit(b: Block, top: bool) -> None:
@@ -106,9 +106,11 @@ def _reads_outside(block: Block, inner: set[int]) -> set[int]:
                 out.update(id(a) for a in op.args)
             for r in op.regions:
                 visit(r, False)
-        out.update(id(y) for y in b.yields)
+        if not top:
+            out.update(id(y) for y in b.yields)
 
-    visit(block, True)
+    visit(body, True)
+    out.update(id(y) for p, y in zip(body.params[1:], body.yields) if not any(p is c for c in carried))
     return out
 
 
@@ -128,7 +130,6 @@ def _fold(values: list[int]) -> tuple[int, int]:
 class _Tabulator:
     def __init__(self, module: Module, fn: Function, registry: dict, tables: bool):
         self.module = module
-        self.fn = fn
         self.names = Names(fn)
         self.consts = const_defs(fn)
         self.subst = Subst()
@@ -158,9 +159,8 @@ class _Tabulator:
             return
         body = loop.regions[0]
         index = body.params[0]
-        # the closed values are carried: their yields are read by the loop, not by the body
-        keep_yields = {id(y) for p, y in zip(body.params[1:], body.yields) if p not in carried}
-        read = _reads_outside(Block([], body.ops, []), inner) | keep_yields
+        # the closed values' own yields go with them
+        read = _reads_outside(body, inner, carried)
         exports = [v for v in [*carried, *(r for op in ops if id(op) in inner for r in op.results)]
                    if id(v) in read]
         trace = self.run(loop, carried, ops, lo_c, trips)
