@@ -72,14 +72,40 @@ fn maybe(x: u32) -> u32 {
     return t[0]
 }
 
+fn by_pairs(x: u32) -> u32 {
+    var t: u32[16]
+    for j in 0..8 {
+        t[2 * j] = x
+        t[2 * j + 1] = x ^ 1
+    }
+    return t[9]
+}
+
+fn odd_only(x: u32) -> u32 {
+    var t: u32[16]
+    for j in 0..8 {
+        t[2 * j + 1] = x
+    }
+    return t[2]
+}
+
+fn unrolled(x: u32) -> u32 {
+    var t: u32[16]
+    @unroll(2)
+    for i in 0..16 {
+        t[i] = x + (i as u32)
+    }
+    return t[3]
+}
+
 fn passes_it(x: u32) -> u32 {
     var t: u32[16]
     return peek(t) ^ x
 }
 """
 
-WRITTEN = {"by_loop": True, "by_call": True, "by_stores": True, "read_first": False, "part": False,
-           "some_stores": False, "maybe": False, "passes_it": False}
+WRITTEN = {"by_loop": True, "by_call": True, "by_stores": True, "by_pairs": True, "read_first": False,
+           "part": False, "some_stores": False, "maybe": False, "passes_it": False, "odd_only": False}
 
 
 @pytest.fixture(scope="module")
@@ -95,6 +121,16 @@ def test_written_first(spec_path, fn):
     f = module.function(fn)
     (t,) = f.locals
     assert written_first(module, f.body, t) is WRITTEN[fn]
+
+
+def test_a_loop_unrolled_by_two_still_writes_it_all(spec_path):
+    # after the unroll pass the loop runs j over 0..8 storing t[2j] and t[2j + 1]
+    from aedsl.ir import pipeline
+    module = pipeline.run(load_module(spec_path, {}), {}, until="cse_dce")
+    f = module.function("unrolled")
+    (loop,) = [op for op in f.body.ops if op.opcode == "for"]
+    assert sum(op.opcode == "store" for op in loop.regions[0].ops) == 2
+    assert written_first(module, f.body, f.locals[0])
 
 
 @pytest.mark.parametrize("chip", ["msp430f1611", "stm32f030"])
@@ -127,7 +163,7 @@ def test_code_without_the_zeroing_agrees_with_the_interpreter(spec_path, chip, r
     ref = compile_module(load_module(spec_path, {}))
     unit, prog = compiled_program(spec_path, chip, {"inline": "none"})
     rnd = random.Random(9)
-    for fn in ("by_loop", "by_call", "by_stores", "read_first", "part"):
+    for fn in ("by_loop", "by_call", "by_stores", "by_pairs", "read_first", "part", "odd_only"):
         for _ in range(3):
             x = rnd.getrandbits(32)
             # a u32 is a word on ARMv6-M, two words by reference on MSP430
