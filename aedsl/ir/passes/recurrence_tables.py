@@ -26,9 +26,9 @@ row's top word, `xor T(i), r`). An export that takes one value in every round is
 constant. Each export is read where the body first uses it.
 
 The rewrite is taken when the loop loses more ops than it gains (each export costs a load, plus
-its widening and shift), at most `MAX_TRIPS` trips. Knob `recurrence_tables`: `auto` (default),
-`recurrences` (kind 1 only: a target where a table read costs as much as the few ops it
-replaces), `none`; off with `opt=size` (the tables are ROM).
+its widening and shift), for at most `MAX_TRIPS` trips and entries of at most `MAX_ENTRY_BITS`.
+Knob `recurrence_tables`: `auto` (default), `recurrences` (kind 1 only: a target where a table
+read costs as much as the few ops it replaces), `none`; off with `opt=size` (tables are ROM).
 
 Preserves: every function's results and memory effects (a replaced value equals its table
 entry at every iteration; a removed carried value's results after the loop are its constants).
@@ -50,6 +50,7 @@ KNOBS = (Knob("recurrence_tables", "pass", MODES, "auto",
                   "recurrence only (recurrences), or none; off with opt=size"),)
 
 MAX_TRIPS = 256
+MAX_ENTRY_BITS = 64
 PREFIX = "rt"
 
 
@@ -171,6 +172,8 @@ class _Tabulator:
         folds = {id(v): _fold(values[id(v)]) for v in exports}
         # one element width for the loop's tables: one scaled index serves them all
         width = max((w for v in exports if id(v) not in fixed for _, w in [folds[id(v)]]), default=8)
+        if width > MAX_ENTRY_BITS:
+            return                      # an entry of more than two 32-bit words: no table
         folds = {k: (shift, width) for k, (shift, _) in folds.items()}
         added = sum(1 + (w < v.width) + (s > 0) for v in exports if id(v) not in fixed
                     for s, w in [folds[id(v)]])

@@ -200,3 +200,26 @@ fn f(x: u16) -> u16 {
     assert _tables(after) == []
     assert not any(op.opcode == "load" for op in walk_ops(after.function("f").body))
     assert check_equivalent(before, after, trials=10) > 0
+
+
+def test_no_table_of_entries_wider_than_64_bits(tmp_path):
+    # a 96-bit round-dependent value whose words all vary: entries of 96 bits are left alone
+    text = """
+spec r
+fn f(x: u96) -> u96 {
+    c = 0x123456789abcdef012345678 as u96
+    for i in 0..8 {
+        x = (x ^ c) <<< 5
+        c = (c <<< 13) ^ (c >> 3) ^ 0x9e3779b97f4a7c15
+    }
+    return x
+}
+"""
+    path = tmp_path / "w.ae"
+    path.write_text(text)
+    before = pipeline.run(load_module(path, {}), {}, until="legalize")
+    after = recurrence_tables.run(before, {})
+    assert _tables(after) == []
+    # the same at 32-bit words: each export a word, one table of records
+    before32 = pipeline.run(load_module(path, {}), {"word_bits": "32"}, until="legalize")
+    assert [t.elem_width for t in _tables(recurrence_tables.run(before32, {"word_bits": "32"}))] == [32]
