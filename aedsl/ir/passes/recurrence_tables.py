@@ -14,19 +14,22 @@ carried value c whose initial value is a constant and whose next value is known
    `(rc[i] >> 4) << 24`), so the lookup and the splitting leave the loop.
 
 The known values of these kinds that the rest of the body reads (the *exports*) are read from
-one table of records, entry n*(i - lo) + k holding export k in round i, computed here by running
+one table of records, entry n*(i - lo) + k holding field k in round i, computed here by running
 the loop's known ops. This is the hand-written code's table of round constants, stored as the
 round uses them, in place of the on-chip LFSR and the nibble cutting.
 
-Each export is stored shifted right by the whole 16-bit words of low zero bits its values all
-share, every entry of the table as wide as the widest export needs (8, 16, 32 or 64 bits: one
-scaled index addresses them all); a read is a load, widened and shifted back (`c << 24` of a
-u32 is stored as `c << 8`: on a 16-bit target that word is xored from the table into the
-row's top word, `xor T(i), r`). An export that takes one value in every round is that
-constant. Each export is read where the body first uses it.
+An export wider than `PIECE_BITS` is taken as fields of that many bits (rebuilt by a concat);
+a field (or a narrower export) that takes one value in every round is that constant, so only the
+varying words of a wide value reach the table (SKINNY's constant rows `c0 << 56 | c1 << 24` are
+two words). Each field is stored shifted right by the whole 16-bit words of low zero bits its
+values all share, every entry of the table as wide as the widest field needs (8, 16, 32 or 64
+bits: one scaled index addresses them all); a read is a load, widened (or narrowed) and shifted
+back (`c << 24` of a u32 is stored as `c << 8`: on a 16-bit target that word is xored from the
+table into the row's top word, `xor T(i), r`). Each export is read where the body first uses it.
 
-The rewrite is taken when the loop loses more ops than it gains (each export costs a load, plus
-its widening and shift), for at most `MAX_TRIPS` trips and entries of at most `MAX_ENTRY_BITS`.
+The rewrite is taken when the loop loses more ops than it gains (each varying field costs a
+load, plus its widening and shift), for at most `MAX_TRIPS` trips and entries of at most
+`MAX_ENTRY_BITS`.
 Knob `recurrence_tables`: `auto` (default), `recurrences` (kind 1 only: a target where a table
 read costs as much as the few ops it replaces), `none`; off with `opt=size` (tables are ROM).
 
@@ -51,6 +54,7 @@ KNOBS = (Knob("recurrence_tables", "pass", MODES, "auto",
 
 MAX_TRIPS = 256
 MAX_ENTRY_BITS = 64
+PIECE_BITS = 32
 PREFIX = "rt"
 
 
@@ -168,38 +172,52 @@ class _Tabulator:
         if trace is None:
             return
         values, finals = trace
-        fixed = {id(v) for v in exports if len(set(values[id(v)])) == 1}
-        folds = {id(v): _fold(values[id(v)]) for v in exports}
-        # one element width for the loop's tables: one scaled index serves them all
-        width = max((w for v in exports if id(v) not in fixed for _, w in [folds[id(v)]]), default=8)
+        # each export as fields of at most PIECE_BITS: a wide value's words that do not change
+        # are constants, the others table entries (field: export, its lowest bit, width, values)
+        fields = []
+        for v in exports:
+            step = PIECE_BITS if v.width > PIECE_BITS else v.width
+            for lo in range(0, v.width, step):
+                w = min(step, v.width - lo)
+                fields.append((v, lo, w, [(x >> lo) & ((1 << w) - 1) for x in values[id(v)]]))
+        varying = [f for f in fields if len(set(f[3])) > 1]
+        folds = [_fold(f[3]) for f in varying]
+        # one element width for the loop's table: one scaled index serves every field
+        width = max((w for _, w in folds), default=8)
         if width > MAX_ENTRY_BITS:
             return                      # an entry of more than two 32-bit words: no table
-        folds = {k: (shift, width) for k, (shift, _) in folds.items()}
-        added = sum(1 + (w < v.width) + (s > 0) for v in exports if id(v) not in fixed
-                    for s, w in [folds[id(v)]])
+        added = sum(1 + (width < f[2]) + (shift > 0) for f, (shift, _) in zip(varying, folds))
         removed = len(inner)
         if added >= removed:
             return
         index_ops, at = self.index(index, lo_c)
-        reads: dict[int, list[Op]] = {}         # export -> the ops that read it
-        varying = []
-        for v in exports:
-            if id(v) in fixed:          # the same value every round
-                c = self.names.value(v.name, v.width)
-                reads[id(v)] = [Op("const", [c], [], {"value": values[id(v)][0]})]
-                self.subst.bind(v, c)
-            else:
-                varying.append(v)
-        # one table of records: entry n*t + k is export k's value in round t (none when every
-        # export is a constant: a loop of one trip)
+        # one table of records: entry n*t + k is varying field k's value in round t (none when
+        # every field is a constant: a loop of one trip)
         n = len(varying)
         if varying:
-            table = self.table([values[id(v)][t] >> folds[id(v)][0] for t in range(trips) for v in varying],
+            table = self.table([f[3][t] >> shift for t in range(trips) for f, (shift, _) in zip(varying, folds)],
                                width)
-        for k, v in enumerate(varying):
-            ops_k, slot = self.slot(at, n, k)
-            ops_v, new = self.read(table, slot, v, folds[id(v)][0])
-            reads[id(v)] = ops_k + ops_v
+        slot_of = {id(f): k for k, f in enumerate(varying)}
+        reads: dict[int, list[Op]] = {}         # export -> the ops that read it
+        for v in exports:
+            ops_v, parts = [], []
+            for f in (f for f in fields if f[0] is v):
+                _, lo, w, vals = f
+                if id(f) not in slot_of:        # the same value every round
+                    x = self.names.value(v.name, w)
+                    ops_v.append(Op("const", [x], [], {"value": vals[0]}))
+                else:
+                    k = slot_of[id(f)]
+                    ops_k, slot = self.slot(at, n, k)
+                    ops_r, x = self.read(table, slot, Value(v.name, w), folds[k][0])
+                    ops_v += ops_k + ops_r
+                parts.append(x)
+            if len(parts) == 1:
+                new = parts[0]
+            else:
+                new = self.names.value(v.name, v.width)
+                ops_v.append(Op("concat", [new], parts[::-1]))      # most significant first
+            reads[id(v)] = ops_v
             self.subst.bind(v, new)
         # each export is read where the body first uses it, the index computed before the first
         out: list[Op] = []
@@ -274,13 +292,14 @@ class _Tabulator:
         return self.registry[key]
 
     def read(self, table: Memory, at: Value, v: Value, shift: int) -> tuple[list[Op], Value]:
-        """Ops reading v from its table: load, widen, shift back."""
+        """Ops reading v from its table: load, widen (or narrow: an entry wider than v holds
+        v's value), shift back."""
         ops = []
         x = self.names.value(v.name, table.elem_width)
         ops.append(Op("load", [x], [table, at]))
-        if table.elem_width < v.width:
+        if table.elem_width != v.width:
             y = self.names.value(v.name, v.width)
-            ops.append(Op("zext", [y], [x]))
+            ops.append(Op("zext" if table.elem_width < v.width else "trunc", [y], [x]))
             x = y
         if shift:
             y = self.names.value(v.name, v.width)

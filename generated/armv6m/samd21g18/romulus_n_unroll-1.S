@@ -8,8 +8,8 @@
 	.thumb
 
 @ --- romulus_n_key_setup: romulus_n.key_setup
-@     frame 16 bytes (1 spill slots, 0 on the stack; locals 16), saves r4, r5, r6, r7
-@     estimated 230 bytes of code and literals
+@     frame 16 bytes (3 spill slots, 0 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9
+@     estimated 272 bytes of code and literals
 	.section .text.romulus_n_key_setup,"ax",%progbits
 	.global romulus_n_key_setup
 	.type romulus_n_key_setup, %function
@@ -17,8 +17,11 @@
 	.balign 4
 romulus_n_key_setup:
 	push	{r4, r5, r6, r7, lr}
+	mov	r4, r8
+	mov	r5, r9
+	push	{r4, r5}
 	sub	sp, #16
-	@ romulus_n.ae:100: E.tk3_rows(load_be(key, 0, 16), r3)
+	@ romulus_n.ae:101: E.tk3_rows(load_be(key, 0, 16), r3)
 	movs	r1, #3
 	tst	r0, r1
 	beq	.Lromulus_n_key_setup_words2
@@ -35,138 +38,163 @@ romulus_n_key_setup:
 	mov	r0, r4
 .Lromulus_n_key_setup_words2:
 	ldr	r1, [r0, #12]
-	rev	r4, r1
+	rev	r5, r1
 	ldr	r1, [r0, #8]
-	rev	r3, r1
+	rev	r4, r1
 	ldr	r1, [r0, #4]
-	rev	r1, r1
+	rev	r3, r1
 	ldr	r0, [r0]
-	rev	r5, r0
-	@ skinny128_384plus.ae:163: @unroll(unroll)
+	rev	r6, r0
+	@ skinny128_384plus.ae:176: r3[i] = tk3[127:64] ^ rc_rows(rc[i])
+	mov	r12, r2
+	@ skinny128_384plus.ae:174: @unroll(unroll)
 	movs	r0, #0
-	mov	r12, r0
+	mov	r9, r0
+	@ skinny128_384plus.ae:176: r3[i] = tk3[127:64] ^ rc_rows(rc[i])
+	ldr	r0, =romulus_n_E.rc
+	mov	r8, r0
+	@ skinny128_384plus.ae:174: @unroll(unroll)
 .Lromulus_n_key_setup_loop5:
-	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	lsrs	r0, r3, #8
-	uxtb	r0, r0
-	@ skinny128_384plus.ae:85: x = t[127:64]
-	lsls	r7, r0, #24
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	lsrs	r0, r4, #8
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:85: x = t[127:64]
+	lsls	r7, r0, #24
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	lsrs	r0, r5, #8
+	uxtb	r0, r0
+	@ skinny128_384plus.ae:85: x = t[127:64]
 	lsls	r0, r0, #16
 	orrs	r7, r0
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	lsrs	r0, r4, #24
+	lsrs	r0, r5, #24
 	@ skinny128_384plus.ae:85: x = t[127:64]
 	lsls	r0, r0, #8
 	orrs	r7, r0
-	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	uxtb	r0, r3
-	@ skinny128_384plus.ae:85: x = t[127:64]
-	orrs	r7, r0
-	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	lsrs	r0, r3, #16
-	uxtb	r0, r0
-	@ skinny128_384plus.ae:85: x = t[127:64]
-	lsls	r6, r0, #24
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	uxtb	r0, r4
 	@ skinny128_384plus.ae:85: x = t[127:64]
-	lsls	r0, r0, #16
-	orrs	r6, r0
-	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	lsrs	r0, r3, #24
-	@ skinny128_384plus.ae:85: x = t[127:64]
-	lsls	r0, r0, #8
-	orrs	r6, r0
+	orrs	r7, r0
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	lsrs	r0, r4, #16
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:85: x = t[127:64]
-	mov	r4, r6
-	orrs	r4, r0
+	lsls	r1, r0, #24
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	uxtb	r0, r5
+	@ skinny128_384plus.ae:85: x = t[127:64]
+	lsls	r0, r0, #16
+	orrs	r1, r0
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	lsrs	r0, r4, #24
+	@ skinny128_384plus.ae:85: x = t[127:64]
+	lsls	r0, r0, #8
+	orrs	r1, r0
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	lsrs	r0, r5, #16
+	uxtb	r0, r0
+	@ skinny128_384plus.ae:85: x = t[127:64]
+	mov	r5, r1
+	orrs	r5, r0
 	@ skinny128_384plus.ae:86: x = ((x >> 1) & 0x7f7f7f7f7f7f7f7f) | (((x << 7) ^ (x << 1)) & 0x8080808080808080)
-	lsls	r6, r4, #7
-	lsrs	r0, r7, #25
-	orrs	r6, r0
-	lsls	r3, r4, #1
-	lsrs	r0, r7, #31
-	orrs	r3, r0
-	eors	r6, r3
-	lsrs	r0, r4, #1
-	ldr	r3, =0x7f7f7f7f
-	ands	r0, r3
-	ldr	r3, =0x80808080
-	ands	r6, r3
-	orrs	r0, r6
-	lsls	r6, r4, #31
-	lsrs	r4, r7, #1
-	orrs	r4, r6
-	ldr	r6, =0x7f7f7f7f
-	ands	r4, r6
-	lsls	r6, r7, #7
-	lsls	r7, r7, #1
-	eors	r6, r7
-	ands	r6, r3
-	mov	r7, r4
-	orrs	r7, r6
+	lsls	r0, r5, #7
+	lsrs	r1, r7, #25
+	orrs	r0, r1
+	lsls	r2, r5, #1
+	lsrs	r1, r7, #31
+	orrs	r2, r1
+	eors	r0, r2
+	lsrs	r1, r5, #1
+	ldr	r4, =0x7f7f7f7f
+	ands	r1, r4
+	ldr	r2, =0x80808080
+	ands	r0, r2
+	orrs	r1, r0
+	lsls	r0, r5, #31
+	lsrs	r5, r7, #1
+	orrs	r5, r0
+	ands	r5, r4
+	lsls	r0, r7, #7
+	lsls	r4, r7, #1
+	eors	r0, r4
+	ands	r0, r2
+	mov	r2, r5
+	orrs	r2, r0
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	lsrs	r3, r5, #24
+	lsrs	r0, r6, #24
 	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
-	lsls	r6, r3, #24
+	lsls	r4, r0, #24
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	lsrs	r3, r5, #16
-	uxtb	r3, r3
+	lsrs	r0, r6, #16
+	uxtb	r0, r0
 	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
-	lsls	r3, r3, #16
-	orrs	r6, r3
+	lsls	r0, r0, #16
+	orrs	r4, r0
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	lsrs	r3, r5, #8
-	uxtb	r3, r3
+	lsrs	r0, r6, #8
+	uxtb	r0, r0
 	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
-	lsls	r3, r3, #8
-	orrs	r6, r3
+	lsls	r0, r0, #8
+	orrs	r4, r0
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	uxtb	r4, r5
+	uxtb	r0, r6
 	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
-	mov	r3, r6
-	orrs	r3, r4
+	orrs	r4, r0
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	lsrs	r4, r1, #24
+	lsrs	r0, r3, #24
 	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
-	lsls	r4, r4, #24
+	lsls	r5, r0, #24
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	lsrs	r6, r1, #16
-	uxtb	r6, r6
+	lsrs	r0, r3, #16
+	uxtb	r0, r0
 	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
-	lsls	r6, r6, #16
-	orrs	r4, r6
+	lsls	r0, r0, #16
+	orrs	r5, r0
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	lsrs	r6, r1, #8
-	uxtb	r6, r6
+	lsrs	r0, r3, #8
+	uxtb	r0, r0
 	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
-	lsls	r6, r6, #8
-	orrs	r4, r6
+	lsls	r0, r0, #8
+	orrs	r5, r0
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	uxtb	r6, r1
+	uxtb	r0, r3
 	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
-	orrs	r4, r6
-	@ skinny128_384plus.ae:165: r3[i] = tk3[127:64]
-	str	r1, [r2]
-	str	r5, [r2, #4]
-	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
-	adds	r2, #8
-	mov	r1, r7
-	mov	r5, r0
+	orrs	r5, r0
+	@ skinny128_384plus.ae:176: r3[i] = tk3[127:64] ^ rc_rows(rc[i])
+	mov	r0, r8
+	ldrb	r7, [r0]
+	@ skinny128_384plus.ae:128: return ((c & 0xf) as u64 << 56) | ((c >> 4) as u64 << 24)
+	lsls	r0, r7, #28
+	lsrs	r0, r0, #4
+	@ skinny128_384plus.ae:176: r3[i] = tk3[127:64] ^ rc_rows(rc[i])
+	eors	r6, r0
+	@ skinny128_384plus.ae:128: return ((c & 0xf) as u64 << 56) | ((c >> 4) as u64 << 24)
+	lsrs	r0, r7, #4
+	lsls	r0, r0, #24
+	@ skinny128_384plus.ae:176: r3[i] = tk3[127:64] ^ rc_rows(rc[i])
+	eors	r3, r0
 	mov	r0, r12
+	str	r3, [r0]
+	str	r6, [r0, #4]
+	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
+	mov	r0, r8
 	adds	r0, #1
+	mov	r8, r0
+	mov	r0, r12
+	adds	r0, #8
 	mov	r12, r0
+	mov	r3, r2
+	mov	r6, r1
+	mov	r0, r9
+	adds	r0, #1
+	mov	r9, r0
 	cmp	r0, #40
 	bcc	.Lromulus_n_key_setup_loop5
 .Lromulus_n_key_setup_done6:
 	add	sp, #16
+	pop	{r4, r5}
+	mov	r8, r4
+	mov	r9, r5
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.size romulus_n_key_setup, .-romulus_n_key_setup
@@ -200,7 +228,7 @@ romulus_n_encrypt_with:
 	str	r1, [sp, #48]
 	ldr	r0, [sp, #492]
 	str	r0, [sp, #56]
-	@ romulus_n.ae:108: E.tk23_rows(load_be(nonce, 0, 16), r3, r23)
+	@ romulus_n.ae:109: E.tk23_rows(load_be(nonce, 0, 16), r3, r23)
 	movs	r0, #3
 	tst	r2, r0
 	beq	.Lromulus_n_encrypt_with_words2
@@ -232,7 +260,7 @@ romulus_n_encrypt_with:
 	add	r0, sp, #396
 	mov	r1, r6
 	bl	romulus_n_E_tk23_rows
-	@ romulus_n.ae:109: s = absorb_ad(r3, r23, ad)
+	@ romulus_n.ae:110: s = absorb_ad(r3, r23, ad)
 	add	r1, sp, #60
 	add	r0, sp, #396
 	str	r0, [sp]
@@ -240,22 +268,22 @@ romulus_n_encrypt_with:
 	mov	r2, r5
 	mov	r3, r4
 	bl	romulus_n_absorb_ad
-	@ romulus_n.ae:112: if m == 0 {
+	@ romulus_n.ae:113: if m == 0 {
 	ldr	r1, [sp, #40]
 	subs	r0, r1, #1
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	@ romulus_n.ae:109: s = absorb_ad(r3, r23, ad)
+	@ romulus_n.ae:110: s = absorb_ad(r3, r23, ad)
 	ldr	r4, [sp, #396]
 	ldr	r6, [sp, #400]
 	ldr	r5, [sp, #404]
 	ldr	r3, [sp, #408]
-	@ romulus_n.ae:112: if m == 0 {
+	@ romulus_n.ae:113: if m == 0 {
 	cmp	r1, #0
 	beq	.Lromulus_n_encrypt_with_else5
-	@ romulus_n.ae:114: s = tbc_n(cnt, 0x15, r23, s)
+	@ romulus_n.ae:115: s = tbc_n(cnt, 0x15, r23, s)
 	movs	r0, #2
 	str	r0, [sp, #396]
 	movs	r0, #0
@@ -282,7 +310,7 @@ romulus_n_encrypt_with:
 	movs	r2, #1
 	movs	r1, #0
 .Lromulus_n_encrypt_with_endif6:
-	@ romulus_n.ae:116: for i in 0..(m + 15) / 16 {
+	@ romulus_n.ae:117: for i in 0..(m + 15) / 16 {
 	ldr	r0, [sp, #40]
 	adds	r0, #15
 	lsrs	r0, r0, #4
@@ -298,15 +326,15 @@ romulus_n_encrypt_with:
 	b	.Lromulus_n_encrypt_with_done8
 .Lromulus_n_encrypt_with_far1:
 .Lromulus_n_encrypt_with_loop7:
-	@ romulus_n.ae:117: off = 16 * i
+	@ romulus_n.ae:118: off = 16 * i
 	ldr	r1, [sp, #16]
 	lsls	r0, r1, #4
 	str	r0, [sp, #12]
-	@ romulus_n.ae:118: rest = m - off
+	@ romulus_n.ae:119: rest = m - off
 	ldr	r1, [sp, #40]
 	subs	r0, r1, r0
 	str	r0, [sp, #8]
-	@ romulus_n.ae:119: count = if rest < 16 then rest else 16
+	@ romulus_n.ae:120: count = if rest < 16 then rest else 16
 	cmp	r0, #16
 	movs	r1, #0
 	adcs	r1, r1
@@ -318,7 +346,7 @@ romulus_n_encrypt_with:
 	eors	r7, r0
 	ands	r7, r1
 	eors	r7, r0
-	@ romulus_n.ae:120: mp = pad(load_be(msg, off, 16, count), count)
+	@ romulus_n.ae:121: mp = pad(load_be(msg, off, 16, count), count)
 	ldr	r1, [sp, #52]
 	ldr	r0, [sp, #12]
 	adds	r3, r1, r0
@@ -348,23 +376,23 @@ romulus_n_encrypt_with:
 .Lromulus_n_encrypt_with_cpyd11:
 	mov	r3, r2
 .Lromulus_n_encrypt_with_words10:
-	@ romulus_n.ae:48: return if n < 16 then x | (n as u128) else x
+	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
 	cmp	r7, #16
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
 	rsbs	r2, r1, #0
-	@ romulus_n.ae:120: mp = pad(load_be(msg, off, 16, count), count)
+	@ romulus_n.ae:121: mp = pad(load_be(msg, off, 16, count), count)
 	ldr	r0, [r3]
 	rev	r0, r0
-	@ romulus_n.ae:48: return if n < 16 then x | (n as u128) else x
+	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
 	mov	r1, r0
 	eors	r1, r0
 	ands	r1, r2
 	eors	r0, r1
 	str	r0, [sp, #4]
-	@ romulus_n.ae:38: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	mov	r0, r9
 	lsls	r1, r0, #7
 	lsrs	r0, r5, #25
@@ -379,16 +407,16 @@ romulus_n_encrypt_with:
 	ands	r1, r0
 	eors	r4, r1
 	str	r4, [sp, #32]
-	@ romulus_n.ae:120: mp = pad(load_be(msg, off, 16, count), count)
+	@ romulus_n.ae:121: mp = pad(load_be(msg, off, 16, count), count)
 	ldr	r0, [r3, #4]
 	rev	r0, r0
-	@ romulus_n.ae:48: return if n < 16 then x | (n as u128) else x
+	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
 	mov	r1, r0
 	eors	r1, r0
 	ands	r1, r2
 	eors	r0, r1
 	mov	r11, r0
-	@ romulus_n.ae:38: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	lsls	r1, r5, #7
 	lsrs	r0, r6, #25
 	orrs	r1, r0
@@ -403,16 +431,16 @@ romulus_n_encrypt_with:
 	ands	r1, r0
 	eors	r4, r1
 	str	r4, [sp, #28]
-	@ romulus_n.ae:120: mp = pad(load_be(msg, off, 16, count), count)
+	@ romulus_n.ae:121: mp = pad(load_be(msg, off, 16, count), count)
 	ldr	r0, [r3, #8]
 	rev	r0, r0
-	@ romulus_n.ae:48: return if n < 16 then x | (n as u128) else x
+	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
 	mov	r1, r0
 	eors	r1, r0
 	ands	r1, r2
 	eors	r0, r1
 	mov	r10, r0
-	@ romulus_n.ae:38: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	lsls	r4, r6, #7
 	mov	r0, r8
 	lsrs	r0, r0, #25
@@ -426,16 +454,16 @@ romulus_n_encrypt_with:
 	ldr	r0, =0x80808080
 	ands	r4, r0
 	eors	r1, r4
-	@ romulus_n.ae:120: mp = pad(load_be(msg, off, 16, count), count)
+	@ romulus_n.ae:121: mp = pad(load_be(msg, off, 16, count), count)
 	ldr	r0, [r3, #12]
 	rev	r4, r0
-	@ romulus_n.ae:48: return if n < 16 then x | (n as u128) else x
+	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
 	mov	r0, r4
 	orrs	r0, r7
 	eors	r0, r4
 	ands	r0, r2
 	eors	r4, r0
-	@ romulus_n.ae:38: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	mov	r0, r8
 	lsrs	r2, r0, #1
 	lsls	r0, r6, #31
@@ -448,7 +476,7 @@ romulus_n_encrypt_with:
 	ldr	r0, =0x80808080
 	ands	r3, r0
 	eors	r2, r3
-	@ romulus_n.ae:121: store_be(ct, off, g(s) ^ mp, count)
+	@ romulus_n.ae:122: store_be(ct, off, g(s) ^ mp, count)
 	eors	r2, r4
 	str	r2, [sp, #36]
 	mov	r0, r10
@@ -500,7 +528,7 @@ romulus_n_encrypt_with:
 	strb	r0, [r1, r7]
 	b	.Lromulus_n_encrypt_with_cpy17
 .Lromulus_n_encrypt_with_stored15:
-	@ romulus_n.ae:122: s = s ^ mp
+	@ romulus_n.ae:123: s = s ^ mp
 	mov	r3, r8
 	eors	r3, r4
 	mov	r0, r10
@@ -510,7 +538,7 @@ romulus_n_encrypt_with:
 	mov	r7, r9
 	ldr	r0, [sp, #4]
 	eors	r7, r0
-	@ romulus_n.ae:43: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	ldr	r0, [sp, #20]
 	lsls	r4, r0, #1
 	ldr	r0, [sp, #24]
@@ -527,7 +555,7 @@ romulus_n_encrypt_with:
 	movs	r0, #149
 	ands	r1, r0
 	eors	r4, r1
-	@ romulus_n.ae:124: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
+	@ romulus_n.ae:125: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
 	movs	r1, #16
 	ldr	r0, [sp, #8]
 	cmp	r1, r0
@@ -554,7 +582,7 @@ romulus_n_encrypt_with:
 	ands	r0, r1
 	mov	r1, r2
 	eors	r1, r0
-	@ romulus_n.ae:125: s = tbc_n(cnt, d, r23, s)
+	@ romulus_n.ae:126: s = tbc_n(cnt, d, r23, s)
 	add	r2, sp, #60
 	str	r4, [sp, #396]
 	mov	r0, r10
@@ -587,7 +615,7 @@ romulus_n_encrypt_with:
 	b	.Lromulus_n_encrypt_with_loop7
 .Lromulus_n_encrypt_with_far2:
 .Lromulus_n_encrypt_with_done8:
-	@ romulus_n.ae:38: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	mov	r0, r8
 	lsrs	r2, r0, #1
 	lsls	r0, r6, #31
@@ -630,7 +658,7 @@ romulus_n_encrypt_with:
 	eors	r0, r5
 	ands	r0, r3
 	eors	r7, r0
-	@ romulus_n.ae:127: store_be(tag, 0, g(s))
+	@ romulus_n.ae:128: store_be(tag, 0, g(s))
 	rev	r5, r7
 	rev	r6, r6
 	rev	r4, r1
@@ -700,7 +728,7 @@ romulus_n_decrypt_with:
 	str	r1, [sp, #48]
 	ldr	r0, [sp, #504]
 	str	r0, [sp, #60]
-	@ romulus_n.ae:133: E.tk23_rows(load_be(nonce, 0, 16), r3, r23)
+	@ romulus_n.ae:134: E.tk23_rows(load_be(nonce, 0, 16), r3, r23)
 	movs	r0, #3
 	tst	r2, r0
 	beq	.Lromulus_n_decrypt_with_words2
@@ -732,7 +760,7 @@ romulus_n_decrypt_with:
 	add	r0, sp, #400
 	mov	r1, r6
 	bl	romulus_n_E_tk23_rows
-	@ romulus_n.ae:134: s = absorb_ad(r3, r23, ad)
+	@ romulus_n.ae:135: s = absorb_ad(r3, r23, ad)
 	add	r1, sp, #64
 	add	r0, sp, #400
 	str	r0, [sp]
@@ -744,7 +772,7 @@ romulus_n_decrypt_with:
 	ldr	r6, [sp, #404]
 	ldr	r5, [sp, #408]
 	ldr	r4, [sp, #412]
-	@ romulus_n.ae:137: if m == 0 {
+	@ romulus_n.ae:138: if m == 0 {
 	ldr	r1, [sp, #40]
 	subs	r0, r1, #1
 	movs	r1, #0
@@ -753,7 +781,7 @@ romulus_n_decrypt_with:
 	eors	r1, r0
 	cmp	r1, #0
 	beq	.Lromulus_n_decrypt_with_else5
-	@ romulus_n.ae:139: s = tbc_n(cnt, 0x15, r23, s)
+	@ romulus_n.ae:140: s = tbc_n(cnt, 0x15, r23, s)
 	add	r2, sp, #64
 	movs	r0, #2
 	str	r0, [sp, #400]
@@ -781,7 +809,7 @@ romulus_n_decrypt_with:
 	movs	r3, #1
 	movs	r2, #0
 .Lromulus_n_decrypt_with_endif6:
-	@ romulus_n.ae:141: for i in 0..(m + 15) / 16 {
+	@ romulus_n.ae:142: for i in 0..(m + 15) / 16 {
 	ldr	r0, [sp, #40]
 	adds	r0, #15
 	lsrs	r0, r0, #4
@@ -799,15 +827,15 @@ romulus_n_decrypt_with:
 	b	.Lromulus_n_decrypt_with_done8
 .Lromulus_n_decrypt_with_far1:
 .Lromulus_n_decrypt_with_loop7:
-	@ romulus_n.ae:142: off = 16 * i
+	@ romulus_n.ae:143: off = 16 * i
 	ldr	r1, [sp, #16]
 	lsls	r0, r1, #4
 	str	r0, [sp, #8]
-	@ romulus_n.ae:143: rest = m - off
+	@ romulus_n.ae:144: rest = m - off
 	ldr	r1, [sp, #40]
 	subs	r0, r1, r0
 	str	r0, [sp, #12]
-	@ romulus_n.ae:144: count = if rest < 16 then rest else 16
+	@ romulus_n.ae:145: count = if rest < 16 then rest else 16
 	cmp	r0, #16
 	movs	r1, #0
 	adcs	r1, r1
@@ -820,7 +848,7 @@ romulus_n_decrypt_with:
 	ands	r0, r2
 	eors	r0, r1
 	mov	r8, r0
-	@ romulus_n.ae:38: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	mov	r0, r11
 	lsrs	r7, r0, #1
 	mov	r0, r9
@@ -880,7 +908,7 @@ romulus_n_decrypt_with:
 	eors	r5, r1
 	ldr	r4, [sp, #28]
 	eors	r4, r0
-	@ romulus_n.ae:145: p = first_bytes(g(s) ^ load_be(ct, off, 16, count), count)
+	@ romulus_n.ae:146: p = first_bytes(g(s) ^ load_be(ct, off, 16, count), count)
 	ldr	r1, [sp, #52]
 	ldr	r0, [sp, #8]
 	adds	r2, r1, r0
@@ -928,7 +956,7 @@ romulus_n_decrypt_with:
 	str	r5, [sp, #32]
 	eors	r4, r2
 	str	r4, [sp, #36]
-	@ romulus_n.ae:53: return x & ~(~(0 as u128) >> (8 * n))
+	@ romulus_n.ae:54: return x & ~(~(0 as u128) >> (8 * n))
 	mov	r0, r8
 	lsls	r6, r0, #3
 	movs	r5, #0
@@ -977,7 +1005,7 @@ romulus_n_decrypt_with:
 	bics	r5, r3
 	ldr	r4, [sp, #36]
 	bics	r4, r2
-	@ romulus_n.ae:146: store_be(msg, off, p, count)
+	@ romulus_n.ae:147: store_be(msg, off, p, count)
 	rev	r0, r4
 	str	r0, [sp, #28]
 	rev	r0, r5
@@ -1021,7 +1049,7 @@ romulus_n_decrypt_with:
 	strb	r0, [r1, r2]
 	b	.Lromulus_n_decrypt_with_cpy21
 .Lromulus_n_decrypt_with_stored19:
-	@ romulus_n.ae:48: return if n < 16 then x | (n as u128) else x
+	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
 	mov	r0, r8
 	cmp	r0, #16
 	movs	r1, #0
@@ -1048,7 +1076,7 @@ romulus_n_decrypt_with:
 	eors	r0, r4
 	ands	r0, r3
 	eors	r4, r0
-	@ romulus_n.ae:147: s = s ^ pad(p, count)
+	@ romulus_n.ae:148: s = s ^ pad(p, count)
 	mov	r7, r11
 	eors	r7, r2
 	mov	r6, r9
@@ -1057,7 +1085,7 @@ romulus_n_decrypt_with:
 	eors	r0, r5
 	ldr	r3, [sp, #4]
 	eors	r3, r4
-	@ romulus_n.ae:43: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	ldr	r5, [sp, #20]
 	lsls	r4, r5, #1
 	ldr	r5, [sp, #24]
@@ -1074,7 +1102,7 @@ romulus_n_decrypt_with:
 	movs	r5, #149
 	ands	r1, r5
 	eors	r4, r1
-	@ romulus_n.ae:149: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
+	@ romulus_n.ae:150: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
 	movs	r1, #16
 	ldr	r5, [sp, #12]
 	cmp	r1, r5
@@ -1101,7 +1129,7 @@ romulus_n_decrypt_with:
 	ands	r5, r1
 	mov	r1, r2
 	eors	r1, r5
-	@ romulus_n.ae:150: s = tbc_n(cnt, d, r23, s)
+	@ romulus_n.ae:151: s = tbc_n(cnt, d, r23, s)
 	add	r2, sp, #64
 	str	r4, [sp, #400]
 	mov	r5, r8
@@ -1136,7 +1164,7 @@ romulus_n_decrypt_with:
 	b	.Lromulus_n_decrypt_with_loop7
 .Lromulus_n_decrypt_with_far2:
 .Lromulus_n_decrypt_with_done8:
-	@ romulus_n.ae:152: return (load_be(tag, 0, 16) ^ g(s)) == 0
+	@ romulus_n.ae:153: return (load_be(tag, 0, 16) ^ g(s)) == 0
 	ldr	r1, [sp, #56]
 	movs	r0, #3
 	tst	r1, r0
@@ -1165,7 +1193,7 @@ romulus_n_decrypt_with:
 	ldr	r0, [r1]
 	rev	r0, r0
 	str	r0, [sp, #24]
-	@ romulus_n.ae:38: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	mov	r0, r11
 	lsrs	r1, r0, #1
 	mov	r0, r9
@@ -1222,7 +1250,7 @@ romulus_n_decrypt_with:
 	ands	r7, r2
 	ands	r6, r2
 	ands	r5, r2
-	@ romulus_n.ae:152: return (load_be(tag, 0, 16) ^ g(s)) == 0
+	@ romulus_n.ae:153: return (load_be(tag, 0, 16) ^ g(s)) == 0
 	ldr	r4, [sp, #20]
 	eors	r4, r1
 	ldr	r3, [sp, #32]
@@ -1278,14 +1306,14 @@ romulus_n_E_tk23_rows:
 	ldr	r4, [r0, #4]
 	ldr	r3, [r0, #8]
 	ldr	r6, [r0, #12]
-	@ skinny128_384plus.ae:175: r23[i] = tk2[127:64] ^ r3[i]
+	@ skinny128_384plus.ae:186: r23[i] = tk2[127:64] ^ r3[i]
 	mov	r8, r1
 	mov	r12, r2
-	@ skinny128_384plus.ae:173: @unroll(unroll)
+	@ skinny128_384plus.ae:184: @unroll(unroll)
 	movs	r0, #0
 	mov	r9, r0
 .Lromulus_n_E_tk23_rows_loop1:
-	@ skinny128_384plus.ae:175: r23[i] = tk2[127:64] ^ r3[i]
+	@ skinny128_384plus.ae:186: r23[i] = tk2[127:64] ^ r3[i]
 	mov	r0, r8
 	ldr	r2, [r0]
 	ldr	r1, [r0, #4]
@@ -1446,7 +1474,7 @@ romulus_n_absorb_ad:
 	str	r3, [sp, #28]
 	ldr	r0, [sp, #152]
 	str	r0, [sp, #24]
-	@ romulus_n.ae:78: pairs = if a > 0 then (a - 1) / 32 else 0 as u32        // pairs with AD after them
+	@ romulus_n.ae:79: pairs = if a > 0 then (a - 1) / 32 else 0 as u32        // pairs with AD after them
 	movs	r0, #0
 	mov	r5, r3
 	cmp	r0, r5
@@ -1459,7 +1487,7 @@ romulus_n_absorb_ad:
 	rsbs	r1, r1, #0
 	ands	r0, r1
 	str	r0, [sp, #16]
-	@ romulus_n.ae:79: for i in 0..pairs {
+	@ romulus_n.ae:80: for i in 0..pairs {
 	movs	r5, #0
 	mov	r9, r5
 	movs	r4, #0
@@ -1473,11 +1501,11 @@ romulus_n_absorb_ad:
 	cmp	r5, r0
 	bcs	.Lromulus_n_absorb_ad_done2
 .Lromulus_n_absorb_ad_loop1:
-	@ romulus_n.ae:80: off = 32 * i
+	@ romulus_n.ae:81: off = 32 * i
 	mov	r5, r9
 	lsls	r0, r5, #5
 	mov	r8, r0
-	@ romulus_n.ae:81: s = s ^ load_be(ad, off, 16)
+	@ romulus_n.ae:82: s = s ^ load_be(ad, off, 16)
 	ldr	r5, [sp, #8]
 	adds	r5, r5, r0
 	movs	r0, #3
@@ -1511,7 +1539,7 @@ romulus_n_absorb_ad:
 	rev	r0, r0
 	ldr	r5, [sp, #12]
 	eors	r5, r0
-	@ romulus_n.ae:43: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	lsrs	r0, r1, #23
 	rsbs	r7, r0, #0
 	movs	r0, #149
@@ -1521,14 +1549,14 @@ romulus_n_absorb_ad:
 	lsls	r7, r1, #1
 	lsrs	r0, r2, #31
 	orrs	r7, r0
-	@ romulus_n.ae:83: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
+	@ romulus_n.ae:84: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
 	mov	r1, r8
 	adds	r1, #16
-	@ romulus_n.ae:43: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	lsls	r0, r7, #8
 	lsrs	r0, r0, #8
 	mov	r8, r0
-	@ romulus_n.ae:83: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
+	@ romulus_n.ae:84: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
 	ldr	r0, [sp, #8]
 	adds	r2, r0, r1
 	movs	r0, #3
@@ -1577,7 +1605,7 @@ romulus_n_absorb_ad:
 	add	r2, sp, #68
 	ldr	r3, [sp, #20]
 	bl	romulus_n_tbc
-	@ romulus_n.ae:43: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	mov	r0, r8
 	lsls	r1, r0, #1
 	lsrs	r0, r4, #31
@@ -1589,15 +1617,15 @@ romulus_n_absorb_ad:
 	ands	r2, r0
 	lsls	r5, r4, #1
 	eors	r5, r2
-	@ romulus_n.ae:83: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
+	@ romulus_n.ae:84: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
 	ldr	r4, [sp, #100]
 	ldr	r3, [sp, #104]
 	ldr	r0, [sp, #108]
-	@ romulus_n.ae:43: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	mov	r10, r0
-	@ romulus_n.ae:83: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
+	@ romulus_n.ae:84: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
 	ldr	r0, [sp, #112]
-	@ romulus_n.ae:43: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	str	r0, [sp, #12]
 	mov	r2, r5
 	lsls	r0, r1, #8
@@ -1609,15 +1637,15 @@ romulus_n_absorb_ad:
 	cmp	r5, r0
 	bcc	.Lromulus_n_absorb_ad_loop1
 .Lromulus_n_absorb_ad_done2:
-	@ romulus_n.ae:86: off = 32 * pairs
+	@ romulus_n.ae:87: off = 32 * pairs
 	ldr	r0, [sp, #16]
 	lsls	r0, r0, #5
 	str	r0, [sp, #36]
-	@ romulus_n.ae:87: r = a - off                                           // 0 (empty A) .. 32
+	@ romulus_n.ae:88: r = a - off                                           // 0 (empty A) .. 32
 	ldr	r5, [sp, #28]
 	subs	r0, r5, r0
 	mov	r9, r0
-	@ romulus_n.ae:88: odd = if r < 16 then r else 16
+	@ romulus_n.ae:89: odd = if r < 16 then r else 16
 	cmp	r0, #16
 	movs	r5, #0
 	adcs	r5, r5
@@ -1633,7 +1661,7 @@ romulus_n_absorb_ad:
 	mov	r0, r8
 	eors	r0, r5
 	mov	r8, r0
-	@ romulus_n.ae:89: s = s ^ pad(load_be(ad, off, 16, odd), odd)
+	@ romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
 	ldr	r5, [sp, #8]
 	ldr	r0, [sp, #36]
 	adds	r5, r5, r0
@@ -1672,7 +1700,7 @@ romulus_n_absorb_ad:
 	ldr	r0, [r5, #12]
 	rev	r0, r0
 	str	r0, [sp, #28]
-	@ romulus_n.ae:48: return if n < 16 then x | (n as u128) else x
+	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
 	mov	r6, r8
 	orrs	r0, r6
 	ldr	r6, [sp, #28]
@@ -1688,45 +1716,45 @@ romulus_n_absorb_ad:
 	ands	r0, r6
 	ldr	r7, [sp, #28]
 	eors	r7, r0
-	@ romulus_n.ae:89: s = s ^ pad(load_be(ad, off, 16, odd), odd)
+	@ romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
 	eors	r4, r7
 	str	r4, [sp, #32]
 	ldr	r0, [r5, #8]
 	rev	r4, r0
-	@ romulus_n.ae:48: return if n < 16 then x | (n as u128) else x
+	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
 	mov	r6, r4
 	eors	r6, r4
 	ldr	r0, [sp, #16]
 	ands	r6, r0
 	eors	r4, r6
-	@ romulus_n.ae:89: s = s ^ pad(load_be(ad, off, 16, odd), odd)
+	@ romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
 	eors	r3, r4
 	str	r3, [sp, #28]
 	ldr	r0, [r5, #4]
 	rev	r4, r0
-	@ romulus_n.ae:48: return if n < 16 then x | (n as u128) else x
+	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
 	mov	r3, r4
 	eors	r3, r4
 	ldr	r0, [sp, #16]
 	ands	r3, r0
 	eors	r4, r3
-	@ romulus_n.ae:89: s = s ^ pad(load_be(ad, off, 16, odd), odd)
+	@ romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
 	mov	r0, r10
 	eors	r0, r4
 	mov	r10, r0
 	ldr	r0, [r5]
 	rev	r4, r0
-	@ romulus_n.ae:48: return if n < 16 then x | (n as u128) else x
+	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
 	mov	r3, r4
 	eors	r3, r4
 	ldr	r0, [sp, #16]
 	ands	r3, r0
 	eors	r4, r3
-	@ romulus_n.ae:89: s = s ^ pad(load_be(ad, off, 16, odd), odd)
+	@ romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
 	ldr	r0, [sp, #12]
 	eors	r0, r4
 	str	r0, [sp, #12]
-	@ romulus_n.ae:43: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	lsrs	r0, r1, #23
 	rsbs	r3, r0, #0
 	movs	r0, #149
@@ -1736,7 +1764,7 @@ romulus_n_absorb_ad:
 	lsls	r3, r1, #1
 	lsrs	r0, r2, #31
 	orrs	r3, r0
-	@ romulus_n.ae:91: if r > 16 {
+	@ romulus_n.ae:92: if r > 16 {
 	movs	r1, #16
 	mov	r0, r9
 	cmp	r1, r0
@@ -1744,14 +1772,14 @@ romulus_n_absorb_ad:
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	@ romulus_n.ae:43: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	lsls	r0, r3, #8
 	lsrs	r0, r0, #8
 	mov	r8, r0
-	@ romulus_n.ae:91: if r > 16 {
+	@ romulus_n.ae:92: if r > 16 {
 	cmp	r1, #0
 	beq	.Lromulus_n_absorb_ad_else16
-	@ romulus_n.ae:92: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
+	@ romulus_n.ae:93: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
 	ldr	r1, [sp, #36]
 	adds	r1, #16
 	ldr	r0, [sp, #8]
@@ -1792,7 +1820,7 @@ romulus_n_absorb_ad:
 	rev	r2, r0
 	ldr	r0, [r1]
 	rev	r1, r0
-	@ romulus_n.ae:48: return if n < 16 then x | (n as u128) else x
+	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
 	cmp	r6, #16
 	movs	r7, #0
 	adcs	r7, r7
@@ -1815,7 +1843,7 @@ romulus_n_absorb_ad:
 	eors	r6, r1
 	ands	r6, r0
 	eors	r1, r6
-	@ romulus_n.ae:92: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
+	@ romulus_n.ae:93: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
 	str	r4, [sp, #60]
 	mov	r0, r8
 	str	r0, [sp, #64]
@@ -1840,7 +1868,7 @@ romulus_n_absorb_ad:
 	str	r3, [sp, #4]
 	ldr	r3, [sp, #20]
 	bl	romulus_n_tbc
-	@ romulus_n.ae:43: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	mov	r0, r8
 	lsls	r1, r0, #1
 	lsrs	r0, r4, #31
@@ -1852,15 +1880,15 @@ romulus_n_absorb_ad:
 	ands	r2, r0
 	lsls	r4, r4, #1
 	eors	r4, r2
-	@ romulus_n.ae:92: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
+	@ romulus_n.ae:93: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
 	ldr	r0, [sp, #100]
-	@ romulus_n.ae:43: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	str	r0, [sp, #8]
-	@ romulus_n.ae:92: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
+	@ romulus_n.ae:93: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
 	ldr	r5, [sp, #104]
 	ldr	r3, [sp, #108]
 	ldr	r2, [sp, #112]
-	@ romulus_n.ae:43: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	lsls	r0, r1, #8
 	lsrs	r6, r0, #8
 	b	.Lromulus_n_absorb_ad_endif17
@@ -1872,7 +1900,7 @@ romulus_n_absorb_ad:
 	ldr	r2, [sp, #12]
 	mov	r6, r8
 .Lromulus_n_absorb_ad_endif17:
-	@ romulus_n.ae:95: d = if (r == 16) | (r == 32) then 0x18 else 0x1a as u8
+	@ romulus_n.ae:96: d = if (r == 16) | (r == 32) then 0x18 else 0x1a as u8
 	movs	r0, #16
 	mov	r1, r9
 	eors	r0, r1
@@ -1895,7 +1923,7 @@ romulus_n_absorb_ad:
 	ands	r1, r0
 	movs	r0, #26
 	eors	r1, r0
-	@ romulus_n.ae:96: return tbc_n(cnt, d, r23, s)
+	@ romulus_n.ae:97: return tbc_n(cnt, d, r23, s)
 	str	r4, [sp, #60]
 	str	r6, [sp, #64]
 	ldr	r0, [sp, #8]
@@ -1930,8 +1958,8 @@ romulus_n_absorb_ad:
 
 
 @ --- romulus_n_tbc_n: romulus_n.tbc_n
-@     frame 80 bytes (16 spill slots, 4 on the stack; locals 64), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 642 bytes of code and literals
+@     frame 80 bytes (10 spill slots, 4 on the stack; locals 64), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 574 bytes of code and literals
 	.section .text.romulus_n_tbc_n,"ax",%progbits
 	.global romulus_n_tbc_n
 	.type romulus_n_tbc_n, %function
@@ -1945,116 +1973,100 @@ romulus_n_tbc_n:
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
 	sub	sp, #80
-	str	r2, [sp, #8]
-	ldr	r2, [sp, #116]
-	str	r2, [sp, #12]
-	ldm	r0!, {r2, r4}
-	ldr	r0, [r3]
-	str	r0, [sp, #4]
-	ldr	r0, [r3, #4]
-	str	r0, [sp]
-	ldr	r0, [r3, #8]
-	mov	r12, r0
-	ldr	r3, [r3, #12]
-	@ romulus_n.ae:60: E.tk1_rows(cat(rev8(cnt), d), t1)
-	uxtb	r0, r2
-	lsls	r5, r0, #16
-	lsrs	r0, r2, #8
+	ldr	r4, [r0]
+	@ romulus_n.ae:61: E.tk1_rows(cat(rev8(cnt), d), t1)
+	lsrs	r5, r4, #24
+	lsls	r5, r5, #24
+	ldr	r6, [r0, #4]
+	uxtb	r0, r6
+	lsls	r0, r0, #16
+	orrs	r5, r0
+	lsrs	r0, r6, #8
 	uxtb	r0, r0
 	lsls	r0, r0, #8
 	orrs	r5, r0
-	lsrs	r0, r2, #16
-	uxtb	r0, r0
+	lsrs	r0, r6, #16
 	orrs	r5, r0
-	lsrs	r0, r2, #24
-	lsls	r2, r0, #24
 	uxtb	r0, r4
-	lsls	r0, r0, #16
-	orrs	r2, r0
+	lsls	r6, r0, #16
 	lsrs	r0, r4, #8
 	uxtb	r0, r0
 	lsls	r0, r0, #8
-	orrs	r2, r0
-	lsrs	r0, r4, #16
-	orrs	r2, r0
-	lsls	r7, r2, #8
-	lsls	r6, r5, #8
-	lsrs	r0, r2, #24
 	orrs	r6, r0
-	orrs	r7, r1
-	@ skinny128_384plus.ae:194: for j in 0..8 {
-	movs	r5, #0
-	@ skinny128_384plus.ae:195: t1[j] = tk1
-	add	r4, sp, #16
-	@ skinny128_384plus.ae:194: for j in 0..8 {
+	lsrs	r0, r4, #16
+	uxtb	r0, r0
+	orrs	r6, r0
+	lsls	r4, r6, #8
+	lsrs	r0, r5, #24
+	orrs	r4, r0
+	lsls	r5, r5, #8
+	orrs	r5, r1
+	ldr	r0, [r3]
+	str	r0, [sp, #12]
+	ldr	r0, [r3, #4]
+	str	r0, [sp, #4]
+	ldr	r0, [r3, #8]
+	mov	r12, r0
+	ldr	r1, [r3, #12]
+	str	r2, [sp, #8]
+	ldr	r0, [sp, #116]
+	str	r0, [sp]
+	@ skinny128_384plus.ae:205: for j in 0..8 {
+	movs	r7, #0
+	@ skinny128_384plus.ae:206: t1[j] = tk1
+	add	r6, sp, #16
+	@ skinny128_384plus.ae:205: for j in 0..8 {
 .Lromulus_n_tbc_n_loop1:
-	@ skinny128_384plus.ae:195: t1[j] = tk1
-	str	r7, [r4]
-	str	r6, [r4, #4]
-	@ skinny128_384plus.ae:184: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32])
-	lsrs	r0, r6, #16
+	@ skinny128_384plus.ae:206: t1[j] = tk1
+	str	r5, [r6]
+	str	r4, [r6, #4]
+	@ skinny128_384plus.ae:195: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32])
+	lsrs	r0, r4, #16
+	uxtb	r0, r0
+	lsls	r3, r0, #24
+	uxtb	r0, r5
+	lsls	r0, r0, #16
+	orrs	r3, r0
+	lsrs	r0, r4, #24
+	lsls	r0, r0, #8
+	orrs	r3, r0
+	lsrs	r0, r5, #16
+	uxtb	r0, r0
+	orrs	r3, r0
+	lsrs	r0, r4, #8
 	uxtb	r0, r0
 	lsls	r2, r0, #24
-	uxtb	r0, r7
-	lsls	r0, r0, #16
-	orrs	r2, r0
-	lsrs	r0, r6, #24
-	lsls	r0, r0, #8
-	orrs	r2, r0
-	lsrs	r0, r7, #16
-	uxtb	r0, r0
-	orrs	r2, r0
-	lsrs	r0, r6, #8
-	uxtb	r0, r0
-	lsls	r1, r0, #24
-	lsrs	r0, r7, #8
+	lsrs	r0, r5, #8
 	uxtb	r0, r0
 	lsls	r0, r0, #16
-	orrs	r1, r0
-	lsrs	r0, r7, #24
+	orrs	r2, r0
+	lsrs	r0, r5, #24
 	lsls	r0, r0, #8
-	orrs	r1, r0
-	uxtb	r0, r6
-	orrs	r1, r0
-	adds	r4, #8
-	mov	r7, r1
-	mov	r6, r2
-	adds	r5, #1
-	cmp	r5, #8
+	orrs	r2, r0
+	uxtb	r0, r4
+	orrs	r2, r0
+	adds	r6, #8
+	mov	r5, r2
+	mov	r4, r3
+	adds	r7, #1
+	cmp	r7, #8
 	bcc	.Lromulus_n_tbc_n_loop1
 .Lromulus_n_tbc_n_done2:
-	@ skinny128_384plus.ae:207: @unroll(unroll)
+	@ skinny128_384plus.ae:219: @unroll(unroll)
 	movs	r0, #0
 	mov	r8, r0
-	mov	r2, r3
+	mov	r2, r1
 	mov	r3, r12
-	ldr	r4, [sp]
-	ldr	r5, [sp, #4]
-	@ skinny128_384plus.ae:210: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], r23[i] ^ t1[j % 8])
+	ldr	r4, [sp, #4]
+	ldr	r5, [sp, #12]
+	@ skinny128_384plus.ae:222: r0, r1, r2, r3 = round_keyed(r0, r1, r2, r3, r23[i] ^ t1[j % 8])
 	ldr	r6, [sp, #8]
 	add	r0, sp, #16
-	str	r0, [sp, #8]
+	mov	r11, r0
 	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	ldr	r1, =romulus_n_E.sbox
-	@ skinny128_384plus.ae:210: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], r23[i] ^ t1[j % 8])
-	ldr	r0, =romulus_n_E.rc
-	mov	r12, r0
-	@ skinny128_384plus.ae:207: @unroll(unroll)
+	@ skinny128_384plus.ae:219: @unroll(unroll)
 .Lromulus_n_tbc_n_loop3:
-	@ skinny128_384plus.ae:210: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], r23[i] ^ t1[j % 8])
-	ldr	r0, [r6]
-	str	r0, [sp, #4]
-	ldr	r0, [r6, #4]
-	mov	r10, r0
-	mov	r0, r8
-	lsls	r0, r0, #29
-	lsrs	r7, r0, #26
-	ldr	r0, [sp, #8]
-	adds	r7, r0, r7
-	ldr	r0, [r7]
-	str	r0, [sp]
-	ldr	r0, [r7, #4]
-	mov	r11, r0
 	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	lsrs	r0, r2, #24
 	ldrb	r0, [r1, r0]
@@ -2072,216 +2084,207 @@ romulus_n_tbc_n:
 	uxtb	r0, r2
 	ldrb	r0, [r1, r0]
 	orrs	r7, r0
-	@ skinny128_384plus.ae:210: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], r23[i] ^ t1[j % 8])
-	mov	r0, r12
-	ldrb	r2, [r0]
-	mov	r9, r2
+	@ skinny128_384plus.ae:222: r0, r1, r2, r3 = round_keyed(r0, r1, r2, r3, r23[i] ^ t1[j % 8])
+	ldr	r0, [r6, #4]
 	@ skinny128_384plus.ae:116: r0 = sub_cells(r0) ^ ((c & 0xf) as u32 << 24) ^ k[63:32]
-	lsls	r0, r2, #28
-	lsrs	r0, r0, #4
 	eors	r7, r0
-	mov	r0, r10
-	eors	r7, r0
-	mov	r2, r11
-	eors	r7, r2
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r2, r3, #24
-	ldrb	r2, [r1, r2]
-	lsls	r0, r2, #24
-	lsrs	r2, r3, #16
-	uxtb	r2, r2
-	ldrb	r2, [r1, r2]
-	lsls	r2, r2, #16
-	orrs	r0, r2
-	lsrs	r2, r3, #8
-	uxtb	r2, r2
-	ldrb	r2, [r1, r2]
-	lsls	r2, r2, #8
-	orrs	r0, r2
-	uxtb	r2, r3
-	ldrb	r2, [r1, r2]
-	orrs	r0, r2
-	@ skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
-	mov	r2, r9
-	lsrs	r2, r2, #4
-	lsls	r2, r2, #24
-	eors	r0, r2
-	ldr	r2, [sp, #4]
-	eors	r0, r2
-	ldr	r2, [sp]
-	eors	r0, r2
-	movs	r2, #8
-	rors	r0, r2
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r2, r4, #24
-	ldrb	r2, [r1, r2]
-	lsls	r3, r2, #24
-	lsrs	r2, r4, #16
-	uxtb	r2, r2
-	ldrb	r2, [r1, r2]
-	lsls	r2, r2, #16
-	orrs	r3, r2
-	lsrs	r2, r4, #8
-	uxtb	r2, r2
-	ldrb	r2, [r1, r2]
-	lsls	r2, r2, #8
-	orrs	r3, r2
-	uxtb	r2, r4
-	ldrb	r2, [r1, r2]
-	orrs	r3, r2
-	@ skinny128_384plus.ae:118: r2 = (sub_cells(r2) ^ 0x02000000) >>> 16
-	movs	r2, #1
-	lsls	r2, r2, #25
-	eors	r3, r2
-	movs	r2, #16
-	rors	r3, r2
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r2, r5, #16
-	uxtb	r2, r2
-	ldrb	r2, [r1, r2]
-	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
-	lsls	r4, r2, #24
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r2, r5, #8
-	uxtb	r2, r2
-	ldrb	r2, [r1, r2]
-	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
-	lsls	r2, r2, #16
-	orrs	r4, r2
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	uxtb	r2, r5
-	ldrb	r2, [r1, r2]
-	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
-	lsls	r2, r2, #8
-	orrs	r4, r2
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r2, r5, #24
-	ldrb	r2, [r1, r2]
-	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
-	orrs	r4, r2
-	@ skinny128_384plus.ae:121: t = r0 ^ r2
-	mov	r2, r7
-	eors	r2, r3
-	@ skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
-	eors	r4, r2
-	eors	r0, r3
-	@ skinny128_384plus.ae:211: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i + 1], r23[i + 1])
-	ldr	r3, [r6, #8]
-	mov	r11, r3
-	ldr	r3, [r6, #12]
-	mov	r10, r3
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r3, r4, #24
-	ldrb	r3, [r1, r3]
-	lsls	r5, r3, #24
-	lsrs	r3, r4, #16
-	uxtb	r3, r3
-	ldrb	r3, [r1, r3]
-	lsls	r3, r3, #16
-	orrs	r5, r3
-	lsrs	r3, r4, #8
-	uxtb	r3, r3
-	ldrb	r3, [r1, r3]
-	lsls	r3, r3, #8
-	orrs	r5, r3
-	uxtb	r3, r4
-	ldrb	r3, [r1, r3]
-	orrs	r5, r3
-	@ skinny128_384plus.ae:211: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i + 1], r23[i + 1])
-	mov	r3, r12
-	ldrb	r3, [r3, #1]
-	mov	r9, r3
+	@ skinny128_384plus.ae:222: r0, r1, r2, r3 = round_keyed(r0, r1, r2, r3, r23[i] ^ t1[j % 8])
+	mov	r0, r8
+	lsls	r0, r0, #29
+	lsrs	r2, r0, #26
+	add	r2, r11
+	mov	r10, r2
+	ldr	r0, [r2, #4]
 	@ skinny128_384plus.ae:116: r0 = sub_cells(r0) ^ ((c & 0xf) as u32 << 24) ^ k[63:32]
-	lsls	r3, r3, #28
-	lsrs	r3, r3, #4
-	eors	r5, r3
-	mov	r3, r5
-	mov	r4, r10
-	eors	r3, r4
+	eors	r7, r0
 	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r4, r7, #24
-	ldrb	r4, [r1, r4]
-	lsls	r4, r4, #24
-	lsrs	r5, r7, #16
-	uxtb	r5, r5
-	ldrb	r5, [r1, r5]
-	lsls	r5, r5, #16
-	orrs	r4, r5
-	lsrs	r5, r7, #8
-	uxtb	r5, r5
-	ldrb	r5, [r1, r5]
-	lsls	r5, r5, #8
-	orrs	r4, r5
-	uxtb	r7, r7
-	ldrb	r7, [r1, r7]
-	orrs	r4, r7
-	@ skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
-	mov	r5, r9
-	lsrs	r5, r5, #4
-	lsls	r5, r5, #24
-	eors	r4, r5
-	mov	r5, r11
-	eors	r4, r5
-	movs	r5, #8
-	rors	r4, r5
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r5, r0, #24
-	ldrb	r5, [r1, r5]
-	lsls	r7, r5, #24
-	lsrs	r5, r0, #16
-	uxtb	r5, r5
-	ldrb	r5, [r1, r5]
-	lsls	r5, r5, #16
-	orrs	r7, r5
-	lsrs	r5, r0, #8
-	uxtb	r5, r5
-	ldrb	r5, [r1, r5]
-	lsls	r5, r5, #8
-	orrs	r7, r5
-	uxtb	r5, r0
-	ldrb	r5, [r1, r5]
-	orrs	r7, r5
+	lsrs	r0, r4, #24
+	ldrb	r0, [r1, r0]
+	lsls	r2, r0, #24
+	lsrs	r0, r4, #16
+	uxtb	r0, r0
+	ldrb	r0, [r1, r0]
+	lsls	r0, r0, #16
+	orrs	r2, r0
+	lsrs	r0, r4, #8
+	uxtb	r0, r0
+	ldrb	r0, [r1, r0]
+	lsls	r0, r0, #8
+	orrs	r2, r0
+	uxtb	r0, r4
+	ldrb	r0, [r1, r0]
+	orrs	r2, r0
 	@ skinny128_384plus.ae:118: r2 = (sub_cells(r2) ^ 0x02000000) >>> 16
 	movs	r0, #1
 	lsls	r0, r0, #25
-	eors	r7, r0
-	movs	r5, #16
-	rors	r7, r5
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r5, r2, #16
-	uxtb	r5, r5
-	ldrb	r5, [r1, r5]
-	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
-	lsls	r0, r5, #24
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r5, r2, #8
-	uxtb	r5, r5
-	ldrb	r5, [r1, r5]
-	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
-	lsls	r5, r5, #16
-	orrs	r0, r5
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	uxtb	r5, r2
-	ldrb	r5, [r1, r5]
-	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
-	lsls	r5, r5, #8
-	orrs	r0, r5
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r2, r2, #24
-	ldrb	r5, [r1, r2]
-	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
-	mov	r2, r0
-	orrs	r2, r5
-	@ skinny128_384plus.ae:121: t = r0 ^ r2
-	mov	r5, r3
-	eors	r5, r7
-	@ skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
-	eors	r2, r5
-	eors	r4, r7
-	adds	r6, #16
-	mov	r0, r12
-	adds	r0, #2
+	eors	r2, r0
+	movs	r4, #16
+	mov	r0, r2
+	rors	r0, r4
 	mov	r12, r0
+	@ skinny128_384plus.ae:121: t = r0 ^ r2
+	mov	r2, r7
+	eors	r2, r0
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r0, r2, #16
+	uxtb	r0, r0
+	ldrb	r0, [r1, r0]
+	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
+	lsls	r0, r0, #24
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r4, r2, #8
+	uxtb	r4, r4
+	ldrb	r4, [r1, r4]
+	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
+	lsls	r4, r4, #16
+	orrs	r0, r4
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	uxtb	r4, r2
+	ldrb	r4, [r1, r4]
+	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
+	lsls	r4, r4, #8
+	orrs	r0, r4
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r4, r2, #24
+	ldrb	r4, [r1, r4]
+	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
+	orrs	r0, r4
+	mov	r9, r0
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r0, r5, #16
+	uxtb	r0, r0
+	ldrb	r0, [r1, r0]
+	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
+	lsls	r0, r0, #24
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r4, r5, #8
+	uxtb	r4, r4
+	ldrb	r4, [r1, r4]
+	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
+	lsls	r4, r4, #16
+	orrs	r0, r4
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	uxtb	r4, r5
+	ldrb	r4, [r1, r4]
+	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
+	lsls	r4, r4, #8
+	orrs	r0, r4
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r4, r5, #24
+	ldrb	r4, [r1, r4]
+	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
+	orrs	r0, r4
+	@ skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
+	eors	r2, r0
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r0, r2, #24
+	ldrb	r0, [r1, r0]
+	lsls	r4, r0, #24
+	lsrs	r0, r2, #16
+	uxtb	r0, r0
+	ldrb	r0, [r1, r0]
+	lsls	r0, r0, #16
+	orrs	r4, r0
+	lsrs	r0, r2, #8
+	uxtb	r0, r0
+	ldrb	r0, [r1, r0]
+	lsls	r0, r0, #8
+	orrs	r4, r0
+	uxtb	r0, r2
+	ldrb	r0, [r1, r0]
+	orrs	r4, r0
+	@ skinny128_384plus.ae:223: r0, r1, r2, r3 = round_keyed(r0, r1, r2, r3, r23[i + 1])
+	ldr	r0, [r6, #12]
+	@ skinny128_384plus.ae:116: r0 = sub_cells(r0) ^ ((c & 0xf) as u32 << 24) ^ k[63:32]
+	eors	r4, r0
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r0, r3, #24
+	ldrb	r0, [r1, r0]
+	lsls	r5, r0, #24
+	lsrs	r0, r3, #16
+	uxtb	r0, r0
+	ldrb	r0, [r1, r0]
+	lsls	r0, r0, #16
+	orrs	r5, r0
+	lsrs	r0, r3, #8
+	uxtb	r0, r0
+	ldrb	r0, [r1, r0]
+	lsls	r0, r0, #8
+	orrs	r5, r0
+	uxtb	r0, r3
+	ldrb	r0, [r1, r0]
+	orrs	r5, r0
+	@ skinny128_384plus.ae:222: r0, r1, r2, r3 = round_keyed(r0, r1, r2, r3, r23[i] ^ t1[j % 8])
+	ldr	r0, [r6]
+	@ skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
+	eors	r5, r0
+	@ skinny128_384plus.ae:222: r0, r1, r2, r3 = round_keyed(r0, r1, r2, r3, r23[i] ^ t1[j % 8])
+	mov	r0, r10
+	ldr	r0, [r0]
+	@ skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
+	eors	r5, r0
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r0, r7, #24
+	ldrb	r0, [r1, r0]
+	lsls	r3, r0, #24
+	lsrs	r0, r7, #16
+	uxtb	r0, r0
+	ldrb	r0, [r1, r0]
+	lsls	r0, r0, #16
+	orrs	r3, r0
+	lsrs	r0, r7, #8
+	uxtb	r0, r0
+	ldrb	r0, [r1, r0]
+	lsls	r0, r0, #8
+	orrs	r3, r0
+	uxtb	r0, r7
+	ldrb	r0, [r1, r0]
+	orrs	r3, r0
+	@ skinny128_384plus.ae:223: r0, r1, r2, r3 = round_keyed(r0, r1, r2, r3, r23[i + 1])
+	ldr	r0, [r6, #8]
+	@ skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
+	eors	r3, r0
+	movs	r0, #8
+	rors	r3, r0
+	mov	r2, r5
+	rors	r2, r0
+	@ skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
+	mov	r0, r12
+	eors	r2, r0
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r0, r2, #24
+	ldrb	r0, [r1, r0]
+	lsls	r5, r0, #24
+	lsrs	r0, r2, #16
+	uxtb	r0, r0
+	ldrb	r0, [r1, r0]
+	lsls	r0, r0, #16
+	orrs	r5, r0
+	lsrs	r0, r2, #8
+	uxtb	r0, r0
+	ldrb	r0, [r1, r0]
+	lsls	r0, r0, #8
+	orrs	r5, r0
+	uxtb	r0, r2
+	ldrb	r0, [r1, r0]
+	orrs	r5, r0
+	@ skinny128_384plus.ae:118: r2 = (sub_cells(r2) ^ 0x02000000) >>> 16
+	movs	r0, #1
+	lsls	r0, r0, #25
+	eors	r5, r0
+	movs	r0, #16
+	rors	r5, r0
+	@ skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
+	mov	r0, r3
+	eors	r0, r5
+	@ skinny128_384plus.ae:121: t = r0 ^ r2
+	eors	r5, r4
+	@ skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
+	mov	r2, r9
+	eors	r2, r5
+	adds	r6, #16
+	mov	r3, r4
+	mov	r4, r0
 	mov	r0, r8
 	adds	r0, #1
 	mov	r8, r0
@@ -2290,8 +2293,8 @@ romulus_n_tbc_n:
 	b	.Lromulus_n_tbc_n_loop3
 .Lromulus_n_tbc_n_far1:
 .Lromulus_n_tbc_n_done4:
-	@ skinny128_384plus.ae:213: return cat(r0, r1, r2, r3)
-	ldr	r0, [sp, #12]
+	@ skinny128_384plus.ae:225: return cat(r0, r1, r2, r3)
+	ldr	r0, [sp]
 	str	r5, [r0]
 	str	r4, [r0, #4]
 	str	r3, [r0, #8]
@@ -2320,7 +2323,7 @@ romulus_n_tbc:
 	push	{r4, r5, r6, r7, lr}
 	sub	sp, #380
 	ldr	r4, [r2]
-	@ romulus_n.ae:67: E.tk23_rows(tk2, r3, r23)
+	@ romulus_n.ae:68: E.tk23_rows(tk2, r3, r23)
 	str	r4, [sp, #340]
 	ldr	r4, [r2, #4]
 	str	r4, [sp, #344]
@@ -2344,7 +2347,7 @@ romulus_n_tbc:
 	add	r2, sp, #20
 	add	r0, sp, #340
 	bl	romulus_n_E_tk23_rows
-	@ romulus_n.ae:68: return tbc_n(cnt, d, r23, s)
+	@ romulus_n.ae:69: return tbc_n(cnt, d, r23, s)
 	ldr	r0, [sp, #12]
 	str	r0, [sp, #340]
 	ldr	r0, [sp, #8]

@@ -429,17 +429,17 @@ skinny128_384plus_encrypt_block:
 	ldr	r4, [r1, #4]
 	ldr	r3, [r1, #8]
 	ldr	r2, [r1, #12]
-	@ skinny128_384plus.ae:130: @unroll(unroll)
+	@ skinny128_384plus.ae:141: @unroll(unroll)
 	movs	r0, #0
 	mov	r8, r0
 	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	ldr	r1, =skinny128_384plus_sbox
-	@ skinny128_384plus.ae:132: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
+	@ skinny128_384plus.ae:143: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
 	ldr	r0, =skinny128_384plus_rc
 	mov	r12, r0
-	@ skinny128_384plus.ae:130: @unroll(unroll)
+	@ skinny128_384plus.ae:141: @unroll(unroll)
 .Lskinny128_384plus_encrypt_block_loop1:
-	@ skinny128_384plus.ae:132: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
+	@ skinny128_384plus.ae:143: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
 	ldr	r0, [r6]
 	mov	r11, r0
 	ldr	r0, [r6, #4]
@@ -461,7 +461,7 @@ skinny128_384plus_encrypt_block:
 	uxtb	r2, r2
 	ldrb	r2, [r1, r2]
 	orrs	r0, r2
-	@ skinny128_384plus.ae:132: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
+	@ skinny128_384plus.ae:143: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
 	mov	r2, r12
 	ldrb	r2, [r2]
 	mov	r9, r2
@@ -563,7 +563,7 @@ skinny128_384plus_encrypt_block:
 	cmp	r0, #40
 	bcc	.Lskinny128_384plus_encrypt_block_loop1
 .Lskinny128_384plus_encrypt_block_done2:
-	@ skinny128_384plus.ae:134: return cat(r0, r1, r2, r3)
+	@ skinny128_384plus.ae:145: return cat(r0, r1, r2, r3)
 	ldr	r0, [sp]
 	str	r5, [r0]
 	str	r4, [r0, #4]
@@ -599,27 +599,27 @@ skinny128_384plus_decrypt_block:
 	ldr	r3, [r1, #4]
 	ldr	r5, [r1, #8]
 	ldr	r2, [r1, #12]
-	@ skinny128_384plus.ae:142: @unroll(unroll)
+	@ skinny128_384plus.ae:153: @unroll(unroll)
 	movs	r1, #0
 	mov	r9, r1
 	mov	r12, r5
 	mov	r1, r3
-	@ skinny128_384plus.ae:146: k = rtk[i]
+	@ skinny128_384plus.ae:157: k = rtk[i]
 	mov	r5, r0
 	movs	r0, #39
 	lsls	r0, r0, #3
 	adds	r5, r5, r0
-	@ skinny128_384plus.ae:145: c = rc[i]
+	@ skinny128_384plus.ae:156: c = rc[i]
 	ldr	r0, =skinny128_384plus_rc
 	adds	r0, #39
 	mov	r8, r0
 	@ skinny128_384plus.ae:109: return cat(inv_sbox[r[31:24]], inv_sbox[r[23:16]], inv_sbox[r[15:8]], inv_sbox[r[7:0]])
 	ldr	r3, =skinny128_384plus_inv_sbox
-	@ skinny128_384plus.ae:142: @unroll(unroll)
+	@ skinny128_384plus.ae:153: @unroll(unroll)
 .Lskinny128_384plus_decrypt_block_loop1:
-	@ skinny128_384plus.ae:149: r0, r1, r2, r3 = r1, r2 ^ t, t, r0 ^ r3
+	@ skinny128_384plus.ae:160: r0, r1, r2, r3 = r1, r2 ^ t, t, r0 ^ r3
 	eors	r2, r4
-	@ skinny128_384plus.ae:153: r3 = inv_sub_cells(r3 <<< 24)
+	@ skinny128_384plus.ae:164: r3 = inv_sub_cells(r3 <<< 24)
 	movs	r0, #8
 	rors	r2, r0
 	@ skinny128_384plus.ae:109: return cat(inv_sbox[r[31:24]], inv_sbox[r[23:16]], inv_sbox[r[15:8]], inv_sbox[r[7:0]])
@@ -639,11 +639,11 @@ skinny128_384plus_decrypt_block:
 	uxtb	r0, r2
 	ldrb	r0, [r3, r0]
 	orrs	r6, r0
-	@ skinny128_384plus.ae:148: t = r3 ^ r1
+	@ skinny128_384plus.ae:159: t = r3 ^ r1
 	mov	r2, r4
 	mov	r0, r12
 	eors	r2, r0
-	@ skinny128_384plus.ae:152: r2 = inv_sub_cells((r2 <<< 16) ^ 0x02000000)
+	@ skinny128_384plus.ae:163: r2 = inv_sub_cells((r2 <<< 16) ^ 0x02000000)
 	movs	r0, #16
 	mov	r7, r2
 	rors	r7, r0
@@ -667,21 +667,21 @@ skinny128_384plus_decrypt_block:
 	uxtb	r0, r7
 	ldrb	r0, [r3, r0]
 	orrs	r4, r0
-	@ skinny128_384plus.ae:149: r0, r1, r2, r3 = r1, r2 ^ t, t, r0 ^ r3
+	@ skinny128_384plus.ae:160: r0, r1, r2, r3 = r1, r2 ^ t, t, r0 ^ r3
 	eors	r1, r2
-	@ skinny128_384plus.ae:151: r1 = inv_sub_cells((r1 <<< 8) ^ ((c >> 4) as u32 << 24) ^ k[31:0])
+	@ skinny128_384plus.ae:162: r1 = inv_sub_cells((r1 <<< 8) ^ ((c >> 4) as u32 << 24) ^ k[31:0])
 	movs	r0, #24
 	rors	r1, r0
-	@ skinny128_384plus.ae:145: c = rc[i]
+	@ skinny128_384plus.ae:156: c = rc[i]
 	mov	r0, r8
 	ldrb	r2, [r0]
-	@ skinny128_384plus.ae:151: r1 = inv_sub_cells((r1 <<< 8) ^ ((c >> 4) as u32 << 24) ^ k[31:0])
+	@ skinny128_384plus.ae:162: r1 = inv_sub_cells((r1 <<< 8) ^ ((c >> 4) as u32 << 24) ^ k[31:0])
 	lsrs	r0, r2, #4
 	lsls	r0, r0, #24
 	eors	r1, r0
-	@ skinny128_384plus.ae:146: k = rtk[i]
+	@ skinny128_384plus.ae:157: k = rtk[i]
 	ldr	r0, [r5]
-	@ skinny128_384plus.ae:151: r1 = inv_sub_cells((r1 <<< 8) ^ ((c >> 4) as u32 << 24) ^ k[31:0])
+	@ skinny128_384plus.ae:162: r1 = inv_sub_cells((r1 <<< 8) ^ ((c >> 4) as u32 << 24) ^ k[31:0])
 	eors	r1, r0
 	@ skinny128_384plus.ae:109: return cat(inv_sbox[r[31:24]], inv_sbox[r[23:16]], inv_sbox[r[15:8]], inv_sbox[r[7:0]])
 	lsrs	r0, r1, #24
@@ -700,14 +700,14 @@ skinny128_384plus_decrypt_block:
 	uxtb	r0, r1
 	ldrb	r0, [r3, r0]
 	orrs	r7, r0
-	@ skinny128_384plus.ae:150: r0 = inv_sub_cells(r0 ^ ((c & 0xf) as u32 << 24) ^ k[63:32])
+	@ skinny128_384plus.ae:161: r0 = inv_sub_cells(r0 ^ ((c & 0xf) as u32 << 24) ^ k[63:32])
 	lsls	r0, r2, #28
 	lsrs	r0, r0, #4
 	mov	r1, r12
 	eors	r1, r0
-	@ skinny128_384plus.ae:146: k = rtk[i]
+	@ skinny128_384plus.ae:157: k = rtk[i]
 	ldr	r0, [r5, #4]
-	@ skinny128_384plus.ae:150: r0 = inv_sub_cells(r0 ^ ((c & 0xf) as u32 << 24) ^ k[63:32])
+	@ skinny128_384plus.ae:161: r0 = inv_sub_cells(r0 ^ ((c & 0xf) as u32 << 24) ^ k[63:32])
 	eors	r1, r0
 	@ skinny128_384plus.ae:109: return cat(inv_sbox[r[31:24]], inv_sbox[r[23:16]], inv_sbox[r[15:8]], inv_sbox[r[7:0]])
 	lsrs	r0, r1, #24
@@ -739,7 +739,7 @@ skinny128_384plus_decrypt_block:
 	cmp	r0, #40
 	bcc	.Lskinny128_384plus_decrypt_block_loop1
 .Lskinny128_384plus_decrypt_block_done2:
-	@ skinny128_384plus.ae:155: return cat(r0, r1, r2, r3)
+	@ skinny128_384plus.ae:166: return cat(r0, r1, r2, r3)
 	mov	r0, r10
 	str	r4, [r0]
 	str	r1, [r0, #4]

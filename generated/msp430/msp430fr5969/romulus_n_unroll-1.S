@@ -6,7 +6,7 @@
 
 ; --- romulus_n_key_setup: romulus_n.key_setup
 ;     frame 20 bytes (2 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 288 bytes of code
+;     estimated 304 bytes of code
 	.section .text.romulus_n_key_setup,"ax",@progbits
 	.global romulus_n_key_setup
 	.type romulus_n_key_setup, @function
@@ -14,17 +14,17 @@
 romulus_n_key_setup:
 	pushm.w	#7, r10
 	sub	#20, sp
-	; romulus_n.ae:100: E.tk3_rows(load_be(key, 0, 16), r3)
+	; romulus_n.ae:101: E.tk3_rows(load_be(key, 0, 16), r3)
 	bit	#1, r12
 	jnz	.Lromulus_n_key_setup_bytes1
 .Lromulus_n_key_setup_words2:
 	mov	@r12, r13
 	mov	2(r12), r4
 	mov	4(r12), r5
-	mov	6(r12), r9
-	mov	8(r12), r6
-	mov	10(r12), r8
-	mov	12(r12), r7
+	mov	6(r12), r10
+	mov	8(r12), r7
+	mov	10(r12), r9
+	mov	12(r12), r8
 	mov	14(r12), r15
 	jmp	.Lromulus_n_key_setup_join3
 .Lromulus_n_key_setup_bytes1:
@@ -42,27 +42,30 @@ romulus_n_key_setup:
 	mov	r10, r12
 	jmp	.Lromulus_n_key_setup_words2
 .Lromulus_n_key_setup_join3:
-	; skinny128_384plus.ae:165: r3[i] = tk3[127:64]
-	mov	r14, r10
+	; skinny128_384plus.ae:176: r3[i] = tk3[127:64] ^ rc_rows(rc[i])
+	mov	r14, r11
 	swpb	r15
-	; skinny128_384plus.ae:163: @unroll(unroll)
+	; skinny128_384plus.ae:174: @unroll(unroll)
 	mov	r15, 0(sp)
-	; skinny128_384plus.ae:165: r3[i] = tk3[127:64]
-	swpb	r7
+	; skinny128_384plus.ae:176: r3[i] = tk3[127:64] ^ rc_rows(rc[i])
 	swpb	r8
-	swpb	r6
 	swpb	r9
+	swpb	r7
+	swpb	r10
+	; skinny128_384plus.ae:174: @unroll(unroll)
+	mov	r10, 2(sp)
+	; skinny128_384plus.ae:176: r3[i] = tk3[127:64] ^ rc_rows(rc[i])
 	swpb	r5
 	swpb	r4
-	; skinny128_384plus.ae:163: @unroll(unroll)
+	; skinny128_384plus.ae:174: @unroll(unroll)
 	mov	r13, r15
-	; skinny128_384plus.ae:165: r3[i] = tk3[127:64]
+	; skinny128_384plus.ae:176: r3[i] = tk3[127:64] ^ rc_rows(rc[i])
 	swpb	r15
-	; skinny128_384plus.ae:163: @unroll(unroll)
-	mov	#40, 2(sp)
+	mov	#65376, r10
+	; skinny128_384plus.ae:174: @unroll(unroll)
 .Lromulus_n_key_setup_loop6:
 	; skinny128_384plus.ae:85: x = t[127:64]
-	mov	r6, r14
+	mov	r7, r14
 	swpb	r14
 	mov	r14, r12
 	xor.b	@sp, r12
@@ -80,72 +83,76 @@ romulus_n_key_setup:
 	and	#32896, r13
 	bis	r13, r12
 	; skinny128_384plus.ae:85: x = t[127:64]
-	mov	r6, r11
-	xor.b	r7, r11
-	xor	r6, r11
+	mov	r7, r6
+	xor.b	r8, r6
+	xor	r7, r6
 	; skinny128_384plus.ae:86: x = ((x >> 1) & 0x7f7f7f7f7f7f7f7f) | (((x << 7) ^ (x << 1)) & 0x8080808080808080)
-	mov	r11, r14
+	mov	r6, r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
-	mov	r11, r13
+	mov	r6, r13
 	rlam.w	#1, r13
 	xor	r13, r14
-	rrum.w	#1, r11
-	and	#32639, r11
+	rrum.w	#1, r6
+	and	#32639, r6
 	and	#32896, r14
-	bis	r14, r11
+	bis	r14, r6
 	; skinny128_384plus.ae:85: x = t[127:64]
 	mov	@sp, r14
 	swpb	r14
-	mov	r8, r6
-	xor.b	r14, r6
-	xor	r8, r6
-	; skinny128_384plus.ae:86: x = ((x >> 1) & 0x7f7f7f7f7f7f7f7f) | (((x << 7) ^ (x << 1)) & 0x8080808080808080)
-	mov	r6, r13
-	swpb	r13
-	bit	#1, r13
-	rrc	r13
-	mov	r6, r14
-	rlam.w	#1, r14
-	xor	r14, r13
-	rrum.w	#1, r6
-	and	#32639, r6
-	and	#32896, r13
-	mov	r6, r14
-	bis	r13, r14
-	; skinny128_384plus.ae:85: x = t[127:64]
-	mov	r7, r13
-	xor.b	r8, r13
-	xor	r7, r13
+	mov	r9, r13
+	xor.b	r14, r13
+	xor	r9, r13
 	; skinny128_384plus.ae:86: x = ((x >> 1) & 0x7f7f7f7f7f7f7f7f) | (((x << 7) ^ (x << 1)) & 0x8080808080808080)
 	mov	r13, r7
 	swpb	r7
 	bit	#1, r7
 	rrc	r7
-	mov	r13, r8
-	rlam.w	#1, r8
-	xor	r8, r7
+	mov	r13, r14
+	rlam.w	#1, r14
+	xor	r14, r7
 	rrum.w	#1, r13
 	and	#32639, r13
 	and	#32896, r7
 	bis	r7, r13
-	; skinny128_384plus.ae:165: r3[i] = tk3[127:64]
-	mov	r9, 0(r10)
-	mov	r5, 2(r10)
-	mov	r4, 4(r10)
-	mov	r15, 6(r10)
+	; skinny128_384plus.ae:85: x = t[127:64]
+	mov	r8, r14
+	xor.b	r9, r14
+	xor	r8, r14
+	; skinny128_384plus.ae:86: x = ((x >> 1) & 0x7f7f7f7f7f7f7f7f) | (((x << 7) ^ (x << 1)) & 0x8080808080808080)
+	mov	r14, r8
+	swpb	r8
+	bit	#1, r8
+	rrc	r8
+	mov	r14, r9
+	rlam.w	#1, r9
+	xor	r9, r8
+	rrum.w	#1, r14
+	and	#32639, r14
+	and	#32896, r8
+	bis	r8, r14
+	; skinny128_384plus.ae:176: r3[i] = tk3[127:64] ^ rc_rows(rc[i])
+	mov	r5, r8
+	xor	romulus_n_rt0+160(r10), r8
+	mov	r15, r9
+	xor	romulus_n_rt0+2+160(r10), r9
+	mov	2(sp), r7
+	mov	r7, 0(r11)
+	mov	r8, 2(r11)
+	mov	r4, 4(r11)
+	mov	r9, 6(r11)
 	; skinny128_384plus.ae:87: return cat(x, t[63:0])
-	add	#8, r10
-	mov	r9, 0(sp)
-	mov	r5, r7
-	mov	r4, r8
-	mov	r15, r6
-	mov	r13, r9
-	mov	r14, r5
-	mov	r11, r4
+	add	#8, r11
+	mov	r7, 0(sp)
+	mov	r5, r8
+	mov	r4, r9
+	mov	r15, r7
+	mov	r14, 2(sp)
+	mov	r13, r5
+	mov	r6, r4
 	mov	r12, r15
-	dec	2(sp)
+	add	#4, r10
 	jnz	.Lromulus_n_key_setup_loop6
 .Lromulus_n_key_setup_done7:
 	add	#20, sp
@@ -172,7 +179,7 @@ romulus_n_encrypt_with:
 	mov	502(sp), 66(sp)
 	mov	504(sp), 68(sp)
 	mov	508(sp), 72(sp)
-	; romulus_n.ae:108: E.tk23_rows(load_be(nonce, 0, 16), r3, r23)
+	; romulus_n.ae:109: E.tk23_rows(load_be(nonce, 0, 16), r3, r23)
 	bit	#1, r11
 	jnz	.Lromulus_n_encrypt_with_bytes1
 .Lromulus_n_encrypt_with_words2:
@@ -222,7 +229,7 @@ romulus_n_encrypt_with:
 	add	#74, r14
 	mov	r8, r13
 	call	#romulus_n_E_tk23_rows
-	; romulus_n.ae:109: s = absorb_ad(r3, r23, ad)
+	; romulus_n.ae:110: s = absorb_ad(r3, r23, ad)
 	mov	sp, r13
 	add	#74, r13
 	mov	sp, r15
@@ -232,7 +239,7 @@ romulus_n_encrypt_with:
 	mov	r9, r14
 	mov	r10, r15
 	call	#romulus_n_absorb_ad
-	; romulus_n.ae:112: if m == 0 {
+	; romulus_n.ae:113: if m == 0 {
 	mov	66(sp), r15
 	sub	#1, r15
 	clr	r15
@@ -240,7 +247,7 @@ romulus_n_encrypt_with:
 	xor	#1, r15
 	tst	r15
 	jz	.Lromulus_n_encrypt_with_else6
-	; romulus_n.ae:114: s = tbc_n(cnt, 0x15, r23, s)
+	; romulus_n.ae:115: s = tbc_n(cnt, 0x15, r23, s)
 	mov	#2, 410(sp)
 	mov	#0, 412(sp)
 	mov	#0, 414(sp)
@@ -284,7 +291,7 @@ romulus_n_encrypt_with:
 	mov	446(sp), r12
 	mov	448(sp), r13
 .Lromulus_n_encrypt_with_endif7:
-	; romulus_n.ae:116: for i in 0..(m + 15) / 16 {
+	; romulus_n.ae:117: for i in 0..(m + 15) / 16 {
 	mov	66(sp), r15
 	mov	#0, r4
 	add	#15, r15
@@ -331,7 +338,7 @@ romulus_n_encrypt_with:
 	br	#.Lromulus_n_encrypt_with_done9
 .Lromulus_n_encrypt_with_near22:
 .Lromulus_n_encrypt_with_loop8:
-	; romulus_n.ae:117: off = 16 * i
+	; romulus_n.ae:118: off = 16 * i
 	mov	52(sp), r14
 	rla	r14
 	adc	r14
@@ -347,12 +354,12 @@ romulus_n_encrypt_with:
 	rlam.w	#4, r15
 	and	#15, r14
 	bis	r14, r15
-	; romulus_n.ae:118: rest = m - off
+	; romulus_n.ae:119: rest = m - off
 	mov	66(sp), r14
 	mov	#0, r13
 	sub	r4, r14
 	subc	r15, r13
-	; romulus_n.ae:119: count = if rest < 16 then rest else 16
+	; romulus_n.ae:120: count = if rest < 16 then rest else 16
 	cmp	#16, r14
 	mov	r13, r15
 	subc	#0, r15
@@ -368,7 +375,7 @@ romulus_n_encrypt_with:
 	xor	#16, r8
 	and	r13, r10
 	mov	r13, 26(sp)
-	; romulus_n.ae:120: mp = pad(load_be(msg, off, 16, count), count)
+	; romulus_n.ae:121: mp = pad(load_be(msg, off, 16, count), count)
 	mov	r4, r11
 	add	70(sp), r11
 	cmp	#16, r8
@@ -406,7 +413,7 @@ romulus_n_encrypt_with:
 	mov	r9, r11
 	jmp	.Lromulus_n_encrypt_with_words11
 .Lromulus_n_encrypt_with_join12:
-	; romulus_n.ae:38: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	mov	46(sp), r11
 	mov	r11, r13
 	rrum.w	#1, r13
@@ -475,7 +482,7 @@ romulus_n_encrypt_with:
 	xor	10(sp), r5
 	and	#32896, r5
 	xor	r5, r11
-	; romulus_n.ae:48: return if n < 16 then x | (n as u128) else x
+	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
 	swpb	r14
 	mov	r14, r5
 	bis	r10, r5
@@ -490,7 +497,7 @@ romulus_n_encrypt_with:
 	and	r10, r5
 	xor	r5, r14
 	mov	r14, 22(sp)
-	; romulus_n.ae:38: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	mov	14(sp), r5
 	rrum.w	#1, r5
 	and	#32639, r5
@@ -501,7 +508,7 @@ romulus_n_encrypt_with:
 	xor	14(sp), r14
 	and	#32896, r14
 	xor	r14, r5
-	; romulus_n.ae:48: return if n < 16 then x | (n as u128) else x
+	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
 	swpb	r15
 	mov	r15, r14
 	bis	r8, r14
@@ -509,7 +516,7 @@ romulus_n_encrypt_with:
 	and	r10, r14
 	xor	r14, r15
 	mov	r15, 16(sp)
-	; romulus_n.ae:38: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	mov	18(sp), r15
 	rrum.w	#1, r15
 	and	#32639, r15
@@ -520,35 +527,35 @@ romulus_n_encrypt_with:
 	xor	18(sp), r14
 	and	#32896, r14
 	xor	r14, r15
-	; romulus_n.ae:121: store_be(ct, off, g(s) ^ mp, count)
+	; romulus_n.ae:122: store_be(ct, off, g(s) ^ mp, count)
 	mov	r4, r14
 	add	68(sp), r14
 	xor	16(sp), r15
 	mov	r15, 20(sp)
 	xor	22(sp), r5
 	mov	r5, 12(sp)
-	; romulus_n.ae:48: return if n < 16 then x | (n as u128) else x
+	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
 	mov	r6, r15
 	swpb	r15
 	xor	r6, r6
 	swpb	r6
 	and	r10, r6
 	xor	r6, r15
-	; romulus_n.ae:121: store_be(ct, off, g(s) ^ mp, count)
+	; romulus_n.ae:122: store_be(ct, off, g(s) ^ mp, count)
 	xor	r15, r11
 	mov	r15, 8(sp)
-	; romulus_n.ae:48: return if n < 16 then x | (n as u128) else x
+	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
 	mov	r7, r15
 	swpb	r15
 	xor	r7, r7
 	swpb	r7
 	and	r10, r7
 	xor	r7, r15
-	; romulus_n.ae:121: store_be(ct, off, g(s) ^ mp, count)
+	; romulus_n.ae:122: store_be(ct, off, g(s) ^ mp, count)
 	mov	r12, r7
 	xor	r15, r7
 	mov	r15, 6(sp)
-	; romulus_n.ae:48: return if n < 16 then x | (n as u128) else x
+	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
 	mov	r9, r15
 	swpb	r15
 	mov	r15, r12
@@ -556,11 +563,11 @@ romulus_n_encrypt_with:
 	swpb	r9
 	and	r10, r9
 	xor	r9, r12
-	; romulus_n.ae:121: store_be(ct, off, g(s) ^ mp, count)
+	; romulus_n.ae:122: store_be(ct, off, g(s) ^ mp, count)
 	mov	r13, r15
 	xor	r12, r15
 	mov	r12, 4(sp)
-	; romulus_n.ae:48: return if n < 16 then x | (n as u128) else x
+	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
 	mov	32(sp), r9
 	mov	r9, r12
 	swpb	r12
@@ -569,11 +576,11 @@ romulus_n_encrypt_with:
 	swpb	r13
 	and	r10, r13
 	xor	r13, r12
-	; romulus_n.ae:121: store_be(ct, off, g(s) ^ mp, count)
+	; romulus_n.ae:122: store_be(ct, off, g(s) ^ mp, count)
 	mov	28(sp), r9
 	xor	r12, r9
 	mov	r12, 2(sp)
-	; romulus_n.ae:48: return if n < 16 then x | (n as u128) else x
+	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
 	mov	42(sp), r6
 	mov	r6, r12
 	swpb	r12
@@ -582,10 +589,10 @@ romulus_n_encrypt_with:
 	swpb	r13
 	and	r10, r13
 	xor	r13, r12
-	; romulus_n.ae:121: store_be(ct, off, g(s) ^ mp, count)
+	; romulus_n.ae:122: store_be(ct, off, g(s) ^ mp, count)
 	mov	30(sp), r6
 	xor	r12, r6
-	; romulus_n.ae:48: return if n < 16 then x | (n as u128) else x
+	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
 	mov	48(sp), r4
 	mov	r4, r5
 	xor	r4, r5
@@ -594,7 +601,7 @@ romulus_n_encrypt_with:
 	mov	r4, r13
 	swpb	r13
 	xor	r5, r13
-	; romulus_n.ae:121: store_be(ct, off, g(s) ^ mp, count)
+	; romulus_n.ae:122: store_be(ct, off, g(s) ^ mp, count)
 	mov	44(sp), r5
 	xor	r13, r5
 	mov	r15, r10
@@ -654,7 +661,7 @@ romulus_n_encrypt_with:
 	dec	r8
 	jnz	.Lromulus_n_encrypt_with_cpy18
 .Lromulus_n_encrypt_with_stored16:
-	; romulus_n.ae:122: s = s ^ mp
+	; romulus_n.ae:123: s = s ^ mp
 	xor	16(sp), 18(sp)
 	xor	22(sp), 14(sp)
 	xor	8(sp), 10(sp)
@@ -668,7 +675,7 @@ romulus_n_encrypt_with:
 	xor	r12, r11
 	mov	46(sp), r15
 	xor	r13, r15
-	; romulus_n.ae:43: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	; romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	mov	60(sp), r10
 	mov	58(sp), r7
 	mov	56(sp), r8
@@ -685,7 +692,7 @@ romulus_n_encrypt_with:
 	inc	r13
 	and	#149, r13
 	xor	r13, r10
-	; romulus_n.ae:124: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
+	; romulus_n.ae:125: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
 	mov	#16, r14
 	mov	24(sp), r13
 	cmp	r13, r14
@@ -710,7 +717,7 @@ romulus_n_encrypt_with:
 	xor	#4, r14
 	and	r12, r14
 	xor	r14, r13
-	; romulus_n.ae:125: s = tbc_n(cnt, d, r23, s)
+	; romulus_n.ae:126: s = tbc_n(cnt, d, r23, s)
 	mov	r10, 410(sp)
 	mov	r7, 412(sp)
 	mov	r8, 414(sp)
@@ -755,7 +762,7 @@ romulus_n_encrypt_with:
 	br	#.Lromulus_n_encrypt_with_loop8
 .Lromulus_n_encrypt_with_near23:
 .Lromulus_n_encrypt_with_done9:
-	; romulus_n.ae:38: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	mov	18(sp), r14
 	mov	r14, r15
 	swpb	r15
@@ -844,7 +851,7 @@ romulus_n_encrypt_with:
 	and	#32639, r14
 	and	#32896, r15
 	xor	r15, r14
-	; romulus_n.ae:127: store_be(tag, 0, g(s))
+	; romulus_n.ae:128: store_be(tag, 0, g(s))
 	mov	72(sp), r13
 	bit	#1, r13
 	jnz	.Lromulus_n_encrypt_with_bytes19
@@ -917,7 +924,7 @@ romulus_n_decrypt_with:
 	mov	512(sp), 78(sp)
 	mov	516(sp), 74(sp)
 	mov	520(sp), 80(sp)
-	; romulus_n.ae:133: E.tk23_rows(load_be(nonce, 0, 16), r3, r23)
+	; romulus_n.ae:134: E.tk23_rows(load_be(nonce, 0, 16), r3, r23)
 	bit	#1, r11
 	jnz	.Lromulus_n_decrypt_with_bytes1
 .Lromulus_n_decrypt_with_words2:
@@ -967,7 +974,7 @@ romulus_n_decrypt_with:
 	add	#82, r14
 	mov	r8, r13
 	call	#romulus_n_E_tk23_rows
-	; romulus_n.ae:134: s = absorb_ad(r3, r23, ad)
+	; romulus_n.ae:135: s = absorb_ad(r3, r23, ad)
 	mov	sp, r13
 	add	#82, r13
 	mov	sp, r15
@@ -977,7 +984,7 @@ romulus_n_decrypt_with:
 	mov	r9, r14
 	mov	r10, r15
 	call	#romulus_n_absorb_ad
-	; romulus_n.ae:137: if m == 0 {
+	; romulus_n.ae:138: if m == 0 {
 	mov	72(sp), r15
 	sub	#1, r15
 	clr	r15
@@ -985,7 +992,7 @@ romulus_n_decrypt_with:
 	xor	#1, r15
 	tst	r15
 	jz	.Lromulus_n_decrypt_with_else6
-	; romulus_n.ae:139: s = tbc_n(cnt, 0x15, r23, s)
+	; romulus_n.ae:140: s = tbc_n(cnt, 0x15, r23, s)
 	mov	#2, 418(sp)
 	mov	#0, 420(sp)
 	mov	#0, 422(sp)
@@ -1029,7 +1036,7 @@ romulus_n_decrypt_with:
 	mov	454(sp), r12
 	mov	456(sp), r13
 .Lromulus_n_decrypt_with_endif7:
-	; romulus_n.ae:141: for i in 0..(m + 15) / 16 {
+	; romulus_n.ae:142: for i in 0..(m + 15) / 16 {
 	mov	72(sp), r15
 	mov	#0, r4
 	add	#15, r15
@@ -1076,7 +1083,7 @@ romulus_n_decrypt_with:
 	br	#.Lromulus_n_decrypt_with_done9
 .Lromulus_n_decrypt_with_near29:
 .Lromulus_n_decrypt_with_loop8:
-	; romulus_n.ae:38: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	mov	36(sp), r13
 	mov	r13, r15
 	rrum.w	#1, r15
@@ -1173,7 +1180,7 @@ romulus_n_decrypt_with:
 	and	#32896, r14
 	xor	r14, r15
 	mov	r15, 32(sp)
-	; romulus_n.ae:142: off = 16 * i
+	; romulus_n.ae:143: off = 16 * i
 	mov	56(sp), r14
 	rlam.w	#4, r14
 	mov	58(sp), r13
@@ -1190,13 +1197,13 @@ romulus_n_decrypt_with:
 	bis	r15, r14
 	and	#65520, r13
 	mov	r13, 38(sp)
-	; romulus_n.ae:143: rest = m - off
+	; romulus_n.ae:144: rest = m - off
 	mov	72(sp), r13
 	mov	#0, r12
 	mov	38(sp), r11
 	sub	r11, r13
 	subc	r14, r12
-	; romulus_n.ae:144: count = if rest < 16 then rest else 16
+	; romulus_n.ae:145: count = if rest < 16 then rest else 16
 	cmp	#16, r13
 	mov	r12, r15
 	subc	#0, r15
@@ -1213,7 +1220,7 @@ romulus_n_decrypt_with:
 	and	r12, r15
 	mov	r12, 44(sp)
 	mov	r15, 40(sp)
-	; romulus_n.ae:145: p = first_bytes(g(s) ^ load_be(ct, off, 16, count), count)
+	; romulus_n.ae:146: p = first_bytes(g(s) ^ load_be(ct, off, 16, count), count)
 	mov	r11, r12
 	add	76(sp), r12
 	cmp	#16, r9
@@ -1251,7 +1258,7 @@ romulus_n_decrypt_with:
 	mov	r10, r12
 	jmp	.Lromulus_n_decrypt_with_words11
 .Lromulus_n_decrypt_with_join12:
-	; romulus_n.ae:53: return x & ~(~(0 as u128) >> (8 * n))
+	; romulus_n.ae:54: return x & ~(~(0 as u128) >> (8 * n))
 	mov	40(sp), r15
 	rlam.w	#3, r15
 	mov	r9, r13
@@ -1265,7 +1272,7 @@ romulus_n_decrypt_with:
 	and	#7, r14
 	bis	r14, r15
 	mov	r15, 34(sp)
-	; romulus_n.ae:145: p = first_bytes(g(s) ^ load_be(ct, off, 16, count), count)
+	; romulus_n.ae:146: p = first_bytes(g(s) ^ load_be(ct, off, 16, count), count)
 	swpb	r12
 	xor	r12, 22(sp)
 	swpb	r11
@@ -1284,7 +1291,7 @@ romulus_n_decrypt_with:
 	mov	32(sp), r6
 	swpb	r5
 	xor	r5, r6
-	; romulus_n.ae:53: return x & ~(~(0 as u128) >> (8 * n))
+	; romulus_n.ae:54: return x & ~(~(0 as u128) >> (8 * n))
 	mov	r13, r7
 	and	#65528, r7
 	mov	#-1, r8
@@ -1353,7 +1360,7 @@ romulus_n_decrypt_with:
 	mov	r4, r13
 	bic	r14, r13
 	bic	r15, r6
-	; romulus_n.ae:146: store_be(msg, off, p, count)
+	; romulus_n.ae:147: store_be(msg, off, p, count)
 	mov	r6, 16(sp)
 	mov	r13, 12(sp)
 	mov	r12, 8(sp)
@@ -1410,7 +1417,7 @@ romulus_n_decrypt_with:
 	dec	r15
 	jnz	.Lromulus_n_decrypt_with_cpy23
 .Lromulus_n_decrypt_with_stored21:
-	; romulus_n.ae:48: return if n < 16 then x | (n as u128) else x
+	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
 	cmp	#16, r9
 	mov	40(sp), r4
 	mov	r4, r15
@@ -1453,7 +1460,7 @@ romulus_n_decrypt_with:
 	and	r14, r15
 	mov	r6, r14
 	xor	r15, r14
-	; romulus_n.ae:147: s = s ^ pad(p, count)
+	; romulus_n.ae:148: s = s ^ pad(p, count)
 	xor	r7, 36(sp)
 	xor	r8, 30(sp)
 	xor	r5, 24(sp)
@@ -1467,7 +1474,7 @@ romulus_n_decrypt_with:
 	xor	r13, r11
 	mov	54(sp), r15
 	xor	r14, r15
-	; romulus_n.ae:43: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	; romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	mov	62(sp), r10
 	mov	66(sp), r7
 	mov	64(sp), r8
@@ -1484,7 +1491,7 @@ romulus_n_decrypt_with:
 	inc	r13
 	and	#149, r13
 	xor	r13, r10
-	; romulus_n.ae:149: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
+	; romulus_n.ae:150: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
 	mov	#16, r14
 	mov	42(sp), r13
 	cmp	r13, r14
@@ -1509,7 +1516,7 @@ romulus_n_decrypt_with:
 	xor	#4, r14
 	and	r12, r14
 	xor	r14, r13
-	; romulus_n.ae:150: s = tbc_n(cnt, d, r23, s)
+	; romulus_n.ae:151: s = tbc_n(cnt, d, r23, s)
 	mov	r10, 418(sp)
 	mov	r7, 420(sp)
 	mov	r8, 422(sp)
@@ -1554,7 +1561,7 @@ romulus_n_decrypt_with:
 	br	#.Lromulus_n_decrypt_with_loop8
 .Lromulus_n_decrypt_with_near30:
 .Lromulus_n_decrypt_with_done9:
-	; romulus_n.ae:152: return (load_be(tag, 0, 16) ^ g(s)) == 0
+	; romulus_n.ae:153: return (load_be(tag, 0, 16) ^ g(s)) == 0
 	mov	78(sp), r8
 	bit	#1, r8
 	jnz	.Lromulus_n_decrypt_with_bytes24
@@ -1583,7 +1590,7 @@ romulus_n_decrypt_with:
 	mov	r12, r8
 	jmp	.Lromulus_n_decrypt_with_words25
 .Lromulus_n_decrypt_with_join26:
-	; romulus_n.ae:38: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	mov	54(sp), r5
 	mov	r5, r14
 	swpb	r14
@@ -1593,11 +1600,11 @@ romulus_n_decrypt_with:
 	and	#32896, r14
 	rrum.w	#1, r5
 	and	#32639, r5
-	; romulus_n.ae:152: return (load_be(tag, 0, 16) ^ g(s)) == 0
+	; romulus_n.ae:153: return (load_be(tag, 0, 16) ^ g(s)) == 0
 	swpb	r13
 	xor	r5, r13
 	xor	r14, r13
-	; romulus_n.ae:38: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	mov	52(sp), r5
 	mov	r5, r15
 	swpb	r15
@@ -1607,11 +1614,11 @@ romulus_n_decrypt_with:
 	and	#32896, r15
 	rrum.w	#1, r5
 	and	#32639, r5
-	; romulus_n.ae:152: return (load_be(tag, 0, 16) ^ g(s)) == 0
+	; romulus_n.ae:153: return (load_be(tag, 0, 16) ^ g(s)) == 0
 	swpb	r12
 	xor	r5, r12
 	xor	r15, r12
-	; romulus_n.ae:38: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	mov	50(sp), r15
 	mov	r15, r14
 	swpb	r14
@@ -1621,11 +1628,11 @@ romulus_n_decrypt_with:
 	and	#32896, r14
 	rrum.w	#1, r15
 	and	#32639, r15
-	; romulus_n.ae:152: return (load_be(tag, 0, 16) ^ g(s)) == 0
+	; romulus_n.ae:153: return (load_be(tag, 0, 16) ^ g(s)) == 0
 	swpb	r6
 	xor	r15, r6
 	xor	r14, r6
-	; romulus_n.ae:38: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	mov	48(sp), r14
 	mov	r14, r5
 	swpb	r5
@@ -1635,11 +1642,11 @@ romulus_n_decrypt_with:
 	and	#32896, r5
 	rrum.w	#1, r14
 	and	#32639, r14
-	; romulus_n.ae:152: return (load_be(tag, 0, 16) ^ g(s)) == 0
+	; romulus_n.ae:153: return (load_be(tag, 0, 16) ^ g(s)) == 0
 	swpb	r7
 	xor	r14, r7
 	xor	r5, r7
-	; romulus_n.ae:38: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	mov	46(sp), r14
 	mov	r14, r15
 	swpb	r15
@@ -1649,11 +1656,11 @@ romulus_n_decrypt_with:
 	and	#32896, r15
 	rrum.w	#1, r14
 	and	#32639, r14
-	; romulus_n.ae:152: return (load_be(tag, 0, 16) ^ g(s)) == 0
+	; romulus_n.ae:153: return (load_be(tag, 0, 16) ^ g(s)) == 0
 	swpb	r11
 	xor	r14, r11
 	xor	r15, r11
-	; romulus_n.ae:38: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	mov	24(sp), r14
 	mov	r14, r15
 	swpb	r15
@@ -1663,11 +1670,11 @@ romulus_n_decrypt_with:
 	and	#32896, r15
 	rrum.w	#1, r14
 	and	#32639, r14
-	; romulus_n.ae:152: return (load_be(tag, 0, 16) ^ g(s)) == 0
+	; romulus_n.ae:153: return (load_be(tag, 0, 16) ^ g(s)) == 0
 	swpb	r10
 	xor	r14, r10
 	xor	r15, r10
-	; romulus_n.ae:38: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	mov	36(sp), r14
 	mov	r14, r15
 	swpb	r15
@@ -1677,11 +1684,11 @@ romulus_n_decrypt_with:
 	and	#32896, r15
 	rrum.w	#1, r14
 	and	#32639, r14
-	; romulus_n.ae:152: return (load_be(tag, 0, 16) ^ g(s)) == 0
+	; romulus_n.ae:153: return (load_be(tag, 0, 16) ^ g(s)) == 0
 	swpb	r8
 	xor	r14, r8
 	xor	r15, r8
-	; romulus_n.ae:38: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	mov	30(sp), r14
 	mov	r14, r15
 	swpb	r15
@@ -1691,7 +1698,7 @@ romulus_n_decrypt_with:
 	and	#32896, r15
 	rrum.w	#1, r14
 	and	#32639, r14
-	; romulus_n.ae:152: return (load_be(tag, 0, 16) ^ g(s)) == 0
+	; romulus_n.ae:153: return (load_be(tag, 0, 16) ^ g(s)) == 0
 	swpb	r9
 	xor	r14, r9
 	xor	r15, r9
@@ -1724,7 +1731,7 @@ romulus_n_decrypt_with:
 romulus_n_E_tk23_rows:
 	pushm.w	#7, r10
 	sub	#6, sp
-	; skinny128_384plus.ae:173: @unroll(unroll)
+	; skinny128_384plus.ae:184: @unroll(unroll)
 	mov	#40, 4(sp)
 	mov	@r12+, r8
 	mov	@r12+, r9
@@ -1734,10 +1741,10 @@ romulus_n_E_tk23_rows:
 	mov	@r12+, 0(sp)
 	mov	@r12+, r7
 	mov	@r12+, r15
-	; skinny128_384plus.ae:175: r23[i] = tk2[127:64] ^ r3[i]
+	; skinny128_384plus.ae:186: r23[i] = tk2[127:64] ^ r3[i]
 	mov	r13, r12
 	mov	r14, r13
-	; skinny128_384plus.ae:173: @unroll(unroll)
+	; skinny128_384plus.ae:184: @unroll(unroll)
 .Lromulus_n_E_tk23_rows_loop1:
 	; skinny128_384plus.ae:79: x = t[127:64]
 	mov	r11, r14
@@ -1810,7 +1817,7 @@ romulus_n_E_tk23_rows:
 	and	#65278, r4
 	and	#257, r10
 	bis	r10, r4
-	; skinny128_384plus.ae:175: r23[i] = tk2[127:64] ^ r3[i]
+	; skinny128_384plus.ae:186: r23[i] = tk2[127:64] ^ r3[i]
 	mov	2(sp), r8
 	xor	@r12+, r8
 	mov	@sp, r9
@@ -1857,7 +1864,7 @@ romulus_n_absorb_ad:
 	mov	r14, 40(sp)
 	mov	r15, 60(sp)
 	mov	190(sp), 64(sp)
-	; romulus_n.ae:78: pairs = if a > 0 then (a - 1) / 32 else 0 as u32        // pairs with AD after them
+	; romulus_n.ae:79: pairs = if a > 0 then (a - 1) / 32 else 0 as u32        // pairs with AD after them
 	mov	#0, r15
 	mov	60(sp), r14
 	cmp	r14, r15
@@ -1894,7 +1901,7 @@ romulus_n_absorb_ad:
 	mov	r14, 36(sp)
 	and	r12, r13
 	mov	r13, 38(sp)
-	; romulus_n.ae:79: for i in 0..pairs {
+	; romulus_n.ae:80: for i in 0..pairs {
 	mov	#0, 26(sp)
 	mov	#0, 28(sp)
 	mov	#0, 12(sp)
@@ -1914,7 +1921,7 @@ romulus_n_absorb_ad:
 	subc	r13, r15
 	jc	.Lromulus_n_absorb_ad_done2
 .Lromulus_n_absorb_ad_loop1:
-	; romulus_n.ae:80: off = 32 * i
+	; romulus_n.ae:81: off = 32 * i
 	mov	26(sp), r14
 	swpb	r14
 	bit	#1, r14
@@ -1924,7 +1931,7 @@ romulus_n_absorb_ad:
 	bit	#1, r14
 	rrc	r14
 	and	#65504, r14
-	; romulus_n.ae:81: s = s ^ load_be(ad, off, 16)
+	; romulus_n.ae:82: s = s ^ load_be(ad, off, 16)
 	mov	r14, r9
 	add	40(sp), r9
 	bit	#1, r9
@@ -1976,7 +1983,7 @@ romulus_n_absorb_ad:
 	mov	32(sp), r11
 	swpb	r8
 	xor	r8, r11
-	; romulus_n.ae:43: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	; romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	mov	30(sp), r15
 	mov	r12, r10
 	rla	r15
@@ -1991,7 +1998,7 @@ romulus_n_absorb_ad:
 	and	#149, r12
 	xor	r12, r15
 	mov	r15, 4(sp)
-	; romulus_n.ae:83: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
+	; romulus_n.ae:84: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
 	mov	r14, r7
 	add	#16, r7
 	add	40(sp), r7
@@ -2065,7 +2072,7 @@ romulus_n_absorb_ad:
 	mov	#8, r13
 	mov	54(sp), r15
 	call	#romulus_n_tbc
-	; romulus_n.ae:43: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	; romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	mov	4(sp), r11
 	mov	8(sp), r13
 	mov	6(sp), r14
@@ -2099,7 +2106,7 @@ romulus_n_absorb_ad:
 	subc	38(sp), r15
 	jnc	.Lromulus_n_absorb_ad_loop1
 .Lromulus_n_absorb_ad_done2:
-	; romulus_n.ae:86: off = 32 * pairs
+	; romulus_n.ae:87: off = 32 * pairs
 	mov	36(sp), r14
 	swpb	r14
 	bit	#1, r14
@@ -2116,12 +2123,12 @@ romulus_n_absorb_ad:
 	rlam.w	#1, r15
 	and	#31, r14
 	bis	r14, r15
-	; romulus_n.ae:87: r = a - off                                           // 0 (empty A) .. 32
+	; romulus_n.ae:88: r = a - off                                           // 0 (empty A) .. 32
 	mov	#0, r14
 	mov	60(sp), r10
 	sub	48(sp), r10
 	subc	r15, r14
-	; romulus_n.ae:88: odd = if r < 16 then r else 16
+	; romulus_n.ae:89: odd = if r < 16 then r else 16
 	cmp	#16, r10
 	mov	r14, r15
 	subc	#0, r15
@@ -2137,7 +2144,7 @@ romulus_n_absorb_ad:
 	xor	#16, r13
 	and	r14, r11
 	mov	r14, 62(sp)
-	; romulus_n.ae:89: s = s ^ pad(load_be(ad, off, 16, odd), odd)
+	; romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
 	mov	48(sp), r4
 	add	40(sp), r4
 	cmp	#16, r13
@@ -2175,7 +2182,7 @@ romulus_n_absorb_ad:
 	mov	r8, r4
 	jmp	.Lromulus_n_absorb_ad_words14
 .Lromulus_n_absorb_ad_join15:
-	; romulus_n.ae:48: return if n < 16 then x | (n as u128) else x
+	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
 	cmp	#16, r13
 	mov	r11, r14
 	subc	#0, r14
@@ -2234,7 +2241,7 @@ romulus_n_absorb_ad:
 	and	r14, r15
 	swpb	r11
 	xor	r15, r11
-	; romulus_n.ae:89: s = s ^ pad(load_be(ad, off, 16, odd), odd)
+	; romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
 	xor	42(sp), 12(sp)
 	xor	r5, 10(sp)
 	xor	r8, r6
@@ -2245,7 +2252,7 @@ romulus_n_absorb_ad:
 	xor	r13, 22(sp)
 	xor	r4, 24(sp)
 	xor	r11, 32(sp)
-	; romulus_n.ae:43: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	; romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	mov	30(sp), r8
 	mov	8(sp), r6
 	mov	r12, r7
@@ -2260,7 +2267,7 @@ romulus_n_absorb_ad:
 	inc	r12
 	and	#149, r12
 	xor	r12, r8
-	; romulus_n.ae:91: if r > 16 {
+	; romulus_n.ae:92: if r > 16 {
 	mov	#16, r15
 	cmp	60(sp), r15
 	mov	#0, r15
@@ -2270,7 +2277,7 @@ romulus_n_absorb_ad:
 	xor	#1, r15
 	tst	r15
 	jz	.Lromulus_n_absorb_ad_else18
-	; romulus_n.ae:92: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
+	; romulus_n.ae:93: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
 	mov	48(sp), r4
 	add	#16, r4
 	mov	60(sp), r14
@@ -2313,7 +2320,7 @@ romulus_n_absorb_ad:
 	mov	r9, r4
 	jmp	.Lromulus_n_absorb_ad_words21
 .Lromulus_n_absorb_ad_join22:
-	; romulus_n.ae:48: return if n < 16 then x | (n as u128) else x
+	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
 	cmp	#16, r14
 	mov	r12, r15
 	subc	#0, r15
@@ -2370,7 +2377,7 @@ romulus_n_absorb_ad:
 	mov	44(sp), r15
 	swpb	r15
 	xor	r12, r15
-	; romulus_n.ae:92: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
+	; romulus_n.ae:93: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
 	mov	r8, 86(sp)
 	mov	r6, 88(sp)
 	mov	6(sp), 90(sp)
@@ -2404,7 +2411,7 @@ romulus_n_absorb_ad:
 	mov	#8, r13
 	mov	54(sp), r15
 	call	#romulus_n_tbc
-	; romulus_n.ae:43: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	; romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	mov	6(sp), r12
 	mov	r7, r15
 	rla	r8
@@ -2437,7 +2444,7 @@ romulus_n_absorb_ad:
 	mov	32(sp), r14
 	mov	6(sp), r12
 .Lromulus_n_absorb_ad_endif19:
-	; romulus_n.ae:95: d = if (r == 16) | (r == 32) then 0x18 else 0x1a as u8
+	; romulus_n.ae:96: d = if (r == 16) | (r == 32) then 0x18 else 0x1a as u8
 	mov	60(sp), r15
 	xor	#16, r15
 	bis	62(sp), r15
@@ -2457,7 +2464,7 @@ romulus_n_absorb_ad:
 	inc	r13
 	and	#2, r13
 	xor	#26, r13
-	; romulus_n.ae:96: return tbc_n(cnt, d, r23, s)
+	; romulus_n.ae:97: return tbc_n(cnt, d, r23, s)
 	mov	r8, 86(sp)
 	mov	r6, 88(sp)
 	mov	r12, 90(sp)
@@ -2496,31 +2503,32 @@ romulus_n_absorb_ad:
 
 
 ; --- romulus_n_tbc_n: romulus_n.tbc_n
-;     frame 70 bytes (3 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 716 bytes of code
+;     frame 68 bytes (2 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 682 bytes of code
 	.section .text.romulus_n_tbc_n,"ax",@progbits
 	.local romulus_n_tbc_n
 	.type romulus_n_tbc_n, @function
 	.balign 2
 romulus_n_tbc_n:
 	pushm.w	#7, r10
-	sub	#70, sp
-	mov	r15, r7
-	mov	86(sp), 4(sp)
-	; romulus_n.ae:60: E.tk1_rows(cat(rev8(cnt), d), t1)
+	sub	#68, sp
+	mov	r14, r6
+	mov	r15, r11
+	mov	84(sp), 2(sp)
+	; romulus_n.ae:61: E.tk1_rows(cat(rev8(cnt), d), t1)
 	mov	4(r12), r10
 	xor.b	6(r12), r10
 	xor	4(r12), r10
-	mov	2(r12), r11
-	xor.b	4(r12), r11
-	xor	2(r12), r11
+	mov	2(r12), r14
+	xor.b	4(r12), r14
+	xor	2(r12), r14
 	mov	@r12, r15
 	xor.b	2(r12), r15
 	xor	@r12, r15
-	mov.b	@r12, r6
+	mov.b	@r12, r7
 	mov	r10, r8
 	and	#255, r8
-	mov	r11, r5
+	mov	r14, r5
 	and	#255, r5
 	swpb	r10
 	mov.b	r10, r10
@@ -2528,198 +2536,74 @@ romulus_n_tbc_n:
 	bis	r10, r5
 	mov	r15, r9
 	and	#255, r9
-	swpb	r11
-	mov.b	r11, r11
+	swpb	r14
+	mov.b	r14, r14
 	swpb	r9
-	bis	r11, r9
-	mov.b	r6, r6
+	bis	r14, r9
+	mov.b	r7, r7
 	swpb	r15
 	mov.b	r15, r15
-	swpb	r6
-	bis	r15, r6
+	swpb	r7
+	bis	r15, r7
 	swpb	r8
 	bis	r13, r8
-	; skinny128_384plus.ae:194: for j in 0..8 {
+	; skinny128_384plus.ae:205: for j in 0..8 {
 	mov	#8, r10
-	; skinny128_384plus.ae:195: t1[j] = tk1
-	mov	sp, r11
-	; skinny128_384plus.ae:194: for j in 0..8 {
+	; skinny128_384plus.ae:206: t1[j] = tk1
+	mov	sp, r12
+	; skinny128_384plus.ae:205: for j in 0..8 {
 .Lromulus_n_tbc_n_loop1:
-	; skinny128_384plus.ae:195: t1[j] = tk1
-	mov	r8, 6(r11)
-	mov	r5, 8(r11)
-	mov	r9, 10(r11)
-	mov	r6, 12(r11)
-	; skinny128_384plus.ae:184: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32])
-	mov	r5, r12
-	xor.b	r9, r12
-	xor	r5, r12
-	mov	r9, r13
+	; skinny128_384plus.ae:206: t1[j] = tk1
+	mov	r8, 4(r12)
+	mov	r5, 6(r12)
+	mov	r9, 8(r12)
+	mov	r7, 10(r12)
+	; skinny128_384plus.ae:195: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32])
+	mov	r5, r13
+	xor.b	r9, r13
+	xor	r5, r13
+	mov	r9, r14
 	mov	r8, r15
 	swpb	r15
-	xor.b	r15, r13
-	xor	r9, r13
-	mov	r6, r9
+	xor.b	r15, r14
+	xor	r9, r14
+	mov	r7, r9
 	xor.b	r5, r9
-	xor	r6, r9
-	mov	r6, r15
+	xor	r7, r9
+	mov	r7, r15
 	swpb	r15
-	mov	r15, r6
-	xor.b	r8, r6
-	xor	r15, r6
-	add	#8, r11
-	mov	r12, r8
-	mov	r13, r5
+	mov	r15, r7
+	xor.b	r8, r7
+	xor	r15, r7
+	add	#8, r12
+	mov	r13, r8
+	mov	r14, r5
 	dec	r10
 	jnz	.Lromulus_n_tbc_n_loop1
 .Lromulus_n_tbc_n_done2:
-	; skinny128_384plus.ae:207: @unroll(unroll)
-	mov	#0, 2(sp)
-	mov	12(r7), r11
-	mov	14(r7), r12
-	mov	8(r7), r9
-	mov	10(r7), r10
-	mov	4(r7), r8
-	mov	6(r7), r13
-	mov	@r7, r6
-	mov	2(r7), r7
-	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	; skinny128_384plus.ae:219: @unroll(unroll)
 	mov	#0, 0(sp)
-	; skinny128_384plus.ae:207: @unroll(unroll)
+	mov	12(r11), r12
+	mov	14(r11), r13
+	mov	8(r11), r9
+	mov	10(r11), r10
+	mov	4(r11), r7
+	mov	6(r11), r14
+	mov	@r11, r8
+	mov	2(r11), r11
 .Lromulus_n_tbc_n_loop3:
-	; skinny128_384plus.ae:210: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], r23[i] ^ t1[j % 8])
-	mov	2(sp), r5
+	; skinny128_384plus.ae:222: r0, r1, r2, r3 = round_keyed(r0, r1, r2, r3, r23[i] ^ t1[j % 8])
+	mov	@sp, r5
 	and	#7, r5
 	rla	r5
 	rla	r5
 	rla	r5
 	add	sp, r5
 	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	mov.b	r12, r15
-	xor	r15, r12
-	swpb	r12
-	mov.b	romulus_n_E.sbox(r12), r4
-	mov.b	romulus_n_E.sbox(r15), r12
-	mov.b	r11, r15
-	xor	r15, r11
-	swpb	r11
-	mov.b	romulus_n_E.sbox(r11), r11
-	mov.b	romulus_n_E.sbox(r15), r15
-	swpb	r4
-	bis	r12, r4
-	mov	r11, r12
-	swpb	r12
-	bis	r15, r12
-	; skinny128_384plus.ae:116: r0 = sub_cells(r0) ^ ((c & 0xf) as u32 << 24) ^ k[63:32]
-	xor	4(r14), r12
-	xor	10(r5), r12
-	mov	@sp, r15
-	xor	romulus_n_rt0(r15), r4
-	xor	6(r14), r4
-	xor	12(r5), r4
-	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	mov.b	r10, r15
-	xor	r15, r10
-	swpb	r10
-	mov.b	romulus_n_E.sbox(r10), r11
-	mov.b	romulus_n_E.sbox(r15), r10
-	mov.b	r9, r15
-	xor	r15, r9
-	swpb	r9
-	mov.b	romulus_n_E.sbox(r9), r9
-	mov.b	romulus_n_E.sbox(r15), r15
-	swpb	r11
-	bis	r10, r11
-	swpb	r9
-	bis	r15, r9
-	; skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
-	xor	@r14, r9
-	xor	6(r5), r9
-	mov	@sp, r15
-	xor	romulus_n_rt0+2(r15), r11
-	xor	2(r14), r11
-	xor	8(r5), r11
-	swpb	r11
-	mov	r11, r10
-	swpb	r9
-	xor.b	r9, r10
-	xor	r9, r10
-	mov	r9, r5
-	xor.b	r11, r5
-	xor	r11, r5
-	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	mov.b	r13, r15
 	xor	r15, r13
 	swpb	r13
-	mov.b	romulus_n_E.sbox(r13), r13
-	mov.b	romulus_n_E.sbox(r15), r11
-	mov.b	r8, r9
-	xor	r9, r8
-	swpb	r8
-	mov.b	romulus_n_E.sbox(r8), r15
-	mov.b	romulus_n_E.sbox(r9), r9
-	swpb	r13
-	bis	r11, r13
-	swpb	r15
-	bis	r9, r15
-	; skinny128_384plus.ae:118: r2 = (sub_cells(r2) ^ 0x02000000) >>> 16
-	xor	#512, r13
-	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	mov.b	r7, r9
-	xor	r9, r7
-	swpb	r7
-	mov.b	romulus_n_E.sbox(r7), r7
-	mov.b	romulus_n_E.sbox(r9), r8
-	mov.b	r6, r9
-	xor	r9, r6
-	swpb	r6
-	mov.b	romulus_n_E.sbox(r6), r6
-	mov.b	romulus_n_E.sbox(r9), r9
-	; skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
-	swpb	r8
-	bis	r6, r8
-	swpb	r9
-	bis	r7, r9
-	; skinny128_384plus.ae:121: t = r0 ^ r2
-	mov	r12, r6
-	xor	r13, r6
-	; skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
-	xor	r6, r9
-	xor	r13, r5
-	; skinny128_384plus.ae:121: t = r0 ^ r2
-	mov	r4, r7
-	xor	r15, r7
-	; skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
-	mov	r8, r13
-	xor	r7, r13
-	mov	r10, r8
-	xor	r15, r8
-	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	mov.b	r13, r15
-	xor	r15, r13
-	swpb	r13
-	mov.b	romulus_n_E.sbox(r13), r10
-	mov.b	romulus_n_E.sbox(r15), r13
-	mov.b	r9, r15
-	xor	r15, r9
-	swpb	r9
-	mov.b	romulus_n_E.sbox(r9), r9
-	mov.b	romulus_n_E.sbox(r15), r15
-	swpb	r10
-	bis	r13, r10
-	swpb	r9
-	bis	r15, r9
-	; skinny128_384plus.ae:116: r0 = sub_cells(r0) ^ ((c & 0xf) as u32 << 24) ^ k[63:32]
-	xor	12(r14), r9
-	mov	@sp, r11
-	mov	r11, r15
-	xor	romulus_n_rt0+4(r15), r10
-	xor	14(r14), r10
-	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	mov.b	r4, r15
-	xor	r15, r4
-	swpb	r4
-	mov.b	romulus_n_E.sbox(r4), r4
+	mov.b	romulus_n_E.sbox(r13), r4
 	mov.b	romulus_n_E.sbox(r15), r13
 	mov.b	r12, r15
 	xor	r15, r12
@@ -2730,82 +2614,193 @@ romulus_n_tbc_n:
 	bis	r13, r4
 	swpb	r12
 	bis	r15, r12
+	; skinny128_384plus.ae:116: r0 = sub_cells(r0) ^ ((c & 0xf) as u32 << 24) ^ k[63:32]
+	xor	4(r6), r12
+	mov	r12, r15
+	xor	8(r5), r15
+	xor	6(r6), r4
+	xor	10(r5), r4
+	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	mov.b	r10, r12
+	xor	r12, r10
+	swpb	r10
+	mov.b	romulus_n_E.sbox(r10), r13
+	mov.b	romulus_n_E.sbox(r12), r10
+	mov.b	r9, r12
+	xor	r12, r9
+	swpb	r9
+	mov.b	romulus_n_E.sbox(r9), r9
+	mov.b	romulus_n_E.sbox(r12), r12
+	swpb	r13
+	bis	r10, r13
+	swpb	r9
+	bis	r12, r9
 	; skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
-	xor	8(r14), r12
-	xor	romulus_n_rt0+6(r11), r4
-	xor	10(r14), r4
-	swpb	r4
-	mov	r4, r13
-	swpb	r12
-	xor.b	r12, r13
-	xor	r12, r13
-	xor.b	r4, r12
-	xor	r4, r12
+	xor	@r6, r9
+	xor	4(r5), r9
+	xor	2(r6), r13
+	xor	6(r5), r13
+	swpb	r13
+	mov	r13, r10
+	swpb	r9
+	xor.b	r9, r10
+	xor	r9, r10
+	mov	r9, r5
+	xor.b	r13, r5
+	xor	r13, r5
 	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	mov.b	r8, r15
-	xor	r15, r8
-	swpb	r8
-	mov.b	romulus_n_E.sbox(r8), r4
-	mov.b	romulus_n_E.sbox(r15), r8
-	mov.b	r5, r11
-	xor	r11, r5
-	swpb	r5
-	mov.b	romulus_n_E.sbox(r5), r15
-	mov.b	romulus_n_E.sbox(r11), r11
-	swpb	r4
-	bis	r8, r4
-	swpb	r15
-	bis	r11, r15
-	; skinny128_384plus.ae:118: r2 = (sub_cells(r2) ^ 0x02000000) >>> 16
-	xor	#512, r4
-	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	mov.b	r7, r11
-	xor	r11, r7
+	mov.b	r14, r12
+	xor	r12, r14
+	swpb	r14
+	mov.b	romulus_n_E.sbox(r14), r13
+	mov.b	romulus_n_E.sbox(r12), r9
+	mov.b	r7, r12
+	xor	r12, r7
 	swpb	r7
-	mov.b	romulus_n_E.sbox(r7), r8
-	mov.b	romulus_n_E.sbox(r11), r5
-	mov.b	r6, r11
-	xor	r11, r6
-	swpb	r6
-	mov.b	romulus_n_E.sbox(r6), r7
-	mov.b	romulus_n_E.sbox(r11), r11
+	mov.b	romulus_n_E.sbox(r7), r14
+	mov.b	romulus_n_E.sbox(r12), r12
+	swpb	r13
+	bis	r9, r13
+	swpb	r14
+	bis	r12, r14
+	; skinny128_384plus.ae:118: r2 = (sub_cells(r2) ^ 0x02000000) >>> 16
+	xor	#512, r13
+	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	mov.b	r11, r9
+	xor	r9, r11
+	swpb	r11
+	mov.b	romulus_n_E.sbox(r11), r12
+	mov.b	romulus_n_E.sbox(r9), r11
+	mov.b	r8, r9
+	xor	r9, r8
+	swpb	r8
+	mov.b	romulus_n_E.sbox(r8), r8
+	mov.b	romulus_n_E.sbox(r9), r9
 	; skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
-	swpb	r5
-	bis	r7, r5
 	swpb	r11
 	bis	r8, r11
+	swpb	r9
+	bis	r12, r9
 	; skinny128_384plus.ae:121: t = r0 ^ r2
-	mov	r9, r6
-	xor	r4, r6
+	mov	r15, r12
+	xor	r13, r12
 	; skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
-	xor	r6, r11
-	mov	r12, r8
-	xor	r4, r8
+	xor	r12, r9
+	xor	r13, r5
 	; skinny128_384plus.ae:121: t = r0 ^ r2
+	mov	r4, r8
+	xor	r14, r8
+	; skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
+	xor	r8, r11
 	mov	r10, r7
-	xor	r15, r7
+	xor	r14, r7
+	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	mov.b	r11, r14
+	xor	r14, r11
+	swpb	r11
+	mov.b	romulus_n_E.sbox(r11), r10
+	mov.b	romulus_n_E.sbox(r14), r11
+	mov.b	r9, r14
+	xor	r14, r9
+	swpb	r9
+	mov.b	romulus_n_E.sbox(r9), r9
+	mov.b	romulus_n_E.sbox(r14), r14
+	swpb	r10
+	bis	r11, r10
+	swpb	r9
+	bis	r14, r9
+	; skinny128_384plus.ae:116: r0 = sub_cells(r0) ^ ((c & 0xf) as u32 << 24) ^ k[63:32]
+	xor	12(r6), r9
+	xor	14(r6), r10
+	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	mov.b	r4, r14
+	xor	r14, r4
+	swpb	r4
+	mov.b	romulus_n_E.sbox(r4), r4
+	mov.b	romulus_n_E.sbox(r14), r11
+	mov.b	r15, r13
+	xor	r13, r15
+	swpb	r15
+	mov.b	romulus_n_E.sbox(r15), r14
+	mov.b	romulus_n_E.sbox(r13), r15
+	swpb	r4
+	bis	r11, r4
+	swpb	r14
+	bis	r15, r14
+	; skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
+	xor	8(r6), r14
+	xor	10(r6), r4
+	swpb	r4
+	mov	r4, r15
+	swpb	r14
+	xor.b	r14, r15
+	xor	r14, r15
+	xor.b	r4, r14
+	xor	r4, r14
+	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	mov.b	r7, r13
+	xor	r13, r7
+	swpb	r7
+	mov.b	romulus_n_E.sbox(r7), r7
+	mov.b	romulus_n_E.sbox(r13), r11
+	mov.b	r5, r13
+	xor	r13, r5
+	swpb	r5
+	mov.b	romulus_n_E.sbox(r5), r5
+	mov.b	romulus_n_E.sbox(r13), r13
+	swpb	r7
+	bis	r11, r7
+	swpb	r5
+	bis	r13, r5
+	; skinny128_384plus.ae:118: r2 = (sub_cells(r2) ^ 0x02000000) >>> 16
+	xor	#512, r7
+	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	mov.b	r8, r13
+	xor	r13, r8
+	swpb	r8
+	mov.b	romulus_n_E.sbox(r8), r8
+	mov.b	romulus_n_E.sbox(r13), r13
+	mov.b	r12, r4
+	xor	r4, r12
+	swpb	r12
+	mov.b	romulus_n_E.sbox(r12), r11
+	mov.b	romulus_n_E.sbox(r4), r12
+	; skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
+	swpb	r13
+	bis	r11, r13
+	swpb	r12
+	bis	r8, r12
+	; skinny128_384plus.ae:121: t = r0 ^ r2
+	mov	r9, r8
+	xor	r7, r8
 	; skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
-	mov	r5, r12
-	xor	r7, r12
-	xor	r15, r13
-	add	#16, r14
-	add	#8, 0(sp)
-	add	#1, 2(sp)
-	cmp	#20, 2(sp)
+	xor	r8, r12
+	xor	r7, r14
+	; skinny128_384plus.ae:121: t = r0 ^ r2
+	mov	r10, r11
+	xor	r5, r11
+	; skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
+	xor	r11, r13
+	xor	r5, r15
+	add	#16, r6
+	mov	r14, r7
+	mov	r15, r14
+	add	#1, 0(sp)
+	cmp	#20, 0(sp)
 	jnc	.Lromulus_n_tbc_n_loop3
 .Lromulus_n_tbc_n_done4:
-	; skinny128_384plus.ae:213: return cat(r0, r1, r2, r3)
-	mov	4(sp), r14
-	mov	r14, r15
-	mov	r6, 0(r15)
-	mov	r7, 2(r15)
-	mov	r8, 4(r15)
-	mov	r13, 6(r15)
+	; skinny128_384plus.ae:225: return cat(r0, r1, r2, r3)
+	mov	2(sp), r6
+	mov	r6, r15
+	mov	r8, 0(r15)
+	mov	r11, 2(r15)
+	mov	r7, 4(r15)
+	mov	r14, 6(r15)
 	mov	r9, 8(r15)
 	mov	r10, 10(r15)
-	mov	r11, 12(r15)
-	mov	r12, 14(r14)
-	add	#70, sp
+	mov	r12, 12(r15)
+	mov	r13, 14(r6)
+	add	#68, sp
 	popm.w	#7, r10
 	ret
 	.size romulus_n_tbc_n, .-romulus_n_tbc_n
@@ -2826,7 +2821,7 @@ romulus_n_tbc:
 	mov	r15, r13
 	mov	372(sp), r9
 	mov	374(sp), r10
-	; romulus_n.ae:67: E.tk23_rows(tk2, r3, r23)
+	; romulus_n.ae:68: E.tk23_rows(tk2, r3, r23)
 	mov	@r14+, 322(sp)
 	mov	@r14+, 324(sp)
 	mov	@r14+, 326(sp)
@@ -2840,7 +2835,7 @@ romulus_n_tbc:
 	mov	sp, r14
 	add	#2, r14
 	call	#romulus_n_E_tk23_rows
-	; romulus_n.ae:68: return tbc_n(cnt, d, r23, s)
+	; romulus_n.ae:69: return tbc_n(cnt, d, r23, s)
 	mov	@r7, 322(sp)
 	mov	2(r7), 324(sp)
 	mov	4(r7), 326(sp)
@@ -2926,16 +2921,16 @@ romulus_n_E.sbox:
 	.global romulus_n_rt0
 	.type romulus_n_rt0, @object
 romulus_n_rt0:
-	.word 0x0100, 0x0000, 0x0300, 0x0000, 0x0700, 0x0000, 0x0f00, 0x0000
-	.word 0x0f00, 0x0100, 0x0e00, 0x0300, 0x0d00, 0x0300, 0x0b00, 0x0300
-	.word 0x0700, 0x0300, 0x0f00, 0x0200, 0x0e00, 0x0100, 0x0c00, 0x0300
-	.word 0x0900, 0x0300, 0x0300, 0x0300, 0x0700, 0x0200, 0x0e00, 0x0000
-	.word 0x0d00, 0x0100, 0x0a00, 0x0300, 0x0500, 0x0300, 0x0b00, 0x0200
-	.word 0x0600, 0x0100, 0x0c00, 0x0200, 0x0800, 0x0100, 0x0000, 0x0300
-	.word 0x0100, 0x0200, 0x0200, 0x0000, 0x0500, 0x0000, 0x0b00, 0x0000
-	.word 0x0700, 0x0100, 0x0e00, 0x0200, 0x0c00, 0x0100, 0x0800, 0x0300
-	.word 0x0100, 0x0300, 0x0300, 0x0200, 0x0600, 0x0000, 0x0d00, 0x0000
-	.word 0x0b00, 0x0100, 0x0600, 0x0300, 0x0d00, 0x0200, 0x0a00, 0x0100
+	.word 0x0000, 0x0100, 0x0000, 0x0300, 0x0000, 0x0700, 0x0000, 0x0f00
+	.word 0x0100, 0x0f00, 0x0300, 0x0e00, 0x0300, 0x0d00, 0x0300, 0x0b00
+	.word 0x0300, 0x0700, 0x0200, 0x0f00, 0x0100, 0x0e00, 0x0300, 0x0c00
+	.word 0x0300, 0x0900, 0x0300, 0x0300, 0x0200, 0x0700, 0x0000, 0x0e00
+	.word 0x0100, 0x0d00, 0x0300, 0x0a00, 0x0300, 0x0500, 0x0200, 0x0b00
+	.word 0x0100, 0x0600, 0x0200, 0x0c00, 0x0100, 0x0800, 0x0300, 0x0000
+	.word 0x0200, 0x0100, 0x0000, 0x0200, 0x0000, 0x0500, 0x0000, 0x0b00
+	.word 0x0100, 0x0700, 0x0200, 0x0e00, 0x0100, 0x0c00, 0x0300, 0x0800
+	.word 0x0300, 0x0100, 0x0200, 0x0300, 0x0000, 0x0600, 0x0000, 0x0d00
+	.word 0x0100, 0x0b00, 0x0300, 0x0600, 0x0200, 0x0d00, 0x0100, 0x0a00
 	.size romulus_n_rt0, .-romulus_n_rt0
 
 

@@ -272,7 +272,7 @@ skinny128_384plus_encrypt_block:
 	pushm.w	#7, r10
 	sub	#4, sp
 	mov	r14, 2(sp)
-	; skinny128_384plus.ae:130: @unroll(unroll)
+	; skinny128_384plus.ae:141: @unroll(unroll)
 	mov	12(r13), r6
 	mov	14(r13), r7
 	mov	8(r13), r8
@@ -283,7 +283,7 @@ skinny128_384plus_encrypt_block:
 	mov	2(r13), r11
 	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	mov	#65376, r13
-	; skinny128_384plus.ae:130: @unroll(unroll)
+	; skinny128_384plus.ae:141: @unroll(unroll)
 .Lskinny128_384plus_encrypt_block_loop1:
 	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	mov.b	r5, r4
@@ -403,7 +403,7 @@ skinny128_384plus_encrypt_block:
 	add	#4, r13
 	jnz	.Lskinny128_384plus_encrypt_block_loop1
 .Lskinny128_384plus_encrypt_block_done2:
-	; skinny128_384plus.ae:134: return cat(r0, r1, r2, r3)
+	; skinny128_384plus.ae:145: return cat(r0, r1, r2, r3)
 	mov	2(sp), r13
 	mov	r13, r14
 	mov	r10, 0(r14)
@@ -432,7 +432,7 @@ skinny128_384plus_decrypt_block:
 	pushm.w	#7, r10
 	sub	#2, sp
 	mov	r14, 0(sp)
-	; skinny128_384plus.ae:142: @unroll(unroll)
+	; skinny128_384plus.ae:153: @unroll(unroll)
 	mov	12(r13), r11
 	mov	14(r13), r14
 	mov	8(r13), r9
@@ -441,15 +441,15 @@ skinny128_384plus_decrypt_block:
 	mov	6(r13), r8
 	mov	@r13, r6
 	mov	2(r13), r13
-	; skinny128_384plus.ae:146: k = rtk[i]
+	; skinny128_384plus.ae:157: k = rtk[i]
 	mov	#65376, r15
-	; skinny128_384plus.ae:142: @unroll(unroll)
+	; skinny128_384plus.ae:153: @unroll(unroll)
 .Lskinny128_384plus_decrypt_block_loop1:
-	; skinny128_384plus.ae:149: r0, r1, r2, r3 = r1, r2 ^ t, t, r0 ^ r3
+	; skinny128_384plus.ae:160: r0, r1, r2, r3 = r1, r2 ^ t, t, r0 ^ r3
 	xor	r13, r14
 	mov	r11, r5
 	xor	r6, r5
-	; skinny128_384plus.ae:153: r3 = inv_sub_cells(r3 <<< 24)
+	; skinny128_384plus.ae:164: r3 = inv_sub_cells(r3 <<< 24)
 	swpb	r5
 	swpb	r14
 	mov	r14, r4
@@ -463,7 +463,7 @@ skinny128_384plus_decrypt_block:
 	swpb	r4
 	mov.b	skinny128_384plus_inv_sbox(r11), r11
 	bis	r11, r4
-	; skinny128_384plus.ae:153: r3 = inv_sub_cells(r3 <<< 24)
+	; skinny128_384plus.ae:164: r3 = inv_sub_cells(r3 <<< 24)
 	xor.b	r14, r5
 	xor	r14, r5
 	; skinny128_384plus.ae:109: return cat(inv_sbox[r[31:24]], inv_sbox[r[23:16]], inv_sbox[r[15:8]], inv_sbox[r[7:0]])
@@ -474,12 +474,12 @@ skinny128_384plus_decrypt_block:
 	swpb	r5
 	mov.b	skinny128_384plus_inv_sbox(r14), r14
 	bis	r14, r5
-	; skinny128_384plus.ae:148: t = r3 ^ r1
+	; skinny128_384plus.ae:159: t = r3 ^ r1
 	xor	r9, r6
-	; skinny128_384plus.ae:149: r0, r1, r2, r3 = r1, r2 ^ t, t, r0 ^ r3
+	; skinny128_384plus.ae:160: r0, r1, r2, r3 = r1, r2 ^ t, t, r0 ^ r3
 	mov	r7, r11
 	xor	r6, r11
-	; skinny128_384plus.ae:152: r2 = inv_sub_cells((r2 <<< 16) ^ 0x02000000)
+	; skinny128_384plus.ae:163: r2 = inv_sub_cells((r2 <<< 16) ^ 0x02000000)
 	xor	#512, r6
 	; skinny128_384plus.ae:109: return cat(inv_sbox[r[31:24]], inv_sbox[r[23:16]], inv_sbox[r[15:8]], inv_sbox[r[7:0]])
 	mov.b	r6, r14
@@ -489,10 +489,10 @@ skinny128_384plus_decrypt_block:
 	swpb	r6
 	mov.b	skinny128_384plus_inv_sbox(r14), r14
 	bis	r14, r6
-	; skinny128_384plus.ae:148: t = r3 ^ r1
+	; skinny128_384plus.ae:159: t = r3 ^ r1
 	mov	r13, r7
 	xor	r10, r7
-	; skinny128_384plus.ae:149: r0, r1, r2, r3 = r1, r2 ^ t, t, r0 ^ r3
+	; skinny128_384plus.ae:160: r0, r1, r2, r3 = r1, r2 ^ t, t, r0 ^ r3
 	xor	r7, r8
 	; skinny128_384plus.ae:109: return cat(inv_sbox[r[31:24]], inv_sbox[r[23:16]], inv_sbox[r[15:8]], inv_sbox[r[7:0]])
 	mov.b	r7, r14
@@ -502,7 +502,7 @@ skinny128_384plus_decrypt_block:
 	swpb	r7
 	mov.b	skinny128_384plus_inv_sbox(r14), r14
 	bis	r14, r7
-	; skinny128_384plus.ae:151: r1 = inv_sub_cells((r1 <<< 8) ^ ((c >> 4) as u32 << 24) ^ k[31:0])
+	; skinny128_384plus.ae:162: r1 = inv_sub_cells((r1 <<< 8) ^ ((c >> 4) as u32 << 24) ^ k[31:0])
 	swpb	r8
 	swpb	r11
 	mov	r11, r13
@@ -518,7 +518,7 @@ skinny128_384plus_decrypt_block:
 	swpb	r13
 	mov.b	skinny128_384plus_inv_sbox(r14), r14
 	bis	r14, r13
-	; skinny128_384plus.ae:151: r1 = inv_sub_cells((r1 <<< 8) ^ ((c >> 4) as u32 << 24) ^ k[31:0])
+	; skinny128_384plus.ae:162: r1 = inv_sub_cells((r1 <<< 8) ^ ((c >> 4) as u32 << 24) ^ k[31:0])
 	xor.b	r11, r8
 	xor	r11, r8
 	xor	312(r12), r8
@@ -530,7 +530,7 @@ skinny128_384plus_decrypt_block:
 	swpb	r8
 	mov.b	skinny128_384plus_inv_sbox(r14), r14
 	bis	r14, r8
-	; skinny128_384plus.ae:150: r0 = inv_sub_cells(r0 ^ ((c & 0xf) as u32 << 24) ^ k[63:32])
+	; skinny128_384plus.ae:161: r0 = inv_sub_cells(r0 ^ ((c & 0xf) as u32 << 24) ^ k[63:32])
 	xor	skinny128_384plus_rt1+160(r15), r10
 	xor	318(r12), r10
 	; skinny128_384plus.ae:109: return cat(inv_sbox[r[31:24]], inv_sbox[r[23:16]], inv_sbox[r[15:8]], inv_sbox[r[7:0]])
@@ -541,7 +541,7 @@ skinny128_384plus_decrypt_block:
 	swpb	r10
 	mov.b	skinny128_384plus_inv_sbox(r14), r14
 	bis	r14, r10
-	; skinny128_384plus.ae:150: r0 = inv_sub_cells(r0 ^ ((c & 0xf) as u32 << 24) ^ k[63:32])
+	; skinny128_384plus.ae:161: r0 = inv_sub_cells(r0 ^ ((c & 0xf) as u32 << 24) ^ k[63:32])
 	xor	316(r12), r9
 	; skinny128_384plus.ae:109: return cat(inv_sbox[r[31:24]], inv_sbox[r[23:16]], inv_sbox[r[15:8]], inv_sbox[r[7:0]])
 	mov.b	r9, r14
@@ -561,7 +561,7 @@ skinny128_384plus_decrypt_block:
 	add	#4, r15
 	jnz	.Lskinny128_384plus_decrypt_block_loop1
 .Lskinny128_384plus_decrypt_block_done2:
-	; skinny128_384plus.ae:155: return cat(r0, r1, r2, r3)
+	; skinny128_384plus.ae:166: return cat(r0, r1, r2, r3)
 	mov	@sp, r12
 	mov	r12, r15
 	mov	r6, 0(r15)

@@ -181,15 +181,17 @@ def test_grain_absorbs_the_der_length_then_the_ad(alen):
     assert tuple(prog.call("absorb_ad", [s, b, acc, sr, ad])) == want
 
 
-def test_skinny_tk1_table_matches_the_round_tweakeys():
-    # Romulus-N's TK1 (rows 2-3 zero) through tk1_rows' 8-entry table gives the block cipher the
-    # round tweakeys of key_schedule_tk12 with TK2 = 0 and r3 as TK3's rows: P_T has order 16.
+def test_skinny_romulus_path_matches_the_block_cipher():
+    # Romulus-N's TBC path (TK3's rows with the round constants', TK2's joined, TK1 with rows 2-3
+    # zero through tk1_rows' 8-entry table: P_T has order 16) gives encrypt_block's result on
+    # key_schedule(TK1 || TK2 || TK3).
     m = compile_module(load_module(SPECS / "primitives" / "skinny128_384plus.ae", {}))
     rnd = random.Random(16)
     for _ in range(4):
-        tk1, b = rnd.getrandbits(64), rnd.getrandbits(128)
-        r3 = [rnd.getrandbits(64) for _ in range(40)]
-        t1, rtk = [0] * 8, [0] * 40
+        tk1, tk2, tk3, b = rnd.getrandbits(64), rnd.getrandbits(128), rnd.getrandbits(128), rnd.getrandbits(128)
+        t1, r3, r23, rtk = [0] * 8, [0] * 40, [0] * 40, [0] * 40
         m.call("tk1_rows", [tk1, t1])
-        m.call("key_schedule_tk12", [tk1 << 64, 0, r3, rtk])
-        assert m.call("encrypt_block_tk1", [t1, r3, b]) == m.call("encrypt_block", [rtk, b])
+        m.call("tk3_rows", [tk3, r3])
+        m.call("tk23_rows", [tk2, r3, r23])
+        m.call("key_schedule", [(tk1 << 320) | (tk2 << 128) | tk3, rtk])
+        assert m.call("encrypt_block_tk1", [t1, r23, b]) == m.call("encrypt_block", [rtk, b])
