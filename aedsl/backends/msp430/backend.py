@@ -271,6 +271,7 @@ def _delay_slots(mf: MFunction, ctx: MirContext) -> None:
 MIR_PIPELINE = [
     DCE,
     MirPass("autoincrement", _autoincrement),                   # loop pointers -> @Rn+
+    MirPass("scale_index", lambda mf, ctx: peephole.scale_index(mf, mf.counted)),   # i << k kept: no shifts
     MirPass("count_down", lambda mf, ctx: peephole.count_down(mf, mf.counted, ctx.machine)),
     MirPass("rebase_index", lambda mf, ctx: peephole.rebase_index(mf, mf.counted)),   # i - hi: exit on zero
     MirPass("autoincrement_straight", lambda mf, ctx: peephole.autoincrement_straight(mf)),  # 0(p), 2(p) -> @p+

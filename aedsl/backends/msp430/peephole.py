@@ -65,6 +65,86 @@ def autoincrement(mf: MFunction, pointers: set[int]) -> int:
     return removed
 
 
+def scale_index(mf: MFunction, loops: list) -> int:
+    """A counted loop `for i in c..hi` (steps of 1, a constant start) whose index is read, apart
+    from its increment and exit test, only as the byte offset of an element of 2^k-byte entries,
+    `mov i, t; [and #m, t;] [mov t, u;] rla u` k times (the same k everywhere), keeps i << k
+    instead: the increment adds 2^k, the exit test compares with hi << k, the start is c << k, a
+    mask becomes m << k, and the k shifts go (a cycle each, every trip). Sound while hi << k
+    fits 16 bits: then i << k never loses a bit, and (i & m) << k = (i << k) & (m << k).
+    loops: as `count_down`'s; a scaled loop's entry gets its new end. Returns loops scaled."""
+    done = 0
+    for n, (reg, inc, cmp, jump, trips, hi) in enumerate(list(loops)):
+        insts = mf.insts
+        if (hi is None or inc.mn != "add" or inc.ops[0] != Imm(1) or jump.mn != "jnc"
+                or not any(x is cmp for x in insts) or cmp.ops[0] != Imm(hi)):
+            continue
+        refs = [k for k, x in enumerate(insts) if x.mn not in ("label", "comment") and _refs(x, reg)]
+        inits = [k for k in refs if insts[k] is not inc and insts[k] is not cmp
+                 and insts[k].mn == "mov" and insts[k].ops[1] == R(reg)]
+        if len(inits) != 1 or not isinstance(insts[inits[0]].ops[0], Imm):
+            continue
+        chains = [_scaled_read(insts, k, reg) for k in refs
+                  if k != inits[0] and insts[k] is not inc and insts[k] is not cmp]
+        if not chains or any(c is None for c in chains) or len({c[0] for c in chains}) != 1:
+            continue
+        shift = chains[0][0]
+        start = insts[inits[0]].ops[0].value
+        if (hi << shift) > 0xFFFF or (start << shift) > 0xFFFF:
+            continue
+        insts[inits[0]].ops[0] = Imm(start << shift)
+        inc.ops[0] = Imm(1 << shift)
+        cmp.ops[0] = Imm(hi << shift)
+        gone = set()
+        for _, mask, shifts in chains:
+            if mask is not None:
+                mask.ops[0] = Imm((mask.ops[0].value << shift) & 0xFFFF)
+            gone.update(id(x) for x in shifts)
+        mf.insts = [x for x in insts if id(x) not in gone]
+        loops[n] = (reg, inc, cmp, jump, trips, hi << shift)
+        done += 1
+    return done
+
+
+def _scaled_read(insts, k: int, reg: int):
+    """(k shifts, the `and` or None, the shift instructions) when insts[k] is `mov reg, t`
+    followed by `and #m, t`, a copy of t and `rla` shifts of the copy, and t (and the copy)
+    read nowhere else; None otherwise."""
+    x = insts[k]
+    if not (x.mn == "mov" and x.ops[0] == R(reg) and isinstance(x.ops[1], R) and is_vreg(x.ops[1].reg)):
+        return None
+    t = x.ops[1].reg
+    seq = [y for y in insts[k + 1:] if y.mn not in ("label", "comment") and _refs(y, t)]
+    if any(_refs(y, t) for y in insts[:k] if y.mn not in ("label", "comment")):
+        return None
+    mask = None
+    if seq and seq[0].mn == "and" and isinstance(seq[0].ops[0], Imm) and seq[0].ops[1] == R(t):
+        mask, seq = seq[0], seq[1:]
+    if seq and seq[0].mn == "mov" and seq[0].ops[0] == R(t) and isinstance(seq[0].ops[1], R) \
+            and is_vreg(seq[0].ops[1].reg):
+        if len(seq) != 1:
+            return None                 # t read again after its copy
+        u = seq[0].ops[1].reg
+        start = next(j for j, y in enumerate(insts) if y is seq[0])
+        seq = [y for y in insts[start + 1:] if y.mn not in ("label", "comment") and _refs(y, u)]
+        if any(_refs(y, u) for y in insts[:start] if y.mn not in ("label", "comment")):
+            return None
+        t = u
+    shifts = []
+    for y in seq:
+        if y.mn == "rla" and y.ops == [R(t)]:
+            shifts.append(y)
+            continue
+        break
+    if not shifts:
+        return None
+    # the shifts must follow one another (nothing reads the value between them)
+    first = next(j for j, y in enumerate(insts) if y is shifts[0])
+    if insts[first:first + len(shifts)] != shifts:
+        return None
+    return len(shifts), mask, shifts
+
+
 def count_down(mf: MFunction, loops: list, target) -> int:
     """A counted loop whose index is used by nothing but its own increment and exit test (the
     body reads memory through walking pointers) counts its trips down instead:

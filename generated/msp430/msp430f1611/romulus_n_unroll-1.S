@@ -2635,7 +2635,7 @@ romulus_n_absorb_ad:
 
 ; --- romulus_n_tbc_n: romulus_n.tbc_n
 ;     frame 68 bytes (2 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 706 bytes of code
+;     estimated 700 bytes of code
 	.section .text.romulus_n_tbc_n,"ax",@progbits
 	.local romulus_n_tbc_n
 	.type romulus_n_tbc_n, @function
@@ -2731,10 +2731,7 @@ romulus_n_tbc_n:
 .Lromulus_n_tbc_n_loop3:
 	; skinny128_384plus.ae:222: r0, r1, r2, r3 = round_keyed(r0, r1, r2, r3, r23[i] ^ t1[j % 8])
 	mov	@sp, r5
-	and	#7, r5
-	rla	r5
-	rla	r5
-	rla	r5
+	and	#56, r5
 	add	sp, r5
 	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	mov.b	r13, r15
@@ -2922,8 +2919,8 @@ romulus_n_tbc_n:
 	add	#16, r6
 	mov	r14, r7
 	mov	r15, r14
-	add	#1, 0(sp)
-	cmp	#20, 0(sp)
+	add	#8, 0(sp)
+	cmp	#160, 0(sp)
 	jnc	.Lromulus_n_tbc_n_loop3
 .Lromulus_n_tbc_n_done4:
 	; skinny128_384plus.ae:225: return cat(r0, r1, r2, r3)
