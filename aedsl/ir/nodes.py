@@ -48,7 +48,6 @@ ops into the gap.
 """
 from __future__ import annotations
 
-
 from dataclasses import dataclass, field
 
 TOKEN = 0  # width of an accelerator token

@@ -18,7 +18,6 @@ from __future__ import annotations
 from .nodes import Block, Memory, Module, Op, walk_ops
 
 _READS = ("load", "load_be", "load_le")
-_STORES = ("store", "store_be", "store_le")
 
 
 def _consts(block: Block) -> dict[int, int]:

@@ -14,6 +14,11 @@ def _refs(inst, reg: int) -> bool:
     return any(reg in regs_in(o) for o in inst.ops if not isinstance(o, Lbl))
 
 
+def _mentions(insts, reg: int) -> list[int]:
+    """Indices of the instructions that mention reg (labels and comments aside)."""
+    return [k for k, x in enumerate(insts) if x.mn not in ("label", "comment") and _refs(x, reg)]
+
+
 def _read_disp(inst, p: int) -> int | None:
     """The displacement of `inst`'s source read through p (`@p` = 0, `k(p)` = k), if it is a
     word read that an `@p+` can replace: a two-operand, non-byte instruction whose destination
@@ -79,7 +84,7 @@ def scale_index(mf: MFunction, loops: list) -> int:
         if (hi is None or inc.mn != "add" or inc.ops[0] != Imm(1) or jump.mn != "jnc"
                 or not any(x is cmp for x in insts) or cmp.ops[0] != Imm(hi)):
             continue
-        refs = [k for k, x in enumerate(insts) if x.mn not in ("label", "comment") and _refs(x, reg)]
+        refs = _mentions(insts, reg)
         inits = [k for k in refs if insts[k] is not inc and insts[k] is not cmp
                  and insts[k].mn == "mov" and insts[k].ops[1] == R(reg)]
         if len(inits) != 1 or not isinstance(insts[inits[0]].ops[0], Imm):
@@ -114,22 +119,22 @@ def _scaled_read(insts, k: int, reg: int):
     if not (x.mn == "mov" and x.ops[0] == R(reg) and isinstance(x.ops[1], R) and is_vreg(x.ops[1].reg)):
         return None
     t = x.ops[1].reg
-    seq = [y for y in insts[k + 1:] if y.mn not in ("label", "comment") and _refs(y, t)]
-    if any(_refs(y, t) for y in insts[:k] if y.mn not in ("label", "comment")):
-        return None
+    at = _mentions(insts, t)
+    if at[0] != k:
+        return None                     # t mentioned before its copy
+    seq = [insts[j] for j in at[1:]]
     mask = None
     if seq and seq[0].mn == "and" and isinstance(seq[0].ops[0], Imm) and seq[0].ops[1] == R(t):
-        mask, seq = seq[0], seq[1:]
+        mask, seq, at = seq[0], seq[1:], at[1:]
     if seq and seq[0].mn == "mov" and seq[0].ops[0] == R(t) and isinstance(seq[0].ops[1], R) \
             and is_vreg(seq[0].ops[1].reg):
         if len(seq) != 1:
             return None                 # t read again after its copy
         u = seq[0].ops[1].reg
-        start = next(j for j, y in enumerate(insts) if y is seq[0])
-        seq = [y for y in insts[start + 1:] if y.mn not in ("label", "comment") and _refs(y, u)]
-        if any(_refs(y, u) for y in insts[:start] if y.mn not in ("label", "comment")):
-            return None
-        t = u
+        at_u = _mentions(insts, u)
+        if at_u[0] != at[1]:
+            return None                 # u mentioned before it is made
+        seq, t = [insts[j] for j in at_u[1:]], u
     shifts = []
     for y in seq:
         if y.mn == "rla" and y.ops == [R(t)]:
@@ -155,7 +160,7 @@ def count_down(mf: MFunction, loops: list, target) -> int:
     for reg, inc, cmp, jump, trips, _ in loops:
         if trips is None:
             continue
-        refs = [x for x in mf.insts if x.mn not in ("label", "comment") and _refs(x, reg)]
+        refs = [mf.insts[k] for k in _mentions(mf.insts, reg)]
         others = [x for x in refs if x is not inc and x is not cmp]
         if len(others) != 1 or not any(x is inc for x in refs) or not any(x is cmp for x in refs):
             continue
@@ -204,7 +209,7 @@ def _exit_on_walker(mf: MFunction, init, inc, cmp, jump, trips: int, target) -> 
                 and isinstance(add.ops[1], R) and is_vreg(add.ops[1].reg)):
             continue
         w, step = add.ops[1].reg, _signed16(add.ops[0].value)     # a walk down adds 0xffff
-        refs = [k for k, x in enumerate(insts) if x.mn not in ("label", "comment") and _refs(x, w)]
+        refs = _mentions(insts, w)
         before = [k for k in refs if k < k_top]
         inside = [k for k in refs if k_top <= k <= k_jump and k != k_add]
         if (len(before) != 1 or len(refs) != 1 + 1 + len(inside) or not inside or max(inside) > k_add
@@ -279,11 +284,11 @@ def _index_uses(insts, reg: int, start: int, end: int, skip: set) -> list | None
             return None
         if x.mn == "mov" and x.ops[0] == R(reg) and isinstance(x.ops[1], R) and is_vreg(x.ops[1].reg):
             t = x.ops[1].reg
-            defs = [y for y in insts if y.mn not in ("label", "comment") and _refs(y, t)
-                    and not all(_index_base(op, t) for op in y.ops if t in regs_in(op))]
+            at = [insts[j] for j in _mentions(insts, t)]
+            defs = [y for y in at if not all(_index_base(op, t) for op in y.ops if t in regs_in(op))]
             if defs != [x]:
                 return None
-            uses.extend((y, t) for y in insts if y is not x and y.mn not in ("label", "comment") and _refs(y, t))
+            uses.extend((y, t) for y in at if y is not x)
             continue
         if not all(_index_base(op, reg) for op in x.ops if reg in regs_in(op)):
             return None

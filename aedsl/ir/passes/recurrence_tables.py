@@ -174,19 +174,20 @@ class _Tabulator:
         values, finals = trace
         # each export as fields of at most PIECE_BITS: a wide value's words that do not change
         # are constants, the others table entries (field: export, its lowest bit, width, values)
-        fields = []
+        fields_of: dict[int, list[tuple[int, list[int]]]] = {}      # export -> (width, values), low first
         for v in exports:
             step = PIECE_BITS if v.width > PIECE_BITS else v.width
+            fields_of[id(v)] = fs = []
             for lo in range(0, v.width, step):
                 w = min(step, v.width - lo)
-                fields.append((v, lo, w, [(x >> lo) & ((1 << w) - 1) for x in values[id(v)]]))
-        varying = [f for f in fields if len(set(f[3])) > 1]
-        folds = [_fold(f[3]) for f in varying]
+                fs.append((w, [(x >> lo) & ((1 << w) - 1) for x in values[id(v)]]))
+        varying = [f for fs in fields_of.values() for f in fs if len(set(f[1])) > 1]
+        folds = [_fold(f[1]) for f in varying]
         # one element width for the loop's table: one scaled index serves every field
         width = max((w for _, w in folds), default=8)
         if width > MAX_ENTRY_BITS:
             return                      # an entry of more than two 32-bit words: no table
-        added = sum(1 + (width < f[2]) + (shift > 0) for f, (shift, _) in zip(varying, folds))
+        added = sum(1 + (width < f[0]) + (shift > 0) for f, (shift, _) in zip(varying, folds))
         removed = len(inner)
         if added >= removed:
             return
@@ -195,21 +196,21 @@ class _Tabulator:
         # every field is a constant: a loop of one trip)
         n = len(varying)
         if varying:
-            table = self.table([f[3][t] >> shift for t in range(trips) for f, (shift, _) in zip(varying, folds)],
+            table = self.table([f[1][t] >> shift for t in range(trips) for f, (shift, _) in zip(varying, folds)],
                                width)
         slot_of = {id(f): k for k, f in enumerate(varying)}
         reads: dict[int, list[Op]] = {}         # export -> the ops that read it
         for v in exports:
             ops_v, parts = [], []
-            for f in (f for f in fields if f[0] is v):
-                _, lo, w, vals = f
+            for f in fields_of[id(v)]:
+                w, vals = f
                 if id(f) not in slot_of:        # the same value every round
                     x = self.names.value(v.name, w)
                     ops_v.append(Op("const", [x], [], {"value": vals[0]}))
                 else:
                     k = slot_of[id(f)]
                     ops_k, slot = self.slot(at, n, k)
-                    ops_r, x = self.read(table, slot, Value(v.name, w), folds[k][0])
+                    ops_r, x = self.read(table, slot, v.name, w, folds[k][0])
                     ops_v += ops_k + ops_r
                 parts.append(x)
             if len(parts) == 1:
@@ -291,18 +292,18 @@ class _Tabulator:
             self.module.tables.append(t)
         return self.registry[key]
 
-    def read(self, table: Memory, at: Value, v: Value, shift: int) -> tuple[list[Op], Value]:
-        """Ops reading v from its table: load, widen (or narrow: an entry wider than v holds
-        v's value), shift back."""
+    def read(self, table: Memory, at: Value, name: str, width: int, shift: int) -> tuple[list[Op], Value]:
+        """Ops reading a `width`-bit field from its table: load, widen (or narrow: an entry
+        wider than the field holds its value), shift back."""
         ops = []
-        x = self.names.value(v.name, table.elem_width)
+        x = self.names.value(name, table.elem_width)
         ops.append(Op("load", [x], [table, at]))
-        if table.elem_width != v.width:
-            y = self.names.value(v.name, v.width)
-            ops.append(Op("zext" if table.elem_width < v.width else "trunc", [y], [x]))
+        if table.elem_width != width:
+            y = self.names.value(name, width)
+            ops.append(Op("zext" if table.elem_width < width else "trunc", [y], [x]))
             x = y
         if shift:
-            y = self.names.value(v.name, v.width)
+            y = self.names.value(name, width)
             ops.append(Op("shl", [y], [x], {"by": shift}))
             x = y
         return ops, x
