@@ -376,13 +376,18 @@ class SelectorBase:
         if d.opcode not in ("shr", "shl"):
             return None
         L, full = self.LIMB, (1 << self.LIMB) - 1
-        src = self.get(d.args[0])
         k = d.attrs["by"]
         q, s = divmod(k, L)
         if s == 0 or k >= width:
             return None
+        # the operand is needed only in the bits the shift takes to demanded ones: selected
+        # again under those ((x ^ (x << 2)) >> 7 under 0x0101..: the inner shift per limb,
+        # without the bits it would carry in from the limb below)
+        inner_demand = (demand << k if d.opcode == "shr" else demand >> k) & ((1 << width) - 1)
+        inner = self.demanded(d.args[0], inner_demand, width, False)
+        src = inner if inner is not None else self.get(d.args[0])
         n = nlimbs(width, L)
-        out, saved = [], False
+        out, saved = [], inner is not None
         for j in range(n):
             m = (demand >> (L * j)) & full
             if d.opcode == "shr":

@@ -14,6 +14,10 @@ tables at constant indices, and these identities (w = the width, c a constant):
   eq/ne/ult/... of the same value -> constant;  perm by the identity table -> x
   `if` on a constant condition -> the chosen region's ops;  `for` with lo >= hi -> its inits.
   x & c where x is a concat (or an xor/or of concats): the parts holding no bit of c -> zero.
+  ((x >> a) ^ (x >> b)) & c, a > b  -> ((x ^ (x << (a - b))) >> a) & c  when c holds no bit of
+  [w - a, w - b) (the bits the left shift pushes out) and a - b < b (less shifting: an LFSR's two
+  taps of byte lanes, (x >> 7) ^ (x >> 5) under 0x0101); mirrored for << (c holds no bit of
+  [b, a)); also for | and &. A shift here is shl/shr or its legalized form, a slice beside zeros.
 No op with effects is removed or reordered; ops made unused are left to cse_dce.
 
 Preserves: every function's results and memory effects.
@@ -127,7 +131,8 @@ class _Folder:
         """`v` with the parts of its concats that hold no demanded bit made zero (through xor/or
         of such values), or None if nothing changes: after word legalization a wide shift under
         a mask (`(x >> 7) & 0x0101...`, an LFSR of byte lanes) then drops the bits it would fetch
-        from the neighbouring word."""
+        from the neighbouring word. Through a slice of a part, its source is narrowed to the bits
+        the slice passes on."""
         d = self.defs.get(id(v))
         if d is None or depth > 4:
             return None
@@ -136,11 +141,23 @@ class _Folder:
             parts, pos, changed = [], w, False
             for p in d.args:                       # most significant first
                 pos -= p.width
-                if (demanded >> pos) & mask(p.width) == 0 and self.consts.get(id(p)) != 0:
+                need = (demanded >> pos) & mask(p.width)
+                if need == 0 and self.consts.get(id(p)) != 0:
                     parts.append(self.const(0, p.width))
                     changed = True
-                else:
-                    parts.append(p)
+                    continue
+                s = self.defs.get(id(p))
+                if need and s is not None and s.opcode == "slice":
+                    # a slice of a value whose undemanded bits may go too ((x ^ (x << 2)) >> 7
+                    # under 0x0101: the bits the shift brings in from the next word)
+                    inner = self.narrow(s.args[0], need << s.attrs["lo"], depth + 1)
+                    if inner is not None:
+                        q = self.names.value(p.name, p.width)
+                        self.fold(Op("slice", [q], [inner], dict(s.attrs), loc=s.loc))
+                        parts.append(resolve(self.subst, q))
+                        changed = True
+                        continue
+                parts.append(p)
             if not changed:
                 return None
             new = Op("concat", [self.names.value(v.name, w)], parts, {}, loc=d.loc)
@@ -154,6 +171,57 @@ class _Folder:
             return None
         self.fold(new)
         return resolve(self.subst, new.results[0])
+
+    def shift_of(self, v: Value) -> tuple[Value, str, int] | None:
+        """(x, "shl" | "shr", k) when v is x shifted by 0 < k < w: a shift op, or the form word
+        legalization leaves, cat(0, x[w-1:k]) or cat(x[w-1-k:0], 0)."""
+        d = self.defs.get(id(v))
+        w = v.width
+        if d is None:
+            return None
+        if d.opcode in ("shl", "shr") and 0 < d.attrs["by"] < w:
+            return d.args[0], d.opcode, d.attrs["by"]
+        if d.opcode != "concat" or len(d.args) != 2:
+            return None
+        hi, lo = d.args
+        for zero, part, code in ((hi, lo, "shr"), (lo, hi, "shl")):
+            if self.consts.get(id(zero)) != 0:
+                continue
+            s = self.defs.get(id(part))
+            if s is None or s.opcode != "slice" or s.args[0].width != w:
+                continue
+            k = zero.width
+            if code == "shr" and s.attrs["lo"] == k or code == "shl" and s.attrs["lo"] == 0:
+                return s.args[0], code, k
+        return None
+
+    def merge_shifts(self, v: Value, c: int) -> Value | None:
+        """v = (x >> a) op (x >> b) (op xor/or/and, a > b, read only here) as
+        (x op (x << (a - b))) >> a, when c (the mask v is read under) holds none of the bits
+        where the two differ ([w - a, w - b)) and a - b < b; mirrored for <<. None otherwise."""
+        d = self.defs.get(id(v))
+        if d is None or d.opcode not in ("xor", "or", "and") or self.uses.get(id(v), 1) != 1:
+            return None
+        sa, sb = (self.shift_of(p) for p in d.args)
+        if sa is None or sb is None or sa[0] is not sb[0] or sa[1] != sb[1] or sa[2] == sb[2]:
+            return None
+        if any(self.uses.get(id(p), 1) != 1 for p in d.args):
+            return None
+        x, code, _ = sa
+        w = v.width
+        a, b = max(sa[2], sb[2]), min(sa[2], sb[2])
+        diff = a - b
+        lost = (mask(a - b) << (w - a)) if code == "shr" else (mask(a - b) << b)
+        if diff >= b or c & lost:
+            return None
+        inner_code = "shl" if code == "shr" else "shr"
+        moved = self.names.value("t", w)
+        self.fold(Op(inner_code, [moved], [x], {"by": diff}, loc=d.loc))
+        both = self.names.value("t", w)
+        self.fold(Op(d.opcode, [both], [x, resolve(self.subst, moved)], {}, loc=d.loc))
+        out = self.names.value(v.name, w)
+        self.fold(Op(code, [out], [resolve(self.subst, both)], {"by": a}, loc=d.loc))
+        return resolve(self.subst, out)
 
     def simplify(self, op: Op, vals: list) -> bool:
         """Apply one identity; True if `op` was replaced."""
@@ -189,6 +257,10 @@ class _Folder:
                 narrowed = self.narrow(x, c)
                 if narrowed is not None:
                     self.rewrite(op, "and", [narrowed, a[1]], {})
+                    return True
+                merged = self.merge_shifts(x, c)
+                if merged is not None:
+                    self.rewrite(op, "and", [merged, a[1]], {})
                     return True
         elif code == "or":
             if c == 0 or a[0] is a[1]:

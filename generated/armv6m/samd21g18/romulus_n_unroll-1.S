@@ -1289,8 +1289,8 @@ romulus_n_decrypt_with:
 
 
 @ --- romulus_n_E_tk23_rows: romulus_n.E.tk23_rows
-@     frame 0 bytes (4 spill slots, 0 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10
-@     estimated 234 bytes of code and literals
+@     frame 0 bytes (2 spill slots, 0 on the stack; locals 0), saves r4, r5, r6, r7, r8
+@     estimated 226 bytes of code and literals
 	.section .text.romulus_n_E_tk23_rows,"ax",%progbits
 	.global romulus_n_E_tk23_rows
 	.type romulus_n_E_tk23_rows, %function
@@ -1299,116 +1299,83 @@ romulus_n_decrypt_with:
 romulus_n_E_tk23_rows:
 	push	{r4, r5, r6, r7, lr}
 	mov	r4, r8
-	mov	r5, r9
-	mov	r6, r10
-	push	{r4, r5, r6}
-	ldr	r5, [r0]
-	ldr	r4, [r0, #4]
-	ldr	r3, [r0, #8]
-	ldr	r6, [r0, #12]
+	push	{r4}
+	ldr	r6, [r0]
+	ldr	r5, [r0, #4]
+	ldr	r4, [r0, #8]
+	ldr	r3, [r0, #12]
 	@ skinny128_384plus.ae:186: r23[i] = tk2[127:64] ^ r3[i]
-	mov	r8, r1
-	mov	r12, r2
+	mov	r12, r1
 	@ skinny128_384plus.ae:184: @unroll(unroll)
 	movs	r0, #0
-	mov	r9, r0
+	mov	r8, r0
 .Lromulus_n_E_tk23_rows_loop1:
-	@ skinny128_384plus.ae:186: r23[i] = tk2[127:64] ^ r3[i]
-	mov	r0, r8
-	ldr	r2, [r0]
-	ldr	r1, [r0, #4]
-	eors	r2, r3
-	eors	r1, r6
-	mov	r0, r12
-	str	r2, [r0]
-	str	r1, [r0, #4]
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	lsrs	r0, r4, #16
+	lsrs	r0, r5, #8
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:79: x = t[127:64]
 	lsls	r1, r0, #24
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	uxtb	r0, r5
+	lsrs	r0, r6, #8
+	uxtb	r0, r0
 	@ skinny128_384plus.ae:79: x = t[127:64]
 	lsls	r0, r0, #16
 	orrs	r1, r0
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	lsrs	r0, r4, #24
+	lsrs	r0, r6, #24
 	@ skinny128_384plus.ae:79: x = t[127:64]
 	lsls	r0, r0, #8
+	orrs	r1, r0
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	uxtb	r0, r5
+	@ skinny128_384plus.ae:79: x = t[127:64]
 	orrs	r1, r0
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	lsrs	r0, r5, #16
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:79: x = t[127:64]
-	orrs	r1, r0
+	lsls	r0, r0, #24
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	lsrs	r0, r4, #8
-	uxtb	r0, r0
+	uxtb	r7, r6
 	@ skinny128_384plus.ae:79: x = t[127:64]
-	lsls	r2, r0, #24
+	lsls	r7, r7, #16
+	orrs	r0, r7
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	lsrs	r0, r5, #8
-	uxtb	r0, r0
+	lsrs	r5, r5, #24
 	@ skinny128_384plus.ae:79: x = t[127:64]
-	lsls	r0, r0, #16
-	orrs	r2, r0
+	lsls	r5, r5, #8
+	orrs	r0, r5
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	lsrs	r0, r5, #24
+	lsrs	r5, r6, #16
+	uxtb	r5, r5
 	@ skinny128_384plus.ae:79: x = t[127:64]
-	lsls	r0, r0, #8
-	orrs	r2, r0
-	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	uxtb	r0, r4
-	@ skinny128_384plus.ae:79: x = t[127:64]
-	orrs	r2, r0
+	orrs	r0, r5
 	@ skinny128_384plus.ae:80: x = ((x << 1) & 0xfefefefefefefefe) | (((x >> 7) ^ (x >> 5)) & 0x0101010101010101)
-	lsls	r5, r2, #1
-	lsls	r4, r1, #1
-	lsrs	r0, r2, #31
-	orrs	r4, r0
+	lsls	r6, r0, #2
+	lsrs	r5, r1, #30
+	orrs	r6, r5
+	eors	r6, r0
+	lsls	r7, r0, #1
+	lsrs	r0, r1, #31
+	orrs	r7, r0
+	ldr	r0, =0xfefefefe
+	ands	r7, r0
+	lsrs	r0, r6, #7
+	ldr	r5, =0x01010101
+	ands	r0, r5
+	orrs	r7, r0
+	lsls	r5, r1, #1
 	ldr	r0, =0xfefefefe
 	ands	r5, r0
-	ands	r4, r0
-	lsrs	r7, r2, #7
-	lsls	r0, r1, #25
-	orrs	r7, r0
+	lsls	r0, r1, #2
+	eors	r1, r0
 	lsrs	r0, r1, #7
-	mov	r10, r0
-	lsrs	r0, r2, #5
-	lsls	r2, r1, #27
-	orrs	r0, r2
-	lsrs	r2, r1, #5
-	eors	r7, r0
-	mov	r0, r10
-	eors	r0, r2
-	ldr	r2, =0x01010101
-	ands	r7, r2
-	ands	r0, r2
-	mov	r2, r5
-	orrs	r2, r7
-	mov	r1, r4
+	lsls	r1, r6, #25
+	orrs	r0, r1
+	ldr	r1, =0x01010101
+	ands	r0, r1
+	mov	r1, r5
 	orrs	r1, r0
-	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	lsrs	r0, r6, #24
-	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
-	lsls	r4, r0, #24
-	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	lsrs	r0, r6, #16
-	uxtb	r0, r0
-	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
-	lsls	r0, r0, #16
-	orrs	r4, r0
-	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	lsrs	r0, r6, #8
-	uxtb	r0, r0
-	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
-	lsls	r0, r0, #8
-	orrs	r4, r0
-	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	uxtb	r0, r6
-	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
-	orrs	r4, r0
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	lsrs	r0, r3, #24
 	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
@@ -1429,24 +1396,50 @@ romulus_n_E_tk23_rows:
 	uxtb	r0, r3
 	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
 	orrs	r5, r0
-	mov	r0, r8
-	adds	r0, #8
-	mov	r8, r0
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	lsrs	r0, r4, #24
+	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
+	lsls	r6, r0, #24
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	lsrs	r0, r4, #16
+	uxtb	r0, r0
+	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
+	lsls	r0, r0, #16
+	orrs	r6, r0
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	lsrs	r0, r4, #8
+	uxtb	r0, r0
+	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
+	lsls	r0, r0, #8
+	orrs	r6, r0
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	uxtb	r0, r4
+	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
+	orrs	r6, r0
+	@ skinny128_384plus.ae:186: r23[i] = tk2[127:64] ^ r3[i]
+	mov	r0, r12
+	ldr	r0, [r0, #4]
+	eors	r3, r0
+	mov	r0, r12
+	ldr	r0, [r0]
+	eors	r4, r0
+	str	r4, [r2]
+	str	r3, [r2, #4]
+	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
 	mov	r0, r12
 	adds	r0, #8
 	mov	r12, r0
-	mov	r3, r2
-	mov	r6, r1
-	mov	r0, r9
+	adds	r2, #8
+	mov	r4, r1
+	mov	r3, r7
+	mov	r0, r8
 	adds	r0, #1
-	mov	r9, r0
+	mov	r8, r0
 	cmp	r0, #40
 	bcc	.Lromulus_n_E_tk23_rows_loop1
 .Lromulus_n_E_tk23_rows_done2:
-	pop	{r4, r5, r6}
+	pop	{r4}
 	mov	r8, r4
-	mov	r9, r5
-	mov	r10, r6
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.size romulus_n_E_tk23_rows, .-romulus_n_E_tk23_rows

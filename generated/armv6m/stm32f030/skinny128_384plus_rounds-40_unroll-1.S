@@ -166,71 +166,70 @@ skinny128_384plus_key_schedule:
 	orrs	r2, r1
 	str	r2, [sp, #20]
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	lsrs	r0, r5, #16
-	uxtb	r0, r0
-	@ skinny128_384plus.ae:79: x = t[127:64]
-	lsls	r3, r0, #24
-	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	uxtb	r0, r6
-	@ skinny128_384plus.ae:79: x = t[127:64]
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	lsrs	r0, r5, #24
-	@ skinny128_384plus.ae:79: x = t[127:64]
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	lsrs	r0, r6, #16
-	uxtb	r0, r0
-	@ skinny128_384plus.ae:79: x = t[127:64]
-	orrs	r3, r0
-	@ skinny128_384plus.ae:80: x = ((x << 1) & 0xfefefefefefefefe) | (((x >> 7) ^ (x >> 5)) & 0x0101010101010101)
-	lsrs	r1, r3, #7
-	lsrs	r0, r3, #5
-	eors	r1, r0
-	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	lsrs	r0, r5, #8
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:79: x = t[127:64]
-	lsls	r2, r0, #24
+	lsls	r3, r0, #24
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	lsrs	r0, r6, #8
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:79: x = t[127:64]
 	lsls	r0, r0, #16
-	orrs	r2, r0
+	orrs	r3, r0
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	lsrs	r0, r6, #24
 	@ skinny128_384plus.ae:79: x = t[127:64]
 	lsls	r0, r0, #8
-	orrs	r2, r0
+	orrs	r3, r0
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	uxtb	r0, r5
 	@ skinny128_384plus.ae:79: x = t[127:64]
-	orrs	r2, r0
-	@ skinny128_384plus.ae:80: x = ((x << 1) & 0xfefefefefefefefe) | (((x >> 7) ^ (x >> 5)) & 0x0101010101010101)
-	lsls	r0, r3, #1
-	lsrs	r6, r2, #31
-	orrs	r0, r6
-	ldr	r5, =0xfefefefe
-	ands	r0, r5
-	ldr	r6, =0x01010101
-	ands	r1, r6
-	orrs	r0, r1
-	str	r0, [sp, #16]
-	lsls	r7, r2, #1
-	ands	r7, r5
-	lsrs	r1, r2, #7
-	lsls	r0, r3, #25
+	orrs	r3, r0
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	lsrs	r0, r5, #16
+	uxtb	r0, r0
+	@ skinny128_384plus.ae:79: x = t[127:64]
+	lsls	r1, r0, #24
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	uxtb	r0, r6
+	@ skinny128_384plus.ae:79: x = t[127:64]
+	lsls	r0, r0, #16
 	orrs	r1, r0
-	lsrs	r5, r2, #5
-	lsls	r0, r3, #27
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	lsrs	r0, r5, #24
+	@ skinny128_384plus.ae:79: x = t[127:64]
+	lsls	r0, r0, #8
+	orrs	r1, r0
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	lsrs	r0, r6, #16
+	uxtb	r0, r0
+	@ skinny128_384plus.ae:79: x = t[127:64]
+	orrs	r1, r0
+	@ skinny128_384plus.ae:80: x = ((x << 1) & 0xfefefefefefefefe) | (((x >> 7) ^ (x >> 5)) & 0x0101010101010101)
+	lsls	r5, r1, #2
+	lsrs	r0, r3, #30
 	orrs	r5, r0
-	eors	r1, r5
-	ands	r1, r6
-	orrs	r7, r1
+	eors	r5, r1
+	lsls	r7, r1, #1
+	lsrs	r0, r3, #31
+	orrs	r7, r0
+	ldr	r6, =0xfefefefe
+	ands	r7, r6
+	lsrs	r2, r5, #7
+	ldr	r1, =0x01010101
+	ands	r2, r1
+	orrs	r7, r2
 	str	r7, [sp, #12]
+	lsls	r7, r3, #1
+	ands	r7, r6
+	lsls	r0, r3, #2
+	eors	r3, r0
+	lsrs	r2, r3, #7
+	lsls	r0, r5, #25
+	orrs	r2, r0
+	ands	r2, r1
+	orrs	r7, r2
+	str	r7, [sp, #16]
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	mov	r0, r12
 	lsrs	r0, r0, #24
@@ -377,9 +376,9 @@ skinny128_384plus_key_schedule:
 	str	r2, [sp, #4]
 	mov	r9, r1
 	ldr	r4, [sp, #36]
-	ldr	r0, [sp, #12]
-	mov	r10, r0
 	ldr	r0, [sp, #16]
+	mov	r10, r0
+	ldr	r0, [sp, #12]
 	mov	r12, r0
 	ldr	r3, [sp, #20]
 	ldr	r2, [sp, #24]

@@ -1787,7 +1787,7 @@ romulus_n_decrypt_with:
 
 ; --- romulus_n_E_tk23_rows: romulus_n.E.tk23_rows
 ;     frame 6 bytes (3 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 298 bytes of code
+;     estimated 264 bytes of code
 	.section .text.romulus_n_E_tk23_rows,"ax",@progbits
 	.local romulus_n_E_tk23_rows
 	.type romulus_n_E_tk23_rows, @function
@@ -1803,125 +1803,108 @@ romulus_n_E_tk23_rows:
 	sub	#6, sp
 	; skinny128_384plus.ae:184: @unroll(unroll)
 	mov	#40, 4(sp)
+	mov	@r12+, r6
+	mov	@r12+, r7
 	mov	@r12+, r8
 	mov	@r12+, r9
-	mov	@r12+, r10
-	mov	@r12+, r11
 	mov	@r12+, 2(sp)
 	mov	@r12+, 0(sp)
-	mov	@r12+, r7
-	mov	@r12+, r15
+	mov	@r12+, r10
+	mov	@r12+, r11
 	; skinny128_384plus.ae:186: r23[i] = tk2[127:64] ^ r3[i]
-	mov	r13, r12
-	mov	r14, r13
+	mov	r13, r4
 	; skinny128_384plus.ae:184: @unroll(unroll)
 .Lromulus_n_E_tk23_rows_loop1:
 	; skinny128_384plus.ae:79: x = t[127:64]
-	mov	r11, r14
-	swpb	r14
-	mov	r14, r5
-	xor.b	r8, r5
-	xor	r14, r5
+	mov	r9, r13
+	swpb	r13
+	mov	r13, r15
+	xor.b	r6, r15
+	xor	r13, r15
 	; skinny128_384plus.ae:80: x = ((x << 1) & 0xfefefefefefefefe) | (((x >> 7) ^ (x >> 5)) & 0x0101010101010101)
-	mov	r5, r6
+	mov	r15, r13
+	rla	r13
+	rla	r13
+	xor	r15, r13
+	rla	r15
+	and	#65278, r15
+	swpb	r13
+	rla	r13
+	adc	r13
+	and	#257, r13
+	bis	r13, r15
+	; skinny128_384plus.ae:79: x = t[127:64]
+	mov	r9, r13
+	xor.b	r7, r13
+	xor	r9, r13
+	; skinny128_384plus.ae:80: x = ((x << 1) & 0xfefefefefefefefe) | (((x >> 7) ^ (x >> 5)) & 0x0101010101010101)
+	mov	r13, r12
+	rla	r12
+	rla	r12
+	xor	r13, r12
+	rla	r13
+	and	#65278, r13
+	swpb	r12
+	rla	r12
+	adc	r12
+	and	#257, r12
+	bis	r12, r13
+	; skinny128_384plus.ae:79: x = t[127:64]
 	swpb	r6
-	rla	r6
-	adc	r6
-	mov	r5, r14
-	rra	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	rra	r14
-	xor	r14, r6
+	mov	r8, r12
+	xor.b	r6, r12
+	xor	r8, r12
+	; skinny128_384plus.ae:80: x = ((x << 1) & 0xfefefefefefefefe) | (((x >> 7) ^ (x >> 5)) & 0x0101010101010101)
+	mov	r12, r9
+	rla	r9
+	rla	r9
+	xor	r12, r9
+	rla	r12
+	and	#65278, r12
+	swpb	r9
+	rla	r9
+	adc	r9
+	and	#257, r9
+	bis	r9, r12
+	; skinny128_384plus.ae:79: x = t[127:64]
+	mov	r7, r5
+	xor.b	r8, r5
+	xor	r7, r5
+	; skinny128_384plus.ae:80: x = ((x << 1) & 0xfefefefefefefefe) | (((x >> 7) ^ (x >> 5)) & 0x0101010101010101)
+	mov	r5, r9
+	rla	r9
+	rla	r9
+	xor	r5, r9
 	rla	r5
 	and	#65278, r5
-	and	#257, r6
-	bis	r6, r5
-	; skinny128_384plus.ae:79: x = t[127:64]
-	mov	r11, r6
-	xor.b	r9, r6
-	xor	r11, r6
-	; skinny128_384plus.ae:80: x = ((x << 1) & 0xfefefefefefefefe) | (((x >> 7) ^ (x >> 5)) & 0x0101010101010101)
-	mov	r6, r14
-	swpb	r14
-	rla	r14
-	adc	r14
-	mov	r6, r11
-	rra	r11
-	rra	r11
-	rra	r11
-	rra	r11
-	rra	r11
-	xor	r11, r14
-	rla	r6
-	and	#65278, r6
-	and	#257, r14
-	bis	r14, r6
-	; skinny128_384plus.ae:79: x = t[127:64]
-	swpb	r8
-	mov	r10, r14
-	xor.b	r8, r14
-	xor	r10, r14
-	; skinny128_384plus.ae:80: x = ((x << 1) & 0xfefefefefefefefe) | (((x >> 7) ^ (x >> 5)) & 0x0101010101010101)
-	mov	r14, r8
-	swpb	r8
-	rla	r8
-	adc	r8
-	mov	r14, r11
-	rra	r11
-	rra	r11
-	rra	r11
-	rra	r11
-	rra	r11
-	xor	r11, r8
-	rla	r14
-	and	#65278, r14
-	and	#257, r8
-	bis	r8, r14
-	; skinny128_384plus.ae:79: x = t[127:64]
-	mov	r9, r4
-	xor.b	r10, r4
-	xor	r9, r4
-	; skinny128_384plus.ae:80: x = ((x << 1) & 0xfefefefefefefefe) | (((x >> 7) ^ (x >> 5)) & 0x0101010101010101)
-	mov	r4, r10
-	swpb	r10
-	rla	r10
-	adc	r10
-	mov	r4, r11
-	rra	r11
-	rra	r11
-	rra	r11
-	rra	r11
-	rra	r11
-	xor	r11, r10
-	rla	r4
-	and	#65278, r4
-	and	#257, r10
-	bis	r10, r4
+	swpb	r9
+	rla	r9
+	adc	r9
+	and	#257, r9
+	bis	r9, r5
 	; skinny128_384plus.ae:186: r23[i] = tk2[127:64] ^ r3[i]
-	mov	2(sp), r8
-	xor	@r12+, r8
-	mov	@sp, r9
-	xor	@r12+, r9
-	mov	r7, r10
-	xor	@r12+, r10
-	mov	r15, r11
-	xor	@r12+, r11
-	mov	r8, 0(r13)
-	mov	r9, 2(r13)
-	mov	r10, 4(r13)
-	mov	r11, 6(r13)
+	mov	2(sp), r6
+	xor	@r4+, r6
+	mov	@sp, r7
+	xor	@r4+, r7
+	mov	r10, r8
+	xor	@r4+, r8
+	mov	r11, r9
+	xor	@r4+, r9
+	mov	r6, 0(r14)
+	mov	r7, 2(r14)
+	mov	r8, 4(r14)
+	mov	r9, 6(r14)
 	; skinny128_384plus.ae:81: return cat(x, t[63:0])
-	add	#8, r13
-	mov	2(sp), r8
-	mov	@sp, r9
-	mov	r7, r10
+	add	#8, r14
+	mov	2(sp), r6
+	mov	@sp, r7
+	mov	r10, r8
+	mov	r11, r9
+	mov	r5, 2(sp)
+	mov	r12, 0(sp)
+	mov	r13, r10
 	mov	r15, r11
-	mov	r4, 2(sp)
-	mov	r14, 0(sp)
-	mov	r6, r7
-	mov	r5, r15
 	dec	4(sp)
 	jnz	.Lromulus_n_E_tk23_rows_loop1
 .Lromulus_n_E_tk23_rows_done2:

@@ -6,7 +6,7 @@
 
 ; --- skinny128_384plus_key_schedule: skinny128_384plus.key_schedule
 ;     frame 58 bytes (29 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 782 bytes of code
+;     estimated 758 bytes of code
 	.section .text.skinny128_384plus_key_schedule,"ax",@progbits
 	.global skinny128_384plus_key_schedule
 	.type skinny128_384plus_key_schedule, @function
@@ -29,7 +29,7 @@ skinny128_384plus_key_schedule:
 	mov	40(r12), 38(sp)
 	mov	42(r12), 32(sp)
 	mov	44(r12), 52(sp)
-	mov	46(r12), 42(sp)
+	mov	46(r12), 50(sp)
 	mov	16(r12), r9
 	mov	18(r12), r10
 	mov	20(r12), r11
@@ -42,10 +42,10 @@ skinny128_384plus_key_schedule:
 	mov	2(r12), 12(sp)
 	mov	4(r12), 10(sp)
 	mov	6(r12), 8(sp)
-	mov	8(r12), 50(sp)
-	mov	10(r12), 48(sp)
-	mov	12(r12), 46(sp)
-	mov	14(r12), 44(sp)
+	mov	8(r12), 48(sp)
+	mov	10(r12), 46(sp)
+	mov	12(r12), 44(sp)
+	mov	14(r12), 42(sp)
 	; skinny128_384plus.ae:97: rtk[i] = (tk1 ^ tk2 ^ tk3)[127:64]
 	mov	r13, 40(sp)
 	; skinny128_384plus.ae:95: @unroll(unroll)
@@ -57,12 +57,12 @@ skinny128_384plus_key_schedule:
 	xor	28(sp), r5
 	mov	52(sp), r12
 	xor	24(sp), r12
-	mov	42(sp), r13
+	mov	50(sp), r13
 	xor	18(sp), r13
-	xor	50(sp), r4
-	xor	48(sp), r5
-	xor	46(sp), r12
-	xor	44(sp), r13
+	xor	48(sp), r4
+	xor	46(sp), r5
+	xor	44(sp), r12
+	xor	42(sp), r13
 	mov	40(sp), r15
 	mov	r4, 0(r15)
 	mov	r15, r4
@@ -89,7 +89,7 @@ skinny128_384plus_key_schedule:
 	mov	r8, r15
 	xor.b	r5, r15
 	xor	r8, r15
-	mov	r15, 6(sp)
+	mov	r15, 2(sp)
 	; skinny128_384plus.ae:79: x = t[127:64]
 	mov	r10, r7
 	xor.b	r11, r7
@@ -120,56 +120,44 @@ skinny128_384plus_key_schedule:
 	and	#65278, r10
 	and	#65278, r11
 	mov	r7, r12
-	swpb	r12
 	rla	r12
-	adc	r12
+	rla	r12
 	mov	r8, r13
-	swpb	r13
 	rla	r13
-	adc	r13
+	rla	r13
 	mov	r6, r14
-	swpb	r14
 	rla	r14
-	adc	r14
+	rla	r14
 	mov	r5, r15
-	swpb	r15
 	rla	r15
-	adc	r15
-	rra	r7
-	rra	r7
-	rra	r7
-	rra	r7
-	rra	r7
-	rra	r8
-	rra	r8
-	rra	r8
-	rra	r8
-	rra	r8
-	rra	r6
-	rra	r6
-	rra	r6
-	rra	r6
-	rra	r6
-	rra	r5
-	rra	r5
-	rra	r5
-	rra	r5
-	rra	r5
-	xor	r7, r12
-	xor	r8, r13
-	xor	r6, r14
-	xor	r5, r15
-	and	#257, r12
-	and	#257, r13
-	and	#257, r14
-	and	#257, r15
-	bis	r12, r4
+	rla	r15
+	xor	r12, r7
+	xor	r13, r8
+	xor	r14, r6
+	xor	r15, r5
+	swpb	r7
+	rla	r7
+	adc	r7
+	swpb	r8
+	rla	r8
+	adc	r8
+	swpb	r6
+	rla	r6
+	adc	r6
+	swpb	r5
+	rla	r5
+	adc	r5
+	and	#257, r7
+	and	#257, r8
+	and	#257, r6
+	and	#257, r5
+	bis	r7, r4
 	mov	r4, 26(sp)
-	bis	r13, r9
-	mov	r9, 4(sp)
-	bis	r14, r10
-	mov	r10, 2(sp)
-	bis	r15, r11
+	bis	r8, r9
+	mov	r9, 6(sp)
+	bis	r6, r10
+	mov	r10, 4(sp)
+	bis	r5, r11
 	mov	r11, 0(sp)
 	; skinny128_384plus.ae:85: x = t[127:64]
 	mov	12(sp), r12
@@ -241,35 +229,35 @@ skinny128_384plus_key_schedule:
 	bis	r7, r15
 	; skinny128_384plus.ae:87: return cat(x, t[63:0])
 	add	#8, 40(sp)
-	mov	38(sp), r8
+	mov	38(sp), r4
 	mov	32(sp), r6
 	mov	52(sp), r7
+	mov	50(sp), r8
 	mov	22(sp), 38(sp)
 	mov	20(sp), 32(sp)
 	mov	16(sp), r11
-	mov	6(sp), r14
+	mov	2(sp), r14
 	mov	34(sp), r9
 	mov	28(sp), r10
 	mov	24(sp), 30(sp)
 	mov	18(sp), 36(sp)
 	mov	26(sp), 34(sp)
-	mov	4(sp), 28(sp)
-	mov	2(sp), 24(sp)
+	mov	6(sp), 28(sp)
+	mov	4(sp), 24(sp)
 	mov	@sp, 18(sp)
-	mov	50(sp), 14(sp)
-	mov	48(sp), 12(sp)
-	mov	46(sp), 10(sp)
-	mov	44(sp), 8(sp)
-	mov	r8, 56(sp)
-	mov	42(sp), r8
+	mov	48(sp), 14(sp)
+	mov	46(sp), 12(sp)
+	mov	44(sp), 10(sp)
+	mov	42(sp), 8(sp)
+	mov	r4, 56(sp)
 	mov	r11, 52(sp)
-	mov	r14, 42(sp)
+	mov	r14, 50(sp)
 	mov	30(sp), r11
 	mov	36(sp), r14
-	mov	r5, 50(sp)
-	mov	r12, 48(sp)
-	mov	r13, 46(sp)
-	mov	r15, 44(sp)
+	mov	r5, 48(sp)
+	mov	r12, 46(sp)
+	mov	r13, 44(sp)
+	mov	r15, 42(sp)
 	dec	54(sp)
 	jnz	.Lskinny128_384plus_key_schedule_loop1
 .Lskinny128_384plus_key_schedule_done2:
