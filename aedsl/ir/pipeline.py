@@ -73,6 +73,7 @@ def _with_cleanup(name: str) -> list[Step]:
 # Every pass run, in order.
 STEPS: list[Step] = [
     Step("inline", "inline"),
+    Step("unroll_moves", "unroll_moves", _acts("unroll_moves")),  # loops whose carried bits move: unroll=k
     Step("unroll", "unroll"),
     Step("constfold", "constfold"),
     Step("divconst", "divconst"),      # division by a constant -> multiply (after folding found the constants)

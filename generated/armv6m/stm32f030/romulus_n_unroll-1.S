@@ -8,8 +8,8 @@
 	.thumb
 
 @ --- romulus_n_key_setup: romulus_n.key_setup
-@     frame 16 bytes (3 spill slots, 0 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9
-@     estimated 272 bytes of code and literals
+@     frame 20 bytes (8 spill slots, 1 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 442 bytes of code and literals
 	.section .text.romulus_n_key_setup,"ax",%progbits
 	.global romulus_n_key_setup
 	.type romulus_n_key_setup, %function
@@ -19,14 +19,16 @@ romulus_n_key_setup:
 	push	{r4, r5, r6, r7, lr}
 	mov	r4, r8
 	mov	r5, r9
-	push	{r4, r5}
-	sub	sp, #16
+	mov	r6, r10
+	mov	r7, r11
+	push	{r4, r5, r6, r7}
+	sub	sp, #20
 	@ romulus_n.ae:101: E.tk3_rows(load_be(key, 0, 16), r3)
 	movs	r1, #3
 	tst	r0, r1
 	beq	.Lromulus_n_key_setup_words2
 .Lromulus_n_key_setup_bytes1:
-	add	r4, sp, #0
+	add	r4, sp, #4
 	movs	r3, #16
 .Lromulus_n_key_setup_cpy4:
 	subs	r3, #1
@@ -38,164 +40,261 @@ romulus_n_key_setup:
 	mov	r0, r4
 .Lromulus_n_key_setup_words2:
 	ldr	r1, [r0, #12]
-	rev	r5, r1
+	rev	r1, r1
+	@ skinny128_384plus.ae:174: @unroll(unroll)
+	mov	r9, r1
+	@ romulus_n.ae:101: E.tk3_rows(load_be(key, 0, 16), r3)
 	ldr	r1, [r0, #8]
-	rev	r4, r1
-	ldr	r1, [r0, #4]
 	rev	r3, r1
+	ldr	r1, [r0, #4]
+	rev	r1, r1
+	@ skinny128_384plus.ae:174: @unroll(unroll)
+	mov	r8, r1
+	@ romulus_n.ae:101: E.tk3_rows(load_be(key, 0, 16), r3)
 	ldr	r0, [r0]
-	rev	r6, r0
-	@ skinny128_384plus.ae:176: r3[i] = tk3[127:64] ^ rc_rows(rc[i])
-	mov	r12, r2
+	rev	r1, r0
 	@ skinny128_384plus.ae:174: @unroll(unroll)
 	movs	r0, #0
-	mov	r9, r0
+	str	r0, [sp]
 	@ skinny128_384plus.ae:176: r3[i] = tk3[127:64] ^ rc_rows(rc[i])
 	ldr	r0, =romulus_n_E.rc
-	mov	r8, r0
+	mov	r10, r0
 	@ skinny128_384plus.ae:174: @unroll(unroll)
 .Lromulus_n_key_setup_loop5:
-	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	lsrs	r0, r4, #8
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	lsrs	r0, r1, #8
+	uxtb	r0, r0
+	@ skinny128_384plus.ae:85: x = t[127:64]
+	lsls	r6, r0, #24
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	mov	r0, r8
+	lsrs	r0, r0, #8
+	uxtb	r0, r0
+	@ skinny128_384plus.ae:85: x = t[127:64]
+	lsls	r0, r0, #16
+	orrs	r6, r0
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	mov	r0, r8
+	lsrs	r0, r0, #24
+	@ skinny128_384plus.ae:85: x = t[127:64]
+	lsls	r0, r0, #8
+	orrs	r6, r0
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	uxtb	r0, r1
+	@ skinny128_384plus.ae:85: x = t[127:64]
+	orrs	r6, r0
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	lsrs	r0, r1, #16
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:85: x = t[127:64]
 	lsls	r7, r0, #24
-	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	lsrs	r0, r5, #8
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	mov	r0, r8
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:85: x = t[127:64]
 	lsls	r0, r0, #16
 	orrs	r7, r0
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	lsrs	r0, r1, #24
+	@ skinny128_384plus.ae:85: x = t[127:64]
+	lsls	r0, r0, #8
+	orrs	r7, r0
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	mov	r0, r8
+	lsrs	r0, r0, #16
+	uxtb	r0, r0
+	@ skinny128_384plus.ae:85: x = t[127:64]
+	orrs	r7, r0
+	@ skinny128_384plus.ae:86: x = ((x >> 1) & 0x7f7f7f7f7f7f7f7f) | (((x << 7) ^ (x << 1)) & 0x8080808080808080)
+	lsls	r5, r7, #7
+	lsrs	r0, r6, #25
+	orrs	r5, r0
+	lsls	r4, r7, #1
+	lsrs	r0, r6, #31
+	orrs	r4, r0
+	eors	r5, r4
+	lsrs	r0, r7, #1
+	ldr	r4, =0x7f7f7f7f
+	ands	r0, r4
+	ldr	r4, =0x80808080
+	ands	r5, r4
+	orrs	r0, r5
+	mov	r12, r0
+	lsls	r5, r6, #7
+	lsls	r0, r6, #1
+	eors	r5, r0
+	lsrs	r6, r6, #1
+	lsls	r0, r7, #31
+	orrs	r6, r0
+	ldr	r0, =0x7f7f7f7f
+	ands	r6, r0
+	ands	r5, r4
+	orrs	r6, r5
+	mov	r11, r6
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	lsrs	r0, r3, #8
+	uxtb	r0, r0
+	@ skinny128_384plus.ae:85: x = t[127:64]
+	lsls	r6, r0, #24
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	mov	r0, r9
+	lsrs	r0, r0, #8
+	uxtb	r0, r0
+	@ skinny128_384plus.ae:85: x = t[127:64]
+	lsls	r0, r0, #16
+	orrs	r6, r0
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	mov	r0, r9
+	lsrs	r0, r0, #24
+	@ skinny128_384plus.ae:85: x = t[127:64]
+	lsls	r0, r0, #8
+	orrs	r6, r0
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	uxtb	r0, r3
+	@ skinny128_384plus.ae:85: x = t[127:64]
+	orrs	r6, r0
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	lsrs	r0, r3, #16
+	uxtb	r0, r0
+	@ skinny128_384plus.ae:85: x = t[127:64]
+	lsls	r5, r0, #24
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	mov	r0, r9
+	uxtb	r0, r0
+	@ skinny128_384plus.ae:85: x = t[127:64]
+	lsls	r0, r0, #16
+	orrs	r5, r0
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	lsrs	r0, r3, #24
+	@ skinny128_384plus.ae:85: x = t[127:64]
+	lsls	r0, r0, #8
+	orrs	r5, r0
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	mov	r0, r9
+	lsrs	r0, r0, #16
+	uxtb	r0, r0
+	@ skinny128_384plus.ae:85: x = t[127:64]
+	mov	r3, r5
+	orrs	r3, r0
+	@ skinny128_384plus.ae:86: x = ((x >> 1) & 0x7f7f7f7f7f7f7f7f) | (((x << 7) ^ (x << 1)) & 0x8080808080808080)
+	lsls	r7, r3, #7
+	lsrs	r0, r6, #25
+	orrs	r7, r0
+	lsls	r0, r3, #1
+	lsrs	r5, r6, #31
+	orrs	r0, r5
+	eors	r7, r0
+	lsrs	r5, r3, #1
+	ldr	r0, =0x7f7f7f7f
+	ands	r5, r0
+	ands	r7, r4
+	orrs	r5, r7
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	lsrs	r0, r5, #24
-	@ skinny128_384plus.ae:85: x = t[127:64]
-	lsls	r0, r0, #8
-	orrs	r7, r0
-	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	uxtb	r0, r4
-	@ skinny128_384plus.ae:85: x = t[127:64]
-	orrs	r7, r0
-	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	lsrs	r0, r4, #16
-	uxtb	r0, r0
-	@ skinny128_384plus.ae:85: x = t[127:64]
-	lsls	r1, r0, #24
-	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	uxtb	r0, r5
-	@ skinny128_384plus.ae:85: x = t[127:64]
-	lsls	r0, r0, #16
-	orrs	r1, r0
-	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	lsrs	r0, r4, #24
-	@ skinny128_384plus.ae:85: x = t[127:64]
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
+	lsls	r7, r0, #24
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	lsrs	r0, r5, #16
 	uxtb	r0, r0
-	@ skinny128_384plus.ae:85: x = t[127:64]
-	mov	r5, r1
-	orrs	r5, r0
-	@ skinny128_384plus.ae:86: x = ((x >> 1) & 0x7f7f7f7f7f7f7f7f) | (((x << 7) ^ (x << 1)) & 0x8080808080808080)
-	lsls	r0, r5, #7
-	lsrs	r1, r7, #25
-	orrs	r0, r1
-	lsls	r2, r5, #1
-	lsrs	r1, r7, #31
-	orrs	r2, r1
-	eors	r0, r2
-	lsrs	r1, r5, #1
-	ldr	r4, =0x7f7f7f7f
-	ands	r1, r4
-	ldr	r2, =0x80808080
-	ands	r0, r2
-	orrs	r1, r0
-	lsls	r0, r5, #31
-	lsrs	r5, r7, #1
-	orrs	r5, r0
-	ands	r5, r4
-	lsls	r0, r7, #7
-	lsls	r4, r7, #1
-	eors	r0, r4
-	ands	r0, r2
-	mov	r2, r5
-	orrs	r2, r0
-	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	lsrs	r0, r6, #24
-	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
-	lsls	r4, r0, #24
-	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	lsrs	r0, r6, #16
-	uxtb	r0, r0
 	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
 	lsls	r0, r0, #16
-	orrs	r4, r0
+	orrs	r7, r0
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	lsrs	r0, r6, #8
+	lsrs	r0, r5, #8
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
 	lsls	r0, r0, #8
-	orrs	r4, r0
+	orrs	r7, r0
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	uxtb	r0, r6
+	uxtb	r0, r5
 	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
-	orrs	r4, r0
+	orrs	r7, r0
+	@ skinny128_384plus.ae:86: x = ((x >> 1) & 0x7f7f7f7f7f7f7f7f) | (((x << 7) ^ (x << 1)) & 0x8080808080808080)
+	lsls	r0, r3, #31
+	lsrs	r3, r6, #1
+	orrs	r3, r0
+	ldr	r0, =0x7f7f7f7f
+	ands	r3, r0
+	lsls	r0, r6, #7
+	lsls	r6, r6, #1
+	eors	r0, r6
+	ands	r0, r4
+	orrs	r3, r0
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	lsrs	r0, r3, #24
 	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
-	lsls	r5, r0, #24
+	lsls	r6, r0, #24
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	lsrs	r0, r3, #16
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
 	lsls	r0, r0, #16
-	orrs	r5, r0
+	orrs	r6, r0
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	lsrs	r0, r3, #8
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
 	lsls	r0, r0, #8
-	orrs	r5, r0
+	orrs	r6, r0
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	uxtb	r0, r3
 	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
-	orrs	r5, r0
+	orrs	r6, r0
 	@ skinny128_384plus.ae:176: r3[i] = tk3[127:64] ^ rc_rows(rc[i])
-	mov	r0, r8
-	ldrb	r7, [r0]
+	mov	r0, r10
+	ldrb	r4, [r0, #1]
 	@ skinny128_384plus.ae:128: return ((c & 0xf) as u64 << 56) | ((c >> 4) as u64 << 24)
-	lsls	r0, r7, #28
+	lsls	r0, r4, #28
 	lsrs	r0, r0, #4
 	@ skinny128_384plus.ae:176: r3[i] = tk3[127:64] ^ rc_rows(rc[i])
-	eors	r6, r0
+	eors	r5, r0
 	@ skinny128_384plus.ae:128: return ((c & 0xf) as u64 << 56) | ((c >> 4) as u64 << 24)
-	lsrs	r0, r7, #4
+	lsrs	r0, r4, #4
 	lsls	r0, r0, #24
 	@ skinny128_384plus.ae:176: r3[i] = tk3[127:64] ^ rc_rows(rc[i])
 	eors	r3, r0
-	mov	r0, r12
-	str	r3, [r0]
-	str	r6, [r0, #4]
-	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
+	mov	r0, r10
+	ldrb	r4, [r0]
+	@ skinny128_384plus.ae:128: return ((c & 0xf) as u64 << 56) | ((c >> 4) as u64 << 24)
+	lsls	r0, r4, #28
+	lsrs	r0, r0, #4
+	@ skinny128_384plus.ae:176: r3[i] = tk3[127:64] ^ rc_rows(rc[i])
+	eors	r1, r0
+	@ skinny128_384plus.ae:128: return ((c & 0xf) as u64 << 56) | ((c >> 4) as u64 << 24)
+	lsrs	r0, r4, #4
+	lsls	r4, r0, #24
+	@ skinny128_384plus.ae:176: r3[i] = tk3[127:64] ^ rc_rows(rc[i])
 	mov	r0, r8
+	eors	r0, r4
+	str	r0, [r2]
+	str	r1, [r2, #4]
+	str	r3, [r2, #8]
+	str	r5, [r2, #12]
+	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
+	mov	r0, r10
+	adds	r0, #2
+	mov	r10, r0
+	adds	r2, #16
+	mov	r9, r6
+	mov	r3, r7
+	mov	r8, r11
+	mov	r1, r12
+	ldr	r0, [sp]
 	adds	r0, #1
-	mov	r8, r0
-	mov	r0, r12
-	adds	r0, #8
-	mov	r12, r0
-	mov	r3, r2
-	mov	r6, r1
-	mov	r0, r9
-	adds	r0, #1
-	mov	r9, r0
-	cmp	r0, #40
-	bcc	.Lromulus_n_key_setup_loop5
+	str	r0, [sp]
+	cmp	r0, #20
+	bcs	.Lromulus_n_key_setup_far1
+	b	.Lromulus_n_key_setup_loop5
+.Lromulus_n_key_setup_far1:
 .Lromulus_n_key_setup_done6:
-	add	sp, #16
-	pop	{r4, r5}
+	add	sp, #20
+	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
+	mov	r10, r6
+	mov	r11, r7
 	pop	{r4, r5, r6, r7, pc}
+	.ltorg
 	.ltorg
 	.size romulus_n_key_setup, .-romulus_n_key_setup
 
@@ -1289,8 +1388,8 @@ romulus_n_decrypt_with:
 
 
 @ --- romulus_n_E_tk23_rows: romulus_n.E.tk23_rows
-@     frame 0 bytes (2 spill slots, 0 on the stack; locals 0), saves r4, r5, r6, r7, r8
-@     estimated 226 bytes of code and literals
+@     frame 8 bytes (7 spill slots, 2 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 392 bytes of code and literals
 	.section .text.romulus_n_E_tk23_rows,"ax",%progbits
 	.global romulus_n_E_tk23_rows
 	.type romulus_n_E_tk23_rows, %function
@@ -1299,147 +1398,248 @@ romulus_n_decrypt_with:
 romulus_n_E_tk23_rows:
 	push	{r4, r5, r6, r7, lr}
 	mov	r4, r8
-	push	{r4}
-	ldr	r6, [r0]
-	ldr	r5, [r0, #4]
-	ldr	r4, [r0, #8]
+	mov	r5, r9
+	mov	r6, r10
+	mov	r7, r11
+	push	{r4, r5, r6, r7}
+	sub	sp, #8
+	ldr	r3, [r0]
+	@ skinny128_384plus.ae:184: @unroll(unroll)
+	mov	r9, r3
+	ldr	r3, [r0, #4]
+	mov	r10, r3
+	ldr	r3, [r0, #8]
+	mov	r8, r3
 	ldr	r3, [r0, #12]
 	@ skinny128_384plus.ae:186: r23[i] = tk2[127:64] ^ r3[i]
 	mov	r12, r1
 	@ skinny128_384plus.ae:184: @unroll(unroll)
 	movs	r0, #0
-	mov	r8, r0
+	str	r0, [sp, #4]
 .Lromulus_n_E_tk23_rows_loop1:
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	lsrs	r0, r3, #8
+	uxtb	r0, r0
+	@ skinny128_384plus.ae:79: x = t[127:64]
+	lsls	r1, r0, #24
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	mov	r0, r8
+	lsrs	r0, r0, #8
+	uxtb	r0, r0
+	@ skinny128_384plus.ae:79: x = t[127:64]
+	lsls	r0, r0, #16
+	orrs	r1, r0
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	mov	r0, r8
+	lsrs	r0, r0, #24
+	@ skinny128_384plus.ae:79: x = t[127:64]
+	lsls	r0, r0, #8
+	orrs	r1, r0
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	uxtb	r0, r3
+	@ skinny128_384plus.ae:79: x = t[127:64]
+	orrs	r1, r0
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	lsrs	r0, r3, #16
+	uxtb	r0, r0
+	@ skinny128_384plus.ae:79: x = t[127:64]
+	lsls	r4, r0, #24
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	mov	r0, r8
+	uxtb	r0, r0
+	@ skinny128_384plus.ae:79: x = t[127:64]
+	lsls	r0, r0, #16
+	orrs	r4, r0
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	lsrs	r0, r3, #24
+	@ skinny128_384plus.ae:79: x = t[127:64]
+	lsls	r0, r0, #8
+	orrs	r4, r0
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	mov	r0, r8
+	lsrs	r0, r0, #16
+	uxtb	r0, r0
+	@ skinny128_384plus.ae:79: x = t[127:64]
+	orrs	r4, r0
+	@ skinny128_384plus.ae:80: x = ((x << 1) & 0xfefefefefefefefe) | (((x >> 7) ^ (x >> 5)) & 0x0101010101010101)
+	lsls	r6, r4, #2
+	lsrs	r0, r1, #30
+	orrs	r6, r0
+	eors	r6, r4
+	lsls	r7, r4, #1
+	lsrs	r0, r1, #31
+	orrs	r7, r0
+	ldr	r4, =0xfefefefe
+	ands	r7, r4
+	lsrs	r5, r6, #7
+	ldr	r0, =0x01010101
+	ands	r5, r0
+	orrs	r7, r5
+	str	r7, [sp]
+	lsls	r0, r1, #2
+	eors	r0, r1
+	lsrs	r5, r0, #7
+	lsls	r0, r6, #25
+	orrs	r5, r0
+	lsls	r1, r1, #1
+	ands	r1, r4
+	ldr	r0, =0x01010101
+	ands	r5, r0
+	orrs	r1, r5
+	mov	r11, r1
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	lsrs	r0, r5, #8
+	mov	r0, r10
+	lsrs	r0, r0, #8
+	uxtb	r0, r0
+	@ skinny128_384plus.ae:79: x = t[127:64]
+	lsls	r6, r0, #24
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	mov	r0, r9
+	lsrs	r0, r0, #8
+	uxtb	r0, r0
+	@ skinny128_384plus.ae:79: x = t[127:64]
+	lsls	r0, r0, #16
+	orrs	r6, r0
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	mov	r0, r9
+	lsrs	r0, r0, #24
+	@ skinny128_384plus.ae:79: x = t[127:64]
+	lsls	r0, r0, #8
+	orrs	r6, r0
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	mov	r0, r10
+	uxtb	r0, r0
+	@ skinny128_384plus.ae:79: x = t[127:64]
+	orrs	r6, r0
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	mov	r0, r10
+	lsrs	r0, r0, #16
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:79: x = t[127:64]
 	lsls	r1, r0, #24
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	lsrs	r0, r6, #8
+	mov	r0, r9
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:79: x = t[127:64]
 	lsls	r0, r0, #16
 	orrs	r1, r0
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	lsrs	r0, r6, #24
+	mov	r0, r10
+	lsrs	r0, r0, #24
 	@ skinny128_384plus.ae:79: x = t[127:64]
 	lsls	r0, r0, #8
 	orrs	r1, r0
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	uxtb	r0, r5
-	@ skinny128_384plus.ae:79: x = t[127:64]
-	orrs	r1, r0
-	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	lsrs	r0, r5, #16
+	mov	r0, r9
+	lsrs	r0, r0, #16
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:79: x = t[127:64]
-	lsls	r0, r0, #24
-	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	uxtb	r7, r6
-	@ skinny128_384plus.ae:79: x = t[127:64]
-	lsls	r7, r7, #16
-	orrs	r0, r7
-	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	lsrs	r5, r5, #24
-	@ skinny128_384plus.ae:79: x = t[127:64]
-	lsls	r5, r5, #8
-	orrs	r0, r5
-	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	lsrs	r5, r6, #16
-	uxtb	r5, r5
-	@ skinny128_384plus.ae:79: x = t[127:64]
-	orrs	r0, r5
+	orrs	r1, r0
 	@ skinny128_384plus.ae:80: x = ((x << 1) & 0xfefefefefefefefe) | (((x >> 7) ^ (x >> 5)) & 0x0101010101010101)
-	lsls	r6, r0, #2
-	lsrs	r5, r1, #30
-	orrs	r6, r5
-	eors	r6, r0
-	lsls	r7, r0, #1
-	lsrs	r0, r1, #31
-	orrs	r7, r0
-	ldr	r0, =0xfefefefe
-	ands	r7, r0
-	lsrs	r0, r6, #7
-	ldr	r5, =0x01010101
-	ands	r0, r5
-	orrs	r7, r0
-	lsls	r5, r1, #1
-	ldr	r0, =0xfefefefe
-	ands	r5, r0
-	lsls	r0, r1, #2
-	eors	r1, r0
-	lsrs	r0, r1, #7
-	lsls	r1, r6, #25
+	lsls	r5, r1, #2
+	lsrs	r0, r6, #30
+	orrs	r5, r0
+	eors	r5, r1
+	lsls	r0, r1, #1
+	lsrs	r1, r6, #31
 	orrs	r0, r1
+	ands	r0, r4
+	lsrs	r7, r5, #7
 	ldr	r1, =0x01010101
-	ands	r0, r1
-	mov	r1, r5
-	orrs	r1, r0
+	ands	r7, r1
+	orrs	r0, r7
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	lsrs	r0, r3, #24
+	lsrs	r1, r0, #24
 	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
-	lsls	r5, r0, #24
+	lsls	r1, r1, #24
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	lsrs	r0, r3, #16
-	uxtb	r0, r0
+	lsrs	r7, r0, #16
+	uxtb	r7, r7
 	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
-	lsls	r0, r0, #16
-	orrs	r5, r0
+	lsls	r7, r7, #16
+	orrs	r1, r7
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	lsrs	r0, r3, #8
-	uxtb	r0, r0
+	lsrs	r7, r0, #8
+	uxtb	r7, r7
 	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
-	lsls	r0, r0, #8
-	orrs	r5, r0
+	lsls	r7, r7, #8
+	orrs	r1, r7
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	uxtb	r0, r3
+	uxtb	r7, r0
 	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
-	orrs	r5, r0
+	orrs	r1, r7
+	@ skinny128_384plus.ae:80: x = ((x << 1) & 0xfefefefefefefefe) | (((x >> 7) ^ (x >> 5)) & 0x0101010101010101)
+	lsls	r7, r6, #1
+	ands	r7, r4
+	lsls	r4, r6, #2
+	eors	r6, r4
+	lsrs	r4, r6, #7
+	lsls	r5, r5, #25
+	orrs	r4, r5
+	ldr	r5, =0x01010101
+	ands	r4, r5
+	orrs	r7, r4
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	lsrs	r0, r4, #24
+	lsrs	r5, r7, #24
 	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
-	lsls	r6, r0, #24
+	lsls	r4, r5, #24
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	lsrs	r0, r4, #16
-	uxtb	r0, r0
+	lsrs	r5, r7, #16
+	uxtb	r5, r5
 	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
-	lsls	r0, r0, #16
-	orrs	r6, r0
+	lsls	r5, r5, #16
+	orrs	r4, r5
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	lsrs	r0, r4, #8
-	uxtb	r0, r0
+	lsrs	r5, r7, #8
+	uxtb	r5, r5
 	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
-	lsls	r0, r0, #8
-	orrs	r6, r0
+	lsls	r5, r5, #8
+	orrs	r4, r5
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	uxtb	r0, r4
+	uxtb	r5, r7
 	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
-	orrs	r6, r0
+	orrs	r4, r5
 	@ skinny128_384plus.ae:186: r23[i] = tk2[127:64] ^ r3[i]
-	mov	r0, r12
-	ldr	r0, [r0, #4]
-	eors	r3, r0
-	mov	r0, r12
-	ldr	r0, [r0]
-	eors	r4, r0
-	str	r4, [r2]
+	mov	r5, r12
+	ldr	r5, [r5, #12]
+	eors	r0, r5
+	mov	r5, r12
+	ldr	r5, [r5, #8]
+	eors	r7, r5
+	mov	r5, r12
+	ldr	r5, [r5, #4]
+	eors	r3, r5
+	mov	r5, r12
+	ldr	r6, [r5]
+	mov	r5, r8
+	eors	r5, r6
+	str	r5, [r2]
 	str	r3, [r2, #4]
+	str	r7, [r2, #8]
+	str	r0, [r2, #12]
 	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
 	mov	r0, r12
-	adds	r0, #8
+	adds	r0, #16
 	mov	r12, r0
-	adds	r2, #8
-	mov	r4, r1
-	mov	r3, r7
-	mov	r0, r8
+	adds	r2, #16
+	mov	r9, r4
+	mov	r10, r1
+	mov	r8, r11
+	ldr	r3, [sp]
+	ldr	r0, [sp, #4]
 	adds	r0, #1
-	mov	r8, r0
-	cmp	r0, #40
-	bcc	.Lromulus_n_E_tk23_rows_loop1
+	str	r0, [sp, #4]
+	cmp	r0, #20
+	bcs	.Lromulus_n_E_tk23_rows_far1
+	b	.Lromulus_n_E_tk23_rows_loop1
+.Lromulus_n_E_tk23_rows_far1:
 .Lromulus_n_E_tk23_rows_done2:
-	pop	{r4}
+	add	sp, #8
+	pop	{r4, r5, r6, r7}
 	mov	r8, r4
+	mov	r9, r5
+	mov	r10, r6
+	mov	r11, r7
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.size romulus_n_E_tk23_rows, .-romulus_n_E_tk23_rows

@@ -5,31 +5,31 @@
 ; then the stack; results through the trailing out-pointers).
 
 ; --- romulus_n_key_setup: romulus_n.key_setup
-;     frame 20 bytes (2 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 304 bytes of code
+;     frame 26 bytes (5 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 480 bytes of code
 	.section .text.romulus_n_key_setup,"ax",@progbits
 	.global romulus_n_key_setup
 	.type romulus_n_key_setup, @function
 	.balign 2
 romulus_n_key_setup:
 	pushm.w	#7, r10
-	sub	#20, sp
+	sub	#26, sp
 	; romulus_n.ae:101: E.tk3_rows(load_be(key, 0, 16), r3)
 	bit	#1, r12
 	jnz	.Lromulus_n_key_setup_bytes1
 .Lromulus_n_key_setup_words2:
 	mov	@r12, r13
-	mov	2(r12), r4
-	mov	4(r12), r5
-	mov	6(r12), r10
-	mov	8(r12), r7
-	mov	10(r12), r9
-	mov	12(r12), r8
+	mov	2(r12), r11
+	mov	4(r12), r10
+	mov	6(r12), r9
+	mov	8(r12), r8
+	mov	10(r12), r7
+	mov	12(r12), r6
 	mov	14(r12), r15
 	jmp	.Lromulus_n_key_setup_join3
 .Lromulus_n_key_setup_bytes1:
 	mov	sp, r10
-	add	#4, r10
+	add	#10, r10
 	mov	r10, r11
 	mov	#16, r13
 .Lromulus_n_key_setup_cpy4:
@@ -43,119 +43,191 @@ romulus_n_key_setup:
 	jmp	.Lromulus_n_key_setup_words2
 .Lromulus_n_key_setup_join3:
 	; skinny128_384plus.ae:176: r3[i] = tk3[127:64] ^ rc_rows(rc[i])
-	mov	r14, r11
 	swpb	r15
 	; skinny128_384plus.ae:174: @unroll(unroll)
-	mov	r15, 0(sp)
+	mov	r15, 8(sp)
 	; skinny128_384plus.ae:176: r3[i] = tk3[127:64] ^ rc_rows(rc[i])
+	swpb	r6
+	swpb	r7
 	swpb	r8
 	swpb	r9
-	swpb	r7
 	swpb	r10
+	swpb	r11
 	; skinny128_384plus.ae:174: @unroll(unroll)
-	mov	r10, 2(sp)
+	mov	r13, r12
 	; skinny128_384plus.ae:176: r3[i] = tk3[127:64] ^ rc_rows(rc[i])
-	swpb	r5
-	swpb	r4
-	; skinny128_384plus.ae:174: @unroll(unroll)
-	mov	r13, r15
-	; skinny128_384plus.ae:176: r3[i] = tk3[127:64] ^ rc_rows(rc[i])
-	swpb	r15
-	mov	#65376, r10
+	swpb	r12
+	mov	#65376, r13
 	; skinny128_384plus.ae:174: @unroll(unroll)
 .Lromulus_n_key_setup_loop6:
 	; skinny128_384plus.ae:85: x = t[127:64]
-	mov	r7, r14
-	swpb	r14
-	mov	r14, r12
-	xor.b	@sp, r12
-	xor	r14, r12
-	; skinny128_384plus.ae:86: x = ((x >> 1) & 0x7f7f7f7f7f7f7f7f) | (((x << 7) ^ (x << 1)) & 0x8080808080808080)
-	mov	r12, r13
-	swpb	r13
-	bit	#1, r13
-	rrc	r13
-	mov	r12, r14
-	rlam.w	#1, r14
-	xor	r14, r13
-	rrum.w	#1, r12
-	and	#32639, r12
-	and	#32896, r13
-	bis	r13, r12
-	; skinny128_384plus.ae:85: x = t[127:64]
-	mov	r7, r6
-	xor.b	r8, r6
-	xor	r7, r6
-	; skinny128_384plus.ae:86: x = ((x >> 1) & 0x7f7f7f7f7f7f7f7f) | (((x << 7) ^ (x << 1)) & 0x8080808080808080)
-	mov	r6, r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r6, r13
-	rlam.w	#1, r13
-	xor	r13, r14
-	rrum.w	#1, r6
-	and	#32639, r6
-	and	#32896, r14
-	bis	r14, r6
-	; skinny128_384plus.ae:85: x = t[127:64]
-	mov	@sp, r14
-	swpb	r14
-	mov	r9, r13
-	xor.b	r14, r13
-	xor	r9, r13
-	; skinny128_384plus.ae:86: x = ((x >> 1) & 0x7f7f7f7f7f7f7f7f) | (((x << 7) ^ (x << 1)) & 0x8080808080808080)
-	mov	r13, r7
-	swpb	r7
-	bit	#1, r7
-	rrc	r7
-	mov	r13, r14
-	rlam.w	#1, r14
-	xor	r14, r7
-	rrum.w	#1, r13
-	and	#32639, r13
-	and	#32896, r7
-	bis	r7, r13
-	; skinny128_384plus.ae:85: x = t[127:64]
-	mov	r8, r14
-	xor.b	r9, r14
-	xor	r8, r14
-	; skinny128_384plus.ae:86: x = ((x >> 1) & 0x7f7f7f7f7f7f7f7f) | (((x << 7) ^ (x << 1)) & 0x8080808080808080)
-	mov	r14, r8
-	swpb	r8
-	bit	#1, r8
-	rrc	r8
-	mov	r14, r9
-	rlam.w	#1, r9
-	xor	r9, r8
-	rrum.w	#1, r14
-	and	#32639, r14
-	and	#32896, r8
-	bis	r8, r14
-	; skinny128_384plus.ae:176: r3[i] = tk3[127:64] ^ rc_rows(rc[i])
-	mov	r5, r8
-	xor	romulus_n_rt0+160(r10), r8
-	mov	r15, r9
-	xor	romulus_n_rt0+2+160(r10), r9
-	mov	2(sp), r7
-	mov	r7, 0(r11)
-	mov	r8, 2(r11)
-	mov	r4, 4(r11)
-	mov	r9, 6(r11)
-	; skinny128_384plus.ae:87: return cat(x, t[63:0])
-	add	#8, r11
-	mov	r7, 0(sp)
-	mov	r5, r8
-	mov	r4, r9
-	mov	r15, r7
-	mov	r14, 2(sp)
-	mov	r13, r5
-	mov	r6, r4
 	mov	r12, r15
-	add	#4, r10
+	swpb	r15
+	mov	r15, r4
+	xor.b	r9, r4
+	xor	r15, r4
+	; skinny128_384plus.ae:86: x = ((x >> 1) & 0x7f7f7f7f7f7f7f7f) | (((x << 7) ^ (x << 1)) & 0x8080808080808080)
+	mov	r4, r5
+	swpb	r5
+	bit	#1, r5
+	rrc	r5
+	mov	r4, r15
+	rlam.w	#1, r15
+	xor	r15, r5
+	rrum.w	#1, r4
+	and	#32639, r4
+	and	#32896, r5
+	bis	r5, r4
+	mov	r4, 6(sp)
+	; skinny128_384plus.ae:85: x = t[127:64]
+	mov	r12, r4
+	xor.b	r10, r4
+	xor	r12, r4
+	; skinny128_384plus.ae:86: x = ((x >> 1) & 0x7f7f7f7f7f7f7f7f) | (((x << 7) ^ (x << 1)) & 0x8080808080808080)
+	mov	r4, r5
+	swpb	r5
+	bit	#1, r5
+	rrc	r5
+	mov	r4, r15
+	rlam.w	#1, r15
+	xor	r15, r5
+	rrum.w	#1, r4
+	and	#32639, r4
+	and	#32896, r5
+	bis	r5, r4
+	mov	r4, 4(sp)
+	; skinny128_384plus.ae:85: x = t[127:64]
+	mov	r9, r15
+	swpb	r15
+	mov	r11, r4
+	xor.b	r15, r4
+	xor	r11, r4
+	; skinny128_384plus.ae:86: x = ((x >> 1) & 0x7f7f7f7f7f7f7f7f) | (((x << 7) ^ (x << 1)) & 0x8080808080808080)
+	mov	r4, r5
+	swpb	r5
+	bit	#1, r5
+	rrc	r5
+	mov	r4, r15
+	rlam.w	#1, r15
+	xor	r15, r5
+	rrum.w	#1, r4
+	and	#32639, r4
+	and	#32896, r5
+	bis	r5, r4
+	mov	r4, 2(sp)
+	; skinny128_384plus.ae:85: x = t[127:64]
+	mov	r10, r4
+	xor.b	r11, r4
+	xor	r10, r4
+	; skinny128_384plus.ae:86: x = ((x >> 1) & 0x7f7f7f7f7f7f7f7f) | (((x << 7) ^ (x << 1)) & 0x8080808080808080)
+	mov	r4, r5
+	swpb	r5
+	bit	#1, r5
+	rrc	r5
+	mov	r4, r15
+	rlam.w	#1, r15
+	xor	r15, r5
+	rrum.w	#1, r4
+	and	#32639, r4
+	and	#32896, r5
+	bis	r5, r4
+	mov	r4, 0(sp)
+	; skinny128_384plus.ae:85: x = t[127:64]
+	mov	r8, r5
+	xor.b	r6, r5
+	xor	r8, r5
+	; skinny128_384plus.ae:86: x = ((x >> 1) & 0x7f7f7f7f7f7f7f7f) | (((x << 7) ^ (x << 1)) & 0x8080808080808080)
+	mov	r5, r4
+	swpb	r4
+	bit	#1, r4
+	rrc	r4
+	mov	r5, r15
+	rlam.w	#1, r15
+	xor	r15, r4
+	rrum.w	#1, r5
+	and	#32639, r5
+	and	#32896, r4
+	bis	r4, r5
+	; skinny128_384plus.ae:85: x = t[127:64]
+	mov	r6, r4
+	xor.b	r7, r4
+	xor	r6, r4
+	; skinny128_384plus.ae:86: x = ((x >> 1) & 0x7f7f7f7f7f7f7f7f) | (((x << 7) ^ (x << 1)) & 0x8080808080808080)
+	mov	r4, r6
+	swpb	r6
+	bit	#1, r6
+	rrc	r6
+	mov	r4, r15
+	rlam.w	#1, r15
+	xor	r15, r6
+	rrum.w	#1, r4
+	and	#32639, r4
+	and	#32896, r6
+	bis	r6, r4
+	; skinny128_384plus.ae:85: x = t[127:64]
+	mov	r8, r6
+	swpb	r6
+	mov	r6, r8
+	xor.b	8(sp), r8
+	xor	r6, r8
+	; skinny128_384plus.ae:86: x = ((x >> 1) & 0x7f7f7f7f7f7f7f7f) | (((x << 7) ^ (x << 1)) & 0x8080808080808080)
+	mov	r8, r15
+	swpb	r15
+	bit	#1, r15
+	rrc	r15
+	mov	r8, r6
+	rlam.w	#1, r6
+	xor	r6, r15
+	rrum.w	#1, r8
+	and	#32639, r8
+	and	#32896, r15
+	bis	r15, r8
+	; skinny128_384plus.ae:85: x = t[127:64]
+	mov	8(sp), r6
+	swpb	r6
+	mov	r7, r15
+	xor.b	r6, r15
+	xor	r7, r15
+	; skinny128_384plus.ae:86: x = ((x >> 1) & 0x7f7f7f7f7f7f7f7f) | (((x << 7) ^ (x << 1)) & 0x8080808080808080)
+	mov	r15, r6
+	swpb	r6
+	bit	#1, r6
+	rrc	r6
+	mov	r15, r7
+	rlam.w	#1, r7
+	xor	r7, r6
+	rrum.w	#1, r15
+	and	#32639, r15
+	and	#32896, r6
+	bis	r6, r15
+	; skinny128_384plus.ae:176: r3[i] = tk3[127:64] ^ rc_rows(rc[i])
+	xor	romulus_n_rt0+160(r13), r10
+	xor	romulus_n_rt0+2+160(r13), r12
+	mov	r9, 0(r14)
+	mov	r10, 2(r14)
+	mov	r11, 4(r14)
+	mov	r12, 6(r14)
+	mov	r15, r12
+	xor	romulus_n_rt0+4+160(r13), r12
+	mov	r8, r6
+	xor	romulus_n_rt0+6+160(r13), r6
+	mov	r4, 8(r14)
+	mov	r12, 10(r14)
+	mov	r5, 12(r14)
+	mov	r6, 14(r14)
+	; skinny128_384plus.ae:87: return cat(x, t[63:0])
+	add	#16, r14
+	mov	r4, 8(sp)
+	mov	r15, r6
+	mov	r5, r7
+	mov	@sp, r9
+	mov	2(sp), r10
+	mov	4(sp), r11
+	mov	6(sp), r12
+	add	#8, r13
 	jnz	.Lromulus_n_key_setup_loop6
 .Lromulus_n_key_setup_done7:
-	add	#20, sp
+	add	#26, sp
 	popm.w	#7, r10
 	ret
 	.size romulus_n_key_setup, .-romulus_n_key_setup
@@ -1722,119 +1794,191 @@ romulus_n_decrypt_with:
 
 
 ; --- romulus_n_E_tk23_rows: romulus_n.E.tk23_rows
-;     frame 6 bytes (3 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 232 bytes of code
+;     frame 10 bytes (5 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 392 bytes of code
 	.section .text.romulus_n_E_tk23_rows,"ax",@progbits
 	.local romulus_n_E_tk23_rows
 	.type romulus_n_E_tk23_rows, @function
 	.balign 2
 romulus_n_E_tk23_rows:
 	pushm.w	#7, r10
-	sub	#6, sp
+	sub	#10, sp
 	; skinny128_384plus.ae:184: @unroll(unroll)
-	mov	#40, 4(sp)
+	mov	#20, 8(sp)
+	mov	@r12+, r4
+	mov	@r12+, r5
 	mov	@r12+, r6
 	mov	@r12+, r7
 	mov	@r12+, r8
 	mov	@r12+, r9
-	mov	@r12+, 2(sp)
-	mov	@r12+, 0(sp)
 	mov	@r12+, r10
 	mov	@r12+, r11
-	; skinny128_384plus.ae:186: r23[i] = tk2[127:64] ^ r3[i]
-	mov	r13, r4
-	; skinny128_384plus.ae:184: @unroll(unroll)
 .Lromulus_n_E_tk23_rows_loop1:
 	; skinny128_384plus.ae:79: x = t[127:64]
-	mov	r9, r13
-	swpb	r13
-	mov	r13, r15
-	xor.b	r6, r15
-	xor	r13, r15
+	mov	r11, r12
+	swpb	r12
+	mov	r12, r15
+	xor.b	r8, r15
+	xor	r12, r15
 	; skinny128_384plus.ae:80: x = ((x << 1) & 0xfefefefefefefefe) | (((x >> 7) ^ (x >> 5)) & 0x0101010101010101)
-	mov	r15, r13
-	rlam.w	#2, r13
-	xor	r15, r13
+	mov	r15, r12
+	rlam.w	#2, r12
+	xor	r15, r12
 	rlam.w	#1, r15
 	and	#65278, r15
-	swpb	r13
-	rla	r13
-	adc	r13
-	and	#257, r13
-	bis	r13, r15
-	; skinny128_384plus.ae:79: x = t[127:64]
-	mov	r9, r13
-	xor.b	r7, r13
-	xor	r9, r13
-	; skinny128_384plus.ae:80: x = ((x << 1) & 0xfefefefefefefefe) | (((x >> 7) ^ (x >> 5)) & 0x0101010101010101)
-	mov	r13, r12
-	rlam.w	#2, r12
-	xor	r13, r12
-	rlam.w	#1, r13
-	and	#65278, r13
 	swpb	r12
 	rla	r12
 	adc	r12
 	and	#257, r12
-	bis	r12, r13
+	bis	r12, r15
+	mov	r15, 6(sp)
 	; skinny128_384plus.ae:79: x = t[127:64]
-	swpb	r6
-	mov	r8, r12
-	xor.b	r6, r12
-	xor	r8, r12
+	mov	r11, r15
+	xor.b	r9, r15
+	xor	r11, r15
 	; skinny128_384plus.ae:80: x = ((x << 1) & 0xfefefefefefefefe) | (((x >> 7) ^ (x >> 5)) & 0x0101010101010101)
-	mov	r12, r9
-	rlam.w	#2, r9
-	xor	r12, r9
+	mov	r15, r12
+	rlam.w	#2, r12
+	xor	r15, r12
+	rlam.w	#1, r15
+	and	#65278, r15
+	swpb	r12
+	rla	r12
+	adc	r12
+	and	#257, r12
+	bis	r12, r15
+	mov	r15, 4(sp)
+	; skinny128_384plus.ae:79: x = t[127:64]
+	mov	r8, r12
+	swpb	r12
+	mov	r10, r15
+	xor.b	r12, r15
+	xor	r10, r15
+	; skinny128_384plus.ae:80: x = ((x << 1) & 0xfefefefefefefefe) | (((x >> 7) ^ (x >> 5)) & 0x0101010101010101)
+	mov	r15, r12
+	rlam.w	#2, r12
+	xor	r15, r12
+	rlam.w	#1, r15
+	and	#65278, r15
+	swpb	r12
+	rla	r12
+	adc	r12
+	and	#257, r12
+	bis	r12, r15
+	mov	r15, 2(sp)
+	; skinny128_384plus.ae:79: x = t[127:64]
+	mov	r9, r15
+	xor.b	r10, r15
+	xor	r9, r15
+	; skinny128_384plus.ae:80: x = ((x << 1) & 0xfefefefefefefefe) | (((x >> 7) ^ (x >> 5)) & 0x0101010101010101)
+	mov	r15, r12
+	rlam.w	#2, r12
+	xor	r15, r12
+	rlam.w	#1, r15
+	and	#65278, r15
+	swpb	r12
+	rla	r12
+	adc	r12
+	and	#257, r12
+	bis	r12, r15
+	mov	r15, 0(sp)
+	; skinny128_384plus.ae:79: x = t[127:64]
+	mov	r7, r12
+	swpb	r12
+	mov	r12, r15
+	xor.b	r4, r15
+	xor	r12, r15
+	; skinny128_384plus.ae:80: x = ((x << 1) & 0xfefefefefefefefe) | (((x >> 7) ^ (x >> 5)) & 0x0101010101010101)
+	mov	r15, r12
+	rlam.w	#2, r12
+	xor	r15, r12
+	rlam.w	#1, r15
+	and	#65278, r15
+	swpb	r12
+	rla	r12
+	adc	r12
+	and	#257, r12
+	bis	r12, r15
+	; skinny128_384plus.ae:79: x = t[127:64]
+	mov	r7, r12
+	xor.b	r5, r12
+	xor	r7, r12
+	; skinny128_384plus.ae:80: x = ((x << 1) & 0xfefefefefefefefe) | (((x >> 7) ^ (x >> 5)) & 0x0101010101010101)
+	mov	r12, r7
+	rlam.w	#2, r7
+	xor	r12, r7
 	rlam.w	#1, r12
 	and	#65278, r12
-	swpb	r9
-	rla	r9
-	adc	r9
-	and	#257, r9
-	bis	r9, r12
+	swpb	r7
+	rla	r7
+	adc	r7
+	and	#257, r7
+	bis	r7, r12
 	; skinny128_384plus.ae:79: x = t[127:64]
-	mov	r7, r5
-	xor.b	r8, r5
-	xor	r7, r5
+	swpb	r4
+	mov	r6, r7
+	xor.b	r4, r7
+	xor	r6, r7
 	; skinny128_384plus.ae:80: x = ((x << 1) & 0xfefefefefefefefe) | (((x >> 7) ^ (x >> 5)) & 0x0101010101010101)
-	mov	r5, r9
-	rlam.w	#2, r9
-	xor	r5, r9
-	rlam.w	#1, r5
-	and	#65278, r5
-	swpb	r9
-	rla	r9
-	adc	r9
-	and	#257, r9
-	bis	r9, r5
+	mov	r7, r4
+	rlam.w	#2, r4
+	xor	r7, r4
+	rlam.w	#1, r7
+	and	#65278, r7
+	swpb	r4
+	rla	r4
+	adc	r4
+	and	#257, r4
+	bis	r4, r7
+	; skinny128_384plus.ae:79: x = t[127:64]
+	mov	r5, r4
+	xor.b	r6, r4
+	xor	r5, r4
+	; skinny128_384plus.ae:80: x = ((x << 1) & 0xfefefefefefefefe) | (((x >> 7) ^ (x >> 5)) & 0x0101010101010101)
+	mov	r4, r6
+	rlam.w	#2, r6
+	xor	r4, r6
+	rlam.w	#1, r4
+	and	#65278, r4
+	swpb	r6
+	rla	r6
+	adc	r6
+	and	#257, r6
+	bis	r6, r4
 	; skinny128_384plus.ae:186: r23[i] = tk2[127:64] ^ r3[i]
-	mov	2(sp), r6
-	xor	@r4+, r6
-	mov	@sp, r7
-	xor	@r4+, r7
-	mov	r10, r8
-	xor	@r4+, r8
-	mov	r11, r9
-	xor	@r4+, r9
-	mov	r6, 0(r14)
-	mov	r7, 2(r14)
-	mov	r8, 4(r14)
-	mov	r9, 6(r14)
-	; skinny128_384plus.ae:81: return cat(x, t[63:0])
-	add	#8, r14
-	mov	2(sp), r6
-	mov	@sp, r7
-	mov	r10, r8
-	mov	r11, r9
-	mov	r5, 2(sp)
-	mov	r12, 0(sp)
-	mov	r13, r10
+	xor	@r13+, r8
+	xor	@r13+, r9
+	xor	@r13+, r10
+	xor	@r13+, r11
+	mov	r8, 0(r14)
+	mov	r9, 2(r14)
+	mov	r10, 4(r14)
+	mov	r11, 6(r14)
+	mov	r4, r8
+	xor	@r13+, r8
+	mov	r7, r9
+	xor	@r13+, r9
+	mov	r12, r10
+	xor	@r13+, r10
 	mov	r15, r11
-	dec	4(sp)
+	xor	@r13+, r11
+	mov	r8, 8(r14)
+	mov	r9, 10(r14)
+	mov	r10, 12(r14)
+	mov	r11, 14(r14)
+	; skinny128_384plus.ae:81: return cat(x, t[63:0])
+	add	#16, r14
+	mov	r7, r5
+	mov	r12, r6
+	mov	r15, r7
+	mov	@sp, r8
+	mov	2(sp), r9
+	mov	4(sp), r10
+	mov	6(sp), r11
+	dec	8(sp)
 	jnz	.Lromulus_n_E_tk23_rows_loop1
 .Lromulus_n_E_tk23_rows_done2:
-	add	#6, sp
+	add	#10, sp
 	popm.w	#7, r10
 	ret
 	.size romulus_n_E_tk23_rows, .-romulus_n_E_tk23_rows
