@@ -361,13 +361,14 @@ _FLOW = ("label", "call", "ret", "br")
 
 
 def autoincrement_straight(mf: MFunction) -> int:
-    """Straight-line code (a fully unrolled cipher) that reads a table through a pointer register
-    p at `0(p), 2(p), 4(p), ...` in exactly that order, p's only other reference being its one
-    `mov X, p` before them, reads `@p+` instead: 2 cycles and one word per read where `k(p)` costs
-    3 and two (SPECK-128/128 and AES round keys with `unroll=full`). p's value after the reads
-    changes, so no other reference may exist; and no label, jump or call may lie between the
-    definition and the last read (each read must run exactly once, in order, after it).
-    Returns the number of reads rewritten."""
+    """Straight-line code that reads through a pointer register p at `0(p), 2(p), 4(p), ...` in
+    exactly that order right after p's one definition (`mov X, p`) reads `@p+` instead: 2 cycles
+    and one word per read where `k(p)` costs 3 and two (SPECK-128/128 and AES round keys with
+    `unroll=full`; a state loaded word by word at a function's entry). p then ends 2n higher
+    after n reads: every later reference must be a memory operand based on p (the state's stores
+    at the exit, `k(p)` -> `(k - 2n)(p)`), else the run is left alone. No label, jump or call may
+    lie between the definition and the last read (each read runs exactly once, in order, after
+    it, and before anything else that uses p). Returns the number of reads rewritten."""
     insts = mf.insts
     refs: dict[int, list] = {}
     for i, inst in enumerate(insts):
@@ -382,16 +383,27 @@ def autoincrement_straight(mf: MFunction) -> int:
     for p, uses in refs.items():
         if not is_vreg(p) or len(uses) < 3:
             continue
-        (d0, k0, o0), reads = uses[0], uses[1:]
+        (d0, k0, o0), rest = uses[0], uses[1:]
         if not (insts[d0].mn == "mov" and k0 == 1 and o0 == R(p)):
             continue
-        if any(k != 0 or i <= d0 or _read_disp(insts[i], p) != 2 * n for n, (i, k, _) in enumerate(reads)):
+        n = 0
+        while (n < len(rest) and rest[n][1] == 0 and rest[n][0] > d0
+               and _read_disp(insts[rest[n][0]], p) == 2 * n):
+            n += 1
+        reads, later = rest[:n], rest[n:]
+        if n < 2 or len({i for i, _, _ in reads}) != n:
             continue
         # from the definition on: a label between would let a loop run the reads again
         last = reads[-1][0]
         if any(x.mn in _FLOW or x.mn.startswith("j") for x in insts[d0:last + 1]):
             continue
+        if not all(isinstance(o, Ind) and o.reg == p
+                   or isinstance(o, Mem) and o.base == p and isinstance(o.disp, int)
+                   for _, _, o in later):
+            continue
         for i, k, o in reads:
             insts[i].ops[0] = Inc(p)
-        done += len(reads)
+        for i, k, o in later:
+            insts[i].ops[k] = Mem(p, (0 if isinstance(o, Ind) else o.disp) - 2 * n)
+        done += n
     return done

@@ -1507,7 +1507,7 @@ chacha20_poly1305_tag_of:
 
 ; --- chacha20_poly1305_C_block: chacha20_poly1305.C.block
 ;     frame 120 bytes (60 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1812 bytes of code
+;     estimated 1816 bytes of code
 	.section .text.chacha20_poly1305_C_block,"ax",@progbits
 	.local chacha20_poly1305_C_block
 	.type chacha20_poly1305_C_block, @function
@@ -1515,55 +1515,57 @@ chacha20_poly1305_tag_of:
 chacha20_poly1305_C_block:
 	pushm.w	#7, r10
 	sub	#120, sp
-	mov	r12, 106(sp)
 	mov	r13, 116(sp)
-	mov	r14, 114(sp)
+	mov	r14, 112(sp)
 	mov	r15, 108(sp)
 	; chacha20.ae:53: @unroll(unroll)
 	mov	#10, 110(sp)
 	mov	#30821, 40(sp)
 	mov	#24944, 50(sp)
-	mov	r12, r9
 	mov	r12, r15
-	mov	@r15, r12
-	mov	2(r15), r13
-	mov	16(r15), 26(sp)
-	mov	18(r15), 22(sp)
-	mov	116(sp), r14
-	mov	r14, r15
-	mov	@r15, 14(sp)
-	mov	2(r14), 18(sp)
+	mov	@r15+, r12
+	mov	@r15+, r13
+	mov	r15, 106(sp)
+	mov	r15, r9
+	mov	12(r15), 26(sp)
+	mov	14(r15), 22(sp)
+	mov	116(sp), r15
+	mov	@r15+, 14(sp)
+	mov	@r15+, 18(sp)
+	mov	r15, 116(sp)
 	mov	#25710, 66(sp)
 	mov	#13088, 64(sp)
 	mov	r9, r15
-	mov	4(r15), r11
-	mov	6(r15), r14
-	mov	20(r15), 86(sp)
-	mov	22(r15), 84(sp)
-	mov	114(sp), r8
-	mov	r8, r15
-	mov	@r15, 82(sp)
-	mov	2(r15), r7
+	mov	@r15, r11
+	mov	2(r15), r14
+	mov	16(r15), 86(sp)
+	mov	18(r15), 84(sp)
+	mov	112(sp), r15
+	mov	@r15+, 82(sp)
+	mov	@r15+, r7
+	mov	r15, 112(sp)
 	mov	#11570, 36(sp)
 	mov	#31074, 34(sp)
 	mov	r9, r15
-	mov	8(r15), 74(sp)
-	mov	10(r15), r10
-	mov	24(r15), 80(sp)
-	mov	26(r15), 78(sp)
-	mov	r8, r15
-	mov	4(r15), 102(sp)
-	mov	6(r15), 100(sp)
+	mov	4(r15), 74(sp)
+	mov	6(r15), r10
+	mov	20(r15), 80(sp)
+	mov	22(r15), 78(sp)
+	mov	112(sp), r15
+	mov	@r15+, 102(sp)
+	mov	@r15+, 100(sp)
+	mov	r15, 112(sp)
 	mov	#25972, 0(sp)
 	mov	#27424, 12(sp)
 	mov	r9, r15
-	mov	12(r15), 98(sp)
-	mov	14(r15), 96(sp)
-	mov	28(r15), 56(sp)
-	mov	30(r9), 52(sp)
-	mov	r8, r15
-	mov	8(r15), 46(sp)
-	mov	10(r8), 48(sp)
+	mov	8(r15), 98(sp)
+	mov	10(r15), 96(sp)
+	mov	24(r15), 56(sp)
+	mov	26(r9), 52(sp)
+	mov	112(sp), r15
+	mov	@r15+, 46(sp)
+	mov	@r15+, 48(sp)
+	mov	r15, 112(sp)
 .Lchacha20_poly1305_C_block_loop1:
 	; chacha20.ae:17: a = a + b
 	mov	40(sp), r4
@@ -2106,41 +2108,41 @@ chacha20_poly1305_C_block:
 .Lchacha20_poly1305_C_block_near3:
 .Lchacha20_poly1305_C_block_done2:
 	; chacha20.ae:65: return cat(x15 + nonce[95:64], x14 + nonce[63:32], x13 + nonce[31:0], x12 + counter,
-	mov	114(sp), r9
+	mov	112(sp), r9
 	mov	r9, r15
-	add	8(r15), 46(sp)
-	addc	10(r15), 48(sp)
-	add	4(r15), 102(sp)
-	addc	6(r15), 100(sp)
-	add	@r15, 82(sp)
-	addc	2(r9), r7
-	mov	r7, 112(sp)
+	add	-4(r15), 46(sp)
+	addc	-2(r15), 48(sp)
+	add	-8(r15), 102(sp)
+	addc	-6(r15), 100(sp)
+	add	-12(r15), 82(sp)
+	addc	-10(r9), r7
+	mov	r7, 114(sp)
 	mov	116(sp), r9
 	mov	r9, r15
-	add	@r15, 14(sp)
-	addc	2(r9), 18(sp)
+	add	-4(r15), 14(sp)
+	addc	-2(r9), 18(sp)
 	; chacha20.ae:66: x11 + key[255:224], x10 + key[223:192], x9 + key[191:160], x8 + key[159:128],
 	mov	106(sp), r9
 	mov	r9, r15
-	add	28(r15), 56(sp)
-	addc	30(r15), 52(sp)
-	add	24(r15), 80(sp)
-	addc	26(r15), 78(sp)
-	add	20(r15), 86(sp)
-	addc	22(r15), 84(sp)
-	add	16(r15), 26(sp)
-	addc	18(r15), 22(sp)
+	add	24(r15), 56(sp)
+	addc	26(r15), 52(sp)
+	add	20(r15), 80(sp)
+	addc	22(r15), 78(sp)
+	add	16(r15), 86(sp)
+	addc	18(r15), 84(sp)
+	add	12(r15), 26(sp)
+	addc	14(r15), 22(sp)
 	; chacha20.ae:67: x7 + key[127:96], x6 + key[95:64], x5 + key[63:32], x4 + key[31:0],
-	add	12(r15), 98(sp)
-	addc	14(r15), 96(sp)
-	add	8(r15), 74(sp)
-	addc	10(r15), r10
+	add	8(r15), 98(sp)
+	addc	10(r15), 96(sp)
+	add	4(r15), 74(sp)
+	addc	6(r15), r10
 	mov	r10, 104(sp)
-	add	4(r15), r11
+	add	@r15, r11
 	mov	r11, 118(sp)
-	addc	6(r15), r14
-	add	@r15, r12
-	addc	2(r9), r13
+	addc	2(r15), r14
+	add	-4(r15), r12
+	addc	-2(r9), r13
 	; chacha20.ae:68: x3 + j3, x2 + j2, x1 + j1, x0 + j0)
 	mov	@sp, r10
 	mov	12(sp), r11
@@ -2189,7 +2191,7 @@ chacha20_poly1305_C_block:
 	mov	r4, r14
 	mov	18(sp), 50(r15)
 	mov	82(sp), 52(r15)
-	mov	112(sp), 54(r15)
+	mov	114(sp), 54(r15)
 	mov	102(sp), 56(r15)
 	mov	100(sp), 58(r15)
 	mov	46(sp), 60(r15)

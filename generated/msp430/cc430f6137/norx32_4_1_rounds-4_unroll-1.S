@@ -1886,7 +1886,7 @@ norx32_4_1_decrypt_with:
 
 ; --- norx32_4_1_F_permute: norx32_4_1.F.permute
 ;     frame 114 bytes (57 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2448 bytes of code
+;     estimated 2382 bytes of code
 	.section .text.norx32_4_1_F_permute,"ax",@progbits
 	.local norx32_4_1_F_permute
 	.type norx32_4_1_F_permute, @function
@@ -1894,44 +1894,42 @@ norx32_4_1_decrypt_with:
 norx32_4_1_F_permute:
 	pushm.w	#7, r10
 	sub	#114, sp
-	mov	r12, 110(sp)
 	; norx_f.ae:72: @unroll(unroll)
 	mov	#4, 112(sp)
-	mov	r12, r14
 	mov	r12, r15
-	mov	@r15, r6
-	mov	2(r15), r7
-	mov	4(r15), 52(sp)
-	mov	6(r15), 50(sp)
-	mov	8(r15), 20(sp)
-	mov	10(r15), 18(sp)
-	mov	12(r15), 106(sp)
-	mov	14(r15), 104(sp)
-	mov	16(r15), r8
-	mov	18(r15), r9
-	mov	20(r15), 26(sp)
-	mov	22(r15), r10
-	mov	24(r15), 8(sp)
-	mov	26(r15), 58(sp)
-	mov	28(r15), 98(sp)
-	mov	30(r15), 34(sp)
-	mov	32(r15), r11
-	mov	34(r15), r12
-	mov	36(r15), 44(sp)
-	mov	38(r15), 30(sp)
-	mov	40(r15), 72(sp)
-	mov	42(r15), 68(sp)
-	mov	44(r15), 56(sp)
-	mov	46(r14), 46(sp)
-	mov	r14, r5
-	mov	48(r15), r13
-	mov	50(r15), r14
-	mov	52(r15), 4(sp)
-	mov	54(r15), 12(sp)
-	mov	56(r15), 108(sp)
-	mov	58(r15), 102(sp)
-	mov	60(r15), 64(sp)
-	mov	62(r5), 66(sp)
+	mov	@r15+, r6
+	mov	@r15+, r7
+	mov	@r15+, 52(sp)
+	mov	@r15+, 50(sp)
+	mov	@r15+, 20(sp)
+	mov	@r15+, 18(sp)
+	mov	@r15+, 106(sp)
+	mov	@r15+, 104(sp)
+	mov	@r15+, r8
+	mov	@r15+, r9
+	mov	@r15+, 26(sp)
+	mov	@r15+, r10
+	mov	@r15+, 8(sp)
+	mov	@r15+, 58(sp)
+	mov	@r15+, 100(sp)
+	mov	@r15+, 34(sp)
+	mov	@r15+, r11
+	mov	@r15+, r12
+	mov	@r15+, 44(sp)
+	mov	@r15+, 30(sp)
+	mov	@r15+, 72(sp)
+	mov	@r15+, 68(sp)
+	mov	@r15+, 56(sp)
+	mov	@r15+, 46(sp)
+	mov	@r15+, r13
+	mov	@r15+, r14
+	mov	@r15+, 4(sp)
+	mov	@r15+, 12(sp)
+	mov	@r15+, 110(sp)
+	mov	@r15+, 108(sp)
+	mov	@r15+, 64(sp)
+	mov	@r15+, 66(sp)
+	mov	r15, 88(sp)
 .Lnorx32_4_1_F_permute_loop1:
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r6, r5
@@ -2033,15 +2031,15 @@ norx32_4_1_F_permute:
 	and	#1, r7
 	bis	r7, r4
 	xor	r11, r12
-	mov	r12, 96(sp)
+	mov	r12, 98(sp)
 	xor	r4, r14
-	mov	r14, 92(sp)
+	mov	r14, 94(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
 	xor	r12, r9
 	xor	r14, r8
 	rla	r9
 	rlc	r8
-	mov	r8, 100(sp)
+	mov	r8, 102(sp)
 	adc	r9
 	mov	r9, 86(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -2150,9 +2148,9 @@ norx32_4_1_F_permute:
 	and	#1, r8
 	bis	r8, r6
 	xor	r14, r9
-	mov	r9, 94(sp)
+	mov	r9, 96(sp)
 	xor	r6, r12
-	mov	r12, 90(sp)
+	mov	r12, 92(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
 	xor	r9, r10
 	xor	r12, r5
@@ -2181,9 +2179,9 @@ norx32_4_1_F_permute:
 	xor	r12, r15
 	xor	r9, r14
 	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	108(sp), r6
+	mov	110(sp), r6
 	xor	r15, r6
-	mov	102(sp), r13
+	mov	108(sp), r13
 	xor	r14, r13
 	swpb	r13
 	mov	r13, r12
@@ -2279,7 +2277,7 @@ norx32_4_1_F_permute:
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	106(sp), r15
 	mov	r15, r4
-	mov	98(sp), r14
+	mov	100(sp), r14
 	xor	r14, r4
 	mov	104(sp), r9
 	mov	r9, r5
@@ -2327,7 +2325,7 @@ norx32_4_1_F_permute:
 	xor	r14, r6
 	xor	r9, r7
 	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	98(sp), r9
+	mov	100(sp), r9
 	xor	r6, r9
 	mov	34(sp), r14
 	xor	r7, r14
@@ -2501,7 +2499,7 @@ norx32_4_1_F_permute:
 	xor	r13, r10
 	rla	r8
 	rlc	r10
-	mov	r10, 88(sp)
+	mov	r10, 90(sp)
 	adc	r8
 	mov	r8, 26(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -2653,10 +2651,10 @@ norx32_4_1_F_permute:
 	xor.b	r9, r7
 	xor	r9, r7
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	96(sp), r9
+	mov	98(sp), r9
 	mov	r9, r8
 	xor	r7, r8
-	mov	92(sp), r5
+	mov	94(sp), r5
 	mov	r5, r10
 	xor	r15, r10
 	and	r7, r9
@@ -2745,7 +2743,7 @@ norx32_4_1_F_permute:
 	xor	r6, r13
 	mov	@sp, r9
 	mov	r9, r15
-	mov	100(sp), r4
+	mov	102(sp), r4
 	xor	r4, r15
 	and	r6, r14
 	and	r4, r9
@@ -2771,14 +2769,14 @@ norx32_4_1_F_permute:
 	xor.b	r14, r5
 	xor	r14, r5
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	94(sp), r11
+	mov	96(sp), r11
 	mov	r11, r7
 	xor	r5, r7
-	mov	90(sp), r8
+	mov	92(sp), r8
 	xor	r9, r8
 	mov	r11, r14
 	and	r5, r14
-	mov	90(sp), r10
+	mov	92(sp), r10
 	and	r9, r10
 	rla	r14
 	adc	r14
@@ -2859,72 +2857,72 @@ norx32_4_1_F_permute:
 	mov	70(sp), r7
 	mov	r4, 106(sp)
 	mov	r10, 104(sp)
-	mov	88(sp), r10
-	mov	r12, 98(sp)
+	mov	90(sp), r10
+	mov	r12, 100(sp)
 	mov	22(sp), r11
 	mov	28(sp), r12
 	mov	r13, 44(sp)
 	mov	r14, 30(sp)
 	mov	38(sp), r13
 	mov	40(sp), r14
-	mov	r15, 108(sp)
-	mov	r5, 102(sp)
+	mov	r15, 110(sp)
+	mov	r5, 108(sp)
 	dec	112(sp)
 	jz	.Lnorx32_4_1_F_permute_near3
 	br	#.Lnorx32_4_1_F_permute_loop1
 .Lnorx32_4_1_F_permute_near3:
 .Lnorx32_4_1_F_permute_done2:
 	; norx_f.ae:77: s[0] = s0
-	mov	110(sp), r5
+	mov	88(sp), r5
 	mov	r5, r15
-	mov	r6, 0(r15)
-	mov	r7, 2(r15)
+	mov	r6, -64(r15)
+	mov	r7, -62(r15)
 	; norx_f.ae:78: s[1] = s1
-	mov	52(sp), 4(r15)
-	mov	50(sp), 6(r15)
+	mov	52(sp), -60(r15)
+	mov	50(sp), -58(r15)
 	; norx_f.ae:79: s[2] = s2
-	mov	20(sp), 8(r15)
-	mov	18(sp), 10(r15)
+	mov	20(sp), -56(r15)
+	mov	18(sp), -54(r15)
 	; norx_f.ae:80: s[3] = s3
-	mov	106(sp), 12(r15)
-	mov	104(sp), 14(r15)
+	mov	106(sp), -52(r15)
+	mov	104(sp), -50(r15)
 	; norx_f.ae:81: s[4] = s4
-	mov	r8, 16(r15)
-	mov	r9, 18(r15)
+	mov	r8, -48(r15)
+	mov	r9, -46(r15)
 	; norx_f.ae:82: s[5] = s5
-	mov	26(sp), 20(r15)
-	mov	r10, 22(r15)
+	mov	26(sp), -44(r15)
+	mov	r10, -42(r15)
 	; norx_f.ae:83: s[6] = s6
-	mov	8(sp), 24(r15)
-	mov	58(sp), 26(r15)
+	mov	8(sp), -40(r15)
+	mov	58(sp), -38(r15)
 	; norx_f.ae:84: s[7] = s7
-	mov	98(sp), 28(r15)
-	mov	34(sp), 30(r15)
+	mov	100(sp), -36(r15)
+	mov	34(sp), -34(r15)
 	; norx_f.ae:85: s[8] = s8
-	mov	r11, 32(r15)
-	mov	r12, 34(r15)
+	mov	r11, -32(r15)
+	mov	r12, -30(r15)
 	; norx_f.ae:86: s[9] = s9
-	mov	44(sp), 36(r15)
-	mov	30(sp), 38(r15)
+	mov	44(sp), -28(r15)
+	mov	30(sp), -26(r15)
 	; norx_f.ae:87: s[10] = s10
-	mov	72(sp), 40(r15)
-	mov	68(sp), 42(r15)
+	mov	72(sp), -24(r15)
+	mov	68(sp), -22(r15)
 	; norx_f.ae:88: s[11] = s11
-	mov	56(sp), 44(r15)
-	mov	46(sp), 46(r5)
+	mov	56(sp), -20(r15)
+	mov	46(sp), -18(r5)
 	; norx_f.ae:89: s[12] = s12
 	mov	r5, r12
-	mov	r13, 48(r15)
-	mov	r14, 50(r15)
+	mov	r13, -16(r15)
+	mov	r14, -14(r15)
 	; norx_f.ae:90: s[13] = s13
-	mov	4(sp), 52(r15)
-	mov	12(sp), 54(r15)
+	mov	4(sp), -12(r15)
+	mov	12(sp), -10(r15)
 	; norx_f.ae:91: s[14] = s14
-	mov	108(sp), 56(r15)
-	mov	102(sp), 58(r15)
+	mov	110(sp), -8(r15)
+	mov	108(sp), -6(r15)
 	; norx_f.ae:92: s[15] = s15
-	mov	64(sp), 60(r15)
-	mov	66(sp), 62(r12)
+	mov	64(sp), -4(r15)
+	mov	66(sp), -2(r12)
 	add	#114, sp
 	popm.w	#7, r10
 	ret

@@ -14,14 +14,14 @@
 norx_f_h:
 	pushm.w	#2, r10
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	@r12, r9
-	xor	@r13, r9
-	mov	2(r12), r10
-	xor	2(r13), r10
-	mov	@r12, r11
-	and	@r13, r11
-	mov	2(r12), r12
-	and	2(r13), r12
+	mov	@r12+, r9
+	xor	@r13+, r9
+	mov	@r12+, r10
+	xor	@r13+, r10
+	mov	-4(r12), r11
+	and	-4(r13), r11
+	mov	-2(r12), r12
+	and	-2(r13), r12
 	rla	r11
 	adc	r11
 	mov	r11, r15
@@ -40,7 +40,7 @@ norx_f_h:
 
 ; --- norx_f_g: norx_f.g
 ;     frame 0 bytes (0 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 278 bytes of code
+;     estimated 280 bytes of code
 	.section .text.norx_f_g,"ax",@progbits
 	.global norx_f_g
 	.type norx_f_g, @function
@@ -48,60 +48,58 @@ norx_f_h:
 norx_f_g:
 	pushm.w	#7, r10
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	2(r12), r10
-	and	2(r13), r10
-	rlam.w	#1, r10
-	mov	@r12, r9
-	and	@r13, r9
-	rla	r9
-	adc	r9
-	mov	r9, r11
-	and	#1, r11
-	bis	r11, r10
-	mov	2(r12), r7
-	xor	2(r13), r7
+	mov	@r12+, r7
+	xor	@r13+, r7
+	mov	@r12+, r6
+	xor	@r13+, r6
+	mov	-2(r12), r11
+	and	-2(r13), r11
+	rlam.w	#1, r11
+	mov	-4(r12), r10
+	and	-4(r13), r10
+	rla	r10
+	adc	r10
+	mov	r10, r12
+	and	#1, r12
+	bis	r12, r11
+	xor	r11, r6
+	and	#65534, r10
 	xor	r10, r7
-	and	#65534, r9
-	mov	@r12, r6
-	xor	@r13, r6
-	xor	r9, r6
 	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r6, r9
+	mov	r7, r9
 	xor	@r15+, r9
 	swpb	r9
-	mov	r7, r11
-	xor	@r15+, r11
-	swpb	r11
-	mov	r11, r8
+	mov	r6, r12
+	xor	@r15+, r12
+	swpb	r12
+	mov	r12, r8
 	xor.b	r9, r8
 	xor	r9, r8
+	xor.b	r12, r9
+	xor	r12, r9
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r9, r5
+	xor	@r14+, r5
+	mov	r8, r10
+	xor	@r14+, r10
 	mov	r8, r12
-	and	2(r14), r12
+	and	-2(r14), r12
 	rlam.w	#1, r12
-	; norx_f.ae:29: d = (a ^ d) >>> r0
-	xor.b	r11, r9
-	xor	r11, r9
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r9, r11
-	and	@r14, r11
+	and	-4(r14), r11
 	rla	r11
 	adc	r11
 	mov	r11, r15
 	and	#1, r15
 	bis	r15, r12
-	mov	r8, r10
-	xor	2(r14), r10
 	xor	r12, r10
-	mov	r9, r15
-	xor	@r14, r15
 	and	#65534, r11
-	xor	r11, r15
+	xor	r11, r5
 	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r15, r12
-	xor	@r13, r12
+	mov	r5, r12
+	xor	-4(r13), r12
 	mov	r10, r11
-	xor	2(r13), r11
+	xor	-2(r13), r11
 	rla	r11
 	rlc	r12
 	adc	r11
@@ -118,48 +116,48 @@ norx_f_g:
 	rlc	r12
 	adc	r11
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r13
+	mov	r6, r13
 	and	r12, r13
 	rlam.w	#1, r13
-	mov	r6, r5
-	and	r11, r5
-	rla	r5
-	adc	r5
-	mov	r5, r14
-	and	#1, r14
-	bis	r14, r13
-	xor	r12, r7
-	xor	r13, r7
-	xor	r11, r6
-	and	#65534, r5
-	xor	r5, r6
-	mov	16(sp), r4
-	mov	18(sp), r5
-	mov	20(sp), r13
-	mov	22(sp), r14
-	; norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r6, 0(r4)
-	mov	r7, 2(r4)
-	; norx_f.ae:33: d = (a ^ d) >>> r2
-	xor	r8, r7
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r15, r8
-	xor	r7, r8
-	and	r7, r15
+	mov	r7, r15
+	and	r11, r15
 	rla	r15
 	adc	r15
-	mov	r15, r4
+	mov	r15, r14
+	and	#1, r14
+	bis	r14, r13
+	xor	r12, r6
+	xor	r13, r6
+	xor	r11, r7
+	and	#65534, r15
+	xor	r15, r7
+	mov	16(sp), r4
+	mov	18(sp), r15
+	mov	20(sp), r14
+	mov	22(sp), r13
+	; norx_f.ae:35: b = (b ^ c) >>> r3
+	mov	r7, 0(r4)
+	mov	r6, 2(r4)
+	; norx_f.ae:33: d = (a ^ d) >>> r2
+	xor	r8, r6
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r5, r8
+	xor	r6, r8
+	and	r6, r5
+	rla	r5
+	adc	r5
+	mov	r5, r4
 	and	#65534, r4
 	xor	r4, r8
 	; norx_f.ae:33: d = (a ^ d) >>> r2
-	xor	r9, r6
+	xor	r9, r7
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r10, r4
-	and	r6, r4
+	and	r7, r4
 	rlam.w	#1, r4
-	and	#1, r15
-	bis	r15, r4
-	xor	r6, r10
+	and	#1, r5
+	bis	r5, r4
+	xor	r7, r10
 	xor	r4, r10
 	; norx_f.ae:35: b = (b ^ c) >>> r3
 	xor	r10, r12
@@ -167,12 +165,12 @@ norx_f_g:
 	rla	r11
 	rlc	r12
 	adc	r11
-	mov	r11, 0(r5)
-	mov	r12, 2(r5)
-	mov	r8, 0(r13)
-	mov	r10, 2(r13)
-	mov	r7, 0(r14)
-	mov	r6, 2(r14)
+	mov	r11, 0(r15)
+	mov	r12, 2(r15)
+	mov	r8, 0(r14)
+	mov	r10, 2(r14)
+	mov	r6, 0(r13)
+	mov	r7, 2(r13)
 	popm.w	#7, r10
 	ret
 	.size norx_f_g, .-norx_f_g
@@ -180,7 +178,7 @@ norx_f_g:
 
 ; --- norx_f_f: norx_f.f
 ;     frame 150 bytes (75 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2532 bytes of code
+;     estimated 2556 bytes of code
 	.section .text.norx_f_f,"ax",@progbits
 	.global norx_f_f
 	.type norx_f_f, @function
@@ -188,21 +186,21 @@ norx_f_g:
 norx_f_f:
 	pushm.w	#7, r10
 	sub	#150, sp
-	mov	r13, 20(sp)
-	mov	r14, 38(sp)
-	mov	r15, 80(sp)
-	mov	166(sp), r15
-	mov	168(sp), r13
+	mov	r13, 12(sp)
+	mov	r14, 36(sp)
+	mov	r15, 48(sp)
+	mov	166(sp), r9
+	mov	168(sp), r11
 	mov	170(sp), r14
-	mov	172(sp), 48(sp)
-	mov	174(sp), r11
-	mov	176(sp), 14(sp)
-	mov	178(sp), 50(sp)
-	mov	180(sp), 88(sp)
-	mov	182(sp), r9
-	mov	184(sp), 12(sp)
-	mov	186(sp), 40(sp)
-	mov	188(sp), 82(sp)
+	mov	172(sp), 40(sp)
+	mov	174(sp), r10
+	mov	176(sp), r13
+	mov	178(sp), 34(sp)
+	mov	180(sp), 58(sp)
+	mov	182(sp), r8
+	mov	184(sp), 22(sp)
+	mov	186(sp), 62(sp)
+	mov	188(sp), 84(sp)
 	mov	190(sp), 148(sp)
 	mov	192(sp), 146(sp)
 	mov	194(sp), 144(sp)
@@ -220,135 +218,409 @@ norx_f_f:
 	mov	218(sp), 120(sp)
 	mov	220(sp), 118(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	@r12, r5
-	xor	@r15, r5
-	mov	2(r12), r7
-	xor	2(r15), r7
-	mov	@r12, r8
-	and	@r15, r8
-	mov	2(r12), r10
-	and	2(r15), r10
+	mov	@r12+, r4
+	xor	@r9+, r4
+	mov	@r12+, r6
+	mov	-4(r12), r7
+	xor	@r9+, r6
+	and	-4(r9), r7
+	mov	-2(r12), r15
+	and	-2(r9), r15
+	rla	r7
+	adc	r7
+	mov	r7, r12
+	and	#65534, r12
+	rlam.w	#1, r15
+	and	#1, r7
+	bis	r7, r15
+	xor	r12, r4
+	; norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	r4, r5
+	xor	@r8+, r5
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	xor	r15, r6
+	; norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	r6, r15
+	xor	@r8+, r15
+	swpb	r15
+	mov	r15, r12
+	swpb	r5
+	xor.b	r5, r12
+	xor	r5, r12
+	xor.b	r15, r5
+	xor	r15, r5
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r5, r7
+	xor	@r10+, r7
+	mov	r12, r15
+	xor	@r10+, r15
+	mov	r15, 10(sp)
+	mov	r5, r8
+	and	-4(r10), r8
+	mov	r12, r15
+	and	-2(r10), r15
 	rla	r8
 	adc	r8
-	mov	r8, r12
-	and	#65534, r12
-	rlam.w	#1, r10
+	mov	r8, r10
+	and	#65534, r10
+	rlam.w	#1, r15
 	and	#1, r8
-	bis	r8, r10
-	xor	r12, r5
+	bis	r8, r15
 	xor	r10, r7
-	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r5, r6
-	xor	@r9+, r6
+	; norx_f.ae:31: b = (b ^ c) >>> r1
+	mov	r7, r10
+	xor	-4(r9), r10
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	10(sp), r8
+	xor	r15, r8
+	; norx_f.ae:31: b = (b ^ c) >>> r1
+	mov	r8, r15
+	xor	-2(r9), r15
+	rla	r15
+	rlc	r10
+	adc	r15
+	rla	r15
+	rlc	r10
+	adc	r15
+	rla	r15
+	rlc	r10
+	adc	r15
+	rla	r15
+	rlc	r10
+	adc	r15
+	rla	r15
+	rlc	r10
+	adc	r15
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r4, r9
+	xor	r15, r9
+	mov	r9, 6(sp)
+	and	r15, r4
+	mov	r6, r9
+	xor	r10, r9
+	mov	r9, 2(sp)
+	and	r10, r6
+	rla	r4
+	adc	r4
+	mov	r4, r9
+	and	#65534, r9
+	rlam.w	#1, r6
+	and	#1, r4
+	bis	r4, r6
+	xor	r9, 6(sp)
+	; norx_f.ae:33: d = (a ^ d) >>> r2
+	xor	6(sp), r5
+	mov	r5, 96(sp)
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	xor	r6, 2(sp)
+	; norx_f.ae:33: d = (a ^ d) >>> r2
+	xor	2(sp), r12
+	mov	r12, 92(sp)
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r7, r9
+	xor	r12, r9
+	and	r12, r7
+	mov	r8, r6
+	mov	r5, r12
+	xor	r12, r6
+	and	r12, r8
+	rla	r7
+	adc	r7
 	mov	r7, r12
-	xor	@r9+, r12
+	and	#65534, r12
+	rlam.w	#1, r8
+	and	#1, r7
+	bis	r7, r8
+	xor	r12, r9
+	mov	r9, 110(sp)
+	; norx_f.ae:35: b = (b ^ c) >>> r3
+	xor	r9, r15
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	xor	r8, r6
+	mov	r6, 108(sp)
+	; norx_f.ae:35: b = (b ^ c) >>> r3
+	xor	r6, r10
+	rla	r15
+	rlc	r10
+	mov	r10, 116(sp)
+	adc	r15
+	mov	r15, 104(sp)
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	12(sp), r15
+	mov	@r15+, r6
+	xor	@r11+, r6
+	mov	@r15+, r5
+	mov	r15, r12
+	mov	-4(r15), r10
+	xor	@r11+, r5
+	and	-4(r11), r10
+	mov	-2(r12), r12
+	and	-2(r11), r12
+	rla	r10
+	adc	r10
+	mov	r10, r15
+	and	#65534, r15
+	rlam.w	#1, r12
+	and	#1, r10
+	bis	r10, r12
+	xor	r15, r6
+	; norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	r6, r7
+	mov	22(sp), r15
+	xor	@r15+, r7
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	xor	r12, r5
+	; norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	r5, r12
+	xor	@r15+, r12
 	swpb	r12
 	mov	r12, r8
-	swpb	r6
-	xor.b	r6, r8
-	xor	r6, r8
-	xor.b	r12, r6
-	xor	r12, r6
+	swpb	r7
+	xor.b	r7, r8
+	xor	r7, r8
+	xor.b	r12, r7
+	xor	r12, r7
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r4
-	xor	@r11, r4
+	mov	r7, r10
+	xor	@r13+, r10
 	mov	r8, r9
-	xor	2(r11), r9
-	mov	r6, r12
-	and	@r11, r12
-	mov	r8, r10
-	and	2(r11), r10
+	xor	@r13+, r9
+	mov	r7, r12
+	and	-4(r13), r12
+	mov	r8, r15
+	and	-2(r13), r15
 	rla	r12
 	adc	r12
-	mov	r12, r11
-	and	#65534, r11
-	rlam.w	#1, r10
+	mov	r12, r13
+	and	#65534, r13
+	rlam.w	#1, r15
 	and	#1, r12
-	bis	r12, r10
-	xor	r11, r4
-	xor	r10, r9
+	bis	r12, r15
+	xor	r13, r10
 	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r4, r10
-	xor	@r15, r10
-	mov	r9, r11
-	xor	2(r15), r11
-	rla	r11
-	rlc	r10
-	adc	r11
-	rla	r11
-	rlc	r10
-	adc	r11
-	rla	r11
-	rlc	r10
-	adc	r11
-	rla	r11
-	rlc	r10
-	adc	r11
-	rla	r11
-	rlc	r10
-	adc	r11
+	mov	r10, r12
+	xor	-4(r11), r12
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r15
+	xor	r15, r9
+	; norx_f.ae:31: b = (b ^ c) >>> r1
+	mov	r9, r13
+	xor	-2(r11), r13
+	rla	r13
+	rlc	r12
+	adc	r13
+	rla	r13
+	rlc	r12
+	adc	r13
+	rla	r13
+	rlc	r12
+	adc	r13
+	rla	r13
+	rlc	r12
+	adc	r13
+	rla	r13
+	rlc	r12
+	adc	r13
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r6, r15
+	xor	r13, r15
+	and	r13, r6
+	mov	r5, r4
+	xor	r12, r4
+	and	r12, r5
+	rla	r6
+	adc	r6
+	mov	r6, r11
+	and	#65534, r11
+	rlam.w	#1, r5
+	and	#1, r6
+	bis	r6, r5
 	xor	r11, r15
-	mov	r15, 2(sp)
+	mov	r15, 70(sp)
+	; norx_f.ae:33: d = (a ^ d) >>> r2
+	xor	r15, r7
+	mov	r7, 100(sp)
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	xor	r5, r4
+	mov	r4, 68(sp)
+	; norx_f.ae:33: d = (a ^ d) >>> r2
+	xor	r4, r8
+	mov	r8, 94(sp)
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r10, r8
+	mov	94(sp), r11
+	xor	r11, r8
+	and	r11, r10
+	mov	r9, r15
+	xor	r7, r15
+	and	r7, r9
+	rla	r10
+	adc	r10
+	mov	r10, r11
+	and	#65534, r11
+	rlam.w	#1, r9
+	and	#1, r10
+	bis	r10, r9
+	xor	r11, r8
+	mov	r8, 114(sp)
+	; norx_f.ae:35: b = (b ^ c) >>> r3
+	xor	r8, r13
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	xor	r9, r15
+	mov	r15, 112(sp)
+	; norx_f.ae:35: b = (b ^ c) >>> r3
+	xor	r15, r12
+	rla	r13
+	rlc	r12
+	mov	r12, 44(sp)
+	adc	r13
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	36(sp), r15
+	mov	@r15+, r11
+	xor	@r14+, r11
+	mov	@r15+, r8
+	mov	r15, r12
+	mov	-4(r15), r9
+	xor	@r14+, r8
+	and	-4(r14), r9
+	mov	-2(r12), r12
+	and	-2(r14), r12
+	rla	r9
+	adc	r9
+	mov	r9, r15
+	and	#65534, r15
+	rlam.w	#1, r12
+	and	#1, r9
+	bis	r9, r12
+	xor	r15, r11
+	; norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	r11, r7
+	mov	62(sp), r15
+	xor	@r15+, r7
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	xor	r12, r8
+	; norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	r8, r12
+	xor	@r15+, r12
+	swpb	r12
+	mov	r12, r10
+	swpb	r7
+	xor.b	r7, r10
+	xor	r7, r10
+	xor.b	r12, r7
+	xor	r12, r7
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r7, r5
+	mov	34(sp), r15
+	xor	@r15+, r5
+	mov	r10, r6
+	xor	@r15+, r6
 	mov	r7, r12
-	xor	r10, r12
-	and	r11, r5
-	and	r10, r7
+	mov	r15, r9
+	and	-4(r15), r12
+	mov	r10, r4
+	and	-2(r9), r4
+	rla	r12
+	adc	r12
+	mov	r12, r9
+	and	#65534, r9
+	rlam.w	#1, r4
+	and	#1, r12
+	bis	r12, r4
+	xor	r9, r5
+	; norx_f.ae:31: b = (b ^ c) >>> r1
+	mov	r5, r12
+	xor	-4(r14), r12
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	xor	r4, r6
+	; norx_f.ae:31: b = (b ^ c) >>> r1
+	mov	r6, r9
+	xor	-2(r14), r9
+	rla	r9
+	rlc	r12
+	adc	r9
+	rla	r9
+	rlc	r12
+	adc	r9
+	rla	r9
+	rlc	r12
+	adc	r9
+	rla	r9
+	rlc	r12
+	adc	r9
+	rla	r9
+	rlc	r12
+	adc	r9
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r11, r15
+	xor	r9, r15
+	and	r9, r11
+	mov	r8, r4
+	xor	r12, r4
+	and	r12, r8
+	rla	r11
+	adc	r11
+	mov	r11, r14
+	and	#65534, r14
+	rlam.w	#1, r8
+	and	#1, r11
+	bis	r11, r8
+	xor	r14, r15
+	mov	r15, 78(sp)
+	; norx_f.ae:33: d = (a ^ d) >>> r2
+	xor	r15, r7
+	mov	r7, 102(sp)
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	xor	r8, r4
+	mov	r4, 76(sp)
+	; norx_f.ae:33: d = (a ^ d) >>> r2
+	xor	r4, r10
+	mov	r10, 98(sp)
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r5, r14
+	mov	r10, r15
+	xor	r15, r14
+	and	r15, r5
+	mov	r6, r10
+	mov	r7, r15
+	xor	r15, r10
+	and	r15, r6
 	rla	r5
 	adc	r5
 	mov	r5, r15
 	and	#65534, r15
-	rlam.w	#1, r7
+	rlam.w	#1, r6
 	and	#1, r5
-	bis	r5, r7
-	xor	r15, 2(sp)
-	xor	r7, r12
-	mov	r12, 68(sp)
-	; norx_f.ae:33: d = (a ^ d) >>> r2
-	xor	2(sp), r6
-	mov	r6, 94(sp)
-	xor	r12, r8
-	mov	r8, 92(sp)
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r7
-	mov	r8, r6
-	xor	r6, r7
-	mov	r9, r8
-	mov	94(sp), r5
-	xor	r5, r8
-	and	r6, r4
-	and	r5, r9
-	rla	r4
-	adc	r4
-	mov	r4, r12
-	and	#65534, r12
-	rlam.w	#1, r9
-	and	#1, r4
-	bis	r4, r9
-	xor	r12, r7
-	mov	r7, 110(sp)
-	xor	r9, r8
-	mov	r8, 108(sp)
+	bis	r5, r6
+	xor	r15, r14
 	; norx_f.ae:35: b = (b ^ c) >>> r3
-	xor	r7, r11
-	xor	r8, r10
-	rla	r11
-	rlc	r10
-	mov	r10, 116(sp)
-	adc	r11
-	mov	r11, 104(sp)
+	xor	r14, r9
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	20(sp), r12
-	mov	r12, r15
-	mov	@r15, r10
-	xor	@r13, r10
-	mov	2(r15), r9
-	xor	2(r13), r9
-	mov	@r15, r11
-	and	@r13, r11
-	mov	2(r12), r12
-	and	2(r13), r12
+	xor	r6, r10
+	mov	r10, 24(sp)
+	; norx_f.ae:35: b = (b ^ c) >>> r3
+	xor	r10, r12
+	rla	r9
+	rlc	r12
+	mov	r12, 52(sp)
+	adc	r9
+	mov	r9, 16(sp)
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	48(sp), r15
+	mov	@r15+, r9
+	mov	r15, 48(sp)
+	mov	40(sp), r15
+	xor	@r15+, r9
+	mov	r15, 40(sp)
+	mov	48(sp), r15
+	mov	@r15+, r10
+	mov	r15, r12
+	mov	-4(r15), r11
+	mov	40(sp), r15
+	xor	@r15+, r10
+	mov	r15, r4
+	and	-4(r15), r11
+	mov	-2(r12), r12
+	and	-2(r15), r12
 	rla	r11
 	adc	r11
 	mov	r11, r15
@@ -356,601 +628,375 @@ norx_f_f:
 	rlam.w	#1, r12
 	and	#1, r11
 	bis	r11, r12
-	xor	r15, r10
-	xor	r12, r9
+	xor	r15, r9
+	; norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	r9, r11
+	mov	84(sp), r15
+	xor	@r15+, r11
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	xor	r12, r10
 	; norx_f.ae:29: d = (a ^ d) >>> r0
 	mov	r10, r8
-	mov	12(sp), r15
 	xor	@r15+, r8
-	mov	r9, r12
-	xor	@r15+, r12
-	swpb	r12
-	mov	r12, r11
 	swpb	r8
+	mov	r8, r12
+	swpb	r11
+	xor.b	r11, r12
+	xor	r11, r12
 	xor.b	r8, r11
 	xor	r8, r11
-	xor.b	r12, r8
-	xor	r12, r8
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r8, r6
-	mov	14(sp), r4
-	mov	r4, r15
-	xor	@r15, r6
-	mov	r11, r7
-	xor	2(r15), r7
-	mov	r8, r5
-	and	@r15, r5
-	mov	r11, r12
-	and	2(r4), r12
-	rla	r5
-	adc	r5
-	mov	r5, r15
+	mov	r11, r6
+	mov	58(sp), r15
+	xor	@r15+, r6
+	mov	r12, r7
+	xor	@r15+, r7
+	mov	r11, r8
+	and	-4(r15), r8
+	mov	r12, r5
+	and	-2(r15), r5
+	rla	r8
+	adc	r8
+	mov	r8, r15
 	and	#65534, r15
-	rlam.w	#1, r12
-	and	#1, r5
-	bis	r5, r12
+	rlam.w	#1, r5
+	and	#1, r8
+	bis	r8, r5
 	xor	r15, r6
-	xor	r12, r7
 	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r6, r15
-	xor	@r13, r15
-	mov	r7, r12
-	xor	2(r13), r12
-	rla	r12
-	rlc	r15
-	adc	r12
-	rla	r12
-	rlc	r15
-	adc	r12
-	rla	r12
-	rlc	r15
-	adc	r12
-	rla	r12
-	rlc	r15
-	adc	r12
-	rla	r12
-	rlc	r15
-	adc	r12
+	mov	r6, r8
+	mov	r4, r15
+	xor	-4(r15), r8
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r10, r13
-	xor	r12, r13
-	mov	r9, r5
-	xor	r15, r5
-	and	r12, r10
-	and	r15, r9
-	rla	r10
-	adc	r10
-	mov	r10, r4
+	xor	r5, r7
+	; norx_f.ae:31: b = (b ^ c) >>> r1
+	mov	r7, r5
+	xor	-2(r4), r5
+	rla	r5
+	rlc	r8
+	adc	r5
+	rla	r5
+	rlc	r8
+	adc	r5
+	rla	r5
+	rlc	r8
+	adc	r5
+	rla	r5
+	rlc	r8
+	adc	r5
+	rla	r5
+	rlc	r8
+	adc	r5
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r9, r15
+	xor	r5, r15
+	mov	r15, 0(sp)
+	and	r5, r9
+	mov	r10, r15
+	xor	r8, r15
+	and	r8, r10
+	rla	r9
+	adc	r9
+	mov	r9, r4
 	and	#65534, r4
-	rlam.w	#1, r9
-	and	#1, r10
-	bis	r10, r9
-	xor	r4, r13
-	mov	r13, 62(sp)
-	xor	r9, r5
-	mov	r5, 58(sp)
+	rlam.w	#1, r10
+	and	#1, r9
+	bis	r9, r10
+	xor	r4, 0(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
-	xor	r13, r8
-	mov	r8, 98(sp)
-	xor	r5, r11
-	mov	r11, 96(sp)
+	xor	@sp, r11
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r13
-	xor	r11, r13
+	xor	r10, r15
+	mov	r15, 82(sp)
+	; norx_f.ae:33: d = (a ^ d) >>> r2
+	xor	r15, r12
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r6, r9
+	xor	r12, r9
+	and	r12, r6
 	mov	r7, r10
-	mov	r8, r9
-	xor	r9, r10
-	and	r11, r6
-	and	r9, r7
+	xor	r11, r10
+	and	r11, r7
 	rla	r6
 	adc	r6
-	mov	r6, r11
-	and	#65534, r11
+	mov	r6, r15
+	and	#65534, r15
 	rlam.w	#1, r7
 	and	#1, r6
 	bis	r6, r7
-	xor	r11, r13
-	mov	r13, 114(sp)
-	xor	r7, r10
-	mov	r10, 112(sp)
-	; norx_f.ae:35: b = (b ^ c) >>> r3
-	xor	r13, r12
-	xor	r10, r15
-	rla	r12
-	rlc	r15
-	mov	r15, 34(sp)
-	adc	r12
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	38(sp), r13
-	mov	r13, r15
-	mov	@r15, r9
-	xor	@r14, r9
-	mov	2(r15), r10
-	xor	2(r14), r10
-	mov	@r15, r11
-	and	@r14, r11
-	mov	2(r13), r13
-	and	2(r14), r13
-	rla	r11
-	adc	r11
-	mov	r11, r15
-	and	#65534, r15
-	rlam.w	#1, r13
-	and	#1, r11
-	bis	r11, r13
 	xor	r15, r9
-	xor	r13, r10
-	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r9, r7
-	mov	40(sp), r15
-	xor	@r15+, r7
-	mov	r10, r13
-	xor	@r15+, r13
-	swpb	r13
-	mov	r13, r8
-	swpb	r7
-	xor.b	r7, r8
-	xor	r7, r8
-	xor.b	r13, r7
-	xor	r13, r7
+	mov	r9, 18(sp)
+	; norx_f.ae:35: b = (b ^ c) >>> r3
+	xor	r9, r5
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r5
-	mov	50(sp), r4
-	mov	r4, r15
-	xor	@r15, r5
-	mov	r8, r6
-	xor	2(r15), r6
-	mov	r7, r11
-	and	@r15, r11
-	mov	r8, r13
-	and	2(r4), r13
-	rla	r11
-	adc	r11
-	mov	r11, r15
-	and	#65534, r15
-	rlam.w	#1, r13
-	and	#1, r11
-	bis	r11, r13
-	xor	r15, r5
+	xor	r7, r10
+	; norx_f.ae:35: b = (b ^ c) >>> r3
+	xor	r10, r8
+	rla	r5
+	rlc	r8
+	mov	r8, 32(sp)
+	adc	r5
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	6(sp), r15
+	mov	r15, r6
 	xor	r13, r6
-	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r5, r13
-	xor	@r14, r13
-	mov	r6, r11
-	xor	2(r14), r11
-	rla	r11
-	rlc	r13
-	adc	r11
-	rla	r11
-	rlc	r13
-	adc	r11
-	rla	r11
-	rlc	r13
-	adc	r11
-	rla	r11
-	rlc	r13
-	adc	r11
-	rla	r11
-	rlc	r13
-	adc	r11
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r9, r15
-	xor	r11, r15
-	mov	r10, r4
-	xor	r13, r4
-	and	r11, r9
-	and	r13, r10
-	rla	r9
-	adc	r9
-	mov	r9, r14
-	and	#65534, r14
-	rlam.w	#1, r10
-	and	#1, r9
-	bis	r9, r10
-	xor	r14, r15
-	mov	r15, 74(sp)
-	xor	r10, r4
-	mov	r4, 66(sp)
-	; norx_f.ae:33: d = (a ^ d) >>> r2
-	xor	r15, r7
-	mov	r7, 102(sp)
-	xor	r4, r8
-	mov	r8, 100(sp)
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r14
-	mov	r8, r15
-	xor	r15, r14
-	mov	r6, r10
+	and	r13, r15
+	mov	2(sp), r7
 	mov	r7, r9
-	xor	r9, r10
-	and	r15, r5
-	and	r9, r6
-	rla	r5
-	adc	r5
-	mov	r5, r15
-	and	#65534, r15
-	rlam.w	#1, r6
-	and	#1, r5
-	bis	r5, r6
-	xor	r15, r14
-	xor	r6, r10
-	mov	r10, 22(sp)
-	; norx_f.ae:35: b = (b ^ c) >>> r3
-	xor	r14, r11
-	xor	r10, r13
-	rla	r11
-	rlc	r13
-	mov	r13, 46(sp)
-	adc	r11
-	mov	r11, 16(sp)
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	80(sp), r10
-	mov	r10, r15
-	mov	@r15, r11
-	mov	48(sp), r4
-	mov	r4, r15
-	xor	@r15, r11
-	mov	r10, r15
-	mov	2(r15), r13
-	mov	r4, r15
-	xor	2(r15), r13
-	mov	r10, r15
-	mov	@r15, r9
-	mov	r4, r15
-	and	@r15, r9
-	mov	2(r10), r10
-	and	2(r15), r10
-	rla	r9
-	adc	r9
-	mov	r9, r15
-	and	#65534, r15
-	rlam.w	#1, r10
-	and	#1, r9
-	bis	r9, r10
-	xor	r15, r11
-	xor	r10, r13
+	mov	44(sp), r4
+	xor	r4, r9
+	and	r4, r7
+	rla	r15
+	adc	r15
+	mov	r15, r8
+	and	#65534, r8
+	rlam.w	#1, r7
+	and	#1, r15
+	bis	r15, r7
+	xor	r8, r6
 	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r11, r9
-	mov	82(sp), r15
-	xor	@r15+, r9
-	mov	r13, r8
-	xor	@r15+, r8
-	swpb	r8
-	mov	r8, r10
-	swpb	r9
-	xor.b	r9, r10
-	xor	r9, r10
-	xor.b	r8, r9
-	xor	r8, r9
+	xor	r6, r12
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r9, r7
-	mov	88(sp), r6
-	mov	r6, r15
-	xor	@r15, r7
-	mov	r10, r8
-	xor	2(r15), r8
-	mov	r9, r5
-	and	@r6, r5
-	mov	r10, r6
-	and	2(r15), r6
-	rla	r5
-	adc	r5
-	mov	r5, r15
-	and	#65534, r15
-	rlam.w	#1, r6
-	and	#1, r5
-	bis	r5, r6
-	xor	r15, r7
-	xor	r6, r8
-	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r7, r5
-	mov	r4, r15
-	xor	@r15, r5
-	mov	r8, r6
-	xor	2(r4), r6
-	rla	r6
-	rlc	r5
-	adc	r6
-	rla	r6
-	rlc	r5
-	adc	r6
-	rla	r6
-	rlc	r5
-	adc	r6
-	rla	r6
-	rlc	r5
-	adc	r6
-	rla	r6
-	rlc	r5
-	adc	r6
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r11, r15
-	xor	r6, r15
-	mov	r15, 0(sp)
-	mov	r13, r15
-	xor	r5, r15
-	and	r6, r11
-	and	r5, r13
-	rla	r11
-	adc	r11
-	mov	r11, r4
-	and	#65534, r4
-	rlam.w	#1, r13
-	and	#1, r11
-	bis	r11, r13
-	xor	r4, 0(sp)
-	xor	r13, r15
-	mov	r15, 78(sp)
-	; norx_f.ae:33: d = (a ^ d) >>> r2
-	xor	@sp, r9
-	xor	r15, r10
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r13
-	xor	r10, r13
-	mov	r8, r15
-	xor	r9, r15
-	and	r10, r7
-	and	r9, r8
-	rla	r7
-	adc	r7
-	mov	r7, r11
-	and	#65534, r11
-	rlam.w	#1, r8
-	and	#1, r7
-	bis	r7, r8
-	xor	r11, r13
-	mov	r13, 10(sp)
-	xor	r8, r15
-	; norx_f.ae:35: b = (b ^ c) >>> r3
-	xor	r13, r6
-	xor	r15, r5
-	rla	r6
-	rlc	r5
-	mov	r5, 30(sp)
-	adc	r6
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	2(sp), r11
-	mov	r11, r13
-	xor	r12, r13
-	mov	68(sp), r4
-	mov	r4, r5
-	xor	34(sp), r5
-	and	r12, r11
-	and	34(sp), r4
-	rla	r11
-	adc	r11
+	xor	r7, r9
+	; norx_f.ae:29: d = (a ^ d) >>> r0
+	xor	r9, r11
+	swpb	r11
 	mov	r11, r7
-	and	#65534, r7
-	rlam.w	#1, r4
-	and	#1, r11
-	bis	r11, r4
-	xor	r7, r13
-	xor	r4, r5
-	; norx_f.ae:29: d = (a ^ d) >>> r0
-	xor	r13, r10
-	xor	r5, r9
-	swpb	r9
-	mov	r9, r7
-	swpb	r10
-	xor.b	r10, r7
-	xor	r10, r7
-	xor.b	r9, r10
-	xor	r9, r10
+	swpb	r12
+	xor.b	r12, r7
+	xor	r12, r7
+	xor.b	r11, r12
+	xor	r11, r12
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r14, r9
-	xor	r10, r9
-	mov	22(sp), r8
-	mov	r8, r11
+	mov	r14, r15
+	xor	r12, r15
+	and	r12, r14
+	mov	24(sp), r4
+	mov	r4, r11
 	xor	r7, r11
-	and	r10, r14
-	and	r7, r8
+	and	r7, r4
 	rla	r14
 	adc	r14
-	mov	r14, r4
-	and	#65534, r4
-	rlam.w	#1, r8
+	mov	r14, r8
+	and	#65534, r8
+	rlam.w	#1, r4
 	and	#1, r14
-	bis	r14, r8
-	xor	r4, r9
-	xor	r8, r11
+	bis	r14, r4
+	xor	r8, r15
 	; norx_f.ae:31: b = (b ^ c) >>> r1
-	xor	r9, r12
-	mov	34(sp), r14
+	xor	r15, r13
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	xor	r4, r11
+	; norx_f.ae:31: b = (b ^ c) >>> r1
+	mov	44(sp), r14
 	xor	r11, r14
 	rla	r14
-	rlc	r12
+	rlc	r13
 	adc	r14
 	rla	r14
-	rlc	r12
+	rlc	r13
 	adc	r14
 	rla	r14
-	rlc	r12
+	rlc	r13
 	adc	r14
 	rla	r14
-	rlc	r12
+	rlc	r13
 	adc	r14
 	rla	r14
-	rlc	r12
+	rlc	r13
 	adc	r14
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r13, r4
-	xor	r14, r4
-	mov	r4, 4(sp)
-	mov	r5, r4
-	xor	r12, r4
-	and	r14, r13
-	and	r12, r5
-	rla	r13
-	adc	r13
-	mov	r13, r8
-	and	#65534, r8
-	rlam.w	#1, r5
-	and	#1, r13
-	bis	r13, r5
-	xor	r8, 4(sp)
-	xor	r5, r4
-	mov	r4, 90(sp)
-	; norx_f.ae:33: d = (a ^ d) >>> r2
-	xor	4(sp), r10
-	mov	r10, 76(sp)
-	xor	r4, r7
-	mov	r7, 72(sp)
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r9, r7
-	mov	72(sp), r13
-	xor	r13, r7
-	mov	r11, r10
-	mov	76(sp), r5
-	xor	r5, r10
-	and	r13, r9
-	and	r5, r11
-	rla	r9
-	adc	r9
+	mov	r6, r8
+	xor	r14, r8
+	mov	r8, 4(sp)
+	and	r14, r6
 	mov	r9, r8
-	and	#65534, r8
-	rlam.w	#1, r11
-	and	#1, r9
-	bis	r9, r11
+	xor	r13, r8
+	and	r13, r9
+	rla	r6
+	adc	r6
+	mov	r6, r4
+	and	#65534, r4
+	rlam.w	#1, r9
+	and	#1, r6
+	bis	r6, r9
+	xor	r4, 4(sp)
+	; norx_f.ae:33: d = (a ^ d) >>> r2
+	xor	4(sp), r12
+	mov	r12, 80(sp)
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	xor	r9, r8
+	mov	r8, 90(sp)
+	; norx_f.ae:33: d = (a ^ d) >>> r2
 	xor	r8, r7
-	mov	r7, 86(sp)
-	xor	r11, r10
-	mov	r10, 84(sp)
+	mov	r7, 74(sp)
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r15, r7
+	mov	74(sp), r8
+	xor	r8, r7
+	and	r8, r15
+	mov	r11, r8
+	mov	r12, r6
+	xor	r6, r8
+	and	r6, r11
+	rla	r15
+	adc	r15
+	mov	r15, r12
+	and	#65534, r12
+	rlam.w	#1, r11
+	and	#1, r15
+	bis	r15, r11
+	xor	r12, r7
+	mov	r7, 88(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
 	xor	r7, r14
-	xor	r10, r12
-	rla	r14
-	rlc	r12
-	mov	r12, 106(sp)
-	adc	r14
-	mov	r14, 56(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	62(sp), r12
-	mov	r12, r11
-	mov	16(sp), r5
-	xor	r5, r11
-	mov	58(sp), r8
-	mov	r8, r14
-	mov	46(sp), r4
-	xor	r4, r14
-	and	r5, r12
-	and	r4, r8
-	rla	r12
-	adc	r12
-	mov	r12, r9
-	and	#65534, r9
-	rlam.w	#1, r8
-	and	#1, r12
-	bis	r12, r8
-	xor	r9, r11
-	xor	r8, r14
-	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	92(sp), r8
 	xor	r11, r8
-	mov	94(sp), r12
-	xor	r14, r12
-	swpb	r12
-	mov	r12, r9
-	swpb	r8
-	xor.b	r8, r9
-	xor	r8, r9
-	xor.b	r12, r8
-	xor	r12, r8
+	mov	r8, 86(sp)
+	; norx_f.ae:35: b = (b ^ c) >>> r3
+	xor	r8, r13
+	rla	r14
+	rlc	r13
+	mov	r13, 106(sp)
+	adc	r14
+	mov	r14, 60(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	10(sp), r12
-	mov	r12, r7
+	mov	70(sp), r14
+	mov	r14, r12
+	mov	16(sp), r4
+	xor	r4, r12
+	and	r4, r14
+	mov	68(sp), r15
+	mov	r15, r11
+	mov	52(sp), r8
+	xor	r8, r11
+	and	r8, r15
+	rla	r14
+	adc	r14
+	mov	r14, r13
+	and	#65534, r13
+	rlam.w	#1, r15
+	and	#1, r14
+	bis	r14, r15
+	xor	r13, r12
+	; norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	92(sp), r6
+	xor	r12, r6
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	xor	r15, r11
+	; norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	96(sp), r15
+	xor	r11, r15
+	swpb	r15
+	mov	r15, r8
+	swpb	r6
+	xor.b	r6, r8
+	xor	r6, r8
+	xor.b	r15, r6
+	xor	r15, r6
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	18(sp), r15
+	mov	r15, r9
+	xor	r6, r9
+	and	r6, r15
+	mov	r10, r7
 	xor	r8, r7
+	and	r8, r10
+	rla	r15
+	adc	r15
 	mov	r15, r13
-	xor	r9, r13
-	and	r8, r12
-	and	r9, r15
+	and	#65534, r13
+	rlam.w	#1, r10
+	and	#1, r15
+	bis	r15, r10
+	xor	r13, r9
+	; norx_f.ae:31: b = (b ^ c) >>> r1
+	xor	r9, r4
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	xor	r10, r7
+	; norx_f.ae:31: b = (b ^ c) >>> r1
+	mov	52(sp), r10
+	xor	r7, r10
+	rla	r10
+	rlc	r4
+	adc	r10
+	rla	r10
+	rlc	r4
+	adc	r10
+	rla	r10
+	rlc	r4
+	adc	r10
+	rla	r10
+	rlc	r4
+	adc	r10
+	rla	r10
+	rlc	r4
+	adc	r10
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r12, r13
+	xor	r10, r13
+	and	r10, r12
+	mov	r11, r15
+	xor	r4, r15
+	and	r4, r11
 	rla	r12
 	adc	r12
-	mov	r12, r10
-	and	#65534, r10
-	rlam.w	#1, r15
-	and	#1, r12
-	bis	r12, r15
-	xor	r10, r7
-	xor	r15, r13
-	; norx_f.ae:31: b = (b ^ c) >>> r1
-	xor	r7, r5
-	xor	r13, r4
-	rla	r4
-	rlc	r5
-	adc	r4
-	rla	r4
-	rlc	r5
-	adc	r4
-	rla	r4
-	rlc	r5
-	adc	r4
-	rla	r4
-	rlc	r5
-	adc	r4
-	rla	r4
-	rlc	r5
-	adc	r4
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r11, r10
-	xor	r4, r10
-	mov	r14, r15
-	xor	r5, r15
-	and	r4, r11
-	and	r5, r14
-	rla	r11
-	adc	r11
-	mov	r11, r12
-	and	#65534, r12
-	rlam.w	#1, r14
-	and	#1, r11
-	bis	r11, r14
-	xor	r12, r10
-	mov	r10, 64(sp)
-	xor	r14, r15
-	mov	r15, 60(sp)
-	; norx_f.ae:33: d = (a ^ d) >>> r2
-	xor	r10, r8
-	mov	r8, 44(sp)
-	xor	r15, r9
-	mov	r9, 42(sp)
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r8
-	mov	r9, r14
-	xor	r14, r8
-	mov	r13, r9
-	mov	44(sp), r12
-	xor	r12, r9
-	and	r14, r7
-	and	r12, r13
-	rla	r7
-	adc	r7
-	mov	r7, r14
+	mov	r12, r14
 	and	#65534, r14
-	rlam.w	#1, r13
-	and	#1, r7
-	bis	r7, r13
-	xor	r14, r8
-	mov	r8, 54(sp)
-	xor	r13, r9
-	mov	r9, 52(sp)
-	; norx_f.ae:35: b = (b ^ c) >>> r3
-	xor	r8, r4
-	xor	r9, r5
-	rla	r4
-	rlc	r5
-	mov	r5, 70(sp)
-	adc	r4
-	mov	r4, 18(sp)
+	rlam.w	#1, r11
+	and	#1, r12
+	bis	r12, r11
+	xor	r14, r13
+	mov	r13, 66(sp)
+	; norx_f.ae:33: d = (a ^ d) >>> r2
+	xor	r13, r6
+	mov	r6, 50(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	74(sp), r15
-	mov	r15, r4
-	xor	r6, r4
-	mov	66(sp), r10
-	mov	r10, r14
-	mov	30(sp), r13
-	xor	r13, r14
-	and	r6, r15
-	and	r13, r10
+	xor	r11, r15
+	mov	r15, 64(sp)
+	; norx_f.ae:33: d = (a ^ d) >>> r2
+	xor	r15, r8
+	mov	r8, 46(sp)
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r9, r8
+	mov	46(sp), r12
+	xor	r12, r8
+	and	r12, r9
+	mov	r7, r14
+	mov	r6, r12
+	xor	r12, r14
+	and	r12, r7
+	rla	r9
+	adc	r9
+	mov	r9, r12
+	and	#65534, r12
+	rlam.w	#1, r7
+	and	#1, r9
+	bis	r9, r7
+	xor	r12, r8
+	mov	r8, 56(sp)
+	; norx_f.ae:35: b = (b ^ c) >>> r3
+	xor	r8, r10
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	xor	r7, r14
+	mov	r14, 54(sp)
+	; norx_f.ae:35: b = (b ^ c) >>> r3
+	xor	r14, r4
+	rla	r10
+	rlc	r4
+	mov	r4, 72(sp)
+	adc	r10
+	mov	r10, 20(sp)
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	78(sp), r15
+	mov	r15, r14
+	xor	r5, r14
+	and	r5, r15
+	mov	76(sp), r10
+	mov	r10, r13
+	mov	32(sp), r9
+	xor	r9, r13
+	and	r9, r10
 	rla	r15
 	adc	r15
 	mov	r15, r11
@@ -958,158 +1004,172 @@ norx_f_f:
 	rlam.w	#1, r10
 	and	#1, r15
 	bis	r15, r10
-	xor	r11, r4
-	xor	r10, r14
+	xor	r11, r14
 	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	96(sp), r7
-	xor	r4, r7
-	mov	98(sp), r15
-	xor	r14, r15
+	mov	94(sp), r6
+	xor	r14, r6
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	xor	r10, r13
+	; norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	100(sp), r15
+	xor	r13, r15
 	swpb	r15
-	mov	r15, r9
-	swpb	r7
-	xor.b	r7, r9
-	xor	r7, r9
-	xor.b	r15, r7
-	xor	r15, r7
+	mov	r15, r10
+	swpb	r6
+	xor.b	r6, r10
+	xor	r6, r10
+	xor.b	r15, r6
+	xor	r15, r6
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	110(sp), r15
-	mov	r15, r8
-	xor	r7, r8
-	mov	108(sp), r5
-	mov	r5, r10
-	xor	r9, r10
-	and	r7, r15
-	and	r9, r5
+	mov	r15, r7
+	xor	r6, r7
+	and	r6, r15
+	mov	108(sp), r11
+	mov	r11, r8
+	xor	r10, r8
+	and	r10, r11
 	rla	r15
 	adc	r15
 	mov	r15, r12
 	and	#65534, r12
-	rlam.w	#1, r5
+	rlam.w	#1, r11
 	and	#1, r15
-	bis	r15, r5
-	xor	r12, r8
-	xor	r5, r10
+	bis	r15, r11
+	xor	r12, r7
 	; norx_f.ae:31: b = (b ^ c) >>> r1
-	xor	r8, r6
-	xor	r10, r13
-	rla	r13
-	rlc	r6
-	adc	r13
-	rla	r13
-	rlc	r6
-	adc	r13
-	rla	r13
-	rlc	r6
-	adc	r13
-	rla	r13
-	rlc	r6
-	adc	r13
-	rla	r13
-	rlc	r6
-	adc	r13
+	xor	r7, r5
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r5
-	xor	r13, r5
-	mov	r14, r11
-	xor	r6, r11
-	and	r13, r4
-	and	r6, r14
-	rla	r4
-	adc	r4
-	mov	r4, r12
-	and	#65534, r12
-	rlam.w	#1, r14
-	and	#1, r4
-	bis	r4, r14
-	xor	r12, r5
-	mov	r5, 32(sp)
-	xor	r14, r11
-	mov	r11, 28(sp)
+	xor	r11, r8
+	; norx_f.ae:31: b = (b ^ c) >>> r1
+	xor	r8, r9
+	rla	r9
+	rlc	r5
+	adc	r9
+	rla	r9
+	rlc	r5
+	adc	r9
+	rla	r9
+	rlc	r5
+	adc	r9
+	rla	r9
+	rlc	r5
+	adc	r9
+	rla	r9
+	rlc	r5
+	adc	r9
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r14, r12
+	xor	r9, r12
+	and	r9, r14
+	mov	r13, r11
+	xor	r5, r11
+	and	r5, r13
+	rla	r14
+	adc	r14
+	mov	r14, r15
+	and	#65534, r15
+	rlam.w	#1, r13
+	and	#1, r14
+	bis	r14, r13
+	xor	r15, r12
+	mov	r12, 38(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
-	xor	r5, r7
-	mov	r7, 8(sp)
-	xor	r11, r9
-	mov	r9, 6(sp)
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r8, r9
-	mov	6(sp), r14
-	xor	r14, r9
-	mov	r10, r12
-	xor	r7, r12
-	and	r14, r8
-	and	r7, r10
-	rla	r8
-	adc	r8
-	mov	r8, r14
-	and	#65534, r14
-	rlam.w	#1, r10
-	and	#1, r8
-	bis	r8, r10
-	xor	r14, r9
-	mov	r9, 26(sp)
-	xor	r10, r12
-	mov	r12, 24(sp)
-	; norx_f.ae:35: b = (b ^ c) >>> r3
-	xor	r9, r13
 	xor	r12, r6
-	rla	r13
-	rlc	r6
-	mov	r6, 36(sp)
-	adc	r13
+	mov	r6, 14(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	@sp, r12
-	mov	r12, r14
+	xor	r13, r11
+	mov	r11, 30(sp)
+	; norx_f.ae:33: d = (a ^ d) >>> r2
+	xor	r11, r10
+	mov	r10, 8(sp)
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r7, r10
+	mov	8(sp), r14
+	xor	r14, r10
+	and	r14, r7
+	mov	r8, r11
+	mov	r6, r14
+	xor	r14, r11
+	and	r14, r8
+	rla	r7
+	adc	r7
+	mov	r7, r14
+	and	#65534, r14
+	rlam.w	#1, r8
+	and	#1, r7
+	bis	r7, r8
+	xor	r14, r10
+	mov	r10, 28(sp)
+	; norx_f.ae:35: b = (b ^ c) >>> r3
+	xor	r10, r9
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	xor	r8, r11
+	mov	r11, 26(sp)
+	; norx_f.ae:35: b = (b ^ c) >>> r3
+	xor	r11, r5
+	rla	r9
+	rlc	r5
+	mov	r5, 42(sp)
+	adc	r9
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	@sp, r15
+	mov	r15, r14
 	mov	104(sp), r6
 	xor	r6, r14
-	mov	78(sp), r9
-	mov	r9, r15
-	mov	116(sp), r8
-	xor	r8, r15
-	and	r6, r12
-	and	r8, r9
-	rla	r12
-	adc	r12
-	mov	r12, r11
-	and	#65534, r11
-	rlam.w	#1, r9
-	and	#1, r12
-	bis	r12, r9
-	xor	r11, r14
-	xor	r9, r15
+	and	r6, r15
+	mov	82(sp), r13
+	mov	r13, r11
+	mov	116(sp), r10
+	xor	r10, r11
+	and	r10, r13
+	rla	r15
+	adc	r15
+	mov	r15, r12
+	and	#65534, r12
+	rlam.w	#1, r13
+	and	#1, r15
+	bis	r15, r13
+	xor	r12, r14
 	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	100(sp), r4
+	mov	98(sp), r4
 	xor	r14, r4
-	mov	102(sp), r12
-	xor	r15, r12
-	swpb	r12
-	mov	r12, r11
-	swpb	r4
-	xor.b	r4, r11
-	xor	r4, r11
-	xor.b	r12, r4
-	xor	r12, r4
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	114(sp), r12
-	mov	r12, r7
+	xor	r13, r11
+	; norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	102(sp), r13
+	xor	r11, r13
+	swpb	r13
+	mov	r13, r15
+	swpb	r4
+	xor.b	r4, r15
+	xor	r4, r15
+	xor.b	r13, r4
+	xor	r13, r4
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	114(sp), r13
+	mov	r13, r7
 	xor	r4, r7
-	mov	112(sp), r5
-	mov	r5, r9
-	xor	r11, r9
-	and	r4, r12
-	and	r11, r5
-	rla	r12
-	adc	r12
+	and	r4, r13
+	mov	112(sp), r12
 	mov	r12, r10
-	and	#65534, r10
-	rlam.w	#1, r5
-	and	#1, r12
-	bis	r12, r5
-	xor	r10, r7
-	xor	r5, r9
+	xor	r15, r10
+	and	r15, r12
+	rla	r13
+	adc	r13
+	mov	r13, r8
+	and	#65534, r8
+	rlam.w	#1, r12
+	and	#1, r13
+	bis	r13, r12
+	xor	r8, r7
 	; norx_f.ae:31: b = (b ^ c) >>> r1
 	xor	r7, r6
-	xor	r9, r8
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	xor	r12, r10
+	; norx_f.ae:31: b = (b ^ c) >>> r1
+	mov	116(sp), r8
+	xor	r10, r8
 	rla	r8
 	rlc	r6
 	adc	r8
@@ -1128,108 +1188,112 @@ norx_f_f:
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r14, r5
 	xor	r8, r5
-	mov	r15, r12
-	xor	r6, r12
 	and	r8, r14
-	and	r6, r15
+	mov	r11, r13
+	xor	r6, r13
+	and	r6, r11
 	rla	r14
 	adc	r14
-	mov	r14, r10
-	and	#65534, r10
-	rlam.w	#1, r15
+	mov	r14, r12
+	and	#65534, r12
+	rlam.w	#1, r11
 	and	#1, r14
-	bis	r14, r15
-	xor	r10, r5
-	xor	r15, r12
+	bis	r14, r11
+	xor	r12, r5
 	; norx_f.ae:33: d = (a ^ d) >>> r2
 	xor	r5, r4
-	xor	r12, r11
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r10
-	xor	r11, r10
-	mov	r9, r14
+	xor	r11, r13
+	; norx_f.ae:33: d = (a ^ d) >>> r2
+	xor	r13, r15
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r7, r11
+	xor	r15, r11
+	and	r15, r7
+	mov	r10, r14
 	xor	r4, r14
-	and	r11, r7
-	and	r4, r9
+	and	r4, r10
 	rla	r7
 	adc	r7
-	mov	r7, r15
-	and	#65534, r15
-	rlam.w	#1, r9
+	mov	r7, r12
+	and	#65534, r12
+	rlam.w	#1, r10
 	and	#1, r7
-	bis	r7, r9
-	xor	r15, r10
-	xor	r9, r14
+	bis	r7, r10
+	xor	r12, r11
 	; norx_f.ae:35: b = (b ^ c) >>> r3
-	xor	r10, r8
+	xor	r11, r8
+	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	xor	r10, r14
+	; norx_f.ae:35: b = (b ^ c) >>> r3
 	xor	r14, r6
 	rla	r8
 	rlc	r6
 	adc	r8
-	mov	148(sp), r9
-	mov	r9, r15
-	mov	4(sp), 0(r15)
-	mov	90(sp), 2(r9)
-	mov	146(sp), r9
-	mov	r9, r15
-	mov	64(sp), 0(r15)
-	mov	60(sp), 2(r9)
-	mov	144(sp), r9
-	mov	r9, r15
-	mov	32(sp), 0(r15)
-	mov	28(sp), 2(r9)
-	mov	142(sp), r9
-	mov	r9, r15
-	mov	r5, 0(r15)
-	mov	r12, 2(r9)
-	mov	140(sp), r12
-	mov	r12, r15
-	mov	r8, 0(r15)
-	mov	r6, 2(r12)
-	mov	138(sp), r9
-	mov	r9, r15
-	mov	56(sp), 0(r15)
-	mov	106(sp), 2(r9)
-	mov	136(sp), r9
-	mov	r9, r15
-	mov	18(sp), 0(r15)
-	mov	70(sp), 2(r9)
-	mov	134(sp), r9
-	mov	r9, r15
-	mov	r13, 0(r15)
-	mov	36(sp), 2(r9)
-	mov	132(sp), r13
-	mov	r13, r15
-	mov	26(sp), 0(r15)
-	mov	24(sp), 2(r13)
-	mov	130(sp), r13
-	mov	r13, r15
-	mov	r10, 0(r15)
-	mov	r14, 2(r13)
+	mov	148(sp), r10
+	mov	r10, r12
+	mov	4(sp), 0(r12)
+	mov	90(sp), 2(r10)
+	mov	146(sp), r10
+	mov	r10, r12
+	mov	66(sp), 0(r12)
+	mov	64(sp), 2(r10)
+	mov	144(sp), r10
+	mov	r10, r12
+	mov	38(sp), 0(r12)
+	mov	30(sp), 2(r10)
+	mov	142(sp), r10
+	mov	r10, r12
+	mov	r5, 0(r12)
+	mov	r13, 2(r10)
+	mov	140(sp), r13
+	mov	r13, r12
+	mov	r8, 0(r12)
+	mov	r6, 2(r13)
+	mov	138(sp), r10
+	mov	r10, r12
+	mov	60(sp), 0(r12)
+	mov	106(sp), 2(r10)
+	mov	136(sp), r10
+	mov	r10, r12
+	mov	20(sp), 0(r12)
+	mov	72(sp), 2(r10)
+	mov	134(sp), r10
+	mov	r10, r12
+	mov	r9, 0(r12)
+	mov	42(sp), 2(r10)
+	mov	132(sp), r10
+	mov	r10, r12
+	mov	28(sp), 0(r12)
+	mov	26(sp), 2(r10)
+	mov	130(sp), r10
+	mov	r10, r12
+	mov	r11, 0(r12)
+	mov	r14, 2(r10)
 	mov	128(sp), r13
-	mov	r13, r15
-	mov	86(sp), 0(r15)
-	mov	84(sp), 2(r13)
+	mov	r13, r12
+	mov	88(sp), 0(r12)
+	mov	86(sp), 2(r13)
 	mov	126(sp), r13
-	mov	r13, r15
-	mov	54(sp), 0(r15)
-	mov	52(sp), 2(r13)
+	mov	r13, r12
+	mov	56(sp), 0(r12)
+	mov	54(sp), 2(r13)
 	mov	124(sp), r13
-	mov	r13, r15
-	mov	42(sp), 0(r15)
-	mov	44(sp), 2(r13)
+	mov	r13, r12
+	mov	46(sp), 0(r12)
+	mov	50(sp), 2(r13)
 	mov	122(sp), r13
-	mov	r13, r15
-	mov	6(sp), 0(r15)
-	mov	8(sp), 2(r13)
+	mov	r13, r12
+	mov	8(sp), 0(r12)
+	mov	14(sp), 2(r13)
 	mov	120(sp), r13
-	mov	r13, r15
-	mov	r11, 0(r15)
+	mov	r13, r12
+	mov	r15, 0(r12)
 	mov	r4, 2(r13)
 	mov	118(sp), r14
 	mov	r14, r15
-	mov	72(sp), 0(r15)
-	mov	76(sp), 2(r14)
+	mov	74(sp), 0(r15)
+	mov	80(sp), 2(r14)
 	add	#150, sp
 	popm.w	#7, r10
 	ret
@@ -1238,7 +1302,7 @@ norx_f_f:
 
 ; --- norx_f_permute: norx_f.permute
 ;     frame 114 bytes (57 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2448 bytes of code
+;     estimated 2382 bytes of code
 	.section .text.norx_f_permute,"ax",@progbits
 	.global norx_f_permute
 	.type norx_f_permute, @function
@@ -1246,44 +1310,42 @@ norx_f_f:
 norx_f_permute:
 	pushm.w	#7, r10
 	sub	#114, sp
-	mov	r12, 110(sp)
 	; norx_f.ae:72: @unroll(unroll)
 	mov	#4, 112(sp)
-	mov	r12, r14
 	mov	r12, r15
-	mov	@r15, r6
-	mov	2(r15), r7
-	mov	4(r15), 52(sp)
-	mov	6(r15), 50(sp)
-	mov	8(r15), 20(sp)
-	mov	10(r15), 18(sp)
-	mov	12(r15), 106(sp)
-	mov	14(r15), 104(sp)
-	mov	16(r15), r8
-	mov	18(r15), r9
-	mov	20(r15), 26(sp)
-	mov	22(r15), r10
-	mov	24(r15), 8(sp)
-	mov	26(r15), 58(sp)
-	mov	28(r15), 98(sp)
-	mov	30(r15), 34(sp)
-	mov	32(r15), r11
-	mov	34(r15), r12
-	mov	36(r15), 44(sp)
-	mov	38(r15), 30(sp)
-	mov	40(r15), 72(sp)
-	mov	42(r15), 68(sp)
-	mov	44(r15), 56(sp)
-	mov	46(r14), 46(sp)
-	mov	r14, r5
-	mov	48(r15), r13
-	mov	50(r15), r14
-	mov	52(r15), 4(sp)
-	mov	54(r15), 12(sp)
-	mov	56(r15), 108(sp)
-	mov	58(r15), 102(sp)
-	mov	60(r15), 64(sp)
-	mov	62(r5), 66(sp)
+	mov	@r15+, r6
+	mov	@r15+, r7
+	mov	@r15+, 52(sp)
+	mov	@r15+, 50(sp)
+	mov	@r15+, 20(sp)
+	mov	@r15+, 18(sp)
+	mov	@r15+, 106(sp)
+	mov	@r15+, 104(sp)
+	mov	@r15+, r8
+	mov	@r15+, r9
+	mov	@r15+, 26(sp)
+	mov	@r15+, r10
+	mov	@r15+, 8(sp)
+	mov	@r15+, 58(sp)
+	mov	@r15+, 100(sp)
+	mov	@r15+, 34(sp)
+	mov	@r15+, r11
+	mov	@r15+, r12
+	mov	@r15+, 44(sp)
+	mov	@r15+, 30(sp)
+	mov	@r15+, 72(sp)
+	mov	@r15+, 68(sp)
+	mov	@r15+, 56(sp)
+	mov	@r15+, 46(sp)
+	mov	@r15+, r13
+	mov	@r15+, r14
+	mov	@r15+, 4(sp)
+	mov	@r15+, 12(sp)
+	mov	@r15+, 110(sp)
+	mov	@r15+, 108(sp)
+	mov	@r15+, 64(sp)
+	mov	@r15+, 66(sp)
+	mov	r15, 88(sp)
 .Lnorx_f_permute_loop1:
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r6, r5
@@ -1385,15 +1447,15 @@ norx_f_permute:
 	and	#1, r7
 	bis	r7, r4
 	xor	r11, r12
-	mov	r12, 96(sp)
+	mov	r12, 98(sp)
 	xor	r4, r14
-	mov	r14, 92(sp)
+	mov	r14, 94(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
 	xor	r12, r9
 	xor	r14, r8
 	rla	r9
 	rlc	r8
-	mov	r8, 100(sp)
+	mov	r8, 102(sp)
 	adc	r9
 	mov	r9, 86(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -1502,9 +1564,9 @@ norx_f_permute:
 	and	#1, r8
 	bis	r8, r6
 	xor	r14, r9
-	mov	r9, 94(sp)
+	mov	r9, 96(sp)
 	xor	r6, r12
-	mov	r12, 90(sp)
+	mov	r12, 92(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
 	xor	r9, r10
 	xor	r12, r5
@@ -1533,9 +1595,9 @@ norx_f_permute:
 	xor	r12, r15
 	xor	r9, r14
 	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	108(sp), r6
+	mov	110(sp), r6
 	xor	r15, r6
-	mov	102(sp), r13
+	mov	108(sp), r13
 	xor	r14, r13
 	swpb	r13
 	mov	r13, r12
@@ -1631,7 +1693,7 @@ norx_f_permute:
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	106(sp), r15
 	mov	r15, r4
-	mov	98(sp), r14
+	mov	100(sp), r14
 	xor	r14, r4
 	mov	104(sp), r9
 	mov	r9, r5
@@ -1679,7 +1741,7 @@ norx_f_permute:
 	xor	r14, r6
 	xor	r9, r7
 	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	98(sp), r9
+	mov	100(sp), r9
 	xor	r6, r9
 	mov	34(sp), r14
 	xor	r7, r14
@@ -1853,7 +1915,7 @@ norx_f_permute:
 	xor	r13, r10
 	rla	r8
 	rlc	r10
-	mov	r10, 88(sp)
+	mov	r10, 90(sp)
 	adc	r8
 	mov	r8, 26(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -2005,10 +2067,10 @@ norx_f_permute:
 	xor.b	r9, r7
 	xor	r9, r7
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	96(sp), r9
+	mov	98(sp), r9
 	mov	r9, r8
 	xor	r7, r8
-	mov	92(sp), r5
+	mov	94(sp), r5
 	mov	r5, r10
 	xor	r15, r10
 	and	r7, r9
@@ -2097,7 +2159,7 @@ norx_f_permute:
 	xor	r6, r13
 	mov	@sp, r9
 	mov	r9, r15
-	mov	100(sp), r4
+	mov	102(sp), r4
 	xor	r4, r15
 	and	r6, r14
 	and	r4, r9
@@ -2123,14 +2185,14 @@ norx_f_permute:
 	xor.b	r14, r5
 	xor	r14, r5
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	94(sp), r11
+	mov	96(sp), r11
 	mov	r11, r7
 	xor	r5, r7
-	mov	90(sp), r8
+	mov	92(sp), r8
 	xor	r9, r8
 	mov	r11, r14
 	and	r5, r14
-	mov	90(sp), r10
+	mov	92(sp), r10
 	and	r9, r10
 	rla	r14
 	adc	r14
@@ -2211,72 +2273,72 @@ norx_f_permute:
 	mov	70(sp), r7
 	mov	r4, 106(sp)
 	mov	r10, 104(sp)
-	mov	88(sp), r10
-	mov	r12, 98(sp)
+	mov	90(sp), r10
+	mov	r12, 100(sp)
 	mov	22(sp), r11
 	mov	28(sp), r12
 	mov	r13, 44(sp)
 	mov	r14, 30(sp)
 	mov	38(sp), r13
 	mov	40(sp), r14
-	mov	r15, 108(sp)
-	mov	r5, 102(sp)
+	mov	r15, 110(sp)
+	mov	r5, 108(sp)
 	dec	112(sp)
 	jz	.Lnorx_f_permute_near3
 	br	#.Lnorx_f_permute_loop1
 .Lnorx_f_permute_near3:
 .Lnorx_f_permute_done2:
 	; norx_f.ae:77: s[0] = s0
-	mov	110(sp), r5
+	mov	88(sp), r5
 	mov	r5, r15
-	mov	r6, 0(r15)
-	mov	r7, 2(r15)
+	mov	r6, -64(r15)
+	mov	r7, -62(r15)
 	; norx_f.ae:78: s[1] = s1
-	mov	52(sp), 4(r15)
-	mov	50(sp), 6(r15)
+	mov	52(sp), -60(r15)
+	mov	50(sp), -58(r15)
 	; norx_f.ae:79: s[2] = s2
-	mov	20(sp), 8(r15)
-	mov	18(sp), 10(r15)
+	mov	20(sp), -56(r15)
+	mov	18(sp), -54(r15)
 	; norx_f.ae:80: s[3] = s3
-	mov	106(sp), 12(r15)
-	mov	104(sp), 14(r15)
+	mov	106(sp), -52(r15)
+	mov	104(sp), -50(r15)
 	; norx_f.ae:81: s[4] = s4
-	mov	r8, 16(r15)
-	mov	r9, 18(r15)
+	mov	r8, -48(r15)
+	mov	r9, -46(r15)
 	; norx_f.ae:82: s[5] = s5
-	mov	26(sp), 20(r15)
-	mov	r10, 22(r15)
+	mov	26(sp), -44(r15)
+	mov	r10, -42(r15)
 	; norx_f.ae:83: s[6] = s6
-	mov	8(sp), 24(r15)
-	mov	58(sp), 26(r15)
+	mov	8(sp), -40(r15)
+	mov	58(sp), -38(r15)
 	; norx_f.ae:84: s[7] = s7
-	mov	98(sp), 28(r15)
-	mov	34(sp), 30(r15)
+	mov	100(sp), -36(r15)
+	mov	34(sp), -34(r15)
 	; norx_f.ae:85: s[8] = s8
-	mov	r11, 32(r15)
-	mov	r12, 34(r15)
+	mov	r11, -32(r15)
+	mov	r12, -30(r15)
 	; norx_f.ae:86: s[9] = s9
-	mov	44(sp), 36(r15)
-	mov	30(sp), 38(r15)
+	mov	44(sp), -28(r15)
+	mov	30(sp), -26(r15)
 	; norx_f.ae:87: s[10] = s10
-	mov	72(sp), 40(r15)
-	mov	68(sp), 42(r15)
+	mov	72(sp), -24(r15)
+	mov	68(sp), -22(r15)
 	; norx_f.ae:88: s[11] = s11
-	mov	56(sp), 44(r15)
-	mov	46(sp), 46(r5)
+	mov	56(sp), -20(r15)
+	mov	46(sp), -18(r5)
 	; norx_f.ae:89: s[12] = s12
 	mov	r5, r12
-	mov	r13, 48(r15)
-	mov	r14, 50(r15)
+	mov	r13, -16(r15)
+	mov	r14, -14(r15)
 	; norx_f.ae:90: s[13] = s13
-	mov	4(sp), 52(r15)
-	mov	12(sp), 54(r15)
+	mov	4(sp), -12(r15)
+	mov	12(sp), -10(r15)
 	; norx_f.ae:91: s[14] = s14
-	mov	108(sp), 56(r15)
-	mov	102(sp), 58(r15)
+	mov	110(sp), -8(r15)
+	mov	108(sp), -6(r15)
 	; norx_f.ae:92: s[15] = s15
-	mov	64(sp), 60(r15)
-	mov	66(sp), 62(r12)
+	mov	64(sp), -4(r15)
+	mov	66(sp), -2(r12)
 	add	#114, sp
 	popm.w	#7, r10
 	ret

@@ -5,350 +5,365 @@
 ; then the stack; results through the trailing out-pointers).
 
 ; --- ascon_p_round: ascon_p.round
-;     frame 58 bytes (29 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1022 bytes of code
+;     frame 72 bytes (36 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1080 bytes of code
 	.section .text.ascon_p_round,"ax",@progbits
 	.global ascon_p_round
 	.type ascon_p_round, @function
 	.balign 2
 ascon_p_round:
 	pushm.w	#7, r10
-	sub	#58, sp
-	mov	74(sp), r10
-	mov	76(sp), r11
-	mov	78(sp), 56(sp)
-	mov	80(sp), 54(sp)
-	mov	82(sp), 52(sp)
-	mov	84(sp), 50(sp)
-	mov	86(sp), 48(sp)
+	sub	#72, sp
+	mov	88(sp), r10
+	mov	90(sp), r5
+	mov	92(sp), 70(sp)
+	mov	94(sp), 68(sp)
+	mov	96(sp), 66(sp)
+	mov	98(sp), 64(sp)
+	mov	100(sp), 62(sp)
 	; ascon_p.ae:21: x2 = x2 ^ (c as u64)
-	xor	@r14+, r11
+	xor	@r14+, r5
 	; ascon_p.ae:24: x0 = x0 ^ x4
-	mov	@r12+, r4
-	xor	@r10, r4
-	; ascon_p.ae:25: x4 = x4 ^ x3
-	mov	@r10, r7
-	xor	@r15, r7
+	mov	@r12+, r9
+	xor	@r10+, r9
 	; ascon_p.ae:26: x2 = x2 ^ x1
-	xor	@r13, r11
-	; ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
-	mov	r11, r5
-	bic	@r13, r5
-	xor	r4, r5
-	; ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	mov	@r15, r6
-	bic	r11, r6
-	xor	@r13, r6
-	; ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	mov	r7, r8
-	bic	@r15, r8
-	xor	r8, r11
-	; ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mov	r4, r9
-	bic	r7, r9
-	xor	@r15, r9
-	; ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	mov	@r13, r8
-	bic	r4, r8
-	xor	r8, r7
-	mov	r7, 40(sp)
-	; ascon_p.ae:32: t1 = t1 ^ t0
-	xor	r5, r6
-	mov	r6, 18(sp)
-	; ascon_p.ae:33: t0 = t0 ^ t4
-	xor	r7, r5
-	mov	r5, 8(sp)
-	; ascon_p.ae:34: t3 = t3 ^ t2
-	xor	r11, r9
-	mov	r9, 36(sp)
-	; ascon_p.ae:35: t2 = ~t2
-	inv	r11
-	mov	r11, 22(sp)
-	; ascon_p.ae:24: x0 = x0 ^ x4
-	mov	@r12+, r5
-	xor	2(r10), r5
-	; ascon_p.ae:25: x4 = x4 ^ x3
-	mov	2(r10), r7
-	xor	2(r15), r7
-	; ascon_p.ae:26: x2 = x2 ^ x1
-	mov	@r14+, r11
-	xor	2(r13), r11
-	; ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
-	mov	r11, r4
-	bic	2(r13), r4
-	xor	r5, r4
-	; ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	mov	2(r15), r6
-	bic	r11, r6
-	xor	2(r13), r6
-	; ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	mov	r7, r8
-	bic	2(r15), r8
-	xor	r8, r11
-	; ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mov	r5, r9
-	bic	r7, r9
-	xor	2(r15), r9
-	; ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	mov	2(r13), r8
-	bic	r5, r8
-	xor	r8, r7
-	mov	r7, 38(sp)
-	; ascon_p.ae:32: t1 = t1 ^ t0
-	xor	r4, r6
-	mov	r6, 14(sp)
-	; ascon_p.ae:33: t0 = t0 ^ t4
-	xor	r7, r4
-	; ascon_p.ae:34: t3 = t3 ^ t2
-	xor	r11, r9
-	mov	r9, 30(sp)
-	; ascon_p.ae:35: t2 = ~t2
-	inv	r11
-	mov	r11, 16(sp)
-	; ascon_p.ae:24: x0 = x0 ^ x4
-	mov	@r12+, r6
-	xor	4(r10), r6
-	; ascon_p.ae:25: x4 = x4 ^ x3
-	mov	4(r10), r7
-	xor	4(r15), r7
-	; ascon_p.ae:26: x2 = x2 ^ x1
-	mov	@r14+, r11
-	xor	4(r13), r11
-	; ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
-	mov	r11, r5
-	bic	4(r13), r5
-	xor	r6, r5
-	; ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	mov	4(r15), r8
-	bic	r11, r8
-	xor	4(r13), r8
-	mov	r8, 0(sp)
-	; ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	mov	r7, r8
-	bic	4(r15), r8
-	xor	r8, r11
-	; ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mov	r6, r9
-	bic	r7, r9
-	xor	4(r15), r9
-	; ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	mov	4(r13), r8
-	bic	r6, r8
-	xor	r8, r7
-	mov	r7, 34(sp)
-	; ascon_p.ae:32: t1 = t1 ^ t0
-	xor	r5, 0(sp)
-	; ascon_p.ae:33: t0 = t0 ^ t4
-	xor	r7, r5
-	; ascon_p.ae:34: t3 = t3 ^ t2
-	xor	r11, r9
-	mov	r9, 20(sp)
-	; ascon_p.ae:35: t2 = ~t2
-	inv	r11
+	xor	@r13+, r5
 	; ascon_p.ae:24: x0 = x0 ^ x4
 	mov	@r12+, r7
-	xor	6(r10), r7
+	xor	@r10+, r7
+	; ascon_p.ae:26: x2 = x2 ^ x1
+	mov	@r14+, r8
+	xor	@r13+, r8
+	; ascon_p.ae:24: x0 = x0 ^ x4
+	mov	@r12+, r11
+	xor	@r10+, r11
+	mov	r11, 10(sp)
+	; ascon_p.ae:26: x2 = x2 ^ x1
+	mov	@r14+, r11
+	xor	@r13+, r11
+	mov	r11, 6(sp)
+	; ascon_p.ae:24: x0 = x0 ^ x4
+	mov	@r12+, r11
+	xor	@r10+, r11
+	mov	r11, 32(sp)
 	; ascon_p.ae:25: x4 = x4 ^ x3
-	mov	6(r10), r10
-	xor	6(r15), r10
+	mov	-8(r10), r4
+	xor	@r15+, r4
+	; ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
+	mov	r9, r12
+	bic	r4, r12
+	; ascon_p.ae:25: x4 = x4 ^ x3
+	mov	-6(r10), r6
+	xor	@r15+, r6
+	; ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
+	mov	r7, r11
+	bic	r6, r11
+	mov	r11, 0(sp)
+	; ascon_p.ae:25: x4 = x4 ^ x3
+	mov	-4(r10), r11
+	xor	@r15+, r11
+	; ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
+	mov	10(sp), 16(sp)
+	bic	r11, 16(sp)
+	; ascon_p.ae:25: x4 = x4 ^ x3
+	mov	-2(r10), r10
+	xor	@r15+, r10
+	mov	r10, 26(sp)
+	; ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
+	mov	-8(r15), r10
+	bic	r5, r10
+	mov	r10, 20(sp)
+	; ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
+	mov	r4, r10
+	bic	-8(r15), r10
+	xor	r5, r10
+	; ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
+	xor	-8(r15), r12
+	; ascon_p.ae:34: t3 = t3 ^ t2
+	xor	r10, r12
+	mov	r12, 56(sp)
+	; ascon_p.ae:35: t2 = ~t2
+	inv	r10
+	mov	r10, 40(sp)
+	; ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
+	mov	-6(r15), r10
+	bic	r8, r10
+	mov	r10, 24(sp)
+	; ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
+	mov	r6, r12
+	bic	-6(r15), r12
+	xor	r8, r12
+	; ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
+	mov	@sp, r10
+	xor	-6(r15), r10
+	; ascon_p.ae:34: t3 = t3 ^ t2
+	xor	r12, r10
+	mov	r10, 52(sp)
+	; ascon_p.ae:35: t2 = ~t2
+	inv	r12
+	mov	r12, 38(sp)
+	; ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
+	mov	-4(r15), r10
+	bic	6(sp), r10
+	mov	r10, 18(sp)
+	; ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
+	mov	r11, r12
+	bic	-4(r15), r12
+	xor	6(sp), r12
+	; ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
+	mov	16(sp), r10
+	xor	-4(r15), r10
+	; ascon_p.ae:34: t3 = t3 ^ t2
+	xor	r12, r10
+	mov	r10, 48(sp)
+	; ascon_p.ae:35: t2 = ~t2
+	inv	r12
+	mov	r12, 36(sp)
 	; ascon_p.ae:26: x2 = x2 ^ x1
 	mov	@r14+, r12
-	xor	6(r13), r12
+	xor	@r13+, r12
 	; ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
-	mov	r12, r6
-	bic	6(r13), r6
-	xor	r7, r6
+	bic	-8(r13), r5
+	xor	r9, r5
 	; ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	mov	6(r15), r9
-	bic	r12, r9
-	xor	6(r13), r9
+	mov	20(sp), r10
+	xor	-8(r13), r10
+	; ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
+	mov	-8(r13), r14
+	bic	r9, r14
+	xor	r14, r4
+	mov	r4, 54(sp)
+	; ascon_p.ae:32: t1 = t1 ^ t0
+	xor	r5, r10
+	mov	r10, 22(sp)
+	; ascon_p.ae:33: t0 = t0 ^ t4
+	xor	r4, r5
+	mov	r5, 2(sp)
+	; ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
+	bic	-6(r13), r8
+	xor	r7, r8
+	; ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
+	mov	24(sp), r10
+	xor	-6(r13), r10
+	; ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
+	mov	-6(r13), r14
+	bic	r7, r14
+	xor	r14, r6
+	mov	r6, 50(sp)
+	; ascon_p.ae:32: t1 = t1 ^ t0
+	xor	r8, r10
+	; ascon_p.ae:33: t0 = t0 ^ t4
+	xor	r6, r8
+	; ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
+	mov	6(sp), r4
+	bic	-4(r13), r4
+	mov	10(sp), r14
+	xor	r14, r4
+	; ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
+	mov	18(sp), r7
+	xor	-4(r13), r7
+	; ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
+	mov	-4(r13), r9
+	bic	r14, r9
+	xor	r9, r11
+	mov	r11, 46(sp)
+	; ascon_p.ae:32: t1 = t1 ^ t0
+	xor	r4, r7
+	; ascon_p.ae:33: t0 = t0 ^ t4
+	xor	r11, r4
+	; ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
+	mov	r12, r5
+	bic	-2(r13), r5
+	mov	32(sp), r6
+	xor	r6, r5
+	; ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
+	mov	-2(r15), r11
+	bic	r12, r11
+	xor	-2(r13), r11
 	; ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	mov	r10, r14
-	bic	6(r15), r14
+	mov	26(sp), r14
+	bic	-2(r15), r14
 	xor	r14, r12
 	; ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mov	r7, r14
-	bic	r10, r14
-	xor	6(r15), r14
+	mov	r6, r9
+	bic	26(sp), r9
+	xor	-2(r15), r9
 	; ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	mov	6(r13), r13
-	bic	r7, r13
-	xor	r13, r10
-	mov	r10, 24(sp)
+	mov	-2(r13), r14
+	bic	r6, r14
+	xor	r14, 26(sp)
 	; ascon_p.ae:32: t1 = t1 ^ t0
-	xor	r6, r9
+	xor	r5, r11
 	; ascon_p.ae:33: t0 = t0 ^ t4
-	xor	r10, r6
+	xor	26(sp), r5
 	; ascon_p.ae:34: t3 = t3 ^ t2
-	xor	r12, r14
+	xor	r12, r9
 	; ascon_p.ae:35: t2 = ~t2
 	inv	r12
 	; ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
-	mov	r5, r8
-	mov	r6, r10
-	mov	8(sp), r13
-	mov	r4, r15
-	bit	#1, r8
+	mov	r4, r6
+	mov	r5, r13
+	mov	2(sp), r14
+	mov	r8, r15
+	bit	#1, r6
 	rrc	r15
+	rrc	r14
 	rrc	r13
-	rrc	r10
-	rrc	r8
-	bit	#1, r8
-	rrc	r15
-	rrc	r13
-	rrc	r10
-	rrc	r8
-	bit	#1, r8
-	rrc	r15
-	rrc	r13
-	rrc	r10
-	rrc	r8
-	xor	r15, 8(sp)
-	xor	r8, r4
-	xor	r10, r5
-	xor	r13, r6
-	swpb	r8
-	mov	r8, r7
-	swpb	r10
-	xor.b	r10, r7
-	xor	r10, r7
-	swpb	r13
-	xor.b	r13, r10
-	xor	r13, r10
-	swpb	r15
-	xor.b	r15, r13
-	xor	r15, r13
-	xor.b	r8, r15
-	xor	r8, r15
-	bit	#1, r15
-	rrc	r13
-	rrc	r10
-	rrc	r7
-	rrc	r15
-	xor	r15, 8(sp)
-	xor	r7, r4
-	mov	r4, 46(sp)
-	xor	r10, r5
-	mov	r5, 44(sp)
-	xor	r13, r6
-	mov	r6, 42(sp)
-	; ascon_p.ae:38: t1 ^ (t1 >>> 61) ^ (t1 >>> 39),
-	mov	18(sp), r13
-	mov	r13, r15
-	mov	14(sp), r8
-	mov	r8, r4
-	mov	@sp, r10
-	mov	r10, r5
-	mov	r9, r6
-	rla	r15
-	rlc	r4
-	rlc	r5
-	rlc	r6
-	adc	r15
-	rla	r15
-	rlc	r4
-	rlc	r5
-	rlc	r6
-	adc	r15
-	rla	r15
-	rlc	r4
-	rlc	r5
-	rlc	r6
-	adc	r15
-	xor	r13, r15
-	xor	r8, r4
-	xor	r10, r5
-	xor	r9, r6
-	mov	r10, r7
-	swpb	r9
-	mov	r9, r10
-	swpb	r13
-	xor.b	r13, r10
-	xor	r13, r10
-	swpb	r8
-	xor.b	r8, r13
-	xor	r8, r13
-	swpb	r7
-	xor.b	r7, r8
-	xor	r7, r8
-	xor.b	r9, r7
-	xor	r9, r7
-	rla	r7
-	rlc	r10
-	rlc	r13
-	rlc	r8
-	adc	r7
-	xor	r7, r15
-	mov	r15, 32(sp)
-	xor	r10, r4
-	mov	r4, 28(sp)
-	xor	r13, r5
-	mov	r5, 26(sp)
-	xor	r8, r6
-	mov	r6, 12(sp)
-	; ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
-	mov	16(sp), r13
-	mov	r13, r7
-	mov	r11, r8
-	mov	r12, r9
-	mov	22(sp), r5
-	mov	r5, r6
-	bit	#1, r7
 	rrc	r6
-	rrc	r9
+	bit	#1, r6
+	rrc	r15
+	rrc	r14
+	rrc	r13
+	rrc	r6
+	bit	#1, r6
+	rrc	r15
+	rrc	r14
+	rrc	r13
+	rrc	r6
+	xor	r15, 2(sp)
+	xor	r6, r8
+	mov	r8, 12(sp)
+	xor	r13, r4
+	xor	r14, r5
+	swpb	r6
+	mov	r6, r8
+	swpb	r13
+	xor.b	r13, r8
+	xor	r13, r8
+	swpb	r14
+	xor.b	r14, r13
+	xor	r14, r13
+	swpb	r15
+	xor.b	r15, r14
+	xor	r15, r14
+	xor.b	r6, r15
+	xor	r6, r15
+	bit	#1, r15
+	rrc	r14
+	rrc	r13
+	rrc	r8
+	rrc	r15
+	xor	r15, 2(sp)
+	xor	r8, 12(sp)
+	xor	r13, r4
+	mov	r4, 60(sp)
+	xor	r14, r5
+	mov	r5, 58(sp)
+	; ascon_p.ae:38: t1 ^ (t1 >>> 61) ^ (t1 >>> 39),
+	mov	22(sp), r13
+	mov	r13, r5
+	mov	r10, r6
+	mov	r7, r15
+	mov	r11, r8
+	rla	r5
+	rlc	r6
+	rlc	r15
+	rlc	r8
+	adc	r5
+	rla	r5
+	rlc	r6
+	rlc	r15
+	rlc	r8
+	adc	r5
+	rla	r5
+	rlc	r6
+	rlc	r15
+	rlc	r8
+	adc	r5
+	xor	r13, r5
+	xor	r10, r6
+	xor	r7, r15
+	xor	r11, r8
+	swpb	r11
+	mov	r11, r14
+	swpb	r13
+	xor.b	r13, r14
+	xor	r13, r14
+	swpb	r10
+	xor.b	r10, r13
+	xor	r10, r13
+	swpb	r7
+	xor.b	r7, r10
+	xor	r7, r10
+	xor.b	r11, r7
+	xor	r11, r7
+	rla	r7
+	rlc	r14
+	rlc	r13
+	rlc	r10
+	adc	r7
+	xor	r7, r5
+	mov	r5, 44(sp)
+	xor	r14, r6
+	mov	r6, 42(sp)
+	xor	r13, r15
+	mov	r15, 34(sp)
+	xor	r10, r8
+	mov	r8, 30(sp)
+	; ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
+	mov	38(sp), r10
+	mov	r10, r6
+	mov	36(sp), r14
+	mov	r14, r7
+	mov	r12, r8
+	mov	40(sp), r5
+	mov	r5, r13
+	bit	#1, r6
+	rrc	r13
 	rrc	r8
 	rrc	r7
-	xor	r5, r6
-	xor	r13, r7
-	xor	r11, r8
-	xor	r12, r9
-	swpb	r13
-	mov	r13, r15
-	swpb	r11
-	xor.b	r11, r15
-	xor	r11, r15
+	rrc	r6
+	xor	r5, r13
+	xor	r10, r6
+	xor	r14, r7
+	xor	r12, r8
+	swpb	r10
+	mov	r10, r15
+	swpb	r14
+	xor.b	r14, r15
+	xor	r14, r15
 	swpb	r12
-	xor.b	r12, r11
-	xor	r12, r11
+	xor.b	r12, r14
+	xor	r12, r14
 	swpb	r5
 	xor.b	r5, r12
 	xor	r5, r12
-	xor.b	r13, r5
-	xor	r13, r5
+	xor.b	r10, r5
+	xor	r10, r5
 	rla	r5
 	rlc	r15
-	rlc	r11
+	rlc	r14
 	rlc	r12
 	adc	r5
 	rla	r5
 	rlc	r15
-	rlc	r11
+	rlc	r14
 	rlc	r12
 	adc	r5
-	xor	r5, r6
-	mov	r6, 10(sp)
-	xor	r15, r7
-	mov	r7, 6(sp)
-	xor	r11, r8
+	xor	r5, r13
+	mov	r13, 28(sp)
+	xor	r15, r6
+	mov	r6, 14(sp)
+	xor	r14, r7
+	mov	r7, 8(sp)
+	xor	r12, r8
 	mov	r8, 4(sp)
-	xor	r12, r9
-	mov	r9, 2(sp)
 	; ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
-	mov	30(sp), r11
+	mov	52(sp), r11
 	mov	r11, r15
-	mov	20(sp), r13
-	mov	r13, r9
-	mov	r14, r10
-	mov	36(sp), r6
+	mov	48(sp), r14
+	mov	r14, r13
+	mov	r9, r10
+	mov	56(sp), r6
 	mov	r6, r7
 	swpb	r15
 	mov	r15, r8
-	swpb	r9
-	xor.b	r9, r8
-	xor	r9, r8
+	swpb	r13
+	xor.b	r13, r8
+	xor	r13, r8
 	swpb	r10
-	xor.b	r10, r9
-	xor	r10, r9
+	xor.b	r10, r13
+	xor	r10, r13
 	swpb	r7
 	xor.b	r7, r10
 	xor	r7, r10
@@ -356,103 +371,103 @@ ascon_p_round:
 	xor	r15, r7
 	bit	#1, r7
 	rrc	r10
-	rrc	r9
+	rrc	r13
 	rrc	r8
 	rrc	r7
 	bit	#1, r7
 	rrc	r10
-	rrc	r9
+	rrc	r13
 	rrc	r8
 	rrc	r7
 	xor	r6, r7
 	xor	r11, r8
-	xor	r13, r9
-	xor	r14, r10
-	bit	#1, r13
+	xor	r14, r13
+	xor	r9, r10
+	bit	#1, r14
 	rrc	r11
 	rrc	r6
+	rrc	r9
 	rrc	r14
-	rrc	r13
 	xor	r11, r7
-	xor	r13, r8
-	xor	r14, r9
+	xor	r14, r8
+	xor	r9, r13
 	xor	r6, r10
 	; ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
-	mov	38(sp), r5
+	mov	50(sp), r5
 	mov	r5, r12
-	mov	34(sp), r15
-	mov	24(sp), r13
-	mov	40(sp), r4
+	mov	46(sp), r15
+	mov	26(sp), r9
+	mov	54(sp), r4
 	mov	r4, r14
 	swpb	r12
 	mov	r12, r6
 	swpb	r15
 	xor.b	r15, r6
 	xor	r15, r6
-	swpb	r13
-	xor.b	r13, r15
-	xor	r13, r15
+	swpb	r9
+	xor.b	r9, r15
+	xor	r9, r15
 	swpb	r14
-	xor.b	r14, r13
-	xor	r14, r13
+	xor.b	r14, r9
+	xor	r14, r9
 	xor.b	r12, r14
 	xor	r12, r14
 	rla	r14
 	rlc	r6
 	rlc	r15
-	rlc	r13
+	rlc	r9
 	adc	r14
 	xor	r14, r4
 	xor	r6, r5
-	mov	34(sp), r11
+	mov	46(sp), r11
 	xor	r15, r11
-	mov	24(sp), r12
-	xor	r13, r12
-	bit	#1, r13
+	mov	26(sp), r12
+	xor	r9, r12
+	bit	#1, r9
 	rrc	r15
 	rrc	r6
 	rrc	r14
-	rrc	r13
-	bit	#1, r13
+	rrc	r9
+	bit	#1, r9
 	rrc	r15
 	rrc	r6
 	rrc	r14
-	rrc	r13
+	rrc	r9
 	xor	r15, r4
-	xor	r13, r5
+	xor	r9, r5
 	xor	r14, r11
 	xor	r6, r12
-	mov	56(sp), r6
+	mov	70(sp), r6
 	mov	r6, r15
-	mov	8(sp), 0(r15)
-	mov	46(sp), 2(r15)
-	mov	44(sp), 4(r15)
-	mov	42(sp), 6(r6)
-	mov	54(sp), r6
+	mov	2(sp), 0(r15)
+	mov	12(sp), 2(r15)
+	mov	60(sp), 4(r15)
+	mov	58(sp), 6(r6)
+	mov	68(sp), r6
 	mov	r6, r15
-	mov	32(sp), 0(r15)
-	mov	28(sp), 2(r15)
-	mov	26(sp), 4(r15)
-	mov	12(sp), 6(r6)
-	mov	52(sp), r6
+	mov	44(sp), 0(r15)
+	mov	42(sp), 2(r15)
+	mov	34(sp), 4(r15)
+	mov	30(sp), 6(r6)
+	mov	66(sp), r6
 	mov	r6, r15
-	mov	10(sp), 0(r15)
-	mov	6(sp), 2(r15)
-	mov	4(sp), 4(r15)
-	mov	2(sp), 6(r6)
-	mov	50(sp), r6
+	mov	28(sp), 0(r15)
+	mov	14(sp), 2(r15)
+	mov	8(sp), 4(r15)
+	mov	4(sp), 6(r6)
+	mov	64(sp), r6
 	mov	r6, r15
 	mov	r7, 0(r15)
 	mov	r8, 2(r15)
-	mov	r9, 4(r15)
+	mov	r13, 4(r15)
 	mov	r10, 6(r6)
-	mov	48(sp), r10
+	mov	62(sp), r10
 	mov	r10, r15
 	mov	r4, 0(r15)
 	mov	r5, 2(r15)
 	mov	r11, 4(r15)
 	mov	r12, 6(r10)
-	add	#58, sp
+	add	#72, sp
 	popm.w	#7, r10
 	ret
 	.size ascon_p_round, .-ascon_p_round
@@ -958,7 +973,7 @@ ascon_p_permute_words:
 
 ; --- ascon_p_permute: ascon_p.permute
 ;     frame 60 bytes (30 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1108 bytes of code
+;     estimated 1068 bytes of code
 	.section .text.ascon_p_permute,"ax",@progbits
 	.global ascon_p_permute
 	.type ascon_p_permute, @function
@@ -966,34 +981,33 @@ ascon_p_permute_words:
 ascon_p_permute:
 	pushm.w	#7, r10
 	sub	#60, sp
-	mov	r12, 56(sp)
 	; ascon_p.ae:60: for i in 16 - rounds..16 {
 	mov	#16, r15
 	sub	r13, r15
 	mov.b	r15, r15
 	mov	r15, 58(sp)
-	mov	r12, r7
 	mov	r12, r15
-	mov	@r15, 0(sp)
-	mov	2(r15), 4(sp)
-	mov	4(r15), 48(sp)
-	mov	6(r15), 46(sp)
-	mov	8(r15), r8
-	mov	10(r15), r9
-	mov	12(r15), r10
-	mov	14(r15), 26(sp)
-	mov	16(r15), 8(sp)
-	mov	18(r15), 18(sp)
-	mov	20(r15), 52(sp)
-	mov	22(r15), 54(sp)
-	mov	24(r15), r11
-	mov	26(r15), r12
-	mov	28(r15), r13
-	mov	30(r15), 12(sp)
-	mov	32(r15), r14
-	mov	34(r15), 2(sp)
-	mov	36(r15), 22(sp)
-	mov	38(r7), 40(sp)
+	mov	@r15+, 0(sp)
+	mov	@r15+, 4(sp)
+	mov	@r15+, 48(sp)
+	mov	@r15+, 46(sp)
+	mov	@r15+, r8
+	mov	@r15+, r9
+	mov	@r15+, r10
+	mov	@r15+, 26(sp)
+	mov	@r15+, 8(sp)
+	mov	@r15+, 18(sp)
+	mov	@r15+, 52(sp)
+	mov	@r15+, 56(sp)
+	mov	@r15+, r11
+	mov	@r15+, r12
+	mov	@r15+, r13
+	mov	@r15+, 12(sp)
+	mov	@r15+, r14
+	mov	@r15+, 2(sp)
+	mov	@r15+, 22(sp)
+	mov	@r15+, 40(sp)
+	mov	r15, 54(sp)
 	cmp	#16, 58(sp)
 	jc	.Lascon_p_permute_done2
 	sub	#16, 58(sp)
@@ -1129,7 +1143,7 @@ ascon_p_permute:
 	mov	12(sp), r14
 	xor	r14, r13
 	; ascon_p.ae:26: x2 = x2 ^ x1
-	mov	54(sp), r9
+	mov	56(sp), r9
 	mov	26(sp), r15
 	xor	r15, r9
 	; ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
@@ -1406,7 +1420,7 @@ ascon_p_permute:
 	mov	34(sp), r9
 	mov	30(sp), r10
 	mov	r5, 52(sp)
-	mov	r13, 54(sp)
+	mov	r13, 56(sp)
 	mov	10(sp), r13
 	mov	r7, 2(sp)
 	mov	r4, 22(sp)
@@ -1415,32 +1429,32 @@ ascon_p_permute:
 	jnz	.Lascon_p_permute_loop1
 .Lascon_p_permute_done2:
 	; ascon_p.ae:63: s[0] = x0
-	mov	56(sp), r7
+	mov	54(sp), r7
 	mov	r7, r15
-	mov	@sp, 0(r15)
-	mov	4(sp), 2(r15)
-	mov	48(sp), 4(r15)
-	mov	46(sp), 6(r15)
+	mov	@sp, -40(r15)
+	mov	4(sp), -38(r15)
+	mov	48(sp), -36(r15)
+	mov	46(sp), -34(r15)
 	; ascon_p.ae:64: s[1] = x1
-	mov	r8, 8(r15)
-	mov	r9, 10(r15)
-	mov	r10, 12(r15)
-	mov	26(sp), 14(r15)
+	mov	r8, -32(r15)
+	mov	r9, -30(r15)
+	mov	r10, -28(r15)
+	mov	26(sp), -26(r15)
 	; ascon_p.ae:65: s[2] = x2
-	mov	8(sp), 16(r15)
-	mov	18(sp), 18(r15)
-	mov	52(sp), 20(r15)
-	mov	54(sp), 22(r15)
+	mov	8(sp), -24(r15)
+	mov	18(sp), -22(r15)
+	mov	52(sp), -20(r15)
+	mov	56(sp), -18(r15)
 	; ascon_p.ae:66: s[3] = x3
-	mov	r11, 24(r15)
-	mov	r12, 26(r15)
-	mov	r13, 28(r15)
-	mov	12(sp), 30(r15)
+	mov	r11, -16(r15)
+	mov	r12, -14(r15)
+	mov	r13, -12(r15)
+	mov	12(sp), -10(r15)
 	; ascon_p.ae:67: s[4] = x4
-	mov	r14, 32(r15)
-	mov	2(sp), 34(r15)
-	mov	22(sp), 36(r15)
-	mov	40(sp), 38(r7)
+	mov	r14, -8(r15)
+	mov	2(sp), -6(r15)
+	mov	22(sp), -4(r15)
+	mov	40(sp), -2(r7)
 	add	#60, sp
 	popm.w	#7, r10
 	ret

@@ -1282,7 +1282,7 @@ ascon128_decrypt_with:
 
 ; --- ascon128_P_permute: ascon128.P.permute
 ;     frame 60 bytes (30 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1108 bytes of code
+;     estimated 1068 bytes of code
 	.section .text.ascon128_P_permute,"ax",@progbits
 	.local ascon128_P_permute
 	.type ascon128_P_permute, @function
@@ -1290,34 +1290,33 @@ ascon128_decrypt_with:
 ascon128_P_permute:
 	pushm.w	#7, r10
 	sub	#60, sp
-	mov	r12, 56(sp)
 	; ascon_p.ae:60: for i in 16 - rounds..16 {
 	mov	#16, r15
 	sub	r13, r15
 	mov.b	r15, r15
 	mov	r15, 58(sp)
-	mov	r12, r7
 	mov	r12, r15
-	mov	@r15, 0(sp)
-	mov	2(r15), 4(sp)
-	mov	4(r15), 48(sp)
-	mov	6(r15), 46(sp)
-	mov	8(r15), r8
-	mov	10(r15), r9
-	mov	12(r15), r10
-	mov	14(r15), 26(sp)
-	mov	16(r15), 8(sp)
-	mov	18(r15), 18(sp)
-	mov	20(r15), 52(sp)
-	mov	22(r15), 54(sp)
-	mov	24(r15), r11
-	mov	26(r15), r12
-	mov	28(r15), r13
-	mov	30(r15), 12(sp)
-	mov	32(r15), r14
-	mov	34(r15), 2(sp)
-	mov	36(r15), 22(sp)
-	mov	38(r7), 40(sp)
+	mov	@r15+, 0(sp)
+	mov	@r15+, 4(sp)
+	mov	@r15+, 48(sp)
+	mov	@r15+, 46(sp)
+	mov	@r15+, r8
+	mov	@r15+, r9
+	mov	@r15+, r10
+	mov	@r15+, 26(sp)
+	mov	@r15+, 8(sp)
+	mov	@r15+, 18(sp)
+	mov	@r15+, 52(sp)
+	mov	@r15+, 56(sp)
+	mov	@r15+, r11
+	mov	@r15+, r12
+	mov	@r15+, r13
+	mov	@r15+, 12(sp)
+	mov	@r15+, r14
+	mov	@r15+, 2(sp)
+	mov	@r15+, 22(sp)
+	mov	@r15+, 40(sp)
+	mov	r15, 54(sp)
 	cmp	#16, 58(sp)
 	jc	.Lascon128_P_permute_done2
 	sub	#16, 58(sp)
@@ -1453,7 +1452,7 @@ ascon128_P_permute:
 	mov	12(sp), r14
 	xor	r14, r13
 	; ascon_p.ae:26: x2 = x2 ^ x1
-	mov	54(sp), r9
+	mov	56(sp), r9
 	mov	26(sp), r15
 	xor	r15, r9
 	; ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
@@ -1730,7 +1729,7 @@ ascon128_P_permute:
 	mov	34(sp), r9
 	mov	30(sp), r10
 	mov	r5, 52(sp)
-	mov	r13, 54(sp)
+	mov	r13, 56(sp)
 	mov	10(sp), r13
 	mov	r7, 2(sp)
 	mov	r4, 22(sp)
@@ -1739,32 +1738,32 @@ ascon128_P_permute:
 	jnz	.Lascon128_P_permute_loop1
 .Lascon128_P_permute_done2:
 	; ascon_p.ae:63: s[0] = x0
-	mov	56(sp), r7
+	mov	54(sp), r7
 	mov	r7, r15
-	mov	@sp, 0(r15)
-	mov	4(sp), 2(r15)
-	mov	48(sp), 4(r15)
-	mov	46(sp), 6(r15)
+	mov	@sp, -40(r15)
+	mov	4(sp), -38(r15)
+	mov	48(sp), -36(r15)
+	mov	46(sp), -34(r15)
 	; ascon_p.ae:64: s[1] = x1
-	mov	r8, 8(r15)
-	mov	r9, 10(r15)
-	mov	r10, 12(r15)
-	mov	26(sp), 14(r15)
+	mov	r8, -32(r15)
+	mov	r9, -30(r15)
+	mov	r10, -28(r15)
+	mov	26(sp), -26(r15)
 	; ascon_p.ae:65: s[2] = x2
-	mov	8(sp), 16(r15)
-	mov	18(sp), 18(r15)
-	mov	52(sp), 20(r15)
-	mov	54(sp), 22(r15)
+	mov	8(sp), -24(r15)
+	mov	18(sp), -22(r15)
+	mov	52(sp), -20(r15)
+	mov	56(sp), -18(r15)
 	; ascon_p.ae:66: s[3] = x3
-	mov	r11, 24(r15)
-	mov	r12, 26(r15)
-	mov	r13, 28(r15)
-	mov	12(sp), 30(r15)
+	mov	r11, -16(r15)
+	mov	r12, -14(r15)
+	mov	r13, -12(r15)
+	mov	12(sp), -10(r15)
 	; ascon_p.ae:67: s[4] = x4
-	mov	r14, 32(r15)
-	mov	2(sp), 34(r15)
-	mov	22(sp), 36(r15)
-	mov	40(sp), 38(r7)
+	mov	r14, -8(r15)
+	mov	2(sp), -6(r15)
+	mov	22(sp), -4(r15)
+	mov	40(sp), -2(r7)
 	add	#60, sp
 	popm.w	#7, r10
 	ret

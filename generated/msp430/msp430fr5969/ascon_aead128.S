@@ -57,7 +57,7 @@ ascon_aead128_key_setup:
 
 ; --- ascon_aead128_encrypt_with: ascon_aead128.encrypt_with
 ;     frame 86 bytes (15 spill slots, locals 56), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1478 bytes of code
+;     estimated 1472 bytes of code
 	.section .text.ascon_aead128_encrypt_with,"ax",@progbits
 	.global ascon_aead128_encrypt_with
 	.type ascon_aead128_encrypt_with, @function
@@ -78,17 +78,17 @@ ascon_aead128_encrypt_with:
 	mov	#4096, 34(sp)
 	mov	#0, 36(sp)
 	; ascon_aead128.ae:48: s[1] = k0
-	mov	@sp, r14
-	mov	r14, r15
-	mov	@r15, 38(sp)
-	mov	2(r15), 40(sp)
-	mov	4(r15), 42(sp)
-	mov	6(r15), 44(sp)
+	mov	@sp, r15
+	mov	@r15+, 38(sp)
+	mov	@r15+, 40(sp)
+	mov	@r15+, 42(sp)
+	mov	@r15+, 44(sp)
 	; ascon_aead128.ae:49: s[2] = k1
-	mov	8(r15), 46(sp)
-	mov	10(r15), 48(sp)
-	mov	12(r15), 50(sp)
-	mov	14(r14), 52(sp)
+	mov	@r15+, 46(sp)
+	mov	@r15+, 48(sp)
+	mov	@r15+, 50(sp)
+	mov	@r15+, 52(sp)
+	mov	r15, 0(sp)
 	; ascon_aead128.ae:50: s[3] = load_le(nonce, 0, 8)
 	mov	r13, r8
 	bit	#1, r8
@@ -156,26 +156,26 @@ ascon_aead128_encrypt_with:
 	mov	54(sp), r11
 	mov	@sp, r8
 	mov	r8, r15
-	xor	@r15, r11
+	xor	-16(r15), r11
 	mov	56(sp), r12
-	xor	2(r15), r12
+	xor	-14(r15), r12
 	mov	58(sp), r13
-	xor	4(r15), r13
+	xor	-12(r15), r13
 	mov	60(sp), r14
-	xor	6(r15), r14
+	xor	-10(r15), r14
 	mov	r11, 54(sp)
 	mov	r12, 56(sp)
 	mov	r13, 58(sp)
 	mov	r14, 60(sp)
 	; ascon_aead128.ae:54: s[4] = s[4] ^ k1
 	mov	62(sp), r11
-	xor	8(r15), r11
+	xor	-8(r15), r11
 	mov	64(sp), r12
-	xor	10(r15), r12
+	xor	-6(r15), r12
 	mov	66(sp), r13
-	xor	12(r15), r13
+	xor	-4(r15), r13
 	mov	68(sp), r14
-	xor	14(r8), r14
+	xor	-2(r8), r14
 	mov	r11, 62(sp)
 	mov	r12, 64(sp)
 	mov	r13, 66(sp)
@@ -510,26 +510,26 @@ ascon_aead128_encrypt_with:
 	mov	46(sp), r11
 	mov	@sp, r10
 	mov	r10, r15
-	xor	@r15, r11
+	xor	-16(r15), r11
 	mov	48(sp), r12
-	xor	2(r15), r12
+	xor	-14(r15), r12
 	mov	50(sp), r13
-	xor	4(r15), r13
+	xor	-12(r15), r13
 	mov	52(sp), r14
-	xor	6(r15), r14
+	xor	-10(r15), r14
 	mov	r11, 46(sp)
 	mov	r12, 48(sp)
 	mov	r13, 50(sp)
 	mov	r14, 52(sp)
 	; ascon_aead128.ae:75: s[3] = s[3] ^ k1
 	mov	54(sp), r11
-	xor	8(r15), r11
+	xor	-8(r15), r11
 	mov	56(sp), r12
-	xor	10(r15), r12
+	xor	-6(r15), r12
 	mov	58(sp), r13
-	xor	12(r15), r13
+	xor	-4(r15), r13
 	mov	60(sp), r14
-	xor	14(r10), r14
+	xor	-2(r10), r14
 	mov	r11, 54(sp)
 	mov	r12, 56(sp)
 	mov	r13, 58(sp)
@@ -543,21 +543,21 @@ ascon_aead128_encrypt_with:
 	mov	62(sp), r11
 	mov	@sp, r13
 	mov	r13, r15
-	xor	8(r15), r11
+	xor	-8(r15), r11
 	mov	64(sp), r10
-	xor	10(r15), r10
+	xor	-6(r15), r10
 	mov	66(sp), r9
-	xor	12(r15), r9
+	xor	-4(r15), r9
 	mov	68(sp), r8
-	xor	14(r15), r8
+	xor	-2(r15), r8
 	mov	54(sp), r7
-	xor	@r15, r7
+	xor	-16(r15), r7
 	mov	56(sp), r6
-	xor	2(r15), r6
+	xor	-14(r15), r6
 	mov	58(sp), r12
-	xor	4(r15), r12
+	xor	-12(r15), r12
 	mov	60(sp), r14
-	xor	6(r13), r14
+	xor	-10(r13), r14
 	; ascon_aead128.ae:111: store_le(tag, 0, finalize(s, k0, k1))
 	mov	28(sp), r13
 	bit	#1, r13
@@ -598,7 +598,7 @@ ascon_aead128_encrypt_with:
 
 ; --- ascon_aead128_decrypt_with: ascon_aead128.decrypt_with
 ;     frame 110 bytes (27 spill slots, locals 56), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1760 bytes of code
+;     estimated 1750 bytes of code
 	.section .text.ascon_aead128_decrypt_with,"ax",@progbits
 	.global ascon_aead128_decrypt_with
 	.type ascon_aead128_decrypt_with, @function
@@ -606,7 +606,7 @@ ascon_aead128_encrypt_with:
 ascon_aead128_decrypt_with:
 	pushm.w	#7, r10
 	sub	#110, sp
-	mov	r12, 12(sp)
+	mov	r12, 0(sp)
 	mov	r15, r9
 	mov	126(sp), r10
 	mov	128(sp), 18(sp)
@@ -620,17 +620,17 @@ ascon_aead128_decrypt_with:
 	mov	#4096, 58(sp)
 	mov	#0, 60(sp)
 	; ascon_aead128.ae:48: s[1] = k0
-	mov	12(sp), r14
-	mov	r14, r15
-	mov	@r15, 62(sp)
-	mov	2(r15), 64(sp)
-	mov	4(r15), 66(sp)
-	mov	6(r15), 68(sp)
+	mov	@sp, r15
+	mov	@r15+, 62(sp)
+	mov	@r15+, 64(sp)
+	mov	@r15+, 66(sp)
+	mov	@r15+, 68(sp)
 	; ascon_aead128.ae:49: s[2] = k1
-	mov	8(r15), 70(sp)
-	mov	10(r15), 72(sp)
-	mov	12(r15), 74(sp)
-	mov	14(r14), 76(sp)
+	mov	@r15+, 70(sp)
+	mov	@r15+, 72(sp)
+	mov	@r15+, 74(sp)
+	mov	@r15+, 76(sp)
+	mov	r15, 0(sp)
 	; ascon_aead128.ae:50: s[3] = load_le(nonce, 0, 8)
 	mov	r13, r8
 	bit	#1, r8
@@ -696,28 +696,28 @@ ascon_aead128_decrypt_with:
 	call	#ascon_aead128_P_permute
 	; ascon_aead128.ae:53: s[3] = s[3] ^ k0
 	mov	78(sp), r11
-	mov	12(sp), r8
+	mov	@sp, r8
 	mov	r8, r15
-	xor	@r15, r11
+	xor	-16(r15), r11
 	mov	80(sp), r12
-	xor	2(r15), r12
+	xor	-14(r15), r12
 	mov	82(sp), r13
-	xor	4(r15), r13
+	xor	-12(r15), r13
 	mov	84(sp), r14
-	xor	6(r15), r14
+	xor	-10(r15), r14
 	mov	r11, 78(sp)
 	mov	r12, 80(sp)
 	mov	r13, 82(sp)
 	mov	r14, 84(sp)
 	; ascon_aead128.ae:54: s[4] = s[4] ^ k1
 	mov	86(sp), r11
-	xor	8(r15), r11
+	xor	-8(r15), r11
 	mov	88(sp), r12
-	xor	10(r15), r12
+	xor	-6(r15), r12
 	mov	90(sp), r13
-	xor	12(r15), r13
+	xor	-4(r15), r13
 	mov	92(sp), r14
-	xor	14(r8), r14
+	xor	-2(r8), r14
 	mov	r11, 86(sp)
 	mov	r12, 88(sp)
 	mov	r13, 90(sp)
@@ -758,12 +758,12 @@ ascon_aead128_decrypt_with:
 	bit	#1, r11
 	jnz	.Lascon_aead128_decrypt_with_bytes13
 .Lascon_aead128_decrypt_with_words14:
-	mov	@r11, 10(sp)
-	mov	2(r11), 8(sp)
-	mov	4(r11), 6(sp)
-	mov	6(r11), 4(sp)
-	mov	8(r11), 2(sp)
-	mov	10(r11), 0(sp)
+	mov	@r11, 12(sp)
+	mov	2(r11), 10(sp)
+	mov	4(r11), 8(sp)
+	mov	6(r11), 6(sp)
+	mov	8(r11), 4(sp)
+	mov	10(r11), 2(sp)
 	mov	12(r11), r7
 	mov	14(r11), r8
 	jmp	.Lascon_aead128_decrypt_with_join15
@@ -783,17 +783,17 @@ ascon_aead128_decrypt_with:
 	jmp	.Lascon_aead128_decrypt_with_words14
 .Lascon_aead128_decrypt_with_join15:
 	; ascon_aead128.ae:127: store_le(msg, off, rate_of(s) ^ c)
-	mov	10(sp), r4
+	mov	12(sp), r4
 	xor	54(sp), r4
-	mov	8(sp), r5
+	mov	10(sp), r5
 	xor	56(sp), r5
-	mov	6(sp), r9
+	mov	8(sp), r9
 	xor	58(sp), r9
-	mov	4(sp), r11
+	mov	6(sp), r11
 	xor	60(sp), r11
-	mov	2(sp), r12
+	mov	4(sp), r12
 	xor	62(sp), r12
-	mov	@sp, r13
+	mov	2(sp), r13
 	xor	64(sp), r13
 	mov	r7, r14
 	xor	66(sp), r14
@@ -831,13 +831,13 @@ ascon_aead128_decrypt_with:
 	jnz	.Lascon_aead128_decrypt_with_cpy20
 .Lascon_aead128_decrypt_with_stored19:
 	; ascon_aead128.ae:41: s[0] = r[63:0]
-	mov	10(sp), 54(sp)
-	mov	8(sp), 56(sp)
-	mov	6(sp), 58(sp)
-	mov	4(sp), 60(sp)
+	mov	12(sp), 54(sp)
+	mov	10(sp), 56(sp)
+	mov	8(sp), 58(sp)
+	mov	6(sp), 60(sp)
 	; ascon_aead128.ae:42: s[1] = r[127:64]
-	mov	2(sp), 62(sp)
-	mov	@sp, 64(sp)
+	mov	4(sp), 62(sp)
+	mov	2(sp), 64(sp)
 	mov	r7, 66(sp)
 	mov	r8, 68(sp)
 	; ascon_aead128.ae:129: P.permute(s, rounds_block)
@@ -1156,28 +1156,28 @@ ascon_aead128_decrypt_with:
 .Lascon_aead128_decrypt_with_join42:
 	; ascon_aead128.ae:74: s[2] = s[2] ^ k0
 	mov	70(sp), r13
-	mov	12(sp), r4
+	mov	@sp, r4
 	mov	r4, r15
-	xor	@r15, r13
+	xor	-16(r15), r13
 	mov	72(sp), r12
-	xor	2(r15), r12
+	xor	-14(r15), r12
 	mov	74(sp), r11
-	xor	4(r15), r11
+	xor	-12(r15), r11
 	mov	76(sp), r14
-	xor	6(r15), r14
+	xor	-10(r15), r14
 	mov	r13, 70(sp)
 	mov	r12, 72(sp)
 	mov	r11, 74(sp)
 	mov	r14, 76(sp)
 	; ascon_aead128.ae:75: s[3] = s[3] ^ k1
 	mov	78(sp), r13
-	xor	8(r15), r13
+	xor	-8(r15), r13
 	mov	80(sp), r12
-	xor	10(r15), r12
+	xor	-6(r15), r12
 	mov	82(sp), r11
-	xor	12(r15), r11
+	xor	-4(r15), r11
 	mov	84(sp), r14
-	xor	14(r4), r14
+	xor	-2(r4), r14
 	mov	r13, 78(sp)
 	mov	r12, 80(sp)
 	mov	r11, 82(sp)
@@ -1189,32 +1189,32 @@ ascon_aead128_decrypt_with:
 	call	#ascon_aead128_P_permute
 	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
 	mov	86(sp), r11
-	mov	12(sp), r4
+	mov	@sp, r4
 	mov	r4, r15
-	xor	8(r15), r11
+	xor	-8(r15), r11
 	mov	78(sp), r14
-	xor	@r15, r14
+	xor	-16(r15), r14
 	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
 	xor	r14, r5
 	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
 	mov	88(sp), r12
-	xor	10(r15), r12
+	xor	-6(r15), r12
 	mov	80(sp), r13
-	xor	2(r15), r13
+	xor	-14(r15), r13
 	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
 	xor	r13, r6
 	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
 	mov	90(sp), r14
-	xor	12(r15), r14
+	xor	-4(r15), r14
 	mov	82(sp), r13
-	xor	4(r15), r13
+	xor	-12(r15), r13
 	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
 	xor	r13, r7
 	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
 	mov	92(sp), r13
-	xor	14(r4), r13
+	xor	-2(r4), r13
 	mov	84(sp), r4
-	xor	6(r15), r4
+	xor	-10(r15), r4
 	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
 	mov	52(sp), r15
 	xor	r4, r15
@@ -1244,7 +1244,7 @@ ascon_aead128_decrypt_with:
 
 ; --- ascon_aead128_P_permute: ascon_aead128.P.permute
 ;     frame 60 bytes (30 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1108 bytes of code
+;     estimated 1068 bytes of code
 	.section .text.ascon_aead128_P_permute,"ax",@progbits
 	.local ascon_aead128_P_permute
 	.type ascon_aead128_P_permute, @function
@@ -1252,34 +1252,33 @@ ascon_aead128_decrypt_with:
 ascon_aead128_P_permute:
 	pushm.w	#7, r10
 	sub	#60, sp
-	mov	r12, 56(sp)
 	; ascon_p.ae:60: for i in 16 - rounds..16 {
 	mov	#16, r15
 	sub	r13, r15
 	mov.b	r15, r15
 	mov	r15, 58(sp)
-	mov	r12, r7
 	mov	r12, r15
-	mov	@r15, 0(sp)
-	mov	2(r15), 4(sp)
-	mov	4(r15), 48(sp)
-	mov	6(r15), 46(sp)
-	mov	8(r15), r8
-	mov	10(r15), r9
-	mov	12(r15), r10
-	mov	14(r15), 26(sp)
-	mov	16(r15), 8(sp)
-	mov	18(r15), 18(sp)
-	mov	20(r15), 52(sp)
-	mov	22(r15), 54(sp)
-	mov	24(r15), r11
-	mov	26(r15), r12
-	mov	28(r15), r13
-	mov	30(r15), 12(sp)
-	mov	32(r15), r14
-	mov	34(r15), 2(sp)
-	mov	36(r15), 22(sp)
-	mov	38(r7), 40(sp)
+	mov	@r15+, 0(sp)
+	mov	@r15+, 4(sp)
+	mov	@r15+, 48(sp)
+	mov	@r15+, 46(sp)
+	mov	@r15+, r8
+	mov	@r15+, r9
+	mov	@r15+, r10
+	mov	@r15+, 26(sp)
+	mov	@r15+, 8(sp)
+	mov	@r15+, 18(sp)
+	mov	@r15+, 52(sp)
+	mov	@r15+, 56(sp)
+	mov	@r15+, r11
+	mov	@r15+, r12
+	mov	@r15+, r13
+	mov	@r15+, 12(sp)
+	mov	@r15+, r14
+	mov	@r15+, 2(sp)
+	mov	@r15+, 22(sp)
+	mov	@r15+, 40(sp)
+	mov	r15, 54(sp)
 	cmp	#16, 58(sp)
 	jc	.Lascon_aead128_P_permute_done2
 	sub	#16, 58(sp)
@@ -1415,7 +1414,7 @@ ascon_aead128_P_permute:
 	mov	12(sp), r14
 	xor	r14, r13
 	; ascon_p.ae:26: x2 = x2 ^ x1
-	mov	54(sp), r9
+	mov	56(sp), r9
 	mov	26(sp), r15
 	xor	r15, r9
 	; ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
@@ -1692,7 +1691,7 @@ ascon_aead128_P_permute:
 	mov	34(sp), r9
 	mov	30(sp), r10
 	mov	r5, 52(sp)
-	mov	r13, 54(sp)
+	mov	r13, 56(sp)
 	mov	10(sp), r13
 	mov	r7, 2(sp)
 	mov	r4, 22(sp)
@@ -1701,32 +1700,32 @@ ascon_aead128_P_permute:
 	jnz	.Lascon_aead128_P_permute_loop1
 .Lascon_aead128_P_permute_done2:
 	; ascon_p.ae:63: s[0] = x0
-	mov	56(sp), r7
+	mov	54(sp), r7
 	mov	r7, r15
-	mov	@sp, 0(r15)
-	mov	4(sp), 2(r15)
-	mov	48(sp), 4(r15)
-	mov	46(sp), 6(r15)
+	mov	@sp, -40(r15)
+	mov	4(sp), -38(r15)
+	mov	48(sp), -36(r15)
+	mov	46(sp), -34(r15)
 	; ascon_p.ae:64: s[1] = x1
-	mov	r8, 8(r15)
-	mov	r9, 10(r15)
-	mov	r10, 12(r15)
-	mov	26(sp), 14(r15)
+	mov	r8, -32(r15)
+	mov	r9, -30(r15)
+	mov	r10, -28(r15)
+	mov	26(sp), -26(r15)
 	; ascon_p.ae:65: s[2] = x2
-	mov	8(sp), 16(r15)
-	mov	18(sp), 18(r15)
-	mov	52(sp), 20(r15)
-	mov	54(sp), 22(r15)
+	mov	8(sp), -24(r15)
+	mov	18(sp), -22(r15)
+	mov	52(sp), -20(r15)
+	mov	56(sp), -18(r15)
 	; ascon_p.ae:66: s[3] = x3
-	mov	r11, 24(r15)
-	mov	r12, 26(r15)
-	mov	r13, 28(r15)
-	mov	12(sp), 30(r15)
+	mov	r11, -16(r15)
+	mov	r12, -14(r15)
+	mov	r13, -12(r15)
+	mov	12(sp), -10(r15)
 	; ascon_p.ae:67: s[4] = x4
-	mov	r14, 32(r15)
-	mov	2(sp), 34(r15)
-	mov	22(sp), 36(r15)
-	mov	40(sp), 38(r7)
+	mov	r14, -8(r15)
+	mov	2(sp), -6(r15)
+	mov	22(sp), -4(r15)
+	mov	40(sp), -2(r7)
 	add	#60, sp
 	popm.w	#7, r10
 	ret

@@ -3148,7 +3148,7 @@ grain128aeadv2_absorb_ad:
 
 ; --- grain128aeadv2_init: grain128aeadv2.init
 ;     frame 122 bytes (61 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 4024 bytes of code
+;     estimated 4010 bytes of code
 	.section .text.grain128aeadv2_init,"ax",@progbits
 	.local grain128aeadv2_init
 	.type grain128aeadv2_init, @function
@@ -3156,13 +3156,12 @@ grain128aeadv2_absorb_ad:
 grain128aeadv2_init:
 	pushm.w	#7, r10
 	sub	#122, sp
-	mov	r12, 104(sp)
 	mov	r14, 116(sp)
 	mov	r15, 114(sp)
 	mov	138(sp), 120(sp)
 	mov	140(sp), 118(sp)
 	; grain128aeadv2.ae:75: for i in 0..320 / par {
-	mov	#20, 88(sp)
+	mov	#20, 90(sp)
 	mov	@r13+, 52(sp)
 	mov	@r13+, 50(sp)
 	mov	@r13+, 42(sp)
@@ -3171,16 +3170,16 @@ grain128aeadv2_init:
 	mov	@r13+, 44(sp)
 	mov	#-1, 38(sp)
 	mov	#32767, 32(sp)
-	mov	r12, r11
 	mov	r12, r15
-	mov	@r15, r8
-	mov	2(r15), r9
-	mov	4(r15), r10
-	mov	6(r15), 72(sp)
-	mov	8(r15), r12
-	mov	10(r15), r13
-	mov	12(r15), r14
-	mov	14(r11), 46(sp)
+	mov	@r15+, r8
+	mov	@r15+, r9
+	mov	@r15+, r10
+	mov	@r15+, 72(sp)
+	mov	@r15+, r12
+	mov	@r15+, r13
+	mov	@r15+, r14
+	mov	@r15+, 46(sp)
+	mov	r15, 82(sp)
 .Lgrain128aeadv2_init_loop1:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	mov	r8, r15
@@ -3570,26 +3569,26 @@ grain128aeadv2_init:
 	mov	r15, r10
 	mov	r11, 72(sp)
 	mov	r7, 46(sp)
-	dec	88(sp)
+	dec	90(sp)
 	jnz	.Lgrain128aeadv2_init_loop1
 .Lgrain128aeadv2_init_done2:
 	; grain128aeadv2.ae:81: for i in 0..64 / par {
-	mov	#4, 102(sp)
+	mov	#4, 104(sp)
 	mov	r8, 20(sp)
 	mov	r10, r8
 	mov	r12, r10
 	mov	r13, r11
 	mov	r14, r12
-	mov	104(sp), r14
+	mov	82(sp), r14
 	mov	r14, r15
-	mov	8(r15), 40(sp)
-	mov	10(r15), 34(sp)
-	mov	12(r15), 30(sp)
-	mov	14(r15), 96(sp)
-	mov	@r15, 80(sp)
-	mov	2(r15), 94(sp)
-	mov	4(r15), 92(sp)
-	mov	6(r14), 90(sp)
+	mov	-8(r15), 40(sp)
+	mov	-6(r15), 34(sp)
+	mov	-4(r15), 30(sp)
+	mov	-2(r15), 98(sp)
+	mov	-16(r15), 80(sp)
+	mov	-14(r15), 96(sp)
+	mov	-12(r15), 94(sp)
+	mov	-10(r14), 92(sp)
 .Lgrain128aeadv2_init_loop3:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	mov	20(sp), r15
@@ -3978,24 +3977,24 @@ grain128aeadv2_init:
 	mov	r13, 46(sp)
 	mov	34(sp), 40(sp)
 	mov	30(sp), 34(sp)
-	mov	96(sp), 30(sp)
+	mov	98(sp), 30(sp)
 	mov	#0, r5
-	mov	94(sp), r6
-	mov	92(sp), r13
-	mov	90(sp), r14
+	mov	96(sp), r6
+	mov	94(sp), r13
+	mov	92(sp), r14
 	mov	#0, r15
 	mov	r4, 20(sp)
 	mov	r7, 72(sp)
-	mov	r5, 96(sp)
+	mov	r5, 98(sp)
 	mov	r6, 80(sp)
-	mov	r13, 94(sp)
-	mov	r14, 92(sp)
-	mov	r15, 90(sp)
-	dec	102(sp)
+	mov	r13, 96(sp)
+	mov	r14, 94(sp)
+	mov	r15, 92(sp)
+	dec	104(sp)
 	jnz	.Lgrain128aeadv2_init_loop3
 .Lgrain128aeadv2_init_done4:
 	; grain128aeadv2.ae:88: for i in 0..64 / par {
-	mov	#4, 98(sp)
+	mov	#4, 100(sp)
 	mov	r9, r7
 	mov	#0, 110(sp)
 	mov	#0, 108(sp)
@@ -4388,14 +4387,14 @@ grain128aeadv2_init:
 	mov	r13, 110(sp)
 	mov	r14, 108(sp)
 	mov	r15, 106(sp)
-	dec	98(sp)
+	dec	100(sp)
 	jnz	.Lgrain128aeadv2_init_loop5
 .Lgrain128aeadv2_init_done6:
 	; grain128aeadv2.ae:93: for i in 0..64 / par {
-	mov	#4, 100(sp)
+	mov	#4, 102(sp)
+	mov	#0, 88(sp)
 	mov	#0, 86(sp)
 	mov	#0, 84(sp)
-	mov	#0, 82(sp)
 .Lgrain128aeadv2_init_loop7:
 	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	mov	20(sp), r15
@@ -4773,17 +4772,17 @@ grain128aeadv2_init:
 	mov	r11, r10
 	mov	r12, r11
 	mov	46(sp), r12
-	mov	86(sp), r6
-	mov	84(sp), r13
-	mov	82(sp), r14
+	mov	88(sp), r6
+	mov	86(sp), r13
+	mov	84(sp), r14
 	mov	76(sp), r15
 	mov	r4, 20(sp)
 	mov	r9, 72(sp)
 	mov	r5, 46(sp)
-	mov	r13, 86(sp)
-	mov	r14, 84(sp)
-	mov	r15, 82(sp)
-	dec	100(sp)
+	mov	r13, 88(sp)
+	mov	r14, 86(sp)
+	mov	r15, 84(sp)
+	dec	102(sp)
 	jnz	.Lgrain128aeadv2_init_loop7
 .Lgrain128aeadv2_init_done8:
 	mov	116(sp), r14
@@ -4815,9 +4814,9 @@ grain128aeadv2_init:
 	mov	118(sp), r14
 	mov	r14, r15
 	mov	r6, 0(r15)
-	mov	86(sp), 2(r15)
-	mov	84(sp), 4(r15)
-	mov	82(sp), 6(r14)
+	mov	88(sp), 2(r15)
+	mov	86(sp), 4(r15)
+	mov	84(sp), 6(r14)
 	add	#122, sp
 	popm.w	#7, r10
 	ret

@@ -40,16 +40,16 @@ photon256_sub_cells:
 photon256_times2:
 	pushm.w	#1, r10
 	; photon256.ae:34: u = (x & 0x88888888) >> 2
-	mov	@r12, r10
+	mov	@r12+, r10
 	and	#34952, r10
-	mov	2(r12), r11
+	mov	@r12+, r11
 	and	#34952, r11
 	rrum.w	#2, r10
 	rrum.w	#2, r11
 	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	@r12, r14
+	mov	-4(r12), r14
 	and	#30583, r14
-	mov	2(r12), r15
+	mov	-2(r12), r15
 	and	#30583, r15
 	rlam.w	#1, r14
 	rlam.w	#1, r15
@@ -67,171 +67,172 @@ photon256_times2:
 
 
 ; --- photon256_serial: photon256.serial
-;     frame 12 bytes (6 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 386 bytes of code
+;     frame 14 bytes (7 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 402 bytes of code
 	.section .text.photon256_serial,"ax",@progbits
 	.global photon256_serial
 	.type photon256_serial, @function
 	.balign 2
 photon256_serial:
 	pushm.w	#7, r10
-	sub	#12, sp
-	mov	30(sp), r7
+	sub	#14, sp
+	mov	32(sp), r9
 	; photon256.ae:44: t = times2(x3 ^ x5)
-	mov	2(r15), r11
-	xor	2(r7), r11
+	mov	@r15+, r8
+	xor	@r9+, r8
+	mov	@r15+, r6
+	xor	@r9+, r6
 	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r11, r6
-	and	#30583, r6
-	rlam.w	#1, r6
-	mov	32(sp), r8
+	mov	r6, r5
+	and	#30583, r5
+	rlam.w	#1, r5
+	mov	34(sp), r10
 	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	2(r13), r10
-	xor	2(r8), r10
-	mov	34(sp), r9
-	xor	2(r9), r10
-	xor	r6, r10
-	; photon256.ae:34: u = (x & 0x88888888) >> 2
-	and	#34952, r11
-	rrum.w	#2, r11
-	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r11, r10
-	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r11
-	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r11, r10
-	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r10, r11
-	and	#30583, r11
-	rlam.w	#1, r11
-	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	@r12+, r5
-	mov	@r12+, r6
-	xor	2(r14), r6
-	xor	2(r15), r6
-	mov	28(sp), r12
-	xor	2(r12), r6
-	xor	2(r9), r6
-	xor	r11, r6
-	; photon256.ae:34: u = (x & 0x88888888) >> 2
-	and	#34952, r10
-	rrum.w	#2, r10
-	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r10, r6
-	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r10
-	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r10, r6
-	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r6, r11
-	and	#30583, r11
-	rlam.w	#1, r11
-	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	2(r15), r4
-	xor	2(r8), r4
-	xor	r11, r4
+	mov	@r13+, r7
+	xor	@r10+, r7
+	mov	36(sp), r11
+	xor	@r11+, r7
+	mov	r7, 10(sp)
+	mov	@r13+, r4
+	xor	@r10+, r4
+	xor	@r11+, r4
+	xor	r5, r4
 	; photon256.ae:34: u = (x & 0x88888888) >> 2
 	and	#34952, r6
 	rrum.w	#2, r6
-	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
 	xor	r6, r4
 	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	rra	r6
-	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
 	xor	r6, r4
-	; photon256.ae:44: t = times2(x3 ^ x5)
-	mov	@r15, r11
-	xor	@r7, r11
 	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r11, r6
-	and	#30583, r6
-	rlam.w	#1, r6
-	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	@r13, r10
-	xor	@r8, r10
-	xor	@r9, r10
-	xor	r6, r10
+	mov	r4, r7
+	and	#30583, r7
+	rlam.w	#1, r7
+	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	mov	@r12+, r6
+	xor	@r14+, r6
+	mov	@r12+, r5
+	xor	@r14+, r5
+	xor	-2(r15), r5
+	xor	-4(r15), r6
+	mov	30(sp), r12
+	xor	@r12+, r6
+	xor	@r12+, r5
+	xor	-2(r11), r5
+	xor	r7, r5
 	; photon256.ae:34: u = (x & 0x88888888) >> 2
-	and	#34952, r11
-	rrum.w	#2, r11
-	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r11, r10
-	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r11
-	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r11, r10
-	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r10, r6
-	and	#30583, r6
-	rlam.w	#1, r6
+	and	#34952, r4
+	rrum.w	#2, r4
 	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	@r14, r5
-	xor	@r15, r5
-	xor	@r12, r5
-	xor	@r9, r5
-	xor	r6, r5
-	; photon256.ae:34: u = (x & 0x88888888) >> 2
-	and	#34952, r10
-	rrum.w	#2, r10
-	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r10, r5
+	xor	r4, r5
 	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r10
+	rra	r4
 	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r10, r5
+	xor	r4, r5
 	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r5, r6
-	and	#30583, r6
-	rlam.w	#1, r6
+	mov	r5, r4
+	and	#30583, r4
+	rlam.w	#1, r4
 	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	@r15, r11
-	xor	@r8, r11
-	xor	r6, r11
+	mov	-2(r15), r7
+	xor	-2(r10), r7
+	xor	r4, r7
 	; photon256.ae:34: u = (x & 0x88888888) >> 2
 	and	#34952, r5
 	rrum.w	#2, r5
 	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r5, r11
+	xor	r5, r7
 	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	rra	r5
 	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r5, r11
-	mov	36(sp), 8(sp)
-	mov	38(sp), 6(sp)
-	mov	40(sp), 4(sp)
-	mov	42(sp), 2(sp)
-	mov	44(sp), 0(sp)
-	mov	46(sp), 10(sp)
-	mov	48(sp), r10
-	mov	50(sp), r5
-	mov	8(sp), r6
-	mov	@r13, 0(r6)
-	mov	2(r13), 2(r6)
-	mov	6(sp), r13
-	mov	r13, r6
-	mov	@r14, 0(r6)
-	mov	2(r14), 2(r13)
-	mov	4(sp), r13
-	mov	r13, r6
-	mov	@r15, 0(r6)
-	mov	2(r15), 2(r13)
-	mov	2(sp), r6
-	mov	r6, r15
-	mov	@r12, 0(r15)
-	mov	2(r12), 2(r6)
-	mov	@sp, r12
-	mov	r12, r15
-	mov	@r7, 0(r15)
-	mov	2(r7), 2(r12)
-	mov	10(sp), r12
-	mov	r12, r15
-	mov	@r8, 0(r15)
-	mov	2(r8), 2(r12)
-	mov	@r9, 0(r10)
-	mov	2(r9), 2(r10)
-	mov	r11, 0(r5)
-	mov	r4, 2(r5)
-	add	#12, sp
+	xor	r5, r7
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r8, r4
+	and	#30583, r4
+	rlam.w	#1, r4
+	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	mov	10(sp), r5
+	xor	r4, r5
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	and	#34952, r8
+	rrum.w	#2, r8
+	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r8, r5
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r8
+	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r8, r5
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r5, r4
+	and	#30583, r4
+	rlam.w	#1, r4
+	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	-4(r11), r6
+	xor	r4, r6
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	and	#34952, r5
+	rrum.w	#2, r5
+	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r5, r6
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r5
+	; photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r5, r6
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r6, r8
+	and	#30583, r8
+	rlam.w	#1, r8
+	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	-4(r15), r5
+	xor	-4(r10), r5
+	xor	r8, r5
+	; photon256.ae:34: u = (x & 0x88888888) >> 2
+	and	#34952, r6
+	rrum.w	#2, r6
+	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r6, r5
+	; photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r6
+	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r6, r5
+	mov	38(sp), 8(sp)
+	mov	40(sp), 6(sp)
+	mov	42(sp), 4(sp)
+	mov	44(sp), 2(sp)
+	mov	46(sp), 0(sp)
+	mov	48(sp), 12(sp)
+	mov	50(sp), r8
+	mov	52(sp), r6
+	mov	8(sp), r4
+	mov	-4(r13), 0(r4)
+	mov	-2(r13), 2(r4)
+	mov	6(sp), r4
+	mov	r4, r13
+	mov	-4(r14), 0(r13)
+	mov	-2(r14), 2(r4)
+	mov	4(sp), r14
+	mov	r14, r13
+	mov	-4(r15), 0(r13)
+	mov	-2(r15), 2(r14)
+	mov	2(sp), r13
+	mov	r13, r15
+	mov	-4(r12), 0(r15)
+	mov	-2(r12), 2(r13)
+	mov	@sp, r13
+	mov	r13, r15
+	mov	-4(r9), 0(r15)
+	mov	-2(r9), 2(r13)
+	mov	12(sp), r9
+	mov	r9, r15
+	mov	-4(r10), 0(r15)
+	mov	-2(r10), 2(r9)
+	mov	-4(r11), 0(r8)
+	mov	-2(r11), 2(r8)
+	mov	r5, 0(r6)
+	mov	r7, 2(r6)
+	add	#14, sp
 	popm.w	#7, r10
 	ret
 	.size photon256_serial, .-photon256_serial
@@ -239,7 +240,7 @@ photon256_serial:
 
 ; --- photon256_permute: photon256.permute
 ;     frame 54 bytes (27 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2288 bytes of code
+;     estimated 2256 bytes of code
 	.section .text.photon256_permute,"ax",@progbits
 	.global photon256_permute
 	.type photon256_permute, @function
@@ -247,26 +248,25 @@ photon256_serial:
 photon256_permute:
 	pushm.w	#7, r10
 	sub	#54, sp
-	mov	r12, 46(sp)
 	; photon256.ae:60: for r in 0..rounds {
-	mov	r12, r9
 	mov	r12, r11
-	mov	@r11, 44(sp)
-	mov	2(r11), r6
-	mov	4(r11), r7
-	mov	6(r11), r5
-	mov	8(r11), r8
-	mov	10(r11), 2(sp)
-	mov	12(r11), 12(sp)
-	mov	14(r11), r4
-	mov	16(r11), r10
-	mov	18(r11), 30(sp)
-	mov	20(r11), r12
-	mov	22(r11), r15
-	mov	24(r11), r13
-	mov	26(r11), 42(sp)
-	mov	28(r11), r14
-	mov	30(r9), r9
+	mov	@r11+, 46(sp)
+	mov	@r11+, r6
+	mov	@r11+, r7
+	mov	@r11+, r5
+	mov	@r11+, r8
+	mov	@r11+, 2(sp)
+	mov	@r11+, 12(sp)
+	mov	@r11+, r4
+	mov	@r11+, r10
+	mov	@r11+, 30(sp)
+	mov	@r11+, r12
+	mov	@r11+, r15
+	mov	@r11+, r13
+	mov	@r11+, 42(sp)
+	mov	@r11+, r14
+	mov	@r11+, r9
+	mov	r11, 44(sp)
 	; photon256.ae:61: c = rc[r]
 	mov	#65524, 48(sp)
 	; photon256.ae:60: for r in 0..rounds {
@@ -925,7 +925,7 @@ photon256_permute:
 	xor	r10, r14
 	mov	r14, 34(sp)
 	; photon256.ae:64: x0 = sub_cells(x0 ^ (c ^ ic[0]) as u32)
-	mov	44(sp), r11
+	mov	46(sp), r11
 	xor	22(sp), r11
 	; photon256.ae:44: t = times2(x3 ^ x5)
 	mov	r8, r5
@@ -1415,7 +1415,7 @@ photon256_permute:
 	rra	r5
 	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	xor	r5, r14
-	mov	r9, 44(sp)
+	mov	r9, 46(sp)
 	mov	16(sp), r6
 	mov	18(sp), r5
 	mov	r15, 2(sp)
@@ -1431,33 +1431,33 @@ photon256_permute:
 .Lphoton256_permute_near3:
 .Lphoton256_permute_done2:
 	; photon256.ae:76: s[0] = x0
-	mov	46(sp), r11
-	mov	44(sp), 0(r11)
-	mov	r6, 2(r11)
+	mov	44(sp), r11
+	mov	46(sp), -32(r11)
+	mov	r6, -30(r11)
 	; photon256.ae:77: s[1] = x1
 	mov	r11, r6
-	mov	r7, 4(r11)
-	mov	r5, 6(r11)
+	mov	r7, -28(r11)
+	mov	r5, -26(r11)
 	; photon256.ae:78: s[2] = x2
-	mov	r8, 8(r11)
-	mov	2(sp), 10(r11)
+	mov	r8, -24(r11)
+	mov	2(sp), -22(r11)
 	; photon256.ae:79: s[3] = x3
-	mov	12(sp), 12(r11)
-	mov	r4, 14(r11)
+	mov	12(sp), -20(r11)
+	mov	r4, -18(r11)
 	; photon256.ae:80: s[4] = x4
-	mov	r10, 16(r11)
-	mov	30(sp), 18(r11)
+	mov	r10, -16(r11)
+	mov	30(sp), -14(r11)
 	; photon256.ae:81: s[5] = x5
-	mov	r12, 20(r11)
+	mov	r12, -12(r11)
 	mov	r11, r12
-	mov	r15, 22(r12)
+	mov	r15, -10(r12)
 	; photon256.ae:82: s[6] = x6
 	mov	r11, r15
-	mov	r13, 24(r15)
-	mov	42(sp), 26(r15)
+	mov	r13, -8(r15)
+	mov	42(sp), -6(r15)
 	; photon256.ae:83: s[7] = x7
-	mov	r14, 28(r15)
-	mov	r9, 30(r6)
+	mov	r14, -4(r15)
+	mov	r9, -2(r6)
 	add	#54, sp
 	popm.w	#7, r10
 	ret

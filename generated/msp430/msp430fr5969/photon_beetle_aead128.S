@@ -1242,7 +1242,7 @@ photon_beetle_aead128_decrypt_with:
 
 ; --- photon_beetle_aead128_P_permute: photon_beetle_aead128.P.permute
 ;     frame 54 bytes (27 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2288 bytes of code
+;     estimated 2256 bytes of code
 	.section .text.photon_beetle_aead128_P_permute,"ax",@progbits
 	.local photon_beetle_aead128_P_permute
 	.type photon_beetle_aead128_P_permute, @function
@@ -1250,26 +1250,25 @@ photon_beetle_aead128_decrypt_with:
 photon_beetle_aead128_P_permute:
 	pushm.w	#7, r10
 	sub	#54, sp
-	mov	r12, 46(sp)
 	; photon256.ae:60: for r in 0..rounds {
-	mov	r12, r9
 	mov	r12, r11
-	mov	@r11, 44(sp)
-	mov	2(r11), r6
-	mov	4(r11), r7
-	mov	6(r11), r5
-	mov	8(r11), r8
-	mov	10(r11), 2(sp)
-	mov	12(r11), 12(sp)
-	mov	14(r11), r4
-	mov	16(r11), r10
-	mov	18(r11), 30(sp)
-	mov	20(r11), r12
-	mov	22(r11), r15
-	mov	24(r11), r13
-	mov	26(r11), 42(sp)
-	mov	28(r11), r14
-	mov	30(r9), r9
+	mov	@r11+, 46(sp)
+	mov	@r11+, r6
+	mov	@r11+, r7
+	mov	@r11+, r5
+	mov	@r11+, r8
+	mov	@r11+, 2(sp)
+	mov	@r11+, 12(sp)
+	mov	@r11+, r4
+	mov	@r11+, r10
+	mov	@r11+, 30(sp)
+	mov	@r11+, r12
+	mov	@r11+, r15
+	mov	@r11+, r13
+	mov	@r11+, 42(sp)
+	mov	@r11+, r14
+	mov	@r11+, r9
+	mov	r11, 44(sp)
 	; photon256.ae:61: c = rc[r]
 	mov	#65524, 48(sp)
 	; photon256.ae:60: for r in 0..rounds {
@@ -1928,7 +1927,7 @@ photon_beetle_aead128_P_permute:
 	xor	r10, r14
 	mov	r14, 34(sp)
 	; photon256.ae:64: x0 = sub_cells(x0 ^ (c ^ ic[0]) as u32)
-	mov	44(sp), r11
+	mov	46(sp), r11
 	xor	22(sp), r11
 	; photon256.ae:44: t = times2(x3 ^ x5)
 	mov	r8, r5
@@ -2418,7 +2417,7 @@ photon_beetle_aead128_P_permute:
 	rra	r5
 	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	xor	r5, r14
-	mov	r9, 44(sp)
+	mov	r9, 46(sp)
 	mov	16(sp), r6
 	mov	18(sp), r5
 	mov	r15, 2(sp)
@@ -2434,33 +2433,33 @@ photon_beetle_aead128_P_permute:
 .Lphoton_beetle_aead128_P_permute_near3:
 .Lphoton_beetle_aead128_P_permute_done2:
 	; photon256.ae:76: s[0] = x0
-	mov	46(sp), r11
-	mov	44(sp), 0(r11)
-	mov	r6, 2(r11)
+	mov	44(sp), r11
+	mov	46(sp), -32(r11)
+	mov	r6, -30(r11)
 	; photon256.ae:77: s[1] = x1
 	mov	r11, r6
-	mov	r7, 4(r11)
-	mov	r5, 6(r11)
+	mov	r7, -28(r11)
+	mov	r5, -26(r11)
 	; photon256.ae:78: s[2] = x2
-	mov	r8, 8(r11)
-	mov	2(sp), 10(r11)
+	mov	r8, -24(r11)
+	mov	2(sp), -22(r11)
 	; photon256.ae:79: s[3] = x3
-	mov	12(sp), 12(r11)
-	mov	r4, 14(r11)
+	mov	12(sp), -20(r11)
+	mov	r4, -18(r11)
 	; photon256.ae:80: s[4] = x4
-	mov	r10, 16(r11)
-	mov	30(sp), 18(r11)
+	mov	r10, -16(r11)
+	mov	30(sp), -14(r11)
 	; photon256.ae:81: s[5] = x5
-	mov	r12, 20(r11)
+	mov	r12, -12(r11)
 	mov	r11, r12
-	mov	r15, 22(r12)
+	mov	r15, -10(r12)
 	; photon256.ae:82: s[6] = x6
 	mov	r11, r15
-	mov	r13, 24(r15)
-	mov	42(sp), 26(r15)
+	mov	r13, -8(r15)
+	mov	42(sp), -6(r15)
 	; photon256.ae:83: s[7] = x7
-	mov	r14, 28(r15)
-	mov	r9, 30(r6)
+	mov	r14, -4(r15)
+	mov	r9, -2(r6)
 	add	#54, sp
 	popm.w	#7, r10
 	ret
