@@ -46,7 +46,8 @@ def run(args) -> int:
         labels = [s.label for s in pipeline.STEPS]
         if args.after not in pipeline.STAGES and args.after not in labels:
             raise UsageError(f"--after {args.after!r}: no such pass (passes: {', '.join(pipeline.STAGES)})")
-    module = load_module(args.spec, knobs)
+    # --word-bits is the target's word: also what a knob defaulting to `word` takes
+    module = load_module(args.spec, knobs, *([args.word_bits] if args.word_bits else []))
     if args.after:
         module = pipeline.run(module, dict(knobs, **extra), until=args.after)
     sys.stdout.write(print_module(module))

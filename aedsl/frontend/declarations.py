@@ -54,12 +54,18 @@ def find_used_spec(user: Path, name: str) -> Path | None:
     return None
 
 
+# A knob whose default is `word` takes the target's machine word size; without a target (the
+# interpreter, `aedsl ir` without --word-bits) this one.
+WORD_BITS = 16
+
+
 class SpecElaborator:
     """One spec file with its knobs bound, emitting into a shared `Module` under `prefix`."""
 
     def __init__(self, path: Path, knob_values: dict[str, str], module: Module, prefix: str,
-                 cache: dict, stack: tuple[str, ...] = ()):
+                 cache: dict, stack: tuple[str, ...] = (), word_bits: int = WORD_BITS):
         self.path = path
+        self.word_bits = word_bits          # what a knob's default `word` stands for
         self.display = str(path)
         self.source = read_source(path)
         self.knob_values = dict(knob_values)
@@ -201,6 +207,10 @@ class SpecElaborator:
             if isinstance(v, str):
                 self.enum_values.add(v)
         default_value = self.knob_literal(default)
+        declared_default = default_value
+        if default_value == "word" and "word" not in allowed:
+            # the target's machine word: `knob par: {8, 16, 32} = word` (16 on MSP430, 32 on ARMv6-M)
+            default_value = self.word_bits
         self.knob_order.append(str(name))
         self.knob_choices[str(name)] = allowed
         if str(name) in self.knob_values:
@@ -212,7 +222,8 @@ class SpecElaborator:
         else:
             value = default_value
             if value not in allowed:
-                raise self.error(f"default {value} of knob {name!s} is not one of its choices", default)
+                what = f"the target's word size {value}" if declared_default == "word" else value
+                raise self.error(f"default {what} of knob {name!s} is not one of its choices", default)
         if value not in allowed:
             shown = ", ".join(str(v) for v in allowed) if len(allowed) <= 16 else \
                 f"{allowed[0]}..{allowed[-1]}"
@@ -221,7 +232,7 @@ class SpecElaborator:
         if not self.prefix:             # the top-level spec's knobs, typed (aedsl.driver.knob_registry)
             self.module.knob_decls[str(name)] = Knob(
                 str(name), "spec", tuple(str(v) for v in allowed) if len(allowed) <= 256 else None,
-                str(default_value), minimum=min((v for v in allowed if isinstance(v, int)), default=0))
+                str(declared_default), minimum=min((v for v in allowed if isinstance(v, int)), default=0))
 
     def knob_literal(self, node: Tree) -> int | str:
         tok = node.children[0]
@@ -315,7 +326,8 @@ class SpecElaborator:
         path = self.find_spec(str(spec), spec)
         if str(path.resolve()) in self.stack:
             raise self.error(f"spec {spec!s} uses itself", spec)
-        sub = SpecElaborator(path, knobs, self.module, f"{self.prefix}{alias}.", self.cache, self.stack)
+        sub = SpecElaborator(path, knobs, self.module, f"{self.prefix}{alias}.", self.cache, self.stack,
+                             self.word_bits)
         sub.run()
         self.define(alias, ("use", sub))
 

@@ -27,18 +27,20 @@ import re
 from pathlib import Path
 
 from ..ir.nodes import Module
-from .declarations import SpecElaborator, find_used_spec
+from .declarations import WORD_BITS, SpecElaborator, find_used_spec
 from .diagnostics import SpecError
 from .lazy_if import resolve as resolve_conditionals
 from .types import CInt
 
 
-def load_module(path: str | Path, knobs: dict[str, str] | None = None) -> Module:
-    """Elaborate the spec at `path` with `knobs` bound (name -> value text)."""
+def load_module(path: str | Path, knobs: dict[str, str] | None = None,
+                word_bits: int = WORD_BITS) -> Module:
+    """Elaborate the spec at `path` with `knobs` bound (name -> value text); a knob whose default
+    is `word` and that `knobs` does not set takes `word_bits` (the target's machine word)."""
     path = Path(path)
     module = Module(name=path.stem, knobs={})
     try:
-        spec = SpecElaborator(path, dict(knobs or {}), module, "", {})
+        spec = SpecElaborator(path, dict(knobs or {}), module, "", {}, word_bits=word_bits)
         spec.run()
         resolve_conditionals(module)
     except RecursionError:

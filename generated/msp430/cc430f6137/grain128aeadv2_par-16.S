@@ -5,37 +5,38 @@
 ; then the stack; results through the trailing out-pointers).
 
 ; --- grain128aeadv2_encrypt: grain128aeadv2.encrypt
-;     frame 228 bytes (38 spill slots, locals 140), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2104 bytes of code
+;     frame 190 bytes (9 spill slots, locals 156), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 552 bytes of code
 	.section .text.grain128aeadv2_encrypt,"ax",@progbits
 	.global grain128aeadv2_encrypt
 	.type grain128aeadv2_encrypt, @function
 	.balign 2
 grain128aeadv2_encrypt:
 	pushm.w	#7, r10
-	sub	#228, sp
-	mov	244(sp), 78(sp)
-	mov	246(sp), 76(sp)
-	mov	248(sp), 84(sp)
-	mov	250(sp), 80(sp)
-	mov	252(sp), 82(sp)
-	mov	256(sp), 86(sp)
-	; grain128aeadv2.ae:141: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	sub	#190, sp
+	mov	206(sp), 32(sp)
+	mov	208(sp), 30(sp)
+	mov	210(sp), r7
+	mov	212(sp), r8
+	mov	214(sp), 28(sp)
+	mov	216(sp), 26(sp)
+	mov	218(sp), 24(sp)
+	; grain128aeadv2.ae:185: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
 	bit	#1, r12
 	jnz	.Lgrain128aeadv2_encrypt_bytes1
 .Lgrain128aeadv2_encrypt_words2:
-	mov	@r12, 72(sp)
-	mov	2(r12), 62(sp)
-	mov	4(r12), r6
-	mov	6(r12), r7
-	mov	8(r12), r8
+	mov	@r12, 22(sp)
+	mov	2(r12), 20(sp)
+	mov	4(r12), 18(sp)
+	mov	6(r12), 16(sp)
+	mov	8(r12), r6
 	mov	10(r12), r9
 	mov	12(r12), r10
 	mov	14(r12), r5
 	jmp	.Lgrain128aeadv2_encrypt_join3
 .Lgrain128aeadv2_encrypt_bytes1:
 	mov	sp, r10
-	add	#88, r10
+	add	#34, r10
 	mov	r10, r11
 	mov	#16, r13
 .Lgrain128aeadv2_encrypt_cpy4:
@@ -61,7 +62,7 @@ grain128aeadv2_encrypt:
 	jmp	.Lgrain128aeadv2_encrypt_join8
 .Lgrain128aeadv2_encrypt_bytes6:
 	mov	sp, r11
-	add	#88, r11
+	add	#34, r11
 	mov	r11, r12
 	mov	#12, r13
 .Lgrain128aeadv2_encrypt_cpy9:
@@ -74,800 +75,155 @@ grain128aeadv2_encrypt:
 	mov	r11, r15
 	jmp	.Lgrain128aeadv2_encrypt_words7
 .Lgrain128aeadv2_encrypt_join8:
-	mov	72(sp), 104(sp)
-	mov	62(sp), 106(sp)
-	mov	r6, 108(sp)
-	mov	r7, 110(sp)
-	mov	r8, 112(sp)
-	mov	r9, 114(sp)
-	mov	r10, 116(sp)
-	mov	r5, 118(sp)
+	mov	22(sp), 50(sp)
+	mov	20(sp), 52(sp)
+	mov	18(sp), 54(sp)
+	mov	16(sp), 56(sp)
+	mov	r6, 58(sp)
+	mov	r9, 60(sp)
+	mov	r10, 62(sp)
+	mov	r5, 64(sp)
 	mov	sp, r10
-	add	#104, r10
-	mov	r4, 120(sp)
-	mov	r11, 122(sp)
-	mov	r12, 124(sp)
-	mov	r13, 126(sp)
-	mov	r14, 128(sp)
-	mov	r15, 130(sp)
+	add	#50, r10
+	mov	r4, 66(sp)
+	mov	r11, 68(sp)
+	mov	r12, 70(sp)
+	mov	r13, 72(sp)
+	mov	r14, 74(sp)
+	mov	r15, 76(sp)
 	mov	sp, r13
-	add	#120, r13
-	mov	sp, r14
-	add	#132, r14
-	mov	sp, r15
-	add	#148, r15
+	add	#66, r13
 	mov	sp, r11
-	add	#164, r11
+	add	#78, r11
+	mov	sp, r15
+	add	#94, r15
 	mov	sp, r12
-	add	#172, r12
-	mov	r11, 0(sp)
-	mov	r12, 2(sp)
+	add	#110, r12
+	mov	sp, r14
+	add	#118, r14
+	mov	r12, 0(sp)
+	mov	r14, 2(sp)
 	mov	r10, r12
+	mov	r11, r14
 	call	#grain128aeadv2_init
-	; grain128aeadv2.ae:142: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	; grain128aeadv2.ae:186: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	mov	sp, r12
-	add	#132, r12
+	add	#78, r12
 	mov	sp, r13
-	add	#148, r13
+	add	#94, r13
 	mov	sp, r14
-	add	#164, r14
+	add	#110, r14
 	mov	sp, r15
-	add	#172, r15
-	mov	sp, r8
-	add	#180, r8
+	add	#118, r15
+	mov	sp, r6
+	add	#126, r6
 	mov	sp, r9
-	add	#196, r9
+	add	#142, r9
 	mov	sp, r10
-	add	#212, r10
+	add	#158, r10
 	mov	sp, r11
-	add	#220, r11
-	mov	78(sp), 0(sp)
-	mov	76(sp), 2(sp)
-	mov	r8, 4(sp)
+	add	#166, r11
+	mov	32(sp), 0(sp)
+	mov	30(sp), 2(sp)
+	mov	r6, 4(sp)
 	mov	r9, 6(sp)
 	mov	r10, 8(sp)
 	mov	r11, 10(sp)
 	call	#grain128aeadv2_absorb_ad
-	; grain128aeadv2.ae:143: for i in 0..len(msg) {
-	mov	#0, 60(sp)
-	mov	#0, 74(sp)
-	mov	180(sp), 40(sp)
-	mov	182(sp), 38(sp)
-	mov	184(sp), 36(sp)
-	mov	186(sp), 34(sp)
-	mov	188(sp), 32(sp)
-	mov	190(sp), 30(sp)
-	mov	192(sp), 28(sp)
-	mov	194(sp), 26(sp)
-	mov	196(sp), r5
-	mov	198(sp), r6
-	mov	200(sp), 24(sp)
-	mov	202(sp), 20(sp)
-	mov	204(sp), 18(sp)
-	mov	206(sp), r7
-	mov	208(sp), 44(sp)
-	mov	210(sp), 42(sp)
-	mov	212(sp), 64(sp)
-	mov	214(sp), 66(sp)
-	mov	216(sp), 68(sp)
-	mov	218(sp), 70(sp)
-	mov	220(sp), 58(sp)
-	mov	222(sp), 56(sp)
-	mov	224(sp), 54(sp)
-	mov	226(sp), 52(sp)
-	cmp	80(sp), 60(sp)
-	mov	74(sp), r15
-	subc	#0, r15
-	jnc	.Lgrain128aeadv2_encrypt_near16
-	br	#.Lgrain128aeadv2_encrypt_done12
-.Lgrain128aeadv2_encrypt_near16:
-.Lgrain128aeadv2_encrypt_loop11:
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r5, r15
-	mov	r6, r14
-	rla	r15
-	rlc	r14
-	rla	r15
-	rlc	r14
-	rla	r15
-	rlc	r14
-	rla	r15
-	rlc	r14
-	mov	40(sp), r13
-	mov	r13, r10
-	mov	38(sp), r9
-	mov	r9, r15
-	swpb	r15
-	swpb	r10
-	xor.b	r15, r10
-	xor	r15, r10
-	mov	r14, r12
-	and	r10, r12
-	mov	r9, r11
-	rla	r13
-	rlc	r11
-	rla	r13
-	rlc	r11
-	rla	r13
-	rlc	r11
-	mov	36(sp), r8
-	mov	r8, r15
-	rra	r15
-	rrc	r9
-	rra	r15
-	rrc	r9
-	rra	r15
-	rrc	r9
-	rra	r15
-	rrc	r9
-	and	r9, r11
-	xor	r11, r12
-	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r7, r15
-	mov	44(sp), r13
-	rla	r15
-	rlc	r13
-	mov	r8, r11
-	mov	34(sp), r4
-	mov	r4, r15
-	swpb	r15
-	swpb	r11
-	xor.b	r15, r11
-	xor	r15, r11
-	bit	#256, r4
-	rrc	r11
-	bit	#512, r4
-	rrc	r11
-	and	r13, r11
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r11, r12
-	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r4, r15
-	mov	32(sp), r9
-	rla	r15
-	rlc	r9
-	rla	r15
-	rlc	r9
-	rla	r15
-	rlc	r9
-	rla	r15
-	rlc	r9
-	mov	32(sp), r11
-	mov	30(sp), r15
-	rla	r11
-	rlc	r15
-	and	r15, r9
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r9, r12
-	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	mov	r14, r9
-	and	r13, r9
-	mov	30(sp), r11
-	mov	28(sp), r15
-	rla	r11
-	rlc	r15
-	rla	r11
-	rlc	r15
-	and	r15, r9
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r9, r12
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	bit	#8192, 30(sp)
-	rlc	r15
-	xor	r15, r12
-	mov	r5, r9
-	mov	r6, r15
-	rra	r15
-	rrc	r9
-	rra	r15
-	rrc	r9
-	xor	r9, r12
-	mov	r5, r11
-	mov	r6, r15
-	rla	r11
-	rlc	r15
-	xor	r15, r12
-	mov	24(sp), r11
-	mov	20(sp), r15
-	rra	r15
-	rrc	r11
-	rra	r15
-	rrc	r11
-	rra	r15
-	rrc	r11
-	rra	r15
-	rrc	r11
-	xor	r11, r12
-	mov	24(sp), r11
-	mov	20(sp), r15
-	rla	r11
-	rlc	r15
-	rla	r11
-	rlc	r15
-	rla	r11
-	rlc	r15
-	xor	r15, r12
-	mov	18(sp), r15
-	xor	r15, r12
-	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	r7, r11
-	swpb	r11
-	swpb	r15
-	xor.b	r11, r15
-	xor	r11, r15
-	bit	#256, r7
-	rrc	r15
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r15, r12
-	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	r7, r11
-	mov	44(sp), r15
-	swpb	r15
-	swpb	r11
-	xor.b	r15, r11
-	xor	r15, r11
-	bit	#256, 44(sp)
-	rrc	r11
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r11, r12
-	mov	r12, 46(sp)
-	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	40(sp), r15
-	bit	#128, r15
-	rlc	r10
-	xor	r15, r10
-	mov	r8, r12
-	swpb	r4
-	swpb	r12
-	xor.b	r4, r12
-	xor	r4, r12
-	bit	#128, r8
-	rlc	r12
-	bit	#64, r8
-	rlc	r12
-	xor	r12, r10
-	mov	32(sp), r8
-	mov	r8, r12
-	mov	30(sp), r4
-	mov	r4, r15
-	swpb	r15
-	swpb	r12
-	xor.b	r15, r12
-	xor	r15, r12
-	bit	#128, r8
-	rlc	r12
-	bit	#64, r8
-	rlc	r12
-	xor	r12, r10
-	mov	28(sp), r8
-	mov	r8, r15
-	rra	r15
-	rrc	r4
-	xor	r4, r10
-	xor	r8, r10
-	mov	r10, 50(sp)
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r6, r12
-	mov	24(sp), r10
-	mov	r10, r15
-	swpb	r15
-	swpb	r12
-	xor.b	r15, r12
-	xor	r15, r12
-	bit	#256, r10
-	rrc	r12
-	bit	#512, r10
-	rrc	r12
-	mov	r5, r8
-	xor	r12, r8
-	mov	20(sp), r4
-	mov	18(sp), r15
-	swpb	r15
-	swpb	r4
-	xor.b	r15, r4
-	xor	r15, r4
-	xor	r4, r8
-	mov	r11, r10
-	mov	44(sp), r15
-	bit	#512, r15
-	rrc	r10
-	bit	#1024, r15
-	rrc	r10
-	xor	r10, r8
-	xor	r15, r8
-	mov	r8, 12(sp)
-	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	bit	#4, r6
-	rrc	r9
-	mov	18(sp), r8
-	mov	r7, r15
-	rra	r15
-	rrc	r8
-	rra	r15
-	rrc	r8
-	rra	r15
-	rrc	r8
-	and	r8, r9
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	12(sp), r15
-	xor	r9, r15
-	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r14, r9
-	bit	#2048, r5
-	rlc	r9
-	bit	#4096, r6
-	rrc	r14
-	and	r14, r9
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r9, r15
-	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	r6, r14
-	mov	24(sp), r5
-	mov	r5, r9
-	rra	r9
-	rrc	r14
-	mov	r14, r9
-	bit	#2, r5
-	rrc	r9
-	and	r9, r14
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r15
-	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	r12, r9
-	bit	#1024, r5
-	rrc	r9
-	mov	18(sp), r5
-	bit	#256, r5
-	rrc	r4
-	bit	#512, r5
-	rrc	r4
-	bit	#1024, r5
-	rrc	r4
-	and	r4, r9
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r9, r15
-	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	24(sp), r14
-	mov	20(sp), r9
-	swpb	r9
-	swpb	r14
-	xor.b	r9, r14
-	xor	r9, r14
-	and	20(sp), r14
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r15
-	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	bit	#2048, r5
-	rrc	r4
-	bit	#4096, r5
-	rrc	r4
-	mov	r7, r9
-	rra	r9
-	rrc	r5
-	and	r5, r4
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r4, r15
-	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	bit	#8, r7
-	rrc	r8
-	mov	r7, r5
-	mov	44(sp), r9
-	rra	r9
-	rrc	r5
-	rra	r9
-	rrc	r5
-	rra	r9
-	rrc	r5
-	rra	r9
-	rrc	r5
-	mov	r8, r9
-	and	r5, r9
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r9, r15
-	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	r6, r14
-	mov	24(sp), r9
-	swpb	r9
-	swpb	r14
-	xor.b	r9, r14
-	xor	r9, r14
-	bit	#128, r6
-	rlc	r14
-	bit	#64, r6
-	rlc	r14
-	mov	r6, r4
-	mov	24(sp), r9
-	swpb	r9
-	swpb	r4
-	xor.b	r9, r4
-	xor	r9, r4
-	and	r4, r14
-	bit	#512, r6
-	rlc	r12
-	and	r12, r14
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r15
-	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	bit	#16, r7
-	rrc	r8
-	bit	#32, r7
-	rrc	r8
-	mov	18(sp), r14
-	mov	r7, r9
-	rla	r14
-	rlc	r9
-	rla	r14
-	rlc	r9
-	and	r9, r8
-	bit	#8, r7
-	rlc	r5
-	bit	#4, r7
-	rlc	r5
-	and	r5, r8
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r15
-	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	bit	#256, r7
-	rlc	r11
-	mov	44(sp), r12
-	bit	#2048, r12
-	rrc	r10
-	and	r10, r11
-	bit	#4096, r12
-	rrc	r10
-	and	r10, r11
-	and	r13, r11
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r11, r15
-	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	xor	40(sp), r15
-	mov	r15, 48(sp)
-	; grain128aeadv2.ae:145: z = unzip(y)
-	mov	#0, r13
-	mov	46(sp), r15
-	rra	r15
-	rrc	r13
-	mov	#0, r14
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r13
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r13
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r13
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r13
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r13
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r13
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r13
-	swpb	r13
-	mov.b	r13, r13
-	rra	r15
-	rrc	r14
-	bis	r14, r13
-	mov	r13, 14(sp)
-	; grain128aeadv2.ae:146: m = msg[i]
-	mov	60(sp), r13
-	mov	r13, r15
-	add	84(sp), r15
-	mov.b	@r15, r15
-	mov	r15, 16(sp)
-	; grain128aeadv2.ae:147: ct[i] = m ^ z[7:0]
-	mov	14(sp), r4
-	mov.b	r4, r14
-	mov	r15, r12
-	xor	r12, r14
-	add	82(sp), r13
-	mov.b	r14, 0(r13)
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r14
-	bit	#1, r12
-	subc	#0, r14
-	inv	r14
-	mov	58(sp), r13
-	mov	r13, r15
-	and	r14, r15
-	mov	64(sp), r8
-	xor	r15, r8
-	mov	56(sp), r5
-	mov	r5, r15
-	and	r14, r15
-	mov	66(sp), r9
-	xor	r15, r9
-	mov	54(sp), r15
-	and	r14, r15
-	mov	68(sp), r10
-	xor	r15, r10
-	mov	52(sp), r15
-	and	r15, r14
-	mov	70(sp), r11
-	xor	r14, r11
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	mov	r5, r12
-	mov	54(sp), r14
-	mov	r15, r5
-	bit	#256, r4
-	rrc	r5
-	rrc	r14
-	rrc	r12
-	rrc	r13
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r4
-	bit	#2, 16(sp)
-	subc	#0, r4
-	inv	r4
-	mov	r13, r15
-	and	r4, r15
-	xor	r15, r8
-	mov	r12, r15
-	and	r4, r15
-	xor	r15, r9
-	mov	r14, r15
-	and	r4, r15
-	xor	r15, r10
-	and	r5, r4
-	xor	r4, r11
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	bit	#512, 14(sp)
-	rrc	r5
-	rrc	r14
-	rrc	r12
-	rrc	r13
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r4
-	bit	#4, 16(sp)
-	subc	#0, r4
-	inv	r4
-	mov	r13, r15
-	and	r4, r15
-	xor	r15, r8
-	mov	r12, r15
-	and	r4, r15
-	xor	r15, r9
-	mov	r14, r15
-	and	r4, r15
-	xor	r15, r10
-	and	r5, r4
-	xor	r4, r11
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	bit	#1024, 14(sp)
-	rrc	r5
-	rrc	r14
-	rrc	r12
-	rrc	r13
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r4
-	bit	#8, 16(sp)
-	subc	#0, r4
-	inv	r4
-	mov	r13, r15
-	and	r4, r15
-	xor	r15, r8
-	mov	r12, r15
-	and	r4, r15
-	xor	r15, r9
-	mov	r14, r15
-	and	r4, r15
-	xor	r15, r10
-	and	r5, r4
-	xor	r4, r11
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	bit	#2048, 14(sp)
-	rrc	r5
-	rrc	r14
-	rrc	r12
-	rrc	r13
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r4
-	bit	#16, 16(sp)
-	subc	#0, r4
-	inv	r4
-	mov	r13, r15
-	and	r4, r15
-	xor	r15, r8
-	mov	r12, r15
-	and	r4, r15
-	xor	r15, r9
-	mov	r14, r15
-	and	r4, r15
-	xor	r15, r10
-	and	r5, r4
-	xor	r4, r11
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	bit	#4096, 14(sp)
-	rrc	r5
-	rrc	r14
-	rrc	r12
-	rrc	r13
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r4
-	bit	#32, 16(sp)
-	subc	#0, r4
-	inv	r4
-	mov	r13, r15
-	and	r4, r15
-	xor	r15, r8
-	mov	r12, r15
-	and	r4, r15
-	xor	r15, r9
-	mov	r14, r15
-	and	r4, r15
-	xor	r15, r10
-	and	r5, r4
-	xor	r4, r11
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	bit	#8192, 14(sp)
-	rrc	r5
-	rrc	r14
-	rrc	r12
-	rrc	r13
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r4
-	bit	#64, 16(sp)
-	subc	#0, r4
-	inv	r4
-	mov	r13, r15
-	and	r4, r15
-	xor	r15, r8
-	mov	r12, r15
-	and	r4, r15
-	xor	r15, r9
-	mov	r14, r15
-	and	r4, r15
-	xor	r15, r10
-	and	r5, r4
-	xor	r4, r11
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	bit	#16384, 14(sp)
-	rrc	r5
-	rrc	r14
-	rrc	r12
-	rrc	r13
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r4
-	bit	#128, 16(sp)
-	subc	#0, r4
-	inv	r4
-	mov	r13, r15
-	and	r4, r15
-	xor	r15, r8
-	mov	r12, r15
-	and	r4, r15
-	xor	r15, r9
-	mov	r14, r15
-	and	r4, r15
-	xor	r15, r10
-	and	r5, r4
-	xor	r4, r11
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	mov	r5, r15
-	bit	#32768, 14(sp)
-	rrc	r15
-	rrc	r14
-	rrc	r12
-	rrc	r13
-	mov	38(sp), 40(sp)
-	mov	36(sp), 38(sp)
-	mov	34(sp), 36(sp)
-	mov	32(sp), 34(sp)
-	mov	30(sp), 32(sp)
-	mov	28(sp), 30(sp)
-	mov	26(sp), 28(sp)
-	mov	50(sp), 26(sp)
-	mov	24(sp), 22(sp)
-	mov	20(sp), 24(sp)
-	mov	18(sp), 20(sp)
-	mov	r7, r4
-	mov	44(sp), r7
-	mov	42(sp), 44(sp)
-	mov	48(sp), 42(sp)
-	mov	r6, r5
-	mov	22(sp), r6
-	mov	r4, 18(sp)
-	mov	r8, 64(sp)
-	mov	r9, 66(sp)
-	mov	r10, 68(sp)
-	mov	r11, 70(sp)
-	mov	r13, 58(sp)
-	mov	r12, 56(sp)
-	mov	r14, 54(sp)
-	mov	r15, 52(sp)
-	add	#1, 60(sp)
-	addc	#0, 74(sp)
-	cmp	80(sp), 60(sp)
-	mov	74(sp), r15
-	subc	#0, r15
-	jc	.Lgrain128aeadv2_encrypt_near17
-	br	#.Lgrain128aeadv2_encrypt_loop11
-.Lgrain128aeadv2_encrypt_near17:
-.Lgrain128aeadv2_encrypt_done12:
-	; grain128aeadv2.ae:150: store_le(tag, 0, acc ^ sr)
-	mov	64(sp), r11
-	xor	58(sp), r11
-	mov	66(sp), r12
-	xor	56(sp), r12
-	mov	68(sp), r14
-	xor	54(sp), r14
-	mov	70(sp), r15
-	xor	52(sp), r15
-	mov	86(sp), r13
+	; grain128aeadv2.ae:187: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
+	mov	sp, r12
+	add	#126, r12
+	mov	sp, r13
+	add	#142, r13
+	mov	sp, r14
+	add	#158, r14
+	mov	sp, r15
+	add	#166, r15
+	mov	sp, r10
+	add	#174, r10
+	mov	sp, r11
+	add	#182, r11
+	mov	r7, 0(sp)
+	mov	r8, 2(sp)
+	mov	28(sp), 4(sp)
+	mov	26(sp), 6(sp)
+	mov	r7, 8(sp)
+	mov	r8, 10(sp)
+	mov	r10, 12(sp)
+	mov	r11, 14(sp)
+	call	#grain128aeadv2_crypt
+	; grain128aeadv2.ae:188: store_le(tag, 0, acc ^ sr)
+	mov	174(sp), r11
+	xor	182(sp), r11
+	mov	176(sp), r12
+	xor	184(sp), r12
+	mov	178(sp), r14
+	xor	186(sp), r14
+	mov	180(sp), r15
+	xor	188(sp), r15
+	mov	24(sp), r13
 	bit	#1, r13
-	jnz	.Lgrain128aeadv2_encrypt_bytes13
+	jnz	.Lgrain128aeadv2_encrypt_bytes11
 	mov	r11, 0(r13)
 	mov	r12, 2(r13)
 	mov	r14, 4(r13)
 	mov	r15, 6(r13)
-	jmp	.Lgrain128aeadv2_encrypt_stored14
-.Lgrain128aeadv2_encrypt_bytes13:
-	mov	r11, 88(sp)
-	mov	r12, 90(sp)
-	mov	r14, 92(sp)
-	mov	r15, 94(sp)
+	jmp	.Lgrain128aeadv2_encrypt_stored12
+.Lgrain128aeadv2_encrypt_bytes11:
+	mov	r11, 34(sp)
+	mov	r12, 36(sp)
+	mov	r14, 38(sp)
+	mov	r15, 40(sp)
 	mov	sp, r14
-	add	#88, r14
+	add	#34, r14
 	mov	#8, r15
-.Lgrain128aeadv2_encrypt_cpy15:
+.Lgrain128aeadv2_encrypt_cpy13:
 	mov.b	@r14, 0(r13)
 	inc	r14
 	inc	r13
 	dec	r15
-	jnz	.Lgrain128aeadv2_encrypt_cpy15
-.Lgrain128aeadv2_encrypt_stored14:
-	add	#228, sp
+	jnz	.Lgrain128aeadv2_encrypt_cpy13
+.Lgrain128aeadv2_encrypt_stored12:
+	add	#190, sp
 	popm.w	#7, r10
 	ret
 	.size grain128aeadv2_encrypt, .-grain128aeadv2_encrypt
 
 
 ; --- grain128aeadv2_decrypt: grain128aeadv2.decrypt
-;     frame 230 bytes (39 spill slots, locals 140), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2120 bytes of code
+;     frame 192 bytes (10 spill slots, locals 156), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 570 bytes of code
 	.section .text.grain128aeadv2_decrypt,"ax",@progbits
 	.global grain128aeadv2_decrypt
 	.type grain128aeadv2_decrypt, @function
 	.balign 2
 grain128aeadv2_decrypt:
 	pushm.w	#7, r10
-	sub	#230, sp
-	mov	246(sp), 78(sp)
-	mov	248(sp), 76(sp)
-	mov	250(sp), 84(sp)
-	mov	252(sp), 80(sp)
-	mov	254(sp), 86(sp)
-	mov	258(sp), 82(sp)
-	mov	262(sp), 88(sp)
-	; grain128aeadv2.ae:154: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	sub	#192, sp
+	mov	208(sp), 34(sp)
+	mov	210(sp), 32(sp)
+	mov	212(sp), 30(sp)
+	mov	214(sp), 28(sp)
+	mov	216(sp), 26(sp)
+	mov	220(sp), r7
+	mov	222(sp), r8
+	mov	224(sp), 24(sp)
+	; grain128aeadv2.ae:192: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
 	bit	#1, r12
 	jnz	.Lgrain128aeadv2_decrypt_bytes1
 .Lgrain128aeadv2_decrypt_words2:
-	mov	@r12, 72(sp)
-	mov	2(r12), 62(sp)
-	mov	4(r12), r6
-	mov	6(r12), r7
-	mov	8(r12), r8
+	mov	@r12, 22(sp)
+	mov	2(r12), 20(sp)
+	mov	4(r12), 18(sp)
+	mov	6(r12), 16(sp)
+	mov	8(r12), r6
 	mov	10(r12), r9
 	mov	12(r12), r10
 	mov	14(r12), r5
 	jmp	.Lgrain128aeadv2_decrypt_join3
 .Lgrain128aeadv2_decrypt_bytes1:
 	mov	sp, r10
-	add	#90, r10
+	add	#36, r10
 	mov	r10, r11
 	mov	#16, r13
 .Lgrain128aeadv2_decrypt_cpy4:
@@ -893,7 +249,7 @@ grain128aeadv2_decrypt:
 	jmp	.Lgrain128aeadv2_decrypt_join8
 .Lgrain128aeadv2_decrypt_bytes6:
 	mov	sp, r11
-	add	#90, r11
+	add	#36, r11
 	mov	r11, r12
 	mov	#12, r13
 .Lgrain128aeadv2_decrypt_cpy9:
@@ -906,761 +262,116 @@ grain128aeadv2_decrypt:
 	mov	r11, r15
 	jmp	.Lgrain128aeadv2_decrypt_words7
 .Lgrain128aeadv2_decrypt_join8:
-	mov	72(sp), 106(sp)
-	mov	62(sp), 108(sp)
-	mov	r6, 110(sp)
-	mov	r7, 112(sp)
-	mov	r8, 114(sp)
-	mov	r9, 116(sp)
-	mov	r10, 118(sp)
-	mov	r5, 120(sp)
+	mov	22(sp), 52(sp)
+	mov	20(sp), 54(sp)
+	mov	18(sp), 56(sp)
+	mov	16(sp), 58(sp)
+	mov	r6, 60(sp)
+	mov	r9, 62(sp)
+	mov	r10, 64(sp)
+	mov	r5, 66(sp)
 	mov	sp, r10
-	add	#106, r10
-	mov	r4, 122(sp)
-	mov	r11, 124(sp)
-	mov	r12, 126(sp)
-	mov	r13, 128(sp)
-	mov	r14, 130(sp)
-	mov	r15, 132(sp)
+	add	#52, r10
+	mov	r4, 68(sp)
+	mov	r11, 70(sp)
+	mov	r12, 72(sp)
+	mov	r13, 74(sp)
+	mov	r14, 76(sp)
+	mov	r15, 78(sp)
 	mov	sp, r13
-	add	#122, r13
-	mov	sp, r14
-	add	#134, r14
-	mov	sp, r15
-	add	#150, r15
+	add	#68, r13
 	mov	sp, r11
-	add	#166, r11
+	add	#80, r11
+	mov	sp, r15
+	add	#96, r15
 	mov	sp, r12
-	add	#174, r12
-	mov	r11, 0(sp)
-	mov	r12, 2(sp)
+	add	#112, r12
+	mov	sp, r14
+	add	#120, r14
+	mov	r12, 0(sp)
+	mov	r14, 2(sp)
 	mov	r10, r12
+	mov	r11, r14
 	call	#grain128aeadv2_init
-	; grain128aeadv2.ae:155: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	; grain128aeadv2.ae:193: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	mov	sp, r12
-	add	#134, r12
+	add	#80, r12
 	mov	sp, r13
-	add	#150, r13
+	add	#96, r13
 	mov	sp, r14
-	add	#166, r14
+	add	#112, r14
 	mov	sp, r15
-	add	#174, r15
-	mov	sp, r8
-	add	#182, r8
+	add	#120, r15
+	mov	sp, r6
+	add	#128, r6
 	mov	sp, r9
-	add	#198, r9
+	add	#144, r9
 	mov	sp, r10
-	add	#214, r10
+	add	#160, r10
 	mov	sp, r11
-	add	#222, r11
-	mov	78(sp), 0(sp)
-	mov	76(sp), 2(sp)
-	mov	r8, 4(sp)
+	add	#168, r11
+	mov	34(sp), 0(sp)
+	mov	32(sp), 2(sp)
+	mov	r6, 4(sp)
 	mov	r9, 6(sp)
 	mov	r10, 8(sp)
 	mov	r11, 10(sp)
 	call	#grain128aeadv2_absorb_ad
-	; grain128aeadv2.ae:156: for i in 0..len(ct) {
-	mov	#0, 60(sp)
-	mov	#0, 74(sp)
-	mov	182(sp), 40(sp)
-	mov	184(sp), 38(sp)
-	mov	186(sp), 36(sp)
-	mov	188(sp), 34(sp)
-	mov	190(sp), 32(sp)
-	mov	192(sp), 30(sp)
-	mov	194(sp), 28(sp)
-	mov	196(sp), 26(sp)
-	mov	198(sp), r5
-	mov	200(sp), r6
-	mov	202(sp), 24(sp)
-	mov	204(sp), 20(sp)
-	mov	206(sp), 18(sp)
-	mov	208(sp), r7
-	mov	210(sp), 44(sp)
-	mov	212(sp), 42(sp)
-	mov	214(sp), 64(sp)
-	mov	216(sp), 66(sp)
-	mov	218(sp), 68(sp)
-	mov	220(sp), 70(sp)
-	mov	222(sp), 58(sp)
-	mov	224(sp), 56(sp)
-	mov	226(sp), 54(sp)
-	mov	228(sp), 52(sp)
-	cmp	80(sp), 60(sp)
-	mov	74(sp), r15
-	subc	#0, r15
-	jnc	.Lgrain128aeadv2_decrypt_near18
-	br	#.Lgrain128aeadv2_decrypt_done12
-.Lgrain128aeadv2_decrypt_near18:
-.Lgrain128aeadv2_decrypt_loop11:
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r5, r15
-	mov	r6, r14
-	rla	r15
-	rlc	r14
-	rla	r15
-	rlc	r14
-	rla	r15
-	rlc	r14
-	rla	r15
-	rlc	r14
-	mov	40(sp), r13
-	mov	r13, r10
-	mov	38(sp), r9
-	mov	r9, r15
-	swpb	r15
-	swpb	r10
-	xor.b	r15, r10
-	xor	r15, r10
-	mov	r14, r12
-	and	r10, r12
-	mov	r9, r11
-	rla	r13
-	rlc	r11
-	rla	r13
-	rlc	r11
-	rla	r13
-	rlc	r11
-	mov	36(sp), r8
-	mov	r8, r15
-	rra	r15
-	rrc	r9
-	rra	r15
-	rrc	r9
-	rra	r15
-	rrc	r9
-	rra	r15
-	rrc	r9
-	and	r9, r11
-	xor	r11, r12
-	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r7, r15
-	mov	44(sp), r13
-	rla	r15
-	rlc	r13
-	mov	r8, r11
-	mov	34(sp), r4
-	mov	r4, r15
-	swpb	r15
-	swpb	r11
-	xor.b	r15, r11
-	xor	r15, r11
-	bit	#256, r4
-	rrc	r11
-	bit	#512, r4
-	rrc	r11
-	and	r13, r11
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r11, r12
-	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r4, r15
-	mov	32(sp), r9
-	rla	r15
-	rlc	r9
-	rla	r15
-	rlc	r9
-	rla	r15
-	rlc	r9
-	rla	r15
-	rlc	r9
-	mov	32(sp), r11
-	mov	30(sp), r15
-	rla	r11
-	rlc	r15
-	and	r15, r9
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r9, r12
-	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	mov	r14, r9
-	and	r13, r9
-	mov	30(sp), r11
-	mov	28(sp), r15
-	rla	r11
-	rlc	r15
-	rla	r11
-	rlc	r15
-	and	r15, r9
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r9, r12
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	bit	#8192, 30(sp)
-	rlc	r15
-	xor	r15, r12
-	mov	r5, r9
-	mov	r6, r15
-	rra	r15
-	rrc	r9
-	rra	r15
-	rrc	r9
-	xor	r9, r12
-	mov	r5, r11
-	mov	r6, r15
-	rla	r11
-	rlc	r15
-	xor	r15, r12
-	mov	24(sp), r11
-	mov	20(sp), r15
-	rra	r15
-	rrc	r11
-	rra	r15
-	rrc	r11
-	rra	r15
-	rrc	r11
-	rra	r15
-	rrc	r11
-	xor	r11, r12
-	mov	24(sp), r11
-	mov	20(sp), r15
-	rla	r11
-	rlc	r15
-	rla	r11
-	rlc	r15
-	rla	r11
-	rlc	r15
-	xor	r15, r12
-	mov	18(sp), r15
-	xor	r15, r12
-	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	r7, r11
-	swpb	r11
-	swpb	r15
-	xor.b	r11, r15
-	xor	r11, r15
-	bit	#256, r7
-	rrc	r15
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r15, r12
-	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	r7, r11
-	mov	44(sp), r15
-	swpb	r15
-	swpb	r11
-	xor.b	r15, r11
-	xor	r15, r11
-	bit	#256, 44(sp)
-	rrc	r11
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r11, r12
-	mov	r12, 46(sp)
-	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	40(sp), r15
-	bit	#128, r15
-	rlc	r10
-	xor	r15, r10
-	mov	r8, r12
-	swpb	r4
-	swpb	r12
-	xor.b	r4, r12
-	xor	r4, r12
-	bit	#128, r8
-	rlc	r12
-	bit	#64, r8
-	rlc	r12
-	xor	r12, r10
-	mov	32(sp), r8
-	mov	r8, r12
-	mov	30(sp), r4
-	mov	r4, r15
-	swpb	r15
-	swpb	r12
-	xor.b	r15, r12
-	xor	r15, r12
-	bit	#128, r8
-	rlc	r12
-	bit	#64, r8
-	rlc	r12
-	xor	r12, r10
-	mov	28(sp), r8
-	mov	r8, r15
-	rra	r15
-	rrc	r4
-	xor	r4, r10
-	xor	r8, r10
-	mov	r10, 50(sp)
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r6, r12
-	mov	24(sp), r10
-	mov	r10, r15
-	swpb	r15
-	swpb	r12
-	xor.b	r15, r12
-	xor	r15, r12
-	bit	#256, r10
-	rrc	r12
-	bit	#512, r10
-	rrc	r12
-	mov	r5, r8
-	xor	r12, r8
-	mov	20(sp), r4
-	mov	18(sp), r15
-	swpb	r15
-	swpb	r4
-	xor.b	r15, r4
-	xor	r15, r4
-	xor	r4, r8
-	mov	r11, r10
-	mov	44(sp), r15
-	bit	#512, r15
-	rrc	r10
-	bit	#1024, r15
-	rrc	r10
-	xor	r10, r8
-	xor	r15, r8
-	mov	r8, 12(sp)
-	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	bit	#4, r6
-	rrc	r9
-	mov	18(sp), r8
-	mov	r7, r15
-	rra	r15
-	rrc	r8
-	rra	r15
-	rrc	r8
-	rra	r15
-	rrc	r8
-	and	r8, r9
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	12(sp), r15
-	xor	r9, r15
-	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r14, r9
-	bit	#2048, r5
-	rlc	r9
-	bit	#4096, r6
-	rrc	r14
-	and	r14, r9
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r9, r15
-	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	r6, r14
-	mov	24(sp), r5
-	mov	r5, r9
-	rra	r9
-	rrc	r14
-	mov	r14, r9
-	bit	#2, r5
-	rrc	r9
-	and	r9, r14
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r15
-	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	r12, r9
-	bit	#1024, r5
-	rrc	r9
-	mov	18(sp), r5
-	bit	#256, r5
-	rrc	r4
-	bit	#512, r5
-	rrc	r4
-	bit	#1024, r5
-	rrc	r4
-	and	r4, r9
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r9, r15
-	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	24(sp), r14
-	mov	20(sp), r9
-	swpb	r9
-	swpb	r14
-	xor.b	r9, r14
-	xor	r9, r14
-	and	20(sp), r14
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r15
-	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	bit	#2048, r5
-	rrc	r4
-	bit	#4096, r5
-	rrc	r4
-	mov	r7, r9
-	rra	r9
-	rrc	r5
-	and	r5, r4
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r4, r15
-	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	bit	#8, r7
-	rrc	r8
-	mov	r7, r5
-	mov	44(sp), r9
-	rra	r9
-	rrc	r5
-	rra	r9
-	rrc	r5
-	rra	r9
-	rrc	r5
-	rra	r9
-	rrc	r5
-	mov	r8, r9
-	and	r5, r9
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r9, r15
-	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	r6, r14
-	mov	24(sp), r9
-	swpb	r9
-	swpb	r14
-	xor.b	r9, r14
-	xor	r9, r14
-	bit	#128, r6
-	rlc	r14
-	bit	#64, r6
-	rlc	r14
-	mov	r6, r4
-	mov	24(sp), r9
-	swpb	r9
-	swpb	r4
-	xor.b	r9, r4
-	xor	r9, r4
-	and	r4, r14
-	bit	#512, r6
-	rlc	r12
-	and	r12, r14
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r15
-	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	bit	#16, r7
-	rrc	r8
-	bit	#32, r7
-	rrc	r8
-	mov	18(sp), r14
-	mov	r7, r9
-	rla	r14
-	rlc	r9
-	rla	r14
-	rlc	r9
-	and	r9, r8
-	bit	#8, r7
-	rlc	r5
-	bit	#4, r7
-	rlc	r5
-	and	r5, r8
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r15
-	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	bit	#256, r7
-	rlc	r11
-	mov	44(sp), r12
-	bit	#2048, r12
-	rrc	r10
-	and	r10, r11
-	bit	#4096, r12
-	rrc	r10
-	and	r10, r11
-	and	r13, r11
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r11, r15
-	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
-	xor	40(sp), r15
-	mov	r15, 48(sp)
-	; grain128aeadv2.ae:158: z = unzip(y)
-	mov	#0, r13
-	mov	46(sp), r15
-	rra	r15
-	rrc	r13
-	mov	#0, r14
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r13
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r13
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r13
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r13
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r13
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r13
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r13
-	swpb	r13
-	mov.b	r13, r13
-	rra	r15
-	rrc	r14
-	bis	r14, r13
-	mov	r13, 16(sp)
-	; grain128aeadv2.ae:159: m = ct[i] ^ z[7:0]
-	mov	60(sp), r13
-	mov	r13, r15
-	add	84(sp), r15
-	mov.b	@r15, r15
-	mov	16(sp), r4
-	mov.b	r4, r14
-	xor	r14, r15
-	mov	r15, 14(sp)
-	; grain128aeadv2.ae:160: msg[i] = m
-	add	82(sp), r13
-	mov.b	r15, 0(r13)
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r14
-	bit	#1, r15
-	subc	#0, r14
-	inv	r14
-	mov	58(sp), r13
-	mov	r13, r15
-	and	r14, r15
-	mov	64(sp), r8
-	xor	r15, r8
-	mov	56(sp), r5
-	mov	r5, r15
-	and	r14, r15
-	mov	66(sp), r9
-	xor	r15, r9
-	mov	54(sp), r15
-	and	r14, r15
-	mov	68(sp), r10
-	xor	r15, r10
-	mov	52(sp), r15
-	and	r15, r14
-	mov	70(sp), r11
-	xor	r14, r11
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	mov	r5, r12
-	mov	54(sp), r14
-	mov	r15, r5
-	bit	#256, r4
-	rrc	r5
-	rrc	r14
-	rrc	r12
-	rrc	r13
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r4
-	bit	#2, 14(sp)
-	subc	#0, r4
-	inv	r4
-	mov	r13, r15
-	and	r4, r15
-	xor	r15, r8
-	mov	r12, r15
-	and	r4, r15
-	xor	r15, r9
-	mov	r14, r15
-	and	r4, r15
-	xor	r15, r10
-	and	r5, r4
-	xor	r4, r11
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	bit	#512, 16(sp)
-	rrc	r5
-	rrc	r14
-	rrc	r12
-	rrc	r13
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r4
-	bit	#4, 14(sp)
-	subc	#0, r4
-	inv	r4
-	mov	r13, r15
-	and	r4, r15
-	xor	r15, r8
-	mov	r12, r15
-	and	r4, r15
-	xor	r15, r9
-	mov	r14, r15
-	and	r4, r15
-	xor	r15, r10
-	and	r5, r4
-	xor	r4, r11
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	bit	#1024, 16(sp)
-	rrc	r5
-	rrc	r14
-	rrc	r12
-	rrc	r13
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r4
-	bit	#8, 14(sp)
-	subc	#0, r4
-	inv	r4
-	mov	r13, r15
-	and	r4, r15
-	xor	r15, r8
-	mov	r12, r15
-	and	r4, r15
-	xor	r15, r9
-	mov	r14, r15
-	and	r4, r15
-	xor	r15, r10
-	and	r5, r4
-	xor	r4, r11
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	bit	#2048, 16(sp)
-	rrc	r5
-	rrc	r14
-	rrc	r12
-	rrc	r13
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r4
-	bit	#16, 14(sp)
-	subc	#0, r4
-	inv	r4
-	mov	r13, r15
-	and	r4, r15
-	xor	r15, r8
-	mov	r12, r15
-	and	r4, r15
-	xor	r15, r9
-	mov	r14, r15
-	and	r4, r15
-	xor	r15, r10
-	and	r5, r4
-	xor	r4, r11
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	bit	#4096, 16(sp)
-	rrc	r5
-	rrc	r14
-	rrc	r12
-	rrc	r13
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r4
-	bit	#32, 14(sp)
-	subc	#0, r4
-	inv	r4
-	mov	r13, r15
-	and	r4, r15
-	xor	r15, r8
-	mov	r12, r15
-	and	r4, r15
-	xor	r15, r9
-	mov	r14, r15
-	and	r4, r15
-	xor	r15, r10
-	and	r5, r4
-	xor	r4, r11
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	bit	#8192, 16(sp)
-	rrc	r5
-	rrc	r14
-	rrc	r12
-	rrc	r13
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r4
-	bit	#64, 14(sp)
-	subc	#0, r4
-	inv	r4
-	mov	r13, r15
-	and	r4, r15
-	xor	r15, r8
-	mov	r12, r15
-	and	r4, r15
-	xor	r15, r9
-	mov	r14, r15
-	and	r4, r15
-	xor	r15, r10
-	and	r5, r4
-	xor	r4, r11
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	bit	#16384, 16(sp)
-	rrc	r5
-	rrc	r14
-	rrc	r12
-	rrc	r13
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r4
-	bit	#128, 14(sp)
-	subc	#0, r4
-	inv	r4
-	mov	r13, r15
-	and	r4, r15
-	xor	r15, r8
-	mov	r12, r15
-	and	r4, r15
-	xor	r15, r9
-	mov	r14, r15
-	and	r4, r15
-	xor	r15, r10
-	and	r5, r4
-	xor	r4, r11
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
-	mov	r5, r15
-	bit	#32768, 16(sp)
-	rrc	r15
-	rrc	r14
-	rrc	r12
-	rrc	r13
-	mov	38(sp), 40(sp)
-	mov	36(sp), 38(sp)
-	mov	34(sp), 36(sp)
-	mov	32(sp), 34(sp)
-	mov	30(sp), 32(sp)
-	mov	28(sp), 30(sp)
-	mov	26(sp), 28(sp)
-	mov	50(sp), 26(sp)
-	mov	24(sp), 22(sp)
-	mov	20(sp), 24(sp)
-	mov	18(sp), 20(sp)
-	mov	r7, r4
-	mov	44(sp), r7
-	mov	42(sp), 44(sp)
-	mov	48(sp), 42(sp)
-	mov	r6, r5
-	mov	22(sp), r6
-	mov	r4, 18(sp)
-	mov	r8, 64(sp)
-	mov	r9, 66(sp)
-	mov	r10, 68(sp)
-	mov	r11, 70(sp)
-	mov	r13, 58(sp)
-	mov	r12, 56(sp)
-	mov	r14, 54(sp)
-	mov	r15, 52(sp)
-	add	#1, 60(sp)
-	addc	#0, 74(sp)
-	cmp	80(sp), 60(sp)
-	mov	74(sp), r15
-	subc	#0, r15
-	jc	.Lgrain128aeadv2_decrypt_near19
-	br	#.Lgrain128aeadv2_decrypt_loop11
-.Lgrain128aeadv2_decrypt_near19:
-.Lgrain128aeadv2_decrypt_done12:
-	; grain128aeadv2.ae:163: return (load_le(tag, 0, 8) ^ acc ^ sr) == 0
-	mov	86(sp), r11
+	; grain128aeadv2.ae:194: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
+	mov	sp, r12
+	add	#128, r12
+	mov	sp, r13
+	add	#144, r13
+	mov	sp, r14
+	add	#160, r14
+	mov	sp, r15
+	add	#168, r15
+	mov	sp, r10
+	add	#176, r10
+	mov	sp, r11
+	add	#184, r11
+	mov	30(sp), 0(sp)
+	mov	28(sp), 2(sp)
+	mov	r7, 4(sp)
+	mov	r8, 6(sp)
+	mov	r7, 8(sp)
+	mov	r8, 10(sp)
+	mov	r10, 12(sp)
+	mov	r11, 14(sp)
+	call	#grain128aeadv2_crypt
+	; grain128aeadv2.ae:195: return (load_le(tag, 0, 8) ^ acc ^ sr) == 0
+	mov	26(sp), r11
 	bit	#1, r11
-	jnz	.Lgrain128aeadv2_decrypt_bytes13
-.Lgrain128aeadv2_decrypt_words14:
+	jnz	.Lgrain128aeadv2_decrypt_bytes11
+.Lgrain128aeadv2_decrypt_words12:
 	mov	@r11, r12
 	mov	2(r11), r13
 	mov	4(r11), r14
 	mov	6(r11), r15
-	jmp	.Lgrain128aeadv2_decrypt_join15
-.Lgrain128aeadv2_decrypt_bytes13:
+	jmp	.Lgrain128aeadv2_decrypt_join13
+.Lgrain128aeadv2_decrypt_bytes11:
 	mov	sp, r12
-	add	#90, r12
+	add	#36, r12
 	mov	r12, r13
 	mov	#8, r14
-.Lgrain128aeadv2_decrypt_cpy16:
+.Lgrain128aeadv2_decrypt_cpy14:
 	mov.b	@r11, r15
 	inc	r11
 	mov.b	r15, 0(r13)
 	inc	r13
 	dec	r14
-	jnz	.Lgrain128aeadv2_decrypt_cpy16
+	jnz	.Lgrain128aeadv2_decrypt_cpy14
 	mov	r12, r11
-	jmp	.Lgrain128aeadv2_decrypt_words14
-.Lgrain128aeadv2_decrypt_join15:
-	xor	64(sp), r12
-	xor	58(sp), r12
-	xor	66(sp), r13
-	xor	56(sp), r13
-	xor	68(sp), r14
-	xor	54(sp), r14
-	xor	70(sp), r15
-	xor	52(sp), r15
+	jmp	.Lgrain128aeadv2_decrypt_words12
+.Lgrain128aeadv2_decrypt_join13:
+	xor	176(sp), r12
+	xor	178(sp), r13
+	xor	180(sp), r14
+	xor	182(sp), r15
+	xor	184(sp), r12
+	xor	186(sp), r13
+	xor	188(sp), r14
+	xor	190(sp), r15
 	bis	r13, r12
 	bis	r14, r12
 	bis	r15, r12
@@ -1668,9 +379,9 @@ grain128aeadv2_decrypt:
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	88(sp), r15
+	mov	24(sp), r15
 	mov	r14, 0(r15)
-	add	#230, sp
+	add	#192, sp
 	popm.w	#7, r10
 	ret
 	.size grain128aeadv2_decrypt, .-grain128aeadv2_decrypt
@@ -1692,7 +403,7 @@ grain128aeadv2_absorb_ad:
 	mov	116(sp), 86(sp)
 	mov	118(sp), 92(sp)
 	mov	120(sp), 90(sp)
-	; grain128aeadv2.ae:128: n = if a < 0x80 then 0 else if a < 0x100 then 1 else if a < 0x10000 then 2 else if a < 0x1000000 then 3 else 4 as u32
+	; grain128aeadv2.ae:146: n = if a < 0x80 then 0 else if a < 0x100 then 1 else if a < 0x10000 then 2 else if a < 0x1000000 then 3 else 4 as u32
 	mov	78(sp), r10
 	cmp	#128, r10
 	mov	#0, r11
@@ -1739,7 +450,7 @@ grain128aeadv2_absorb_ad:
 	and	r10, r8
 	xor	r8, r10
 	mov	r10, 74(sp)
-	; grain128aeadv2.ae:129: for i in 0..n + 1 {
+	; grain128aeadv2.ae:147: for i in 0..n + 1 {
 	mov	r10, r11
 	mov	#0, r10
 	add	#1, r11
@@ -1779,7 +490,7 @@ grain128aeadv2_absorb_ad:
 	br	#.Lgrain128aeadv2_absorb_ad_done2
 .Lgrain128aeadv2_absorb_ad_near10:
 .Lgrain128aeadv2_absorb_ad_loop1:
-	; grain128aeadv2.ae:130: x = if i == 0 then (if n == 0 then a as u8 else 0x80 | (n as u8)) else (a >> (8 * (n - i))) as u8
+	; grain128aeadv2.ae:148: x = if i == 0 then (if n == 0 then a as u8 else 0x80 | (n as u8)) else (a >> (8 * (n - i))) as u8
 	mov	62(sp), r9
 	mov	r9, r15
 	mov	60(sp), r8
@@ -1851,7 +562,7 @@ grain128aeadv2_absorb_ad:
 	and	r10, r11
 	xor	r11, r14
 	mov	r14, 32(sp)
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	; grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	mov	r5, r15
 	mov	r6, r14
 	rla	r15
@@ -1891,7 +602,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r9
 	and	r9, r11
 	xor	r11, r12
-	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	; grain128aeadv2.ae:35: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	r7, r15
 	mov	36(sp), r13
 	rla	r15
@@ -1908,9 +619,9 @@ grain128aeadv2_absorb_ad:
 	bit	#512, r4
 	rrc	r11
 	and	r13, r11
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	; grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r11, r12
-	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	; grain128aeadv2.ae:35: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	r4, r15
 	mov	22(sp), r9
 	rla	r15
@@ -1926,9 +637,9 @@ grain128aeadv2_absorb_ad:
 	rla	r11
 	rlc	r15
 	and	r15, r9
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	; grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r9, r12
-	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
+	; grain128aeadv2.ae:36: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
 	mov	r14, r9
 	and	r13, r9
 	mov	20(sp), r11
@@ -1938,9 +649,9 @@ grain128aeadv2_absorb_ad:
 	rla	r11
 	rlc	r15
 	and	r15, r9
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	; grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r9, r12
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	; grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	bit	#8192, 20(sp)
 	rlc	r15
 	xor	r15, r12
@@ -1978,7 +689,7 @@ grain128aeadv2_absorb_ad:
 	xor	r15, r12
 	mov	8(sp), r15
 	xor	r15, r12
-	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	; grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	mov	r7, r11
 	swpb	r11
 	swpb	r15
@@ -1986,9 +697,9 @@ grain128aeadv2_absorb_ad:
 	xor	r11, r15
 	bit	#256, r7
 	rrc	r15
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	; grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	xor	r15, r12
-	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	; grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	mov	r7, r11
 	mov	36(sp), r15
 	swpb	r15
@@ -1997,10 +708,10 @@ grain128aeadv2_absorb_ad:
 	xor	r15, r11
 	bit	#256, 36(sp)
 	rrc	r11
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	; grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	xor	r11, r12
 	mov	r12, 40(sp)
-	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
+	; grain128aeadv2.ae:41: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	30(sp), r15
 	bit	#128, r15
 	rlc	r10
@@ -2035,7 +746,7 @@ grain128aeadv2_absorb_ad:
 	xor	r4, r10
 	xor	r8, r10
 	mov	r10, 50(sp)
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	r6, r12
 	mov	10(sp), r10
 	mov	r10, r15
@@ -2065,7 +776,7 @@ grain128aeadv2_absorb_ad:
 	xor	r10, r8
 	xor	r15, r8
 	mov	r8, 2(sp)
-	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	; grain128aeadv2.ae:45: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	bit	#4, r6
 	rrc	r9
 	mov	8(sp), r8
@@ -2077,19 +788,19 @@ grain128aeadv2_absorb_ad:
 	rra	r15
 	rrc	r8
 	and	r8, r9
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	2(sp), r15
 	xor	r9, r15
-	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	; grain128aeadv2.ae:45: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	r14, r9
 	bit	#2048, r5
 	rlc	r9
 	bit	#4096, r6
 	rrc	r14
 	and	r14, r9
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r9, r15
-	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	; grain128aeadv2.ae:46: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	r6, r14
 	mov	10(sp), r5
 	mov	r5, r9
@@ -2099,9 +810,9 @@ grain128aeadv2_absorb_ad:
 	bit	#2, r5
 	rrc	r9
 	and	r9, r14
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r14, r15
-	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	; grain128aeadv2.ae:46: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	r12, r9
 	bit	#1024, r5
 	rrc	r9
@@ -2113,9 +824,9 @@ grain128aeadv2_absorb_ad:
 	bit	#1024, r5
 	rrc	r4
 	and	r4, r9
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r9, r15
-	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	; grain128aeadv2.ae:47: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	mov	10(sp), r14
 	mov	12(sp), r9
 	swpb	r9
@@ -2123,9 +834,9 @@ grain128aeadv2_absorb_ad:
 	xor.b	r9, r14
 	xor	r9, r14
 	and	12(sp), r14
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r14, r15
-	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	; grain128aeadv2.ae:47: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	bit	#2048, r5
 	rrc	r4
 	bit	#4096, r5
@@ -2134,9 +845,9 @@ grain128aeadv2_absorb_ad:
 	rra	r9
 	rrc	r5
 	and	r5, r4
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r4, r15
-	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	; grain128aeadv2.ae:48: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	bit	#8, r7
 	rrc	r8
 	mov	r7, r5
@@ -2151,9 +862,9 @@ grain128aeadv2_absorb_ad:
 	rrc	r5
 	mov	r8, r9
 	and	r5, r9
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r9, r15
-	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	; grain128aeadv2.ae:48: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	mov	r6, r14
 	mov	10(sp), r9
 	swpb	r9
@@ -2174,9 +885,9 @@ grain128aeadv2_absorb_ad:
 	bit	#512, r6
 	rlc	r12
 	and	r12, r14
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r14, r15
-	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
+	; grain128aeadv2.ae:49: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
 	bit	#16, r7
 	rrc	r8
 	bit	#32, r7
@@ -2193,9 +904,9 @@ grain128aeadv2_absorb_ad:
 	bit	#4, r7
 	rlc	r5
 	and	r5, r8
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r8, r15
-	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
+	; grain128aeadv2.ae:50: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
 	bit	#256, r7
 	rlc	r11
 	mov	36(sp), r12
@@ -2206,12 +917,12 @@ grain128aeadv2_absorb_ad:
 	rrc	r10
 	and	r10, r11
 	and	r13, r11
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r11, r15
-	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
+	; grain128aeadv2.ae:58: return cat(f ^ ls, s[127:par]), cat(g ^ s[par - 1:0] ^ ln, b[127:par]), y
 	xor	30(sp), r15
 	mov	r15, 46(sp)
-	; grain128aeadv2.ae:121: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
+	; grain128aeadv2.ae:139: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
 	mov	#0, r13
 	mov	40(sp), r15
 	rra	r15
@@ -2251,7 +962,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r14
 	bis	r14, r13
 	mov	r13, 6(sp)
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
 	mov	#0, r14
 	bit	#1, 32(sp)
 	subc	#0, r14
@@ -2275,7 +986,7 @@ grain128aeadv2_absorb_ad:
 	and	r15, r14
 	mov	72(sp), r11
 	xor	r14, r11
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	; grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
 	mov	r5, r12
 	mov	r15, r5
 	bit	#256, 6(sp)
@@ -2283,7 +994,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r4
 	rrc	r12
 	rrc	r13
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
 	mov	#0, r14
 	bit	#2, 32(sp)
 	subc	#0, r14
@@ -2299,13 +1010,13 @@ grain128aeadv2_absorb_ad:
 	xor	r15, r10
 	and	r5, r14
 	xor	r14, r11
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	; grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
 	bit	#512, 6(sp)
 	rrc	r5
 	rrc	r4
 	rrc	r12
 	rrc	r13
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
 	mov	#0, r14
 	bit	#4, 32(sp)
 	subc	#0, r14
@@ -2321,13 +1032,13 @@ grain128aeadv2_absorb_ad:
 	xor	r15, r10
 	and	r5, r14
 	xor	r14, r11
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	; grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
 	bit	#1024, 6(sp)
 	rrc	r5
 	rrc	r4
 	rrc	r12
 	rrc	r13
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
 	mov	#0, r14
 	bit	#8, 32(sp)
 	subc	#0, r14
@@ -2343,13 +1054,13 @@ grain128aeadv2_absorb_ad:
 	xor	r15, r10
 	and	r5, r14
 	xor	r14, r11
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	; grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
 	bit	#2048, 6(sp)
 	rrc	r5
 	rrc	r4
 	rrc	r12
 	rrc	r13
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
 	mov	#0, r14
 	bit	#16, 32(sp)
 	subc	#0, r14
@@ -2365,13 +1076,13 @@ grain128aeadv2_absorb_ad:
 	xor	r15, r10
 	and	r5, r14
 	xor	r14, r11
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	; grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
 	bit	#4096, 6(sp)
 	rrc	r5
 	rrc	r4
 	rrc	r12
 	rrc	r13
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
 	mov	#0, r14
 	bit	#32, 32(sp)
 	subc	#0, r14
@@ -2387,13 +1098,13 @@ grain128aeadv2_absorb_ad:
 	xor	r15, r10
 	and	r5, r14
 	xor	r14, r11
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	; grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
 	bit	#8192, 6(sp)
 	rrc	r5
 	rrc	r4
 	rrc	r12
 	rrc	r13
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
 	mov	#0, r14
 	bit	#64, 32(sp)
 	subc	#0, r14
@@ -2409,13 +1120,13 @@ grain128aeadv2_absorb_ad:
 	xor	r15, r10
 	and	r5, r14
 	xor	r14, r11
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	; grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
 	bit	#16384, 6(sp)
 	rrc	r5
 	rrc	r4
 	rrc	r12
 	rrc	r13
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
 	mov	#0, r14
 	bit	#128, 32(sp)
 	subc	#0, r14
@@ -2431,7 +1142,7 @@ grain128aeadv2_absorb_ad:
 	xor	r15, r10
 	and	r5, r14
 	xor	r14, r11
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	; grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
 	mov	r5, r15
 	bit	#32768, 6(sp)
 	rrc	r15
@@ -2471,7 +1182,7 @@ grain128aeadv2_absorb_ad:
 	br	#.Lgrain128aeadv2_absorb_ad_loop1
 .Lgrain128aeadv2_absorb_ad_near11:
 .Lgrain128aeadv2_absorb_ad_done2:
-	; grain128aeadv2.ae:133: for i in 0..a {
+	; grain128aeadv2.ae:151: for i in 0..a {
 	mov	#0, 64(sp)
 	mov	#0, 76(sp)
 	cmp	78(sp), 64(sp)
@@ -2481,12 +1192,12 @@ grain128aeadv2_absorb_ad:
 	br	#.Lgrain128aeadv2_absorb_ad_done9
 .Lgrain128aeadv2_absorb_ad_near12:
 .Lgrain128aeadv2_absorb_ad_loop8:
-	; grain128aeadv2.ae:134: s, b, acc, sr = absorb_byte(s, b, acc, sr, ad[i])
+	; grain128aeadv2.ae:152: s, b, acc, sr = absorb_byte(s, b, acc, sr, ad[i])
 	mov	64(sp), r15
 	add	84(sp), r15
 	mov.b	@r15, r15
 	mov	r15, 42(sp)
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	; grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	mov	r5, r15
 	mov	r6, r14
 	rla	r15
@@ -2526,7 +1237,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r9
 	and	r9, r11
 	xor	r11, r12
-	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	; grain128aeadv2.ae:35: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	r7, r15
 	mov	36(sp), r13
 	rla	r15
@@ -2543,9 +1254,9 @@ grain128aeadv2_absorb_ad:
 	bit	#512, r4
 	rrc	r11
 	and	r13, r11
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	; grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r11, r12
-	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	; grain128aeadv2.ae:35: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	r4, r15
 	mov	22(sp), r9
 	rla	r15
@@ -2561,9 +1272,9 @@ grain128aeadv2_absorb_ad:
 	rla	r11
 	rlc	r15
 	and	r15, r9
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	; grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r9, r12
-	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
+	; grain128aeadv2.ae:36: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
 	mov	r14, r9
 	and	r13, r9
 	mov	20(sp), r11
@@ -2573,9 +1284,9 @@ grain128aeadv2_absorb_ad:
 	rla	r11
 	rlc	r15
 	and	r15, r9
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	; grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r9, r12
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	; grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	bit	#8192, 20(sp)
 	rlc	r15
 	xor	r15, r12
@@ -2613,7 +1324,7 @@ grain128aeadv2_absorb_ad:
 	xor	r15, r12
 	mov	8(sp), r15
 	xor	r15, r12
-	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	; grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	mov	r7, r11
 	swpb	r11
 	swpb	r15
@@ -2621,9 +1332,9 @@ grain128aeadv2_absorb_ad:
 	xor	r11, r15
 	bit	#256, r7
 	rrc	r15
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	; grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	xor	r15, r12
-	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	; grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	mov	r7, r11
 	mov	36(sp), r15
 	swpb	r15
@@ -2632,10 +1343,10 @@ grain128aeadv2_absorb_ad:
 	xor	r15, r11
 	bit	#256, 36(sp)
 	rrc	r11
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	; grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	xor	r11, r12
 	mov	r12, 38(sp)
-	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
+	; grain128aeadv2.ae:41: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	30(sp), r15
 	bit	#128, r15
 	rlc	r10
@@ -2670,7 +1381,7 @@ grain128aeadv2_absorb_ad:
 	xor	r4, r10
 	xor	r8, r10
 	mov	r10, 48(sp)
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	r6, r12
 	mov	10(sp), r10
 	mov	r10, r15
@@ -2700,7 +1411,7 @@ grain128aeadv2_absorb_ad:
 	xor	r10, r8
 	xor	r15, r8
 	mov	r8, 0(sp)
-	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	; grain128aeadv2.ae:45: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	bit	#4, r6
 	rrc	r9
 	mov	8(sp), r8
@@ -2712,19 +1423,19 @@ grain128aeadv2_absorb_ad:
 	rra	r15
 	rrc	r8
 	and	r8, r9
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	@sp, r15
 	xor	r9, r15
-	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	; grain128aeadv2.ae:45: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	r14, r9
 	bit	#2048, r5
 	rlc	r9
 	bit	#4096, r6
 	rrc	r14
 	and	r14, r9
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r9, r15
-	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	; grain128aeadv2.ae:46: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	r6, r14
 	mov	10(sp), r5
 	mov	r5, r9
@@ -2734,9 +1445,9 @@ grain128aeadv2_absorb_ad:
 	bit	#2, r5
 	rrc	r9
 	and	r9, r14
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r14, r15
-	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	; grain128aeadv2.ae:46: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	r12, r9
 	bit	#1024, r5
 	rrc	r9
@@ -2748,9 +1459,9 @@ grain128aeadv2_absorb_ad:
 	bit	#1024, r5
 	rrc	r4
 	and	r4, r9
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r9, r15
-	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	; grain128aeadv2.ae:47: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	mov	10(sp), r14
 	mov	12(sp), r9
 	swpb	r9
@@ -2758,9 +1469,9 @@ grain128aeadv2_absorb_ad:
 	xor.b	r9, r14
 	xor	r9, r14
 	and	12(sp), r14
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r14, r15
-	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	; grain128aeadv2.ae:47: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	bit	#2048, r5
 	rrc	r4
 	bit	#4096, r5
@@ -2769,9 +1480,9 @@ grain128aeadv2_absorb_ad:
 	rra	r9
 	rrc	r5
 	and	r5, r4
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r4, r15
-	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	; grain128aeadv2.ae:48: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	bit	#8, r7
 	rrc	r8
 	mov	r7, r5
@@ -2786,9 +1497,9 @@ grain128aeadv2_absorb_ad:
 	rrc	r5
 	mov	r8, r9
 	and	r5, r9
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r9, r15
-	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	; grain128aeadv2.ae:48: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	mov	r6, r14
 	mov	10(sp), r9
 	swpb	r9
@@ -2809,9 +1520,9 @@ grain128aeadv2_absorb_ad:
 	bit	#512, r6
 	rlc	r12
 	and	r12, r14
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r14, r15
-	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
+	; grain128aeadv2.ae:49: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
 	bit	#16, r7
 	rrc	r8
 	bit	#32, r7
@@ -2828,9 +1539,9 @@ grain128aeadv2_absorb_ad:
 	bit	#4, r7
 	rlc	r5
 	and	r5, r8
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r8, r15
-	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
+	; grain128aeadv2.ae:50: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
 	bit	#256, r7
 	rlc	r11
 	mov	36(sp), r12
@@ -2841,12 +1552,12 @@ grain128aeadv2_absorb_ad:
 	rrc	r10
 	and	r10, r11
 	and	r13, r11
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r11, r15
-	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
+	; grain128aeadv2.ae:58: return cat(f ^ ls, s[127:par]), cat(g ^ s[par - 1:0] ^ ln, b[127:par]), y
 	xor	30(sp), r15
 	mov	r15, 44(sp)
-	; grain128aeadv2.ae:121: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
+	; grain128aeadv2.ae:139: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
 	mov	#0, r13
 	mov	38(sp), r15
 	rra	r15
@@ -2886,7 +1597,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r14
 	bis	r14, r13
 	mov	r13, 4(sp)
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
 	mov	#0, r14
 	bit	#1, 42(sp)
 	subc	#0, r14
@@ -2910,7 +1621,7 @@ grain128aeadv2_absorb_ad:
 	and	r15, r14
 	mov	72(sp), r11
 	xor	r14, r11
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	; grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
 	mov	r5, r12
 	mov	r15, r5
 	bit	#256, 4(sp)
@@ -2918,7 +1629,7 @@ grain128aeadv2_absorb_ad:
 	rrc	r4
 	rrc	r12
 	rrc	r13
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
 	mov	#0, r14
 	bit	#2, 42(sp)
 	subc	#0, r14
@@ -2934,13 +1645,13 @@ grain128aeadv2_absorb_ad:
 	xor	r15, r10
 	and	r5, r14
 	xor	r14, r11
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	; grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
 	bit	#512, 4(sp)
 	rrc	r5
 	rrc	r4
 	rrc	r12
 	rrc	r13
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
 	mov	#0, r14
 	bit	#4, 42(sp)
 	subc	#0, r14
@@ -2956,13 +1667,13 @@ grain128aeadv2_absorb_ad:
 	xor	r15, r10
 	and	r5, r14
 	xor	r14, r11
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	; grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
 	bit	#1024, 4(sp)
 	rrc	r5
 	rrc	r4
 	rrc	r12
 	rrc	r13
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
 	mov	#0, r14
 	bit	#8, 42(sp)
 	subc	#0, r14
@@ -2978,13 +1689,13 @@ grain128aeadv2_absorb_ad:
 	xor	r15, r10
 	and	r5, r14
 	xor	r14, r11
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	; grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
 	bit	#2048, 4(sp)
 	rrc	r5
 	rrc	r4
 	rrc	r12
 	rrc	r13
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
 	mov	#0, r14
 	bit	#16, 42(sp)
 	subc	#0, r14
@@ -3000,13 +1711,13 @@ grain128aeadv2_absorb_ad:
 	xor	r15, r10
 	and	r5, r14
 	xor	r14, r11
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	; grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
 	bit	#4096, 4(sp)
 	rrc	r5
 	rrc	r4
 	rrc	r12
 	rrc	r13
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
 	mov	#0, r14
 	bit	#32, 42(sp)
 	subc	#0, r14
@@ -3022,13 +1733,13 @@ grain128aeadv2_absorb_ad:
 	xor	r15, r10
 	and	r5, r14
 	xor	r14, r11
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	; grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
 	bit	#8192, 4(sp)
 	rrc	r5
 	rrc	r4
 	rrc	r12
 	rrc	r13
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
 	mov	#0, r14
 	bit	#64, 42(sp)
 	subc	#0, r14
@@ -3044,13 +1755,13 @@ grain128aeadv2_absorb_ad:
 	xor	r15, r10
 	and	r5, r14
 	xor	r14, r11
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	; grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
 	bit	#16384, 4(sp)
 	rrc	r5
 	rrc	r4
 	rrc	r12
 	rrc	r13
-	; grain128aeadv2.ae:111: acc = acc ^ (sr & -(m[j] as u64))
+	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
 	mov	#0, r14
 	bit	#128, 42(sp)
 	subc	#0, r14
@@ -3066,7 +1777,7 @@ grain128aeadv2_absorb_ad:
 	xor	r15, r10
 	and	r5, r14
 	xor	r14, r11
-	; grain128aeadv2.ae:112: sr = cat(a[j], sr[63:1])
+	; grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
 	mov	r5, r15
 	bit	#32768, 4(sp)
 	rrc	r15
@@ -3146,6 +1857,711 @@ grain128aeadv2_absorb_ad:
 	.size grain128aeadv2_absorb_ad, .-grain128aeadv2_absorb_ad
 
 
+; --- grain128aeadv2_crypt: grain128aeadv2.crypt
+;     frame 72 bytes (36 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1706 bytes of code
+	.section .text.grain128aeadv2_crypt,"ax",@progbits
+	.local grain128aeadv2_crypt
+	.type grain128aeadv2_crypt, @function
+	.balign 2
+grain128aeadv2_crypt:
+	pushm.w	#7, r10
+	sub	#72, sp
+	mov	88(sp), 66(sp)
+	mov	90(sp), 60(sp)
+	mov	92(sp), 64(sp)
+	mov	96(sp), 62(sp)
+	mov	100(sp), 70(sp)
+	mov	102(sp), 68(sp)
+	; grain128aeadv2.ae:174: for i in done..n {
+	mov	#0, 38(sp)
+	mov	#0, 58(sp)
+	mov	@r12+, 28(sp)
+	mov	@r12+, 26(sp)
+	mov	@r12+, 24(sp)
+	mov	@r12+, 22(sp)
+	mov	@r12+, 20(sp)
+	mov	@r12+, 18(sp)
+	mov	@r12+, 16(sp)
+	mov	@r12+, 14(sp)
+	mov	@r13+, r7
+	mov	@r13+, r8
+	mov	@r13+, 12(sp)
+	mov	@r13+, 8(sp)
+	mov	@r13+, 4(sp)
+	mov	@r13+, r9
+	mov	@r13+, 32(sp)
+	mov	@r13+, 30(sp)
+	mov	@r14+, 50(sp)
+	mov	@r14+, 52(sp)
+	mov	@r14+, 54(sp)
+	mov	@r14+, 56(sp)
+	mov	@r15+, 48(sp)
+	mov	@r15+, 46(sp)
+	mov	@r15+, 44(sp)
+	mov	@r15+, 42(sp)
+	cmp	60(sp), 38(sp)
+	mov	58(sp), r15
+	subc	#0, r15
+	jnc	.Lgrain128aeadv2_crypt_near3
+	br	#.Lgrain128aeadv2_crypt_done2
+.Lgrain128aeadv2_crypt_near3:
+.Lgrain128aeadv2_crypt_loop1:
+	; grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	mov	r7, r15
+	mov	r8, r14
+	rla	r15
+	rlc	r14
+	rla	r15
+	rlc	r14
+	rla	r15
+	rlc	r14
+	rla	r15
+	rlc	r14
+	mov	28(sp), r13
+	mov	r13, r10
+	mov	26(sp), r6
+	mov	r6, r15
+	swpb	r15
+	swpb	r10
+	xor.b	r15, r10
+	xor	r15, r10
+	mov	r14, r12
+	and	r10, r12
+	mov	r6, r11
+	rla	r13
+	rlc	r11
+	rla	r13
+	rlc	r11
+	rla	r13
+	rlc	r11
+	mov	24(sp), r5
+	mov	r5, r15
+	rra	r15
+	rrc	r6
+	rra	r15
+	rrc	r6
+	rra	r15
+	rrc	r6
+	rra	r15
+	rrc	r6
+	and	r6, r11
+	xor	r11, r12
+	; grain128aeadv2.ae:35: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	mov	r9, r15
+	mov	32(sp), r13
+	rla	r15
+	rlc	r13
+	mov	r5, r11
+	mov	22(sp), r4
+	mov	r4, r15
+	swpb	r15
+	swpb	r11
+	xor.b	r15, r11
+	xor	r15, r11
+	bit	#256, r4
+	rrc	r11
+	bit	#512, r4
+	rrc	r11
+	and	r13, r11
+	; grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	xor	r11, r12
+	; grain128aeadv2.ae:35: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	mov	r4, r15
+	mov	20(sp), r6
+	rla	r15
+	rlc	r6
+	rla	r15
+	rlc	r6
+	rla	r15
+	rlc	r6
+	rla	r15
+	rlc	r6
+	mov	20(sp), r11
+	mov	18(sp), r15
+	rla	r11
+	rlc	r15
+	and	r15, r6
+	; grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	xor	r6, r12
+	; grain128aeadv2.ae:36: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
+	mov	r14, r6
+	and	r13, r6
+	mov	18(sp), r11
+	mov	16(sp), r15
+	rla	r11
+	rlc	r15
+	rla	r11
+	rlc	r15
+	and	r15, r6
+	; grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	xor	r6, r12
+	; grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	bit	#8192, 18(sp)
+	rlc	r15
+	xor	r15, r12
+	mov	r7, r6
+	mov	r8, r15
+	rra	r15
+	rrc	r6
+	rra	r15
+	rrc	r6
+	xor	r6, r12
+	mov	r7, r11
+	mov	r8, r15
+	rla	r11
+	rlc	r15
+	xor	r15, r12
+	mov	12(sp), r11
+	mov	8(sp), r15
+	rra	r15
+	rrc	r11
+	rra	r15
+	rrc	r11
+	rra	r15
+	rrc	r11
+	rra	r15
+	rrc	r11
+	xor	r11, r12
+	mov	12(sp), r11
+	mov	8(sp), r15
+	rla	r11
+	rlc	r15
+	rla	r11
+	rlc	r15
+	rla	r11
+	rlc	r15
+	xor	r15, r12
+	mov	4(sp), r15
+	xor	r15, r12
+	; grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	mov	r9, r11
+	swpb	r11
+	swpb	r15
+	xor.b	r11, r15
+	xor	r11, r15
+	bit	#256, r9
+	rrc	r15
+	; grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	xor	r15, r12
+	; grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	mov	r9, r11
+	mov	32(sp), r15
+	swpb	r15
+	swpb	r11
+	xor.b	r15, r11
+	xor	r15, r11
+	bit	#256, 32(sp)
+	rrc	r11
+	; grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	xor	r11, r12
+	mov	r12, 34(sp)
+	; grain128aeadv2.ae:41: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
+	mov	28(sp), r15
+	bit	#128, r15
+	rlc	r10
+	xor	r15, r10
+	mov	r5, r12
+	swpb	r4
+	swpb	r12
+	xor.b	r4, r12
+	xor	r4, r12
+	bit	#128, r5
+	rlc	r12
+	bit	#64, r5
+	rlc	r12
+	xor	r12, r10
+	mov	20(sp), r5
+	mov	r5, r12
+	mov	18(sp), r4
+	mov	r4, r15
+	swpb	r15
+	swpb	r12
+	xor.b	r15, r12
+	xor	r15, r12
+	bit	#128, r5
+	rlc	r12
+	bit	#64, r5
+	rlc	r12
+	xor	r12, r10
+	mov	16(sp), r5
+	mov	r5, r15
+	rra	r15
+	rrc	r4
+	xor	r4, r10
+	xor	r5, r10
+	mov	r10, 40(sp)
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	mov	r8, r12
+	mov	12(sp), r10
+	mov	r10, r15
+	swpb	r15
+	swpb	r12
+	xor.b	r15, r12
+	xor	r15, r12
+	bit	#256, r10
+	rrc	r12
+	bit	#512, r10
+	rrc	r12
+	mov	r7, r5
+	xor	r12, r5
+	mov	8(sp), r4
+	mov	4(sp), r15
+	swpb	r15
+	swpb	r4
+	xor.b	r15, r4
+	xor	r15, r4
+	xor	r4, r5
+	mov	r11, r10
+	mov	32(sp), r15
+	bit	#512, r15
+	rrc	r10
+	bit	#1024, r15
+	rrc	r10
+	xor	r10, r5
+	xor	r15, r5
+	mov	r5, 0(sp)
+	; grain128aeadv2.ae:45: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	bit	#4, r8
+	rrc	r6
+	mov	4(sp), r5
+	mov	r9, r15
+	rra	r15
+	rrc	r5
+	rra	r15
+	rrc	r5
+	rra	r15
+	rrc	r5
+	and	r5, r6
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	mov	@sp, r15
+	xor	r6, r15
+	; grain128aeadv2.ae:45: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	mov	r14, r6
+	bit	#2048, r7
+	rlc	r6
+	bit	#4096, r8
+	rrc	r14
+	and	r14, r6
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r6, r15
+	; grain128aeadv2.ae:46: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	mov	r8, r14
+	mov	12(sp), r6
+	mov	r6, r7
+	rra	r7
+	rrc	r14
+	mov	r14, r7
+	bit	#2, r6
+	rrc	r7
+	and	r7, r14
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r14, r15
+	; grain128aeadv2.ae:46: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	mov	r12, r7
+	bit	#1024, r6
+	rrc	r7
+	mov	4(sp), r6
+	bit	#256, r6
+	rrc	r4
+	bit	#512, r6
+	rrc	r4
+	bit	#1024, r6
+	rrc	r4
+	and	r4, r7
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r7, r15
+	; grain128aeadv2.ae:47: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	mov	12(sp), r14
+	mov	8(sp), r7
+	swpb	r7
+	swpb	r14
+	xor.b	r7, r14
+	xor	r7, r14
+	and	8(sp), r14
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r14, r15
+	; grain128aeadv2.ae:47: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	bit	#2048, r6
+	rrc	r4
+	bit	#4096, r6
+	rrc	r4
+	mov	r9, r7
+	rra	r7
+	rrc	r6
+	and	r6, r4
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r4, r15
+	; grain128aeadv2.ae:48: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	bit	#8, r9
+	rrc	r5
+	mov	r9, r6
+	mov	32(sp), r7
+	rra	r7
+	rrc	r6
+	rra	r7
+	rrc	r6
+	rra	r7
+	rrc	r6
+	rra	r7
+	rrc	r6
+	mov	r5, r7
+	and	r6, r7
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r7, r15
+	; grain128aeadv2.ae:48: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	mov	r8, r14
+	mov	12(sp), r7
+	swpb	r7
+	swpb	r14
+	xor.b	r7, r14
+	xor	r7, r14
+	bit	#128, r8
+	rlc	r14
+	bit	#64, r8
+	rlc	r14
+	mov	r8, r4
+	mov	12(sp), r7
+	swpb	r7
+	swpb	r4
+	xor.b	r7, r4
+	xor	r7, r4
+	and	r4, r14
+	bit	#512, r8
+	rlc	r12
+	and	r12, r14
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r14, r15
+	; grain128aeadv2.ae:49: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
+	bit	#16, r9
+	rrc	r5
+	bit	#32, r9
+	rrc	r5
+	mov	4(sp), r14
+	mov	r9, r7
+	rla	r14
+	rlc	r7
+	rla	r14
+	rlc	r7
+	and	r7, r5
+	bit	#8, r9
+	rlc	r6
+	bit	#4, r9
+	rlc	r6
+	and	r6, r5
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r5, r15
+	; grain128aeadv2.ae:50: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
+	bit	#256, r9
+	rlc	r11
+	mov	32(sp), r12
+	bit	#2048, r12
+	rrc	r10
+	and	r10, r11
+	bit	#4096, r12
+	rrc	r10
+	and	r10, r11
+	and	r13, r11
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r11, r15
+	; grain128aeadv2.ae:58: return cat(f ^ ls, s[127:par]), cat(g ^ s[par - 1:0] ^ ln, b[127:par]), y
+	xor	28(sp), r15
+	mov	r15, 36(sp)
+	; grain128aeadv2.ae:176: z = unzip(y)
+	mov	#0, r13
+	mov	34(sp), r15
+	rra	r15
+	rrc	r13
+	mov	#0, r14
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r13
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r13
+	swpb	r13
+	mov.b	r13, r13
+	rra	r15
+	rrc	r14
+	bis	r14, r13
+	mov	r13, 2(sp)
+	; grain128aeadv2.ae:177: dst[i] = src[i] ^ z[7:0]
+	mov	38(sp), r13
+	mov	r13, r15
+	add	66(sp), r15
+	mov.b	@r15, r14
+	mov	2(sp), r4
+	mov.b	r4, r15
+	xor	r15, r14
+	mov	r13, r15
+	add	64(sp), r15
+	mov.b	r14, 0(r15)
+	; grain128aeadv2.ae:178: acc, sr = authenticate(acc, sr, pt[i], z[15:8])
+	add	62(sp), r13
+	mov.b	@r13, r15
+	mov	r15, 6(sp)
+	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
+	mov	#0, r14
+	bit	#1, r15
+	subc	#0, r14
+	inv	r14
+	mov	48(sp), r13
+	mov	r13, r15
+	and	r14, r15
+	mov	50(sp), r5
+	xor	r15, r5
+	mov	46(sp), r7
+	mov	r7, r15
+	and	r14, r15
+	mov	52(sp), r6
+	xor	r15, r6
+	mov	44(sp), r15
+	and	r14, r15
+	mov	54(sp), r10
+	xor	r15, r10
+	mov	42(sp), r15
+	and	r15, r14
+	mov	56(sp), r11
+	xor	r14, r11
+	; grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
+	mov	r7, r12
+	mov	44(sp), r14
+	mov	r15, r7
+	bit	#256, r4
+	rrc	r7
+	rrc	r14
+	rrc	r12
+	rrc	r13
+	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
+	mov	#0, r4
+	bit	#2, 6(sp)
+	subc	#0, r4
+	inv	r4
+	mov	r13, r15
+	and	r4, r15
+	xor	r15, r5
+	mov	r12, r15
+	and	r4, r15
+	xor	r15, r6
+	mov	r14, r15
+	and	r4, r15
+	xor	r15, r10
+	and	r7, r4
+	xor	r4, r11
+	; grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
+	bit	#512, 2(sp)
+	rrc	r7
+	rrc	r14
+	rrc	r12
+	rrc	r13
+	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
+	mov	#0, r4
+	bit	#4, 6(sp)
+	subc	#0, r4
+	inv	r4
+	mov	r13, r15
+	and	r4, r15
+	xor	r15, r5
+	mov	r12, r15
+	and	r4, r15
+	xor	r15, r6
+	mov	r14, r15
+	and	r4, r15
+	xor	r15, r10
+	and	r7, r4
+	xor	r4, r11
+	; grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
+	bit	#1024, 2(sp)
+	rrc	r7
+	rrc	r14
+	rrc	r12
+	rrc	r13
+	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
+	mov	#0, r4
+	bit	#8, 6(sp)
+	subc	#0, r4
+	inv	r4
+	mov	r13, r15
+	and	r4, r15
+	xor	r15, r5
+	mov	r12, r15
+	and	r4, r15
+	xor	r15, r6
+	mov	r14, r15
+	and	r4, r15
+	xor	r15, r10
+	and	r7, r4
+	xor	r4, r11
+	; grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
+	bit	#2048, 2(sp)
+	rrc	r7
+	rrc	r14
+	rrc	r12
+	rrc	r13
+	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
+	mov	#0, r4
+	bit	#16, 6(sp)
+	subc	#0, r4
+	inv	r4
+	mov	r13, r15
+	and	r4, r15
+	xor	r15, r5
+	mov	r12, r15
+	and	r4, r15
+	xor	r15, r6
+	mov	r14, r15
+	and	r4, r15
+	xor	r15, r10
+	and	r7, r4
+	xor	r4, r11
+	; grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
+	bit	#4096, 2(sp)
+	rrc	r7
+	rrc	r14
+	rrc	r12
+	rrc	r13
+	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
+	mov	#0, r4
+	bit	#32, 6(sp)
+	subc	#0, r4
+	inv	r4
+	mov	r13, r15
+	and	r4, r15
+	xor	r15, r5
+	mov	r12, r15
+	and	r4, r15
+	xor	r15, r6
+	mov	r14, r15
+	and	r4, r15
+	xor	r15, r10
+	and	r7, r4
+	xor	r4, r11
+	; grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
+	bit	#8192, 2(sp)
+	rrc	r7
+	rrc	r14
+	rrc	r12
+	rrc	r13
+	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
+	mov	#0, r4
+	bit	#64, 6(sp)
+	subc	#0, r4
+	inv	r4
+	mov	r13, r15
+	and	r4, r15
+	xor	r15, r5
+	mov	r12, r15
+	and	r4, r15
+	xor	r15, r6
+	mov	r14, r15
+	and	r4, r15
+	xor	r15, r10
+	and	r7, r4
+	xor	r4, r11
+	; grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
+	bit	#16384, 2(sp)
+	rrc	r7
+	rrc	r14
+	rrc	r12
+	rrc	r13
+	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
+	mov	#0, r4
+	bit	#128, 6(sp)
+	subc	#0, r4
+	inv	r4
+	mov	r13, r15
+	and	r4, r15
+	xor	r15, r5
+	mov	r12, r15
+	and	r4, r15
+	xor	r15, r6
+	mov	r14, r15
+	and	r4, r15
+	xor	r15, r10
+	and	r7, r4
+	xor	r4, r11
+	; grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
+	mov	r7, r15
+	bit	#32768, 2(sp)
+	rrc	r15
+	rrc	r14
+	rrc	r12
+	rrc	r13
+	mov	26(sp), 28(sp)
+	mov	24(sp), 26(sp)
+	mov	22(sp), 24(sp)
+	mov	20(sp), 22(sp)
+	mov	18(sp), 20(sp)
+	mov	16(sp), 18(sp)
+	mov	14(sp), 16(sp)
+	mov	40(sp), 14(sp)
+	mov	r8, r7
+	mov	12(sp), 10(sp)
+	mov	8(sp), 12(sp)
+	mov	4(sp), 8(sp)
+	mov	r9, r4
+	mov	32(sp), r9
+	mov	30(sp), 32(sp)
+	mov	36(sp), 30(sp)
+	mov	10(sp), r8
+	mov	r4, 4(sp)
+	mov	r5, 50(sp)
+	mov	r6, 52(sp)
+	mov	r10, 54(sp)
+	mov	r11, 56(sp)
+	mov	r13, 48(sp)
+	mov	r12, 46(sp)
+	mov	r14, 44(sp)
+	mov	r15, 42(sp)
+	add	#1, 38(sp)
+	addc	#0, 58(sp)
+	cmp	60(sp), 38(sp)
+	mov	58(sp), r15
+	subc	#0, r15
+	jc	.Lgrain128aeadv2_crypt_near4
+	br	#.Lgrain128aeadv2_crypt_loop1
+.Lgrain128aeadv2_crypt_near4:
+.Lgrain128aeadv2_crypt_done2:
+	mov	70(sp), r14
+	mov	r14, r15
+	mov	50(sp), 0(r15)
+	mov	52(sp), 2(r15)
+	mov	54(sp), 4(r15)
+	mov	56(sp), 6(r14)
+	mov	68(sp), r14
+	mov	r14, r15
+	mov	48(sp), 0(r15)
+	mov	46(sp), 2(r15)
+	mov	44(sp), 4(r15)
+	mov	42(sp), 6(r14)
+	add	#72, sp
+	popm.w	#7, r10
+	ret
+	.size grain128aeadv2_crypt, .-grain128aeadv2_crypt
+
+
 ; --- grain128aeadv2_init: grain128aeadv2.init
 ;     frame 122 bytes (61 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
 ;     estimated 4010 bytes of code
@@ -3160,7 +2576,7 @@ grain128aeadv2_init:
 	mov	r15, 114(sp)
 	mov	138(sp), 120(sp)
 	mov	140(sp), 118(sp)
-	; grain128aeadv2.ae:75: for i in 0..320 / par {
+	; grain128aeadv2.ae:93: for i in 0..320 / par {
 	mov	#20, 90(sp)
 	mov	@r13+, 52(sp)
 	mov	@r13+, 50(sp)
@@ -3181,7 +2597,7 @@ grain128aeadv2_init:
 	mov	@r15+, 46(sp)
 	mov	r15, 82(sp)
 .Lgrain128aeadv2_init_loop1:
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	; grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	mov	r8, r15
 	mov	r9, r5
 	rla	r15
@@ -3220,7 +2636,7 @@ grain128aeadv2_init:
 	rrc	r11
 	and	r11, r6
 	xor	r6, r7
-	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	; grain128aeadv2.ae:35: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	r13, r15
 	mov	r14, r6
 	rla	r15
@@ -3238,9 +2654,9 @@ grain128aeadv2_init:
 	rrc	r11
 	and	r6, r11
 	mov	r6, 74(sp)
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	; grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r11, r7
-	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	; grain128aeadv2.ae:35: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	48(sp), r6
 	rla	r15
 	rlc	r6
@@ -3255,9 +2671,9 @@ grain128aeadv2_init:
 	rla	r11
 	rlc	r15
 	and	r15, r6
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	; grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r6, r7
-	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
+	; grain128aeadv2.ae:36: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
 	mov	r5, r6
 	and	74(sp), r6
 	mov	44(sp), r11
@@ -3267,9 +2683,9 @@ grain128aeadv2_init:
 	rla	r11
 	rlc	r15
 	and	r15, r6
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	; grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r6, r7
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	; grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	bit	#8192, 44(sp)
 	rlc	r15
 	xor	r15, r7
@@ -3306,7 +2722,7 @@ grain128aeadv2_init:
 	rlc	r15
 	xor	r15, r7
 	xor	r12, r7
-	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	; grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	mov	r12, r15
 	mov	r13, r11
 	swpb	r11
@@ -3315,9 +2731,9 @@ grain128aeadv2_init:
 	xor	r11, r15
 	bit	#256, r13
 	rrc	r15
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	; grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	xor	r15, r7
-	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	; grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	mov	r13, r11
 	mov	r14, r15
 	swpb	r15
@@ -3326,10 +2742,10 @@ grain128aeadv2_init:
 	xor	r15, r11
 	bit	#256, r14
 	rrc	r11
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	; grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	xor	r11, r7
 	mov	r7, 56(sp)
-	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
+	; grain128aeadv2.ae:41: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	52(sp), r15
 	bit	#128, r15
 	rlc	r4
@@ -3365,7 +2781,7 @@ grain128aeadv2_init:
 	xor	r7, r4
 	xor	38(sp), r4
 	mov	r4, 64(sp)
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	r9, r7
 	mov	r10, r15
 	swpb	r15
@@ -3395,7 +2811,7 @@ grain128aeadv2_init:
 	xor	28(sp), r15
 	xor	r14, r15
 	mov	r15, 18(sp)
-	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	; grain128aeadv2.ae:45: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	bit	#4, r9
 	rrc	r6
 	mov	r6, 14(sp)
@@ -3409,19 +2825,19 @@ grain128aeadv2_init:
 	rrc	r15
 	mov	14(sp), r6
 	and	r15, r6
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r6, 18(sp)
-	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	; grain128aeadv2.ae:45: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	r5, r6
 	bit	#2048, r8
 	rlc	r6
 	bit	#4096, r9
 	rrc	r5
 	and	r5, r6
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	18(sp), r5
 	xor	r6, r5
-	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	; grain128aeadv2.ae:46: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	r9, r8
 	mov	r10, r6
 	rra	r6
@@ -3430,9 +2846,9 @@ grain128aeadv2_init:
 	bit	#2, r10
 	rrc	r6
 	and	r6, r8
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r8, r5
-	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	; grain128aeadv2.ae:46: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	r7, r8
 	bit	#1024, r10
 	rrc	r8
@@ -3443,9 +2859,9 @@ grain128aeadv2_init:
 	bit	#1024, r12
 	rrc	r4
 	and	r4, r8
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r8, r5
-	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	; grain128aeadv2.ae:47: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	mov	r10, r6
 	mov	72(sp), r8
 	swpb	r8
@@ -3453,9 +2869,9 @@ grain128aeadv2_init:
 	xor.b	r8, r6
 	xor	r8, r6
 	and	72(sp), r6
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r6, r5
-	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	; grain128aeadv2.ae:47: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	bit	#2048, r12
 	rrc	r4
 	bit	#4096, r12
@@ -3465,9 +2881,9 @@ grain128aeadv2_init:
 	rra	r8
 	rrc	r6
 	and	r6, r4
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r4, r5
-	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	; grain128aeadv2.ae:48: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	bit	#8, r13
 	rrc	r15
 	mov	r13, r4
@@ -3482,10 +2898,10 @@ grain128aeadv2_init:
 	rrc	r4
 	mov	r15, r8
 	and	r4, r8
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r8, r5
 	mov	r5, 12(sp)
-	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	; grain128aeadv2.ae:48: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	mov	r9, r5
 	mov	r10, r6
 	swpb	r6
@@ -3506,10 +2922,10 @@ grain128aeadv2_init:
 	bit	#512, r9
 	rlc	r7
 	and	r7, r5
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	12(sp), r7
 	xor	r5, r7
-	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
+	; grain128aeadv2.ae:49: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
 	bit	#16, r13
 	rrc	r15
 	bit	#32, r13
@@ -3526,9 +2942,9 @@ grain128aeadv2_init:
 	bit	#4, r13
 	rlc	r4
 	and	r4, r15
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r15, r7
-	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
+	; grain128aeadv2.ae:50: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
 	bit	#256, r13
 	rlc	r11
 	mov	28(sp), r15
@@ -3539,11 +2955,11 @@ grain128aeadv2_init:
 	rrc	r15
 	and	r15, r11
 	and	74(sp), r11
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r11, r7
-	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
+	; grain128aeadv2.ae:58: return cat(f ^ ls, s[127:par]), cat(g ^ s[par - 1:0] ^ ln, b[127:par]), y
 	xor	52(sp), r7
-	; grain128aeadv2.ae:105: return s ^ fed, b ^ fed
+	; grain128aeadv2.ae:123: return s ^ fed, b ^ fed
 	mov	64(sp), r8
 	mov	56(sp), r11
 	xor	r11, r8
@@ -3572,7 +2988,7 @@ grain128aeadv2_init:
 	dec	90(sp)
 	jnz	.Lgrain128aeadv2_init_loop1
 .Lgrain128aeadv2_init_done2:
-	; grain128aeadv2.ae:81: for i in 0..64 / par {
+	; grain128aeadv2.ae:99: for i in 0..64 / par {
 	mov	#4, 104(sp)
 	mov	r8, 20(sp)
 	mov	r10, r8
@@ -3590,7 +3006,7 @@ grain128aeadv2_init:
 	mov	-12(r15), 94(sp)
 	mov	-10(r14), 92(sp)
 .Lgrain128aeadv2_init_loop3:
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	; grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	mov	20(sp), r15
 	mov	r9, r7
 	rla	r15
@@ -3629,7 +3045,7 @@ grain128aeadv2_init:
 	rrc	r4
 	and	r4, r6
 	xor	r6, r13
-	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	; grain128aeadv2.ae:35: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	r11, r15
 	mov	r12, r4
 	rla	r15
@@ -3646,9 +3062,9 @@ grain128aeadv2_init:
 	bit	#512, r6
 	rrc	r14
 	and	r4, r14
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	; grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r14, r13
-	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	; grain128aeadv2.ae:35: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	48(sp), r15
 	rla	r6
 	rlc	r15
@@ -3663,9 +3079,9 @@ grain128aeadv2_init:
 	rla	r14
 	rlc	r6
 	and	r6, r15
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	; grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r15, r13
-	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
+	; grain128aeadv2.ae:36: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
 	mov	r7, r6
 	and	r4, r6
 	mov	r4, 66(sp)
@@ -3677,9 +3093,9 @@ grain128aeadv2_init:
 	rla	r14
 	rlc	r15
 	and	r15, r6
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	; grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r6, r13
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	; grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	bit	#8192, r4
 	rlc	r15
 	xor	r15, r13
@@ -3716,7 +3132,7 @@ grain128aeadv2_init:
 	rlc	r15
 	xor	r15, r13
 	xor	r10, r13
-	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	; grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	mov	r10, r14
 	mov	r11, r15
 	swpb	r15
@@ -3725,9 +3141,9 @@ grain128aeadv2_init:
 	xor	r15, r14
 	bit	#256, r11
 	rrc	r14
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	; grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	xor	r14, r13
-	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	; grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	mov	r11, r14
 	mov	r12, r15
 	swpb	r15
@@ -3736,10 +3152,10 @@ grain128aeadv2_init:
 	xor	r15, r14
 	bit	#256, r12
 	rrc	r14
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	; grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	xor	r14, r13
 	mov	r13, 54(sp)
-	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
+	; grain128aeadv2.ae:41: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	52(sp), r15
 	bit	#128, r15
 	rlc	r5
@@ -3775,7 +3191,7 @@ grain128aeadv2_init:
 	xor	r4, r5
 	xor	r13, r5
 	mov	r5, 62(sp)
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	r9, r13
 	mov	r8, r15
 	swpb	r15
@@ -3804,7 +3220,7 @@ grain128aeadv2_init:
 	mov	r15, 26(sp)
 	xor	r12, r5
 	mov	r5, 10(sp)
-	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	; grain128aeadv2.ae:45: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	bit	#4, r9
 	rrc	r6
 	mov	r10, r5
@@ -3816,19 +3232,19 @@ grain128aeadv2_init:
 	rra	r15
 	rrc	r5
 	and	r5, r6
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	10(sp), r15
 	xor	r6, r15
-	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	; grain128aeadv2.ae:45: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	r7, r6
 	bit	#2048, 20(sp)
 	rlc	r6
 	bit	#4096, r9
 	rrc	r7
 	and	r7, r6
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r6, r15
-	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	; grain128aeadv2.ae:46: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	r9, r7
 	mov	r8, r6
 	rra	r6
@@ -3837,9 +3253,9 @@ grain128aeadv2_init:
 	bit	#2, r8
 	rrc	r6
 	and	r6, r7
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r7, r15
-	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	; grain128aeadv2.ae:46: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	r13, r7
 	bit	#1024, r8
 	rrc	r7
@@ -3850,9 +3266,9 @@ grain128aeadv2_init:
 	bit	#1024, r10
 	rrc	r4
 	and	r4, r7
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r7, r15
-	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	; grain128aeadv2.ae:47: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	mov	r8, r7
 	mov	72(sp), r6
 	swpb	r6
@@ -3860,9 +3276,9 @@ grain128aeadv2_init:
 	xor.b	r6, r7
 	xor	r6, r7
 	and	72(sp), r7
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r7, r15
-	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	; grain128aeadv2.ae:47: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	bit	#2048, r10
 	rrc	r4
 	bit	#4096, r10
@@ -3872,9 +3288,9 @@ grain128aeadv2_init:
 	rra	r6
 	rrc	r7
 	and	r7, r4
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r4, r15
-	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	; grain128aeadv2.ae:48: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	bit	#8, r11
 	rrc	r5
 	mov	r11, r4
@@ -3889,10 +3305,10 @@ grain128aeadv2_init:
 	rrc	r4
 	mov	r5, r7
 	and	r4, r7
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r7, r15
 	mov	r15, 8(sp)
-	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	; grain128aeadv2.ae:48: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	mov	r9, r6
 	mov	r8, r15
 	swpb	r15
@@ -3913,10 +3329,10 @@ grain128aeadv2_init:
 	bit	#512, r9
 	rlc	r13
 	and	r13, r6
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	8(sp), r13
 	xor	r6, r13
-	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
+	; grain128aeadv2.ae:49: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
 	bit	#16, r11
 	rrc	r5
 	bit	#32, r11
@@ -3933,9 +3349,9 @@ grain128aeadv2_init:
 	bit	#4, r11
 	rlc	r4
 	and	r4, r5
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r5, r13
-	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
+	; grain128aeadv2.ae:50: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
 	bit	#256, r11
 	rlc	r14
 	mov	26(sp), r15
@@ -3946,19 +3362,18 @@ grain128aeadv2_init:
 	rrc	r15
 	and	r15, r14
 	and	66(sp), r14
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r14, r13
-	; grain128aeadv2.ae:50: ns = cat(f ^ ls, s[127:par])
+	; grain128aeadv2.ae:58: return cat(f ^ ls, s[127:par]), cat(g ^ s[par - 1:0] ^ ln, b[127:par]), y
 	mov	62(sp), r14
 	xor	40(sp), r14
-	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
 	xor	52(sp), r13
 	xor	80(sp), r13
-	; grain128aeadv2.ae:105: return s ^ fed, b ^ fed
+	; grain128aeadv2.ae:123: return s ^ fed, b ^ fed
 	mov	54(sp), r7
 	xor	r7, r14
 	xor	r7, r13
-	; grain128aeadv2.ae:84: kl = kl >> par
+	; grain128aeadv2.ae:102: kl = kl >> par
 	mov	50(sp), 52(sp)
 	mov	42(sp), 50(sp)
 	mov	36(sp), 42(sp)
@@ -3993,14 +3408,14 @@ grain128aeadv2_init:
 	dec	104(sp)
 	jnz	.Lgrain128aeadv2_init_loop3
 .Lgrain128aeadv2_init_done4:
-	; grain128aeadv2.ae:88: for i in 0..64 / par {
+	; grain128aeadv2.ae:106: for i in 0..64 / par {
 	mov	#4, 100(sp)
 	mov	r9, r7
 	mov	#0, 110(sp)
 	mov	#0, 108(sp)
 	mov	#0, 106(sp)
 .Lgrain128aeadv2_init_loop5:
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	; grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	mov	20(sp), r15
 	mov	r7, r13
 	rla	r15
@@ -4039,7 +3454,7 @@ grain128aeadv2_init:
 	rrc	r4
 	and	r4, r9
 	xor	r9, r6
-	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	; grain128aeadv2.ae:35: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	r11, r15
 	mov	r12, r4
 	rla	r15
@@ -4056,9 +3471,9 @@ grain128aeadv2_init:
 	bit	#512, r9
 	rrc	r14
 	and	r4, r14
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	; grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r14, r6
-	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	; grain128aeadv2.ae:35: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	48(sp), r15
 	rla	r9
 	rlc	r15
@@ -4073,9 +3488,9 @@ grain128aeadv2_init:
 	rla	r14
 	rlc	r9
 	and	r9, r15
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	; grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r15, r6
-	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
+	; grain128aeadv2.ae:36: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
 	mov	r13, r9
 	and	r4, r9
 	mov	r4, 60(sp)
@@ -4087,9 +3502,9 @@ grain128aeadv2_init:
 	rla	r14
 	rlc	r15
 	and	r15, r9
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	; grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r9, r6
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	; grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	bit	#8192, r4
 	rlc	r15
 	xor	r15, r6
@@ -4126,7 +3541,7 @@ grain128aeadv2_init:
 	rlc	r15
 	xor	r15, r6
 	xor	r10, r6
-	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	; grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	mov	r10, r14
 	mov	r11, r15
 	swpb	r15
@@ -4135,9 +3550,9 @@ grain128aeadv2_init:
 	xor	r15, r14
 	bit	#256, r11
 	rrc	r14
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	; grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	xor	r14, r6
-	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	; grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	mov	r11, r14
 	mov	r12, r15
 	swpb	r15
@@ -4146,10 +3561,10 @@ grain128aeadv2_init:
 	xor	r15, r14
 	bit	#256, r12
 	rrc	r14
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	; grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	xor	r14, r6
 	mov	r6, 78(sp)
-	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
+	; grain128aeadv2.ae:41: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	52(sp), r15
 	bit	#128, r15
 	rlc	r5
@@ -4185,7 +3600,7 @@ grain128aeadv2_init:
 	xor	r4, r5
 	xor	r6, r5
 	mov	r5, 70(sp)
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	r7, r5
 	mov	r8, r15
 	swpb	r15
@@ -4214,7 +3629,7 @@ grain128aeadv2_init:
 	mov	r15, 24(sp)
 	xor	r12, r6
 	mov	r6, 6(sp)
-	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	; grain128aeadv2.ae:45: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	bit	#4, r7
 	rrc	r9
 	mov	r10, r6
@@ -4226,19 +3641,19 @@ grain128aeadv2_init:
 	rra	r15
 	rrc	r6
 	and	r6, r9
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	6(sp), r15
 	xor	r9, r15
-	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	; grain128aeadv2.ae:45: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	r13, r9
 	bit	#2048, 20(sp)
 	rlc	r9
 	bit	#4096, r7
 	rrc	r13
 	and	r13, r9
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r9, r15
-	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	; grain128aeadv2.ae:46: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	r7, r13
 	mov	r8, r9
 	rra	r9
@@ -4247,9 +3662,9 @@ grain128aeadv2_init:
 	bit	#2, r8
 	rrc	r9
 	and	r9, r13
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r13, r15
-	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	; grain128aeadv2.ae:46: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	r5, r13
 	bit	#1024, r8
 	rrc	r13
@@ -4260,9 +3675,9 @@ grain128aeadv2_init:
 	bit	#1024, r10
 	rrc	r4
 	and	r4, r13
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r13, r15
-	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	; grain128aeadv2.ae:47: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	mov	r8, r13
 	mov	72(sp), r9
 	swpb	r9
@@ -4270,9 +3685,9 @@ grain128aeadv2_init:
 	xor.b	r9, r13
 	xor	r9, r13
 	and	72(sp), r13
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r13, r15
-	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	; grain128aeadv2.ae:47: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	bit	#2048, r10
 	rrc	r4
 	bit	#4096, r10
@@ -4282,9 +3697,9 @@ grain128aeadv2_init:
 	rra	r9
 	rrc	r13
 	and	r13, r4
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r4, r15
-	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	; grain128aeadv2.ae:48: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	bit	#8, r11
 	rrc	r6
 	mov	r11, r4
@@ -4299,10 +3714,10 @@ grain128aeadv2_init:
 	rrc	r4
 	mov	r6, r13
 	and	r4, r13
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r13, r15
 	mov	r15, 4(sp)
-	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	; grain128aeadv2.ae:48: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	mov	r7, r9
 	mov	r8, r15
 	swpb	r15
@@ -4323,10 +3738,10 @@ grain128aeadv2_init:
 	bit	#512, r7
 	rlc	r5
 	and	r5, r9
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	4(sp), r5
 	xor	r9, r5
-	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
+	; grain128aeadv2.ae:49: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
 	bit	#16, r11
 	rrc	r6
 	bit	#32, r11
@@ -4343,9 +3758,9 @@ grain128aeadv2_init:
 	bit	#4, r11
 	rlc	r4
 	and	r4, r6
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r6, r5
-	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
+	; grain128aeadv2.ae:50: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
 	bit	#256, r11
 	rlc	r14
 	mov	24(sp), r15
@@ -4356,11 +3771,11 @@ grain128aeadv2_init:
 	rrc	r15
 	and	r15, r14
 	and	60(sp), r14
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r14, r5
-	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
+	; grain128aeadv2.ae:58: return cat(f ^ ls, s[127:par]), cat(g ^ s[par - 1:0] ^ ln, b[127:par]), y
 	xor	52(sp), r5
-	; grain128aeadv2.ae:90: acc = cat(y, acc[63:par])
+	; grain128aeadv2.ae:108: acc = cat(y, acc[63:par])
 	mov	50(sp), 52(sp)
 	mov	42(sp), 50(sp)
 	mov	36(sp), 42(sp)
@@ -4390,13 +3805,13 @@ grain128aeadv2_init:
 	dec	100(sp)
 	jnz	.Lgrain128aeadv2_init_loop5
 .Lgrain128aeadv2_init_done6:
-	; grain128aeadv2.ae:93: for i in 0..64 / par {
+	; grain128aeadv2.ae:111: for i in 0..64 / par {
 	mov	#4, 102(sp)
 	mov	#0, 88(sp)
 	mov	#0, 86(sp)
 	mov	#0, 84(sp)
 .Lgrain128aeadv2_init_loop7:
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	; grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	mov	20(sp), r15
 	mov	r7, r13
 	rla	r15
@@ -4435,7 +3850,7 @@ grain128aeadv2_init:
 	rrc	r4
 	and	r4, r9
 	xor	r9, r6
-	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	; grain128aeadv2.ae:35: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	r11, r15
 	mov	r12, r4
 	rla	r15
@@ -4452,9 +3867,9 @@ grain128aeadv2_init:
 	bit	#512, r9
 	rrc	r14
 	and	r4, r14
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	; grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r14, r6
-	; grain128aeadv2.ae:34: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	; grain128aeadv2.ae:35: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	48(sp), r15
 	rla	r9
 	rlc	r15
@@ -4469,9 +3884,9 @@ grain128aeadv2_init:
 	rla	r14
 	rlc	r9
 	and	r9, r15
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	; grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r15, r6
-	; grain128aeadv2.ae:35: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
+	; grain128aeadv2.ae:36: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
 	mov	r13, r9
 	and	r4, r9
 	mov	r4, 58(sp)
@@ -4483,9 +3898,9 @@ grain128aeadv2_init:
 	rla	r14
 	rlc	r15
 	and	r15, r9
-	; grain128aeadv2.ae:33: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	; grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r9, r6
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	; grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	bit	#8192, r4
 	rlc	r15
 	xor	r15, r6
@@ -4522,7 +3937,7 @@ grain128aeadv2_init:
 	rlc	r15
 	xor	r15, r6
 	xor	r10, r6
-	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	; grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	mov	r10, r14
 	mov	r11, r15
 	swpb	r15
@@ -4531,9 +3946,9 @@ grain128aeadv2_init:
 	xor	r15, r14
 	bit	#256, r11
 	rrc	r14
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	; grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	xor	r14, r6
-	; grain128aeadv2.ae:38: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	; grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	mov	r11, r14
 	mov	r12, r15
 	swpb	r15
@@ -4542,10 +3957,10 @@ grain128aeadv2_init:
 	xor	r15, r14
 	bit	#256, r12
 	rrc	r14
-	; grain128aeadv2.ae:37: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	; grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	xor	r14, r6
 	mov	r6, 76(sp)
-	; grain128aeadv2.ae:40: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
+	; grain128aeadv2.ae:41: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	52(sp), r15
 	bit	#128, r15
 	rlc	r5
@@ -4581,7 +3996,7 @@ grain128aeadv2_init:
 	xor	r4, r5
 	xor	r6, r5
 	mov	r5, 68(sp)
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	r7, r5
 	mov	r8, r15
 	swpb	r15
@@ -4610,7 +4025,7 @@ grain128aeadv2_init:
 	mov	r15, 22(sp)
 	xor	r12, r6
 	mov	r6, 2(sp)
-	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	; grain128aeadv2.ae:45: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	bit	#4, r7
 	rrc	r9
 	mov	r10, r6
@@ -4622,19 +4037,19 @@ grain128aeadv2_init:
 	rra	r15
 	rrc	r6
 	and	r6, r9
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	2(sp), r15
 	xor	r9, r15
-	; grain128aeadv2.ae:44: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	; grain128aeadv2.ae:45: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	r13, r9
 	bit	#2048, 20(sp)
 	rlc	r9
 	bit	#4096, r7
 	rrc	r13
 	and	r13, r9
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r9, r15
-	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	; grain128aeadv2.ae:46: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	r7, r13
 	mov	r8, r9
 	rra	r9
@@ -4643,9 +4058,9 @@ grain128aeadv2_init:
 	bit	#2, r8
 	rrc	r9
 	and	r9, r13
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r13, r15
-	; grain128aeadv2.ae:45: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	; grain128aeadv2.ae:46: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	r5, r13
 	bit	#1024, r8
 	rrc	r13
@@ -4656,9 +4071,9 @@ grain128aeadv2_init:
 	bit	#1024, r10
 	rrc	r4
 	and	r4, r13
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r13, r15
-	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	; grain128aeadv2.ae:47: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	mov	r8, r13
 	mov	72(sp), r9
 	swpb	r9
@@ -4666,9 +4081,9 @@ grain128aeadv2_init:
 	xor.b	r9, r13
 	xor	r9, r13
 	and	72(sp), r13
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r13, r15
-	; grain128aeadv2.ae:46: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	; grain128aeadv2.ae:47: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	bit	#2048, r10
 	rrc	r4
 	bit	#4096, r10
@@ -4678,9 +4093,9 @@ grain128aeadv2_init:
 	rra	r9
 	rrc	r13
 	and	r13, r4
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r4, r15
-	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	; grain128aeadv2.ae:48: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	bit	#8, r11
 	rrc	r6
 	mov	r11, r4
@@ -4695,10 +4110,10 @@ grain128aeadv2_init:
 	rrc	r4
 	mov	r6, r13
 	and	r4, r13
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r13, r15
 	mov	r15, 0(sp)
-	; grain128aeadv2.ae:47: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	; grain128aeadv2.ae:48: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	mov	r7, r9
 	mov	r8, r15
 	swpb	r15
@@ -4719,10 +4134,10 @@ grain128aeadv2_init:
 	bit	#512, r7
 	rlc	r5
 	and	r5, r9
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	@sp, r5
 	xor	r9, r5
-	; grain128aeadv2.ae:48: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
+	; grain128aeadv2.ae:49: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
 	bit	#16, r11
 	rrc	r6
 	bit	#32, r11
@@ -4739,9 +4154,9 @@ grain128aeadv2_init:
 	bit	#4, r11
 	rlc	r4
 	and	r4, r6
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r6, r5
-	; grain128aeadv2.ae:49: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
+	; grain128aeadv2.ae:50: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
 	bit	#256, r11
 	rlc	r14
 	mov	22(sp), r15
@@ -4752,11 +4167,11 @@ grain128aeadv2_init:
 	rrc	r15
 	and	r15, r14
 	and	58(sp), r14
-	; grain128aeadv2.ae:43: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	; grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r14, r5
-	; grain128aeadv2.ae:51: nb = cat(g ^ s[par - 1:0] ^ ln, b[127:par])
+	; grain128aeadv2.ae:58: return cat(f ^ ls, s[127:par]), cat(g ^ s[par - 1:0] ^ ln, b[127:par]), y
 	xor	52(sp), r5
-	; grain128aeadv2.ae:95: sr = cat(y, sr[63:par])
+	; grain128aeadv2.ae:113: sr = cat(y, sr[63:par])
 	mov	50(sp), 52(sp)
 	mov	42(sp), 50(sp)
 	mov	36(sp), 42(sp)

@@ -188,3 +188,37 @@ def test_cli_exit_code_2(tmp_path, capsys):
     assert main(["check", str(spec)]) == 2
     err = capsys.readouterr().err
     assert re.search(r"bad\.ae:2:15: error: this condition may be secret", err) and "Traceback" not in err
+
+
+# -- a knob defaulting to the target's word ----------------------------------------------------
+
+WORD_KNOB = """spec w
+knob par: {8, 16, 32} = word
+fn f(x: u<par>) -> u<par> {
+    return x ^ 1
+}
+"""
+
+
+def test_a_knob_defaulting_to_word_takes_the_targets_word(tmp_path):
+    path = tmp_path / "w.ae"
+    path.write_text(WORD_KNOB)
+    assert load_module(str(path), {}).knobs == {"par": 16}          # no target: 16
+    assert load_module(str(path), {}, 32).knobs == {"par": 32}
+    assert load_module(str(path), {"par": "8"}, 32).knobs == {"par": 8}   # -k still sets it
+    assert load_module(str(path), {}, 32).knob_decls["par"].default == "word"
+
+
+def test_a_word_default_outside_the_choices_is_an_error(tmp_path):
+    path = tmp_path / "w.ae"
+    path.write_text(WORD_KNOB.replace("{8, 16, 32}", "{8, 16}"))
+    with pytest.raises(SpecError, match="target's word size 32 of knob par is not one of its choices"):
+        load_module(str(path), {}, 32)
+
+
+def test_compiled_for_each_target_at_its_word(tmp_path):
+    from aedsl.driver import compile_spec
+    path = tmp_path / "w.ae"
+    path.write_text(WORD_KNOB)
+    assert compile_spec(path, "msp430f1611", entry="f").knobs["par"] == 16
+    assert compile_spec(path, "stm32f030", entry="f").knobs["par"] == 32
