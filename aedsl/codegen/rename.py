@@ -9,7 +9,10 @@ and rD not live at the block's end. An instruction updating rD in place (`eors r
 `xor r11, r15`) then updates rS. Two-operand selection with a spilled or precoloured value
 leaves such copies behind when the allocator could not give both ends one register (MSP430: a
 spilled value built in a temporary, `mov r4, r15; xor r11, r15; mov r15, 44(sp)` where r4 dies,
-becomes `xor r11, r4; mov r4, 44(sp)`). Where rS is written again while rD still holds the
+becomes `xor r11, r4; mov r4, 44(sp)`). Where rS lives on after the copy, the copy goes the
+same way when rD is only read while it holds the copy and rS is not written meanwhile (a pointer
+copied for one store through it: `mov r11, r12; mov r15, -10(r12)` -> `mov r15, -10(r11)`).
+Where rS is written again while rD still holds the
 copy, the copy goes too when the two registers can exchange names from the copy up to the first
 point where both are dead, with no label, barrier, branch or call in between (a call or a
 branch ties registers to their names): the copied value then stays in rS and what the block
@@ -143,8 +146,12 @@ def _first_change(block, du, live_out, target, regs, stop, updates_in_place, sta
         if cp is None:
             continue
         s, d = cp
-        if s == d or s not in regs or d not in regs or s in after[i]:
+        if s == d or s not in regs or d not in regs:
             continue
+        # rS still live after the copy: its reads of rD may read rS as long as neither changes
+        # (no write of rS, no in-place update of rD, which would then update rS) while rD holds
+        # the copy (a pointer copied for each use of it: `mov r11, r12; mov r15, -10(r12)`)
+        both = s in after[i]
         rename, j, ok = [], i + 1, True
         while d in after[j - 1]:
             inst = block[j] if j < n else None
@@ -157,12 +164,17 @@ def _first_change(block, du, live_out, target, regs, stop, updates_in_place, sta
                 rename.append(j)
             if d in dj and not updates_in_place(inst, target, d):
                 break                   # a new value of rD: not renamed
+            if d in dj and both:
+                ok = False              # rD updated in place: rS would change under its own reads
+                break
             if s in dj and d in after[j]:
                 ok = False
                 break
             j += 1
         if ok:
             return "rename", i, d, s, rename
+        if both:
+            continue
         j = _swap_end(block, after, i, d, s, target, stop)
         if j is not None:
             return "swap", i, d, s, j

@@ -1187,7 +1187,7 @@ norx32_4_1_encrypt_with:
 
 @ --- norx32_4_1_decrypt_with: norx32_4_1.decrypt_with
 @     frame 316 bytes (110 spill slots, 43 on the stack; locals 144), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2376 bytes of code and literals
+@     estimated 2374 bytes of code and literals
 	.section .text.norx32_4_1_decrypt_with,"ax",%progbits
 	.global norx32_4_1_decrypt_with
 	.type norx32_4_1_decrypt_with, %function
@@ -1987,9 +1987,8 @@ norx32_4_1_decrypt_with:
 	mov	r3, r4
 	mov	r2, r4
 	mov	r1, r4
-	mov	r0, r4
-	str	r0, [sp, #28]
-	ldr	r6, [sp, #84]
+	str	r4, [sp, #28]
+	mov	r6, r0
 	movs	r0, #3
 	lsls	r0, r0, #7
 	cmp	r6, r0

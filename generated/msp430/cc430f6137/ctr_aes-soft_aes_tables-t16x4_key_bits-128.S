@@ -6,7 +6,7 @@
 
 ; --- ctr_key_setup: ctr.key_setup
 ;     frame 16 bytes (0 spill slots, locals 16), saves r6, r7, r8, r9, r10
-;     estimated 238 bytes of code
+;     estimated 236 bytes of code
 	.section .text.ctr_key_setup,"ax",@progbits
 	.global ctr_key_setup
 	.type ctr_key_setup, @function
@@ -74,8 +74,7 @@ ctr_key_setup:
 	mov	-2(r14), r10
 	tst	r15
 	jz	.Lctr_key_setup_else8
-	mov	r9, r11
-	mov.b	r11, r11
+	mov.b	r9, r11
 	mov.b	r10, r15
 	xor	r15, r10
 	swpb	r10
@@ -270,7 +269,7 @@ ctr_decrypt_with:
 
 ; --- ctr_xor_stream: ctr.xor_stream
 ;     frame 56 bytes (20 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1018 bytes of code
+;     estimated 988 bytes of code
 	.section .text.ctr_xor_stream,"ax",@progbits
 	.local ctr_xor_stream
 	.type ctr_xor_stream, @function
@@ -344,33 +343,31 @@ ctr_xor_stream:
 	jmp	.Lctr_xor_stream_words4
 .Lctr_xor_stream_join5:
 	mov	8(sp), r9
-	mov	r9, r15
-	mov	@r15, r14
+	mov	@r9, r14
 	add	14(sp), r14
-	mov	2(r15), r10
+	mov	2(r9), r10
 	addc	#0, r10
-	mov	4(r15), r12
+	mov	4(r9), r12
 	addc	#0, r12
-	mov	6(r15), r13
+	mov	6(r9), r13
 	addc	#0, r13
-	mov	8(r15), r6
+	mov	8(r9), r6
 	addc	#0, r6
-	mov	10(r15), r11
+	mov	10(r9), r11
 	addc	#0, r11
-	mov	12(r15), r5
+	mov	12(r9), r5
 	addc	#0, r5
 	mov	14(r9), r9
 	addc	#0, r9
 	mov	6(sp), r8
-	mov	r8, r15
-	xor	@r15, r5
-	xor	2(r15), r9
-	xor	4(r15), r6
-	xor	6(r15), r11
-	xor	8(r15), r12
-	xor	10(r15), r13
-	xor	12(r15), r14
-	xor	14(r15), r10
+	xor	@r8, r5
+	xor	2(r8), r9
+	xor	4(r8), r6
+	xor	6(r8), r11
+	xor	8(r8), r12
+	xor	10(r8), r13
+	xor	12(r8), r14
+	xor	14(r8), r10
 	; aes.ae:135: @unroll(round_unroll)
 	mov	#9, 4(sp)
 	mov	r10, r15
@@ -393,16 +390,14 @@ ctr_xor_stream:
 	; aes.ae:135: @unroll(round_unroll)
 	xor	r10, r9
 	swpb	r9
-	mov	r11, r8
-	mov.b	r8, r8
+	mov.b	r11, r8
 	; aes.ae:139: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
 	mov.b	r12, r10
 	mov	r10, 0(sp)
 	; aes.ae:135: @unroll(round_unroll)
 	xor	r10, r12
 	swpb	r12
-	mov	r14, r10
-	mov.b	r10, r10
+	mov.b	r14, r10
 	; aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
 	rla	r9
 	rla	r8
@@ -420,12 +415,10 @@ ctr_xor_stream:
 	xor	@r7+, r9
 	swpb	r11
 	mov.b	r11, r11
-	mov	r13, r8
-	mov.b	r8, r8
+	mov.b	r13, r8
 	swpb	r14
 	mov.b	r14, r12
-	mov	r5, r14
-	mov.b	r14, r14
+	mov.b	r5, r14
 	; aes.ae:138: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
 	rla	r11
 	rla	r8
@@ -443,12 +436,10 @@ ctr_xor_stream:
 	xor	@r7+, r11
 	swpb	r13
 	mov.b	r13, r13
-	mov	r15, r8
-	mov.b	r8, r8
+	mov.b	r15, r8
 	swpb	r5
 	mov.b	r5, r5
-	mov	r6, r14
-	mov.b	r14, r14
+	mov.b	r6, r14
 	; aes.ae:139: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
 	rla	r13
 	rla	r8
@@ -494,15 +485,13 @@ ctr_xor_stream:
 	swpb	r10
 	mov.b	r10, r10
 	mov.b	ctr_E.sbox(r10), r4
-	mov	r11, r10
-	mov.b	r10, r10
+	mov.b	r11, r10
 	mov.b	ctr_E.sbox(r10), r7
 	mov	r12, r10
 	swpb	r10
 	mov.b	r10, r10
 	mov.b	ctr_E.sbox(r10), r8
-	mov	r14, r10
-	mov.b	r10, r10
+	mov.b	r14, r10
 	mov.b	ctr_E.sbox(r10), r10
 	swpb	r8
 	bis	r10, r8
@@ -511,14 +500,12 @@ ctr_xor_stream:
 	swpb	r11
 	mov.b	r11, r11
 	mov.b	ctr_E.sbox(r11), r11
-	mov	r13, r7
-	mov.b	r7, r7
+	mov.b	r13, r7
 	mov.b	ctr_E.sbox(r7), r10
 	swpb	r14
 	mov.b	r14, r14
 	mov.b	ctr_E.sbox(r14), r7
-	mov	r5, r14
-	mov.b	r14, r14
+	mov.b	r5, r14
 	mov.b	ctr_E.sbox(r14), r14
 	swpb	r7
 	bis	r14, r7
@@ -527,14 +514,12 @@ ctr_xor_stream:
 	swpb	r13
 	mov.b	r13, r13
 	mov.b	ctr_E.sbox(r13), r14
-	mov	r15, r13
-	mov.b	r13, r13
+	mov.b	r15, r13
 	mov.b	ctr_E.sbox(r13), r10
 	swpb	r5
 	mov.b	r5, r5
 	mov.b	ctr_E.sbox(r5), r13
-	mov	r6, r5
-	mov.b	r5, r5
+	mov.b	r6, r5
 	mov.b	ctr_E.sbox(r5), r5
 	swpb	r13
 	bis	r5, r13
@@ -558,26 +543,25 @@ ctr_xor_stream:
 	mov	16(sp), r6
 	xor	r15, r6
 	mov	6(sp), r5
-	mov	r5, r15
-	xor	172(r15), r6
+	xor	172(r5), r6
 	mov	18(sp), r9
 	xor	r12, r9
-	xor	174(r15), r9
+	xor	174(r5), r9
 	mov	20(sp), r12
 	xor	r13, r12
-	xor	168(r15), r12
+	xor	168(r5), r12
 	mov	22(sp), r13
 	xor	r14, r13
-	xor	170(r15), r13
+	xor	170(r5), r13
 	mov	24(sp), r14
 	xor	r7, r14
-	xor	164(r15), r14
+	xor	164(r5), r14
 	mov	26(sp), r7
 	xor	r11, r7
-	xor	166(r15), r7
+	xor	166(r5), r7
 	mov	28(sp), r11
 	xor	r8, r11
-	xor	160(r15), r11
+	xor	160(r5), r11
 	mov	30(sp), r8
 	xor	r4, r8
 	xor	162(r5), r8

@@ -6,7 +6,7 @@
 
 ; --- ghash_mul: ghash.mul
 ;     frame 32 bytes (16 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 422 bytes of code
+;     estimated 420 bytes of code
 	.section .text.ghash_mul,"ax",@progbits
 	.global ghash_mul
 	.type ghash_mul, @function
@@ -144,14 +144,13 @@ ghash_mul:
 	jnc	.Lghash_mul_loop1
 .Lghash_mul_done2:
 	mov	30(sp), r14
-	mov	r14, r15
-	mov	12(sp), 0(r15)
-	mov	10(sp), 2(r15)
-	mov	8(sp), 4(r15)
-	mov	6(sp), 6(r15)
-	mov	4(sp), 8(r15)
-	mov	2(sp), 10(r15)
-	mov	@sp, 12(r15)
+	mov	12(sp), 0(r14)
+	mov	10(sp), 2(r14)
+	mov	8(sp), 4(r14)
+	mov	6(sp), 6(r14)
+	mov	4(sp), 8(r14)
+	mov	2(sp), 10(r14)
+	mov	@sp, 12(r14)
 	mov	28(sp), 14(r14)
 	add	#32, sp
 	popm.w	#7, r10
@@ -182,7 +181,7 @@ ghash_init:
 
 ; --- ghash_mul_h: ghash.mul_h
 ;     frame 32 bytes (16 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 422 bytes of code
+;     estimated 420 bytes of code
 	.section .text.ghash_mul_h,"ax",@progbits
 	.global ghash_mul_h
 	.type ghash_mul_h, @function
@@ -320,14 +319,13 @@ ghash_mul_h:
 	jnc	.Lghash_mul_h_loop1
 .Lghash_mul_h_done2:
 	mov	30(sp), r14
-	mov	r14, r15
-	mov	12(sp), 0(r15)
-	mov	10(sp), 2(r15)
-	mov	8(sp), 4(r15)
-	mov	6(sp), 6(r15)
-	mov	4(sp), 8(r15)
-	mov	2(sp), 10(r15)
-	mov	@sp, 12(r15)
+	mov	12(sp), 0(r14)
+	mov	10(sp), 2(r14)
+	mov	8(sp), 4(r14)
+	mov	6(sp), 6(r14)
+	mov	4(sp), 8(r14)
+	mov	2(sp), 10(r14)
+	mov	@sp, 12(r14)
 	mov	28(sp), 14(r14)
 	add	#32, sp
 	popm.w	#7, r10
@@ -337,7 +335,7 @@ ghash_mul_h:
 
 ; --- ghash_absorb: ghash.absorb
 ;     frame 76 bytes (30 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 788 bytes of code
+;     estimated 784 bytes of code
 	.section .text.ghash_absorb,"ax",@progbits
 	.global ghash_absorb
 	.type ghash_absorb, @function
@@ -472,14 +470,13 @@ ghash_absorb:
 	mov	#0, 26(sp)
 	mov	#0, 24(sp)
 	mov	44(sp), r13
-	mov	r13, r15
-	mov	@r15, r14
-	mov	2(r15), 22(sp)
-	mov	4(r15), 20(sp)
-	mov	6(r15), 18(sp)
-	mov	8(r15), 16(sp)
-	mov	10(r15), 14(sp)
-	mov	12(r15), 12(sp)
+	mov	@r13, r14
+	mov	2(r13), 22(sp)
+	mov	4(r13), 20(sp)
+	mov	6(r13), 18(sp)
+	mov	8(r13), 16(sp)
+	mov	10(r13), 14(sp)
+	mov	12(r13), 12(sp)
 	mov	14(r13), r15
 .Lghash_absorb_loop8:
 	; ghash.ae:37: z = z ^ (if x[127 - i] == 1 then v else 0)
@@ -606,14 +603,13 @@ ghash_absorb:
 	jnc	.Lghash_absorb_loop1
 .Lghash_absorb_done2:
 	mov	58(sp), r13
-	mov	r13, r15
-	mov	42(sp), 0(r15)
-	mov	40(sp), 2(r15)
-	mov	38(sp), 4(r15)
-	mov	36(sp), 6(r15)
-	mov	r10, 8(r15)
-	mov	r11, 10(r15)
-	mov	r12, 12(r15)
+	mov	42(sp), 0(r13)
+	mov	40(sp), 2(r13)
+	mov	38(sp), 4(r13)
+	mov	36(sp), 6(r13)
+	mov	r10, 8(r13)
+	mov	r11, 10(r13)
+	mov	r12, 12(r13)
 	mov	r14, 14(r13)
 	add	#76, sp
 	popm.w	#7, r10

@@ -6,7 +6,7 @@
 
 ; --- ocb3_key_setup: ocb3.key_setup
 ;     frame 62 bytes (7 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1324 bytes of code
+;     estimated 1308 bytes of code
 	.section .text.ocb3_key_setup,"ax",@progbits
 	.global ocb3_key_setup
 	.type ocb3_key_setup, @function
@@ -78,8 +78,7 @@ ocb3_key_setup:
 	mov	-2(r8), r11
 	tst	r15
 	jz	.Locb3_key_setup_else8
-	mov	r9, r12
-	mov.b	r12, r12
+	mov.b	r9, r12
 	mov.b	r11, r15
 	xor	r15, r11
 	swpb	r11
@@ -230,15 +229,14 @@ ocb3_key_setup:
 	call	#ocb3_E_encrypt_block
 	; ocb3.ae:90: l[at_star] = l_star
 	mov	10(sp), r5
-	mov	r5, r15
-	mov	46(sp), 0(r15)
-	mov	48(sp), 2(r15)
-	mov	50(sp), 4(r15)
-	mov	52(sp), 6(r15)
-	mov	54(sp), 8(r15)
-	mov	56(sp), 10(r15)
-	mov	58(sp), 12(r15)
-	mov	60(sp), 14(r15)
+	mov	46(sp), 0(r5)
+	mov	48(sp), 2(r5)
+	mov	50(sp), 4(r5)
+	mov	52(sp), 6(r5)
+	mov	54(sp), 8(r5)
+	mov	56(sp), 10(r5)
+	mov	58(sp), 12(r5)
+	mov	60(sp), 14(r5)
 	mov.b	61(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#3, r15
@@ -258,8 +256,7 @@ ocb3_key_setup:
 	rlam.w	#1, r12
 	xor	r15, r12
 	; ocb3.ae:91: l[at_dollar] = l_dollar
-	mov	r5, r15
-	mov	r12, 16(r15)
+	mov	r12, 16(r5)
 	mov	r12, r10
 	and	#32767, r10
 	rlam.w	#1, r10
@@ -271,7 +268,7 @@ ocb3_key_setup:
 	rrum.w	#3, r14
 	rlam.w	#1, r13
 	bis	r14, r13
-	mov	r13, 18(r15)
+	mov	r13, 18(r5)
 	mov	48(sp), r11
 	and	#16383, r11
 	rlam.w	#1, r11
@@ -289,7 +286,7 @@ ocb3_key_setup:
 	rrum.w	#3, r14
 	rlam.w	#1, r13
 	bis	r14, r13
-	mov	r13, 20(r15)
+	mov	r13, 20(r5)
 	mov	50(sp), r12
 	and	#16383, r12
 	rlam.w	#1, r12
@@ -307,8 +304,7 @@ ocb3_key_setup:
 	rrum.w	#3, r14
 	rlam.w	#1, r13
 	bis	r14, r13
-	mov	r5, r15
-	mov	r13, 22(r15)
+	mov	r13, 22(r5)
 	mov	52(sp), r9
 	and	#16383, r9
 	rlam.w	#1, r9
@@ -326,8 +322,7 @@ ocb3_key_setup:
 	rrum.w	#3, r14
 	rlam.w	#1, r13
 	bis	r14, r13
-	mov	r5, r15
-	mov	r13, 24(r15)
+	mov	r13, 24(r5)
 	mov	54(sp), r13
 	and	#16383, r13
 	rlam.w	#1, r13
@@ -345,8 +340,7 @@ ocb3_key_setup:
 	rrum.w	#3, r8
 	rlam.w	#1, r14
 	bis	r8, r14
-	mov	r5, r15
-	mov	r14, 26(r15)
+	mov	r14, 26(r5)
 	mov	56(sp), r14
 	and	#16383, r14
 	rlam.w	#1, r14
@@ -364,8 +358,7 @@ ocb3_key_setup:
 	rrum.w	#3, r7
 	rlam.w	#1, r8
 	bis	r7, r8
-	mov	r5, r15
-	mov	r8, 28(r15)
+	mov	r8, 28(r5)
 	mov	58(sp), r8
 	and	#16383, r8
 	rlam.w	#1, r8
@@ -383,8 +376,7 @@ ocb3_key_setup:
 	rrum.w	#3, r7
 	rlam.w	#1, r6
 	bis	r7, r6
-	mov	r5, r15
-	mov	r6, 30(r15)
+	mov	r6, 30(r5)
 	mov	60(sp), r15
 	and	#16383, r15
 	rlam.w	#1, r15
@@ -507,7 +499,7 @@ ocb3_key_setup:
 
 ; --- ocb3_encrypt_with: ocb3.encrypt_with
 ;     frame 232 bytes (59 spill slots, locals 112), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2650 bytes of code
+;     estimated 2646 bytes of code
 	.section .text.ocb3_encrypt_with,"ax",@progbits
 	.global ocb3_encrypt_with
 	.type ocb3_encrypt_with, @function
@@ -559,14 +551,14 @@ ocb3_encrypt_with:
 	mov	#0, 30(sp)
 	mov	#0, 28(sp)
 	mov	68(sp), r4
-	mov	r4, r15
-	mov	32(r15), 8(sp)
-	mov	34(r15), 6(sp)
-	mov	36(r15), 4(sp)
-	mov	38(r15), 2(sp)
-	mov	40(r15), r10
-	mov	42(r15), r9
+	mov	32(r4), 8(sp)
+	mov	34(r4), 6(sp)
+	mov	36(r4), 4(sp)
+	mov	38(r4), 2(sp)
+	mov	40(r4), r10
+	mov	42(r4), r9
 	mov	44(r4), r4
+	mov	68(sp), r15
 	mov	46(r15), r15
 	cmp	80(sp), 62(sp)
 	jnc	.Locb3_encrypt_with_near40
@@ -700,8 +692,7 @@ ocb3_encrypt_with:
 	mov	#0, r11
 	mov	#0, r13
 .Locb3_encrypt_with_endif9:
-	mov	r9, r15
-	mov.b	r15, r15
+	mov.b	r9, r15
 	; ocb3.ae:51: if v[7:0] == 0 {
 	sub	#1, r15
 	clr	r15
@@ -1020,20 +1011,19 @@ ocb3_encrypt_with:
 	tst	r4
 	jz	.Locb3_encrypt_with_else25
 	mov	68(sp), r4
-	mov	r4, r15
-	xor	14(r15), r5
+	xor	14(r4), r5
 	mov	r5, 108(sp)
-	xor	12(r15), r6
+	xor	12(r4), r6
 	mov	r6, 106(sp)
-	xor	10(r15), r7
+	xor	10(r4), r7
 	mov	r7, 104(sp)
-	xor	8(r15), r8
+	xor	8(r4), r8
 	mov	r8, 102(sp)
-	xor	6(r15), r11
+	xor	6(r4), r11
 	mov	r11, 70(sp)
-	xor	4(r15), r12
+	xor	4(r4), r12
 	mov	r12, 74(sp)
-	xor	2(r15), r13
+	xor	2(r4), r13
 	mov	r13, 76(sp)
 	xor	@r4, r14
 	mov	r14, 78(sp)
@@ -1356,14 +1346,13 @@ ocb3_encrypt_with:
 	xor	r6, r9
 	xor	r5, r10
 	mov	68(sp), r6
-	mov	r6, r15
-	xor	16(r15), r11
-	xor	18(r15), r12
-	xor	20(r15), r13
-	xor	22(r15), r14
-	xor	24(r15), r7
-	xor	26(r15), r4
-	xor	28(r15), r9
+	xor	16(r6), r11
+	xor	18(r6), r12
+	xor	20(r6), r13
+	xor	22(r6), r14
+	xor	24(r6), r7
+	xor	26(r6), r4
+	xor	28(r6), r9
 	xor	30(r6), r10
 	; ocb3.ae:170: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
 	mov	r11, 120(sp)
@@ -1468,7 +1457,7 @@ ocb3_encrypt_with:
 
 ; --- ocb3_decrypt_with: ocb3.decrypt_with
 ;     frame 258 bytes (80 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 4080 bytes of code
+;     estimated 4060 bytes of code
 	.section .text.ocb3_decrypt_with,"ax",@progbits
 	.global ocb3_decrypt_with
 	.type ocb3_decrypt_with, @function
@@ -1513,14 +1502,13 @@ ocb3_decrypt_with:
 	mov	190(sp), r7
 	mov	192(sp), r6
 	mov	106(sp), r10
-	mov	r10, r15
-	mov	32(r15), 8(sp)
-	mov	34(r15), 6(sp)
-	mov	36(r15), 4(sp)
-	mov	38(r15), 2(sp)
-	mov	40(r15), 36(sp)
-	mov	42(r15), 34(sp)
-	mov	44(r15), 22(sp)
+	mov	32(r10), 8(sp)
+	mov	34(r10), 6(sp)
+	mov	36(r10), 4(sp)
+	mov	38(r10), 2(sp)
+	mov	40(r10), 36(sp)
+	mov	42(r10), 34(sp)
+	mov	44(r10), 22(sp)
 	mov	46(r10), r10
 	mov	#0, 30(sp)
 	mov	#0, 28(sp)
@@ -1530,7 +1518,7 @@ ocb3_decrypt_with:
 	mov	#0, 118(sp)
 	mov	#0, 122(sp)
 	mov	#0, 108(sp)
-	cmp	116(sp), 80(sp)
+	cmp	r15, 80(sp)
 	jnc	.Locb3_decrypt_with_near47
 	br	#.Locb3_decrypt_with_done2
 .Locb3_decrypt_with_near47:
@@ -1601,15 +1589,14 @@ ocb3_decrypt_with:
 	swpb	r9
 	xor	60(sp), r9
 	mov	32(sp), r5
-	mov	r5, r15
-	xor	160(r15), r10
-	xor	162(r15), r9
-	xor	164(r15), r8
-	xor	166(r15), r12
-	xor	168(r15), r6
-	xor	170(r15), r13
-	xor	172(r15), r14
-	xor	174(r15), r11
+	xor	160(r5), r10
+	xor	162(r5), r9
+	xor	164(r5), r8
+	xor	166(r5), r12
+	xor	168(r5), r6
+	xor	170(r5), r13
+	xor	172(r5), r14
+	xor	174(r5), r11
 	; aes.ae:238: @unroll(round_unroll)
 	mov	#9, 20(sp)
 	mov	r8, 14(sp)
@@ -1742,10 +1729,9 @@ ocb3_decrypt_with:
 	swpb	r8
 	bis	r7, r8
 	mov	32(sp), r7
-	mov	r7, r15
-	xor	@r15, r11
+	xor	@r7, r11
 	mov	r11, 58(sp)
-	xor	2(r15), r8
+	xor	2(r7), r8
 	mov	r8, 52(sp)
 	mov	r12, r15
 	swpb	r15
@@ -1763,10 +1749,9 @@ ocb3_decrypt_with:
 	bis	r15, r11
 	swpb	r8
 	bis	r9, r8
-	mov	r7, r15
-	xor	4(r15), r11
+	xor	4(r7), r11
 	mov	r11, 48(sp)
-	xor	6(r15), r8
+	xor	6(r7), r8
 	mov	r8, 50(sp)
 	mov	r13, r15
 	swpb	r15
@@ -1784,10 +1769,9 @@ ocb3_decrypt_with:
 	bis	r15, r12
 	swpb	r9
 	bis	r11, r9
-	mov	r7, r15
-	xor	8(r15), r12
+	xor	8(r7), r12
 	mov	r12, 44(sp)
-	xor	10(r15), r9
+	xor	10(r7), r9
 	mov	r9, 46(sp)
 	mov.b	13(sp), r15
 	mov.b	ocb3_E.inv_sbox(r15), r12
@@ -1801,8 +1785,7 @@ ocb3_decrypt_with:
 	bis	r15, r14
 	swpb	r12
 	bis	r13, r12
-	mov	r7, r15
-	xor	12(r15), r14
+	xor	12(r7), r14
 	mov	r14, 38(sp)
 	xor	14(r7), r12
 	mov	r12, 40(sp)
@@ -1827,8 +1810,7 @@ ocb3_decrypt_with:
 	mov	#0, r11
 	mov	#0, r13
 .Locb3_decrypt_with_endif11:
-	mov	r14, r15
-	mov.b	r15, r15
+	mov.b	r14, r15
 	; ocb3.ae:51: if v[7:0] == 0 {
 	sub	#1, r15
 	clr	r15
@@ -2148,20 +2130,19 @@ ocb3_decrypt_with:
 	br	#.Locb3_decrypt_with_else27
 .Locb3_decrypt_with_near49:
 	mov	106(sp), r5
-	mov	r5, r15
-	xor	14(r15), r6
+	xor	14(r5), r6
 	mov	r6, 148(sp)
-	xor	12(r15), r7
+	xor	12(r5), r7
 	mov	r7, 146(sp)
-	xor	10(r15), r8
+	xor	10(r5), r8
 	mov	r8, 144(sp)
-	xor	8(r15), r9
+	xor	8(r5), r9
 	mov	r9, 142(sp)
-	xor	6(r15), r11
+	xor	6(r5), r11
 	mov	r11, 90(sp)
-	xor	4(r15), r12
+	xor	4(r5), r12
 	mov	r12, 92(sp)
-	xor	2(r15), r13
+	xor	2(r5), r13
 	mov	r13, 96(sp)
 	xor	@r5, r14
 	mov	r14, 100(sp)
@@ -2664,14 +2645,13 @@ ocb3_decrypt_with:
 	xor	r15, r4
 	xor	r6, r5
 	mov	106(sp), r6
-	mov	r6, r15
-	xor	16(r15), r11
-	xor	18(r15), r12
-	xor	20(r15), r13
-	xor	22(r15), r14
-	xor	24(r15), r7
-	xor	26(r15), r8
-	xor	28(r15), r4
+	xor	16(r6), r11
+	xor	18(r6), r12
+	xor	20(r6), r13
+	xor	22(r6), r14
+	xor	24(r6), r7
+	xor	26(r6), r8
+	xor	28(r6), r4
 	xor	30(r6), r5
 	; ocb3.ae:200: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
 	mov	r11, 162(sp)
@@ -3007,7 +2987,7 @@ ocb3_decrypt_with:
 
 ; --- ocb3_E_encrypt_block: ocb3.E.encrypt_block
 ;     frame 10 bytes (5 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 610 bytes of code
+;     estimated 578 bytes of code
 	.section .text.ocb3_E_encrypt_block,"ax",@progbits
 	.local ocb3_E_encrypt_block
 	.type ocb3_E_encrypt_block, @function
@@ -3019,26 +2999,27 @@ ocb3_E_encrypt_block:
 	mov	r14, 8(sp)
 	; aes.ae:131: s0 = b[127:96] ^ w[0]
 	mov	12(r13), r5
-	mov	r12, r7
-	xor	@r7, r5
+	mov	r12, r8
+	xor	@r8, r5
 	mov	14(r13), r9
-	xor	2(r7), r9
+	xor	2(r8), r9
 	mov	8(r13), r6
-	xor	4(r7), r6
+	xor	4(r8), r6
 	mov	10(r13), r11
-	xor	6(r7), r11
+	xor	6(r8), r11
 	mov	4(r13), r12
-	xor	8(r7), r12
+	xor	8(r8), r12
 	mov	6(r13), r10
-	xor	10(r7), r10
+	xor	10(r8), r10
 	mov	@r13, r14
-	xor	12(r7), r14
+	xor	12(r8), r14
 	mov	2(r13), r15
-	xor	14(r7), r15
+	xor	14(r8), r15
 	; aes.ae:135: @unroll(round_unroll)
 	mov	#9, 4(sp)
 	mov	r10, r13
 	; aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
+	mov	r8, r7
 	add	#16, r7
 	; aes.ae:135: @unroll(round_unroll)
 .Locb3_E_encrypt_block_loop1:
@@ -3048,16 +3029,14 @@ ocb3_E_encrypt_block:
 	; aes.ae:135: @unroll(round_unroll)
 	xor	r10, r9
 	swpb	r9
-	mov	r11, r8
-	mov.b	r8, r8
+	mov.b	r11, r8
 	; aes.ae:139: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
 	mov.b	r12, r10
 	mov	r10, 0(sp)
 	; aes.ae:135: @unroll(round_unroll)
 	xor	r10, r12
 	swpb	r12
-	mov	r14, r10
-	mov.b	r10, r10
+	mov.b	r14, r10
 	; aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
 	rla	r9
 	rla	r8
@@ -3075,12 +3054,10 @@ ocb3_E_encrypt_block:
 	xor	@r7+, r9
 	swpb	r11
 	mov.b	r11, r11
-	mov	r13, r8
-	mov.b	r8, r8
+	mov.b	r13, r8
 	swpb	r14
 	mov.b	r14, r12
-	mov	r5, r14
-	mov.b	r14, r14
+	mov.b	r5, r14
 	; aes.ae:138: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
 	rla	r11
 	rla	r8
@@ -3098,12 +3075,10 @@ ocb3_E_encrypt_block:
 	xor	@r7+, r11
 	swpb	r13
 	mov.b	r13, r13
-	mov	r15, r8
-	mov.b	r8, r8
+	mov.b	r15, r8
 	swpb	r5
 	mov.b	r5, r5
-	mov	r6, r14
-	mov.b	r14, r14
+	mov.b	r6, r14
 	; aes.ae:139: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
 	rla	r13
 	rla	r8
@@ -3149,63 +3124,54 @@ ocb3_E_encrypt_block:
 	swpb	r10
 	mov.b	r10, r10
 	mov.b	ocb3_E.sbox(r10), r4
-	mov	r11, r10
-	mov.b	r10, r10
+	mov.b	r11, r10
 	mov.b	ocb3_E.sbox(r10), r7
 	mov	r12, r10
 	swpb	r10
 	mov.b	r10, r10
 	mov.b	ocb3_E.sbox(r10), r8
-	mov	r14, r10
-	mov.b	r10, r10
+	mov.b	r14, r10
 	mov.b	ocb3_E.sbox(r10), r10
 	swpb	r8
 	bis	r10, r8
 	swpb	r4
 	bis	r7, r4
 	mov	6(sp), r10
-	mov	r10, r7
-	xor	160(r7), r8
+	xor	160(r10), r8
 	xor	162(r10), r4
 	swpb	r11
 	mov.b	r11, r11
 	mov.b	ocb3_E.sbox(r11), r10
-	mov	r13, r11
-	mov.b	r11, r11
+	mov.b	r13, r11
 	mov.b	ocb3_E.sbox(r11), r7
 	swpb	r14
 	mov.b	r14, r14
 	mov.b	ocb3_E.sbox(r14), r11
-	mov	r5, r14
-	mov.b	r14, r14
+	mov.b	r5, r14
 	mov.b	ocb3_E.sbox(r14), r14
 	swpb	r11
 	bis	r14, r11
 	swpb	r10
 	bis	r7, r10
 	mov	6(sp), r14
-	mov	r14, r7
-	xor	164(r7), r11
+	xor	164(r14), r11
 	xor	166(r14), r10
 	swpb	r13
 	mov.b	r13, r13
 	mov.b	ocb3_E.sbox(r13), r13
-	mov	r15, r7
-	mov.b	r7, r7
+	mov.b	r15, r7
 	mov.b	ocb3_E.sbox(r7), r14
 	swpb	r5
 	mov.b	r5, r5
 	mov.b	ocb3_E.sbox(r5), r7
-	mov	r6, r5
-	mov.b	r5, r5
+	mov.b	r6, r5
 	mov.b	ocb3_E.sbox(r5), r5
 	swpb	r7
 	bis	r5, r7
 	swpb	r13
 	bis	r14, r13
 	mov	6(sp), r14
-	mov	r14, r5
-	xor	168(r5), r7
+	xor	168(r14), r7
 	xor	170(r14), r13
 	swpb	r15
 	mov.b	r15, r15
@@ -3222,18 +3188,16 @@ ocb3_E_encrypt_block:
 	swpb	r5
 	bis	r14, r5
 	mov	6(sp), r12
-	mov	r12, r15
-	xor	172(r15), r9
+	xor	172(r12), r9
 	xor	174(r12), r5
 	mov	8(sp), r12
-	mov	r12, r15
-	mov	r9, 0(r15)
-	mov	r5, 2(r15)
-	mov	r7, 4(r15)
-	mov	r13, 6(r15)
-	mov	r11, 8(r15)
-	mov	r10, 10(r15)
-	mov	r8, 12(r15)
+	mov	r9, 0(r12)
+	mov	r5, 2(r12)
+	mov	r7, 4(r12)
+	mov	r13, 6(r12)
+	mov	r11, 8(r12)
+	mov	r10, 10(r12)
+	mov	r8, 12(r12)
 	mov	r4, 14(r12)
 	add	#10, sp
 	popm.w	#7, r10
@@ -3243,7 +3207,7 @@ ocb3_E_encrypt_block:
 
 ; --- ocb3_hash: ocb3.hash
 ;     frame 142 bytes (39 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1718 bytes of code
+;     estimated 1712 bytes of code
 	.section .text.ocb3_hash,"ax",@progbits
 	.local ocb3_hash
 	.type ocb3_hash, @function
@@ -3300,8 +3264,7 @@ ocb3_hash:
 	mov	#0, r11
 	mov	#0, r13
 .Locb3_hash_endif4:
-	mov	r14, r15
-	mov.b	r15, r15
+	mov.b	r14, r15
 	; ocb3.ae:51: if v[7:0] == 0 {
 	sub	#1, r15
 	clr	r15
@@ -3631,16 +3594,15 @@ ocb3_hash:
 	tst	r12
 	jz	.Locb3_hash_else22
 	mov	40(sp), r9
-	mov	r9, r15
-	xor	@r15, 18(sp)
-	xor	2(r15), 16(sp)
-	xor	4(r15), 14(sp)
-	xor	6(r15), 12(sp)
-	xor	8(r15), 30(sp)
+	xor	@r9, 18(sp)
+	xor	2(r9), 16(sp)
+	xor	4(r9), 14(sp)
+	xor	6(r9), 12(sp)
+	xor	8(r9), 30(sp)
 	mov	28(sp), r12
-	xor	10(r15), r12
+	xor	10(r9), r12
 	mov	26(sp), r10
-	xor	12(r15), r10
+	xor	12(r9), r10
 	mov	24(sp), r8
 	xor	14(r9), r8
 	add	52(sp), r11
@@ -3880,14 +3842,13 @@ ocb3_hash:
 	mov	32(sp), r14
 .Locb3_hash_endif23:
 	mov	62(sp), r6
-	mov	r6, r15
-	mov	r7, 0(r15)
-	mov	r8, 2(r15)
-	mov	r9, 4(r15)
-	mov	r10, 6(r15)
-	mov	r11, 8(r15)
-	mov	r12, 10(r15)
-	mov	r13, 12(r15)
+	mov	r7, 0(r6)
+	mov	r8, 2(r6)
+	mov	r9, 4(r6)
+	mov	r10, 6(r6)
+	mov	r11, 8(r6)
+	mov	r12, 10(r6)
+	mov	r13, 12(r6)
 	mov	r14, 14(r6)
 	add	#142, sp
 	popm.w	#7, r10
@@ -3897,7 +3858,7 @@ ocb3_hash:
 
 ; --- ocb3_initial_offset: ocb3.initial_offset
 ;     frame 98 bytes (33 spill slots, locals 32), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3384 bytes of code
+;     estimated 3382 bytes of code
 	.section .text.ocb3_initial_offset,"ax",@progbits
 	.local ocb3_initial_offset
 	.type ocb3_initial_offset, @function
@@ -5362,14 +5323,13 @@ ocb3_initial_offset:
 	and	r7, r11
 	xor	r11, r10
 	mov	62(sp), r11
-	mov	r11, r15
-	mov	46(sp), 0(r15)
-	mov	36(sp), 2(r15)
-	mov	r14, 4(r15)
-	mov	r5, 6(r15)
-	mov	r8, 8(r15)
-	mov	r9, 10(r15)
-	mov	r6, 12(r15)
+	mov	46(sp), 0(r11)
+	mov	36(sp), 2(r11)
+	mov	r14, 4(r11)
+	mov	r5, 6(r11)
+	mov	r8, 8(r11)
+	mov	r9, 10(r11)
+	mov	r6, 12(r11)
 	mov	r10, 14(r11)
 	add	#98, sp
 	popm.w	#7, r10

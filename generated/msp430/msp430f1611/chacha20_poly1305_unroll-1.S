@@ -474,7 +474,7 @@ chacha20_poly1305_decrypt_with:
 
 ; --- chacha20_poly1305_C_xor_stream: chacha20_poly1305.C.xor_stream
 ;     frame 262 bytes (43 spill slots, locals 176), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1268 bytes of code
+;     estimated 1264 bytes of code
 	.section .text.chacha20_poly1305_C_xor_stream,"ax",@progbits
 	.local chacha20_poly1305_C_xor_stream
 	.type chacha20_poly1305_C_xor_stream, @function
@@ -534,8 +534,7 @@ chacha20_poly1305_C_xor_stream:
 .Lchacha20_poly1305_C_xor_stream_loop1:
 	; chacha20.ae:76: x = load_le(src, off, 64, n - off) ^ block(key, counter + i, nonce)
 	mov	76(sp), r13
-	mov	r13, r15
-	mov	@r15, r14
+	mov	@r13, r14
 	mov	2(r13), r13
 	mov	50(sp), r12
 	add	r12, r14
@@ -636,12 +635,11 @@ chacha20_poly1305_C_xor_stream:
 	mov	sp, r13
 	add	#182, r13
 	mov	20(sp), r14
-	mov	r14, r15
-	mov	@r15, 186(sp)
-	mov	2(r15), 188(sp)
-	mov	4(r15), 190(sp)
-	mov	6(r15), 192(sp)
-	mov	8(r15), 194(sp)
+	mov	@r14, 186(sp)
+	mov	2(r14), 188(sp)
+	mov	4(r14), 190(sp)
+	mov	6(r14), 192(sp)
+	mov	8(r14), 194(sp)
 	mov	10(r14), 196(sp)
 	mov	sp, r14
 	add	#186, r14
@@ -808,7 +806,7 @@ chacha20_poly1305_C_xor_stream:
 
 ; --- chacha20_poly1305_tag_of: chacha20_poly1305.tag_of
 ;     frame 232 bytes (22 spill slots, locals 188), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1984 bytes of code
+;     estimated 1982 bytes of code
 	.section .text.chacha20_poly1305_tag_of,"ax",@progbits
 	.local chacha20_poly1305_tag_of
 	.type chacha20_poly1305_tag_of, @function
@@ -1576,14 +1574,13 @@ chacha20_poly1305_tag_of:
 	addc	180(sp), r13
 	addc	182(sp), r6
 	mov	42(sp), r14
-	mov	r14, r15
-	mov	r7, 0(r15)
-	mov	r8, 2(r15)
-	mov	r9, 4(r15)
-	mov	r10, 6(r15)
-	mov	r11, 8(r15)
-	mov	r12, 10(r15)
-	mov	r13, 12(r15)
+	mov	r7, 0(r14)
+	mov	r8, 2(r14)
+	mov	r9, 4(r14)
+	mov	r10, 6(r14)
+	mov	r11, 8(r14)
+	mov	r12, 10(r14)
+	mov	r13, 12(r14)
 	mov	r6, 14(r14)
 	add	#232, sp
 	pop	r4
@@ -1599,7 +1596,7 @@ chacha20_poly1305_tag_of:
 
 ; --- chacha20_poly1305_C_block: chacha20_poly1305.C.block
 ;     frame 120 bytes (60 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1840 bytes of code
+;     estimated 1812 bytes of code
 	.section .text.chacha20_poly1305_C_block,"ax",@progbits
 	.local chacha20_poly1305_C_block
 	.type chacha20_poly1305_C_block, @function
@@ -1625,42 +1622,35 @@ chacha20_poly1305_C_block:
 	mov	@r15+, r13
 	mov	r15, 106(sp)
 	mov	r15, r9
-	mov	12(r15), 26(sp)
-	mov	14(r15), 22(sp)
+	mov	12(r9), 26(sp)
+	mov	14(r9), 22(sp)
 	mov	116(sp), r15
 	mov	@r15+, 14(sp)
 	mov	@r15+, 18(sp)
 	mov	r15, 116(sp)
 	mov	#25710, 66(sp)
 	mov	#13088, 64(sp)
-	mov	r9, r15
-	mov	@r15, r11
-	mov	2(r15), r14
-	mov	16(r15), 86(sp)
-	mov	18(r15), 84(sp)
+	mov	@r9, r11
+	mov	2(r9), r14
+	mov	16(r9), 86(sp)
+	mov	18(r9), 84(sp)
 	mov	112(sp), r15
 	mov	@r15+, 82(sp)
 	mov	@r15+, r7
-	mov	r15, 112(sp)
 	mov	#11570, 36(sp)
 	mov	#31074, 34(sp)
-	mov	r9, r15
-	mov	4(r15), 74(sp)
-	mov	6(r15), r10
-	mov	20(r15), 80(sp)
-	mov	22(r15), 78(sp)
-	mov	112(sp), r15
+	mov	4(r9), 74(sp)
+	mov	6(r9), r10
+	mov	20(r9), 80(sp)
+	mov	22(r9), 78(sp)
 	mov	@r15+, 102(sp)
 	mov	@r15+, 100(sp)
-	mov	r15, 112(sp)
 	mov	#25972, 0(sp)
 	mov	#27424, 12(sp)
-	mov	r9, r15
-	mov	8(r15), 98(sp)
-	mov	10(r15), 96(sp)
-	mov	24(r15), 56(sp)
+	mov	8(r9), 98(sp)
+	mov	10(r9), 96(sp)
+	mov	24(r9), 56(sp)
 	mov	26(r9), 52(sp)
-	mov	112(sp), r15
 	mov	@r15+, 46(sp)
 	mov	@r15+, 48(sp)
 	mov	r15, 112(sp)
@@ -1704,32 +1694,32 @@ chacha20_poly1305_C_block:
 	xor	r5, r6
 	mov	r5, 42(sp)
 	swpb	r8
-	mov	r8, r5
 	swpb	r6
-	xor.b	r6, r5
-	xor	r6, r5
+	mov	r8, r4
+	xor.b	r6, r4
+	xor	r6, r4
 	xor.b	r8, r6
 	xor	r8, r6
 	mov	r6, 2(sp)
 	; chacha20.ae:23: c = c + d
 	add	r6, r9
-	addc	r5, r15
-	mov	r5, 6(sp)
+	addc	r4, r15
+	mov	r4, 6(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
 	xor	r9, r13
 	mov	r9, 94(sp)
 	xor	r15, r12
 	mov	r15, 92(sp)
 	swpb	r13
-	mov	r13, r9
 	swpb	r12
-	xor.b	r12, r9
-	xor	r12, r9
+	mov	r13, r15
+	xor.b	r12, r15
+	xor	r12, r15
 	xor.b	r13, r12
 	xor	r13, r12
 	bit	#1, r12
-	rrc	r9
-	mov	r9, 54(sp)
+	rrc	r15
+	mov	r15, 54(sp)
 	rrc	r12
 	mov	r12, 30(sp)
 	; chacha20.ae:17: a = a + b
@@ -1771,17 +1761,17 @@ chacha20_poly1305_C_block:
 	xor	r15, r9
 	mov	r15, 62(sp)
 	swpb	r7
-	mov	r7, r11
 	swpb	r9
-	xor.b	r9, r11
-	xor	r9, r11
+	mov	r7, r15
+	xor.b	r9, r15
+	xor	r9, r15
 	xor.b	r7, r9
 	xor	r7, r9
 	mov	r9, 32(sp)
 	; chacha20.ae:23: c = c + d
 	add	r9, r12
-	addc	r11, r13
-	mov	r11, 38(sp)
+	addc	r15, r13
+	mov	r15, 38(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
 	xor	r12, r14
 	mov	r12, 90(sp)
@@ -1838,17 +1828,17 @@ chacha20_poly1305_C_block:
 	xor	r15, r8
 	mov	r15, 70(sp)
 	swpb	r9
-	mov	r9, r10
 	swpb	r8
-	xor.b	r8, r10
-	xor	r8, r10
+	mov	r9, r15
+	xor.b	r8, r15
+	xor	r8, r15
 	xor.b	r9, r8
 	xor	r9, r8
 	mov	r8, 58(sp)
 	; chacha20.ae:23: c = c + d
 	add	r8, r11
-	addc	r10, r14
-	mov	r10, 60(sp)
+	addc	r15, r14
+	mov	r15, 60(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
 	xor	r11, r12
 	mov	r11, 10(sp)
@@ -1967,17 +1957,17 @@ chacha20_poly1305_C_block:
 	xor	r7, r11
 	mov	r7, 50(sp)
 	swpb	r12
-	mov	r12, r7
 	swpb	r11
-	xor.b	r11, r7
-	xor	r11, r7
+	mov	r12, r4
+	xor.b	r11, r4
+	xor	r11, r4
 	xor.b	r12, r11
 	xor	r12, r11
 	mov	r11, 46(sp)
 	; chacha20.ae:23: c = c + d
 	add	r11, r9
-	addc	r7, r15
-	mov	r7, 48(sp)
+	addc	r4, r15
+	mov	r4, 48(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
 	xor	r9, r5
 	mov	r9, 80(sp)
@@ -1985,15 +1975,15 @@ chacha20_poly1305_C_block:
 	xor	r15, r11
 	mov	r15, 78(sp)
 	swpb	r5
-	mov	r5, r9
 	swpb	r11
-	xor.b	r11, r9
-	xor	r11, r9
+	mov	r5, r15
+	xor.b	r11, r15
+	xor	r11, r15
 	xor.b	r5, r11
 	xor	r5, r11
 	bit	#1, r11
-	rrc	r9
-	mov	r9, 28(sp)
+	rrc	r15
+	mov	r15, 28(sp)
 	rrc	r11
 	; chacha20.ae:17: a = a + b
 	mov	68(sp), r5
@@ -2034,32 +2024,32 @@ chacha20_poly1305_C_block:
 	xor	r6, r7
 	mov	r6, 64(sp)
 	swpb	r15
-	mov	r15, r5
 	swpb	r7
-	xor.b	r7, r5
-	xor	r7, r5
+	mov	r15, r4
+	xor.b	r7, r4
+	xor	r7, r4
 	xor.b	r15, r7
 	xor	r15, r7
 	mov	r7, 14(sp)
 	; chacha20.ae:23: c = c + d
 	add	r7, r12
-	addc	r5, r9
-	mov	r5, 18(sp)
+	addc	r4, r9
+	mov	r4, 18(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
 	xor	r12, r14
 	mov	r12, 56(sp)
 	xor	r9, r10
 	mov	r9, 52(sp)
 	swpb	r14
-	mov	r14, r9
 	swpb	r10
-	xor.b	r10, r9
-	xor	r10, r9
+	mov	r14, r15
+	xor.b	r10, r15
+	xor	r10, r15
 	xor.b	r14, r10
 	xor	r14, r10
 	bit	#1, r10
-	rrc	r9
-	mov	r9, 8(sp)
+	rrc	r15
+	mov	r15, 8(sp)
 	rrc	r10
 	; chacha20.ae:17: a = a + b
 	mov	72(sp), r7
@@ -2101,16 +2091,16 @@ chacha20_poly1305_C_block:
 	xor	r15, r4
 	mov	r15, 34(sp)
 	swpb	r14
-	mov	r14, r13
 	swpb	r4
-	xor.b	r4, r13
-	xor	r4, r13
+	mov	r14, r15
+	xor.b	r4, r15
+	xor	r4, r15
 	xor.b	r14, r4
 	xor	r14, r4
 	; chacha20.ae:23: c = c + d
 	add	r4, r12
-	addc	r13, r9
-	mov	r13, 4(sp)
+	addc	r15, r9
+	mov	r15, 4(sp)
 	; chacha20.ae:24: b = (b ^ c) <<< 7
 	xor	r12, r8
 	mov	r12, 26(sp)
@@ -2207,39 +2197,36 @@ chacha20_poly1305_C_block:
 .Lchacha20_poly1305_C_block_done2:
 	; chacha20.ae:65: return cat(x15 + nonce[95:64], x14 + nonce[63:32], x13 + nonce[31:0], x12 + counter,
 	mov	112(sp), r9
-	mov	r9, r15
-	add	-4(r15), 46(sp)
-	addc	-2(r15), 48(sp)
-	add	-8(r15), 102(sp)
-	addc	-6(r15), 100(sp)
-	add	-12(r15), 82(sp)
+	add	-4(r9), 46(sp)
+	addc	-2(r9), 48(sp)
+	add	-8(r9), 102(sp)
+	addc	-6(r9), 100(sp)
+	add	-12(r9), 82(sp)
 	addc	-10(r9), r7
 	mov	r7, 114(sp)
 	mov	116(sp), r9
-	mov	r9, r15
-	add	-4(r15), 14(sp)
+	add	-4(r9), 14(sp)
 	addc	-2(r9), 18(sp)
 	; chacha20.ae:66: x11 + key[255:224], x10 + key[223:192], x9 + key[191:160], x8 + key[159:128],
 	mov	106(sp), r9
-	mov	r9, r15
-	add	24(r15), 56(sp)
-	addc	26(r15), 52(sp)
-	add	20(r15), 80(sp)
-	addc	22(r15), 78(sp)
-	add	16(r15), 86(sp)
-	addc	18(r15), 84(sp)
-	add	12(r15), 26(sp)
-	addc	14(r15), 22(sp)
+	add	24(r9), 56(sp)
+	addc	26(r9), 52(sp)
+	add	20(r9), 80(sp)
+	addc	22(r9), 78(sp)
+	add	16(r9), 86(sp)
+	addc	18(r9), 84(sp)
+	add	12(r9), 26(sp)
+	addc	14(r9), 22(sp)
 	; chacha20.ae:67: x7 + key[127:96], x6 + key[95:64], x5 + key[63:32], x4 + key[31:0],
-	add	8(r15), 98(sp)
-	addc	10(r15), 96(sp)
-	add	4(r15), 74(sp)
-	addc	6(r15), r10
+	add	8(r9), 98(sp)
+	addc	10(r9), 96(sp)
+	add	4(r9), 74(sp)
+	addc	6(r9), r10
 	mov	r10, 104(sp)
-	add	@r15, r11
+	add	@r9, r11
 	mov	r11, 118(sp)
-	addc	2(r15), r14
-	add	-4(r15), r12
+	addc	2(r9), r14
+	add	-4(r9), r12
 	addc	-2(r9), r13
 	; chacha20.ae:68: x3 + j3, x2 + j2, x1 + j1, x0 + j0)
 	mov	@sp, r10
@@ -2262,37 +2249,37 @@ chacha20_poly1305_C_block:
 	mov	108(sp), r15
 	mov	r4, 0(r15)
 	mov	r15, r4
-	mov	r5, 2(r15)
-	mov	r6, 4(r15)
-	mov	r7, 6(r15)
-	mov	r8, 8(r15)
-	mov	r9, 10(r15)
-	mov	r10, 12(r15)
-	mov	r11, 14(r15)
-	mov	r12, 16(r15)
-	mov	r13, 18(r15)
-	mov	118(sp), 20(r15)
-	mov	r14, 22(r15)
-	mov	74(sp), 24(r15)
-	mov	104(sp), 26(r15)
-	mov	98(sp), 28(r15)
-	mov	96(sp), 30(r15)
-	mov	26(sp), 32(r15)
-	mov	22(sp), 34(r15)
-	mov	86(sp), 36(r15)
-	mov	84(sp), 38(r15)
-	mov	80(sp), 40(r15)
-	mov	78(sp), 42(r15)
-	mov	56(sp), 44(r15)
-	mov	52(sp), 46(r15)
+	mov	r5, 2(r4)
+	mov	r6, 4(r4)
+	mov	r7, 6(r4)
+	mov	r8, 8(r4)
+	mov	r9, 10(r4)
+	mov	r10, 12(r4)
+	mov	r11, 14(r4)
+	mov	r12, 16(r4)
+	mov	r13, 18(r4)
+	mov	118(sp), 20(r4)
+	mov	r14, 22(r4)
+	mov	74(sp), 24(r4)
+	mov	104(sp), 26(r4)
+	mov	98(sp), 28(r4)
+	mov	96(sp), 30(r4)
+	mov	26(sp), 32(r4)
+	mov	22(sp), 34(r4)
+	mov	86(sp), 36(r4)
+	mov	84(sp), 38(r4)
+	mov	80(sp), 40(r4)
+	mov	78(sp), 42(r4)
+	mov	56(sp), 44(r4)
+	mov	52(sp), 46(r4)
 	mov	14(sp), 48(r4)
 	mov	r4, r14
-	mov	18(sp), 50(r15)
-	mov	82(sp), 52(r15)
-	mov	114(sp), 54(r15)
-	mov	102(sp), 56(r15)
-	mov	100(sp), 58(r15)
-	mov	46(sp), 60(r15)
+	mov	18(sp), 50(r14)
+	mov	82(sp), 52(r14)
+	mov	114(sp), 54(r14)
+	mov	102(sp), 56(r14)
+	mov	100(sp), 58(r14)
+	mov	46(sp), 60(r14)
 	mov	48(sp), 62(r14)
 	add	#120, sp
 	pop	r4

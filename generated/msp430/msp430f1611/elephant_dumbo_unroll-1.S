@@ -240,7 +240,7 @@ elephant_dumbo_decrypt_with:
 
 ; --- elephant_dumbo_P_permute: elephant_dumbo.P.permute
 ;     frame 12 bytes (6 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1026 bytes of code
+;     estimated 1022 bytes of code
 	.section .text.elephant_dumbo_P_permute,"ax",@progbits
 	.local elephant_dumbo_P_permute
 	.type elephant_dumbo_P_permute, @function
@@ -270,8 +270,7 @@ elephant_dumbo_P_permute:
 .Lelephant_dumbo_P_permute_loop1:
 	; spongent_pi160.ae:43: x = x ^ (c as u160) ^ ((reverse8(c) as u160) << (n - 8))
 	mov	8(sp), r12
-	mov	r12, r15
-	xor	elephant_dumbo_rt0+320(r15), r4
+	xor	elephant_dumbo_rt0+320(r12), r4
 	xor	elephant_dumbo_rt0+2+320(r12), r14
 	mov.b	r14, r15
 	xor	r15, r14
@@ -696,16 +695,15 @@ elephant_dumbo_P_permute:
 	jnz	.Lelephant_dumbo_P_permute_loop1
 .Lelephant_dumbo_P_permute_done2:
 	mov	10(sp), r12
-	mov	r12, r15
-	mov	r4, 0(r15)
-	mov	r5, 2(r15)
-	mov	r6, 4(r15)
-	mov	r7, 6(r15)
-	mov	r8, 8(r15)
-	mov	r9, 10(r15)
-	mov	r10, 12(r15)
-	mov	r11, 14(r15)
-	mov	r13, 16(r15)
+	mov	r4, 0(r12)
+	mov	r5, 2(r12)
+	mov	r6, 4(r12)
+	mov	r7, 6(r12)
+	mov	r8, 8(r12)
+	mov	r9, 10(r12)
+	mov	r10, 12(r12)
+	mov	r11, 14(r12)
+	mov	r13, 16(r12)
 	mov	r14, 18(r12)
 	add	#12, sp
 	pop	r4
@@ -721,7 +719,7 @@ elephant_dumbo_P_permute:
 
 ; --- elephant_dumbo_crypt: elephant_dumbo.crypt
 ;     frame 376 bytes (128 spill slots, locals 120), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 6320 bytes of code
+;     estimated 6316 bytes of code
 	.section .text.elephant_dumbo_crypt,"ax",@progbits
 	.local elephant_dumbo_crypt
 	.type elephant_dumbo_crypt, @function
@@ -1933,15 +1931,14 @@ elephant_dumbo_crypt:
 	bis	r13, r15
 	mov	r15, 132(sp)
 	mov	226(sp), r13
-	mov	r13, r15
-	mov	2(r15), 240(sp)
-	mov	4(r15), 238(sp)
-	mov	6(r15), 236(sp)
-	mov	8(r15), 242(sp)
-	mov	10(r15), 244(sp)
-	mov	12(r15), 246(sp)
-	mov	14(r15), 248(sp)
-	mov	16(r15), 250(sp)
+	mov	2(r13), 240(sp)
+	mov	4(r13), 238(sp)
+	mov	6(r13), 236(sp)
+	mov	8(r13), 242(sp)
+	mov	10(r13), 244(sp)
+	mov	12(r13), 246(sp)
+	mov	14(r13), 248(sp)
+	mov	16(r13), 250(sp)
 	mov	18(r13), 252(sp)
 	mov	#1, r15
 	mov	#0, r6
@@ -3084,10 +3081,9 @@ elephant_dumbo_crypt:
 	mov	236(sp), r14
 	xor	362(sp), r14
 	mov	254(sp), r10
-	mov	r10, r15
-	mov	r11, 0(r15)
-	mov	r12, 2(r15)
-	mov	r13, 4(r15)
+	mov	r11, 0(r10)
+	mov	r12, 2(r10)
+	mov	r13, 4(r10)
 	mov	r14, 6(r10)
 	add	#376, sp
 	pop	r4

@@ -6,7 +6,7 @@
 
 ; --- gcm_key_setup: gcm.key_setup
 ;     frame 52 bytes (2 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 856 bytes of code
+;     estimated 852 bytes of code
 	.section .text.gcm_key_setup,"ax",@progbits
 	.global gcm_key_setup
 	.type gcm_key_setup, @function
@@ -84,8 +84,7 @@ gcm_key_setup:
 	mov	-2(r8), r10
 	tst	r15
 	jz	.Lgcm_key_setup_else8
-	mov	r9, r12
-	mov.b	r12, r12
+	mov.b	r9, r12
 	mov.b	r10, r15
 	xor	r15, r10
 	swpb	r10
@@ -217,24 +216,23 @@ gcm_key_setup:
 .Lgcm_key_setup_done11:
 	; ghash.ae:126: tab[0] = 0
 	mov	2(sp), r14
-	mov	r14, r15
-	mov	#0, 0(r15)
-	mov	#0, 2(r15)
-	mov	#0, 4(r15)
-	mov	#0, 6(r15)
-	mov	#0, 8(r15)
-	mov	#0, 10(r15)
-	mov	#0, 12(r15)
-	mov	#0, 14(r15)
+	mov	#0, 0(r14)
+	mov	#0, 2(r14)
+	mov	#0, 4(r14)
+	mov	#0, 6(r14)
+	mov	#0, 8(r14)
+	mov	#0, 10(r14)
+	mov	#0, 12(r14)
+	mov	#0, 14(r14)
 	; ghash.ae:127: tab[16] = 0
-	mov	#0, 256(r15)
-	mov	#0, 258(r15)
-	mov	#0, 260(r15)
-	mov	#0, 262(r15)
-	mov	#0, 264(r15)
-	mov	#0, 266(r15)
-	mov	#0, 268(r15)
-	mov	#0, 270(r15)
+	mov	#0, 256(r14)
+	mov	#0, 258(r14)
+	mov	#0, 260(r14)
+	mov	#0, 262(r14)
+	mov	#0, 264(r14)
+	mov	#0, 266(r14)
+	mov	#0, 268(r14)
+	mov	#0, 270(r14)
 	; ghash.ae:128: for u in 3..16 {
 	mov	#3, r5
 	; ghash.ae:130: tab[u] = tab[u ^ low] ^ tab[low]
@@ -2218,7 +2216,7 @@ gcm_decrypt_with:
 
 ; --- gcm_E_encrypt_block: gcm.E.encrypt_block
 ;     frame 10 bytes (5 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 634 bytes of code
+;     estimated 602 bytes of code
 	.section .text.gcm_E_encrypt_block,"ax",@progbits
 	.local gcm_E_encrypt_block
 	.type gcm_E_encrypt_block, @function
@@ -2236,26 +2234,27 @@ gcm_E_encrypt_block:
 	mov	r14, 8(sp)
 	; aes.ae:131: s0 = b[127:96] ^ w[0]
 	mov	12(r13), r5
-	mov	r12, r7
-	xor	@r7, r5
+	mov	r12, r8
+	xor	@r8, r5
 	mov	14(r13), r9
-	xor	2(r7), r9
+	xor	2(r8), r9
 	mov	8(r13), r6
-	xor	4(r7), r6
+	xor	4(r8), r6
 	mov	10(r13), r11
-	xor	6(r7), r11
+	xor	6(r8), r11
 	mov	4(r13), r12
-	xor	8(r7), r12
+	xor	8(r8), r12
 	mov	6(r13), r10
-	xor	10(r7), r10
+	xor	10(r8), r10
 	mov	@r13, r14
-	xor	12(r7), r14
+	xor	12(r8), r14
 	mov	2(r13), r15
-	xor	14(r7), r15
+	xor	14(r8), r15
 	; aes.ae:135: @unroll(round_unroll)
 	mov	#9, 4(sp)
 	mov	r10, r13
 	; aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
+	mov	r8, r7
 	add	#16, r7
 	; aes.ae:135: @unroll(round_unroll)
 .Lgcm_E_encrypt_block_loop1:
@@ -2265,16 +2264,14 @@ gcm_E_encrypt_block:
 	; aes.ae:135: @unroll(round_unroll)
 	xor	r10, r9
 	swpb	r9
-	mov	r11, r8
-	mov.b	r8, r8
+	mov.b	r11, r8
 	; aes.ae:139: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
 	mov.b	r12, r10
 	mov	r10, 0(sp)
 	; aes.ae:135: @unroll(round_unroll)
 	xor	r10, r12
 	swpb	r12
-	mov	r14, r10
-	mov.b	r10, r10
+	mov.b	r14, r10
 	; aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
 	rla	r9
 	rla	r8
@@ -2292,12 +2289,10 @@ gcm_E_encrypt_block:
 	xor	@r7+, r9
 	swpb	r11
 	mov.b	r11, r11
-	mov	r13, r8
-	mov.b	r8, r8
+	mov.b	r13, r8
 	swpb	r14
 	mov.b	r14, r12
-	mov	r5, r14
-	mov.b	r14, r14
+	mov.b	r5, r14
 	; aes.ae:138: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
 	rla	r11
 	rla	r8
@@ -2315,12 +2310,10 @@ gcm_E_encrypt_block:
 	xor	@r7+, r11
 	swpb	r13
 	mov.b	r13, r13
-	mov	r15, r8
-	mov.b	r8, r8
+	mov.b	r15, r8
 	swpb	r5
 	mov.b	r5, r5
-	mov	r6, r14
-	mov.b	r14, r14
+	mov.b	r6, r14
 	; aes.ae:139: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
 	rla	r13
 	rla	r8
@@ -2366,63 +2359,54 @@ gcm_E_encrypt_block:
 	swpb	r10
 	mov.b	r10, r10
 	mov.b	gcm_E.sbox(r10), r4
-	mov	r11, r10
-	mov.b	r10, r10
+	mov.b	r11, r10
 	mov.b	gcm_E.sbox(r10), r7
 	mov	r12, r10
 	swpb	r10
 	mov.b	r10, r10
 	mov.b	gcm_E.sbox(r10), r8
-	mov	r14, r10
-	mov.b	r10, r10
+	mov.b	r14, r10
 	mov.b	gcm_E.sbox(r10), r10
 	swpb	r8
 	bis	r10, r8
 	swpb	r4
 	bis	r7, r4
 	mov	6(sp), r10
-	mov	r10, r7
-	xor	160(r7), r8
+	xor	160(r10), r8
 	xor	162(r10), r4
 	swpb	r11
 	mov.b	r11, r11
 	mov.b	gcm_E.sbox(r11), r10
-	mov	r13, r11
-	mov.b	r11, r11
+	mov.b	r13, r11
 	mov.b	gcm_E.sbox(r11), r7
 	swpb	r14
 	mov.b	r14, r14
 	mov.b	gcm_E.sbox(r14), r11
-	mov	r5, r14
-	mov.b	r14, r14
+	mov.b	r5, r14
 	mov.b	gcm_E.sbox(r14), r14
 	swpb	r11
 	bis	r14, r11
 	swpb	r10
 	bis	r7, r10
 	mov	6(sp), r14
-	mov	r14, r7
-	xor	164(r7), r11
+	xor	164(r14), r11
 	xor	166(r14), r10
 	swpb	r13
 	mov.b	r13, r13
 	mov.b	gcm_E.sbox(r13), r13
-	mov	r15, r7
-	mov.b	r7, r7
+	mov.b	r15, r7
 	mov.b	gcm_E.sbox(r7), r14
 	swpb	r5
 	mov.b	r5, r5
 	mov.b	gcm_E.sbox(r5), r7
-	mov	r6, r5
-	mov.b	r5, r5
+	mov.b	r6, r5
 	mov.b	gcm_E.sbox(r5), r5
 	swpb	r7
 	bis	r5, r7
 	swpb	r13
 	bis	r14, r13
 	mov	6(sp), r14
-	mov	r14, r5
-	xor	168(r5), r7
+	xor	168(r14), r7
 	xor	170(r14), r13
 	swpb	r15
 	mov.b	r15, r15
@@ -2439,18 +2423,16 @@ gcm_E_encrypt_block:
 	swpb	r5
 	bis	r14, r5
 	mov	6(sp), r12
-	mov	r12, r15
-	xor	172(r15), r9
+	xor	172(r12), r9
 	xor	174(r12), r5
 	mov	8(sp), r12
-	mov	r12, r15
-	mov	r9, 0(r15)
-	mov	r5, 2(r15)
-	mov	r7, 4(r15)
-	mov	r13, 6(r15)
-	mov	r11, 8(r15)
-	mov	r10, 10(r15)
-	mov	r8, 12(r15)
+	mov	r9, 0(r12)
+	mov	r5, 2(r12)
+	mov	r7, 4(r12)
+	mov	r13, 6(r12)
+	mov	r11, 8(r12)
+	mov	r10, 10(r12)
+	mov	r8, 12(r12)
 	mov	r4, 14(r12)
 	add	#10, sp
 	pop	r4
@@ -2466,7 +2448,7 @@ gcm_E_encrypt_block:
 
 ; --- gcm_G_mul_h: gcm.G.mul_h
 ;     frame 22 bytes (3 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 542 bytes of code
+;     estimated 528 bytes of code
 	.section .text.gcm_G_mul_h,"ax",@progbits
 	.local gcm_G_mul_h
 	.type gcm_G_mul_h, @function
@@ -2662,20 +2644,13 @@ gcm_G_mul_h:
 	jnz	.Lgcm_G_mul_h_loop1
 .Lgcm_G_mul_h_done2:
 	mov	4(sp), r6
-	mov	r6, r7
-	mov	r8, 0(r7)
-	mov	r6, r8
-	mov	r9, 2(r8)
-	mov	r6, r9
-	mov	r10, 4(r9)
-	mov	r6, r10
-	mov	r11, 6(r10)
-	mov	r6, r11
-	mov	r12, 8(r11)
-	mov	r6, r12
-	mov	r13, 10(r12)
-	mov	r6, r13
-	mov	r14, 12(r13)
+	mov	r8, 0(r6)
+	mov	r9, 2(r6)
+	mov	r10, 4(r6)
+	mov	r11, 6(r6)
+	mov	r12, 8(r6)
+	mov	r13, 10(r6)
+	mov	r14, 12(r6)
 	mov	r15, 14(r6)
 	add	#22, sp
 	pop	r4

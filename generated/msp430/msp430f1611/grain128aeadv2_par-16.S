@@ -413,7 +413,7 @@ grain128aeadv2_decrypt:
 
 ; --- grain128aeadv2_absorb_ad: grain128aeadv2.absorb_ad
 ;     frame 94 bytes (47 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3548 bytes of code
+;     estimated 3540 bytes of code
 	.section .text.grain128aeadv2_absorb_ad,"ax",@progbits
 	.local grain128aeadv2_absorb_ad
 	.type grain128aeadv2_absorb_ad, @function
@@ -1852,36 +1852,32 @@ grain128aeadv2_absorb_ad:
 .Lgrain128aeadv2_absorb_ad_near13:
 .Lgrain128aeadv2_absorb_ad_done9:
 	mov	88(sp), r14
-	mov	r14, r15
-	mov	30(sp), 0(r15)
-	mov	28(sp), 2(r15)
-	mov	26(sp), 4(r15)
-	mov	24(sp), 6(r15)
-	mov	22(sp), 8(r15)
-	mov	20(sp), 10(r15)
-	mov	18(sp), 12(r15)
+	mov	30(sp), 0(r14)
+	mov	28(sp), 2(r14)
+	mov	26(sp), 4(r14)
+	mov	24(sp), 6(r14)
+	mov	22(sp), 8(r14)
+	mov	20(sp), 10(r14)
+	mov	18(sp), 12(r14)
 	mov	16(sp), 14(r14)
 	mov	86(sp), r14
-	mov	r14, r15
-	mov	r5, 0(r15)
-	mov	r6, 2(r15)
-	mov	10(sp), 4(r15)
-	mov	12(sp), 6(r15)
-	mov	8(sp), 8(r15)
-	mov	r7, 10(r15)
-	mov	36(sp), 12(r15)
+	mov	r5, 0(r14)
+	mov	r6, 2(r14)
+	mov	10(sp), 4(r14)
+	mov	12(sp), 6(r14)
+	mov	8(sp), 8(r14)
+	mov	r7, 10(r14)
+	mov	36(sp), 12(r14)
 	mov	34(sp), 14(r14)
 	mov	92(sp), r14
-	mov	r14, r15
-	mov	66(sp), 0(r15)
-	mov	68(sp), 2(r15)
-	mov	70(sp), 4(r15)
+	mov	66(sp), 0(r14)
+	mov	68(sp), 2(r14)
+	mov	70(sp), 4(r14)
 	mov	72(sp), 6(r14)
 	mov	90(sp), r14
-	mov	r14, r15
-	mov	58(sp), 0(r15)
-	mov	56(sp), 2(r15)
-	mov	54(sp), 4(r15)
+	mov	58(sp), 0(r14)
+	mov	56(sp), 2(r14)
+	mov	54(sp), 4(r14)
 	mov	52(sp), 6(r14)
 	add	#94, sp
 	pop	r4
@@ -1897,7 +1893,7 @@ grain128aeadv2_absorb_ad:
 
 ; --- grain128aeadv2_crypt: grain128aeadv2.crypt
 ;     frame 72 bytes (36 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1730 bytes of code
+;     estimated 1726 bytes of code
 	.section .text.grain128aeadv2_crypt,"ax",@progbits
 	.local grain128aeadv2_crypt
 	.type grain128aeadv2_crypt, @function
@@ -2589,16 +2585,14 @@ grain128aeadv2_crypt:
 .Lgrain128aeadv2_crypt_near4:
 .Lgrain128aeadv2_crypt_done2:
 	mov	70(sp), r14
-	mov	r14, r15
-	mov	50(sp), 0(r15)
-	mov	52(sp), 2(r15)
-	mov	54(sp), 4(r15)
+	mov	50(sp), 0(r14)
+	mov	52(sp), 2(r14)
+	mov	54(sp), 4(r14)
 	mov	56(sp), 6(r14)
 	mov	68(sp), r14
-	mov	r14, r15
-	mov	48(sp), 0(r15)
-	mov	46(sp), 2(r15)
-	mov	44(sp), 4(r15)
+	mov	48(sp), 0(r14)
+	mov	46(sp), 2(r14)
+	mov	44(sp), 4(r14)
 	mov	42(sp), 6(r14)
 	add	#72, sp
 	pop	r4
@@ -2614,7 +2608,7 @@ grain128aeadv2_crypt:
 
 ; --- grain128aeadv2_init: grain128aeadv2.init
 ;     frame 122 bytes (61 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 4040 bytes of code
+;     estimated 4030 bytes of code
 	.section .text.grain128aeadv2_init,"ax",@progbits
 	.local grain128aeadv2_init
 	.type grain128aeadv2_init, @function
@@ -3052,14 +3046,13 @@ grain128aeadv2_init:
 	mov	r13, r11
 	mov	r14, r12
 	mov	82(sp), r14
-	mov	r14, r15
-	mov	-8(r15), 40(sp)
-	mov	-6(r15), 34(sp)
-	mov	-4(r15), 30(sp)
-	mov	-2(r15), 98(sp)
-	mov	-16(r15), 80(sp)
-	mov	-14(r15), 96(sp)
-	mov	-12(r15), 94(sp)
+	mov	-8(r14), 40(sp)
+	mov	-6(r14), 34(sp)
+	mov	-4(r14), 30(sp)
+	mov	-2(r14), 98(sp)
+	mov	-16(r14), 80(sp)
+	mov	-14(r14), 96(sp)
+	mov	-12(r14), 94(sp)
 	mov	-10(r14), 92(sp)
 .Lgrain128aeadv2_init_loop3:
 	; grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
@@ -4257,36 +4250,32 @@ grain128aeadv2_init:
 	jnz	.Lgrain128aeadv2_init_loop7
 .Lgrain128aeadv2_init_done8:
 	mov	116(sp), r14
-	mov	r14, r15
-	mov	52(sp), 0(r15)
-	mov	50(sp), 2(r15)
-	mov	42(sp), 4(r15)
-	mov	36(sp), 6(r15)
-	mov	48(sp), 8(r15)
-	mov	44(sp), 10(r15)
-	mov	38(sp), 12(r15)
+	mov	52(sp), 0(r14)
+	mov	50(sp), 2(r14)
+	mov	42(sp), 4(r14)
+	mov	36(sp), 6(r14)
+	mov	48(sp), 8(r14)
+	mov	44(sp), 10(r14)
+	mov	38(sp), 12(r14)
 	mov	32(sp), 14(r14)
 	mov	114(sp), r14
-	mov	r14, r15
-	mov	20(sp), 0(r15)
-	mov	r7, 2(r15)
-	mov	r8, 4(r15)
-	mov	72(sp), 6(r15)
-	mov	r10, 8(r15)
-	mov	r11, 10(r15)
-	mov	r12, 12(r15)
+	mov	20(sp), 0(r14)
+	mov	r7, 2(r14)
+	mov	r8, 4(r14)
+	mov	72(sp), 6(r14)
+	mov	r10, 8(r14)
+	mov	r11, 10(r14)
+	mov	r12, 12(r14)
 	mov	46(sp), 14(r14)
 	mov	120(sp), r14
-	mov	r14, r15
-	mov	112(sp), 0(r15)
-	mov	110(sp), 2(r15)
-	mov	108(sp), 4(r15)
+	mov	112(sp), 0(r14)
+	mov	110(sp), 2(r14)
+	mov	108(sp), 4(r14)
 	mov	106(sp), 6(r14)
 	mov	118(sp), r14
-	mov	r14, r15
-	mov	r6, 0(r15)
-	mov	88(sp), 2(r15)
-	mov	86(sp), 4(r15)
+	mov	r6, 0(r14)
+	mov	88(sp), 2(r14)
+	mov	86(sp), 4(r14)
 	mov	84(sp), 6(r14)
 	add	#122, sp
 	pop	r4

@@ -192,7 +192,7 @@ norx_f_g:
 
 ; --- norx_f_f: norx_f.f
 ;     frame 150 bytes (75 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2580 bytes of code
+;     estimated 2546 bytes of code
 	.section .text.norx_f_f,"ax",@progbits
 	.global norx_f_f
 	.type norx_f_f, @function
@@ -371,7 +371,7 @@ norx_f_f:
 	xor	@r11+, r6
 	mov	@r15+, r5
 	mov	r15, r12
-	mov	-4(r15), r10
+	mov	-4(r12), r10
 	xor	@r11+, r5
 	and	-4(r11), r10
 	mov	-2(r12), r12
@@ -499,7 +499,7 @@ norx_f_f:
 	xor	@r14+, r11
 	mov	@r15+, r8
 	mov	r15, r12
-	mov	-4(r15), r9
+	mov	-4(r12), r9
 	xor	@r14+, r8
 	and	-4(r14), r9
 	mov	-2(r12), r12
@@ -536,7 +536,7 @@ norx_f_f:
 	xor	@r15+, r6
 	mov	r7, r12
 	mov	r15, r9
-	and	-4(r15), r12
+	and	-4(r9), r12
 	mov	r10, r4
 	and	-2(r9), r4
 	rla	r12
@@ -634,13 +634,13 @@ norx_f_f:
 	mov	48(sp), r15
 	mov	@r15+, r10
 	mov	r15, r12
-	mov	-4(r15), r11
+	mov	-4(r12), r11
 	mov	40(sp), r15
 	xor	@r15+, r10
 	mov	r15, r4
-	and	-4(r15), r11
+	and	-4(r4), r11
 	mov	-2(r12), r12
-	and	-2(r15), r12
+	and	-2(r4), r12
 	rla	r11
 	adc	r11
 	mov	r11, r15
@@ -685,8 +685,7 @@ norx_f_f:
 	xor	r15, r6
 	; norx_f.ae:31: b = (b ^ c) >>> r1
 	mov	r6, r8
-	mov	r4, r15
-	xor	-4(r15), r8
+	xor	-4(r4), r8
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	xor	r5, r7
 	; norx_f.ae:31: b = (b ^ c) >>> r1
@@ -1251,68 +1250,52 @@ norx_f_f:
 	rlc	r6
 	adc	r8
 	mov	148(sp), r10
-	mov	r10, r12
-	mov	4(sp), 0(r12)
+	mov	4(sp), 0(r10)
 	mov	90(sp), 2(r10)
 	mov	146(sp), r10
-	mov	r10, r12
-	mov	66(sp), 0(r12)
+	mov	66(sp), 0(r10)
 	mov	64(sp), 2(r10)
 	mov	144(sp), r10
-	mov	r10, r12
-	mov	38(sp), 0(r12)
+	mov	38(sp), 0(r10)
 	mov	30(sp), 2(r10)
 	mov	142(sp), r10
-	mov	r10, r12
-	mov	r5, 0(r12)
+	mov	r5, 0(r10)
 	mov	r13, 2(r10)
 	mov	140(sp), r13
-	mov	r13, r12
-	mov	r8, 0(r12)
+	mov	r8, 0(r13)
 	mov	r6, 2(r13)
 	mov	138(sp), r10
-	mov	r10, r12
-	mov	60(sp), 0(r12)
+	mov	60(sp), 0(r10)
 	mov	106(sp), 2(r10)
 	mov	136(sp), r10
-	mov	r10, r12
-	mov	20(sp), 0(r12)
+	mov	20(sp), 0(r10)
 	mov	72(sp), 2(r10)
 	mov	134(sp), r10
-	mov	r10, r12
-	mov	r9, 0(r12)
+	mov	r9, 0(r10)
 	mov	42(sp), 2(r10)
 	mov	132(sp), r10
-	mov	r10, r12
-	mov	28(sp), 0(r12)
+	mov	28(sp), 0(r10)
 	mov	26(sp), 2(r10)
 	mov	130(sp), r10
-	mov	r10, r12
-	mov	r11, 0(r12)
+	mov	r11, 0(r10)
 	mov	r14, 2(r10)
 	mov	128(sp), r13
-	mov	r13, r12
-	mov	88(sp), 0(r12)
+	mov	88(sp), 0(r13)
 	mov	86(sp), 2(r13)
 	mov	126(sp), r13
-	mov	r13, r12
-	mov	56(sp), 0(r12)
+	mov	56(sp), 0(r13)
 	mov	54(sp), 2(r13)
 	mov	124(sp), r13
-	mov	r13, r12
-	mov	46(sp), 0(r12)
+	mov	46(sp), 0(r13)
 	mov	50(sp), 2(r13)
 	mov	122(sp), r13
-	mov	r13, r12
-	mov	8(sp), 0(r12)
+	mov	8(sp), 0(r13)
 	mov	14(sp), 2(r13)
 	mov	120(sp), r13
-	mov	r13, r12
-	mov	r15, 0(r12)
+	mov	r15, 0(r13)
 	mov	r4, 2(r13)
 	mov	118(sp), r14
-	mov	r14, r15
-	mov	74(sp), 0(r15)
+	mov	74(sp), 0(r14)
 	mov	80(sp), 2(r14)
 	add	#150, sp
 	pop	r4
@@ -1328,7 +1311,7 @@ norx_f_f:
 
 ; --- norx_f_permute: norx_f.permute
 ;     frame 114 bytes (57 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2406 bytes of code
+;     estimated 2404 bytes of code
 	.section .text.norx_f_permute,"ax",@progbits
 	.global norx_f_permute
 	.type norx_f_permute, @function
@@ -2322,54 +2305,53 @@ norx_f_permute:
 .Lnorx_f_permute_done2:
 	; norx_f.ae:77: s[0] = s0
 	mov	88(sp), r5
-	mov	r5, r15
-	mov	r6, -64(r15)
-	mov	r7, -62(r15)
+	mov	r6, -64(r5)
+	mov	r7, -62(r5)
 	; norx_f.ae:78: s[1] = s1
-	mov	52(sp), -60(r15)
-	mov	50(sp), -58(r15)
+	mov	52(sp), -60(r5)
+	mov	50(sp), -58(r5)
 	; norx_f.ae:79: s[2] = s2
-	mov	20(sp), -56(r15)
-	mov	18(sp), -54(r15)
+	mov	20(sp), -56(r5)
+	mov	18(sp), -54(r5)
 	; norx_f.ae:80: s[3] = s3
-	mov	106(sp), -52(r15)
-	mov	104(sp), -50(r15)
+	mov	106(sp), -52(r5)
+	mov	104(sp), -50(r5)
 	; norx_f.ae:81: s[4] = s4
-	mov	r8, -48(r15)
-	mov	r9, -46(r15)
+	mov	r8, -48(r5)
+	mov	r9, -46(r5)
 	; norx_f.ae:82: s[5] = s5
-	mov	26(sp), -44(r15)
-	mov	r10, -42(r15)
+	mov	26(sp), -44(r5)
+	mov	r10, -42(r5)
 	; norx_f.ae:83: s[6] = s6
-	mov	8(sp), -40(r15)
-	mov	58(sp), -38(r15)
+	mov	8(sp), -40(r5)
+	mov	58(sp), -38(r5)
 	; norx_f.ae:84: s[7] = s7
-	mov	100(sp), -36(r15)
-	mov	34(sp), -34(r15)
+	mov	100(sp), -36(r5)
+	mov	34(sp), -34(r5)
 	; norx_f.ae:85: s[8] = s8
-	mov	r11, -32(r15)
-	mov	r12, -30(r15)
+	mov	r11, -32(r5)
+	mov	r12, -30(r5)
 	; norx_f.ae:86: s[9] = s9
-	mov	44(sp), -28(r15)
-	mov	30(sp), -26(r15)
+	mov	44(sp), -28(r5)
+	mov	30(sp), -26(r5)
 	; norx_f.ae:87: s[10] = s10
-	mov	72(sp), -24(r15)
-	mov	68(sp), -22(r15)
+	mov	72(sp), -24(r5)
+	mov	68(sp), -22(r5)
 	; norx_f.ae:88: s[11] = s11
-	mov	56(sp), -20(r15)
+	mov	56(sp), -20(r5)
 	mov	46(sp), -18(r5)
 	; norx_f.ae:89: s[12] = s12
 	mov	r5, r12
-	mov	r13, -16(r15)
-	mov	r14, -14(r15)
+	mov	r13, -16(r12)
+	mov	r14, -14(r12)
 	; norx_f.ae:90: s[13] = s13
-	mov	4(sp), -12(r15)
-	mov	12(sp), -10(r15)
+	mov	4(sp), -12(r12)
+	mov	12(sp), -10(r12)
 	; norx_f.ae:91: s[14] = s14
-	mov	110(sp), -8(r15)
-	mov	108(sp), -6(r15)
+	mov	110(sp), -8(r12)
+	mov	108(sp), -6(r12)
 	; norx_f.ae:92: s[15] = s15
-	mov	64(sp), -4(r15)
+	mov	64(sp), -4(r12)
 	mov	66(sp), -2(r12)
 	add	#114, sp
 	pop	r4

@@ -1290,7 +1290,7 @@ photon_beetle_aead128_decrypt_with:
 
 ; --- photon_beetle_aead128_P_permute: photon_beetle_aead128.P.permute
 ;     frame 54 bytes (27 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2472 bytes of code
+;     estimated 2466 bytes of code
 	.section .text.photon_beetle_aead128_P_permute,"ax",@progbits
 	.local photon_beetle_aead128_P_permute
 	.type photon_beetle_aead128_P_permute, @function
@@ -2071,8 +2071,7 @@ photon_beetle_aead128_P_permute:
 	mov.b	r4, r6
 	xor	r6, r4
 	swpb	r4
-	mov	r4, r10
-	mov.b	photon_beetle_aead128_sf0(r10), r10
+	mov.b	photon_beetle_aead128_sf0(r4), r10
 	swpb	r10
 	mov.b	photon_beetle_aead128_sf0(r6), r6
 	bis	r6, r10
@@ -2588,27 +2587,25 @@ photon_beetle_aead128_P_permute:
 	mov	r6, -30(r11)
 	; photon256.ae:77: s[1] = x1
 	mov	r11, r6
-	mov	r7, -28(r11)
-	mov	r5, -26(r11)
+	mov	r7, -28(r6)
+	mov	r5, -26(r6)
 	; photon256.ae:78: s[2] = x2
-	mov	r8, -24(r11)
-	mov	2(sp), -22(r11)
+	mov	r8, -24(r6)
+	mov	2(sp), -22(r6)
 	; photon256.ae:79: s[3] = x3
-	mov	12(sp), -20(r11)
-	mov	r4, -18(r11)
+	mov	12(sp), -20(r6)
+	mov	r4, -18(r6)
 	; photon256.ae:80: s[4] = x4
-	mov	r10, -16(r11)
-	mov	30(sp), -14(r11)
+	mov	r10, -16(r6)
+	mov	30(sp), -14(r6)
 	; photon256.ae:81: s[5] = x5
-	mov	r12, -12(r11)
-	mov	r11, r12
-	mov	r15, -10(r12)
+	mov	r12, -12(r6)
+	mov	r15, -10(r6)
 	; photon256.ae:82: s[6] = x6
-	mov	r11, r15
-	mov	r13, -8(r15)
-	mov	42(sp), -6(r15)
+	mov	r13, -8(r6)
+	mov	42(sp), -6(r6)
 	; photon256.ae:83: s[7] = x7
-	mov	r14, -4(r15)
+	mov	r14, -4(r6)
 	mov	r9, -2(r6)
 	add	#54, sp
 	pop	r4

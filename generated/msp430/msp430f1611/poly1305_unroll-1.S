@@ -610,7 +610,7 @@ poly1305_block:
 
 ; --- poly1305_finish: poly1305.finish
 ;     frame 30 bytes (15 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 780 bytes of code
+;     estimated 776 bytes of code
 	.section .text.poly1305_finish,"ax",@progbits
 	.global poly1305_finish
 	.type poly1305_finish, @function
@@ -912,15 +912,13 @@ poly1305_finish:
 	addc	@r12+, r13
 	addc	@r12+, r6
 	mov	28(sp), r14
-	mov	r14, r12
-	mov	r7, 0(r12)
-	mov	r8, 2(r12)
-	mov	r9, 4(r12)
-	mov	r10, 6(r12)
-	mov	r11, 8(r12)
-	mov	r15, 10(r12)
-	mov	r14, r15
-	mov	r13, 12(r15)
+	mov	r7, 0(r14)
+	mov	r8, 2(r14)
+	mov	r9, 4(r14)
+	mov	r10, 6(r14)
+	mov	r11, 8(r14)
+	mov	r15, 10(r14)
+	mov	r13, 12(r14)
 	mov	r6, 14(r14)
 	add	#30, sp
 	pop	r4
@@ -1075,7 +1073,7 @@ poly1305_absorb_padded:
 
 ; --- poly1305_mac: poly1305.mac
 ;     frame 150 bytes (28 spill slots, locals 94), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1782 bytes of code
+;     estimated 1776 bytes of code
 	.section .text.poly1305_mac,"ax",@progbits
 	.global poly1305_mac
 	.type poly1305_mac, @function
@@ -1105,23 +1103,22 @@ poly1305_mac:
 	clr	74(sp)
 	; poly1305.ae:30: r = (r_bytes & clamp) as u<130>
 	mov	20(sp), r6
-	mov	r6, r15
-	mov	2(r15), r14
+	mov	2(r6), r14
 	and	#4095, r14
-	mov	4(r15), r10
+	mov	4(r6), r10
 	and	#65532, r10
-	mov	6(r15), r9
+	mov	6(r6), r9
 	and	#4095, r9
-	mov	8(r15), r8
+	mov	8(r6), r8
 	and	#65532, r8
-	mov	10(r15), r11
+	mov	10(r6), r11
 	and	#4095, r11
-	mov	12(r15), r12
+	mov	12(r6), r12
 	and	#65532, r12
-	mov	14(r15), r13
+	mov	14(r6), r13
 	and	#4095, r13
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	mov	@r15, r7
+	mov	@r6, r7
 	and	#8191, r7
 	; poly1305.ae:33: rt[10 + i] = limb
 	mov	r7, 96(sp)
@@ -1780,24 +1777,22 @@ poly1305_mac:
 	xor	r5, r6
 	; poly1305.ae:80: return v[127:0] + s
 	mov	20(sp), r14
-	mov	r14, r15
-	add	16(r15), r7
-	addc	18(r15), r8
-	addc	20(r15), r9
-	addc	22(r15), r10
-	addc	24(r15), r11
-	addc	26(r15), r12
-	addc	28(r15), r13
+	add	16(r14), r7
+	addc	18(r14), r8
+	addc	20(r14), r9
+	addc	22(r14), r10
+	addc	24(r14), r11
+	addc	26(r14), r12
+	addc	28(r14), r13
 	addc	30(r14), r6
 	mov	54(sp), r14
-	mov	r14, r15
-	mov	r7, 0(r15)
-	mov	r8, 2(r15)
-	mov	r9, 4(r15)
-	mov	r10, 6(r15)
-	mov	r11, 8(r15)
-	mov	r12, 10(r15)
-	mov	r13, 12(r15)
+	mov	r7, 0(r14)
+	mov	r8, 2(r14)
+	mov	r9, 4(r14)
+	mov	r10, 6(r14)
+	mov	r11, 8(r14)
+	mov	r12, 10(r14)
+	mov	r13, 12(r14)
 	mov	r6, 14(r14)
 	add	#150, sp
 	pop	r4

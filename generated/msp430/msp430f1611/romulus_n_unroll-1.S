@@ -2070,7 +2070,7 @@ romulus_n_E_tk23_rows:
 
 ; --- romulus_n_absorb_ad: romulus_n.absorb_ad
 ;     frame 174 bytes (33 spill slots, locals 104), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1890 bytes of code
+;     estimated 1888 bytes of code
 	.section .text.romulus_n_absorb_ad,"ax",@progbits
 	.local romulus_n_absorb_ad
 	.type romulus_n_absorb_ad, @function
@@ -2743,14 +2743,13 @@ romulus_n_absorb_ad:
 	mov	66(sp), r14
 	call	#romulus_n_tbc_n
 	mov	64(sp), r14
-	mov	r14, r15
-	mov	158(sp), 0(r15)
-	mov	160(sp), 2(r15)
-	mov	162(sp), 4(r15)
-	mov	164(sp), 6(r15)
-	mov	166(sp), 8(r15)
-	mov	168(sp), 10(r15)
-	mov	170(sp), 12(r15)
+	mov	158(sp), 0(r14)
+	mov	160(sp), 2(r14)
+	mov	162(sp), 4(r14)
+	mov	164(sp), 6(r14)
+	mov	166(sp), 8(r14)
+	mov	168(sp), 10(r14)
+	mov	170(sp), 12(r14)
 	mov	172(sp), 14(r14)
 	add	#174, sp
 	pop	r4
@@ -2766,7 +2765,7 @@ romulus_n_absorb_ad:
 
 ; --- romulus_n_tbc_n: romulus_n.tbc_n
 ;     frame 68 bytes (2 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 700 bytes of code
+;     estimated 698 bytes of code
 	.section .text.romulus_n_tbc_n,"ax",@progbits
 	.local romulus_n_tbc_n
 	.type romulus_n_tbc_n, @function
@@ -3056,14 +3055,13 @@ romulus_n_tbc_n:
 .Lromulus_n_tbc_n_done4:
 	; skinny128_384plus.ae:225: return cat(r0, r1, r2, r3)
 	mov	2(sp), r6
-	mov	r6, r15
-	mov	r8, 0(r15)
-	mov	r11, 2(r15)
-	mov	r7, 4(r15)
-	mov	r14, 6(r15)
-	mov	r9, 8(r15)
-	mov	r10, 10(r15)
-	mov	r12, 12(r15)
+	mov	r8, 0(r6)
+	mov	r11, 2(r6)
+	mov	r7, 4(r6)
+	mov	r14, 6(r6)
+	mov	r9, 8(r6)
+	mov	r10, 10(r6)
+	mov	r12, 12(r6)
 	mov	r13, 14(r6)
 	add	#68, sp
 	pop	r4

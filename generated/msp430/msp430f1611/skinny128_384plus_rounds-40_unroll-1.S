@@ -66,21 +66,21 @@ skinny128_384plus_key_schedule:
 	mov	40(sp), r15
 	mov	r4, 0(r15)
 	mov	r15, r4
-	mov	r5, 2(r15)
-	mov	r12, 4(r15)
+	mov	r5, 2(r4)
+	mov	r12, 4(r4)
 	mov	r13, 6(r4)
 	; skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	mov	r6, r15
 	xor.b	r7, r15
 	xor	r6, r15
 	mov	r15, 22(sp)
-	mov	r7, r12
 	mov	56(sp), r5
 	mov	r5, r13
 	swpb	r13
-	xor.b	r13, r12
-	xor	r7, r12
-	mov	r12, 20(sp)
+	mov	r7, r15
+	xor.b	r13, r15
+	xor	r7, r15
+	mov	r15, 20(sp)
 	mov	r8, r15
 	xor.b	r6, r15
 	xor	r8, r15
@@ -275,7 +275,7 @@ skinny128_384plus_key_schedule:
 
 ; --- skinny128_384plus_encrypt_block: skinny128_384plus.encrypt_block
 ;     frame 4 bytes (2 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 338 bytes of code
+;     estimated 336 bytes of code
 	.section .text.skinny128_384plus_encrypt_block,"ax",@progbits
 	.global skinny128_384plus_encrypt_block
 	.type skinny128_384plus_encrypt_block, @function
@@ -409,14 +409,13 @@ skinny128_384plus_encrypt_block:
 .Lskinny128_384plus_encrypt_block_done2:
 	; skinny128_384plus.ae:145: return cat(r0, r1, r2, r3)
 	mov	2(sp), r12
-	mov	r12, r15
-	mov	r6, 0(r15)
-	mov	r13, 2(r15)
-	mov	r7, 4(r15)
-	mov	r14, 6(r15)
-	mov	r8, 8(r15)
-	mov	r9, 10(r15)
-	mov	r10, 12(r15)
+	mov	r6, 0(r12)
+	mov	r13, 2(r12)
+	mov	r7, 4(r12)
+	mov	r14, 6(r12)
+	mov	r8, 8(r12)
+	mov	r9, 10(r12)
+	mov	r10, 12(r12)
 	mov	r11, 14(r12)
 	add	#4, sp
 	pop	r4
@@ -432,7 +431,7 @@ skinny128_384plus_encrypt_block:
 
 ; --- skinny128_384plus_decrypt_block: skinny128_384plus.decrypt_block
 ;     frame 2 bytes (1 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 346 bytes of code
+;     estimated 344 bytes of code
 	.section .text.skinny128_384plus_decrypt_block,"ax",@progbits
 	.global skinny128_384plus_decrypt_block
 	.type skinny128_384plus_decrypt_block, @function
@@ -578,14 +577,13 @@ skinny128_384plus_decrypt_block:
 .Lskinny128_384plus_decrypt_block_done2:
 	; skinny128_384plus.ae:166: return cat(r0, r1, r2, r3)
 	mov	@sp, r12
-	mov	r12, r15
-	mov	r6, 0(r15)
-	mov	r13, 2(r15)
-	mov	r7, 4(r15)
-	mov	r8, 6(r15)
-	mov	r9, 8(r15)
-	mov	r10, 10(r15)
-	mov	r11, 12(r15)
+	mov	r6, 0(r12)
+	mov	r13, 2(r12)
+	mov	r7, 4(r12)
+	mov	r8, 6(r12)
+	mov	r9, 8(r12)
+	mov	r10, 10(r12)
+	mov	r11, 12(r12)
 	mov	r14, 14(r12)
 	add	#2, sp
 	pop	r4

@@ -65,7 +65,7 @@ ascon128_key_setup:
 
 ; --- ascon128_encrypt_with: ascon128.encrypt_with
 ;     frame 104 bytes (16 spill slots, locals 72), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1440 bytes of code
+;     estimated 1438 bytes of code
 	.section .text.ascon128_encrypt_with,"ax",@progbits
 	.global ascon128_encrypt_with
 	.type ascon128_encrypt_with, @function
@@ -84,14 +84,13 @@ ascon128_encrypt_with:
 	mov	130(sp), 30(sp)
 	; ascon128.ae:84: initialize(s, k, nonce)
 	mov	r12, r14
-	mov	r12, r15
-	mov	2(r15), 28(sp)
-	mov	4(r15), 26(sp)
-	mov	6(r15), 24(sp)
-	mov	8(r15), 20(sp)
-	mov	10(r15), 18(sp)
-	mov	12(r15), 16(sp)
-	mov	14(r15), 14(sp)
+	mov	2(r14), 28(sp)
+	mov	4(r14), 26(sp)
+	mov	6(r14), 24(sp)
+	mov	8(r14), 20(sp)
+	mov	10(r14), 18(sp)
+	mov	12(r14), 16(sp)
+	mov	14(r14), 14(sp)
 	mov	sp, r12
 	add	#32, r12
 	mov	@r14, 72(sp)
@@ -649,7 +648,7 @@ ascon128_encrypt_with:
 
 ; --- ascon128_decrypt_with: ascon128.decrypt_with
 ;     frame 110 bytes (19 spill slots, locals 72), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1520 bytes of code
+;     estimated 1518 bytes of code
 	.section .text.ascon128_decrypt_with,"ax",@progbits
 	.global ascon128_decrypt_with
 	.type ascon128_decrypt_with, @function
@@ -669,14 +668,13 @@ ascon128_decrypt_with:
 	mov	140(sp), 36(sp)
 	; ascon128.ae:106: initialize(s, k, nonce)
 	mov	r12, r14
-	mov	r12, r15
-	mov	2(r15), 28(sp)
-	mov	4(r15), 30(sp)
-	mov	6(r15), 32(sp)
-	mov	8(r15), 26(sp)
-	mov	10(r15), 24(sp)
-	mov	12(r15), 22(sp)
-	mov	14(r15), 20(sp)
+	mov	2(r14), 28(sp)
+	mov	4(r14), 30(sp)
+	mov	6(r14), 32(sp)
+	mov	8(r14), 26(sp)
+	mov	10(r14), 24(sp)
+	mov	12(r14), 22(sp)
+	mov	14(r14), 20(sp)
 	mov	sp, r12
 	add	#38, r12
 	mov	@r14, 78(sp)
@@ -1282,7 +1280,7 @@ ascon128_decrypt_with:
 
 ; --- ascon128_P_permute: ascon128.P.permute
 ;     frame 60 bytes (30 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1068 bytes of code
+;     estimated 1066 bytes of code
 	.section .text.ascon128_P_permute,"ax",@progbits
 	.local ascon128_P_permute
 	.type ascon128_P_permute, @function
@@ -1739,30 +1737,29 @@ ascon128_P_permute:
 .Lascon128_P_permute_done2:
 	; ascon_p.ae:63: s[0] = x0
 	mov	54(sp), r7
-	mov	r7, r15
-	mov	@sp, -40(r15)
-	mov	4(sp), -38(r15)
-	mov	48(sp), -36(r15)
-	mov	46(sp), -34(r15)
+	mov	@sp, -40(r7)
+	mov	4(sp), -38(r7)
+	mov	48(sp), -36(r7)
+	mov	46(sp), -34(r7)
 	; ascon_p.ae:64: s[1] = x1
-	mov	r8, -32(r15)
-	mov	r9, -30(r15)
-	mov	r10, -28(r15)
-	mov	26(sp), -26(r15)
+	mov	r8, -32(r7)
+	mov	r9, -30(r7)
+	mov	r10, -28(r7)
+	mov	26(sp), -26(r7)
 	; ascon_p.ae:65: s[2] = x2
-	mov	8(sp), -24(r15)
-	mov	18(sp), -22(r15)
-	mov	52(sp), -20(r15)
-	mov	56(sp), -18(r15)
+	mov	8(sp), -24(r7)
+	mov	18(sp), -22(r7)
+	mov	52(sp), -20(r7)
+	mov	56(sp), -18(r7)
 	; ascon_p.ae:66: s[3] = x3
-	mov	r11, -16(r15)
-	mov	r12, -14(r15)
-	mov	r13, -12(r15)
-	mov	12(sp), -10(r15)
+	mov	r11, -16(r7)
+	mov	r12, -14(r7)
+	mov	r13, -12(r7)
+	mov	12(sp), -10(r7)
 	; ascon_p.ae:67: s[4] = x4
-	mov	r14, -8(r15)
-	mov	2(sp), -6(r15)
-	mov	22(sp), -4(r15)
+	mov	r14, -8(r7)
+	mov	2(sp), -6(r7)
+	mov	22(sp), -4(r7)
 	mov	40(sp), -2(r7)
 	add	#60, sp
 	popm.w	#7, r10

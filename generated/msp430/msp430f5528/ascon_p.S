@@ -6,7 +6,7 @@
 
 ; --- ascon_p_round: ascon_p.round
 ;     frame 72 bytes (36 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1080 bytes of code
+;     estimated 1070 bytes of code
 	.section .text.ascon_p_round,"ax",@progbits
 	.global ascon_p_round
 	.type ascon_p_round, @function
@@ -438,34 +438,29 @@ ascon_p_round:
 	xor	r14, r11
 	xor	r6, r12
 	mov	70(sp), r6
-	mov	r6, r15
-	mov	2(sp), 0(r15)
-	mov	12(sp), 2(r15)
-	mov	60(sp), 4(r15)
+	mov	2(sp), 0(r6)
+	mov	12(sp), 2(r6)
+	mov	60(sp), 4(r6)
 	mov	58(sp), 6(r6)
 	mov	68(sp), r6
-	mov	r6, r15
-	mov	44(sp), 0(r15)
-	mov	42(sp), 2(r15)
-	mov	34(sp), 4(r15)
+	mov	44(sp), 0(r6)
+	mov	42(sp), 2(r6)
+	mov	34(sp), 4(r6)
 	mov	30(sp), 6(r6)
 	mov	66(sp), r6
-	mov	r6, r15
-	mov	28(sp), 0(r15)
-	mov	14(sp), 2(r15)
-	mov	8(sp), 4(r15)
+	mov	28(sp), 0(r6)
+	mov	14(sp), 2(r6)
+	mov	8(sp), 4(r6)
 	mov	4(sp), 6(r6)
 	mov	64(sp), r6
-	mov	r6, r15
-	mov	r7, 0(r15)
-	mov	r8, 2(r15)
-	mov	r13, 4(r15)
+	mov	r7, 0(r6)
+	mov	r8, 2(r6)
+	mov	r13, 4(r6)
 	mov	r10, 6(r6)
 	mov	62(sp), r10
-	mov	r10, r15
-	mov	r4, 0(r15)
-	mov	r5, 2(r15)
-	mov	r11, 4(r15)
+	mov	r4, 0(r10)
+	mov	r5, 2(r10)
+	mov	r11, 4(r10)
 	mov	r12, 6(r10)
 	add	#72, sp
 	popm.w	#7, r10
@@ -475,7 +470,7 @@ ascon_p_round:
 
 ; --- ascon_p_permute_words: ascon_p.permute_words
 ;     frame 68 bytes (34 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1124 bytes of code
+;     estimated 1114 bytes of code
 	.section .text.ascon_p_permute_words,"ax",@progbits
 	.global ascon_p_permute_words
 	.type ascon_p_permute_words, @function
@@ -936,34 +931,29 @@ ascon_p_permute_words:
 	jnz	.Lascon_p_permute_words_loop1
 .Lascon_p_permute_words_done2:
 	mov	66(sp), r7
-	mov	r7, r15
-	mov	@sp, 0(r15)
-	mov	4(sp), 2(r15)
-	mov	48(sp), 4(r15)
+	mov	@sp, 0(r7)
+	mov	4(sp), 2(r7)
+	mov	48(sp), 4(r7)
 	mov	46(sp), 6(r7)
 	mov	64(sp), r7
-	mov	r7, r15
-	mov	r8, 0(r15)
-	mov	r9, 2(r15)
-	mov	r10, 4(r15)
+	mov	r8, 0(r7)
+	mov	r9, 2(r7)
+	mov	r10, 4(r7)
 	mov	28(sp), 6(r7)
 	mov	62(sp), r10
-	mov	r10, r15
-	mov	8(sp), 0(r15)
-	mov	18(sp), 2(r15)
-	mov	52(sp), 4(r15)
+	mov	8(sp), 0(r10)
+	mov	18(sp), 2(r10)
+	mov	52(sp), 4(r10)
 	mov	54(sp), 6(r10)
 	mov	60(sp), r10
-	mov	r10, r15
-	mov	r11, 0(r15)
-	mov	r12, 2(r15)
-	mov	r13, 4(r15)
+	mov	r11, 0(r10)
+	mov	r12, 2(r10)
+	mov	r13, 4(r10)
 	mov	12(sp), 6(r10)
 	mov	58(sp), r13
-	mov	r13, r15
-	mov	r14, 0(r15)
-	mov	2(sp), 2(r15)
-	mov	22(sp), 4(r15)
+	mov	r14, 0(r13)
+	mov	2(sp), 2(r13)
+	mov	22(sp), 4(r13)
 	mov	40(sp), 6(r13)
 	add	#68, sp
 	popm.w	#7, r10
@@ -973,7 +963,7 @@ ascon_p_permute_words:
 
 ; --- ascon_p_permute: ascon_p.permute
 ;     frame 60 bytes (30 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1068 bytes of code
+;     estimated 1066 bytes of code
 	.section .text.ascon_p_permute,"ax",@progbits
 	.global ascon_p_permute
 	.type ascon_p_permute, @function
@@ -1430,30 +1420,29 @@ ascon_p_permute:
 .Lascon_p_permute_done2:
 	; ascon_p.ae:63: s[0] = x0
 	mov	54(sp), r7
-	mov	r7, r15
-	mov	@sp, -40(r15)
-	mov	4(sp), -38(r15)
-	mov	48(sp), -36(r15)
-	mov	46(sp), -34(r15)
+	mov	@sp, -40(r7)
+	mov	4(sp), -38(r7)
+	mov	48(sp), -36(r7)
+	mov	46(sp), -34(r7)
 	; ascon_p.ae:64: s[1] = x1
-	mov	r8, -32(r15)
-	mov	r9, -30(r15)
-	mov	r10, -28(r15)
-	mov	26(sp), -26(r15)
+	mov	r8, -32(r7)
+	mov	r9, -30(r7)
+	mov	r10, -28(r7)
+	mov	26(sp), -26(r7)
 	; ascon_p.ae:65: s[2] = x2
-	mov	8(sp), -24(r15)
-	mov	18(sp), -22(r15)
-	mov	52(sp), -20(r15)
-	mov	56(sp), -18(r15)
+	mov	8(sp), -24(r7)
+	mov	18(sp), -22(r7)
+	mov	52(sp), -20(r7)
+	mov	56(sp), -18(r7)
 	; ascon_p.ae:66: s[3] = x3
-	mov	r11, -16(r15)
-	mov	r12, -14(r15)
-	mov	r13, -12(r15)
-	mov	12(sp), -10(r15)
+	mov	r11, -16(r7)
+	mov	r12, -14(r7)
+	mov	r13, -12(r7)
+	mov	12(sp), -10(r7)
 	; ascon_p.ae:67: s[4] = x4
-	mov	r14, -8(r15)
-	mov	2(sp), -6(r15)
-	mov	22(sp), -4(r15)
+	mov	r14, -8(r7)
+	mov	2(sp), -6(r7)
+	mov	22(sp), -4(r7)
 	mov	40(sp), -2(r7)
 	add	#60, sp
 	popm.w	#7, r10

@@ -6,7 +6,7 @@
 
 ; --- eax_key_setup: eax.key_setup
 ;     frame 108 bytes (6 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1068 bytes of code
+;     estimated 1066 bytes of code
 	.section .text.eax_key_setup,"ax",@progbits
 	.global eax_key_setup
 	.type eax_key_setup, @function
@@ -78,8 +78,7 @@ eax_key_setup:
 	mov	-2(r8), r6
 	tst	r15
 	jz	.Leax_key_setup_else8
-	mov	r11, r12
-	mov.b	r12, r12
+	mov.b	r11, r12
 	mov.b	r6, r15
 	xor	r15, r6
 	swpb	r6
@@ -1220,7 +1219,7 @@ eax_decrypt_with:
 
 ; --- eax_M_E_encrypt_block: eax.M.E.encrypt_block
 ;     frame 10 bytes (5 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 610 bytes of code
+;     estimated 578 bytes of code
 	.section .text.eax_M_E_encrypt_block,"ax",@progbits
 	.local eax_M_E_encrypt_block
 	.type eax_M_E_encrypt_block, @function
@@ -1232,26 +1231,27 @@ eax_M_E_encrypt_block:
 	mov	r14, 8(sp)
 	; aes.ae:131: s0 = b[127:96] ^ w[0]
 	mov	12(r13), r5
-	mov	r12, r7
-	xor	@r7, r5
+	mov	r12, r8
+	xor	@r8, r5
 	mov	14(r13), r9
-	xor	2(r7), r9
+	xor	2(r8), r9
 	mov	8(r13), r6
-	xor	4(r7), r6
+	xor	4(r8), r6
 	mov	10(r13), r11
-	xor	6(r7), r11
+	xor	6(r8), r11
 	mov	4(r13), r12
-	xor	8(r7), r12
+	xor	8(r8), r12
 	mov	6(r13), r10
-	xor	10(r7), r10
+	xor	10(r8), r10
 	mov	@r13, r14
-	xor	12(r7), r14
+	xor	12(r8), r14
 	mov	2(r13), r15
-	xor	14(r7), r15
+	xor	14(r8), r15
 	; aes.ae:135: @unroll(round_unroll)
 	mov	#9, 4(sp)
 	mov	r10, r13
 	; aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
+	mov	r8, r7
 	add	#16, r7
 	; aes.ae:135: @unroll(round_unroll)
 .Leax_M_E_encrypt_block_loop1:
@@ -1261,16 +1261,14 @@ eax_M_E_encrypt_block:
 	; aes.ae:135: @unroll(round_unroll)
 	xor	r10, r9
 	swpb	r9
-	mov	r11, r8
-	mov.b	r8, r8
+	mov.b	r11, r8
 	; aes.ae:139: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
 	mov.b	r12, r10
 	mov	r10, 0(sp)
 	; aes.ae:135: @unroll(round_unroll)
 	xor	r10, r12
 	swpb	r12
-	mov	r14, r10
-	mov.b	r10, r10
+	mov.b	r14, r10
 	; aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
 	rla	r9
 	rla	r8
@@ -1288,12 +1286,10 @@ eax_M_E_encrypt_block:
 	xor	@r7+, r9
 	swpb	r11
 	mov.b	r11, r11
-	mov	r13, r8
-	mov.b	r8, r8
+	mov.b	r13, r8
 	swpb	r14
 	mov.b	r14, r12
-	mov	r5, r14
-	mov.b	r14, r14
+	mov.b	r5, r14
 	; aes.ae:138: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
 	rla	r11
 	rla	r8
@@ -1311,12 +1307,10 @@ eax_M_E_encrypt_block:
 	xor	@r7+, r11
 	swpb	r13
 	mov.b	r13, r13
-	mov	r15, r8
-	mov.b	r8, r8
+	mov.b	r15, r8
 	swpb	r5
 	mov.b	r5, r5
-	mov	r6, r14
-	mov.b	r14, r14
+	mov.b	r6, r14
 	; aes.ae:139: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
 	rla	r13
 	rla	r8
@@ -1362,63 +1356,54 @@ eax_M_E_encrypt_block:
 	swpb	r10
 	mov.b	r10, r10
 	mov.b	eax_M.E.sbox(r10), r4
-	mov	r11, r10
-	mov.b	r10, r10
+	mov.b	r11, r10
 	mov.b	eax_M.E.sbox(r10), r7
 	mov	r12, r10
 	swpb	r10
 	mov.b	r10, r10
 	mov.b	eax_M.E.sbox(r10), r8
-	mov	r14, r10
-	mov.b	r10, r10
+	mov.b	r14, r10
 	mov.b	eax_M.E.sbox(r10), r10
 	swpb	r8
 	bis	r10, r8
 	swpb	r4
 	bis	r7, r4
 	mov	6(sp), r10
-	mov	r10, r7
-	xor	160(r7), r8
+	xor	160(r10), r8
 	xor	162(r10), r4
 	swpb	r11
 	mov.b	r11, r11
 	mov.b	eax_M.E.sbox(r11), r10
-	mov	r13, r11
-	mov.b	r11, r11
+	mov.b	r13, r11
 	mov.b	eax_M.E.sbox(r11), r7
 	swpb	r14
 	mov.b	r14, r14
 	mov.b	eax_M.E.sbox(r14), r11
-	mov	r5, r14
-	mov.b	r14, r14
+	mov.b	r5, r14
 	mov.b	eax_M.E.sbox(r14), r14
 	swpb	r11
 	bis	r14, r11
 	swpb	r10
 	bis	r7, r10
 	mov	6(sp), r14
-	mov	r14, r7
-	xor	164(r7), r11
+	xor	164(r14), r11
 	xor	166(r14), r10
 	swpb	r13
 	mov.b	r13, r13
 	mov.b	eax_M.E.sbox(r13), r13
-	mov	r15, r7
-	mov.b	r7, r7
+	mov.b	r15, r7
 	mov.b	eax_M.E.sbox(r7), r14
 	swpb	r5
 	mov.b	r5, r5
 	mov.b	eax_M.E.sbox(r5), r7
-	mov	r6, r5
-	mov.b	r5, r5
+	mov.b	r6, r5
 	mov.b	eax_M.E.sbox(r5), r5
 	swpb	r7
 	bis	r5, r7
 	swpb	r13
 	bis	r14, r13
 	mov	6(sp), r14
-	mov	r14, r5
-	xor	168(r5), r7
+	xor	168(r14), r7
 	xor	170(r14), r13
 	swpb	r15
 	mov.b	r15, r15
@@ -1435,18 +1420,16 @@ eax_M_E_encrypt_block:
 	swpb	r5
 	bis	r14, r5
 	mov	6(sp), r12
-	mov	r12, r15
-	xor	172(r15), r9
+	xor	172(r12), r9
 	xor	174(r12), r5
 	mov	8(sp), r12
-	mov	r12, r15
-	mov	r9, 0(r15)
-	mov	r5, 2(r15)
-	mov	r7, 4(r15)
-	mov	r13, 6(r15)
-	mov	r11, 8(r15)
-	mov	r10, 10(r15)
-	mov	r8, 12(r15)
+	mov	r9, 0(r12)
+	mov	r5, 2(r12)
+	mov	r7, 4(r12)
+	mov	r13, 6(r12)
+	mov	r11, 8(r12)
+	mov	r10, 10(r12)
+	mov	r8, 12(r12)
 	mov	r4, 14(r12)
 	add	#10, sp
 	popm.w	#7, r10
@@ -1456,7 +1439,7 @@ eax_M_E_encrypt_block:
 
 ; --- eax_omac: eax.omac
 ;     frame 154 bytes (45 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1564 bytes of code
+;     estimated 1562 bytes of code
 	.section .text.eax_omac,"ax",@progbits
 	.local eax_omac
 	.type eax_omac, @function
@@ -2016,14 +1999,13 @@ eax_omac:
 	mov	50(sp), r12
 	call	#eax_M_E_encrypt_block
 	mov	56(sp), r14
-	mov	r14, r15
-	mov	138(sp), 0(r15)
-	mov	140(sp), 2(r15)
-	mov	142(sp), 4(r15)
-	mov	144(sp), 6(r15)
-	mov	146(sp), 8(r15)
-	mov	148(sp), 10(r15)
-	mov	150(sp), 12(r15)
+	mov	138(sp), 0(r14)
+	mov	140(sp), 2(r14)
+	mov	142(sp), 4(r14)
+	mov	144(sp), 6(r14)
+	mov	146(sp), 8(r14)
+	mov	148(sp), 10(r14)
+	mov	150(sp), 12(r14)
 	mov	152(sp), 14(r14)
 	add	#154, sp
 	popm.w	#7, r10

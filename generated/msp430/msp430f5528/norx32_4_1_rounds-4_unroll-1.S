@@ -57,7 +57,7 @@ norx32_4_1_key_setup:
 
 ; --- norx32_4_1_encrypt_with: norx32_4_1.encrypt_with
 ;     frame 258 bytes (57 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2536 bytes of code
+;     estimated 2534 bytes of code
 	.section .text.norx32_4_1_encrypt_with,"ax",@progbits
 	.global norx32_4_1_encrypt_with
 	.type norx32_4_1_encrypt_with, @function
@@ -76,14 +76,13 @@ norx32_4_1_encrypt_with:
 	mov	284(sp), 112(sp)
 	; norx32_4_1.ae:132: initialize(s, k, nonce)
 	mov	r12, r14
-	mov	r12, r15
-	mov	2(r15), 110(sp)
-	mov	4(r15), 108(sp)
-	mov	6(r15), 106(sp)
-	mov	8(r15), 104(sp)
-	mov	10(r15), 102(sp)
-	mov	12(r15), 100(sp)
-	mov	14(r15), 98(sp)
+	mov	2(r14), 110(sp)
+	mov	4(r14), 108(sp)
+	mov	6(r14), 106(sp)
+	mov	8(r14), 104(sp)
+	mov	10(r14), 102(sp)
+	mov	12(r14), 100(sp)
+	mov	14(r14), 98(sp)
 	mov	sp, r12
 	add	#114, r12
 	mov	@r14, 178(sp)
@@ -858,7 +857,7 @@ norx32_4_1_encrypt_with:
 
 ; --- norx32_4_1_decrypt_with: norx32_4_1.decrypt_with
 ;     frame 296 bytes (76 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3230 bytes of code
+;     estimated 3228 bytes of code
 	.section .text.norx32_4_1_decrypt_with,"ax",@progbits
 	.global norx32_4_1_decrypt_with
 	.type norx32_4_1_decrypt_with, @function
@@ -878,14 +877,13 @@ norx32_4_1_decrypt_with:
 	mov	326(sp), 150(sp)
 	; norx32_4_1.ae:154: initialize(s, k, nonce)
 	mov	r12, r14
-	mov	r12, r15
-	mov	2(r15), 146(sp)
-	mov	4(r15), 144(sp)
-	mov	6(r15), 142(sp)
-	mov	8(r15), 140(sp)
-	mov	10(r15), 138(sp)
-	mov	12(r15), 136(sp)
-	mov	14(r15), 134(sp)
+	mov	2(r14), 146(sp)
+	mov	4(r14), 144(sp)
+	mov	6(r14), 142(sp)
+	mov	8(r14), 140(sp)
+	mov	10(r14), 138(sp)
+	mov	12(r14), 136(sp)
+	mov	14(r14), 134(sp)
 	mov	sp, r12
 	add	#152, r12
 	mov	@r14, 216(sp)
@@ -1886,7 +1884,7 @@ norx32_4_1_decrypt_with:
 
 ; --- norx32_4_1_F_permute: norx32_4_1.F.permute
 ;     frame 114 bytes (57 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2382 bytes of code
+;     estimated 2380 bytes of code
 	.section .text.norx32_4_1_F_permute,"ax",@progbits
 	.local norx32_4_1_F_permute
 	.type norx32_4_1_F_permute, @function
@@ -2874,54 +2872,53 @@ norx32_4_1_F_permute:
 .Lnorx32_4_1_F_permute_done2:
 	; norx_f.ae:77: s[0] = s0
 	mov	88(sp), r5
-	mov	r5, r15
-	mov	r6, -64(r15)
-	mov	r7, -62(r15)
+	mov	r6, -64(r5)
+	mov	r7, -62(r5)
 	; norx_f.ae:78: s[1] = s1
-	mov	52(sp), -60(r15)
-	mov	50(sp), -58(r15)
+	mov	52(sp), -60(r5)
+	mov	50(sp), -58(r5)
 	; norx_f.ae:79: s[2] = s2
-	mov	20(sp), -56(r15)
-	mov	18(sp), -54(r15)
+	mov	20(sp), -56(r5)
+	mov	18(sp), -54(r5)
 	; norx_f.ae:80: s[3] = s3
-	mov	106(sp), -52(r15)
-	mov	104(sp), -50(r15)
+	mov	106(sp), -52(r5)
+	mov	104(sp), -50(r5)
 	; norx_f.ae:81: s[4] = s4
-	mov	r8, -48(r15)
-	mov	r9, -46(r15)
+	mov	r8, -48(r5)
+	mov	r9, -46(r5)
 	; norx_f.ae:82: s[5] = s5
-	mov	26(sp), -44(r15)
-	mov	r10, -42(r15)
+	mov	26(sp), -44(r5)
+	mov	r10, -42(r5)
 	; norx_f.ae:83: s[6] = s6
-	mov	8(sp), -40(r15)
-	mov	58(sp), -38(r15)
+	mov	8(sp), -40(r5)
+	mov	58(sp), -38(r5)
 	; norx_f.ae:84: s[7] = s7
-	mov	100(sp), -36(r15)
-	mov	34(sp), -34(r15)
+	mov	100(sp), -36(r5)
+	mov	34(sp), -34(r5)
 	; norx_f.ae:85: s[8] = s8
-	mov	r11, -32(r15)
-	mov	r12, -30(r15)
+	mov	r11, -32(r5)
+	mov	r12, -30(r5)
 	; norx_f.ae:86: s[9] = s9
-	mov	44(sp), -28(r15)
-	mov	30(sp), -26(r15)
+	mov	44(sp), -28(r5)
+	mov	30(sp), -26(r5)
 	; norx_f.ae:87: s[10] = s10
-	mov	72(sp), -24(r15)
-	mov	68(sp), -22(r15)
+	mov	72(sp), -24(r5)
+	mov	68(sp), -22(r5)
 	; norx_f.ae:88: s[11] = s11
-	mov	56(sp), -20(r15)
+	mov	56(sp), -20(r5)
 	mov	46(sp), -18(r5)
 	; norx_f.ae:89: s[12] = s12
 	mov	r5, r12
-	mov	r13, -16(r15)
-	mov	r14, -14(r15)
+	mov	r13, -16(r12)
+	mov	r14, -14(r12)
 	; norx_f.ae:90: s[13] = s13
-	mov	4(sp), -12(r15)
-	mov	12(sp), -10(r15)
+	mov	4(sp), -12(r12)
+	mov	12(sp), -10(r12)
 	; norx_f.ae:91: s[14] = s14
-	mov	110(sp), -8(r15)
-	mov	108(sp), -6(r15)
+	mov	110(sp), -8(r12)
+	mov	108(sp), -6(r12)
 	; norx_f.ae:92: s[15] = s15
-	mov	64(sp), -4(r15)
+	mov	64(sp), -4(r12)
 	mov	66(sp), -2(r12)
 	add	#114, sp
 	popm.w	#7, r10

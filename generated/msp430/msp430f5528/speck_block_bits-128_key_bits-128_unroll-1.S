@@ -6,7 +6,7 @@
 
 ; --- speck_key_schedule: speck.key_schedule
 ;     frame 258 bytes (1 spill slots, locals 256), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 266 bytes of code
+;     estimated 264 bytes of code
 	.section .text.speck_key_schedule,"ax",@progbits
 	.global speck_key_schedule
 	.type speck_key_schedule, @function
@@ -113,10 +113,9 @@ speck_key_schedule:
 .Lspeck_key_schedule_done3:
 	; speck.ae:39: rk[rounds - 1] = k
 	mov	@sp, r11
-	mov	r11, r15
-	mov	r12, 248(r15)
-	mov	r13, 250(r15)
-	mov	r14, 252(r15)
+	mov	r12, 248(r11)
+	mov	r13, 250(r11)
+	mov	r14, 252(r11)
 	mov	r9, 254(r11)
 	add	#258, sp
 	popm.w	#7, r10
@@ -229,7 +228,7 @@ speck_encrypt_block:
 
 ; --- speck_decrypt_block: speck.decrypt_block
 ;     frame 2 bytes (1 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 228 bytes of code
+;     estimated 224 bytes of code
 	.section .text.speck_decrypt_block,"ax",@progbits
 	.global speck_decrypt_block
 	.type speck_decrypt_block, @function
@@ -317,21 +316,19 @@ speck_decrypt_block:
 	; speck.ae:61: return cat(rev8(y), rev8(x))
 	swpb	r14
 	mov	@sp, r6
-	mov	r6, r11
-	mov	r14, 0(r11)
+	mov	r14, 0(r6)
 	swpb	r13
-	mov	r13, 2(r11)
+	mov	r13, 2(r6)
 	swpb	r12
-	mov	r12, 4(r11)
+	mov	r12, 4(r6)
 	swpb	r15
-	mov	r15, 6(r11)
+	mov	r15, 6(r6)
 	swpb	r9
-	mov	r6, r15
-	mov	r9, 8(r15)
+	mov	r9, 8(r6)
 	swpb	r8
-	mov	r8, 10(r15)
+	mov	r8, 10(r6)
 	swpb	r7
-	mov	r7, 12(r15)
+	mov	r7, 12(r6)
 	swpb	r10
 	mov	r10, 14(r6)
 	add	#2, sp

@@ -90,7 +90,7 @@ spongent_pi160_sbox_layer:
 
 ; --- spongent_pi160_permute: spongent_pi160.permute
 ;     frame 12 bytes (6 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1002 bytes of code
+;     estimated 998 bytes of code
 	.section .text.spongent_pi160_permute,"ax",@progbits
 	.global spongent_pi160_permute
 	.type spongent_pi160_permute, @function
@@ -114,8 +114,7 @@ spongent_pi160_permute:
 .Lspongent_pi160_permute_loop1:
 	; spongent_pi160.ae:43: x = x ^ (c as u160) ^ ((reverse8(c) as u160) << (n - 8))
 	mov	8(sp), r12
-	mov	r12, r15
-	xor	spongent_pi160_rt0+320(r15), r4
+	xor	spongent_pi160_rt0+320(r12), r4
 	xor	spongent_pi160_rt0+2+320(r12), r14
 	mov.b	r14, r15
 	xor	r15, r14
@@ -540,16 +539,15 @@ spongent_pi160_permute:
 	jnz	.Lspongent_pi160_permute_loop1
 .Lspongent_pi160_permute_done2:
 	mov	10(sp), r12
-	mov	r12, r15
-	mov	r4, 0(r15)
-	mov	r5, 2(r15)
-	mov	r6, 4(r15)
-	mov	r7, 6(r15)
-	mov	r8, 8(r15)
-	mov	r9, 10(r15)
-	mov	r10, 12(r15)
-	mov	r11, 14(r15)
-	mov	r13, 16(r15)
+	mov	r4, 0(r12)
+	mov	r5, 2(r12)
+	mov	r6, 4(r12)
+	mov	r7, 6(r12)
+	mov	r8, 8(r12)
+	mov	r9, 10(r12)
+	mov	r10, 12(r12)
+	mov	r11, 14(r12)
+	mov	r13, 16(r12)
 	mov	r14, 18(r12)
 	add	#12, sp
 	popm.w	#7, r10

@@ -90,7 +90,7 @@ aes_key_schedule:
 
 ; --- aes_encrypt_block: aes.encrypt_block
 ;     frame 28 bytes (14 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1002 bytes of code
+;     estimated 986 bytes of code
 	.section .text.aes_encrypt_block,"ax",@progbits
 	.global aes_encrypt_block
 	.type aes_encrypt_block, @function
@@ -103,25 +103,24 @@ aes_encrypt_block:
 	; aes.ae:131: s0 = b[127:96] ^ w[0]
 	mov	12(r13), r11
 	mov	r12, r8
-	mov	r12, r15
-	xor	@r15, r11
+	xor	@r8, r11
 	mov	14(r13), r6
-	xor	2(r15), r6
+	xor	2(r8), r6
 	; aes.ae:132: s1 = b[95:64] ^ w[1]
 	mov	8(r13), r12
-	xor	4(r15), r12
+	xor	4(r8), r12
 	mov	10(r13), r10
-	xor	6(r15), r10
+	xor	6(r8), r10
 	; aes.ae:133: s2 = b[63:32] ^ w[2]
 	mov	4(r13), r7
-	xor	8(r15), r7
+	xor	8(r8), r7
 	mov	6(r13), r14
-	xor	10(r15), r14
+	xor	10(r8), r14
 	; aes.ae:134: s3 = b[31:0] ^ w[3]
 	mov	@r13, r9
-	xor	12(r15), r9
+	xor	12(r8), r9
 	mov	2(r13), r13
-	xor	14(r15), r13
+	xor	14(r8), r13
 	; aes.ae:135: @unroll(round_unroll)
 	mov	#9, 22(sp)
 	mov	r11, 8(sp)
@@ -151,8 +150,7 @@ aes_encrypt_block:
 	xor	r15, r7
 	swpb	r7
 	mov.b	aes_sbox(r7), r5
-	mov	r11, r15
-	mov.b	r15, r15
+	mov.b	r11, r15
 	mov.b	aes_sbox(r15), r4
 	; aes.ae:86: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
 	mov	r6, r7
@@ -459,8 +457,7 @@ aes_encrypt_block:
 	swpb	r15
 	mov.b	r15, r15
 	mov.b	aes_sbox(r15), r13
-	mov	r11, r15
-	mov.b	r15, r15
+	mov.b	r11, r15
 	mov.b	aes_sbox(r15), r15
 	swpb	r12
 	bis	r14, r12
@@ -468,9 +465,8 @@ aes_encrypt_block:
 	bis	r15, r13
 	; aes.ae:146: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
 	mov	24(sp), r4
-	mov	r4, r15
-	xor	160(r15), r13
-	xor	162(r15), r12
+	xor	160(r4), r13
+	xor	162(r4), r12
 	; aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
 	mov.b	5(sp), r15
 	mov.b	aes_sbox(r15), r14
@@ -486,9 +482,8 @@ aes_encrypt_block:
 	swpb	r11
 	bis	r15, r11
 	; aes.ae:147: sub_shift(s1, s2, s3, s0) ^ w[4 * nr + 1],
-	mov	r4, r15
-	xor	164(r15), r11
-	xor	166(r15), r14
+	xor	164(r4), r11
+	xor	166(r4), r14
 	; aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
 	mov.b	3(sp), r15
 	mov.b	aes_sbox(r15), r10
@@ -503,9 +498,8 @@ aes_encrypt_block:
 	swpb	r9
 	bis	r15, r9
 	; aes.ae:148: sub_shift(s2, s3, s0, s1) ^ w[4 * nr + 2],
-	mov	r4, r15
-	xor	168(r15), r9
-	xor	170(r15), r10
+	xor	168(r4), r9
+	xor	170(r4), r10
 	; aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
 	mov.b	15(sp), r15
 	mov.b	aes_sbox(r15), r8
@@ -520,19 +514,17 @@ aes_encrypt_block:
 	swpb	r6
 	bis	r15, r6
 	; aes.ae:149: sub_shift(s3, s0, s1, s2) ^ w[4 * nr + 3])
-	mov	r4, r15
-	xor	172(r15), r6
+	xor	172(r4), r6
 	xor	174(r4), r8
 	; aes.ae:146: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
 	mov	26(sp), r7
-	mov	r7, r15
-	mov	r6, 0(r15)
-	mov	r8, 2(r15)
-	mov	r9, 4(r15)
-	mov	r10, 6(r15)
-	mov	r11, 8(r15)
-	mov	r14, 10(r15)
-	mov	r13, 12(r15)
+	mov	r6, 0(r7)
+	mov	r8, 2(r7)
+	mov	r9, 4(r7)
+	mov	r10, 6(r7)
+	mov	r11, 8(r7)
+	mov	r14, 10(r7)
+	mov	r13, 12(r7)
 	mov	r12, 14(r7)
 	add	#28, sp
 	popm.w	#7, r10
@@ -542,7 +534,7 @@ aes_encrypt_block:
 
 ; --- aes_decrypt_block: aes.decrypt_block
 ;     frame 34 bytes (17 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1436 bytes of code
+;     estimated 1416 bytes of code
 	.section .text.aes_decrypt_block,"ax",@progbits
 	.global aes_decrypt_block
 	.type aes_decrypt_block, @function
@@ -555,25 +547,24 @@ aes_decrypt_block:
 	; aes.ae:234: s0 = b[127:96] ^ w[4 * nr]
 	mov	12(r13), r6
 	mov	r12, r5
-	mov	r12, r15
-	xor	160(r15), r6
+	xor	160(r5), r6
 	mov	14(r13), r11
-	xor	162(r15), r11
+	xor	162(r5), r11
 	; aes.ae:235: s1 = b[95:64] ^ w[4 * nr + 1]
 	mov	8(r13), r8
-	xor	164(r15), r8
+	xor	164(r5), r8
 	mov	10(r13), r9
-	xor	166(r15), r9
+	xor	166(r5), r9
 	; aes.ae:236: s2 = b[63:32] ^ w[4 * nr + 2]
 	mov	4(r13), r12
-	xor	168(r15), r12
+	xor	168(r5), r12
 	mov	6(r13), r7
-	xor	170(r15), r7
+	xor	170(r5), r7
 	; aes.ae:237: s3 = b[31:0] ^ w[4 * nr + 3]
 	mov	@r13, r10
-	xor	172(r15), r10
+	xor	172(r5), r10
 	mov	2(r13), r14
-	xor	174(r15), r14
+	xor	174(r5), r14
 	; aes.ae:238: @unroll(round_unroll)
 	mov	#9, 28(sp)
 	mov	r8, 26(sp)
@@ -604,8 +595,7 @@ aes_decrypt_block:
 	bis	r15, r12
 	; aes.ae:251: t0 = inv_mix_word(inv_sub_shift(s0, s3, s2, s1) ^ w[4 * (nr - r)])
 	mov	10(sp), r14
-	mov	r14, r15
-	xor	160(r15), r12
+	xor	160(r14), r12
 	xor	162(r14), r8
 	; aes.ae:182: v = xtime(xtime(c[23:16] ^ c[7:0]))
 	mov.b	r8, r11
@@ -739,8 +729,7 @@ aes_decrypt_block:
 	bis	r15, r10
 	; aes.ae:252: t1 = inv_mix_word(inv_sub_shift(s1, s0, s3, s2) ^ w[4 * (nr - r) + 1])
 	mov	10(sp), r14
-	mov	r14, r15
-	xor	164(r15), r10
+	xor	164(r14), r10
 	xor	166(r14), r8
 	; aes.ae:182: v = xtime(xtime(c[23:16] ^ c[7:0]))
 	mov.b	r8, r9
@@ -869,8 +858,7 @@ aes_decrypt_block:
 	bis	r15, r9
 	; aes.ae:253: t2 = inv_mix_word(inv_sub_shift(s2, s1, s0, s3) ^ w[4 * (nr - r) + 2])
 	mov	10(sp), r12
-	mov	r12, r15
-	xor	168(r15), r9
+	xor	168(r12), r9
 	xor	170(r12), r10
 	; aes.ae:182: v = xtime(xtime(c[23:16] ^ c[7:0]))
 	mov.b	r10, r8
@@ -993,8 +981,7 @@ aes_decrypt_block:
 	bis	r15, r9
 	; aes.ae:254: t3 = inv_mix_word(inv_sub_shift(s3, s2, s1, s0) ^ w[4 * (nr - r) + 3])
 	mov	10(sp), r13
-	mov	r13, r15
-	xor	172(r15), r9
+	xor	172(r13), r9
 	xor	174(r13), r6
 	; aes.ae:182: v = xtime(xtime(c[23:16] ^ c[7:0]))
 	mov.b	r6, r8
@@ -1136,9 +1123,8 @@ aes_decrypt_block:
 	bis	r15, r13
 	; aes.ae:261: return cat(inv_sub_shift(s0, s3, s2, s1) ^ w[0],
 	mov	30(sp), r4
-	mov	r4, r15
-	xor	@r15, r13
-	xor	2(r15), r14
+	xor	@r4, r13
+	xor	2(r4), r14
 	; aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	mov	r9, r15
 	swpb	r15
@@ -1157,9 +1143,8 @@ aes_decrypt_block:
 	swpb	r11
 	bis	r15, r11
 	; aes.ae:262: inv_sub_shift(s1, s0, s3, s2) ^ w[1],
-	mov	r4, r15
-	xor	4(r15), r11
-	xor	6(r15), r8
+	xor	4(r4), r11
+	xor	6(r4), r8
 	; aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	mov	r7, r15
 	swpb	r15
@@ -1178,9 +1163,8 @@ aes_decrypt_block:
 	swpb	r9
 	bis	r15, r9
 	; aes.ae:263: inv_sub_shift(s2, s1, s0, s3) ^ w[2],
-	mov	r4, r15
-	xor	8(r15), r9
-	xor	10(r15), r12
+	xor	8(r4), r9
+	xor	10(r4), r12
 	; aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	mov.b	25(sp), r15
 	mov.b	aes_inv_sbox(r15), r10
@@ -1195,19 +1179,17 @@ aes_decrypt_block:
 	swpb	r7
 	bis	r15, r7
 	; aes.ae:264: inv_sub_shift(s3, s2, s1, s0) ^ w[3])
-	mov	r4, r15
-	xor	12(r15), r7
+	xor	12(r4), r7
 	xor	14(r4), r10
 	; aes.ae:261: return cat(inv_sub_shift(s0, s3, s2, s1) ^ w[0],
 	mov	32(sp), r6
-	mov	r6, r15
-	mov	r7, 0(r15)
-	mov	r10, 2(r15)
-	mov	r9, 4(r15)
-	mov	r12, 6(r15)
-	mov	r11, 8(r15)
-	mov	r8, 10(r15)
-	mov	r13, 12(r15)
+	mov	r7, 0(r6)
+	mov	r10, 2(r6)
+	mov	r9, 4(r6)
+	mov	r12, 6(r6)
+	mov	r11, 8(r6)
+	mov	r8, 10(r6)
+	mov	r13, 12(r6)
 	mov	r14, 14(r6)
 	add	#34, sp
 	popm.w	#7, r10

@@ -57,7 +57,7 @@ ascon_aead128_key_setup:
 
 ; --- ascon_aead128_encrypt_with: ascon_aead128.encrypt_with
 ;     frame 86 bytes (15 spill slots, locals 56), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1472 bytes of code
+;     estimated 1466 bytes of code
 	.section .text.ascon_aead128_encrypt_with,"ax",@progbits
 	.global ascon_aead128_encrypt_with
 	.type ascon_aead128_encrypt_with, @function
@@ -155,25 +155,24 @@ ascon_aead128_encrypt_with:
 	; ascon_aead128.ae:53: s[3] = s[3] ^ k0
 	mov	54(sp), r11
 	mov	@sp, r8
-	mov	r8, r15
-	xor	-16(r15), r11
+	xor	-16(r8), r11
 	mov	56(sp), r12
-	xor	-14(r15), r12
+	xor	-14(r8), r12
 	mov	58(sp), r13
-	xor	-12(r15), r13
+	xor	-12(r8), r13
 	mov	60(sp), r14
-	xor	-10(r15), r14
+	xor	-10(r8), r14
 	mov	r11, 54(sp)
 	mov	r12, 56(sp)
 	mov	r13, 58(sp)
 	mov	r14, 60(sp)
 	; ascon_aead128.ae:54: s[4] = s[4] ^ k1
 	mov	62(sp), r11
-	xor	-8(r15), r11
+	xor	-8(r8), r11
 	mov	64(sp), r12
-	xor	-6(r15), r12
+	xor	-6(r8), r12
 	mov	66(sp), r13
-	xor	-4(r15), r13
+	xor	-4(r8), r13
 	mov	68(sp), r14
 	xor	-2(r8), r14
 	mov	r11, 62(sp)
@@ -509,25 +508,24 @@ ascon_aead128_encrypt_with:
 	; ascon_aead128.ae:74: s[2] = s[2] ^ k0
 	mov	46(sp), r11
 	mov	@sp, r10
-	mov	r10, r15
-	xor	-16(r15), r11
+	xor	-16(r10), r11
 	mov	48(sp), r12
-	xor	-14(r15), r12
+	xor	-14(r10), r12
 	mov	50(sp), r13
-	xor	-12(r15), r13
+	xor	-12(r10), r13
 	mov	52(sp), r14
-	xor	-10(r15), r14
+	xor	-10(r10), r14
 	mov	r11, 46(sp)
 	mov	r12, 48(sp)
 	mov	r13, 50(sp)
 	mov	r14, 52(sp)
 	; ascon_aead128.ae:75: s[3] = s[3] ^ k1
 	mov	54(sp), r11
-	xor	-8(r15), r11
+	xor	-8(r10), r11
 	mov	56(sp), r12
-	xor	-6(r15), r12
+	xor	-6(r10), r12
 	mov	58(sp), r13
-	xor	-4(r15), r13
+	xor	-4(r10), r13
 	mov	60(sp), r14
 	xor	-2(r10), r14
 	mov	r11, 54(sp)
@@ -542,20 +540,19 @@ ascon_aead128_encrypt_with:
 	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
 	mov	62(sp), r11
 	mov	@sp, r13
-	mov	r13, r15
-	xor	-8(r15), r11
+	xor	-8(r13), r11
 	mov	64(sp), r10
-	xor	-6(r15), r10
+	xor	-6(r13), r10
 	mov	66(sp), r9
-	xor	-4(r15), r9
+	xor	-4(r13), r9
 	mov	68(sp), r8
-	xor	-2(r15), r8
+	xor	-2(r13), r8
 	mov	54(sp), r7
-	xor	-16(r15), r7
+	xor	-16(r13), r7
 	mov	56(sp), r6
-	xor	-14(r15), r6
+	xor	-14(r13), r6
 	mov	58(sp), r12
-	xor	-12(r15), r12
+	xor	-12(r13), r12
 	mov	60(sp), r14
 	xor	-10(r13), r14
 	; ascon_aead128.ae:111: store_le(tag, 0, finalize(s, k0, k1))
@@ -598,7 +595,7 @@ ascon_aead128_encrypt_with:
 
 ; --- ascon_aead128_decrypt_with: ascon_aead128.decrypt_with
 ;     frame 110 bytes (27 spill slots, locals 56), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1750 bytes of code
+;     estimated 1746 bytes of code
 	.section .text.ascon_aead128_decrypt_with,"ax",@progbits
 	.global ascon_aead128_decrypt_with
 	.type ascon_aead128_decrypt_with, @function
@@ -697,25 +694,24 @@ ascon_aead128_decrypt_with:
 	; ascon_aead128.ae:53: s[3] = s[3] ^ k0
 	mov	78(sp), r11
 	mov	@sp, r8
-	mov	r8, r15
-	xor	-16(r15), r11
+	xor	-16(r8), r11
 	mov	80(sp), r12
-	xor	-14(r15), r12
+	xor	-14(r8), r12
 	mov	82(sp), r13
-	xor	-12(r15), r13
+	xor	-12(r8), r13
 	mov	84(sp), r14
-	xor	-10(r15), r14
+	xor	-10(r8), r14
 	mov	r11, 78(sp)
 	mov	r12, 80(sp)
 	mov	r13, 82(sp)
 	mov	r14, 84(sp)
 	; ascon_aead128.ae:54: s[4] = s[4] ^ k1
 	mov	86(sp), r11
-	xor	-8(r15), r11
+	xor	-8(r8), r11
 	mov	88(sp), r12
-	xor	-6(r15), r12
+	xor	-6(r8), r12
 	mov	90(sp), r13
-	xor	-4(r15), r13
+	xor	-4(r8), r13
 	mov	92(sp), r14
 	xor	-2(r8), r14
 	mov	r11, 86(sp)
@@ -1157,25 +1153,24 @@ ascon_aead128_decrypt_with:
 	; ascon_aead128.ae:74: s[2] = s[2] ^ k0
 	mov	70(sp), r13
 	mov	@sp, r4
-	mov	r4, r15
-	xor	-16(r15), r13
+	xor	-16(r4), r13
 	mov	72(sp), r12
-	xor	-14(r15), r12
+	xor	-14(r4), r12
 	mov	74(sp), r11
-	xor	-12(r15), r11
+	xor	-12(r4), r11
 	mov	76(sp), r14
-	xor	-10(r15), r14
+	xor	-10(r4), r14
 	mov	r13, 70(sp)
 	mov	r12, 72(sp)
 	mov	r11, 74(sp)
 	mov	r14, 76(sp)
 	; ascon_aead128.ae:75: s[3] = s[3] ^ k1
 	mov	78(sp), r13
-	xor	-8(r15), r13
+	xor	-8(r4), r13
 	mov	80(sp), r12
-	xor	-6(r15), r12
+	xor	-6(r4), r12
 	mov	82(sp), r11
-	xor	-4(r15), r11
+	xor	-4(r4), r11
 	mov	84(sp), r14
 	xor	-2(r4), r14
 	mov	r13, 78(sp)
@@ -1190,30 +1185,30 @@ ascon_aead128_decrypt_with:
 	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
 	mov	86(sp), r11
 	mov	@sp, r4
-	mov	r4, r15
-	xor	-8(r15), r11
+	xor	-8(r4), r11
 	mov	78(sp), r14
-	xor	-16(r15), r14
+	xor	-16(r4), r14
 	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
 	xor	r14, r5
 	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
 	mov	88(sp), r12
-	xor	-6(r15), r12
+	xor	-6(r4), r12
 	mov	80(sp), r13
-	xor	-14(r15), r13
+	xor	-14(r4), r13
 	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
 	xor	r13, r6
 	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
 	mov	90(sp), r14
-	xor	-4(r15), r14
+	xor	-4(r4), r14
 	mov	82(sp), r13
-	xor	-12(r15), r13
+	xor	-12(r4), r13
 	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
 	xor	r13, r7
 	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
 	mov	92(sp), r13
 	xor	-2(r4), r13
 	mov	84(sp), r4
+	mov	@sp, r15
 	xor	-10(r15), r4
 	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
 	mov	52(sp), r15
@@ -1244,7 +1239,7 @@ ascon_aead128_decrypt_with:
 
 ; --- ascon_aead128_P_permute: ascon_aead128.P.permute
 ;     frame 60 bytes (30 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1068 bytes of code
+;     estimated 1066 bytes of code
 	.section .text.ascon_aead128_P_permute,"ax",@progbits
 	.local ascon_aead128_P_permute
 	.type ascon_aead128_P_permute, @function
@@ -1701,30 +1696,29 @@ ascon_aead128_P_permute:
 .Lascon_aead128_P_permute_done2:
 	; ascon_p.ae:63: s[0] = x0
 	mov	54(sp), r7
-	mov	r7, r15
-	mov	@sp, -40(r15)
-	mov	4(sp), -38(r15)
-	mov	48(sp), -36(r15)
-	mov	46(sp), -34(r15)
+	mov	@sp, -40(r7)
+	mov	4(sp), -38(r7)
+	mov	48(sp), -36(r7)
+	mov	46(sp), -34(r7)
 	; ascon_p.ae:64: s[1] = x1
-	mov	r8, -32(r15)
-	mov	r9, -30(r15)
-	mov	r10, -28(r15)
-	mov	26(sp), -26(r15)
+	mov	r8, -32(r7)
+	mov	r9, -30(r7)
+	mov	r10, -28(r7)
+	mov	26(sp), -26(r7)
 	; ascon_p.ae:65: s[2] = x2
-	mov	8(sp), -24(r15)
-	mov	18(sp), -22(r15)
-	mov	52(sp), -20(r15)
-	mov	56(sp), -18(r15)
+	mov	8(sp), -24(r7)
+	mov	18(sp), -22(r7)
+	mov	52(sp), -20(r7)
+	mov	56(sp), -18(r7)
 	; ascon_p.ae:66: s[3] = x3
-	mov	r11, -16(r15)
-	mov	r12, -14(r15)
-	mov	r13, -12(r15)
-	mov	12(sp), -10(r15)
+	mov	r11, -16(r7)
+	mov	r12, -14(r7)
+	mov	r13, -12(r7)
+	mov	12(sp), -10(r7)
 	; ascon_p.ae:67: s[4] = x4
-	mov	r14, -8(r15)
-	mov	2(sp), -6(r15)
-	mov	22(sp), -4(r15)
+	mov	r14, -8(r7)
+	mov	2(sp), -6(r7)
+	mov	22(sp), -4(r7)
 	mov	40(sp), -2(r7)
 	add	#60, sp
 	popm.w	#7, r10

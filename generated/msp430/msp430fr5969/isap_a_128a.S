@@ -792,7 +792,7 @@ isap_a_128a_decrypt_with:
 
 ; --- isap_a_128a_P_permute: isap_a_128a.P.permute
 ;     frame 60 bytes (30 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1068 bytes of code
+;     estimated 1066 bytes of code
 	.section .text.isap_a_128a_P_permute,"ax",@progbits
 	.local isap_a_128a_P_permute
 	.type isap_a_128a_P_permute, @function
@@ -1249,30 +1249,29 @@ isap_a_128a_P_permute:
 .Lisap_a_128a_P_permute_done2:
 	; ascon_p.ae:63: s[0] = x0
 	mov	54(sp), r7
-	mov	r7, r15
-	mov	@sp, -40(r15)
-	mov	4(sp), -38(r15)
-	mov	48(sp), -36(r15)
-	mov	46(sp), -34(r15)
+	mov	@sp, -40(r7)
+	mov	4(sp), -38(r7)
+	mov	48(sp), -36(r7)
+	mov	46(sp), -34(r7)
 	; ascon_p.ae:64: s[1] = x1
-	mov	r8, -32(r15)
-	mov	r9, -30(r15)
-	mov	r10, -28(r15)
-	mov	26(sp), -26(r15)
+	mov	r8, -32(r7)
+	mov	r9, -30(r7)
+	mov	r10, -28(r7)
+	mov	26(sp), -26(r7)
 	; ascon_p.ae:65: s[2] = x2
-	mov	8(sp), -24(r15)
-	mov	18(sp), -22(r15)
-	mov	52(sp), -20(r15)
-	mov	56(sp), -18(r15)
+	mov	8(sp), -24(r7)
+	mov	18(sp), -22(r7)
+	mov	52(sp), -20(r7)
+	mov	56(sp), -18(r7)
 	; ascon_p.ae:66: s[3] = x3
-	mov	r11, -16(r15)
-	mov	r12, -14(r15)
-	mov	r13, -12(r15)
-	mov	12(sp), -10(r15)
+	mov	r11, -16(r7)
+	mov	r12, -14(r7)
+	mov	r13, -12(r7)
+	mov	12(sp), -10(r7)
 	; ascon_p.ae:67: s[4] = x4
-	mov	r14, -8(r15)
-	mov	2(sp), -6(r15)
-	mov	22(sp), -4(r15)
+	mov	r14, -8(r7)
+	mov	2(sp), -6(r7)
+	mov	22(sp), -4(r7)
 	mov	40(sp), -2(r7)
 	add	#60, sp
 	popm.w	#7, r10
@@ -1282,7 +1281,7 @@ isap_a_128a_P_permute:
 
 ; --- isap_a_128a_mac: isap_a_128a.mac
 ;     frame 124 bytes (10 spill slots, locals 104), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1020 bytes of code
+;     estimated 1018 bytes of code
 	.section .text.isap_a_128a_mac,"ax",@progbits
 	.local isap_a_128a_mac
 	.type isap_a_128a_mac, @function
@@ -1677,14 +1676,13 @@ isap_a_128a_mac:
 	call	#isap_a_128a_P_permute
 	; isap_a_128a.ae:103: return cat(s[0], s[1])
 	mov	16(sp), r14
-	mov	r14, r15
-	mov	28(sp), 0(r15)
-	mov	30(sp), 2(r15)
-	mov	32(sp), 4(r15)
-	mov	34(sp), 6(r15)
-	mov	20(sp), 8(r15)
-	mov	22(sp), 10(r15)
-	mov	24(sp), 12(r15)
+	mov	28(sp), 0(r14)
+	mov	30(sp), 2(r14)
+	mov	32(sp), 4(r14)
+	mov	34(sp), 6(r14)
+	mov	20(sp), 8(r14)
+	mov	22(sp), 10(r14)
+	mov	24(sp), 12(r14)
 	mov	26(sp), 14(r14)
 	add	#124, sp
 	popm.w	#7, r10
@@ -1694,7 +1692,7 @@ isap_a_128a_mac:
 
 ; --- isap_a_128a_rekey: isap_a_128a.rekey
 ;     frame 80 bytes (40 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1216 bytes of code
+;     estimated 1214 bytes of code
 	.section .text.isap_a_128a_rekey,"ax",@progbits
 	.local isap_a_128a_rekey
 	.type isap_a_128a_rekey, @function
@@ -2194,31 +2192,30 @@ isap_a_128a_rekey:
 	mov	46(sp), r14
 	xor	r15, r14
 	mov	68(sp), r13
-	mov	r13, r15
-	mov	@sp, 0(r15)
-	mov	4(sp), 2(r15)
-	mov	48(sp), 4(r15)
-	mov	r14, 6(r15)
+	mov	@sp, 0(r13)
+	mov	4(sp), 2(r13)
+	mov	48(sp), 4(r13)
+	mov	r14, 6(r13)
 	; isap_a_128a.ae:68: s[1] = x1
-	mov	r4, 8(r15)
-	mov	r5, 10(r15)
-	mov	r7, 12(r15)
-	mov	26(sp), 14(r15)
+	mov	r4, 8(r13)
+	mov	r5, 10(r13)
+	mov	r7, 12(r13)
+	mov	26(sp), 14(r13)
 	; isap_a_128a.ae:69: s[2] = x2
-	mov	8(sp), 16(r15)
-	mov	18(sp), 18(r15)
-	mov	52(sp), 20(r15)
-	mov	54(sp), 22(r15)
+	mov	8(sp), 16(r13)
+	mov	18(sp), 18(r13)
+	mov	52(sp), 20(r13)
+	mov	54(sp), 22(r13)
 	; isap_a_128a.ae:70: s[3] = x3
-	mov	64(sp), 24(r15)
-	mov	r9, 26(r15)
-	mov	r10, 28(r15)
-	mov	12(sp), 30(r15)
+	mov	64(sp), 24(r13)
+	mov	r9, 26(r13)
+	mov	r10, 28(r13)
+	mov	12(sp), 30(r13)
 	; isap_a_128a.ae:71: s[4] = x4
-	mov	r6, 32(r15)
-	mov	2(sp), 34(r15)
-	mov	20(sp), 36(r15)
-	mov	36(sp), 38(r15)
+	mov	r6, 32(r13)
+	mov	2(sp), 34(r13)
+	mov	20(sp), 36(r13)
+	mov	36(sp), 38(r13)
 	; isap_a_128a.ae:72: P.permute(s, s_k)
 	mov	r13, r12
 	mov	#12, r13

@@ -116,6 +116,20 @@ def test_a_copy_whose_source_lives_on_stays():
         assert text(f) == before
 
 
+def test_a_copy_read_only_while_its_source_lives_on_unchanged_goes():
+    """rS lives on after the copy, but neither register changes while rD holds it and rD is
+    only read (a pointer copied for one store through it): the reads take rS, the copy goes."""
+    f = fn(MInst("mov", [R(11), R(12)]), MInst("mov", [R(15), Mem(12, -10)]),
+           MInst("mov", [R(13), Mem(11, -8)]), *keep(11))
+    assert rename.rename_copies(f, T, REGS) == 1
+    assert text(f)[:2] == [f"mov R(reg=15), {Mem(11, -10)!r}", f"mov R(reg=13), {Mem(11, -8)!r}"]
+    # rS written while rD still holds the copy: stays
+    g = fn(MInst("mov", [R(11), R(12)]), MInst("add", [Imm(2), R(11)]),
+           MInst("mov", [R(15), Mem(12, -10)]), *keep(11))
+    before = text(g)
+    assert rename.rename_copies(g, T, REGS) == 0 and text(g) == before
+
+
 def test_a_copy_whose_source_is_written_again_swaps_the_names():
     """rS (dead at the copy) is written while rD still holds the copy: from the copy up to the
     point where both are dead, the two registers exchange names, and the copy goes."""

@@ -317,8 +317,17 @@ def test_copy_whose_source_is_written_again_swaps_names():
     check(rename_copies, before, after, 1)
 
 
+def test_copy_of_a_register_read_on_is_renamed_while_neither_changes():
+    """r2 lives on after the copy, but r5 is only read before it dies and r2 is not written:
+    the reads of r5 read r2 (codegen/rename.py)."""
+    before = [ins("adds", 2, 3, 4), mov(2, 5), st(5, 7, 0), st(2, 7, 4), RET]
+    after = [ins("adds", 2, 3, 4), st(2, 7, 0), st(2, 7, 4), RET]
+    check(rename_copies, before, after, 1)
+
+
 COPY_KEPT = {
-    "source read after the copy": [ins("adds", 2, 3, 4), mov(2, 5), st(5, 7, 0), st(2, 7, 4), RET],
+    "source read after the copy, the copy updated in place": [ins("adds", 2, 3, 4), mov(2, 5),
+                                                               ins("eors", 5, 6), st(5, 7, 0), st(2, 7, 4), RET],
     "source a high register": [mov(8, 5), st(5, 7, 0), RET],
     "destination a high register": [ins("adds", 2, 3, 4), mov(2, 9), mov(9, 5), st(5, 7, 0), RET],
     "a copy to itself": [ins("adds", 2, 3, 4), mov(2, 2), st(2, 7, 0), RET],
