@@ -158,6 +158,13 @@ fn shw(a: u128, b: u48, s: u16) -> (u128, u128, u48, u48) {
 """
 
 
+def _mnemonics(spec, entry: str) -> list[str]:
+    """The mnemonics of function `entry` of `spec` compiled alone for msp430f1611, in order."""
+    unit = compile_spec(spec, chips.load("msp430f1611"), entry=entry)
+    return [ln.split()[0] for ln in unit.asm.split(f"\nops_{entry}:")[1].split(".size")[0].splitlines()
+            if ln.startswith("\t") and ln.strip() and not ln.lstrip().startswith(";")]
+
+
 @pytest.mark.needs("msp430")
 def test_unstructured_wide_bit_permutation_is_a_carry_chain(tmp_path):
     """A bit permutation with no cell structure (every bit its own shift-and-mask group) is
@@ -213,15 +220,10 @@ def test_a_shift_under_a_mask_that_needs_none_of_the_bits_it_shifts_in_is_a_rota
     spec = tmp_path / "ops.ae"
     spec.write_text(OPS_SPEC)
 
-    def body():
-        unit = compile_spec(spec, chips.load("msp430f1611"), entry="dr")
-        return [ln.split()[0] for ln in unit.asm.split("\nops_dr:")[1].split(".size")[0].splitlines()
-                if ln.startswith("\t") and ln.strip() and not ln.lstrip().startswith(";")]
-
-    on = body()
+    on = _mnemonics(spec, "dr")
     assert on.count("adc") == 4 and on.count("swpb") == 4 + 2
     monkeypatch.setattr(Msp430Selector, "rotation_is_cheaper", lambda self, k: False)
-    off = body()
+    off = _mnemonics(spec, "dr")
     assert "adc" not in off and len(on) <= len(off) - 4 * 4 - 2 * 3
 
 
@@ -234,15 +236,10 @@ def test_a_mask_reaches_through_a_shift_to_the_operand_it_shifts(tmp_path, monke
     spec = tmp_path / "ops.ae"
     spec.write_text(OPS_SPEC)
 
-    def ops():
-        unit = compile_spec(spec, chips.load("msp430f1611"), entry="dq")
-        return [ln.split()[0] for ln in unit.asm.split("\nops_dq:")[1].split(".size")[0].splitlines()
-                if ln.startswith("\t") and ln.strip() and not ln.lstrip().startswith(";")]
-
-    on = ops()
+    on = _mnemonics(spec, "dq")
     assert "rlc" not in on and on.count("rla") == 4 * 3     # x << 2, then rla; adc for >> 7
     monkeypatch.setattr(Msp430Selector, "DEMANDED_BITS", False)
-    assert "rlc" in ops()
+    assert "rlc" in _mnemonics(spec, "dq")
 
 
 @pytest.mark.needs("msp430")
@@ -253,9 +250,7 @@ def test_a_16_bit_window_of_two_words_is_a_carry_chain(tmp_path):
     below)."""
     spec = tmp_path / "ops.ae"
     spec.write_text(OPS_SPEC)
-    unit = compile_spec(spec, chips.load("msp430f1611"), entry="fw")
-    ops = [ln.split()[0] for ln in unit.asm.split("\nops_fw:")[1].split(".size")[0].splitlines()
-           if ln.startswith("\t") and ln.strip() and not ln.lstrip().startswith(";")]
+    ops = _mnemonics(spec, "fw")
     assert ops.count("rra") == ops.count("rrc") == 3 and ops.count("rla") == ops.count("rlc") == 3
     assert "and" not in ops and "bis" not in ops and "adc" not in ops
 
@@ -268,9 +263,7 @@ def test_a_window_next_to_one_already_made_is_moved_bit_by_bit(tmp_path):
     interpreter below)."""
     spec = tmp_path / "ops.ae"
     spec.write_text(OPS_SPEC)
-    unit = compile_spec(spec, chips.load("msp430f1611"), entry="wn")
-    ops = [ln.split()[0] for ln in unit.asm.split("\nops_wn:")[1].split(".size")[0].splitlines()
-           if ln.startswith("\t") and ln.strip() and not ln.lstrip().startswith(";")]
+    ops = _mnemonics(spec, "wn")
     assert ops.count("bit") == 4 and ops.count("rlc") == 4 + 1 + 1    # 4 + 1: the chains left
 
 
@@ -282,15 +275,10 @@ def test_a_shift_under_a_mask_leaves_the_bits_it_fills_as_they_come(tmp_path, mo
     spec = tmp_path / "ops.ae"
     spec.write_text(OPS_SPEC)
 
-    def ops():
-        unit = compile_spec(spec, chips.load("msp430f1611"), entry="dm")
-        return [ln.split()[0] for ln in unit.asm.split("\nops_dm:")[1].split(".size")[0].splitlines()
-                if ln.startswith("\t") and ln.strip() and not ln.lstrip().startswith(";")]
-
-    on = ops()
+    on = _mnemonics(spec, "dm")
     assert "clrc" not in on
     monkeypatch.setattr(Msp430Selector, "loose_shift_limb", lambda self, limb, k: None)
-    off = ops()
+    off = _mnemonics(spec, "dm")
     assert off.count("clrc") == 2 and len(on) == len(off) - 2
 
 
