@@ -19,13 +19,21 @@ def _mentions(insts, reg: int) -> list[int]:
     return [k for k, x in enumerate(insts) if x.mn not in ("label", "comment") and _refs(x, reg)]
 
 
+def _disp_through(op, p: int) -> int | None:
+    """The displacement of memory operand `op` based on register p (`@p` = 0, `k(p)` = k);
+    None for any other operand."""
+    if isinstance(op, Ind) and op.reg == p:
+        return 0
+    if isinstance(op, Mem) and op.base == p and isinstance(op.disp, int):
+        return op.disp
+    return None
+
+
 def _read_disp(inst, p: int) -> int | None:
     """The displacement of `inst`'s source read through p (`@p` = 0, `k(p)` = k), if it is a
     word read that an `@p+` can replace: a two-operand, non-byte instruction whose destination
     does not mention p. None otherwise."""
-    src = inst.ops[0] if inst.ops else None
-    disp = 0 if isinstance(src, Ind) and src.reg == p else (
-        src.disp if isinstance(src, Mem) and src.base == p and isinstance(src.disp, int) else None)
+    disp = _disp_through(inst.ops[0], p) if inst.ops else None
     if (disp is None or len(inst.ops) != 2 or inst.mn.endswith(".b") or inst.mn.startswith("movb")
             or any(p in regs_in(o) for o in inst.ops[1:])):
         return None
@@ -391,19 +399,17 @@ def autoincrement_straight(mf: MFunction) -> int:
                and _read_disp(insts[rest[n][0]], p) == 2 * n):
             n += 1
         reads, later = rest[:n], rest[n:]
-        if n < 2 or len({i for i, _, _ in reads}) != n:
+        if n < 2:
             continue
         # from the definition on: a label between would let a loop run the reads again
         last = reads[-1][0]
         if any(x.mn in _FLOW or x.mn.startswith("j") for x in insts[d0:last + 1]):
             continue
-        if not all(isinstance(o, Ind) and o.reg == p
-                   or isinstance(o, Mem) and o.base == p and isinstance(o.disp, int)
-                   for _, _, o in later):
+        if any(_disp_through(o, p) is None for _, _, o in later):
             continue
         for i, k, o in reads:
             insts[i].ops[0] = Inc(p)
         for i, k, o in later:
-            insts[i].ops[k] = Mem(p, (0 if isinstance(o, Ind) else o.disp) - 2 * n)
+            insts[i].ops[k] = Mem(p, _disp_through(o, p) - 2 * n)
         done += n
     return done

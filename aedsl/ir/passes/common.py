@@ -160,6 +160,20 @@ def fingerprint(params: list[Value], ops: list[Op], outs: list) -> tuple:
     return tuple(rows), tuple(index[id(v)] for v in outs)
 
 
+def concat_parts(op: Op) -> list[tuple[Value, int]]:
+    """(part, its lowest bit) of concat `op`, most significant part first."""
+    out, pos = [], op.results[0].width
+    for part in op.args:
+        pos -= part.width
+        out.append((part, pos))
+    return out
+
+
+def op_count(block: Block) -> int:
+    """The ops of `block`, those of nested regions included."""
+    return sum(1 for _ in walk_ops(block))
+
+
 def const_defs(fn: Function) -> dict[int, int]:
     """id(value) -> constant, for every value defined by a `const` op in `fn`."""
     return {id(op.results[0]): op.attrs["value"] for op in walk_ops(fn.body) if op.opcode == "const"}

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from ..nodes import Block, Function, Memory, Module, Op, Value
 from ..ops import mask
-from .common import Subst, Names, evaluate, is_pure, resolve, substitute, use_counts
+from .common import Subst, Names, concat_parts, evaluate, is_pure, resolve, substitute, use_counts
 
 NAME = "constfold"
 
@@ -138,9 +138,8 @@ class _Folder:
             return None
         w = v.width
         if d.opcode == "concat":
-            parts, pos, changed = [], w, False
-            for p in d.args:                       # most significant first
-                pos -= p.width
+            parts, changed = [], False
+            for p, pos in concat_parts(d):
                 need = (demanded >> pos) & mask(p.width)
                 if need == 0 and self.consts.get(id(p)) != 0:
                     parts.append(self.const(0, p.width))
@@ -317,12 +316,12 @@ class _Folder:
                 self.rewrite(op, "rotl", [d.args[0]], {"by": total})
                 return True
             if (d is not None and d.opcode == "concat" and all(p.width % 8 == 0 for p in d.args)
-                    and any(pos == w - left for _, pos in self._parts(d))):
+                    and any(pos == w - left for _, pos in concat_parts(d))):
                 # rotl(cat(.., p, q, ..)) by a part boundary: the same parts in another order
                 # (parts of whole bytes only: nibbles keep their order for sbox_fusion, which
                 # reads two adjacent ones as one byte)
-                top = [p for p, pos in self._parts(d) if pos >= w - left]
-                self.rewrite(op, "concat", [p for p, pos in self._parts(d) if pos < w - left] + top, {})
+                top = [p for p, pos in concat_parts(d) if pos >= w - left]
+                self.rewrite(op, "concat", [p for p, pos in concat_parts(d) if pos < w - left] + top, {})
                 return True
             if code == "rotr" or op.attrs["by"] != left:
                 # One canonical form (rotl by 0 < k < w) so CSE finds equal rotates.
@@ -381,7 +380,7 @@ class _Folder:
                 self.rewrite(op, "zext", [resolve(self.subst, part)], {})
             return True
         if d.opcode == "concat":
-            for part, pos in self._parts(d):
+            for part, pos in concat_parts(d):
                 if pos <= lo and lo + w <= pos + part.width:
                     self.rewrite(op, "slice", [part], {"lo": lo - pos})
                     return True
@@ -391,11 +390,11 @@ class _Folder:
             # register's step of one bit would become a shift of its original by k bits)
             if self.uses.get(id(x), 1) > 1 and any(
                     max(pos, lo) > pos or min(pos + p.width, lo + w) < pos + p.width
-                    for p, pos in self._parts(d) if pos < lo + w and lo < pos + p.width
+                    for p, pos in concat_parts(d) if pos < lo + w and lo < pos + p.width
                     and id(p) not in self.consts):
                 return False
             pieces = []
-            for part, pos in self._parts(d):
+            for part, pos in concat_parts(d):
                 top, bot = max(pos, lo), min(pos + part.width, lo + w)
                 if top < bot:
                     p = self.names.value("s", bot - top)
@@ -411,15 +410,6 @@ class _Folder:
                 self.rewrite(op, "slice", [src], {"lo": start})
                 return True
         return False
-
-    @staticmethod
-    def _parts(d: Op) -> list[tuple[Value, int]]:
-        """(part, its lowest bit) of concat d."""
-        out, pos = [], d.results[0].width
-        for part in d.args:
-            pos -= part.width
-            out.append((part, pos))
-        return out
 
     def _to(self, op: Op, value) -> bool:
         self.replace(op, value)

@@ -45,7 +45,7 @@ from aedsl.knobs import Knob
 from ..interp import compile_module
 from ..nodes import Block, Function, Memory, Module, Op, Value, walk_ops
 from ..ops import mask
-from .common import Names, Subst, clone_op, const_defs, fingerprint, is_pure, knob_int, resolve, substitute, use_counts
+from .common import Names, Subst, clone_op, concat_parts, const_defs, fingerprint, is_pure, knob_int, resolve, substitute, use_counts
 
 NAME = "table_fusion"
 KNOBS = (
@@ -121,9 +121,7 @@ class _Fuser:
                 self.decompose(a, defs, src, shift, limit, terms, resid)
             return
         if code == "concat" and through_concat:
-            pos = y.width
-            for a in op.args:
-                pos -= a.width
+            for a, pos in concat_parts(op):
                 self.decompose(a, defs, src, shift + pos, limit, terms, resid)
             return
         if code == "zext" or (code == "shl" and through_concat):

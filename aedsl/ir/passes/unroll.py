@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from aedsl.knobs import Knob
 
-from ..nodes import Block, Function, Module, Op, Value, walk_ops
-from .common import Subst, Names, clone_block, const_defs, knob_int, resolve, substitute
+from ..nodes import Block, Function, Module, Op, Value
+from .common import Subst, Names, clone_block, const_defs, knob_int, op_count, resolve, substitute
 
 NAME = "unroll"
 KNOBS = (Knob("unroll_limit", "pass", None, None, minimum=1,
@@ -41,10 +41,6 @@ def _copy_body(body: Block, index: Value, carried: list, names: Names, out: list
     copy = clone_block(Block([], body.ops, body.yields), vmap, names)
     out.extend(copy.ops)
     return copy.yields
-
-
-def _size(block: Block) -> int:
-    return sum(1 for _ in walk_ops(block))
 
 
 class _Unroller:
@@ -80,7 +76,7 @@ class _Unroller:
         lo_c, hi_c = self.consts[id(lo)], self.consts[id(hi)]
         trips = max(0, hi_c - lo_c)
         if k == 0 or k >= trips:
-            if self.limit is not None and trips * _size(body) > self.limit:
+            if self.limit is not None and trips * op_count(body) > self.limit:
                 out.append(op)
                 return
             carried = list(inits)

@@ -23,8 +23,8 @@ from __future__ import annotations
 
 from aedsl.knobs import Knob
 
-from ..nodes import Block, Module, Op, Value, walk_ops
-from .common import const_defs, is_size_mode
+from ..nodes import Block, Module, Value
+from .common import concat_parts, const_defs, is_size_mode, op_count
 
 NAME = "unroll_moves"
 KNOBS = (Knob("unroll_moves", "pass", ("auto", "off"), "auto",
@@ -49,12 +49,7 @@ def _sources(v: Value, lo: int, width: int, defs: dict, out: list, depth: int = 
             _sources(d.args[0], lo + d.attrs["lo"], width, defs, out, depth + 1)
             return
         if d.opcode == "concat":
-            pos = v.width
-            parts = []
-            for p in d.args:                        # most significant first
-                pos -= p.width
-                parts.append((p, pos))
-            for p, pos in reversed(parts):          # from the lowest
+            for p, pos in reversed(concat_parts(d)):    # from the lowest
                 top, bot = min(pos + p.width, lo + width), max(pos, lo)
                 if bot < top:
                     _sources(p, bot - pos, top - bot, defs, out, depth + 1)
@@ -109,7 +104,7 @@ def _loops(block: Block, consts: dict) -> None:
             continue
         lo, hi = (consts.get(id(a)) for a in op.args[:2])
         body = op.regions[0]
-        if lo is None or hi is None or sum(1 for _ in walk_ops(body)) > MAX_OPS:
+        if lo is None or hi is None or op_count(body) > MAX_OPS:
             continue
         move = moves(body)
         if len(move) < MIN_MOVED_BITS:
