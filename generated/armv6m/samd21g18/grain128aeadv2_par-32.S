@@ -502,8 +502,8 @@ grain128aeadv2_decrypt:
 
 
 @ --- grain128aeadv2_absorb_ad: grain128aeadv2.absorb_ad
-@     frame 72 bytes (40 spill slots, 18 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2152 bytes of code and literals
+@     frame 68 bytes (38 spill slots, 17 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 2148 bytes of code and literals
 	.section .text.grain128aeadv2_absorb_ad,"ax",%progbits
 	.global grain128aeadv2_absorb_ad
 	.type grain128aeadv2_absorb_ad, %function
@@ -516,8 +516,8 @@ grain128aeadv2_absorb_ad:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #72
-	ldr	r4, [sp, #112]
+	sub	sp, #68
+	ldr	r4, [sp, #108]
 	str	r4, [sp, #28]
 	@ grain128aeadv2.ae:146: n = if a < 0x80 then 0 else if a < 0x100 then 1 else if a < 0x10000 then 2 else if a < 0x1000000 then 3 else 4 as u32
 	movs	r5, #1
@@ -589,19 +589,19 @@ grain128aeadv2_absorb_ad:
 	str	r0, [sp, #4]
 	ldr	r2, [r3, #4]
 	str	r2, [sp]
-	ldr	r0, [sp, #108]
+	ldr	r0, [sp, #104]
 	str	r0, [sp, #32]
-	ldr	r0, [sp, #116]
-	str	r0, [sp, #60]
-	ldr	r0, [sp, #120]
+	ldr	r0, [sp, #112]
 	str	r0, [sp, #56]
-	ldr	r0, [sp, #124]
-	str	r0, [sp, #68]
-	ldr	r0, [sp, #128]
+	ldr	r0, [sp, #116]
+	str	r0, [sp, #52]
+	ldr	r0, [sp, #120]
 	str	r0, [sp, #64]
+	ldr	r0, [sp, #124]
+	str	r0, [sp, #60]
 	ldr	r3, [sp, #36]
 	adds	r0, r3, #1
-	str	r0, [sp, #52]
+	str	r0, [sp, #48]
 	movs	r2, #0
 	str	r2, [sp, #20]
 	cmp	r2, r0
@@ -654,14 +654,15 @@ grain128aeadv2_absorb_ad:
 	str	r0, [sp, #24]
 	mov	r0, r10
 	lsrs	r7, r0, #8
-	mov	r2, r8
-	lsls	r0, r2, #24
+	mov	r0, r8
+	lsls	r0, r0, #24
 	orrs	r7, r0
 	ldr	r0, [sp, #24]
 	ands	r7, r0
 	mov	r0, r10
 	lsrs	r3, r0, #13
-	lsls	r0, r2, #19
+	mov	r0, r8
+	lsls	r0, r0, #19
 	orrs	r3, r0
 	mov	r0, r10
 	lsrs	r2, r0, #20
@@ -675,22 +676,23 @@ grain128aeadv2_absorb_ad:
 	lsls	r2, r1, #1
 	orrs	r0, r2
 	str	r0, [sp, #8]
-	mov	r2, r8
-	lsrs	r3, r2, #10
-	mov	r2, r12
-	lsls	r0, r2, #22
-	orrs	r3, r0
+	mov	r0, r8
+	lsrs	r2, r0, #10
+	mov	r0, r12
+	lsls	r0, r0, #22
+	orrs	r2, r0
 	ldr	r0, [sp, #8]
-	ands	r3, r0
+	ands	r2, r0
 	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r7, r3
+	eors	r7, r2
 	@ grain128aeadv2.ae:35: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r2, r8
-	lsrs	r3, r2, #28
-	mov	r2, r12
-	lsls	r0, r2, #4
+	mov	r0, r8
+	lsrs	r3, r0, #28
+	mov	r0, r12
+	lsls	r0, r0, #4
 	orrs	r3, r0
-	lsrs	r2, r2, #15
+	mov	r0, r12
+	lsrs	r2, r0, #15
 	mov	r0, r9
 	lsls	r0, r0, #17
 	orrs	r2, r0
@@ -699,87 +701,89 @@ grain128aeadv2_absorb_ad:
 	eors	r7, r3
 	@ grain128aeadv2.ae:36: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
 	ldr	r3, [sp, #24]
-	ldr	r2, [sp, #8]
-	ands	r3, r2
-	mov	r2, r12
-	lsrs	r0, r2, #30
-	mov	r2, r9
-	lsls	r2, r2, #2
-	orrs	r0, r2
+	ldr	r0, [sp, #8]
 	ands	r3, r0
+	mov	r0, r12
+	lsrs	r2, r0, #30
+	mov	r0, r9
+	lsls	r0, r0, #2
+	orrs	r2, r0
+	ands	r3, r2
 	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	eors	r7, r3
 	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r2, r12
-	lsrs	r3, r2, #29
-	mov	r2, r9
-	lsls	r2, r2, #3
-	orrs	r3, r2
+	mov	r0, r12
+	lsrs	r3, r0, #29
+	mov	r0, r9
+	lsls	r0, r0, #3
+	orrs	r3, r0
 	eors	r7, r3
 	lsrs	r3, r6, #2
-	lsls	r2, r5, #30
-	orrs	r3, r2
+	lsls	r0, r5, #30
+	orrs	r3, r0
 	eors	r7, r3
 	lsrs	r3, r6, #15
-	lsls	r2, r5, #17
-	orrs	r3, r2
+	lsls	r0, r5, #17
+	orrs	r3, r0
 	eors	r7, r3
 	lsrs	r3, r5, #4
-	lsls	r2, r4, #28
-	orrs	r3, r2
+	lsls	r0, r4, #28
+	orrs	r3, r0
 	eors	r7, r3
 	lsrs	r3, r5, #13
-	lsls	r2, r4, #19
-	orrs	r3, r2
+	lsls	r0, r4, #19
+	orrs	r3, r0
 	eors	r7, r3
 	eors	r7, r4
 	@ grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	lsrs	r3, r4, #9
-	lsls	r2, r1, #23
-	orrs	r3, r2
+	lsls	r0, r1, #23
+	orrs	r3, r0
 	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	eors	r7, r3
 	@ grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsrs	r2, r4, #25
-	lsls	r3, r1, #7
-	orrs	r2, r3
+	lsrs	r3, r4, #25
+	lsls	r0, r1, #7
+	orrs	r3, r0
 	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r7, r2
-	str	r7, [sp, #48]
+	eors	r7, r3
+	str	r7, [sp, #44]
 	@ grain128aeadv2.ae:41: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	r0, r10
-	lsrs	r0, r0, #7
-	mov	r2, r8
-	lsls	r2, r2, #25
-	orrs	r0, r2
-	mov	r2, r10
-	eors	r0, r2
-	mov	r2, r8
-	lsrs	r3, r2, #6
-	mov	r2, r12
-	lsls	r2, r2, #26
-	orrs	r3, r2
-	eors	r0, r3
-	mov	r2, r12
-	lsrs	r3, r2, #6
-	mov	r2, r9
-	lsls	r2, r2, #26
-	orrs	r3, r2
-	eors	r0, r3
-	mov	r2, r12
-	lsrs	r3, r2, #17
-	mov	r2, r9
-	lsls	r2, r2, #15
-	orrs	r3, r2
-	eors	r0, r3
-	mov	r2, r9
-	eors	r0, r2
-	str	r0, [sp, #24]
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	lsrs	r3, r6, #26
-	lsls	r0, r5, #6
+	lsrs	r2, r0, #7
+	mov	r0, r8
+	lsls	r0, r0, #25
+	orrs	r2, r0
+	mov	r0, r10
+	eors	r2, r0
+	mov	r0, r8
+	lsrs	r3, r0, #6
+	mov	r0, r12
+	lsls	r0, r0, #26
 	orrs	r3, r0
+	eors	r2, r3
+	mov	r0, r12
+	lsrs	r3, r0, #6
+	mov	r0, r9
+	lsls	r0, r0, #26
+	orrs	r3, r0
+	eors	r2, r3
+	mov	r0, r12
+	lsrs	r3, r0, #17
+	mov	r0, r9
+	lsls	r0, r0, #15
+	orrs	r3, r0
+	eors	r2, r3
+	mov	r0, r9
+	eors	r2, r0
+	str	r2, [sp, #24]
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	mov	r3, r10
 	eors	r3, r6
+	lsrs	r2, r6, #26
+	lsls	r0, r5, #6
+	orrs	r2, r0
+	eors	r3, r2
 	lsrs	r2, r5, #24
 	lsls	r0, r4, #8
 	orrs	r2, r0
@@ -797,7 +801,7 @@ grain128aeadv2_absorb_ad:
 	lsls	r0, r1, #29
 	orrs	r2, r0
 	ands	r7, r2
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r3, r7
 	@ grain128aeadv2.ae:45: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	lsrs	r7, r6, #11
@@ -807,7 +811,7 @@ grain128aeadv2_absorb_ad:
 	lsls	r0, r5, #19
 	orrs	r2, r0
 	ands	r7, r2
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r3, r7
 	@ grain128aeadv2.ae:46: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	lsrs	r7, r6, #17
@@ -817,7 +821,7 @@ grain128aeadv2_absorb_ad:
 	lsls	r0, r5, #14
 	orrs	r2, r0
 	ands	r7, r2
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r3, r7
 	@ grain128aeadv2.ae:46: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	lsrs	r7, r6, #27
@@ -827,7 +831,7 @@ grain128aeadv2_absorb_ad:
 	lsls	r0, r4, #5
 	orrs	r2, r0
 	ands	r7, r2
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r3, r7
 	@ grain128aeadv2.ae:47: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	lsrs	r7, r5, #8
@@ -837,7 +841,7 @@ grain128aeadv2_absorb_ad:
 	lsls	r0, r4, #16
 	orrs	r2, r0
 	ands	r7, r2
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r3, r7
 	@ grain128aeadv2.ae:47: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	lsrs	r7, r5, #29
@@ -847,7 +851,7 @@ grain128aeadv2_absorb_ad:
 	lsls	r0, r1, #31
 	orrs	r2, r0
 	ands	r7, r2
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r3, r7
 	@ grain128aeadv2.ae:48: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	lsrs	r7, r4, #4
@@ -857,7 +861,7 @@ grain128aeadv2_absorb_ad:
 	lsls	r0, r1, #12
 	orrs	r2, r0
 	ands	r7, r2
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r3, r7
 	@ grain128aeadv2.ae:48: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	lsrs	r7, r6, #22
@@ -871,7 +875,7 @@ grain128aeadv2_absorb_ad:
 	lsls	r0, r5, #7
 	orrs	r2, r0
 	ands	r7, r2
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r3, r7
 	@ grain128aeadv2.ae:49: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
 	lsrs	r7, r4, #6
@@ -885,7 +889,7 @@ grain128aeadv2_absorb_ad:
 	lsls	r0, r1, #14
 	orrs	r2, r0
 	ands	r7, r2
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r3, r7
 	@ grain128aeadv2.ae:50: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
 	lsrs	r7, r4, #24
@@ -901,34 +905,31 @@ grain128aeadv2_absorb_ad:
 	ands	r7, r0
 	ldr	r0, [sp, #8]
 	ands	r7, r0
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r3, r7
-	@ grain128aeadv2.ae:66: return cat(f[15:0], s[127:16]), cat((g ^ s[par - 1:0])[15:0], b[127:16]), y[15:0]
+	@ grain128aeadv2.ae:66: return cat(f[15:0], s[127:16]), cat(g[15:0], b[127:16]), y[15:0]
 	mov	r0, r10
-	lsrs	r0, r0, #16
-	mov	r2, r8
-	lsls	r2, r2, #16
-	orrs	r0, r2
-	str	r0, [sp, #44]
-	mov	r2, r8
-	lsrs	r7, r2, #16
-	mov	r2, r12
-	lsls	r0, r2, #16
-	orrs	r7, r0
+	lsrs	r7, r0, #16
+	mov	r0, r8
+	lsls	r2, r0, #16
+	orrs	r7, r2
+	mov	r10, r7
+	lsrs	r7, r0, #16
+	mov	r0, r12
+	lsls	r2, r0, #16
+	orrs	r7, r2
 	mov	r8, r7
-	lsrs	r7, r2, #16
-	mov	r2, r9
-	lsls	r0, r2, #16
-	orrs	r7, r0
+	lsrs	r7, r0, #16
+	mov	r0, r9
+	lsls	r2, r0, #16
+	orrs	r7, r2
 	mov	r12, r7
-	lsrs	r0, r2, #16
-	ldr	r2, [sp, #24]
-	uxth	r2, r2
-	lsls	r2, r2, #16
-	orrs	r2, r0
-	mov	r9, r2
-	mov	r0, r10
-	eors	r3, r0
+	lsrs	r2, r0, #16
+	ldr	r0, [sp, #24]
+	uxth	r0, r0
+	lsls	r0, r0, #16
+	orrs	r0, r2
+	mov	r9, r0
 	lsrs	r0, r6, #16
 	lsls	r2, r5, #16
 	orrs	r0, r2
@@ -945,7 +946,7 @@ grain128aeadv2_absorb_ad:
 	uxth	r0, r3
 	lsls	r1, r0, #16
 	orrs	r1, r2
-	ldr	r0, [sp, #48]
+	ldr	r0, [sp, #44]
 	uxth	r0, r0
 	@ grain128aeadv2.ae:139: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
 	movs	r3, #0
@@ -1134,8 +1135,6 @@ grain128aeadv2_absorb_ad:
 	lsrs	r2, r5, #15
 	lsls	r2, r2, #31
 	orrs	r2, r4
-	ldr	r4, [sp, #44]
-	mov	r10, r4
 	ldr	r6, [sp, #40]
 	ldr	r5, [sp, #24]
 	ldr	r4, [sp, #8]
@@ -1146,7 +1145,7 @@ grain128aeadv2_absorb_ad:
 	ldr	r2, [sp, #20]
 	adds	r2, #1
 	str	r2, [sp, #20]
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #48]
 	cmp	r2, r0
 	bcs	.Lgrain128aeadv2_absorb_ad_far2
 	b	.Lgrain128aeadv2_absorb_ad_loop1
@@ -1154,7 +1153,7 @@ grain128aeadv2_absorb_ad:
 .Lgrain128aeadv2_absorb_ad_done2:
 	@ grain128aeadv2.ae:151: for i in 0..a {
 	movs	r2, #0
-	str	r2, [sp, #44]
+	str	r2, [sp, #40]
 	ldr	r0, [sp, #28]
 	cmp	r2, r0
 	bcc	.Lgrain128aeadv2_absorb_ad_far3
@@ -1172,14 +1171,15 @@ grain128aeadv2_absorb_ad:
 	str	r0, [sp, #20]
 	mov	r0, r10
 	lsrs	r7, r0, #8
-	mov	r2, r8
-	lsls	r0, r2, #24
+	mov	r0, r8
+	lsls	r0, r0, #24
 	orrs	r7, r0
 	ldr	r0, [sp, #20]
 	ands	r7, r0
 	mov	r0, r10
 	lsrs	r3, r0, #13
-	lsls	r0, r2, #19
+	mov	r0, r8
+	lsls	r0, r0, #19
 	orrs	r3, r0
 	mov	r0, r10
 	lsrs	r2, r0, #20
@@ -1193,22 +1193,23 @@ grain128aeadv2_absorb_ad:
 	lsls	r2, r1, #1
 	orrs	r0, r2
 	str	r0, [sp, #8]
-	mov	r2, r8
-	lsrs	r3, r2, #10
-	mov	r2, r12
-	lsls	r0, r2, #22
-	orrs	r3, r0
+	mov	r0, r8
+	lsrs	r2, r0, #10
+	mov	r0, r12
+	lsls	r0, r0, #22
+	orrs	r2, r0
 	ldr	r0, [sp, #8]
-	ands	r3, r0
+	ands	r2, r0
 	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r7, r3
+	eors	r7, r2
 	@ grain128aeadv2.ae:35: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r2, r8
-	lsrs	r3, r2, #28
-	mov	r2, r12
-	lsls	r0, r2, #4
+	mov	r0, r8
+	lsrs	r3, r0, #28
+	mov	r0, r12
+	lsls	r0, r0, #4
 	orrs	r3, r0
-	lsrs	r2, r2, #15
+	mov	r0, r12
+	lsrs	r2, r0, #15
 	mov	r0, r9
 	lsls	r0, r0, #17
 	orrs	r2, r0
@@ -1217,87 +1218,89 @@ grain128aeadv2_absorb_ad:
 	eors	r7, r3
 	@ grain128aeadv2.ae:36: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
 	ldr	r3, [sp, #20]
-	ldr	r2, [sp, #8]
-	ands	r3, r2
-	mov	r2, r12
-	lsrs	r0, r2, #30
-	mov	r2, r9
-	lsls	r2, r2, #2
-	orrs	r0, r2
+	ldr	r0, [sp, #8]
 	ands	r3, r0
+	mov	r0, r12
+	lsrs	r2, r0, #30
+	mov	r0, r9
+	lsls	r0, r0, #2
+	orrs	r2, r0
+	ands	r3, r2
 	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	eors	r7, r3
 	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r2, r12
-	lsrs	r3, r2, #29
-	mov	r2, r9
-	lsls	r2, r2, #3
-	orrs	r3, r2
+	mov	r0, r12
+	lsrs	r3, r0, #29
+	mov	r0, r9
+	lsls	r0, r0, #3
+	orrs	r3, r0
 	eors	r7, r3
 	lsrs	r3, r6, #2
-	lsls	r2, r5, #30
-	orrs	r3, r2
+	lsls	r0, r5, #30
+	orrs	r3, r0
 	eors	r7, r3
 	lsrs	r3, r6, #15
-	lsls	r2, r5, #17
-	orrs	r3, r2
+	lsls	r0, r5, #17
+	orrs	r3, r0
 	eors	r7, r3
 	lsrs	r3, r5, #4
-	lsls	r2, r4, #28
-	orrs	r3, r2
+	lsls	r0, r4, #28
+	orrs	r3, r0
 	eors	r7, r3
 	lsrs	r3, r5, #13
-	lsls	r2, r4, #19
-	orrs	r3, r2
+	lsls	r0, r4, #19
+	orrs	r3, r0
 	eors	r7, r3
 	eors	r7, r4
 	@ grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	lsrs	r3, r4, #9
-	lsls	r2, r1, #23
-	orrs	r3, r2
+	lsls	r0, r1, #23
+	orrs	r3, r0
 	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	eors	r7, r3
 	@ grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsrs	r2, r4, #25
-	lsls	r3, r1, #7
-	orrs	r2, r3
+	lsrs	r3, r4, #25
+	lsls	r0, r1, #7
+	orrs	r3, r0
 	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r7, r2
-	str	r7, [sp, #40]
+	eors	r7, r3
+	str	r7, [sp, #36]
 	@ grain128aeadv2.ae:41: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	r0, r10
-	lsrs	r0, r0, #7
-	mov	r2, r8
-	lsls	r2, r2, #25
-	orrs	r0, r2
-	mov	r2, r10
-	eors	r0, r2
-	mov	r2, r8
-	lsrs	r3, r2, #6
-	mov	r2, r12
-	lsls	r2, r2, #26
-	orrs	r3, r2
-	eors	r0, r3
-	mov	r2, r12
-	lsrs	r3, r2, #6
-	mov	r2, r9
-	lsls	r2, r2, #26
-	orrs	r3, r2
-	eors	r0, r3
-	mov	r2, r12
-	lsrs	r3, r2, #17
-	mov	r2, r9
-	lsls	r2, r2, #15
-	orrs	r3, r2
-	eors	r0, r3
-	mov	r2, r9
-	eors	r0, r2
-	str	r0, [sp, #20]
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	lsrs	r3, r6, #26
-	lsls	r0, r5, #6
+	lsrs	r2, r0, #7
+	mov	r0, r8
+	lsls	r0, r0, #25
+	orrs	r2, r0
+	mov	r0, r10
+	eors	r2, r0
+	mov	r0, r8
+	lsrs	r3, r0, #6
+	mov	r0, r12
+	lsls	r0, r0, #26
 	orrs	r3, r0
+	eors	r2, r3
+	mov	r0, r12
+	lsrs	r3, r0, #6
+	mov	r0, r9
+	lsls	r0, r0, #26
+	orrs	r3, r0
+	eors	r2, r3
+	mov	r0, r12
+	lsrs	r3, r0, #17
+	mov	r0, r9
+	lsls	r0, r0, #15
+	orrs	r3, r0
+	eors	r2, r3
+	mov	r0, r9
+	eors	r2, r0
+	str	r2, [sp, #20]
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	mov	r3, r10
 	eors	r3, r6
+	lsrs	r2, r6, #26
+	lsls	r0, r5, #6
+	orrs	r2, r0
+	eors	r3, r2
 	lsrs	r2, r5, #24
 	lsls	r0, r4, #8
 	orrs	r2, r0
@@ -1315,7 +1318,7 @@ grain128aeadv2_absorb_ad:
 	lsls	r0, r1, #29
 	orrs	r2, r0
 	ands	r7, r2
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r3, r7
 	@ grain128aeadv2.ae:45: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	lsrs	r7, r6, #11
@@ -1325,7 +1328,7 @@ grain128aeadv2_absorb_ad:
 	lsls	r0, r5, #19
 	orrs	r2, r0
 	ands	r7, r2
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r3, r7
 	@ grain128aeadv2.ae:46: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	lsrs	r7, r6, #17
@@ -1335,7 +1338,7 @@ grain128aeadv2_absorb_ad:
 	lsls	r0, r5, #14
 	orrs	r2, r0
 	ands	r7, r2
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r3, r7
 	@ grain128aeadv2.ae:46: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	lsrs	r7, r6, #27
@@ -1345,7 +1348,7 @@ grain128aeadv2_absorb_ad:
 	lsls	r0, r4, #5
 	orrs	r2, r0
 	ands	r7, r2
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r3, r7
 	@ grain128aeadv2.ae:47: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	lsrs	r7, r5, #8
@@ -1355,7 +1358,7 @@ grain128aeadv2_absorb_ad:
 	lsls	r0, r4, #16
 	orrs	r2, r0
 	ands	r7, r2
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r3, r7
 	@ grain128aeadv2.ae:47: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	lsrs	r7, r5, #29
@@ -1365,7 +1368,7 @@ grain128aeadv2_absorb_ad:
 	lsls	r0, r1, #31
 	orrs	r2, r0
 	ands	r7, r2
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r3, r7
 	@ grain128aeadv2.ae:48: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	lsrs	r7, r4, #4
@@ -1375,7 +1378,7 @@ grain128aeadv2_absorb_ad:
 	lsls	r0, r1, #12
 	orrs	r2, r0
 	ands	r7, r2
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r3, r7
 	@ grain128aeadv2.ae:48: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	lsrs	r7, r6, #22
@@ -1389,7 +1392,7 @@ grain128aeadv2_absorb_ad:
 	lsls	r0, r5, #7
 	orrs	r2, r0
 	ands	r7, r2
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r3, r7
 	@ grain128aeadv2.ae:49: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
 	lsrs	r7, r4, #6
@@ -1403,7 +1406,7 @@ grain128aeadv2_absorb_ad:
 	lsls	r0, r1, #14
 	orrs	r2, r0
 	ands	r7, r2
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r3, r7
 	@ grain128aeadv2.ae:50: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
 	lsrs	r7, r4, #24
@@ -1419,34 +1422,31 @@ grain128aeadv2_absorb_ad:
 	ands	r7, r0
 	ldr	r0, [sp, #8]
 	ands	r7, r0
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r3, r7
-	@ grain128aeadv2.ae:66: return cat(f[15:0], s[127:16]), cat((g ^ s[par - 1:0])[15:0], b[127:16]), y[15:0]
+	@ grain128aeadv2.ae:66: return cat(f[15:0], s[127:16]), cat(g[15:0], b[127:16]), y[15:0]
 	mov	r0, r10
-	lsrs	r0, r0, #16
-	mov	r2, r8
-	lsls	r2, r2, #16
-	orrs	r0, r2
-	str	r0, [sp, #36]
-	mov	r2, r8
-	lsrs	r7, r2, #16
-	mov	r2, r12
-	lsls	r0, r2, #16
-	orrs	r7, r0
+	lsrs	r7, r0, #16
+	mov	r0, r8
+	lsls	r2, r0, #16
+	orrs	r7, r2
+	mov	r10, r7
+	lsrs	r7, r0, #16
+	mov	r0, r12
+	lsls	r2, r0, #16
+	orrs	r7, r2
 	mov	r8, r7
-	lsrs	r7, r2, #16
-	mov	r2, r9
-	lsls	r0, r2, #16
-	orrs	r7, r0
+	lsrs	r7, r0, #16
+	mov	r0, r9
+	lsls	r2, r0, #16
+	orrs	r7, r2
 	mov	r12, r7
-	lsrs	r0, r2, #16
-	ldr	r2, [sp, #20]
-	uxth	r2, r2
-	lsls	r2, r2, #16
-	orrs	r2, r0
-	mov	r9, r2
-	mov	r0, r10
-	eors	r3, r0
+	lsrs	r2, r0, #16
+	ldr	r0, [sp, #20]
+	uxth	r0, r0
+	lsls	r0, r0, #16
+	orrs	r0, r2
+	mov	r9, r0
 	lsrs	r0, r6, #16
 	lsls	r2, r5, #16
 	orrs	r0, r2
@@ -1463,7 +1463,7 @@ grain128aeadv2_absorb_ad:
 	uxth	r0, r3
 	lsls	r1, r0, #16
 	orrs	r1, r2
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #36]
 	uxth	r0, r0
 	@ grain128aeadv2.ae:139: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
 	movs	r3, #0
@@ -1655,8 +1655,6 @@ grain128aeadv2_absorb_ad:
 	ldr	r4, [sp, #32]
 	adds	r4, #1
 	str	r4, [sp, #32]
-	ldr	r4, [sp, #36]
-	mov	r10, r4
 	ldr	r6, [sp, #24]
 	ldr	r5, [sp, #20]
 	ldr	r4, [sp, #8]
@@ -1664,9 +1662,9 @@ grain128aeadv2_absorb_ad:
 	str	r7, [sp, #12]
 	str	r3, [sp, #4]
 	str	r2, [sp]
-	ldr	r2, [sp, #44]
+	ldr	r2, [sp, #40]
 	adds	r2, #1
-	str	r2, [sp, #44]
+	str	r2, [sp, #40]
 	ldr	r0, [sp, #28]
 	cmp	r2, r0
 	bcs	.Lgrain128aeadv2_absorb_ad_far4
@@ -1674,7 +1672,7 @@ grain128aeadv2_absorb_ad:
 .Lgrain128aeadv2_absorb_ad_far4:
 .Lgrain128aeadv2_absorb_ad_done5:
 	mov	r2, r10
-	ldr	r0, [sp, #60]
+	ldr	r0, [sp, #56]
 	str	r2, [r0]
 	mov	r2, r8
 	str	r2, [r0, #4]
@@ -1682,22 +1680,22 @@ grain128aeadv2_absorb_ad:
 	str	r2, [r0, #8]
 	mov	r2, r9
 	str	r2, [r0, #12]
-	ldr	r0, [sp, #56]
+	ldr	r0, [sp, #52]
 	str	r6, [r0]
 	str	r5, [r0, #4]
 	str	r4, [r0, #8]
 	str	r1, [r0, #12]
 	ldr	r1, [sp, #16]
-	ldr	r0, [sp, #68]
+	ldr	r0, [sp, #64]
 	str	r1, [r0]
 	ldr	r1, [sp, #12]
 	str	r1, [r0, #4]
 	ldr	r1, [sp, #4]
-	ldr	r0, [sp, #64]
+	ldr	r0, [sp, #60]
 	str	r1, [r0]
 	ldr	r1, [sp]
 	str	r1, [r0, #4]
-	add	sp, #72
+	add	sp, #68
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -1710,7 +1708,7 @@ grain128aeadv2_absorb_ad:
 
 @ --- grain128aeadv2_crypt: grain128aeadv2.crypt
 @     frame 64 bytes (37 spill slots, 16 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2286 bytes of code and literals
+@     estimated 2276 bytes of code and literals
 	.section .text.grain128aeadv2_crypt,"ax",%progbits
 	.global grain128aeadv2_crypt
 	.type grain128aeadv2_crypt, %function
@@ -1745,7 +1743,7 @@ grain128aeadv2_crypt:
 	ldr	r1, [r3]
 	str	r1, [sp, #8]
 	ldr	r1, [r3, #4]
-	str	r1, [sp]
+	str	r1, [sp, #4]
 	ldr	r1, [sp, #100]
 	str	r1, [sp, #36]
 	ldr	r1, [sp, #108]
@@ -1757,9 +1755,9 @@ grain128aeadv2_crypt:
 	ldr	r0, [sp, #128]
 	str	r0, [sp, #56]
 	ldr	r0, [sp, #104]
-	str	r0, [sp, #52]
-	lsrs	r0, r0, #1
 	str	r0, [sp, #48]
+	lsrs	r0, r0, #1
+	str	r0, [sp, #52]
 	movs	r1, #0
 	str	r1, [sp, #24]
 	cmp	r1, r0
@@ -1772,272 +1770,268 @@ grain128aeadv2_crypt:
 	mov	r7, r10
 	lsls	r0, r7, #20
 	orrs	r3, r0
-	lsrs	r1, r5, #8
+	lsrs	r7, r5, #8
 	mov	r0, r8
 	lsls	r0, r0, #24
-	orrs	r1, r0
-	ands	r1, r3
-	lsrs	r2, r5, #13
+	orrs	r7, r0
+	ands	r7, r3
+	lsrs	r1, r5, #13
 	mov	r0, r8
 	lsls	r0, r0, #19
-	orrs	r2, r0
-	lsrs	r7, r5, #20
+	orrs	r1, r0
+	lsrs	r2, r5, #20
 	mov	r0, r8
 	lsls	r0, r0, #12
-	orrs	r7, r0
-	ands	r2, r7
-	eors	r1, r2
+	orrs	r2, r0
+	ands	r1, r2
+	eors	r7, r1
 	@ grain128aeadv2.ae:35: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	lsrs	r0, r4, #31
-	mov	r7, r11
-	lsls	r2, r7, #1
-	orrs	r0, r2
-	str	r0, [sp, #4]
+	lsrs	r2, r4, #31
+	mov	r0, r11
+	lsls	r0, r0, #1
+	orrs	r2, r0
 	mov	r0, r8
-	lsrs	r2, r0, #10
+	lsrs	r1, r0, #10
 	mov	r0, r12
 	lsls	r0, r0, #22
-	orrs	r2, r0
-	ldr	r0, [sp, #4]
-	ands	r2, r0
+	orrs	r1, r0
+	ands	r1, r2
 	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r1, r2
+	eors	r7, r1
+	str	r7, [sp]
 	@ grain128aeadv2.ae:35: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	r0, r8
-	lsrs	r2, r0, #28
+	lsrs	r7, r0, #28
 	mov	r0, r12
 	lsls	r0, r0, #4
-	orrs	r2, r0
+	orrs	r7, r0
 	mov	r0, r12
-	lsrs	r7, r0, #15
+	lsrs	r1, r0, #15
 	mov	r0, r9
 	lsls	r0, r0, #17
-	orrs	r7, r0
-	ands	r2, r7
+	orrs	r1, r0
+	ands	r7, r1
 	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r1, r2
+	ldr	r1, [sp]
+	eors	r1, r7
 	@ grain128aeadv2.ae:36: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	ldr	r0, [sp, #4]
-	ands	r3, r0
+	ands	r3, r2
 	mov	r0, r12
-	lsrs	r2, r0, #30
+	lsrs	r7, r0, #30
 	mov	r0, r9
 	lsls	r0, r0, #2
-	orrs	r2, r0
-	ands	r3, r2
+	orrs	r7, r0
+	ands	r3, r7
 	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	eors	r1, r3
 	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	mov	r0, r12
-	lsrs	r2, r0, #29
+	lsrs	r3, r0, #29
 	mov	r0, r9
 	lsls	r0, r0, #3
-	orrs	r2, r0
-	eors	r1, r2
-	lsrs	r2, r6, #2
+	orrs	r3, r0
+	eors	r1, r3
+	lsrs	r3, r6, #2
 	mov	r7, r10
 	lsls	r0, r7, #30
-	orrs	r2, r0
-	eors	r1, r2
-	lsrs	r2, r6, #15
+	orrs	r3, r0
+	eors	r1, r3
+	lsrs	r3, r6, #15
 	lsls	r0, r7, #17
-	orrs	r2, r0
-	eors	r1, r2
-	lsrs	r2, r7, #4
+	orrs	r3, r0
+	eors	r1, r3
+	lsrs	r3, r7, #4
 	lsls	r0, r4, #28
-	orrs	r2, r0
-	eors	r1, r2
-	lsrs	r2, r7, #13
+	orrs	r3, r0
+	eors	r1, r3
+	lsrs	r3, r7, #13
 	lsls	r0, r4, #19
-	orrs	r2, r0
-	eors	r1, r2
+	orrs	r3, r0
+	eors	r1, r3
 	eors	r1, r4
 	@ grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsrs	r2, r4, #9
+	lsrs	r3, r4, #9
 	mov	r7, r11
 	lsls	r0, r7, #23
-	orrs	r2, r0
+	orrs	r3, r0
 	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r1, r2
+	eors	r1, r3
 	@ grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsrs	r2, r4, #25
-	lsls	r0, r7, #7
-	orrs	r2, r0
+	lsrs	r0, r4, #25
+	lsls	r3, r7, #7
+	orrs	r0, r3
 	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r1, r2
+	eors	r1, r0
 	@ grain128aeadv2.ae:41: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	lsrs	r2, r5, #7
+	lsrs	r7, r5, #7
 	mov	r0, r8
 	lsls	r0, r0, #25
-	orrs	r2, r0
-	eors	r2, r5
+	orrs	r7, r0
+	eors	r7, r5
 	mov	r0, r8
-	lsrs	r3, r0, #6
+	lsrs	r0, r0, #6
+	mov	r3, r12
+	lsls	r3, r3, #26
+	orrs	r0, r3
+	eors	r7, r0
 	mov	r0, r12
-	lsls	r0, r0, #26
-	orrs	r3, r0
-	eors	r2, r3
-	mov	r0, r12
-	lsrs	r3, r0, #6
-	mov	r0, r9
-	lsls	r0, r0, #26
-	orrs	r3, r0
-	eors	r2, r3
+	lsrs	r0, r0, #6
+	mov	r3, r9
+	lsls	r3, r3, #26
+	orrs	r0, r3
+	eors	r7, r0
 	mov	r0, r12
 	lsrs	r3, r0, #17
 	mov	r0, r9
 	lsls	r0, r0, #15
 	orrs	r3, r0
-	eors	r2, r3
+	eors	r7, r3
 	mov	r0, r9
-	eors	r2, r0
-	str	r2, [sp, #44]
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r7, r0
+	str	r7, [sp, #44]
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r5, r6
 	lsrs	r0, r6, #26
 	mov	r7, r10
-	lsls	r2, r7, #6
-	orrs	r0, r2
-	eors	r0, r6
-	lsrs	r3, r7, #24
-	lsls	r2, r4, #8
-	orrs	r3, r2
-	eors	r0, r3
-	lsrs	r3, r4, #27
+	lsls	r3, r7, #6
+	orrs	r0, r3
+	eors	r5, r0
+	lsrs	r0, r7, #24
+	lsls	r3, r4, #8
+	orrs	r0, r3
+	eors	r5, r0
+	lsrs	r0, r4, #27
 	mov	r7, r11
-	lsls	r2, r7, #5
-	orrs	r3, r2
-	eors	r0, r3
-	eors	r0, r7
+	lsls	r3, r7, #5
+	orrs	r0, r3
+	eors	r5, r0
+	eors	r5, r7
 	@ grain128aeadv2.ae:45: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	lsrs	r2, r6, #3
+	lsrs	r3, r6, #3
 	mov	r7, r10
-	lsls	r3, r7, #29
-	orrs	r2, r3
-	lsrs	r3, r4, #3
+	lsls	r0, r7, #29
+	orrs	r3, r0
+	lsrs	r0, r4, #3
 	mov	r7, r11
 	lsls	r7, r7, #29
-	orrs	r3, r7
-	ands	r2, r3
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r0, r2
+	orrs	r0, r7
+	ands	r3, r0
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r5, r3
 	@ grain128aeadv2.ae:45: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	lsrs	r2, r6, #11
+	lsrs	r3, r6, #11
 	mov	r7, r10
-	lsls	r3, r7, #21
-	orrs	r2, r3
-	lsrs	r3, r6, #13
+	lsls	r0, r7, #21
+	orrs	r3, r0
+	lsrs	r0, r6, #13
 	lsls	r7, r7, #19
-	orrs	r3, r7
-	ands	r2, r3
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r0, r2
+	orrs	r0, r7
+	ands	r3, r0
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r5, r3
 	@ grain128aeadv2.ae:46: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	lsrs	r2, r6, #17
+	lsrs	r3, r6, #17
 	mov	r7, r10
-	lsls	r3, r7, #15
-	orrs	r2, r3
-	lsrs	r3, r6, #18
+	lsls	r0, r7, #15
+	orrs	r3, r0
+	lsrs	r0, r6, #18
 	lsls	r7, r7, #14
-	orrs	r3, r7
-	ands	r2, r3
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r0, r2
+	orrs	r0, r7
+	ands	r3, r0
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r5, r3
 	@ grain128aeadv2.ae:46: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	lsrs	r2, r6, #27
+	lsrs	r3, r6, #27
 	mov	r7, r10
-	lsls	r3, r7, #5
-	orrs	r2, r3
+	lsls	r0, r7, #5
+	orrs	r3, r0
 	lsrs	r7, r7, #27
-	lsls	r3, r4, #5
-	orrs	r7, r3
-	ands	r2, r7
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r0, r2
+	lsls	r0, r4, #5
+	orrs	r7, r0
+	ands	r3, r7
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r5, r3
 	@ grain128aeadv2.ae:47: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	mov	r7, r10
-	lsrs	r2, r7, #8
-	lsls	r3, r4, #24
-	orrs	r2, r3
+	lsrs	r3, r7, #8
+	lsls	r0, r4, #24
+	orrs	r3, r0
 	lsrs	r7, r7, #16
-	lsls	r3, r4, #16
-	orrs	r7, r3
-	ands	r2, r7
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r0, r2
+	lsls	r0, r4, #16
+	orrs	r7, r0
+	ands	r3, r7
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r5, r3
 	@ grain128aeadv2.ae:47: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	mov	r7, r10
-	lsrs	r3, r7, #29
-	lsls	r2, r4, #3
-	orrs	r3, r2
-	lsrs	r2, r4, #1
+	lsrs	r0, r7, #29
+	lsls	r3, r4, #3
+	orrs	r0, r3
+	lsrs	r3, r4, #1
 	mov	r7, r11
 	lsls	r7, r7, #31
-	orrs	r2, r7
-	ands	r3, r2
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r0, r3
+	orrs	r3, r7
+	ands	r0, r3
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r5, r0
 	@ grain128aeadv2.ae:48: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	lsrs	r3, r4, #4
+	lsrs	r0, r4, #4
 	mov	r7, r11
-	lsls	r2, r7, #28
-	orrs	r3, r2
-	lsrs	r2, r4, #20
+	lsls	r3, r7, #28
+	orrs	r0, r3
+	lsrs	r3, r4, #20
 	lsls	r7, r7, #12
-	orrs	r2, r7
-	ands	r3, r2
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r0, r3
+	orrs	r3, r7
+	ands	r0, r3
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r5, r0
 	@ grain128aeadv2.ae:48: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	lsrs	r2, r6, #22
+	lsrs	r3, r6, #22
 	mov	r7, r10
-	lsls	r3, r7, #10
-	orrs	r2, r3
-	lsrs	r7, r6, #24
-	mov	r3, r10
-	lsls	r3, r3, #8
-	orrs	r7, r3
-	ands	r2, r7
+	lsls	r0, r7, #10
+	orrs	r3, r0
+	lsrs	r0, r6, #24
+	lsls	r7, r7, #8
+	orrs	r0, r7
+	ands	r3, r0
 	lsrs	r6, r6, #25
 	mov	r7, r10
-	lsls	r3, r7, #7
-	orrs	r6, r3
-	ands	r2, r6
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r0, r2
+	lsls	r0, r7, #7
+	orrs	r6, r0
+	ands	r3, r6
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r5, r3
 	@ grain128aeadv2.ae:49: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
 	lsrs	r3, r4, #6
 	mov	r6, r11
-	lsls	r2, r6, #26
-	orrs	r3, r2
+	lsls	r0, r6, #26
+	orrs	r3, r0
 	lsrs	r7, r4, #14
-	lsls	r2, r6, #18
-	orrs	r7, r2
+	lsls	r0, r6, #18
+	orrs	r7, r0
 	ands	r3, r7
 	lsrs	r7, r4, #18
-	lsls	r2, r6, #14
-	orrs	r7, r2
+	lsls	r0, r6, #14
+	orrs	r7, r0
 	ands	r3, r7
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r0, r3
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r5, r3
 	@ grain128aeadv2.ae:50: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	lsrs	r2, r4, #24
-	lsls	r3, r6, #8
-	orrs	r2, r3
+	lsrs	r3, r4, #24
+	lsls	r0, r6, #8
+	orrs	r3, r0
 	lsrs	r7, r4, #28
-	lsls	r3, r6, #4
-	orrs	r7, r3
-	ands	r2, r7
+	lsls	r0, r6, #4
+	orrs	r7, r0
+	ands	r3, r7
 	lsrs	r7, r4, #29
-	lsls	r3, r6, #3
-	orrs	r7, r3
-	ands	r2, r7
-	ldr	r3, [sp, #4]
-	ands	r2, r3
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r0, r2
-	@ grain128aeadv2.ae:58: return cat(f ^ ls, s[127:par]), cat(g ^ s[par - 1:0] ^ ln, b[127:par]), y
-	eors	r0, r5
-	str	r0, [sp, #40]
+	lsls	r0, r6, #3
+	orrs	r7, r0
+	ands	r3, r7
+	ands	r3, r2
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r5, r3
+	str	r5, [sp, #40]
 	@ grain128aeadv2.ae:166: z = unzip2(y)
 	movs	r2, #0
 	lsls	r1, r1, #1
@@ -2130,13 +2124,13 @@ grain128aeadv2_crypt:
 	@ grain128aeadv2.ae:169: acc, sr = authenticate(acc, sr, pt[2 * i], z[23:16])
 	ldr	r1, [sp, #28]
 	ldrb	r0, [r1, r2]
-	str	r0, [sp, #4]
+	str	r0, [sp]
 	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
 	lsls	r0, r0, #31
 	asrs	r5, r0, #31
 	ldr	r0, [sp, #8]
 	ands	r0, r5
-	ldr	r1, [sp]
+	ldr	r1, [sp, #4]
 	ands	r5, r1
 	ldr	r3, [sp, #20]
 	eors	r3, r0
@@ -2145,7 +2139,7 @@ grain128aeadv2_crypt:
 	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
 	ldr	r1, [sp, #8]
 	lsrs	r7, r1, #1
-	ldr	r1, [sp]
+	ldr	r1, [sp, #4]
 	lsls	r0, r1, #31
 	orrs	r7, r0
 	lsrs	r0, r1, #1
@@ -2154,7 +2148,7 @@ grain128aeadv2_crypt:
 	lsls	r5, r1, #31
 	orrs	r5, r0
 	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp]
 	lsls	r0, r0, #30
 	asrs	r0, r0, #31
 	mov	r1, r7
@@ -2172,7 +2166,7 @@ grain128aeadv2_crypt:
 	lsls	r5, r1, #31
 	orrs	r5, r0
 	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp]
 	lsls	r0, r0, #29
 	asrs	r0, r0, #31
 	mov	r1, r7
@@ -2190,7 +2184,7 @@ grain128aeadv2_crypt:
 	lsls	r5, r1, #31
 	orrs	r5, r0
 	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp]
 	lsls	r0, r0, #28
 	asrs	r0, r0, #31
 	mov	r1, r7
@@ -2208,7 +2202,7 @@ grain128aeadv2_crypt:
 	lsls	r5, r1, #31
 	orrs	r5, r0
 	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp]
 	lsls	r0, r0, #27
 	asrs	r0, r0, #31
 	mov	r1, r7
@@ -2226,7 +2220,7 @@ grain128aeadv2_crypt:
 	lsls	r5, r1, #31
 	orrs	r5, r0
 	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp]
 	lsls	r0, r0, #26
 	asrs	r0, r0, #31
 	mov	r1, r7
@@ -2244,7 +2238,7 @@ grain128aeadv2_crypt:
 	lsls	r5, r1, #31
 	orrs	r5, r0
 	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp]
 	lsls	r0, r0, #25
 	asrs	r0, r0, #31
 	mov	r1, r7
@@ -2262,7 +2256,7 @@ grain128aeadv2_crypt:
 	lsls	r5, r1, #31
 	orrs	r5, r0
 	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp]
 	lsls	r0, r0, #24
 	asrs	r0, r0, #31
 	mov	r1, r7
@@ -2440,29 +2434,29 @@ grain128aeadv2_crypt:
 	str	r3, [sp, #20]
 	str	r2, [sp, #16]
 	str	r1, [sp, #8]
-	str	r0, [sp]
+	str	r0, [sp, #4]
 	ldr	r1, [sp, #24]
 	adds	r1, #1
 	str	r1, [sp, #24]
-	ldr	r0, [sp, #48]
+	ldr	r0, [sp, #52]
 	cmp	r1, r0
 	bcs	.Lgrain128aeadv2_crypt_far2
 	b	.Lgrain128aeadv2_crypt_loop1
 .Lgrain128aeadv2_crypt_far2:
 .Lgrain128aeadv2_crypt_done2:
 	@ grain128aeadv2.ae:172: done = n - n % 2
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #48]
 	lsls	r0, r0, #31
 	lsrs	r1, r0, #31
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #48]
 	subs	r0, r0, r1
 	@ grain128aeadv2.ae:174: for i in done..n {
 	str	r0, [sp, #12]
-	str	r5, [sp, #4]
+	str	r5, [sp]
 	mov	r2, r10
 	mov	r1, r11
 	ldr	r3, [sp, #12]
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #48]
 	cmp	r3, r0
 	bcc	.Lgrain128aeadv2_crypt_far3
 	b	.Lgrain128aeadv2_crypt_done4
@@ -2473,19 +2467,19 @@ grain128aeadv2_crypt:
 	lsls	r3, r2, #20
 	orrs	r0, r3
 	mov	r11, r0
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp]
 	lsrs	r7, r0, #8
 	mov	r0, r8
 	lsls	r0, r0, #24
 	orrs	r7, r0
 	mov	r0, r11
 	ands	r7, r0
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp]
 	lsrs	r5, r0, #13
 	mov	r0, r8
 	lsls	r0, r0, #19
 	orrs	r5, r0
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp]
 	lsrs	r3, r0, #20
 	mov	r0, r8
 	lsls	r0, r0, #12
@@ -2568,14 +2562,14 @@ grain128aeadv2_crypt:
 	orrs	r5, r0
 	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	eors	r7, r5
-	str	r7, [sp, #48]
+	str	r7, [sp, #44]
 	@ grain128aeadv2.ae:41: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp]
 	lsrs	r3, r0, #7
 	mov	r0, r8
 	lsls	r0, r0, #25
 	orrs	r3, r0
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp]
 	eors	r3, r0
 	mov	r0, r8
 	lsrs	r5, r0, #6
@@ -2598,11 +2592,13 @@ grain128aeadv2_crypt:
 	mov	r0, r9
 	eors	r3, r0
 	mov	r11, r3
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	lsrs	r5, r6, #26
-	lsls	r0, r2, #6
-	orrs	r5, r0
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	ldr	r5, [sp]
 	eors	r5, r6
+	lsrs	r3, r6, #26
+	lsls	r0, r2, #6
+	orrs	r3, r0
+	eors	r5, r3
 	lsrs	r3, r2, #24
 	lsls	r0, r4, #8
 	orrs	r3, r0
@@ -2620,7 +2616,7 @@ grain128aeadv2_crypt:
 	lsls	r0, r1, #29
 	orrs	r3, r0
 	ands	r7, r3
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r5, r7
 	@ grain128aeadv2.ae:45: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	lsrs	r7, r6, #11
@@ -2630,7 +2626,7 @@ grain128aeadv2_crypt:
 	lsls	r0, r2, #19
 	orrs	r3, r0
 	ands	r7, r3
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r5, r7
 	@ grain128aeadv2.ae:46: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	lsrs	r7, r6, #17
@@ -2640,7 +2636,7 @@ grain128aeadv2_crypt:
 	lsls	r0, r2, #14
 	orrs	r3, r0
 	ands	r7, r3
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r5, r7
 	@ grain128aeadv2.ae:46: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	lsrs	r7, r6, #27
@@ -2650,7 +2646,7 @@ grain128aeadv2_crypt:
 	lsls	r0, r4, #5
 	orrs	r3, r0
 	ands	r7, r3
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r5, r7
 	@ grain128aeadv2.ae:47: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	lsrs	r7, r2, #8
@@ -2660,7 +2656,7 @@ grain128aeadv2_crypt:
 	lsls	r0, r4, #16
 	orrs	r3, r0
 	ands	r7, r3
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r5, r7
 	@ grain128aeadv2.ae:47: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	lsrs	r7, r2, #29
@@ -2670,7 +2666,7 @@ grain128aeadv2_crypt:
 	lsls	r0, r1, #31
 	orrs	r3, r0
 	ands	r7, r3
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r5, r7
 	@ grain128aeadv2.ae:48: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	lsrs	r7, r4, #4
@@ -2680,7 +2676,7 @@ grain128aeadv2_crypt:
 	lsls	r0, r1, #12
 	orrs	r3, r0
 	ands	r7, r3
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r5, r7
 	@ grain128aeadv2.ae:48: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	lsrs	r7, r6, #22
@@ -2694,7 +2690,7 @@ grain128aeadv2_crypt:
 	lsls	r0, r2, #7
 	orrs	r3, r0
 	ands	r7, r3
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r5, r7
 	@ grain128aeadv2.ae:49: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
 	lsrs	r7, r4, #6
@@ -2708,7 +2704,7 @@ grain128aeadv2_crypt:
 	lsls	r0, r1, #14
 	orrs	r3, r0
 	ands	r7, r3
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r5, r7
 	@ grain128aeadv2.ae:50: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
 	lsrs	r7, r4, #24
@@ -2724,15 +2720,15 @@ grain128aeadv2_crypt:
 	ands	r7, r0
 	mov	r0, r10
 	ands	r7, r0
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r5, r7
-	@ grain128aeadv2.ae:66: return cat(f[15:0], s[127:16]), cat((g ^ s[par - 1:0])[15:0], b[127:16]), y[15:0]
-	ldr	r0, [sp, #4]
+	@ grain128aeadv2.ae:66: return cat(f[15:0], s[127:16]), cat(g[15:0], b[127:16]), y[15:0]
+	ldr	r0, [sp]
 	lsrs	r7, r0, #16
 	mov	r0, r8
 	lsls	r3, r0, #16
 	orrs	r7, r3
-	str	r7, [sp, #44]
+	str	r7, [sp]
 	lsrs	r7, r0, #16
 	mov	r0, r12
 	lsls	r3, r0, #16
@@ -2749,8 +2745,6 @@ grain128aeadv2_crypt:
 	lsls	r0, r0, #16
 	orrs	r0, r3
 	mov	r9, r0
-	ldr	r0, [sp, #4]
-	eors	r5, r0
 	lsrs	r0, r6, #16
 	lsls	r3, r2, #16
 	orrs	r0, r3
@@ -2768,7 +2762,7 @@ grain128aeadv2_crypt:
 	lsls	r0, r0, #16
 	orrs	r0, r1
 	mov	r10, r0
-	ldr	r0, [sp, #48]
+	ldr	r0, [sp, #44]
 	uxth	r0, r0
 	@ grain128aeadv2.ae:176: z = unzip(y)
 	movs	r2, #0
@@ -2825,7 +2819,7 @@ grain128aeadv2_crypt:
 	asrs	r5, r0, #31
 	ldr	r2, [sp, #8]
 	ands	r2, r5
-	ldr	r1, [sp]
+	ldr	r1, [sp, #4]
 	ands	r5, r1
 	ldr	r0, [sp, #20]
 	eors	r0, r2
@@ -2834,10 +2828,10 @@ grain128aeadv2_crypt:
 	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
 	ldr	r1, [sp, #8]
 	lsrs	r6, r1, #1
-	ldr	r1, [sp]
+	ldr	r1, [sp, #4]
 	lsls	r1, r1, #31
 	orrs	r6, r1
-	ldr	r1, [sp]
+	ldr	r1, [sp, #4]
 	lsrs	r1, r1, #1
 	lsls	r2, r3, #23
 	lsrs	r2, r2, #31
@@ -2961,8 +2955,6 @@ grain128aeadv2_crypt:
 	lsrs	r1, r3, #15
 	lsls	r3, r1, #31
 	orrs	r3, r2
-	ldr	r1, [sp, #44]
-	str	r1, [sp, #4]
 	ldr	r6, [sp, #40]
 	ldr	r2, [sp, #24]
 	mov	r4, r11
@@ -2970,11 +2962,11 @@ grain128aeadv2_crypt:
 	str	r0, [sp, #20]
 	str	r7, [sp, #16]
 	str	r5, [sp, #8]
-	str	r3, [sp]
+	str	r3, [sp, #4]
 	ldr	r3, [sp, #12]
 	adds	r3, #1
 	str	r3, [sp, #12]
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #48]
 	cmp	r3, r0
 	bcs	.Lgrain128aeadv2_crypt_far4
 	b	.Lgrain128aeadv2_crypt_loop3
@@ -2988,7 +2980,7 @@ grain128aeadv2_crypt:
 	ldr	r1, [sp, #8]
 	ldr	r0, [sp, #56]
 	str	r1, [r0]
-	ldr	r1, [sp]
+	ldr	r1, [sp, #4]
 	str	r1, [r0, #4]
 	add	sp, #64
 	pop	{r4, r5, r6, r7}
@@ -3029,19 +3021,18 @@ grain128aeadv2_init:
 	str	r2, [sp, #16]
 	ldr	r5, [r0, #8]
 	str	r5, [sp]
-	ldr	r0, [r0, #12]
-	str	r0, [sp, #20]
-	ldm	r1!, {r0, r2, r5}
+	ldr	r7, [r0, #12]
+	str	r7, [sp, #20]
+	ldm	r1!, {r0, r5, r7}
 	@ grain128aeadv2.ae:93: for i in 0..320 / par {
 	movs	r3, #0
 	str	r3, [sp, #24]
-	mov	r9, r0
-	mov	r12, r2
+	mov	r10, r0
 	mov	r8, r5
+	mov	r12, r7
 	ldr	r5, =0x7fffffff
-	mov	r10, r5
+	mov	r9, r5
 	mov	r4, r6
-	ldr	r2, [sp, #16]
 	ldr	r1, [sp]
 	ldr	r0, [sp, #20]
 .Lgrain128aeadv2_init_loop1:
@@ -3050,275 +3041,273 @@ grain128aeadv2_init:
 	lsls	r5, r2, #20
 	orrs	r3, r5
 	str	r3, [sp, #4]
-	mov	r5, r9
-	lsrs	r7, r5, #8
-	mov	r5, r12
-	lsls	r3, r5, #24
-	orrs	r7, r3
-	ldr	r3, [sp, #4]
-	ands	r7, r3
-	mov	r5, r9
-	lsrs	r6, r5, #13
-	mov	r5, r12
-	lsls	r3, r5, #19
-	orrs	r6, r3
-	mov	r5, r9
-	lsrs	r5, r5, #20
-	mov	r3, r12
-	lsls	r3, r3, #12
+	mov	r7, r10
+	lsrs	r5, r7, #8
+	mov	r7, r8
+	lsls	r3, r7, #24
 	orrs	r5, r3
-	ands	r6, r5
-	eors	r7, r6
+	ldr	r3, [sp, #4]
+	ands	r5, r3
+	mov	r7, r10
+	lsrs	r6, r7, #13
+	mov	r7, r8
+	lsls	r3, r7, #19
+	orrs	r6, r3
+	mov	r7, r10
+	lsrs	r7, r7, #20
+	mov	r3, r8
+	lsls	r3, r3, #12
+	orrs	r7, r3
+	ands	r6, r7
+	eors	r5, r6
 	@ grain128aeadv2.ae:35: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	lsrs	r3, r1, #31
-	lsls	r5, r0, #1
-	orrs	r3, r5
+	lsls	r7, r0, #1
+	orrs	r3, r7
 	mov	r11, r3
-	mov	r5, r12
-	lsrs	r6, r5, #10
-	mov	r5, r8
-	lsls	r3, r5, #22
+	mov	r7, r8
+	lsrs	r6, r7, #10
+	mov	r7, r12
+	lsls	r3, r7, #22
 	orrs	r6, r3
 	mov	r3, r11
 	ands	r6, r3
 	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r7, r6
+	eors	r5, r6
 	@ grain128aeadv2.ae:35: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r5, r12
-	lsrs	r6, r5, #28
-	mov	r5, r8
-	lsls	r3, r5, #4
+	mov	r7, r8
+	lsrs	r6, r7, #28
+	mov	r7, r12
+	lsls	r3, r7, #4
 	orrs	r6, r3
-	lsrs	r5, r5, #15
-	mov	r3, r10
+	lsrs	r7, r7, #15
+	mov	r3, r9
 	lsls	r3, r3, #17
-	orrs	r5, r3
-	ands	r6, r5
+	orrs	r7, r3
+	ands	r6, r7
 	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r7, r6
+	eors	r5, r6
 	@ grain128aeadv2.ae:36: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
 	ldr	r6, [sp, #4]
-	mov	r5, r11
-	ands	r6, r5
-	mov	r5, r8
-	lsrs	r3, r5, #30
-	mov	r5, r10
-	lsls	r5, r5, #2
-	orrs	r3, r5
+	mov	r3, r11
 	ands	r6, r3
+	mov	r7, r12
+	lsrs	r7, r7, #30
+	mov	r3, r9
+	lsls	r3, r3, #2
+	orrs	r7, r3
+	ands	r6, r7
 	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r7, r6
+	eors	r5, r6
 	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r5, r8
-	lsrs	r6, r5, #29
-	mov	r5, r10
-	lsls	r5, r5, #3
-	orrs	r6, r5
-	eors	r7, r6
+	mov	r3, r12
+	lsrs	r6, r3, #29
+	mov	r3, r9
+	lsls	r3, r3, #3
+	orrs	r6, r3
+	eors	r5, r6
 	lsrs	r6, r4, #2
-	lsls	r5, r2, #30
-	orrs	r6, r5
-	eors	r7, r6
+	lsls	r3, r2, #30
+	orrs	r6, r3
+	eors	r5, r6
 	lsrs	r6, r4, #15
-	lsls	r5, r2, #17
-	orrs	r6, r5
-	eors	r7, r6
+	lsls	r3, r2, #17
+	orrs	r6, r3
+	eors	r5, r6
 	lsrs	r6, r2, #4
-	lsls	r5, r1, #28
-	orrs	r6, r5
-	eors	r7, r6
+	lsls	r3, r1, #28
+	orrs	r6, r3
+	eors	r5, r6
 	lsrs	r6, r2, #13
-	lsls	r5, r1, #19
-	orrs	r6, r5
-	eors	r7, r6
-	eors	r7, r1
+	lsls	r3, r1, #19
+	orrs	r6, r3
+	eors	r5, r6
+	eors	r5, r1
 	@ grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	lsrs	r6, r1, #9
-	lsls	r5, r0, #23
-	orrs	r6, r5
+	lsls	r3, r0, #23
+	orrs	r6, r3
 	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r7, r6
+	eors	r5, r6
 	@ grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsrs	r5, r1, #25
+	lsrs	r3, r1, #25
 	lsls	r6, r0, #7
-	orrs	r5, r6
+	orrs	r3, r6
 	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r7, r5
-	str	r7, [sp, #4]
+	eors	r5, r3
+	str	r5, [sp, #4]
 	@ grain128aeadv2.ae:41: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r5, r9
-	lsrs	r3, r5, #7
-	mov	r5, r12
+	mov	r7, r10
+	lsrs	r3, r7, #7
+	mov	r5, r8
 	lsls	r5, r5, #25
 	orrs	r3, r5
-	mov	r5, r9
-	eors	r3, r5
+	eors	r3, r7
+	mov	r5, r8
+	lsrs	r6, r5, #6
+	mov	r5, r12
+	lsls	r5, r5, #26
+	orrs	r6, r5
+	eors	r3, r6
 	mov	r5, r12
 	lsrs	r6, r5, #6
-	mov	r5, r8
+	mov	r5, r9
 	lsls	r5, r5, #26
 	orrs	r6, r5
 	eors	r3, r6
-	mov	r5, r8
-	lsrs	r6, r5, #6
-	mov	r5, r10
-	lsls	r5, r5, #26
-	orrs	r6, r5
-	eors	r3, r6
-	mov	r5, r8
+	mov	r5, r12
 	lsrs	r6, r5, #17
-	mov	r5, r10
+	mov	r5, r9
 	lsls	r5, r5, #15
 	orrs	r6, r5
 	eors	r3, r6
-	mov	r5, r10
+	mov	r5, r9
 	eors	r3, r5
 	str	r3, [sp, #8]
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	lsrs	r6, r4, #26
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r7, r4
+	lsrs	r5, r4, #26
 	lsls	r3, r2, #6
-	orrs	r6, r3
-	eors	r6, r4
+	orrs	r5, r3
+	eors	r7, r5
 	lsrs	r5, r2, #24
 	lsls	r3, r1, #8
 	orrs	r5, r3
-	eors	r6, r5
+	eors	r7, r5
 	lsrs	r5, r1, #27
 	lsls	r3, r0, #5
 	orrs	r5, r3
-	eors	r6, r5
-	eors	r6, r0
+	eors	r7, r5
+	eors	r7, r0
 	@ grain128aeadv2.ae:45: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	lsrs	r7, r4, #3
+	lsrs	r6, r4, #3
 	lsls	r3, r2, #29
-	orrs	r7, r3
+	orrs	r6, r3
 	lsrs	r5, r1, #3
 	lsls	r3, r0, #29
 	orrs	r5, r3
-	ands	r7, r5
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r7
+	ands	r6, r5
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r7, r6
 	@ grain128aeadv2.ae:45: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	lsrs	r7, r4, #11
+	lsrs	r6, r4, #11
 	lsls	r3, r2, #21
-	orrs	r7, r3
+	orrs	r6, r3
 	lsrs	r5, r4, #13
 	lsls	r3, r2, #19
 	orrs	r5, r3
-	ands	r7, r5
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r7
+	ands	r6, r5
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r7, r6
 	@ grain128aeadv2.ae:46: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	lsrs	r7, r4, #17
+	lsrs	r6, r4, #17
 	lsls	r3, r2, #15
-	orrs	r7, r3
+	orrs	r6, r3
 	lsrs	r5, r4, #18
 	lsls	r3, r2, #14
 	orrs	r5, r3
-	ands	r7, r5
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r7
+	ands	r6, r5
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r7, r6
 	@ grain128aeadv2.ae:46: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	lsrs	r7, r4, #27
+	lsrs	r6, r4, #27
 	lsls	r3, r2, #5
-	orrs	r7, r3
+	orrs	r6, r3
 	lsrs	r5, r2, #27
 	lsls	r3, r1, #5
 	orrs	r5, r3
-	ands	r7, r5
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r7
+	ands	r6, r5
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r7, r6
 	@ grain128aeadv2.ae:47: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	lsrs	r7, r2, #8
+	lsrs	r6, r2, #8
 	lsls	r3, r1, #24
-	orrs	r7, r3
+	orrs	r6, r3
 	lsrs	r5, r2, #16
 	lsls	r3, r1, #16
 	orrs	r5, r3
-	ands	r7, r5
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r7
+	ands	r6, r5
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r7, r6
 	@ grain128aeadv2.ae:47: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	lsrs	r7, r2, #29
+	lsrs	r6, r2, #29
 	lsls	r3, r1, #3
-	orrs	r7, r3
+	orrs	r6, r3
 	lsrs	r5, r1, #1
 	lsls	r3, r0, #31
 	orrs	r5, r3
-	ands	r7, r5
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r7
+	ands	r6, r5
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r7, r6
 	@ grain128aeadv2.ae:48: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	lsrs	r7, r1, #4
+	lsrs	r6, r1, #4
 	lsls	r3, r0, #28
-	orrs	r7, r3
+	orrs	r6, r3
 	lsrs	r5, r1, #20
 	lsls	r3, r0, #12
 	orrs	r5, r3
-	ands	r7, r5
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r7
+	ands	r6, r5
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r7, r6
 	@ grain128aeadv2.ae:48: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	lsrs	r7, r4, #22
+	lsrs	r5, r4, #22
 	lsls	r3, r2, #10
-	orrs	r7, r3
+	orrs	r5, r3
 	lsrs	r3, r4, #24
-	lsls	r5, r2, #8
-	orrs	r3, r5
-	ands	r7, r3
+	lsls	r6, r2, #8
+	orrs	r3, r6
+	ands	r5, r3
 	lsrs	r4, r4, #25
 	lsls	r3, r2, #7
 	orrs	r4, r3
-	ands	r7, r4
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r7
+	ands	r5, r4
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r7, r5
 	@ grain128aeadv2.ae:49: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	lsrs	r5, r1, #6
+	lsrs	r6, r1, #6
 	lsls	r3, r0, #26
-	orrs	r5, r3
+	orrs	r6, r3
 	lsrs	r4, r1, #14
 	lsls	r3, r0, #18
 	orrs	r4, r3
-	ands	r5, r4
+	ands	r6, r4
 	lsrs	r4, r1, #18
 	lsls	r3, r0, #14
 	orrs	r4, r3
-	ands	r5, r4
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r5
+	ands	r6, r4
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r7, r6
 	@ grain128aeadv2.ae:50: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	lsrs	r5, r1, #24
+	lsrs	r6, r1, #24
 	lsls	r3, r0, #8
-	orrs	r5, r3
+	orrs	r6, r3
 	lsrs	r4, r1, #28
 	lsls	r3, r0, #4
 	orrs	r4, r3
-	ands	r5, r4
+	ands	r6, r4
 	lsrs	r4, r1, #29
 	lsls	r3, r0, #3
 	orrs	r4, r3
-	ands	r5, r4
+	ands	r6, r4
 	mov	r3, r11
-	ands	r5, r3
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r5
-	@ grain128aeadv2.ae:58: return cat(f ^ ls, s[127:par]), cat(g ^ s[par - 1:0] ^ ln, b[127:par]), y
-	mov	r5, r9
-	eors	r6, r5
+	ands	r6, r3
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r7, r6
 	@ grain128aeadv2.ae:123: return s ^ fed, b ^ fed
-	ldr	r3, [sp, #8]
-	ldr	r4, [sp, #4]
-	eors	r3, r4
-	eors	r6, r4
-	mov	r9, r12
-	mov	r5, r1
+	ldr	r6, [sp, #8]
+	ldr	r3, [sp, #4]
+	eors	r6, r3
+	eors	r7, r3
+	mov	r5, r8
+	mov	r8, r12
+	mov	r3, r1
 	mov	r1, r0
-	mov	r0, r6
-	mov	r12, r8
-	mov	r8, r10
-	mov	r10, r3
+	mov	r0, r7
+	mov	r10, r5
+	mov	r12, r9
+	mov	r9, r6
 	mov	r4, r2
-	mov	r2, r5
+	mov	r2, r3
 	ldr	r3, [sp, #24]
 	adds	r3, #1
 	str	r3, [sp, #24]
@@ -3339,47 +3328,47 @@ grain128aeadv2_init:
 	lsls	r5, r3, #20
 	orrs	r0, r5
 	str	r0, [sp, #4]
-	mov	r5, r9
+	mov	r5, r10
 	lsrs	r7, r5, #8
-	mov	r5, r12
+	mov	r5, r8
 	lsls	r0, r5, #24
 	orrs	r7, r0
 	ldr	r0, [sp, #4]
 	ands	r7, r0
-	mov	r5, r9
+	mov	r5, r10
 	lsrs	r6, r5, #13
-	mov	r5, r12
+	mov	r5, r8
 	lsls	r0, r5, #19
 	orrs	r6, r0
-	mov	r5, r9
+	mov	r5, r10
 	lsrs	r5, r5, #20
-	mov	r0, r12
+	mov	r0, r8
 	lsls	r0, r0, #12
 	orrs	r5, r0
 	ands	r6, r5
 	eors	r7, r6
 	@ grain128aeadv2.ae:35: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	lsrs	r5, r2, #31
-	lsls	r0, r1, #1
-	orrs	r5, r0
-	mov	r11, r5
-	mov	r5, r12
-	lsrs	r0, r5, #10
-	mov	r5, r8
-	lsls	r5, r5, #22
+	lsrs	r0, r2, #31
+	lsls	r5, r1, #1
 	orrs	r0, r5
-	mov	r5, r11
-	ands	r0, r5
-	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r7, r0
-	@ grain128aeadv2.ae:35: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r5, r12
-	lsrs	r6, r5, #28
+	mov	r11, r0
 	mov	r5, r8
+	lsrs	r6, r5, #10
+	mov	r5, r12
+	lsls	r0, r5, #22
+	orrs	r6, r0
+	mov	r0, r11
+	ands	r6, r0
+	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	eors	r7, r6
+	@ grain128aeadv2.ae:35: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	mov	r5, r8
+	lsrs	r6, r5, #28
+	mov	r5, r12
 	lsls	r0, r5, #4
 	orrs	r6, r0
 	lsrs	r5, r5, #15
-	mov	r0, r10
+	mov	r0, r9
 	lsls	r0, r0, #17
 	orrs	r5, r0
 	ands	r6, r5
@@ -3389,18 +3378,18 @@ grain128aeadv2_init:
 	ldr	r6, [sp, #4]
 	mov	r5, r11
 	ands	r6, r5
-	mov	r5, r8
+	mov	r5, r12
 	lsrs	r0, r5, #30
-	mov	r5, r10
+	mov	r5, r9
 	lsls	r5, r5, #2
 	orrs	r0, r5
 	ands	r6, r0
 	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	eors	r7, r6
 	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r5, r8
+	mov	r5, r12
 	lsrs	r6, r5, #29
-	mov	r5, r10
+	mov	r5, r9
 	lsls	r5, r5, #3
 	orrs	r6, r5
 	eors	r7, r6
@@ -3435,193 +3424,193 @@ grain128aeadv2_init:
 	eors	r7, r6
 	str	r7, [sp, #4]
 	@ grain128aeadv2.ae:41: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r5, r9
+	mov	r5, r10
 	lsrs	r0, r5, #7
-	mov	r5, r12
+	mov	r5, r8
 	lsls	r5, r5, #25
 	orrs	r0, r5
-	mov	r5, r9
+	mov	r5, r10
 	eors	r0, r5
+	mov	r5, r8
+	lsrs	r6, r5, #6
+	mov	r5, r12
+	lsls	r5, r5, #26
+	orrs	r6, r5
+	eors	r0, r6
 	mov	r5, r12
 	lsrs	r6, r5, #6
-	mov	r5, r8
+	mov	r5, r9
 	lsls	r5, r5, #26
 	orrs	r6, r5
 	eors	r0, r6
-	mov	r5, r8
-	lsrs	r6, r5, #6
-	mov	r5, r10
-	lsls	r5, r5, #26
-	orrs	r6, r5
-	eors	r0, r6
-	mov	r5, r8
+	mov	r5, r12
 	lsrs	r6, r5, #17
-	mov	r5, r10
+	mov	r5, r9
 	lsls	r5, r5, #15
 	orrs	r6, r5
 	eors	r0, r6
-	mov	r5, r10
+	mov	r5, r9
 	eors	r0, r5
 	str	r0, [sp, #8]
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	lsrs	r6, r4, #26
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	mov	r7, r10
+	eors	r7, r4
+	lsrs	r5, r4, #26
 	lsls	r0, r3, #6
-	orrs	r6, r0
-	eors	r6, r4
+	orrs	r5, r0
+	eors	r7, r5
 	lsrs	r5, r3, #24
 	lsls	r0, r2, #8
 	orrs	r5, r0
-	eors	r6, r5
+	eors	r7, r5
 	lsrs	r5, r2, #27
 	lsls	r0, r1, #5
 	orrs	r5, r0
-	eors	r6, r5
-	eors	r6, r1
+	eors	r7, r5
+	eors	r7, r1
 	@ grain128aeadv2.ae:45: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	lsrs	r7, r4, #3
+	lsrs	r6, r4, #3
 	lsls	r0, r3, #29
-	orrs	r7, r0
+	orrs	r6, r0
 	lsrs	r5, r2, #3
 	lsls	r0, r1, #29
 	orrs	r5, r0
-	ands	r7, r5
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r7
+	ands	r6, r5
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r7, r6
 	@ grain128aeadv2.ae:45: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	lsrs	r7, r4, #11
+	lsrs	r6, r4, #11
 	lsls	r0, r3, #21
-	orrs	r7, r0
+	orrs	r6, r0
 	lsrs	r5, r4, #13
 	lsls	r0, r3, #19
 	orrs	r5, r0
-	ands	r7, r5
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r7
+	ands	r6, r5
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r7, r6
 	@ grain128aeadv2.ae:46: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	lsrs	r7, r4, #17
+	lsrs	r6, r4, #17
 	lsls	r0, r3, #15
-	orrs	r7, r0
+	orrs	r6, r0
 	lsrs	r5, r4, #18
 	lsls	r0, r3, #14
 	orrs	r5, r0
-	ands	r7, r5
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r7
+	ands	r6, r5
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r7, r6
 	@ grain128aeadv2.ae:46: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	lsrs	r7, r4, #27
+	lsrs	r6, r4, #27
 	lsls	r0, r3, #5
-	orrs	r7, r0
+	orrs	r6, r0
 	lsrs	r5, r3, #27
 	lsls	r0, r2, #5
 	orrs	r5, r0
-	ands	r7, r5
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r7
+	ands	r6, r5
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r7, r6
 	@ grain128aeadv2.ae:47: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	lsrs	r7, r3, #8
+	lsrs	r6, r3, #8
 	lsls	r0, r2, #24
-	orrs	r7, r0
+	orrs	r6, r0
 	lsrs	r5, r3, #16
 	lsls	r0, r2, #16
 	orrs	r5, r0
-	ands	r7, r5
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r7
+	ands	r6, r5
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r7, r6
 	@ grain128aeadv2.ae:47: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	lsrs	r7, r3, #29
+	lsrs	r6, r3, #29
 	lsls	r0, r2, #3
-	orrs	r7, r0
+	orrs	r6, r0
 	lsrs	r5, r2, #1
 	lsls	r0, r1, #31
 	orrs	r5, r0
-	ands	r7, r5
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r7
+	ands	r6, r5
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r7, r6
 	@ grain128aeadv2.ae:48: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	lsrs	r7, r2, #4
+	lsrs	r6, r2, #4
 	lsls	r0, r1, #28
-	orrs	r7, r0
+	orrs	r6, r0
 	lsrs	r5, r2, #20
 	lsls	r0, r1, #12
 	orrs	r5, r0
-	ands	r7, r5
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r7
+	ands	r6, r5
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r7, r6
 	@ grain128aeadv2.ae:48: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	lsrs	r7, r4, #22
+	lsrs	r6, r4, #22
 	lsls	r0, r3, #10
-	orrs	r7, r0
+	orrs	r6, r0
 	lsrs	r0, r4, #24
 	lsls	r5, r3, #8
 	orrs	r0, r5
-	ands	r7, r0
+	ands	r6, r0
 	lsrs	r4, r4, #25
 	lsls	r0, r3, #7
 	orrs	r4, r0
-	ands	r7, r4
+	ands	r6, r4
 	b	.Lgrain128aeadv2_init_pool1
 	.ltorg
 .Lgrain128aeadv2_init_pool1:
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r7
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r7, r6
 	@ grain128aeadv2.ae:49: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	lsrs	r0, r2, #6
-	lsls	r4, r1, #26
-	orrs	r0, r4
-	lsrs	r5, r2, #14
-	lsls	r4, r1, #18
-	orrs	r5, r4
-	ands	r0, r5
-	lsrs	r5, r2, #18
-	lsls	r4, r1, #14
-	orrs	r5, r4
-	ands	r0, r5
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r0
+	lsrs	r5, r2, #6
+	lsls	r0, r1, #26
+	orrs	r5, r0
+	lsrs	r4, r2, #14
+	lsls	r0, r1, #18
+	orrs	r4, r0
+	ands	r5, r4
+	lsrs	r4, r2, #18
+	lsls	r0, r1, #14
+	orrs	r4, r0
+	ands	r5, r4
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r7, r5
 	@ grain128aeadv2.ae:50: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	lsrs	r0, r2, #24
-	lsls	r4, r1, #8
-	orrs	r0, r4
-	lsrs	r5, r2, #28
-	lsls	r4, r1, #4
-	orrs	r5, r4
-	ands	r0, r5
-	lsrs	r5, r2, #29
-	lsls	r4, r1, #3
-	orrs	r5, r4
-	ands	r0, r5
-	mov	r4, r11
-	ands	r0, r4
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r0
-	@ grain128aeadv2.ae:58: return cat(f ^ ls, s[127:par]), cat(g ^ s[par - 1:0] ^ ln, b[127:par]), y
+	lsrs	r5, r2, #24
+	lsls	r0, r1, #8
+	orrs	r5, r0
+	lsrs	r4, r2, #28
+	lsls	r0, r1, #4
+	orrs	r4, r0
+	ands	r5, r4
+	lsrs	r4, r2, #29
+	lsls	r0, r1, #3
+	orrs	r4, r0
+	ands	r5, r4
+	mov	r0, r11
+	ands	r5, r0
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r7, r5
+	@ grain128aeadv2.ae:58: return cat(f ^ ls, s[127:par]), cat(g ^ ln, b[127:par]), y
 	ldr	r4, [sp, #8]
-	ldr	r5, [sp]
-	eors	r4, r5
-	mov	r5, r9
-	eors	r6, r5
-	ldr	r0, [sp, #12]
-	eors	r6, r0
+	ldr	r0, [sp]
+	eors	r4, r0
+	ldr	r6, [sp, #12]
+	eors	r7, r6
 	@ grain128aeadv2.ae:123: return s ^ fed, b ^ fed
 	ldr	r5, [sp, #4]
 	eors	r4, r5
-	eors	r6, r5
+	eors	r7, r5
 	@ grain128aeadv2.ae:102: kl = kl >> par
-	mov	r9, r12
-	mov	r12, r8
-	mov	r8, r10
-	mov	r5, r4
+	mov	r5, r8
+	mov	r8, r12
+	mov	r12, r9
+	mov	r9, r4
 	mov	r4, r3
 	mov	r3, r2
 	mov	r2, r1
-	mov	r1, r6
+	mov	r1, r7
 	ldr	r0, [sp, #20]
 	str	r0, [sp]
+	movs	r7, #0
 	ldr	r6, [sp, #16]
 	movs	r0, #0
 	mov	r10, r5
-	movs	r5, #0
-	str	r5, [sp, #20]
+	str	r7, [sp, #20]
 	str	r6, [sp, #12]
 	str	r0, [sp, #16]
 	ldr	r0, [sp, #24]
@@ -3642,21 +3631,21 @@ grain128aeadv2_init:
 	lsls	r5, r3, #20
 	orrs	r0, r5
 	str	r0, [sp]
-	mov	r5, r9
+	mov	r5, r10
 	lsrs	r7, r5, #8
-	mov	r5, r12
+	mov	r5, r8
 	lsls	r0, r5, #24
 	orrs	r7, r0
 	ldr	r0, [sp]
 	ands	r7, r0
-	mov	r5, r9
+	mov	r5, r10
 	lsrs	r6, r5, #13
-	mov	r5, r12
+	mov	r5, r8
 	lsls	r0, r5, #19
 	orrs	r6, r0
-	mov	r5, r9
+	mov	r5, r10
 	lsrs	r5, r5, #20
-	mov	r0, r12
+	mov	r0, r8
 	lsls	r0, r0, #12
 	orrs	r5, r0
 	ands	r6, r5
@@ -3666,9 +3655,9 @@ grain128aeadv2_init:
 	lsls	r5, r1, #1
 	orrs	r0, r5
 	mov	r11, r0
-	mov	r5, r12
-	lsrs	r6, r5, #10
 	mov	r5, r8
+	lsrs	r6, r5, #10
+	mov	r5, r12
 	lsls	r0, r5, #22
 	orrs	r6, r0
 	mov	r0, r11
@@ -3676,13 +3665,13 @@ grain128aeadv2_init:
 	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	eors	r7, r6
 	@ grain128aeadv2.ae:35: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r5, r12
-	lsrs	r6, r5, #28
 	mov	r5, r8
+	lsrs	r6, r5, #28
+	mov	r5, r12
 	lsls	r0, r5, #4
 	orrs	r6, r0
 	lsrs	r5, r5, #15
-	mov	r0, r10
+	mov	r0, r9
 	lsls	r0, r0, #17
 	orrs	r5, r0
 	ands	r6, r5
@@ -3692,18 +3681,18 @@ grain128aeadv2_init:
 	ldr	r6, [sp]
 	mov	r5, r11
 	ands	r6, r5
-	mov	r5, r8
+	mov	r5, r12
 	lsrs	r0, r5, #30
-	mov	r5, r10
+	mov	r5, r9
 	lsls	r5, r5, #2
 	orrs	r0, r5
 	ands	r6, r0
 	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	eors	r7, r6
 	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r5, r8
+	mov	r5, r12
 	lsrs	r6, r5, #29
-	mov	r5, r10
+	mov	r5, r9
 	lsls	r5, r5, #3
 	orrs	r6, r5
 	eors	r7, r6
@@ -3738,39 +3727,41 @@ grain128aeadv2_init:
 	eors	r7, r5
 	str	r7, [sp, #4]
 	@ grain128aeadv2.ae:41: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r5, r9
+	mov	r5, r10
 	lsrs	r0, r5, #7
-	mov	r5, r12
+	mov	r5, r8
 	lsls	r5, r5, #25
 	orrs	r0, r5
-	mov	r5, r9
+	mov	r5, r10
 	eors	r0, r5
+	mov	r5, r8
+	lsrs	r6, r5, #6
+	mov	r5, r12
+	lsls	r5, r5, #26
+	orrs	r6, r5
+	eors	r0, r6
 	mov	r5, r12
 	lsrs	r6, r5, #6
-	mov	r5, r8
+	mov	r5, r9
 	lsls	r5, r5, #26
 	orrs	r6, r5
 	eors	r0, r6
-	mov	r5, r8
-	lsrs	r6, r5, #6
-	mov	r5, r10
-	lsls	r5, r5, #26
-	orrs	r6, r5
-	eors	r0, r6
-	mov	r5, r8
+	mov	r5, r12
 	lsrs	r6, r5, #17
-	mov	r5, r10
+	mov	r5, r9
 	lsls	r5, r5, #15
 	orrs	r6, r5
 	eors	r0, r6
-	mov	r5, r10
+	mov	r5, r9
 	eors	r0, r5
 	str	r0, [sp]
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	lsrs	r6, r4, #26
-	lsls	r0, r3, #6
-	orrs	r6, r0
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	mov	r6, r10
 	eors	r6, r4
+	lsrs	r5, r4, #26
+	lsls	r0, r3, #6
+	orrs	r5, r0
+	eors	r6, r5
 	lsrs	r5, r3, #24
 	lsls	r0, r2, #8
 	orrs	r5, r0
@@ -3788,7 +3779,7 @@ grain128aeadv2_init:
 	lsls	r0, r1, #29
 	orrs	r5, r0
 	ands	r7, r5
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r7
 	@ grain128aeadv2.ae:45: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	lsrs	r7, r4, #11
@@ -3798,7 +3789,7 @@ grain128aeadv2_init:
 	lsls	r0, r3, #19
 	orrs	r5, r0
 	ands	r7, r5
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r7
 	@ grain128aeadv2.ae:46: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	lsrs	r7, r4, #17
@@ -3808,7 +3799,7 @@ grain128aeadv2_init:
 	lsls	r0, r3, #14
 	orrs	r5, r0
 	ands	r7, r5
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r7
 	@ grain128aeadv2.ae:46: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	lsrs	r7, r4, #27
@@ -3818,7 +3809,7 @@ grain128aeadv2_init:
 	lsls	r0, r2, #5
 	orrs	r5, r0
 	ands	r7, r5
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r7
 	@ grain128aeadv2.ae:47: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	lsrs	r7, r3, #8
@@ -3828,7 +3819,7 @@ grain128aeadv2_init:
 	lsls	r0, r2, #16
 	orrs	r5, r0
 	ands	r7, r5
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r7
 	@ grain128aeadv2.ae:47: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	lsrs	r7, r3, #29
@@ -3838,7 +3829,7 @@ grain128aeadv2_init:
 	lsls	r0, r1, #31
 	orrs	r5, r0
 	ands	r7, r5
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r7
 	@ grain128aeadv2.ae:48: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	lsrs	r7, r2, #4
@@ -3848,7 +3839,7 @@ grain128aeadv2_init:
 	lsls	r0, r1, #12
 	orrs	r5, r0
 	ands	r7, r5
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r7
 	@ grain128aeadv2.ae:48: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	lsrs	r7, r4, #22
@@ -3862,7 +3853,7 @@ grain128aeadv2_init:
 	lsls	r0, r3, #7
 	orrs	r4, r0
 	ands	r7, r4
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r7
 	@ grain128aeadv2.ae:49: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
 	lsrs	r5, r2, #6
@@ -3876,7 +3867,7 @@ grain128aeadv2_init:
 	lsls	r0, r1, #14
 	orrs	r4, r0
 	ands	r5, r4
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r5
 	@ grain128aeadv2.ae:50: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
 	lsrs	r5, r2, #24
@@ -3892,15 +3883,12 @@ grain128aeadv2_init:
 	ands	r5, r4
 	mov	r0, r11
 	ands	r5, r0
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r5
-	@ grain128aeadv2.ae:58: return cat(f ^ ls, s[127:par]), cat(g ^ s[par - 1:0] ^ ln, b[127:par]), y
-	mov	r5, r9
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r5
 	@ grain128aeadv2.ae:108: acc = cat(y, acc[63:par])
-	mov	r9, r12
-	mov	r12, r8
-	mov	r8, r10
+	mov	r7, r8
+	mov	r8, r12
+	mov	r12, r9
 	ldr	r5, [sp]
 	mov	r4, r3
 	mov	r3, r2
@@ -3908,7 +3896,8 @@ grain128aeadv2_init:
 	mov	r1, r6
 	ldr	r6, [sp, #12]
 	ldr	r0, [sp, #4]
-	mov	r10, r5
+	mov	r10, r7
+	mov	r9, r5
 	str	r6, [sp, #20]
 	str	r0, [sp, #12]
 	ldr	r0, [sp, #8]
@@ -3929,21 +3918,21 @@ grain128aeadv2_init:
 	lsls	r5, r3, #20
 	orrs	r0, r5
 	str	r0, [sp]
-	mov	r5, r9
+	mov	r5, r10
 	lsrs	r7, r5, #8
-	mov	r5, r12
+	mov	r5, r8
 	lsls	r0, r5, #24
 	orrs	r7, r0
 	ldr	r0, [sp]
 	ands	r7, r0
-	mov	r5, r9
+	mov	r5, r10
 	lsrs	r6, r5, #13
-	mov	r5, r12
+	mov	r5, r8
 	lsls	r0, r5, #19
 	orrs	r6, r0
-	mov	r5, r9
+	mov	r5, r10
 	lsrs	r5, r5, #20
-	mov	r0, r12
+	mov	r0, r8
 	lsls	r0, r0, #12
 	orrs	r5, r0
 	ands	r6, r5
@@ -3953,9 +3942,9 @@ grain128aeadv2_init:
 	lsls	r5, r1, #1
 	orrs	r0, r5
 	mov	r11, r0
-	mov	r5, r12
-	lsrs	r6, r5, #10
 	mov	r5, r8
+	lsrs	r6, r5, #10
+	mov	r5, r12
 	lsls	r0, r5, #22
 	orrs	r6, r0
 	mov	r0, r11
@@ -3963,13 +3952,13 @@ grain128aeadv2_init:
 	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	eors	r7, r6
 	@ grain128aeadv2.ae:35: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r5, r12
-	lsrs	r6, r5, #28
 	mov	r5, r8
+	lsrs	r6, r5, #28
+	mov	r5, r12
 	lsls	r0, r5, #4
 	orrs	r6, r0
 	lsrs	r5, r5, #15
-	mov	r0, r10
+	mov	r0, r9
 	lsls	r0, r0, #17
 	orrs	r5, r0
 	ands	r6, r5
@@ -3979,18 +3968,18 @@ grain128aeadv2_init:
 	ldr	r6, [sp]
 	mov	r5, r11
 	ands	r6, r5
-	mov	r5, r8
+	mov	r5, r12
 	lsrs	r0, r5, #30
-	mov	r5, r10
+	mov	r5, r9
 	lsls	r5, r5, #2
 	orrs	r0, r5
 	ands	r6, r0
 	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	eors	r7, r6
 	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r5, r8
+	mov	r5, r12
 	lsrs	r6, r5, #29
-	mov	r5, r10
+	mov	r5, r9
 	lsls	r5, r5, #3
 	orrs	r6, r5
 	eors	r7, r6
@@ -4025,39 +4014,41 @@ grain128aeadv2_init:
 	eors	r7, r5
 	str	r7, [sp, #4]
 	@ grain128aeadv2.ae:41: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r5, r9
+	mov	r5, r10
 	lsrs	r0, r5, #7
-	mov	r5, r12
+	mov	r5, r8
 	lsls	r5, r5, #25
 	orrs	r0, r5
-	mov	r5, r9
+	mov	r5, r10
 	eors	r0, r5
+	mov	r5, r8
+	lsrs	r6, r5, #6
+	mov	r5, r12
+	lsls	r5, r5, #26
+	orrs	r6, r5
+	eors	r0, r6
 	mov	r5, r12
 	lsrs	r6, r5, #6
-	mov	r5, r8
+	mov	r5, r9
 	lsls	r5, r5, #26
 	orrs	r6, r5
 	eors	r0, r6
-	mov	r5, r8
-	lsrs	r6, r5, #6
-	mov	r5, r10
-	lsls	r5, r5, #26
-	orrs	r6, r5
-	eors	r0, r6
-	mov	r5, r8
+	mov	r5, r12
 	lsrs	r6, r5, #17
-	mov	r5, r10
+	mov	r5, r9
 	lsls	r5, r5, #15
 	orrs	r6, r5
 	eors	r0, r6
-	mov	r5, r10
+	mov	r5, r9
 	eors	r0, r5
 	str	r0, [sp]
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	lsrs	r6, r4, #26
-	lsls	r0, r3, #6
-	orrs	r6, r0
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	mov	r6, r10
 	eors	r6, r4
+	lsrs	r5, r4, #26
+	lsls	r0, r3, #6
+	orrs	r5, r0
+	eors	r6, r5
 	lsrs	r5, r3, #24
 	lsls	r0, r2, #8
 	orrs	r5, r0
@@ -4075,7 +4066,7 @@ grain128aeadv2_init:
 	lsls	r0, r1, #29
 	orrs	r5, r0
 	ands	r7, r5
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r7
 	@ grain128aeadv2.ae:45: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	lsrs	r7, r4, #11
@@ -4085,7 +4076,7 @@ grain128aeadv2_init:
 	lsls	r0, r3, #19
 	orrs	r5, r0
 	ands	r7, r5
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r7
 	@ grain128aeadv2.ae:46: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	lsrs	r7, r4, #17
@@ -4095,7 +4086,7 @@ grain128aeadv2_init:
 	lsls	r0, r3, #14
 	orrs	r5, r0
 	ands	r7, r5
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r7
 	@ grain128aeadv2.ae:46: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	lsrs	r7, r4, #27
@@ -4105,7 +4096,7 @@ grain128aeadv2_init:
 	lsls	r0, r2, #5
 	orrs	r5, r0
 	ands	r7, r5
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r7
 	@ grain128aeadv2.ae:47: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	lsrs	r7, r3, #8
@@ -4115,7 +4106,7 @@ grain128aeadv2_init:
 	lsls	r0, r2, #16
 	orrs	r5, r0
 	ands	r7, r5
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r7
 	@ grain128aeadv2.ae:47: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	lsrs	r7, r3, #29
@@ -4125,7 +4116,7 @@ grain128aeadv2_init:
 	lsls	r0, r1, #31
 	orrs	r5, r0
 	ands	r7, r5
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r7
 	@ grain128aeadv2.ae:48: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	lsrs	r7, r2, #4
@@ -4135,7 +4126,7 @@ grain128aeadv2_init:
 	lsls	r0, r1, #12
 	orrs	r5, r0
 	ands	r7, r5
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r7
 	@ grain128aeadv2.ae:48: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	lsrs	r7, r4, #22
@@ -4149,7 +4140,7 @@ grain128aeadv2_init:
 	lsls	r0, r3, #7
 	orrs	r4, r0
 	ands	r7, r4
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r7
 	@ grain128aeadv2.ae:49: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
 	lsrs	r5, r2, #6
@@ -4163,7 +4154,7 @@ grain128aeadv2_init:
 	lsls	r0, r1, #14
 	orrs	r4, r0
 	ands	r5, r4
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r5
 	@ grain128aeadv2.ae:50: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
 	lsrs	r5, r2, #24
@@ -4179,15 +4170,12 @@ grain128aeadv2_init:
 	ands	r5, r4
 	mov	r0, r11
 	ands	r5, r0
-	@ grain128aeadv2.ae:44: g = b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r5
-	@ grain128aeadv2.ae:58: return cat(f ^ ls, s[127:par]), cat(g ^ s[par - 1:0] ^ ln, b[127:par]), y
-	mov	r5, r9
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r5
 	@ grain128aeadv2.ae:113: sr = cat(y, sr[63:par])
-	mov	r9, r12
-	mov	r12, r8
-	mov	r8, r10
+	mov	r7, r8
+	mov	r8, r12
+	mov	r12, r9
 	ldr	r5, [sp]
 	mov	r4, r3
 	mov	r3, r2
@@ -4195,7 +4183,8 @@ grain128aeadv2_init:
 	mov	r1, r6
 	ldr	r6, [sp, #8]
 	ldr	r0, [sp, #4]
-	mov	r10, r5
+	mov	r10, r7
+	mov	r9, r5
 	str	r0, [sp, #8]
 	ldr	r0, [sp, #16]
 	adds	r0, #1
@@ -4205,14 +4194,14 @@ grain128aeadv2_init:
 	b	.Lgrain128aeadv2_init_loop7
 .Lgrain128aeadv2_init_far4:
 .Lgrain128aeadv2_init_done8:
-	mov	r5, r9
+	mov	r5, r10
 	ldr	r0, [sp, #32]
 	str	r5, [r0]
-	mov	r5, r12
-	str	r5, [r0, #4]
 	mov	r5, r8
+	str	r5, [r0, #4]
+	mov	r5, r12
 	str	r5, [r0, #8]
-	mov	r5, r10
+	mov	r5, r9
 	str	r5, [r0, #12]
 	ldr	r0, [sp, #28]
 	str	r4, [r0]
