@@ -73,7 +73,8 @@ def _build_ir(spec_path, chip, backend, knobs: dict, own: set, entry: str | None
     """The IR module of the spec under `knobs` (the spec knobs the target implies applied) after
     the passes with the pass knobs the target gives it, and the exported functions' interfaces
     before the passes (word legalization splits parameters)."""
-    module = load_module(spec_path, {k: v for k, v in knobs.items() if k not in own}, backend.word_bits)
+    spec_knobs = {k: v for k, v in knobs.items() if k not in own}
+    module = load_module(spec_path, spec_knobs, backend.word_bits)
     clash = sorted(own & set(module.knobs))
     if clash:
         # `-k NAME=...` would silently go to the pass instead of the spec
@@ -86,8 +87,7 @@ def _build_ir(spec_path, chip, backend, knobs: dict, own: set, entry: str | None
         # a target choice that makes another value of a spec knob the better default (the
         # S-box-only AES has no inverse T-tables, so the plain inverse cipher wins): reload
         # with it; an explicit -k still overrides it
-        module = load_module(spec_path, {**{k: v for k, v in knobs.items() if k not in own}, **implied},
-                             backend.word_bits)
+        module = load_module(spec_path, {**spec_knobs, **implied}, backend.word_bits)
     if entry is not None:
         only_function(module, entry, spec_path)
     pknobs = backend.pass_knobs(module, chip, knobs)
