@@ -30,6 +30,14 @@ The algorithm, in the order it runs (repeated until nothing spills):
    (`movs rT, #imm`: one cycle on Thumb-1 against a store plus a reload per use through a high
    register or the stack). Typical case: a rotate amount selected once and used by every RORS
    of a loop body.
+6. Homes in memory the value came from (targets whose instructions take memory operands:
+   `Target.arg_homes`, `Target.word_homes`, MSP430). A spilled group loaded from an incoming
+   stack argument word that nothing else reads lives in that word (`_arg_home`: the caller
+   reads its outgoing arguments no more): no slot, no copy at entry. A spilled value defined
+   once, by a load of a word through a pointer, that straight code neither overwrites nor moves
+   the pointer of before the value's last use, is read from that word at each use
+   (`_word_home`): no slot and no store, the load deleted; such a value's definition adds
+   nothing to its spill cost. Both loads become `mov M, M` and go with the self-moves.
 """
 from __future__ import annotations
 
@@ -38,7 +46,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from .liveness import Cfg, block_liveness, defs_uses
-from .mir import Imm, Inc, Ind, Mem, MFunction, MInst, R, is_vreg
+from .mir import Frame, Imm, Inc, Ind, Mem, MFunction, MInst, R, is_vreg
 from .target import Target
 
 
@@ -108,6 +116,23 @@ def _build(fn: MFunction, target: Target):
                         adj[x].add(y)
             live.difference_update(d)
             live.update(u)
+    if target.word_homes:
+        # a value defined once, by a load of a word through a pointer, is spilled by reading
+        # the word at each use (`_word_home`, where that is safe): no store, so its definition
+        # costs nothing to spill
+        mv = target.move(R(0), R(0)).mn
+        ndefs: dict[int, int] = defaultdict(int)
+        loads: dict[int, float] = {}
+        for inst, (d, _) in zip(insts, du):
+            for r in d:
+                ndefs[r] += 1
+            if (inst.mn == mv and len(inst.ops) == 2 and isinstance(inst.ops[1], R)
+                    and isinstance(inst.ops[0], (Mem, Ind)) and not isinstance(getattr(inst.ops[0], "disp", 0), (str, Frame))
+                    and getattr(inst.ops[0], "base", 0) is not None):
+                loads[inst.ops[1].reg] = 10.0 ** min(inst.depth, 4)
+        for r, w in loads.items():
+            if ndefs[r] == 1 and r in cost:
+                cost[r] -= w
     return adj, moves, cost
 
 
@@ -324,7 +349,7 @@ def _split_chains(fn: MFunction, target: Target, slots: dict[int, int], hints: d
             out.append(inst)
             i += 1
             continue
-        slot = target.spill_operand(slots[v])
+        slot = _slot_operand(target, slots[v])
         t = fn.vreg()
 
         def renamed(x: MInst, to) -> MInst:
@@ -366,7 +391,7 @@ def _rewrite_spills(fn: MFunction, target: Target, slots: dict[int, int], hints:
         new_ops = []
         for i, op in enumerate(inst.ops):
             if isinstance(op, R) and op.reg in slots:
-                slot = target.spill_operand(slots[op.reg])
+                slot = _slot_operand(target, slots[op.reg])
                 if i in d.reg_only:
                     t = fn.vreg()
                     fn.no_spill.add(t)
@@ -380,7 +405,7 @@ def _rewrite_spills(fn: MFunction, target: Target, slots: dict[int, int], hints:
                     new_ops.append(slot)
             elif isinstance(op, (Mem, Ind, Inc)) and (op.base if isinstance(op, Mem) else op.reg) in slots:
                 base = op.base if isinstance(op, Mem) else op.reg
-                slot = target.spill_operand(slots[base])
+                slot = _slot_operand(target, slots[base])
                 t = fn.vreg()
                 fn.no_spill.add(t)
                 _hint(hints, ("slot", slots[base]), t)
@@ -401,6 +426,83 @@ def _rewrite_spills(fn: MFunction, target: Target, slots: dict[int, int], hints:
         out.append(inst)
         out.extend(after)
     fn.insts = out
+
+
+def _as_mem(op):
+    """`@p` as the memory operand `0(p)` it reads (a self-move test), other operands as they are."""
+    return Mem(op.reg, 0) if isinstance(op, Ind) else op
+
+
+def _slot_operand(target: Target, slot) -> object:
+    """The memory operand of a spill slot: stack slot k, or an incoming argument's own word."""
+    return target.spill_operand(slot) if isinstance(slot, int) else slot
+
+
+def _arg_home(fn: MFunction, group: list[int], target: Target, taken: set) -> Mem | None:
+    """The incoming stack argument word a spilled group may live in: one a member is loaded from
+    (`mov arg_k, v`) when that load is the function's only reference to the word. The caller
+    reads its outgoing argument words no more, so the callee may overwrite it; the load becomes
+    `mov arg_k, arg_k` and is deleted."""
+    mv = target.move(R(0), R(0)).mn
+    members = set(group)
+    refs: dict = defaultdict(int)
+    found = None
+    for inst in fn.insts:
+        for op in inst.ops:
+            if isinstance(op, Mem) and isinstance(op.disp, Frame) and op.disp.kind == "arg":
+                refs[op] += 1
+        if (inst.mn == mv and len(inst.ops) == 2 and isinstance(inst.ops[1], R) and inst.ops[1].reg in members
+                and isinstance(inst.ops[0], Mem) and isinstance(inst.ops[0].disp, Frame)
+                and inst.ops[0].disp.kind == "arg" and inst.ops[0].disp.extra == 0 and inst.ops[0] not in taken):
+            found = found or inst.ops[0]
+    return found if found is not None and refs[found] == 1 else None
+
+
+def _word_home(fn: MFunction, group: list[int], target: Target) -> Mem | None:
+    """The memory word a spilled group is rematerialised from: the group is one value, defined
+    once by a load `mov M, v` (M a word through a pointer register), and from that load to its
+    last use the code runs straight (no label, branch or call) and neither changes the pointer
+    nor writes memory that may be M (any write but to a spill slot or through the same pointer
+    a word apart). Each use then reads M itself (a memory operand, or a reload where a
+    register is needed), the load goes and nothing is stored: what the code did before the
+    load was hoisted, where a register was free."""
+    mv = target.move(R(0), R(0)).mn
+    members = set(group)
+    sites = [i for i, inst in enumerate(fn.insts)
+             if any(isinstance(op, R) and op.reg in members for op in inst.ops)
+             or any(isinstance(op, (Mem, Ind, Inc)) and (op.base if isinstance(op, Mem) else op.reg) in members
+                    for op in inst.ops)]
+    defs = [i for i in sites if set(defs_uses(fn.insts[i], target)[0]) & members]
+    if len(defs) != 1 or defs[0] != sites[0]:
+        return None
+    load = fn.insts[defs[0]]
+    if load.mn != mv or len(load.ops) != 2 or not isinstance(load.ops[1], R):
+        return None
+    m = load.ops[0]
+    if isinstance(m, Ind):
+        base, disp = m.reg, 0
+    elif isinstance(m, Mem) and m.base is not None and isinstance(m.disp, int):
+        base, disp = m.base, m.disp
+    else:
+        return None
+    for inst in fn.insts[defs[0] + 1:sites[-1] + 1]:
+        if inst.mn == "comment":
+            continue
+        d = target.desc(inst) if inst.mn != "label" else None
+        if d is None or d.branch or d.memory in ("call", "address"):
+            return None
+        if base in defs_uses(inst, target)[0]:
+            return None
+        for k, op in enumerate(inst.ops):
+            if k not in d.writes or not isinstance(op, (Mem, Ind, Inc)):
+                continue
+            if isinstance(op, Mem) and isinstance(op.disp, Frame) and op.disp.kind == "slot":
+                continue
+            b = op.base if isinstance(op, Mem) else op.reg
+            od = 0 if isinstance(op, Ind) else op.disp if isinstance(op, Mem) else None
+            if b != base or not isinstance(od, int) or abs(od - disp) < target.word_bytes:
+                return None
+    return Mem(base, disp)          # also where the load read @p: a home may be written too
 
 
 def _share_slots(spilled, moves, alias, adj) -> list[list[int]]:
@@ -439,6 +541,7 @@ def allocate(fn: MFunction, target: Target, max_rounds: int = 30) -> Allocation:
     k = len(target.allocatable)
     slots: dict[int, int] = {}
     hints: dict = {}            # reload temporary or spilled value -> the value's temporaries
+    homes: set = set()          # incoming argument words spilled values live in
     n_slots = 0
     for rnd in range(1, max_rounds + 1):
         adj, moves, cost = _build(fn, target)
@@ -472,12 +575,20 @@ def allocate(fn: MFunction, target: Target, max_rounds: int = 30) -> Allocation:
                 spilled = [s for s in spilled if s not in remat]
         new = {}
         for group in _share_slots(spilled, moves, alias, adj):
+            home = _arg_home(fn, group, target, homes) if target.arg_homes else None
+            if home is None and target.word_homes:
+                home = _word_home(fn, group, target)
+            if home is not None:
+                homes.add(home)
+                for s in group:
+                    new[s] = home
+                continue
             for s in group:
                 new[s] = n_slots
             n_slots += 1
         slots.update(new)
         _rewrite_spills(fn, target, new, hints)
         mv = target.move(R(0), R(0)).mn
-        fn.insts = [i for i in fn.insts if not (i.mn == mv and len(i.ops) == 2 and isinstance(i.ops[0], Mem)
-                                                and i.ops[0] == i.ops[1])]
+        fn.insts = [i for i in fn.insts if not (i.mn == mv and len(i.ops) == 2 and isinstance(i.ops[1], Mem)
+                                                and _as_mem(i.ops[0]) == i.ops[1])]
     raise RegAllocError(f"{fn.name}: register allocation did not converge in {max_rounds} rounds")

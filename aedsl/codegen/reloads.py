@@ -2,13 +2,17 @@
 target-neutral: reads InstrDesc and the cost model).
 
 Shape matched: inside one basic block of allocated machine IR, a spill slot (a frame word the
-allocator owns) accessed by two or more instructions, each reading it as a word operand or
+allocator owns), or a word read through a pointer register (a state in memory: read only,
+never written from the register, and the run ends at anything that may change the word: a write
+through another pointer or to the word, a change of the pointer, a call), accessed by two or
+more instructions, each reading it as a word operand or
 updating it in place (`rrc 0(sp)`, `xor r5, 4(sp)`), with stores to it (`mov r5, 4(sp)`)
 allowed between once a run updates it, while some register is free from the first of those
 accesses to the last. Chaitin-style spilling keeps a spilled value in memory over its whole
 live range, so where its uses bunch together (one S-box column reading its five inputs three
 times each, one word of a linear layer read by three rotations, a bit permutation shifting
-bits into an accumulator one `rrc` at a time) every use pays for the memory operand. Here the
+bits into an accumulator one `rrc` at a time; a bit-level shift register in memory, whose taps
+read each word again and again) every use pays for the memory operand. Here the
 value is loaded once, `move(slot, F)` right before the first access (none if that is a store),
 the accesses in between use F, and where the run wrote the value, `move(F, slot)` follows its
 last access: live-range splitting done where the allocation has left a register idle.
@@ -31,34 +35,69 @@ from __future__ import annotations
 
 from .copies import TRACKED_FRAME
 from .liveness import Cfg, block_liveness, defs_uses
-from .mir import Frame, Mem, MFunction, MInst, R
+from .mir import Frame, Ind, Inc, Mem, MFunction, MInst, R
 from .target import Target
 
 MAX_RUN = 24                        # reads one load may serve (bounds the search)
 
 
 def _slot(op) -> tuple | None:
+    """The key of a frame word the allocator owns, (base, kind, key); or of a word of memory
+    through a pointer register, (base, "mem", displacement)."""
     if isinstance(op, Mem) and op.base is not None and isinstance(op.disp, Frame) and op.disp.kind in TRACKED_FRAME:
         return (op.base, op.disp.kind, op.disp.key)
+    if isinstance(op, Mem) and op.base is not None and isinstance(op.disp, int):
+        return (op.base, "mem", op.disp)
+    if isinstance(op, Ind):
+        return (op.reg, "mem", 0)
     return None
+
+
+def _whole(op) -> bool:
+    """The operand names its slot's whole word (not a byte inside a frame word)."""
+    return not (isinstance(op, Mem) and isinstance(op.disp, Frame) and op.disp.extra != 0)
 
 
 def _accesses(inst: MInst, target: Target):
     """(word accesses a register can take: [(operand position, slot, reads, writes)], slots
-    written otherwise, slots read otherwise: a byte of the word) of one instruction."""
+    written otherwise, slots read otherwise: a byte of the word) of one instruction. Memory
+    through a pointer is only read through a register: a write to it is `other`."""
     d = target.desc(inst)
     access, other, touched = [], set(), set()
     for i, op in enumerate(inst.ops):
         s = _slot(op)
         if s is None:
             continue
-        if op.disp.extra == 0 and i not in d.reg_only:
+        if _whole(op) and i not in d.reg_only and not (s[1] == "mem" and i in d.writes):
             access.append((i, s, i in d.reads, i in d.writes))
         elif i in d.writes:
             other.add(s)
         else:
             touched.add(s)
     return access, other, touched
+
+
+def _clobbered(inst: MInst, target: Target, defs: list[int], keys) -> set:
+    """The pointer-memory keys among `keys` whose register copy `inst` may make stale: it
+    writes memory that may be theirs (anything but a frame slot, and through their own
+    pointer only a word apart from theirs), it changes their pointer, or it is a call."""
+    d = target.desc(inst)
+    mem = [k for k in keys if k[1] == "mem"]
+    if not mem:
+        return set()
+    if d.memory == "call" or d.branch == "call":
+        return set(mem)
+    out = {k for k in mem if k[0] in defs}
+    for i, op in enumerate(inst.ops):
+        if i not in d.writes or not isinstance(op, (Mem, Ind, Inc)):
+            continue
+        s = _slot(op)
+        if s is not None and s[1] != "mem":
+            continue                  # a frame slot the allocator owns: no pointer reaches it
+        for k in mem:
+            if s is None or s[0] != k[0] or abs(s[2] - k[2]) < target.word_bytes:
+                out.add(k)
+    return out
 
 
 def _with_reg(inst: MInst, pos: int, reg: int) -> MInst:
@@ -101,6 +140,7 @@ def reload_runs(mf: MFunction, target: Target, usable: set[int], size_mode: bool
             if inst.mn in ("label", "comment"):
                 continue
             access, other, touched = _accesses(inst, target)
+            other |= _clobbered(inst, target, du[k][0], runs)
             if target.desc(inst).branch:
                 other |= {s for _, s, _, _ in access}
                 access = []
@@ -120,8 +160,10 @@ def reload_runs(mf: MFunction, target: Target, usable: set[int], size_mode: bool
                 saving = [None if pos is None else _saving(insts[k], pos, target, move_mn)
                           for k, pos, _, _ in acc]
                 k0, pos0 = real[0]
-                load_b, load_c = target.cost(target.move(insts[k0].ops[pos0], R(target.allocatable[0])))
-                store_b, store_c = target.cost(target.move(R(target.allocatable[0]), insts[k0].ops[pos0]))
+                at = insts[k0].ops[pos0]
+                load_b, load_c = target.cost(target.move(at, R(target.allocatable[0])))
+                at = Mem(at.reg, 0) if isinstance(at, Ind) else at      # a store's form of @p
+                store_b, store_c = target.cost(target.move(R(target.allocatable[0]), at))
                 for i in range(len(acc) - 1):
                     total_c = total_b = 0
                     wrote = updated = False

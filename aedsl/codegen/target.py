@@ -13,6 +13,13 @@ A target is data plus a little code:
 - `rematerialize`: a spilled register whose only definition is `move(Imm, reg)` is not given a
   slot; each use gets the constant moved into a temporary instead (worth it where a constant
   move costs no more than a reload and instructions need registers, as on Thumb-1).
+- `arg_homes`: a spilled value loaded from an incoming stack argument word (and nothing else
+  reading that word) lives in the word itself instead of a new slot (where a stack slot is
+  what a spill costs anyway; not where spills go to spare registers first, as on Thumb-1).
+- `word_homes`: a spilled value that is a load of a word through a pointer, unchanged while
+  the value lives, is read from that word at each use instead of being stored to a slot
+  (where instructions take memory operands, as on MSP430).
+- `word_bytes`: the machine word's bytes (a word access through a pointer covers that many).
 - `unit_of(inst)`: the functional unit an instruction uses (default: its `InstrDesc.unit`); a
   target whose multiplier is a memory-mapped peripheral names the stores that feed it.
 """
@@ -55,6 +62,9 @@ class Target:
     spill_operand: Callable[[int], Operand]
     reg_name: Callable[[int], str]
     rematerialize: bool = False
+    arg_homes: bool = False
+    word_homes: bool = False
+    word_bytes: int = 2
     unit_of: Callable[[MInst], str] | None = None
 
     def unit(self, inst: MInst) -> str:

@@ -193,6 +193,7 @@ def make_target(chip, calls: bool = False) -> Target:
         spill_operand=spill_operand,
         reg_name=reg_name,
         rematerialize=True,       # MOVS #imm8 is one cycle; a reload from r8-r12 one, from the stack two
+        word_bytes=4,
     )
 
 

@@ -287,6 +287,7 @@ MIR_PIPELINE = [
     MirPass("rename_copies", lambda mf, ctx: rename.rename_copies(mf, ctx.machine, frozenset(ctx.machine.allocatable))),
     MirPass("redundant_moves", lambda mf, ctx: copies.remove_redundant_moves(mf, ctx.machine)),
     DCE,                                       # reloads whose only reader was deleted
+    MirPass("autoincrement_tail", lambda mf, ctx: peephole.autoincrement_tail(mf, ctx.machine)),  # last reads -> @p+
 ]
 
 

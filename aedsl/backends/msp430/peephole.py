@@ -1,4 +1,5 @@
-"""Peephole rewrites on MSP430 machine IR (before register allocation).
+"""Peephole rewrites on MSP430 machine IR (before register allocation; `byte_loads` and
+`autoincrement_tail` after it).
 
 `autoincrement`: a walking pointer p (see `walker_setup` in select/memory.py) read as `0(p),
 2(p), ..., K-2(p)` in that order by word instructions and then advanced by `add #K, p`, with no other
@@ -7,7 +8,9 @@ reference to p in between, becomes `@p+` in each of those reads and the `add` di
 """
 from __future__ import annotations
 
+from aedsl.codegen.liveness import Cfg, block_liveness, defs_uses, live_after
 from aedsl.codegen.mir import Frame, Imm, Inc, Ind, Lbl, Mem, MFunction, MInst, R, is_vreg, regs_in
+from .target import SP
 
 
 def _refs(inst, reg: int) -> bool:
@@ -412,4 +415,44 @@ def autoincrement_straight(mf: MFunction) -> int:
         for i, k, o in later:
             insts[i].ops[k] = Mem(p, _disp_through(o, p) - 2 * n)
         done += n
+    return done
+
+
+def autoincrement_tail(mf: MFunction, target) -> int:
+    """After allocation: a register's last references before it dies, reads at `0(p), 2(p),
+    4(p), ...` in that order inside one basic block with no other reference to p between them
+    (a state copied out at a function's exit), read `@p+` instead: 2 cycles and one word each
+    where `k(p)` costs 3 and two; p ends 2n higher, but nothing reads it any more. Run after
+    allocation, so the increments tie no order on the scheduler and no value on the
+    allocator. Returns the number of reads rewritten."""
+    insts = mf.insts
+    cfg = Cfg(insts, target)
+    du = [defs_uses(i, target) for i in insts]
+    live_out = block_liveness(cfg, du, lambda r: r >= 0)
+    done = 0
+    for bi, (a, b) in enumerate(cfg.blocks):
+        after = live_after(du, a, b, live_out[bi], lambda r: r >= 0)
+        refs: dict[int, list[int]] = {}          # register -> its references in the block, in order
+        for i in range(a, b):
+            if insts[i].mn in ("label", "comment"):
+                continue
+            for r in set(du[i][0]) | set(du[i][1]):
+                refs.setdefault(r, []).append(i)
+        for p, idx in refs.items():
+            if p == SP or p in after[idx[-1]]:
+                continue
+            # the longest run of p's last references that read 0(p), 2(p), ... in order
+            run: list[tuple[int, int]] = []
+            for i in reversed(idx):
+                disp = _read_disp(insts[i], p)
+                if disp is None or p in du[i][0]:
+                    break
+                run.insert(0, (i, disp))
+            while run and [d for _, d in run] != [2 * j for j in range(len(run))]:
+                run = run[1:]
+            if len(run) < 2:
+                continue
+            for i, _ in run:
+                insts[i].ops[0] = Inc(p)
+            done += len(run)
     return done

@@ -219,6 +219,8 @@ def make_target(chip) -> Target:
         spill_operand=lambda k: Mem(SP, Frame("slot", k)),
         reg_name=reg_name,
         unit_of=multiplier_unit(chip),
+        arg_homes=True,
+        word_homes=True,
     )
 
 

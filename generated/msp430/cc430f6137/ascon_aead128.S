@@ -6,7 +6,7 @@
 
 ; --- ascon_aead128_key_setup: ascon_aead128.key_setup
 ;     frame 16 bytes (0 spill slots, locals 16), saves r6, r7, r8, r9, r10
-;     estimated 108 bytes of code
+;     estimated 94 bytes of code
 	.section .text.ascon_aead128_key_setup,"ax",@progbits
 	.global ascon_aead128_key_setup
 	.type ascon_aead128_key_setup, @function
@@ -18,14 +18,14 @@ ascon_aead128_key_setup:
 	bit	#1, r12
 	jnz	.Lascon_aead128_key_setup_bytes1
 .Lascon_aead128_key_setup_words2:
-	mov	@r12, r6
-	mov	2(r12), r7
-	mov	4(r12), r8
-	mov	6(r12), r9
-	mov	8(r12), r10
-	mov	10(r12), r11
-	mov	12(r12), r13
-	mov	14(r12), r15
+	mov	@r12+, r6
+	mov	@r12+, r7
+	mov	@r12+, r8
+	mov	@r12+, r9
+	mov	@r12+, r10
+	mov	@r12+, r11
+	mov	@r12+, r13
+	mov	@r12+, r15
 	jmp	.Lascon_aead128_key_setup_join3
 .Lascon_aead128_key_setup_bytes1:
 	mov	sp, r10
@@ -56,52 +56,48 @@ ascon_aead128_key_setup:
 
 
 ; --- ascon_aead128_encrypt_with: ascon_aead128.encrypt_with
-;     frame 86 bytes (15 spill slots, locals 56), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1466 bytes of code
+;     frame 78 bytes (11 spill slots, locals 56), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1402 bytes of code
 	.section .text.ascon_aead128_encrypt_with,"ax",@progbits
 	.global ascon_aead128_encrypt_with
 	.type ascon_aead128_encrypt_with, @function
 	.balign 2
 ascon_aead128_encrypt_with:
 	pushm.w	#7, r10
-	sub	#86, sp
+	sub	#78, sp
 	mov	r12, 0(sp)
 	mov	r15, r9
-	mov	102(sp), r10
-	mov	104(sp), 6(sp)
-	mov	106(sp), 26(sp)
-	mov	108(sp), 12(sp)
-	mov	112(sp), 28(sp)
+	mov	94(sp), r10
 	; ascon_aead128.ae:47: s[0] = iv as u64
-	mov	#1, 30(sp)
-	mov	#32908, 32(sp)
-	mov	#4096, 34(sp)
-	mov	#0, 36(sp)
+	mov	#1, 22(sp)
+	mov	#32908, 24(sp)
+	mov	#4096, 26(sp)
+	mov	#0, 28(sp)
 	; ascon_aead128.ae:48: s[1] = k0
 	mov	@sp, r15
+	mov	@r15+, 30(sp)
+	mov	@r15+, 32(sp)
+	mov	@r15+, 34(sp)
+	mov	@r15+, 36(sp)
+	; ascon_aead128.ae:49: s[2] = k1
 	mov	@r15+, 38(sp)
 	mov	@r15+, 40(sp)
 	mov	@r15+, 42(sp)
 	mov	@r15+, 44(sp)
-	; ascon_aead128.ae:49: s[2] = k1
-	mov	@r15+, 46(sp)
-	mov	@r15+, 48(sp)
-	mov	@r15+, 50(sp)
-	mov	@r15+, 52(sp)
 	mov	r15, 0(sp)
 	; ascon_aead128.ae:50: s[3] = load_le(nonce, 0, 8)
 	mov	r13, r8
 	bit	#1, r8
 	jnz	.Lascon_aead128_encrypt_with_bytes1
 .Lascon_aead128_encrypt_with_words2:
-	mov	@r8, r11
-	mov	2(r8), r12
-	mov	4(r8), r14
-	mov	6(r8), r15
+	mov	@r8+, r11
+	mov	@r8+, r12
+	mov	@r8+, r14
+	mov	@r8+, r15
 	jmp	.Lascon_aead128_encrypt_with_join3
 .Lascon_aead128_encrypt_with_bytes1:
 	mov	sp, r11
-	add	#70, r11
+	add	#62, r11
 	mov	r11, r12
 	mov	#8, r14
 .Lascon_aead128_encrypt_with_cpy4:
@@ -114,23 +110,23 @@ ascon_aead128_encrypt_with:
 	mov	r11, r8
 	jmp	.Lascon_aead128_encrypt_with_words2
 .Lascon_aead128_encrypt_with_join3:
-	mov	r11, 54(sp)
-	mov	r12, 56(sp)
-	mov	r14, 58(sp)
-	mov	r15, 60(sp)
+	mov	r11, 46(sp)
+	mov	r12, 48(sp)
+	mov	r14, 50(sp)
+	mov	r15, 52(sp)
 	; ascon_aead128.ae:51: s[4] = load_le(nonce, 8, 8)
 	add	#8, r13
 	bit	#1, r13
 	jnz	.Lascon_aead128_encrypt_with_bytes6
 .Lascon_aead128_encrypt_with_words7:
-	mov	@r13, r11
-	mov	2(r13), r12
-	mov	4(r13), r14
-	mov	6(r13), r15
+	mov	@r13+, r11
+	mov	@r13+, r12
+	mov	@r13+, r14
+	mov	@r13+, r15
 	jmp	.Lascon_aead128_encrypt_with_join8
 .Lascon_aead128_encrypt_with_bytes6:
 	mov	sp, r11
-	add	#70, r11
+	add	#62, r11
 	mov	r11, r12
 	mov	#8, r14
 .Lascon_aead128_encrypt_with_cpy9:
@@ -143,50 +139,50 @@ ascon_aead128_encrypt_with:
 	mov	r11, r13
 	jmp	.Lascon_aead128_encrypt_with_words7
 .Lascon_aead128_encrypt_with_join8:
-	mov	r11, 62(sp)
-	mov	r12, 64(sp)
-	mov	r14, 66(sp)
-	mov	r15, 68(sp)
+	mov	r11, 54(sp)
+	mov	r12, 56(sp)
+	mov	r14, 58(sp)
+	mov	r15, 60(sp)
 	; ascon_aead128.ae:52: P.permute(s, rounds_init)
 	mov	sp, r12
-	add	#30, r12
+	add	#22, r12
 	mov	#12, r13
 	call	#ascon_aead128_P_permute
 	; ascon_aead128.ae:53: s[3] = s[3] ^ k0
-	mov	54(sp), r11
+	mov	46(sp), r11
 	mov	@sp, r8
 	xor	-16(r8), r11
-	mov	56(sp), r12
+	mov	48(sp), r12
 	xor	-14(r8), r12
-	mov	58(sp), r13
+	mov	50(sp), r13
 	xor	-12(r8), r13
-	mov	60(sp), r14
+	mov	52(sp), r14
 	xor	-10(r8), r14
+	mov	r11, 46(sp)
+	mov	r12, 48(sp)
+	mov	r13, 50(sp)
+	mov	r14, 52(sp)
+	; ascon_aead128.ae:54: s[4] = s[4] ^ k1
+	mov	54(sp), r11
+	xor	-8(r8), r11
+	mov	56(sp), r12
+	xor	-6(r8), r12
+	mov	58(sp), r13
+	xor	-4(r8), r13
+	mov	60(sp), r14
+	xor	-2(r8), r14
 	mov	r11, 54(sp)
 	mov	r12, 56(sp)
 	mov	r13, 58(sp)
 	mov	r14, 60(sp)
-	; ascon_aead128.ae:54: s[4] = s[4] ^ k1
-	mov	62(sp), r11
-	xor	-8(r8), r11
-	mov	64(sp), r12
-	xor	-6(r8), r12
-	mov	66(sp), r13
-	xor	-4(r8), r13
-	mov	68(sp), r14
-	xor	-2(r8), r14
-	mov	r11, 62(sp)
-	mov	r12, 64(sp)
-	mov	r13, 66(sp)
-	mov	r14, 68(sp)
 	; ascon_aead128.ae:96: absorb_ad(s, ad)
 	mov	sp, r12
-	add	#30, r12
+	add	#22, r12
 	mov	r9, r13
 	mov	r10, r14
 	call	#ascon_aead128_absorb_ad
 	; ascon_aead128.ae:98: full = m / rate
-	mov	26(sp), 4(sp)
+	mov	98(sp), 4(sp)
 	mov	4(sp), r15
 	rrum.w	#4, r15
 	mov	r15, 4(sp)
@@ -211,22 +207,22 @@ ascon_aead128_encrypt_with:
 	and	#65520, r13
 	; ascon_aead128.ae:101: c = rate_of(s) ^ load_le(msg, off, rate)
 	mov	r13, r5
-	add	6(sp), r5
+	add	96(sp), r5
 	bit	#1, r5
 	jnz	.Lascon_aead128_encrypt_with_bytes13
 .Lascon_aead128_encrypt_with_words14:
-	mov	@r5, r4
-	mov	2(r5), r15
-	mov	4(r5), r6
-	mov	6(r5), r7
-	mov	8(r5), r8
-	mov	10(r5), r9
-	mov	12(r5), r11
-	mov	14(r5), r12
+	mov	@r5+, r4
+	mov	@r5+, r15
+	mov	@r5+, r6
+	mov	@r5+, r7
+	mov	@r5+, r8
+	mov	@r5+, r9
+	mov	@r5+, r11
+	mov	@r5+, r12
 	jmp	.Lascon_aead128_encrypt_with_join15
 .Lascon_aead128_encrypt_with_bytes13:
 	mov	sp, r11
-	add	#70, r11
+	add	#62, r11
 	mov	r11, r12
 	mov	#16, r14
 .Lascon_aead128_encrypt_with_cpy16:
@@ -239,17 +235,17 @@ ascon_aead128_encrypt_with:
 	mov	r11, r5
 	jmp	.Lascon_aead128_encrypt_with_words14
 .Lascon_aead128_encrypt_with_join15:
-	xor	30(sp), r4
+	xor	22(sp), r4
 	mov	r15, r5
-	xor	32(sp), r5
-	xor	34(sp), r6
-	xor	36(sp), r7
-	xor	38(sp), r8
-	xor	40(sp), r9
-	xor	42(sp), r11
-	xor	44(sp), r12
+	xor	24(sp), r5
+	xor	26(sp), r6
+	xor	28(sp), r7
+	xor	30(sp), r8
+	xor	32(sp), r9
+	xor	34(sp), r11
+	xor	36(sp), r12
 	; ascon_aead128.ae:102: store_le(ct, off, c)
-	add	12(sp), r13
+	add	100(sp), r13
 	bit	#1, r13
 	jnz	.Lascon_aead128_encrypt_with_bytes18
 	mov	r4, 0(r13)
@@ -262,16 +258,16 @@ ascon_aead128_encrypt_with:
 	mov	r12, 14(r13)
 	jmp	.Lascon_aead128_encrypt_with_stored19
 .Lascon_aead128_encrypt_with_bytes18:
-	mov	r4, 70(sp)
-	mov	r5, 72(sp)
-	mov	r6, 74(sp)
-	mov	r7, 76(sp)
-	mov	r8, 78(sp)
-	mov	r9, 80(sp)
-	mov	r11, 82(sp)
-	mov	r12, 84(sp)
+	mov	r4, 62(sp)
+	mov	r5, 64(sp)
+	mov	r6, 66(sp)
+	mov	r7, 68(sp)
+	mov	r8, 70(sp)
+	mov	r9, 72(sp)
+	mov	r11, 74(sp)
+	mov	r12, 76(sp)
 	mov	sp, r14
-	add	#70, r14
+	add	#62, r14
 	mov	#16, r15
 .Lascon_aead128_encrypt_with_cpy20:
 	mov.b	@r14, 0(r13)
@@ -281,18 +277,18 @@ ascon_aead128_encrypt_with:
 	jnz	.Lascon_aead128_encrypt_with_cpy20
 .Lascon_aead128_encrypt_with_stored19:
 	; ascon_aead128.ae:41: s[0] = r[63:0]
-	mov	r4, 30(sp)
-	mov	r5, 32(sp)
-	mov	r6, 34(sp)
-	mov	r7, 36(sp)
+	mov	r4, 22(sp)
+	mov	r5, 24(sp)
+	mov	r6, 26(sp)
+	mov	r7, 28(sp)
 	; ascon_aead128.ae:42: s[1] = r[127:64]
-	mov	r8, 38(sp)
-	mov	r9, 40(sp)
-	mov	r11, 42(sp)
-	mov	r12, 44(sp)
+	mov	r8, 30(sp)
+	mov	r9, 32(sp)
+	mov	r11, 34(sp)
+	mov	r12, 36(sp)
 	; ascon_aead128.ae:104: P.permute(s, rounds_block)
 	mov	sp, r12
-	add	#30, r12
+	add	#22, r12
 	mov	#8, r13
 	call	#ascon_aead128_P_permute
 	add	#1, r10
@@ -316,30 +312,30 @@ ascon_aead128_encrypt_with:
 	and	#65520, r14
 	and	#15, r15
 	; ascon_aead128.ae:107: last = m - off
-	mov	26(sp), r11
+	mov	98(sp), r11
 	mov	#0, r5
 	sub	r14, r11
 	subc	r15, r5
 	; ascon_aead128.ae:108: c = rate_of(s) ^ load_le(msg, off, rate, last) ^ pad(last)
-	mov	6(sp), r8
+	mov	96(sp), r8
 	add	r14, r8
 	cmp	#16, r11
 	jnc	.Lascon_aead128_encrypt_with_bytes21
 	bit	#1, r8
 	jnz	.Lascon_aead128_encrypt_with_bytes21
 .Lascon_aead128_encrypt_with_words22:
-	mov	@r8, r15
-	mov	2(r8), r4
-	mov	4(r8), r6
-	mov	6(r8), r7
-	mov	8(r8), r9
-	mov	10(r8), r10
-	mov	12(r8), r12
-	mov	14(r8), r13
+	mov	@r8+, r15
+	mov	@r8+, r4
+	mov	@r8+, r6
+	mov	@r8+, r7
+	mov	@r8+, r9
+	mov	@r8+, r10
+	mov	@r8+, r12
+	mov	@r8+, r13
 	jmp	.Lascon_aead128_encrypt_with_join23
 .Lascon_aead128_encrypt_with_bytes21:
 	mov	sp, r9
-	add	#70, r9
+	add	#62, r9
 	mov	r9, r10
 	mov	#16, r12
 	mov	r11, r15
@@ -358,22 +354,22 @@ ascon_aead128_encrypt_with:
 	mov	r9, r8
 	jmp	.Lascon_aead128_encrypt_with_words22
 .Lascon_aead128_encrypt_with_join23:
-	xor	30(sp), r15
-	mov	r15, 8(sp)
-	xor	32(sp), r4
-	mov	r4, 10(sp)
-	xor	34(sp), r6
-	mov	r6, 14(sp)
-	xor	36(sp), r7
-	mov	r7, 16(sp)
-	xor	38(sp), r9
-	mov	r9, 18(sp)
-	xor	40(sp), r10
-	mov	r10, 20(sp)
-	xor	42(sp), r12
-	mov	r12, 24(sp)
-	xor	44(sp), r13
-	mov	r13, 22(sp)
+	xor	22(sp), r15
+	mov	r15, 6(sp)
+	xor	24(sp), r4
+	mov	r4, 8(sp)
+	xor	26(sp), r6
+	mov	r6, 10(sp)
+	xor	28(sp), r7
+	mov	r7, 12(sp)
+	xor	30(sp), r9
+	mov	r9, 14(sp)
+	xor	32(sp), r10
+	mov	r10, 16(sp)
+	xor	34(sp), r12
+	mov	r12, 18(sp)
+	xor	36(sp), r13
+	mov	r13, 20(sp)
 	; ascon_aead128.ae:28: return (1 as u128) << (8 * count)
 	mov	r11, r13
 	rla	r13
@@ -438,25 +434,25 @@ ascon_aead128_encrypt_with:
 	clr	r4
 .Lascon_aead128_encrypt_with_shend27:
 	; ascon_aead128.ae:108: c = rate_of(s) ^ load_le(msg, off, rate, last) ^ pad(last)
-	mov	8(sp), r5
+	mov	6(sp), r5
 	xor	r6, r5
-	mov	10(sp), r6
+	mov	8(sp), r6
 	xor	r7, r6
-	mov	14(sp), r7
+	mov	10(sp), r7
 	xor	r8, r7
-	mov	16(sp), r8
+	mov	12(sp), r8
 	xor	r9, r8
-	mov	18(sp), r9
+	mov	14(sp), r9
 	xor	r10, r9
-	mov	20(sp), r10
+	mov	16(sp), r10
 	xor	r12, r10
-	mov	24(sp), r12
+	mov	18(sp), r12
 	xor	r13, r12
-	mov	22(sp), r13
+	mov	20(sp), r13
 	xor	r4, r13
 	; ascon_aead128.ae:109: store_le(ct, off, c, last)
 	mov	r14, r4
-	add	12(sp), r4
+	add	100(sp), r4
 	cmp	#16, r11
 	jnc	.Lascon_aead128_encrypt_with_bytes31
 	bit	#1, r4
@@ -471,16 +467,16 @@ ascon_aead128_encrypt_with:
 	mov	r13, 14(r4)
 	jmp	.Lascon_aead128_encrypt_with_stored32
 .Lascon_aead128_encrypt_with_bytes31:
-	mov	r5, 70(sp)
-	mov	r6, 72(sp)
-	mov	r7, 74(sp)
-	mov	r8, 76(sp)
-	mov	r9, 78(sp)
-	mov	r10, 80(sp)
-	mov	r12, 82(sp)
-	mov	r13, 84(sp)
+	mov	r5, 62(sp)
+	mov	r6, 64(sp)
+	mov	r7, 66(sp)
+	mov	r8, 68(sp)
+	mov	r9, 70(sp)
+	mov	r10, 72(sp)
+	mov	r12, 74(sp)
+	mov	r13, 76(sp)
 	mov	sp, r14
-	add	#70, r14
+	add	#62, r14
 	mov	r11, r15
 	cmp	#16, r15
 	jnc	.Lascon_aead128_encrypt_with_cnt33
@@ -496,67 +492,67 @@ ascon_aead128_encrypt_with:
 	jnz	.Lascon_aead128_encrypt_with_cpy34
 .Lascon_aead128_encrypt_with_stored32:
 	; ascon_aead128.ae:41: s[0] = r[63:0]
-	mov	r5, 30(sp)
-	mov	r6, 32(sp)
-	mov	r7, 34(sp)
-	mov	r8, 36(sp)
+	mov	r5, 22(sp)
+	mov	r6, 24(sp)
+	mov	r7, 26(sp)
+	mov	r8, 28(sp)
 	; ascon_aead128.ae:42: s[1] = r[127:64]
-	mov	r9, 38(sp)
-	mov	r10, 40(sp)
-	mov	r12, 42(sp)
-	mov	r13, 44(sp)
+	mov	r9, 30(sp)
+	mov	r10, 32(sp)
+	mov	r12, 34(sp)
+	mov	r13, 36(sp)
 	; ascon_aead128.ae:74: s[2] = s[2] ^ k0
-	mov	46(sp), r11
+	mov	38(sp), r11
 	mov	@sp, r10
 	xor	-16(r10), r11
-	mov	48(sp), r12
+	mov	40(sp), r12
 	xor	-14(r10), r12
-	mov	50(sp), r13
+	mov	42(sp), r13
 	xor	-12(r10), r13
-	mov	52(sp), r14
+	mov	44(sp), r14
 	xor	-10(r10), r14
+	mov	r11, 38(sp)
+	mov	r12, 40(sp)
+	mov	r13, 42(sp)
+	mov	r14, 44(sp)
+	; ascon_aead128.ae:75: s[3] = s[3] ^ k1
+	mov	46(sp), r11
+	xor	-8(r10), r11
+	mov	48(sp), r12
+	xor	-6(r10), r12
+	mov	50(sp), r13
+	xor	-4(r10), r13
+	mov	52(sp), r14
+	xor	-2(r10), r14
 	mov	r11, 46(sp)
 	mov	r12, 48(sp)
 	mov	r13, 50(sp)
 	mov	r14, 52(sp)
-	; ascon_aead128.ae:75: s[3] = s[3] ^ k1
-	mov	54(sp), r11
-	xor	-8(r10), r11
-	mov	56(sp), r12
-	xor	-6(r10), r12
-	mov	58(sp), r13
-	xor	-4(r10), r13
-	mov	60(sp), r14
-	xor	-2(r10), r14
-	mov	r11, 54(sp)
-	mov	r12, 56(sp)
-	mov	r13, 58(sp)
-	mov	r14, 60(sp)
 	; ascon_aead128.ae:76: P.permute(s, rounds_init)
 	mov	sp, r12
-	add	#30, r12
+	add	#22, r12
 	mov	#12, r13
 	call	#ascon_aead128_P_permute
 	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
-	mov	62(sp), r11
+	mov	54(sp), r11
 	mov	@sp, r13
 	xor	-8(r13), r11
-	mov	64(sp), r10
+	mov	56(sp), r10
 	xor	-6(r13), r10
-	mov	66(sp), r9
+	mov	58(sp), r9
 	xor	-4(r13), r9
-	mov	68(sp), r8
+	mov	60(sp), r8
 	xor	-2(r13), r8
-	mov	54(sp), r7
+	mov	46(sp), r7
 	xor	-16(r13), r7
-	mov	56(sp), r6
+	mov	48(sp), r6
 	xor	-14(r13), r6
-	mov	58(sp), r12
+	mov	50(sp), r12
 	xor	-12(r13), r12
-	mov	60(sp), r14
+	mov	52(sp), r14
 	xor	-10(r13), r14
 	; ascon_aead128.ae:111: store_le(tag, 0, finalize(s, k0, k1))
-	mov	28(sp), r13
+	mov	104(sp), r13
 	bit	#1, r13
 	jnz	.Lascon_aead128_encrypt_with_bytes35
 	mov	r7, 0(r13)
@@ -569,16 +565,16 @@ ascon_aead128_encrypt_with:
 	mov	r8, 14(r13)
 	jmp	.Lascon_aead128_encrypt_with_stored36
 .Lascon_aead128_encrypt_with_bytes35:
-	mov	r7, 70(sp)
-	mov	r6, 72(sp)
-	mov	r12, 74(sp)
-	mov	r14, 76(sp)
-	mov	r11, 78(sp)
-	mov	r10, 80(sp)
-	mov	r9, 82(sp)
-	mov	r8, 84(sp)
+	mov	r7, 62(sp)
+	mov	r6, 64(sp)
+	mov	r12, 66(sp)
+	mov	r14, 68(sp)
+	mov	r11, 70(sp)
+	mov	r10, 72(sp)
+	mov	r9, 74(sp)
+	mov	r8, 76(sp)
 	mov	sp, r14
-	add	#70, r14
+	add	#62, r14
 	mov	#16, r15
 .Lascon_aead128_encrypt_with_cpy37:
 	mov.b	@r14, 0(r13)
@@ -587,158 +583,151 @@ ascon_aead128_encrypt_with:
 	dec	r15
 	jnz	.Lascon_aead128_encrypt_with_cpy37
 .Lascon_aead128_encrypt_with_stored36:
-	add	#86, sp
+	add	#78, sp
 	popm.w	#7, r10
 	ret
 	.size ascon_aead128_encrypt_with, .-ascon_aead128_encrypt_with
 
 
 ; --- ascon_aead128_decrypt_with: ascon_aead128.decrypt_with
-;     frame 110 bytes (27 spill slots, locals 56), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1746 bytes of code
+;     frame 100 bytes (22 spill slots, locals 56), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1672 bytes of code
 	.section .text.ascon_aead128_decrypt_with,"ax",@progbits
 	.global ascon_aead128_decrypt_with
 	.type ascon_aead128_decrypt_with, @function
 	.balign 2
 ascon_aead128_decrypt_with:
 	pushm.w	#7, r10
-	sub	#110, sp
-	mov	r12, 0(sp)
-	mov	r15, r9
-	mov	126(sp), r10
-	mov	128(sp), 18(sp)
-	mov	130(sp), 44(sp)
-	mov	132(sp), 48(sp)
-	mov	136(sp), 26(sp)
-	mov	140(sp), 50(sp)
+	sub	#100, sp
+	mov	r12, r10
+	mov	r13, r11
+	mov	r15, r8
+	mov	116(sp), r9
 	; ascon_aead128.ae:47: s[0] = iv as u64
-	mov	#1, 54(sp)
-	mov	#32908, 56(sp)
-	mov	#4096, 58(sp)
-	mov	#0, 60(sp)
+	mov	#1, 44(sp)
+	mov	#32908, 46(sp)
+	mov	#4096, 48(sp)
+	mov	#0, 50(sp)
 	; ascon_aead128.ae:48: s[1] = k0
-	mov	@sp, r15
-	mov	@r15+, 62(sp)
-	mov	@r15+, 64(sp)
-	mov	@r15+, 66(sp)
-	mov	@r15+, 68(sp)
+	mov	@r10+, 52(sp)
+	mov	@r10+, 54(sp)
+	mov	@r10+, 56(sp)
+	mov	@r10+, 58(sp)
 	; ascon_aead128.ae:49: s[2] = k1
-	mov	@r15+, 70(sp)
-	mov	@r15+, 72(sp)
-	mov	@r15+, 74(sp)
-	mov	@r15+, 76(sp)
-	mov	r15, 0(sp)
+	mov	@r10+, 60(sp)
+	mov	@r10+, 62(sp)
+	mov	@r10+, 64(sp)
+	mov	@r10+, 66(sp)
 	; ascon_aead128.ae:50: s[3] = load_le(nonce, 0, 8)
-	mov	r13, r8
-	bit	#1, r8
+	mov	r13, r7
+	bit	#1, r7
 	jnz	.Lascon_aead128_decrypt_with_bytes1
 .Lascon_aead128_decrypt_with_words2:
-	mov	@r8, r11
-	mov	2(r8), r12
-	mov	4(r8), r14
-	mov	6(r8), r15
+	mov	@r7+, r12
+	mov	@r7+, r13
+	mov	@r7+, r14
+	mov	@r7+, r15
 	jmp	.Lascon_aead128_decrypt_with_join3
 .Lascon_aead128_decrypt_with_bytes1:
-	mov	sp, r11
-	add	#94, r11
-	mov	r11, r12
+	mov	sp, r12
+	add	#84, r12
+	mov	r12, r13
 	mov	#8, r14
 .Lascon_aead128_decrypt_with_cpy4:
-	mov.b	@r8, r15
-	inc	r8
-	mov.b	r15, 0(r12)
-	inc	r12
+	mov.b	@r7, r15
+	inc	r7
+	mov.b	r15, 0(r13)
+	inc	r13
 	dec	r14
 	jnz	.Lascon_aead128_decrypt_with_cpy4
-	mov	r11, r8
+	mov	r12, r7
 	jmp	.Lascon_aead128_decrypt_with_words2
 .Lascon_aead128_decrypt_with_join3:
-	mov	r11, 78(sp)
-	mov	r12, 80(sp)
-	mov	r14, 82(sp)
-	mov	r15, 84(sp)
+	mov	r12, 68(sp)
+	mov	r13, 70(sp)
+	mov	r14, 72(sp)
+	mov	r15, 74(sp)
 	; ascon_aead128.ae:51: s[4] = load_le(nonce, 8, 8)
-	add	#8, r13
-	bit	#1, r13
+	add	#8, r11
+	bit	#1, r11
 	jnz	.Lascon_aead128_decrypt_with_bytes6
 .Lascon_aead128_decrypt_with_words7:
-	mov	@r13, r11
-	mov	2(r13), r12
-	mov	4(r13), r14
-	mov	6(r13), r15
+	mov	@r11+, r12
+	mov	@r11+, r13
+	mov	@r11+, r14
+	mov	@r11+, r15
 	jmp	.Lascon_aead128_decrypt_with_join8
 .Lascon_aead128_decrypt_with_bytes6:
-	mov	sp, r11
-	add	#94, r11
-	mov	r11, r12
+	mov	sp, r12
+	add	#84, r12
+	mov	r12, r13
 	mov	#8, r14
 .Lascon_aead128_decrypt_with_cpy9:
-	mov.b	@r13, r15
+	mov.b	@r11, r15
+	inc	r11
+	mov.b	r15, 0(r13)
 	inc	r13
-	mov.b	r15, 0(r12)
-	inc	r12
 	dec	r14
 	jnz	.Lascon_aead128_decrypt_with_cpy9
-	mov	r11, r13
+	mov	r12, r11
 	jmp	.Lascon_aead128_decrypt_with_words7
 .Lascon_aead128_decrypt_with_join8:
-	mov	r11, 86(sp)
-	mov	r12, 88(sp)
-	mov	r14, 90(sp)
-	mov	r15, 92(sp)
+	mov	r12, 76(sp)
+	mov	r13, 78(sp)
+	mov	r14, 80(sp)
+	mov	r15, 82(sp)
 	; ascon_aead128.ae:52: P.permute(s, rounds_init)
 	mov	sp, r12
-	add	#54, r12
+	add	#44, r12
 	mov	#12, r13
 	call	#ascon_aead128_P_permute
 	; ascon_aead128.ae:53: s[3] = s[3] ^ k0
-	mov	78(sp), r11
-	mov	@sp, r8
-	xor	-16(r8), r11
-	mov	80(sp), r12
-	xor	-14(r8), r12
-	mov	82(sp), r13
-	xor	-12(r8), r13
-	mov	84(sp), r14
-	xor	-10(r8), r14
-	mov	r11, 78(sp)
-	mov	r12, 80(sp)
-	mov	r13, 82(sp)
-	mov	r14, 84(sp)
+	mov	68(sp), r12
+	xor	-16(r10), r12
+	mov	70(sp), r13
+	xor	-14(r10), r13
+	mov	72(sp), r14
+	xor	-12(r10), r14
+	mov	74(sp), r15
+	xor	-10(r10), r15
+	mov	r12, 68(sp)
+	mov	r13, 70(sp)
+	mov	r14, 72(sp)
+	mov	r15, 74(sp)
 	; ascon_aead128.ae:54: s[4] = s[4] ^ k1
-	mov	86(sp), r11
-	xor	-8(r8), r11
-	mov	88(sp), r12
-	xor	-6(r8), r12
-	mov	90(sp), r13
-	xor	-4(r8), r13
-	mov	92(sp), r14
-	xor	-2(r8), r14
-	mov	r11, 86(sp)
-	mov	r12, 88(sp)
-	mov	r13, 90(sp)
-	mov	r14, 92(sp)
+	mov	76(sp), r12
+	xor	-8(r10), r12
+	mov	78(sp), r13
+	xor	-6(r10), r13
+	mov	80(sp), r14
+	xor	-4(r10), r14
+	mov	82(sp), r15
+	xor	-2(r10), r15
+	mov	r12, 76(sp)
+	mov	r13, 78(sp)
+	mov	r14, 80(sp)
+	mov	r15, 82(sp)
 	; ascon_aead128.ae:121: absorb_ad(s, ad)
 	mov	sp, r12
-	add	#54, r12
-	mov	r9, r13
-	mov	r10, r14
+	add	#44, r12
+	mov	r8, r13
+	mov	r9, r14
 	call	#ascon_aead128_absorb_ad
 	; ascon_aead128.ae:123: full = m / rate
-	mov	44(sp), 16(sp)
+	mov	120(sp), 16(sp)
 	mov	16(sp), r15
 	rrum.w	#4, r15
 	mov	r15, 16(sp)
 	; ascon_aead128.ae:124: for i in 0..full {
-	mov	#0, r10
-	mov	#0, 14(sp)
-	cmp	r15, r10
-	mov	r10, r15
+	mov	#0, r8
+	mov	#0, r9
+	cmp	r15, r8
+	mov	r8, r15
 	subc	#0, r15
 	jc	.Lascon_aead128_decrypt_with_done12
 .Lascon_aead128_decrypt_with_loop11:
 	; ascon_aead128.ae:125: off = rate * i
-	mov	r10, r6
+	mov	r8, r6
 	rla	r6
 	adc	r6
 	rla	r6
@@ -750,22 +739,22 @@ ascon_aead128_decrypt_with:
 	and	#65520, r6
 	; ascon_aead128.ae:126: c = load_le(ct, off, rate)
 	mov	r6, r11
-	add	18(sp), r11
+	add	118(sp), r11
 	bit	#1, r11
 	jnz	.Lascon_aead128_decrypt_with_bytes13
 .Lascon_aead128_decrypt_with_words14:
-	mov	@r11, 12(sp)
-	mov	2(r11), 10(sp)
-	mov	4(r11), 8(sp)
-	mov	6(r11), 6(sp)
-	mov	8(r11), 4(sp)
-	mov	10(r11), 2(sp)
-	mov	12(r11), r7
-	mov	14(r11), r8
+	mov	@r11+, 14(sp)
+	mov	@r11+, 12(sp)
+	mov	@r11+, 10(sp)
+	mov	@r11+, 8(sp)
+	mov	@r11+, 6(sp)
+	mov	@r11+, 4(sp)
+	mov	@r11+, 2(sp)
+	mov	@r11+, 0(sp)
 	jmp	.Lascon_aead128_decrypt_with_join15
 .Lascon_aead128_decrypt_with_bytes13:
 	mov	sp, r12
-	add	#94, r12
+	add	#84, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lascon_aead128_decrypt_with_cpy16:
@@ -779,28 +768,28 @@ ascon_aead128_decrypt_with:
 	jmp	.Lascon_aead128_decrypt_with_words14
 .Lascon_aead128_decrypt_with_join15:
 	; ascon_aead128.ae:127: store_le(msg, off, rate_of(s) ^ c)
-	mov	12(sp), r4
-	xor	54(sp), r4
-	mov	10(sp), r5
-	xor	56(sp), r5
-	mov	8(sp), r9
-	xor	58(sp), r9
-	mov	6(sp), r11
-	xor	60(sp), r11
-	mov	4(sp), r12
-	xor	62(sp), r12
-	mov	2(sp), r13
-	xor	64(sp), r13
-	mov	r7, r14
-	xor	66(sp), r14
-	mov	r8, r15
-	xor	68(sp), r15
-	add	26(sp), r6
+	mov	14(sp), r4
+	xor	44(sp), r4
+	mov	12(sp), r5
+	xor	46(sp), r5
+	mov	10(sp), r7
+	xor	48(sp), r7
+	mov	8(sp), r11
+	xor	50(sp), r11
+	mov	6(sp), r12
+	xor	52(sp), r12
+	mov	4(sp), r13
+	xor	54(sp), r13
+	mov	2(sp), r14
+	xor	56(sp), r14
+	mov	@sp, r15
+	xor	58(sp), r15
+	add	126(sp), r6
 	bit	#1, r6
 	jnz	.Lascon_aead128_decrypt_with_bytes18
 	mov	r4, 0(r6)
 	mov	r5, 2(r6)
-	mov	r9, 4(r6)
+	mov	r7, 4(r6)
 	mov	r11, 6(r6)
 	mov	r12, 8(r6)
 	mov	r13, 10(r6)
@@ -808,16 +797,16 @@ ascon_aead128_decrypt_with:
 	mov	r15, 14(r6)
 	jmp	.Lascon_aead128_decrypt_with_stored19
 .Lascon_aead128_decrypt_with_bytes18:
-	mov	r4, 94(sp)
-	mov	r5, 96(sp)
-	mov	r9, 98(sp)
-	mov	r11, 100(sp)
-	mov	r12, 102(sp)
-	mov	r13, 104(sp)
-	mov	r14, 106(sp)
-	mov	r15, 108(sp)
+	mov	r4, 84(sp)
+	mov	r5, 86(sp)
+	mov	r7, 88(sp)
+	mov	r11, 90(sp)
+	mov	r12, 92(sp)
+	mov	r13, 94(sp)
+	mov	r14, 96(sp)
+	mov	r15, 98(sp)
 	mov	sp, r14
-	add	#94, r14
+	add	#84, r14
 	mov	#16, r15
 .Lascon_aead128_decrypt_with_cpy20:
 	mov.b	@r14, 0(r6)
@@ -827,24 +816,24 @@ ascon_aead128_decrypt_with:
 	jnz	.Lascon_aead128_decrypt_with_cpy20
 .Lascon_aead128_decrypt_with_stored19:
 	; ascon_aead128.ae:41: s[0] = r[63:0]
-	mov	12(sp), 54(sp)
-	mov	10(sp), 56(sp)
-	mov	8(sp), 58(sp)
-	mov	6(sp), 60(sp)
+	mov	14(sp), 44(sp)
+	mov	12(sp), 46(sp)
+	mov	10(sp), 48(sp)
+	mov	8(sp), 50(sp)
 	; ascon_aead128.ae:42: s[1] = r[127:64]
-	mov	4(sp), 62(sp)
-	mov	2(sp), 64(sp)
-	mov	r7, 66(sp)
-	mov	r8, 68(sp)
+	mov	6(sp), 52(sp)
+	mov	4(sp), 54(sp)
+	mov	2(sp), 56(sp)
+	mov	@sp, 58(sp)
 	; ascon_aead128.ae:129: P.permute(s, rounds_block)
 	mov	sp, r12
-	add	#54, r12
+	add	#44, r12
 	mov	#8, r13
 	call	#ascon_aead128_P_permute
-	add	#1, r10
-	addc	#0, 14(sp)
-	cmp	16(sp), r10
-	mov	14(sp), r15
+	add	#1, r8
+	addc	#0, r9
+	cmp	16(sp), r8
+	mov	r9, r15
 	subc	#0, r15
 	jnc	.Lascon_aead128_decrypt_with_loop11
 .Lascon_aead128_decrypt_with_done12:
@@ -862,63 +851,64 @@ ascon_aead128_decrypt_with:
 	and	#65520, r13
 	and	#15, r15
 	; ascon_aead128.ae:132: last = m - off
-	mov	44(sp), r14
+	mov	120(sp), r14
 	mov	#0, r12
 	sub	r13, r14
 	subc	r15, r12
 	; ascon_aead128.ae:134: p = first_bytes(r ^ load_le(ct, off, rate, last), last)
-	mov	18(sp), r6
-	add	r13, r6
+	mov	118(sp), r11
+	add	r13, r11
 	cmp	#16, r14
 	jnc	.Lascon_aead128_decrypt_with_bytes21
-	bit	#1, r6
+	bit	#1, r11
 	jnz	.Lascon_aead128_decrypt_with_bytes21
 .Lascon_aead128_decrypt_with_words22:
-	mov	@r6, r15
-	mov	2(r6), r4
-	mov	4(r6), r5
-	mov	6(r6), r10
-	mov	8(r6), r7
-	mov	10(r6), r8
-	mov	12(r6), r9
-	mov	14(r6), r11
+	mov	@r11, r15
+	mov	2(r11), r4
+	mov	4(r11), r5
+	mov	6(r11), r6
+	mov	8(r11), r7
+	mov	10(r11), r8
+	mov	12(r11), r9
+	mov	14(r11), r11
 	jmp	.Lascon_aead128_decrypt_with_join23
 .Lascon_aead128_decrypt_with_bytes21:
-	mov	sp, r8
-	add	#94, r8
-	mov	r8, r9
-	mov	#16, r10
+	mov	sp, r6
+	add	#84, r6
+	mov	r6, r7
+	mov	#16, r8
 	mov	r14, r15
 .Lascon_aead128_decrypt_with_cpy24:
-	clr	r11
+	clr	r9
 	tst	r15
 	jz	.Lascon_aead128_decrypt_with_pad25
-	mov.b	@r6, r11
-	inc	r6
+	mov.b	@r11, r9
+	inc	r11
 	dec	r15
 .Lascon_aead128_decrypt_with_pad25:
-	mov.b	r11, 0(r9)
-	inc	r9
-	dec	r10
+	mov.b	r9, 0(r7)
+	inc	r7
+	dec	r8
 	jnz	.Lascon_aead128_decrypt_with_cpy24
-	mov	r8, r6
+	mov	r6, r11
 	jmp	.Lascon_aead128_decrypt_with_words22
 .Lascon_aead128_decrypt_with_join23:
-	xor	54(sp), r15
-	mov	r15, 24(sp)
-	xor	56(sp), r4
-	mov	r4, 22(sp)
-	xor	58(sp), r5
-	mov	r5, 20(sp)
-	xor	60(sp), r10
-	xor	62(sp), r7
-	mov	r7, 30(sp)
-	xor	64(sp), r8
-	mov	r8, 34(sp)
-	xor	66(sp), r9
-	mov	r9, 38(sp)
-	xor	68(sp), r11
-	mov	r11, 36(sp)
+	xor	44(sp), r15
+	mov	r15, 26(sp)
+	xor	46(sp), r4
+	mov	r4, 24(sp)
+	xor	48(sp), r5
+	mov	r5, 22(sp)
+	xor	50(sp), r6
+	mov	r6, 20(sp)
+	xor	52(sp), r7
+	mov	r7, 28(sp)
+	xor	54(sp), r8
+	mov	r8, 18(sp)
+	xor	56(sp), r9
+	mov	r9, 32(sp)
+	xor	58(sp), r11
+	mov	r11, 34(sp)
 	; ascon_aead128.ae:33: return x & ~(~(0 as u128) << (8 * count))
 	mov	r14, r11
 	rla	r11
@@ -929,11 +919,11 @@ ascon_aead128_decrypt_with:
 	adc	r11
 	mov	r11, r15
 	and	#65528, r15
-	mov	r15, 42(sp)
+	mov	r15, 38(sp)
 	rlam.w	#3, r12
 	and	#7, r11
 	bis	r11, r12
-	mov	r12, 40(sp)
+	mov	r12, 36(sp)
 	mov	#-1, r4
 	mov	#-1, r5
 	mov	#-1, r6
@@ -942,7 +932,7 @@ ascon_aead128_decrypt_with:
 	mov	#-1, r9
 	mov	#-1, r11
 	mov	#-1, r12
-	tst	40(sp)
+	tst	36(sp)
 	jnz	.Lascon_aead128_decrypt_with_shbig26
 	cmp	#128, r15
 	jc	.Lascon_aead128_decrypt_with_shbig26
@@ -984,44 +974,42 @@ ascon_aead128_decrypt_with:
 	clr	r11
 	clr	r12
 .Lascon_aead128_decrypt_with_shend27:
-	bic	r4, 24(sp)
-	bic	r5, 22(sp)
-	bic	r6, 20(sp)
-	bic	r7, r10
-	mov	r10, 28(sp)
-	bic	r8, 30(sp)
-	mov	34(sp), r7
-	bic	r9, r7
-	mov	38(sp), r8
+	bic	r4, 26(sp)
+	bic	r5, 24(sp)
+	bic	r6, 22(sp)
+	bic	r7, 20(sp)
+	bic	r8, 28(sp)
+	bic	r9, 18(sp)
+	mov	32(sp), r8
 	bic	r11, r8
-	mov	36(sp), r9
+	mov	34(sp), r9
 	bic	r12, r9
 	; ascon_aead128.ae:135: store_le(msg, off, p, last)
-	add	26(sp), r13
+	add	126(sp), r13
 	cmp	#16, r14
 	jnc	.Lascon_aead128_decrypt_with_bytes31
 	bit	#1, r13
 	jnz	.Lascon_aead128_decrypt_with_bytes31
-	mov	24(sp), 0(r13)
-	mov	22(sp), 2(r13)
-	mov	20(sp), 4(r13)
-	mov	28(sp), 6(r13)
-	mov	30(sp), 8(r13)
-	mov	r7, 10(r13)
+	mov	26(sp), 0(r13)
+	mov	24(sp), 2(r13)
+	mov	22(sp), 4(r13)
+	mov	20(sp), 6(r13)
+	mov	28(sp), 8(r13)
+	mov	18(sp), 10(r13)
 	mov	r8, 12(r13)
 	mov	r9, 14(r13)
 	jmp	.Lascon_aead128_decrypt_with_stored32
 .Lascon_aead128_decrypt_with_bytes31:
-	mov	24(sp), 94(sp)
-	mov	22(sp), 96(sp)
-	mov	20(sp), 98(sp)
-	mov	28(sp), 100(sp)
-	mov	30(sp), 102(sp)
-	mov	r7, 104(sp)
-	mov	r8, 106(sp)
-	mov	r9, 108(sp)
+	mov	26(sp), 84(sp)
+	mov	24(sp), 86(sp)
+	mov	22(sp), 88(sp)
+	mov	20(sp), 90(sp)
+	mov	28(sp), 92(sp)
+	mov	18(sp), 94(sp)
+	mov	r8, 96(sp)
+	mov	r9, 98(sp)
 	mov	sp, r15
-	add	#94, r15
+	add	#84, r15
 	cmp	#16, r14
 	jnc	.Lascon_aead128_decrypt_with_cnt33
 	mov	#16, r14
@@ -1042,18 +1030,18 @@ ascon_aead128_decrypt_with:
 	mov	#0, r12
 	mov	#0, r5
 	mov	#0, r6
-	mov	#0, r10
+	mov	#0, r7
 	mov	#0, r11
-	mov	42(sp), r15
-	tst	40(sp)
+	mov	38(sp), r15
+	tst	36(sp)
 	jnz	.Lascon_aead128_decrypt_with_shbig35
 	cmp	#128, r15
 	jc	.Lascon_aead128_decrypt_with_shbig35
 .Lascon_aead128_decrypt_with_shlimb38:
 	cmp	#16, r15
 	jnc	.Lascon_aead128_decrypt_with_shbits39
-	mov	r10, r11
-	mov	r6, r10
+	mov	r7, r11
+	mov	r6, r7
 	mov	r5, r6
 	mov	r12, r5
 	mov	r4, r12
@@ -1072,7 +1060,7 @@ ascon_aead128_decrypt_with:
 	rlc	r12
 	rlc	r5
 	rlc	r6
-	rlc	r10
+	rlc	r7
 	rlc	r11
 	dec	r15
 	jnz	.Lascon_aead128_decrypt_with_sh37
@@ -1084,60 +1072,61 @@ ascon_aead128_decrypt_with:
 	clr	r12
 	clr	r5
 	clr	r6
-	clr	r10
+	clr	r7
 	clr	r11
 .Lascon_aead128_decrypt_with_shend36:
 	; ascon_aead128.ae:136: set_rate(s, r ^ p ^ pad(last))
-	mov	24(sp), r15
-	xor	54(sp), r15
+	mov	26(sp), r15
+	xor	44(sp), r15
 	xor	r13, r15
-	mov	r15, 32(sp)
-	mov	22(sp), r13
-	xor	56(sp), r13
+	mov	r15, 30(sp)
+	mov	24(sp), r13
+	xor	46(sp), r13
 	xor	r14, r13
-	mov	20(sp), r14
-	xor	58(sp), r14
+	mov	22(sp), r14
+	xor	48(sp), r14
 	xor	r4, r14
-	mov	28(sp), r15
-	xor	60(sp), r15
+	mov	20(sp), r15
+	xor	50(sp), r15
 	xor	r12, r15
 	; ascon_aead128.ae:41: s[0] = r[63:0]
-	mov	32(sp), 54(sp)
-	mov	r13, 56(sp)
-	mov	r14, 58(sp)
-	mov	r15, 60(sp)
+	mov	30(sp), 44(sp)
+	mov	r13, 46(sp)
+	mov	r14, 48(sp)
+	mov	r15, 50(sp)
 	; ascon_aead128.ae:136: set_rate(s, r ^ p ^ pad(last))
-	mov	30(sp), r12
-	xor	62(sp), r12
+	mov	28(sp), r12
+	xor	52(sp), r12
 	xor	r5, r12
-	xor	64(sp), r7
-	xor	r6, r7
-	xor	66(sp), r8
-	xor	r10, r8
-	xor	68(sp), r9
+	mov	18(sp), r13
+	xor	54(sp), r13
+	xor	r6, r13
+	xor	56(sp), r8
+	xor	r7, r8
+	xor	58(sp), r9
 	xor	r11, r9
 	; ascon_aead128.ae:42: s[1] = r[127:64]
-	mov	r12, 62(sp)
-	mov	r7, 64(sp)
-	mov	r8, 66(sp)
-	mov	r9, 68(sp)
+	mov	r12, 52(sp)
+	mov	r13, 54(sp)
+	mov	r8, 56(sp)
+	mov	r9, 58(sp)
 	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
-	mov	48(sp), r11
+	mov	122(sp), r11
 	bit	#1, r11
 	jnz	.Lascon_aead128_decrypt_with_bytes40
 .Lascon_aead128_decrypt_with_words41:
-	mov	@r11, r5
-	mov	2(r11), r6
-	mov	4(r11), r7
-	mov	6(r11), 52(sp)
-	mov	8(r11), 46(sp)
-	mov	10(r11), r8
-	mov	12(r11), r9
-	mov	14(r11), r10
+	mov	@r11+, r4
+	mov	@r11+, r5
+	mov	@r11+, r6
+	mov	@r11+, 40(sp)
+	mov	@r11+, 42(sp)
+	mov	@r11+, r7
+	mov	@r11+, r8
+	mov	@r11+, r9
 	jmp	.Lascon_aead128_decrypt_with_join42
 .Lascon_aead128_decrypt_with_bytes40:
 	mov	sp, r12
-	add	#94, r12
+	add	#84, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lascon_aead128_decrypt_with_cpy43:
@@ -1151,87 +1140,84 @@ ascon_aead128_decrypt_with:
 	jmp	.Lascon_aead128_decrypt_with_words41
 .Lascon_aead128_decrypt_with_join42:
 	; ascon_aead128.ae:74: s[2] = s[2] ^ k0
-	mov	70(sp), r13
-	mov	@sp, r4
-	xor	-16(r4), r13
-	mov	72(sp), r12
-	xor	-14(r4), r12
-	mov	74(sp), r11
-	xor	-12(r4), r11
-	mov	76(sp), r14
-	xor	-10(r4), r14
-	mov	r13, 70(sp)
-	mov	r12, 72(sp)
-	mov	r11, 74(sp)
-	mov	r14, 76(sp)
+	mov	60(sp), r12
+	xor	-16(r10), r12
+	mov	62(sp), r13
+	xor	-14(r10), r13
+	mov	64(sp), r14
+	xor	-12(r10), r14
+	mov	66(sp), r15
+	xor	-10(r10), r15
+	mov	r12, 60(sp)
+	mov	r13, 62(sp)
+	mov	r14, 64(sp)
+	mov	r15, 66(sp)
 	; ascon_aead128.ae:75: s[3] = s[3] ^ k1
-	mov	78(sp), r13
-	xor	-8(r4), r13
-	mov	80(sp), r12
-	xor	-6(r4), r12
-	mov	82(sp), r11
-	xor	-4(r4), r11
-	mov	84(sp), r14
-	xor	-2(r4), r14
-	mov	r13, 78(sp)
-	mov	r12, 80(sp)
-	mov	r11, 82(sp)
-	mov	r14, 84(sp)
+	mov	68(sp), r12
+	xor	-8(r10), r12
+	mov	70(sp), r13
+	xor	-6(r10), r13
+	mov	72(sp), r14
+	xor	-4(r10), r14
+	mov	74(sp), r15
+	xor	-2(r10), r15
+	mov	r12, 68(sp)
+	mov	r13, 70(sp)
+	mov	r14, 72(sp)
+	mov	r15, 74(sp)
 	; ascon_aead128.ae:76: P.permute(s, rounds_init)
 	mov	sp, r12
-	add	#54, r12
+	add	#44, r12
 	mov	#12, r13
 	call	#ascon_aead128_P_permute
 	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
-	mov	86(sp), r11
-	mov	@sp, r4
-	xor	-8(r4), r11
-	mov	78(sp), r14
-	xor	-16(r4), r14
+	mov	76(sp), r11
+	xor	-8(r10), r11
+	mov	68(sp), r15
+	xor	-16(r10), r15
 	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
-	xor	r14, r5
+	xor	r15, r4
 	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
-	mov	88(sp), r12
-	xor	-6(r4), r12
-	mov	80(sp), r13
-	xor	-14(r4), r13
+	mov	78(sp), r13
+	xor	-6(r10), r13
+	mov	70(sp), r15
+	xor	-14(r10), r15
 	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
-	xor	r13, r6
+	xor	r15, r5
 	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
-	mov	90(sp), r14
-	xor	-4(r4), r14
-	mov	82(sp), r13
-	xor	-12(r4), r13
+	mov	80(sp), r14
+	xor	-4(r10), r14
+	mov	72(sp), r12
+	xor	-12(r10), r12
 	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
+	xor	r12, r6
+	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
+	mov	82(sp), r15
+	xor	-2(r10), r15
+	mov	74(sp), r12
+	xor	-10(r10), r12
+	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
+	mov	40(sp), r10
+	xor	r12, r10
+	mov	42(sp), r12
+	xor	r11, r12
 	xor	r13, r7
-	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
-	mov	92(sp), r13
-	xor	-2(r4), r13
-	mov	84(sp), r4
-	mov	@sp, r15
-	xor	-10(r15), r4
-	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
-	mov	52(sp), r15
-	xor	r4, r15
-	mov	46(sp), r4
-	xor	r11, r4
-	xor	r12, r8
-	xor	r14, r9
-	xor	r13, r10
-	bis	r6, r5
-	bis	r7, r5
-	bis	r15, r5
-	bis	r4, r5
-	bis	r8, r5
-	bis	r9, r5
-	bis	r10, r5
-	sub	#1, r5
+	xor	r14, r8
+	xor	r15, r9
+	bis	r5, r4
+	bis	r6, r4
+	bis	r10, r4
+	bis	r12, r4
+	bis	r7, r4
+	bis	r8, r4
+	bis	r9, r4
+	sub	#1, r4
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	50(sp), r15
+	mov	130(sp), r15
 	mov	r14, 0(r15)
-	add	#110, sp
+	add	#100, sp
 	popm.w	#7, r10
 	ret
 	.size ascon_aead128_decrypt_with, .-ascon_aead128_decrypt_with
@@ -1728,7 +1714,7 @@ ascon_aead128_P_permute:
 
 ; --- ascon_aead128_absorb_ad: ascon_aead128.absorb_ad
 ;     frame 42 bytes (13 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 524 bytes of code
+;     estimated 510 bytes of code
 	.section .text.ascon_aead128_absorb_ad,"ax",@progbits
 	.local ascon_aead128_absorb_ad
 	.type ascon_aead128_absorb_ad, @function
@@ -1738,7 +1724,7 @@ ascon_aead128_absorb_ad:
 	sub	#42, sp
 	mov	r12, r10
 	mov	r13, 24(sp)
-	mov	r14, 22(sp)
+	mov	r14, 16(sp)
 	; ascon_aead128.ae:61: if n > 0 {
 	mov	#0, r15
 	cmp	r14, r15
@@ -1757,10 +1743,10 @@ ascon_aead128_absorb_ad:
 	mov	#0, 0(sp)
 	mov	#0, r9
 	cmp	r15, r9
-	mov	r15, 20(sp)
+	mov	r15, 10(sp)
 	mov	r9, r15
 	subc	r13, r15
-	mov	r13, 18(sp)
+	mov	r13, 8(sp)
 	jc	.Lascon_aead128_absorb_ad_done4
 .Lascon_aead128_absorb_ad_loop3:
 	; ascon_aead128.ae:63: off = rate * i
@@ -1780,7 +1766,7 @@ ascon_aead128_absorb_ad:
 	and	#15, r14
 	bis	r14, r15
 	; ascon_aead128.ae:64: count = if n - off < rate then n - off else rate
-	mov	22(sp), r8
+	mov	16(sp), r8
 	mov	#0, r7
 	sub	r6, r8
 	subc	r15, r7
@@ -1803,14 +1789,14 @@ ascon_aead128_absorb_ad:
 	bit	#1, r6
 	jnz	.Lascon_aead128_absorb_ad_bytes5
 .Lascon_aead128_absorb_ad_words6:
-	mov	@r6, 2(sp)
-	mov	2(r6), 4(sp)
-	mov	4(r6), 6(sp)
-	mov	6(r6), 8(sp)
-	mov	8(r6), 16(sp)
-	mov	10(r6), 14(sp)
-	mov	12(r6), 12(sp)
-	mov	14(r6), 10(sp)
+	mov	@r6+, 2(sp)
+	mov	@r6+, 4(sp)
+	mov	@r6+, 6(sp)
+	mov	@r6+, 12(sp)
+	mov	@r6+, 18(sp)
+	mov	@r6+, 20(sp)
+	mov	@r6+, 22(sp)
+	mov	@r6+, 14(sp)
 	jmp	.Lascon_aead128_absorb_ad_join7
 .Lascon_aead128_absorb_ad_bytes5:
 	mov	sp, r11
@@ -1906,7 +1892,7 @@ ascon_aead128_absorb_ad:
 	mov	6(sp), r14
 	xor	4(r10), r14
 	xor	r4, r14
-	mov	8(sp), r15
+	mov	12(sp), r15
 	xor	6(r10), r15
 	xor	r5, r15
 	; ascon_aead128.ae:41: s[0] = r[63:0]
@@ -1915,16 +1901,16 @@ ascon_aead128_absorb_ad:
 	mov	r14, 4(r10)
 	mov	r15, 6(r10)
 	; ascon_aead128.ae:65: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	16(sp), r12
+	mov	18(sp), r12
 	xor	8(r10), r12
 	xor	r6, r12
-	mov	14(sp), r13
+	mov	20(sp), r13
 	xor	10(r10), r13
 	xor	r7, r13
-	mov	12(sp), r14
+	mov	22(sp), r14
 	xor	12(r10), r14
 	xor	r8, r14
-	mov	10(sp), r15
+	mov	14(sp), r15
 	xor	14(r10), r15
 	xor	r11, r15
 	; ascon_aead128.ae:42: s[1] = r[127:64]
@@ -1938,9 +1924,9 @@ ascon_aead128_absorb_ad:
 	call	#ascon_aead128_P_permute
 	add	#1, 0(sp)
 	addc	#0, r9
-	cmp	20(sp), 0(sp)
+	cmp	10(sp), 0(sp)
 	mov	r9, r15
-	subc	18(sp), r15
+	subc	8(sp), r15
 	jnc	.Lascon_aead128_absorb_ad_loop3
 .Lascon_aead128_absorb_ad_done4:
 	jmp	.Lascon_aead128_absorb_ad_endif2

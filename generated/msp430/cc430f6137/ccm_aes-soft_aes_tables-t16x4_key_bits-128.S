@@ -6,7 +6,7 @@
 
 ; --- ccm_key_setup: ccm.key_setup
 ;     frame 16 bytes (0 spill slots, locals 16), saves r6, r7, r8, r9, r10
-;     estimated 236 bytes of code
+;     estimated 222 bytes of code
 	.section .text.ccm_key_setup,"ax",@progbits
 	.global ccm_key_setup
 	.type ccm_key_setup, @function
@@ -17,14 +17,14 @@ ccm_key_setup:
 	bit	#1, r12
 	jnz	.Lccm_key_setup_bytes1
 .Lccm_key_setup_words2:
-	mov	@r12, r6
-	mov	2(r12), r7
-	mov	4(r12), r8
-	mov	6(r12), r9
-	mov	8(r12), r10
-	mov	10(r12), r11
-	mov	12(r12), r13
-	mov	14(r12), r15
+	mov	@r12+, r6
+	mov	@r12+, r7
+	mov	@r12+, r8
+	mov	@r12+, r9
+	mov	@r12+, r10
+	mov	@r12+, r11
+	mov	@r12+, r13
+	mov	@r12+, r15
 	jmp	.Lccm_key_setup_join3
 .Lccm_key_setup_bytes1:
 	mov	sp, r10
@@ -116,33 +116,27 @@ ccm_key_setup:
 
 
 ; --- ccm_encrypt_with: ccm.encrypt_with
-;     frame 170 bytes (33 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1574 bytes of code
+;     frame 158 bytes (27 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1538 bytes of code
 	.section .text.ccm_encrypt_with,"ax",@progbits
 	.global ccm_encrypt_with
 	.type ccm_encrypt_with, @function
 	.balign 2
 ccm_encrypt_with:
 	pushm.w	#7, r10
-	sub	#170, sp
-	mov	186(sp), 54(sp)
-	mov	188(sp), 64(sp)
-	mov	190(sp), 60(sp)
-	mov	192(sp), 62(sp)
-	mov	196(sp), 72(sp)
-	mov	198(sp), 70(sp)
+	sub	#158, sp
 	; ccm.ae:89: y = mac_header(ks, nonce, ad, n, len(tag))
-	mov	60(sp), 74(sp)
-	mov	#0, 76(sp)
+	mov	178(sp), 62(sp)
+	mov	#0, 64(sp)
 	mov	sp, r4
-	add	#74, r4
-	mov	70(sp), 78(sp)
-	mov	#0, 80(sp)
+	add	#62, r4
+	mov	186(sp), 66(sp)
+	mov	#0, 68(sp)
 	mov	sp, r5
-	add	#78, r5
+	add	#66, r5
 	mov	sp, r11
-	add	#90, r11
-	mov	54(sp), 0(sp)
+	add	#78, r11
+	mov	174(sp), 0(sp)
 	mov	r4, 2(sp)
 	mov	r5, 4(sp)
 	mov	r11, 6(sp)
@@ -320,14 +314,14 @@ ccm_encrypt_with:
 	cmp	#1, r13
 	jnc	.Lccm_encrypt_with_nob11
 	add	r4, r12
-	mov	r12, 66(sp)
+	mov	r12, 58(sp)
 	mov	r12, r14
 	mov.b	@r14, r9
 .Lccm_encrypt_with_nob11:
 	clr	r14
 	cmp	#2, r13
 	jnc	.Lccm_encrypt_with_nob12
-	mov	66(sp), r14
+	mov	58(sp), r14
 	mov.b	1(r14), r14
 .Lccm_encrypt_with_nob12:
 	swpb	r9
@@ -351,14 +345,14 @@ ccm_encrypt_with:
 	cmp	#1, r13
 	jnc	.Lccm_encrypt_with_nob13
 	add	r4, r12
-	mov	r12, 68(sp)
+	mov	r12, 60(sp)
 	mov	r12, r14
 	mov.b	@r14, r10
 .Lccm_encrypt_with_nob13:
 	clr	r14
 	cmp	#2, r13
 	jnc	.Lccm_encrypt_with_nob14
-	mov	68(sp), r14
+	mov	60(sp), r14
 	mov.b	1(r14), r14
 .Lccm_encrypt_with_nob14:
 	swpb	r10
@@ -373,23 +367,23 @@ ccm_encrypt_with:
 	xor.b	r14, r5
 	xor	r15, r5
 	; ccm.ae:91: s0 = E.encrypt_block(ks, j0)
-	mov	r6, 74(sp)
-	mov	r7, 76(sp)
-	mov	44(sp), 78(sp)
-	mov	42(sp), 80(sp)
-	mov	r8, 82(sp)
-	mov	r9, 84(sp)
-	mov	r10, 86(sp)
-	mov	r5, 88(sp)
+	mov	r6, 62(sp)
+	mov	r7, 64(sp)
+	mov	44(sp), 66(sp)
+	mov	42(sp), 68(sp)
+	mov	r8, 70(sp)
+	mov	r9, 72(sp)
+	mov	r10, 74(sp)
+	mov	r5, 76(sp)
 	mov	sp, r13
-	add	#74, r13
+	add	#62, r13
 	mov	sp, r14
-	add	#106, r14
+	add	#94, r14
 	mov	46(sp), r12
 	call	#ccm_E_encrypt_block
 	add	#1, r6
 	addc	#0, r7
-	mov	60(sp), r14
+	mov	178(sp), r14
 	add	#15, r14
 	mov	#0, r15
 	addc	#0, r15
@@ -403,28 +397,28 @@ ccm_encrypt_with:
 	mov	#0, 28(sp)
 	mov	r6, 40(sp)
 	mov	r7, 38(sp)
-	mov	r8, 58(sp)
-	mov	r9, 56(sp)
+	mov	r8, 56(sp)
+	mov	r9, 54(sp)
 	mov	r10, 52(sp)
 	mov	r5, 50(sp)
-	mov	90(sp), 18(sp)
-	mov	92(sp), 16(sp)
-	mov	94(sp), 14(sp)
-	mov	96(sp), 36(sp)
-	mov	98(sp), 34(sp)
-	mov	100(sp), 32(sp)
-	mov	102(sp), 30(sp)
-	mov	104(sp), 24(sp)
+	mov	78(sp), 18(sp)
+	mov	80(sp), 16(sp)
+	mov	82(sp), 14(sp)
+	mov	84(sp), 36(sp)
+	mov	86(sp), 34(sp)
+	mov	88(sp), 32(sp)
+	mov	90(sp), 30(sp)
+	mov	92(sp), 24(sp)
 	cmp	r15, 28(sp)
 	jc	.Lccm_encrypt_with_done17
 .Lccm_encrypt_with_loop16:
 	mov	28(sp), r5
 	and	#4095, r5
 	rlam.w	#4, r5
-	mov	60(sp), r6
+	mov	178(sp), r6
 	sub	r5, r6
 	mov	r5, r10
-	add	64(sp), r10
+	add	176(sp), r10
 	cmp	#16, r6
 	jnc	.Lccm_encrypt_with_bytes18
 	bit	#1, r10
@@ -441,7 +435,7 @@ ccm_encrypt_with:
 	jmp	.Lccm_encrypt_with_join20
 .Lccm_encrypt_with_bytes18:
 	mov	sp, r11
-	add	#122, r11
+	add	#110, r11
 	mov	r11, r12
 	mov	#16, r13
 	mov	r6, r15
@@ -461,18 +455,18 @@ ccm_encrypt_with:
 	jmp	.Lccm_encrypt_with_words19
 .Lccm_encrypt_with_join20:
 	; ccm.ae:96: u = E.encrypt_block(ks, j)
-	mov	40(sp), 74(sp)
-	mov	38(sp), 76(sp)
-	mov	44(sp), 78(sp)
-	mov	42(sp), 80(sp)
-	mov	58(sp), 82(sp)
-	mov	56(sp), 84(sp)
-	mov	52(sp), 86(sp)
-	mov	50(sp), 88(sp)
+	mov	40(sp), 62(sp)
+	mov	38(sp), 64(sp)
+	mov	44(sp), 66(sp)
+	mov	42(sp), 68(sp)
+	mov	56(sp), 70(sp)
+	mov	54(sp), 72(sp)
+	mov	52(sp), 74(sp)
+	mov	50(sp), 76(sp)
 	mov	sp, r13
-	add	#74, r13
+	add	#62, r13
 	mov	sp, r14
-	add	#138, r14
+	add	#126, r14
 	mov	46(sp), r12
 	swpb	12(sp)
 	swpb	10(sp)
@@ -496,40 +490,40 @@ ccm_encrypt_with:
 	xor	r8, 14(sp)
 	xor	r9, 16(sp)
 	xor	r10, 18(sp)
-	xor	138(sp), r10
+	xor	126(sp), r10
 	mov	r10, 26(sp)
-	xor	140(sp), r9
+	xor	128(sp), r9
 	mov	r9, 22(sp)
-	xor	142(sp), r8
+	xor	130(sp), r8
 	mov	r8, 20(sp)
-	xor	144(sp), r7
-	xor	146(sp), r4
+	xor	132(sp), r7
+	xor	134(sp), r4
 	mov	8(sp), r8
-	xor	148(sp), r8
+	xor	136(sp), r8
 	mov	10(sp), r9
-	xor	150(sp), r9
+	xor	138(sp), r9
 	mov	12(sp), r10
-	xor	152(sp), r10
+	xor	140(sp), r10
 	; ccm.ae:99: y = E.encrypt_block(ks, s)
-	mov	18(sp), 74(sp)
-	mov	16(sp), 76(sp)
-	mov	14(sp), 78(sp)
-	mov	r11, 80(sp)
-	mov	r12, 82(sp)
-	mov	r13, 84(sp)
-	mov	r14, 86(sp)
-	mov	r15, 88(sp)
+	mov	18(sp), 62(sp)
+	mov	16(sp), 64(sp)
+	mov	14(sp), 66(sp)
+	mov	r11, 68(sp)
+	mov	r12, 70(sp)
+	mov	r13, 72(sp)
+	mov	r14, 74(sp)
+	mov	r15, 76(sp)
 	mov	sp, r13
-	add	#74, r13
+	add	#62, r13
 	mov	sp, r14
-	add	#154, r14
+	add	#142, r14
 	mov	46(sp), r12
 	call	#ccm_E_encrypt_block
 	; ccm.ae:100: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
 	mov	20(sp), r13
 	mov	22(sp), r14
 	mov	26(sp), r15
-	add	62(sp), r5
+	add	180(sp), r5
 	cmp	#16, r6
 	swpb	r10
 	swpb	r9
@@ -552,16 +546,16 @@ ccm_encrypt_with:
 	mov	r15, 14(r5)
 	jmp	.Lccm_encrypt_with_stored24
 .Lccm_encrypt_with_bytes23:
-	mov	r10, 122(sp)
-	mov	r9, 124(sp)
-	mov	r8, 126(sp)
-	mov	r4, 128(sp)
-	mov	r7, 130(sp)
-	mov	r13, 132(sp)
-	mov	r14, 134(sp)
-	mov	r15, 136(sp)
+	mov	r10, 110(sp)
+	mov	r9, 112(sp)
+	mov	r8, 114(sp)
+	mov	r4, 116(sp)
+	mov	r7, 118(sp)
+	mov	r13, 120(sp)
+	mov	r14, 122(sp)
+	mov	r15, 124(sp)
 	mov	sp, r15
-	add	#122, r15
+	add	#110, r15
 	cmp	#16, r6
 	jnc	.Lccm_encrypt_with_cnt25
 	mov	#16, r6
@@ -581,37 +575,37 @@ ccm_encrypt_with:
 	addc	#0, r15
 	mov	r14, 40(sp)
 	mov	r15, 38(sp)
-	mov	154(sp), 18(sp)
-	mov	156(sp), 16(sp)
-	mov	158(sp), 14(sp)
-	mov	160(sp), 36(sp)
-	mov	162(sp), 34(sp)
-	mov	164(sp), 32(sp)
-	mov	166(sp), 30(sp)
-	mov	168(sp), 24(sp)
+	mov	142(sp), 18(sp)
+	mov	144(sp), 16(sp)
+	mov	146(sp), 14(sp)
+	mov	148(sp), 36(sp)
+	mov	150(sp), 34(sp)
+	mov	152(sp), 32(sp)
+	mov	154(sp), 30(sp)
+	mov	156(sp), 24(sp)
 	add	#1, 28(sp)
 	cmp	48(sp), 28(sp)
 	jnc	.Lccm_encrypt_with_loop16
 .Lccm_encrypt_with_done17:
 	mov	18(sp), r7
-	xor	106(sp), r7
+	xor	94(sp), r7
 	mov	16(sp), r8
-	xor	108(sp), r8
+	xor	96(sp), r8
 	mov	14(sp), r9
-	xor	110(sp), r9
+	xor	98(sp), r9
 	mov	36(sp), r10
-	xor	112(sp), r10
+	xor	100(sp), r10
 	mov	34(sp), r11
-	xor	114(sp), r11
+	xor	102(sp), r11
 	mov	32(sp), r12
-	xor	116(sp), r12
+	xor	104(sp), r12
 	mov	30(sp), r14
-	xor	118(sp), r14
+	xor	106(sp), r14
 	mov	24(sp), r15
-	xor	120(sp), r15
+	xor	108(sp), r15
 	; ccm.ae:102: store_be(tag, 0, y ^ s0, len(tag))
-	mov	72(sp), r13
-	cmp	#16, 70(sp)
+	mov	184(sp), r13
+	cmp	#16, 186(sp)
 	jnc	.Lccm_encrypt_with_bytes27
 	bit	#1, r13
 	jnz	.Lccm_encrypt_with_bytes27
@@ -634,24 +628,24 @@ ccm_encrypt_with:
 	jmp	.Lccm_encrypt_with_stored28
 .Lccm_encrypt_with_bytes27:
 	swpb	r15
-	mov	r15, 122(sp)
+	mov	r15, 110(sp)
 	swpb	r14
-	mov	r14, 124(sp)
+	mov	r14, 112(sp)
 	swpb	r12
-	mov	r12, 126(sp)
+	mov	r12, 114(sp)
 	swpb	r11
-	mov	r11, 128(sp)
+	mov	r11, 116(sp)
 	swpb	r10
-	mov	r10, 130(sp)
+	mov	r10, 118(sp)
 	swpb	r9
-	mov	r9, 132(sp)
+	mov	r9, 120(sp)
 	swpb	r8
-	mov	r8, 134(sp)
+	mov	r8, 122(sp)
 	swpb	r7
-	mov	r7, 136(sp)
-	mov	70(sp), r15
+	mov	r7, 124(sp)
+	mov	186(sp), r15
 	mov	sp, r14
-	add	#122, r14
+	add	#110, r14
 	cmp	#16, r15
 	jnc	.Lccm_encrypt_with_cnt29
 	mov	#16, r15
@@ -665,45 +659,38 @@ ccm_encrypt_with:
 	dec	r15
 	jnz	.Lccm_encrypt_with_cpy30
 .Lccm_encrypt_with_stored28:
-	add	#170, sp
+	add	#158, sp
 	popm.w	#7, r10
 	ret
 	.size ccm_encrypt_with, .-ccm_encrypt_with
 
 
 ; --- ccm_decrypt_with: ccm.decrypt_with
-;     frame 196 bytes (46 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2508 bytes of code
+;     frame 182 bytes (39 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2452 bytes of code
 	.section .text.ccm_decrypt_with,"ax",@progbits
 	.global ccm_decrypt_with
 	.type ccm_decrypt_with, @function
 	.balign 2
 ccm_decrypt_with:
 	pushm.w	#7, r10
-	sub	#196, sp
-	mov	212(sp), 42(sp)
-	mov	214(sp), 80(sp)
-	mov	216(sp), 72(sp)
-	mov	218(sp), 96(sp)
-	mov	220(sp), 94(sp)
-	mov	222(sp), 78(sp)
-	mov	226(sp), 98(sp)
+	sub	#182, sp
 	; ccm.ae:110: y = mac_header(ks, nonce, ad, n, len(tag))
-	mov	72(sp), 100(sp)
-	mov	#0, 102(sp)
+	mov	202(sp), 86(sp)
+	mov	#0, 88(sp)
 	mov	sp, r4
-	add	#100, r4
-	mov	94(sp), 104(sp)
-	mov	#0, 106(sp)
+	add	#86, r4
+	mov	206(sp), 90(sp)
+	mov	#0, 92(sp)
 	mov	sp, r5
-	add	#104, r5
+	add	#90, r5
 	mov	sp, r11
-	add	#116, r11
-	mov	42(sp), 0(sp)
+	add	#102, r11
+	mov	198(sp), 0(sp)
 	mov	r4, 2(sp)
 	mov	r5, 4(sp)
 	mov	r11, 6(sp)
-	mov	r12, 56(sp)
+	mov	r12, 54(sp)
 	mov	r13, r4
 	mov	r14, r5
 	call	#ccm_mac_header
@@ -908,14 +895,14 @@ ccm_decrypt_with:
 	cmp	#1, r13
 	jnc	.Lccm_decrypt_with_nob13
 	add	r4, r12
-	mov	r12, 70(sp)
+	mov	r12, 68(sp)
 	mov	r12, r14
 	mov.b	@r14, r10
 .Lccm_decrypt_with_nob13:
 	clr	r14
 	cmp	#2, r13
 	jnc	.Lccm_decrypt_with_nob14
-	mov	70(sp), r14
+	mov	68(sp), r14
 	mov.b	1(r14), r14
 .Lccm_decrypt_with_nob14:
 	swpb	r10
@@ -930,23 +917,23 @@ ccm_decrypt_with:
 	xor.b	r14, r5
 	xor	r15, r5
 	; ccm.ae:112: s0 = E.encrypt_block(ks, j0)
-	mov	r6, 100(sp)
-	mov	r7, 102(sp)
-	mov	34(sp), 104(sp)
-	mov	32(sp), 106(sp)
-	mov	r8, 108(sp)
-	mov	r9, 110(sp)
-	mov	r10, 112(sp)
-	mov	r5, 114(sp)
+	mov	r6, 86(sp)
+	mov	r7, 88(sp)
+	mov	34(sp), 90(sp)
+	mov	32(sp), 92(sp)
+	mov	r8, 94(sp)
+	mov	r9, 96(sp)
+	mov	r10, 98(sp)
+	mov	r5, 100(sp)
 	mov	sp, r13
-	add	#100, r13
+	add	#86, r13
 	mov	sp, r14
-	add	#132, r14
-	mov	56(sp), r12
+	add	#118, r14
+	mov	54(sp), r12
 	call	#ccm_E_encrypt_block
 	add	#1, r6
 	addc	#0, r7
-	mov	72(sp), r14
+	mov	202(sp), r14
 	add	#15, r14
 	mov	#0, r15
 	addc	#0, r15
@@ -955,23 +942,23 @@ ccm_decrypt_with:
 	swpb	r15
 	rlam.w	#4, r15
 	bis	r14, r15
-	mov	r15, 60(sp)
+	mov	r15, 58(sp)
 	; ccm.ae:114: for i in 0..(n + 15) / 16 {
 	mov	#0, 36(sp)
 	mov	r6, 28(sp)
 	mov	r7, 26(sp)
-	mov	r8, 68(sp)
-	mov	r9, 66(sp)
-	mov	r10, 64(sp)
-	mov	r5, 62(sp)
-	mov	116(sp), 44(sp)
-	mov	118(sp), 46(sp)
-	mov	120(sp), 38(sp)
-	mov	122(sp), 48(sp)
-	mov	124(sp), 52(sp)
-	mov	126(sp), 50(sp)
-	mov	128(sp), 54(sp)
-	mov	130(sp), 58(sp)
+	mov	r8, 66(sp)
+	mov	r9, 64(sp)
+	mov	r10, 62(sp)
+	mov	r5, 60(sp)
+	mov	102(sp), 42(sp)
+	mov	104(sp), 44(sp)
+	mov	106(sp), 38(sp)
+	mov	108(sp), 46(sp)
+	mov	110(sp), 50(sp)
+	mov	112(sp), 48(sp)
+	mov	114(sp), 52(sp)
+	mov	116(sp), 56(sp)
 	cmp	r15, 36(sp)
 	jc	.Lccm_decrypt_with_done17
 .Lccm_decrypt_with_loop16:
@@ -981,13 +968,13 @@ ccm_decrypt_with:
 	mov	r15, 30(sp)
 	mov.b	37(sp), r15
 	rrum.w	#4, r15
-	mov	72(sp), r10
+	mov	202(sp), r10
 	mov	30(sp), r14
 	sub	r14, r10
 	mov	#0, r8
 	subc	r15, r8
 	mov	r14, r4
-	add	80(sp), r4
+	add	200(sp), r4
 	cmp	#16, r10
 	jnc	.Lccm_decrypt_with_bytes18
 	bit	#1, r4
@@ -1004,7 +991,7 @@ ccm_decrypt_with:
 	jmp	.Lccm_decrypt_with_join20
 .Lccm_decrypt_with_bytes18:
 	mov	sp, r11
-	add	#148, r11
+	add	#134, r11
 	mov	r11, r12
 	mov	#16, r13
 	mov	r10, r15
@@ -1024,19 +1011,19 @@ ccm_decrypt_with:
 	jmp	.Lccm_decrypt_with_words19
 .Lccm_decrypt_with_join20:
 	; ccm.ae:117: u = E.encrypt_block(ks, j)
-	mov	28(sp), 100(sp)
-	mov	26(sp), 102(sp)
-	mov	34(sp), 104(sp)
-	mov	32(sp), 106(sp)
-	mov	68(sp), 108(sp)
-	mov	66(sp), 110(sp)
-	mov	64(sp), 112(sp)
-	mov	62(sp), 114(sp)
+	mov	28(sp), 86(sp)
+	mov	26(sp), 88(sp)
+	mov	34(sp), 90(sp)
+	mov	32(sp), 92(sp)
+	mov	66(sp), 94(sp)
+	mov	64(sp), 96(sp)
+	mov	62(sp), 98(sp)
+	mov	60(sp), 100(sp)
 	mov	sp, r13
-	add	#100, r13
+	add	#86, r13
 	mov	sp, r14
-	add	#164, r14
-	mov	56(sp), r12
+	add	#150, r14
+	mov	54(sp), r12
 	swpb	18(sp)
 	swpb	14(sp)
 	swpb	10(sp)
@@ -1048,20 +1035,20 @@ ccm_decrypt_with:
 	call	#ccm_E_encrypt_block
 	add	#1, 28(sp)
 	addc	#0, 26(sp)
-	xor	164(sp), r4
+	xor	150(sp), r4
 	mov	r4, 24(sp)
-	xor	166(sp), r5
+	xor	152(sp), r5
 	mov	r5, 22(sp)
-	xor	168(sp), r7
+	xor	154(sp), r7
 	mov	r7, 20(sp)
-	xor	170(sp), r6
-	xor	172(sp), r9
+	xor	156(sp), r6
+	xor	158(sp), r9
 	mov	r9, 12(sp)
 	mov	10(sp), r9
-	xor	174(sp), r9
-	xor	176(sp), 14(sp)
+	xor	160(sp), r9
+	xor	162(sp), 14(sp)
 	mov	18(sp), r7
-	xor	178(sp), r7
+	xor	164(sp), r7
 	mov	r10, r15
 	sub	#16, r15
 	mov	r8, r15
@@ -1244,7 +1231,7 @@ ccm_decrypt_with:
 .Lccm_decrypt_with_endif24:
 	; ccm.ae:120: store_be(msg, off, m, n - off)
 	mov	30(sp), r13
-	add	78(sp), r13
+	add	208(sp), r13
 	mov	r9, r4
 	mov	r8, r5
 	mov	8(sp), r6
@@ -1275,16 +1262,16 @@ ccm_decrypt_with:
 	mov	r15, 14(r13)
 	jmp	.Lccm_decrypt_with_stored26
 .Lccm_decrypt_with_bytes25:
-	mov	r4, 148(sp)
-	mov	r5, 150(sp)
-	mov	r6, 152(sp)
-	mov	r7, 154(sp)
-	mov	r11, 156(sp)
-	mov	r12, 158(sp)
-	mov	r14, 160(sp)
-	mov	r15, 162(sp)
+	mov	r4, 134(sp)
+	mov	r5, 136(sp)
+	mov	r6, 138(sp)
+	mov	r7, 140(sp)
+	mov	r11, 142(sp)
+	mov	r12, 144(sp)
+	mov	r14, 146(sp)
+	mov	r15, 148(sp)
 	mov	sp, r14
-	add	#148, r14
+	add	#134, r14
 	mov	r10, r15
 	cmp	#16, r15
 	jnc	.Lccm_decrypt_with_cnt27
@@ -1300,67 +1287,67 @@ ccm_decrypt_with:
 	jnz	.Lccm_decrypt_with_cpy28
 .Lccm_decrypt_with_stored26:
 	mov	24(sp), r10
-	xor	44(sp), r10
+	xor	42(sp), r10
 	mov	22(sp), r11
-	xor	46(sp), r11
+	xor	44(sp), r11
 	mov	20(sp), r12
 	xor	38(sp), r12
 	mov	16(sp), r13
-	xor	48(sp), r13
+	xor	46(sp), r13
 	mov	12(sp), r14
-	xor	52(sp), r14
+	xor	50(sp), r14
 	mov	8(sp), r15
-	xor	50(sp), r15
-	xor	54(sp), r8
-	xor	58(sp), r9
+	xor	48(sp), r15
+	xor	52(sp), r8
+	xor	56(sp), r9
 	; ccm.ae:121: y = E.encrypt_block(ks, m ^ y)
-	mov	r10, 100(sp)
-	mov	r11, 102(sp)
-	mov	r12, 104(sp)
-	mov	r13, 106(sp)
-	mov	r14, 108(sp)
-	mov	r15, 110(sp)
-	mov	r8, 112(sp)
-	mov	r9, 114(sp)
+	mov	r10, 86(sp)
+	mov	r11, 88(sp)
+	mov	r12, 90(sp)
+	mov	r13, 92(sp)
+	mov	r14, 94(sp)
+	mov	r15, 96(sp)
+	mov	r8, 98(sp)
+	mov	r9, 100(sp)
 	mov	sp, r13
-	add	#100, r13
+	add	#86, r13
 	mov	sp, r14
-	add	#180, r14
-	mov	56(sp), r12
+	add	#166, r14
+	mov	54(sp), r12
 	call	#ccm_E_encrypt_block
-	mov	180(sp), 44(sp)
-	mov	182(sp), 46(sp)
-	mov	184(sp), 38(sp)
-	mov	186(sp), 48(sp)
-	mov	188(sp), 52(sp)
-	mov	190(sp), 50(sp)
-	mov	192(sp), 54(sp)
-	mov	194(sp), 58(sp)
+	mov	166(sp), 42(sp)
+	mov	168(sp), 44(sp)
+	mov	170(sp), 38(sp)
+	mov	172(sp), 46(sp)
+	mov	174(sp), 50(sp)
+	mov	176(sp), 48(sp)
+	mov	178(sp), 52(sp)
+	mov	180(sp), 56(sp)
 	add	#1, 36(sp)
-	cmp	60(sp), 36(sp)
+	cmp	58(sp), 36(sp)
 	jnc	.Lccm_decrypt_with_loop16
 .Lccm_decrypt_with_done17:
-	mov	96(sp), r10
-	cmp	#16, 94(sp)
+	mov	204(sp), r10
+	cmp	#16, 206(sp)
 	jnc	.Lccm_decrypt_with_bytes29
 	bit	#1, r10
 	jnz	.Lccm_decrypt_with_bytes29
 .Lccm_decrypt_with_words30:
-	mov	@r10, 92(sp)
-	mov	2(r10), 90(sp)
-	mov	4(r10), 88(sp)
-	mov	6(r10), 86(sp)
-	mov	8(r10), 84(sp)
-	mov	10(r10), 82(sp)
-	mov	12(r10), 76(sp)
-	mov	14(r10), 74(sp)
+	mov	@r10+, 84(sp)
+	mov	@r10+, 82(sp)
+	mov	@r10+, 80(sp)
+	mov	@r10+, 78(sp)
+	mov	@r10+, 76(sp)
+	mov	@r10+, 74(sp)
+	mov	@r10+, 72(sp)
+	mov	@r10+, 70(sp)
 	jmp	.Lccm_decrypt_with_join31
 .Lccm_decrypt_with_bytes29:
 	mov	sp, r11
-	add	#148, r11
+	add	#134, r11
 	mov	r11, r12
 	mov	#16, r13
-	mov	94(sp), r15
+	mov	206(sp), r15
 .Lccm_decrypt_with_cpy32:
 	clr	r14
 	tst	r15
@@ -1376,19 +1363,19 @@ ccm_decrypt_with:
 	mov	r11, r10
 	jmp	.Lccm_decrypt_with_words30
 .Lccm_decrypt_with_join31:
-	xor	132(sp), 44(sp)
-	xor	134(sp), 46(sp)
-	xor	136(sp), 38(sp)
-	mov	48(sp), r7
-	xor	138(sp), r7
-	xor	140(sp), 52(sp)
-	mov	50(sp), r6
-	xor	142(sp), r6
-	mov	54(sp), r13
-	xor	144(sp), r13
-	mov	58(sp), r12
-	xor	146(sp), r12
-	mov	94(sp), r15
+	xor	118(sp), 42(sp)
+	xor	120(sp), 44(sp)
+	xor	122(sp), 38(sp)
+	mov	46(sp), r7
+	xor	124(sp), r7
+	xor	126(sp), 50(sp)
+	mov	48(sp), r6
+	xor	128(sp), r6
+	mov	52(sp), r13
+	xor	130(sp), r13
+	mov	56(sp), r12
+	xor	132(sp), r12
+	mov	206(sp), r15
 	sub	#16, r15
 	mov	#0, r15
 	subc	#0, r15
@@ -1397,23 +1384,23 @@ ccm_decrypt_with:
 	xor	#1, r15
 	; ccm.ae:27: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
 	tst	r15
-	swpb	92(sp)
-	swpb	90(sp)
-	swpb	88(sp)
-	swpb	86(sp)
 	swpb	84(sp)
 	swpb	82(sp)
+	swpb	80(sp)
+	swpb	78(sp)
 	swpb	76(sp)
 	swpb	74(sp)
+	swpb	72(sp)
+	swpb	70(sp)
 	jz	.Lccm_decrypt_with_else34
-	mov	94(sp), r15
+	mov	206(sp), r15
 	and	#8191, r15
 	rlam.w	#3, r15
 	sub	#128, r15
 	clr	r11
 	adc	r11
 	xor	#1, r11
-	mov.b	95(sp), r14
+	mov.b	207(sp), r14
 	rrum.w	#4, r14
 	rrum.w	#1, r14
 	clr	r15
@@ -1422,7 +1409,7 @@ ccm_decrypt_with:
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	94(sp), r15
+	mov	206(sp), r15
 	mov	r15, r9
 	and	#1, r9
 	inv	r9
@@ -1495,7 +1482,7 @@ ccm_decrypt_with:
 	inv	r11
 	inc	r11
 	and	r11, r4
-	mov	46(sp), r9
+	mov	44(sp), r9
 	bic	r4, r9
 	mov	r15, r11
 	inv	r11
@@ -1559,9 +1546,9 @@ ccm_decrypt_with:
 	inv	r14
 	inc	r14
 	and	r14, r8
-	mov	44(sp), r14
+	mov	42(sp), r14
 	bic	r8, r14
-	mov	52(sp), r15
+	mov	50(sp), r15
 	bic	r11, r15
 	mov	r14, r8
 	mov	r7, r11
@@ -1570,29 +1557,29 @@ ccm_decrypt_with:
 	mov	r12, r14
 	jmp	.Lccm_decrypt_with_endif35
 .Lccm_decrypt_with_else34:
-	mov	44(sp), r8
-	mov	46(sp), r9
+	mov	42(sp), r8
+	mov	44(sp), r9
 	mov	38(sp), r10
 	mov	r7, r11
-	mov	52(sp), r5
+	mov	50(sp), r5
 	mov	r13, r7
 	mov	r12, r14
 .Lccm_decrypt_with_endif35:
-	mov	74(sp), r15
+	mov	70(sp), r15
 	xor	r8, r15
-	mov	76(sp), r8
+	mov	72(sp), r8
 	xor	r9, r8
-	mov	82(sp), r9
+	mov	74(sp), r9
 	xor	r10, r9
-	mov	84(sp), r10
+	mov	76(sp), r10
 	xor	r11, r10
-	mov	86(sp), r11
+	mov	78(sp), r11
 	xor	r5, r11
-	mov	88(sp), r12
+	mov	80(sp), r12
 	xor	r6, r12
-	mov	90(sp), r13
+	mov	82(sp), r13
 	xor	r7, r13
-	mov	92(sp), r7
+	mov	84(sp), r7
 	xor	r14, r7
 	sub	#1, r15
 	clr	r14
@@ -1633,9 +1620,9 @@ ccm_decrypt_with:
 	and	r12, r14
 	and	r13, r14
 	and	r15, r14
-	mov	98(sp), r15
+	mov	212(sp), r15
 	mov	r14, 0(r15)
-	add	#196, sp
+	add	#182, sp
 	popm.w	#7, r10
 	ret
 	.size ccm_decrypt_with, .-ccm_decrypt_with
@@ -1862,25 +1849,24 @@ ccm_E_encrypt_block:
 
 
 ; --- ccm_mac_header: ccm.mac_header
-;     frame 110 bytes (15 spill slots, locals 80), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1440 bytes of code
+;     frame 104 bytes (12 spill slots, locals 80), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1400 bytes of code
 	.section .text.ccm_mac_header,"ax",@progbits
 	.local ccm_mac_header
 	.type ccm_mac_header, @function
 	.balign 2
 ccm_mac_header:
 	pushm.w	#7, r10
-	sub	#110, sp
-	mov	126(sp), 10(sp)
-	mov	10(sp), r10
+	sub	#104, sp
+	mov	120(sp), r10
 	sub	#1, r10
 	clr	r10
 	adc	r10
-	mov	r10, 24(sp)
+	mov	r10, 20(sp)
 	inv	r10
 	inc	r10
 	and	#64, r10
-	mov	130(sp), r9
+	mov	124(sp), r9
 	mov	@r9, r9
 	sub	#2, r9
 	rrum.w	#1, r9
@@ -1892,7 +1878,7 @@ ccm_mac_header:
 	sub	r8, r9
 	sub	#1, r9
 	bis	r9, r10
-	mov	r10, 26(sp)
+	mov	r10, 22(sp)
 	mov	#13, r10
 	cmp	r8, r10
 	clr	r7
@@ -1909,11 +1895,9 @@ ccm_mac_header:
 	inc	r9
 	and	#13, r9
 	xor	#13, r9
-	mov	r12, 18(sp)
+	mov	r12, 16(sp)
 	mov	r13, r7
-	mov	r15, 16(sp)
-	mov	128(sp), 28(sp)
-	mov	132(sp), 20(sp)
+	mov	r15, 14(sp)
 	clr	r5
 	cmp	#1, r10
 	jnc	.Lccm_mac_header_nob1
@@ -2097,14 +2081,14 @@ ccm_mac_header:
 	cmp	#1, r5
 	jnc	.Lccm_mac_header_nob13
 	add	r7, r4
-	mov	r4, 22(sp)
+	mov	r4, 18(sp)
 	mov	r4, r15
 	mov.b	@r15, r6
 .Lccm_mac_header_nob13:
 	clr	r15
 	cmp	#2, r5
 	jnc	.Lccm_mac_header_nob14
-	mov	22(sp), r15
+	mov	18(sp), r15
 	mov.b	1(r15), r15
 .Lccm_mac_header_nob14:
 	swpb	r6
@@ -2114,52 +2098,52 @@ ccm_mac_header:
 	jnc	.Lccm_mac_header_nob15
 	mov.b	@r7, r5
 .Lccm_mac_header_nob15:
-	mov	26(sp), r15
+	mov	22(sp), r15
 	swpb	r15
 	mov	r15, r8
 	xor.b	r5, r8
 	xor	r15, r8
-	mov	28(sp), r7
-	bis	@r7, r10
-	bis	2(r7), r11
+	mov	122(sp), r7
+	bis	@r7+, r10
+	bis	@r7+, r11
 	; ccm.ae:60: y = E.encrypt_block(ks, block0(nonce, a, msg_len, tag_len))
-	mov	r10, 30(sp)
-	mov	r11, 32(sp)
-	mov	r12, 34(sp)
-	mov	r13, 36(sp)
-	mov	r14, 38(sp)
-	mov	r9, 40(sp)
-	mov	r6, 42(sp)
-	mov	r8, 44(sp)
+	mov	r10, 24(sp)
+	mov	r11, 26(sp)
+	mov	r12, 28(sp)
+	mov	r13, 30(sp)
+	mov	r14, 32(sp)
+	mov	r9, 34(sp)
+	mov	r6, 36(sp)
+	mov	r8, 38(sp)
 	mov	sp, r13
-	add	#30, r13
+	add	#24, r13
 	mov	sp, r14
-	add	#46, r14
-	mov	18(sp), r12
+	add	#40, r14
+	mov	16(sp), r12
 	call	#ccm_E_encrypt_block
 	; ccm.ae:61: if a != 0 {
-	tst	24(sp)
+	tst	20(sp)
 	jz	.Lccm_mac_header_else16
-	mov	16(sp), r10
-	cmp	#14, 10(sp)
+	mov	14(sp), r10
+	cmp	#14, 120(sp)
 	jnc	.Lccm_mac_header_bytes18
 	bit	#1, r10
 	jnz	.Lccm_mac_header_bytes18
 .Lccm_mac_header_words19:
-	mov	@r10, r14
-	mov	2(r10), r13
-	mov	4(r10), r12
-	mov	6(r10), r11
-	mov	8(r10), r8
-	mov	10(r10), r7
-	mov	12(r10), r6
+	mov	@r10+, r14
+	mov	@r10+, r13
+	mov	@r10+, r12
+	mov	@r10+, r11
+	mov	@r10+, r8
+	mov	@r10+, r7
+	mov	@r10+, r6
 	jmp	.Lccm_mac_header_join20
 .Lccm_mac_header_bytes18:
 	mov	sp, r11
-	add	#62, r11
+	add	#56, r11
 	mov	r11, r12
 	mov	#14, r13
-	mov	10(sp), r15
+	mov	120(sp), r15
 .Lccm_mac_header_cpy21:
 	clr	r14
 	tst	r15
@@ -2175,7 +2159,7 @@ ccm_mac_header:
 	mov	r11, r10
 	jmp	.Lccm_mac_header_words19
 .Lccm_mac_header_join20:
-	mov	10(sp), r15
+	mov	120(sp), r15
 	sub	#65280, r15
 	mov	#0, r15
 	subc	#0, r15
@@ -2194,24 +2178,24 @@ ccm_mac_header:
 	swpb	r6
 	jz	.Lccm_mac_header_else23
 	; ccm.ae:65: first = cat(0xfffe as u16, a, load_be(ad, 0, 10, a))
-	mov	16(sp), r10
-	cmp	#10, 10(sp)
+	mov	14(sp), r10
+	cmp	#10, 120(sp)
 	jnc	.Lccm_mac_header_bytes25
 	bit	#1, r10
 	jnz	.Lccm_mac_header_bytes25
 .Lccm_mac_header_words26:
-	mov	@r10, r12
-	mov	2(r10), r11
-	mov	4(r10), r13
-	mov	6(r10), r14
-	mov	8(r10), r15
+	mov	@r10+, r12
+	mov	@r10+, r11
+	mov	@r10+, r13
+	mov	@r10+, r14
+	mov	@r10+, r15
 	jmp	.Lccm_mac_header_join27
 .Lccm_mac_header_bytes25:
 	mov	sp, r11
-	add	#62, r11
+	add	#56, r11
 	mov	r11, r12
 	mov	#10, r13
-	mov	10(sp), r15
+	mov	120(sp), r15
 .Lccm_mac_header_cpy28:
 	clr	r14
 	tst	r15
@@ -2230,7 +2214,7 @@ ccm_mac_header:
 	mov	r15, r6
 	mov	r14, r7
 	mov	r13, r8
-	mov	10(sp), r13
+	mov	120(sp), r13
 	mov	#0, r14
 	mov	#65534, r15
 	mov	#6, r9
@@ -2242,40 +2226,40 @@ ccm_mac_header:
 	swpb	r12
 	jmp	.Lccm_mac_header_endif24
 .Lccm_mac_header_else23:
-	mov	10(sp), r15
+	mov	120(sp), r15
 	mov	#2, r9
 	mov	#0, r10
 .Lccm_mac_header_endif24:
-	xor	46(sp), r6
-	xor	48(sp), r7
-	xor	50(sp), r8
-	xor	52(sp), r11
-	xor	54(sp), r12
-	xor	56(sp), r13
-	xor	58(sp), r14
-	xor	60(sp), r15
+	xor	40(sp), r6
+	xor	42(sp), r7
+	xor	44(sp), r8
+	xor	46(sp), r11
+	xor	48(sp), r12
+	xor	50(sp), r13
+	xor	52(sp), r14
+	xor	54(sp), r15
 	; ccm.ae:68: y = E.encrypt_block(ks, y ^ first)
-	mov	r6, 30(sp)
-	mov	r7, 32(sp)
-	mov	r8, 34(sp)
-	mov	r11, 36(sp)
-	mov	r12, 38(sp)
-	mov	r13, 40(sp)
-	mov	r14, 42(sp)
-	mov	r15, 44(sp)
+	mov	r6, 24(sp)
+	mov	r7, 26(sp)
+	mov	r8, 28(sp)
+	mov	r11, 30(sp)
+	mov	r12, 32(sp)
+	mov	r13, 34(sp)
+	mov	r14, 36(sp)
+	mov	r15, 38(sp)
 	mov	sp, r13
-	add	#30, r13
+	add	#24, r13
 	mov	sp, r14
-	add	#78, r14
-	mov	18(sp), r12
+	add	#72, r14
+	mov	16(sp), r12
 	call	#ccm_E_encrypt_block
 	mov	#16, r15
 	sub	r9, r15
-	mov	r15, 12(sp)
+	mov	r15, 10(sp)
 	mov	#0, r11
 	subc	r10, r11
 	mov	r15, r14
-	mov	10(sp), r10
+	mov	120(sp), r10
 	sub	r10, r15
 	mov	r11, r15
 	subc	#0, r15
@@ -2299,27 +2283,27 @@ ccm_mac_header:
 	swpb	r14
 	rlam.w	#4, r14
 	bis	r10, r14
-	mov	r14, 14(sp)
+	mov	r14, 12(sp)
 	; ccm.ae:71: for i in 0..(rest + 15) / 16 {
 	mov	#0, r10
-	mov	78(sp), r7
-	mov	80(sp), 0(sp)
-	mov	82(sp), 2(sp)
-	mov	84(sp), 4(sp)
-	mov	86(sp), 6(sp)
-	mov	88(sp), 8(sp)
-	mov	90(sp), r14
-	mov	92(sp), r4
-	cmp	14(sp), r10
+	mov	72(sp), r7
+	mov	74(sp), 0(sp)
+	mov	76(sp), 2(sp)
+	mov	78(sp), 4(sp)
+	mov	80(sp), 6(sp)
+	mov	82(sp), 8(sp)
+	mov	84(sp), r14
+	mov	86(sp), r4
+	cmp	12(sp), r10
 	jc	.Lccm_mac_header_done31
 .Lccm_mac_header_loop30:
 	mov	r10, r8
 	and	#4095, r8
 	rlam.w	#4, r8
-	add	12(sp), r8
-	mov	10(sp), r9
+	add	10(sp), r8
+	mov	120(sp), r9
 	sub	r8, r9
-	add	16(sp), r8
+	add	14(sp), r8
 	cmp	#16, r9
 	jnc	.Lccm_mac_header_bytes32
 	bit	#1, r8
@@ -2336,7 +2320,7 @@ ccm_mac_header:
 	jmp	.Lccm_mac_header_join34
 .Lccm_mac_header_bytes32:
 	mov	sp, r11
-	add	#62, r11
+	add	#56, r11
 	mov	r11, r12
 	mov	#16, r13
 .Lccm_mac_header_cpy35:
@@ -2376,30 +2360,30 @@ ccm_mac_header:
 	swpb	r5
 	xor	r5, r4
 	; ccm.ae:73: y = E.encrypt_block(ks, y ^ load_be(ad, off, 16, a - off))
-	mov	r7, 30(sp)
-	mov	r8, 32(sp)
-	mov	r9, 34(sp)
-	mov	r11, 36(sp)
-	mov	r12, 38(sp)
-	mov	r13, 40(sp)
-	mov	r14, 42(sp)
-	mov	r4, 44(sp)
+	mov	r7, 24(sp)
+	mov	r8, 26(sp)
+	mov	r9, 28(sp)
+	mov	r11, 30(sp)
+	mov	r12, 32(sp)
+	mov	r13, 34(sp)
+	mov	r14, 36(sp)
+	mov	r4, 38(sp)
 	mov	sp, r13
-	add	#30, r13
+	add	#24, r13
 	mov	sp, r14
-	add	#94, r14
-	mov	18(sp), r12
+	add	#88, r14
+	mov	16(sp), r12
 	call	#ccm_E_encrypt_block
-	mov	94(sp), r7
-	mov	96(sp), 0(sp)
-	mov	98(sp), 2(sp)
-	mov	100(sp), 4(sp)
-	mov	102(sp), 6(sp)
-	mov	104(sp), 8(sp)
-	mov	106(sp), r14
-	mov	108(sp), r4
+	mov	88(sp), r7
+	mov	90(sp), 0(sp)
+	mov	92(sp), 2(sp)
+	mov	94(sp), 4(sp)
+	mov	96(sp), 6(sp)
+	mov	98(sp), 8(sp)
+	mov	100(sp), r14
+	mov	102(sp), r4
 	add	#1, r10
-	cmp	14(sp), r10
+	cmp	12(sp), r10
 	jnc	.Lccm_mac_header_loop30
 .Lccm_mac_header_done31:
 	mov	@sp, r9
@@ -2409,16 +2393,16 @@ ccm_mac_header:
 	mov	8(sp), r13
 	jmp	.Lccm_mac_header_endif17
 .Lccm_mac_header_else16:
-	mov	46(sp), r7
-	mov	48(sp), r9
-	mov	50(sp), r10
-	mov	52(sp), r11
-	mov	54(sp), r12
-	mov	56(sp), r13
-	mov	58(sp), r14
-	mov	60(sp), r4
+	mov	40(sp), r7
+	mov	42(sp), r9
+	mov	44(sp), r10
+	mov	46(sp), r11
+	mov	48(sp), r12
+	mov	50(sp), r13
+	mov	52(sp), r14
+	mov	54(sp), r4
 .Lccm_mac_header_endif17:
-	mov	20(sp), r8
+	mov	126(sp), r8
 	mov	r7, 0(r8)
 	mov	r9, 2(r8)
 	mov	r10, 4(r8)
@@ -2427,7 +2411,7 @@ ccm_mac_header:
 	mov	r13, 10(r8)
 	mov	r14, 12(r8)
 	mov	r4, 14(r8)
-	add	#110, sp
+	add	#104, sp
 	popm.w	#7, r10
 	ret
 	.size ccm_mac_header, .-ccm_mac_header

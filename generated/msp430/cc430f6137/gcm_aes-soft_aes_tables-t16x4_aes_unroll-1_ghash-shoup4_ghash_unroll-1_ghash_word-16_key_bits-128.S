@@ -6,7 +6,7 @@
 
 ; --- gcm_key_setup: gcm.key_setup
 ;     frame 52 bytes (2 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 792 bytes of code
+;     estimated 750 bytes of code
 	.section .text.gcm_key_setup,"ax",@progbits
 	.global gcm_key_setup
 	.type gcm_key_setup, @function
@@ -19,14 +19,14 @@ gcm_key_setup:
 	bit	#1, r12
 	jnz	.Lgcm_key_setup_bytes1
 .Lgcm_key_setup_words2:
-	mov	@r12, r6
-	mov	2(r12), r7
-	mov	4(r12), r8
-	mov	6(r12), r9
-	mov	8(r12), r10
-	mov	10(r12), r13
-	mov	12(r12), r14
-	mov	14(r12), r15
+	mov	@r12+, r6
+	mov	@r12+, r7
+	mov	@r12+, r8
+	mov	@r12+, r9
+	mov	@r12+, r10
+	mov	@r12+, r13
+	mov	@r12+, r14
+	mov	@r12+, r15
 	jmp	.Lgcm_key_setup_join3
 .Lgcm_key_setup_bytes1:
 	mov	sp, r10
@@ -275,22 +275,22 @@ gcm_key_setup:
 	rlam.w	#3, r6
 	rla	r6
 	add	r15, r6
-	mov	@r4, r8
-	xor	@r6, r8
-	mov	2(r4), r9
-	xor	2(r6), r9
-	mov	4(r4), r10
-	xor	4(r6), r10
-	mov	6(r4), r11
-	xor	6(r6), r11
-	mov	8(r4), r12
-	xor	8(r6), r12
-	mov	10(r4), r13
-	xor	10(r6), r13
-	mov	12(r4), r14
-	xor	12(r6), r14
-	mov	14(r4), r15
-	xor	14(r6), r15
+	mov	@r4+, r8
+	xor	@r6+, r8
+	mov	@r4+, r9
+	xor	@r6+, r9
+	mov	@r4+, r10
+	xor	@r6+, r10
+	mov	@r4+, r11
+	xor	@r6+, r11
+	mov	@r4+, r12
+	xor	@r6+, r12
+	mov	@r4+, r13
+	xor	@r6+, r13
+	mov	@r4+, r14
+	xor	@r6+, r14
+	mov	@r4+, r15
+	xor	@r6+, r15
 	mov	r8, 256(r7)
 	mov	r9, 258(r7)
 	mov	r10, 260(r7)
@@ -311,27 +311,21 @@ gcm_key_setup:
 
 
 ; --- gcm_encrypt_with: gcm.encrypt_with
-;     frame 234 bytes (45 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2404 bytes of code
+;     frame 222 bytes (39 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2344 bytes of code
 	.section .text.gcm_encrypt_with,"ax",@progbits
 	.global gcm_encrypt_with
 	.type gcm_encrypt_with, @function
 	.balign 2
 gcm_encrypt_with:
 	pushm.w	#7, r10
-	sub	#234, sp
-	mov	r12, 78(sp)
+	sub	#222, sp
+	mov	r12, 74(sp)
 	mov	r13, 60(sp)
 	mov	r14, 58(sp)
 	mov	r15, 56(sp)
-	mov	250(sp), r8
-	mov	252(sp), 74(sp)
-	mov	254(sp), 82(sp)
-	mov	256(sp), 76(sp)
-	mov	258(sp), 80(sp)
-	mov	262(sp), 86(sp)
-	mov	264(sp), 84(sp)
-	mov	74(sp), r15
+	mov	238(sp), r8
+	mov	240(sp), r15
 	add	#15, r15
 	mov	#0, r9
 	addc	#0, r9
@@ -356,7 +350,7 @@ gcm_encrypt_with:
 	mov	r10, r6
 	and	#4095, r6
 	rlam.w	#4, r6
-	mov	74(sp), r11
+	mov	240(sp), r11
 	sub	r6, r11
 	add	r8, r6
 	cmp	#16, r11
@@ -375,7 +369,7 @@ gcm_encrypt_with:
 	jmp	.Lgcm_encrypt_with_join5
 .Lgcm_encrypt_with_bytes3:
 	mov	sp, r12
-	add	#90, r12
+	add	#78, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lgcm_encrypt_with_cpy6:
@@ -418,28 +412,28 @@ gcm_encrypt_with:
 	swpb	r4
 	xor	r4, r15
 	; ghash.ae:212: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
-	mov	r5, 106(sp)
-	mov	r6, 108(sp)
-	mov	r7, 110(sp)
-	mov	r11, 112(sp)
-	mov	r12, 114(sp)
-	mov	r13, 116(sp)
-	mov	r14, 118(sp)
-	mov	r15, 120(sp)
+	mov	r5, 94(sp)
+	mov	r6, 96(sp)
+	mov	r7, 98(sp)
+	mov	r11, 100(sp)
+	mov	r12, 102(sp)
+	mov	r13, 104(sp)
+	mov	r14, 106(sp)
+	mov	r15, 108(sp)
 	mov	sp, r12
-	add	#106, r12
+	add	#94, r12
 	mov	sp, r14
-	add	#122, r14
+	add	#110, r14
 	mov	60(sp), r13
 	call	#gcm_G_mul_h
-	mov	122(sp), 28(sp)
-	mov	124(sp), 34(sp)
-	mov	126(sp), 36(sp)
-	mov	128(sp), 40(sp)
-	mov	130(sp), 42(sp)
-	mov	132(sp), 44(sp)
-	mov	134(sp), 50(sp)
-	mov	136(sp), 52(sp)
+	mov	110(sp), 28(sp)
+	mov	112(sp), 34(sp)
+	mov	114(sp), 36(sp)
+	mov	116(sp), 40(sp)
+	mov	118(sp), 42(sp)
+	mov	120(sp), 44(sp)
+	mov	122(sp), 50(sp)
+	mov	124(sp), 52(sp)
 	add	#1, r10
 	cmp	r9, r10
 	jnc	.Lgcm_encrypt_with_loop1
@@ -457,16 +451,16 @@ gcm_encrypt_with:
 	bit	#1, r11
 	jnz	.Lgcm_encrypt_with_bytes10
 .Lgcm_encrypt_with_words11:
-	mov	@r11, r8
-	mov	2(r11), r7
-	mov	4(r11), r6
-	mov	6(r11), r5
-	mov	8(r11), r4
-	mov	10(r11), r15
+	mov	@r11+, r8
+	mov	@r11+, r7
+	mov	@r11+, r6
+	mov	@r11+, r5
+	mov	@r11+, r4
+	mov	@r11+, r15
 	jmp	.Lgcm_encrypt_with_join12
 .Lgcm_encrypt_with_bytes10:
 	mov	sp, r12
-	add	#90, r12
+	add	#78, r12
 	mov	r12, r13
 	mov	#12, r14
 .Lgcm_encrypt_with_cpy13:
@@ -535,7 +529,7 @@ gcm_encrypt_with:
 	jmp	.Lgcm_encrypt_with_join19
 .Lgcm_encrypt_with_bytes17:
 	mov	sp, r11
-	add	#90, r11
+	add	#78, r11
 	mov	r11, r12
 	mov	#16, r13
 .Lgcm_encrypt_with_cpy20:
@@ -575,28 +569,28 @@ gcm_encrypt_with:
 	swpb	r4
 	xor	r4, r9
 	; ghash.ae:212: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
-	mov	r6, 106(sp)
-	mov	r15, 108(sp)
-	mov	r14, 110(sp)
-	mov	r13, 112(sp)
-	mov	r12, 114(sp)
-	mov	r11, 116(sp)
-	mov	r8, 118(sp)
-	mov	r9, 120(sp)
+	mov	r6, 94(sp)
+	mov	r15, 96(sp)
+	mov	r14, 98(sp)
+	mov	r13, 100(sp)
+	mov	r12, 102(sp)
+	mov	r11, 104(sp)
+	mov	r8, 106(sp)
+	mov	r9, 108(sp)
 	mov	sp, r12
-	add	#106, r12
+	add	#94, r12
 	mov	sp, r14
-	add	#138, r14
+	add	#126, r14
 	mov	60(sp), r13
 	call	#gcm_G_mul_h
-	mov	138(sp), r6
-	mov	140(sp), 16(sp)
-	mov	142(sp), 18(sp)
-	mov	144(sp), 22(sp)
-	mov	146(sp), 24(sp)
-	mov	148(sp), 26(sp)
-	mov	150(sp), r8
-	mov	152(sp), r9
+	mov	126(sp), r6
+	mov	128(sp), 16(sp)
+	mov	130(sp), 18(sp)
+	mov	132(sp), 22(sp)
+	mov	134(sp), 24(sp)
+	mov	136(sp), 26(sp)
+	mov	138(sp), r8
+	mov	140(sp), r9
 	add	#1, r10
 	cmp	38(sp), r10
 	jnc	.Lgcm_encrypt_with_loop15
@@ -611,47 +605,47 @@ gcm_encrypt_with:
 	mov	16(sp), r15
 	xor	r13, r15
 	; gcm.ae:52: j = G.mul_h(j ^ ((len(nonce) as u128) << 3), tab)
-	mov	r6, 106(sp)
-	mov	r15, 108(sp)
-	mov	18(sp), 110(sp)
-	mov	22(sp), 112(sp)
-	mov	24(sp), 114(sp)
-	mov	26(sp), 116(sp)
-	mov	r8, 118(sp)
-	mov	r9, 120(sp)
+	mov	r6, 94(sp)
+	mov	r15, 96(sp)
+	mov	18(sp), 98(sp)
+	mov	22(sp), 100(sp)
+	mov	24(sp), 102(sp)
+	mov	26(sp), 104(sp)
+	mov	r8, 106(sp)
+	mov	r9, 108(sp)
 	mov	sp, r12
-	add	#106, r12
+	add	#94, r12
 	mov	sp, r14
-	add	#154, r14
+	add	#142, r14
 	mov	60(sp), r13
 	call	#gcm_G_mul_h
-	mov	154(sp), r9
-	mov	156(sp), r10
-	mov	158(sp), 54(sp)
-	mov	160(sp), r4
-	mov	162(sp), r5
-	mov	164(sp), r6
-	mov	166(sp), r7
-	mov	168(sp), r8
+	mov	142(sp), r9
+	mov	144(sp), r10
+	mov	146(sp), 54(sp)
+	mov	148(sp), r4
+	mov	150(sp), r5
+	mov	152(sp), r6
+	mov	154(sp), r7
+	mov	156(sp), r8
 .Lgcm_encrypt_with_endif9:
 	; gcm.ae:76: s0 = E.encrypt_block(ks, j0)
-	mov	r9, 106(sp)
-	mov	r10, 108(sp)
-	mov	54(sp), 110(sp)
-	mov	r4, 112(sp)
-	mov	r5, 114(sp)
-	mov	r6, 116(sp)
-	mov	r7, 118(sp)
-	mov	r8, 120(sp)
+	mov	r9, 94(sp)
+	mov	r10, 96(sp)
+	mov	54(sp), 98(sp)
+	mov	r4, 100(sp)
+	mov	r5, 102(sp)
+	mov	r6, 104(sp)
+	mov	r7, 106(sp)
+	mov	r8, 108(sp)
 	mov	sp, r13
-	add	#106, r13
+	add	#94, r13
 	mov	sp, r14
-	add	#170, r14
-	mov	78(sp), r12
+	add	#158, r14
+	mov	74(sp), r12
 	call	#gcm_E_encrypt_block
 	add	#1, r9
 	addc	#0, r10
-	mov	76(sp), r14
+	mov	244(sp), r14
 	add	#15, r14
 	mov	#0, r15
 	addc	#0, r15
@@ -678,48 +672,48 @@ gcm_encrypt_with:
 	mov.b	33(sp), r8
 	rrum.w	#4, r8
 	; gcm.ae:81: u = E.encrypt_block(ks, j)
-	mov	r9, 106(sp)
-	mov	r10, 108(sp)
-	mov	54(sp), 110(sp)
-	mov	72(sp), 112(sp)
-	mov	70(sp), 114(sp)
-	mov	68(sp), 116(sp)
-	mov	66(sp), 118(sp)
-	mov	64(sp), 120(sp)
+	mov	r9, 94(sp)
+	mov	r10, 96(sp)
+	mov	54(sp), 98(sp)
+	mov	72(sp), 100(sp)
+	mov	70(sp), 102(sp)
+	mov	68(sp), 104(sp)
+	mov	66(sp), 106(sp)
+	mov	64(sp), 108(sp)
 	mov	sp, r13
-	add	#106, r13
+	add	#94, r13
 	mov	sp, r14
-	add	#186, r14
-	mov	78(sp), r12
+	add	#174, r14
+	mov	74(sp), r12
 	call	#gcm_E_encrypt_block
 	add	#1, r9
 	mov	r9, 48(sp)
 	addc	#0, r10
 	mov	r10, 46(sp)
-	mov	76(sp), r12
+	mov	244(sp), r12
 	mov	30(sp), r15
 	sub	r15, r12
 	mov	#0, r9
 	subc	r8, r9
 	mov	r15, r5
-	add	82(sp), r5
+	add	242(sp), r5
 	cmp	#16, r12
 	jnc	.Lgcm_encrypt_with_bytes24
 	bit	#1, r5
 	jnz	.Lgcm_encrypt_with_bytes24
 .Lgcm_encrypt_with_words25:
-	mov	@r5, r8
-	mov	2(r5), r7
-	mov	4(r5), r6
-	mov	6(r5), r15
-	mov	8(r5), r10
-	mov	10(r5), r13
-	mov	12(r5), r11
-	mov	14(r5), r14
+	mov	@r5+, r8
+	mov	@r5+, r7
+	mov	@r5+, r6
+	mov	@r5+, r15
+	mov	@r5+, r10
+	mov	@r5+, r13
+	mov	@r5+, r11
+	mov	@r5+, r14
 	jmp	.Lgcm_encrypt_with_join26
 .Lgcm_encrypt_with_bytes24:
 	mov	sp, r10
-	add	#90, r10
+	add	#78, r10
 	mov	r10, r11
 	mov	#16, r13
 	mov	r12, r15
@@ -739,24 +733,24 @@ gcm_encrypt_with:
 	jmp	.Lgcm_encrypt_with_words25
 .Lgcm_encrypt_with_join26:
 	swpb	r14
-	xor	186(sp), r14
+	xor	174(sp), r14
 	swpb	r11
-	xor	188(sp), r11
+	xor	176(sp), r11
 	swpb	r13
-	xor	190(sp), r13
+	xor	178(sp), r13
 	swpb	r10
-	xor	192(sp), r10
+	xor	180(sp), r10
 	swpb	r15
-	xor	194(sp), r15
+	xor	182(sp), r15
 	mov	r15, 4(sp)
 	swpb	r6
-	xor	196(sp), r6
+	xor	184(sp), r6
 	mov	r6, 2(sp)
 	swpb	r7
-	xor	198(sp), r7
+	xor	186(sp), r7
 	mov	r7, 20(sp)
 	swpb	r8
-	xor	200(sp), r8
+	xor	188(sp), r8
 	mov	r8, 10(sp)
 	mov	r12, r15
 	sub	#16, r15
@@ -801,7 +795,7 @@ gcm_encrypt_with:
 	xor	#-1, r15
 	and	r7, r15
 	xor	#-1, r15
-	mov	r15, 88(sp)
+	mov	r15, 76(sp)
 	inv	r5
 	inc	r5
 	and	r6, r5
@@ -874,7 +868,7 @@ gcm_encrypt_with:
 	mov	r7, r6
 	inv	r6
 	inc	r6
-	mov	88(sp), r5
+	mov	76(sp), r5
 	mov	r5, r15
 	xor	#-1, r15
 	and	r6, r15
@@ -952,7 +946,7 @@ gcm_encrypt_with:
 	mov	12(sp), r14
 	mov	14(sp), r15
 	mov	30(sp), r13
-	add	80(sp), r13
+	add	246(sp), r13
 	cmp	#16, r12
 	swpb	r4
 	swpb	r5
@@ -975,16 +969,16 @@ gcm_encrypt_with:
 	mov	r15, 14(r13)
 	jmp	.Lgcm_encrypt_with_stored32
 .Lgcm_encrypt_with_bytes31:
-	mov	r4, 90(sp)
-	mov	r5, 92(sp)
-	mov	r8, 94(sp)
-	mov	r9, 96(sp)
-	mov	r10, 98(sp)
-	mov	r11, 100(sp)
-	mov	r14, 102(sp)
-	mov	r15, 104(sp)
+	mov	r4, 78(sp)
+	mov	r5, 80(sp)
+	mov	r8, 82(sp)
+	mov	r9, 84(sp)
+	mov	r10, 86(sp)
+	mov	r11, 88(sp)
+	mov	r14, 90(sp)
+	mov	r15, 92(sp)
 	mov	sp, r14
-	add	#90, r14
+	add	#78, r14
 	mov	r12, r15
 	cmp	#16, r15
 	jnc	.Lgcm_encrypt_with_cnt33
@@ -1016,44 +1010,44 @@ gcm_encrypt_with:
 	mov	52(sp), r15
 	xor	r7, r15
 	; gcm.ae:85: y = G.mul_h(y ^ c, tab)                          // the partial block hashed zero-padded
-	mov	r8, 106(sp)
-	mov	r9, 108(sp)
-	mov	r10, 110(sp)
-	mov	r11, 112(sp)
-	mov	r12, 114(sp)
-	mov	r13, 116(sp)
-	mov	r14, 118(sp)
-	mov	r15, 120(sp)
+	mov	r8, 94(sp)
+	mov	r9, 96(sp)
+	mov	r10, 98(sp)
+	mov	r11, 100(sp)
+	mov	r12, 102(sp)
+	mov	r13, 104(sp)
+	mov	r14, 106(sp)
+	mov	r15, 108(sp)
 	mov	sp, r12
-	add	#106, r12
+	add	#94, r12
 	mov	sp, r14
-	add	#202, r14
+	add	#190, r14
 	mov	60(sp), r13
 	call	#gcm_G_mul_h
 	mov	48(sp), r9
 	mov	46(sp), r10
-	mov	202(sp), 28(sp)
-	mov	204(sp), 34(sp)
-	mov	206(sp), 36(sp)
-	mov	208(sp), 40(sp)
-	mov	210(sp), 42(sp)
-	mov	212(sp), 44(sp)
-	mov	214(sp), 50(sp)
-	mov	216(sp), 52(sp)
+	mov	190(sp), 28(sp)
+	mov	192(sp), 34(sp)
+	mov	194(sp), 36(sp)
+	mov	196(sp), 40(sp)
+	mov	198(sp), 42(sp)
+	mov	200(sp), 44(sp)
+	mov	202(sp), 50(sp)
+	mov	204(sp), 52(sp)
 	add	#1, 32(sp)
 	cmp	62(sp), 32(sp)
 	jnc	.Lgcm_encrypt_with_loop22
 .Lgcm_encrypt_with_done23:
-	mov	74(sp), r10
+	mov	240(sp), r10
 	and	#8191, r10
 	rlam.w	#3, r10
-	mov.b	75(sp), r11
+	mov.b	241(sp), r11
 	rrum.w	#4, r11
 	rrum.w	#1, r11
-	mov	76(sp), r14
+	mov	244(sp), r14
 	and	#8191, r14
 	rlam.w	#3, r14
-	mov.b	77(sp), r15
+	mov.b	245(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#1, r15
 	mov	28(sp), r12
@@ -1065,39 +1059,39 @@ gcm_encrypt_with:
 	mov	44(sp), r15
 	xor	r11, r15
 	; gcm.ae:60: return G.mul_h(y ^ lengths, tab) ^ s0
-	mov	r12, 106(sp)
-	mov	r13, 108(sp)
-	mov	36(sp), 110(sp)
-	mov	40(sp), 112(sp)
-	mov	r14, 114(sp)
-	mov	r15, 116(sp)
-	mov	50(sp), 118(sp)
-	mov	52(sp), 120(sp)
+	mov	r12, 94(sp)
+	mov	r13, 96(sp)
+	mov	36(sp), 98(sp)
+	mov	40(sp), 100(sp)
+	mov	r14, 102(sp)
+	mov	r15, 104(sp)
+	mov	50(sp), 106(sp)
+	mov	52(sp), 108(sp)
 	mov	sp, r12
-	add	#106, r12
+	add	#94, r12
 	mov	sp, r14
-	add	#218, r14
+	add	#206, r14
 	mov	60(sp), r13
 	call	#gcm_G_mul_h
-	mov	218(sp), r7
-	xor	170(sp), r7
-	mov	220(sp), r8
-	xor	172(sp), r8
-	mov	222(sp), r9
-	xor	174(sp), r9
-	mov	224(sp), r10
-	xor	176(sp), r10
-	mov	226(sp), r11
-	xor	178(sp), r11
-	mov	228(sp), r12
-	xor	180(sp), r12
-	mov	230(sp), r14
-	xor	182(sp), r14
-	mov	232(sp), r15
-	xor	184(sp), r15
+	mov	206(sp), r7
+	xor	158(sp), r7
+	mov	208(sp), r8
+	xor	160(sp), r8
+	mov	210(sp), r9
+	xor	162(sp), r9
+	mov	212(sp), r10
+	xor	164(sp), r10
+	mov	214(sp), r11
+	xor	166(sp), r11
+	mov	216(sp), r12
+	xor	168(sp), r12
+	mov	218(sp), r14
+	xor	170(sp), r14
+	mov	220(sp), r15
+	xor	172(sp), r15
 	; gcm.ae:87: store_be(tag, 0, finish(tab, y, len(ad), n, s0), len(tag))
-	mov	86(sp), r13
-	cmp	#16, 84(sp)
+	mov	250(sp), r13
+	cmp	#16, 252(sp)
 	jnc	.Lgcm_encrypt_with_bytes35
 	bit	#1, r13
 	jnz	.Lgcm_encrypt_with_bytes35
@@ -1120,24 +1114,24 @@ gcm_encrypt_with:
 	jmp	.Lgcm_encrypt_with_stored36
 .Lgcm_encrypt_with_bytes35:
 	swpb	r15
-	mov	r15, 90(sp)
+	mov	r15, 78(sp)
 	swpb	r14
-	mov	r14, 92(sp)
+	mov	r14, 80(sp)
 	swpb	r12
-	mov	r12, 94(sp)
+	mov	r12, 82(sp)
 	swpb	r11
-	mov	r11, 96(sp)
+	mov	r11, 84(sp)
 	swpb	r10
-	mov	r10, 98(sp)
+	mov	r10, 86(sp)
 	swpb	r9
-	mov	r9, 100(sp)
+	mov	r9, 88(sp)
 	swpb	r8
-	mov	r8, 102(sp)
+	mov	r8, 90(sp)
 	swpb	r7
-	mov	r7, 104(sp)
+	mov	r7, 92(sp)
 	mov	sp, r14
-	add	#90, r14
-	mov	84(sp), r15
+	add	#78, r14
+	mov	252(sp), r15
 	cmp	#16, r15
 	jnc	.Lgcm_encrypt_with_cnt37
 	mov	#16, r15
@@ -1151,35 +1145,28 @@ gcm_encrypt_with:
 	dec	r15
 	jnz	.Lgcm_encrypt_with_cpy38
 .Lgcm_encrypt_with_stored36:
-	add	#234, sp
+	add	#222, sp
 	popm.w	#7, r10
 	ret
 	.size gcm_encrypt_with, .-gcm_encrypt_with
 
 
 ; --- gcm_decrypt_with: gcm.decrypt_with
-;     frame 252 bytes (54 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2510 bytes of code
+;     frame 238 bytes (47 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2444 bytes of code
 	.section .text.gcm_decrypt_with,"ax",@progbits
 	.global gcm_decrypt_with
 	.type gcm_decrypt_with, @function
 	.balign 2
 gcm_decrypt_with:
 	pushm.w	#7, r10
-	sub	#252, sp
-	mov	r12, 78(sp)
+	sub	#238, sp
+	mov	r12, 74(sp)
 	mov	r13, 48(sp)
 	mov	r14, 62(sp)
 	mov	r15, 52(sp)
-	mov	268(sp), r8
-	mov	270(sp), 74(sp)
-	mov	272(sp), 84(sp)
-	mov	274(sp), 72(sp)
-	mov	276(sp), 104(sp)
-	mov	278(sp), 96(sp)
-	mov	280(sp), 82(sp)
-	mov	284(sp), 106(sp)
-	mov	74(sp), r15
+	mov	254(sp), r8
+	mov	256(sp), r15
 	add	#15, r15
 	mov	#0, r9
 	addc	#0, r9
@@ -1204,7 +1191,7 @@ gcm_decrypt_with:
 	mov	r10, r6
 	and	#4095, r6
 	rlam.w	#4, r6
-	mov	74(sp), r11
+	mov	256(sp), r11
 	sub	r6, r11
 	add	r8, r6
 	cmp	#16, r11
@@ -1223,7 +1210,7 @@ gcm_decrypt_with:
 	jmp	.Lgcm_decrypt_with_join5
 .Lgcm_decrypt_with_bytes3:
 	mov	sp, r12
-	add	#108, r12
+	add	#94, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lgcm_decrypt_with_cpy6:
@@ -1266,28 +1253,28 @@ gcm_decrypt_with:
 	swpb	r4
 	xor	r4, r15
 	; ghash.ae:212: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
-	mov	r5, 124(sp)
-	mov	r6, 126(sp)
-	mov	r7, 128(sp)
-	mov	r11, 130(sp)
-	mov	r12, 132(sp)
-	mov	r13, 134(sp)
-	mov	r14, 136(sp)
-	mov	r15, 138(sp)
+	mov	r5, 110(sp)
+	mov	r6, 112(sp)
+	mov	r7, 114(sp)
+	mov	r11, 116(sp)
+	mov	r12, 118(sp)
+	mov	r13, 120(sp)
+	mov	r14, 122(sp)
+	mov	r15, 124(sp)
 	mov	sp, r12
-	add	#124, r12
+	add	#110, r12
 	mov	sp, r14
-	add	#140, r14
+	add	#126, r14
 	mov	48(sp), r13
 	call	#gcm_G_mul_h
-	mov	140(sp), 10(sp)
-	mov	142(sp), 8(sp)
-	mov	144(sp), 6(sp)
-	mov	146(sp), 38(sp)
-	mov	148(sp), 36(sp)
-	mov	150(sp), 28(sp)
-	mov	152(sp), 26(sp)
-	mov	154(sp), 22(sp)
+	mov	126(sp), 10(sp)
+	mov	128(sp), 8(sp)
+	mov	130(sp), 6(sp)
+	mov	132(sp), 38(sp)
+	mov	134(sp), 36(sp)
+	mov	136(sp), 28(sp)
+	mov	138(sp), 26(sp)
+	mov	140(sp), 22(sp)
 	add	#1, r10
 	cmp	r9, r10
 	jnc	.Lgcm_decrypt_with_loop1
@@ -1305,16 +1292,16 @@ gcm_decrypt_with:
 	bit	#1, r11
 	jnz	.Lgcm_decrypt_with_bytes10
 .Lgcm_decrypt_with_words11:
-	mov	@r11, r10
-	mov	2(r11), r9
-	mov	4(r11), r8
-	mov	6(r11), r7
-	mov	8(r11), r6
-	mov	10(r11), r5
+	mov	@r11+, r10
+	mov	@r11+, r9
+	mov	@r11+, r8
+	mov	@r11+, r7
+	mov	@r11+, r6
+	mov	@r11+, r5
 	jmp	.Lgcm_decrypt_with_join12
 .Lgcm_decrypt_with_bytes10:
 	mov	sp, r12
-	add	#108, r12
+	add	#94, r12
 	mov	r12, r13
 	mov	#12, r14
 .Lgcm_decrypt_with_cpy13:
@@ -1382,7 +1369,7 @@ gcm_decrypt_with:
 	jmp	.Lgcm_decrypt_with_join19
 .Lgcm_decrypt_with_bytes17:
 	mov	sp, r11
-	add	#108, r11
+	add	#94, r11
 	mov	r11, r12
 	mov	#16, r13
 .Lgcm_decrypt_with_cpy20:
@@ -1422,28 +1409,28 @@ gcm_decrypt_with:
 	swpb	r4
 	xor	r4, r9
 	; ghash.ae:212: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
-	mov	r6, 124(sp)
-	mov	r15, 126(sp)
-	mov	r14, 128(sp)
-	mov	r13, 130(sp)
-	mov	r12, 132(sp)
-	mov	r11, 134(sp)
-	mov	r8, 136(sp)
-	mov	r9, 138(sp)
+	mov	r6, 110(sp)
+	mov	r15, 112(sp)
+	mov	r14, 114(sp)
+	mov	r13, 116(sp)
+	mov	r12, 118(sp)
+	mov	r11, 120(sp)
+	mov	r8, 122(sp)
+	mov	r9, 124(sp)
 	mov	sp, r12
-	add	#124, r12
+	add	#110, r12
 	mov	sp, r14
-	add	#156, r14
+	add	#142, r14
 	mov	48(sp), r13
 	call	#gcm_G_mul_h
-	mov	156(sp), r6
-	mov	158(sp), 14(sp)
-	mov	160(sp), 18(sp)
-	mov	162(sp), 30(sp)
-	mov	164(sp), 32(sp)
-	mov	166(sp), 34(sp)
-	mov	168(sp), r8
-	mov	170(sp), r9
+	mov	142(sp), r6
+	mov	144(sp), 14(sp)
+	mov	146(sp), 18(sp)
+	mov	148(sp), 30(sp)
+	mov	150(sp), 32(sp)
+	mov	152(sp), 34(sp)
+	mov	154(sp), r8
+	mov	156(sp), r9
 	add	#1, r10
 	cmp	44(sp), r10
 	jnc	.Lgcm_decrypt_with_loop15
@@ -1458,48 +1445,48 @@ gcm_decrypt_with:
 	mov	14(sp), r15
 	xor	r13, r15
 	; gcm.ae:52: j = G.mul_h(j ^ ((len(nonce) as u128) << 3), tab)
-	mov	r6, 124(sp)
-	mov	r15, 126(sp)
-	mov	18(sp), 128(sp)
-	mov	30(sp), 130(sp)
-	mov	32(sp), 132(sp)
-	mov	34(sp), 134(sp)
-	mov	r8, 136(sp)
-	mov	r9, 138(sp)
+	mov	r6, 110(sp)
+	mov	r15, 112(sp)
+	mov	18(sp), 114(sp)
+	mov	30(sp), 116(sp)
+	mov	32(sp), 118(sp)
+	mov	34(sp), 120(sp)
+	mov	r8, 122(sp)
+	mov	r9, 124(sp)
 	mov	sp, r12
-	add	#124, r12
+	add	#110, r12
 	mov	sp, r14
-	add	#172, r14
+	add	#158, r14
 	mov	48(sp), r13
 	call	#gcm_G_mul_h
-	mov	172(sp), 50(sp)
-	mov	174(sp), r4
-	mov	176(sp), r5
-	mov	178(sp), r6
-	mov	180(sp), r7
-	mov	182(sp), r8
-	mov	184(sp), r9
-	mov	186(sp), r10
+	mov	158(sp), 50(sp)
+	mov	160(sp), r4
+	mov	162(sp), r5
+	mov	164(sp), r6
+	mov	166(sp), r7
+	mov	168(sp), r8
+	mov	170(sp), r9
+	mov	172(sp), r10
 .Lgcm_decrypt_with_endif9:
 	; gcm.ae:96: s0 = E.encrypt_block(ks, j0)
-	mov	50(sp), 124(sp)
-	mov	r4, 126(sp)
-	mov	r5, 128(sp)
-	mov	r6, 130(sp)
-	mov	r7, 132(sp)
-	mov	r8, 134(sp)
-	mov	r9, 136(sp)
-	mov	r10, 138(sp)
+	mov	50(sp), 110(sp)
+	mov	r4, 112(sp)
+	mov	r5, 114(sp)
+	mov	r6, 116(sp)
+	mov	r7, 118(sp)
+	mov	r8, 120(sp)
+	mov	r9, 122(sp)
+	mov	r10, 124(sp)
 	mov	sp, r13
-	add	#124, r13
+	add	#110, r13
 	mov	sp, r14
-	add	#188, r14
-	mov	78(sp), r12
+	add	#174, r14
+	mov	74(sp), r12
 	call	#gcm_E_encrypt_block
 	mov	50(sp), r13
 	add	#1, r13
 	addc	#0, r4
-	mov	72(sp), r14
+	mov	260(sp), r14
 	add	#15, r14
 	mov	#0, r15
 	addc	#0, r15
@@ -1525,10 +1512,10 @@ gcm_decrypt_with:
 	mov	24(sp), r5
 	and	#4095, r5
 	rlam.w	#4, r5
-	mov	72(sp), r6
+	mov	260(sp), r6
 	sub	r5, r6
 	mov	r5, r10
-	add	84(sp), r10
+	add	258(sp), r10
 	cmp	#16, r6
 	jnc	.Lgcm_decrypt_with_bytes24
 	bit	#1, r10
@@ -1545,7 +1532,7 @@ gcm_decrypt_with:
 	jmp	.Lgcm_decrypt_with_join26
 .Lgcm_decrypt_with_bytes24:
 	mov	sp, r11
-	add	#108, r11
+	add	#94, r11
 	mov	r11, r12
 	mov	#16, r13
 	mov	r6, r15
@@ -1565,19 +1552,19 @@ gcm_decrypt_with:
 	jmp	.Lgcm_decrypt_with_words25
 .Lgcm_decrypt_with_join26:
 	; gcm.ae:102: u = E.encrypt_block(ks, j)
-	mov	42(sp), 124(sp)
-	mov	40(sp), 126(sp)
-	mov	70(sp), 128(sp)
-	mov	68(sp), 130(sp)
-	mov	64(sp), 132(sp)
-	mov	60(sp), 134(sp)
-	mov	58(sp), 136(sp)
-	mov	56(sp), 138(sp)
+	mov	42(sp), 110(sp)
+	mov	40(sp), 112(sp)
+	mov	70(sp), 114(sp)
+	mov	68(sp), 116(sp)
+	mov	64(sp), 118(sp)
+	mov	60(sp), 120(sp)
+	mov	58(sp), 122(sp)
+	mov	56(sp), 124(sp)
 	mov	sp, r13
-	add	#124, r13
+	add	#110, r13
 	mov	sp, r14
-	add	#204, r14
-	mov	78(sp), r12
+	add	#190, r14
+	mov	74(sp), r12
 	swpb	4(sp)
 	swpb	2(sp)
 	swpb	0(sp)
@@ -1600,40 +1587,40 @@ gcm_decrypt_with:
 	xor	r8, 6(sp)
 	xor	r9, 8(sp)
 	xor	r10, 10(sp)
-	xor	204(sp), r10
+	xor	190(sp), r10
 	mov	r10, 20(sp)
-	xor	206(sp), r9
+	xor	192(sp), r9
 	mov	r9, 16(sp)
-	xor	208(sp), r8
+	xor	194(sp), r8
 	mov	r8, 12(sp)
-	xor	210(sp), r7
-	xor	212(sp), r4
+	xor	196(sp), r7
+	xor	198(sp), r4
 	mov	@sp, r8
-	xor	214(sp), r8
+	xor	200(sp), r8
 	mov	2(sp), r9
-	xor	216(sp), r9
+	xor	202(sp), r9
 	mov	4(sp), r10
-	xor	218(sp), r10
+	xor	204(sp), r10
 	; gcm.ae:104: y = G.mul_h(y ^ c, tab)                          // delay slot: needs C only
-	mov	10(sp), 124(sp)
-	mov	8(sp), 126(sp)
-	mov	6(sp), 128(sp)
-	mov	r11, 130(sp)
-	mov	r12, 132(sp)
-	mov	r13, 134(sp)
-	mov	r14, 136(sp)
-	mov	r15, 138(sp)
+	mov	10(sp), 110(sp)
+	mov	8(sp), 112(sp)
+	mov	6(sp), 114(sp)
+	mov	r11, 116(sp)
+	mov	r12, 118(sp)
+	mov	r13, 120(sp)
+	mov	r14, 122(sp)
+	mov	r15, 124(sp)
 	mov	sp, r12
-	add	#124, r12
+	add	#110, r12
 	mov	sp, r14
-	add	#220, r14
+	add	#206, r14
 	mov	48(sp), r13
 	call	#gcm_G_mul_h
 	; gcm.ae:105: store_be(msg, off, c ^ u, n - off)
 	mov	12(sp), r13
 	mov	16(sp), r14
 	mov	20(sp), r15
-	add	82(sp), r5
+	add	266(sp), r5
 	cmp	#16, r6
 	swpb	r10
 	swpb	r9
@@ -1656,16 +1643,16 @@ gcm_decrypt_with:
 	mov	r15, 14(r5)
 	jmp	.Lgcm_decrypt_with_stored30
 .Lgcm_decrypt_with_bytes29:
-	mov	r10, 108(sp)
-	mov	r9, 110(sp)
-	mov	r8, 112(sp)
-	mov	r4, 114(sp)
-	mov	r7, 116(sp)
-	mov	r13, 118(sp)
-	mov	r14, 120(sp)
-	mov	r15, 122(sp)
+	mov	r10, 94(sp)
+	mov	r9, 96(sp)
+	mov	r8, 98(sp)
+	mov	r4, 100(sp)
+	mov	r7, 102(sp)
+	mov	r13, 104(sp)
+	mov	r14, 106(sp)
+	mov	r15, 108(sp)
 	mov	sp, r15
-	add	#108, r15
+	add	#94, r15
 	cmp	#16, r6
 	jnc	.Lgcm_decrypt_with_cnt31
 	mov	#16, r6
@@ -1685,94 +1672,94 @@ gcm_decrypt_with:
 	addc	#0, r15
 	mov	r14, 42(sp)
 	mov	r15, 40(sp)
-	mov	220(sp), 10(sp)
-	mov	222(sp), 8(sp)
-	mov	224(sp), 6(sp)
-	mov	226(sp), 38(sp)
-	mov	228(sp), 36(sp)
-	mov	230(sp), 28(sp)
-	mov	232(sp), 26(sp)
-	mov	234(sp), 22(sp)
+	mov	206(sp), 10(sp)
+	mov	208(sp), 8(sp)
+	mov	210(sp), 6(sp)
+	mov	212(sp), 38(sp)
+	mov	214(sp), 36(sp)
+	mov	216(sp), 28(sp)
+	mov	218(sp), 26(sp)
+	mov	220(sp), 22(sp)
 	add	#1, 24(sp)
 	cmp	54(sp), 24(sp)
 	jnc	.Lgcm_decrypt_with_loop22
 .Lgcm_decrypt_with_done23:
-	mov.b	75(sp), r14
+	mov.b	257(sp), r14
 	rrum.w	#4, r14
 	rrum.w	#1, r14
 	mov	28(sp), r15
 	xor	r14, r15
-	mov	74(sp), r13
+	mov	256(sp), r13
 	and	#8191, r13
 	rlam.w	#3, r13
 	mov	36(sp), r14
 	xor	r13, r14
-	mov.b	73(sp), r12
+	mov.b	261(sp), r12
 	rrum.w	#4, r12
 	rrum.w	#1, r12
 	mov	8(sp), r13
 	xor	r12, r13
-	mov	72(sp), r11
+	mov	260(sp), r11
 	and	#8191, r11
 	rlam.w	#3, r11
 	mov	10(sp), r12
 	xor	r11, r12
 	; gcm.ae:60: return G.mul_h(y ^ lengths, tab) ^ s0
-	mov	r12, 124(sp)
-	mov	r13, 126(sp)
-	mov	6(sp), 128(sp)
-	mov	38(sp), 130(sp)
-	mov	r14, 132(sp)
-	mov	r15, 134(sp)
-	mov	26(sp), 136(sp)
-	mov	22(sp), 138(sp)
+	mov	r12, 110(sp)
+	mov	r13, 112(sp)
+	mov	6(sp), 114(sp)
+	mov	38(sp), 116(sp)
+	mov	r14, 118(sp)
+	mov	r15, 120(sp)
+	mov	26(sp), 122(sp)
+	mov	22(sp), 124(sp)
 	mov	sp, r12
-	add	#124, r12
+	add	#110, r12
 	mov	sp, r14
-	add	#236, r14
+	add	#222, r14
 	mov	48(sp), r13
 	call	#gcm_G_mul_h
-	mov	236(sp), r15
-	xor	188(sp), r15
-	mov	r15, 76(sp)
-	mov	238(sp), r15
-	xor	190(sp), r15
+	mov	222(sp), r15
+	xor	174(sp), r15
+	mov	r15, 72(sp)
+	mov	224(sp), r15
+	xor	176(sp), r15
 	mov	r15, 66(sp)
-	mov	240(sp), r15
-	xor	192(sp), r15
+	mov	226(sp), r15
+	xor	178(sp), r15
 	mov	r15, 46(sp)
-	mov	242(sp), r7
-	xor	194(sp), r7
-	mov	244(sp), r15
-	xor	196(sp), r15
-	mov	r15, 80(sp)
-	mov	246(sp), r6
-	xor	198(sp), r6
-	mov	248(sp), r13
-	xor	200(sp), r13
-	mov	250(sp), r12
-	xor	202(sp), r12
-	mov	104(sp), r8
-	cmp	#16, 96(sp)
+	mov	228(sp), r7
+	xor	180(sp), r7
+	mov	230(sp), r15
+	xor	182(sp), r15
+	mov	r15, 76(sp)
+	mov	232(sp), r6
+	xor	184(sp), r6
+	mov	234(sp), r13
+	xor	186(sp), r13
+	mov	236(sp), r12
+	xor	188(sp), r12
+	mov	262(sp), r8
+	cmp	#16, 264(sp)
 	jnc	.Lgcm_decrypt_with_bytes33
 	bit	#1, r8
 	jnz	.Lgcm_decrypt_with_bytes33
 .Lgcm_decrypt_with_words34:
-	mov	@r8, 102(sp)
-	mov	2(r8), 100(sp)
-	mov	4(r8), 98(sp)
-	mov	6(r8), 94(sp)
-	mov	8(r8), 92(sp)
-	mov	10(r8), 90(sp)
-	mov	12(r8), 88(sp)
-	mov	14(r8), 86(sp)
+	mov	@r8+, 92(sp)
+	mov	@r8+, 90(sp)
+	mov	@r8+, 88(sp)
+	mov	@r8+, 86(sp)
+	mov	@r8+, 84(sp)
+	mov	@r8+, 82(sp)
+	mov	@r8+, 80(sp)
+	mov	@r8+, 78(sp)
 	jmp	.Lgcm_decrypt_with_join35
 .Lgcm_decrypt_with_bytes33:
 	mov	sp, r9
-	add	#108, r9
+	add	#94, r9
 	mov	r9, r10
 	mov	#16, r11
-	mov	96(sp), r15
+	mov	264(sp), r15
 .Lgcm_decrypt_with_cpy36:
 	clr	r14
 	tst	r15
@@ -1788,7 +1775,7 @@ gcm_decrypt_with:
 	mov	r9, r8
 	jmp	.Lgcm_decrypt_with_words34
 .Lgcm_decrypt_with_join35:
-	mov	96(sp), r15
+	mov	264(sp), r15
 	sub	#16, r15
 	mov	#0, r15
 	subc	#0, r15
@@ -1797,23 +1784,23 @@ gcm_decrypt_with:
 	xor	#1, r15
 	; gcm.ae:39: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
 	tst	r15
-	swpb	102(sp)
-	swpb	100(sp)
-	swpb	98(sp)
-	swpb	94(sp)
 	swpb	92(sp)
 	swpb	90(sp)
 	swpb	88(sp)
 	swpb	86(sp)
+	swpb	84(sp)
+	swpb	82(sp)
+	swpb	80(sp)
+	swpb	78(sp)
 	jz	.Lgcm_decrypt_with_else38
-	mov	96(sp), r15
+	mov	264(sp), r15
 	and	#8191, r15
 	rlam.w	#3, r15
 	sub	#128, r15
 	clr	r11
 	adc	r11
 	xor	#1, r11
-	mov.b	97(sp), r14
+	mov.b	265(sp), r14
 	rrum.w	#4, r14
 	rrum.w	#1, r14
 	clr	r15
@@ -1822,7 +1809,7 @@ gcm_decrypt_with:
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	96(sp), r15
+	mov	264(sp), r15
 	mov	r15, r9
 	and	#1, r9
 	inv	r9
@@ -1959,9 +1946,9 @@ gcm_decrypt_with:
 	inv	r14
 	inc	r14
 	and	r14, r8
-	mov	76(sp), r14
+	mov	72(sp), r14
 	bic	r8, r14
-	mov	80(sp), r15
+	mov	76(sp), r15
 	bic	r11, r15
 	mov	r14, r8
 	mov	r7, r11
@@ -1970,29 +1957,29 @@ gcm_decrypt_with:
 	mov	r12, r14
 	jmp	.Lgcm_decrypt_with_endif39
 .Lgcm_decrypt_with_else38:
-	mov	76(sp), r8
+	mov	72(sp), r8
 	mov	66(sp), r9
 	mov	46(sp), r10
 	mov	r7, r11
-	mov	80(sp), r5
+	mov	76(sp), r5
 	mov	r13, r7
 	mov	r12, r14
 .Lgcm_decrypt_with_endif39:
-	mov	86(sp), r15
+	mov	78(sp), r15
 	xor	r8, r15
-	mov	88(sp), r8
+	mov	80(sp), r8
 	xor	r9, r8
-	mov	90(sp), r9
+	mov	82(sp), r9
 	xor	r10, r9
-	mov	92(sp), r10
+	mov	84(sp), r10
 	xor	r11, r10
-	mov	94(sp), r11
+	mov	86(sp), r11
 	xor	r5, r11
-	mov	98(sp), r12
+	mov	88(sp), r12
 	xor	r6, r12
-	mov	100(sp), r13
+	mov	90(sp), r13
 	xor	r7, r13
-	mov	102(sp), r7
+	mov	92(sp), r7
 	xor	r14, r7
 	sub	#1, r15
 	clr	r14
@@ -2033,9 +2020,9 @@ gcm_decrypt_with:
 	and	r12, r14
 	and	r13, r14
 	and	r15, r14
-	mov	106(sp), r15
+	mov	270(sp), r15
 	mov	r14, 0(r15)
-	add	#252, sp
+	add	#238, sp
 	popm.w	#7, r10
 	ret
 	.size gcm_decrypt_with, .-gcm_decrypt_with
@@ -2263,7 +2250,7 @@ gcm_E_encrypt_block:
 
 ; --- gcm_G_mul_h: gcm.G.mul_h
 ;     frame 22 bytes (3 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 472 bytes of code
+;     estimated 458 bytes of code
 	.section .text.gcm_G_mul_h,"ax",@progbits
 	.local gcm_G_mul_h
 	.type gcm_G_mul_h, @function
@@ -2424,14 +2411,14 @@ gcm_G_mul_h:
 	rlam.w	#3, r7
 	rla	r7
 	add	r5, r7
-	xor	@r7, r8
-	xor	2(r7), r9
-	xor	4(r7), r10
-	xor	6(r7), r11
-	xor	8(r7), r12
-	xor	10(r7), r13
-	xor	12(r7), r14
-	xor	14(r7), r15
+	xor	@r7+, r8
+	xor	@r7+, r9
+	xor	@r7+, r10
+	xor	@r7+, r11
+	xor	@r7+, r12
+	xor	@r7+, r13
+	xor	@r7+, r14
+	xor	@r7+, r15
 	add	#2, r6
 	dec	2(sp)
 	jnz	.Lgcm_G_mul_h_loop1

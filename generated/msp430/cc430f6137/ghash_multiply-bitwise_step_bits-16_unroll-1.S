@@ -334,19 +334,18 @@ ghash_mul_h:
 
 
 ; --- ghash_absorb: ghash.absorb
-;     frame 76 bytes (30 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 784 bytes of code
+;     frame 74 bytes (29 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 764 bytes of code
 	.section .text.ghash_absorb,"ax",@progbits
 	.global ghash_absorb
 	.type ghash_absorb, @function
 	.balign 2
 ghash_absorb:
 	pushm.w	#7, r10
-	sub	#76, sp
+	sub	#74, sp
 	mov	r12, 44(sp)
 	mov	r14, 56(sp)
 	mov	r15, 54(sp)
-	mov	92(sp), 58(sp)
 	; ghash.ae:210: for i in 0..(n + 15) / 16 {
 	mov	#0, r12
 	add	#15, r15
@@ -421,7 +420,7 @@ ghash_absorb:
 	jmp	.Lghash_absorb_join5
 .Lghash_absorb_bytes3:
 	mov	sp, r8
-	add	#60, r8
+	add	#58, r8
 	mov	r8, r9
 	mov	#16, r13
 .Lghash_absorb_cpy6:
@@ -470,14 +469,14 @@ ghash_absorb:
 	mov	#0, 26(sp)
 	mov	#0, 24(sp)
 	mov	44(sp), r13
-	mov	@r13, r14
-	mov	2(r13), 22(sp)
-	mov	4(r13), 20(sp)
-	mov	6(r13), 18(sp)
-	mov	8(r13), 16(sp)
-	mov	10(r13), 14(sp)
-	mov	12(r13), 12(sp)
-	mov	14(r13), r15
+	mov	@r13+, r14
+	mov	@r13+, 22(sp)
+	mov	@r13+, 20(sp)
+	mov	@r13+, 18(sp)
+	mov	@r13+, 16(sp)
+	mov	@r13+, 14(sp)
+	mov	@r13+, 12(sp)
+	mov	@r13+, r15
 .Lghash_absorb_loop8:
 	; ghash.ae:37: z = z ^ (if x[127 - i] == 1 then v else 0)
 	mov	#127, r4
@@ -602,7 +601,7 @@ ghash_absorb:
 	subc	50(sp), r15
 	jnc	.Lghash_absorb_loop1
 .Lghash_absorb_done2:
-	mov	58(sp), r13
+	mov	90(sp), r13
 	mov	42(sp), 0(r13)
 	mov	40(sp), 2(r13)
 	mov	38(sp), 4(r13)
@@ -611,7 +610,7 @@ ghash_absorb:
 	mov	r11, 10(r13)
 	mov	r12, 12(r13)
 	mov	r14, 14(r13)
-	add	#76, sp
+	add	#74, sp
 	popm.w	#7, r10
 	ret
 	.size ghash_absorb, .-ghash_absorb

@@ -47,176 +47,152 @@ norx_f_h:
 	.balign 2
 norx_f_g:
 	pushm.w	#7, r10
+	mov	22(sp), r11
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	@r12+, r7
-	xor	@r13+, r7
+	mov	@r12+, r8
+	xor	@r13+, r8
 	mov	@r12+, r6
 	xor	@r13+, r6
-	mov	-2(r12), r11
-	and	-2(r13), r11
-	rlam.w	#1, r11
-	mov	-4(r12), r10
-	and	-4(r13), r10
-	rla	r10
-	adc	r10
-	mov	r10, r12
-	and	#1, r12
-	bis	r12, r11
-	xor	r11, r6
-	and	#65534, r10
-	xor	r10, r7
+	mov	-4(r12), r9
+	mov	-4(r13), r4
+	and	r4, r9
+	mov	-2(r12), r10
+	and	-2(r13), r10
+	rla	r9
+	adc	r9
+	mov	r9, r7
+	and	#65534, r7
+	rlam.w	#1, r10
+	and	#1, r9
+	bis	r9, r10
+	xor	r7, r8
+	xor	r10, r6
 	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r7, r9
+	mov	r8, r9
 	xor	@r15+, r9
+	mov	r6, r7
+	xor	@r15+, r7
+	swpb	r7
+	mov	r7, r10
 	swpb	r9
-	mov	r6, r12
-	xor	@r15+, r12
-	swpb	r12
-	mov	r12, r8
-	xor.b	r9, r8
-	xor	r9, r8
-	xor.b	r12, r9
-	xor	r12, r9
+	xor.b	r9, r10
+	xor	r9, r10
+	xor.b	r7, r9
+	xor	r7, r9
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r9, r5
 	xor	@r14+, r5
-	mov	r8, r10
-	xor	@r14+, r10
-	mov	r8, r12
-	and	-2(r14), r12
-	rlam.w	#1, r12
-	mov	r9, r11
-	and	-4(r14), r11
-	rla	r11
-	adc	r11
-	mov	r11, r15
-	and	#1, r15
-	bis	r15, r12
-	xor	r12, r10
-	and	#65534, r11
-	xor	r11, r5
+	mov	r10, r12
+	xor	@r14+, r12
+	mov	r9, r7
+	and	-4(r14), r7
+	mov	r10, r15
+	and	-2(r14), r15
+	rla	r7
+	adc	r7
+	mov	r7, r14
+	and	#65534, r14
+	rlam.w	#1, r15
+	and	#1, r7
+	bis	r7, r15
+	xor	r14, r5
+	xor	r15, r12
 	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r5, r12
-	xor	-4(r13), r12
-	mov	r10, r11
-	xor	-2(r13), r11
-	rla	r11
-	rlc	r12
-	adc	r11
-	rla	r11
-	rlc	r12
-	adc	r11
-	rla	r11
-	rlc	r12
-	adc	r11
-	rla	r11
-	rlc	r12
-	adc	r11
-	rla	r11
-	rlc	r12
-	adc	r11
+	mov	r5, r7
+	xor	r4, r7
+	mov	r12, r4
+	xor	-2(r13), r4
+	rla	r4
+	rlc	r7
+	adc	r4
+	rla	r4
+	rlc	r7
+	adc	r4
+	rla	r4
+	rlc	r7
+	adc	r4
+	rla	r4
+	rlc	r7
+	adc	r4
+	rla	r4
+	rlc	r7
+	adc	r4
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r8, r14
+	xor	r4, r14
 	mov	r6, r13
-	and	r12, r13
-	rlam.w	#1, r13
-	mov	r7, r15
-	and	r11, r15
-	rla	r15
-	adc	r15
-	mov	r15, r14
-	and	#1, r14
-	bis	r14, r13
-	xor	r12, r6
-	xor	r13, r6
-	xor	r11, r7
+	xor	r7, r13
+	and	r4, r8
+	and	r7, r6
+	rla	r8
+	adc	r8
+	mov	r8, r15
 	and	#65534, r15
-	xor	r15, r7
-	mov	16(sp), r4
-	mov	18(sp), r15
-	mov	20(sp), r14
-	mov	22(sp), r13
-	; norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r7, 0(r4)
-	mov	r6, 2(r4)
+	rlam.w	#1, r6
+	and	#1, r8
+	bis	r8, r6
+	xor	r15, r14
+	xor	r6, r13
 	; norx_f.ae:33: d = (a ^ d) >>> r2
-	xor	r8, r6
+	xor	r14, r9
+	xor	r13, r10
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r5, r8
-	xor	r6, r8
-	and	r6, r5
+	xor	r10, r8
+	mov	r12, r6
+	xor	r9, r6
+	and	r10, r5
+	and	r9, r12
 	rla	r5
 	adc	r5
-	mov	r5, r4
-	and	#65534, r4
-	xor	r4, r8
-	; norx_f.ae:33: d = (a ^ d) >>> r2
-	xor	r9, r7
-	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r10, r4
-	and	r7, r4
-	rlam.w	#1, r4
+	mov	r5, r15
+	and	#65534, r15
+	rlam.w	#1, r12
 	and	#1, r5
-	bis	r5, r4
-	xor	r7, r10
-	xor	r4, r10
+	bis	r5, r12
+	xor	r15, r8
+	xor	r12, r6
 	; norx_f.ae:35: b = (b ^ c) >>> r3
-	xor	r10, r12
-	xor	r8, r11
-	rla	r11
-	rlc	r12
-	adc	r11
-	mov	r11, 0(r15)
-	mov	r12, 2(r15)
-	mov	r8, 0(r14)
-	mov	r10, 2(r14)
-	mov	r6, 0(r13)
+	xor	r8, r4
+	xor	r6, r7
+	rla	r4
+	rlc	r7
+	adc	r4
+	mov	16(sp), r12
+	mov	r14, 0(r12)
+	mov	r13, 2(r12)
+	mov	18(sp), r13
+	mov	r4, 0(r13)
 	mov	r7, 2(r13)
+	mov	20(sp), r14
+	mov	r8, 0(r14)
+	mov	r6, 2(r14)
+	mov	r10, 0(r11)
+	mov	r9, 2(r11)
 	popm.w	#7, r10
 	ret
 	.size norx_f_g, .-norx_f_g
 
 
 ; --- norx_f_f: norx_f.f
-;     frame 150 bytes (75 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2522 bytes of code
+;     frame 106 bytes (53 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2434 bytes of code
 	.section .text.norx_f_f,"ax",@progbits
 	.global norx_f_f
 	.type norx_f_f, @function
 	.balign 2
 norx_f_f:
 	pushm.w	#7, r10
-	sub	#150, sp
+	sub	#106, sp
 	mov	r13, 12(sp)
-	mov	r14, 36(sp)
-	mov	r15, 48(sp)
-	mov	166(sp), r9
-	mov	168(sp), r11
-	mov	170(sp), r14
-	mov	172(sp), 40(sp)
-	mov	174(sp), r10
-	mov	176(sp), r13
-	mov	178(sp), 34(sp)
-	mov	180(sp), 58(sp)
-	mov	182(sp), r8
-	mov	184(sp), 22(sp)
-	mov	186(sp), 62(sp)
-	mov	188(sp), 84(sp)
-	mov	190(sp), 148(sp)
-	mov	192(sp), 146(sp)
-	mov	194(sp), 144(sp)
-	mov	196(sp), 142(sp)
-	mov	198(sp), 140(sp)
-	mov	200(sp), 138(sp)
-	mov	202(sp), 136(sp)
-	mov	204(sp), 134(sp)
-	mov	206(sp), 132(sp)
-	mov	208(sp), 130(sp)
-	mov	210(sp), 128(sp)
-	mov	212(sp), 126(sp)
-	mov	214(sp), 124(sp)
-	mov	216(sp), 122(sp)
-	mov	218(sp), 120(sp)
-	mov	220(sp), 118(sp)
+	mov	r14, 32(sp)
+	mov	r15, 42(sp)
+	mov	122(sp), r9
+	mov	124(sp), r11
+	mov	126(sp), r14
+	mov	130(sp), r10
+	mov	132(sp), r13
+	mov	138(sp), r8
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	@r12+, r4
 	xor	@r9+, r4
@@ -310,12 +286,12 @@ norx_f_f:
 	xor	r9, 6(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
 	xor	6(sp), r5
-	mov	r5, 96(sp)
+	mov	r5, 84(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	xor	r6, 2(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
 	xor	2(sp), r12
-	mov	r12, 92(sp)
+	mov	r12, 80(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r7, r9
 	xor	r12, r9
@@ -332,19 +308,19 @@ norx_f_f:
 	and	#1, r7
 	bis	r7, r8
 	xor	r12, r9
-	mov	r9, 110(sp)
+	mov	r9, 98(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
 	xor	r9, r15
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	xor	r8, r6
-	mov	r6, 108(sp)
+	mov	r6, 96(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
 	xor	r6, r10
 	rla	r15
 	rlc	r10
-	mov	r10, 116(sp)
+	mov	r10, 104(sp)
 	adc	r15
-	mov	r15, 104(sp)
+	mov	r15, 92(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	12(sp), r15
 	mov	@r15+, r6
@@ -353,7 +329,8 @@ norx_f_f:
 	mov	r15, r12
 	mov	-4(r12), r10
 	xor	@r11+, r5
-	and	-4(r11), r10
+	mov	-4(r11), r4
+	and	r4, r10
 	mov	-2(r12), r12
 	and	-2(r11), r12
 	rla	r10
@@ -366,13 +343,15 @@ norx_f_f:
 	xor	r15, r6
 	; norx_f.ae:29: d = (a ^ d) >>> r0
 	mov	r6, r7
-	mov	22(sp), r15
+	mov	140(sp), r15
 	xor	@r15+, r7
+	mov	r15, 140(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	xor	r12, r5
 	; norx_f.ae:29: d = (a ^ d) >>> r0
 	mov	r5, r12
 	xor	@r15+, r12
+	mov	r15, 140(sp)
 	swpb	r12
 	mov	r12, r8
 	swpb	r7
@@ -399,7 +378,7 @@ norx_f_f:
 	xor	r13, r10
 	; norx_f.ae:31: b = (b ^ c) >>> r1
 	mov	r10, r12
-	xor	-4(r11), r12
+	xor	r4, r12
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	xor	r15, r9
 	; norx_f.ae:31: b = (b ^ c) >>> r1
@@ -435,19 +414,19 @@ norx_f_f:
 	and	#1, r6
 	bis	r6, r5
 	xor	r11, r15
-	mov	r15, 70(sp)
+	mov	r15, 60(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
 	xor	r15, r7
-	mov	r7, 100(sp)
+	mov	r7, 88(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	xor	r5, r4
-	mov	r4, 68(sp)
+	mov	r4, 58(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
 	xor	r4, r8
-	mov	r8, 94(sp)
+	mov	r8, 82(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r10, r8
-	mov	94(sp), r11
+	mov	82(sp), r11
 	xor	r11, r8
 	and	r11, r10
 	mov	r9, r15
@@ -461,20 +440,20 @@ norx_f_f:
 	and	#1, r10
 	bis	r10, r9
 	xor	r11, r8
-	mov	r8, 114(sp)
+	mov	r8, 102(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
 	xor	r8, r13
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	xor	r9, r15
-	mov	r15, 112(sp)
+	mov	r15, 100(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
 	xor	r15, r12
 	rla	r13
 	rlc	r12
-	mov	r12, 44(sp)
+	mov	r12, 38(sp)
 	adc	r13
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	36(sp), r15
+	mov	32(sp), r15
 	mov	@r15+, r11
 	xor	@r14+, r11
 	mov	@r15+, r8
@@ -494,13 +473,15 @@ norx_f_f:
 	xor	r15, r11
 	; norx_f.ae:29: d = (a ^ d) >>> r0
 	mov	r11, r7
-	mov	62(sp), r15
+	mov	142(sp), r15
 	xor	@r15+, r7
+	mov	r15, 142(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	xor	r12, r8
 	; norx_f.ae:29: d = (a ^ d) >>> r0
 	mov	r8, r12
 	xor	@r15+, r12
+	mov	r15, 142(sp)
 	swpb	r12
 	mov	r12, r10
 	swpb	r7
@@ -510,10 +491,12 @@ norx_f_f:
 	xor	r12, r7
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r7, r5
-	mov	34(sp), r15
+	mov	134(sp), r15
 	xor	@r15+, r5
+	mov	r15, 134(sp)
 	mov	r10, r6
 	xor	@r15+, r6
+	mov	r15, 134(sp)
 	mov	r7, r12
 	mov	r15, r9
 	and	-4(r9), r12
@@ -565,16 +548,16 @@ norx_f_f:
 	and	#1, r11
 	bis	r11, r8
 	xor	r14, r15
-	mov	r15, 78(sp)
+	mov	r15, 68(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
 	xor	r15, r7
-	mov	r7, 102(sp)
+	mov	r7, 90(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	xor	r8, r4
-	mov	r4, 76(sp)
+	mov	r4, 66(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
 	xor	r4, r10
-	mov	r10, 98(sp)
+	mov	r10, 86(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r5, r14
 	mov	r10, r15
@@ -596,27 +579,28 @@ norx_f_f:
 	xor	r14, r9
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	xor	r6, r10
-	mov	r10, 24(sp)
+	mov	r10, 22(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
 	xor	r10, r12
 	rla	r9
 	rlc	r12
-	mov	r12, 52(sp)
+	mov	r12, 46(sp)
 	adc	r9
 	mov	r9, 16(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	48(sp), r15
+	mov	42(sp), r15
 	mov	@r15+, r9
-	mov	r15, 48(sp)
-	mov	40(sp), r15
+	mov	r15, 42(sp)
+	mov	128(sp), r15
 	xor	@r15+, r9
-	mov	r15, 40(sp)
-	mov	48(sp), r15
+	mov	r15, 128(sp)
+	mov	42(sp), r15
 	mov	@r15+, r10
 	mov	r15, r12
 	mov	-4(r12), r11
-	mov	40(sp), r15
+	mov	128(sp), r15
 	xor	@r15+, r10
+	mov	r15, 128(sp)
 	mov	r15, r4
 	and	-4(r4), r11
 	mov	-2(r12), r12
@@ -631,13 +615,15 @@ norx_f_f:
 	xor	r15, r9
 	; norx_f.ae:29: d = (a ^ d) >>> r0
 	mov	r9, r11
-	mov	84(sp), r15
+	mov	144(sp), r15
 	xor	@r15+, r11
+	mov	r15, 144(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	xor	r12, r10
 	; norx_f.ae:29: d = (a ^ d) >>> r0
 	mov	r10, r8
 	xor	@r15+, r8
+	mov	r15, 144(sp)
 	swpb	r8
 	mov	r8, r12
 	swpb	r11
@@ -647,10 +633,12 @@ norx_f_f:
 	xor	r8, r11
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r11, r6
-	mov	58(sp), r15
+	mov	136(sp), r15
 	xor	@r15+, r6
+	mov	r15, 136(sp)
 	mov	r12, r7
 	xor	@r15+, r7
+	mov	r15, 136(sp)
 	mov	r11, r8
 	and	-4(r15), r8
 	mov	r12, r5
@@ -706,7 +694,7 @@ norx_f_f:
 	xor	@sp, r11
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	xor	r10, r15
-	mov	r15, 82(sp)
+	mov	r15, 72(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
 	xor	r15, r12
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
@@ -733,7 +721,7 @@ norx_f_f:
 	xor	r10, r8
 	rla	r5
 	rlc	r8
-	mov	r8, 32(sp)
+	mov	r8, 30(sp)
 	adc	r5
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	6(sp), r15
@@ -742,7 +730,7 @@ norx_f_f:
 	and	r13, r15
 	mov	2(sp), r7
 	mov	r7, r9
-	mov	44(sp), r4
+	mov	38(sp), r4
 	xor	r4, r9
 	and	r4, r7
 	rla	r15
@@ -770,7 +758,7 @@ norx_f_f:
 	mov	r14, r15
 	xor	r12, r15
 	and	r12, r14
-	mov	24(sp), r4
+	mov	22(sp), r4
 	mov	r4, r11
 	xor	r7, r11
 	and	r7, r4
@@ -787,7 +775,7 @@ norx_f_f:
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	xor	r4, r11
 	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	44(sp), r14
+	mov	38(sp), r14
 	xor	r11, r14
 	rla	r14
 	rlc	r13
@@ -822,16 +810,16 @@ norx_f_f:
 	xor	r4, 4(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
 	xor	4(sp), r12
-	mov	r12, 80(sp)
+	mov	r12, 70(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	xor	r9, r8
-	mov	r8, 90(sp)
+	mov	r8, 78(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
 	xor	r8, r7
-	mov	r7, 74(sp)
+	mov	r7, 64(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r15, r7
-	mov	74(sp), r8
+	mov	64(sp), r8
 	xor	r8, r7
 	and	r8, r15
 	mov	r11, r8
@@ -846,28 +834,28 @@ norx_f_f:
 	and	#1, r15
 	bis	r15, r11
 	xor	r12, r7
-	mov	r7, 88(sp)
+	mov	r7, 76(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
 	xor	r7, r14
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	xor	r11, r8
-	mov	r8, 86(sp)
+	mov	r8, 74(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
 	xor	r8, r13
 	rla	r14
 	rlc	r13
-	mov	r13, 106(sp)
+	mov	r13, 94(sp)
 	adc	r14
-	mov	r14, 60(sp)
+	mov	r14, 52(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	70(sp), r14
+	mov	60(sp), r14
 	mov	r14, r12
 	mov	16(sp), r4
 	xor	r4, r12
 	and	r4, r14
-	mov	68(sp), r15
+	mov	58(sp), r15
 	mov	r15, r11
-	mov	52(sp), r8
+	mov	46(sp), r8
 	xor	r8, r11
 	and	r8, r15
 	rla	r14
@@ -879,12 +867,12 @@ norx_f_f:
 	bis	r14, r15
 	xor	r13, r12
 	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	92(sp), r6
+	mov	80(sp), r6
 	xor	r12, r6
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	xor	r15, r11
 	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	96(sp), r15
+	mov	84(sp), r15
 	xor	r11, r15
 	swpb	r15
 	mov	r15, r8
@@ -914,7 +902,7 @@ norx_f_f:
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	xor	r10, r7
 	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	52(sp), r10
+	mov	46(sp), r10
 	xor	r7, r10
 	rla	r10
 	rlc	r4
@@ -946,19 +934,19 @@ norx_f_f:
 	and	#1, r12
 	bis	r12, r11
 	xor	r14, r13
-	mov	r13, 66(sp)
+	mov	r13, 56(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
 	xor	r13, r6
-	mov	r6, 50(sp)
+	mov	r6, 44(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	xor	r11, r15
-	mov	r15, 64(sp)
+	mov	r15, 54(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
 	xor	r15, r8
-	mov	r8, 46(sp)
+	mov	r8, 40(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r9, r8
-	mov	46(sp), r12
+	mov	40(sp), r12
 	xor	r12, r8
 	and	r12, r9
 	mov	r7, r14
@@ -973,27 +961,27 @@ norx_f_f:
 	and	#1, r9
 	bis	r9, r7
 	xor	r12, r8
-	mov	r8, 56(sp)
+	mov	r8, 50(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
 	xor	r8, r10
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	xor	r7, r14
-	mov	r14, 54(sp)
+	mov	r14, 48(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
 	xor	r14, r4
 	rla	r10
 	rlc	r4
-	mov	r4, 72(sp)
+	mov	r4, 62(sp)
 	adc	r10
 	mov	r10, 20(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	78(sp), r15
+	mov	68(sp), r15
 	mov	r15, r14
 	xor	r5, r14
 	and	r5, r15
-	mov	76(sp), r10
+	mov	66(sp), r10
 	mov	r10, r13
-	mov	32(sp), r9
+	mov	30(sp), r9
 	xor	r9, r13
 	and	r9, r10
 	rla	r15
@@ -1005,12 +993,12 @@ norx_f_f:
 	bis	r15, r10
 	xor	r11, r14
 	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	94(sp), r6
+	mov	82(sp), r6
 	xor	r14, r6
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	xor	r10, r13
 	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	100(sp), r15
+	mov	88(sp), r15
 	xor	r13, r15
 	swpb	r15
 	mov	r15, r10
@@ -1020,11 +1008,11 @@ norx_f_f:
 	xor.b	r15, r6
 	xor	r15, r6
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	110(sp), r15
+	mov	98(sp), r15
 	mov	r15, r7
 	xor	r6, r7
 	and	r6, r15
-	mov	108(sp), r11
+	mov	96(sp), r11
 	mov	r11, r8
 	xor	r10, r8
 	and	r10, r11
@@ -1072,13 +1060,13 @@ norx_f_f:
 	and	#1, r14
 	bis	r14, r13
 	xor	r15, r12
-	mov	r12, 38(sp)
+	mov	r12, 34(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
 	xor	r12, r6
 	mov	r6, 14(sp)
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	xor	r13, r11
-	mov	r11, 30(sp)
+	mov	r11, 28(sp)
 	; norx_f.ae:33: d = (a ^ d) >>> r2
 	xor	r11, r10
 	mov	r10, 8(sp)
@@ -1099,27 +1087,27 @@ norx_f_f:
 	and	#1, r7
 	bis	r7, r8
 	xor	r14, r10
-	mov	r10, 28(sp)
+	mov	r10, 26(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
 	xor	r10, r9
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	xor	r8, r11
-	mov	r11, 26(sp)
+	mov	r11, 24(sp)
 	; norx_f.ae:35: b = (b ^ c) >>> r3
 	xor	r11, r5
 	rla	r9
 	rlc	r5
-	mov	r5, 42(sp)
+	mov	r5, 36(sp)
 	adc	r9
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	@sp, r15
 	mov	r15, r14
-	mov	104(sp), r6
+	mov	92(sp), r6
 	xor	r6, r14
 	and	r6, r15
-	mov	82(sp), r13
+	mov	72(sp), r13
 	mov	r13, r11
-	mov	116(sp), r10
+	mov	104(sp), r10
 	xor	r10, r11
 	and	r10, r13
 	rla	r15
@@ -1131,12 +1119,12 @@ norx_f_f:
 	bis	r15, r13
 	xor	r12, r14
 	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	98(sp), r4
+	mov	86(sp), r4
 	xor	r14, r4
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	xor	r13, r11
 	; norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	102(sp), r13
+	mov	90(sp), r13
 	xor	r11, r13
 	swpb	r13
 	mov	r13, r15
@@ -1146,11 +1134,11 @@ norx_f_f:
 	xor.b	r13, r4
 	xor	r13, r4
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	114(sp), r13
+	mov	102(sp), r13
 	mov	r13, r7
 	xor	r4, r7
 	and	r4, r13
-	mov	112(sp), r12
+	mov	100(sp), r12
 	mov	r12, r10
 	xor	r15, r10
 	and	r15, r12
@@ -1167,7 +1155,7 @@ norx_f_f:
 	; norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	xor	r12, r10
 	; norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	116(sp), r8
+	mov	104(sp), r8
 	xor	r10, r8
 	rla	r8
 	rlc	r6
@@ -1229,55 +1217,55 @@ norx_f_f:
 	rla	r8
 	rlc	r6
 	adc	r8
-	mov	148(sp), r10
-	mov	4(sp), 0(r10)
-	mov	90(sp), 2(r10)
 	mov	146(sp), r10
-	mov	66(sp), 0(r10)
-	mov	64(sp), 2(r10)
-	mov	144(sp), r10
-	mov	38(sp), 0(r10)
-	mov	30(sp), 2(r10)
-	mov	142(sp), r10
+	mov	4(sp), 0(r10)
+	mov	78(sp), 2(r10)
+	mov	148(sp), r10
+	mov	56(sp), 0(r10)
+	mov	54(sp), 2(r10)
+	mov	150(sp), r10
+	mov	34(sp), 0(r10)
+	mov	28(sp), 2(r10)
+	mov	152(sp), r10
 	mov	r5, 0(r10)
 	mov	r13, 2(r10)
-	mov	140(sp), r13
+	mov	154(sp), r13
 	mov	r8, 0(r13)
 	mov	r6, 2(r13)
-	mov	138(sp), r10
-	mov	60(sp), 0(r10)
-	mov	106(sp), 2(r10)
-	mov	136(sp), r10
+	mov	156(sp), r10
+	mov	52(sp), 0(r10)
+	mov	94(sp), 2(r10)
+	mov	158(sp), r10
 	mov	20(sp), 0(r10)
-	mov	72(sp), 2(r10)
-	mov	134(sp), r10
+	mov	62(sp), 2(r10)
+	mov	160(sp), r10
 	mov	r9, 0(r10)
-	mov	42(sp), 2(r10)
-	mov	132(sp), r10
-	mov	28(sp), 0(r10)
-	mov	26(sp), 2(r10)
-	mov	130(sp), r10
+	mov	36(sp), 2(r10)
+	mov	162(sp), r10
+	mov	26(sp), 0(r10)
+	mov	24(sp), 2(r10)
+	mov	164(sp), r10
 	mov	r11, 0(r10)
 	mov	r14, 2(r10)
-	mov	128(sp), r13
-	mov	88(sp), 0(r13)
-	mov	86(sp), 2(r13)
-	mov	126(sp), r13
-	mov	56(sp), 0(r13)
-	mov	54(sp), 2(r13)
-	mov	124(sp), r13
-	mov	46(sp), 0(r13)
-	mov	50(sp), 2(r13)
-	mov	122(sp), r13
+	mov	166(sp), r13
+	mov	76(sp), 0(r13)
+	mov	74(sp), 2(r13)
+	mov	168(sp), r13
+	mov	50(sp), 0(r13)
+	mov	48(sp), 2(r13)
+	mov	170(sp), r13
+	mov	40(sp), 0(r13)
+	mov	44(sp), 2(r13)
+	mov	172(sp), r13
 	mov	8(sp), 0(r13)
 	mov	14(sp), 2(r13)
-	mov	120(sp), r13
+	mov	174(sp), r13
 	mov	r15, 0(r13)
 	mov	r4, 2(r13)
-	mov	118(sp), r14
-	mov	74(sp), 0(r14)
-	mov	80(sp), 2(r14)
-	add	#150, sp
+	mov	176(sp), r14
+	mov	64(sp), 0(r14)
+	mov	70(sp), 2(r14)
+	add	#106, sp
 	popm.w	#7, r10
 	ret
 	.size norx_f_f, .-norx_f_f

@@ -256,13 +256,14 @@ poly1305_block:
 	rrum.w	#4, r10
 	rrum.w	#1, r10
 	; poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	mov	4(r14), r11
+	mov	4(r14), r9
+	mov	r9, r11
 	mov	6(r14), r15
 	swpb	r15
 	swpb	r11
 	xor.b	r15, r11
 	xor	r15, r11
-	bit	#128, 4(r14)
+	bit	#128, r9
 	rlc	r11
 	and	#8191, r11
 	mov	6(r12), r9
@@ -961,7 +962,7 @@ poly1305_absorb_padded:
 
 ; --- poly1305_mac: poly1305.mac
 ;     frame 150 bytes (28 spill slots, locals 94), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1696 bytes of code
+;     estimated 1682 bytes of code
 	.section .text.poly1305_mac,"ax",@progbits
 	.global poly1305_mac
 	.type poly1305_mac, @function
@@ -969,7 +970,7 @@ poly1305_absorb_padded:
 poly1305_mac:
 	pushm.w	#7, r10
 	sub	#150, sp
-	mov	r12, 18(sp)
+	mov	r12, 4(sp)
 	mov	r13, 26(sp)
 	mov	r14, 24(sp)
 	mov	r15, 54(sp)
@@ -984,7 +985,7 @@ poly1305_mac:
 	clr	72(sp)
 	clr	74(sp)
 	; poly1305.ae:30: r = (r_bytes & clamp) as u<130>
-	mov	18(sp), r6
+	mov	4(sp), r6
 	mov	2(r6), r14
 	and	#4095, r14
 	mov	4(r6), r10
@@ -1172,15 +1173,15 @@ poly1305_mac:
 	rrc	r14
 	and	#61440, r14
 	bis	r14, r15
-	mov	r15, 22(sp)
+	mov	r15, 18(sp)
 	mov	r13, r15
 	rrum.w	#4, r15
-	mov	r15, 20(sp)
+	mov	r15, 14(sp)
 	mov	#0, 0(sp)
 	mov	#0, r10
-	cmp	22(sp), r10
+	cmp	18(sp), r10
 	mov	r10, r15
-	subc	20(sp), r15
+	subc	14(sp), r15
 	jc	.Lpoly1305_mac_done2
 .Lpoly1305_mac_loop1:
 	; poly1305.ae:100: off = i * 16
@@ -1223,14 +1224,14 @@ poly1305_mac:
 	bit	#1, r8
 	jnz	.Lpoly1305_mac_bytes3
 .Lpoly1305_mac_words4:
-	mov	@r8, 2(sp)
-	mov	2(r8), 4(sp)
-	mov	4(r8), 6(sp)
-	mov	6(r8), 8(sp)
-	mov	8(r8), 10(sp)
-	mov	10(r8), 12(sp)
-	mov	12(r8), 14(sp)
-	mov	14(r8), 16(sp)
+	mov	@r8+, 2(sp)
+	mov	@r8+, 6(sp)
+	mov	@r8+, 8(sp)
+	mov	@r8+, 10(sp)
+	mov	@r8+, 12(sp)
+	mov	@r8+, 16(sp)
+	mov	@r8+, 22(sp)
+	mov	@r8+, 20(sp)
 	jmp	.Lpoly1305_mac_join5
 .Lpoly1305_mac_bytes3:
 	mov	sp, r11
@@ -1321,19 +1322,19 @@ poly1305_mac:
 	and	#3, r4
 	mov	2(sp), r5
 	bis	r6, r5
-	mov	4(sp), r6
+	mov	6(sp), r6
 	bis	r7, r6
-	mov	6(sp), r7
+	mov	8(sp), r7
 	bis	r8, r7
-	mov	8(sp), r8
+	mov	10(sp), r8
 	bis	r9, r8
-	mov	10(sp), r9
+	mov	12(sp), r9
 	bis	r11, r9
-	mov	12(sp), r11
+	mov	16(sp), r11
 	bis	r14, r11
-	mov	14(sp), r14
+	mov	22(sp), r14
 	bis	r12, r14
-	mov	16(sp), r15
+	mov	20(sp), r15
 	bis	r13, r15
 	mov	sp, r12
 	add	#56, r12
@@ -1353,9 +1354,9 @@ poly1305_mac:
 	call	#poly1305_block
 	add	#1, 0(sp)
 	addc	#0, r10
-	cmp	22(sp), 0(sp)
+	cmp	18(sp), 0(sp)
 	mov	r10, r15
-	subc	20(sp), r15
+	subc	14(sp), r15
 	jnc	.Lpoly1305_mac_loop1
 .Lpoly1305_mac_done2:
 	; poly1305.ae:75: v = v + ((h[i] as u<136>) << (13 * i))
@@ -1630,7 +1631,7 @@ poly1305_mac:
 	and	r14, r5
 	xor	r5, r6
 	; poly1305.ae:80: return v[127:0] + s
-	mov	18(sp), r14
+	mov	4(sp), r14
 	add	16(r14), r7
 	addc	18(r14), r8
 	addc	20(r14), r9

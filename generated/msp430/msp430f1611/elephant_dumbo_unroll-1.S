@@ -6,7 +6,7 @@
 
 ; --- elephant_dumbo_key_setup: elephant_dumbo.key_setup
 ;     frame 56 bytes (0 spill slots, locals 56), saves r6, r7, r8, r9, r10
-;     estimated 210 bytes of code
+;     estimated 196 bytes of code
 	.section .text.elephant_dumbo_key_setup,"ax",@progbits
 	.global elephant_dumbo_key_setup
 	.type elephant_dumbo_key_setup, @function
@@ -23,14 +23,14 @@ elephant_dumbo_key_setup:
 	bit	#1, r12
 	jnz	.Lelephant_dumbo_key_setup_bytes1
 .Lelephant_dumbo_key_setup_words2:
-	mov	@r12, r6
-	mov	2(r12), r7
-	mov	4(r12), r8
-	mov	6(r12), r9
-	mov	8(r12), r11
-	mov	10(r12), r13
-	mov	12(r12), r14
-	mov	14(r12), r15
+	mov	@r12+, r6
+	mov	@r12+, r7
+	mov	@r12+, r8
+	mov	@r12+, r9
+	mov	@r12+, r11
+	mov	@r12+, r13
+	mov	@r12+, r14
+	mov	@r12+, r15
 	jmp	.Lelephant_dumbo_key_setup_join3
 .Lelephant_dumbo_key_setup_bytes1:
 	mov	sp, r11
@@ -148,8 +148,8 @@ elephant_dumbo_encrypt_with:
 
 
 ; --- elephant_dumbo_decrypt_with: elephant_dumbo.decrypt_with
-;     frame 38 bytes (3 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 220 bytes of code
+;     frame 44 bytes (6 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 224 bytes of code
 	.section .text.elephant_dumbo_decrypt_with,"ax",@progbits
 	.global elephant_dumbo_decrypt_with
 	.type elephant_dumbo_decrypt_with, @function
@@ -162,71 +162,70 @@ elephant_dumbo_decrypt_with:
 	push	r6
 	push	r5
 	push	r4
-	sub	#38, sp
+	sub	#44, sp
 	mov	r12, 18(sp)
 	mov	r13, 16(sp)
-	mov	r14, r6
-	mov	r15, r11
-	mov	54(sp), r4
-	mov	56(sp), r5
-	mov	58(sp), r12
-	mov	60(sp), r10
-	mov	64(sp), r13
-	mov	66(sp), r14
-	mov	68(sp), 20(sp)
+	mov	60(sp), r5
+	mov	62(sp), r6
+	mov	64(sp), r7
+	mov	66(sp), r4
+	mov	70(sp), r8
+	mov	72(sp), r9
 	; elephant_dumbo.ae:110: return (load_le(tag, 0, 8) ^ crypt(lk, nonce, ad, ct, msg, ct)) == 0
-	bit	#1, r10
+	bit	#1, r4
 	jnz	.Lelephant_dumbo_decrypt_with_bytes1
 .Lelephant_dumbo_decrypt_with_words2:
-	mov	@r10, r7
-	mov	2(r10), r8
-	mov	4(r10), r9
-	mov	6(r10), r10
+	mov	@r4+, 26(sp)
+	mov	@r4+, 24(sp)
+	mov	@r4+, 22(sp)
+	mov	@r4+, 20(sp)
 	jmp	.Lelephant_dumbo_decrypt_with_join3
 .Lelephant_dumbo_decrypt_with_bytes1:
-	mov	sp, r7
-	add	#22, r7
-	mov	r7, r8
-	mov	#8, r9
+	mov	sp, r10
+	add	#28, r10
+	mov	r10, r11
+	mov	#8, r12
 .Lelephant_dumbo_decrypt_with_cpy4:
-	mov.b	@r10, r15
-	inc	r10
-	mov.b	r15, 0(r8)
-	inc	r8
-	dec	r9
+	mov.b	@r4, r13
+	inc	r4
+	mov.b	r13, 0(r11)
+	inc	r11
+	dec	r12
 	jnz	.Lelephant_dumbo_decrypt_with_cpy4
-	mov	r7, r10
+	mov	r10, r4
 	jmp	.Lelephant_dumbo_decrypt_with_words2
 .Lelephant_dumbo_decrypt_with_join3:
-	mov	sp, r15
-	add	#30, r15
-	mov	r4, 0(sp)
-	mov	r5, 2(sp)
-	mov	r12, 4(sp)
-	mov	r13, 6(sp)
-	mov	r14, 8(sp)
-	mov	r5, 10(sp)
-	mov	r12, 12(sp)
-	mov	r15, 14(sp)
+	mov	sp, r13
+	add	#36, r13
+	mov	r5, 0(sp)
+	mov	r6, 2(sp)
+	mov	r7, 4(sp)
+	mov	r8, 6(sp)
+	mov	r9, 8(sp)
+	mov	r6, 10(sp)
+	mov	r7, 12(sp)
+	mov	r13, 14(sp)
 	mov	18(sp), r12
 	mov	16(sp), r13
-	mov	r6, r14
-	mov	r11, r15
 	call	#elephant_dumbo_crypt
-	xor	30(sp), r7
-	xor	32(sp), r8
-	xor	34(sp), r9
-	xor	36(sp), r10
-	bis	r8, r7
-	bis	r9, r7
-	bis	r10, r7
-	sub	#1, r7
+	mov	26(sp), r12
+	xor	36(sp), r12
+	mov	24(sp), r13
+	xor	38(sp), r13
+	mov	22(sp), r14
+	xor	40(sp), r14
+	mov	20(sp), r15
+	xor	42(sp), r15
+	bis	r13, r12
+	bis	r14, r12
+	bis	r15, r12
+	sub	#1, r12
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	20(sp), r15
+	mov	74(sp), r15
 	mov	r14, 0(r15)
-	add	#38, sp
+	add	#44, sp
 	pop	r4
 	pop	r5
 	pop	r6
@@ -718,8 +717,8 @@ elephant_dumbo_P_permute:
 
 
 ; --- elephant_dumbo_crypt: elephant_dumbo.crypt
-;     frame 376 bytes (128 spill slots, locals 120), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 6316 bytes of code
+;     frame 364 bytes (122 spill slots, locals 120), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 6200 bytes of code
 	.section .text.elephant_dumbo_crypt,"ax",@progbits
 	.local elephant_dumbo_crypt
 	.type elephant_dumbo_crypt, @function
@@ -732,18 +731,12 @@ elephant_dumbo_crypt:
 	push	r6
 	push	r5
 	push	r4
-	sub	#376, sp
-	mov	r12, 226(sp)
+	sub	#364, sp
+	mov	r12, 222(sp)
 	mov	r13, r10
-	mov	r15, 228(sp)
-	mov	392(sp), 216(sp)
-	mov	394(sp), 234(sp)
-	mov	396(sp), 186(sp)
-	mov	398(sp), 232(sp)
-	mov	402(sp), 230(sp)
-	mov	406(sp), 254(sp)
+	mov	r15, 224(sp)
 	; elephant_dumbo.ae:77: blocks_c = 1 + m / block
-	mov	186(sp), r6
+	mov	384(sp), r6
 	mov	r6, r9
 	rla	r9
 	adc	r9
@@ -989,9 +982,9 @@ elephant_dumbo_crypt:
 	and	#63488, r13
 	bis	r13, r12
 	add	#1, r11
-	mov	r11, 224(sp)
+	mov	r11, 220(sp)
 	addc	#0, r12
-	mov	r12, 222(sp)
+	mov	r12, 218(sp)
 	; elephant_dumbo.ae:78: blocks_m = (m + block - 1) / block
 	mov	#0, r8
 	add	#20, r6
@@ -1380,7 +1373,7 @@ elephant_dumbo_crypt:
 	mov	r11, r12
 	and	#63488, r12
 	bis	r12, r4
-	mov	r4, 220(sp)
+	mov	r4, 216(sp)
 	and	#2047, r11
 	swpb	r14
 	rla	r14
@@ -1391,9 +1384,9 @@ elephant_dumbo_crypt:
 	adc	r14
 	and	#63488, r14
 	bis	r14, r11
-	mov	r11, 218(sp)
+	mov	r11, 214(sp)
 	; elephant_dumbo.ae:79: blocks_ad = 1 + (12 + a) / block
-	mov	216(sp), r7
+	mov	380(sp), r7
 	mov	#0, r8
 	add	#12, r7
 	addc	#0, r8
@@ -1793,13 +1786,13 @@ elephant_dumbo_crypt:
 	addc	#0, r11
 	; elephant_dumbo.ae:81: steps = if blocks_ad - 1 < blocks_c + 1 then blocks_c + 1 else blocks_ad - 1
 	mov	r12, r9
-	mov	r12, 202(sp)
+	mov	r12, 200(sp)
 	mov	r11, r14
-	mov	r11, 200(sp)
+	mov	r11, 198(sp)
 	sub	#1, r9
 	subc	#0, r14
-	mov	224(sp), r12
-	mov	222(sp), r13
+	mov	220(sp), r12
+	mov	218(sp), r13
 	add	#1, r12
 	addc	#0, r13
 	cmp	r12, r9
@@ -1813,26 +1806,26 @@ elephant_dumbo_crypt:
 	xor	r9, r12
 	and	r11, r12
 	xor	r12, r9
-	mov	r9, 198(sp)
+	mov	r9, 196(sp)
 	xor	r14, r13
 	and	r11, r13
 	xor	r13, r14
-	mov	r14, 196(sp)
+	mov	r14, 194(sp)
 	; elephant_dumbo.ae:82: n = load_le(nonce, 0, 12) as u160
 	mov	r10, r11
 	bit	#1, r11
 	jnz	.Lelephant_dumbo_crypt_bytes1
 .Lelephant_dumbo_crypt_words2:
-	mov	@r11, 214(sp)
-	mov	2(r11), 212(sp)
-	mov	4(r11), 210(sp)
-	mov	6(r11), 208(sp)
-	mov	8(r11), 206(sp)
-	mov	10(r11), 204(sp)
+	mov	@r11+, 212(sp)
+	mov	@r11+, 210(sp)
+	mov	@r11+, 208(sp)
+	mov	@r11+, 206(sp)
+	mov	@r11+, 204(sp)
+	mov	@r11+, 202(sp)
 	jmp	.Lelephant_dumbo_crypt_join3
 .Lelephant_dumbo_crypt_bytes1:
 	mov	sp, r12
-	add	#256, r12
+	add	#244, r12
 	mov	r12, r13
 	mov	#12, r14
 .Lelephant_dumbo_crypt_cpy4:
@@ -1850,16 +1843,16 @@ elephant_dumbo_crypt:
 	bit	#1, r11
 	jnz	.Lelephant_dumbo_crypt_bytes6
 .Lelephant_dumbo_crypt_words7:
-	mov	@r11, 96(sp)
-	mov	2(r11), 156(sp)
-	mov	4(r11), 164(sp)
-	mov	6(r11), 166(sp)
-	mov	8(r11), 168(sp)
-	mov	10(r11), 188(sp)
+	mov	@r11+, 80(sp)
+	mov	@r11+, 162(sp)
+	mov	@r11+, 178(sp)
+	mov	@r11+, 180(sp)
+	mov	@r11+, 182(sp)
+	mov	@r11+, 186(sp)
 	jmp	.Lelephant_dumbo_crypt_join8
 .Lelephant_dumbo_crypt_bytes6:
 	mov	sp, r12
-	add	#256, r12
+	add	#244, r12
 	mov	r12, r13
 	mov	#12, r14
 .Lelephant_dumbo_crypt_cpy9:
@@ -1872,23 +1865,23 @@ elephant_dumbo_crypt:
 	mov	r12, r11
 	jmp	.Lelephant_dumbo_crypt_words7
 .Lelephant_dumbo_crypt_join8:
-	mov	228(sp), r10
-	cmp	#8, 216(sp)
+	mov	224(sp), r10
+	cmp	#8, 380(sp)
 	jnc	.Lelephant_dumbo_crypt_bytes11
 	bit	#1, r10
 	jnz	.Lelephant_dumbo_crypt_bytes11
 .Lelephant_dumbo_crypt_words12:
-	mov	@r10, 184(sp)
-	mov	2(r10), 190(sp)
-	mov	4(r10), 192(sp)
-	mov	6(r10), 194(sp)
+	mov	@r10+, 184(sp)
+	mov	@r10+, 188(sp)
+	mov	@r10+, 190(sp)
+	mov	@r10+, 192(sp)
 	jmp	.Lelephant_dumbo_crypt_join13
 .Lelephant_dumbo_crypt_bytes11:
 	mov	sp, r11
-	add	#256, r11
+	add	#244, r11
 	mov	r11, r12
 	mov	#8, r13
-	mov	216(sp), r15
+	mov	380(sp), r15
 .Lelephant_dumbo_crypt_cpy14:
 	clr	r14
 	tst	r15
@@ -1905,7 +1898,7 @@ elephant_dumbo_crypt:
 	jmp	.Lelephant_dumbo_crypt_words12
 .Lelephant_dumbo_crypt_join13:
 	; elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
-	mov	216(sp), r14
+	mov	380(sp), r14
 	cmp	#8, r14
 	mov	#0, r15
 	subc	#0, r15
@@ -1929,17 +1922,17 @@ elephant_dumbo_crypt:
 	rla	r15
 	and	#7, r13
 	bis	r13, r15
-	mov	r15, 132(sp)
-	mov	226(sp), r13
-	mov	2(r13), 240(sp)
-	mov	4(r13), 238(sp)
-	mov	6(r13), 236(sp)
-	mov	8(r13), 242(sp)
-	mov	10(r13), 244(sp)
-	mov	12(r13), 246(sp)
-	mov	14(r13), 248(sp)
-	mov	16(r13), 250(sp)
-	mov	18(r13), 252(sp)
+	mov	r15, 114(sp)
+	mov	222(sp), r13
+	mov	2(r13), 230(sp)
+	mov	4(r13), 228(sp)
+	mov	6(r13), 226(sp)
+	mov	8(r13), 232(sp)
+	mov	10(r13), 234(sp)
+	mov	12(r13), 236(sp)
+	mov	14(r13), 238(sp)
+	mov	16(r13), 240(sp)
+	mov	18(r13), 242(sp)
 	mov	#1, r15
 	mov	#0, r6
 	mov	#0, r7
@@ -1950,7 +1943,7 @@ elephant_dumbo_crypt:
 	mov	#0, r12
 	mov	#0, r13
 	mov	#0, r4
-	tst	132(sp)
+	tst	114(sp)
 	jnz	.Lelephant_dumbo_crypt_shbig16
 	cmp	#160, r14
 	jc	.Lelephant_dumbo_crypt_shbig16
@@ -1998,99 +1991,99 @@ elephant_dumbo_crypt:
 	clr	r13
 	clr	r4
 .Lelephant_dumbo_crypt_shend17:
-	bis	96(sp), r15
-	bis	156(sp), r6
-	bis	164(sp), r7
-	bis	166(sp), r8
-	bis	168(sp), r9
-	bis	188(sp), r10
+	bis	80(sp), r15
+	bis	162(sp), r6
+	bis	178(sp), r7
+	bis	180(sp), r8
+	bis	182(sp), r9
+	bis	186(sp), r10
 	bis	184(sp), r11
-	bis	190(sp), r12
-	bis	192(sp), r13
-	mov	194(sp), r14
+	bis	188(sp), r12
+	bis	190(sp), r13
+	mov	192(sp), r14
 	bis	r14, r4
 	inv	r5
 	inc	r5
-	xor	96(sp), r15
+	xor	80(sp), r15
 	and	r5, r15
-	xor	r15, 96(sp)
-	xor	156(sp), r6
+	xor	r15, 80(sp)
+	xor	162(sp), r6
 	and	r5, r6
-	mov	156(sp), r15
+	mov	162(sp), r15
 	xor	r6, r15
-	xor	164(sp), r7
+	xor	178(sp), r7
 	and	r5, r7
-	mov	164(sp), r6
+	mov	178(sp), r6
 	xor	r7, r6
-	xor	166(sp), r8
+	xor	180(sp), r8
 	and	r5, r8
-	mov	166(sp), r7
+	mov	180(sp), r7
 	xor	r8, r7
-	xor	168(sp), r9
+	xor	182(sp), r9
 	and	r5, r9
-	mov	168(sp), r8
+	mov	182(sp), r8
 	xor	r9, r8
-	xor	188(sp), r10
+	xor	186(sp), r10
 	and	r5, r10
-	mov	188(sp), r9
+	mov	186(sp), r9
 	xor	r10, r9
 	xor	184(sp), r11
 	and	r5, r11
 	mov	184(sp), r10
 	xor	r11, r10
-	xor	190(sp), r12
+	xor	188(sp), r12
 	and	r5, r12
-	mov	190(sp), r11
+	mov	188(sp), r11
 	xor	r12, r11
-	xor	192(sp), r13
+	xor	190(sp), r13
 	and	r5, r13
-	mov	192(sp), r12
+	mov	190(sp), r12
 	xor	r13, r12
 	xor	r14, r4
 	and	r5, r4
 	xor	r4, r14
 	; elephant_dumbo.ae:86: for i in 0..steps {
-	mov	#0, 154(sp)
-	mov	#0, 152(sp)
-	mov	r15, 94(sp)
-	mov	r6, 90(sp)
-	mov	r7, 84(sp)
-	mov	r8, 82(sp)
-	mov	r9, 78(sp)
-	mov	r10, 74(sp)
-	mov	r11, 64(sp)
-	mov	r12, 62(sp)
-	mov	r14, 54(sp)
-	mov	#0, 50(sp)
-	mov	#0, 40(sp)
-	mov	#0, 36(sp)
-	mov	#0, 30(sp)
+	mov	#0, 140(sp)
+	mov	#0, 138(sp)
+	mov	r15, 78(sp)
+	mov	r6, 74(sp)
+	mov	r7, 72(sp)
+	mov	r8, 70(sp)
+	mov	r9, 62(sp)
+	mov	r10, 60(sp)
+	mov	r11, 52(sp)
+	mov	r12, 48(sp)
+	mov	r14, 44(sp)
+	mov	#0, 38(sp)
+	mov	#0, 32(sp)
 	mov	#0, 28(sp)
+	mov	#0, 26(sp)
+	mov	#0, 24(sp)
 	mov	#0, 22(sp)
 	mov	#0, 18(sp)
 	mov	#0, 12(sp)
-	mov	#0, 126(sp)
-	mov	#0, 128(sp)
-	mov	226(sp), r15
-	mov	@r15, 158(sp)
-	mov	240(sp), 162(sp)
-	mov	238(sp), 182(sp)
-	mov	236(sp), 180(sp)
-	mov	242(sp), 178(sp)
-	mov	244(sp), 176(sp)
-	mov	246(sp), 160(sp)
-	mov	248(sp), 174(sp)
-	mov	250(sp), 172(sp)
-	mov	252(sp), 170(sp)
-	cmp	198(sp), 154(sp)
-	mov	152(sp), r15
-	subc	196(sp), r15
+	mov	#0, 102(sp)
+	mov	#0, 104(sp)
+	mov	222(sp), r15
+	mov	@r15, 156(sp)
+	mov	230(sp), 160(sp)
+	mov	228(sp), 176(sp)
+	mov	226(sp), 174(sp)
+	mov	232(sp), 172(sp)
+	mov	234(sp), 170(sp)
+	mov	236(sp), 158(sp)
+	mov	238(sp), 168(sp)
+	mov	240(sp), 166(sp)
+	mov	242(sp), 164(sp)
+	cmp	196(sp), 140(sp)
+	mov	138(sp), r15
+	subc	194(sp), r15
 	jnc	.Lelephant_dumbo_crypt_near58
 	br	#.Lelephant_dumbo_crypt_done22
 .Lelephant_dumbo_crypt_near58:
 .Lelephant_dumbo_crypt_loop21:
 	; elephant_dumbo.ae:36: t = (x[7:0] <<< 3) ^ (x[31:24] << 7) ^ (x[111:104] >> 7)
-	mov	158(sp), r14
+	mov	156(sp), r14
 	mov.b	r14, r15
 	mov	r15, r12
 	rla	r12
@@ -2104,7 +2097,7 @@ elephant_dumbo_crypt:
 	rra	r15
 	bis	r15, r12
 	mov.b	r12, r12
-	mov.b	163(sp), r15
+	mov.b	161(sp), r15
 	rla	r15
 	rla	r15
 	rla	r15
@@ -2114,7 +2107,7 @@ elephant_dumbo_crypt:
 	rla	r15
 	mov.b	r15, r15
 	xor	r15, r12
-	mov.b	161(sp), r15
+	mov.b	159(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
@@ -2125,58 +2118,58 @@ elephant_dumbo_crypt:
 	rra	r15
 	xor	r15, r12
 	; elephant_dumbo.ae:37: return cat(t, x[159:8])
-	mov	162(sp), r5
-	mov	182(sp), r6
-	mov	180(sp), r7
-	mov	178(sp), r8
-	mov	176(sp), r9
-	mov	160(sp), r10
-	mov	174(sp), r11
-	mov	172(sp), r13
-	mov	170(sp), r15
+	mov	160(sp), r5
+	mov	176(sp), r6
+	mov	174(sp), r7
+	mov	172(sp), r8
+	mov	170(sp), r9
+	mov	158(sp), r10
+	mov	168(sp), r11
+	mov	166(sp), r13
+	mov	164(sp), r15
 	swpb	r5
 	swpb	r14
 	xor.b	r5, r14
 	xor	r5, r14
-	mov	r14, 130(sp)
+	mov	r14, 108(sp)
 	swpb	r6
 	xor.b	r6, r5
 	xor	r6, r5
-	mov	r5, 134(sp)
+	mov	r5, 116(sp)
 	swpb	r7
 	xor.b	r7, r6
 	xor	r7, r6
-	mov	r6, 136(sp)
+	mov	r6, 118(sp)
 	swpb	r8
 	xor.b	r8, r7
 	xor	r8, r7
-	mov	r7, 138(sp)
+	mov	r7, 120(sp)
 	swpb	r9
 	xor.b	r9, r8
 	xor	r9, r8
-	mov	r8, 140(sp)
+	mov	r8, 122(sp)
 	swpb	r10
 	xor.b	r10, r9
 	xor	r10, r9
-	mov	r9, 142(sp)
+	mov	r9, 124(sp)
 	swpb	r11
 	xor.b	r11, r10
 	xor	r11, r10
-	mov	r10, 144(sp)
+	mov	r10, 126(sp)
 	swpb	r13
 	xor.b	r13, r11
 	xor	r13, r11
-	mov	r11, 146(sp)
+	mov	r11, 128(sp)
 	swpb	r15
 	xor.b	r15, r13
 	xor	r15, r13
-	mov	r13, 148(sp)
+	mov	r13, 130(sp)
 	mov.b	r15, r15
 	swpb	r12
 	bis	r15, r12
-	mov	r12, 150(sp)
+	mov	r12, 132(sp)
 	; elephant_dumbo.ae:88: off = block * i
-	mov	154(sp), r10
+	mov	140(sp), r10
 	mov	r10, r15
 	rla	r15
 	adc	r15
@@ -2184,7 +2177,7 @@ elephant_dumbo_crypt:
 	adc	r15
 	mov	r15, r11
 	and	#65532, r11
-	mov	152(sp), r9
+	mov	138(sp), r9
 	mov	r9, r12
 	rla	r12
 	rla	r12
@@ -2209,67 +2202,67 @@ elephant_dumbo_crypt:
 	and	#15, r13
 	bis	r13, r15
 	add	r14, r11
-	mov	r11, 8(sp)
+	mov	r11, 4(sp)
 	addc	r15, r12
-	mov	r12, 76(sp)
+	mov	r12, 66(sp)
 	; elephant_dumbo.ae:89: if i < blocks_m {
-	cmp	220(sp), r10
-	subc	218(sp), r9
+	cmp	216(sp), r10
+	subc	214(sp), r9
 	clr	r15
 	adc	r15
 	xor	#1, r15
 	tst	r15
 	jz	.Lelephant_dumbo_crypt_else23
 	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	mov	158(sp), r15
-	xor	130(sp), r15
-	mov	162(sp), r14
+	mov	156(sp), r15
+	xor	108(sp), r15
+	mov	160(sp), r14
 	xor	r5, r14
-	mov	182(sp), r13
+	mov	176(sp), r13
 	xor	r6, r13
-	mov	180(sp), r12
+	mov	174(sp), r12
 	xor	r7, r12
-	mov	178(sp), r11
+	mov	172(sp), r11
 	xor	r8, r11
-	mov	176(sp), r10
-	xor	142(sp), r10
-	mov	160(sp), r9
-	xor	144(sp), r9
-	mov	r9, 52(sp)
-	mov	174(sp), r9
-	xor	146(sp), r9
+	mov	170(sp), r10
+	xor	124(sp), r10
+	mov	158(sp), r9
+	xor	126(sp), r9
+	mov	r9, 42(sp)
+	mov	168(sp), r9
+	xor	128(sp), r9
+	mov	r9, 46(sp)
+	mov	166(sp), r9
+	xor	130(sp), r9
 	mov	r9, 56(sp)
-	mov	172(sp), r9
-	xor	148(sp), r9
-	mov	r9, 66(sp)
-	mov	170(sp), r9
-	xor	150(sp), r9
-	mov	r9, 72(sp)
+	mov	164(sp), r9
+	xor	132(sp), r9
+	mov	r9, 58(sp)
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	mov	214(sp), r5
+	mov	212(sp), r5
 	xor	r15, r5
 	mov	r15, 14(sp)
-	mov	212(sp), r6
+	mov	210(sp), r6
 	xor	r14, r6
 	mov	r14, 16(sp)
-	mov	210(sp), r7
+	mov	208(sp), r7
 	xor	r13, r7
 	mov	r13, 20(sp)
-	mov	208(sp), r8
+	mov	206(sp), r8
 	xor	r12, r8
-	mov	r12, 38(sp)
-	mov	206(sp), r9
+	mov	r12, 30(sp)
+	mov	204(sp), r9
 	xor	r11, r9
-	mov	r11, 42(sp)
-	mov	204(sp), r11
+	mov	r11, 34(sp)
+	mov	202(sp), r11
 	xor	r10, r11
-	mov	r10, 48(sp)
+	mov	r10, 36(sp)
 	; elephant_dumbo.ae:90: count = if m - off < block then m - off else block
-	mov	186(sp), r10
+	mov	384(sp), r10
 	mov	#0, r15
-	mov	8(sp), r14
+	mov	4(sp), r14
 	sub	r14, r10
-	subc	76(sp), r15
+	subc	66(sp), r15
 	cmp	#20, r10
 	subc	#0, r15
 	clr	r15
@@ -2282,27 +2275,27 @@ elephant_dumbo_crypt:
 	xor	#20, r10
 	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
 	mov	r14, r12
-	add	234(sp), r12
+	add	382(sp), r12
 	cmp	#20, r10
 	jnc	.Lelephant_dumbo_crypt_bytes25
 	bit	#1, r12
 	jnz	.Lelephant_dumbo_crypt_bytes25
 .Lelephant_dumbo_crypt_words26:
-	mov	@r12, 92(sp)
-	mov	2(r12), 98(sp)
-	mov	4(r12), 102(sp)
-	mov	6(r12), 106(sp)
-	mov	8(r12), 112(sp)
-	mov	10(r12), 116(sp)
-	mov	12(r12), 118(sp)
-	mov	14(r12), 120(sp)
-	mov	16(r12), 124(sp)
-	mov	18(r12), 122(sp)
+	mov	@r12+, 112(sp)
+	mov	@r12+, 134(sp)
+	mov	@r12+, 136(sp)
+	mov	@r12+, 142(sp)
+	mov	@r12+, 144(sp)
+	mov	@r12+, 146(sp)
+	mov	@r12+, 148(sp)
+	mov	@r12+, 150(sp)
+	mov	@r12+, 154(sp)
+	mov	@r12+, 152(sp)
 	jmp	.Lelephant_dumbo_crypt_join27
 .Lelephant_dumbo_crypt_bytes25:
 	mov	sp, r15
-	add	#256, r15
-	mov	r15, 10(sp)
+	add	#244, r15
+	mov	r15, 6(sp)
 	mov	r15, r4
 	mov	#20, r13
 	mov	r10, r15
@@ -2318,58 +2311,58 @@ elephant_dumbo_crypt:
 	inc	r4
 	dec	r13
 	jnz	.Lelephant_dumbo_crypt_cpy28
-	mov	10(sp), r12
+	mov	6(sp), r12
 	jmp	.Lelephant_dumbo_crypt_words26
 .Lelephant_dumbo_crypt_join27:
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	mov	r5, 276(sp)
-	mov	r6, 278(sp)
-	mov	r7, 280(sp)
-	mov	r8, 282(sp)
-	mov	r9, 284(sp)
-	mov	r11, 286(sp)
-	mov	52(sp), 288(sp)
-	mov	56(sp), 290(sp)
-	mov	66(sp), 292(sp)
-	mov	72(sp), 294(sp)
+	mov	r5, 264(sp)
+	mov	r6, 266(sp)
+	mov	r7, 268(sp)
+	mov	r8, 270(sp)
+	mov	r9, 272(sp)
+	mov	r11, 274(sp)
+	mov	42(sp), 276(sp)
+	mov	46(sp), 278(sp)
+	mov	56(sp), 280(sp)
+	mov	58(sp), 282(sp)
 	mov	sp, r12
-	add	#276, r12
+	add	#264, r12
 	mov	sp, r13
-	add	#296, r13
+	add	#284, r13
 	call	#elephant_dumbo_P_permute
 	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	mov	92(sp), r4
-	xor	296(sp), r4
-	mov	98(sp), r5
-	xor	298(sp), r5
-	mov	102(sp), r6
-	xor	300(sp), r6
-	mov	106(sp), r7
-	xor	302(sp), r7
-	mov	112(sp), r8
-	xor	304(sp), r8
-	mov	116(sp), r9
-	xor	306(sp), r9
-	mov	118(sp), r11
-	xor	308(sp), r11
-	mov	120(sp), r12
-	xor	310(sp), r12
-	mov	124(sp), r14
-	xor	312(sp), r14
-	mov	122(sp), r15
-	xor	314(sp), r15
+	mov	112(sp), r4
+	xor	284(sp), r4
+	mov	134(sp), r5
+	xor	286(sp), r5
+	mov	136(sp), r6
+	xor	288(sp), r6
+	mov	142(sp), r7
+	xor	290(sp), r7
+	mov	144(sp), r8
+	xor	292(sp), r8
+	mov	146(sp), r9
+	xor	294(sp), r9
+	mov	148(sp), r11
+	xor	296(sp), r11
+	mov	150(sp), r12
+	xor	298(sp), r12
+	mov	154(sp), r14
+	xor	300(sp), r14
+	mov	152(sp), r15
+	xor	302(sp), r15
 	xor	14(sp), r4
 	xor	16(sp), r5
 	xor	20(sp), r6
-	xor	38(sp), r7
-	xor	42(sp), r8
-	xor	48(sp), r9
-	xor	52(sp), r11
-	xor	56(sp), r12
-	xor	66(sp), r14
-	xor	72(sp), r15
-	mov	8(sp), r13
-	add	232(sp), r13
+	xor	30(sp), r7
+	xor	34(sp), r8
+	xor	36(sp), r9
+	xor	42(sp), r11
+	xor	46(sp), r12
+	xor	56(sp), r14
+	xor	58(sp), r15
+	mov	4(sp), r13
+	add	386(sp), r13
 	cmp	#20, r10
 	jnc	.Lelephant_dumbo_crypt_bytes30
 	bit	#1, r13
@@ -2386,18 +2379,18 @@ elephant_dumbo_crypt:
 	mov	r15, 18(r13)
 	jmp	.Lelephant_dumbo_crypt_stored31
 .Lelephant_dumbo_crypt_bytes30:
-	mov	r4, 256(sp)
-	mov	r5, 258(sp)
-	mov	r6, 260(sp)
-	mov	r7, 262(sp)
-	mov	r8, 264(sp)
-	mov	r9, 266(sp)
-	mov	r11, 268(sp)
-	mov	r12, 270(sp)
-	mov	r14, 272(sp)
-	mov	r15, 274(sp)
+	mov	r4, 244(sp)
+	mov	r5, 246(sp)
+	mov	r6, 248(sp)
+	mov	r7, 250(sp)
+	mov	r8, 252(sp)
+	mov	r9, 254(sp)
+	mov	r11, 256(sp)
+	mov	r12, 258(sp)
+	mov	r14, 260(sp)
+	mov	r15, 262(sp)
 	mov	sp, r14
-	add	#256, r14
+	add	#244, r14
 	mov	r10, r15
 	cmp	#20, r15
 	jnc	.Lelephant_dumbo_crypt_cnt32
@@ -2417,15 +2410,15 @@ elephant_dumbo_crypt:
 .Lelephant_dumbo_crypt_endif24:
 	; elephant_dumbo.ae:93: if (i > 0) & (i <= blocks_c) {
 	mov	#0, r15
-	mov	154(sp), r13
+	mov	140(sp), r13
 	cmp	r13, r15
-	mov	152(sp), r12
+	mov	138(sp), r12
 	subc	r12, r15
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	cmp	r13, 224(sp)
-	mov	222(sp), r15
+	cmp	r13, 220(sp)
+	mov	218(sp), r15
 	subc	r12, r15
 	clr	r15
 	adc	r15
@@ -2433,45 +2426,45 @@ elephant_dumbo_crypt:
 	tst	r14
 	jz	.Lelephant_dumbo_crypt_else34
 	; elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
-	xor	130(sp), 50(sp)
-	xor	134(sp), 40(sp)
-	xor	136(sp), 36(sp)
-	xor	138(sp), 30(sp)
-	xor	140(sp), 28(sp)
-	xor	142(sp), 22(sp)
-	xor	144(sp), 18(sp)
-	xor	146(sp), 12(sp)
-	xor	148(sp), 126(sp)
-	xor	150(sp), 128(sp)
-	mov	8(sp), r8
-	mov	76(sp), r15
+	xor	108(sp), 38(sp)
+	xor	116(sp), 32(sp)
+	xor	118(sp), 28(sp)
+	xor	120(sp), 26(sp)
+	xor	122(sp), 24(sp)
+	xor	124(sp), 22(sp)
+	xor	126(sp), 18(sp)
+	xor	128(sp), 12(sp)
+	xor	130(sp), 102(sp)
+	xor	132(sp), 104(sp)
+	mov	4(sp), r8
+	mov	66(sp), r15
 	sub	#20, r8
 	subc	#0, r15
-	mov	186(sp), r9
+	mov	384(sp), r9
 	mov	#0, r10
 	sub	r8, r9
 	subc	r15, r10
 	; elephant_dumbo.ae:42: x = load_le(buf, off, block, count)
-	add	230(sp), r8
+	add	390(sp), r8
 	cmp	#20, r9
 	jnc	.Lelephant_dumbo_crypt_bytes36
 	bit	#1, r8
 	jnz	.Lelephant_dumbo_crypt_bytes36
 .Lelephant_dumbo_crypt_words37:
-	mov	@r8, 6(sp)
-	mov	2(r8), 26(sp)
-	mov	4(r8), 34(sp)
-	mov	6(r8), 46(sp)
-	mov	8(r8), 60(sp)
-	mov	10(r8), 70(sp)
-	mov	12(r8), 86(sp)
-	mov	14(r8), 104(sp)
-	mov	16(r8), 110(sp)
-	mov	18(r8), 114(sp)
+	mov	@r8+, 10(sp)
+	mov	@r8+, 50(sp)
+	mov	@r8+, 64(sp)
+	mov	@r8+, 76(sp)
+	mov	@r8+, 84(sp)
+	mov	@r8+, 88(sp)
+	mov	@r8+, 92(sp)
+	mov	@r8+, 98(sp)
+	mov	@r8+, 106(sp)
+	mov	@r8+, 110(sp)
 	jmp	.Lelephant_dumbo_crypt_join38
 .Lelephant_dumbo_crypt_bytes36:
 	mov	sp, r11
-	add	#256, r11
+	add	#244, r11
 	mov	r11, r12
 	mov	#20, r13
 	mov	r9, r15
@@ -2569,136 +2562,136 @@ elephant_dumbo_crypt:
 	clr	r5
 	clr	r14
 .Lelephant_dumbo_crypt_shend42:
-	mov	6(sp), r6
+	mov	10(sp), r6
 	bis	r6, r15
-	bis	26(sp), r7
-	bis	34(sp), r8
-	bis	46(sp), r9
-	bis	60(sp), r10
-	bis	70(sp), r11
-	bis	86(sp), r12
-	bis	104(sp), r13
-	bis	110(sp), r5
-	bis	114(sp), r14
+	bis	50(sp), r7
+	bis	64(sp), r8
+	bis	76(sp), r9
+	bis	84(sp), r10
+	bis	88(sp), r11
+	bis	92(sp), r12
+	bis	98(sp), r13
+	bis	106(sp), r5
+	bis	110(sp), r14
 	inv	r4
 	inc	r4
 	xor	r6, r15
 	and	r4, r15
 	xor	r15, r6
-	xor	26(sp), r7
+	xor	50(sp), r7
 	and	r4, r7
-	mov	26(sp), r15
+	mov	50(sp), r15
 	xor	r7, r15
-	xor	34(sp), r8
+	xor	64(sp), r8
 	and	r4, r8
-	mov	34(sp), r7
+	mov	64(sp), r7
 	xor	r8, r7
-	xor	46(sp), r9
+	xor	76(sp), r9
 	and	r4, r9
-	mov	46(sp), r8
+	mov	76(sp), r8
 	xor	r9, r8
-	xor	60(sp), r10
+	xor	84(sp), r10
 	and	r4, r10
-	mov	60(sp), r9
+	mov	84(sp), r9
 	xor	r10, r9
-	xor	70(sp), r11
+	xor	88(sp), r11
 	and	r4, r11
-	mov	70(sp), r10
+	mov	88(sp), r10
 	xor	r11, r10
-	xor	86(sp), r12
+	xor	92(sp), r12
 	and	r4, r12
-	mov	86(sp), r11
+	mov	92(sp), r11
 	xor	r12, r11
-	xor	104(sp), r13
+	xor	98(sp), r13
 	and	r4, r13
-	mov	104(sp), r12
+	mov	98(sp), r12
 	xor	r13, r12
-	xor	110(sp), r5
+	xor	106(sp), r5
 	and	r4, r5
-	mov	110(sp), r13
+	mov	106(sp), r13
 	xor	r5, r13
-	xor	114(sp), r14
+	xor	110(sp), r14
 	and	r4, r14
-	mov	114(sp), r5
+	mov	110(sp), r5
 	xor	r14, r5
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	xor	50(sp), r6
-	xor	40(sp), r15
-	xor	36(sp), r7
-	xor	30(sp), r8
-	xor	28(sp), r9
+	xor	38(sp), r6
+	xor	32(sp), r15
+	xor	28(sp), r7
+	xor	26(sp), r8
+	xor	24(sp), r9
 	xor	22(sp), r10
 	xor	18(sp), r11
 	xor	12(sp), r12
-	xor	126(sp), r13
-	xor	128(sp), r5
-	mov	r6, 276(sp)
-	mov	r15, 278(sp)
-	mov	r7, 280(sp)
-	mov	r8, 282(sp)
-	mov	r9, 284(sp)
-	mov	r10, 286(sp)
-	mov	r11, 288(sp)
-	mov	r12, 290(sp)
-	mov	r13, 292(sp)
-	mov	r5, 294(sp)
+	xor	102(sp), r13
+	xor	104(sp), r5
+	mov	r6, 264(sp)
+	mov	r15, 266(sp)
+	mov	r7, 268(sp)
+	mov	r8, 270(sp)
+	mov	r9, 272(sp)
+	mov	r10, 274(sp)
+	mov	r11, 276(sp)
+	mov	r12, 278(sp)
+	mov	r13, 280(sp)
+	mov	r5, 282(sp)
 	mov	sp, r12
-	add	#276, r12
+	add	#264, r12
 	mov	sp, r13
-	add	#316, r13
+	add	#304, r13
 	call	#elephant_dumbo_P_permute
 	; elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
-	mov	96(sp), r6
-	xor	316(sp), r6
-	mov	94(sp), r7
-	xor	318(sp), r7
-	mov	90(sp), r8
-	xor	320(sp), r8
-	mov	84(sp), r9
-	xor	322(sp), r9
-	mov	82(sp), r10
-	xor	324(sp), r10
-	mov	78(sp), r11
-	xor	326(sp), r11
-	mov	74(sp), r12
-	xor	328(sp), r12
-	mov	64(sp), r13
-	xor	330(sp), r13
-	mov	62(sp), r14
-	xor	332(sp), r14
-	mov	54(sp), r15
-	xor	334(sp), r15
-	xor	50(sp), r6
-	xor	40(sp), r7
-	xor	36(sp), r8
-	xor	30(sp), r9
-	xor	28(sp), r10
+	mov	80(sp), r6
+	xor	304(sp), r6
+	mov	78(sp), r7
+	xor	306(sp), r7
+	mov	74(sp), r8
+	xor	308(sp), r8
+	mov	72(sp), r9
+	xor	310(sp), r9
+	mov	70(sp), r10
+	xor	312(sp), r10
+	mov	62(sp), r11
+	xor	314(sp), r11
+	mov	60(sp), r12
+	xor	316(sp), r12
+	mov	52(sp), r13
+	xor	318(sp), r13
+	mov	48(sp), r14
+	xor	320(sp), r14
+	mov	44(sp), r15
+	xor	322(sp), r15
+	xor	38(sp), r6
+	xor	32(sp), r7
+	xor	28(sp), r8
+	xor	26(sp), r9
+	xor	24(sp), r10
 	xor	22(sp), r11
 	xor	18(sp), r12
 	xor	12(sp), r13
-	xor	126(sp), r14
-	xor	128(sp), r15
-	mov	r6, 96(sp)
-	mov	r7, 94(sp)
-	mov	r8, 90(sp)
-	mov	r9, 84(sp)
-	mov	r10, 82(sp)
-	mov	r11, 78(sp)
-	mov	r12, 74(sp)
-	mov	r13, 64(sp)
-	mov	r14, 62(sp)
-	mov	r15, 54(sp)
+	xor	102(sp), r14
+	xor	104(sp), r15
+	mov	r6, 80(sp)
+	mov	r7, 78(sp)
+	mov	r8, 74(sp)
+	mov	r9, 72(sp)
+	mov	r10, 70(sp)
+	mov	r11, 62(sp)
+	mov	r12, 60(sp)
+	mov	r13, 52(sp)
+	mov	r14, 48(sp)
+	mov	r15, 44(sp)
 	jmp	.Lelephant_dumbo_crypt_endif35
 .Lelephant_dumbo_crypt_else34:
 .Lelephant_dumbo_crypt_endif35:
 	; elephant_dumbo.ae:96: if i + 1 < blocks_ad {
-	mov	154(sp), r11
-	mov	152(sp), r12
+	mov	140(sp), r11
+	mov	138(sp), r12
 	add	#1, r11
 	addc	#0, r12
-	cmp	202(sp), r11
+	cmp	200(sp), r11
 	mov	r12, r15
-	subc	200(sp), r15
+	subc	198(sp), r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
@@ -2737,33 +2730,33 @@ elephant_dumbo_crypt:
 	addc	r12, r14
 	mov	r13, r8
 	sub	#12, r8
-	mov	216(sp), r9
+	mov	380(sp), r9
 	mov	#0, r10
 	add	#12, r9
 	addc	#0, r10
 	sub	r13, r9
 	subc	r14, r10
 	; elephant_dumbo.ae:42: x = load_le(buf, off, block, count)
-	add	228(sp), r8
+	add	224(sp), r8
 	cmp	#20, r9
 	jnc	.Lelephant_dumbo_crypt_bytes48
 	bit	#1, r8
 	jnz	.Lelephant_dumbo_crypt_bytes48
 .Lelephant_dumbo_crypt_words49:
-	mov	@r8, 4(sp)
-	mov	2(r8), 24(sp)
-	mov	4(r8), 32(sp)
-	mov	6(r8), 44(sp)
-	mov	8(r8), 58(sp)
-	mov	10(r8), 68(sp)
-	mov	12(r8), 80(sp)
-	mov	14(r8), 88(sp)
-	mov	16(r8), 100(sp)
-	mov	18(r8), 108(sp)
+	mov	@r8+, 8(sp)
+	mov	@r8+, 40(sp)
+	mov	@r8+, 54(sp)
+	mov	@r8+, 68(sp)
+	mov	@r8+, 82(sp)
+	mov	@r8+, 86(sp)
+	mov	@r8+, 90(sp)
+	mov	@r8+, 94(sp)
+	mov	@r8+, 96(sp)
+	mov	@r8+, 100(sp)
 	jmp	.Lelephant_dumbo_crypt_join50
 .Lelephant_dumbo_crypt_bytes48:
 	mov	sp, r11
-	add	#256, r11
+	add	#244, r11
 	mov	r11, r12
 	mov	#20, r13
 	mov	r9, r15
@@ -2861,231 +2854,231 @@ elephant_dumbo_crypt:
 	clr	r5
 	clr	r14
 .Lelephant_dumbo_crypt_shend54:
-	mov	4(sp), r6
+	mov	8(sp), r6
 	bis	r6, r15
-	bis	24(sp), r7
-	bis	32(sp), r8
-	bis	44(sp), r9
-	bis	58(sp), r10
-	bis	68(sp), r11
-	bis	80(sp), r12
-	bis	88(sp), r13
-	bis	100(sp), r5
-	bis	108(sp), r14
+	bis	40(sp), r7
+	bis	54(sp), r8
+	bis	68(sp), r9
+	bis	82(sp), r10
+	bis	86(sp), r11
+	bis	90(sp), r12
+	bis	94(sp), r13
+	bis	96(sp), r5
+	bis	100(sp), r14
 	inv	r4
 	inc	r4
 	xor	r6, r15
 	and	r4, r15
 	xor	r15, r6
-	xor	24(sp), r7
+	xor	40(sp), r7
 	and	r4, r7
-	mov	24(sp), r15
+	mov	40(sp), r15
 	xor	r7, r15
-	xor	32(sp), r8
+	xor	54(sp), r8
 	and	r4, r8
-	mov	32(sp), r7
+	mov	54(sp), r7
 	xor	r8, r7
-	xor	44(sp), r9
+	xor	68(sp), r9
 	and	r4, r9
-	mov	44(sp), r8
+	mov	68(sp), r8
 	xor	r9, r8
-	xor	58(sp), r10
+	xor	82(sp), r10
 	and	r4, r10
-	mov	58(sp), r9
+	mov	82(sp), r9
 	xor	r10, r9
-	xor	68(sp), r11
+	xor	86(sp), r11
 	and	r4, r11
-	mov	68(sp), r10
+	mov	86(sp), r10
 	xor	r11, r10
-	xor	80(sp), r12
+	xor	90(sp), r12
 	and	r4, r12
-	mov	80(sp), r11
+	mov	90(sp), r11
 	xor	r12, r11
-	xor	88(sp), r13
+	xor	94(sp), r13
 	and	r4, r13
-	mov	88(sp), r12
+	mov	94(sp), r12
 	xor	r13, r12
-	xor	100(sp), r5
+	xor	96(sp), r5
 	and	r4, r5
-	mov	100(sp), r13
+	mov	96(sp), r13
 	xor	r5, r13
-	xor	108(sp), r14
+	xor	100(sp), r14
 	and	r4, r14
-	mov	108(sp), r5
+	mov	100(sp), r5
 	xor	r14, r5
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	xor	130(sp), r6
-	xor	134(sp), r15
-	xor	136(sp), r7
-	xor	138(sp), r8
-	xor	140(sp), r9
-	xor	142(sp), r10
-	xor	144(sp), r11
-	xor	146(sp), r12
-	xor	148(sp), r13
-	xor	150(sp), r5
-	mov	r6, 276(sp)
-	mov	r15, 278(sp)
-	mov	r7, 280(sp)
-	mov	r8, 282(sp)
-	mov	r9, 284(sp)
-	mov	r10, 286(sp)
-	mov	r11, 288(sp)
-	mov	r12, 290(sp)
-	mov	r13, 292(sp)
-	mov	r5, 294(sp)
+	xor	108(sp), r6
+	xor	116(sp), r15
+	xor	118(sp), r7
+	xor	120(sp), r8
+	xor	122(sp), r9
+	xor	124(sp), r10
+	xor	126(sp), r11
+	xor	128(sp), r12
+	xor	130(sp), r13
+	xor	132(sp), r5
+	mov	r6, 264(sp)
+	mov	r15, 266(sp)
+	mov	r7, 268(sp)
+	mov	r8, 270(sp)
+	mov	r9, 272(sp)
+	mov	r10, 274(sp)
+	mov	r11, 276(sp)
+	mov	r12, 278(sp)
+	mov	r13, 280(sp)
+	mov	r5, 282(sp)
 	mov	sp, r12
-	add	#276, r12
+	add	#264, r12
 	mov	sp, r13
-	add	#336, r13
+	add	#324, r13
 	call	#elephant_dumbo_P_permute
 	; elephant_dumbo.ae:97: tag = tag ^ masked(ad_block(ad, i + 1), next)
-	mov	96(sp), r6
-	xor	336(sp), r6
-	mov	94(sp), r7
-	xor	338(sp), r7
-	mov	90(sp), r8
-	xor	340(sp), r8
-	mov	84(sp), r9
-	xor	342(sp), r9
-	mov	82(sp), r10
-	xor	344(sp), r10
-	mov	78(sp), r11
-	xor	346(sp), r11
-	mov	74(sp), r12
-	xor	348(sp), r12
-	mov	64(sp), r13
-	xor	350(sp), r13
-	mov	62(sp), r14
-	xor	352(sp), r14
-	mov	54(sp), r15
-	xor	354(sp), r15
-	xor	130(sp), r6
-	xor	134(sp), r7
-	xor	136(sp), r8
-	xor	138(sp), r9
-	xor	140(sp), r10
-	xor	142(sp), r11
-	xor	144(sp), r12
-	xor	146(sp), r13
-	xor	148(sp), r14
-	xor	150(sp), r15
+	mov	80(sp), r6
+	xor	324(sp), r6
+	mov	78(sp), r7
+	xor	326(sp), r7
+	mov	74(sp), r8
+	xor	328(sp), r8
+	mov	72(sp), r9
+	xor	330(sp), r9
+	mov	70(sp), r10
+	xor	332(sp), r10
+	mov	62(sp), r11
+	xor	334(sp), r11
+	mov	60(sp), r12
+	xor	336(sp), r12
+	mov	52(sp), r13
+	xor	338(sp), r13
+	mov	48(sp), r14
+	xor	340(sp), r14
+	mov	44(sp), r15
+	xor	342(sp), r15
+	xor	108(sp), r6
+	xor	116(sp), r7
+	xor	118(sp), r8
+	xor	120(sp), r9
+	xor	122(sp), r10
+	xor	124(sp), r11
+	xor	126(sp), r12
+	xor	128(sp), r13
+	xor	130(sp), r14
+	xor	132(sp), r15
 	jmp	.Lelephant_dumbo_crypt_endif47
 .Lelephant_dumbo_crypt_else46:
-	mov	96(sp), r6
-	mov	94(sp), r7
-	mov	90(sp), r8
-	mov	84(sp), r9
-	mov	82(sp), r10
-	mov	78(sp), r11
-	mov	74(sp), r12
-	mov	64(sp), r13
-	mov	62(sp), r14
-	mov	54(sp), r15
+	mov	80(sp), r6
+	mov	78(sp), r7
+	mov	74(sp), r8
+	mov	72(sp), r9
+	mov	70(sp), r10
+	mov	62(sp), r11
+	mov	60(sp), r12
+	mov	52(sp), r13
+	mov	48(sp), r14
+	mov	44(sp), r15
 .Lelephant_dumbo_crypt_endif47:
-	mov	r6, 96(sp)
-	mov	r7, 94(sp)
-	mov	r8, 90(sp)
-	mov	r9, 84(sp)
-	mov	r10, 82(sp)
-	mov	r11, 78(sp)
-	mov	r12, 74(sp)
-	mov	r13, 64(sp)
-	mov	r14, 62(sp)
-	mov	r15, 54(sp)
-	mov	158(sp), 50(sp)
-	mov	162(sp), 40(sp)
-	mov	182(sp), 36(sp)
-	mov	180(sp), 30(sp)
-	mov	178(sp), 28(sp)
-	mov	176(sp), 22(sp)
-	mov	160(sp), 18(sp)
-	mov	174(sp), 12(sp)
-	mov	172(sp), r4
-	mov	170(sp), r5
-	mov	130(sp), r6
-	mov	134(sp), r7
-	mov	136(sp), r8
-	mov	138(sp), r9
-	mov	140(sp), r10
-	mov	142(sp), r11
-	mov	144(sp), r12
-	mov	146(sp), r13
-	mov	148(sp), r14
-	mov	150(sp), r15
-	mov	r4, 126(sp)
-	mov	r5, 128(sp)
-	mov	r6, 158(sp)
-	mov	r7, 162(sp)
-	mov	r8, 182(sp)
-	mov	r9, 180(sp)
-	mov	r10, 178(sp)
-	mov	r11, 176(sp)
-	mov	r12, 160(sp)
-	mov	r13, 174(sp)
-	mov	r14, 172(sp)
-	mov	r15, 170(sp)
-	add	#1, 154(sp)
-	addc	#0, 152(sp)
-	cmp	198(sp), 154(sp)
-	mov	152(sp), r15
-	subc	196(sp), r15
+	mov	r6, 80(sp)
+	mov	r7, 78(sp)
+	mov	r8, 74(sp)
+	mov	r9, 72(sp)
+	mov	r10, 70(sp)
+	mov	r11, 62(sp)
+	mov	r12, 60(sp)
+	mov	r13, 52(sp)
+	mov	r14, 48(sp)
+	mov	r15, 44(sp)
+	mov	156(sp), 38(sp)
+	mov	160(sp), 32(sp)
+	mov	176(sp), 28(sp)
+	mov	174(sp), 26(sp)
+	mov	172(sp), 24(sp)
+	mov	170(sp), 22(sp)
+	mov	158(sp), 18(sp)
+	mov	168(sp), 12(sp)
+	mov	166(sp), r4
+	mov	164(sp), r5
+	mov	108(sp), r6
+	mov	116(sp), r7
+	mov	118(sp), r8
+	mov	120(sp), r9
+	mov	122(sp), r10
+	mov	124(sp), r11
+	mov	126(sp), r12
+	mov	128(sp), r13
+	mov	130(sp), r14
+	mov	132(sp), r15
+	mov	r4, 102(sp)
+	mov	r5, 104(sp)
+	mov	r6, 156(sp)
+	mov	r7, 160(sp)
+	mov	r8, 176(sp)
+	mov	r9, 174(sp)
+	mov	r10, 172(sp)
+	mov	r11, 170(sp)
+	mov	r12, 158(sp)
+	mov	r13, 168(sp)
+	mov	r14, 166(sp)
+	mov	r15, 164(sp)
+	add	#1, 140(sp)
+	addc	#0, 138(sp)
+	cmp	196(sp), 140(sp)
+	mov	138(sp), r15
+	subc	194(sp), r15
 	jc	.Lelephant_dumbo_crypt_near59
 	br	#.Lelephant_dumbo_crypt_loop21
 .Lelephant_dumbo_crypt_near59:
 .Lelephant_dumbo_crypt_done22:
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	mov	96(sp), r6
-	mov	226(sp), r15
+	mov	80(sp), r6
+	mov	222(sp), r15
 	xor	@r15, r6
-	mov	94(sp), r7
-	xor	240(sp), r7
-	mov	90(sp), r8
-	xor	238(sp), r8
-	mov	84(sp), r9
-	xor	236(sp), r9
-	mov	82(sp), r10
-	xor	242(sp), r10
-	mov	78(sp), r11
-	xor	244(sp), r11
-	mov	74(sp), r12
-	xor	246(sp), r12
-	mov	64(sp), r13
-	xor	248(sp), r13
-	mov	62(sp), r14
-	xor	250(sp), r14
-	mov	54(sp), r15
-	xor	252(sp), r15
-	mov	r6, 276(sp)
-	mov	r7, 278(sp)
-	mov	r8, 280(sp)
-	mov	r9, 282(sp)
-	mov	r10, 284(sp)
-	mov	r11, 286(sp)
-	mov	r12, 288(sp)
-	mov	r13, 290(sp)
-	mov	r14, 292(sp)
-	mov	r15, 294(sp)
+	mov	78(sp), r7
+	xor	230(sp), r7
+	mov	74(sp), r8
+	xor	228(sp), r8
+	mov	72(sp), r9
+	xor	226(sp), r9
+	mov	70(sp), r10
+	xor	232(sp), r10
+	mov	62(sp), r11
+	xor	234(sp), r11
+	mov	60(sp), r12
+	xor	236(sp), r12
+	mov	52(sp), r13
+	xor	238(sp), r13
+	mov	48(sp), r14
+	xor	240(sp), r14
+	mov	44(sp), r15
+	xor	242(sp), r15
+	mov	r6, 264(sp)
+	mov	r7, 266(sp)
+	mov	r8, 268(sp)
+	mov	r9, 270(sp)
+	mov	r10, 272(sp)
+	mov	r11, 274(sp)
+	mov	r12, 276(sp)
+	mov	r13, 278(sp)
+	mov	r14, 280(sp)
+	mov	r15, 282(sp)
 	mov	sp, r12
-	add	#276, r12
+	add	#264, r12
 	mov	sp, r13
-	add	#356, r13
+	add	#344, r13
 	call	#elephant_dumbo_P_permute
-	mov	356(sp), r11
-	mov	226(sp), r15
+	mov	344(sp), r11
+	mov	222(sp), r15
 	xor	@r15, r11
-	mov	240(sp), r12
-	xor	358(sp), r12
-	mov	238(sp), r13
-	xor	360(sp), r13
-	mov	236(sp), r14
-	xor	362(sp), r14
-	mov	254(sp), r10
+	mov	230(sp), r12
+	xor	346(sp), r12
+	mov	228(sp), r13
+	xor	348(sp), r13
+	mov	226(sp), r14
+	xor	350(sp), r14
+	mov	394(sp), r10
 	mov	r11, 0(r10)
 	mov	r12, 2(r10)
 	mov	r13, 4(r10)
 	mov	r14, 6(r10)
-	add	#376, sp
+	add	#364, sp
 	pop	r4
 	pop	r5
 	pop	r6

@@ -5,8 +5,8 @@
 ; then the stack; results through the trailing out-pointers).
 
 ; --- grain128aeadv2_encrypt: grain128aeadv2.encrypt
-;     frame 190 bytes (9 spill slots, locals 156), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 576 bytes of code
+;     frame 184 bytes (6 spill slots, locals 156), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 560 bytes of code
 	.section .text.grain128aeadv2_encrypt,"ax",@progbits
 	.global grain128aeadv2_encrypt
 	.type grain128aeadv2_encrypt, @function
@@ -19,47 +19,45 @@ grain128aeadv2_encrypt:
 	push	r6
 	push	r5
 	push	r4
-	sub	#190, sp
-	mov	206(sp), 32(sp)
-	mov	208(sp), 30(sp)
-	mov	210(sp), r7
-	mov	212(sp), r8
-	mov	214(sp), 28(sp)
-	mov	216(sp), 26(sp)
-	mov	218(sp), 24(sp)
+	sub	#184, sp
+	mov	r12, r10
+	mov	r14, r15
+	mov	204(sp), r6
+	mov	206(sp), r7
+	mov	210(sp), r8
+	mov	212(sp), r9
 	; grain128aeadv2.ae:185: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	bit	#1, r12
+	bit	#1, r10
 	jnz	.Lgrain128aeadv2_encrypt_bytes1
 .Lgrain128aeadv2_encrypt_words2:
-	mov	@r12, 22(sp)
-	mov	2(r12), 20(sp)
-	mov	4(r12), 18(sp)
-	mov	6(r12), 16(sp)
-	mov	8(r12), r6
-	mov	10(r12), r9
-	mov	12(r12), r10
-	mov	14(r12), r5
+	mov	@r10, 26(sp)
+	mov	2(r10), 24(sp)
+	mov	4(r10), 22(sp)
+	mov	6(r10), 20(sp)
+	mov	8(r10), 18(sp)
+	mov	10(r10), 16(sp)
+	mov	12(r10), r4
+	mov	14(r10), r10
 	jmp	.Lgrain128aeadv2_encrypt_join3
 .Lgrain128aeadv2_encrypt_bytes1:
-	mov	sp, r10
-	add	#34, r10
-	mov	r10, r11
+	mov	sp, r11
+	add	#28, r11
+	mov	r11, r12
 	mov	#16, r13
 .Lgrain128aeadv2_encrypt_cpy4:
-	mov.b	@r12, r15
+	mov.b	@r10, r14
+	inc	r10
+	mov.b	r14, 0(r12)
 	inc	r12
-	mov.b	r15, 0(r11)
-	inc	r11
 	dec	r13
 	jnz	.Lgrain128aeadv2_encrypt_cpy4
-	mov	r10, r12
+	mov	r11, r10
 	jmp	.Lgrain128aeadv2_encrypt_words2
 .Lgrain128aeadv2_encrypt_join3:
-	mov	r14, r15
 	bit	#1, r15
 	jnz	.Lgrain128aeadv2_encrypt_bytes6
 .Lgrain128aeadv2_encrypt_words7:
-	mov	@r15, r4
+	mov	@r15, r5
 	mov	2(r15), r11
 	mov	4(r15), r12
 	mov	6(r15), r13
@@ -68,7 +66,7 @@ grain128aeadv2_encrypt:
 	jmp	.Lgrain128aeadv2_encrypt_join8
 .Lgrain128aeadv2_encrypt_bytes6:
 	mov	sp, r11
-	add	#34, r11
+	add	#28, r11
 	mov	r11, r12
 	mov	#12, r13
 .Lgrain128aeadv2_encrypt_cpy9:
@@ -81,93 +79,93 @@ grain128aeadv2_encrypt:
 	mov	r11, r15
 	jmp	.Lgrain128aeadv2_encrypt_words7
 .Lgrain128aeadv2_encrypt_join8:
-	mov	22(sp), 50(sp)
-	mov	20(sp), 52(sp)
-	mov	18(sp), 54(sp)
-	mov	16(sp), 56(sp)
-	mov	r6, 58(sp)
-	mov	r9, 60(sp)
-	mov	r10, 62(sp)
-	mov	r5, 64(sp)
+	mov	26(sp), 44(sp)
+	mov	24(sp), 46(sp)
+	mov	22(sp), 48(sp)
+	mov	20(sp), 50(sp)
+	mov	18(sp), 52(sp)
+	mov	16(sp), 54(sp)
+	mov	r4, 56(sp)
+	mov	r10, 58(sp)
 	mov	sp, r10
-	add	#50, r10
-	mov	r4, 66(sp)
-	mov	r11, 68(sp)
-	mov	r12, 70(sp)
-	mov	r13, 72(sp)
-	mov	r14, 74(sp)
-	mov	r15, 76(sp)
-	mov	sp, r13
-	add	#66, r13
+	add	#44, r10
+	mov	r5, 60(sp)
+	mov	r11, 62(sp)
+	mov	r12, 64(sp)
+	mov	r13, 66(sp)
+	mov	r14, 68(sp)
+	mov	r15, 70(sp)
 	mov	sp, r11
-	add	#78, r11
-	mov	sp, r15
-	add	#94, r15
-	mov	sp, r12
-	add	#110, r12
+	add	#60, r11
 	mov	sp, r14
-	add	#118, r14
+	add	#72, r14
+	mov	sp, r15
+	add	#88, r15
+	mov	sp, r12
+	add	#104, r12
+	mov	sp, r13
+	add	#112, r13
 	mov	r12, 0(sp)
-	mov	r14, 2(sp)
+	mov	r13, 2(sp)
 	mov	r10, r12
-	mov	r11, r14
+	mov	r11, r13
 	call	#grain128aeadv2_init
 	; grain128aeadv2.ae:186: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	mov	sp, r12
-	add	#78, r12
+	add	#72, r12
 	mov	sp, r13
-	add	#94, r13
+	add	#88, r13
 	mov	sp, r14
-	add	#110, r14
+	add	#104, r14
 	mov	sp, r15
-	add	#118, r15
-	mov	sp, r6
-	add	#126, r6
-	mov	sp, r9
-	add	#142, r9
+	add	#112, r15
+	mov	sp, r4
+	add	#120, r4
+	mov	sp, r5
+	add	#136, r5
 	mov	sp, r10
-	add	#158, r10
+	add	#152, r10
 	mov	sp, r11
-	add	#166, r11
-	mov	32(sp), 0(sp)
-	mov	30(sp), 2(sp)
-	mov	r6, 4(sp)
-	mov	r9, 6(sp)
+	add	#160, r11
+	mov	200(sp), 0(sp)
+	mov	202(sp), 2(sp)
+	mov	r4, 4(sp)
+	mov	r5, 6(sp)
 	mov	r10, 8(sp)
 	mov	r11, 10(sp)
 	call	#grain128aeadv2_absorb_ad
 	; grain128aeadv2.ae:187: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
 	mov	sp, r12
-	add	#126, r12
+	add	#120, r12
 	mov	sp, r13
-	add	#142, r13
+	add	#136, r13
 	mov	sp, r14
-	add	#158, r14
+	add	#152, r14
 	mov	sp, r15
-	add	#166, r15
+	add	#160, r15
 	mov	sp, r10
-	add	#174, r10
+	add	#168, r10
 	mov	sp, r11
-	add	#182, r11
-	mov	r7, 0(sp)
-	mov	r8, 2(sp)
-	mov	28(sp), 4(sp)
-	mov	26(sp), 6(sp)
-	mov	r7, 8(sp)
-	mov	r8, 10(sp)
+	add	#176, r11
+	mov	r6, 0(sp)
+	mov	r7, 2(sp)
+	mov	208(sp), 4(sp)
+	mov	r8, 6(sp)
+	mov	r6, 8(sp)
+	mov	r7, 10(sp)
 	mov	r10, 12(sp)
 	mov	r11, 14(sp)
 	call	#grain128aeadv2_crypt
 	; grain128aeadv2.ae:188: store_le(tag, 0, acc ^ sr)
-	mov	174(sp), r11
-	xor	182(sp), r11
-	mov	176(sp), r12
-	xor	184(sp), r12
-	mov	178(sp), r14
-	xor	186(sp), r14
-	mov	180(sp), r15
-	xor	188(sp), r15
-	mov	24(sp), r13
+	mov	168(sp), r11
+	xor	176(sp), r11
+	mov	170(sp), r12
+	xor	178(sp), r12
+	mov	172(sp), r14
+	xor	180(sp), r14
+	mov	174(sp), r15
+	xor	182(sp), r15
+	mov	r9, r13
 	bit	#1, r13
 	jnz	.Lgrain128aeadv2_encrypt_bytes11
 	mov	r11, 0(r13)
@@ -176,12 +174,12 @@ grain128aeadv2_encrypt:
 	mov	r15, 6(r13)
 	jmp	.Lgrain128aeadv2_encrypt_stored12
 .Lgrain128aeadv2_encrypt_bytes11:
-	mov	r11, 34(sp)
-	mov	r12, 36(sp)
-	mov	r14, 38(sp)
-	mov	r15, 40(sp)
+	mov	r11, 28(sp)
+	mov	r12, 30(sp)
+	mov	r14, 32(sp)
+	mov	r15, 34(sp)
 	mov	sp, r14
-	add	#34, r14
+	add	#28, r14
 	mov	#8, r15
 .Lgrain128aeadv2_encrypt_cpy13:
 	mov.b	@r14, 0(r13)
@@ -190,7 +188,7 @@ grain128aeadv2_encrypt:
 	dec	r15
 	jnz	.Lgrain128aeadv2_encrypt_cpy13
 .Lgrain128aeadv2_encrypt_stored12:
-	add	#190, sp
+	add	#184, sp
 	pop	r4
 	pop	r5
 	pop	r6
@@ -203,8 +201,8 @@ grain128aeadv2_encrypt:
 
 
 ; --- grain128aeadv2_decrypt: grain128aeadv2.decrypt
-;     frame 192 bytes (10 spill slots, locals 156), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 594 bytes of code
+;     frame 184 bytes (6 spill slots, locals 156), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 564 bytes of code
 	.section .text.grain128aeadv2_decrypt,"ax",@progbits
 	.global grain128aeadv2_decrypt
 	.type grain128aeadv2_decrypt, @function
@@ -217,48 +215,45 @@ grain128aeadv2_decrypt:
 	push	r6
 	push	r5
 	push	r4
-	sub	#192, sp
-	mov	208(sp), 34(sp)
-	mov	210(sp), 32(sp)
-	mov	212(sp), 30(sp)
-	mov	214(sp), 28(sp)
-	mov	216(sp), 26(sp)
-	mov	220(sp), r7
-	mov	222(sp), r8
-	mov	224(sp), 24(sp)
+	sub	#184, sp
+	mov	r12, r9
+	mov	r14, r15
+	mov	208(sp), r6
+	mov	212(sp), r7
+	mov	214(sp), r8
+	mov	216(sp), r10
 	; grain128aeadv2.ae:192: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	bit	#1, r12
+	bit	#1, r9
 	jnz	.Lgrain128aeadv2_decrypt_bytes1
 .Lgrain128aeadv2_decrypt_words2:
-	mov	@r12, 22(sp)
-	mov	2(r12), 20(sp)
-	mov	4(r12), 18(sp)
-	mov	6(r12), 16(sp)
-	mov	8(r12), r6
-	mov	10(r12), r9
-	mov	12(r12), r10
-	mov	14(r12), r5
+	mov	@r9, 26(sp)
+	mov	2(r9), 24(sp)
+	mov	4(r9), 22(sp)
+	mov	6(r9), 20(sp)
+	mov	8(r9), 18(sp)
+	mov	10(r9), 16(sp)
+	mov	12(r9), r4
+	mov	14(r9), r9
 	jmp	.Lgrain128aeadv2_decrypt_join3
 .Lgrain128aeadv2_decrypt_bytes1:
-	mov	sp, r10
-	add	#36, r10
-	mov	r10, r11
+	mov	sp, r11
+	add	#28, r11
+	mov	r11, r12
 	mov	#16, r13
 .Lgrain128aeadv2_decrypt_cpy4:
-	mov.b	@r12, r15
+	mov.b	@r9, r14
+	inc	r9
+	mov.b	r14, 0(r12)
 	inc	r12
-	mov.b	r15, 0(r11)
-	inc	r11
 	dec	r13
 	jnz	.Lgrain128aeadv2_decrypt_cpy4
-	mov	r10, r12
+	mov	r11, r9
 	jmp	.Lgrain128aeadv2_decrypt_words2
 .Lgrain128aeadv2_decrypt_join3:
-	mov	r14, r15
 	bit	#1, r15
 	jnz	.Lgrain128aeadv2_decrypt_bytes6
 .Lgrain128aeadv2_decrypt_words7:
-	mov	@r15, r4
+	mov	@r15, r5
 	mov	2(r15), r11
 	mov	4(r15), r12
 	mov	6(r15), r13
@@ -267,7 +262,7 @@ grain128aeadv2_decrypt:
 	jmp	.Lgrain128aeadv2_decrypt_join8
 .Lgrain128aeadv2_decrypt_bytes6:
 	mov	sp, r11
-	add	#36, r11
+	add	#28, r11
 	mov	r11, r12
 	mov	#12, r13
 .Lgrain128aeadv2_decrypt_cpy9:
@@ -280,96 +275,96 @@ grain128aeadv2_decrypt:
 	mov	r11, r15
 	jmp	.Lgrain128aeadv2_decrypt_words7
 .Lgrain128aeadv2_decrypt_join8:
-	mov	22(sp), 52(sp)
-	mov	20(sp), 54(sp)
-	mov	18(sp), 56(sp)
-	mov	16(sp), 58(sp)
-	mov	r6, 60(sp)
-	mov	r9, 62(sp)
-	mov	r10, 64(sp)
-	mov	r5, 66(sp)
-	mov	sp, r10
-	add	#52, r10
-	mov	r4, 68(sp)
-	mov	r11, 70(sp)
-	mov	r12, 72(sp)
-	mov	r13, 74(sp)
-	mov	r14, 76(sp)
-	mov	r15, 78(sp)
-	mov	sp, r13
-	add	#68, r13
+	mov	26(sp), 44(sp)
+	mov	24(sp), 46(sp)
+	mov	22(sp), 48(sp)
+	mov	20(sp), 50(sp)
+	mov	18(sp), 52(sp)
+	mov	16(sp), 54(sp)
+	mov	r4, 56(sp)
+	mov	r9, 58(sp)
+	mov	sp, r9
+	add	#44, r9
+	mov	r5, 60(sp)
+	mov	r11, 62(sp)
+	mov	r12, 64(sp)
+	mov	r13, 66(sp)
+	mov	r14, 68(sp)
+	mov	r15, 70(sp)
 	mov	sp, r11
-	add	#80, r11
-	mov	sp, r15
-	add	#96, r15
-	mov	sp, r12
-	add	#112, r12
+	add	#60, r11
 	mov	sp, r14
-	add	#120, r14
+	add	#72, r14
+	mov	sp, r15
+	add	#88, r15
+	mov	sp, r12
+	add	#104, r12
+	mov	sp, r13
+	add	#112, r13
 	mov	r12, 0(sp)
-	mov	r14, 2(sp)
-	mov	r10, r12
-	mov	r11, r14
+	mov	r13, 2(sp)
+	mov	r9, r12
+	mov	r11, r13
 	call	#grain128aeadv2_init
 	; grain128aeadv2.ae:193: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	mov	sp, r12
-	add	#80, r12
+	add	#72, r12
 	mov	sp, r13
-	add	#96, r13
+	add	#88, r13
 	mov	sp, r14
-	add	#112, r14
+	add	#104, r14
 	mov	sp, r15
-	add	#120, r15
-	mov	sp, r6
-	add	#128, r6
+	add	#112, r15
+	mov	sp, r4
+	add	#120, r4
+	mov	sp, r5
+	add	#136, r5
 	mov	sp, r9
-	add	#144, r9
-	mov	sp, r10
-	add	#160, r10
+	add	#152, r9
 	mov	sp, r11
-	add	#168, r11
-	mov	34(sp), 0(sp)
-	mov	32(sp), 2(sp)
-	mov	r6, 4(sp)
-	mov	r9, 6(sp)
-	mov	r10, 8(sp)
+	add	#160, r11
+	mov	200(sp), 0(sp)
+	mov	202(sp), 2(sp)
+	mov	r4, 4(sp)
+	mov	r5, 6(sp)
+	mov	r9, 8(sp)
 	mov	r11, 10(sp)
 	call	#grain128aeadv2_absorb_ad
 	; grain128aeadv2.ae:194: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
 	mov	sp, r12
-	add	#128, r12
+	add	#120, r12
 	mov	sp, r13
-	add	#144, r13
+	add	#136, r13
 	mov	sp, r14
-	add	#160, r14
+	add	#152, r14
 	mov	sp, r15
-	add	#168, r15
-	mov	sp, r10
-	add	#176, r10
+	add	#160, r15
+	mov	sp, r9
+	add	#168, r9
 	mov	sp, r11
-	add	#184, r11
-	mov	30(sp), 0(sp)
-	mov	28(sp), 2(sp)
+	add	#176, r11
+	mov	204(sp), 0(sp)
+	mov	206(sp), 2(sp)
 	mov	r7, 4(sp)
 	mov	r8, 6(sp)
 	mov	r7, 8(sp)
 	mov	r8, 10(sp)
-	mov	r10, 12(sp)
+	mov	r9, 12(sp)
 	mov	r11, 14(sp)
 	call	#grain128aeadv2_crypt
 	; grain128aeadv2.ae:195: return (load_le(tag, 0, 8) ^ acc ^ sr) == 0
-	mov	26(sp), r11
+	mov	r6, r11
 	bit	#1, r11
 	jnz	.Lgrain128aeadv2_decrypt_bytes11
 .Lgrain128aeadv2_decrypt_words12:
-	mov	@r11, r12
-	mov	2(r11), r13
-	mov	4(r11), r14
-	mov	6(r11), r15
+	mov	@r11+, r12
+	mov	@r11+, r13
+	mov	@r11+, r14
+	mov	@r11+, r15
 	jmp	.Lgrain128aeadv2_decrypt_join13
 .Lgrain128aeadv2_decrypt_bytes11:
 	mov	sp, r12
-	add	#36, r12
+	add	#28, r12
 	mov	r12, r13
 	mov	#8, r14
 .Lgrain128aeadv2_decrypt_cpy14:
@@ -382,24 +377,23 @@ grain128aeadv2_decrypt:
 	mov	r12, r11
 	jmp	.Lgrain128aeadv2_decrypt_words12
 .Lgrain128aeadv2_decrypt_join13:
+	xor	168(sp), r12
+	xor	170(sp), r13
+	xor	172(sp), r14
+	xor	174(sp), r15
 	xor	176(sp), r12
 	xor	178(sp), r13
 	xor	180(sp), r14
 	xor	182(sp), r15
-	xor	184(sp), r12
-	xor	186(sp), r13
-	xor	188(sp), r14
-	xor	190(sp), r15
 	bis	r13, r12
 	bis	r14, r12
 	bis	r15, r12
 	sub	#1, r12
-	clr	r14
-	adc	r14
-	xor	#1, r14
-	mov	24(sp), r15
-	mov	r14, 0(r15)
-	add	#192, sp
+	clr	r15
+	adc	r15
+	xor	#1, r15
+	mov	r15, 0(r10)
+	add	#184, sp
 	pop	r4
 	pop	r5
 	pop	r6
@@ -412,8 +406,8 @@ grain128aeadv2_decrypt:
 
 
 ; --- grain128aeadv2_absorb_ad: grain128aeadv2.absorb_ad
-;     frame 96 bytes (48 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3528 bytes of code
+;     frame 84 bytes (42 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 3492 bytes of code
 	.section .text.grain128aeadv2_absorb_ad,"ax",@progbits
 	.local grain128aeadv2_absorb_ad
 	.type grain128aeadv2_absorb_ad, @function
@@ -426,15 +420,9 @@ grain128aeadv2_absorb_ad:
 	push	r6
 	push	r5
 	push	r4
-	sub	#96, sp
-	mov	112(sp), 86(sp)
-	mov	114(sp), 80(sp)
-	mov	116(sp), 90(sp)
-	mov	118(sp), 88(sp)
-	mov	120(sp), 94(sp)
-	mov	122(sp), 92(sp)
+	sub	#84, sp
 	; grain128aeadv2.ae:146: n = if a < 0x80 then 0 else if a < 0x100 then 1 else if a < 0x10000 then 2 else if a < 0x1000000 then 3 else 4 as u32
-	mov	80(sp), r10
+	mov	102(sp), r10
 	cmp	#128, r10
 	mov	#0, r11
 	subc	#0, r11
@@ -512,10 +500,10 @@ grain128aeadv2_absorb_ad:
 	mov	@r15+, 58(sp)
 	mov	@r15+, 56(sp)
 	cmp	r11, 66(sp)
-	mov	r11, 84(sp)
+	mov	r11, 82(sp)
 	mov	64(sp), r15
 	subc	r6, r15
-	mov	r6, 82(sp)
+	mov	r6, 80(sp)
 	jnc	.Lgrain128aeadv2_absorb_ad_near10
 	br	#.Lgrain128aeadv2_absorb_ad_done2
 .Lgrain128aeadv2_absorb_ad_near10:
@@ -535,7 +523,7 @@ grain128aeadv2_absorb_ad:
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov.b	80(sp), r15
+	mov.b	102(sp), r15
 	mov.b	r13, r11
 	bis	#128, r11
 	inv	r14
@@ -560,7 +548,7 @@ grain128aeadv2_absorb_ad:
 	rla	r12
 	and	#7, r15
 	bis	r15, r12
-	mov	80(sp), r14
+	mov	102(sp), r14
 	mov	#0, r15
 	tst	r12
 	jnz	.Lgrain128aeadv2_absorb_ad_shbig3
@@ -1204,9 +1192,9 @@ grain128aeadv2_absorb_ad:
 	mov	r15, 56(sp)
 	add	#1, 66(sp)
 	addc	#0, 64(sp)
-	cmp	84(sp), 66(sp)
+	cmp	82(sp), 66(sp)
 	mov	64(sp), r15
-	subc	82(sp), r15
+	subc	80(sp), r15
 	jc	.Lgrain128aeadv2_absorb_ad_near11
 	br	#.Lgrain128aeadv2_absorb_ad_loop1
 .Lgrain128aeadv2_absorb_ad_near11:
@@ -1217,7 +1205,7 @@ grain128aeadv2_absorb_ad:
 	mov	r8, r6
 	mov	r9, r5
 	mov	r10, r4
-	cmp	80(sp), 68(sp)
+	cmp	102(sp), 68(sp)
 	mov	78(sp), r15
 	subc	#0, r15
 	jnc	.Lgrain128aeadv2_absorb_ad_near12
@@ -1226,7 +1214,7 @@ grain128aeadv2_absorb_ad:
 .Lgrain128aeadv2_absorb_ad_loop8:
 	; grain128aeadv2.ae:152: s, b, acc, sr = absorb_byte(s, b, acc, sr, ad[i])
 	mov	68(sp), r15
-	add	86(sp), r15
+	add	100(sp), r15
 	mov.b	@r15, r15
 	mov	r15, 46(sp)
 	; grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
@@ -1841,14 +1829,14 @@ grain128aeadv2_absorb_ad:
 	mov	r15, 56(sp)
 	add	#1, 68(sp)
 	addc	#0, 78(sp)
-	cmp	80(sp), 68(sp)
+	cmp	102(sp), 68(sp)
 	mov	78(sp), r15
 	subc	#0, r15
 	jc	.Lgrain128aeadv2_absorb_ad_near13
 	br	#.Lgrain128aeadv2_absorb_ad_loop8
 .Lgrain128aeadv2_absorb_ad_near13:
 .Lgrain128aeadv2_absorb_ad_done9:
-	mov	90(sp), r14
+	mov	104(sp), r14
 	mov	r6, 0(r14)
 	mov	34(sp), 2(r14)
 	mov	30(sp), 4(r14)
@@ -1857,7 +1845,7 @@ grain128aeadv2_absorb_ad:
 	mov	24(sp), 10(r14)
 	mov	22(sp), 12(r14)
 	mov	20(sp), 14(r14)
-	mov	88(sp), r14
+	mov	106(sp), r14
 	mov	r7, 0(r14)
 	mov	r5, 2(r14)
 	mov	8(sp), 4(r14)
@@ -1866,17 +1854,17 @@ grain128aeadv2_absorb_ad:
 	mov	r4, 10(r14)
 	mov	38(sp), 12(r14)
 	mov	36(sp), 14(r14)
-	mov	94(sp), r14
+	mov	108(sp), r14
 	mov	16(sp), 0(r14)
 	mov	70(sp), 2(r14)
 	mov	72(sp), 4(r14)
 	mov	74(sp), 6(r14)
-	mov	92(sp), r14
+	mov	110(sp), r14
 	mov	62(sp), 0(r14)
 	mov	60(sp), 2(r14)
 	mov	58(sp), 4(r14)
 	mov	56(sp), 6(r14)
-	add	#96, sp
+	add	#84, sp
 	pop	r4
 	pop	r5
 	pop	r6
@@ -1889,8 +1877,8 @@ grain128aeadv2_absorb_ad:
 
 
 ; --- grain128aeadv2_crypt: grain128aeadv2.crypt
-;     frame 72 bytes (36 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1720 bytes of code
+;     frame 60 bytes (30 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1684 bytes of code
 	.section .text.grain128aeadv2_crypt,"ax",@progbits
 	.local grain128aeadv2_crypt
 	.type grain128aeadv2_crypt, @function
@@ -1903,13 +1891,7 @@ grain128aeadv2_crypt:
 	push	r6
 	push	r5
 	push	r4
-	sub	#72, sp
-	mov	88(sp), 66(sp)
-	mov	90(sp), 60(sp)
-	mov	92(sp), 64(sp)
-	mov	96(sp), 62(sp)
-	mov	100(sp), 70(sp)
-	mov	102(sp), 68(sp)
+	sub	#60, sp
 	; grain128aeadv2.ae:174: for i in done..n {
 	mov	#0, 40(sp)
 	mov	#0, 58(sp)
@@ -1937,7 +1919,7 @@ grain128aeadv2_crypt:
 	mov	@r15+, 48(sp)
 	mov	@r15+, 46(sp)
 	mov	@r15+, 44(sp)
-	cmp	60(sp), 40(sp)
+	cmp	78(sp), 40(sp)
 	mov	58(sp), r15
 	subc	#0, r15
 	jnc	.Lgrain128aeadv2_crypt_near3
@@ -2344,16 +2326,16 @@ grain128aeadv2_crypt:
 	; grain128aeadv2.ae:177: dst[i] = src[i] ^ z[7:0]
 	mov	40(sp), r13
 	mov	r13, r15
-	add	66(sp), r15
+	add	76(sp), r15
 	mov.b	@r15, r14
 	mov	2(sp), r7
 	mov.b	r7, r15
 	xor	r15, r14
 	mov	r13, r15
-	add	64(sp), r15
+	add	80(sp), r15
 	mov.b	r14, 0(r15)
 	; grain128aeadv2.ae:178: acc, sr = authenticate(acc, sr, pt[i], z[15:8])
-	add	62(sp), r13
+	add	84(sp), r13
 	mov.b	@r13, r15
 	mov	r15, 4(sp)
 	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
@@ -2571,24 +2553,24 @@ grain128aeadv2_crypt:
 	mov	r15, 44(sp)
 	add	#1, 40(sp)
 	addc	#0, 58(sp)
-	cmp	60(sp), 40(sp)
+	cmp	78(sp), 40(sp)
 	mov	58(sp), r15
 	subc	#0, r15
 	jc	.Lgrain128aeadv2_crypt_near4
 	br	#.Lgrain128aeadv2_crypt_loop1
 .Lgrain128aeadv2_crypt_near4:
 .Lgrain128aeadv2_crypt_done2:
-	mov	70(sp), r14
+	mov	88(sp), r14
 	mov	8(sp), 0(r14)
 	mov	52(sp), 2(r14)
 	mov	54(sp), 4(r14)
 	mov	56(sp), 6(r14)
-	mov	68(sp), r14
+	mov	90(sp), r14
 	mov	50(sp), 0(r14)
 	mov	48(sp), 2(r14)
 	mov	46(sp), 4(r14)
 	mov	44(sp), 6(r14)
-	add	#72, sp
+	add	#60, sp
 	pop	r4
 	pop	r5
 	pop	r6
@@ -2601,8 +2583,8 @@ grain128aeadv2_crypt:
 
 
 ; --- grain128aeadv2_init: grain128aeadv2.init
-;     frame 118 bytes (59 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3994 bytes of code
+;     frame 114 bytes (57 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 3982 bytes of code
 	.section .text.grain128aeadv2_init,"ax",@progbits
 	.local grain128aeadv2_init
 	.type grain128aeadv2_init, @function
@@ -2615,11 +2597,9 @@ grain128aeadv2_init:
 	push	r6
 	push	r5
 	push	r4
-	sub	#118, sp
+	sub	#114, sp
 	mov	r14, 112(sp)
 	mov	r15, 110(sp)
-	mov	134(sp), 116(sp)
-	mov	136(sp), 114(sp)
 	; grain128aeadv2.ae:93: for i in 0..320 / par {
 	mov	#20, 86(sp)
 	mov	@r13+, r8
@@ -4241,17 +4221,17 @@ grain128aeadv2_init:
 	mov	r12, 10(r14)
 	mov	r13, 12(r14)
 	mov	36(sp), 14(r14)
-	mov	116(sp), r14
+	mov	130(sp), r14
 	mov	108(sp), 0(r14)
 	mov	106(sp), 2(r14)
 	mov	104(sp), 4(r14)
 	mov	102(sp), 6(r14)
-	mov	114(sp), r14
+	mov	132(sp), r14
 	mov	r5, 0(r14)
 	mov	84(sp), 2(r14)
 	mov	82(sp), 4(r14)
 	mov	80(sp), 6(r14)
-	add	#118, sp
+	add	#114, sp
 	pop	r4
 	pop	r5
 	pop	r6

@@ -6,7 +6,7 @@
 
 ; --- ocb3_key_setup: ocb3.key_setup
 ;     frame 62 bytes (7 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1610 bytes of code
+;     estimated 1596 bytes of code
 	.section .text.ocb3_key_setup,"ax",@progbits
 	.global ocb3_key_setup
 	.type ocb3_key_setup, @function
@@ -25,14 +25,14 @@ ocb3_key_setup:
 	bit	#1, r12
 	jnz	.Locb3_key_setup_bytes1
 .Locb3_key_setup_words2:
-	mov	@r12, r6
-	mov	2(r12), r7
-	mov	4(r12), r8
-	mov	6(r12), r9
-	mov	8(r12), r11
-	mov	10(r12), r13
-	mov	12(r12), r14
-	mov	14(r12), r15
+	mov	@r12+, r6
+	mov	@r12+, r7
+	mov	@r12+, r8
+	mov	@r12+, r9
+	mov	@r12+, r11
+	mov	@r12+, r13
+	mov	@r12+, r14
+	mov	@r12+, r15
 	jmp	.Locb3_key_setup_join3
 .Locb3_key_setup_bytes1:
 	mov	sp, r11
@@ -649,8 +649,8 @@ ocb3_key_setup:
 
 
 ; --- ocb3_encrypt_with: ocb3.encrypt_with
-;     frame 230 bytes (58 spill slots, locals 112), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2832 bytes of code
+;     frame 216 bytes (51 spill slots, locals 112), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2762 bytes of code
 	.section .text.ocb3_encrypt_with,"ax",@progbits
 	.global ocb3_encrypt_with
 	.type ocb3_encrypt_with, @function
@@ -663,29 +663,22 @@ ocb3_encrypt_with:
 	push	r6
 	push	r5
 	push	r4
-	sub	#230, sp
-	mov	246(sp), 116(sp)
-	mov	248(sp), 114(sp)
-	mov	250(sp), 86(sp)
-	mov	252(sp), 108(sp)
-	mov	254(sp), 88(sp)
-	mov	258(sp), 112(sp)
-	mov	260(sp), 110(sp)
+	sub	#216, sp
 	; ocb3.ae:146: offset = initial_offset(ks, nonce, len(tag))
-	mov	110(sp), 118(sp)
-	mov	#0, 120(sp)
+	mov	246(sp), 104(sp)
+	mov	#0, 106(sp)
 	mov	sp, r10
-	add	#118, r10
+	add	#104, r10
 	mov	sp, r11
-	add	#134, r11
+	add	#120, r11
 	mov	r11, 0(sp)
-	mov	r12, 96(sp)
+	mov	r12, 92(sp)
 	mov	r13, 68(sp)
 	mov	r14, r13
 	mov	r15, r14
 	mov	r10, r15
 	call	#ocb3_initial_offset
-	mov	108(sp), 70(sp)
+	mov	238(sp), 70(sp)
 	clrc
 	mov	70(sp), r15
 	rrc	r15
@@ -695,14 +688,14 @@ ocb3_encrypt_with:
 	mov	r15, 70(sp)
 	; ocb3.ae:153: for i in 0..full {
 	mov	#0, 60(sp)
-	mov	134(sp), r14
-	mov	136(sp), r13
-	mov	138(sp), r12
-	mov	140(sp), r11
-	mov	142(sp), r8
-	mov	144(sp), r7
-	mov	146(sp), r6
-	mov	148(sp), r5
+	mov	120(sp), r14
+	mov	122(sp), r13
+	mov	124(sp), r12
+	mov	126(sp), r11
+	mov	128(sp), r8
+	mov	130(sp), r7
+	mov	132(sp), r6
+	mov	134(sp), r5
 	mov	#0, 64(sp)
 	mov	#0, 66(sp)
 	mov	#0, 62(sp)
@@ -750,22 +743,22 @@ ocb3_encrypt_with:
 	rla	r15
 	mov	r15, 14(sp)
 	mov	r15, r7
-	add	86(sp), r7
+	add	236(sp), r7
 	bit	#1, r7
 	jnz	.Locb3_encrypt_with_bytes3
 .Locb3_encrypt_with_words4:
-	mov	@r7, r8
-	mov	2(r7), r9
-	mov	4(r7), r10
-	mov	6(r7), r11
-	mov	8(r7), r12
-	mov	10(r7), r13
-	mov	12(r7), r14
-	mov	14(r7), r15
+	mov	@r7+, r8
+	mov	@r7+, r9
+	mov	@r7+, r10
+	mov	@r7+, r11
+	mov	@r7+, r12
+	mov	@r7+, r13
+	mov	@r7+, r14
+	mov	@r7+, r15
 	jmp	.Locb3_encrypt_with_join5
 .Locb3_encrypt_with_bytes3:
 	mov	sp, r12
-	add	#150, r12
+	add	#136, r12
 	mov	r12, r13
 	mov	#16, r14
 .Locb3_encrypt_with_cpy6:
@@ -818,14 +811,14 @@ ocb3_encrypt_with:
 	; ocb3.ae:47: if v[15:0] == 0 {
 	xor	44(sp), r15
 	; ocb3.ae:157: u = E.encrypt_block(ks, p ^ offset)
-	mov	r15, 118(sp)
-	mov	r14, 120(sp)
-	mov	r13, 122(sp)
-	mov	r12, 124(sp)
-	mov	r11, 126(sp)
-	mov	r10, 128(sp)
-	mov	r9, 130(sp)
-	mov	r8, 132(sp)
+	mov	r15, 104(sp)
+	mov	r14, 106(sp)
+	mov	r13, 108(sp)
+	mov	r12, 110(sp)
+	mov	r11, 112(sp)
+	mov	r10, 114(sp)
+	mov	r9, 116(sp)
+	mov	r8, 118(sp)
 	; ocb3.ae:153: for i in 0..full {
 	mov	60(sp), r9
 	add	#2, r9
@@ -839,10 +832,10 @@ ocb3_encrypt_with:
 	xor	#1, r8
 	; ocb3.ae:157: u = E.encrypt_block(ks, p ^ offset)
 	mov	sp, r13
-	add	#118, r13
+	add	#104, r13
 	mov	sp, r14
-	add	#166, r14
-	mov	96(sp), r12
+	add	#152, r14
+	mov	92(sp), r12
 	call	#ocb3_E_encrypt_block
 	; ocb3.ae:47: if v[15:0] == 0 {
 	tst	r8
@@ -863,28 +856,28 @@ ocb3_encrypt_with:
 	adc	r15
 	; ocb3.ae:47: if v[15:0] == 0 {
 	mov	44(sp), r14
-	xor	166(sp), r14
+	xor	152(sp), r14
 	mov	r14, 58(sp)
 	mov	40(sp), r14
-	xor	168(sp), r14
+	xor	154(sp), r14
 	mov	r14, 56(sp)
 	mov	36(sp), r14
-	xor	170(sp), r14
+	xor	156(sp), r14
 	mov	r14, 54(sp)
 	mov	34(sp), r14
-	xor	172(sp), r14
+	xor	158(sp), r14
 	mov	r14, 52(sp)
 	mov	26(sp), r14
-	xor	174(sp), r14
+	xor	160(sp), r14
 	mov	r14, 50(sp)
 	mov	22(sp), r14
-	xor	176(sp), r14
+	xor	162(sp), r14
 	mov	r14, 48(sp)
 	mov	20(sp), r14
-	xor	178(sp), r14
+	xor	164(sp), r14
 	mov	r14, 46(sp)
 	mov	18(sp), r14
-	xor	180(sp), r14
+	xor	166(sp), r14
 	mov	r14, 24(sp)
 	; ocb3.ae:51: if v[7:0] == 0 {
 	xor	#1, r15
@@ -1168,7 +1161,7 @@ ocb3_encrypt_with:
 	mov	56(sp), r13
 	mov	58(sp), r14
 	mov	14(sp), r12
-	add	88(sp), r12
+	add	240(sp), r12
 	bit	#1, r12
 	swpb	r5
 	swpb	r6
@@ -1189,16 +1182,16 @@ ocb3_encrypt_with:
 	mov	r14, 14(r12)
 	jmp	.Locb3_encrypt_with_stored23
 .Locb3_encrypt_with_bytes22:
-	mov	r5, 150(sp)
-	mov	r6, 152(sp)
-	mov	r7, 154(sp)
-	mov	r8, 156(sp)
-	mov	r10, 158(sp)
-	mov	r11, 160(sp)
-	mov	r13, 162(sp)
-	mov	r14, 164(sp)
+	mov	r5, 136(sp)
+	mov	r6, 138(sp)
+	mov	r7, 140(sp)
+	mov	r8, 142(sp)
+	mov	r10, 144(sp)
+	mov	r11, 146(sp)
+	mov	r13, 148(sp)
+	mov	r14, 150(sp)
 	mov	sp, r13
-	add	#150, r13
+	add	#136, r13
 	mov	#16, r14
 .Locb3_encrypt_with_cpy24:
 	mov.b	@r13, 0(r12)
@@ -1227,7 +1220,7 @@ ocb3_encrypt_with:
 	rla	r9
 	rla	r9
 	rla	r9
-	mov	108(sp), r10
+	mov	238(sp), r10
 	sub	r9, r10
 	mov	#0, r15
 	subc	#0, r15
@@ -1246,13 +1239,13 @@ ocb3_encrypt_with:
 	jz	.Locb3_encrypt_with_else25
 	mov	68(sp), r4
 	xor	14(r4), r5
-	mov	r5, 106(sp)
+	mov	r5, 102(sp)
 	xor	12(r4), r6
-	mov	r6, 104(sp)
+	mov	r6, 100(sp)
 	xor	10(r4), r7
-	mov	r7, 102(sp)
+	mov	r7, 98(sp)
 	xor	8(r4), r8
-	mov	r8, 100(sp)
+	mov	r8, 96(sp)
 	xor	6(r4), r11
 	mov	r11, 72(sp)
 	xor	4(r4), r12
@@ -1262,39 +1255,39 @@ ocb3_encrypt_with:
 	xor	@r4, r14
 	mov	r14, 80(sp)
 	; ocb3.ae:165: pad = E.encrypt_block(ks, offset)
-	mov	80(sp), 118(sp)
-	mov	78(sp), 120(sp)
-	mov	76(sp), 122(sp)
-	mov	72(sp), 124(sp)
-	mov	100(sp), 126(sp)
-	mov	102(sp), 128(sp)
-	mov	104(sp), 130(sp)
-	mov	106(sp), 132(sp)
+	mov	80(sp), 104(sp)
+	mov	78(sp), 106(sp)
+	mov	76(sp), 108(sp)
+	mov	72(sp), 110(sp)
+	mov	96(sp), 112(sp)
+	mov	98(sp), 114(sp)
+	mov	100(sp), 116(sp)
+	mov	102(sp), 118(sp)
 	mov	sp, r13
-	add	#118, r13
+	add	#104, r13
 	mov	sp, r14
-	add	#182, r14
-	mov	96(sp), r12
+	add	#168, r14
+	mov	92(sp), r12
 	call	#ocb3_E_encrypt_block
-	mov	86(sp), r7
+	mov	236(sp), r7
 	add	r9, r7
 	cmp	#16, r10
 	jnc	.Locb3_encrypt_with_bytes27
 	bit	#1, r7
 	jnz	.Locb3_encrypt_with_bytes27
 .Locb3_encrypt_with_words28:
-	mov	@r7, r8
-	mov	2(r7), 92(sp)
-	mov	4(r7), 84(sp)
-	mov	6(r7), 98(sp)
-	mov	8(r7), r6
-	mov	10(r7), 90(sp)
-	mov	12(r7), 82(sp)
-	mov	14(r7), 94(sp)
+	mov	@r7+, r8
+	mov	@r7+, 88(sp)
+	mov	@r7+, 84(sp)
+	mov	@r7+, 94(sp)
+	mov	@r7+, r6
+	mov	@r7+, 86(sp)
+	mov	@r7+, 82(sp)
+	mov	@r7+, 90(sp)
 	jmp	.Locb3_encrypt_with_join29
 .Locb3_encrypt_with_bytes27:
 	mov	sp, r11
-	add	#150, r11
+	add	#136, r11
 	mov	r11, r12
 	mov	#16, r13
 	mov	r10, r15
@@ -1314,32 +1307,32 @@ ocb3_encrypt_with:
 	jmp	.Locb3_encrypt_with_words28
 .Locb3_encrypt_with_join29:
 	; ocb3.ae:168: store_be(ct, 16 * full, p ^ pad, r)
-	add	88(sp), r9
+	add	240(sp), r9
 	; ocb3.ae:165: pad = E.encrypt_block(ks, offset)
 	swpb	r8
 	mov	r8, r15
-	xor	196(sp), r15
-	swpb	92(sp)
-	mov	92(sp), r14
-	xor	194(sp), r14
+	xor	182(sp), r15
+	swpb	88(sp)
+	mov	88(sp), r14
+	xor	180(sp), r14
 	swpb	84(sp)
 	mov	84(sp), r13
-	xor	192(sp), r13
-	swpb	98(sp)
-	mov	98(sp), r12
-	xor	190(sp), r12
+	xor	178(sp), r13
+	swpb	94(sp)
+	mov	94(sp), r12
+	xor	176(sp), r12
 	swpb	r6
 	mov	r6, r11
-	xor	188(sp), r11
-	swpb	90(sp)
-	mov	90(sp), r7
-	xor	186(sp), r7
+	xor	174(sp), r11
+	swpb	86(sp)
+	mov	86(sp), r7
+	xor	172(sp), r7
 	swpb	82(sp)
 	mov	82(sp), r5
-	xor	184(sp), r5
-	swpb	94(sp)
-	mov	94(sp), r4
-	xor	182(sp), r4
+	xor	170(sp), r5
+	swpb	90(sp)
+	mov	90(sp), r4
+	xor	168(sp), r4
 	; ocb3.ae:168: store_be(ct, 16 * full, p ^ pad, r)
 	cmp	#16, r10
 	jnc	.Locb3_encrypt_with_bytes32
@@ -1364,23 +1357,23 @@ ocb3_encrypt_with:
 	jmp	.Locb3_encrypt_with_stored33
 .Locb3_encrypt_with_bytes32:
 	swpb	r15
-	mov	r15, 150(sp)
+	mov	r15, 136(sp)
 	swpb	r14
-	mov	r14, 152(sp)
+	mov	r14, 138(sp)
 	swpb	r13
-	mov	r13, 154(sp)
+	mov	r13, 140(sp)
 	swpb	r12
-	mov	r12, 156(sp)
+	mov	r12, 142(sp)
 	swpb	r11
-	mov	r11, 158(sp)
+	mov	r11, 144(sp)
 	swpb	r7
-	mov	r7, 160(sp)
+	mov	r7, 146(sp)
 	swpb	r5
-	mov	r5, 162(sp)
+	mov	r5, 148(sp)
 	swpb	r4
-	mov	r4, 164(sp)
+	mov	r4, 150(sp)
 	mov	sp, r14
-	add	#150, r14
+	add	#136, r14
 	mov	r10, r15
 	cmp	#16, r15
 	jnc	.Locb3_encrypt_with_cnt34
@@ -1527,11 +1520,11 @@ ocb3_encrypt_with:
 	inv	r15
 	inc	r15
 	and	r15, r13
-	mov	90(sp), r15
+	mov	86(sp), r15
 	bis	r13, r15
 	mov	62(sp), r13
 	xor	r15, r13
-	mov	92(sp), r15
+	mov	88(sp), r15
 	bis	r9, r15
 	mov	30(sp), r9
 	xor	r15, r9
@@ -1550,18 +1543,18 @@ ocb3_encrypt_with:
 	inv	r14
 	inc	r14
 	and	r14, r8
-	mov	94(sp), r14
+	mov	90(sp), r14
 	bis	r8, r14
-	mov	98(sp), r15
+	mov	94(sp), r15
 	bis	r11, r15
 	mov	38(sp), r7
 	xor	r15, r7
 	mov	64(sp), r11
 	xor	r14, r11
-	mov	100(sp), r8
-	mov	102(sp), r15
-	mov	104(sp), r6
-	mov	106(sp), r5
+	mov	96(sp), r8
+	mov	98(sp), r15
+	mov	100(sp), r6
+	mov	102(sp), r5
 	mov	42(sp), r14
 	jmp	.Locb3_encrypt_with_endif26
 .Locb3_encrypt_with_else25:
@@ -1597,47 +1590,47 @@ ocb3_encrypt_with:
 	xor	28(r6), r9
 	xor	30(r6), r10
 	; ocb3.ae:170: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
-	mov	r11, 118(sp)
-	mov	r12, 120(sp)
-	mov	r13, 122(sp)
-	mov	r14, 124(sp)
-	mov	r7, 126(sp)
-	mov	r4, 128(sp)
-	mov	r9, 130(sp)
-	mov	r10, 132(sp)
+	mov	r11, 104(sp)
+	mov	r12, 106(sp)
+	mov	r13, 108(sp)
+	mov	r14, 110(sp)
+	mov	r7, 112(sp)
+	mov	r4, 114(sp)
+	mov	r9, 116(sp)
+	mov	r10, 118(sp)
 	mov	sp, r13
-	add	#118, r13
+	add	#104, r13
 	mov	sp, r14
-	add	#198, r14
-	mov	96(sp), r12
+	add	#184, r14
+	mov	92(sp), r12
 	call	#ocb3_E_encrypt_block
 	mov	sp, r15
-	add	#214, r15
+	add	#200, r15
 	mov	r15, 0(sp)
-	mov	96(sp), r12
+	mov	92(sp), r12
 	mov	68(sp), r13
-	mov	116(sp), r14
-	mov	114(sp), r15
+	mov	232(sp), r14
+	mov	234(sp), r15
 	call	#ocb3_hash
-	mov	198(sp), r7
-	xor	214(sp), r7
-	mov	200(sp), r8
-	xor	216(sp), r8
-	mov	202(sp), r9
-	xor	218(sp), r9
-	mov	204(sp), r10
-	xor	220(sp), r10
-	mov	206(sp), r11
-	xor	222(sp), r11
-	mov	208(sp), r12
-	xor	224(sp), r12
-	mov	210(sp), r14
-	xor	226(sp), r14
-	mov	212(sp), r15
-	xor	228(sp), r15
+	mov	184(sp), r7
+	xor	200(sp), r7
+	mov	186(sp), r8
+	xor	202(sp), r8
+	mov	188(sp), r9
+	xor	204(sp), r9
+	mov	190(sp), r10
+	xor	206(sp), r10
+	mov	192(sp), r11
+	xor	208(sp), r11
+	mov	194(sp), r12
+	xor	210(sp), r12
+	mov	196(sp), r14
+	xor	212(sp), r14
+	mov	198(sp), r15
+	xor	214(sp), r15
 	; ocb3.ae:171: store_be(tag, 0, t, len(tag))
-	mov	112(sp), r13
-	cmp	#16, 110(sp)
+	mov	244(sp), r13
+	cmp	#16, 246(sp)
 	jnc	.Locb3_encrypt_with_bytes36
 	bit	#1, r13
 	jnz	.Locb3_encrypt_with_bytes36
@@ -1660,24 +1653,24 @@ ocb3_encrypt_with:
 	jmp	.Locb3_encrypt_with_stored37
 .Locb3_encrypt_with_bytes36:
 	swpb	r15
-	mov	r15, 150(sp)
+	mov	r15, 136(sp)
 	swpb	r14
-	mov	r14, 152(sp)
+	mov	r14, 138(sp)
 	swpb	r12
-	mov	r12, 154(sp)
+	mov	r12, 140(sp)
 	swpb	r11
-	mov	r11, 156(sp)
+	mov	r11, 142(sp)
 	swpb	r10
-	mov	r10, 158(sp)
+	mov	r10, 144(sp)
 	swpb	r9
-	mov	r9, 160(sp)
+	mov	r9, 146(sp)
 	swpb	r8
-	mov	r8, 162(sp)
+	mov	r8, 148(sp)
 	swpb	r7
-	mov	r7, 164(sp)
-	mov	110(sp), r15
+	mov	r7, 150(sp)
+	mov	246(sp), r15
 	mov	sp, r14
-	add	#150, r14
+	add	#136, r14
 	cmp	#16, r15
 	jnc	.Locb3_encrypt_with_cnt38
 	mov	#16, r15
@@ -1691,7 +1684,7 @@ ocb3_encrypt_with:
 	dec	r15
 	jnz	.Locb3_encrypt_with_cpy39
 .Locb3_encrypt_with_stored37:
-	add	#230, sp
+	add	#216, sp
 	pop	r4
 	pop	r5
 	pop	r6
@@ -1704,8 +1697,8 @@ ocb3_encrypt_with:
 
 
 ; --- ocb3_decrypt_with: ocb3.decrypt_with
-;     frame 258 bytes (80 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 4290 bytes of code
+;     frame 242 bytes (72 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 4186 bytes of code
 	.section .text.ocb3_decrypt_with,"ax",@progbits
 	.global ocb3_decrypt_with
 	.type ocb3_decrypt_with, @function
@@ -1718,30 +1711,22 @@ ocb3_decrypt_with:
 	push	r6
 	push	r5
 	push	r4
-	sub	#258, sp
+	sub	#242, sp
 	mov	r12, 32(sp)
 	mov	r13, 106(sp)
 	mov	r14, r13
 	mov	r15, r14
-	mov	274(sp), 156(sp)
-	mov	276(sp), 154(sp)
-	mov	278(sp), 138(sp)
-	mov	280(sp), 152(sp)
-	mov	282(sp), 158(sp)
-	mov	284(sp), 150(sp)
-	mov	286(sp), 140(sp)
-	mov	290(sp), 160(sp)
 	; ocb3.ae:178: offset = initial_offset(ks, nonce, len(tag))
-	mov	150(sp), 162(sp)
-	mov	#0, 164(sp)
+	mov	268(sp), 146(sp)
+	mov	#0, 148(sp)
 	mov	sp, r15
-	add	#162, r15
+	add	#146, r15
 	mov	sp, r12
-	add	#178, r12
+	add	#162, r12
 	mov	r12, 0(sp)
 	mov	32(sp), r12
 	call	#ocb3_initial_offset
-	mov	152(sp), 68(sp)
+	mov	264(sp), 68(sp)
 	clrc
 	mov	68(sp), r15
 	rrc	r15
@@ -1751,14 +1736,14 @@ ocb3_decrypt_with:
 	mov	r15, 68(sp)
 	; ocb3.ae:183: for i in 0..full {
 	mov	#0, 82(sp)
-	mov	178(sp), r14
-	mov	180(sp), r13
-	mov	182(sp), r12
-	mov	184(sp), r11
-	mov	186(sp), r9
-	mov	188(sp), r8
-	mov	190(sp), r7
-	mov	192(sp), r6
+	mov	162(sp), r14
+	mov	164(sp), r13
+	mov	166(sp), r12
+	mov	168(sp), r11
+	mov	170(sp), r9
+	mov	172(sp), r8
+	mov	174(sp), r7
+	mov	176(sp), r6
 	mov	106(sp), r10
 	mov	32(r10), 8(sp)
 	mov	34(r10), 6(sp)
@@ -1805,22 +1790,22 @@ ocb3_decrypt_with:
 	xor	r15, r6
 	mov	r6, 62(sp)
 	mov	r10, r7
-	add	138(sp), r7
+	add	262(sp), r7
 	bit	#1, r7
 	jnz	.Locb3_decrypt_with_bytes3
 .Locb3_decrypt_with_words4:
-	mov	@r7, r9
-	mov	2(r7), r10
-	mov	4(r7), r12
-	mov	6(r7), r8
-	mov	8(r7), r13
-	mov	10(r7), r6
-	mov	12(r7), r11
-	mov	14(r7), r14
+	mov	@r7+, r9
+	mov	@r7+, r10
+	mov	@r7+, r12
+	mov	@r7+, r8
+	mov	@r7+, r13
+	mov	@r7+, r6
+	mov	@r7+, r11
+	mov	@r7+, r14
 	jmp	.Locb3_decrypt_with_join5
 .Locb3_decrypt_with_bytes3:
 	mov	sp, r12
-	add	#194, r12
+	add	#178, r12
 	mov	r12, r13
 	mov	#16, r14
 .Locb3_decrypt_with_cpy6:
@@ -1990,9 +1975,9 @@ ocb3_decrypt_with:
 	swpb	r8
 	bis	r7, r8
 	mov	32(sp), r7
-	xor	@r7, r11
+	xor	@r7+, r11
 	mov	r11, 60(sp)
-	xor	2(r7), r8
+	xor	@r7+, r8
 	mov	r8, 58(sp)
 	mov	r12, r15
 	swpb	r15
@@ -2010,9 +1995,9 @@ ocb3_decrypt_with:
 	bis	r15, r11
 	swpb	r8
 	bis	r9, r8
-	xor	4(r7), r11
+	xor	@r7+, r11
 	mov	r11, 50(sp)
-	xor	6(r7), r8
+	xor	@r7+, r8
 	mov	r8, 52(sp)
 	mov	r13, r15
 	swpb	r15
@@ -2030,9 +2015,9 @@ ocb3_decrypt_with:
 	bis	r15, r12
 	swpb	r9
 	bis	r11, r9
-	xor	8(r7), r12
+	xor	@r7+, r12
 	mov	r12, 44(sp)
-	xor	10(r7), r9
+	xor	@r7+, r9
 	mov	r9, 48(sp)
 	mov.b	13(sp), r15
 	mov.b	ocb3_E.inv_sbox(r15), r12
@@ -2046,9 +2031,9 @@ ocb3_decrypt_with:
 	bis	r15, r14
 	swpb	r12
 	bis	r13, r12
-	xor	12(r7), r14
+	xor	@r7+, r14
 	mov	r14, 38(sp)
-	xor	14(r7), r12
+	xor	@r7+, r12
 	mov	r12, 40(sp)
 	mov	82(sp), r14
 	add	#2, r14
@@ -2378,7 +2363,7 @@ ocb3_decrypt_with:
 	xor	r6, r10
 	; ocb3.ae:190: store_be(msg, off, p)
 	mov	46(sp), r13
-	add	140(sp), r13
+	add	270(sp), r13
 	bit	#1, r13
 	swpb	r6
 	swpb	r7
@@ -2399,16 +2384,16 @@ ocb3_decrypt_with:
 	mov	r15, 14(r13)
 	jmp	.Locb3_decrypt_with_stored25
 .Locb3_decrypt_with_bytes24:
-	mov	r6, 194(sp)
-	mov	r7, 196(sp)
-	mov	r8, 198(sp)
-	mov	r9, 200(sp)
-	mov	r11, 202(sp)
-	mov	r12, 204(sp)
-	mov	r14, 206(sp)
-	mov	r15, 208(sp)
+	mov	r6, 178(sp)
+	mov	r7, 180(sp)
+	mov	r8, 182(sp)
+	mov	r9, 184(sp)
+	mov	r11, 186(sp)
+	mov	r12, 188(sp)
+	mov	r14, 190(sp)
+	mov	r15, 192(sp)
 	mov	sp, r14
-	add	#194, r14
+	add	#178, r14
 	mov	#16, r15
 .Locb3_decrypt_with_cpy26:
 	mov.b	@r14, 0(r13)
@@ -2441,7 +2426,7 @@ ocb3_decrypt_with:
 	rla	r15
 	rla	r15
 	mov	r15, 68(sp)
-	mov	152(sp), r10
+	mov	264(sp), r10
 	sub	r15, r10
 	mov	#0, r15
 	subc	#0, r15
@@ -2462,13 +2447,13 @@ ocb3_decrypt_with:
 .Locb3_decrypt_with_near49:
 	mov	106(sp), r5
 	xor	14(r5), r6
-	mov	r6, 148(sp)
+	mov	r6, 144(sp)
 	xor	12(r5), r7
-	mov	r7, 146(sp)
+	mov	r7, 142(sp)
 	xor	10(r5), r8
-	mov	r8, 144(sp)
+	mov	r8, 140(sp)
 	xor	8(r5), r9
-	mov	r9, 142(sp)
+	mov	r9, 138(sp)
 	xor	6(r5), r11
 	mov	r11, 90(sp)
 	xor	4(r5), r12
@@ -2478,39 +2463,39 @@ ocb3_decrypt_with:
 	xor	@r5, r14
 	mov	r14, 98(sp)
 	; ocb3.ae:195: pad = E.encrypt_block(ks, offset)
-	mov	98(sp), 162(sp)
-	mov	94(sp), 164(sp)
-	mov	92(sp), 166(sp)
-	mov	90(sp), 168(sp)
-	mov	142(sp), 170(sp)
-	mov	144(sp), 172(sp)
-	mov	146(sp), 174(sp)
-	mov	148(sp), 176(sp)
+	mov	98(sp), 146(sp)
+	mov	94(sp), 148(sp)
+	mov	92(sp), 150(sp)
+	mov	90(sp), 152(sp)
+	mov	138(sp), 154(sp)
+	mov	140(sp), 156(sp)
+	mov	142(sp), 158(sp)
+	mov	144(sp), 160(sp)
 	mov	sp, r13
-	add	#162, r13
+	add	#146, r13
 	mov	sp, r14
-	add	#210, r14
+	add	#194, r14
 	mov	32(sp), r12
 	call	#ocb3_E_encrypt_block
-	mov	138(sp), r8
+	mov	262(sp), r8
 	add	68(sp), r8
 	cmp	#16, r10
 	jnc	.Locb3_decrypt_with_bytes29
 	bit	#1, r8
 	jnz	.Locb3_decrypt_with_bytes29
 .Locb3_decrypt_with_words30:
-	mov	@r8, r13
-	mov	2(r8), r7
-	mov	4(r8), r9
-	mov	6(r8), r14
-	mov	8(r8), r6
-	mov	10(r8), r12
-	mov	12(r8), r11
-	mov	14(r8), r15
+	mov	@r8+, r13
+	mov	@r8+, r7
+	mov	@r8+, r9
+	mov	@r8+, r14
+	mov	@r8+, r6
+	mov	@r8+, r12
+	mov	@r8+, r11
+	mov	@r8+, r15
 	jmp	.Locb3_decrypt_with_join31
 .Locb3_decrypt_with_bytes29:
 	mov	sp, r11
-	add	#194, r11
+	add	#178, r11
 	mov	r11, r12
 	mov	#16, r13
 	mov	r10, r15
@@ -2530,25 +2515,25 @@ ocb3_decrypt_with:
 	jmp	.Locb3_decrypt_with_words30
 .Locb3_decrypt_with_join31:
 	swpb	r15
-	xor	210(sp), r15
+	xor	194(sp), r15
 	mov	r15, 102(sp)
 	swpb	r11
-	xor	212(sp), r11
+	xor	196(sp), r11
 	swpb	r12
-	xor	214(sp), r12
+	xor	198(sp), r12
 	mov	r6, r8
 	swpb	r8
-	xor	216(sp), r8
+	xor	200(sp), r8
 	swpb	r14
-	xor	218(sp), r14
+	xor	202(sp), r14
 	mov	r14, 108(sp)
 	swpb	r9
-	xor	220(sp), r9
+	xor	204(sp), r9
 	swpb	r7
-	xor	222(sp), r7
+	xor	206(sp), r7
 	mov	r7, 96(sp)
 	swpb	r13
-	xor	224(sp), r13
+	xor	208(sp), r13
 	mov	r13, 64(sp)
 	mov	r10, r15
 	sub	#16, r15
@@ -2753,7 +2738,7 @@ ocb3_decrypt_with:
 	mov	100(sp), r14
 	mov	102(sp), r15
 	mov	68(sp), r13
-	add	140(sp), r13
+	add	270(sp), r13
 	cmp	#16, r10
 	swpb	r4
 	swpb	r5
@@ -2776,16 +2761,16 @@ ocb3_decrypt_with:
 	mov	r15, 14(r13)
 	jmp	.Locb3_decrypt_with_stored37
 .Locb3_decrypt_with_bytes36:
-	mov	r4, 194(sp)
-	mov	r5, 196(sp)
-	mov	r7, 198(sp)
-	mov	r9, 200(sp)
-	mov	r11, 202(sp)
-	mov	r12, 204(sp)
-	mov	r14, 206(sp)
-	mov	r15, 208(sp)
+	mov	r4, 178(sp)
+	mov	r5, 180(sp)
+	mov	r7, 182(sp)
+	mov	r9, 184(sp)
+	mov	r11, 186(sp)
+	mov	r12, 188(sp)
+	mov	r14, 190(sp)
+	mov	r15, 192(sp)
 	mov	sp, r14
-	add	#194, r14
+	add	#178, r14
 	mov	r10, r15
 	cmp	#16, r15
 	jnc	.Locb3_decrypt_with_cnt38
@@ -2963,10 +2948,10 @@ ocb3_decrypt_with:
 	bis	r10, r15
 	mov	18(sp), r7
 	xor	r15, r7
-	mov	142(sp), r9
-	mov	144(sp), r10
-	mov	146(sp), r15
-	mov	148(sp), r6
+	mov	138(sp), r9
+	mov	140(sp), r10
+	mov	142(sp), r15
+	mov	144(sp), r6
 	mov	110(sp), r5
 	jmp	.Locb3_decrypt_with_endif28
 .Locb3_decrypt_with_else27:
@@ -3003,69 +2988,69 @@ ocb3_decrypt_with:
 	xor	28(r6), r4
 	xor	30(r6), r5
 	; ocb3.ae:200: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
-	mov	r11, 162(sp)
-	mov	r12, 164(sp)
-	mov	r13, 166(sp)
-	mov	r14, 168(sp)
-	mov	r7, 170(sp)
-	mov	r8, 172(sp)
-	mov	r4, 174(sp)
-	mov	r5, 176(sp)
+	mov	r11, 146(sp)
+	mov	r12, 148(sp)
+	mov	r13, 150(sp)
+	mov	r14, 152(sp)
+	mov	r7, 154(sp)
+	mov	r8, 156(sp)
+	mov	r4, 158(sp)
+	mov	r5, 160(sp)
 	mov	sp, r13
-	add	#162, r13
+	add	#146, r13
 	mov	sp, r14
-	add	#226, r14
+	add	#210, r14
 	mov	32(sp), r12
 	call	#ocb3_E_encrypt_block
 	mov	sp, r15
-	add	#242, r15
+	add	#226, r15
 	mov	r15, 0(sp)
 	mov	32(sp), r12
 	mov	106(sp), r13
-	mov	156(sp), r14
-	mov	154(sp), r15
+	mov	258(sp), r14
+	mov	260(sp), r15
 	call	#ocb3_hash
-	mov	226(sp), r15
-	xor	242(sp), r15
+	mov	210(sp), r15
+	xor	226(sp), r15
 	mov	r15, 104(sp)
-	mov	228(sp), r15
-	xor	244(sp), r15
+	mov	212(sp), r15
+	xor	228(sp), r15
 	mov	r15, 86(sp)
-	mov	230(sp), r15
-	xor	246(sp), r15
+	mov	214(sp), r15
+	xor	230(sp), r15
 	mov	r15, 54(sp)
-	mov	232(sp), r7
-	xor	248(sp), r7
-	mov	234(sp), r15
-	xor	250(sp), r15
+	mov	216(sp), r7
+	xor	232(sp), r7
+	mov	218(sp), r15
+	xor	234(sp), r15
 	mov	r15, 112(sp)
-	mov	236(sp), r6
-	xor	252(sp), r6
-	mov	238(sp), r13
-	xor	254(sp), r13
-	mov	240(sp), r12
-	xor	256(sp), r12
-	mov	158(sp), r8
-	cmp	#16, 150(sp)
+	mov	220(sp), r6
+	xor	236(sp), r6
+	mov	222(sp), r13
+	xor	238(sp), r13
+	mov	224(sp), r12
+	xor	240(sp), r12
+	mov	266(sp), r8
+	cmp	#16, 268(sp)
 	jnc	.Locb3_decrypt_with_bytes40
 	bit	#1, r8
 	jnz	.Locb3_decrypt_with_bytes40
 .Locb3_decrypt_with_words41:
-	mov	@r8, 136(sp)
-	mov	2(r8), 134(sp)
-	mov	4(r8), 132(sp)
-	mov	6(r8), 130(sp)
-	mov	8(r8), 128(sp)
-	mov	10(r8), 124(sp)
-	mov	12(r8), 120(sp)
-	mov	14(r8), 116(sp)
+	mov	@r8+, 136(sp)
+	mov	@r8+, 134(sp)
+	mov	@r8+, 132(sp)
+	mov	@r8+, 130(sp)
+	mov	@r8+, 128(sp)
+	mov	@r8+, 124(sp)
+	mov	@r8+, 120(sp)
+	mov	@r8+, 116(sp)
 	jmp	.Locb3_decrypt_with_join42
 .Locb3_decrypt_with_bytes40:
 	mov	sp, r9
-	add	#194, r9
+	add	#178, r9
 	mov	r9, r10
 	mov	#16, r11
-	mov	150(sp), r15
+	mov	268(sp), r15
 .Locb3_decrypt_with_cpy43:
 	clr	r14
 	tst	r15
@@ -3081,7 +3066,7 @@ ocb3_decrypt_with:
 	mov	r9, r8
 	jmp	.Locb3_decrypt_with_words41
 .Locb3_decrypt_with_join42:
-	mov	150(sp), r15
+	mov	268(sp), r15
 	sub	#16, r15
 	mov	#0, r15
 	subc	#0, r15
@@ -3099,7 +3084,7 @@ ocb3_decrypt_with:
 	swpb	120(sp)
 	swpb	116(sp)
 	jz	.Locb3_decrypt_with_else45
-	mov	150(sp), r15
+	mov	268(sp), r15
 	and	#8191, r15
 	rla	r15
 	rla	r15
@@ -3108,7 +3093,7 @@ ocb3_decrypt_with:
 	clr	r11
 	adc	r11
 	xor	#1, r11
-	mov.b	151(sp), r14
+	mov.b	269(sp), r14
 	clrc
 	rrc	r14
 	rra	r14
@@ -3121,7 +3106,7 @@ ocb3_decrypt_with:
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	150(sp), r15
+	mov	268(sp), r15
 	mov	r15, r9
 	and	#1, r9
 	inv	r9
@@ -3333,9 +3318,9 @@ ocb3_decrypt_with:
 	and	r12, r14
 	and	r13, r14
 	and	r15, r14
-	mov	160(sp), r15
+	mov	274(sp), r15
 	mov	r14, 0(r15)
-	add	#258, sp
+	add	#242, sp
 	pop	r4
 	pop	r5
 	pop	r6
@@ -3580,8 +3565,8 @@ ocb3_E_encrypt_block:
 
 
 ; --- ocb3_hash: ocb3.hash
-;     frame 140 bytes (38 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1902 bytes of code
+;     frame 138 bytes (37 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1854 bytes of code
 	.section .text.ocb3_hash,"ax",@progbits
 	.local ocb3_hash
 	.type ocb3_hash, @function
@@ -3594,12 +3579,11 @@ ocb3_hash:
 	push	r6
 	push	r5
 	push	r4
-	sub	#140, sp
+	sub	#138, sp
 	mov	r12, 54(sp)
 	mov	r13, 40(sp)
 	mov	r14, 52(sp)
-	mov	r15, 74(sp)
-	mov	156(sp), 56(sp)
+	mov	r15, 56(sp)
 	clrc
 	rrc	r15
 	rra	r15
@@ -3607,7 +3591,7 @@ ocb3_hash:
 	rra	r15
 	mov	r15, 34(sp)
 	; ocb3.ae:131: for i in 0..full {
-	mov	#0, 22(sp)
+	mov	#0, 20(sp)
 	mov	#0, 18(sp)
 	mov	#0, 16(sp)
 	mov	#0, 14(sp)
@@ -3624,10 +3608,10 @@ ocb3_hash:
 	mov	#0, 38(sp)
 	mov	#0, 36(sp)
 	mov	#0, 32(sp)
-	cmp	r15, 22(sp)
+	cmp	r15, 20(sp)
 	jc	.Locb3_hash_done2
 .Locb3_hash_loop1:
-	mov	22(sp), r14
+	mov	20(sp), r14
 	add	#1, r14
 	mov	#0, r10
 	addc	#0, r10
@@ -3931,7 +3915,7 @@ ocb3_hash:
 	xor	r5, r9
 	mov	24(sp), r10
 	xor	r6, r10
-	mov	22(sp), r11
+	mov	20(sp), r11
 	and	#4095, r11
 	rla	r11
 	rla	r11
@@ -3941,18 +3925,18 @@ ocb3_hash:
 	bit	#1, r11
 	jnz	.Locb3_hash_bytes17
 .Locb3_hash_words18:
-	mov	@r11, 20(sp)
-	mov	2(r11), r14
-	mov	4(r11), r13
-	mov	6(r11), r12
-	mov	8(r11), r15
-	mov	10(r11), r6
-	mov	12(r11), r5
-	mov	14(r11), r4
+	mov	@r11+, 22(sp)
+	mov	@r11+, r14
+	mov	@r11+, r13
+	mov	@r11+, r12
+	mov	@r11+, r15
+	mov	@r11+, r6
+	mov	@r11+, r5
+	mov	@r11+, r4
 	jmp	.Locb3_hash_join19
 .Locb3_hash_bytes17:
 	mov	sp, r12
-	add	#76, r12
+	add	#74, r12
 	mov	r12, r13
 	mov	#16, r14
 .Locb3_hash_cpy20:
@@ -3979,40 +3963,40 @@ ocb3_hash:
 	xor	r8, r13
 	swpb	r14
 	xor	r9, r14
-	mov	20(sp), r11
+	mov	22(sp), r11
 	swpb	r11
 	xor	r10, r11
 	; ocb3.ae:133: sum = sum ^ E.encrypt_block(ks, load_be(ad, 16 * i, 16) ^ offset)
-	mov	r4, 92(sp)
-	mov	r5, 94(sp)
-	mov	r6, 96(sp)
-	mov	r15, 98(sp)
-	mov	r12, 100(sp)
-	mov	r13, 102(sp)
-	mov	r14, 104(sp)
-	mov	r11, 106(sp)
+	mov	r4, 90(sp)
+	mov	r5, 92(sp)
+	mov	r6, 94(sp)
+	mov	r15, 96(sp)
+	mov	r12, 98(sp)
+	mov	r13, 100(sp)
+	mov	r14, 102(sp)
+	mov	r11, 104(sp)
 	mov	sp, r13
-	add	#92, r13
+	add	#90, r13
 	mov	sp, r14
-	add	#108, r14
+	add	#106, r14
 	mov	54(sp), r12
 	call	#ocb3_E_encrypt_block
 	mov	50(sp), r4
-	xor	108(sp), r4
+	xor	106(sp), r4
 	mov	48(sp), r5
-	xor	110(sp), r5
+	xor	108(sp), r5
 	mov	46(sp), r6
-	xor	112(sp), r6
+	xor	110(sp), r6
 	mov	44(sp), r11
-	xor	114(sp), r11
+	xor	112(sp), r11
 	mov	42(sp), r12
-	xor	116(sp), r12
+	xor	114(sp), r12
 	mov	38(sp), r13
-	xor	118(sp), r13
+	xor	116(sp), r13
 	mov	36(sp), r14
-	xor	120(sp), r14
+	xor	118(sp), r14
 	mov	32(sp), r15
-	xor	122(sp), r15
+	xor	120(sp), r15
 	mov	r7, 30(sp)
 	mov	r8, 28(sp)
 	mov	r9, 26(sp)
@@ -4025,8 +4009,8 @@ ocb3_hash:
 	mov	r13, 38(sp)
 	mov	r14, 36(sp)
 	mov	r15, 32(sp)
-	add	#1, 22(sp)
-	cmp	34(sp), 22(sp)
+	add	#1, 20(sp)
+	cmp	34(sp), 20(sp)
 	jnc	.Locb3_hash_loop1
 .Locb3_hash_done2:
 	mov	34(sp), r12
@@ -4034,7 +4018,7 @@ ocb3_hash:
 	rla	r12
 	rla	r12
 	rla	r12
-	mov	74(sp), r13
+	mov	56(sp), r13
 	sub	r12, r13
 	mov	#0, r14
 	subc	#0, r14
@@ -4051,32 +4035,32 @@ ocb3_hash:
 	tst	r11
 	jz	.Locb3_hash_else22
 	mov	40(sp), r11
-	xor	@r11, 18(sp)
-	xor	2(r11), 16(sp)
-	xor	4(r11), 14(sp)
-	xor	6(r11), 12(sp)
-	xor	8(r11), 30(sp)
-	xor	10(r11), 28(sp)
-	xor	12(r11), 26(sp)
-	xor	14(r11), 24(sp)
+	xor	@r11+, 18(sp)
+	xor	@r11+, 16(sp)
+	xor	@r11+, 14(sp)
+	xor	@r11+, 12(sp)
+	xor	@r11+, 30(sp)
+	xor	@r11+, 28(sp)
+	xor	@r11+, 26(sp)
+	xor	@r11+, 24(sp)
 	add	52(sp), r12
 	cmp	#16, r13
 	jnc	.Locb3_hash_bytes24
 	bit	#1, r12
 	jnz	.Locb3_hash_bytes24
 .Locb3_hash_words25:
-	mov	@r12, 72(sp)
-	mov	2(r12), 70(sp)
-	mov	4(r12), 68(sp)
-	mov	6(r12), 66(sp)
-	mov	8(r12), 64(sp)
-	mov	10(r12), 62(sp)
-	mov	12(r12), 60(sp)
-	mov	14(r12), 58(sp)
+	mov	@r12+, 72(sp)
+	mov	@r12+, 70(sp)
+	mov	@r12+, 68(sp)
+	mov	@r12+, 66(sp)
+	mov	@r12+, 64(sp)
+	mov	@r12+, 62(sp)
+	mov	@r12+, 60(sp)
+	mov	@r12+, 58(sp)
 	jmp	.Locb3_hash_join26
 .Locb3_hash_bytes24:
 	mov	sp, r8
-	add	#76, r8
+	add	#74, r8
 	mov	r8, r9
 	mov	#16, r10
 	mov	r13, r15
@@ -4262,36 +4246,36 @@ ocb3_hash:
 	xor	26(sp), r10
 	xor	24(sp), r11
 	; ocb3.ae:138: sum = sum ^ E.encrypt_block(ks, pad10(load_be(ad, 16 * full, 16, r), r) ^ offset)
-	mov	r12, 92(sp)
-	mov	r13, 94(sp)
-	mov	r14, 96(sp)
-	mov	r15, 98(sp)
-	mov	r8, 100(sp)
-	mov	r9, 102(sp)
-	mov	r10, 104(sp)
-	mov	r11, 106(sp)
+	mov	r12, 90(sp)
+	mov	r13, 92(sp)
+	mov	r14, 94(sp)
+	mov	r15, 96(sp)
+	mov	r8, 98(sp)
+	mov	r9, 100(sp)
+	mov	r10, 102(sp)
+	mov	r11, 104(sp)
 	mov	sp, r13
-	add	#92, r13
+	add	#90, r13
 	mov	sp, r14
-	add	#124, r14
+	add	#122, r14
 	mov	54(sp), r12
 	call	#ocb3_E_encrypt_block
 	mov	50(sp), r7
-	xor	124(sp), r7
+	xor	122(sp), r7
 	mov	48(sp), r8
-	xor	126(sp), r8
+	xor	124(sp), r8
 	mov	46(sp), r9
-	xor	128(sp), r9
+	xor	126(sp), r9
 	mov	44(sp), r10
-	xor	130(sp), r10
+	xor	128(sp), r10
 	mov	42(sp), r11
-	xor	132(sp), r11
+	xor	130(sp), r11
 	mov	38(sp), r12
-	xor	134(sp), r12
+	xor	132(sp), r12
 	mov	36(sp), r13
-	xor	136(sp), r13
+	xor	134(sp), r13
 	mov	32(sp), r14
-	xor	138(sp), r14
+	xor	136(sp), r14
 	jmp	.Locb3_hash_endif23
 .Locb3_hash_else22:
 	mov	50(sp), r7
@@ -4303,7 +4287,7 @@ ocb3_hash:
 	mov	36(sp), r13
 	mov	32(sp), r14
 .Locb3_hash_endif23:
-	mov	56(sp), r6
+	mov	154(sp), r6
 	mov	r7, 0(r6)
 	mov	r8, 2(r6)
 	mov	r9, 4(r6)
@@ -4312,7 +4296,7 @@ ocb3_hash:
 	mov	r12, 10(r6)
 	mov	r13, 12(r6)
 	mov	r14, 14(r6)
-	add	#140, sp
+	add	#138, sp
 	pop	r4
 	pop	r5
 	pop	r6
@@ -4325,8 +4309,8 @@ ocb3_hash:
 
 
 ; --- ocb3_initial_offset: ocb3.initial_offset
-;     frame 98 bytes (33 spill slots, locals 32), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3870 bytes of code
+;     frame 96 bytes (32 spill slots, locals 32), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 3864 bytes of code
 	.section .text.ocb3_initial_offset,"ax",@progbits
 	.local ocb3_initial_offset
 	.type ocb3_initial_offset, @function
@@ -4339,11 +4323,10 @@ ocb3_initial_offset:
 	push	r6
 	push	r5
 	push	r4
-	sub	#98, sp
-	mov	r12, 64(sp)
+	sub	#96, sp
+	mov	r12, 62(sp)
 	mov	r13, r12
 	mov	r14, r11
-	mov	114(sp), 62(sp)
 	mov	@r15, r4
 	and	#8191, r4
 	rla	r4
@@ -5040,26 +5023,26 @@ ocb3_initial_offset:
 	mov	r5, r10
 	and	#65472, r10
 	; ocb3.ae:119: ktop = E.encrypt_block(ks, n & ~(0x3f as u128))
-	mov	r10, 66(sp)
-	mov	r13, 68(sp)
-	mov	r14, 70(sp)
-	mov	r9, 72(sp)
-	mov	r8, 74(sp)
-	mov	r7, 76(sp)
-	mov	r11, 78(sp)
-	mov	r15, 80(sp)
+	mov	r10, 64(sp)
+	mov	r13, 66(sp)
+	mov	r14, 68(sp)
+	mov	r9, 70(sp)
+	mov	r8, 72(sp)
+	mov	r7, 74(sp)
+	mov	r11, 76(sp)
+	mov	r15, 78(sp)
 	mov	sp, r13
-	add	#66, r13
+	add	#64, r13
 	mov	sp, r14
-	add	#82, r14
-	mov	64(sp), r12
+	add	#80, r14
+	mov	62(sp), r12
 	call	#ocb3_E_encrypt_block
-	mov	90(sp), r15
+	mov	88(sp), r15
 	swpb	r15
 	mov	r15, r4
-	xor.b	89(sp), r4
+	xor.b	87(sp), r4
 	xor	r15, r4
-	xor	90(sp), r4
+	xor	88(sp), r4
 	mov	r4, r6
 	and	#32767, r6
 	rla	r6
@@ -5100,9 +5083,9 @@ ocb3_initial_offset:
 	xor	r9, r14
 	and	r15, r14
 	xor	r9, r14
-	mov	90(sp), r13
+	mov	88(sp), r13
 	and	#32767, r13
-	mov.b	89(sp), r15
+	mov.b	87(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
@@ -5116,19 +5099,19 @@ ocb3_initial_offset:
 	mov	r10, r15
 	inv	r15
 	inc	r15
-	xor	90(sp), r13
+	xor	88(sp), r13
 	and	r15, r13
-	xor	90(sp), r13
+	xor	88(sp), r13
 	mov	r13, 38(sp)
-	mov	92(sp), r15
+	mov	90(sp), r15
 	swpb	r15
 	mov	r15, r8
-	xor.b	91(sp), r8
+	xor.b	89(sp), r8
 	xor	r15, r8
-	xor	92(sp), r8
-	mov	92(sp), r7
+	xor	90(sp), r8
+	mov	90(sp), r7
 	and	#32767, r7
-	mov.b	91(sp), r15
+	mov.b	89(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
@@ -5218,9 +5201,9 @@ ocb3_initial_offset:
 	mov	r10, r14
 	inv	r14
 	inc	r14
-	xor	92(sp), r7
+	xor	90(sp), r7
 	and	r14, r7
-	xor	92(sp), r7
+	xor	90(sp), r7
 	mov	r7, r9
 	and	#16383, r9
 	mov.b	39(sp), r14
@@ -5241,15 +5224,15 @@ ocb3_initial_offset:
 	and	r14, r9
 	xor	r7, r9
 	mov	r9, 42(sp)
-	mov	94(sp), r14
+	mov	92(sp), r14
 	swpb	r14
 	mov	r14, r6
-	xor.b	93(sp), r6
+	xor.b	91(sp), r6
 	xor	r14, r6
-	xor	94(sp), r6
-	mov	94(sp), r14
+	xor	92(sp), r6
+	mov	92(sp), r14
 	and	#32767, r14
-	mov.b	93(sp), r9
+	mov.b	91(sp), r9
 	clrc
 	rrc	r9
 	rra	r9
@@ -5283,9 +5266,9 @@ ocb3_initial_offset:
 	mov	r10, r8
 	inv	r8
 	inc	r8
-	xor	94(sp), r14
+	xor	92(sp), r14
 	and	r8, r14
-	xor	94(sp), r14
+	xor	92(sp), r14
 	mov	r14, r8
 	and	#16383, r8
 	swpb	r7
@@ -5390,15 +5373,15 @@ ocb3_initial_offset:
 	and	r15, r5
 	xor	r8, r5
 	mov	r5, 44(sp)
-	mov	96(sp), r15
+	mov	94(sp), r15
 	swpb	r15
 	mov	r15, r5
-	xor.b	95(sp), r5
+	xor.b	93(sp), r5
 	xor	r15, r5
-	xor	96(sp), r5
-	mov	96(sp), r4
+	xor	94(sp), r5
+	mov	94(sp), r4
 	and	#32767, r4
-	mov.b	95(sp), r15
+	mov.b	93(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
@@ -5412,9 +5395,9 @@ ocb3_initial_offset:
 	mov	r10, r15
 	inv	r15
 	inc	r15
-	xor	96(sp), r4
+	xor	94(sp), r4
 	and	r15, r4
-	xor	96(sp), r4
+	xor	94(sp), r4
 	mov	r4, r15
 	and	#16383, r15
 	swpb	r14
@@ -5534,7 +5517,7 @@ ocb3_initial_offset:
 	and	r7, r13
 	xor	r9, r13
 	mov	r13, 32(sp)
-	mov	82(sp), r8
+	mov	80(sp), r8
 	and	#32767, r8
 	swpb	r5
 	mov.b	r5, r5
@@ -5551,9 +5534,9 @@ ocb3_initial_offset:
 	mov	r10, r13
 	inv	r13
 	inc	r13
-	xor	82(sp), r8
+	xor	80(sp), r8
 	and	r13, r8
-	xor	82(sp), r8
+	xor	80(sp), r8
 	mov	r8, r14
 	and	#16383, r14
 	swpb	r15
@@ -5624,9 +5607,9 @@ ocb3_initial_offset:
 	and	r9, r15
 	xor	r6, r15
 	mov	r15, 46(sp)
-	mov	84(sp), r6
+	mov	82(sp), r6
 	and	#32767, r6
-	mov.b	83(sp), r15
+	mov.b	81(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
@@ -5640,12 +5623,12 @@ ocb3_initial_offset:
 	mov	r10, r15
 	inv	r15
 	inc	r15
-	xor	84(sp), r6
+	xor	82(sp), r6
 	and	r15, r6
-	xor	84(sp), r6
-	mov	86(sp), r9
+	xor	82(sp), r6
+	mov	84(sp), r9
 	and	#32767, r9
-	mov.b	85(sp), r15
+	mov.b	83(sp), r15
 	clrc
 	rrc	r15
 	rra	r15
@@ -5659,12 +5642,12 @@ ocb3_initial_offset:
 	mov	r10, r15
 	inv	r15
 	inc	r15
-	xor	86(sp), r9
+	xor	84(sp), r9
 	and	r15, r9
-	xor	86(sp), r9
-	mov	88(sp), r15
+	xor	84(sp), r9
+	mov	86(sp), r15
 	and	#32767, r15
-	mov.b	87(sp), r4
+	mov.b	85(sp), r4
 	clrc
 	rrc	r4
 	rra	r4
@@ -5677,9 +5660,9 @@ ocb3_initial_offset:
 	bis	r4, r15
 	inv	r10
 	inc	r10
-	xor	88(sp), r15
+	xor	86(sp), r15
 	and	r10, r15
-	xor	88(sp), r15
+	xor	86(sp), r15
 	mov	r6, r4
 	and	#16383, r4
 	swpb	r8
@@ -6028,7 +6011,7 @@ ocb3_initial_offset:
 	xor	r10, r11
 	and	r7, r11
 	xor	r11, r10
-	mov	62(sp), r11
+	mov	112(sp), r11
 	mov	46(sp), 0(r11)
 	mov	36(sp), 2(r11)
 	mov	r14, 4(r11)
@@ -6037,7 +6020,7 @@ ocb3_initial_offset:
 	mov	r9, 10(r11)
 	mov	r6, 12(r11)
 	mov	r10, 14(r11)
-	add	#98, sp
+	add	#96, sp
 	pop	r4
 	pop	r5
 	pop	r6

@@ -71,8 +71,8 @@ photon256_times2:
 
 
 ; --- photon256_serial: photon256.serial
-;     frame 14 bytes (7 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 440 bytes of code
+;     frame 2 bytes (1 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 400 bytes of code
 	.section .text.photon256_serial,"ax",@progbits
 	.global photon256_serial
 	.type photon256_serial, @function
@@ -85,8 +85,8 @@ photon256_serial:
 	push	r6
 	push	r5
 	push	r4
-	sub	#14, sp
-	mov	32(sp), r9
+	sub	#2, sp
+	mov	20(sp), r9
 	; photon256.ae:44: t = times2(x3 ^ x5)
 	mov	@r15+, r8
 	xor	@r9+, r8
@@ -96,13 +96,13 @@ photon256_serial:
 	mov	r6, r5
 	and	#30583, r5
 	rla	r5
-	mov	34(sp), r10
+	mov	22(sp), r10
 	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
 	mov	@r13+, r7
 	xor	@r10+, r7
-	mov	36(sp), r11
+	mov	24(sp), r11
 	xor	@r11+, r7
-	mov	r7, 10(sp)
+	mov	r7, 0(sp)
 	mov	@r13+, r4
 	xor	@r10+, r4
 	xor	@r11+, r4
@@ -129,7 +129,7 @@ photon256_serial:
 	xor	@r14+, r5
 	xor	-2(r15), r5
 	xor	-4(r15), r6
-	mov	30(sp), r12
+	mov	18(sp), r12
 	xor	@r12+, r6
 	xor	@r12+, r5
 	xor	-2(r11), r5
@@ -169,7 +169,7 @@ photon256_serial:
 	and	#30583, r4
 	rla	r4
 	; photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	10(sp), r5
+	mov	@sp, r5
 	xor	r4, r5
 	; photon256.ae:34: u = (x & 0x88888888) >> 2
 	and	#34952, r8
@@ -219,37 +219,31 @@ photon256_serial:
 	rra	r6
 	; photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	xor	r6, r5
-	mov	38(sp), 8(sp)
-	mov	40(sp), 6(sp)
-	mov	42(sp), 4(sp)
-	mov	44(sp), 2(sp)
-	mov	46(sp), 0(sp)
-	mov	48(sp), 12(sp)
-	mov	50(sp), r8
-	mov	52(sp), r6
-	mov	8(sp), r4
+	mov	38(sp), r8
+	mov	40(sp), r6
+	mov	26(sp), r4
 	mov	-4(r13), 0(r4)
 	mov	-2(r13), 2(r4)
-	mov	6(sp), r4
+	mov	28(sp), r4
 	mov	-4(r14), 0(r4)
 	mov	-2(r14), 2(r4)
-	mov	4(sp), r14
+	mov	30(sp), r14
 	mov	-4(r15), 0(r14)
 	mov	-2(r15), 2(r14)
-	mov	2(sp), r13
+	mov	32(sp), r13
 	mov	-4(r12), 0(r13)
 	mov	-2(r12), 2(r13)
-	mov	@sp, r13
+	mov	34(sp), r13
 	mov	-4(r9), 0(r13)
 	mov	-2(r9), 2(r13)
-	mov	12(sp), r9
+	mov	36(sp), r9
 	mov	-4(r10), 0(r9)
 	mov	-2(r10), 2(r9)
 	mov	-4(r11), 0(r8)
 	mov	-2(r11), 2(r8)
 	mov	r5, 0(r6)
 	mov	r7, 2(r6)
-	add	#14, sp
+	add	#2, sp
 	pop	r4
 	pop	r5
 	pop	r6

@@ -13,81 +13,79 @@
 	.balign 2
 chacha20_quarter_round:
 	pushm.w	#7, r10
+	mov	18(sp), r8
+	mov	20(sp), r9
+	mov	22(sp), r10
 	; chacha20.ae:17: a = a + b
-	mov	@r12+, r5
-	mov	@r12+, r10
-	add	@r13+, r5
-	addc	@r13+, r10
+	mov	@r12+, r11
+	mov	@r12+, r6
+	add	@r13+, r11
+	addc	@r13+, r6
 	; chacha20.ae:18: d = (d ^ a) <<< 16
-	mov	r5, r9
-	xor	@r15+, r9
-	mov	r10, r8
-	xor	@r15+, r8
+	mov	r11, r12
+	xor	@r15+, r12
+	mov	r6, r7
+	xor	@r15+, r7
 	; chacha20.ae:19: c = c + d
-	mov	@r14+, r11
-	mov	@r14+, r12
-	add	r8, r11
-	addc	r9, r12
+	mov	@r14+, r5
+	mov	@r14+, r15
+	add	r7, r5
+	addc	r12, r15
 	; chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	r12, r15
-	xor	-2(r13), r15
-	mov	r11, r14
+	mov	r5, r14
 	xor	-4(r13), r14
+	mov	r15, r4
+	xor	-2(r13), r4
 	bit	#1, r14
-	rrc	r15
+	rrc	r4
 	rrc	r14
 	bit	#1, r14
-	rrc	r15
+	rrc	r4
 	rrc	r14
 	bit	#1, r14
-	rrc	r15
+	rrc	r4
 	rrc	r14
 	bit	#1, r14
-	rrc	r15
+	rrc	r4
 	rrc	r14
 	; chacha20.ae:21: a = a + b
-	add	r15, r5
-	addc	r14, r10
+	add	r4, r11
+	addc	r14, r6
 	; chacha20.ae:22: d = (d ^ a) <<< 8
-	xor	r5, r8
-	mov	16(sp), r4
-	mov	18(sp), r6
-	mov	20(sp), r7
-	mov	22(sp), r13
-	; chacha20.ae:24: b = (b ^ c) <<< 7
-	mov	r5, 0(r4)
-	mov	r10, 2(r4)
-	; chacha20.ae:22: d = (d ^ a) <<< 8
-	xor	r10, r9
-	swpb	r9
-	swpb	r8
-	mov	r8, r10
-	xor.b	r9, r10
-	xor	r9, r10
-	xor.b	r8, r9
-	xor	r8, r9
+	xor	r11, r7
+	xor	r6, r12
+	swpb	r7
+	mov	r7, r13
+	swpb	r12
+	xor.b	r12, r13
+	xor	r12, r13
+	xor.b	r7, r12
+	xor	r7, r12
 	; chacha20.ae:23: c = c + d
-	add	r9, r11
-	addc	r10, r12
+	add	r12, r5
+	addc	r13, r15
 	; chacha20.ae:24: b = (b ^ c) <<< 7
-	xor	r11, r15
-	xor	r12, r14
-	swpb	r14
-	swpb	r15
-	mov	r15, r8
-	xor.b	r14, r8
-	xor	r14, r8
-	xor.b	r15, r14
+	xor	r5, r4
 	xor	r15, r14
+	swpb	r4
+	mov	r4, r7
+	swpb	r14
+	xor.b	r14, r7
+	xor	r14, r7
+	xor.b	r4, r14
+	xor	r4, r14
 	bit	#1, r14
-	rrc	r8
+	rrc	r7
 	rrc	r14
-	mov	r14, 0(r6)
-	mov	r8, 2(r6)
-	mov	r11, 0(r7)
-	mov	r12, 2(r7)
-	mov	r9, 0(r13)
-	mov	r10, 2(r13)
+	mov	16(sp), r4
+	mov	r11, 0(r4)
+	mov	r6, 2(r4)
+	mov	r14, 0(r8)
+	mov	r7, 2(r8)
+	mov	r5, 0(r9)
+	mov	r15, 2(r9)
+	mov	r12, 0(r10)
+	mov	r13, 2(r10)
 	popm.w	#7, r10
 	ret
 	.size chacha20_quarter_round, .-chacha20_quarter_round
@@ -781,23 +779,21 @@ chacha20_block:
 
 
 ; --- chacha20_xor_stream: chacha20.xor_stream
-;     frame 266 bytes (101 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2630 bytes of code
+;     frame 262 bytes (99 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2546 bytes of code
 	.section .text.chacha20_xor_stream,"ax",@progbits
 	.global chacha20_xor_stream
 	.type chacha20_xor_stream, @function
 	.balign 2
 chacha20_xor_stream:
 	pushm.w	#7, r10
-	sub	#266, sp
+	sub	#262, sp
 	mov	r12, 144(sp)
-	mov	r13, 174(sp)
+	mov	r13, 168(sp)
 	mov	r14, 154(sp)
-	mov	r15, 200(sp)
-	mov	282(sp), 196(sp)
-	mov	284(sp), 198(sp)
+	mov	r15, 174(sp)
 	; chacha20.ae:74: for i in 0..(n + 63) / 64 {
-	mov	196(sp), r15
+	mov	278(sp), r15
 	mov	#0, r13
 	add	#63, r15
 	addc	#0, r13
@@ -815,16 +811,16 @@ chacha20_xor_stream:
 	adc	r14
 	and	#64512, r14
 	bis	r14, r15
-	mov	r15, 194(sp)
+	mov	r15, 172(sp)
 	mov	r13, r15
 	rrum.w	#4, r15
 	rrum.w	#2, r15
-	mov	r15, 192(sp)
+	mov	r15, 170(sp)
 	mov	#0, 164(sp)
 	mov	#0, 166(sp)
-	cmp	194(sp), 164(sp)
+	cmp	172(sp), 164(sp)
 	mov	166(sp), r15
-	subc	192(sp), r15
+	subc	170(sp), r15
 	jnc	.Lchacha20_xor_stream_near14
 	br	#.Lchacha20_xor_stream_done2
 .Lchacha20_xor_stream_near14:
@@ -839,53 +835,53 @@ chacha20_xor_stream:
 	and	#65472, r15
 	mov	r15, 162(sp)
 	; chacha20.ae:76: x = load_le(src, off, 64, n - off) ^ block(key, counter + i, nonce)
-	mov	196(sp), r15
+	mov	278(sp), r15
 	mov	162(sp), r14
 	sub	r14, r15
 	mov	r14, r10
-	add	200(sp), r10
+	add	174(sp), r10
 	cmp	#64, r15
 	mov	r15, 156(sp)
 	jnc	.Lchacha20_xor_stream_bytes3
 	bit	#1, r10
 	jnz	.Lchacha20_xor_stream_bytes3
 .Lchacha20_xor_stream_words4:
-	mov	@r10, 146(sp)
-	mov	2(r10), 142(sp)
-	mov	4(r10), 140(sp)
-	mov	6(r10), 138(sp)
-	mov	8(r10), 136(sp)
-	mov	10(r10), 134(sp)
-	mov	12(r10), 132(sp)
-	mov	14(r10), 130(sp)
-	mov	16(r10), 128(sp)
-	mov	18(r10), 126(sp)
-	mov	20(r10), 124(sp)
-	mov	22(r10), 122(sp)
-	mov	24(r10), 120(sp)
-	mov	26(r10), 116(sp)
-	mov	28(r10), 112(sp)
-	mov	30(r10), 110(sp)
-	mov	32(r10), 104(sp)
-	mov	34(r10), 94(sp)
-	mov	36(r10), 90(sp)
-	mov	38(r10), 86(sp)
-	mov	40(r10), 78(sp)
-	mov	42(r10), 168(sp)
-	mov	44(r10), 170(sp)
-	mov	46(r10), 172(sp)
-	mov	48(r10), 176(sp)
-	mov	50(r10), 178(sp)
-	mov	52(r10), 180(sp)
-	mov	54(r10), 182(sp)
-	mov	56(r10), 184(sp)
-	mov	58(r10), 186(sp)
-	mov	60(r10), 190(sp)
-	mov	62(r10), 188(sp)
+	mov	@r10+, 146(sp)
+	mov	@r10+, 142(sp)
+	mov	@r10+, 140(sp)
+	mov	@r10+, 138(sp)
+	mov	@r10+, 136(sp)
+	mov	@r10+, 134(sp)
+	mov	@r10+, 132(sp)
+	mov	@r10+, 130(sp)
+	mov	@r10+, 128(sp)
+	mov	@r10+, 126(sp)
+	mov	@r10+, 124(sp)
+	mov	@r10+, 122(sp)
+	mov	@r10+, 120(sp)
+	mov	@r10+, 116(sp)
+	mov	@r10+, 112(sp)
+	mov	@r10+, 110(sp)
+	mov	@r10+, 104(sp)
+	mov	@r10+, 94(sp)
+	mov	@r10+, 90(sp)
+	mov	@r10+, 86(sp)
+	mov	@r10+, 78(sp)
+	mov	@r10+, 176(sp)
+	mov	@r10+, 178(sp)
+	mov	@r10+, 180(sp)
+	mov	@r10+, 182(sp)
+	mov	@r10+, 184(sp)
+	mov	@r10+, 186(sp)
+	mov	@r10+, 188(sp)
+	mov	@r10+, 190(sp)
+	mov	@r10+, 192(sp)
+	mov	@r10+, 196(sp)
+	mov	@r10+, 194(sp)
 	jmp	.Lchacha20_xor_stream_join5
 .Lchacha20_xor_stream_bytes3:
 	mov	sp, r11
-	add	#202, r11
+	add	#198, r11
 	mov	r11, r12
 	mov	#64, r13
 	mov	156(sp), r15
@@ -904,7 +900,7 @@ chacha20_xor_stream:
 	mov	r11, r10
 	jmp	.Lchacha20_xor_stream_words4
 .Lchacha20_xor_stream_join5:
-	mov	174(sp), r14
+	mov	168(sp), r14
 	mov	@r14, r12
 	mov	2(r14), r11
 	add	164(sp), r12
@@ -929,24 +925,24 @@ chacha20_xor_stream:
 	mov	20(r9), 92(sp)
 	mov	22(r9), 88(sp)
 	mov	154(sp), r8
-	mov	@r8, 84(sp)
-	mov	2(r8), r7
+	mov	@r8+, 84(sp)
+	mov	@r8+, r7
 	mov	#11570, 36(sp)
 	mov	#31074, 34(sp)
 	mov	8(r9), 74(sp)
 	mov	10(r9), r10
 	mov	24(r9), 82(sp)
 	mov	26(r9), 80(sp)
-	mov	4(r8), 118(sp)
-	mov	6(r8), 114(sp)
+	mov	@r8+, 118(sp)
+	mov	@r8+, 114(sp)
 	mov	#25972, 0(sp)
 	mov	#27424, 12(sp)
 	mov	12(r9), 108(sp)
 	mov	14(r9), 106(sp)
 	mov	28(r9), 56(sp)
 	mov	30(r9), 52(sp)
-	mov	8(r8), 46(sp)
-	mov	10(r8), 48(sp)
+	mov	@r8+, 46(sp)
+	mov	@r8+, 48(sp)
 .Lchacha20_xor_stream_loop8:
 	; chacha20.ae:17: a = a + b
 	mov	40(sp), r4
@@ -1559,31 +1555,31 @@ chacha20_xor_stream:
 	xor	92(sp), 90(sp)
 	xor	88(sp), 86(sp)
 	xor	82(sp), 78(sp)
-	mov	168(sp), r4
+	mov	176(sp), r4
 	xor	80(sp), r4
-	mov	170(sp), r5
+	mov	178(sp), r5
 	xor	56(sp), r5
-	mov	172(sp), r6
+	mov	180(sp), r6
 	xor	52(sp), r6
-	mov	176(sp), r7
+	mov	182(sp), r7
 	xor	14(sp), r7
-	mov	178(sp), r8
+	mov	184(sp), r8
 	xor	18(sp), r8
-	mov	180(sp), r9
+	mov	186(sp), r9
 	xor	84(sp), r9
-	mov	182(sp), r10
+	mov	188(sp), r10
 	xor	152(sp), r10
-	mov	184(sp), r11
+	mov	190(sp), r11
 	xor	118(sp), r11
-	mov	186(sp), r12
+	mov	192(sp), r12
 	xor	114(sp), r12
-	mov	190(sp), r14
+	mov	196(sp), r14
 	xor	46(sp), r14
-	mov	188(sp), r15
+	mov	194(sp), r15
 	xor	48(sp), r15
 	; chacha20.ae:77: store_le(dst, off, x, n - off)
 	mov	162(sp), r13
-	add	198(sp), r13
+	add	280(sp), r13
 	cmp	#64, 156(sp)
 	jnc	.Lchacha20_xor_stream_bytes10
 	bit	#1, r13
@@ -1622,40 +1618,40 @@ chacha20_xor_stream:
 	mov	r15, 62(r13)
 	jmp	.Lchacha20_xor_stream_stored11
 .Lchacha20_xor_stream_bytes10:
-	mov	146(sp), 202(sp)
-	mov	142(sp), 204(sp)
-	mov	140(sp), 206(sp)
-	mov	138(sp), 208(sp)
-	mov	136(sp), 210(sp)
-	mov	134(sp), 212(sp)
-	mov	132(sp), 214(sp)
-	mov	130(sp), 216(sp)
-	mov	128(sp), 218(sp)
-	mov	126(sp), 220(sp)
-	mov	124(sp), 222(sp)
-	mov	122(sp), 224(sp)
-	mov	120(sp), 226(sp)
-	mov	116(sp), 228(sp)
-	mov	112(sp), 230(sp)
-	mov	110(sp), 232(sp)
-	mov	104(sp), 234(sp)
-	mov	94(sp), 236(sp)
-	mov	90(sp), 238(sp)
-	mov	86(sp), 240(sp)
-	mov	78(sp), 242(sp)
-	mov	r4, 244(sp)
-	mov	r5, 246(sp)
-	mov	r6, 248(sp)
-	mov	r7, 250(sp)
-	mov	r8, 252(sp)
-	mov	r9, 254(sp)
-	mov	r10, 256(sp)
-	mov	r11, 258(sp)
-	mov	r12, 260(sp)
-	mov	r14, 262(sp)
-	mov	r15, 264(sp)
+	mov	146(sp), 198(sp)
+	mov	142(sp), 200(sp)
+	mov	140(sp), 202(sp)
+	mov	138(sp), 204(sp)
+	mov	136(sp), 206(sp)
+	mov	134(sp), 208(sp)
+	mov	132(sp), 210(sp)
+	mov	130(sp), 212(sp)
+	mov	128(sp), 214(sp)
+	mov	126(sp), 216(sp)
+	mov	124(sp), 218(sp)
+	mov	122(sp), 220(sp)
+	mov	120(sp), 222(sp)
+	mov	116(sp), 224(sp)
+	mov	112(sp), 226(sp)
+	mov	110(sp), 228(sp)
+	mov	104(sp), 230(sp)
+	mov	94(sp), 232(sp)
+	mov	90(sp), 234(sp)
+	mov	86(sp), 236(sp)
+	mov	78(sp), 238(sp)
+	mov	r4, 240(sp)
+	mov	r5, 242(sp)
+	mov	r6, 244(sp)
+	mov	r7, 246(sp)
+	mov	r8, 248(sp)
+	mov	r9, 250(sp)
+	mov	r10, 252(sp)
+	mov	r11, 254(sp)
+	mov	r12, 256(sp)
+	mov	r14, 258(sp)
+	mov	r15, 260(sp)
 	mov	sp, r14
-	add	#202, r14
+	add	#198, r14
 	mov	156(sp), r15
 	cmp	#64, r15
 	jnc	.Lchacha20_xor_stream_cnt12
@@ -1672,14 +1668,14 @@ chacha20_xor_stream:
 .Lchacha20_xor_stream_stored11:
 	add	#1, 164(sp)
 	addc	#0, 166(sp)
-	cmp	194(sp), 164(sp)
+	cmp	172(sp), 164(sp)
 	mov	166(sp), r15
-	subc	192(sp), r15
+	subc	170(sp), r15
 	jc	.Lchacha20_xor_stream_near16
 	br	#.Lchacha20_xor_stream_loop1
 .Lchacha20_xor_stream_near16:
 .Lchacha20_xor_stream_done2:
-	add	#266, sp
+	add	#262, sp
 	popm.w	#7, r10
 	ret
 	.size chacha20_xor_stream, .-chacha20_xor_stream

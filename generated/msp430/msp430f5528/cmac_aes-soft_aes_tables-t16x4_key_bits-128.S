@@ -6,7 +6,7 @@
 
 ; --- cmac_key_schedule: cmac.key_schedule
 ;     frame 0 bytes (0 spill slots, locals 0), saves r8, r9, r10
-;     estimated 164 bytes of code
+;     estimated 162 bytes of code
 	.section .text.cmac_key_schedule,"ax",@progbits
 	.global cmac_key_schedule
 	.type cmac_key_schedule, @function
@@ -20,8 +20,8 @@ cmac_key_schedule:
 	mov	10(r12), 6(r13)
 	mov	4(r12), 8(r13)
 	mov	6(r12), 10(r13)
-	mov	@r12, 12(r13)
-	mov	2(r12), 14(r13)
+	mov	@r12+, 12(r13)
+	mov	@r12+, 14(r13)
 	; aes.ae:273: @unroll(round_unroll)
 	mov	#4, r8
 	; aes.ae:275: temp = w[i - 1]

@@ -6,7 +6,7 @@
 
 ; --- ocb3_key_setup: ocb3.key_setup
 ;     frame 62 bytes (7 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1308 bytes of code
+;     estimated 1294 bytes of code
 	.section .text.ocb3_key_setup,"ax",@progbits
 	.global ocb3_key_setup
 	.type ocb3_key_setup, @function
@@ -19,14 +19,14 @@ ocb3_key_setup:
 	bit	#1, r12
 	jnz	.Locb3_key_setup_bytes1
 .Locb3_key_setup_words2:
-	mov	@r12, r6
-	mov	2(r12), r7
-	mov	4(r12), r8
-	mov	6(r12), r9
-	mov	8(r12), r11
-	mov	10(r12), r13
-	mov	12(r12), r14
-	mov	14(r12), r15
+	mov	@r12+, r6
+	mov	@r12+, r7
+	mov	@r12+, r8
+	mov	@r12+, r9
+	mov	@r12+, r11
+	mov	@r12+, r13
+	mov	@r12+, r14
+	mov	@r12+, r15
 	jmp	.Locb3_key_setup_join3
 .Locb3_key_setup_bytes1:
 	mov	sp, r11
@@ -498,50 +498,43 @@ ocb3_key_setup:
 
 
 ; --- ocb3_encrypt_with: ocb3.encrypt_with
-;     frame 232 bytes (59 spill slots, locals 112), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2646 bytes of code
+;     frame 218 bytes (52 spill slots, locals 112), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2576 bytes of code
 	.section .text.ocb3_encrypt_with,"ax",@progbits
 	.global ocb3_encrypt_with
 	.type ocb3_encrypt_with, @function
 	.balign 2
 ocb3_encrypt_with:
 	pushm.w	#7, r10
-	sub	#232, sp
-	mov	248(sp), 118(sp)
-	mov	250(sp), 116(sp)
-	mov	252(sp), 88(sp)
-	mov	254(sp), 110(sp)
-	mov	256(sp), 90(sp)
-	mov	260(sp), 114(sp)
-	mov	262(sp), 112(sp)
+	sub	#218, sp
 	; ocb3.ae:146: offset = initial_offset(ks, nonce, len(tag))
-	mov	112(sp), 120(sp)
-	mov	#0, 122(sp)
+	mov	248(sp), 106(sp)
+	mov	#0, 108(sp)
 	mov	sp, r10
-	add	#120, r10
+	add	#106, r10
 	mov	sp, r11
-	add	#136, r11
+	add	#122, r11
 	mov	r11, 0(sp)
-	mov	r12, 98(sp)
+	mov	r12, 94(sp)
 	mov	r13, 68(sp)
 	mov	r14, r13
 	mov	r15, r14
 	mov	r10, r15
 	call	#ocb3_initial_offset
-	mov	110(sp), 80(sp)
+	mov	240(sp), 80(sp)
 	mov	80(sp), r15
 	rrum.w	#4, r15
 	mov	r15, 80(sp)
 	; ocb3.ae:153: for i in 0..full {
 	mov	#0, 62(sp)
-	mov	136(sp), r14
-	mov	138(sp), r13
-	mov	140(sp), r12
-	mov	142(sp), r11
-	mov	144(sp), r8
-	mov	146(sp), r7
-	mov	148(sp), r6
-	mov	150(sp), r5
+	mov	122(sp), r14
+	mov	124(sp), r13
+	mov	126(sp), r12
+	mov	128(sp), r11
+	mov	130(sp), r8
+	mov	132(sp), r7
+	mov	134(sp), r6
+	mov	136(sp), r5
 	mov	#0, 64(sp)
 	mov	#0, 66(sp)
 	mov	#0, 60(sp)
@@ -586,22 +579,22 @@ ocb3_encrypt_with:
 	rlam.w	#4, r15
 	mov	r15, 58(sp)
 	mov	r15, r7
-	add	88(sp), r7
+	add	238(sp), r7
 	bit	#1, r7
 	jnz	.Locb3_encrypt_with_bytes3
 .Locb3_encrypt_with_words4:
-	mov	@r7, r8
-	mov	2(r7), r9
-	mov	4(r7), r10
-	mov	6(r7), r11
-	mov	8(r7), r12
-	mov	10(r7), r13
-	mov	12(r7), r14
-	mov	14(r7), r15
+	mov	@r7+, r8
+	mov	@r7+, r9
+	mov	@r7+, r10
+	mov	@r7+, r11
+	mov	@r7+, r12
+	mov	@r7+, r13
+	mov	@r7+, r14
+	mov	@r7+, r15
 	jmp	.Locb3_encrypt_with_join5
 .Locb3_encrypt_with_bytes3:
 	mov	sp, r12
-	add	#152, r12
+	add	#138, r12
 	mov	r12, r13
 	mov	#16, r14
 .Locb3_encrypt_with_cpy6:
@@ -654,14 +647,14 @@ ocb3_encrypt_with:
 	; ocb3.ae:47: if v[15:0] == 0 {
 	xor	44(sp), r15
 	; ocb3.ae:157: u = E.encrypt_block(ks, p ^ offset)
-	mov	r15, 120(sp)
-	mov	r14, 122(sp)
-	mov	r13, 124(sp)
-	mov	r12, 126(sp)
-	mov	r11, 128(sp)
-	mov	r10, 130(sp)
-	mov	r9, 132(sp)
-	mov	r8, 134(sp)
+	mov	r15, 106(sp)
+	mov	r14, 108(sp)
+	mov	r13, 110(sp)
+	mov	r12, 112(sp)
+	mov	r11, 114(sp)
+	mov	r10, 116(sp)
+	mov	r9, 118(sp)
+	mov	r8, 120(sp)
 	; ocb3.ae:153: for i in 0..full {
 	mov	62(sp), r9
 	add	#2, r9
@@ -675,10 +668,10 @@ ocb3_encrypt_with:
 	xor	#1, r8
 	; ocb3.ae:157: u = E.encrypt_block(ks, p ^ offset)
 	mov	sp, r13
-	add	#120, r13
+	add	#106, r13
 	mov	sp, r14
-	add	#168, r14
-	mov	98(sp), r12
+	add	#154, r14
+	mov	94(sp), r12
 	call	#ocb3_E_encrypt_block
 	; ocb3.ae:47: if v[15:0] == 0 {
 	tst	r8
@@ -699,28 +692,28 @@ ocb3_encrypt_with:
 	adc	r15
 	; ocb3.ae:47: if v[15:0] == 0 {
 	mov	44(sp), r14
-	xor	168(sp), r14
+	xor	154(sp), r14
 	mov	r14, 56(sp)
 	mov	42(sp), r14
-	xor	170(sp), r14
+	xor	156(sp), r14
 	mov	r14, 54(sp)
 	mov	36(sp), r14
-	xor	172(sp), r14
+	xor	158(sp), r14
 	mov	r14, 52(sp)
 	mov	34(sp), r14
-	xor	174(sp), r14
+	xor	160(sp), r14
 	mov	r14, 50(sp)
 	mov	22(sp), r14
-	xor	176(sp), r14
+	xor	162(sp), r14
 	mov	r14, 48(sp)
 	mov	20(sp), r14
-	xor	178(sp), r14
+	xor	164(sp), r14
 	mov	r14, 46(sp)
 	mov	18(sp), r14
-	xor	180(sp), r14
+	xor	166(sp), r14
 	mov	r14, 26(sp)
 	mov	16(sp), r14
-	xor	182(sp), r14
+	xor	168(sp), r14
 	mov	r14, 24(sp)
 	; ocb3.ae:51: if v[7:0] == 0 {
 	xor	#1, r15
@@ -937,7 +930,7 @@ ocb3_encrypt_with:
 	mov	54(sp), r13
 	mov	56(sp), r14
 	mov	58(sp), r12
-	add	90(sp), r12
+	add	242(sp), r12
 	bit	#1, r12
 	swpb	r5
 	swpb	r6
@@ -958,16 +951,16 @@ ocb3_encrypt_with:
 	mov	r14, 14(r12)
 	jmp	.Locb3_encrypt_with_stored23
 .Locb3_encrypt_with_bytes22:
-	mov	r5, 152(sp)
-	mov	r6, 154(sp)
-	mov	r7, 156(sp)
-	mov	r8, 158(sp)
-	mov	r10, 160(sp)
-	mov	r11, 162(sp)
-	mov	r13, 164(sp)
-	mov	r14, 166(sp)
+	mov	r5, 138(sp)
+	mov	r6, 140(sp)
+	mov	r7, 142(sp)
+	mov	r8, 144(sp)
+	mov	r10, 146(sp)
+	mov	r11, 148(sp)
+	mov	r13, 150(sp)
+	mov	r14, 152(sp)
 	mov	sp, r13
-	add	#152, r13
+	add	#138, r13
 	mov	#16, r14
 .Locb3_encrypt_with_cpy24:
 	mov.b	@r13, 0(r12)
@@ -993,7 +986,7 @@ ocb3_encrypt_with:
 .Locb3_encrypt_with_done2:
 	mov	80(sp), r9
 	rlam.w	#4, r9
-	mov	110(sp), r10
+	mov	240(sp), r10
 	sub	r9, r10
 	mov	#0, r15
 	subc	#0, r15
@@ -1012,13 +1005,13 @@ ocb3_encrypt_with:
 	jz	.Locb3_encrypt_with_else25
 	mov	68(sp), r4
 	xor	14(r4), r5
-	mov	r5, 108(sp)
+	mov	r5, 104(sp)
 	xor	12(r4), r6
-	mov	r6, 106(sp)
+	mov	r6, 102(sp)
 	xor	10(r4), r7
-	mov	r7, 104(sp)
+	mov	r7, 100(sp)
 	xor	8(r4), r8
-	mov	r8, 102(sp)
+	mov	r8, 98(sp)
 	xor	6(r4), r11
 	mov	r11, 70(sp)
 	xor	4(r4), r12
@@ -1028,39 +1021,39 @@ ocb3_encrypt_with:
 	xor	@r4, r14
 	mov	r14, 78(sp)
 	; ocb3.ae:165: pad = E.encrypt_block(ks, offset)
-	mov	78(sp), 120(sp)
-	mov	76(sp), 122(sp)
-	mov	74(sp), 124(sp)
-	mov	70(sp), 126(sp)
-	mov	102(sp), 128(sp)
-	mov	104(sp), 130(sp)
-	mov	106(sp), 132(sp)
-	mov	108(sp), 134(sp)
+	mov	78(sp), 106(sp)
+	mov	76(sp), 108(sp)
+	mov	74(sp), 110(sp)
+	mov	70(sp), 112(sp)
+	mov	98(sp), 114(sp)
+	mov	100(sp), 116(sp)
+	mov	102(sp), 118(sp)
+	mov	104(sp), 120(sp)
 	mov	sp, r13
-	add	#120, r13
+	add	#106, r13
 	mov	sp, r14
-	add	#184, r14
-	mov	98(sp), r12
+	add	#170, r14
+	mov	94(sp), r12
 	call	#ocb3_E_encrypt_block
-	mov	88(sp), r7
+	mov	238(sp), r7
 	add	r9, r7
 	cmp	#16, r10
 	jnc	.Locb3_encrypt_with_bytes27
 	bit	#1, r7
 	jnz	.Locb3_encrypt_with_bytes27
 .Locb3_encrypt_with_words28:
-	mov	@r7, 82(sp)
-	mov	2(r7), 94(sp)
-	mov	4(r7), 86(sp)
-	mov	6(r7), 100(sp)
-	mov	8(r7), r8
-	mov	10(r7), 92(sp)
-	mov	12(r7), 84(sp)
-	mov	14(r7), 96(sp)
+	mov	@r7+, 82(sp)
+	mov	@r7+, 90(sp)
+	mov	@r7+, 86(sp)
+	mov	@r7+, 96(sp)
+	mov	@r7+, r8
+	mov	@r7+, 88(sp)
+	mov	@r7+, 84(sp)
+	mov	@r7+, 92(sp)
 	jmp	.Locb3_encrypt_with_join29
 .Locb3_encrypt_with_bytes27:
 	mov	sp, r11
-	add	#152, r11
+	add	#138, r11
 	mov	r11, r12
 	mov	#16, r13
 	mov	r10, r15
@@ -1080,32 +1073,32 @@ ocb3_encrypt_with:
 	jmp	.Locb3_encrypt_with_words28
 .Locb3_encrypt_with_join29:
 	; ocb3.ae:168: store_be(ct, 16 * full, p ^ pad, r)
-	add	90(sp), r9
+	add	242(sp), r9
 	; ocb3.ae:165: pad = E.encrypt_block(ks, offset)
 	swpb	82(sp)
 	mov	82(sp), r15
-	xor	198(sp), r15
-	swpb	94(sp)
-	mov	94(sp), r14
-	xor	196(sp), r14
+	xor	184(sp), r15
+	swpb	90(sp)
+	mov	90(sp), r14
+	xor	182(sp), r14
 	swpb	86(sp)
 	mov	86(sp), r13
-	xor	194(sp), r13
-	swpb	100(sp)
-	mov	100(sp), r12
-	xor	192(sp), r12
+	xor	180(sp), r13
+	swpb	96(sp)
+	mov	96(sp), r12
+	xor	178(sp), r12
 	swpb	r8
 	mov	r8, r11
-	xor	190(sp), r11
-	swpb	92(sp)
-	mov	92(sp), r7
-	xor	188(sp), r7
+	xor	176(sp), r11
+	swpb	88(sp)
+	mov	88(sp), r7
+	xor	174(sp), r7
 	swpb	84(sp)
 	mov	84(sp), r6
-	xor	186(sp), r6
-	swpb	96(sp)
-	mov	96(sp), r5
-	xor	184(sp), r5
+	xor	172(sp), r6
+	swpb	92(sp)
+	mov	92(sp), r5
+	xor	170(sp), r5
 	; ocb3.ae:168: store_be(ct, 16 * full, p ^ pad, r)
 	cmp	#16, r10
 	jnc	.Locb3_encrypt_with_bytes32
@@ -1130,23 +1123,23 @@ ocb3_encrypt_with:
 	jmp	.Locb3_encrypt_with_stored33
 .Locb3_encrypt_with_bytes32:
 	swpb	r15
-	mov	r15, 152(sp)
+	mov	r15, 138(sp)
 	swpb	r14
-	mov	r14, 154(sp)
+	mov	r14, 140(sp)
 	swpb	r13
-	mov	r13, 156(sp)
+	mov	r13, 142(sp)
 	swpb	r12
-	mov	r12, 158(sp)
+	mov	r12, 144(sp)
 	swpb	r11
-	mov	r11, 160(sp)
+	mov	r11, 146(sp)
 	swpb	r7
-	mov	r7, 162(sp)
+	mov	r7, 148(sp)
 	swpb	r6
-	mov	r6, 164(sp)
+	mov	r6, 150(sp)
 	swpb	r5
-	mov	r5, 166(sp)
+	mov	r5, 152(sp)
 	mov	sp, r14
-	add	#152, r14
+	add	#138, r14
 	mov	r10, r15
 	cmp	#16, r15
 	jnc	.Locb3_encrypt_with_cnt34
@@ -1285,11 +1278,11 @@ ocb3_encrypt_with:
 	inv	r15
 	inc	r15
 	and	r15, r13
-	mov	92(sp), r15
+	mov	88(sp), r15
 	bis	r13, r15
 	mov	60(sp), r13
 	xor	r15, r13
-	mov	94(sp), r15
+	mov	90(sp), r15
 	bis	r9, r15
 	mov	30(sp), r9
 	xor	r15, r9
@@ -1308,18 +1301,18 @@ ocb3_encrypt_with:
 	inv	r14
 	inc	r14
 	and	r14, r8
-	mov	96(sp), r14
+	mov	92(sp), r14
 	bis	r8, r14
-	mov	100(sp), r15
+	mov	96(sp), r15
 	bis	r11, r15
 	mov	38(sp), r7
 	xor	r15, r7
 	mov	64(sp), r11
 	xor	r14, r11
-	mov	102(sp), r8
-	mov	104(sp), r15
-	mov	106(sp), r6
-	mov	108(sp), r5
+	mov	98(sp), r8
+	mov	100(sp), r15
+	mov	102(sp), r6
+	mov	104(sp), r5
 	mov	40(sp), r14
 	jmp	.Locb3_encrypt_with_endif26
 .Locb3_encrypt_with_else25:
@@ -1355,47 +1348,47 @@ ocb3_encrypt_with:
 	xor	28(r6), r9
 	xor	30(r6), r10
 	; ocb3.ae:170: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
-	mov	r11, 120(sp)
-	mov	r12, 122(sp)
-	mov	r13, 124(sp)
-	mov	r14, 126(sp)
-	mov	r7, 128(sp)
-	mov	r4, 130(sp)
-	mov	r9, 132(sp)
-	mov	r10, 134(sp)
+	mov	r11, 106(sp)
+	mov	r12, 108(sp)
+	mov	r13, 110(sp)
+	mov	r14, 112(sp)
+	mov	r7, 114(sp)
+	mov	r4, 116(sp)
+	mov	r9, 118(sp)
+	mov	r10, 120(sp)
 	mov	sp, r13
-	add	#120, r13
+	add	#106, r13
 	mov	sp, r14
-	add	#200, r14
-	mov	98(sp), r12
+	add	#186, r14
+	mov	94(sp), r12
 	call	#ocb3_E_encrypt_block
 	mov	sp, r15
-	add	#216, r15
+	add	#202, r15
 	mov	r15, 0(sp)
-	mov	98(sp), r12
+	mov	94(sp), r12
 	mov	68(sp), r13
-	mov	118(sp), r14
-	mov	116(sp), r15
+	mov	234(sp), r14
+	mov	236(sp), r15
 	call	#ocb3_hash
-	mov	200(sp), r7
-	xor	216(sp), r7
-	mov	202(sp), r8
-	xor	218(sp), r8
-	mov	204(sp), r9
-	xor	220(sp), r9
-	mov	206(sp), r10
-	xor	222(sp), r10
-	mov	208(sp), r11
-	xor	224(sp), r11
-	mov	210(sp), r12
-	xor	226(sp), r12
-	mov	212(sp), r14
-	xor	228(sp), r14
-	mov	214(sp), r15
-	xor	230(sp), r15
+	mov	186(sp), r7
+	xor	202(sp), r7
+	mov	188(sp), r8
+	xor	204(sp), r8
+	mov	190(sp), r9
+	xor	206(sp), r9
+	mov	192(sp), r10
+	xor	208(sp), r10
+	mov	194(sp), r11
+	xor	210(sp), r11
+	mov	196(sp), r12
+	xor	212(sp), r12
+	mov	198(sp), r14
+	xor	214(sp), r14
+	mov	200(sp), r15
+	xor	216(sp), r15
 	; ocb3.ae:171: store_be(tag, 0, t, len(tag))
-	mov	114(sp), r13
-	cmp	#16, 112(sp)
+	mov	246(sp), r13
+	cmp	#16, 248(sp)
 	jnc	.Locb3_encrypt_with_bytes36
 	bit	#1, r13
 	jnz	.Locb3_encrypt_with_bytes36
@@ -1418,24 +1411,24 @@ ocb3_encrypt_with:
 	jmp	.Locb3_encrypt_with_stored37
 .Locb3_encrypt_with_bytes36:
 	swpb	r15
-	mov	r15, 152(sp)
+	mov	r15, 138(sp)
 	swpb	r14
-	mov	r14, 154(sp)
+	mov	r14, 140(sp)
 	swpb	r12
-	mov	r12, 156(sp)
+	mov	r12, 142(sp)
 	swpb	r11
-	mov	r11, 158(sp)
+	mov	r11, 144(sp)
 	swpb	r10
-	mov	r10, 160(sp)
+	mov	r10, 146(sp)
 	swpb	r9
-	mov	r9, 162(sp)
+	mov	r9, 148(sp)
 	swpb	r8
-	mov	r8, 164(sp)
+	mov	r8, 150(sp)
 	swpb	r7
-	mov	r7, 166(sp)
-	mov	112(sp), r15
+	mov	r7, 152(sp)
+	mov	248(sp), r15
 	mov	sp, r14
-	add	#152, r14
+	add	#138, r14
 	cmp	#16, r15
 	jnc	.Locb3_encrypt_with_cnt38
 	mov	#16, r15
@@ -1449,58 +1442,50 @@ ocb3_encrypt_with:
 	dec	r15
 	jnz	.Locb3_encrypt_with_cpy39
 .Locb3_encrypt_with_stored37:
-	add	#232, sp
+	add	#218, sp
 	popm.w	#7, r10
 	ret
 	.size ocb3_encrypt_with, .-ocb3_encrypt_with
 
 
 ; --- ocb3_decrypt_with: ocb3.decrypt_with
-;     frame 258 bytes (80 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 4060 bytes of code
+;     frame 242 bytes (72 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 3956 bytes of code
 	.section .text.ocb3_decrypt_with,"ax",@progbits
 	.global ocb3_decrypt_with
 	.type ocb3_decrypt_with, @function
 	.balign 2
 ocb3_decrypt_with:
 	pushm.w	#7, r10
-	sub	#258, sp
+	sub	#242, sp
 	mov	r12, 32(sp)
 	mov	r13, 106(sp)
 	mov	r14, r13
 	mov	r15, r14
-	mov	274(sp), 156(sp)
-	mov	276(sp), 154(sp)
-	mov	278(sp), 138(sp)
-	mov	280(sp), 152(sp)
-	mov	282(sp), 158(sp)
-	mov	284(sp), 150(sp)
-	mov	286(sp), 140(sp)
-	mov	290(sp), 160(sp)
 	; ocb3.ae:178: offset = initial_offset(ks, nonce, len(tag))
-	mov	150(sp), 162(sp)
-	mov	#0, 164(sp)
+	mov	268(sp), 146(sp)
+	mov	#0, 148(sp)
 	mov	sp, r15
-	add	#162, r15
+	add	#146, r15
 	mov	sp, r12
-	add	#178, r12
+	add	#162, r12
 	mov	r12, 0(sp)
 	mov	32(sp), r12
 	call	#ocb3_initial_offset
-	mov	152(sp), 116(sp)
+	mov	264(sp), 116(sp)
 	mov	116(sp), r15
 	rrum.w	#4, r15
 	mov	r15, 116(sp)
 	; ocb3.ae:183: for i in 0..full {
 	mov	#0, 80(sp)
-	mov	178(sp), r14
-	mov	180(sp), r13
-	mov	182(sp), r12
-	mov	184(sp), r11
-	mov	186(sp), r9
-	mov	188(sp), r8
-	mov	190(sp), r7
-	mov	192(sp), r6
+	mov	162(sp), r14
+	mov	164(sp), r13
+	mov	166(sp), r12
+	mov	168(sp), r11
+	mov	170(sp), r9
+	mov	172(sp), r8
+	mov	174(sp), r7
+	mov	176(sp), r6
 	mov	106(sp), r10
 	mov	32(r10), 8(sp)
 	mov	34(r10), 6(sp)
@@ -1544,22 +1529,22 @@ ocb3_decrypt_with:
 	xor	r10, r6
 	mov	r6, 60(sp)
 	mov	r15, r7
-	add	138(sp), r7
+	add	262(sp), r7
 	bit	#1, r7
 	jnz	.Locb3_decrypt_with_bytes3
 .Locb3_decrypt_with_words4:
-	mov	@r7, r9
-	mov	2(r7), r10
-	mov	4(r7), r12
-	mov	6(r7), r8
-	mov	8(r7), r13
-	mov	10(r7), r6
-	mov	12(r7), r11
-	mov	14(r7), r14
+	mov	@r7+, r9
+	mov	@r7+, r10
+	mov	@r7+, r12
+	mov	@r7+, r8
+	mov	@r7+, r13
+	mov	@r7+, r6
+	mov	@r7+, r11
+	mov	@r7+, r14
 	jmp	.Locb3_decrypt_with_join5
 .Locb3_decrypt_with_bytes3:
 	mov	sp, r12
-	add	#194, r12
+	add	#178, r12
 	mov	r12, r13
 	mov	#16, r14
 .Locb3_decrypt_with_cpy6:
@@ -1729,9 +1714,9 @@ ocb3_decrypt_with:
 	swpb	r8
 	bis	r7, r8
 	mov	32(sp), r7
-	xor	@r7, r11
+	xor	@r7+, r11
 	mov	r11, 58(sp)
-	xor	2(r7), r8
+	xor	@r7+, r8
 	mov	r8, 52(sp)
 	mov	r12, r15
 	swpb	r15
@@ -1749,9 +1734,9 @@ ocb3_decrypt_with:
 	bis	r15, r11
 	swpb	r8
 	bis	r9, r8
-	xor	4(r7), r11
+	xor	@r7+, r11
 	mov	r11, 48(sp)
-	xor	6(r7), r8
+	xor	@r7+, r8
 	mov	r8, 50(sp)
 	mov	r13, r15
 	swpb	r15
@@ -1769,9 +1754,9 @@ ocb3_decrypt_with:
 	bis	r15, r12
 	swpb	r9
 	bis	r11, r9
-	xor	8(r7), r12
+	xor	@r7+, r12
 	mov	r12, 44(sp)
-	xor	10(r7), r9
+	xor	@r7+, r9
 	mov	r9, 46(sp)
 	mov.b	13(sp), r15
 	mov.b	ocb3_E.inv_sbox(r15), r12
@@ -1785,9 +1770,9 @@ ocb3_decrypt_with:
 	bis	r15, r14
 	swpb	r12
 	bis	r13, r12
-	xor	12(r7), r14
+	xor	@r7+, r14
 	mov	r14, 38(sp)
-	xor	14(r7), r12
+	xor	@r7+, r12
 	mov	r12, 40(sp)
 	mov	80(sp), r14
 	add	#2, r14
@@ -2050,7 +2035,7 @@ ocb3_decrypt_with:
 	xor	r6, r15
 	; ocb3.ae:190: store_be(msg, off, p)
 	mov	84(sp), r12
-	add	140(sp), r12
+	add	270(sp), r12
 	bit	#1, r12
 	swpb	r6
 	swpb	r7
@@ -2071,16 +2056,16 @@ ocb3_decrypt_with:
 	mov	r14, 14(r12)
 	jmp	.Locb3_decrypt_with_stored25
 .Locb3_decrypt_with_bytes24:
-	mov	r6, 194(sp)
-	mov	r7, 196(sp)
-	mov	r8, 198(sp)
-	mov	r9, 200(sp)
-	mov	r10, 202(sp)
-	mov	r11, 204(sp)
-	mov	r13, 206(sp)
-	mov	r14, 208(sp)
+	mov	r6, 178(sp)
+	mov	r7, 180(sp)
+	mov	r8, 182(sp)
+	mov	r9, 184(sp)
+	mov	r10, 186(sp)
+	mov	r11, 188(sp)
+	mov	r13, 190(sp)
+	mov	r14, 192(sp)
 	mov	sp, r13
-	add	#194, r13
+	add	#178, r13
 	mov	#16, r14
 .Locb3_decrypt_with_cpy26:
 	mov.b	@r13, 0(r12)
@@ -2110,7 +2095,7 @@ ocb3_decrypt_with:
 	mov	116(sp), r15
 	rlam.w	#4, r15
 	mov	r15, 116(sp)
-	mov	152(sp), r10
+	mov	264(sp), r10
 	sub	r15, r10
 	mov	#0, r15
 	subc	#0, r15
@@ -2131,13 +2116,13 @@ ocb3_decrypt_with:
 .Locb3_decrypt_with_near49:
 	mov	106(sp), r5
 	xor	14(r5), r6
-	mov	r6, 148(sp)
+	mov	r6, 144(sp)
 	xor	12(r5), r7
-	mov	r7, 146(sp)
+	mov	r7, 142(sp)
 	xor	10(r5), r8
-	mov	r8, 144(sp)
+	mov	r8, 140(sp)
 	xor	8(r5), r9
-	mov	r9, 142(sp)
+	mov	r9, 138(sp)
 	xor	6(r5), r11
 	mov	r11, 90(sp)
 	xor	4(r5), r12
@@ -2147,39 +2132,39 @@ ocb3_decrypt_with:
 	xor	@r5, r14
 	mov	r14, 100(sp)
 	; ocb3.ae:195: pad = E.encrypt_block(ks, offset)
-	mov	100(sp), 162(sp)
-	mov	96(sp), 164(sp)
-	mov	92(sp), 166(sp)
-	mov	90(sp), 168(sp)
-	mov	142(sp), 170(sp)
-	mov	144(sp), 172(sp)
-	mov	146(sp), 174(sp)
-	mov	148(sp), 176(sp)
+	mov	100(sp), 146(sp)
+	mov	96(sp), 148(sp)
+	mov	92(sp), 150(sp)
+	mov	90(sp), 152(sp)
+	mov	138(sp), 154(sp)
+	mov	140(sp), 156(sp)
+	mov	142(sp), 158(sp)
+	mov	144(sp), 160(sp)
 	mov	sp, r13
-	add	#162, r13
+	add	#146, r13
 	mov	sp, r14
-	add	#210, r14
+	add	#194, r14
 	mov	32(sp), r12
 	call	#ocb3_E_encrypt_block
-	mov	138(sp), r8
+	mov	262(sp), r8
 	add	116(sp), r8
 	cmp	#16, r10
 	jnc	.Locb3_decrypt_with_bytes29
 	bit	#1, r8
 	jnz	.Locb3_decrypt_with_bytes29
 .Locb3_decrypt_with_words30:
-	mov	@r8, r13
-	mov	2(r8), r7
-	mov	4(r8), r9
-	mov	6(r8), r14
-	mov	8(r8), r6
-	mov	10(r8), r12
-	mov	12(r8), r11
-	mov	14(r8), r15
+	mov	@r8+, r13
+	mov	@r8+, r7
+	mov	@r8+, r9
+	mov	@r8+, r14
+	mov	@r8+, r6
+	mov	@r8+, r12
+	mov	@r8+, r11
+	mov	@r8+, r15
 	jmp	.Locb3_decrypt_with_join31
 .Locb3_decrypt_with_bytes29:
 	mov	sp, r11
-	add	#194, r11
+	add	#178, r11
 	mov	r11, r12
 	mov	#16, r13
 	mov	r10, r15
@@ -2199,25 +2184,25 @@ ocb3_decrypt_with:
 	jmp	.Locb3_decrypt_with_words30
 .Locb3_decrypt_with_join31:
 	swpb	r15
-	xor	210(sp), r15
+	xor	194(sp), r15
 	mov	r15, 68(sp)
 	swpb	r11
-	xor	212(sp), r11
+	xor	196(sp), r11
 	swpb	r12
-	xor	214(sp), r12
+	xor	198(sp), r12
 	mov	r6, r8
 	swpb	r8
-	xor	216(sp), r8
+	xor	200(sp), r8
 	swpb	r14
-	xor	218(sp), r14
+	xor	202(sp), r14
 	mov	r14, 102(sp)
 	swpb	r9
-	xor	220(sp), r9
+	xor	204(sp), r9
 	swpb	r7
-	xor	222(sp), r7
+	xor	206(sp), r7
 	mov	r7, 98(sp)
 	swpb	r13
-	xor	224(sp), r13
+	xor	208(sp), r13
 	mov	r13, 64(sp)
 	mov	r10, r15
 	sub	#16, r15
@@ -2413,7 +2398,7 @@ ocb3_decrypt_with:
 	mov	94(sp), r14
 	mov	68(sp), r15
 	mov	116(sp), r13
-	add	140(sp), r13
+	add	270(sp), r13
 	cmp	#16, r10
 	swpb	r4
 	swpb	r5
@@ -2436,16 +2421,16 @@ ocb3_decrypt_with:
 	mov	r15, 14(r13)
 	jmp	.Locb3_decrypt_with_stored37
 .Locb3_decrypt_with_bytes36:
-	mov	r4, 194(sp)
-	mov	r5, 196(sp)
-	mov	r7, 198(sp)
-	mov	r9, 200(sp)
-	mov	r11, 202(sp)
-	mov	r12, 204(sp)
-	mov	r14, 206(sp)
-	mov	r15, 208(sp)
+	mov	r4, 178(sp)
+	mov	r5, 180(sp)
+	mov	r7, 182(sp)
+	mov	r9, 184(sp)
+	mov	r11, 186(sp)
+	mov	r12, 188(sp)
+	mov	r14, 190(sp)
+	mov	r15, 192(sp)
 	mov	sp, r14
-	add	#194, r14
+	add	#178, r14
 	mov	r10, r15
 	cmp	#16, r15
 	jnc	.Locb3_decrypt_with_cnt38
@@ -2614,10 +2599,10 @@ ocb3_decrypt_with:
 	bis	r10, r15
 	mov	18(sp), r7
 	xor	r15, r7
-	mov	142(sp), r9
-	mov	144(sp), r10
-	mov	146(sp), r15
-	mov	148(sp), r6
+	mov	138(sp), r9
+	mov	140(sp), r10
+	mov	142(sp), r15
+	mov	144(sp), r6
 	mov	108(sp), r5
 	jmp	.Locb3_decrypt_with_endif28
 .Locb3_decrypt_with_else27:
@@ -2654,69 +2639,69 @@ ocb3_decrypt_with:
 	xor	28(r6), r4
 	xor	30(r6), r5
 	; ocb3.ae:200: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
-	mov	r11, 162(sp)
-	mov	r12, 164(sp)
-	mov	r13, 166(sp)
-	mov	r14, 168(sp)
-	mov	r7, 170(sp)
-	mov	r8, 172(sp)
-	mov	r4, 174(sp)
-	mov	r5, 176(sp)
+	mov	r11, 146(sp)
+	mov	r12, 148(sp)
+	mov	r13, 150(sp)
+	mov	r14, 152(sp)
+	mov	r7, 154(sp)
+	mov	r8, 156(sp)
+	mov	r4, 158(sp)
+	mov	r5, 160(sp)
 	mov	sp, r13
-	add	#162, r13
+	add	#146, r13
 	mov	sp, r14
-	add	#226, r14
+	add	#210, r14
 	mov	32(sp), r12
 	call	#ocb3_E_encrypt_block
 	mov	sp, r15
-	add	#242, r15
+	add	#226, r15
 	mov	r15, 0(sp)
 	mov	32(sp), r12
 	mov	106(sp), r13
-	mov	156(sp), r14
-	mov	154(sp), r15
+	mov	258(sp), r14
+	mov	260(sp), r15
 	call	#ocb3_hash
-	mov	226(sp), r15
-	xor	242(sp), r15
+	mov	210(sp), r15
+	xor	226(sp), r15
 	mov	r15, 104(sp)
-	mov	228(sp), r15
-	xor	244(sp), r15
+	mov	212(sp), r15
+	xor	228(sp), r15
 	mov	r15, 86(sp)
-	mov	230(sp), r15
-	xor	246(sp), r15
+	mov	214(sp), r15
+	xor	230(sp), r15
 	mov	r15, 54(sp)
-	mov	232(sp), r7
-	xor	248(sp), r7
-	mov	234(sp), r15
-	xor	250(sp), r15
+	mov	216(sp), r7
+	xor	232(sp), r7
+	mov	218(sp), r15
+	xor	234(sp), r15
 	mov	r15, 110(sp)
-	mov	236(sp), r6
-	xor	252(sp), r6
-	mov	238(sp), r13
-	xor	254(sp), r13
-	mov	240(sp), r12
-	xor	256(sp), r12
-	mov	158(sp), r8
-	cmp	#16, 150(sp)
+	mov	220(sp), r6
+	xor	236(sp), r6
+	mov	222(sp), r13
+	xor	238(sp), r13
+	mov	224(sp), r12
+	xor	240(sp), r12
+	mov	266(sp), r8
+	cmp	#16, 268(sp)
 	jnc	.Locb3_decrypt_with_bytes40
 	bit	#1, r8
 	jnz	.Locb3_decrypt_with_bytes40
 .Locb3_decrypt_with_words41:
-	mov	@r8, 136(sp)
-	mov	2(r8), 134(sp)
-	mov	4(r8), 132(sp)
-	mov	6(r8), 130(sp)
-	mov	8(r8), 128(sp)
-	mov	10(r8), 124(sp)
-	mov	12(r8), 120(sp)
-	mov	14(r8), 114(sp)
+	mov	@r8+, 136(sp)
+	mov	@r8+, 134(sp)
+	mov	@r8+, 132(sp)
+	mov	@r8+, 130(sp)
+	mov	@r8+, 128(sp)
+	mov	@r8+, 124(sp)
+	mov	@r8+, 120(sp)
+	mov	@r8+, 114(sp)
 	jmp	.Locb3_decrypt_with_join42
 .Locb3_decrypt_with_bytes40:
 	mov	sp, r9
-	add	#194, r9
+	add	#178, r9
 	mov	r9, r10
 	mov	#16, r11
-	mov	150(sp), r15
+	mov	268(sp), r15
 .Locb3_decrypt_with_cpy43:
 	clr	r14
 	tst	r15
@@ -2732,7 +2717,7 @@ ocb3_decrypt_with:
 	mov	r9, r8
 	jmp	.Locb3_decrypt_with_words41
 .Locb3_decrypt_with_join42:
-	mov	150(sp), r15
+	mov	268(sp), r15
 	sub	#16, r15
 	mov	#0, r15
 	subc	#0, r15
@@ -2750,14 +2735,14 @@ ocb3_decrypt_with:
 	swpb	120(sp)
 	swpb	114(sp)
 	jz	.Locb3_decrypt_with_else45
-	mov	150(sp), r15
+	mov	268(sp), r15
 	and	#8191, r15
 	rlam.w	#3, r15
 	sub	#128, r15
 	clr	r11
 	adc	r11
 	xor	#1, r11
-	mov.b	151(sp), r14
+	mov.b	269(sp), r14
 	rrum.w	#4, r14
 	rrum.w	#1, r14
 	clr	r15
@@ -2766,7 +2751,7 @@ ocb3_decrypt_with:
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	150(sp), r15
+	mov	268(sp), r15
 	mov	r15, r9
 	and	#1, r9
 	inv	r9
@@ -2977,9 +2962,9 @@ ocb3_decrypt_with:
 	and	r12, r14
 	and	r13, r14
 	and	r15, r14
-	mov	160(sp), r15
+	mov	274(sp), r15
 	mov	r14, 0(r15)
-	add	#258, sp
+	add	#242, sp
 	popm.w	#7, r10
 	ret
 	.size ocb3_decrypt_with, .-ocb3_decrypt_with
@@ -3206,24 +3191,23 @@ ocb3_E_encrypt_block:
 
 
 ; --- ocb3_hash: ocb3.hash
-;     frame 142 bytes (39 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1712 bytes of code
+;     frame 140 bytes (38 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1664 bytes of code
 	.section .text.ocb3_hash,"ax",@progbits
 	.local ocb3_hash
 	.type ocb3_hash, @function
 	.balign 2
 ocb3_hash:
 	pushm.w	#7, r10
-	sub	#142, sp
-	mov	r12, 58(sp)
+	sub	#140, sp
+	mov	r12, 56(sp)
 	mov	r13, 40(sp)
 	mov	r14, 52(sp)
-	mov	r15, 76(sp)
-	mov	158(sp), 62(sp)
+	mov	r15, 62(sp)
 	rrum.w	#4, r15
 	mov	r15, 50(sp)
 	; ocb3.ae:131: for i in 0..full {
-	mov	#0, 22(sp)
+	mov	#0, 20(sp)
 	mov	#0, 18(sp)
 	mov	#0, 16(sp)
 	mov	#0, 14(sp)
@@ -3240,10 +3224,10 @@ ocb3_hash:
 	mov	#0, 36(sp)
 	mov	#0, 34(sp)
 	mov	#0, 32(sp)
-	cmp	r15, 22(sp)
+	cmp	r15, 20(sp)
 	jc	.Locb3_hash_done2
 .Locb3_hash_loop1:
-	mov	22(sp), r14
+	mov	20(sp), r14
 	add	#1, r14
 	mov	#0, r10
 	addc	#0, r10
@@ -3480,25 +3464,25 @@ ocb3_hash:
 	xor	r5, r9
 	mov	24(sp), r10
 	xor	r6, r10
-	mov	22(sp), r11
+	mov	20(sp), r11
 	and	#4095, r11
 	rlam.w	#4, r11
 	add	52(sp), r11
 	bit	#1, r11
 	jnz	.Locb3_hash_bytes17
 .Locb3_hash_words18:
-	mov	@r11, 20(sp)
-	mov	2(r11), r14
-	mov	4(r11), r13
-	mov	6(r11), r12
-	mov	8(r11), r15
-	mov	10(r11), r6
-	mov	12(r11), r5
-	mov	14(r11), r4
+	mov	@r11+, 22(sp)
+	mov	@r11+, r14
+	mov	@r11+, r13
+	mov	@r11+, r12
+	mov	@r11+, r15
+	mov	@r11+, r6
+	mov	@r11+, r5
+	mov	@r11+, r4
 	jmp	.Locb3_hash_join19
 .Locb3_hash_bytes17:
 	mov	sp, r12
-	add	#78, r12
+	add	#76, r12
 	mov	r12, r13
 	mov	#16, r14
 .Locb3_hash_cpy20:
@@ -3525,40 +3509,40 @@ ocb3_hash:
 	xor	r8, r13
 	swpb	r14
 	xor	r9, r14
-	mov	20(sp), r11
+	mov	22(sp), r11
 	swpb	r11
 	xor	r10, r11
 	; ocb3.ae:133: sum = sum ^ E.encrypt_block(ks, load_be(ad, 16 * i, 16) ^ offset)
-	mov	r4, 94(sp)
-	mov	r5, 96(sp)
-	mov	r6, 98(sp)
-	mov	r15, 100(sp)
-	mov	r12, 102(sp)
-	mov	r13, 104(sp)
-	mov	r14, 106(sp)
-	mov	r11, 108(sp)
+	mov	r4, 92(sp)
+	mov	r5, 94(sp)
+	mov	r6, 96(sp)
+	mov	r15, 98(sp)
+	mov	r12, 100(sp)
+	mov	r13, 102(sp)
+	mov	r14, 104(sp)
+	mov	r11, 106(sp)
 	mov	sp, r13
-	add	#94, r13
+	add	#92, r13
 	mov	sp, r14
-	add	#110, r14
-	mov	58(sp), r12
+	add	#108, r14
+	mov	56(sp), r12
 	call	#ocb3_E_encrypt_block
 	mov	48(sp), r4
-	xor	110(sp), r4
+	xor	108(sp), r4
 	mov	46(sp), r5
-	xor	112(sp), r5
+	xor	110(sp), r5
 	mov	44(sp), r6
-	xor	114(sp), r6
+	xor	112(sp), r6
 	mov	42(sp), r11
-	xor	116(sp), r11
+	xor	114(sp), r11
 	mov	38(sp), r12
-	xor	118(sp), r12
+	xor	116(sp), r12
 	mov	36(sp), r13
-	xor	120(sp), r13
+	xor	118(sp), r13
 	mov	34(sp), r14
-	xor	122(sp), r14
+	xor	120(sp), r14
 	mov	32(sp), r15
-	xor	124(sp), r15
+	xor	122(sp), r15
 	mov	r7, 30(sp)
 	mov	r8, 28(sp)
 	mov	r9, 26(sp)
@@ -3571,13 +3555,13 @@ ocb3_hash:
 	mov	r13, 36(sp)
 	mov	r14, 34(sp)
 	mov	r15, 32(sp)
-	add	#1, 22(sp)
-	cmp	50(sp), 22(sp)
+	add	#1, 20(sp)
+	cmp	50(sp), 20(sp)
 	jnc	.Locb3_hash_loop1
 .Locb3_hash_done2:
 	mov	50(sp), r11
 	rlam.w	#4, r11
-	mov	76(sp), r13
+	mov	62(sp), r13
 	sub	r11, r13
 	mov	#0, r14
 	subc	#0, r14
@@ -3594,35 +3578,35 @@ ocb3_hash:
 	tst	r12
 	jz	.Locb3_hash_else22
 	mov	40(sp), r9
-	xor	@r9, 18(sp)
-	xor	2(r9), 16(sp)
-	xor	4(r9), 14(sp)
-	xor	6(r9), 12(sp)
-	xor	8(r9), 30(sp)
+	xor	@r9+, 18(sp)
+	xor	@r9+, 16(sp)
+	xor	@r9+, 14(sp)
+	xor	@r9+, 12(sp)
+	xor	@r9+, 30(sp)
 	mov	28(sp), r12
-	xor	10(r9), r12
+	xor	@r9+, r12
 	mov	26(sp), r10
-	xor	12(r9), r10
+	xor	@r9+, r10
 	mov	24(sp), r8
-	xor	14(r9), r8
+	xor	@r9+, r8
 	add	52(sp), r11
 	cmp	#16, r13
 	jnc	.Locb3_hash_bytes24
 	bit	#1, r11
 	jnz	.Locb3_hash_bytes24
 .Locb3_hash_words25:
-	mov	@r11, 56(sp)
-	mov	2(r11), 60(sp)
-	mov	4(r11), 64(sp)
-	mov	6(r11), 66(sp)
-	mov	8(r11), 68(sp)
-	mov	10(r11), 70(sp)
-	mov	12(r11), 72(sp)
-	mov	14(r11), 74(sp)
+	mov	@r11+, 58(sp)
+	mov	@r11+, 60(sp)
+	mov	@r11+, 64(sp)
+	mov	@r11+, 66(sp)
+	mov	@r11+, 68(sp)
+	mov	@r11+, 70(sp)
+	mov	@r11+, 72(sp)
+	mov	@r11+, 74(sp)
 	jmp	.Locb3_hash_join26
 .Locb3_hash_bytes24:
 	mov	sp, r5
-	add	#78, r5
+	add	#76, r5
 	mov	r5, r6
 	mov	#16, r7
 	mov	r13, r15
@@ -3691,7 +3675,7 @@ ocb3_hash:
 	inv	r15
 	inc	r15
 	and	r15, r4
-	mov	56(sp), r15
+	mov	58(sp), r15
 	swpb	r15
 	bis	r4, r15
 	xor	r8, r15
@@ -3800,36 +3784,36 @@ ocb3_hash:
 	bis	r5, r13
 	xor	18(sp), r13
 	; ocb3.ae:138: sum = sum ^ E.encrypt_block(ks, pad10(load_be(ad, 16 * full, 16, r), r) ^ offset)
-	mov	r13, 94(sp)
-	mov	r8, 96(sp)
-	mov	r9, 98(sp)
-	mov	r7, 100(sp)
-	mov	r12, 102(sp)
-	mov	r10, 104(sp)
-	mov	r6, 106(sp)
-	mov	54(sp), 108(sp)
+	mov	r13, 92(sp)
+	mov	r8, 94(sp)
+	mov	r9, 96(sp)
+	mov	r7, 98(sp)
+	mov	r12, 100(sp)
+	mov	r10, 102(sp)
+	mov	r6, 104(sp)
+	mov	54(sp), 106(sp)
 	mov	sp, r13
-	add	#94, r13
+	add	#92, r13
 	mov	sp, r14
-	add	#126, r14
-	mov	58(sp), r12
+	add	#124, r14
+	mov	56(sp), r12
 	call	#ocb3_E_encrypt_block
 	mov	48(sp), r7
-	xor	126(sp), r7
+	xor	124(sp), r7
 	mov	46(sp), r8
-	xor	128(sp), r8
+	xor	126(sp), r8
 	mov	44(sp), r9
-	xor	130(sp), r9
+	xor	128(sp), r9
 	mov	42(sp), r10
-	xor	132(sp), r10
+	xor	130(sp), r10
 	mov	38(sp), r11
-	xor	134(sp), r11
+	xor	132(sp), r11
 	mov	36(sp), r12
-	xor	136(sp), r12
+	xor	134(sp), r12
 	mov	34(sp), r13
-	xor	138(sp), r13
+	xor	136(sp), r13
 	mov	32(sp), r14
-	xor	140(sp), r14
+	xor	138(sp), r14
 	jmp	.Locb3_hash_endif23
 .Locb3_hash_else22:
 	mov	48(sp), r7
@@ -3841,7 +3825,7 @@ ocb3_hash:
 	mov	34(sp), r13
 	mov	32(sp), r14
 .Locb3_hash_endif23:
-	mov	62(sp), r6
+	mov	156(sp), r6
 	mov	r7, 0(r6)
 	mov	r8, 2(r6)
 	mov	r9, 4(r6)
@@ -3850,26 +3834,25 @@ ocb3_hash:
 	mov	r12, 10(r6)
 	mov	r13, 12(r6)
 	mov	r14, 14(r6)
-	add	#142, sp
+	add	#140, sp
 	popm.w	#7, r10
 	ret
 	.size ocb3_hash, .-ocb3_hash
 
 
 ; --- ocb3_initial_offset: ocb3.initial_offset
-;     frame 98 bytes (33 spill slots, locals 32), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3382 bytes of code
+;     frame 96 bytes (32 spill slots, locals 32), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 3376 bytes of code
 	.section .text.ocb3_initial_offset,"ax",@progbits
 	.local ocb3_initial_offset
 	.type ocb3_initial_offset, @function
 	.balign 2
 ocb3_initial_offset:
 	pushm.w	#7, r10
-	sub	#98, sp
-	mov	r12, 64(sp)
+	sub	#96, sp
+	mov	r12, 62(sp)
 	mov	r13, r12
 	mov	r14, r11
-	mov	114(sp), 62(sp)
 	mov	@r15, r4
 	and	#8191, r4
 	rlam.w	#3, r4
@@ -4548,26 +4531,26 @@ ocb3_initial_offset:
 	mov	r5, r10
 	and	#65472, r10
 	; ocb3.ae:119: ktop = E.encrypt_block(ks, n & ~(0x3f as u128))
-	mov	r10, 66(sp)
-	mov	r13, 68(sp)
-	mov	r14, 70(sp)
-	mov	r9, 72(sp)
-	mov	r8, 74(sp)
-	mov	r7, 76(sp)
-	mov	r11, 78(sp)
-	mov	r15, 80(sp)
+	mov	r10, 64(sp)
+	mov	r13, 66(sp)
+	mov	r14, 68(sp)
+	mov	r9, 70(sp)
+	mov	r8, 72(sp)
+	mov	r7, 74(sp)
+	mov	r11, 76(sp)
+	mov	r15, 78(sp)
 	mov	sp, r13
-	add	#66, r13
+	add	#64, r13
 	mov	sp, r14
-	add	#82, r14
-	mov	64(sp), r12
+	add	#80, r14
+	mov	62(sp), r12
 	call	#ocb3_E_encrypt_block
-	mov	90(sp), r15
+	mov	88(sp), r15
 	swpb	r15
 	mov	r15, r4
-	xor.b	89(sp), r4
+	xor.b	87(sp), r4
 	xor	r15, r4
-	xor	90(sp), r4
+	xor	88(sp), r4
 	mov	r4, r6
 	and	#32767, r6
 	rlam.w	#1, r6
@@ -4603,9 +4586,9 @@ ocb3_initial_offset:
 	xor	r9, r14
 	and	r15, r14
 	xor	r9, r14
-	mov	90(sp), r13
+	mov	88(sp), r13
 	and	#32767, r13
-	mov.b	89(sp), r15
+	mov.b	87(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#3, r15
 	rlam.w	#1, r13
@@ -4613,19 +4596,19 @@ ocb3_initial_offset:
 	mov	r10, r15
 	inv	r15
 	inc	r15
-	xor	90(sp), r13
+	xor	88(sp), r13
 	and	r15, r13
-	xor	90(sp), r13
+	xor	88(sp), r13
 	mov	r13, 38(sp)
-	mov	92(sp), r15
+	mov	90(sp), r15
 	swpb	r15
 	mov	r15, r8
-	xor.b	91(sp), r8
+	xor.b	89(sp), r8
 	xor	r15, r8
-	xor	92(sp), r8
-	mov	92(sp), r7
+	xor	90(sp), r8
+	mov	90(sp), r7
 	and	#32767, r7
-	mov.b	91(sp), r15
+	mov.b	89(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#3, r15
 	rlam.w	#1, r7
@@ -4690,9 +4673,9 @@ ocb3_initial_offset:
 	mov	r10, r14
 	inv	r14
 	inc	r14
-	xor	92(sp), r7
+	xor	90(sp), r7
 	and	r14, r7
-	xor	92(sp), r7
+	xor	90(sp), r7
 	mov	r7, r9
 	and	#16383, r9
 	mov.b	39(sp), r14
@@ -4707,15 +4690,15 @@ ocb3_initial_offset:
 	and	r14, r9
 	xor	r7, r9
 	mov	r9, 42(sp)
-	mov	94(sp), r14
+	mov	92(sp), r14
 	swpb	r14
 	mov	r14, r6
-	xor.b	93(sp), r6
+	xor.b	91(sp), r6
 	xor	r14, r6
-	xor	94(sp), r6
-	mov	94(sp), r14
+	xor	92(sp), r6
+	mov	92(sp), r14
 	and	#32767, r14
-	mov.b	93(sp), r9
+	mov.b	91(sp), r9
 	rrum.w	#4, r9
 	rrum.w	#3, r9
 	rlam.w	#1, r14
@@ -4737,9 +4720,9 @@ ocb3_initial_offset:
 	mov	r10, r8
 	inv	r8
 	inc	r8
-	xor	94(sp), r14
+	xor	92(sp), r14
 	and	r8, r14
-	xor	94(sp), r14
+	xor	92(sp), r14
 	mov	r14, r8
 	and	#16383, r8
 	swpb	r7
@@ -4818,15 +4801,15 @@ ocb3_initial_offset:
 	and	r15, r5
 	xor	r8, r5
 	mov	r5, 44(sp)
-	mov	96(sp), r15
+	mov	94(sp), r15
 	swpb	r15
 	mov	r15, r5
-	xor.b	95(sp), r5
+	xor.b	93(sp), r5
 	xor	r15, r5
-	xor	96(sp), r5
-	mov	96(sp), r4
+	xor	94(sp), r5
+	mov	94(sp), r4
 	and	#32767, r4
-	mov.b	95(sp), r15
+	mov.b	93(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#3, r15
 	rlam.w	#1, r4
@@ -4834,9 +4817,9 @@ ocb3_initial_offset:
 	mov	r10, r15
 	inv	r15
 	inc	r15
-	xor	96(sp), r4
+	xor	94(sp), r4
 	and	r15, r4
-	xor	96(sp), r4
+	xor	94(sp), r4
 	mov	r4, r15
 	and	#16383, r15
 	swpb	r14
@@ -4924,7 +4907,7 @@ ocb3_initial_offset:
 	and	r7, r13
 	xor	r9, r13
 	mov	r13, 32(sp)
-	mov	82(sp), r8
+	mov	80(sp), r8
 	and	#32767, r8
 	swpb	r5
 	mov.b	r5, r5
@@ -4935,9 +4918,9 @@ ocb3_initial_offset:
 	mov	r10, r13
 	inv	r13
 	inc	r13
-	xor	82(sp), r8
+	xor	80(sp), r8
 	and	r13, r8
-	xor	82(sp), r8
+	xor	80(sp), r8
 	mov	r8, r14
 	and	#16383, r14
 	swpb	r15
@@ -4995,9 +4978,9 @@ ocb3_initial_offset:
 	and	r9, r15
 	xor	r6, r15
 	mov	r15, 46(sp)
-	mov	84(sp), r6
+	mov	82(sp), r6
 	and	#32767, r6
-	mov.b	83(sp), r15
+	mov.b	81(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#3, r15
 	rlam.w	#1, r6
@@ -5005,12 +4988,12 @@ ocb3_initial_offset:
 	mov	r10, r15
 	inv	r15
 	inc	r15
-	xor	84(sp), r6
+	xor	82(sp), r6
 	and	r15, r6
-	xor	84(sp), r6
-	mov	86(sp), r9
+	xor	82(sp), r6
+	mov	84(sp), r9
 	and	#32767, r9
-	mov.b	85(sp), r15
+	mov.b	83(sp), r15
 	rrum.w	#4, r15
 	rrum.w	#3, r15
 	rlam.w	#1, r9
@@ -5018,21 +5001,21 @@ ocb3_initial_offset:
 	mov	r10, r15
 	inv	r15
 	inc	r15
-	xor	86(sp), r9
+	xor	84(sp), r9
 	and	r15, r9
-	xor	86(sp), r9
-	mov	88(sp), r15
+	xor	84(sp), r9
+	mov	86(sp), r15
 	and	#32767, r15
-	mov.b	87(sp), r4
+	mov.b	85(sp), r4
 	rrum.w	#4, r4
 	rrum.w	#3, r4
 	rlam.w	#1, r15
 	bis	r4, r15
 	inv	r10
 	inc	r10
-	xor	88(sp), r15
+	xor	86(sp), r15
 	and	r10, r15
-	xor	88(sp), r15
+	xor	86(sp), r15
 	mov	r6, r4
 	and	#16383, r4
 	swpb	r8
@@ -5322,7 +5305,7 @@ ocb3_initial_offset:
 	xor	r10, r11
 	and	r7, r11
 	xor	r11, r10
-	mov	62(sp), r11
+	mov	112(sp), r11
 	mov	46(sp), 0(r11)
 	mov	36(sp), 2(r11)
 	mov	r14, 4(r11)
@@ -5331,7 +5314,7 @@ ocb3_initial_offset:
 	mov	r9, 10(r11)
 	mov	r6, 12(r11)
 	mov	r10, 14(r11)
-	add	#98, sp
+	add	#96, sp
 	popm.w	#7, r10
 	ret
 	.size ocb3_initial_offset, .-ocb3_initial_offset

@@ -60,20 +60,16 @@ photon_beetle_aead128_key_setup:
 
 
 ; --- photon_beetle_aead128_encrypt_with: photon_beetle_aead128.encrypt_with
-;     frame 80 bytes (16 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1362 bytes of code
+;     frame 72 bytes (12 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1324 bytes of code
 	.section .text.photon_beetle_aead128_encrypt_with,"ax",@progbits
 	.global photon_beetle_aead128_encrypt_with
 	.type photon_beetle_aead128_encrypt_with, @function
 	.balign 2
 photon_beetle_aead128_encrypt_with:
 	pushm.w	#7, r10
-	sub	#80, sp
-	mov	96(sp), r14
-	mov	98(sp), 26(sp)
-	mov	100(sp), 18(sp)
-	mov	102(sp), 24(sp)
-	mov	106(sp), 30(sp)
+	sub	#72, sp
+	mov	88(sp), r14
 	; photon_beetle_aead128.ae:88: set_rate_part(s, load_le(nonce, 0, 16))
 	bit	#1, r13
 	jnz	.Lphoton_beetle_aead128_encrypt_with_bytes1
@@ -89,7 +85,7 @@ photon_beetle_aead128_encrypt_with:
 	jmp	.Lphoton_beetle_aead128_encrypt_with_join3
 .Lphoton_beetle_aead128_encrypt_with_bytes1:
 	mov	sp, r8
-	add	#64, r8
+	add	#56, r8
 	mov	r8, r9
 	mov	#16, r10
 .Lphoton_beetle_aead128_encrypt_with_cpy4:
@@ -103,40 +99,40 @@ photon_beetle_aead128_encrypt_with:
 	jmp	.Lphoton_beetle_aead128_encrypt_with_words2
 .Lphoton_beetle_aead128_encrypt_with_join3:
 	; photon_beetle_aead128.ae:25: s[0] = x[31:0]
-	mov	r5, 32(sp)
-	mov	r6, 34(sp)
+	mov	r5, 24(sp)
+	mov	r6, 26(sp)
 	; photon_beetle_aead128.ae:26: s[1] = x[63:32]
-	mov	r7, 36(sp)
-	mov	r8, 38(sp)
+	mov	r7, 28(sp)
+	mov	r8, 30(sp)
 	; photon_beetle_aead128.ae:27: s[2] = x[95:64]
-	mov	r9, 40(sp)
-	mov	r10, 42(sp)
+	mov	r9, 32(sp)
+	mov	r10, 34(sp)
 	; photon_beetle_aead128.ae:28: s[3] = x[127:96]
-	mov	r11, 44(sp)
-	mov	r13, 46(sp)
+	mov	r11, 36(sp)
+	mov	r13, 38(sp)
 	; photon_beetle_aead128.ae:90: s[4 + i] = kc[i]
 	mov	2(r12), r13
-	mov	@r12, 48(sp)
-	mov	r13, 50(sp)
+	mov	@r12, 40(sp)
+	mov	r13, 42(sp)
 	mov	4(r12), r11
 	mov	6(r12), r13
-	mov	r11, 52(sp)
-	mov	r13, 54(sp)
+	mov	r11, 44(sp)
+	mov	r13, 46(sp)
 	mov	8(r12), r11
 	mov	10(r12), r13
-	mov	r11, 56(sp)
-	mov	r13, 58(sp)
+	mov	r11, 48(sp)
+	mov	r13, 50(sp)
 	mov	12(r12), r11
 	mov	14(r12), r13
-	mov	r11, 60(sp)
-	mov	r13, 62(sp)
+	mov	r11, 52(sp)
+	mov	r13, 54(sp)
 	; photon_beetle_aead128.ae:112: if (a == 0) & (m == 0) {
 	mov	r14, r13
 	sub	#1, r13
 	clr	r12
 	adc	r12
 	xor	#1, r12
-	mov	18(sp), r13
+	mov	92(sp), r13
 	sub	#1, r13
 	clr	r13
 	adc	r13
@@ -145,9 +141,9 @@ photon_beetle_aead128_encrypt_with:
 	tst	r12
 	jz	.Lphoton_beetle_aead128_encrypt_with_else6
 	; photon_beetle_aead128.ae:45: s[7] = s[7] ^ ((c as u32) << 29)
-	mov	62(sp), r13
+	mov	54(sp), r13
 	xor	#8192, r13
-	mov	r13, 62(sp)
+	mov	r13, 54(sp)
 	jmp	.Lphoton_beetle_aead128_encrypt_with_endif7
 .Lphoton_beetle_aead128_encrypt_with_else6:
 .Lphoton_beetle_aead128_encrypt_with_endif7:
@@ -158,7 +154,7 @@ photon_beetle_aead128_encrypt_with:
 	clr	r13
 	adc	r13
 	xor	#1, r13
-	mov	r13, 28(sp)
+	mov	r13, 22(sp)
 	tst	r13
 	jz	.Lphoton_beetle_aead128_encrypt_with_else8
 	; photon_beetle_aead128.ae:71: whole = a % rate == 0
@@ -170,7 +166,7 @@ photon_beetle_aead128_encrypt_with:
 	xor	#1, r11
 	; photon_beetle_aead128.ae:72: return if m > 0 then (if whole then 1 else 2 as u8) else (if whole then 3 else 4 as u8)
 	mov	#0, r13
-	cmp	18(sp), r13
+	cmp	92(sp), r13
 	subc	#0, r13
 	clr	r12
 	adc	r12
@@ -191,7 +187,7 @@ photon_beetle_aead128_encrypt_with:
 	xor	r13, r11
 	; photon_beetle_aead128.ae:116: hash(s, ad, c0_of(a, m))
 	mov	sp, r12
-	add	#32, r12
+	add	#24, r12
 	mov	r15, r13
 	mov	r11, r15
 	call	#photon_beetle_aead128_hash
@@ -200,7 +196,7 @@ photon_beetle_aead128_encrypt_with:
 .Lphoton_beetle_aead128_encrypt_with_endif9:
 	; photon_beetle_aead128.ae:118: if m > 0 {
 	mov	#0, r15
-	cmp	18(sp), r15
+	cmp	92(sp), r15
 	subc	#0, r15
 	clr	r15
 	adc	r15
@@ -208,7 +204,7 @@ photon_beetle_aead128_encrypt_with:
 	tst	r15
 	jz	.Lphoton_beetle_aead128_encrypt_with_else10
 	; photon_beetle_aead128.ae:119: for i in 0..(m + rate - 1) / rate {
-	mov	18(sp), r15
+	mov	92(sp), r15
 	mov	#0, r13
 	add	#16, r15
 	addc	#0, r13
@@ -234,15 +230,15 @@ photon_beetle_aead128_encrypt_with:
 	rrc	r14
 	and	#61440, r14
 	bis	r14, r15
-	mov	r15, 22(sp)
+	mov	r15, 20(sp)
 	mov	r13, r15
 	rrum.w	#4, r15
-	mov	r15, 20(sp)
+	mov	r15, 18(sp)
 	mov	#0, 16(sp)
 	mov	#0, 14(sp)
-	cmp	22(sp), 16(sp)
+	cmp	20(sp), 16(sp)
 	mov	14(sp), r15
-	subc	20(sp), r15
+	subc	18(sp), r15
 	jc	.Lphoton_beetle_aead128_encrypt_with_done13
 .Lphoton_beetle_aead128_encrypt_with_loop12:
 	; photon_beetle_aead128.ae:120: off = rate * i
@@ -262,7 +258,7 @@ photon_beetle_aead128_encrypt_with:
 	and	#15, r14
 	bis	r14, r15
 	; photon_beetle_aead128.ae:121: rest = m - off
-	mov	18(sp), r10
+	mov	92(sp), r10
 	mov	#0, r4
 	sub	r9, r10
 	subc	r15, r4
@@ -281,28 +277,28 @@ photon_beetle_aead128_encrypt_with:
 	and	r15, r4
 	; photon_beetle_aead128.ae:123: P.permute(s)
 	mov	sp, r12
-	add	#32, r12
+	add	#24, r12
 	call	#photon_beetle_aead128_P_permute
 	; photon_beetle_aead128.ae:125: p = load_le(msg, off, rate, count)
 	mov	r9, r8
-	add	26(sp), r8
+	add	90(sp), r8
 	cmp	#16, r10
 	jnc	.Lphoton_beetle_aead128_encrypt_with_bytes14
 	bit	#1, r8
 	jnz	.Lphoton_beetle_aead128_encrypt_with_bytes14
 .Lphoton_beetle_aead128_encrypt_with_words15:
-	mov	@r8, 2(sp)
-	mov	2(r8), 4(sp)
-	mov	4(r8), 6(sp)
-	mov	6(r8), 8(sp)
-	mov	8(r8), 10(sp)
-	mov	10(r8), 12(sp)
-	mov	12(r8), 0(sp)
-	mov	14(r8), r6
+	mov	@r8+, 2(sp)
+	mov	@r8+, 4(sp)
+	mov	@r8+, 6(sp)
+	mov	@r8+, 8(sp)
+	mov	@r8+, 10(sp)
+	mov	@r8+, 12(sp)
+	mov	@r8+, 0(sp)
+	mov	@r8+, r6
 	jmp	.Lphoton_beetle_aead128_encrypt_with_join16
 .Lphoton_beetle_aead128_encrypt_with_bytes14:
 	mov	sp, r11
-	add	#64, r11
+	add	#56, r11
 	mov	r11, r12
 	mov	#16, r13
 	mov	r10, r15
@@ -322,10 +318,10 @@ photon_beetle_aead128_encrypt_with:
 	jmp	.Lphoton_beetle_aead128_encrypt_with_words15
 .Lphoton_beetle_aead128_encrypt_with_join16:
 	; photon_beetle_aead128.ae:51: return cat(x[63:0] >>> 1, x[127:64])
-	mov	34(sp), r13
-	mov	36(sp), r14
-	mov	38(sp), r15
-	mov	32(sp), r12
+	mov	26(sp), r13
+	mov	28(sp), r14
+	mov	30(sp), r15
+	mov	24(sp), r12
 	bit	#1, r13
 	rrc	r12
 	rrc	r15
@@ -333,18 +329,18 @@ photon_beetle_aead128_encrypt_with:
 	rrc	r13
 	; photon_beetle_aead128.ae:126: store_le(ct, off, shuffle(x) ^ p, count)
 	mov	2(sp), r5
-	xor	40(sp), r5
+	xor	32(sp), r5
 	mov	4(sp), r7
-	xor	42(sp), r7
+	xor	34(sp), r7
 	mov	6(sp), r8
-	xor	44(sp), r8
+	xor	36(sp), r8
 	mov	8(sp), r11
-	xor	46(sp), r11
+	xor	38(sp), r11
 	xor	10(sp), r12
 	xor	12(sp), r13
 	xor	@sp, r14
 	xor	r6, r15
-	add	24(sp), r9
+	add	94(sp), r9
 	cmp	#16, r10
 	jnc	.Lphoton_beetle_aead128_encrypt_with_bytes19
 	bit	#1, r9
@@ -359,16 +355,16 @@ photon_beetle_aead128_encrypt_with:
 	mov	r15, 14(r9)
 	jmp	.Lphoton_beetle_aead128_encrypt_with_stored20
 .Lphoton_beetle_aead128_encrypt_with_bytes19:
-	mov	r5, 64(sp)
-	mov	r7, 66(sp)
-	mov	r8, 68(sp)
-	mov	r11, 70(sp)
-	mov	r12, 72(sp)
-	mov	r13, 74(sp)
-	mov	r14, 76(sp)
-	mov	r15, 78(sp)
+	mov	r5, 56(sp)
+	mov	r7, 58(sp)
+	mov	r8, 60(sp)
+	mov	r11, 62(sp)
+	mov	r12, 64(sp)
+	mov	r13, 66(sp)
+	mov	r14, 68(sp)
+	mov	r15, 70(sp)
 	mov	sp, r14
-	add	#64, r14
+	add	#56, r14
 	mov	r10, r15
 	cmp	#16, r15
 	jnc	.Lphoton_beetle_aead128_encrypt_with_cnt21
@@ -493,38 +489,38 @@ photon_beetle_aead128_encrypt_with:
 	and	r13, r5
 	xor	r5, r6
 	; photon_beetle_aead128.ae:127: set_rate_part(s, x ^ ozs(p, count))
-	xor	32(sp), r4
-	xor	34(sp), r15
+	xor	24(sp), r4
+	xor	26(sp), r15
 	; photon_beetle_aead128.ae:25: s[0] = x[31:0]
-	mov	r4, 32(sp)
-	mov	r15, 34(sp)
+	mov	r4, 24(sp)
+	mov	r15, 26(sp)
 	; photon_beetle_aead128.ae:127: set_rate_part(s, x ^ ozs(p, count))
-	xor	36(sp), r14
-	xor	38(sp), r7
+	xor	28(sp), r14
+	xor	30(sp), r7
 	; photon_beetle_aead128.ae:26: s[1] = x[63:32]
-	mov	r14, 36(sp)
-	mov	r7, 38(sp)
+	mov	r14, 28(sp)
+	mov	r7, 30(sp)
 	; photon_beetle_aead128.ae:127: set_rate_part(s, x ^ ozs(p, count))
-	xor	40(sp), r8
-	xor	42(sp), r9
+	xor	32(sp), r8
+	xor	34(sp), r9
 	; photon_beetle_aead128.ae:27: s[2] = x[95:64]
-	mov	r8, 40(sp)
-	mov	r9, 42(sp)
+	mov	r8, 32(sp)
+	mov	r9, 34(sp)
 	; photon_beetle_aead128.ae:127: set_rate_part(s, x ^ ozs(p, count))
-	xor	44(sp), r10
-	xor	46(sp), r6
+	xor	36(sp), r10
+	xor	38(sp), r6
 	; photon_beetle_aead128.ae:28: s[3] = x[127:96]
-	mov	r10, 44(sp)
-	mov	r6, 46(sp)
+	mov	r10, 36(sp)
+	mov	r6, 38(sp)
 	add	#1, 16(sp)
 	addc	#0, 14(sp)
-	cmp	22(sp), 16(sp)
+	cmp	20(sp), 16(sp)
 	mov	14(sp), r15
-	subc	20(sp), r15
+	subc	18(sp), r15
 	jnc	.Lphoton_beetle_aead128_encrypt_with_loop12
 .Lphoton_beetle_aead128_encrypt_with_done13:
 	; photon_beetle_aead128.ae:76: whole = m % rate == 0
-	mov	18(sp), r15
+	mov	92(sp), r15
 	and	#15, r15
 	sub	#1, r15
 	clr	r13
@@ -540,7 +536,7 @@ photon_beetle_aead128_encrypt_with:
 	inc	r13
 	and	#3, r13
 	xor	#6, r13
-	mov	28(sp), r15
+	mov	22(sp), r15
 	inv	r15
 	inc	r15
 	xor	r13, r14
@@ -550,39 +546,39 @@ photon_beetle_aead128_encrypt_with:
 	swpb	r13
 	rlam.w	#4, r13
 	rlam.w	#1, r13
-	xor	62(sp), r13
-	mov	r13, 62(sp)
+	xor	54(sp), r13
+	mov	r13, 54(sp)
 	jmp	.Lphoton_beetle_aead128_encrypt_with_endif11
 .Lphoton_beetle_aead128_encrypt_with_else10:
 .Lphoton_beetle_aead128_encrypt_with_endif11:
 	; photon_beetle_aead128.ae:82: P.permute(s)
 	mov	sp, r12
-	add	#32, r12
+	add	#24, r12
 	call	#photon_beetle_aead128_P_permute
 	; photon_beetle_aead128.ae:131: store_le(tag, 0, tag_of(s))
-	mov	30(sp), r13
+	mov	98(sp), r13
 	bit	#1, r13
 	jnz	.Lphoton_beetle_aead128_encrypt_with_bytes28
-	mov	32(sp), 0(r13)
-	mov	34(sp), 2(r13)
-	mov	36(sp), 4(r13)
-	mov	38(sp), 6(r13)
-	mov	40(sp), 8(r13)
-	mov	42(sp), 10(r13)
-	mov	44(sp), 12(r13)
-	mov	46(sp), 14(r13)
+	mov	24(sp), 0(r13)
+	mov	26(sp), 2(r13)
+	mov	28(sp), 4(r13)
+	mov	30(sp), 6(r13)
+	mov	32(sp), 8(r13)
+	mov	34(sp), 10(r13)
+	mov	36(sp), 12(r13)
+	mov	38(sp), 14(r13)
 	jmp	.Lphoton_beetle_aead128_encrypt_with_stored29
 .Lphoton_beetle_aead128_encrypt_with_bytes28:
+	mov	24(sp), 56(sp)
+	mov	26(sp), 58(sp)
+	mov	28(sp), 60(sp)
+	mov	30(sp), 62(sp)
 	mov	32(sp), 64(sp)
 	mov	34(sp), 66(sp)
 	mov	36(sp), 68(sp)
 	mov	38(sp), 70(sp)
-	mov	40(sp), 72(sp)
-	mov	42(sp), 74(sp)
-	mov	44(sp), 76(sp)
-	mov	46(sp), 78(sp)
 	mov	sp, r14
-	add	#64, r14
+	add	#56, r14
 	mov	#16, r15
 .Lphoton_beetle_aead128_encrypt_with_cpy30:
 	mov.b	@r14, 0(r13)
@@ -591,46 +587,41 @@ photon_beetle_aead128_encrypt_with:
 	dec	r15
 	jnz	.Lphoton_beetle_aead128_encrypt_with_cpy30
 .Lphoton_beetle_aead128_encrypt_with_stored29:
-	add	#80, sp
+	add	#72, sp
 	popm.w	#7, r10
 	ret
 	.size photon_beetle_aead128_encrypt_with, .-photon_beetle_aead128_encrypt_with
 
 
 ; --- photon_beetle_aead128_decrypt_with: photon_beetle_aead128.decrypt_with
-;     frame 108 bytes (30 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1628 bytes of code
+;     frame 100 bytes (26 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1562 bytes of code
 	.section .text.photon_beetle_aead128_decrypt_with,"ax",@progbits
 	.global photon_beetle_aead128_decrypt_with
 	.type photon_beetle_aead128_decrypt_with, @function
 	.balign 2
 photon_beetle_aead128_decrypt_with:
 	pushm.w	#7, r10
-	sub	#108, sp
+	sub	#100, sp
 	mov	r13, r8
 	mov	r15, r13
-	mov	124(sp), r10
-	mov	126(sp), 52(sp)
-	mov	128(sp), 44(sp)
-	mov	130(sp), 56(sp)
-	mov	134(sp), 50(sp)
-	mov	138(sp), 58(sp)
+	mov	116(sp), r10
 	; photon_beetle_aead128.ae:88: set_rate_part(s, load_le(nonce, 0, 16))
 	bit	#1, r8
 	jnz	.Lphoton_beetle_aead128_decrypt_with_bytes1
 .Lphoton_beetle_aead128_decrypt_with_words2:
-	mov	@r8, r4
-	mov	2(r8), r5
-	mov	4(r8), r6
-	mov	6(r8), r7
-	mov	8(r8), r9
-	mov	10(r8), r11
-	mov	12(r8), r14
-	mov	14(r8), r15
+	mov	@r8+, r4
+	mov	@r8+, r5
+	mov	@r8+, r6
+	mov	@r8+, r7
+	mov	@r8+, r9
+	mov	@r8+, r11
+	mov	@r8+, r14
+	mov	@r8+, r15
 	jmp	.Lphoton_beetle_aead128_decrypt_with_join3
 .Lphoton_beetle_aead128_decrypt_with_bytes1:
 	mov	sp, r9
-	add	#92, r9
+	add	#84, r9
 	mov	r9, r11
 	mov	#16, r14
 .Lphoton_beetle_aead128_decrypt_with_cpy4:
@@ -644,40 +635,40 @@ photon_beetle_aead128_decrypt_with:
 	jmp	.Lphoton_beetle_aead128_decrypt_with_words2
 .Lphoton_beetle_aead128_decrypt_with_join3:
 	; photon_beetle_aead128.ae:25: s[0] = x[31:0]
-	mov	r4, 60(sp)
-	mov	r5, 62(sp)
+	mov	r4, 52(sp)
+	mov	r5, 54(sp)
 	; photon_beetle_aead128.ae:26: s[1] = x[63:32]
-	mov	r6, 64(sp)
-	mov	r7, 66(sp)
+	mov	r6, 56(sp)
+	mov	r7, 58(sp)
 	; photon_beetle_aead128.ae:27: s[2] = x[95:64]
-	mov	r9, 68(sp)
-	mov	r11, 70(sp)
+	mov	r9, 60(sp)
+	mov	r11, 62(sp)
 	; photon_beetle_aead128.ae:28: s[3] = x[127:96]
-	mov	r14, 72(sp)
-	mov	r15, 74(sp)
+	mov	r14, 64(sp)
+	mov	r15, 66(sp)
 	; photon_beetle_aead128.ae:90: s[4 + i] = kc[i]
 	mov	2(r12), r15
-	mov	@r12, 76(sp)
-	mov	r15, 78(sp)
+	mov	@r12, 68(sp)
+	mov	r15, 70(sp)
 	mov	4(r12), r14
 	mov	6(r12), r15
-	mov	r14, 80(sp)
-	mov	r15, 82(sp)
+	mov	r14, 72(sp)
+	mov	r15, 74(sp)
 	mov	8(r12), r14
 	mov	10(r12), r15
-	mov	r14, 84(sp)
-	mov	r15, 86(sp)
+	mov	r14, 76(sp)
+	mov	r15, 78(sp)
 	mov	12(r12), r14
 	mov	14(r12), r15
-	mov	r14, 88(sp)
-	mov	r15, 90(sp)
+	mov	r14, 80(sp)
+	mov	r15, 82(sp)
 	; photon_beetle_aead128.ae:140: if (a == 0) & (m == 0) {
 	mov	r10, r15
 	sub	#1, r15
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	44(sp), r15
+	mov	120(sp), r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
@@ -686,9 +677,9 @@ photon_beetle_aead128_decrypt_with:
 	tst	r14
 	jz	.Lphoton_beetle_aead128_decrypt_with_else6
 	; photon_beetle_aead128.ae:45: s[7] = s[7] ^ ((c as u32) << 29)
-	mov	90(sp), r15
+	mov	82(sp), r15
 	xor	#8192, r15
-	mov	r15, 90(sp)
+	mov	r15, 82(sp)
 	jmp	.Lphoton_beetle_aead128_decrypt_with_endif7
 .Lphoton_beetle_aead128_decrypt_with_else6:
 .Lphoton_beetle_aead128_decrypt_with_endif7:
@@ -699,7 +690,7 @@ photon_beetle_aead128_decrypt_with:
 	clr	r15
 	adc	r15
 	xor	#1, r15
-	mov	r15, 54(sp)
+	mov	r15, 50(sp)
 	tst	r15
 	jz	.Lphoton_beetle_aead128_decrypt_with_else8
 	; photon_beetle_aead128.ae:71: whole = a % rate == 0
@@ -711,7 +702,7 @@ photon_beetle_aead128_decrypt_with:
 	xor	#1, r11
 	; photon_beetle_aead128.ae:72: return if m > 0 then (if whole then 1 else 2 as u8) else (if whole then 3 else 4 as u8)
 	mov	#0, r15
-	cmp	44(sp), r15
+	cmp	120(sp), r15
 	subc	#0, r15
 	clr	r14
 	adc	r14
@@ -732,7 +723,7 @@ photon_beetle_aead128_decrypt_with:
 	xor	r15, r11
 	; photon_beetle_aead128.ae:144: hash(s, ad, c0_of(a, m))
 	mov	sp, r12
-	add	#60, r12
+	add	#52, r12
 	mov	r10, r14
 	mov	r11, r15
 	call	#photon_beetle_aead128_hash
@@ -741,7 +732,7 @@ photon_beetle_aead128_decrypt_with:
 .Lphoton_beetle_aead128_decrypt_with_endif9:
 	; photon_beetle_aead128.ae:146: if m > 0 {
 	mov	#0, r15
-	cmp	44(sp), r15
+	cmp	120(sp), r15
 	subc	#0, r15
 	clr	r15
 	adc	r15
@@ -751,7 +742,7 @@ photon_beetle_aead128_decrypt_with:
 	br	#.Lphoton_beetle_aead128_decrypt_with_else10
 .Lphoton_beetle_aead128_decrypt_with_near38:
 	; photon_beetle_aead128.ae:147: for i in 0..(m + rate - 1) / rate {
-	mov	44(sp), r15
+	mov	120(sp), r15
 	mov	#0, r13
 	add	#16, r15
 	addc	#0, r13
@@ -777,19 +768,19 @@ photon_beetle_aead128_decrypt_with:
 	rrc	r14
 	and	#61440, r14
 	bis	r14, r15
-	mov	r15, 48(sp)
+	mov	r15, 46(sp)
 	mov	r13, r15
 	rrum.w	#4, r15
-	mov	r15, 46(sp)
-	mov	#0, 40(sp)
+	mov	r15, 44(sp)
+	mov	#0, 42(sp)
 	mov	#0, 38(sp)
-	cmp	48(sp), 40(sp)
+	cmp	46(sp), 42(sp)
 	mov	38(sp), r15
-	subc	46(sp), r15
+	subc	44(sp), r15
 	jc	.Lphoton_beetle_aead128_decrypt_with_done13
 .Lphoton_beetle_aead128_decrypt_with_loop12:
 	; photon_beetle_aead128.ae:148: off = rate * i
-	mov	40(sp), r14
+	mov	42(sp), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -806,7 +797,7 @@ photon_beetle_aead128_decrypt_with:
 	and	#15, r14
 	bis	r14, r15
 	; photon_beetle_aead128.ae:149: rest = m - off
-	mov	44(sp), r10
+	mov	120(sp), r10
 	mov	#0, r13
 	sub	16(sp), r10
 	subc	r15, r13
@@ -823,73 +814,74 @@ photon_beetle_aead128_decrypt_with:
 	and	r14, r10
 	xor	#16, r10
 	and	r14, r13
-	mov	r13, 36(sp)
+	mov	r13, 34(sp)
 	; photon_beetle_aead128.ae:151: P.permute(s)
 	mov	sp, r12
-	add	#60, r12
+	add	#52, r12
 	call	#photon_beetle_aead128_P_permute
 	; photon_beetle_aead128.ae:51: return cat(x[63:0] >>> 1, x[127:64])
-	mov	62(sp), r8
-	mov	64(sp), r9
-	mov	66(sp), r11
-	mov	60(sp), r5
-	bit	#1, r8
-	rrc	r5
+	mov	54(sp), r9
+	mov	56(sp), r11
+	mov	58(sp), r12
+	mov	52(sp), r8
+	bit	#1, r9
+	rrc	r8
+	rrc	r12
 	rrc	r11
 	rrc	r9
-	rrc	r8
 	; photon_beetle_aead128.ae:153: p = first_bytes(shuffle(x) ^ load_le(ct, off, rate, count), count)
-	mov	16(sp), r14
-	add	52(sp), r14
+	mov	16(sp), r6
+	add	118(sp), r6
 	cmp	#16, r10
 	jnc	.Lphoton_beetle_aead128_decrypt_with_bytes14
-	bit	#1, r14
+	bit	#1, r6
 	jnz	.Lphoton_beetle_aead128_decrypt_with_bytes14
 .Lphoton_beetle_aead128_decrypt_with_words15:
-	mov	@r14, r6
-	mov	2(r14), r7
-	mov	4(r14), r15
-	mov	6(r14), r4
-	mov	8(r14), r12
-	mov	10(r14), r13
-	mov	12(r14), 34(sp)
-	mov	14(r14), r14
+	mov	@r6+, r4
+	mov	@r6+, r7
+	mov	@r6+, r15
+	mov	@r6+, r5
+	mov	@r6+, r13
+	mov	@r6+, r14
+	mov	@r6+, 40(sp)
+	mov	@r6+, 36(sp)
 	jmp	.Lphoton_beetle_aead128_decrypt_with_join16
 .Lphoton_beetle_aead128_decrypt_with_bytes14:
-	mov	sp, r6
-	add	#92, r6
-	mov	r6, r7
-	mov	#16, r12
+	mov	sp, r5
+	add	#84, r5
+	mov	r5, r7
+	mov	#16, r13
 	mov	r10, r15
 .Lphoton_beetle_aead128_decrypt_with_cpy17:
-	clr	r13
+	clr	r14
 	tst	r15
 	jz	.Lphoton_beetle_aead128_decrypt_with_pad18
-	mov.b	@r14, r13
-	inc	r14
+	mov.b	@r6, r14
+	inc	r6
 	dec	r15
 .Lphoton_beetle_aead128_decrypt_with_pad18:
-	mov.b	r13, 0(r7)
+	mov.b	r14, 0(r7)
 	inc	r7
-	dec	r12
+	dec	r13
 	jnz	.Lphoton_beetle_aead128_decrypt_with_cpy17
-	mov	r6, r14
+	mov	r5, r6
 	jmp	.Lphoton_beetle_aead128_decrypt_with_words15
 .Lphoton_beetle_aead128_decrypt_with_join16:
-	xor	68(sp), r6
-	xor	70(sp), r7
-	xor	72(sp), r15
+	mov	r4, r6
+	xor	60(sp), r6
+	xor	62(sp), r7
+	xor	64(sp), r15
 	mov	r15, 12(sp)
-	xor	74(sp), r4
-	mov	r4, 14(sp)
-	xor	r12, r5
-	mov	r5, 18(sp)
+	xor	66(sp), r5
+	mov	r5, 14(sp)
 	xor	r13, r8
-	mov	r8, 20(sp)
-	xor	34(sp), r9
-	mov	r9, 22(sp)
-	xor	r14, r11
-	mov	r11, 24(sp)
+	mov	r8, 18(sp)
+	xor	r14, r9
+	mov	r9, 20(sp)
+	xor	40(sp), r11
+	mov	r11, 22(sp)
+	xor	36(sp), r12
+	mov	r12, 24(sp)
 	; photon_beetle_aead128.ae:39: return x & ~(~(0 as u128) << (8 * n))
 	mov	r10, r14
 	rla	r14
@@ -901,7 +893,7 @@ photon_beetle_aead128_decrypt_with:
 	mov	r14, r15
 	and	#65528, r15
 	mov	r15, 32(sp)
-	mov	36(sp), r15
+	mov	34(sp), r15
 	rlam.w	#3, r15
 	and	#7, r14
 	bis	r14, r15
@@ -973,7 +965,7 @@ photon_beetle_aead128_decrypt_with:
 	bic	r15, r14
 	; photon_beetle_aead128.ae:154: store_le(msg, off, p, count)
 	mov	16(sp), r4
-	add	50(sp), r4
+	add	126(sp), r4
 	cmp	#16, r10
 	jnc	.Lphoton_beetle_aead128_decrypt_with_bytes24
 	bit	#1, r4
@@ -988,16 +980,16 @@ photon_beetle_aead128_decrypt_with:
 	mov	r14, 14(r4)
 	jmp	.Lphoton_beetle_aead128_decrypt_with_stored25
 .Lphoton_beetle_aead128_decrypt_with_bytes24:
-	mov	r6, 92(sp)
-	mov	r7, 94(sp)
-	mov	r8, 96(sp)
-	mov	r9, 98(sp)
-	mov	r11, 100(sp)
-	mov	r12, 102(sp)
-	mov	r13, 104(sp)
-	mov	r14, 106(sp)
+	mov	r6, 84(sp)
+	mov	r7, 86(sp)
+	mov	r8, 88(sp)
+	mov	r9, 90(sp)
+	mov	r11, 92(sp)
+	mov	r12, 94(sp)
+	mov	r13, 96(sp)
+	mov	r14, 98(sp)
 	mov	sp, r5
-	add	#92, r5
+	add	#84, r5
 	mov	r10, r15
 	cmp	#16, r15
 	jnc	.Lphoton_beetle_aead128_decrypt_with_cnt26
@@ -1014,7 +1006,7 @@ photon_beetle_aead128_decrypt_with:
 .Lphoton_beetle_aead128_decrypt_with_stored25:
 	; photon_beetle_aead128.ae:34: return if n < rate then x | ((1 as u128) << (8 * n)) else x
 	cmp	#16, r10
-	mov	36(sp), r15
+	mov	34(sp), r15
 	subc	#0, r15
 	clr	r15
 	adc	r15
@@ -1116,38 +1108,38 @@ photon_beetle_aead128_decrypt_with:
 	and	r15, r5
 	xor	r5, r14
 	; photon_beetle_aead128.ae:155: set_rate_part(s, x ^ ozs(p, count))
-	xor	60(sp), r6
-	xor	62(sp), r7
+	xor	52(sp), r6
+	xor	54(sp), r7
 	; photon_beetle_aead128.ae:25: s[0] = x[31:0]
-	mov	r6, 60(sp)
-	mov	r7, 62(sp)
+	mov	r6, 52(sp)
+	mov	r7, 54(sp)
 	; photon_beetle_aead128.ae:155: set_rate_part(s, x ^ ozs(p, count))
-	xor	64(sp), r8
-	xor	66(sp), r9
+	xor	56(sp), r8
+	xor	58(sp), r9
 	; photon_beetle_aead128.ae:26: s[1] = x[63:32]
-	mov	r8, 64(sp)
-	mov	r9, 66(sp)
+	mov	r8, 56(sp)
+	mov	r9, 58(sp)
 	; photon_beetle_aead128.ae:155: set_rate_part(s, x ^ ozs(p, count))
-	xor	68(sp), r11
-	xor	70(sp), r12
+	xor	60(sp), r11
+	xor	62(sp), r12
 	; photon_beetle_aead128.ae:27: s[2] = x[95:64]
-	mov	r11, 68(sp)
-	mov	r12, 70(sp)
+	mov	r11, 60(sp)
+	mov	r12, 62(sp)
 	; photon_beetle_aead128.ae:155: set_rate_part(s, x ^ ozs(p, count))
-	xor	72(sp), r13
-	xor	74(sp), r14
+	xor	64(sp), r13
+	xor	66(sp), r14
 	; photon_beetle_aead128.ae:28: s[3] = x[127:96]
-	mov	r13, 72(sp)
-	mov	r14, 74(sp)
-	add	#1, 40(sp)
+	mov	r13, 64(sp)
+	mov	r14, 66(sp)
+	add	#1, 42(sp)
 	addc	#0, 38(sp)
-	cmp	48(sp), 40(sp)
+	cmp	46(sp), 42(sp)
 	mov	38(sp), r15
-	subc	46(sp), r15
+	subc	44(sp), r15
 	jnc	.Lphoton_beetle_aead128_decrypt_with_loop12
 .Lphoton_beetle_aead128_decrypt_with_done13:
 	; photon_beetle_aead128.ae:76: whole = m % rate == 0
-	mov	44(sp), r15
+	mov	120(sp), r15
 	and	#15, r15
 	sub	#1, r15
 	clr	r13
@@ -1163,7 +1155,7 @@ photon_beetle_aead128_decrypt_with:
 	inc	r13
 	and	#3, r13
 	xor	#6, r13
-	mov	54(sp), r15
+	mov	50(sp), r15
 	inv	r15
 	inc	r15
 	xor	r13, r14
@@ -1173,28 +1165,28 @@ photon_beetle_aead128_decrypt_with:
 	swpb	r13
 	rlam.w	#4, r13
 	rlam.w	#1, r13
-	xor	90(sp), r13
-	mov	r13, 90(sp)
+	xor	82(sp), r13
+	mov	r13, 82(sp)
 	jmp	.Lphoton_beetle_aead128_decrypt_with_endif11
 .Lphoton_beetle_aead128_decrypt_with_else10:
 .Lphoton_beetle_aead128_decrypt_with_endif11:
 	; photon_beetle_aead128.ae:159: return (load_le(tag, 0, 16) ^ tag_of(s)) == 0
-	mov	56(sp), r11
+	mov	122(sp), r11
 	bit	#1, r11
 	jnz	.Lphoton_beetle_aead128_decrypt_with_bytes33
 .Lphoton_beetle_aead128_decrypt_with_words34:
-	mov	@r11, 42(sp)
-	mov	2(r11), r4
-	mov	4(r11), r5
-	mov	6(r11), r6
-	mov	8(r11), r7
-	mov	10(r11), r8
-	mov	12(r11), r9
-	mov	14(r11), r10
+	mov	@r11+, 48(sp)
+	mov	@r11+, r4
+	mov	@r11+, r5
+	mov	@r11+, r6
+	mov	@r11+, r7
+	mov	@r11+, r8
+	mov	@r11+, r9
+	mov	@r11+, r10
 	jmp	.Lphoton_beetle_aead128_decrypt_with_join35
 .Lphoton_beetle_aead128_decrypt_with_bytes33:
 	mov	sp, r12
-	add	#92, r12
+	add	#84, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lphoton_beetle_aead128_decrypt_with_cpy36:
@@ -1209,18 +1201,18 @@ photon_beetle_aead128_decrypt_with:
 .Lphoton_beetle_aead128_decrypt_with_join35:
 	; photon_beetle_aead128.ae:82: P.permute(s)
 	mov	sp, r12
-	add	#60, r12
+	add	#52, r12
 	call	#photon_beetle_aead128_P_permute
 	; photon_beetle_aead128.ae:159: return (load_le(tag, 0, 16) ^ tag_of(s)) == 0
-	mov	42(sp), r11
-	xor	60(sp), r11
-	xor	62(sp), r4
-	xor	64(sp), r5
-	xor	66(sp), r6
-	xor	68(sp), r7
-	xor	70(sp), r8
-	xor	72(sp), r9
-	xor	74(sp), r10
+	mov	48(sp), r11
+	xor	52(sp), r11
+	xor	54(sp), r4
+	xor	56(sp), r5
+	xor	58(sp), r6
+	xor	60(sp), r7
+	xor	62(sp), r8
+	xor	64(sp), r9
+	xor	66(sp), r10
 	bis	r4, r11
 	bis	r5, r11
 	bis	r6, r11
@@ -1232,9 +1224,9 @@ photon_beetle_aead128_decrypt_with:
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	58(sp), r15
+	mov	130(sp), r15
 	mov	r14, 0(r15)
-	add	#108, sp
+	add	#100, sp
 	popm.w	#7, r10
 	ret
 	.size photon_beetle_aead128_decrypt_with, .-photon_beetle_aead128_decrypt_with
@@ -2465,7 +2457,7 @@ photon_beetle_aead128_P_permute:
 
 ; --- photon_beetle_aead128_hash: photon_beetle_aead128.hash
 ;     frame 46 bytes (15 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 658 bytes of code
+;     estimated 642 bytes of code
 	.section .text.photon_beetle_aead128_hash,"ax",@progbits
 	.local photon_beetle_aead128_hash
 	.type photon_beetle_aead128_hash, @function
@@ -2508,15 +2500,15 @@ photon_beetle_aead128_hash:
 	mov	r13, r15
 	rrum.w	#4, r15
 	mov	r15, 20(sp)
-	mov	#0, 18(sp)
-	mov	#0, 16(sp)
-	cmp	22(sp), 18(sp)
-	mov	16(sp), r15
+	mov	#0, 6(sp)
+	mov	#0, 0(sp)
+	cmp	22(sp), 6(sp)
+	mov	@sp, r15
 	subc	20(sp), r15
 	jc	.Lphoton_beetle_aead128_hash_done2
 .Lphoton_beetle_aead128_hash_loop1:
 	; photon_beetle_aead128.ae:59: off = rate * i
-	mov	18(sp), r14
+	mov	6(sp), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -2527,7 +2519,7 @@ photon_beetle_aead128_hash:
 	adc	r14
 	mov	r14, r8
 	and	#65520, r8
-	mov	16(sp), r15
+	mov	@sp, r15
 	rlam.w	#4, r15
 	and	#15, r14
 	bis	r14, r15
@@ -2559,14 +2551,14 @@ photon_beetle_aead128_hash:
 	bit	#1, r8
 	jnz	.Lphoton_beetle_aead128_hash_bytes3
 .Lphoton_beetle_aead128_hash_words4:
-	mov	@r8, 2(sp)
-	mov	2(r8), 4(sp)
-	mov	4(r8), 6(sp)
-	mov	6(r8), 8(sp)
-	mov	8(r8), 10(sp)
-	mov	10(r8), 12(sp)
-	mov	12(r8), 14(sp)
-	mov	14(r8), 0(sp)
+	mov	@r8+, 2(sp)
+	mov	@r8+, 4(sp)
+	mov	@r8+, 8(sp)
+	mov	@r8+, 10(sp)
+	mov	@r8+, 12(sp)
+	mov	@r8+, 14(sp)
+	mov	@r8+, 16(sp)
+	mov	@r8+, 18(sp)
 	jmp	.Lphoton_beetle_aead128_hash_join5
 .Lphoton_beetle_aead128_hash_bytes3:
 	mov	sp, r11
@@ -2660,12 +2652,12 @@ photon_beetle_aead128_hash:
 	mov	2(sp), r4
 	bis	r4, r14
 	bis	4(sp), r6
-	bis	6(sp), r7
-	bis	8(sp), r8
-	bis	10(sp), r9
-	bis	12(sp), r11
-	bis	14(sp), r12
-	bis	@sp, r5
+	bis	8(sp), r7
+	bis	10(sp), r8
+	bis	12(sp), r9
+	bis	14(sp), r11
+	bis	16(sp), r12
+	bis	18(sp), r5
 	inv	r13
 	inc	r13
 	xor	r4, r14
@@ -2675,27 +2667,27 @@ photon_beetle_aead128_hash:
 	xor	r15, r6
 	and	r13, r6
 	xor	r6, r15
-	mov	6(sp), r14
+	mov	8(sp), r14
 	xor	r14, r7
 	and	r13, r7
 	xor	r7, r14
-	mov	8(sp), r6
+	mov	10(sp), r6
 	xor	r6, r8
 	and	r13, r8
 	xor	r8, r6
-	mov	10(sp), r7
+	mov	12(sp), r7
 	xor	r7, r9
 	and	r13, r9
 	xor	r9, r7
-	mov	12(sp), r8
+	mov	14(sp), r8
 	xor	r8, r11
 	and	r13, r11
 	xor	r11, r8
-	mov	14(sp), r9
+	mov	16(sp), r9
 	xor	r9, r12
 	and	r13, r12
 	xor	r12, r9
-	mov	@sp, r12
+	mov	18(sp), r12
 	xor	r12, r5
 	and	r13, r5
 	xor	r5, r12
@@ -2723,10 +2715,10 @@ photon_beetle_aead128_hash:
 	; photon_beetle_aead128.ae:28: s[3] = x[127:96]
 	mov	r9, 12(r10)
 	mov	r12, 14(r10)
-	add	#1, 18(sp)
-	addc	#0, 16(sp)
-	cmp	22(sp), 18(sp)
-	mov	16(sp), r15
+	add	#1, 6(sp)
+	addc	#0, 0(sp)
+	cmp	22(sp), 6(sp)
+	mov	@sp, r15
 	subc	20(sp), r15
 	jnc	.Lphoton_beetle_aead128_hash_loop1
 .Lphoton_beetle_aead128_hash_done2:

@@ -6,7 +6,7 @@
 
 ; --- romulus_n_key_setup: romulus_n.key_setup
 ;     frame 26 bytes (5 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 480 bytes of code
+;     estimated 466 bytes of code
 	.section .text.romulus_n_key_setup,"ax",@progbits
 	.global romulus_n_key_setup
 	.type romulus_n_key_setup, @function
@@ -18,14 +18,14 @@ romulus_n_key_setup:
 	bit	#1, r12
 	jnz	.Lromulus_n_key_setup_bytes1
 .Lromulus_n_key_setup_words2:
-	mov	@r12, r13
-	mov	2(r12), r11
-	mov	4(r12), r10
-	mov	6(r12), r9
-	mov	8(r12), r8
-	mov	10(r12), r7
-	mov	12(r12), r6
-	mov	14(r12), r15
+	mov	@r12+, r13
+	mov	@r12+, r11
+	mov	@r12+, r10
+	mov	@r12+, r9
+	mov	@r12+, r8
+	mov	@r12+, r7
+	mov	@r12+, r6
+	mov	@r12+, r15
 	jmp	.Lromulus_n_key_setup_join3
 .Lromulus_n_key_setup_bytes1:
 	mov	sp, r10
@@ -234,39 +234,35 @@ romulus_n_key_setup:
 
 
 ; --- romulus_n_encrypt_with: romulus_n.encrypt_with
-;     frame 482 bytes (36 spill slots, locals 408), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1972 bytes of code
+;     frame 474 bytes (32 spill slots, locals 408), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1924 bytes of code
 	.section .text.romulus_n_encrypt_with,"ax",@progbits
 	.global romulus_n_encrypt_with
 	.type romulus_n_encrypt_with, @function
 	.balign 2
 romulus_n_encrypt_with:
 	pushm.w	#7, r10
-	sub	#482, sp
+	sub	#474, sp
 	mov	r13, r11
 	mov	r12, r8
 	mov	r15, r9
-	mov	498(sp), r10
-	mov	500(sp), 70(sp)
-	mov	502(sp), 66(sp)
-	mov	504(sp), 68(sp)
-	mov	508(sp), 72(sp)
+	mov	490(sp), r10
 	; romulus_n.ae:109: E.tk23_rows(load_be(nonce, 0, 16), r3, r23)
 	bit	#1, r11
 	jnz	.Lromulus_n_encrypt_with_bytes1
 .Lromulus_n_encrypt_with_words2:
-	mov	@r11, r4
-	mov	2(r11), r5
-	mov	4(r11), r6
-	mov	6(r11), r7
-	mov	8(r11), r12
-	mov	10(r11), r13
-	mov	12(r11), r14
-	mov	14(r11), r15
+	mov	@r11+, r4
+	mov	@r11+, r5
+	mov	@r11+, r6
+	mov	@r11+, r7
+	mov	@r11+, r12
+	mov	@r11+, r13
+	mov	@r11+, r14
+	mov	@r11+, r15
 	jmp	.Lromulus_n_encrypt_with_join3
 .Lromulus_n_encrypt_with_bytes1:
 	mov	sp, r12
-	add	#394, r12
+	add	#386, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lromulus_n_encrypt_with_cpy4:
@@ -280,39 +276,39 @@ romulus_n_encrypt_with:
 	jmp	.Lromulus_n_encrypt_with_words2
 .Lromulus_n_encrypt_with_join3:
 	swpb	r15
-	mov	r15, 410(sp)
+	mov	r15, 402(sp)
 	swpb	r14
-	mov	r14, 412(sp)
+	mov	r14, 404(sp)
 	swpb	r13
-	mov	r13, 414(sp)
+	mov	r13, 406(sp)
 	swpb	r12
-	mov	r12, 416(sp)
+	mov	r12, 408(sp)
 	swpb	r7
-	mov	r7, 418(sp)
+	mov	r7, 410(sp)
 	swpb	r6
-	mov	r6, 420(sp)
+	mov	r6, 412(sp)
 	swpb	r5
-	mov	r5, 422(sp)
+	mov	r5, 414(sp)
 	swpb	r4
-	mov	r4, 424(sp)
+	mov	r4, 416(sp)
 	mov	sp, r12
-	add	#410, r12
+	add	#402, r12
 	mov	sp, r14
-	add	#74, r14
+	add	#66, r14
 	mov	r8, r13
 	call	#romulus_n_E_tk23_rows
 	; romulus_n.ae:110: s = absorb_ad(r3, r23, ad)
 	mov	sp, r13
-	add	#74, r13
+	add	#66, r13
 	mov	sp, r15
-	add	#434, r15
+	add	#426, r15
 	mov	r15, 0(sp)
 	mov	r8, r12
 	mov	r9, r14
 	mov	r10, r15
 	call	#romulus_n_absorb_ad
 	; romulus_n.ae:113: if m == 0 {
-	mov	66(sp), r15
+	mov	494(sp), r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
@@ -320,18 +316,18 @@ romulus_n_encrypt_with:
 	tst	r15
 	jz	.Lromulus_n_encrypt_with_else6
 	; romulus_n.ae:115: s = tbc_n(cnt, 0x15, r23, s)
-	mov	#2, 410(sp)
-	mov	#0, 412(sp)
-	mov	#0, 414(sp)
-	mov	#0, 416(sp)
+	mov	#2, 402(sp)
+	mov	#0, 404(sp)
+	mov	#0, 406(sp)
+	mov	#0, 408(sp)
 	mov	sp, r12
-	add	#410, r12
+	add	#402, r12
 	mov	sp, r14
-	add	#74, r14
+	add	#66, r14
 	mov	sp, r11
-	add	#434, r11
+	add	#426, r11
 	mov	sp, r15
-	add	#450, r15
+	add	#442, r15
 	mov	r15, 0(sp)
 	mov	#21, r13
 	mov	r11, r15
@@ -340,31 +336,31 @@ romulus_n_encrypt_with:
 	mov	#0, 58(sp)
 	mov	#0, 56(sp)
 	mov	#0, 54(sp)
-	mov	450(sp), r6
-	mov	452(sp), r7
-	mov	454(sp), r8
-	mov	456(sp), r9
-	mov	458(sp), r10
-	mov	460(sp), r11
-	mov	462(sp), r12
-	mov	464(sp), r13
+	mov	442(sp), r6
+	mov	444(sp), r7
+	mov	446(sp), r8
+	mov	448(sp), r9
+	mov	450(sp), r10
+	mov	452(sp), r11
+	mov	454(sp), r12
+	mov	456(sp), r13
 	jmp	.Lromulus_n_encrypt_with_endif7
 .Lromulus_n_encrypt_with_else6:
 	mov	#1, r5
 	mov	#0, 58(sp)
 	mov	#0, 56(sp)
 	mov	#0, 54(sp)
-	mov	434(sp), r6
-	mov	436(sp), r7
-	mov	438(sp), r8
-	mov	440(sp), r9
-	mov	442(sp), r10
-	mov	444(sp), r11
-	mov	446(sp), r12
-	mov	448(sp), r13
+	mov	426(sp), r6
+	mov	428(sp), r7
+	mov	430(sp), r8
+	mov	432(sp), r9
+	mov	434(sp), r10
+	mov	436(sp), r11
+	mov	438(sp), r12
+	mov	440(sp), r13
 .Lromulus_n_encrypt_with_endif7:
 	; romulus_n.ae:117: for i in 0..(m + 15) / 16 {
-	mov	66(sp), r15
+	mov	494(sp), r15
 	mov	#0, r4
 	add	#15, r15
 	addc	#0, r4
@@ -394,14 +390,14 @@ romulus_n_encrypt_with:
 	mov	r15, 62(sp)
 	mov	#0, 52(sp)
 	mov	#0, 50(sp)
-	mov	r6, 18(sp)
-	mov	r7, 14(sp)
-	mov	r8, 10(sp)
-	mov	r9, 34(sp)
-	mov	r10, 36(sp)
-	mov	r11, 38(sp)
-	mov	r12, 40(sp)
-	mov	r13, 46(sp)
+	mov	r6, 22(sp)
+	mov	r7, 18(sp)
+	mov	r8, 14(sp)
+	mov	r9, 28(sp)
+	mov	r10, 30(sp)
+	mov	r11, 32(sp)
+	mov	r12, 34(sp)
+	mov	r13, 38(sp)
 	mov	r5, 60(sp)
 	cmp	64(sp), 52(sp)
 	mov	50(sp), r15
@@ -427,7 +423,7 @@ romulus_n_encrypt_with:
 	and	#15, r14
 	bis	r14, r15
 	; romulus_n.ae:119: rest = m - off
-	mov	66(sp), r14
+	mov	494(sp), r14
 	mov	#0, r13
 	sub	r4, r14
 	subc	r15, r13
@@ -435,58 +431,81 @@ romulus_n_encrypt_with:
 	cmp	#16, r14
 	mov	r13, r15
 	subc	#0, r15
-	clr	r10
-	adc	r10
-	xor	#1, r10
-	inv	r10
-	inc	r10
-	mov	r14, r8
-	mov	r14, 24(sp)
-	xor	#16, r8
-	and	r10, r8
-	xor	#16, r8
-	and	r13, r10
-	mov	r13, 26(sp)
+	clr	r9
+	adc	r9
+	xor	#1, r9
+	inv	r9
+	inc	r9
+	mov	r14, r7
+	mov	r14, 10(sp)
+	xor	#16, r7
+	and	r9, r7
+	xor	#16, r7
+	and	r13, r9
+	mov	r13, 20(sp)
 	; romulus_n.ae:121: mp = pad(load_be(msg, off, 16, count), count)
-	mov	r4, r11
-	add	70(sp), r11
-	cmp	#16, r8
+	mov	r4, r10
+	add	492(sp), r10
+	cmp	#16, r7
 	jnc	.Lromulus_n_encrypt_with_bytes10
-	bit	#1, r11
+	bit	#1, r10
 	jnz	.Lromulus_n_encrypt_with_bytes10
 .Lromulus_n_encrypt_with_words11:
-	mov	@r11, 48(sp)
-	mov	2(r11), 42(sp)
-	mov	4(r11), 32(sp)
-	mov	6(r11), r9
-	mov	8(r11), r7
-	mov	10(r11), r6
-	mov	12(r11), r14
-	mov	14(r11), r15
+	mov	@r10+, 48(sp)
+	mov	@r10+, 46(sp)
+	mov	@r10+, 44(sp)
+	mov	@r10+, 42(sp)
+	mov	@r10+, 40(sp)
+	mov	@r10+, r8
+	mov	@r10+, r6
+	mov	@r10+, r15
 	jmp	.Lromulus_n_encrypt_with_join12
 .Lromulus_n_encrypt_with_bytes10:
-	mov	sp, r9
-	add	#394, r9
-	mov	r9, r12
+	mov	sp, r11
+	add	#386, r11
+	mov	r11, r12
 	mov	#16, r13
-	mov	r8, r15
+	mov	r7, r15
 .Lromulus_n_encrypt_with_cpy13:
 	clr	r14
 	tst	r15
 	jz	.Lromulus_n_encrypt_with_pad14
-	mov.b	@r11, r14
-	inc	r11
+	mov.b	@r10, r14
+	inc	r10
 	dec	r15
 .Lromulus_n_encrypt_with_pad14:
 	mov.b	r14, 0(r12)
 	inc	r12
 	dec	r13
 	jnz	.Lromulus_n_encrypt_with_cpy13
-	mov	r9, r11
+	mov	r11, r10
 	jmp	.Lromulus_n_encrypt_with_words11
 .Lromulus_n_encrypt_with_join12:
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	46(sp), r11
+	mov	38(sp), r12
+	mov	r12, r14
+	rrum.w	#1, r14
+	and	#32639, r14
+	mov	r12, r13
+	swpb	r13
+	bit	#1, r13
+	rrc	r13
+	xor	r12, r13
+	and	#32896, r13
+	xor	r13, r14
+	mov	r14, 36(sp)
+	mov	34(sp), r12
+	mov	r12, r14
+	rrum.w	#1, r14
+	and	#32639, r14
+	mov	r12, r13
+	swpb	r13
+	bit	#1, r13
+	rrc	r13
+	xor	r12, r13
+	and	#32896, r13
+	xor	r13, r14
+	mov	32(sp), r11
 	mov	r11, r13
 	rrum.w	#1, r13
 	and	#32639, r13
@@ -497,256 +516,235 @@ romulus_n_encrypt_with:
 	xor	r11, r12
 	and	#32896, r12
 	xor	r12, r13
-	mov	r13, 44(sp)
-	mov	40(sp), r11
-	mov	r11, r13
-	rrum.w	#1, r13
-	and	#32639, r13
-	mov	r11, r12
-	swpb	r12
-	bit	#1, r12
-	rrc	r12
-	xor	r11, r12
-	and	#32896, r12
-	xor	r12, r13
-	mov	r13, 30(sp)
-	mov	38(sp), r11
-	mov	r11, r13
-	rrum.w	#1, r13
-	and	#32639, r13
-	mov	r11, r12
-	swpb	r12
-	bit	#1, r12
-	rrc	r12
-	xor	r11, r12
-	and	#32896, r12
-	xor	r12, r13
-	mov	r13, 28(sp)
-	mov	36(sp), r11
-	mov	r11, r13
-	rrum.w	#1, r13
-	and	#32639, r13
-	mov	r11, r12
-	swpb	r12
-	bit	#1, r12
-	rrc	r12
-	xor	r11, r12
-	and	#32896, r12
-	xor	r12, r13
-	mov	34(sp), r5
-	mov	r5, r12
+	mov	30(sp), r10
+	mov	r10, r12
 	rrum.w	#1, r12
 	and	#32639, r12
-	mov	r5, r11
+	mov	r10, r11
 	swpb	r11
 	bit	#1, r11
 	rrc	r11
-	xor	r5, r11
+	xor	r10, r11
 	and	#32896, r11
 	xor	r11, r12
-	mov	10(sp), r11
+	mov	28(sp), r5
+	mov	r5, r11
 	rrum.w	#1, r11
 	and	#32639, r11
-	mov	10(sp), r5
+	mov	r5, r10
+	swpb	r10
+	bit	#1, r10
+	rrc	r10
+	xor	r5, r10
+	and	#32896, r10
+	xor	r10, r11
+	mov	14(sp), r10
+	rrum.w	#1, r10
+	and	#32639, r10
+	mov	14(sp), r5
 	swpb	r5
 	bit	#1, r5
 	rrc	r5
-	xor	10(sp), r5
+	xor	14(sp), r5
 	and	#32896, r5
-	xor	r5, r11
+	xor	r5, r10
 	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	swpb	r14
-	mov	r14, r5
-	bis	r10, r5
-	xor	r14, r5
-	cmp	#16, r8
-	subc	#0, r10
-	clr	r10
-	adc	r10
-	xor	#1, r10
-	inv	r10
-	inc	r10
-	and	r10, r5
-	xor	r5, r14
-	mov	r14, 22(sp)
+	swpb	r6
+	mov	r6, r5
+	bis	r9, r5
+	xor	r6, r5
+	cmp	#16, r7
+	subc	#0, r9
+	clr	r9
+	adc	r9
+	xor	#1, r9
+	inv	r9
+	inc	r9
+	and	r9, r5
+	xor	r5, r6
+	mov	r6, 26(sp)
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	14(sp), r5
+	mov	18(sp), r5
 	rrum.w	#1, r5
 	and	#32639, r5
-	mov	14(sp), r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	xor	14(sp), r14
-	and	#32896, r14
-	xor	r14, r5
+	mov	18(sp), r6
+	swpb	r6
+	bit	#1, r6
+	rrc	r6
+	xor	18(sp), r6
+	and	#32896, r6
+	xor	r6, r5
 	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
 	swpb	r15
-	mov	r15, r14
-	bis	r8, r14
-	xor	r15, r14
-	and	r10, r14
-	xor	r14, r15
-	mov	r15, 16(sp)
+	mov	r15, r6
+	bis	r7, r6
+	xor	r15, r6
+	and	r9, r6
+	xor	r6, r15
+	mov	r15, 12(sp)
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	18(sp), r15
+	mov	22(sp), r15
 	rrum.w	#1, r15
 	and	#32639, r15
-	mov	18(sp), r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	xor	18(sp), r14
-	and	#32896, r14
-	xor	r14, r15
-	; romulus_n.ae:122: store_be(ct, off, g(s) ^ mp, count)
-	mov	r4, r14
-	add	68(sp), r14
-	xor	16(sp), r15
-	mov	r15, 20(sp)
-	xor	22(sp), r5
-	mov	r5, 12(sp)
-	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	mov	r6, r15
-	swpb	r15
-	xor	r6, r6
+	mov	22(sp), r6
 	swpb	r6
-	and	r10, r6
+	bit	#1, r6
+	rrc	r6
+	xor	22(sp), r6
+	and	#32896, r6
 	xor	r6, r15
 	; romulus_n.ae:122: store_be(ct, off, g(s) ^ mp, count)
-	xor	r15, r11
-	mov	r15, 8(sp)
+	mov	r4, r6
+	add	496(sp), r6
+	xor	12(sp), r15
+	mov	r15, 24(sp)
+	xor	26(sp), r5
+	mov	r5, 16(sp)
 	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	mov	r7, r15
+	mov	r8, r15
 	swpb	r15
-	xor	r7, r7
-	swpb	r7
-	and	r10, r7
-	xor	r7, r15
+	mov	r15, r5
+	xor	r8, r8
+	swpb	r8
+	and	r9, r8
+	xor	r8, r5
 	; romulus_n.ae:122: store_be(ct, off, g(s) ^ mp, count)
-	mov	r12, r7
-	xor	r15, r7
-	mov	r15, 6(sp)
+	mov	r10, r15
+	xor	r5, r15
+	mov	r5, 8(sp)
 	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	mov	r9, r15
-	swpb	r15
-	mov	r15, r12
-	xor	r9, r9
-	swpb	r9
-	and	r10, r9
-	xor	r9, r12
+	mov	40(sp), r8
+	mov	r8, r5
+	swpb	r5
+	mov	r8, r10
+	xor	r8, r10
+	swpb	r10
+	and	r9, r10
+	xor	r10, r5
 	; romulus_n.ae:122: store_be(ct, off, g(s) ^ mp, count)
-	mov	r13, r15
-	xor	r12, r15
-	mov	r12, 4(sp)
+	mov	r11, r8
+	xor	r5, r8
+	mov	r5, 6(sp)
 	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	mov	32(sp), r9
-	mov	r9, r12
-	swpb	r12
-	mov	r9, r13
-	xor	r9, r13
+	mov	42(sp), r5
+	mov	r5, r10
+	swpb	r10
+	mov	r5, r11
+	xor	r5, r11
+	swpb	r11
+	and	r9, r11
+	xor	r11, r10
+	; romulus_n.ae:122: store_be(ct, off, g(s) ^ mp, count)
+	xor	r10, r12
+	mov	r10, 4(sp)
+	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
+	mov	44(sp), r5
+	mov	r5, r10
+	swpb	r10
+	mov	r5, r11
+	xor	r5, r11
+	swpb	r11
+	and	r9, r11
+	xor	r11, r10
+	; romulus_n.ae:122: store_be(ct, off, g(s) ^ mp, count)
+	mov	r13, r11
+	xor	r10, r11
+	mov	r10, 2(sp)
+	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
+	mov	46(sp), r5
+	mov	r5, r13
 	swpb	r13
-	and	r10, r13
-	xor	r13, r12
+	mov	r5, r10
+	xor	r5, r10
+	swpb	r10
+	and	r9, r10
+	xor	r10, r13
 	; romulus_n.ae:122: store_be(ct, off, g(s) ^ mp, count)
-	mov	28(sp), r9
-	xor	r12, r9
-	mov	r12, 2(sp)
-	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	mov	42(sp), r6
-	mov	r6, r12
-	swpb	r12
-	mov	r6, r13
-	xor	r6, r13
-	swpb	r13
-	and	r10, r13
-	xor	r13, r12
-	; romulus_n.ae:122: store_be(ct, off, g(s) ^ mp, count)
-	mov	30(sp), r6
-	xor	r12, r6
+	mov	r14, r10
+	xor	r13, r10
 	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
 	mov	48(sp), r4
 	mov	r4, r5
 	xor	r4, r5
 	swpb	r5
-	and	r10, r5
-	mov	r4, r13
-	swpb	r13
-	xor	r5, r13
+	and	r9, r5
+	mov	r4, r14
+	swpb	r14
+	xor	r5, r14
 	; romulus_n.ae:122: store_be(ct, off, g(s) ^ mp, count)
-	mov	44(sp), r5
-	xor	r13, r5
-	mov	r15, r10
-	mov	r11, r4
-	mov	12(sp), r11
-	mov	20(sp), r15
-	cmp	#16, r8
+	mov	36(sp), r9
+	xor	r14, r9
+	mov	r12, r5
+	mov	r15, r4
+	mov	16(sp), r12
+	mov	24(sp), r15
+	cmp	#16, r7
 	jnc	.Lromulus_n_encrypt_with_bytes15
-	bit	#1, r14
+	bit	#1, r6
 	jnz	.Lromulus_n_encrypt_with_bytes15
-	swpb	r5
-	mov	r5, 0(r14)
-	swpb	r6
-	mov	r6, 2(r14)
 	swpb	r9
-	mov	r9, 4(r14)
+	mov	r9, 0(r6)
 	swpb	r10
-	mov	r10, 6(r14)
-	swpb	r7
-	mov	r7, 8(r14)
-	swpb	r4
-	mov	r4, 10(r14)
+	mov	r10, 2(r6)
 	swpb	r11
-	mov	r11, 12(r14)
+	mov	r11, 4(r6)
+	swpb	r5
+	mov	r5, 6(r6)
+	swpb	r8
+	mov	r8, 8(r6)
+	swpb	r4
+	mov	r4, 10(r6)
+	swpb	r12
+	mov	r12, 12(r6)
 	swpb	r15
-	mov	r15, 14(r14)
+	mov	r15, 14(r6)
 	jmp	.Lromulus_n_encrypt_with_stored16
 .Lromulus_n_encrypt_with_bytes15:
-	swpb	r5
-	mov	r5, 394(sp)
-	swpb	r6
-	mov	r6, 396(sp)
 	swpb	r9
-	mov	r9, 398(sp)
+	mov	r9, 386(sp)
 	swpb	r10
-	mov	r10, 400(sp)
-	swpb	r7
-	mov	r7, 402(sp)
-	swpb	r4
-	mov	r4, 404(sp)
+	mov	r10, 388(sp)
 	swpb	r11
-	mov	r11, 406(sp)
+	mov	r11, 390(sp)
+	swpb	r5
+	mov	r5, 392(sp)
+	swpb	r8
+	mov	r8, 394(sp)
+	swpb	r4
+	mov	r4, 396(sp)
+	swpb	r12
+	mov	r12, 398(sp)
 	swpb	r15
-	mov	r15, 408(sp)
+	mov	r15, 400(sp)
 	mov	sp, r15
-	add	#394, r15
-	cmp	#16, r8
+	add	#386, r15
+	cmp	#16, r7
 	jnc	.Lromulus_n_encrypt_with_cnt17
-	mov	#16, r8
+	mov	#16, r7
 .Lromulus_n_encrypt_with_cnt17:
-	tst	r8
+	tst	r7
 	jz	.Lromulus_n_encrypt_with_stored16
 .Lromulus_n_encrypt_with_cpy18:
-	mov.b	@r15, 0(r14)
+	mov.b	@r15, 0(r6)
 	inc	r15
-	inc	r14
-	dec	r8
+	inc	r6
+	dec	r7
 	jnz	.Lromulus_n_encrypt_with_cpy18
 .Lromulus_n_encrypt_with_stored16:
 	; romulus_n.ae:123: s = s ^ mp
-	xor	16(sp), 18(sp)
-	xor	22(sp), 14(sp)
-	xor	8(sp), 10(sp)
-	mov	34(sp), r4
+	xor	12(sp), 22(sp)
+	xor	26(sp), 18(sp)
+	xor	8(sp), 14(sp)
+	mov	28(sp), r4
 	xor	6(sp), r4
-	mov	36(sp), r5
+	mov	30(sp), r5
 	xor	4(sp), r5
-	mov	38(sp), r6
+	mov	32(sp), r6
 	xor	2(sp), r6
-	mov	40(sp), r11
-	xor	r12, r11
-	mov	46(sp), r15
-	xor	r13, r15
+	mov	34(sp), r11
+	xor	r13, r11
+	mov	38(sp), r15
+	xor	r14, r15
 	; romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	mov	60(sp), r10
 	mov	58(sp), r7
@@ -766,15 +764,15 @@ romulus_n_encrypt_with:
 	xor	r13, r10
 	; romulus_n.ae:125: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
 	mov	#16, r14
-	mov	24(sp), r13
+	mov	10(sp), r13
 	cmp	r13, r14
 	mov	#0, r14
-	subc	26(sp), r14
+	subc	20(sp), r14
 	clr	r12
 	adc	r12
 	xor	#1, r12
 	xor	#16, r13
-	bis	26(sp), r13
+	bis	20(sp), r13
 	sub	#1, r13
 	clr	r13
 	adc	r13
@@ -790,37 +788,37 @@ romulus_n_encrypt_with:
 	and	r12, r14
 	xor	r14, r13
 	; romulus_n.ae:126: s = tbc_n(cnt, d, r23, s)
-	mov	r10, 410(sp)
-	mov	r7, 412(sp)
-	mov	r8, 414(sp)
-	mov	r9, 416(sp)
+	mov	r10, 402(sp)
+	mov	r7, 404(sp)
+	mov	r8, 406(sp)
+	mov	r9, 408(sp)
 	mov	sp, r12
-	add	#410, r12
+	add	#402, r12
 	mov	sp, r14
-	add	#74, r14
-	mov	18(sp), 418(sp)
-	mov	14(sp), 420(sp)
-	mov	10(sp), 422(sp)
-	mov	r4, 424(sp)
-	mov	r5, 426(sp)
-	mov	r6, 428(sp)
-	mov	r11, 430(sp)
-	mov	r15, 432(sp)
+	add	#66, r14
+	mov	22(sp), 410(sp)
+	mov	18(sp), 412(sp)
+	mov	14(sp), 414(sp)
+	mov	r4, 416(sp)
+	mov	r5, 418(sp)
+	mov	r6, 420(sp)
+	mov	r11, 422(sp)
+	mov	r15, 424(sp)
 	mov	sp, r11
-	add	#418, r11
+	add	#410, r11
 	mov	sp, r15
-	add	#466, r15
+	add	#458, r15
 	mov	r15, 0(sp)
 	mov	r11, r15
 	call	#romulus_n_tbc_n
-	mov	466(sp), 18(sp)
-	mov	468(sp), 14(sp)
-	mov	470(sp), 10(sp)
-	mov	472(sp), 34(sp)
-	mov	474(sp), 36(sp)
-	mov	476(sp), 38(sp)
-	mov	478(sp), 40(sp)
-	mov	480(sp), 46(sp)
+	mov	458(sp), 22(sp)
+	mov	460(sp), 18(sp)
+	mov	462(sp), 14(sp)
+	mov	464(sp), 28(sp)
+	mov	466(sp), 30(sp)
+	mov	468(sp), 32(sp)
+	mov	470(sp), 34(sp)
+	mov	472(sp), 38(sp)
 	mov	r10, 60(sp)
 	mov	r7, 58(sp)
 	mov	r8, 56(sp)
@@ -835,7 +833,7 @@ romulus_n_encrypt_with:
 .Lromulus_n_encrypt_with_near23:
 .Lromulus_n_encrypt_with_done9:
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	18(sp), r14
+	mov	22(sp), r14
 	mov	r14, r15
 	swpb	r15
 	bit	#1, r15
@@ -846,7 +844,7 @@ romulus_n_encrypt_with:
 	and	#32639, r11
 	and	#32896, r15
 	xor	r15, r11
-	mov	14(sp), r14
+	mov	18(sp), r14
 	mov	r14, r15
 	swpb	r15
 	bit	#1, r15
@@ -857,7 +855,7 @@ romulus_n_encrypt_with:
 	and	#32639, r10
 	and	#32896, r15
 	xor	r15, r10
-	mov	10(sp), r14
+	mov	14(sp), r14
 	mov	r14, r15
 	swpb	r15
 	bit	#1, r15
@@ -868,7 +866,7 @@ romulus_n_encrypt_with:
 	and	#32639, r9
 	and	#32896, r15
 	xor	r15, r9
-	mov	34(sp), r14
+	mov	28(sp), r14
 	mov	r14, r15
 	swpb	r15
 	bit	#1, r15
@@ -879,7 +877,7 @@ romulus_n_encrypt_with:
 	and	#32639, r8
 	and	#32896, r15
 	xor	r15, r8
-	mov	36(sp), r14
+	mov	30(sp), r14
 	mov	r14, r15
 	swpb	r15
 	bit	#1, r15
@@ -890,7 +888,7 @@ romulus_n_encrypt_with:
 	and	#32639, r7
 	and	#32896, r15
 	xor	r15, r7
-	mov	38(sp), r14
+	mov	32(sp), r14
 	mov	r14, r15
 	swpb	r15
 	bit	#1, r15
@@ -901,7 +899,7 @@ romulus_n_encrypt_with:
 	and	#32639, r6
 	and	#32896, r15
 	xor	r15, r6
-	mov	40(sp), r14
+	mov	34(sp), r14
 	mov	r14, r15
 	swpb	r15
 	bit	#1, r15
@@ -912,7 +910,7 @@ romulus_n_encrypt_with:
 	and	#32639, r12
 	and	#32896, r15
 	xor	r15, r12
-	mov	46(sp), r13
+	mov	38(sp), r13
 	mov	r13, r15
 	swpb	r15
 	bit	#1, r15
@@ -924,7 +922,7 @@ romulus_n_encrypt_with:
 	and	#32896, r15
 	xor	r15, r14
 	; romulus_n.ae:128: store_be(tag, 0, g(s))
-	mov	72(sp), r13
+	mov	500(sp), r13
 	bit	#1, r13
 	jnz	.Lromulus_n_encrypt_with_bytes19
 	swpb	r14
@@ -946,23 +944,23 @@ romulus_n_encrypt_with:
 	jmp	.Lromulus_n_encrypt_with_stored20
 .Lromulus_n_encrypt_with_bytes19:
 	swpb	r14
-	mov	r14, 394(sp)
+	mov	r14, 386(sp)
 	swpb	r12
-	mov	r12, 396(sp)
+	mov	r12, 388(sp)
 	swpb	r6
-	mov	r6, 398(sp)
+	mov	r6, 390(sp)
 	swpb	r7
-	mov	r7, 400(sp)
+	mov	r7, 392(sp)
 	swpb	r8
-	mov	r8, 402(sp)
+	mov	r8, 394(sp)
 	swpb	r9
-	mov	r9, 404(sp)
+	mov	r9, 396(sp)
 	swpb	r10
-	mov	r10, 406(sp)
+	mov	r10, 398(sp)
 	swpb	r11
-	mov	r11, 408(sp)
+	mov	r11, 400(sp)
 	mov	sp, r14
-	add	#394, r14
+	add	#386, r14
 	mov	#16, r15
 .Lromulus_n_encrypt_with_cpy21:
 	mov.b	@r14, 0(r13)
@@ -971,47 +969,42 @@ romulus_n_encrypt_with:
 	dec	r15
 	jnz	.Lromulus_n_encrypt_with_cpy21
 .Lromulus_n_encrypt_with_stored20:
-	add	#482, sp
+	add	#474, sp
 	popm.w	#7, r10
 	ret
 	.size romulus_n_encrypt_with, .-romulus_n_encrypt_with
 
 
 ; --- romulus_n_decrypt_with: romulus_n.decrypt_with
-;     frame 490 bytes (40 spill slots, locals 408), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2134 bytes of code
+;     frame 480 bytes (35 spill slots, locals 408), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2090 bytes of code
 	.section .text.romulus_n_decrypt_with,"ax",@progbits
 	.global romulus_n_decrypt_with
 	.type romulus_n_decrypt_with, @function
 	.balign 2
 romulus_n_decrypt_with:
 	pushm.w	#7, r10
-	sub	#490, sp
+	sub	#480, sp
 	mov	r13, r11
 	mov	r12, r8
 	mov	r15, r9
-	mov	506(sp), r10
-	mov	508(sp), 76(sp)
-	mov	510(sp), 72(sp)
-	mov	512(sp), 78(sp)
-	mov	516(sp), 74(sp)
-	mov	520(sp), 80(sp)
+	mov	496(sp), r10
 	; romulus_n.ae:134: E.tk23_rows(load_be(nonce, 0, 16), r3, r23)
 	bit	#1, r11
 	jnz	.Lromulus_n_decrypt_with_bytes1
 .Lromulus_n_decrypt_with_words2:
-	mov	@r11, r4
-	mov	2(r11), r5
-	mov	4(r11), r6
-	mov	6(r11), r7
-	mov	8(r11), r12
-	mov	10(r11), r13
-	mov	12(r11), r14
-	mov	14(r11), r15
+	mov	@r11+, r4
+	mov	@r11+, r5
+	mov	@r11+, r6
+	mov	@r11+, r7
+	mov	@r11+, r12
+	mov	@r11+, r13
+	mov	@r11+, r14
+	mov	@r11+, r15
 	jmp	.Lromulus_n_decrypt_with_join3
 .Lromulus_n_decrypt_with_bytes1:
 	mov	sp, r12
-	add	#402, r12
+	add	#392, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lromulus_n_decrypt_with_cpy4:
@@ -1025,39 +1018,39 @@ romulus_n_decrypt_with:
 	jmp	.Lromulus_n_decrypt_with_words2
 .Lromulus_n_decrypt_with_join3:
 	swpb	r15
-	mov	r15, 418(sp)
+	mov	r15, 408(sp)
 	swpb	r14
-	mov	r14, 420(sp)
+	mov	r14, 410(sp)
 	swpb	r13
-	mov	r13, 422(sp)
+	mov	r13, 412(sp)
 	swpb	r12
-	mov	r12, 424(sp)
+	mov	r12, 414(sp)
 	swpb	r7
-	mov	r7, 426(sp)
+	mov	r7, 416(sp)
 	swpb	r6
-	mov	r6, 428(sp)
+	mov	r6, 418(sp)
 	swpb	r5
-	mov	r5, 430(sp)
+	mov	r5, 420(sp)
 	swpb	r4
-	mov	r4, 432(sp)
+	mov	r4, 422(sp)
 	mov	sp, r12
-	add	#418, r12
+	add	#408, r12
 	mov	sp, r14
-	add	#82, r14
+	add	#72, r14
 	mov	r8, r13
 	call	#romulus_n_E_tk23_rows
 	; romulus_n.ae:135: s = absorb_ad(r3, r23, ad)
 	mov	sp, r13
-	add	#82, r13
+	add	#72, r13
 	mov	sp, r15
-	add	#442, r15
+	add	#432, r15
 	mov	r15, 0(sp)
 	mov	r8, r12
 	mov	r9, r14
 	mov	r10, r15
 	call	#romulus_n_absorb_ad
 	; romulus_n.ae:138: if m == 0 {
-	mov	72(sp), r15
+	mov	500(sp), r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
@@ -1065,18 +1058,18 @@ romulus_n_decrypt_with:
 	tst	r15
 	jz	.Lromulus_n_decrypt_with_else6
 	; romulus_n.ae:140: s = tbc_n(cnt, 0x15, r23, s)
-	mov	#2, 418(sp)
-	mov	#0, 420(sp)
-	mov	#0, 422(sp)
-	mov	#0, 424(sp)
+	mov	#2, 408(sp)
+	mov	#0, 410(sp)
+	mov	#0, 412(sp)
+	mov	#0, 414(sp)
 	mov	sp, r12
-	add	#418, r12
+	add	#408, r12
 	mov	sp, r14
-	add	#82, r14
+	add	#72, r14
 	mov	sp, r11
-	add	#442, r11
+	add	#432, r11
 	mov	sp, r15
-	add	#458, r15
+	add	#448, r15
 	mov	r15, 0(sp)
 	mov	#21, r13
 	mov	r11, r15
@@ -1085,31 +1078,31 @@ romulus_n_decrypt_with:
 	mov	#0, r5
 	mov	#0, 64(sp)
 	mov	#0, 60(sp)
-	mov	458(sp), r6
-	mov	460(sp), r7
-	mov	462(sp), r8
-	mov	464(sp), r9
-	mov	466(sp), r10
-	mov	468(sp), r11
-	mov	470(sp), r12
-	mov	472(sp), r13
+	mov	448(sp), r6
+	mov	450(sp), r7
+	mov	452(sp), r8
+	mov	454(sp), r9
+	mov	456(sp), r10
+	mov	458(sp), r11
+	mov	460(sp), r12
+	mov	462(sp), r13
 	jmp	.Lromulus_n_decrypt_with_endif7
 .Lromulus_n_decrypt_with_else6:
 	mov	#1, 62(sp)
 	mov	#0, r5
 	mov	#0, 64(sp)
 	mov	#0, 60(sp)
-	mov	442(sp), r6
-	mov	444(sp), r7
-	mov	446(sp), r8
-	mov	448(sp), r9
-	mov	450(sp), r10
-	mov	452(sp), r11
-	mov	454(sp), r12
-	mov	456(sp), r13
+	mov	432(sp), r6
+	mov	434(sp), r7
+	mov	436(sp), r8
+	mov	438(sp), r9
+	mov	440(sp), r10
+	mov	442(sp), r11
+	mov	444(sp), r12
+	mov	446(sp), r13
 .Lromulus_n_decrypt_with_endif7:
 	; romulus_n.ae:142: for i in 0..(m + 15) / 16 {
-	mov	72(sp), r15
+	mov	500(sp), r15
 	mov	#0, r4
 	add	#15, r15
 	addc	#0, r4
@@ -1270,7 +1263,7 @@ romulus_n_decrypt_with:
 	and	#65520, r13
 	mov	r13, 38(sp)
 	; romulus_n.ae:144: rest = m - off
-	mov	72(sp), r13
+	mov	500(sp), r13
 	mov	#0, r12
 	mov	38(sp), r11
 	sub	r11, r13
@@ -1294,7 +1287,7 @@ romulus_n_decrypt_with:
 	mov	r15, 40(sp)
 	; romulus_n.ae:146: p = first_bytes(g(s) ^ load_be(ct, off, 16, count), count)
 	mov	r11, r12
-	add	76(sp), r12
+	add	498(sp), r12
 	cmp	#16, r9
 	jnc	.Lromulus_n_decrypt_with_bytes10
 	bit	#1, r12
@@ -1311,7 +1304,7 @@ romulus_n_decrypt_with:
 	jmp	.Lromulus_n_decrypt_with_join12
 .Lromulus_n_decrypt_with_bytes10:
 	mov	sp, r10
-	add	#402, r10
+	add	#392, r10
 	mov	r10, r11
 	mov	#16, r13
 	mov	r9, r15
@@ -1442,7 +1435,7 @@ romulus_n_decrypt_with:
 	mov	r8, r14
 	mov	r7, r15
 	mov	38(sp), r4
-	add	74(sp), r4
+	add	506(sp), r4
 	cmp	#16, r9
 	swpb	16(sp)
 	swpb	12(sp)
@@ -1465,16 +1458,16 @@ romulus_n_decrypt_with:
 	mov	r15, 14(r4)
 	jmp	.Lromulus_n_decrypt_with_stored21
 .Lromulus_n_decrypt_with_bytes20:
-	mov	16(sp), 402(sp)
-	mov	12(sp), 404(sp)
-	mov	8(sp), 406(sp)
-	mov	6(sp), 408(sp)
-	mov	4(sp), 410(sp)
-	mov	2(sp), 412(sp)
-	mov	r14, 414(sp)
-	mov	r15, 416(sp)
+	mov	16(sp), 392(sp)
+	mov	12(sp), 394(sp)
+	mov	8(sp), 396(sp)
+	mov	6(sp), 398(sp)
+	mov	4(sp), 400(sp)
+	mov	2(sp), 402(sp)
+	mov	r14, 404(sp)
+	mov	r15, 406(sp)
 	mov	sp, r14
-	add	#402, r14
+	add	#392, r14
 	mov	r9, r15
 	cmp	#16, r15
 	jnc	.Lromulus_n_decrypt_with_cnt22
@@ -1589,37 +1582,37 @@ romulus_n_decrypt_with:
 	and	r12, r14
 	xor	r14, r13
 	; romulus_n.ae:151: s = tbc_n(cnt, d, r23, s)
-	mov	r10, 418(sp)
-	mov	r7, 420(sp)
-	mov	r8, 422(sp)
-	mov	r9, 424(sp)
+	mov	r10, 408(sp)
+	mov	r7, 410(sp)
+	mov	r8, 412(sp)
+	mov	r9, 414(sp)
 	mov	sp, r12
-	add	#418, r12
+	add	#408, r12
 	mov	sp, r14
-	add	#82, r14
-	mov	36(sp), 426(sp)
-	mov	30(sp), 428(sp)
-	mov	24(sp), 430(sp)
-	mov	r4, 432(sp)
-	mov	r5, 434(sp)
-	mov	r6, 436(sp)
-	mov	r11, 438(sp)
-	mov	r15, 440(sp)
+	add	#72, r14
+	mov	36(sp), 416(sp)
+	mov	30(sp), 418(sp)
+	mov	24(sp), 420(sp)
+	mov	r4, 422(sp)
+	mov	r5, 424(sp)
+	mov	r6, 426(sp)
+	mov	r11, 428(sp)
+	mov	r15, 430(sp)
 	mov	sp, r11
-	add	#426, r11
+	add	#416, r11
 	mov	sp, r15
-	add	#474, r15
+	add	#464, r15
 	mov	r15, 0(sp)
 	mov	r11, r15
 	call	#romulus_n_tbc_n
-	mov	474(sp), 36(sp)
-	mov	476(sp), 30(sp)
-	mov	478(sp), 24(sp)
-	mov	480(sp), 46(sp)
-	mov	482(sp), 48(sp)
-	mov	484(sp), 50(sp)
-	mov	486(sp), 52(sp)
-	mov	488(sp), 54(sp)
+	mov	464(sp), 36(sp)
+	mov	466(sp), 30(sp)
+	mov	468(sp), 24(sp)
+	mov	470(sp), 46(sp)
+	mov	472(sp), 48(sp)
+	mov	474(sp), 50(sp)
+	mov	476(sp), 52(sp)
+	mov	478(sp), 54(sp)
 	mov	r10, 62(sp)
 	mov	r7, 66(sp)
 	mov	r8, 64(sp)
@@ -1634,7 +1627,7 @@ romulus_n_decrypt_with:
 .Lromulus_n_decrypt_with_near30:
 .Lromulus_n_decrypt_with_done9:
 	; romulus_n.ae:153: return (load_be(tag, 0, 16) ^ g(s)) == 0
-	mov	78(sp), r8
+	mov	502(sp), r8
 	bit	#1, r8
 	jnz	.Lromulus_n_decrypt_with_bytes24
 .Lromulus_n_decrypt_with_words25:
@@ -1649,7 +1642,7 @@ romulus_n_decrypt_with:
 	jmp	.Lromulus_n_decrypt_with_join26
 .Lromulus_n_decrypt_with_bytes24:
 	mov	sp, r12
-	add	#402, r12
+	add	#392, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lromulus_n_decrypt_with_cpy27:
@@ -1785,9 +1778,9 @@ romulus_n_decrypt_with:
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	80(sp), r15
+	mov	510(sp), r15
 	mov	r14, 0(r15)
-	add	#490, sp
+	add	#480, sp
 	popm.w	#7, r10
 	ret
 	.size romulus_n_decrypt_with, .-romulus_n_decrypt_with
@@ -1985,23 +1978,22 @@ romulus_n_E_tk23_rows:
 
 
 ; --- romulus_n_absorb_ad: romulus_n.absorb_ad
-;     frame 174 bytes (33 spill slots, locals 104), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1804 bytes of code
+;     frame 176 bytes (34 spill slots, locals 104), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1806 bytes of code
 	.section .text.romulus_n_absorb_ad,"ax",@progbits
 	.local romulus_n_absorb_ad
 	.type romulus_n_absorb_ad, @function
 	.balign 2
 romulus_n_absorb_ad:
 	pushm.w	#7, r10
-	sub	#174, sp
+	sub	#176, sp
 	mov	r12, 54(sp)
-	mov	r13, 66(sp)
+	mov	r13, 68(sp)
 	mov	r14, 40(sp)
-	mov	r15, 60(sp)
-	mov	190(sp), 64(sp)
+	mov	r15, 62(sp)
 	; romulus_n.ae:79: pairs = if a > 0 then (a - 1) / 32 else 0 as u32        // pairs with AD after them
 	mov	#0, r15
-	mov	60(sp), r14
+	mov	62(sp), r14
 	cmp	r14, r15
 	subc	#0, r15
 	clr	r12
@@ -2041,8 +2033,8 @@ romulus_n_absorb_ad:
 	mov	#0, 28(sp)
 	mov	#0, 12(sp)
 	mov	#0, 10(sp)
+	mov	#0, r5
 	mov	#0, r6
-	mov	#0, r7
 	mov	#0, 14(sp)
 	mov	#0, 22(sp)
 	mov	#0, 24(sp)
@@ -2051,73 +2043,73 @@ romulus_n_absorb_ad:
 	mov	#0, 8(sp)
 	mov	#0, 6(sp)
 	mov	#0, r12
-	cmp	r14, r6
-	mov	r6, r15
+	cmp	r14, r5
+	mov	r5, r15
 	subc	r13, r15
 	jc	.Lromulus_n_absorb_ad_done2
 .Lromulus_n_absorb_ad_loop1:
 	; romulus_n.ae:81: off = 32 * i
-	mov	26(sp), r14
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	and	#65504, r14
+	mov	26(sp), r7
+	swpb	r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	bit	#1, r7
+	rrc	r7
+	and	#65504, r7
 	; romulus_n.ae:82: s = s ^ load_be(ad, off, 16)
-	mov	r14, r9
-	add	40(sp), r9
-	bit	#1, r9
+	mov	r7, r10
+	add	40(sp), r10
+	bit	#1, r10
 	jnz	.Lromulus_n_absorb_ad_bytes3
 .Lromulus_n_absorb_ad_words4:
-	mov	@r9, r8
-	mov	2(r9), r5
-	mov	4(r9), r4
-	mov	6(r9), r10
-	mov	8(r9), r11
-	mov	10(r9), r13
-	mov	12(r9), r15
-	mov	14(r9), r9
+	mov	@r10, r4
+	mov	2(r10), r9
+	mov	4(r10), r8
+	mov	6(r10), r11
+	mov	8(r10), r13
+	mov	10(r10), r14
+	mov	12(r10), r15
+	mov	14(r10), r10
 	jmp	.Lromulus_n_absorb_ad_join5
 .Lromulus_n_absorb_ad_bytes3:
-	mov	sp, r10
-	add	#70, r10
-	mov	r10, r11
-	mov	#16, r13
+	mov	sp, r11
+	add	#72, r11
+	mov	r11, r13
+	mov	#16, r14
 .Lromulus_n_absorb_ad_cpy6:
-	mov.b	@r9, r15
-	inc	r9
-	mov.b	r15, 0(r11)
-	inc	r11
-	dec	r13
+	mov.b	@r10, r15
+	inc	r10
+	mov.b	r15, 0(r13)
+	inc	r13
+	dec	r14
 	jnz	.Lromulus_n_absorb_ad_cpy6
-	mov	r10, r9
+	mov	r11, r10
 	jmp	.Lromulus_n_absorb_ad_words4
 .Lromulus_n_absorb_ad_join5:
-	swpb	r9
-	xor	r9, 12(sp)
+	swpb	r10
+	xor	r10, 12(sp)
 	swpb	r15
 	xor	r15, 10(sp)
+	swpb	r14
+	xor	r14, r5
+	mov	r5, 18(sp)
 	swpb	r13
 	xor	r13, r6
-	mov	r6, 18(sp)
+	mov	r6, 16(sp)
 	swpb	r11
-	xor	r11, r7
-	mov	r7, 16(sp)
-	swpb	r10
-	xor	r10, 14(sp)
+	xor	r11, 14(sp)
 	mov	22(sp), r15
-	swpb	r4
-	xor	r4, r15
-	mov	r15, 68(sp)
-	mov	24(sp), r9
-	swpb	r5
-	xor	r5, r9
-	mov	32(sp), r11
 	swpb	r8
-	xor	r8, r11
+	xor	r8, r15
+	mov	r15, 70(sp)
+	mov	24(sp), r8
+	swpb	r9
+	xor	r9, r8
+	mov	32(sp), r9
+	swpb	r4
+	xor	r4, r9
 	; romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	mov	30(sp), r15
 	mov	r12, r10
@@ -2134,7 +2126,6 @@ romulus_n_absorb_ad:
 	xor	r12, r15
 	mov	r15, 4(sp)
 	; romulus_n.ae:84: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
-	mov	r14, r7
 	add	#16, r7
 	add	40(sp), r7
 	bit	#1, r7
@@ -2143,7 +2134,7 @@ romulus_n_absorb_ad:
 	mov	@r7, r4
 	mov	2(r7), r5
 	mov	4(r7), r6
-	mov	6(r7), r8
+	mov	6(r7), r11
 	mov	8(r7), r12
 	mov	10(r7), r13
 	mov	12(r7), r14
@@ -2151,7 +2142,7 @@ romulus_n_absorb_ad:
 	jmp	.Lromulus_n_absorb_ad_join10
 .Lromulus_n_absorb_ad_bytes8:
 	mov	sp, r12
-	add	#70, r12
+	add	#72, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lromulus_n_absorb_ad_cpy11:
@@ -2164,47 +2155,48 @@ romulus_n_absorb_ad:
 	mov	r12, r7
 	jmp	.Lromulus_n_absorb_ad_words9
 .Lromulus_n_absorb_ad_join10:
-	mov	4(sp), 86(sp)
-	mov	8(sp), 88(sp)
-	mov	6(sp), 90(sp)
-	mov	r10, 92(sp)
+	mov	4(sp), 88(sp)
+	mov	8(sp), 90(sp)
+	mov	6(sp), 92(sp)
+	mov	r10, 94(sp)
 	mov	sp, r15
-	add	#86, r15
+	add	#88, r15
 	mov	r15, 20(sp)
 	swpb	r7
-	mov	r7, 94(sp)
+	mov	r7, 96(sp)
 	swpb	r14
-	mov	r14, 96(sp)
+	mov	r14, 98(sp)
 	swpb	r13
-	mov	r13, 98(sp)
+	mov	r13, 100(sp)
 	swpb	r12
-	mov	r12, 100(sp)
-	swpb	r8
-	mov	r8, 102(sp)
+	mov	r12, 102(sp)
+	swpb	r11
+	mov	r11, 104(sp)
 	swpb	r6
-	mov	r6, 104(sp)
+	mov	r6, 106(sp)
 	swpb	r5
-	mov	r5, 106(sp)
+	mov	r5, 108(sp)
 	swpb	r4
-	mov	r4, 108(sp)
+	mov	r4, 110(sp)
+	mov	sp, r11
+	add	#96, r11
+	mov	12(sp), 112(sp)
+	mov	10(sp), 114(sp)
+	mov	18(sp), 116(sp)
+	mov	16(sp), 118(sp)
+	mov	14(sp), 120(sp)
+	mov	70(sp), 122(sp)
+	mov	r8, 124(sp)
+	mov	r9, 126(sp)
 	mov	sp, r14
-	add	#94, r14
-	mov	12(sp), 110(sp)
-	mov	10(sp), 112(sp)
-	mov	18(sp), 114(sp)
-	mov	16(sp), 116(sp)
-	mov	14(sp), 118(sp)
-	mov	68(sp), 120(sp)
-	mov	r9, 122(sp)
-	mov	r11, 124(sp)
-	mov	sp, r13
-	add	#110, r13
+	add	#112, r14
 	mov	sp, r15
-	add	#126, r15
-	mov	r13, 0(sp)
+	add	#128, r15
+	mov	r14, 0(sp)
 	mov	r15, 2(sp)
 	mov	20(sp), r12
 	mov	#8, r13
+	mov	r11, r14
 	mov	54(sp), r15
 	call	#romulus_n_tbc
 	; romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
@@ -2223,14 +2215,14 @@ romulus_n_absorb_ad:
 	inc	r10
 	and	#149, r10
 	xor	r10, r11
-	mov	126(sp), 12(sp)
-	mov	128(sp), 10(sp)
-	mov	130(sp), r6
-	mov	132(sp), r7
-	mov	134(sp), 14(sp)
-	mov	136(sp), 22(sp)
-	mov	138(sp), 24(sp)
-	mov	140(sp), 32(sp)
+	mov	128(sp), 12(sp)
+	mov	130(sp), 10(sp)
+	mov	132(sp), r5
+	mov	134(sp), r6
+	mov	136(sp), 14(sp)
+	mov	138(sp), 22(sp)
+	mov	140(sp), 24(sp)
+	mov	142(sp), 32(sp)
 	mov	r11, 30(sp)
 	mov	r13, 8(sp)
 	mov	r14, 6(sp)
@@ -2252,7 +2244,7 @@ romulus_n_absorb_ad:
 	rrc	r14
 	mov	r14, r15
 	and	#65504, r15
-	mov	r15, 48(sp)
+	mov	r15, 44(sp)
 	mov	38(sp), r15
 	rlam.w	#4, r15
 	rlam.w	#1, r15
@@ -2260,8 +2252,8 @@ romulus_n_absorb_ad:
 	bis	r14, r15
 	; romulus_n.ae:88: r = a - off                                           // 0 (empty A) .. 32
 	mov	#0, r14
-	mov	60(sp), r10
-	sub	48(sp), r10
+	mov	62(sp), r10
+	sub	44(sp), r10
 	subc	r15, r14
 	; romulus_n.ae:89: odd = if r < 16 then r else 16
 	cmp	#16, r10
@@ -2273,32 +2265,32 @@ romulus_n_absorb_ad:
 	inv	r11
 	inc	r11
 	mov	r10, r13
-	mov	r10, 60(sp)
+	mov	r10, 62(sp)
 	xor	#16, r13
 	and	r11, r13
 	xor	#16, r13
 	and	r14, r11
-	mov	r14, 62(sp)
+	mov	r14, 64(sp)
 	; romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
-	mov	48(sp), r4
+	mov	44(sp), r4
 	add	40(sp), r4
 	cmp	#16, r13
 	jnc	.Lromulus_n_absorb_ad_bytes13
 	bit	#1, r4
 	jnz	.Lromulus_n_absorb_ad_bytes13
 .Lromulus_n_absorb_ad_words14:
-	mov	@r4, 52(sp)
-	mov	2(r4), 50(sp)
-	mov	4(r4), 46(sp)
-	mov	6(r4), r10
+	mov	@r4, 66(sp)
+	mov	2(r4), 56(sp)
+	mov	4(r4), 50(sp)
+	mov	6(r4), 46(sp)
 	mov	8(r4), r9
 	mov	10(r4), r8
-	mov	12(r4), r5
-	mov	14(r4), r15
+	mov	12(r4), r7
+	mov	14(r4), r4
 	jmp	.Lromulus_n_absorb_ad_join15
 .Lromulus_n_absorb_ad_bytes13:
 	mov	sp, r8
-	add	#70, r8
+	add	#72, r8
 	mov	r8, r9
 	mov	#16, r10
 	mov	r13, r15
@@ -2319,24 +2311,23 @@ romulus_n_absorb_ad:
 .Lromulus_n_absorb_ad_join15:
 	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
 	cmp	#16, r13
-	mov	r11, r14
-	subc	#0, r14
+	mov	r11, r15
+	subc	#0, r15
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	swpb	r15
-	bis	r15, r13
-	swpb	r5
-	bis	r5, r11
+	swpb	r4
+	bis	r4, r13
+	swpb	r7
+	bis	r7, r11
 	inv	r14
 	inc	r14
-	xor	r15, r13
+	xor	r4, r13
 	and	r14, r13
-	xor	r13, r15
-	mov	r15, 42(sp)
-	xor	r5, r11
+	xor	r13, r4
+	xor	r7, r11
 	and	r14, r11
-	xor	r11, r5
+	xor	r11, r7
 	mov	r8, r15
 	xor	r8, r15
 	swpb	r15
@@ -2349,12 +2340,6 @@ romulus_n_absorb_ad:
 	and	r14, r15
 	swpb	r9
 	xor	r15, r9
-	mov	r10, r15
-	xor	r10, r15
-	swpb	r15
-	and	r14, r15
-	swpb	r10
-	xor	r15, r10
 	mov	46(sp), r13
 	mov	r13, r15
 	xor	r13, r15
@@ -2362,304 +2347,316 @@ romulus_n_absorb_ad:
 	and	r14, r15
 	swpb	r13
 	xor	r15, r13
-	mov	50(sp), r4
-	mov	r4, r15
-	xor	r4, r15
+	mov	50(sp), r10
+	mov	r10, r15
+	xor	r10, r15
 	swpb	r15
 	and	r14, r15
-	swpb	r4
-	xor	r15, r4
-	mov	52(sp), r11
+	swpb	r10
+	xor	r15, r10
+	mov	56(sp), r11
 	mov	r11, r15
 	xor	r11, r15
 	swpb	r15
 	and	r14, r15
 	swpb	r11
 	xor	r15, r11
+	mov	66(sp), r15
+	xor	r15, r15
+	swpb	r15
+	and	r14, r15
+	mov	66(sp), r14
+	swpb	r14
+	xor	r15, r14
 	; romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
-	xor	42(sp), 12(sp)
-	xor	r5, 10(sp)
-	xor	r8, r6
+	xor	r4, 12(sp)
+	xor	r7, 10(sp)
+	xor	r8, r5
+	mov	r5, 60(sp)
+	xor	r9, r6
 	mov	r6, 58(sp)
-	xor	r9, r7
-	mov	r7, 56(sp)
-	xor	r10, 14(sp)
-	xor	r13, 22(sp)
-	xor	r4, 24(sp)
-	xor	r11, 32(sp)
+	xor	r13, 14(sp)
+	xor	r10, 22(sp)
+	xor	r11, 24(sp)
+	xor	r14, 32(sp)
 	; romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	mov	30(sp), r8
-	mov	8(sp), r6
-	mov	r12, r7
-	rla	r8
-	rlc	r6
-	rlc	6(sp)
+	mov	30(sp), r10
+	mov	8(sp), r7
+	mov	6(sp), r8
+	mov	r12, r9
+	rla	r10
 	rlc	r7
-	mov.b	r7, r7
+	rlc	r8
+	rlc	r9
+	mov.b	r9, r9
 	rrum.w	#4, r12
 	rrum.w	#3, r12
 	inv	r12
 	inc	r12
 	and	#149, r12
-	xor	r12, r8
+	xor	r12, r10
 	; romulus_n.ae:92: if r > 16 {
 	mov	#16, r15
-	cmp	60(sp), r15
+	cmp	62(sp), r15
 	mov	#0, r15
-	subc	62(sp), r15
+	subc	64(sp), r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
 	tst	r15
 	jz	.Lromulus_n_absorb_ad_else18
 	; romulus_n.ae:93: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
-	mov	48(sp), r4
-	add	#16, r4
-	mov	60(sp), r14
-	mov	62(sp), r12
-	sub	#16, r14
+	mov	44(sp), r14
+	add	#16, r14
+	mov	62(sp), r13
+	mov	64(sp), r12
+	sub	#16, r13
 	subc	#0, r12
-	add	40(sp), r4
-	cmp	#16, r14
+	add	40(sp), r14
+	cmp	#16, r13
 	jnc	.Lromulus_n_absorb_ad_bytes20
-	bit	#1, r4
+	bit	#1, r14
 	jnz	.Lromulus_n_absorb_ad_bytes20
 .Lromulus_n_absorb_ad_words21:
-	mov	@r4, 44(sp)
-	mov	2(r4), 34(sp)
-	mov	4(r4), r13
-	mov	6(r4), r11
-	mov	8(r4), r10
-	mov	10(r4), r9
-	mov	12(r4), r5
-	mov	14(r4), r4
+	mov	@r14, 52(sp)
+	mov	2(r14), 48(sp)
+	mov	4(r14), 42(sp)
+	mov	6(r14), r11
+	mov	8(r14), r6
+	mov	10(r14), r5
+	mov	12(r14), r4
+	mov	14(r14), r14
 	jmp	.Lromulus_n_absorb_ad_join22
 .Lromulus_n_absorb_ad_bytes20:
-	mov	sp, r9
-	add	#70, r9
-	mov	r9, r10
-	mov	#16, r11
-	mov	r14, r15
+	mov	sp, r4
+	add	#72, r4
+	mov	r4, r5
+	mov	#16, r6
+	mov	r13, r15
 .Lromulus_n_absorb_ad_cpy23:
-	clr	r13
+	clr	r11
 	tst	r15
 	jz	.Lromulus_n_absorb_ad_pad24
-	mov.b	@r4, r13
-	inc	r4
+	mov.b	@r14, r11
+	inc	r14
 	dec	r15
 .Lromulus_n_absorb_ad_pad24:
-	mov.b	r13, 0(r10)
-	inc	r10
-	dec	r11
+	mov.b	r11, 0(r5)
+	inc	r5
+	dec	r6
 	jnz	.Lromulus_n_absorb_ad_cpy23
-	mov	r9, r4
+	mov	r4, r14
 	jmp	.Lromulus_n_absorb_ad_words21
 .Lromulus_n_absorb_ad_join22:
 	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	cmp	#16, r14
+	cmp	#16, r13
 	mov	r12, r15
 	subc	#0, r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
+	swpb	r14
+	bis	r14, r13
 	swpb	r4
-	bis	r4, r14
-	swpb	r5
-	bis	r5, r12
+	bis	r4, r12
 	inv	r15
 	inc	r15
-	xor	r4, r14
-	and	r15, r14
-	xor	r14, r4
-	xor	r5, r12
+	xor	r14, r13
+	and	r15, r13
+	xor	r13, r14
+	mov	r14, 34(sp)
+	xor	r4, r12
 	and	r15, r12
-	xor	r12, r5
-	mov	r9, r14
-	xor	r9, r14
+	xor	r12, r4
+	mov	r5, r14
+	xor	r5, r14
 	swpb	r14
 	and	r15, r14
-	swpb	r9
-	xor	r14, r9
-	mov	r10, r14
-	xor	r10, r14
+	swpb	r5
+	xor	r14, r5
+	mov	r6, r14
+	xor	r6, r14
 	swpb	r14
 	and	r15, r14
-	swpb	r10
-	xor	r14, r10
+	swpb	r6
+	xor	r14, r6
 	mov	r11, r14
 	xor	r11, r14
 	swpb	r14
 	and	r15, r14
 	swpb	r11
 	xor	r14, r11
-	mov	r13, r14
-	xor	r13, r14
+	mov	42(sp), r12
+	mov	r12, r14
+	xor	r12, r14
 	swpb	r14
 	and	r15, r14
+	mov	r12, r13
 	swpb	r13
 	xor	r14, r13
-	mov	34(sp), r14
+	mov	48(sp), r14
 	mov	r14, r12
 	xor	r14, r12
 	swpb	r12
 	and	r15, r12
 	swpb	r14
 	xor	r12, r14
-	mov	44(sp), r12
+	mov	52(sp), r12
 	xor	r12, r12
 	swpb	r12
 	and	r15, r12
-	mov	44(sp), r15
+	mov	52(sp), r15
 	swpb	r15
 	xor	r12, r15
 	; romulus_n.ae:93: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
-	mov	r8, 86(sp)
-	mov	r6, 88(sp)
-	mov	6(sp), 90(sp)
-	mov	r7, 92(sp)
+	mov	r10, 88(sp)
+	mov	r7, 90(sp)
+	mov	r8, 92(sp)
+	mov	r9, 94(sp)
 	mov	sp, r12
-	add	#86, r12
-	mov	r4, 94(sp)
-	mov	r5, 96(sp)
-	mov	r9, 98(sp)
-	mov	r10, 100(sp)
-	mov	r11, 102(sp)
-	mov	r13, 104(sp)
-	mov	r14, 106(sp)
-	mov	r15, 108(sp)
+	add	#88, r12
+	mov	34(sp), 96(sp)
+	mov	r4, 98(sp)
+	mov	r5, 100(sp)
+	mov	r6, 102(sp)
+	mov	r11, 104(sp)
+	mov	r13, 106(sp)
+	mov	r14, 108(sp)
+	mov	r15, 110(sp)
 	mov	sp, r14
-	add	#94, r14
-	mov	12(sp), 110(sp)
-	mov	10(sp), 112(sp)
-	mov	58(sp), 114(sp)
-	mov	56(sp), 116(sp)
-	mov	14(sp), 118(sp)
-	mov	22(sp), 120(sp)
-	mov	24(sp), 122(sp)
-	mov	32(sp), 124(sp)
+	add	#96, r14
+	mov	12(sp), 112(sp)
+	mov	10(sp), 114(sp)
+	mov	60(sp), 116(sp)
+	mov	58(sp), 118(sp)
+	mov	14(sp), 120(sp)
+	mov	22(sp), 122(sp)
+	mov	24(sp), 124(sp)
+	mov	32(sp), 126(sp)
 	mov	sp, r13
-	add	#110, r13
+	add	#112, r13
 	mov	sp, r15
-	add	#142, r15
+	add	#144, r15
 	mov	r13, 0(sp)
 	mov	r15, 2(sp)
 	mov	#8, r13
 	mov	54(sp), r15
 	call	#romulus_n_tbc
 	; romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	mov	6(sp), r12
-	mov	r7, r15
-	rla	r8
-	rlc	r6
-	rlc	r12
-	rlc	r15
-	mov.b	r15, r15
-	rrum.w	#4, r7
-	rrum.w	#3, r7
-	inv	r7
-	inc	r7
-	and	#149, r7
-	xor	r7, r8
-	mov	142(sp), 12(sp)
-	mov	144(sp), 10(sp)
-	mov	146(sp), r4
-	mov	148(sp), r5
-	mov	150(sp), r9
-	mov	152(sp), r10
+	mov	r9, r13
+	rla	r10
+	rlc	r7
+	rlc	r8
+	rlc	r13
+	mov.b	r13, r13
+	rrum.w	#4, r9
+	rrum.w	#3, r9
+	inv	r9
+	inc	r9
+	and	#149, r9
+	xor	r9, r10
+	mov	144(sp), 12(sp)
+	mov	146(sp), 10(sp)
+	mov	148(sp), r4
+	mov	150(sp), r5
+	mov	152(sp), r6
 	mov	154(sp), r11
 	mov	156(sp), r14
-	mov	r15, r7
+	mov	158(sp), r15
+	mov	r13, r9
 	jmp	.Lromulus_n_absorb_ad_endif19
 .Lromulus_n_absorb_ad_else18:
-	mov	58(sp), r4
-	mov	56(sp), r5
-	mov	14(sp), r9
-	mov	22(sp), r10
-	mov	24(sp), r11
-	mov	32(sp), r14
-	mov	6(sp), r12
+	mov	60(sp), r4
+	mov	58(sp), r5
+	mov	14(sp), r6
+	mov	22(sp), r11
+	mov	24(sp), r14
+	mov	32(sp), r15
 .Lromulus_n_absorb_ad_endif19:
 	; romulus_n.ae:96: d = if (r == 16) | (r == 32) then 0x18 else 0x1a as u8
-	mov	60(sp), r15
-	xor	#16, r15
-	bis	62(sp), r15
-	sub	#1, r15
+	mov	62(sp), r13
+	xor	#16, r13
+	bis	64(sp), r13
+	sub	#1, r13
+	clr	r12
+	adc	r12
+	xor	#1, r12
+	mov	62(sp), r13
+	xor	#32, r13
+	bis	64(sp), r13
+	sub	#1, r13
 	clr	r13
 	adc	r13
 	xor	#1, r13
-	mov	60(sp), r15
-	xor	#32, r15
-	bis	62(sp), r15
-	sub	#1, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	bis	r15, r13
-	inv	r13
-	inc	r13
-	and	#2, r13
+	bis	r13, r12
+	inv	r12
+	inc	r12
+	and	#2, r12
+	mov	r12, r13
 	xor	#26, r13
 	; romulus_n.ae:97: return tbc_n(cnt, d, r23, s)
-	mov	r8, 86(sp)
-	mov	r6, 88(sp)
-	mov	r12, 90(sp)
-	mov	r7, 92(sp)
+	mov	r10, 88(sp)
+	mov	r7, 90(sp)
+	mov	r8, 92(sp)
+	mov	r9, 94(sp)
 	mov	sp, r12
-	add	#86, r12
-	mov	12(sp), 94(sp)
-	mov	10(sp), 96(sp)
-	mov	r4, 98(sp)
-	mov	r5, 100(sp)
-	mov	r9, 102(sp)
-	mov	r10, 104(sp)
+	add	#88, r12
+	mov	12(sp), 96(sp)
+	mov	10(sp), 98(sp)
+	mov	r4, 100(sp)
+	mov	r5, 102(sp)
+	mov	r6, 104(sp)
 	mov	r11, 106(sp)
 	mov	r14, 108(sp)
+	mov	r15, 110(sp)
 	mov	sp, r15
-	add	#94, r15
+	add	#96, r15
 	mov	sp, r14
-	add	#158, r14
+	add	#160, r14
 	mov	r14, 0(sp)
-	mov	66(sp), r14
+	mov	68(sp), r14
 	call	#romulus_n_tbc_n
-	mov	64(sp), r14
-	mov	158(sp), 0(r14)
-	mov	160(sp), 2(r14)
-	mov	162(sp), 4(r14)
-	mov	164(sp), 6(r14)
-	mov	166(sp), 8(r14)
-	mov	168(sp), 10(r14)
-	mov	170(sp), 12(r14)
-	mov	172(sp), 14(r14)
-	add	#174, sp
+	mov	192(sp), r14
+	mov	160(sp), 0(r14)
+	mov	162(sp), 2(r14)
+	mov	164(sp), 4(r14)
+	mov	166(sp), 6(r14)
+	mov	168(sp), 8(r14)
+	mov	170(sp), 10(r14)
+	mov	172(sp), 12(r14)
+	mov	174(sp), 14(r14)
+	add	#176, sp
 	popm.w	#7, r10
 	ret
 	.size romulus_n_absorb_ad, .-romulus_n_absorb_ad
 
 
 ; --- romulus_n_tbc_n: romulus_n.tbc_n
-;     frame 68 bytes (2 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 674 bytes of code
+;     frame 66 bytes (1 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 666 bytes of code
 	.section .text.romulus_n_tbc_n,"ax",@progbits
 	.local romulus_n_tbc_n
 	.type romulus_n_tbc_n, @function
 	.balign 2
 romulus_n_tbc_n:
 	pushm.w	#7, r10
-	sub	#68, sp
+	sub	#66, sp
 	mov	r14, r6
 	mov	r15, r11
-	mov	84(sp), 2(sp)
 	; romulus_n.ae:61: E.tk1_rows(cat(rev8(cnt), d), t1)
-	mov	4(r12), r10
+	mov	4(r12), r15
+	mov	r15, r10
 	xor.b	6(r12), r10
-	xor	4(r12), r10
-	mov	2(r12), r14
-	xor.b	4(r12), r14
-	xor	2(r12), r14
-	mov	@r12, r15
-	xor.b	2(r12), r15
-	xor	@r12, r15
-	mov.b	@r12, r7
+	xor	r15, r10
+	mov	2(r12), r9
+	mov	r9, r14
+	xor.b	r15, r14
+	xor	r9, r14
+	mov	@r12, r8
+	mov	r8, r15
+	xor.b	r9, r15
+	xor	r8, r15
+	mov.b	r8, r7
 	mov	r10, r8
 	and	#255, r8
 	mov	r14, r5
@@ -2688,10 +2685,10 @@ romulus_n_tbc_n:
 	; skinny128_384plus.ae:205: for j in 0..8 {
 .Lromulus_n_tbc_n_loop1:
 	; skinny128_384plus.ae:206: t1[j] = tk1
-	mov	r8, 4(r12)
-	mov	r5, 6(r12)
-	mov	r9, 8(r12)
-	mov	r7, 10(r12)
+	mov	r8, 2(r12)
+	mov	r5, 4(r12)
+	mov	r9, 6(r12)
+	mov	r7, 8(r12)
 	; skinny128_384plus.ae:195: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32])
 	mov	r5, r13
 	xor.b	r9, r13
@@ -2748,9 +2745,9 @@ romulus_n_tbc_n:
 	; skinny128_384plus.ae:116: r0 = sub_cells(r0) ^ ((c & 0xf) as u32 << 24) ^ k[63:32]
 	xor	4(r6), r12
 	mov	r12, r15
-	xor	8(r5), r15
+	xor	6(r5), r15
 	xor	6(r6), r4
-	xor	10(r5), r4
+	xor	8(r5), r4
 	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	mov.b	r10, r12
 	xor	r12, r10
@@ -2768,9 +2765,9 @@ romulus_n_tbc_n:
 	bis	r12, r9
 	; skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
 	xor	@r6, r9
-	xor	4(r5), r9
+	xor	2(r5), r9
 	xor	2(r6), r13
-	xor	6(r5), r13
+	xor	4(r5), r13
 	swpb	r13
 	mov	r13, r10
 	swpb	r9
@@ -2921,7 +2918,7 @@ romulus_n_tbc_n:
 	jnc	.Lromulus_n_tbc_n_loop3
 .Lromulus_n_tbc_n_done4:
 	; skinny128_384plus.ae:225: return cat(r0, r1, r2, r3)
-	mov	2(sp), r6
+	mov	82(sp), r6
 	mov	r8, 0(r6)
 	mov	r11, 2(r6)
 	mov	r7, 4(r6)
@@ -2930,7 +2927,7 @@ romulus_n_tbc_n:
 	mov	r10, 10(r6)
 	mov	r12, 12(r6)
 	mov	r13, 14(r6)
-	add	#68, sp
+	add	#66, sp
 	popm.w	#7, r10
 	ret
 	.size romulus_n_tbc_n, .-romulus_n_tbc_n
@@ -2938,7 +2935,7 @@ romulus_n_tbc_n:
 
 ; --- romulus_n_tbc: romulus_n.tbc
 ;     frame 362 bytes (0 spill slots, locals 360), saves r7, r8, r9, r10
-;     estimated 222 bytes of code
+;     estimated 202 bytes of code
 	.section .text.romulus_n_tbc,"ax",@progbits
 	.local romulus_n_tbc
 	.type romulus_n_tbc, @function
@@ -2966,22 +2963,22 @@ romulus_n_tbc:
 	add	#2, r14
 	call	#romulus_n_E_tk23_rows
 	; romulus_n.ae:69: return tbc_n(cnt, d, r23, s)
-	mov	@r7, 322(sp)
-	mov	2(r7), 324(sp)
-	mov	4(r7), 326(sp)
-	mov	6(r7), 328(sp)
+	mov	@r7+, 322(sp)
+	mov	@r7+, 324(sp)
+	mov	@r7+, 326(sp)
+	mov	@r7+, 328(sp)
 	mov	sp, r12
 	add	#322, r12
 	mov	sp, r14
 	add	#2, r14
-	mov	@r9, 330(sp)
-	mov	2(r9), 332(sp)
-	mov	4(r9), 334(sp)
-	mov	6(r9), 336(sp)
-	mov	8(r9), 338(sp)
-	mov	10(r9), 340(sp)
-	mov	12(r9), 342(sp)
-	mov	14(r9), 344(sp)
+	mov	@r9+, 330(sp)
+	mov	@r9+, 332(sp)
+	mov	@r9+, 334(sp)
+	mov	@r9+, 336(sp)
+	mov	@r9+, 338(sp)
+	mov	@r9+, 340(sp)
+	mov	@r9+, 342(sp)
+	mov	@r9+, 344(sp)
 	mov	sp, r15
 	add	#330, r15
 	mov	sp, r13

@@ -6,7 +6,7 @@
 
 ; --- aes_key_schedule: aes.key_schedule
 ;     frame 0 bytes (0 spill slots, locals 0), saves r9, r10
-;     estimated 178 bytes of code
+;     estimated 176 bytes of code
 	.section .text.aes_key_schedule,"ax",@progbits
 	.global aes_key_schedule
 	.type aes_key_schedule, @function
@@ -20,8 +20,8 @@ aes_key_schedule:
 	mov	10(r12), 6(r13)
 	mov	4(r12), 8(r13)
 	mov	6(r12), 10(r13)
-	mov	@r12, 12(r13)
-	mov	2(r12), 14(r13)
+	mov	@r12+, 12(r13)
+	mov	@r12+, 14(r13)
 	; aes.ae:273: @unroll(round_unroll)
 	mov	#4, r9
 	; aes.ae:275: temp = w[i - 1]
@@ -534,7 +534,7 @@ aes_encrypt_block:
 
 ; --- aes_decrypt_block: aes.decrypt_block
 ;     frame 34 bytes (17 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1416 bytes of code
+;     estimated 1400 bytes of code
 	.section .text.aes_decrypt_block,"ax",@progbits
 	.global aes_decrypt_block
 	.type aes_decrypt_block, @function
@@ -561,9 +561,9 @@ aes_decrypt_block:
 	mov	6(r13), r7
 	xor	170(r5), r7
 	; aes.ae:237: s3 = b[31:0] ^ w[4 * nr + 3]
-	mov	@r13, r10
+	mov	@r13+, r10
 	xor	172(r5), r10
-	mov	2(r13), r14
+	mov	@r13+, r14
 	xor	174(r5), r14
 	; aes.ae:238: @unroll(round_unroll)
 	mov	#9, 28(sp)
@@ -1123,8 +1123,8 @@ aes_decrypt_block:
 	bis	r15, r13
 	; aes.ae:261: return cat(inv_sub_shift(s0, s3, s2, s1) ^ w[0],
 	mov	30(sp), r4
-	xor	@r4, r13
-	xor	2(r4), r14
+	xor	@r4+, r13
+	xor	@r4+, r14
 	; aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	mov	r9, r15
 	swpb	r15
@@ -1143,8 +1143,8 @@ aes_decrypt_block:
 	swpb	r11
 	bis	r15, r11
 	; aes.ae:262: inv_sub_shift(s1, s0, s3, s2) ^ w[1],
-	xor	4(r4), r11
-	xor	6(r4), r8
+	xor	@r4+, r11
+	xor	@r4+, r8
 	; aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	mov	r7, r15
 	swpb	r15
@@ -1163,8 +1163,8 @@ aes_decrypt_block:
 	swpb	r9
 	bis	r15, r9
 	; aes.ae:263: inv_sub_shift(s2, s1, s0, s3) ^ w[2],
-	xor	8(r4), r9
-	xor	10(r4), r12
+	xor	@r4+, r9
+	xor	@r4+, r12
 	; aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	mov.b	25(sp), r15
 	mov.b	aes_inv_sbox(r15), r10
@@ -1179,8 +1179,8 @@ aes_decrypt_block:
 	swpb	r7
 	bis	r15, r7
 	; aes.ae:264: inv_sub_shift(s3, s2, s1, s0) ^ w[3])
-	xor	12(r4), r7
-	xor	14(r4), r10
+	xor	@r4+, r7
+	xor	@r4+, r10
 	; aes.ae:261: return cat(inv_sub_shift(s0, s3, s2, s1) ^ w[0],
 	mov	32(sp), r6
 	mov	r7, 0(r6)

@@ -6,7 +6,7 @@
 
 ; --- ascon128_key_setup: ascon128.key_setup
 ;     frame 16 bytes (0 spill slots, locals 16), saves r6, r7, r8, r9, r10
-;     estimated 124 bytes of code
+;     estimated 110 bytes of code
 	.section .text.ascon128_key_setup,"ax",@progbits
 	.global ascon128_key_setup
 	.type ascon128_key_setup, @function
@@ -18,14 +18,14 @@ ascon128_key_setup:
 	bit	#1, r12
 	jnz	.Lascon128_key_setup_bytes1
 .Lascon128_key_setup_words2:
-	mov	@r12, r6
-	mov	2(r12), r7
-	mov	4(r12), r8
-	mov	6(r12), r9
-	mov	8(r12), r10
-	mov	10(r12), r11
-	mov	12(r12), r13
-	mov	14(r12), r15
+	mov	@r12+, r6
+	mov	@r12+, r7
+	mov	@r12+, r8
+	mov	@r12+, r9
+	mov	@r12+, r10
+	mov	@r12+, r11
+	mov	@r12+, r13
+	mov	@r12+, r15
 	jmp	.Lascon128_key_setup_join3
 .Lascon128_key_setup_bytes1:
 	mov	sp, r10
@@ -64,51 +64,46 @@ ascon128_key_setup:
 
 
 ; --- ascon128_encrypt_with: ascon128.encrypt_with
-;     frame 104 bytes (16 spill slots, locals 72), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1438 bytes of code
+;     frame 94 bytes (11 spill slots, locals 72), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1402 bytes of code
 	.section .text.ascon128_encrypt_with,"ax",@progbits
 	.global ascon128_encrypt_with
 	.type ascon128_encrypt_with, @function
 	.balign 2
 ascon128_encrypt_with:
 	pushm.w	#7, r10
-	sub	#104, sp
-	mov	r12, 12(sp)
+	sub	#94, sp
+	mov	r12, 6(sp)
 	mov	r13, r10
 	mov	r14, r11
-	mov	r15, 8(sp)
-	mov	120(sp), 4(sp)
-	mov	122(sp), 6(sp)
-	mov	124(sp), 22(sp)
-	mov	126(sp), 10(sp)
-	mov	130(sp), 30(sp)
+	mov	r15, 4(sp)
 	; ascon128.ae:84: initialize(s, k, nonce)
 	mov	r12, r14
-	mov	2(r14), 28(sp)
-	mov	4(r14), 26(sp)
-	mov	6(r14), 24(sp)
-	mov	8(r14), 20(sp)
-	mov	10(r14), 18(sp)
-	mov	12(r14), 16(sp)
-	mov	14(r14), 14(sp)
+	mov	2(r14), 20(sp)
+	mov	4(r14), 18(sp)
+	mov	6(r14), 16(sp)
+	mov	8(r14), 14(sp)
+	mov	10(r14), 12(sp)
+	mov	12(r14), 10(sp)
+	mov	14(r14), 8(sp)
 	mov	sp, r12
-	add	#32, r12
-	mov	@r14, 72(sp)
-	mov	28(sp), 74(sp)
-	mov	26(sp), 76(sp)
-	mov	24(sp), 78(sp)
-	mov	20(sp), 80(sp)
-	mov	18(sp), 82(sp)
-	mov	16(sp), 84(sp)
-	mov	14(sp), 86(sp)
+	add	#22, r12
+	mov	@r14, 62(sp)
+	mov	20(sp), 64(sp)
+	mov	18(sp), 66(sp)
+	mov	16(sp), 68(sp)
+	mov	14(sp), 70(sp)
+	mov	12(sp), 72(sp)
+	mov	10(sp), 74(sp)
+	mov	8(sp), 76(sp)
 	mov	sp, r13
-	add	#72, r13
+	add	#62, r13
 	mov	r10, r14
 	mov	r11, r15
 	call	#ascon128_initialize
 	; ascon128.ae:51: if n > 0 {
 	mov	#0, r15
-	cmp	4(sp), r15
+	cmp	110(sp), r15
 	subc	#0, r15
 	clr	r15
 	adc	r15
@@ -116,7 +111,7 @@ ascon128_encrypt_with:
 	tst	r15
 	jz	.Lascon128_encrypt_with_else1
 	; ascon128.ae:52: for i in 0..n / rate + 1 {
-	mov	4(sp), r15
+	mov	110(sp), r15
 	rrum.w	#3, r15
 	mov	#0, r13
 	add	#1, r15
@@ -145,7 +140,7 @@ ascon128_encrypt_with:
 	and	#7, r14
 	bis	r14, r15
 	; ascon128.ae:54: count = if n - off < rate then n - off else rate
-	mov	4(sp), r11
+	mov	110(sp), r11
 	mov	#0, r12
 	sub	r4, r11
 	subc	r15, r12
@@ -162,7 +157,7 @@ ascon128_encrypt_with:
 	xor	#8, r11
 	and	r15, r12
 	; ascon128.ae:55: s[0] = s[0] ^ load_be(ad, off, rate, count) ^ pad(count)
-	add	8(sp), r4
+	add	4(sp), r4
 	cmp	#8, r11
 	jnc	.Lascon128_encrypt_with_bytes5
 	bit	#1, r4
@@ -175,7 +170,7 @@ ascon128_encrypt_with:
 	jmp	.Lascon128_encrypt_with_join7
 .Lascon128_encrypt_with_bytes5:
 	mov	sp, r7
-	add	#88, r7
+	add	#78, r7
 	mov	r7, r8
 	mov	#8, r13
 	mov	r11, r15
@@ -195,13 +190,13 @@ ascon128_encrypt_with:
 	jmp	.Lascon128_encrypt_with_words6
 .Lascon128_encrypt_with_join7:
 	swpb	r4
-	xor	32(sp), r4
+	xor	22(sp), r4
 	swpb	r5
-	xor	34(sp), r5
+	xor	24(sp), r5
 	swpb	r6
-	xor	36(sp), r6
+	xor	26(sp), r6
 	swpb	r7
-	xor	38(sp), r7
+	xor	28(sp), r7
 	; ascon128.ae:26: return ((0x80 as u64) << 56) >> (8 * count)
 	rla	r11
 	adc	r11
@@ -254,13 +249,13 @@ ascon128_encrypt_with:
 	xor	r14, r5
 	xor	r8, r6
 	xor	r11, r7
-	mov	r4, 32(sp)
-	mov	r5, 34(sp)
-	mov	r6, 36(sp)
-	mov	r7, 38(sp)
+	mov	r4, 22(sp)
+	mov	r5, 24(sp)
+	mov	r6, 26(sp)
+	mov	r7, 28(sp)
 	; ascon128.ae:56: P.permute(s, b)
 	mov	sp, r12
-	add	#32, r12
+	add	#22, r12
 	mov	#6, r13
 	call	#ascon128_P_permute
 	add	#1, r9
@@ -274,11 +269,11 @@ ascon128_encrypt_with:
 .Lascon128_encrypt_with_else1:
 .Lascon128_encrypt_with_endif2:
 	; ascon128.ae:59: s[4] = s[4] ^ 1
-	mov	64(sp), r15
+	mov	54(sp), r15
 	xor	#1, r15
-	mov	r15, 64(sp)
+	mov	r15, 54(sp)
 	; ascon128.ae:87: full = m / rate
-	mov	22(sp), r8
+	mov	114(sp), r8
 	rrum.w	#3, r8
 	; ascon128.ae:88: for i in 0..full {
 	mov	#0, r9
@@ -299,18 +294,18 @@ ascon128_encrypt_with:
 	and	#65528, r11
 	; ascon128.ae:90: s[0] = s[0] ^ load_be(msg, off, rate)
 	mov	r11, r7
-	add	6(sp), r7
+	add	112(sp), r7
 	bit	#1, r7
 	jnz	.Lascon128_encrypt_with_bytes17
 .Lascon128_encrypt_with_words18:
-	mov	@r7, r12
-	mov	2(r7), r13
-	mov	4(r7), r14
-	mov	6(r7), r15
+	mov	@r7+, r12
+	mov	@r7+, r13
+	mov	@r7+, r14
+	mov	@r7+, r15
 	jmp	.Lascon128_encrypt_with_join19
 .Lascon128_encrypt_with_bytes17:
 	mov	sp, r12
-	add	#88, r12
+	add	#78, r12
 	mov	r12, r13
 	mov	#8, r14
 .Lascon128_encrypt_with_cpy20:
@@ -324,23 +319,23 @@ ascon128_encrypt_with:
 	jmp	.Lascon128_encrypt_with_words18
 .Lascon128_encrypt_with_join19:
 	swpb	r15
-	xor	32(sp), r15
+	xor	22(sp), r15
 	swpb	r14
-	xor	34(sp), r14
+	xor	24(sp), r14
 	swpb	r13
-	xor	36(sp), r13
+	xor	26(sp), r13
 	swpb	r12
-	xor	38(sp), r12
-	mov	r15, 32(sp)
-	mov	r14, 34(sp)
-	mov	r13, 36(sp)
-	mov	r12, 38(sp)
+	xor	28(sp), r12
+	mov	r15, 22(sp)
+	mov	r14, 24(sp)
+	mov	r13, 26(sp)
+	mov	r12, 28(sp)
 	; ascon128.ae:91: store_be(ct, off, s[0])
-	mov	32(sp), r12
-	mov	34(sp), r13
-	mov	36(sp), r14
-	mov	38(sp), r15
-	add	10(sp), r11
+	mov	22(sp), r12
+	mov	24(sp), r13
+	mov	26(sp), r14
+	mov	28(sp), r15
+	add	116(sp), r11
 	bit	#1, r11
 	jnz	.Lascon128_encrypt_with_bytes22
 	swpb	r15
@@ -354,15 +349,15 @@ ascon128_encrypt_with:
 	jmp	.Lascon128_encrypt_with_stored23
 .Lascon128_encrypt_with_bytes22:
 	swpb	r15
-	mov	r15, 88(sp)
+	mov	r15, 78(sp)
 	swpb	r14
-	mov	r14, 90(sp)
+	mov	r14, 80(sp)
 	swpb	r13
-	mov	r13, 92(sp)
+	mov	r13, 82(sp)
 	swpb	r12
-	mov	r12, 94(sp)
+	mov	r12, 84(sp)
 	mov	sp, r14
-	add	#88, r14
+	add	#78, r14
 	mov	#8, r15
 .Lascon128_encrypt_with_cpy24:
 	mov.b	@r14, 0(r11)
@@ -373,7 +368,7 @@ ascon128_encrypt_with:
 .Lascon128_encrypt_with_stored23:
 	; ascon128.ae:92: P.permute(s, b)
 	mov	sp, r12
-	add	#32, r12
+	add	#22, r12
 	mov	#6, r13
 	call	#ascon128_P_permute
 	add	#1, r9
@@ -394,12 +389,12 @@ ascon128_encrypt_with:
 	and	#65528, r9
 	and	#7, r8
 	; ascon128.ae:95: last = m - off
-	mov	22(sp), r10
+	mov	114(sp), r10
 	mov	#0, r12
 	sub	r9, r10
 	subc	r8, r12
 	; ascon128.ae:96: s[0] = s[0] ^ load_be(msg, off, rate, last) ^ pad(last)
-	mov	6(sp), r4
+	mov	112(sp), r4
 	add	r9, r4
 	cmp	#8, r10
 	jnc	.Lascon128_encrypt_with_bytes25
@@ -413,7 +408,7 @@ ascon128_encrypt_with:
 	jmp	.Lascon128_encrypt_with_join27
 .Lascon128_encrypt_with_bytes25:
 	mov	sp, r8
-	add	#88, r8
+	add	#78, r8
 	mov	r8, r11
 	mov	#8, r13
 	mov	r10, r15
@@ -433,13 +428,13 @@ ascon128_encrypt_with:
 	jmp	.Lascon128_encrypt_with_words26
 .Lascon128_encrypt_with_join27:
 	swpb	r4
-	xor	32(sp), r4
+	xor	22(sp), r4
 	swpb	r5
-	xor	34(sp), r5
+	xor	24(sp), r5
 	swpb	r6
-	xor	36(sp), r6
+	xor	26(sp), r6
 	swpb	r7
-	xor	38(sp), r7
+	xor	28(sp), r7
 	; ascon128.ae:26: return ((0x80 as u64) << 56) >> (8 * count)
 	mov	r10, r14
 	rla	r14
@@ -493,17 +488,17 @@ ascon128_encrypt_with:
 	xor	r14, r5
 	xor	r8, r6
 	xor	r11, r7
-	mov	r4, 32(sp)
-	mov	r5, 34(sp)
-	mov	r6, 36(sp)
-	mov	r7, 38(sp)
+	mov	r4, 22(sp)
+	mov	r5, 24(sp)
+	mov	r6, 26(sp)
+	mov	r7, 28(sp)
 	; ascon128.ae:97: store_be(ct, off, s[0], last)
-	mov	32(sp), r11
-	mov	34(sp), r12
-	mov	36(sp), r14
-	mov	38(sp), r15
+	mov	22(sp), r11
+	mov	24(sp), r12
+	mov	26(sp), r14
+	mov	28(sp), r15
 	mov	r9, r13
-	add	10(sp), r13
+	add	116(sp), r13
 	cmp	#8, r10
 	jnc	.Lascon128_encrypt_with_bytes35
 	bit	#1, r13
@@ -519,15 +514,15 @@ ascon128_encrypt_with:
 	jmp	.Lascon128_encrypt_with_stored36
 .Lascon128_encrypt_with_bytes35:
 	swpb	r15
-	mov	r15, 88(sp)
+	mov	r15, 78(sp)
 	swpb	r14
-	mov	r14, 90(sp)
+	mov	r14, 80(sp)
 	swpb	r12
-	mov	r12, 92(sp)
+	mov	r12, 82(sp)
 	swpb	r11
-	mov	r11, 94(sp)
+	mov	r11, 84(sp)
 	mov	sp, r14
-	add	#88, r14
+	add	#78, r14
 	mov	r10, r15
 	cmp	#8, r15
 	jnc	.Lascon128_encrypt_with_cnt37
@@ -543,57 +538,57 @@ ascon128_encrypt_with:
 	jnz	.Lascon128_encrypt_with_cpy38
 .Lascon128_encrypt_with_stored36:
 	; ascon128.ae:64: s[1] = s[1] ^ k[127:64]
-	mov	20(sp), r12
-	xor	40(sp), r12
-	mov	18(sp), r13
-	xor	42(sp), r13
-	mov	16(sp), r14
-	xor	44(sp), r14
-	mov	14(sp), r15
-	xor	46(sp), r15
-	mov	r12, 40(sp)
-	mov	r13, 42(sp)
-	mov	r14, 44(sp)
-	mov	r15, 46(sp)
+	mov	14(sp), r12
+	xor	30(sp), r12
+	mov	12(sp), r13
+	xor	32(sp), r13
+	mov	10(sp), r14
+	xor	34(sp), r14
+	mov	8(sp), r15
+	xor	36(sp), r15
+	mov	r12, 30(sp)
+	mov	r13, 32(sp)
+	mov	r14, 34(sp)
+	mov	r15, 36(sp)
 	; ascon128.ae:65: s[2] = s[2] ^ k[63:0]
-	mov	48(sp), r12
-	mov	12(sp), r15
+	mov	38(sp), r12
+	mov	6(sp), r15
 	xor	@r15, r12
-	mov	28(sp), r13
-	xor	50(sp), r13
-	mov	26(sp), r14
-	xor	52(sp), r14
-	mov	24(sp), r15
-	xor	54(sp), r15
-	mov	r12, 48(sp)
-	mov	r13, 50(sp)
-	mov	r14, 52(sp)
-	mov	r15, 54(sp)
+	mov	20(sp), r13
+	xor	40(sp), r13
+	mov	18(sp), r14
+	xor	42(sp), r14
+	mov	16(sp), r15
+	xor	44(sp), r15
+	mov	r12, 38(sp)
+	mov	r13, 40(sp)
+	mov	r14, 42(sp)
+	mov	r15, 44(sp)
 	; ascon128.ae:66: P.permute(s, a)
 	mov	sp, r12
-	add	#32, r12
+	add	#22, r12
 	mov	#12, r13
 	call	#ascon128_P_permute
 	; ascon128.ae:67: return cat(s[3], s[4]) ^ k
-	mov	64(sp), r7
-	mov	12(sp), r15
+	mov	54(sp), r7
+	mov	6(sp), r15
 	xor	@r15, r7
-	mov	28(sp), r8
-	xor	66(sp), r8
-	mov	26(sp), r9
-	xor	68(sp), r9
-	mov	24(sp), r10
-	xor	70(sp), r10
-	mov	20(sp), r11
-	xor	56(sp), r11
-	mov	18(sp), r12
-	xor	58(sp), r12
-	mov	16(sp), r14
-	xor	60(sp), r14
-	mov	14(sp), r15
-	xor	62(sp), r15
+	mov	20(sp), r8
+	xor	56(sp), r8
+	mov	18(sp), r9
+	xor	58(sp), r9
+	mov	16(sp), r10
+	xor	60(sp), r10
+	mov	14(sp), r11
+	xor	46(sp), r11
+	mov	12(sp), r12
+	xor	48(sp), r12
+	mov	10(sp), r14
+	xor	50(sp), r14
+	mov	8(sp), r15
+	xor	52(sp), r15
 	; ascon128.ae:98: store_be(tag, 0, finalize(s, k))
-	mov	30(sp), r13
+	mov	120(sp), r13
 	bit	#1, r13
 	jnz	.Lascon128_encrypt_with_bytes39
 	swpb	r15
@@ -615,23 +610,23 @@ ascon128_encrypt_with:
 	jmp	.Lascon128_encrypt_with_stored40
 .Lascon128_encrypt_with_bytes39:
 	swpb	r15
-	mov	r15, 88(sp)
+	mov	r15, 78(sp)
 	swpb	r14
-	mov	r14, 90(sp)
+	mov	r14, 80(sp)
 	swpb	r12
-	mov	r12, 92(sp)
+	mov	r12, 82(sp)
 	swpb	r11
-	mov	r11, 94(sp)
+	mov	r11, 84(sp)
 	swpb	r10
-	mov	r10, 96(sp)
+	mov	r10, 86(sp)
 	swpb	r9
-	mov	r9, 98(sp)
+	mov	r9, 88(sp)
 	swpb	r8
-	mov	r8, 100(sp)
+	mov	r8, 90(sp)
 	swpb	r7
-	mov	r7, 102(sp)
+	mov	r7, 92(sp)
 	mov	sp, r14
-	add	#88, r14
+	add	#78, r14
 	mov	#16, r15
 .Lascon128_encrypt_with_cpy41:
 	mov.b	@r14, 0(r13)
@@ -640,59 +635,53 @@ ascon128_encrypt_with:
 	dec	r15
 	jnz	.Lascon128_encrypt_with_cpy41
 .Lascon128_encrypt_with_stored40:
-	add	#104, sp
+	add	#94, sp
 	popm.w	#7, r10
 	ret
 	.size ascon128_encrypt_with, .-ascon128_encrypt_with
 
 
 ; --- ascon128_decrypt_with: ascon128.decrypt_with
-;     frame 110 bytes (19 spill slots, locals 72), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1518 bytes of code
+;     frame 98 bytes (13 spill slots, locals 72), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1462 bytes of code
 	.section .text.ascon128_decrypt_with,"ax",@progbits
 	.global ascon128_decrypt_with
 	.type ascon128_decrypt_with, @function
 	.balign 2
 ascon128_decrypt_with:
 	pushm.w	#7, r10
-	sub	#110, sp
-	mov	r12, 16(sp)
+	sub	#98, sp
+	mov	r12, 10(sp)
 	mov	r13, r10
 	mov	r14, r11
-	mov	r15, 10(sp)
-	mov	126(sp), 6(sp)
-	mov	128(sp), 12(sp)
-	mov	130(sp), 18(sp)
-	mov	132(sp), 34(sp)
-	mov	136(sp), 14(sp)
-	mov	140(sp), 36(sp)
+	mov	r15, 8(sp)
 	; ascon128.ae:106: initialize(s, k, nonce)
 	mov	r12, r14
-	mov	2(r14), 28(sp)
-	mov	4(r14), 30(sp)
-	mov	6(r14), 32(sp)
-	mov	8(r14), 26(sp)
-	mov	10(r14), 24(sp)
-	mov	12(r14), 22(sp)
-	mov	14(r14), 20(sp)
+	mov	2(r14), 20(sp)
+	mov	4(r14), 22(sp)
+	mov	6(r14), 24(sp)
+	mov	8(r14), 18(sp)
+	mov	10(r14), 16(sp)
+	mov	12(r14), 14(sp)
+	mov	14(r14), 12(sp)
 	mov	sp, r12
-	add	#38, r12
-	mov	@r14, 78(sp)
-	mov	28(sp), 80(sp)
-	mov	30(sp), 82(sp)
-	mov	32(sp), 84(sp)
-	mov	26(sp), 86(sp)
-	mov	24(sp), 88(sp)
-	mov	22(sp), 90(sp)
-	mov	20(sp), 92(sp)
+	add	#26, r12
+	mov	@r14, 66(sp)
+	mov	20(sp), 68(sp)
+	mov	22(sp), 70(sp)
+	mov	24(sp), 72(sp)
+	mov	18(sp), 74(sp)
+	mov	16(sp), 76(sp)
+	mov	14(sp), 78(sp)
+	mov	12(sp), 80(sp)
 	mov	sp, r13
-	add	#78, r13
+	add	#66, r13
 	mov	r10, r14
 	mov	r11, r15
 	call	#ascon128_initialize
 	; ascon128.ae:51: if n > 0 {
 	mov	#0, r15
-	cmp	6(sp), r15
+	cmp	114(sp), r15
 	subc	#0, r15
 	clr	r15
 	adc	r15
@@ -700,7 +689,7 @@ ascon128_decrypt_with:
 	tst	r15
 	jz	.Lascon128_decrypt_with_else1
 	; ascon128.ae:52: for i in 0..n / rate + 1 {
-	mov	6(sp), r15
+	mov	114(sp), r15
 	rrum.w	#3, r15
 	mov	#0, r13
 	add	#1, r15
@@ -729,7 +718,7 @@ ascon128_decrypt_with:
 	and	#7, r14
 	bis	r14, r15
 	; ascon128.ae:54: count = if n - off < rate then n - off else rate
-	mov	6(sp), r11
+	mov	114(sp), r11
 	mov	#0, r12
 	sub	r4, r11
 	subc	r15, r12
@@ -746,7 +735,7 @@ ascon128_decrypt_with:
 	xor	#8, r11
 	and	r15, r12
 	; ascon128.ae:55: s[0] = s[0] ^ load_be(ad, off, rate, count) ^ pad(count)
-	add	10(sp), r4
+	add	8(sp), r4
 	cmp	#8, r11
 	jnc	.Lascon128_decrypt_with_bytes5
 	bit	#1, r4
@@ -759,7 +748,7 @@ ascon128_decrypt_with:
 	jmp	.Lascon128_decrypt_with_join7
 .Lascon128_decrypt_with_bytes5:
 	mov	sp, r7
-	add	#94, r7
+	add	#82, r7
 	mov	r7, r8
 	mov	#8, r13
 	mov	r11, r15
@@ -779,13 +768,13 @@ ascon128_decrypt_with:
 	jmp	.Lascon128_decrypt_with_words6
 .Lascon128_decrypt_with_join7:
 	swpb	r4
-	xor	38(sp), r4
+	xor	26(sp), r4
 	swpb	r5
-	xor	40(sp), r5
+	xor	28(sp), r5
 	swpb	r6
-	xor	42(sp), r6
+	xor	30(sp), r6
 	swpb	r7
-	xor	44(sp), r7
+	xor	32(sp), r7
 	; ascon128.ae:26: return ((0x80 as u64) << 56) >> (8 * count)
 	rla	r11
 	adc	r11
@@ -838,13 +827,13 @@ ascon128_decrypt_with:
 	xor	r14, r5
 	xor	r8, r6
 	xor	r11, r7
-	mov	r4, 38(sp)
-	mov	r5, 40(sp)
-	mov	r6, 42(sp)
-	mov	r7, 44(sp)
+	mov	r4, 26(sp)
+	mov	r5, 28(sp)
+	mov	r6, 30(sp)
+	mov	r7, 32(sp)
 	; ascon128.ae:56: P.permute(s, b)
 	mov	sp, r12
-	add	#38, r12
+	add	#26, r12
 	mov	#6, r13
 	call	#ascon128_P_permute
 	add	#1, r9
@@ -858,11 +847,11 @@ ascon128_decrypt_with:
 .Lascon128_decrypt_with_else1:
 .Lascon128_decrypt_with_endif2:
 	; ascon128.ae:59: s[4] = s[4] ^ 1
-	mov	70(sp), r15
+	mov	58(sp), r15
 	xor	#1, r15
-	mov	r15, 70(sp)
+	mov	r15, 58(sp)
 	; ascon128.ae:109: full = m / rate
-	mov	18(sp), r8
+	mov	118(sp), r8
 	rrum.w	#3, r8
 	; ascon128.ae:110: for i in 0..full {
 	mov	#0, r9
@@ -883,18 +872,18 @@ ascon128_decrypt_with:
 	and	#65528, r13
 	; ascon128.ae:112: c = load_be(ct, off, rate)
 	mov	r13, r5
-	add	12(sp), r5
+	add	116(sp), r5
 	bit	#1, r5
 	jnz	.Lascon128_decrypt_with_bytes17
 .Lascon128_decrypt_with_words18:
-	mov	@r5, r6
-	mov	2(r5), r7
-	mov	4(r5), r11
-	mov	6(r5), r12
+	mov	@r5+, r6
+	mov	@r5+, r7
+	mov	@r5+, r11
+	mov	@r5+, r12
 	jmp	.Lascon128_decrypt_with_join19
 .Lascon128_decrypt_with_bytes17:
 	mov	sp, r11
-	add	#94, r11
+	add	#82, r11
 	mov	r11, r12
 	mov	#8, r14
 .Lascon128_decrypt_with_cpy20:
@@ -910,17 +899,17 @@ ascon128_decrypt_with:
 	; ascon128.ae:113: store_be(msg, off, s[0] ^ c)
 	swpb	r12
 	mov	r12, r15
-	xor	38(sp), r15
+	xor	26(sp), r15
 	swpb	r11
 	mov	r11, r14
-	xor	40(sp), r14
+	xor	28(sp), r14
 	swpb	r7
 	mov	r7, r5
-	xor	42(sp), r5
+	xor	30(sp), r5
 	swpb	r6
 	mov	r6, r4
-	xor	44(sp), r4
-	add	14(sp), r13
+	xor	32(sp), r4
+	add	124(sp), r13
 	bit	#1, r13
 	jnz	.Lascon128_decrypt_with_bytes22
 	swpb	r4
@@ -934,15 +923,15 @@ ascon128_decrypt_with:
 	jmp	.Lascon128_decrypt_with_stored23
 .Lascon128_decrypt_with_bytes22:
 	swpb	r4
-	mov	r4, 94(sp)
+	mov	r4, 82(sp)
 	swpb	r5
-	mov	r5, 96(sp)
+	mov	r5, 84(sp)
 	swpb	r14
-	mov	r14, 98(sp)
+	mov	r14, 86(sp)
 	swpb	r15
-	mov	r15, 100(sp)
+	mov	r15, 88(sp)
 	mov	sp, r14
-	add	#94, r14
+	add	#82, r14
 	mov	#8, r15
 .Lascon128_decrypt_with_cpy24:
 	mov.b	@r14, 0(r13)
@@ -952,13 +941,13 @@ ascon128_decrypt_with:
 	jnz	.Lascon128_decrypt_with_cpy24
 .Lascon128_decrypt_with_stored23:
 	; ascon128.ae:114: s[0] = c
-	mov	r12, 38(sp)
-	mov	r11, 40(sp)
-	mov	r7, 42(sp)
-	mov	r6, 44(sp)
+	mov	r12, 26(sp)
+	mov	r11, 28(sp)
+	mov	r7, 30(sp)
+	mov	r6, 32(sp)
 	; ascon128.ae:115: P.permute(s, b)
 	mov	sp, r12
-	add	#38, r12
+	add	#26, r12
 	mov	#6, r13
 	call	#ascon128_P_permute
 	add	#1, r9
@@ -979,12 +968,12 @@ ascon128_decrypt_with:
 	and	#65528, r13
 	and	#7, r8
 	; ascon128.ae:118: last = m - off
-	mov	18(sp), r11
+	mov	118(sp), r11
 	mov	#0, r6
 	sub	r13, r11
 	subc	r8, r6
 	; ascon128.ae:119: p = first_bytes(s[0] ^ load_be(ct, off, rate, last), last)
-	mov	12(sp), r7
+	mov	116(sp), r7
 	add	r13, r7
 	cmp	#8, r11
 	jnc	.Lascon128_decrypt_with_bytes25
@@ -998,7 +987,7 @@ ascon128_decrypt_with:
 	jmp	.Lascon128_decrypt_with_join27
 .Lascon128_decrypt_with_bytes25:
 	mov	sp, r9
-	add	#94, r9
+	add	#82, r9
 	mov	r9, r10
 	mov	#8, r12
 	mov	r11, r15
@@ -1018,13 +1007,13 @@ ascon128_decrypt_with:
 	jmp	.Lascon128_decrypt_with_words26
 .Lascon128_decrypt_with_join27:
 	swpb	r7
-	xor	38(sp), r7
+	xor	26(sp), r7
 	swpb	r8
-	xor	40(sp), r8
+	xor	28(sp), r8
 	swpb	r9
-	xor	42(sp), r9
+	xor	30(sp), r9
 	swpb	r5
-	xor	44(sp), r5
+	xor	32(sp), r5
 	; ascon128.ae:31: return x & ~(~(0 as u64) >> (8 * count))
 	mov	r11, r14
 	rla	r14
@@ -1085,7 +1074,7 @@ ascon128_decrypt_with:
 	mov	r9, r12
 	mov	r8, r14
 	mov	r7, r15
-	add	14(sp), r13
+	add	124(sp), r13
 	cmp	#8, r11
 	swpb	r5
 	swpb	r12
@@ -1100,12 +1089,12 @@ ascon128_decrypt_with:
 	mov	r15, 6(r13)
 	jmp	.Lascon128_decrypt_with_stored36
 .Lascon128_decrypt_with_bytes35:
-	mov	r5, 94(sp)
-	mov	r12, 96(sp)
-	mov	r14, 98(sp)
-	mov	r15, 100(sp)
+	mov	r5, 82(sp)
+	mov	r12, 84(sp)
+	mov	r14, 86(sp)
+	mov	r15, 88(sp)
 	mov	sp, r14
-	add	#94, r14
+	add	#82, r14
 	mov	r11, r15
 	cmp	#8, r15
 	jnc	.Lascon128_decrypt_with_cnt37
@@ -1121,10 +1110,10 @@ ascon128_decrypt_with:
 	jnz	.Lascon128_decrypt_with_cpy38
 .Lascon128_decrypt_with_stored36:
 	; ascon128.ae:121: s[0] = s[0] ^ p ^ pad(last)
-	xor	38(sp), r7
-	xor	40(sp), r8
-	xor	42(sp), r9
-	xor	44(sp), r10
+	xor	26(sp), r7
+	xor	28(sp), r8
+	xor	30(sp), r9
+	xor	32(sp), r10
 	; ascon128.ae:26: return ((0x80 as u64) << 56) >> (8 * count)
 	mov	#0, r11
 	mov	#0, r12
@@ -1167,27 +1156,27 @@ ascon128_decrypt_with:
 	xor	r12, r8
 	xor	r13, r9
 	xor	r14, r10
-	mov	r7, 38(sp)
-	mov	r8, 40(sp)
-	mov	r9, 42(sp)
-	mov	r10, 44(sp)
+	mov	r7, 26(sp)
+	mov	r8, 28(sp)
+	mov	r9, 30(sp)
+	mov	r10, 32(sp)
 	; ascon128.ae:122: return (load_be(tag, 0, 16) ^ finalize(s, k)) == 0
-	mov	34(sp), r11
+	mov	120(sp), r11
 	bit	#1, r11
 	jnz	.Lascon128_decrypt_with_bytes44
 .Lascon128_decrypt_with_words45:
-	mov	@r11, 8(sp)
-	mov	2(r11), r4
-	mov	4(r11), r5
-	mov	6(r11), r6
-	mov	8(r11), r7
-	mov	10(r11), r8
-	mov	12(r11), r9
-	mov	14(r11), r10
+	mov	@r11+, 6(sp)
+	mov	@r11+, r4
+	mov	@r11+, r5
+	mov	@r11+, r6
+	mov	@r11+, r7
+	mov	@r11+, r8
+	mov	@r11+, r9
+	mov	@r11+, r10
 	jmp	.Lascon128_decrypt_with_join46
 .Lascon128_decrypt_with_bytes44:
 	mov	sp, r12
-	add	#94, r12
+	add	#82, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lascon128_decrypt_with_cpy47:
@@ -1201,37 +1190,37 @@ ascon128_decrypt_with:
 	jmp	.Lascon128_decrypt_with_words45
 .Lascon128_decrypt_with_join46:
 	; ascon128.ae:64: s[1] = s[1] ^ k[127:64]
-	mov	26(sp), r12
-	xor	46(sp), r12
-	mov	24(sp), r13
-	xor	48(sp), r13
-	mov	22(sp), r14
-	xor	50(sp), r14
-	mov	20(sp), r15
-	xor	52(sp), r15
-	mov	r12, 46(sp)
-	mov	r13, 48(sp)
-	mov	r14, 50(sp)
-	mov	r15, 52(sp)
+	mov	18(sp), r12
+	xor	34(sp), r12
+	mov	16(sp), r13
+	xor	36(sp), r13
+	mov	14(sp), r14
+	xor	38(sp), r14
+	mov	12(sp), r15
+	xor	40(sp), r15
+	mov	r12, 34(sp)
+	mov	r13, 36(sp)
+	mov	r14, 38(sp)
+	mov	r15, 40(sp)
 	; ascon128.ae:65: s[2] = s[2] ^ k[63:0]
-	mov	54(sp), r12
-	mov	16(sp), r15
+	mov	42(sp), r12
+	mov	10(sp), r15
 	xor	@r15, r12
-	mov	28(sp), r13
-	xor	56(sp), r13
-	mov	30(sp), r14
-	xor	58(sp), r14
-	mov	32(sp), r15
-	xor	60(sp), r15
-	mov	r12, 54(sp)
-	mov	r13, 56(sp)
-	mov	r14, 58(sp)
-	mov	r15, 60(sp)
+	mov	20(sp), r13
+	xor	44(sp), r13
+	mov	22(sp), r14
+	xor	46(sp), r14
+	mov	24(sp), r15
+	xor	48(sp), r15
+	mov	r12, 42(sp)
+	mov	r13, 44(sp)
+	mov	r14, 46(sp)
+	mov	r15, 48(sp)
 	; ascon128.ae:66: P.permute(s, a)
 	mov	sp, r12
-	add	#38, r12
+	add	#26, r12
 	mov	#12, r13
-	swpb	8(sp)
+	swpb	6(sp)
 	swpb	r4
 	swpb	r5
 	swpb	r6
@@ -1241,24 +1230,24 @@ ascon128_decrypt_with:
 	swpb	r10
 	call	#ascon128_P_permute
 	; ascon128.ae:122: return (load_be(tag, 0, 16) ^ finalize(s, k)) == 0
-	xor	70(sp), r10
-	xor	72(sp), r9
-	xor	74(sp), r8
-	xor	76(sp), r7
-	xor	62(sp), r6
-	xor	64(sp), r5
-	xor	66(sp), r4
-	mov	8(sp), r14
-	xor	68(sp), r14
-	mov	16(sp), r15
+	xor	58(sp), r10
+	xor	60(sp), r9
+	xor	62(sp), r8
+	xor	64(sp), r7
+	xor	50(sp), r6
+	xor	52(sp), r5
+	xor	54(sp), r4
+	mov	6(sp), r14
+	xor	56(sp), r14
+	mov	10(sp), r15
 	xor	@r15, r10
-	xor	28(sp), r9
-	xor	30(sp), r8
-	xor	32(sp), r7
-	xor	26(sp), r6
-	xor	24(sp), r5
-	xor	22(sp), r4
-	xor	20(sp), r14
+	xor	20(sp), r9
+	xor	22(sp), r8
+	xor	24(sp), r7
+	xor	18(sp), r6
+	xor	16(sp), r5
+	xor	14(sp), r4
+	xor	12(sp), r14
 	bis	r9, r10
 	bis	r8, r10
 	bis	r7, r10
@@ -1270,9 +1259,9 @@ ascon128_decrypt_with:
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	36(sp), r15
+	mov	128(sp), r15
 	mov	r14, 0(r15)
-	add	#110, sp
+	add	#98, sp
 	popm.w	#7, r10
 	ret
 	.size ascon128_decrypt_with, .-ascon128_decrypt_with
@@ -1769,7 +1758,7 @@ ascon128_P_permute:
 
 ; --- ascon128_initialize: ascon128.initialize
 ;     frame 16 bytes (0 spill slots, locals 16), saves r5, r6, r7, r8, r9, r10
-;     estimated 298 bytes of code
+;     estimated 278 bytes of code
 	.section .text.ascon128_initialize,"ax",@progbits
 	.local ascon128_initialize
 	.type ascon128_initialize, @function
@@ -1783,14 +1772,14 @@ ascon128_initialize:
 	bit	#1, r14
 	jnz	.Lascon128_initialize_bytes1
 .Lascon128_initialize_words2:
-	mov	@r14, r5
-	mov	2(r14), r6
-	mov	4(r14), r7
-	mov	6(r14), r8
-	mov	8(r14), r11
-	mov	10(r14), r12
-	mov	12(r14), r13
-	mov	14(r14), r15
+	mov	@r14+, r5
+	mov	@r14+, r6
+	mov	@r14+, r7
+	mov	@r14+, r8
+	mov	@r14+, r11
+	mov	@r14+, r12
+	mov	@r14+, r13
+	mov	@r14+, r15
 	jmp	.Lascon128_initialize_join3
 .Lascon128_initialize_bytes1:
 	mov	sp, r11
@@ -1858,13 +1847,13 @@ ascon128_initialize:
 	mov	r15, 30(r9)
 	; ascon128.ae:44: s[4] = s[4] ^ k[63:0]
 	mov	32(r9), r12
-	xor	@r10, r12
+	xor	@r10+, r12
 	mov	34(r9), r13
-	xor	2(r10), r13
+	xor	@r10+, r13
 	mov	36(r9), r14
-	xor	4(r10), r14
+	xor	@r10+, r14
 	mov	38(r9), r15
-	xor	6(r10), r15
+	xor	@r10+, r15
 	mov	r12, 32(r9)
 	mov	r13, 34(r9)
 	mov	r14, 36(r9)

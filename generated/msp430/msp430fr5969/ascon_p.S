@@ -5,22 +5,17 @@
 ; then the stack; results through the trailing out-pointers).
 
 ; --- ascon_p_round: ascon_p.round
-;     frame 72 bytes (36 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1070 bytes of code
+;     frame 62 bytes (31 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1030 bytes of code
 	.section .text.ascon_p_round,"ax",@progbits
 	.global ascon_p_round
 	.type ascon_p_round, @function
 	.balign 2
 ascon_p_round:
 	pushm.w	#7, r10
-	sub	#72, sp
-	mov	88(sp), r10
-	mov	90(sp), r5
-	mov	92(sp), 70(sp)
-	mov	94(sp), 68(sp)
-	mov	96(sp), 66(sp)
-	mov	98(sp), 64(sp)
-	mov	100(sp), 62(sp)
+	sub	#62, sp
+	mov	78(sp), r10
+	mov	80(sp), r5
 	; ascon_p.ae:21: x2 = x2 ^ (c as u64)
 	xor	@r14+, r5
 	; ascon_p.ae:24: x0 = x0 ^ x4
@@ -123,11 +118,12 @@ ascon_p_round:
 	mov	@r14+, r12
 	xor	@r13+, r12
 	; ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
-	bic	-8(r13), r5
+	mov	-8(r13), r14
+	bic	r14, r5
 	xor	r9, r5
 	; ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
 	mov	20(sp), r10
-	xor	-8(r13), r10
+	xor	r14, r10
 	; ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
 	mov	-8(r13), r14
 	bic	r9, r14
@@ -140,15 +136,15 @@ ascon_p_round:
 	xor	r4, r5
 	mov	r5, 2(sp)
 	; ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
-	bic	-6(r13), r8
+	mov	-6(r13), r9
+	bic	r9, r8
 	xor	r7, r8
 	; ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
 	mov	24(sp), r10
-	xor	-6(r13), r10
+	xor	r9, r10
 	; ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	mov	-6(r13), r14
-	bic	r7, r14
-	xor	r14, r6
+	bic	r7, r9
+	xor	r9, r6
 	mov	r6, 50(sp)
 	; ascon_p.ae:32: t1 = t1 ^ t0
 	xor	r8, r10
@@ -156,16 +152,16 @@ ascon_p_round:
 	xor	r6, r8
 	; ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
 	mov	6(sp), r4
-	bic	-4(r13), r4
-	mov	10(sp), r14
-	xor	r14, r4
+	mov	-4(r13), r14
+	bic	r14, r4
+	mov	10(sp), r6
+	xor	r6, r4
 	; ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
 	mov	18(sp), r7
-	xor	-4(r13), r7
+	xor	r14, r7
 	; ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	mov	-4(r13), r9
-	bic	r14, r9
-	xor	r9, r11
+	bic	r6, r14
+	xor	r14, r11
 	mov	r11, 46(sp)
 	; ascon_p.ae:32: t1 = t1 ^ t0
 	xor	r4, r7
@@ -173,25 +169,25 @@ ascon_p_round:
 	xor	r11, r4
 	; ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
 	mov	r12, r5
-	bic	-2(r13), r5
-	mov	32(sp), r6
-	xor	r6, r5
+	mov	-2(r13), r6
+	bic	r6, r5
+	xor	32(sp), r5
 	; ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	mov	-2(r15), r11
+	mov	-2(r15), r9
+	mov	r9, r11
 	bic	r12, r11
-	xor	-2(r13), r11
+	xor	r6, r11
 	; ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	mov	26(sp), r14
-	bic	-2(r15), r14
-	xor	r14, r12
+	mov	26(sp), r13
+	bic	r9, r13
+	xor	r13, r12
 	; ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mov	r6, r9
+	mov	32(sp), r9
 	bic	26(sp), r9
 	xor	-2(r15), r9
 	; ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	mov	-2(r13), r14
-	bic	r6, r14
-	xor	r14, 26(sp)
+	bic	32(sp), r6
+	xor	r6, 26(sp)
 	; ascon_p.ae:32: t1 = t1 ^ t0
 	xor	r5, r11
 	; ascon_p.ae:33: t0 = t0 ^ t4
@@ -437,54 +433,49 @@ ascon_p_round:
 	xor	r9, r5
 	xor	r14, r11
 	xor	r6, r12
-	mov	70(sp), r6
+	mov	82(sp), r6
 	mov	2(sp), 0(r6)
 	mov	12(sp), 2(r6)
 	mov	60(sp), 4(r6)
 	mov	58(sp), 6(r6)
-	mov	68(sp), r6
+	mov	84(sp), r6
 	mov	44(sp), 0(r6)
 	mov	42(sp), 2(r6)
 	mov	34(sp), 4(r6)
 	mov	30(sp), 6(r6)
-	mov	66(sp), r6
+	mov	86(sp), r6
 	mov	28(sp), 0(r6)
 	mov	14(sp), 2(r6)
 	mov	8(sp), 4(r6)
 	mov	4(sp), 6(r6)
-	mov	64(sp), r6
+	mov	88(sp), r6
 	mov	r7, 0(r6)
 	mov	r8, 2(r6)
 	mov	r13, 4(r6)
 	mov	r10, 6(r6)
-	mov	62(sp), r10
+	mov	90(sp), r10
 	mov	r4, 0(r10)
 	mov	r5, 2(r10)
 	mov	r11, 4(r10)
 	mov	r12, 6(r10)
-	add	#72, sp
+	add	#62, sp
 	popm.w	#7, r10
 	ret
 	.size ascon_p_round, .-ascon_p_round
 
 
 ; --- ascon_p_permute_words: ascon_p.permute_words
-;     frame 68 bytes (34 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1114 bytes of code
+;     frame 58 bytes (29 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1084 bytes of code
 	.section .text.ascon_p_permute_words,"ax",@progbits
 	.global ascon_p_permute_words
 	.type ascon_p_permute_words, @function
 	.balign 2
 ascon_p_permute_words:
 	pushm.w	#7, r10
-	sub	#68, sp
-	mov	84(sp), r7
-	mov	86(sp), r10
-	mov	88(sp), 66(sp)
-	mov	90(sp), 64(sp)
-	mov	92(sp), 62(sp)
-	mov	94(sp), 60(sp)
-	mov	96(sp), 58(sp)
+	sub	#58, sp
+	mov	74(sp), r7
+	mov	76(sp), r10
 	; ascon_p.ae:47: for i in 16 - rounds..16 {
 	mov	#16, r11
 	sub	r10, r11
@@ -930,32 +921,32 @@ ascon_p_permute_words:
 	add	#1, 56(sp)
 	jnz	.Lascon_p_permute_words_loop1
 .Lascon_p_permute_words_done2:
-	mov	66(sp), r7
+	mov	78(sp), r7
 	mov	@sp, 0(r7)
 	mov	4(sp), 2(r7)
 	mov	48(sp), 4(r7)
 	mov	46(sp), 6(r7)
-	mov	64(sp), r7
+	mov	80(sp), r7
 	mov	r8, 0(r7)
 	mov	r9, 2(r7)
 	mov	r10, 4(r7)
 	mov	28(sp), 6(r7)
-	mov	62(sp), r10
+	mov	82(sp), r10
 	mov	8(sp), 0(r10)
 	mov	18(sp), 2(r10)
 	mov	52(sp), 4(r10)
 	mov	54(sp), 6(r10)
-	mov	60(sp), r10
+	mov	84(sp), r10
 	mov	r11, 0(r10)
 	mov	r12, 2(r10)
 	mov	r13, 4(r10)
 	mov	12(sp), 6(r10)
-	mov	58(sp), r13
+	mov	86(sp), r13
 	mov	r14, 0(r13)
 	mov	2(sp), 2(r13)
 	mov	22(sp), 4(r13)
 	mov	40(sp), 6(r13)
-	add	#68, sp
+	add	#58, sp
 	popm.w	#7, r10
 	ret
 	.size ascon_p_permute_words, .-ascon_p_permute_words

@@ -75,38 +75,36 @@ chacha20_poly1305_key_setup:
 
 
 ; --- chacha20_poly1305_encrypt_with: chacha20_poly1305.encrypt_with
-;     frame 126 bytes (20 spill slots, locals 80), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 658 bytes of code
+;     frame 122 bytes (18 spill slots, locals 80), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 636 bytes of code
 	.section .text.chacha20_poly1305_encrypt_with,"ax",@progbits
 	.global chacha20_poly1305_encrypt_with
 	.type chacha20_poly1305_encrypt_with, @function
 	.balign 2
 chacha20_poly1305_encrypt_with:
 	pushm.w	#7, r10
-	sub	#126, sp
+	sub	#122, sp
 	mov	r12, r4
 	mov	r13, r9
-	mov	r15, 44(sp)
-	mov	142(sp), 42(sp)
-	mov	144(sp), r15
-	mov	146(sp), r11
-	mov	148(sp), 38(sp)
-	mov	150(sp), 36(sp)
-	mov	152(sp), 40(sp)
+	mov	r15, 40(sp)
+	mov	140(sp), r15
+	mov	142(sp), r11
+	mov	144(sp), r7
+	mov	146(sp), r8
 	; chacha20_poly1305.ae:38: n = load_le(nonce, 0, 12)
 	bit	#1, r9
 	jnz	.Lchacha20_poly1305_encrypt_with_bytes1
 .Lchacha20_poly1305_encrypt_with_words2:
-	mov	@r9, 34(sp)
-	mov	2(r9), 32(sp)
-	mov	4(r9), 30(sp)
-	mov	6(r9), 28(sp)
-	mov	8(r9), 26(sp)
-	mov	10(r9), 24(sp)
+	mov	@r9+, 38(sp)
+	mov	@r9+, 36(sp)
+	mov	@r9+, 34(sp)
+	mov	@r9+, 32(sp)
+	mov	@r9+, 30(sp)
+	mov	@r9+, 28(sp)
 	jmp	.Lchacha20_poly1305_encrypt_with_join3
 .Lchacha20_poly1305_encrypt_with_bytes1:
 	mov	sp, r10
-	add	#46, r10
+	add	#42, r10
 	mov	r10, r12
 	mov	#12, r13
 .Lchacha20_poly1305_encrypt_with_cpy4:
@@ -120,22 +118,24 @@ chacha20_poly1305_encrypt_with:
 	jmp	.Lchacha20_poly1305_encrypt_with_words2
 .Lchacha20_poly1305_encrypt_with_join3:
 	; chacha20_poly1305.ae:39: C.xor_stream(k, 1 as u32, n, msg, ct)              // the message starts at block counter 1
-	mov	2(r4), 22(sp)
-	mov	4(r4), 20(sp)
-	mov	6(r4), 18(sp)
-	mov	8(r4), 16(sp)
-	mov	10(r4), 14(sp)
-	mov	12(r4), 12(sp)
-	mov	14(r4), 10(sp)
-	mov	16(r4), 8(sp)
-	mov	18(r4), 6(sp)
-	mov	20(r4), r5
-	mov	22(r4), r6
-	mov	24(r4), r7
-	mov	26(r4), r8
+	mov	2(r4), 26(sp)
+	mov	4(r4), 24(sp)
+	mov	6(r4), 22(sp)
+	mov	8(r4), 20(sp)
+	mov	10(r4), 18(sp)
+	mov	12(r4), 16(sp)
+	mov	14(r4), 14(sp)
+	mov	16(r4), 12(sp)
+	mov	18(r4), 10(sp)
+	mov	20(r4), 8(sp)
+	mov	22(r4), 6(sp)
+	mov	24(r4), r5
+	mov	26(r4), r6
 	mov	28(r4), r9
 	mov	30(r4), r10
-	mov	@r4, 62(sp)
+	mov	@r4, 58(sp)
+	mov	26(sp), 60(sp)
+	mov	24(sp), 62(sp)
 	mov	22(sp), 64(sp)
 	mov	20(sp), 66(sp)
 	mov	18(sp), 68(sp)
@@ -147,30 +147,30 @@ chacha20_poly1305_encrypt_with:
 	mov	6(sp), 80(sp)
 	mov	r5, 82(sp)
 	mov	r6, 84(sp)
-	mov	r7, 86(sp)
-	mov	r8, 88(sp)
-	mov	r9, 90(sp)
-	mov	r10, 92(sp)
+	mov	r9, 86(sp)
+	mov	r10, 88(sp)
 	mov	sp, r12
-	add	#62, r12
-	mov	#1, 94(sp)
-	mov	#0, 96(sp)
+	add	#58, r12
+	mov	#1, 90(sp)
+	mov	#0, 92(sp)
 	mov	sp, r13
-	add	#94, r13
+	add	#90, r13
+	mov	38(sp), 94(sp)
+	mov	36(sp), 96(sp)
 	mov	34(sp), 98(sp)
 	mov	32(sp), 100(sp)
 	mov	30(sp), 102(sp)
 	mov	28(sp), 104(sp)
-	mov	26(sp), 106(sp)
-	mov	24(sp), 108(sp)
 	mov	sp, r14
-	add	#98, r14
+	add	#94, r14
 	mov	r11, 0(sp)
-	mov	38(sp), 2(sp)
-	mov	36(sp), 4(sp)
+	mov	r7, 2(sp)
+	mov	r8, 4(sp)
 	call	#chacha20_poly1305_C_xor_stream
 	; chacha20_poly1305.ae:40: store_le(tag, 0, tag_of(k, n, ad, ct))
-	mov	@r4, 62(sp)
+	mov	@r4, 58(sp)
+	mov	26(sp), 60(sp)
+	mov	24(sp), 62(sp)
 	mov	22(sp), 64(sp)
 	mov	20(sp), 66(sp)
 	mov	18(sp), 68(sp)
@@ -182,51 +182,49 @@ chacha20_poly1305_encrypt_with:
 	mov	6(sp), 80(sp)
 	mov	r5, 82(sp)
 	mov	r6, 84(sp)
-	mov	r7, 86(sp)
-	mov	r8, 88(sp)
-	mov	r9, 90(sp)
-	mov	r10, 92(sp)
+	mov	r9, 86(sp)
+	mov	r10, 88(sp)
 	mov	sp, r12
-	add	#62, r12
+	add	#58, r12
+	mov	38(sp), 90(sp)
+	mov	36(sp), 92(sp)
 	mov	34(sp), 94(sp)
 	mov	32(sp), 96(sp)
 	mov	30(sp), 98(sp)
 	mov	28(sp), 100(sp)
-	mov	26(sp), 102(sp)
-	mov	24(sp), 104(sp)
 	mov	sp, r13
-	add	#94, r13
+	add	#90, r13
 	mov	sp, r15
-	add	#110, r15
-	mov	38(sp), 0(sp)
-	mov	36(sp), 2(sp)
+	add	#106, r15
+	mov	r7, 0(sp)
+	mov	r8, 2(sp)
 	mov	r15, 4(sp)
-	mov	44(sp), r14
-	mov	42(sp), r15
+	mov	40(sp), r14
+	mov	138(sp), r15
 	call	#chacha20_poly1305_tag_of
-	mov	40(sp), r13
+	mov	148(sp), r13
 	bit	#1, r13
 	jnz	.Lchacha20_poly1305_encrypt_with_bytes6
-	mov	110(sp), 0(r13)
-	mov	112(sp), 2(r13)
-	mov	114(sp), 4(r13)
-	mov	116(sp), 6(r13)
-	mov	118(sp), 8(r13)
-	mov	120(sp), 10(r13)
-	mov	122(sp), 12(r13)
-	mov	124(sp), 14(r13)
+	mov	106(sp), 0(r13)
+	mov	108(sp), 2(r13)
+	mov	110(sp), 4(r13)
+	mov	112(sp), 6(r13)
+	mov	114(sp), 8(r13)
+	mov	116(sp), 10(r13)
+	mov	118(sp), 12(r13)
+	mov	120(sp), 14(r13)
 	jmp	.Lchacha20_poly1305_encrypt_with_stored7
 .Lchacha20_poly1305_encrypt_with_bytes6:
+	mov	106(sp), 42(sp)
+	mov	108(sp), 44(sp)
 	mov	110(sp), 46(sp)
 	mov	112(sp), 48(sp)
 	mov	114(sp), 50(sp)
 	mov	116(sp), 52(sp)
 	mov	118(sp), 54(sp)
 	mov	120(sp), 56(sp)
-	mov	122(sp), 58(sp)
-	mov	124(sp), 60(sp)
 	mov	sp, r14
-	add	#46, r14
+	add	#42, r14
 	mov	#16, r15
 .Lchacha20_poly1305_encrypt_with_cpy8:
 	mov.b	@r14, 0(r13)
@@ -235,46 +233,43 @@ chacha20_poly1305_encrypt_with:
 	dec	r15
 	jnz	.Lchacha20_poly1305_encrypt_with_cpy8
 .Lchacha20_poly1305_encrypt_with_stored7:
-	add	#126, sp
+	add	#122, sp
 	popm.w	#7, r10
 	ret
 	.size chacha20_poly1305_encrypt_with, .-chacha20_poly1305_encrypt_with
 
 
 ; --- chacha20_poly1305_decrypt_with: chacha20_poly1305.decrypt_with
-;     frame 144 bytes (29 spill slots, locals 80), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 718 bytes of code
+;     frame 138 bytes (26 spill slots, locals 80), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 676 bytes of code
 	.section .text.chacha20_poly1305_decrypt_with,"ax",@progbits
 	.global chacha20_poly1305_decrypt_with
 	.type chacha20_poly1305_decrypt_with, @function
 	.balign 2
 chacha20_poly1305_decrypt_with:
 	pushm.w	#7, r10
-	sub	#144, sp
+	sub	#138, sp
 	mov	r12, r4
 	mov	r13, r9
-	mov	r15, 62(sp)
-	mov	160(sp), 60(sp)
-	mov	162(sp), 38(sp)
-	mov	164(sp), 36(sp)
-	mov	166(sp), 48(sp)
-	mov	170(sp), r11
-	mov	172(sp), r15
-	mov	174(sp), 58(sp)
+	mov	r15, 40(sp)
+	mov	156(sp), r7
+	mov	158(sp), r8
+	mov	164(sp), r11
+	mov	166(sp), r15
 	; chacha20_poly1305.ae:45: n = load_le(nonce, 0, 12)
 	bit	#1, r9
 	jnz	.Lchacha20_poly1305_decrypt_with_bytes1
 .Lchacha20_poly1305_decrypt_with_words2:
-	mov	@r9, 34(sp)
-	mov	2(r9), 32(sp)
-	mov	4(r9), 30(sp)
-	mov	6(r9), 28(sp)
-	mov	8(r9), 26(sp)
-	mov	10(r9), 24(sp)
+	mov	@r9+, 38(sp)
+	mov	@r9+, 36(sp)
+	mov	@r9+, 34(sp)
+	mov	@r9+, 32(sp)
+	mov	@r9+, 30(sp)
+	mov	@r9+, 28(sp)
 	jmp	.Lchacha20_poly1305_decrypt_with_join3
 .Lchacha20_poly1305_decrypt_with_bytes1:
 	mov	sp, r10
-	add	#64, r10
+	add	#58, r10
 	mov	r10, r12
 	mov	#12, r13
 .Lchacha20_poly1305_decrypt_with_cpy4:
@@ -288,73 +283,73 @@ chacha20_poly1305_decrypt_with:
 	jmp	.Lchacha20_poly1305_decrypt_with_words2
 .Lchacha20_poly1305_decrypt_with_join3:
 	; chacha20_poly1305.ae:46: C.xor_stream(k, 1 as u32, n, ct, msg)
-	mov	2(r4), 22(sp)
-	mov	4(r4), 20(sp)
-	mov	6(r4), 18(sp)
-	mov	8(r4), 16(sp)
-	mov	10(r4), 14(sp)
-	mov	12(r4), 12(sp)
-	mov	14(r4), 10(sp)
-	mov	16(r4), 8(sp)
-	mov	18(r4), 6(sp)
-	mov	20(r4), r5
-	mov	22(r4), r6
-	mov	24(r4), r7
-	mov	26(r4), r8
+	mov	2(r4), 26(sp)
+	mov	4(r4), 24(sp)
+	mov	6(r4), 22(sp)
+	mov	8(r4), 20(sp)
+	mov	10(r4), 18(sp)
+	mov	12(r4), 16(sp)
+	mov	14(r4), 14(sp)
+	mov	16(r4), 12(sp)
+	mov	18(r4), 10(sp)
+	mov	20(r4), 8(sp)
+	mov	22(r4), 6(sp)
+	mov	24(r4), r5
+	mov	26(r4), r6
 	mov	28(r4), r9
 	mov	30(r4), r10
-	mov	@r4, 80(sp)
-	mov	22(sp), 82(sp)
-	mov	20(sp), 84(sp)
-	mov	18(sp), 86(sp)
-	mov	16(sp), 88(sp)
-	mov	14(sp), 90(sp)
-	mov	12(sp), 92(sp)
-	mov	10(sp), 94(sp)
-	mov	8(sp), 96(sp)
-	mov	6(sp), 98(sp)
-	mov	r5, 100(sp)
-	mov	r6, 102(sp)
-	mov	r7, 104(sp)
-	mov	r8, 106(sp)
-	mov	r9, 108(sp)
-	mov	r10, 110(sp)
+	mov	@r4, 74(sp)
+	mov	26(sp), 76(sp)
+	mov	24(sp), 78(sp)
+	mov	22(sp), 80(sp)
+	mov	20(sp), 82(sp)
+	mov	18(sp), 84(sp)
+	mov	16(sp), 86(sp)
+	mov	14(sp), 88(sp)
+	mov	12(sp), 90(sp)
+	mov	10(sp), 92(sp)
+	mov	8(sp), 94(sp)
+	mov	6(sp), 96(sp)
+	mov	r5, 98(sp)
+	mov	r6, 100(sp)
+	mov	r9, 102(sp)
+	mov	r10, 104(sp)
 	mov	sp, r12
-	add	#80, r12
-	mov	#1, 112(sp)
-	mov	#0, 114(sp)
+	add	#74, r12
+	mov	#1, 106(sp)
+	mov	#0, 108(sp)
 	mov	sp, r13
-	add	#112, r13
-	mov	34(sp), 116(sp)
-	mov	32(sp), 118(sp)
-	mov	30(sp), 120(sp)
-	mov	28(sp), 122(sp)
-	mov	26(sp), 124(sp)
-	mov	24(sp), 126(sp)
+	add	#106, r13
+	mov	38(sp), 110(sp)
+	mov	36(sp), 112(sp)
+	mov	34(sp), 114(sp)
+	mov	32(sp), 116(sp)
+	mov	30(sp), 118(sp)
+	mov	28(sp), 120(sp)
 	mov	sp, r14
-	add	#116, r14
-	mov	36(sp), 0(sp)
+	add	#110, r14
+	mov	r8, 0(sp)
 	mov	r11, 2(sp)
 	mov	r15, 4(sp)
-	mov	38(sp), r15
+	mov	r7, r15
 	call	#chacha20_poly1305_C_xor_stream
 	; chacha20_poly1305.ae:48: return (load_le(tag, 0, 16) ^ tag_of(k, n, ad, ct)) == 0
-	mov	48(sp), r11
+	mov	160(sp), r11
 	bit	#1, r11
 	jnz	.Lchacha20_poly1305_decrypt_with_bytes6
 .Lchacha20_poly1305_decrypt_with_words7:
-	mov	@r11, 56(sp)
-	mov	2(r11), 54(sp)
-	mov	4(r11), 52(sp)
-	mov	6(r11), 50(sp)
-	mov	8(r11), 46(sp)
-	mov	10(r11), 44(sp)
-	mov	12(r11), 42(sp)
-	mov	14(r11), 40(sp)
+	mov	@r11+, 56(sp)
+	mov	@r11+, 54(sp)
+	mov	@r11+, 52(sp)
+	mov	@r11+, 50(sp)
+	mov	@r11+, 48(sp)
+	mov	@r11+, 46(sp)
+	mov	@r11+, 44(sp)
+	mov	@r11+, 42(sp)
 	jmp	.Lchacha20_poly1305_decrypt_with_join8
 .Lchacha20_poly1305_decrypt_with_bytes6:
 	mov	sp, r12
-	add	#64, r12
+	add	#58, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lchacha20_poly1305_decrypt_with_cpy9:
@@ -367,56 +362,56 @@ chacha20_poly1305_decrypt_with:
 	mov	r12, r11
 	jmp	.Lchacha20_poly1305_decrypt_with_words7
 .Lchacha20_poly1305_decrypt_with_join8:
-	mov	@r4, 80(sp)
-	mov	22(sp), 82(sp)
-	mov	20(sp), 84(sp)
-	mov	18(sp), 86(sp)
-	mov	16(sp), 88(sp)
-	mov	14(sp), 90(sp)
-	mov	12(sp), 92(sp)
-	mov	10(sp), 94(sp)
-	mov	8(sp), 96(sp)
-	mov	6(sp), 98(sp)
-	mov	r5, 100(sp)
-	mov	r6, 102(sp)
-	mov	r7, 104(sp)
-	mov	r8, 106(sp)
-	mov	r9, 108(sp)
-	mov	r10, 110(sp)
+	mov	@r4, 74(sp)
+	mov	26(sp), 76(sp)
+	mov	24(sp), 78(sp)
+	mov	22(sp), 80(sp)
+	mov	20(sp), 82(sp)
+	mov	18(sp), 84(sp)
+	mov	16(sp), 86(sp)
+	mov	14(sp), 88(sp)
+	mov	12(sp), 90(sp)
+	mov	10(sp), 92(sp)
+	mov	8(sp), 94(sp)
+	mov	6(sp), 96(sp)
+	mov	r5, 98(sp)
+	mov	r6, 100(sp)
+	mov	r9, 102(sp)
+	mov	r10, 104(sp)
 	mov	sp, r12
-	add	#80, r12
-	mov	34(sp), 112(sp)
-	mov	32(sp), 114(sp)
-	mov	30(sp), 116(sp)
-	mov	28(sp), 118(sp)
-	mov	26(sp), 120(sp)
-	mov	24(sp), 122(sp)
+	add	#74, r12
+	mov	38(sp), 106(sp)
+	mov	36(sp), 108(sp)
+	mov	34(sp), 110(sp)
+	mov	32(sp), 112(sp)
+	mov	30(sp), 114(sp)
+	mov	28(sp), 116(sp)
 	mov	sp, r13
-	add	#112, r13
+	add	#106, r13
 	mov	sp, r15
-	add	#128, r15
-	mov	38(sp), 0(sp)
-	mov	36(sp), 2(sp)
+	add	#122, r15
+	mov	r7, 0(sp)
+	mov	r8, 2(sp)
 	mov	r15, 4(sp)
-	mov	62(sp), r14
-	mov	60(sp), r15
+	mov	40(sp), r14
+	mov	154(sp), r15
 	call	#chacha20_poly1305_tag_of
 	mov	56(sp), r8
-	xor	128(sp), r8
+	xor	122(sp), r8
 	mov	54(sp), r9
-	xor	130(sp), r9
+	xor	124(sp), r9
 	mov	52(sp), r10
-	xor	132(sp), r10
+	xor	126(sp), r10
 	mov	50(sp), r11
-	xor	134(sp), r11
-	mov	46(sp), r12
-	xor	136(sp), r12
-	mov	44(sp), r13
-	xor	138(sp), r13
-	mov	42(sp), r14
-	xor	140(sp), r14
-	mov	40(sp), r15
-	xor	142(sp), r15
+	xor	128(sp), r11
+	mov	48(sp), r12
+	xor	130(sp), r12
+	mov	46(sp), r13
+	xor	132(sp), r13
+	mov	44(sp), r14
+	xor	134(sp), r14
+	mov	42(sp), r15
+	xor	136(sp), r15
 	bis	r9, r8
 	bis	r10, r8
 	bis	r11, r8
@@ -428,32 +423,30 @@ chacha20_poly1305_decrypt_with:
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	58(sp), r15
+	mov	168(sp), r15
 	mov	r14, 0(r15)
-	add	#144, sp
+	add	#138, sp
 	popm.w	#7, r10
 	ret
 	.size chacha20_poly1305_decrypt_with, .-chacha20_poly1305_decrypt_with
 
 
 ; --- chacha20_poly1305_C_xor_stream: chacha20_poly1305.C.xor_stream
-;     frame 262 bytes (43 spill slots, locals 176), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1230 bytes of code
+;     frame 258 bytes (41 spill slots, locals 176), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1156 bytes of code
 	.section .text.chacha20_poly1305_C_xor_stream,"ax",@progbits
 	.local chacha20_poly1305_C_xor_stream
 	.type chacha20_poly1305_C_xor_stream, @function
 	.balign 2
 chacha20_poly1305_C_xor_stream:
 	pushm.w	#7, r10
-	sub	#262, sp
-	mov	r12, r4
-	mov	r13, 74(sp)
+	sub	#258, sp
+	mov	r12, r7
+	mov	r13, 54(sp)
 	mov	r14, 20(sp)
-	mov	r15, 84(sp)
-	mov	278(sp), 80(sp)
-	mov	280(sp), 82(sp)
+	mov	r15, 80(sp)
 	; chacha20.ae:74: for i in 0..(n + 63) / 64 {
-	mov	80(sp), r15
+	mov	274(sp), r15
 	mov	#0, r13
 	add	#63, r15
 	addc	#0, r13
@@ -471,185 +464,182 @@ chacha20_poly1305_C_xor_stream:
 	adc	r14
 	and	#64512, r14
 	bis	r14, r15
-	mov	r15, 78(sp)
+	mov	r15, 58(sp)
 	mov	r13, r15
 	rrum.w	#4, r15
 	rrum.w	#2, r15
-	mov	r15, 76(sp)
+	mov	r15, 56(sp)
 	mov	#0, 50(sp)
 	mov	#0, 52(sp)
-	cmp	78(sp), 50(sp)
+	cmp	58(sp), 50(sp)
 	mov	52(sp), r15
-	subc	76(sp), r15
+	subc	56(sp), r15
 	jnc	.Lchacha20_poly1305_C_xor_stream_near12
 	br	#.Lchacha20_poly1305_C_xor_stream_done2
 .Lchacha20_poly1305_C_xor_stream_near12:
 .Lchacha20_poly1305_C_xor_stream_loop1:
 	; chacha20.ae:76: x = load_le(src, off, 64, n - off) ^ block(key, counter + i, nonce)
-	mov	74(sp), r13
-	mov	@r13, r14
-	mov	2(r13), r13
-	mov	50(sp), r12
-	add	r12, r14
-	addc	52(sp), r13
+	mov	54(sp), r14
+	mov	@r14, r11
+	mov	2(r14), r6
+	mov	50(sp), r14
+	add	r14, r11
+	addc	52(sp), r6
 	; chacha20.ae:75: off = i * 64
-	swpb	r12
-	bit	#1, r12
-	rrc	r12
-	bit	#1, r12
-	rrc	r12
-	and	#65472, r12
-	mov	r12, 16(sp)
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#65472, r14
+	mov	r14, 16(sp)
 	; chacha20.ae:76: x = load_le(src, off, 64, n - off) ^ block(key, counter + i, nonce)
-	mov	80(sp), r15
-	sub	r12, r15
-	mov	r12, r11
-	add	84(sp), r11
+	mov	274(sp), r15
+	sub	r14, r15
+	mov	r14, r5
+	add	80(sp), r5
 	cmp	#64, r15
 	mov	r15, 0(sp)
 	jnc	.Lchacha20_poly1305_C_xor_stream_bytes3
-	bit	#1, r11
+	bit	#1, r5
 	jnz	.Lchacha20_poly1305_C_xor_stream_bytes3
 .Lchacha20_poly1305_C_xor_stream_words4:
-	mov	@r11, r5
-	mov	2(r11), r6
-	mov	4(r11), r7
-	mov	6(r11), r8
-	mov	8(r11), r9
-	mov	10(r11), r10
-	mov	12(r11), 36(sp)
-	mov	14(r11), 34(sp)
-	mov	16(r11), 32(sp)
-	mov	18(r11), 30(sp)
-	mov	20(r11), 28(sp)
-	mov	22(r11), 26(sp)
-	mov	24(r11), 24(sp)
-	mov	26(r11), 22(sp)
-	mov	28(r11), 18(sp)
-	mov	30(r11), 14(sp)
-	mov	32(r11), 12(sp)
-	mov	34(r11), 10(sp)
-	mov	36(r11), 8(sp)
-	mov	38(r11), 6(sp)
-	mov	40(r11), 4(sp)
-	mov	42(r11), 2(sp)
-	mov	44(r11), 54(sp)
-	mov	46(r11), 56(sp)
-	mov	48(r11), 58(sp)
-	mov	50(r11), 60(sp)
-	mov	52(r11), 62(sp)
-	mov	54(r11), 64(sp)
-	mov	56(r11), 66(sp)
-	mov	58(r11), 68(sp)
-	mov	60(r11), 72(sp)
-	mov	62(r11), 70(sp)
+	mov	@r5+, r8
+	mov	@r5+, r9
+	mov	@r5+, r10
+	mov	@r5+, 42(sp)
+	mov	@r5+, 40(sp)
+	mov	@r5+, 38(sp)
+	mov	@r5+, 36(sp)
+	mov	@r5+, 34(sp)
+	mov	@r5+, 32(sp)
+	mov	@r5+, 30(sp)
+	mov	@r5+, 28(sp)
+	mov	@r5+, 26(sp)
+	mov	@r5+, 24(sp)
+	mov	@r5+, 22(sp)
+	mov	@r5+, 18(sp)
+	mov	@r5+, 14(sp)
+	mov	@r5+, 12(sp)
+	mov	@r5+, 10(sp)
+	mov	@r5+, 8(sp)
+	mov	@r5+, 6(sp)
+	mov	@r5+, 4(sp)
+	mov	@r5+, 2(sp)
+	mov	@r5+, 60(sp)
+	mov	@r5+, 62(sp)
+	mov	@r5+, 64(sp)
+	mov	@r5+, 66(sp)
+	mov	@r5+, 68(sp)
+	mov	@r5+, 70(sp)
+	mov	@r5+, 72(sp)
+	mov	@r5+, 74(sp)
+	mov	@r5+, 78(sp)
+	mov	@r5+, 76(sp)
 	jmp	.Lchacha20_poly1305_C_xor_stream_join5
 .Lchacha20_poly1305_C_xor_stream_bytes3:
-	mov	sp, r8
-	add	#86, r8
-	mov	r8, r9
-	mov	#64, r10
+	mov	sp, r10
+	add	#82, r10
+	mov	r10, r12
+	mov	#64, r13
 	mov	@sp, r15
 .Lchacha20_poly1305_C_xor_stream_cpy6:
-	clr	r12
+	clr	r14
 	tst	r15
 	jz	.Lchacha20_poly1305_C_xor_stream_pad7
-	mov.b	@r11, r12
-	inc	r11
+	mov.b	@r5, r14
+	inc	r5
 	dec	r15
 .Lchacha20_poly1305_C_xor_stream_pad7:
-	mov.b	r12, 0(r9)
-	inc	r9
-	dec	r10
+	mov.b	r14, 0(r12)
+	inc	r12
+	dec	r13
 	jnz	.Lchacha20_poly1305_C_xor_stream_cpy6
-	mov	r8, r11
+	mov	r10, r5
 	jmp	.Lchacha20_poly1305_C_xor_stream_words4
 .Lchacha20_poly1305_C_xor_stream_join5:
-	mov	@r4, 150(sp)
-	mov	2(r4), 152(sp)
-	mov	4(r4), 154(sp)
-	mov	6(r4), 156(sp)
-	mov	8(r4), 158(sp)
-	mov	10(r4), 160(sp)
-	mov	12(r4), 162(sp)
-	mov	14(r4), 164(sp)
-	mov	16(r4), 166(sp)
-	mov	18(r4), 168(sp)
-	mov	20(r4), 170(sp)
-	mov	22(r4), 172(sp)
-	mov	24(r4), 174(sp)
-	mov	26(r4), 176(sp)
-	mov	28(r4), 178(sp)
-	mov	30(r4), 180(sp)
+	mov	@r7, 146(sp)
+	mov	2(r7), 148(sp)
+	mov	4(r7), 150(sp)
+	mov	6(r7), 152(sp)
+	mov	8(r7), 154(sp)
+	mov	10(r7), 156(sp)
+	mov	12(r7), 158(sp)
+	mov	14(r7), 160(sp)
+	mov	16(r7), 162(sp)
+	mov	18(r7), 164(sp)
+	mov	20(r7), 166(sp)
+	mov	22(r7), 168(sp)
+	mov	24(r7), 170(sp)
+	mov	26(r7), 172(sp)
+	mov	28(r7), 174(sp)
+	mov	30(r7), 176(sp)
 	mov	sp, r12
-	add	#150, r12
-	mov	r14, 182(sp)
-	mov	r13, 184(sp)
+	add	#146, r12
+	mov	r11, 178(sp)
+	mov	r6, 180(sp)
 	mov	sp, r13
-	add	#182, r13
+	add	#178, r13
 	mov	20(sp), r14
-	mov	@r14, 186(sp)
-	mov	2(r14), 188(sp)
-	mov	4(r14), 190(sp)
-	mov	6(r14), 192(sp)
-	mov	8(r14), 194(sp)
-	mov	10(r14), 196(sp)
+	mov	@r14, 182(sp)
+	mov	2(r14), 184(sp)
+	mov	4(r14), 186(sp)
+	mov	6(r14), 188(sp)
+	mov	8(r14), 190(sp)
+	mov	10(r14), 192(sp)
 	mov	sp, r14
-	add	#186, r14
+	add	#182, r14
 	mov	sp, r15
-	add	#198, r15
+	add	#194, r15
 	call	#chacha20_poly1305_C_block
-	xor	198(sp), r5
-	mov	r5, 48(sp)
-	xor	200(sp), r6
-	mov	r6, 46(sp)
-	xor	202(sp), r7
-	mov	r7, 44(sp)
-	xor	204(sp), r8
-	mov	r8, 42(sp)
-	xor	206(sp), r9
-	mov	r9, 40(sp)
-	xor	208(sp), r10
-	mov	r10, 38(sp)
-	xor	210(sp), 36(sp)
-	xor	212(sp), 34(sp)
-	xor	214(sp), 32(sp)
-	xor	216(sp), 30(sp)
-	xor	218(sp), 28(sp)
-	xor	220(sp), 26(sp)
-	xor	222(sp), 24(sp)
-	xor	224(sp), 22(sp)
-	xor	226(sp), 18(sp)
-	xor	228(sp), 14(sp)
-	xor	230(sp), 12(sp)
-	xor	232(sp), 10(sp)
-	xor	234(sp), 8(sp)
-	xor	236(sp), 6(sp)
-	xor	238(sp), 4(sp)
-	xor	240(sp), 2(sp)
-	mov	54(sp), r5
-	xor	242(sp), r5
-	mov	56(sp), r6
-	xor	244(sp), r6
-	mov	58(sp), r7
-	xor	246(sp), r7
-	mov	60(sp), r8
-	xor	248(sp), r8
-	mov	62(sp), r9
-	xor	250(sp), r9
-	mov	64(sp), r10
-	xor	252(sp), r10
-	mov	66(sp), r11
-	xor	254(sp), r11
-	mov	68(sp), r12
-	xor	256(sp), r12
-	mov	72(sp), r14
-	xor	258(sp), r14
-	mov	70(sp), r15
-	xor	260(sp), r15
+	xor	194(sp), r8
+	mov	r8, 48(sp)
+	xor	196(sp), r9
+	mov	r9, 46(sp)
+	xor	198(sp), r10
+	mov	r10, 44(sp)
+	xor	200(sp), 42(sp)
+	xor	202(sp), 40(sp)
+	xor	204(sp), 38(sp)
+	xor	206(sp), 36(sp)
+	xor	208(sp), 34(sp)
+	xor	210(sp), 32(sp)
+	xor	212(sp), 30(sp)
+	xor	214(sp), 28(sp)
+	xor	216(sp), 26(sp)
+	xor	218(sp), 24(sp)
+	xor	220(sp), 22(sp)
+	xor	222(sp), 18(sp)
+	xor	224(sp), 14(sp)
+	xor	226(sp), 12(sp)
+	xor	228(sp), 10(sp)
+	xor	230(sp), 8(sp)
+	xor	232(sp), 6(sp)
+	xor	234(sp), 4(sp)
+	xor	236(sp), 2(sp)
+	mov	60(sp), r4
+	xor	238(sp), r4
+	mov	62(sp), r5
+	xor	240(sp), r5
+	mov	64(sp), r6
+	xor	242(sp), r6
+	mov	66(sp), r8
+	xor	244(sp), r8
+	mov	68(sp), r9
+	xor	246(sp), r9
+	mov	70(sp), r10
+	xor	248(sp), r10
+	mov	72(sp), r11
+	xor	250(sp), r11
+	mov	74(sp), r12
+	xor	252(sp), r12
+	mov	78(sp), r14
+	xor	254(sp), r14
+	mov	76(sp), r15
+	xor	256(sp), r15
 	; chacha20.ae:77: store_le(dst, off, x, n - off)
 	mov	16(sp), r13
-	add	82(sp), r13
+	add	276(sp), r13
 	cmp	#64, 0(sp)
 	jnc	.Lchacha20_poly1305_C_xor_stream_bytes8
 	bit	#1, r13
@@ -676,9 +666,9 @@ chacha20_poly1305_C_xor_stream:
 	mov	6(sp), 38(r13)
 	mov	4(sp), 40(r13)
 	mov	2(sp), 42(r13)
-	mov	r5, 44(r13)
-	mov	r6, 46(r13)
-	mov	r7, 48(r13)
+	mov	r4, 44(r13)
+	mov	r5, 46(r13)
+	mov	r6, 48(r13)
 	mov	r8, 50(r13)
 	mov	r9, 52(r13)
 	mov	r10, 54(r13)
@@ -688,40 +678,40 @@ chacha20_poly1305_C_xor_stream:
 	mov	r15, 62(r13)
 	jmp	.Lchacha20_poly1305_C_xor_stream_stored9
 .Lchacha20_poly1305_C_xor_stream_bytes8:
-	mov	48(sp), 86(sp)
-	mov	46(sp), 88(sp)
-	mov	44(sp), 90(sp)
-	mov	42(sp), 92(sp)
-	mov	40(sp), 94(sp)
-	mov	38(sp), 96(sp)
-	mov	36(sp), 98(sp)
-	mov	34(sp), 100(sp)
-	mov	32(sp), 102(sp)
-	mov	30(sp), 104(sp)
-	mov	28(sp), 106(sp)
-	mov	26(sp), 108(sp)
-	mov	24(sp), 110(sp)
-	mov	22(sp), 112(sp)
-	mov	18(sp), 114(sp)
-	mov	14(sp), 116(sp)
-	mov	12(sp), 118(sp)
-	mov	10(sp), 120(sp)
-	mov	8(sp), 122(sp)
-	mov	6(sp), 124(sp)
-	mov	4(sp), 126(sp)
-	mov	2(sp), 128(sp)
-	mov	r5, 130(sp)
-	mov	r6, 132(sp)
-	mov	r7, 134(sp)
-	mov	r8, 136(sp)
-	mov	r9, 138(sp)
-	mov	r10, 140(sp)
-	mov	r11, 142(sp)
-	mov	r12, 144(sp)
-	mov	r14, 146(sp)
-	mov	r15, 148(sp)
+	mov	48(sp), 82(sp)
+	mov	46(sp), 84(sp)
+	mov	44(sp), 86(sp)
+	mov	42(sp), 88(sp)
+	mov	40(sp), 90(sp)
+	mov	38(sp), 92(sp)
+	mov	36(sp), 94(sp)
+	mov	34(sp), 96(sp)
+	mov	32(sp), 98(sp)
+	mov	30(sp), 100(sp)
+	mov	28(sp), 102(sp)
+	mov	26(sp), 104(sp)
+	mov	24(sp), 106(sp)
+	mov	22(sp), 108(sp)
+	mov	18(sp), 110(sp)
+	mov	14(sp), 112(sp)
+	mov	12(sp), 114(sp)
+	mov	10(sp), 116(sp)
+	mov	8(sp), 118(sp)
+	mov	6(sp), 120(sp)
+	mov	4(sp), 122(sp)
+	mov	2(sp), 124(sp)
+	mov	r4, 126(sp)
+	mov	r5, 128(sp)
+	mov	r6, 130(sp)
+	mov	r8, 132(sp)
+	mov	r9, 134(sp)
+	mov	r10, 136(sp)
+	mov	r11, 138(sp)
+	mov	r12, 140(sp)
+	mov	r14, 142(sp)
+	mov	r15, 144(sp)
 	mov	sp, r14
-	add	#86, r14
+	add	#82, r14
 	mov	@sp, r15
 	cmp	#64, r15
 	jnc	.Lchacha20_poly1305_C_xor_stream_cnt10
@@ -738,35 +728,35 @@ chacha20_poly1305_C_xor_stream:
 .Lchacha20_poly1305_C_xor_stream_stored9:
 	add	#1, 50(sp)
 	addc	#0, 52(sp)
-	cmp	78(sp), 50(sp)
+	cmp	58(sp), 50(sp)
 	mov	52(sp), r15
-	subc	76(sp), r15
+	subc	56(sp), r15
 	jc	.Lchacha20_poly1305_C_xor_stream_near13
 	br	#.Lchacha20_poly1305_C_xor_stream_loop1
 .Lchacha20_poly1305_C_xor_stream_near13:
 .Lchacha20_poly1305_C_xor_stream_done2:
-	add	#262, sp
+	add	#258, sp
 	popm.w	#7, r10
 	ret
 	.size chacha20_poly1305_C_xor_stream, .-chacha20_poly1305_C_xor_stream
 
 
 ; --- chacha20_poly1305_tag_of: chacha20_poly1305.tag_of
-;     frame 232 bytes (22 spill slots, locals 188), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1904 bytes of code
+;     frame 226 bytes (19 spill slots, locals 188), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1872 bytes of code
 	.section .text.chacha20_poly1305_tag_of,"ax",@progbits
 	.local chacha20_poly1305_tag_of
 	.type chacha20_poly1305_tag_of, @function
 	.balign 2
 chacha20_poly1305_tag_of:
 	pushm.w	#7, r10
-	sub	#232, sp
+	sub	#226, sp
 	mov	r13, r11
 	mov	r14, 8(sp)
-	mov	r15, 12(sp)
-	mov	248(sp), 20(sp)
-	mov	250(sp), 10(sp)
-	mov	252(sp), 42(sp)
+	mov	r15, 10(sp)
+	clr	38(sp)
+	clr	40(sp)
+	clr	42(sp)
 	clr	44(sp)
 	clr	46(sp)
 	clr	48(sp)
@@ -774,10 +764,10 @@ chacha20_poly1305_tag_of:
 	clr	52(sp)
 	clr	54(sp)
 	clr	56(sp)
-	clr	58(sp)
-	clr	60(sp)
-	clr	62(sp)
 	; chacha20_poly1305.ae:16: otk = C.block(k, 0 as u32, n)[255:0]
+	mov	@r12+, 98(sp)
+	mov	@r12+, 100(sp)
+	mov	@r12+, 102(sp)
 	mov	@r12+, 104(sp)
 	mov	@r12+, 106(sp)
 	mov	@r12+, 108(sp)
@@ -791,53 +781,50 @@ chacha20_poly1305_tag_of:
 	mov	@r12+, 124(sp)
 	mov	@r12+, 126(sp)
 	mov	@r12+, 128(sp)
-	mov	@r12+, 130(sp)
-	mov	@r12+, 132(sp)
-	mov	@r12+, 134(sp)
 	mov	sp, r12
-	add	#104, r12
-	mov	#0, 136(sp)
-	mov	#0, 138(sp)
+	add	#98, r12
+	mov	#0, 130(sp)
+	mov	#0, 132(sp)
 	mov	sp, r13
-	add	#136, r13
+	add	#130, r13
+	mov	@r11+, 134(sp)
+	mov	@r11+, 136(sp)
+	mov	@r11+, 138(sp)
 	mov	@r11+, 140(sp)
 	mov	@r11+, 142(sp)
 	mov	@r11+, 144(sp)
-	mov	@r11+, 146(sp)
-	mov	@r11+, 148(sp)
-	mov	@r11+, 150(sp)
 	mov	sp, r14
-	add	#140, r14
+	add	#134, r14
 	mov	sp, r15
-	add	#152, r15
+	add	#146, r15
 	call	#chacha20_poly1305_C_block
 	; poly1305.ae:30: r = (r_bytes & clamp) as u<130>
-	mov	154(sp), r7
+	mov	148(sp), r7
 	and	#4095, r7
-	mov	156(sp), r8
+	mov	150(sp), r8
 	and	#65532, r8
-	mov	158(sp), r9
+	mov	152(sp), r9
 	and	#4095, r9
-	mov	160(sp), r10
+	mov	154(sp), r10
 	and	#65532, r10
-	mov	162(sp), r11
+	mov	156(sp), r11
 	and	#4095, r11
-	mov	164(sp), r12
+	mov	158(sp), r12
 	and	#65532, r12
-	mov	166(sp), r13
+	mov	160(sp), r13
 	and	#4095, r13
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	mov	152(sp), r14
+	mov	146(sp), r14
 	and	#8191, r14
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r14, 84(sp)
+	mov	r14, 78(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r14, r15
 	rlam.w	#2, r15
 	add	r15, r14
-	mov	r14, 64(sp)
+	mov	r14, 58(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	mov	152(sp), r15
+	mov	146(sp), r15
 	mov	r7, r14
 	rla	r15
 	rlc	r14
@@ -847,12 +834,12 @@ chacha20_poly1305_tag_of:
 	rlc	r14
 	and	#8191, r14
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r14, 86(sp)
+	mov	r14, 80(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r14, r15
 	rlam.w	#2, r15
 	add	r15, r14
-	mov	r14, 66(sp)
+	mov	r14, 60(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	mov	r8, r15
 	swpb	r15
@@ -865,12 +852,12 @@ chacha20_poly1305_tag_of:
 	rrc	r7
 	and	#8191, r7
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r7, 88(sp)
+	mov	r7, 82(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r7, r15
 	rlam.w	#2, r15
 	add	r15, r7
-	mov	r7, 68(sp)
+	mov	r7, 62(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	mov	r8, r14
 	mov	r9, r15
@@ -882,12 +869,12 @@ chacha20_poly1305_tag_of:
 	rlc	r14
 	and	#8191, r14
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r14, 90(sp)
+	mov	r14, 84(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r14, r15
 	rlam.w	#2, r15
 	add	r15, r14
-	mov	r14, 70(sp)
+	mov	r14, 64(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	mov	r10, r15
 	rra	r15
@@ -900,23 +887,23 @@ chacha20_poly1305_tag_of:
 	rrc	r9
 	and	#8191, r9
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r9, 92(sp)
+	mov	r9, 86(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r9, r15
 	rlam.w	#2, r15
 	add	r15, r9
-	mov	r9, 72(sp)
+	mov	r9, 66(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	mov	r10, r14
 	rrum.w	#1, r14
 	and	#8191, r14
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r14, 94(sp)
+	mov	r14, 88(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r14, r15
 	rlam.w	#2, r15
 	add	r15, r14
-	mov	r14, 74(sp)
+	mov	r14, 68(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	mov	r11, r14
 	rla	r10
@@ -925,12 +912,12 @@ chacha20_poly1305_tag_of:
 	rlc	r14
 	and	#8191, r14
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r14, 96(sp)
+	mov	r14, 90(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r14, r15
 	rlam.w	#2, r15
 	add	r15, r14
-	mov	r14, 76(sp)
+	mov	r14, 70(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	mov	r12, r14
 	rla	r11
@@ -945,12 +932,12 @@ chacha20_poly1305_tag_of:
 	rlc	r14
 	and	#8191, r14
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r14, 98(sp)
+	mov	r14, 92(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r14, r15
 	rlam.w	#2, r15
 	add	r15, r14
-	mov	r14, 78(sp)
+	mov	r14, 72(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	mov	r13, r15
 	swpb	r15
@@ -959,26 +946,26 @@ chacha20_poly1305_tag_of:
 	xor	r15, r12
 	and	#8191, r12
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r12, 100(sp)
+	mov	r12, 94(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r12, r15
 	rlam.w	#2, r15
 	add	r15, r12
-	mov	r12, 80(sp)
+	mov	r12, 74(sp)
 	rrum.w	#4, r13
 	rrum.w	#1, r13
 	; poly1305.ae:33: rt[10 + i] = limb
-	mov	r13, 102(sp)
+	mov	r13, 96(sp)
 	; poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	mov	r13, r15
 	rlam.w	#2, r15
 	add	r15, r13
-	mov	r13, 82(sp)
+	mov	r13, 76(sp)
 	; poly1305.ae:87: for i in 0..(n + 15) / 16 {
-	mov	12(sp), r15
-	mov	#0, r13
+	mov	10(sp), r15
+	mov	#0, r8
 	add	#15, r15
-	addc	#0, r13
+	addc	#0, r8
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -988,7 +975,7 @@ chacha20_poly1305_tag_of:
 	bit	#1, r15
 	rrc	r15
 	and	#4095, r15
-	mov	r13, r14
+	mov	r8, r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
@@ -999,15 +986,13 @@ chacha20_poly1305_tag_of:
 	rrc	r14
 	and	#61440, r14
 	bis	r14, r15
-	mov	r15, 6(sp)
-	mov	r13, r15
-	rrum.w	#4, r15
 	mov	r15, 2(sp)
+	rrum.w	#4, r8
 	mov	#0, r9
 	mov	#0, r10
-	cmp	6(sp), r9
+	cmp	r15, r9
 	mov	r9, r15
-	subc	2(sp), r15
+	subc	r8, r15
 	jc	.Lchacha20_poly1305_tag_of_done2
 .Lchacha20_poly1305_tag_of_loop1:
 	; poly1305.ae:88: off = i * 16
@@ -1022,7 +1007,7 @@ chacha20_poly1305_tag_of:
 	adc	r6
 	and	#65520, r6
 	; poly1305.ae:89: block(h, rt, (load_le(buf, off, 16, n - off) as u<130>) | (1 << 128))
-	mov	12(sp), r11
+	mov	10(sp), r11
 	sub	r6, r11
 	add	8(sp), r6
 	cmp	#16, r11
@@ -1030,10 +1015,10 @@ chacha20_poly1305_tag_of:
 	bit	#1, r6
 	jnz	.Lchacha20_poly1305_tag_of_bytes3
 .Lchacha20_poly1305_tag_of_words4:
-	mov	@r6, r4
-	mov	2(r6), r5
-	mov	4(r6), r7
-	mov	6(r6), r8
+	mov	@r6, 6(sp)
+	mov	2(r6), r4
+	mov	4(r6), r5
+	mov	6(r6), r7
 	mov	8(r6), r11
 	mov	10(r6), r14
 	mov	12(r6), r15
@@ -1041,7 +1026,7 @@ chacha20_poly1305_tag_of:
 	jmp	.Lchacha20_poly1305_tag_of_join5
 .Lchacha20_poly1305_tag_of_bytes3:
 	mov	sp, r12
-	add	#216, r12
+	add	#210, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lchacha20_poly1305_tag_of_cpy6:
@@ -1060,33 +1045,33 @@ chacha20_poly1305_tag_of:
 	jmp	.Lchacha20_poly1305_tag_of_words4
 .Lchacha20_poly1305_tag_of_join5:
 	mov	sp, r12
-	add	#44, r12
+	add	#38, r12
 	mov	sp, r13
-	add	#64, r13
-	mov	r4, 104(sp)
-	mov	r5, 106(sp)
-	mov	r7, 108(sp)
-	mov	r8, 110(sp)
-	mov	r11, 112(sp)
-	mov	r14, 114(sp)
-	mov	r15, 116(sp)
-	mov	r6, 118(sp)
-	mov	#1, 120(sp)
+	add	#58, r13
+	mov	6(sp), 98(sp)
+	mov	r4, 100(sp)
+	mov	r5, 102(sp)
+	mov	r7, 104(sp)
+	mov	r11, 106(sp)
+	mov	r14, 108(sp)
+	mov	r15, 110(sp)
+	mov	r6, 112(sp)
+	mov	#1, 114(sp)
 	mov	sp, r14
-	add	#104, r14
+	add	#98, r14
 	call	#chacha20_poly1305_P_block
 	add	#1, r9
 	addc	#0, r10
-	cmp	6(sp), r9
+	cmp	2(sp), r9
 	mov	r10, r15
-	subc	2(sp), r15
+	subc	r8, r15
 	jnc	.Lchacha20_poly1305_tag_of_loop1
 .Lchacha20_poly1305_tag_of_done2:
 	; poly1305.ae:87: for i in 0..(n + 15) / 16 {
-	mov	10(sp), r15
-	mov	#0, r13
+	mov	244(sp), r15
+	mov	#0, r8
 	add	#15, r15
-	addc	#0, r13
+	addc	#0, r8
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -1096,7 +1081,7 @@ chacha20_poly1305_tag_of:
 	bit	#1, r15
 	rrc	r15
 	and	#4095, r15
-	mov	r13, r14
+	mov	r8, r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
@@ -1107,15 +1092,13 @@ chacha20_poly1305_tag_of:
 	rrc	r14
 	and	#61440, r14
 	bis	r14, r15
-	mov	r15, 4(sp)
-	mov	r13, r15
-	rrum.w	#4, r15
 	mov	r15, 0(sp)
+	rrum.w	#4, r8
 	mov	#0, r9
 	mov	#0, r10
-	cmp	4(sp), r9
+	cmp	r15, r9
 	mov	r9, r15
-	subc	@sp, r15
+	subc	r8, r15
 	jc	.Lchacha20_poly1305_tag_of_done9
 .Lchacha20_poly1305_tag_of_loop8:
 	; poly1305.ae:88: off = i * 16
@@ -1130,18 +1113,18 @@ chacha20_poly1305_tag_of:
 	adc	r6
 	and	#65520, r6
 	; poly1305.ae:89: block(h, rt, (load_le(buf, off, 16, n - off) as u<130>) | (1 << 128))
-	mov	10(sp), r11
+	mov	244(sp), r11
 	sub	r6, r11
-	add	20(sp), r6
+	add	242(sp), r6
 	cmp	#16, r11
 	jnc	.Lchacha20_poly1305_tag_of_bytes10
 	bit	#1, r6
 	jnz	.Lchacha20_poly1305_tag_of_bytes10
 .Lchacha20_poly1305_tag_of_words11:
-	mov	@r6, r4
-	mov	2(r6), r5
-	mov	4(r6), r7
-	mov	6(r6), r8
+	mov	@r6, 4(sp)
+	mov	2(r6), r4
+	mov	4(r6), r5
+	mov	6(r6), r7
 	mov	8(r6), r11
 	mov	10(r6), r14
 	mov	12(r6), r15
@@ -1149,7 +1132,7 @@ chacha20_poly1305_tag_of:
 	jmp	.Lchacha20_poly1305_tag_of_join12
 .Lchacha20_poly1305_tag_of_bytes10:
 	mov	sp, r12
-	add	#216, r12
+	add	#210, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lchacha20_poly1305_tag_of_cpy13:
@@ -1168,47 +1151,47 @@ chacha20_poly1305_tag_of:
 	jmp	.Lchacha20_poly1305_tag_of_words11
 .Lchacha20_poly1305_tag_of_join12:
 	mov	sp, r12
-	add	#44, r12
+	add	#38, r12
 	mov	sp, r13
-	add	#64, r13
-	mov	r4, 104(sp)
-	mov	r5, 106(sp)
-	mov	r7, 108(sp)
-	mov	r8, 110(sp)
-	mov	r11, 112(sp)
-	mov	r14, 114(sp)
-	mov	r15, 116(sp)
-	mov	r6, 118(sp)
-	mov	#1, 120(sp)
+	add	#58, r13
+	mov	4(sp), 98(sp)
+	mov	r4, 100(sp)
+	mov	r5, 102(sp)
+	mov	r7, 104(sp)
+	mov	r11, 106(sp)
+	mov	r14, 108(sp)
+	mov	r15, 110(sp)
+	mov	r6, 112(sp)
+	mov	#1, 114(sp)
 	mov	sp, r14
-	add	#104, r14
+	add	#98, r14
 	call	#chacha20_poly1305_P_block
 	add	#1, r9
 	addc	#0, r10
-	cmp	4(sp), r9
+	cmp	@sp, r9
 	mov	r10, r15
-	subc	@sp, r15
+	subc	r8, r15
 	jnc	.Lchacha20_poly1305_tag_of_loop8
 .Lchacha20_poly1305_tag_of_done9:
 	; chacha20_poly1305.ae:23: P.block(h, rt, (lengths as u<130>) | (1 << 128))
 	mov	sp, r12
-	add	#44, r12
+	add	#38, r12
 	mov	sp, r13
-	add	#64, r13
-	mov	12(sp), 104(sp)
-	mov	#0, 106(sp)
+	add	#58, r13
+	mov	10(sp), 98(sp)
+	mov	#0, 100(sp)
+	mov	#0, 102(sp)
+	mov	#0, 104(sp)
+	mov	244(sp), 106(sp)
 	mov	#0, 108(sp)
 	mov	#0, 110(sp)
-	mov	10(sp), 112(sp)
-	mov	#0, 114(sp)
-	mov	#0, 116(sp)
-	mov	#0, 118(sp)
-	mov	#1, 120(sp)
+	mov	#0, 112(sp)
+	mov	#1, 114(sp)
 	mov	sp, r14
-	add	#104, r14
+	add	#98, r14
 	call	#chacha20_poly1305_P_block
 	; poly1305.ae:75: v = v + ((h[i] as u<136>) << (13 * i))
-	mov	46(sp), r14
+	mov	40(sp), r14
 	bit	#1, r14
 	rrc	r14
 	bit	#1, r14
@@ -1218,7 +1201,7 @@ chacha20_poly1305_tag_of:
 	mov	r14, r15
 	and	#57344, r15
 	and	#8191, r14
-	mov	44(sp), r7
+	mov	38(sp), r7
 	mov	#0, r8
 	mov	#0, r9
 	mov	#0, r10
@@ -1236,7 +1219,7 @@ chacha20_poly1305_tag_of:
 	addc	#0, r13
 	addc	#0, r6
 	addc	#0, r5
-	mov	48(sp), r15
+	mov	42(sp), r15
 	swpb	r15
 	rla	r15
 	adc	r15
@@ -1254,7 +1237,7 @@ chacha20_poly1305_tag_of:
 	addc	#0, r13
 	addc	#0, r6
 	addc	#0, r5
-	mov	50(sp), r15
+	mov	44(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -1270,7 +1253,7 @@ chacha20_poly1305_tag_of:
 	addc	#0, r13
 	addc	#0, r6
 	addc	#0, r5
-	mov	52(sp), r15
+	mov	46(sp), r15
 	rla	r15
 	adc	r15
 	rla	r15
@@ -1291,7 +1274,7 @@ chacha20_poly1305_tag_of:
 	addc	#0, r13
 	addc	#0, r6
 	addc	#0, r5
-	mov	54(sp), r15
+	mov	48(sp), r15
 	rla	r15
 	adc	r15
 	mov	r15, r14
@@ -1306,7 +1289,7 @@ chacha20_poly1305_tag_of:
 	addc	#0, r13
 	addc	#0, r6
 	addc	#0, r5
-	mov	56(sp), r15
+	mov	50(sp), r15
 	bit	#1, r15
 	rrc	r15
 	bit	#1, r15
@@ -1324,7 +1307,7 @@ chacha20_poly1305_tag_of:
 	addc	#0, r6
 	addc	#0, r5
 	mov.b	r5, r5
-	mov	58(sp), r15
+	mov	52(sp), r15
 	swpb	r15
 	rla	r15
 	adc	r15
@@ -1345,7 +1328,7 @@ chacha20_poly1305_tag_of:
 	addc	#0, r6
 	addc	#0, r5
 	mov.b	r5, r5
-	mov	60(sp), r15
+	mov	54(sp), r15
 	swpb	r15
 	mov	r15, r14
 	and	#65280, r14
@@ -1360,7 +1343,7 @@ chacha20_poly1305_tag_of:
 	addc	r15, r6
 	addc	#0, r5
 	mov.b	r5, r5
-	mov	62(sp), r15
+	mov	56(sp), r15
 	swpb	r15
 	bit	#1, r15
 	rrc	r15
@@ -1385,7 +1368,7 @@ chacha20_poly1305_tag_of:
 	; poly1305.ae:77: v = (v & ((1 << 130) - 1)) + (v >> 130) * 5          // now v < 2^130 + 40 < 2p
 	mov	r5, r15
 	and	#3, r15
-	mov	r15, 18(sp)
+	mov	r15, 16(sp)
 	rrum.w	#2, r5
 	mov	r5, r4
 	rla	r4
@@ -1395,51 +1378,51 @@ chacha20_poly1305_tag_of:
 	mov	r4, r14
 	and	#65532, r14
 	and	#3, r4
-	mov	r5, 36(sp)
-	mov	#0, 34(sp)
+	mov	r5, 32(sp)
 	mov	#0, 30(sp)
-	mov	#0, 28(sp)
 	mov	#0, 26(sp)
 	mov	#0, 24(sp)
-	mov	#0, 16(sp)
+	mov	#0, 22(sp)
+	mov	#0, 20(sp)
+	mov	#0, 14(sp)
 	mov	#0, r5
 	mov	#0, r15
-	add	r14, 36(sp)
-	addc	r4, 34(sp)
-	addc	#0, 30(sp)
-	addc	#0, 28(sp)
+	add	r14, 32(sp)
+	addc	r4, 30(sp)
 	addc	#0, 26(sp)
 	addc	#0, 24(sp)
-	addc	#0, 16(sp)
+	addc	#0, 22(sp)
+	addc	#0, 20(sp)
+	addc	#0, 14(sp)
 	addc	#0, r5
 	addc	#0, r15
 	mov.b	r15, r15
-	mov	18(sp), r14
-	add	36(sp), r7
-	addc	34(sp), r8
-	addc	30(sp), r9
-	addc	28(sp), r10
-	addc	26(sp), r11
-	addc	24(sp), r12
-	addc	16(sp), r13
+	mov	16(sp), r14
+	add	32(sp), r7
+	addc	30(sp), r8
+	addc	26(sp), r9
+	addc	24(sp), r10
+	addc	22(sp), r11
+	addc	20(sp), r12
+	addc	14(sp), r13
 	addc	r5, r6
 	addc	r15, r14
 	mov.b	r14, r14
 	; poly1305.ae:78: g = v + 5                                            // v - p + 2^130
 	mov	r7, r15
-	mov	r8, 14(sp)
-	mov	r9, 22(sp)
-	mov	r10, 32(sp)
-	mov	r11, 38(sp)
-	mov	r12, 40(sp)
+	mov	r8, 12(sp)
+	mov	r9, 18(sp)
+	mov	r10, 28(sp)
+	mov	r11, 34(sp)
+	mov	r12, 36(sp)
 	mov	r13, r4
 	mov	r6, r5
 	add	#5, r15
-	addc	#0, 14(sp)
-	addc	#0, 22(sp)
-	addc	#0, 32(sp)
-	addc	#0, 38(sp)
-	addc	#0, 40(sp)
+	addc	#0, 12(sp)
+	addc	#0, 18(sp)
+	addc	#0, 28(sp)
+	addc	#0, 34(sp)
+	addc	#0, 36(sp)
 	addc	#0, r4
 	addc	#0, r5
 	addc	#0, r14
@@ -1452,23 +1435,23 @@ chacha20_poly1305_tag_of:
 	xor	r7, r15
 	and	r14, r15
 	xor	r15, r7
-	mov	14(sp), r15
+	mov	12(sp), r15
 	xor	r8, r15
 	and	r14, r15
 	xor	r15, r8
-	mov	22(sp), r15
+	mov	18(sp), r15
 	xor	r9, r15
 	and	r14, r15
 	xor	r15, r9
-	mov	32(sp), r15
+	mov	28(sp), r15
 	xor	r10, r15
 	and	r14, r15
 	xor	r15, r10
-	mov	38(sp), r15
+	mov	34(sp), r15
 	xor	r11, r15
 	and	r14, r15
 	xor	r15, r11
-	mov	40(sp), r15
+	mov	36(sp), r15
 	xor	r12, r15
 	and	r14, r15
 	xor	r15, r12
@@ -1479,15 +1462,15 @@ chacha20_poly1305_tag_of:
 	and	r14, r5
 	xor	r5, r6
 	; poly1305.ae:80: return v[127:0] + s
-	add	168(sp), r7
-	addc	170(sp), r8
-	addc	172(sp), r9
-	addc	174(sp), r10
-	addc	176(sp), r11
-	addc	178(sp), r12
-	addc	180(sp), r13
-	addc	182(sp), r6
-	mov	42(sp), r14
+	add	162(sp), r7
+	addc	164(sp), r8
+	addc	166(sp), r9
+	addc	168(sp), r10
+	addc	170(sp), r11
+	addc	172(sp), r12
+	addc	174(sp), r13
+	addc	176(sp), r6
+	mov	246(sp), r14
 	mov	r7, 0(r14)
 	mov	r8, 2(r14)
 	mov	r9, 4(r14)
@@ -1496,7 +1479,7 @@ chacha20_poly1305_tag_of:
 	mov	r12, 10(r14)
 	mov	r13, 12(r14)
 	mov	r6, 14(r14)
-	add	#232, sp
+	add	#226, sp
 	popm.w	#7, r10
 	ret
 	.size chacha20_poly1305_tag_of, .-chacha20_poly1305_tag_of
@@ -2264,13 +2247,14 @@ chacha20_poly1305_P_block:
 	rrum.w	#4, r10
 	rrum.w	#1, r10
 	; poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	mov	4(r14), r11
+	mov	4(r14), r9
+	mov	r9, r11
 	mov	6(r14), r15
 	swpb	r15
 	swpb	r11
 	xor.b	r15, r11
 	xor	r15, r11
-	bit	#128, 4(r14)
+	bit	#128, r9
 	rlc	r11
 	and	#8191, r11
 	mov	6(r12), r9

@@ -6,7 +6,7 @@
 
 ; --- ctr_key_setup: ctr.key_setup
 ;     frame 16 bytes (0 spill slots, locals 16), saves r6, r7, r8, r9, r10
-;     estimated 236 bytes of code
+;     estimated 222 bytes of code
 	.section .text.ctr_key_setup,"ax",@progbits
 	.global ctr_key_setup
 	.type ctr_key_setup, @function
@@ -17,14 +17,14 @@ ctr_key_setup:
 	bit	#1, r12
 	jnz	.Lctr_key_setup_bytes1
 .Lctr_key_setup_words2:
-	mov	@r12, r6
-	mov	2(r12), r7
-	mov	4(r12), r8
-	mov	6(r12), r9
-	mov	8(r12), r10
-	mov	10(r12), r11
-	mov	12(r12), r13
-	mov	14(r12), r15
+	mov	@r12+, r6
+	mov	@r12+, r7
+	mov	@r12+, r8
+	mov	@r12+, r9
+	mov	@r12+, r10
+	mov	@r12+, r11
+	mov	@r12+, r13
+	mov	@r12+, r15
 	jmp	.Lctr_key_setup_join3
 .Lctr_key_setup_bytes1:
 	mov	sp, r10
@@ -116,20 +116,19 @@ ctr_key_setup:
 
 
 ; --- ctr_encrypt_with: ctr.encrypt_with
-;     frame 38 bytes (1 spill slots, locals 32), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 176 bytes of code
+;     frame 36 bytes (0 spill slots, locals 32), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 168 bytes of code
 	.section .text.ctr_encrypt_with,"ax",@progbits
 	.global ctr_encrypt_with
 	.type ctr_encrypt_with, @function
 	.balign 2
 ctr_encrypt_with:
 	pushm.w	#7, r10
-	sub	#38, sp
+	sub	#36, sp
 	mov	r12, r8
-	mov	56(sp), r9
-	mov	58(sp), 4(sp)
-	mov	60(sp), r10
-	mov	62(sp), r11
+	mov	54(sp), r9
+	mov	58(sp), r10
+	mov	60(sp), r11
 	mov	r13, r7
 	bit	#1, r7
 	jnz	.Lctr_encrypt_with_bytes1
@@ -145,7 +144,7 @@ ctr_encrypt_with:
 	jmp	.Lctr_encrypt_with_join3
 .Lctr_encrypt_with_bytes1:
 	mov	sp, r12
-	add	#6, r12
+	add	#4, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lctr_encrypt_with_cpy4:
@@ -160,51 +159,49 @@ ctr_encrypt_with:
 .Lctr_encrypt_with_join3:
 	; ctr.ae:38: xor_stream(ks, load_be(nonce, 0, 16), msg, ct)
 	swpb	r7
-	mov	r7, 22(sp)
+	mov	r7, 20(sp)
 	swpb	r15
-	mov	r15, 24(sp)
+	mov	r15, 22(sp)
 	swpb	r14
-	mov	r14, 26(sp)
+	mov	r14, 24(sp)
 	swpb	r13
-	mov	r13, 28(sp)
+	mov	r13, 26(sp)
 	swpb	r12
-	mov	r12, 30(sp)
+	mov	r12, 28(sp)
 	swpb	r6
-	mov	r6, 32(sp)
+	mov	r6, 30(sp)
 	swpb	r5
-	mov	r5, 34(sp)
+	mov	r5, 32(sp)
 	swpb	r4
-	mov	r4, 36(sp)
+	mov	r4, 34(sp)
 	mov	sp, r13
-	add	#22, r13
+	add	#20, r13
 	mov	r10, 0(sp)
 	mov	r11, 2(sp)
 	mov	r8, r12
 	mov	r9, r14
-	mov	4(sp), r15
+	mov	56(sp), r15
 	call	#ctr_xor_stream
-	add	#38, sp
+	add	#36, sp
 	popm.w	#7, r10
 	ret
 	.size ctr_encrypt_with, .-ctr_encrypt_with
 
 
 ; --- ctr_decrypt_with: ctr.decrypt_with
-;     frame 40 bytes (2 spill slots, locals 32), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 188 bytes of code
+;     frame 36 bytes (0 spill slots, locals 32), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 176 bytes of code
 	.section .text.ctr_decrypt_with,"ax",@progbits
 	.global ctr_decrypt_with
 	.type ctr_decrypt_with, @function
 	.balign 2
 ctr_decrypt_with:
 	pushm.w	#7, r10
-	sub	#40, sp
+	sub	#36, sp
 	mov	r12, r8
-	mov	58(sp), r9
-	mov	60(sp), 4(sp)
-	mov	66(sp), r10
-	mov	68(sp), r11
-	mov	70(sp), 6(sp)
+	mov	54(sp), r9
+	mov	62(sp), r10
+	mov	64(sp), r11
 	mov	r13, r7
 	bit	#1, r7
 	jnz	.Lctr_decrypt_with_bytes1
@@ -220,7 +217,7 @@ ctr_decrypt_with:
 	jmp	.Lctr_decrypt_with_join3
 .Lctr_decrypt_with_bytes1:
 	mov	sp, r12
-	add	#8, r12
+	add	#4, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lctr_decrypt_with_cpy4:
@@ -235,53 +232,52 @@ ctr_decrypt_with:
 .Lctr_decrypt_with_join3:
 	; ctr.ae:42: xor_stream(ks, load_be(nonce, 0, 16), ct, msg)
 	swpb	r7
-	mov	r7, 24(sp)
+	mov	r7, 20(sp)
 	swpb	r15
-	mov	r15, 26(sp)
+	mov	r15, 22(sp)
 	swpb	r14
-	mov	r14, 28(sp)
+	mov	r14, 24(sp)
 	swpb	r13
-	mov	r13, 30(sp)
+	mov	r13, 26(sp)
 	swpb	r12
-	mov	r12, 32(sp)
+	mov	r12, 28(sp)
 	swpb	r6
-	mov	r6, 34(sp)
+	mov	r6, 30(sp)
 	swpb	r5
-	mov	r5, 36(sp)
+	mov	r5, 32(sp)
 	swpb	r4
-	mov	r4, 38(sp)
+	mov	r4, 34(sp)
 	mov	sp, r13
-	add	#24, r13
+	add	#20, r13
 	mov	r10, 0(sp)
 	mov	r11, 2(sp)
 	mov	r8, r12
 	mov	r9, r14
-	mov	4(sp), r15
+	mov	56(sp), r15
 	call	#ctr_xor_stream
 	; ctr.ae:43: return 1
-	mov	6(sp), r15
+	mov	66(sp), r15
 	mov	#1, 0(r15)
-	add	#40, sp
+	add	#36, sp
 	popm.w	#7, r10
 	ret
 	.size ctr_decrypt_with, .-ctr_decrypt_with
 
 
 ; --- ctr_xor_stream: ctr.xor_stream
-;     frame 56 bytes (20 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 988 bytes of code
+;     frame 54 bytes (19 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 968 bytes of code
 	.section .text.ctr_xor_stream,"ax",@progbits
 	.local ctr_xor_stream
 	.type ctr_xor_stream, @function
 	.balign 2
 ctr_xor_stream:
 	pushm.w	#7, r10
-	sub	#56, sp
+	sub	#54, sp
 	mov	r12, 6(sp)
 	mov	r13, 8(sp)
-	mov	r14, 38(sp)
+	mov	r14, 36(sp)
 	mov	r15, 34(sp)
-	mov	72(sp), 36(sp)
 	mov	r15, r14
 	add	#15, r14
 	mov	#0, r15
@@ -305,25 +301,25 @@ ctr_xor_stream:
 	mov	12(sp), r14
 	sub	r14, r15
 	mov	r14, r10
-	add	38(sp), r10
+	add	36(sp), r10
 	cmp	#16, r15
 	mov	r15, 10(sp)
 	jnc	.Lctr_xor_stream_bytes3
 	bit	#1, r10
 	jnz	.Lctr_xor_stream_bytes3
 .Lctr_xor_stream_words4:
-	mov	@r10, 30(sp)
-	mov	2(r10), 28(sp)
-	mov	4(r10), 26(sp)
-	mov	6(r10), 24(sp)
-	mov	8(r10), 22(sp)
-	mov	10(r10), 20(sp)
-	mov	12(r10), 18(sp)
-	mov	14(r10), 16(sp)
+	mov	@r10+, 30(sp)
+	mov	@r10+, 28(sp)
+	mov	@r10+, 26(sp)
+	mov	@r10+, 24(sp)
+	mov	@r10+, 22(sp)
+	mov	@r10+, 20(sp)
+	mov	@r10+, 18(sp)
+	mov	@r10+, 16(sp)
 	jmp	.Lctr_xor_stream_join5
 .Lctr_xor_stream_bytes3:
 	mov	sp, r11
-	add	#40, r11
+	add	#38, r11
 	mov	r11, r12
 	mov	#16, r13
 	mov	10(sp), r15
@@ -568,7 +564,7 @@ ctr_xor_stream:
 	; ctr.ae:28: store_be(dst, off, x, n - off)
 	mov	r13, r15
 	mov	12(sp), r13
-	add	36(sp), r13
+	add	70(sp), r13
 	cmp	#16, 10(sp)
 	jnc	.Lctr_xor_stream_bytes10
 	bit	#1, r13
@@ -592,23 +588,23 @@ ctr_xor_stream:
 	jmp	.Lctr_xor_stream_stored11
 .Lctr_xor_stream_bytes10:
 	swpb	r8
-	mov	r8, 40(sp)
+	mov	r8, 38(sp)
 	swpb	r11
-	mov	r11, 42(sp)
+	mov	r11, 40(sp)
 	swpb	r7
-	mov	r7, 44(sp)
+	mov	r7, 42(sp)
 	swpb	r14
-	mov	r14, 46(sp)
+	mov	r14, 44(sp)
 	swpb	r15
-	mov	r15, 48(sp)
+	mov	r15, 46(sp)
 	swpb	r12
-	mov	r12, 50(sp)
+	mov	r12, 48(sp)
 	swpb	r9
-	mov	r9, 52(sp)
+	mov	r9, 50(sp)
 	swpb	r6
-	mov	r6, 54(sp)
+	mov	r6, 52(sp)
 	mov	sp, r14
-	add	#40, r14
+	add	#38, r14
 	mov	10(sp), r15
 	cmp	#16, r15
 	jnc	.Lctr_xor_stream_cnt12
@@ -627,7 +623,7 @@ ctr_xor_stream:
 	cmp	32(sp), 14(sp)
 	jnc	.Lctr_xor_stream_loop1
 .Lctr_xor_stream_done2:
-	add	#56, sp
+	add	#54, sp
 	popm.w	#7, r10
 	ret
 	.size ctr_xor_stream, .-ctr_xor_stream

@@ -6,7 +6,7 @@
 
 ; --- eax_key_setup: eax.key_setup
 ;     frame 108 bytes (6 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1066 bytes of code
+;     estimated 1052 bytes of code
 	.section .text.eax_key_setup,"ax",@progbits
 	.global eax_key_setup
 	.type eax_key_setup, @function
@@ -19,14 +19,14 @@ eax_key_setup:
 	bit	#1, r12
 	jnz	.Leax_key_setup_bytes1
 .Leax_key_setup_words2:
-	mov	@r12, r5
-	mov	2(r12), r6
-	mov	4(r12), r7
-	mov	6(r12), r8
-	mov	8(r12), r11
-	mov	10(r12), r13
-	mov	12(r12), r14
-	mov	14(r12), r15
+	mov	@r12+, r5
+	mov	@r12+, r6
+	mov	@r12+, r7
+	mov	@r12+, r8
+	mov	@r12+, r11
+	mov	@r12+, r13
+	mov	@r12+, r14
+	mov	@r12+, r15
 	jmp	.Leax_key_setup_join3
 .Leax_key_setup_bytes1:
 	mov	sp, r11
@@ -374,44 +374,38 @@ eax_key_setup:
 
 
 ; --- eax_encrypt_with: eax.encrypt_with
-;     frame 148 bytes (24 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 968 bytes of code
+;     frame 136 bytes (18 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 932 bytes of code
 	.section .text.eax_encrypt_with,"ax",@progbits
 	.global eax_encrypt_with
 	.type eax_encrypt_with, @function
 	.balign 2
 eax_encrypt_with:
 	pushm.w	#7, r10
-	sub	#148, sp
-	mov	164(sp), r9
-	mov	166(sp), r10
-	mov	168(sp), 26(sp)
-	mov	170(sp), 24(sp)
-	mov	172(sp), 22(sp)
-	mov	174(sp), 50(sp)
-	mov	176(sp), 48(sp)
-	mov	178(sp), 46(sp)
+	sub	#136, sp
+	mov	152(sp), r9
+	mov	154(sp), r10
 	; eax.ae:50: n = omac(ks, o, 0 as u8, nonce)
 	mov	sp, r11
-	add	#52, r11
+	add	#40, r11
 	mov	r15, 0(sp)
 	mov	r11, 2(sp)
 	mov	r12, 20(sp)
-	mov	r13, 44(sp)
+	mov	r13, 38(sp)
 	mov	r14, r15
 	mov	#0, r14
 	call	#eax_omac
 	; eax.ae:51: h = omac(ks, o, 1 as u8, ad)
 	mov	sp, r15
-	add	#68, r15
+	add	#56, r15
 	mov	r10, 0(sp)
 	mov	r15, 2(sp)
 	mov	20(sp), r12
-	mov	44(sp), r13
+	mov	38(sp), r13
 	mov	#1, r14
 	mov	r9, r15
 	call	#eax_omac
-	mov	24(sp), r13
+	mov	158(sp), r13
 	add	#15, r13
 	clr	r14
 	adc	r14
@@ -424,30 +418,30 @@ eax_encrypt_with:
 	rlam.w	#4, r15
 	bis	r13, r15
 	mov	r15, 18(sp)
+	mov	40(sp), r15
+	xor	56(sp), r15
+	mov	r15, 36(sp)
+	mov	42(sp), r15
+	xor	58(sp), r15
+	mov	r15, 34(sp)
+	mov	44(sp), r15
+	xor	60(sp), r15
+	mov	r15, 32(sp)
+	mov	46(sp), r15
+	xor	62(sp), r15
+	mov	r15, 30(sp)
+	mov	48(sp), r15
+	xor	64(sp), r15
+	mov	r15, 28(sp)
+	mov	50(sp), r15
+	xor	66(sp), r15
+	mov	r15, 26(sp)
 	mov	52(sp), r15
 	xor	68(sp), r15
-	mov	r15, 42(sp)
+	mov	r15, 24(sp)
 	mov	54(sp), r15
 	xor	70(sp), r15
-	mov	r15, 40(sp)
-	mov	56(sp), r15
-	xor	72(sp), r15
-	mov	r15, 38(sp)
-	mov	58(sp), r15
-	xor	74(sp), r15
-	mov	r15, 36(sp)
-	mov	60(sp), r15
-	xor	76(sp), r15
-	mov	r15, 34(sp)
-	mov	62(sp), r15
-	xor	78(sp), r15
-	mov	r15, 32(sp)
-	mov	64(sp), r15
-	xor	80(sp), r15
-	mov	r15, 30(sp)
-	mov	66(sp), r15
-	xor	82(sp), r15
-	mov	r15, 28(sp)
+	mov	r15, 22(sp)
 	; eax.ae:17: for i in 0..(n + 15) / 16 {
 	mov	#0, r10
 	cmp	18(sp), r10
@@ -456,10 +450,10 @@ eax_encrypt_with:
 	mov	r10, r8
 	and	#4095, r8
 	rlam.w	#4, r8
-	mov	24(sp), r9
+	mov	158(sp), r9
 	sub	r8, r9
 	mov	r8, r7
-	add	26(sp), r7
+	add	156(sp), r7
 	cmp	#16, r9
 	jnc	.Leax_encrypt_with_bytes3
 	bit	#1, r7
@@ -476,7 +470,7 @@ eax_encrypt_with:
 	jmp	.Leax_encrypt_with_join5
 .Leax_encrypt_with_bytes3:
 	mov	sp, r11
-	add	#84, r11
+	add	#72, r11
 	mov	r11, r12
 	mov	#16, r13
 	mov	r9, r15
@@ -495,35 +489,35 @@ eax_encrypt_with:
 	mov	r11, r7
 	jmp	.Leax_encrypt_with_words4
 .Leax_encrypt_with_join5:
-	mov	52(sp), r4
+	mov	40(sp), r4
 	add	r10, r4
-	mov	54(sp), r5
+	mov	42(sp), r5
 	addc	#0, r5
-	mov	56(sp), r6
+	mov	44(sp), r6
 	addc	#0, r6
-	mov	58(sp), r11
+	mov	46(sp), r11
 	addc	#0, r11
-	mov	60(sp), r12
+	mov	48(sp), r12
 	addc	#0, r12
-	mov	62(sp), r13
+	mov	50(sp), r13
 	addc	#0, r13
-	mov	64(sp), r14
+	mov	52(sp), r14
 	addc	#0, r14
-	mov	66(sp), r15
+	mov	54(sp), r15
 	addc	#0, r15
 	; cmac.ae:24: return E.encrypt_block(ks, b)
-	mov	r4, 100(sp)
-	mov	r5, 102(sp)
-	mov	r6, 104(sp)
-	mov	r11, 106(sp)
-	mov	r12, 108(sp)
-	mov	r13, 110(sp)
-	mov	r14, 112(sp)
-	mov	r15, 114(sp)
+	mov	r4, 88(sp)
+	mov	r5, 90(sp)
+	mov	r6, 92(sp)
+	mov	r11, 94(sp)
+	mov	r12, 96(sp)
+	mov	r13, 98(sp)
+	mov	r14, 100(sp)
+	mov	r15, 102(sp)
 	mov	sp, r13
-	add	#100, r13
+	add	#88, r13
 	mov	sp, r14
-	add	#116, r14
+	add	#104, r14
 	mov	20(sp), r12
 	swpb	16(sp)
 	swpb	14(sp)
@@ -535,24 +529,24 @@ eax_encrypt_with:
 	swpb	r7
 	call	#eax_M_E_encrypt_block
 	mov	r7, r15
-	xor	116(sp), r15
+	xor	104(sp), r15
 	mov	4(sp), r14
-	xor	118(sp), r14
+	xor	106(sp), r14
 	mov	6(sp), r12
-	xor	120(sp), r12
+	xor	108(sp), r12
 	mov	8(sp), r11
-	xor	122(sp), r11
+	xor	110(sp), r11
 	mov	10(sp), r7
-	xor	124(sp), r7
+	xor	112(sp), r7
 	mov	12(sp), r6
-	xor	126(sp), r6
+	xor	114(sp), r6
 	mov	14(sp), r5
-	xor	128(sp), r5
+	xor	116(sp), r5
 	mov	16(sp), r4
-	xor	130(sp), r4
+	xor	118(sp), r4
 	; eax.ae:20: store_be(dst, off, x, n - off)
 	mov	r8, r13
-	add	22(sp), r13
+	add	160(sp), r13
 	cmp	#16, r9
 	jnc	.Leax_encrypt_with_bytes8
 	bit	#1, r13
@@ -576,24 +570,24 @@ eax_encrypt_with:
 	jmp	.Leax_encrypt_with_stored9
 .Leax_encrypt_with_bytes8:
 	swpb	r4
-	mov	r4, 84(sp)
+	mov	r4, 72(sp)
 	swpb	r5
-	mov	r5, 86(sp)
+	mov	r5, 74(sp)
 	swpb	r6
-	mov	r6, 88(sp)
+	mov	r6, 76(sp)
 	swpb	r7
-	mov	r7, 90(sp)
+	mov	r7, 78(sp)
 	swpb	r11
-	mov	r11, 92(sp)
+	mov	r11, 80(sp)
 	swpb	r12
-	mov	r12, 94(sp)
+	mov	r12, 82(sp)
 	swpb	r14
-	mov	r14, 96(sp)
+	mov	r14, 84(sp)
 	swpb	r15
-	mov	r15, 98(sp)
+	mov	r15, 86(sp)
 	mov	r9, r15
 	mov	sp, r14
-	add	#84, r14
+	add	#72, r14
 	cmp	#16, r15
 	jnc	.Leax_encrypt_with_cnt10
 	mov	#16, r15
@@ -613,33 +607,33 @@ eax_encrypt_with:
 .Leax_encrypt_with_done2:
 	; eax.ae:53: c = omac(ks, o, 2 as u8, ct)
 	mov	sp, r15
-	add	#132, r15
-	mov	50(sp), 0(sp)
+	add	#120, r15
+	mov	162(sp), 0(sp)
 	mov	r15, 2(sp)
 	mov	20(sp), r12
-	mov	44(sp), r13
+	mov	38(sp), r13
 	mov	#2, r14
-	mov	22(sp), r15
+	mov	160(sp), r15
 	call	#eax_omac
-	mov	42(sp), r7
-	xor	132(sp), r7
-	mov	40(sp), r8
-	xor	134(sp), r8
-	mov	38(sp), r9
-	xor	136(sp), r9
-	mov	36(sp), r10
-	xor	138(sp), r10
-	mov	34(sp), r11
-	xor	140(sp), r11
-	mov	32(sp), r12
-	xor	142(sp), r12
-	mov	30(sp), r14
-	xor	144(sp), r14
-	mov	28(sp), r15
-	xor	146(sp), r15
+	mov	36(sp), r7
+	xor	120(sp), r7
+	mov	34(sp), r8
+	xor	122(sp), r8
+	mov	32(sp), r9
+	xor	124(sp), r9
+	mov	30(sp), r10
+	xor	126(sp), r10
+	mov	28(sp), r11
+	xor	128(sp), r11
+	mov	26(sp), r12
+	xor	130(sp), r12
+	mov	24(sp), r14
+	xor	132(sp), r14
+	mov	22(sp), r15
+	xor	134(sp), r15
 	; eax.ae:54: store_be(tag, 0, n ^ h ^ c, len(tag))
-	mov	48(sp), r13
-	cmp	#16, 46(sp)
+	mov	164(sp), r13
+	cmp	#16, 166(sp)
 	jnc	.Leax_encrypt_with_bytes12
 	bit	#1, r13
 	jnz	.Leax_encrypt_with_bytes12
@@ -662,24 +656,24 @@ eax_encrypt_with:
 	jmp	.Leax_encrypt_with_stored13
 .Leax_encrypt_with_bytes12:
 	swpb	r15
-	mov	r15, 84(sp)
+	mov	r15, 72(sp)
 	swpb	r14
-	mov	r14, 86(sp)
+	mov	r14, 74(sp)
 	swpb	r12
-	mov	r12, 88(sp)
+	mov	r12, 76(sp)
 	swpb	r11
-	mov	r11, 90(sp)
+	mov	r11, 78(sp)
 	swpb	r10
-	mov	r10, 92(sp)
+	mov	r10, 80(sp)
 	swpb	r9
-	mov	r9, 94(sp)
+	mov	r9, 82(sp)
 	swpb	r8
-	mov	r8, 96(sp)
+	mov	r8, 84(sp)
 	swpb	r7
-	mov	r7, 98(sp)
-	mov	46(sp), r15
+	mov	r7, 86(sp)
+	mov	166(sp), r15
 	mov	sp, r14
-	add	#84, r14
+	add	#72, r14
 	cmp	#16, r15
 	jnc	.Leax_encrypt_with_cnt14
 	mov	#16, r15
@@ -693,33 +687,27 @@ eax_encrypt_with:
 	dec	r15
 	jnz	.Leax_encrypt_with_cpy15
 .Leax_encrypt_with_stored13:
-	add	#148, sp
+	add	#136, sp
 	popm.w	#7, r10
 	ret
 	.size eax_encrypt_with, .-eax_encrypt_with
 
 
 ; --- eax_decrypt_with: eax.decrypt_with
-;     frame 154 bytes (27 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1358 bytes of code
+;     frame 142 bytes (21 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1308 bytes of code
 	.section .text.eax_decrypt_with,"ax",@progbits
 	.global eax_decrypt_with
 	.type eax_decrypt_with, @function
 	.balign 2
 eax_decrypt_with:
 	pushm.w	#7, r10
-	sub	#154, sp
-	mov	170(sp), r9
-	mov	172(sp), r10
-	mov	174(sp), 24(sp)
-	mov	176(sp), 22(sp)
-	mov	178(sp), 42(sp)
-	mov	180(sp), 28(sp)
-	mov	182(sp), 26(sp)
-	mov	186(sp), 56(sp)
+	sub	#142, sp
+	mov	158(sp), r9
+	mov	160(sp), r10
 	; eax.ae:59: n = omac(ks, o, 0 as u8, nonce)
 	mov	sp, r11
-	add	#58, r11
+	add	#46, r11
 	mov	r15, 0(sp)
 	mov	r11, 2(sp)
 	mov	r12, 20(sp)
@@ -729,7 +717,7 @@ eax_decrypt_with:
 	call	#eax_omac
 	; eax.ae:60: h = omac(ks, o, 1 as u8, ad)
 	mov	sp, r15
-	add	#74, r15
+	add	#62, r15
 	mov	r10, 0(sp)
 	mov	r15, 2(sp)
 	mov	20(sp), r12
@@ -739,15 +727,15 @@ eax_decrypt_with:
 	call	#eax_omac
 	; eax.ae:61: c = omac(ks, o, 2 as u8, ct)
 	mov	sp, r15
-	add	#90, r15
-	mov	22(sp), 0(sp)
+	add	#78, r15
+	mov	164(sp), 0(sp)
 	mov	r15, 2(sp)
 	mov	20(sp), r12
 	mov	r8, r13
 	mov	#2, r14
-	mov	24(sp), r15
+	mov	162(sp), r15
 	call	#eax_omac
-	mov	22(sp), r13
+	mov	164(sp), r13
 	add	#15, r13
 	clr	r14
 	adc	r14
@@ -760,38 +748,38 @@ eax_decrypt_with:
 	rlam.w	#4, r15
 	bis	r13, r15
 	mov	r15, 18(sp)
+	mov	46(sp), r15
+	xor	62(sp), r15
+	xor	78(sp), r15
+	mov	r15, 36(sp)
+	mov	48(sp), r15
+	xor	64(sp), r15
+	xor	80(sp), r15
+	mov	r15, 32(sp)
+	mov	50(sp), r15
+	xor	66(sp), r15
+	xor	82(sp), r15
+	mov	r15, 34(sp)
+	mov	52(sp), r15
+	xor	68(sp), r15
+	xor	84(sp), r15
+	mov	r15, 30(sp)
+	mov	54(sp), r15
+	xor	70(sp), r15
+	xor	86(sp), r15
+	mov	r15, 28(sp)
+	mov	56(sp), r15
+	xor	72(sp), r15
+	xor	88(sp), r15
+	mov	r15, 26(sp)
 	mov	58(sp), r15
 	xor	74(sp), r15
 	xor	90(sp), r15
-	mov	r15, 46(sp)
+	mov	r15, 24(sp)
 	mov	60(sp), r15
 	xor	76(sp), r15
 	xor	92(sp), r15
-	mov	r15, 40(sp)
-	mov	62(sp), r15
-	xor	78(sp), r15
-	xor	94(sp), r15
-	mov	r15, 44(sp)
-	mov	64(sp), r15
-	xor	80(sp), r15
-	xor	96(sp), r15
-	mov	r15, 34(sp)
-	mov	66(sp), r15
-	xor	82(sp), r15
-	xor	98(sp), r15
-	mov	r15, 38(sp)
-	mov	68(sp), r15
-	xor	84(sp), r15
-	xor	100(sp), r15
-	mov	r15, 36(sp)
-	mov	70(sp), r15
-	xor	86(sp), r15
-	xor	102(sp), r15
-	mov	r15, 32(sp)
-	mov	72(sp), r15
-	xor	88(sp), r15
-	xor	104(sp), r15
-	mov	r15, 30(sp)
+	mov	r15, 22(sp)
 	; eax.ae:17: for i in 0..(n + 15) / 16 {
 	mov	#0, r10
 	cmp	18(sp), r10
@@ -800,10 +788,10 @@ eax_decrypt_with:
 	mov	r10, r8
 	and	#4095, r8
 	rlam.w	#4, r8
-	mov	22(sp), r9
+	mov	164(sp), r9
 	sub	r8, r9
 	mov	r8, r7
-	add	24(sp), r7
+	add	162(sp), r7
 	cmp	#16, r9
 	jnc	.Leax_decrypt_with_bytes3
 	bit	#1, r7
@@ -820,7 +808,7 @@ eax_decrypt_with:
 	jmp	.Leax_decrypt_with_join5
 .Leax_decrypt_with_bytes3:
 	mov	sp, r11
-	add	#106, r11
+	add	#94, r11
 	mov	r11, r12
 	mov	#16, r13
 	mov	r9, r15
@@ -839,35 +827,35 @@ eax_decrypt_with:
 	mov	r11, r7
 	jmp	.Leax_decrypt_with_words4
 .Leax_decrypt_with_join5:
-	mov	58(sp), r4
+	mov	46(sp), r4
 	add	r10, r4
-	mov	60(sp), r5
+	mov	48(sp), r5
 	addc	#0, r5
-	mov	62(sp), r6
+	mov	50(sp), r6
 	addc	#0, r6
-	mov	64(sp), r11
+	mov	52(sp), r11
 	addc	#0, r11
-	mov	66(sp), r12
+	mov	54(sp), r12
 	addc	#0, r12
-	mov	68(sp), r13
+	mov	56(sp), r13
 	addc	#0, r13
-	mov	70(sp), r14
+	mov	58(sp), r14
 	addc	#0, r14
-	mov	72(sp), r15
+	mov	60(sp), r15
 	addc	#0, r15
 	; cmac.ae:24: return E.encrypt_block(ks, b)
-	mov	r4, 122(sp)
-	mov	r5, 124(sp)
-	mov	r6, 126(sp)
-	mov	r11, 128(sp)
-	mov	r12, 130(sp)
-	mov	r13, 132(sp)
-	mov	r14, 134(sp)
-	mov	r15, 136(sp)
+	mov	r4, 110(sp)
+	mov	r5, 112(sp)
+	mov	r6, 114(sp)
+	mov	r11, 116(sp)
+	mov	r12, 118(sp)
+	mov	r13, 120(sp)
+	mov	r14, 122(sp)
+	mov	r15, 124(sp)
 	mov	sp, r13
-	add	#122, r13
+	add	#110, r13
 	mov	sp, r14
-	add	#138, r14
+	add	#126, r14
 	mov	20(sp), r12
 	swpb	16(sp)
 	swpb	14(sp)
@@ -879,24 +867,24 @@ eax_decrypt_with:
 	swpb	r7
 	call	#eax_M_E_encrypt_block
 	mov	r7, r15
-	xor	138(sp), r15
+	xor	126(sp), r15
 	mov	4(sp), r14
-	xor	140(sp), r14
+	xor	128(sp), r14
 	mov	6(sp), r12
-	xor	142(sp), r12
+	xor	130(sp), r12
 	mov	8(sp), r11
-	xor	144(sp), r11
+	xor	132(sp), r11
 	mov	10(sp), r7
-	xor	146(sp), r7
+	xor	134(sp), r7
 	mov	12(sp), r6
-	xor	148(sp), r6
+	xor	136(sp), r6
 	mov	14(sp), r5
-	xor	150(sp), r5
+	xor	138(sp), r5
 	mov	16(sp), r4
-	xor	152(sp), r4
+	xor	140(sp), r4
 	; eax.ae:20: store_be(dst, off, x, n - off)
 	mov	r8, r13
-	add	26(sp), r13
+	add	170(sp), r13
 	cmp	#16, r9
 	jnc	.Leax_decrypt_with_bytes8
 	bit	#1, r13
@@ -920,24 +908,24 @@ eax_decrypt_with:
 	jmp	.Leax_decrypt_with_stored9
 .Leax_decrypt_with_bytes8:
 	swpb	r4
-	mov	r4, 106(sp)
+	mov	r4, 94(sp)
 	swpb	r5
-	mov	r5, 108(sp)
+	mov	r5, 96(sp)
 	swpb	r6
-	mov	r6, 110(sp)
+	mov	r6, 98(sp)
 	swpb	r7
-	mov	r7, 112(sp)
+	mov	r7, 100(sp)
 	swpb	r11
-	mov	r11, 114(sp)
+	mov	r11, 102(sp)
 	swpb	r12
-	mov	r12, 116(sp)
+	mov	r12, 104(sp)
 	swpb	r14
-	mov	r14, 118(sp)
+	mov	r14, 106(sp)
 	swpb	r15
-	mov	r15, 120(sp)
+	mov	r15, 108(sp)
 	mov	r9, r15
 	mov	sp, r14
-	add	#106, r14
+	add	#94, r14
 	cmp	#16, r15
 	jnc	.Leax_decrypt_with_cnt10
 	mov	#16, r15
@@ -955,27 +943,27 @@ eax_decrypt_with:
 	cmp	18(sp), r10
 	jnc	.Leax_decrypt_with_loop1
 .Leax_decrypt_with_done2:
-	mov	42(sp), r10
-	cmp	#16, 28(sp)
+	mov	166(sp), r10
+	cmp	#16, 168(sp)
 	jnc	.Leax_decrypt_with_bytes12
 	bit	#1, r10
 	jnz	.Leax_decrypt_with_bytes12
 .Leax_decrypt_with_words13:
-	mov	@r10, r8
-	mov	2(r10), 48(sp)
-	mov	4(r10), r4
-	mov	6(r10), 54(sp)
-	mov	8(r10), r7
-	mov	10(r10), 50(sp)
-	mov	12(r10), r6
-	mov	14(r10), 52(sp)
+	mov	@r10+, r8
+	mov	@r10+, 38(sp)
+	mov	@r10+, r4
+	mov	@r10+, 44(sp)
+	mov	@r10+, r7
+	mov	@r10+, 40(sp)
+	mov	@r10+, r6
+	mov	@r10+, 42(sp)
 	jmp	.Leax_decrypt_with_join14
 .Leax_decrypt_with_bytes12:
 	mov	sp, r11
-	add	#106, r11
+	add	#94, r11
 	mov	r11, r12
 	mov	#16, r13
-	mov	28(sp), r15
+	mov	168(sp), r15
 .Leax_decrypt_with_cpy15:
 	clr	r14
 	tst	r15
@@ -991,14 +979,14 @@ eax_decrypt_with:
 	mov	r11, r10
 	jmp	.Leax_decrypt_with_words13
 .Leax_decrypt_with_join14:
-	mov	28(sp), r15
+	mov	168(sp), r15
 	and	#8191, r15
 	rlam.w	#3, r15
 	sub	#128, r15
 	clr	r13
 	adc	r13
 	xor	#1, r13
-	mov.b	29(sp), r14
+	mov.b	169(sp), r14
 	rrum.w	#4, r14
 	rrum.w	#1, r14
 	clr	r15
@@ -1007,7 +995,7 @@ eax_decrypt_with:
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	28(sp), r13
+	mov	168(sp), r13
 	mov	r13, r15
 	and	#1, r15
 	inv	r15
@@ -1056,7 +1044,7 @@ eax_decrypt_with:
 	inv	r10
 	inc	r10
 	and	r10, r5
-	mov	34(sp), r10
+	mov	30(sp), r10
 	bic	r5, r10
 	mov	r13, r5
 	inv	r5
@@ -1067,7 +1055,7 @@ eax_decrypt_with:
 	inv	r5
 	inc	r5
 	and	r5, r15
-	mov	30(sp), r5
+	mov	22(sp), r5
 	bic	r15, r5
 	swpb	r8
 	xor	r5, r8
@@ -1092,7 +1080,7 @@ eax_decrypt_with:
 	inv	r15
 	inc	r15
 	and	r15, r5
-	mov	40(sp), r10
+	mov	32(sp), r10
 	bic	r5, r10
 	mov	r13, r15
 	inv	r15
@@ -1103,7 +1091,7 @@ eax_decrypt_with:
 	inv	r15
 	inc	r15
 	and	r15, r9
-	mov	36(sp), r5
+	mov	26(sp), r5
 	bic	r9, r5
 	swpb	r4
 	xor	r5, r4
@@ -1139,7 +1127,7 @@ eax_decrypt_with:
 	inv	r15
 	inc	r15
 	and	r15, r12
-	mov	44(sp), r6
+	mov	34(sp), r6
 	bic	r12, r6
 	mov	r13, r15
 	inv	r15
@@ -1150,16 +1138,16 @@ eax_decrypt_with:
 	inv	r15
 	inc	r15
 	and	r15, r11
-	mov	32(sp), r12
+	mov	24(sp), r12
 	bic	r11, r12
-	mov	48(sp), r15
+	mov	38(sp), r15
 	swpb	r15
 	xor	r12, r15
 	sub	#1, r15
 	clr	r11
 	adc	r11
 	xor	#1, r11
-	mov	50(sp), r15
+	mov	40(sp), r15
 	swpb	r15
 	xor	r6, r15
 	sub	#1, r15
@@ -1184,14 +1172,14 @@ eax_decrypt_with:
 	inv	r14
 	inc	r14
 	and	r14, r6
-	mov	46(sp), r14
+	mov	36(sp), r14
 	bic	r6, r14
-	mov	38(sp), r15
+	mov	28(sp), r15
 	bic	r5, r15
-	mov	54(sp), r13
+	mov	44(sp), r13
 	swpb	r13
 	xor	r15, r13
-	mov	52(sp), r15
+	mov	42(sp), r15
 	swpb	r15
 	xor	r14, r15
 	sub	#1, r15
@@ -1209,9 +1197,9 @@ eax_decrypt_with:
 	and	r9, r14
 	and	r11, r14
 	and	r8, r14
-	mov	56(sp), r15
+	mov	174(sp), r15
 	mov	r14, 0(r15)
-	add	#154, sp
+	add	#142, sp
 	popm.w	#7, r10
 	ret
 	.size eax_decrypt_with, .-eax_decrypt_with
@@ -1438,15 +1426,15 @@ eax_M_E_encrypt_block:
 
 
 ; --- eax_omac: eax.omac
-;     frame 154 bytes (45 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1562 bytes of code
+;     frame 150 bytes (43 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1532 bytes of code
 	.section .text.eax_omac,"ax",@progbits
 	.local eax_omac
 	.type eax_omac, @function
 	.balign 2
 eax_omac:
 	pushm.w	#7, r10
-	sub	#154, sp
+	sub	#150, sp
 	mov	r14, 52(sp)
 	; eax.ae:45: return M.omac_after(ks, o[at_k1], o[at_k2], t as u128, o[at_tweak + t], msg)
 	mov	r14, r11
@@ -1454,10 +1442,9 @@ eax_omac:
 	mov.b	r11, r11
 	rlam.w	#3, r11
 	rla	r11
-	mov	r13, 32(sp)
+	mov	r13, 30(sp)
 	add	r13, r11
-	mov	170(sp), 10(sp)
-	mov	10(sp), r10
+	mov	166(sp), r10
 	mov	r10, r14
 	sub	#1, r14
 	clr	r13
@@ -1467,52 +1454,58 @@ eax_omac:
 	inv	r5
 	inc	r5
 	and	@r11, r5
-	xor	@r11, r5
+	xor	@r11+, r5
 	mov	r13, r14
 	inv	r14
 	inc	r14
-	and	2(r11), r14
-	xor	2(r11), r14
+	mov	@r11+, r9
+	and	r9, r14
+	xor	r9, r14
 	mov	r14, 0(sp)
 	mov	r13, r14
 	inv	r14
 	inc	r14
-	and	4(r11), r14
-	xor	4(r11), r14
+	mov	@r11+, r9
+	and	r9, r14
+	xor	r9, r14
 	mov	r14, 2(sp)
 	mov	r13, r14
 	inv	r14
 	inc	r14
-	and	6(r11), r14
-	xor	6(r11), r14
+	mov	@r11+, r9
+	and	r9, r14
+	xor	r9, r14
 	mov	r14, 4(sp)
 	mov	r13, r14
 	inv	r14
 	inc	r14
-	and	8(r11), r14
-	xor	8(r11), r14
+	mov	@r11+, r9
+	and	r9, r14
+	xor	r9, r14
 	mov	r14, 6(sp)
 	mov	r13, r14
 	inv	r14
 	inc	r14
-	and	10(r11), r14
-	xor	10(r11), r14
+	mov	@r11+, r9
+	and	r9, r14
+	xor	r9, r14
 	mov	r14, 8(sp)
 	mov	r13, r14
 	inv	r14
 	inc	r14
-	and	12(r11), r14
-	xor	12(r11), r14
+	mov	@r11+, r9
+	and	r9, r14
+	xor	r9, r14
 	mov	r14, 48(sp)
 	mov	r13, r14
 	inv	r14
 	inc	r14
-	and	14(r11), r14
-	xor	14(r11), r14
+	mov	@r11+, r9
+	and	r9, r14
+	xor	r9, r14
 	mov	r14, 46(sp)
 	mov	r12, 50(sp)
-	mov	172(sp), 56(sp)
-	mov	r15, 24(sp)
+	mov	r15, 22(sp)
 	mov	r15, r9
 	cmp	#16, r10
 	jnc	.Leax_omac_bytes1
@@ -1530,10 +1523,10 @@ eax_omac:
 	jmp	.Leax_omac_join3
 .Leax_omac_bytes1:
 	mov	sp, r10
-	add	#90, r10
+	add	#86, r10
 	mov	r10, r11
 	mov	#16, r12
-	mov	10(sp), r15
+	mov	166(sp), r15
 .Leax_omac_cpy4:
 	clr	r14
 	tst	r15
@@ -1549,7 +1542,7 @@ eax_omac:
 	mov	r10, r9
 	jmp	.Leax_omac_words2
 .Leax_omac_join3:
-	mov	10(sp), r14
+	mov	166(sp), r14
 	add	#15, r14
 	mov	#0, r15
 	addc	#0, r15
@@ -1558,7 +1551,7 @@ eax_omac:
 	swpb	r15
 	rlam.w	#4, r15
 	bis	r14, r15
-	mov	r15, 12(sp)
+	mov	r15, 10(sp)
 	mov	r13, r14
 	inv	r14
 	inc	r14
@@ -1566,76 +1559,76 @@ eax_omac:
 	and	r4, r14
 	xor	r14, r4
 	mov	r4, 42(sp)
-	mov	r13, r15
-	inv	r15
-	inc	r15
+	mov	r13, r14
+	inv	r14
+	inc	r14
 	swpb	r6
-	and	r6, r15
-	mov	r6, r14
-	xor	r15, r14
-	mov	r13, r6
-	inv	r6
-	inc	r6
+	and	r6, r14
+	xor	r14, r6
+	mov	r6, 38(sp)
+	mov	r13, r14
+	inv	r14
+	inc	r14
 	swpb	r7
-	and	r7, r6
+	and	r7, r14
 	mov	r7, r15
-	xor	r6, r15
-	mov	r13, r7
-	inv	r7
-	inc	r7
+	xor	r14, r15
+	mov	r13, r14
+	inv	r14
+	inc	r14
 	swpb	r12
-	and	r12, r7
-	xor	r7, r12
-	mov	r13, r7
-	inv	r7
-	inc	r7
+	and	r12, r14
+	xor	r14, r12
+	mov	r13, r14
+	inv	r14
+	inc	r14
 	swpb	r11
-	and	r11, r7
-	xor	r7, r11
-	mov	r13, r7
-	inv	r7
-	inc	r7
+	and	r11, r14
+	xor	r14, r11
+	mov	r13, r14
+	inv	r14
+	inc	r14
 	swpb	r10
-	and	r10, r7
-	xor	r7, r10
-	mov	r13, r7
-	inv	r7
-	inc	r7
+	and	r10, r14
+	xor	r14, r10
+	mov	r13, r14
+	inv	r14
+	inc	r14
 	swpb	r8
-	and	r8, r7
-	xor	r7, r8
-	mov	r13, r7
-	inv	r7
-	inc	r7
-	mov	52(sp), r13
+	and	r8, r14
+	xor	r14, r8
+	inv	r13
+	inc	r13
+	mov	52(sp), r14
 	swpb	r9
-	xor	r9, r13
-	and	r7, r13
+	xor	r9, r14
+	and	r13, r14
 	mov	r9, r7
-	xor	r13, r7
+	xor	r14, r7
 	; cmac.ae:79: for i in 1..(n + 15) / 16 {
 	mov	48(sp), r4
 	mov	46(sp), r6
 	mov	r15, r13
+	mov	38(sp), r14
 	mov	42(sp), r15
-	mov	32(sp), r9
-	mov	2(r9), 84(sp)
-	mov	4(r9), 80(sp)
-	mov	6(r9), 76(sp)
-	mov	8(r9), 72(sp)
-	mov	10(r9), 68(sp)
-	mov	12(r9), 64(sp)
-	mov	14(r9), 60(sp)
-	mov	16(r9), 88(sp)
-	mov	18(r9), 86(sp)
-	mov	20(r9), 82(sp)
-	mov	22(r9), 78(sp)
-	mov	24(r9), 74(sp)
-	mov	26(r9), 70(sp)
-	mov	28(r9), 66(sp)
-	mov	30(r9), 62(sp)
+	mov	30(sp), r9
+	mov	2(r9), 80(sp)
+	mov	4(r9), 76(sp)
+	mov	6(r9), 72(sp)
+	mov	8(r9), 68(sp)
+	mov	10(r9), 64(sp)
+	mov	12(r9), 60(sp)
+	mov	14(r9), 14(sp)
+	mov	16(r9), 84(sp)
+	mov	18(r9), 82(sp)
+	mov	20(r9), 78(sp)
+	mov	22(r9), 74(sp)
+	mov	24(r9), 70(sp)
+	mov	26(r9), 66(sp)
+	mov	28(r9), 62(sp)
+	mov	30(r9), 58(sp)
 	mov	#1, r9
-	cmp	12(sp), r9
+	cmp	10(sp), r9
 	jc	.Leax_omac_done7
 .Leax_omac_loop6:
 	xor	r7, r5
@@ -1652,26 +1645,26 @@ eax_omac:
 	xor	r14, r4
 	xor	r15, r6
 	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
-	mov	r5, 106(sp)
-	mov	r7, 108(sp)
-	mov	r8, 110(sp)
-	mov	r10, 112(sp)
-	mov	r11, 114(sp)
-	mov	r12, 116(sp)
-	mov	r4, 118(sp)
-	mov	r6, 120(sp)
+	mov	r5, 102(sp)
+	mov	r7, 104(sp)
+	mov	r8, 106(sp)
+	mov	r10, 108(sp)
+	mov	r11, 110(sp)
+	mov	r12, 112(sp)
+	mov	r4, 114(sp)
+	mov	r6, 116(sp)
 	mov	sp, r13
-	add	#106, r13
+	add	#102, r13
 	mov	sp, r14
-	add	#122, r14
+	add	#118, r14
 	mov	50(sp), r12
 	call	#eax_M_E_encrypt_block
 	mov	r9, r7
 	and	#4095, r7
 	rlam.w	#4, r7
-	mov	10(sp), r11
+	mov	166(sp), r11
 	sub	r7, r11
-	add	24(sp), r7
+	add	22(sp), r7
 	cmp	#16, r11
 	jnc	.Leax_omac_bytes8
 	bit	#1, r7
@@ -1688,7 +1681,7 @@ eax_omac:
 	jmp	.Leax_omac_join10
 .Leax_omac_bytes8:
 	mov	sp, r12
-	add	#90, r12
+	add	#86, r12
 	mov	r12, r13
 	mov	#16, r14
 .Leax_omac_cpy11:
@@ -1706,16 +1699,16 @@ eax_omac:
 	mov	r12, r7
 	jmp	.Leax_omac_words9
 .Leax_omac_join10:
-	mov	122(sp), r5
-	mov	124(sp), 0(sp)
-	mov	126(sp), 2(sp)
-	mov	128(sp), 4(sp)
-	mov	130(sp), 6(sp)
-	mov	132(sp), 8(sp)
-	mov	134(sp), r4
-	mov	136(sp), r6
+	mov	118(sp), r5
+	mov	120(sp), 0(sp)
+	mov	122(sp), 2(sp)
+	mov	124(sp), 4(sp)
+	mov	126(sp), 6(sp)
+	mov	128(sp), 8(sp)
+	mov	130(sp), r4
+	mov	132(sp), r6
 	add	#1, r9
-	cmp	12(sp), r9
+	cmp	10(sp), r9
 	swpb	r7
 	swpb	r8
 	swpb	r10
@@ -1726,112 +1719,110 @@ eax_omac:
 	swpb	r15
 	jnc	.Leax_omac_loop6
 .Leax_omac_done7:
-	and	#15, 10(sp)
-	mov	10(sp), r9
+	and	#15, 166(sp)
+	mov	166(sp), r9
 	and	#8191, r9
 	rlam.w	#3, r9
-	mov	r9, 20(sp)
-	mov.b	11(sp), r9
+	mov	r9, 18(sp)
+	mov.b	167(sp), r9
 	rrum.w	#4, r9
 	rrum.w	#1, r9
-	sub	#128, 20(sp)
+	sub	#128, 18(sp)
 	subc	#0, r9
 	clr	r9
 	adc	r9
-	mov	r9, 28(sp)
-	mov	10(sp), r9
+	mov	r9, 26(sp)
+	mov	166(sp), r9
 	and	#1, r9
 	inv	r9
 	inc	r9
 	and	#32896, r9
 	xor	#32768, r9
-	mov	r9, 26(sp)
-	mov	10(sp), 14(sp)
-	mov	14(sp), r9
+	mov	r9, 24(sp)
+	mov	166(sp), 12(sp)
+	mov	12(sp), r9
 	rrum.w	#1, r9
-	mov	r9, 14(sp)
+	mov	r9, 12(sp)
 	and	#1, r9
-	mov	r9, 30(sp)
+	mov	r9, 28(sp)
 	inv	r9
 	inc	r9
-	and	26(sp), r9
-	xor	26(sp), r9
+	and	24(sp), r9
+	xor	24(sp), r9
+	mov	r9, 32(sp)
+	rra	12(sp)
+	mov	12(sp), r9
+	and	#1, r9
 	mov	r9, 34(sp)
-	rra	14(sp)
-	mov	14(sp), r9
+	inv	r9
+	inc	r9
+	and	32(sp), r9
+	xor	32(sp), r9
+	mov	r9, 44(sp)
+	mov	12(sp), r9
+	rra	r9
 	and	#1, r9
 	mov	r9, 36(sp)
 	inv	r9
 	inc	r9
-	and	34(sp), r9
-	xor	34(sp), r9
-	mov	r9, 44(sp)
-	mov	14(sp), r9
-	rra	r9
-	and	#1, r9
-	mov	r9, 38(sp)
-	inv	r9
-	inc	r9
 	and	44(sp), r9
 	xor	44(sp), r9
-	mov	r9, 18(sp)
-	xor	#1, 28(sp)
-	mov	28(sp), r9
+	mov	r9, 16(sp)
+	xor	#1, 26(sp)
+	mov	26(sp), r9
 	inv	r9
 	inc	r9
-	and	r9, 18(sp)
+	and	r9, 16(sp)
 	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	mov	60(sp), r9
-	xor	r15, r9
-	xor	18(sp), r15
-	xor	62(sp), r15
-	xor	r15, r9
-	mov	r9, 16(sp)
+	xor	r15, 14(sp)
+	xor	16(sp), r15
+	xor	58(sp), r15
+	xor	r15, 14(sp)
 	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
-	mov	10(sp), r9
+	mov	166(sp), r9
 	sub	#1, r9
 	clr	r9
 	adc	r9
 	xor	#1, r9
-	mov	r9, 22(sp)
+	mov	r9, 20(sp)
 	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
 	inv	r9
 	inc	r9
-	and	r9, 16(sp)
-	xor	16(sp), r15
+	and	r9, 14(sp)
+	xor	14(sp), r15
 	xor	r15, r6
-	mov	r6, 58(sp)
+	mov	r6, 56(sp)
 	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
-	mov	30(sp), r15
+	mov	28(sp), r15
 	inv	r15
 	inc	r15
-	mov	26(sp), r9
+	mov	24(sp), r9
 	and	r15, r9
-	mov	36(sp), r6
+	mov	34(sp), r6
 	mov	r6, r15
 	inv	r15
 	inc	r15
 	and	r9, r15
 	xor	r9, r15
-	mov	r9, 26(sp)
+	mov	r9, 24(sp)
 	mov	r15, 40(sp)
-	mov	38(sp), r15
+	mov	36(sp), r15
 	inv	r15
 	inc	r15
 	mov	40(sp), r9
 	and	r9, r15
 	xor	r9, r15
-	mov	28(sp), r9
+	mov	26(sp), r9
 	inv	r9
 	inc	r9
 	and	r9, r15
 	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	mov	64(sp), r9
+	mov	60(sp), r9
 	xor	r14, r9
 	xor	r15, r14
-	xor	66(sp), r14
+	xor	62(sp), r14
 	xor	r14, r9
-	mov	22(sp), r15
+	mov	20(sp), r15
 	inv	r15
 	inc	r15
 	and	r15, r9
@@ -1841,173 +1832,172 @@ eax_omac:
 	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
 	inv	r6
 	inc	r6
-	mov	34(sp), r15
+	mov	32(sp), r15
 	and	r6, r15
-	mov	38(sp), r4
+	mov	36(sp), r4
 	mov	r4, r6
 	inv	r6
 	inc	r6
 	and	r15, r6
 	xor	r15, r6
-	mov	28(sp), r14
+	mov	26(sp), r14
 	inv	r14
 	inc	r14
 	and	r14, r6
 	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	mov	68(sp), r9
+	mov	64(sp), r9
 	xor	r13, r9
 	xor	r6, r13
-	xor	70(sp), r13
+	xor	66(sp), r13
 	xor	r13, r9
-	mov	22(sp), r14
+	mov	20(sp), r14
 	inv	r14
 	inc	r14
 	and	r14, r9
 	xor	r9, r13
-	mov	8(sp), r14
-	xor	r13, r14
+	xor	r13, 8(sp)
 	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
-	mov	36(sp), r13
-	inv	r13
-	inc	r13
-	mov	26(sp), r9
-	and	r13, r9
+	mov	34(sp), r14
+	inv	r14
+	inc	r14
+	mov	24(sp), r9
+	and	r14, r9
+	mov	r4, r6
+	inv	r6
+	inc	r6
+	and	r9, r6
+	xor	r9, r6
+	mov	26(sp), r14
+	inv	r14
+	inc	r14
+	and	r14, r6
+	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
+	mov	68(sp), r13
+	xor	r12, r13
+	xor	r6, r12
+	xor	70(sp), r12
+	xor	r12, r13
+	mov	20(sp), r14
+	inv	r14
+	inc	r14
+	and	r14, r13
+	xor	r13, r12
+	mov	6(sp), r14
+	xor	r12, r14
+	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
 	mov	r4, r13
 	inv	r13
 	inc	r13
-	and	r9, r13
-	xor	r9, r13
-	mov	28(sp), r6
-	inv	r6
-	inc	r6
-	and	r6, r13
-	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	mov	72(sp), r6
-	xor	r12, r6
-	xor	r13, r12
-	xor	74(sp), r12
-	xor	r12, r6
-	mov	22(sp), r13
+	mov	44(sp), r6
+	and	r13, r6
+	mov	26(sp), r13
 	inv	r13
 	inc	r13
 	and	r13, r6
-	xor	r6, r12
-	mov	6(sp), r13
-	xor	r12, r13
-	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
-	mov	r4, r6
-	inv	r6
-	inc	r6
-	mov	44(sp), r12
-	and	r6, r12
-	mov	28(sp), r6
-	inv	r6
-	inc	r6
-	and	r6, r12
 	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	mov	76(sp), r6
-	xor	r11, r6
+	mov	72(sp), r12
+	xor	r11, r12
+	xor	r6, r11
+	xor	74(sp), r11
+	xor	r11, r12
+	mov	20(sp), r13
+	inv	r13
+	inc	r13
+	and	r13, r12
 	xor	r12, r11
-	xor	78(sp), r11
-	xor	r11, r6
-	mov	22(sp), r12
+	mov	4(sp), r13
+	xor	r11, r13
+	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
+	mov	r4, r12
+	inv	r12
+	inc	r12
+	mov	40(sp), r6
+	and	r12, r6
+	mov	26(sp), r12
 	inv	r12
 	inc	r12
 	and	r12, r6
-	xor	r6, r11
-	mov	4(sp), r12
-	xor	r11, r12
-	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
-	mov	r4, r6
-	inv	r6
-	inc	r6
-	mov	40(sp), r11
-	and	r6, r11
-	mov	28(sp), r6
-	inv	r6
-	inc	r6
-	and	r6, r11
 	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	mov	80(sp), r6
-	xor	r10, r6
+	mov	76(sp), r11
+	xor	r10, r11
+	xor	r6, r10
+	xor	78(sp), r10
+	xor	r10, r11
+	mov	20(sp), r6
+	mov	r6, r12
+	inv	r12
+	inc	r12
+	and	r12, r11
 	xor	r11, r10
-	xor	82(sp), r10
-	xor	r10, r6
-	mov	22(sp), r11
+	mov	2(sp), r12
+	xor	r10, r12
+	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
+	mov	r4, r11
 	inv	r11
 	inc	r11
-	and	r11, r6
-	xor	r6, r10
-	mov	2(sp), r11
-	xor	r10, r11
-	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
-	mov	r4, r10
-	inv	r10
-	inc	r10
-	and	r10, r15
-	mov	28(sp), r6
-	inv	r6
-	inc	r6
-	and	r6, r15
+	and	r11, r15
+	mov	26(sp), r10
+	mov	r10, r11
+	inv	r11
+	inc	r11
+	and	r11, r15
 	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	mov	84(sp), r10
-	xor	r8, r10
+	mov	80(sp), r11
+	xor	r8, r11
 	xor	r15, r8
-	xor	86(sp), r8
-	xor	r8, r10
-	mov	22(sp), r6
+	xor	82(sp), r8
+	xor	r8, r11
 	mov	r6, r15
 	inv	r15
 	inc	r15
-	and	r15, r10
-	xor	r10, r8
-	mov	@sp, r10
-	xor	r8, r10
+	and	r15, r11
+	xor	r11, r8
+	mov	@sp, r11
+	xor	r8, r11
 	; cmac.ae:80: y = E.encrypt_block(ks, y ^ x)
 	inv	r4
 	inc	r4
 	and	r4, r9
-	mov	28(sp), r15
-	inv	r15
-	inc	r15
-	and	r15, r9
+	inv	r10
+	inc	r10
+	and	r10, r9
 	; cmac.ae:42: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	mov	r7, r8
-	mov	32(sp), r15
-	xor	@r15, r8
+	mov	r7, r10
+	mov	30(sp), r15
+	xor	@r15, r10
 	xor	r9, r7
-	xor	88(sp), r7
-	xor	r7, r8
+	xor	84(sp), r7
+	xor	r7, r10
 	inv	r6
 	inc	r6
-	and	r6, r8
-	xor	r8, r7
+	and	r6, r10
+	xor	r10, r7
 	xor	r7, r5
 	; cmac.ae:84: return E.encrypt_block(ks, y ^ last_block(k1, k2, x, n % 16, n % 16 == 0))
-	mov	r5, 106(sp)
-	mov	r10, 108(sp)
-	mov	r11, 110(sp)
-	mov	r12, 112(sp)
-	mov	r13, 114(sp)
-	mov	r14, 116(sp)
-	mov	54(sp), 118(sp)
-	mov	58(sp), 120(sp)
+	mov	r5, 102(sp)
+	mov	r11, 104(sp)
+	mov	r12, 106(sp)
+	mov	r13, 108(sp)
+	mov	r14, 110(sp)
+	mov	8(sp), 112(sp)
+	mov	54(sp), 114(sp)
+	mov	56(sp), 116(sp)
 	mov	sp, r13
-	add	#106, r13
+	add	#102, r13
 	mov	sp, r14
-	add	#138, r14
+	add	#134, r14
 	mov	50(sp), r12
 	call	#eax_M_E_encrypt_block
-	mov	56(sp), r14
-	mov	138(sp), 0(r14)
-	mov	140(sp), 2(r14)
-	mov	142(sp), 4(r14)
-	mov	144(sp), 6(r14)
-	mov	146(sp), 8(r14)
-	mov	148(sp), 10(r14)
-	mov	150(sp), 12(r14)
-	mov	152(sp), 14(r14)
-	add	#154, sp
+	mov	168(sp), r14
+	mov	134(sp), 0(r14)
+	mov	136(sp), 2(r14)
+	mov	138(sp), 4(r14)
+	mov	140(sp), 6(r14)
+	mov	142(sp), 8(r14)
+	mov	144(sp), 10(r14)
+	mov	146(sp), 12(r14)
+	mov	148(sp), 14(r14)
+	add	#150, sp
 	popm.w	#7, r10
 	ret
 	.size eax_omac, .-eax_omac

@@ -6,7 +6,7 @@
 
 ; --- isap_a_128a_key_setup: isap_a_128a.key_setup
 ;     frame 20 bytes (2 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 306 bytes of code
+;     estimated 292 bytes of code
 	.section .text.isap_a_128a_key_setup,"ax",@progbits
 	.global isap_a_128a_key_setup
 	.type isap_a_128a_key_setup, @function
@@ -21,14 +21,14 @@ isap_a_128a_key_setup:
 	bit	#1, r13
 	jnz	.Lisap_a_128a_key_setup_bytes1
 .Lisap_a_128a_key_setup_words2:
-	mov	@r13, 2(sp)
-	mov	2(r13), 0(sp)
-	mov	4(r13), r4
-	mov	6(r13), r5
-	mov	8(r13), r7
-	mov	10(r13), r8
-	mov	12(r13), r9
-	mov	14(r13), r10
+	mov	@r13+, 2(sp)
+	mov	@r13+, 0(sp)
+	mov	@r13+, r4
+	mov	@r13+, r5
+	mov	@r13+, r7
+	mov	@r13+, r8
+	mov	@r13+, r9
+	mov	@r13+, r10
 	jmp	.Lisap_a_128a_key_setup_join3
 .Lisap_a_128a_key_setup_bytes1:
 	mov	sp, r10
@@ -117,27 +117,20 @@ isap_a_128a_key_setup:
 
 
 ; --- isap_a_128a_encrypt_with: isap_a_128a.encrypt_with
-;     frame 126 bytes (16 spill slots, locals 88), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 912 bytes of code
+;     frame 112 bytes (9 spill slots, locals 88), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 850 bytes of code
 	.section .text.isap_a_128a_encrypt_with,"ax",@progbits
 	.global isap_a_128a_encrypt_with
 	.type isap_a_128a_encrypt_with, @function
 	.balign 2
 isap_a_128a_encrypt_with:
 	pushm.w	#7, r10
-	sub	#126, sp
-	mov	r12, 36(sp)
-	mov	142(sp), 34(sp)
-	mov	144(sp), 32(sp)
-	mov	146(sp), 10(sp)
-	mov	148(sp), 6(sp)
-	mov	150(sp), 8(sp)
-	mov	152(sp), 30(sp)
-	mov	154(sp), 28(sp)
+	sub	#112, sp
+	mov	r12, 22(sp)
 	mov	sp, r12
 	mov	#20, r15
 .Lisap_a_128a_encrypt_with_zero1:
-	clr	38(r12)
+	clr	24(r12)
 	incd	r12
 	dec	r15
 	jnz	.Lisap_a_128a_encrypt_with_zero1
@@ -145,18 +138,18 @@ isap_a_128a_encrypt_with:
 	bit	#1, r14
 	jnz	.Lisap_a_128a_encrypt_with_bytes2
 .Lisap_a_128a_encrypt_with_words3:
-	mov	@r14, 26(sp)
-	mov	2(r14), 24(sp)
-	mov	4(r14), 22(sp)
-	mov	6(r14), 20(sp)
-	mov	8(r14), 18(sp)
-	mov	10(r14), 16(sp)
-	mov	12(r14), 14(sp)
-	mov	14(r14), 12(sp)
+	mov	@r14+, 20(sp)
+	mov	@r14+, 18(sp)
+	mov	@r14+, 16(sp)
+	mov	@r14+, 14(sp)
+	mov	@r14+, 12(sp)
+	mov	@r14+, 10(sp)
+	mov	@r14+, 8(sp)
+	mov	@r14+, 6(sp)
 	jmp	.Lisap_a_128a_encrypt_with_join4
 .Lisap_a_128a_encrypt_with_bytes2:
 	mov	sp, r10
-	add	#78, r10
+	add	#64, r10
 	mov	r10, r11
 	mov	#16, r12
 .Lisap_a_128a_encrypt_with_cpy5:
@@ -171,49 +164,49 @@ isap_a_128a_encrypt_with:
 .Lisap_a_128a_encrypt_with_join4:
 	; isap_a_128a.ae:111: if m > 0 {
 	mov	#0, r15
-	cmp	6(sp), r15
+	cmp	134(sp), r15
 	subc	#0, r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
 	tst	r15
-	swpb	26(sp)
-	swpb	24(sp)
-	swpb	22(sp)
 	swpb	20(sp)
 	swpb	18(sp)
 	swpb	16(sp)
 	swpb	14(sp)
 	swpb	12(sp)
+	swpb	10(sp)
+	swpb	8(sp)
+	swpb	6(sp)
 	jz	.Lisap_a_128a_encrypt_with_else7
 	; isap_a_128a.ae:112: rekey(ke, n, s)
-	mov	12(sp), 94(sp)
-	mov	14(sp), 96(sp)
-	mov	16(sp), 98(sp)
-	mov	18(sp), 100(sp)
-	mov	20(sp), 102(sp)
-	mov	22(sp), 104(sp)
-	mov	24(sp), 106(sp)
-	mov	26(sp), 108(sp)
+	mov	6(sp), 80(sp)
+	mov	8(sp), 82(sp)
+	mov	10(sp), 84(sp)
+	mov	12(sp), 86(sp)
+	mov	14(sp), 88(sp)
+	mov	16(sp), 90(sp)
+	mov	18(sp), 92(sp)
+	mov	20(sp), 94(sp)
 	mov	sp, r15
-	add	#94, r15
+	add	#80, r15
 	mov	sp, r14
-	add	#38, r14
+	add	#24, r14
 	mov	r13, r12
 	mov	r15, r13
 	call	#isap_a_128a_rekey
 	; isap_a_128a.ae:113: s[3] = n[127:64]
-	mov	20(sp), 62(sp)
-	mov	22(sp), 64(sp)
-	mov	24(sp), 66(sp)
-	mov	26(sp), 68(sp)
+	mov	14(sp), 48(sp)
+	mov	16(sp), 50(sp)
+	mov	18(sp), 52(sp)
+	mov	20(sp), 54(sp)
 	; isap_a_128a.ae:114: s[4] = n[63:0]
-	mov	12(sp), 70(sp)
-	mov	14(sp), 72(sp)
-	mov	16(sp), 74(sp)
-	mov	18(sp), 76(sp)
+	mov	6(sp), 56(sp)
+	mov	8(sp), 58(sp)
+	mov	10(sp), 60(sp)
+	mov	12(sp), 62(sp)
 	; isap_a_128a.ae:115: for i in 0..(m + rate - 1) / rate {
-	mov	6(sp), r7
+	mov	134(sp), r7
 	mov	#0, r8
 	add	#8, r7
 	addc	#0, r8
@@ -258,7 +251,7 @@ isap_a_128a_encrypt_with:
 	and	#7, r15
 	bis	r15, r14
 	; isap_a_128a.ae:117: count = if m - off < rate then m - off else rate
-	mov	6(sp), r6
+	mov	134(sp), r6
 	mov	#0, r15
 	sub	r5, r6
 	subc	r14, r15
@@ -274,25 +267,25 @@ isap_a_128a_encrypt_with:
 	xor	#8, r6
 	; isap_a_128a.ae:118: P.permute(s, s_e)
 	mov	sp, r12
-	add	#38, r12
+	add	#24, r12
 	mov	#6, r13
 	call	#isap_a_128a_P_permute
 	; isap_a_128a.ae:119: store_be(out, off, load_be(in, off, rate, count) ^ s[0], count)
 	mov	r5, r4
-	add	10(sp), r4
+	add	132(sp), r4
 	cmp	#8, r6
 	jnc	.Lisap_a_128a_encrypt_with_bytes11
 	bit	#1, r4
 	jnz	.Lisap_a_128a_encrypt_with_bytes11
 .Lisap_a_128a_encrypt_with_words12:
-	mov	@r4, r11
-	mov	2(r4), r12
-	mov	4(r4), r13
-	mov	6(r4), r15
+	mov	@r4+, r11
+	mov	@r4+, r12
+	mov	@r4+, r13
+	mov	@r4+, r15
 	jmp	.Lisap_a_128a_encrypt_with_join13
 .Lisap_a_128a_encrypt_with_bytes11:
 	mov	sp, r11
-	add	#78, r11
+	add	#64, r11
 	mov	r11, r12
 	mov	#8, r13
 	mov	r6, r15
@@ -312,15 +305,15 @@ isap_a_128a_encrypt_with:
 	jmp	.Lisap_a_128a_encrypt_with_words12
 .Lisap_a_128a_encrypt_with_join13:
 	swpb	r15
-	xor	38(sp), r15
+	xor	24(sp), r15
 	swpb	r13
-	xor	40(sp), r13
+	xor	26(sp), r13
 	swpb	r12
-	xor	42(sp), r12
+	xor	28(sp), r12
 	swpb	r11
-	xor	44(sp), r11
+	xor	30(sp), r11
 	mov	r5, r14
-	add	8(sp), r14
+	add	136(sp), r14
 	cmp	#8, r6
 	jnc	.Lisap_a_128a_encrypt_with_bytes16
 	bit	#1, r14
@@ -336,15 +329,15 @@ isap_a_128a_encrypt_with:
 	jmp	.Lisap_a_128a_encrypt_with_stored17
 .Lisap_a_128a_encrypt_with_bytes16:
 	swpb	r11
-	mov	r11, 78(sp)
+	mov	r11, 64(sp)
 	swpb	r12
-	mov	r12, 80(sp)
+	mov	r12, 66(sp)
 	swpb	r13
-	mov	r13, 82(sp)
+	mov	r13, 68(sp)
 	swpb	r15
-	mov	r15, 84(sp)
+	mov	r15, 70(sp)
 	mov	sp, r15
-	add	#78, r15
+	add	#64, r15
 	cmp	#8, r6
 	jnc	.Lisap_a_128a_encrypt_with_cnt18
 	mov	#8, r6
@@ -369,34 +362,34 @@ isap_a_128a_encrypt_with:
 .Lisap_a_128a_encrypt_with_else7:
 .Lisap_a_128a_encrypt_with_endif8:
 	; isap_a_128a.ae:136: store_be(tag, 0, mac(ka, n, ad, ct))
-	mov	12(sp), 94(sp)
-	mov	14(sp), 96(sp)
-	mov	16(sp), 98(sp)
-	mov	18(sp), 100(sp)
-	mov	20(sp), 102(sp)
-	mov	22(sp), 104(sp)
-	mov	24(sp), 106(sp)
-	mov	26(sp), 108(sp)
+	mov	6(sp), 80(sp)
+	mov	8(sp), 82(sp)
+	mov	10(sp), 84(sp)
+	mov	12(sp), 86(sp)
+	mov	14(sp), 88(sp)
+	mov	16(sp), 90(sp)
+	mov	18(sp), 92(sp)
+	mov	20(sp), 94(sp)
 	mov	sp, r13
-	add	#94, r13
+	add	#80, r13
 	mov	sp, r15
-	add	#110, r15
-	mov	8(sp), 0(sp)
-	mov	30(sp), 2(sp)
+	add	#96, r15
+	mov	136(sp), 0(sp)
+	mov	138(sp), 2(sp)
 	mov	r15, 4(sp)
-	mov	36(sp), r12
-	mov	34(sp), r14
-	mov	32(sp), r15
+	mov	22(sp), r12
+	mov	128(sp), r14
+	mov	130(sp), r15
 	call	#isap_a_128a_mac
-	mov	124(sp), r7
-	mov	122(sp), r8
-	mov	120(sp), r9
-	mov	118(sp), r10
-	mov	116(sp), r11
-	mov	114(sp), r12
-	mov	112(sp), r14
-	mov	110(sp), r15
-	mov	28(sp), r13
+	mov	110(sp), r7
+	mov	108(sp), r8
+	mov	106(sp), r9
+	mov	104(sp), r10
+	mov	102(sp), r11
+	mov	100(sp), r12
+	mov	98(sp), r14
+	mov	96(sp), r15
+	mov	140(sp), r13
 	bit	#1, r13
 	jnz	.Lisap_a_128a_encrypt_with_bytes20
 	swpb	r7
@@ -418,23 +411,23 @@ isap_a_128a_encrypt_with:
 	jmp	.Lisap_a_128a_encrypt_with_stored21
 .Lisap_a_128a_encrypt_with_bytes20:
 	swpb	r7
-	mov	r7, 78(sp)
+	mov	r7, 64(sp)
 	swpb	r8
-	mov	r8, 80(sp)
+	mov	r8, 66(sp)
 	swpb	r9
-	mov	r9, 82(sp)
+	mov	r9, 68(sp)
 	swpb	r10
-	mov	r10, 84(sp)
+	mov	r10, 70(sp)
 	swpb	r11
-	mov	r11, 86(sp)
+	mov	r11, 72(sp)
 	swpb	r12
-	mov	r12, 88(sp)
+	mov	r12, 74(sp)
 	swpb	r14
-	mov	r14, 90(sp)
+	mov	r14, 76(sp)
 	swpb	r15
-	mov	r15, 92(sp)
+	mov	r15, 78(sp)
 	mov	sp, r14
-	add	#78, r14
+	add	#64, r14
 	mov	#16, r15
 .Lisap_a_128a_encrypt_with_cpy22:
 	mov.b	@r14, 0(r13)
@@ -443,36 +436,30 @@ isap_a_128a_encrypt_with:
 	dec	r15
 	jnz	.Lisap_a_128a_encrypt_with_cpy22
 .Lisap_a_128a_encrypt_with_stored21:
-	add	#126, sp
+	add	#112, sp
 	popm.w	#7, r10
 	ret
 	.size isap_a_128a_encrypt_with, .-isap_a_128a_encrypt_with
 
 
 ; --- isap_a_128a_decrypt_with: isap_a_128a.decrypt_with
-;     frame 130 bytes (18 spill slots, locals 88), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 904 bytes of code
+;     frame 118 bytes (12 spill slots, locals 88), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 848 bytes of code
 	.section .text.isap_a_128a_decrypt_with,"ax",@progbits
 	.global isap_a_128a_decrypt_with
 	.type isap_a_128a_decrypt_with, @function
 	.balign 2
 isap_a_128a_decrypt_with:
 	pushm.w	#7, r10
-	sub	#130, sp
-	mov	r12, 34(sp)
-	mov	r13, 38(sp)
+	sub	#118, sp
+	mov	r12, 26(sp)
+	mov	r13, 28(sp)
 	mov	r14, r10
-	mov	146(sp), 32(sp)
-	mov	148(sp), 36(sp)
-	mov	150(sp), 8(sp)
-	mov	152(sp), 6(sp)
-	mov	154(sp), r11
-	mov	158(sp), 14(sp)
-	mov	162(sp), 40(sp)
+	mov	142(sp), r11
 	mov	sp, r14
 	mov	#20, r15
 .Lisap_a_128a_decrypt_with_zero1:
-	clr	42(r14)
+	clr	30(r14)
 	incd	r14
 	dec	r15
 	jnz	.Lisap_a_128a_decrypt_with_zero1
@@ -480,9 +467,9 @@ isap_a_128a_decrypt_with:
 	bit	#1, r10
 	jnz	.Lisap_a_128a_decrypt_with_bytes2
 .Lisap_a_128a_decrypt_with_words3:
-	mov	@r10, 30(sp)
-	mov	2(r10), 26(sp)
-	mov	4(r10), 24(sp)
+	mov	@r10, 24(sp)
+	mov	2(r10), 20(sp)
+	mov	4(r10), 18(sp)
 	mov	6(r10), r6
 	mov	8(r10), r7
 	mov	10(r10), r8
@@ -491,7 +478,7 @@ isap_a_128a_decrypt_with:
 	jmp	.Lisap_a_128a_decrypt_with_join4
 .Lisap_a_128a_decrypt_with_bytes2:
 	mov	sp, r12
-	add	#82, r12
+	add	#70, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lisap_a_128a_decrypt_with_cpy5:
@@ -506,9 +493,9 @@ isap_a_128a_decrypt_with:
 .Lisap_a_128a_decrypt_with_join4:
 	; isap_a_128a.ae:143: ok = (load_be(tag, 0, 16) ^ mac(ka, n, ad, ct)) == 0
 	bit	#1, r11
-	swpb	30(sp)
-	swpb	26(sp)
 	swpb	24(sp)
+	swpb	20(sp)
+	swpb	18(sp)
 	swpb	r6
 	swpb	r7
 	swpb	r8
@@ -516,18 +503,18 @@ isap_a_128a_decrypt_with:
 	swpb	r10
 	jnz	.Lisap_a_128a_decrypt_with_bytes7
 .Lisap_a_128a_decrypt_with_words8:
-	mov	@r11, 28(sp)
-	mov	2(r11), 22(sp)
-	mov	4(r11), 18(sp)
-	mov	6(r11), 16(sp)
-	mov	8(r11), 12(sp)
-	mov	10(r11), 10(sp)
-	mov	12(r11), r4
-	mov	14(r11), r5
+	mov	@r11+, 22(sp)
+	mov	@r11+, 16(sp)
+	mov	@r11+, 12(sp)
+	mov	@r11+, 10(sp)
+	mov	@r11+, 8(sp)
+	mov	@r11+, 6(sp)
+	mov	@r11+, r4
+	mov	@r11+, r5
 	jmp	.Lisap_a_128a_decrypt_with_join9
 .Lisap_a_128a_decrypt_with_bytes7:
 	mov	sp, r12
-	add	#82, r12
+	add	#70, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lisap_a_128a_decrypt_with_cpy10:
@@ -540,49 +527,49 @@ isap_a_128a_decrypt_with:
 	mov	r12, r11
 	jmp	.Lisap_a_128a_decrypt_with_words8
 .Lisap_a_128a_decrypt_with_join9:
-	mov	r10, 98(sp)
-	mov	r9, 100(sp)
-	mov	r8, 102(sp)
-	mov	r7, 104(sp)
-	mov	r6, 106(sp)
-	mov	24(sp), 108(sp)
-	mov	26(sp), 110(sp)
-	mov	30(sp), 112(sp)
+	mov	r10, 86(sp)
+	mov	r9, 88(sp)
+	mov	r8, 90(sp)
+	mov	r7, 92(sp)
+	mov	r6, 94(sp)
+	mov	18(sp), 96(sp)
+	mov	20(sp), 98(sp)
+	mov	24(sp), 100(sp)
 	mov	sp, r13
-	add	#98, r13
+	add	#86, r13
 	mov	sp, r15
-	add	#114, r15
-	mov	8(sp), 0(sp)
-	mov	6(sp), 2(sp)
+	add	#102, r15
+	mov	138(sp), 0(sp)
+	mov	140(sp), 2(sp)
 	mov	r15, 4(sp)
-	mov	34(sp), r12
-	mov	32(sp), r14
-	mov	36(sp), r15
-	swpb	28(sp)
+	mov	26(sp), r12
+	mov	134(sp), r14
+	mov	136(sp), r15
 	swpb	22(sp)
-	swpb	18(sp)
 	swpb	16(sp)
 	swpb	12(sp)
 	swpb	10(sp)
+	swpb	8(sp)
+	swpb	6(sp)
 	swpb	r4
 	swpb	r5
 	call	#isap_a_128a_mac
-	xor	114(sp), r5
-	xor	116(sp), r4
-	mov	10(sp), r15
-	xor	118(sp), r15
-	xor	120(sp), 12(sp)
-	mov	16(sp), r11
-	xor	122(sp), r11
-	mov	18(sp), r12
-	xor	124(sp), r12
-	mov	22(sp), r13
-	xor	126(sp), r13
-	mov	28(sp), r14
-	xor	128(sp), r14
+	xor	102(sp), r5
+	xor	104(sp), r4
+	mov	6(sp), r15
+	xor	106(sp), r15
+	xor	108(sp), 8(sp)
+	mov	10(sp), r11
+	xor	110(sp), r11
+	mov	12(sp), r12
+	xor	112(sp), r12
+	mov	16(sp), r13
+	xor	114(sp), r13
+	mov	22(sp), r14
+	xor	116(sp), r14
 	bis	r4, r5
 	bis	r15, r5
-	bis	12(sp), r5
+	bis	8(sp), r5
 	bis	r11, r5
 	bis	r12, r5
 	bis	r13, r5
@@ -591,10 +578,10 @@ isap_a_128a_decrypt_with:
 	clr	r15
 	adc	r15
 	xor	#1, r15
-	mov	r15, 20(sp)
+	mov	r15, 14(sp)
 	; isap_a_128a.ae:111: if m > 0 {
 	mov	#0, r15
-	cmp	6(sp), r15
+	cmp	140(sp), r15
 	subc	#0, r15
 	clr	r15
 	adc	r15
@@ -602,32 +589,32 @@ isap_a_128a_decrypt_with:
 	tst	r15
 	jz	.Lisap_a_128a_decrypt_with_else12
 	; isap_a_128a.ae:112: rekey(ke, n, s)
-	mov	r10, 98(sp)
-	mov	r9, 100(sp)
-	mov	r8, 102(sp)
-	mov	r7, 104(sp)
-	mov	r6, 106(sp)
-	mov	24(sp), 108(sp)
-	mov	26(sp), 110(sp)
-	mov	30(sp), 112(sp)
+	mov	r10, 86(sp)
+	mov	r9, 88(sp)
+	mov	r8, 90(sp)
+	mov	r7, 92(sp)
+	mov	r6, 94(sp)
+	mov	18(sp), 96(sp)
+	mov	20(sp), 98(sp)
+	mov	24(sp), 100(sp)
 	mov	sp, r13
-	add	#98, r13
+	add	#86, r13
 	mov	sp, r14
-	add	#42, r14
-	mov	38(sp), r12
+	add	#30, r14
+	mov	28(sp), r12
 	call	#isap_a_128a_rekey
 	; isap_a_128a.ae:113: s[3] = n[127:64]
-	mov	r6, 66(sp)
-	mov	24(sp), 68(sp)
-	mov	26(sp), 70(sp)
-	mov	30(sp), 72(sp)
+	mov	r6, 54(sp)
+	mov	18(sp), 56(sp)
+	mov	20(sp), 58(sp)
+	mov	24(sp), 60(sp)
 	; isap_a_128a.ae:114: s[4] = n[63:0]
-	mov	r10, 74(sp)
-	mov	r9, 76(sp)
-	mov	r8, 78(sp)
-	mov	r7, 80(sp)
+	mov	r10, 62(sp)
+	mov	r9, 64(sp)
+	mov	r8, 66(sp)
+	mov	r7, 68(sp)
 	; isap_a_128a.ae:115: for i in 0..(m + rate - 1) / rate {
-	mov	6(sp), r7
+	mov	140(sp), r7
 	mov	#0, r8
 	add	#8, r7
 	addc	#0, r8
@@ -672,7 +659,7 @@ isap_a_128a_decrypt_with:
 	and	#7, r15
 	bis	r15, r14
 	; isap_a_128a.ae:117: count = if m - off < rate then m - off else rate
-	mov	6(sp), r6
+	mov	140(sp), r6
 	mov	#0, r15
 	sub	r5, r6
 	subc	r14, r15
@@ -688,25 +675,25 @@ isap_a_128a_decrypt_with:
 	xor	#8, r6
 	; isap_a_128a.ae:118: P.permute(s, s_e)
 	mov	sp, r12
-	add	#42, r12
+	add	#30, r12
 	mov	#6, r13
 	call	#isap_a_128a_P_permute
 	; isap_a_128a.ae:119: store_be(out, off, load_be(in, off, rate, count) ^ s[0], count)
 	mov	r5, r4
-	add	8(sp), r4
+	add	138(sp), r4
 	cmp	#8, r6
 	jnc	.Lisap_a_128a_decrypt_with_bytes16
 	bit	#1, r4
 	jnz	.Lisap_a_128a_decrypt_with_bytes16
 .Lisap_a_128a_decrypt_with_words17:
-	mov	@r4, r11
-	mov	2(r4), r12
-	mov	4(r4), r13
-	mov	6(r4), r15
+	mov	@r4+, r11
+	mov	@r4+, r12
+	mov	@r4+, r13
+	mov	@r4+, r15
 	jmp	.Lisap_a_128a_decrypt_with_join18
 .Lisap_a_128a_decrypt_with_bytes16:
 	mov	sp, r11
-	add	#82, r11
+	add	#70, r11
 	mov	r11, r12
 	mov	#8, r13
 	mov	r6, r15
@@ -726,15 +713,15 @@ isap_a_128a_decrypt_with:
 	jmp	.Lisap_a_128a_decrypt_with_words17
 .Lisap_a_128a_decrypt_with_join18:
 	swpb	r15
-	xor	42(sp), r15
+	xor	30(sp), r15
 	swpb	r13
-	xor	44(sp), r13
+	xor	32(sp), r13
 	swpb	r12
-	xor	46(sp), r12
+	xor	34(sp), r12
 	swpb	r11
-	xor	48(sp), r11
+	xor	36(sp), r11
 	mov	r5, r14
-	add	14(sp), r14
+	add	146(sp), r14
 	cmp	#8, r6
 	jnc	.Lisap_a_128a_decrypt_with_bytes21
 	bit	#1, r14
@@ -750,15 +737,15 @@ isap_a_128a_decrypt_with:
 	jmp	.Lisap_a_128a_decrypt_with_stored22
 .Lisap_a_128a_decrypt_with_bytes21:
 	swpb	r11
-	mov	r11, 82(sp)
+	mov	r11, 70(sp)
 	swpb	r12
-	mov	r12, 84(sp)
+	mov	r12, 72(sp)
 	swpb	r13
-	mov	r13, 86(sp)
+	mov	r13, 74(sp)
 	swpb	r15
-	mov	r15, 88(sp)
+	mov	r15, 76(sp)
 	mov	sp, r15
-	add	#82, r15
+	add	#70, r15
 	cmp	#8, r6
 	jnc	.Lisap_a_128a_decrypt_with_cnt23
 	mov	#8, r6
@@ -782,9 +769,9 @@ isap_a_128a_decrypt_with:
 	jmp	.Lisap_a_128a_decrypt_with_endif13
 .Lisap_a_128a_decrypt_with_else12:
 .Lisap_a_128a_decrypt_with_endif13:
-	mov	40(sp), r15
-	mov	20(sp), 0(r15)
-	add	#130, sp
+	mov	150(sp), r15
+	mov	14(sp), 0(r15)
+	add	#118, sp
 	popm.w	#7, r10
 	ret
 	.size isap_a_128a_decrypt_with, .-isap_a_128a_decrypt_with
@@ -1280,46 +1267,43 @@ isap_a_128a_P_permute:
 
 
 ; --- isap_a_128a_mac: isap_a_128a.mac
-;     frame 124 bytes (10 spill slots, locals 104), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1018 bytes of code
+;     frame 118 bytes (7 spill slots, locals 104), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1000 bytes of code
 	.section .text.isap_a_128a_mac,"ax",@progbits
 	.local isap_a_128a_mac
 	.type isap_a_128a_mac, @function
 	.balign 2
 isap_a_128a_mac:
 	pushm.w	#7, r10
-	sub	#124, sp
-	mov	r12, 18(sp)
+	sub	#118, sp
+	mov	r12, 12(sp)
 	mov	r14, 10(sp)
 	mov	r15, 8(sp)
-	mov	140(sp), 14(sp)
-	mov	142(sp), 12(sp)
-	mov	144(sp), 16(sp)
 	mov	sp, r14
 	mov	#20, r15
 .Lisap_a_128a_mac_zero1:
-	clr	20(r14)
+	clr	14(r14)
 	incd	r14
 	dec	r15
 	jnz	.Lisap_a_128a_mac_zero1
 	; isap_a_128a.ae:92: s[0] = n[127:64]
-	mov	8(r13), 20(sp)
-	mov	10(r13), 22(sp)
-	mov	12(r13), 24(sp)
-	mov	14(r13), 26(sp)
+	mov	8(r13), 14(sp)
+	mov	10(r13), 16(sp)
+	mov	12(r13), 18(sp)
+	mov	14(r13), 20(sp)
 	; isap_a_128a.ae:93: s[1] = n[63:0]
-	mov	@r13, 28(sp)
-	mov	2(r13), 30(sp)
-	mov	4(r13), 32(sp)
-	mov	6(r13), 34(sp)
+	mov	@r13, 22(sp)
+	mov	2(r13), 24(sp)
+	mov	4(r13), 26(sp)
+	mov	6(r13), 28(sp)
 	; isap_a_128a.ae:94: s[2] = iv(1)
-	mov	#1548, 36(sp)
-	mov	#3073, 38(sp)
-	mov	#16385, 40(sp)
-	mov	#384, 42(sp)
+	mov	#1548, 30(sp)
+	mov	#3073, 32(sp)
+	mov	#16385, 34(sp)
+	mov	#384, 36(sp)
 	; isap_a_128a.ae:95: P.permute(s, s_h)
 	mov	sp, r12
-	add	#20, r12
+	add	#14, r12
 	mov	#12, r13
 	call	#isap_a_128a_P_permute
 	; isap_a_128a.ae:78: for i in 0..n / rate + 1 {
@@ -1382,7 +1366,7 @@ isap_a_128a_mac:
 	jmp	.Lisap_a_128a_mac_join6
 .Lisap_a_128a_mac_bytes4:
 	mov	sp, r7
-	add	#100, r7
+	add	#94, r7
 	mov	r7, r8
 	mov	#8, r13
 	mov	r11, r15
@@ -1402,13 +1386,13 @@ isap_a_128a_mac:
 	jmp	.Lisap_a_128a_mac_words5
 .Lisap_a_128a_mac_join6:
 	swpb	r4
-	xor	20(sp), r4
+	xor	14(sp), r4
 	swpb	r5
-	xor	22(sp), r5
+	xor	16(sp), r5
 	swpb	r6
-	xor	24(sp), r6
+	xor	18(sp), r6
 	swpb	r7
-	xor	26(sp), r7
+	xor	20(sp), r7
 	; isap_a_128a.ae:34: return ((0x80 as u64) << 56) >> (8 * count)
 	rla	r11
 	adc	r11
@@ -1461,13 +1445,13 @@ isap_a_128a_mac:
 	xor	r14, r5
 	xor	r8, r6
 	xor	r11, r7
-	mov	r4, 20(sp)
-	mov	r5, 22(sp)
-	mov	r6, 24(sp)
-	mov	r7, 26(sp)
+	mov	r4, 14(sp)
+	mov	r5, 16(sp)
+	mov	r6, 18(sp)
+	mov	r7, 20(sp)
 	; isap_a_128a.ae:82: P.permute(s, s_h)
 	mov	sp, r12
-	add	#20, r12
+	add	#14, r12
 	mov	#12, r13
 	call	#isap_a_128a_P_permute
 	add	#1, r9
@@ -1478,11 +1462,11 @@ isap_a_128a_mac:
 	jnc	.Lisap_a_128a_mac_loop2
 .Lisap_a_128a_mac_done3:
 	; isap_a_128a.ae:97: s[4] = s[4] ^ 1
-	mov	52(sp), r15
+	mov	46(sp), r15
 	xor	#1, r15
-	mov	r15, 52(sp)
+	mov	r15, 46(sp)
 	; isap_a_128a.ae:78: for i in 0..n / rate + 1 {
-	mov	12(sp), r15
+	mov	136(sp), r15
 	rrum.w	#3, r15
 	mov	#0, r13
 	add	#1, r15
@@ -1511,7 +1495,7 @@ isap_a_128a_mac:
 	and	#7, r14
 	bis	r14, r15
 	; isap_a_128a.ae:80: count = if n - off < rate then n - off else rate
-	mov	12(sp), r11
+	mov	136(sp), r11
 	mov	#0, r12
 	sub	r4, r11
 	subc	r15, r12
@@ -1528,7 +1512,7 @@ isap_a_128a_mac:
 	xor	#8, r11
 	and	r15, r12
 	; isap_a_128a.ae:81: s[0] = s[0] ^ load_be(x, off, rate, count) ^ pad(count)
-	add	14(sp), r4
+	add	134(sp), r4
 	cmp	#8, r11
 	jnc	.Lisap_a_128a_mac_bytes16
 	bit	#1, r4
@@ -1541,7 +1525,7 @@ isap_a_128a_mac:
 	jmp	.Lisap_a_128a_mac_join18
 .Lisap_a_128a_mac_bytes16:
 	mov	sp, r7
-	add	#100, r7
+	add	#94, r7
 	mov	r7, r8
 	mov	#8, r13
 	mov	r11, r15
@@ -1561,13 +1545,13 @@ isap_a_128a_mac:
 	jmp	.Lisap_a_128a_mac_words17
 .Lisap_a_128a_mac_join18:
 	swpb	r4
-	xor	20(sp), r4
+	xor	14(sp), r4
 	swpb	r5
-	xor	22(sp), r5
+	xor	16(sp), r5
 	swpb	r6
-	xor	24(sp), r6
+	xor	18(sp), r6
 	swpb	r7
-	xor	26(sp), r7
+	xor	20(sp), r7
 	; isap_a_128a.ae:34: return ((0x80 as u64) << 56) >> (8 * count)
 	rla	r11
 	adc	r11
@@ -1620,13 +1604,13 @@ isap_a_128a_mac:
 	xor	r14, r5
 	xor	r8, r6
 	xor	r11, r7
-	mov	r4, 20(sp)
-	mov	r5, 22(sp)
-	mov	r6, 24(sp)
-	mov	r7, 26(sp)
+	mov	r4, 14(sp)
+	mov	r5, 16(sp)
+	mov	r6, 18(sp)
+	mov	r7, 20(sp)
 	; isap_a_128a.ae:82: P.permute(s, s_h)
 	mov	sp, r12
-	add	#20, r12
+	add	#14, r12
 	mov	#12, r13
 	call	#isap_a_128a_P_permute
 	add	#1, r9
@@ -1637,54 +1621,54 @@ isap_a_128a_mac:
 	jnc	.Lisap_a_128a_mac_loop14
 .Lisap_a_128a_mac_done15:
 	; isap_a_128a.ae:99: rekey(ka, cat(s[0], s[1]), t)
+	mov	22(sp), 102(sp)
+	mov	24(sp), 104(sp)
+	mov	26(sp), 106(sp)
 	mov	28(sp), 108(sp)
-	mov	30(sp), 110(sp)
-	mov	32(sp), 112(sp)
-	mov	34(sp), 114(sp)
+	mov	14(sp), 110(sp)
+	mov	16(sp), 112(sp)
+	mov	18(sp), 114(sp)
 	mov	20(sp), 116(sp)
-	mov	22(sp), 118(sp)
-	mov	24(sp), 120(sp)
-	mov	26(sp), 122(sp)
 	mov	sp, r13
-	add	#108, r13
+	add	#102, r13
 	mov	sp, r14
-	add	#60, r14
-	mov	18(sp), r12
+	add	#54, r14
+	mov	12(sp), r12
 	call	#isap_a_128a_rekey
 	; isap_a_128a.ae:100: s[0] = t[0]
-	mov	60(sp), r12
-	mov	62(sp), r13
-	mov	64(sp), r14
-	mov	66(sp), r15
-	mov	r12, 20(sp)
-	mov	r13, 22(sp)
-	mov	r14, 24(sp)
-	mov	r15, 26(sp)
+	mov	54(sp), r12
+	mov	56(sp), r13
+	mov	58(sp), r14
+	mov	60(sp), r15
+	mov	r12, 14(sp)
+	mov	r13, 16(sp)
+	mov	r14, 18(sp)
+	mov	r15, 20(sp)
 	; isap_a_128a.ae:101: s[1] = t[1]
-	mov	68(sp), r12
-	mov	70(sp), r13
-	mov	72(sp), r14
-	mov	74(sp), r15
-	mov	r12, 28(sp)
-	mov	r13, 30(sp)
-	mov	r14, 32(sp)
-	mov	r15, 34(sp)
+	mov	62(sp), r12
+	mov	64(sp), r13
+	mov	66(sp), r14
+	mov	68(sp), r15
+	mov	r12, 22(sp)
+	mov	r13, 24(sp)
+	mov	r14, 26(sp)
+	mov	r15, 28(sp)
 	; isap_a_128a.ae:102: P.permute(s, s_h)
 	mov	sp, r12
-	add	#20, r12
+	add	#14, r12
 	mov	#12, r13
 	call	#isap_a_128a_P_permute
 	; isap_a_128a.ae:103: return cat(s[0], s[1])
-	mov	16(sp), r14
-	mov	28(sp), 0(r14)
-	mov	30(sp), 2(r14)
-	mov	32(sp), 4(r14)
-	mov	34(sp), 6(r14)
-	mov	20(sp), 8(r14)
-	mov	22(sp), 10(r14)
-	mov	24(sp), 12(r14)
-	mov	26(sp), 14(r14)
-	add	#124, sp
+	mov	138(sp), r14
+	mov	22(sp), 0(r14)
+	mov	24(sp), 2(r14)
+	mov	26(sp), 4(r14)
+	mov	28(sp), 6(r14)
+	mov	14(sp), 8(r14)
+	mov	16(sp), 10(r14)
+	mov	18(sp), 12(r14)
+	mov	20(sp), 14(r14)
+	add	#118, sp
 	popm.w	#7, r10
 	ret
 	.size isap_a_128a_mac, .-isap_a_128a_mac

@@ -6,7 +6,7 @@
 
 ; --- norx32_4_1_key_setup: norx32_4_1.key_setup
 ;     frame 16 bytes (0 spill slots, locals 16), saves r6, r7, r8, r9, r10
-;     estimated 108 bytes of code
+;     estimated 94 bytes of code
 	.section .text.norx32_4_1_key_setup,"ax",@progbits
 	.global norx32_4_1_key_setup
 	.type norx32_4_1_key_setup, @function
@@ -18,14 +18,14 @@ norx32_4_1_key_setup:
 	bit	#1, r12
 	jnz	.Lnorx32_4_1_key_setup_bytes1
 .Lnorx32_4_1_key_setup_words2:
-	mov	@r12, r6
-	mov	2(r12), r7
-	mov	4(r12), r8
-	mov	6(r12), r9
-	mov	8(r12), r10
-	mov	10(r12), r11
-	mov	12(r12), r13
-	mov	14(r12), r15
+	mov	@r12+, r6
+	mov	@r12+, r7
+	mov	@r12+, r8
+	mov	@r12+, r9
+	mov	@r12+, r10
+	mov	@r12+, r11
+	mov	@r12+, r13
+	mov	@r12+, r15
 	jmp	.Lnorx32_4_1_key_setup_join3
 .Lnorx32_4_1_key_setup_bytes1:
 	mov	sp, r10
@@ -56,57 +56,53 @@ norx32_4_1_key_setup:
 
 
 ; --- norx32_4_1_encrypt_with: norx32_4_1.encrypt_with
-;     frame 258 bytes (57 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2534 bytes of code
+;     frame 250 bytes (53 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2466 bytes of code
 	.section .text.norx32_4_1_encrypt_with,"ax",@progbits
 	.global norx32_4_1_encrypt_with
 	.type norx32_4_1_encrypt_with, @function
 	.balign 2
 norx32_4_1_encrypt_with:
 	pushm.w	#7, r10
-	sub	#258, sp
-	mov	r12, 96(sp)
+	sub	#250, sp
+	mov	r12, 90(sp)
 	mov	r13, r8
 	mov	r14, r11
 	mov	r15, r9
-	mov	274(sp), r10
-	mov	276(sp), 94(sp)
-	mov	278(sp), 90(sp)
-	mov	280(sp), 92(sp)
-	mov	284(sp), 112(sp)
+	mov	266(sp), r10
 	; norx32_4_1.ae:132: initialize(s, k, nonce)
 	mov	r12, r14
-	mov	2(r14), 110(sp)
-	mov	4(r14), 108(sp)
-	mov	6(r14), 106(sp)
-	mov	8(r14), 104(sp)
-	mov	10(r14), 102(sp)
-	mov	12(r14), 100(sp)
-	mov	14(r14), 98(sp)
+	mov	2(r14), 104(sp)
+	mov	4(r14), 102(sp)
+	mov	6(r14), 100(sp)
+	mov	8(r14), 98(sp)
+	mov	10(r14), 96(sp)
+	mov	12(r14), 94(sp)
+	mov	14(r14), 92(sp)
 	mov	sp, r12
-	add	#114, r12
-	mov	@r14, 178(sp)
-	mov	110(sp), 180(sp)
-	mov	108(sp), 182(sp)
-	mov	106(sp), 184(sp)
-	mov	104(sp), 186(sp)
-	mov	102(sp), 188(sp)
-	mov	100(sp), 190(sp)
-	mov	98(sp), 192(sp)
+	add	#106, r12
+	mov	@r14, 170(sp)
+	mov	104(sp), 172(sp)
+	mov	102(sp), 174(sp)
+	mov	100(sp), 176(sp)
+	mov	98(sp), 178(sp)
+	mov	96(sp), 180(sp)
+	mov	94(sp), 182(sp)
+	mov	92(sp), 184(sp)
 	mov	sp, r13
-	add	#178, r13
+	add	#170, r13
 	mov	r8, r14
 	mov	r11, r15
 	call	#norx32_4_1_initialize
 	; norx32_4_1.ae:133: absorb_header(s, ad)
 	mov	sp, r12
-	add	#114, r12
+	add	#106, r12
 	mov	r9, r13
 	mov	r10, r14
 	call	#norx32_4_1_absorb_header
 	; norx32_4_1.ae:135: if m > 0 {
 	mov	#0, r15
-	cmp	90(sp), r15
+	cmp	270(sp), r15
 	subc	#0, r15
 	clr	r15
 	adc	r15
@@ -116,7 +112,7 @@ norx32_4_1_encrypt_with:
 	br	#.Lnorx32_4_1_encrypt_with_else1
 .Lnorx32_4_1_encrypt_with_near22:
 	; norx32_4_1.ae:40: return ((((n >> 4) as u64) * 0xaaaaaaab) >> 33) as u32
-	mov	90(sp), r9
+	mov	270(sp), r9
 	rrum.w	#4, r9
 	mov	r9, r15
 	rla	r15
@@ -332,11 +328,11 @@ norx32_4_1_encrypt_with:
 	; norx32_4_1.ae:136: for i in 0..whole_blocks(m) + 1 {
 	add	#1, r12
 	addc	#0, r13
-	mov	#0, 84(sp)
-	mov	#0, 82(sp)
-	cmp	r12, 84(sp)
+	mov	#0, 62(sp)
+	mov	#0, 60(sp)
+	cmp	r12, 62(sp)
 	mov	r12, 88(sp)
-	mov	82(sp), r15
+	mov	60(sp), r15
 	subc	r13, r15
 	mov	r13, 86(sp)
 	jnc	.Lnorx32_4_1_encrypt_with_near23
@@ -344,7 +340,7 @@ norx32_4_1_encrypt_with:
 .Lnorx32_4_1_encrypt_with_near23:
 .Lnorx32_4_1_encrypt_with_loop3:
 	; norx32_4_1.ae:137: off = rate * i
-	mov	84(sp), r14
+	mov	62(sp), r14
 	mov	r14, r15
 	rla	r15
 	adc	r15
@@ -356,7 +352,7 @@ norx32_4_1_encrypt_with:
 	adc	r15
 	mov	r15, r11
 	and	#65520, r11
-	mov	82(sp), r10
+	mov	60(sp), r10
 	mov	r10, r12
 	rlam.w	#4, r12
 	and	#15, r15
@@ -377,7 +373,7 @@ norx32_4_1_encrypt_with:
 	add	r13, r11
 	addc	r10, r12
 	; norx32_4_1.ae:138: count = if m - off < rate then m - off else rate
-	mov	90(sp), r13
+	mov	270(sp), r13
 	mov	#0, r10
 	sub	r11, r13
 	mov	r11, 58(sp)
@@ -396,123 +392,122 @@ norx32_4_1_encrypt_with:
 	mov	r13, 56(sp)
 	and	r14, r10
 	; norx32_4_1.ae:139: s[15] = s[15] ^ payload_tag
-	mov	174(sp), r15
+	mov	166(sp), r15
 	xor	#2, r15
-	mov	r15, 174(sp)
+	mov	r15, 166(sp)
 	; norx32_4_1.ae:140: F.permute(s)
 	mov	sp, r12
-	add	#114, r12
+	add	#106, r12
 	call	#norx32_4_1_F_permute
 	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	mov	58(sp), r14
-	add	94(sp), r14
+	mov	58(sp), r4
+	add	268(sp), r4
 	cmp	#48, 56(sp)
 	jnc	.Lnorx32_4_1_encrypt_with_bytes5
-	bit	#1, r14
+	bit	#1, r4
 	jnz	.Lnorx32_4_1_encrypt_with_bytes5
 .Lnorx32_4_1_encrypt_with_words6:
-	mov	@r14, 48(sp)
-	mov	2(r14), 46(sp)
-	mov	4(r14), 44(sp)
-	mov	6(r14), 42(sp)
-	mov	8(r14), 38(sp)
-	mov	10(r14), 34(sp)
-	mov	12(r14), 28(sp)
-	mov	14(r14), 24(sp)
-	mov	16(r14), 20(sp)
-	mov	18(r14), 16(sp)
-	mov	20(r14), 12(sp)
-	mov	22(r14), 8(sp)
-	mov	24(r14), 2(sp)
-	mov	26(r14), r15
-	mov	28(r14), r4
-	mov	30(r14), r5
-	mov	32(r14), r6
-	mov	34(r14), r7
-	mov	36(r14), r8
-	mov	38(r14), r9
-	mov	40(r14), r11
-	mov	42(r14), r12
-	mov	44(r14), r13
-	mov	46(r14), r14
+	mov	@r4+, r5
+	mov	@r4+, r6
+	mov	@r4+, r7
+	mov	@r4+, r8
+	mov	@r4+, r9
+	mov	@r4+, r11
+	mov	@r4+, r12
+	mov	@r4+, r13
+	mov	@r4+, 20(sp)
+	mov	@r4+, 16(sp)
+	mov	@r4+, 12(sp)
+	mov	@r4+, 8(sp)
+	mov	@r4+, 2(sp)
+	mov	@r4+, 64(sp)
+	mov	@r4+, 66(sp)
+	mov	@r4+, 68(sp)
+	mov	@r4+, 70(sp)
+	mov	@r4+, 72(sp)
+	mov	@r4+, 74(sp)
+	mov	@r4+, 76(sp)
+	mov	@r4+, 78(sp)
+	mov	@r4+, 80(sp)
+	mov	@r4+, 82(sp)
+	mov	@r4+, 84(sp)
 	jmp	.Lnorx32_4_1_encrypt_with_join7
 .Lnorx32_4_1_encrypt_with_bytes5:
-	mov	sp, r9
-	add	#194, r9
-	mov	r9, r11
-	mov	#48, r12
+	mov	sp, r11
+	add	#186, r11
+	mov	r11, r12
+	mov	#48, r13
 	mov	56(sp), r15
 .Lnorx32_4_1_encrypt_with_cpy8:
-	clr	r13
+	clr	r14
 	tst	r15
 	jz	.Lnorx32_4_1_encrypt_with_pad9
-	mov.b	@r14, r13
-	inc	r14
+	mov.b	@r4, r14
+	inc	r4
 	dec	r15
 .Lnorx32_4_1_encrypt_with_pad9:
-	mov.b	r13, 0(r11)
-	inc	r11
-	dec	r12
+	mov.b	r14, 0(r12)
+	inc	r12
+	dec	r13
 	jnz	.Lnorx32_4_1_encrypt_with_cpy8
-	mov	r9, r14
+	mov	r11, r4
 	jmp	.Lnorx32_4_1_encrypt_with_words6
 .Lnorx32_4_1_encrypt_with_join7:
-	xor	114(sp), 48(sp)
-	xor	116(sp), 46(sp)
-	xor	118(sp), 44(sp)
-	xor	120(sp), 42(sp)
-	xor	122(sp), 38(sp)
-	xor	124(sp), 34(sp)
-	xor	126(sp), 28(sp)
-	xor	128(sp), 24(sp)
-	xor	130(sp), 20(sp)
-	xor	132(sp), 16(sp)
-	xor	134(sp), 12(sp)
-	xor	136(sp), 8(sp)
-	xor	138(sp), 2(sp)
-	xor	140(sp), r15
-	mov	r15, 80(sp)
-	xor	142(sp), r4
-	mov	r4, 78(sp)
-	xor	144(sp), r5
-	mov	r5, 76(sp)
-	xor	146(sp), r6
-	mov	r6, 74(sp)
-	xor	148(sp), r7
-	mov	r7, 72(sp)
-	xor	150(sp), r8
-	mov	r8, 70(sp)
-	xor	152(sp), r9
-	mov	r9, 68(sp)
-	xor	154(sp), r11
-	mov	r11, 66(sp)
-	xor	156(sp), r12
-	mov	r12, 64(sp)
-	xor	158(sp), r13
-	mov	r13, 62(sp)
-	xor	160(sp), r14
-	mov	r14, 60(sp)
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	56(sp), r13
-	cmp	#48, r13
 	mov	r10, r15
-	subc	#0, r15
+	rlam.w	#3, r15
+	mov	56(sp), r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	mov	r4, r14
+	and	#7, r14
+	bis	r14, r15
+	mov	r15, 54(sp)
+	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
+	xor	106(sp), r5
+	mov	r5, 48(sp)
+	xor	108(sp), r6
+	mov	r6, 46(sp)
+	xor	110(sp), r7
+	mov	r7, 44(sp)
+	xor	112(sp), r8
+	mov	r8, 42(sp)
+	xor	114(sp), r9
+	mov	r9, 38(sp)
+	xor	116(sp), r11
+	mov	r11, 34(sp)
+	xor	118(sp), r12
+	mov	r12, 28(sp)
+	xor	120(sp), r13
+	mov	r13, 24(sp)
+	xor	122(sp), 20(sp)
+	xor	124(sp), 16(sp)
+	xor	126(sp), 12(sp)
+	xor	128(sp), 8(sp)
+	xor	130(sp), 2(sp)
+	xor	132(sp), 64(sp)
+	xor	134(sp), 66(sp)
+	xor	136(sp), 68(sp)
+	xor	138(sp), 70(sp)
+	xor	140(sp), 72(sp)
+	xor	142(sp), 74(sp)
+	xor	144(sp), 76(sp)
+	xor	146(sp), 78(sp)
+	xor	148(sp), 80(sp)
+	xor	150(sp), 82(sp)
+	xor	152(sp), 84(sp)
+	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	and	#65528, r4
+	cmp	#48, 56(sp)
+	subc	#0, r10
 	clr	r15
 	adc	r15
 	xor	#1, r15
 	mov	r15, 52(sp)
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	mov	r13, r6
-	and	#65528, r6
-	rlam.w	#3, r10
-	and	#7, r13
-	bis	r13, r10
-	mov	r10, 54(sp)
 	mov	#1, 40(sp)
 	mov	#0, 36(sp)
 	mov	#0, 32(sp)
@@ -525,8 +520,8 @@ norx32_4_1_encrypt_with:
 	mov	#0, 6(sp)
 	mov	#0, 4(sp)
 	mov	#0, 0(sp)
-	mov	#0, r4
 	mov	#0, r5
+	mov	#0, r6
 	mov	#0, r7
 	mov	#0, r8
 	mov	#0, r9
@@ -539,10 +534,10 @@ norx32_4_1_encrypt_with:
 	mov	#0, 50(sp)
 	tst	54(sp)
 	jnz	.Lnorx32_4_1_encrypt_with_shbig10
-	cmp	#384, r6
+	cmp	#384, r4
 	jc	.Lnorx32_4_1_encrypt_with_shbig10
 .Lnorx32_4_1_encrypt_with_shlimb13:
-	cmp	#16, r6
+	cmp	#16, r4
 	jnc	.Lnorx32_4_1_encrypt_with_shbits14
 	mov	r15, 50(sp)
 	mov	r14, r15
@@ -553,9 +548,9 @@ norx32_4_1_encrypt_with:
 	mov	r9, r10
 	mov	r8, r9
 	mov	r7, r8
-	mov	r5, r7
-	mov	r4, r5
-	mov	@sp, r4
+	mov	r6, r7
+	mov	r5, r6
+	mov	@sp, r5
 	mov	4(sp), 0(sp)
 	mov	6(sp), 4(sp)
 	mov	10(sp), 6(sp)
@@ -568,10 +563,10 @@ norx32_4_1_encrypt_with:
 	mov	36(sp), 32(sp)
 	mov	40(sp), 36(sp)
 	clr	40(sp)
-	sub	#16, r6
+	sub	#16, r4
 	jmp	.Lnorx32_4_1_encrypt_with_shlimb13
 .Lnorx32_4_1_encrypt_with_shbits14:
-	tst	r6
+	tst	r4
 	jz	.Lnorx32_4_1_encrypt_with_shend11
 .Lnorx32_4_1_encrypt_with_sh12:
 	rla	40(sp)
@@ -586,8 +581,8 @@ norx32_4_1_encrypt_with:
 	rlc	6(sp)
 	rlc	4(sp)
 	rlc	0(sp)
-	rlc	r4
 	rlc	r5
+	rlc	r6
 	rlc	r7
 	rlc	r8
 	rlc	r9
@@ -598,7 +593,7 @@ norx32_4_1_encrypt_with:
 	rlc	r14
 	rlc	r15
 	rlc	50(sp)
-	dec	r6
+	dec	r4
 	jnz	.Lnorx32_4_1_encrypt_with_sh12
 	jmp	.Lnorx32_4_1_encrypt_with_shend11
 .Lnorx32_4_1_encrypt_with_shbig10:
@@ -614,8 +609,8 @@ norx32_4_1_encrypt_with:
 	clr	6(sp)
 	clr	4(sp)
 	clr	0(sp)
-	clr	r4
 	clr	r5
+	clr	r6
 	clr	r7
 	clr	r8
 	clr	r9
@@ -628,33 +623,33 @@ norx32_4_1_encrypt_with:
 	clr	50(sp)
 .Lnorx32_4_1_encrypt_with_shend11:
 	bis	#32768, 50(sp)
-	mov	52(sp), r6
-	inv	r6
-	inc	r6
-	and	r6, 40(sp)
-	and	r6, 36(sp)
-	and	r6, 32(sp)
-	and	r6, 30(sp)
-	and	r6, 26(sp)
-	and	r6, 22(sp)
-	and	r6, 18(sp)
-	and	r6, 14(sp)
-	and	r6, 10(sp)
-	and	r6, 6(sp)
-	and	r6, 4(sp)
-	and	r6, 0(sp)
-	and	r6, r4
-	and	r6, r5
-	and	r6, r7
-	and	r6, r8
-	and	r6, r9
-	and	r6, r10
-	and	r6, r11
-	and	r6, r12
-	and	r6, r13
-	and	r6, r14
-	and	r6, r15
-	and	r6, 50(sp)
+	mov	52(sp), r4
+	inv	r4
+	inc	r4
+	and	r4, 40(sp)
+	and	r4, 36(sp)
+	and	r4, 32(sp)
+	and	r4, 30(sp)
+	and	r4, 26(sp)
+	and	r4, 22(sp)
+	and	r4, 18(sp)
+	and	r4, 14(sp)
+	and	r4, 10(sp)
+	and	r4, 6(sp)
+	and	r4, 4(sp)
+	and	r4, 0(sp)
+	and	r4, r5
+	and	r4, r6
+	and	r4, r7
+	and	r4, r8
+	and	r4, r9
+	and	r4, r10
+	and	r4, r11
+	and	r4, r12
+	and	r4, r13
+	and	r4, r14
+	and	r4, r15
+	and	r4, 50(sp)
 	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
 	xor	40(sp), 48(sp)
 	xor	36(sp), 46(sp)
@@ -668,57 +663,57 @@ norx32_4_1_encrypt_with:
 	xor	6(sp), 16(sp)
 	xor	4(sp), 12(sp)
 	xor	@sp, 8(sp)
-	xor	r4, 2(sp)
-	mov	80(sp), r6
-	xor	r5, r6
-	mov	78(sp), r5
-	xor	r7, r5
-	mov	76(sp), r7
-	xor	r8, r7
-	mov	74(sp), r8
-	xor	r9, r8
-	mov	72(sp), r9
-	xor	r10, r9
-	mov	70(sp), r10
-	xor	r11, r10
-	mov	68(sp), r11
-	xor	r12, r11
-	mov	66(sp), r12
-	xor	r13, r12
+	xor	r5, 2(sp)
 	mov	64(sp), r4
-	xor	r14, r4
-	mov	62(sp), r14
+	xor	r6, r4
+	mov	66(sp), r5
+	xor	r7, r5
+	mov	68(sp), r6
+	xor	r8, r6
+	mov	70(sp), r7
+	xor	r9, r7
+	mov	72(sp), r8
+	xor	r10, r8
+	mov	74(sp), r9
+	xor	r11, r9
+	mov	76(sp), r10
+	xor	r12, r10
+	mov	78(sp), r11
+	xor	r13, r11
+	mov	80(sp), r12
+	xor	r14, r12
+	mov	82(sp), r14
 	xor	r15, r14
-	mov	60(sp), r15
+	mov	84(sp), r15
 	xor	50(sp), r15
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	48(sp), 114(sp)
-	mov	46(sp), 116(sp)
-	mov	44(sp), 118(sp)
-	mov	42(sp), 120(sp)
-	mov	38(sp), 122(sp)
-	mov	34(sp), 124(sp)
-	mov	28(sp), 126(sp)
-	mov	24(sp), 128(sp)
-	mov	20(sp), 130(sp)
-	mov	16(sp), 132(sp)
-	mov	12(sp), 134(sp)
-	mov	8(sp), 136(sp)
-	mov	2(sp), 138(sp)
-	mov	r6, 140(sp)
-	mov	r5, 142(sp)
-	mov	r7, 144(sp)
-	mov	r8, 146(sp)
-	mov	r9, 148(sp)
-	mov	r10, 150(sp)
-	mov	r11, 152(sp)
-	mov	r12, 154(sp)
-	mov	r4, 156(sp)
-	mov	r14, 158(sp)
-	mov	r15, 160(sp)
+	mov	48(sp), 106(sp)
+	mov	46(sp), 108(sp)
+	mov	44(sp), 110(sp)
+	mov	42(sp), 112(sp)
+	mov	38(sp), 114(sp)
+	mov	34(sp), 116(sp)
+	mov	28(sp), 118(sp)
+	mov	24(sp), 120(sp)
+	mov	20(sp), 122(sp)
+	mov	16(sp), 124(sp)
+	mov	12(sp), 126(sp)
+	mov	8(sp), 128(sp)
+	mov	2(sp), 130(sp)
+	mov	r4, 132(sp)
+	mov	r5, 134(sp)
+	mov	r6, 136(sp)
+	mov	r7, 138(sp)
+	mov	r8, 140(sp)
+	mov	r9, 142(sp)
+	mov	r10, 144(sp)
+	mov	r11, 146(sp)
+	mov	r12, 148(sp)
+	mov	r14, 150(sp)
+	mov	r15, 152(sp)
 	; norx32_4_1.ae:143: store_le(ct, off, c, count)
 	mov	58(sp), r13
-	add	92(sp), r13
+	add	272(sp), r13
 	cmp	#48, 56(sp)
 	jnc	.Lnorx32_4_1_encrypt_with_bytes15
 	bit	#1, r13
@@ -736,45 +731,45 @@ norx32_4_1_encrypt_with:
 	mov	12(sp), 20(r13)
 	mov	8(sp), 22(r13)
 	mov	2(sp), 24(r13)
-	mov	r6, 26(r13)
+	mov	r4, 26(r13)
 	mov	r5, 28(r13)
-	mov	r7, 30(r13)
-	mov	r8, 32(r13)
-	mov	r9, 34(r13)
-	mov	r10, 36(r13)
-	mov	r11, 38(r13)
-	mov	r12, 40(r13)
-	mov	r4, 42(r13)
+	mov	r6, 30(r13)
+	mov	r7, 32(r13)
+	mov	r8, 34(r13)
+	mov	r9, 36(r13)
+	mov	r10, 38(r13)
+	mov	r11, 40(r13)
+	mov	r12, 42(r13)
 	mov	r14, 44(r13)
 	mov	r15, 46(r13)
 	jmp	.Lnorx32_4_1_encrypt_with_stored16
 .Lnorx32_4_1_encrypt_with_bytes15:
-	mov	48(sp), 194(sp)
-	mov	46(sp), 196(sp)
-	mov	44(sp), 198(sp)
-	mov	42(sp), 200(sp)
-	mov	38(sp), 202(sp)
-	mov	34(sp), 204(sp)
-	mov	28(sp), 206(sp)
-	mov	24(sp), 208(sp)
-	mov	20(sp), 210(sp)
-	mov	16(sp), 212(sp)
-	mov	12(sp), 214(sp)
-	mov	8(sp), 216(sp)
-	mov	2(sp), 218(sp)
-	mov	r6, 220(sp)
-	mov	r5, 222(sp)
-	mov	r7, 224(sp)
-	mov	r8, 226(sp)
-	mov	r9, 228(sp)
-	mov	r10, 230(sp)
-	mov	r11, 232(sp)
-	mov	r12, 234(sp)
-	mov	r4, 236(sp)
-	mov	r14, 238(sp)
-	mov	r15, 240(sp)
+	mov	48(sp), 186(sp)
+	mov	46(sp), 188(sp)
+	mov	44(sp), 190(sp)
+	mov	42(sp), 192(sp)
+	mov	38(sp), 194(sp)
+	mov	34(sp), 196(sp)
+	mov	28(sp), 198(sp)
+	mov	24(sp), 200(sp)
+	mov	20(sp), 202(sp)
+	mov	16(sp), 204(sp)
+	mov	12(sp), 206(sp)
+	mov	8(sp), 208(sp)
+	mov	2(sp), 210(sp)
+	mov	r4, 212(sp)
+	mov	r5, 214(sp)
+	mov	r6, 216(sp)
+	mov	r7, 218(sp)
+	mov	r8, 220(sp)
+	mov	r9, 222(sp)
+	mov	r10, 224(sp)
+	mov	r11, 226(sp)
+	mov	r12, 228(sp)
+	mov	r14, 230(sp)
+	mov	r15, 232(sp)
 	mov	sp, r14
-	add	#194, r14
+	add	#186, r14
 	mov	56(sp), r15
 	cmp	#48, r15
 	jnc	.Lnorx32_4_1_encrypt_with_cnt17
@@ -789,10 +784,10 @@ norx32_4_1_encrypt_with:
 	dec	r15
 	jnz	.Lnorx32_4_1_encrypt_with_cpy18
 .Lnorx32_4_1_encrypt_with_stored16:
-	add	#1, 84(sp)
-	addc	#0, 82(sp)
-	cmp	88(sp), 84(sp)
-	mov	82(sp), r15
+	add	#1, 62(sp)
+	addc	#0, 60(sp)
+	cmp	88(sp), 62(sp)
+	mov	60(sp), r15
 	subc	86(sp), r15
 	jc	.Lnorx32_4_1_encrypt_with_near24
 	br	#.Lnorx32_4_1_encrypt_with_loop3
@@ -803,44 +798,44 @@ norx32_4_1_encrypt_with:
 .Lnorx32_4_1_encrypt_with_endif2:
 	; norx32_4_1.ae:146: store_le(tag, 0, finalize(s, k))
 	mov	sp, r12
-	add	#114, r12
-	mov	96(sp), r15
-	mov	@r15, 178(sp)
-	mov	110(sp), 180(sp)
-	mov	108(sp), 182(sp)
-	mov	106(sp), 184(sp)
-	mov	104(sp), 186(sp)
-	mov	102(sp), 188(sp)
-	mov	100(sp), 190(sp)
-	mov	98(sp), 192(sp)
+	add	#106, r12
+	mov	90(sp), r15
+	mov	@r15, 170(sp)
+	mov	104(sp), 172(sp)
+	mov	102(sp), 174(sp)
+	mov	100(sp), 176(sp)
+	mov	98(sp), 178(sp)
+	mov	96(sp), 180(sp)
+	mov	94(sp), 182(sp)
+	mov	92(sp), 184(sp)
 	mov	sp, r13
-	add	#178, r13
+	add	#170, r13
 	mov	sp, r14
-	add	#242, r14
+	add	#234, r14
 	call	#norx32_4_1_finalize
-	mov	112(sp), r13
+	mov	276(sp), r13
 	bit	#1, r13
 	jnz	.Lnorx32_4_1_encrypt_with_bytes19
-	mov	242(sp), 0(r13)
-	mov	244(sp), 2(r13)
-	mov	246(sp), 4(r13)
-	mov	248(sp), 6(r13)
-	mov	250(sp), 8(r13)
-	mov	252(sp), 10(r13)
-	mov	254(sp), 12(r13)
-	mov	256(sp), 14(r13)
+	mov	234(sp), 0(r13)
+	mov	236(sp), 2(r13)
+	mov	238(sp), 4(r13)
+	mov	240(sp), 6(r13)
+	mov	242(sp), 8(r13)
+	mov	244(sp), 10(r13)
+	mov	246(sp), 12(r13)
+	mov	248(sp), 14(r13)
 	jmp	.Lnorx32_4_1_encrypt_with_stored20
 .Lnorx32_4_1_encrypt_with_bytes19:
+	mov	234(sp), 186(sp)
+	mov	236(sp), 188(sp)
+	mov	238(sp), 190(sp)
+	mov	240(sp), 192(sp)
 	mov	242(sp), 194(sp)
 	mov	244(sp), 196(sp)
 	mov	246(sp), 198(sp)
 	mov	248(sp), 200(sp)
-	mov	250(sp), 202(sp)
-	mov	252(sp), 204(sp)
-	mov	254(sp), 206(sp)
-	mov	256(sp), 208(sp)
 	mov	sp, r14
-	add	#194, r14
+	add	#186, r14
 	mov	#16, r15
 .Lnorx32_4_1_encrypt_with_cpy21:
 	mov.b	@r14, 0(r13)
@@ -849,65 +844,60 @@ norx32_4_1_encrypt_with:
 	dec	r15
 	jnz	.Lnorx32_4_1_encrypt_with_cpy21
 .Lnorx32_4_1_encrypt_with_stored20:
-	add	#258, sp
+	add	#250, sp
 	popm.w	#7, r10
 	ret
 	.size norx32_4_1_encrypt_with, .-norx32_4_1_encrypt_with
 
 
 ; --- norx32_4_1_decrypt_with: norx32_4_1.decrypt_with
-;     frame 296 bytes (76 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3228 bytes of code
+;     frame 286 bytes (71 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 3184 bytes of code
 	.section .text.norx32_4_1_decrypt_with,"ax",@progbits
 	.global norx32_4_1_decrypt_with
 	.type norx32_4_1_decrypt_with, @function
 	.balign 2
 norx32_4_1_decrypt_with:
 	pushm.w	#7, r10
-	sub	#296, sp
-	mov	r12, 132(sp)
+	sub	#286, sp
+	mov	r12, 126(sp)
 	mov	r13, r8
 	mov	r14, r11
 	mov	r15, r9
-	mov	312(sp), r10
-	mov	314(sp), 130(sp)
-	mov	316(sp), 126(sp)
-	mov	318(sp), 148(sp)
-	mov	322(sp), 128(sp)
-	mov	326(sp), 150(sp)
+	mov	302(sp), r10
 	; norx32_4_1.ae:154: initialize(s, k, nonce)
 	mov	r12, r14
-	mov	2(r14), 146(sp)
-	mov	4(r14), 144(sp)
-	mov	6(r14), 142(sp)
-	mov	8(r14), 140(sp)
-	mov	10(r14), 138(sp)
-	mov	12(r14), 136(sp)
-	mov	14(r14), 134(sp)
+	mov	2(r14), 140(sp)
+	mov	4(r14), 138(sp)
+	mov	6(r14), 136(sp)
+	mov	8(r14), 134(sp)
+	mov	10(r14), 132(sp)
+	mov	12(r14), 130(sp)
+	mov	14(r14), 128(sp)
 	mov	sp, r12
-	add	#152, r12
-	mov	@r14, 216(sp)
-	mov	146(sp), 218(sp)
-	mov	144(sp), 220(sp)
-	mov	142(sp), 222(sp)
-	mov	140(sp), 224(sp)
-	mov	138(sp), 226(sp)
-	mov	136(sp), 228(sp)
-	mov	134(sp), 230(sp)
+	add	#142, r12
+	mov	@r14, 206(sp)
+	mov	140(sp), 208(sp)
+	mov	138(sp), 210(sp)
+	mov	136(sp), 212(sp)
+	mov	134(sp), 214(sp)
+	mov	132(sp), 216(sp)
+	mov	130(sp), 218(sp)
+	mov	128(sp), 220(sp)
 	mov	sp, r13
-	add	#216, r13
+	add	#206, r13
 	mov	r8, r14
 	mov	r11, r15
 	call	#norx32_4_1_initialize
 	; norx32_4_1.ae:155: absorb_header(s, ad)
 	mov	sp, r12
-	add	#152, r12
+	add	#142, r12
 	mov	r9, r13
 	mov	r10, r14
 	call	#norx32_4_1_absorb_header
 	; norx32_4_1.ae:157: if m > 0 {
 	mov	#0, r15
-	cmp	126(sp), r15
+	cmp	306(sp), r15
 	subc	#0, r15
 	clr	r15
 	adc	r15
@@ -917,7 +907,7 @@ norx32_4_1_decrypt_with:
 	br	#.Lnorx32_4_1_decrypt_with_else1
 .Lnorx32_4_1_decrypt_with_near29:
 	; norx32_4_1.ae:40: return ((((n >> 4) as u64) * 0xaaaaaaab) >> 33) as u32
-	mov	126(sp), r9
+	mov	306(sp), r9
 	rrum.w	#4, r9
 	mov	r9, r15
 	rla	r15
@@ -1178,10 +1168,10 @@ norx32_4_1_decrypt_with:
 	add	r13, r12
 	addc	r10, r11
 	; norx32_4_1.ae:160: count = if m - off < rate then m - off else rate
-	mov	126(sp), r15
+	mov	306(sp), r15
 	mov	#0, r13
 	sub	r12, r15
-	mov	r12, 88(sp)
+	mov	r12, 60(sp)
 	subc	r11, r13
 	cmp	#48, r15
 	mov	r13, r12
@@ -1196,51 +1186,51 @@ norx32_4_1_decrypt_with:
 	xor	#48, r15
 	mov	r15, 20(sp)
 	and	r14, r13
-	mov	r13, 110(sp)
+	mov	r13, 86(sp)
 	; norx32_4_1.ae:161: s[15] = s[15] ^ payload_tag
-	mov	212(sp), r15
+	mov	202(sp), r15
 	xor	#2, r15
-	mov	r15, 212(sp)
+	mov	r15, 202(sp)
 	; norx32_4_1.ae:162: F.permute(s)
 	mov	sp, r12
-	add	#152, r12
+	add	#142, r12
 	call	#norx32_4_1_F_permute
 	; norx32_4_1.ae:164: x = first_bytes(r ^ load_le(ct, off, rate, count), count)
-	mov	88(sp), r14
-	add	130(sp), r14
+	mov	60(sp), r14
+	add	304(sp), r14
 	cmp	#48, 20(sp)
 	jnc	.Lnorx32_4_1_decrypt_with_bytes5
 	bit	#1, r14
 	jnz	.Lnorx32_4_1_decrypt_with_bytes5
 .Lnorx32_4_1_decrypt_with_words6:
-	mov	@r14, 80(sp)
-	mov	2(r14), 74(sp)
-	mov	4(r14), 68(sp)
-	mov	6(r14), r15
-	mov	8(r14), r4
-	mov	10(r14), r5
-	mov	12(r14), r6
-	mov	14(r14), r7
-	mov	16(r14), r8
-	mov	18(r14), r9
-	mov	20(r14), r10
-	mov	22(r14), r11
-	mov	24(r14), r12
-	mov	26(r14), r13
-	mov	28(r14), 78(sp)
-	mov	30(r14), 76(sp)
+	mov	@r14, r15
+	mov	2(r14), r4
+	mov	4(r14), r5
+	mov	6(r14), r6
+	mov	8(r14), r7
+	mov	10(r14), r8
+	mov	12(r14), r9
+	mov	14(r14), r10
+	mov	16(r14), r11
+	mov	18(r14), r12
+	mov	20(r14), r13
+	mov	22(r14), 82(sp)
+	mov	24(r14), 80(sp)
+	mov	26(r14), 78(sp)
+	mov	28(r14), 76(sp)
+	mov	30(r14), 74(sp)
 	mov	32(r14), 72(sp)
 	mov	34(r14), 70(sp)
-	mov	36(r14), 66(sp)
-	mov	38(r14), 64(sp)
-	mov	40(r14), 62(sp)
-	mov	42(r14), 60(sp)
+	mov	36(r14), 68(sp)
+	mov	38(r14), 66(sp)
+	mov	40(r14), 64(sp)
+	mov	42(r14), 62(sp)
 	mov	44(r14), 58(sp)
 	mov	46(r14), r14
 	jmp	.Lnorx32_4_1_decrypt_with_join7
 .Lnorx32_4_1_decrypt_with_bytes5:
 	mov	sp, r10
-	add	#232, r10
+	add	#222, r10
 	mov	r10, r11
 	mov	#48, r12
 	mov	20(sp), r15
@@ -1259,41 +1249,41 @@ norx32_4_1_decrypt_with:
 	mov	r10, r14
 	jmp	.Lnorx32_4_1_decrypt_with_words6
 .Lnorx32_4_1_decrypt_with_join7:
-	xor	152(sp), 80(sp)
-	xor	154(sp), 74(sp)
-	xor	156(sp), 68(sp)
-	xor	158(sp), r15
-	mov	r15, 104(sp)
-	xor	160(sp), r4
-	mov	r4, 102(sp)
-	xor	162(sp), r5
-	mov	r5, 100(sp)
-	xor	164(sp), r6
-	mov	r6, 98(sp)
-	xor	166(sp), r7
-	mov	r7, 96(sp)
-	xor	168(sp), r8
-	mov	r8, 94(sp)
-	xor	170(sp), r9
-	mov	r9, 92(sp)
-	xor	172(sp), r10
-	mov	r10, 90(sp)
-	xor	174(sp), r11
-	mov	r11, 86(sp)
-	xor	176(sp), r12
-	mov	r12, 84(sp)
-	xor	178(sp), r13
-	mov	r13, 82(sp)
-	xor	180(sp), 78(sp)
-	xor	182(sp), 76(sp)
-	xor	184(sp), 72(sp)
-	xor	186(sp), 70(sp)
-	xor	188(sp), 66(sp)
-	xor	190(sp), 64(sp)
-	xor	192(sp), 62(sp)
-	xor	194(sp), 60(sp)
-	xor	196(sp), 58(sp)
-	xor	198(sp), r14
+	xor	142(sp), r15
+	mov	r15, 106(sp)
+	xor	144(sp), r4
+	mov	r4, 104(sp)
+	xor	146(sp), r5
+	mov	r5, 102(sp)
+	xor	148(sp), r6
+	mov	r6, 100(sp)
+	xor	150(sp), r7
+	mov	r7, 98(sp)
+	xor	152(sp), r8
+	mov	r8, 96(sp)
+	xor	154(sp), r9
+	mov	r9, 94(sp)
+	xor	156(sp), r10
+	mov	r10, 92(sp)
+	xor	158(sp), r11
+	mov	r11, 90(sp)
+	xor	160(sp), r12
+	mov	r12, 88(sp)
+	xor	162(sp), r13
+	mov	r13, 84(sp)
+	xor	164(sp), 82(sp)
+	xor	166(sp), 80(sp)
+	xor	168(sp), 78(sp)
+	xor	170(sp), 76(sp)
+	xor	172(sp), 74(sp)
+	xor	174(sp), 72(sp)
+	xor	176(sp), 70(sp)
+	xor	178(sp), 68(sp)
+	xor	180(sp), 66(sp)
+	xor	182(sp), 64(sp)
+	xor	184(sp), 62(sp)
+	xor	186(sp), 58(sp)
+	xor	188(sp), r14
 	mov	r14, 56(sp)
 	; norx32_4_1.ae:45: return x & ~(~(0 as u384) << (8 * count))
 	mov	20(sp), r14
@@ -1305,12 +1295,12 @@ norx32_4_1_decrypt_with:
 	adc	r14
 	mov	r14, r15
 	and	#65528, r15
-	mov	r15, 108(sp)
-	mov	110(sp), r15
+	mov	r15, 110(sp)
+	mov	86(sp), r15
 	rlam.w	#3, r15
 	and	#7, r14
 	bis	r14, r15
-	mov	r15, 106(sp)
+	mov	r15, 108(sp)
 	mov	#-1, 48(sp)
 	mov	#-1, 44(sp)
 	mov	#-1, 40(sp)
@@ -1335,8 +1325,8 @@ norx32_4_1_decrypt_with:
 	mov	#-1, r13
 	mov	#-1, r14
 	mov	#-1, 54(sp)
-	mov	108(sp), r15
-	tst	106(sp)
+	mov	110(sp), r15
+	tst	108(sp)
 	jnz	.Lnorx32_4_1_decrypt_with_shbig10
 	cmp	#384, r15
 	jc	.Lnorx32_4_1_decrypt_with_shbig10
@@ -1426,89 +1416,89 @@ norx32_4_1_decrypt_with:
 	clr	r14
 	clr	54(sp)
 .Lnorx32_4_1_decrypt_with_shend11:
-	bic	48(sp), 80(sp)
-	bic	44(sp), 74(sp)
-	bic	40(sp), 68(sp)
-	bic	36(sp), 104(sp)
-	bic	32(sp), 102(sp)
-	bic	28(sp), 100(sp)
-	bic	24(sp), 98(sp)
-	bic	16(sp), 96(sp)
-	bic	12(sp), 94(sp)
-	bic	8(sp), 92(sp)
-	bic	4(sp), 90(sp)
-	bic	@sp, 86(sp)
-	bic	r4, 84(sp)
-	bic	r5, 82(sp)
-	bic	r6, 78(sp)
-	bic	r7, 76(sp)
+	bic	48(sp), 106(sp)
+	bic	44(sp), 104(sp)
+	bic	40(sp), 102(sp)
+	bic	36(sp), 100(sp)
+	bic	32(sp), 98(sp)
+	bic	28(sp), 96(sp)
+	bic	24(sp), 94(sp)
+	bic	16(sp), 92(sp)
+	bic	12(sp), 90(sp)
+	bic	8(sp), 88(sp)
+	bic	4(sp), 84(sp)
+	bic	@sp, 82(sp)
+	bic	r4, 80(sp)
+	bic	r5, 78(sp)
+	bic	r6, 76(sp)
+	bic	r7, 74(sp)
 	bic	r8, 72(sp)
 	bic	r9, 70(sp)
-	bic	r10, 66(sp)
-	bic	r11, 64(sp)
-	bic	r12, 62(sp)
-	bic	r13, 60(sp)
+	bic	r10, 68(sp)
+	bic	r11, 66(sp)
+	bic	r12, 64(sp)
+	bic	r13, 62(sp)
 	bic	r14, 58(sp)
 	bic	54(sp), 56(sp)
 	; norx32_4_1.ae:165: store_le(msg, off, x, count)
-	mov	88(sp), r13
-	add	128(sp), r13
+	mov	60(sp), r13
+	add	312(sp), r13
 	cmp	#48, 20(sp)
 	jnc	.Lnorx32_4_1_decrypt_with_bytes15
 	bit	#1, r13
 	jnz	.Lnorx32_4_1_decrypt_with_bytes15
-	mov	80(sp), 0(r13)
-	mov	74(sp), 2(r13)
-	mov	68(sp), 4(r13)
-	mov	104(sp), 6(r13)
-	mov	102(sp), 8(r13)
-	mov	100(sp), 10(r13)
-	mov	98(sp), 12(r13)
-	mov	96(sp), 14(r13)
-	mov	94(sp), 16(r13)
-	mov	92(sp), 18(r13)
-	mov	90(sp), 20(r13)
-	mov	86(sp), 22(r13)
-	mov	84(sp), 24(r13)
-	mov	82(sp), 26(r13)
-	mov	78(sp), 28(r13)
-	mov	76(sp), 30(r13)
+	mov	106(sp), 0(r13)
+	mov	104(sp), 2(r13)
+	mov	102(sp), 4(r13)
+	mov	100(sp), 6(r13)
+	mov	98(sp), 8(r13)
+	mov	96(sp), 10(r13)
+	mov	94(sp), 12(r13)
+	mov	92(sp), 14(r13)
+	mov	90(sp), 16(r13)
+	mov	88(sp), 18(r13)
+	mov	84(sp), 20(r13)
+	mov	82(sp), 22(r13)
+	mov	80(sp), 24(r13)
+	mov	78(sp), 26(r13)
+	mov	76(sp), 28(r13)
+	mov	74(sp), 30(r13)
 	mov	72(sp), 32(r13)
 	mov	70(sp), 34(r13)
-	mov	66(sp), 36(r13)
-	mov	64(sp), 38(r13)
-	mov	62(sp), 40(r13)
-	mov	60(sp), 42(r13)
+	mov	68(sp), 36(r13)
+	mov	66(sp), 38(r13)
+	mov	64(sp), 40(r13)
+	mov	62(sp), 42(r13)
 	mov	58(sp), 44(r13)
 	mov	56(sp), 46(r13)
 	jmp	.Lnorx32_4_1_decrypt_with_stored16
 .Lnorx32_4_1_decrypt_with_bytes15:
-	mov	80(sp), 232(sp)
-	mov	74(sp), 234(sp)
-	mov	68(sp), 236(sp)
-	mov	104(sp), 238(sp)
-	mov	102(sp), 240(sp)
-	mov	100(sp), 242(sp)
-	mov	98(sp), 244(sp)
-	mov	96(sp), 246(sp)
-	mov	94(sp), 248(sp)
-	mov	92(sp), 250(sp)
-	mov	90(sp), 252(sp)
-	mov	86(sp), 254(sp)
-	mov	84(sp), 256(sp)
-	mov	82(sp), 258(sp)
-	mov	78(sp), 260(sp)
-	mov	76(sp), 262(sp)
-	mov	72(sp), 264(sp)
-	mov	70(sp), 266(sp)
-	mov	66(sp), 268(sp)
-	mov	64(sp), 270(sp)
-	mov	62(sp), 272(sp)
-	mov	60(sp), 274(sp)
-	mov	58(sp), 276(sp)
-	mov	56(sp), 278(sp)
+	mov	106(sp), 222(sp)
+	mov	104(sp), 224(sp)
+	mov	102(sp), 226(sp)
+	mov	100(sp), 228(sp)
+	mov	98(sp), 230(sp)
+	mov	96(sp), 232(sp)
+	mov	94(sp), 234(sp)
+	mov	92(sp), 236(sp)
+	mov	90(sp), 238(sp)
+	mov	88(sp), 240(sp)
+	mov	84(sp), 242(sp)
+	mov	82(sp), 244(sp)
+	mov	80(sp), 246(sp)
+	mov	78(sp), 248(sp)
+	mov	76(sp), 250(sp)
+	mov	74(sp), 252(sp)
+	mov	72(sp), 254(sp)
+	mov	70(sp), 256(sp)
+	mov	68(sp), 258(sp)
+	mov	66(sp), 260(sp)
+	mov	64(sp), 262(sp)
+	mov	62(sp), 264(sp)
+	mov	58(sp), 266(sp)
+	mov	56(sp), 268(sp)
 	mov	sp, r14
-	add	#232, r14
+	add	#222, r14
 	mov	20(sp), r15
 	cmp	#48, r15
 	jnc	.Lnorx32_4_1_decrypt_with_cnt17
@@ -1525,7 +1515,7 @@ norx32_4_1_decrypt_with:
 .Lnorx32_4_1_decrypt_with_stored16:
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	cmp	#48, 20(sp)
-	mov	110(sp), r15
+	mov	86(sp), r15
 	subc	#0, r15
 	clr	r15
 	adc	r15
@@ -1555,8 +1545,8 @@ norx32_4_1_decrypt_with:
 	mov	#0, r11
 	mov	#0, r12
 	mov	#0, 50(sp)
-	mov	108(sp), r5
-	tst	106(sp)
+	mov	110(sp), r5
+	tst	108(sp)
 	jnz	.Lnorx32_4_1_decrypt_with_shbig19
 	cmp	#384, r5
 	jc	.Lnorx32_4_1_decrypt_with_shbig19
@@ -1678,125 +1668,125 @@ norx32_4_1_decrypt_with:
 	mov	50(sp), r13
 	and	r5, r13
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	mov	80(sp), r5
-	xor	152(sp), r5
-	mov	74(sp), r15
-	xor	154(sp), r15
+	mov	106(sp), r5
+	xor	142(sp), r5
+	mov	104(sp), r15
+	xor	144(sp), r15
 	xor	46(sp), r5
 	xor	42(sp), r15
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r5, 152(sp)
-	mov	r15, 154(sp)
+	mov	r5, 142(sp)
+	mov	r15, 144(sp)
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	mov	68(sp), r5
-	xor	156(sp), r5
-	mov	104(sp), r15
-	xor	158(sp), r15
+	mov	102(sp), r5
+	xor	146(sp), r5
+	mov	100(sp), r15
+	xor	148(sp), r15
 	xor	38(sp), r5
 	xor	34(sp), r15
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r5, 156(sp)
-	mov	r15, 158(sp)
+	mov	r5, 146(sp)
+	mov	r15, 148(sp)
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	mov	102(sp), r5
-	xor	160(sp), r5
-	mov	100(sp), r15
-	xor	162(sp), r15
+	mov	98(sp), r5
+	xor	150(sp), r5
+	mov	96(sp), r15
+	xor	152(sp), r15
 	xor	30(sp), r5
 	xor	26(sp), r15
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r5, 160(sp)
-	mov	r15, 162(sp)
+	mov	r5, 150(sp)
+	mov	r15, 152(sp)
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	mov	98(sp), r5
-	xor	164(sp), r5
-	mov	96(sp), r15
-	xor	166(sp), r15
+	mov	94(sp), r5
+	xor	154(sp), r5
+	mov	92(sp), r15
+	xor	156(sp), r15
 	xor	22(sp), r5
 	xor	18(sp), r15
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r5, 164(sp)
-	mov	r15, 166(sp)
+	mov	r5, 154(sp)
+	mov	r15, 156(sp)
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	mov	94(sp), r5
-	xor	168(sp), r5
-	mov	92(sp), r15
-	xor	170(sp), r15
+	mov	90(sp), r5
+	xor	158(sp), r5
+	mov	88(sp), r15
+	xor	160(sp), r15
 	xor	14(sp), r5
 	xor	10(sp), r15
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r5, 168(sp)
-	mov	r15, 170(sp)
+	mov	r5, 158(sp)
+	mov	r15, 160(sp)
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	mov	90(sp), r5
-	xor	172(sp), r5
-	mov	86(sp), r15
-	xor	174(sp), r15
+	mov	84(sp), r5
+	xor	162(sp), r5
+	mov	82(sp), r15
+	xor	164(sp), r15
 	xor	6(sp), r5
 	xor	2(sp), r15
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r5, 172(sp)
-	mov	r15, 174(sp)
+	mov	r5, 162(sp)
+	mov	r15, 164(sp)
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	mov	84(sp), r5
-	xor	176(sp), r5
-	mov	82(sp), r15
-	xor	178(sp), r15
+	mov	80(sp), r5
+	xor	166(sp), r5
+	mov	78(sp), r15
+	xor	168(sp), r15
 	xor	r6, r5
 	xor	r7, r15
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r5, 176(sp)
-	mov	r15, 178(sp)
+	mov	r5, 166(sp)
+	mov	r15, 168(sp)
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	mov	78(sp), r7
-	xor	180(sp), r7
-	mov	76(sp), r15
-	xor	182(sp), r15
+	mov	76(sp), r7
+	xor	170(sp), r7
+	mov	74(sp), r15
+	xor	172(sp), r15
 	xor	r8, r7
 	xor	r9, r15
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r7, 180(sp)
-	mov	r15, 182(sp)
+	mov	r7, 170(sp)
+	mov	r15, 172(sp)
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
 	mov	72(sp), r9
-	xor	184(sp), r9
+	xor	174(sp), r9
 	mov	70(sp), r15
-	xor	186(sp), r15
+	xor	176(sp), r15
 	xor	114(sp), r9
 	xor	112(sp), r15
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r9, 184(sp)
-	mov	r15, 186(sp)
+	mov	r9, 174(sp)
+	mov	r15, 176(sp)
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	mov	66(sp), r9
-	xor	188(sp), r9
-	mov	64(sp), r15
-	xor	190(sp), r15
+	mov	68(sp), r9
+	xor	178(sp), r9
+	mov	66(sp), r15
+	xor	180(sp), r15
 	xor	r4, r9
 	xor	r14, r15
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r9, 188(sp)
-	mov	r15, 190(sp)
+	mov	r9, 178(sp)
+	mov	r15, 180(sp)
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	mov	62(sp), r14
-	xor	192(sp), r14
-	mov	60(sp), r15
-	xor	194(sp), r15
+	mov	64(sp), r14
+	xor	182(sp), r14
+	mov	62(sp), r15
+	xor	184(sp), r15
 	xor	r10, r14
 	xor	r11, r15
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r14, 192(sp)
-	mov	r15, 194(sp)
+	mov	r14, 182(sp)
+	mov	r15, 184(sp)
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
 	mov	58(sp), r14
-	xor	196(sp), r14
+	xor	186(sp), r14
 	mov	56(sp), r15
-	xor	198(sp), r15
+	xor	188(sp), r15
 	xor	r12, r14
 	xor	r13, r15
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r14, 196(sp)
-	mov	r15, 198(sp)
+	mov	r14, 186(sp)
+	mov	r15, 188(sp)
 	add	#1, 118(sp)
 	addc	#0, 116(sp)
 	cmp	124(sp), 118(sp)
@@ -1810,22 +1800,22 @@ norx32_4_1_decrypt_with:
 .Lnorx32_4_1_decrypt_with_else1:
 .Lnorx32_4_1_decrypt_with_endif2:
 	; norx32_4_1.ae:169: return (load_le(tag, 0, 16) ^ finalize(s, k)) == 0
-	mov	148(sp), r11
+	mov	308(sp), r11
 	bit	#1, r11
 	jnz	.Lnorx32_4_1_decrypt_with_bytes24
 .Lnorx32_4_1_decrypt_with_words25:
-	mov	@r11, 120(sp)
-	mov	2(r11), r4
-	mov	4(r11), r5
-	mov	6(r11), r6
-	mov	8(r11), r7
-	mov	10(r11), r8
-	mov	12(r11), r9
-	mov	14(r11), r10
+	mov	@r11+, 120(sp)
+	mov	@r11+, r4
+	mov	@r11+, r5
+	mov	@r11+, r6
+	mov	@r11+, r7
+	mov	@r11+, r8
+	mov	@r11+, r9
+	mov	@r11+, r10
 	jmp	.Lnorx32_4_1_decrypt_with_join26
 .Lnorx32_4_1_decrypt_with_bytes24:
 	mov	sp, r12
-	add	#232, r12
+	add	#222, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lnorx32_4_1_decrypt_with_cpy27:
@@ -1839,30 +1829,30 @@ norx32_4_1_decrypt_with:
 	jmp	.Lnorx32_4_1_decrypt_with_words25
 .Lnorx32_4_1_decrypt_with_join26:
 	mov	sp, r12
-	add	#152, r12
-	mov	132(sp), r15
-	mov	@r15, 216(sp)
-	mov	146(sp), 218(sp)
-	mov	144(sp), 220(sp)
-	mov	142(sp), 222(sp)
-	mov	140(sp), 224(sp)
-	mov	138(sp), 226(sp)
-	mov	136(sp), 228(sp)
-	mov	134(sp), 230(sp)
+	add	#142, r12
+	mov	126(sp), r15
+	mov	@r15, 206(sp)
+	mov	140(sp), 208(sp)
+	mov	138(sp), 210(sp)
+	mov	136(sp), 212(sp)
+	mov	134(sp), 214(sp)
+	mov	132(sp), 216(sp)
+	mov	130(sp), 218(sp)
+	mov	128(sp), 220(sp)
 	mov	sp, r13
-	add	#216, r13
+	add	#206, r13
 	mov	sp, r14
-	add	#280, r14
+	add	#270, r14
 	call	#norx32_4_1_finalize
 	mov	120(sp), r15
-	xor	280(sp), r15
-	xor	282(sp), r4
-	xor	284(sp), r5
-	xor	286(sp), r6
-	xor	288(sp), r7
-	xor	290(sp), r8
-	xor	292(sp), r9
-	xor	294(sp), r10
+	xor	270(sp), r15
+	xor	272(sp), r4
+	xor	274(sp), r5
+	xor	276(sp), r6
+	xor	278(sp), r7
+	xor	280(sp), r8
+	xor	282(sp), r9
+	xor	284(sp), r10
 	bis	r4, r15
 	bis	r5, r15
 	bis	r6, r15
@@ -1874,9 +1864,9 @@ norx32_4_1_decrypt_with:
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	150(sp), r15
+	mov	316(sp), r15
 	mov	r14, 0(r15)
-	add	#296, sp
+	add	#286, sp
 	popm.w	#7, r10
 	ret
 	.size norx32_4_1_decrypt_with, .-norx32_4_1_decrypt_with
@@ -2928,7 +2918,7 @@ norx32_4_1_F_permute:
 
 ; --- norx32_4_1_absorb_header: norx32_4_1.absorb_header
 ;     frame 144 bytes (48 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1830 bytes of code
+;     estimated 1784 bytes of code
 	.section .text.norx32_4_1_absorb_header,"ax",@progbits
 	.local norx32_4_1_absorb_header
 	.type norx32_4_1_absorb_header, @function
@@ -2937,8 +2927,8 @@ norx32_4_1_absorb_header:
 	pushm.w	#7, r10
 	sub	#144, sp
 	mov	r12, r10
-	mov	r13, 94(sp)
-	mov	r14, 92(sp)
+	mov	r13, 90(sp)
+	mov	r14, 68(sp)
 	; norx32_4_1.ae:96: if n > 0 {
 	mov	#0, r15
 	cmp	r14, r15
@@ -3170,10 +3160,10 @@ norx32_4_1_absorb_header:
 	mov	#0, 38(sp)
 	mov	#0, 36(sp)
 	cmp	r12, 38(sp)
-	mov	r12, 90(sp)
+	mov	r12, 58(sp)
 	mov	36(sp), r15
 	subc	r13, r15
-	mov	r13, 88(sp)
+	mov	r13, 52(sp)
 	jnc	.Lnorx32_4_1_absorb_header_near16
 	br	#.Lnorx32_4_1_absorb_header_done4
 .Lnorx32_4_1_absorb_header_near16:
@@ -3212,7 +3202,7 @@ norx32_4_1_absorb_header:
 	add	r13, r7
 	addc	r11, r12
 	; norx32_4_1.ae:99: count = if n - off < rate then n - off else rate
-	mov	92(sp), r9
+	mov	68(sp), r9
 	mov	#0, r8
 	sub	r7, r9
 	subc	r12, r8
@@ -3236,36 +3226,36 @@ norx32_4_1_absorb_header:
 	mov	r10, r12
 	call	#norx32_4_1_F_permute
 	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	add	94(sp), r7
+	add	90(sp), r7
 	cmp	#48, r9
 	jnc	.Lnorx32_4_1_absorb_header_bytes5
 	bit	#1, r7
 	jnz	.Lnorx32_4_1_absorb_header_bytes5
 .Lnorx32_4_1_absorb_header_words6:
-	mov	@r7, 40(sp)
-	mov	2(r7), 42(sp)
-	mov	4(r7), 44(sp)
-	mov	6(r7), 46(sp)
-	mov	8(r7), 48(sp)
-	mov	10(r7), 50(sp)
-	mov	12(r7), 52(sp)
-	mov	14(r7), 54(sp)
-	mov	16(r7), 56(sp)
-	mov	18(r7), 58(sp)
-	mov	20(r7), 60(sp)
-	mov	22(r7), 62(sp)
-	mov	24(r7), 64(sp)
-	mov	26(r7), 66(sp)
-	mov	28(r7), 68(sp)
-	mov	30(r7), 70(sp)
-	mov	32(r7), 72(sp)
-	mov	34(r7), 74(sp)
-	mov	36(r7), 80(sp)
-	mov	38(r7), 78(sp)
-	mov	40(r7), 86(sp)
-	mov	42(r7), 84(sp)
-	mov	44(r7), 82(sp)
-	mov	46(r7), 76(sp)
+	mov	@r7+, 40(sp)
+	mov	@r7+, 42(sp)
+	mov	@r7+, 44(sp)
+	mov	@r7+, 46(sp)
+	mov	@r7+, 48(sp)
+	mov	@r7+, 50(sp)
+	mov	@r7+, 54(sp)
+	mov	@r7+, 56(sp)
+	mov	@r7+, 60(sp)
+	mov	@r7+, 62(sp)
+	mov	@r7+, 64(sp)
+	mov	@r7+, 66(sp)
+	mov	@r7+, 70(sp)
+	mov	@r7+, 72(sp)
+	mov	@r7+, 74(sp)
+	mov	@r7+, 76(sp)
+	mov	@r7+, 78(sp)
+	mov	@r7+, 80(sp)
+	mov	@r7+, 82(sp)
+	mov	@r7+, 84(sp)
+	mov	@r7+, 88(sp)
+	mov	@r7+, 86(sp)
+	mov	@r7+, 94(sp)
+	mov	@r7+, 92(sp)
 	jmp	.Lnorx32_4_1_absorb_header_join7
 .Lnorx32_4_1_absorb_header_bytes5:
 	mov	sp, r11
@@ -3484,9 +3474,9 @@ norx32_4_1_absorb_header:
 	mov	r4, 8(r10)
 	mov	r14, 10(r10)
 	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	52(sp), r4
+	mov	54(sp), r4
 	xor	12(r10), r4
-	mov	54(sp), r14
+	mov	56(sp), r14
 	xor	14(r10), r14
 	xor	12(sp), r4
 	xor	10(sp), r14
@@ -3494,9 +3484,9 @@ norx32_4_1_absorb_header:
 	mov	r4, 12(r10)
 	mov	r14, 14(r10)
 	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	56(sp), r4
+	mov	60(sp), r4
 	xor	16(r10), r4
-	mov	58(sp), r14
+	mov	62(sp), r14
 	xor	18(r10), r14
 	xor	8(sp), r4
 	xor	6(sp), r14
@@ -3504,9 +3494,9 @@ norx32_4_1_absorb_header:
 	mov	r4, 16(r10)
 	mov	r14, 18(r10)
 	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	60(sp), r4
+	mov	64(sp), r4
 	xor	20(r10), r4
-	mov	62(sp), r14
+	mov	66(sp), r14
 	xor	22(r10), r14
 	xor	4(sp), r4
 	xor	2(sp), r14
@@ -3514,9 +3504,9 @@ norx32_4_1_absorb_header:
 	mov	r4, 20(r10)
 	mov	r14, 22(r10)
 	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	64(sp), r4
+	mov	70(sp), r4
 	xor	24(r10), r4
-	mov	66(sp), r14
+	mov	72(sp), r14
 	xor	26(r10), r14
 	xor	@sp, r4
 	xor	32(sp), r14
@@ -3524,9 +3514,9 @@ norx32_4_1_absorb_header:
 	mov	r4, 24(r10)
 	mov	r14, 26(r10)
 	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	68(sp), r4
+	mov	74(sp), r4
 	xor	28(r10), r4
-	mov	70(sp), r14
+	mov	76(sp), r14
 	xor	30(r10), r14
 	xor	34(sp), r4
 	xor	r5, r14
@@ -3534,9 +3524,9 @@ norx32_4_1_absorb_header:
 	mov	r4, 28(r10)
 	mov	r14, 30(r10)
 	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	72(sp), r5
+	mov	78(sp), r5
 	xor	32(r10), r5
-	mov	74(sp), r14
+	mov	80(sp), r14
 	xor	34(r10), r14
 	xor	r6, r5
 	xor	r7, r14
@@ -3544,9 +3534,9 @@ norx32_4_1_absorb_header:
 	mov	r5, 32(r10)
 	mov	r14, 34(r10)
 	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	80(sp), r7
+	mov	82(sp), r7
 	xor	36(r10), r7
-	mov	78(sp), r14
+	mov	84(sp), r14
 	xor	38(r10), r14
 	xor	r8, r7
 	xor	r9, r14
@@ -3554,9 +3544,9 @@ norx32_4_1_absorb_header:
 	mov	r7, 36(r10)
 	mov	r14, 38(r10)
 	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	86(sp), r9
+	mov	88(sp), r9
 	xor	40(r10), r9
-	mov	84(sp), r14
+	mov	86(sp), r14
 	xor	42(r10), r14
 	xor	r11, r9
 	xor	r12, r14
@@ -3564,9 +3554,9 @@ norx32_4_1_absorb_header:
 	mov	r9, 40(r10)
 	mov	r14, 42(r10)
 	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	82(sp), r14
+	mov	94(sp), r14
 	xor	44(r10), r14
-	mov	76(sp), r12
+	mov	92(sp), r12
 	xor	46(r10), r12
 	xor	r13, r14
 	xor	r15, r12
@@ -3575,9 +3565,9 @@ norx32_4_1_absorb_header:
 	mov	r12, 46(r10)
 	add	#1, 38(sp)
 	addc	#0, 36(sp)
-	cmp	90(sp), 38(sp)
+	cmp	58(sp), 38(sp)
 	mov	36(sp), r15
-	subc	88(sp), r15
+	subc	52(sp), r15
 	jc	.Lnorx32_4_1_absorb_header_near17
 	br	#.Lnorx32_4_1_absorb_header_loop3
 .Lnorx32_4_1_absorb_header_near17:
@@ -3593,7 +3583,7 @@ norx32_4_1_absorb_header:
 
 ; --- norx32_4_1_finalize: norx32_4_1.finalize
 ;     frame 0 bytes (0 spill slots, locals 0), saves r8, r9, r10
-;     estimated 274 bytes of code
+;     estimated 260 bytes of code
 	.section .text.norx32_4_1_finalize,"ax",@progbits
 	.local norx32_4_1_finalize
 	.type norx32_4_1_finalize, @function
@@ -3640,27 +3630,27 @@ norx32_4_1_finalize:
 	call	#norx32_4_1_F_permute
 	; norx32_4_1.ae:88: s[12 + i] = s[12 + i] ^ k[32 * i + 31 : 32 * i]
 	mov	48(r8), r14
-	xor	@r9, r14
+	xor	@r9+, r14
 	mov	50(r8), r15
-	xor	2(r9), r15
+	xor	@r9+, r15
 	mov	r14, 48(r8)
 	mov	r15, 50(r8)
 	mov	52(r8), r14
-	xor	4(r9), r14
+	xor	@r9+, r14
 	mov	54(r8), r15
-	xor	6(r9), r15
+	xor	@r9+, r15
 	mov	r14, 52(r8)
 	mov	r15, 54(r8)
 	mov	56(r8), r14
-	xor	8(r9), r14
+	xor	@r9+, r14
 	mov	58(r8), r15
-	xor	10(r9), r15
+	xor	@r9+, r15
 	mov	r14, 56(r8)
 	mov	r15, 58(r8)
 	mov	60(r8), r14
-	xor	12(r9), r14
+	xor	@r9+, r14
 	mov	62(r8), r15
-	xor	14(r9), r15
+	xor	@r9+, r15
 	mov	r14, 60(r8)
 	mov	r15, 62(r8)
 	; norx32_4_1.ae:115: return cat(s[15], s[14], s[13], s[12])
@@ -3679,7 +3669,7 @@ norx32_4_1_finalize:
 
 ; --- norx32_4_1_initialize: norx32_4_1.initialize
 ;     frame 16 bytes (0 spill slots, locals 16), saves r5, r6, r7, r8, r9, r10
-;     estimated 354 bytes of code
+;     estimated 326 bytes of code
 	.section .text.norx32_4_1_initialize,"ax",@progbits
 	.local norx32_4_1_initialize
 	.type norx32_4_1_initialize, @function
@@ -3693,14 +3683,14 @@ norx32_4_1_initialize:
 	bit	#1, r14
 	jnz	.Lnorx32_4_1_initialize_bytes1
 .Lnorx32_4_1_initialize_words2:
-	mov	@r14, r5
-	mov	2(r14), r6
-	mov	4(r14), r7
-	mov	6(r14), r8
-	mov	8(r14), r11
-	mov	10(r14), r12
-	mov	12(r14), r13
-	mov	14(r14), r15
+	mov	@r14+, r5
+	mov	@r14+, r6
+	mov	@r14+, r7
+	mov	@r14+, r8
+	mov	@r14+, r11
+	mov	@r14+, r12
+	mov	@r14+, r13
+	mov	@r14+, r15
 	jmp	.Lnorx32_4_1_initialize_join3
 .Lnorx32_4_1_initialize_bytes1:
 	mov	sp, r11
@@ -3769,27 +3759,27 @@ norx32_4_1_initialize:
 	call	#norx32_4_1_F_permute
 	; norx32_4_1.ae:88: s[12 + i] = s[12 + i] ^ k[32 * i + 31 : 32 * i]
 	mov	48(r9), r14
-	xor	@r10, r14
+	xor	@r10+, r14
 	mov	50(r9), r15
-	xor	2(r10), r15
+	xor	@r10+, r15
 	mov	r14, 48(r9)
 	mov	r15, 50(r9)
 	mov	52(r9), r14
-	xor	4(r10), r14
+	xor	@r10+, r14
 	mov	54(r9), r15
-	xor	6(r10), r15
+	xor	@r10+, r15
 	mov	r14, 52(r9)
 	mov	r15, 54(r9)
 	mov	56(r9), r14
-	xor	8(r10), r14
+	xor	@r10+, r14
 	mov	58(r9), r15
-	xor	10(r10), r15
+	xor	@r10+, r15
 	mov	r14, 56(r9)
 	mov	r15, 58(r9)
 	mov	60(r9), r14
-	xor	12(r10), r14
+	xor	@r10+, r14
 	mov	62(r9), r15
-	xor	14(r10), r15
+	xor	@r10+, r15
 	mov	r14, 60(r9)
 	mov	r15, 62(r9)
 	add	#16, sp

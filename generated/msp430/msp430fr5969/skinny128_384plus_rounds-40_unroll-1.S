@@ -6,7 +6,7 @@
 
 ; --- skinny128_384plus_key_schedule: skinny128_384plus.key_schedule
 ;     frame 58 bytes (29 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 726 bytes of code
+;     estimated 712 bytes of code
 	.section .text.skinny128_384plus_key_schedule,"ax",@progbits
 	.global skinny128_384plus_key_schedule
 	.type skinny128_384plus_key_schedule, @function
@@ -32,14 +32,14 @@ skinny128_384plus_key_schedule:
 	mov	26(r12), 28(sp)
 	mov	28(r12), 24(sp)
 	mov	30(r12), 18(sp)
-	mov	@r12, 14(sp)
-	mov	2(r12), 12(sp)
-	mov	4(r12), 10(sp)
-	mov	6(r12), 8(sp)
-	mov	8(r12), 48(sp)
-	mov	10(r12), 46(sp)
-	mov	12(r12), 44(sp)
-	mov	14(r12), 42(sp)
+	mov	@r12+, 14(sp)
+	mov	@r12+, 12(sp)
+	mov	@r12+, 10(sp)
+	mov	@r12+, 8(sp)
+	mov	@r12+, 48(sp)
+	mov	@r12+, 46(sp)
+	mov	@r12+, 44(sp)
+	mov	@r12+, 42(sp)
 	; skinny128_384plus.ae:97: rtk[i] = (tk1 ^ tk2 ^ tk3)[127:64]
 	mov	r13, 40(sp)
 	; skinny128_384plus.ae:95: @unroll(unroll)

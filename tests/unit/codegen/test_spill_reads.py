@@ -1,13 +1,13 @@
-"""Spill code made cheaper after register allocation, on MSP430 machine IR: a slot read several
-times in a block read from a free register (codegen/reloads.py), a slot read back while a
-register holds its value (codegen/copies.py), and a copy out of a dying register renamed away
-(codegen/rename.py)."""
+"""Spill code made cheaper after register allocation, on MSP430 machine IR: a slot (or a word of
+memory through a pointer) read several times in a block read from a free register
+(codegen/reloads.py), a slot read back while a register holds its value (codegen/copies.py),
+and a copy out of a dying register renamed away (codegen/rename.py)."""
 from __future__ import annotations
 
 from aedsl import chips
 from aedsl.backends.msp430.target import make_target
 from aedsl.codegen import copies, reloads, rename
-from aedsl.codegen.mir import Frame, Imm, Inc, Lbl, Mem, MInst, R
+from aedsl.codegen.mir import Frame, Imm, Inc, Ind, Lbl, Mem, MInst, R
 
 from tests.mir import mfunction as fn, text
 
@@ -142,3 +142,46 @@ def test_a_copy_whose_source_is_written_again_swaps_the_names():
                 *keep(6))
     assert rename.rename_copies(walked, T, REGS) == 1
     assert text(walked)[:2] == ["mov Inc(reg=4), R(reg=6)", f"mov R(reg=4), {SLOT!r}"]
+
+
+WORD = Mem(13, 4)                        # a word of a state the function reads through r13
+
+
+def test_a_word_read_through_a_pointer_several_times_is_loaded_once():
+    """A bit-level shift register in memory: its taps read the same words again and again
+    (Grain's clock16 on msp430f1611: 696 -> 641 cycles)."""
+    f = fn(MInst("xor", [WORD, R(12)]), MInst("bit", [Imm(8), WORD]), MInst("bis", [WORD, R(14)]),
+           *keep(12, 14))
+    (reg,) = reloads.reload_runs(f, T, set(T.allocatable))
+    assert text(f)[:4] == [f"mov {WORD!r}, R(reg={reg})", f"xor R(reg={reg}), R(reg=12)",
+                           f"bit Imm(value=8), R(reg={reg})", f"bis R(reg={reg}), R(reg=14)"]
+    # @r13 is the word at 0(r13)
+    f = fn(MInst("xor", [Ind(13), R(12)]), MInst("and", [Mem(13, 0), R(14)]), *keep(12, 14))
+    (reg,) = reloads.reload_runs(f, T, set(T.allocatable))
+    assert text(f)[:3] == [f"mov {Ind(13)!r}, R(reg={reg})", f"xor R(reg={reg}), R(reg=12)",
+                           f"and R(reg={reg}), R(reg=14)"]
+
+
+def test_a_word_is_not_cached_across_what_may_change_it():
+    """A store through another pointer (it may point at the same word), a store to the word
+    itself or its pointer moved: memory is read afresh after each. A store through the same
+    pointer to another word is no obstacle."""
+    for between in (MInst("mov", [R(15), Mem(PTR, 0)]), MInst("mov", [R(15), Mem(13, 4)]),
+                    MInst("add", [Imm(2), R(13)]), MInst("mov", [Inc(13), R(15)]),
+                    MInst("call", [Lbl("g"), R(12), R(13), R(14), R(15)])):
+        f = fn(MInst("xor", [WORD, R(12)]), between, MInst("and", [WORD, R(14)]), *keep(12, 14))
+        before = text(f)
+        assert reloads.reload_runs(f, T, set(T.allocatable)) == set(), between
+        assert text(f) == before
+    f = fn(MInst("xor", [WORD, R(12)]), MInst("mov", [R(15), Mem(13, 6)]), MInst("and", [WORD, R(14)]),
+           *keep(12, 14))
+    (reg,) = reloads.reload_runs(f, T, set(T.allocatable))
+    assert text(f)[3] == f"and R(reg={reg}), R(reg=14)"
+
+
+def test_a_word_through_a_pointer_is_never_written_from_the_register():
+    """The run reads only: an in-place update of the word stays in memory."""
+    f = fn(MInst("xor", [WORD, R(12)]), MInst("rrc", [WORD]), MInst("and", [WORD, R(14)]), *keep(12, 14))
+    before = text(f)
+    assert reloads.reload_runs(f, T, set(T.allocatable)) == set()
+    assert text(f) == before
