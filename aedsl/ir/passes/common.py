@@ -130,6 +130,41 @@ def resolve(subst: dict[int, object], x):
     return x
 
 
+def tree_inner(block: Block, opcodes, uses: dict[int, int], defs: dict[int, Op]) -> set[int]:
+    """The inner nodes of the operation trees of `block`: ops whose opcode is in `opcodes`, read
+    once, by an op of the same opcode and width in the block (ids of the ops)."""
+    inner: set[int] = set()
+    for op in block.ops:
+        if op.opcode in opcodes:
+            for a in op.args:
+                d = defs.get(id(a))
+                if d is not None and d.opcode == op.opcode and uses.get(id(a), 0) == 1 \
+                        and a.width == op.results[0].width:
+                    inner.add(id(d))
+    return inner
+
+
+def tree_leaves(op: Op, defs: dict[int, Op], inner: set[int], leaves: list, nodes: list) -> None:
+    """Append the leaves of the tree rooted at `op` (left to right) and its nodes."""
+    nodes.append(op)
+    for a in op.args:
+        d = defs.get(id(a))
+        if d is not None and id(d) in inner:
+            tree_leaves(d, defs, inner, leaves, nodes)
+        else:
+            leaves.append(a)
+
+
+def left_chain(opcode: str, leaves: list, result: Value, names: "Names", out: list, loc=None) -> None:
+    """Append the ops computing `result` as the left-deep chain of `opcode` over `leaves` (two
+    or more): ((l0 op l1) op l2) ..., the last op defining `result`."""
+    acc = leaves[0]
+    for k, v in enumerate(leaves[1:]):
+        r = result if k == len(leaves) - 2 else names.value(result.name, result.width)
+        out.append(Op(opcode, [r], [acc, v], {}, [], loc))
+        acc = r
+
+
 def use_counts(fn: Function) -> dict[int, int]:
     """How many times each value is used as an operand or a yield (anywhere in the function)."""
     counts: dict[int, int] = {}

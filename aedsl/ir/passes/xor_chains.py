@@ -27,7 +27,7 @@ from __future__ import annotations
 from aedsl.knobs import Knob
 
 from ..nodes import Block, Function, Module, Op, Value
-from .common import Names, knob_int, use_counts
+from .common import Names, knob_int, left_chain, tree_inner, tree_leaves, use_counts
 
 NAME = "xor_chains"
 KNOBS = (Knob("xor_chains", "pass", ("on", "off"), "on",
@@ -85,17 +85,9 @@ class _Chains:
         return bool(split)
 
     def chains(self, block: Block) -> None:
-        uses = use_counts(self.fn)
         defs = {id(r): op for op in block.ops for r in op.results}
         # inner nodes: xors read once, by an xor of the same width in this block
-        inner: set[int] = set()
-        for op in block.ops:
-            if op.opcode == "xor":
-                for a in op.args:
-                    d = defs.get(id(a))
-                    if d is not None and d.opcode == "xor" and uses.get(id(a), 0) == 1 \
-                            and a.width == op.results[0].width:
-                        inner.add(id(d))
+        inner = tree_inner(block, ("xor",), use_counts(self.fn), defs)
         out: list[Op] = []
         dead: set[int] = set()
         for op in block.ops:
@@ -104,28 +96,13 @@ class _Chains:
                 continue
             leaves: list[Value] = []
             nodes: list[Op] = []
-            self.flatten(op, defs, inner, leaves, nodes)
+            tree_leaves(op, defs, inner, leaves, nodes)
             if all(id(defs.get(id(n.args[1]))) not in inner for n in nodes):
                 out.append(op)           # a left-deep chain already
                 continue
-            acc = leaves[0]
-            for k, v in enumerate(leaves[1:]):
-                last = k == len(leaves) - 2
-                r = op.results[0] if last else self.names.value(op.results[0].name, op.results[0].width)
-                out.append(Op("xor", [r], [acc, v], {}, [], op.loc))
-                acc = r
+            left_chain("xor", leaves, op.results[0], self.names, out, op.loc)
             dead.update(id(n) for n in nodes if n is not op)
         block.ops = [op for op in out if id(op) not in dead]
-
-    def flatten(self, op: Op, defs: dict, inner: set[int], leaves: list, nodes: list) -> None:
-        """The leaves of the tree rooted at op, left to right, and its xor nodes."""
-        nodes.append(op)
-        for a in op.args:
-            d = defs.get(id(a))
-            if d is not None and id(d) in inner:
-                self.flatten(d, defs, inner, leaves, nodes)
-            else:
-                leaves.append(a)
 
 
 def run(module: Module, knobs: dict) -> Module:

@@ -503,7 +503,7 @@ grain128aeadv2_decrypt:
 
 @ --- grain128aeadv2_absorb_ad: grain128aeadv2.absorb_ad
 @     frame 68 bytes (38 spill slots, 17 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2148 bytes of code and literals
+@     estimated 2140 bytes of code and literals
 	.section .text.grain128aeadv2_absorb_ad,"ax",%progbits
 	.global grain128aeadv2_absorb_ad
 	.type grain128aeadv2_absorb_ad, %function
@@ -749,6 +749,12 @@ grain128aeadv2_absorb_ad:
 	eors	r7, r3
 	str	r7, [sp, #44]
 	@ grain128aeadv2.ae:41: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
+	mov	r7, r8
+	mov	r0, r12
+	eors	r7, r0
+	mov	r3, r12
+	mov	r0, r9
+	eors	r3, r0
 	mov	r0, r10
 	lsrs	r2, r0, #7
 	mov	r0, r8
@@ -756,18 +762,10 @@ grain128aeadv2_absorb_ad:
 	orrs	r2, r0
 	mov	r0, r10
 	eors	r2, r0
-	mov	r0, r8
-	lsrs	r3, r0, #6
-	mov	r0, r12
-	lsls	r0, r0, #26
-	orrs	r3, r0
-	eors	r2, r3
-	mov	r0, r12
-	lsrs	r3, r0, #6
-	mov	r0, r9
-	lsls	r0, r0, #26
-	orrs	r3, r0
-	eors	r2, r3
+	lsrs	r7, r7, #6
+	lsls	r0, r3, #26
+	orrs	r7, r0
+	eors	r2, r7
 	mov	r0, r12
 	lsrs	r3, r0, #17
 	mov	r0, r9
@@ -1266,6 +1264,12 @@ grain128aeadv2_absorb_ad:
 	eors	r7, r3
 	str	r7, [sp, #36]
 	@ grain128aeadv2.ae:41: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
+	mov	r7, r8
+	mov	r0, r12
+	eors	r7, r0
+	mov	r3, r12
+	mov	r0, r9
+	eors	r3, r0
 	mov	r0, r10
 	lsrs	r2, r0, #7
 	mov	r0, r8
@@ -1273,18 +1277,10 @@ grain128aeadv2_absorb_ad:
 	orrs	r2, r0
 	mov	r0, r10
 	eors	r2, r0
-	mov	r0, r8
-	lsrs	r3, r0, #6
-	mov	r0, r12
-	lsls	r0, r0, #26
-	orrs	r3, r0
-	eors	r2, r3
-	mov	r0, r12
-	lsrs	r3, r0, #6
-	mov	r0, r9
-	lsls	r0, r0, #26
-	orrs	r3, r0
-	eors	r2, r3
+	lsrs	r7, r7, #6
+	lsls	r0, r3, #26
+	orrs	r7, r0
+	eors	r2, r7
 	mov	r0, r12
 	lsrs	r3, r0, #17
 	mov	r0, r9
@@ -1707,8 +1703,8 @@ grain128aeadv2_absorb_ad:
 
 
 @ --- grain128aeadv2_crypt: grain128aeadv2.crypt
-@     frame 64 bytes (37 spill slots, 16 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2276 bytes of code and literals
+@     frame 64 bytes (38 spill slots, 16 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 2260 bytes of code and literals
 	.section .text.grain128aeadv2_crypt,"ax",%progbits
 	.global grain128aeadv2_crypt
 	.type grain128aeadv2_crypt, %function
@@ -1766,38 +1762,38 @@ grain128aeadv2_crypt:
 .Lgrain128aeadv2_crypt_far1:
 .Lgrain128aeadv2_crypt_loop1:
 	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	lsrs	r3, r6, #12
+	lsrs	r2, r6, #12
 	mov	r7, r10
 	lsls	r0, r7, #20
-	orrs	r3, r0
+	orrs	r2, r0
 	lsrs	r7, r5, #8
 	mov	r0, r8
 	lsls	r0, r0, #24
 	orrs	r7, r0
-	ands	r7, r3
+	ands	r7, r2
 	lsrs	r1, r5, #13
 	mov	r0, r8
 	lsls	r0, r0, #19
 	orrs	r1, r0
-	lsrs	r2, r5, #20
+	lsrs	r3, r5, #20
 	mov	r0, r8
 	lsls	r0, r0, #12
-	orrs	r2, r0
-	ands	r1, r2
+	orrs	r3, r0
+	ands	r1, r3
 	eors	r7, r1
 	@ grain128aeadv2.ae:35: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	lsrs	r2, r4, #31
+	lsrs	r1, r4, #31
 	mov	r0, r11
 	lsls	r0, r0, #1
-	orrs	r2, r0
+	orrs	r1, r0
 	mov	r0, r8
-	lsrs	r1, r0, #10
+	lsrs	r3, r0, #10
 	mov	r0, r12
 	lsls	r0, r0, #22
-	orrs	r1, r0
-	ands	r1, r2
+	orrs	r3, r0
+	ands	r3, r1
 	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r7, r1
+	eors	r7, r3
 	str	r7, [sp]
 	@ grain128aeadv2.ae:35: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	r0, r8
@@ -1806,234 +1802,228 @@ grain128aeadv2_crypt:
 	lsls	r0, r0, #4
 	orrs	r7, r0
 	mov	r0, r12
-	lsrs	r1, r0, #15
+	lsrs	r3, r0, #15
 	mov	r0, r9
 	lsls	r0, r0, #17
-	orrs	r1, r0
-	ands	r7, r1
+	orrs	r3, r0
+	ands	r7, r3
 	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	ldr	r1, [sp]
-	eors	r1, r7
+	ldr	r3, [sp]
+	eors	r3, r7
 	@ grain128aeadv2.ae:36: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	ands	r3, r2
+	ands	r2, r1
 	mov	r0, r12
 	lsrs	r7, r0, #30
 	mov	r0, r9
 	lsls	r0, r0, #2
 	orrs	r7, r0
-	ands	r3, r7
+	ands	r2, r7
 	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r1, r3
+	eors	r3, r2
 	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r0, r12
-	lsrs	r3, r0, #29
-	mov	r0, r9
-	lsls	r0, r0, #3
-	orrs	r3, r0
-	eors	r1, r3
-	lsrs	r3, r6, #2
+	mov	r2, r12
+	lsrs	r0, r2, #29
+	mov	r2, r9
+	lsls	r2, r2, #3
+	orrs	r0, r2
+	eors	r3, r0
+	lsrs	r0, r6, #2
 	mov	r7, r10
-	lsls	r0, r7, #30
-	orrs	r3, r0
-	eors	r1, r3
-	lsrs	r3, r6, #15
-	lsls	r0, r7, #17
-	orrs	r3, r0
-	eors	r1, r3
-	lsrs	r3, r7, #4
-	lsls	r0, r4, #28
-	orrs	r3, r0
-	eors	r1, r3
-	lsrs	r3, r7, #13
-	lsls	r0, r4, #19
-	orrs	r3, r0
-	eors	r1, r3
-	eors	r1, r4
+	lsls	r2, r7, #30
+	orrs	r0, r2
+	eors	r3, r0
+	lsrs	r0, r6, #15
+	lsls	r2, r7, #17
+	orrs	r0, r2
+	eors	r3, r0
+	lsrs	r0, r7, #4
+	lsls	r2, r4, #28
+	orrs	r0, r2
+	eors	r3, r0
+	lsrs	r0, r7, #13
+	lsls	r2, r4, #19
+	orrs	r0, r2
+	eors	r3, r0
+	eors	r3, r4
 	@ grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsrs	r3, r4, #9
+	lsrs	r0, r4, #9
 	mov	r7, r11
-	lsls	r0, r7, #23
-	orrs	r3, r0
+	lsls	r2, r7, #23
+	orrs	r0, r2
 	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r1, r3
+	eors	r3, r0
 	@ grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsrs	r0, r4, #25
-	lsls	r3, r7, #7
-	orrs	r0, r3
+	lsrs	r2, r4, #25
+	lsls	r0, r7, #7
+	orrs	r2, r0
 	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r1, r0
+	eors	r3, r2
+	str	r3, [sp]
 	@ grain128aeadv2.ae:41: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	lsrs	r7, r5, #7
+	mov	r7, r8
+	mov	r0, r12
+	eors	r7, r0
+	mov	r3, r12
+	mov	r0, r9
+	eors	r3, r0
+	lsrs	r2, r5, #7
 	mov	r0, r8
 	lsls	r0, r0, #25
+	orrs	r2, r0
+	eors	r2, r5
+	lsrs	r7, r7, #6
+	lsls	r0, r3, #26
 	orrs	r7, r0
-	eors	r7, r5
-	mov	r0, r8
-	lsrs	r0, r0, #6
-	mov	r3, r12
-	lsls	r3, r3, #26
-	orrs	r0, r3
-	eors	r7, r0
-	mov	r0, r12
-	lsrs	r0, r0, #6
-	mov	r3, r9
-	lsls	r3, r3, #26
-	orrs	r0, r3
-	eors	r7, r0
+	eors	r2, r7
 	mov	r0, r12
 	lsrs	r3, r0, #17
 	mov	r0, r9
 	lsls	r0, r0, #15
 	orrs	r3, r0
-	eors	r7, r3
+	eors	r2, r3
 	mov	r0, r9
-	eors	r7, r0
-	str	r7, [sp, #44]
+	eors	r2, r0
+	str	r2, [sp, #44]
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r5, r6
-	lsrs	r0, r6, #26
+	lsrs	r3, r6, #26
 	mov	r7, r10
-	lsls	r3, r7, #6
-	orrs	r0, r3
-	eors	r5, r0
-	lsrs	r0, r7, #24
-	lsls	r3, r4, #8
-	orrs	r0, r3
-	eors	r5, r0
-	lsrs	r0, r4, #27
+	lsls	r2, r7, #6
+	orrs	r3, r2
+	eors	r5, r3
+	lsrs	r3, r7, #24
+	lsls	r2, r4, #8
+	orrs	r3, r2
+	eors	r5, r3
+	lsrs	r3, r4, #27
 	mov	r7, r11
-	lsls	r3, r7, #5
-	orrs	r0, r3
-	eors	r5, r0
+	lsls	r2, r7, #5
+	orrs	r3, r2
+	eors	r5, r3
 	eors	r5, r7
 	@ grain128aeadv2.ae:45: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	lsrs	r3, r6, #3
 	mov	r7, r10
-	lsls	r0, r7, #29
-	orrs	r3, r0
+	lsls	r2, r7, #29
+	orrs	r3, r2
 	lsrs	r0, r4, #3
 	mov	r7, r11
-	lsls	r7, r7, #29
-	orrs	r0, r7
+	lsls	r2, r7, #29
+	orrs	r0, r2
 	ands	r3, r0
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r5, r3
 	@ grain128aeadv2.ae:45: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	lsrs	r3, r6, #11
+	lsrs	r2, r6, #11
 	mov	r7, r10
-	lsls	r0, r7, #21
-	orrs	r3, r0
+	lsls	r3, r7, #21
+	orrs	r2, r3
 	lsrs	r0, r6, #13
-	lsls	r7, r7, #19
-	orrs	r0, r7
-	ands	r3, r0
+	lsls	r3, r7, #19
+	orrs	r0, r3
+	ands	r2, r0
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r5, r3
+	eors	r5, r2
 	@ grain128aeadv2.ae:46: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	lsrs	r3, r6, #17
-	mov	r7, r10
-	lsls	r0, r7, #15
-	orrs	r3, r0
+	lsls	r2, r7, #15
+	orrs	r3, r2
 	lsrs	r0, r6, #18
-	lsls	r7, r7, #14
-	orrs	r0, r7
+	lsls	r2, r7, #14
+	orrs	r0, r2
 	ands	r3, r0
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r5, r3
 	@ grain128aeadv2.ae:46: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	lsrs	r3, r6, #27
-	mov	r7, r10
-	lsls	r0, r7, #5
-	orrs	r3, r0
-	lsrs	r7, r7, #27
-	lsls	r0, r4, #5
-	orrs	r7, r0
-	ands	r3, r7
-	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r5, r3
-	@ grain128aeadv2.ae:47: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	r7, r10
-	lsrs	r3, r7, #8
-	lsls	r0, r4, #24
-	orrs	r3, r0
-	lsrs	r7, r7, #16
-	lsls	r0, r4, #16
-	orrs	r7, r0
-	ands	r3, r7
-	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r5, r3
-	@ grain128aeadv2.ae:47: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	r7, r10
-	lsrs	r0, r7, #29
-	lsls	r3, r4, #3
-	orrs	r0, r3
-	lsrs	r3, r4, #1
-	mov	r7, r11
-	lsls	r7, r7, #31
-	orrs	r3, r7
-	ands	r0, r3
-	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r5, r0
-	@ grain128aeadv2.ae:48: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	lsrs	r0, r4, #4
-	mov	r7, r11
-	lsls	r3, r7, #28
-	orrs	r0, r3
-	lsrs	r3, r4, #20
-	lsls	r7, r7, #12
-	orrs	r3, r7
-	ands	r0, r3
-	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r5, r0
-	@ grain128aeadv2.ae:48: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	lsrs	r3, r6, #22
-	mov	r7, r10
-	lsls	r0, r7, #10
-	orrs	r3, r0
-	lsrs	r0, r6, #24
-	lsls	r7, r7, #8
-	orrs	r0, r7
+	lsls	r2, r7, #5
+	orrs	r3, r2
+	lsrs	r0, r7, #27
+	lsls	r2, r4, #5
+	orrs	r0, r2
 	ands	r3, r0
-	lsrs	r6, r6, #25
-	mov	r7, r10
-	lsls	r0, r7, #7
-	orrs	r6, r0
-	ands	r3, r6
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r5, r3
+	@ grain128aeadv2.ae:47: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	lsrs	r0, r7, #8
+	lsls	r2, r4, #24
+	orrs	r0, r2
+	lsrs	r3, r7, #16
+	lsls	r2, r4, #16
+	orrs	r3, r2
+	ands	r0, r3
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r5, r0
+	@ grain128aeadv2.ae:47: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	lsrs	r3, r7, #29
+	lsls	r2, r4, #3
+	orrs	r3, r2
+	lsrs	r0, r4, #1
+	mov	r7, r11
+	lsls	r2, r7, #31
+	orrs	r0, r2
+	ands	r3, r0
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r5, r3
+	@ grain128aeadv2.ae:48: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	lsrs	r3, r4, #4
+	lsls	r2, r7, #28
+	orrs	r3, r2
+	lsrs	r0, r4, #20
+	lsls	r2, r7, #12
+	orrs	r0, r2
+	ands	r3, r0
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r5, r3
+	@ grain128aeadv2.ae:48: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	lsrs	r2, r6, #22
+	mov	r7, r10
+	lsls	r3, r7, #10
+	orrs	r2, r3
+	lsrs	r0, r6, #24
+	lsls	r3, r7, #8
+	orrs	r0, r3
+	ands	r2, r0
+	lsrs	r0, r6, #25
+	lsls	r3, r7, #7
+	orrs	r0, r3
+	ands	r2, r0
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r5, r2
 	@ grain128aeadv2.ae:49: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
 	lsrs	r3, r4, #6
 	mov	r6, r11
-	lsls	r0, r6, #26
-	orrs	r3, r0
-	lsrs	r7, r4, #14
-	lsls	r0, r6, #18
-	orrs	r7, r0
-	ands	r3, r7
-	lsrs	r7, r4, #18
-	lsls	r0, r6, #14
-	orrs	r7, r0
-	ands	r3, r7
+	lsls	r2, r6, #26
+	orrs	r3, r2
+	lsrs	r0, r4, #14
+	lsls	r2, r6, #18
+	orrs	r0, r2
+	ands	r3, r0
+	lsrs	r0, r4, #18
+	lsls	r2, r6, #14
+	orrs	r0, r2
+	ands	r3, r0
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r5, r3
 	@ grain128aeadv2.ae:50: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	lsrs	r3, r4, #24
-	lsls	r0, r6, #8
-	orrs	r3, r0
-	lsrs	r7, r4, #28
-	lsls	r0, r6, #4
-	orrs	r7, r0
-	ands	r3, r7
-	lsrs	r7, r4, #29
-	lsls	r0, r6, #3
-	orrs	r7, r0
-	ands	r3, r7
-	ands	r3, r2
+	lsrs	r2, r4, #24
+	lsls	r3, r6, #8
+	orrs	r2, r3
+	lsrs	r0, r4, #28
+	lsls	r3, r6, #4
+	orrs	r0, r3
+	ands	r2, r0
+	lsrs	r0, r4, #29
+	lsls	r3, r6, #3
+	orrs	r0, r3
+	ands	r2, r0
+	ands	r2, r1
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r5, r3
+	eors	r5, r2
 	str	r5, [sp, #40]
 	@ grain128aeadv2.ae:166: z = unzip2(y)
 	movs	r2, #0
+	ldr	r1, [sp]
 	lsls	r1, r1, #1
 	adcs	r2, r2
 	movs	r0, #0
@@ -2564,6 +2554,12 @@ grain128aeadv2_crypt:
 	eors	r7, r5
 	str	r7, [sp, #44]
 	@ grain128aeadv2.ae:41: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
+	mov	r7, r8
+	mov	r0, r12
+	eors	r7, r0
+	mov	r5, r12
+	mov	r0, r9
+	eors	r5, r0
 	ldr	r0, [sp]
 	lsrs	r3, r0, #7
 	mov	r0, r8
@@ -2571,18 +2567,10 @@ grain128aeadv2_crypt:
 	orrs	r3, r0
 	ldr	r0, [sp]
 	eors	r3, r0
-	mov	r0, r8
-	lsrs	r5, r0, #6
-	mov	r0, r12
-	lsls	r0, r0, #26
-	orrs	r5, r0
-	eors	r3, r5
-	mov	r0, r12
-	lsrs	r5, r0, #6
-	mov	r0, r9
-	lsls	r0, r0, #26
-	orrs	r5, r0
-	eors	r3, r5
+	lsrs	r7, r7, #6
+	lsls	r0, r5, #26
+	orrs	r7, r0
+	eors	r3, r7
 	mov	r0, r12
 	lsrs	r5, r0, #17
 	mov	r0, r9
@@ -2994,8 +2982,8 @@ grain128aeadv2_crypt:
 
 
 @ --- grain128aeadv2_init: grain128aeadv2.init
-@     frame 44 bytes (45 spill slots, 11 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2134 bytes of code and literals
+@     frame 44 bytes (44 spill slots, 11 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 2114 bytes of code and literals
 	.section .text.grain128aeadv2_init,"ax",%progbits
 	.global grain128aeadv2_init
 	.type grain128aeadv2_init, %function
@@ -3021,18 +3009,19 @@ grain128aeadv2_init:
 	str	r2, [sp, #16]
 	ldr	r5, [r0, #8]
 	str	r5, [sp]
-	ldr	r7, [r0, #12]
-	str	r7, [sp, #20]
-	ldm	r1!, {r0, r5, r7}
+	ldr	r0, [r0, #12]
+	str	r0, [sp, #20]
+	ldm	r1!, {r0, r2, r5}
 	@ grain128aeadv2.ae:93: for i in 0..320 / par {
 	movs	r3, #0
 	str	r3, [sp, #24]
-	mov	r10, r0
+	mov	r9, r0
+	mov	r12, r2
 	mov	r8, r5
-	mov	r12, r7
 	ldr	r5, =0x7fffffff
-	mov	r9, r5
+	mov	r10, r5
 	mov	r4, r6
+	ldr	r2, [sp, #16]
 	ldr	r1, [sp]
 	ldr	r0, [sp, #20]
 .Lgrain128aeadv2_init_loop1:
@@ -3041,130 +3030,130 @@ grain128aeadv2_init:
 	lsls	r5, r2, #20
 	orrs	r3, r5
 	str	r3, [sp, #4]
-	mov	r7, r10
-	lsrs	r5, r7, #8
-	mov	r7, r8
-	lsls	r3, r7, #24
-	orrs	r5, r3
-	ldr	r3, [sp, #4]
-	ands	r5, r3
-	mov	r7, r10
-	lsrs	r6, r7, #13
-	mov	r7, r8
-	lsls	r3, r7, #19
-	orrs	r6, r3
-	mov	r7, r10
-	lsrs	r7, r7, #20
-	mov	r3, r8
-	lsls	r3, r3, #12
+	mov	r5, r9
+	lsrs	r7, r5, #8
+	mov	r5, r12
+	lsls	r3, r5, #24
 	orrs	r7, r3
-	ands	r6, r7
-	eors	r5, r6
+	ldr	r3, [sp, #4]
+	ands	r7, r3
+	mov	r5, r9
+	lsrs	r6, r5, #13
+	mov	r5, r12
+	lsls	r3, r5, #19
+	orrs	r6, r3
+	mov	r5, r9
+	lsrs	r5, r5, #20
+	mov	r3, r12
+	lsls	r3, r3, #12
+	orrs	r5, r3
+	ands	r6, r5
+	eors	r7, r6
 	@ grain128aeadv2.ae:35: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	lsrs	r3, r1, #31
-	lsls	r7, r0, #1
-	orrs	r3, r7
+	lsls	r5, r0, #1
+	orrs	r3, r5
 	mov	r11, r3
-	mov	r7, r8
-	lsrs	r6, r7, #10
-	mov	r7, r12
-	lsls	r3, r7, #22
+	mov	r5, r12
+	lsrs	r6, r5, #10
+	mov	r5, r8
+	lsls	r3, r5, #22
 	orrs	r6, r3
 	mov	r3, r11
 	ands	r6, r3
 	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r5, r6
+	eors	r7, r6
 	@ grain128aeadv2.ae:35: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r7, r8
-	lsrs	r6, r7, #28
-	mov	r7, r12
-	lsls	r3, r7, #4
+	mov	r5, r12
+	lsrs	r6, r5, #28
+	mov	r5, r8
+	lsls	r3, r5, #4
 	orrs	r6, r3
-	lsrs	r7, r7, #15
-	mov	r3, r9
+	lsrs	r5, r5, #15
+	mov	r3, r10
 	lsls	r3, r3, #17
-	orrs	r7, r3
-	ands	r6, r7
+	orrs	r5, r3
+	ands	r6, r5
 	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r5, r6
+	eors	r7, r6
 	@ grain128aeadv2.ae:36: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
 	ldr	r6, [sp, #4]
-	mov	r3, r11
+	mov	r5, r11
+	ands	r6, r5
+	mov	r5, r8
+	lsrs	r3, r5, #30
+	mov	r5, r10
+	lsls	r5, r5, #2
+	orrs	r3, r5
 	ands	r6, r3
-	mov	r7, r12
-	lsrs	r7, r7, #30
-	mov	r3, r9
-	lsls	r3, r3, #2
-	orrs	r7, r3
-	ands	r6, r7
 	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r5, r6
+	eors	r7, r6
 	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r3, r12
-	lsrs	r6, r3, #29
-	mov	r3, r9
-	lsls	r3, r3, #3
-	orrs	r6, r3
-	eors	r5, r6
+	mov	r5, r8
+	lsrs	r6, r5, #29
+	mov	r5, r10
+	lsls	r5, r5, #3
+	orrs	r6, r5
+	eors	r7, r6
 	lsrs	r6, r4, #2
-	lsls	r3, r2, #30
-	orrs	r6, r3
-	eors	r5, r6
+	lsls	r5, r2, #30
+	orrs	r6, r5
+	eors	r7, r6
 	lsrs	r6, r4, #15
-	lsls	r3, r2, #17
-	orrs	r6, r3
-	eors	r5, r6
+	lsls	r5, r2, #17
+	orrs	r6, r5
+	eors	r7, r6
 	lsrs	r6, r2, #4
-	lsls	r3, r1, #28
-	orrs	r6, r3
-	eors	r5, r6
+	lsls	r5, r1, #28
+	orrs	r6, r5
+	eors	r7, r6
 	lsrs	r6, r2, #13
-	lsls	r3, r1, #19
-	orrs	r6, r3
-	eors	r5, r6
-	eors	r5, r1
+	lsls	r5, r1, #19
+	orrs	r6, r5
+	eors	r7, r6
+	eors	r7, r1
 	@ grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	lsrs	r6, r1, #9
-	lsls	r3, r0, #23
-	orrs	r6, r3
+	lsls	r5, r0, #23
+	orrs	r6, r5
 	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r5, r6
+	eors	r7, r6
 	@ grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsrs	r3, r1, #25
+	lsrs	r5, r1, #25
 	lsls	r6, r0, #7
-	orrs	r3, r6
+	orrs	r5, r6
 	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r5, r3
-	str	r5, [sp, #4]
+	eors	r7, r5
+	str	r7, [sp, #4]
 	@ grain128aeadv2.ae:41: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r7, r10
-	lsrs	r3, r7, #7
+	mov	r7, r12
 	mov	r5, r8
+	eors	r7, r5
+	mov	r6, r8
+	mov	r5, r10
+	eors	r6, r5
+	mov	r5, r9
+	lsrs	r3, r5, #7
+	mov	r5, r12
 	lsls	r5, r5, #25
 	orrs	r3, r5
+	mov	r5, r9
+	eors	r3, r5
+	lsrs	r7, r7, #6
+	lsls	r5, r6, #26
+	orrs	r7, r5
 	eors	r3, r7
 	mov	r5, r8
-	lsrs	r6, r5, #6
-	mov	r5, r12
-	lsls	r5, r5, #26
-	orrs	r6, r5
-	eors	r3, r6
-	mov	r5, r12
-	lsrs	r6, r5, #6
-	mov	r5, r9
-	lsls	r5, r5, #26
-	orrs	r6, r5
-	eors	r3, r6
-	mov	r5, r12
 	lsrs	r6, r5, #17
-	mov	r5, r9
+	mov	r5, r10
 	lsls	r5, r5, #15
 	orrs	r6, r5
 	eors	r3, r6
-	mov	r5, r9
+	mov	r5, r10
 	eors	r3, r5
 	str	r3, [sp, #8]
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	mov	r7, r9
 	eors	r7, r4
 	lsrs	r5, r4, #26
 	lsls	r3, r2, #6
@@ -3294,20 +3283,19 @@ grain128aeadv2_init:
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r7, r6
 	@ grain128aeadv2.ae:123: return s ^ fed, b ^ fed
-	ldr	r6, [sp, #8]
-	ldr	r3, [sp, #4]
-	eors	r6, r3
-	eors	r7, r3
-	mov	r5, r8
-	mov	r8, r12
-	mov	r3, r1
+	ldr	r3, [sp, #8]
+	ldr	r4, [sp, #4]
+	eors	r3, r4
+	eors	r7, r4
+	mov	r9, r12
+	mov	r6, r1
 	mov	r1, r0
 	mov	r0, r7
-	mov	r10, r5
-	mov	r12, r9
-	mov	r9, r6
+	mov	r12, r8
+	mov	r8, r10
+	mov	r10, r3
 	mov	r4, r2
-	mov	r2, r3
+	mov	r2, r6
 	ldr	r3, [sp, #24]
 	adds	r3, #1
 	str	r3, [sp, #24]
@@ -3318,7 +3306,7 @@ grain128aeadv2_init:
 .Lgrain128aeadv2_init_done2:
 	@ grain128aeadv2.ae:99: for i in 0..64 / par {
 	movs	r3, #0
-	str	r3, [sp, #24]
+	str	r3, [sp, #8]
 	mov	r3, r2
 	mov	r2, r1
 	mov	r1, r0
@@ -3328,21 +3316,21 @@ grain128aeadv2_init:
 	lsls	r5, r3, #20
 	orrs	r0, r5
 	str	r0, [sp, #4]
-	mov	r5, r10
+	mov	r5, r9
 	lsrs	r7, r5, #8
-	mov	r5, r8
+	mov	r5, r12
 	lsls	r0, r5, #24
 	orrs	r7, r0
 	ldr	r0, [sp, #4]
 	ands	r7, r0
-	mov	r5, r10
+	mov	r5, r9
 	lsrs	r6, r5, #13
-	mov	r5, r8
+	mov	r5, r12
 	lsls	r0, r5, #19
 	orrs	r6, r0
-	mov	r5, r10
+	mov	r5, r9
 	lsrs	r5, r5, #20
-	mov	r0, r8
+	mov	r0, r12
 	lsls	r0, r0, #12
 	orrs	r5, r0
 	ands	r6, r5
@@ -3352,9 +3340,9 @@ grain128aeadv2_init:
 	lsls	r5, r1, #1
 	orrs	r0, r5
 	mov	r11, r0
-	mov	r5, r8
-	lsrs	r6, r5, #10
 	mov	r5, r12
+	lsrs	r6, r5, #10
+	mov	r5, r8
 	lsls	r0, r5, #22
 	orrs	r6, r0
 	mov	r0, r11
@@ -3362,13 +3350,13 @@ grain128aeadv2_init:
 	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	eors	r7, r6
 	@ grain128aeadv2.ae:35: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r5, r8
-	lsrs	r6, r5, #28
 	mov	r5, r12
+	lsrs	r6, r5, #28
+	mov	r5, r8
 	lsls	r0, r5, #4
 	orrs	r6, r0
 	lsrs	r5, r5, #15
-	mov	r0, r9
+	mov	r0, r10
 	lsls	r0, r0, #17
 	orrs	r5, r0
 	ands	r6, r5
@@ -3378,18 +3366,18 @@ grain128aeadv2_init:
 	ldr	r6, [sp, #4]
 	mov	r5, r11
 	ands	r6, r5
-	mov	r5, r12
+	mov	r5, r8
 	lsrs	r0, r5, #30
-	mov	r5, r9
+	mov	r5, r10
 	lsls	r5, r5, #2
 	orrs	r0, r5
 	ands	r6, r0
 	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	eors	r7, r6
 	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r5, r12
+	mov	r5, r8
 	lsrs	r6, r5, #29
-	mov	r5, r9
+	mov	r5, r10
 	lsls	r5, r5, #3
 	orrs	r6, r5
 	eors	r7, r6
@@ -3423,138 +3411,106 @@ grain128aeadv2_init:
 	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	eors	r7, r6
 	str	r7, [sp, #4]
-	@ grain128aeadv2.ae:41: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r5, r10
-	lsrs	r0, r5, #7
-	mov	r5, r8
-	lsls	r5, r5, #25
-	orrs	r0, r5
-	mov	r5, r10
-	eors	r0, r5
-	mov	r5, r8
-	lsrs	r6, r5, #6
-	mov	r5, r12
-	lsls	r5, r5, #26
-	orrs	r6, r5
-	eors	r0, r6
-	mov	r5, r12
-	lsrs	r6, r5, #6
-	mov	r5, r9
-	lsls	r5, r5, #26
-	orrs	r6, r5
-	eors	r0, r6
-	mov	r5, r12
-	lsrs	r6, r5, #17
-	mov	r5, r9
-	lsls	r5, r5, #15
-	orrs	r6, r5
-	eors	r0, r6
-	mov	r5, r9
-	eors	r0, r5
-	str	r0, [sp, #8]
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r7, r10
-	eors	r7, r4
+	mov	r6, r9
+	eors	r6, r4
 	lsrs	r5, r4, #26
 	lsls	r0, r3, #6
 	orrs	r5, r0
-	eors	r7, r5
+	eors	r6, r5
 	lsrs	r5, r3, #24
 	lsls	r0, r2, #8
 	orrs	r5, r0
-	eors	r7, r5
+	eors	r6, r5
 	lsrs	r5, r2, #27
 	lsls	r0, r1, #5
 	orrs	r5, r0
-	eors	r7, r5
-	eors	r7, r1
+	eors	r6, r5
+	eors	r6, r1
 	@ grain128aeadv2.ae:45: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	lsrs	r6, r4, #3
+	lsrs	r7, r4, #3
 	lsls	r0, r3, #29
-	orrs	r6, r0
+	orrs	r7, r0
 	lsrs	r5, r2, #3
 	lsls	r0, r1, #29
 	orrs	r5, r0
-	ands	r6, r5
+	ands	r7, r5
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r7, r6
+	eors	r6, r7
 	@ grain128aeadv2.ae:45: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	lsrs	r6, r4, #11
+	lsrs	r7, r4, #11
 	lsls	r0, r3, #21
-	orrs	r6, r0
+	orrs	r7, r0
 	lsrs	r5, r4, #13
 	lsls	r0, r3, #19
 	orrs	r5, r0
-	ands	r6, r5
+	ands	r7, r5
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r7, r6
+	eors	r6, r7
 	@ grain128aeadv2.ae:46: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	lsrs	r6, r4, #17
+	lsrs	r7, r4, #17
 	lsls	r0, r3, #15
-	orrs	r6, r0
+	orrs	r7, r0
 	lsrs	r5, r4, #18
 	lsls	r0, r3, #14
 	orrs	r5, r0
-	ands	r6, r5
+	ands	r7, r5
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r7, r6
+	eors	r6, r7
 	@ grain128aeadv2.ae:46: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	lsrs	r6, r4, #27
+	lsrs	r7, r4, #27
 	lsls	r0, r3, #5
-	orrs	r6, r0
+	orrs	r7, r0
 	lsrs	r5, r3, #27
 	lsls	r0, r2, #5
 	orrs	r5, r0
-	ands	r6, r5
+	ands	r7, r5
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r7, r6
+	eors	r6, r7
 	@ grain128aeadv2.ae:47: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	lsrs	r6, r3, #8
+	lsrs	r7, r3, #8
 	lsls	r0, r2, #24
-	orrs	r6, r0
+	orrs	r7, r0
 	lsrs	r5, r3, #16
 	lsls	r0, r2, #16
 	orrs	r5, r0
-	ands	r6, r5
+	ands	r7, r5
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r7, r6
+	eors	r6, r7
 	@ grain128aeadv2.ae:47: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	lsrs	r6, r3, #29
+	lsrs	r7, r3, #29
 	lsls	r0, r2, #3
-	orrs	r6, r0
+	orrs	r7, r0
 	lsrs	r5, r2, #1
 	lsls	r0, r1, #31
 	orrs	r5, r0
-	ands	r6, r5
+	ands	r7, r5
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r7, r6
+	eors	r6, r7
 	@ grain128aeadv2.ae:48: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	lsrs	r6, r2, #4
+	lsrs	r7, r2, #4
 	lsls	r0, r1, #28
-	orrs	r6, r0
+	orrs	r7, r0
 	lsrs	r5, r2, #20
 	lsls	r0, r1, #12
 	orrs	r5, r0
-	ands	r6, r5
+	ands	r7, r5
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r7, r6
+	eors	r6, r7
 	@ grain128aeadv2.ae:48: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	lsrs	r6, r4, #22
+	lsrs	r7, r4, #22
 	lsls	r0, r3, #10
-	orrs	r6, r0
+	orrs	r7, r0
 	lsrs	r0, r4, #24
 	lsls	r5, r3, #8
 	orrs	r0, r5
-	ands	r6, r0
+	ands	r7, r0
 	lsrs	r4, r4, #25
 	lsls	r0, r3, #7
 	orrs	r4, r0
-	ands	r6, r4
-	b	.Lgrain128aeadv2_init_pool1
-	.ltorg
-.Lgrain128aeadv2_init_pool1:
+	ands	r7, r4
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r7, r6
+	eors	r6, r7
 	@ grain128aeadv2.ae:49: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
 	lsrs	r5, r2, #6
 	lsls	r0, r1, #26
@@ -3568,7 +3524,7 @@ grain128aeadv2_init:
 	orrs	r4, r0
 	ands	r5, r4
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r7, r5
+	eors	r6, r5
 	@ grain128aeadv2.ae:50: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
 	lsrs	r5, r2, #24
 	lsls	r0, r1, #8
@@ -3584,38 +3540,69 @@ grain128aeadv2_init:
 	mov	r0, r11
 	ands	r5, r0
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r7, r5
+	eors	r6, r5
 	@ grain128aeadv2.ae:58: return cat(f ^ ls, s[127:par]), cat(g ^ ln, b[127:par]), y
-	ldr	r4, [sp, #8]
+	mov	r4, r12
+	b	.Lgrain128aeadv2_init_pool1
+	.ltorg
+.Lgrain128aeadv2_init_pool1:
+	mov	r5, r8
+	eors	r4, r5
+	mov	r0, r8
+	mov	r5, r10
+	eors	r0, r5
+	@ grain128aeadv2.ae:41: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
+	mov	r5, r9
+	lsrs	r7, r5, #7
+	mov	r5, r12
+	lsls	r5, r5, #25
+	orrs	r7, r5
+	@ grain128aeadv2.ae:58: return cat(f ^ ls, s[127:par]), cat(g ^ ln, b[127:par]), y
+	mov	r5, r9
+	eors	r5, r7
+	lsrs	r7, r4, #6
+	lsls	r0, r0, #26
+	orrs	r7, r0
+	mov	r4, r5
+	eors	r4, r7
+	@ grain128aeadv2.ae:41: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
+	mov	r5, r8
+	lsrs	r7, r5, #17
+	mov	r5, r10
+	lsls	r0, r5, #15
+	orrs	r7, r0
+	@ grain128aeadv2.ae:58: return cat(f ^ ls, s[127:par]), cat(g ^ ln, b[127:par]), y
+	eors	r4, r7
+	eors	r4, r5
 	ldr	r0, [sp]
 	eors	r4, r0
-	ldr	r6, [sp, #12]
-	eors	r7, r6
+	ldr	r0, [sp, #12]
+	eors	r6, r0
 	@ grain128aeadv2.ae:123: return s ^ fed, b ^ fed
 	ldr	r5, [sp, #4]
 	eors	r4, r5
-	eors	r7, r5
+	eors	r6, r5
 	@ grain128aeadv2.ae:102: kl = kl >> par
-	mov	r5, r8
-	mov	r8, r12
-	mov	r12, r9
-	mov	r9, r4
+	mov	r9, r12
+	mov	r12, r8
+	mov	r8, r10
+	mov	r5, r4
 	mov	r4, r3
 	mov	r3, r2
 	mov	r2, r1
-	mov	r1, r7
+	mov	r1, r6
 	ldr	r0, [sp, #20]
 	str	r0, [sp]
-	movs	r7, #0
 	ldr	r6, [sp, #16]
 	movs	r0, #0
 	mov	r10, r5
-	str	r7, [sp, #20]
+	movs	r5, #0
+	str	r5, [sp, #20]
 	str	r6, [sp, #12]
 	str	r0, [sp, #16]
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #8]
 	adds	r0, #1
-	str	r0, [sp, #24]
+	str	r0, [sp, #8]
 	cmp	r0, #2
 	bcs	.Lgrain128aeadv2_init_far2
 	b	.Lgrain128aeadv2_init_loop3
@@ -3631,21 +3618,21 @@ grain128aeadv2_init:
 	lsls	r5, r3, #20
 	orrs	r0, r5
 	str	r0, [sp]
-	mov	r5, r10
+	mov	r5, r9
 	lsrs	r7, r5, #8
-	mov	r5, r8
+	mov	r5, r12
 	lsls	r0, r5, #24
 	orrs	r7, r0
 	ldr	r0, [sp]
 	ands	r7, r0
-	mov	r5, r10
+	mov	r5, r9
 	lsrs	r6, r5, #13
-	mov	r5, r8
+	mov	r5, r12
 	lsls	r0, r5, #19
 	orrs	r6, r0
-	mov	r5, r10
+	mov	r5, r9
 	lsrs	r5, r5, #20
-	mov	r0, r8
+	mov	r0, r12
 	lsls	r0, r0, #12
 	orrs	r5, r0
 	ands	r6, r5
@@ -3655,9 +3642,9 @@ grain128aeadv2_init:
 	lsls	r5, r1, #1
 	orrs	r0, r5
 	mov	r11, r0
-	mov	r5, r8
-	lsrs	r6, r5, #10
 	mov	r5, r12
+	lsrs	r6, r5, #10
+	mov	r5, r8
 	lsls	r0, r5, #22
 	orrs	r6, r0
 	mov	r0, r11
@@ -3665,13 +3652,13 @@ grain128aeadv2_init:
 	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	eors	r7, r6
 	@ grain128aeadv2.ae:35: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r5, r8
-	lsrs	r6, r5, #28
 	mov	r5, r12
+	lsrs	r6, r5, #28
+	mov	r5, r8
 	lsls	r0, r5, #4
 	orrs	r6, r0
 	lsrs	r5, r5, #15
-	mov	r0, r9
+	mov	r0, r10
 	lsls	r0, r0, #17
 	orrs	r5, r0
 	ands	r6, r5
@@ -3681,18 +3668,18 @@ grain128aeadv2_init:
 	ldr	r6, [sp]
 	mov	r5, r11
 	ands	r6, r5
-	mov	r5, r12
+	mov	r5, r8
 	lsrs	r0, r5, #30
-	mov	r5, r9
+	mov	r5, r10
 	lsls	r5, r5, #2
 	orrs	r0, r5
 	ands	r6, r0
 	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	eors	r7, r6
 	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r5, r12
+	mov	r5, r8
 	lsrs	r6, r5, #29
-	mov	r5, r9
+	mov	r5, r10
 	lsls	r5, r5, #3
 	orrs	r6, r5
 	eors	r7, r6
@@ -3727,36 +3714,34 @@ grain128aeadv2_init:
 	eors	r7, r5
 	str	r7, [sp, #4]
 	@ grain128aeadv2.ae:41: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r5, r10
-	lsrs	r0, r5, #7
+	mov	r7, r12
 	mov	r5, r8
+	eors	r7, r5
+	mov	r6, r8
+	mov	r5, r10
+	eors	r6, r5
+	mov	r5, r9
+	lsrs	r0, r5, #7
+	mov	r5, r12
 	lsls	r5, r5, #25
 	orrs	r0, r5
-	mov	r5, r10
+	mov	r5, r9
 	eors	r0, r5
+	lsrs	r7, r7, #6
+	lsls	r5, r6, #26
+	orrs	r7, r5
+	eors	r0, r7
 	mov	r5, r8
-	lsrs	r6, r5, #6
-	mov	r5, r12
-	lsls	r5, r5, #26
-	orrs	r6, r5
-	eors	r0, r6
-	mov	r5, r12
-	lsrs	r6, r5, #6
-	mov	r5, r9
-	lsls	r5, r5, #26
-	orrs	r6, r5
-	eors	r0, r6
-	mov	r5, r12
 	lsrs	r6, r5, #17
-	mov	r5, r9
+	mov	r5, r10
 	lsls	r5, r5, #15
 	orrs	r6, r5
 	eors	r0, r6
-	mov	r5, r9
+	mov	r5, r10
 	eors	r0, r5
 	str	r0, [sp]
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r6, r10
+	mov	r6, r9
 	eors	r6, r4
 	lsrs	r5, r4, #26
 	lsls	r0, r3, #6
@@ -3886,9 +3871,9 @@ grain128aeadv2_init:
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r5
 	@ grain128aeadv2.ae:108: acc = cat(y, acc[63:par])
-	mov	r7, r8
-	mov	r8, r12
-	mov	r12, r9
+	mov	r9, r12
+	mov	r12, r8
+	mov	r8, r10
 	ldr	r5, [sp]
 	mov	r4, r3
 	mov	r3, r2
@@ -3896,8 +3881,7 @@ grain128aeadv2_init:
 	mov	r1, r6
 	ldr	r6, [sp, #12]
 	ldr	r0, [sp, #4]
-	mov	r10, r7
-	mov	r9, r5
+	mov	r10, r5
 	str	r6, [sp, #20]
 	str	r0, [sp, #12]
 	ldr	r0, [sp, #8]
@@ -3918,21 +3902,21 @@ grain128aeadv2_init:
 	lsls	r5, r3, #20
 	orrs	r0, r5
 	str	r0, [sp]
-	mov	r5, r10
+	mov	r5, r9
 	lsrs	r7, r5, #8
-	mov	r5, r8
+	mov	r5, r12
 	lsls	r0, r5, #24
 	orrs	r7, r0
 	ldr	r0, [sp]
 	ands	r7, r0
-	mov	r5, r10
+	mov	r5, r9
 	lsrs	r6, r5, #13
-	mov	r5, r8
+	mov	r5, r12
 	lsls	r0, r5, #19
 	orrs	r6, r0
-	mov	r5, r10
+	mov	r5, r9
 	lsrs	r5, r5, #20
-	mov	r0, r8
+	mov	r0, r12
 	lsls	r0, r0, #12
 	orrs	r5, r0
 	ands	r6, r5
@@ -3942,9 +3926,9 @@ grain128aeadv2_init:
 	lsls	r5, r1, #1
 	orrs	r0, r5
 	mov	r11, r0
-	mov	r5, r8
-	lsrs	r6, r5, #10
 	mov	r5, r12
+	lsrs	r6, r5, #10
+	mov	r5, r8
 	lsls	r0, r5, #22
 	orrs	r6, r0
 	mov	r0, r11
@@ -3952,13 +3936,13 @@ grain128aeadv2_init:
 	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	eors	r7, r6
 	@ grain128aeadv2.ae:35: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r5, r8
-	lsrs	r6, r5, #28
 	mov	r5, r12
+	lsrs	r6, r5, #28
+	mov	r5, r8
 	lsls	r0, r5, #4
 	orrs	r6, r0
 	lsrs	r5, r5, #15
-	mov	r0, r9
+	mov	r0, r10
 	lsls	r0, r0, #17
 	orrs	r5, r0
 	ands	r6, r5
@@ -3968,18 +3952,18 @@ grain128aeadv2_init:
 	ldr	r6, [sp]
 	mov	r5, r11
 	ands	r6, r5
-	mov	r5, r12
+	mov	r5, r8
 	lsrs	r0, r5, #30
-	mov	r5, r9
+	mov	r5, r10
 	lsls	r5, r5, #2
 	orrs	r0, r5
 	ands	r6, r0
 	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	eors	r7, r6
 	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r5, r12
+	mov	r5, r8
 	lsrs	r6, r5, #29
-	mov	r5, r9
+	mov	r5, r10
 	lsls	r5, r5, #3
 	orrs	r6, r5
 	eors	r7, r6
@@ -4014,36 +3998,34 @@ grain128aeadv2_init:
 	eors	r7, r5
 	str	r7, [sp, #4]
 	@ grain128aeadv2.ae:41: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r5, r10
-	lsrs	r0, r5, #7
+	mov	r7, r12
 	mov	r5, r8
+	eors	r7, r5
+	mov	r6, r8
+	mov	r5, r10
+	eors	r6, r5
+	mov	r5, r9
+	lsrs	r0, r5, #7
+	mov	r5, r12
 	lsls	r5, r5, #25
 	orrs	r0, r5
-	mov	r5, r10
+	mov	r5, r9
 	eors	r0, r5
+	lsrs	r7, r7, #6
+	lsls	r5, r6, #26
+	orrs	r7, r5
+	eors	r0, r7
 	mov	r5, r8
-	lsrs	r6, r5, #6
-	mov	r5, r12
-	lsls	r5, r5, #26
-	orrs	r6, r5
-	eors	r0, r6
-	mov	r5, r12
-	lsrs	r6, r5, #6
-	mov	r5, r9
-	lsls	r5, r5, #26
-	orrs	r6, r5
-	eors	r0, r6
-	mov	r5, r12
 	lsrs	r6, r5, #17
-	mov	r5, r9
+	mov	r5, r10
 	lsls	r5, r5, #15
 	orrs	r6, r5
 	eors	r0, r6
-	mov	r5, r9
+	mov	r5, r10
 	eors	r0, r5
 	str	r0, [sp]
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r6, r10
+	mov	r6, r9
 	eors	r6, r4
 	lsrs	r5, r4, #26
 	lsls	r0, r3, #6
@@ -4173,9 +4155,9 @@ grain128aeadv2_init:
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r5
 	@ grain128aeadv2.ae:113: sr = cat(y, sr[63:par])
-	mov	r7, r8
-	mov	r8, r12
-	mov	r12, r9
+	mov	r9, r12
+	mov	r12, r8
+	mov	r8, r10
 	ldr	r5, [sp]
 	mov	r4, r3
 	mov	r3, r2
@@ -4183,8 +4165,7 @@ grain128aeadv2_init:
 	mov	r1, r6
 	ldr	r6, [sp, #8]
 	ldr	r0, [sp, #4]
-	mov	r10, r7
-	mov	r9, r5
+	mov	r10, r5
 	str	r0, [sp, #8]
 	ldr	r0, [sp, #16]
 	adds	r0, #1
@@ -4194,14 +4175,14 @@ grain128aeadv2_init:
 	b	.Lgrain128aeadv2_init_loop7
 .Lgrain128aeadv2_init_far4:
 .Lgrain128aeadv2_init_done8:
-	mov	r5, r10
+	mov	r5, r9
 	ldr	r0, [sp, #32]
 	str	r5, [r0]
-	mov	r5, r8
-	str	r5, [r0, #4]
 	mov	r5, r12
+	str	r5, [r0, #4]
+	mov	r5, r8
 	str	r5, [r0, #8]
-	mov	r5, r9
+	mov	r5, r10
 	str	r5, [r0, #12]
 	ldr	r0, [sp, #28]
 	str	r4, [r0]

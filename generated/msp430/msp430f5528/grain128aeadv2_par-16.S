@@ -382,17 +382,17 @@ grain128aeadv2_decrypt:
 
 
 ; --- grain128aeadv2_absorb_ad: grain128aeadv2.absorb_ad
-;     frame 84 bytes (42 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3460 bytes of code
+;     frame 86 bytes (43 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 3422 bytes of code
 	.section .text.grain128aeadv2_absorb_ad,"ax",@progbits
 	.local grain128aeadv2_absorb_ad
 	.type grain128aeadv2_absorb_ad, @function
 	.balign 2
 grain128aeadv2_absorb_ad:
 	pushm.w	#7, r10
-	sub	#84, sp
+	sub	#86, sp
 	; grain128aeadv2.ae:146: n = if a < 0x80 then 0 else if a < 0x100 then 1 else if a < 0x10000 then 2 else if a < 0x1000000 then 3 else 4 as u32
-	mov	102(sp), r10
+	mov	104(sp), r10
 	cmp	#128, r10
 	mov	#0, r11
 	subc	#0, r11
@@ -437,63 +437,63 @@ grain128aeadv2_absorb_ad:
 	inc	r8
 	and	r10, r8
 	xor	r8, r10
-	mov	r10, 76(sp)
+	mov	r10, 78(sp)
 	; grain128aeadv2.ae:147: for i in 0..n + 1 {
 	mov	r10, r11
 	mov	#0, r6
 	add	#1, r11
 	addc	#0, r6
+	mov	#0, 68(sp)
 	mov	#0, 66(sp)
-	mov	#0, 64(sp)
 	mov	@r12+, r8
+	mov	@r12+, 36(sp)
 	mov	@r12+, 34(sp)
 	mov	@r12+, 30(sp)
 	mov	@r12+, 28(sp)
 	mov	@r12+, 26(sp)
 	mov	@r12+, 24(sp)
 	mov	@r12+, 22(sp)
-	mov	@r12+, 20(sp)
 	mov	@r13+, r7
 	mov	@r13+, r9
+	mov	@r13+, 12(sp)
+	mov	@r13+, 16(sp)
 	mov	@r13+, 8(sp)
-	mov	@r13+, 14(sp)
-	mov	@r13+, 6(sp)
 	mov	@r13+, r10
+	mov	@r13+, 40(sp)
 	mov	@r13+, 38(sp)
-	mov	@r13+, 36(sp)
-	mov	@r14+, 16(sp)
-	mov	@r14+, 70(sp)
+	mov	@r14+, 18(sp)
 	mov	@r14+, 72(sp)
 	mov	@r14+, 74(sp)
+	mov	@r14+, 76(sp)
+	mov	@r15+, 64(sp)
 	mov	@r15+, 62(sp)
 	mov	@r15+, 60(sp)
 	mov	@r15+, 58(sp)
-	mov	@r15+, 56(sp)
-	cmp	r11, 66(sp)
-	mov	r11, 82(sp)
-	mov	64(sp), r15
+	cmp	r11, 68(sp)
+	mov	r11, 84(sp)
+	mov	66(sp), r15
 	subc	r6, r15
-	mov	r6, 80(sp)
+	mov	r6, 82(sp)
 	jnc	.Lgrain128aeadv2_absorb_ad_near10
 	br	#.Lgrain128aeadv2_absorb_ad_done2
 .Lgrain128aeadv2_absorb_ad_near10:
 .Lgrain128aeadv2_absorb_ad_loop1:
 	; grain128aeadv2.ae:148: x = if i == 0 then (if n == 0 then a as u8 else 0x80 | (n as u8)) else (a >> (8 * (n - i))) as u8
-	mov	66(sp), r5
+	mov	68(sp), r5
 	mov	r5, r15
-	mov	64(sp), r4
+	mov	66(sp), r4
 	bis	r4, r15
 	sub	#1, r15
 	clr	r6
 	adc	r6
 	xor	#1, r6
-	mov	76(sp), r13
+	mov	78(sp), r13
 	mov	r13, r15
 	sub	#1, r15
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov.b	102(sp), r15
+	mov.b	104(sp), r15
 	mov.b	r13, r11
 	bis	#128, r11
 	inv	r14
@@ -516,7 +516,7 @@ grain128aeadv2_absorb_ad:
 	rlam.w	#3, r12
 	and	#7, r15
 	bis	r15, r12
-	mov	102(sp), r14
+	mov	104(sp), r14
 	mov	#0, r15
 	tst	r12
 	jnz	.Lgrain128aeadv2_absorb_ad_shbig3
@@ -560,87 +560,87 @@ grain128aeadv2_absorb_ad:
 	rlc	r12
 	rla	r15
 	rlc	r12
-	mov	r8, r11
-	mov	34(sp), r5
-	mov	r5, r15
+	mov	r8, r5
+	mov	36(sp), r6
+	mov	r6, r15
 	swpb	r15
-	swpb	r11
-	xor.b	r15, r11
-	xor	r15, r11
+	swpb	r5
+	xor.b	r15, r5
+	xor	r15, r5
 	mov	r12, r14
-	and	r11, r14
+	and	r5, r14
 	mov	r8, r15
-	mov	r5, r6
+	mov	r6, r11
 	rla	r15
-	rlc	r6
+	rlc	r11
 	rla	r15
-	rlc	r6
+	rlc	r11
 	rla	r15
-	rlc	r6
-	mov	30(sp), r4
-	mov	r4, r15
+	rlc	r11
+	mov	34(sp), r15
 	rra	r15
-	rrc	r5
+	rrc	r6
 	rra	r15
-	rrc	r5
+	rrc	r6
 	rra	r15
-	rrc	r5
+	rrc	r6
 	rra	r15
-	rrc	r5
-	and	r5, r6
-	xor	r6, r14
+	rrc	r6
+	and	r6, r11
+	xor	r11, r14
 	; grain128aeadv2.ae:35: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	r10, r15
-	mov	38(sp), r5
+	mov	40(sp), r4
+	mov	r4, r6
 	rla	r15
-	rlc	r5
-	mov	r4, r13
-	mov	28(sp), r6
-	mov	r6, r15
+	rlc	r6
+	mov	34(sp), r13
+	mov	30(sp), r11
+	mov	r11, r15
 	swpb	r15
 	swpb	r13
 	xor.b	r15, r13
 	xor	r15, r13
-	bit	#256, r6
+	bit	#256, r11
 	rrc	r13
-	bit	#512, r6
+	bit	#512, r11
 	rrc	r13
-	and	r5, r13
+	and	r6, r13
 	; grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r13, r14
 	; grain128aeadv2.ae:35: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	26(sp), r15
-	rla	r6
+	mov	28(sp), r15
+	rla	r11
 	rlc	r15
-	rla	r6
+	rla	r11
 	rlc	r15
-	rla	r6
+	rla	r11
 	rlc	r15
-	rla	r6
+	rla	r11
 	rlc	r15
-	mov	26(sp), r13
-	mov	24(sp), r6
+	mov	28(sp), r13
+	mov	26(sp), r11
 	rla	r13
-	rlc	r6
-	and	r6, r15
+	rlc	r11
+	and	r11, r15
 	; grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r15, r14
 	; grain128aeadv2.ae:36: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	mov	r12, r6
-	and	r5, r6
-	mov	r5, 40(sp)
-	mov	24(sp), r5
-	mov	r5, r13
-	mov	22(sp), r15
+	mov	r12, r11
+	and	r6, r11
+	mov	r6, 42(sp)
+	mov	26(sp), r6
+	mov	r6, r13
+	mov	24(sp), r15
 	rla	r13
 	rlc	r15
 	rla	r13
 	rlc	r15
-	and	r15, r6
+	and	r15, r11
 	; grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r6, r14
+	xor	r11, r14
 	; grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	bit	#8192, r5
+	bit	#8192, r6
 	rlc	r15
 	xor	r15, r14
 	mov	r7, r6
@@ -655,8 +655,9 @@ grain128aeadv2_absorb_ad:
 	rla	r13
 	rlc	r15
 	xor	r15, r14
-	mov	8(sp), r13
-	mov	14(sp), r15
+	mov	12(sp), r11
+	mov	r11, r13
+	mov	16(sp), r15
 	rra	r15
 	rrc	r13
 	rra	r15
@@ -666,16 +667,15 @@ grain128aeadv2_absorb_ad:
 	rra	r15
 	rrc	r13
 	xor	r13, r14
-	mov	8(sp), r13
-	mov	14(sp), r15
-	rla	r13
+	mov	16(sp), r15
+	rla	r11
 	rlc	r15
-	rla	r13
+	rla	r11
 	rlc	r15
-	rla	r13
+	rla	r11
 	rlc	r15
 	xor	r15, r14
-	mov	6(sp), r15
+	mov	8(sp), r15
 	xor	r15, r14
 	; grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	mov	r10, r13
@@ -689,54 +689,45 @@ grain128aeadv2_absorb_ad:
 	xor	r15, r14
 	; grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	mov	r10, r13
-	mov	38(sp), r15
+	mov	r4, r15
 	swpb	r15
 	swpb	r13
 	xor.b	r15, r13
 	xor	r15, r13
-	bit	#256, 38(sp)
+	bit	#256, r4
 	rrc	r13
 	; grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	xor	r13, r14
-	mov	r14, 44(sp)
+	mov	r14, 46(sp)
 	; grain128aeadv2.ae:41: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	bit	#128, r8
-	rlc	r11
-	xor	r8, r11
-	mov	r4, r14
-	mov	28(sp), r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	bit	#128, r4
-	rlc	r14
-	bit	#64, r4
-	rlc	r14
-	xor	r14, r11
+	rlc	r5
 	mov	26(sp), r4
-	mov	r4, r14
-	mov	r5, r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	bit	#128, r4
-	rlc	r14
-	bit	#64, r4
-	rlc	r14
-	xor	r14, r11
-	mov	22(sp), r14
-	mov	r14, r15
+	mov	24(sp), r15
 	rra	r15
-	rrc	r5
-	xor	r5, r11
-	xor	r14, r11
-	mov	r11, 54(sp)
+	rrc	r4
+	mov	34(sp), r11
+	xor	28(sp), r11
+	mov	30(sp), r14
+	xor	26(sp), r14
+	mov	r11, r15
+	swpb	r14
+	swpb	r15
+	xor.b	r14, r15
+	xor	r14, r15
+	bit	#128, r11
+	rlc	r15
+	bit	#64, r11
+	rlc	r15
+	xor	r8, r5
+	xor	r15, r5
+	xor	r4, r5
+	xor	24(sp), r5
+	mov	r5, 56(sp)
 	; grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r7, r8
 	mov	r9, r5
-	mov	8(sp), r14
+	mov	12(sp), r14
 	mov	r14, r15
 	swpb	r15
 	swpb	r5
@@ -747,15 +738,15 @@ grain128aeadv2_absorb_ad:
 	bit	#512, r14
 	rrc	r5
 	xor	r5, r8
-	mov	14(sp), r14
-	mov	6(sp), r15
+	mov	16(sp), r14
+	mov	8(sp), r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
 	xor	r14, r8
 	mov	r13, r11
-	mov	38(sp), r15
+	mov	40(sp), r15
 	bit	#512, r15
 	rrc	r11
 	bit	#1024, r15
@@ -765,7 +756,7 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:45: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	bit	#4, r9
 	rrc	r6
-	mov	6(sp), r4
+	mov	8(sp), r4
 	mov	r10, r15
 	rra	r15
 	rrc	r4
@@ -787,7 +778,7 @@ grain128aeadv2_absorb_ad:
 	xor	r15, r8
 	; grain128aeadv2.ae:46: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
 	mov	r9, r7
-	mov	8(sp), r6
+	mov	12(sp), r6
 	mov	r6, r15
 	rra	r15
 	rrc	r7
@@ -801,7 +792,7 @@ grain128aeadv2_absorb_ad:
 	mov	r5, r15
 	bit	#1024, r6
 	rrc	r15
-	mov	6(sp), r12
+	mov	8(sp), r12
 	bit	#256, r12
 	rrc	r14
 	bit	#512, r12
@@ -812,7 +803,7 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r15, r8
 	; grain128aeadv2.ae:47: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	14(sp), r7
+	mov	16(sp), r7
 	mov	r7, r15
 	swpb	r15
 	swpb	r6
@@ -837,7 +828,7 @@ grain128aeadv2_absorb_ad:
 	bit	#8, r10
 	rrc	r4
 	mov	r10, r7
-	mov	38(sp), r15
+	mov	40(sp), r15
 	rra	r15
 	rrc	r7
 	rra	r15
@@ -852,7 +843,7 @@ grain128aeadv2_absorb_ad:
 	xor	r15, r8
 	; grain128aeadv2.ae:48: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	mov	r9, r6
-	mov	8(sp), r15
+	mov	12(sp), r15
 	swpb	r15
 	swpb	r6
 	xor.b	r15, r6
@@ -862,7 +853,7 @@ grain128aeadv2_absorb_ad:
 	bit	#64, r9
 	rlc	r6
 	mov	r9, r14
-	mov	8(sp), r15
+	mov	12(sp), r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
@@ -894,657 +885,20 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:50: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
 	bit	#256, r10
 	rlc	r13
-	mov	38(sp), r14
+	mov	40(sp), r14
 	bit	#2048, r14
 	rrc	r11
 	and	r11, r13
 	bit	#4096, r14
 	rrc	r11
 	and	r11, r13
-	and	40(sp), r13
+	and	42(sp), r13
 	; grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r13, r8
-	mov	r8, 50(sp)
+	mov	r8, 52(sp)
 	; grain128aeadv2.ae:139: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
 	mov	#0, r13
-	mov	44(sp), r15
-	rra	r15
-	rrc	r13
-	mov	#0, r14
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r13
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r13
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r13
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r13
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r13
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r13
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r13
-	swpb	r13
-	mov.b	r13, r13
-	rra	r15
-	rrc	r14
-	bis	r14, r13
-	mov	r13, 2(sp)
-	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r14
-	bit	#1, 32(sp)
-	subc	#0, r14
-	inv	r14
-	mov	62(sp), r13
-	mov	r13, r15
-	and	r14, r15
-	mov	16(sp), r8
-	xor	r15, r8
-	mov	60(sp), r7
-	mov	r7, r15
-	and	r14, r15
-	mov	70(sp), r5
-	xor	r15, r5
-	mov	58(sp), r4
-	mov	r4, r15
-	and	r14, r15
-	mov	72(sp), r6
-	xor	r15, r6
-	mov	56(sp), r15
-	and	r15, r14
-	mov	74(sp), r11
-	xor	r14, r11
-	; grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
-	mov	r7, r12
-	mov	r15, r7
-	bit	#256, 2(sp)
-	rrc	r7
-	rrc	r4
-	rrc	r12
-	rrc	r13
-	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r14
-	bit	#2, 32(sp)
-	subc	#0, r14
-	inv	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r8
-	mov	r12, r15
-	and	r14, r15
-	xor	r15, r5
-	mov	r4, r15
-	and	r14, r15
-	xor	r15, r6
-	and	r7, r14
-	xor	r14, r11
-	; grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
-	bit	#512, 2(sp)
-	rrc	r7
-	rrc	r4
-	rrc	r12
-	rrc	r13
-	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r14
-	bit	#4, 32(sp)
-	subc	#0, r14
-	inv	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r8
-	mov	r12, r15
-	and	r14, r15
-	xor	r15, r5
-	mov	r4, r15
-	and	r14, r15
-	xor	r15, r6
-	and	r7, r14
-	xor	r14, r11
-	; grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
-	bit	#1024, 2(sp)
-	rrc	r7
-	rrc	r4
-	rrc	r12
-	rrc	r13
-	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r14
-	bit	#8, 32(sp)
-	subc	#0, r14
-	inv	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r8
-	mov	r12, r15
-	and	r14, r15
-	xor	r15, r5
-	mov	r4, r15
-	and	r14, r15
-	xor	r15, r6
-	and	r7, r14
-	xor	r14, r11
-	; grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
-	bit	#2048, 2(sp)
-	rrc	r7
-	rrc	r4
-	rrc	r12
-	rrc	r13
-	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r14
-	bit	#16, 32(sp)
-	subc	#0, r14
-	inv	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r8
-	mov	r12, r15
-	and	r14, r15
-	xor	r15, r5
-	mov	r4, r15
-	and	r14, r15
-	xor	r15, r6
-	and	r7, r14
-	xor	r14, r11
-	; grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
-	bit	#4096, 2(sp)
-	rrc	r7
-	rrc	r4
-	rrc	r12
-	rrc	r13
-	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r14
-	bit	#32, 32(sp)
-	subc	#0, r14
-	inv	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r8
-	mov	r12, r15
-	and	r14, r15
-	xor	r15, r5
-	mov	r4, r15
-	and	r14, r15
-	xor	r15, r6
-	and	r7, r14
-	xor	r14, r11
-	; grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
-	bit	#8192, 2(sp)
-	rrc	r7
-	rrc	r4
-	rrc	r12
-	rrc	r13
-	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r14
-	bit	#64, 32(sp)
-	subc	#0, r14
-	inv	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r8
-	mov	r12, r15
-	and	r14, r15
-	xor	r15, r5
-	mov	r4, r15
-	and	r14, r15
-	xor	r15, r6
-	and	r7, r14
-	xor	r14, r11
-	; grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
-	bit	#16384, 2(sp)
-	rrc	r7
-	rrc	r4
-	rrc	r12
-	rrc	r13
-	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r14
-	bit	#128, 32(sp)
-	subc	#0, r14
-	inv	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r8
-	mov	r12, r15
-	and	r14, r15
-	xor	r15, r5
-	mov	r4, r15
-	and	r14, r15
-	xor	r15, r6
-	and	r7, r14
-	xor	r14, r11
-	; grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
-	mov	r7, r15
-	bit	#32768, 2(sp)
-	rrc	r15
-	rrc	r4
-	rrc	r12
-	rrc	r13
-	mov	34(sp), 10(sp)
-	mov	30(sp), 34(sp)
-	mov	28(sp), 30(sp)
-	mov	26(sp), 28(sp)
-	mov	24(sp), 26(sp)
-	mov	22(sp), 24(sp)
-	mov	20(sp), 22(sp)
-	mov	54(sp), 20(sp)
-	mov	r9, r7
-	mov	8(sp), r9
-	mov	14(sp), 8(sp)
-	mov	6(sp), 14(sp)
-	mov	38(sp), 18(sp)
-	mov	36(sp), 38(sp)
-	mov	50(sp), 36(sp)
-	mov	r8, 16(sp)
-	mov	10(sp), r8
-	mov	r10, 6(sp)
-	mov	18(sp), r10
-	mov	r5, 70(sp)
-	mov	r6, 72(sp)
-	mov	r11, 74(sp)
-	mov	r13, 62(sp)
-	mov	r12, 60(sp)
-	mov	r4, 58(sp)
-	mov	r15, 56(sp)
-	add	#1, 66(sp)
-	addc	#0, 64(sp)
-	cmp	82(sp), 66(sp)
-	mov	64(sp), r15
-	subc	80(sp), r15
-	jc	.Lgrain128aeadv2_absorb_ad_near11
-	br	#.Lgrain128aeadv2_absorb_ad_loop1
-.Lgrain128aeadv2_absorb_ad_near11:
-.Lgrain128aeadv2_absorb_ad_done2:
-	; grain128aeadv2.ae:151: for i in 0..a {
-	mov	#0, 68(sp)
-	mov	#0, 78(sp)
-	mov	r8, r6
-	mov	r9, r5
-	mov	r10, r4
-	cmp	102(sp), 68(sp)
-	mov	78(sp), r15
-	subc	#0, r15
-	jnc	.Lgrain128aeadv2_absorb_ad_near12
-	br	#.Lgrain128aeadv2_absorb_ad_done9
-.Lgrain128aeadv2_absorb_ad_near12:
-.Lgrain128aeadv2_absorb_ad_loop8:
-	; grain128aeadv2.ae:152: s, b, acc, sr = absorb_byte(s, b, acc, sr, ad[i])
-	mov	68(sp), r15
-	add	100(sp), r15
-	mov.b	@r15, r15
-	mov	r15, 46(sp)
-	; grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r7, r15
-	mov	r5, r11
-	rla	r15
-	rlc	r11
-	rla	r15
-	rlc	r11
-	rla	r15
-	rlc	r11
-	rla	r15
-	rlc	r11
-	mov	r6, r9
-	mov	34(sp), r12
-	mov	r12, r15
-	swpb	r15
-	swpb	r9
-	xor.b	r15, r9
-	xor	r15, r9
-	mov	r11, r10
-	and	r9, r10
-	mov	r6, r15
-	mov	r12, r13
-	rla	r15
-	rlc	r13
-	rla	r15
-	rlc	r13
-	rla	r15
-	rlc	r13
-	mov	30(sp), r8
-	mov	r8, r15
-	rra	r15
-	rrc	r12
-	rra	r15
-	rrc	r12
-	rra	r15
-	rrc	r12
-	rra	r15
-	rrc	r12
-	and	r12, r13
-	xor	r13, r10
-	; grain128aeadv2.ae:35: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r4, r15
-	mov	38(sp), r13
-	rla	r15
-	rlc	r13
-	mov	r8, r14
-	mov	28(sp), r12
-	mov	r12, r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	bit	#256, r12
-	rrc	r14
-	bit	#512, r12
-	rrc	r14
-	and	r13, r14
-	; grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r14, r10
-	; grain128aeadv2.ae:35: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	26(sp), r15
-	rla	r12
-	rlc	r15
-	rla	r12
-	rlc	r15
-	rla	r12
-	rlc	r15
-	rla	r12
-	rlc	r15
-	mov	26(sp), r14
-	mov	24(sp), r12
-	rla	r14
-	rlc	r12
-	and	r12, r15
-	; grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r15, r10
-	; grain128aeadv2.ae:36: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	mov	r11, r12
-	and	r13, r12
-	mov	24(sp), r14
-	mov	22(sp), r15
-	rla	r14
-	rlc	r15
-	rla	r14
-	rlc	r15
-	and	r15, r12
-	; grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r12, r10
-	; grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	bit	#8192, 24(sp)
-	rlc	r15
-	xor	r15, r10
-	mov	r7, r14
-	mov	r5, r15
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r14
-	xor	r14, r10
-	mov	r7, r12
-	mov	r5, r15
-	rla	r12
-	rlc	r15
-	xor	r15, r10
-	mov	8(sp), r12
-	mov	14(sp), r15
-	rra	r15
-	rrc	r12
-	rra	r15
-	rrc	r12
-	rra	r15
-	rrc	r12
-	rra	r15
-	rrc	r12
-	xor	r12, r10
-	mov	8(sp), r12
-	mov	14(sp), r15
-	rla	r12
-	rlc	r15
-	rla	r12
-	rlc	r15
-	rla	r12
-	rlc	r15
-	xor	r15, r10
-	mov	6(sp), r15
-	xor	r15, r10
-	; grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	r4, r12
-	swpb	r12
-	swpb	r15
-	xor.b	r12, r15
-	xor	r12, r15
-	bit	#256, r4
-	rrc	r15
-	; grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r15, r10
-	; grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	r4, r12
-	mov	38(sp), r15
-	swpb	r15
-	swpb	r12
-	xor.b	r15, r12
-	xor	r15, r12
-	bit	#256, 38(sp)
-	rrc	r12
-	; grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r12, r10
-	mov	r10, 42(sp)
-	; grain128aeadv2.ae:41: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	bit	#128, r6
-	rlc	r9
-	xor	r6, r9
-	mov	r8, r10
-	mov	28(sp), r15
-	swpb	r15
-	swpb	r10
-	xor.b	r15, r10
-	xor	r15, r10
-	bit	#128, r8
-	rlc	r10
-	bit	#64, r8
-	rlc	r10
-	xor	r10, r9
-	mov	26(sp), r8
-	mov	r8, r10
-	mov	24(sp), r15
-	swpb	r15
-	swpb	r10
-	xor.b	r15, r10
-	xor	r15, r10
-	bit	#128, r8
-	rlc	r10
-	bit	#64, r8
-	rlc	r10
-	xor	r10, r9
-	mov	24(sp), r10
-	mov	22(sp), r8
-	mov	r8, r15
-	rra	r15
-	rrc	r10
-	xor	r10, r9
-	xor	r8, r9
-	mov	r9, 52(sp)
-	; grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r6
-	mov	r5, r8
-	mov	8(sp), r10
-	mov	r10, r15
-	swpb	r15
-	swpb	r8
-	xor.b	r15, r8
-	xor	r15, r8
-	bit	#256, r10
-	rrc	r8
-	bit	#512, r10
-	rrc	r8
-	xor	r8, r6
-	mov	14(sp), r9
-	mov	6(sp), r15
-	swpb	r15
-	swpb	r9
-	xor.b	r15, r9
-	xor	r15, r9
-	xor	r9, r6
-	mov	r12, r10
-	mov	38(sp), r15
-	bit	#512, r15
-	rrc	r10
-	bit	#1024, r15
-	rrc	r10
-	xor	r10, r6
-	xor	r15, r6
-	mov	r6, 0(sp)
-	; grain128aeadv2.ae:45: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	bit	#4, r5
-	rrc	r14
-	mov	6(sp), r6
-	mov	r4, r15
-	rra	r15
-	rrc	r6
-	rra	r15
-	rrc	r6
-	rra	r15
-	rrc	r6
-	and	r6, r14
-	; grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	@sp, r15
-	xor	r14, r15
-	; grain128aeadv2.ae:45: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r11, r14
-	bit	#2048, r7
-	rlc	r14
-	bit	#4096, r5
-	rrc	r11
-	and	r11, r14
-	; grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r15
-	; grain128aeadv2.ae:46: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	r5, r11
-	mov	8(sp), r7
-	mov	r7, r14
-	rra	r14
-	rrc	r11
-	mov	r11, r14
-	bit	#2, r7
-	rrc	r14
-	and	r14, r11
-	; grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r11, r15
-	; grain128aeadv2.ae:46: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	r8, r14
-	bit	#1024, r7
-	rrc	r14
-	mov	6(sp), r7
-	bit	#256, r7
-	rrc	r9
-	bit	#512, r7
-	rrc	r9
-	bit	#1024, r7
-	rrc	r9
-	and	r9, r14
-	; grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r15
-	; grain128aeadv2.ae:47: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	8(sp), r14
-	mov	14(sp), r11
-	swpb	r11
-	swpb	r14
-	xor.b	r11, r14
-	xor	r11, r14
-	and	14(sp), r14
-	; grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r15
-	; grain128aeadv2.ae:47: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	bit	#2048, r7
-	rrc	r9
-	bit	#4096, r7
-	rrc	r9
-	mov	r4, r11
-	rra	r11
-	rrc	r7
-	and	r7, r9
-	; grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r9, r15
-	; grain128aeadv2.ae:48: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	bit	#8, r4
-	rrc	r6
-	mov	r4, r9
-	mov	38(sp), r11
-	rra	r11
-	rrc	r9
-	rra	r11
-	rrc	r9
-	rra	r11
-	rrc	r9
-	rra	r11
-	rrc	r9
-	mov	r6, r11
-	and	r9, r11
-	; grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r11, r15
-	; grain128aeadv2.ae:48: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	r5, r14
-	mov	8(sp), r11
-	swpb	r11
-	swpb	r14
-	xor.b	r11, r14
-	xor	r11, r14
-	bit	#128, r5
-	rlc	r14
-	bit	#64, r5
-	rlc	r14
-	mov	r5, r7
-	mov	8(sp), r11
-	swpb	r11
-	swpb	r7
-	xor.b	r11, r7
-	xor	r11, r7
-	and	r7, r14
-	bit	#512, r5
-	rlc	r8
-	and	r8, r14
-	; grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r15
-	; grain128aeadv2.ae:49: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	bit	#16, r4
-	rrc	r6
-	bit	#32, r4
-	rrc	r6
-	mov	6(sp), r14
-	mov	r4, r11
-	rla	r14
-	rlc	r11
-	rla	r14
-	rlc	r11
-	and	r11, r6
-	bit	#8, r4
-	rlc	r9
-	bit	#4, r4
-	rlc	r9
-	and	r9, r6
-	; grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r6, r15
-	; grain128aeadv2.ae:50: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	bit	#256, r4
-	rlc	r12
-	mov	38(sp), r14
-	bit	#2048, r14
-	rrc	r10
-	and	r10, r12
-	bit	#4096, r14
-	rrc	r10
-	and	r10, r12
-	and	r13, r12
-	; grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r15
-	mov	r15, 48(sp)
-	; grain128aeadv2.ae:139: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
-	mov	#0, r13
-	mov	42(sp), r15
+	mov	46(sp), r15
 	rra	r15
 	rrc	r13
 	mov	#0, r14
@@ -1584,307 +938,248 @@ grain128aeadv2_absorb_ad:
 	mov	r13, 4(sp)
 	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
 	mov	#0, r14
-	bit	#1, 46(sp)
+	bit	#1, 32(sp)
 	subc	#0, r14
 	inv	r14
-	mov	62(sp), r13
+	mov	64(sp), r13
 	mov	r13, r15
 	and	r14, r15
-	mov	16(sp), r8
-	xor	r15, r8
+	mov	18(sp), r4
+	xor	r15, r4
+	mov	62(sp), r8
+	mov	r8, r15
+	and	r14, r15
+	mov	72(sp), r5
+	xor	r15, r5
 	mov	60(sp), r7
 	mov	r7, r15
 	and	r14, r15
-	mov	70(sp), r9
-	xor	r15, r9
-	mov	58(sp), r6
-	mov	r6, r15
-	and	r14, r15
-	mov	72(sp), r10
-	xor	r15, r10
-	mov	56(sp), r15
+	mov	74(sp), r6
+	xor	r15, r6
+	mov	58(sp), r15
 	and	r15, r14
-	mov	74(sp), r11
+	mov	76(sp), r11
 	xor	r14, r11
 	; grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
-	mov	r7, r12
-	mov	r6, r14
-	mov	r15, r7
+	mov	r8, r12
+	mov	r7, r14
+	mov	r15, r8
 	bit	#256, 4(sp)
-	rrc	r7
+	rrc	r8
 	rrc	r14
 	rrc	r12
 	rrc	r13
 	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r6
-	bit	#2, 46(sp)
-	subc	#0, r6
-	inv	r6
+	mov	#0, r7
+	bit	#2, 32(sp)
+	subc	#0, r7
+	inv	r7
 	mov	r13, r15
-	and	r6, r15
-	xor	r15, r8
+	and	r7, r15
+	xor	r15, r4
 	mov	r12, r15
-	and	r6, r15
-	xor	r15, r9
+	and	r7, r15
+	xor	r15, r5
 	mov	r14, r15
-	and	r6, r15
-	xor	r15, r10
-	and	r7, r6
-	xor	r6, r11
+	and	r7, r15
+	xor	r15, r6
+	and	r8, r7
+	xor	r7, r11
 	; grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
 	bit	#512, 4(sp)
-	rrc	r7
+	rrc	r8
 	rrc	r14
 	rrc	r12
 	rrc	r13
 	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r6
-	bit	#4, 46(sp)
-	subc	#0, r6
-	inv	r6
+	mov	#0, r7
+	bit	#4, 32(sp)
+	subc	#0, r7
+	inv	r7
 	mov	r13, r15
-	and	r6, r15
-	xor	r15, r8
+	and	r7, r15
+	xor	r15, r4
 	mov	r12, r15
-	and	r6, r15
-	xor	r15, r9
+	and	r7, r15
+	xor	r15, r5
 	mov	r14, r15
-	and	r6, r15
-	xor	r15, r10
-	and	r7, r6
-	xor	r6, r11
+	and	r7, r15
+	xor	r15, r6
+	and	r8, r7
+	xor	r7, r11
 	; grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
 	bit	#1024, 4(sp)
-	rrc	r7
+	rrc	r8
 	rrc	r14
 	rrc	r12
 	rrc	r13
 	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r6
-	bit	#8, 46(sp)
-	subc	#0, r6
-	inv	r6
+	mov	#0, r7
+	bit	#8, 32(sp)
+	subc	#0, r7
+	inv	r7
 	mov	r13, r15
-	and	r6, r15
-	xor	r15, r8
+	and	r7, r15
+	xor	r15, r4
 	mov	r12, r15
-	and	r6, r15
-	xor	r15, r9
+	and	r7, r15
+	xor	r15, r5
 	mov	r14, r15
-	and	r6, r15
-	xor	r15, r10
-	and	r7, r6
-	xor	r6, r11
+	and	r7, r15
+	xor	r15, r6
+	and	r8, r7
+	xor	r7, r11
 	; grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
 	bit	#2048, 4(sp)
-	rrc	r7
+	rrc	r8
 	rrc	r14
 	rrc	r12
 	rrc	r13
 	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r6
-	bit	#16, 46(sp)
-	subc	#0, r6
-	inv	r6
+	mov	#0, r7
+	bit	#16, 32(sp)
+	subc	#0, r7
+	inv	r7
 	mov	r13, r15
-	and	r6, r15
-	xor	r15, r8
+	and	r7, r15
+	xor	r15, r4
 	mov	r12, r15
-	and	r6, r15
-	xor	r15, r9
+	and	r7, r15
+	xor	r15, r5
 	mov	r14, r15
-	and	r6, r15
-	xor	r15, r10
-	and	r7, r6
-	xor	r6, r11
+	and	r7, r15
+	xor	r15, r6
+	and	r8, r7
+	xor	r7, r11
 	; grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
 	bit	#4096, 4(sp)
-	rrc	r7
+	rrc	r8
 	rrc	r14
 	rrc	r12
 	rrc	r13
 	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r6
-	bit	#32, 46(sp)
-	subc	#0, r6
-	inv	r6
+	mov	#0, r7
+	bit	#32, 32(sp)
+	subc	#0, r7
+	inv	r7
 	mov	r13, r15
-	and	r6, r15
-	xor	r15, r8
+	and	r7, r15
+	xor	r15, r4
 	mov	r12, r15
-	and	r6, r15
-	xor	r15, r9
+	and	r7, r15
+	xor	r15, r5
 	mov	r14, r15
-	and	r6, r15
-	xor	r15, r10
-	and	r7, r6
-	xor	r6, r11
+	and	r7, r15
+	xor	r15, r6
+	and	r8, r7
+	xor	r7, r11
 	; grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
 	bit	#8192, 4(sp)
-	rrc	r7
+	rrc	r8
 	rrc	r14
 	rrc	r12
 	rrc	r13
 	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r6
-	bit	#64, 46(sp)
-	subc	#0, r6
-	inv	r6
+	mov	#0, r7
+	bit	#64, 32(sp)
+	subc	#0, r7
+	inv	r7
 	mov	r13, r15
-	and	r6, r15
-	xor	r15, r8
+	and	r7, r15
+	xor	r15, r4
 	mov	r12, r15
-	and	r6, r15
-	xor	r15, r9
+	and	r7, r15
+	xor	r15, r5
 	mov	r14, r15
-	and	r6, r15
-	xor	r15, r10
-	and	r7, r6
-	xor	r6, r11
+	and	r7, r15
+	xor	r15, r6
+	and	r8, r7
+	xor	r7, r11
 	; grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
 	bit	#16384, 4(sp)
-	rrc	r7
+	rrc	r8
 	rrc	r14
 	rrc	r12
 	rrc	r13
 	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r6
-	bit	#128, 46(sp)
-	subc	#0, r6
-	inv	r6
+	mov	#0, r7
+	bit	#128, 32(sp)
+	subc	#0, r7
+	inv	r7
 	mov	r13, r15
-	and	r6, r15
-	xor	r15, r8
+	and	r7, r15
+	xor	r15, r4
 	mov	r12, r15
-	and	r6, r15
-	xor	r15, r9
+	and	r7, r15
+	xor	r15, r5
 	mov	r14, r15
-	and	r6, r15
-	xor	r15, r10
-	and	r7, r6
-	xor	r6, r11
+	and	r7, r15
+	xor	r15, r6
+	and	r8, r7
+	xor	r7, r11
 	; grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
-	mov	r7, r15
+	mov	r8, r15
 	bit	#32768, 4(sp)
 	rrc	r15
 	rrc	r14
 	rrc	r12
 	rrc	r13
-	mov	34(sp), r6
+	mov	36(sp), r8
+	mov	34(sp), 36(sp)
 	mov	30(sp), 34(sp)
 	mov	28(sp), 30(sp)
 	mov	26(sp), 28(sp)
 	mov	24(sp), 26(sp)
 	mov	22(sp), 24(sp)
-	mov	20(sp), 22(sp)
-	mov	52(sp), 20(sp)
-	mov	r5, r7
-	mov	8(sp), r5
-	mov	14(sp), 8(sp)
-	mov	6(sp), 14(sp)
-	mov	38(sp), 12(sp)
-	mov	36(sp), 38(sp)
-	mov	48(sp), 36(sp)
-	mov	r4, 6(sp)
-	mov	12(sp), r4
-	mov	r8, 16(sp)
-	mov	r9, 70(sp)
-	mov	r10, 72(sp)
-	mov	r11, 74(sp)
-	mov	r13, 62(sp)
-	mov	r12, 60(sp)
-	mov	r14, 58(sp)
-	mov	r15, 56(sp)
+	mov	56(sp), 22(sp)
+	mov	r9, r7
+	mov	12(sp), 10(sp)
+	mov	16(sp), 12(sp)
+	mov	8(sp), 16(sp)
+	mov	40(sp), 20(sp)
+	mov	38(sp), 40(sp)
+	mov	52(sp), 38(sp)
+	mov	r4, 18(sp)
+	mov	10(sp), r9
+	mov	r10, 8(sp)
+	mov	20(sp), r10
+	mov	r5, 72(sp)
+	mov	r6, 74(sp)
+	mov	r11, 76(sp)
+	mov	r13, 64(sp)
+	mov	r12, 62(sp)
+	mov	r14, 60(sp)
+	mov	r15, 58(sp)
 	add	#1, 68(sp)
-	addc	#0, 78(sp)
-	cmp	102(sp), 68(sp)
-	mov	78(sp), r15
+	addc	#0, 66(sp)
+	cmp	84(sp), 68(sp)
+	mov	66(sp), r15
+	subc	82(sp), r15
+	jc	.Lgrain128aeadv2_absorb_ad_near11
+	br	#.Lgrain128aeadv2_absorb_ad_loop1
+.Lgrain128aeadv2_absorb_ad_near11:
+.Lgrain128aeadv2_absorb_ad_done2:
+	; grain128aeadv2.ae:151: for i in 0..a {
+	mov	#0, 70(sp)
+	mov	#0, 80(sp)
+	mov	r8, r6
+	mov	r9, r5
+	mov	r10, r4
+	cmp	104(sp), 70(sp)
+	mov	80(sp), r15
 	subc	#0, r15
-	jc	.Lgrain128aeadv2_absorb_ad_near13
-	br	#.Lgrain128aeadv2_absorb_ad_loop8
-.Lgrain128aeadv2_absorb_ad_near13:
-.Lgrain128aeadv2_absorb_ad_done9:
-	mov	104(sp), r14
-	mov	r6, 0(r14)
-	mov	34(sp), 2(r14)
-	mov	30(sp), 4(r14)
-	mov	28(sp), 6(r14)
-	mov	26(sp), 8(r14)
-	mov	24(sp), 10(r14)
-	mov	22(sp), 12(r14)
-	mov	20(sp), 14(r14)
-	mov	106(sp), r14
-	mov	r7, 0(r14)
-	mov	r5, 2(r14)
-	mov	8(sp), 4(r14)
-	mov	14(sp), 6(r14)
-	mov	6(sp), 8(r14)
-	mov	r4, 10(r14)
-	mov	38(sp), 12(r14)
-	mov	36(sp), 14(r14)
-	mov	108(sp), r14
-	mov	16(sp), 0(r14)
-	mov	70(sp), 2(r14)
-	mov	72(sp), 4(r14)
-	mov	74(sp), 6(r14)
-	mov	110(sp), r14
-	mov	62(sp), 0(r14)
-	mov	60(sp), 2(r14)
-	mov	58(sp), 4(r14)
-	mov	56(sp), 6(r14)
-	add	#84, sp
-	popm.w	#7, r10
-	ret
-	.size grain128aeadv2_absorb_ad, .-grain128aeadv2_absorb_ad
-
-
-; --- grain128aeadv2_crypt: grain128aeadv2.crypt
-;     frame 60 bytes (30 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1660 bytes of code
-	.section .text.grain128aeadv2_crypt,"ax",@progbits
-	.local grain128aeadv2_crypt
-	.type grain128aeadv2_crypt, @function
-	.balign 2
-grain128aeadv2_crypt:
-	pushm.w	#7, r10
-	sub	#60, sp
-	; grain128aeadv2.ae:174: for i in done..n {
-	mov	#0, 40(sp)
-	mov	#0, 58(sp)
-	mov	@r12+, r8
-	mov	@r12+, 30(sp)
-	mov	@r12+, 28(sp)
-	mov	@r12+, 26(sp)
-	mov	@r12+, 22(sp)
-	mov	@r12+, 20(sp)
-	mov	@r12+, 18(sp)
-	mov	@r12+, 16(sp)
-	mov	@r13+, r7
-	mov	@r13+, r9
-	mov	@r13+, 24(sp)
-	mov	@r13+, 12(sp)
-	mov	@r13+, 6(sp)
-	mov	@r13+, r10
-	mov	@r13+, 34(sp)
-	mov	@r13+, 32(sp)
-	mov	@r14+, 8(sp)
-	mov	@r14+, 52(sp)
-	mov	@r14+, 54(sp)
-	mov	@r14+, 56(sp)
-	mov	@r15+, 50(sp)
-	mov	@r15+, 48(sp)
-	mov	@r15+, 46(sp)
-	mov	@r15+, 44(sp)
-	cmp	78(sp), 40(sp)
-	mov	58(sp), r15
-	subc	#0, r15
-	jnc	.Lgrain128aeadv2_crypt_near3
-	br	#.Lgrain128aeadv2_crypt_done2
-.Lgrain128aeadv2_crypt_near3:
-.Lgrain128aeadv2_crypt_loop1:
+	jnc	.Lgrain128aeadv2_absorb_ad_near12
+	br	#.Lgrain128aeadv2_absorb_ad_done9
+.Lgrain128aeadv2_absorb_ad_near12:
+.Lgrain128aeadv2_absorb_ad_loop8:
+	; grain128aeadv2.ae:152: s, b, acc, sr = absorb_byte(s, b, acc, sr, ad[i])
+	mov	70(sp), r15
+	add	102(sp), r15
+	mov.b	@r15, r15
+	mov	r15, 48(sp)
 	; grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	mov	r7, r15
-	mov	r9, r11
+	mov	r5, r11
 	rla	r15
 	rlc	r11
 	rla	r15
@@ -1893,16 +1188,16 @@ grain128aeadv2_crypt:
 	rlc	r11
 	rla	r15
 	rlc	r11
-	mov	r8, r5
-	mov	30(sp), r12
+	mov	r6, r10
+	mov	36(sp), r12
 	mov	r12, r15
 	swpb	r15
-	swpb	r5
-	xor.b	r15, r5
-	xor	r15, r5
-	mov	r11, r6
-	and	r5, r6
-	mov	r8, r15
+	swpb	r10
+	xor.b	r15, r10
+	xor	r15, r10
+	mov	r11, r9
+	and	r10, r9
+	mov	r6, r15
 	mov	r12, r13
 	rla	r15
 	rlc	r13
@@ -1910,8 +1205,8 @@ grain128aeadv2_crypt:
 	rlc	r13
 	rla	r15
 	rlc	r13
-	mov	28(sp), r4
-	mov	r4, r15
+	mov	34(sp), r14
+	mov	r14, r15
 	rra	r15
 	rrc	r12
 	rra	r15
@@ -1921,14 +1216,13 @@ grain128aeadv2_crypt:
 	rra	r15
 	rrc	r12
 	and	r12, r13
-	xor	r13, r6
+	xor	r13, r9
 	; grain128aeadv2.ae:35: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r10, r15
-	mov	34(sp), r13
+	mov	r4, r15
+	mov	40(sp), r13
 	rla	r15
 	rlc	r13
-	mov	r4, r14
-	mov	26(sp), r12
+	mov	30(sp), r12
 	mov	r12, r15
 	swpb	r15
 	swpb	r14
@@ -1940,9 +1234,10 @@ grain128aeadv2_crypt:
 	rrc	r14
 	and	r13, r14
 	; grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r14, r6
+	xor	r14, r9
 	; grain128aeadv2.ae:35: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	22(sp), r15
+	mov	28(sp), r8
+	mov	r8, r15
 	rla	r12
 	rlc	r15
 	rla	r12
@@ -1951,43 +1246,43 @@ grain128aeadv2_crypt:
 	rlc	r15
 	rla	r12
 	rlc	r15
-	mov	22(sp), r14
-	mov	20(sp), r12
-	rla	r14
+	mov	26(sp), r14
+	mov	r14, r12
+	rla	r8
 	rlc	r12
 	and	r12, r15
 	; grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r15, r6
+	xor	r15, r9
 	; grain128aeadv2.ae:36: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
 	mov	r11, r12
 	and	r13, r12
-	mov	20(sp), r14
-	mov	18(sp), r15
-	rla	r14
+	mov	r14, r8
+	mov	24(sp), r15
+	rla	r8
 	rlc	r15
-	rla	r14
+	rla	r8
 	rlc	r15
 	and	r15, r12
 	; grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r12, r6
+	xor	r12, r9
 	; grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	bit	#8192, 20(sp)
+	bit	#8192, r14
 	rlc	r15
-	xor	r15, r6
-	mov	r7, r14
-	mov	r9, r15
+	xor	r15, r9
+	mov	r7, r8
+	mov	r5, r15
 	rra	r15
-	rrc	r14
+	rrc	r8
 	rra	r15
-	rrc	r14
-	xor	r14, r6
+	rrc	r8
+	xor	r8, r9
 	mov	r7, r12
-	mov	r9, r15
+	mov	r5, r15
 	rla	r12
 	rlc	r15
-	xor	r15, r6
-	mov	24(sp), r12
-	mov	12(sp), r15
+	xor	r15, r9
+	mov	12(sp), r12
+	mov	16(sp), r15
 	rra	r15
 	rrc	r12
 	rra	r15
@@ -1996,252 +1291,243 @@ grain128aeadv2_crypt:
 	rrc	r12
 	rra	r15
 	rrc	r12
-	xor	r12, r6
-	mov	24(sp), r12
-	mov	12(sp), r15
+	xor	r12, r9
+	mov	12(sp), r12
+	mov	16(sp), r15
 	rla	r12
 	rlc	r15
 	rla	r12
 	rlc	r15
 	rla	r12
 	rlc	r15
-	xor	r15, r6
-	mov	6(sp), r15
-	xor	r15, r6
+	xor	r15, r9
+	mov	8(sp), r15
+	xor	r15, r9
 	; grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	r10, r12
+	mov	r4, r12
 	swpb	r12
 	swpb	r15
 	xor.b	r12, r15
 	xor	r12, r15
-	bit	#256, r10
+	bit	#256, r4
 	rrc	r15
 	; grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r15, r6
+	xor	r15, r9
 	; grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	r10, r12
-	mov	34(sp), r15
+	mov	r4, r12
+	mov	40(sp), r15
 	swpb	r15
 	swpb	r12
 	xor.b	r15, r12
 	xor	r15, r12
-	bit	#256, 34(sp)
+	bit	#256, 40(sp)
 	rrc	r12
 	; grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r12, r6
-	mov	r6, 36(sp)
+	xor	r12, r9
+	mov	r9, 44(sp)
 	; grain128aeadv2.ae:41: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	bit	#128, r8
-	rlc	r5
-	xor	r8, r5
-	mov	r4, r6
-	mov	26(sp), r15
-	swpb	r15
-	swpb	r6
-	xor.b	r15, r6
-	xor	r15, r6
-	bit	#128, r4
-	rlc	r6
-	bit	#64, r4
-	rlc	r6
-	xor	r6, r5
-	mov	22(sp), r4
-	mov	r4, r6
-	mov	20(sp), r15
-	swpb	r15
-	swpb	r6
-	xor.b	r15, r6
-	xor	r15, r6
-	bit	#128, r4
-	rlc	r6
-	bit	#64, r4
-	rlc	r6
-	xor	r6, r5
-	mov	20(sp), r6
-	mov	18(sp), r4
-	mov	r4, r15
+	bit	#128, r6
+	rlc	r10
+	mov	r10, 0(sp)
+	mov	24(sp), r15
 	rra	r15
-	rrc	r6
-	xor	r6, r5
-	xor	r4, r5
-	mov	r5, 42(sp)
-	; grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r8
-	mov	r9, r5
-	mov	24(sp), r6
-	mov	r6, r15
-	swpb	r15
-	swpb	r5
-	xor.b	r15, r5
-	xor	r15, r5
-	bit	#256, r6
-	rrc	r5
-	bit	#512, r6
-	rrc	r5
-	xor	r5, r8
-	mov	12(sp), r4
-	mov	6(sp), r15
-	swpb	r15
-	swpb	r4
-	xor.b	r15, r4
-	xor	r15, r4
-	xor	r4, r8
-	mov	r12, r6
-	mov	34(sp), r15
-	bit	#512, r15
-	rrc	r6
-	bit	#1024, r15
-	rrc	r6
-	xor	r6, r8
-	xor	r15, r8
-	mov	r8, 0(sp)
-	; grain128aeadv2.ae:45: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	bit	#4, r9
 	rrc	r14
-	mov	6(sp), r8
-	mov	r10, r15
-	rra	r15
-	rrc	r8
-	rra	r15
-	rrc	r8
-	rra	r15
-	rrc	r8
-	and	r8, r14
-	; grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	@sp, r15
-	xor	r14, r15
-	; grain128aeadv2.ae:45: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r11, r14
-	bit	#2048, r7
-	rlc	r14
-	bit	#4096, r9
-	rrc	r11
-	and	r11, r14
-	; grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r15
-	; grain128aeadv2.ae:46: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	r9, r14
-	mov	24(sp), r11
-	mov	r11, r7
-	rra	r7
-	rrc	r14
-	mov	r14, r7
-	bit	#2, r11
-	rrc	r7
-	and	r7, r14
-	; grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r15
-	; grain128aeadv2.ae:46: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	r5, r7
-	bit	#1024, r11
-	rrc	r7
-	mov	6(sp), r11
-	bit	#256, r11
-	rrc	r4
-	bit	#512, r11
-	rrc	r4
-	bit	#1024, r11
-	rrc	r4
-	and	r4, r7
-	; grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r15
-	; grain128aeadv2.ae:47: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	24(sp), r14
-	mov	12(sp), r7
-	swpb	r7
-	swpb	r14
-	xor.b	r7, r14
-	xor	r7, r14
-	and	12(sp), r14
-	; grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r15
-	; grain128aeadv2.ae:47: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	bit	#2048, r11
-	rrc	r4
-	bit	#4096, r11
-	rrc	r4
-	mov	r10, r7
-	rra	r7
-	rrc	r11
-	and	r11, r4
-	; grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r4, r15
-	; grain128aeadv2.ae:48: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	bit	#8, r10
-	rrc	r8
-	mov	r10, r11
-	mov	34(sp), r7
-	rra	r7
-	rrc	r11
-	rra	r7
-	rrc	r11
-	rra	r7
-	rrc	r11
-	rra	r7
-	rrc	r11
-	mov	r8, r7
-	and	r11, r7
-	; grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r15
-	; grain128aeadv2.ae:48: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	r9, r14
-	mov	24(sp), r7
-	swpb	r7
-	swpb	r14
-	xor.b	r7, r14
-	xor	r7, r14
+	mov	34(sp), r9
+	xor	28(sp), r9
+	mov	30(sp), r15
+	xor	26(sp), r15
+	mov	r9, r10
+	swpb	r15
+	swpb	r10
+	xor.b	r15, r10
+	xor	r15, r10
 	bit	#128, r9
-	rlc	r14
+	rlc	r10
 	bit	#64, r9
-	rlc	r14
-	mov	r9, r4
-	mov	24(sp), r7
-	swpb	r7
-	swpb	r4
-	xor.b	r7, r4
-	xor	r7, r4
-	and	r4, r14
-	bit	#512, r9
-	rlc	r5
-	and	r5, r14
-	; grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	rlc	r10
+	mov	@sp, r15
+	xor	r6, r15
+	xor	r10, r15
 	xor	r14, r15
-	; grain128aeadv2.ae:49: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	bit	#16, r10
+	xor	24(sp), r15
+	mov	r15, 54(sp)
+	; grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r7, r6
+	mov	r5, r14
+	mov	12(sp), r10
+	mov	r10, r15
+	swpb	r15
+	swpb	r14
+	xor.b	r15, r14
+	xor	r15, r14
+	bit	#256, r10
+	rrc	r14
+	bit	#512, r10
+	rrc	r14
+	xor	r14, r6
+	mov	16(sp), r9
+	mov	8(sp), r15
+	swpb	r15
+	swpb	r9
+	xor.b	r15, r9
+	xor	r15, r9
+	xor	r9, r6
+	mov	r12, r10
+	mov	40(sp), r15
+	bit	#512, r15
+	rrc	r10
+	bit	#1024, r15
+	rrc	r10
+	xor	r10, r6
+	xor	r15, r6
+	mov	r6, 2(sp)
+	; grain128aeadv2.ae:45: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	bit	#4, r5
 	rrc	r8
-	bit	#32, r10
-	rrc	r8
-	mov	6(sp), r14
-	mov	r10, r7
-	rla	r14
-	rlc	r7
-	rla	r14
-	rlc	r7
-	and	r7, r8
-	bit	#8, r10
-	rlc	r11
-	bit	#4, r10
-	rlc	r11
+	mov	8(sp), r15
+	mov	r4, r6
+	rra	r6
+	rrc	r15
+	rra	r6
+	rrc	r15
+	rra	r6
+	rrc	r15
+	and	r15, r8
+	; grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	mov	2(sp), r6
+	xor	r8, r6
+	; grain128aeadv2.ae:45: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	mov	r11, r8
+	bit	#2048, r7
+	rlc	r8
+	bit	#4096, r5
+	rrc	r11
 	and	r11, r8
 	; grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r15
+	xor	r8, r6
+	; grain128aeadv2.ae:46: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	mov	r5, r11
+	mov	12(sp), r7
+	mov	r7, r8
+	rra	r8
+	rrc	r11
+	mov	r11, r8
+	bit	#2, r7
+	rrc	r8
+	and	r8, r11
+	; grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r11, r6
+	; grain128aeadv2.ae:46: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	mov	r14, r8
+	bit	#1024, r7
+	rrc	r8
+	mov	8(sp), r7
+	bit	#256, r7
+	rrc	r9
+	bit	#512, r7
+	rrc	r9
+	bit	#1024, r7
+	rrc	r9
+	and	r9, r8
+	; grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r8, r6
+	; grain128aeadv2.ae:47: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	mov	12(sp), r11
+	mov	16(sp), r8
+	swpb	r8
+	swpb	r11
+	xor.b	r8, r11
+	xor	r8, r11
+	and	16(sp), r11
+	; grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r11, r6
+	; grain128aeadv2.ae:47: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	bit	#2048, r7
+	rrc	r9
+	bit	#4096, r7
+	rrc	r9
+	mov	r4, r8
+	rra	r8
+	rrc	r7
+	and	r7, r9
+	; grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r9, r6
+	; grain128aeadv2.ae:48: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	bit	#8, r4
+	rrc	r15
+	mov	r4, r8
+	mov	40(sp), r9
+	rra	r9
+	rrc	r8
+	rra	r9
+	rrc	r8
+	rra	r9
+	rrc	r8
+	rra	r9
+	rrc	r8
+	mov	r15, r9
+	and	r8, r9
+	; grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r9, r6
+	; grain128aeadv2.ae:48: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	mov	r5, r11
+	mov	12(sp), r9
+	swpb	r9
+	swpb	r11
+	xor.b	r9, r11
+	xor	r9, r11
+	bit	#128, r5
+	rlc	r11
+	bit	#64, r5
+	rlc	r11
+	mov	r5, r7
+	mov	12(sp), r9
+	swpb	r9
+	swpb	r7
+	xor.b	r9, r7
+	xor	r9, r7
+	and	r7, r11
+	bit	#512, r5
+	rlc	r14
+	and	r14, r11
+	; grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r11, r6
+	; grain128aeadv2.ae:49: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
+	bit	#16, r4
+	rrc	r15
+	bit	#32, r4
+	rrc	r15
+	mov	8(sp), r14
+	mov	r4, r9
+	rla	r14
+	rlc	r9
+	rla	r14
+	rlc	r9
+	and	r9, r15
+	bit	#8, r4
+	rlc	r8
+	bit	#4, r4
+	rlc	r8
+	and	r8, r15
+	; grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r15, r6
 	; grain128aeadv2.ae:50: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	bit	#256, r10
+	bit	#256, r4
 	rlc	r12
-	mov	34(sp), r14
+	mov	40(sp), r14
 	bit	#2048, r14
-	rrc	r6
-	and	r6, r12
+	rrc	r10
+	and	r10, r12
 	bit	#4096, r14
-	rrc	r6
-	and	r6, r12
+	rrc	r10
+	and	r10, r12
 	and	r13, r12
 	; grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r15
-	mov	r15, 38(sp)
-	; grain128aeadv2.ae:176: z = unzip(y)
+	xor	r12, r6
+	mov	r6, 50(sp)
+	; grain128aeadv2.ae:139: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
 	mov	#0, r13
-	mov	36(sp), r15
+	mov	44(sp), r15
 	rra	r15
 	rrc	r13
 	mov	#0, r14
@@ -2278,295 +1564,979 @@ grain128aeadv2_crypt:
 	rra	r15
 	rrc	r14
 	bis	r14, r13
-	mov	r13, 2(sp)
-	; grain128aeadv2.ae:177: dst[i] = src[i] ^ z[7:0]
-	mov	40(sp), r13
+	mov	r13, 6(sp)
+	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
+	mov	#0, r14
+	bit	#1, 48(sp)
+	subc	#0, r14
+	inv	r14
+	mov	64(sp), r13
 	mov	r13, r15
-	add	76(sp), r15
+	and	r14, r15
+	mov	18(sp), r8
+	xor	r15, r8
+	mov	62(sp), r7
+	mov	r7, r15
+	and	r14, r15
+	mov	72(sp), r9
+	xor	r15, r9
+	mov	60(sp), r6
+	mov	r6, r15
+	and	r14, r15
+	mov	74(sp), r10
+	xor	r15, r10
+	mov	58(sp), r15
+	and	r15, r14
+	mov	76(sp), r11
+	xor	r14, r11
+	; grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
+	mov	r7, r12
+	mov	r6, r14
+	mov	r15, r7
+	bit	#256, 6(sp)
+	rrc	r7
+	rrc	r14
+	rrc	r12
+	rrc	r13
+	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
+	mov	#0, r6
+	bit	#2, 48(sp)
+	subc	#0, r6
+	inv	r6
+	mov	r13, r15
+	and	r6, r15
+	xor	r15, r8
+	mov	r12, r15
+	and	r6, r15
+	xor	r15, r9
+	mov	r14, r15
+	and	r6, r15
+	xor	r15, r10
+	and	r7, r6
+	xor	r6, r11
+	; grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
+	bit	#512, 6(sp)
+	rrc	r7
+	rrc	r14
+	rrc	r12
+	rrc	r13
+	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
+	mov	#0, r6
+	bit	#4, 48(sp)
+	subc	#0, r6
+	inv	r6
+	mov	r13, r15
+	and	r6, r15
+	xor	r15, r8
+	mov	r12, r15
+	and	r6, r15
+	xor	r15, r9
+	mov	r14, r15
+	and	r6, r15
+	xor	r15, r10
+	and	r7, r6
+	xor	r6, r11
+	; grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
+	bit	#1024, 6(sp)
+	rrc	r7
+	rrc	r14
+	rrc	r12
+	rrc	r13
+	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
+	mov	#0, r6
+	bit	#8, 48(sp)
+	subc	#0, r6
+	inv	r6
+	mov	r13, r15
+	and	r6, r15
+	xor	r15, r8
+	mov	r12, r15
+	and	r6, r15
+	xor	r15, r9
+	mov	r14, r15
+	and	r6, r15
+	xor	r15, r10
+	and	r7, r6
+	xor	r6, r11
+	; grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
+	bit	#2048, 6(sp)
+	rrc	r7
+	rrc	r14
+	rrc	r12
+	rrc	r13
+	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
+	mov	#0, r6
+	bit	#16, 48(sp)
+	subc	#0, r6
+	inv	r6
+	mov	r13, r15
+	and	r6, r15
+	xor	r15, r8
+	mov	r12, r15
+	and	r6, r15
+	xor	r15, r9
+	mov	r14, r15
+	and	r6, r15
+	xor	r15, r10
+	and	r7, r6
+	xor	r6, r11
+	; grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
+	bit	#4096, 6(sp)
+	rrc	r7
+	rrc	r14
+	rrc	r12
+	rrc	r13
+	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
+	mov	#0, r6
+	bit	#32, 48(sp)
+	subc	#0, r6
+	inv	r6
+	mov	r13, r15
+	and	r6, r15
+	xor	r15, r8
+	mov	r12, r15
+	and	r6, r15
+	xor	r15, r9
+	mov	r14, r15
+	and	r6, r15
+	xor	r15, r10
+	and	r7, r6
+	xor	r6, r11
+	; grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
+	bit	#8192, 6(sp)
+	rrc	r7
+	rrc	r14
+	rrc	r12
+	rrc	r13
+	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
+	mov	#0, r6
+	bit	#64, 48(sp)
+	subc	#0, r6
+	inv	r6
+	mov	r13, r15
+	and	r6, r15
+	xor	r15, r8
+	mov	r12, r15
+	and	r6, r15
+	xor	r15, r9
+	mov	r14, r15
+	and	r6, r15
+	xor	r15, r10
+	and	r7, r6
+	xor	r6, r11
+	; grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
+	bit	#16384, 6(sp)
+	rrc	r7
+	rrc	r14
+	rrc	r12
+	rrc	r13
+	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
+	mov	#0, r6
+	bit	#128, 48(sp)
+	subc	#0, r6
+	inv	r6
+	mov	r13, r15
+	and	r6, r15
+	xor	r15, r8
+	mov	r12, r15
+	and	r6, r15
+	xor	r15, r9
+	mov	r14, r15
+	and	r6, r15
+	xor	r15, r10
+	and	r7, r6
+	xor	r6, r11
+	; grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
+	mov	r7, r15
+	bit	#32768, 6(sp)
+	rrc	r15
+	rrc	r14
+	rrc	r12
+	rrc	r13
+	mov	36(sp), r6
+	mov	34(sp), 36(sp)
+	mov	30(sp), 34(sp)
+	mov	28(sp), 30(sp)
+	mov	26(sp), 28(sp)
+	mov	24(sp), 26(sp)
+	mov	22(sp), 24(sp)
+	mov	54(sp), 22(sp)
+	mov	r5, r7
+	mov	12(sp), r5
+	mov	16(sp), 12(sp)
+	mov	8(sp), 16(sp)
+	mov	40(sp), 14(sp)
+	mov	38(sp), 40(sp)
+	mov	50(sp), 38(sp)
+	mov	r4, 8(sp)
+	mov	14(sp), r4
+	mov	r8, 18(sp)
+	mov	r9, 72(sp)
+	mov	r10, 74(sp)
+	mov	r11, 76(sp)
+	mov	r13, 64(sp)
+	mov	r12, 62(sp)
+	mov	r14, 60(sp)
+	mov	r15, 58(sp)
+	add	#1, 70(sp)
+	addc	#0, 80(sp)
+	cmp	104(sp), 70(sp)
+	mov	80(sp), r15
+	subc	#0, r15
+	jc	.Lgrain128aeadv2_absorb_ad_near13
+	br	#.Lgrain128aeadv2_absorb_ad_loop8
+.Lgrain128aeadv2_absorb_ad_near13:
+.Lgrain128aeadv2_absorb_ad_done9:
+	mov	106(sp), r14
+	mov	r6, 0(r14)
+	mov	36(sp), 2(r14)
+	mov	34(sp), 4(r14)
+	mov	30(sp), 6(r14)
+	mov	28(sp), 8(r14)
+	mov	26(sp), 10(r14)
+	mov	24(sp), 12(r14)
+	mov	22(sp), 14(r14)
+	mov	108(sp), r14
+	mov	r7, 0(r14)
+	mov	r5, 2(r14)
+	mov	12(sp), 4(r14)
+	mov	16(sp), 6(r14)
+	mov	8(sp), 8(r14)
+	mov	r4, 10(r14)
+	mov	40(sp), 12(r14)
+	mov	38(sp), 14(r14)
+	mov	110(sp), r14
+	mov	18(sp), 0(r14)
+	mov	72(sp), 2(r14)
+	mov	74(sp), 4(r14)
+	mov	76(sp), 6(r14)
+	mov	112(sp), r14
+	mov	64(sp), 0(r14)
+	mov	62(sp), 2(r14)
+	mov	60(sp), 4(r14)
+	mov	58(sp), 6(r14)
+	add	#86, sp
+	popm.w	#7, r10
+	ret
+	.size grain128aeadv2_absorb_ad, .-grain128aeadv2_absorb_ad
+
+
+; --- grain128aeadv2_crypt: grain128aeadv2.crypt
+;     frame 54 bytes (27 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1592 bytes of code
+	.section .text.grain128aeadv2_crypt,"ax",@progbits
+	.local grain128aeadv2_crypt
+	.type grain128aeadv2_crypt, @function
+	.balign 2
+grain128aeadv2_crypt:
+	pushm.w	#7, r10
+	sub	#54, sp
+	; grain128aeadv2.ae:174: for i in done..n {
+	mov	#0, 32(sp)
+	mov	#0, 52(sp)
+	mov	@r12+, r8
+	mov	@r12+, 22(sp)
+	mov	@r12+, 20(sp)
+	mov	@r12+, 18(sp)
+	mov	@r12+, 14(sp)
+	mov	@r12+, 12(sp)
+	mov	@r12+, 10(sp)
+	mov	@r12+, 8(sp)
+	mov	@r13+, r7
+	mov	@r13+, 0(sp)
+	mov	@r13+, 16(sp)
+	mov	@r13+, 6(sp)
+	mov	@r13+, 4(sp)
+	mov	@r13+, r9
+	mov	@r13+, 26(sp)
+	mov	@r13+, 24(sp)
+	mov	@r14+, 44(sp)
+	mov	@r14+, 46(sp)
+	mov	@r14+, 48(sp)
+	mov	@r14+, 50(sp)
+	mov	@r15+, 42(sp)
+	mov	@r15+, 40(sp)
+	mov	@r15+, 38(sp)
+	mov	@r15+, 36(sp)
+	cmp	72(sp), 32(sp)
+	mov	52(sp), r15
+	subc	#0, r15
+	jnc	.Lgrain128aeadv2_crypt_near3
+	br	#.Lgrain128aeadv2_crypt_done2
+.Lgrain128aeadv2_crypt_near3:
+.Lgrain128aeadv2_crypt_loop1:
+	; grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	mov	r7, r15
+	mov	@sp, r4
+	mov	r4, r11
+	rla	r15
+	rlc	r11
+	rla	r15
+	rlc	r11
+	rla	r15
+	rlc	r11
+	rla	r15
+	rlc	r11
+	mov	r8, r5
+	mov	22(sp), r10
+	mov	r10, r15
+	swpb	r15
+	swpb	r5
+	xor.b	r15, r5
+	xor	r15, r5
+	mov	r11, r14
+	and	r5, r14
+	mov	r8, r15
+	mov	r10, r12
+	rla	r15
+	rlc	r12
+	rla	r15
+	rlc	r12
+	rla	r15
+	rlc	r12
+	mov	20(sp), r13
+	mov	r13, r15
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r10
+	rra	r15
+	rrc	r10
+	and	r10, r12
+	xor	r12, r14
+	; grain128aeadv2.ae:35: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	mov	r9, r15
+	mov	26(sp), r10
+	rla	r15
+	rlc	r10
+	mov	18(sp), r12
+	mov	r12, r15
+	swpb	r15
+	swpb	r13
+	xor.b	r15, r13
+	xor	r15, r13
+	bit	#256, r12
+	rrc	r13
+	bit	#512, r12
+	rrc	r13
+	and	r10, r13
+	; grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	xor	r13, r14
+	; grain128aeadv2.ae:35: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	mov	14(sp), r6
+	mov	r6, r13
+	rla	r12
+	rlc	r13
+	rla	r12
+	rlc	r13
+	rla	r12
+	rlc	r13
+	rla	r12
+	rlc	r13
+	mov	12(sp), r12
+	mov	r12, r15
+	rla	r6
+	rlc	r15
+	and	r15, r13
+	; grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	xor	r13, r14
+	; grain128aeadv2.ae:36: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
+	mov	r11, r13
+	and	r10, r13
+	mov	r12, r6
+	mov	10(sp), r15
+	rla	r6
+	rlc	r15
+	rla	r6
+	rlc	r15
+	and	r15, r13
+	; grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	xor	r13, r14
+	; grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	bit	#8192, r12
+	rlc	r15
+	xor	r15, r14
+	mov	r7, r6
+	mov	r4, r15
+	rra	r15
+	rrc	r6
+	rra	r15
+	rrc	r6
+	xor	r6, r14
+	mov	r7, r12
+	rla	r12
+	rlc	r4
+	xor	r4, r14
+	mov	16(sp), r13
+	mov	r13, r12
+	mov	6(sp), r4
+	mov	r4, r15
+	rra	r15
+	rrc	r12
+	rra	r15
+	rrc	r12
+	rra	r15
+	rrc	r12
+	rra	r15
+	rrc	r12
+	xor	r12, r14
+	rla	r13
+	rlc	r4
+	rla	r13
+	rlc	r4
+	rla	r13
+	rlc	r4
+	xor	r4, r14
+	mov	4(sp), r15
+	xor	r15, r14
+	; grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	mov	r9, r12
+	swpb	r12
+	swpb	r15
+	xor.b	r12, r15
+	xor	r12, r15
+	bit	#256, r9
+	rrc	r15
+	; grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	xor	r15, r14
+	; grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	mov	r9, r12
+	mov	26(sp), r13
+	mov	r13, r15
+	swpb	r15
+	swpb	r12
+	xor.b	r15, r12
+	xor	r15, r12
+	bit	#256, r13
+	rrc	r12
+	; grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	xor	r12, r14
+	mov	r14, 28(sp)
+	; grain128aeadv2.ae:41: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
+	bit	#128, r8
+	rlc	r5
+	mov	12(sp), r4
+	mov	10(sp), r15
+	rra	r15
+	rrc	r4
+	mov	20(sp), r13
+	xor	14(sp), r13
+	mov	18(sp), r14
+	xor	12(sp), r14
+	mov	r13, r15
+	swpb	r14
+	swpb	r15
+	xor.b	r14, r15
+	xor	r14, r15
+	bit	#128, r13
+	rlc	r15
+	bit	#64, r13
+	rlc	r15
+	xor	r8, r5
+	xor	r15, r5
+	xor	r4, r5
+	xor	10(sp), r5
+	mov	r5, 34(sp)
+	; grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r7, r8
+	mov	@sp, r4
+	mov	r4, r5
+	mov	16(sp), r14
+	mov	r14, r15
+	swpb	r15
+	swpb	r5
+	xor.b	r15, r5
+	xor	r15, r5
+	bit	#256, r14
+	rrc	r5
+	bit	#512, r14
+	rrc	r5
+	xor	r5, r8
+	mov	6(sp), r14
+	mov	4(sp), r15
+	swpb	r15
+	swpb	r14
+	xor.b	r15, r14
+	xor	r15, r14
+	xor	r14, r8
+	mov	r12, r13
+	mov	26(sp), r15
+	bit	#512, r15
+	rrc	r13
+	bit	#1024, r15
+	rrc	r13
+	xor	r13, r8
+	xor	r15, r8
+	; grain128aeadv2.ae:45: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	bit	#4, r4
+	rrc	r6
+	mov	4(sp), r4
+	mov	r9, r15
+	rra	r15
+	rrc	r4
+	rra	r15
+	rrc	r4
+	rra	r15
+	rrc	r4
+	and	r4, r6
+	; grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r6, r8
+	; grain128aeadv2.ae:45: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	mov	r11, r15
+	bit	#2048, r7
+	rlc	r15
+	mov	@sp, r6
+	bit	#4096, r6
+	rrc	r11
+	and	r11, r15
+	; grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r15, r8
+	; grain128aeadv2.ae:46: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	mov	16(sp), r7
+	mov	r7, r15
+	rra	r15
+	rrc	r6
+	mov	r6, r15
+	bit	#2, r7
+	rrc	r15
+	and	r15, r6
+	; grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r6, r8
+	; grain128aeadv2.ae:46: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	mov	r5, r15
+	bit	#1024, r7
+	rrc	r15
+	mov	4(sp), r11
+	bit	#256, r11
+	rrc	r14
+	bit	#512, r11
+	rrc	r14
+	bit	#1024, r11
+	rrc	r14
+	and	r14, r15
+	; grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r15, r8
+	; grain128aeadv2.ae:47: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	mov	6(sp), r6
+	mov	r6, r15
+	swpb	r15
+	swpb	r7
+	xor.b	r15, r7
+	xor	r15, r7
+	and	r6, r7
+	; grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r7, r8
+	; grain128aeadv2.ae:47: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	bit	#2048, r11
+	rrc	r14
+	bit	#4096, r11
+	rrc	r14
+	mov	r11, r6
+	mov	r9, r15
+	rra	r15
+	rrc	r6
+	and	r6, r14
+	; grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r14, r8
+	; grain128aeadv2.ae:48: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	bit	#8, r9
+	rrc	r4
+	mov	r9, r7
+	mov	26(sp), r15
+	rra	r15
+	rrc	r7
+	rra	r15
+	rrc	r7
+	rra	r15
+	rrc	r7
+	rra	r15
+	rrc	r7
+	mov	r4, r15
+	and	r7, r15
+	; grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r15, r8
+	; grain128aeadv2.ae:48: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	mov	@sp, r14
+	mov	r14, r6
+	mov	16(sp), r15
+	swpb	r15
+	swpb	r6
+	xor.b	r15, r6
+	xor	r15, r6
+	bit	#128, r14
+	rlc	r6
+	bit	#64, r14
+	rlc	r6
+	mov	16(sp), r15
+	swpb	r15
+	swpb	r14
+	xor.b	r15, r14
+	xor	r15, r14
+	and	r14, r6
+	bit	#512, 0(sp)
+	rlc	r5
+	and	r5, r6
+	; grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r6, r8
+	; grain128aeadv2.ae:49: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
+	bit	#16, r9
+	rrc	r4
+	bit	#32, r9
+	rrc	r4
+	mov	r9, r15
+	rla	r11
+	rlc	r15
+	rla	r11
+	rlc	r15
+	and	r15, r4
+	bit	#8, r9
+	rlc	r7
+	bit	#4, r9
+	rlc	r7
+	and	r7, r4
+	; grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r4, r8
+	; grain128aeadv2.ae:50: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
+	bit	#256, r9
+	rlc	r12
+	mov	26(sp), r14
+	bit	#2048, r14
+	rrc	r13
+	and	r13, r12
+	bit	#4096, r14
+	rrc	r13
+	and	r13, r12
+	and	r10, r12
+	; grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r12, r8
+	mov	r8, 30(sp)
+	; grain128aeadv2.ae:176: z = unzip(y)
+	mov	#0, r8
+	mov	28(sp), r14
+	rra	r14
+	rrc	r8
+	mov	#0, r15
+	rra	r14
+	rrc	r15
+	rra	r14
+	rrc	r8
+	rra	r14
+	rrc	r15
+	rra	r14
+	rrc	r8
+	rra	r14
+	rrc	r15
+	rra	r14
+	rrc	r8
+	rra	r14
+	rrc	r15
+	rra	r14
+	rrc	r8
+	rra	r14
+	rrc	r15
+	rra	r14
+	rrc	r8
+	rra	r14
+	rrc	r15
+	rra	r14
+	rrc	r8
+	rra	r14
+	rrc	r15
+	rra	r14
+	rrc	r8
+	swpb	r8
+	mov.b	r8, r8
+	rra	r14
+	rrc	r15
+	bis	r15, r8
+	; grain128aeadv2.ae:177: dst[i] = src[i] ^ z[7:0]
+	mov	32(sp), r13
+	mov	r13, r15
+	add	70(sp), r15
 	mov.b	@r15, r14
-	mov	2(sp), r7
-	mov.b	r7, r15
+	mov.b	r8, r15
 	xor	r15, r14
 	mov	r13, r15
-	add	80(sp), r15
+	add	74(sp), r15
 	mov.b	r14, 0(r15)
 	; grain128aeadv2.ae:178: acc, sr = authenticate(acc, sr, pt[i], z[15:8])
-	add	84(sp), r13
+	add	78(sp), r13
 	mov.b	@r13, r15
-	mov	r15, 4(sp)
+	mov	r15, 2(sp)
 	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
 	mov	#0, r14
 	bit	#1, r15
 	subc	#0, r14
 	inv	r14
-	mov	50(sp), r13
+	mov	42(sp), r13
 	mov	r13, r15
 	and	r14, r15
-	mov	8(sp), r4
-	xor	r15, r4
-	mov	48(sp), r8
-	mov	r8, r15
-	and	r14, r15
-	mov	52(sp), r5
+	mov	44(sp), r5
 	xor	r15, r5
-	mov	46(sp), r15
+	mov	40(sp), r7
+	mov	r7, r15
 	and	r14, r15
-	mov	54(sp), r6
+	mov	46(sp), r6
 	xor	r15, r6
-	mov	44(sp), r15
+	mov	38(sp), r4
+	mov	r4, r15
+	and	r14, r15
+	mov	48(sp), r10
+	xor	r15, r10
+	mov	36(sp), r15
 	and	r15, r14
-	mov	56(sp), r11
+	mov	50(sp), r11
 	xor	r14, r11
 	; grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
-	mov	r8, r12
-	mov	46(sp), r14
-	mov	r15, r8
-	bit	#256, r7
-	rrc	r8
-	rrc	r14
+	mov	r7, r12
+	mov	r15, r7
+	bit	#256, r8
+	rrc	r7
+	rrc	r4
 	rrc	r12
 	rrc	r13
 	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r7
-	bit	#2, 4(sp)
-	subc	#0, r7
-	inv	r7
+	mov	#0, r14
+	bit	#2, 2(sp)
+	subc	#0, r14
+	inv	r14
 	mov	r13, r15
-	and	r7, r15
-	xor	r15, r4
-	mov	r12, r15
-	and	r7, r15
+	and	r14, r15
 	xor	r15, r5
-	mov	r14, r15
-	and	r7, r15
+	mov	r12, r15
+	and	r14, r15
 	xor	r15, r6
-	and	r8, r7
-	xor	r7, r11
+	mov	r4, r15
+	and	r14, r15
+	xor	r15, r10
+	and	r7, r14
+	xor	r14, r11
 	; grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
-	bit	#512, 2(sp)
-	rrc	r8
-	rrc	r14
+	bit	#512, r8
+	rrc	r7
+	rrc	r4
 	rrc	r12
 	rrc	r13
 	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r7
-	bit	#4, 4(sp)
-	subc	#0, r7
-	inv	r7
+	mov	#0, r14
+	bit	#4, 2(sp)
+	subc	#0, r14
+	inv	r14
 	mov	r13, r15
-	and	r7, r15
-	xor	r15, r4
-	mov	r12, r15
-	and	r7, r15
+	and	r14, r15
 	xor	r15, r5
-	mov	r14, r15
-	and	r7, r15
+	mov	r12, r15
+	and	r14, r15
 	xor	r15, r6
-	and	r8, r7
-	xor	r7, r11
+	mov	r4, r15
+	and	r14, r15
+	xor	r15, r10
+	and	r7, r14
+	xor	r14, r11
 	; grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
-	bit	#1024, 2(sp)
-	rrc	r8
-	rrc	r14
+	bit	#1024, r8
+	rrc	r7
+	rrc	r4
 	rrc	r12
 	rrc	r13
 	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r7
-	bit	#8, 4(sp)
-	subc	#0, r7
-	inv	r7
+	mov	#0, r14
+	bit	#8, 2(sp)
+	subc	#0, r14
+	inv	r14
 	mov	r13, r15
-	and	r7, r15
-	xor	r15, r4
-	mov	r12, r15
-	and	r7, r15
+	and	r14, r15
 	xor	r15, r5
-	mov	r14, r15
-	and	r7, r15
+	mov	r12, r15
+	and	r14, r15
 	xor	r15, r6
-	and	r8, r7
-	xor	r7, r11
+	mov	r4, r15
+	and	r14, r15
+	xor	r15, r10
+	and	r7, r14
+	xor	r14, r11
 	; grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
-	bit	#2048, 2(sp)
-	rrc	r8
-	rrc	r14
+	bit	#2048, r8
+	rrc	r7
+	rrc	r4
 	rrc	r12
 	rrc	r13
 	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r7
-	bit	#16, 4(sp)
-	subc	#0, r7
-	inv	r7
+	mov	#0, r14
+	bit	#16, 2(sp)
+	subc	#0, r14
+	inv	r14
 	mov	r13, r15
-	and	r7, r15
-	xor	r15, r4
-	mov	r12, r15
-	and	r7, r15
+	and	r14, r15
 	xor	r15, r5
-	mov	r14, r15
-	and	r7, r15
+	mov	r12, r15
+	and	r14, r15
 	xor	r15, r6
-	and	r8, r7
-	xor	r7, r11
+	mov	r4, r15
+	and	r14, r15
+	xor	r15, r10
+	and	r7, r14
+	xor	r14, r11
 	; grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
-	bit	#4096, 2(sp)
-	rrc	r8
-	rrc	r14
+	bit	#4096, r8
+	rrc	r7
+	rrc	r4
 	rrc	r12
 	rrc	r13
 	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r7
-	bit	#32, 4(sp)
-	subc	#0, r7
-	inv	r7
+	mov	#0, r14
+	bit	#32, 2(sp)
+	subc	#0, r14
+	inv	r14
 	mov	r13, r15
-	and	r7, r15
-	xor	r15, r4
-	mov	r12, r15
-	and	r7, r15
+	and	r14, r15
 	xor	r15, r5
-	mov	r14, r15
-	and	r7, r15
+	mov	r12, r15
+	and	r14, r15
 	xor	r15, r6
-	and	r8, r7
-	xor	r7, r11
+	mov	r4, r15
+	and	r14, r15
+	xor	r15, r10
+	and	r7, r14
+	xor	r14, r11
 	; grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
-	bit	#8192, 2(sp)
-	rrc	r8
-	rrc	r14
+	bit	#8192, r8
+	rrc	r7
+	rrc	r4
 	rrc	r12
 	rrc	r13
 	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r7
-	bit	#64, 4(sp)
-	subc	#0, r7
-	inv	r7
+	mov	#0, r14
+	bit	#64, 2(sp)
+	subc	#0, r14
+	inv	r14
 	mov	r13, r15
-	and	r7, r15
-	xor	r15, r4
-	mov	r12, r15
-	and	r7, r15
+	and	r14, r15
 	xor	r15, r5
-	mov	r14, r15
-	and	r7, r15
+	mov	r12, r15
+	and	r14, r15
 	xor	r15, r6
-	and	r8, r7
-	xor	r7, r11
+	mov	r4, r15
+	and	r14, r15
+	xor	r15, r10
+	and	r7, r14
+	xor	r14, r11
 	; grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
-	bit	#16384, 2(sp)
-	rrc	r8
-	rrc	r14
+	bit	#16384, r8
+	rrc	r7
+	rrc	r4
 	rrc	r12
 	rrc	r13
 	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r7
-	bit	#128, 4(sp)
-	subc	#0, r7
-	inv	r7
+	mov	#0, r14
+	bit	#128, 2(sp)
+	subc	#0, r14
+	inv	r14
 	mov	r13, r15
-	and	r7, r15
-	xor	r15, r4
-	mov	r12, r15
-	and	r7, r15
+	and	r14, r15
 	xor	r15, r5
-	mov	r14, r15
-	and	r7, r15
+	mov	r12, r15
+	and	r14, r15
 	xor	r15, r6
-	and	r8, r7
-	xor	r7, r11
+	mov	r4, r15
+	and	r14, r15
+	xor	r15, r10
+	and	r7, r14
+	xor	r14, r11
 	; grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
-	mov	r8, r15
-	bit	#32768, 2(sp)
+	mov	r7, r15
+	bit	#32768, r8
 	rrc	r15
-	rrc	r14
+	rrc	r4
 	rrc	r12
 	rrc	r13
-	mov	30(sp), r8
-	mov	28(sp), 30(sp)
-	mov	26(sp), 28(sp)
-	mov	22(sp), 26(sp)
+	mov	22(sp), r8
 	mov	20(sp), 22(sp)
 	mov	18(sp), 20(sp)
-	mov	16(sp), 18(sp)
-	mov	42(sp), 16(sp)
-	mov	r9, r7
-	mov	24(sp), 14(sp)
-	mov	12(sp), 24(sp)
-	mov	6(sp), 12(sp)
-	mov	34(sp), 10(sp)
-	mov	32(sp), 34(sp)
-	mov	38(sp), 32(sp)
-	mov	r4, 8(sp)
-	mov	14(sp), r9
-	mov	r10, 6(sp)
-	mov	10(sp), r10
-	mov	r5, 52(sp)
-	mov	r6, 54(sp)
-	mov	r11, 56(sp)
-	mov	r13, 50(sp)
-	mov	r12, 48(sp)
-	mov	r14, 46(sp)
-	mov	r15, 44(sp)
-	add	#1, 40(sp)
-	addc	#0, 58(sp)
-	cmp	78(sp), 40(sp)
-	mov	58(sp), r15
+	mov	14(sp), 18(sp)
+	mov	12(sp), 14(sp)
+	mov	10(sp), 12(sp)
+	mov	8(sp), 10(sp)
+	mov	34(sp), 8(sp)
+	mov	@sp, r7
+	mov	16(sp), 0(sp)
+	mov	6(sp), 16(sp)
+	mov	4(sp), 6(sp)
+	mov	r9, r14
+	mov	26(sp), r9
+	mov	24(sp), 26(sp)
+	mov	30(sp), 24(sp)
+	mov	r14, 4(sp)
+	mov	r5, 44(sp)
+	mov	r6, 46(sp)
+	mov	r10, 48(sp)
+	mov	r11, 50(sp)
+	mov	r13, 42(sp)
+	mov	r12, 40(sp)
+	mov	r4, 38(sp)
+	mov	r15, 36(sp)
+	add	#1, 32(sp)
+	addc	#0, 52(sp)
+	cmp	72(sp), 32(sp)
+	mov	52(sp), r15
 	subc	#0, r15
 	jc	.Lgrain128aeadv2_crypt_near4
 	br	#.Lgrain128aeadv2_crypt_loop1
 .Lgrain128aeadv2_crypt_near4:
 .Lgrain128aeadv2_crypt_done2:
-	mov	88(sp), r14
-	mov	8(sp), 0(r14)
-	mov	52(sp), 2(r14)
-	mov	54(sp), 4(r14)
-	mov	56(sp), 6(r14)
-	mov	90(sp), r14
-	mov	50(sp), 0(r14)
-	mov	48(sp), 2(r14)
-	mov	46(sp), 4(r14)
-	mov	44(sp), 6(r14)
-	add	#60, sp
+	mov	82(sp), r14
+	mov	44(sp), 0(r14)
+	mov	46(sp), 2(r14)
+	mov	48(sp), 4(r14)
+	mov	50(sp), 6(r14)
+	mov	84(sp), r14
+	mov	42(sp), 0(r14)
+	mov	40(sp), 2(r14)
+	mov	38(sp), 4(r14)
+	mov	36(sp), 6(r14)
+	add	#54, sp
 	popm.w	#7, r10
 	ret
 	.size grain128aeadv2_crypt, .-grain128aeadv2_crypt
 
 
 ; --- grain128aeadv2_init: grain128aeadv2.init
-;     frame 114 bytes (57 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3958 bytes of code
+;     frame 128 bytes (64 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 3896 bytes of code
 	.section .text.grain128aeadv2_init,"ax",@progbits
 	.local grain128aeadv2_init
 	.type grain128aeadv2_init, @function
 	.balign 2
 grain128aeadv2_init:
 	pushm.w	#7, r10
-	sub	#114, sp
-	mov	r14, 112(sp)
-	mov	r15, 110(sp)
+	sub	#128, sp
+	mov	r14, 126(sp)
+	mov	r15, 124(sp)
 	; grain128aeadv2.ae:93: for i in 0..320 / par {
-	mov	#20, 86(sp)
+	mov	#20, 100(sp)
 	mov	@r13+, r8
-	mov	@r13+, 48(sp)
-	mov	@r13+, 46(sp)
-	mov	@r13+, 38(sp)
-	mov	@r13+, 32(sp)
-	mov	@r13+, 42(sp)
-	mov	#-1, 40(sp)
-	mov	#32767, 34(sp)
+	mov	@r13+, 58(sp)
+	mov	@r13+, 56(sp)
+	mov	@r13+, 50(sp)
+	mov	@r13+, 44(sp)
+	mov	@r13+, 54(sp)
+	mov	#-1, 52(sp)
+	mov	#32767, 46(sp)
 	mov	r12, r15
-	mov	@r15+, 24(sp)
+	mov	@r15+, 28(sp)
 	mov	@r15+, r9
 	mov	@r15+, r10
-	mov	@r15+, 68(sp)
+	mov	@r15+, 82(sp)
 	mov	@r15+, r12
 	mov	@r15+, r13
 	mov	@r15+, r14
-	mov	@r15+, 36(sp)
-	mov	r15, 78(sp)
+	mov	@r15+, 48(sp)
+	mov	r15, 92(sp)
 .Lgrain128aeadv2_init_loop1:
 	; grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	24(sp), r15
+	mov	28(sp), r15
 	mov	r9, r6
 	rla	r15
 	rlc	r6
@@ -2576,15 +2546,15 @@ grain128aeadv2_init:
 	rlc	r6
 	rla	r15
 	rlc	r6
-	mov	r8, r4
-	mov	48(sp), r11
+	mov	r8, r5
+	mov	58(sp), r11
 	mov	r11, r15
 	swpb	r15
-	swpb	r4
-	xor.b	r15, r4
-	xor	r15, r4
-	mov	r6, r5
-	and	r4, r5
+	swpb	r5
+	xor.b	r15, r5
+	xor	r15, r5
+	mov	r6, r4
+	and	r5, r4
 	mov	r8, r15
 	rla	r15
 	rlc	r11
@@ -2592,8 +2562,8 @@ grain128aeadv2_init:
 	rlc	r11
 	rla	r15
 	rlc	r11
-	mov	48(sp), r7
-	mov	46(sp), r15
+	mov	58(sp), r7
+	mov	56(sp), r15
 	rra	r15
 	rrc	r7
 	rra	r15
@@ -2603,29 +2573,29 @@ grain128aeadv2_init:
 	rra	r15
 	rrc	r7
 	and	r7, r11
-	xor	r11, r5
+	xor	r11, r4
 	; grain128aeadv2.ae:35: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	r13, r15
 	mov	r14, r7
 	rla	r15
 	rlc	r7
-	mov	46(sp), r11
-	mov	38(sp), r15
+	mov	56(sp), r11
+	mov	50(sp), r15
 	swpb	r15
 	swpb	r11
 	xor.b	r15, r11
 	xor	r15, r11
-	mov	38(sp), r15
+	mov	50(sp), r15
 	bit	#256, r15
 	rrc	r11
 	bit	#512, r15
 	rrc	r11
 	and	r7, r11
-	mov	r7, 70(sp)
+	mov	r7, 84(sp)
 	; grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r11, r5
+	xor	r11, r4
 	; grain128aeadv2.ae:35: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	32(sp), r7
+	mov	44(sp), r7
 	rla	r15
 	rlc	r7
 	rla	r15
@@ -2634,43 +2604,43 @@ grain128aeadv2_init:
 	rlc	r7
 	rla	r15
 	rlc	r7
-	mov	32(sp), r11
-	mov	42(sp), r15
+	mov	44(sp), r11
+	mov	54(sp), r15
 	rla	r11
 	rlc	r15
 	and	r15, r7
 	; grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r7, r5
+	xor	r7, r4
 	; grain128aeadv2.ae:36: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
 	mov	r6, r7
-	and	70(sp), r7
-	mov	42(sp), r11
-	mov	40(sp), r15
+	and	84(sp), r7
+	mov	54(sp), r11
+	mov	52(sp), r15
 	rla	r11
 	rlc	r15
 	rla	r11
 	rlc	r15
 	and	r15, r7
 	; grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r7, r5
+	xor	r7, r4
 	; grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	bit	#8192, 42(sp)
+	bit	#8192, 54(sp)
 	rlc	r15
-	xor	r15, r5
-	mov	24(sp), r7
+	xor	r15, r4
+	mov	28(sp), r7
 	mov	r9, r15
 	rra	r15
 	rrc	r7
 	rra	r15
 	rrc	r7
-	xor	r7, r5
-	mov	24(sp), r11
+	xor	r7, r4
+	mov	28(sp), r11
 	mov	r9, r15
 	rla	r11
 	rlc	r15
-	xor	r15, r5
+	xor	r15, r4
 	mov	r10, r11
-	mov	68(sp), r15
+	mov	82(sp), r15
 	rra	r15
 	rrc	r11
 	rra	r15
@@ -2679,17 +2649,17 @@ grain128aeadv2_init:
 	rrc	r11
 	rra	r15
 	rrc	r11
-	xor	r11, r5
+	xor	r11, r4
 	mov	r10, r11
-	mov	68(sp), r15
+	mov	82(sp), r15
 	rla	r11
 	rlc	r15
 	rla	r11
 	rlc	r15
 	rla	r11
 	rlc	r15
-	xor	r15, r5
-	xor	r12, r5
+	xor	r15, r4
+	xor	r12, r4
 	; grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	mov	r12, r15
 	mov	r13, r11
@@ -2700,7 +2670,7 @@ grain128aeadv2_init:
 	bit	#256, r13
 	rrc	r15
 	; grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r15, r5
+	xor	r15, r4
 	; grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	mov	r13, r11
 	mov	r14, r15
@@ -2711,45 +2681,38 @@ grain128aeadv2_init:
 	bit	#256, r14
 	rrc	r11
 	; grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r11, r5
-	mov	r5, 52(sp)
+	xor	r11, r4
+	mov	r4, 66(sp)
 	; grain128aeadv2.ae:41: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	bit	#128, r8
-	rlc	r4
-	xor	r8, r4
-	mov	46(sp), r15
-	mov	38(sp), r5
-	swpb	r5
-	swpb	r15
-	xor.b	r5, r15
-	xor	r5, r15
-	mov	46(sp), r5
-	bit	#128, r5
-	rlc	r15
-	bit	#64, r5
-	rlc	r15
-	xor	r15, r4
-	mov	32(sp), r15
-	mov	42(sp), r5
-	swpb	r5
-	swpb	r15
-	xor.b	r5, r15
-	xor	r5, r15
-	mov	32(sp), r5
-	bit	#128, r5
-	rlc	r15
-	bit	#64, r5
-	rlc	r15
-	xor	r15, r4
-	mov	42(sp), r5
-	mov	40(sp), r15
+	rlc	r5
+	mov	r5, 26(sp)
+	mov	54(sp), r5
+	mov	52(sp), r15
 	rra	r15
 	rrc	r5
-	xor	r5, r4
-	xor	40(sp), r4
-	mov	r4, 56(sp)
+	mov	r5, 14(sp)
+	mov	56(sp), r4
+	xor	44(sp), r4
+	mov	50(sp), r15
+	xor	54(sp), r15
+	mov	r4, r5
+	swpb	r15
+	swpb	r5
+	xor.b	r15, r5
+	xor	r15, r5
+	bit	#128, r4
+	rlc	r5
+	bit	#64, r4
+	rlc	r5
+	mov	26(sp), r15
+	xor	r8, r15
+	xor	r5, r15
+	xor	14(sp), r15
+	xor	52(sp), r15
+	mov	r15, 68(sp)
 	; grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	24(sp), r8
+	xor	28(sp), r8
 	mov	r9, r5
 	mov	r10, r15
 	swpb	r15
@@ -2761,7 +2724,7 @@ grain128aeadv2_init:
 	bit	#512, r10
 	rrc	r5
 	xor	r5, r8
-	mov	68(sp), r4
+	mov	82(sp), r4
 	mov	r12, r15
 	swpb	r15
 	swpb	r4
@@ -2774,9 +2737,9 @@ grain128aeadv2_init:
 	bit	#1024, r14
 	rrc	r15
 	xor	r15, r8
-	mov	r15, 22(sp)
+	mov	r15, 34(sp)
 	xor	r14, r8
-	mov	r8, 14(sp)
+	mov	r8, 20(sp)
 	; grain128aeadv2.ae:45: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	bit	#4, r9
 	rrc	r7
@@ -2790,11 +2753,11 @@ grain128aeadv2_init:
 	rrc	r8
 	and	r8, r7
 	; grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	14(sp), r15
+	mov	20(sp), r15
 	xor	r7, r15
 	; grain128aeadv2.ae:45: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	r6, r7
-	bit	#2048, 24(sp)
+	bit	#2048, 28(sp)
 	rlc	r7
 	bit	#4096, r9
 	rrc	r6
@@ -2827,12 +2790,12 @@ grain128aeadv2_init:
 	xor	r7, r15
 	; grain128aeadv2.ae:47: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	mov	r10, r7
-	mov	68(sp), r6
+	mov	82(sp), r6
 	swpb	r6
 	swpb	r7
 	xor.b	r6, r7
 	xor	r6, r7
-	and	68(sp), r7
+	and	82(sp), r7
 	; grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r7, r15
 	; grain128aeadv2.ae:47: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
@@ -2911,469 +2874,465 @@ grain128aeadv2_init:
 	; grain128aeadv2.ae:50: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
 	bit	#256, r13
 	rlc	r11
-	mov	22(sp), r15
+	mov	34(sp), r15
 	bit	#2048, r14
 	rrc	r15
 	and	r15, r11
 	bit	#4096, r14
 	rrc	r15
 	and	r15, r11
-	and	70(sp), r11
+	and	84(sp), r11
 	; grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r11, r5
 	; grain128aeadv2.ae:123: return s ^ fed, b ^ fed
-	mov	56(sp), r6
-	mov	52(sp), r11
+	mov	68(sp), r6
+	mov	66(sp), r11
 	xor	r11, r6
 	xor	r11, r5
-	mov	48(sp), r8
-	mov	46(sp), 48(sp)
-	mov	38(sp), 46(sp)
-	mov	32(sp), 38(sp)
-	mov	42(sp), 32(sp)
-	mov	40(sp), r4
-	mov	34(sp), r15
+	mov	58(sp), r8
+	mov	56(sp), 58(sp)
+	mov	50(sp), 56(sp)
+	mov	44(sp), 50(sp)
+	mov	54(sp), 44(sp)
+	mov	52(sp), r4
+	mov	46(sp), r15
 	mov	r9, r7
 	mov	r10, r9
-	mov	68(sp), r10
+	mov	82(sp), r10
 	mov	r12, r11
 	mov	r13, r12
 	mov	r14, r13
-	mov	36(sp), r14
-	mov	r4, 42(sp)
-	mov	r15, 40(sp)
-	mov	r6, 34(sp)
-	mov	r7, 24(sp)
-	mov	r11, 68(sp)
-	mov	r5, 36(sp)
-	dec	86(sp)
+	mov	48(sp), r14
+	mov	r4, 54(sp)
+	mov	r15, 52(sp)
+	mov	r6, 46(sp)
+	mov	r7, 28(sp)
+	mov	r11, 82(sp)
+	mov	r5, 48(sp)
+	dec	100(sp)
 	jnz	.Lgrain128aeadv2_init_loop1
 .Lgrain128aeadv2_init_done2:
 	; grain128aeadv2.ae:99: for i in 0..64 / par {
-	mov	#4, 100(sp)
-	mov	78(sp), r11
-	mov	-8(r11), 30(sp)
-	mov	-6(r11), 28(sp)
-	mov	-4(r11), 26(sp)
-	mov	-2(r11), 94(sp)
-	mov	-16(r11), 76(sp)
-	mov	-14(r11), 92(sp)
-	mov	-12(r11), 90(sp)
-	mov	-10(r11), 88(sp)
+	mov	#4, 114(sp)
+	mov	r8, 62(sp)
+	mov	r12, r11
+	mov	r13, r12
+	mov	r14, r13
+	mov	92(sp), r14
+	mov	-8(r14), 42(sp)
+	mov	-6(r14), 40(sp)
+	mov	-4(r14), 38(sp)
+	mov	-2(r14), 108(sp)
+	mov	-16(r14), 90(sp)
+	mov	-14(r14), 106(sp)
+	mov	-12(r14), 104(sp)
+	mov	-10(r14), 102(sp)
 .Lgrain128aeadv2_init_loop3:
 	; grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	24(sp), r15
-	mov	r9, r6
+	mov	28(sp), r15
+	mov	r9, r8
 	rla	r15
-	rlc	r6
+	rlc	r8
 	rla	r15
-	rlc	r6
+	rlc	r8
 	rla	r15
-	rlc	r6
+	rlc	r8
 	rla	r15
-	rlc	r6
-	mov	r8, r4
-	mov	48(sp), r11
-	mov	r11, r15
-	swpb	r15
-	swpb	r4
-	xor.b	r15, r4
-	xor	r15, r4
-	mov	r6, r5
-	and	r4, r5
-	mov	r8, r15
-	rla	r15
-	rlc	r11
-	rla	r15
-	rlc	r11
-	rla	r15
-	rlc	r11
-	mov	48(sp), r7
-	mov	46(sp), r15
-	rra	r15
-	rrc	r7
-	rra	r15
-	rrc	r7
-	rra	r15
-	rrc	r7
-	rra	r15
-	rrc	r7
-	and	r7, r11
-	xor	r11, r5
-	; grain128aeadv2.ae:35: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r13, r15
+	rlc	r8
+	mov	62(sp), r14
 	mov	r14, r7
-	rla	r15
-	rlc	r7
-	mov	46(sp), r11
-	mov	38(sp), r15
+	mov	58(sp), r4
+	mov	r4, r15
 	swpb	r15
-	swpb	r11
-	xor.b	r15, r11
-	xor	r15, r11
-	mov	38(sp), r15
-	bit	#256, r15
-	rrc	r11
-	bit	#512, r15
-	rrc	r11
-	and	r7, r11
-	mov	r7, 66(sp)
-	; grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r11, r5
+	swpb	r7
+	xor.b	r15, r7
+	xor	r15, r7
+	mov	r8, r6
+	and	r7, r6
+	mov	r4, r5
+	rla	r14
+	rlc	r5
+	rla	r14
+	rlc	r5
+	rla	r14
+	rlc	r5
+	mov	56(sp), r15
+	rra	r15
+	rrc	r4
+	rra	r15
+	rrc	r4
+	rra	r15
+	rrc	r4
+	rra	r15
+	rrc	r4
+	and	r4, r5
+	xor	r5, r6
 	; grain128aeadv2.ae:35: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	32(sp), r7
-	rla	r15
-	rlc	r7
-	rla	r15
-	rlc	r7
-	rla	r15
-	rlc	r7
-	rla	r15
-	rlc	r7
-	mov	32(sp), r11
-	mov	42(sp), r15
-	rla	r11
-	rlc	r15
-	and	r15, r7
-	; grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r7, r5
-	; grain128aeadv2.ae:36: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	mov	r6, r7
-	and	66(sp), r7
-	mov	42(sp), r11
-	mov	40(sp), r15
-	rla	r11
-	rlc	r15
-	rla	r11
-	rlc	r15
-	and	r15, r7
-	; grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r7, r5
-	; grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	bit	#8192, 42(sp)
-	rlc	r15
-	xor	r15, r5
-	mov	24(sp), r7
-	mov	r9, r15
-	rra	r15
-	rrc	r7
-	rra	r15
-	rrc	r7
-	xor	r7, r5
-	mov	24(sp), r11
-	mov	r9, r15
-	rla	r11
-	rlc	r15
-	xor	r15, r5
-	mov	r10, r11
-	mov	68(sp), r15
-	rra	r15
-	rrc	r11
-	rra	r15
-	rrc	r11
-	rra	r15
-	rrc	r11
-	rra	r15
-	rrc	r11
-	xor	r11, r5
-	mov	r10, r11
-	mov	68(sp), r15
-	rla	r11
-	rlc	r15
-	rla	r11
-	rlc	r15
-	rla	r11
-	rlc	r15
-	xor	r15, r5
-	xor	r12, r5
-	; grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	mov	r12, r15
-	mov	r13, r11
-	swpb	r11
-	swpb	r15
-	xor.b	r11, r15
-	xor	r11, r15
-	bit	#256, r13
-	rrc	r15
-	; grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r15, r5
-	; grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	r13, r11
-	mov	r14, r15
-	swpb	r15
-	swpb	r11
-	xor.b	r15, r11
-	xor	r15, r11
-	bit	#256, r14
-	rrc	r11
-	; grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r11, r5
-	mov	r5, 50(sp)
-	; grain128aeadv2.ae:41: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	bit	#128, r8
+	mov	r13, r4
+	rla	r15
 	rlc	r4
-	xor	r8, r4
-	mov	46(sp), r15
-	mov	38(sp), r5
-	swpb	r5
+	mov	56(sp), r14
+	mov	50(sp), r5
+	mov	r5, r15
 	swpb	r15
-	xor.b	r5, r15
-	xor	r5, r15
-	mov	46(sp), r5
-	bit	#128, r5
+	swpb	r14
+	xor.b	r15, r14
+	xor	r15, r14
+	bit	#256, r5
+	rrc	r14
+	bit	#512, r5
+	rrc	r14
+	and	r4, r14
+	; grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	xor	r14, r6
+	; grain128aeadv2.ae:35: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	mov	44(sp), r15
+	rla	r5
 	rlc	r15
-	bit	#64, r5
+	rla	r5
 	rlc	r15
-	xor	r15, r4
-	mov	32(sp), r15
-	mov	42(sp), r5
-	swpb	r5
-	swpb	r15
-	xor.b	r5, r15
-	xor	r5, r15
-	mov	32(sp), r5
-	bit	#128, r5
+	rla	r5
 	rlc	r15
-	bit	#64, r5
+	rla	r5
 	rlc	r15
-	xor	r15, r4
-	mov	42(sp), r5
-	mov	40(sp), r15
+	mov	44(sp), r14
+	mov	54(sp), r5
+	rla	r14
+	rlc	r5
+	and	r5, r15
+	; grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	xor	r15, r6
+	; grain128aeadv2.ae:36: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
+	mov	r8, r5
+	and	r4, r5
+	mov	r4, 64(sp)
+	mov	54(sp), r4
+	mov	r4, r14
+	mov	52(sp), r15
+	rla	r14
+	rlc	r15
+	rla	r14
+	rlc	r15
+	and	r15, r5
+	; grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	xor	r5, r6
+	; grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	bit	#8192, r4
+	rlc	r15
+	xor	r15, r6
+	mov	28(sp), r5
+	mov	r9, r15
 	rra	r15
 	rrc	r5
-	xor	r5, r4
-	xor	40(sp), r4
-	mov	r4, 54(sp)
+	rra	r15
+	rrc	r5
+	xor	r5, r6
+	mov	28(sp), r14
+	mov	r9, r15
+	rla	r14
+	rlc	r15
+	xor	r15, r6
+	mov	r10, r14
+	mov	82(sp), r15
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r14
+	xor	r14, r6
+	mov	r10, r14
+	mov	82(sp), r15
+	rla	r14
+	rlc	r15
+	rla	r14
+	rlc	r15
+	rla	r14
+	rlc	r15
+	xor	r15, r6
+	xor	r11, r6
+	; grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	mov	r11, r14
+	mov	r12, r15
+	swpb	r15
+	swpb	r14
+	xor.b	r15, r14
+	xor	r15, r14
+	bit	#256, r12
+	rrc	r14
+	; grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	xor	r14, r6
+	; grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	mov	r12, r14
+	mov	r13, r15
+	swpb	r15
+	swpb	r14
+	xor.b	r15, r14
+	xor	r15, r14
+	bit	#256, r13
+	rrc	r14
+	; grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	xor	r14, r6
+	mov	r6, 60(sp)
+	; grain128aeadv2.ae:41: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
+	mov	62(sp), r6
+	bit	#128, r6
+	rlc	r7
+	mov	r7, 76(sp)
+	mov	52(sp), r15
+	rra	r15
+	rrc	r4
+	mov	r4, 70(sp)
 	; grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	24(sp), r8
-	mov	r9, r5
+	xor	28(sp), r6
+	mov	r9, r7
 	mov	r10, r15
 	swpb	r15
-	swpb	r5
-	xor.b	r15, r5
-	xor	r15, r5
+	swpb	r7
+	xor.b	r15, r7
+	xor	r15, r7
 	bit	#256, r10
-	rrc	r5
+	rrc	r7
 	bit	#512, r10
-	rrc	r5
-	xor	r5, r8
-	mov	68(sp), r4
-	mov	r12, r15
+	rrc	r7
+	xor	r7, r6
+	mov	82(sp), r4
+	mov	r11, r15
 	swpb	r15
 	swpb	r4
 	xor.b	r15, r4
 	xor	r15, r4
-	xor	r4, r8
-	mov	r11, r15
-	bit	#512, r14
+	xor	r4, r6
+	mov	r14, r15
+	bit	#512, r13
 	rrc	r15
-	bit	#1024, r14
+	bit	#1024, r13
 	rrc	r15
-	xor	r15, r8
-	mov	r15, 20(sp)
-	xor	r14, r8
-	mov	r8, 10(sp)
+	xor	r15, r6
+	mov	r15, 36(sp)
+	xor	r13, r6
+	mov	r6, 10(sp)
 	; grain128aeadv2.ae:45: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	bit	#4, r9
-	rrc	r7
-	mov	r12, r8
-	mov	r13, r15
-	rra	r15
-	rrc	r8
-	rra	r15
-	rrc	r8
-	rra	r15
-	rrc	r8
-	and	r8, r7
+	rrc	r5
+	mov	r11, r15
+	mov	r12, r6
+	rra	r6
+	rrc	r15
+	rra	r6
+	rrc	r15
+	rra	r6
+	rrc	r15
+	and	r15, r5
 	; grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	10(sp), r15
-	xor	r7, r15
+	mov	10(sp), r6
+	xor	r5, r6
 	; grain128aeadv2.ae:45: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r6, r7
-	bit	#2048, 24(sp)
-	rlc	r7
+	mov	r8, r5
+	bit	#2048, 28(sp)
+	rlc	r5
 	bit	#4096, r9
-	rrc	r6
-	and	r6, r7
-	; grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r15
-	; grain128aeadv2.ae:46: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	r9, r7
-	mov	r10, r6
-	rra	r6
-	rrc	r7
-	mov	r7, r6
-	bit	#2, r10
-	rrc	r6
-	and	r6, r7
-	; grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r15
-	; grain128aeadv2.ae:46: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	r5, r7
-	bit	#1024, r10
-	rrc	r7
-	bit	#256, r12
-	rrc	r4
-	bit	#512, r12
-	rrc	r4
-	bit	#1024, r12
-	rrc	r4
-	and	r4, r7
-	; grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r15
-	; grain128aeadv2.ae:47: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	r10, r7
-	mov	68(sp), r6
-	swpb	r6
-	swpb	r7
-	xor.b	r6, r7
-	xor	r6, r7
-	and	68(sp), r7
-	; grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r15
-	; grain128aeadv2.ae:47: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	bit	#2048, r12
-	rrc	r4
-	bit	#4096, r12
-	rrc	r4
-	mov	r12, r7
-	mov	r13, r6
-	rra	r6
-	rrc	r7
-	and	r7, r4
-	; grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r4, r15
-	; grain128aeadv2.ae:48: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	bit	#8, r13
 	rrc	r8
-	mov	r13, r4
-	mov	r14, r6
-	rra	r6
-	rrc	r4
-	rra	r6
-	rrc	r4
-	rra	r6
-	rrc	r4
-	rra	r6
-	rrc	r4
-	mov	r8, r7
-	and	r4, r7
+	and	r8, r5
 	; grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r15
-	mov	r15, 8(sp)
+	xor	r5, r6
+	; grain128aeadv2.ae:46: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	mov	r9, r5
+	mov	r10, r8
+	rra	r8
+	rrc	r5
+	mov	r5, r8
+	bit	#2, r10
+	rrc	r8
+	and	r8, r5
+	; grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r5, r6
+	; grain128aeadv2.ae:46: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	mov	r7, r5
+	bit	#1024, r10
+	rrc	r5
+	bit	#256, r11
+	rrc	r4
+	bit	#512, r11
+	rrc	r4
+	bit	#1024, r11
+	rrc	r4
+	and	r4, r5
+	; grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r5, r6
+	; grain128aeadv2.ae:47: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	mov	r10, r8
+	mov	82(sp), r5
+	swpb	r5
+	swpb	r8
+	xor.b	r5, r8
+	xor	r5, r8
+	and	82(sp), r8
+	; grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r8, r6
+	; grain128aeadv2.ae:47: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	bit	#2048, r11
+	rrc	r4
+	bit	#4096, r11
+	rrc	r4
+	mov	r11, r8
+	mov	r12, r5
+	rra	r5
+	rrc	r8
+	and	r8, r4
+	; grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r4, r6
+	; grain128aeadv2.ae:48: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	bit	#8, r12
+	rrc	r15
+	mov	r12, r5
+	mov	r13, r4
+	rra	r4
+	rrc	r5
+	rra	r4
+	rrc	r5
+	rra	r4
+	rrc	r5
+	rra	r4
+	rrc	r5
+	mov	r15, r8
+	and	r5, r8
+	; grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r8, r6
+	mov	r6, 8(sp)
 	; grain128aeadv2.ae:48: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	mov	r9, r6
-	mov	r10, r15
-	swpb	r15
+	mov	r10, r4
+	swpb	r4
 	swpb	r6
-	xor.b	r15, r6
-	xor	r15, r6
+	xor.b	r4, r6
+	xor	r4, r6
 	bit	#128, r9
 	rlc	r6
 	bit	#64, r9
 	rlc	r6
-	mov	r9, r15
-	mov	r10, r7
-	swpb	r7
-	swpb	r15
-	xor.b	r7, r15
-	xor	r7, r15
-	and	r15, r6
+	mov	r9, r4
+	mov	r10, r8
+	swpb	r8
+	swpb	r4
+	xor.b	r8, r4
+	xor	r8, r4
+	and	r4, r6
 	bit	#512, r9
-	rlc	r5
-	and	r5, r6
+	rlc	r7
+	and	r7, r6
 	; grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	8(sp), r7
 	xor	r6, r7
 	; grain128aeadv2.ae:49: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	bit	#16, r13
-	rrc	r8
-	bit	#32, r13
-	rrc	r8
-	mov	r12, r5
-	mov	r13, r15
-	rla	r5
-	rlc	r15
-	rla	r5
-	rlc	r15
-	and	r15, r8
-	bit	#8, r13
+	bit	#16, r12
+	rrc	r15
+	bit	#32, r12
+	rrc	r15
+	mov	r11, r8
+	mov	r12, r4
+	rla	r8
 	rlc	r4
-	bit	#4, r13
+	rla	r8
 	rlc	r4
-	and	r4, r8
+	and	r4, r15
+	bit	#8, r12
+	rlc	r5
+	bit	#4, r12
+	rlc	r5
+	and	r5, r15
 	; grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r7
+	xor	r15, r7
 	; grain128aeadv2.ae:50: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	bit	#256, r13
-	rlc	r11
-	mov	20(sp), r15
-	bit	#2048, r14
+	bit	#256, r12
+	rlc	r14
+	mov	36(sp), r15
+	bit	#2048, r13
 	rrc	r15
-	and	r15, r11
-	bit	#4096, r14
+	and	r15, r14
+	bit	#4096, r13
 	rrc	r15
-	and	r15, r11
-	and	66(sp), r11
+	and	r15, r14
+	and	64(sp), r14
 	; grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r11, r7
+	xor	r14, r7
 	; grain128aeadv2.ae:58: return cat(f ^ ls, s[127:par]), cat(g ^ ln, b[127:par]), y
-	mov	54(sp), r11
-	xor	30(sp), r11
-	xor	76(sp), r7
+	mov	56(sp), r6
+	mov	r6, r8
+	mov	44(sp), r5
+	xor	r5, r8
+	mov	50(sp), r4
+	mov	r4, r14
+	xor	54(sp), r14
+	mov	r8, r15
+	swpb	r14
+	swpb	r15
+	xor.b	r14, r15
+	xor	r14, r15
+	bit	#128, r8
+	rlc	r15
+	bit	#64, r8
+	rlc	r15
+	mov	62(sp), r14
+	xor	76(sp), r14
+	xor	r15, r14
+	xor	70(sp), r14
+	mov	52(sp), r8
+	xor	r8, r14
+	xor	42(sp), r14
+	xor	90(sp), r7
 	; grain128aeadv2.ae:123: return s ^ fed, b ^ fed
-	mov	50(sp), r8
-	xor	r8, r11
-	xor	r8, r7
+	xor	60(sp), r14
+	xor	60(sp), r7
 	; grain128aeadv2.ae:102: kl = kl >> par
-	mov	48(sp), 44(sp)
-	mov	46(sp), 48(sp)
-	mov	38(sp), 46(sp)
-	mov	32(sp), 38(sp)
-	mov	42(sp), 32(sp)
-	mov	40(sp), 42(sp)
-	mov	34(sp), 40(sp)
-	mov	r11, 34(sp)
-	mov	r9, 24(sp)
+	mov	58(sp), 62(sp)
+	mov	r6, 58(sp)
+	mov	r4, 56(sp)
+	mov	r5, 50(sp)
+	mov	54(sp), 44(sp)
+	mov	r8, 54(sp)
+	mov	46(sp), 52(sp)
+	mov	r14, 46(sp)
+	mov	r9, r4
 	mov	r10, r9
-	mov	68(sp), r10
-	mov	r12, r15
+	mov	82(sp), r10
+	mov	r11, r15
+	mov	r12, r11
 	mov	r13, r12
-	mov	r14, r13
-	mov	36(sp), r14
-	mov	r7, 36(sp)
-	mov	28(sp), 30(sp)
-	mov	26(sp), 28(sp)
-	mov	94(sp), 26(sp)
-	mov	#0, r4
-	mov	92(sp), r5
-	mov	90(sp), r6
-	mov	88(sp), r11
+	mov	48(sp), r13
+	mov	r7, 48(sp)
+	mov	40(sp), 42(sp)
+	mov	38(sp), 40(sp)
+	mov	108(sp), 38(sp)
+	mov	#0, r5
+	mov	106(sp), r6
+	mov	104(sp), r8
+	mov	102(sp), r14
 	mov	#0, r7
-	mov	44(sp), r8
-	mov	r15, 68(sp)
-	mov	r4, 94(sp)
-	mov	r5, 76(sp)
-	mov	r6, 92(sp)
-	mov	r11, 90(sp)
-	mov	r7, 88(sp)
-	dec	100(sp)
+	mov	r4, 28(sp)
+	mov	r15, 82(sp)
+	mov	r5, 108(sp)
+	mov	r6, 90(sp)
+	mov	r8, 106(sp)
+	mov	r14, 104(sp)
+	mov	r7, 102(sp)
+	dec	114(sp)
 	jnz	.Lgrain128aeadv2_init_loop3
 .Lgrain128aeadv2_init_done4:
 	; grain128aeadv2.ae:106: for i in 0..64 / par {
-	mov	#4, 96(sp)
-	mov	r8, r7
+	mov	#4, 110(sp)
+	mov	62(sp), r7
 	mov	r9, r8
 	mov	r10, r9
-	mov	r12, r11
-	mov	r13, r12
-	mov	r14, r13
-	mov	#0, 106(sp)
-	mov	#0, 104(sp)
-	mov	#0, 102(sp)
+	mov	#0, 120(sp)
+	mov	#0, 118(sp)
+	mov	#0, 116(sp)
 .Lgrain128aeadv2_init_loop5:
 	; grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	24(sp), r15
+	mov	28(sp), r15
 	mov	r8, r6
 	rla	r15
 	rlc	r6
@@ -3383,15 +3342,15 @@ grain128aeadv2_init:
 	rlc	r6
 	rla	r15
 	rlc	r6
-	mov	r7, r4
-	mov	48(sp), r14
+	mov	r7, r5
+	mov	58(sp), r14
 	mov	r14, r15
 	swpb	r15
-	swpb	r4
-	xor.b	r15, r4
-	xor	r15, r4
-	mov	r6, r5
-	and	r4, r5
+	swpb	r5
+	xor.b	r15, r5
+	xor	r15, r5
+	mov	r6, r4
+	and	r5, r4
 	mov	r7, r15
 	rla	r15
 	rlc	r14
@@ -3399,8 +3358,8 @@ grain128aeadv2_init:
 	rlc	r14
 	rla	r15
 	rlc	r14
-	mov	48(sp), r10
-	mov	46(sp), r15
+	mov	58(sp), r10
+	mov	56(sp), r15
 	rra	r15
 	rrc	r10
 	rra	r15
@@ -3410,29 +3369,29 @@ grain128aeadv2_init:
 	rra	r15
 	rrc	r10
 	and	r10, r14
-	xor	r14, r5
+	xor	r14, r4
 	; grain128aeadv2.ae:35: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	r12, r15
 	mov	r13, r10
 	rla	r15
 	rlc	r10
-	mov	46(sp), r14
-	mov	38(sp), r15
+	mov	56(sp), r14
+	mov	50(sp), r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
-	mov	38(sp), r15
+	mov	50(sp), r15
 	bit	#256, r15
 	rrc	r14
 	bit	#512, r15
 	rrc	r14
 	and	r10, r14
-	mov	r10, 64(sp)
+	mov	r10, 80(sp)
 	; grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r14, r5
+	xor	r14, r4
 	; grain128aeadv2.ae:35: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	32(sp), r10
+	mov	44(sp), r10
 	rla	r15
 	rlc	r10
 	rla	r15
@@ -3441,43 +3400,43 @@ grain128aeadv2_init:
 	rlc	r10
 	rla	r15
 	rlc	r10
-	mov	32(sp), r14
-	mov	42(sp), r15
+	mov	44(sp), r14
+	mov	54(sp), r15
 	rla	r14
 	rlc	r15
 	and	r15, r10
 	; grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r10, r5
+	xor	r10, r4
 	; grain128aeadv2.ae:36: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
 	mov	r6, r10
-	and	64(sp), r10
-	mov	42(sp), r14
-	mov	40(sp), r15
+	and	80(sp), r10
+	mov	54(sp), r14
+	mov	52(sp), r15
 	rla	r14
 	rlc	r15
 	rla	r14
 	rlc	r15
 	and	r15, r10
 	; grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r10, r5
+	xor	r10, r4
 	; grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	bit	#8192, 42(sp)
+	bit	#8192, 54(sp)
 	rlc	r15
-	xor	r15, r5
-	mov	24(sp), r10
+	xor	r15, r4
+	mov	28(sp), r10
 	mov	r8, r15
 	rra	r15
 	rrc	r10
 	rra	r15
 	rrc	r10
-	xor	r10, r5
-	mov	24(sp), r14
+	xor	r10, r4
+	mov	28(sp), r14
 	mov	r8, r15
 	rla	r14
 	rlc	r15
-	xor	r15, r5
+	xor	r15, r4
 	mov	r9, r14
-	mov	68(sp), r15
+	mov	82(sp), r15
 	rra	r15
 	rrc	r14
 	rra	r15
@@ -3486,17 +3445,17 @@ grain128aeadv2_init:
 	rrc	r14
 	rra	r15
 	rrc	r14
-	xor	r14, r5
+	xor	r14, r4
 	mov	r9, r14
-	mov	68(sp), r15
+	mov	82(sp), r15
 	rla	r14
 	rlc	r15
 	rla	r14
 	rlc	r15
 	rla	r14
 	rlc	r15
-	xor	r15, r5
-	xor	r11, r5
+	xor	r15, r4
+	xor	r11, r4
 	; grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	mov	r11, r15
 	mov	r12, r14
@@ -3507,7 +3466,7 @@ grain128aeadv2_init:
 	bit	#256, r12
 	rrc	r15
 	; grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r15, r5
+	xor	r15, r4
 	; grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	mov	r12, r14
 	mov	r13, r15
@@ -3518,45 +3477,38 @@ grain128aeadv2_init:
 	bit	#256, r13
 	rrc	r14
 	; grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r14, r5
-	mov	r5, 74(sp)
+	xor	r14, r4
+	mov	r4, 88(sp)
 	; grain128aeadv2.ae:41: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	bit	#128, r7
-	rlc	r4
-	xor	r7, r4
-	mov	46(sp), r15
-	mov	38(sp), r5
-	swpb	r5
-	swpb	r15
-	xor.b	r5, r15
-	xor	r5, r15
-	mov	46(sp), r5
-	bit	#128, r5
-	rlc	r15
-	bit	#64, r5
-	rlc	r15
-	xor	r15, r4
-	mov	32(sp), r15
-	mov	42(sp), r5
-	swpb	r5
-	swpb	r15
-	xor.b	r5, r15
-	xor	r5, r15
-	mov	32(sp), r5
-	bit	#128, r5
-	rlc	r15
-	bit	#64, r5
-	rlc	r15
-	xor	r15, r4
-	mov	42(sp), r5
-	mov	40(sp), r15
+	rlc	r5
+	mov	r5, 24(sp)
+	mov	54(sp), r5
+	mov	52(sp), r15
 	rra	r15
 	rrc	r5
-	xor	r5, r4
-	xor	40(sp), r4
-	mov	r4, 60(sp)
+	mov	r5, 6(sp)
+	mov	56(sp), r4
+	xor	44(sp), r4
+	mov	50(sp), r15
+	xor	54(sp), r15
+	mov	r4, r5
+	swpb	r15
+	swpb	r5
+	xor.b	r15, r5
+	xor	r15, r5
+	bit	#128, r4
+	rlc	r5
+	bit	#64, r4
+	rlc	r5
+	mov	24(sp), r15
+	xor	r7, r15
+	xor	r5, r15
+	xor	6(sp), r15
+	xor	52(sp), r15
+	mov	r15, 74(sp)
 	; grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	24(sp), r7
+	xor	28(sp), r7
 	mov	r8, r5
 	mov	r9, r15
 	swpb	r15
@@ -3568,7 +3520,7 @@ grain128aeadv2_init:
 	bit	#512, r9
 	rrc	r5
 	xor	r5, r7
-	mov	68(sp), r4
+	mov	82(sp), r4
 	mov	r11, r15
 	swpb	r15
 	swpb	r4
@@ -3581,9 +3533,9 @@ grain128aeadv2_init:
 	bit	#1024, r13
 	rrc	r15
 	xor	r15, r7
-	mov	r15, 18(sp)
+	mov	r15, 32(sp)
 	xor	r13, r7
-	mov	r7, 6(sp)
+	mov	r7, 18(sp)
 	; grain128aeadv2.ae:45: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	bit	#4, r8
 	rrc	r10
@@ -3597,11 +3549,11 @@ grain128aeadv2_init:
 	rrc	r7
 	and	r7, r10
 	; grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	6(sp), r15
+	mov	18(sp), r15
 	xor	r10, r15
 	; grain128aeadv2.ae:45: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	r6, r10
-	bit	#2048, 24(sp)
+	bit	#2048, 28(sp)
 	rlc	r10
 	bit	#4096, r8
 	rrc	r6
@@ -3634,12 +3586,12 @@ grain128aeadv2_init:
 	xor	r10, r15
 	; grain128aeadv2.ae:47: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	mov	r9, r10
-	mov	68(sp), r6
+	mov	82(sp), r6
 	swpb	r6
 	swpb	r10
 	xor.b	r6, r10
 	xor	r6, r10
-	and	68(sp), r10
+	and	82(sp), r10
 	; grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r10, r15
 	; grain128aeadv2.ae:47: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
@@ -3718,53 +3670,53 @@ grain128aeadv2_init:
 	; grain128aeadv2.ae:50: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
 	bit	#256, r12
 	rlc	r14
-	mov	18(sp), r15
+	mov	32(sp), r15
 	bit	#2048, r13
 	rrc	r15
 	and	r15, r14
 	bit	#4096, r13
 	rrc	r15
 	and	r15, r14
-	and	64(sp), r14
+	and	80(sp), r14
 	; grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r14, r10
 	; grain128aeadv2.ae:108: acc = cat(y, acc[63:par])
-	mov	48(sp), r7
-	mov	46(sp), 48(sp)
-	mov	38(sp), 46(sp)
-	mov	32(sp), 38(sp)
-	mov	42(sp), 32(sp)
-	mov	40(sp), 42(sp)
-	mov	34(sp), 40(sp)
-	mov	60(sp), 34(sp)
-	mov	r8, 24(sp)
+	mov	58(sp), r7
+	mov	56(sp), 58(sp)
+	mov	50(sp), 56(sp)
+	mov	44(sp), 50(sp)
+	mov	54(sp), 44(sp)
+	mov	52(sp), 54(sp)
+	mov	46(sp), 52(sp)
+	mov	74(sp), 46(sp)
+	mov	r8, 28(sp)
 	mov	r9, r8
-	mov	68(sp), r9
+	mov	82(sp), r9
 	mov	r11, r6
 	mov	r12, r11
 	mov	r13, r12
-	mov	36(sp), r13
-	mov	106(sp), r5
-	mov	104(sp), r4
-	mov	102(sp), r14
-	mov	74(sp), r15
-	mov	r6, 68(sp)
-	mov	r10, 36(sp)
-	mov	r5, 108(sp)
-	mov	r4, 106(sp)
-	mov	r14, 104(sp)
-	mov	r15, 102(sp)
-	dec	96(sp)
+	mov	48(sp), r13
+	mov	120(sp), r5
+	mov	118(sp), r4
+	mov	116(sp), r14
+	mov	88(sp), r15
+	mov	r6, 82(sp)
+	mov	r10, 48(sp)
+	mov	r5, 122(sp)
+	mov	r4, 120(sp)
+	mov	r14, 118(sp)
+	mov	r15, 116(sp)
+	dec	110(sp)
 	jnz	.Lgrain128aeadv2_init_loop5
 .Lgrain128aeadv2_init_done6:
 	; grain128aeadv2.ae:111: for i in 0..64 / par {
-	mov	#4, 98(sp)
-	mov	#0, 84(sp)
-	mov	#0, 82(sp)
-	mov	#0, 80(sp)
+	mov	#4, 112(sp)
+	mov	#0, 98(sp)
+	mov	#0, 96(sp)
+	mov	#0, 94(sp)
 .Lgrain128aeadv2_init_loop7:
 	; grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	24(sp), r15
+	mov	28(sp), r15
 	mov	r8, r6
 	rla	r15
 	rlc	r6
@@ -3774,15 +3726,15 @@ grain128aeadv2_init:
 	rlc	r6
 	rla	r15
 	rlc	r6
-	mov	r7, r4
-	mov	48(sp), r14
+	mov	r7, r5
+	mov	58(sp), r14
 	mov	r14, r15
 	swpb	r15
-	swpb	r4
-	xor.b	r15, r4
-	xor	r15, r4
-	mov	r6, r5
-	and	r4, r5
+	swpb	r5
+	xor.b	r15, r5
+	xor	r15, r5
+	mov	r6, r4
+	and	r5, r4
 	mov	r7, r15
 	rla	r15
 	rlc	r14
@@ -3790,8 +3742,8 @@ grain128aeadv2_init:
 	rlc	r14
 	rla	r15
 	rlc	r14
-	mov	48(sp), r10
-	mov	46(sp), r15
+	mov	58(sp), r10
+	mov	56(sp), r15
 	rra	r15
 	rrc	r10
 	rra	r15
@@ -3801,29 +3753,29 @@ grain128aeadv2_init:
 	rra	r15
 	rrc	r10
 	and	r10, r14
-	xor	r14, r5
+	xor	r14, r4
 	; grain128aeadv2.ae:35: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	r12, r15
 	mov	r13, r10
 	rla	r15
 	rlc	r10
-	mov	46(sp), r14
-	mov	38(sp), r15
+	mov	56(sp), r14
+	mov	50(sp), r15
 	swpb	r15
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
-	mov	38(sp), r15
+	mov	50(sp), r15
 	bit	#256, r15
 	rrc	r14
 	bit	#512, r15
 	rrc	r14
 	and	r10, r14
-	mov	r10, 62(sp)
+	mov	r10, 78(sp)
 	; grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r14, r5
+	xor	r14, r4
 	; grain128aeadv2.ae:35: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	32(sp), r10
+	mov	44(sp), r10
 	rla	r15
 	rlc	r10
 	rla	r15
@@ -3832,43 +3784,43 @@ grain128aeadv2_init:
 	rlc	r10
 	rla	r15
 	rlc	r10
-	mov	32(sp), r14
-	mov	42(sp), r15
+	mov	44(sp), r14
+	mov	54(sp), r15
 	rla	r14
 	rlc	r15
 	and	r15, r10
 	; grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r10, r5
+	xor	r10, r4
 	; grain128aeadv2.ae:36: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
 	mov	r6, r10
-	and	62(sp), r10
-	mov	42(sp), r14
-	mov	40(sp), r15
+	and	78(sp), r10
+	mov	54(sp), r14
+	mov	52(sp), r15
 	rla	r14
 	rlc	r15
 	rla	r14
 	rlc	r15
 	and	r15, r10
 	; grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r10, r5
+	xor	r10, r4
 	; grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	bit	#8192, 42(sp)
+	bit	#8192, 54(sp)
 	rlc	r15
-	xor	r15, r5
-	mov	24(sp), r10
+	xor	r15, r4
+	mov	28(sp), r10
 	mov	r8, r15
 	rra	r15
 	rrc	r10
 	rra	r15
 	rrc	r10
-	xor	r10, r5
-	mov	24(sp), r14
+	xor	r10, r4
+	mov	28(sp), r14
 	mov	r8, r15
 	rla	r14
 	rlc	r15
-	xor	r15, r5
+	xor	r15, r4
 	mov	r9, r14
-	mov	68(sp), r15
+	mov	82(sp), r15
 	rra	r15
 	rrc	r14
 	rra	r15
@@ -3877,17 +3829,17 @@ grain128aeadv2_init:
 	rrc	r14
 	rra	r15
 	rrc	r14
-	xor	r14, r5
+	xor	r14, r4
 	mov	r9, r14
-	mov	68(sp), r15
+	mov	82(sp), r15
 	rla	r14
 	rlc	r15
 	rla	r14
 	rlc	r15
 	rla	r14
 	rlc	r15
-	xor	r15, r5
-	xor	r11, r5
+	xor	r15, r4
+	xor	r11, r4
 	; grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	mov	r11, r15
 	mov	r12, r14
@@ -3898,7 +3850,7 @@ grain128aeadv2_init:
 	bit	#256, r12
 	rrc	r15
 	; grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r15, r5
+	xor	r15, r4
 	; grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	mov	r12, r14
 	mov	r13, r15
@@ -3909,45 +3861,38 @@ grain128aeadv2_init:
 	bit	#256, r13
 	rrc	r14
 	; grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r14, r5
-	mov	r5, 72(sp)
+	xor	r14, r4
+	mov	r4, 86(sp)
 	; grain128aeadv2.ae:41: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	bit	#128, r7
-	rlc	r4
-	xor	r7, r4
-	mov	46(sp), r15
-	mov	38(sp), r5
-	swpb	r5
-	swpb	r15
-	xor.b	r5, r15
-	xor	r5, r15
-	mov	46(sp), r5
-	bit	#128, r5
-	rlc	r15
-	bit	#64, r5
-	rlc	r15
-	xor	r15, r4
-	mov	32(sp), r15
-	mov	42(sp), r5
-	swpb	r5
-	swpb	r15
-	xor.b	r5, r15
-	xor	r5, r15
-	mov	32(sp), r5
-	bit	#128, r5
-	rlc	r15
-	bit	#64, r5
-	rlc	r15
-	xor	r15, r4
-	mov	42(sp), r5
-	mov	40(sp), r15
+	rlc	r5
+	mov	r5, 22(sp)
+	mov	54(sp), r5
+	mov	52(sp), r15
 	rra	r15
 	rrc	r5
-	xor	r5, r4
-	xor	40(sp), r4
-	mov	r4, 58(sp)
+	mov	r5, 2(sp)
+	mov	56(sp), r4
+	xor	44(sp), r4
+	mov	50(sp), r15
+	xor	54(sp), r15
+	mov	r4, r5
+	swpb	r15
+	swpb	r5
+	xor.b	r15, r5
+	xor	r15, r5
+	bit	#128, r4
+	rlc	r5
+	bit	#64, r4
+	rlc	r5
+	mov	22(sp), r15
+	xor	r7, r15
+	xor	r5, r15
+	xor	2(sp), r15
+	xor	52(sp), r15
+	mov	r15, 72(sp)
 	; grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	24(sp), r7
+	xor	28(sp), r7
 	mov	r8, r5
 	mov	r9, r15
 	swpb	r15
@@ -3959,7 +3904,7 @@ grain128aeadv2_init:
 	bit	#512, r9
 	rrc	r5
 	xor	r5, r7
-	mov	68(sp), r4
+	mov	82(sp), r4
 	mov	r11, r15
 	swpb	r15
 	swpb	r4
@@ -3972,9 +3917,9 @@ grain128aeadv2_init:
 	bit	#1024, r13
 	rrc	r15
 	xor	r15, r7
-	mov	r15, 16(sp)
+	mov	r15, 30(sp)
 	xor	r13, r7
-	mov	r7, 2(sp)
+	mov	r7, 16(sp)
 	; grain128aeadv2.ae:45: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	bit	#4, r8
 	rrc	r10
@@ -3988,11 +3933,11 @@ grain128aeadv2_init:
 	rrc	r7
 	and	r7, r10
 	; grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	2(sp), r15
+	mov	16(sp), r15
 	xor	r10, r15
 	; grain128aeadv2.ae:45: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	mov	r6, r10
-	bit	#2048, 24(sp)
+	bit	#2048, 28(sp)
 	rlc	r10
 	bit	#4096, r8
 	rrc	r6
@@ -4025,12 +3970,12 @@ grain128aeadv2_init:
 	xor	r10, r15
 	; grain128aeadv2.ae:47: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	mov	r9, r10
-	mov	68(sp), r6
+	mov	82(sp), r6
 	swpb	r6
 	swpb	r10
 	xor.b	r6, r10
 	xor	r6, r10
-	and	68(sp), r10
+	and	82(sp), r10
 	; grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r10, r15
 	; grain128aeadv2.ae:47: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
@@ -4109,73 +4054,73 @@ grain128aeadv2_init:
 	; grain128aeadv2.ae:50: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
 	bit	#256, r12
 	rlc	r14
-	mov	16(sp), r15
+	mov	30(sp), r15
 	bit	#2048, r13
 	rrc	r15
 	and	r15, r14
 	bit	#4096, r13
 	rrc	r15
 	and	r15, r14
-	and	62(sp), r14
+	and	78(sp), r14
 	; grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r14, r10
 	; grain128aeadv2.ae:113: sr = cat(y, sr[63:par])
-	mov	48(sp), r7
-	mov	46(sp), 48(sp)
-	mov	38(sp), 46(sp)
-	mov	32(sp), 38(sp)
-	mov	42(sp), 32(sp)
-	mov	40(sp), 42(sp)
-	mov	34(sp), 40(sp)
-	mov	58(sp), 34(sp)
-	mov	r8, 24(sp)
+	mov	58(sp), r7
+	mov	56(sp), 58(sp)
+	mov	50(sp), 56(sp)
+	mov	44(sp), 50(sp)
+	mov	54(sp), 44(sp)
+	mov	52(sp), 54(sp)
+	mov	46(sp), 52(sp)
+	mov	72(sp), 46(sp)
+	mov	r8, 28(sp)
 	mov	r9, r8
-	mov	68(sp), r9
+	mov	82(sp), r9
 	mov	r11, r6
 	mov	r12, r11
 	mov	r13, r12
-	mov	36(sp), r13
-	mov	84(sp), r5
-	mov	82(sp), r4
-	mov	80(sp), r14
-	mov	72(sp), r15
-	mov	r6, 68(sp)
-	mov	r10, 36(sp)
-	mov	r4, 84(sp)
-	mov	r14, 82(sp)
-	mov	r15, 80(sp)
-	dec	98(sp)
+	mov	48(sp), r13
+	mov	98(sp), r5
+	mov	96(sp), r4
+	mov	94(sp), r14
+	mov	86(sp), r15
+	mov	r6, 82(sp)
+	mov	r10, 48(sp)
+	mov	r4, 98(sp)
+	mov	r14, 96(sp)
+	mov	r15, 94(sp)
+	dec	112(sp)
 	jnz	.Lgrain128aeadv2_init_loop7
 .Lgrain128aeadv2_init_done8:
-	mov	112(sp), r14
+	mov	126(sp), r14
 	mov	r7, 0(r14)
-	mov	48(sp), 2(r14)
-	mov	46(sp), 4(r14)
-	mov	38(sp), 6(r14)
-	mov	32(sp), 8(r14)
-	mov	42(sp), 10(r14)
-	mov	40(sp), 12(r14)
-	mov	34(sp), 14(r14)
-	mov	110(sp), r14
-	mov	24(sp), 0(r14)
+	mov	58(sp), 2(r14)
+	mov	56(sp), 4(r14)
+	mov	50(sp), 6(r14)
+	mov	44(sp), 8(r14)
+	mov	54(sp), 10(r14)
+	mov	52(sp), 12(r14)
+	mov	46(sp), 14(r14)
+	mov	124(sp), r14
+	mov	28(sp), 0(r14)
 	mov	r8, 2(r14)
 	mov	r9, 4(r14)
-	mov	68(sp), 6(r14)
+	mov	82(sp), 6(r14)
 	mov	r11, 8(r14)
 	mov	r12, 10(r14)
 	mov	r13, 12(r14)
-	mov	36(sp), 14(r14)
-	mov	130(sp), r14
-	mov	108(sp), 0(r14)
-	mov	106(sp), 2(r14)
-	mov	104(sp), 4(r14)
-	mov	102(sp), 6(r14)
-	mov	132(sp), r14
+	mov	48(sp), 14(r14)
+	mov	144(sp), r14
+	mov	122(sp), 0(r14)
+	mov	120(sp), 2(r14)
+	mov	118(sp), 4(r14)
+	mov	116(sp), 6(r14)
+	mov	146(sp), r14
 	mov	r5, 0(r14)
-	mov	84(sp), 2(r14)
-	mov	82(sp), 4(r14)
-	mov	80(sp), 6(r14)
-	add	#114, sp
+	mov	98(sp), 2(r14)
+	mov	96(sp), 4(r14)
+	mov	94(sp), 6(r14)
+	add	#128, sp
 	popm.w	#7, r10
 	ret
 	.size grain128aeadv2_init, .-grain128aeadv2_init

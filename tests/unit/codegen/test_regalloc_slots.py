@@ -150,7 +150,8 @@ def test_a_word_changed_while_its_value_lives_is_no_home():
 def test_grain_pre_output_cycle_budget():
     """Grain-128AEADv2's 16 pre-output bits (seed 002 Table 2's POGen, 584 cycles there) on
     msp430f1611: 696 cycles before the state's words were read through registers
-    (codegen/reloads.py) and the stack argument and the state copy-out took no copies; 627
-    after (budget +2 %)."""
+    (codegen/reloads.py) and the stack argument and the state copy-out took no copies, 627
+    after; 615 once taps a word multiple apart shared their funnel shifts
+    (ir/passes/concat_ops.py). Budget +2 %."""
     r = bench.bench_function("specs/schemes/grain128aeadv2.ae", "msp430f1611", {}, "clock16")[0]
-    assert r.cycles <= 627 * 1.02
+    assert r.cycles <= 615 * 1.02

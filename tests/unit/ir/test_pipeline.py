@@ -21,10 +21,11 @@ def test_steps_and_stages():
     assert [s.label for s in pipeline.STEPS] == [
         "inline", "unroll_moves", "unroll", "constfold", "divconst", "cse_dce", "legalize", "legalize.constfold",
         "legalize.cse_dce", "recurrence_tables", "recurrence_tables.constfold", "recurrence_tables.cse_dce",
-        "table_fusion", "table_fusion.constfold", "table_fusion.cse_dce", "sbox_fusion", "xor_chains",
-        "schedule"]
+        "table_fusion", "table_fusion.constfold", "table_fusion.cse_dce", "sbox_fusion", "concat_ops",
+        "concat_ops.constfold", "concat_ops.cse_dce", "xor_chains", "schedule"]
     assert pipeline.STAGES == ["inline", "unroll_moves", "unroll", "constfold", "divconst", "cse_dce", "legalize",
-                               "recurrence_tables", "table_fusion", "sbox_fusion", "xor_chains", "schedule"]
+                               "recurrence_tables", "table_fusion", "sbox_fusion", "concat_ops", "xor_chains",
+                               "schedule"]
     for step in pipeline.STEPS:
         assert step.module.NAME == step.NAME
 
