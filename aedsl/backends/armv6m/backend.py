@@ -15,7 +15,9 @@ Frame (SP grows down; offsets from SP after the prologue):
 
 Emission handles what the assembler would otherwise reject: a conditional branch beyond
 ±256 bytes becomes an inverted branch over a B (and a B beyond ±2 KB a BL, with LR saved);
-literal pools (`ldr rX, =value`) get `.ltorg` islands within the 1 KB LDR reach.
+literal pools (`ldr rX, =value`) get `.ltorg` islands within the 1 KB LDR reach, branched over
+only where no unconditional transfer comes in time, and then outside loops where it can be
+(`_place_pools`).
 """
 from __future__ import annotations
 
@@ -24,7 +26,7 @@ from pathlib import Path
 from aedsl.ir.nodes import Module
 from aedsl.ir.passes.common import is_size_mode
 
-from aedsl.codegen import copies, dce, rename
+from aedsl.codegen import copies, dce, reloads, rename
 from aedsl.codegen.emit import SpecLines
 from aedsl.codegen.calls import IncomingWords
 from aedsl.codegen.interface import COMMUTE, DCE, REGALLOC, SCHEDULE, Backend, MirContext, MirPass
@@ -281,6 +283,16 @@ def rename_copies(mf: MFunction, target) -> int:
     return rename.rename_copies(mf, target, LOW, BARRIERS, _in_place)
 
 
+def _reload_runs(mf: MFunction, ctx: MirContext) -> None:
+    """A spill slot reloaded several times in a block into low registers that something else
+    overwrites between the reloads: loaded once into a low register free over those accesses,
+    the reloads become copies the renaming removes (codegen/reloads.py; a slot the emission
+    puts in a high register gains nothing, and the cost model sees a slot as a stack word)."""
+    target = ctx.machine
+    usable = (set(ctx.alloc.used_phys) | (set(target.allocatable) - set(target.callee_saved))) & LOW
+    ctx.alloc.used_phys |= reloads.reload_runs(mf, target, usable, is_size_mode(ctx.knobs))
+
+
 MIR_PIPELINE = [
     DCE,
     MirPass("combine", lambda mf, ctx: combine(mf, ctx.machine)),     # fold shift chains (combine.py)
@@ -288,10 +300,53 @@ MIR_PIPELINE = [
     COMMUTE,
     REGALLOC,
     DCE,
+    MirPass("reload_runs", _reload_runs),      # a slot reloaded several times: once into a free register
     MirPass("reload_copies", lambda mf, ctx: peephole(mf)),     # a spill reloaded at once -> a copy
     MirPass("rename_copies", lambda mf, ctx: rename_copies(mf, ctx.machine)),   # codegen/rename.py
     MirPass("ldm", lambda mf, ctx: merge_loads(mf, ctx.machine)),  # word-load runs -> LDM (ldm.py)
 ]
+
+
+def _place_pools(items: list, name: str) -> list:
+    """The items with literal-pool islands inserted: after an unconditional transfer once the
+    pending literals are a third of the LDR reach away, else, before they go out of reach,
+    branched over (`b` past the pool) at the point of least loop depth since the first of them
+    (the latest such point), so that no loop body pays for the branch where it need not; the
+    literals loaded after that point wait for the next island (LDR reaches forward only)."""
+    out, n_island = [], 0
+    pending: dict = {}                        # literal -> indices in out of its loads
+    since = 0                                 # bytes after the first pending literal's load
+    for it in items:
+        out.append(it)
+        if it[0] != "inst":
+            continue
+        lines, lit, inst = it[1]
+        since += it[2] if pending else 0
+        if lit is not None:
+            pending.setdefault(lit, []).append(len(out) - 1)
+        if not pending:
+            continue
+        ends = inst.mn in ("jmp", "bx") or (inst.mn == "pop" and R(PC) in inst.ops)
+        if ends and since + 4 * len(pending) > POOL_REACH // 3:
+            out.append(("pool", None, 4 * len(pending) + 2))
+            pending, since = {}, 0
+        elif since + 4 * len(pending) > POOL_REACH:
+            # insert before out[j]: j after the first pending load, the instruction before it
+            # of least depth (a loop body's branch over the pool runs every iteration)
+            first = min(min(u) for u in pending.values())
+            cands = [j for j in range(first + 1, len(out) + 1) if out[j - 1][0] == "inst"]
+            j = min(cands, key=lambda j: (out[j - 1][1][2].depth, -j))
+            n_island += 1
+            lbl = f".L{name}_pool{n_island}"
+            n_taken = sum(1 for u in pending.values() if min(u) < j)
+            island = [("inst", ([f"b\t{lbl}"], None, MInst("jmp", [Lbl(lbl)])), 2),
+                      ("pool", None, 4 * n_taken + 2), ("label", lbl, 0)]
+            out[j:j] = island
+            pending = {v: [k + len(island) for k in u if k >= j] for v, u in pending.items()}
+            pending = {v: u for v, u in pending.items() if u}
+            first = min((min(u) for u in pending.values()), default=None)
+            since = sum(x[2] for x in out[first + 1:]) if first is not None else 0
+    return out
 
 
 def emit_function(mf: MFunction, ctx: MirContext, lines_src: SpecLines) -> dict:
@@ -449,27 +504,7 @@ def _emit(mf, target, alloc, lines_src, force_lr=False) -> dict:
         # BL is one line but two halfwords (a 32-bit Thumb instruction)
         items.append(("inst", (lines, lit, inst), 2 * len(lines) + (2 if inst.mn == "bl" else 0)))
     # literal-pool islands: after an unconditional transfer when possible, else branched over
-    out, pending, since, n_island = [], [], 0, 0
-    for it in items:
-        out.append(it)
-        if it[0] != "inst":
-            continue
-        lines, lit, inst = it[1]
-        since += it[2] if pending else 0
-        if lit is not None and lit not in pending:
-            pending.append(lit)
-        ends = inst.mn in ("jmp", "bx") or (inst.mn == "pop" and R(PC) in inst.ops)
-        if pending and ends and since + 4 * len(pending) > POOL_REACH // 3:
-            out.append(("pool", None, 4 * len(pending) + 2))
-            pending, since = [], 0
-        elif pending and since + 4 * len(pending) > POOL_REACH:
-            n_island += 1
-            lbl = f".L{mf.name}_pool{n_island}"
-            out.append(("inst", ([f"b\t{lbl}"], None, MInst("jmp", [Lbl(lbl)])), 2))
-            out.append(("pool", None, 4 * len(pending) + 2))
-            out.append(("label", lbl, 0))
-            pending, since = [], 0
-    items = out
+    items = _place_pools(items, mf.name)
     # branch relaxation, to a fixed point (sizes only grow): a B<cond> out of reach becomes
     # "b<inverse> skip; b target" ("near", 4 bytes) or "b<inverse> skip; bl target" ("far",
     # 6 bytes); a B out of reach becomes BL ("far", 4 bytes). BL clobbers LR, so it must be saved.

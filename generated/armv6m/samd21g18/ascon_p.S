@@ -9,7 +9,7 @@
 
 @ --- ascon_p_round: ascon_p.round
 @     frame 28 bytes (21 spill slots, 7 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 414 bytes of code and literals
+@     estimated 410 bytes of code and literals
 	.section .text.ascon_p_round,"ax",%progbits
 	.global ascon_p_round
 	.type ascon_p_round, %function
@@ -24,7 +24,7 @@ ascon_p_round:
 	push	{r4, r5, r6, r7}
 	sub	sp, #28
 	ldr	r4, [sp, #68]
-	str	r2, [sp]
+	mov	r12, r2
 	ldr	r5, [r2]
 	@ ascon_p.ae:21: x2 = x2 ^ (c as u64)
 	eors	r5, r4
@@ -33,159 +33,157 @@ ascon_p_round:
 	ldr	r6, [r2]
 	@ ascon_p.ae:24: x0 = x0 ^ x4
 	eors	r4, r6
-	mov	r11, r4
+	mov	r10, r4
 	ldr	r4, [r1]
-	mov	r12, r4
+	str	r4, [sp, #20]
 	@ ascon_p.ae:26: x2 = x2 ^ x1
-	eors	r5, r4
-	str	r5, [sp, #16]
+	mov	r7, r4
+	eors	r5, r7
+	str	r5, [sp, #8]
 	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
-	bics	r5, r4
-	mov	r4, r11
+	bics	r5, r7
+	mov	r4, r10
 	eors	r5, r4
-	str	r5, [sp, #12]
+	str	r5, [sp, #4]
 	ldr	r4, [r3]
-	str	r4, [sp, #4]
+	str	r4, [sp]
 	@ ascon_p.ae:25: x4 = x4 ^ x3
 	eors	r6, r4
-	mov	r10, r6
+	mov	r9, r6
 	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	mov	r5, r12
-	mov	r4, r11
-	bics	r5, r4
+	mov	r4, r10
+	bics	r7, r4
 	mov	r4, r6
-	eors	r5, r4
+	eors	r7, r4
 	ldr	r4, [r0, #4]
 	ldr	r2, [r2, #4]
 	@ ascon_p.ae:24: x0 = x0 ^ x4
 	eors	r4, r2
-	mov	r9, r4
+	mov	r8, r4
 	ldr	r0, [r1, #4]
-	str	r0, [sp, #8]
-	ldr	r0, [sp]
+	str	r0, [sp, #24]
+	mov	r0, r12
 	ldr	r4, [r0, #4]
 	@ ascon_p.ae:26: x2 = x2 ^ x1
-	ldr	r0, [sp, #8]
-	eors	r4, r0
+	ldr	r6, [sp, #24]
+	eors	r4, r6
 	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
 	mov	r1, r4
-	bics	r1, r0
-	mov	r0, r9
+	bics	r1, r6
+	mov	r0, r8
 	eors	r1, r0
 	ldr	r0, [r3, #4]
-	str	r0, [sp]
+	mov	r11, r0
 	@ ascon_p.ae:25: x4 = x4 ^ x3
 	eors	r2, r0
-	mov	r8, r2
+	mov	r12, r2
 	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	ldr	r2, [sp, #8]
-	mov	r0, r9
-	bics	r2, r0
 	mov	r0, r8
-	eors	r2, r0
-	@ ascon_p.ae:33: t0 = t0 ^ t4
-	mov	r6, r1
-	eors	r6, r2
-	ldr	r7, [sp, #12]
-	eors	r7, r5
-	@ ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
-	lsls	r3, r7, #4
-	lsrs	r0, r6, #28
-	orrs	r3, r0
-	str	r3, [sp, #24]
-	lsls	r3, r7, #13
-	lsrs	r0, r6, #19
-	orrs	r3, r0
-	eors	r3, r6
-	ldr	r0, [sp, #24]
-	eors	r3, r0
-	str	r3, [sp, #20]
-	lsls	r3, r6, #13
-	lsrs	r0, r7, #19
-	orrs	r3, r0
-	eors	r3, r7
-	lsls	r6, r6, #4
-	lsrs	r0, r7, #28
-	orrs	r6, r0
-	eors	r3, r6
-	ldr	r6, [sp, #72]
-	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
-	str	r3, [r6]
-	ldr	r0, [sp, #20]
-	str	r0, [r6, #4]
-	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	ldr	r6, [sp, #4]
-	ldr	r0, [sp, #16]
 	bics	r6, r0
-	mov	r3, r12
-	eors	r3, r6
-	@ ascon_p.ae:32: t1 = t1 ^ t0
+	mov	r0, r2
+	eors	r6, r0
+	@ ascon_p.ae:33: t0 = t0 ^ t4
+	mov	r2, r1
+	eors	r2, r6
+	eors	r5, r7
+	@ ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
+	lsls	r3, r5, #4
+	lsrs	r0, r2, #28
+	orrs	r3, r0
+	str	r3, [sp, #16]
+	lsls	r3, r5, #13
+	lsrs	r0, r2, #19
+	orrs	r3, r0
+	eors	r3, r2
+	ldr	r0, [sp, #16]
+	eors	r3, r0
+	str	r3, [sp, #12]
+	lsls	r3, r2, #13
+	lsrs	r0, r5, #19
+	orrs	r3, r0
+	eors	r3, r5
+	lsls	r2, r2, #4
+	lsrs	r0, r5, #28
+	orrs	r2, r0
+	eors	r3, r2
+	ldr	r2, [sp, #72]
+	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
+	str	r3, [r2]
 	ldr	r0, [sp, #12]
+	str	r0, [r2, #4]
+	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
+	ldr	r2, [sp]
+	ldr	r0, [sp, #8]
+	bics	r2, r0
+	ldr	r3, [sp, #20]
+	eors	r3, r2
+	@ ascon_p.ae:32: t1 = t1 ^ t0
+	ldr	r0, [sp, #4]
 	eors	r3, r0
 	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	ldr	r0, [sp]
+	mov	r0, r11
 	bics	r0, r4
-	ldr	r6, [sp, #8]
-	eors	r6, r0
+	ldr	r2, [sp, #24]
+	eors	r2, r0
 	@ ascon_p.ae:32: t1 = t1 ^ t0
-	eors	r6, r1
+	eors	r2, r1
 	@ ascon_p.ae:38: t1 ^ (t1 >>> 61) ^ (t1 >>> 39),
-	lsls	r1, r6, #25
+	lsls	r1, r2, #25
 	lsrs	r0, r3, #7
 	orrs	r1, r0
-	lsls	r7, r6, #3
+	lsls	r5, r2, #3
 	lsrs	r0, r3, #29
-	orrs	r7, r0
-	eors	r7, r6
-	eors	r7, r1
+	orrs	r5, r0
+	eors	r5, r2
+	eors	r5, r1
 	lsls	r1, r3, #3
-	lsrs	r0, r6, #29
+	lsrs	r0, r2, #29
 	orrs	r1, r0
 	eors	r1, r3
 	lsls	r3, r3, #25
-	lsrs	r0, r6, #7
+	lsrs	r0, r2, #7
 	orrs	r3, r0
 	eors	r1, r3
 	ldr	r0, [sp, #76]
 	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
 	str	r1, [r0]
-	str	r7, [r0, #4]
+	str	r5, [r0, #4]
 	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	mov	r1, r8
-	ldr	r0, [sp]
+	mov	r1, r12
+	mov	r0, r11
 	bics	r1, r0
 	eors	r4, r1
-	mov	r1, r10
-	ldr	r0, [sp, #4]
+	mov	r1, r9
+	ldr	r0, [sp]
 	bics	r1, r0
-	ldr	r3, [sp, #16]
+	ldr	r3, [sp, #8]
 	eors	r3, r1
 	@ ascon_p.ae:35: t2 = ~t2
-	mvns	r6, r3
+	mvns	r2, r3
 	@ ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
-	lsls	r7, r6, #26
+	lsls	r5, r2, #26
 	@ ascon_p.ae:35: t2 = ~t2
 	mvns	r1, r4
 	@ ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
 	lsrs	r0, r1, #6
-	orrs	r7, r0
-	mov	r12, r7
-	lsls	r7, r6, #31
+	orrs	r5, r0
+	str	r5, [sp, #4]
+	lsls	r5, r2, #31
 	lsrs	r0, r1, #1
-	orrs	r7, r0
-	eors	r7, r1
-	str	r7, [sp, #8]
-	mov	r7, r12
+	orrs	r5, r0
+	eors	r5, r1
+	str	r5, [sp, #8]
+	ldr	r5, [sp, #4]
 	ldr	r0, [sp, #8]
-	eors	r0, r7
+	eors	r0, r5
 	str	r0, [sp, #8]
 	lsls	r0, r1, #31
-	lsrs	r7, r6, #1
-	orrs	r0, r7
-	eors	r0, r6
+	lsrs	r5, r2, #1
+	orrs	r0, r5
+	eors	r0, r2
 	lsls	r1, r1, #26
-	lsrs	r7, r6, #6
-	orrs	r1, r7
+	lsrs	r5, r2, #6
+	orrs	r1, r5
 	eors	r0, r1
 	ldr	r1, [sp, #80]
 	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
@@ -193,56 +191,56 @@ ascon_p_round:
 	ldr	r0, [sp, #8]
 	str	r0, [r1, #4]
 	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mov	r1, r9
-	mov	r0, r8
+	mov	r1, r8
+	mov	r0, r12
 	bics	r1, r0
-	ldr	r6, [sp]
-	eors	r6, r1
+	mov	r2, r11
+	eors	r2, r1
 	@ ascon_p.ae:34: t3 = t3 ^ t2
-	eors	r6, r4
+	eors	r2, r4
 	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mov	r1, r11
-	mov	r0, r10
+	mov	r1, r10
+	mov	r0, r9
 	bics	r1, r0
-	ldr	r4, [sp, #4]
+	ldr	r4, [sp]
 	eors	r4, r1
 	@ ascon_p.ae:34: t3 = t3 ^ t2
 	eors	r4, r3
 	@ ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
 	lsls	r1, r4, #15
-	lsrs	r0, r6, #17
+	lsrs	r0, r2, #17
 	orrs	r1, r0
 	lsls	r3, r4, #22
-	lsrs	r0, r6, #10
+	lsrs	r0, r2, #10
 	orrs	r3, r0
-	eors	r3, r6
+	eors	r3, r2
 	eors	r3, r1
-	lsls	r7, r6, #22
+	lsls	r5, r2, #22
 	lsrs	r0, r4, #10
-	orrs	r7, r0
-	eors	r7, r4
-	lsls	r1, r6, #15
+	orrs	r5, r0
+	eors	r5, r4
+	lsls	r1, r2, #15
 	lsrs	r0, r4, #17
 	orrs	r1, r0
-	eors	r7, r1
+	eors	r5, r1
 	ldr	r0, [sp, #84]
 	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
-	str	r7, [r0]
+	str	r5, [r0]
 	str	r3, [r0, #4]
-	lsls	r1, r2, #23
-	lsrs	r0, r5, #9
+	lsls	r1, r6, #23
+	lsrs	r0, r7, #9
 	orrs	r1, r0
-	lsls	r4, r5, #25
-	lsrs	r0, r2, #7
+	lsls	r4, r7, #25
+	lsrs	r0, r6, #7
 	orrs	r4, r0
-	eors	r4, r2
+	eors	r4, r6
 	eors	r4, r1
-	lsls	r3, r2, #25
-	lsrs	r0, r5, #7
+	lsls	r3, r6, #25
+	lsrs	r0, r7, #7
 	orrs	r3, r0
-	eors	r3, r5
-	lsls	r1, r5, #23
-	lsrs	r0, r2, #9
+	eors	r3, r7
+	lsls	r1, r7, #23
+	lsrs	r0, r6, #9
 	orrs	r1, r0
 	eors	r3, r1
 	ldr	r0, [sp, #88]
@@ -261,7 +259,7 @@ ascon_p_round:
 
 @ --- ascon_p_permute_words: ascon_p.permute_words
 @     frame 44 bytes (28 spill slots, 11 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 538 bytes of code and literals
+@     estimated 524 bytes of code and literals
 	.section .text.ascon_p_permute_words,"ax",%progbits
 	.global ascon_p_permute_words
 	.type ascon_p_permute_words, %function
@@ -278,7 +276,7 @@ ascon_p_permute_words:
 	mov	r4, r2
 	ldr	r5, [sp, #80]
 	ldr	r2, [sp, #84]
-	str	r2, [sp, #16]
+	str	r2, [sp, #8]
 	ldr	r2, [sp, #88]
 	str	r2, [sp, #40]
 	ldr	r2, [sp, #92]
@@ -290,7 +288,7 @@ ascon_p_permute_words:
 	ldr	r2, [sp, #104]
 	str	r2, [sp, #24]
 	ldr	r2, [r0]
-	str	r2, [sp, #8]
+	str	r2, [sp, #16]
 	ldr	r2, [r0, #4]
 	ldr	r7, [r1]
 	ldr	r1, [r1, #4]
@@ -301,23 +299,23 @@ ascon_p_permute_words:
 	str	r0, [sp]
 	ldr	r0, [r3, #4]
 	ldr	r3, [r5]
-	str	r3, [sp, #4]
+	str	r3, [sp, #12]
 	ldr	r5, [r5, #4]
-	str	r5, [sp, #12]
+	str	r5, [sp, #4]
 	@ ascon_p.ae:47: for i in 16 - rounds..16 {
 	movs	r5, #16
-	ldr	r3, [sp, #16]
+	ldr	r3, [sp, #8]
 	subs	r3, r5, r3
 	uxtb	r3, r3
-	str	r3, [sp, #16]
-	ldr	r6, [sp, #8]
+	str	r3, [sp, #8]
+	ldr	r6, [sp, #16]
 	mov	r8, r2
-	mov	r9, r1
+	mov	r10, r1
 	mov	r2, r12
-	str	r4, [sp, #8]
+	mov	r11, r4
 	ldr	r1, [sp]
 	mov	r12, r0
-	ldr	r5, [sp, #4]
+	ldr	r5, [sp, #12]
 	mov	r0, r3
 	cmp	r0, #16
 	bcc	.Lascon_p_permute_words_far1
@@ -330,7 +328,7 @@ ascon_p_permute_words:
 .Lascon_p_permute_words_loop1:
 	@ ascon_p.ae:48: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
 	ldr	r3, [sp, #20]
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #8]
 	ldrb	r0, [r3, r0]
 	@ ascon_p.ae:21: x2 = x2 ^ (c as u64)
 	eors	r2, r0
@@ -359,7 +357,7 @@ ascon_p_permute_words:
 	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
 	bics	r7, r6
 	eors	r5, r7
-	mov	r10, r5
+	mov	r9, r5
 	@ ascon_p.ae:32: t1 = t1 ^ t0
 	eors	r3, r4
 	str	r3, [sp]
@@ -368,32 +366,33 @@ ascon_p_permute_words:
 	eors	r4, r7
 	@ ascon_p.ae:34: t3 = t3 ^ t2
 	eors	r1, r2
-	mov	r11, r1
+	str	r1, [sp, #12]
 	@ ascon_p.ae:35: t2 = ~t2
 	mvns	r1, r2
-	str	r1, [sp, #4]
+	str	r1, [sp, #16]
 	@ ascon_p.ae:24: x0 = x0 ^ x4
 	mov	r7, r8
-	ldr	r1, [sp, #12]
+	ldr	r1, [sp, #4]
 	eors	r7, r1
 	@ ascon_p.ae:25: x4 = x4 ^ x3
 	mov	r6, r1
 	mov	r1, r12
 	eors	r6, r1
 	@ ascon_p.ae:26: x2 = x2 ^ x1
-	ldr	r3, [sp, #8]
-	mov	r2, r9
-	eors	r3, r2
+	mov	r3, r11
+	mov	r1, r10
+	eors	r3, r1
 	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
 	mov	r5, r3
-	bics	r5, r2
+	bics	r5, r1
 	eors	r5, r7
 	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
 	mov	r0, r12
 	bics	r0, r3
-	eors	r0, r2
+	eors	r0, r1
 	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
 	mov	r2, r6
+	mov	r1, r12
 	bics	r2, r1
 	eors	r3, r2
 	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
@@ -402,7 +401,7 @@ ascon_p_permute_words:
 	eors	r1, r2
 	mov	r12, r1
 	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	mov	r1, r9
+	mov	r1, r10
 	bics	r1, r7
 	eors	r6, r1
 	@ ascon_p.ae:32: t1 = t1 ^ t0
@@ -431,9 +430,9 @@ ascon_p_permute_words:
 	lsrs	r7, r4, #28
 	orrs	r2, r7
 	lsls	r4, r4, #4
-	mov	r9, r4
+	mov	r10, r4
 	lsrs	r4, r5, #28
-	mov	r5, r9
+	mov	r5, r10
 	orrs	r5, r4
 	mov	r4, r12
 	eors	r4, r2
@@ -442,18 +441,16 @@ ascon_p_permute_words:
 	eors	r4, r5
 	mov	r8, r4
 	@ ascon_p.ae:38: t1 ^ (t1 >>> 61) ^ (t1 >>> 39),
-	ldr	r4, [sp]
-	lsls	r5, r4, #3
+	ldr	r7, [sp]
+	lsls	r5, r7, #3
 	lsrs	r4, r0, #29
 	orrs	r5, r4
 	lsls	r2, r0, #3
-	ldr	r4, [sp]
-	lsrs	r4, r4, #29
+	lsrs	r4, r7, #29
 	orrs	r2, r4
-	ldr	r4, [sp]
-	eors	r5, r4
+	eors	r5, r7
 	eors	r2, r0
-	lsls	r7, r4, #25
+	lsls	r7, r7, #25
 	lsrs	r4, r0, #7
 	orrs	r7, r4
 	lsls	r0, r0, #25
@@ -463,47 +460,41 @@ ascon_p_permute_words:
 	eors	r5, r7
 	str	r5, [sp]
 	eors	r2, r0
-	mov	r9, r2
+	mov	r10, r2
 	@ ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
 	lsls	r7, r3, #31
-	ldr	r0, [sp, #4]
-	lsrs	r0, r0, #1
+	ldr	r4, [sp, #16]
+	lsrs	r0, r4, #1
 	orrs	r7, r0
-	ldr	r0, [sp, #4]
-	lsls	r2, r0, #31
+	lsls	r2, r4, #31
 	lsrs	r0, r3, #1
 	orrs	r2, r0
-	ldr	r0, [sp, #4]
-	eors	r7, r0
+	eors	r7, r4
 	eors	r2, r3
 	lsls	r5, r3, #26
-	lsrs	r0, r0, #6
+	lsrs	r0, r4, #6
 	orrs	r5, r0
-	ldr	r0, [sp, #4]
-	lsls	r4, r0, #26
+	lsls	r4, r4, #26
 	lsrs	r0, r3, #6
 	orrs	r4, r0
 	mov	r0, r7
 	eors	r0, r5
 	eors	r2, r4
-	str	r2, [sp, #8]
+	mov	r11, r2
 	@ ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
 	lsls	r2, r1, #22
-	mov	r3, r11
-	lsrs	r3, r3, #10
+	ldr	r7, [sp, #12]
+	lsrs	r3, r7, #10
 	orrs	r2, r3
-	mov	r3, r11
-	lsls	r5, r3, #22
+	lsls	r5, r7, #22
 	lsrs	r3, r1, #10
 	orrs	r5, r3
-	mov	r3, r11
-	eors	r2, r3
+	eors	r2, r7
 	eors	r5, r1
 	lsls	r4, r1, #15
-	lsrs	r3, r3, #17
+	lsrs	r3, r7, #17
 	orrs	r4, r3
-	mov	r3, r11
-	lsls	r3, r3, #15
+	lsls	r3, r7, #15
 	lsrs	r1, r1, #17
 	orrs	r3, r1
 	mov	r1, r2
@@ -512,7 +503,7 @@ ascon_p_permute_words:
 	eors	r4, r3
 	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
 	lsls	r5, r6, #25
-	mov	r7, r10
+	mov	r7, r9
 	lsrs	r3, r7, #7
 	orrs	r5, r3
 	lsls	r2, r7, #25
@@ -524,7 +515,7 @@ ascon_p_permute_words:
 	lsrs	r7, r6, #9
 	orrs	r3, r7
 	lsls	r6, r6, #23
-	mov	r7, r10
+	mov	r7, r9
 	lsrs	r7, r7, #9
 	orrs	r6, r7
 	eors	r5, r3
@@ -534,10 +525,10 @@ ascon_p_permute_words:
 	ldr	r7, [sp]
 	mov	r2, r0
 	mov	r12, r4
-	str	r3, [sp, #12]
-	ldr	r0, [sp, #16]
+	str	r3, [sp, #4]
+	ldr	r0, [sp, #8]
 	adds	r0, #1
-	str	r0, [sp, #16]
+	str	r0, [sp, #8]
 	cmp	r0, #16
 	bcs	.Lascon_p_permute_words_far2
 	b	.Lascon_p_permute_words_loop1
@@ -549,11 +540,11 @@ ascon_p_permute_words:
 	str	r3, [r0, #4]
 	ldr	r0, [sp, #36]
 	str	r7, [r0]
-	mov	r3, r9
+	mov	r3, r10
 	str	r3, [r0, #4]
 	ldr	r0, [sp, #32]
 	str	r2, [r0]
-	ldr	r2, [sp, #8]
+	mov	r2, r11
 	str	r2, [r0, #4]
 	ldr	r0, [sp, #28]
 	str	r1, [r0]
@@ -561,7 +552,7 @@ ascon_p_permute_words:
 	str	r1, [r0, #4]
 	ldr	r0, [sp, #24]
 	str	r5, [r0]
-	ldr	r1, [sp, #12]
+	ldr	r1, [sp, #4]
 	str	r1, [r0, #4]
 	add	sp, #44
 	pop	{r4, r5, r6, r7}
@@ -577,7 +568,7 @@ ascon_p_permute_words:
 
 @ --- ascon_p_permute: ascon_p.permute
 @     frame 28 bytes (21 spill slots, 7 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 496 bytes of code and literals
+@     estimated 484 bytes of code and literals
 	.section .text.ascon_p_permute,"ax",%progbits
 	.global ascon_p_permute
 	.type ascon_p_permute, %function
@@ -591,7 +582,7 @@ ascon_p_permute:
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
 	sub	sp, #28
-	str	r0, [sp, #20]
+	str	r0, [sp, #24]
 	@ ascon_p.ae:55: x0 = s[0]
 	ldr	r6, [r0]
 	ldr	r5, [r0, #4]
@@ -600,43 +591,44 @@ ascon_p_permute:
 	ldr	r2, [r0, #12]
 	@ ascon_p.ae:57: x2 = s[2]
 	ldr	r3, [r0, #16]
-	ldr	r4, [r0, #20]
+	ldr	r0, [r0, #20]
 	@ ascon_p.ae:58: x3 = s[3]
-	ldr	r0, [r0, #24]
-	str	r0, [sp]
-	ldr	r0, [sp, #20]
-	ldr	r0, [r0, #28]
-	mov	r12, r0
+	ldr	r4, [sp, #24]
+	ldr	r4, [r4, #24]
+	str	r4, [sp]
+	ldr	r4, [sp, #24]
+	ldr	r4, [r4, #28]
+	mov	r12, r4
 	@ ascon_p.ae:59: x4 = s[4]
-	ldr	r0, [sp, #20]
-	ldr	r0, [r0, #32]
-	str	r0, [sp, #4]
-	ldr	r0, [sp, #20]
-	ldr	r0, [r0, #36]
-	str	r0, [sp, #12]
+	ldr	r4, [sp, #24]
+	ldr	r4, [r4, #32]
+	str	r4, [sp, #12]
+	ldr	r4, [sp, #24]
+	ldr	r4, [r4, #36]
+	str	r4, [sp, #4]
 	@ ascon_p.ae:60: for i in 16 - rounds..16 {
-	movs	r0, #16
-	subs	r0, r0, r1
-	uxtb	r0, r0
-	str	r0, [sp, #16]
-	mov	r8, r5
-	mov	r9, r2
+	movs	r4, #16
+	subs	r4, r4, r1
+	uxtb	r4, r4
 	str	r4, [sp, #8]
+	mov	r8, r5
+	mov	r10, r2
+	mov	r11, r0
 	ldr	r1, [sp]
-	ldr	r5, [sp, #4]
-	ldr	r0, [sp, #16]
+	ldr	r5, [sp, #12]
+	mov	r0, r4
 	cmp	r0, #16
 	bcc	.Lascon_p_permute_far1
 	b	.Lascon_p_permute_done2
 .Lascon_p_permute_far1:
 	@ ascon_p.ae:61: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
 	ldr	r2, =ascon_p_rc
-	str	r2, [sp, #24]
+	str	r2, [sp, #20]
 	@ ascon_p.ae:60: for i in 16 - rounds..16 {
 .Lascon_p_permute_loop1:
 	@ ascon_p.ae:61: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
-	ldr	r2, [sp, #24]
-	ldr	r0, [sp, #16]
+	ldr	r2, [sp, #20]
+	ldr	r0, [sp, #8]
 	ldrb	r0, [r2, r0]
 	@ ascon_p.ae:21: x2 = x2 ^ (c as u64)
 	eors	r3, r0
@@ -665,7 +657,7 @@ ascon_p_permute:
 	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
 	bics	r7, r6
 	eors	r5, r7
-	mov	r10, r5
+	mov	r9, r5
 	@ ascon_p.ae:32: t1 = t1 ^ t0
 	eors	r2, r4
 	str	r2, [sp]
@@ -674,32 +666,33 @@ ascon_p_permute:
 	eors	r4, r7
 	@ ascon_p.ae:34: t3 = t3 ^ t2
 	eors	r1, r3
-	mov	r11, r1
+	str	r1, [sp, #12]
 	@ ascon_p.ae:35: t2 = ~t2
 	mvns	r1, r3
-	str	r1, [sp, #4]
+	str	r1, [sp, #16]
 	@ ascon_p.ae:24: x0 = x0 ^ x4
 	mov	r7, r8
-	ldr	r1, [sp, #12]
+	ldr	r1, [sp, #4]
 	eors	r7, r1
 	@ ascon_p.ae:25: x4 = x4 ^ x3
 	mov	r6, r1
 	mov	r1, r12
 	eors	r6, r1
 	@ ascon_p.ae:26: x2 = x2 ^ x1
-	ldr	r3, [sp, #8]
-	mov	r2, r9
-	eors	r3, r2
+	mov	r3, r11
+	mov	r1, r10
+	eors	r3, r1
 	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
 	mov	r5, r3
-	bics	r5, r2
+	bics	r5, r1
 	eors	r5, r7
 	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
 	mov	r0, r12
 	bics	r0, r3
-	eors	r0, r2
+	eors	r0, r1
 	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
 	mov	r2, r6
+	mov	r1, r12
 	bics	r2, r1
 	eors	r3, r2
 	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
@@ -708,7 +701,7 @@ ascon_p_permute:
 	eors	r1, r2
 	mov	r12, r1
 	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	mov	r1, r9
+	mov	r1, r10
 	bics	r1, r7
 	eors	r6, r1
 	@ ascon_p.ae:32: t1 = t1 ^ t0
@@ -737,9 +730,9 @@ ascon_p_permute:
 	lsrs	r7, r4, #28
 	orrs	r2, r7
 	lsls	r4, r4, #4
-	mov	r9, r4
+	mov	r10, r4
 	lsrs	r4, r5, #28
-	mov	r5, r9
+	mov	r5, r10
 	orrs	r5, r4
 	mov	r4, r12
 	eors	r4, r2
@@ -748,18 +741,16 @@ ascon_p_permute:
 	eors	r4, r5
 	mov	r8, r4
 	@ ascon_p.ae:38: t1 ^ (t1 >>> 61) ^ (t1 >>> 39),
-	ldr	r4, [sp]
-	lsls	r5, r4, #3
+	ldr	r7, [sp]
+	lsls	r5, r7, #3
 	lsrs	r4, r0, #29
 	orrs	r5, r4
 	lsls	r2, r0, #3
-	ldr	r4, [sp]
-	lsrs	r4, r4, #29
+	lsrs	r4, r7, #29
 	orrs	r2, r4
-	ldr	r4, [sp]
-	eors	r5, r4
+	eors	r5, r7
 	eors	r2, r0
-	lsls	r7, r4, #25
+	lsls	r7, r7, #25
 	lsrs	r4, r0, #7
 	orrs	r7, r4
 	lsls	r0, r0, #25
@@ -769,47 +760,41 @@ ascon_p_permute:
 	eors	r5, r7
 	str	r5, [sp]
 	eors	r2, r0
-	mov	r9, r2
+	mov	r10, r2
 	@ ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
 	lsls	r7, r3, #31
-	ldr	r0, [sp, #4]
-	lsrs	r0, r0, #1
+	ldr	r4, [sp, #16]
+	lsrs	r0, r4, #1
 	orrs	r7, r0
-	ldr	r0, [sp, #4]
-	lsls	r2, r0, #31
+	lsls	r2, r4, #31
 	lsrs	r0, r3, #1
 	orrs	r2, r0
-	ldr	r0, [sp, #4]
-	eors	r7, r0
+	eors	r7, r4
 	eors	r2, r3
 	lsls	r5, r3, #26
-	lsrs	r0, r0, #6
+	lsrs	r0, r4, #6
 	orrs	r5, r0
-	ldr	r0, [sp, #4]
-	lsls	r4, r0, #26
+	lsls	r4, r4, #26
 	lsrs	r0, r3, #6
 	orrs	r4, r0
 	mov	r3, r7
 	eors	r3, r5
 	eors	r2, r4
-	str	r2, [sp, #8]
+	mov	r11, r2
 	@ ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
 	lsls	r2, r1, #22
-	mov	r0, r11
-	lsrs	r0, r0, #10
+	ldr	r7, [sp, #12]
+	lsrs	r0, r7, #10
 	orrs	r2, r0
-	mov	r0, r11
-	lsls	r5, r0, #22
+	lsls	r5, r7, #22
 	lsrs	r0, r1, #10
 	orrs	r5, r0
-	mov	r0, r11
-	eors	r2, r0
+	eors	r2, r7
 	eors	r5, r1
 	lsls	r4, r1, #15
-	lsrs	r0, r0, #17
+	lsrs	r0, r7, #17
 	orrs	r4, r0
-	mov	r0, r11
-	lsls	r7, r0, #15
+	lsls	r7, r7, #15
 	lsrs	r0, r1, #17
 	orrs	r7, r0
 	mov	r1, r2
@@ -818,7 +803,7 @@ ascon_p_permute:
 	eors	r0, r7
 	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
 	lsls	r5, r6, #25
-	mov	r7, r10
+	mov	r7, r9
 	lsrs	r4, r7, #7
 	orrs	r5, r4
 	lsls	r2, r7, #25
@@ -830,7 +815,7 @@ ascon_p_permute:
 	lsrs	r7, r6, #9
 	orrs	r4, r7
 	lsls	r6, r6, #23
-	mov	r7, r10
+	mov	r7, r9
 	lsrs	r7, r7, #9
 	orrs	r6, r7
 	eors	r5, r4
@@ -838,36 +823,36 @@ ascon_p_permute:
 	mov	r6, r12
 	ldr	r7, [sp]
 	mov	r12, r0
-	str	r2, [sp, #12]
-	ldr	r0, [sp, #16]
+	str	r2, [sp, #4]
+	ldr	r0, [sp, #8]
 	adds	r0, #1
-	str	r0, [sp, #16]
+	str	r0, [sp, #8]
 	cmp	r0, #16
 	bcs	.Lascon_p_permute_far2
 	b	.Lascon_p_permute_loop1
 .Lascon_p_permute_far2:
 .Lascon_p_permute_done2:
 	@ ascon_p.ae:63: s[0] = x0
-	ldr	r0, [sp, #20]
-	str	r6, [r0]
+	ldr	r4, [sp, #24]
+	str	r6, [r4]
 	mov	r2, r8
-	str	r2, [r0, #4]
+	str	r2, [r4, #4]
 	@ ascon_p.ae:64: s[1] = x1
-	str	r7, [r0, #8]
-	mov	r2, r9
-	str	r2, [r0, #12]
+	str	r7, [r4, #8]
+	mov	r2, r10
+	str	r2, [r4, #12]
 	@ ascon_p.ae:65: s[2] = x2
-	str	r3, [r0, #16]
-	ldr	r2, [sp, #8]
-	str	r2, [r0, #20]
+	str	r3, [r4, #16]
+	mov	r2, r11
+	str	r2, [r4, #20]
 	@ ascon_p.ae:66: s[3] = x3
-	str	r1, [r0, #24]
+	str	r1, [r4, #24]
 	mov	r1, r12
-	str	r1, [r0, #28]
+	str	r1, [r4, #28]
 	@ ascon_p.ae:67: s[4] = x4
-	str	r5, [r0, #32]
-	ldr	r1, [sp, #12]
-	str	r1, [r0, #36]
+	str	r5, [r4, #32]
+	ldr	r1, [sp, #4]
+	str	r1, [r4, #36]
 	add	sp, #28
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4

@@ -976,7 +976,7 @@ ccm_decrypt_with:
 
 @ --- ccm_E_encrypt_block: ccm.E.encrypt_block
 @     frame 16 bytes (11 spill slots, 4 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 520 bytes of code and literals
+@     estimated 512 bytes of code and literals
 	.section .text.ccm_E_encrypt_block,"ax",%progbits
 	.global ccm_E_encrypt_block
 	.type ccm_E_encrypt_block, %function
@@ -997,26 +997,24 @@ ccm_E_encrypt_block:
 	ldr	r3, [r1, #8]
 	ldr	r4, [r1, #12]
 	@ aes.ae:131: s0 = b[127:96] ^ w[0]
-	ldr	r0, [r0]
+	mov	r6, r0
+	ldr	r0, [r6]
 	eors	r4, r0
 	@ aes.ae:132: s1 = b[95:64] ^ w[1]
-	ldr	r0, [sp, #8]
-	ldr	r0, [r0, #4]
+	ldr	r0, [r6, #4]
 	eors	r3, r0
 	@ aes.ae:133: s2 = b[63:32] ^ w[2]
-	ldr	r0, [sp, #8]
-	ldr	r0, [r0, #8]
+	ldr	r0, [r6, #8]
 	eors	r2, r0
 	@ aes.ae:134: s3 = b[31:0] ^ w[3]
-	ldr	r0, [sp, #8]
-	ldr	r0, [r0, #12]
+	ldr	r0, [r6, #12]
 	eors	r5, r0
 	@ aes.ae:135: @unroll(round_unroll)
 	movs	r0, #1
 	str	r0, [sp, #4]
 	mov	r1, r5
 	@ aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	ldr	r5, [sp, #8]
+	mov	r5, r6
 	adds	r5, #16
 	ldr	r0, =ccm_tf0
 	mov	r9, r0
@@ -1228,15 +1226,13 @@ ccm_E_encrypt_block:
 	ldr	r0, [r0, r2]
 	eors	r1, r0
 	@ aes.ae:146: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
-	ldr	r0, [sp, #12]
-	str	r1, [r0]
-	str	r6, [r0, #4]
-	mov	r1, r0
+	ldr	r2, [sp, #12]
+	str	r1, [r2]
+	str	r6, [r2, #4]
 	ldr	r0, [sp]
-	str	r0, [r1, #8]
+	str	r0, [r2, #8]
 	mov	r1, r12
-	ldr	r0, [sp, #12]
-	str	r1, [r0, #12]
+	str	r1, [r2, #12]
 	add	sp, #16
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
@@ -1554,11 +1550,11 @@ ccm_mac_header:
 	ldr	r3, [sp]
 	ldr	r1, [sp, #4]
 .Lccm_mac_header_endif7:
-	ldr	r0, [sp, #8]
-	str	r4, [r0]
-	str	r2, [r0, #4]
-	str	r3, [r0, #8]
-	str	r1, [r0, #12]
+	ldr	r5, [sp, #8]
+	str	r4, [r5]
+	str	r2, [r5, #4]
+	str	r3, [r5, #8]
+	str	r1, [r5, #12]
 	add	sp, #60
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4

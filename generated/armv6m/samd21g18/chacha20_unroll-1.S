@@ -57,7 +57,7 @@ chacha20_quarter_round:
 
 @ --- chacha20_block: chacha20.block
 @     frame 104 bytes (51 spill slots, 26 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 722 bytes of code and literals
+@     estimated 724 bytes of code and literals
 	.section .text.chacha20_block,"ax",%progbits
 	.global chacha20_block
 	.type chacha20_block, %function
@@ -72,7 +72,7 @@ chacha20_block:
 	push	{r4, r5, r6, r7}
 	sub	sp, #104
 	str	r1, [sp, #76]
-	str	r3, [sp, #40]
+	str	r3, [sp, #52]
 	ldr	r1, [r0]
 	str	r1, [sp, #100]
 	ldr	r1, [r0, #4]
@@ -143,7 +143,7 @@ chacha20_block:
 	rors	r4, r7
 	@ chacha20.ae:21: a = a + b
 	adds	r1, r1, r4
-	str	r1, [sp, #44]
+	str	r1, [sp, #40]
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
 	eors	r5, r1
 	movs	r6, #24
@@ -151,7 +151,7 @@ chacha20_block:
 	str	r5, [sp, #20]
 	@ chacha20.ae:23: c = c + d
 	adds	r3, r3, r5
-	str	r3, [sp, #52]
+	str	r3, [sp, #48]
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
 	eors	r4, r3
 	movs	r3, #25
@@ -181,7 +181,7 @@ chacha20_block:
 	str	r5, [sp, #24]
 	@ chacha20.ae:23: c = c + d
 	adds	r1, r4, r5
-	str	r1, [sp, #48]
+	str	r1, [sp, #44]
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
 	eors	r3, r1
 	movs	r2, #25
@@ -248,7 +248,7 @@ chacha20_block:
 	movs	r1, #25
 	rors	r2, r1
 	@ chacha20.ae:17: a = a + b
-	ldr	r1, [sp, #44]
+	ldr	r1, [sp, #40]
 	adds	r1, r1, r3
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
 	eors	r4, r1
@@ -261,7 +261,7 @@ chacha20_block:
 	rors	r3, r7
 	@ chacha20.ae:21: a = a + b
 	adds	r1, r1, r3
-	str	r1, [sp, #44]
+	str	r1, [sp, #40]
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
 	eors	r4, r1
 	rors	r4, r6
@@ -315,7 +315,7 @@ chacha20_block:
 	eors	r4, r1
 	rors	r4, r0
 	@ chacha20.ae:19: c = c + d
-	ldr	r3, [sp, #52]
+	ldr	r3, [sp, #48]
 	adds	r3, r3, r4
 	@ chacha20.ae:20: b = (b ^ c) <<< 12
 	eors	r2, r3
@@ -345,7 +345,7 @@ chacha20_block:
 	mov	r1, r2
 	rors	r1, r0
 	@ chacha20.ae:19: c = c + d
-	ldr	r0, [sp, #48]
+	ldr	r0, [sp, #44]
 	adds	r0, r0, r1
 	@ chacha20.ae:20: b = (b ^ c) <<< 12
 	mov	r2, r11
@@ -368,7 +368,7 @@ chacha20_block:
 	eors	r6, r0
 	movs	r2, #25
 	rors	r6, r2
-	ldr	r7, [sp, #44]
+	ldr	r7, [sp, #40]
 	ldr	r2, [sp, #16]
 	str	r0, [sp, #28]
 	str	r4, [sp, #24]
@@ -386,15 +386,15 @@ chacha20_block:
 	mov	r1, r10
 	ldr	r0, [sp, #56]
 	adds	r1, r1, r0
-	str	r1, [sp, #52]
+	str	r1, [sp, #48]
 	ldr	r1, [sp, #32]
 	ldr	r0, [sp, #60]
 	adds	r1, r1, r0
-	str	r1, [sp, #48]
+	str	r1, [sp, #44]
 	ldr	r1, [sp, #24]
 	ldr	r0, [sp, #64]
 	adds	r1, r1, r0
-	str	r1, [sp, #44]
+	str	r1, [sp, #40]
 	ldr	r0, [sp, #76]
 	adds	r1, r5, r0
 	str	r1, [sp, #36]
@@ -440,32 +440,33 @@ chacha20_block:
 	ldr	r0, =0x61707865
 	adds	r7, r7, r0
 	@ chacha20.ae:65: return cat(x15 + nonce[95:64], x14 + nonce[63:32], x13 + nonce[31:0], x12 + counter,
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #52]
 	str	r7, [r0]
-	str	r6, [r0, #4]
-	str	r5, [r0, #8]
-	str	r4, [r0, #12]
-	str	r3, [r0, #16]
-	str	r2, [r0, #20]
-	str	r1, [r0, #24]
+	mov	r7, r0
+	str	r6, [r7, #4]
+	str	r5, [r7, #8]
+	str	r4, [r7, #12]
+	str	r3, [r7, #16]
+	str	r2, [r7, #20]
+	str	r1, [r7, #24]
 	ldr	r1, [sp, #8]
-	str	r1, [r0, #28]
+	str	r1, [r7, #28]
 	ldr	r1, [sp, #12]
-	str	r1, [r0, #32]
+	str	r1, [r7, #32]
 	ldr	r1, [sp, #20]
-	str	r1, [r0, #36]
+	str	r1, [r7, #36]
 	ldr	r1, [sp, #24]
-	str	r1, [r0, #40]
+	str	r1, [r7, #40]
 	ldr	r1, [sp, #32]
-	str	r1, [r0, #44]
+	str	r1, [r7, #44]
 	ldr	r1, [sp, #36]
-	str	r1, [r0, #48]
+	str	r1, [r7, #48]
+	ldr	r1, [sp, #40]
+	str	r1, [r7, #52]
 	ldr	r1, [sp, #44]
-	str	r1, [r0, #52]
+	str	r1, [r7, #56]
 	ldr	r1, [sp, #48]
-	str	r1, [r0, #56]
-	ldr	r1, [sp, #52]
-	str	r1, [r0, #60]
+	str	r1, [r7, #60]
 	add	sp, #104
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4

@@ -236,7 +236,7 @@ ctr_decrypt_with:
 
 @ --- ctr_xor_stream: ctr.xor_stream
 @     frame 92 bytes (26 spill slots, 19 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 772 bytes of code and literals
+@     estimated 736 bytes of code and literals
 	.section .text.ctr_xor_stream,"ax",%progbits
 	.global ctr_xor_stream
 	.type ctr_xor_stream, %function
@@ -250,9 +250,9 @@ ctr_xor_stream:
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
 	sub	sp, #92
-	str	r0, [sp, #12]
+	str	r0, [sp, #8]
 	str	r2, [sp, #72]
-	str	r3, [sp, #48]
+	str	r3, [sp, #44]
 	ldr	r0, [sp, #128]
 	str	r0, [sp, #68]
 	ldr	r0, [r1]
@@ -267,9 +267,9 @@ ctr_xor_stream:
 	mov	r0, r3
 	adds	r0, #15
 	lsrs	r0, r0, #4
-	str	r0, [sp, #44]
+	str	r0, [sp, #40]
 	movs	r1, #0
-	str	r1, [sp, #20]
+	str	r1, [sp, #16]
 	cmp	r1, r0
 	bcc	.Lctr_xor_stream_far1
 	b	.Lctr_xor_stream_done2
@@ -285,21 +285,21 @@ ctr_xor_stream:
 	mov	r10, r0
 	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
 	ldr	r0, =ctr_E.sbox
-	str	r0, [sp, #8]
+	str	r0, [sp, #48]
 	@ ctr.ae:25: for i in 0..(n + 15) / 16 {
 .Lctr_xor_stream_loop1:
 	@ ctr.ae:26: off = i * 16
-	ldr	r1, [sp, #20]
+	ldr	r1, [sp, #16]
 	lsls	r0, r1, #4
-	str	r0, [sp, #24]
+	str	r0, [sp, #20]
 	@ ctr.ae:27: x = load_be(src, off, 16, n - off) ^ E.encrypt_block(ks, t1 + (i as u128))
-	ldr	r1, [sp, #48]
+	ldr	r1, [sp, #44]
 	subs	r0, r1, r0
-	str	r0, [sp, #16]
+	str	r0, [sp, #12]
 	ldr	r1, [sp, #72]
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #20]
 	adds	r1, r1, r0
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #12]
 	cmp	r0, #16
 	bcc	.Lctr_xor_stream_bytes3
 	movs	r0, #3
@@ -312,7 +312,7 @@ ctr_xor_stream:
 	str	r0, [sp, #84]
 	str	r0, [sp, #88]
 	add	r3, sp, #76
-	ldr	r2, [sp, #16]
+	ldr	r2, [sp, #12]
 	cmp	r2, #16
 	bcc	.Lctr_xor_stream_cnt6
 	movs	r2, #16
@@ -328,19 +328,19 @@ ctr_xor_stream:
 .Lctr_xor_stream_words4:
 	ldr	r0, [r1, #12]
 	rev	r0, r0
-	str	r0, [sp, #40]
+	str	r0, [sp, #36]
 	ldr	r0, [r1, #8]
 	rev	r0, r0
-	str	r0, [sp, #36]
+	str	r0, [sp, #32]
 	ldr	r0, [r1, #4]
 	rev	r0, r0
-	str	r0, [sp, #32]
+	str	r0, [sp, #28]
 	ldr	r0, [r1]
 	rev	r0, r0
-	str	r0, [sp, #28]
+	str	r0, [sp, #24]
 	movs	r6, #0
 	ldr	r0, [sp, #64]
-	ldr	r1, [sp, #20]
+	ldr	r1, [sp, #16]
 	adds	r2, r0, r1
 	ldr	r3, [sp, #60]
 	adcs	r3, r6
@@ -349,26 +349,23 @@ ctr_xor_stream:
 	ldr	r5, [sp, #52]
 	adcs	r5, r6
 	@ aes.ae:131: s0 = b[127:96] ^ w[0]
-	ldr	r0, [sp, #12]
-	ldr	r0, [r0]
+	ldr	r6, [sp, #8]
+	ldr	r0, [r6]
 	eors	r5, r0
 	@ aes.ae:132: s1 = b[95:64] ^ w[1]
-	ldr	r0, [sp, #12]
-	ldr	r0, [r0, #4]
+	ldr	r0, [r6, #4]
 	eors	r4, r0
 	@ aes.ae:133: s2 = b[63:32] ^ w[2]
-	ldr	r0, [sp, #12]
-	ldr	r0, [r0, #8]
+	ldr	r0, [r6, #8]
 	eors	r3, r0
 	@ aes.ae:134: s3 = b[31:0] ^ w[3]
-	ldr	r0, [sp, #12]
-	ldr	r0, [r0, #12]
+	ldr	r0, [r6, #12]
 	eors	r2, r0
 	@ aes.ae:135: @unroll(round_unroll)
 	movs	r0, #1
 	str	r0, [sp, #4]
 	@ aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	ldr	r1, [sp, #12]
+	mov	r1, r6
 	adds	r1, #16
 	@ aes.ae:135: @unroll(round_unroll)
 .Lctr_xor_stream_loop8:
@@ -482,119 +479,104 @@ ctr_xor_stream:
 .Lctr_xor_stream_done9:
 	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
 	lsrs	r1, r5, #24
-	ldr	r0, [sp, #8]
-	ldrb	r0, [r0, r1]
+	ldr	r7, [sp, #48]
+	ldrb	r0, [r7, r1]
 	lsls	r1, r0, #24
 	lsrs	r0, r4, #16
 	uxtb	r6, r0
-	ldr	r0, [sp, #8]
-	ldrb	r0, [r0, r6]
+	ldrb	r0, [r7, r6]
 	lsls	r0, r0, #16
 	orrs	r1, r0
 	lsrs	r0, r3, #8
 	uxtb	r6, r0
-	ldr	r0, [sp, #8]
-	ldrb	r0, [r0, r6]
+	ldrb	r0, [r7, r6]
 	lsls	r0, r0, #8
 	orrs	r1, r0
 	uxtb	r6, r2
-	ldr	r0, [sp, #8]
-	ldrb	r0, [r0, r6]
+	ldrb	r0, [r7, r6]
 	orrs	r1, r0
 	@ aes.ae:146: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
 	movs	r6, #160
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #8]
 	ldr	r6, [r0, r6]
 	eors	r1, r6
 	str	r1, [sp]
 	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
 	lsrs	r1, r4, #24
-	ldr	r0, [sp, #8]
-	ldrb	r0, [r0, r1]
+	ldrb	r0, [r7, r1]
 	lsls	r1, r0, #24
 	lsrs	r0, r3, #16
 	uxtb	r6, r0
-	ldr	r0, [sp, #8]
-	ldrb	r0, [r0, r6]
+	ldrb	r0, [r7, r6]
 	lsls	r0, r0, #16
 	orrs	r1, r0
 	lsrs	r0, r2, #8
 	uxtb	r6, r0
-	ldr	r0, [sp, #8]
-	ldrb	r0, [r0, r6]
+	ldrb	r0, [r7, r6]
 	lsls	r0, r0, #8
 	orrs	r1, r0
 	uxtb	r6, r5
-	ldr	r0, [sp, #8]
-	ldrb	r0, [r0, r6]
+	ldrb	r0, [r7, r6]
 	orrs	r1, r0
 	@ aes.ae:147: sub_shift(s1, s2, s3, s0) ^ w[4 * nr + 1],
 	movs	r6, #164
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #8]
 	ldr	r6, [r0, r6]
 	eors	r1, r6
 	mov	r11, r1
 	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
 	lsrs	r1, r3, #24
-	ldr	r0, [sp, #8]
-	ldrb	r0, [r0, r1]
+	ldrb	r0, [r7, r1]
 	lsls	r1, r0, #24
 	lsrs	r0, r2, #16
 	uxtb	r6, r0
-	ldr	r0, [sp, #8]
-	ldrb	r0, [r0, r6]
+	ldrb	r0, [r7, r6]
 	lsls	r0, r0, #16
 	orrs	r1, r0
 	lsrs	r0, r5, #8
 	uxtb	r6, r0
-	ldr	r0, [sp, #8]
-	ldrb	r0, [r0, r6]
+	ldrb	r0, [r7, r6]
 	lsls	r0, r0, #8
 	orrs	r1, r0
 	uxtb	r6, r4
-	ldr	r0, [sp, #8]
-	ldrb	r0, [r0, r6]
+	ldrb	r0, [r7, r6]
 	orrs	r1, r0
 	@ aes.ae:148: sub_shift(s2, s3, s0, s1) ^ w[4 * nr + 2],
 	movs	r6, #168
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #8]
 	ldr	r0, [r0, r6]
 	eors	r1, r0
 	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
 	lsrs	r2, r2, #24
-	ldr	r0, [sp, #8]
-	ldrb	r0, [r0, r2]
+	ldrb	r0, [r7, r2]
 	lsls	r2, r0, #24
 	lsrs	r0, r5, #16
 	uxtb	r5, r0
-	ldr	r0, [sp, #8]
-	ldrb	r0, [r0, r5]
+	ldrb	r0, [r7, r5]
 	lsls	r0, r0, #16
 	orrs	r2, r0
 	lsrs	r0, r4, #8
 	uxtb	r4, r0
-	ldr	r0, [sp, #8]
-	ldrb	r0, [r0, r4]
+	ldrb	r0, [r7, r4]
 	lsls	r0, r0, #8
 	orrs	r2, r0
 	uxtb	r3, r3
-	ldr	r0, [sp, #8]
-	ldrb	r0, [r0, r3]
+	ldrb	r0, [r7, r3]
 	orrs	r2, r0
 	@ aes.ae:149: sub_shift(s3, s0, s1, s2) ^ w[4 * nr + 3])
 	movs	r3, #172
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #8]
 	ldr	r0, [r0, r3]
 	eors	r2, r0
 	@ ctr.ae:27: x = load_be(src, off, 16, n - off) ^ E.encrypt_block(ks, t1 + (i as u128))
-	ldr	r6, [sp, #40]
+	ldr	r6, [sp, #36]
 	eors	r6, r2
-	ldr	r2, [sp, #36]
+	ldr	r2, [sp, #32]
 	eors	r2, r1
-	ldr	r3, [sp, #32]
+	ldr	r3, [sp, #28]
 	mov	r0, r11
 	eors	r3, r0
-	ldr	r1, [sp, #28]
+	ldr	r1, [sp, #24]
 	ldr	r0, [sp]
 	eors	r1, r0
 	@ ctr.ae:28: store_be(dst, off, x, n - off)
@@ -603,9 +585,9 @@ ctr_xor_stream:
 	rev	r3, r2
 	rev	r2, r6
 	ldr	r1, [sp, #68]
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #20]
 	adds	r1, r1, r0
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #12]
 	cmp	r0, #16
 	bcc	.Lctr_xor_stream_bytes10
 	movs	r0, #3
@@ -623,7 +605,7 @@ ctr_xor_stream:
 	str	r3, [sp, #84]
 	str	r2, [sp, #88]
 	add	r3, sp, #76
-	ldr	r2, [sp, #16]
+	ldr	r2, [sp, #12]
 	cmp	r2, #16
 	bcc	.Lctr_xor_stream_cnt12
 	movs	r2, #16
@@ -635,10 +617,10 @@ ctr_xor_stream:
 	strb	r0, [r1, r2]
 	b	.Lctr_xor_stream_cpy13
 .Lctr_xor_stream_stored11:
-	ldr	r1, [sp, #20]
+	ldr	r1, [sp, #16]
 	adds	r1, #1
-	str	r1, [sp, #20]
-	ldr	r0, [sp, #44]
+	str	r1, [sp, #16]
+	ldr	r0, [sp, #40]
 	cmp	r1, r0
 	bcs	.Lctr_xor_stream_far2
 	b	.Lctr_xor_stream_loop1

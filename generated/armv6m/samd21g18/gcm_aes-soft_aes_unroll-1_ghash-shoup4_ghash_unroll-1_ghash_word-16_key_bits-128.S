@@ -9,7 +9,7 @@
 
 @ --- gcm_key_setup: gcm.key_setup
 @     frame 64 bytes (14 spill slots, 4 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 516 bytes of code and literals
+@     estimated 514 bytes of code and literals
 	.section .text.gcm_key_setup,"ax",%progbits
 	.global gcm_key_setup
 	.type gcm_key_setup, %function
@@ -23,7 +23,7 @@ gcm_key_setup:
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
 	sub	sp, #64
-	mov	r9, r2
+	str	r2, [sp]
 	mov	r8, r3
 	@ gcm.ae:67: E.key_schedule(load_be(key, 0, key_bits / 8), ks)
 	movs	r1, #3
@@ -50,22 +50,22 @@ gcm_key_setup:
 	ldr	r0, [r0]
 	rev	r1, r0
 	@ aes.ae:271: w[i] = key[key_bits - 1 - 32 * i : key_bits - 32 * (i + 1)]
-	mov	r0, r9
-	str	r1, [r0]
-	str	r4, [r0, #4]
-	str	r3, [r0, #8]
-	str	r2, [r0, #12]
+	ldr	r7, [sp]
+	str	r1, [r7]
+	str	r4, [r7, #4]
+	str	r3, [r7, #8]
+	str	r2, [r7, #12]
 	@ aes.ae:273: @unroll(round_unroll)
 	movs	r6, #4
 	@ aes.ae:275: temp = w[i - 1]
-	mov	r5, r9
+	mov	r5, r7
 	adds	r5, #12
 	@ aes.ae:90: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
 	ldr	r3, =gcm_E.sbox
 	@ aes.ae:277: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
 	ldr	r2, =gcm_E.rcon
 	@ aes.ae:281: w[i] = w[i - nk] ^ temp
-	mov	r1, r9
+	mov	r1, r7
 	@ aes.ae:273: @unroll(round_unroll)
 .Lgcm_key_setup_loop5:
 	@ aes.ae:276: if i % nk == 0 {
@@ -128,7 +128,7 @@ gcm_key_setup:
 	str	r0, [sp, #44]
 	add	r1, sp, #32
 	add	r2, sp, #48
-	mov	r0, r9
+	ldr	r0, [sp]
 	bl	gcm_E_encrypt_block
 	ldr	r5, [sp, #48]
 	ldr	r4, [sp, #52]
@@ -183,34 +183,33 @@ gcm_key_setup:
 .Lgcm_key_setup_done10:
 	@ ghash.ae:126: tab[0] = 0
 	movs	r1, #0
-	mov	r0, r8
-	str	r1, [r0]
-	str	r1, [r0, #4]
-	str	r1, [r0, #8]
-	str	r1, [r0, #12]
+	mov	r3, r8
+	str	r1, [r3]
+	str	r1, [r3, #4]
+	str	r1, [r3, #8]
+	str	r1, [r3, #12]
 	@ ghash.ae:127: tab[16] = 0
 	movs	r2, #1
 	lsls	r2, r2, #8
-	str	r1, [r0, r2]
+	str	r1, [r3, r2]
 	movs	r2, #65
 	lsls	r2, r2, #2
-	str	r1, [r0, r2]
+	str	r1, [r3, r2]
 	movs	r2, #33
 	lsls	r2, r2, #3
-	str	r1, [r0, r2]
+	str	r1, [r3, r2]
 	movs	r2, #67
 	lsls	r2, r2, #2
-	str	r1, [r0, r2]
+	str	r1, [r3, r2]
 	@ ghash.ae:128: for u in 3..16 {
 	movs	r5, #3
 	@ ghash.ae:130: tab[u] = tab[u ^ low] ^ tab[low]
 	mov	r2, r8
 	adds	r2, #48
 	@ ghash.ae:131: tab[16 + u] = tab[16 + (u ^ low)] ^ tab[16 + low]
-	mov	r1, r8
 	movs	r0, #19
 	lsls	r0, r0, #4
-	adds	r1, r1, r0
+	adds	r1, r3, r0
 	@ ghash.ae:128: for u in 3..16 {
 .Lgcm_key_setup_loop12:
 	@ ghash.ae:129: low = u & (0 - u)
@@ -1409,7 +1408,7 @@ gcm_decrypt_with:
 
 @ --- gcm_E_encrypt_block: gcm.E.encrypt_block
 @     frame 16 bytes (11 spill slots, 4 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 520 bytes of code and literals
+@     estimated 512 bytes of code and literals
 	.section .text.gcm_E_encrypt_block,"ax",%progbits
 	.global gcm_E_encrypt_block
 	.type gcm_E_encrypt_block, %function
@@ -1430,26 +1429,24 @@ gcm_E_encrypt_block:
 	ldr	r3, [r1, #8]
 	ldr	r4, [r1, #12]
 	@ aes.ae:131: s0 = b[127:96] ^ w[0]
-	ldr	r0, [r0]
+	mov	r6, r0
+	ldr	r0, [r6]
 	eors	r4, r0
 	@ aes.ae:132: s1 = b[95:64] ^ w[1]
-	ldr	r0, [sp, #8]
-	ldr	r0, [r0, #4]
+	ldr	r0, [r6, #4]
 	eors	r3, r0
 	@ aes.ae:133: s2 = b[63:32] ^ w[2]
-	ldr	r0, [sp, #8]
-	ldr	r0, [r0, #8]
+	ldr	r0, [r6, #8]
 	eors	r2, r0
 	@ aes.ae:134: s3 = b[31:0] ^ w[3]
-	ldr	r0, [sp, #8]
-	ldr	r0, [r0, #12]
+	ldr	r0, [r6, #12]
 	eors	r5, r0
 	@ aes.ae:135: @unroll(round_unroll)
 	movs	r0, #1
 	str	r0, [sp, #4]
 	mov	r1, r5
 	@ aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	ldr	r5, [sp, #8]
+	mov	r5, r6
 	adds	r5, #16
 	ldr	r0, =gcm_tf0
 	mov	r9, r0
@@ -1661,15 +1658,13 @@ gcm_E_encrypt_block:
 	ldr	r0, [r0, r2]
 	eors	r1, r0
 	@ aes.ae:146: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
-	ldr	r0, [sp, #12]
-	str	r1, [r0]
-	str	r6, [r0, #4]
-	mov	r1, r0
+	ldr	r2, [sp, #12]
+	str	r1, [r2]
+	str	r6, [r2, #4]
 	ldr	r0, [sp]
-	str	r0, [r1, #8]
+	str	r0, [r2, #8]
 	mov	r1, r12
-	ldr	r0, [sp, #12]
-	str	r1, [r0, #12]
+	str	r1, [r2, #12]
 	add	sp, #16
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
@@ -1781,11 +1776,11 @@ gcm_G_absorb:
 	bcc	.Lgcm_G_absorb_loop1
 .Lgcm_G_absorb_done2:
 	mov	r2, r8
-	ldr	r0, [sp, #4]
-	str	r2, [r0]
-	str	r4, [r0, #4]
-	str	r3, [r0, #8]
-	str	r1, [r0, #12]
+	ldr	r5, [sp, #4]
+	str	r2, [r5]
+	str	r4, [r5, #4]
+	str	r3, [r5, #8]
+	str	r1, [r5, #12]
 	add	sp, #56
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
@@ -1956,11 +1951,11 @@ gcm_G_mul_h:
 	cmp	r0, #8
 	bcc	.Lgcm_G_mul_h_loop1
 .Lgcm_G_mul_h_done2:
-	ldr	r0, [sp, #4]
-	str	r5, [r0]
-	str	r4, [r0, #4]
-	str	r2, [r0, #8]
-	str	r1, [r0, #12]
+	ldr	r3, [sp, #4]
+	str	r5, [r3]
+	str	r4, [r3, #4]
+	str	r2, [r3, #8]
+	str	r1, [r3, #12]
 	add	sp, #24
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4

@@ -126,14 +126,14 @@ ghash_mul:
 	bcc	.Lghash_mul_loop1
 .Lghash_mul_done2:
 	mov	r1, r12
-	ldr	r0, [sp, #20]
-	str	r1, [r0]
+	ldr	r2, [sp, #20]
+	str	r1, [r2]
 	ldr	r1, [sp]
-	str	r1, [r0, #4]
+	str	r1, [r2, #4]
 	mov	r1, r11
-	str	r1, [r0, #8]
+	str	r1, [r2, #8]
 	mov	r1, r10
-	str	r1, [r0, #12]
+	str	r1, [r2, #12]
 	add	sp, #24
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
@@ -286,14 +286,14 @@ ghash_mul_h:
 	bcc	.Lghash_mul_h_loop1
 .Lghash_mul_h_done2:
 	mov	r1, r12
-	ldr	r0, [sp, #20]
-	str	r1, [r0]
+	ldr	r2, [sp, #20]
+	str	r1, [r2]
 	ldr	r1, [sp]
-	str	r1, [r0, #4]
+	str	r1, [r2, #4]
 	mov	r1, r11
-	str	r1, [r0, #8]
+	str	r1, [r2, #8]
 	mov	r1, r10
-	str	r1, [r0, #12]
+	str	r1, [r2, #12]
 	add	sp, #24
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
@@ -321,9 +321,9 @@ ghash_absorb:
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
 	sub	sp, #60
-	str	r0, [sp, #20]
+	str	r0, [sp, #32]
 	str	r2, [sp, #36]
-	str	r3, [sp, #32]
+	str	r3, [sp, #28]
 	ldr	r0, [sp, #96]
 	str	r0, [sp, #40]
 	ldr	r5, [r1]
@@ -331,22 +331,22 @@ ghash_absorb:
 	ldr	r3, [r1, #8]
 	ldr	r2, [r1, #12]
 	@ ghash.ae:210: for i in 0..(n + 15) / 16 {
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #28]
 	adds	r0, #15
 	lsrs	r0, r0, #4
-	str	r0, [sp, #28]
+	str	r0, [sp, #24]
 	movs	r1, #0
-	str	r1, [sp, #24]
+	str	r1, [sp, #20]
 	cmp	r1, r0
 	bcc	.Lghash_absorb_far1
 	b	.Lghash_absorb_done2
 .Lghash_absorb_far1:
 .Lghash_absorb_loop1:
 	@ ghash.ae:211: off = i * 16
-	ldr	r1, [sp, #24]
+	ldr	r1, [sp, #20]
 	lsls	r1, r1, #4
 	@ ghash.ae:212: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #28]
 	subs	r6, r0, r1
 	ldr	r0, [sp, #36]
 	adds	r1, r0, r1
@@ -392,11 +392,11 @@ ghash_absorb:
 	eors	r2, r1
 	str	r2, [sp, #4]
 	@ ghash.ae:51: return mul(x, tab[0])
-	ldr	r0, [sp, #20]
-	ldr	r3, [r0]
-	ldr	r2, [r0, #4]
-	ldr	r1, [r0, #8]
-	ldr	r0, [r0, #12]
+	ldr	r4, [sp, #32]
+	ldr	r3, [r4]
+	ldr	r2, [r4, #4]
+	ldr	r1, [r4, #8]
+	ldr	r0, [r4, #12]
 	@ ghash.ae:36: for i in 0..128 {
 	movs	r4, #0
 	mov	r9, r4
@@ -490,20 +490,20 @@ ghash_absorb:
 	ldr	r4, [sp]
 	mov	r3, r11
 	mov	r2, r10
-	ldr	r1, [sp, #24]
+	ldr	r1, [sp, #20]
 	adds	r1, #1
-	str	r1, [sp, #24]
-	ldr	r0, [sp, #28]
+	str	r1, [sp, #20]
+	ldr	r0, [sp, #24]
 	cmp	r1, r0
 	bcs	.Lghash_absorb_far2
 	b	.Lghash_absorb_loop1
 .Lghash_absorb_far2:
 .Lghash_absorb_done2:
-	ldr	r0, [sp, #40]
-	str	r5, [r0]
-	str	r4, [r0, #4]
-	str	r3, [r0, #8]
-	str	r2, [r0, #12]
+	ldr	r1, [sp, #40]
+	str	r5, [r1]
+	str	r4, [r1, #4]
+	str	r3, [r1, #8]
+	str	r2, [r1, #12]
 	add	sp, #60
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4

@@ -2562,7 +2562,7 @@ norx32_4_1_decrypt_with:
 
 @ --- norx32_4_1_absorb_header: norx32_4_1.absorb_header
 @     frame 188 bytes (82 spill slots, 35 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1682 bytes of code and literals
+@     estimated 1646 bytes of code and literals
 	.section .text.norx32_4_1_absorb_header,"ax",%progbits
 	.global norx32_4_1_absorb_header
 	.type norx32_4_1_absorb_header, %function
@@ -2583,7 +2583,7 @@ norx32_4_1_absorb_header:
 	adcs	r3, r3
 	movs	r2, #1
 	eors	r3, r2
-	mov	r9, r0
+	str	r0, [sp, #52]
 	str	r1, [sp, #136]
 	cmp	r3, #0
 	bne	.Lnorx32_4_1_absorb_header_far1
@@ -2687,55 +2687,48 @@ norx32_4_1_absorb_header:
 	rsbs	r0, r3, #0
 	ands	r1, r0
 	eors	r1, r2
-	str	r1, [sp, #52]
+	str	r1, [sp, #48]
 	@ norx32_4_1.ae:100: s[15] = s[15] ^ header_tag
-	mov	r0, r9
-	ldr	r1, [r0, #60]
+	ldr	r5, [sp, #52]
+	ldr	r1, [r5, #60]
 	movs	r0, #1
 	eors	r1, r0
-	mov	r0, r9
-	str	r1, [r0, #60]
+	str	r1, [r5, #60]
 	@ norx_f.ae:72: @unroll(unroll)
-	ldr	r0, [r0]
-	str	r0, [sp]
-	mov	r0, r9
-	ldr	r1, [r0, #4]
-	mov	r11, r1
-	ldr	r1, [r0, #8]
-	str	r1, [sp, #20]
-	ldr	r1, [r0, #12]
-	str	r1, [sp, #44]
-	ldr	r6, [r0, #16]
-	ldr	r4, [r0, #20]
-	ldr	r1, [r0, #24]
-	ldr	r3, [r0, #28]
+	ldr	r0, [r5]
+	mov	r11, r0
+	ldr	r1, [r5, #4]
+	mov	r10, r1
+	ldr	r1, [r5, #8]
+	str	r1, [sp, #16]
+	ldr	r1, [r5, #12]
+	str	r1, [sp, #40]
+	ldr	r6, [r5, #16]
+	ldr	r4, [r5, #20]
+	ldr	r1, [r5, #24]
+	ldr	r3, [r5, #28]
 	mov	r12, r3
-	ldr	r3, [r0, #32]
-	ldr	r0, [r0, #36]
-	mov	r10, r0
-	mov	r0, r9
-	ldr	r0, [r0, #40]
-	str	r0, [sp, #8]
-	mov	r0, r9
-	ldr	r0, [r0, #44]
+	ldr	r3, [r5, #32]
+	ldr	r0, [r5, #36]
+	mov	r9, r0
+	ldr	r0, [r5, #40]
 	str	r0, [sp, #4]
-	mov	r0, r9
-	ldr	r2, [r0, #48]
-	ldr	r0, [r0, #52]
-	str	r0, [sp, #16]
-	mov	r0, r9
-	ldr	r0, [r0, #56]
-	str	r0, [sp, #28]
-	mov	r0, r9
-	ldr	r0, [r0, #60]
+	ldr	r0, [r5, #44]
+	str	r0, [sp]
+	ldr	r2, [r5, #48]
+	ldr	r0, [r5, #52]
+	str	r0, [sp, #12]
+	ldr	r0, [r5, #56]
+	str	r0, [sp, #24]
+	ldr	r0, [r5, #60]
 	mov	r8, r0
 	movs	r0, #0
-	str	r0, [sp, #48]
+	str	r0, [sp, #44]
 .Lnorx32_4_1_absorb_header_loop5:
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r7, [sp]
+	mov	r7, r11
 	eors	r7, r6
-	ldr	r0, [sp]
+	mov	r0, r11
 	ands	r0, r6
 	lsls	r5, r0, #1
 	eors	r7, r5
@@ -2759,42 +2752,42 @@ norx32_4_1_absorb_header:
 	ands	r7, r6
 	lsls	r5, r7, #1
 	eors	r3, r5
-	str	r3, [sp]
+	mov	r11, r3
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r2, r3
 	movs	r5, #16
 	mov	r3, r2
 	rors	r3, r5
-	str	r3, [sp, #12]
+	str	r3, [sp, #8]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r2, r0
 	eors	r2, r3
 	ands	r0, r3
 	lsls	r0, r0, #1
 	eors	r2, r0
-	str	r2, [sp, #40]
+	str	r2, [sp, #36]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r6, r2
 	movs	r2, #31
 	mov	r0, r6
 	rors	r0, r2
-	str	r0, [sp, #24]
+	str	r0, [sp, #20]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r11
+	mov	r6, r10
 	eors	r6, r4
-	mov	r0, r11
+	mov	r0, r10
 	ands	r0, r4
 	lsls	r0, r0, #1
 	eors	r6, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r3, [sp, #16]
+	ldr	r3, [sp, #12]
 	eors	r3, r6
 	movs	r5, #8
 	rors	r3, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r10
+	mov	r2, r9
 	eors	r2, r3
-	mov	r0, r10
+	mov	r0, r9
 	ands	r0, r3
 	lsls	r0, r0, #1
 	eors	r2, r0
@@ -2808,40 +2801,40 @@ norx32_4_1_absorb_header:
 	ands	r6, r4
 	lsls	r5, r6, #1
 	eors	r0, r5
-	mov	r11, r0
+	mov	r10, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r3, r0
 	movs	r6, #16
 	mov	r0, r3
 	rors	r0, r6
-	str	r0, [sp, #16]
+	str	r0, [sp, #12]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r3, r2
 	eors	r3, r0
 	ands	r2, r0
 	lsls	r2, r2, #1
 	eors	r3, r2
-	str	r3, [sp, #36]
+	str	r3, [sp, #32]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r4, r3
 	movs	r2, #31
 	rors	r4, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #20]
+	ldr	r6, [sp, #16]
 	eors	r6, r1
-	ldr	r2, [sp, #20]
+	ldr	r2, [sp, #16]
 	ands	r2, r1
 	lsls	r2, r2, #1
 	eors	r6, r2
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r3, [sp, #28]
+	ldr	r3, [sp, #24]
 	eors	r3, r6
 	movs	r5, #8
 	rors	r3, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r2, [sp, #8]
+	ldr	r2, [sp, #4]
 	eors	r2, r3
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #4]
 	ands	r0, r3
 	lsls	r0, r0, #1
 	eors	r2, r0
@@ -2855,13 +2848,13 @@ norx32_4_1_absorb_header:
 	ands	r6, r1
 	lsls	r5, r6, #1
 	eors	r0, r5
-	str	r0, [sp, #28]
+	str	r0, [sp, #24]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r3, r0
 	movs	r6, #16
 	mov	r0, r3
 	rors	r0, r6
-	str	r0, [sp, #20]
+	str	r0, [sp, #16]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r3, r2
 	eors	r3, r0
@@ -2874,10 +2867,10 @@ norx32_4_1_absorb_header:
 	movs	r0, #31
 	rors	r1, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r7, [sp, #44]
+	ldr	r7, [sp, #40]
 	mov	r0, r12
 	eors	r7, r0
-	ldr	r3, [sp, #44]
+	ldr	r3, [sp, #40]
 	ands	r3, r0
 	lsls	r0, r3, #1
 	eors	r7, r0
@@ -2887,9 +2880,9 @@ norx32_4_1_absorb_header:
 	movs	r0, #8
 	rors	r5, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r3, [sp, #4]
+	ldr	r3, [sp]
 	eors	r3, r5
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp]
 	ands	r0, r5
 	lsls	r0, r0, #1
 	eors	r3, r0
@@ -2904,7 +2897,7 @@ norx32_4_1_absorb_header:
 	ands	r7, r6
 	lsls	r7, r7, #1
 	eors	r0, r7
-	mov	r10, r0
+	mov	r9, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r5, r0
 	movs	r0, #16
@@ -2920,9 +2913,9 @@ norx32_4_1_absorb_header:
 	movs	r3, #31
 	rors	r6, r3
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r3, [sp]
+	mov	r3, r11
 	eors	r3, r4
-	ldr	r7, [sp]
+	mov	r7, r11
 	ands	r7, r4
 	lsls	r7, r7, #1
 	eors	r3, r7
@@ -2946,7 +2939,7 @@ norx32_4_1_absorb_header:
 	ands	r3, r4
 	lsls	r3, r3, #1
 	eors	r2, r3
-	str	r2, [sp]
+	mov	r11, r2
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r5, r2
 	movs	r3, #16
@@ -2959,21 +2952,21 @@ norx32_4_1_absorb_header:
 	ands	r7, r2
 	lsls	r7, r7, #1
 	eors	r3, r7
-	str	r3, [sp, #8]
+	str	r3, [sp, #4]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r4, r3
 	movs	r2, #31
 	rors	r4, r2
-	str	r4, [sp, #32]
+	str	r4, [sp, #28]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r11
+	mov	r5, r10
 	eors	r5, r1
-	mov	r4, r11
+	mov	r4, r10
 	ands	r4, r1
 	lsls	r4, r4, #1
 	eors	r5, r4
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r2, [sp, #12]
+	ldr	r2, [sp, #8]
 	eors	r2, r5
 	movs	r4, #8
 	rors	r2, r4
@@ -2993,7 +2986,7 @@ norx32_4_1_absorb_header:
 	ands	r5, r1
 	lsls	r5, r5, #1
 	eors	r0, r5
-	mov	r11, r0
+	mov	r10, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r2, r0
 	movs	r0, #16
@@ -3004,30 +2997,30 @@ norx32_4_1_absorb_header:
 	ands	r4, r2
 	lsls	r0, r4, #1
 	eors	r5, r0
-	str	r5, [sp, #4]
+	str	r5, [sp]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r1, r5
-	str	r1, [sp, #12]
+	str	r1, [sp, #8]
 	movs	r1, #31
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #8]
 	rors	r0, r1
-	str	r0, [sp, #12]
+	str	r0, [sp, #8]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #24]
 	eors	r0, r6
-	ldr	r1, [sp, #28]
+	ldr	r1, [sp, #24]
 	ands	r1, r6
 	lsls	r1, r1, #1
 	eors	r0, r1
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r7, [sp, #16]
+	ldr	r7, [sp, #12]
 	eors	r7, r0
 	movs	r1, #8
 	rors	r7, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #40]
+	ldr	r5, [sp, #36]
 	eors	r5, r7
-	ldr	r1, [sp, #40]
+	ldr	r1, [sp, #36]
 	ands	r1, r7
 	lsls	r1, r1, #1
 	eors	r5, r1
@@ -3051,7 +3044,7 @@ norx32_4_1_absorb_header:
 	ands	r5, r7
 	lsls	r3, r5, #1
 	eors	r0, r3
-	str	r0, [sp, #16]
+	str	r0, [sp, #12]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r6, r0
 	movs	r0, #31
@@ -3059,28 +3052,28 @@ norx32_4_1_absorb_header:
 	rors	r1, r0
 	mov	r12, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r10
-	ldr	r1, [sp, #24]
+	mov	r0, r9
+	ldr	r1, [sp, #20]
 	eors	r0, r1
-	mov	r3, r10
+	mov	r3, r9
 	ands	r3, r1
 	lsls	r1, r3, #1
 	eors	r0, r1
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r5, [sp, #20]
+	ldr	r5, [sp, #16]
 	eors	r5, r0
 	movs	r1, #8
 	rors	r5, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #36]
+	ldr	r6, [sp, #32]
 	eors	r6, r5
-	ldr	r1, [sp, #36]
+	ldr	r1, [sp, #32]
 	ands	r1, r5
 	lsls	r3, r1, #1
 	mov	r1, r6
 	eors	r1, r3
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	ldr	r6, [sp, #24]
+	ldr	r6, [sp, #20]
 	eors	r6, r1
 	movs	r3, #11
 	rors	r6, r3
@@ -3104,107 +3097,98 @@ norx32_4_1_absorb_header:
 	eors	r6, r0
 	movs	r1, #31
 	rors	r6, r1
-	str	r4, [sp, #20]
-	str	r3, [sp, #44]
-	ldr	r4, [sp, #32]
-	ldr	r1, [sp, #12]
-	ldr	r3, [sp, #16]
-	mov	r10, r0
-	str	r7, [sp, #16]
-	str	r5, [sp, #28]
-	ldr	r0, [sp, #48]
+	str	r4, [sp, #16]
+	str	r3, [sp, #40]
+	ldr	r4, [sp, #28]
+	ldr	r1, [sp, #8]
+	ldr	r3, [sp, #12]
+	mov	r9, r0
+	str	r7, [sp, #12]
+	str	r5, [sp, #24]
+	ldr	r0, [sp, #44]
 	adds	r0, #1
-	str	r0, [sp, #48]
+	str	r0, [sp, #44]
 	cmp	r0, #4
 	bcs	.Lnorx32_4_1_absorb_header_far3
 	b	.Lnorx32_4_1_absorb_header_loop5
 .Lnorx32_4_1_absorb_header_far3:
 .Lnorx32_4_1_absorb_header_done6:
 	@ norx_f.ae:77: s[0] = s0
-	ldr	r5, [sp]
-	mov	r0, r9
-	str	r5, [r0]
-	@ norx_f.ae:78: s[1] = s1
 	mov	r5, r11
-	str	r5, [r0, #4]
+	ldr	r7, [sp, #52]
+	str	r5, [r7]
+	@ norx_f.ae:78: s[1] = s1
+	mov	r5, r10
+	str	r5, [r7, #4]
 	@ norx_f.ae:79: s[2] = s2
-	ldr	r5, [sp, #20]
-	str	r5, [r0, #8]
+	ldr	r5, [sp, #16]
+	str	r5, [r7, #8]
 	@ norx_f.ae:80: s[3] = s3
-	ldr	r5, [sp, #44]
-	str	r5, [r0, #12]
+	ldr	r5, [sp, #40]
+	str	r5, [r7, #12]
 	@ norx_f.ae:81: s[4] = s4
-	str	r6, [r0, #16]
+	str	r6, [r7, #16]
 	@ norx_f.ae:82: s[5] = s5
-	str	r4, [r0, #20]
+	str	r4, [r7, #20]
 	@ norx_f.ae:83: s[6] = s6
-	str	r1, [r0, #24]
+	str	r1, [r7, #24]
 	@ norx_f.ae:84: s[7] = s7
 	mov	r1, r12
-	str	r1, [r0, #28]
+	str	r1, [r7, #28]
 	@ norx_f.ae:85: s[8] = s8
-	str	r3, [r0, #32]
+	str	r3, [r7, #32]
 	@ norx_f.ae:86: s[9] = s9
-	mov	r1, r10
-	str	r1, [r0, #36]
+	mov	r1, r9
+	str	r1, [r7, #36]
 	@ norx_f.ae:87: s[10] = s10
-	ldr	r1, [sp, #8]
-	str	r1, [r0, #40]
-	@ norx_f.ae:88: s[11] = s11
 	ldr	r1, [sp, #4]
-	str	r1, [r0, #44]
+	str	r1, [r7, #40]
+	@ norx_f.ae:88: s[11] = s11
+	ldr	r1, [sp]
+	str	r1, [r7, #44]
 	@ norx_f.ae:89: s[12] = s12
-	str	r2, [r0, #48]
+	str	r2, [r7, #48]
 	@ norx_f.ae:90: s[13] = s13
-	ldr	r1, [sp, #16]
-	str	r1, [r0, #52]
+	ldr	r1, [sp, #12]
+	str	r1, [r7, #52]
 	@ norx_f.ae:91: s[14] = s14
-	ldr	r1, [sp, #28]
-	str	r1, [r0, #56]
+	ldr	r1, [sp, #24]
+	str	r1, [r7, #56]
 	@ norx_f.ae:92: s[15] = s15
 	mov	r1, r8
-	str	r1, [r0, #60]
+	str	r1, [r7, #60]
 	@ norx32_4_1.ae:50: return cat(s[11], s[10], s[9], s[8], s[7], s[6], s[5], s[4], s[3], s[2], s[1], s[0])
-	ldr	r1, [r0, #44]
-	str	r1, [sp, #12]
-	ldr	r0, [r0, #40]
-	str	r0, [sp, #32]
-	mov	r0, r9
-	ldr	r0, [r0, #36]
-	str	r0, [sp, #40]
-	mov	r0, r9
-	ldr	r0, [r0, #32]
+	ldr	r1, [r7, #44]
+	str	r1, [sp, #8]
+	ldr	r0, [r7, #40]
+	str	r0, [sp, #28]
+	ldr	r0, [r7, #36]
+	str	r0, [sp, #36]
+	ldr	r0, [r7, #32]
 	str	r0, [sp, #64]
-	mov	r0, r9
-	ldr	r0, [r0, #28]
+	ldr	r0, [r7, #28]
 	str	r0, [sp, #72]
-	mov	r0, r9
-	ldr	r0, [r0, #24]
+	ldr	r0, [r7, #24]
 	str	r0, [sp, #80]
-	mov	r0, r9
-	ldr	r0, [r0, #20]
+	ldr	r0, [r7, #20]
 	str	r0, [sp, #88]
-	mov	r0, r9
-	ldr	r0, [r0, #16]
+	ldr	r0, [r7, #16]
 	str	r0, [sp, #96]
-	mov	r0, r9
-	ldr	r0, [r0, #12]
+	mov	r1, r7
+	ldr	r0, [r1, #12]
 	str	r0, [sp, #104]
-	mov	r0, r9
-	ldr	r0, [r0, #8]
+	ldr	r0, [r1, #8]
 	str	r0, [sp, #112]
-	mov	r0, r9
-	ldr	r0, [r0, #4]
+	ldr	r0, [r1, #4]
 	str	r0, [sp, #120]
-	mov	r0, r9
-	ldr	r0, [r0]
+	ldr	r0, [r1]
 	str	r0, [sp, #124]
 	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
 	ldr	r1, [sp, #136]
 	ldr	r0, [sp, #56]
 	adds	r0, r1, r0
 	movs	r2, #3
-	ldr	r1, [sp, #52]
+	ldr	r1, [sp, #48]
 	cmp	r1, #48
 	bcc	.Lnorx32_4_1_absorb_header_bytes7
 	tst	r0, r2
@@ -3224,7 +3208,7 @@ norx32_4_1_absorb_header:
 	str	r1, [sp, #180]
 	str	r1, [sp, #184]
 	add	r3, sp, #140
-	ldr	r2, [sp, #52]
+	ldr	r2, [sp, #48]
 	cmp	r2, #48
 	bcc	.Lnorx32_4_1_absorb_header_cnt10
 	movs	r2, #48
@@ -3255,37 +3239,37 @@ norx32_4_1_absorb_header:
 	ldr	r1, [r0, #28]
 	str	r1, [sp, #56]
 	ldr	r1, [r0, #32]
-	str	r1, [sp, #48]
-	ldr	r1, [r0, #36]
 	str	r1, [sp, #44]
+	ldr	r1, [r0, #36]
+	str	r1, [sp, #40]
 	ldr	r1, [r0, #40]
-	str	r1, [sp, #36]
+	str	r1, [sp, #32]
 	ldr	r0, [r0, #44]
-	str	r0, [sp, #28]
+	str	r0, [sp, #24]
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #48]
 	cmp	r0, #48
 	movs	r0, #0
 	adcs	r0, r0
 	movs	r1, #1
 	eors	r0, r1
-	str	r0, [sp, #20]
-	ldr	r0, [sp, #52]
+	str	r0, [sp, #16]
+	ldr	r0, [sp, #48]
 	lsls	r6, r0, #3
 	movs	r0, #1
-	str	r0, [sp, #16]
+	str	r0, [sp, #12]
 	movs	r0, #0
-	str	r0, [sp, #4]
-	mov	r10, r0
+	str	r0, [sp]
+	mov	r9, r0
 	mov	r8, r0
 	mov	r12, r0
-	str	r0, [sp]
 	mov	r11, r0
+	mov	r10, r0
 	movs	r5, #0
 	movs	r4, #0
 	movs	r3, #0
 	movs	r2, #0
-	str	r0, [sp, #8]
+	str	r0, [sp, #4]
 	movs	r0, #3
 	lsls	r0, r0, #7
 	cmp	r6, r0
@@ -3293,36 +3277,34 @@ norx32_4_1_absorb_header:
 .Lnorx32_4_1_absorb_header_shl14:
 	cmp	r6, #32
 	bcc	.Lnorx32_4_1_absorb_header_shf13
-	str	r2, [sp, #8]
+	str	r2, [sp, #4]
 	mov	r2, r3
 	mov	r3, r4
 	mov	r4, r5
-	mov	r5, r11
-	ldr	r0, [sp]
-	mov	r11, r0
-	mov	r0, r12
-	str	r0, [sp]
+	mov	r5, r10
+	mov	r10, r11
+	mov	r11, r12
 	mov	r12, r8
-	mov	r8, r10
-	ldr	r0, [sp, #4]
-	mov	r10, r0
-	ldr	r0, [sp, #16]
-	str	r0, [sp, #4]
+	mov	r8, r9
+	ldr	r0, [sp]
+	mov	r9, r0
+	ldr	r0, [sp, #12]
+	str	r0, [sp]
 	movs	r0, #0
-	str	r0, [sp, #16]
+	str	r0, [sp, #12]
 	subs	r6, #32
 	b	.Lnorx32_4_1_absorb_header_shl14
 .Lnorx32_4_1_absorb_header_shf13:
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #4]
 	lsls	r0, r6
-	str	r0, [sp, #8]
+	str	r0, [sp, #4]
 	movs	r1, #32
 	subs	r1, r1, r6
 	mov	r0, r2
 	lsrs	r0, r1
-	ldr	r7, [sp, #8]
+	ldr	r7, [sp, #4]
 	orrs	r7, r0
-	str	r7, [sp, #8]
+	str	r7, [sp, #4]
 	lsls	r2, r6
 	mov	r0, r3
 	lsrs	r0, r1
@@ -3336,21 +3318,21 @@ norx32_4_1_absorb_header:
 	lsrs	r0, r1
 	orrs	r4, r0
 	lsls	r5, r6
-	mov	r0, r11
+	mov	r0, r10
 	lsrs	r0, r1
 	orrs	r5, r0
-	mov	r0, r11
+	mov	r0, r10
 	lsls	r0, r6
-	ldr	r7, [sp]
+	mov	r7, r11
 	lsrs	r7, r1
 	orrs	r0, r7
-	mov	r11, r0
-	ldr	r0, [sp]
+	mov	r10, r0
+	mov	r0, r11
 	lsls	r0, r6
 	mov	r7, r12
 	lsrs	r7, r1
 	orrs	r0, r7
-	str	r0, [sp]
+	mov	r11, r0
 	mov	r0, r12
 	lsls	r0, r6
 	mov	r12, r0
@@ -3362,85 +3344,85 @@ norx32_4_1_absorb_header:
 	mov	r0, r8
 	lsls	r0, r6
 	mov	r8, r0
-	mov	r0, r10
+	mov	r0, r9
 	lsrs	r0, r1
 	mov	r7, r8
 	orrs	r7, r0
 	mov	r8, r7
-	mov	r0, r10
+	mov	r0, r9
 	lsls	r0, r6
-	mov	r10, r0
-	ldr	r0, [sp, #4]
+	mov	r9, r0
+	ldr	r0, [sp]
 	lsrs	r0, r1
-	mov	r7, r10
+	mov	r7, r9
 	orrs	r7, r0
-	mov	r10, r7
-	ldr	r0, [sp, #16]
+	mov	r9, r7
+	ldr	r0, [sp, #12]
 	lsrs	r0, r1
-	str	r0, [sp, #24]
-	ldr	r0, [sp, #4]
+	str	r0, [sp, #20]
+	ldr	r0, [sp]
 	lsls	r0, r6
-	ldr	r1, [sp, #24]
+	ldr	r1, [sp, #20]
 	orrs	r0, r1
-	str	r0, [sp, #4]
-	ldr	r0, [sp, #16]
+	str	r0, [sp]
+	ldr	r0, [sp, #12]
 	lsls	r0, r6
-	str	r0, [sp, #16]
+	str	r0, [sp, #12]
 	b	.Lnorx32_4_1_absorb_header_she15
 .Lnorx32_4_1_absorb_header_shz12:
 	movs	r0, #0
-	str	r0, [sp, #16]
-	str	r0, [sp, #4]
-	mov	r10, r0
+	str	r0, [sp, #12]
+	str	r0, [sp]
+	mov	r9, r0
 	mov	r8, r0
 	mov	r12, r0
-	str	r0, [sp]
 	mov	r11, r0
+	mov	r10, r0
 	movs	r5, #0
 	movs	r4, #0
 	movs	r3, #0
 	movs	r2, #0
-	str	r0, [sp, #8]
+	str	r0, [sp, #4]
 .Lnorx32_4_1_absorb_header_she15:
 	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	ldr	r1, [sp, #12]
-	ldr	r0, [sp, #28]
+	ldr	r1, [sp, #8]
+	ldr	r0, [sp, #24]
 	eors	r1, r0
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	movs	r0, #1
 	lsls	r0, r0, #31
-	ldr	r6, [sp, #8]
+	ldr	r6, [sp, #4]
 	orrs	r6, r0
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #16]
 	rsbs	r0, r0, #0
 	ands	r6, r0
 	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
 	eors	r1, r6
-	str	r1, [sp, #12]
-	ldr	r6, [sp, #32]
-	ldr	r1, [sp, #36]
+	str	r1, [sp, #8]
+	ldr	r6, [sp, #28]
+	ldr	r1, [sp, #32]
 	eors	r6, r1
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	ands	r2, r0
 	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
 	eors	r6, r2
-	str	r6, [sp, #28]
-	ldr	r2, [sp, #40]
-	ldr	r1, [sp, #44]
+	str	r6, [sp, #24]
+	ldr	r2, [sp, #36]
+	ldr	r1, [sp, #40]
 	eors	r2, r1
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	ands	r3, r0
 	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
 	eors	r2, r3
-	str	r2, [sp, #24]
+	str	r2, [sp, #20]
 	ldr	r2, [sp, #64]
-	ldr	r1, [sp, #48]
+	ldr	r1, [sp, #44]
 	eors	r2, r1
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	ands	r4, r0
 	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
 	eors	r2, r4
-	str	r2, [sp, #20]
+	str	r2, [sp, #16]
 	ldr	r2, [sp, #72]
 	ldr	r1, [sp, #56]
 	eors	r2, r1
@@ -3448,21 +3430,21 @@ norx32_4_1_absorb_header:
 	ands	r5, r0
 	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
 	eors	r2, r5
-	str	r2, [sp, #8]
+	str	r2, [sp, #4]
 	ldr	r2, [sp, #80]
 	ldr	r1, [sp, #68]
 	eors	r2, r1
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	r3, r11
+	mov	r3, r10
 	ands	r3, r0
 	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
 	eors	r2, r3
-	mov	r11, r2
+	mov	r10, r2
 	ldr	r1, [sp, #88]
 	ldr	r2, [sp, #76]
 	eors	r1, r2
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ldr	r2, [sp]
+	mov	r2, r11
 	ands	r2, r0
 	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
 	eors	r1, r2
@@ -3486,7 +3468,7 @@ norx32_4_1_absorb_header:
 	ldr	r5, [sp, #100]
 	eors	r4, r5
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	r5, r10
+	mov	r5, r9
 	ands	r5, r0
 	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
 	eors	r4, r5
@@ -3494,12 +3476,12 @@ norx32_4_1_absorb_header:
 	ldr	r6, [sp, #108]
 	eors	r5, r6
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ldr	r6, [sp, #4]
+	ldr	r6, [sp]
 	ands	r6, r0
 	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
 	eors	r5, r6
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ldr	r7, [sp, #16]
+	ldr	r7, [sp, #12]
 	ands	r7, r0
 	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
 	ldr	r6, [sp, #124]
@@ -3507,25 +3489,25 @@ norx32_4_1_absorb_header:
 	eors	r6, r0
 	eors	r6, r7
 	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r0, r9
-	str	r6, [r0]
-	str	r5, [r0, #4]
-	str	r4, [r0, #8]
-	str	r3, [r0, #12]
-	str	r2, [r0, #16]
-	str	r1, [r0, #20]
-	mov	r1, r11
-	str	r1, [r0, #24]
-	ldr	r1, [sp, #8]
-	str	r1, [r0, #28]
+	ldr	r7, [sp, #52]
+	str	r6, [r7]
+	str	r5, [r7, #4]
+	str	r4, [r7, #8]
+	str	r3, [r7, #12]
+	str	r2, [r7, #16]
+	str	r1, [r7, #20]
+	mov	r1, r10
+	str	r1, [r7, #24]
+	ldr	r1, [sp, #4]
+	str	r1, [r7, #28]
+	ldr	r1, [sp, #16]
+	str	r1, [r7, #32]
 	ldr	r1, [sp, #20]
-	str	r1, [r0, #32]
+	str	r1, [r7, #36]
 	ldr	r1, [sp, #24]
-	str	r1, [r0, #36]
-	ldr	r1, [sp, #28]
-	str	r1, [r0, #40]
-	ldr	r1, [sp, #12]
-	str	r1, [r0, #44]
+	str	r1, [r7, #40]
+	ldr	r1, [sp, #8]
+	str	r1, [r7, #44]
 	ldr	r1, [sp, #60]
 	adds	r1, #1
 	str	r1, [sp, #60]
@@ -3550,8 +3532,8 @@ norx32_4_1_absorb_header:
 
 
 @ --- norx32_4_1_finalize: norx32_4_1.finalize
-@     frame 72 bytes (64 spill slots, 18 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1734 bytes of code and literals
+@     frame 72 bytes (60 spill slots, 18 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1666 bytes of code and literals
 	.section .text.norx32_4_1_finalize,"ax",%progbits
 	.global norx32_4_1_finalize
 	.type norx32_4_1_finalize, %function
@@ -3565,151 +3547,86 @@ norx32_4_1_finalize:
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
 	sub	sp, #72
-	mov	r12, r0
-	str	r2, [sp, #52]
-	ldr	r0, [r1]
-	str	r0, [sp, #68]
-	ldr	r0, [r1, #4]
-	str	r0, [sp, #64]
-	ldr	r0, [r1, #8]
-	str	r0, [sp, #60]
-	ldr	r0, [r1, #12]
-	str	r0, [sp, #56]
-	@ norx32_4_1.ae:110: s[15] = s[15] ^ final_tag
-	mov	r0, r12
-	ldr	r2, [r0, #60]
-	movs	r1, #8
-	eors	r2, r1
-	str	r2, [r0, #60]
-	@ norx_f.ae:72: @unroll(unroll)
-	ldr	r0, [r0]
-	str	r0, [sp, #4]
-	mov	r0, r12
-	ldr	r1, [r0, #4]
-	ldr	r7, [r0, #8]
-	ldr	r5, [r0, #12]
-	ldr	r6, [r0, #16]
-	ldr	r4, [r0, #20]
-	ldr	r2, [r0, #24]
-	ldr	r3, [r0, #28]
-	ldr	r0, [r0, #32]
-	str	r0, [sp, #12]
-	mov	r0, r12
-	ldr	r0, [r0, #36]
-	mov	r10, r0
-	mov	r0, r12
-	ldr	r0, [r0, #40]
-	str	r0, [sp]
-	mov	r0, r12
-	ldr	r0, [r0, #44]
-	mov	r11, r0
-	mov	r0, r12
-	ldr	r0, [r0, #48]
-	str	r0, [sp, #24]
-	mov	r0, r12
-	ldr	r0, [r0, #52]
-	str	r0, [sp, #16]
-	mov	r0, r12
-	ldr	r0, [r0, #56]
-	str	r0, [sp, #28]
-	mov	r0, r12
-	ldr	r0, [r0, #60]
-	mov	r8, r0
-	movs	r0, #0
 	str	r0, [sp, #48]
-	ldr	r0, [sp, #4]
-	str	r0, [sp, #8]
-	str	r1, [sp, #4]
+	@ norx32_4_1.ae:110: s[15] = s[15] ^ final_tag
+	ldr	r3, [r0, #60]
+	movs	r5, #8
+	eors	r3, r5
+	str	r3, [r0, #60]
+	ldr	r7, [r1]
+	str	r7, [sp, #64]
+	ldr	r7, [r1, #4]
+	str	r7, [sp, #60]
+	ldr	r7, [r1, #8]
+	str	r7, [sp, #56]
+	ldr	r7, [r1, #12]
+	str	r7, [sp, #52]
+	@ norx_f.ae:72: @unroll(unroll)
+	ldr	r7, [r0]
+	mov	r10, r7
+	ldr	r7, [r0, #4]
+	str	r7, [sp, #8]
+	ldr	r7, [r0, #8]
+	str	r7, [sp, #12]
+	ldr	r7, [r0, #12]
+	str	r7, [sp, #40]
+	ldr	r1, [r0, #16]
+	ldr	r5, [r0, #20]
+	ldr	r4, [r0, #24]
+	ldr	r7, [r0, #28]
+	mov	r12, r7
+	ldr	r6, [r0, #32]
+	ldr	r7, [r0, #36]
+	mov	r9, r7
+	ldr	r7, [r0, #40]
+	str	r7, [sp]
+	ldr	r7, [r0, #44]
+	mov	r11, r7
+	ldr	r3, [r0, #48]
+	ldr	r7, [r0, #52]
 	str	r7, [sp, #20]
-	str	r5, [sp, #44]
-	mov	r1, r2
-	mov	r9, r3
-	ldr	r3, [sp, #12]
-	ldr	r2, [sp, #24]
+	ldr	r7, [r0, #56]
+	str	r7, [sp, #28]
+	ldr	r7, [r0, #60]
+	mov	r8, r7
+	str	r2, [sp, #68]
+	movs	r0, #0
+	str	r0, [sp, #44]
 .Lnorx32_4_1_finalize_loop1:
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r7, [sp, #8]
-	eors	r7, r6
-	ldr	r0, [sp, #8]
-	ands	r0, r6
-	lsls	r5, r0, #1
-	eors	r7, r5
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	eors	r2, r7
-	movs	r5, #8
-	rors	r2, r5
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r3
-	eors	r0, r2
-	ands	r3, r2
-	lsls	r5, r3, #1
-	eors	r0, r5
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r6, r0
-	movs	r5, #11
-	rors	r6, r5
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r7
-	eors	r3, r6
-	ands	r7, r6
-	lsls	r5, r7, #1
-	eors	r3, r5
-	str	r3, [sp, #8]
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r2, r3
-	movs	r5, #16
-	mov	r3, r2
-	rors	r3, r5
-	str	r3, [sp, #12]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r0
-	eors	r2, r3
-	ands	r0, r3
-	lsls	r0, r0, #1
-	eors	r2, r0
-	str	r2, [sp, #40]
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r6, r2
-	movs	r2, #31
-	mov	r0, r6
-	rors	r0, r2
-	str	r0, [sp, #24]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #4]
-	eors	r6, r4
-	ldr	r0, [sp, #4]
-	ands	r0, r4
-	lsls	r0, r0, #1
-	eors	r6, r0
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r3, [sp, #16]
-	eors	r3, r6
-	movs	r5, #8
-	rors	r3, r5
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r10
-	eors	r2, r3
+	mov	r7, r10
+	eors	r7, r1
 	mov	r0, r10
-	ands	r0, r3
-	lsls	r0, r0, #1
-	eors	r2, r0
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r4, r2
-	movs	r0, #11
-	rors	r4, r0
+	ands	r0, r1
+	lsls	r2, r0, #1
+	eors	r7, r2
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	eors	r3, r7
+	movs	r2, #8
+	rors	r3, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r6
-	eors	r0, r4
-	ands	r6, r4
-	lsls	r5, r6, #1
-	eors	r0, r5
-	str	r0, [sp, #4]
+	mov	r2, r6
+	eors	r2, r3
+	ands	r6, r3
+	lsls	r6, r6, #1
+	eors	r2, r6
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r1, r2
+	movs	r6, #11
+	rors	r1, r6
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r0, r7
+	eors	r0, r1
+	ands	r7, r1
+	lsls	r6, r7, #1
+	eors	r0, r6
+	mov	r10, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r3, r0
 	movs	r6, #16
 	mov	r0, r3
 	rors	r0, r6
-	str	r0, [sp, #16]
+	str	r0, [sp, #4]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r3, r2
 	eors	r3, r0
@@ -3718,91 +3635,34 @@ norx32_4_1_finalize:
 	eors	r3, r2
 	str	r3, [sp, #36]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r4, r3
-	movs	r2, #31
-	rors	r4, r2
+	eors	r1, r3
+	str	r1, [sp, #16]
+	movs	r1, #31
+	ldr	r0, [sp, #16]
+	rors	r0, r1
+	str	r0, [sp, #16]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #20]
-	eors	r6, r1
-	ldr	r2, [sp, #20]
-	ands	r2, r1
-	lsls	r2, r2, #1
-	eors	r6, r2
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r3, [sp, #28]
-	eors	r3, r6
-	movs	r5, #8
-	rors	r3, r5
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r2, [sp]
-	eors	r2, r3
-	ldr	r0, [sp]
-	ands	r0, r3
-	lsls	r0, r0, #1
-	eors	r2, r0
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r1, r2
-	movs	r0, #11
-	rors	r1, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r6
-	eors	r0, r1
-	ands	r6, r1
-	lsls	r5, r6, #1
-	eors	r0, r5
-	str	r0, [sp, #28]
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r3, r0
-	movs	r6, #16
-	mov	r0, r3
-	rors	r0, r6
-	str	r0, [sp, #20]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r2
-	eors	r3, r0
-	ands	r2, r0
-	lsls	r0, r2, #1
-	mov	r2, r3
-	eors	r2, r0
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r1, r2
-	movs	r0, #31
-	rors	r1, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r7, [sp, #44]
-	mov	r0, r9
-	eors	r7, r0
-	ldr	r3, [sp, #44]
-	ands	r3, r0
-	lsls	r0, r3, #1
-	eors	r7, r0
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r5, r8
-	eors	r5, r7
-	movs	r0, #8
-	rors	r5, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r11
+	ldr	r3, [sp, #8]
 	eors	r3, r5
-	mov	r0, r11
+	ldr	r0, [sp, #8]
 	ands	r0, r5
 	lsls	r0, r0, #1
 	eors	r3, r0
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r6, r9
-	eors	r6, r3
-	movs	r0, #11
-	rors	r6, r0
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	ldr	r2, [sp, #20]
+	eors	r2, r3
+	movs	r1, #8
+	rors	r2, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r7
-	eors	r0, r6
-	ands	r7, r6
-	lsls	r7, r7, #1
-	eors	r0, r7
-	mov	r10, r0
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r5, r0
-	movs	r0, #16
+	mov	r1, r9
+	eors	r1, r2
+	mov	r0, r9
+	ands	r0, r2
+	lsls	r0, r0, #1
+	eors	r1, r0
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r5, r1
+	movs	r0, #11
 	rors	r5, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r0, r3
@@ -3810,327 +3670,418 @@ norx32_4_1_finalize:
 	ands	r3, r5
 	lsls	r3, r3, #1
 	eors	r0, r3
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r6, r0
-	movs	r3, #31
-	rors	r6, r3
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r3, [sp, #8]
-	eors	r3, r4
-	ldr	r7, [sp, #8]
-	ands	r7, r4
-	lsls	r7, r7, #1
-	eors	r3, r7
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	eors	r5, r3
-	movs	r7, #8
-	rors	r5, r7
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r2
-	eors	r7, r5
-	ands	r2, r5
-	lsls	r2, r2, #1
-	eors	r7, r2
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r4, r7
-	movs	r2, #11
-	rors	r4, r2
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r3
-	eors	r2, r4
-	ands	r3, r4
-	lsls	r3, r3, #1
-	eors	r2, r3
-	str	r2, [sp, #8]
+	str	r0, [sp, #24]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r5, r2
-	movs	r3, #16
-	mov	r2, r5
-	rors	r2, r3
-	mov	r8, r2
+	eors	r2, r0
+	mov	r0, r2
+	rors	r0, r6
+	str	r0, [sp, #8]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r7
-	eors	r3, r2
-	ands	r7, r2
-	lsls	r7, r7, #1
-	eors	r3, r7
-	str	r3, [sp]
+	mov	r2, r1
+	eors	r2, r0
+	ands	r1, r0
+	lsls	r1, r1, #1
+	eors	r2, r1
+	str	r2, [sp, #32]
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	eors	r5, r2
+	movs	r1, #31
+	rors	r5, r1
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r0, [sp, #12]
+	eors	r0, r4
+	ldr	r1, [sp, #12]
+	ands	r1, r4
+	lsls	r1, r1, #1
+	eors	r0, r1
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	ldr	r3, [sp, #28]
+	eors	r3, r0
+	movs	r1, #8
+	rors	r3, r1
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r2, [sp]
+	eors	r2, r3
+	ldr	r1, [sp]
+	ands	r1, r3
+	lsls	r1, r1, #1
+	eors	r2, r1
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r4, r2
+	movs	r1, #11
+	rors	r4, r1
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r1, r0
+	eors	r1, r4
+	ands	r0, r4
+	lsls	r0, r0, #1
+	eors	r1, r0
+	str	r1, [sp, #20]
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r3, r1
+	mov	r1, r3
+	rors	r1, r6
+	str	r1, [sp, #12]
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r3, r2
+	eors	r3, r1
+	ands	r2, r1
+	lsls	r1, r2, #1
+	eors	r3, r1
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r4, r3
-	movs	r2, #31
-	rors	r4, r2
-	str	r4, [sp, #32]
+	movs	r1, #31
+	rors	r4, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #4]
-	eors	r5, r1
-	ldr	r4, [sp, #4]
-	ands	r4, r1
-	lsls	r4, r4, #1
-	eors	r5, r4
+	ldr	r7, [sp, #40]
+	mov	r1, r12
+	eors	r7, r1
+	ldr	r2, [sp, #40]
+	ands	r2, r1
+	lsls	r1, r2, #1
+	eors	r7, r1
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r2, [sp, #12]
-	eors	r2, r5
-	movs	r4, #8
-	rors	r2, r4
+	mov	r0, r8
+	eors	r0, r7
+	movs	r1, #8
+	rors	r0, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r0
-	eors	r4, r2
-	ands	r0, r2
-	lsls	r0, r0, #1
-	eors	r4, r0
+	mov	r2, r11
+	eors	r2, r0
+	mov	r1, r11
+	ands	r1, r0
+	lsls	r1, r1, #1
+	eors	r2, r1
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	mov	r6, r12
+	eors	r6, r2
+	movs	r1, #11
+	rors	r6, r1
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r1, r7
+	eors	r1, r6
+	ands	r7, r6
+	lsls	r7, r7, #1
+	eors	r1, r7
+	mov	r9, r1
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r0, r1
+	movs	r1, #16
+	rors	r0, r1
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r7, r2
+	eors	r7, r0
+	ands	r2, r0
+	lsls	r1, r2, #1
+	eors	r7, r1
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	mov	r1, r6
+	eors	r1, r7
+	movs	r6, #31
+	rors	r1, r6
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r6, r10
+	eors	r6, r5
+	mov	r2, r10
+	ands	r2, r5
+	lsls	r2, r2, #1
+	eors	r6, r2
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	eors	r0, r6
+	movs	r2, #8
+	rors	r0, r2
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r2, r3
+	eors	r2, r0
+	ands	r3, r0
+	lsls	r3, r3, #1
+	eors	r2, r3
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r5, r2
+	movs	r3, #11
+	rors	r5, r3
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r3, r6
+	eors	r3, r5
+	ands	r6, r5
+	lsls	r6, r6, #1
+	eors	r3, r6
+	mov	r10, r3
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r0, r3
+	movs	r6, #16
+	mov	r3, r0
+	rors	r3, r6
+	mov	r8, r3
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r6, r2
+	eors	r6, r3
+	ands	r2, r3
+	lsls	r2, r2, #1
+	eors	r6, r2
+	str	r6, [sp]
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	eors	r5, r6
+	movs	r6, #31
+	mov	r0, r5
+	rors	r0, r6
+	str	r0, [sp, #28]
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r6, [sp, #24]
+	eors	r6, r4
+	ldr	r0, [sp, #24]
+	ands	r0, r4
+	lsls	r0, r0, #1
+	eors	r6, r0
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	ldr	r5, [sp, #4]
+	eors	r5, r6
+	movs	r0, #8
+	rors	r5, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r3, r7
+	eors	r3, r5
+	ands	r7, r5
+	lsls	r0, r7, #1
+	eors	r3, r0
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r4, r3
+	movs	r0, #11
+	rors	r4, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r2, r6
+	eors	r2, r4
+	ands	r6, r4
+	lsls	r0, r6, #1
+	mov	r6, r2
+	eors	r6, r0
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r5, r6
+	movs	r2, #16
+	mov	r0, r5
+	rors	r0, r2
+	str	r0, [sp, #4]
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r2, r3
+	eors	r2, r0
+	ands	r3, r0
+	lsls	r3, r3, #1
+	eors	r2, r3
+	mov	r11, r2
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	eors	r4, r2
+	movs	r2, #31
+	mov	r0, r4
+	rors	r0, r2
+	str	r0, [sp, #24]
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r3, [sp, #20]
+	eors	r3, r1
+	ldr	r0, [sp, #20]
+	ands	r0, r1
+	lsls	r0, r0, #1
+	eors	r3, r0
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	ldr	r7, [sp, #8]
+	eors	r7, r3
+	movs	r5, #8
+	rors	r7, r5
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r2, [sp, #36]
+	eors	r2, r7
+	ldr	r0, [sp, #36]
+	ands	r0, r7
+	lsls	r0, r0, #1
+	eors	r2, r0
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r1, r2
+	movs	r0, #11
+	rors	r1, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r5, r3
+	eors	r5, r1
+	ands	r3, r1
+	lsls	r0, r3, #1
+	eors	r5, r0
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r7, r5
+	movs	r0, #16
+	rors	r7, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r0, r2
+	eors	r0, r7
+	ands	r2, r7
+	lsls	r2, r2, #1
+	eors	r0, r2
+	str	r0, [sp, #20]
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	eors	r1, r0
+	mov	r12, r1
+	movs	r1, #31
+	mov	r0, r12
+	rors	r0, r1
+	mov	r12, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r2, r9
+	ldr	r0, [sp, #16]
+	eors	r2, r0
+	mov	r1, r9
+	ands	r1, r0
+	lsls	r0, r1, #1
+	eors	r2, r0
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	ldr	r3, [sp, #12]
+	eors	r3, r2
+	movs	r1, #8
+	rors	r3, r1
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r4, [sp, #32]
+	eors	r4, r3
+	ldr	r0, [sp, #32]
+	ands	r0, r3
+	lsls	r1, r0, #1
+	eors	r4, r1
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	ldr	r1, [sp, #16]
 	eors	r1, r4
 	movs	r0, #11
 	rors	r1, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r5
+	mov	r0, r2
 	eors	r0, r1
-	ands	r5, r1
-	lsls	r5, r5, #1
-	eors	r0, r5
-	str	r0, [sp, #4]
+	ands	r2, r1
+	lsls	r2, r2, #1
+	eors	r0, r2
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	mov	r2, r3
 	eors	r2, r0
 	movs	r3, #16
 	rors	r2, r3
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r4
-	eors	r5, r2
+	mov	r3, r4
+	eors	r3, r2
 	ands	r4, r2
-	lsls	r0, r4, #1
-	eors	r5, r0
-	mov	r11, r5
+	lsls	r4, r4, #1
+	eors	r3, r4
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r1, r5
-	str	r1, [sp, #12]
-	movs	r1, #31
-	ldr	r0, [sp, #12]
-	rors	r0, r1
-	str	r0, [sp, #12]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r4, [sp, #28]
-	eors	r4, r6
-	ldr	r0, [sp, #28]
-	ands	r0, r6
-	lsls	r0, r0, #1
-	eors	r4, r0
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r7, [sp, #16]
-	eors	r7, r4
-	movs	r1, #8
-	rors	r7, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r0, [sp, #40]
-	eors	r0, r7
-	ldr	r1, [sp, #40]
-	ands	r1, r7
-	lsls	r1, r1, #1
-	eors	r0, r1
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r6, r0
-	movs	r3, #11
-	rors	r6, r3
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r4
-	eors	r5, r6
-	ands	r4, r6
-	lsls	r3, r4, #1
-	mov	r4, r5
-	eors	r4, r3
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r7, r4
-	movs	r1, #16
-	rors	r7, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r0
-	eors	r5, r7
-	ands	r0, r7
-	lsls	r3, r0, #1
-	eors	r5, r3
-	str	r5, [sp, #16]
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r6, r5
-	movs	r0, #31
-	mov	r1, r6
-	rors	r1, r0
-	mov	r9, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r10
-	ldr	r1, [sp, #24]
-	eors	r0, r1
-	mov	r3, r10
-	ands	r3, r1
-	lsls	r1, r3, #1
-	eors	r0, r1
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r5, [sp, #20]
-	eors	r5, r0
-	movs	r1, #8
-	rors	r5, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #36]
-	eors	r6, r5
-	ldr	r1, [sp, #36]
-	ands	r1, r5
-	lsls	r3, r1, #1
-	mov	r1, r6
 	eors	r1, r3
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	ldr	r6, [sp, #24]
-	eors	r6, r1
-	movs	r3, #11
-	rors	r6, r3
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r0
-	eors	r3, r6
-	ands	r0, r6
-	lsls	r0, r0, #1
-	eors	r3, r0
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r5, r3
-	movs	r0, #16
-	rors	r5, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r1
-	eors	r0, r5
-	ands	r1, r5
-	lsls	r1, r1, #1
-	eors	r0, r1
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r6, r0
-	movs	r1, #31
-	rors	r6, r1
-	str	r4, [sp, #20]
-	str	r3, [sp, #44]
-	ldr	r4, [sp, #32]
-	ldr	r1, [sp, #12]
-	ldr	r3, [sp, #16]
-	mov	r10, r0
-	str	r7, [sp, #16]
-	str	r5, [sp, #28]
-	ldr	r0, [sp, #48]
+	movs	r4, #31
+	rors	r1, r4
+	str	r6, [sp, #8]
+	str	r5, [sp, #12]
+	str	r0, [sp, #40]
+	ldr	r5, [sp, #28]
+	ldr	r4, [sp, #24]
+	ldr	r6, [sp, #20]
+	mov	r9, r3
+	ldr	r3, [sp, #4]
+	str	r7, [sp, #20]
+	str	r2, [sp, #28]
+	ldr	r0, [sp, #44]
 	adds	r0, #1
-	str	r0, [sp, #48]
+	str	r0, [sp, #44]
 	cmp	r0, #4
 	bcs	.Lnorx32_4_1_finalize_far1
 	b	.Lnorx32_4_1_finalize_loop1
 .Lnorx32_4_1_finalize_far1:
 .Lnorx32_4_1_finalize_done2:
 	@ norx_f.ae:77: s[0] = s0
-	ldr	r5, [sp, #8]
-	mov	r0, r12
-	str	r5, [r0]
+	mov	r2, r10
+	ldr	r7, [sp, #48]
+	str	r2, [r7]
 	@ norx_f.ae:78: s[1] = s1
-	ldr	r5, [sp, #4]
-	str	r5, [r0, #4]
+	ldr	r2, [sp, #8]
+	str	r2, [r7, #4]
 	@ norx_f.ae:79: s[2] = s2
-	ldr	r5, [sp, #20]
-	str	r5, [r0, #8]
+	ldr	r2, [sp, #12]
+	str	r2, [r7, #8]
 	@ norx_f.ae:80: s[3] = s3
-	ldr	r5, [sp, #44]
-	str	r5, [r0, #12]
+	ldr	r2, [sp, #40]
+	str	r2, [r7, #12]
 	@ norx_f.ae:81: s[4] = s4
-	str	r6, [r0, #16]
+	str	r1, [r7, #16]
 	@ norx_f.ae:82: s[5] = s5
-	str	r4, [r0, #20]
+	str	r5, [r7, #20]
 	@ norx_f.ae:83: s[6] = s6
-	str	r1, [r0, #24]
+	str	r4, [r7, #24]
 	@ norx_f.ae:84: s[7] = s7
-	mov	r1, r9
-	str	r1, [r0, #28]
+	mov	r1, r12
+	str	r1, [r7, #28]
 	@ norx_f.ae:85: s[8] = s8
-	str	r3, [r0, #32]
+	str	r6, [r7, #32]
 	@ norx_f.ae:86: s[9] = s9
-	mov	r1, r10
-	str	r1, [r0, #36]
+	mov	r1, r9
+	str	r1, [r7, #36]
 	@ norx_f.ae:87: s[10] = s10
 	ldr	r1, [sp]
-	str	r1, [r0, #40]
+	str	r1, [r7, #40]
 	@ norx_f.ae:88: s[11] = s11
 	mov	r1, r11
-	str	r1, [r0, #44]
+	str	r1, [r7, #44]
 	@ norx_f.ae:89: s[12] = s12
-	str	r2, [r0, #48]
+	str	r3, [r7, #48]
 	@ norx_f.ae:90: s[13] = s13
-	ldr	r1, [sp, #16]
-	str	r1, [r0, #52]
+	ldr	r1, [sp, #20]
+	str	r1, [r7, #52]
 	@ norx_f.ae:91: s[14] = s14
 	ldr	r1, [sp, #28]
-	str	r1, [r0, #56]
+	str	r1, [r7, #56]
 	@ norx_f.ae:92: s[15] = s15
 	mov	r1, r8
-	str	r1, [r0, #60]
+	str	r1, [r7, #60]
 	@ norx32_4_1.ae:88: s[12 + i] = s[12 + i] ^ k[32 * i + 31 : 32 * i]
-	ldr	r1, [r0, #48]
-	ldr	r0, [sp, #68]
-	eors	r1, r0
-	mov	r0, r12
-	str	r1, [r0, #48]
-	ldr	r1, [r0, #52]
+	ldr	r1, [r7, #48]
 	ldr	r0, [sp, #64]
 	eors	r1, r0
-	mov	r0, r12
-	str	r1, [r0, #52]
-	ldr	r1, [r0, #56]
+	str	r1, [r7, #48]
+	ldr	r1, [r7, #52]
 	ldr	r0, [sp, #60]
 	eors	r1, r0
-	mov	r0, r12
-	str	r1, [r0, #56]
-	ldr	r1, [r0, #60]
+	str	r1, [r7, #52]
+	ldr	r1, [r7, #56]
 	ldr	r0, [sp, #56]
 	eors	r1, r0
-	mov	r0, r12
-	str	r1, [r0, #60]
+	str	r1, [r7, #56]
+	ldr	r1, [r7, #60]
+	ldr	r0, [sp, #52]
+	eors	r1, r0
+	str	r1, [r7, #60]
 	@ norx_f.ae:72: @unroll(unroll)
-	ldr	r0, [r0]
-	str	r0, [sp, #4]
-	mov	r0, r12
-	ldr	r1, [r0, #4]
-	ldr	r7, [r0, #8]
-	ldr	r5, [r0, #12]
-	ldr	r6, [r0, #16]
-	ldr	r4, [r0, #20]
-	ldr	r2, [r0, #24]
-	ldr	r3, [r0, #28]
-	ldr	r0, [r0, #32]
-	str	r0, [sp, #12]
-	mov	r0, r12
-	ldr	r0, [r0, #36]
-	mov	r10, r0
-	mov	r0, r12
-	ldr	r0, [r0, #40]
-	str	r0, [sp]
-	mov	r0, r12
-	ldr	r0, [r0, #44]
+	mov	r5, r7
+	ldr	r0, [r5]
 	mov	r11, r0
-	mov	r0, r12
-	ldr	r0, [r0, #48]
+	ldr	r1, [r5, #4]
+	mov	r10, r1
+	ldr	r1, [r5, #8]
+	str	r1, [sp, #16]
+	ldr	r1, [r5, #12]
+	str	r1, [sp, #40]
+	ldr	r6, [r5, #16]
+	ldr	r4, [r5, #20]
+	ldr	r1, [r5, #24]
+	ldr	r3, [r5, #28]
+	mov	r12, r3
+	ldr	r3, [r5, #32]
+	ldr	r0, [r5, #36]
+	mov	r9, r0
+	ldr	r0, [r5, #40]
+	str	r0, [sp, #4]
+	ldr	r0, [r5, #44]
+	str	r0, [sp]
+	ldr	r2, [r5, #48]
+	ldr	r0, [r5, #52]
+	str	r0, [sp, #12]
+	ldr	r0, [r5, #56]
 	str	r0, [sp, #24]
-	mov	r0, r12
-	ldr	r0, [r0, #52]
-	str	r0, [sp, #16]
-	mov	r0, r12
-	ldr	r0, [r0, #56]
-	str	r0, [sp, #28]
-	mov	r0, r12
-	ldr	r0, [r0, #60]
+	ldr	r0, [r5, #60]
 	mov	r8, r0
 	movs	r0, #0
-	str	r0, [sp, #48]
-	ldr	r0, [sp, #4]
-	str	r0, [sp, #8]
-	str	r1, [sp, #4]
-	str	r7, [sp, #20]
-	str	r5, [sp, #44]
-	mov	r1, r2
-	mov	r9, r3
-	ldr	r3, [sp, #12]
-	ldr	r2, [sp, #24]
+	str	r0, [sp, #44]
 .Lnorx32_4_1_finalize_loop3:
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r7, [sp, #8]
+	mov	r7, r11
 	eors	r7, r6
-	ldr	r0, [sp, #8]
+	mov	r0, r11
 	ands	r0, r6
 	lsls	r5, r0, #1
 	eors	r7, r5
@@ -4154,42 +4105,42 @@ norx32_4_1_finalize:
 	ands	r7, r6
 	lsls	r5, r7, #1
 	eors	r3, r5
-	str	r3, [sp, #8]
+	mov	r11, r3
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r2, r3
 	movs	r5, #16
 	mov	r3, r2
 	rors	r3, r5
-	str	r3, [sp, #12]
+	str	r3, [sp, #8]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r2, r0
 	eors	r2, r3
 	ands	r0, r3
 	lsls	r0, r0, #1
 	eors	r2, r0
-	str	r2, [sp, #40]
+	str	r2, [sp, #36]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r6, r2
 	movs	r2, #31
 	mov	r0, r6
 	rors	r0, r2
-	str	r0, [sp, #24]
+	str	r0, [sp, #20]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #4]
+	mov	r6, r10
 	eors	r6, r4
-	ldr	r0, [sp, #4]
+	mov	r0, r10
 	ands	r0, r4
 	lsls	r0, r0, #1
 	eors	r6, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r3, [sp, #16]
+	ldr	r3, [sp, #12]
 	eors	r3, r6
 	movs	r5, #8
 	rors	r3, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r10
+	mov	r2, r9
 	eors	r2, r3
-	mov	r0, r10
+	mov	r0, r9
 	ands	r0, r3
 	lsls	r0, r0, #1
 	eors	r2, r0
@@ -4203,40 +4154,40 @@ norx32_4_1_finalize:
 	ands	r6, r4
 	lsls	r5, r6, #1
 	eors	r0, r5
-	str	r0, [sp, #4]
+	mov	r10, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r3, r0
 	movs	r6, #16
 	mov	r0, r3
 	rors	r0, r6
-	str	r0, [sp, #16]
+	str	r0, [sp, #12]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r3, r2
 	eors	r3, r0
 	ands	r2, r0
 	lsls	r2, r2, #1
 	eors	r3, r2
-	str	r3, [sp, #36]
+	str	r3, [sp, #32]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r4, r3
 	movs	r2, #31
 	rors	r4, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #20]
+	ldr	r6, [sp, #16]
 	eors	r6, r1
-	ldr	r2, [sp, #20]
+	ldr	r2, [sp, #16]
 	ands	r2, r1
 	lsls	r2, r2, #1
 	eors	r6, r2
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r3, [sp, #28]
+	ldr	r3, [sp, #24]
 	eors	r3, r6
 	movs	r5, #8
 	rors	r3, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r2, [sp]
+	ldr	r2, [sp, #4]
 	eors	r2, r3
-	ldr	r0, [sp]
+	ldr	r0, [sp, #4]
 	ands	r0, r3
 	lsls	r0, r0, #1
 	eors	r2, r0
@@ -4250,13 +4201,13 @@ norx32_4_1_finalize:
 	ands	r6, r1
 	lsls	r5, r6, #1
 	eors	r0, r5
-	str	r0, [sp, #28]
+	str	r0, [sp, #24]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r3, r0
 	movs	r6, #16
 	mov	r0, r3
 	rors	r0, r6
-	str	r0, [sp, #20]
+	str	r0, [sp, #16]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r3, r2
 	eors	r3, r0
@@ -4269,10 +4220,10 @@ norx32_4_1_finalize:
 	movs	r0, #31
 	rors	r1, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r7, [sp, #44]
-	mov	r0, r9
+	ldr	r7, [sp, #40]
+	mov	r0, r12
 	eors	r7, r0
-	ldr	r3, [sp, #44]
+	ldr	r3, [sp, #40]
 	ands	r3, r0
 	lsls	r0, r3, #1
 	eors	r7, r0
@@ -4282,14 +4233,14 @@ norx32_4_1_finalize:
 	movs	r0, #8
 	rors	r5, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r11
+	ldr	r3, [sp]
 	eors	r3, r5
-	mov	r0, r11
+	ldr	r0, [sp]
 	ands	r0, r5
 	lsls	r0, r0, #1
 	eors	r3, r0
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r6, r9
+	mov	r6, r12
 	eors	r6, r3
 	movs	r0, #11
 	rors	r6, r0
@@ -4299,7 +4250,7 @@ norx32_4_1_finalize:
 	ands	r7, r6
 	lsls	r7, r7, #1
 	eors	r0, r7
-	mov	r10, r0
+	mov	r9, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r5, r0
 	movs	r0, #16
@@ -4315,9 +4266,9 @@ norx32_4_1_finalize:
 	movs	r3, #31
 	rors	r6, r3
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r3, [sp, #8]
+	mov	r3, r11
 	eors	r3, r4
-	ldr	r7, [sp, #8]
+	mov	r7, r11
 	ands	r7, r4
 	lsls	r7, r7, #1
 	eors	r3, r7
@@ -4341,7 +4292,7 @@ norx32_4_1_finalize:
 	ands	r3, r4
 	lsls	r3, r3, #1
 	eors	r2, r3
-	str	r2, [sp, #8]
+	mov	r11, r2
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r5, r2
 	movs	r3, #16
@@ -4354,21 +4305,21 @@ norx32_4_1_finalize:
 	ands	r7, r2
 	lsls	r7, r7, #1
 	eors	r3, r7
-	str	r3, [sp]
+	str	r3, [sp, #4]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r4, r3
 	movs	r2, #31
 	rors	r4, r2
-	str	r4, [sp, #32]
+	str	r4, [sp, #28]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #4]
+	mov	r5, r10
 	eors	r5, r1
-	ldr	r4, [sp, #4]
+	mov	r4, r10
 	ands	r4, r1
 	lsls	r4, r4, #1
 	eors	r5, r4
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r2, [sp, #12]
+	ldr	r2, [sp, #8]
 	eors	r2, r5
 	movs	r4, #8
 	rors	r2, r4
@@ -4388,7 +4339,7 @@ norx32_4_1_finalize:
 	ands	r5, r1
 	lsls	r5, r5, #1
 	eors	r0, r5
-	str	r0, [sp, #4]
+	mov	r10, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r2, r0
 	movs	r0, #16
@@ -4399,30 +4350,30 @@ norx32_4_1_finalize:
 	ands	r4, r2
 	lsls	r0, r4, #1
 	eors	r5, r0
-	mov	r11, r5
+	str	r5, [sp]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r1, r5
-	str	r1, [sp, #12]
+	str	r1, [sp, #8]
 	movs	r1, #31
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #8]
 	rors	r0, r1
-	str	r0, [sp, #12]
+	str	r0, [sp, #8]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #24]
 	eors	r0, r6
-	ldr	r1, [sp, #28]
+	ldr	r1, [sp, #24]
 	ands	r1, r6
 	lsls	r1, r1, #1
 	eors	r0, r1
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r7, [sp, #16]
+	ldr	r7, [sp, #12]
 	eors	r7, r0
 	movs	r1, #8
 	rors	r7, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #40]
+	ldr	r5, [sp, #36]
 	eors	r5, r7
-	ldr	r1, [sp, #40]
+	ldr	r1, [sp, #36]
 	ands	r1, r7
 	lsls	r1, r1, #1
 	eors	r5, r1
@@ -4446,36 +4397,36 @@ norx32_4_1_finalize:
 	ands	r5, r7
 	lsls	r3, r5, #1
 	eors	r0, r3
-	str	r0, [sp, #16]
+	str	r0, [sp, #12]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r6, r0
 	movs	r0, #31
 	mov	r1, r6
 	rors	r1, r0
-	mov	r9, r1
+	mov	r12, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r10
-	ldr	r1, [sp, #24]
+	mov	r0, r9
+	ldr	r1, [sp, #20]
 	eors	r0, r1
-	mov	r3, r10
+	mov	r3, r9
 	ands	r3, r1
 	lsls	r1, r3, #1
 	eors	r0, r1
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r5, [sp, #20]
+	ldr	r5, [sp, #16]
 	eors	r5, r0
 	movs	r1, #8
 	rors	r5, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #36]
+	ldr	r6, [sp, #32]
 	eors	r6, r5
-	ldr	r1, [sp, #36]
+	ldr	r1, [sp, #32]
 	ands	r1, r5
 	lsls	r3, r1, #1
 	mov	r1, r6
 	eors	r1, r3
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	ldr	r6, [sp, #24]
+	ldr	r6, [sp, #20]
 	eors	r6, r1
 	movs	r3, #11
 	rors	r6, r3
@@ -4499,97 +4450,94 @@ norx32_4_1_finalize:
 	eors	r6, r0
 	movs	r1, #31
 	rors	r6, r1
-	str	r4, [sp, #20]
-	str	r3, [sp, #44]
-	ldr	r4, [sp, #32]
-	ldr	r1, [sp, #12]
-	ldr	r3, [sp, #16]
-	mov	r10, r0
-	str	r7, [sp, #16]
-	str	r5, [sp, #28]
-	ldr	r0, [sp, #48]
+	str	r4, [sp, #16]
+	str	r3, [sp, #40]
+	ldr	r4, [sp, #28]
+	ldr	r1, [sp, #8]
+	ldr	r3, [sp, #12]
+	mov	r9, r0
+	str	r7, [sp, #12]
+	str	r5, [sp, #24]
+	ldr	r0, [sp, #44]
 	adds	r0, #1
-	str	r0, [sp, #48]
+	str	r0, [sp, #44]
 	cmp	r0, #4
 	bcs	.Lnorx32_4_1_finalize_far2
 	b	.Lnorx32_4_1_finalize_loop3
 .Lnorx32_4_1_finalize_far2:
 .Lnorx32_4_1_finalize_done4:
 	@ norx_f.ae:77: s[0] = s0
-	ldr	r5, [sp, #8]
-	mov	r0, r12
-	str	r5, [r0]
+	mov	r5, r11
+	ldr	r7, [sp, #48]
+	str	r5, [r7]
 	@ norx_f.ae:78: s[1] = s1
-	ldr	r5, [sp, #4]
-	str	r5, [r0, #4]
+	mov	r5, r10
+	str	r5, [r7, #4]
 	@ norx_f.ae:79: s[2] = s2
-	ldr	r5, [sp, #20]
-	str	r5, [r0, #8]
+	ldr	r5, [sp, #16]
+	str	r5, [r7, #8]
 	@ norx_f.ae:80: s[3] = s3
-	ldr	r5, [sp, #44]
-	str	r5, [r0, #12]
+	ldr	r5, [sp, #40]
+	str	r5, [r7, #12]
 	@ norx_f.ae:81: s[4] = s4
-	str	r6, [r0, #16]
+	str	r6, [r7, #16]
 	@ norx_f.ae:82: s[5] = s5
-	str	r4, [r0, #20]
+	str	r4, [r7, #20]
 	@ norx_f.ae:83: s[6] = s6
-	str	r1, [r0, #24]
+	str	r1, [r7, #24]
 	@ norx_f.ae:84: s[7] = s7
-	mov	r1, r9
-	str	r1, [r0, #28]
+	mov	r1, r12
+	str	r1, [r7, #28]
 	@ norx_f.ae:85: s[8] = s8
-	str	r3, [r0, #32]
+	str	r3, [r7, #32]
 	@ norx_f.ae:86: s[9] = s9
-	mov	r1, r10
-	str	r1, [r0, #36]
+	mov	r1, r9
+	str	r1, [r7, #36]
 	@ norx_f.ae:87: s[10] = s10
-	ldr	r1, [sp]
-	str	r1, [r0, #40]
+	ldr	r1, [sp, #4]
+	str	r1, [r7, #40]
 	@ norx_f.ae:88: s[11] = s11
-	mov	r1, r11
-	str	r1, [r0, #44]
+	ldr	r1, [sp]
+	str	r1, [r7, #44]
 	@ norx_f.ae:89: s[12] = s12
-	str	r2, [r0, #48]
+	str	r2, [r7, #48]
 	@ norx_f.ae:90: s[13] = s13
-	ldr	r1, [sp, #16]
-	str	r1, [r0, #52]
+	ldr	r1, [sp, #12]
+	str	r1, [r7, #52]
 	@ norx_f.ae:91: s[14] = s14
-	ldr	r1, [sp, #28]
-	str	r1, [r0, #56]
+	ldr	r1, [sp, #24]
+	str	r1, [r7, #56]
 	@ norx_f.ae:92: s[15] = s15
 	mov	r1, r8
-	str	r1, [r0, #60]
+	str	r1, [r7, #60]
 	@ norx32_4_1.ae:88: s[12 + i] = s[12 + i] ^ k[32 * i + 31 : 32 * i]
-	ldr	r1, [r0, #48]
-	ldr	r0, [sp, #68]
-	eors	r1, r0
-	mov	r0, r12
-	str	r1, [r0, #48]
-	ldr	r1, [r0, #52]
+	ldr	r1, [r7, #48]
 	ldr	r0, [sp, #64]
 	eors	r1, r0
-	mov	r0, r12
-	str	r1, [r0, #52]
-	ldr	r1, [r0, #56]
+	str	r1, [r7, #48]
+	ldr	r1, [r7, #52]
 	ldr	r0, [sp, #60]
 	eors	r1, r0
-	mov	r0, r12
-	str	r1, [r0, #56]
-	ldr	r1, [r0, #60]
+	str	r1, [r7, #52]
+	ldr	r1, [r7, #56]
 	ldr	r0, [sp, #56]
 	eors	r1, r0
-	mov	r0, r12
-	str	r1, [r0, #60]
-	@ norx32_4_1.ae:115: return cat(s[15], s[14], s[13], s[12])
-	ldr	r1, [r0, #60]
-	ldr	r3, [r0, #56]
-	ldr	r4, [r0, #52]
-	ldr	r2, [r0, #48]
+	str	r1, [r7, #56]
+	ldr	r1, [r7, #60]
 	ldr	r0, [sp, #52]
-	str	r2, [r0]
-	str	r4, [r0, #4]
-	str	r3, [r0, #8]
-	str	r1, [r0, #12]
+	eors	r1, r0
+	str	r1, [r7, #60]
+	@ norx32_4_1.ae:115: return cat(s[15], s[14], s[13], s[12])
+	mov	r2, r7
+	ldr	r1, [r2, #60]
+	ldr	r3, [r2, #56]
+	ldr	r4, [r2, #52]
+	ldr	r2, [r2, #48]
+	ldr	r5, [sp, #68]
+	str	r2, [r5]
+	str	r4, [r5, #4]
+	str	r3, [r5, #8]
+	str	r1, [r5, #12]
 	add	sp, #72
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
@@ -4603,7 +4551,7 @@ norx32_4_1_finalize:
 
 @ --- norx32_4_1_initialize: norx32_4_1.initialize
 @     frame 84 bytes (31 spill slots, 17 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1010 bytes of code and literals
+@     estimated 992 bytes of code and literals
 	.section .text.norx32_4_1_initialize,"ax",%progbits
 	.global norx32_4_1_initialize
 	.type norx32_4_1_initialize, %function
@@ -4617,7 +4565,7 @@ norx32_4_1_initialize:
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
 	sub	sp, #84
-	mov	r9, r0
+	str	r0, [sp, #48]
 	ldr	r0, [r1]
 	str	r0, [sp, #64]
 	ldr	r0, [r1, #4]
@@ -4644,94 +4592,89 @@ norx32_4_1_initialize:
 .Lnorx32_4_1_initialize_words2:
 	ldr	r1, [r2]
 	@ norx32_4_1.ae:70: s[i] = n[32 * i + 31 : 32 * i]
-	mov	r0, r9
-	str	r1, [r0]
+	ldr	r3, [sp, #48]
+	str	r1, [r3]
 	@ norx32_4_1.ae:68: n = load_le(nonce, 0, 16)
 	ldr	r1, [r2, #4]
 	@ norx32_4_1.ae:70: s[i] = n[32 * i + 31 : 32 * i]
-	str	r1, [r0, #4]
+	str	r1, [r3, #4]
 	@ norx32_4_1.ae:68: n = load_le(nonce, 0, 16)
 	ldr	r1, [r2, #8]
 	@ norx32_4_1.ae:70: s[i] = n[32 * i + 31 : 32 * i]
-	str	r1, [r0, #8]
+	str	r1, [r3, #8]
 	@ norx32_4_1.ae:68: n = load_le(nonce, 0, 16)
 	ldr	r1, [r2, #12]
 	@ norx32_4_1.ae:70: s[i] = n[32 * i + 31 : 32 * i]
-	str	r1, [r0, #12]
+	str	r1, [r3, #12]
 	@ norx32_4_1.ae:73: s[8] = u8
 	ldr	r1, =0xa3d8d930
-	str	r1, [r0, #32]
+	str	r1, [r3, #32]
 	@ norx32_4_1.ae:74: s[9] = u9
 	ldr	r1, =0x3fa8b72c
-	str	r1, [r0, #36]
+	str	r1, [r3, #36]
 	@ norx32_4_1.ae:75: s[10] = u10
 	ldr	r1, =0xed84eb49
-	str	r1, [r0, #40]
+	str	r1, [r3, #40]
 	@ norx32_4_1.ae:76: s[11] = u11
 	ldr	r1, =0xedca4787
-	str	r1, [r0, #44]
+	str	r1, [r3, #44]
 	@ norx32_4_1.ae:77: s[12] = u12 ^ w
 	ldr	r1, =0x335463cb
-	str	r1, [r0, #48]
+	str	r1, [r3, #48]
 	@ norx32_4_1.ae:78: s[13] = u13 ^ rounds
 	ldr	r1, =0xf994220f
-	str	r1, [r0, #52]
+	str	r1, [r3, #52]
 	@ norx32_4_1.ae:79: s[14] = u14 ^ p
 	ldr	r1, =0xbe0bf5c8
-	str	r1, [r0, #56]
+	str	r1, [r3, #56]
 	@ norx32_4_1.ae:80: s[15] = u15 ^ t
 	ldr	r1, =0xd7c49184
-	str	r1, [r0, #60]
+	str	r1, [r3, #60]
 	@ norx32_4_1.ae:71: s[4 + i] = k[32 * i + 31 : 32 * i]
 	ldr	r1, [sp, #64]
-	str	r1, [r0, #16]
+	str	r1, [r3, #16]
 	ldr	r1, [sp, #60]
-	str	r1, [r0, #20]
+	str	r1, [r3, #20]
 	ldr	r1, [sp, #56]
-	str	r1, [r0, #24]
+	str	r1, [r3, #24]
 	ldr	r1, [sp, #52]
-	str	r1, [r0, #28]
+	str	r1, [r3, #28]
 	@ norx_f.ae:72: @unroll(unroll)
-	ldr	r0, [r0]
-	str	r0, [sp]
-	mov	r0, r9
-	ldr	r1, [r0, #4]
-	mov	r11, r1
-	ldr	r1, [r0, #8]
-	str	r1, [sp, #20]
-	ldr	r1, [r0, #12]
-	str	r1, [sp, #44]
-	ldr	r6, [r0, #16]
-	ldr	r4, [r0, #20]
-	ldr	r1, [r0, #24]
-	ldr	r3, [r0, #28]
+	ldr	r0, [r3]
+	mov	r11, r0
+	ldr	r1, [r3, #4]
+	mov	r10, r1
+	ldr	r1, [r3, #8]
+	str	r1, [sp, #16]
+	ldr	r1, [r3, #12]
+	str	r1, [sp, #40]
+	ldr	r6, [r3, #16]
+	ldr	r4, [r3, #20]
+	ldr	r1, [r3, #24]
+	ldr	r3, [r3, #28]
 	mov	r12, r3
-	ldr	r3, [r0, #32]
-	ldr	r0, [r0, #36]
-	mov	r10, r0
-	mov	r0, r9
-	ldr	r0, [r0, #40]
-	str	r0, [sp, #8]
-	mov	r0, r9
-	ldr	r0, [r0, #44]
+	ldr	r5, [sp, #48]
+	ldr	r3, [r5, #32]
+	ldr	r0, [r5, #36]
+	mov	r9, r0
+	ldr	r0, [r5, #40]
 	str	r0, [sp, #4]
-	mov	r0, r9
-	ldr	r2, [r0, #48]
-	ldr	r0, [r0, #52]
-	str	r0, [sp, #16]
-	mov	r0, r9
-	ldr	r0, [r0, #56]
-	str	r0, [sp, #28]
-	mov	r0, r9
-	ldr	r0, [r0, #60]
+	ldr	r0, [r5, #44]
+	str	r0, [sp]
+	ldr	r2, [r5, #48]
+	ldr	r0, [r5, #52]
+	str	r0, [sp, #12]
+	ldr	r0, [r5, #56]
+	str	r0, [sp, #24]
+	ldr	r0, [r5, #60]
 	mov	r8, r0
 	movs	r0, #0
-	str	r0, [sp, #48]
+	str	r0, [sp, #44]
 .Lnorx32_4_1_initialize_loop5:
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r7, [sp]
+	mov	r7, r11
 	eors	r7, r6
-	ldr	r0, [sp]
+	mov	r0, r11
 	ands	r0, r6
 	lsls	r5, r0, #1
 	eors	r7, r5
@@ -4755,42 +4698,42 @@ norx32_4_1_initialize:
 	ands	r7, r6
 	lsls	r5, r7, #1
 	eors	r3, r5
-	str	r3, [sp]
+	mov	r11, r3
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r2, r3
 	movs	r5, #16
 	mov	r3, r2
 	rors	r3, r5
-	str	r3, [sp, #12]
+	str	r3, [sp, #8]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r2, r0
 	eors	r2, r3
 	ands	r0, r3
 	lsls	r0, r0, #1
 	eors	r2, r0
-	str	r2, [sp, #40]
+	str	r2, [sp, #36]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r6, r2
 	movs	r2, #31
 	mov	r0, r6
 	rors	r0, r2
-	str	r0, [sp, #24]
+	str	r0, [sp, #20]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r11
+	mov	r6, r10
 	eors	r6, r4
-	mov	r0, r11
+	mov	r0, r10
 	ands	r0, r4
 	lsls	r0, r0, #1
 	eors	r6, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r3, [sp, #16]
+	ldr	r3, [sp, #12]
 	eors	r3, r6
 	movs	r5, #8
 	rors	r3, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r10
+	mov	r2, r9
 	eors	r2, r3
-	mov	r0, r10
+	mov	r0, r9
 	ands	r0, r3
 	lsls	r0, r0, #1
 	eors	r2, r0
@@ -4804,40 +4747,40 @@ norx32_4_1_initialize:
 	ands	r6, r4
 	lsls	r5, r6, #1
 	eors	r0, r5
-	mov	r11, r0
+	mov	r10, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r3, r0
 	movs	r6, #16
 	mov	r0, r3
 	rors	r0, r6
-	str	r0, [sp, #16]
+	str	r0, [sp, #12]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r3, r2
 	eors	r3, r0
 	ands	r2, r0
 	lsls	r2, r2, #1
 	eors	r3, r2
-	str	r3, [sp, #36]
+	str	r3, [sp, #32]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r4, r3
 	movs	r2, #31
 	rors	r4, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #20]
+	ldr	r6, [sp, #16]
 	eors	r6, r1
-	ldr	r2, [sp, #20]
+	ldr	r2, [sp, #16]
 	ands	r2, r1
 	lsls	r2, r2, #1
 	eors	r6, r2
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r3, [sp, #28]
+	ldr	r3, [sp, #24]
 	eors	r3, r6
 	movs	r5, #8
 	rors	r3, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r2, [sp, #8]
+	ldr	r2, [sp, #4]
 	eors	r2, r3
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #4]
 	ands	r0, r3
 	lsls	r0, r0, #1
 	eors	r2, r0
@@ -4851,13 +4794,13 @@ norx32_4_1_initialize:
 	ands	r6, r1
 	lsls	r5, r6, #1
 	eors	r0, r5
-	str	r0, [sp, #28]
+	str	r0, [sp, #24]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r3, r0
 	movs	r6, #16
 	mov	r0, r3
 	rors	r0, r6
-	str	r0, [sp, #20]
+	str	r0, [sp, #16]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r3, r2
 	eors	r3, r0
@@ -4870,10 +4813,10 @@ norx32_4_1_initialize:
 	movs	r0, #31
 	rors	r1, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r7, [sp, #44]
+	ldr	r7, [sp, #40]
 	mov	r0, r12
 	eors	r7, r0
-	ldr	r3, [sp, #44]
+	ldr	r3, [sp, #40]
 	ands	r3, r0
 	lsls	r0, r3, #1
 	eors	r7, r0
@@ -4883,9 +4826,9 @@ norx32_4_1_initialize:
 	movs	r0, #8
 	rors	r5, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r3, [sp, #4]
+	ldr	r3, [sp]
 	eors	r3, r5
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp]
 	ands	r0, r5
 	lsls	r0, r0, #1
 	eors	r3, r0
@@ -4900,7 +4843,7 @@ norx32_4_1_initialize:
 	ands	r7, r6
 	lsls	r7, r7, #1
 	eors	r0, r7
-	mov	r10, r0
+	mov	r9, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r5, r0
 	movs	r0, #16
@@ -4916,9 +4859,9 @@ norx32_4_1_initialize:
 	movs	r3, #31
 	rors	r6, r3
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r3, [sp]
+	mov	r3, r11
 	eors	r3, r4
-	ldr	r7, [sp]
+	mov	r7, r11
 	ands	r7, r4
 	lsls	r7, r7, #1
 	eors	r3, r7
@@ -4942,7 +4885,7 @@ norx32_4_1_initialize:
 	ands	r3, r4
 	lsls	r3, r3, #1
 	eors	r2, r3
-	str	r2, [sp]
+	mov	r11, r2
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r5, r2
 	movs	r3, #16
@@ -4955,21 +4898,21 @@ norx32_4_1_initialize:
 	ands	r7, r2
 	lsls	r7, r7, #1
 	eors	r3, r7
-	str	r3, [sp, #8]
+	str	r3, [sp, #4]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r4, r3
 	movs	r2, #31
 	rors	r4, r2
-	str	r4, [sp, #32]
+	str	r4, [sp, #28]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r11
+	mov	r5, r10
 	eors	r5, r1
-	mov	r4, r11
+	mov	r4, r10
 	ands	r4, r1
 	lsls	r4, r4, #1
 	eors	r5, r4
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r2, [sp, #12]
+	ldr	r2, [sp, #8]
 	eors	r2, r5
 	movs	r4, #8
 	rors	r2, r4
@@ -4989,7 +4932,7 @@ norx32_4_1_initialize:
 	ands	r5, r1
 	lsls	r5, r5, #1
 	eors	r0, r5
-	mov	r11, r0
+	mov	r10, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r2, r0
 	movs	r0, #16
@@ -5000,30 +4943,30 @@ norx32_4_1_initialize:
 	ands	r4, r2
 	lsls	r0, r4, #1
 	eors	r5, r0
-	str	r5, [sp, #4]
+	str	r5, [sp]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r1, r5
-	str	r1, [sp, #12]
+	str	r1, [sp, #8]
 	movs	r1, #31
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #8]
 	rors	r0, r1
-	str	r0, [sp, #12]
+	str	r0, [sp, #8]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #24]
 	eors	r0, r6
-	ldr	r1, [sp, #28]
+	ldr	r1, [sp, #24]
 	ands	r1, r6
 	lsls	r1, r1, #1
 	eors	r0, r1
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r7, [sp, #16]
+	ldr	r7, [sp, #12]
 	eors	r7, r0
 	movs	r1, #8
 	rors	r7, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #40]
+	ldr	r5, [sp, #36]
 	eors	r5, r7
-	ldr	r1, [sp, #40]
+	ldr	r1, [sp, #36]
 	ands	r1, r7
 	lsls	r1, r1, #1
 	eors	r5, r1
@@ -5047,7 +4990,7 @@ norx32_4_1_initialize:
 	ands	r5, r7
 	lsls	r3, r5, #1
 	eors	r0, r3
-	str	r0, [sp, #16]
+	str	r0, [sp, #12]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r6, r0
 	movs	r0, #31
@@ -5055,28 +4998,28 @@ norx32_4_1_initialize:
 	rors	r1, r0
 	mov	r12, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r10
-	ldr	r1, [sp, #24]
+	mov	r0, r9
+	ldr	r1, [sp, #20]
 	eors	r0, r1
-	mov	r3, r10
+	mov	r3, r9
 	ands	r3, r1
 	lsls	r1, r3, #1
 	eors	r0, r1
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r5, [sp, #20]
+	ldr	r5, [sp, #16]
 	eors	r5, r0
 	movs	r1, #8
 	rors	r5, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #36]
+	ldr	r6, [sp, #32]
 	eors	r6, r5
-	ldr	r1, [sp, #36]
+	ldr	r1, [sp, #32]
 	ands	r1, r5
 	lsls	r3, r1, #1
 	mov	r1, r6
 	eors	r1, r3
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	ldr	r6, [sp, #24]
+	ldr	r6, [sp, #20]
 	eors	r6, r1
 	movs	r3, #11
 	rors	r6, r3
@@ -5100,87 +5043,83 @@ norx32_4_1_initialize:
 	eors	r6, r0
 	movs	r1, #31
 	rors	r6, r1
-	str	r4, [sp, #20]
-	str	r3, [sp, #44]
-	ldr	r4, [sp, #32]
-	ldr	r1, [sp, #12]
-	ldr	r3, [sp, #16]
-	mov	r10, r0
-	str	r7, [sp, #16]
-	str	r5, [sp, #28]
-	ldr	r0, [sp, #48]
+	str	r4, [sp, #16]
+	str	r3, [sp, #40]
+	ldr	r4, [sp, #28]
+	ldr	r1, [sp, #8]
+	ldr	r3, [sp, #12]
+	mov	r9, r0
+	str	r7, [sp, #12]
+	str	r5, [sp, #24]
+	ldr	r0, [sp, #44]
 	adds	r0, #1
-	str	r0, [sp, #48]
+	str	r0, [sp, #44]
 	cmp	r0, #4
 	bcs	.Lnorx32_4_1_initialize_far1
 	b	.Lnorx32_4_1_initialize_loop5
 .Lnorx32_4_1_initialize_far1:
 .Lnorx32_4_1_initialize_done6:
 	@ norx_f.ae:77: s[0] = s0
-	ldr	r5, [sp]
-	mov	r0, r9
-	str	r5, [r0]
-	@ norx_f.ae:78: s[1] = s1
 	mov	r5, r11
-	str	r5, [r0, #4]
+	ldr	r7, [sp, #48]
+	str	r5, [r7]
+	@ norx_f.ae:78: s[1] = s1
+	mov	r5, r10
+	str	r5, [r7, #4]
 	@ norx_f.ae:79: s[2] = s2
-	ldr	r5, [sp, #20]
-	str	r5, [r0, #8]
+	ldr	r5, [sp, #16]
+	str	r5, [r7, #8]
 	@ norx_f.ae:80: s[3] = s3
-	ldr	r5, [sp, #44]
-	str	r5, [r0, #12]
+	ldr	r5, [sp, #40]
+	str	r5, [r7, #12]
 	@ norx_f.ae:81: s[4] = s4
-	str	r6, [r0, #16]
+	str	r6, [r7, #16]
 	@ norx_f.ae:82: s[5] = s5
-	str	r4, [r0, #20]
+	str	r4, [r7, #20]
 	@ norx_f.ae:83: s[6] = s6
-	str	r1, [r0, #24]
+	str	r1, [r7, #24]
 	@ norx_f.ae:84: s[7] = s7
 	mov	r1, r12
-	str	r1, [r0, #28]
+	str	r1, [r7, #28]
 	@ norx_f.ae:85: s[8] = s8
-	str	r3, [r0, #32]
+	str	r3, [r7, #32]
 	@ norx_f.ae:86: s[9] = s9
-	mov	r1, r10
-	str	r1, [r0, #36]
+	mov	r1, r9
+	str	r1, [r7, #36]
 	@ norx_f.ae:87: s[10] = s10
-	ldr	r1, [sp, #8]
-	str	r1, [r0, #40]
-	@ norx_f.ae:88: s[11] = s11
 	ldr	r1, [sp, #4]
-	str	r1, [r0, #44]
+	str	r1, [r7, #40]
+	@ norx_f.ae:88: s[11] = s11
+	ldr	r1, [sp]
+	str	r1, [r7, #44]
 	@ norx_f.ae:89: s[12] = s12
-	str	r2, [r0, #48]
+	str	r2, [r7, #48]
 	@ norx_f.ae:90: s[13] = s13
-	ldr	r1, [sp, #16]
-	str	r1, [r0, #52]
+	ldr	r1, [sp, #12]
+	str	r1, [r7, #52]
 	@ norx_f.ae:91: s[14] = s14
-	ldr	r1, [sp, #28]
-	str	r1, [r0, #56]
+	ldr	r1, [sp, #24]
+	str	r1, [r7, #56]
 	@ norx_f.ae:92: s[15] = s15
 	mov	r1, r8
-	str	r1, [r0, #60]
+	str	r1, [r7, #60]
 	@ norx32_4_1.ae:88: s[12 + i] = s[12 + i] ^ k[32 * i + 31 : 32 * i]
-	ldr	r1, [r0, #48]
+	ldr	r1, [r7, #48]
 	ldr	r0, [sp, #64]
 	eors	r1, r0
-	mov	r0, r9
-	str	r1, [r0, #48]
-	ldr	r1, [r0, #52]
+	str	r1, [r7, #48]
+	ldr	r1, [r7, #52]
 	ldr	r0, [sp, #60]
 	eors	r1, r0
-	mov	r0, r9
-	str	r1, [r0, #52]
-	ldr	r1, [r0, #56]
+	str	r1, [r7, #52]
+	ldr	r1, [r7, #56]
 	ldr	r0, [sp, #56]
 	eors	r1, r0
-	mov	r0, r9
-	str	r1, [r0, #56]
-	ldr	r1, [r0, #60]
+	str	r1, [r7, #56]
+	ldr	r1, [r7, #60]
 	ldr	r0, [sp, #52]
 	eors	r1, r0
-	mov	r0, r9
-	str	r1, [r0, #60]
+	str	r1, [r7, #60]
 	add	sp, #84
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4

@@ -8,8 +8,8 @@
 	.thumb
 
 @ --- ocb3_key_setup: ocb3.key_setup
-@     frame 48 bytes (5 spill slots, 0 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10
-@     estimated 644 bytes of code and literals
+@     frame 52 bytes (5 spill slots, 1 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9
+@     estimated 638 bytes of code and literals
 	.section .text.ocb3_key_setup,"ax",%progbits
 	.global ocb3_key_setup
 	.type ocb3_key_setup, %function
@@ -19,17 +19,16 @@ ocb3_key_setup:
 	push	{r4, r5, r6, r7, lr}
 	mov	r4, r8
 	mov	r5, r9
-	mov	r6, r10
-	push	{r4, r5, r6}
-	sub	sp, #48
-	mov	r8, r2
-	mov	r9, r3
+	push	{r4, r5}
+	sub	sp, #52
+	mov	r9, r2
+	str	r3, [sp]
 	@ ocb3.ae:87: E.key_schedule(load_be(key, 0, key_bits / 8), ks)
 	movs	r1, #3
 	tst	r0, r1
 	beq	.Locb3_key_setup_words2
 .Locb3_key_setup_bytes1:
-	add	r3, sp, #0
+	add	r3, sp, #4
 	movs	r2, #16
 .Locb3_key_setup_cpy4:
 	subs	r2, #1
@@ -49,22 +48,22 @@ ocb3_key_setup:
 	ldr	r0, [r0]
 	rev	r1, r0
 	@ aes.ae:271: w[i] = key[key_bits - 1 - 32 * i : key_bits - 32 * (i + 1)]
-	mov	r0, r8
-	str	r1, [r0]
-	str	r4, [r0, #4]
-	str	r3, [r0, #8]
-	str	r2, [r0, #12]
+	mov	r7, r9
+	str	r1, [r7]
+	str	r4, [r7, #4]
+	str	r3, [r7, #8]
+	str	r2, [r7, #12]
 	@ aes.ae:273: @unroll(round_unroll)
 	movs	r6, #4
 	@ aes.ae:275: temp = w[i - 1]
-	mov	r5, r8
+	mov	r5, r9
 	adds	r5, #12
 	@ aes.ae:90: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
 	ldr	r3, =ocb3_E.sbox
 	@ aes.ae:277: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
 	ldr	r2, =ocb3_E.rcon
 	@ aes.ae:281: w[i] = w[i - nk] ^ temp
-	mov	r1, r8
+	mov	r1, r9
 	@ aes.ae:273: @unroll(round_unroll)
 .Locb3_key_setup_loop5:
 	@ aes.ae:276: if i % nk == 0 {
@@ -122,12 +121,12 @@ ocb3_key_setup:
 	@ aes.ae:288: for r in 1..nr {
 	movs	r5, #1
 	@ aes.ae:290: w[4 * (nr + r) + j] = sub_word(w[4 * (nr - r) + j])
-	mov	r4, r8
+	mov	r4, r9
 	adds	r4, #144
 	@ aes.ae:90: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
 	ldr	r3, =ocb3_E.sbox
 	@ aes.ae:290: w[4 * (nr + r) + j] = sub_word(w[4 * (nr - r) + j])
-	mov	r2, r8
+	mov	r2, r9
 	adds	r2, #176
 	@ aes.ae:288: for r in 1..nr {
 .Locb3_key_setup_loop9:
@@ -220,10 +219,10 @@ ocb3_key_setup:
 	@ aes.ae:293: for i in 4 * (nr + 1)..8 * nr {
 	movs	r4, #44
 	@ aes.ae:294: x = w[i]
-	mov	r3, r8
+	mov	r3, r9
 	adds	r3, #176
 	ldr	r0, =ocb3_tf4
-	mov	r10, r0
+	mov	r8, r0
 	ldr	r5, =ocb3_tf5
 	ldr	r2, =ocb3_tf6
 	ldr	r1, =ocb3_tf7
@@ -234,7 +233,7 @@ ocb3_key_setup:
 	lsrs	r0, r7, #24
 	@ aes.ae:294: x = w[i]
 	lsls	r6, r0, #2
-	mov	r0, r10
+	mov	r0, r8
 	ldr	r6, [r0, r6]
 	@ aes.ae:295: w[i] = inv_mix_column(inv_sbox[x[31:24]], inv_sbox[x[23:16]], inv_sbox[x[15:8]], inv_sbox[x[7:0]])
 	lsrs	r0, r7, #16
@@ -265,24 +264,24 @@ ocb3_key_setup:
 .Locb3_key_setup_done12:
 	@ ocb3.ae:88: l_star = E.encrypt_block(ks, 0 as u128)
 	movs	r0, #0
-	str	r0, [sp, #16]
 	str	r0, [sp, #20]
 	str	r0, [sp, #24]
 	str	r0, [sp, #28]
-	add	r1, sp, #16
-	add	r2, sp, #32
-	mov	r0, r8
-	bl	ocb3_E_encrypt_block
-	ldr	r1, [sp, #32]
-	ldr	r4, [sp, #36]
-	ldr	r3, [sp, #40]
-	ldr	r2, [sp, #44]
-	@ ocb3.ae:90: l[at_star] = l_star
+	str	r0, [sp, #32]
+	add	r1, sp, #20
+	add	r2, sp, #36
 	mov	r0, r9
-	str	r1, [r0]
-	str	r4, [r0, #4]
-	str	r3, [r0, #8]
-	str	r2, [r0, #12]
+	bl	ocb3_E_encrypt_block
+	ldr	r1, [sp, #36]
+	ldr	r4, [sp, #40]
+	ldr	r3, [sp, #44]
+	ldr	r2, [sp, #48]
+	@ ocb3.ae:90: l[at_star] = l_star
+	ldr	r7, [sp]
+	str	r1, [r7]
+	str	r4, [r7, #4]
+	str	r3, [r7, #8]
+	str	r2, [r7, #12]
 	@ ocb3.ae:39: return (s << 1) ^ (if s[127] == 1 then 0x87 as u128 else 0)
 	lsls	r0, r1, #1
 	lsls	r6, r4, #1
@@ -301,11 +300,10 @@ ocb3_key_setup:
 	mov	r2, r0
 	eors	r2, r5
 	@ ocb3.ae:91: l[at_dollar] = l_dollar
-	mov	r0, r9
-	str	r2, [r0, #16]
-	str	r6, [r0, #20]
-	str	r4, [r0, #24]
-	str	r1, [r0, #28]
+	str	r2, [r7, #16]
+	str	r6, [r7, #20]
+	str	r4, [r7, #24]
+	str	r1, [r7, #28]
 	@ ocb3.ae:39: return (s << 1) ^ (if s[127] == 1 then 0x87 as u128 else 0)
 	lsls	r5, r2, #1
 	lsls	r3, r6, #1
@@ -330,7 +328,7 @@ ocb3_key_setup:
 	mov	r3, r5
 	mov	r5, r6
 	@ ocb3.ae:94: l[at_l0 + i] = x
-	mov	r1, r9
+	mov	r1, r7
 	adds	r1, #32
 	@ ocb3.ae:93: for i in 0..l_cached {
 .Locb3_key_setup_loop13:
@@ -366,11 +364,10 @@ ocb3_key_setup:
 	cmp	r0, #8
 	bcc	.Locb3_key_setup_loop13
 .Locb3_key_setup_done14:
-	add	sp, #48
-	pop	{r4, r5, r6}
+	add	sp, #52
+	pop	{r4, r5}
 	mov	r8, r4
 	mov	r9, r5
-	mov	r10, r6
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.ltorg
@@ -397,7 +394,7 @@ ocb3_encrypt_with:
 	add	r4, sp, #92
 	str	r4, [sp]
 	str	r0, [sp, #56]
-	str	r1, [sp, #36]
+	str	r1, [sp, #52]
 	mov	r4, r2
 	mov	r2, r3
 	ldr	r0, [sp, #176]
@@ -423,19 +420,17 @@ ocb3_encrypt_with:
 	ldr	r2, [sp, #100]
 	ldr	r1, [sp, #104]
 	@ ocb3.ae:152: delta = l[at_l0]
-	ldr	r0, [sp, #36]
-	ldr	r0, [r0, #32]
+	ldr	r4, [sp, #52]
+	ldr	r0, [r4, #32]
 	@ ocb3.ae:153: for i in 0..full {
 	str	r0, [sp, #8]
 	@ ocb3.ae:152: delta = l[at_l0]
-	ldr	r0, [sp, #36]
-	ldr	r0, [r0, #36]
+	ldr	r0, [r4, #36]
 	@ ocb3.ae:153: for i in 0..full {
 	str	r0, [sp, #4]
 	@ ocb3.ae:152: delta = l[at_l0]
-	ldr	r0, [sp, #36]
-	ldr	r5, [r0, #40]
-	ldr	r4, [r0, #44]
+	ldr	r5, [r4, #40]
+	ldr	r4, [r4, #44]
 	@ ocb3.ae:149: full = n / 16
 	ldr	r0, [sp, #76]
 	lsrs	r0, r0, #4
@@ -546,13 +541,13 @@ ocb3_encrypt_with:
 	eors	r2, r3
 	@ ocb3.ae:157: u = E.encrypt_block(ks, p ^ offset)
 	ldr	r0, [sp, #108]
-	str	r0, [sp, #40]
+	str	r0, [sp, #36]
 	ldr	r0, [sp, #112]
-	str	r0, [sp, #44]
+	str	r0, [sp, #40]
 	ldr	r0, [sp, #116]
-	str	r0, [sp, #48]
+	str	r0, [sp, #44]
 	ldr	r0, [sp, #120]
-	str	r0, [sp, #52]
+	str	r0, [sp, #48]
 	@ ocb3.ae:47: if v[15:0] == 0 {
 	cmp	r2, #0
 	beq	.Locb3_encrypt_with_else7
@@ -640,7 +635,7 @@ ocb3_encrypt_with:
 	eors	r0, r2
 	adds	r0, r0, #2
 	lsls	r2, r0, #4
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #52]
 	adds	r0, r0, r2
 	ldr	r3, [r0]
 	ldr	r2, [r0, #4]
@@ -682,16 +677,16 @@ ocb3_encrypt_with:
 	str	r2, [sp, #4]
 .Locb3_encrypt_with_endif18:
 	@ ocb3.ae:160: store_be(ct, off, u ^ offset)
-	ldr	r1, [sp, #40]
+	ldr	r1, [sp, #36]
 	ldr	r0, [sp, #20]
 	eors	r1, r0
-	ldr	r3, [sp, #44]
+	ldr	r3, [sp, #40]
 	ldr	r0, [sp, #16]
 	eors	r3, r0
-	ldr	r2, [sp, #48]
+	ldr	r2, [sp, #44]
 	ldr	r0, [sp, #12]
 	eors	r2, r0
-	ldr	r6, [sp, #52]
+	ldr	r6, [sp, #48]
 	ldr	r0, [sp, #8]
 	eors	r6, r0
 	rev	r6, r6
@@ -752,17 +747,18 @@ ocb3_encrypt_with:
 	b	.Locb3_encrypt_with_else24
 .Locb3_encrypt_with_far3:
 	@ ocb3.ae:164: offset = offset ^ l[at_star]                  // Offset_*
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #52]
 	ldr	r7, [r0, #12]
 	eors	r1, r7
 	str	r1, [sp, #12]
-	ldr	r1, [r0, #8]
+	mov	r7, r0
+	ldr	r1, [r7, #8]
 	eors	r2, r1
 	str	r2, [sp, #8]
-	ldr	r1, [r0, #4]
+	ldr	r1, [r7, #4]
 	eors	r3, r1
 	str	r3, [sp, #4]
-	ldr	r1, [r0]
+	ldr	r1, [r7]
 	eors	r6, r1
 	str	r6, [sp, #20]
 	@ ocb3.ae:165: pad = E.encrypt_block(ks, offset)
@@ -781,9 +777,9 @@ ocb3_encrypt_with:
 	ldr	r0, [sp, #112]
 	str	r0, [sp, #16]
 	ldr	r0, [sp, #116]
-	str	r0, [sp, #40]
+	str	r0, [sp, #36]
 	ldr	r0, [sp, #120]
-	str	r0, [sp, #44]
+	str	r0, [sp, #40]
 	@ ocb3.ae:166: p = load_be(msg, 16 * full, 16, r)
 	ldr	r0, [sp, #64]
 	adds	r0, r0, r5
@@ -835,14 +831,14 @@ ocb3_encrypt_with:
 	rev	r7, r2
 	str	r7, [sp, #24]
 	@ ocb3.ae:168: store_be(ct, 16 * full, p ^ pad, r)
-	ldr	r2, [sp, #40]
+	ldr	r2, [sp, #36]
 	eors	r2, r7
 	@ ocb3.ae:166: p = load_be(msg, 16 * full, 16, r)
 	ldr	r0, [r0]
 	rev	r0, r0
 	str	r0, [sp, #16]
 	@ ocb3.ae:168: store_be(ct, 16 * full, p ^ pad, r)
-	ldr	r7, [sp, #44]
+	ldr	r7, [sp, #40]
 	eors	r7, r0
 	rev	r7, r7
 	rev	r2, r2
@@ -954,10 +950,11 @@ ocb3_encrypt_with:
 	eors	r3, r6
 	eors	r2, r5
 	eors	r1, r0
-	ldr	r0, [sp, #36]
-	ldr	r5, [r0, #16]
-	ldr	r6, [r0, #20]
-	ldr	r7, [r0, #24]
+	ldr	r7, [sp, #52]
+	ldr	r5, [r7, #16]
+	ldr	r6, [r7, #20]
+	ldr	r7, [r7, #24]
+	ldr	r0, [sp, #52]
 	ldr	r0, [r0, #28]
 	eors	r4, r5
 	eors	r3, r6
@@ -978,7 +975,7 @@ ocb3_encrypt_with:
 	ldr	r5, [sp, #116]
 	ldr	r4, [sp, #120]
 	ldr	r0, [sp, #56]
-	ldr	r1, [sp, #36]
+	ldr	r1, [sp, #52]
 	ldr	r2, [sp, #88]
 	ldr	r3, [sp, #84]
 	bl	ocb3_hash
@@ -1040,7 +1037,7 @@ ocb3_encrypt_with:
 
 @ --- ocb3_decrypt_with: ocb3.decrypt_with
 @     frame 168 bytes (66 spill slots, 29 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1864 bytes of code and literals
+@     estimated 1826 bytes of code and literals
 	.section .text.ocb3_decrypt_with,"ax",%progbits
 	.global ocb3_decrypt_with
 	.type ocb3_decrypt_with, %function
@@ -1066,7 +1063,7 @@ ocb3_decrypt_with:
 	ldr	r0, [sp, #208]
 	str	r0, [sp, #104]
 	ldr	r1, [sp, #212]
-	str	r1, [sp, #88]
+	str	r1, [sp, #84]
 	ldr	r5, [sp, #216]
 	str	r5, [sp, #100]
 	ldr	r0, [sp, #220]
@@ -1074,7 +1071,7 @@ ocb3_decrypt_with:
 	ldr	r0, [sp, #224]
 	str	r0, [sp, #96]
 	ldr	r1, [sp, #228]
-	str	r1, [sp, #92]
+	str	r1, [sp, #88]
 	ldr	r0, [sp, #236]
 	str	r0, [sp, #116]
 	ldr	r0, [sp, #24]
@@ -1087,26 +1084,27 @@ ocb3_decrypt_with:
 	ldr	r1, [sp, #132]
 	@ ocb3.ae:181: full = n / 16
 	lsrs	r0, r5, #4
-	str	r0, [sp, #84]
+	str	r0, [sp, #80]
 	@ ocb3.ae:182: delta = l[at_l0]                                  // as in encrypt_with
+	ldr	r6, [sp, #76]
+	ldr	r7, [r6, #32]
+	ldr	r5, [r6, #36]
+	ldr	r6, [r6, #40]
 	ldr	r0, [sp, #76]
-	ldr	r7, [r0, #32]
-	ldr	r5, [r0, #36]
-	ldr	r6, [r0, #40]
 	ldr	r0, [r0, #44]
 	str	r0, [sp, #12]
 	@ ocb3.ae:183: for i in 0..full {
 	movs	r0, #0
-	str	r0, [sp, #56]
+	str	r0, [sp, #52]
 	str	r7, [sp, #4]
 	str	r5, [sp, #8]
 	ldr	r5, [sp, #12]
-	str	r0, [sp, #28]
-	str	r0, [sp, #36]
+	str	r0, [sp, #20]
 	str	r0, [sp, #32]
-	str	r0, [sp, #80]
+	str	r0, [sp, #28]
+	str	r0, [sp, #72]
 	mov	r7, r0
-	ldr	r0, [sp, #84]
+	ldr	r0, [sp, #80]
 	cmp	r7, r0
 	bcc	.Locb3_decrypt_with_far1
 	b	.Locb3_decrypt_with_done2
@@ -1122,26 +1120,26 @@ ocb3_decrypt_with:
 	mov	r8, r0
 	@ aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	ldr	r0, =ocb3_E.inv_sbox
-	str	r0, [sp, #16]
+	str	r0, [sp, #92]
 	@ ocb3.ae:183: for i in 0..full {
 .Locb3_decrypt_with_loop1:
 	@ ocb3.ae:185: offset = offset ^ delta
 	ldr	r0, [sp, #4]
 	eors	r4, r0
-	str	r4, [sp, #52]
+	str	r4, [sp, #48]
 	ldr	r0, [sp, #8]
 	eors	r3, r0
-	str	r3, [sp, #48]
+	str	r3, [sp, #44]
 	eors	r2, r6
-	str	r2, [sp, #44]
+	str	r2, [sp, #40]
 	eors	r1, r5
-	str	r1, [sp, #40]
+	str	r1, [sp, #36]
 	@ ocb3.ae:184: off = 16 * i
-	ldr	r7, [sp, #56]
+	ldr	r7, [sp, #52]
 	lsls	r0, r7, #4
-	str	r0, [sp, #72]
+	str	r0, [sp, #68]
 	@ ocb3.ae:186: u = E.decrypt_block(ks, load_be(ct, off, 16) ^ offset)
-	ldr	r1, [sp, #88]
+	ldr	r1, [sp, #84]
 	adds	r1, r1, r0
 	movs	r0, #3
 	tst	r1, r0
@@ -1166,42 +1164,39 @@ ocb3_decrypt_with:
 	rev	r4, r0
 	ldr	r0, [r1]
 	rev	r5, r0
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #36]
 	eors	r5, r0
 	@ aes.ae:234: s0 = b[127:96] ^ w[4 * nr]
 	movs	r1, #160
-	ldr	r0, [sp, #24]
-	ldr	r0, [r0, r1]
+	ldr	r6, [sp, #24]
+	ldr	r0, [r6, r1]
 	eors	r5, r0
 	@ ocb3.ae:186: u = E.decrypt_block(ks, load_be(ct, off, 16) ^ offset)
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #40]
 	eors	r4, r0
 	@ aes.ae:235: s1 = b[95:64] ^ w[4 * nr + 1]
 	movs	r1, #164
-	ldr	r0, [sp, #24]
-	ldr	r0, [r0, r1]
+	ldr	r0, [r6, r1]
 	eors	r4, r0
 	@ ocb3.ae:186: u = E.decrypt_block(ks, load_be(ct, off, 16) ^ offset)
-	ldr	r0, [sp, #48]
+	ldr	r0, [sp, #44]
 	eors	r3, r0
 	@ aes.ae:236: s2 = b[63:32] ^ w[4 * nr + 2]
 	movs	r1, #168
-	ldr	r0, [sp, #24]
-	ldr	r0, [r0, r1]
+	ldr	r0, [r6, r1]
 	eors	r3, r0
 	@ ocb3.ae:186: u = E.decrypt_block(ks, load_be(ct, off, 16) ^ offset)
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #48]
 	eors	r2, r0
 	@ aes.ae:237: s3 = b[31:0] ^ w[4 * nr + 3]
 	movs	r1, #172
-	ldr	r0, [sp, #24]
-	ldr	r0, [r0, r1]
+	ldr	r0, [r6, r1]
 	eors	r2, r0
 	@ aes.ae:238: @unroll(round_unroll)
 	movs	r0, #1
 	str	r0, [sp, #12]
 	@ aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
-	ldr	r1, [sp, #24]
+	mov	r1, r6
 	adds	r1, #176
 	@ aes.ae:238: @unroll(round_unroll)
 .Locb3_decrypt_with_loop7:
@@ -1275,7 +1270,7 @@ ocb3_decrypt_with:
 	lsls	r6, r0, #2
 	mov	r0, r11
 	ldr	r0, [r0, r6]
-	str	r0, [sp, #20]
+	str	r0, [sp, #16]
 	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r0, r4, #16
 	uxtb	r0, r0
@@ -1283,7 +1278,7 @@ ocb3_decrypt_with:
 	lsls	r6, r0, #2
 	mov	r0, r10
 	ldr	r0, [r0, r6]
-	ldr	r6, [sp, #20]
+	ldr	r6, [sp, #16]
 	eors	r6, r0
 	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r0, r5, #8
@@ -1345,110 +1340,95 @@ ocb3_decrypt_with:
 .Locb3_decrypt_with_done8:
 	@ aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r1, r5, #24
-	ldr	r0, [sp, #16]
-	ldrb	r0, [r0, r1]
+	ldr	r7, [sp, #92]
+	ldrb	r0, [r7, r1]
 	lsls	r1, r0, #24
 	lsrs	r0, r2, #16
 	uxtb	r6, r0
-	ldr	r0, [sp, #16]
-	ldrb	r0, [r0, r6]
+	ldrb	r0, [r7, r6]
 	lsls	r0, r0, #16
 	orrs	r1, r0
 	lsrs	r0, r3, #8
 	uxtb	r6, r0
-	ldr	r0, [sp, #16]
-	ldrb	r0, [r0, r6]
+	ldrb	r0, [r7, r6]
 	lsls	r0, r0, #8
 	orrs	r1, r0
 	uxtb	r6, r4
-	ldr	r0, [sp, #16]
-	ldrb	r0, [r0, r6]
+	ldrb	r0, [r7, r6]
 	orrs	r1, r0
 	@ aes.ae:261: return cat(inv_sub_shift(s0, s3, s2, s1) ^ w[0],
 	ldr	r0, [sp, #24]
 	ldr	r6, [r0]
 	eors	r1, r6
-	str	r1, [sp, #68]
+	str	r1, [sp, #64]
 	@ aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r1, r4, #24
-	ldr	r0, [sp, #16]
-	ldrb	r0, [r0, r1]
+	ldrb	r0, [r7, r1]
 	lsls	r1, r0, #24
 	lsrs	r0, r5, #16
 	uxtb	r6, r0
-	ldr	r0, [sp, #16]
-	ldrb	r0, [r0, r6]
+	ldrb	r0, [r7, r6]
 	lsls	r0, r0, #16
 	orrs	r1, r0
 	lsrs	r0, r2, #8
 	uxtb	r6, r0
-	ldr	r0, [sp, #16]
-	ldrb	r0, [r0, r6]
+	ldrb	r0, [r7, r6]
 	lsls	r0, r0, #8
 	orrs	r1, r0
 	uxtb	r6, r3
-	ldr	r0, [sp, #16]
-	ldrb	r0, [r0, r6]
+	ldrb	r0, [r7, r6]
 	orrs	r1, r0
 	@ aes.ae:262: inv_sub_shift(s1, s0, s3, s2) ^ w[1],
 	ldr	r0, [sp, #24]
 	ldr	r6, [r0, #4]
 	eors	r1, r6
-	str	r1, [sp, #64]
+	str	r1, [sp, #60]
 	@ aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r1, r3, #24
-	ldr	r0, [sp, #16]
-	ldrb	r0, [r0, r1]
+	ldrb	r0, [r7, r1]
 	lsls	r1, r0, #24
 	lsrs	r0, r4, #16
 	uxtb	r6, r0
-	ldr	r0, [sp, #16]
-	ldrb	r0, [r0, r6]
+	ldrb	r0, [r7, r6]
 	lsls	r0, r0, #16
 	orrs	r1, r0
 	lsrs	r0, r5, #8
 	uxtb	r6, r0
-	ldr	r0, [sp, #16]
-	ldrb	r0, [r0, r6]
+	ldrb	r0, [r7, r6]
 	lsls	r0, r0, #8
 	orrs	r1, r0
 	uxtb	r6, r2
-	ldr	r0, [sp, #16]
-	ldrb	r0, [r0, r6]
+	ldrb	r0, [r7, r6]
 	orrs	r1, r0
 	@ aes.ae:263: inv_sub_shift(s2, s1, s0, s3) ^ w[2],
 	ldr	r0, [sp, #24]
 	ldr	r6, [r0, #8]
 	eors	r1, r6
-	str	r1, [sp, #60]
+	str	r1, [sp, #56]
 	@ aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r1, r2, #24
-	ldr	r0, [sp, #16]
-	ldrb	r0, [r0, r1]
+	ldrb	r0, [r7, r1]
 	lsls	r1, r0, #24
 	lsrs	r0, r3, #16
 	uxtb	r2, r0
-	ldr	r0, [sp, #16]
-	ldrb	r0, [r0, r2]
+	ldrb	r0, [r7, r2]
 	lsls	r0, r0, #16
 	orrs	r1, r0
 	lsrs	r0, r4, #8
 	uxtb	r2, r0
-	ldr	r0, [sp, #16]
-	ldrb	r0, [r0, r2]
+	ldrb	r0, [r7, r2]
 	lsls	r0, r0, #8
 	orrs	r1, r0
 	uxtb	r2, r5
-	ldr	r0, [sp, #16]
-	ldrb	r0, [r0, r2]
+	ldrb	r0, [r7, r2]
 	orrs	r1, r0
 	@ aes.ae:264: inv_sub_shift(s3, s2, s1, s0) ^ w[3])
 	ldr	r0, [sp, #24]
 	ldr	r2, [r0, #12]
 	eors	r1, r2
-	str	r1, [sp, #20]
+	str	r1, [sp, #16]
 	@ ocb3.ae:187: delta = get_l(l, ntz(i + 2))                  // delay slot
-	ldr	r7, [sp, #56]
+	ldr	r7, [sp, #52]
 	adds	r1, r7, #2
 	@ ocb3.ae:47: if v[15:0] == 0 {
 	uxth	r0, r1
@@ -1588,37 +1568,37 @@ ocb3_decrypt_with:
 	str	r2, [sp, #12]
 .Locb3_decrypt_with_endif20:
 	@ ocb3.ae:188: p = u ^ offset
-	ldr	r4, [sp, #20]
-	ldr	r0, [sp, #52]
-	eors	r4, r0
-	ldr	r3, [sp, #60]
+	ldr	r4, [sp, #16]
 	ldr	r0, [sp, #48]
-	eors	r3, r0
-	ldr	r2, [sp, #64]
+	eors	r4, r0
+	ldr	r3, [sp, #56]
 	ldr	r0, [sp, #44]
-	eors	r2, r0
-	ldr	r1, [sp, #68]
+	eors	r3, r0
+	ldr	r2, [sp, #60]
 	ldr	r0, [sp, #40]
+	eors	r2, r0
+	ldr	r1, [sp, #64]
+	ldr	r0, [sp, #36]
 	eors	r1, r0
 	@ ocb3.ae:189: checksum = checksum ^ p
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #20]
 	eors	r0, r4
-	str	r0, [sp, #28]
-	ldr	r0, [sp, #36]
-	eors	r0, r3
-	str	r0, [sp, #36]
+	str	r0, [sp, #20]
 	ldr	r0, [sp, #32]
-	eors	r0, r2
+	eors	r0, r3
 	str	r0, [sp, #32]
-	ldr	r7, [sp, #80]
+	ldr	r0, [sp, #28]
+	eors	r0, r2
+	str	r0, [sp, #28]
+	ldr	r7, [sp, #72]
 	eors	r7, r1
 	@ ocb3.ae:190: store_be(msg, off, p)
 	rev	r5, r1
 	rev	r2, r2
 	rev	r3, r3
 	rev	r4, r4
-	ldr	r1, [sp, #92]
-	ldr	r0, [sp, #72]
+	ldr	r1, [sp, #88]
+	ldr	r0, [sp, #68]
 	adds	r1, r1, r0
 	movs	r0, #3
 	tst	r1, r0
@@ -1642,23 +1622,23 @@ ocb3_decrypt_with:
 	strb	r0, [r1, r2]
 	b	.Locb3_decrypt_with_cpy25
 .Locb3_decrypt_with_stored24:
-	ldr	r4, [sp, #52]
-	ldr	r3, [sp, #48]
-	ldr	r2, [sp, #44]
-	ldr	r1, [sp, #40]
+	ldr	r4, [sp, #48]
+	ldr	r3, [sp, #44]
+	ldr	r2, [sp, #40]
+	ldr	r1, [sp, #36]
 	ldr	r5, [sp, #12]
-	str	r7, [sp, #80]
-	ldr	r7, [sp, #56]
+	str	r7, [sp, #72]
+	ldr	r7, [sp, #52]
 	adds	r7, #1
-	str	r7, [sp, #56]
-	ldr	r0, [sp, #84]
+	str	r7, [sp, #52]
+	ldr	r0, [sp, #80]
 	cmp	r7, r0
 	bcs	.Locb3_decrypt_with_far2
 	b	.Locb3_decrypt_with_loop1
 .Locb3_decrypt_with_far2:
 .Locb3_decrypt_with_done2:
 	@ ocb3.ae:192: r = n - 16 * full
-	ldr	r0, [sp, #84]
+	ldr	r0, [sp, #80]
 	lsls	r0, r0, #4
 	str	r0, [sp, #40]
 	ldr	r5, [sp, #100]
@@ -1673,20 +1653,17 @@ ocb3_decrypt_with:
 	b	.Locb3_decrypt_with_else26
 .Locb3_decrypt_with_far3:
 	@ ocb3.ae:194: offset = offset ^ l[at_star]
-	ldr	r0, [sp, #76]
-	ldr	r5, [r0, #12]
+	ldr	r6, [sp, #76]
+	ldr	r5, [r6, #12]
 	eors	r1, r5
-	str	r1, [sp, #20]
-	mov	r1, r0
-	ldr	r1, [r1, #8]
+	str	r1, [sp, #36]
+	ldr	r1, [r6, #8]
 	eors	r2, r1
 	str	r2, [sp, #16]
-	mov	r1, r0
-	ldr	r1, [r1, #4]
+	ldr	r1, [r6, #4]
 	eors	r3, r1
 	str	r3, [sp, #12]
-	mov	r1, r0
-	ldr	r1, [r1]
+	ldr	r1, [r6]
 	eors	r4, r1
 	str	r4, [sp, #44]
 	@ ocb3.ae:195: pad = E.encrypt_block(ks, offset)
@@ -1695,7 +1672,7 @@ ocb3_decrypt_with:
 	str	r0, [sp, #124]
 	mov	r0, r2
 	str	r0, [sp, #128]
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #36]
 	str	r0, [sp, #132]
 	add	r1, sp, #120
 	add	r2, sp, #136
@@ -1707,7 +1684,7 @@ ocb3_decrypt_with:
 	ldr	r0, [sp, #148]
 	str	r0, [sp, #8]
 	@ ocb3.ae:196: p = first_bytes(load_be(ct, 16 * full, 16, r) ^ pad, r)
-	ldr	r1, [sp, #88]
+	ldr	r1, [sp, #84]
 	ldr	r0, [sp, #40]
 	adds	r1, r1, r0
 	mov	r0, r10
@@ -1873,14 +1850,14 @@ ocb3_decrypt_with:
 	ldr	r0, [sp, #4]
 	orrs	r1, r0
 	@ ocb3.ae:197: checksum = checksum ^ pad10(p, r)
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #20]
 	eors	r0, r4
-	str	r0, [sp, #28]
-	ldr	r7, [sp, #36]
+	str	r0, [sp, #20]
+	ldr	r7, [sp, #32]
 	eors	r7, r5
-	ldr	r6, [sp, #32]
+	ldr	r6, [sp, #28]
 	eors	r6, r2
-	ldr	r5, [sp, #80]
+	ldr	r5, [sp, #72]
 	eors	r5, r1
 	@ ocb3.ae:198: store_be(msg, 16 * full, p, r)
 	ldr	r0, [sp, #4]
@@ -1892,7 +1869,7 @@ ocb3_decrypt_with:
 	rev	r3, r0
 	mov	r0, r9
 	rev	r2, r0
-	ldr	r1, [sp, #92]
+	ldr	r1, [sp, #88]
 	ldr	r0, [sp, #40]
 	adds	r1, r1, r0
 	mov	r0, r10
@@ -1929,24 +1906,25 @@ ocb3_decrypt_with:
 	ldr	r4, [sp, #44]
 	ldr	r3, [sp, #12]
 	ldr	r2, [sp, #16]
-	ldr	r1, [sp, #20]
-	ldr	r0, [sp, #28]
+	ldr	r1, [sp, #36]
+	ldr	r0, [sp, #20]
 	b	.Locb3_decrypt_with_endif27
 .Locb3_decrypt_with_else26:
-	ldr	r0, [sp, #28]
-	ldr	r7, [sp, #36]
-	ldr	r6, [sp, #32]
-	ldr	r5, [sp, #80]
+	ldr	r0, [sp, #20]
+	ldr	r7, [sp, #32]
+	ldr	r6, [sp, #28]
+	ldr	r5, [sp, #72]
 .Locb3_decrypt_with_endif27:
 	@ ocb3.ae:200: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
 	eors	r0, r4
 	eors	r7, r3
 	eors	r6, r2
 	eors	r5, r1
+	ldr	r4, [sp, #76]
+	ldr	r2, [r4, #16]
+	ldr	r3, [r4, #20]
+	ldr	r4, [r4, #24]
 	ldr	r1, [sp, #76]
-	ldr	r2, [r1, #16]
-	ldr	r3, [r1, #20]
-	ldr	r4, [r1, #24]
 	ldr	r1, [r1, #28]
 	eors	r0, r2
 	eors	r7, r3
@@ -2119,7 +2097,7 @@ ocb3_decrypt_with:
 
 @ --- ocb3_E_encrypt_block: ocb3.E.encrypt_block
 @     frame 16 bytes (11 spill slots, 4 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 520 bytes of code and literals
+@     estimated 512 bytes of code and literals
 	.section .text.ocb3_E_encrypt_block,"ax",%progbits
 	.global ocb3_E_encrypt_block
 	.type ocb3_E_encrypt_block, %function
@@ -2140,26 +2118,24 @@ ocb3_E_encrypt_block:
 	ldr	r3, [r1, #8]
 	ldr	r4, [r1, #12]
 	@ aes.ae:131: s0 = b[127:96] ^ w[0]
-	ldr	r0, [r0]
+	mov	r6, r0
+	ldr	r0, [r6]
 	eors	r4, r0
 	@ aes.ae:132: s1 = b[95:64] ^ w[1]
-	ldr	r0, [sp, #8]
-	ldr	r0, [r0, #4]
+	ldr	r0, [r6, #4]
 	eors	r3, r0
 	@ aes.ae:133: s2 = b[63:32] ^ w[2]
-	ldr	r0, [sp, #8]
-	ldr	r0, [r0, #8]
+	ldr	r0, [r6, #8]
 	eors	r2, r0
 	@ aes.ae:134: s3 = b[31:0] ^ w[3]
-	ldr	r0, [sp, #8]
-	ldr	r0, [r0, #12]
+	ldr	r0, [r6, #12]
 	eors	r5, r0
 	@ aes.ae:135: @unroll(round_unroll)
 	movs	r0, #1
 	str	r0, [sp, #4]
 	mov	r1, r5
 	@ aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	ldr	r5, [sp, #8]
+	mov	r5, r6
 	adds	r5, #16
 	ldr	r0, =ocb3_tf0
 	mov	r9, r0
@@ -2371,15 +2347,13 @@ ocb3_E_encrypt_block:
 	ldr	r0, [r0, r2]
 	eors	r1, r0
 	@ aes.ae:146: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
-	ldr	r0, [sp, #12]
-	str	r1, [r0]
-	str	r6, [r0, #4]
-	mov	r1, r0
+	ldr	r2, [sp, #12]
+	str	r1, [r2]
+	str	r6, [r2, #4]
 	ldr	r0, [sp]
-	str	r0, [r1, #8]
+	str	r0, [r2, #8]
 	mov	r1, r12
-	ldr	r0, [sp, #12]
-	str	r1, [r0, #12]
+	str	r1, [r2, #12]
 	add	sp, #16
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
@@ -2394,7 +2368,7 @@ ocb3_E_encrypt_block:
 
 @ --- ocb3_hash: ocb3.hash
 @     frame 92 bytes (21 spill slots, 11 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 716 bytes of code and literals
+@     estimated 708 bytes of code and literals
 	.section .text.ocb3_hash,"ax",%progbits
 	.global ocb3_hash
 	.type ocb3_hash, %function
@@ -2409,15 +2383,15 @@ ocb3_hash:
 	push	{r4, r5, r6, r7}
 	sub	sp, #92
 	str	r0, [sp, #32]
-	str	r1, [sp, #20]
+	str	r1, [sp, #24]
 	str	r2, [sp, #28]
-	str	r3, [sp, #40]
+	str	r3, [sp, #36]
 	ldr	r0, [sp, #128]
-	str	r0, [sp, #36]
+	str	r0, [sp, #40]
 	@ ocb3.ae:128: full = a / 16
 	mov	r0, r3
 	lsrs	r0, r0, #4
-	str	r0, [sp, #24]
+	str	r0, [sp, #20]
 	@ ocb3.ae:131: for i in 0..full {
 	movs	r1, #0
 	mov	r8, r1
@@ -2430,7 +2404,7 @@ ocb3_hash:
 	str	r0, [sp, #8]
 	str	r0, [sp, #4]
 	str	r0, [sp]
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #20]
 	cmp	r1, r0
 	bcc	.Locb3_hash_far1
 	b	.Locb3_hash_done2
@@ -2532,7 +2506,7 @@ ocb3_hash:
 	eors	r0, r2
 	adds	r0, r0, #2
 	lsls	r2, r0, #4
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #24]
 	adds	r0, r0, r2
 	ldr	r4, [r0]
 	ldr	r3, [r0, #4]
@@ -2644,43 +2618,38 @@ ocb3_hash:
 	mov	r1, r8
 	adds	r1, #1
 	mov	r8, r1
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #20]
 	cmp	r1, r0
 	bcs	.Locb3_hash_far2
 	b	.Locb3_hash_loop1
 .Locb3_hash_far2:
 .Locb3_hash_done2:
 	@ ocb3.ae:135: r = a - 16 * full
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #20]
 	lsls	r3, r0, #4
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #36]
 	subs	r2, r0, r3
 	@ ocb3.ae:136: if r != 0 {
 	subs	r0, r2, #1
 	movs	r0, #0
 	adcs	r0, r0
 	cmp	r0, #0
-	bne	.Locb3_hash_far3
-	b	.Locb3_hash_else21
-.Locb3_hash_far3:
+	beq	.Locb3_hash_else21
 	@ ocb3.ae:137: offset = offset ^ l[at_star]
-	ldr	r0, [sp, #20]
-	ldr	r1, [r0]
+	ldr	r4, [sp, #24]
+	ldr	r1, [r4]
 	mov	r0, r9
 	eors	r0, r1
 	mov	r9, r0
-	ldr	r0, [sp, #20]
-	ldr	r1, [r0, #4]
+	ldr	r1, [r4, #4]
 	mov	r0, r11
 	eors	r0, r1
 	mov	r11, r0
-	ldr	r0, [sp, #20]
-	ldr	r1, [r0, #8]
+	ldr	r1, [r4, #8]
 	mov	r0, r10
 	eors	r0, r1
 	mov	r10, r0
-	ldr	r0, [sp, #20]
-	ldr	r0, [r0, #12]
+	ldr	r0, [r4, #12]
 	ldr	r1, [sp, #16]
 	eors	r1, r0
 	@ ocb3.ae:138: sum = sum ^ E.encrypt_block(ks, pad10(load_be(ad, 16 * full, 16, r), r) ^ offset)
@@ -2809,11 +2778,11 @@ ocb3_hash:
 	ldr	r2, [sp, #4]
 	ldr	r1, [sp]
 .Locb3_hash_endif22:
-	ldr	r0, [sp, #36]
-	str	r4, [r0]
-	str	r3, [r0, #4]
-	str	r2, [r0, #8]
-	str	r1, [r0, #12]
+	ldr	r5, [sp, #40]
+	str	r4, [r5]
+	str	r3, [r5, #4]
+	str	r2, [r5, #8]
+	str	r1, [r5, #12]
 	add	sp, #92
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
@@ -2853,7 +2822,7 @@ ocb3_initial_offset:
 	lsls	r5, r2, #3
 	str	r0, [sp, #8]
 	ldr	r0, [sp, #96]
-	mov	r11, r0
+	str	r0, [sp, #4]
 	cmp	r5, #128
 	bcs	.Locb3_initial_offset_shz1
 .Locb3_initial_offset_shl3:
@@ -3050,11 +3019,11 @@ ocb3_initial_offset:
 	movs	r3, #0
 	movs	r2, #0
 .Locb3_initial_offset_she17:
-	mov	r0, r11
-	str	r6, [r0]
-	str	r4, [r0, #4]
-	str	r3, [r0, #8]
-	str	r2, [r0, #12]
+	ldr	r1, [sp, #4]
+	str	r6, [r1]
+	str	r4, [r1, #4]
+	str	r3, [r1, #8]
+	str	r2, [r1, #12]
 	add	sp, #60
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4

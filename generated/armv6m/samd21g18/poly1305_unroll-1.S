@@ -399,7 +399,7 @@ poly1305_block:
 poly1305_finish:
 	push	{r4, r5, r6, r7, lr}
 	sub	sp, #36
-	mov	r12, r2
+	str	r2, [sp, #12]
 	ldr	r5, [r1]
 	str	r5, [sp, #28]
 	ldr	r5, [r1, #4]
@@ -415,7 +415,7 @@ poly1305_finish:
 	lsrs	r1, r1, #19
 	movs	r2, #0
 	adds	r5, r3, r5
-	str	r5, [sp]
+	mov	r12, r5
 	mov	r7, r2
 	adcs	r7, r1
 	mov	r6, r2
@@ -427,11 +427,11 @@ poly1305_finish:
 	ldrh	r5, [r0, #4]
 	lsls	r3, r5, #26
 	lsrs	r5, r5, #6
-	str	r5, [sp, #4]
-	ldr	r5, [sp]
-	adds	r5, r5, r3
 	str	r5, [sp]
-	ldr	r5, [sp, #4]
+	mov	r5, r12
+	adds	r5, r5, r3
+	mov	r12, r5
+	ldr	r5, [sp]
 	adcs	r7, r5
 	adcs	r6, r2
 	adcs	r4, r2
@@ -439,76 +439,76 @@ poly1305_finish:
 	ldrh	r5, [r0, #6]
 	lsls	r3, r5, #7
 	lsrs	r5, r5, #25
-	str	r5, [sp, #4]
-	ldr	r5, [sp]
-	adds	r5, r5, r2
 	str	r5, [sp]
+	mov	r5, r12
+	adds	r5, r5, r2
+	mov	r12, r5
 	adcs	r7, r3
-	ldr	r5, [sp, #4]
+	ldr	r5, [sp]
 	adcs	r6, r5
 	adcs	r4, r2
 	adcs	r1, r2
 	ldrh	r5, [r0, #8]
 	lsls	r3, r5, #20
 	lsrs	r5, r5, #12
-	str	r5, [sp, #4]
-	ldr	r5, [sp]
-	adds	r5, r5, r2
 	str	r5, [sp]
+	mov	r5, r12
+	adds	r5, r5, r2
+	mov	r12, r5
 	adcs	r7, r3
-	ldr	r5, [sp, #4]
+	ldr	r5, [sp]
 	adcs	r6, r5
 	adcs	r4, r2
 	adcs	r1, r2
 	ldrh	r5, [r0, #10]
 	lsls	r3, r5, #1
 	lsrs	r5, r5, #31
-	str	r5, [sp, #4]
-	ldr	r5, [sp]
-	adds	r5, r5, r2
 	str	r5, [sp]
+	mov	r5, r12
+	adds	r5, r5, r2
+	mov	r12, r5
 	adcs	r7, r2
 	adcs	r6, r3
-	ldr	r5, [sp, #4]
+	ldr	r5, [sp]
 	adcs	r4, r5
 	adcs	r1, r2
 	ldrh	r5, [r0, #12]
 	lsls	r3, r5, #14
 	lsrs	r5, r5, #18
-	str	r5, [sp, #4]
-	ldr	r5, [sp]
-	adds	r5, r5, r2
 	str	r5, [sp]
+	mov	r5, r12
+	adds	r5, r5, r2
+	mov	r12, r5
 	adcs	r7, r2
 	adcs	r6, r3
-	ldr	r5, [sp, #4]
+	ldr	r5, [sp]
 	adcs	r4, r5
 	adcs	r1, r2
 	uxtb	r5, r1
-	str	r5, [sp, #4]
+	str	r5, [sp]
 	ldrh	r5, [r0, #14]
 	lsls	r1, r5, #27
 	lsrs	r5, r5, #5
-	ldr	r3, [sp]
+	mov	r3, r12
 	adds	r3, r3, r2
-	str	r3, [sp]
+	mov	r12, r3
 	adcs	r7, r2
 	adcs	r6, r1
 	adcs	r4, r5
-	ldr	r5, [sp, #4]
+	ldr	r5, [sp]
 	adcs	r5, r2
 	uxtb	r5, r5
-	str	r5, [sp, #4]
+	str	r5, [sp]
 	ldrh	r5, [r0, #16]
 	lsls	r3, r5, #8
 	lsrs	r5, r5, #24
 	uxtb	r1, r5
-	ldr	r5, [sp]
+	mov	r5, r12
 	adds	r5, r5, r2
 	adcs	r7, r2
 	adcs	r6, r2
 	adcs	r4, r3
-	ldr	r3, [sp, #4]
+	ldr	r3, [sp]
 	adcs	r3, r1
 	uxtb	r3, r3
 	ldrh	r1, [r0, #18]
@@ -516,9 +516,9 @@ poly1305_finish:
 	lsrs	r1, r1, #11
 	uxtb	r1, r1
 	adds	r5, r5, r2
-	str	r5, [sp, #12]
+	str	r5, [sp, #8]
 	adcs	r7, r2
-	str	r7, [sp, #4]
+	str	r7, [sp]
 	adcs	r6, r2
 	adcs	r4, r0
 	adcs	r3, r1
@@ -526,12 +526,12 @@ poly1305_finish:
 	@ poly1305.ae:77: v = (v & ((1 << 130) - 1)) + (v >> 130) * 5          // now v < 2^130 + 40 < 2p
 	lsls	r0, r1, #30
 	lsrs	r0, r0, #30
-	str	r0, [sp, #8]
+	str	r0, [sp, #4]
 	lsrs	r3, r1, #2
 	lsls	r0, r3, #2
 	lsrs	r1, r3, #30
 	adds	r0, r3, r0
-	str	r0, [sp]
+	mov	r12, r0
 	mov	r5, r2
 	adcs	r5, r1
 	mov	r3, r2
@@ -542,26 +542,26 @@ poly1305_finish:
 	adcs	r0, r2
 	uxtb	r0, r0
 	str	r0, [sp, #32]
-	ldr	r7, [sp, #12]
-	ldr	r0, [sp]
+	ldr	r7, [sp, #8]
+	mov	r0, r12
 	adds	r0, r7, r0
-	str	r0, [sp]
-	ldr	r7, [sp, #4]
+	mov	r12, r0
+	ldr	r7, [sp]
 	adcs	r7, r5
 	adcs	r6, r3
 	adcs	r4, r1
-	ldr	r1, [sp, #8]
+	ldr	r1, [sp, #4]
 	ldr	r0, [sp, #32]
 	adcs	r1, r0
 	uxtb	r1, r1
 	@ poly1305.ae:78: g = v + 5                                            // v - p + 2^130
 	movs	r3, #5
-	ldr	r0, [sp]
+	mov	r0, r12
 	adds	r0, r0, r3
-	str	r0, [sp, #8]
+	str	r0, [sp, #4]
 	mov	r0, r7
 	adcs	r0, r2
-	str	r0, [sp, #4]
+	str	r0, [sp]
 	mov	r5, r6
 	adcs	r5, r2
 	mov	r3, r4
@@ -571,12 +571,12 @@ poly1305_finish:
 	@ poly1305.ae:79: v = if g[130] == 1 then g & ((1 << 130) - 1) else v  // constant-time select of v mod p
 	lsls	r0, r0, #29
 	asrs	r2, r0, #31
-	ldr	r0, [sp, #8]
-	ldr	r1, [sp]
+	ldr	r0, [sp, #4]
+	mov	r1, r12
 	eors	r0, r1
 	ands	r0, r2
 	eors	r1, r0
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp]
 	eors	r0, r7
 	ands	r0, r2
 	eors	r7, r0
@@ -595,11 +595,11 @@ poly1305_finish:
 	adcs	r6, r0
 	ldr	r0, [sp, #16]
 	adcs	r4, r0
-	mov	r0, r12
-	str	r2, [r0]
-	str	r7, [r0, #4]
-	str	r6, [r0, #8]
-	str	r4, [r0, #12]
+	ldr	r3, [sp, #12]
+	str	r2, [r3]
+	str	r7, [r3, #4]
+	str	r6, [r3, #8]
+	str	r4, [r3, #12]
 	add	sp, #36
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
@@ -689,7 +689,7 @@ poly1305_absorb_padded:
 
 @ --- poly1305_mac: poly1305.mac
 @     frame 136 bytes (38 spill slots, 10 on the stack; locals 96), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 902 bytes of code and literals
+@     estimated 864 bytes of code and literals
 	.section .text.poly1305_mac,"ax",%progbits
 	.global poly1305_mac
 	.type poly1305_mac, %function
@@ -704,7 +704,7 @@ poly1305_mac:
 	push	{r4, r5, r6, r7}
 	sub	sp, #136
 	str	r1, [sp, #16]
-	str	r2, [sp, #12]
+	str	r2, [sp, #8]
 	str	r3, [sp, #20]
 	ldr	r4, [r0]
 	ldr	r3, [r0, #4]
@@ -736,144 +736,125 @@ poly1305_mac:
 	lsrs	r5, r0, #19
 	@ poly1305.ae:33: rt[10 + i] = limb
 	add	r0, sp, #60
-	mov	r8, r0
+	str	r0, [sp, #12]
 	strh	r5, [r0, #20]
 	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	movs	r0, #5
-	muls	r5, r0
+	movs	r6, #5
+	muls	r5, r6
 	uxth	r5, r5
-	mov	r0, r8
 	strh	r5, [r0]
 	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	lsls	r0, r4, #6
-	lsrs	r5, r0, #19
+	lsls	r6, r4, #6
+	lsrs	r5, r6, #19
 	@ poly1305.ae:33: rt[10 + i] = limb
-	mov	r0, r8
 	strh	r5, [r0, #22]
 	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	movs	r0, #5
-	muls	r5, r0
+	movs	r6, #5
+	muls	r5, r6
 	uxth	r5, r5
-	mov	r0, r8
 	strh	r5, [r0, #2]
 	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	lsrs	r4, r4, #26
-	lsls	r0, r3, #6
-	orrs	r4, r0
-	lsls	r0, r4, #19
-	lsrs	r4, r0, #19
+	lsls	r6, r3, #6
+	orrs	r4, r6
+	lsls	r6, r4, #19
+	lsrs	r4, r6, #19
 	@ poly1305.ae:33: rt[10 + i] = limb
-	mov	r0, r8
 	strh	r4, [r0, #24]
 	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	movs	r0, #5
-	muls	r4, r0
+	movs	r6, #5
+	muls	r4, r6
 	uxth	r4, r4
-	mov	r0, r8
 	strh	r4, [r0, #4]
 	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	lsls	r0, r3, #12
-	lsrs	r4, r0, #19
+	lsls	r6, r3, #12
+	lsrs	r4, r6, #19
 	@ poly1305.ae:33: rt[10 + i] = limb
-	mov	r0, r8
 	strh	r4, [r0, #26]
 	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	movs	r0, #5
-	muls	r4, r0
+	movs	r6, #5
+	muls	r4, r6
 	uxth	r4, r4
-	mov	r0, r8
 	strh	r4, [r0, #6]
 	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	lsrs	r3, r3, #20
-	lsls	r0, r2, #12
-	orrs	r3, r0
-	lsls	r0, r3, #19
-	lsrs	r3, r0, #19
+	lsls	r6, r2, #12
+	orrs	r3, r6
+	lsls	r6, r3, #19
+	lsrs	r3, r6, #19
 	@ poly1305.ae:33: rt[10 + i] = limb
-	mov	r0, r8
 	strh	r3, [r0, #28]
 	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	movs	r0, #5
-	muls	r3, r0
+	movs	r6, #5
+	muls	r3, r6
 	uxth	r3, r3
-	mov	r0, r8
 	strh	r3, [r0, #8]
 	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	lsls	r0, r2, #18
-	lsrs	r3, r0, #19
+	lsls	r6, r2, #18
+	lsrs	r3, r6, #19
 	@ poly1305.ae:33: rt[10 + i] = limb
-	mov	r0, r8
 	strh	r3, [r0, #30]
 	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	movs	r0, #5
-	muls	r3, r0
+	movs	r6, #5
+	muls	r3, r6
 	uxth	r3, r3
-	mov	r0, r8
 	strh	r3, [r0, #10]
 	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	lsls	r0, r2, #5
-	lsrs	r3, r0, #19
+	lsls	r6, r2, #5
+	lsrs	r3, r6, #19
 	@ poly1305.ae:33: rt[10 + i] = limb
-	mov	r0, r8
 	strh	r3, [r0, #32]
 	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	movs	r0, #5
-	muls	r3, r0
+	movs	r6, #5
+	muls	r3, r6
 	uxth	r3, r3
-	mov	r0, r8
 	strh	r3, [r0, #12]
 	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	lsrs	r2, r2, #27
-	lsls	r0, r1, #5
-	orrs	r2, r0
-	lsls	r0, r2, #19
-	lsrs	r2, r0, #19
+	lsls	r6, r1, #5
+	orrs	r2, r6
+	lsls	r6, r2, #19
+	lsrs	r2, r6, #19
 	@ poly1305.ae:33: rt[10 + i] = limb
-	mov	r0, r8
 	strh	r2, [r0, #34]
 	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	movs	r0, #5
-	muls	r2, r0
+	movs	r6, #5
+	muls	r2, r6
 	uxth	r2, r2
-	mov	r0, r8
 	strh	r2, [r0, #14]
 	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	lsls	r0, r1, #11
-	lsrs	r2, r0, #19
+	lsls	r6, r1, #11
+	lsrs	r2, r6, #19
 	@ poly1305.ae:33: rt[10 + i] = limb
-	mov	r0, r8
 	strh	r2, [r0, #36]
 	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	movs	r0, #5
-	muls	r2, r0
+	movs	r6, #5
+	muls	r2, r6
 	uxth	r2, r2
-	mov	r0, r8
 	strh	r2, [r0, #16]
 	@ poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	lsrs	r1, r1, #21
 	@ poly1305.ae:33: rt[10 + i] = limb
 	strh	r1, [r0, #38]
 	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
-	movs	r0, #5
-	muls	r1, r0
+	muls	r1, r6
 	uxth	r1, r1
-	mov	r0, r8
 	strh	r1, [r0, #18]
 	@ poly1305.ae:99: for i in 0..(n + 15) / 16 {
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #8]
 	adds	r0, #15
 	lsrs	r0, r0, #4
-	str	r0, [sp, #8]
+	str	r0, [sp, #4]
 	movs	r1, #0
-	mov	r9, r1
+	mov	r8, r1
 	cmp	r1, r0
 	bcs	.Lpoly1305_mac_done2
 .Lpoly1305_mac_loop1:
 	@ poly1305.ae:100: off = i * 16
-	mov	r1, r9
+	mov	r1, r8
 	lsls	r4, r1, #4
 	@ poly1305.ae:101: count = if n - off < 16 then n - off else 16
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #8]
 	subs	r2, r0, r4
 	cmp	r2, #16
 	movs	r0, #0
@@ -915,13 +896,13 @@ poly1305_mac:
 	mov	r4, r5
 .Lpoly1305_mac_words4:
 	ldr	r0, [r4]
-	mov	r10, r0
+	mov	r9, r0
 	ldr	r0, [r4, #4]
-	mov	r11, r0
+	mov	r10, r0
 	ldr	r0, [r4, #8]
-	str	r0, [sp, #4]
-	ldr	r0, [r4, #12]
 	str	r0, [sp]
+	ldr	r0, [r4, #12]
+	mov	r11, r0
 	lsls	r2, r2, #3
 	movs	r0, #0
 	mov	r3, r0
@@ -971,13 +952,13 @@ poly1305_mac:
 .Lpoly1305_mac_she11:
 	lsls	r0, r6, #30
 	lsrs	r2, r0, #30
-	mov	r6, r10
+	mov	r6, r9
 	orrs	r6, r1
-	mov	r7, r11
+	mov	r7, r10
 	orrs	r7, r3
-	ldr	r3, [sp, #4]
+	ldr	r3, [sp]
 	orrs	r3, r4
-	ldr	r0, [sp]
+	mov	r0, r11
 	orrs	r0, r5
 	add	r1, sp, #40
 	str	r6, [sp, #116]
@@ -988,12 +969,12 @@ poly1305_mac:
 	strh	r2, [r0]
 	add	r2, sp, #116
 	mov	r0, r1
-	mov	r1, r8
+	ldr	r1, [sp, #12]
 	bl	poly1305_block
-	mov	r1, r9
+	mov	r1, r8
 	adds	r1, #1
-	mov	r9, r1
-	ldr	r0, [sp, #8]
+	mov	r8, r1
+	ldr	r0, [sp, #4]
 	cmp	r1, r0
 	bcc	.Lpoly1305_mac_loop1
 .Lpoly1305_mac_done2:
@@ -1181,11 +1162,11 @@ poly1305_mac:
 	adcs	r5, r0
 	ldr	r0, [sp, #24]
 	adcs	r4, r0
-	ldr	r0, [sp, #20]
-	str	r2, [r0]
-	str	r6, [r0, #4]
-	str	r5, [r0, #8]
-	str	r4, [r0, #12]
+	ldr	r3, [sp, #20]
+	str	r2, [r3]
+	str	r6, [r3, #4]
+	str	r5, [r3, #8]
+	str	r4, [r3, #12]
 	add	sp, #136
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4

@@ -9,7 +9,7 @@
 
 @ --- romulus_n_key_setup: romulus_n.key_setup
 @     frame 20 bytes (8 spill slots, 1 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 442 bytes of code and literals
+@     estimated 430 bytes of code and literals
 	.section .text.romulus_n_key_setup,"ax",%progbits
 	.global romulus_n_key_setup
 	.type romulus_n_key_setup, %function
@@ -42,23 +42,23 @@ romulus_n_key_setup:
 	ldr	r1, [r0, #12]
 	rev	r1, r1
 	@ skinny128_384plus.ae:174: @unroll(unroll)
-	mov	r9, r1
+	str	r1, [sp]
 	@ romulus_n.ae:101: E.tk3_rows(load_be(key, 0, 16), r3)
 	ldr	r1, [r0, #8]
 	rev	r3, r1
 	ldr	r1, [r0, #4]
 	rev	r1, r1
 	@ skinny128_384plus.ae:174: @unroll(unroll)
-	mov	r8, r1
+	mov	r9, r1
 	@ romulus_n.ae:101: E.tk3_rows(load_be(key, 0, 16), r3)
 	ldr	r0, [r0]
 	rev	r1, r0
 	@ skinny128_384plus.ae:174: @unroll(unroll)
 	movs	r0, #0
-	str	r0, [sp]
+	mov	r11, r0
 	@ skinny128_384plus.ae:176: r3[i] = tk3[127:64] ^ rc_rows(rc[i])
 	ldr	r0, =romulus_n_E.rc
-	mov	r10, r0
+	mov	r8, r0
 	@ skinny128_384plus.ae:174: @unroll(unroll)
 .Lromulus_n_key_setup_loop5:
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
@@ -67,15 +67,14 @@ romulus_n_key_setup:
 	@ skinny128_384plus.ae:85: x = t[127:64]
 	lsls	r6, r0, #24
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	mov	r0, r8
-	lsrs	r0, r0, #8
+	mov	r4, r9
+	lsrs	r0, r4, #8
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:85: x = t[127:64]
 	lsls	r0, r0, #16
 	orrs	r6, r0
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	mov	r0, r8
-	lsrs	r0, r0, #24
+	lsrs	r0, r4, #24
 	@ skinny128_384plus.ae:85: x = t[127:64]
 	lsls	r0, r0, #8
 	orrs	r6, r0
@@ -89,8 +88,7 @@ romulus_n_key_setup:
 	@ skinny128_384plus.ae:85: x = t[127:64]
 	lsls	r7, r0, #24
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	mov	r0, r8
-	uxtb	r0, r0
+	uxtb	r0, r4
 	@ skinny128_384plus.ae:85: x = t[127:64]
 	lsls	r0, r0, #16
 	orrs	r7, r0
@@ -100,8 +98,7 @@ romulus_n_key_setup:
 	lsls	r0, r0, #8
 	orrs	r7, r0
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	mov	r0, r8
-	lsrs	r0, r0, #16
+	lsrs	r0, r4, #16
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:85: x = t[127:64]
 	orrs	r7, r0
@@ -130,22 +127,21 @@ romulus_n_key_setup:
 	ands	r6, r0
 	ands	r5, r4
 	orrs	r6, r5
-	mov	r11, r6
+	mov	r10, r6
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	lsrs	r0, r3, #8
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:85: x = t[127:64]
 	lsls	r6, r0, #24
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	mov	r0, r9
-	lsrs	r0, r0, #8
+	ldr	r7, [sp]
+	lsrs	r0, r7, #8
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:85: x = t[127:64]
 	lsls	r0, r0, #16
 	orrs	r6, r0
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	mov	r0, r9
-	lsrs	r0, r0, #24
+	lsrs	r0, r7, #24
 	@ skinny128_384plus.ae:85: x = t[127:64]
 	lsls	r0, r0, #8
 	orrs	r6, r0
@@ -159,8 +155,7 @@ romulus_n_key_setup:
 	@ skinny128_384plus.ae:85: x = t[127:64]
 	lsls	r5, r0, #24
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	mov	r0, r9
-	uxtb	r0, r0
+	uxtb	r0, r7
 	@ skinny128_384plus.ae:85: x = t[127:64]
 	lsls	r0, r0, #16
 	orrs	r5, r0
@@ -170,8 +165,7 @@ romulus_n_key_setup:
 	lsls	r0, r0, #8
 	orrs	r5, r0
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	mov	r0, r9
-	lsrs	r0, r0, #16
+	lsrs	r0, r7, #16
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:85: x = t[127:64]
 	mov	r3, r5
@@ -241,7 +235,7 @@ romulus_n_key_setup:
 	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
 	orrs	r6, r0
 	@ skinny128_384plus.ae:176: r3[i] = tk3[127:64] ^ rc_rows(rc[i])
-	mov	r0, r10
+	mov	r0, r8
 	ldrb	r4, [r0, #1]
 	@ skinny128_384plus.ae:128: return ((c & 0xf) as u64 << 56) | ((c >> 4) as u64 << 24)
 	lsls	r0, r4, #28
@@ -253,7 +247,7 @@ romulus_n_key_setup:
 	lsls	r0, r0, #24
 	@ skinny128_384plus.ae:176: r3[i] = tk3[127:64] ^ rc_rows(rc[i])
 	eors	r3, r0
-	mov	r0, r10
+	mov	r0, r8
 	ldrb	r4, [r0]
 	@ skinny128_384plus.ae:128: return ((c & 0xf) as u64 << 56) | ((c >> 4) as u64 << 24)
 	lsls	r0, r4, #28
@@ -264,24 +258,24 @@ romulus_n_key_setup:
 	lsrs	r0, r4, #4
 	lsls	r4, r0, #24
 	@ skinny128_384plus.ae:176: r3[i] = tk3[127:64] ^ rc_rows(rc[i])
-	mov	r0, r8
+	mov	r0, r9
 	eors	r0, r4
 	str	r0, [r2]
 	str	r1, [r2, #4]
 	str	r3, [r2, #8]
 	str	r5, [r2, #12]
 	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
-	mov	r0, r10
+	mov	r0, r8
 	adds	r0, #2
-	mov	r10, r0
+	mov	r8, r0
 	adds	r2, #16
-	mov	r9, r6
+	str	r6, [sp]
 	mov	r3, r7
-	mov	r8, r11
+	mov	r9, r10
 	mov	r1, r12
-	ldr	r0, [sp]
+	mov	r0, r11
 	adds	r0, #1
-	str	r0, [sp]
+	mov	r11, r0
 	cmp	r0, #20
 	bcs	.Lromulus_n_key_setup_far1
 	b	.Lromulus_n_key_setup_loop5
@@ -301,7 +295,7 @@ romulus_n_key_setup:
 
 @ --- romulus_n_encrypt_with: romulus_n.encrypt_with
 @     frame 436 bytes (23 spill slots, 14 on the stack; locals 376), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 920 bytes of code and literals
+@     estimated 918 bytes of code and literals
 	.section .text.romulus_n_encrypt_with,"ax",%progbits
 	.global romulus_n_encrypt_with
 	.type romulus_n_encrypt_with, %function
@@ -414,8 +408,8 @@ romulus_n_encrypt_with:
 	adds	r0, #15
 	lsrs	r0, r0, #4
 	str	r0, [sp, #44]
-	mov	r8, r4
-	mov	r9, r3
+	mov	r9, r4
+	mov	r8, r3
 	str	r2, [sp, #20]
 	str	r1, [sp, #24]
 	movs	r1, #0
@@ -492,15 +486,15 @@ romulus_n_encrypt_with:
 	eors	r0, r1
 	str	r0, [sp, #4]
 	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	r0, r9
+	mov	r0, r8
 	lsls	r1, r0, #7
 	lsrs	r0, r5, #25
 	orrs	r1, r0
-	mov	r0, r9
+	mov	r0, r8
 	lsrs	r4, r0, #1
 	ldr	r0, =0x7f7f7f7f
 	ands	r4, r0
-	mov	r0, r9
+	mov	r0, r8
 	eors	r1, r0
 	ldr	r0, =0x80808080
 	ands	r1, r0
@@ -520,7 +514,7 @@ romulus_n_encrypt_with:
 	lsrs	r0, r6, #25
 	orrs	r1, r0
 	lsrs	r4, r5, #1
-	mov	r0, r9
+	mov	r0, r8
 	lsls	r0, r0, #31
 	orrs	r4, r0
 	ldr	r0, =0x7f7f7f7f
@@ -541,7 +535,7 @@ romulus_n_encrypt_with:
 	mov	r10, r0
 	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	lsls	r4, r6, #7
-	mov	r0, r8
+	mov	r0, r9
 	lsrs	r0, r0, #25
 	orrs	r4, r0
 	lsrs	r1, r6, #1
@@ -563,13 +557,13 @@ romulus_n_encrypt_with:
 	ands	r0, r2
 	eors	r4, r0
 	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	r0, r8
+	mov	r0, r9
 	lsrs	r2, r0, #1
 	lsls	r0, r6, #31
 	orrs	r2, r0
 	ldr	r0, =0x7f7f7f7f
 	ands	r2, r0
-	mov	r0, r8
+	mov	r0, r9
 	lsls	r3, r0, #7
 	eors	r3, r0
 	ldr	r0, =0x80808080
@@ -628,13 +622,13 @@ romulus_n_encrypt_with:
 	b	.Lromulus_n_encrypt_with_cpy17
 .Lromulus_n_encrypt_with_stored15:
 	@ romulus_n.ae:123: s = s ^ mp
-	mov	r3, r8
+	mov	r3, r9
 	eors	r3, r4
 	mov	r0, r10
 	eors	r6, r0
 	mov	r0, r11
 	eors	r5, r0
-	mov	r7, r9
+	mov	r7, r8
 	ldr	r0, [sp, #4]
 	eors	r7, r0
 	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
@@ -700,8 +694,8 @@ romulus_n_encrypt_with:
 	ldr	r6, [sp, #424]
 	ldr	r5, [sp, #428]
 	ldr	r1, [sp, #432]
-	mov	r8, r0
-	mov	r9, r1
+	mov	r9, r0
+	mov	r8, r1
 	str	r4, [sp, #20]
 	mov	r0, r10
 	str	r0, [sp, #24]
@@ -715,19 +709,18 @@ romulus_n_encrypt_with:
 .Lromulus_n_encrypt_with_far2:
 .Lromulus_n_encrypt_with_done8:
 	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	r0, r8
-	lsrs	r2, r0, #1
+	mov	r7, r9
+	lsrs	r2, r7, #1
 	lsls	r0, r6, #31
 	orrs	r2, r0
 	ldr	r4, =0x7f7f7f7f
 	ands	r2, r4
-	mov	r0, r8
-	lsls	r1, r0, #7
-	eors	r1, r0
+	lsls	r1, r7, #7
+	eors	r1, r7
 	ldr	r3, =0x80808080
 	ands	r1, r3
 	eors	r2, r1
-	lsrs	r0, r0, #25
+	lsrs	r0, r7, #25
 	lsls	r7, r6, #7
 	orrs	r7, r0
 	lsrs	r1, r6, #1
@@ -741,14 +734,14 @@ romulus_n_encrypt_with:
 	lsls	r7, r5, #7
 	orrs	r7, r0
 	lsrs	r6, r5, #1
-	mov	r0, r9
+	mov	r0, r8
 	lsls	r0, r0, #31
 	orrs	r6, r0
 	ands	r6, r4
 	eors	r7, r5
 	ands	r7, r3
 	eors	r6, r7
-	mov	r0, r9
+	mov	r0, r8
 	lsrs	r7, r0, #1
 	ands	r7, r4
 	lsrs	r4, r5, #25
@@ -798,8 +791,8 @@ romulus_n_encrypt_with:
 
 
 @ --- romulus_n_decrypt_with: romulus_n.decrypt_with
-@     frame 440 bytes (32 spill slots, 15 on the stack; locals 376), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1092 bytes of code and literals
+@     frame 440 bytes (29 spill slots, 15 on the stack; locals 376), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1020 bytes of code and literals
 	.section .text.romulus_n_decrypt_with,"ax",%progbits
 	.global romulus_n_decrypt_with
 	.type romulus_n_decrypt_with, %function
@@ -844,18 +837,18 @@ romulus_n_decrypt_with:
 	mov	r2, r3
 .Lromulus_n_decrypt_with_words2:
 	ldr	r0, [r2, #12]
-	rev	r3, r0
+	rev	r0, r0
+	str	r0, [sp, #400]
 	ldr	r0, [r2, #8]
-	rev	r1, r0
+	rev	r0, r0
+	str	r0, [sp, #404]
 	ldr	r0, [r2, #4]
 	rev	r0, r0
-	ldr	r2, [r2]
-	rev	r7, r2
-	add	r2, sp, #64
-	str	r3, [sp, #400]
-	str	r1, [sp, #404]
 	str	r0, [sp, #408]
-	str	r7, [sp, #412]
+	ldr	r0, [r2]
+	rev	r0, r0
+	str	r0, [sp, #412]
+	add	r2, sp, #64
 	add	r0, sp, #400
 	mov	r1, r6
 	bl	romulus_n_E_tk23_rows
@@ -867,10 +860,6 @@ romulus_n_decrypt_with:
 	mov	r2, r5
 	mov	r3, r4
 	bl	romulus_n_absorb_ad
-	ldr	r7, [sp, #400]
-	ldr	r6, [sp, #404]
-	ldr	r5, [sp, #408]
-	ldr	r4, [sp, #412]
 	@ romulus_n.ae:138: if m == 0 {
 	ldr	r1, [sp, #40]
 	subs	r0, r1, #1
@@ -878,144 +867,133 @@ romulus_n_decrypt_with:
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
+	@ romulus_n.ae:135: s = absorb_ad(r3, r23, ad)
+	ldr	r6, [sp, #400]
+	ldr	r5, [sp, #404]
+	ldr	r4, [sp, #408]
+	ldr	r3, [sp, #412]
+	@ romulus_n.ae:138: if m == 0 {
 	cmp	r1, #0
 	beq	.Lromulus_n_decrypt_with_else5
 	@ romulus_n.ae:140: s = tbc_n(cnt, 0x15, r23, s)
-	add	r2, sp, #64
 	movs	r0, #2
 	str	r0, [sp, #400]
 	movs	r0, #0
 	str	r0, [sp, #404]
-	str	r7, [sp, #408]
-	str	r6, [sp, #412]
-	str	r5, [sp, #416]
-	str	r4, [sp, #420]
-	add	r4, sp, #400
-	movs	r1, #21
-	add	r3, sp, #408
+	str	r6, [sp, #408]
+	str	r5, [sp, #412]
+	str	r4, [sp, #416]
+	str	r3, [sp, #420]
 	add	r0, sp, #424
 	str	r0, [sp]
-	mov	r0, r4
+	add	r2, sp, #64
+	add	r0, sp, #400
+	movs	r1, #21
+	add	r3, sp, #408
 	bl	romulus_n_tbc_n
-	ldr	r7, [sp, #424]
-	ldr	r6, [sp, #428]
-	ldr	r5, [sp, #432]
-	ldr	r4, [sp, #436]
-	movs	r3, #2
-	movs	r2, #0
+	ldr	r6, [sp, #424]
+	ldr	r5, [sp, #428]
+	ldr	r4, [sp, #432]
+	ldr	r3, [sp, #436]
+	movs	r2, #2
+	movs	r1, #0
 	b	.Lromulus_n_decrypt_with_endif6
 .Lromulus_n_decrypt_with_else5:
-	movs	r3, #1
-	movs	r2, #0
+	movs	r2, #1
+	movs	r1, #0
 .Lromulus_n_decrypt_with_endif6:
 	@ romulus_n.ae:142: for i in 0..(m + 15) / 16 {
 	ldr	r0, [sp, #40]
 	adds	r0, #15
 	lsrs	r0, r0, #4
 	str	r0, [sp, #44]
+	str	r6, [sp, #4]
+	mov	r11, r5
+	str	r4, [sp, #8]
+	mov	r8, r3
+	str	r2, [sp, #16]
+	str	r1, [sp, #20]
 	movs	r1, #0
-	str	r1, [sp, #16]
-	mov	r11, r7
-	mov	r9, r6
-	mov	r10, r5
-	str	r4, [sp, #4]
-	str	r3, [sp, #20]
-	str	r2, [sp, #24]
+	str	r1, [sp, #12]
 	cmp	r1, r0
 	bcc	.Lromulus_n_decrypt_with_far1
 	b	.Lromulus_n_decrypt_with_done8
 .Lromulus_n_decrypt_with_far1:
 .Lromulus_n_decrypt_with_loop7:
+	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	ldr	r5, [sp, #4]
+	lsrs	r4, r5, #1
+	mov	r6, r11
+	lsls	r0, r6, #31
+	orrs	r4, r0
+	ldr	r2, =0x7f7f7f7f
+	ands	r4, r2
+	lsls	r3, r5, #7
+	eors	r3, r5
+	ldr	r1, =0x80808080
+	ands	r3, r1
+	eors	r4, r3
+	str	r4, [sp, #28]
+	lsls	r3, r6, #7
+	lsrs	r0, r5, #25
+	orrs	r3, r0
+	lsrs	r5, r6, #1
+	ldr	r7, [sp, #8]
+	lsls	r0, r7, #31
+	orrs	r5, r0
+	ands	r5, r2
+	eors	r3, r6
+	ands	r3, r1
+	eors	r5, r3
+	lsls	r3, r7, #7
+	lsrs	r0, r6, #25
+	orrs	r3, r0
+	lsrs	r4, r7, #1
+	mov	r6, r8
+	lsls	r0, r6, #31
+	orrs	r4, r0
+	ands	r4, r2
+	eors	r3, r7
+	ands	r3, r1
+	eors	r4, r3
+	lsrs	r3, r6, #1
+	ands	r3, r2
+	lsls	r6, r6, #7
+	lsrs	r0, r7, #25
+	orrs	r6, r0
+	mov	r0, r8
+	eors	r6, r0
+	ands	r6, r1
+	mov	r2, r3
+	eors	r2, r6
 	@ romulus_n.ae:143: off = 16 * i
-	ldr	r1, [sp, #16]
+	ldr	r1, [sp, #12]
 	lsls	r0, r1, #4
-	str	r0, [sp, #8]
+	mov	r9, r0
 	@ romulus_n.ae:144: rest = m - off
 	ldr	r1, [sp, #40]
 	subs	r0, r1, r0
-	str	r0, [sp, #12]
+	mov	r10, r0
 	@ romulus_n.ae:145: count = if rest < 16 then rest else 16
 	cmp	r0, #16
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	rsbs	r2, r1, #0
-	ldr	r0, [sp, #12]
-	movs	r1, #16
-	eors	r0, r1
-	ands	r0, r2
-	eors	r0, r1
-	mov	r8, r0
-	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	r0, r11
-	lsrs	r7, r0, #1
-	mov	r0, r9
-	lsls	r0, r0, #31
-	orrs	r7, r0
-	mov	r0, r9
-	lsrs	r6, r0, #1
-	mov	r0, r10
-	lsls	r0, r0, #31
-	orrs	r6, r0
-	mov	r0, r10
-	lsrs	r5, r0, #1
-	ldr	r0, [sp, #4]
-	lsls	r0, r0, #31
-	orrs	r5, r0
-	ldr	r0, [sp, #4]
-	lsrs	r0, r0, #1
-	ldr	r1, =0x7f7f7f7f
+	rsbs	r1, r1, #0
+	mov	r7, r10
+	movs	r0, #16
+	eors	r7, r0
 	ands	r7, r1
-	ands	r6, r1
-	ands	r5, r1
-	ands	r0, r1
-	str	r0, [sp, #28]
-	mov	r0, r11
-	lsls	r3, r0, #7
-	mov	r0, r9
-	lsls	r2, r0, #7
-	mov	r0, r11
-	lsrs	r0, r0, #25
-	orrs	r2, r0
-	mov	r0, r10
-	lsls	r1, r0, #7
-	mov	r0, r9
-	lsrs	r0, r0, #25
-	orrs	r1, r0
-	ldr	r0, [sp, #4]
-	lsls	r4, r0, #7
-	mov	r0, r10
-	lsrs	r0, r0, #25
-	orrs	r4, r0
-	mov	r0, r11
-	eors	r3, r0
-	mov	r0, r9
-	eors	r2, r0
-	mov	r0, r10
-	eors	r1, r0
-	mov	r0, r4
-	ldr	r4, [sp, #4]
-	eors	r0, r4
-	ldr	r4, =0x80808080
-	ands	r3, r4
-	ands	r2, r4
-	ands	r1, r4
-	ands	r0, r4
-	eors	r7, r3
-	eors	r6, r2
-	eors	r5, r1
-	ldr	r4, [sp, #28]
-	eors	r4, r0
+	eors	r7, r0
 	@ romulus_n.ae:146: p = first_bytes(g(s) ^ load_be(ct, off, 16, count), count)
 	ldr	r1, [sp, #52]
-	ldr	r0, [sp, #8]
-	adds	r2, r1, r0
-	mov	r0, r8
-	cmp	r0, #16
+	mov	r0, r9
+	adds	r1, r1, r0
+	cmp	r7, #16
 	bcc	.Lromulus_n_decrypt_with_bytes9
 	movs	r0, #3
-	tst	r2, r0
+	tst	r1, r0
 	beq	.Lromulus_n_decrypt_with_words10
 .Lromulus_n_decrypt_with_bytes9:
 	movs	r0, #0
@@ -1023,41 +1001,46 @@ romulus_n_decrypt_with:
 	str	r0, [sp, #388]
 	str	r0, [sp, #392]
 	str	r0, [sp, #396]
-	add	r3, sp, #384
-	mov	r1, r8
-	cmp	r1, #16
+	add	r0, sp, #384
+	str	r0, [sp, #24]
+	mov	r6, r7
+	cmp	r6, #16
 	bcc	.Lromulus_n_decrypt_with_cnt12
-	movs	r1, #16
+	movs	r6, #16
 .Lromulus_n_decrypt_with_cnt12:
 .Lromulus_n_decrypt_with_cpy13:
-	subs	r1, #1
+	subs	r6, #1
 	bcc	.Lromulus_n_decrypt_with_cpyd11
-	ldrb	r0, [r2, r1]
-	strb	r0, [r3, r1]
+	ldrb	r3, [r1, r6]
+	ldr	r0, [sp, #24]
+	strb	r3, [r0, r6]
 	b	.Lromulus_n_decrypt_with_cpy13
 .Lromulus_n_decrypt_with_cpyd11:
-	mov	r2, r3
+	ldr	r1, [sp, #24]
 .Lromulus_n_decrypt_with_words10:
-	ldr	r0, [r2, #12]
-	rev	r1, r0
-	ldr	r0, [r2, #8]
+	ldr	r0, [r1, #12]
+	rev	r0, r0
+	str	r0, [sp, #36]
+	ldr	r0, [r1, #8]
 	rev	r0, r0
 	str	r0, [sp, #32]
-	ldr	r0, [r2, #4]
+	ldr	r0, [r1, #4]
 	rev	r3, r0
-	ldr	r0, [r2]
-	rev	r2, r0
-	eors	r7, r1
-	ldr	r0, [sp, #32]
+	ldr	r0, [r1]
+	rev	r1, r0
+	ldr	r6, [sp, #28]
+	ldr	r0, [sp, #36]
 	eors	r6, r0
-	str	r6, [sp, #28]
-	eors	r5, r3
-	str	r5, [sp, #32]
-	eors	r4, r2
-	str	r4, [sp, #36]
+	str	r6, [sp, #24]
+	ldr	r0, [sp, #32]
+	eors	r5, r0
+	str	r5, [sp, #28]
+	eors	r4, r3
+	str	r4, [sp, #32]
+	eors	r2, r1
+	str	r2, [sp, #36]
 	@ romulus_n.ae:54: return x & ~(~(0 as u128) >> (8 * n))
-	mov	r0, r8
-	lsls	r6, r0, #3
+	lsls	r6, r7, #3
 	movs	r5, #0
 	mvns	r5, r5
 	mov	r4, r5
@@ -1075,9 +1058,9 @@ romulus_n_decrypt_with:
 	subs	r6, #32
 	b	.Lromulus_n_decrypt_with_shl16
 .Lromulus_n_decrypt_with_shf15:
+	lsrs	r5, r6
 	movs	r1, #32
 	subs	r1, r1, r6
-	lsrs	r5, r6
 	mov	r0, r4
 	lsls	r0, r1
 	orrs	r5, r0
@@ -1085,9 +1068,9 @@ romulus_n_decrypt_with:
 	mov	r0, r3
 	lsls	r0, r1
 	orrs	r4, r0
-	lsrs	r3, r6
 	mov	r0, r2
 	lsls	r0, r1
+	lsrs	r3, r6
 	orrs	r3, r0
 	lsrs	r2, r6
 	b	.Lromulus_n_decrypt_with_she17
@@ -1097,46 +1080,50 @@ romulus_n_decrypt_with:
 	movs	r3, #0
 	movs	r2, #0
 .Lromulus_n_decrypt_with_she17:
-	bics	r7, r5
-	ldr	r6, [sp, #28]
-	bics	r6, r4
-	ldr	r5, [sp, #32]
-	bics	r5, r3
-	ldr	r4, [sp, #36]
-	bics	r4, r2
+	ldr	r6, [sp, #24]
+	bics	r6, r5
+	ldr	r5, [sp, #28]
+	bics	r5, r4
+	ldr	r4, [sp, #32]
+	bics	r4, r3
+	ldr	r3, [sp, #36]
+	bics	r3, r2
 	@ romulus_n.ae:147: store_be(msg, off, p, count)
-	rev	r0, r4
+	rev	r0, r3
 	str	r0, [sp, #28]
+	rev	r0, r4
+	str	r0, [sp, #24]
 	rev	r0, r5
 	str	r0, [sp, #32]
-	rev	r3, r6
-	rev	r2, r7
+	rev	r2, r6
 	ldr	r1, [sp, #48]
-	ldr	r0, [sp, #8]
+	mov	r0, r9
 	adds	r1, r1, r0
-	mov	r0, r8
-	cmp	r0, #16
+	cmp	r7, #16
 	bcc	.Lromulus_n_decrypt_with_bytes18
 	movs	r0, #3
 	tst	r1, r0
 	bne	.Lromulus_n_decrypt_with_bytes18
 	ldr	r0, [sp, #28]
 	str	r0, [r1]
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #24]
 	str	r0, [r1, #4]
-	str	r3, [r1, #8]
+	ldr	r0, [sp, #32]
+	str	r0, [r1, #8]
 	str	r2, [r1, #12]
 	b	.Lromulus_n_decrypt_with_stored19
 	.ltorg
 .Lromulus_n_decrypt_with_bytes18:
 	ldr	r0, [sp, #28]
 	str	r0, [sp, #384]
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #24]
 	str	r0, [sp, #388]
-	str	r3, [sp, #392]
+	ldr	r0, [sp, #32]
+	str	r0, [sp, #392]
 	str	r2, [sp, #396]
-	add	r3, sp, #384
-	mov	r2, r8
+	add	r0, sp, #384
+	mov	r9, r0
+	mov	r2, r7
 	cmp	r2, #16
 	bcc	.Lromulus_n_decrypt_with_cnt20
 	movs	r2, #16
@@ -1144,99 +1131,96 @@ romulus_n_decrypt_with:
 .Lromulus_n_decrypt_with_cpy21:
 	subs	r2, #1
 	bcc	.Lromulus_n_decrypt_with_stored19
-	ldrb	r0, [r3, r2]
+	mov	r0, r9
+	ldrb	r0, [r0, r2]
 	strb	r0, [r1, r2]
 	b	.Lromulus_n_decrypt_with_cpy21
 .Lromulus_n_decrypt_with_stored19:
 	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	mov	r0, r8
-	cmp	r0, #16
+	cmp	r7, #16
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	mov	r0, r8
-	orrs	r0, r7
-	rsbs	r3, r1, #0
-	eors	r0, r7
-	ands	r0, r3
-	mov	r2, r7
-	eors	r2, r0
-	mov	r0, r6
-	eors	r0, r6
-	ands	r0, r3
-	mov	r1, r6
-	eors	r1, r0
-	mov	r6, r5
-	eors	r6, r5
-	ands	r6, r3
-	eors	r5, r6
-	mov	r0, r4
-	eors	r0, r4
-	ands	r0, r3
-	eors	r4, r0
+	orrs	r7, r6
+	rsbs	r0, r1, #0
+	eors	r7, r6
+	ands	r7, r0
+	eors	r6, r7
+	mov	r1, r5
+	eors	r1, r5
+	ands	r1, r0
+	eors	r5, r1
+	mov	r1, r4
+	eors	r1, r4
+	ands	r1, r0
+	eors	r4, r1
+	mov	r1, r3
+	eors	r1, r3
+	ands	r1, r0
+	eors	r3, r1
 	@ romulus_n.ae:148: s = s ^ pad(p, count)
-	mov	r7, r11
-	eors	r7, r2
-	mov	r6, r9
-	eors	r6, r1
-	mov	r0, r10
-	eors	r0, r5
-	ldr	r3, [sp, #4]
-	eors	r3, r4
+	ldr	r7, [sp, #4]
+	eors	r7, r6
+	mov	r6, r11
+	eors	r6, r5
+	ldr	r5, [sp, #8]
+	eors	r5, r4
+	mov	r0, r8
+	eors	r0, r3
 	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	ldr	r5, [sp, #20]
-	lsls	r4, r5, #1
-	ldr	r5, [sp, #24]
-	lsls	r1, r5, #1
-	ldr	r5, [sp, #20]
-	lsrs	r5, r5, #31
-	orrs	r1, r5
-	lsls	r5, r1, #8
-	lsrs	r5, r5, #8
-	mov	r8, r5
-	ldr	r5, [sp, #24]
-	lsrs	r5, r5, #23
-	rsbs	r1, r5, #0
-	movs	r5, #149
-	ands	r1, r5
+	ldr	r3, [sp, #16]
+	lsls	r4, r3, #1
+	ldr	r3, [sp, #20]
+	lsls	r1, r3, #1
+	ldr	r3, [sp, #16]
+	lsrs	r3, r3, #31
+	orrs	r1, r3
+	lsls	r3, r1, #8
+	lsrs	r3, r3, #8
+	mov	r9, r3
+	ldr	r3, [sp, #20]
+	lsrs	r3, r3, #23
+	rsbs	r1, r3, #0
+	movs	r3, #149
+	ands	r1, r3
 	eors	r4, r1
 	@ romulus_n.ae:150: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
 	movs	r1, #16
-	ldr	r5, [sp, #12]
-	cmp	r1, r5
+	mov	r3, r10
+	cmp	r1, r3
 	movs	r1, #0
 	adcs	r1, r1
-	movs	r5, #1
-	eors	r1, r5
-	ldr	r2, [sp, #12]
-	movs	r5, #16
-	eors	r2, r5
-	subs	r5, r2, #1
+	movs	r3, #1
+	eors	r1, r3
+	mov	r2, r10
+	movs	r3, #16
+	eors	r2, r3
+	subs	r3, r2, #1
 	movs	r2, #0
 	adcs	r2, r2
-	movs	r5, #1
-	eors	r2, r5
-	rsbs	r5, r2, #0
-	lsls	r5, r5, #31
-	lsrs	r2, r5, #31
-	movs	r5, #21
-	eors	r2, r5
+	movs	r3, #1
+	eors	r2, r3
+	rsbs	r3, r2, #0
+	lsls	r3, r3, #31
+	lsrs	r2, r3, #31
+	movs	r3, #21
+	eors	r2, r3
 	rsbs	r1, r1, #0
-	movs	r5, #4
-	eors	r5, r2
-	ands	r5, r1
+	movs	r3, #4
+	eors	r3, r2
+	ands	r3, r1
 	mov	r1, r2
-	eors	r1, r5
+	eors	r1, r3
 	@ romulus_n.ae:151: s = tbc_n(cnt, d, r23, s)
 	add	r2, sp, #64
 	str	r4, [sp, #400]
-	mov	r5, r8
-	str	r5, [sp, #404]
+	mov	r3, r9
+	str	r3, [sp, #404]
 	str	r7, [sp, #408]
 	str	r6, [sp, #412]
-	str	r0, [sp, #416]
-	str	r3, [sp, #420]
+	str	r5, [sp, #416]
+	str	r0, [sp, #420]
 	add	r5, sp, #400
 	add	r3, sp, #408
 	add	r0, sp, #424
@@ -1247,16 +1231,16 @@ romulus_n_decrypt_with:
 	ldr	r3, [sp, #428]
 	ldr	r2, [sp, #432]
 	ldr	r1, [sp, #436]
-	mov	r11, r0
-	mov	r9, r3
-	mov	r10, r2
-	str	r1, [sp, #4]
-	str	r4, [sp, #20]
-	mov	r0, r8
-	str	r0, [sp, #24]
-	ldr	r1, [sp, #16]
+	str	r0, [sp, #4]
+	mov	r11, r3
+	str	r2, [sp, #8]
+	mov	r8, r1
+	str	r4, [sp, #16]
+	mov	r0, r9
+	str	r0, [sp, #20]
+	ldr	r1, [sp, #12]
 	adds	r1, #1
-	str	r1, [sp, #16]
+	str	r1, [sp, #12]
 	ldr	r0, [sp, #44]
 	cmp	r1, r0
 	bcs	.Lromulus_n_decrypt_with_far2
@@ -1264,112 +1248,99 @@ romulus_n_decrypt_with:
 .Lromulus_n_decrypt_with_far2:
 .Lromulus_n_decrypt_with_done8:
 	@ romulus_n.ae:153: return (load_be(tag, 0, 16) ^ g(s)) == 0
-	ldr	r1, [sp, #56]
+	ldr	r6, [sp, #56]
 	movs	r0, #3
-	tst	r1, r0
+	tst	r6, r0
 	beq	.Lromulus_n_decrypt_with_words23
 .Lromulus_n_decrypt_with_bytes22:
-	add	r3, sp, #384
-	movs	r2, #16
+	add	r2, sp, #384
+	movs	r1, #16
 .Lromulus_n_decrypt_with_cpy25:
-	subs	r2, #1
+	subs	r1, #1
 	bcc	.Lromulus_n_decrypt_with_cpyd24
-	ldrb	r0, [r1, r2]
-	strb	r0, [r3, r2]
+	ldrb	r0, [r6, r1]
+	strb	r0, [r2, r1]
 	b	.Lromulus_n_decrypt_with_cpy25
 .Lromulus_n_decrypt_with_cpyd24:
-	mov	r1, r3
+	mov	r6, r2
 .Lromulus_n_decrypt_with_words23:
-	ldr	r0, [r1, #12]
-	rev	r0, r0
-	str	r0, [sp, #20]
-	ldr	r0, [r1, #8]
-	rev	r0, r0
-	str	r0, [sp, #32]
-	ldr	r0, [r1, #4]
-	rev	r0, r0
-	str	r0, [sp, #28]
-	ldr	r0, [r1]
-	rev	r0, r0
-	str	r0, [sp, #24]
 	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	mov	r3, r8
+	lsrs	r0, r3, #1
+	ldr	r5, =0x7f7f7f7f
+	ands	r0, r5
+	@ romulus_n.ae:153: return (load_be(tag, 0, 16) ^ g(s)) == 0
+	ldr	r1, [r6]
+	rev	r1, r1
+	eors	r1, r0
+	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	lsls	r2, r3, #7
+	ldr	r4, [sp, #8]
+	lsrs	r0, r4, #25
+	orrs	r2, r0
+	eors	r2, r3
+	ldr	r7, =0x80808080
+	ands	r2, r7
+	@ romulus_n.ae:153: return (load_be(tag, 0, 16) ^ g(s)) == 0
+	eors	r1, r2
+	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	lsls	r2, r3, #31
+	lsrs	r0, r4, #1
+	orrs	r0, r2
+	ands	r0, r5
+	@ romulus_n.ae:153: return (load_be(tag, 0, 16) ^ g(s)) == 0
+	ldr	r2, [r6, #4]
+	rev	r2, r2
+	eors	r2, r0
+	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	lsls	r3, r4, #7
 	mov	r0, r11
-	lsrs	r1, r0, #1
-	mov	r0, r9
-	lsls	r0, r0, #31
-	orrs	r1, r0
-	mov	r0, r9
-	lsrs	r5, r0, #1
-	mov	r0, r10
-	lsls	r0, r0, #31
-	orrs	r5, r0
-	mov	r0, r10
-	lsrs	r4, r0, #1
-	ldr	r0, [sp, #4]
-	lsls	r0, r0, #31
-	orrs	r4, r0
-	ldr	r0, [sp, #4]
-	lsrs	r3, r0, #1
-	ldr	r2, =0x7f7f7f7f
-	ands	r1, r2
-	ands	r5, r2
-	str	r5, [sp, #16]
-	ands	r4, r2
-	str	r4, [sp, #12]
-	ands	r3, r2
-	str	r3, [sp, #8]
-	mov	r0, r11
-	lsls	r5, r0, #7
-	mov	r0, r9
-	lsls	r4, r0, #7
-	mov	r0, r11
-	lsrs	r0, r0, #25
-	orrs	r4, r0
-	mov	r0, r10
-	lsls	r3, r0, #7
-	mov	r0, r9
 	lsrs	r0, r0, #25
 	orrs	r3, r0
-	ldr	r0, [sp, #4]
-	lsls	r2, r0, #7
-	mov	r0, r10
-	lsrs	r0, r0, #25
-	orrs	r2, r0
-	mov	r0, r11
-	eors	r0, r5
-	mov	r7, r9
-	eors	r7, r4
-	mov	r6, r10
-	eors	r6, r3
-	ldr	r5, [sp, #4]
-	eors	r5, r2
-	ldr	r2, =0x80808080
-	ands	r0, r2
-	str	r0, [sp, #4]
-	ands	r7, r2
-	ands	r6, r2
-	ands	r5, r2
+	eors	r3, r4
+	ands	r3, r7
 	@ romulus_n.ae:153: return (load_be(tag, 0, 16) ^ g(s)) == 0
-	ldr	r4, [sp, #20]
-	eors	r4, r1
-	ldr	r3, [sp, #32]
-	ldr	r0, [sp, #16]
-	eors	r3, r0
-	ldr	r2, [sp, #28]
-	ldr	r0, [sp, #12]
-	eors	r2, r0
-	ldr	r1, [sp, #24]
-	ldr	r0, [sp, #8]
-	eors	r1, r0
+	eors	r2, r3
+	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	ldr	r0, [sp, #4]
+	lsrs	r4, r0, #1
+	mov	r0, r11
+	lsls	r0, r0, #31
+	orrs	r4, r0
+	ands	r4, r5
+	@ romulus_n.ae:153: return (load_be(tag, 0, 16) ^ g(s)) == 0
+	ldr	r0, [r6, #12]
+	rev	r3, r0
+	eors	r3, r4
+	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	ldr	r0, [sp, #4]
+	lsls	r4, r0, #7
 	eors	r4, r0
-	eors	r3, r7
-	eors	r2, r6
-	eors	r1, r5
-	orrs	r4, r3
-	orrs	r4, r2
-	orrs	r4, r1
-	subs	r0, r4, #1
+	ands	r4, r7
+	@ romulus_n.ae:153: return (load_be(tag, 0, 16) ^ g(s)) == 0
+	eors	r3, r4
+	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	lsrs	r4, r0, #25
+	mov	r0, r11
+	lsls	r0, r0, #7
+	orrs	r0, r4
+	mov	r4, r11
+	eors	r0, r4
+	ands	r0, r7
+	lsrs	r7, r4, #1
+	ldr	r4, [sp, #8]
+	lsls	r4, r4, #31
+	orrs	r7, r4
+	ands	r7, r5
+	@ romulus_n.ae:153: return (load_be(tag, 0, 16) ^ g(s)) == 0
+	ldr	r4, [r6, #8]
+	rev	r4, r4
+	eors	r4, r7
+	eors	r4, r0
+	orrs	r3, r4
+	orrs	r3, r2
+	orrs	r3, r1
+	subs	r0, r3, #1
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
@@ -1389,7 +1360,7 @@ romulus_n_decrypt_with:
 
 @ --- romulus_n_E_tk23_rows: romulus_n.E.tk23_rows
 @     frame 8 bytes (7 spill slots, 2 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 392 bytes of code and literals
+@     estimated 368 bytes of code and literals
 	.section .text.romulus_n_E_tk23_rows,"ax",%progbits
 	.global romulus_n_E_tk23_rows
 	.type romulus_n_E_tk23_rows, %function
@@ -1405,9 +1376,9 @@ romulus_n_E_tk23_rows:
 	sub	sp, #8
 	ldr	r3, [r0]
 	@ skinny128_384plus.ae:184: @unroll(unroll)
-	mov	r9, r3
+	mov	r11, r3
 	ldr	r3, [r0, #4]
-	mov	r10, r3
+	str	r3, [sp, #4]
 	ldr	r3, [r0, #8]
 	mov	r8, r3
 	ldr	r3, [r0, #12]
@@ -1415,7 +1386,7 @@ romulus_n_E_tk23_rows:
 	mov	r12, r1
 	@ skinny128_384plus.ae:184: @unroll(unroll)
 	movs	r0, #0
-	str	r0, [sp, #4]
+	str	r0, [sp]
 .Lromulus_n_E_tk23_rows_loop1:
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	lsrs	r0, r3, #8
@@ -1423,15 +1394,14 @@ romulus_n_E_tk23_rows:
 	@ skinny128_384plus.ae:79: x = t[127:64]
 	lsls	r1, r0, #24
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	mov	r0, r8
-	lsrs	r0, r0, #8
+	mov	r5, r8
+	lsrs	r0, r5, #8
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:79: x = t[127:64]
 	lsls	r0, r0, #16
 	orrs	r1, r0
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	mov	r0, r8
-	lsrs	r0, r0, #24
+	lsrs	r0, r5, #24
 	@ skinny128_384plus.ae:79: x = t[127:64]
 	lsls	r0, r0, #8
 	orrs	r1, r0
@@ -1445,8 +1415,7 @@ romulus_n_E_tk23_rows:
 	@ skinny128_384plus.ae:79: x = t[127:64]
 	lsls	r4, r0, #24
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	mov	r0, r8
-	uxtb	r0, r0
+	uxtb	r0, r5
 	@ skinny128_384plus.ae:79: x = t[127:64]
 	lsls	r0, r0, #16
 	orrs	r4, r0
@@ -1456,8 +1425,7 @@ romulus_n_E_tk23_rows:
 	lsls	r0, r0, #8
 	orrs	r4, r0
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	mov	r0, r8
-	lsrs	r0, r0, #16
+	lsrs	r0, r5, #16
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:79: x = t[127:64]
 	orrs	r4, r0
@@ -1475,7 +1443,7 @@ romulus_n_E_tk23_rows:
 	ldr	r0, =0x01010101
 	ands	r5, r0
 	orrs	r7, r5
-	str	r7, [sp]
+	mov	r10, r7
 	lsls	r0, r1, #2
 	eors	r0, r1
 	lsrs	r5, r0, #7
@@ -1486,52 +1454,46 @@ romulus_n_E_tk23_rows:
 	ldr	r0, =0x01010101
 	ands	r5, r0
 	orrs	r1, r5
-	mov	r11, r1
+	mov	r9, r1
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	mov	r0, r10
-	lsrs	r0, r0, #8
+	ldr	r5, [sp, #4]
+	lsrs	r0, r5, #8
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:79: x = t[127:64]
 	lsls	r6, r0, #24
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	mov	r0, r9
-	lsrs	r0, r0, #8
+	mov	r7, r11
+	lsrs	r0, r7, #8
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:79: x = t[127:64]
 	lsls	r0, r0, #16
 	orrs	r6, r0
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	mov	r0, r9
-	lsrs	r0, r0, #24
+	lsrs	r0, r7, #24
 	@ skinny128_384plus.ae:79: x = t[127:64]
 	lsls	r0, r0, #8
 	orrs	r6, r0
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	mov	r0, r10
-	uxtb	r0, r0
+	uxtb	r0, r5
 	@ skinny128_384plus.ae:79: x = t[127:64]
 	orrs	r6, r0
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	mov	r0, r10
-	lsrs	r0, r0, #16
+	lsrs	r0, r5, #16
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:79: x = t[127:64]
 	lsls	r1, r0, #24
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	mov	r0, r9
-	uxtb	r0, r0
+	uxtb	r0, r7
 	@ skinny128_384plus.ae:79: x = t[127:64]
 	lsls	r0, r0, #16
 	orrs	r1, r0
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	mov	r0, r10
-	lsrs	r0, r0, #24
+	lsrs	r0, r5, #24
 	@ skinny128_384plus.ae:79: x = t[127:64]
 	lsls	r0, r0, #8
 	orrs	r1, r0
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	mov	r0, r9
-	lsrs	r0, r0, #16
+	lsrs	r0, r7, #16
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:79: x = t[127:64]
 	orrs	r1, r0
@@ -1600,17 +1562,14 @@ romulus_n_E_tk23_rows:
 	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
 	orrs	r4, r5
 	@ skinny128_384plus.ae:186: r23[i] = tk2[127:64] ^ r3[i]
-	mov	r5, r12
-	ldr	r5, [r5, #12]
+	mov	r6, r12
+	ldr	r5, [r6, #12]
 	eors	r0, r5
-	mov	r5, r12
-	ldr	r5, [r5, #8]
+	ldr	r5, [r6, #8]
 	eors	r7, r5
-	mov	r5, r12
-	ldr	r5, [r5, #4]
+	ldr	r5, [r6, #4]
 	eors	r3, r5
-	mov	r5, r12
-	ldr	r6, [r5]
+	ldr	r6, [r6]
 	mov	r5, r8
 	eors	r5, r6
 	str	r5, [r2]
@@ -1622,13 +1581,13 @@ romulus_n_E_tk23_rows:
 	adds	r0, #16
 	mov	r12, r0
 	adds	r2, #16
-	mov	r9, r4
-	mov	r10, r1
-	mov	r8, r11
-	ldr	r3, [sp]
-	ldr	r0, [sp, #4]
+	mov	r11, r4
+	str	r1, [sp, #4]
+	mov	r8, r9
+	mov	r3, r10
+	ldr	r0, [sp]
 	adds	r0, #1
-	str	r0, [sp, #4]
+	str	r0, [sp]
 	cmp	r0, #20
 	bcs	.Lromulus_n_E_tk23_rows_far1
 	b	.Lromulus_n_E_tk23_rows_loop1
@@ -1647,7 +1606,7 @@ romulus_n_E_tk23_rows:
 
 @ --- romulus_n_absorb_ad: romulus_n.absorb_ad
 @     frame 116 bytes (27 spill slots, 9 on the stack; locals 72), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 868 bytes of code and literals
+@     estimated 856 bytes of code and literals
 	.section .text.romulus_n_absorb_ad,"ax",%progbits
 	.global romulus_n_absorb_ad
 	.type romulus_n_absorb_ad, %function
@@ -1664,9 +1623,9 @@ romulus_n_absorb_ad:
 	str	r0, [sp, #20]
 	str	r1, [sp, #40]
 	str	r2, [sp, #8]
-	str	r3, [sp, #28]
+	str	r3, [sp, #24]
 	ldr	r0, [sp, #152]
-	str	r0, [sp, #24]
+	str	r0, [sp, #36]
 	@ romulus_n.ae:79: pairs = if a > 0 then (a - 1) / 32 else 0 as u32        // pairs with AD after them
 	movs	r0, #0
 	mov	r5, r3
@@ -1682,11 +1641,11 @@ romulus_n_absorb_ad:
 	str	r0, [sp, #16]
 	@ romulus_n.ae:80: for i in 0..pairs {
 	movs	r5, #0
-	mov	r9, r5
+	mov	r8, r5
 	movs	r4, #0
 	movs	r3, #0
 	movs	r0, #0
-	mov	r10, r5
+	mov	r11, r5
 	str	r0, [sp, #12]
 	movs	r2, #1
 	movs	r1, #0
@@ -1695,9 +1654,9 @@ romulus_n_absorb_ad:
 	bcs	.Lromulus_n_absorb_ad_done2
 .Lromulus_n_absorb_ad_loop1:
 	@ romulus_n.ae:81: off = 32 * i
-	mov	r5, r9
+	mov	r5, r8
 	lsls	r0, r5, #5
-	mov	r8, r0
+	mov	r9, r0
 	@ romulus_n.ae:82: s = s ^ load_be(ad, off, 16)
 	ldr	r5, [sp, #8]
 	adds	r5, r5, r0
@@ -1719,14 +1678,14 @@ romulus_n_absorb_ad:
 	ldr	r0, [r5, #12]
 	rev	r6, r0
 	eors	r4, r6
-	mov	r11, r4
+	mov	r10, r4
 	ldr	r0, [r5, #8]
 	rev	r0, r0
 	mov	r6, r3
 	eors	r6, r0
 	ldr	r0, [r5, #4]
 	rev	r0, r0
-	mov	r3, r10
+	mov	r3, r11
 	eors	r3, r0
 	ldr	r0, [r5]
 	rev	r0, r0
@@ -1743,12 +1702,12 @@ romulus_n_absorb_ad:
 	lsrs	r0, r2, #31
 	orrs	r7, r0
 	@ romulus_n.ae:84: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
-	mov	r1, r8
+	mov	r1, r9
 	adds	r1, #16
 	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	lsls	r0, r7, #8
 	lsrs	r0, r0, #8
-	mov	r8, r0
+	mov	r11, r0
 	@ romulus_n.ae:84: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
 	ldr	r0, [sp, #8]
 	adds	r2, r0, r1
@@ -1757,17 +1716,17 @@ romulus_n_absorb_ad:
 	beq	.Lromulus_n_absorb_ad_words8
 .Lromulus_n_absorb_ad_bytes7:
 	add	r0, sp, #44
-	mov	r10, r0
+	mov	r9, r0
 	movs	r7, #16
 .Lromulus_n_absorb_ad_cpy10:
 	subs	r7, #1
 	bcc	.Lromulus_n_absorb_ad_cpyd9
 	ldrb	r1, [r2, r7]
-	mov	r0, r10
+	mov	r0, r9
 	strb	r1, [r0, r7]
 	b	.Lromulus_n_absorb_ad_cpy10
 .Lromulus_n_absorb_ad_cpyd9:
-	mov	r2, r10
+	mov	r2, r9
 .Lromulus_n_absorb_ad_words8:
 	ldr	r0, [r2, #12]
 	rev	r0, r0
@@ -1781,7 +1740,7 @@ romulus_n_absorb_ad:
 	ldr	r0, [r2]
 	rev	r0, r0
 	str	r0, [sp, #80]
-	mov	r0, r11
+	mov	r0, r10
 	str	r0, [sp, #84]
 	str	r6, [sp, #88]
 	str	r3, [sp, #92]
@@ -1791,20 +1750,18 @@ romulus_n_absorb_ad:
 	add	r0, sp, #100
 	str	r0, [sp, #4]
 	str	r4, [sp, #60]
-	mov	r0, r8
-	str	r0, [sp, #64]
+	mov	r5, r11
+	str	r5, [sp, #64]
 	add	r0, sp, #60
 	movs	r1, #8
 	add	r2, sp, #68
 	ldr	r3, [sp, #20]
 	bl	romulus_n_tbc
 	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	mov	r0, r8
-	lsls	r1, r0, #1
+	lsls	r1, r5, #1
 	lsrs	r0, r4, #31
 	orrs	r1, r0
-	mov	r0, r8
-	lsrs	r0, r0, #23
+	lsrs	r0, r5, #23
 	rsbs	r2, r0, #0
 	movs	r0, #149
 	ands	r2, r0
@@ -1815,7 +1772,7 @@ romulus_n_absorb_ad:
 	ldr	r3, [sp, #104]
 	ldr	r0, [sp, #108]
 	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	mov	r10, r0
+	mov	r11, r0
 	@ romulus_n.ae:84: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
 	ldr	r0, [sp, #112]
 	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
@@ -1823,9 +1780,9 @@ romulus_n_absorb_ad:
 	mov	r2, r5
 	lsls	r0, r1, #8
 	lsrs	r1, r0, #8
-	mov	r5, r9
+	mov	r5, r8
 	adds	r5, #1
-	mov	r9, r5
+	mov	r8, r5
 	ldr	r0, [sp, #16]
 	cmp	r5, r0
 	bcc	.Lromulus_n_absorb_ad_loop1
@@ -1833,9 +1790,9 @@ romulus_n_absorb_ad:
 	@ romulus_n.ae:87: off = 32 * pairs
 	ldr	r0, [sp, #16]
 	lsls	r0, r0, #5
-	str	r0, [sp, #36]
+	str	r0, [sp, #28]
 	@ romulus_n.ae:88: r = a - off                                           // 0 (empty A) .. 32
-	ldr	r5, [sp, #28]
+	ldr	r5, [sp, #24]
 	subs	r0, r5, r0
 	mov	r9, r0
 	@ romulus_n.ae:89: odd = if r < 16 then r else 16
@@ -1856,7 +1813,7 @@ romulus_n_absorb_ad:
 	mov	r8, r0
 	@ romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
 	ldr	r5, [sp, #8]
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #28]
 	adds	r5, r5, r0
 	mov	r0, r8
 	cmp	r0, #16
@@ -1877,11 +1834,11 @@ romulus_n_absorb_ad:
 	bcc	.Lromulus_n_absorb_ad_cnt14
 	movs	r0, #16
 .Lromulus_n_absorb_ad_cnt14:
-	mov	r11, r0
+	mov	r10, r0
 .Lromulus_n_absorb_ad_cpy15:
-	mov	r0, r11
+	mov	r0, r10
 	subs	r0, #1
-	mov	r11, r0
+	mov	r10, r0
 	bcc	.Lromulus_n_absorb_ad_cpyd13
 	ldrb	r7, [r5, r0]
 	ldr	r6, [sp, #16]
@@ -1892,11 +1849,11 @@ romulus_n_absorb_ad:
 .Lromulus_n_absorb_ad_words12:
 	ldr	r0, [r5, #12]
 	rev	r0, r0
-	str	r0, [sp, #28]
+	str	r0, [sp, #16]
 	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
 	mov	r6, r8
 	orrs	r0, r6
-	ldr	r6, [sp, #28]
+	ldr	r6, [sp, #16]
 	eors	r0, r6
 	mov	r6, r8
 	cmp	r6, #16
@@ -1905,43 +1862,41 @@ romulus_n_absorb_ad:
 	movs	r6, #1
 	eors	r7, r6
 	rsbs	r6, r7, #0
-	str	r6, [sp, #16]
+	str	r6, [sp, #32]
 	ands	r0, r6
-	ldr	r7, [sp, #28]
+	ldr	r7, [sp, #16]
 	eors	r7, r0
 	@ romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
 	eors	r4, r7
-	str	r4, [sp, #32]
+	str	r4, [sp, #24]
 	ldr	r0, [r5, #8]
 	rev	r4, r0
 	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
 	mov	r6, r4
 	eors	r6, r4
-	ldr	r0, [sp, #16]
-	ands	r6, r0
+	ldr	r7, [sp, #32]
+	ands	r6, r7
 	eors	r4, r6
 	@ romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
 	eors	r3, r4
-	str	r3, [sp, #28]
+	str	r3, [sp, #16]
 	ldr	r0, [r5, #4]
 	rev	r4, r0
 	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
 	mov	r3, r4
 	eors	r3, r4
-	ldr	r0, [sp, #16]
-	ands	r3, r0
+	ands	r3, r7
 	eors	r4, r3
 	@ romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
-	mov	r0, r10
+	mov	r0, r11
 	eors	r0, r4
-	mov	r10, r0
+	mov	r11, r0
 	ldr	r0, [r5]
 	rev	r4, r0
 	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
 	mov	r3, r4
 	eors	r3, r4
-	ldr	r0, [sp, #16]
-	ands	r3, r0
+	ands	r3, r7
 	eors	r4, r3
 	@ romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
 	ldr	r0, [sp, #12]
@@ -1968,12 +1923,12 @@ romulus_n_absorb_ad:
 	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	lsls	r0, r3, #8
 	lsrs	r0, r0, #8
-	mov	r8, r0
+	str	r0, [sp, #32]
 	@ romulus_n.ae:92: if r > 16 {
 	cmp	r1, #0
 	beq	.Lromulus_n_absorb_ad_else16
 	@ romulus_n.ae:93: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
-	ldr	r1, [sp, #36]
+	ldr	r1, [sp, #28]
 	adds	r1, #16
 	ldr	r0, [sp, #8]
 	adds	r1, r0, r1
@@ -2038,17 +1993,17 @@ romulus_n_absorb_ad:
 	eors	r1, r6
 	@ romulus_n.ae:93: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
 	str	r4, [sp, #60]
-	mov	r0, r8
-	str	r0, [sp, #64]
+	ldr	r6, [sp, #32]
+	str	r6, [sp, #64]
 	str	r5, [sp, #68]
 	str	r3, [sp, #72]
 	str	r2, [sp, #76]
 	str	r1, [sp, #80]
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #24]
 	str	r0, [sp, #84]
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #16]
 	str	r0, [sp, #88]
-	mov	r0, r10
+	mov	r0, r11
 	str	r0, [sp, #92]
 	ldr	r0, [sp, #12]
 	str	r0, [sp, #96]
@@ -2062,12 +2017,10 @@ romulus_n_absorb_ad:
 	ldr	r3, [sp, #20]
 	bl	romulus_n_tbc
 	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	mov	r0, r8
-	lsls	r1, r0, #1
+	lsls	r1, r6, #1
 	lsrs	r0, r4, #31
 	orrs	r1, r0
-	mov	r0, r8
-	lsrs	r0, r0, #23
+	lsrs	r0, r6, #23
 	rsbs	r2, r0, #0
 	movs	r0, #149
 	ands	r2, r0
@@ -2086,12 +2039,12 @@ romulus_n_absorb_ad:
 	lsrs	r6, r0, #8
 	b	.Lromulus_n_absorb_ad_endif17
 .Lromulus_n_absorb_ad_else16:
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #24]
 	str	r0, [sp, #8]
-	ldr	r5, [sp, #28]
-	mov	r3, r10
+	ldr	r5, [sp, #16]
+	mov	r3, r11
 	ldr	r2, [sp, #12]
-	mov	r6, r8
+	ldr	r6, [sp, #32]
 .Lromulus_n_absorb_ad_endif17:
 	@ romulus_n.ae:96: d = if (r == 16) | (r == 32) then 0x18 else 0x1a as u8
 	movs	r0, #16
@@ -2131,14 +2084,14 @@ romulus_n_absorb_ad:
 	ldr	r2, [sp, #40]
 	bl	romulus_n_tbc_n
 	ldr	r1, [sp, #84]
-	ldr	r0, [sp, #24]
-	str	r1, [r0]
+	ldr	r2, [sp, #36]
+	str	r1, [r2]
 	ldr	r1, [sp, #88]
-	str	r1, [r0, #4]
+	str	r1, [r2, #4]
 	ldr	r1, [sp, #92]
-	str	r1, [r0, #8]
+	str	r1, [r2, #8]
 	ldr	r1, [sp, #96]
-	str	r1, [r0, #12]
+	str	r1, [r2, #12]
 	add	sp, #116
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
@@ -2195,15 +2148,15 @@ romulus_n_tbc_n:
 	lsls	r5, r5, #8
 	orrs	r5, r1
 	ldr	r0, [r3]
-	str	r0, [sp, #12]
+	str	r0, [sp, #8]
 	ldr	r0, [r3, #4]
-	str	r0, [sp, #4]
+	str	r0, [sp]
 	ldr	r0, [r3, #8]
 	mov	r12, r0
 	ldr	r1, [r3, #12]
-	str	r2, [sp, #8]
+	str	r2, [sp, #4]
 	ldr	r0, [sp, #116]
-	str	r0, [sp]
+	str	r0, [sp, #12]
 	@ skinny128_384plus.ae:205: for j in 0..8 {
 	movs	r7, #0
 	@ skinny128_384plus.ae:206: t1[j] = tk1
@@ -2250,10 +2203,10 @@ romulus_n_tbc_n:
 	mov	r8, r0
 	mov	r2, r1
 	mov	r3, r12
-	ldr	r4, [sp, #4]
-	ldr	r5, [sp, #12]
+	ldr	r4, [sp]
+	ldr	r5, [sp, #8]
 	@ skinny128_384plus.ae:222: r0, r1, r2, r3 = round_keyed(r0, r1, r2, r3, r23[i] ^ t1[j % 8])
-	ldr	r6, [sp, #8]
+	ldr	r6, [sp, #4]
 	add	r0, sp, #16
 	mov	r11, r0
 	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
@@ -2487,11 +2440,11 @@ romulus_n_tbc_n:
 .Lromulus_n_tbc_n_far1:
 .Lromulus_n_tbc_n_done4:
 	@ skinny128_384plus.ae:225: return cat(r0, r1, r2, r3)
-	ldr	r0, [sp]
-	str	r5, [r0]
-	str	r4, [r0, #4]
-	str	r3, [r0, #8]
-	str	r2, [r0, #12]
+	ldr	r1, [sp, #12]
+	str	r5, [r1]
+	str	r4, [r1, #4]
+	str	r3, [r1, #8]
+	str	r2, [r1, #12]
 	add	sp, #80
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4

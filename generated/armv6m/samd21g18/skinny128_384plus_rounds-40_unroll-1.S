@@ -8,8 +8,8 @@
 	.thumb
 
 @ --- skinny128_384plus_key_schedule: skinny128_384plus.key_schedule
-@     frame 44 bytes (16 spill slots, 11 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 626 bytes of code and literals
+@     frame 40 bytes (16 spill slots, 10 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 594 bytes of code and literals
 	.section .text.skinny128_384plus_key_schedule,"ax",%progbits
 	.global skinny128_384plus_key_schedule
 	.type skinny128_384plus_key_schedule, %function
@@ -22,32 +22,32 @@ skinny128_384plus_key_schedule:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #44
+	sub	sp, #40
 	ldr	r2, [r0, #32]
 	@ skinny128_384plus.ae:95: @unroll(unroll)
-	str	r2, [sp]
+	mov	r8, r2
 	ldr	r2, [r0, #36]
-	str	r2, [sp, #4]
+	str	r2, [sp, #32]
 	ldr	r2, [r0, #40]
-	mov	r9, r2
+	mov	r12, r2
 	ldr	r4, [r0, #44]
 	ldr	r6, [r0, #16]
 	ldr	r5, [r0, #20]
 	ldr	r2, [r0, #24]
-	mov	r10, r2
+	mov	r11, r2
 	ldr	r2, [r0, #28]
-	mov	r12, r2
+	str	r2, [sp, #28]
 	ldr	r3, [r0]
 	ldr	r2, [r0, #4]
 	ldr	r7, [r0, #8]
-	mov	r11, r7
+	str	r7, [sp]
 	ldr	r0, [r0, #12]
-	mov	r8, r0
+	mov	r10, r0
 	@ skinny128_384plus.ae:97: rtk[i] = (tk1 ^ tk2 ^ tk3)[127:64]
-	str	r1, [sp, #8]
+	mov	r9, r1
 	@ skinny128_384plus.ae:95: @unroll(unroll)
 	movs	r0, #0
-	str	r0, [sp, #40]
+	str	r0, [sp, #36]
 .Lskinny128_384plus_key_schedule_loop1:
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	lsrs	r0, r2, #8
@@ -103,7 +103,7 @@ skinny128_384plus_key_schedule:
 	ldr	r3, =0x80808080
 	ands	r2, r3
 	orrs	r0, r2
-	str	r0, [sp, #32]
+	str	r0, [sp, #24]
 	lsls	r0, r1, #31
 	lsrs	r2, r7, #1
 	orrs	r2, r0
@@ -114,57 +114,51 @@ skinny128_384plus_key_schedule:
 	eors	r1, r0
 	ands	r1, r3
 	orrs	r2, r1
-	str	r2, [sp, #28]
-	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	mov	r0, r8
-	lsrs	r0, r0, #24
-	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
-	lsls	r2, r0, #24
-	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	mov	r0, r8
-	lsrs	r0, r0, #16
-	uxtb	r0, r0
-	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
-	lsls	r0, r0, #16
-	orrs	r2, r0
-	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	mov	r0, r8
-	lsrs	r0, r0, #8
-	uxtb	r0, r0
-	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
-	lsls	r0, r0, #8
-	orrs	r2, r0
-	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	mov	r0, r8
-	uxtb	r1, r0
-	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
-	orrs	r2, r1
-	str	r2, [sp, #24]
-	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	mov	r0, r11
-	lsrs	r0, r0, #24
-	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
-	lsls	r2, r0, #24
-	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	mov	r0, r11
-	lsrs	r0, r0, #16
-	uxtb	r0, r0
-	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
-	lsls	r0, r0, #16
-	orrs	r2, r0
-	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	mov	r0, r11
-	lsrs	r0, r0, #8
-	uxtb	r0, r0
-	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
-	lsls	r0, r0, #8
-	orrs	r2, r0
-	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	mov	r0, r11
-	uxtb	r1, r0
-	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
-	orrs	r2, r1
 	str	r2, [sp, #20]
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	mov	r1, r10
+	lsrs	r0, r1, #24
+	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
+	lsls	r2, r0, #24
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	lsrs	r0, r1, #16
+	uxtb	r0, r0
+	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
+	lsls	r0, r0, #16
+	orrs	r2, r0
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	lsrs	r0, r1, #8
+	uxtb	r0, r0
+	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
+	lsls	r0, r0, #8
+	orrs	r2, r0
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	uxtb	r1, r1
+	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
+	orrs	r2, r1
+	str	r2, [sp, #16]
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	ldr	r1, [sp]
+	lsrs	r0, r1, #24
+	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
+	lsls	r2, r0, #24
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	lsrs	r0, r1, #16
+	uxtb	r0, r0
+	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
+	lsls	r0, r0, #16
+	orrs	r2, r0
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	lsrs	r0, r1, #8
+	uxtb	r0, r0
+	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
+	lsls	r0, r0, #8
+	orrs	r2, r0
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	uxtb	r1, r1
+	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
+	orrs	r2, r1
+	str	r2, [sp, #12]
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	lsrs	r0, r5, #8
 	uxtb	r0, r0
@@ -219,7 +213,7 @@ skinny128_384plus_key_schedule:
 	ldr	r1, =0x01010101
 	ands	r2, r1
 	orrs	r7, r2
-	str	r7, [sp, #12]
+	str	r7, [sp, #4]
 	lsls	r7, r3, #1
 	ands	r7, r6
 	lsls	r0, r3, #2
@@ -229,88 +223,79 @@ skinny128_384plus_key_schedule:
 	orrs	r2, r0
 	ands	r2, r1
 	orrs	r7, r2
-	str	r7, [sp, #16]
+	str	r7, [sp, #8]
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	mov	r0, r12
-	lsrs	r0, r0, #24
+	ldr	r7, [sp, #28]
+	lsrs	r0, r7, #24
 	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
 	lsls	r5, r0, #24
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	mov	r0, r12
-	lsrs	r0, r0, #16
+	lsrs	r0, r7, #16
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
 	lsls	r0, r0, #16
 	orrs	r5, r0
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	mov	r0, r12
-	lsrs	r0, r0, #8
+	lsrs	r0, r7, #8
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
 	lsls	r0, r0, #8
 	orrs	r5, r0
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	mov	r0, r12
-	uxtb	r0, r0
+	uxtb	r0, r7
 	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
 	orrs	r5, r0
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	mov	r0, r10
-	lsrs	r0, r0, #24
+	mov	r1, r11
+	lsrs	r0, r1, #24
 	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
 	lsls	r6, r0, #24
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	mov	r0, r10
-	lsrs	r0, r0, #16
+	lsrs	r0, r1, #16
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
 	lsls	r0, r0, #16
 	orrs	r6, r0
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	mov	r0, r10
-	lsrs	r0, r0, #8
+	lsrs	r0, r1, #8
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
 	lsls	r0, r0, #8
 	orrs	r6, r0
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	mov	r0, r10
-	uxtb	r0, r0
+	uxtb	r0, r1
 	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
 	orrs	r6, r0
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	ldr	r0, [sp, #4]
-	lsrs	r0, r0, #16
+	ldr	r3, [sp, #32]
+	lsrs	r0, r3, #16
 	uxtb	r0, r0
 	lsls	r2, r0, #24
-	ldr	r0, [sp]
+	mov	r0, r8
 	uxtb	r0, r0
 	lsls	r0, r0, #16
 	orrs	r2, r0
-	ldr	r0, [sp, #4]
-	lsrs	r0, r0, #24
+	lsrs	r0, r3, #24
 	lsls	r0, r0, #8
 	orrs	r2, r0
-	ldr	r0, [sp]
+	mov	r0, r8
 	lsrs	r0, r0, #16
 	uxtb	r1, r0
 	orrs	r2, r1
-	str	r2, [sp, #36]
-	ldr	r0, [sp, #4]
-	lsrs	r0, r0, #8
+	str	r2, [sp, #28]
+	lsrs	r0, r3, #8
 	uxtb	r0, r0
 	lsls	r1, r0, #24
-	ldr	r0, [sp]
+	mov	r0, r8
 	lsrs	r0, r0, #8
 	uxtb	r0, r0
 	lsls	r0, r0, #16
 	orrs	r1, r0
-	ldr	r0, [sp]
+	mov	r0, r8
 	lsrs	r0, r0, #24
 	lsls	r0, r0, #8
 	orrs	r1, r0
-	ldr	r0, [sp, #4]
-	uxtb	r0, r0
+	uxtb	r0, r3
 	orrs	r1, r0
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	lsrs	r0, r4, #24
@@ -333,68 +318,67 @@ skinny128_384plus_key_schedule:
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	orrs	r2, r0
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	mov	r0, r9
+	mov	r0, r12
 	lsrs	r0, r0, #24
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	lsls	r3, r0, #24
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	mov	r0, r9
+	mov	r0, r12
 	lsrs	r0, r0, #16
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	lsls	r0, r0, #16
 	orrs	r3, r0
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	mov	r0, r9
+	mov	r0, r12
 	lsrs	r0, r0, #8
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	lsls	r0, r0, #8
 	orrs	r3, r0
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	mov	r0, r9
+	mov	r0, r12
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	orrs	r3, r0
 	@ skinny128_384plus.ae:97: rtk[i] = (tk1 ^ tk2 ^ tk3)[127:64]
-	mov	r0, r12
-	eors	r4, r0
-	mov	r0, r8
-	eors	r4, r0
-	mov	r7, r9
+	eors	r4, r7
 	mov	r0, r10
-	eors	r7, r0
+	eors	r4, r0
+	mov	r7, r12
 	mov	r0, r11
 	eors	r7, r0
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp]
+	eors	r7, r0
+	mov	r0, r9
 	str	r7, [r0]
 	str	r4, [r0, #4]
 	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
 	adds	r0, #8
-	str	r0, [sp, #8]
-	str	r3, [sp]
-	str	r2, [sp, #4]
-	mov	r9, r1
-	ldr	r4, [sp, #36]
-	ldr	r0, [sp, #16]
-	mov	r10, r0
-	ldr	r0, [sp, #12]
-	mov	r12, r0
-	ldr	r3, [sp, #20]
-	ldr	r2, [sp, #24]
-	ldr	r0, [sp, #28]
+	mov	r9, r0
+	mov	r8, r3
+	str	r2, [sp, #32]
+	mov	r12, r1
+	ldr	r4, [sp, #28]
+	ldr	r0, [sp, #8]
 	mov	r11, r0
-	ldr	r0, [sp, #32]
-	mov	r8, r0
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #4]
+	str	r0, [sp, #28]
+	ldr	r3, [sp, #12]
+	ldr	r2, [sp, #16]
+	ldr	r0, [sp, #20]
+	str	r0, [sp]
+	ldr	r0, [sp, #24]
+	mov	r10, r0
+	ldr	r0, [sp, #36]
 	adds	r0, #1
-	str	r0, [sp, #40]
+	str	r0, [sp, #36]
 	cmp	r0, #40
 	bcs	.Lskinny128_384plus_key_schedule_far1
 	b	.Lskinny128_384plus_key_schedule_loop1
 .Lskinny128_384plus_key_schedule_far1:
 .Lskinny128_384plus_key_schedule_done2:
-	add	sp, #44
+	add	sp, #40
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -563,11 +547,11 @@ skinny128_384plus_encrypt_block:
 	bcc	.Lskinny128_384plus_encrypt_block_loop1
 .Lskinny128_384plus_encrypt_block_done2:
 	@ skinny128_384plus.ae:145: return cat(r0, r1, r2, r3)
-	ldr	r0, [sp]
-	str	r5, [r0]
-	str	r4, [r0, #4]
-	str	r3, [r0, #8]
-	str	r2, [r0, #12]
+	ldr	r1, [sp]
+	str	r5, [r1]
+	str	r4, [r1, #4]
+	str	r3, [r1, #8]
+	str	r2, [r1, #12]
 	add	sp, #4
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
@@ -580,7 +564,7 @@ skinny128_384plus_encrypt_block:
 
 
 @ --- skinny128_384plus_decrypt_block: skinny128_384plus.decrypt_block
-@     frame 0 bytes (4 spill slots, 0 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10
+@     frame 4 bytes (4 spill slots, 1 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9
 @     estimated 282 bytes of code and literals
 	.section .text.skinny128_384plus_decrypt_block,"ax",%progbits
 	.global skinny128_384plus_decrypt_block
@@ -591,9 +575,9 @@ skinny128_384plus_decrypt_block:
 	push	{r4, r5, r6, r7, lr}
 	mov	r4, r8
 	mov	r5, r9
-	mov	r6, r10
-	push	{r4, r5, r6}
-	mov	r10, r2
+	push	{r4, r5}
+	sub	sp, #4
+	str	r2, [sp]
 	ldr	r4, [r1]
 	ldr	r3, [r1, #4]
 	ldr	r5, [r1, #8]
@@ -739,16 +723,16 @@ skinny128_384plus_decrypt_block:
 	bcc	.Lskinny128_384plus_decrypt_block_loop1
 .Lskinny128_384plus_decrypt_block_done2:
 	@ skinny128_384plus.ae:166: return cat(r0, r1, r2, r3)
-	mov	r0, r10
-	str	r4, [r0]
-	str	r1, [r0, #4]
+	ldr	r3, [sp]
+	str	r4, [r3]
+	str	r1, [r3, #4]
 	mov	r1, r12
-	str	r1, [r0, #8]
-	str	r2, [r0, #12]
-	pop	{r4, r5, r6}
+	str	r1, [r3, #8]
+	str	r2, [r3, #12]
+	add	sp, #4
+	pop	{r4, r5}
 	mov	r8, r4
 	mov	r9, r5
-	mov	r10, r6
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.size skinny128_384plus_decrypt_block, .-skinny128_384plus_decrypt_block

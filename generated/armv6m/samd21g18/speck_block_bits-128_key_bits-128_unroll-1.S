@@ -288,11 +288,11 @@ speck_encrypt_block:
 	orrs	r4, r0
 	lsrs	r0, r5, #24
 	orrs	r4, r0
-	mov	r0, r12
-	str	r4, [r0]
-	str	r3, [r0, #4]
-	str	r2, [r0, #8]
-	str	r1, [r0, #12]
+	mov	r5, r12
+	str	r4, [r5]
+	str	r3, [r5, #4]
+	str	r2, [r5, #8]
+	str	r1, [r5, #12]
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.size speck_encrypt_block, .-speck_encrypt_block
@@ -448,11 +448,11 @@ speck_decrypt_block:
 	orrs	r4, r0
 	lsrs	r0, r5, #24
 	orrs	r4, r0
-	mov	r0, r12
-	str	r4, [r0]
-	str	r3, [r0, #4]
-	str	r2, [r0, #8]
-	str	r1, [r0, #12]
+	mov	r5, r12
+	str	r4, [r5]
+	str	r3, [r5, #4]
+	str	r2, [r5, #8]
+	str	r1, [r5, #12]
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.size speck_decrypt_block, .-speck_decrypt_block

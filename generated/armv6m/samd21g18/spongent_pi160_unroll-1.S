@@ -117,7 +117,7 @@ spongent_pi160_sbox_layer:
 
 @ --- spongent_pi160_permute: spongent_pi160.permute
 @     frame 8 bytes (8 spill slots, 2 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1020 bytes of code and literals
+@     estimated 994 bytes of code and literals
 	.section .text.spongent_pi160_permute,"ax",%progbits
 	.global spongent_pi160_permute
 	.type spongent_pi160_permute, %function
@@ -145,6 +145,9 @@ spongent_pi160_permute:
 	@ spongent_pi160.ae:43: x = x ^ (c as u160) ^ ((reverse8(c) as u160) << (n - 8))
 	ldr	r0, =spongent_pi160_sf0
 	mov	r8, r0
+	b	.Lspongent_pi160_permute_pool1
+	.ltorg
+.Lspongent_pi160_permute_pool1:
 	@ spongent_pi160.ae:41: @unroll(unroll)
 .Lspongent_pi160_permute_loop1:
 	mov	r0, r9
@@ -177,18 +180,16 @@ spongent_pi160_permute:
 	orrs	r0, r7
 	mov	r12, r0
 	lsrs	r1, r2, #24
-	mov	r0, r8
-	ldrb	r0, [r0, r1]
+	mov	r7, r8
+	ldrb	r0, [r7, r1]
 	lsls	r1, r0, #8
 	lsrs	r0, r2, #16
 	uxtb	r6, r0
-	mov	r0, r8
-	ldrb	r0, [r0, r6]
+	ldrb	r0, [r7, r6]
 	orrs	r1, r0
 	lsrs	r0, r2, #8
 	uxtb	r6, r0
-	mov	r0, r8
-	ldrb	r0, [r0, r6]
+	ldrb	r0, [r7, r6]
 	lsls	r7, r0, #8
 	uxtb	r2, r2
 	mov	r0, r8
@@ -197,63 +198,52 @@ spongent_pi160_permute:
 	lsls	r6, r1, #16
 	orrs	r6, r7
 	lsrs	r1, r3, #24
-	mov	r0, r8
-	ldrb	r0, [r0, r1]
+	mov	r7, r8
+	ldrb	r0, [r7, r1]
 	lsls	r1, r0, #8
 	lsrs	r0, r3, #16
 	uxtb	r2, r0
-	mov	r0, r8
-	ldrb	r0, [r0, r2]
+	ldrb	r0, [r7, r2]
 	orrs	r1, r0
 	lsrs	r0, r3, #8
 	uxtb	r2, r0
-	mov	r0, r8
-	ldrb	r0, [r0, r2]
+	ldrb	r0, [r7, r2]
 	lsls	r2, r0, #8
 	uxtb	r3, r3
-	mov	r0, r8
-	ldrb	r0, [r0, r3]
+	ldrb	r0, [r7, r3]
 	orrs	r2, r0
 	lsls	r3, r1, #16
 	orrs	r3, r2
 	lsrs	r1, r4, #24
-	mov	r0, r8
-	ldrb	r0, [r0, r1]
+	ldrb	r0, [r7, r1]
 	lsls	r2, r0, #8
 	lsrs	r0, r4, #16
 	uxtb	r1, r0
-	mov	r0, r8
-	ldrb	r0, [r0, r1]
+	ldrb	r0, [r7, r1]
 	orrs	r2, r0
 	lsrs	r0, r4, #8
 	uxtb	r1, r0
-	mov	r0, r8
-	ldrb	r0, [r0, r1]
+	ldrb	r0, [r7, r1]
 	lsls	r1, r0, #8
 	uxtb	r4, r4
-	mov	r0, r8
-	ldrb	r0, [r0, r4]
+	ldrb	r0, [r7, r4]
 	orrs	r1, r0
 	lsls	r0, r2, #16
 	orrs	r0, r1
 	mov	r10, r0
 	lsrs	r1, r5, #24
-	mov	r0, r8
-	ldrb	r0, [r0, r1]
+	ldrb	r0, [r7, r1]
 	lsls	r2, r0, #8
 	lsrs	r0, r5, #16
 	uxtb	r1, r0
-	mov	r0, r8
-	ldrb	r0, [r0, r1]
+	ldrb	r0, [r7, r1]
 	orrs	r2, r0
 	lsrs	r0, r5, #8
 	uxtb	r1, r0
-	mov	r0, r8
-	ldrb	r0, [r0, r1]
+	ldrb	r0, [r7, r1]
 	lsls	r1, r0, #8
 	uxtb	r4, r5
-	mov	r0, r8
-	ldrb	r0, [r0, r4]
+	ldrb	r0, [r7, r4]
 	orrs	r1, r0
 	lsls	r0, r2, #16
 	orrs	r0, r1
@@ -593,9 +583,6 @@ spongent_pi160_permute:
 	adcs	r5, r5
 	lsls	r4, r4, #1
 	adcs	r0, r0
-	b	.Lspongent_pi160_permute_pool1
-	.ltorg
-.Lspongent_pi160_permute_pool1:
 	lsls	r0, r0, #24
 	orrs	r2, r0
 	lsls	r4, r4, #1
@@ -622,12 +609,12 @@ spongent_pi160_permute:
 	b	.Lspongent_pi160_permute_loop1
 .Lspongent_pi160_permute_far1:
 .Lspongent_pi160_permute_done2:
-	ldr	r0, [sp, #4]
-	str	r5, [r0]
-	str	r4, [r0, #4]
-	str	r3, [r0, #8]
-	str	r2, [r0, #12]
-	str	r1, [r0, #16]
+	ldr	r6, [sp, #4]
+	str	r5, [r6]
+	str	r4, [r6, #4]
+	str	r3, [r6, #8]
+	str	r2, [r6, #12]
+	str	r1, [r6, #16]
 	add	sp, #8
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4

@@ -20,11 +20,11 @@ aes_key_schedule:
 	mov	r12, r1
 	ldm	r0!, {r1, r2, r3, r4}
 	@ aes.ae:271: w[i] = key[key_bits - 1 - 32 * i : key_bits - 32 * (i + 1)]
-	mov	r0, r12
-	str	r4, [r0]
-	str	r3, [r0, #4]
-	str	r2, [r0, #8]
-	str	r1, [r0, #12]
+	mov	r7, r12
+	str	r4, [r7]
+	str	r3, [r7, #4]
+	str	r2, [r7, #8]
+	str	r1, [r7, #12]
 	@ aes.ae:273: @unroll(round_unroll)
 	movs	r6, #4
 	@ aes.ae:275: temp = w[i - 1]
@@ -242,7 +242,7 @@ aes_key_schedule:
 
 @ --- aes_encrypt_block: aes.encrypt_block
 @     frame 16 bytes (11 spill slots, 4 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 520 bytes of code and literals
+@     estimated 512 bytes of code and literals
 	.section .text.aes_encrypt_block,"ax",%progbits
 	.global aes_encrypt_block
 	.type aes_encrypt_block, %function
@@ -263,26 +263,24 @@ aes_encrypt_block:
 	ldr	r3, [r1, #8]
 	ldr	r4, [r1, #12]
 	@ aes.ae:131: s0 = b[127:96] ^ w[0]
-	ldr	r0, [r0]
+	mov	r6, r0
+	ldr	r0, [r6]
 	eors	r4, r0
 	@ aes.ae:132: s1 = b[95:64] ^ w[1]
-	ldr	r0, [sp, #8]
-	ldr	r0, [r0, #4]
+	ldr	r0, [r6, #4]
 	eors	r3, r0
 	@ aes.ae:133: s2 = b[63:32] ^ w[2]
-	ldr	r0, [sp, #8]
-	ldr	r0, [r0, #8]
+	ldr	r0, [r6, #8]
 	eors	r2, r0
 	@ aes.ae:134: s3 = b[31:0] ^ w[3]
-	ldr	r0, [sp, #8]
-	ldr	r0, [r0, #12]
+	ldr	r0, [r6, #12]
 	eors	r5, r0
 	@ aes.ae:135: @unroll(round_unroll)
 	movs	r0, #1
 	str	r0, [sp, #4]
 	mov	r1, r5
 	@ aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	ldr	r5, [sp, #8]
+	mov	r5, r6
 	adds	r5, #16
 	ldr	r0, =aes_tf0
 	mov	r9, r0
@@ -494,15 +492,13 @@ aes_encrypt_block:
 	ldr	r0, [r0, r2]
 	eors	r1, r0
 	@ aes.ae:146: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
-	ldr	r0, [sp, #12]
-	str	r1, [r0]
-	str	r6, [r0, #4]
-	mov	r1, r0
+	ldr	r2, [sp, #12]
+	str	r1, [r2]
+	str	r6, [r2, #4]
 	ldr	r0, [sp]
-	str	r0, [r1, #8]
+	str	r0, [r2, #8]
 	mov	r1, r12
-	ldr	r0, [sp, #12]
-	str	r1, [r0, #12]
+	str	r1, [r2, #12]
 	add	sp, #16
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
@@ -536,27 +532,27 @@ aes_decrypt_block:
 	ldm	r1!, {r0, r3, r4, r5}
 	@ aes.ae:234: s0 = b[127:96] ^ w[4 * nr]
 	movs	r1, #160
-	ldr	r7, [sp, #8]
-	ldr	r1, [r7, r1]
+	ldr	r6, [sp, #8]
+	ldr	r1, [r6, r1]
 	eors	r5, r1
 	@ aes.ae:235: s1 = b[95:64] ^ w[4 * nr + 1]
 	movs	r1, #164
-	ldr	r1, [r7, r1]
+	ldr	r1, [r6, r1]
 	eors	r4, r1
 	@ aes.ae:236: s2 = b[63:32] ^ w[4 * nr + 2]
 	movs	r1, #168
-	ldr	r1, [r7, r1]
+	ldr	r1, [r6, r1]
 	eors	r3, r1
 	@ aes.ae:237: s3 = b[31:0] ^ w[4 * nr + 3]
 	movs	r1, #172
-	ldr	r1, [r7, r1]
+	ldr	r1, [r6, r1]
 	mov	r2, r0
 	eors	r2, r1
 	@ aes.ae:238: @unroll(round_unroll)
 	movs	r0, #1
 	str	r0, [sp, #4]
 	@ aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
-	mov	r1, r7
+	mov	r1, r6
 	adds	r1, #176
 	ldr	r0, =aes_tf4
 	mov	r9, r0
@@ -790,12 +786,12 @@ aes_decrypt_block:
 	ldr	r0, [r0, #12]
 	eors	r2, r0
 	@ aes.ae:261: return cat(inv_sub_shift(s0, s3, s2, s1) ^ w[0],
-	ldr	r0, [sp, #12]
-	str	r2, [r0]
-	str	r6, [r0, #4]
-	str	r1, [r0, #8]
+	ldr	r3, [sp, #12]
+	str	r2, [r3]
+	str	r6, [r3, #4]
+	str	r1, [r3, #8]
 	mov	r1, r12
-	str	r1, [r0, #12]
+	str	r1, [r3, #12]
 	add	sp, #16
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4

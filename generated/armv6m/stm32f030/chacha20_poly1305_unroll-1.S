@@ -1019,7 +1019,7 @@ chacha20_poly1305_C_xor_stream:
 
 @ --- chacha20_poly1305_tag_of: chacha20_poly1305.tag_of
 @     frame 172 bytes (66 spill slots, 23 on the stack; locals 80), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1520 bytes of code and literals
+@     estimated 1510 bytes of code and literals
 	.section .text.chacha20_poly1305_tag_of,"ax",%progbits
 	.global chacha20_poly1305_tag_of
 	.type chacha20_poly1305_tag_of, %function
@@ -1036,21 +1036,21 @@ chacha20_poly1305_tag_of:
 	mov	r7, r0
 	mov	r6, r1
 	str	r2, [sp, #84]
-	str	r3, [sp, #60]
+	str	r3, [sp, #76]
 	ldr	r0, [sp, #208]
 	str	r0, [sp, #88]
 	ldr	r0, [sp, #212]
-	str	r0, [sp, #56]
-	ldr	r0, [sp, #216]
-	str	r0, [sp, #64]
-	ldr	r0, [r7]
-	str	r0, [sp, #80]
-	ldr	r0, [r7, #4]
-	str	r0, [sp, #76]
-	ldr	r0, [r7, #8]
 	str	r0, [sp, #72]
-	ldr	r0, [r7, #12]
+	ldr	r0, [sp, #216]
+	str	r0, [sp, #80]
+	ldr	r0, [r7]
 	str	r0, [sp, #68]
+	ldr	r0, [r7, #4]
+	str	r0, [sp, #64]
+	ldr	r0, [r7, #8]
+	str	r0, [sp, #60]
+	ldr	r0, [r7, #12]
+	str	r0, [sp, #56]
 	ldr	r5, [r7, #16]
 	ldr	r0, [r7, #20]
 	ldr	r4, [r7, #24]
@@ -1069,23 +1069,23 @@ chacha20_poly1305_tag_of:
 	@ chacha20.ae:53: @unroll(unroll)
 	str	r2, [sp, #36]
 	ldr	r7, =0x61707865
-	ldr	r6, [sp, #80]
+	ldr	r6, [sp, #68]
 	str	r5, [sp, #12]
 	movs	r5, #0
 	ldr	r2, =0x3320646e
 	str	r2, [sp, #8]
-	ldr	r2, [sp, #76]
+	ldr	r2, [sp, #64]
 	str	r0, [sp, #28]
 	str	r1, [sp, #24]
 	ldr	r0, =0x79622d32
 	str	r0, [sp, #4]
-	ldr	r1, [sp, #72]
+	ldr	r1, [sp, #60]
 	mov	r8, r1
 	str	r4, [sp, #16]
 	str	r3, [sp, #32]
 	ldr	r0, =0x6b206574
 	mov	r10, r0
-	ldr	r1, [sp, #68]
+	ldr	r1, [sp, #56]
 	str	r1, [sp, #20]
 .Lchacha20_poly1305_tag_of_loop1:
 	@ chacha20.ae:17: a = a + b
@@ -1342,17 +1342,17 @@ chacha20_poly1305_tag_of:
 .Lchacha20_poly1305_tag_of_done2:
 	@ chacha20.ae:67: x7 + key[127:96], x6 + key[95:64], x5 + key[63:32], x4 + key[31:0],
 	ldr	r1, [sp, #20]
-	ldr	r0, [sp, #68]
+	ldr	r0, [sp, #56]
 	adds	r0, r1, r0
 	str	r0, [sp, #28]
 	mov	r1, r8
-	ldr	r0, [sp, #72]
+	ldr	r0, [sp, #60]
 	adds	r0, r1, r0
 	str	r0, [sp, #24]
-	ldr	r0, [sp, #76]
+	ldr	r0, [sp, #64]
 	adds	r0, r2, r0
 	str	r0, [sp, #20]
-	ldr	r0, [sp, #80]
+	ldr	r0, [sp, #68]
 	adds	r0, r6, r0
 	str	r0, [sp, #16]
 	@ chacha20.ae:68: x3 + j3, x2 + j2, x1 + j1, x0 + j0)
@@ -1477,19 +1477,20 @@ chacha20_poly1305_tag_of:
 	@ chacha20_poly1305.ae:20: P.absorb_padded(h, rt, ad)
 	add	r0, sp, #92
 	ldr	r2, [sp, #84]
-	ldr	r3, [sp, #60]
+	ldr	r5, [sp, #76]
+	mov	r3, r5
 	bl	chacha20_poly1305_P_absorb_padded
 	@ chacha20_poly1305.ae:21: P.absorb_padded(h, rt, ct)
 	add	r0, sp, #92
 	add	r1, sp, #112
 	ldr	r2, [sp, #88]
-	ldr	r3, [sp, #56]
+	ldr	r4, [sp, #72]
+	mov	r3, r4
 	bl	chacha20_poly1305_P_absorb_padded
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
 	add	r1, sp, #92
 	ldrh	r2, [r1]
-	ldr	r0, [sp, #60]
-	lsls	r0, r0, #19
+	lsls	r0, r5, #19
 	lsrs	r0, r0, #19
 	adds	r0, r2, r0
 	uxth	r2, r0
@@ -1501,8 +1502,7 @@ chacha20_poly1305_tag_of:
 	lsrs	r3, r2, #13
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
 	ldrh	r2, [r1, #2]
-	ldr	r0, [sp, #60]
-	lsls	r0, r0, #6
+	lsls	r0, r5, #6
 	lsrs	r0, r0, #19
 	adds	r0, r2, r0
 	uxth	r0, r0
@@ -1516,8 +1516,7 @@ chacha20_poly1305_tag_of:
 	lsrs	r2, r2, #13
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
 	ldrh	r3, [r1, #4]
-	ldr	r0, [sp, #60]
-	lsrs	r0, r0, #26
+	lsrs	r0, r5, #26
 	lsls	r0, r0, #19
 	lsrs	r0, r0, #19
 	adds	r0, r3, r0
@@ -1544,8 +1543,7 @@ chacha20_poly1305_tag_of:
 	lsrs	r2, r2, #13
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
 	ldrh	r3, [r1, #8]
-	ldr	r0, [sp, #56]
-	lsls	r0, r0, #12
+	lsls	r0, r4, #12
 	lsls	r0, r0, #19
 	lsrs	r0, r0, #19
 	adds	r0, r3, r0
@@ -1560,8 +1558,7 @@ chacha20_poly1305_tag_of:
 	lsrs	r3, r2, #13
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
 	ldrh	r2, [r1, #10]
-	ldr	r0, [sp, #56]
-	lsls	r0, r0, #18
+	lsls	r0, r4, #18
 	lsrs	r0, r0, #19
 	adds	r0, r2, r0
 	uxth	r0, r0
@@ -1575,8 +1572,7 @@ chacha20_poly1305_tag_of:
 	lsrs	r3, r2, #13
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
 	ldrh	r2, [r1, #12]
-	ldr	r0, [sp, #56]
-	lsls	r0, r0, #5
+	lsls	r0, r4, #5
 	lsrs	r0, r0, #19
 	adds	r0, r2, r0
 	uxth	r0, r0
@@ -1590,8 +1586,7 @@ chacha20_poly1305_tag_of:
 	lsrs	r2, r2, #13
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
 	ldrh	r3, [r1, #14]
-	ldr	r0, [sp, #56]
-	lsrs	r0, r0, #27
+	lsrs	r0, r4, #27
 	lsls	r0, r0, #19
 	lsrs	r0, r0, #19
 	adds	r0, r3, r0
@@ -1645,10 +1640,10 @@ chacha20_poly1305_tag_of:
 	add	r2, sp, #112
 	@ poly1305.ae:58: g[i] = d[12:0] as u16
 	add	r0, sp, #152
+	mov	r8, r0
 	b	.Lchacha20_poly1305_tag_of_pool1
 	.ltorg
 .Lchacha20_poly1305_tag_of_pool1:
-	mov	r8, r0
 	@ poly1305.ae:51: @unroll(unroll)
 .Lchacha20_poly1305_tag_of_loop3:
 	@ poly1305.ae:54: @unroll(unroll)
@@ -1907,11 +1902,11 @@ chacha20_poly1305_tag_of:
 	adcs	r6, r0
 	ldr	r0, [sp, #28]
 	adcs	r5, r0
-	ldr	r0, [sp, #64]
-	str	r2, [r0]
-	str	r4, [r0, #4]
-	str	r6, [r0, #8]
-	str	r5, [r0, #12]
+	ldr	r3, [sp, #80]
+	str	r2, [r3]
+	str	r4, [r3, #4]
+	str	r6, [r3, #8]
+	str	r5, [r3, #12]
 	add	sp, #172
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4

@@ -8,8 +8,8 @@
 	.thumb
 
 @ --- eax_key_setup: eax.key_setup
-@     frame 48 bytes (2 spill slots, 0 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9
-@     estimated 404 bytes of code and literals
+@     frame 52 bytes (2 spill slots, 1 on the stack; locals 48), saves r4, r5, r6, r7, r8
+@     estimated 402 bytes of code and literals
 	.section .text.eax_key_setup,"ax",%progbits
 	.global eax_key_setup
 	.type eax_key_setup, %function
@@ -18,17 +18,16 @@
 eax_key_setup:
 	push	{r4, r5, r6, r7, lr}
 	mov	r4, r8
-	mov	r5, r9
-	push	{r4, r5}
-	sub	sp, #48
-	mov	r8, r2
+	push	{r4}
+	sub	sp, #52
+	str	r2, [sp]
 	mov	r4, r3
 	@ eax.ae:34: M.key_schedule(load_be(key, 0, key_bits / 8), ks)
 	movs	r1, #3
 	tst	r0, r1
 	beq	.Leax_key_setup_words2
 .Leax_key_setup_bytes1:
-	add	r3, sp, #0
+	add	r3, sp, #4
 	movs	r2, #16
 .Leax_key_setup_cpy4:
 	subs	r2, #1
@@ -48,23 +47,23 @@ eax_key_setup:
 	ldr	r0, [r0]
 	rev	r1, r0
 	@ aes.ae:271: w[i] = key[key_bits - 1 - 32 * i : key_bits - 32 * (i + 1)]
-	mov	r0, r8
-	str	r1, [r0]
-	str	r5, [r0, #4]
-	str	r3, [r0, #8]
-	str	r2, [r0, #12]
+	ldr	r6, [sp]
+	str	r1, [r6]
+	str	r5, [r6, #4]
+	str	r3, [r6, #8]
+	str	r2, [r6, #12]
 	@ aes.ae:273: @unroll(round_unroll)
 	movs	r5, #4
 	@ aes.ae:275: temp = w[i - 1]
-	mov	r3, r8
+	mov	r3, r6
 	adds	r3, #12
 	@ aes.ae:90: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
 	ldr	r2, =eax_M.E.sbox
 	@ aes.ae:277: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
 	ldr	r0, =eax_M.E.rcon
-	mov	r9, r0
+	mov	r8, r0
 	@ aes.ae:281: w[i] = w[i - nk] ^ temp
-	mov	r1, r8
+	mov	r1, r6
 	@ aes.ae:273: @unroll(round_unroll)
 .Leax_key_setup_loop5:
 	@ aes.ae:276: if i % nk == 0 {
@@ -103,7 +102,7 @@ eax_key_setup:
 	lsrs	r0, r5, #2
 	subs	r0, r0, #1
 	uxth	r7, r0
-	mov	r0, r9
+	mov	r0, r8
 	ldrb	r0, [r0, r7]
 	lsls	r0, r0, #24
 	eors	r6, r0
@@ -122,18 +121,18 @@ eax_key_setup:
 .Leax_key_setup_done6:
 	@ cmac.ae:34: k1 = dbl(E.encrypt_block(ks, 0 as u128))
 	movs	r0, #0
-	str	r0, [sp, #16]
 	str	r0, [sp, #20]
 	str	r0, [sp, #24]
 	str	r0, [sp, #28]
-	add	r1, sp, #16
-	add	r2, sp, #32
-	mov	r0, r8
+	str	r0, [sp, #32]
+	add	r1, sp, #20
+	add	r2, sp, #36
+	ldr	r0, [sp]
 	bl	eax_M_E_encrypt_block
-	ldr	r0, [sp, #32]
-	ldr	r1, [sp, #36]
-	ldr	r3, [sp, #40]
-	ldr	r5, [sp, #44]
+	ldr	r0, [sp, #36]
+	ldr	r1, [sp, #40]
+	ldr	r3, [sp, #44]
+	ldr	r5, [sp, #48]
 	@ cmac.ae:29: return (x << 1) ^ (if x[127] == 1 then 0x87 as u128 else 0)
 	lsls	r6, r0, #1
 	lsls	r2, r1, #1
@@ -175,18 +174,19 @@ eax_key_setup:
 	str	r2, [r4, #28]
 	@ cmac.ae:24: return E.encrypt_block(ks, b)
 	movs	r0, #0
-	str	r0, [sp, #16]
 	str	r0, [sp, #20]
 	str	r0, [sp, #24]
 	str	r0, [sp, #28]
-	add	r1, sp, #16
-	add	r2, sp, #32
-	mov	r0, r8
+	str	r0, [sp, #32]
+	add	r1, sp, #20
+	add	r2, sp, #36
+	ldr	r5, [sp]
+	mov	r0, r5
 	bl	eax_M_E_encrypt_block
-	ldr	r3, [sp, #32]
-	ldr	r2, [sp, #36]
-	ldr	r1, [sp, #40]
-	ldr	r0, [sp, #44]
+	ldr	r3, [sp, #36]
+	ldr	r2, [sp, #40]
+	ldr	r1, [sp, #44]
+	ldr	r0, [sp, #48]
 	@ eax.ae:39: o[at_tweak + t] = M.encrypt_block(ks, t as u128)
 	str	r3, [r4, #32]
 	str	r2, [r4, #36]
@@ -194,19 +194,19 @@ eax_key_setup:
 	str	r0, [r4, #44]
 	@ cmac.ae:24: return E.encrypt_block(ks, b)
 	movs	r0, #1
-	str	r0, [sp, #16]
-	movs	r0, #0
 	str	r0, [sp, #20]
+	movs	r0, #0
 	str	r0, [sp, #24]
 	str	r0, [sp, #28]
-	add	r1, sp, #16
-	add	r2, sp, #32
-	mov	r0, r8
+	str	r0, [sp, #32]
+	add	r1, sp, #20
+	add	r2, sp, #36
+	mov	r0, r5
 	bl	eax_M_E_encrypt_block
-	ldr	r3, [sp, #32]
-	ldr	r2, [sp, #36]
-	ldr	r1, [sp, #40]
-	ldr	r0, [sp, #44]
+	ldr	r3, [sp, #36]
+	ldr	r2, [sp, #40]
+	ldr	r1, [sp, #44]
+	ldr	r0, [sp, #48]
 	@ eax.ae:39: o[at_tweak + t] = M.encrypt_block(ks, t as u128)
 	str	r3, [r4, #48]
 	str	r2, [r4, #52]
@@ -214,28 +214,27 @@ eax_key_setup:
 	str	r0, [r4, #60]
 	@ cmac.ae:24: return E.encrypt_block(ks, b)
 	movs	r0, #2
-	str	r0, [sp, #16]
-	movs	r0, #0
 	str	r0, [sp, #20]
+	movs	r0, #0
 	str	r0, [sp, #24]
 	str	r0, [sp, #28]
-	add	r1, sp, #16
-	add	r2, sp, #32
-	mov	r0, r8
+	str	r0, [sp, #32]
+	add	r1, sp, #20
+	add	r2, sp, #36
+	mov	r0, r5
 	bl	eax_M_E_encrypt_block
-	ldr	r3, [sp, #32]
-	ldr	r2, [sp, #36]
-	ldr	r1, [sp, #40]
-	ldr	r0, [sp, #44]
+	ldr	r3, [sp, #36]
+	ldr	r2, [sp, #40]
+	ldr	r1, [sp, #44]
+	ldr	r0, [sp, #48]
 	@ eax.ae:39: o[at_tweak + t] = M.encrypt_block(ks, t as u128)
 	str	r3, [r4, #64]
 	str	r2, [r4, #68]
 	str	r1, [r4, #72]
 	str	r0, [r4, #76]
-	add	sp, #48
-	pop	{r4, r5}
+	add	sp, #52
+	pop	{r4}
 	mov	r8, r4
-	mov	r9, r5
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.ltorg
@@ -903,7 +902,7 @@ eax_decrypt_with:
 
 @ --- eax_M_E_encrypt_block: eax.M.E.encrypt_block
 @     frame 16 bytes (11 spill slots, 4 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 520 bytes of code and literals
+@     estimated 512 bytes of code and literals
 	.section .text.eax_M_E_encrypt_block,"ax",%progbits
 	.global eax_M_E_encrypt_block
 	.type eax_M_E_encrypt_block, %function
@@ -924,26 +923,24 @@ eax_M_E_encrypt_block:
 	ldr	r3, [r1, #8]
 	ldr	r4, [r1, #12]
 	@ aes.ae:131: s0 = b[127:96] ^ w[0]
-	ldr	r0, [r0]
+	mov	r6, r0
+	ldr	r0, [r6]
 	eors	r4, r0
 	@ aes.ae:132: s1 = b[95:64] ^ w[1]
-	ldr	r0, [sp, #8]
-	ldr	r0, [r0, #4]
+	ldr	r0, [r6, #4]
 	eors	r3, r0
 	@ aes.ae:133: s2 = b[63:32] ^ w[2]
-	ldr	r0, [sp, #8]
-	ldr	r0, [r0, #8]
+	ldr	r0, [r6, #8]
 	eors	r2, r0
 	@ aes.ae:134: s3 = b[31:0] ^ w[3]
-	ldr	r0, [sp, #8]
-	ldr	r0, [r0, #12]
+	ldr	r0, [r6, #12]
 	eors	r5, r0
 	@ aes.ae:135: @unroll(round_unroll)
 	movs	r0, #1
 	str	r0, [sp, #4]
 	mov	r1, r5
 	@ aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	ldr	r5, [sp, #8]
+	mov	r5, r6
 	adds	r5, #16
 	ldr	r0, =eax_tf0
 	mov	r9, r0
@@ -1155,15 +1152,13 @@ eax_M_E_encrypt_block:
 	ldr	r0, [r0, r2]
 	eors	r1, r0
 	@ aes.ae:146: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
-	ldr	r0, [sp, #12]
-	str	r1, [r0]
-	str	r6, [r0, #4]
-	mov	r1, r0
+	ldr	r2, [sp, #12]
+	str	r1, [r2]
+	str	r6, [r2, #4]
 	ldr	r0, [sp]
-	str	r0, [r1, #8]
+	str	r0, [r2, #8]
 	mov	r1, r12
-	ldr	r0, [sp, #12]
-	str	r1, [r0, #12]
+	str	r1, [r2, #12]
 	add	sp, #16
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
@@ -1198,7 +1193,7 @@ eax_omac:
 	ldr	r0, [sp, #148]
 	mov	r11, r0
 	ldr	r0, [sp, #152]
-	str	r0, [sp, #32]
+	str	r0, [sp, #40]
 	@ eax.ae:45: return M.omac_after(ks, o[at_k1], o[at_k2], t as u128, o[at_tweak + t], msg)
 	ldr	r0, [r1]
 	str	r0, [sp, #44]
@@ -1388,7 +1383,7 @@ eax_omac:
 	adcs	r0, r0
 	movs	r4, #1
 	eors	r0, r4
-	str	r0, [sp, #36]
+	str	r0, [sp, #32]
 	@ cmac.ae:41: pad = ((0x80 << 120) as u128) >> (8 * rem)
 	ldr	r0, [sp]
 	lsls	r0, r0, #3
@@ -1496,7 +1491,7 @@ eax_omac:
 	ldr	r4, [sp, #60]
 	eors	r1, r4
 	str	r1, [sp]
-	ldr	r1, [sp, #36]
+	ldr	r1, [sp, #32]
 	rsbs	r1, r1, #0
 	ldr	r4, [sp, #16]
 	eors	r4, r5
@@ -1537,11 +1532,11 @@ eax_omac:
 	ldr	r3, [sp, #100]
 	ldr	r2, [sp, #104]
 	ldr	r1, [sp, #108]
-	ldr	r0, [sp, #32]
-	str	r4, [r0]
-	str	r3, [r0, #4]
-	str	r2, [r0, #8]
-	str	r1, [r0, #12]
+	ldr	r5, [sp, #40]
+	str	r4, [r5]
+	str	r3, [r5, #4]
+	str	r2, [r5, #8]
+	str	r1, [r5, #12]
 	add	sp, #112
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4

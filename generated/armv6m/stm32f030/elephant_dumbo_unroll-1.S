@@ -192,7 +192,7 @@ elephant_dumbo_decrypt_with:
 
 @ --- elephant_dumbo_P_permute: elephant_dumbo.P.permute
 @     frame 8 bytes (8 spill slots, 2 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1020 bytes of code and literals
+@     estimated 994 bytes of code and literals
 	.section .text.elephant_dumbo_P_permute,"ax",%progbits
 	.global elephant_dumbo_P_permute
 	.type elephant_dumbo_P_permute, %function
@@ -220,6 +220,9 @@ elephant_dumbo_P_permute:
 	@ spongent_pi160.ae:43: x = x ^ (c as u160) ^ ((reverse8(c) as u160) << (n - 8))
 	ldr	r0, =elephant_dumbo_sf0
 	mov	r8, r0
+	b	.Lelephant_dumbo_P_permute_pool1
+	.ltorg
+.Lelephant_dumbo_P_permute_pool1:
 	@ spongent_pi160.ae:41: @unroll(unroll)
 .Lelephant_dumbo_P_permute_loop1:
 	mov	r0, r9
@@ -252,18 +255,16 @@ elephant_dumbo_P_permute:
 	orrs	r0, r7
 	mov	r12, r0
 	lsrs	r1, r2, #24
-	mov	r0, r8
-	ldrb	r0, [r0, r1]
+	mov	r7, r8
+	ldrb	r0, [r7, r1]
 	lsls	r1, r0, #8
 	lsrs	r0, r2, #16
 	uxtb	r6, r0
-	mov	r0, r8
-	ldrb	r0, [r0, r6]
+	ldrb	r0, [r7, r6]
 	orrs	r1, r0
 	lsrs	r0, r2, #8
 	uxtb	r6, r0
-	mov	r0, r8
-	ldrb	r0, [r0, r6]
+	ldrb	r0, [r7, r6]
 	lsls	r7, r0, #8
 	uxtb	r2, r2
 	mov	r0, r8
@@ -272,63 +273,52 @@ elephant_dumbo_P_permute:
 	lsls	r6, r1, #16
 	orrs	r6, r7
 	lsrs	r1, r3, #24
-	mov	r0, r8
-	ldrb	r0, [r0, r1]
+	mov	r7, r8
+	ldrb	r0, [r7, r1]
 	lsls	r1, r0, #8
 	lsrs	r0, r3, #16
 	uxtb	r2, r0
-	mov	r0, r8
-	ldrb	r0, [r0, r2]
+	ldrb	r0, [r7, r2]
 	orrs	r1, r0
 	lsrs	r0, r3, #8
 	uxtb	r2, r0
-	mov	r0, r8
-	ldrb	r0, [r0, r2]
+	ldrb	r0, [r7, r2]
 	lsls	r2, r0, #8
 	uxtb	r3, r3
-	mov	r0, r8
-	ldrb	r0, [r0, r3]
+	ldrb	r0, [r7, r3]
 	orrs	r2, r0
 	lsls	r3, r1, #16
 	orrs	r3, r2
 	lsrs	r1, r4, #24
-	mov	r0, r8
-	ldrb	r0, [r0, r1]
+	ldrb	r0, [r7, r1]
 	lsls	r2, r0, #8
 	lsrs	r0, r4, #16
 	uxtb	r1, r0
-	mov	r0, r8
-	ldrb	r0, [r0, r1]
+	ldrb	r0, [r7, r1]
 	orrs	r2, r0
 	lsrs	r0, r4, #8
 	uxtb	r1, r0
-	mov	r0, r8
-	ldrb	r0, [r0, r1]
+	ldrb	r0, [r7, r1]
 	lsls	r1, r0, #8
 	uxtb	r4, r4
-	mov	r0, r8
-	ldrb	r0, [r0, r4]
+	ldrb	r0, [r7, r4]
 	orrs	r1, r0
 	lsls	r0, r2, #16
 	orrs	r0, r1
 	mov	r10, r0
 	lsrs	r1, r5, #24
-	mov	r0, r8
-	ldrb	r0, [r0, r1]
+	ldrb	r0, [r7, r1]
 	lsls	r2, r0, #8
 	lsrs	r0, r5, #16
 	uxtb	r1, r0
-	mov	r0, r8
-	ldrb	r0, [r0, r1]
+	ldrb	r0, [r7, r1]
 	orrs	r2, r0
 	lsrs	r0, r5, #8
 	uxtb	r1, r0
-	mov	r0, r8
-	ldrb	r0, [r0, r1]
+	ldrb	r0, [r7, r1]
 	lsls	r1, r0, #8
 	uxtb	r4, r5
-	mov	r0, r8
-	ldrb	r0, [r0, r4]
+	ldrb	r0, [r7, r4]
 	orrs	r1, r0
 	lsls	r0, r2, #16
 	orrs	r0, r1
@@ -668,9 +658,6 @@ elephant_dumbo_P_permute:
 	adcs	r5, r5
 	lsls	r4, r4, #1
 	adcs	r0, r0
-	b	.Lelephant_dumbo_P_permute_pool1
-	.ltorg
-.Lelephant_dumbo_P_permute_pool1:
 	lsls	r0, r0, #24
 	orrs	r2, r0
 	lsls	r4, r4, #1
@@ -697,12 +684,12 @@ elephant_dumbo_P_permute:
 	b	.Lelephant_dumbo_P_permute_loop1
 .Lelephant_dumbo_P_permute_far1:
 .Lelephant_dumbo_P_permute_done2:
-	ldr	r0, [sp, #4]
-	str	r5, [r0]
-	str	r4, [r0, #4]
-	str	r3, [r0, #8]
-	str	r2, [r0, #12]
-	str	r1, [r0, #16]
+	ldr	r6, [sp, #4]
+	str	r5, [r6]
+	str	r4, [r6, #4]
+	str	r3, [r6, #8]
+	str	r2, [r6, #12]
+	str	r1, [r6, #16]
 	add	sp, #8
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
@@ -716,7 +703,7 @@ elephant_dumbo_P_permute:
 
 @ --- elephant_dumbo_crypt: elephant_dumbo.crypt
 @     frame 256 bytes (74 spill slots, 49 on the stack; locals 60), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2392 bytes of code and literals
+@     estimated 2356 bytes of code and literals
 	.section .text.elephant_dumbo_crypt,"ax",%progbits
 	.global elephant_dumbo_crypt
 	.type elephant_dumbo_crypt, %function
@@ -736,7 +723,7 @@ elephant_dumbo_crypt:
 	ldr	r5, [sp, #296]
 	str	r5, [sp, #168]
 	ldr	r4, [sp, #300]
-	str	r4, [sp, #40]
+	str	r4, [sp, #96]
 	ldr	r2, [sp, #304]
 	str	r2, [sp, #164]
 	ldr	r2, [sp, #312]
@@ -755,117 +742,103 @@ elephant_dumbo_crypt:
 	ldr	r0, [r0, #16]
 	str	r0, [sp, #180]
 	@ elephant_dumbo.ae:77: blocks_c = 1 + m / block
-	mov	r0, r4
-	lsls	r4, r0, #1
-	lsrs	r3, r0, #31
-	lsls	r2, r0, #3
-	lsrs	r0, r0, #29
+	mov	r6, r4
+	lsls	r4, r6, #1
+	lsrs	r3, r6, #31
+	lsls	r2, r6, #3
+	lsrs	r0, r6, #29
 	adds	r5, r4, r2
 	adcs	r3, r0
 	movs	r2, #0
 	movs	r4, #0
 	adcs	r2, r4
-	ldr	r0, [sp, #40]
-	lsls	r4, r0, #4
-	lsrs	r0, r0, #28
+	lsls	r4, r6, #4
+	lsrs	r0, r6, #28
 	adds	r5, r5, r4
 	adcs	r3, r0
 	movs	r4, #0
 	adcs	r2, r4
-	ldr	r0, [sp, #40]
-	lsls	r4, r0, #7
-	lsrs	r0, r0, #25
+	lsls	r4, r6, #7
+	lsrs	r0, r6, #25
 	adds	r4, r5, r4
 	adcs	r3, r0
 	movs	r5, #0
 	adcs	r2, r5
-	ldr	r0, [sp, #40]
-	lsls	r5, r0, #8
-	lsrs	r0, r0, #24
+	lsls	r5, r6, #8
+	lsrs	r0, r6, #24
 	adds	r5, r4, r5
 	adcs	r3, r0
 	movs	r4, #0
 	adcs	r2, r4
-	ldr	r0, [sp, #40]
-	lsls	r4, r0, #11
-	lsrs	r0, r0, #21
+	lsls	r4, r6, #11
+	lsrs	r0, r6, #21
 	adds	r5, r5, r4
 	adcs	r3, r0
 	movs	r4, #0
 	adcs	r2, r4
-	ldr	r0, [sp, #40]
-	lsls	r4, r0, #12
-	lsrs	r0, r0, #20
+	lsls	r4, r6, #12
+	lsrs	r0, r6, #20
 	adds	r5, r5, r4
 	adcs	r3, r0
 	movs	r4, #0
 	adcs	r2, r4
-	ldr	r0, [sp, #40]
-	lsls	r4, r0, #15
-	lsrs	r0, r0, #17
+	lsls	r4, r6, #15
+	lsrs	r0, r6, #17
 	adds	r5, r5, r4
 	adcs	r3, r0
 	movs	r4, #0
 	adcs	r2, r4
-	ldr	r0, [sp, #40]
-	lsls	r4, r0, #16
-	lsrs	r0, r0, #16
+	lsls	r4, r6, #16
+	lsrs	r0, r6, #16
 	adds	r5, r5, r4
 	adcs	r3, r0
 	movs	r4, #0
 	adcs	r2, r4
-	ldr	r0, [sp, #40]
-	lsls	r4, r0, #19
-	lsrs	r0, r0, #13
+	lsls	r4, r6, #19
+	lsrs	r0, r6, #13
 	adds	r5, r5, r4
 	adcs	r3, r0
 	movs	r4, #0
 	adcs	r2, r4
-	ldr	r0, [sp, #40]
-	lsls	r4, r0, #20
-	lsrs	r0, r0, #12
+	lsls	r4, r6, #20
+	lsrs	r0, r6, #12
 	adds	r5, r5, r4
 	adcs	r3, r0
 	movs	r4, #0
 	adcs	r2, r4
-	ldr	r0, [sp, #40]
-	lsls	r4, r0, #23
-	lsrs	r0, r0, #9
+	lsls	r4, r6, #23
+	lsrs	r0, r6, #9
 	adds	r5, r5, r4
 	adcs	r3, r0
 	movs	r4, #0
 	adcs	r2, r4
-	ldr	r0, [sp, #40]
-	lsls	r4, r0, #24
-	lsrs	r0, r0, #8
+	mov	r7, r6
+	lsls	r4, r7, #24
+	lsrs	r0, r7, #8
 	adds	r5, r5, r4
 	adcs	r3, r0
 	movs	r4, #0
 	adcs	r2, r4
-	ldr	r0, [sp, #40]
-	lsls	r4, r0, #27
-	lsrs	r0, r0, #5
+	lsls	r4, r7, #27
+	lsrs	r0, r7, #5
 	adds	r5, r5, r4
 	adcs	r3, r0
 	movs	r4, #0
 	adcs	r2, r4
-	ldr	r0, [sp, #40]
-	lsls	r4, r0, #28
-	lsrs	r0, r0, #4
+	lsls	r4, r7, #28
+	lsrs	r0, r7, #4
 	adds	r5, r5, r4
 	adcs	r3, r0
 	movs	r4, #0
 	adcs	r2, r4
-	ldr	r0, [sp, #40]
-	lsls	r6, r0, #31
-	lsrs	r4, r0, #1
+	lsls	r6, r7, #31
+	lsrs	r4, r7, #1
 	adds	r0, r5, r6
 	adcs	r3, r4
 	movs	r4, #0
 	adcs	r2, r4
 	adds	r0, r0, r4
-	ldr	r0, [sp, #40]
-	adcs	r3, r0
+	adcs	r3, r7
 	adcs	r2, r4
 	lsls	r0, r2, #31
 	lsrs	r2, r3, #5
@@ -874,9 +847,8 @@ elephant_dumbo_crypt:
 	adds	r0, r2, #1
 	str	r0, [sp, #136]
 	@ elephant_dumbo.ae:78: blocks_m = (m + block - 1) / block
-	ldr	r0, [sp, #40]
-	adds	r0, #20
-	subs	r0, r0, #1
+	adds	r7, #20
+	subs	r0, r7, #1
 	lsls	r4, r0, #1
 	lsrs	r6, r0, #31
 	lsls	r3, r0, #3
@@ -1256,19 +1228,19 @@ elephant_dumbo_crypt:
 	movs	r0, #0
 	str	r0, [sp, #8]
 	str	r0, [sp, #4]
+	str	r0, [sp, #40]
 	str	r0, [sp, #44]
 	str	r0, [sp, #48]
-	str	r0, [sp, #52]
 	ldr	r0, [sp, #176]
-	str	r0, [sp, #60]
-	ldr	r0, [sp, #172]
 	str	r0, [sp, #72]
+	ldr	r0, [sp, #172]
+	str	r0, [sp, #60]
 	ldr	r0, [sp, #184]
-	str	r0, [sp, #68]
-	ldr	r0, [sp, #188]
 	str	r0, [sp, #56]
+	ldr	r0, [sp, #188]
+	str	r0, [sp, #68]
 	ldr	r0, [sp, #180]
-	str	r0, [sp, #64]
+	str	r0, [sp, #52]
 	ldr	r0, [sp, #128]
 	cmp	r1, r0
 	bcc	.Lelephant_dumbo_crypt_far1
@@ -1276,41 +1248,38 @@ elephant_dumbo_crypt:
 .Lelephant_dumbo_crypt_far1:
 .Lelephant_dumbo_crypt_loop18:
 	@ elephant_dumbo.ae:36: t = (x[7:0] <<< 3) ^ (x[31:24] << 7) ^ (x[111:104] >> 7)
-	ldr	r0, [sp, #60]
-	uxtb	r0, r0
+	ldr	r2, [sp, #72]
+	uxtb	r0, r2
 	lsls	r1, r0, #3
 	lsrs	r0, r0, #5
 	orrs	r1, r0
 	uxtb	r1, r1
-	ldr	r0, [sp, #60]
-	lsrs	r0, r0, #24
+	lsrs	r0, r2, #24
 	lsls	r0, r0, #7
 	uxtb	r0, r0
 	eors	r1, r0
-	ldr	r0, [sp, #56]
-	lsrs	r0, r0, #8
+	ldr	r4, [sp, #68]
+	lsrs	r0, r4, #8
 	uxtb	r0, r0
 	lsrs	r0, r0, #7
 	eors	r1, r0
 	@ elephant_dumbo.ae:37: return cat(t, x[159:8])
+	lsrs	r3, r2, #8
 	ldr	r0, [sp, #60]
-	lsrs	r3, r0, #8
-	ldr	r0, [sp, #72]
 	lsls	r2, r0, #24
 	orrs	r3, r2
 	str	r3, [sp, #16]
 	lsrs	r3, r0, #8
-	ldr	r0, [sp, #68]
+	ldr	r0, [sp, #56]
 	lsls	r2, r0, #24
 	orrs	r3, r2
 	str	r3, [sp, #20]
 	lsrs	r3, r0, #8
-	ldr	r0, [sp, #56]
-	lsls	r2, r0, #24
+	lsls	r2, r4, #24
 	orrs	r3, r2
 	str	r3, [sp, #24]
-	lsrs	r3, r0, #8
-	ldr	r0, [sp, #64]
+	lsrs	r3, r4, #8
+	ldr	r0, [sp, #52]
 	lsls	r2, r0, #24
 	orrs	r3, r2
 	str	r3, [sp, #28]
@@ -1336,38 +1305,38 @@ elephant_dumbo_crypt:
 	b	.Lelephant_dumbo_crypt_else20
 .Lelephant_dumbo_crypt_far2:
 	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	ldr	r0, [sp, #60]
+	ldr	r0, [sp, #72]
 	ldr	r1, [sp, #16]
 	eors	r0, r1
-	str	r0, [sp, #76]
-	ldr	r0, [sp, #72]
+	str	r0, [sp, #64]
+	ldr	r0, [sp, #60]
 	ldr	r1, [sp, #20]
 	eors	r0, r1
-	str	r0, [sp, #80]
-	ldr	r0, [sp, #68]
+	str	r0, [sp, #76]
+	ldr	r0, [sp, #56]
 	ldr	r1, [sp, #24]
 	eors	r0, r1
-	str	r0, [sp, #84]
-	ldr	r0, [sp, #56]
+	str	r0, [sp, #80]
+	mov	r0, r4
 	mov	r1, r3
 	eors	r0, r1
-	str	r0, [sp, #88]
-	ldr	r0, [sp, #64]
+	str	r0, [sp, #84]
+	ldr	r0, [sp, #52]
 	ldr	r1, [sp, #32]
 	eors	r0, r1
-	str	r0, [sp, #92]
+	str	r0, [sp, #88]
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
 	ldr	r2, [sp, #156]
-	ldr	r0, [sp, #76]
+	ldr	r0, [sp, #64]
 	eors	r2, r0
 	ldr	r3, [sp, #152]
-	ldr	r0, [sp, #80]
+	ldr	r0, [sp, #76]
 	eors	r3, r0
 	ldr	r1, [sp, #148]
-	ldr	r0, [sp, #84]
+	ldr	r0, [sp, #80]
 	eors	r1, r0
 	@ elephant_dumbo.ae:90: count = if m - off < block then m - off else block
-	ldr	r4, [sp, #40]
+	ldr	r4, [sp, #96]
 	ldr	r0, [sp, #36]
 	subs	r5, r4, r0
 	cmp	r5, #20
@@ -1398,7 +1367,7 @@ elephant_dumbo_crypt:
 	str	r0, [sp, #208]
 	str	r0, [sp, #212]
 	add	r0, sp, #196
-	str	r0, [sp, #96]
+	str	r0, [sp, #92]
 	mov	r7, r4
 	cmp	r7, #20
 	bcc	.Lelephant_dumbo_crypt_cnt25
@@ -1408,11 +1377,11 @@ elephant_dumbo_crypt:
 	subs	r7, #1
 	bcc	.Lelephant_dumbo_crypt_cpyd24
 	ldrb	r6, [r5, r7]
-	ldr	r0, [sp, #96]
+	ldr	r0, [sp, #92]
 	strb	r6, [r0, r7]
 	b	.Lelephant_dumbo_crypt_cpy26
 .Lelephant_dumbo_crypt_cpyd24:
-	ldr	r5, [sp, #96]
+	ldr	r5, [sp, #92]
 .Lelephant_dumbo_crypt_words23:
 	ldr	r0, [r5]
 	str	r0, [sp, #104]
@@ -1428,9 +1397,9 @@ elephant_dumbo_crypt:
 	str	r2, [sp, #216]
 	str	r3, [sp, #220]
 	str	r1, [sp, #224]
-	ldr	r0, [sp, #88]
+	ldr	r0, [sp, #84]
 	str	r0, [sp, #228]
-	ldr	r0, [sp, #92]
+	ldr	r0, [sp, #88]
 	str	r0, [sp, #232]
 	add	r0, sp, #216
 	add	r1, sp, #236
@@ -1439,7 +1408,7 @@ elephant_dumbo_crypt:
 	ldr	r2, [sp, #240]
 	ldr	r1, [sp, #244]
 	ldr	r0, [sp, #248]
-	str	r0, [sp, #96]
+	str	r0, [sp, #92]
 	ldr	r0, [sp, #252]
 	str	r0, [sp, #100]
 	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
@@ -1450,20 +1419,20 @@ elephant_dumbo_crypt:
 	ldr	r5, [sp, #112]
 	eors	r5, r1
 	ldr	r3, [sp, #120]
-	ldr	r0, [sp, #96]
+	ldr	r0, [sp, #92]
 	eors	r3, r0
 	ldr	r2, [sp, #116]
 	ldr	r0, [sp, #100]
 	eors	r2, r0
-	ldr	r0, [sp, #76]
+	ldr	r0, [sp, #64]
 	eors	r6, r0
-	ldr	r0, [sp, #80]
+	ldr	r0, [sp, #76]
 	eors	r7, r0
-	ldr	r0, [sp, #84]
+	ldr	r0, [sp, #80]
 	eors	r5, r0
-	ldr	r0, [sp, #88]
+	ldr	r0, [sp, #84]
 	eors	r3, r0
-	ldr	r0, [sp, #92]
+	ldr	r0, [sp, #88]
 	eors	r2, r0
 	ldr	r1, [sp, #164]
 	ldr	r0, [sp, #36]
@@ -1526,21 +1495,21 @@ elephant_dumbo_crypt:
 	ldr	r1, [sp, #20]
 	eors	r0, r1
 	str	r0, [sp, #4]
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #40]
 	ldr	r1, [sp, #24]
+	eors	r0, r1
+	str	r0, [sp, #40]
+	ldr	r0, [sp, #44]
+	ldr	r1, [sp, #28]
 	eors	r0, r1
 	str	r0, [sp, #44]
 	ldr	r0, [sp, #48]
-	ldr	r1, [sp, #28]
-	eors	r0, r1
-	str	r0, [sp, #48]
-	ldr	r0, [sp, #52]
 	ldr	r1, [sp, #32]
 	eors	r0, r1
-	str	r0, [sp, #52]
+	str	r0, [sp, #48]
 	ldr	r2, [sp, #36]
 	subs	r2, #20
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #96]
 	subs	r1, r0, r2
 	@ elephant_dumbo.ae:42: x = load_le(buf, off, block, count)
 	ldr	r0, [sp, #160]
@@ -1573,15 +1542,15 @@ elephant_dumbo_crypt:
 	mov	r2, r4
 .Lelephant_dumbo_crypt_words34:
 	ldr	r0, [r2]
-	str	r0, [sp, #76]
+	str	r0, [sp, #64]
 	ldr	r0, [r2, #4]
-	str	r0, [sp, #80]
+	str	r0, [sp, #76]
 	ldr	r0, [r2, #8]
-	str	r0, [sp, #84]
+	str	r0, [sp, #80]
 	ldr	r0, [r2, #12]
-	str	r0, [sp, #88]
+	str	r0, [sp, #84]
 	ldr	r0, [r2, #16]
-	str	r0, [sp, #92]
+	str	r0, [sp, #88]
 	@ elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
 	cmp	r1, #20
 	movs	r0, #0
@@ -1634,39 +1603,39 @@ elephant_dumbo_crypt:
 	movs	r4, #0
 	movs	r6, #0
 .Lelephant_dumbo_crypt_she41:
-	ldr	r0, [sp, #76]
+	ldr	r0, [sp, #64]
 	orrs	r2, r0
-	ldr	r0, [sp, #80]
+	ldr	r0, [sp, #76]
 	orrs	r1, r0
-	ldr	r0, [sp, #84]
+	ldr	r0, [sp, #80]
 	orrs	r5, r0
-	ldr	r0, [sp, #88]
+	ldr	r0, [sp, #84]
 	orrs	r4, r0
-	ldr	r0, [sp, #92]
+	ldr	r0, [sp, #88]
 	orrs	r6, r0
 	ldr	r0, [sp, #36]
 	rsbs	r3, r0, #0
-	ldr	r0, [sp, #76]
+	ldr	r0, [sp, #64]
 	eors	r2, r0
 	ands	r2, r3
 	mov	r7, r0
 	eors	r7, r2
-	ldr	r0, [sp, #80]
+	ldr	r0, [sp, #76]
 	eors	r1, r0
 	ands	r1, r3
 	mov	r2, r0
 	eors	r2, r1
-	ldr	r0, [sp, #84]
+	ldr	r0, [sp, #80]
 	eors	r5, r0
 	ands	r5, r3
 	mov	r1, r0
 	eors	r1, r5
-	ldr	r0, [sp, #88]
+	ldr	r0, [sp, #84]
 	eors	r4, r0
 	ands	r4, r3
 	mov	r5, r0
 	eors	r5, r4
-	ldr	r0, [sp, #92]
+	ldr	r0, [sp, #88]
 	eors	r6, r0
 	ands	r6, r3
 	mov	r3, r0
@@ -1676,11 +1645,11 @@ elephant_dumbo_crypt:
 	eors	r7, r0
 	ldr	r0, [sp, #4]
 	eors	r2, r0
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #40]
 	eors	r1, r0
-	ldr	r0, [sp, #48]
+	ldr	r0, [sp, #44]
 	eors	r5, r0
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #48]
 	eors	r3, r0
 	str	r7, [sp, #216]
 	str	r2, [sp, #220]
@@ -1710,11 +1679,11 @@ elephant_dumbo_crypt:
 	eors	r5, r0
 	ldr	r0, [sp, #4]
 	eors	r4, r0
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #40]
 	eors	r3, r0
-	ldr	r0, [sp, #48]
+	ldr	r0, [sp, #44]
 	eors	r2, r0
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #48]
 	eors	r1, r0
 	str	r5, [sp]
 	mov	r11, r4
@@ -1778,13 +1747,13 @@ elephant_dumbo_crypt:
 	ldr	r0, [r2]
 	str	r0, [sp, #36]
 	ldr	r0, [r2, #4]
-	str	r0, [sp, #44]
+	str	r0, [sp, #40]
 	ldr	r0, [r2, #8]
-	str	r0, [sp, #48]
+	str	r0, [sp, #44]
 	ldr	r0, [r2, #12]
 	str	r0, [sp, #8]
 	ldr	r0, [r2, #16]
-	str	r0, [sp, #52]
+	str	r0, [sp, #48]
 	@ elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
 	cmp	r1, #20
 	movs	r0, #0
@@ -1839,13 +1808,13 @@ elephant_dumbo_crypt:
 .Lelephant_dumbo_crypt_she52:
 	ldr	r0, [sp, #36]
 	orrs	r2, r0
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #40]
 	orrs	r1, r0
-	ldr	r0, [sp, #48]
+	ldr	r0, [sp, #44]
 	orrs	r5, r0
 	ldr	r0, [sp, #8]
 	orrs	r4, r0
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #48]
 	orrs	r6, r0
 	ldr	r0, [sp, #4]
 	rsbs	r3, r0, #0
@@ -1854,12 +1823,12 @@ elephant_dumbo_crypt:
 	ands	r2, r3
 	mov	r7, r0
 	eors	r7, r2
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #40]
 	eors	r1, r0
 	ands	r1, r3
 	mov	r2, r0
 	eors	r2, r1
-	ldr	r0, [sp, #48]
+	ldr	r0, [sp, #44]
 	eors	r5, r0
 	ands	r5, r3
 	mov	r1, r0
@@ -1869,7 +1838,7 @@ elephant_dumbo_crypt:
 	ands	r4, r3
 	mov	r5, r0
 	eors	r5, r4
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #48]
 	eors	r6, r0
 	ands	r6, r3
 	mov	r3, r0
@@ -1933,28 +1902,28 @@ elephant_dumbo_crypt:
 	mov	r10, r3
 	mov	r9, r2
 	mov	r8, r1
-	ldr	r0, [sp, #60]
-	str	r0, [sp, #8]
 	ldr	r0, [sp, #72]
+	str	r0, [sp, #8]
+	ldr	r0, [sp, #60]
 	str	r0, [sp, #4]
-	ldr	r0, [sp, #68]
+	ldr	r0, [sp, #56]
 	str	r0, [sp, #36]
-	ldr	r7, [sp, #56]
-	ldr	r6, [sp, #64]
+	ldr	r7, [sp, #68]
+	ldr	r6, [sp, #52]
 	ldr	r5, [sp, #16]
 	ldr	r4, [sp, #20]
 	ldr	r3, [sp, #24]
 	ldr	r2, [sp, #28]
 	ldr	r1, [sp, #32]
 	ldr	r0, [sp, #36]
-	str	r0, [sp, #44]
-	str	r7, [sp, #48]
-	str	r6, [sp, #52]
-	str	r5, [sp, #60]
-	str	r4, [sp, #72]
-	str	r3, [sp, #68]
-	str	r2, [sp, #56]
-	str	r1, [sp, #64]
+	str	r0, [sp, #40]
+	str	r7, [sp, #44]
+	str	r6, [sp, #48]
+	str	r5, [sp, #72]
+	str	r4, [sp, #60]
+	str	r3, [sp, #56]
+	str	r2, [sp, #68]
+	str	r1, [sp, #52]
 	ldr	r1, [sp, #12]
 	adds	r1, #1
 	str	r1, [sp, #12]

@@ -502,8 +502,8 @@ grain128aeadv2_decrypt:
 
 
 @ --- grain128aeadv2_absorb_ad: grain128aeadv2.absorb_ad
-@     frame 68 bytes (38 spill slots, 17 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2140 bytes of code and literals
+@     frame 68 bytes (42 spill slots, 17 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 2132 bytes of code and literals
 	.section .text.grain128aeadv2_absorb_ad,"ax",%progbits
 	.global grain128aeadv2_absorb_ad
 	.type grain128aeadv2_absorb_ad, %function
@@ -517,431 +517,433 @@ grain128aeadv2_absorb_ad:
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
 	sub	sp, #68
+	ldr	r4, [sp, #104]
+	str	r4, [sp, #32]
 	ldr	r4, [sp, #108]
 	str	r4, [sp, #28]
+	ldr	r4, [sp, #112]
+	str	r4, [sp, #64]
+	ldr	r4, [sp, #116]
+	str	r4, [sp, #60]
+	ldr	r4, [sp, #120]
+	str	r4, [sp, #56]
+	ldr	r4, [sp, #124]
+	str	r4, [sp, #52]
+	ldm	r0, {r0, r4, r6, r7}
+	mov	r9, r7
+	ldr	r7, [r1]
+	str	r7, [sp, #4]
+	ldr	r7, [r1, #4]
+	str	r7, [sp, #24]
+	ldr	r7, [r1, #8]
+	str	r7, [sp, #44]
+	ldr	r7, [r1, #12]
+	str	r7, [sp, #40]
+	ldr	r7, [r2]
+	str	r7, [sp, #12]
+	ldr	r7, [r2, #4]
+	str	r7, [sp, #16]
+	ldr	r7, [r3]
+	str	r7, [sp]
+	ldr	r2, [r3, #4]
+	str	r2, [sp, #8]
 	@ grain128aeadv2.ae:146: n = if a < 0x80 then 0 else if a < 0x100 then 1 else if a < 0x10000 then 2 else if a < 0x1000000 then 3 else 4 as u32
+	ldr	r5, [sp, #28]
+	cmp	r5, #128
+	movs	r1, #0
+	adcs	r1, r1
+	movs	r7, #1
+	eors	r1, r7
+	movs	r2, #1
+	lsls	r2, r2, #8
+	cmp	r5, r2
+	movs	r2, #0
+	adcs	r2, r2
+	eors	r2, r7
+	movs	r3, #1
+	lsls	r3, r3, #16
+	cmp	r5, r3
+	movs	r3, #0
+	adcs	r3, r3
+	eors	r3, r7
 	movs	r5, #1
 	lsls	r5, r5, #24
-	cmp	r4, r5
+	ldr	r7, [sp, #28]
+	cmp	r7, r5
 	movs	r5, #0
 	adcs	r5, r5
-	movs	r4, #1
-	eors	r5, r4
-	rsbs	r4, r5, #0
-	lsls	r4, r4, #29
-	lsrs	r5, r4, #29
-	movs	r4, #4
-	eors	r5, r4
-	movs	r6, #2
-	eors	r6, r5
 	movs	r7, #1
-	lsls	r7, r7, #16
-	ldr	r4, [sp, #28]
-	cmp	r4, r7
-	movs	r7, #0
-	adcs	r7, r7
-	movs	r4, #1
-	eors	r7, r4
-	rsbs	r4, r7, #0
-	ands	r6, r4
-	eors	r5, r6
-	movs	r6, #1
-	lsls	r6, r6, #8
-	ldr	r4, [sp, #28]
-	cmp	r4, r6
-	movs	r6, #0
-	adcs	r6, r6
-	movs	r4, #1
-	eors	r6, r4
-	rsbs	r7, r6, #0
-	mov	r6, r5
-	eors	r6, r4
-	ands	r6, r7
-	eors	r5, r6
-	ldr	r4, [sp, #28]
-	cmp	r4, #128
-	movs	r6, #0
-	adcs	r6, r6
-	movs	r4, #1
-	eors	r6, r4
-	rsbs	r6, r6, #0
-	ands	r6, r5
-	eors	r5, r6
+	eors	r5, r7
+	rsbs	r7, r5, #0
+	lsls	r7, r7, #29
+	lsrs	r5, r7, #29
+	movs	r7, #4
+	eors	r5, r7
+	rsbs	r3, r3, #0
+	movs	r7, #2
+	eors	r7, r5
+	ands	r7, r3
+	eors	r5, r7
+	rsbs	r3, r2, #0
+	mov	r2, r5
+	movs	r7, #1
+	eors	r2, r7
+	ands	r2, r3
+	eors	r5, r2
+	rsbs	r1, r1, #0
+	ands	r1, r5
+	eors	r5, r1
 	str	r5, [sp, #36]
-	ldr	r4, [r0]
 	@ grain128aeadv2.ae:147: for i in 0..n + 1 {
-	mov	r10, r4
-	ldr	r4, [r0, #4]
+	adds	r7, r5, #1
+	str	r7, [sp, #48]
+	movs	r5, #0
+	str	r5, [sp, #20]
+	mov	r10, r0
 	mov	r8, r4
-	ldr	r4, [r0, #8]
-	mov	r12, r4
-	ldr	r0, [r0, #12]
-	mov	r9, r0
-	ldr	r6, [r1]
-	ldr	r5, [r1, #4]
-	ldr	r4, [r1, #8]
-	ldr	r1, [r1, #12]
-	ldr	r0, [r2]
-	str	r0, [sp, #16]
-	ldr	r0, [r2, #4]
-	str	r0, [sp, #12]
-	ldr	r0, [r3]
-	str	r0, [sp, #4]
-	ldr	r2, [r3, #4]
-	str	r2, [sp]
-	ldr	r0, [sp, #104]
-	str	r0, [sp, #32]
-	ldr	r0, [sp, #112]
-	str	r0, [sp, #56]
-	ldr	r0, [sp, #116]
-	str	r0, [sp, #52]
-	ldr	r0, [sp, #120]
-	str	r0, [sp, #64]
-	ldr	r0, [sp, #124]
-	str	r0, [sp, #60]
-	ldr	r3, [sp, #36]
-	adds	r0, r3, #1
-	str	r0, [sp, #48]
-	movs	r2, #0
-	str	r2, [sp, #20]
-	cmp	r2, r0
+	mov	r12, r6
+	ldr	r4, [sp, #4]
+	ldr	r3, [sp, #24]
+	ldr	r2, [sp, #44]
+	ldr	r1, [sp, #40]
+	mov	r0, r7
+	cmp	r5, r0
 	bcc	.Lgrain128aeadv2_absorb_ad_far1
 	b	.Lgrain128aeadv2_absorb_ad_done2
 .Lgrain128aeadv2_absorb_ad_far1:
 .Lgrain128aeadv2_absorb_ad_loop1:
 	@ grain128aeadv2.ae:148: x = if i == 0 then (if n == 0 then a as u8 else 0x80 | (n as u8)) else (a >> (8 * (n - i))) as u8
-	ldr	r3, [sp, #36]
-	uxtb	r0, r3
-	movs	r2, #128
-	orrs	r0, r2
-	ldr	r2, [sp, #28]
-	uxtb	r7, r2
-	eors	r7, r0
-	subs	r2, r3, #1
-	movs	r3, #0
-	adcs	r3, r3
-	movs	r2, #1
-	eors	r3, r2
-	rsbs	r2, r3, #0
-	ands	r7, r2
-	eors	r0, r7
-	ldr	r2, [sp, #20]
-	subs	r2, r2, #1
+	ldr	r5, [sp, #20]
+	subs	r0, r5, #1
 	movs	r7, #0
 	adcs	r7, r7
-	movs	r2, #1
-	eors	r7, r2
-	ldr	r3, [sp, #36]
-	ldr	r2, [sp, #20]
-	subs	r2, r3, r2
-	lsls	r3, r2, #3
-	cmp	r3, #255
+	movs	r0, #1
+	eors	r7, r0
+	ldr	r0, [sp, #36]
+	subs	r0, r0, #1
+	movs	r5, #0
+	adcs	r5, r5
+	movs	r0, #1
+	eors	r5, r0
+	ldr	r0, [sp, #36]
+	uxtb	r6, r0
+	movs	r0, #128
+	orrs	r6, r0
+	ldr	r0, [sp, #28]
+	uxtb	r0, r0
+	rsbs	r5, r5, #0
+	eors	r0, r6
+	ands	r0, r5
+	eors	r6, r0
+	ldr	r0, [sp, #36]
+	ldr	r5, [sp, #20]
+	subs	r0, r0, r5
+	lsls	r5, r0, #3
+	cmp	r5, #255
 	bls	.Lgrain128aeadv2_absorb_ad_shok3
-	movs	r3, #255
+	movs	r5, #255
 .Lgrain128aeadv2_absorb_ad_shok3:
-	ldr	r2, [sp, #28]
-	lsrs	r2, r3
-	uxtb	r3, r2
-	rsbs	r2, r7, #0
-	eors	r0, r3
-	ands	r0, r2
-	eors	r3, r0
-	mov	r11, r3
+	ldr	r0, [sp, #28]
+	lsrs	r0, r5
+	uxtb	r5, r0
+	rsbs	r0, r7, #0
+	eors	r6, r5
+	ands	r6, r0
+	eors	r5, r6
+	mov	r11, r5
 	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	lsrs	r0, r6, #12
-	lsls	r2, r5, #20
-	orrs	r0, r2
+	lsrs	r0, r4, #12
+	lsls	r5, r3, #20
+	orrs	r0, r5
 	str	r0, [sp, #24]
-	mov	r0, r10
-	lsrs	r7, r0, #8
+	mov	r5, r10
+	lsrs	r7, r5, #8
 	mov	r0, r8
 	lsls	r0, r0, #24
 	orrs	r7, r0
 	ldr	r0, [sp, #24]
 	ands	r7, r0
-	mov	r0, r10
-	lsrs	r3, r0, #13
+	lsrs	r6, r5, #13
 	mov	r0, r8
 	lsls	r0, r0, #19
-	orrs	r3, r0
-	mov	r0, r10
-	lsrs	r2, r0, #20
+	orrs	r6, r0
+	lsrs	r5, r5, #20
 	mov	r0, r8
 	lsls	r0, r0, #12
-	orrs	r2, r0
-	ands	r3, r2
-	eors	r7, r3
+	orrs	r5, r0
+	ands	r6, r5
+	eors	r7, r6
 	@ grain128aeadv2.ae:35: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	lsrs	r0, r4, #31
-	lsls	r2, r1, #1
-	orrs	r0, r2
-	str	r0, [sp, #8]
+	lsrs	r0, r2, #31
+	lsls	r5, r1, #1
+	orrs	r0, r5
+	str	r0, [sp, #4]
 	mov	r0, r8
-	lsrs	r2, r0, #10
+	lsrs	r5, r0, #10
 	mov	r0, r12
 	lsls	r0, r0, #22
-	orrs	r2, r0
-	ldr	r0, [sp, #8]
-	ands	r2, r0
+	orrs	r5, r0
+	ldr	r0, [sp, #4]
+	ands	r5, r0
 	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r7, r2
+	eors	r7, r5
 	@ grain128aeadv2.ae:35: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	r0, r8
-	lsrs	r3, r0, #28
+	lsrs	r6, r0, #28
 	mov	r0, r12
 	lsls	r0, r0, #4
-	orrs	r3, r0
+	orrs	r6, r0
 	mov	r0, r12
-	lsrs	r2, r0, #15
+	lsrs	r5, r0, #15
 	mov	r0, r9
 	lsls	r0, r0, #17
-	orrs	r2, r0
-	ands	r3, r2
+	orrs	r5, r0
+	ands	r6, r5
 	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r7, r3
+	eors	r7, r6
 	@ grain128aeadv2.ae:36: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	ldr	r3, [sp, #24]
-	ldr	r0, [sp, #8]
-	ands	r3, r0
+	ldr	r6, [sp, #24]
+	ldr	r0, [sp, #4]
+	ands	r6, r0
 	mov	r0, r12
-	lsrs	r2, r0, #30
+	lsrs	r5, r0, #30
 	mov	r0, r9
 	lsls	r0, r0, #2
-	orrs	r2, r0
-	ands	r3, r2
+	orrs	r5, r0
+	ands	r6, r5
 	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r7, r3
+	eors	r7, r6
 	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	mov	r0, r12
-	lsrs	r3, r0, #29
+	lsrs	r6, r0, #29
 	mov	r0, r9
 	lsls	r0, r0, #3
-	orrs	r3, r0
-	eors	r7, r3
-	lsrs	r3, r6, #2
-	lsls	r0, r5, #30
-	orrs	r3, r0
-	eors	r7, r3
-	lsrs	r3, r6, #15
-	lsls	r0, r5, #17
-	orrs	r3, r0
-	eors	r7, r3
-	lsrs	r3, r5, #4
-	lsls	r0, r4, #28
-	orrs	r3, r0
-	eors	r7, r3
-	lsrs	r3, r5, #13
-	lsls	r0, r4, #19
-	orrs	r3, r0
-	eors	r7, r3
-	eors	r7, r4
+	orrs	r6, r0
+	eors	r7, r6
+	lsrs	r6, r4, #2
+	lsls	r0, r3, #30
+	orrs	r6, r0
+	eors	r7, r6
+	lsrs	r6, r4, #15
+	lsls	r0, r3, #17
+	orrs	r6, r0
+	eors	r7, r6
+	lsrs	r6, r3, #4
+	lsls	r0, r2, #28
+	orrs	r6, r0
+	eors	r7, r6
+	lsrs	r6, r3, #13
+	lsls	r0, r2, #19
+	orrs	r6, r0
+	eors	r7, r6
+	eors	r7, r2
 	@ grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsrs	r3, r4, #9
+	lsrs	r6, r2, #9
 	lsls	r0, r1, #23
-	orrs	r3, r0
+	orrs	r6, r0
 	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r7, r3
+	eors	r7, r6
 	@ grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsrs	r3, r4, #25
+	lsrs	r6, r2, #25
 	lsls	r0, r1, #7
-	orrs	r3, r0
+	orrs	r6, r0
 	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r7, r3
+	eors	r7, r6
 	str	r7, [sp, #44]
 	@ grain128aeadv2.ae:41: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	r7, r8
 	mov	r0, r12
 	eors	r7, r0
-	mov	r3, r12
+	mov	r6, r12
 	mov	r0, r9
-	eors	r3, r0
+	eors	r6, r0
 	mov	r0, r10
-	lsrs	r2, r0, #7
+	lsrs	r5, r0, #7
 	mov	r0, r8
 	lsls	r0, r0, #25
-	orrs	r2, r0
+	orrs	r5, r0
 	mov	r0, r10
-	eors	r2, r0
+	eors	r5, r0
 	lsrs	r7, r7, #6
-	lsls	r0, r3, #26
+	lsls	r0, r6, #26
 	orrs	r7, r0
-	eors	r2, r7
+	eors	r5, r7
 	mov	r0, r12
-	lsrs	r3, r0, #17
+	lsrs	r6, r0, #17
 	mov	r0, r9
 	lsls	r0, r0, #15
-	orrs	r3, r0
-	eors	r2, r3
+	orrs	r6, r0
+	eors	r5, r6
 	mov	r0, r9
-	eors	r2, r0
-	str	r2, [sp, #24]
+	eors	r5, r0
+	str	r5, [sp, #24]
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r3, r10
-	eors	r3, r6
-	lsrs	r2, r6, #26
-	lsls	r0, r5, #6
-	orrs	r2, r0
-	eors	r3, r2
-	lsrs	r2, r5, #24
-	lsls	r0, r4, #8
-	orrs	r2, r0
-	eors	r3, r2
-	lsrs	r2, r4, #27
+	mov	r6, r10
+	eors	r6, r4
+	lsrs	r5, r4, #26
+	lsls	r0, r3, #6
+	orrs	r5, r0
+	eors	r6, r5
+	lsrs	r5, r3, #24
+	lsls	r0, r2, #8
+	orrs	r5, r0
+	eors	r6, r5
+	lsrs	r5, r2, #27
 	lsls	r0, r1, #5
-	orrs	r2, r0
-	eors	r3, r2
-	eors	r3, r1
+	orrs	r5, r0
+	eors	r6, r5
+	eors	r6, r1
 	@ grain128aeadv2.ae:45: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	lsrs	r7, r6, #3
-	lsls	r0, r5, #29
+	lsrs	r7, r4, #3
+	lsls	r0, r3, #29
 	orrs	r7, r0
-	lsrs	r2, r4, #3
+	lsrs	r5, r2, #3
 	lsls	r0, r1, #29
-	orrs	r2, r0
-	ands	r7, r2
+	orrs	r5, r0
+	ands	r7, r5
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r3, r7
+	eors	r6, r7
 	@ grain128aeadv2.ae:45: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	lsrs	r7, r6, #11
-	lsls	r0, r5, #21
+	lsrs	r7, r4, #11
+	lsls	r0, r3, #21
 	orrs	r7, r0
-	lsrs	r2, r6, #13
-	lsls	r0, r5, #19
-	orrs	r2, r0
-	ands	r7, r2
+	lsrs	r5, r4, #13
+	lsls	r0, r3, #19
+	orrs	r5, r0
+	ands	r7, r5
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r3, r7
+	eors	r6, r7
 	@ grain128aeadv2.ae:46: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	lsrs	r7, r6, #17
-	lsls	r0, r5, #15
+	lsrs	r7, r4, #17
+	lsls	r0, r3, #15
 	orrs	r7, r0
-	lsrs	r2, r6, #18
-	lsls	r0, r5, #14
-	orrs	r2, r0
-	ands	r7, r2
+	lsrs	r5, r4, #18
+	lsls	r0, r3, #14
+	orrs	r5, r0
+	ands	r7, r5
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r3, r7
+	eors	r6, r7
 	@ grain128aeadv2.ae:46: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	lsrs	r7, r6, #27
-	lsls	r0, r5, #5
+	lsrs	r7, r4, #27
+	lsls	r0, r3, #5
 	orrs	r7, r0
-	lsrs	r2, r5, #27
-	lsls	r0, r4, #5
-	orrs	r2, r0
-	ands	r7, r2
+	lsrs	r5, r3, #27
+	lsls	r0, r2, #5
+	orrs	r5, r0
+	ands	r7, r5
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r3, r7
+	eors	r6, r7
 	@ grain128aeadv2.ae:47: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	lsrs	r7, r5, #8
-	lsls	r0, r4, #24
+	lsrs	r7, r3, #8
+	lsls	r0, r2, #24
 	orrs	r7, r0
-	lsrs	r2, r5, #16
-	lsls	r0, r4, #16
-	orrs	r2, r0
-	ands	r7, r2
+	lsrs	r5, r3, #16
+	lsls	r0, r2, #16
+	orrs	r5, r0
+	ands	r7, r5
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r3, r7
+	eors	r6, r7
 	@ grain128aeadv2.ae:47: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	lsrs	r7, r5, #29
-	lsls	r0, r4, #3
+	lsrs	r7, r3, #29
+	lsls	r0, r2, #3
 	orrs	r7, r0
-	lsrs	r2, r4, #1
+	lsrs	r5, r2, #1
 	lsls	r0, r1, #31
-	orrs	r2, r0
-	ands	r7, r2
+	orrs	r5, r0
+	ands	r7, r5
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r3, r7
+	eors	r6, r7
 	@ grain128aeadv2.ae:48: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	lsrs	r7, r4, #4
+	lsrs	r7, r2, #4
 	lsls	r0, r1, #28
 	orrs	r7, r0
-	lsrs	r2, r4, #20
+	lsrs	r5, r2, #20
 	lsls	r0, r1, #12
-	orrs	r2, r0
-	ands	r7, r2
+	orrs	r5, r0
+	ands	r7, r5
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r3, r7
+	eors	r6, r7
 	@ grain128aeadv2.ae:48: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	lsrs	r7, r6, #22
-	lsls	r0, r5, #10
+	lsrs	r7, r4, #22
+	lsls	r0, r3, #10
 	orrs	r7, r0
-	lsrs	r0, r6, #24
-	lsls	r2, r5, #8
-	orrs	r0, r2
+	lsrs	r0, r4, #24
+	lsls	r5, r3, #8
+	orrs	r0, r5
 	ands	r7, r0
-	lsrs	r2, r6, #25
-	lsls	r0, r5, #7
-	orrs	r2, r0
-	ands	r7, r2
+	lsrs	r5, r4, #25
+	lsls	r0, r3, #7
+	orrs	r5, r0
+	ands	r7, r5
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r3, r7
+	eors	r6, r7
 	@ grain128aeadv2.ae:49: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	lsrs	r7, r4, #6
+	lsrs	r7, r2, #6
 	lsls	r0, r1, #26
 	orrs	r7, r0
-	lsrs	r0, r4, #14
-	lsls	r2, r1, #18
-	orrs	r0, r2
+	lsrs	r0, r2, #14
+	lsls	r5, r1, #18
+	orrs	r0, r5
 	ands	r7, r0
-	lsrs	r2, r4, #18
+	lsrs	r5, r2, #18
 	lsls	r0, r1, #14
-	orrs	r2, r0
-	ands	r7, r2
+	orrs	r5, r0
+	ands	r7, r5
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r3, r7
+	eors	r6, r7
 	@ grain128aeadv2.ae:50: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	lsrs	r7, r4, #24
+	lsrs	r7, r2, #24
 	lsls	r0, r1, #8
 	orrs	r7, r0
-	lsrs	r0, r4, #28
-	lsls	r2, r1, #4
-	orrs	r0, r2
+	lsrs	r0, r2, #28
+	lsls	r5, r1, #4
+	orrs	r0, r5
 	ands	r7, r0
-	lsrs	r0, r4, #29
-	lsls	r2, r1, #3
-	orrs	r0, r2
+	lsrs	r0, r2, #29
+	lsls	r5, r1, #3
+	orrs	r0, r5
 	ands	r7, r0
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #4]
 	ands	r7, r0
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r3, r7
+	eors	r6, r7
 	@ grain128aeadv2.ae:66: return cat(f[15:0], s[127:16]), cat(g[15:0], b[127:16]), y[15:0]
 	mov	r0, r10
 	lsrs	r7, r0, #16
 	mov	r0, r8
-	lsls	r2, r0, #16
-	orrs	r7, r2
+	lsls	r5, r0, #16
+	orrs	r7, r5
 	mov	r10, r7
 	lsrs	r7, r0, #16
 	mov	r0, r12
-	lsls	r2, r0, #16
-	orrs	r7, r2
+	lsls	r5, r0, #16
+	orrs	r7, r5
 	mov	r8, r7
 	lsrs	r7, r0, #16
 	mov	r0, r9
-	lsls	r2, r0, #16
-	orrs	r7, r2
+	lsls	r5, r0, #16
+	orrs	r7, r5
 	mov	r12, r7
-	lsrs	r2, r0, #16
+	lsrs	r5, r0, #16
 	ldr	r0, [sp, #24]
 	uxth	r0, r0
 	lsls	r0, r0, #16
-	orrs	r0, r2
+	orrs	r0, r5
 	mov	r9, r0
-	lsrs	r0, r6, #16
-	lsls	r2, r5, #16
-	orrs	r0, r2
-	str	r0, [sp, #40]
-	lsrs	r0, r5, #16
-	lsls	r2, r4, #16
-	orrs	r0, r2
-	str	r0, [sp, #24]
 	lsrs	r0, r4, #16
+	lsls	r4, r3, #16
+	orrs	r0, r4
+	str	r0, [sp, #40]
+	lsrs	r0, r3, #16
+	lsls	r3, r2, #16
+	orrs	r0, r3
+	str	r0, [sp, #24]
+	lsrs	r0, r2, #16
 	lsls	r2, r1, #16
 	orrs	r0, r2
-	str	r0, [sp, #8]
+	str	r0, [sp, #4]
 	lsrs	r2, r1, #16
-	uxth	r0, r3
+	uxth	r0, r6
 	lsls	r1, r0, #16
 	orrs	r1, r2
 	ldr	r0, [sp, #44]
@@ -987,23 +989,21 @@ grain128aeadv2_absorb_ad:
 	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
 	mov	r2, r11
 	lsls	r0, r2, #31
-	asrs	r4, r0, #31
-	ldr	r3, [sp, #4]
+	asrs	r3, r0, #31
+	ldr	r2, [sp]
+	ands	r2, r3
+	ldr	r0, [sp, #12]
+	eors	r0, r2
+	ldr	r4, [sp, #8]
 	ands	r3, r4
-	ldr	r2, [sp]
-	ands	r4, r2
-	ldr	r0, [sp, #16]
-	eors	r0, r3
-	ldr	r7, [sp, #12]
-	eors	r7, r4
+	ldr	r7, [sp, #16]
+	eors	r7, r3
 	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
-	ldr	r2, [sp, #4]
+	ldr	r2, [sp]
 	lsrs	r6, r2, #1
-	ldr	r2, [sp]
-	lsls	r2, r2, #31
+	lsls	r2, r4, #31
 	orrs	r6, r2
-	ldr	r2, [sp]
-	lsrs	r2, r2, #1
+	lsrs	r2, r4, #1
 	lsls	r3, r5, #23
 	lsrs	r3, r3, #31
 	lsls	r4, r3, #31
@@ -1011,12 +1011,12 @@ grain128aeadv2_absorb_ad:
 	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
 	mov	r2, r11
 	lsls	r2, r2, #30
-	asrs	r2, r2, #31
-	mov	r3, r6
-	ands	r3, r2
-	ands	r2, r4
-	eors	r0, r3
-	eors	r7, r2
+	asrs	r3, r2, #31
+	mov	r2, r6
+	ands	r2, r3
+	eors	r0, r2
+	ands	r3, r4
+	eors	r7, r3
 	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
 	lsrs	r6, r6, #1
 	lsls	r2, r4, #31
@@ -1029,12 +1029,12 @@ grain128aeadv2_absorb_ad:
 	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
 	mov	r2, r11
 	lsls	r2, r2, #29
-	asrs	r2, r2, #31
-	mov	r3, r6
-	ands	r3, r2
-	ands	r2, r4
-	eors	r0, r3
-	eors	r7, r2
+	asrs	r3, r2, #31
+	mov	r2, r6
+	ands	r2, r3
+	eors	r0, r2
+	ands	r3, r4
+	eors	r7, r3
 	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
 	lsrs	r6, r6, #1
 	lsls	r2, r4, #31
@@ -1047,12 +1047,12 @@ grain128aeadv2_absorb_ad:
 	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
 	mov	r2, r11
 	lsls	r2, r2, #28
-	asrs	r2, r2, #31
-	mov	r3, r6
-	ands	r3, r2
-	ands	r2, r4
-	eors	r0, r3
-	eors	r7, r2
+	asrs	r3, r2, #31
+	mov	r2, r6
+	ands	r2, r3
+	eors	r0, r2
+	ands	r3, r4
+	eors	r7, r3
 	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
 	lsrs	r6, r6, #1
 	lsls	r2, r4, #31
@@ -1065,12 +1065,12 @@ grain128aeadv2_absorb_ad:
 	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
 	mov	r2, r11
 	lsls	r2, r2, #27
-	asrs	r2, r2, #31
-	mov	r3, r6
-	ands	r3, r2
-	ands	r2, r4
-	eors	r0, r3
-	eors	r7, r2
+	asrs	r3, r2, #31
+	mov	r2, r6
+	ands	r2, r3
+	eors	r0, r2
+	ands	r3, r4
+	eors	r7, r3
 	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
 	lsrs	r6, r6, #1
 	lsls	r2, r4, #31
@@ -1083,12 +1083,12 @@ grain128aeadv2_absorb_ad:
 	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
 	mov	r2, r11
 	lsls	r2, r2, #26
-	asrs	r2, r2, #31
-	mov	r3, r6
-	ands	r3, r2
-	ands	r2, r4
-	eors	r0, r3
-	eors	r7, r2
+	asrs	r3, r2, #31
+	mov	r2, r6
+	ands	r2, r3
+	eors	r0, r2
+	ands	r3, r4
+	eors	r7, r3
 	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
 	lsrs	r6, r6, #1
 	lsls	r2, r4, #31
@@ -1101,12 +1101,12 @@ grain128aeadv2_absorb_ad:
 	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
 	mov	r2, r11
 	lsls	r2, r2, #25
-	asrs	r2, r2, #31
-	mov	r3, r6
-	ands	r3, r2
-	ands	r2, r4
-	eors	r0, r3
-	eors	r7, r2
+	asrs	r3, r2, #31
+	mov	r2, r6
+	ands	r2, r3
+	eors	r0, r2
+	ands	r3, r4
+	eors	r7, r3
 	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
 	lsrs	r6, r6, #1
 	lsls	r2, r4, #31
@@ -1119,344 +1119,342 @@ grain128aeadv2_absorb_ad:
 	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
 	mov	r2, r11
 	lsls	r2, r2, #24
-	asrs	r2, r2, #31
-	mov	r3, r6
-	ands	r3, r2
-	ands	r2, r4
-	eors	r0, r3
-	eors	r7, r2
+	asrs	r3, r2, #31
+	mov	r2, r6
+	ands	r2, r3
+	eors	r0, r2
+	ands	r3, r4
+	eors	r7, r3
 	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
-	lsrs	r3, r6, #1
+	lsrs	r6, r6, #1
 	lsls	r2, r4, #31
-	orrs	r3, r2
-	lsrs	r4, r4, #1
-	lsrs	r2, r5, #15
-	lsls	r2, r2, #31
-	orrs	r2, r4
-	ldr	r6, [sp, #40]
-	ldr	r5, [sp, #24]
-	ldr	r4, [sp, #8]
-	str	r0, [sp, #16]
-	str	r7, [sp, #12]
-	str	r3, [sp, #4]
-	str	r2, [sp]
-	ldr	r2, [sp, #20]
-	adds	r2, #1
-	str	r2, [sp, #20]
+	orrs	r6, r2
+	lsrs	r2, r4, #1
+	lsrs	r3, r5, #15
+	lsls	r5, r3, #31
+	orrs	r5, r2
+	ldr	r4, [sp, #40]
+	ldr	r3, [sp, #24]
+	ldr	r2, [sp, #4]
+	str	r0, [sp, #12]
+	str	r7, [sp, #16]
+	str	r6, [sp]
+	str	r5, [sp, #8]
+	ldr	r5, [sp, #20]
+	adds	r5, #1
+	str	r5, [sp, #20]
 	ldr	r0, [sp, #48]
-	cmp	r2, r0
+	cmp	r5, r0
 	bcs	.Lgrain128aeadv2_absorb_ad_far2
 	b	.Lgrain128aeadv2_absorb_ad_loop1
 .Lgrain128aeadv2_absorb_ad_far2:
 .Lgrain128aeadv2_absorb_ad_done2:
 	@ grain128aeadv2.ae:151: for i in 0..a {
-	movs	r2, #0
-	str	r2, [sp, #40]
+	movs	r5, #0
+	str	r5, [sp, #40]
 	ldr	r0, [sp, #28]
-	cmp	r2, r0
+	cmp	r5, r0
 	bcc	.Lgrain128aeadv2_absorb_ad_far3
 	b	.Lgrain128aeadv2_absorb_ad_done5
 .Lgrain128aeadv2_absorb_ad_far3:
 .Lgrain128aeadv2_absorb_ad_loop4:
 	@ grain128aeadv2.ae:152: s, b, acc, sr = absorb_byte(s, b, acc, sr, ad[i])
 	ldr	r0, [sp, #32]
-	ldrb	r2, [r0]
-	mov	r11, r2
+	ldrb	r0, [r0]
+	mov	r11, r0
 	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	lsrs	r0, r6, #12
-	lsls	r2, r5, #20
-	orrs	r0, r2
+	lsrs	r0, r4, #12
+	lsls	r5, r3, #20
+	orrs	r0, r5
 	str	r0, [sp, #20]
-	mov	r0, r10
-	lsrs	r7, r0, #8
+	mov	r5, r10
+	lsrs	r7, r5, #8
 	mov	r0, r8
 	lsls	r0, r0, #24
 	orrs	r7, r0
 	ldr	r0, [sp, #20]
 	ands	r7, r0
-	mov	r0, r10
-	lsrs	r3, r0, #13
+	lsrs	r6, r5, #13
 	mov	r0, r8
 	lsls	r0, r0, #19
-	orrs	r3, r0
-	mov	r0, r10
-	lsrs	r2, r0, #20
+	orrs	r6, r0
+	lsrs	r5, r5, #20
 	mov	r0, r8
 	lsls	r0, r0, #12
-	orrs	r2, r0
-	ands	r3, r2
-	eors	r7, r3
+	orrs	r5, r0
+	ands	r6, r5
+	eors	r7, r6
 	@ grain128aeadv2.ae:35: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	lsrs	r0, r4, #31
-	lsls	r2, r1, #1
-	orrs	r0, r2
-	str	r0, [sp, #8]
+	lsrs	r0, r2, #31
+	lsls	r5, r1, #1
+	orrs	r0, r5
+	str	r0, [sp, #4]
 	mov	r0, r8
-	lsrs	r2, r0, #10
+	lsrs	r5, r0, #10
 	mov	r0, r12
 	lsls	r0, r0, #22
-	orrs	r2, r0
-	ldr	r0, [sp, #8]
-	ands	r2, r0
+	orrs	r5, r0
+	ldr	r0, [sp, #4]
+	ands	r5, r0
 	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r7, r2
+	eors	r7, r5
 	@ grain128aeadv2.ae:35: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	r0, r8
-	lsrs	r3, r0, #28
+	lsrs	r6, r0, #28
 	mov	r0, r12
 	lsls	r0, r0, #4
-	orrs	r3, r0
+	orrs	r6, r0
 	mov	r0, r12
-	lsrs	r2, r0, #15
+	lsrs	r5, r0, #15
 	mov	r0, r9
 	lsls	r0, r0, #17
-	orrs	r2, r0
-	ands	r3, r2
+	orrs	r5, r0
+	ands	r6, r5
 	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r7, r3
+	eors	r7, r6
 	@ grain128aeadv2.ae:36: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	ldr	r3, [sp, #20]
-	ldr	r0, [sp, #8]
-	ands	r3, r0
+	ldr	r6, [sp, #20]
+	ldr	r0, [sp, #4]
+	ands	r6, r0
 	mov	r0, r12
-	lsrs	r2, r0, #30
+	lsrs	r5, r0, #30
 	mov	r0, r9
 	lsls	r0, r0, #2
-	orrs	r2, r0
-	ands	r3, r2
+	orrs	r5, r0
+	ands	r6, r5
 	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r7, r3
+	eors	r7, r6
 	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	mov	r0, r12
-	lsrs	r3, r0, #29
+	lsrs	r6, r0, #29
 	mov	r0, r9
 	lsls	r0, r0, #3
-	orrs	r3, r0
-	eors	r7, r3
-	lsrs	r3, r6, #2
-	lsls	r0, r5, #30
-	orrs	r3, r0
-	eors	r7, r3
-	lsrs	r3, r6, #15
-	lsls	r0, r5, #17
-	orrs	r3, r0
-	eors	r7, r3
-	lsrs	r3, r5, #4
-	lsls	r0, r4, #28
-	orrs	r3, r0
-	eors	r7, r3
-	lsrs	r3, r5, #13
-	lsls	r0, r4, #19
-	orrs	r3, r0
-	eors	r7, r3
-	eors	r7, r4
+	orrs	r6, r0
+	eors	r7, r6
+	lsrs	r6, r4, #2
+	lsls	r0, r3, #30
+	orrs	r6, r0
+	eors	r7, r6
+	lsrs	r6, r4, #15
+	lsls	r0, r3, #17
+	orrs	r6, r0
+	eors	r7, r6
+	lsrs	r6, r3, #4
+	lsls	r0, r2, #28
+	orrs	r6, r0
+	eors	r7, r6
+	lsrs	r6, r3, #13
+	lsls	r0, r2, #19
+	orrs	r6, r0
+	eors	r7, r6
+	eors	r7, r2
 	@ grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsrs	r3, r4, #9
+	lsrs	r6, r2, #9
 	lsls	r0, r1, #23
-	orrs	r3, r0
+	orrs	r6, r0
 	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r7, r3
+	eors	r7, r6
 	@ grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsrs	r3, r4, #25
+	lsrs	r6, r2, #25
 	lsls	r0, r1, #7
-	orrs	r3, r0
+	orrs	r6, r0
 	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r7, r3
+	eors	r7, r6
 	str	r7, [sp, #36]
 	@ grain128aeadv2.ae:41: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	r7, r8
 	mov	r0, r12
 	eors	r7, r0
-	mov	r3, r12
+	mov	r6, r12
 	mov	r0, r9
-	eors	r3, r0
+	eors	r6, r0
 	mov	r0, r10
-	lsrs	r2, r0, #7
+	lsrs	r5, r0, #7
 	mov	r0, r8
 	lsls	r0, r0, #25
-	orrs	r2, r0
+	orrs	r5, r0
 	mov	r0, r10
-	eors	r2, r0
+	eors	r5, r0
 	lsrs	r7, r7, #6
-	lsls	r0, r3, #26
+	lsls	r0, r6, #26
 	orrs	r7, r0
-	eors	r2, r7
+	eors	r5, r7
 	mov	r0, r12
-	lsrs	r3, r0, #17
+	lsrs	r6, r0, #17
 	mov	r0, r9
 	lsls	r0, r0, #15
-	orrs	r3, r0
-	eors	r2, r3
+	orrs	r6, r0
+	eors	r5, r6
 	mov	r0, r9
-	eors	r2, r0
-	str	r2, [sp, #20]
+	eors	r5, r0
+	str	r5, [sp, #20]
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r3, r10
-	eors	r3, r6
-	lsrs	r2, r6, #26
-	lsls	r0, r5, #6
-	orrs	r2, r0
-	eors	r3, r2
-	lsrs	r2, r5, #24
-	lsls	r0, r4, #8
-	orrs	r2, r0
-	eors	r3, r2
-	lsrs	r2, r4, #27
+	mov	r6, r10
+	eors	r6, r4
+	lsrs	r5, r4, #26
+	lsls	r0, r3, #6
+	orrs	r5, r0
+	eors	r6, r5
+	lsrs	r5, r3, #24
+	lsls	r0, r2, #8
+	orrs	r5, r0
+	eors	r6, r5
+	lsrs	r5, r2, #27
 	lsls	r0, r1, #5
-	orrs	r2, r0
-	eors	r3, r2
-	eors	r3, r1
+	orrs	r5, r0
+	eors	r6, r5
+	eors	r6, r1
 	@ grain128aeadv2.ae:45: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	lsrs	r7, r6, #3
-	lsls	r0, r5, #29
+	lsrs	r7, r4, #3
+	lsls	r0, r3, #29
 	orrs	r7, r0
-	lsrs	r2, r4, #3
+	lsrs	r5, r2, #3
 	lsls	r0, r1, #29
-	orrs	r2, r0
-	ands	r7, r2
+	orrs	r5, r0
+	ands	r7, r5
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r3, r7
+	eors	r6, r7
 	@ grain128aeadv2.ae:45: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	lsrs	r7, r6, #11
-	lsls	r0, r5, #21
+	lsrs	r7, r4, #11
+	lsls	r0, r3, #21
 	orrs	r7, r0
-	lsrs	r2, r6, #13
-	lsls	r0, r5, #19
-	orrs	r2, r0
-	ands	r7, r2
+	lsrs	r5, r4, #13
+	lsls	r0, r3, #19
+	orrs	r5, r0
+	ands	r7, r5
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r3, r7
+	eors	r6, r7
 	@ grain128aeadv2.ae:46: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	lsrs	r7, r6, #17
-	lsls	r0, r5, #15
+	lsrs	r7, r4, #17
+	lsls	r0, r3, #15
 	orrs	r7, r0
-	lsrs	r2, r6, #18
-	lsls	r0, r5, #14
-	orrs	r2, r0
-	ands	r7, r2
+	lsrs	r5, r4, #18
+	lsls	r0, r3, #14
+	orrs	r5, r0
+	ands	r7, r5
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r3, r7
+	eors	r6, r7
 	@ grain128aeadv2.ae:46: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	lsrs	r7, r6, #27
-	lsls	r0, r5, #5
+	lsrs	r7, r4, #27
+	lsls	r0, r3, #5
 	orrs	r7, r0
-	lsrs	r2, r5, #27
-	lsls	r0, r4, #5
-	orrs	r2, r0
-	ands	r7, r2
+	lsrs	r5, r3, #27
+	lsls	r0, r2, #5
+	orrs	r5, r0
+	ands	r7, r5
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r3, r7
+	eors	r6, r7
 	@ grain128aeadv2.ae:47: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	lsrs	r7, r5, #8
-	lsls	r0, r4, #24
+	lsrs	r7, r3, #8
+	lsls	r0, r2, #24
 	orrs	r7, r0
-	lsrs	r2, r5, #16
-	lsls	r0, r4, #16
-	orrs	r2, r0
-	ands	r7, r2
+	lsrs	r5, r3, #16
+	lsls	r0, r2, #16
+	orrs	r5, r0
+	ands	r7, r5
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r3, r7
+	eors	r6, r7
 	@ grain128aeadv2.ae:47: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	lsrs	r7, r5, #29
-	lsls	r0, r4, #3
+	lsrs	r7, r3, #29
+	lsls	r0, r2, #3
 	orrs	r7, r0
-	lsrs	r2, r4, #1
+	lsrs	r5, r2, #1
 	lsls	r0, r1, #31
-	orrs	r2, r0
-	ands	r7, r2
+	orrs	r5, r0
+	ands	r7, r5
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r3, r7
+	eors	r6, r7
 	@ grain128aeadv2.ae:48: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	lsrs	r7, r4, #4
+	lsrs	r7, r2, #4
 	lsls	r0, r1, #28
 	orrs	r7, r0
-	lsrs	r2, r4, #20
+	lsrs	r5, r2, #20
 	lsls	r0, r1, #12
-	orrs	r2, r0
-	ands	r7, r2
+	orrs	r5, r0
+	ands	r7, r5
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r3, r7
+	eors	r6, r7
 	@ grain128aeadv2.ae:48: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	lsrs	r7, r6, #22
-	lsls	r0, r5, #10
+	lsrs	r7, r4, #22
+	lsls	r0, r3, #10
 	orrs	r7, r0
-	lsrs	r0, r6, #24
-	lsls	r2, r5, #8
-	orrs	r0, r2
+	lsrs	r0, r4, #24
+	lsls	r5, r3, #8
+	orrs	r0, r5
 	ands	r7, r0
-	lsrs	r2, r6, #25
-	lsls	r0, r5, #7
-	orrs	r2, r0
-	ands	r7, r2
+	lsrs	r5, r4, #25
+	lsls	r0, r3, #7
+	orrs	r5, r0
+	ands	r7, r5
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r3, r7
+	eors	r6, r7
 	@ grain128aeadv2.ae:49: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	lsrs	r7, r4, #6
+	lsrs	r7, r2, #6
 	lsls	r0, r1, #26
 	orrs	r7, r0
-	lsrs	r0, r4, #14
-	lsls	r2, r1, #18
-	orrs	r0, r2
+	lsrs	r0, r2, #14
+	lsls	r5, r1, #18
+	orrs	r0, r5
 	ands	r7, r0
-	lsrs	r2, r4, #18
+	lsrs	r5, r2, #18
 	lsls	r0, r1, #14
-	orrs	r2, r0
-	ands	r7, r2
+	orrs	r5, r0
+	ands	r7, r5
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r3, r7
+	eors	r6, r7
 	@ grain128aeadv2.ae:50: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	lsrs	r7, r4, #24
+	lsrs	r7, r2, #24
 	lsls	r0, r1, #8
 	orrs	r7, r0
-	lsrs	r0, r4, #28
-	lsls	r2, r1, #4
-	orrs	r0, r2
+	lsrs	r0, r2, #28
+	lsls	r5, r1, #4
+	orrs	r0, r5
 	ands	r7, r0
-	lsrs	r0, r4, #29
-	lsls	r2, r1, #3
-	orrs	r0, r2
+	lsrs	r0, r2, #29
+	lsls	r5, r1, #3
+	orrs	r0, r5
 	ands	r7, r0
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #4]
 	ands	r7, r0
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r3, r7
+	eors	r6, r7
 	@ grain128aeadv2.ae:66: return cat(f[15:0], s[127:16]), cat(g[15:0], b[127:16]), y[15:0]
 	mov	r0, r10
 	lsrs	r7, r0, #16
 	mov	r0, r8
-	lsls	r2, r0, #16
-	orrs	r7, r2
+	lsls	r5, r0, #16
+	orrs	r7, r5
 	mov	r10, r7
 	lsrs	r7, r0, #16
 	mov	r0, r12
-	lsls	r2, r0, #16
-	orrs	r7, r2
+	lsls	r5, r0, #16
+	orrs	r7, r5
 	mov	r8, r7
 	lsrs	r7, r0, #16
 	mov	r0, r9
-	lsls	r2, r0, #16
-	orrs	r7, r2
+	lsls	r5, r0, #16
+	orrs	r7, r5
 	mov	r12, r7
-	lsrs	r2, r0, #16
+	lsrs	r5, r0, #16
 	ldr	r0, [sp, #20]
 	uxth	r0, r0
 	lsls	r0, r0, #16
-	orrs	r0, r2
+	orrs	r0, r5
 	mov	r9, r0
-	lsrs	r0, r6, #16
-	lsls	r2, r5, #16
-	orrs	r0, r2
-	str	r0, [sp, #24]
-	lsrs	r0, r5, #16
-	lsls	r2, r4, #16
-	orrs	r0, r2
-	str	r0, [sp, #20]
 	lsrs	r0, r4, #16
+	lsls	r4, r3, #16
+	orrs	r0, r4
+	str	r0, [sp, #24]
+	lsrs	r0, r3, #16
+	lsls	r3, r2, #16
+	orrs	r0, r3
+	str	r0, [sp, #20]
+	lsrs	r0, r2, #16
 	lsls	r2, r1, #16
 	orrs	r0, r2
-	str	r0, [sp, #8]
+	str	r0, [sp, #4]
 	lsrs	r2, r1, #16
-	uxth	r0, r3
+	uxth	r0, r6
 	lsls	r1, r0, #16
 	orrs	r1, r2
 	ldr	r0, [sp, #36]
@@ -1502,23 +1500,21 @@ grain128aeadv2_absorb_ad:
 	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
 	mov	r2, r11
 	lsls	r0, r2, #31
-	asrs	r4, r0, #31
-	ldr	r3, [sp, #4]
+	asrs	r3, r0, #31
+	ldr	r2, [sp]
+	ands	r2, r3
+	ldr	r0, [sp, #12]
+	eors	r0, r2
+	ldr	r4, [sp, #8]
 	ands	r3, r4
-	ldr	r2, [sp]
-	ands	r4, r2
-	ldr	r0, [sp, #16]
-	eors	r0, r3
-	ldr	r7, [sp, #12]
-	eors	r7, r4
+	ldr	r7, [sp, #16]
+	eors	r7, r3
 	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
-	ldr	r2, [sp, #4]
+	ldr	r2, [sp]
 	lsrs	r6, r2, #1
-	ldr	r2, [sp]
-	lsls	r2, r2, #31
+	lsls	r2, r4, #31
 	orrs	r6, r2
-	ldr	r2, [sp]
-	lsrs	r2, r2, #1
+	lsrs	r2, r4, #1
 	lsls	r3, r5, #23
 	lsrs	r3, r3, #31
 	lsls	r4, r3, #31
@@ -1526,12 +1522,12 @@ grain128aeadv2_absorb_ad:
 	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
 	mov	r2, r11
 	lsls	r2, r2, #30
-	asrs	r2, r2, #31
-	mov	r3, r6
-	ands	r3, r2
-	ands	r2, r4
-	eors	r0, r3
-	eors	r7, r2
+	asrs	r3, r2, #31
+	mov	r2, r6
+	ands	r2, r3
+	eors	r0, r2
+	ands	r3, r4
+	eors	r7, r3
 	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
 	lsrs	r6, r6, #1
 	lsls	r2, r4, #31
@@ -1544,12 +1540,12 @@ grain128aeadv2_absorb_ad:
 	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
 	mov	r2, r11
 	lsls	r2, r2, #29
-	asrs	r2, r2, #31
-	mov	r3, r6
-	ands	r3, r2
-	ands	r2, r4
-	eors	r0, r3
-	eors	r7, r2
+	asrs	r3, r2, #31
+	mov	r2, r6
+	ands	r2, r3
+	eors	r0, r2
+	ands	r3, r4
+	eors	r7, r3
 	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
 	lsrs	r6, r6, #1
 	lsls	r2, r4, #31
@@ -1562,12 +1558,12 @@ grain128aeadv2_absorb_ad:
 	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
 	mov	r2, r11
 	lsls	r2, r2, #28
-	asrs	r2, r2, #31
-	mov	r3, r6
-	ands	r3, r2
-	ands	r2, r4
-	eors	r0, r3
-	eors	r7, r2
+	asrs	r3, r2, #31
+	mov	r2, r6
+	ands	r2, r3
+	eors	r0, r2
+	ands	r3, r4
+	eors	r7, r3
 	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
 	lsrs	r6, r6, #1
 	lsls	r2, r4, #31
@@ -1580,12 +1576,12 @@ grain128aeadv2_absorb_ad:
 	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
 	mov	r2, r11
 	lsls	r2, r2, #27
-	asrs	r2, r2, #31
-	mov	r3, r6
-	ands	r3, r2
-	ands	r2, r4
-	eors	r0, r3
-	eors	r7, r2
+	asrs	r3, r2, #31
+	mov	r2, r6
+	ands	r2, r3
+	eors	r0, r2
+	ands	r3, r4
+	eors	r7, r3
 	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
 	lsrs	r6, r6, #1
 	lsls	r2, r4, #31
@@ -1598,12 +1594,12 @@ grain128aeadv2_absorb_ad:
 	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
 	mov	r2, r11
 	lsls	r2, r2, #26
-	asrs	r2, r2, #31
-	mov	r3, r6
-	ands	r3, r2
-	ands	r2, r4
-	eors	r0, r3
-	eors	r7, r2
+	asrs	r3, r2, #31
+	mov	r2, r6
+	ands	r2, r3
+	eors	r0, r2
+	ands	r3, r4
+	eors	r7, r3
 	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
 	lsrs	r6, r6, #1
 	lsls	r2, r4, #31
@@ -1616,12 +1612,12 @@ grain128aeadv2_absorb_ad:
 	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
 	mov	r2, r11
 	lsls	r2, r2, #25
-	asrs	r2, r2, #31
-	mov	r3, r6
-	ands	r3, r2
-	ands	r2, r4
-	eors	r0, r3
-	eors	r7, r2
+	asrs	r3, r2, #31
+	mov	r2, r6
+	ands	r2, r3
+	eors	r0, r2
+	ands	r3, r4
+	eors	r7, r3
 	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
 	lsrs	r6, r6, #1
 	lsls	r2, r4, #31
@@ -1634,62 +1630,62 @@ grain128aeadv2_absorb_ad:
 	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
 	mov	r2, r11
 	lsls	r2, r2, #24
-	asrs	r2, r2, #31
-	mov	r3, r6
-	ands	r3, r2
-	ands	r2, r4
-	eors	r0, r3
-	eors	r7, r2
+	asrs	r3, r2, #31
+	mov	r2, r6
+	ands	r2, r3
+	eors	r0, r2
+	ands	r3, r4
+	eors	r7, r3
 	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
-	lsrs	r3, r6, #1
+	lsrs	r6, r6, #1
 	lsls	r2, r4, #31
-	orrs	r3, r2
-	lsrs	r4, r4, #1
-	lsrs	r2, r5, #15
-	lsls	r2, r2, #31
-	orrs	r2, r4
-	ldr	r4, [sp, #32]
-	adds	r4, #1
-	str	r4, [sp, #32]
-	ldr	r6, [sp, #24]
-	ldr	r5, [sp, #20]
-	ldr	r4, [sp, #8]
-	str	r0, [sp, #16]
-	str	r7, [sp, #12]
-	str	r3, [sp, #4]
-	str	r2, [sp]
-	ldr	r2, [sp, #40]
+	orrs	r6, r2
+	lsrs	r2, r4, #1
+	lsrs	r3, r5, #15
+	lsls	r5, r3, #31
+	orrs	r5, r2
+	ldr	r2, [sp, #32]
 	adds	r2, #1
-	str	r2, [sp, #40]
+	str	r2, [sp, #32]
+	ldr	r4, [sp, #24]
+	ldr	r3, [sp, #20]
+	ldr	r2, [sp, #4]
+	str	r0, [sp, #12]
+	str	r7, [sp, #16]
+	str	r6, [sp]
+	str	r5, [sp, #8]
+	ldr	r5, [sp, #40]
+	adds	r5, #1
+	str	r5, [sp, #40]
 	ldr	r0, [sp, #28]
-	cmp	r2, r0
+	cmp	r5, r0
 	bcs	.Lgrain128aeadv2_absorb_ad_far4
 	b	.Lgrain128aeadv2_absorb_ad_loop4
 .Lgrain128aeadv2_absorb_ad_far4:
 .Lgrain128aeadv2_absorb_ad_done5:
-	mov	r2, r10
-	ldr	r0, [sp, #56]
-	str	r2, [r0]
-	mov	r2, r8
-	str	r2, [r0, #4]
-	mov	r2, r12
-	str	r2, [r0, #8]
-	mov	r2, r9
-	str	r2, [r0, #12]
-	ldr	r0, [sp, #52]
-	str	r6, [r0]
-	str	r5, [r0, #4]
-	str	r4, [r0, #8]
-	str	r1, [r0, #12]
-	ldr	r1, [sp, #16]
-	ldr	r0, [sp, #64]
-	str	r1, [r0]
+	mov	r5, r10
+	ldr	r6, [sp, #64]
+	str	r5, [r6]
+	mov	r5, r8
+	str	r5, [r6, #4]
+	mov	r5, r12
+	str	r5, [r6, #8]
+	mov	r5, r9
+	str	r5, [r6, #12]
+	ldr	r5, [sp, #60]
+	str	r4, [r5]
+	str	r3, [r5, #4]
+	str	r2, [r5, #8]
+	str	r1, [r5, #12]
 	ldr	r1, [sp, #12]
-	str	r1, [r0, #4]
-	ldr	r1, [sp, #4]
-	ldr	r0, [sp, #60]
+	ldr	r0, [sp, #56]
 	str	r1, [r0]
+	ldr	r1, [sp, #16]
+	str	r1, [r0, #4]
 	ldr	r1, [sp]
+	ldr	r0, [sp, #52]
+	str	r1, [r0]
+	ldr	r1, [sp, #8]
 	str	r1, [r0, #4]
 	add	sp, #68
 	pop	{r4, r5, r6, r7}
@@ -1703,8 +1699,8 @@ grain128aeadv2_absorb_ad:
 
 
 @ --- grain128aeadv2_crypt: grain128aeadv2.crypt
-@     frame 64 bytes (38 spill slots, 16 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2260 bytes of code and literals
+@     frame 64 bytes (40 spill slots, 16 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 2256 bytes of code and literals
 	.section .text.grain128aeadv2_crypt,"ax",%progbits
 	.global grain128aeadv2_crypt
 	.type grain128aeadv2_crypt, %function
@@ -1718,309 +1714,314 @@ grain128aeadv2_crypt:
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
 	sub	sp, #64
-	ldr	r5, [r0]
+	ldr	r6, [sp, #100]
+	str	r6, [sp, #36]
+	ldr	r6, [sp, #104]
+	str	r6, [sp, #48]
+	ldr	r6, [sp, #108]
+	str	r6, [sp, #32]
+	ldr	r6, [sp, #116]
+	str	r6, [sp, #28]
+	ldr	r6, [sp, #124]
+	str	r6, [sp, #60]
+	ldr	r6, [sp, #128]
+	str	r6, [sp, #56]
+	ldr	r4, [r0]
 	ldr	r6, [r0, #4]
-	@ grain128aeadv2.ae:164: for i in 0..n / 2 {
-	mov	r8, r6
-	ldr	r6, [r0, #8]
 	mov	r12, r6
-	ldr	r0, [r0, #12]
-	mov	r9, r0
-	ldr	r6, [r1]
+	ldr	r5, [r0, #8]
+	ldr	r6, [r0, #12]
+	ldr	r0, [r1]
 	ldr	r7, [r1, #4]
 	mov	r10, r7
-	ldr	r4, [r1, #8]
-	ldr	r7, [r1, #12]
-	mov	r11, r7
-	ldr	r0, [r2]
-	str	r0, [sp, #20]
-	ldr	r0, [r2, #4]
-	str	r0, [sp, #16]
+	ldr	r7, [r1, #8]
+	str	r7, [sp]
+	ldr	r1, [r1, #12]
+	mov	r11, r1
+	ldr	r1, [r2]
+	str	r1, [sp, #12]
+	ldr	r2, [r2, #4]
 	ldr	r1, [r3]
-	str	r1, [sp, #8]
-	ldr	r1, [r3, #4]
 	str	r1, [sp, #4]
-	ldr	r1, [sp, #100]
-	str	r1, [sp, #36]
-	ldr	r1, [sp, #108]
-	str	r1, [sp, #32]
-	ldr	r1, [sp, #116]
-	str	r1, [sp, #28]
-	ldr	r0, [sp, #124]
-	str	r0, [sp, #60]
-	ldr	r0, [sp, #128]
-	str	r0, [sp, #56]
-	ldr	r0, [sp, #104]
-	str	r0, [sp, #48]
-	lsrs	r0, r0, #1
-	str	r0, [sp, #52]
-	movs	r1, #0
-	str	r1, [sp, #24]
+	ldr	r1, [r3, #4]
+	@ grain128aeadv2.ae:164: for i in 0..n / 2 {
+	ldr	r3, [sp, #48]
+	lsrs	r3, r3, #1
+	str	r3, [sp, #52]
+	movs	r3, #0
+	str	r3, [sp, #24]
+	mov	r8, r12
+	mov	r12, r5
+	mov	r9, r6
+	mov	r7, r0
+	ldr	r3, [sp]
+	str	r2, [sp, #16]
+	str	r1, [sp, #8]
+	ldr	r1, [sp, #24]
+	ldr	r0, [sp, #52]
 	cmp	r1, r0
 	bcc	.Lgrain128aeadv2_crypt_far1
 	b	.Lgrain128aeadv2_crypt_done2
 .Lgrain128aeadv2_crypt_far1:
 .Lgrain128aeadv2_crypt_loop1:
 	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	lsrs	r2, r6, #12
-	mov	r7, r10
-	lsls	r0, r7, #20
+	lsrs	r2, r7, #12
+	mov	r6, r10
+	lsls	r0, r6, #20
 	orrs	r2, r0
-	lsrs	r7, r5, #8
+	lsrs	r6, r4, #8
 	mov	r0, r8
 	lsls	r0, r0, #24
-	orrs	r7, r0
-	ands	r7, r2
-	lsrs	r1, r5, #13
+	orrs	r6, r0
+	ands	r6, r2
+	lsrs	r1, r4, #13
 	mov	r0, r8
 	lsls	r0, r0, #19
 	orrs	r1, r0
-	lsrs	r3, r5, #20
+	lsrs	r5, r4, #20
 	mov	r0, r8
 	lsls	r0, r0, #12
-	orrs	r3, r0
-	ands	r1, r3
-	eors	r7, r1
+	orrs	r5, r0
+	ands	r1, r5
+	eors	r6, r1
 	@ grain128aeadv2.ae:35: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	lsrs	r1, r4, #31
+	lsrs	r1, r3, #31
 	mov	r0, r11
 	lsls	r0, r0, #1
 	orrs	r1, r0
 	mov	r0, r8
-	lsrs	r3, r0, #10
+	lsrs	r5, r0, #10
 	mov	r0, r12
 	lsls	r0, r0, #22
-	orrs	r3, r0
-	ands	r3, r1
+	orrs	r5, r0
+	ands	r5, r1
 	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r7, r3
-	str	r7, [sp]
+	eors	r6, r5
+	str	r6, [sp]
 	@ grain128aeadv2.ae:35: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	r0, r8
-	lsrs	r7, r0, #28
+	lsrs	r6, r0, #28
 	mov	r0, r12
 	lsls	r0, r0, #4
-	orrs	r7, r0
+	orrs	r6, r0
 	mov	r0, r12
-	lsrs	r3, r0, #15
+	lsrs	r5, r0, #15
 	mov	r0, r9
 	lsls	r0, r0, #17
-	orrs	r3, r0
-	ands	r7, r3
+	orrs	r5, r0
+	ands	r6, r5
 	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	ldr	r3, [sp]
-	eors	r3, r7
+	ldr	r5, [sp]
+	eors	r5, r6
 	@ grain128aeadv2.ae:36: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
 	ands	r2, r1
 	mov	r0, r12
-	lsrs	r7, r0, #30
+	lsrs	r6, r0, #30
 	mov	r0, r9
 	lsls	r0, r0, #2
-	orrs	r7, r0
-	ands	r2, r7
+	orrs	r6, r0
+	ands	r2, r6
 	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r3, r2
+	eors	r5, r2
 	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	mov	r2, r12
 	lsrs	r0, r2, #29
 	mov	r2, r9
 	lsls	r2, r2, #3
 	orrs	r0, r2
-	eors	r3, r0
-	lsrs	r0, r6, #2
-	mov	r7, r10
-	lsls	r2, r7, #30
+	eors	r5, r0
+	lsrs	r0, r7, #2
+	mov	r6, r10
+	lsls	r2, r6, #30
 	orrs	r0, r2
-	eors	r3, r0
-	lsrs	r0, r6, #15
-	lsls	r2, r7, #17
+	eors	r5, r0
+	lsrs	r0, r7, #15
+	lsls	r2, r6, #17
 	orrs	r0, r2
-	eors	r3, r0
-	lsrs	r0, r7, #4
-	lsls	r2, r4, #28
+	eors	r5, r0
+	lsrs	r0, r6, #4
+	lsls	r2, r3, #28
 	orrs	r0, r2
-	eors	r3, r0
-	lsrs	r0, r7, #13
-	lsls	r2, r4, #19
+	eors	r5, r0
+	lsrs	r0, r6, #13
+	lsls	r2, r3, #19
 	orrs	r0, r2
-	eors	r3, r0
-	eors	r3, r4
+	eors	r5, r0
+	eors	r5, r3
 	@ grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsrs	r0, r4, #9
-	mov	r7, r11
-	lsls	r2, r7, #23
+	lsrs	r0, r3, #9
+	mov	r6, r11
+	lsls	r2, r6, #23
 	orrs	r0, r2
 	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r3, r0
+	eors	r5, r0
 	@ grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsrs	r2, r4, #25
-	lsls	r0, r7, #7
+	lsrs	r2, r3, #25
+	lsls	r0, r6, #7
 	orrs	r2, r0
 	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r3, r2
-	str	r3, [sp]
+	eors	r5, r2
+	str	r5, [sp]
 	@ grain128aeadv2.ae:41: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r7, r8
+	mov	r6, r8
 	mov	r0, r12
-	eors	r7, r0
-	mov	r3, r12
+	eors	r6, r0
+	mov	r5, r12
 	mov	r0, r9
-	eors	r3, r0
-	lsrs	r2, r5, #7
+	eors	r5, r0
+	lsrs	r2, r4, #7
 	mov	r0, r8
 	lsls	r0, r0, #25
 	orrs	r2, r0
-	eors	r2, r5
-	lsrs	r7, r7, #6
-	lsls	r0, r3, #26
-	orrs	r7, r0
-	eors	r2, r7
+	eors	r2, r4
+	lsrs	r6, r6, #6
+	lsls	r0, r5, #26
+	orrs	r6, r0
+	eors	r2, r6
 	mov	r0, r12
-	lsrs	r3, r0, #17
+	lsrs	r5, r0, #17
 	mov	r0, r9
 	lsls	r0, r0, #15
-	orrs	r3, r0
-	eors	r2, r3
+	orrs	r5, r0
+	eors	r2, r5
 	mov	r0, r9
 	eors	r2, r0
 	str	r2, [sp, #44]
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r5, r6
-	lsrs	r3, r6, #26
-	mov	r7, r10
-	lsls	r2, r7, #6
-	orrs	r3, r2
-	eors	r5, r3
-	lsrs	r3, r7, #24
-	lsls	r2, r4, #8
-	orrs	r3, r2
-	eors	r5, r3
-	lsrs	r3, r4, #27
-	mov	r7, r11
-	lsls	r2, r7, #5
-	orrs	r3, r2
-	eors	r5, r3
-	eors	r5, r7
-	@ grain128aeadv2.ae:45: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	lsrs	r3, r6, #3
-	mov	r7, r10
-	lsls	r2, r7, #29
-	orrs	r3, r2
-	lsrs	r0, r4, #3
-	mov	r7, r11
-	lsls	r2, r7, #29
+	eors	r4, r7
+	lsrs	r0, r7, #26
+	mov	r5, r10
+	lsls	r2, r5, #6
 	orrs	r0, r2
-	ands	r3, r0
-	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r5, r3
-	@ grain128aeadv2.ae:45: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	lsrs	r2, r6, #11
-	mov	r7, r10
-	lsls	r3, r7, #21
-	orrs	r2, r3
-	lsrs	r0, r6, #13
-	lsls	r3, r7, #19
-	orrs	r0, r3
-	ands	r2, r0
-	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r5, r2
-	@ grain128aeadv2.ae:46: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	lsrs	r3, r6, #17
-	lsls	r2, r7, #15
-	orrs	r3, r2
-	lsrs	r0, r6, #18
-	lsls	r2, r7, #14
+	eors	r4, r0
+	lsrs	r0, r5, #24
+	lsls	r2, r3, #8
 	orrs	r0, r2
-	ands	r3, r0
-	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r5, r3
-	@ grain128aeadv2.ae:46: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	lsrs	r3, r6, #27
-	lsls	r2, r7, #5
-	orrs	r3, r2
-	lsrs	r0, r7, #27
-	lsls	r2, r4, #5
-	orrs	r0, r2
-	ands	r3, r0
-	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r5, r3
-	@ grain128aeadv2.ae:47: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	lsrs	r0, r7, #8
-	lsls	r2, r4, #24
-	orrs	r0, r2
-	lsrs	r3, r7, #16
-	lsls	r2, r4, #16
-	orrs	r3, r2
-	ands	r0, r3
-	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r5, r0
-	@ grain128aeadv2.ae:47: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	lsrs	r3, r7, #29
-	lsls	r2, r4, #3
-	orrs	r3, r2
-	lsrs	r0, r4, #1
-	mov	r7, r11
-	lsls	r2, r7, #31
-	orrs	r0, r2
-	ands	r3, r0
-	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r5, r3
-	@ grain128aeadv2.ae:48: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	lsrs	r3, r4, #4
-	lsls	r2, r7, #28
-	orrs	r3, r2
-	lsrs	r0, r4, #20
-	lsls	r2, r7, #12
-	orrs	r0, r2
-	ands	r3, r0
-	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r5, r3
-	@ grain128aeadv2.ae:48: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	lsrs	r2, r6, #22
-	mov	r7, r10
-	lsls	r3, r7, #10
-	orrs	r2, r3
-	lsrs	r0, r6, #24
-	lsls	r3, r7, #8
-	orrs	r0, r3
-	ands	r2, r0
-	lsrs	r0, r6, #25
-	lsls	r3, r7, #7
-	orrs	r0, r3
-	ands	r2, r0
-	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r5, r2
-	@ grain128aeadv2.ae:49: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	lsrs	r3, r4, #6
+	eors	r4, r0
+	lsrs	r0, r3, #27
 	mov	r6, r11
-	lsls	r2, r6, #26
-	orrs	r3, r2
-	lsrs	r0, r4, #14
-	lsls	r2, r6, #18
+	lsls	r2, r6, #5
 	orrs	r0, r2
-	ands	r3, r0
-	lsrs	r0, r4, #18
-	lsls	r2, r6, #14
+	eors	r4, r0
+	eors	r4, r6
+	@ grain128aeadv2.ae:45: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	lsrs	r0, r7, #3
+	lsls	r2, r5, #29
 	orrs	r0, r2
-	ands	r3, r0
+	lsrs	r5, r3, #3
+	lsls	r2, r6, #29
+	orrs	r5, r2
+	ands	r0, r5
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r5, r3
+	eors	r4, r0
+	@ grain128aeadv2.ae:45: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	lsrs	r2, r7, #11
+	mov	r6, r10
+	lsls	r0, r6, #21
+	orrs	r2, r0
+	lsrs	r5, r7, #13
+	lsls	r0, r6, #19
+	orrs	r5, r0
+	ands	r2, r5
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r4, r2
+	@ grain128aeadv2.ae:46: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	lsrs	r0, r7, #17
+	lsls	r2, r6, #15
+	orrs	r0, r2
+	lsrs	r5, r7, #18
+	lsls	r2, r6, #14
+	orrs	r5, r2
+	ands	r0, r5
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r4, r0
+	@ grain128aeadv2.ae:46: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	lsrs	r0, r7, #27
+	lsls	r2, r6, #5
+	orrs	r0, r2
+	lsrs	r5, r6, #27
+	lsls	r2, r3, #5
+	orrs	r5, r2
+	ands	r0, r5
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r4, r0
+	@ grain128aeadv2.ae:47: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	lsrs	r5, r6, #8
+	lsls	r2, r3, #24
+	orrs	r5, r2
+	lsrs	r0, r6, #16
+	lsls	r2, r3, #16
+	orrs	r0, r2
+	ands	r5, r0
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r4, r5
+	@ grain128aeadv2.ae:47: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	lsrs	r0, r6, #29
+	lsls	r2, r3, #3
+	orrs	r0, r2
+	lsrs	r5, r3, #1
+	mov	r6, r11
+	lsls	r2, r6, #31
+	orrs	r5, r2
+	ands	r0, r5
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r4, r0
+	@ grain128aeadv2.ae:48: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	lsrs	r0, r3, #4
+	lsls	r2, r6, #28
+	orrs	r0, r2
+	lsrs	r5, r3, #20
+	lsls	r2, r6, #12
+	orrs	r5, r2
+	ands	r0, r5
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r4, r0
+	@ grain128aeadv2.ae:48: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	lsrs	r2, r7, #22
+	mov	r6, r10
+	lsls	r0, r6, #10
+	orrs	r2, r0
+	lsrs	r5, r7, #24
+	lsls	r0, r6, #8
+	orrs	r5, r0
+	ands	r2, r5
+	lsrs	r5, r7, #25
+	lsls	r0, r6, #7
+	orrs	r5, r0
+	ands	r2, r5
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r4, r2
+	@ grain128aeadv2.ae:49: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
+	lsrs	r0, r3, #6
+	mov	r7, r11
+	lsls	r2, r7, #26
+	orrs	r0, r2
+	lsrs	r5, r3, #14
+	lsls	r2, r7, #18
+	orrs	r5, r2
+	ands	r0, r5
+	lsrs	r5, r3, #18
+	lsls	r2, r7, #14
+	orrs	r5, r2
+	ands	r0, r5
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r4, r0
 	@ grain128aeadv2.ae:50: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	lsrs	r2, r4, #24
-	lsls	r3, r6, #8
-	orrs	r2, r3
-	lsrs	r0, r4, #28
-	lsls	r3, r6, #4
-	orrs	r0, r3
-	ands	r2, r0
-	lsrs	r0, r4, #29
-	lsls	r3, r6, #3
-	orrs	r0, r3
-	ands	r2, r0
+	lsrs	r2, r3, #24
+	lsls	r0, r7, #8
+	orrs	r2, r0
+	lsrs	r5, r3, #28
+	lsls	r0, r7, #4
+	orrs	r5, r0
+	ands	r2, r5
+	lsrs	r5, r3, #29
+	lsls	r0, r7, #3
+	orrs	r5, r0
+	ands	r2, r5
 	ands	r2, r1
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r5, r2
-	str	r5, [sp, #40]
+	eors	r4, r2
+	str	r4, [sp, #40]
 	@ grain128aeadv2.ae:166: z = unzip2(y)
 	movs	r2, #0
 	ldr	r1, [sp]
@@ -2094,337 +2095,337 @@ grain128aeadv2_crypt:
 	@ grain128aeadv2.ae:167: dst[2 * i] = src[2 * i] ^ z[7:0]
 	ldr	r1, [sp, #24]
 	lsls	r2, r1, #1
-	ldr	r1, [sp, #36]
-	ldrb	r3, [r1, r2]
+	ldr	r0, [sp, #36]
+	ldrb	r1, [r0, r2]
 	uxtb	r0, r6
-	eors	r3, r0
-	ldr	r1, [sp, #32]
-	strb	r3, [r1, r2]
+	eors	r1, r0
+	ldr	r0, [sp, #32]
+	strb	r1, [r0, r2]
 	@ grain128aeadv2.ae:168: dst[2 * i + 1] = src[2 * i + 1] ^ z[15:8]
 	adds	r0, r2, #1
-	str	r0, [sp, #12]
+	str	r0, [sp, #20]
 	ldr	r1, [sp, #36]
-	ldrb	r3, [r1, r0]
+	ldrb	r4, [r1, r0]
 	lsrs	r0, r6, #8
 	uxtb	r0, r0
-	eors	r3, r0
+	eors	r4, r0
 	ldr	r1, [sp, #32]
-	ldr	r0, [sp, #12]
-	strb	r3, [r1, r0]
+	ldr	r0, [sp, #20]
+	strb	r4, [r1, r0]
 	@ grain128aeadv2.ae:169: acc, sr = authenticate(acc, sr, pt[2 * i], z[23:16])
-	ldr	r1, [sp, #28]
-	ldrb	r0, [r1, r2]
+	ldr	r0, [sp, #28]
+	ldrb	r0, [r0, r2]
 	str	r0, [sp]
 	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
 	lsls	r0, r0, #31
-	asrs	r5, r0, #31
-	ldr	r0, [sp, #8]
-	ands	r0, r5
-	ldr	r1, [sp, #4]
-	ands	r5, r1
-	ldr	r3, [sp, #20]
-	eors	r3, r0
-	ldr	r2, [sp, #16]
-	eors	r2, r5
-	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
+	asrs	r4, r0, #31
+	ldr	r0, [sp, #4]
+	ands	r0, r4
+	ldr	r5, [sp, #12]
+	eors	r5, r0
 	ldr	r1, [sp, #8]
-	lsrs	r7, r1, #1
+	ands	r4, r1
+	ldr	r2, [sp, #16]
+	eors	r2, r4
+	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
 	ldr	r1, [sp, #4]
+	lsrs	r7, r1, #1
+	ldr	r1, [sp, #8]
 	lsls	r0, r1, #31
 	orrs	r7, r0
 	lsrs	r0, r1, #1
 	lsls	r1, r6, #15
 	lsrs	r1, r1, #31
-	lsls	r5, r1, #31
-	orrs	r5, r0
+	lsls	r4, r1, #31
+	orrs	r4, r0
 	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
 	ldr	r0, [sp]
 	lsls	r0, r0, #30
-	asrs	r0, r0, #31
-	mov	r1, r7
-	ands	r1, r0
-	ands	r0, r5
-	eors	r3, r1
-	eors	r2, r0
+	asrs	r1, r0, #31
+	mov	r0, r7
+	ands	r0, r1
+	eors	r5, r0
+	ands	r1, r4
+	eors	r2, r1
 	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
 	lsrs	r7, r7, #1
-	lsls	r0, r5, #31
+	lsls	r0, r4, #31
 	orrs	r7, r0
-	lsrs	r0, r5, #1
+	lsrs	r0, r4, #1
 	lsls	r1, r6, #14
 	lsrs	r1, r1, #31
-	lsls	r5, r1, #31
-	orrs	r5, r0
+	lsls	r4, r1, #31
+	orrs	r4, r0
 	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
 	ldr	r0, [sp]
 	lsls	r0, r0, #29
-	asrs	r0, r0, #31
-	mov	r1, r7
-	ands	r1, r0
-	ands	r0, r5
-	eors	r3, r1
-	eors	r2, r0
+	asrs	r1, r0, #31
+	mov	r0, r7
+	ands	r0, r1
+	eors	r5, r0
+	ands	r1, r4
+	eors	r2, r1
 	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
 	lsrs	r7, r7, #1
-	lsls	r0, r5, #31
+	lsls	r0, r4, #31
 	orrs	r7, r0
-	lsrs	r0, r5, #1
+	lsrs	r0, r4, #1
 	lsls	r1, r6, #13
 	lsrs	r1, r1, #31
-	lsls	r5, r1, #31
-	orrs	r5, r0
+	lsls	r4, r1, #31
+	orrs	r4, r0
 	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
 	ldr	r0, [sp]
 	lsls	r0, r0, #28
-	asrs	r0, r0, #31
-	mov	r1, r7
-	ands	r1, r0
-	ands	r0, r5
-	eors	r3, r1
-	eors	r2, r0
+	asrs	r1, r0, #31
+	mov	r0, r7
+	ands	r0, r1
+	eors	r5, r0
+	ands	r1, r4
+	eors	r2, r1
 	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
 	lsrs	r7, r7, #1
-	lsls	r0, r5, #31
+	lsls	r0, r4, #31
 	orrs	r7, r0
-	lsrs	r0, r5, #1
+	lsrs	r0, r4, #1
 	lsls	r1, r6, #12
 	lsrs	r1, r1, #31
-	lsls	r5, r1, #31
-	orrs	r5, r0
+	lsls	r4, r1, #31
+	orrs	r4, r0
 	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
 	ldr	r0, [sp]
 	lsls	r0, r0, #27
-	asrs	r0, r0, #31
-	mov	r1, r7
-	ands	r1, r0
-	ands	r0, r5
-	eors	r3, r1
-	eors	r2, r0
+	asrs	r1, r0, #31
+	mov	r0, r7
+	ands	r0, r1
+	eors	r5, r0
+	ands	r1, r4
+	eors	r2, r1
 	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
 	lsrs	r7, r7, #1
-	lsls	r0, r5, #31
+	lsls	r0, r4, #31
 	orrs	r7, r0
-	lsrs	r0, r5, #1
+	lsrs	r0, r4, #1
 	lsls	r1, r6, #11
 	lsrs	r1, r1, #31
-	lsls	r5, r1, #31
-	orrs	r5, r0
+	lsls	r4, r1, #31
+	orrs	r4, r0
 	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
 	ldr	r0, [sp]
 	lsls	r0, r0, #26
-	asrs	r0, r0, #31
-	mov	r1, r7
-	ands	r1, r0
-	ands	r0, r5
-	eors	r3, r1
-	eors	r2, r0
+	asrs	r1, r0, #31
+	mov	r0, r7
+	ands	r0, r1
+	eors	r5, r0
+	ands	r1, r4
+	eors	r2, r1
 	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
 	lsrs	r7, r7, #1
-	lsls	r0, r5, #31
+	lsls	r0, r4, #31
 	orrs	r7, r0
-	lsrs	r0, r5, #1
+	lsrs	r0, r4, #1
 	lsls	r1, r6, #10
 	lsrs	r1, r1, #31
-	lsls	r5, r1, #31
-	orrs	r5, r0
+	lsls	r4, r1, #31
+	orrs	r4, r0
 	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
 	ldr	r0, [sp]
 	lsls	r0, r0, #25
-	asrs	r0, r0, #31
-	mov	r1, r7
-	ands	r1, r0
-	ands	r0, r5
-	eors	r3, r1
-	eors	r2, r0
+	asrs	r1, r0, #31
+	mov	r0, r7
+	ands	r0, r1
+	eors	r5, r0
+	ands	r1, r4
+	eors	r2, r1
 	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
 	lsrs	r7, r7, #1
-	lsls	r0, r5, #31
+	lsls	r0, r4, #31
 	orrs	r7, r0
-	lsrs	r0, r5, #1
+	lsrs	r0, r4, #1
 	lsls	r1, r6, #9
 	lsrs	r1, r1, #31
-	lsls	r5, r1, #31
-	orrs	r5, r0
+	lsls	r4, r1, #31
+	orrs	r4, r0
 	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
 	ldr	r0, [sp]
 	lsls	r0, r0, #24
-	asrs	r0, r0, #31
-	mov	r1, r7
-	ands	r1, r0
-	ands	r0, r5
-	eors	r3, r1
-	eors	r2, r0
+	asrs	r1, r0, #31
+	mov	r0, r7
+	ands	r0, r1
+	eors	r5, r0
+	ands	r1, r4
+	eors	r2, r1
 	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
 	lsrs	r7, r7, #1
-	lsls	r0, r5, #31
+	lsls	r0, r4, #31
 	orrs	r7, r0
-	lsrs	r0, r5, #1
+	lsrs	r0, r4, #1
 	lsls	r1, r6, #8
 	lsrs	r1, r1, #31
-	lsls	r5, r1, #31
-	orrs	r5, r0
+	lsls	r4, r1, #31
+	orrs	r4, r0
 	@ grain128aeadv2.ae:170: acc, sr = authenticate(acc, sr, pt[2 * i + 1], z[31:24])
 	ldr	r1, [sp, #28]
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #20]
 	ldrb	r0, [r1, r0]
 	str	r0, [sp]
 	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
 	lsls	r0, r0, #31
-	asrs	r0, r0, #31
-	mov	r1, r7
-	ands	r1, r0
-	ands	r0, r5
-	eors	r3, r1
-	eors	r2, r0
+	asrs	r1, r0, #31
+	mov	r0, r7
+	ands	r0, r1
+	eors	r5, r0
+	ands	r1, r4
+	eors	r2, r1
 	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
 	lsrs	r7, r7, #1
-	lsls	r0, r5, #31
+	lsls	r0, r4, #31
 	orrs	r7, r0
-	lsrs	r0, r5, #1
+	lsrs	r0, r4, #1
 	lsls	r1, r6, #7
 	lsrs	r1, r1, #31
-	lsls	r5, r1, #31
-	orrs	r5, r0
+	lsls	r4, r1, #31
+	orrs	r4, r0
 	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
 	ldr	r0, [sp]
 	lsls	r0, r0, #30
-	asrs	r0, r0, #31
-	mov	r1, r7
-	ands	r1, r0
-	ands	r0, r5
-	eors	r3, r1
-	eors	r2, r0
+	asrs	r1, r0, #31
+	mov	r0, r7
+	ands	r0, r1
+	eors	r5, r0
+	ands	r1, r4
+	eors	r2, r1
 	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
 	lsrs	r7, r7, #1
-	lsls	r0, r5, #31
+	lsls	r0, r4, #31
 	orrs	r7, r0
-	lsrs	r0, r5, #1
+	lsrs	r0, r4, #1
 	lsls	r1, r6, #6
 	lsrs	r1, r1, #31
-	lsls	r5, r1, #31
-	orrs	r5, r0
+	lsls	r4, r1, #31
+	orrs	r4, r0
 	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
 	ldr	r0, [sp]
 	lsls	r0, r0, #29
-	asrs	r0, r0, #31
-	mov	r1, r7
-	ands	r1, r0
-	ands	r0, r5
-	eors	r3, r1
-	eors	r2, r0
+	asrs	r1, r0, #31
+	mov	r0, r7
+	ands	r0, r1
+	eors	r5, r0
+	ands	r1, r4
+	eors	r2, r1
 	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
 	lsrs	r7, r7, #1
-	lsls	r0, r5, #31
+	lsls	r0, r4, #31
 	orrs	r7, r0
-	lsrs	r0, r5, #1
+	lsrs	r0, r4, #1
 	lsls	r1, r6, #5
 	lsrs	r1, r1, #31
-	lsls	r5, r1, #31
-	orrs	r5, r0
+	lsls	r4, r1, #31
+	orrs	r4, r0
 	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
 	ldr	r0, [sp]
 	lsls	r0, r0, #28
-	asrs	r0, r0, #31
-	mov	r1, r7
-	ands	r1, r0
-	ands	r0, r5
-	eors	r3, r1
-	eors	r2, r0
+	asrs	r1, r0, #31
+	mov	r0, r7
+	ands	r0, r1
+	eors	r5, r0
+	ands	r1, r4
+	eors	r2, r1
 	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
 	lsrs	r7, r7, #1
-	lsls	r0, r5, #31
+	lsls	r0, r4, #31
 	orrs	r7, r0
-	lsrs	r0, r5, #1
+	lsrs	r0, r4, #1
 	lsls	r1, r6, #4
 	lsrs	r1, r1, #31
-	lsls	r5, r1, #31
-	orrs	r5, r0
+	lsls	r4, r1, #31
+	orrs	r4, r0
 	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
 	ldr	r0, [sp]
 	lsls	r0, r0, #27
-	asrs	r0, r0, #31
-	mov	r1, r7
-	ands	r1, r0
-	ands	r0, r5
-	eors	r3, r1
-	eors	r2, r0
+	asrs	r1, r0, #31
+	mov	r0, r7
+	ands	r0, r1
+	eors	r5, r0
+	ands	r1, r4
+	eors	r2, r1
 	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
 	lsrs	r7, r7, #1
-	lsls	r0, r5, #31
+	lsls	r0, r4, #31
 	orrs	r7, r0
-	lsrs	r0, r5, #1
+	lsrs	r0, r4, #1
 	lsls	r1, r6, #3
 	lsrs	r1, r1, #31
-	lsls	r5, r1, #31
-	orrs	r5, r0
+	lsls	r4, r1, #31
+	orrs	r4, r0
 	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
 	ldr	r0, [sp]
 	lsls	r0, r0, #26
-	asrs	r0, r0, #31
-	mov	r1, r7
-	ands	r1, r0
-	ands	r0, r5
-	eors	r3, r1
-	eors	r2, r0
+	asrs	r1, r0, #31
+	mov	r0, r7
+	ands	r0, r1
+	eors	r5, r0
+	ands	r1, r4
+	eors	r2, r1
 	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
 	lsrs	r7, r7, #1
-	lsls	r0, r5, #31
+	lsls	r0, r4, #31
 	orrs	r7, r0
-	lsrs	r0, r5, #1
+	lsrs	r0, r4, #1
 	lsls	r1, r6, #2
 	lsrs	r1, r1, #31
-	lsls	r5, r1, #31
-	orrs	r5, r0
+	lsls	r4, r1, #31
+	orrs	r4, r0
 	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
 	ldr	r0, [sp]
 	lsls	r0, r0, #25
-	asrs	r0, r0, #31
-	mov	r1, r7
-	ands	r1, r0
-	ands	r0, r5
-	eors	r3, r1
-	eors	r2, r0
+	asrs	r1, r0, #31
+	mov	r0, r7
+	ands	r0, r1
+	eors	r5, r0
+	ands	r1, r4
+	eors	r2, r1
 	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
 	lsrs	r7, r7, #1
-	lsls	r0, r5, #31
+	lsls	r0, r4, #31
 	orrs	r7, r0
-	lsrs	r0, r5, #1
+	lsrs	r0, r4, #1
 	lsls	r1, r6, #1
 	lsrs	r1, r1, #31
-	lsls	r5, r1, #31
-	orrs	r5, r0
+	lsls	r4, r1, #31
+	orrs	r4, r0
 	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
 	ldr	r0, [sp]
 	lsls	r0, r0, #24
-	asrs	r0, r0, #31
-	mov	r1, r7
-	ands	r1, r0
-	ands	r0, r5
-	eors	r3, r1
-	eors	r2, r0
+	asrs	r1, r0, #31
+	mov	r0, r7
+	ands	r0, r1
+	eors	r5, r0
+	ands	r1, r4
+	eors	r2, r1
 	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
 	lsrs	r1, r7, #1
-	lsls	r0, r5, #31
+	lsls	r0, r4, #31
 	orrs	r1, r0
-	lsrs	r5, r5, #1
+	lsrs	r4, r4, #1
 	lsrs	r0, r6, #31
 	lsls	r0, r0, #31
-	orrs	r0, r5
-	mov	r5, r8
+	orrs	r0, r4
+	mov	r4, r8
 	mov	r8, r12
 	mov	r12, r9
-	ldr	r6, [sp, #44]
-	mov	r9, r6
-	mov	r7, r4
-	mov	r4, r11
-	ldr	r6, [sp, #40]
-	mov	r11, r6
-	mov	r6, r10
-	mov	r10, r7
-	str	r3, [sp, #20]
+	ldr	r7, [sp, #44]
+	mov	r9, r7
+	mov	r6, r3
+	mov	r3, r11
+	ldr	r7, [sp, #40]
+	mov	r11, r7
+	mov	r7, r10
+	mov	r10, r6
+	str	r5, [sp, #12]
 	str	r2, [sp, #16]
-	str	r1, [sp, #8]
-	str	r0, [sp, #4]
+	str	r1, [sp, #4]
+	str	r0, [sp, #8]
 	ldr	r1, [sp, #24]
 	adds	r1, #1
 	str	r1, [sp, #24]
@@ -2435,61 +2436,57 @@ grain128aeadv2_crypt:
 .Lgrain128aeadv2_crypt_far2:
 .Lgrain128aeadv2_crypt_done2:
 	@ grain128aeadv2.ae:172: done = n - n % 2
-	ldr	r0, [sp, #48]
-	lsls	r0, r0, #31
+	ldr	r5, [sp, #48]
+	lsls	r0, r5, #31
 	lsrs	r1, r0, #31
-	ldr	r0, [sp, #48]
-	subs	r0, r0, r1
+	subs	r0, r5, r1
 	@ grain128aeadv2.ae:174: for i in done..n {
-	str	r0, [sp, #12]
-	str	r5, [sp]
+	str	r0, [sp, #20]
+	str	r4, [sp]
 	mov	r2, r10
 	mov	r1, r11
-	ldr	r3, [sp, #12]
-	ldr	r0, [sp, #48]
-	cmp	r3, r0
+	ldr	r4, [sp, #20]
+	cmp	r4, r5
 	bcc	.Lgrain128aeadv2_crypt_far3
 	b	.Lgrain128aeadv2_crypt_done4
 .Lgrain128aeadv2_crypt_far3:
 .Lgrain128aeadv2_crypt_loop3:
 	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	lsrs	r0, r6, #12
-	lsls	r3, r2, #20
-	orrs	r0, r3
+	lsrs	r0, r7, #12
+	lsls	r4, r2, #20
+	orrs	r0, r4
 	mov	r11, r0
-	ldr	r0, [sp]
-	lsrs	r7, r0, #8
+	ldr	r4, [sp]
+	lsrs	r6, r4, #8
 	mov	r0, r8
 	lsls	r0, r0, #24
-	orrs	r7, r0
+	orrs	r6, r0
 	mov	r0, r11
-	ands	r7, r0
-	ldr	r0, [sp]
-	lsrs	r5, r0, #13
+	ands	r6, r0
+	lsrs	r5, r4, #13
 	mov	r0, r8
 	lsls	r0, r0, #19
 	orrs	r5, r0
-	ldr	r0, [sp]
-	lsrs	r3, r0, #20
+	lsrs	r4, r4, #20
 	mov	r0, r8
 	lsls	r0, r0, #12
-	orrs	r3, r0
-	ands	r5, r3
-	eors	r7, r5
+	orrs	r4, r0
+	ands	r5, r4
+	eors	r6, r5
 	@ grain128aeadv2.ae:35: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	lsrs	r0, r4, #31
-	lsls	r3, r1, #1
-	orrs	r0, r3
+	lsrs	r0, r3, #31
+	lsls	r4, r1, #1
+	orrs	r0, r4
 	mov	r10, r0
 	mov	r0, r8
-	lsrs	r3, r0, #10
+	lsrs	r4, r0, #10
 	mov	r0, r12
 	lsls	r0, r0, #22
-	orrs	r3, r0
+	orrs	r4, r0
 	mov	r0, r10
-	ands	r3, r0
+	ands	r4, r0
 	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r7, r3
+	eors	r6, r4
 	@ grain128aeadv2.ae:35: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
 	mov	r0, r8
 	lsrs	r5, r0, #28
@@ -2497,251 +2494,251 @@ grain128aeadv2_crypt:
 	lsls	r0, r0, #4
 	orrs	r5, r0
 	mov	r0, r12
-	lsrs	r3, r0, #15
+	lsrs	r4, r0, #15
 	mov	r0, r9
 	lsls	r0, r0, #17
-	orrs	r3, r0
-	ands	r5, r3
+	orrs	r4, r0
+	ands	r5, r4
 	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r7, r5
+	eors	r6, r5
 	@ grain128aeadv2.ae:36: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
 	mov	r5, r11
 	mov	r0, r10
 	ands	r5, r0
 	mov	r0, r12
-	lsrs	r3, r0, #30
+	lsrs	r4, r0, #30
 	mov	r0, r9
 	lsls	r0, r0, #2
-	orrs	r3, r0
-	ands	r5, r3
+	orrs	r4, r0
+	ands	r5, r4
 	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r7, r5
+	eors	r6, r5
 	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	mov	r0, r12
 	lsrs	r5, r0, #29
 	mov	r0, r9
 	lsls	r0, r0, #3
 	orrs	r5, r0
-	eors	r7, r5
-	lsrs	r5, r6, #2
+	eors	r6, r5
+	lsrs	r5, r7, #2
 	lsls	r0, r2, #30
 	orrs	r5, r0
-	eors	r7, r5
-	lsrs	r5, r6, #15
+	eors	r6, r5
+	lsrs	r5, r7, #15
 	lsls	r0, r2, #17
 	orrs	r5, r0
-	eors	r7, r5
+	eors	r6, r5
 	lsrs	r5, r2, #4
-	lsls	r0, r4, #28
+	lsls	r0, r3, #28
 	orrs	r5, r0
-	eors	r7, r5
+	eors	r6, r5
 	lsrs	r5, r2, #13
-	lsls	r0, r4, #19
+	lsls	r0, r3, #19
 	orrs	r5, r0
-	eors	r7, r5
-	eors	r7, r4
+	eors	r6, r5
+	eors	r6, r3
 	@ grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsrs	r5, r4, #9
+	lsrs	r5, r3, #9
 	lsls	r0, r1, #23
 	orrs	r5, r0
 	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r7, r5
+	eors	r6, r5
 	@ grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsrs	r5, r4, #25
+	lsrs	r5, r3, #25
 	lsls	r0, r1, #7
 	orrs	r5, r0
 	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r7, r5
-	str	r7, [sp, #44]
+	eors	r6, r5
+	str	r6, [sp, #44]
 	@ grain128aeadv2.ae:41: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r7, r8
+	mov	r6, r8
 	mov	r0, r12
-	eors	r7, r0
+	eors	r6, r0
 	mov	r5, r12
 	mov	r0, r9
 	eors	r5, r0
 	ldr	r0, [sp]
-	lsrs	r3, r0, #7
+	lsrs	r4, r0, #7
 	mov	r0, r8
 	lsls	r0, r0, #25
-	orrs	r3, r0
+	orrs	r4, r0
 	ldr	r0, [sp]
-	eors	r3, r0
-	lsrs	r7, r7, #6
+	eors	r4, r0
+	lsrs	r6, r6, #6
 	lsls	r0, r5, #26
-	orrs	r7, r0
-	eors	r3, r7
+	orrs	r6, r0
+	eors	r4, r6
 	mov	r0, r12
 	lsrs	r5, r0, #17
 	mov	r0, r9
 	lsls	r0, r0, #15
 	orrs	r5, r0
-	eors	r3, r5
+	eors	r4, r5
 	mov	r0, r9
-	eors	r3, r0
-	mov	r11, r3
+	eors	r4, r0
+	mov	r11, r4
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	ldr	r5, [sp]
-	eors	r5, r6
-	lsrs	r3, r6, #26
+	eors	r5, r7
+	lsrs	r4, r7, #26
 	lsls	r0, r2, #6
-	orrs	r3, r0
-	eors	r5, r3
-	lsrs	r3, r2, #24
-	lsls	r0, r4, #8
-	orrs	r3, r0
-	eors	r5, r3
-	lsrs	r3, r4, #27
+	orrs	r4, r0
+	eors	r5, r4
+	lsrs	r4, r2, #24
+	lsls	r0, r3, #8
+	orrs	r4, r0
+	eors	r5, r4
+	lsrs	r4, r3, #27
 	lsls	r0, r1, #5
-	orrs	r3, r0
-	eors	r5, r3
+	orrs	r4, r0
+	eors	r5, r4
 	eors	r5, r1
 	@ grain128aeadv2.ae:45: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	lsrs	r7, r6, #3
+	lsrs	r6, r7, #3
 	lsls	r0, r2, #29
-	orrs	r7, r0
-	lsrs	r3, r4, #3
+	orrs	r6, r0
+	lsrs	r4, r3, #3
 	lsls	r0, r1, #29
-	orrs	r3, r0
-	ands	r7, r3
+	orrs	r4, r0
+	ands	r6, r4
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r5, r7
+	eors	r5, r6
 	@ grain128aeadv2.ae:45: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	lsrs	r7, r6, #11
+	lsrs	r6, r7, #11
 	lsls	r0, r2, #21
-	orrs	r7, r0
-	lsrs	r3, r6, #13
+	orrs	r6, r0
+	lsrs	r4, r7, #13
 	lsls	r0, r2, #19
-	orrs	r3, r0
-	ands	r7, r3
+	orrs	r4, r0
+	ands	r6, r4
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r5, r7
+	eors	r5, r6
 	@ grain128aeadv2.ae:46: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	lsrs	r7, r6, #17
+	lsrs	r6, r7, #17
 	lsls	r0, r2, #15
-	orrs	r7, r0
-	lsrs	r3, r6, #18
+	orrs	r6, r0
+	lsrs	r4, r7, #18
 	lsls	r0, r2, #14
-	orrs	r3, r0
-	ands	r7, r3
+	orrs	r4, r0
+	ands	r6, r4
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r5, r7
+	eors	r5, r6
 	@ grain128aeadv2.ae:46: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	lsrs	r7, r6, #27
+	lsrs	r6, r7, #27
 	lsls	r0, r2, #5
-	orrs	r7, r0
-	lsrs	r3, r2, #27
-	lsls	r0, r4, #5
-	orrs	r3, r0
-	ands	r7, r3
+	orrs	r6, r0
+	lsrs	r4, r2, #27
+	lsls	r0, r3, #5
+	orrs	r4, r0
+	ands	r6, r4
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r5, r7
+	eors	r5, r6
 	@ grain128aeadv2.ae:47: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	lsrs	r7, r2, #8
-	lsls	r0, r4, #24
-	orrs	r7, r0
-	lsrs	r3, r2, #16
-	lsls	r0, r4, #16
-	orrs	r3, r0
-	ands	r7, r3
+	lsrs	r6, r2, #8
+	lsls	r0, r3, #24
+	orrs	r6, r0
+	lsrs	r4, r2, #16
+	lsls	r0, r3, #16
+	orrs	r4, r0
+	ands	r6, r4
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r5, r7
+	eors	r5, r6
 	@ grain128aeadv2.ae:47: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	lsrs	r7, r2, #29
-	lsls	r0, r4, #3
-	orrs	r7, r0
-	lsrs	r3, r4, #1
+	lsrs	r6, r2, #29
+	lsls	r0, r3, #3
+	orrs	r6, r0
+	lsrs	r4, r3, #1
 	lsls	r0, r1, #31
-	orrs	r3, r0
-	ands	r7, r3
+	orrs	r4, r0
+	ands	r6, r4
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r5, r7
+	eors	r5, r6
 	@ grain128aeadv2.ae:48: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	lsrs	r7, r4, #4
+	lsrs	r6, r3, #4
 	lsls	r0, r1, #28
-	orrs	r7, r0
-	lsrs	r3, r4, #20
+	orrs	r6, r0
+	lsrs	r4, r3, #20
 	lsls	r0, r1, #12
-	orrs	r3, r0
-	ands	r7, r3
+	orrs	r4, r0
+	ands	r6, r4
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r5, r7
+	eors	r5, r6
 	@ grain128aeadv2.ae:48: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	lsrs	r7, r6, #22
+	lsrs	r6, r7, #22
 	lsls	r0, r2, #10
-	orrs	r7, r0
-	lsrs	r0, r6, #24
-	lsls	r3, r2, #8
-	orrs	r0, r3
-	ands	r7, r0
-	lsrs	r3, r6, #25
+	orrs	r6, r0
+	lsrs	r0, r7, #24
+	lsls	r4, r2, #8
+	orrs	r0, r4
+	ands	r6, r0
+	lsrs	r4, r7, #25
 	lsls	r0, r2, #7
-	orrs	r3, r0
-	ands	r7, r3
+	orrs	r4, r0
+	ands	r6, r4
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r5, r7
+	eors	r5, r6
 	@ grain128aeadv2.ae:49: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	lsrs	r7, r4, #6
+	lsrs	r6, r3, #6
 	lsls	r0, r1, #26
-	orrs	r7, r0
-	lsrs	r0, r4, #14
-	lsls	r3, r1, #18
-	orrs	r0, r3
-	ands	r7, r0
-	lsrs	r3, r4, #18
+	orrs	r6, r0
+	lsrs	r0, r3, #14
+	lsls	r4, r1, #18
+	orrs	r0, r4
+	ands	r6, r0
+	lsrs	r4, r3, #18
 	lsls	r0, r1, #14
-	orrs	r3, r0
-	ands	r7, r3
+	orrs	r4, r0
+	ands	r6, r4
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r5, r7
+	eors	r5, r6
 	@ grain128aeadv2.ae:50: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	lsrs	r7, r4, #24
+	lsrs	r6, r3, #24
 	lsls	r0, r1, #8
-	orrs	r7, r0
-	lsrs	r0, r4, #28
-	lsls	r3, r1, #4
-	orrs	r0, r3
-	ands	r7, r0
-	lsrs	r0, r4, #29
-	lsls	r3, r1, #3
-	orrs	r0, r3
-	ands	r7, r0
+	orrs	r6, r0
+	lsrs	r0, r3, #28
+	lsls	r4, r1, #4
+	orrs	r0, r4
+	ands	r6, r0
+	lsrs	r0, r3, #29
+	lsls	r4, r1, #3
+	orrs	r0, r4
+	ands	r6, r0
 	mov	r0, r10
-	ands	r7, r0
+	ands	r6, r0
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r5, r7
+	eors	r5, r6
 	@ grain128aeadv2.ae:66: return cat(f[15:0], s[127:16]), cat(g[15:0], b[127:16]), y[15:0]
 	ldr	r0, [sp]
-	lsrs	r7, r0, #16
+	lsrs	r6, r0, #16
 	mov	r0, r8
-	lsls	r3, r0, #16
-	orrs	r7, r3
-	str	r7, [sp]
-	lsrs	r7, r0, #16
+	lsls	r4, r0, #16
+	orrs	r6, r4
+	str	r6, [sp]
+	lsrs	r6, r0, #16
 	mov	r0, r12
-	lsls	r3, r0, #16
-	orrs	r7, r3
-	mov	r8, r7
-	lsrs	r7, r0, #16
+	lsls	r4, r0, #16
+	orrs	r6, r4
+	mov	r8, r6
+	lsrs	r6, r0, #16
 	mov	r0, r9
-	lsls	r3, r0, #16
-	orrs	r7, r3
-	mov	r12, r7
-	lsrs	r3, r0, #16
+	lsls	r4, r0, #16
+	orrs	r6, r4
+	mov	r12, r6
+	lsrs	r4, r0, #16
 	mov	r0, r11
 	uxth	r0, r0
 	lsls	r0, r0, #16
-	orrs	r0, r3
+	orrs	r0, r4
 	mov	r9, r0
-	lsrs	r0, r6, #16
-	lsls	r3, r2, #16
-	orrs	r0, r3
+	lsrs	r0, r7, #16
+	lsls	r4, r2, #16
+	orrs	r0, r4
 	str	r0, [sp, #40]
 	lsrs	r0, r2, #16
-	lsls	r2, r4, #16
+	lsls	r2, r3, #16
 	orrs	r0, r2
 	str	r0, [sp, #24]
-	lsrs	r0, r4, #16
+	lsrs	r0, r3, #16
 	lsls	r2, r1, #16
 	orrs	r0, r2
 	mov	r11, r0
@@ -2791,52 +2788,49 @@ grain128aeadv2_crypt:
 	adcs	r0, r0
 	orrs	r3, r0
 	@ grain128aeadv2.ae:177: dst[i] = src[i] ^ z[7:0]
-	ldr	r1, [sp, #36]
-	ldr	r0, [sp, #12]
-	ldrb	r2, [r1, r0]
+	ldr	r0, [sp, #36]
+	ldr	r2, [sp, #20]
+	ldrb	r1, [r0, r2]
 	uxtb	r0, r3
-	eors	r2, r0
-	ldr	r1, [sp, #32]
-	ldr	r0, [sp, #12]
-	strb	r2, [r1, r0]
+	eors	r1, r0
+	ldr	r0, [sp, #32]
+	strb	r1, [r0, r2]
 	@ grain128aeadv2.ae:178: acc, sr = authenticate(acc, sr, pt[i], z[15:8])
-	ldr	r1, [sp, #28]
-	ldrb	r4, [r1, r0]
+	ldr	r0, [sp, #28]
+	ldrb	r4, [r0, r2]
 	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
 	lsls	r0, r4, #31
-	asrs	r5, r0, #31
-	ldr	r2, [sp, #8]
+	asrs	r2, r0, #31
+	ldr	r1, [sp, #4]
+	ands	r1, r2
+	ldr	r0, [sp, #12]
+	eors	r0, r1
+	ldr	r5, [sp, #8]
 	ands	r2, r5
-	ldr	r1, [sp, #4]
-	ands	r5, r1
-	ldr	r0, [sp, #20]
-	eors	r0, r2
-	ldr	r7, [sp, #16]
-	eors	r7, r5
+	ldr	r6, [sp, #16]
+	eors	r6, r2
 	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
-	ldr	r1, [sp, #8]
-	lsrs	r6, r1, #1
 	ldr	r1, [sp, #4]
-	lsls	r1, r1, #31
-	orrs	r6, r1
-	ldr	r1, [sp, #4]
-	lsrs	r1, r1, #1
+	lsrs	r7, r1, #1
+	lsls	r1, r5, #31
+	orrs	r7, r1
+	lsrs	r1, r5, #1
 	lsls	r2, r3, #23
 	lsrs	r2, r2, #31
 	lsls	r5, r2, #31
 	orrs	r5, r1
 	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
 	lsls	r1, r4, #30
-	asrs	r1, r1, #31
-	mov	r2, r6
-	ands	r2, r1
-	ands	r1, r5
-	eors	r0, r2
-	eors	r7, r1
+	asrs	r2, r1, #31
+	mov	r1, r7
+	ands	r1, r2
+	eors	r0, r1
+	ands	r2, r5
+	eors	r6, r2
 	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
-	lsrs	r6, r6, #1
+	lsrs	r7, r7, #1
 	lsls	r1, r5, #31
-	orrs	r6, r1
+	orrs	r7, r1
 	lsrs	r1, r5, #1
 	lsls	r2, r3, #22
 	lsrs	r2, r2, #31
@@ -2844,16 +2838,16 @@ grain128aeadv2_crypt:
 	orrs	r5, r1
 	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
 	lsls	r1, r4, #29
-	asrs	r1, r1, #31
-	mov	r2, r6
-	ands	r2, r1
-	ands	r1, r5
-	eors	r0, r2
-	eors	r7, r1
+	asrs	r2, r1, #31
+	mov	r1, r7
+	ands	r1, r2
+	eors	r0, r1
+	ands	r2, r5
+	eors	r6, r2
 	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
-	lsrs	r6, r6, #1
+	lsrs	r7, r7, #1
 	lsls	r1, r5, #31
-	orrs	r6, r1
+	orrs	r7, r1
 	lsrs	r1, r5, #1
 	lsls	r2, r3, #21
 	lsrs	r2, r2, #31
@@ -2861,16 +2855,16 @@ grain128aeadv2_crypt:
 	orrs	r5, r1
 	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
 	lsls	r1, r4, #28
-	asrs	r1, r1, #31
-	mov	r2, r6
-	ands	r2, r1
-	ands	r1, r5
-	eors	r0, r2
-	eors	r7, r1
+	asrs	r2, r1, #31
+	mov	r1, r7
+	ands	r1, r2
+	eors	r0, r1
+	ands	r2, r5
+	eors	r6, r2
 	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
-	lsrs	r6, r6, #1
+	lsrs	r7, r7, #1
 	lsls	r1, r5, #31
-	orrs	r6, r1
+	orrs	r7, r1
 	lsrs	r1, r5, #1
 	lsls	r2, r3, #20
 	lsrs	r2, r2, #31
@@ -2878,16 +2872,16 @@ grain128aeadv2_crypt:
 	orrs	r5, r1
 	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
 	lsls	r1, r4, #27
-	asrs	r1, r1, #31
-	mov	r2, r6
-	ands	r2, r1
-	ands	r1, r5
-	eors	r0, r2
-	eors	r7, r1
+	asrs	r2, r1, #31
+	mov	r1, r7
+	ands	r1, r2
+	eors	r0, r1
+	ands	r2, r5
+	eors	r6, r2
 	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
-	lsrs	r6, r6, #1
+	lsrs	r7, r7, #1
 	lsls	r1, r5, #31
-	orrs	r6, r1
+	orrs	r7, r1
 	lsrs	r1, r5, #1
 	lsls	r2, r3, #19
 	lsrs	r2, r2, #31
@@ -2895,16 +2889,16 @@ grain128aeadv2_crypt:
 	orrs	r5, r1
 	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
 	lsls	r1, r4, #26
-	asrs	r1, r1, #31
-	mov	r2, r6
-	ands	r2, r1
-	ands	r1, r5
-	eors	r0, r2
-	eors	r7, r1
+	asrs	r2, r1, #31
+	mov	r1, r7
+	ands	r1, r2
+	eors	r0, r1
+	ands	r2, r5
+	eors	r6, r2
 	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
-	lsrs	r6, r6, #1
+	lsrs	r7, r7, #1
 	lsls	r1, r5, #31
-	orrs	r6, r1
+	orrs	r7, r1
 	lsrs	r1, r5, #1
 	lsls	r2, r3, #18
 	lsrs	r2, r2, #31
@@ -2912,14 +2906,14 @@ grain128aeadv2_crypt:
 	orrs	r5, r1
 	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
 	lsls	r1, r4, #25
-	asrs	r1, r1, #31
-	mov	r2, r6
-	ands	r2, r1
-	ands	r1, r5
-	eors	r0, r2
-	eors	r7, r1
+	asrs	r2, r1, #31
+	mov	r1, r7
+	ands	r1, r2
+	eors	r0, r1
+	ands	r2, r5
+	eors	r6, r2
 	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
-	lsrs	r2, r6, #1
+	lsrs	r2, r7, #1
 	lsls	r1, r5, #31
 	orrs	r2, r1
 	lsrs	r5, r5, #1
@@ -2932,43 +2926,43 @@ grain128aeadv2_crypt:
 	asrs	r4, r4, #31
 	mov	r5, r2
 	ands	r5, r4
-	ands	r4, r1
 	eors	r0, r5
-	eors	r7, r4
+	ands	r4, r1
+	eors	r6, r4
 	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
 	lsrs	r5, r2, #1
 	lsls	r2, r1, #31
 	orrs	r5, r2
 	lsrs	r2, r1, #1
 	lsrs	r1, r3, #15
-	lsls	r3, r1, #31
-	orrs	r3, r2
-	ldr	r6, [sp, #40]
+	lsls	r4, r1, #31
+	orrs	r4, r2
+	ldr	r7, [sp, #40]
 	ldr	r2, [sp, #24]
-	mov	r4, r11
+	mov	r3, r11
 	mov	r1, r10
-	str	r0, [sp, #20]
-	str	r7, [sp, #16]
-	str	r5, [sp, #8]
-	str	r3, [sp, #4]
-	ldr	r3, [sp, #12]
-	adds	r3, #1
-	str	r3, [sp, #12]
+	str	r0, [sp, #12]
+	str	r6, [sp, #16]
+	str	r5, [sp, #4]
+	str	r4, [sp, #8]
+	ldr	r4, [sp, #20]
+	adds	r4, #1
+	str	r4, [sp, #20]
 	ldr	r0, [sp, #48]
-	cmp	r3, r0
+	cmp	r4, r0
 	bcs	.Lgrain128aeadv2_crypt_far4
 	b	.Lgrain128aeadv2_crypt_loop3
 .Lgrain128aeadv2_crypt_far4:
 .Lgrain128aeadv2_crypt_done4:
-	ldr	r1, [sp, #20]
+	ldr	r1, [sp, #12]
 	ldr	r0, [sp, #60]
 	str	r1, [r0]
 	ldr	r1, [sp, #16]
 	str	r1, [r0, #4]
-	ldr	r1, [sp, #8]
+	ldr	r1, [sp, #4]
 	ldr	r0, [sp, #56]
 	str	r1, [r0]
-	ldr	r1, [sp, #4]
+	ldr	r1, [sp, #8]
 	str	r1, [r0, #4]
 	add	sp, #64
 	pop	{r4, r5, r6, r7}
@@ -2997,12 +2991,12 @@ grain128aeadv2_init:
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
 	sub	sp, #44
-	str	r2, [sp, #32]
-	str	r3, [sp, #28]
-	ldr	r2, [sp, #80]
 	str	r2, [sp, #40]
+	str	r3, [sp, #36]
+	ldr	r2, [sp, #80]
+	str	r2, [sp, #32]
 	ldr	r2, [sp, #84]
-	str	r2, [sp, #36]
+	str	r2, [sp, #28]
 	ldr	r6, [r0]
 	str	r6, [sp, #12]
 	ldr	r2, [r0, #4]
@@ -3310,6 +3304,9 @@ grain128aeadv2_init:
 	mov	r3, r2
 	mov	r2, r1
 	mov	r1, r0
+	b	.Lgrain128aeadv2_init_pool1
+	.ltorg
+.Lgrain128aeadv2_init_pool1:
 .Lgrain128aeadv2_init_loop3:
 	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	lsrs	r0, r4, #12
@@ -3543,9 +3540,6 @@ grain128aeadv2_init:
 	eors	r6, r5
 	@ grain128aeadv2.ae:58: return cat(f ^ ls, s[127:par]), cat(g ^ ln, b[127:par]), y
 	mov	r4, r12
-	b	.Lgrain128aeadv2_init_pool1
-	.ltorg
-.Lgrain128aeadv2_init_pool1:
 	mov	r5, r8
 	eors	r4, r5
 	mov	r0, r8
@@ -4176,25 +4170,25 @@ grain128aeadv2_init:
 .Lgrain128aeadv2_init_far4:
 .Lgrain128aeadv2_init_done8:
 	mov	r5, r9
-	ldr	r0, [sp, #32]
-	str	r5, [r0]
+	ldr	r7, [sp, #40]
+	str	r5, [r7]
 	mov	r5, r12
-	str	r5, [r0, #4]
+	str	r5, [r7, #4]
 	mov	r5, r8
-	str	r5, [r0, #8]
+	str	r5, [r7, #8]
 	mov	r5, r10
-	str	r5, [r0, #12]
-	ldr	r0, [sp, #28]
-	str	r4, [r0]
-	str	r3, [r0, #4]
-	str	r2, [r0, #8]
-	str	r1, [r0, #12]
+	str	r5, [r7, #12]
+	ldr	r5, [sp, #36]
+	str	r4, [r5]
+	str	r3, [r5, #4]
+	str	r2, [r5, #8]
+	str	r1, [r5, #12]
 	ldr	r1, [sp, #20]
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #32]
 	str	r1, [r0]
 	ldr	r1, [sp, #12]
 	str	r1, [r0, #4]
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #28]
 	str	r6, [r0]
 	ldr	r1, [sp, #8]
 	str	r1, [r0, #4]

@@ -530,7 +530,7 @@ norx_f_f:
 
 @ --- norx_f_permute: norx_f.permute
 @     frame 52 bytes (27 spill slots, 13 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 800 bytes of code and literals
+@     estimated 788 bytes of code and literals
 	.section .text.norx_f_permute,"ax",%progbits
 	.global norx_f_permute
 	.type norx_f_permute, %function
@@ -544,43 +544,37 @@ norx_f_permute:
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
 	sub	sp, #52
-	str	r0, [sp, #40]
+	str	r0, [sp, #48]
 	@ norx_f.ae:72: @unroll(unroll)
-	ldr	r0, [r0]
-	mov	r11, r0
-	ldr	r0, [sp, #40]
+	ldr	r5, [r0]
+	mov	r11, r5
 	ldr	r1, [r0, #4]
 	mov	r10, r1
 	ldr	r1, [r0, #8]
 	str	r1, [sp, #16]
 	ldr	r1, [r0, #12]
-	str	r1, [sp, #44]
+	str	r1, [sp, #40]
 	ldr	r6, [r0, #16]
 	ldr	r4, [r0, #20]
 	ldr	r1, [r0, #24]
 	ldr	r3, [r0, #28]
 	mov	r12, r3
 	ldr	r3, [r0, #32]
-	ldr	r0, [r0, #36]
-	mov	r9, r0
-	ldr	r0, [sp, #40]
-	ldr	r0, [r0, #40]
-	str	r0, [sp, #4]
-	ldr	r0, [sp, #40]
-	ldr	r0, [r0, #44]
-	str	r0, [sp]
-	ldr	r0, [sp, #40]
+	ldr	r5, [r0, #36]
+	mov	r9, r5
+	ldr	r5, [r0, #40]
+	str	r5, [sp, #4]
+	ldr	r5, [r0, #44]
+	str	r5, [sp]
 	ldr	r2, [r0, #48]
-	ldr	r0, [r0, #52]
-	str	r0, [sp, #12]
-	ldr	r0, [sp, #40]
-	ldr	r0, [r0, #56]
-	str	r0, [sp, #24]
-	ldr	r0, [sp, #40]
-	ldr	r0, [r0, #60]
-	mov	r8, r0
+	ldr	r5, [r0, #52]
+	str	r5, [sp, #12]
+	ldr	r5, [r0, #56]
+	str	r5, [sp, #24]
+	ldr	r5, [r0, #60]
+	mov	r8, r5
 	movs	r0, #0
-	str	r0, [sp, #48]
+	str	r0, [sp, #44]
 .Lnorx_f_permute_loop1:
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r7, r11
@@ -724,10 +718,10 @@ norx_f_permute:
 	movs	r0, #31
 	rors	r1, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r7, [sp, #44]
+	ldr	r7, [sp, #40]
 	mov	r0, r12
 	eors	r7, r0
-	ldr	r3, [sp, #44]
+	ldr	r3, [sp, #40]
 	ands	r3, r0
 	lsls	r0, r3, #1
 	eors	r7, r0
@@ -955,16 +949,16 @@ norx_f_permute:
 	movs	r1, #31
 	rors	r6, r1
 	str	r4, [sp, #16]
-	str	r3, [sp, #44]
+	str	r3, [sp, #40]
 	ldr	r4, [sp, #28]
 	ldr	r1, [sp, #8]
 	ldr	r3, [sp, #12]
 	mov	r9, r0
 	str	r7, [sp, #12]
 	str	r5, [sp, #24]
-	ldr	r0, [sp, #48]
+	ldr	r0, [sp, #44]
 	adds	r0, #1
-	str	r0, [sp, #48]
+	str	r0, [sp, #44]
 	cmp	r0, #4
 	bcs	.Lnorx_f_permute_far1
 	b	.Lnorx_f_permute_loop1
@@ -972,48 +966,48 @@ norx_f_permute:
 .Lnorx_f_permute_done2:
 	@ norx_f.ae:77: s[0] = s0
 	mov	r5, r11
-	ldr	r0, [sp, #40]
-	str	r5, [r0]
+	ldr	r7, [sp, #48]
+	str	r5, [r7]
 	@ norx_f.ae:78: s[1] = s1
 	mov	r5, r10
-	str	r5, [r0, #4]
+	str	r5, [r7, #4]
 	@ norx_f.ae:79: s[2] = s2
 	ldr	r5, [sp, #16]
-	str	r5, [r0, #8]
+	str	r5, [r7, #8]
 	@ norx_f.ae:80: s[3] = s3
-	ldr	r5, [sp, #44]
-	str	r5, [r0, #12]
+	ldr	r5, [sp, #40]
+	str	r5, [r7, #12]
 	@ norx_f.ae:81: s[4] = s4
-	str	r6, [r0, #16]
+	str	r6, [r7, #16]
 	@ norx_f.ae:82: s[5] = s5
-	str	r4, [r0, #20]
+	str	r4, [r7, #20]
 	@ norx_f.ae:83: s[6] = s6
-	str	r1, [r0, #24]
+	str	r1, [r7, #24]
 	@ norx_f.ae:84: s[7] = s7
 	mov	r1, r12
-	str	r1, [r0, #28]
+	str	r1, [r7, #28]
 	@ norx_f.ae:85: s[8] = s8
-	str	r3, [r0, #32]
+	str	r3, [r7, #32]
 	@ norx_f.ae:86: s[9] = s9
 	mov	r1, r9
-	str	r1, [r0, #36]
+	str	r1, [r7, #36]
 	@ norx_f.ae:87: s[10] = s10
 	ldr	r1, [sp, #4]
-	str	r1, [r0, #40]
+	str	r1, [r7, #40]
 	@ norx_f.ae:88: s[11] = s11
 	ldr	r1, [sp]
-	str	r1, [r0, #44]
+	str	r1, [r7, #44]
 	@ norx_f.ae:89: s[12] = s12
-	str	r2, [r0, #48]
+	str	r2, [r7, #48]
 	@ norx_f.ae:90: s[13] = s13
 	ldr	r1, [sp, #12]
-	str	r1, [r0, #52]
+	str	r1, [r7, #52]
 	@ norx_f.ae:91: s[14] = s14
 	ldr	r1, [sp, #24]
-	str	r1, [r0, #56]
+	str	r1, [r7, #56]
 	@ norx_f.ae:92: s[15] = s15
 	mov	r1, r8
-	str	r1, [r0, #60]
+	str	r1, [r7, #60]
 	add	sp, #52
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4

@@ -8,8 +8,8 @@
 	.thumb
 
 @ --- ocb3_key_setup: ocb3.key_setup
-@     frame 48 bytes (4 spill slots, 0 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9
-@     estimated 618 bytes of code and literals
+@     frame 52 bytes (4 spill slots, 1 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9
+@     estimated 616 bytes of code and literals
 	.section .text.ocb3_key_setup,"ax",%progbits
 	.global ocb3_key_setup
 	.type ocb3_key_setup, %function
@@ -20,15 +20,15 @@ ocb3_key_setup:
 	mov	r4, r8
 	mov	r5, r9
 	push	{r4, r5}
-	sub	sp, #48
+	sub	sp, #52
 	mov	r8, r2
-	mov	r9, r3
+	str	r3, [sp]
 	@ ocb3.ae:87: E.key_schedule(load_be(key, 0, key_bits / 8), ks)
 	movs	r1, #3
 	tst	r0, r1
 	beq	.Locb3_key_setup_words2
 .Locb3_key_setup_bytes1:
-	add	r3, sp, #0
+	add	r3, sp, #4
 	movs	r2, #16
 .Locb3_key_setup_cpy4:
 	subs	r2, #1
@@ -48,11 +48,11 @@ ocb3_key_setup:
 	ldr	r0, [r0]
 	rev	r1, r0
 	@ aes.ae:271: w[i] = key[key_bits - 1 - 32 * i : key_bits - 32 * (i + 1)]
-	mov	r0, r8
-	str	r1, [r0]
-	str	r4, [r0, #4]
-	str	r3, [r0, #8]
-	str	r2, [r0, #12]
+	mov	r7, r8
+	str	r1, [r7]
+	str	r4, [r7, #4]
+	str	r3, [r7, #8]
+	str	r2, [r7, #12]
 	@ aes.ae:273: @unroll(round_unroll)
 	movs	r6, #4
 	@ aes.ae:275: temp = w[i - 1]
@@ -265,24 +265,24 @@ ocb3_key_setup:
 .Locb3_key_setup_done12:
 	@ ocb3.ae:88: l_star = E.encrypt_block(ks, 0 as u128)
 	movs	r0, #0
-	str	r0, [sp, #16]
 	str	r0, [sp, #20]
 	str	r0, [sp, #24]
 	str	r0, [sp, #28]
-	add	r1, sp, #16
-	add	r2, sp, #32
+	str	r0, [sp, #32]
+	add	r1, sp, #20
+	add	r2, sp, #36
 	mov	r0, r8
 	bl	ocb3_E_encrypt_block
-	ldr	r1, [sp, #32]
-	ldr	r4, [sp, #36]
-	ldr	r3, [sp, #40]
-	ldr	r2, [sp, #44]
+	ldr	r1, [sp, #36]
+	ldr	r4, [sp, #40]
+	ldr	r3, [sp, #44]
+	ldr	r2, [sp, #48]
 	@ ocb3.ae:90: l[at_star] = l_star
-	mov	r0, r9
-	str	r1, [r0]
-	str	r4, [r0, #4]
-	str	r3, [r0, #8]
-	str	r2, [r0, #12]
+	ldr	r7, [sp]
+	str	r1, [r7]
+	str	r4, [r7, #4]
+	str	r3, [r7, #8]
+	str	r2, [r7, #12]
 	@ ocb3.ae:39: return (s << 1) ^ (if s[127] == 1 then 0x87 as u128 else 0)
 	lsls	r0, r1, #1
 	lsls	r6, r4, #1
@@ -301,11 +301,10 @@ ocb3_key_setup:
 	mov	r2, r0
 	eors	r2, r5
 	@ ocb3.ae:91: l[at_dollar] = l_dollar
-	mov	r0, r9
-	str	r2, [r0, #16]
-	str	r6, [r0, #20]
-	str	r4, [r0, #24]
-	str	r1, [r0, #28]
+	str	r2, [r7, #16]
+	str	r6, [r7, #20]
+	str	r4, [r7, #24]
+	str	r1, [r7, #28]
 	@ ocb3.ae:39: return (s << 1) ^ (if s[127] == 1 then 0x87 as u128 else 0)
 	lsls	r5, r2, #1
 	lsls	r3, r6, #1
@@ -330,7 +329,7 @@ ocb3_key_setup:
 	mov	r3, r5
 	mov	r5, r6
 	@ ocb3.ae:94: l[at_l0 + i] = x
-	mov	r1, r9
+	mov	r1, r7
 	adds	r1, #32
 	@ ocb3.ae:93: for i in 0..l_cached {
 .Locb3_key_setup_loop13:
@@ -366,7 +365,7 @@ ocb3_key_setup:
 	cmp	r0, #8
 	bcc	.Locb3_key_setup_loop13
 .Locb3_key_setup_done14:
-	add	sp, #48
+	add	sp, #52
 	pop	{r4, r5}
 	mov	r8, r4
 	mov	r9, r5
@@ -396,7 +395,7 @@ ocb3_encrypt_with:
 	add	r4, sp, #92
 	str	r4, [sp]
 	str	r0, [sp, #56]
-	str	r1, [sp, #36]
+	str	r1, [sp, #52]
 	mov	r4, r2
 	mov	r2, r3
 	ldr	r0, [sp, #176]
@@ -422,19 +421,17 @@ ocb3_encrypt_with:
 	ldr	r2, [sp, #100]
 	ldr	r1, [sp, #104]
 	@ ocb3.ae:152: delta = l[at_l0]
-	ldr	r0, [sp, #36]
-	ldr	r0, [r0, #32]
+	ldr	r4, [sp, #52]
+	ldr	r0, [r4, #32]
 	@ ocb3.ae:153: for i in 0..full {
 	str	r0, [sp, #8]
 	@ ocb3.ae:152: delta = l[at_l0]
-	ldr	r0, [sp, #36]
-	ldr	r0, [r0, #36]
+	ldr	r0, [r4, #36]
 	@ ocb3.ae:153: for i in 0..full {
 	str	r0, [sp, #4]
 	@ ocb3.ae:152: delta = l[at_l0]
-	ldr	r0, [sp, #36]
-	ldr	r5, [r0, #40]
-	ldr	r4, [r0, #44]
+	ldr	r5, [r4, #40]
+	ldr	r4, [r4, #44]
 	@ ocb3.ae:149: full = n / 16
 	ldr	r0, [sp, #76]
 	lsrs	r0, r0, #4
@@ -545,13 +542,13 @@ ocb3_encrypt_with:
 	eors	r2, r3
 	@ ocb3.ae:157: u = E.encrypt_block(ks, p ^ offset)
 	ldr	r0, [sp, #108]
-	str	r0, [sp, #40]
+	str	r0, [sp, #36]
 	ldr	r0, [sp, #112]
-	str	r0, [sp, #44]
+	str	r0, [sp, #40]
 	ldr	r0, [sp, #116]
-	str	r0, [sp, #48]
+	str	r0, [sp, #44]
 	ldr	r0, [sp, #120]
-	str	r0, [sp, #52]
+	str	r0, [sp, #48]
 	@ ocb3.ae:47: if v[15:0] == 0 {
 	cmp	r2, #0
 	beq	.Locb3_encrypt_with_else7
@@ -639,7 +636,7 @@ ocb3_encrypt_with:
 	eors	r0, r2
 	adds	r0, r0, #2
 	lsls	r2, r0, #4
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #52]
 	adds	r0, r0, r2
 	ldr	r3, [r0]
 	ldr	r2, [r0, #4]
@@ -681,16 +678,16 @@ ocb3_encrypt_with:
 	str	r2, [sp, #4]
 .Locb3_encrypt_with_endif18:
 	@ ocb3.ae:160: store_be(ct, off, u ^ offset)
-	ldr	r1, [sp, #40]
+	ldr	r1, [sp, #36]
 	ldr	r0, [sp, #20]
 	eors	r1, r0
-	ldr	r3, [sp, #44]
+	ldr	r3, [sp, #40]
 	ldr	r0, [sp, #16]
 	eors	r3, r0
-	ldr	r2, [sp, #48]
+	ldr	r2, [sp, #44]
 	ldr	r0, [sp, #12]
 	eors	r2, r0
-	ldr	r6, [sp, #52]
+	ldr	r6, [sp, #48]
 	ldr	r0, [sp, #8]
 	eors	r6, r0
 	rev	r6, r6
@@ -751,17 +748,18 @@ ocb3_encrypt_with:
 	b	.Locb3_encrypt_with_else24
 .Locb3_encrypt_with_far3:
 	@ ocb3.ae:164: offset = offset ^ l[at_star]                  // Offset_*
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #52]
 	ldr	r7, [r0, #12]
 	eors	r1, r7
 	str	r1, [sp, #12]
-	ldr	r1, [r0, #8]
+	mov	r7, r0
+	ldr	r1, [r7, #8]
 	eors	r2, r1
 	str	r2, [sp, #8]
-	ldr	r1, [r0, #4]
+	ldr	r1, [r7, #4]
 	eors	r3, r1
 	str	r3, [sp, #4]
-	ldr	r1, [r0]
+	ldr	r1, [r7]
 	eors	r6, r1
 	str	r6, [sp, #20]
 	@ ocb3.ae:165: pad = E.encrypt_block(ks, offset)
@@ -780,9 +778,9 @@ ocb3_encrypt_with:
 	ldr	r0, [sp, #112]
 	str	r0, [sp, #16]
 	ldr	r0, [sp, #116]
-	str	r0, [sp, #40]
+	str	r0, [sp, #36]
 	ldr	r0, [sp, #120]
-	str	r0, [sp, #44]
+	str	r0, [sp, #40]
 	@ ocb3.ae:166: p = load_be(msg, 16 * full, 16, r)
 	ldr	r0, [sp, #64]
 	adds	r0, r0, r5
@@ -834,14 +832,14 @@ ocb3_encrypt_with:
 	rev	r7, r2
 	str	r7, [sp, #24]
 	@ ocb3.ae:168: store_be(ct, 16 * full, p ^ pad, r)
-	ldr	r2, [sp, #40]
+	ldr	r2, [sp, #36]
 	eors	r2, r7
 	@ ocb3.ae:166: p = load_be(msg, 16 * full, 16, r)
 	ldr	r0, [r0]
 	rev	r0, r0
 	str	r0, [sp, #16]
 	@ ocb3.ae:168: store_be(ct, 16 * full, p ^ pad, r)
-	ldr	r7, [sp, #44]
+	ldr	r7, [sp, #40]
 	eors	r7, r0
 	rev	r7, r7
 	rev	r2, r2
@@ -953,10 +951,11 @@ ocb3_encrypt_with:
 	eors	r3, r6
 	eors	r2, r5
 	eors	r1, r0
-	ldr	r0, [sp, #36]
-	ldr	r5, [r0, #16]
-	ldr	r6, [r0, #20]
-	ldr	r7, [r0, #24]
+	ldr	r7, [sp, #52]
+	ldr	r5, [r7, #16]
+	ldr	r6, [r7, #20]
+	ldr	r7, [r7, #24]
+	ldr	r0, [sp, #52]
 	ldr	r0, [r0, #28]
 	eors	r4, r5
 	eors	r3, r6
@@ -977,7 +976,7 @@ ocb3_encrypt_with:
 	ldr	r5, [sp, #116]
 	ldr	r4, [sp, #120]
 	ldr	r0, [sp, #56]
-	ldr	r1, [sp, #36]
+	ldr	r1, [sp, #52]
 	ldr	r2, [sp, #88]
 	ldr	r3, [sp, #84]
 	bl	ocb3_hash
@@ -1039,7 +1038,7 @@ ocb3_encrypt_with:
 
 @ --- ocb3_decrypt_with: ocb3.decrypt_with
 @     frame 156 bytes (64 spill slots, 26 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1900 bytes of code and literals
+@     estimated 1856 bytes of code and literals
 	.section .text.ocb3_decrypt_with,"ax",%progbits
 	.global ocb3_decrypt_with
 	.type ocb3_decrypt_with, %function
@@ -1057,7 +1056,7 @@ ocb3_decrypt_with:
 	add	r4, sp, #108
 	str	r4, [sp]
 	str	r0, [sp, #8]
-	str	r1, [sp, #56]
+	str	r1, [sp, #64]
 	mov	r4, r2
 	mov	r2, r3
 	ldr	r0, [sp, #192]
@@ -1065,7 +1064,7 @@ ocb3_decrypt_with:
 	ldr	r0, [sp, #196]
 	str	r0, [sp, #92]
 	ldr	r0, [sp, #200]
-	str	r0, [sp, #76]
+	str	r0, [sp, #72]
 	ldr	r1, [sp, #204]
 	str	r1, [sp, #88]
 	ldr	r0, [sp, #208]
@@ -1073,7 +1072,7 @@ ocb3_decrypt_with:
 	ldr	r0, [sp, #212]
 	str	r0, [sp, #84]
 	ldr	r1, [sp, #216]
-	str	r1, [sp, #80]
+	str	r1, [sp, #76]
 	ldr	r0, [sp, #224]
 	str	r0, [sp, #104]
 	ldr	r0, [sp, #8]
@@ -1087,31 +1086,30 @@ ocb3_decrypt_with:
 	@ ocb3.ae:181: full = n / 16
 	ldr	r1, [sp, #88]
 	lsrs	r0, r1, #4
-	str	r0, [sp, #72]
+	str	r0, [sp, #68]
 	@ ocb3.ae:182: delta = l[at_l0]                                  // as in encrypt_with
-	ldr	r1, [sp, #56]
-	ldr	r0, [r1, #32]
+	ldr	r7, [sp, #64]
+	ldr	r0, [r7, #32]
 	str	r0, [sp, #4]
-	ldr	r6, [r1, #36]
-	ldr	r1, [r1, #40]
-	ldr	r0, [sp, #56]
-	ldr	r0, [r0, #44]
+	ldr	r6, [r7, #36]
+	ldr	r1, [r7, #40]
+	ldr	r0, [r7, #44]
 	@ ocb3.ae:183: for i in 0..full {
 	movs	r7, #0
-	str	r7, [sp, #32]
+	str	r7, [sp, #28]
 	ldr	r7, [sp, #4]
 	mov	r11, r7
 	mov	r10, r6
 	mov	r9, r1
 	mov	r8, r0
 	movs	r0, #0
-	str	r0, [sp, #12]
+	str	r0, [sp, #4]
 	movs	r7, #0
-	str	r7, [sp, #60]
+	str	r7, [sp, #52]
 	movs	r6, #0
-	str	r6, [sp, #64]
-	str	r0, [sp, #68]
-	ldr	r0, [sp, #72]
+	str	r6, [sp, #56]
+	str	r0, [sp, #60]
+	ldr	r0, [sp, #68]
 	cmp	r6, r0
 	bcc	.Locb3_decrypt_with_far1
 	b	.Locb3_decrypt_with_done2
@@ -1120,28 +1118,28 @@ ocb3_decrypt_with:
 	ldr	r1, =ocb3_tf1
 	@ aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	ldr	r0, =ocb3_E.inv_sbox
-	str	r0, [sp, #4]
+	str	r0, [sp, #80]
 	@ ocb3.ae:183: for i in 0..full {
 .Locb3_decrypt_with_loop1:
 	@ ocb3.ae:185: offset = offset ^ delta
 	mov	r7, r11
 	eors	r4, r7
-	str	r4, [sp, #28]
+	str	r4, [sp, #24]
 	mov	r7, r10
 	eors	r3, r7
-	str	r3, [sp, #24]
+	str	r3, [sp, #20]
 	mov	r7, r9
 	eors	r2, r7
-	str	r2, [sp, #20]
+	str	r2, [sp, #16]
 	mov	r7, r8
 	eors	r5, r7
-	str	r5, [sp, #16]
+	str	r5, [sp, #12]
 	@ ocb3.ae:184: off = 16 * i
-	ldr	r6, [sp, #32]
+	ldr	r6, [sp, #28]
 	lsls	r2, r6, #4
-	str	r2, [sp, #52]
+	str	r2, [sp, #48]
 	@ ocb3.ae:186: u = E.decrypt_block(ks, load_be(ct, off, 16) ^ offset)
-	ldr	r0, [sp, #76]
+	ldr	r0, [sp, #72]
 	adds	r5, r0, r2
 	movs	r0, #3
 	tst	r5, r0
@@ -1166,43 +1164,40 @@ ocb3_decrypt_with:
 	rev	r4, r0
 	ldr	r0, [r5]
 	rev	r5, r0
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #12]
 	eors	r5, r0
 	@ aes.ae:234: s0 = b[127:96] ^ w[4 * nr]
 	movs	r6, #160
-	ldr	r0, [sp, #8]
-	ldr	r0, [r0, r6]
+	ldr	r7, [sp, #8]
+	ldr	r0, [r7, r6]
 	eors	r5, r0
 	@ ocb3.ae:186: u = E.decrypt_block(ks, load_be(ct, off, 16) ^ offset)
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #16]
 	eors	r4, r0
 	@ aes.ae:235: s1 = b[95:64] ^ w[4 * nr + 1]
 	movs	r6, #164
-	ldr	r0, [sp, #8]
-	ldr	r0, [r0, r6]
+	ldr	r0, [r7, r6]
 	eors	r4, r0
 	@ ocb3.ae:186: u = E.decrypt_block(ks, load_be(ct, off, 16) ^ offset)
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #20]
 	eors	r3, r0
 	@ aes.ae:236: s2 = b[63:32] ^ w[4 * nr + 2]
 	movs	r6, #168
-	ldr	r0, [sp, #8]
-	ldr	r0, [r0, r6]
+	ldr	r0, [r7, r6]
 	eors	r3, r0
 	@ ocb3.ae:186: u = E.decrypt_block(ks, load_be(ct, off, 16) ^ offset)
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #24]
 	eors	r2, r0
 	@ aes.ae:237: s3 = b[31:0] ^ w[4 * nr + 3]
 	movs	r6, #172
-	ldr	r0, [sp, #8]
-	ldr	r0, [r0, r6]
+	ldr	r0, [r7, r6]
 	eors	r2, r0
 	@ aes.ae:238: @unroll(round_unroll)
 	movs	r0, #1
 	mov	r11, r0
 	mov	r8, r5
 	@ aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
-	ldr	r5, [sp, #8]
+	mov	r5, r7
 	adds	r5, #176
 	@ aes.ae:238: @unroll(round_unroll)
 .Locb3_decrypt_with_loop7:
@@ -1359,113 +1354,98 @@ ocb3_decrypt_with:
 	@ aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	mov	r0, r8
 	lsrs	r5, r0, #24
-	ldr	r0, [sp, #4]
-	ldrb	r0, [r0, r5]
+	ldr	r7, [sp, #80]
+	ldrb	r0, [r7, r5]
 	lsls	r5, r0, #24
 	lsrs	r0, r2, #16
 	uxtb	r6, r0
-	ldr	r0, [sp, #4]
-	ldrb	r0, [r0, r6]
+	ldrb	r0, [r7, r6]
 	lsls	r0, r0, #16
 	orrs	r5, r0
 	lsrs	r0, r3, #8
 	uxtb	r6, r0
-	ldr	r0, [sp, #4]
-	ldrb	r0, [r0, r6]
+	ldrb	r0, [r7, r6]
 	lsls	r0, r0, #8
 	orrs	r5, r0
 	uxtb	r6, r4
-	ldr	r0, [sp, #4]
-	ldrb	r0, [r0, r6]
+	ldrb	r0, [r7, r6]
 	orrs	r5, r0
 	@ aes.ae:261: return cat(inv_sub_shift(s0, s3, s2, s1) ^ w[0],
 	ldr	r0, [sp, #8]
 	ldr	r6, [r0]
 	eors	r5, r6
-	str	r5, [sp, #48]
+	str	r5, [sp, #44]
 	@ aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r5, r4, #24
-	ldr	r0, [sp, #4]
-	ldrb	r0, [r0, r5]
+	ldrb	r0, [r7, r5]
 	lsls	r5, r0, #24
 	mov	r0, r8
 	lsrs	r0, r0, #16
 	uxtb	r6, r0
-	ldr	r0, [sp, #4]
-	ldrb	r0, [r0, r6]
+	ldrb	r0, [r7, r6]
 	lsls	r0, r0, #16
 	orrs	r5, r0
 	lsrs	r0, r2, #8
 	uxtb	r6, r0
-	ldr	r0, [sp, #4]
-	ldrb	r0, [r0, r6]
+	ldrb	r0, [r7, r6]
 	lsls	r0, r0, #8
 	orrs	r5, r0
 	uxtb	r6, r3
-	ldr	r0, [sp, #4]
-	ldrb	r0, [r0, r6]
+	ldrb	r0, [r7, r6]
 	orrs	r5, r0
 	@ aes.ae:262: inv_sub_shift(s1, s0, s3, s2) ^ w[1],
 	ldr	r0, [sp, #8]
 	ldr	r6, [r0, #4]
 	eors	r5, r6
-	str	r5, [sp, #44]
+	str	r5, [sp, #40]
 	@ aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r5, r3, #24
-	ldr	r0, [sp, #4]
-	ldrb	r0, [r0, r5]
+	ldrb	r0, [r7, r5]
 	lsls	r5, r0, #24
 	lsrs	r0, r4, #16
 	uxtb	r6, r0
-	ldr	r0, [sp, #4]
-	ldrb	r0, [r0, r6]
+	ldrb	r0, [r7, r6]
 	lsls	r0, r0, #16
 	orrs	r5, r0
 	mov	r0, r8
 	lsrs	r0, r0, #8
 	uxtb	r6, r0
-	ldr	r0, [sp, #4]
-	ldrb	r0, [r0, r6]
+	ldrb	r0, [r7, r6]
 	lsls	r0, r0, #8
 	orrs	r5, r0
 	uxtb	r6, r2
-	ldr	r0, [sp, #4]
-	ldrb	r0, [r0, r6]
+	ldrb	r0, [r7, r6]
 	orrs	r5, r0
 	@ aes.ae:263: inv_sub_shift(s2, s1, s0, s3) ^ w[2],
 	ldr	r0, [sp, #8]
 	ldr	r6, [r0, #8]
 	eors	r5, r6
-	str	r5, [sp, #40]
+	str	r5, [sp, #36]
 	@ aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r2, r2, #24
-	ldr	r0, [sp, #4]
-	ldrb	r0, [r0, r2]
+	ldrb	r0, [r7, r2]
 	lsls	r2, r0, #24
 	lsrs	r0, r3, #16
 	uxtb	r3, r0
-	ldr	r0, [sp, #4]
-	ldrb	r0, [r0, r3]
+	ldrb	r0, [r7, r3]
 	lsls	r0, r0, #16
 	orrs	r2, r0
 	lsrs	r0, r4, #8
 	uxtb	r3, r0
-	ldr	r0, [sp, #4]
-	ldrb	r0, [r0, r3]
+	ldrb	r0, [r7, r3]
 	lsls	r0, r0, #8
 	orrs	r2, r0
 	mov	r0, r8
 	uxtb	r3, r0
-	ldr	r0, [sp, #4]
-	ldrb	r0, [r0, r3]
+	ldrb	r0, [r7, r3]
 	orrs	r2, r0
 	@ aes.ae:264: inv_sub_shift(s3, s2, s1, s0) ^ w[3])
 	ldr	r0, [sp, #8]
 	ldr	r3, [r0, #12]
 	eors	r2, r3
-	str	r2, [sp, #36]
+	str	r2, [sp, #32]
 	@ ocb3.ae:187: delta = get_l(l, ntz(i + 2))                  // delay slot
-	ldr	r6, [sp, #32]
+	ldr	r6, [sp, #28]
 	adds	r3, r6, #2
 	@ ocb3.ae:47: if v[15:0] == 0 {
 	uxth	r0, r3
@@ -1547,24 +1527,23 @@ ocb3_decrypt_with:
 	@ ocb3.ae:102: x = l[at_l0 + (if k < l_cached then k else last)]
 	movs	r2, #7
 	@ ocb3.ae:103: if k > last {
-	mov	r0, r8
-	cmp	r2, r0
+	mov	r5, r8
+	cmp	r2, r5
 	movs	r3, #0
 	adcs	r3, r3
 	eors	r3, r4
 	@ ocb3.ae:102: x = l[at_l0 + (if k < l_cached then k else last)]
-	cmp	r0, #8
+	cmp	r5, #8
 	movs	r0, #0
 	adcs	r0, r0
 	eors	r0, r4
 	rsbs	r4, r0, #0
-	mov	r0, r8
-	eors	r0, r2
-	ands	r0, r4
-	eors	r0, r2
-	adds	r0, r0, #2
+	eors	r5, r2
+	ands	r5, r4
+	eors	r5, r2
+	adds	r0, r5, #2
 	lsls	r2, r0, #4
-	ldr	r0, [sp, #56]
+	ldr	r0, [sp, #64]
 	adds	r2, r0, r2
 	ldr	r7, [r2]
 	ldr	r4, [r2, #4]
@@ -1613,49 +1592,49 @@ ocb3_decrypt_with:
 	mov	r8, r2
 .Locb3_decrypt_with_endif20:
 	@ ocb3.ae:188: p = u ^ offset
-	ldr	r5, [sp, #36]
-	ldr	r0, [sp, #28]
-	eors	r5, r0
-	ldr	r4, [sp, #40]
+	ldr	r5, [sp, #32]
 	ldr	r0, [sp, #24]
-	eors	r4, r0
-	ldr	r3, [sp, #44]
+	eors	r5, r0
+	ldr	r4, [sp, #36]
 	ldr	r0, [sp, #20]
-	eors	r3, r0
-	ldr	r2, [sp, #48]
+	eors	r4, r0
+	ldr	r3, [sp, #40]
 	ldr	r0, [sp, #16]
+	eors	r3, r0
+	ldr	r2, [sp, #44]
+	ldr	r0, [sp, #12]
 	eors	r2, r0
 	@ ocb3.ae:189: checksum = checksum ^ p
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #4]
 	eors	r0, r5
-	str	r0, [sp, #12]
-	ldr	r0, [sp, #60]
+	str	r0, [sp, #4]
+	ldr	r0, [sp, #52]
 	eors	r0, r4
-	str	r0, [sp, #40]
-	ldr	r6, [sp, #64]
+	str	r0, [sp, #36]
+	ldr	r6, [sp, #56]
 	eors	r6, r3
-	ldr	r0, [sp, #68]
+	ldr	r0, [sp, #60]
 	eors	r0, r2
 	@ ocb3.ae:190: store_be(msg, off, p)
 	rev	r2, r2
-	str	r2, [sp, #36]
+	str	r2, [sp, #32]
 	rev	r7, r3
 	rev	r4, r4
 	rev	r5, r5
-	ldr	r3, [sp, #80]
-	ldr	r2, [sp, #52]
+	ldr	r3, [sp, #76]
+	ldr	r2, [sp, #48]
 	adds	r3, r3, r2
 	movs	r2, #3
 	tst	r3, r2
 	bne	.Locb3_decrypt_with_bytes23
-	ldr	r2, [sp, #36]
+	ldr	r2, [sp, #32]
 	str	r2, [r3]
 	str	r7, [r3, #4]
 	str	r4, [r3, #8]
 	str	r5, [r3, #12]
 	b	.Locb3_decrypt_with_stored24
 .Locb3_decrypt_with_bytes23:
-	ldr	r2, [sp, #36]
+	ldr	r2, [sp, #32]
 	str	r2, [sp, #140]
 	str	r7, [sp, #144]
 	str	r4, [sp, #148]
@@ -1669,25 +1648,25 @@ ocb3_decrypt_with:
 	strb	r2, [r3, r4]
 	b	.Locb3_decrypt_with_cpy25
 .Locb3_decrypt_with_stored24:
-	ldr	r4, [sp, #28]
-	ldr	r3, [sp, #24]
-	ldr	r2, [sp, #20]
-	ldr	r5, [sp, #16]
-	ldr	r7, [sp, #40]
-	str	r7, [sp, #60]
-	str	r6, [sp, #64]
-	str	r0, [sp, #68]
-	ldr	r6, [sp, #32]
+	ldr	r4, [sp, #24]
+	ldr	r3, [sp, #20]
+	ldr	r2, [sp, #16]
+	ldr	r5, [sp, #12]
+	ldr	r7, [sp, #36]
+	str	r7, [sp, #52]
+	str	r6, [sp, #56]
+	str	r0, [sp, #60]
+	ldr	r6, [sp, #28]
 	adds	r6, #1
-	str	r6, [sp, #32]
-	ldr	r0, [sp, #72]
+	str	r6, [sp, #28]
+	ldr	r0, [sp, #68]
 	cmp	r6, r0
 	bcs	.Locb3_decrypt_with_far2
 	b	.Locb3_decrypt_with_loop1
 .Locb3_decrypt_with_far2:
 .Locb3_decrypt_with_done2:
 	@ ocb3.ae:192: r = n - 16 * full
-	ldr	r0, [sp, #72]
+	ldr	r0, [sp, #68]
 	lsls	r0, r0, #4
 	str	r0, [sp, #32]
 	ldr	r1, [sp, #88]
@@ -1702,20 +1681,17 @@ ocb3_decrypt_with:
 	b	.Locb3_decrypt_with_else26
 .Locb3_decrypt_with_far3:
 	@ ocb3.ae:194: offset = offset ^ l[at_star]
-	ldr	r1, [sp, #56]
-	ldr	r1, [r1, #12]
+	ldr	r6, [sp, #64]
+	ldr	r1, [r6, #12]
 	eors	r5, r1
 	str	r5, [sp, #28]
-	ldr	r1, [sp, #56]
-	ldr	r1, [r1, #8]
+	ldr	r1, [r6, #8]
 	eors	r2, r1
 	str	r2, [sp, #24]
-	ldr	r1, [sp, #56]
-	ldr	r1, [r1, #4]
+	ldr	r1, [r6, #4]
 	eors	r3, r1
 	str	r3, [sp, #20]
-	ldr	r1, [sp, #56]
-	ldr	r1, [r1]
+	ldr	r1, [r6]
 	eors	r4, r1
 	str	r4, [sp, #36]
 	@ ocb3.ae:195: pad = E.encrypt_block(ks, offset)
@@ -1736,7 +1712,7 @@ ocb3_decrypt_with:
 	ldr	r0, [sp, #136]
 	str	r0, [sp, #16]
 	@ ocb3.ae:196: p = first_bytes(load_be(ct, 16 * full, 16, r) ^ pad, r)
-	ldr	r1, [sp, #76]
+	ldr	r1, [sp, #72]
 	ldr	r0, [sp, #32]
 	adds	r1, r1, r0
 	mov	r0, r10
@@ -1777,7 +1753,7 @@ ocb3_decrypt_with:
 	ldr	r0, [r1, #4]
 	rev	r0, r0
 	eors	r0, r2
-	str	r0, [sp, #4]
+	str	r0, [sp, #12]
 	ldr	r0, [r1]
 	rev	r3, r0
 	ldr	r0, [sp, #16]
@@ -1837,18 +1813,18 @@ ocb3_decrypt_with:
 	bics	r0, r5
 	mov	r5, r8
 	bics	r5, r4
-	ldr	r4, [sp, #4]
+	ldr	r4, [sp, #12]
 	bics	r4, r2
 	bics	r3, r1
 	mov	r9, r0
 	mov	r8, r5
 	str	r4, [sp, #16]
-	str	r3, [sp, #4]
+	str	r3, [sp, #12]
 	b	.Locb3_decrypt_with_endif34
 .Locb3_decrypt_with_else33:
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #12]
 	str	r0, [sp, #16]
-	str	r3, [sp, #4]
+	str	r3, [sp, #12]
 .Locb3_decrypt_with_endif34:
 	@ ocb3.ae:80: return x | ((0x80 as u128) << (8 * (15 - count)))
 	movs	r1, #15
@@ -1899,29 +1875,29 @@ ocb3_decrypt_with:
 	orrs	r5, r0
 	ldr	r0, [sp, #16]
 	orrs	r2, r0
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #12]
 	orrs	r1, r0
 	@ ocb3.ae:197: checksum = checksum ^ pad10(p, r)
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #4]
 	eors	r0, r4
-	str	r0, [sp, #12]
-	ldr	r7, [sp, #60]
+	str	r0, [sp, #4]
+	ldr	r7, [sp, #52]
 	eors	r7, r5
-	ldr	r6, [sp, #64]
+	ldr	r6, [sp, #56]
 	eors	r6, r2
-	ldr	r5, [sp, #68]
+	ldr	r5, [sp, #60]
 	eors	r5, r1
 	@ ocb3.ae:198: store_be(msg, 16 * full, p, r)
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #12]
 	rev	r0, r0
-	str	r0, [sp, #4]
+	str	r0, [sp, #12]
 	ldr	r0, [sp, #16]
 	rev	r4, r0
 	mov	r0, r8
 	rev	r3, r0
 	mov	r0, r9
 	rev	r2, r0
-	ldr	r1, [sp, #80]
+	ldr	r1, [sp, #76]
 	ldr	r0, [sp, #32]
 	adds	r1, r1, r0
 	mov	r0, r10
@@ -1930,14 +1906,14 @@ ocb3_decrypt_with:
 	movs	r0, #3
 	tst	r1, r0
 	bne	.Locb3_decrypt_with_bytes43
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #12]
 	str	r0, [r1]
 	str	r4, [r1, #4]
 	str	r3, [r1, #8]
 	str	r2, [r1, #12]
 	b	.Locb3_decrypt_with_stored44
 .Locb3_decrypt_with_bytes43:
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #12]
 	str	r0, [sp, #140]
 	str	r4, [sp, #144]
 	str	r3, [sp, #148]
@@ -1959,24 +1935,25 @@ ocb3_decrypt_with:
 	ldr	r3, [sp, #20]
 	ldr	r2, [sp, #24]
 	ldr	r1, [sp, #28]
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #4]
 	b	.Locb3_decrypt_with_endif27
 .Locb3_decrypt_with_else26:
 	mov	r1, r5
-	ldr	r0, [sp, #12]
-	ldr	r7, [sp, #60]
-	ldr	r6, [sp, #64]
-	ldr	r5, [sp, #68]
+	ldr	r0, [sp, #4]
+	ldr	r7, [sp, #52]
+	ldr	r6, [sp, #56]
+	ldr	r5, [sp, #60]
 .Locb3_decrypt_with_endif27:
 	@ ocb3.ae:200: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
 	eors	r0, r4
 	eors	r7, r3
 	eors	r6, r2
 	eors	r5, r1
-	ldr	r1, [sp, #56]
-	ldr	r2, [r1, #16]
-	ldr	r3, [r1, #20]
-	ldr	r4, [r1, #24]
+	ldr	r4, [sp, #64]
+	ldr	r2, [r4, #16]
+	ldr	r3, [r4, #20]
+	ldr	r4, [r4, #24]
+	ldr	r1, [sp, #64]
 	ldr	r1, [r1, #28]
 	eors	r0, r2
 	eors	r7, r3
@@ -1997,7 +1974,7 @@ ocb3_decrypt_with:
 	ldr	r4, [sp, #132]
 	ldr	r6, [sp, #136]
 	ldr	r0, [sp, #8]
-	ldr	r1, [sp, #56]
+	ldr	r1, [sp, #64]
 	ldr	r2, [sp, #96]
 	ldr	r3, [sp, #92]
 	bl	ocb3_hash
@@ -2149,7 +2126,7 @@ ocb3_decrypt_with:
 
 @ --- ocb3_E_encrypt_block: ocb3.E.encrypt_block
 @     frame 8 bytes (7 spill slots, 2 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 508 bytes of code and literals
+@     estimated 500 bytes of code and literals
 	.section .text.ocb3_E_encrypt_block,"ax",%progbits
 	.global ocb3_E_encrypt_block
 	.type ocb3_E_encrypt_block, %function
@@ -2164,25 +2141,23 @@ ocb3_E_encrypt_block:
 	push	{r4, r5, r6, r7}
 	sub	sp, #8
 	mov	r11, r0
-	str	r2, [sp]
+	str	r2, [sp, #4]
 	ldr	r4, [r1]
 	ldr	r2, [r1, #4]
 	ldr	r3, [r1, #8]
 	ldr	r1, [r1, #12]
 	@ aes.ae:131: s0 = b[127:96] ^ w[0]
-	ldr	r0, [r0]
+	mov	r6, r0
+	ldr	r0, [r6]
 	eors	r1, r0
 	@ aes.ae:132: s1 = b[95:64] ^ w[1]
-	mov	r0, r11
-	ldr	r0, [r0, #4]
+	ldr	r0, [r6, #4]
 	eors	r3, r0
 	@ aes.ae:133: s2 = b[63:32] ^ w[2]
-	mov	r0, r11
-	ldr	r0, [r0, #8]
+	ldr	r0, [r6, #8]
 	eors	r2, r0
 	@ aes.ae:134: s3 = b[31:0] ^ w[3]
-	mov	r0, r11
-	ldr	r0, [r0, #12]
+	ldr	r0, [r6, #12]
 	eors	r4, r0
 	@ aes.ae:135: @unroll(round_unroll)
 	movs	r0, #1
@@ -2317,8 +2292,8 @@ ocb3_E_encrypt_block:
 	bcc	.Locb3_E_encrypt_block_loop1
 .Locb3_E_encrypt_block_done2:
 	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	mov	r0, r12
-	lsrs	r0, r0, #24
+	mov	r7, r12
+	lsrs	r0, r7, #24
 	ldr	r5, =ocb3_E.sbox
 	ldrb	r0, [r5, r0]
 	lsls	r6, r0, #24
@@ -2340,7 +2315,7 @@ ocb3_E_encrypt_block:
 	mov	r0, r11
 	ldr	r0, [r0, r1]
 	eors	r6, r0
-	str	r6, [sp, #4]
+	str	r6, [sp]
 	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
 	lsrs	r0, r3, #24
 	ldrb	r0, [r5, r0]
@@ -2355,8 +2330,7 @@ ocb3_E_encrypt_block:
 	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #8
 	orrs	r1, r0
-	mov	r0, r12
-	uxtb	r0, r0
+	uxtb	r0, r7
 	ldrb	r0, [r5, r0]
 	orrs	r1, r0
 	@ aes.ae:147: sub_shift(s1, s2, s3, s0) ^ w[4 * nr + 1],
@@ -2373,8 +2347,7 @@ ocb3_E_encrypt_block:
 	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #16
 	orrs	r6, r0
-	mov	r0, r12
-	lsrs	r0, r0, #8
+	lsrs	r0, r7, #8
 	uxtb	r0, r0
 	ldrb	r0, [r5, r0]
 	lsls	r0, r0, #8
@@ -2411,12 +2384,12 @@ ocb3_E_encrypt_block:
 	ldr	r0, [r0, r2]
 	eors	r4, r0
 	@ aes.ae:146: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
-	ldr	r0, [sp]
-	str	r4, [r0]
-	str	r6, [r0, #4]
-	str	r1, [r0, #8]
-	ldr	r1, [sp, #4]
-	str	r1, [r0, #12]
+	ldr	r2, [sp, #4]
+	str	r4, [r2]
+	str	r6, [r2, #4]
+	str	r1, [r2, #8]
+	ldr	r1, [sp]
+	str	r1, [r2, #12]
 	add	sp, #8
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
@@ -2431,7 +2404,7 @@ ocb3_E_encrypt_block:
 
 @ --- ocb3_hash: ocb3.hash
 @     frame 92 bytes (21 spill slots, 11 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 716 bytes of code and literals
+@     estimated 708 bytes of code and literals
 	.section .text.ocb3_hash,"ax",%progbits
 	.global ocb3_hash
 	.type ocb3_hash, %function
@@ -2446,15 +2419,15 @@ ocb3_hash:
 	push	{r4, r5, r6, r7}
 	sub	sp, #92
 	str	r0, [sp, #32]
-	str	r1, [sp, #20]
+	str	r1, [sp, #24]
 	str	r2, [sp, #28]
-	str	r3, [sp, #40]
+	str	r3, [sp, #36]
 	ldr	r0, [sp, #128]
-	str	r0, [sp, #36]
+	str	r0, [sp, #40]
 	@ ocb3.ae:128: full = a / 16
 	mov	r0, r3
 	lsrs	r0, r0, #4
-	str	r0, [sp, #24]
+	str	r0, [sp, #20]
 	@ ocb3.ae:131: for i in 0..full {
 	movs	r1, #0
 	mov	r8, r1
@@ -2467,7 +2440,7 @@ ocb3_hash:
 	str	r0, [sp, #8]
 	str	r0, [sp, #4]
 	str	r0, [sp]
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #20]
 	cmp	r1, r0
 	bcc	.Locb3_hash_far1
 	b	.Locb3_hash_done2
@@ -2569,7 +2542,7 @@ ocb3_hash:
 	eors	r0, r2
 	adds	r0, r0, #2
 	lsls	r2, r0, #4
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #24]
 	adds	r0, r0, r2
 	ldr	r4, [r0]
 	ldr	r3, [r0, #4]
@@ -2681,43 +2654,38 @@ ocb3_hash:
 	mov	r1, r8
 	adds	r1, #1
 	mov	r8, r1
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #20]
 	cmp	r1, r0
 	bcs	.Locb3_hash_far2
 	b	.Locb3_hash_loop1
 .Locb3_hash_far2:
 .Locb3_hash_done2:
 	@ ocb3.ae:135: r = a - 16 * full
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #20]
 	lsls	r3, r0, #4
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #36]
 	subs	r2, r0, r3
 	@ ocb3.ae:136: if r != 0 {
 	subs	r0, r2, #1
 	movs	r0, #0
 	adcs	r0, r0
 	cmp	r0, #0
-	bne	.Locb3_hash_far3
-	b	.Locb3_hash_else21
-.Locb3_hash_far3:
+	beq	.Locb3_hash_else21
 	@ ocb3.ae:137: offset = offset ^ l[at_star]
-	ldr	r0, [sp, #20]
-	ldr	r1, [r0]
+	ldr	r4, [sp, #24]
+	ldr	r1, [r4]
 	mov	r0, r9
 	eors	r0, r1
 	mov	r9, r0
-	ldr	r0, [sp, #20]
-	ldr	r1, [r0, #4]
+	ldr	r1, [r4, #4]
 	mov	r0, r11
 	eors	r0, r1
 	mov	r11, r0
-	ldr	r0, [sp, #20]
-	ldr	r1, [r0, #8]
+	ldr	r1, [r4, #8]
 	mov	r0, r10
 	eors	r0, r1
 	mov	r10, r0
-	ldr	r0, [sp, #20]
-	ldr	r0, [r0, #12]
+	ldr	r0, [r4, #12]
 	ldr	r1, [sp, #16]
 	eors	r1, r0
 	@ ocb3.ae:138: sum = sum ^ E.encrypt_block(ks, pad10(load_be(ad, 16 * full, 16, r), r) ^ offset)
@@ -2846,11 +2814,11 @@ ocb3_hash:
 	ldr	r2, [sp, #4]
 	ldr	r1, [sp]
 .Locb3_hash_endif22:
-	ldr	r0, [sp, #36]
-	str	r4, [r0]
-	str	r3, [r0, #4]
-	str	r2, [r0, #8]
-	str	r1, [r0, #12]
+	ldr	r5, [sp, #40]
+	str	r4, [r5]
+	str	r3, [r5, #4]
+	str	r2, [r5, #8]
+	str	r1, [r5, #12]
 	add	sp, #92
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
@@ -2890,7 +2858,7 @@ ocb3_initial_offset:
 	lsls	r5, r2, #3
 	str	r0, [sp, #8]
 	ldr	r0, [sp, #96]
-	mov	r11, r0
+	str	r0, [sp, #4]
 	cmp	r5, #128
 	bcs	.Locb3_initial_offset_shz1
 .Locb3_initial_offset_shl3:
@@ -3087,11 +3055,11 @@ ocb3_initial_offset:
 	movs	r3, #0
 	movs	r2, #0
 .Locb3_initial_offset_she17:
-	mov	r0, r11
-	str	r6, [r0]
-	str	r4, [r0, #4]
-	str	r3, [r0, #8]
-	str	r2, [r0, #12]
+	ldr	r1, [sp, #4]
+	str	r6, [r1]
+	str	r4, [r1, #4]
+	str	r3, [r1, #8]
+	str	r2, [r1, #12]
 	add	sp, #60
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4

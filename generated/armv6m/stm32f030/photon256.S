@@ -167,7 +167,7 @@ photon256_serial:
 
 @ --- photon256_permute: photon256.permute
 @     frame 32 bytes (34 spill slots, 8 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1228 bytes of code and literals
+@     estimated 1232 bytes of code and literals
 	.section .text.photon256_permute,"ax",%progbits
 	.global photon256_permute
 	.type photon256_permute, %function
@@ -183,16 +183,16 @@ photon256_permute:
 	sub	sp, #32
 	str	r0, [sp, #28]
 	@ photon256.ae:60: for r in 0..rounds {
-	ldr	r1, [r0]
-	ldr	r6, [r0, #4]
-	ldr	r0, [r0, #8]
+	mov	r2, r0
+	ldr	r1, [r2]
+	ldr	r6, [r2, #4]
+	ldr	r0, [r2, #8]
 	str	r0, [sp]
-	ldr	r0, [sp, #28]
-	ldr	r4, [r0, #12]
-	ldr	r7, [r0, #16]
-	ldr	r3, [r0, #20]
-	ldr	r5, [r0, #24]
-	ldr	r2, [r0, #28]
+	ldr	r4, [r2, #12]
+	ldr	r7, [r2, #16]
+	ldr	r3, [r2, #20]
+	ldr	r5, [r2, #24]
+	ldr	r2, [r2, #28]
 	movs	r0, #0
 	str	r0, [sp, #24]
 	mov	r12, r1
@@ -205,6 +205,9 @@ photon256_permute:
 	str	r0, [sp, #20]
 	@ photon256.ae:64: x0 = sub_cells(x0 ^ (c ^ ic[0]) as u32)
 	ldr	r5, =photon256_sf0
+	b	.Lphoton256_permute_pool1
+	.ltorg
+.Lphoton256_permute_pool1:
 	@ photon256.ae:60: for r in 0..rounds {
 .Lphoton256_permute_loop1:
 	@ photon256.ae:61: c = rc[r]
@@ -782,9 +785,6 @@ photon256_permute:
 	eors	r6, r0
 	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	lsrs	r1, r1, #3
-	b	.Lphoton256_permute_pool1
-	.ltorg
-.Lphoton256_permute_pool1:
 	@ photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	eors	r6, r1
 	mov	r10, r6
@@ -939,31 +939,34 @@ photon256_permute:
 .Lphoton256_permute_done2:
 	@ photon256.ae:76: s[0] = x0
 	mov	r1, r12
-	ldr	r0, [sp, #28]
-	str	r1, [r0]
+	ldr	r5, [sp, #28]
+	str	r1, [r5]
 	@ photon256.ae:77: s[1] = x1
-	str	r6, [r0, #4]
+	str	r6, [r5, #4]
 	@ photon256.ae:78: s[2] = x2
 	ldr	r1, [sp, #16]
-	str	r1, [r0, #8]
+	str	r1, [r5, #8]
 	@ photon256.ae:79: s[3] = x3
-	str	r4, [r0, #12]
+	str	r4, [r5, #12]
 	@ photon256.ae:80: s[4] = x4
 	mov	r1, r9
-	str	r1, [r0, #16]
+	str	r1, [r5, #16]
 	@ photon256.ae:81: s[5] = x5
-	str	r3, [r0, #20]
+	str	r3, [r5, #20]
 	@ photon256.ae:82: s[6] = x6
 	mov	r1, r10
-	str	r1, [r0, #24]
+	str	r1, [r5, #24]
 	@ photon256.ae:83: s[7] = x7
-	str	r2, [r0, #28]
+	str	r2, [r5, #28]
 	add	sp, #32
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
 	mov	r10, r6
 	mov	r11, r7
+	b	.Lphoton256_permute_pool2
+	.ltorg
+.Lphoton256_permute_pool2:
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.size photon256_permute, .-photon256_permute

@@ -519,7 +519,7 @@ photon_beetle_aead128_encrypt_with:
 
 @ --- photon_beetle_aead128_decrypt_with: photon_beetle_aead128.decrypt_with
 @     frame 108 bytes (26 spill slots, 15 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 874 bytes of code and literals
+@     estimated 870 bytes of code and literals
 	.section .text.photon_beetle_aead128_decrypt_with,"ax",%progbits
 	.global photon_beetle_aead128_decrypt_with
 	.type photon_beetle_aead128_decrypt_with, %function
@@ -893,38 +893,36 @@ photon_beetle_aead128_decrypt_with:
 	movs	r5, #0
 	movs	r4, #0
 .Lphoton_beetle_aead128_decrypt_with_she29:
-	mov	r0, r8
-	orrs	r6, r0
+	mov	r7, r8
+	orrs	r6, r7
 	mov	r0, r10
 	orrs	r2, r0
-	mov	r11, r2
+	mov	r8, r2
 	mov	r0, r9
 	orrs	r5, r0
 	orrs	r4, r1
 	ldr	r0, [sp, #12]
 	rsbs	r2, r0, #0
-	mov	r0, r8
-	eors	r6, r0
-	ands	r6, r2
-	mov	r3, r8
-	eors	r3, r6
-	mov	r7, r11
-	mov	r0, r10
-	eors	r7, r0
-	ands	r7, r2
-	mov	r6, r10
 	eors	r6, r7
+	ands	r6, r2
+	eors	r7, r6
+	mov	r3, r8
+	mov	r0, r10
+	eors	r3, r0
+	ands	r3, r2
+	mov	r6, r10
+	eors	r6, r3
 	mov	r0, r9
 	eors	r5, r0
 	ands	r5, r2
-	mov	r7, r9
-	eors	r7, r5
+	mov	r3, r9
+	eors	r3, r5
 	eors	r4, r1
 	ands	r4, r2
 	eors	r1, r4
 	@ photon_beetle_aead128.ae:155: set_rate_part(s, x ^ ozs(p, count))
 	ldr	r0, [sp]
-	eors	r0, r3
+	eors	r0, r7
 	@ photon_beetle_aead128.ae:25: s[0] = x[31:0]
 	str	r0, [sp, #60]
 	@ photon_beetle_aead128.ae:155: set_rate_part(s, x ^ ozs(p, count))
@@ -934,7 +932,7 @@ photon_beetle_aead128_decrypt_with:
 	str	r0, [sp, #64]
 	@ photon_beetle_aead128.ae:155: set_rate_part(s, x ^ ozs(p, count))
 	ldr	r0, [sp, #24]
-	eors	r0, r7
+	eors	r0, r3
 	@ photon_beetle_aead128.ae:27: s[2] = x[95:64]
 	str	r0, [sp, #68]
 	@ photon_beetle_aead128.ae:155: set_rate_part(s, x ^ ozs(p, count))
@@ -1041,7 +1039,7 @@ photon_beetle_aead128_decrypt_with:
 
 @ --- photon_beetle_aead128_P_permute: photon_beetle_aead128.P.permute
 @     frame 32 bytes (34 spill slots, 8 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1228 bytes of code and literals
+@     estimated 1232 bytes of code and literals
 	.section .text.photon_beetle_aead128_P_permute,"ax",%progbits
 	.global photon_beetle_aead128_P_permute
 	.type photon_beetle_aead128_P_permute, %function
@@ -1057,16 +1055,16 @@ photon_beetle_aead128_P_permute:
 	sub	sp, #32
 	str	r0, [sp, #28]
 	@ photon256.ae:60: for r in 0..rounds {
-	ldr	r1, [r0]
-	ldr	r6, [r0, #4]
-	ldr	r0, [r0, #8]
+	mov	r2, r0
+	ldr	r1, [r2]
+	ldr	r6, [r2, #4]
+	ldr	r0, [r2, #8]
 	str	r0, [sp]
-	ldr	r0, [sp, #28]
-	ldr	r4, [r0, #12]
-	ldr	r7, [r0, #16]
-	ldr	r3, [r0, #20]
-	ldr	r5, [r0, #24]
-	ldr	r2, [r0, #28]
+	ldr	r4, [r2, #12]
+	ldr	r7, [r2, #16]
+	ldr	r3, [r2, #20]
+	ldr	r5, [r2, #24]
+	ldr	r2, [r2, #28]
 	movs	r0, #0
 	str	r0, [sp, #24]
 	mov	r12, r1
@@ -1079,6 +1077,9 @@ photon_beetle_aead128_P_permute:
 	str	r0, [sp, #20]
 	@ photon256.ae:64: x0 = sub_cells(x0 ^ (c ^ ic[0]) as u32)
 	ldr	r5, =photon_beetle_aead128_sf0
+	b	.Lphoton_beetle_aead128_P_permute_pool1
+	.ltorg
+.Lphoton_beetle_aead128_P_permute_pool1:
 	@ photon256.ae:60: for r in 0..rounds {
 .Lphoton_beetle_aead128_P_permute_loop1:
 	@ photon256.ae:61: c = rc[r]
@@ -1656,9 +1657,6 @@ photon_beetle_aead128_P_permute:
 	eors	r6, r0
 	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	lsrs	r1, r1, #3
-	b	.Lphoton_beetle_aead128_P_permute_pool1
-	.ltorg
-.Lphoton_beetle_aead128_P_permute_pool1:
 	@ photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	eors	r6, r1
 	mov	r10, r6
@@ -1813,31 +1811,34 @@ photon_beetle_aead128_P_permute:
 .Lphoton_beetle_aead128_P_permute_done2:
 	@ photon256.ae:76: s[0] = x0
 	mov	r1, r12
-	ldr	r0, [sp, #28]
-	str	r1, [r0]
+	ldr	r5, [sp, #28]
+	str	r1, [r5]
 	@ photon256.ae:77: s[1] = x1
-	str	r6, [r0, #4]
+	str	r6, [r5, #4]
 	@ photon256.ae:78: s[2] = x2
 	ldr	r1, [sp, #16]
-	str	r1, [r0, #8]
+	str	r1, [r5, #8]
 	@ photon256.ae:79: s[3] = x3
-	str	r4, [r0, #12]
+	str	r4, [r5, #12]
 	@ photon256.ae:80: s[4] = x4
 	mov	r1, r9
-	str	r1, [r0, #16]
+	str	r1, [r5, #16]
 	@ photon256.ae:81: s[5] = x5
-	str	r3, [r0, #20]
+	str	r3, [r5, #20]
 	@ photon256.ae:82: s[6] = x6
 	mov	r1, r10
-	str	r1, [r0, #24]
+	str	r1, [r5, #24]
 	@ photon256.ae:83: s[7] = x7
-	str	r2, [r0, #28]
+	str	r2, [r5, #28]
 	add	sp, #32
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
 	mov	r10, r6
 	mov	r11, r7
+	b	.Lphoton_beetle_aead128_P_permute_pool2
+	.ltorg
+.Lphoton_beetle_aead128_P_permute_pool2:
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.size photon_beetle_aead128_P_permute, .-photon_beetle_aead128_P_permute
