@@ -238,6 +238,15 @@ def is_size_mode(knobs: dict | None) -> bool:
     return str((knobs or {}).get("opt", "speed")) == "size"
 
 
+def switched_on(knobs: dict | None, name: str) -> bool:
+    """Whether a pass's `on` | `off` knob `name` (default `on`) is on; a ValueError for any other
+    value."""
+    mode = str((knobs or {}).get(name, "on"))
+    if mode not in ("on", "off"):
+        raise ValueError(f"knob {name}={mode!r}: expected on or off")
+    return mode == "on"
+
+
 def knob_int(knobs: dict, name: str, default: int | None = None) -> int | None:
     v = (knobs or {}).get(name)
     if v is None or v == "":

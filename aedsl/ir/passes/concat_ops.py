@@ -35,7 +35,7 @@ from __future__ import annotations
 from aedsl.knobs import Knob
 
 from ..nodes import Block, Function, Module, Op, Value
-from .common import Names, knob_int, left_chain, tree_inner, tree_leaves, use_counts
+from .common import Names, knob_int, left_chain, switched_on, tree_inner, tree_leaves, use_counts
 
 NAME = "concat_ops"
 KNOBS = (Knob("concat_ops", "pass", ("on", "off"), "on",
@@ -45,7 +45,7 @@ NEIGHBOUR_BITS = 3
 
 
 def acts(knobs: dict) -> bool:
-    return str((knobs or {}).get("concat_ops", "on")) != "off"
+    return switched_on(knobs, "concat_ops")
 
 
 class _Windows:
@@ -153,11 +153,8 @@ class _Windows:
 
 
 def run(module: Module, knobs: dict) -> Module:
-    mode = str((knobs or {}).get("concat_ops", "on"))
-    if mode not in ("on", "off"):
-        raise ValueError(f"knob concat_ops={mode!r}: expected on or off")
     module = module.clone()
-    if mode == "off":
+    if not switched_on(knobs, "concat_ops"):
         return module
     word = knob_int(knobs, "word_bits", 32)
     for fn in module.functions:

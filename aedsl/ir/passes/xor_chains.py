@@ -27,7 +27,7 @@ from __future__ import annotations
 from aedsl.knobs import Knob
 
 from ..nodes import Block, Function, Module, Op, Value
-from .common import Names, knob_int, left_chain, tree_inner, tree_leaves, use_counts
+from .common import Names, knob_int, left_chain, switched_on, tree_inner, tree_leaves, use_counts
 
 NAME = "xor_chains"
 KNOBS = (Knob("xor_chains", "pass", ("on", "off"), "on",
@@ -35,7 +35,7 @@ KNOBS = (Knob("xor_chains", "pass", ("on", "off"), "on",
 
 
 def acts(knobs: dict) -> bool:
-    return str((knobs or {}).get("xor_chains", "on")) != "off"
+    return switched_on(knobs, "xor_chains")
 
 
 class _Chains:
@@ -106,11 +106,8 @@ class _Chains:
 
 
 def run(module: Module, knobs: dict) -> Module:
-    mode = str((knobs or {}).get("xor_chains", "on"))
-    if mode not in ("on", "off"):
-        raise ValueError(f"knob xor_chains={mode!r}: expected on or off")
     module = module.clone()
-    if mode == "off":
+    if not switched_on(knobs, "xor_chains"):
         return module
     align = knob_int(knobs, "word_bits", 32)
     for fn in module.functions:
