@@ -32,15 +32,16 @@ The algorithm, in the order it runs (repeated until nothing spills):
    of a loop body.
 6. Homes in memory the value came from (targets whose instructions take memory operands:
    `Target.arg_homes`, `Target.word_homes`, MSP430). A spilled group loaded from an incoming
-   stack argument word that nothing else reads lives in that word (`_arg_home`: the caller
+   stack argument word that nothing else reads lives in that word (`_Homes.arg_home`: the caller
    reads its outgoing arguments no more): no slot, no copy at entry. A spilled value defined
    once, by a load of a word through a pointer, that straight code neither overwrites nor moves
    the pointer of before the value's last use, is read from that word at each use
-   (`_word_home`): no slot and no store, the load deleted; such a value's definition adds
+   (`_Homes.word_home`): no slot and no store, the load deleted; such a value's definition adds
    nothing to its spill cost. Both loads become `mov M, M` and go with the self-moves.
 """
 from __future__ import annotations
 
+import bisect
 import heapq
 from collections import defaultdict
 from dataclasses import dataclass
@@ -118,7 +119,7 @@ def _build(fn: MFunction, target: Target):
             live.update(u)
     if target.word_homes:
         # a value defined once, by a load of a word through a pointer, is spilled by reading
-        # the word at each use (`_word_home`, where that is safe): no store, so its definition
+        # the word at each use (`_Homes.word_home`, where that is safe): no store, so its definition
         # costs nothing to spill
         mv = target.move(R(0), R(0)).mn
         ndefs: dict[int, int] = defaultdict(int)
@@ -438,71 +439,109 @@ def _slot_operand(target: Target, slot) -> object:
     return target.spill_operand(slot) if isinstance(slot, int) else slot
 
 
-def _arg_home(fn: MFunction, group: list[int], target: Target, taken: set) -> Mem | None:
-    """The incoming stack argument word a spilled group may live in: one a member is loaded from
-    (`mov arg_k, v`) when that load is the function's only reference to the word. The caller
-    reads its outgoing argument words no more, so the callee may overwrite it; the load becomes
-    `mov arg_k, arg_k` and is deleted."""
-    mv = target.move(R(0), R(0)).mn
-    members = set(group)
-    refs: dict = defaultdict(int)
-    found = None
-    for inst in fn.insts:
-        for op in inst.ops:
-            if isinstance(op, Mem) and isinstance(op.disp, Frame) and op.disp.kind == "arg":
-                refs[op] += 1
-        if (inst.mn == mv and len(inst.ops) == 2 and isinstance(inst.ops[1], R) and inst.ops[1].reg in members
-                and isinstance(inst.ops[0], Mem) and isinstance(inst.ops[0].disp, Frame)
-                and inst.ops[0].disp.kind == "arg" and inst.ops[0].disp.extra == 0 and inst.ops[0] not in taken):
-            found = found or inst.ops[0]
-    return found if found is not None and refs[found] == 1 else None
+class _Homes:
+    """Where spilled groups may live besides a stack slot (`arg_home`, `word_home`), from one
+    pass over the function (it does not change while one round assigns its spilled groups)."""
 
+    def __init__(self, fn: MFunction, target: Target):
+        mv = target.move(R(0), R(0)).mn
+        self.fn, self.target = fn, target
+        self.occ: dict[int, list[int]] = defaultdict(list)     # register -> instructions naming it
+        self.defs: list[set[int]] = []                          # registers each instruction writes
+        self.defpos: dict[int, list[int]] = defaultdict(list)  # register -> instructions writing it
+        self.barriers: list[int] = []                           # labels, branches, calls, addresses
+        self.writes: list[tuple[int, int | None, int | None]] = []   # (index, base, disp) of memory writes
+        self.arg_refs: dict = defaultdict(int)                  # argument word -> references
+        self.arg_load: dict[int, tuple[int, Mem]] = {}          # register -> (index, the word) of its load
+        for i, inst in enumerate(fn.insts):
+            if inst.mn == "comment":
+                self.defs.append(set())
+                continue
+            if inst.mn == "label":
+                self.barriers.append(i)
+                self.defs.append(set())
+                continue
+            d = target.desc(inst)
+            if d.branch or d.memory in ("call", "address"):
+                self.barriers.append(i)
+            named = set()
+            for k, op in enumerate(inst.ops):
+                if isinstance(op, R):
+                    named.add(op.reg)
+                elif isinstance(op, (Mem, Ind, Inc)):
+                    base = op.base if isinstance(op, Mem) else op.reg
+                    if base is not None:
+                        named.add(base)
+                    if isinstance(op, Mem) and isinstance(op.disp, Frame) and op.disp.kind == "arg":
+                        self.arg_refs[op] += 1
+                    if k in d.writes and not (isinstance(op, Mem) and isinstance(op.disp, Frame)
+                                              and op.disp.kind == "slot"):
+                        disp = 0 if isinstance(op, Ind) else op.disp if isinstance(op, Mem) else None
+                        self.writes.append((i, base, disp if isinstance(disp, int) else None))
+            for r in named:
+                self.occ[r].append(i)
+            written = set(defs_uses(inst, target)[0])
+            self.defs.append(written)
+            for r in written:
+                self.defpos[r].append(i)
+            o = inst.ops
+            if (inst.mn == mv and len(o) == 2 and isinstance(o[1], R) and isinstance(o[0], Mem)
+                    and isinstance(o[0].disp, Frame) and o[0].disp.kind == "arg" and o[0].disp.extra == 0
+                    and o[1].reg not in self.arg_load):
+                self.arg_load[o[1].reg] = (i, o[0])
 
-def _word_home(fn: MFunction, group: list[int], target: Target) -> Mem | None:
-    """The memory word a spilled group is rematerialised from: the group is one value, defined
-    once by a load `mov M, v` (M a word through a pointer register), and from that load to its
-    last use the code runs straight (no label, branch or call) and neither changes the pointer
-    nor writes memory that may be M (any write but to a spill slot or through the same pointer
-    a word apart). Each use then reads M itself (a memory operand, or a reload where a
-    register is needed), the load goes and nothing is stored: what the code did before the
-    load was hoisted, where a register was free."""
-    mv = target.move(R(0), R(0)).mn
-    members = set(group)
-    sites = [i for i, inst in enumerate(fn.insts)
-             if any(isinstance(op, R) and op.reg in members for op in inst.ops)
-             or any(isinstance(op, (Mem, Ind, Inc)) and (op.base if isinstance(op, Mem) else op.reg) in members
-                    for op in inst.ops)]
-    defs = [i for i in sites if set(defs_uses(fn.insts[i], target)[0]) & members]
-    if len(defs) != 1 or defs[0] != sites[0]:
-        return None
-    load = fn.insts[defs[0]]
-    if load.mn != mv or len(load.ops) != 2 or not isinstance(load.ops[1], R):
-        return None
-    m = load.ops[0]
-    if isinstance(m, Ind):
-        base, disp = m.reg, 0
-    elif isinstance(m, Mem) and m.base is not None and isinstance(m.disp, int):
-        base, disp = m.base, m.disp
-    else:
-        return None
-    for inst in fn.insts[defs[0] + 1:sites[-1] + 1]:
-        if inst.mn == "comment":
-            continue
-        d = target.desc(inst) if inst.mn != "label" else None
-        if d is None or d.branch or d.memory in ("call", "address"):
+    def arg_home(self, group: list[int], taken: set) -> Mem | None:
+        """The incoming stack argument word a spilled group may live in: one a member is loaded
+        from (`mov arg_k, v`, the first such load) when that load is the function's only
+        reference to the word. The caller reads its outgoing argument words no more, so the
+        callee may overwrite it; the load becomes `mov arg_k, arg_k` and is deleted."""
+        loads = sorted(self.arg_load[m] for m in group if m in self.arg_load and self.arg_load[m][1] not in taken)
+        if not loads:
             return None
-        if base in defs_uses(inst, target)[0]:
+        word = loads[0][1]
+        return word if self.arg_refs[word] == 1 else None
+
+    def word_home(self, group: list[int]) -> Mem | None:
+        """The memory word a spilled group is rematerialised from: the group is one value,
+        defined once by a load `mov M, v` (M a word through a pointer register), and from that
+        load to its last use the code runs straight (no label, branch or call) and neither
+        changes the pointer nor writes memory that may be M (any write but to a spill slot or
+        through the same pointer a word apart). Each use then reads M itself (a memory operand,
+        or a reload where a register is needed), the load goes and nothing is stored: what the
+        code did before the load was hoisted, where a register was free."""
+        members = set(group)
+        sites = sorted(set().union(*(self.occ.get(m, ()) for m in group)))
+        if not sites:
             return None
-        for k, op in enumerate(inst.ops):
-            if k not in d.writes or not isinstance(op, (Mem, Ind, Inc)):
-                continue
-            if isinstance(op, Mem) and isinstance(op.disp, Frame) and op.disp.kind == "slot":
-                continue
-            b = op.base if isinstance(op, Mem) else op.reg
-            od = 0 if isinstance(op, Ind) else op.disp if isinstance(op, Mem) else None
-            if b != base or not isinstance(od, int) or abs(od - disp) < target.word_bytes:
+        defs = [i for i in sites if self.defs[i] & members]
+        if len(defs) != 1 or defs[0] != sites[0]:
+            return None
+        load = self.fn.insts[defs[0]]
+        if load.mn != self.target.move(R(0), R(0)).mn or len(load.ops) != 2 or not isinstance(load.ops[1], R):
+            return None
+        m = load.ops[0]
+        if isinstance(m, Ind):
+            base, disp = m.reg, 0
+        elif isinstance(m, Mem) and m.base is not None and isinstance(m.disp, int):
+            base, disp = m.base, m.disp
+        else:
+            return None
+        lo, hi = defs[0] + 1, sites[-1] + 1                   # the instructions after the load
+        if _any_in(self.barriers, lo, hi) or _any_in(self.defpos.get(base, []), lo, hi):
+            return None
+        k = bisect.bisect_left(self.writes, (lo,))
+        while k < len(self.writes) and self.writes[k][0] < hi:
+            _, b, d = self.writes[k]
+            if b != base or d is None or abs(d - disp) < self.target.word_bytes:
                 return None
-    return Mem(base, disp)          # also where the load read @p: a home may be written too
+            k += 1
+        return Mem(base, disp)          # also where the load read @p: a home may be written too
+
+
+def _any_in(positions: list[int], lo: int, hi: int) -> bool:
+    """Whether the sorted `positions` hold one in [lo, hi)."""
+    k = bisect.bisect_left(positions, lo)
+    return k < len(positions) and positions[k] < hi
 
 
 def _share_slots(spilled, moves, alias, adj) -> list[list[int]]:
@@ -574,10 +613,11 @@ def allocate(fn: MFunction, target: Target, max_rounds: int = 30) -> Allocation:
                 _rematerialize(fn, target, remat, hints)
                 spilled = [s for s in spilled if s not in remat]
         new = {}
+        index = _Homes(fn, target) if target.arg_homes or target.word_homes else None
         for group in _share_slots(spilled, moves, alias, adj):
-            home = _arg_home(fn, group, target, homes) if target.arg_homes else None
+            home = index.arg_home(group, homes) if target.arg_homes else None
             if home is None and target.word_homes:
-                home = _word_home(fn, group, target)
+                home = index.word_home(group)
             if home is not None:
                 homes.add(home)
                 for s in group:

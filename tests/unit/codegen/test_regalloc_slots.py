@@ -127,13 +127,13 @@ def test_a_word_changed_while_its_value_lives_is_no_home():
     the pointer or a label (a loop may come back) before the last use: a stack slot."""
     from aedsl.backends.msp430.target import make_target
     from aedsl.codegen.mir import Imm, Lbl, Mem, MInst, R
-    from aedsl.codegen.regalloc import _word_home
+    from aedsl.codegen.regalloc import _Homes
     t = make_target(chips.load("msp430f1611"))
     word = Mem(13, 6)
 
     def home(*between):
         fn = _msp430_fn([MInst("mov", [word, R(100)]), *between, MInst("xor", [R(100), R(12)])])
-        return _word_home(fn, [100], t)
+        return _Homes(fn, t).word_home([100])
 
     assert home() == word
     assert home(MInst("mov", [R(15), Mem(13, 8)])) == word       # the next word: no obstacle
@@ -143,7 +143,7 @@ def test_a_word_changed_while_its_value_lives_is_no_home():
         assert home(between) is None, between
     # a value defined twice is not the word's
     fn = _msp430_fn([MInst("mov", [word, R(100)]), MInst("inc", [R(100)]), MInst("xor", [R(100), R(12)])])
-    assert _word_home(fn, [100], t) is None
+    assert _Homes(fn, t).word_home([100]) is None
 
 
 @pytest.mark.needs("msp430")
