@@ -80,6 +80,23 @@ def regs_in(op: Operand) -> tuple[int, ...]:
     return ()
 
 
+def address(op: Operand) -> tuple[int, int] | None:
+    """(base register, displacement) of a word of memory through a register with a numeric
+    displacement (`@p` is (p, 0), `k(p)` is (p, k)); None for any other operand (`@p+` included:
+    it moves p)."""
+    if isinstance(op, Ind):
+        return op.reg, 0
+    if isinstance(op, Mem) and op.base is not None and isinstance(op.disp, int):
+        return op.base, op.disp
+    return None
+
+
+def as_mem(op: Operand) -> Operand:
+    """`@p` as the memory operand `0(p)` it reads (the form a destination takes); any other
+    operand as it is."""
+    return Mem(op.reg, 0) if isinstance(op, Ind) else op
+
+
 def is_vreg(r: int) -> bool:
     return r >= FIRST_VREG
 

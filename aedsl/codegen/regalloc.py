@@ -47,7 +47,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from .liveness import Cfg, block_liveness, defs_uses
-from .mir import Frame, Imm, Inc, Ind, Mem, MFunction, MInst, R, is_vreg
+from .mir import Frame, Imm, Inc, Ind, Mem, MFunction, MInst, R, address, as_mem, is_vreg, regs_in
 from .target import Target
 
 
@@ -128,8 +128,7 @@ def _build(fn: MFunction, target: Target):
             for r in d:
                 ndefs[r] += 1
             if (inst.mn == mv and len(inst.ops) == 2 and isinstance(inst.ops[1], R)
-                    and isinstance(inst.ops[0], (Mem, Ind)) and not isinstance(getattr(inst.ops[0], "disp", 0), (str, Frame))
-                    and getattr(inst.ops[0], "base", 0) is not None):
+                    and address(inst.ops[0]) is not None):
                 loads[inst.ops[1].reg] = 10.0 ** min(inst.depth, 4)
         for r, w in loads.items():
             if ndefs[r] == 1 and r in cost:
@@ -429,11 +428,6 @@ def _rewrite_spills(fn: MFunction, target: Target, slots: dict[int, int], hints:
     fn.insts = out
 
 
-def _as_mem(op):
-    """`@p` as the memory operand `0(p)` it reads (a self-move test), other operands as they are."""
-    return Mem(op.reg, 0) if isinstance(op, Ind) else op
-
-
 def _slot_operand(target: Target, slot) -> object:
     """The memory operand of a spill slot: stack slot k, or an incoming argument's own word."""
     return target.spill_operand(slot) if isinstance(slot, int) else slot
@@ -466,18 +460,12 @@ class _Homes:
                 self.barriers.append(i)
             named = set()
             for k, op in enumerate(inst.ops):
-                if isinstance(op, R):
-                    named.add(op.reg)
-                elif isinstance(op, (Mem, Ind, Inc)):
-                    base = op.base if isinstance(op, Mem) else op.reg
-                    if base is not None:
-                        named.add(base)
-                    if isinstance(op, Mem) and isinstance(op.disp, Frame) and op.disp.kind == "arg":
-                        self.arg_refs[op] += 1
-                    if k in d.writes and not (isinstance(op, Mem) and isinstance(op.disp, Frame)
-                                              and op.disp.kind == "slot"):
-                        disp = 0 if isinstance(op, Ind) else op.disp if isinstance(op, Mem) else None
-                        self.writes.append((i, base, disp if isinstance(disp, int) else None))
+                named.update(regs_in(op))
+                if isinstance(op, Mem) and isinstance(op.disp, Frame) and op.disp.kind == "arg":
+                    self.arg_refs[op] += 1
+                if (k in d.writes and isinstance(op, (Mem, Ind, Inc))
+                        and not (isinstance(op, Mem) and isinstance(op.disp, Frame) and op.disp.kind == "slot")):
+                    self.writes.append((i, *(address(op) or (None, None))))   # no address: may be any word
             for r in named:
                 self.occ[r].append(i)
             written = set(defs_uses(inst, target)[0])
@@ -519,13 +507,10 @@ class _Homes:
         load = self.fn.insts[defs[0]]
         if load.mn != self.target.move(R(0), R(0)).mn or len(load.ops) != 2 or not isinstance(load.ops[1], R):
             return None
-        m = load.ops[0]
-        if isinstance(m, Ind):
-            base, disp = m.reg, 0
-        elif isinstance(m, Mem) and m.base is not None and isinstance(m.disp, int):
-            base, disp = m.base, m.disp
-        else:
+        a = address(load.ops[0])
+        if a is None:
             return None
+        base, disp = a
         lo, hi = defs[0] + 1, sites[-1] + 1                   # the instructions after the load
         if _any_in(self.barriers, lo, hi) or _any_in(self.defpos.get(base, []), lo, hi):
             return None
@@ -630,5 +615,5 @@ def allocate(fn: MFunction, target: Target, max_rounds: int = 30) -> Allocation:
         _rewrite_spills(fn, target, new, hints)
         mv = target.move(R(0), R(0)).mn
         fn.insts = [i for i in fn.insts if not (i.mn == mv and len(i.ops) == 2 and isinstance(i.ops[1], Mem)
-                                                and _as_mem(i.ops[0]) == i.ops[1])]
+                                                and as_mem(i.ops[0]) == i.ops[1])]
     raise RegAllocError(f"{fn.name}: register allocation did not converge in {max_rounds} rounds")

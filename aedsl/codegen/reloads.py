@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from .copies import TRACKED_FRAME
 from .liveness import Cfg, block_liveness, defs_uses
-from .mir import Frame, Ind, Inc, Mem, MFunction, MInst, R
+from .mir import Frame, Ind, Inc, Mem, MFunction, MInst, R, address, as_mem
 from .target import Target
 
 MAX_RUN = 24                        # reads one load may serve (bounds the search)
@@ -46,11 +46,8 @@ def _slot(op) -> tuple | None:
     through a pointer register, (base, "mem", displacement)."""
     if isinstance(op, Mem) and op.base is not None and isinstance(op.disp, Frame) and op.disp.kind in TRACKED_FRAME:
         return (op.base, op.disp.kind, op.disp.key)
-    if isinstance(op, Mem) and op.base is not None and isinstance(op.disp, int):
-        return (op.base, "mem", op.disp)
-    if isinstance(op, Ind):
-        return (op.reg, "mem", 0)
-    return None
+    a = address(op)
+    return None if a is None else (a[0], "mem", a[1])
 
 
 def _whole(op) -> bool:
@@ -162,8 +159,7 @@ def reload_runs(mf: MFunction, target: Target, usable: set[int], size_mode: bool
                 k0, pos0 = real[0]
                 at = insts[k0].ops[pos0]
                 load_b, load_c = target.cost(target.move(at, R(target.allocatable[0])))
-                at = Mem(at.reg, 0) if isinstance(at, Ind) else at      # a store's form of @p
-                store_b, store_c = target.cost(target.move(R(target.allocatable[0]), at))
+                store_b, store_c = target.cost(target.move(R(target.allocatable[0]), as_mem(at)))
                 for i in range(len(acc) - 1):
                     total_c = total_b = 0
                     wrote = updated = False

@@ -9,7 +9,7 @@ reference to p in between, becomes `@p+` in each of those reads and the `add` di
 from __future__ import annotations
 
 from aedsl.codegen.liveness import Cfg, block_liveness, defs_uses, live_after
-from aedsl.codegen.mir import Frame, Imm, Inc, Ind, Lbl, Mem, MFunction, MInst, R, is_vreg, regs_in
+from aedsl.codegen.mir import Frame, Imm, Inc, Ind, Lbl, Mem, MFunction, MInst, R, address, is_vreg, regs_in
 from .target import SP
 
 
@@ -25,11 +25,8 @@ def _mentions(insts, reg: int) -> list[int]:
 def _disp_through(op, p: int) -> int | None:
     """The displacement of memory operand `op` based on register p (`@p` = 0, `k(p)` = k);
     None for any other operand."""
-    if isinstance(op, Ind) and op.reg == p:
-        return 0
-    if isinstance(op, Mem) and op.base == p and isinstance(op.disp, int):
-        return op.disp
-    return None
+    a = address(op)
+    return a[1] if a is not None and a[0] == p else None
 
 
 def _read_disp(inst, p: int) -> int | None:
