@@ -39,18 +39,23 @@ def check_knobs(chip, knobs: dict) -> dict[str, str]:
     return {k: (reg[k].check(v) if k in reg else str(v)) for k, v in knobs.items()}
 
 
-# Size mode (`-k opt=size`): a spec's `unroll` knob takes its most rolled value, the first of
-# these that the spec declares.
-ROLLED_UNROLL = ("looped", "1")
+# Size mode (`-k opt=size`): the spec knobs that choose a code shape take their smallest value,
+# the first of each list that the spec declares: `unroll` its most rolled loop, `body` one
+# subroutine for what encryption and decryption share (ccm.ae, gcm.ae, ocb3.ae).
+SIZE_MODE_SPEC_KNOBS = {"unroll": ("looped", "1"), "body": ("shared",)}
 
 
 def size_mode_spec_knobs(module, knobs: dict) -> dict:
     """Spec knob values size mode implies (applied like a target's implied knobs: only when the
     spec declares the knob and -k does not set it)."""
-    if not is_size_mode(knobs) or "unroll" not in module.knob_decls:
+    if not is_size_mode(knobs):
         return {}
-    values = module.knob_decls["unroll"].values or ()
-    return next(({"unroll": v} for v in ROLLED_UNROLL if v in values), {})
+    out = {}
+    for name, smallest in SIZE_MODE_SPEC_KNOBS.items():
+        if name in module.knob_decls:
+            values = module.knob_decls[name].values or ()
+            out.update(next(({name: v} for v in smallest if v in values), {}))
+    return out
 
 
 def only_function(module, name: str, spec_path) -> None:

@@ -71,8 +71,12 @@ def test_opt_is_a_pass_knob_whose_size_mode_reaches_every_layer():
     assert arm_pass_knobs(ccm, m0, {"opt": "size"})["table_fusion"] == "rotate"
     # spec knobs: the most rolled `unroll`, only in size mode and only if the spec has it
     aes = load_module("specs/primitives/aes.ae", {})
+    ctr = load_module("specs/schemes/ctr.ae", {})
     assert size_mode_spec_knobs(aes, {"opt": "size"}) == {"unroll": "looped"}
-    assert size_mode_spec_knobs(aes, {}) == {} and size_mode_spec_knobs(ccm, {"opt": "size"}) == {}
+    assert size_mode_spec_knobs(aes, {}) == {} and size_mode_spec_knobs(ctr, {"opt": "size"}) == {}
+    # ... and `body` at `shared`: encryption and decryption as one subroutine
+    assert size_mode_spec_knobs(ccm, {"opt": "size"}) == {"body": "shared"}
+    assert size_mode_spec_knobs(ccm, {}) == {}
     unit = compile_spec("specs/primitives/aes.ae", f5528, {"opt": "size"})
     assert unit.knobs["unroll"] == "looped" and unit.knobs["opt"] == "size"
     ctr_size = compile_spec("specs/schemes/ctr.ae", "cc430f6137", {"aes": "accel", "opt": "size"})

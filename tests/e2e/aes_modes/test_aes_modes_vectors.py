@@ -114,3 +114,24 @@ def test_ocb3_rfc7253_iterated(key_bits, tag_bits):
     got = rfc7253_iterated(lambda k, n, a, m: eng.encrypt(k, n, a, m, tag_bits // 8), key_bits, tag_bits)
     assert got.hex().upper() == RFC7253_ITERATED[key_bits, tag_bits]
 
+
+
+# -- body=shared (the size mode's shape: encryption and decryption as one subroutine `crypt`
+# with a direction flag), on the same vector sets, both AES implementations
+
+@pytest.mark.parametrize("aes", ["soft", "accel"])
+def test_shared_body_gcm_ccm(aes):
+    gcm = [v for v in load_vectors("wycheproof:aes_gcm") if aes == "soft" or len(v.key) == 16]
+    check("gcm", gcm_allows, gcm, aes=aes, body="shared")
+    ccm = [v for v in load_vectors("wycheproof:aes_ccm") if aes == "soft" or len(v.key) == 16]
+    ccm += load_vectors("cavp:ccm:VPT128") + load_vectors("cavp:ccm:VTT128")
+    assert any(not v.valid for v in ccm)
+    check("ccm", ccm_allows, ccm, aes=aes, body="shared")
+
+
+@pytest.mark.parametrize("aes", ["soft", "accel"])
+def test_shared_body_ocb3(aes):
+    extra = package_dir("cryptography_vectors") / "ciphers/AES/OCB3/openssl.txt"
+    vecs = [v for s in OCB3_SOURCES for v in load_vectors(s)] + load_vectors(extra, fmt="ocb3")
+    passed, skipped = check("ocb3", ocb3_allows, vecs, aes=aes, body="shared")
+    assert skipped == 0
