@@ -8,8 +8,8 @@
 	.thumb
 
 @ --- ghash_mul: ghash.mul
-@     frame 24 bytes (12 spill slots, 6 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 232 bytes of code and literals
+@     frame 40 bytes (19 spill slots, 10 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 284 bytes of code and literals
 	.section .text.ghash_mul,"ax",%progbits
 	.global ghash_mul
 	.type ghash_mul, %function
@@ -22,119 +22,154 @@ ghash_mul:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #24
-	str	r2, [sp, #20]
-	ldr	r2, [r0]
-	str	r2, [sp, #16]
-	ldr	r2, [r0, #4]
-	str	r2, [sp, #12]
-	ldr	r2, [r0, #8]
-	str	r2, [sp, #8]
+	sub	sp, #40
+	ldr	r3, [r0]
+	str	r3, [sp, #32]
+	ldr	r3, [r0, #4]
+	str	r3, [sp, #28]
+	ldr	r3, [r0, #8]
+	str	r3, [sp, #24]
 	ldr	r0, [r0, #12]
-	str	r0, [sp, #4]
-	ldr	r3, [r1]
-	ldr	r2, [r1, #4]
-	ldr	r4, [r1, #8]
-	ldr	r0, [r1, #12]
-	@ ghash.ae:36: for i in 0..128 {
+	str	r0, [sp, #20]
+	ldr	r7, [r1]
+	@ ghash.ae:40: for k in 0..128 / step_bits {
+	str	r7, [sp, #12]
+	ldr	r6, [r1, #4]
+	mov	r11, r6
+	ldr	r5, [r1, #8]
+	mov	r10, r5
+	ldr	r4, [r1, #12]
+	mov	r9, r4
+	str	r2, [sp, #36]
+	movs	r0, #0
+	str	r0, [sp, #16]
+	str	r0, [sp]
+	movs	r3, #0
+	movs	r2, #0
 	movs	r1, #0
-	mov	r9, r1
-	mov	r12, r1
-	str	r1, [sp]
-	mov	r11, r1
-	mov	r10, r1
-	mov	r8, r3
-	mov	r1, r4
 .Lghash_mul_loop1:
-	@ ghash.ae:37: z = z ^ (if x[127 - i] == 1 then v else 0)
-	movs	r4, #127
-	mov	r3, r9
-	subs	r3, r4, r3
-	uxth	r6, r3
-	ldr	r5, [sp, #16]
-	ldr	r4, [sp, #12]
-	ldr	r7, [sp, #8]
-	ldr	r3, [sp, #4]
+	@ ghash.ae:41: b = (x >> (128 - step_bits * (k as u32 + 1)))[step_bits - 1:0]
+	ldr	r0, [sp, #16]
+	adds	r0, r0, #1
+	lsls	r4, r0, #4
+	movs	r0, #128
+	subs	r6, r0, r4
+	ldr	r4, [sp, #32]
+	ldr	r5, [sp, #28]
+	ldr	r7, [sp, #24]
+	ldr	r0, [sp, #20]
 	cmp	r6, #128
 	bcs	.Lghash_mul_shz3
 .Lghash_mul_shl5:
 	cmp	r6, #32
 	bcc	.Lghash_mul_shf4
-	mov	r5, r4
-	mov	r4, r7
-	mov	r7, r3
-	movs	r3, #0
+	mov	r4, r5
+	mov	r5, r7
+	mov	r7, r0
+	movs	r0, #0
 	subs	r6, #32
 	b	.Lghash_mul_shl5
 .Lghash_mul_shf4:
-	movs	r3, #32
-	subs	r3, r3, r6
-	lsrs	r5, r6
-	lsls	r4, r3
-	orrs	r5, r4
+	movs	r0, #32
+	subs	r0, r0, r6
+	lsrs	r4, r6
+	lsls	r5, r0
+	orrs	r4, r5
 	b	.Lghash_mul_she6
 .Lghash_mul_shz3:
-	movs	r5, #0
+	movs	r4, #0
 .Lghash_mul_she6:
-	lsls	r3, r5, #31
-	asrs	r3, r3, #31
-	mov	r6, r8
-	ands	r6, r3
-	mov	r5, r2
-	ands	r5, r3
-	mov	r4, r1
-	ands	r4, r3
-	ands	r3, r0
-	mov	r7, r12
-	eors	r7, r6
-	mov	r12, r7
-	ldr	r6, [sp]
-	eors	r6, r5
-	mov	r5, r11
-	eors	r5, r4
-	mov	r4, r10
-	eors	r4, r3
-	@ ghash.ae:38: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
-	mov	r3, r8
-	lsrs	r3, r3, #1
-	lsls	r7, r2, #31
-	orrs	r3, r7
-	lsrs	r2, r2, #1
-	lsls	r7, r1, #31
-	orrs	r2, r7
-	lsrs	r1, r1, #1
-	lsls	r7, r0, #31
-	orrs	r1, r7
-	lsrs	r0, r0, #1
-	mov	r10, r0
-	mov	r0, r8
-	lsls	r0, r0, #31
-	asrs	r7, r0, #31
+	@ ghash.ae:42: for j in 0..step_bits {
+	str	r3, [sp, #8]
+	str	r2, [sp, #4]
+	mov	r12, r1
+	@ ghash.ae:41: b = (x >> (128 - step_bits * (k as u32 + 1)))[step_bits - 1:0]
+	uxth	r0, r4
+	@ ghash.ae:42: for j in 0..step_bits {
+	mov	r8, r0
+	ldr	r7, [sp, #12]
+	mov	r6, r11
+	mov	r5, r10
+	mov	r4, r9
+	movs	r0, #0
+	str	r0, [sp, #12]
+.Lghash_mul_loop7:
+	@ ghash.ae:45: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
+	lsls	r0, r7, #31
+	asrs	r2, r0, #31
 	movs	r0, #225
 	lsls	r0, r0, #24
-	ands	r7, r0
-	mov	r0, r10
+	ands	r2, r0
+	lsrs	r1, r4, #1
+	eors	r1, r2
+	lsrs	r2, r5, #1
+	lsls	r0, r4, #31
+	orrs	r2, r0
+	lsrs	r0, r6, #1
+	lsls	r3, r5, #31
+	orrs	r0, r3
+	mov	r9, r0
+	lsrs	r0, r7, #1
+	lsls	r3, r6, #31
+	orrs	r0, r3
+	mov	r11, r0
+	@ ghash.ae:43: z = z ^ (if b[step_bits - 1] == 1 then v else 0)
+	mov	r0, r8
+	lsrs	r0, r0, #15
+	rsbs	r3, r0, #0
+	ands	r4, r3
+	mov	r0, r12
+	eors	r0, r4
+	mov	r12, r0
+	ands	r5, r3
+	ldr	r4, [sp, #4]
+	eors	r4, r5
+	ands	r6, r3
+	ldr	r5, [sp, #8]
+	eors	r5, r6
+	ands	r7, r3
+	ldr	r0, [sp]
 	eors	r0, r7
-	str	r6, [sp]
-	mov	r11, r5
-	mov	r10, r4
-	mov	r8, r3
-	mov	r3, r9
-	adds	r3, #1
-	mov	r9, r3
-	cmp	r3, #128
+	@ ghash.ae:45: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
+	str	r0, [sp]
+	str	r5, [sp, #8]
+	str	r4, [sp, #4]
+	@ ghash.ae:44: b = b << 1
+	mov	r0, r8
+	lsls	r0, r0, #1
+	uxth	r0, r0
+	@ ghash.ae:45: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
+	mov	r8, r0
+	mov	r7, r11
+	mov	r6, r9
+	mov	r5, r2
+	mov	r4, r1
+	ldr	r0, [sp, #12]
+	adds	r0, #1
+	str	r0, [sp, #12]
+	cmp	r0, #16
+	bcc	.Lghash_mul_loop7
+.Lghash_mul_done8:
+	ldr	r3, [sp, #8]
+	ldr	r2, [sp, #4]
+	mov	r1, r12
+	str	r7, [sp, #12]
+	mov	r11, r6
+	mov	r10, r5
+	mov	r9, r4
+	ldr	r0, [sp, #16]
+	adds	r0, #1
+	str	r0, [sp, #16]
+	cmp	r0, #8
 	bcc	.Lghash_mul_loop1
 .Lghash_mul_done2:
-	mov	r1, r12
-	ldr	r2, [sp, #20]
-	str	r1, [r2]
-	ldr	r1, [sp]
-	str	r1, [r2, #4]
-	mov	r1, r11
-	str	r1, [r2, #8]
-	mov	r1, r10
-	str	r1, [r2, #12]
-	add	sp, #24
+	ldr	r4, [sp]
+	ldr	r5, [sp, #36]
+	str	r4, [r5]
+	str	r3, [r5, #4]
+	str	r2, [r5, #8]
+	str	r1, [r5, #12]
+	add	sp, #40
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -156,7 +191,7 @@ ghash_mul:
 ghash_init:
 	push	{r4, lr}
 	ldm	r0, {r0, r2, r3, r4}
-	@ ghash.ae:47: tab[0] = h
+	@ ghash.ae:55: tab[0] = h
 	str	r0, [r1]
 	str	r2, [r1, #4]
 	str	r3, [r1, #8]
@@ -167,8 +202,8 @@ ghash_init:
 
 
 @ --- ghash_mul_h: ghash.mul_h
-@     frame 24 bytes (12 spill slots, 6 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 232 bytes of code and literals
+@     frame 40 bytes (19 spill slots, 10 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 284 bytes of code and literals
 	.section .text.ghash_mul_h,"ax",%progbits
 	.global ghash_mul_h
 	.type ghash_mul_h, %function
@@ -181,120 +216,161 @@ ghash_mul_h:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #24
-	str	r2, [sp, #20]
-	ldr	r2, [r0]
-	str	r2, [sp, #16]
-	ldr	r2, [r0, #4]
-	str	r2, [sp, #12]
-	ldr	r2, [r0, #8]
-	str	r2, [sp, #8]
+	sub	sp, #40
+	ldr	r3, [r0]
+	str	r3, [sp, #32]
+	ldr	r3, [r0, #4]
+	str	r3, [sp, #28]
+	ldr	r3, [r0, #8]
+	str	r3, [sp, #24]
 	ldr	r0, [r0, #12]
-	str	r0, [sp, #4]
-	@ ghash.ae:51: return mul(x, tab[0])
-	ldr	r3, [r1]
-	ldr	r2, [r1, #4]
-	ldr	r4, [r1, #8]
-	ldr	r0, [r1, #12]
-	@ ghash.ae:36: for i in 0..128 {
+	str	r0, [sp, #20]
+	@ ghash.ae:59: return mul(x, tab[0])
+	ldr	r7, [r1]
+	@ ghash.ae:40: for k in 0..128 / step_bits {
+	str	r7, [sp, #12]
+	@ ghash.ae:59: return mul(x, tab[0])
+	ldr	r6, [r1, #4]
+	@ ghash.ae:40: for k in 0..128 / step_bits {
+	mov	r11, r6
+	@ ghash.ae:59: return mul(x, tab[0])
+	ldr	r5, [r1, #8]
+	@ ghash.ae:40: for k in 0..128 / step_bits {
+	mov	r10, r5
+	@ ghash.ae:59: return mul(x, tab[0])
+	ldr	r4, [r1, #12]
+	@ ghash.ae:40: for k in 0..128 / step_bits {
+	mov	r9, r4
+	str	r2, [sp, #36]
+	movs	r0, #0
+	str	r0, [sp, #16]
+	str	r0, [sp]
+	movs	r3, #0
+	movs	r2, #0
 	movs	r1, #0
-	mov	r9, r1
-	mov	r12, r1
-	str	r1, [sp]
-	mov	r11, r1
-	mov	r10, r1
-	mov	r8, r3
-	mov	r1, r4
 .Lghash_mul_h_loop1:
-	@ ghash.ae:37: z = z ^ (if x[127 - i] == 1 then v else 0)
-	movs	r4, #127
-	mov	r3, r9
-	subs	r3, r4, r3
-	uxth	r6, r3
-	ldr	r5, [sp, #16]
-	ldr	r4, [sp, #12]
-	ldr	r7, [sp, #8]
-	ldr	r3, [sp, #4]
+	@ ghash.ae:41: b = (x >> (128 - step_bits * (k as u32 + 1)))[step_bits - 1:0]
+	ldr	r0, [sp, #16]
+	adds	r0, r0, #1
+	lsls	r4, r0, #4
+	movs	r0, #128
+	subs	r6, r0, r4
+	ldr	r4, [sp, #32]
+	ldr	r5, [sp, #28]
+	ldr	r7, [sp, #24]
+	ldr	r0, [sp, #20]
 	cmp	r6, #128
 	bcs	.Lghash_mul_h_shz3
 .Lghash_mul_h_shl5:
 	cmp	r6, #32
 	bcc	.Lghash_mul_h_shf4
-	mov	r5, r4
-	mov	r4, r7
-	mov	r7, r3
-	movs	r3, #0
+	mov	r4, r5
+	mov	r5, r7
+	mov	r7, r0
+	movs	r0, #0
 	subs	r6, #32
 	b	.Lghash_mul_h_shl5
 .Lghash_mul_h_shf4:
-	movs	r3, #32
-	subs	r3, r3, r6
-	lsrs	r5, r6
-	lsls	r4, r3
-	orrs	r5, r4
+	movs	r0, #32
+	subs	r0, r0, r6
+	lsrs	r4, r6
+	lsls	r5, r0
+	orrs	r4, r5
 	b	.Lghash_mul_h_she6
 .Lghash_mul_h_shz3:
-	movs	r5, #0
+	movs	r4, #0
 .Lghash_mul_h_she6:
-	lsls	r3, r5, #31
-	asrs	r3, r3, #31
-	mov	r6, r8
-	ands	r6, r3
-	mov	r5, r2
-	ands	r5, r3
-	mov	r4, r1
-	ands	r4, r3
-	ands	r3, r0
-	mov	r7, r12
-	eors	r7, r6
-	mov	r12, r7
-	ldr	r6, [sp]
-	eors	r6, r5
-	mov	r5, r11
-	eors	r5, r4
-	mov	r4, r10
-	eors	r4, r3
-	@ ghash.ae:38: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
-	mov	r3, r8
-	lsrs	r3, r3, #1
-	lsls	r7, r2, #31
-	orrs	r3, r7
-	lsrs	r2, r2, #1
-	lsls	r7, r1, #31
-	orrs	r2, r7
-	lsrs	r1, r1, #1
-	lsls	r7, r0, #31
-	orrs	r1, r7
-	lsrs	r0, r0, #1
-	mov	r10, r0
-	mov	r0, r8
-	lsls	r0, r0, #31
-	asrs	r7, r0, #31
+	@ ghash.ae:42: for j in 0..step_bits {
+	str	r3, [sp, #8]
+	str	r2, [sp, #4]
+	mov	r12, r1
+	@ ghash.ae:41: b = (x >> (128 - step_bits * (k as u32 + 1)))[step_bits - 1:0]
+	uxth	r0, r4
+	@ ghash.ae:42: for j in 0..step_bits {
+	mov	r8, r0
+	ldr	r7, [sp, #12]
+	mov	r6, r11
+	mov	r5, r10
+	mov	r4, r9
+	movs	r0, #0
+	str	r0, [sp, #12]
+.Lghash_mul_h_loop7:
+	@ ghash.ae:45: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
+	lsls	r0, r7, #31
+	asrs	r2, r0, #31
 	movs	r0, #225
 	lsls	r0, r0, #24
-	ands	r7, r0
-	mov	r0, r10
+	ands	r2, r0
+	lsrs	r1, r4, #1
+	eors	r1, r2
+	lsrs	r2, r5, #1
+	lsls	r0, r4, #31
+	orrs	r2, r0
+	lsrs	r0, r6, #1
+	lsls	r3, r5, #31
+	orrs	r0, r3
+	mov	r9, r0
+	lsrs	r0, r7, #1
+	lsls	r3, r6, #31
+	orrs	r0, r3
+	mov	r11, r0
+	@ ghash.ae:43: z = z ^ (if b[step_bits - 1] == 1 then v else 0)
+	mov	r0, r8
+	lsrs	r0, r0, #15
+	rsbs	r3, r0, #0
+	ands	r4, r3
+	mov	r0, r12
+	eors	r0, r4
+	mov	r12, r0
+	ands	r5, r3
+	ldr	r4, [sp, #4]
+	eors	r4, r5
+	ands	r6, r3
+	ldr	r5, [sp, #8]
+	eors	r5, r6
+	ands	r7, r3
+	ldr	r0, [sp]
 	eors	r0, r7
-	str	r6, [sp]
-	mov	r11, r5
-	mov	r10, r4
-	mov	r8, r3
-	mov	r3, r9
-	adds	r3, #1
-	mov	r9, r3
-	cmp	r3, #128
+	@ ghash.ae:45: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
+	str	r0, [sp]
+	str	r5, [sp, #8]
+	str	r4, [sp, #4]
+	@ ghash.ae:44: b = b << 1
+	mov	r0, r8
+	lsls	r0, r0, #1
+	uxth	r0, r0
+	@ ghash.ae:45: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
+	mov	r8, r0
+	mov	r7, r11
+	mov	r6, r9
+	mov	r5, r2
+	mov	r4, r1
+	ldr	r0, [sp, #12]
+	adds	r0, #1
+	str	r0, [sp, #12]
+	cmp	r0, #16
+	bcc	.Lghash_mul_h_loop7
+.Lghash_mul_h_done8:
+	ldr	r3, [sp, #8]
+	ldr	r2, [sp, #4]
+	mov	r1, r12
+	str	r7, [sp, #12]
+	mov	r11, r6
+	mov	r10, r5
+	mov	r9, r4
+	ldr	r0, [sp, #16]
+	adds	r0, #1
+	str	r0, [sp, #16]
+	cmp	r0, #8
 	bcc	.Lghash_mul_h_loop1
 .Lghash_mul_h_done2:
-	mov	r1, r12
-	ldr	r2, [sp, #20]
-	str	r1, [r2]
-	ldr	r1, [sp]
-	str	r1, [r2, #4]
-	mov	r1, r11
-	str	r1, [r2, #8]
-	mov	r1, r10
-	str	r1, [r2, #12]
-	add	sp, #24
+	ldr	r4, [sp]
+	ldr	r5, [sp, #36]
+	str	r4, [r5]
+	str	r3, [r5, #4]
+	str	r2, [r5, #8]
+	str	r1, [r5, #12]
+	add	sp, #40
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -306,8 +382,8 @@ ghash_mul_h:
 
 
 @ --- ghash_absorb: ghash.absorb
-@     frame 60 bytes (17 spill slots, 11 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 350 bytes of code and literals
+@     frame 76 bytes (24 spill slots, 15 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 404 bytes of code and literals
 	.section .text.ghash_absorb,"ax",%progbits
 	.global ghash_absorb
 	.type ghash_absorb, %function
@@ -320,48 +396,48 @@ ghash_absorb:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #60
-	str	r0, [sp, #32]
-	str	r2, [sp, #36]
-	str	r3, [sp, #28]
-	ldr	r0, [sp, #96]
-	str	r0, [sp, #40]
+	sub	sp, #76
+	str	r3, [sp, #48]
+	@ ghash.ae:218: for i in 0..(n + 15) / 16 {
+	adds	r3, #15
+	lsrs	r3, r3, #4
+	str	r3, [sp, #40]
 	ldr	r5, [r1]
 	ldr	r4, [r1, #4]
 	ldr	r3, [r1, #8]
-	ldr	r2, [r1, #12]
-	@ ghash.ae:210: for i in 0..(n + 15) / 16 {
-	ldr	r0, [sp, #28]
-	adds	r0, #15
-	lsrs	r0, r0, #4
-	str	r0, [sp, #24]
-	movs	r1, #0
-	str	r1, [sp, #20]
-	cmp	r1, r0
+	ldr	r1, [r1, #12]
+	str	r0, [sp, #44]
+	str	r2, [sp, #52]
+	ldr	r0, [sp, #112]
+	str	r0, [sp, #56]
+	movs	r2, #0
+	str	r2, [sp, #36]
+	ldr	r0, [sp, #40]
+	cmp	r2, r0
 	bcc	.Lghash_absorb_far1
 	b	.Lghash_absorb_done2
 .Lghash_absorb_far1:
 .Lghash_absorb_loop1:
-	@ ghash.ae:211: off = i * 16
-	ldr	r1, [sp, #20]
-	lsls	r1, r1, #4
-	@ ghash.ae:212: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
-	ldr	r0, [sp, #28]
-	subs	r6, r0, r1
-	ldr	r0, [sp, #36]
-	adds	r1, r0, r1
+	@ ghash.ae:219: off = i * 16
+	ldr	r2, [sp, #36]
+	lsls	r2, r2, #4
+	@ ghash.ae:220: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
+	ldr	r0, [sp, #48]
+	subs	r6, r0, r2
+	ldr	r0, [sp, #52]
+	adds	r2, r0, r2
 	movs	r0, #3
 	cmp	r6, #16
 	bcc	.Lghash_absorb_bytes3
-	tst	r1, r0
+	tst	r2, r0
 	beq	.Lghash_absorb_words4
 .Lghash_absorb_bytes3:
 	movs	r0, #0
-	str	r0, [sp, #44]
-	str	r0, [sp, #48]
-	str	r0, [sp, #52]
-	str	r0, [sp, #56]
-	add	r7, sp, #44
+	str	r0, [sp, #60]
+	str	r0, [sp, #64]
+	str	r0, [sp, #68]
+	str	r0, [sp, #72]
+	add	r7, sp, #60
 	cmp	r6, #16
 	bcc	.Lghash_absorb_cnt6
 	movs	r6, #16
@@ -369,142 +445,184 @@ ghash_absorb:
 .Lghash_absorb_cpy7:
 	subs	r6, #1
 	bcc	.Lghash_absorb_cpyd5
-	ldrb	r0, [r1, r6]
+	ldrb	r0, [r2, r6]
 	strb	r0, [r7, r6]
 	b	.Lghash_absorb_cpy7
 .Lghash_absorb_cpyd5:
-	mov	r1, r7
+	mov	r2, r7
 .Lghash_absorb_words4:
-	ldr	r0, [r1, #12]
-	rev	r0, r0
-	ldr	r6, [r1, #8]
-	rev	r7, r6
+	ldr	r0, [r2, #12]
+	rev	r6, r0
+	eors	r5, r6
+	str	r5, [sp, #32]
+	ldr	r0, [r2, #8]
+	rev	r5, r0
+	eors	r4, r5
+	str	r4, [sp, #28]
+	ldr	r0, [r2, #4]
+	rev	r4, r0
+	eors	r3, r4
+	str	r3, [sp, #24]
+	ldr	r0, [r2]
+	rev	r2, r0
+	eors	r1, r2
+	str	r1, [sp, #20]
+	@ ghash.ae:59: return mul(x, tab[0])
+	ldr	r1, [sp, #44]
+	ldr	r7, [r1]
+	@ ghash.ae:40: for k in 0..128 / step_bits {
+	str	r7, [sp, #12]
+	@ ghash.ae:59: return mul(x, tab[0])
 	ldr	r6, [r1, #4]
-	rev	r6, r6
-	ldr	r1, [r1]
-	rev	r1, r1
-	eors	r5, r0
-	str	r5, [sp, #16]
-	eors	r4, r7
-	str	r4, [sp, #12]
-	eors	r3, r6
-	str	r3, [sp, #8]
-	eors	r2, r1
-	str	r2, [sp, #4]
-	@ ghash.ae:51: return mul(x, tab[0])
-	ldr	r4, [sp, #32]
-	ldr	r3, [r4]
-	ldr	r2, [r4, #4]
-	ldr	r1, [r4, #8]
-	ldr	r0, [r4, #12]
-	@ ghash.ae:36: for i in 0..128 {
-	movs	r4, #0
+	@ ghash.ae:40: for k in 0..128 / step_bits {
+	mov	r11, r6
+	@ ghash.ae:59: return mul(x, tab[0])
+	ldr	r5, [r1, #8]
+	@ ghash.ae:40: for k in 0..128 / step_bits {
+	mov	r10, r5
+	@ ghash.ae:59: return mul(x, tab[0])
+	ldr	r4, [r1, #12]
+	@ ghash.ae:40: for k in 0..128 / step_bits {
 	mov	r9, r4
-	mov	r12, r4
-	movs	r6, #0
-	str	r6, [sp]
-	mov	r11, r4
-	mov	r10, r4
-	mov	r8, r3
+	movs	r2, #0
+	str	r2, [sp, #16]
+	movs	r0, #0
+	str	r0, [sp]
+	movs	r3, #0
+	movs	r1, #0
 .Lghash_absorb_loop8:
-	@ ghash.ae:37: z = z ^ (if x[127 - i] == 1 then v else 0)
-	movs	r4, #127
-	mov	r3, r9
-	subs	r3, r4, r3
-	uxth	r6, r3
-	ldr	r5, [sp, #16]
-	ldr	r4, [sp, #12]
-	ldr	r7, [sp, #8]
-	ldr	r3, [sp, #4]
+	@ ghash.ae:41: b = (x >> (128 - step_bits * (k as u32 + 1)))[step_bits - 1:0]
+	ldr	r2, [sp, #16]
+	adds	r2, r2, #1
+	lsls	r4, r2, #4
+	movs	r2, #128
+	subs	r6, r2, r4
+	ldr	r4, [sp, #32]
+	ldr	r5, [sp, #28]
+	ldr	r7, [sp, #24]
+	ldr	r2, [sp, #20]
 	cmp	r6, #128
 	bcs	.Lghash_absorb_shz10
 .Lghash_absorb_shl12:
 	cmp	r6, #32
 	bcc	.Lghash_absorb_shf11
-	mov	r5, r4
-	mov	r4, r7
-	mov	r7, r3
-	movs	r3, #0
+	mov	r4, r5
+	mov	r5, r7
+	mov	r7, r2
+	movs	r2, #0
 	subs	r6, #32
 	b	.Lghash_absorb_shl12
 .Lghash_absorb_shf11:
-	movs	r3, #32
-	subs	r3, r3, r6
-	lsrs	r5, r6
-	lsls	r4, r3
-	orrs	r5, r4
+	movs	r2, #32
+	subs	r2, r2, r6
+	lsrs	r4, r6
+	lsls	r5, r2
+	orrs	r4, r5
 	b	.Lghash_absorb_she13
 .Lghash_absorb_shz10:
-	movs	r5, #0
+	movs	r4, #0
 .Lghash_absorb_she13:
-	lsls	r3, r5, #31
-	asrs	r3, r3, #31
-	mov	r6, r8
-	ands	r6, r3
-	mov	r5, r2
-	ands	r5, r3
-	mov	r4, r1
-	ands	r4, r3
-	ands	r3, r0
-	mov	r7, r12
-	eors	r7, r6
-	mov	r12, r7
-	ldr	r6, [sp]
-	eors	r6, r5
-	mov	r5, r11
-	eors	r5, r4
-	mov	r4, r10
-	eors	r4, r3
-	@ ghash.ae:38: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
-	mov	r3, r8
-	lsrs	r3, r3, #1
-	lsls	r7, r2, #31
-	orrs	r3, r7
-	lsrs	r2, r2, #1
-	lsls	r7, r1, #31
-	orrs	r2, r7
-	lsrs	r1, r1, #1
-	lsls	r7, r0, #31
-	orrs	r1, r7
-	lsrs	r0, r0, #1
-	mov	r10, r0
-	mov	r0, r8
-	lsls	r0, r0, #31
-	asrs	r7, r0, #31
+	@ ghash.ae:42: for j in 0..step_bits {
+	str	r0, [sp, #8]
+	str	r3, [sp, #4]
+	mov	r12, r1
+	@ ghash.ae:41: b = (x >> (128 - step_bits * (k as u32 + 1)))[step_bits - 1:0]
+	uxth	r0, r4
+	@ ghash.ae:42: for j in 0..step_bits {
+	mov	r8, r0
+	ldr	r7, [sp, #12]
+	mov	r6, r11
+	mov	r5, r10
+	mov	r4, r9
+	movs	r0, #0
+	str	r0, [sp, #12]
+.Lghash_absorb_loop14:
+	@ ghash.ae:45: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
+	lsls	r0, r7, #31
+	asrs	r2, r0, #31
 	movs	r0, #225
 	lsls	r0, r0, #24
-	ands	r7, r0
-	mov	r0, r10
+	ands	r2, r0
+	lsrs	r1, r4, #1
+	eors	r1, r2
+	lsrs	r2, r5, #1
+	lsls	r0, r4, #31
+	orrs	r2, r0
+	lsrs	r0, r6, #1
+	lsls	r3, r5, #31
+	orrs	r0, r3
+	mov	r9, r0
+	lsrs	r0, r7, #1
+	lsls	r3, r6, #31
+	orrs	r0, r3
+	mov	r11, r0
+	@ ghash.ae:43: z = z ^ (if b[step_bits - 1] == 1 then v else 0)
+	mov	r0, r8
+	lsrs	r0, r0, #15
+	rsbs	r3, r0, #0
+	ands	r4, r3
+	mov	r0, r12
+	eors	r0, r4
+	mov	r12, r0
+	ands	r5, r3
+	ldr	r4, [sp, #4]
+	eors	r4, r5
+	ands	r6, r3
+	ldr	r5, [sp, #8]
+	eors	r5, r6
+	ands	r7, r3
+	ldr	r0, [sp]
 	eors	r0, r7
-	str	r6, [sp]
-	mov	r11, r5
-	mov	r10, r4
-	mov	r8, r3
-	mov	r3, r9
-	adds	r3, #1
-	mov	r9, r3
-	cmp	r3, #128
+	@ ghash.ae:45: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
+	str	r0, [sp]
+	str	r5, [sp, #8]
+	str	r4, [sp, #4]
+	@ ghash.ae:44: b = b << 1
+	mov	r0, r8
+	lsls	r0, r0, #1
+	uxth	r0, r0
+	@ ghash.ae:45: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
+	mov	r8, r0
+	mov	r7, r11
+	mov	r6, r9
+	mov	r5, r2
+	mov	r4, r1
+	ldr	r0, [sp, #12]
+	adds	r0, #1
+	str	r0, [sp, #12]
+	cmp	r0, #16
+	bcc	.Lghash_absorb_loop14
+.Lghash_absorb_done15:
+	ldr	r0, [sp, #8]
+	ldr	r3, [sp, #4]
+	mov	r1, r12
+	str	r7, [sp, #12]
+	mov	r11, r6
+	mov	r10, r5
+	mov	r9, r4
+	ldr	r2, [sp, #16]
+	adds	r2, #1
+	str	r2, [sp, #16]
+	cmp	r2, #8
 	bcc	.Lghash_absorb_loop8
 .Lghash_absorb_done9:
-	mov	r5, r12
-	ldr	r4, [sp]
-	mov	r3, r11
-	mov	r2, r10
-	ldr	r1, [sp, #20]
-	adds	r1, #1
-	str	r1, [sp, #20]
-	ldr	r0, [sp, #24]
-	cmp	r1, r0
+	ldr	r5, [sp]
+	mov	r4, r0
+	ldr	r2, [sp, #36]
+	adds	r2, #1
+	str	r2, [sp, #36]
+	ldr	r0, [sp, #40]
+	cmp	r2, r0
 	bcs	.Lghash_absorb_far2
 	b	.Lghash_absorb_loop1
 .Lghash_absorb_far2:
 .Lghash_absorb_done2:
-	ldr	r1, [sp, #40]
-	str	r5, [r1]
-	str	r4, [r1, #4]
-	str	r3, [r1, #8]
-	str	r2, [r1, #12]
-	add	sp, #60
+	ldr	r2, [sp, #56]
+	str	r5, [r2]
+	str	r4, [r2, #4]
+	str	r3, [r2, #8]
+	str	r1, [r2, #12]
+	add	sp, #76
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

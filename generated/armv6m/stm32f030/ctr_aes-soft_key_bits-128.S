@@ -18,7 +18,7 @@
 ctr_key_setup:
 	push	{r4, r5, r6, r7, lr}
 	sub	sp, #16
-	@ ctr.ae:34: E.key_schedule(load_be(key, 0, key_bits / 8), ks)
+	@ ctr.ae:36: E.key_schedule(load_be(key, 0, key_bits / 8), ks)
 	movs	r1, #3
 	tst	r0, r1
 	beq	.Lctr_key_setup_words2
@@ -117,64 +117,34 @@ ctr_key_setup:
 
 
 @ --- ctr_encrypt_with: ctr.encrypt_with
-@     frame 44 bytes (1 spill slots, 1 on the stack; locals 32), saves r4, r5, r6, r7
-@     estimated 78 bytes of code and literals
+@     frame 12 bytes (0 spill slots, 0 on the stack; locals 0), saves r4, r5, r6
+@     estimated 26 bytes of code and literals
 	.section .text.ctr_encrypt_with,"ax",%progbits
 	.global ctr_encrypt_with
 	.type ctr_encrypt_with, %function
 	.thumb_func
 	.balign 4
 ctr_encrypt_with:
-	push	{r4, r5, r6, r7, lr}
-	sub	sp, #44
-	mov	r5, r1
-	ldr	r2, [sp, #68]
-	ldr	r1, [sp, #72]
-	str	r1, [sp, #8]
-	ldr	r4, [sp, #76]
-	ldr	r3, [sp, #80]
-	@ ctr.ae:38: xor_stream(ks, load_be(nonce, 0, 16), msg, ct)
-	movs	r1, #3
-	tst	r5, r1
-	beq	.Lctr_encrypt_with_words2
-.Lctr_encrypt_with_bytes1:
-	add	r7, sp, #12
-	movs	r6, #16
-.Lctr_encrypt_with_cpy4:
-	subs	r6, #1
-	bcc	.Lctr_encrypt_with_cpyd3
-	ldrb	r1, [r5, r6]
-	strb	r1, [r7, r6]
-	b	.Lctr_encrypt_with_cpy4
-.Lctr_encrypt_with_cpyd3:
-	mov	r5, r7
-.Lctr_encrypt_with_words2:
-	ldr	r1, [r5, #12]
-	rev	r1, r1
-	str	r1, [sp, #28]
-	ldr	r1, [r5, #8]
-	rev	r1, r1
-	str	r1, [sp, #32]
-	ldr	r1, [r5, #4]
-	rev	r1, r1
-	str	r1, [sp, #36]
-	ldr	r1, [r5]
-	rev	r1, r1
-	str	r1, [sp, #40]
-	str	r4, [sp]
-	str	r3, [sp, #4]
-	add	r1, sp, #28
-	ldr	r3, [sp, #8]
+	push	{r4, r5, r6, lr}
+	sub	sp, #12
+	ldr	r3, [sp, #32]
+	ldr	r6, [sp, #36]
+	ldr	r5, [sp, #40]
+	ldr	r4, [sp, #44]
+	@ ctr.ae:40: xor_stream(ks, nonce, msg, ct)
+	str	r6, [sp]
+	str	r5, [sp, #4]
+	str	r4, [sp, #8]
 	bl	ctr_xor_stream
-	add	sp, #44
-	pop	{r4, r5, r6, r7, pc}
+	add	sp, #12
+	pop	{r4, r5, r6, pc}
 	.ltorg
 	.size ctr_encrypt_with, .-ctr_encrypt_with
 
 
 @ --- ctr_decrypt_with: ctr.decrypt_with
-@     frame 48 bytes (2 spill slots, 2 on the stack; locals 32), saves r4, r5, r6, r7
-@     estimated 88 bytes of code and literals
+@     frame 12 bytes (0 spill slots, 0 on the stack; locals 0), saves r4, r5, r6, r7
+@     estimated 32 bytes of code and literals
 	.section .text.ctr_decrypt_with,"ax",%progbits
 	.global ctr_decrypt_with
 	.type ctr_decrypt_with, %function
@@ -182,53 +152,21 @@ ctr_encrypt_with:
 	.balign 4
 ctr_decrypt_with:
 	push	{r4, r5, r6, r7, lr}
-	sub	sp, #48
-	mov	r5, r1
-	ldr	r2, [sp, #72]
-	ldr	r1, [sp, #76]
-	str	r1, [sp, #8]
-	ldr	r4, [sp, #88]
-	ldr	r3, [sp, #92]
-	ldr	r1, [sp, #96]
-	str	r1, [sp, #12]
-	@ ctr.ae:42: xor_stream(ks, load_be(nonce, 0, 16), ct, msg)
-	movs	r1, #3
-	tst	r5, r1
-	beq	.Lctr_decrypt_with_words2
-.Lctr_decrypt_with_bytes1:
-	add	r7, sp, #16
-	movs	r6, #16
-.Lctr_decrypt_with_cpy4:
-	subs	r6, #1
-	bcc	.Lctr_decrypt_with_cpyd3
-	ldrb	r1, [r5, r6]
-	strb	r1, [r7, r6]
-	b	.Lctr_decrypt_with_cpy4
-.Lctr_decrypt_with_cpyd3:
-	mov	r5, r7
-.Lctr_decrypt_with_words2:
-	ldr	r1, [r5, #12]
-	rev	r1, r1
-	str	r1, [sp, #32]
-	ldr	r1, [r5, #8]
-	rev	r1, r1
-	str	r1, [sp, #36]
-	ldr	r1, [r5, #4]
-	rev	r1, r1
-	str	r1, [sp, #40]
-	ldr	r1, [r5]
-	rev	r1, r1
-	str	r1, [sp, #44]
-	str	r4, [sp]
-	str	r3, [sp, #4]
-	add	r1, sp, #32
-	ldr	r3, [sp, #8]
+	sub	sp, #12
+	ldr	r3, [sp, #36]
+	ldr	r7, [sp, #40]
+	ldr	r6, [sp, #52]
+	ldr	r5, [sp, #56]
+	ldr	r4, [sp, #60]
+	@ ctr.ae:44: xor_stream(ks, nonce, ct, msg)
+	str	r7, [sp]
+	str	r6, [sp, #4]
+	str	r5, [sp, #8]
 	bl	ctr_xor_stream
-	@ ctr.ae:43: return 1
-	movs	r1, #1
-	ldr	r0, [sp, #12]
-	strh	r1, [r0]
-	add	sp, #48
+	@ ctr.ae:45: return 1
+	movs	r0, #1
+	strh	r0, [r4]
+	add	sp, #12
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.size ctr_decrypt_with, .-ctr_decrypt_with
@@ -236,7 +174,7 @@ ctr_decrypt_with:
 
 @ --- ctr_xor_stream: ctr.xor_stream
 @     frame 92 bytes (26 spill slots, 19 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 736 bytes of code and literals
+@     estimated 768 bytes of code and literals
 	.section .text.ctr_xor_stream,"ax",%progbits
 	.global ctr_xor_stream
 	.type ctr_xor_stream, %function
@@ -251,20 +189,41 @@ ctr_xor_stream:
 	push	{r4, r5, r6, r7}
 	sub	sp, #92
 	str	r0, [sp, #8]
-	str	r2, [sp, #72]
-	str	r3, [sp, #44]
+	str	r3, [sp, #72]
 	ldr	r0, [sp, #128]
+	str	r0, [sp, #44]
+	ldr	r0, [sp, #132]
 	str	r0, [sp, #68]
-	ldr	r0, [r1]
-	str	r0, [sp, #64]
-	ldr	r0, [r1, #4]
-	str	r0, [sp, #60]
-	ldr	r0, [r1, #8]
-	str	r0, [sp, #56]
+	@ ctr.ae:25: t1 = load_be(nonce, 0, 16)
+	movs	r0, #3
+	tst	r1, r0
+	beq	.Lctr_xor_stream_words2
+.Lctr_xor_stream_bytes1:
+	add	r3, sp, #76
+	movs	r2, #16
+.Lctr_xor_stream_cpy4:
+	subs	r2, #1
+	bcc	.Lctr_xor_stream_cpyd3
+	ldrb	r0, [r1, r2]
+	strb	r0, [r3, r2]
+	b	.Lctr_xor_stream_cpy4
+.Lctr_xor_stream_cpyd3:
+	mov	r1, r3
+.Lctr_xor_stream_words2:
 	ldr	r0, [r1, #12]
+	rev	r0, r0
+	str	r0, [sp, #64]
+	ldr	r0, [r1, #8]
+	rev	r0, r0
+	str	r0, [sp, #60]
+	ldr	r0, [r1, #4]
+	rev	r0, r0
+	str	r0, [sp, #56]
+	ldr	r0, [r1]
+	rev	r0, r0
 	str	r0, [sp, #52]
-	@ ctr.ae:25: for i in 0..(n + 15) / 16 {
-	mov	r0, r3
+	@ ctr.ae:27: for i in 0..(n + 15) / 16 {
+	ldr	r0, [sp, #44]
 	adds	r0, #15
 	lsrs	r0, r0, #4
 	str	r0, [sp, #40]
@@ -272,7 +231,7 @@ ctr_xor_stream:
 	str	r1, [sp, #16]
 	cmp	r1, r0
 	bcc	.Lctr_xor_stream_far1
-	b	.Lctr_xor_stream_done2
+	b	.Lctr_xor_stream_done6
 .Lctr_xor_stream_far1:
 	@ aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
 	ldr	r0, =ctr_tf0
@@ -286,13 +245,13 @@ ctr_xor_stream:
 	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
 	ldr	r0, =ctr_E.sbox
 	str	r0, [sp, #48]
-	@ ctr.ae:25: for i in 0..(n + 15) / 16 {
-.Lctr_xor_stream_loop1:
-	@ ctr.ae:26: off = i * 16
+	@ ctr.ae:27: for i in 0..(n + 15) / 16 {
+.Lctr_xor_stream_loop5:
+	@ ctr.ae:28: off = i * 16
 	ldr	r1, [sp, #16]
 	lsls	r0, r1, #4
 	str	r0, [sp, #20]
-	@ ctr.ae:27: x = load_be(src, off, 16, n - off) ^ E.encrypt_block(ks, t1 + (i as u128))
+	@ ctr.ae:29: x = load_be(src, off, 16, n - off) ^ E.encrypt_block(ks, t1 + (i as u128))
 	ldr	r1, [sp, #44]
 	subs	r0, r1, r0
 	str	r0, [sp, #12]
@@ -301,11 +260,11 @@ ctr_xor_stream:
 	adds	r1, r1, r0
 	ldr	r0, [sp, #12]
 	cmp	r0, #16
-	bcc	.Lctr_xor_stream_bytes3
+	bcc	.Lctr_xor_stream_bytes7
 	movs	r0, #3
 	tst	r1, r0
-	beq	.Lctr_xor_stream_words4
-.Lctr_xor_stream_bytes3:
+	beq	.Lctr_xor_stream_words8
+.Lctr_xor_stream_bytes7:
 	movs	r0, #0
 	str	r0, [sp, #76]
 	str	r0, [sp, #80]
@@ -314,18 +273,18 @@ ctr_xor_stream:
 	add	r3, sp, #76
 	ldr	r2, [sp, #12]
 	cmp	r2, #16
-	bcc	.Lctr_xor_stream_cnt6
+	bcc	.Lctr_xor_stream_cnt10
 	movs	r2, #16
-.Lctr_xor_stream_cnt6:
-.Lctr_xor_stream_cpy7:
+.Lctr_xor_stream_cnt10:
+.Lctr_xor_stream_cpy11:
 	subs	r2, #1
-	bcc	.Lctr_xor_stream_cpyd5
+	bcc	.Lctr_xor_stream_cpyd9
 	ldrb	r0, [r1, r2]
 	strb	r0, [r3, r2]
-	b	.Lctr_xor_stream_cpy7
-.Lctr_xor_stream_cpyd5:
+	b	.Lctr_xor_stream_cpy11
+.Lctr_xor_stream_cpyd9:
 	mov	r1, r3
-.Lctr_xor_stream_words4:
+.Lctr_xor_stream_words8:
 	ldr	r0, [r1, #12]
 	rev	r0, r0
 	str	r0, [sp, #36]
@@ -368,7 +327,7 @@ ctr_xor_stream:
 	mov	r1, r6
 	adds	r1, #16
 	@ aes.ae:135: @unroll(round_unroll)
-.Lctr_xor_stream_loop8:
+.Lctr_xor_stream_loop12:
 	@ aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
 	lsrs	r0, r5, #24
 	lsls	r6, r0, #2
@@ -475,8 +434,8 @@ ctr_xor_stream:
 	adds	r0, #1
 	str	r0, [sp, #4]
 	cmp	r0, #10
-	bcc	.Lctr_xor_stream_loop8
-.Lctr_xor_stream_done9:
+	bcc	.Lctr_xor_stream_loop12
+.Lctr_xor_stream_done13:
 	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
 	lsrs	r1, r5, #24
 	ldr	r7, [sp, #48]
@@ -568,7 +527,7 @@ ctr_xor_stream:
 	ldr	r0, [sp, #8]
 	ldr	r0, [r0, r3]
 	eors	r2, r0
-	@ ctr.ae:27: x = load_be(src, off, 16, n - off) ^ E.encrypt_block(ks, t1 + (i as u128))
+	@ ctr.ae:29: x = load_be(src, off, 16, n - off) ^ E.encrypt_block(ks, t1 + (i as u128))
 	ldr	r6, [sp, #36]
 	eors	r6, r2
 	ldr	r2, [sp, #32]
@@ -579,7 +538,7 @@ ctr_xor_stream:
 	ldr	r1, [sp, #24]
 	ldr	r0, [sp]
 	eors	r1, r0
-	@ ctr.ae:28: store_be(dst, off, x, n - off)
+	@ ctr.ae:30: store_be(dst, off, x, n - off)
 	rev	r5, r1
 	rev	r4, r3
 	rev	r3, r2
@@ -589,17 +548,17 @@ ctr_xor_stream:
 	adds	r1, r1, r0
 	ldr	r0, [sp, #12]
 	cmp	r0, #16
-	bcc	.Lctr_xor_stream_bytes10
+	bcc	.Lctr_xor_stream_bytes14
 	movs	r0, #3
 	tst	r1, r0
-	bne	.Lctr_xor_stream_bytes10
+	bne	.Lctr_xor_stream_bytes14
 	str	r5, [r1]
 	str	r4, [r1, #4]
 	str	r3, [r1, #8]
 	str	r2, [r1, #12]
-	b	.Lctr_xor_stream_stored11
+	b	.Lctr_xor_stream_stored15
 	.ltorg
-.Lctr_xor_stream_bytes10:
+.Lctr_xor_stream_bytes14:
 	str	r5, [sp, #76]
 	str	r4, [sp, #80]
 	str	r3, [sp, #84]
@@ -607,25 +566,25 @@ ctr_xor_stream:
 	add	r3, sp, #76
 	ldr	r2, [sp, #12]
 	cmp	r2, #16
-	bcc	.Lctr_xor_stream_cnt12
+	bcc	.Lctr_xor_stream_cnt16
 	movs	r2, #16
-.Lctr_xor_stream_cnt12:
-.Lctr_xor_stream_cpy13:
+.Lctr_xor_stream_cnt16:
+.Lctr_xor_stream_cpy17:
 	subs	r2, #1
-	bcc	.Lctr_xor_stream_stored11
+	bcc	.Lctr_xor_stream_stored15
 	ldrb	r0, [r3, r2]
 	strb	r0, [r1, r2]
-	b	.Lctr_xor_stream_cpy13
-.Lctr_xor_stream_stored11:
+	b	.Lctr_xor_stream_cpy17
+.Lctr_xor_stream_stored15:
 	ldr	r1, [sp, #16]
 	adds	r1, #1
 	str	r1, [sp, #16]
 	ldr	r0, [sp, #40]
 	cmp	r1, r0
 	bcs	.Lctr_xor_stream_far2
-	b	.Lctr_xor_stream_loop1
+	b	.Lctr_xor_stream_loop5
 .Lctr_xor_stream_far2:
-.Lctr_xor_stream_done2:
+.Lctr_xor_stream_done6:
 	add	sp, #92
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4

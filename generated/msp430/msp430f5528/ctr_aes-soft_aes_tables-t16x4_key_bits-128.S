@@ -116,169 +116,98 @@ ctr_key_setup:
 
 
 ; --- ctr_encrypt_with: ctr.encrypt_with
-;     frame 36 bytes (0 spill slots, locals 32), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 168 bytes of code
+;     frame 6 bytes (0 spill slots, locals 0), saves r9, r10
+;     estimated 46 bytes of code
 	.section .text.ctr_encrypt_with,"ax",@progbits
 	.global ctr_encrypt_with
 	.type ctr_encrypt_with, @function
 	.balign 2
 ctr_encrypt_with:
-	pushm.w	#7, r10
-	sub	#36, sp
-	mov	r12, r8
-	mov	54(sp), r9
-	mov	58(sp), r10
-	mov	60(sp), r11
-	mov	r13, r7
-	bit	#1, r7
-	jnz	.Lctr_encrypt_with_bytes1
-.Lctr_encrypt_with_words2:
-	mov	@r7, r4
-	mov	2(r7), r5
-	mov	4(r7), r6
-	mov	6(r7), r12
-	mov	8(r7), r13
-	mov	10(r7), r14
-	mov	12(r7), r15
-	mov	14(r7), r7
-	jmp	.Lctr_encrypt_with_join3
-.Lctr_encrypt_with_bytes1:
-	mov	sp, r12
-	add	#4, r12
-	mov	r12, r13
-	mov	#16, r14
-.Lctr_encrypt_with_cpy4:
-	mov.b	@r7, r15
-	inc	r7
-	mov.b	r15, 0(r13)
-	inc	r13
-	dec	r14
-	jnz	.Lctr_encrypt_with_cpy4
-	mov	r12, r7
-	jmp	.Lctr_encrypt_with_words2
-.Lctr_encrypt_with_join3:
-	; ctr.ae:38: xor_stream(ks, load_be(nonce, 0, 16), msg, ct)
-	swpb	r7
-	mov	r7, 20(sp)
-	swpb	r15
-	mov	r15, 22(sp)
-	swpb	r14
-	mov	r14, 24(sp)
-	swpb	r13
-	mov	r13, 26(sp)
-	swpb	r12
-	mov	r12, 28(sp)
-	swpb	r6
-	mov	r6, 30(sp)
-	swpb	r5
-	mov	r5, 32(sp)
-	swpb	r4
-	mov	r4, 34(sp)
-	mov	sp, r13
-	add	#20, r13
-	mov	r10, 0(sp)
-	mov	r11, 2(sp)
-	mov	r8, r12
-	mov	r9, r14
-	mov	56(sp), r15
+	pushm.w	#2, r10
+	sub	#6, sp
+	mov	14(sp), r15
+	mov	16(sp), r9
+	mov	18(sp), r10
+	mov	20(sp), r11
+	; ctr.ae:40: xor_stream(ks, nonce, msg, ct)
+	mov	r9, 0(sp)
+	mov	r10, 2(sp)
+	mov	r11, 4(sp)
 	call	#ctr_xor_stream
-	add	#36, sp
-	popm.w	#7, r10
+	add	#6, sp
+	popm.w	#2, r10
 	ret
 	.size ctr_encrypt_with, .-ctr_encrypt_with
 
 
 ; --- ctr_decrypt_with: ctr.decrypt_with
-;     frame 36 bytes (0 spill slots, locals 32), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 176 bytes of code
+;     frame 6 bytes (0 spill slots, locals 0), saves r8, r9, r10
+;     estimated 54 bytes of code
 	.section .text.ctr_decrypt_with,"ax",@progbits
 	.global ctr_decrypt_with
 	.type ctr_decrypt_with, @function
 	.balign 2
 ctr_decrypt_with:
-	pushm.w	#7, r10
-	sub	#36, sp
-	mov	r12, r8
-	mov	54(sp), r9
-	mov	62(sp), r10
-	mov	64(sp), r11
-	mov	r13, r7
-	bit	#1, r7
-	jnz	.Lctr_decrypt_with_bytes1
-.Lctr_decrypt_with_words2:
-	mov	@r7, r4
-	mov	2(r7), r5
-	mov	4(r7), r6
-	mov	6(r7), r12
-	mov	8(r7), r13
-	mov	10(r7), r14
-	mov	12(r7), r15
-	mov	14(r7), r7
-	jmp	.Lctr_decrypt_with_join3
-.Lctr_decrypt_with_bytes1:
-	mov	sp, r12
-	add	#4, r12
-	mov	r12, r13
-	mov	#16, r14
-.Lctr_decrypt_with_cpy4:
-	mov.b	@r7, r15
-	inc	r7
-	mov.b	r15, 0(r13)
-	inc	r13
-	dec	r14
-	jnz	.Lctr_decrypt_with_cpy4
-	mov	r12, r7
-	jmp	.Lctr_decrypt_with_words2
-.Lctr_decrypt_with_join3:
-	; ctr.ae:42: xor_stream(ks, load_be(nonce, 0, 16), ct, msg)
-	swpb	r7
-	mov	r7, 20(sp)
-	swpb	r15
-	mov	r15, 22(sp)
-	swpb	r14
-	mov	r14, 24(sp)
-	swpb	r13
-	mov	r13, 26(sp)
-	swpb	r12
-	mov	r12, 28(sp)
-	swpb	r6
-	mov	r6, 30(sp)
-	swpb	r5
-	mov	r5, 32(sp)
-	swpb	r4
-	mov	r4, 34(sp)
-	mov	sp, r13
-	add	#20, r13
-	mov	r10, 0(sp)
-	mov	r11, 2(sp)
-	mov	r8, r12
-	mov	r9, r14
-	mov	56(sp), r15
+	pushm.w	#3, r10
+	sub	#6, sp
+	mov	16(sp), r15
+	mov	18(sp), r8
+	mov	24(sp), r9
+	mov	26(sp), r11
+	mov	28(sp), r10
+	; ctr.ae:44: xor_stream(ks, nonce, ct, msg)
+	mov	r8, 0(sp)
+	mov	r9, 2(sp)
+	mov	r11, 4(sp)
 	call	#ctr_xor_stream
-	; ctr.ae:43: return 1
-	mov	66(sp), r15
-	mov	#1, 0(r15)
-	add	#36, sp
-	popm.w	#7, r10
+	; ctr.ae:45: return 1
+	mov	#1, 0(r10)
+	add	#6, sp
+	popm.w	#3, r10
 	ret
 	.size ctr_decrypt_with, .-ctr_decrypt_with
 
 
 ; --- ctr_xor_stream: ctr.xor_stream
-;     frame 54 bytes (19 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 968 bytes of code
+;     frame 66 bytes (25 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1060 bytes of code
 	.section .text.ctr_xor_stream,"ax",@progbits
 	.local ctr_xor_stream
 	.type ctr_xor_stream, @function
 	.balign 2
 ctr_xor_stream:
 	pushm.w	#7, r10
-	sub	#54, sp
+	sub	#66, sp
 	mov	r12, 6(sp)
-	mov	r13, 8(sp)
-	mov	r14, 36(sp)
-	mov	r15, 34(sp)
-	mov	r15, r14
+	mov	r15, 48(sp)
+	bit	#1, r13
+	jnz	.Lctr_xor_stream_bytes1
+.Lctr_xor_stream_words2:
+	mov	@r13+, 46(sp)
+	mov	@r13+, 44(sp)
+	mov	@r13+, 42(sp)
+	mov	@r13+, 40(sp)
+	mov	@r13+, 38(sp)
+	mov	@r13+, 36(sp)
+	mov	@r13+, 34(sp)
+	mov	@r13+, 32(sp)
+	jmp	.Lctr_xor_stream_join3
+.Lctr_xor_stream_bytes1:
+	mov	sp, r11
+	add	#50, r11
+	mov	r11, r12
+	mov	#16, r14
+.Lctr_xor_stream_cpy4:
+	mov.b	@r13, r15
+	inc	r13
+	mov.b	r15, 0(r12)
+	inc	r12
+	dec	r14
+	jnz	.Lctr_xor_stream_cpy4
+	mov	r11, r13
+	jmp	.Lctr_xor_stream_words2
+.Lctr_xor_stream_join3:
+	mov	82(sp), r14
 	add	#15, r14
 	mov	#0, r15
 	addc	#0, r15
@@ -287,28 +216,35 @@ ctr_xor_stream:
 	swpb	r15
 	rlam.w	#4, r15
 	bis	r14, r15
-	mov	r15, 32(sp)
-	; ctr.ae:25: for i in 0..(n + 15) / 16 {
-	mov	#0, 14(sp)
-	cmp	r15, 14(sp)
-	jc	.Lctr_xor_stream_done2
-.Lctr_xor_stream_loop1:
-	mov	14(sp), r15
+	mov	r15, 30(sp)
+	; ctr.ae:27: for i in 0..(n + 15) / 16 {
+	mov	#0, 12(sp)
+	cmp	r15, 12(sp)
+	swpb	46(sp)
+	swpb	44(sp)
+	swpb	42(sp)
+	swpb	40(sp)
+	swpb	38(sp)
+	swpb	36(sp)
+	swpb	34(sp)
+	swpb	32(sp)
+	jc	.Lctr_xor_stream_done7
+.Lctr_xor_stream_loop6:
+	mov	12(sp), r15
 	and	#4095, r15
 	rlam.w	#4, r15
-	mov	r15, 12(sp)
-	mov	34(sp), r15
-	mov	12(sp), r14
+	mov	r15, 10(sp)
+	mov	82(sp), r15
+	mov	10(sp), r14
 	sub	r14, r15
 	mov	r14, r10
-	add	36(sp), r10
+	add	48(sp), r10
 	cmp	#16, r15
-	mov	r15, 10(sp)
-	jnc	.Lctr_xor_stream_bytes3
+	mov	r15, 8(sp)
+	jnc	.Lctr_xor_stream_bytes8
 	bit	#1, r10
-	jnz	.Lctr_xor_stream_bytes3
-.Lctr_xor_stream_words4:
-	mov	@r10+, 30(sp)
+	jnz	.Lctr_xor_stream_bytes8
+.Lctr_xor_stream_words9:
 	mov	@r10+, 28(sp)
 	mov	@r10+, 26(sp)
 	mov	@r10+, 24(sp)
@@ -316,44 +252,44 @@ ctr_xor_stream:
 	mov	@r10+, 20(sp)
 	mov	@r10+, 18(sp)
 	mov	@r10+, 16(sp)
-	jmp	.Lctr_xor_stream_join5
-.Lctr_xor_stream_bytes3:
+	mov	@r10+, 14(sp)
+	jmp	.Lctr_xor_stream_join10
+.Lctr_xor_stream_bytes8:
 	mov	sp, r11
-	add	#38, r11
+	add	#50, r11
 	mov	r11, r12
 	mov	#16, r13
-	mov	10(sp), r15
-.Lctr_xor_stream_cpy6:
+	mov	8(sp), r15
+.Lctr_xor_stream_cpy11:
 	clr	r14
 	tst	r15
-	jz	.Lctr_xor_stream_pad7
+	jz	.Lctr_xor_stream_pad12
 	mov.b	@r10, r14
 	inc	r10
 	dec	r15
-.Lctr_xor_stream_pad7:
+.Lctr_xor_stream_pad12:
 	mov.b	r14, 0(r12)
 	inc	r12
 	dec	r13
-	jnz	.Lctr_xor_stream_cpy6
+	jnz	.Lctr_xor_stream_cpy11
 	mov	r11, r10
-	jmp	.Lctr_xor_stream_words4
-.Lctr_xor_stream_join5:
-	mov	8(sp), r9
-	mov	@r9, r14
-	add	14(sp), r14
-	mov	2(r9), r10
+	jmp	.Lctr_xor_stream_words9
+.Lctr_xor_stream_join10:
+	mov	32(sp), r14
+	add	12(sp), r14
+	mov	34(sp), r10
 	addc	#0, r10
-	mov	4(r9), r12
+	mov	36(sp), r12
 	addc	#0, r12
-	mov	6(r9), r13
+	mov	38(sp), r13
 	addc	#0, r13
-	mov	8(r9), r6
+	mov	40(sp), r6
 	addc	#0, r6
-	mov	10(r9), r11
+	mov	42(sp), r11
 	addc	#0, r11
-	mov	12(r9), r5
+	mov	44(sp), r5
 	addc	#0, r5
-	mov	14(r9), r9
+	mov	46(sp), r9
 	addc	#0, r9
 	mov	6(sp), r8
 	xor	@r8, r5
@@ -370,7 +306,6 @@ ctr_xor_stream:
 	; aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
 	mov	r8, r7
 	add	#16, r7
-	swpb	30(sp)
 	swpb	28(sp)
 	swpb	26(sp)
 	swpb	24(sp)
@@ -378,8 +313,9 @@ ctr_xor_stream:
 	swpb	20(sp)
 	swpb	18(sp)
 	swpb	16(sp)
+	swpb	14(sp)
 	; aes.ae:135: @unroll(round_unroll)
-.Lctr_xor_stream_loop8:
+.Lctr_xor_stream_loop13:
 	; aes.ae:139: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
 	mov.b	r9, r10
 	mov	r10, 2(sp)
@@ -475,8 +411,8 @@ ctr_xor_stream:
 	mov	r4, r5
 	mov	r10, r6
 	dec	4(sp)
-	jnz	.Lctr_xor_stream_loop8
-.Lctr_xor_stream_done9:
+	jnz	.Lctr_xor_stream_loop13
+.Lctr_xor_stream_done14:
 	mov	r9, r10
 	swpb	r10
 	mov.b	r10, r10
@@ -536,39 +472,39 @@ ctr_xor_stream:
 	mov	r5, r12
 	swpb	r12
 	bis	r9, r12
-	mov	16(sp), r6
+	mov	14(sp), r6
 	xor	r15, r6
 	mov	6(sp), r5
 	xor	172(r5), r6
-	mov	18(sp), r9
+	mov	16(sp), r9
 	xor	r12, r9
 	xor	174(r5), r9
-	mov	20(sp), r12
+	mov	18(sp), r12
 	xor	r13, r12
 	xor	168(r5), r12
-	mov	22(sp), r13
+	mov	20(sp), r13
 	xor	r14, r13
 	xor	170(r5), r13
-	mov	24(sp), r14
+	mov	22(sp), r14
 	xor	r7, r14
 	xor	164(r5), r14
-	mov	26(sp), r7
+	mov	24(sp), r7
 	xor	r11, r7
 	xor	166(r5), r7
-	mov	28(sp), r11
+	mov	26(sp), r11
 	xor	r8, r11
 	xor	160(r5), r11
-	mov	30(sp), r8
+	mov	28(sp), r8
 	xor	r4, r8
 	xor	162(r5), r8
-	; ctr.ae:28: store_be(dst, off, x, n - off)
+	; ctr.ae:30: store_be(dst, off, x, n - off)
 	mov	r13, r15
-	mov	12(sp), r13
-	add	70(sp), r13
-	cmp	#16, 10(sp)
-	jnc	.Lctr_xor_stream_bytes10
+	mov	10(sp), r13
+	add	84(sp), r13
+	cmp	#16, 8(sp)
+	jnc	.Lctr_xor_stream_bytes15
 	bit	#1, r13
-	jnz	.Lctr_xor_stream_bytes10
+	jnz	.Lctr_xor_stream_bytes15
 	swpb	r8
 	mov	r8, 0(r13)
 	swpb	r11
@@ -585,45 +521,45 @@ ctr_xor_stream:
 	mov	r9, 12(r13)
 	swpb	r6
 	mov	r6, 14(r13)
-	jmp	.Lctr_xor_stream_stored11
-.Lctr_xor_stream_bytes10:
+	jmp	.Lctr_xor_stream_stored16
+.Lctr_xor_stream_bytes15:
 	swpb	r8
-	mov	r8, 38(sp)
+	mov	r8, 50(sp)
 	swpb	r11
-	mov	r11, 40(sp)
+	mov	r11, 52(sp)
 	swpb	r7
-	mov	r7, 42(sp)
+	mov	r7, 54(sp)
 	swpb	r14
-	mov	r14, 44(sp)
+	mov	r14, 56(sp)
 	swpb	r15
-	mov	r15, 46(sp)
+	mov	r15, 58(sp)
 	swpb	r12
-	mov	r12, 48(sp)
+	mov	r12, 60(sp)
 	swpb	r9
-	mov	r9, 50(sp)
+	mov	r9, 62(sp)
 	swpb	r6
-	mov	r6, 52(sp)
+	mov	r6, 64(sp)
 	mov	sp, r14
-	add	#38, r14
-	mov	10(sp), r15
+	add	#50, r14
+	mov	8(sp), r15
 	cmp	#16, r15
-	jnc	.Lctr_xor_stream_cnt12
+	jnc	.Lctr_xor_stream_cnt17
 	mov	#16, r15
-.Lctr_xor_stream_cnt12:
+.Lctr_xor_stream_cnt17:
 	tst	r15
-	jz	.Lctr_xor_stream_stored11
-.Lctr_xor_stream_cpy13:
+	jz	.Lctr_xor_stream_stored16
+.Lctr_xor_stream_cpy18:
 	mov.b	@r14, 0(r13)
 	inc	r14
 	inc	r13
 	dec	r15
-	jnz	.Lctr_xor_stream_cpy13
-.Lctr_xor_stream_stored11:
-	add	#1, 14(sp)
-	cmp	32(sp), 14(sp)
-	jnc	.Lctr_xor_stream_loop1
-.Lctr_xor_stream_done2:
-	add	#54, sp
+	jnz	.Lctr_xor_stream_cpy18
+.Lctr_xor_stream_stored16:
+	add	#1, 12(sp)
+	cmp	30(sp), 12(sp)
+	jnc	.Lctr_xor_stream_loop6
+.Lctr_xor_stream_done7:
+	add	#66, sp
 	popm.w	#7, r10
 	ret
 	.size ctr_xor_stream, .-ctr_xor_stream
