@@ -21,18 +21,23 @@ def test_steps_and_stages():
     assert [s.label for s in pipeline.STEPS] == [
         "inline", "unroll_moves", "unroll", "constfold", "divconst", "cse_dce", "legalize", "legalize.constfold",
         "legalize.cse_dce", "recurrence_tables", "recurrence_tables.constfold", "recurrence_tables.cse_dce",
-        "table_fusion", "table_fusion.constfold", "table_fusion.cse_dce", "sbox_fusion", "concat_ops",
-        "concat_ops.constfold", "concat_ops.cse_dce", "xor_chains", "schedule"]
+        "table_fusion", "table_fusion.constfold", "table_fusion.cse_dce", "sbox_fusion", "subtables",
+        "subtables.constfold", "subtables.cse_dce", "concat_ops", "concat_ops.constfold", "concat_ops.cse_dce",
+        "xor_chains", "schedule"]
     assert pipeline.STAGES == ["inline", "unroll_moves", "unroll", "constfold", "divconst", "cse_dce", "legalize",
-                               "recurrence_tables", "table_fusion", "sbox_fusion", "concat_ops", "xor_chains",
-                               "schedule"]
+                               "recurrence_tables", "table_fusion", "sbox_fusion", "subtables", "concat_ops",
+                               "xor_chains", "schedule"]
     for step in pipeline.STEPS:
         assert step.module.NAME == step.NAME
 
 
 def test_clean_up_runs_only_when_the_pass_acts():
     cleanups = [s for s in pipeline.STEPS if s.NAME != s.stage]
-    assert all(s.applies({"word_bits": "16"}) for s in cleanups)
+    assert all(s.applies({"word_bits": "16"}) for s in cleanups if s.stage != "subtables")
+    # subtables acts in size mode only (or when asked)
+    subtables = [s for s in cleanups if s.stage == "subtables"]
+    assert subtables and all(s.applies({"opt": "size"}) for s in subtables)
+    assert not any(s.applies({}) or s.applies({"opt": "size", "subtables": "off"}) for s in subtables)
     assert not any(s.applies({"word_bits": "16", "table_fusion": "none"})
                    for s in cleanups if s.stage == "table_fusion")
     assert not any(s.applies({}) for s in cleanups if s.stage == "legalize")

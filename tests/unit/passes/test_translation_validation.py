@@ -25,8 +25,9 @@ VARIANTS = {
     # AES fully unrolled is validated in test_table_fusion.py (encrypt_block, W=16): at ~20k ops
     # it would dominate this file's runtime.
     "aes": [{"key_bits": "128"}, {"key_bits": "192"}, {"key_bits": "256"}],
-    "ccm": [{}, {"aes": "accel"}],
-    "gcm": [{}, {"aes": "accel"}],
+    "ccm": [{}, {"aes": "accel"}, {"body": "shared"}],
+    "gcm": [{}, {"aes": "accel"}, {"body": "shared"}],
+    "ocb3": [{}, {"body": "shared"}],
 }
 
 

@@ -148,6 +148,24 @@ class ArmMemory:
             limbs.append(r)
         self.put(op.results[0], limbs)
 
+    def table_field(self, op):
+        """The byte or halfword `op` (a slice) takes of a word it alone reads from a table at a
+        run-time index, loaded by itself: LDRB/LDRH from the table's address plus the field's
+        byte offset, at the word's scaled index (what subtables.py leaves when a table is a
+        field of another's words, AES's S-box in a T-table). None for any other slice."""
+        src, w, lo = op.args[0], op.results[0].width, op.attrs["lo"]
+        d = self.defs.get(src)
+        if (w not in (8, 16) or lo % w or d is None or d.opcode != "load" or src.width != 32
+                or self.use_count(src) != 1 or self.def_depth.get(src) != self.depth):
+            return None
+        b = self.memory(d.args[0])
+        idx = self.get(d.args[1])
+        if b.kind != "table" or b.stride != 4 or self.const_of(idx) is not None:
+            return None
+        r = self.fresh()
+        self.emit(LOAD[w // 8] + "r", r, self.offset_base(b, lo // 8), self.scaled_index(idx, 4))
+        return r
+
     def op_store(self, op):
         mem, idx, val = op.args
         self.materialize_pending()

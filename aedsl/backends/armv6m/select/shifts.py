@@ -166,6 +166,10 @@ class ArmShifts:
         self.put(op.results[0], self.mask(d, w))
 
     def op_slice(self, op):
+        field = self.table_field(op)
+        if field is not None:
+            self.put(op.results[0], [field])
+            return
         (a,) = self.args(op)
         w = op.results[0].width
         q, s = divmod(op.attrs["lo"], LIMB)
