@@ -37,7 +37,9 @@ class InstrDesc:
     register (a spilled vreg there is reloaded/stored through a temporary); flags_in/out: reads
     or changes the condition flags; branch: "jump" (unconditional), "cond", "ret" or None;
     commutes: a two-address instruction whose two read operands can be swapped with the same
-    result and flags (codegen/commute.py)."""
+    result and flags (codegen/commute.py); cancels: with every read operand one register, the
+    result does not depend on it (x - x, x ^ x; with flags_in, on the carry alone), which the
+    constant-time analysis (ct/taint_mir.py) uses for `subc rD, rD`-style masks."""
     reads: tuple[int, ...] = ()
     writes: tuple[int, ...] = ()
     reg_only: tuple[int, ...] = ()
@@ -49,6 +51,7 @@ class InstrDesc:
     addr: tuple[int, ...] = ()
     unit: str = ""
     commutes: bool = False
+    cancels: bool = False
 
 
 @dataclass

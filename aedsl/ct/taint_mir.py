@@ -45,6 +45,13 @@ IO = ("io",)
 FRAME_WORDS = ("slot", "out", "arg")          # frame words tracked per program point
 
 
+def _one_register(ops, desc) -> bool:
+    """The instruction reads one register at two or more of its operand positions and nothing
+    else (`subc r5, r5`, `eors r1, r1`)."""
+    read = [ops[j] for j in desc.reads if j < len(ops) and j not in desc.addr]
+    return len(read) >= 2 and all(isinstance(o, R) for o in read) and len({o.reg for o in read}) == 1
+
+
 def _join(a, b):
     if a is b or a == b:
         return a
@@ -295,6 +302,10 @@ class MirTaint:
                 store_ops.append(op)
                 continue
             v = _join(v, self.value(k, inst, op, s))
+        if desc.cancels and _one_register(ops, desc):
+            # x - x, x ^ x: zero whatever x holds (with a borrow, 0 or -1 by the carry alone:
+            # MSP430 `subc rD, rD`, ARMv6-M `sbcs rD, rD`, the masks of carry_masks)
+            v = (s.flags, frozenset()) if desc.flags_in else PUBLIC
         if desc.memory == "load" and desc.addr:
             # rt, [rn, rm]: the region and its secrecy come from the address registers
             regions = addr[1] or frozenset({UNKNOWN})

@@ -22,6 +22,8 @@ pseudo, which the target-neutral code writes as `mov src, dst` (see common/selec
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 from aedsl.timing import armv6m as T
 
 from aedsl.codegen.mir import Frame, Imm, Lbl, Mem, MInst, R, is_vreg
@@ -58,12 +60,12 @@ INSTRS: dict[str, InstrDesc] = {
     # emitted as MOV, MOVS/MVNS/LDR =imm, or LDR from the stack). Never changes the flags the
     # selector relies on (C): MOVS #imm changes only N and Z.
     "mov": InstrDesc(reads=(0,), writes=(1,), reg_only=(1,)),
-    "ands": _DP2X, "eors": _DP2X, "orrs": _DP2X, "bics": _DP2,
+    "ands": _DP2X, "eors": replace(_DP2X, cancels=True), "orrs": _DP2X, "bics": _DP2,
     # MULS takes the multiplier's latency (the chip file's [multiplier]: 1 or 32 cycles)
     "muls": InstrDesc(reads=(0, 1), writes=(0,), reg_only=(0, 1), flags_out=True, unit="multiplier"),
-    "adcs": _DP2C, "sbcs": _DP2C,
+    "adcs": _DP2C, "sbcs": replace(_DP2C, cancels=True),
     "rors": _DP2, "lslv": _DP2, "lsrv": _DP2,
-    "adds": _DP3, "subs": _DP3,
+    "adds": _DP3, "subs": replace(_DP3, cancels=True),
     "adds8": _IMM8, "subs8": _IMM8,
     "lsls": _DP1, "lsrs": _DP1, "asrs": _DP1, "mvns": _DP1, "rsbs": _DP1,
     "rev": _EXT, "rev16": _EXT, "uxtb": _EXT, "uxth": _EXT,

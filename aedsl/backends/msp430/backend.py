@@ -288,6 +288,7 @@ MIR_PIPELINE = [
     MirPass("redundant_moves", lambda mf, ctx: copies.remove_redundant_moves(mf, ctx.machine)),
     DCE,                                       # reloads whose only reader was deleted
     MirPass("autoincrement_tail", lambda mf, ctx: peephole.autoincrement_tail(mf, ctx.machine)),  # last reads -> @p+
+    MirPass("carry_masks", lambda mf, ctx: peephole.carry_masks(mf, ctx.machine)),   # mov #0, d .. subc #0, d -> subc d, d
 ]
 
 

@@ -1,5 +1,5 @@
-"""Peephole rewrites on MSP430 machine IR (before register allocation; `byte_loads` and
-`autoincrement_tail` after it).
+"""Peephole rewrites on MSP430 machine IR (before register allocation; `byte_loads`,
+`autoincrement_tail` and `carry_masks` after it).
 
 `autoincrement`: a walking pointer p (see `walker_setup` in select/memory.py) read as `0(p),
 2(p), ..., K-2(p)` in that order by word instructions and then advanced by `add #K, p`, with no other
@@ -453,3 +453,59 @@ def autoincrement_tail(mf: MFunction, target) -> int:
                 insts[i].ops[0] = Inc(p)
             done += len(run)
     return done
+
+
+def _carry_negation(insts, i: int) -> int | None:
+    """The register d when insts[i:i+5] are `clr d; adc d; xor #1, d; inv d; inc d`, the
+    selector's 0 - (1 - C) of a comparison's carry (carry_bit, then a negation): C - 1, what
+    `subc d, d` makes, with the same flags (N = not C, Z = C, C = C, V = 0 for both)."""
+    if i + 5 > len(insts):
+        return None
+    x = insts[i]
+    if x.mn != "clr" or len(x.ops) != 1 or not isinstance(x.ops[0], R):
+        return None
+    d = x.ops[0]
+    want = [("adc", [d]), ("xor", [Imm(1), d]), ("inv", [d]), ("inc", [d])]
+    return d.reg if all(insts[i + 1 + k].mn == mn and insts[i + 1 + k].ops == ops
+                        for k, (mn, ops) in enumerate(want)) else None
+
+
+def carry_masks(mf: MFunction, target) -> int:
+    """After allocation: `mov #0, rD` (or `clr rD`), then instructions of the same basic block
+    that neither read nor write rD, then `subc #0, rD` (C - 1: the mask that a bit test's or a
+    comparison's carry selects, `bit_mask` and the selects of the arithmetic selector) becomes
+    that `subc rD, rD` alone: rD - rD - 1 + C is C - 1 whatever rD holds, with the same flags
+    (SLAU144 §3.4.6, SUBC), so the zeroing is not needed: one cycle and one word less.
+    Also the selector's `clr d; adc d; xor #1, d; inv d; inc d` (0 - (1 - C)) is that
+    `subc d, d` (four instructions less). Returns the number of instructions removed."""
+    insts = mf.insts
+    cfg = Cfg(insts, target)
+    du = [defs_uses(i, target) for i in insts]
+    drop: set[int] = set()
+    for a, b in cfg.blocks:
+        for i in range(a, b):
+            x = insts[i]
+            d = _carry_negation(insts, i) if i + 5 <= b else None
+            if d is not None and not drop & set(range(i, i + 5)):
+                insts[i + 1] = MInst("subc", [R(d), R(d)], depth=insts[i + 1].depth, loc=insts[i + 1].loc)
+                drop.update((i, i + 2, i + 3, i + 4))
+                continue
+            if x.mn == "mov" and len(x.ops) == 2 and x.ops[0] == Imm(0) and isinstance(x.ops[1], R):
+                d = x.ops[1].reg
+            elif x.mn == "clr" and len(x.ops) == 1 and isinstance(x.ops[0], R):
+                d = x.ops[0].reg
+            else:
+                continue
+            for k in range(i + 1, b):
+                y = insts[k]
+                if y.mn in ("label", "comment"):
+                    continue
+                if d not in du[k][0] and d not in du[k][1]:
+                    continue
+                if y.mn == "subc" and y.ops == [Imm(0), R(d)]:
+                    y.ops = [R(d), R(d)]
+                    drop.add(i)
+                break
+    if drop:
+        mf.insts = [x for i, x in enumerate(insts) if i not in drop]
+    return len(drop)

@@ -9,6 +9,7 @@ stack above the return address; R4–R10 callee-saved, R11–R15 caller-saved; S
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import lru_cache
 
 from aedsl.timing import msp430 as T
@@ -37,7 +38,8 @@ _JCC = InstrDesc(reads=(), branch="cond", flags_in=True)
 # instruction it assembles to is in EMULATED), J (jump), X (MSP430X only).
 INSTRS: dict[str, InstrDesc] = {
     "mov": _MOV, "add": _COMM, "addc": InstrDesc(reads=(0, 1), writes=(1,), flags_in=True, flags_out=True, commutes=True),
-    "sub": _RW, "subc": _RWC, "xor": _COMM, "and": _COMM,
+    "sub": replace(_RW, cancels=True), "subc": replace(_RWC, cancels=True), "xor": replace(_COMM, cancels=True),
+    "and": _COMM,
     "bis": InstrDesc(reads=(0, 1), writes=(1,), commutes=True), "bic": InstrDesc(reads=(0, 1), writes=(1,)),
     "cmp": _CMP, "bit": _CMP,
     # mov.b to a register clears its upper byte (the zero-extending byte load); to keep that

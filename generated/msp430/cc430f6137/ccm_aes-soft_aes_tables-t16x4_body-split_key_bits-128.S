@@ -667,7 +667,7 @@ ccm_encrypt_with:
 
 ; --- ccm_decrypt_with: ccm.decrypt_with
 ;     frame 182 bytes (39 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2452 bytes of code
+;     estimated 2450 bytes of code
 	.section .text.ccm_decrypt_with,"ax",@progbits
 	.global ccm_decrypt_with
 	.type ccm_decrypt_with, @function
@@ -1377,8 +1377,7 @@ ccm_decrypt_with:
 	xor	132(sp), r12
 	mov	206(sp), r15
 	sub	#16, r15
-	mov	#0, r15
-	subc	#0, r15
+	subc	r15, r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
@@ -1850,7 +1849,7 @@ ccm_E_encrypt_block:
 
 ; --- ccm_mac_header: ccm.mac_header
 ;     frame 104 bytes (12 spill slots, locals 80), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1400 bytes of code
+;     estimated 1398 bytes of code
 	.section .text.ccm_mac_header,"ax",@progbits
 	.local ccm_mac_header
 	.type ccm_mac_header, @function
@@ -2161,8 +2160,7 @@ ccm_mac_header:
 .Lccm_mac_header_join20:
 	mov	120(sp), r15
 	sub	#65280, r15
-	mov	#0, r15
-	subc	#0, r15
+	subc	r15, r15
 	clr	r15
 	adc	r15
 	xor	#1, r15

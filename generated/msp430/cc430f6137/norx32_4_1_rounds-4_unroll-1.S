@@ -57,7 +57,7 @@ norx32_4_1_key_setup:
 
 ; --- norx32_4_1_encrypt_with: norx32_4_1.encrypt_with
 ;     frame 250 bytes (53 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2466 bytes of code
+;     estimated 2458 bytes of code
 	.section .text.norx32_4_1_encrypt_with,"ax",@progbits
 	.global norx32_4_1_encrypt_with
 	.type norx32_4_1_encrypt_with, @function
@@ -381,11 +381,7 @@ norx32_4_1_encrypt_with:
 	cmp	#48, r13
 	mov	r10, r15
 	subc	#0, r15
-	clr	r14
-	adc	r14
-	xor	#1, r14
-	inv	r14
-	inc	r14
+	subc	r14, r14
 	xor	#48, r13
 	and	r14, r13
 	xor	#48, r13
@@ -852,7 +848,7 @@ norx32_4_1_encrypt_with:
 
 ; --- norx32_4_1_decrypt_with: norx32_4_1.decrypt_with
 ;     frame 286 bytes (71 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3184 bytes of code
+;     estimated 3176 bytes of code
 	.section .text.norx32_4_1_decrypt_with,"ax",@progbits
 	.global norx32_4_1_decrypt_with
 	.type norx32_4_1_decrypt_with, @function
@@ -1176,11 +1172,7 @@ norx32_4_1_decrypt_with:
 	cmp	#48, r15
 	mov	r13, r12
 	subc	#0, r12
-	clr	r14
-	adc	r14
-	xor	#1, r14
-	inv	r14
-	inc	r14
+	subc	r14, r14
 	xor	#48, r15
 	and	r14, r15
 	xor	#48, r15
@@ -2918,7 +2910,7 @@ norx32_4_1_F_permute:
 
 ; --- norx32_4_1_absorb_header: norx32_4_1.absorb_header
 ;     frame 144 bytes (48 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1784 bytes of code
+;     estimated 1776 bytes of code
 	.section .text.norx32_4_1_absorb_header,"ax",@progbits
 	.local norx32_4_1_absorb_header
 	.type norx32_4_1_absorb_header, @function
@@ -3209,11 +3201,7 @@ norx32_4_1_absorb_header:
 	cmp	#48, r9
 	mov	r8, r15
 	subc	#0, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	inv	r15
-	inc	r15
+	subc	r15, r15
 	xor	#48, r9
 	and	r15, r9
 	xor	#48, r9

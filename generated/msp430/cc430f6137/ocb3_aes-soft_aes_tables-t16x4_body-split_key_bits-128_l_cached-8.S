@@ -499,7 +499,7 @@ ocb3_key_setup:
 
 ; --- ocb3_encrypt_with: ocb3.encrypt_with
 ;     frame 218 bytes (52 spill slots, locals 112), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2576 bytes of code
+;     estimated 2566 bytes of code
 	.section .text.ocb3_encrypt_with,"ax",@progbits
 	.global ocb3_encrypt_with
 	.type ocb3_encrypt_with, @function
@@ -791,11 +791,7 @@ ocb3_encrypt_with:
 	sub	#8, r15
 	mov	r13, r15
 	subc	#0, r15
-	clr	r14
-	adc	r14
-	xor	#1, r14
-	inv	r14
-	inc	r14
+	subc	r14, r14
 	mov	r12, r15
 	xor	#7, r15
 	and	r14, r15
@@ -988,8 +984,7 @@ ocb3_encrypt_with:
 	rlam.w	#4, r9
 	mov	240(sp), r10
 	sub	r9, r10
-	mov	#0, r15
-	subc	#0, r15
+	subc	r15, r15
 	mov	r15, 72(sp)
 	mov	r10, r15
 	sub	#1, r15
@@ -1450,7 +1445,7 @@ ocb3_encrypt_with:
 
 ; --- ocb3_decrypt_with: ocb3.decrypt_with
 ;     frame 242 bytes (72 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3956 bytes of code
+;     estimated 3944 bytes of code
 	.section .text.ocb3_decrypt_with,"ax",@progbits
 	.global ocb3_decrypt_with
 	.type ocb3_decrypt_with, @function
@@ -1875,11 +1870,7 @@ ocb3_decrypt_with:
 	sub	#8, r15
 	mov	r13, r15
 	subc	#0, r15
-	clr	r14
-	adc	r14
-	xor	#1, r14
-	inv	r14
-	inc	r14
+	subc	r14, r14
 	mov	r12, r15
 	xor	#7, r15
 	and	r14, r15
@@ -2097,8 +2088,7 @@ ocb3_decrypt_with:
 	mov	r15, 116(sp)
 	mov	264(sp), r10
 	sub	r15, r10
-	mov	#0, r15
-	subc	#0, r15
+	subc	r15, r15
 	mov	r15, 112(sp)
 	mov	r10, r15
 	sub	#1, r15
@@ -2719,8 +2709,7 @@ ocb3_decrypt_with:
 .Locb3_decrypt_with_join42:
 	mov	268(sp), r15
 	sub	#16, r15
-	mov	#0, r15
-	subc	#0, r15
+	subc	r15, r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
@@ -3192,7 +3181,7 @@ ocb3_E_encrypt_block:
 
 ; --- ocb3_hash: ocb3.hash
 ;     frame 140 bytes (38 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1664 bytes of code
+;     estimated 1654 bytes of code
 	.section .text.ocb3_hash,"ax",@progbits
 	.local ocb3_hash
 	.type ocb3_hash, @function
@@ -3328,11 +3317,7 @@ ocb3_hash:
 	sub	#8, r15
 	mov	r13, r15
 	subc	#0, r15
-	clr	r14
-	adc	r14
-	xor	#1, r14
-	inv	r14
-	inc	r14
+	subc	r14, r14
 	mov	r12, r15
 	xor	#7, r15
 	and	r14, r15
@@ -3563,8 +3548,7 @@ ocb3_hash:
 	rlam.w	#4, r11
 	mov	62(sp), r13
 	sub	r11, r13
-	mov	#0, r14
-	subc	#0, r14
+	subc	r14, r14
 	mov	r13, r15
 	sub	#1, r15
 	clr	r12
@@ -3842,7 +3826,7 @@ ocb3_hash:
 
 ; --- ocb3_initial_offset: ocb3.initial_offset
 ;     frame 96 bytes (32 spill slots, locals 32), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3376 bytes of code
+;     estimated 3374 bytes of code
 	.section .text.ocb3_initial_offset,"ax",@progbits
 	.local ocb3_initial_offset
 	.type ocb3_initial_offset, @function
@@ -4208,8 +4192,7 @@ ocb3_initial_offset:
 .Locb3_initial_offset_nob15:
 	mov	#15, r6
 	sub	r11, r6
-	mov	#0, r11
-	subc	#0, r11
+	subc	r11, r11
 	and	#8191, r11
 	mov	r6, r12
 	swpb	r12

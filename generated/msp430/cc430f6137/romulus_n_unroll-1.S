@@ -235,7 +235,7 @@ romulus_n_key_setup:
 
 ; --- romulus_n_encrypt_with: romulus_n.encrypt_with
 ;     frame 474 bytes (32 spill slots, locals 408), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1924 bytes of code
+;     estimated 1900 bytes of code
 	.section .text.romulus_n_encrypt_with,"ax",@progbits
 	.global romulus_n_encrypt_with
 	.type romulus_n_encrypt_with, @function
@@ -431,11 +431,7 @@ romulus_n_encrypt_with:
 	cmp	#16, r14
 	mov	r13, r15
 	subc	#0, r15
-	clr	r9
-	adc	r9
-	xor	#1, r9
-	inv	r9
-	inc	r9
+	subc	r9, r9
 	mov	r14, r7
 	mov	r14, 10(sp)
 	xor	#16, r7
@@ -555,11 +551,7 @@ romulus_n_encrypt_with:
 	xor	r6, r5
 	cmp	#16, r7
 	subc	#0, r9
-	clr	r9
-	adc	r9
-	xor	#1, r9
-	inv	r9
-	inc	r9
+	subc	r9, r9
 	and	r9, r5
 	xor	r5, r6
 	mov	r6, 26(sp)
@@ -774,11 +766,7 @@ romulus_n_encrypt_with:
 	xor	#16, r13
 	bis	20(sp), r13
 	sub	#1, r13
-	clr	r13
-	adc	r13
-	xor	#1, r13
-	inv	r13
-	inc	r13
+	subc	r13, r13
 	and	#1, r13
 	xor	#21, r13
 	inv	r12
@@ -977,7 +965,7 @@ romulus_n_encrypt_with:
 
 ; --- romulus_n_decrypt_with: romulus_n.decrypt_with
 ;     frame 480 bytes (35 spill slots, locals 408), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2090 bytes of code
+;     estimated 2074 bytes of code
 	.section .text.romulus_n_decrypt_with,"ax",@progbits
 	.global romulus_n_decrypt_with
 	.type romulus_n_decrypt_with, @function
@@ -1272,11 +1260,7 @@ romulus_n_decrypt_with:
 	cmp	#16, r13
 	mov	r12, r15
 	subc	#0, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	inv	r15
-	inc	r15
+	subc	r15, r15
 	mov	r13, r9
 	mov	r13, 42(sp)
 	xor	#16, r9
@@ -1568,11 +1552,7 @@ romulus_n_decrypt_with:
 	xor	#16, r13
 	bis	44(sp), r13
 	sub	#1, r13
-	clr	r13
-	adc	r13
-	xor	#1, r13
-	inv	r13
-	inc	r13
+	subc	r13, r13
 	and	#1, r13
 	xor	#21, r13
 	inv	r12
@@ -1978,30 +1958,29 @@ romulus_n_E_tk23_rows:
 
 
 ; --- romulus_n_absorb_ad: romulus_n.absorb_ad
-;     frame 176 bytes (34 spill slots, locals 104), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1806 bytes of code
+;     frame 174 bytes (33 spill slots, locals 104), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1780 bytes of code
 	.section .text.romulus_n_absorb_ad,"ax",@progbits
 	.local romulus_n_absorb_ad
 	.type romulus_n_absorb_ad, @function
 	.balign 2
 romulus_n_absorb_ad:
 	pushm.w	#7, r10
-	sub	#176, sp
+	sub	#174, sp
 	mov	r12, 54(sp)
-	mov	r13, 68(sp)
-	mov	r14, 40(sp)
-	mov	r15, 62(sp)
+	mov	r13, 66(sp)
+	mov	r14, 36(sp)
+	mov	r15, 48(sp)
 	; romulus_n.ae:79: pairs = if a > 0 then (a - 1) / 32 else 0 as u32        // pairs with AD after them
 	mov	#0, r15
-	mov	62(sp), r14
+	mov	48(sp), r14
 	cmp	r14, r15
 	subc	#0, r15
 	clr	r12
 	adc	r12
 	xor	#1, r12
-	mov	#0, r13
 	sub	#1, r14
-	subc	#0, r13
+	subc	r13, r13
 	swpb	r14
 	rla	r14
 	adc	r14
@@ -2025,173 +2004,174 @@ romulus_n_absorb_ad:
 	inv	r12
 	inc	r12
 	and	r12, r14
-	mov	r14, 36(sp)
+	mov	r14, 38(sp)
 	and	r12, r13
-	mov	r13, 38(sp)
+	mov	r13, 40(sp)
 	; romulus_n.ae:80: for i in 0..pairs {
 	mov	#0, 26(sp)
-	mov	#0, 28(sp)
+	mov	#0, 30(sp)
 	mov	#0, 12(sp)
 	mov	#0, 10(sp)
-	mov	#0, r5
-	mov	#0, r6
+	mov	#0, r8
+	mov	#0, r12
 	mov	#0, 14(sp)
 	mov	#0, 22(sp)
 	mov	#0, 24(sp)
 	mov	#0, 32(sp)
-	mov	#1, 30(sp)
+	mov	#1, 28(sp)
 	mov	#0, 8(sp)
 	mov	#0, 6(sp)
-	mov	#0, r12
-	cmp	r14, r5
-	mov	r5, r15
+	mov	#0, r9
+	cmp	r14, r8
+	mov	r8, r15
 	subc	r13, r15
 	jc	.Lromulus_n_absorb_ad_done2
 .Lromulus_n_absorb_ad_loop1:
 	; romulus_n.ae:81: off = 32 * i
-	mov	26(sp), r7
-	swpb	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	bit	#1, r7
-	rrc	r7
-	and	#65504, r7
+	mov	26(sp), r14
+	swpb	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	bit	#1, r14
+	rrc	r14
+	and	#65504, r14
 	; romulus_n.ae:82: s = s ^ load_be(ad, off, 16)
-	mov	r7, r10
-	add	40(sp), r10
-	bit	#1, r10
+	mov	r14, r7
+	add	36(sp), r7
+	bit	#1, r7
 	jnz	.Lromulus_n_absorb_ad_bytes3
 .Lromulus_n_absorb_ad_words4:
-	mov	@r10, r4
-	mov	2(r10), r9
-	mov	4(r10), r8
-	mov	6(r10), r11
-	mov	8(r10), r13
-	mov	10(r10), r14
-	mov	12(r10), r15
-	mov	14(r10), r10
+	mov	@r7, r6
+	mov	2(r7), r5
+	mov	4(r7), r4
+	mov	6(r7), r10
+	mov	8(r7), r11
+	mov	10(r7), r13
+	mov	12(r7), r15
+	mov	14(r7), r7
 	jmp	.Lromulus_n_absorb_ad_join5
 .Lromulus_n_absorb_ad_bytes3:
-	mov	sp, r11
-	add	#72, r11
-	mov	r11, r13
-	mov	#16, r14
+	mov	sp, r10
+	add	#70, r10
+	mov	r10, r11
+	mov	#16, r13
 .Lromulus_n_absorb_ad_cpy6:
-	mov.b	@r10, r15
-	inc	r10
-	mov.b	r15, 0(r13)
-	inc	r13
-	dec	r14
+	mov.b	@r7, r15
+	inc	r7
+	mov.b	r15, 0(r11)
+	inc	r11
+	dec	r13
 	jnz	.Lromulus_n_absorb_ad_cpy6
-	mov	r11, r10
+	mov	r10, r7
 	jmp	.Lromulus_n_absorb_ad_words4
 .Lromulus_n_absorb_ad_join5:
-	swpb	r10
-	xor	r10, 12(sp)
+	swpb	r7
+	xor	r7, 12(sp)
 	swpb	r15
 	xor	r15, 10(sp)
-	swpb	r14
-	xor	r14, r5
-	mov	r5, 18(sp)
 	swpb	r13
-	xor	r13, r6
-	mov	r6, 16(sp)
+	xor	r13, r8
+	mov	r8, 18(sp)
 	swpb	r11
-	xor	r11, 14(sp)
+	xor	r11, r12
+	mov	r12, 16(sp)
+	swpb	r10
+	xor	r10, 14(sp)
 	mov	22(sp), r15
-	swpb	r8
-	xor	r8, r15
-	mov	r15, 70(sp)
-	mov	24(sp), r8
-	swpb	r9
-	xor	r9, r8
-	mov	32(sp), r9
 	swpb	r4
-	xor	r4, r9
+	xor	r4, r15
+	mov	r15, 68(sp)
+	mov	24(sp), r7
+	swpb	r5
+	xor	r5, r7
+	mov	32(sp), r8
+	swpb	r6
+	xor	r6, r8
 	; romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	mov	30(sp), r15
-	mov	r12, r10
+	mov	28(sp), r15
+	mov	r9, r10
 	rla	r15
 	rlc	8(sp)
 	rlc	6(sp)
 	rlc	r10
 	mov.b	r10, r10
-	rrum.w	#4, r12
-	rrum.w	#3, r12
-	inv	r12
-	inc	r12
-	and	#149, r12
-	xor	r12, r15
+	rrum.w	#4, r9
+	rrum.w	#3, r9
+	inv	r9
+	inc	r9
+	and	#149, r9
+	xor	r9, r15
 	mov	r15, 4(sp)
 	; romulus_n.ae:84: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
-	add	#16, r7
-	add	40(sp), r7
-	bit	#1, r7
+	mov	r14, r9
+	add	#16, r9
+	add	36(sp), r9
+	bit	#1, r9
 	jnz	.Lromulus_n_absorb_ad_bytes8
 .Lromulus_n_absorb_ad_words9:
-	mov	@r7, r4
-	mov	2(r7), r5
-	mov	4(r7), r6
-	mov	6(r7), r11
-	mov	8(r7), r12
-	mov	10(r7), r13
-	mov	12(r7), r14
-	mov	14(r7), r7
+	mov	@r9, r4
+	mov	2(r9), r5
+	mov	4(r9), r6
+	mov	6(r9), r11
+	mov	8(r9), r12
+	mov	10(r9), r13
+	mov	12(r9), r14
+	mov	14(r9), r9
 	jmp	.Lromulus_n_absorb_ad_join10
 .Lromulus_n_absorb_ad_bytes8:
 	mov	sp, r12
-	add	#72, r12
+	add	#70, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lromulus_n_absorb_ad_cpy11:
-	mov.b	@r7, r15
-	inc	r7
+	mov.b	@r9, r15
+	inc	r9
 	mov.b	r15, 0(r13)
 	inc	r13
 	dec	r14
 	jnz	.Lromulus_n_absorb_ad_cpy11
-	mov	r12, r7
+	mov	r12, r9
 	jmp	.Lromulus_n_absorb_ad_words9
 .Lromulus_n_absorb_ad_join10:
-	mov	4(sp), 88(sp)
-	mov	8(sp), 90(sp)
-	mov	6(sp), 92(sp)
-	mov	r10, 94(sp)
+	mov	4(sp), 86(sp)
+	mov	8(sp), 88(sp)
+	mov	6(sp), 90(sp)
+	mov	r10, 92(sp)
 	mov	sp, r15
-	add	#88, r15
+	add	#86, r15
 	mov	r15, 20(sp)
-	swpb	r7
-	mov	r7, 96(sp)
+	swpb	r9
+	mov	r9, 94(sp)
 	swpb	r14
-	mov	r14, 98(sp)
+	mov	r14, 96(sp)
 	swpb	r13
-	mov	r13, 100(sp)
+	mov	r13, 98(sp)
 	swpb	r12
-	mov	r12, 102(sp)
+	mov	r12, 100(sp)
 	swpb	r11
-	mov	r11, 104(sp)
+	mov	r11, 102(sp)
 	swpb	r6
-	mov	r6, 106(sp)
+	mov	r6, 104(sp)
 	swpb	r5
-	mov	r5, 108(sp)
+	mov	r5, 106(sp)
 	swpb	r4
-	mov	r4, 110(sp)
+	mov	r4, 108(sp)
 	mov	sp, r11
-	add	#96, r11
-	mov	12(sp), 112(sp)
-	mov	10(sp), 114(sp)
-	mov	18(sp), 116(sp)
-	mov	16(sp), 118(sp)
-	mov	14(sp), 120(sp)
-	mov	70(sp), 122(sp)
+	add	#94, r11
+	mov	12(sp), 110(sp)
+	mov	10(sp), 112(sp)
+	mov	18(sp), 114(sp)
+	mov	16(sp), 116(sp)
+	mov	14(sp), 118(sp)
+	mov	68(sp), 120(sp)
+	mov	r7, 122(sp)
 	mov	r8, 124(sp)
-	mov	r9, 126(sp)
 	mov	sp, r14
-	add	#112, r14
+	add	#110, r14
 	mov	sp, r15
-	add	#128, r15
+	add	#126, r15
 	mov	r14, 0(sp)
 	mov	r15, 2(sp)
 	mov	20(sp), r12
@@ -2203,38 +2183,38 @@ romulus_n_absorb_ad:
 	mov	4(sp), r11
 	mov	8(sp), r13
 	mov	6(sp), r14
-	mov	r10, r12
+	mov	r10, r9
 	rla	r11
 	rlc	r13
 	rlc	r14
-	rlc	r12
-	mov.b	r12, r12
+	rlc	r9
+	mov.b	r9, r9
 	rrum.w	#4, r10
 	rrum.w	#3, r10
 	inv	r10
 	inc	r10
 	and	#149, r10
 	xor	r10, r11
-	mov	128(sp), 12(sp)
-	mov	130(sp), 10(sp)
-	mov	132(sp), r5
-	mov	134(sp), r6
-	mov	136(sp), 14(sp)
-	mov	138(sp), 22(sp)
-	mov	140(sp), 24(sp)
-	mov	142(sp), 32(sp)
-	mov	r11, 30(sp)
+	mov	126(sp), 12(sp)
+	mov	128(sp), 10(sp)
+	mov	130(sp), r8
+	mov	132(sp), r12
+	mov	134(sp), 14(sp)
+	mov	136(sp), 22(sp)
+	mov	138(sp), 24(sp)
+	mov	140(sp), 32(sp)
+	mov	r11, 28(sp)
 	mov	r13, 8(sp)
 	mov	r14, 6(sp)
 	add	#1, 26(sp)
-	addc	#0, 28(sp)
-	cmp	36(sp), 26(sp)
-	mov	28(sp), r15
-	subc	38(sp), r15
+	addc	#0, 30(sp)
+	cmp	38(sp), 26(sp)
+	mov	30(sp), r15
+	subc	40(sp), r15
 	jnc	.Lromulus_n_absorb_ad_loop1
 .Lromulus_n_absorb_ad_done2:
 	; romulus_n.ae:87: off = 32 * pairs
-	mov	36(sp), r14
+	mov	38(sp), r14
 	swpb	r14
 	bit	#1, r14
 	rrc	r14
@@ -2242,348 +2222,353 @@ romulus_n_absorb_ad:
 	rrc	r14
 	bit	#1, r14
 	rrc	r14
-	mov	r14, r15
-	and	#65504, r15
-	mov	r15, 44(sp)
-	mov	38(sp), r15
+	mov	r14, r11
+	and	#65504, r11
+	mov	40(sp), r15
 	rlam.w	#4, r15
 	rlam.w	#1, r15
 	and	#31, r14
 	bis	r14, r15
 	; romulus_n.ae:88: r = a - off                                           // 0 (empty A) .. 32
-	mov	#0, r14
-	mov	62(sp), r10
-	sub	44(sp), r10
-	subc	r15, r14
+	mov	#0, r13
+	mov	48(sp), r10
+	sub	r11, r10
+	subc	r15, r13
 	; romulus_n.ae:89: odd = if r < 16 then r else 16
 	cmp	#16, r10
-	mov	r14, r15
+	mov	r13, r15
 	subc	#0, r15
-	clr	r11
-	adc	r11
-	xor	#1, r11
-	inv	r11
-	inc	r11
-	mov	r10, r13
-	mov	r10, 62(sp)
-	xor	#16, r13
-	and	r11, r13
-	xor	#16, r13
-	and	r14, r11
-	mov	r14, 64(sp)
+	subc	r5, r5
+	mov	r10, r14
+	mov	r10, 48(sp)
+	xor	#16, r14
+	and	r5, r14
+	xor	#16, r14
+	and	r13, r5
+	mov	r13, 56(sp)
 	; romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
-	mov	44(sp), r4
-	add	40(sp), r4
-	cmp	#16, r13
+	mov	r11, r4
+	add	36(sp), r4
+	cmp	#16, r14
 	jnc	.Lromulus_n_absorb_ad_bytes13
 	bit	#1, r4
 	jnz	.Lromulus_n_absorb_ad_bytes13
 .Lromulus_n_absorb_ad_words14:
-	mov	@r4, 66(sp)
-	mov	2(r4), 56(sp)
+	mov	@r4, 62(sp)
+	mov	2(r4), 58(sp)
 	mov	4(r4), 50(sp)
 	mov	6(r4), 46(sp)
-	mov	8(r4), r9
-	mov	10(r4), r8
-	mov	12(r4), r7
+	mov	8(r4), r10
+	mov	10(r4), r7
+	mov	12(r4), r6
 	mov	14(r4), r4
 	jmp	.Lromulus_n_absorb_ad_join15
 .Lromulus_n_absorb_ad_bytes13:
-	mov	sp, r8
-	add	#72, r8
-	mov	r8, r9
+	mov	sp, r6
+	add	#70, r6
+	mov	r6, r7
 	mov	#16, r10
-	mov	r13, r15
+	mov	r14, r15
 .Lromulus_n_absorb_ad_cpy16:
-	clr	r14
+	clr	r13
 	tst	r15
 	jz	.Lromulus_n_absorb_ad_pad17
-	mov.b	@r4, r14
+	mov.b	@r4, r13
 	inc	r4
 	dec	r15
 .Lromulus_n_absorb_ad_pad17:
-	mov.b	r14, 0(r9)
-	inc	r9
+	mov.b	r13, 0(r7)
+	inc	r7
 	dec	r10
 	jnz	.Lromulus_n_absorb_ad_cpy16
-	mov	r8, r4
+	mov	r6, r4
 	jmp	.Lromulus_n_absorb_ad_words14
 .Lromulus_n_absorb_ad_join15:
 	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	cmp	#16, r13
-	mov	r11, r15
-	subc	#0, r15
-	clr	r14
-	adc	r14
-	xor	#1, r14
 	swpb	r4
-	bis	r4, r13
-	swpb	r7
-	bis	r7, r11
-	inv	r14
-	inc	r14
-	xor	r4, r13
-	and	r14, r13
-	xor	r13, r4
-	xor	r7, r11
-	and	r14, r11
-	xor	r11, r7
-	mov	r8, r15
-	xor	r8, r15
+	mov	r4, r15
+	bis	r14, r15
+	xor	r4, r15
+	cmp	#16, r14
+	mov	r5, r14
+	subc	#0, r14
+	subc	r13, r13
+	and	r13, r15
+	xor	r15, r4
+	; romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
+	xor	r4, 12(sp)
+	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
+	swpb	r6
+	bis	r6, r5
+	xor	r6, r5
+	and	r13, r5
+	xor	r5, r6
+	; romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
+	xor	r6, 10(sp)
+	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
+	mov	r7, r14
+	swpb	r14
+	mov	r7, r15
+	xor	r7, r15
 	swpb	r15
-	and	r14, r15
-	swpb	r8
-	xor	r15, r8
-	mov	r9, r15
-	xor	r9, r15
-	swpb	r15
-	and	r14, r15
-	swpb	r9
-	xor	r15, r9
-	mov	46(sp), r13
-	mov	r13, r15
-	xor	r13, r15
-	swpb	r15
-	and	r14, r15
-	swpb	r13
-	xor	r15, r13
-	mov	50(sp), r10
+	and	r13, r15
+	xor	r15, r14
+	; romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
+	xor	r14, r8
+	mov	r8, 64(sp)
+	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
+	mov	r10, r14
+	swpb	r14
 	mov	r10, r15
 	xor	r10, r15
 	swpb	r15
-	and	r14, r15
-	swpb	r10
-	xor	r15, r10
-	mov	56(sp), r11
-	mov	r11, r15
-	xor	r11, r15
-	swpb	r15
-	and	r14, r15
-	swpb	r11
-	xor	r15, r11
-	mov	66(sp), r15
-	xor	r15, r15
-	swpb	r15
-	and	r14, r15
-	mov	66(sp), r14
-	swpb	r14
+	and	r13, r15
 	xor	r15, r14
 	; romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
-	xor	r4, 12(sp)
-	xor	r7, 10(sp)
-	xor	r8, r5
-	mov	r5, 60(sp)
-	xor	r9, r6
-	mov	r6, 58(sp)
-	xor	r13, 14(sp)
-	xor	r10, 22(sp)
-	xor	r11, 24(sp)
-	xor	r14, 32(sp)
+	xor	r14, r12
+	mov	r12, 60(sp)
+	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
+	mov	46(sp), r12
+	mov	r12, r15
+	swpb	r15
+	mov	r12, r14
+	xor	r12, r14
+	swpb	r14
+	and	r13, r14
+	xor	r14, r15
+	; romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
+	xor	r15, 14(sp)
+	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
+	mov	50(sp), r12
+	mov	r12, r15
+	swpb	r15
+	mov	r12, r14
+	xor	r12, r14
+	swpb	r14
+	and	r13, r14
+	xor	r14, r15
+	; romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
+	xor	r15, 22(sp)
+	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
+	mov	58(sp), r12
+	mov	r12, r15
+	swpb	r15
+	mov	r12, r14
+	xor	r12, r14
+	swpb	r14
+	and	r13, r14
+	xor	r14, r15
+	; romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
+	xor	r15, 24(sp)
+	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
+	mov	62(sp), r12
+	mov	r12, r14
+	xor	r12, r14
+	swpb	r14
+	and	r13, r14
+	swpb	r12
+	xor	r14, r12
+	; romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
+	xor	r12, 32(sp)
 	; romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	mov	30(sp), r10
+	mov	r9, r15
+	rrum.w	#4, r15
+	rrum.w	#3, r15
+	inv	r15
+	inc	r15
+	and	#149, r15
+	mov	28(sp), r10
 	mov	8(sp), r7
 	mov	6(sp), r8
-	mov	r12, r9
 	rla	r10
 	rlc	r7
 	rlc	r8
 	rlc	r9
+	xor	r15, r10
 	mov.b	r9, r9
-	rrum.w	#4, r12
-	rrum.w	#3, r12
-	inv	r12
-	inc	r12
-	and	#149, r12
-	xor	r12, r10
 	; romulus_n.ae:92: if r > 16 {
 	mov	#16, r15
-	cmp	62(sp), r15
+	cmp	48(sp), r15
 	mov	#0, r15
-	subc	64(sp), r15
+	subc	56(sp), r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
 	tst	r15
 	jz	.Lromulus_n_absorb_ad_else18
 	; romulus_n.ae:93: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
-	mov	44(sp), r14
-	add	#16, r14
-	mov	62(sp), r13
-	mov	64(sp), r12
-	sub	#16, r13
-	subc	#0, r12
-	add	40(sp), r14
-	cmp	#16, r13
+	add	#16, r11
+	add	36(sp), r11
+	mov	48(sp), r6
+	mov	56(sp), r5
+	sub	#16, r6
+	subc	#0, r5
+	cmp	#16, r6
 	jnc	.Lromulus_n_absorb_ad_bytes20
-	bit	#1, r14
+	bit	#1, r11
 	jnz	.Lromulus_n_absorb_ad_bytes20
 .Lromulus_n_absorb_ad_words21:
-	mov	@r14, 52(sp)
-	mov	2(r14), 48(sp)
-	mov	4(r14), 42(sp)
-	mov	6(r14), r11
-	mov	8(r14), r6
-	mov	10(r14), r5
-	mov	12(r14), r4
-	mov	14(r14), r14
+	mov	@r11, r14
+	mov	2(r11), r13
+	mov	4(r11), r12
+	mov	6(r11), 42(sp)
+	mov	8(r11), 44(sp)
+	mov	10(r11), 52(sp)
+	mov	12(r11), r4
+	mov	14(r11), r11
 	jmp	.Lromulus_n_absorb_ad_join22
 .Lromulus_n_absorb_ad_bytes20:
 	mov	sp, r4
-	add	#72, r4
-	mov	r4, r5
-	mov	#16, r6
-	mov	r13, r15
+	add	#70, r4
+	mov	r4, r12
+	mov	#16, r13
+	mov	r6, r15
 .Lromulus_n_absorb_ad_cpy23:
-	clr	r11
+	clr	r14
 	tst	r15
 	jz	.Lromulus_n_absorb_ad_pad24
-	mov.b	@r14, r11
-	inc	r14
+	mov.b	@r11, r14
+	inc	r11
 	dec	r15
 .Lromulus_n_absorb_ad_pad24:
-	mov.b	r11, 0(r5)
-	inc	r5
-	dec	r6
+	mov.b	r14, 0(r12)
+	inc	r12
+	dec	r13
 	jnz	.Lromulus_n_absorb_ad_cpy23
-	mov	r4, r14
+	mov	r4, r11
 	jmp	.Lromulus_n_absorb_ad_words21
 .Lromulus_n_absorb_ad_join22:
 	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	cmp	#16, r13
-	mov	r12, r15
-	subc	#0, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	swpb	r14
-	bis	r14, r13
 	swpb	r4
-	bis	r4, r12
-	inv	r15
-	inc	r15
-	xor	r14, r13
-	and	r15, r13
-	xor	r13, r14
-	mov	r14, 34(sp)
-	xor	r4, r12
-	and	r15, r12
-	xor	r12, r4
-	mov	r5, r14
-	xor	r5, r14
-	swpb	r14
-	and	r15, r14
-	swpb	r5
-	xor	r14, r5
-	mov	r6, r14
-	xor	r6, r14
-	swpb	r14
-	and	r15, r14
-	swpb	r6
-	xor	r14, r6
-	mov	r11, r14
-	xor	r11, r14
-	swpb	r14
-	and	r15, r14
+	mov	r4, r15
+	bis	r5, r15
+	xor	r4, r15
+	cmp	#16, r6
+	subc	#0, r5
+	subc	r5, r5
+	and	r5, r15
+	xor	r15, r4
 	swpb	r11
-	xor	r14, r11
-	mov	42(sp), r12
-	mov	r12, r14
-	xor	r12, r14
+	bis	r11, r6
+	xor	r11, r6
+	and	r5, r6
+	xor	r6, r11
+	mov	r11, 34(sp)
+	mov	r14, r15
+	swpb	r15
+	xor	r14, r14
 	swpb	r14
-	and	r15, r14
+	and	r5, r14
+	xor	r14, r15
+	mov	r13, r14
+	swpb	r14
+	xor	r13, r13
+	swpb	r13
+	and	r5, r13
+	xor	r13, r14
 	mov	r12, r13
 	swpb	r13
-	xor	r14, r13
-	mov	48(sp), r14
-	mov	r14, r12
-	xor	r14, r12
+	xor	r12, r12
 	swpb	r12
-	and	r15, r12
-	swpb	r14
-	xor	r12, r14
+	and	r5, r12
+	xor	r12, r13
+	mov	42(sp), r6
+	mov	r6, r11
+	swpb	r11
+	mov	r6, r12
+	xor	r6, r12
+	swpb	r12
+	and	r5, r12
+	xor	r12, r11
+	mov	44(sp), r6
+	swpb	r6
+	mov	44(sp), r12
+	xor	r12, r12
+	swpb	r12
+	and	r5, r12
+	xor	r12, r6
 	mov	52(sp), r12
 	xor	r12, r12
 	swpb	r12
-	and	r15, r12
-	mov	52(sp), r15
-	swpb	r15
-	xor	r12, r15
+	and	r5, r12
+	mov	52(sp), r5
+	swpb	r5
+	xor	r12, r5
 	; romulus_n.ae:93: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
-	mov	r10, 88(sp)
-	mov	r7, 90(sp)
-	mov	r8, 92(sp)
-	mov	r9, 94(sp)
+	mov	r10, 86(sp)
+	mov	r7, 88(sp)
+	mov	r8, 90(sp)
+	mov	r9, 92(sp)
 	mov	sp, r12
-	add	#88, r12
-	mov	34(sp), 96(sp)
-	mov	r4, 98(sp)
-	mov	r5, 100(sp)
-	mov	r6, 102(sp)
-	mov	r11, 104(sp)
-	mov	r13, 106(sp)
-	mov	r14, 108(sp)
-	mov	r15, 110(sp)
+	add	#86, r12
+	mov	34(sp), 94(sp)
+	mov	r4, 96(sp)
+	mov	r5, 98(sp)
+	mov	r6, 100(sp)
+	mov	r11, 102(sp)
+	mov	r13, 104(sp)
+	mov	r14, 106(sp)
+	mov	r15, 108(sp)
 	mov	sp, r14
-	add	#96, r14
-	mov	12(sp), 112(sp)
-	mov	10(sp), 114(sp)
+	add	#94, r14
+	mov	12(sp), 110(sp)
+	mov	10(sp), 112(sp)
+	mov	64(sp), 114(sp)
 	mov	60(sp), 116(sp)
-	mov	58(sp), 118(sp)
-	mov	14(sp), 120(sp)
-	mov	22(sp), 122(sp)
-	mov	24(sp), 124(sp)
-	mov	32(sp), 126(sp)
+	mov	14(sp), 118(sp)
+	mov	22(sp), 120(sp)
+	mov	24(sp), 122(sp)
+	mov	32(sp), 124(sp)
 	mov	sp, r13
-	add	#112, r13
+	add	#110, r13
 	mov	sp, r15
-	add	#144, r15
+	add	#142, r15
 	mov	r13, 0(sp)
 	mov	r15, 2(sp)
 	mov	#8, r13
 	mov	54(sp), r15
 	call	#romulus_n_tbc
 	; romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	mov	r9, r13
+	mov	r9, r15
+	rrum.w	#4, r15
+	rrum.w	#3, r15
+	inv	r15
+	inc	r15
+	and	#149, r15
 	rla	r10
 	rlc	r7
 	rlc	r8
-	rlc	r13
-	mov.b	r13, r13
-	rrum.w	#4, r9
-	rrum.w	#3, r9
-	inv	r9
-	inc	r9
-	and	#149, r9
-	xor	r9, r10
-	mov	144(sp), 12(sp)
-	mov	146(sp), 10(sp)
-	mov	148(sp), r4
-	mov	150(sp), r5
-	mov	152(sp), r6
-	mov	154(sp), r11
-	mov	156(sp), r14
-	mov	158(sp), r15
-	mov	r13, r9
+	rlc	r9
+	xor	r15, r10
+	mov.b	r9, r9
+	mov	142(sp), 12(sp)
+	mov	144(sp), 10(sp)
+	mov	146(sp), r4
+	mov	148(sp), r5
+	mov	150(sp), r6
+	mov	152(sp), r11
+	mov	154(sp), r14
+	mov	156(sp), r15
 	jmp	.Lromulus_n_absorb_ad_endif19
 .Lromulus_n_absorb_ad_else18:
-	mov	60(sp), r4
-	mov	58(sp), r5
+	mov	64(sp), r4
+	mov	60(sp), r5
 	mov	14(sp), r6
 	mov	22(sp), r11
 	mov	24(sp), r14
 	mov	32(sp), r15
 .Lromulus_n_absorb_ad_endif19:
 	; romulus_n.ae:96: d = if (r == 16) | (r == 32) then 0x18 else 0x1a as u8
-	mov	62(sp), r13
+	mov	48(sp), r13
 	xor	#16, r13
-	bis	64(sp), r13
+	bis	56(sp), r13
 	sub	#1, r13
 	clr	r12
 	adc	r12
 	xor	#1, r12
-	mov	62(sp), r13
+	mov	48(sp), r13
 	xor	#32, r13
-	bis	64(sp), r13
+	bis	56(sp), r13
 	sub	#1, r13
 	clr	r13
 	adc	r13
@@ -2595,37 +2580,37 @@ romulus_n_absorb_ad:
 	mov	r12, r13
 	xor	#26, r13
 	; romulus_n.ae:97: return tbc_n(cnt, d, r23, s)
-	mov	r10, 88(sp)
-	mov	r7, 90(sp)
-	mov	r8, 92(sp)
-	mov	r9, 94(sp)
+	mov	r10, 86(sp)
+	mov	r7, 88(sp)
+	mov	r8, 90(sp)
+	mov	r9, 92(sp)
 	mov	sp, r12
-	add	#88, r12
-	mov	12(sp), 96(sp)
-	mov	10(sp), 98(sp)
-	mov	r4, 100(sp)
-	mov	r5, 102(sp)
-	mov	r6, 104(sp)
-	mov	r11, 106(sp)
-	mov	r14, 108(sp)
-	mov	r15, 110(sp)
+	add	#86, r12
+	mov	12(sp), 94(sp)
+	mov	10(sp), 96(sp)
+	mov	r4, 98(sp)
+	mov	r5, 100(sp)
+	mov	r6, 102(sp)
+	mov	r11, 104(sp)
+	mov	r14, 106(sp)
+	mov	r15, 108(sp)
 	mov	sp, r15
-	add	#96, r15
+	add	#94, r15
 	mov	sp, r14
-	add	#160, r14
+	add	#158, r14
 	mov	r14, 0(sp)
-	mov	68(sp), r14
+	mov	66(sp), r14
 	call	#romulus_n_tbc_n
-	mov	192(sp), r14
-	mov	160(sp), 0(r14)
-	mov	162(sp), 2(r14)
-	mov	164(sp), 4(r14)
-	mov	166(sp), 6(r14)
-	mov	168(sp), 8(r14)
-	mov	170(sp), 10(r14)
-	mov	172(sp), 12(r14)
-	mov	174(sp), 14(r14)
-	add	#176, sp
+	mov	190(sp), r14
+	mov	158(sp), 0(r14)
+	mov	160(sp), 2(r14)
+	mov	162(sp), 4(r14)
+	mov	164(sp), 6(r14)
+	mov	166(sp), 8(r14)
+	mov	168(sp), 10(r14)
+	mov	170(sp), 12(r14)
+	mov	172(sp), 14(r14)
+	add	#174, sp
 	popm.w	#7, r10
 	ret
 	.size romulus_n_absorb_ad, .-romulus_n_absorb_ad

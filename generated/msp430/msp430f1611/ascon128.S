@@ -73,7 +73,7 @@ ascon128_key_setup:
 
 ; --- ascon128_encrypt_with: ascon128.encrypt_with
 ;     frame 94 bytes (11 spill slots, locals 72), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1450 bytes of code
+;     estimated 1442 bytes of code
 	.section .text.ascon128_encrypt_with,"ax",@progbits
 	.global ascon128_encrypt_with
 	.type ascon128_encrypt_with, @function
@@ -166,11 +166,7 @@ ascon128_encrypt_with:
 	cmp	#8, r11
 	mov	r12, r15
 	subc	#0, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	inv	r15
-	inc	r15
+	subc	r15, r15
 	xor	#8, r11
 	and	r15, r11
 	xor	#8, r11
@@ -675,7 +671,7 @@ ascon128_encrypt_with:
 
 ; --- ascon128_decrypt_with: ascon128.decrypt_with
 ;     frame 98 bytes (13 spill slots, locals 72), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1510 bytes of code
+;     estimated 1502 bytes of code
 	.section .text.ascon128_decrypt_with,"ax",@progbits
 	.global ascon128_decrypt_with
 	.type ascon128_decrypt_with, @function
@@ -768,11 +764,7 @@ ascon128_decrypt_with:
 	cmp	#8, r11
 	mov	r12, r15
 	subc	#0, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	inv	r15
-	inc	r15
+	subc	r15, r15
 	xor	#8, r11
 	and	r15, r11
 	xor	#8, r11

@@ -699,7 +699,7 @@ ccm_encrypt_with:
 
 ; --- ccm_decrypt_with: ccm.decrypt_with
 ;     frame 182 bytes (39 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2556 bytes of code
+;     estimated 2554 bytes of code
 	.section .text.ccm_decrypt_with,"ax",@progbits
 	.global ccm_decrypt_with
 	.type ccm_decrypt_with, @function
@@ -1445,8 +1445,7 @@ ccm_decrypt_with:
 	xor	132(sp), r12
 	mov	206(sp), r15
 	sub	#16, r15
-	mov	#0, r15
-	subc	#0, r15
+	subc	r15, r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
@@ -1943,7 +1942,7 @@ ccm_E_encrypt_block:
 
 ; --- ccm_mac_header: ccm.mac_header
 ;     frame 104 bytes (12 spill slots, locals 80), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1450 bytes of code
+;     estimated 1448 bytes of code
 	.section .text.ccm_mac_header,"ax",@progbits
 	.local ccm_mac_header
 	.type ccm_mac_header, @function
@@ -2263,8 +2262,7 @@ ccm_mac_header:
 .Lccm_mac_header_join20:
 	mov	120(sp), r15
 	sub	#65280, r15
-	mov	#0, r15
-	subc	#0, r15
+	subc	r15, r15
 	clr	r15
 	adc	r15
 	xor	#1, r15

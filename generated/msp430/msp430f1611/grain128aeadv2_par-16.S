@@ -407,7 +407,7 @@ grain128aeadv2_decrypt:
 
 ; --- grain128aeadv2_absorb_ad: grain128aeadv2.absorb_ad
 ;     frame 86 bytes (43 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3450 bytes of code
+;     estimated 3406 bytes of code
 	.section .text.grain128aeadv2_absorb_ad,"ax",@progbits
 	.local grain128aeadv2_absorb_ad
 	.type grain128aeadv2_absorb_ad, @function
@@ -424,14 +424,12 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:146: n = if a < 0x80 then 0 else if a < 0x100 then 1 else if a < 0x10000 then 2 else if a < 0x1000000 then 3 else 4 as u32
 	mov	104(sp), r10
 	cmp	#128, r10
-	mov	#0, r11
-	subc	#0, r11
+	subc	r11, r11
 	clr	r8
 	adc	r8
 	xor	#1, r8
 	cmp	#256, r10
-	mov	#0, r11
-	subc	#0, r11
+	subc	r11, r11
 	clr	r7
 	adc	r7
 	xor	#1, r7
@@ -444,11 +442,7 @@ grain128aeadv2_absorb_ad:
 	cmp	#0, r10
 	mov	#0, r11
 	subc	#256, r11
-	clr	r10
-	adc	r10
-	xor	#1, r10
-	inv	r10
-	inc	r10
+	subc	r10, r10
 	and	#7, r10
 	xor	#4, r10
 	inv	r9
@@ -969,9 +963,8 @@ grain128aeadv2_absorb_ad:
 	bis	r14, r13
 	mov	r13, 4(sp)
 	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r14
 	bit	#1, 32(sp)
-	subc	#0, r14
+	subc	r14, r14
 	inv	r14
 	mov	64(sp), r13
 	mov	r13, r15
@@ -1002,9 +995,8 @@ grain128aeadv2_absorb_ad:
 	rrc	r12
 	rrc	r13
 	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r7
 	bit	#2, 32(sp)
-	subc	#0, r7
+	subc	r7, r7
 	inv	r7
 	mov	r13, r15
 	and	r7, r15
@@ -1024,9 +1016,8 @@ grain128aeadv2_absorb_ad:
 	rrc	r12
 	rrc	r13
 	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r7
 	bit	#4, 32(sp)
-	subc	#0, r7
+	subc	r7, r7
 	inv	r7
 	mov	r13, r15
 	and	r7, r15
@@ -1046,9 +1037,8 @@ grain128aeadv2_absorb_ad:
 	rrc	r12
 	rrc	r13
 	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r7
 	bit	#8, 32(sp)
-	subc	#0, r7
+	subc	r7, r7
 	inv	r7
 	mov	r13, r15
 	and	r7, r15
@@ -1068,9 +1058,8 @@ grain128aeadv2_absorb_ad:
 	rrc	r12
 	rrc	r13
 	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r7
 	bit	#16, 32(sp)
-	subc	#0, r7
+	subc	r7, r7
 	inv	r7
 	mov	r13, r15
 	and	r7, r15
@@ -1090,9 +1079,8 @@ grain128aeadv2_absorb_ad:
 	rrc	r12
 	rrc	r13
 	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r7
 	bit	#32, 32(sp)
-	subc	#0, r7
+	subc	r7, r7
 	inv	r7
 	mov	r13, r15
 	and	r7, r15
@@ -1112,9 +1100,8 @@ grain128aeadv2_absorb_ad:
 	rrc	r12
 	rrc	r13
 	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r7
 	bit	#64, 32(sp)
-	subc	#0, r7
+	subc	r7, r7
 	inv	r7
 	mov	r13, r15
 	and	r7, r15
@@ -1134,9 +1121,8 @@ grain128aeadv2_absorb_ad:
 	rrc	r12
 	rrc	r13
 	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r7
 	bit	#128, 32(sp)
-	subc	#0, r7
+	subc	r7, r7
 	inv	r7
 	mov	r13, r15
 	and	r7, r15
@@ -1598,9 +1584,8 @@ grain128aeadv2_absorb_ad:
 	bis	r14, r13
 	mov	r13, 6(sp)
 	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r14
 	bit	#1, 48(sp)
-	subc	#0, r14
+	subc	r14, r14
 	inv	r14
 	mov	64(sp), r13
 	mov	r13, r15
@@ -1631,9 +1616,8 @@ grain128aeadv2_absorb_ad:
 	rrc	r12
 	rrc	r13
 	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r6
 	bit	#2, 48(sp)
-	subc	#0, r6
+	subc	r6, r6
 	inv	r6
 	mov	r13, r15
 	and	r6, r15
@@ -1653,9 +1637,8 @@ grain128aeadv2_absorb_ad:
 	rrc	r12
 	rrc	r13
 	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r6
 	bit	#4, 48(sp)
-	subc	#0, r6
+	subc	r6, r6
 	inv	r6
 	mov	r13, r15
 	and	r6, r15
@@ -1675,9 +1658,8 @@ grain128aeadv2_absorb_ad:
 	rrc	r12
 	rrc	r13
 	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r6
 	bit	#8, 48(sp)
-	subc	#0, r6
+	subc	r6, r6
 	inv	r6
 	mov	r13, r15
 	and	r6, r15
@@ -1697,9 +1679,8 @@ grain128aeadv2_absorb_ad:
 	rrc	r12
 	rrc	r13
 	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r6
 	bit	#16, 48(sp)
-	subc	#0, r6
+	subc	r6, r6
 	inv	r6
 	mov	r13, r15
 	and	r6, r15
@@ -1719,9 +1700,8 @@ grain128aeadv2_absorb_ad:
 	rrc	r12
 	rrc	r13
 	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r6
 	bit	#32, 48(sp)
-	subc	#0, r6
+	subc	r6, r6
 	inv	r6
 	mov	r13, r15
 	and	r6, r15
@@ -1741,9 +1721,8 @@ grain128aeadv2_absorb_ad:
 	rrc	r12
 	rrc	r13
 	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r6
 	bit	#64, 48(sp)
-	subc	#0, r6
+	subc	r6, r6
 	inv	r6
 	mov	r13, r15
 	and	r6, r15
@@ -1763,9 +1742,8 @@ grain128aeadv2_absorb_ad:
 	rrc	r12
 	rrc	r13
 	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r6
 	bit	#128, 48(sp)
-	subc	#0, r6
+	subc	r6, r6
 	inv	r6
 	mov	r13, r15
 	and	r6, r15
@@ -1861,7 +1839,7 @@ grain128aeadv2_absorb_ad:
 
 ; --- grain128aeadv2_crypt: grain128aeadv2.crypt
 ;     frame 54 bytes (27 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1616 bytes of code
+;     estimated 1600 bytes of code
 	.section .text.grain128aeadv2_crypt,"ax",@progbits
 	.local grain128aeadv2_crypt
 	.type grain128aeadv2_crypt, @function
@@ -2310,9 +2288,8 @@ grain128aeadv2_crypt:
 	mov.b	@r13, r15
 	mov	r15, 2(sp)
 	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r14
 	bit	#1, r15
-	subc	#0, r14
+	subc	r14, r14
 	inv	r14
 	mov	42(sp), r13
 	mov	r13, r15
@@ -2342,9 +2319,8 @@ grain128aeadv2_crypt:
 	rrc	r12
 	rrc	r13
 	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r14
 	bit	#2, 2(sp)
-	subc	#0, r14
+	subc	r14, r14
 	inv	r14
 	mov	r13, r15
 	and	r14, r15
@@ -2364,9 +2340,8 @@ grain128aeadv2_crypt:
 	rrc	r12
 	rrc	r13
 	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r14
 	bit	#4, 2(sp)
-	subc	#0, r14
+	subc	r14, r14
 	inv	r14
 	mov	r13, r15
 	and	r14, r15
@@ -2386,9 +2361,8 @@ grain128aeadv2_crypt:
 	rrc	r12
 	rrc	r13
 	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r14
 	bit	#8, 2(sp)
-	subc	#0, r14
+	subc	r14, r14
 	inv	r14
 	mov	r13, r15
 	and	r14, r15
@@ -2408,9 +2382,8 @@ grain128aeadv2_crypt:
 	rrc	r12
 	rrc	r13
 	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r14
 	bit	#16, 2(sp)
-	subc	#0, r14
+	subc	r14, r14
 	inv	r14
 	mov	r13, r15
 	and	r14, r15
@@ -2430,9 +2403,8 @@ grain128aeadv2_crypt:
 	rrc	r12
 	rrc	r13
 	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r14
 	bit	#32, 2(sp)
-	subc	#0, r14
+	subc	r14, r14
 	inv	r14
 	mov	r13, r15
 	and	r14, r15
@@ -2452,9 +2424,8 @@ grain128aeadv2_crypt:
 	rrc	r12
 	rrc	r13
 	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r14
 	bit	#64, 2(sp)
-	subc	#0, r14
+	subc	r14, r14
 	inv	r14
 	mov	r13, r15
 	and	r14, r15
@@ -2474,9 +2445,8 @@ grain128aeadv2_crypt:
 	rrc	r12
 	rrc	r13
 	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r14
 	bit	#128, 2(sp)
-	subc	#0, r14
+	subc	r14, r14
 	inv	r14
 	mov	r13, r15
 	and	r14, r15

@@ -130,7 +130,7 @@ isap_a_128a_key_setup:
 
 ; --- isap_a_128a_encrypt_with: isap_a_128a.encrypt_with
 ;     frame 112 bytes (9 spill slots, locals 88), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 884 bytes of code
+;     estimated 876 bytes of code
 	.section .text.isap_a_128a_encrypt_with,"ax",@progbits
 	.global isap_a_128a_encrypt_with
 	.type isap_a_128a_encrypt_with, @function
@@ -280,11 +280,7 @@ isap_a_128a_encrypt_with:
 	subc	r14, r15
 	cmp	#8, r6
 	subc	#0, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	inv	r15
-	inc	r15
+	subc	r15, r15
 	xor	#8, r6
 	and	r15, r6
 	xor	#8, r6
@@ -473,7 +469,7 @@ isap_a_128a_encrypt_with:
 
 ; --- isap_a_128a_decrypt_with: isap_a_128a.decrypt_with
 ;     frame 118 bytes (12 spill slots, locals 88), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 882 bytes of code
+;     estimated 874 bytes of code
 	.section .text.isap_a_128a_decrypt_with,"ax",@progbits
 	.global isap_a_128a_decrypt_with
 	.type isap_a_128a_decrypt_with, @function
@@ -705,11 +701,7 @@ isap_a_128a_decrypt_with:
 	subc	r14, r15
 	cmp	#8, r6
 	subc	#0, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	inv	r15
-	inc	r15
+	subc	r15, r15
 	xor	#8, r6
 	and	r15, r6
 	xor	#8, r6
@@ -1326,7 +1318,7 @@ isap_a_128a_P_permute:
 
 ; --- isap_a_128a_mac: isap_a_128a.mac
 ;     frame 118 bytes (7 spill slots, locals 104), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1052 bytes of code
+;     estimated 1036 bytes of code
 	.section .text.isap_a_128a_mac,"ax",@progbits
 	.local isap_a_128a_mac
 	.type isap_a_128a_mac, @function
@@ -1412,11 +1404,7 @@ isap_a_128a_mac:
 	cmp	#8, r11
 	mov	r12, r15
 	subc	#0, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	inv	r15
-	inc	r15
+	subc	r15, r15
 	xor	#8, r11
 	and	r15, r11
 	xor	#8, r11
@@ -1578,11 +1566,7 @@ isap_a_128a_mac:
 	cmp	#8, r11
 	mov	r12, r15
 	subc	#0, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	inv	r15
-	inc	r15
+	subc	r15, r15
 	xor	#8, r11
 	and	r15, r11
 	xor	#8, r11

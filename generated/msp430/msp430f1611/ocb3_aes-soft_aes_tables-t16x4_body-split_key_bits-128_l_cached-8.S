@@ -650,7 +650,7 @@ ocb3_key_setup:
 
 ; --- ocb3_encrypt_with: ocb3.encrypt_with
 ;     frame 216 bytes (51 spill slots, locals 112), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2762 bytes of code
+;     estimated 2752 bytes of code
 	.section .text.ocb3_encrypt_with,"ax",@progbits
 	.global ocb3_encrypt_with
 	.type ocb3_encrypt_with, @function
@@ -972,11 +972,7 @@ ocb3_encrypt_with:
 	sub	#8, r15
 	mov	r13, r15
 	subc	#0, r15
-	clr	r14
-	adc	r14
-	xor	#1, r14
-	inv	r14
-	inc	r14
+	subc	r14, r14
 	mov	r12, r15
 	xor	#7, r15
 	and	r14, r15
@@ -1222,8 +1218,7 @@ ocb3_encrypt_with:
 	rla	r9
 	mov	238(sp), r10
 	sub	r9, r10
-	mov	#0, r15
-	subc	#0, r15
+	subc	r15, r15
 	mov	r15, 74(sp)
 	mov	r10, r15
 	sub	#1, r15
@@ -1698,7 +1693,7 @@ ocb3_encrypt_with:
 
 ; --- ocb3_decrypt_with: ocb3.decrypt_with
 ;     frame 242 bytes (72 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 4186 bytes of code
+;     estimated 4174 bytes of code
 	.section .text.ocb3_decrypt_with,"ax",@progbits
 	.global ocb3_decrypt_with
 	.type ocb3_decrypt_with, @function
@@ -2153,11 +2148,7 @@ ocb3_decrypt_with:
 	sub	#8, r15
 	mov	r13, r15
 	subc	#0, r15
-	clr	r14
-	adc	r14
-	xor	#1, r14
-	inv	r14
-	inc	r14
+	subc	r14, r14
 	mov	r12, r15
 	xor	#7, r15
 	and	r14, r15
@@ -2428,8 +2419,7 @@ ocb3_decrypt_with:
 	mov	r15, 68(sp)
 	mov	264(sp), r10
 	sub	r15, r10
-	mov	#0, r15
-	subc	#0, r15
+	subc	r15, r15
 	mov	r15, 114(sp)
 	mov	r10, r15
 	sub	#1, r15
@@ -3068,8 +3058,7 @@ ocb3_decrypt_with:
 .Locb3_decrypt_with_join42:
 	mov	268(sp), r15
 	sub	#16, r15
-	mov	#0, r15
-	subc	#0, r15
+	subc	r15, r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
@@ -3566,7 +3555,7 @@ ocb3_E_encrypt_block:
 
 ; --- ocb3_hash: ocb3.hash
 ;     frame 138 bytes (37 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1854 bytes of code
+;     estimated 1844 bytes of code
 	.section .text.ocb3_hash,"ax",@progbits
 	.local ocb3_hash
 	.type ocb3_hash, @function
@@ -3729,11 +3718,7 @@ ocb3_hash:
 	sub	#8, r15
 	mov	r13, r15
 	subc	#0, r15
-	clr	r14
-	adc	r14
-	xor	#1, r14
-	inv	r14
-	inc	r14
+	subc	r14, r14
 	mov	r12, r15
 	xor	#7, r15
 	and	r14, r15
@@ -4020,8 +4005,7 @@ ocb3_hash:
 	rla	r12
 	mov	56(sp), r13
 	sub	r12, r13
-	mov	#0, r14
-	subc	#0, r14
+	subc	r14, r14
 	mov	r13, r15
 	sub	#1, r15
 	clr	r11
@@ -4310,7 +4294,7 @@ ocb3_hash:
 
 ; --- ocb3_initial_offset: ocb3.initial_offset
 ;     frame 96 bytes (32 spill slots, locals 32), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3864 bytes of code
+;     estimated 3862 bytes of code
 	.section .text.ocb3_initial_offset,"ax",@progbits
 	.local ocb3_initial_offset
 	.type ocb3_initial_offset, @function
@@ -4691,8 +4675,7 @@ ocb3_initial_offset:
 .Locb3_initial_offset_nob15:
 	mov	#15, r6
 	sub	r11, r6
-	mov	#0, r11
-	subc	#0, r11
+	subc	r11, r11
 	and	#8191, r11
 	mov	r6, r12
 	swpb	r12

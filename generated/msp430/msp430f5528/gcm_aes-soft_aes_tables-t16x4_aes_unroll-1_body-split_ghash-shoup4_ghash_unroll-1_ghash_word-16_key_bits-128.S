@@ -1153,7 +1153,7 @@ gcm_encrypt_with:
 
 ; --- gcm_decrypt_with: gcm.decrypt_with
 ;     frame 238 bytes (47 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2444 bytes of code
+;     estimated 2442 bytes of code
 	.section .text.gcm_decrypt_with,"ax",@progbits
 	.global gcm_decrypt_with
 	.type gcm_decrypt_with, @function
@@ -1777,8 +1777,7 @@ gcm_decrypt_with:
 .Lgcm_decrypt_with_join35:
 	mov	264(sp), r15
 	sub	#16, r15
-	mov	#0, r15
-	subc	#0, r15
+	subc	r15, r15
 	clr	r15
 	adc	r15
 	xor	#1, r15

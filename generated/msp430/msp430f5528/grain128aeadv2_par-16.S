@@ -383,7 +383,7 @@ grain128aeadv2_decrypt:
 
 ; --- grain128aeadv2_absorb_ad: grain128aeadv2.absorb_ad
 ;     frame 86 bytes (43 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3422 bytes of code
+;     estimated 3378 bytes of code
 	.section .text.grain128aeadv2_absorb_ad,"ax",@progbits
 	.local grain128aeadv2_absorb_ad
 	.type grain128aeadv2_absorb_ad, @function
@@ -394,14 +394,12 @@ grain128aeadv2_absorb_ad:
 	; grain128aeadv2.ae:146: n = if a < 0x80 then 0 else if a < 0x100 then 1 else if a < 0x10000 then 2 else if a < 0x1000000 then 3 else 4 as u32
 	mov	104(sp), r10
 	cmp	#128, r10
-	mov	#0, r11
-	subc	#0, r11
+	subc	r11, r11
 	clr	r8
 	adc	r8
 	xor	#1, r8
 	cmp	#256, r10
-	mov	#0, r11
-	subc	#0, r11
+	subc	r11, r11
 	clr	r7
 	adc	r7
 	xor	#1, r7
@@ -414,11 +412,7 @@ grain128aeadv2_absorb_ad:
 	cmp	#0, r10
 	mov	#0, r11
 	subc	#256, r11
-	clr	r10
-	adc	r10
-	xor	#1, r10
-	inv	r10
-	inc	r10
+	subc	r10, r10
 	and	#7, r10
 	xor	#4, r10
 	inv	r9
@@ -937,9 +931,8 @@ grain128aeadv2_absorb_ad:
 	bis	r14, r13
 	mov	r13, 4(sp)
 	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r14
 	bit	#1, 32(sp)
-	subc	#0, r14
+	subc	r14, r14
 	inv	r14
 	mov	64(sp), r13
 	mov	r13, r15
@@ -970,9 +963,8 @@ grain128aeadv2_absorb_ad:
 	rrc	r12
 	rrc	r13
 	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r7
 	bit	#2, 32(sp)
-	subc	#0, r7
+	subc	r7, r7
 	inv	r7
 	mov	r13, r15
 	and	r7, r15
@@ -992,9 +984,8 @@ grain128aeadv2_absorb_ad:
 	rrc	r12
 	rrc	r13
 	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r7
 	bit	#4, 32(sp)
-	subc	#0, r7
+	subc	r7, r7
 	inv	r7
 	mov	r13, r15
 	and	r7, r15
@@ -1014,9 +1005,8 @@ grain128aeadv2_absorb_ad:
 	rrc	r12
 	rrc	r13
 	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r7
 	bit	#8, 32(sp)
-	subc	#0, r7
+	subc	r7, r7
 	inv	r7
 	mov	r13, r15
 	and	r7, r15
@@ -1036,9 +1026,8 @@ grain128aeadv2_absorb_ad:
 	rrc	r12
 	rrc	r13
 	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r7
 	bit	#16, 32(sp)
-	subc	#0, r7
+	subc	r7, r7
 	inv	r7
 	mov	r13, r15
 	and	r7, r15
@@ -1058,9 +1047,8 @@ grain128aeadv2_absorb_ad:
 	rrc	r12
 	rrc	r13
 	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r7
 	bit	#32, 32(sp)
-	subc	#0, r7
+	subc	r7, r7
 	inv	r7
 	mov	r13, r15
 	and	r7, r15
@@ -1080,9 +1068,8 @@ grain128aeadv2_absorb_ad:
 	rrc	r12
 	rrc	r13
 	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r7
 	bit	#64, 32(sp)
-	subc	#0, r7
+	subc	r7, r7
 	inv	r7
 	mov	r13, r15
 	and	r7, r15
@@ -1102,9 +1089,8 @@ grain128aeadv2_absorb_ad:
 	rrc	r12
 	rrc	r13
 	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r7
 	bit	#128, 32(sp)
-	subc	#0, r7
+	subc	r7, r7
 	inv	r7
 	mov	r13, r15
 	and	r7, r15
@@ -1566,9 +1552,8 @@ grain128aeadv2_absorb_ad:
 	bis	r14, r13
 	mov	r13, 6(sp)
 	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r14
 	bit	#1, 48(sp)
-	subc	#0, r14
+	subc	r14, r14
 	inv	r14
 	mov	64(sp), r13
 	mov	r13, r15
@@ -1599,9 +1584,8 @@ grain128aeadv2_absorb_ad:
 	rrc	r12
 	rrc	r13
 	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r6
 	bit	#2, 48(sp)
-	subc	#0, r6
+	subc	r6, r6
 	inv	r6
 	mov	r13, r15
 	and	r6, r15
@@ -1621,9 +1605,8 @@ grain128aeadv2_absorb_ad:
 	rrc	r12
 	rrc	r13
 	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r6
 	bit	#4, 48(sp)
-	subc	#0, r6
+	subc	r6, r6
 	inv	r6
 	mov	r13, r15
 	and	r6, r15
@@ -1643,9 +1626,8 @@ grain128aeadv2_absorb_ad:
 	rrc	r12
 	rrc	r13
 	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r6
 	bit	#8, 48(sp)
-	subc	#0, r6
+	subc	r6, r6
 	inv	r6
 	mov	r13, r15
 	and	r6, r15
@@ -1665,9 +1647,8 @@ grain128aeadv2_absorb_ad:
 	rrc	r12
 	rrc	r13
 	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r6
 	bit	#16, 48(sp)
-	subc	#0, r6
+	subc	r6, r6
 	inv	r6
 	mov	r13, r15
 	and	r6, r15
@@ -1687,9 +1668,8 @@ grain128aeadv2_absorb_ad:
 	rrc	r12
 	rrc	r13
 	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r6
 	bit	#32, 48(sp)
-	subc	#0, r6
+	subc	r6, r6
 	inv	r6
 	mov	r13, r15
 	and	r6, r15
@@ -1709,9 +1689,8 @@ grain128aeadv2_absorb_ad:
 	rrc	r12
 	rrc	r13
 	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r6
 	bit	#64, 48(sp)
-	subc	#0, r6
+	subc	r6, r6
 	inv	r6
 	mov	r13, r15
 	and	r6, r15
@@ -1731,9 +1710,8 @@ grain128aeadv2_absorb_ad:
 	rrc	r12
 	rrc	r13
 	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r6
 	bit	#128, 48(sp)
-	subc	#0, r6
+	subc	r6, r6
 	inv	r6
 	mov	r13, r15
 	and	r6, r15
@@ -1823,7 +1801,7 @@ grain128aeadv2_absorb_ad:
 
 ; --- grain128aeadv2_crypt: grain128aeadv2.crypt
 ;     frame 54 bytes (27 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1592 bytes of code
+;     estimated 1576 bytes of code
 	.section .text.grain128aeadv2_crypt,"ax",@progbits
 	.local grain128aeadv2_crypt
 	.type grain128aeadv2_crypt, @function
@@ -2266,9 +2244,8 @@ grain128aeadv2_crypt:
 	mov.b	@r13, r15
 	mov	r15, 2(sp)
 	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r14
 	bit	#1, r15
-	subc	#0, r14
+	subc	r14, r14
 	inv	r14
 	mov	42(sp), r13
 	mov	r13, r15
@@ -2298,9 +2275,8 @@ grain128aeadv2_crypt:
 	rrc	r12
 	rrc	r13
 	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r14
 	bit	#2, 2(sp)
-	subc	#0, r14
+	subc	r14, r14
 	inv	r14
 	mov	r13, r15
 	and	r14, r15
@@ -2320,9 +2296,8 @@ grain128aeadv2_crypt:
 	rrc	r12
 	rrc	r13
 	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r14
 	bit	#4, 2(sp)
-	subc	#0, r14
+	subc	r14, r14
 	inv	r14
 	mov	r13, r15
 	and	r14, r15
@@ -2342,9 +2317,8 @@ grain128aeadv2_crypt:
 	rrc	r12
 	rrc	r13
 	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r14
 	bit	#8, 2(sp)
-	subc	#0, r14
+	subc	r14, r14
 	inv	r14
 	mov	r13, r15
 	and	r14, r15
@@ -2364,9 +2338,8 @@ grain128aeadv2_crypt:
 	rrc	r12
 	rrc	r13
 	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r14
 	bit	#16, 2(sp)
-	subc	#0, r14
+	subc	r14, r14
 	inv	r14
 	mov	r13, r15
 	and	r14, r15
@@ -2386,9 +2359,8 @@ grain128aeadv2_crypt:
 	rrc	r12
 	rrc	r13
 	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r14
 	bit	#32, 2(sp)
-	subc	#0, r14
+	subc	r14, r14
 	inv	r14
 	mov	r13, r15
 	and	r14, r15
@@ -2408,9 +2380,8 @@ grain128aeadv2_crypt:
 	rrc	r12
 	rrc	r13
 	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r14
 	bit	#64, 2(sp)
-	subc	#0, r14
+	subc	r14, r14
 	inv	r14
 	mov	r13, r15
 	and	r14, r15
@@ -2430,9 +2401,8 @@ grain128aeadv2_crypt:
 	rrc	r12
 	rrc	r13
 	; grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	#0, r14
 	bit	#128, 2(sp)
-	subc	#0, r14
+	subc	r14, r14
 	inv	r14
 	mov	r13, r15
 	and	r14, r15

@@ -118,7 +118,7 @@ isap_a_128a_key_setup:
 
 ; --- isap_a_128a_encrypt_with: isap_a_128a.encrypt_with
 ;     frame 112 bytes (9 spill slots, locals 88), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 850 bytes of code
+;     estimated 842 bytes of code
 	.section .text.isap_a_128a_encrypt_with,"ax",@progbits
 	.global isap_a_128a_encrypt_with
 	.type isap_a_128a_encrypt_with, @function
@@ -257,11 +257,7 @@ isap_a_128a_encrypt_with:
 	subc	r14, r15
 	cmp	#8, r6
 	subc	#0, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	inv	r15
-	inc	r15
+	subc	r15, r15
 	xor	#8, r6
 	and	r15, r6
 	xor	#8, r6
@@ -444,7 +440,7 @@ isap_a_128a_encrypt_with:
 
 ; --- isap_a_128a_decrypt_with: isap_a_128a.decrypt_with
 ;     frame 118 bytes (12 spill slots, locals 88), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 848 bytes of code
+;     estimated 840 bytes of code
 	.section .text.isap_a_128a_decrypt_with,"ax",@progbits
 	.global isap_a_128a_decrypt_with
 	.type isap_a_128a_decrypt_with, @function
@@ -665,11 +661,7 @@ isap_a_128a_decrypt_with:
 	subc	r14, r15
 	cmp	#8, r6
 	subc	#0, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	inv	r15
-	inc	r15
+	subc	r15, r15
 	xor	#8, r6
 	and	r15, r6
 	xor	#8, r6
@@ -1268,7 +1260,7 @@ isap_a_128a_P_permute:
 
 ; --- isap_a_128a_mac: isap_a_128a.mac
 ;     frame 118 bytes (7 spill slots, locals 104), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1000 bytes of code
+;     estimated 984 bytes of code
 	.section .text.isap_a_128a_mac,"ax",@progbits
 	.local isap_a_128a_mac
 	.type isap_a_128a_mac, @function
@@ -1343,11 +1335,7 @@ isap_a_128a_mac:
 	cmp	#8, r11
 	mov	r12, r15
 	subc	#0, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	inv	r15
-	inc	r15
+	subc	r15, r15
 	xor	#8, r11
 	and	r15, r11
 	xor	#8, r11
@@ -1502,11 +1490,7 @@ isap_a_128a_mac:
 	cmp	#8, r11
 	mov	r12, r15
 	subc	#0, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	inv	r15
-	inc	r15
+	subc	r15, r15
 	xor	#8, r11
 	and	r15, r11
 	xor	#8, r11

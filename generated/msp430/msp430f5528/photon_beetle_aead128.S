@@ -61,7 +61,7 @@ photon_beetle_aead128_key_setup:
 
 ; --- photon_beetle_aead128_encrypt_with: photon_beetle_aead128.encrypt_with
 ;     frame 72 bytes (12 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1324 bytes of code
+;     estimated 1316 bytes of code
 	.section .text.photon_beetle_aead128_encrypt_with,"ax",@progbits
 	.global photon_beetle_aead128_encrypt_with
 	.type photon_beetle_aead128_encrypt_with, @function
@@ -266,11 +266,7 @@ photon_beetle_aead128_encrypt_with:
 	cmp	#16, r10
 	mov	r4, r15
 	subc	#0, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	inv	r15
-	inc	r15
+	subc	r15, r15
 	xor	#16, r10
 	and	r15, r10
 	xor	#16, r10
@@ -595,7 +591,7 @@ photon_beetle_aead128_encrypt_with:
 
 ; --- photon_beetle_aead128_decrypt_with: photon_beetle_aead128.decrypt_with
 ;     frame 100 bytes (26 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1562 bytes of code
+;     estimated 1554 bytes of code
 	.section .text.photon_beetle_aead128_decrypt_with,"ax",@progbits
 	.global photon_beetle_aead128_decrypt_with
 	.type photon_beetle_aead128_decrypt_with, @function
@@ -805,11 +801,7 @@ photon_beetle_aead128_decrypt_with:
 	cmp	#16, r10
 	mov	r13, r15
 	subc	#0, r15
-	clr	r14
-	adc	r14
-	xor	#1, r14
-	inv	r14
-	inc	r14
+	subc	r14, r14
 	xor	#16, r10
 	and	r14, r10
 	xor	#16, r10
@@ -2457,7 +2449,7 @@ photon_beetle_aead128_P_permute:
 
 ; --- photon_beetle_aead128_hash: photon_beetle_aead128.hash
 ;     frame 46 bytes (15 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 642 bytes of code
+;     estimated 634 bytes of code
 	.section .text.photon_beetle_aead128_hash,"ax",@progbits
 	.local photon_beetle_aead128_hash
 	.type photon_beetle_aead128_hash, @function
@@ -2532,11 +2524,7 @@ photon_beetle_aead128_hash:
 	cmp	#16, r9
 	mov	r4, r15
 	subc	#0, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	inv	r15
-	inc	r15
+	subc	r15, r15
 	xor	#16, r9
 	and	r15, r9
 	xor	#16, r9

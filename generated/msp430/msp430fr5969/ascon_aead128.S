@@ -1714,7 +1714,7 @@ ascon_aead128_P_permute:
 
 ; --- ascon_aead128_absorb_ad: ascon_aead128.absorb_ad
 ;     frame 42 bytes (13 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 510 bytes of code
+;     estimated 502 bytes of code
 	.section .text.ascon_aead128_absorb_ad,"ax",@progbits
 	.local ascon_aead128_absorb_ad
 	.type ascon_aead128_absorb_ad, @function
@@ -1773,11 +1773,7 @@ ascon_aead128_absorb_ad:
 	cmp	#16, r8
 	mov	r7, r15
 	subc	#0, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	inv	r15
-	inc	r15
+	subc	r15, r15
 	xor	#16, r8
 	and	r15, r8
 	xor	#16, r8

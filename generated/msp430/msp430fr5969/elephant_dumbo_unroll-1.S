@@ -676,7 +676,7 @@ elephant_dumbo_P_permute:
 
 ; --- elephant_dumbo_crypt: elephant_dumbo.crypt
 ;     frame 364 bytes (122 spill slots, locals 120), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 6114 bytes of code
+;     estimated 6096 bytes of code
 	.section .text.elephant_dumbo_crypt,"ax",@progbits
 	.local elephant_dumbo_crypt
 	.type elephant_dumbo_crypt, @function
@@ -1750,11 +1750,7 @@ elephant_dumbo_crypt:
 	cmp	r12, r9
 	mov	r14, r15
 	subc	r13, r15
-	clr	r11
-	adc	r11
-	xor	#1, r11
-	inv	r11
-	inc	r11
+	subc	r11, r11
 	xor	r9, r12
 	and	r11, r12
 	xor	r12, r9
@@ -1852,8 +1848,7 @@ elephant_dumbo_crypt:
 	; elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
 	mov	380(sp), r14
 	cmp	#8, r14
-	mov	#0, r15
-	subc	#0, r15
+	subc	r15, r15
 	clr	r5
 	adc	r5
 	xor	#1, r5
@@ -2194,11 +2189,7 @@ elephant_dumbo_crypt:
 	subc	66(sp), r15
 	cmp	#20, r10
 	subc	#0, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	inv	r15
-	inc	r15
+	subc	r15, r15
 	xor	#20, r10
 	and	r15, r10
 	xor	#20, r10

@@ -53,3 +53,19 @@ def test_a_scratch_area_holds_public_data_before_a_secret_is_stored_in_it():
 def test_a_store_through_an_unknown_pointer_is_refused():
     body = [MInst("mov", [Imm(0x2400), R(13)]), MInst("mov", [R(12), Mem(13, 0)])]
     assert run(body, [KEY]) == [("untracked", "a store through a pointer the analysis cannot follow")]
+
+
+def test_a_register_minus_itself_holds_only_the_carry():
+    """`subc r12, r12` (carry_masks' C - 1) and `xor r12, r12` do not depend on what r12 held: a
+    mask from a public comparison's carry is public even where r12 held the key before."""
+    public_carry = [MInst("cmp", [Imm(16), R(13)]), MInst("subc", [R(12), R(12)]),
+                    MInst("tst", [R(12)]), MInst("jz", [Lbl("L")]), MInst("label", [Lbl("L")])]
+    assert run(public_carry, [KEY, NONCE_LEN]) == []
+    cleared = [MInst("xor", [R(12), R(12)]), MInst("tst", [R(12)]), MInst("jz", [Lbl("L")]),
+               MInst("label", [Lbl("L")])]
+    assert run(cleared, [KEY]) == []
+    # the carry of a secret comparison still makes it secret; another register's difference too
+    secret_carry = [MInst("cmp", [Imm(16), R(12)])] + public_carry[1:]
+    assert run(secret_carry, [KEY, NONCE_LEN]) == [("branch", "a conditional branch depends on a secret")]
+    other = [MInst("subc", [R(13), R(12)])] + public_carry[2:]
+    assert run(other, [KEY, NONCE_LEN]) == [("branch", "a conditional branch depends on a secret")]
