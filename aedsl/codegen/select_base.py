@@ -104,6 +104,7 @@ class SelectorBase:
         self.call_sites = 0
         self.defs: dict = {}                # IR value -> its defining op (value_bound, patterns)
         self.def_depth: dict = {}           # IR value -> the loop depth it was selected at
+        self.compare_masks: set[int] = set()   # comparisons selected as their select's mask
         self.forget_derived()
 
     # --- emission helpers ------------------------------------------------------------------
@@ -327,6 +328,15 @@ class SelectorBase:
             for inst in self.mf.insts[start:]:
                 inst.lane = k
         return out
+
+    def chooses_only(self, v: Value) -> bool:
+        """v (a comparison's 0/1 value) is read once, as the condition of a `select`."""
+        if self.use_count(v) != 1:
+            return False
+        if not hasattr(self, "_selects"):
+            self._selects = {id(o.args[0]) for f in self.module.functions for o in walk_ops(f.body)
+                             if o.opcode == "select"}
+        return id(v) in self._selects
 
     def use_count(self, v: Value) -> int:
         """Uses of IR value v in the module (op arguments and block yields)."""

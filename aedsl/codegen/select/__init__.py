@@ -7,6 +7,7 @@ here is written against the limb model and a few target hooks, which each target
 - `arith.ArithOps`: not/neg/add/sub, unsigned division and remainder, zext/trunc/select, the six
   comparisons, `len`, `add_imm`, `branch_if_zero`; hooks `addsub(a, b, width, sub)`,
   `not_limb`, `bit_to_mask`, `divide`, `carry_if_nonzero`, `carry_if_ge`, `carry_bit`,
+  `carry_mask` (a select's mask from an ordering's carry: C - 1, or its complement),
   `branch_zero_limb`;
 - `shifts.ShiftOps`: shl/shr/rotl/rotr by constants, shifts by a run-time amount, slice and
   concat over the target's `shl_multi` / `shr_multi` / `rotl_multi` / `_shift_var`;

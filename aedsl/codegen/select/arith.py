@@ -6,7 +6,7 @@ virtual register numbering), so a hook is called exactly where the handler needs
 """
 from __future__ import annotations
 
-from ..mir import Imm
+from ..mir import Imm, R
 from ..select_base import SelectError, nlimbs
 
 
@@ -165,11 +165,19 @@ class ArithOps:
             self.put(op.results[0], [self.carry_bit(invert=(kind == "eq"))])
             return
         self.carry_if_ge(a, b)
-        self.put(op.results[0], [self.carry_bit(invert=(kind == "ult"))])
+        r = op.results[0]
+        if self.chooses_only(r) and hasattr(self, "carry_mask"):
+            # the select's mask straight from the carry (MSP430 subc, ARMv6-M sbcs: C - 1, or
+            # its complement) instead of the 0/1 value and its negation
+            self.put(r, [self.carry_mask(ones_when_carry=(kind == "uge"))])
+            self.compare_masks.add(id(r))
+            return
+        self.put(r, [self.carry_bit(invert=(kind == "ult"))])
 
     def op_select(self, op):
         c, a, b = self.args(op)
-        m = self.bit_to_mask(c[0])              # 0 or 1 -> mask 0 or all ones, branch-free
+        # 0 or 1 -> mask 0 or all ones, branch-free (an ordering that only chooses here is its mask)
+        m = c[0] if id(op.args[0]) in self.compare_masks else self.bit_to_mask(c[0])
         xor, and_ = self.BITWISE["xor"], self.BITWISE["and"]
         out = []
         for x, y in zip(a, b):

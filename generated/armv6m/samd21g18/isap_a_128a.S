@@ -99,7 +99,7 @@ isap_a_128a_key_setup:
 
 @ --- isap_a_128a_encrypt_with: isap_a_128a.encrypt_with
 @     frame 136 bytes (13 spill slots, 9 on the stack; locals 88), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 436 bytes of code and literals
+@     estimated 430 bytes of code and literals
 	.section .text.isap_a_128a_encrypt_with,"ax",%progbits
 	.global isap_a_128a_encrypt_with
 	.type isap_a_128a_encrypt_with, %function
@@ -214,10 +214,7 @@ isap_a_128a_encrypt_with:
 	subs	r4, r0, r6
 	cmp	r4, #8
 	movs	r1, #0
-	adcs	r1, r1
-	movs	r0, #1
-	eors	r1, r0
-	rsbs	r1, r1, #0
+	sbcs	r1, r1
 	movs	r0, #8
 	eors	r4, r0
 	ands	r4, r1
@@ -359,7 +356,7 @@ isap_a_128a_encrypt_with:
 
 @ --- isap_a_128a_decrypt_with: isap_a_128a.decrypt_with
 @     frame 136 bytes (14 spill slots, 9 on the stack; locals 88), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 446 bytes of code and literals
+@     estimated 440 bytes of code and literals
 	.section .text.isap_a_128a_decrypt_with,"ax",%progbits
 	.global isap_a_128a_decrypt_with
 	.type isap_a_128a_decrypt_with, %function
@@ -528,10 +525,7 @@ isap_a_128a_decrypt_with:
 	subs	r4, r0, r6
 	cmp	r4, #8
 	movs	r1, #0
-	adcs	r1, r1
-	movs	r0, #1
-	eors	r1, r0
-	rsbs	r1, r1, #0
+	sbcs	r1, r1
 	movs	r0, #8
 	eors	r4, r0
 	ands	r4, r1
@@ -924,7 +918,7 @@ isap_a_128a_P_permute:
 
 @ --- isap_a_128a_mac: isap_a_128a.mac
 @     frame 116 bytes (8 spill slots, 3 on the stack; locals 104), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 526 bytes of code and literals
+@     estimated 514 bytes of code and literals
 	.section .text.isap_a_128a_mac,"ax",%progbits
 	.global isap_a_128a_mac
 	.type isap_a_128a_mac, %function
@@ -990,10 +984,7 @@ isap_a_128a_mac:
 	subs	r3, r0, r1
 	cmp	r3, #8
 	movs	r2, #0
-	adcs	r2, r2
-	movs	r0, #1
-	eors	r2, r0
-	rsbs	r2, r2, #0
+	sbcs	r2, r2
 	movs	r0, #8
 	eors	r3, r0
 	ands	r3, r2
@@ -1098,10 +1089,7 @@ isap_a_128a_mac:
 	subs	r3, r0, r1
 	cmp	r3, #8
 	movs	r2, #0
-	adcs	r2, r2
-	movs	r0, #1
-	eors	r2, r0
-	rsbs	r2, r2, #0
+	sbcs	r2, r2
 	movs	r0, #8
 	eors	r3, r0
 	ands	r3, r2

@@ -376,7 +376,7 @@ ocb3_key_setup:
 
 @ --- ocb3_encrypt_with: ocb3.encrypt_with
 @     frame 140 bytes (38 spill slots, 22 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1096 bytes of code and literals
+@     estimated 1092 bytes of code and literals
 	.section .text.ocb3_encrypt_with,"ax",%progbits
 	.global ocb3_encrypt_with
 	.type ocb3_encrypt_with, %function
@@ -625,10 +625,8 @@ ocb3_encrypt_with:
 	eors	r1, r3
 	@ ocb3.ae:107: x = l[at_l0 + (if k < l_cached then k else last)]
 	cmp	r6, #8
-	movs	r0, #0
-	adcs	r0, r0
-	eors	r0, r3
-	rsbs	r3, r0, #0
+	movs	r3, #0
+	sbcs	r3, r3
 	mov	r0, r6
 	eors	r0, r2
 	ands	r0, r3
@@ -1037,7 +1035,7 @@ ocb3_encrypt_with:
 
 @ --- ocb3_decrypt_with: ocb3.decrypt_with
 @     frame 168 bytes (66 spill slots, 29 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1826 bytes of code and literals
+@     estimated 1822 bytes of code and literals
 	.section .text.ocb3_decrypt_with,"ax",%progbits
 	.global ocb3_decrypt_with
 	.type ocb3_decrypt_with, %function
@@ -1429,18 +1427,18 @@ ocb3_decrypt_with:
 	str	r1, [sp, #16]
 	@ ocb3.ae:245: delta = get_l(l, ntz(i + 2))                  // delay slot
 	ldr	r7, [sp, #52]
-	adds	r1, r7, #2
+	adds	r2, r7, #2
 	@ ocb3.ae:52: if v[15:0] == 0 {
-	uxth	r0, r1
+	uxth	r0, r2
 	subs	r0, r0, #1
 	movs	r0, #0
 	adcs	r0, r0
-	movs	r3, #1
-	eors	r0, r3
+	movs	r1, #1
+	eors	r0, r1
 	cmp	r0, #0
 	beq	.Locb3_decrypt_with_else9
 	@ ocb3.ae:54: v = v >> 16
-	lsrs	r1, r1, #16
+	lsrs	r2, r2, #16
 	movs	r5, #16
 	b	.Locb3_decrypt_with_endif10
 	.ltorg
@@ -1448,56 +1446,56 @@ ocb3_decrypt_with:
 	movs	r5, #0
 .Locb3_decrypt_with_endif10:
 	@ ocb3.ae:56: if v[7:0] == 0 {
-	uxtb	r0, r1
+	uxtb	r0, r2
 	subs	r0, r0, #1
 	movs	r0, #0
 	adcs	r0, r0
-	eors	r0, r3
+	eors	r0, r1
 	cmp	r0, #0
 	beq	.Locb3_decrypt_with_else11
 	@ ocb3.ae:57: n = n + 8
 	adds	r5, #8
 	@ ocb3.ae:58: v = v >> 8
-	lsrs	r1, r1, #8
+	lsrs	r2, r2, #8
 	b	.Locb3_decrypt_with_endif12
 .Locb3_decrypt_with_else11:
 .Locb3_decrypt_with_endif12:
 	@ ocb3.ae:60: if v[3:0] == 0 {
-	lsls	r0, r1, #28
+	lsls	r0, r2, #28
 	lsrs	r0, r0, #28
 	subs	r0, r0, #1
 	movs	r0, #0
 	adcs	r0, r0
-	eors	r0, r3
+	eors	r0, r1
 	cmp	r0, #0
 	beq	.Locb3_decrypt_with_else13
 	@ ocb3.ae:61: n = n + 4
 	adds	r5, r5, #4
 	@ ocb3.ae:62: v = v >> 4
-	lsrs	r1, r1, #4
+	lsrs	r2, r2, #4
 	b	.Locb3_decrypt_with_endif14
 .Locb3_decrypt_with_else13:
 .Locb3_decrypt_with_endif14:
 	@ ocb3.ae:64: if v[1:0] == 0 {
-	lsls	r0, r1, #30
+	lsls	r0, r2, #30
 	lsrs	r0, r0, #30
 	subs	r0, r0, #1
 	movs	r0, #0
 	adcs	r0, r0
-	eors	r0, r3
+	eors	r0, r1
 	cmp	r0, #0
 	beq	.Locb3_decrypt_with_else15
 	@ ocb3.ae:65: n = n + 2
 	adds	r5, r5, #2
 	@ ocb3.ae:66: v = v >> 2
-	lsrs	r1, r1, #2
+	lsrs	r2, r2, #2
 	b	.Locb3_decrypt_with_endif16
 .Locb3_decrypt_with_else15:
 .Locb3_decrypt_with_endif16:
 	@ ocb3.ae:68: if v[0] == 0 {
-	lsls	r0, r1, #31
+	lsls	r0, r2, #31
 	lsrs	r0, r0, #31
-	eors	r0, r3
+	eors	r0, r1
 	cmp	r0, #0
 	beq	.Locb3_decrypt_with_else17
 	@ ocb3.ae:69: n = n + 1
@@ -1511,13 +1509,11 @@ ocb3_decrypt_with:
 	cmp	r2, r5
 	movs	r0, #0
 	adcs	r0, r0
-	eors	r0, r3
+	eors	r0, r1
 	@ ocb3.ae:107: x = l[at_l0 + (if k < l_cached then k else last)]
 	cmp	r5, #8
-	movs	r1, #0
-	adcs	r1, r1
-	eors	r1, r3
-	rsbs	r3, r1, #0
+	movs	r3, #0
+	sbcs	r3, r3
 	mov	r1, r5
 	eors	r1, r2
 	ands	r1, r3
@@ -2368,7 +2364,7 @@ ocb3_E_encrypt_block:
 
 @ --- ocb3_hash: ocb3.hash
 @     frame 92 bytes (21 spill slots, 11 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 708 bytes of code and literals
+@     estimated 704 bytes of code and literals
 	.section .text.ocb3_hash,"ax",%progbits
 	.global ocb3_hash
 	.type ocb3_hash, %function
@@ -2496,10 +2492,8 @@ ocb3_hash:
 	eors	r1, r3
 	@ ocb3.ae:107: x = l[at_l0 + (if k < l_cached then k else last)]
 	cmp	r5, #8
-	movs	r0, #0
-	adcs	r0, r0
-	eors	r0, r3
-	rsbs	r3, r0, #0
+	movs	r3, #0
+	sbcs	r3, r3
 	mov	r0, r5
 	eors	r0, r2
 	ands	r0, r3

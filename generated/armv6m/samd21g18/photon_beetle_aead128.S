@@ -67,8 +67,8 @@ photon_beetle_aead128_key_setup:
 
 
 @ --- photon_beetle_aead128_encrypt_with: photon_beetle_aead128.encrypt_with
-@     frame 92 bytes (16 spill slots, 11 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 746 bytes of code and literals
+@     frame 92 bytes (15 spill slots, 11 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 724 bytes of code and literals
 	.section .text.photon_beetle_aead128_encrypt_with,"ax",%progbits
 	.global photon_beetle_aead128_encrypt_with
 	.type photon_beetle_aead128_encrypt_with, %function
@@ -88,8 +88,8 @@ photon_beetle_aead128_encrypt_with:
 	str	r0, [sp, #32]
 	ldr	r0, [sp, #136]
 	str	r0, [sp, #20]
-	ldr	r7, [sp, #140]
-	str	r7, [sp, #28]
+	ldr	r0, [sp, #140]
+	str	r0, [sp, #28]
 	ldr	r0, [sp, #148]
 	str	r0, [sp, #40]
 	@ photon_beetle_aead128.ae:88: set_rate_part(s, load_le(nonce, 0, 16))
@@ -172,9 +172,7 @@ photon_beetle_aead128_encrypt_with:
 	ldr	r0, [sp, #20]
 	cmp	r4, r0
 	movs	r6, #0
-	adcs	r6, r6
-	movs	r0, #1
-	eors	r6, r0
+	sbcs	r6, r6
 	rsbs	r0, r5, #0
 	lsls	r0, r0, #30
 	lsrs	r1, r0, #30
@@ -185,9 +183,8 @@ photon_beetle_aead128_encrypt_with:
 	lsrs	r5, r0, #29
 	movs	r0, #4
 	eors	r5, r0
-	rsbs	r0, r6, #0
 	eors	r1, r5
-	ands	r1, r0
+	ands	r1, r6
 	eors	r5, r1
 	@ photon_beetle_aead128.ae:116: hash(s, ad, c0_of(a, m))
 	add	r0, sp, #44
@@ -215,26 +212,22 @@ photon_beetle_aead128_encrypt_with:
 	lsrs	r0, r0, #4
 	str	r0, [sp, #24]
 	movs	r1, #0
-	str	r1, [sp, #8]
+	str	r1, [sp, #4]
 	cmp	r1, r0
 	bcc	.Lphoton_beetle_aead128_encrypt_with_far2
 	b	.Lphoton_beetle_aead128_encrypt_with_done12
 .Lphoton_beetle_aead128_encrypt_with_far2:
 .Lphoton_beetle_aead128_encrypt_with_loop11:
 	@ photon_beetle_aead128.ae:120: off = rate * i
-	ldr	r1, [sp, #8]
-	lsls	r0, r1, #4
-	str	r0, [sp, #4]
+	ldr	r1, [sp, #4]
+	lsls	r5, r1, #4
 	@ photon_beetle_aead128.ae:121: rest = m - off
-	ldr	r1, [sp, #20]
-	subs	r4, r1, r0
+	ldr	r0, [sp, #20]
+	subs	r4, r0, r5
 	@ photon_beetle_aead128.ae:122: count = if rest < rate then rest else rate
 	cmp	r4, #16
 	movs	r1, #0
-	adcs	r1, r1
-	movs	r0, #1
-	eors	r1, r0
-	rsbs	r1, r1, #0
+	sbcs	r1, r1
 	movs	r0, #16
 	eors	r4, r0
 	ands	r4, r1
@@ -252,13 +245,12 @@ photon_beetle_aead128_encrypt_with:
 	ldr	r0, [sp, #44]
 	mov	r11, r0
 	@ photon_beetle_aead128.ae:125: p = load_le(msg, off, rate, count)
-	ldr	r1, [sp, #32]
-	ldr	r0, [sp, #4]
-	adds	r2, r1, r0
+	ldr	r0, [sp, #32]
+	adds	r1, r0, r5
+	movs	r7, #3
 	cmp	r4, #16
 	bcc	.Lphoton_beetle_aead128_encrypt_with_bytes13
-	movs	r0, #3
-	tst	r2, r0
+	tst	r1, r7
 	beq	.Lphoton_beetle_aead128_encrypt_with_words14
 .Lphoton_beetle_aead128_encrypt_with_bytes13:
 	movs	r0, #0
@@ -267,151 +259,148 @@ photon_beetle_aead128_encrypt_with:
 	str	r0, [sp, #84]
 	str	r0, [sp, #88]
 	add	r3, sp, #76
-	mov	r1, r4
-	cmp	r1, #16
-	bcc	.Lphoton_beetle_aead128_encrypt_with_cnt16
-	movs	r1, #16
-.Lphoton_beetle_aead128_encrypt_with_cnt16:
-.Lphoton_beetle_aead128_encrypt_with_cpy17:
-	subs	r1, #1
-	bcc	.Lphoton_beetle_aead128_encrypt_with_cpyd15
-	ldrb	r0, [r2, r1]
-	strb	r0, [r3, r1]
-	b	.Lphoton_beetle_aead128_encrypt_with_cpy17
-.Lphoton_beetle_aead128_encrypt_with_cpyd15:
-	mov	r2, r3
-.Lphoton_beetle_aead128_encrypt_with_words14:
-	ldr	r0, [r2]
-	mov	r9, r0
-	ldr	r0, [r2, #4]
-	mov	r10, r0
-	ldr	r0, [r2, #8]
-	mov	r8, r0
-	ldr	r1, [r2, #12]
-	@ photon_beetle_aead128.ae:51: return cat(x[63:0] >>> 1, x[127:64])
-	ldr	r0, [sp]
-	lsls	r6, r0, #31
-	mov	r0, r11
-	lsrs	r0, r0, #1
-	orrs	r6, r0
-	mov	r0, r11
-	lsls	r5, r0, #31
-	ldr	r0, [sp]
-	lsrs	r0, r0, #1
-	orrs	r5, r0
-	@ photon_beetle_aead128.ae:126: store_le(ct, off, shuffle(x) ^ p, count)
-	ldr	r3, [sp, #12]
-	mov	r0, r9
-	eors	r3, r0
-	ldr	r2, [sp, #16]
-	mov	r0, r10
-	eors	r2, r0
-	mov	r0, r8
-	eors	r6, r0
-	eors	r5, r1
-	ldr	r7, [sp, #28]
-	ldr	r0, [sp, #4]
-	adds	r7, r7, r0
-	cmp	r4, #16
-	bcc	.Lphoton_beetle_aead128_encrypt_with_bytes18
-	movs	r0, #3
-	tst	r7, r0
-	bne	.Lphoton_beetle_aead128_encrypt_with_bytes18
-	str	r3, [r7]
-	str	r2, [r7, #4]
-	str	r6, [r7, #8]
-	str	r5, [r7, #12]
-	b	.Lphoton_beetle_aead128_encrypt_with_stored19
-.Lphoton_beetle_aead128_encrypt_with_bytes18:
-	str	r3, [sp, #76]
-	str	r2, [sp, #80]
-	str	r6, [sp, #84]
-	str	r5, [sp, #88]
-	add	r3, sp, #76
 	mov	r2, r4
 	cmp	r2, #16
-	bcc	.Lphoton_beetle_aead128_encrypt_with_cnt20
+	bcc	.Lphoton_beetle_aead128_encrypt_with_cnt16
 	movs	r2, #16
+.Lphoton_beetle_aead128_encrypt_with_cnt16:
+.Lphoton_beetle_aead128_encrypt_with_cpy17:
+	subs	r2, #1
+	bcc	.Lphoton_beetle_aead128_encrypt_with_cpyd15
+	ldrb	r0, [r1, r2]
+	strb	r0, [r3, r2]
+	b	.Lphoton_beetle_aead128_encrypt_with_cpy17
+.Lphoton_beetle_aead128_encrypt_with_cpyd15:
+	mov	r1, r3
+.Lphoton_beetle_aead128_encrypt_with_words14:
+	ldr	r0, [r1]
+	str	r0, [sp, #8]
+	ldr	r0, [r1, #4]
+	mov	r10, r0
+	ldr	r0, [r1, #8]
+	mov	r9, r0
+	ldr	r0, [r1, #12]
+	mov	r8, r0
+	@ photon_beetle_aead128.ae:51: return cat(x[63:0] >>> 1, x[127:64])
+	ldr	r0, [sp]
+	lsls	r2, r0, #31
+	mov	r0, r11
+	lsrs	r0, r0, #1
+	orrs	r2, r0
+	mov	r0, r11
+	lsls	r1, r0, #31
+	ldr	r0, [sp]
+	lsrs	r0, r0, #1
+	orrs	r1, r0
+	@ photon_beetle_aead128.ae:126: store_le(ct, off, shuffle(x) ^ p, count)
+	ldr	r6, [sp, #12]
+	ldr	r0, [sp, #8]
+	eors	r6, r0
+	ldr	r3, [sp, #16]
+	mov	r0, r10
+	eors	r3, r0
+	mov	r0, r9
+	eors	r2, r0
+	mov	r0, r8
+	eors	r1, r0
+	ldr	r0, [sp, #28]
+	adds	r5, r0, r5
+	cmp	r4, #16
+	bcc	.Lphoton_beetle_aead128_encrypt_with_bytes18
+	tst	r5, r7
+	bne	.Lphoton_beetle_aead128_encrypt_with_bytes18
+	str	r6, [r5]
+	str	r3, [r5, #4]
+	str	r2, [r5, #8]
+	str	r1, [r5, #12]
+	b	.Lphoton_beetle_aead128_encrypt_with_stored19
+.Lphoton_beetle_aead128_encrypt_with_bytes18:
+	str	r6, [sp, #76]
+	str	r3, [sp, #80]
+	str	r2, [sp, #84]
+	str	r1, [sp, #88]
+	add	r2, sp, #76
+	mov	r1, r4
+	cmp	r1, #16
+	bcc	.Lphoton_beetle_aead128_encrypt_with_cnt20
+	movs	r1, #16
 .Lphoton_beetle_aead128_encrypt_with_cnt20:
 .Lphoton_beetle_aead128_encrypt_with_cpy21:
-	subs	r2, #1
+	subs	r1, #1
 	bcc	.Lphoton_beetle_aead128_encrypt_with_stored19
-	ldrb	r0, [r3, r2]
-	strb	r0, [r7, r2]
+	ldrb	r0, [r2, r1]
+	strb	r0, [r5, r1]
 	b	.Lphoton_beetle_aead128_encrypt_with_cpy21
 .Lphoton_beetle_aead128_encrypt_with_stored19:
 	@ photon_beetle_aead128.ae:34: return if n < rate then x | ((1 as u128) << (8 * n)) else x
 	cmp	r4, #16
-	movs	r0, #0
-	adcs	r0, r0
-	movs	r6, #1
-	eors	r0, r6
-	str	r0, [sp, #4]
+	movs	r1, #0
+	sbcs	r1, r1
 	lsls	r7, r4, #3
-	movs	r5, #0
-	mov	r4, r5
-	mov	r3, r5
+	movs	r5, #1
+	movs	r6, #0
+	mov	r3, r6
+	mov	r2, r6
 	cmp	r7, #128
 	bcs	.Lphoton_beetle_aead128_encrypt_with_shz22
 .Lphoton_beetle_aead128_encrypt_with_shl24:
 	cmp	r7, #32
 	bcc	.Lphoton_beetle_aead128_encrypt_with_shf23
-	mov	r3, r4
-	mov	r4, r5
-	mov	r5, r6
-	movs	r6, #0
+	mov	r2, r3
+	mov	r3, r6
+	mov	r6, r5
+	movs	r5, #0
 	subs	r7, #32
 	b	.Lphoton_beetle_aead128_encrypt_with_shl24
 .Lphoton_beetle_aead128_encrypt_with_shf23:
-	movs	r2, #32
-	subs	r2, r2, r7
+	movs	r4, #32
+	subs	r4, r4, r7
+	lsls	r2, r7
+	mov	r0, r3
+	lsrs	r0, r4
+	orrs	r2, r0
 	lsls	r3, r7
-	mov	r0, r4
-	lsrs	r0, r2
-	orrs	r3, r0
-	lsls	r4, r7
-	mov	r0, r5
-	lsrs	r0, r2
-	orrs	r4, r0
-	lsls	r5, r7
 	mov	r0, r6
-	lsrs	r0, r2
-	orrs	r5, r0
+	lsrs	r0, r4
+	orrs	r3, r0
 	lsls	r6, r7
+	mov	r0, r5
+	lsrs	r0, r4
+	orrs	r6, r0
+	lsls	r5, r7
 	b	.Lphoton_beetle_aead128_encrypt_with_she25
 .Lphoton_beetle_aead128_encrypt_with_shz22:
-	movs	r6, #0
 	movs	r5, #0
-	movs	r4, #0
+	movs	r6, #0
 	movs	r3, #0
+	movs	r2, #0
 .Lphoton_beetle_aead128_encrypt_with_she25:
-	mov	r0, r9
+	ldr	r7, [sp, #8]
+	orrs	r5, r7
+	mov	r0, r10
 	orrs	r6, r0
-	mov	r0, r10
-	orrs	r5, r0
-	mov	r0, r8
-	orrs	r4, r0
-	orrs	r3, r1
-	ldr	r0, [sp, #4]
-	rsbs	r2, r0, #0
 	mov	r0, r9
-	eors	r6, r0
-	ands	r6, r2
-	mov	r7, r9
-	eors	r7, r6
-	mov	r0, r10
-	eors	r5, r0
-	ands	r5, r2
-	mov	r6, r10
-	eors	r6, r5
+	orrs	r3, r0
 	mov	r0, r8
-	eors	r4, r0
-	ands	r4, r2
-	mov	r5, r8
-	eors	r5, r4
-	eors	r3, r1
-	ands	r3, r2
-	eors	r1, r3
+	orrs	r2, r0
+	eors	r5, r7
+	ands	r5, r1
+	eors	r7, r5
+	mov	r0, r10
+	eors	r6, r0
+	ands	r6, r1
+	mov	r5, r10
+	eors	r5, r6
+	mov	r0, r9
+	eors	r3, r0
+	ands	r3, r1
+	mov	r6, r9
+	eors	r6, r3
+	mov	r0, r8
+	eors	r2, r0
+	ands	r2, r1
+	mov	r1, r8
+	eors	r1, r2
 	@ photon_beetle_aead128.ae:127: set_rate_part(s, x ^ ozs(p, count))
 	mov	r0, r11
 	eors	r0, r7
@@ -419,12 +408,12 @@ photon_beetle_aead128_encrypt_with:
 	str	r0, [sp, #44]
 	@ photon_beetle_aead128.ae:127: set_rate_part(s, x ^ ozs(p, count))
 	ldr	r0, [sp]
-	eors	r0, r6
+	eors	r0, r5
 	@ photon_beetle_aead128.ae:26: s[1] = x[63:32]
 	str	r0, [sp, #48]
 	@ photon_beetle_aead128.ae:127: set_rate_part(s, x ^ ozs(p, count))
 	ldr	r0, [sp, #12]
-	eors	r0, r5
+	eors	r0, r6
 	@ photon_beetle_aead128.ae:27: s[2] = x[95:64]
 	str	r0, [sp, #52]
 	@ photon_beetle_aead128.ae:127: set_rate_part(s, x ^ ozs(p, count))
@@ -432,9 +421,9 @@ photon_beetle_aead128_encrypt_with:
 	eors	r0, r1
 	@ photon_beetle_aead128.ae:28: s[3] = x[127:96]
 	str	r0, [sp, #56]
-	ldr	r1, [sp, #8]
+	ldr	r1, [sp, #4]
 	adds	r1, #1
-	str	r1, [sp, #8]
+	str	r1, [sp, #4]
 	ldr	r0, [sp, #24]
 	cmp	r1, r0
 	bcs	.Lphoton_beetle_aead128_encrypt_with_far3
@@ -518,8 +507,8 @@ photon_beetle_aead128_encrypt_with:
 
 
 @ --- photon_beetle_aead128_decrypt_with: photon_beetle_aead128.decrypt_with
-@     frame 108 bytes (26 spill slots, 15 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 870 bytes of code and literals
+@     frame 108 bytes (25 spill slots, 15 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 856 bytes of code and literals
 	.section .text.photon_beetle_aead128_decrypt_with,"ax",%progbits
 	.global photon_beetle_aead128_decrypt_with
 	.type photon_beetle_aead128_decrypt_with, %function
@@ -534,38 +523,39 @@ photon_beetle_aead128_decrypt_with:
 	push	{r4, r5, r6, r7}
 	sub	sp, #108
 	mov	r4, r0
+	mov	r5, r1
 	ldr	r2, [sp, #144]
-	ldr	r0, [sp, #148]
-	str	r0, [sp, #44]
+	ldr	r1, [sp, #148]
+	str	r1, [sp, #44]
 	ldr	r0, [sp, #152]
 	str	r0, [sp, #32]
 	ldr	r0, [sp, #156]
 	str	r0, [sp, #52]
-	ldr	r0, [sp, #164]
-	str	r0, [sp, #40]
+	ldr	r1, [sp, #164]
+	str	r1, [sp, #40]
 	ldr	r0, [sp, #172]
 	str	r0, [sp, #56]
 	@ photon_beetle_aead128.ae:88: set_rate_part(s, load_le(nonce, 0, 16))
 	movs	r0, #3
-	tst	r1, r0
+	tst	r5, r0
 	beq	.Lphoton_beetle_aead128_decrypt_with_words2
 .Lphoton_beetle_aead128_decrypt_with_bytes1:
 	add	r6, sp, #92
-	movs	r5, #16
+	movs	r1, #16
 .Lphoton_beetle_aead128_decrypt_with_cpy4:
-	subs	r5, #1
+	subs	r1, #1
 	bcc	.Lphoton_beetle_aead128_decrypt_with_cpyd3
-	ldrb	r0, [r1, r5]
-	strb	r0, [r6, r5]
+	ldrb	r0, [r5, r1]
+	strb	r0, [r6, r1]
 	b	.Lphoton_beetle_aead128_decrypt_with_cpy4
 .Lphoton_beetle_aead128_decrypt_with_cpyd3:
-	mov	r1, r6
+	mov	r5, r6
 .Lphoton_beetle_aead128_decrypt_with_words2:
-	ldm	r1!, {r0, r5, r6, r7}
+	ldm	r5!, {r0, r1, r6, r7}
 	@ photon_beetle_aead128.ae:25: s[0] = x[31:0]
 	str	r0, [sp, #60]
 	@ photon_beetle_aead128.ae:26: s[1] = x[63:32]
-	str	r5, [sp, #64]
+	str	r1, [sp, #64]
 	@ photon_beetle_aead128.ae:27: s[2] = x[95:64]
 	str	r6, [sp, #68]
 	@ photon_beetle_aead128.ae:28: s[3] = x[127:96]
@@ -625,9 +615,7 @@ photon_beetle_aead128_decrypt_with:
 	ldr	r0, [sp, #32]
 	cmp	r4, r0
 	movs	r6, #0
-	adcs	r6, r6
-	movs	r0, #1
-	eors	r6, r0
+	sbcs	r6, r6
 	rsbs	r0, r5, #0
 	lsls	r0, r0, #30
 	lsrs	r1, r0, #30
@@ -638,9 +626,8 @@ photon_beetle_aead128_decrypt_with:
 	lsrs	r5, r0, #29
 	movs	r0, #4
 	eors	r5, r0
-	rsbs	r0, r6, #0
 	eors	r1, r5
-	ands	r1, r0
+	ands	r1, r6
 	eors	r5, r1
 	@ photon_beetle_aead128.ae:144: hash(s, ad, c0_of(a, m))
 	add	r0, sp, #60
@@ -668,26 +655,23 @@ photon_beetle_aead128_decrypt_with:
 	lsrs	r0, r0, #4
 	str	r0, [sp, #36]
 	movs	r1, #0
-	str	r1, [sp, #8]
+	str	r1, [sp, #12]
 	cmp	r1, r0
 	bcc	.Lphoton_beetle_aead128_decrypt_with_far2
 	b	.Lphoton_beetle_aead128_decrypt_with_done12
 .Lphoton_beetle_aead128_decrypt_with_far2:
 .Lphoton_beetle_aead128_decrypt_with_loop11:
 	@ photon_beetle_aead128.ae:148: off = rate * i
-	ldr	r1, [sp, #8]
+	ldr	r1, [sp, #12]
 	lsls	r0, r1, #4
-	mov	r11, r0
+	str	r0, [sp]
 	@ photon_beetle_aead128.ae:149: rest = m - off
 	ldr	r1, [sp, #32]
 	subs	r4, r1, r0
 	@ photon_beetle_aead128.ae:150: count = if rest < rate then rest else rate
 	cmp	r4, #16
 	movs	r1, #0
-	adcs	r1, r1
-	movs	r0, #1
-	eors	r1, r0
-	rsbs	r1, r1, #0
+	sbcs	r1, r1
 	movs	r0, #16
 	eors	r4, r0
 	ands	r4, r1
@@ -701,23 +685,23 @@ photon_beetle_aead128_decrypt_with:
 	ldr	r0, [sp, #68]
 	str	r0, [sp, #24]
 	ldr	r0, [sp, #64]
-	str	r0, [sp, #4]
+	str	r0, [sp, #8]
 	ldr	r0, [sp, #60]
-	str	r0, [sp]
+	str	r0, [sp, #4]
 	@ photon_beetle_aead128.ae:51: return cat(x[63:0] >>> 1, x[127:64])
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #8]
 	lsls	r6, r0, #31
-	ldr	r0, [sp]
+	ldr	r0, [sp, #4]
 	lsrs	r0, r0, #1
 	orrs	r6, r0
-	ldr	r0, [sp]
-	lsls	r5, r0, #31
 	ldr	r0, [sp, #4]
+	lsls	r5, r0, #31
+	ldr	r0, [sp, #8]
 	lsrs	r0, r0, #1
 	orrs	r5, r0
 	@ photon_beetle_aead128.ae:153: p = first_bytes(shuffle(x) ^ load_le(ct, off, rate, count), count)
 	ldr	r1, [sp, #44]
-	mov	r0, r11
+	ldr	r0, [sp]
 	adds	r1, r1, r0
 	cmp	r4, #16
 	bcc	.Lphoton_beetle_aead128_decrypt_with_bytes13
@@ -748,30 +732,30 @@ photon_beetle_aead128_decrypt_with:
 	ldm	r1!, {r0, r2, r3, r7}
 	ldr	r1, [sp, #24]
 	eors	r0, r1
-	mov	r8, r0
+	mov	r9, r0
 	ldr	r0, [sp, #28]
 	eors	r2, r0
-	mov	r9, r2
+	mov	r8, r2
 	eors	r6, r3
-	str	r6, [sp, #12]
+	mov	r10, r6
 	eors	r5, r7
 	str	r5, [sp, #16]
 	@ photon_beetle_aead128.ae:39: return x & ~(~(0 as u128) << (8 * n))
 	lsls	r0, r4, #3
 	str	r0, [sp, #20]
-	movs	r3, #0
-	mvns	r3, r3
-	mov	r5, r3
-	mov	r1, r3
-	mov	r2, r3
+	movs	r2, #0
+	mvns	r2, r2
+	mov	r5, r2
+	mov	r3, r2
+	mov	r1, r2
 	mov	r7, r0
 	cmp	r7, #128
 	bcs	.Lphoton_beetle_aead128_decrypt_with_shz18
 .Lphoton_beetle_aead128_decrypt_with_shl20:
 	cmp	r7, #32
 	bcc	.Lphoton_beetle_aead128_decrypt_with_shf19
-	mov	r2, r1
-	mov	r1, r3
+	mov	r1, r2
+	mov	r2, r3
 	mov	r3, r5
 	movs	r5, #0
 	subs	r7, #32
@@ -779,14 +763,14 @@ photon_beetle_aead128_decrypt_with:
 .Lphoton_beetle_aead128_decrypt_with_shf19:
 	movs	r6, #32
 	subs	r6, r6, r7
-	lsls	r2, r7
-	mov	r0, r1
-	lsrs	r0, r6
-	orrs	r2, r0
 	lsls	r1, r7
-	mov	r0, r3
+	mov	r0, r2
 	lsrs	r0, r6
 	orrs	r1, r0
+	lsls	r2, r7
+	mov	r0, r3
+	lsrs	r0, r6
+	orrs	r2, r0
 	lsls	r3, r7
 	mov	r0, r5
 	lsrs	r0, r6
@@ -796,143 +780,141 @@ photon_beetle_aead128_decrypt_with:
 .Lphoton_beetle_aead128_decrypt_with_shz18:
 	movs	r5, #0
 	movs	r3, #0
-	movs	r1, #0
 	movs	r2, #0
+	movs	r1, #0
 .Lphoton_beetle_aead128_decrypt_with_she21:
-	mov	r0, r8
-	bics	r0, r5
-	mov	r8, r0
 	mov	r0, r9
-	bics	r0, r3
-	mov	r10, r0
-	ldr	r0, [sp, #12]
-	bics	r0, r1
+	bics	r0, r5
 	mov	r9, r0
-	ldr	r1, [sp, #16]
-	bics	r1, r2
+	mov	r0, r8
+	bics	r0, r3
+	mov	r8, r0
+	mov	r0, r10
+	bics	r0, r2
+	mov	r11, r0
+	ldr	r0, [sp, #16]
+	bics	r0, r1
+	mov	r10, r0
 	@ photon_beetle_aead128.ae:154: store_le(msg, off, p, count)
-	ldr	r2, [sp, #40]
-	mov	r0, r11
-	adds	r2, r2, r0
+	ldr	r1, [sp, #40]
+	ldr	r0, [sp]
+	adds	r1, r1, r0
 	cmp	r4, #16
 	bcc	.Lphoton_beetle_aead128_decrypt_with_bytes22
 	movs	r0, #3
-	tst	r2, r0
+	tst	r1, r0
 	bne	.Lphoton_beetle_aead128_decrypt_with_bytes22
-	mov	r0, r8
-	str	r0, [r2]
-	mov	r0, r10
-	str	r0, [r2, #4]
 	mov	r0, r9
-	str	r0, [r2, #8]
-	str	r1, [r2, #12]
+	str	r0, [r1]
+	mov	r0, r8
+	str	r0, [r1, #4]
+	mov	r0, r11
+	str	r0, [r1, #8]
+	mov	r0, r10
+	str	r0, [r1, #12]
 	b	.Lphoton_beetle_aead128_decrypt_with_stored23
 .Lphoton_beetle_aead128_decrypt_with_bytes22:
-	mov	r0, r8
-	str	r0, [sp, #92]
-	mov	r0, r10
-	str	r0, [sp, #96]
 	mov	r0, r9
+	str	r0, [sp, #92]
+	mov	r0, r8
+	str	r0, [sp, #96]
+	mov	r0, r11
 	str	r0, [sp, #100]
-	str	r1, [sp, #104]
-	add	r5, sp, #92
-	mov	r3, r4
-	cmp	r3, #16
+	mov	r0, r10
+	str	r0, [sp, #104]
+	add	r3, sp, #92
+	mov	r2, r4
+	cmp	r2, #16
 	bcc	.Lphoton_beetle_aead128_decrypt_with_cnt24
-	movs	r3, #16
+	movs	r2, #16
 .Lphoton_beetle_aead128_decrypt_with_cnt24:
 .Lphoton_beetle_aead128_decrypt_with_cpy25:
-	subs	r3, #1
+	subs	r2, #1
 	bcc	.Lphoton_beetle_aead128_decrypt_with_stored23
-	ldrb	r0, [r5, r3]
-	strb	r0, [r2, r3]
+	ldrb	r0, [r3, r2]
+	strb	r0, [r1, r2]
 	b	.Lphoton_beetle_aead128_decrypt_with_cpy25
 .Lphoton_beetle_aead128_decrypt_with_stored23:
 	@ photon_beetle_aead128.ae:34: return if n < rate then x | ((1 as u128) << (8 * n)) else x
 	cmp	r4, #16
-	movs	r0, #0
-	adcs	r0, r0
+	movs	r1, #0
+	sbcs	r1, r1
 	movs	r6, #1
-	eors	r0, r6
-	str	r0, [sp, #12]
-	movs	r4, #0
-	mov	r2, r4
-	mov	r5, r4
-	ldr	r3, [sp, #20]
-	cmp	r3, #128
+	movs	r5, #0
+	mov	r2, r5
+	mov	r3, r5
+	ldr	r4, [sp, #20]
+	cmp	r4, #128
 	bcs	.Lphoton_beetle_aead128_decrypt_with_shz26
 .Lphoton_beetle_aead128_decrypt_with_shl28:
-	cmp	r3, #32
+	cmp	r4, #32
 	bcc	.Lphoton_beetle_aead128_decrypt_with_shf27
-	mov	r4, r5
-	mov	r5, r2
+	mov	r5, r3
+	mov	r3, r2
 	mov	r2, r6
 	movs	r6, #0
-	subs	r3, #32
+	subs	r4, #32
 	b	.Lphoton_beetle_aead128_decrypt_with_shl28
 .Lphoton_beetle_aead128_decrypt_with_shf27:
 	movs	r0, #32
-	subs	r0, r0, r3
-	lsls	r4, r3
-	mov	r7, r5
-	lsrs	r7, r0
-	orrs	r4, r7
-	lsls	r5, r3
-	mov	r7, r2
+	subs	r0, r0, r4
+	lsls	r5, r4
+	mov	r7, r3
 	lsrs	r7, r0
 	orrs	r5, r7
-	lsls	r2, r3
+	lsls	r3, r4
+	mov	r7, r2
+	lsrs	r7, r0
+	orrs	r3, r7
+	lsls	r2, r4
 	mov	r7, r6
 	lsrs	r7, r0
 	orrs	r2, r7
-	lsls	r6, r3
+	lsls	r6, r4
 	b	.Lphoton_beetle_aead128_decrypt_with_she29
 .Lphoton_beetle_aead128_decrypt_with_shz26:
 	movs	r6, #0
 	movs	r2, #0
+	movs	r3, #0
 	movs	r5, #0
-	movs	r4, #0
 .Lphoton_beetle_aead128_decrypt_with_she29:
+	mov	r4, r9
+	orrs	r6, r4
 	mov	r7, r8
-	orrs	r6, r7
+	orrs	r2, r7
+	mov	r0, r11
+	orrs	r3, r0
 	mov	r0, r10
-	orrs	r2, r0
-	mov	r8, r2
-	mov	r0, r9
 	orrs	r5, r0
-	orrs	r4, r1
-	ldr	r0, [sp, #12]
-	rsbs	r2, r0, #0
-	eors	r6, r7
-	ands	r6, r2
-	eors	r7, r6
-	mov	r3, r8
-	mov	r0, r10
+	eors	r6, r4
+	ands	r6, r1
+	eors	r4, r6
+	eors	r2, r7
+	ands	r2, r1
+	eors	r7, r2
+	mov	r0, r11
 	eors	r3, r0
-	ands	r3, r2
-	mov	r6, r10
-	eors	r6, r3
-	mov	r0, r9
+	ands	r3, r1
+	mov	r2, r11
+	eors	r2, r3
+	mov	r0, r10
 	eors	r5, r0
-	ands	r5, r2
-	mov	r3, r9
-	eors	r3, r5
-	eors	r4, r1
-	ands	r4, r2
-	eors	r1, r4
+	ands	r5, r1
+	mov	r1, r10
+	eors	r1, r5
 	@ photon_beetle_aead128.ae:155: set_rate_part(s, x ^ ozs(p, count))
-	ldr	r0, [sp]
-	eors	r0, r7
+	ldr	r0, [sp, #4]
+	eors	r0, r4
 	@ photon_beetle_aead128.ae:25: s[0] = x[31:0]
 	str	r0, [sp, #60]
 	@ photon_beetle_aead128.ae:155: set_rate_part(s, x ^ ozs(p, count))
-	ldr	r0, [sp, #4]
-	eors	r0, r6
+	ldr	r0, [sp, #8]
+	eors	r0, r7
 	@ photon_beetle_aead128.ae:26: s[1] = x[63:32]
 	str	r0, [sp, #64]
 	@ photon_beetle_aead128.ae:155: set_rate_part(s, x ^ ozs(p, count))
 	ldr	r0, [sp, #24]
-	eors	r0, r3
+	eors	r0, r2
 	@ photon_beetle_aead128.ae:27: s[2] = x[95:64]
 	str	r0, [sp, #68]
 	@ photon_beetle_aead128.ae:155: set_rate_part(s, x ^ ozs(p, count))
@@ -940,9 +922,9 @@ photon_beetle_aead128_decrypt_with:
 	eors	r0, r1
 	@ photon_beetle_aead128.ae:28: s[3] = x[127:96]
 	str	r0, [sp, #72]
-	ldr	r1, [sp, #8]
+	ldr	r1, [sp, #12]
 	adds	r1, #1
-	str	r1, [sp, #8]
+	str	r1, [sp, #12]
 	ldr	r0, [sp, #36]
 	cmp	r1, r0
 	bcs	.Lphoton_beetle_aead128_decrypt_with_far3
@@ -1845,8 +1827,8 @@ photon_beetle_aead128_P_permute:
 
 
 @ --- photon_beetle_aead128_hash: photon_beetle_aead128.hash
-@     frame 56 bytes (14 spill slots, 10 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 356 bytes of code and literals
+@     frame 60 bytes (18 spill slots, 11 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 344 bytes of code and literals
 	.section .text.photon_beetle_aead128_hash,"ax",%progbits
 	.global photon_beetle_aead128_hash
 	.type photon_beetle_aead128_hash, %function
@@ -1859,17 +1841,17 @@ photon_beetle_aead128_hash:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #56
-	mov	r4, r0
-	str	r1, [sp, #32]
-	str	r2, [sp, #28]
-	str	r3, [sp, #36]
+	sub	sp, #60
+	str	r0, [sp, #4]
+	str	r1, [sp, #36]
+	str	r2, [sp, #32]
+	str	r3, [sp, #40]
 	@ photon_beetle_aead128.ae:58: for i in 0..(a + rate - 1) / rate {
 	mov	r0, r2
 	adds	r0, #16
 	subs	r0, r0, #1
 	lsrs	r0, r0, #4
-	str	r0, [sp, #24]
+	str	r0, [sp, #28]
 	movs	r1, #0
 	str	r1, [sp]
 	cmp	r1, r0
@@ -1879,49 +1861,47 @@ photon_beetle_aead128_hash:
 .Lphoton_beetle_aead128_hash_loop1:
 	@ photon_beetle_aead128.ae:59: off = rate * i
 	ldr	r1, [sp]
-	lsls	r6, r1, #4
+	lsls	r5, r1, #4
 	@ photon_beetle_aead128.ae:60: rest = a - off
-	ldr	r0, [sp, #28]
-	subs	r5, r0, r6
+	ldr	r0, [sp, #32]
+	subs	r4, r0, r5
 	@ photon_beetle_aead128.ae:61: count = if rest < rate then rest else rate
-	cmp	r5, #16
+	cmp	r4, #16
 	movs	r1, #0
-	adcs	r1, r1
-	movs	r0, #1
-	eors	r1, r0
-	rsbs	r1, r1, #0
+	sbcs	r1, r1
 	movs	r0, #16
-	eors	r5, r0
-	ands	r5, r1
-	eors	r5, r0
+	eors	r4, r0
+	ands	r4, r1
+	eors	r4, r0
 	@ photon_beetle_aead128.ae:62: P.permute(s)
-	mov	r0, r4
+	ldr	r6, [sp, #4]
+	mov	r0, r6
 	bl	photon_beetle_aead128_P_permute
 	@ photon_beetle_aead128.ae:21: return cat(s[3], s[2], s[1], s[0])
-	ldr	r0, [r4, #12]
+	ldr	r0, [r6, #12]
+	str	r0, [sp, #24]
+	ldr	r0, [r6, #8]
 	str	r0, [sp, #20]
-	ldr	r0, [r4, #8]
+	ldr	r0, [r6, #4]
 	str	r0, [sp, #16]
-	ldr	r0, [r4, #4]
+	ldr	r0, [r6]
 	str	r0, [sp, #12]
-	ldr	r0, [r4]
-	str	r0, [sp, #8]
 	@ photon_beetle_aead128.ae:63: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
-	ldr	r0, [sp, #32]
-	adds	r2, r0, r6
+	ldr	r0, [sp, #36]
+	adds	r3, r0, r5
 	movs	r0, #3
-	cmp	r5, #16
+	cmp	r4, #16
 	bcc	.Lphoton_beetle_aead128_hash_bytes3
-	tst	r2, r0
+	tst	r3, r0
 	beq	.Lphoton_beetle_aead128_hash_words4
 .Lphoton_beetle_aead128_hash_bytes3:
 	movs	r0, #0
-	str	r0, [sp, #40]
 	str	r0, [sp, #44]
 	str	r0, [sp, #48]
 	str	r0, [sp, #52]
-	add	r3, sp, #40
-	mov	r1, r5
+	str	r0, [sp, #56]
+	add	r2, sp, #44
+	mov	r1, r4
 	cmp	r1, #16
 	bcc	.Lphoton_beetle_aead128_hash_cnt6
 	movs	r1, #16
@@ -1929,131 +1909,127 @@ photon_beetle_aead128_hash:
 .Lphoton_beetle_aead128_hash_cpy7:
 	subs	r1, #1
 	bcc	.Lphoton_beetle_aead128_hash_cpyd5
-	ldrb	r0, [r2, r1]
-	strb	r0, [r3, r1]
+	ldrb	r0, [r3, r1]
+	strb	r0, [r2, r1]
 	b	.Lphoton_beetle_aead128_hash_cpy7
 .Lphoton_beetle_aead128_hash_cpyd5:
-	mov	r2, r3
+	mov	r3, r2
 .Lphoton_beetle_aead128_hash_words4:
-	ldr	r0, [r2]
-	mov	r9, r0
-	ldr	r0, [r2, #4]
+	ldr	r0, [r3]
+	str	r0, [sp, #8]
+	ldr	r0, [r3, #4]
 	mov	r10, r0
-	ldr	r0, [r2, #8]
+	ldr	r0, [r3, #8]
 	mov	r11, r0
-	ldr	r0, [r2, #12]
-	mov	r8, r0
+	ldr	r0, [r3, #12]
+	mov	r9, r0
 	@ photon_beetle_aead128.ae:34: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	cmp	r5, #16
-	movs	r0, #0
-	adcs	r0, r0
-	movs	r1, #1
-	eors	r0, r1
-	str	r0, [sp, #4]
-	lsls	r7, r5, #3
-	movs	r6, #0
-	mov	r5, r6
-	mov	r3, r6
-	cmp	r7, #128
+	cmp	r4, #16
+	movs	r5, #0
+	sbcs	r5, r5
+	lsls	r6, r4, #3
+	movs	r4, #1
+	movs	r3, #0
+	mov	r2, r3
+	mov	r1, r3
+	cmp	r6, #128
 	bcs	.Lphoton_beetle_aead128_hash_shz8
 .Lphoton_beetle_aead128_hash_shl10:
-	cmp	r7, #32
+	cmp	r6, #32
 	bcc	.Lphoton_beetle_aead128_hash_shf9
-	mov	r3, r5
-	mov	r5, r6
-	mov	r6, r1
-	movs	r1, #0
-	subs	r7, #32
+	mov	r1, r3
+	mov	r3, r2
+	mov	r2, r4
+	movs	r4, #0
+	subs	r6, #32
 	b	.Lphoton_beetle_aead128_hash_shl10
 .Lphoton_beetle_aead128_hash_shf9:
-	movs	r2, #32
-	subs	r2, r2, r7
-	lsls	r3, r7
-	mov	r0, r5
-	lsrs	r0, r2
-	orrs	r3, r0
-	lsls	r5, r7
-	mov	r0, r6
-	lsrs	r0, r2
-	orrs	r5, r0
-	lsls	r6, r7
-	mov	r0, r1
-	lsrs	r0, r2
-	orrs	r6, r0
-	lsls	r1, r7
+	movs	r0, #32
+	subs	r0, r0, r6
+	lsls	r1, r6
+	mov	r7, r3
+	lsrs	r7, r0
+	orrs	r1, r7
+	lsls	r3, r6
+	mov	r7, r2
+	lsrs	r7, r0
+	orrs	r3, r7
+	lsls	r2, r6
+	mov	r7, r4
+	lsrs	r7, r0
+	orrs	r2, r7
+	lsls	r4, r6
 	b	.Lphoton_beetle_aead128_hash_she11
 .Lphoton_beetle_aead128_hash_shz8:
-	movs	r1, #0
-	movs	r6, #0
-	movs	r5, #0
+	movs	r4, #0
+	movs	r2, #0
 	movs	r3, #0
+	movs	r1, #0
 .Lphoton_beetle_aead128_hash_she11:
+	ldr	r7, [sp, #8]
+	orrs	r4, r7
+	mov	r0, r10
+	orrs	r2, r0
+	mov	r0, r11
+	orrs	r3, r0
 	mov	r0, r9
 	orrs	r1, r0
+	eors	r4, r7
+	ands	r4, r5
+	eors	r7, r4
 	mov	r0, r10
-	orrs	r6, r0
+	eors	r2, r0
+	ands	r2, r5
+	mov	r4, r10
+	eors	r4, r2
 	mov	r0, r11
-	orrs	r5, r0
-	mov	r0, r8
-	orrs	r3, r0
-	ldr	r0, [sp, #4]
-	rsbs	r2, r0, #0
+	eors	r3, r0
+	ands	r3, r5
+	mov	r2, r11
+	eors	r2, r3
 	mov	r0, r9
 	eors	r1, r0
-	ands	r1, r2
-	mov	r7, r9
-	eors	r7, r1
-	mov	r0, r10
-	eors	r6, r0
-	ands	r6, r2
-	mov	r1, r10
-	eors	r1, r6
-	mov	r0, r11
-	eors	r5, r0
-	ands	r5, r2
-	mov	r6, r11
-	eors	r6, r5
-	mov	r0, r8
-	eors	r3, r0
-	ands	r3, r2
-	mov	r2, r8
-	eors	r2, r3
+	ands	r1, r5
+	mov	r5, r9
+	eors	r5, r1
 	@ photon_beetle_aead128.ae:63: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
-	ldr	r0, [sp, #8]
-	eors	r0, r7
+	ldr	r1, [sp, #12]
+	eors	r1, r7
 	@ photon_beetle_aead128.ae:25: s[0] = x[31:0]
-	str	r0, [r4]
+	ldr	r3, [sp, #4]
+	str	r1, [r3]
 	@ photon_beetle_aead128.ae:63: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
-	ldr	r0, [sp, #12]
-	eors	r0, r1
+	ldr	r1, [sp, #16]
+	eors	r1, r4
 	@ photon_beetle_aead128.ae:26: s[1] = x[63:32]
-	str	r0, [r4, #4]
+	str	r1, [r3, #4]
 	@ photon_beetle_aead128.ae:63: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
-	ldr	r0, [sp, #16]
-	eors	r0, r6
+	ldr	r1, [sp, #20]
+	eors	r1, r2
 	@ photon_beetle_aead128.ae:27: s[2] = x[95:64]
-	str	r0, [r4, #8]
+	str	r1, [r3, #8]
 	@ photon_beetle_aead128.ae:63: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
-	ldr	r0, [sp, #20]
-	eors	r0, r2
+	ldr	r1, [sp, #24]
+	eors	r1, r5
 	@ photon_beetle_aead128.ae:28: s[3] = x[127:96]
-	str	r0, [r4, #12]
+	str	r1, [r3, #12]
 	ldr	r1, [sp]
 	adds	r1, #1
 	str	r1, [sp]
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #28]
 	cmp	r1, r0
 	bcs	.Lphoton_beetle_aead128_hash_far2
 	b	.Lphoton_beetle_aead128_hash_loop1
 .Lphoton_beetle_aead128_hash_far2:
 .Lphoton_beetle_aead128_hash_done2:
 	@ photon_beetle_aead128.ae:45: s[7] = s[7] ^ ((c as u32) << 29)
-	ldr	r0, [sp, #36]
-	lsls	r1, r0, #29
-	ldr	r0, [r4, #28]
-	eors	r0, r1
-	str	r0, [r4, #28]
-	add	sp, #56
+	ldr	r0, [sp, #40]
+	lsls	r2, r0, #29
+	ldr	r0, [sp, #4]
+	ldr	r1, [r0, #28]
+	eors	r1, r2
+	str	r1, [r0, #28]
+	add	sp, #60
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

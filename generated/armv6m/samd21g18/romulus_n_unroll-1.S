@@ -295,7 +295,7 @@ romulus_n_key_setup:
 
 @ --- romulus_n_encrypt_with: romulus_n.encrypt_with
 @     frame 436 bytes (23 spill slots, 14 on the stack; locals 376), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 918 bytes of code and literals
+@     estimated 900 bytes of code and literals
 	.section .text.romulus_n_encrypt_with,"ax",%progbits
 	.global romulus_n_encrypt_with
 	.type romulus_n_encrypt_with, %function
@@ -430,11 +430,8 @@ romulus_n_encrypt_with:
 	@ romulus_n.ae:120: count = if rest < 16 then rest else 16
 	cmp	r0, #16
 	movs	r1, #0
-	adcs	r1, r1
-	movs	r0, #1
-	eors	r1, r0
-	rsbs	r1, r1, #0
-	ldr	r7, [sp, #8]
+	sbcs	r1, r1
+	mov	r7, r0
 	movs	r0, #16
 	eors	r7, r0
 	ands	r7, r1
@@ -471,11 +468,8 @@ romulus_n_encrypt_with:
 .Lromulus_n_encrypt_with_words10:
 	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
 	cmp	r7, #16
-	movs	r1, #0
-	adcs	r1, r1
-	movs	r0, #1
-	eors	r1, r0
-	rsbs	r2, r1, #0
+	movs	r2, #0
+	sbcs	r2, r2
 	@ romulus_n.ae:121: mp = pad(load_be(msg, off, 16, count), count)
 	ldr	r0, [r3]
 	rev	r0, r0
@@ -653,10 +647,8 @@ romulus_n_encrypt_with:
 	ldr	r0, [sp, #8]
 	cmp	r1, r0
 	movs	r1, #0
-	adcs	r1, r1
-	movs	r0, #1
-	eors	r1, r0
-	ldr	r2, [sp, #8]
+	sbcs	r1, r1
+	mov	r2, r0
 	movs	r0, #16
 	eors	r2, r0
 	subs	r0, r2, #1
@@ -669,7 +661,6 @@ romulus_n_encrypt_with:
 	lsrs	r2, r0, #31
 	movs	r0, #21
 	eors	r2, r0
-	rsbs	r1, r1, #0
 	movs	r0, #4
 	eors	r0, r2
 	ands	r0, r1
@@ -792,7 +783,7 @@ romulus_n_encrypt_with:
 
 @ --- romulus_n_decrypt_with: romulus_n.decrypt_with
 @     frame 440 bytes (29 spill slots, 15 on the stack; locals 376), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1020 bytes of code and literals
+@     estimated 1002 bytes of code and literals
 	.section .text.romulus_n_decrypt_with,"ax",%progbits
 	.global romulus_n_decrypt_with
 	.type romulus_n_decrypt_with, %function
@@ -810,10 +801,10 @@ romulus_n_decrypt_with:
 	mov	r2, r1
 	mov	r5, r3
 	ldr	r4, [sp, #476]
-	ldr	r1, [sp, #480]
-	str	r1, [sp, #52]
-	ldr	r1, [sp, #484]
-	str	r1, [sp, #40]
+	ldr	r0, [sp, #480]
+	str	r0, [sp, #52]
+	ldr	r0, [sp, #484]
+	str	r0, [sp, #40]
 	ldr	r0, [sp, #488]
 	str	r0, [sp, #56]
 	ldr	r1, [sp, #496]
@@ -861,8 +852,8 @@ romulus_n_decrypt_with:
 	mov	r3, r4
 	bl	romulus_n_absorb_ad
 	@ romulus_n.ae:138: if m == 0 {
-	ldr	r1, [sp, #40]
-	subs	r0, r1, #1
+	ldr	r2, [sp, #40]
+	subs	r0, r2, #1
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
@@ -926,74 +917,71 @@ romulus_n_decrypt_with:
 	mov	r6, r11
 	lsls	r0, r6, #31
 	orrs	r4, r0
-	ldr	r2, =0x7f7f7f7f
-	ands	r4, r2
-	lsls	r3, r5, #7
-	eors	r3, r5
-	ldr	r1, =0x80808080
-	ands	r3, r1
-	eors	r4, r3
+	ldr	r3, =0x7f7f7f7f
+	ands	r4, r3
+	lsls	r1, r5, #7
+	eors	r1, r5
+	ldr	r2, =0x80808080
+	ands	r1, r2
+	eors	r4, r1
 	str	r4, [sp, #28]
-	lsls	r3, r6, #7
+	lsls	r1, r6, #7
 	lsrs	r0, r5, #25
-	orrs	r3, r0
+	orrs	r1, r0
 	lsrs	r5, r6, #1
 	ldr	r7, [sp, #8]
 	lsls	r0, r7, #31
 	orrs	r5, r0
-	ands	r5, r2
-	eors	r3, r6
-	ands	r3, r1
-	eors	r5, r3
-	lsls	r3, r7, #7
+	ands	r5, r3
+	eors	r1, r6
+	ands	r1, r2
+	eors	r5, r1
+	lsls	r4, r7, #7
 	lsrs	r0, r6, #25
-	orrs	r3, r0
-	lsrs	r4, r7, #1
+	orrs	r4, r0
+	lsrs	r1, r7, #1
 	mov	r6, r8
 	lsls	r0, r6, #31
-	orrs	r4, r0
+	orrs	r1, r0
+	ands	r1, r3
+	eors	r4, r7
 	ands	r4, r2
-	eors	r3, r7
-	ands	r3, r1
-	eors	r4, r3
-	lsrs	r3, r6, #1
-	ands	r3, r2
+	eors	r1, r4
+	lsrs	r4, r6, #1
+	ands	r4, r3
 	lsls	r6, r6, #7
 	lsrs	r0, r7, #25
 	orrs	r6, r0
 	mov	r0, r8
 	eors	r6, r0
-	ands	r6, r1
-	mov	r2, r3
-	eors	r2, r6
+	ands	r6, r2
+	mov	r3, r4
+	eors	r3, r6
 	@ romulus_n.ae:143: off = 16 * i
-	ldr	r1, [sp, #12]
-	lsls	r0, r1, #4
+	ldr	r0, [sp, #12]
+	lsls	r0, r0, #4
 	mov	r9, r0
 	@ romulus_n.ae:144: rest = m - off
-	ldr	r1, [sp, #40]
-	subs	r0, r1, r0
+	ldr	r2, [sp, #40]
+	subs	r0, r2, r0
 	mov	r10, r0
 	@ romulus_n.ae:145: count = if rest < 16 then rest else 16
 	cmp	r0, #16
-	movs	r1, #0
-	adcs	r1, r1
-	movs	r0, #1
-	eors	r1, r0
-	rsbs	r1, r1, #0
-	mov	r7, r10
+	movs	r2, #0
+	sbcs	r2, r2
+	mov	r7, r0
 	movs	r0, #16
 	eors	r7, r0
-	ands	r7, r1
+	ands	r7, r2
 	eors	r7, r0
 	@ romulus_n.ae:146: p = first_bytes(g(s) ^ load_be(ct, off, 16, count), count)
-	ldr	r1, [sp, #52]
+	ldr	r2, [sp, #52]
 	mov	r0, r9
-	adds	r1, r1, r0
+	adds	r2, r2, r0
 	cmp	r7, #16
 	bcc	.Lromulus_n_decrypt_with_bytes9
 	movs	r0, #3
-	tst	r1, r0
+	tst	r2, r0
 	beq	.Lromulus_n_decrypt_with_words10
 .Lromulus_n_decrypt_with_bytes9:
 	movs	r0, #0
@@ -1011,34 +999,34 @@ romulus_n_decrypt_with:
 .Lromulus_n_decrypt_with_cpy13:
 	subs	r6, #1
 	bcc	.Lromulus_n_decrypt_with_cpyd11
-	ldrb	r3, [r1, r6]
+	ldrb	r4, [r2, r6]
 	ldr	r0, [sp, #24]
-	strb	r3, [r0, r6]
+	strb	r4, [r0, r6]
 	b	.Lromulus_n_decrypt_with_cpy13
 .Lromulus_n_decrypt_with_cpyd11:
-	ldr	r1, [sp, #24]
+	ldr	r2, [sp, #24]
 .Lromulus_n_decrypt_with_words10:
-	ldr	r0, [r1, #12]
+	ldr	r0, [r2, #12]
 	rev	r0, r0
-	str	r0, [sp, #36]
-	ldr	r0, [r1, #8]
+	str	r0, [sp, #24]
+	ldr	r0, [r2, #8]
+	rev	r4, r0
+	ldr	r0, [r2, #4]
 	rev	r0, r0
 	str	r0, [sp, #32]
-	ldr	r0, [r1, #4]
-	rev	r3, r0
-	ldr	r0, [r1]
-	rev	r1, r0
+	ldr	r0, [r2]
+	rev	r2, r0
 	ldr	r6, [sp, #28]
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #24]
 	eors	r6, r0
-	str	r6, [sp, #24]
+	str	r6, [sp, #36]
+	eors	r5, r4
+	str	r5, [sp, #24]
 	ldr	r0, [sp, #32]
-	eors	r5, r0
-	str	r5, [sp, #28]
-	eors	r4, r3
-	str	r4, [sp, #32]
-	eors	r2, r1
-	str	r2, [sp, #36]
+	eors	r1, r0
+	str	r1, [sp, #28]
+	eors	r3, r2
+	str	r3, [sp, #32]
 	@ romulus_n.ae:54: return x & ~(~(0 as u128) >> (8 * n))
 	lsls	r6, r7, #3
 	movs	r5, #0
@@ -1080,13 +1068,13 @@ romulus_n_decrypt_with:
 	movs	r3, #0
 	movs	r2, #0
 .Lromulus_n_decrypt_with_she17:
-	ldr	r6, [sp, #24]
+	ldr	r6, [sp, #36]
 	bics	r6, r5
-	ldr	r5, [sp, #28]
+	ldr	r5, [sp, #24]
 	bics	r5, r4
-	ldr	r4, [sp, #32]
+	ldr	r4, [sp, #28]
 	bics	r4, r3
-	ldr	r3, [sp, #36]
+	ldr	r3, [sp, #32]
 	bics	r3, r2
 	@ romulus_n.ae:147: store_be(msg, off, p, count)
 	rev	r0, r3
@@ -1138,12 +1126,9 @@ romulus_n_decrypt_with:
 .Lromulus_n_decrypt_with_stored19:
 	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
 	cmp	r7, #16
-	movs	r1, #0
-	adcs	r1, r1
-	movs	r0, #1
-	eors	r1, r0
+	movs	r0, #0
+	sbcs	r0, r0
 	orrs	r7, r6
-	rsbs	r0, r1, #0
 	eors	r7, r6
 	ands	r7, r0
 	eors	r6, r7
@@ -1190,9 +1175,7 @@ romulus_n_decrypt_with:
 	mov	r3, r10
 	cmp	r1, r3
 	movs	r1, #0
-	adcs	r1, r1
-	movs	r3, #1
-	eors	r1, r3
+	sbcs	r1, r1
 	mov	r2, r10
 	movs	r3, #16
 	eors	r2, r3
@@ -1206,7 +1189,6 @@ romulus_n_decrypt_with:
 	lsrs	r2, r3, #31
 	movs	r3, #21
 	eors	r2, r3
-	rsbs	r1, r1, #0
 	movs	r3, #4
 	eors	r3, r2
 	ands	r3, r1
@@ -1605,8 +1587,8 @@ romulus_n_E_tk23_rows:
 
 
 @ --- romulus_n_absorb_ad: romulus_n.absorb_ad
-@     frame 116 bytes (27 spill slots, 9 on the stack; locals 72), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 856 bytes of code and literals
+@     frame 112 bytes (24 spill slots, 8 on the stack; locals 72), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 816 bytes of code and literals
 	.section .text.romulus_n_absorb_ad,"ax",%progbits
 	.global romulus_n_absorb_ad
 	.type romulus_n_absorb_ad, %function
@@ -1619,24 +1601,21 @@ romulus_n_absorb_ad:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #116
+	sub	sp, #112
 	str	r0, [sp, #20]
-	str	r1, [sp, #40]
+	str	r1, [sp, #36]
 	str	r2, [sp, #8]
-	str	r3, [sp, #24]
-	ldr	r0, [sp, #152]
-	str	r0, [sp, #36]
+	str	r3, [sp, #28]
+	ldr	r0, [sp, #148]
+	str	r0, [sp, #32]
 	@ romulus_n.ae:79: pairs = if a > 0 then (a - 1) / 32 else 0 as u32        // pairs with AD after them
 	movs	r0, #0
 	mov	r5, r3
 	cmp	r0, r5
 	movs	r1, #0
-	adcs	r1, r1
-	movs	r0, #1
-	eors	r1, r0
+	sbcs	r1, r1
 	subs	r0, r5, #1
 	lsrs	r0, r0, #5
-	rsbs	r1, r1, #0
 	ands	r0, r1
 	str	r0, [sp, #16]
 	@ romulus_n.ae:80: for i in 0..pairs {
@@ -1664,7 +1643,7 @@ romulus_n_absorb_ad:
 	tst	r5, r0
 	beq	.Lromulus_n_absorb_ad_words4
 .Lromulus_n_absorb_ad_bytes3:
-	add	r7, sp, #44
+	add	r7, sp, #40
 	movs	r6, #16
 .Lromulus_n_absorb_ad_cpy6:
 	subs	r6, #1
@@ -1715,7 +1694,7 @@ romulus_n_absorb_ad:
 	tst	r2, r0
 	beq	.Lromulus_n_absorb_ad_words8
 .Lromulus_n_absorb_ad_bytes7:
-	add	r0, sp, #44
+	add	r0, sp, #40
 	mov	r9, r0
 	movs	r7, #16
 .Lromulus_n_absorb_ad_cpy10:
@@ -1730,31 +1709,31 @@ romulus_n_absorb_ad:
 .Lromulus_n_absorb_ad_words8:
 	ldr	r0, [r2, #12]
 	rev	r0, r0
-	str	r0, [sp, #68]
+	str	r0, [sp, #64]
 	ldr	r0, [r2, #8]
 	rev	r0, r0
-	str	r0, [sp, #72]
+	str	r0, [sp, #68]
 	ldr	r0, [r2, #4]
 	rev	r0, r0
-	str	r0, [sp, #76]
+	str	r0, [sp, #72]
 	ldr	r0, [r2]
 	rev	r0, r0
-	str	r0, [sp, #80]
+	str	r0, [sp, #76]
 	mov	r0, r10
-	str	r0, [sp, #84]
-	str	r6, [sp, #88]
-	str	r3, [sp, #92]
-	str	r5, [sp, #96]
-	add	r0, sp, #84
+	str	r0, [sp, #80]
+	str	r6, [sp, #84]
+	str	r3, [sp, #88]
+	str	r5, [sp, #92]
+	add	r0, sp, #80
 	str	r0, [sp]
-	add	r0, sp, #100
+	add	r0, sp, #96
 	str	r0, [sp, #4]
-	str	r4, [sp, #60]
+	str	r4, [sp, #56]
 	mov	r5, r11
-	str	r5, [sp, #64]
-	add	r0, sp, #60
+	str	r5, [sp, #60]
+	add	r0, sp, #56
 	movs	r1, #8
-	add	r2, sp, #68
+	add	r2, sp, #64
 	ldr	r3, [sp, #20]
 	bl	romulus_n_tbc
 	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
@@ -1768,13 +1747,13 @@ romulus_n_absorb_ad:
 	lsls	r5, r4, #1
 	eors	r5, r2
 	@ romulus_n.ae:84: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
-	ldr	r4, [sp, #100]
-	ldr	r3, [sp, #104]
-	ldr	r0, [sp, #108]
+	ldr	r4, [sp, #96]
+	ldr	r3, [sp, #100]
+	ldr	r0, [sp, #104]
 	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	mov	r11, r0
 	@ romulus_n.ae:84: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
-	ldr	r0, [sp, #112]
+	ldr	r0, [sp, #108]
 	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	str	r0, [sp, #12]
 	mov	r2, r5
@@ -1790,19 +1769,16 @@ romulus_n_absorb_ad:
 	@ romulus_n.ae:87: off = 32 * pairs
 	ldr	r0, [sp, #16]
 	lsls	r0, r0, #5
-	str	r0, [sp, #28]
+	str	r0, [sp, #24]
 	@ romulus_n.ae:88: r = a - off                                           // 0 (empty A) .. 32
-	ldr	r5, [sp, #24]
+	ldr	r5, [sp, #28]
 	subs	r0, r5, r0
 	mov	r9, r0
 	@ romulus_n.ae:89: odd = if r < 16 then r else 16
 	cmp	r0, #16
-	movs	r5, #0
-	adcs	r5, r5
-	movs	r0, #1
-	eors	r5, r0
-	rsbs	r6, r5, #0
-	mov	r5, r9
+	movs	r6, #0
+	sbcs	r6, r6
+	mov	r5, r0
 	movs	r0, #16
 	eors	r5, r0
 	ands	r5, r6
@@ -1813,7 +1789,7 @@ romulus_n_absorb_ad:
 	mov	r8, r0
 	@ romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
 	ldr	r5, [sp, #8]
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #24]
 	adds	r5, r5, r0
 	mov	r0, r8
 	cmp	r0, #16
@@ -1823,11 +1799,11 @@ romulus_n_absorb_ad:
 	beq	.Lromulus_n_absorb_ad_words12
 .Lromulus_n_absorb_ad_bytes11:
 	movs	r0, #0
+	str	r0, [sp, #40]
 	str	r0, [sp, #44]
 	str	r0, [sp, #48]
 	str	r0, [sp, #52]
-	str	r0, [sp, #56]
-	add	r6, sp, #44
+	add	r6, sp, #40
 	str	r6, [sp, #16]
 	mov	r0, r8
 	cmp	r0, #16
@@ -1847,71 +1823,64 @@ romulus_n_absorb_ad:
 .Lromulus_n_absorb_ad_cpyd13:
 	ldr	r5, [sp, #16]
 .Lromulus_n_absorb_ad_words12:
-	ldr	r0, [r5, #12]
-	rev	r0, r0
-	str	r0, [sp, #16]
 	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	mov	r6, r8
-	orrs	r0, r6
-	ldr	r6, [sp, #16]
-	eors	r0, r6
-	mov	r6, r8
-	cmp	r6, #16
-	movs	r7, #0
-	adcs	r7, r7
-	movs	r6, #1
-	eors	r7, r6
-	rsbs	r6, r7, #0
-	str	r6, [sp, #32]
+	mov	r0, r8
+	cmp	r0, #16
+	movs	r6, #0
+	sbcs	r6, r6
+	@ romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
+	ldr	r0, [r5, #12]
+	rev	r7, r0
+	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
+	mov	r0, r8
+	orrs	r0, r7
+	eors	r0, r7
 	ands	r0, r6
-	ldr	r7, [sp, #16]
 	eors	r7, r0
 	@ romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
 	eors	r4, r7
-	str	r4, [sp, #24]
+	str	r4, [sp, #28]
 	ldr	r0, [r5, #8]
 	rev	r4, r0
 	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	mov	r6, r4
-	eors	r6, r4
-	ldr	r7, [sp, #32]
-	ands	r6, r7
-	eors	r4, r6
+	mov	r0, r4
+	eors	r0, r4
+	ands	r0, r6
+	eors	r4, r0
 	@ romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
 	eors	r3, r4
 	str	r3, [sp, #16]
 	ldr	r0, [r5, #4]
-	rev	r4, r0
+	rev	r3, r0
 	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	mov	r3, r4
-	eors	r3, r4
-	ands	r3, r7
-	eors	r4, r3
+	mov	r0, r3
+	eors	r0, r3
+	ands	r0, r6
+	eors	r3, r0
 	@ romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
 	mov	r0, r11
-	eors	r0, r4
+	eors	r0, r3
 	mov	r11, r0
 	ldr	r0, [r5]
 	rev	r4, r0
 	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	mov	r3, r4
-	eors	r3, r4
-	ands	r3, r7
-	eors	r4, r3
-	@ romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
-	ldr	r0, [sp, #12]
+	mov	r0, r4
 	eors	r0, r4
-	str	r0, [sp, #12]
+	ands	r0, r6
+	eors	r4, r0
+	@ romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
+	ldr	r3, [sp, #12]
+	eors	r3, r4
 	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	lsrs	r0, r1, #23
-	rsbs	r3, r0, #0
+	rsbs	r5, r0, #0
 	movs	r0, #149
-	ands	r3, r0
+	ands	r5, r0
 	lsls	r4, r2, #1
-	eors	r4, r3
-	lsls	r3, r1, #1
+	eors	r4, r5
+	lsls	r5, r1, #1
 	lsrs	r0, r2, #31
-	orrs	r3, r0
+	orrs	r5, r0
 	@ romulus_n.ae:92: if r > 16 {
 	movs	r1, #16
 	mov	r0, r9
@@ -1921,32 +1890,32 @@ romulus_n_absorb_ad:
 	movs	r0, #1
 	eors	r1, r0
 	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	lsls	r0, r3, #8
+	lsls	r0, r5, #8
 	lsrs	r0, r0, #8
-	str	r0, [sp, #32]
+	str	r0, [sp, #12]
 	@ romulus_n.ae:92: if r > 16 {
 	cmp	r1, #0
 	beq	.Lromulus_n_absorb_ad_else16
 	@ romulus_n.ae:93: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
-	ldr	r1, [sp, #28]
+	ldr	r1, [sp, #24]
 	adds	r1, #16
 	ldr	r0, [sp, #8]
-	adds	r1, r0, r1
-	mov	r6, r9
-	subs	r6, #16
-	cmp	r6, #16
+	adds	r6, r0, r1
+	mov	r0, r9
+	subs	r0, #16
+	cmp	r0, #16
 	bcc	.Lromulus_n_absorb_ad_bytes18
-	movs	r0, #3
-	tst	r1, r0
+	movs	r1, #3
+	tst	r6, r1
 	beq	.Lromulus_n_absorb_ad_words19
 .Lromulus_n_absorb_ad_bytes18:
-	movs	r0, #0
-	str	r0, [sp, #44]
-	str	r0, [sp, #48]
-	str	r0, [sp, #52]
-	str	r0, [sp, #56]
-	add	r3, sp, #44
-	mov	r2, r6
+	movs	r1, #0
+	str	r1, [sp, #40]
+	str	r1, [sp, #44]
+	str	r1, [sp, #48]
+	str	r1, [sp, #52]
+	add	r5, sp, #40
+	mov	r2, r0
 	cmp	r2, #16
 	bcc	.Lromulus_n_absorb_ad_cnt21
 	movs	r2, #16
@@ -1954,64 +1923,60 @@ romulus_n_absorb_ad:
 .Lromulus_n_absorb_ad_cpy22:
 	subs	r2, #1
 	bcc	.Lromulus_n_absorb_ad_cpyd20
-	ldrb	r0, [r1, r2]
-	strb	r0, [r3, r2]
+	ldrb	r1, [r6, r2]
+	strb	r1, [r5, r2]
 	b	.Lromulus_n_absorb_ad_cpy22
 .Lromulus_n_absorb_ad_cpyd20:
-	mov	r1, r3
+	mov	r6, r5
 .Lromulus_n_absorb_ad_words19:
-	ldr	r0, [r1, #12]
-	rev	r5, r0
-	ldr	r0, [r1, #8]
-	rev	r3, r0
-	ldr	r0, [r1, #4]
-	rev	r2, r0
-	ldr	r0, [r1]
-	rev	r1, r0
+	ldr	r1, [r6, #12]
+	rev	r5, r1
+	ldr	r1, [r6, #8]
+	rev	r2, r1
+	ldr	r1, [r6, #4]
+	rev	r1, r1
+	ldr	r6, [r6]
+	rev	r7, r6
 	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	cmp	r6, #16
-	movs	r7, #0
-	adcs	r7, r7
-	movs	r0, #1
+	cmp	r0, #16
+	movs	r6, #0
+	sbcs	r6, r6
+	orrs	r0, r5
+	eors	r0, r5
+	ands	r0, r6
+	eors	r5, r0
+	mov	r0, r2
+	eors	r0, r2
+	ands	r0, r6
+	eors	r2, r0
+	mov	r0, r1
+	eors	r0, r1
+	ands	r0, r6
+	eors	r1, r0
+	mov	r0, r7
+	eors	r0, r7
+	ands	r0, r6
 	eors	r7, r0
-	orrs	r6, r5
-	rsbs	r0, r7, #0
-	eors	r6, r5
-	ands	r6, r0
-	eors	r5, r6
-	mov	r6, r3
-	eors	r6, r3
-	ands	r6, r0
-	eors	r3, r6
-	mov	r6, r2
-	eors	r6, r2
-	ands	r6, r0
-	eors	r2, r6
-	mov	r6, r1
-	eors	r6, r1
-	ands	r6, r0
-	eors	r1, r6
 	@ romulus_n.ae:93: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
-	str	r4, [sp, #60]
-	ldr	r6, [sp, #32]
-	str	r6, [sp, #64]
-	str	r5, [sp, #68]
-	str	r3, [sp, #72]
-	str	r2, [sp, #76]
-	str	r1, [sp, #80]
-	ldr	r0, [sp, #24]
-	str	r0, [sp, #84]
+	str	r4, [sp, #56]
+	ldr	r6, [sp, #12]
+	str	r6, [sp, #60]
+	str	r5, [sp, #64]
+	str	r2, [sp, #68]
+	str	r1, [sp, #72]
+	str	r7, [sp, #76]
+	ldr	r0, [sp, #28]
+	str	r0, [sp, #80]
 	ldr	r0, [sp, #16]
-	str	r0, [sp, #88]
+	str	r0, [sp, #84]
 	mov	r0, r11
-	str	r0, [sp, #92]
-	ldr	r0, [sp, #12]
-	str	r0, [sp, #96]
-	add	r0, sp, #60
+	str	r0, [sp, #88]
+	str	r3, [sp, #92]
+	add	r0, sp, #56
 	movs	r1, #8
-	add	r2, sp, #68
-	add	r5, sp, #84
-	add	r3, sp, #100
+	add	r2, sp, #64
+	add	r5, sp, #80
+	add	r3, sp, #96
 	str	r5, [sp]
 	str	r3, [sp, #4]
 	ldr	r3, [sp, #20]
@@ -2027,24 +1992,23 @@ romulus_n_absorb_ad:
 	lsls	r4, r4, #1
 	eors	r4, r2
 	@ romulus_n.ae:93: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
-	ldr	r0, [sp, #100]
+	ldr	r0, [sp, #96]
 	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	str	r0, [sp, #8]
 	@ romulus_n.ae:93: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
-	ldr	r5, [sp, #104]
+	ldr	r5, [sp, #100]
+	ldr	r2, [sp, #104]
 	ldr	r3, [sp, #108]
-	ldr	r2, [sp, #112]
 	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	lsls	r0, r1, #8
 	lsrs	r6, r0, #8
 	b	.Lromulus_n_absorb_ad_endif17
 .Lromulus_n_absorb_ad_else16:
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #28]
 	str	r0, [sp, #8]
 	ldr	r5, [sp, #16]
-	mov	r3, r11
-	ldr	r2, [sp, #12]
-	ldr	r6, [sp, #32]
+	mov	r2, r11
+	ldr	r6, [sp, #12]
 .Lromulus_n_absorb_ad_endif17:
 	@ romulus_n.ae:96: d = if (r == 16) | (r == 32) then 0x18 else 0x1a as u8
 	movs	r0, #16
@@ -2070,29 +2034,29 @@ romulus_n_absorb_ad:
 	movs	r0, #26
 	eors	r1, r0
 	@ romulus_n.ae:97: return tbc_n(cnt, d, r23, s)
-	str	r4, [sp, #60]
-	str	r6, [sp, #64]
+	str	r4, [sp, #56]
+	str	r6, [sp, #60]
 	ldr	r0, [sp, #8]
-	str	r0, [sp, #68]
-	str	r5, [sp, #72]
+	str	r0, [sp, #64]
+	str	r5, [sp, #68]
+	str	r2, [sp, #72]
 	str	r3, [sp, #76]
-	str	r2, [sp, #80]
-	add	r0, sp, #60
-	add	r3, sp, #68
-	add	r2, sp, #84
+	add	r0, sp, #56
+	add	r3, sp, #64
+	add	r2, sp, #80
 	str	r2, [sp]
-	ldr	r2, [sp, #40]
-	bl	romulus_n_tbc_n
-	ldr	r1, [sp, #84]
 	ldr	r2, [sp, #36]
+	bl	romulus_n_tbc_n
+	ldr	r1, [sp, #80]
+	ldr	r2, [sp, #32]
 	str	r1, [r2]
-	ldr	r1, [sp, #88]
+	ldr	r1, [sp, #84]
 	str	r1, [r2, #4]
-	ldr	r1, [sp, #92]
+	ldr	r1, [sp, #88]
 	str	r1, [r2, #8]
-	ldr	r1, [sp, #96]
+	ldr	r1, [sp, #92]
 	str	r1, [r2, #12]
-	add	sp, #116
+	add	sp, #112
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

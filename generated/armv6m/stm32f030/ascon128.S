@@ -54,7 +54,7 @@ ascon128_key_setup:
 
 @ --- ascon128_encrypt_with: ascon128.encrypt_with
 @     frame 84 bytes (14 spill slots, 7 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 792 bytes of code and literals
+@     estimated 786 bytes of code and literals
 	.section .text.ascon128_encrypt_with,"ax",%progbits
 	.global ascon128_encrypt_with
 	.type ascon128_encrypt_with, %function
@@ -186,10 +186,7 @@ ascon128_encrypt_with:
 	subs	r3, r0, r1
 	cmp	r3, #8
 	movs	r2, #0
-	adcs	r2, r2
-	movs	r0, #1
-	eors	r2, r0
-	rsbs	r2, r2, #0
+	sbcs	r2, r2
 	movs	r0, #8
 	eors	r3, r0
 	ands	r3, r2
@@ -539,7 +536,7 @@ ascon128_encrypt_with:
 
 @ --- ascon128_decrypt_with: ascon128.decrypt_with
 @     frame 88 bytes (15 spill slots, 8 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 864 bytes of code and literals
+@     estimated 858 bytes of code and literals
 	.section .text.ascon128_decrypt_with,"ax",%progbits
 	.global ascon128_decrypt_with
 	.type ascon128_decrypt_with, %function
@@ -667,10 +664,7 @@ ascon128_decrypt_with:
 	subs	r3, r0, r1
 	cmp	r3, #8
 	movs	r2, #0
-	adcs	r2, r2
-	movs	r0, #1
-	eors	r2, r0
-	rsbs	r2, r2, #0
+	sbcs	r2, r2
 	movs	r0, #8
 	eors	r3, r0
 	ands	r3, r2

@@ -1276,7 +1276,7 @@ ascon_aead128_P_permute:
 
 @ --- ascon_aead128_absorb_ad: ascon_aead128.absorb_ad
 @     frame 48 bytes (12 spill slots, 8 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 322 bytes of code and literals
+@     estimated 314 bytes of code and literals
 	.section .text.ascon_aead128_absorb_ad,"ax",%progbits
 	.global ascon_aead128_absorb_ad
 	.type ascon_aead128_absorb_ad, %function
@@ -1302,9 +1302,7 @@ ascon_aead128_absorb_ad:
 	movs	r5, #1
 	eors	r0, r5
 	cmp	r0, #0
-	bne	.Lascon_aead128_absorb_ad_far1
-	b	.Lascon_aead128_absorb_ad_else1
-.Lascon_aead128_absorb_ad_far1:
+	beq	.Lascon_aead128_absorb_ad_else1
 	@ ascon_aead128.ae:62: for i in 0..n / rate + 1 {
 	ldr	r0, [sp, #20]
 	lsrs	r0, r0, #4
@@ -1322,11 +1320,8 @@ ascon_aead128_absorb_ad:
 	ldr	r0, [sp, #20]
 	subs	r1, r0, r2
 	cmp	r1, #16
-	movs	r0, #0
-	adcs	r0, r0
-	movs	r5, #1
-	eors	r0, r5
-	rsbs	r3, r0, #0
+	movs	r3, #0
+	sbcs	r3, r3
 	movs	r0, #16
 	eors	r1, r0
 	ands	r1, r3

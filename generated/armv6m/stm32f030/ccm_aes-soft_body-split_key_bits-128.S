@@ -1247,7 +1247,7 @@ ccm_E_encrypt_block:
 
 @ --- ccm_mac_header: ccm.mac_header
 @     frame 60 bytes (9 spill slots, 3 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 536 bytes of code and literals
+@     estimated 528 bytes of code and literals
 	.section .text.ccm_mac_header,"ax",%progbits
 	.global ccm_mac_header
 	.type ccm_mac_header, %function
@@ -1460,16 +1460,12 @@ ccm_mac_header:
 	mov	r4, r9
 	cmp	r0, r4
 	movs	r6, #0
-	adcs	r6, r6
-	movs	r0, #1
-	eors	r6, r0
-	ldr	r0, [sp]
-	subs	r4, r4, r0
-	rsbs	r0, r6, #0
-	ands	r4, r0
+	sbcs	r6, r6
+	subs	r0, r4, r0
+	ands	r0, r6
 	@ ccm.ae:76: for i in 0..(rest + 15) / 16 {
-	adds	r4, #15
-	lsrs	r0, r4, #4
+	adds	r0, #15
+	lsrs	r0, r0, #4
 	str	r0, [sp, #4]
 	movs	r4, #0
 	mov	r8, r5

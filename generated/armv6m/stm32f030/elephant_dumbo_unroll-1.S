@@ -702,8 +702,8 @@ elephant_dumbo_P_permute:
 
 
 @ --- elephant_dumbo_crypt: elephant_dumbo.crypt
-@     frame 256 bytes (74 spill slots, 49 on the stack; locals 60), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2356 bytes of code and literals
+@     frame 256 bytes (89 spill slots, 49 on the stack; locals 60), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 2382 bytes of code and literals
 	.section .text.elephant_dumbo_crypt,"ax",%progbits
 	.global elephant_dumbo_crypt
 	.type elephant_dumbo_crypt, %function
@@ -762,8 +762,8 @@ elephant_dumbo_crypt:
 	lsrs	r0, r6, #25
 	adds	r4, r5, r4
 	adcs	r3, r0
-	movs	r5, #0
-	adcs	r2, r5
+	movs	r0, #0
+	adcs	r2, r0
 	lsls	r5, r6, #8
 	lsrs	r0, r6, #24
 	adds	r5, r4, r5
@@ -855,87 +855,98 @@ elephant_dumbo_crypt:
 	lsrs	r2, r0, #29
 	adds	r3, r4, r3
 	adcs	r6, r2
+	movs	r2, #0
 	movs	r4, #0
-	movs	r7, #0
-	adcs	r4, r7
-	lsls	r7, r0, #4
-	lsrs	r2, r0, #28
-	adds	r5, r3, r7
-	adcs	r6, r2
-	movs	r7, #0
-	adcs	r4, r7
+	adcs	r2, r4
+	lsls	r5, r0, #4
+	lsrs	r4, r0, #28
+	adds	r5, r3, r5
+	adcs	r6, r4
+	movs	r4, #0
+	adcs	r2, r4
 	lsls	r3, r0, #7
-	lsrs	r2, r0, #25
+	lsrs	r4, r0, #25
 	adds	r5, r5, r3
-	adcs	r6, r2
-	adcs	r4, r7
+	adcs	r6, r4
+	movs	r4, #0
+	adcs	r2, r4
 	lsls	r3, r0, #8
-	lsrs	r2, r0, #24
+	lsrs	r4, r0, #24
 	adds	r5, r5, r3
-	adcs	r6, r2
-	adcs	r4, r7
+	adcs	r6, r4
+	movs	r4, #0
+	adcs	r2, r4
 	lsls	r3, r0, #11
-	lsrs	r2, r0, #21
+	lsrs	r4, r0, #21
 	adds	r5, r5, r3
-	adcs	r6, r2
-	adcs	r4, r7
+	adcs	r6, r4
+	movs	r4, #0
+	adcs	r2, r4
 	lsls	r3, r0, #12
-	lsrs	r2, r0, #20
+	lsrs	r4, r0, #20
 	adds	r5, r5, r3
-	adcs	r6, r2
-	adcs	r4, r7
+	adcs	r6, r4
+	movs	r4, #0
+	adcs	r2, r4
 	lsls	r3, r0, #15
-	lsrs	r2, r0, #17
+	lsrs	r4, r0, #17
 	adds	r5, r5, r3
-	adcs	r6, r2
-	adcs	r4, r7
+	adcs	r6, r4
+	movs	r4, #0
+	adcs	r2, r4
 	lsls	r3, r0, #16
-	lsrs	r2, r0, #16
+	lsrs	r4, r0, #16
 	adds	r5, r5, r3
-	adcs	r6, r2
-	adcs	r4, r7
+	adcs	r6, r4
+	movs	r4, #0
+	adcs	r2, r4
 	lsls	r3, r0, #19
-	lsrs	r2, r0, #13
+	lsrs	r4, r0, #13
 	adds	r5, r5, r3
-	adcs	r6, r2
-	adcs	r4, r7
+	adcs	r6, r4
+	movs	r4, #0
+	adcs	r2, r4
 	lsls	r3, r0, #20
-	lsrs	r2, r0, #12
+	lsrs	r4, r0, #12
 	adds	r5, r5, r3
-	adcs	r6, r2
-	adcs	r4, r7
+	adcs	r6, r4
+	movs	r4, #0
+	adcs	r2, r4
 	lsls	r3, r0, #23
-	lsrs	r2, r0, #9
+	lsrs	r4, r0, #9
 	adds	r5, r5, r3
-	adcs	r6, r2
-	adcs	r4, r7
+	adcs	r6, r4
+	movs	r4, #0
+	adcs	r2, r4
 	lsls	r3, r0, #24
-	lsrs	r2, r0, #8
+	lsrs	r4, r0, #8
 	adds	r5, r5, r3
-	adcs	r6, r2
-	adcs	r4, r7
+	adcs	r6, r4
+	movs	r4, #0
+	adcs	r2, r4
 	lsls	r3, r0, #27
-	lsrs	r2, r0, #5
+	lsrs	r4, r0, #5
 	adds	r5, r5, r3
-	adcs	r6, r2
-	adcs	r4, r7
+	adcs	r6, r4
+	movs	r4, #0
+	adcs	r2, r4
 	lsls	r3, r0, #28
-	lsrs	r2, r0, #4
+	lsrs	r4, r0, #4
 	adds	r5, r5, r3
-	adcs	r6, r2
-	movs	r2, #0
-	adcs	r4, r2
+	adcs	r6, r4
+	movs	r4, #0
+	adcs	r2, r4
 	lsls	r3, r0, #31
-	lsrs	r2, r0, #1
+	lsrs	r4, r0, #1
 	adds	r5, r5, r3
-	adcs	r6, r2
-	movs	r2, #0
-	adcs	r4, r2
-	adds	r2, r5, r2
+	adcs	r6, r4
+	movs	r4, #0
+	adcs	r2, r4
+	adds	r4, r5, r4
 	adcs	r6, r0
-	movs	r2, #0
-	adcs	r4, r2
-	lsls	r4, r4, #31
+	movs	r4, #0
+	adcs	r2, r4
+	lsls	r4, r2, #31
 	lsrs	r0, r6, #5
 	lsrs	r4, r4, #4
 	orrs	r0, r4
@@ -949,105 +960,114 @@ elephant_dumbo_crypt:
 	lsrs	r2, r0, #29
 	adds	r3, r4, r3
 	adcs	r6, r2
+	movs	r2, #0
 	movs	r4, #0
-	adcs	r4, r7
-	lsls	r7, r0, #4
-	lsrs	r2, r0, #28
-	adds	r5, r3, r7
-	adcs	r6, r2
-	movs	r7, #0
-	adcs	r4, r7
+	adcs	r2, r4
+	lsls	r5, r0, #4
+	lsrs	r4, r0, #28
+	adds	r5, r3, r5
+	adcs	r6, r4
+	movs	r4, #0
+	adcs	r2, r4
 	lsls	r3, r0, #7
-	lsrs	r2, r0, #25
+	lsrs	r4, r0, #25
 	adds	r5, r5, r3
-	adcs	r6, r2
-	adcs	r4, r7
+	adcs	r6, r4
+	movs	r4, #0
+	adcs	r2, r4
 	lsls	r3, r0, #8
-	lsrs	r2, r0, #24
+	lsrs	r4, r0, #24
 	adds	r5, r5, r3
-	adcs	r6, r2
-	adcs	r4, r7
+	adcs	r6, r4
+	movs	r4, #0
+	adcs	r2, r4
 	lsls	r3, r0, #11
-	lsrs	r2, r0, #21
+	lsrs	r4, r0, #21
 	adds	r5, r5, r3
-	adcs	r6, r2
-	adcs	r4, r7
+	adcs	r6, r4
+	movs	r4, #0
+	adcs	r2, r4
 	lsls	r3, r0, #12
-	lsrs	r2, r0, #20
+	lsrs	r4, r0, #20
 	adds	r5, r5, r3
-	adcs	r6, r2
-	adcs	r4, r7
+	adcs	r6, r4
+	movs	r4, #0
+	adcs	r2, r4
 	lsls	r3, r0, #15
-	lsrs	r2, r0, #17
+	lsrs	r4, r0, #17
 	adds	r5, r5, r3
-	adcs	r6, r2
-	adcs	r4, r7
+	adcs	r6, r4
+	movs	r4, #0
+	adcs	r2, r4
 	lsls	r3, r0, #16
-	lsrs	r2, r0, #16
+	lsrs	r4, r0, #16
 	adds	r5, r5, r3
-	adcs	r6, r2
-	adcs	r4, r7
+	adcs	r6, r4
+	movs	r4, #0
+	adcs	r2, r4
 	lsls	r3, r0, #19
-	lsrs	r2, r0, #13
+	lsrs	r4, r0, #13
 	adds	r5, r5, r3
-	adcs	r6, r2
-	adcs	r4, r7
+	adcs	r6, r4
+	movs	r4, #0
+	adcs	r2, r4
 	lsls	r3, r0, #20
-	lsrs	r2, r0, #12
+	lsrs	r4, r0, #12
 	adds	r5, r5, r3
-	adcs	r6, r2
-	adcs	r4, r7
+	adcs	r6, r4
+	movs	r4, #0
+	adcs	r2, r4
 	lsls	r3, r0, #23
-	lsrs	r2, r0, #9
+	lsrs	r4, r0, #9
 	adds	r5, r5, r3
-	adcs	r6, r2
-	adcs	r4, r7
+	adcs	r6, r4
+	movs	r4, #0
+	adcs	r2, r4
 	lsls	r3, r0, #24
-	lsrs	r2, r0, #8
+	lsrs	r4, r0, #8
 	adds	r5, r5, r3
-	adcs	r6, r2
-	adcs	r4, r7
+	adcs	r6, r4
+	movs	r4, #0
+	adcs	r2, r4
 	lsls	r3, r0, #27
-	lsrs	r2, r0, #5
+	lsrs	r4, r0, #5
 	adds	r5, r5, r3
-	adcs	r6, r2
-	adcs	r4, r7
+	adcs	r6, r4
+	movs	r4, #0
+	adcs	r2, r4
 	lsls	r3, r0, #28
-	lsrs	r2, r0, #4
+	lsrs	r4, r0, #4
 	adds	r5, r5, r3
-	adcs	r6, r2
-	movs	r3, #0
-	adcs	r4, r3
-	lsls	r2, r0, #31
-	lsrs	r3, r0, #1
-	adds	r5, r5, r2
-	adcs	r6, r3
-	movs	r3, #0
-	adcs	r4, r3
-	adds	r3, r5, r3
+	adcs	r6, r4
+	movs	r4, #0
+	adcs	r2, r4
+	lsls	r3, r0, #31
+	lsrs	r4, r0, #1
+	adds	r5, r5, r3
+	adcs	r6, r4
+	movs	r4, #0
+	adcs	r2, r4
+	adds	r4, r5, r4
 	adcs	r6, r0
-	movs	r3, #0
-	adcs	r4, r3
-	lsls	r0, r4, #31
+	movs	r4, #0
+	adcs	r2, r4
+	lsls	r0, r2, #31
 	lsrs	r2, r6, #5
 	lsrs	r0, r0, #4
 	orrs	r2, r0
 	adds	r0, r2, #1
 	str	r0, [sp, #144]
 	@ elephant_dumbo.ae:81: steps = if blocks_ad - 1 < blocks_c + 1 then blocks_c + 1 else blocks_ad - 1
-	subs	r4, r0, #1
+	subs	r3, r0, #1
 	ldr	r0, [sp, #136]
-	adds	r3, r0, #1
-	cmp	r4, r3
+	adds	r2, r0, #1
+	cmp	r3, r2
 	movs	r0, #0
-	adcs	r0, r0
-	movs	r2, #1
-	eors	r0, r2
-	rsbs	r0, r0, #0
-	eors	r3, r4
-	ands	r3, r0
-	eors	r4, r3
-	str	r4, [sp, #128]
+	sbcs	r0, r0
+	eors	r2, r3
+	ands	r2, r0
+	eors	r3, r2
+	str	r3, [sp, #128]
 	@ elephant_dumbo.ae:82: n = load_le(nonce, 0, 12) as u160
 	mov	r4, r1
 	movs	r0, #3
@@ -1089,11 +1109,11 @@ elephant_dumbo_crypt:
 	mov	r3, r2
 .Lelephant_dumbo_crypt_words6:
 	ldr	r0, [r3]
-	str	r0, [sp, #4]
+	str	r0, [sp]
 	ldr	r0, [r3, #4]
-	str	r0, [sp, #8]
+	str	r0, [sp, #4]
 	ldr	r0, [r3, #8]
-	str	r0, [sp, #20]
+	str	r0, [sp, #12]
 	ldr	r3, [sp, #140]
 	ldr	r0, [sp, #124]
 	cmp	r0, #8
@@ -1121,109 +1141,110 @@ elephant_dumbo_crypt:
 	mov	r3, r2
 .Lelephant_dumbo_crypt_words10:
 	ldr	r0, [r3]
-	str	r0, [sp, #12]
+	str	r0, [sp, #8]
 	ldr	r0, [r3, #4]
 	str	r0, [sp, #16]
 	@ elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
 	ldr	r0, [sp, #124]
 	cmp	r0, #8
-	movs	r0, #0
-	adcs	r0, r0
-	movs	r2, #1
-	eors	r0, r2
-	str	r0, [sp]
-	ldr	r0, [sp, #124]
-	adds	r0, #12
-	lsls	r0, r0, #3
-	movs	r6, #1
 	movs	r5, #0
+	sbcs	r5, r5
+	adds	r0, #12
+	lsls	r6, r0, #3
+	movs	r0, #1
+	mov	r8, r0
 	movs	r4, #0
 	movs	r3, #0
 	movs	r2, #0
-	cmp	r0, #160
+	movs	r1, #0
+	cmp	r6, #160
 	bcs	.Lelephant_dumbo_crypt_shz14
 .Lelephant_dumbo_crypt_shl16:
-	cmp	r0, #32
+	cmp	r6, #32
 	bcc	.Lelephant_dumbo_crypt_shf15
+	mov	r1, r2
 	mov	r2, r3
 	mov	r3, r4
-	mov	r4, r5
-	mov	r5, r6
-	movs	r6, #0
-	subs	r0, #32
+	mov	r4, r8
+	movs	r0, #0
+	mov	r8, r0
+	subs	r6, #32
 	b	.Lelephant_dumbo_crypt_shl16
 .Lelephant_dumbo_crypt_shf15:
-	movs	r7, #32
-	subs	r7, r7, r0
-	lsls	r2, r0
-	mov	r1, r3
-	lsrs	r1, r7
-	orrs	r2, r1
-	lsls	r3, r0
-	mov	r1, r4
-	lsrs	r1, r7
-	orrs	r3, r1
-	lsls	r4, r0
-	mov	r1, r5
-	lsrs	r1, r7
-	orrs	r4, r1
-	lsls	r5, r0
-	mov	r1, r6
-	lsrs	r1, r7
-	orrs	r5, r1
-	lsls	r6, r0
+	movs	r0, #32
+	subs	r0, r0, r6
+	mov	r9, r0
+	lsls	r1, r6
+	mov	r7, r2
+	lsrs	r7, r0
+	orrs	r1, r7
+	lsls	r2, r6
+	mov	r7, r3
+	lsrs	r7, r0
+	orrs	r2, r7
+	lsls	r3, r6
+	mov	r7, r4
+	lsrs	r7, r0
+	orrs	r3, r7
+	lsls	r4, r6
+	mov	r0, r8
+	mov	r7, r9
+	lsrs	r0, r7
+	orrs	r4, r0
+	mov	r0, r8
+	lsls	r0, r6
+	mov	r8, r0
 	b	.Lelephant_dumbo_crypt_she17
 .Lelephant_dumbo_crypt_shz14:
-	movs	r6, #0
-	movs	r5, #0
+	movs	r0, #0
+	mov	r8, r0
 	movs	r4, #0
 	movs	r3, #0
 	movs	r2, #0
+	movs	r1, #0
 .Lelephant_dumbo_crypt_she17:
-	ldr	r0, [sp, #4]
+	mov	r6, r8
+	ldr	r0, [sp]
 	orrs	r6, r0
-	ldr	r0, [sp, #8]
-	orrs	r5, r0
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #4]
 	orrs	r4, r0
 	ldr	r0, [sp, #12]
 	orrs	r3, r0
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #8]
 	orrs	r2, r0
+	ldr	r0, [sp, #16]
+	orrs	r1, r0
 	ldr	r0, [sp]
-	rsbs	r1, r0, #0
-	ldr	r0, [sp, #4]
 	eors	r6, r0
-	ands	r6, r1
+	ands	r6, r5
 	mov	r7, r0
 	eors	r7, r6
-	ldr	r0, [sp, #8]
-	eors	r5, r0
-	ands	r5, r1
-	mov	r6, r0
-	eors	r6, r5
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #4]
 	eors	r4, r0
-	ands	r4, r1
-	mov	r5, r0
-	eors	r5, r4
+	ands	r4, r5
+	mov	r6, r0
+	eors	r6, r4
 	ldr	r0, [sp, #12]
 	eors	r3, r0
-	ands	r3, r1
+	ands	r3, r5
 	mov	r4, r0
 	eors	r4, r3
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #8]
 	eors	r2, r0
-	ands	r2, r1
-	mov	r3, r0
-	eors	r3, r2
+	ands	r2, r5
+	eors	r0, r2
+	ldr	r2, [sp, #16]
+	eors	r1, r2
+	ands	r1, r5
+	mov	r3, r2
+	eors	r3, r1
 	@ elephant_dumbo.ae:86: for i in 0..steps {
 	movs	r1, #0
-	str	r1, [sp, #12]
+	str	r1, [sp, #16]
 	str	r7, [sp]
 	mov	r11, r6
-	mov	r10, r5
-	mov	r9, r4
+	mov	r10, r4
+	mov	r9, r0
 	mov	r8, r3
 	movs	r0, #0
 	str	r0, [sp, #8]
@@ -1234,13 +1255,13 @@ elephant_dumbo_crypt:
 	ldr	r0, [sp, #176]
 	str	r0, [sp, #72]
 	ldr	r0, [sp, #172]
-	str	r0, [sp, #60]
+	str	r0, [sp, #64]
 	ldr	r0, [sp, #184]
-	str	r0, [sp, #56]
+	str	r0, [sp, #60]
 	ldr	r0, [sp, #188]
 	str	r0, [sp, #68]
 	ldr	r0, [sp, #180]
-	str	r0, [sp, #52]
+	str	r0, [sp, #56]
 	ldr	r0, [sp, #128]
 	cmp	r1, r0
 	bcc	.Lelephant_dumbo_crypt_far1
@@ -1265,69 +1286,69 @@ elephant_dumbo_crypt:
 	eors	r1, r0
 	@ elephant_dumbo.ae:37: return cat(t, x[159:8])
 	lsrs	r3, r2, #8
-	ldr	r0, [sp, #60]
-	lsls	r2, r0, #24
-	orrs	r3, r2
-	str	r3, [sp, #16]
-	lsrs	r3, r0, #8
-	ldr	r0, [sp, #56]
+	ldr	r0, [sp, #64]
 	lsls	r2, r0, #24
 	orrs	r3, r2
 	str	r3, [sp, #20]
 	lsrs	r3, r0, #8
-	lsls	r2, r4, #24
-	orrs	r3, r2
-	str	r3, [sp, #24]
-	lsrs	r3, r4, #8
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #60]
 	lsls	r2, r0, #24
 	orrs	r3, r2
+	str	r3, [sp, #24]
+	lsrs	r3, r0, #8
+	lsls	r2, r4, #24
+	orrs	r3, r2
 	str	r3, [sp, #28]
+	lsrs	r3, r4, #8
+	ldr	r0, [sp, #56]
+	lsls	r2, r0, #24
+	orrs	r3, r2
+	str	r3, [sp, #32]
 	lsrs	r2, r0, #8
 	lsls	r0, r1, #24
 	orrs	r0, r2
-	str	r0, [sp, #32]
+	str	r0, [sp, #36]
 	@ elephant_dumbo.ae:88: off = block * i
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #16]
 	movs	r1, #20
 	muls	r0, r1
-	str	r0, [sp, #36]
+	str	r0, [sp, #12]
 	@ elephant_dumbo.ae:89: if i < blocks_m {
-	ldr	r1, [sp, #12]
+	ldr	r1, [sp, #16]
 	ldr	r0, [sp, #132]
 	cmp	r1, r0
-	movs	r0, #0
-	adcs	r0, r0
-	movs	r2, #1
-	eors	r0, r2
-	cmp	r0, #0
+	movs	r1, #0
+	adcs	r1, r1
+	movs	r0, #1
+	eors	r1, r0
+	cmp	r1, #0
 	bne	.Lelephant_dumbo_crypt_far2
 	b	.Lelephant_dumbo_crypt_else20
 .Lelephant_dumbo_crypt_far2:
 	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
 	ldr	r0, [sp, #72]
-	ldr	r1, [sp, #16]
-	eors	r0, r1
-	str	r0, [sp, #64]
-	ldr	r0, [sp, #60]
 	ldr	r1, [sp, #20]
 	eors	r0, r1
-	str	r0, [sp, #76]
-	ldr	r0, [sp, #56]
+	str	r0, [sp, #52]
+	ldr	r0, [sp, #64]
 	ldr	r1, [sp, #24]
+	eors	r0, r1
+	str	r0, [sp, #76]
+	ldr	r0, [sp, #60]
+	ldr	r1, [sp, #28]
 	eors	r0, r1
 	str	r0, [sp, #80]
 	mov	r0, r4
 	mov	r1, r3
 	eors	r0, r1
 	str	r0, [sp, #84]
-	ldr	r0, [sp, #52]
-	ldr	r1, [sp, #32]
+	ldr	r0, [sp, #56]
+	ldr	r1, [sp, #36]
 	eors	r0, r1
 	str	r0, [sp, #88]
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
 	ldr	r2, [sp, #156]
-	ldr	r0, [sp, #64]
+	ldr	r0, [sp, #52]
 	eors	r2, r0
 	ldr	r3, [sp, #152]
 	ldr	r0, [sp, #76]
@@ -1337,14 +1358,11 @@ elephant_dumbo_crypt:
 	eors	r1, r0
 	@ elephant_dumbo.ae:90: count = if m - off < block then m - off else block
 	ldr	r4, [sp, #96]
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #12]
 	subs	r5, r4, r0
 	cmp	r5, #20
 	movs	r4, #0
-	adcs	r4, r4
-	movs	r0, #1
-	eors	r4, r0
-	rsbs	r4, r4, #0
+	sbcs	r4, r4
 	movs	r0, #20
 	eors	r5, r0
 	ands	r5, r4
@@ -1352,7 +1370,7 @@ elephant_dumbo_crypt:
 	eors	r4, r0
 	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
 	ldr	r5, [sp, #168]
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #12]
 	adds	r5, r5, r0
 	cmp	r4, #20
 	bcc	.Lelephant_dumbo_crypt_bytes22
@@ -1424,7 +1442,7 @@ elephant_dumbo_crypt:
 	ldr	r2, [sp, #116]
 	ldr	r0, [sp, #100]
 	eors	r2, r0
-	ldr	r0, [sp, #64]
+	ldr	r0, [sp, #52]
 	eors	r6, r0
 	ldr	r0, [sp, #76]
 	eors	r7, r0
@@ -1435,7 +1453,7 @@ elephant_dumbo_crypt:
 	ldr	r0, [sp, #88]
 	eors	r2, r0
 	ldr	r1, [sp, #164]
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #12]
 	adds	r1, r1, r0
 	cmp	r4, #20
 	bcc	.Lelephant_dumbo_crypt_bytes27
@@ -1470,54 +1488,53 @@ elephant_dumbo_crypt:
 .Lelephant_dumbo_crypt_else20:
 .Lelephant_dumbo_crypt_endif21:
 	@ elephant_dumbo.ae:93: if (i > 0) & (i <= blocks_c) {
-	movs	r4, #0
-	ldr	r1, [sp, #12]
-	cmp	r4, r1
-	movs	r3, #0
-	adcs	r3, r3
-	movs	r2, #1
-	eors	r3, r2
+	movs	r2, #0
+	ldr	r1, [sp, #16]
+	cmp	r2, r1
+	adcs	r2, r2
+	movs	r0, #1
+	eors	r2, r0
 	ldr	r0, [sp, #136]
 	cmp	r0, r1
 	movs	r0, #0
 	adcs	r0, r0
-	ands	r3, r0
-	cmp	r3, #0
+	ands	r2, r0
+	cmp	r2, #0
 	bne	.Lelephant_dumbo_crypt_far3
 	b	.Lelephant_dumbo_crypt_else31
 .Lelephant_dumbo_crypt_far3:
 	@ elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
 	ldr	r0, [sp, #8]
-	ldr	r1, [sp, #16]
+	ldr	r1, [sp, #20]
 	eors	r0, r1
 	str	r0, [sp, #8]
 	ldr	r0, [sp, #4]
-	ldr	r1, [sp, #20]
+	ldr	r1, [sp, #24]
 	eors	r0, r1
 	str	r0, [sp, #4]
 	ldr	r0, [sp, #40]
-	ldr	r1, [sp, #24]
+	ldr	r1, [sp, #28]
 	eors	r0, r1
 	str	r0, [sp, #40]
 	ldr	r0, [sp, #44]
-	ldr	r1, [sp, #28]
+	ldr	r1, [sp, #32]
 	eors	r0, r1
 	str	r0, [sp, #44]
 	ldr	r0, [sp, #48]
-	ldr	r1, [sp, #32]
+	ldr	r1, [sp, #36]
 	eors	r0, r1
 	str	r0, [sp, #48]
-	ldr	r2, [sp, #36]
-	subs	r2, #20
+	ldr	r1, [sp, #12]
+	subs	r1, #20
 	ldr	r0, [sp, #96]
-	subs	r1, r0, r2
+	subs	r6, r0, r1
 	@ elephant_dumbo.ae:42: x = load_le(buf, off, block, count)
 	ldr	r0, [sp, #160]
-	adds	r2, r0, r2
-	cmp	r1, #20
+	adds	r1, r0, r1
+	cmp	r6, #20
 	bcc	.Lelephant_dumbo_crypt_bytes33
 	movs	r0, #3
-	tst	r2, r0
+	tst	r1, r0
 	beq	.Lelephant_dumbo_crypt_words34
 .Lelephant_dumbo_crypt_bytes33:
 	movs	r0, #0
@@ -1526,136 +1543,134 @@ elephant_dumbo_crypt:
 	str	r0, [sp, #204]
 	str	r0, [sp, #208]
 	str	r0, [sp, #212]
-	add	r4, sp, #196
-	mov	r3, r1
-	cmp	r3, #20
+	add	r3, sp, #196
+	mov	r2, r6
+	cmp	r2, #20
 	bcc	.Lelephant_dumbo_crypt_cnt36
-	movs	r3, #20
+	movs	r2, #20
 .Lelephant_dumbo_crypt_cnt36:
 .Lelephant_dumbo_crypt_cpy37:
-	subs	r3, #1
+	subs	r2, #1
 	bcc	.Lelephant_dumbo_crypt_cpyd35
-	ldrb	r0, [r2, r3]
-	strb	r0, [r4, r3]
+	ldrb	r0, [r1, r2]
+	strb	r0, [r3, r2]
 	b	.Lelephant_dumbo_crypt_cpy37
 .Lelephant_dumbo_crypt_cpyd35:
-	mov	r2, r4
+	mov	r1, r3
 .Lelephant_dumbo_crypt_words34:
-	ldr	r0, [r2]
-	str	r0, [sp, #64]
-	ldr	r0, [r2, #4]
-	str	r0, [sp, #76]
-	ldr	r0, [r2, #8]
-	str	r0, [sp, #80]
-	ldr	r0, [r2, #12]
-	str	r0, [sp, #84]
-	ldr	r0, [r2, #16]
-	str	r0, [sp, #88]
+	ldr	r0, [r1]
+	str	r0, [sp, #92]
+	ldr	r4, [r1, #4]
+	str	r4, [sp, #76]
+	ldr	r3, [r1, #8]
+	str	r3, [sp, #80]
+	ldr	r2, [r1, #12]
+	str	r2, [sp, #84]
+	ldr	r1, [r1, #16]
+	str	r1, [sp, #88]
 	@ elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	cmp	r1, #20
-	movs	r0, #0
-	adcs	r0, r0
-	movs	r2, #1
-	eors	r0, r2
-	str	r0, [sp, #36]
-	lsls	r0, r1, #3
-	movs	r1, #0
+	cmp	r6, #20
 	movs	r5, #0
+	sbcs	r5, r5
+	lsls	r6, r6, #3
+	movs	r0, #1
+	str	r0, [sp, #12]
 	movs	r4, #0
-	movs	r6, #0
-	cmp	r0, #160
+	movs	r3, #0
+	movs	r2, #0
+	movs	r1, #0
+	cmp	r6, #160
 	bcs	.Lelephant_dumbo_crypt_shz38
 .Lelephant_dumbo_crypt_shl40:
-	cmp	r0, #32
+	cmp	r6, #32
 	bcc	.Lelephant_dumbo_crypt_shf39
-	mov	r6, r4
-	mov	r4, r5
-	mov	r5, r1
 	mov	r1, r2
-	movs	r2, #0
-	subs	r0, #32
+	mov	r2, r3
+	mov	r3, r4
+	ldr	r4, [sp, #12]
+	movs	r0, #0
+	str	r0, [sp, #12]
+	subs	r6, #32
 	b	.Lelephant_dumbo_crypt_shl40
 .Lelephant_dumbo_crypt_shf39:
-	movs	r7, #32
-	subs	r7, r7, r0
-	lsls	r6, r0
-	mov	r3, r4
-	lsrs	r3, r7
-	orrs	r6, r3
-	lsls	r4, r0
-	mov	r3, r5
-	lsrs	r3, r7
-	orrs	r4, r3
-	lsls	r5, r0
-	mov	r3, r1
-	lsrs	r3, r7
-	orrs	r5, r3
-	lsls	r1, r0
-	mov	r3, r2
-	lsrs	r3, r7
-	orrs	r1, r3
-	lsls	r2, r0
+	movs	r0, #32
+	subs	r0, r0, r6
+	str	r0, [sp, #52]
+	lsls	r1, r6
+	mov	r7, r2
+	lsrs	r7, r0
+	orrs	r1, r7
+	lsls	r2, r6
+	mov	r7, r3
+	lsrs	r7, r0
+	orrs	r2, r7
+	lsls	r3, r6
+	mov	r7, r4
+	lsrs	r7, r0
+	orrs	r3, r7
+	lsls	r4, r6
+	ldr	r0, [sp, #12]
+	ldr	r7, [sp, #52]
+	lsrs	r0, r7
+	orrs	r4, r0
+	ldr	r0, [sp, #12]
+	lsls	r0, r6
+	str	r0, [sp, #12]
 	b	.Lelephant_dumbo_crypt_she41
 .Lelephant_dumbo_crypt_shz38:
+	movs	r0, #0
+	str	r0, [sp, #12]
+	movs	r4, #0
+	movs	r3, #0
 	movs	r2, #0
 	movs	r1, #0
-	movs	r5, #0
-	movs	r4, #0
-	movs	r6, #0
 .Lelephant_dumbo_crypt_she41:
-	ldr	r0, [sp, #64]
-	orrs	r2, r0
-	ldr	r0, [sp, #76]
-	orrs	r1, r0
-	ldr	r0, [sp, #80]
-	orrs	r5, r0
-	ldr	r0, [sp, #84]
-	orrs	r4, r0
-	ldr	r0, [sp, #88]
-	orrs	r6, r0
-	ldr	r0, [sp, #36]
-	rsbs	r3, r0, #0
-	ldr	r0, [sp, #64]
-	eors	r2, r0
-	ands	r2, r3
-	mov	r7, r0
-	eors	r7, r2
-	ldr	r0, [sp, #76]
-	eors	r1, r0
-	ands	r1, r3
-	mov	r2, r0
-	eors	r2, r1
-	ldr	r0, [sp, #80]
-	eors	r5, r0
-	ands	r5, r3
-	mov	r1, r0
-	eors	r1, r5
-	ldr	r0, [sp, #84]
-	eors	r4, r0
-	ands	r4, r3
-	mov	r5, r0
-	eors	r5, r4
-	ldr	r0, [sp, #88]
-	eors	r6, r0
-	ands	r6, r3
-	mov	r3, r0
-	eors	r3, r6
-	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #12]
+	ldr	r7, [sp, #92]
+	orrs	r0, r7
+	ldr	r6, [sp, #76]
+	orrs	r4, r6
+	ldr	r6, [sp, #80]
+	orrs	r3, r6
+	ldr	r6, [sp, #84]
+	orrs	r2, r6
+	ldr	r6, [sp, #88]
+	orrs	r1, r6
+	eors	r0, r7
+	ands	r0, r5
 	eors	r7, r0
-	ldr	r0, [sp, #4]
-	eors	r2, r0
-	ldr	r0, [sp, #40]
-	eors	r1, r0
-	ldr	r0, [sp, #44]
-	eors	r5, r0
-	ldr	r0, [sp, #48]
-	eors	r3, r0
+	ldr	r0, [sp, #76]
+	eors	r4, r0
+	ands	r4, r5
+	eors	r0, r4
+	ldr	r4, [sp, #80]
+	eors	r3, r4
+	ands	r3, r5
+	eors	r4, r3
+	ldr	r3, [sp, #84]
+	eors	r2, r3
+	ands	r2, r5
+	eors	r3, r2
+	mov	r2, r6
+	eors	r1, r2
+	ands	r1, r5
+	eors	r2, r1
+	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	ldr	r1, [sp, #8]
+	eors	r7, r1
+	ldr	r1, [sp, #4]
+	eors	r0, r1
+	ldr	r1, [sp, #40]
+	eors	r4, r1
+	ldr	r1, [sp, #44]
+	eors	r3, r1
+	ldr	r1, [sp, #48]
+	eors	r2, r1
 	str	r7, [sp, #216]
-	str	r2, [sp, #220]
-	str	r1, [sp, #224]
-	str	r5, [sp, #228]
-	str	r3, [sp, #232]
+	str	r0, [sp, #220]
+	str	r4, [sp, #224]
+	str	r3, [sp, #228]
+	str	r2, [sp, #232]
 	add	r0, sp, #216
 	add	r1, sp, #236
 	bl	elephant_dumbo_P_permute
@@ -1694,33 +1709,33 @@ elephant_dumbo_crypt:
 .Lelephant_dumbo_crypt_else31:
 .Lelephant_dumbo_crypt_endif32:
 	@ elephant_dumbo.ae:96: if i + 1 < blocks_ad {
-	ldr	r1, [sp, #12]
-	adds	r1, r1, #1
+	ldr	r1, [sp, #16]
+	adds	r2, r1, #1
 	ldr	r0, [sp, #144]
-	cmp	r1, r0
-	movs	r0, #0
-	adcs	r0, r0
-	movs	r2, #1
-	eors	r0, r2
-	cmp	r0, #0
+	cmp	r2, r0
+	movs	r1, #0
+	adcs	r1, r1
+	movs	r0, #1
+	eors	r1, r0
+	cmp	r1, #0
 	bne	.Lelephant_dumbo_crypt_far4
 	b	.Lelephant_dumbo_crypt_else42
 .Lelephant_dumbo_crypt_far4:
 	@ elephant_dumbo.ae:55: return padded(ad, block * i - 12, len(ad) + 12 - block * i)
 	movs	r0, #20
-	muls	r1, r0
-	mov	r2, r1
-	subs	r2, #12
+	muls	r2, r0
+	mov	r1, r2
+	subs	r1, #12
 	ldr	r0, [sp, #124]
 	adds	r0, #12
-	subs	r1, r0, r1
+	subs	r6, r0, r2
 	@ elephant_dumbo.ae:42: x = load_le(buf, off, block, count)
 	ldr	r0, [sp, #140]
-	adds	r2, r0, r2
-	cmp	r1, #20
+	adds	r1, r0, r1
+	cmp	r6, #20
 	bcc	.Lelephant_dumbo_crypt_bytes44
 	movs	r0, #3
-	tst	r2, r0
+	tst	r1, r0
 	beq	.Lelephant_dumbo_crypt_words45
 .Lelephant_dumbo_crypt_bytes44:
 	movs	r0, #0
@@ -1729,136 +1744,134 @@ elephant_dumbo_crypt:
 	str	r0, [sp, #204]
 	str	r0, [sp, #208]
 	str	r0, [sp, #212]
-	add	r4, sp, #196
-	mov	r3, r1
-	cmp	r3, #20
+	add	r3, sp, #196
+	mov	r2, r6
+	cmp	r2, #20
 	bcc	.Lelephant_dumbo_crypt_cnt47
-	movs	r3, #20
+	movs	r2, #20
 .Lelephant_dumbo_crypt_cnt47:
 .Lelephant_dumbo_crypt_cpy48:
-	subs	r3, #1
+	subs	r2, #1
 	bcc	.Lelephant_dumbo_crypt_cpyd46
-	ldrb	r0, [r2, r3]
-	strb	r0, [r4, r3]
+	ldrb	r0, [r1, r2]
+	strb	r0, [r3, r2]
 	b	.Lelephant_dumbo_crypt_cpy48
 .Lelephant_dumbo_crypt_cpyd46:
-	mov	r2, r4
+	mov	r1, r3
 .Lelephant_dumbo_crypt_words45:
-	ldr	r0, [r2]
-	str	r0, [sp, #36]
-	ldr	r0, [r2, #4]
-	str	r0, [sp, #40]
-	ldr	r0, [r2, #8]
-	str	r0, [sp, #44]
-	ldr	r0, [r2, #12]
-	str	r0, [sp, #8]
-	ldr	r0, [r2, #16]
-	str	r0, [sp, #48]
+	ldr	r0, [r1]
+	str	r0, [sp, #52]
+	ldr	r4, [r1, #4]
+	str	r4, [sp, #40]
+	ldr	r3, [r1, #8]
+	str	r3, [sp, #44]
+	ldr	r2, [r1, #12]
+	str	r2, [sp, #12]
+	ldr	r1, [r1, #16]
+	str	r1, [sp, #48]
 	@ elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	cmp	r1, #20
-	movs	r0, #0
-	adcs	r0, r0
-	movs	r2, #1
-	eors	r0, r2
-	str	r0, [sp, #4]
-	lsls	r0, r1, #3
-	movs	r1, #0
+	cmp	r6, #20
 	movs	r5, #0
+	sbcs	r5, r5
+	lsls	r6, r6, #3
+	movs	r0, #1
+	str	r0, [sp, #4]
 	movs	r4, #0
-	movs	r6, #0
-	cmp	r0, #160
+	movs	r3, #0
+	movs	r2, #0
+	movs	r1, #0
+	cmp	r6, #160
 	bcs	.Lelephant_dumbo_crypt_shz49
 .Lelephant_dumbo_crypt_shl51:
-	cmp	r0, #32
+	cmp	r6, #32
 	bcc	.Lelephant_dumbo_crypt_shf50
-	mov	r6, r4
-	mov	r4, r5
-	mov	r5, r1
 	mov	r1, r2
-	movs	r2, #0
-	subs	r0, #32
+	mov	r2, r3
+	mov	r3, r4
+	ldr	r4, [sp, #4]
+	movs	r0, #0
+	str	r0, [sp, #4]
+	subs	r6, #32
 	b	.Lelephant_dumbo_crypt_shl51
 .Lelephant_dumbo_crypt_shf50:
-	movs	r7, #32
-	subs	r7, r7, r0
-	lsls	r6, r0
-	mov	r3, r4
-	lsrs	r3, r7
-	orrs	r6, r3
-	lsls	r4, r0
-	mov	r3, r5
-	lsrs	r3, r7
-	orrs	r4, r3
-	lsls	r5, r0
-	mov	r3, r1
-	lsrs	r3, r7
-	orrs	r5, r3
-	lsls	r1, r0
-	mov	r3, r2
-	lsrs	r3, r7
-	orrs	r1, r3
-	lsls	r2, r0
+	movs	r0, #32
+	subs	r0, r0, r6
+	str	r0, [sp, #8]
+	lsls	r1, r6
+	mov	r7, r2
+	lsrs	r7, r0
+	orrs	r1, r7
+	lsls	r2, r6
+	mov	r7, r3
+	lsrs	r7, r0
+	orrs	r2, r7
+	lsls	r3, r6
+	mov	r7, r4
+	lsrs	r7, r0
+	orrs	r3, r7
+	lsls	r4, r6
+	ldr	r0, [sp, #4]
+	ldr	r7, [sp, #8]
+	lsrs	r0, r7
+	orrs	r4, r0
+	ldr	r0, [sp, #4]
+	lsls	r0, r6
+	str	r0, [sp, #4]
 	b	.Lelephant_dumbo_crypt_she52
 .Lelephant_dumbo_crypt_shz49:
+	movs	r0, #0
+	str	r0, [sp, #4]
+	movs	r4, #0
+	movs	r3, #0
 	movs	r2, #0
 	movs	r1, #0
-	movs	r5, #0
-	movs	r4, #0
-	movs	r6, #0
 .Lelephant_dumbo_crypt_she52:
-	ldr	r0, [sp, #36]
-	orrs	r2, r0
-	ldr	r0, [sp, #40]
-	orrs	r1, r0
-	ldr	r0, [sp, #44]
-	orrs	r5, r0
-	ldr	r0, [sp, #8]
-	orrs	r4, r0
-	ldr	r0, [sp, #48]
-	orrs	r6, r0
 	ldr	r0, [sp, #4]
-	rsbs	r3, r0, #0
-	ldr	r0, [sp, #36]
-	eors	r2, r0
-	ands	r2, r3
-	mov	r7, r0
-	eors	r7, r2
-	ldr	r0, [sp, #40]
-	eors	r1, r0
-	ands	r1, r3
-	mov	r2, r0
-	eors	r2, r1
-	ldr	r0, [sp, #44]
-	eors	r5, r0
-	ands	r5, r3
-	mov	r1, r0
-	eors	r1, r5
-	ldr	r0, [sp, #8]
-	eors	r4, r0
-	ands	r4, r3
-	mov	r5, r0
-	eors	r5, r4
-	ldr	r0, [sp, #48]
-	eors	r6, r0
-	ands	r6, r3
-	mov	r3, r0
-	eors	r3, r6
-	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r0, [sp, #16]
+	ldr	r7, [sp, #52]
+	orrs	r0, r7
+	ldr	r6, [sp, #40]
+	orrs	r4, r6
+	ldr	r6, [sp, #44]
+	orrs	r3, r6
+	ldr	r6, [sp, #12]
+	orrs	r2, r6
+	ldr	r6, [sp, #48]
+	orrs	r1, r6
+	eors	r0, r7
+	ands	r0, r5
 	eors	r7, r0
-	ldr	r0, [sp, #20]
-	eors	r2, r0
-	ldr	r0, [sp, #24]
-	eors	r1, r0
-	ldr	r0, [sp, #28]
-	eors	r5, r0
-	ldr	r0, [sp, #32]
-	eors	r3, r0
+	ldr	r0, [sp, #40]
+	eors	r4, r0
+	ands	r4, r5
+	eors	r0, r4
+	ldr	r4, [sp, #44]
+	eors	r3, r4
+	ands	r3, r5
+	eors	r4, r3
+	ldr	r3, [sp, #12]
+	eors	r2, r3
+	ands	r2, r5
+	eors	r3, r2
+	mov	r2, r6
+	eors	r1, r2
+	ands	r1, r5
+	eors	r2, r1
+	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	ldr	r1, [sp, #20]
+	eors	r7, r1
+	ldr	r1, [sp, #24]
+	eors	r0, r1
+	ldr	r1, [sp, #28]
+	eors	r4, r1
+	ldr	r1, [sp, #32]
+	eors	r3, r1
+	ldr	r1, [sp, #36]
+	eors	r2, r1
 	str	r7, [sp, #216]
-	str	r2, [sp, #220]
-	str	r1, [sp, #224]
-	str	r5, [sp, #228]
-	str	r3, [sp, #232]
+	str	r0, [sp, #220]
+	str	r4, [sp, #224]
+	str	r3, [sp, #228]
+	str	r2, [sp, #232]
 	add	r0, sp, #216
 	add	r1, sp, #236
 	bl	elephant_dumbo_P_permute
@@ -1878,15 +1891,15 @@ elephant_dumbo_crypt:
 	eors	r2, r1
 	mov	r1, r8
 	eors	r1, r0
-	ldr	r0, [sp, #16]
-	eors	r5, r0
 	ldr	r0, [sp, #20]
-	eors	r4, r0
+	eors	r5, r0
 	ldr	r0, [sp, #24]
-	eors	r3, r0
+	eors	r4, r0
 	ldr	r0, [sp, #28]
-	eors	r2, r0
+	eors	r3, r0
 	ldr	r0, [sp, #32]
+	eors	r2, r0
+	ldr	r0, [sp, #36]
 	eors	r1, r0
 	mov	r0, r5
 	b	.Lelephant_dumbo_crypt_endif43
@@ -1904,29 +1917,29 @@ elephant_dumbo_crypt:
 	mov	r8, r1
 	ldr	r0, [sp, #72]
 	str	r0, [sp, #8]
-	ldr	r0, [sp, #60]
+	ldr	r0, [sp, #64]
 	str	r0, [sp, #4]
-	ldr	r0, [sp, #56]
-	str	r0, [sp, #36]
+	ldr	r0, [sp, #60]
+	str	r0, [sp, #12]
 	ldr	r7, [sp, #68]
-	ldr	r6, [sp, #52]
-	ldr	r5, [sp, #16]
-	ldr	r4, [sp, #20]
-	ldr	r3, [sp, #24]
-	ldr	r2, [sp, #28]
-	ldr	r1, [sp, #32]
-	ldr	r0, [sp, #36]
+	ldr	r6, [sp, #56]
+	ldr	r5, [sp, #20]
+	ldr	r4, [sp, #24]
+	ldr	r3, [sp, #28]
+	ldr	r2, [sp, #32]
+	ldr	r1, [sp, #36]
+	ldr	r0, [sp, #12]
 	str	r0, [sp, #40]
 	str	r7, [sp, #44]
 	str	r6, [sp, #48]
 	str	r5, [sp, #72]
-	str	r4, [sp, #60]
-	str	r3, [sp, #56]
+	str	r4, [sp, #64]
+	str	r3, [sp, #60]
 	str	r2, [sp, #68]
-	str	r1, [sp, #52]
-	ldr	r1, [sp, #12]
+	str	r1, [sp, #56]
+	ldr	r1, [sp, #16]
 	adds	r1, #1
-	str	r1, [sp, #12]
+	str	r1, [sp, #16]
 	ldr	r0, [sp, #128]
 	cmp	r1, r0
 	bcs	.Lelephant_dumbo_crypt_far5

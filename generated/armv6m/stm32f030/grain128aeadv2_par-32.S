@@ -503,7 +503,7 @@ grain128aeadv2_decrypt:
 
 @ --- grain128aeadv2_absorb_ad: grain128aeadv2.absorb_ad
 @     frame 68 bytes (42 spill slots, 17 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2132 bytes of code and literals
+@     estimated 2112 bytes of code and literals
 	.section .text.grain128aeadv2_absorb_ad,"ax",%progbits
 	.global grain128aeadv2_absorb_ad
 	.type grain128aeadv2_absorb_ad, %function
@@ -551,46 +551,36 @@ grain128aeadv2_absorb_ad:
 	ldr	r5, [sp, #28]
 	cmp	r5, #128
 	movs	r1, #0
-	adcs	r1, r1
-	movs	r7, #1
-	eors	r1, r7
+	sbcs	r1, r1
 	movs	r2, #1
 	lsls	r2, r2, #8
 	cmp	r5, r2
 	movs	r2, #0
-	adcs	r2, r2
-	eors	r2, r7
+	sbcs	r2, r2
 	movs	r3, #1
 	lsls	r3, r3, #16
 	cmp	r5, r3
 	movs	r3, #0
-	adcs	r3, r3
-	eors	r3, r7
+	sbcs	r3, r3
 	movs	r5, #1
 	lsls	r5, r5, #24
 	ldr	r7, [sp, #28]
 	cmp	r7, r5
-	movs	r5, #0
-	adcs	r5, r5
-	movs	r7, #1
-	eors	r5, r7
-	rsbs	r7, r5, #0
+	movs	r7, #0
+	sbcs	r7, r7
 	lsls	r7, r7, #29
 	lsrs	r5, r7, #29
 	movs	r7, #4
 	eors	r5, r7
-	rsbs	r3, r3, #0
 	movs	r7, #2
 	eors	r7, r5
 	ands	r7, r3
 	eors	r5, r7
-	rsbs	r3, r2, #0
-	mov	r2, r5
+	mov	r3, r5
 	movs	r7, #1
-	eors	r2, r7
-	ands	r2, r3
-	eors	r5, r2
-	rsbs	r1, r1, #0
+	eors	r3, r7
+	ands	r3, r2
+	eors	r5, r3
 	ands	r1, r5
 	eors	r5, r1
 	str	r5, [sp, #36]

@@ -46,8 +46,8 @@ norx32_4_1_key_setup:
 
 
 @ --- norx32_4_1_encrypt_with: norx32_4_1.encrypt_with
-@     frame 272 bytes (84 spill slots, 32 on the stack; locals 144), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1962 bytes of code and literals
+@     frame 264 bytes (81 spill slots, 30 on the stack; locals 144), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1954 bytes of code and literals
 	.section .text.norx32_4_1_encrypt_with,"ax",%progbits
 	.global norx32_4_1_encrypt_with
 	.type norx32_4_1_encrypt_with, %function
@@ -60,50 +60,50 @@ norx32_4_1_encrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #272
+	sub	sp, #264
 	mov	r7, r1
 	mov	r6, r2
 	mov	r5, r3
-	ldr	r4, [sp, #308]
+	ldr	r4, [sp, #300]
+	ldr	r1, [sp, #304]
+	str	r1, [sp, #96]
+	ldr	r1, [sp, #308]
+	str	r1, [sp, #84]
 	ldr	r1, [sp, #312]
-	str	r1, [sp, #104]
-	ldr	r1, [sp, #316]
 	str	r1, [sp, #92]
 	ldr	r1, [sp, #320]
-	str	r1, [sp, #100]
-	ldr	r1, [sp, #328]
-	str	r1, [sp, #124]
+	str	r1, [sp, #116]
 	@ norx32_4_1.ae:131: k = kc[0]
 	ldr	r1, [r0]
-	str	r1, [sp, #120]
-	ldr	r1, [r0, #4]
-	str	r1, [sp, #116]
-	ldr	r1, [r0, #8]
 	str	r1, [sp, #112]
+	ldr	r1, [r0, #4]
+	str	r1, [sp, #108]
+	ldr	r1, [r0, #8]
+	str	r1, [sp, #104]
 	ldr	r0, [r0, #12]
-	str	r0, [sp, #108]
+	str	r0, [sp, #100]
 	@ norx32_4_1.ae:132: initialize(s, k, nonce)
-	add	r0, sp, #128
-	ldr	r1, [sp, #120]
-	str	r1, [sp, #192]
-	ldr	r1, [sp, #116]
-	str	r1, [sp, #196]
+	add	r0, sp, #120
 	ldr	r1, [sp, #112]
-	str	r1, [sp, #200]
+	str	r1, [sp, #184]
 	ldr	r1, [sp, #108]
-	str	r1, [sp, #204]
-	add	r1, sp, #192
+	str	r1, [sp, #188]
+	ldr	r1, [sp, #104]
+	str	r1, [sp, #192]
+	ldr	r1, [sp, #100]
+	str	r1, [sp, #196]
+	add	r1, sp, #184
 	mov	r2, r7
 	mov	r3, r6
 	bl	norx32_4_1_initialize
 	@ norx32_4_1.ae:133: absorb_header(s, ad)
-	add	r0, sp, #128
+	add	r0, sp, #120
 	mov	r1, r5
 	mov	r2, r4
 	bl	norx32_4_1_absorb_header
 	@ norx32_4_1.ae:135: if m > 0 {
 	movs	r0, #0
-	ldr	r1, [sp, #92]
+	ldr	r1, [sp, #84]
 	cmp	r0, r1
 	movs	r1, #0
 	adcs	r1, r1
@@ -114,7 +114,7 @@ norx32_4_1_encrypt_with:
 	b	.Lnorx32_4_1_encrypt_with_else1
 .Lnorx32_4_1_encrypt_with_far1:
 	@ norx32_4_1.ae:40: return ((((n >> 4) as u64) * 0xaaaaaaab) >> 33) as u32
-	ldr	r1, [sp, #92]
+	ldr	r1, [sp, #84]
 	lsrs	r4, r1, #4
 	lsls	r0, r4, #1
 	lsrs	r1, r4, #31
@@ -184,7 +184,7 @@ norx32_4_1_encrypt_with:
 	lsrs	r3, r0, #1
 	@ norx32_4_1.ae:136: for i in 0..whole_blocks(m) + 1 {
 	adds	r3, r3, #1
-	str	r3, [sp, #96]
+	str	r3, [sp, #88]
 	movs	r1, #0
 	str	r1, [sp, #76]
 	mov	r0, r3
@@ -197,78 +197,74 @@ norx32_4_1_encrypt_with:
 	movs	r2, #48
 	ldr	r0, [sp, #76]
 	muls	r0, r2
-	str	r0, [sp, #68]
+	str	r0, [sp, #72]
 	@ norx32_4_1.ae:138: count = if m - off < rate then m - off else rate
-	ldr	r1, [sp, #92]
-	subs	r0, r1, r0
-	mov	r1, r0
+	ldr	r1, [sp, #84]
+	subs	r1, r1, r0
+	cmp	r1, #48
+	movs	r0, #0
+	sbcs	r0, r0
 	eors	r1, r2
-	cmp	r0, #48
-	movs	r3, #0
-	adcs	r3, r3
-	movs	r0, #1
-	eors	r3, r0
-	rsbs	r0, r3, #0
 	ands	r1, r0
 	eors	r1, r2
 	str	r1, [sp, #52]
 	@ norx32_4_1.ae:139: s[15] = s[15] ^ payload_tag
-	ldr	r1, [sp, #188]
+	ldr	r1, [sp, #180]
 	movs	r0, #2
 	eors	r1, r0
-	str	r1, [sp, #188]
+	str	r1, [sp, #180]
 	@ norx_f.ae:56: s0 = s[0]
-	ldr	r0, [sp, #128]
+	ldr	r0, [sp, #120]
 	@ norx_f.ae:72: @unroll(unroll)
 	str	r0, [sp]
 	@ norx_f.ae:57: s1 = s[1]
-	ldr	r0, [sp, #132]
+	ldr	r0, [sp, #124]
 	@ norx_f.ae:72: @unroll(unroll)
 	mov	r11, r0
 	@ norx_f.ae:58: s2 = s[2]
-	ldr	r0, [sp, #136]
+	ldr	r0, [sp, #128]
 	@ norx_f.ae:72: @unroll(unroll)
 	str	r0, [sp, #20]
 	@ norx_f.ae:59: s3 = s[3]
-	ldr	r0, [sp, #140]
+	ldr	r0, [sp, #132]
 	@ norx_f.ae:72: @unroll(unroll)
 	str	r0, [sp, #44]
 	@ norx_f.ae:60: s4 = s[4]
-	ldr	r6, [sp, #144]
+	ldr	r6, [sp, #136]
 	@ norx_f.ae:61: s5 = s[5]
-	ldr	r5, [sp, #148]
+	ldr	r5, [sp, #140]
 	@ norx_f.ae:62: s6 = s[6]
-	ldr	r4, [sp, #152]
+	ldr	r4, [sp, #144]
 	@ norx_f.ae:63: s7 = s[7]
-	ldr	r0, [sp, #156]
+	ldr	r0, [sp, #148]
 	@ norx_f.ae:72: @unroll(unroll)
 	mov	r8, r0
 	@ norx_f.ae:64: s8 = s[8]
-	ldr	r1, [sp, #160]
+	ldr	r1, [sp, #152]
 	@ norx_f.ae:65: s9 = s[9]
-	ldr	r0, [sp, #164]
+	ldr	r0, [sp, #156]
 	@ norx_f.ae:72: @unroll(unroll)
 	mov	r10, r0
 	@ norx_f.ae:66: s10 = s[10]
-	ldr	r0, [sp, #168]
+	ldr	r0, [sp, #160]
 	@ norx_f.ae:72: @unroll(unroll)
 	str	r0, [sp, #8]
 	@ norx_f.ae:67: s11 = s[11]
-	ldr	r0, [sp, #172]
+	ldr	r0, [sp, #164]
 	@ norx_f.ae:72: @unroll(unroll)
 	str	r0, [sp, #4]
 	@ norx_f.ae:68: s12 = s[12]
-	ldr	r3, [sp, #176]
+	ldr	r3, [sp, #168]
 	@ norx_f.ae:69: s13 = s[13]
-	ldr	r0, [sp, #180]
+	ldr	r0, [sp, #172]
 	@ norx_f.ae:72: @unroll(unroll)
 	str	r0, [sp, #16]
 	@ norx_f.ae:70: s14 = s[14]
-	ldr	r0, [sp, #184]
+	ldr	r0, [sp, #176]
 	@ norx_f.ae:72: @unroll(unroll)
 	str	r0, [sp, #28]
 	@ norx_f.ae:71: s15 = s[15]
-	ldr	r0, [sp, #188]
+	ldr	r0, [sp, #180]
 	@ norx_f.ae:72: @unroll(unroll)
 	mov	r9, r0
 	movs	r0, #0
@@ -662,75 +658,75 @@ norx32_4_1_encrypt_with:
 .Lnorx32_4_1_encrypt_with_done6:
 	@ norx_f.ae:77: s[0] = s0
 	ldr	r0, [sp]
-	str	r0, [sp, #128]
+	str	r0, [sp, #120]
 	@ norx_f.ae:78: s[1] = s1
 	mov	r0, r11
-	str	r0, [sp, #132]
+	str	r0, [sp, #124]
 	@ norx_f.ae:79: s[2] = s2
 	ldr	r0, [sp, #20]
-	str	r0, [sp, #136]
+	str	r0, [sp, #128]
 	@ norx_f.ae:80: s[3] = s3
 	ldr	r0, [sp, #44]
-	str	r0, [sp, #140]
+	str	r0, [sp, #132]
 	@ norx_f.ae:81: s[4] = s4
-	str	r6, [sp, #144]
+	str	r6, [sp, #136]
 	@ norx_f.ae:82: s[5] = s5
-	str	r5, [sp, #148]
+	str	r5, [sp, #140]
 	@ norx_f.ae:83: s[6] = s6
-	str	r4, [sp, #152]
+	str	r4, [sp, #144]
 	@ norx_f.ae:84: s[7] = s7
 	mov	r0, r8
-	str	r0, [sp, #156]
+	str	r0, [sp, #148]
 	@ norx_f.ae:85: s[8] = s8
-	str	r1, [sp, #160]
+	str	r1, [sp, #152]
 	@ norx_f.ae:86: s[9] = s9
 	mov	r0, r10
-	str	r0, [sp, #164]
+	str	r0, [sp, #156]
 	@ norx_f.ae:87: s[10] = s10
 	ldr	r0, [sp, #8]
-	str	r0, [sp, #168]
+	str	r0, [sp, #160]
 	@ norx_f.ae:88: s[11] = s11
 	ldr	r0, [sp, #4]
-	str	r0, [sp, #172]
+	str	r0, [sp, #164]
 	@ norx_f.ae:89: s[12] = s12
-	str	r3, [sp, #176]
+	str	r3, [sp, #168]
 	@ norx_f.ae:90: s[13] = s13
 	ldr	r0, [sp, #16]
-	str	r0, [sp, #180]
+	str	r0, [sp, #172]
 	@ norx_f.ae:91: s[14] = s14
 	ldr	r0, [sp, #28]
-	str	r0, [sp, #184]
+	str	r0, [sp, #176]
 	@ norx_f.ae:92: s[15] = s15
 	mov	r0, r9
-	str	r0, [sp, #188]
+	str	r0, [sp, #180]
 	@ norx32_4_1.ae:50: return cat(s[11], s[10], s[9], s[8], s[7], s[6], s[5], s[4], s[3], s[2], s[1], s[0])
-	ldr	r0, [sp, #172]
-	str	r0, [sp, #60]
-	ldr	r0, [sp, #168]
-	str	r0, [sp, #64]
 	ldr	r0, [sp, #164]
-	str	r0, [sp, #56]
+	str	r0, [sp, #60]
 	ldr	r0, [sp, #160]
-	str	r0, [sp, #48]
+	str	r0, [sp, #68]
 	ldr	r0, [sp, #156]
-	str	r0, [sp, #44]
+	str	r0, [sp, #64]
 	ldr	r0, [sp, #152]
-	str	r0, [sp, #40]
-	ldr	r7, [sp, #148]
-	str	r7, [sp, #36]
+	str	r0, [sp, #56]
+	ldr	r0, [sp, #148]
+	str	r0, [sp, #48]
 	ldr	r0, [sp, #144]
-	str	r0, [sp, #4]
-	ldr	r0, [sp, #140]
-	str	r0, [sp, #8]
+	str	r0, [sp, #44]
+	ldr	r7, [sp, #140]
+	str	r7, [sp, #40]
 	ldr	r0, [sp, #136]
-	str	r0, [sp, #12]
+	str	r0, [sp, #8]
 	ldr	r0, [sp, #132]
-	str	r0, [sp, #16]
+	str	r0, [sp, #12]
 	ldr	r0, [sp, #128]
+	str	r0, [sp, #16]
+	ldr	r0, [sp, #124]
 	str	r0, [sp, #20]
+	ldr	r0, [sp, #120]
+	str	r0, [sp, #24]
 	@ norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	ldr	r1, [sp, #104]
-	ldr	r0, [sp, #68]
+	ldr	r1, [sp, #96]
+	ldr	r0, [sp, #72]
 	adds	r1, r1, r0
 	ldr	r0, [sp, #52]
 	cmp	r0, #48
@@ -740,6 +736,8 @@ norx32_4_1_encrypt_with:
 	beq	.Lnorx32_4_1_encrypt_with_words8
 .Lnorx32_4_1_encrypt_with_bytes7:
 	movs	r0, #0
+	str	r0, [sp, #216]
+	str	r0, [sp, #220]
 	str	r0, [sp, #224]
 	str	r0, [sp, #228]
 	str	r0, [sp, #232]
@@ -750,9 +748,7 @@ norx32_4_1_encrypt_with:
 	str	r0, [sp, #252]
 	str	r0, [sp, #256]
 	str	r0, [sp, #260]
-	str	r0, [sp, #264]
-	str	r0, [sp, #268]
-	add	r3, sp, #224
+	add	r3, sp, #216
 	ldr	r2, [sp, #52]
 	cmp	r2, #48
 	bcc	.Lnorx32_4_1_encrypt_with_cnt10
@@ -776,7 +772,7 @@ norx32_4_1_encrypt_with:
 	ldr	r0, [r1, #12]
 	mov	r8, r0
 	ldr	r0, [r1, #16]
-	str	r0, [sp, #24]
+	str	r0, [sp, #4]
 	ldr	r0, [r1, #20]
 	str	r0, [sp]
 	ldr	r6, [r1, #24]
@@ -785,72 +781,68 @@ norx32_4_1_encrypt_with:
 	ldr	r3, [r1, #36]
 	ldr	r2, [r1, #40]
 	ldr	r1, [r1, #44]
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #24]
 	mov	r7, r11
+	eors	r0, r7
+	str	r0, [sp, #24]
+	ldr	r0, [sp, #20]
+	mov	r7, r10
 	eors	r0, r7
 	str	r0, [sp, #20]
 	ldr	r0, [sp, #16]
-	mov	r7, r10
+	mov	r7, r9
 	eors	r0, r7
 	str	r0, [sp, #16]
 	ldr	r0, [sp, #12]
-	mov	r7, r9
+	mov	r7, r8
 	eors	r0, r7
 	str	r0, [sp, #12]
 	ldr	r0, [sp, #8]
-	mov	r7, r8
+	ldr	r7, [sp, #4]
 	eors	r0, r7
 	str	r0, [sp, #8]
-	ldr	r0, [sp, #4]
-	ldr	r7, [sp, #24]
-	eors	r0, r7
-	str	r0, [sp, #4]
-	ldr	r7, [sp, #36]
+	ldr	r7, [sp, #40]
 	ldr	r0, [sp]
 	eors	r7, r0
-	str	r7, [sp, #36]
-	ldr	r0, [sp, #40]
-	eors	r0, r6
-	str	r0, [sp, #40]
+	str	r7, [sp, #40]
 	ldr	r0, [sp, #44]
-	eors	r0, r5
+	eors	r0, r6
 	str	r0, [sp, #44]
 	ldr	r0, [sp, #48]
-	eors	r0, r4
+	eors	r0, r5
 	str	r0, [sp, #48]
 	ldr	r0, [sp, #56]
-	eors	r0, r3
+	eors	r0, r4
 	str	r0, [sp, #56]
 	ldr	r0, [sp, #64]
-	eors	r0, r2
+	eors	r0, r3
 	str	r0, [sp, #64]
+	ldr	r0, [sp, #68]
+	eors	r0, r2
+	str	r0, [sp, #68]
 	ldr	r0, [sp, #60]
 	eors	r0, r1
 	str	r0, [sp, #60]
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	ldr	r0, [sp, #52]
 	cmp	r0, #48
-	movs	r0, #0
-	adcs	r0, r0
-	movs	r1, #1
-	eors	r0, r1
-	str	r0, [sp, #72]
-	ldr	r0, [sp, #52]
+	movs	r3, #0
+	sbcs	r3, r3
 	lsls	r6, r0, #3
 	movs	r0, #1
-	str	r0, [sp]
+	str	r0, [sp, #4]
 	movs	r0, #0
+	str	r0, [sp]
 	mov	r11, r0
 	mov	r10, r0
 	mov	r9, r0
 	mov	r8, r0
+	str	r0, [sp, #32]
 	str	r0, [sp, #28]
-	str	r0, [sp, #24]
 	movs	r5, #0
 	movs	r4, #0
-	movs	r3, #0
 	movs	r2, #0
-	str	r0, [sp, #32]
+	str	r0, [sp, #36]
 	movs	r0, #3
 	lsls	r0, r0, #7
 	cmp	r6, r0
@@ -858,63 +850,60 @@ norx32_4_1_encrypt_with:
 .Lnorx32_4_1_encrypt_with_shl14:
 	cmp	r6, #32
 	bcc	.Lnorx32_4_1_encrypt_with_shf13
-	str	r2, [sp, #32]
-	mov	r2, r3
-	mov	r3, r4
+	str	r2, [sp, #36]
+	mov	r2, r4
 	mov	r4, r5
-	ldr	r5, [sp, #24]
-	ldr	r0, [sp, #28]
-	str	r0, [sp, #24]
-	mov	r0, r8
+	ldr	r5, [sp, #28]
+	ldr	r0, [sp, #32]
 	str	r0, [sp, #28]
+	mov	r0, r8
+	str	r0, [sp, #32]
 	mov	r8, r9
 	mov	r9, r10
 	mov	r10, r11
 	ldr	r0, [sp]
 	mov	r11, r0
-	movs	r0, #0
+	ldr	r0, [sp, #4]
 	str	r0, [sp]
+	movs	r0, #0
+	str	r0, [sp, #4]
 	subs	r6, #32
 	b	.Lnorx32_4_1_encrypt_with_shl14
 .Lnorx32_4_1_encrypt_with_shf13:
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #36]
 	lsls	r0, r6
-	str	r0, [sp, #32]
+	str	r0, [sp, #36]
 	movs	r1, #32
 	subs	r1, r1, r6
 	mov	r0, r2
 	lsrs	r0, r1
-	ldr	r7, [sp, #32]
+	ldr	r7, [sp, #36]
 	orrs	r7, r0
-	str	r7, [sp, #32]
+	str	r7, [sp, #36]
 	lsls	r2, r6
-	mov	r0, r3
-	lsrs	r0, r1
-	orrs	r2, r0
-	lsls	r3, r6
 	mov	r0, r4
 	lsrs	r0, r1
-	orrs	r3, r0
+	orrs	r2, r0
 	lsls	r4, r6
 	mov	r0, r5
 	lsrs	r0, r1
 	orrs	r4, r0
 	lsls	r5, r6
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #28]
 	lsrs	r0, r1
 	orrs	r5, r0
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #28]
 	lsls	r0, r6
-	ldr	r7, [sp, #28]
+	ldr	r7, [sp, #32]
 	lsrs	r7, r1
 	orrs	r0, r7
-	str	r0, [sp, #24]
-	ldr	r0, [sp, #28]
+	str	r0, [sp, #28]
+	ldr	r0, [sp, #32]
 	lsls	r0, r6
 	mov	r7, r8
 	lsrs	r7, r1
 	orrs	r0, r7
-	str	r0, [sp, #28]
+	str	r0, [sp, #32]
 	mov	r0, r8
 	lsls	r0, r6
 	mov	r8, r0
@@ -939,131 +928,138 @@ norx32_4_1_encrypt_with:
 	mov	r7, r10
 	orrs	r7, r0
 	mov	r10, r7
+	mov	r0, r11
+	lsls	r0, r6
+	mov	r11, r0
 	ldr	r0, [sp]
 	lsrs	r0, r1
+	mov	r7, r11
+	orrs	r7, r0
+	mov	r11, r7
+	ldr	r0, [sp, #4]
+	lsrs	r0, r1
 	str	r0, [sp, #80]
-	mov	r0, r11
+	ldr	r0, [sp]
 	lsls	r0, r6
 	ldr	r1, [sp, #80]
 	orrs	r0, r1
-	mov	r11, r0
-	ldr	r0, [sp]
-	lsls	r0, r6
 	str	r0, [sp]
+	ldr	r0, [sp, #4]
+	lsls	r0, r6
+	str	r0, [sp, #4]
 	b	.Lnorx32_4_1_encrypt_with_she15
 .Lnorx32_4_1_encrypt_with_shz12:
 	movs	r0, #0
+	str	r0, [sp, #4]
 	str	r0, [sp]
 	mov	r11, r0
 	mov	r10, r0
 	mov	r9, r0
 	mov	r8, r0
+	str	r0, [sp, #32]
 	str	r0, [sp, #28]
-	str	r0, [sp, #24]
 	movs	r5, #0
 	movs	r4, #0
-	movs	r3, #0
 	movs	r2, #0
-	str	r0, [sp, #32]
+	str	r0, [sp, #36]
 .Lnorx32_4_1_encrypt_with_she15:
 	movs	r0, #1
 	lsls	r0, r0, #31
-	ldr	r6, [sp, #32]
-	orrs	r6, r0
-	ldr	r0, [sp, #72]
-	rsbs	r1, r0, #0
+	ldr	r1, [sp, #36]
+	orrs	r1, r0
+	ldr	r0, [sp, #4]
+	ands	r0, r3
+	str	r0, [sp, #4]
 	ldr	r0, [sp]
-	ands	r0, r1
+	ands	r0, r3
 	str	r0, [sp]
 	mov	r0, r11
-	ands	r0, r1
+	ands	r0, r3
 	mov	r11, r0
 	mov	r0, r10
-	ands	r0, r1
+	ands	r0, r3
 	mov	r10, r0
 	mov	r0, r9
-	ands	r0, r1
+	ands	r0, r3
 	mov	r9, r0
 	mov	r0, r8
-	ands	r0, r1
+	ands	r0, r3
 	mov	r8, r0
+	ldr	r0, [sp, #32]
+	ands	r0, r3
+	str	r0, [sp, #80]
 	ldr	r0, [sp, #28]
-	ands	r0, r1
-	str	r0, [sp, #88]
-	ldr	r0, [sp, #24]
-	ands	r0, r1
-	str	r0, [sp, #84]
-	ands	r5, r1
-	ands	r4, r1
-	ands	r3, r1
-	ands	r2, r1
-	ands	r6, r1
-	str	r6, [sp, #24]
+	ands	r0, r3
+	str	r0, [sp, #36]
+	ands	r5, r3
+	str	r5, [sp, #32]
+	ands	r4, r3
+	str	r4, [sp, #28]
+	ands	r2, r3
+	ands	r1, r3
 	@ norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
+	ldr	r0, [sp, #24]
+	ldr	r3, [sp, #4]
+	eors	r0, r3
+	str	r0, [sp, #24]
 	ldr	r0, [sp, #20]
-	ldr	r1, [sp]
-	eors	r0, r1
+	ldr	r3, [sp]
+	eors	r0, r3
 	str	r0, [sp, #20]
 	ldr	r0, [sp, #16]
-	mov	r1, r11
-	eors	r0, r1
+	mov	r3, r11
+	eors	r0, r3
 	str	r0, [sp, #16]
 	ldr	r0, [sp, #12]
-	mov	r1, r10
-	eors	r0, r1
+	mov	r3, r10
+	eors	r0, r3
 	str	r0, [sp, #12]
 	ldr	r0, [sp, #8]
-	mov	r1, r9
-	eors	r0, r1
+	mov	r3, r9
+	eors	r0, r3
 	str	r0, [sp, #8]
-	ldr	r0, [sp, #4]
-	mov	r1, r8
-	eors	r0, r1
-	str	r0, [sp, #4]
-	ldr	r0, [sp, #36]
-	ldr	r1, [sp, #88]
-	eors	r0, r1
-	mov	r8, r0
-	ldr	r7, [sp, #40]
-	ldr	r0, [sp, #84]
+	ldr	r0, [sp, #40]
+	mov	r3, r8
+	eors	r0, r3
+	mov	r9, r0
+	ldr	r7, [sp, #44]
+	ldr	r0, [sp, #80]
 	eors	r7, r0
-	ldr	r6, [sp, #44]
-	mov	r0, r5
+	ldr	r6, [sp, #48]
+	ldr	r0, [sp, #36]
 	eors	r6, r0
-	ldr	r5, [sp, #48]
-	mov	r0, r4
+	ldr	r5, [sp, #56]
+	ldr	r0, [sp, #32]
 	eors	r5, r0
-	ldr	r4, [sp, #56]
-	mov	r0, r3
+	ldr	r4, [sp, #64]
+	ldr	r0, [sp, #28]
 	eors	r4, r0
-	ldr	r3, [sp, #64]
-	mov	r0, r2
-	eors	r3, r0
+	ldr	r3, [sp, #68]
+	eors	r3, r2
 	ldr	r2, [sp, #60]
-	ldr	r0, [sp, #24]
-	eors	r2, r0
+	eors	r2, r1
 	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	ldr	r0, [sp, #24]
+	str	r0, [sp, #120]
 	ldr	r0, [sp, #20]
-	str	r0, [sp, #128]
+	str	r0, [sp, #124]
 	ldr	r0, [sp, #16]
-	str	r0, [sp, #132]
+	str	r0, [sp, #128]
 	ldr	r0, [sp, #12]
-	str	r0, [sp, #136]
+	str	r0, [sp, #132]
 	ldr	r0, [sp, #8]
+	str	r0, [sp, #136]
+	mov	r0, r9
 	str	r0, [sp, #140]
-	ldr	r0, [sp, #4]
-	str	r0, [sp, #144]
-	mov	r0, r8
-	str	r0, [sp, #148]
-	str	r7, [sp, #152]
-	str	r6, [sp, #156]
-	str	r5, [sp, #160]
-	str	r4, [sp, #164]
-	str	r3, [sp, #168]
-	str	r2, [sp, #172]
+	str	r7, [sp, #144]
+	str	r6, [sp, #148]
+	str	r5, [sp, #152]
+	str	r4, [sp, #156]
+	str	r3, [sp, #160]
+	str	r2, [sp, #164]
 	@ norx32_4_1.ae:143: store_le(ct, off, c, count)
-	ldr	r1, [sp, #100]
-	ldr	r0, [sp, #68]
+	ldr	r1, [sp, #92]
+	ldr	r0, [sp, #72]
 	adds	r1, r1, r0
 	ldr	r0, [sp, #52]
 	cmp	r0, #48
@@ -1071,17 +1067,17 @@ norx32_4_1_encrypt_with:
 	movs	r0, #3
 	tst	r1, r0
 	bne	.Lnorx32_4_1_encrypt_with_bytes16
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #24]
 	str	r0, [r1]
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #20]
 	str	r0, [r1, #4]
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #16]
 	str	r0, [r1, #8]
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #12]
 	str	r0, [r1, #12]
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #8]
 	str	r0, [r1, #16]
-	mov	r0, r8
+	mov	r0, r9
 	str	r0, [r1, #20]
 	str	r7, [r1, #24]
 	str	r6, [r1, #28]
@@ -1091,25 +1087,25 @@ norx32_4_1_encrypt_with:
 	str	r2, [r1, #44]
 	b	.Lnorx32_4_1_encrypt_with_stored17
 .Lnorx32_4_1_encrypt_with_bytes16:
+	ldr	r0, [sp, #24]
+	str	r0, [sp, #216]
 	ldr	r0, [sp, #20]
-	str	r0, [sp, #224]
+	str	r0, [sp, #220]
 	ldr	r0, [sp, #16]
-	str	r0, [sp, #228]
+	str	r0, [sp, #224]
 	ldr	r0, [sp, #12]
-	str	r0, [sp, #232]
+	str	r0, [sp, #228]
 	ldr	r0, [sp, #8]
+	str	r0, [sp, #232]
+	mov	r0, r9
 	str	r0, [sp, #236]
-	ldr	r0, [sp, #4]
-	str	r0, [sp, #240]
-	mov	r0, r8
-	str	r0, [sp, #244]
-	str	r7, [sp, #248]
-	str	r6, [sp, #252]
-	str	r5, [sp, #256]
-	str	r4, [sp, #260]
-	str	r3, [sp, #264]
-	str	r2, [sp, #268]
-	add	r3, sp, #224
+	str	r7, [sp, #240]
+	str	r6, [sp, #244]
+	str	r5, [sp, #248]
+	str	r4, [sp, #252]
+	str	r3, [sp, #256]
+	str	r2, [sp, #260]
+	add	r3, sp, #216
 	ldr	r2, [sp, #52]
 	cmp	r2, #48
 	bcc	.Lnorx32_4_1_encrypt_with_cnt18
@@ -1125,7 +1121,7 @@ norx32_4_1_encrypt_with:
 	ldr	r1, [sp, #76]
 	adds	r1, #1
 	str	r1, [sp, #76]
-	ldr	r0, [sp, #96]
+	ldr	r0, [sp, #88]
 	cmp	r1, r0
 	bcs	.Lnorx32_4_1_encrypt_with_far4
 	b	.Lnorx32_4_1_encrypt_with_loop3
@@ -1135,23 +1131,23 @@ norx32_4_1_encrypt_with:
 .Lnorx32_4_1_encrypt_with_else1:
 .Lnorx32_4_1_encrypt_with_endif2:
 	@ norx32_4_1.ae:146: store_le(tag, 0, finalize(s, k))
-	ldr	r0, [sp, #120]
-	str	r0, [sp, #192]
-	ldr	r0, [sp, #116]
-	str	r0, [sp, #196]
 	ldr	r0, [sp, #112]
-	str	r0, [sp, #200]
+	str	r0, [sp, #184]
 	ldr	r0, [sp, #108]
-	str	r0, [sp, #204]
-	add	r0, sp, #128
-	add	r1, sp, #192
-	add	r2, sp, #208
+	str	r0, [sp, #188]
+	ldr	r0, [sp, #104]
+	str	r0, [sp, #192]
+	ldr	r0, [sp, #100]
+	str	r0, [sp, #196]
+	add	r0, sp, #120
+	add	r1, sp, #184
+	add	r2, sp, #200
 	bl	norx32_4_1_finalize
-	ldr	r5, [sp, #208]
-	ldr	r4, [sp, #212]
-	ldr	r2, [sp, #216]
-	ldr	r1, [sp, #220]
-	ldr	r3, [sp, #124]
+	ldr	r5, [sp, #200]
+	ldr	r4, [sp, #204]
+	ldr	r2, [sp, #208]
+	ldr	r1, [sp, #212]
+	ldr	r3, [sp, #116]
 	movs	r0, #3
 	tst	r3, r0
 	bne	.Lnorx32_4_1_encrypt_with_bytes20
@@ -1161,11 +1157,11 @@ norx32_4_1_encrypt_with:
 	str	r1, [r3, #12]
 	b	.Lnorx32_4_1_encrypt_with_stored21
 .Lnorx32_4_1_encrypt_with_bytes20:
-	str	r5, [sp, #224]
-	str	r4, [sp, #228]
-	str	r2, [sp, #232]
-	str	r1, [sp, #236]
-	add	r2, sp, #224
+	str	r5, [sp, #216]
+	str	r4, [sp, #220]
+	str	r2, [sp, #224]
+	str	r1, [sp, #228]
+	add	r2, sp, #216
 	movs	r1, #16
 .Lnorx32_4_1_encrypt_with_cpy22:
 	subs	r1, #1
@@ -1174,7 +1170,7 @@ norx32_4_1_encrypt_with:
 	strb	r0, [r3, r1]
 	b	.Lnorx32_4_1_encrypt_with_cpy22
 .Lnorx32_4_1_encrypt_with_stored21:
-	add	sp, #272
+	add	sp, #264
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -1186,8 +1182,8 @@ norx32_4_1_encrypt_with:
 
 
 @ --- norx32_4_1_decrypt_with: norx32_4_1.decrypt_with
-@     frame 316 bytes (110 spill slots, 43 on the stack; locals 144), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2374 bytes of code and literals
+@     frame 316 bytes (111 spill slots, 43 on the stack; locals 144), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 2362 bytes of code and literals
 	.section .text.norx32_4_1_decrypt_with,"ax",%progbits
 	.global norx32_4_1_decrypt_with
 	.type norx32_4_1_decrypt_with, %function
@@ -1344,15 +1340,11 @@ norx32_4_1_decrypt_with:
 	str	r0, [sp, #72]
 	@ norx32_4_1.ae:160: count = if m - off < rate then m - off else rate
 	ldr	r1, [sp, #132]
-	subs	r0, r1, r0
-	mov	r1, r0
+	subs	r1, r1, r0
+	cmp	r1, #48
+	movs	r0, #0
+	sbcs	r0, r0
 	eors	r1, r2
-	cmp	r0, #48
-	movs	r3, #0
-	adcs	r3, r3
-	movs	r0, #1
-	eors	r3, r0
-	rsbs	r0, r3, #0
 	ands	r1, r0
 	eors	r1, r2
 	str	r1, [sp, #68]
@@ -1849,7 +1841,7 @@ norx32_4_1_decrypt_with:
 	str	r0, [sp, #232]
 	@ norx32_4_1.ae:50: return cat(s[11], s[10], s[9], s[8], s[7], s[6], s[5], s[4], s[3], s[2], s[1], s[0])
 	ldr	r0, [sp, #216]
-	str	r0, [sp, #24]
+	str	r0, [sp, #84]
 	ldr	r0, [sp, #212]
 	str	r0, [sp, #88]
 	ldr	r0, [sp, #208]
@@ -1912,13 +1904,13 @@ norx32_4_1_decrypt_with:
 	mov	r1, r3
 .Lnorx32_4_1_decrypt_with_words8:
 	ldr	r0, [r1]
-	str	r0, [sp, #8]
+	str	r0, [sp, #12]
 	ldr	r0, [r1, #4]
-	str	r0, [sp, #4]
+	str	r0, [sp, #8]
 	ldr	r0, [r1, #8]
-	str	r0, [sp]
+	str	r0, [sp, #4]
 	ldr	r0, [r1, #12]
-	mov	r11, r0
+	str	r0, [sp]
 	ldr	r0, [r1, #16]
 	mov	r8, r0
 	ldr	r0, [r1, #20]
@@ -1929,22 +1921,22 @@ norx32_4_1_decrypt_with:
 	ldr	r4, [r1, #36]
 	ldr	r3, [r1, #40]
 	ldr	r2, [r1, #44]
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #12]
 	ldr	r1, [sp, #128]
+	eors	r0, r1
+	str	r0, [sp, #12]
+	ldr	r0, [sp, #8]
+	ldr	r1, [sp, #124]
 	eors	r0, r1
 	str	r0, [sp, #8]
 	ldr	r0, [sp, #4]
-	ldr	r1, [sp, #124]
+	ldr	r1, [sp, #120]
 	eors	r0, r1
 	str	r0, [sp, #4]
 	ldr	r0, [sp]
-	ldr	r1, [sp, #120]
-	eors	r0, r1
-	str	r0, [sp]
-	mov	r0, r11
 	ldr	r1, [sp, #116]
 	eors	r0, r1
-	mov	r11, r0
+	str	r0, [sp]
 	mov	r0, r8
 	ldr	r1, [sp, #112]
 	eors	r0, r1
@@ -1961,33 +1953,33 @@ norx32_4_1_decrypt_with:
 	str	r6, [sp, #52]
 	ldr	r0, [sp, #96]
 	eors	r5, r0
-	str	r5, [sp, #48]
+	str	r5, [sp, #44]
 	ldr	r0, [sp, #92]
 	eors	r4, r0
-	str	r4, [sp, #44]
+	str	r4, [sp, #40]
 	ldr	r0, [sp, #88]
 	eors	r3, r0
-	str	r3, [sp, #40]
-	ldr	r0, [sp, #24]
+	str	r3, [sp, #36]
+	ldr	r0, [sp, #84]
 	eors	r2, r0
-	str	r2, [sp, #36]
+	str	r2, [sp, #32]
 	@ norx32_4_1.ae:45: return x & ~(~(0 as u384) << (8 * count))
 	ldr	r0, [sp, #68]
 	lsls	r0, r0, #3
-	str	r0, [sp, #84]
+	str	r0, [sp, #80]
 	movs	r4, #0
 	mvns	r4, r4
-	str	r4, [sp, #32]
+	str	r4, [sp, #28]
 	str	r4, [sp, #20]
 	mov	r10, r4
 	mov	r9, r4
 	mov	r8, r4
 	str	r4, [sp, #16]
-	str	r4, [sp, #12]
+	mov	r11, r4
 	mov	r3, r4
 	mov	r2, r4
 	mov	r1, r4
-	str	r4, [sp, #28]
+	str	r4, [sp, #24]
 	mov	r6, r0
 	movs	r0, #3
 	lsls	r0, r0, #7
@@ -1996,36 +1988,36 @@ norx32_4_1_decrypt_with:
 .Lnorx32_4_1_decrypt_with_shl14:
 	cmp	r6, #32
 	bcc	.Lnorx32_4_1_decrypt_with_shf13
-	str	r4, [sp, #28]
+	str	r4, [sp, #24]
 	mov	r4, r1
 	mov	r1, r2
 	mov	r2, r3
-	ldr	r3, [sp, #12]
+	mov	r3, r11
 	ldr	r0, [sp, #16]
-	str	r0, [sp, #12]
+	mov	r11, r0
 	mov	r0, r8
 	str	r0, [sp, #16]
 	mov	r8, r9
 	mov	r9, r10
 	ldr	r0, [sp, #20]
 	mov	r10, r0
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #28]
 	str	r0, [sp, #20]
 	movs	r0, #0
-	str	r0, [sp, #32]
+	str	r0, [sp, #28]
 	subs	r6, #32
 	b	.Lnorx32_4_1_decrypt_with_shl14
 .Lnorx32_4_1_decrypt_with_shf13:
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #24]
 	lsls	r0, r6
-	str	r0, [sp, #28]
+	str	r0, [sp, #24]
 	movs	r5, #32
 	subs	r5, r5, r6
 	mov	r0, r4
 	lsrs	r0, r5
-	ldr	r7, [sp, #28]
+	ldr	r7, [sp, #24]
 	orrs	r7, r0
-	str	r7, [sp, #28]
+	str	r7, [sp, #24]
 	lsls	r4, r6
 	mov	r0, r1
 	lsrs	r0, r5
@@ -2039,15 +2031,15 @@ norx32_4_1_decrypt_with:
 	lsrs	r0, r5
 	orrs	r2, r0
 	lsls	r3, r6
-	ldr	r0, [sp, #12]
+	mov	r0, r11
 	lsrs	r0, r5
 	orrs	r3, r0
-	ldr	r0, [sp, #12]
+	mov	r0, r11
 	lsls	r0, r6
 	ldr	r7, [sp, #16]
 	lsrs	r7, r5
 	orrs	r0, r7
-	str	r0, [sp, #12]
+	mov	r11, r0
 	ldr	r0, [sp, #16]
 	lsls	r0, r6
 	mov	r7, r8
@@ -2078,49 +2070,49 @@ norx32_4_1_decrypt_with:
 	mov	r7, r10
 	orrs	r7, r0
 	mov	r10, r7
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #28]
 	lsrs	r0, r5
-	str	r0, [sp, #80]
+	str	r0, [sp, #48]
 	ldr	r0, [sp, #20]
 	lsls	r0, r6
-	ldr	r5, [sp, #80]
+	ldr	r5, [sp, #48]
 	orrs	r0, r5
 	str	r0, [sp, #20]
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #28]
 	lsls	r0, r6
-	str	r0, [sp, #32]
+	str	r0, [sp, #28]
 	b	.Lnorx32_4_1_decrypt_with_she15
 .Lnorx32_4_1_decrypt_with_shz12:
 	movs	r0, #0
-	str	r0, [sp, #32]
+	str	r0, [sp, #28]
 	str	r0, [sp, #20]
 	mov	r10, r0
 	mov	r9, r0
 	mov	r8, r0
 	str	r0, [sp, #16]
-	str	r0, [sp, #12]
+	mov	r11, r0
 	movs	r3, #0
 	movs	r2, #0
 	movs	r1, #0
 	movs	r4, #0
-	str	r0, [sp, #28]
+	str	r0, [sp, #24]
 .Lnorx32_4_1_decrypt_with_she15:
+	ldr	r0, [sp, #12]
+	ldr	r5, [sp, #28]
+	bics	r0, r5
+	str	r0, [sp, #12]
 	ldr	r0, [sp, #8]
-	ldr	r5, [sp, #32]
+	ldr	r5, [sp, #20]
 	bics	r0, r5
 	str	r0, [sp, #8]
 	ldr	r0, [sp, #4]
-	ldr	r5, [sp, #20]
+	mov	r5, r10
 	bics	r0, r5
 	str	r0, [sp, #4]
 	ldr	r0, [sp]
-	mov	r5, r10
-	bics	r0, r5
-	str	r0, [sp]
-	mov	r0, r11
 	mov	r5, r9
 	bics	r0, r5
-	mov	r11, r0
+	str	r0, [sp]
 	ldr	r0, [sp, #64]
 	mov	r5, r8
 	bics	r0, r5
@@ -2130,25 +2122,25 @@ norx32_4_1_decrypt_with:
 	bics	r0, r5
 	str	r0, [sp, #60]
 	ldr	r0, [sp, #56]
-	ldr	r5, [sp, #12]
+	mov	r5, r11
 	bics	r0, r5
 	str	r0, [sp, #56]
 	ldr	r0, [sp, #52]
 	bics	r0, r3
 	str	r0, [sp, #52]
-	ldr	r0, [sp, #48]
-	bics	r0, r2
-	str	r0, [sp, #48]
 	ldr	r0, [sp, #44]
-	bics	r0, r1
+	bics	r0, r2
 	str	r0, [sp, #44]
 	ldr	r0, [sp, #40]
-	bics	r0, r4
+	bics	r0, r1
 	str	r0, [sp, #40]
 	ldr	r0, [sp, #36]
-	ldr	r1, [sp, #28]
-	bics	r0, r1
+	bics	r0, r4
 	str	r0, [sp, #36]
+	ldr	r0, [sp, #32]
+	ldr	r1, [sp, #24]
+	bics	r0, r1
+	str	r0, [sp, #32]
 	@ norx32_4_1.ae:165: store_le(msg, off, x, count)
 	ldr	r1, [sp, #140]
 	ldr	r0, [sp, #72]
@@ -2159,13 +2151,13 @@ norx32_4_1_decrypt_with:
 	movs	r0, #3
 	tst	r1, r0
 	bne	.Lnorx32_4_1_decrypt_with_bytes16
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #12]
 	str	r0, [r1]
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #8]
 	str	r0, [r1, #4]
-	ldr	r0, [sp]
+	ldr	r0, [sp, #4]
 	str	r0, [r1, #8]
-	mov	r0, r11
+	ldr	r0, [sp]
 	str	r0, [r1, #12]
 	ldr	r0, [sp, #64]
 	str	r0, [r1, #16]
@@ -2175,23 +2167,23 @@ norx32_4_1_decrypt_with:
 	str	r0, [r1, #24]
 	ldr	r0, [sp, #52]
 	str	r0, [r1, #28]
-	ldr	r0, [sp, #48]
-	str	r0, [r1, #32]
 	ldr	r0, [sp, #44]
-	str	r0, [r1, #36]
+	str	r0, [r1, #32]
 	ldr	r0, [sp, #40]
-	str	r0, [r1, #40]
+	str	r0, [r1, #36]
 	ldr	r0, [sp, #36]
+	str	r0, [r1, #40]
+	ldr	r0, [sp, #32]
 	str	r0, [r1, #44]
 	b	.Lnorx32_4_1_decrypt_with_stored17
 .Lnorx32_4_1_decrypt_with_bytes16:
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #12]
 	str	r0, [sp, #268]
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #8]
 	str	r0, [sp, #272]
-	ldr	r0, [sp]
+	ldr	r0, [sp, #4]
 	str	r0, [sp, #276]
-	mov	r0, r11
+	ldr	r0, [sp]
 	str	r0, [sp, #280]
 	ldr	r0, [sp, #64]
 	str	r0, [sp, #284]
@@ -2201,13 +2193,13 @@ norx32_4_1_decrypt_with:
 	str	r0, [sp, #292]
 	ldr	r0, [sp, #52]
 	str	r0, [sp, #296]
-	ldr	r0, [sp, #48]
-	str	r0, [sp, #300]
 	ldr	r0, [sp, #44]
-	str	r0, [sp, #304]
+	str	r0, [sp, #300]
 	ldr	r0, [sp, #40]
-	str	r0, [sp, #308]
+	str	r0, [sp, #304]
 	ldr	r0, [sp, #36]
+	str	r0, [sp, #308]
+	ldr	r0, [sp, #32]
 	str	r0, [sp, #312]
 	add	r3, sp, #268
 	ldr	r2, [sp, #68]
@@ -2225,196 +2217,194 @@ norx32_4_1_decrypt_with:
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	ldr	r0, [sp, #68]
 	cmp	r0, #48
-	movs	r0, #0
-	adcs	r0, r0
-	movs	r1, #1
-	eors	r0, r1
-	str	r0, [sp, #68]
-	ldr	r6, [sp, #84]
+	movs	r7, #0
+	sbcs	r7, r7
+	ldr	r2, [sp, #80]
 	movs	r0, #1
-	str	r0, [sp, #32]
+	str	r0, [sp, #48]
 	movs	r0, #0
-	str	r0, [sp, #20]
+	str	r0, [sp, #24]
+	mov	r11, r0
 	mov	r10, r0
 	mov	r9, r0
 	mov	r8, r0
+	str	r0, [sp, #20]
 	str	r0, [sp, #16]
-	str	r0, [sp, #12]
 	movs	r5, #0
 	movs	r4, #0
 	movs	r3, #0
-	movs	r2, #0
 	str	r0, [sp, #28]
 	movs	r0, #3
 	lsls	r0, r0, #7
-	cmp	r6, r0
+	cmp	r2, r0
 	bcs	.Lnorx32_4_1_decrypt_with_shz20
 .Lnorx32_4_1_decrypt_with_shl22:
-	cmp	r6, #32
+	cmp	r2, #32
 	bcc	.Lnorx32_4_1_decrypt_with_shf21
-	str	r2, [sp, #28]
-	mov	r2, r3
+	str	r3, [sp, #28]
 	mov	r3, r4
 	mov	r4, r5
-	ldr	r5, [sp, #12]
-	ldr	r0, [sp, #16]
-	str	r0, [sp, #12]
-	mov	r0, r8
+	ldr	r5, [sp, #16]
+	ldr	r0, [sp, #20]
 	str	r0, [sp, #16]
+	mov	r0, r8
+	str	r0, [sp, #20]
 	mov	r8, r9
 	mov	r9, r10
-	ldr	r0, [sp, #20]
-	mov	r10, r0
-	ldr	r0, [sp, #32]
-	str	r0, [sp, #20]
+	mov	r10, r11
+	ldr	r0, [sp, #24]
+	mov	r11, r0
+	ldr	r0, [sp, #48]
+	str	r0, [sp, #24]
 	movs	r0, #0
-	str	r0, [sp, #32]
-	subs	r6, #32
+	str	r0, [sp, #48]
+	subs	r2, #32
 	b	.Lnorx32_4_1_decrypt_with_shl22
 .Lnorx32_4_1_decrypt_with_shf21:
 	ldr	r0, [sp, #28]
-	lsls	r0, r6
+	lsls	r0, r2
 	str	r0, [sp, #28]
 	movs	r1, #32
-	subs	r1, r1, r6
-	mov	r0, r2
-	lsrs	r0, r1
-	ldr	r7, [sp, #28]
-	orrs	r7, r0
-	str	r7, [sp, #28]
-	lsls	r2, r6
+	subs	r1, r1, r2
 	mov	r0, r3
 	lsrs	r0, r1
-	orrs	r2, r0
-	lsls	r3, r6
+	ldr	r6, [sp, #28]
+	orrs	r6, r0
+	str	r6, [sp, #28]
+	lsls	r3, r2
 	mov	r0, r4
 	lsrs	r0, r1
 	orrs	r3, r0
-	lsls	r4, r6
+	lsls	r4, r2
 	mov	r0, r5
 	lsrs	r0, r1
 	orrs	r4, r0
-	lsls	r5, r6
-	ldr	r0, [sp, #12]
+	lsls	r5, r2
+	ldr	r0, [sp, #16]
 	lsrs	r0, r1
 	orrs	r5, r0
-	ldr	r0, [sp, #12]
-	lsls	r0, r6
-	ldr	r7, [sp, #16]
-	lsrs	r7, r1
-	orrs	r0, r7
-	str	r0, [sp, #12]
 	ldr	r0, [sp, #16]
-	lsls	r0, r6
-	mov	r7, r8
-	lsrs	r7, r1
-	orrs	r0, r7
+	lsls	r0, r2
+	ldr	r6, [sp, #20]
+	lsrs	r6, r1
+	orrs	r0, r6
 	str	r0, [sp, #16]
+	ldr	r0, [sp, #20]
+	lsls	r0, r2
+	mov	r6, r8
+	lsrs	r6, r1
+	orrs	r0, r6
+	str	r0, [sp, #20]
 	mov	r0, r8
-	lsls	r0, r6
+	lsls	r0, r2
 	mov	r8, r0
 	mov	r0, r9
 	lsrs	r0, r1
-	mov	r7, r8
-	orrs	r7, r0
-	mov	r8, r7
+	mov	r6, r8
+	orrs	r6, r0
+	mov	r8, r6
 	mov	r0, r9
-	lsls	r0, r6
+	lsls	r0, r2
 	mov	r9, r0
 	mov	r0, r10
 	lsrs	r0, r1
-	mov	r7, r9
-	orrs	r7, r0
-	mov	r9, r7
+	mov	r6, r9
+	orrs	r6, r0
+	mov	r9, r6
 	mov	r0, r10
-	lsls	r0, r6
+	lsls	r0, r2
 	mov	r10, r0
-	ldr	r0, [sp, #20]
+	mov	r0, r11
 	lsrs	r0, r1
-	mov	r7, r10
-	orrs	r7, r0
-	mov	r10, r7
-	ldr	r0, [sp, #32]
+	mov	r6, r10
+	orrs	r6, r0
+	mov	r10, r6
+	mov	r0, r11
+	lsls	r0, r2
+	mov	r11, r0
+	ldr	r0, [sp, #24]
 	lsrs	r0, r1
-	str	r0, [sp, #72]
-	ldr	r0, [sp, #20]
-	lsls	r0, r6
-	ldr	r1, [sp, #72]
+	mov	r6, r11
+	orrs	r6, r0
+	mov	r11, r6
+	ldr	r0, [sp, #48]
+	lsrs	r0, r1
+	str	r0, [sp, #68]
+	ldr	r0, [sp, #24]
+	lsls	r0, r2
+	ldr	r1, [sp, #68]
 	orrs	r0, r1
-	str	r0, [sp, #20]
-	ldr	r0, [sp, #32]
-	lsls	r0, r6
-	str	r0, [sp, #32]
+	str	r0, [sp, #24]
+	ldr	r0, [sp, #48]
+	lsls	r0, r2
+	str	r0, [sp, #48]
 	b	.Lnorx32_4_1_decrypt_with_she23
 .Lnorx32_4_1_decrypt_with_shz20:
 	movs	r0, #0
-	str	r0, [sp, #32]
-	str	r0, [sp, #20]
+	str	r0, [sp, #48]
+	str	r0, [sp, #24]
+	mov	r11, r0
 	mov	r10, r0
 	mov	r9, r0
 	mov	r8, r0
+	str	r0, [sp, #20]
 	str	r0, [sp, #16]
-	str	r0, [sp, #12]
 	movs	r5, #0
 	movs	r4, #0
 	movs	r3, #0
-	movs	r2, #0
 	str	r0, [sp, #28]
 .Lnorx32_4_1_decrypt_with_she23:
 	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	ldr	r0, [sp, #24]
-	ldr	r1, [sp, #36]
-	eors	r0, r1
-	str	r0, [sp, #24]
+	ldr	r2, [sp, #84]
+	ldr	r0, [sp, #32]
+	eors	r2, r0
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	ldr	r1, [sp, #28]
 	movs	r0, #1
 	lsls	r0, r0, #31
-	ldr	r1, [sp, #28]
 	orrs	r1, r0
-	ldr	r0, [sp, #68]
-	rsbs	r7, r0, #0
 	ands	r1, r7
 	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	ldr	r0, [sp, #24]
-	eors	r0, r1
-	str	r0, [sp, #24]
+	eors	r2, r1
+	str	r2, [sp, #68]
 	ldr	r1, [sp, #88]
-	ldr	r0, [sp, #40]
-	eors	r1, r0
-	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ands	r2, r7
-	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	eors	r1, r2
-	str	r1, [sp, #68]
-	ldr	r1, [sp, #92]
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #36]
 	eors	r1, r0
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	ands	r3, r7
 	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
 	eors	r1, r3
-	str	r1, [sp, #40]
-	ldr	r1, [sp, #96]
-	ldr	r0, [sp, #48]
+	str	r1, [sp, #36]
+	ldr	r1, [sp, #92]
+	ldr	r0, [sp, #40]
 	eors	r1, r0
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	ands	r4, r7
 	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
 	eors	r1, r4
-	str	r1, [sp, #36]
-	ldr	r1, [sp, #100]
-	ldr	r0, [sp, #52]
+	str	r1, [sp, #32]
+	ldr	r1, [sp, #96]
+	ldr	r0, [sp, #44]
 	eors	r1, r0
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	ands	r5, r7
 	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
 	eors	r1, r5
 	str	r1, [sp, #28]
+	ldr	r1, [sp, #100]
+	ldr	r0, [sp, #52]
+	eors	r1, r0
+	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	ldr	r2, [sp, #16]
+	ands	r2, r7
+	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	eors	r1, r2
+	str	r1, [sp, #16]
 	ldr	r1, [sp, #104]
 	ldr	r0, [sp, #56]
 	eors	r1, r0
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #20]
 	ands	r0, r7
 	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
 	eors	r1, r0
@@ -2422,7 +2412,7 @@ norx32_4_1_decrypt_with:
 	ldr	r0, [sp, #60]
 	eors	r2, r0
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ldr	r0, [sp, #16]
+	mov	r0, r8
 	ands	r0, r7
 	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
 	eors	r2, r0
@@ -2430,41 +2420,41 @@ norx32_4_1_decrypt_with:
 	ldr	r0, [sp, #64]
 	eors	r3, r0
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	r0, r8
+	mov	r0, r9
 	ands	r0, r7
 	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
 	eors	r3, r0
 	ldr	r4, [sp, #116]
-	mov	r0, r11
-	eors	r4, r0
-	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	r0, r9
-	ands	r0, r7
-	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	eors	r4, r0
-	ldr	r5, [sp, #120]
 	ldr	r0, [sp]
-	eors	r5, r0
+	eors	r4, r0
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	mov	r0, r10
 	ands	r0, r7
 	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	eors	r4, r0
+	ldr	r5, [sp, #120]
+	ldr	r0, [sp, #4]
+	eors	r5, r0
+	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	mov	r0, r11
+	ands	r0, r7
+	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
 	eors	r5, r0
 	ldr	r6, [sp, #124]
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #8]
 	eors	r6, r0
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #24]
 	ands	r0, r7
 	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
 	eors	r6, r0
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #48]
 	ands	r0, r7
 	mov	r8, r0
 	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
 	ldr	r7, [sp, #128]
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #12]
 	eors	r7, r0
 	mov	r0, r8
 	eors	r7, r0
@@ -2476,15 +2466,15 @@ norx32_4_1_decrypt_with:
 	str	r3, [sp, #188]
 	str	r2, [sp, #192]
 	str	r1, [sp, #196]
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #16]
 	str	r0, [sp, #200]
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #28]
 	str	r0, [sp, #204]
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #32]
 	str	r0, [sp, #208]
-	ldr	r0, [sp, #68]
+	ldr	r0, [sp, #36]
 	str	r0, [sp, #212]
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #68]
 	str	r0, [sp, #216]
 	ldr	r1, [sp, #76]
 	adds	r1, #1
@@ -2561,8 +2551,8 @@ norx32_4_1_decrypt_with:
 
 
 @ --- norx32_4_1_absorb_header: norx32_4_1.absorb_header
-@     frame 188 bytes (82 spill slots, 35 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1646 bytes of code and literals
+@     frame 192 bytes (83 spill slots, 36 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1640 bytes of code and literals
 	.section .text.norx32_4_1_absorb_header,"ax",%progbits
 	.global norx32_4_1_absorb_header
 	.type norx32_4_1_absorb_header, %function
@@ -2575,8 +2565,8 @@ norx32_4_1_absorb_header:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #188
-	str	r2, [sp, #128]
+	sub	sp, #192
+	str	r2, [sp, #132]
 	@ norx32_4_1.ae:96: if n > 0 {
 	movs	r3, #0
 	cmp	r3, r2
@@ -2584,13 +2574,13 @@ norx32_4_1_absorb_header:
 	movs	r2, #1
 	eors	r3, r2
 	str	r0, [sp, #52]
-	str	r1, [sp, #136]
+	str	r1, [sp, #140]
 	cmp	r3, #0
 	bne	.Lnorx32_4_1_absorb_header_far1
 	b	.Lnorx32_4_1_absorb_header_else1
 .Lnorx32_4_1_absorb_header_far1:
 	@ norx32_4_1.ae:40: return ((((n >> 4) as u64) * 0xaaaaaaab) >> 33) as u32
-	ldr	r1, [sp, #128]
+	ldr	r1, [sp, #132]
 	lsrs	r4, r1, #4
 	lsls	r0, r4, #1
 	lsrs	r1, r4, #31
@@ -2660,7 +2650,7 @@ norx32_4_1_absorb_header:
 	lsrs	r3, r0, #1
 	@ norx32_4_1.ae:97: for i in 0..whole_blocks(n) + 1 {
 	adds	r3, r3, #1
-	str	r3, [sp, #132]
+	str	r3, [sp, #136]
 	movs	r1, #0
 	str	r1, [sp, #60]
 	mov	r0, r3
@@ -2675,16 +2665,12 @@ norx32_4_1_absorb_header:
 	muls	r0, r2
 	str	r0, [sp, #56]
 	@ norx32_4_1.ae:99: count = if n - off < rate then n - off else rate
-	ldr	r1, [sp, #128]
-	subs	r0, r1, r0
-	mov	r1, r0
+	ldr	r1, [sp, #132]
+	subs	r1, r1, r0
+	cmp	r1, #48
+	movs	r0, #0
+	sbcs	r0, r0
 	eors	r1, r2
-	cmp	r0, #48
-	movs	r3, #0
-	adcs	r3, r3
-	movs	r0, #1
-	eors	r3, r0
-	rsbs	r0, r3, #0
 	ands	r1, r0
 	eors	r1, r2
 	str	r1, [sp, #48]
@@ -3158,56 +3144,56 @@ norx32_4_1_absorb_header:
 	mov	r1, r8
 	str	r1, [r7, #60]
 	@ norx32_4_1.ae:50: return cat(s[11], s[10], s[9], s[8], s[7], s[6], s[5], s[4], s[3], s[2], s[1], s[0])
-	ldr	r1, [r7, #44]
-	str	r1, [sp, #8]
+	ldr	r0, [r7, #44]
+	str	r0, [sp, #20]
 	ldr	r0, [r7, #40]
-	str	r0, [sp, #28]
+	str	r0, [sp, #32]
 	ldr	r0, [r7, #36]
-	str	r0, [sp, #36]
+	str	r0, [sp, #40]
 	ldr	r0, [r7, #32]
 	str	r0, [sp, #64]
 	ldr	r0, [r7, #28]
-	str	r0, [sp, #72]
+	str	r0, [sp, #76]
 	ldr	r0, [r7, #24]
-	str	r0, [sp, #80]
+	str	r0, [sp, #84]
 	ldr	r0, [r7, #20]
-	str	r0, [sp, #88]
+	str	r0, [sp, #92]
 	ldr	r0, [r7, #16]
-	str	r0, [sp, #96]
+	str	r0, [sp, #100]
 	mov	r1, r7
 	ldr	r0, [r1, #12]
-	str	r0, [sp, #104]
+	str	r0, [sp, #108]
 	ldr	r0, [r1, #8]
-	str	r0, [sp, #112]
+	str	r0, [sp, #116]
 	ldr	r0, [r1, #4]
-	str	r0, [sp, #120]
-	ldr	r0, [r1]
 	str	r0, [sp, #124]
+	ldr	r0, [r1]
+	str	r0, [sp, #128]
 	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	ldr	r1, [sp, #136]
+	ldr	r1, [sp, #140]
 	ldr	r0, [sp, #56]
-	adds	r0, r1, r0
+	adds	r1, r1, r0
 	movs	r2, #3
-	ldr	r1, [sp, #48]
-	cmp	r1, #48
+	ldr	r0, [sp, #48]
+	cmp	r0, #48
 	bcc	.Lnorx32_4_1_absorb_header_bytes7
-	tst	r0, r2
+	tst	r1, r2
 	beq	.Lnorx32_4_1_absorb_header_words8
 .Lnorx32_4_1_absorb_header_bytes7:
-	movs	r1, #0
-	str	r1, [sp, #140]
-	str	r1, [sp, #144]
-	str	r1, [sp, #148]
-	str	r1, [sp, #152]
-	str	r1, [sp, #156]
-	str	r1, [sp, #160]
-	str	r1, [sp, #164]
-	str	r1, [sp, #168]
-	str	r1, [sp, #172]
-	str	r1, [sp, #176]
-	str	r1, [sp, #180]
-	str	r1, [sp, #184]
-	add	r3, sp, #140
+	movs	r0, #0
+	str	r0, [sp, #144]
+	str	r0, [sp, #148]
+	str	r0, [sp, #152]
+	str	r0, [sp, #156]
+	str	r0, [sp, #160]
+	str	r0, [sp, #164]
+	str	r0, [sp, #168]
+	str	r0, [sp, #172]
+	str	r0, [sp, #176]
+	str	r0, [sp, #180]
+	str	r0, [sp, #184]
+	str	r0, [sp, #188]
+	add	r3, sp, #144
 	ldr	r2, [sp, #48]
 	cmp	r2, #48
 	bcc	.Lnorx32_4_1_absorb_header_cnt10
@@ -3216,60 +3202,56 @@ norx32_4_1_absorb_header:
 .Lnorx32_4_1_absorb_header_cpy11:
 	subs	r2, #1
 	bcc	.Lnorx32_4_1_absorb_header_cpyd9
-	ldrb	r1, [r0, r2]
-	strb	r1, [r3, r2]
+	ldrb	r0, [r1, r2]
+	strb	r0, [r3, r2]
 	b	.Lnorx32_4_1_absorb_header_cpy11
 .Lnorx32_4_1_absorb_header_cpyd9:
-	mov	r0, r3
+	mov	r1, r3
 .Lnorx32_4_1_absorb_header_words8:
-	ldr	r1, [r0]
-	str	r1, [sp, #116]
-	ldr	r6, [r0, #4]
-	str	r6, [sp, #108]
-	ldr	r5, [r0, #8]
-	str	r5, [sp, #100]
-	ldr	r4, [r0, #12]
-	str	r4, [sp, #92]
-	ldr	r3, [r0, #16]
-	str	r3, [sp, #84]
-	ldr	r2, [r0, #20]
-	str	r2, [sp, #76]
-	ldr	r1, [r0, #24]
-	str	r1, [sp, #68]
-	ldr	r1, [r0, #28]
-	str	r1, [sp, #56]
-	ldr	r1, [r0, #32]
-	str	r1, [sp, #44]
-	ldr	r1, [r0, #36]
-	str	r1, [sp, #40]
-	ldr	r1, [r0, #40]
-	str	r1, [sp, #32]
-	ldr	r0, [r0, #44]
+	ldr	r7, [r1]
+	str	r7, [sp, #120]
+	ldr	r0, [r1, #4]
+	str	r0, [sp, #112]
+	ldr	r0, [r1, #8]
+	str	r0, [sp, #104]
+	ldr	r0, [r1, #12]
+	str	r0, [sp, #96]
+	ldr	r0, [r1, #16]
+	str	r0, [sp, #88]
+	ldr	r0, [r1, #20]
+	str	r0, [sp, #80]
+	ldr	r0, [r1, #24]
+	str	r0, [sp, #72]
+	ldr	r0, [r1, #28]
+	str	r0, [sp, #68]
+	ldr	r0, [r1, #32]
+	str	r0, [sp, #56]
+	ldr	r0, [r1, #36]
+	str	r0, [sp, #44]
+	ldr	r0, [r1, #40]
+	str	r0, [sp, #36]
+	ldr	r0, [r1, #44]
 	str	r0, [sp, #24]
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	ldr	r0, [sp, #48]
 	cmp	r0, #48
-	movs	r0, #0
-	adcs	r0, r0
-	movs	r1, #1
-	eors	r0, r1
-	str	r0, [sp, #16]
-	ldr	r0, [sp, #48]
+	movs	r4, #0
+	sbcs	r4, r4
 	lsls	r6, r0, #3
 	movs	r0, #1
 	str	r0, [sp, #12]
 	movs	r0, #0
-	str	r0, [sp]
+	str	r0, [sp, #4]
+	mov	r10, r0
 	mov	r9, r0
 	mov	r8, r0
 	mov	r12, r0
+	str	r0, [sp]
 	mov	r11, r0
-	mov	r10, r0
 	movs	r5, #0
-	movs	r4, #0
 	movs	r3, #0
 	movs	r2, #0
-	str	r0, [sp, #4]
+	str	r0, [sp, #8]
 	movs	r0, #3
 	lsls	r0, r0, #7
 	cmp	r6, r0
@@ -3277,62 +3259,60 @@ norx32_4_1_absorb_header:
 .Lnorx32_4_1_absorb_header_shl14:
 	cmp	r6, #32
 	bcc	.Lnorx32_4_1_absorb_header_shf13
-	str	r2, [sp, #4]
+	str	r2, [sp, #8]
 	mov	r2, r3
-	mov	r3, r4
-	mov	r4, r5
-	mov	r5, r10
-	mov	r10, r11
-	mov	r11, r12
+	mov	r3, r5
+	mov	r5, r11
+	ldr	r0, [sp]
+	mov	r11, r0
+	mov	r0, r12
+	str	r0, [sp]
 	mov	r12, r8
 	mov	r8, r9
-	ldr	r0, [sp]
-	mov	r9, r0
+	mov	r9, r10
+	ldr	r0, [sp, #4]
+	mov	r10, r0
 	ldr	r0, [sp, #12]
-	str	r0, [sp]
+	str	r0, [sp, #4]
 	movs	r0, #0
 	str	r0, [sp, #12]
 	subs	r6, #32
 	b	.Lnorx32_4_1_absorb_header_shl14
 .Lnorx32_4_1_absorb_header_shf13:
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #8]
 	lsls	r0, r6
-	str	r0, [sp, #4]
+	str	r0, [sp, #8]
 	movs	r1, #32
 	subs	r1, r1, r6
 	mov	r0, r2
 	lsrs	r0, r1
-	ldr	r7, [sp, #4]
+	ldr	r7, [sp, #8]
 	orrs	r7, r0
-	str	r7, [sp, #4]
+	str	r7, [sp, #8]
 	lsls	r2, r6
 	mov	r0, r3
 	lsrs	r0, r1
 	orrs	r2, r0
 	lsls	r3, r6
-	mov	r0, r4
-	lsrs	r0, r1
-	orrs	r3, r0
-	lsls	r4, r6
 	mov	r0, r5
 	lsrs	r0, r1
-	orrs	r4, r0
+	orrs	r3, r0
 	lsls	r5, r6
-	mov	r0, r10
+	mov	r0, r11
 	lsrs	r0, r1
 	orrs	r5, r0
-	mov	r0, r10
+	mov	r0, r11
 	lsls	r0, r6
-	mov	r7, r11
+	ldr	r7, [sp]
 	lsrs	r7, r1
 	orrs	r0, r7
-	mov	r10, r0
-	mov	r0, r11
+	mov	r11, r0
+	ldr	r0, [sp]
 	lsls	r0, r6
 	mov	r7, r12
 	lsrs	r7, r1
 	orrs	r0, r7
-	mov	r11, r0
+	str	r0, [sp]
 	mov	r0, r12
 	lsls	r0, r6
 	mov	r12, r0
@@ -3352,19 +3332,27 @@ norx32_4_1_absorb_header:
 	mov	r0, r9
 	lsls	r0, r6
 	mov	r9, r0
-	ldr	r0, [sp]
+	mov	r0, r10
 	lsrs	r0, r1
 	mov	r7, r9
 	orrs	r7, r0
 	mov	r9, r7
+	mov	r0, r10
+	lsls	r0, r6
+	mov	r10, r0
+	ldr	r0, [sp, #4]
+	lsrs	r0, r1
+	mov	r7, r10
+	orrs	r7, r0
+	mov	r10, r7
 	ldr	r0, [sp, #12]
 	lsrs	r0, r1
-	str	r0, [sp, #20]
-	ldr	r0, [sp]
+	str	r0, [sp, #16]
+	ldr	r0, [sp, #4]
 	lsls	r0, r6
-	ldr	r1, [sp, #20]
+	ldr	r1, [sp, #16]
 	orrs	r0, r1
-	str	r0, [sp]
+	str	r0, [sp, #4]
 	ldr	r0, [sp, #12]
 	lsls	r0, r6
 	str	r0, [sp, #12]
@@ -3372,133 +3360,132 @@ norx32_4_1_absorb_header:
 .Lnorx32_4_1_absorb_header_shz12:
 	movs	r0, #0
 	str	r0, [sp, #12]
-	str	r0, [sp]
+	str	r0, [sp, #4]
+	mov	r10, r0
 	mov	r9, r0
 	mov	r8, r0
 	mov	r12, r0
+	str	r0, [sp]
 	mov	r11, r0
-	mov	r10, r0
 	movs	r5, #0
-	movs	r4, #0
 	movs	r3, #0
 	movs	r2, #0
-	str	r0, [sp, #4]
+	str	r0, [sp, #8]
 .Lnorx32_4_1_absorb_header_she15:
 	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	ldr	r1, [sp, #8]
+	ldr	r1, [sp, #20]
 	ldr	r0, [sp, #24]
 	eors	r1, r0
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	ldr	r6, [sp, #8]
 	movs	r0, #1
 	lsls	r0, r0, #31
-	ldr	r6, [sp, #4]
 	orrs	r6, r0
-	ldr	r0, [sp, #16]
-	rsbs	r0, r0, #0
-	ands	r6, r0
+	ands	r6, r4
 	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
 	eors	r1, r6
-	str	r1, [sp, #8]
-	ldr	r6, [sp, #28]
+	str	r1, [sp, #28]
 	ldr	r1, [sp, #32]
-	eors	r6, r1
+	ldr	r0, [sp, #36]
+	eors	r1, r0
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ands	r2, r0
+	ands	r2, r4
 	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	eors	r6, r2
-	str	r6, [sp, #24]
-	ldr	r2, [sp, #36]
+	eors	r1, r2
+	str	r1, [sp, #24]
 	ldr	r1, [sp, #40]
-	eors	r2, r1
+	ldr	r0, [sp, #44]
+	eors	r1, r0
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ands	r3, r0
+	ands	r3, r4
 	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	eors	r2, r3
-	str	r2, [sp, #20]
-	ldr	r2, [sp, #64]
-	ldr	r1, [sp, #44]
-	eors	r2, r1
+	eors	r1, r3
+	str	r1, [sp, #20]
+	ldr	r1, [sp, #64]
+	ldr	r0, [sp, #56]
+	eors	r1, r0
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ands	r4, r0
+	ands	r5, r4
 	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	eors	r2, r4
-	str	r2, [sp, #16]
-	ldr	r2, [sp, #72]
-	ldr	r1, [sp, #56]
-	eors	r2, r1
+	eors	r1, r5
+	str	r1, [sp, #16]
+	ldr	r1, [sp, #76]
+	ldr	r0, [sp, #68]
+	eors	r1, r0
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ands	r5, r0
+	mov	r0, r11
+	ands	r0, r4
 	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	eors	r2, r5
-	str	r2, [sp, #4]
-	ldr	r2, [sp, #80]
-	ldr	r1, [sp, #68]
-	eors	r2, r1
+	eors	r1, r0
+	str	r1, [sp, #8]
+	ldr	r1, [sp, #84]
+	ldr	r0, [sp, #72]
+	eors	r1, r0
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	r3, r10
-	ands	r3, r0
+	ldr	r0, [sp]
+	ands	r0, r4
 	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	eors	r2, r3
-	mov	r10, r2
-	ldr	r1, [sp, #88]
-	ldr	r2, [sp, #76]
-	eors	r1, r2
+	eors	r1, r0
+	mov	r11, r1
+	ldr	r1, [sp, #92]
+	ldr	r0, [sp, #80]
+	eors	r1, r0
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	r2, r11
-	ands	r2, r0
+	mov	r0, r12
+	ands	r0, r4
 	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	eors	r1, r2
-	ldr	r2, [sp, #96]
-	ldr	r3, [sp, #84]
-	eors	r2, r3
+	eors	r1, r0
+	ldr	r2, [sp, #100]
+	ldr	r0, [sp, #88]
+	eors	r2, r0
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	r3, r12
-	ands	r3, r0
+	mov	r0, r8
+	ands	r0, r4
 	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	eors	r2, r3
-	ldr	r3, [sp, #104]
-	ldr	r4, [sp, #92]
-	eors	r3, r4
+	eors	r2, r0
+	ldr	r3, [sp, #108]
+	ldr	r0, [sp, #96]
+	eors	r3, r0
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	r4, r8
-	ands	r4, r0
+	mov	r0, r9
+	ands	r0, r4
 	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	eors	r3, r4
-	ldr	r4, [sp, #112]
-	ldr	r5, [sp, #100]
-	eors	r4, r5
+	eors	r3, r0
+	ldr	r5, [sp, #116]
+	ldr	r0, [sp, #104]
+	eors	r5, r0
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	r5, r9
-	ands	r5, r0
+	mov	r0, r10
+	ands	r0, r4
 	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	eors	r4, r5
-	ldr	r5, [sp, #120]
-	ldr	r6, [sp, #108]
-	eors	r5, r6
-	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ldr	r6, [sp]
-	ands	r6, r0
-	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	eors	r5, r6
-	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ldr	r7, [sp, #12]
-	ands	r7, r0
-	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	eors	r5, r0
 	ldr	r6, [sp, #124]
-	ldr	r0, [sp, #116]
+	ldr	r0, [sp, #112]
 	eors	r6, r0
-	eors	r6, r7
+	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	ldr	r0, [sp, #4]
+	ands	r0, r4
+	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	eors	r6, r0
+	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	ldr	r0, [sp, #12]
+	ands	r0, r4
+	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	ldr	r4, [sp, #128]
+	ldr	r7, [sp, #120]
+	eors	r4, r7
+	eors	r4, r0
 	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
 	ldr	r7, [sp, #52]
-	str	r6, [r7]
-	str	r5, [r7, #4]
-	str	r4, [r7, #8]
+	str	r4, [r7]
+	str	r6, [r7, #4]
+	str	r5, [r7, #8]
 	str	r3, [r7, #12]
 	str	r2, [r7, #16]
 	str	r1, [r7, #20]
-	mov	r1, r10
+	mov	r1, r11
 	str	r1, [r7, #24]
-	ldr	r1, [sp, #4]
+	ldr	r1, [sp, #8]
 	str	r1, [r7, #28]
 	ldr	r1, [sp, #16]
 	str	r1, [r7, #32]
@@ -3506,12 +3493,12 @@ norx32_4_1_absorb_header:
 	str	r1, [r7, #36]
 	ldr	r1, [sp, #24]
 	str	r1, [r7, #40]
-	ldr	r1, [sp, #8]
+	ldr	r1, [sp, #28]
 	str	r1, [r7, #44]
 	ldr	r1, [sp, #60]
 	adds	r1, #1
 	str	r1, [sp, #60]
-	ldr	r0, [sp, #132]
+	ldr	r0, [sp, #136]
 	cmp	r1, r0
 	bcs	.Lnorx32_4_1_absorb_header_far4
 	b	.Lnorx32_4_1_absorb_header_loop3
@@ -3520,7 +3507,7 @@ norx32_4_1_absorb_header:
 	b	.Lnorx32_4_1_absorb_header_endif2
 .Lnorx32_4_1_absorb_header_else1:
 .Lnorx32_4_1_absorb_header_endif2:
-	add	sp, #188
+	add	sp, #192
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

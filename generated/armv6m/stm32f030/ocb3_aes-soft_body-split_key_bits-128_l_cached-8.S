@@ -377,7 +377,7 @@ ocb3_key_setup:
 
 @ --- ocb3_encrypt_with: ocb3.encrypt_with
 @     frame 140 bytes (38 spill slots, 22 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1096 bytes of code and literals
+@     estimated 1092 bytes of code and literals
 	.section .text.ocb3_encrypt_with,"ax",%progbits
 	.global ocb3_encrypt_with
 	.type ocb3_encrypt_with, %function
@@ -626,10 +626,8 @@ ocb3_encrypt_with:
 	eors	r1, r3
 	@ ocb3.ae:107: x = l[at_l0 + (if k < l_cached then k else last)]
 	cmp	r6, #8
-	movs	r0, #0
-	adcs	r0, r0
-	eors	r0, r3
-	rsbs	r3, r0, #0
+	movs	r3, #0
+	sbcs	r3, r3
 	mov	r0, r6
 	eors	r0, r2
 	ands	r0, r3
@@ -1038,7 +1036,7 @@ ocb3_encrypt_with:
 
 @ --- ocb3_decrypt_with: ocb3.decrypt_with
 @     frame 156 bytes (64 spill slots, 26 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1856 bytes of code and literals
+@     estimated 1852 bytes of code and literals
 	.section .text.ocb3_decrypt_with,"ax",%progbits
 	.global ocb3_decrypt_with
 	.type ocb3_decrypt_with, %function
@@ -1534,10 +1532,8 @@ ocb3_decrypt_with:
 	eors	r3, r4
 	@ ocb3.ae:107: x = l[at_l0 + (if k < l_cached then k else last)]
 	cmp	r5, #8
-	movs	r0, #0
-	adcs	r0, r0
-	eors	r0, r4
-	rsbs	r4, r0, #0
+	movs	r4, #0
+	sbcs	r4, r4
 	eors	r5, r2
 	ands	r5, r4
 	eors	r5, r2
@@ -2404,7 +2400,7 @@ ocb3_E_encrypt_block:
 
 @ --- ocb3_hash: ocb3.hash
 @     frame 92 bytes (21 spill slots, 11 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 708 bytes of code and literals
+@     estimated 704 bytes of code and literals
 	.section .text.ocb3_hash,"ax",%progbits
 	.global ocb3_hash
 	.type ocb3_hash, %function
@@ -2532,10 +2528,8 @@ ocb3_hash:
 	eors	r1, r3
 	@ ocb3.ae:107: x = l[at_l0 + (if k < l_cached then k else last)]
 	cmp	r5, #8
-	movs	r0, #0
-	adcs	r0, r0
-	eors	r0, r3
-	rsbs	r3, r0, #0
+	movs	r3, #0
+	sbcs	r3, r3
 	mov	r0, r5
 	eors	r0, r2
 	ands	r0, r3

@@ -689,7 +689,7 @@ poly1305_absorb_padded:
 
 @ --- poly1305_mac: poly1305.mac
 @     frame 136 bytes (38 spill slots, 10 on the stack; locals 96), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 864 bytes of code and literals
+@     estimated 860 bytes of code and literals
 	.section .text.poly1305_mac,"ax",%progbits
 	.global poly1305_mac
 	.type poly1305_mac, %function
@@ -852,23 +852,20 @@ poly1305_mac:
 .Lpoly1305_mac_loop1:
 	@ poly1305.ae:100: off = i * 16
 	mov	r1, r8
-	lsls	r4, r1, #4
+	lsls	r3, r1, #4
 	@ poly1305.ae:101: count = if n - off < 16 then n - off else 16
 	ldr	r0, [sp, #8]
-	subs	r2, r0, r4
+	subs	r2, r0, r3
 	cmp	r2, #16
-	movs	r0, #0
-	adcs	r0, r0
-	movs	r1, #1
-	eors	r0, r1
-	rsbs	r3, r0, #0
+	movs	r1, #0
+	sbcs	r1, r1
 	movs	r0, #16
 	eors	r2, r0
-	ands	r2, r3
+	ands	r2, r1
 	eors	r2, r0
 	@ poly1305.ae:102: block(h, rt, (load_le(msg, off, 16, count) as u<130>) | ((1 as u<130>) << (8 * count)))
 	ldr	r0, [sp, #16]
-	adds	r4, r0, r4
+	adds	r4, r0, r3
 	movs	r0, #3
 	cmp	r2, #16
 	bcc	.Lpoly1305_mac_bytes3
@@ -880,30 +877,31 @@ poly1305_mac:
 	str	r0, [sp, #104]
 	str	r0, [sp, #108]
 	str	r0, [sp, #112]
-	add	r5, sp, #100
-	mov	r3, r2
-	cmp	r3, #16
+	add	r3, sp, #100
+	mov	r1, r2
+	cmp	r1, #16
 	bcc	.Lpoly1305_mac_cnt6
-	movs	r3, #16
+	movs	r1, #16
 .Lpoly1305_mac_cnt6:
 .Lpoly1305_mac_cpy7:
-	subs	r3, #1
+	subs	r1, #1
 	bcc	.Lpoly1305_mac_cpyd5
-	ldrb	r0, [r4, r3]
-	strb	r0, [r5, r3]
+	ldrb	r0, [r4, r1]
+	strb	r0, [r3, r1]
 	b	.Lpoly1305_mac_cpy7
 .Lpoly1305_mac_cpyd5:
-	mov	r4, r5
+	mov	r4, r3
 .Lpoly1305_mac_words4:
 	ldr	r0, [r4]
 	mov	r9, r0
 	ldr	r0, [r4, #4]
 	mov	r10, r0
 	ldr	r0, [r4, #8]
-	str	r0, [sp]
-	ldr	r0, [r4, #12]
 	mov	r11, r0
+	ldr	r0, [r4, #12]
+	str	r0, [sp]
 	lsls	r2, r2, #3
+	movs	r1, #1
 	movs	r0, #0
 	mov	r3, r0
 	mov	r4, r0
@@ -956,9 +954,9 @@ poly1305_mac:
 	orrs	r6, r1
 	mov	r7, r10
 	orrs	r7, r3
-	ldr	r3, [sp]
+	mov	r3, r11
 	orrs	r3, r4
-	mov	r0, r11
+	ldr	r0, [sp]
 	orrs	r0, r5
 	add	r1, sp, #40
 	str	r6, [sp, #116]

@@ -675,20 +675,20 @@ elephant_dumbo_P_permute:
 
 
 ; --- elephant_dumbo_crypt: elephant_dumbo.crypt
-;     frame 364 bytes (122 spill slots, locals 120), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 6096 bytes of code
+;     frame 366 bytes (123 spill slots, locals 120), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 6082 bytes of code
 	.section .text.elephant_dumbo_crypt,"ax",@progbits
 	.local elephant_dumbo_crypt
 	.type elephant_dumbo_crypt, @function
 	.balign 2
 elephant_dumbo_crypt:
 	pushm.w	#7, r10
-	sub	#364, sp
-	mov	r12, 222(sp)
+	sub	#366, sp
+	mov	r12, 224(sp)
 	mov	r13, r10
-	mov	r15, 224(sp)
+	mov	r15, 226(sp)
 	; elephant_dumbo.ae:77: blocks_c = 1 + m / block
-	mov	384(sp), r6
+	mov	386(sp), r6
 	mov	r6, r9
 	rla	r9
 	adc	r9
@@ -934,9 +934,9 @@ elephant_dumbo_crypt:
 	and	#63488, r13
 	bis	r13, r12
 	add	#1, r11
-	mov	r11, 220(sp)
+	mov	r11, 222(sp)
 	addc	#0, r12
-	mov	r12, 218(sp)
+	mov	r12, 220(sp)
 	; elephant_dumbo.ae:78: blocks_m = (m + block - 1) / block
 	mov	#0, r8
 	add	#20, r6
@@ -1325,7 +1325,7 @@ elephant_dumbo_crypt:
 	mov	r11, r12
 	and	#63488, r12
 	bis	r12, r4
-	mov	r4, 216(sp)
+	mov	r4, 218(sp)
 	and	#2047, r11
 	swpb	r14
 	rla	r14
@@ -1336,9 +1336,9 @@ elephant_dumbo_crypt:
 	adc	r14
 	and	#63488, r14
 	bis	r14, r11
-	mov	r11, 214(sp)
+	mov	r11, 216(sp)
 	; elephant_dumbo.ae:79: blocks_ad = 1 + (12 + a) / block
-	mov	380(sp), r7
+	mov	382(sp), r7
 	mov	#0, r8
 	add	#12, r7
 	addc	#0, r8
@@ -1738,13 +1738,13 @@ elephant_dumbo_crypt:
 	addc	#0, r11
 	; elephant_dumbo.ae:81: steps = if blocks_ad - 1 < blocks_c + 1 then blocks_c + 1 else blocks_ad - 1
 	mov	r12, r9
-	mov	r12, 200(sp)
+	mov	r12, 202(sp)
 	mov	r11, r14
-	mov	r11, 198(sp)
+	mov	r11, 200(sp)
 	sub	#1, r9
 	subc	#0, r14
-	mov	220(sp), r12
-	mov	218(sp), r13
+	mov	222(sp), r12
+	mov	220(sp), r13
 	add	#1, r12
 	addc	#0, r13
 	cmp	r12, r9
@@ -1754,26 +1754,26 @@ elephant_dumbo_crypt:
 	xor	r9, r12
 	and	r11, r12
 	xor	r12, r9
-	mov	r9, 196(sp)
+	mov	r9, 198(sp)
 	xor	r14, r13
 	and	r11, r13
 	xor	r13, r14
-	mov	r14, 194(sp)
+	mov	r14, 196(sp)
 	; elephant_dumbo.ae:82: n = load_le(nonce, 0, 12) as u160
 	mov	r10, r11
 	bit	#1, r11
 	jnz	.Lelephant_dumbo_crypt_bytes1
 .Lelephant_dumbo_crypt_words2:
+	mov	@r11+, 214(sp)
 	mov	@r11+, 212(sp)
 	mov	@r11+, 210(sp)
 	mov	@r11+, 208(sp)
 	mov	@r11+, 206(sp)
 	mov	@r11+, 204(sp)
-	mov	@r11+, 202(sp)
 	jmp	.Lelephant_dumbo_crypt_join3
 .Lelephant_dumbo_crypt_bytes1:
 	mov	sp, r12
-	add	#244, r12
+	add	#246, r12
 	mov	r12, r13
 	mov	#12, r14
 .Lelephant_dumbo_crypt_cpy4:
@@ -1791,16 +1791,16 @@ elephant_dumbo_crypt:
 	bit	#1, r11
 	jnz	.Lelephant_dumbo_crypt_bytes6
 .Lelephant_dumbo_crypt_words7:
-	mov	@r11+, 80(sp)
 	mov	@r11+, 162(sp)
-	mov	@r11+, 178(sp)
+	mov	@r11+, 164(sp)
 	mov	@r11+, 180(sp)
 	mov	@r11+, 182(sp)
-	mov	@r11+, 186(sp)
+	mov	@r11+, 184(sp)
+	mov	@r11+, 188(sp)
 	jmp	.Lelephant_dumbo_crypt_join8
 .Lelephant_dumbo_crypt_bytes6:
 	mov	sp, r12
-	add	#244, r12
+	add	#246, r12
 	mov	r12, r13
 	mov	#12, r14
 .Lelephant_dumbo_crypt_cpy9:
@@ -1813,23 +1813,23 @@ elephant_dumbo_crypt:
 	mov	r12, r11
 	jmp	.Lelephant_dumbo_crypt_words7
 .Lelephant_dumbo_crypt_join8:
-	mov	224(sp), r10
-	cmp	#8, 380(sp)
+	mov	226(sp), r10
+	cmp	#8, 382(sp)
 	jnc	.Lelephant_dumbo_crypt_bytes11
 	bit	#1, r10
 	jnz	.Lelephant_dumbo_crypt_bytes11
 .Lelephant_dumbo_crypt_words12:
-	mov	@r10+, 184(sp)
-	mov	@r10+, 188(sp)
+	mov	@r10+, 186(sp)
 	mov	@r10+, 190(sp)
 	mov	@r10+, 192(sp)
+	mov	@r10+, 194(sp)
 	jmp	.Lelephant_dumbo_crypt_join13
 .Lelephant_dumbo_crypt_bytes11:
 	mov	sp, r11
-	add	#244, r11
+	add	#246, r11
 	mov	r11, r12
 	mov	#8, r13
-	mov	380(sp), r15
+	mov	382(sp), r15
 .Lelephant_dumbo_crypt_cpy14:
 	clr	r14
 	tst	r15
@@ -1846,39 +1846,38 @@ elephant_dumbo_crypt:
 	jmp	.Lelephant_dumbo_crypt_words12
 .Lelephant_dumbo_crypt_join13:
 	; elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
-	mov	380(sp), r14
+	mov	382(sp), r14
 	cmp	#8, r14
 	subc	r15, r15
-	clr	r5
-	adc	r5
-	xor	#1, r5
-	mov	r14, r13
+	subc	r13, r13
+	mov	r14, r12
 	mov	#0, r15
-	add	#12, r13
+	add	#12, r12
 	addc	#0, r15
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	mov	r13, r14
+	rla	r12
+	adc	r12
+	rla	r12
+	adc	r12
+	rla	r12
+	adc	r12
+	mov	r12, r14
 	and	#65528, r14
 	rlam.w	#3, r15
-	and	#7, r13
-	bis	r13, r15
+	and	#7, r12
+	bis	r12, r15
 	mov	r15, 114(sp)
-	mov	222(sp), r13
-	mov	2(r13), 230(sp)
-	mov	4(r13), 228(sp)
-	mov	6(r13), 226(sp)
-	mov	8(r13), 232(sp)
-	mov	10(r13), 234(sp)
-	mov	12(r13), 236(sp)
-	mov	14(r13), 238(sp)
-	mov	16(r13), 240(sp)
-	mov	18(r13), 242(sp)
+	mov	224(sp), r12
+	mov	2(r12), 232(sp)
+	mov	4(r12), 230(sp)
+	mov	6(r12), 228(sp)
+	mov	8(r12), 234(sp)
+	mov	10(r12), 236(sp)
+	mov	12(r12), 238(sp)
+	mov	14(r12), 240(sp)
+	mov	16(r12), 242(sp)
+	mov	18(r12), 244(sp)
 	mov	#1, r15
+	mov	#0, r5
 	mov	#0, r6
 	mov	#0, r7
 	mov	#0, r8
@@ -1886,7 +1885,6 @@ elephant_dumbo_crypt:
 	mov	#0, r10
 	mov	#0, r11
 	mov	#0, r12
-	mov	#0, r13
 	mov	#0, r4
 	tst	114(sp)
 	jnz	.Lelephant_dumbo_crypt_shbig16
@@ -1895,15 +1893,15 @@ elephant_dumbo_crypt:
 .Lelephant_dumbo_crypt_shlimb19:
 	cmp	#16, r14
 	jnc	.Lelephant_dumbo_crypt_shbits20
-	mov	r13, r4
-	mov	r12, r13
+	mov	r12, r4
 	mov	r11, r12
 	mov	r10, r11
 	mov	r9, r10
 	mov	r8, r9
 	mov	r7, r8
 	mov	r6, r7
-	mov	r15, r6
+	mov	r5, r6
+	mov	r15, r5
 	clr	r15
 	sub	#16, r14
 	jmp	.Lelephant_dumbo_crypt_shlimb19
@@ -1912,6 +1910,7 @@ elephant_dumbo_crypt:
 	jz	.Lelephant_dumbo_crypt_shend17
 .Lelephant_dumbo_crypt_sh18:
 	rla	r15
+	rlc	r5
 	rlc	r6
 	rlc	r7
 	rlc	r8
@@ -1919,13 +1918,13 @@ elephant_dumbo_crypt:
 	rlc	r10
 	rlc	r11
 	rlc	r12
-	rlc	r13
 	rlc	r4
 	dec	r14
 	jnz	.Lelephant_dumbo_crypt_sh18
 	jmp	.Lelephant_dumbo_crypt_shend17
 .Lelephant_dumbo_crypt_shbig16:
 	clr	r15
+	clr	r5
 	clr	r6
 	clr	r7
 	clr	r8
@@ -1933,75 +1932,74 @@ elephant_dumbo_crypt:
 	clr	r10
 	clr	r11
 	clr	r12
-	clr	r13
 	clr	r4
 .Lelephant_dumbo_crypt_shend17:
-	bis	80(sp), r15
-	bis	162(sp), r6
-	bis	178(sp), r7
-	bis	180(sp), r8
-	bis	182(sp), r9
+	bis	162(sp), r15
+	bis	164(sp), r5
+	bis	180(sp), r6
+	bis	182(sp), r7
+	bis	184(sp), r8
+	bis	188(sp), r9
 	bis	186(sp), r10
-	bis	184(sp), r11
-	bis	188(sp), r12
-	bis	190(sp), r13
-	mov	192(sp), r14
-	bis	r14, r4
-	inv	r5
-	inc	r5
-	xor	80(sp), r15
-	and	r5, r15
-	xor	r15, 80(sp)
-	xor	162(sp), r6
-	and	r5, r6
-	mov	162(sp), r15
-	xor	r6, r15
-	xor	178(sp), r7
-	and	r5, r7
-	mov	178(sp), r6
+	bis	190(sp), r11
+	bis	192(sp), r12
+	bis	194(sp), r4
+	xor	162(sp), r15
+	and	r13, r15
+	mov	162(sp), r14
+	xor	r15, r14
+	xor	164(sp), r5
+	and	r13, r5
+	mov	164(sp), r15
+	xor	r5, r15
+	xor	180(sp), r6
+	and	r13, r6
+	mov	180(sp), r5
+	xor	r6, r5
+	xor	182(sp), r7
+	and	r13, r7
+	mov	182(sp), r6
 	xor	r7, r6
-	xor	180(sp), r8
-	and	r5, r8
-	mov	180(sp), r7
+	xor	184(sp), r8
+	and	r13, r8
+	mov	184(sp), r7
 	xor	r8, r7
-	xor	182(sp), r9
-	and	r5, r9
-	mov	182(sp), r8
+	xor	188(sp), r9
+	and	r13, r9
+	mov	188(sp), r8
 	xor	r9, r8
 	xor	186(sp), r10
-	and	r5, r10
+	and	r13, r10
 	mov	186(sp), r9
 	xor	r10, r9
-	xor	184(sp), r11
-	and	r5, r11
-	mov	184(sp), r10
+	xor	190(sp), r11
+	and	r13, r11
+	mov	190(sp), r10
 	xor	r11, r10
-	xor	188(sp), r12
-	and	r5, r12
-	mov	188(sp), r11
+	xor	192(sp), r12
+	and	r13, r12
+	mov	192(sp), r11
 	xor	r12, r11
-	xor	190(sp), r13
-	and	r5, r13
-	mov	190(sp), r12
-	xor	r13, r12
-	xor	r14, r4
-	and	r5, r4
-	xor	r4, r14
+	xor	194(sp), r4
+	and	r13, r4
+	mov	194(sp), r12
+	xor	r4, r12
 	; elephant_dumbo.ae:86: for i in 0..steps {
 	mov	#0, 140(sp)
 	mov	#0, 138(sp)
+	mov	r14, 82(sp)
 	mov	r15, 78(sp)
-	mov	r6, 74(sp)
-	mov	r7, 72(sp)
-	mov	r8, 70(sp)
-	mov	r9, 62(sp)
-	mov	r10, 60(sp)
-	mov	r11, 52(sp)
-	mov	r12, 48(sp)
-	mov	r14, 44(sp)
-	mov	#0, 38(sp)
-	mov	#0, 32(sp)
-	mov	#0, 28(sp)
+	mov	r5, 76(sp)
+	mov	r6, 72(sp)
+	mov	r7, 70(sp)
+	mov	r8, 66(sp)
+	mov	r9, 60(sp)
+	mov	r10, 56(sp)
+	mov	r11, 50(sp)
+	mov	r12, 46(sp)
+	mov	#0, 42(sp)
+	mov	#0, 34(sp)
+	mov	#0, 30(sp)
 	mov	#0, 26(sp)
 	mov	#0, 24(sp)
 	mov	#0, 22(sp)
@@ -2009,20 +2007,20 @@ elephant_dumbo_crypt:
 	mov	#0, 12(sp)
 	mov	#0, 102(sp)
 	mov	#0, 104(sp)
-	mov	222(sp), r15
+	mov	224(sp), r15
 	mov	@r15, 156(sp)
-	mov	230(sp), 160(sp)
+	mov	232(sp), 160(sp)
+	mov	230(sp), 178(sp)
 	mov	228(sp), 176(sp)
-	mov	226(sp), 174(sp)
-	mov	232(sp), 172(sp)
-	mov	234(sp), 170(sp)
-	mov	236(sp), 158(sp)
-	mov	238(sp), 168(sp)
-	mov	240(sp), 166(sp)
-	mov	242(sp), 164(sp)
-	cmp	196(sp), 140(sp)
+	mov	234(sp), 174(sp)
+	mov	236(sp), 172(sp)
+	mov	238(sp), 158(sp)
+	mov	240(sp), 170(sp)
+	mov	242(sp), 168(sp)
+	mov	244(sp), 166(sp)
+	cmp	198(sp), 140(sp)
 	mov	138(sp), r15
-	subc	194(sp), r15
+	subc	196(sp), r15
 	jnc	.Lelephant_dumbo_crypt_near58
 	br	#.Lelephant_dumbo_crypt_done22
 .Lelephant_dumbo_crypt_near58:
@@ -2047,14 +2045,14 @@ elephant_dumbo_crypt:
 	xor	r15, r12
 	; elephant_dumbo.ae:37: return cat(t, x[159:8])
 	mov	160(sp), r5
-	mov	176(sp), r6
-	mov	174(sp), r7
-	mov	172(sp), r8
-	mov	170(sp), r9
+	mov	178(sp), r6
+	mov	176(sp), r7
+	mov	174(sp), r8
+	mov	172(sp), r9
 	mov	158(sp), r10
-	mov	168(sp), r11
-	mov	166(sp), r13
-	mov	164(sp), r15
+	mov	170(sp), r11
+	mov	168(sp), r13
+	mov	166(sp), r15
 	swpb	r5
 	swpb	r14
 	xor.b	r5, r14
@@ -2128,10 +2126,10 @@ elephant_dumbo_crypt:
 	add	r14, r11
 	mov	r11, 4(sp)
 	addc	r15, r12
-	mov	r12, 66(sp)
+	mov	r12, 64(sp)
 	; elephant_dumbo.ae:89: if i < blocks_m {
-	cmp	216(sp), r10
-	subc	214(sp), r9
+	cmp	218(sp), r10
+	subc	216(sp), r9
 	clr	r15
 	adc	r15
 	xor	#1, r15
@@ -2142,51 +2140,51 @@ elephant_dumbo_crypt:
 	xor	108(sp), r15
 	mov	160(sp), r14
 	xor	r5, r14
-	mov	176(sp), r13
+	mov	178(sp), r13
 	xor	r6, r13
-	mov	174(sp), r12
+	mov	176(sp), r12
 	xor	r7, r12
-	mov	172(sp), r11
+	mov	174(sp), r11
 	xor	r8, r11
-	mov	170(sp), r10
+	mov	172(sp), r10
 	xor	124(sp), r10
 	mov	158(sp), r9
 	xor	126(sp), r9
-	mov	r9, 42(sp)
-	mov	168(sp), r9
+	mov	r9, 44(sp)
+	mov	170(sp), r9
 	xor	128(sp), r9
-	mov	r9, 46(sp)
-	mov	166(sp), r9
+	mov	r9, 48(sp)
+	mov	168(sp), r9
 	xor	130(sp), r9
-	mov	r9, 56(sp)
-	mov	164(sp), r9
+	mov	r9, 54(sp)
+	mov	166(sp), r9
 	xor	132(sp), r9
 	mov	r9, 58(sp)
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	mov	212(sp), r5
+	mov	214(sp), r5
 	xor	r15, r5
 	mov	r15, 14(sp)
-	mov	210(sp), r6
+	mov	212(sp), r6
 	xor	r14, r6
 	mov	r14, 16(sp)
-	mov	208(sp), r7
+	mov	210(sp), r7
 	xor	r13, r7
 	mov	r13, 20(sp)
-	mov	206(sp), r8
+	mov	208(sp), r8
 	xor	r12, r8
-	mov	r12, 30(sp)
-	mov	204(sp), r9
+	mov	r12, 28(sp)
+	mov	206(sp), r9
 	xor	r11, r9
-	mov	r11, 34(sp)
-	mov	202(sp), r11
+	mov	r11, 32(sp)
+	mov	204(sp), r11
 	xor	r10, r11
 	mov	r10, 36(sp)
 	; elephant_dumbo.ae:90: count = if m - off < block then m - off else block
-	mov	384(sp), r10
+	mov	386(sp), r10
 	mov	#0, r15
 	mov	4(sp), r14
 	sub	r14, r10
-	subc	66(sp), r15
+	subc	64(sp), r15
 	cmp	#20, r10
 	subc	#0, r15
 	subc	r15, r15
@@ -2195,7 +2193,7 @@ elephant_dumbo_crypt:
 	xor	#20, r10
 	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
 	mov	r14, r12
-	add	382(sp), r12
+	add	384(sp), r12
 	cmp	#20, r10
 	jnc	.Lelephant_dumbo_crypt_bytes25
 	bit	#1, r12
@@ -2214,7 +2212,7 @@ elephant_dumbo_crypt:
 	jmp	.Lelephant_dumbo_crypt_join27
 .Lelephant_dumbo_crypt_bytes25:
 	mov	sp, r15
-	add	#244, r15
+	add	#246, r15
 	mov	r15, 6(sp)
 	mov	r15, r4
 	mov	#20, r13
@@ -2235,54 +2233,54 @@ elephant_dumbo_crypt:
 	jmp	.Lelephant_dumbo_crypt_words26
 .Lelephant_dumbo_crypt_join27:
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	mov	r5, 264(sp)
-	mov	r6, 266(sp)
-	mov	r7, 268(sp)
-	mov	r8, 270(sp)
-	mov	r9, 272(sp)
-	mov	r11, 274(sp)
-	mov	42(sp), 276(sp)
-	mov	46(sp), 278(sp)
-	mov	56(sp), 280(sp)
-	mov	58(sp), 282(sp)
+	mov	r5, 266(sp)
+	mov	r6, 268(sp)
+	mov	r7, 270(sp)
+	mov	r8, 272(sp)
+	mov	r9, 274(sp)
+	mov	r11, 276(sp)
+	mov	44(sp), 278(sp)
+	mov	48(sp), 280(sp)
+	mov	54(sp), 282(sp)
+	mov	58(sp), 284(sp)
 	mov	sp, r12
-	add	#264, r12
+	add	#266, r12
 	mov	sp, r13
-	add	#284, r13
+	add	#286, r13
 	call	#elephant_dumbo_P_permute
 	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
 	mov	112(sp), r4
-	xor	284(sp), r4
+	xor	286(sp), r4
 	mov	134(sp), r5
-	xor	286(sp), r5
+	xor	288(sp), r5
 	mov	136(sp), r6
-	xor	288(sp), r6
+	xor	290(sp), r6
 	mov	142(sp), r7
-	xor	290(sp), r7
+	xor	292(sp), r7
 	mov	144(sp), r8
-	xor	292(sp), r8
+	xor	294(sp), r8
 	mov	146(sp), r9
-	xor	294(sp), r9
+	xor	296(sp), r9
 	mov	148(sp), r11
-	xor	296(sp), r11
+	xor	298(sp), r11
 	mov	150(sp), r12
-	xor	298(sp), r12
+	xor	300(sp), r12
 	mov	154(sp), r14
-	xor	300(sp), r14
+	xor	302(sp), r14
 	mov	152(sp), r15
-	xor	302(sp), r15
+	xor	304(sp), r15
 	xor	14(sp), r4
 	xor	16(sp), r5
 	xor	20(sp), r6
-	xor	30(sp), r7
-	xor	34(sp), r8
+	xor	28(sp), r7
+	xor	32(sp), r8
 	xor	36(sp), r9
-	xor	42(sp), r11
-	xor	46(sp), r12
-	xor	56(sp), r14
+	xor	44(sp), r11
+	xor	48(sp), r12
+	xor	54(sp), r14
 	xor	58(sp), r15
 	mov	4(sp), r13
-	add	386(sp), r13
+	add	388(sp), r13
 	cmp	#20, r10
 	jnc	.Lelephant_dumbo_crypt_bytes30
 	bit	#1, r13
@@ -2299,18 +2297,18 @@ elephant_dumbo_crypt:
 	mov	r15, 18(r13)
 	jmp	.Lelephant_dumbo_crypt_stored31
 .Lelephant_dumbo_crypt_bytes30:
-	mov	r4, 244(sp)
-	mov	r5, 246(sp)
-	mov	r6, 248(sp)
-	mov	r7, 250(sp)
-	mov	r8, 252(sp)
-	mov	r9, 254(sp)
-	mov	r11, 256(sp)
-	mov	r12, 258(sp)
-	mov	r14, 260(sp)
-	mov	r15, 262(sp)
+	mov	r4, 246(sp)
+	mov	r5, 248(sp)
+	mov	r6, 250(sp)
+	mov	r7, 252(sp)
+	mov	r8, 254(sp)
+	mov	r9, 256(sp)
+	mov	r11, 258(sp)
+	mov	r12, 260(sp)
+	mov	r14, 262(sp)
+	mov	r15, 264(sp)
 	mov	sp, r14
-	add	#244, r14
+	add	#246, r14
 	mov	r10, r15
 	cmp	#20, r15
 	jnc	.Lelephant_dumbo_crypt_cnt32
@@ -2337,8 +2335,8 @@ elephant_dumbo_crypt:
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	cmp	r13, 220(sp)
-	mov	218(sp), r15
+	cmp	r13, 222(sp)
+	mov	220(sp), r15
 	subc	r12, r15
 	clr	r15
 	adc	r15
@@ -2346,9 +2344,9 @@ elephant_dumbo_crypt:
 	tst	r14
 	jz	.Lelephant_dumbo_crypt_else34
 	; elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
-	xor	108(sp), 38(sp)
-	xor	116(sp), 32(sp)
-	xor	118(sp), 28(sp)
+	xor	108(sp), 42(sp)
+	xor	116(sp), 34(sp)
+	xor	118(sp), 30(sp)
 	xor	120(sp), 26(sp)
 	xor	122(sp), 24(sp)
 	xor	124(sp), 22(sp)
@@ -2357,34 +2355,34 @@ elephant_dumbo_crypt:
 	xor	130(sp), 102(sp)
 	xor	132(sp), 104(sp)
 	mov	4(sp), r8
-	mov	66(sp), r15
+	mov	64(sp), r15
 	sub	#20, r8
 	subc	#0, r15
-	mov	384(sp), r9
+	mov	386(sp), r9
 	mov	#0, r10
 	sub	r8, r9
 	subc	r15, r10
 	; elephant_dumbo.ae:42: x = load_le(buf, off, block, count)
-	add	390(sp), r8
+	add	392(sp), r8
 	cmp	#20, r9
 	jnc	.Lelephant_dumbo_crypt_bytes36
 	bit	#1, r8
 	jnz	.Lelephant_dumbo_crypt_bytes36
 .Lelephant_dumbo_crypt_words37:
 	mov	@r8+, 10(sp)
-	mov	@r8+, 50(sp)
-	mov	@r8+, 64(sp)
-	mov	@r8+, 76(sp)
+	mov	@r8+, 40(sp)
+	mov	@r8+, 62(sp)
+	mov	@r8+, 74(sp)
 	mov	@r8+, 84(sp)
 	mov	@r8+, 88(sp)
 	mov	@r8+, 92(sp)
-	mov	@r8+, 98(sp)
+	mov	@r8+, 96(sp)
 	mov	@r8+, 106(sp)
 	mov	@r8+, 110(sp)
 	jmp	.Lelephant_dumbo_crypt_join38
 .Lelephant_dumbo_crypt_bytes36:
 	mov	sp, r11
-	add	#244, r11
+	add	#246, r11
 	mov	r11, r12
 	mov	#20, r13
 	mov	r9, r15
@@ -2407,9 +2405,7 @@ elephant_dumbo_crypt:
 	cmp	#20, r9
 	mov	r10, r15
 	subc	#0, r15
-	clr	r4
-	adc	r4
-	xor	#1, r4
+	subc	r4, r4
 	rla	r9
 	adc	r9
 	rla	r9
@@ -2482,31 +2478,29 @@ elephant_dumbo_crypt:
 .Lelephant_dumbo_crypt_shend42:
 	mov	10(sp), r6
 	bis	r6, r15
-	bis	50(sp), r7
-	bis	64(sp), r8
-	bis	76(sp), r9
+	bis	40(sp), r7
+	bis	62(sp), r8
+	bis	74(sp), r9
 	bis	84(sp), r10
 	bis	88(sp), r11
 	bis	92(sp), r12
-	bis	98(sp), r13
+	bis	96(sp), r13
 	bis	106(sp), r5
 	bis	110(sp), r14
-	inv	r4
-	inc	r4
 	xor	r6, r15
 	and	r4, r15
 	xor	r15, r6
-	xor	50(sp), r7
+	xor	40(sp), r7
 	and	r4, r7
-	mov	50(sp), r15
+	mov	40(sp), r15
 	xor	r7, r15
-	xor	64(sp), r8
+	xor	62(sp), r8
 	and	r4, r8
-	mov	64(sp), r7
+	mov	62(sp), r7
 	xor	r8, r7
-	xor	76(sp), r9
+	xor	74(sp), r9
 	and	r4, r9
-	mov	76(sp), r8
+	mov	74(sp), r8
 	xor	r9, r8
 	xor	84(sp), r10
 	and	r4, r10
@@ -2520,9 +2514,9 @@ elephant_dumbo_crypt:
 	and	r4, r12
 	mov	92(sp), r11
 	xor	r12, r11
-	xor	98(sp), r13
+	xor	96(sp), r13
 	and	r4, r13
-	mov	98(sp), r12
+	mov	96(sp), r12
 	xor	r13, r12
 	xor	106(sp), r5
 	and	r4, r5
@@ -2533,9 +2527,9 @@ elephant_dumbo_crypt:
 	mov	110(sp), r5
 	xor	r14, r5
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	xor	38(sp), r6
-	xor	32(sp), r15
-	xor	28(sp), r7
+	xor	42(sp), r6
+	xor	34(sp), r15
+	xor	30(sp), r7
 	xor	26(sp), r8
 	xor	24(sp), r9
 	xor	22(sp), r10
@@ -2543,45 +2537,45 @@ elephant_dumbo_crypt:
 	xor	12(sp), r12
 	xor	102(sp), r13
 	xor	104(sp), r5
-	mov	r6, 264(sp)
-	mov	r15, 266(sp)
-	mov	r7, 268(sp)
-	mov	r8, 270(sp)
-	mov	r9, 272(sp)
-	mov	r10, 274(sp)
-	mov	r11, 276(sp)
-	mov	r12, 278(sp)
-	mov	r13, 280(sp)
-	mov	r5, 282(sp)
+	mov	r6, 266(sp)
+	mov	r15, 268(sp)
+	mov	r7, 270(sp)
+	mov	r8, 272(sp)
+	mov	r9, 274(sp)
+	mov	r10, 276(sp)
+	mov	r11, 278(sp)
+	mov	r12, 280(sp)
+	mov	r13, 282(sp)
+	mov	r5, 284(sp)
 	mov	sp, r12
-	add	#264, r12
+	add	#266, r12
 	mov	sp, r13
-	add	#304, r13
+	add	#306, r13
 	call	#elephant_dumbo_P_permute
 	; elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
-	mov	80(sp), r6
-	xor	304(sp), r6
+	mov	82(sp), r6
+	xor	306(sp), r6
 	mov	78(sp), r7
-	xor	306(sp), r7
-	mov	74(sp), r8
-	xor	308(sp), r8
+	xor	308(sp), r7
+	mov	76(sp), r8
+	xor	310(sp), r8
 	mov	72(sp), r9
-	xor	310(sp), r9
+	xor	312(sp), r9
 	mov	70(sp), r10
-	xor	312(sp), r10
-	mov	62(sp), r11
-	xor	314(sp), r11
+	xor	314(sp), r10
+	mov	66(sp), r11
+	xor	316(sp), r11
 	mov	60(sp), r12
-	xor	316(sp), r12
-	mov	52(sp), r13
-	xor	318(sp), r13
-	mov	48(sp), r14
-	xor	320(sp), r14
-	mov	44(sp), r15
-	xor	322(sp), r15
-	xor	38(sp), r6
-	xor	32(sp), r7
-	xor	28(sp), r8
+	xor	318(sp), r12
+	mov	56(sp), r13
+	xor	320(sp), r13
+	mov	50(sp), r14
+	xor	322(sp), r14
+	mov	46(sp), r15
+	xor	324(sp), r15
+	xor	42(sp), r6
+	xor	34(sp), r7
+	xor	30(sp), r8
 	xor	26(sp), r9
 	xor	24(sp), r10
 	xor	22(sp), r11
@@ -2589,16 +2583,16 @@ elephant_dumbo_crypt:
 	xor	12(sp), r13
 	xor	102(sp), r14
 	xor	104(sp), r15
-	mov	r6, 80(sp)
+	mov	r6, 82(sp)
 	mov	r7, 78(sp)
-	mov	r8, 74(sp)
+	mov	r8, 76(sp)
 	mov	r9, 72(sp)
 	mov	r10, 70(sp)
-	mov	r11, 62(sp)
+	mov	r11, 66(sp)
 	mov	r12, 60(sp)
-	mov	r13, 52(sp)
-	mov	r14, 48(sp)
-	mov	r15, 44(sp)
+	mov	r13, 56(sp)
+	mov	r14, 50(sp)
+	mov	r15, 46(sp)
 	jmp	.Lelephant_dumbo_crypt_endif35
 .Lelephant_dumbo_crypt_else34:
 .Lelephant_dumbo_crypt_endif35:
@@ -2607,9 +2601,9 @@ elephant_dumbo_crypt:
 	mov	138(sp), r12
 	add	#1, r11
 	addc	#0, r12
-	cmp	200(sp), r11
+	cmp	202(sp), r11
 	mov	r12, r15
-	subc	198(sp), r15
+	subc	200(sp), r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
@@ -2644,33 +2638,33 @@ elephant_dumbo_crypt:
 	addc	r12, r14
 	mov	r13, r8
 	sub	#12, r8
-	mov	380(sp), r9
+	mov	382(sp), r9
 	mov	#0, r10
 	add	#12, r9
 	addc	#0, r10
 	sub	r13, r9
 	subc	r14, r10
 	; elephant_dumbo.ae:42: x = load_le(buf, off, block, count)
-	add	224(sp), r8
+	add	226(sp), r8
 	cmp	#20, r9
 	jnc	.Lelephant_dumbo_crypt_bytes48
 	bit	#1, r8
 	jnz	.Lelephant_dumbo_crypt_bytes48
 .Lelephant_dumbo_crypt_words49:
 	mov	@r8+, 8(sp)
-	mov	@r8+, 40(sp)
-	mov	@r8+, 54(sp)
+	mov	@r8+, 38(sp)
+	mov	@r8+, 52(sp)
 	mov	@r8+, 68(sp)
-	mov	@r8+, 82(sp)
+	mov	@r8+, 80(sp)
 	mov	@r8+, 86(sp)
 	mov	@r8+, 90(sp)
 	mov	@r8+, 94(sp)
-	mov	@r8+, 96(sp)
+	mov	@r8+, 98(sp)
 	mov	@r8+, 100(sp)
 	jmp	.Lelephant_dumbo_crypt_join50
 .Lelephant_dumbo_crypt_bytes48:
 	mov	sp, r11
-	add	#244, r11
+	add	#246, r11
 	mov	r11, r12
 	mov	#20, r13
 	mov	r9, r15
@@ -2693,9 +2687,7 @@ elephant_dumbo_crypt:
 	cmp	#20, r9
 	mov	r10, r15
 	subc	#0, r15
-	clr	r4
-	adc	r4
-	xor	#1, r4
+	subc	r4, r4
 	rla	r9
 	adc	r9
 	rla	r9
@@ -2768,35 +2760,33 @@ elephant_dumbo_crypt:
 .Lelephant_dumbo_crypt_shend54:
 	mov	8(sp), r6
 	bis	r6, r15
-	bis	40(sp), r7
-	bis	54(sp), r8
+	bis	38(sp), r7
+	bis	52(sp), r8
 	bis	68(sp), r9
-	bis	82(sp), r10
+	bis	80(sp), r10
 	bis	86(sp), r11
 	bis	90(sp), r12
 	bis	94(sp), r13
-	bis	96(sp), r5
+	bis	98(sp), r5
 	bis	100(sp), r14
-	inv	r4
-	inc	r4
 	xor	r6, r15
 	and	r4, r15
 	xor	r15, r6
-	xor	40(sp), r7
+	xor	38(sp), r7
 	and	r4, r7
-	mov	40(sp), r15
+	mov	38(sp), r15
 	xor	r7, r15
-	xor	54(sp), r8
+	xor	52(sp), r8
 	and	r4, r8
-	mov	54(sp), r7
+	mov	52(sp), r7
 	xor	r8, r7
 	xor	68(sp), r9
 	and	r4, r9
 	mov	68(sp), r8
 	xor	r9, r8
-	xor	82(sp), r10
+	xor	80(sp), r10
 	and	r4, r10
-	mov	82(sp), r9
+	mov	80(sp), r9
 	xor	r10, r9
 	xor	86(sp), r11
 	and	r4, r11
@@ -2810,9 +2800,9 @@ elephant_dumbo_crypt:
 	and	r4, r13
 	mov	94(sp), r12
 	xor	r13, r12
-	xor	96(sp), r5
+	xor	98(sp), r5
 	and	r4, r5
-	mov	96(sp), r13
+	mov	98(sp), r13
 	xor	r5, r13
 	xor	100(sp), r14
 	and	r4, r14
@@ -2829,42 +2819,42 @@ elephant_dumbo_crypt:
 	xor	128(sp), r12
 	xor	130(sp), r13
 	xor	132(sp), r5
-	mov	r6, 264(sp)
-	mov	r15, 266(sp)
-	mov	r7, 268(sp)
-	mov	r8, 270(sp)
-	mov	r9, 272(sp)
-	mov	r10, 274(sp)
-	mov	r11, 276(sp)
-	mov	r12, 278(sp)
-	mov	r13, 280(sp)
-	mov	r5, 282(sp)
+	mov	r6, 266(sp)
+	mov	r15, 268(sp)
+	mov	r7, 270(sp)
+	mov	r8, 272(sp)
+	mov	r9, 274(sp)
+	mov	r10, 276(sp)
+	mov	r11, 278(sp)
+	mov	r12, 280(sp)
+	mov	r13, 282(sp)
+	mov	r5, 284(sp)
 	mov	sp, r12
-	add	#264, r12
+	add	#266, r12
 	mov	sp, r13
-	add	#324, r13
+	add	#326, r13
 	call	#elephant_dumbo_P_permute
 	; elephant_dumbo.ae:97: tag = tag ^ masked(ad_block(ad, i + 1), next)
-	mov	80(sp), r6
-	xor	324(sp), r6
+	mov	82(sp), r6
+	xor	326(sp), r6
 	mov	78(sp), r7
-	xor	326(sp), r7
-	mov	74(sp), r8
-	xor	328(sp), r8
+	xor	328(sp), r7
+	mov	76(sp), r8
+	xor	330(sp), r8
 	mov	72(sp), r9
-	xor	330(sp), r9
+	xor	332(sp), r9
 	mov	70(sp), r10
-	xor	332(sp), r10
-	mov	62(sp), r11
-	xor	334(sp), r11
+	xor	334(sp), r10
+	mov	66(sp), r11
+	xor	336(sp), r11
 	mov	60(sp), r12
-	xor	336(sp), r12
-	mov	52(sp), r13
-	xor	338(sp), r13
-	mov	48(sp), r14
-	xor	340(sp), r14
-	mov	44(sp), r15
-	xor	342(sp), r15
+	xor	338(sp), r12
+	mov	56(sp), r13
+	xor	340(sp), r13
+	mov	50(sp), r14
+	xor	342(sp), r14
+	mov	46(sp), r15
+	xor	344(sp), r15
 	xor	108(sp), r6
 	xor	116(sp), r7
 	xor	118(sp), r8
@@ -2877,37 +2867,37 @@ elephant_dumbo_crypt:
 	xor	132(sp), r15
 	jmp	.Lelephant_dumbo_crypt_endif47
 .Lelephant_dumbo_crypt_else46:
-	mov	80(sp), r6
+	mov	82(sp), r6
 	mov	78(sp), r7
-	mov	74(sp), r8
+	mov	76(sp), r8
 	mov	72(sp), r9
 	mov	70(sp), r10
-	mov	62(sp), r11
+	mov	66(sp), r11
 	mov	60(sp), r12
-	mov	52(sp), r13
-	mov	48(sp), r14
-	mov	44(sp), r15
+	mov	56(sp), r13
+	mov	50(sp), r14
+	mov	46(sp), r15
 .Lelephant_dumbo_crypt_endif47:
-	mov	r6, 80(sp)
+	mov	r6, 82(sp)
 	mov	r7, 78(sp)
-	mov	r8, 74(sp)
+	mov	r8, 76(sp)
 	mov	r9, 72(sp)
 	mov	r10, 70(sp)
-	mov	r11, 62(sp)
+	mov	r11, 66(sp)
 	mov	r12, 60(sp)
-	mov	r13, 52(sp)
-	mov	r14, 48(sp)
-	mov	r15, 44(sp)
-	mov	156(sp), 38(sp)
-	mov	160(sp), 32(sp)
-	mov	176(sp), 28(sp)
-	mov	174(sp), 26(sp)
-	mov	172(sp), 24(sp)
-	mov	170(sp), 22(sp)
+	mov	r13, 56(sp)
+	mov	r14, 50(sp)
+	mov	r15, 46(sp)
+	mov	156(sp), 42(sp)
+	mov	160(sp), 34(sp)
+	mov	178(sp), 30(sp)
+	mov	176(sp), 26(sp)
+	mov	174(sp), 24(sp)
+	mov	172(sp), 22(sp)
 	mov	158(sp), 18(sp)
-	mov	168(sp), 12(sp)
-	mov	166(sp), r4
-	mov	164(sp), r5
+	mov	170(sp), 12(sp)
+	mov	168(sp), r4
+	mov	166(sp), r5
 	mov	108(sp), r6
 	mov	116(sp), r7
 	mov	118(sp), r8
@@ -2922,75 +2912,75 @@ elephant_dumbo_crypt:
 	mov	r5, 104(sp)
 	mov	r6, 156(sp)
 	mov	r7, 160(sp)
-	mov	r8, 176(sp)
-	mov	r9, 174(sp)
-	mov	r10, 172(sp)
-	mov	r11, 170(sp)
+	mov	r8, 178(sp)
+	mov	r9, 176(sp)
+	mov	r10, 174(sp)
+	mov	r11, 172(sp)
 	mov	r12, 158(sp)
-	mov	r13, 168(sp)
-	mov	r14, 166(sp)
-	mov	r15, 164(sp)
+	mov	r13, 170(sp)
+	mov	r14, 168(sp)
+	mov	r15, 166(sp)
 	add	#1, 140(sp)
 	addc	#0, 138(sp)
-	cmp	196(sp), 140(sp)
+	cmp	198(sp), 140(sp)
 	mov	138(sp), r15
-	subc	194(sp), r15
+	subc	196(sp), r15
 	jc	.Lelephant_dumbo_crypt_near59
 	br	#.Lelephant_dumbo_crypt_loop21
 .Lelephant_dumbo_crypt_near59:
 .Lelephant_dumbo_crypt_done22:
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	mov	80(sp), r6
-	mov	222(sp), r15
+	mov	82(sp), r6
+	mov	224(sp), r15
 	xor	@r15, r6
 	mov	78(sp), r7
-	xor	230(sp), r7
-	mov	74(sp), r8
-	xor	228(sp), r8
+	xor	232(sp), r7
+	mov	76(sp), r8
+	xor	230(sp), r8
 	mov	72(sp), r9
-	xor	226(sp), r9
+	xor	228(sp), r9
 	mov	70(sp), r10
-	xor	232(sp), r10
-	mov	62(sp), r11
-	xor	234(sp), r11
+	xor	234(sp), r10
+	mov	66(sp), r11
+	xor	236(sp), r11
 	mov	60(sp), r12
-	xor	236(sp), r12
-	mov	52(sp), r13
-	xor	238(sp), r13
-	mov	48(sp), r14
-	xor	240(sp), r14
-	mov	44(sp), r15
-	xor	242(sp), r15
-	mov	r6, 264(sp)
-	mov	r7, 266(sp)
-	mov	r8, 268(sp)
-	mov	r9, 270(sp)
-	mov	r10, 272(sp)
-	mov	r11, 274(sp)
-	mov	r12, 276(sp)
-	mov	r13, 278(sp)
-	mov	r14, 280(sp)
-	mov	r15, 282(sp)
+	xor	238(sp), r12
+	mov	56(sp), r13
+	xor	240(sp), r13
+	mov	50(sp), r14
+	xor	242(sp), r14
+	mov	46(sp), r15
+	xor	244(sp), r15
+	mov	r6, 266(sp)
+	mov	r7, 268(sp)
+	mov	r8, 270(sp)
+	mov	r9, 272(sp)
+	mov	r10, 274(sp)
+	mov	r11, 276(sp)
+	mov	r12, 278(sp)
+	mov	r13, 280(sp)
+	mov	r14, 282(sp)
+	mov	r15, 284(sp)
 	mov	sp, r12
-	add	#264, r12
+	add	#266, r12
 	mov	sp, r13
-	add	#344, r13
+	add	#346, r13
 	call	#elephant_dumbo_P_permute
-	mov	344(sp), r11
-	mov	222(sp), r15
+	mov	346(sp), r11
+	mov	224(sp), r15
 	xor	@r15, r11
-	mov	230(sp), r12
-	xor	346(sp), r12
-	mov	228(sp), r13
-	xor	348(sp), r13
-	mov	226(sp), r14
-	xor	350(sp), r14
-	mov	394(sp), r10
+	mov	232(sp), r12
+	xor	348(sp), r12
+	mov	230(sp), r13
+	xor	350(sp), r13
+	mov	228(sp), r14
+	xor	352(sp), r14
+	mov	396(sp), r10
 	mov	r11, 0(r10)
 	mov	r12, 2(r10)
 	mov	r13, 4(r10)
 	mov	r14, 6(r10)
-	add	#364, sp
+	add	#366, sp
 	popm.w	#7, r10
 	ret
 	.size elephant_dumbo_crypt, .-elephant_dumbo_crypt

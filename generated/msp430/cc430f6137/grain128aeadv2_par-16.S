@@ -383,7 +383,7 @@ grain128aeadv2_decrypt:
 
 ; --- grain128aeadv2_absorb_ad: grain128aeadv2.absorb_ad
 ;     frame 86 bytes (43 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3378 bytes of code
+;     estimated 3354 bytes of code
 	.section .text.grain128aeadv2_absorb_ad,"ax",@progbits
 	.local grain128aeadv2_absorb_ad
 	.type grain128aeadv2_absorb_ad, @function
@@ -395,40 +395,28 @@ grain128aeadv2_absorb_ad:
 	mov	104(sp), r10
 	cmp	#128, r10
 	subc	r11, r11
-	clr	r8
-	adc	r8
-	xor	#1, r8
+	subc	r8, r8
 	cmp	#256, r10
 	subc	r11, r11
-	clr	r7
-	adc	r7
-	xor	#1, r7
+	subc	r7, r7
 	cmp	#0, r10
 	mov	#0, r11
 	subc	#1, r11
-	clr	r9
-	adc	r9
-	xor	#1, r9
+	subc	r9, r9
 	cmp	#0, r10
 	mov	#0, r11
 	subc	#256, r11
 	subc	r10, r10
 	and	#7, r10
 	xor	#4, r10
-	inv	r9
-	inc	r9
 	mov	r10, r11
 	xor	#2, r11
 	and	r9, r11
 	xor	r11, r10
-	inv	r7
-	inc	r7
 	mov	r10, r11
 	xor	#1, r11
 	and	r7, r11
 	xor	r11, r10
-	inv	r8
-	inc	r8
 	and	r10, r8
 	xor	r8, r10
 	mov	r10, 78(sp)

@@ -235,7 +235,7 @@ romulus_n_key_setup:
 
 ; --- romulus_n_encrypt_with: romulus_n.encrypt_with
 ;     frame 474 bytes (32 spill slots, locals 408), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1900 bytes of code
+;     estimated 1892 bytes of code
 	.section .text.romulus_n_encrypt_with,"ax",@progbits
 	.global romulus_n_encrypt_with
 	.type romulus_n_encrypt_with, @function
@@ -390,9 +390,9 @@ romulus_n_encrypt_with:
 	mov	r15, 62(sp)
 	mov	#0, 52(sp)
 	mov	#0, 50(sp)
-	mov	r6, 22(sp)
-	mov	r7, 18(sp)
-	mov	r8, 14(sp)
+	mov	r6, 20(sp)
+	mov	r7, 16(sp)
+	mov	r8, 12(sp)
 	mov	r9, 28(sp)
 	mov	r10, 30(sp)
 	mov	r11, 32(sp)
@@ -431,14 +431,14 @@ romulus_n_encrypt_with:
 	cmp	#16, r14
 	mov	r13, r15
 	subc	#0, r15
-	subc	r9, r9
+	subc	r5, r5
 	mov	r14, r7
-	mov	r14, 10(sp)
+	mov	r14, 14(sp)
 	xor	#16, r7
-	and	r9, r7
+	and	r5, r7
 	xor	#16, r7
-	and	r13, r9
-	mov	r13, 20(sp)
+	and	r13, r5
+	mov	r13, 22(sp)
 	; romulus_n.ae:121: mp = pad(load_be(msg, off, 16, count), count)
 	mov	r4, r10
 	add	492(sp), r10
@@ -523,47 +523,47 @@ romulus_n_encrypt_with:
 	xor	r10, r11
 	and	#32896, r11
 	xor	r11, r12
-	mov	28(sp), r5
-	mov	r5, r11
+	mov	28(sp), r9
+	mov	r9, r11
 	rrum.w	#1, r11
 	and	#32639, r11
-	mov	r5, r10
+	mov	r9, r10
 	swpb	r10
 	bit	#1, r10
 	rrc	r10
-	xor	r5, r10
+	xor	r9, r10
 	and	#32896, r10
 	xor	r10, r11
-	mov	14(sp), r10
+	mov	12(sp), r10
 	rrum.w	#1, r10
 	and	#32639, r10
-	mov	14(sp), r5
-	swpb	r5
-	bit	#1, r5
-	rrc	r5
-	xor	14(sp), r5
-	and	#32896, r5
-	xor	r5, r10
+	mov	12(sp), r9
+	swpb	r9
+	bit	#1, r9
+	rrc	r9
+	xor	12(sp), r9
+	and	#32896, r9
+	xor	r9, r10
 	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	swpb	r6
-	mov	r6, r5
-	bis	r9, r5
-	xor	r6, r5
 	cmp	#16, r7
+	mov	r5, r9
 	subc	#0, r9
 	subc	r9, r9
+	swpb	r6
+	bis	r6, r5
+	xor	r6, r5
 	and	r9, r5
 	xor	r5, r6
 	mov	r6, 26(sp)
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	18(sp), r5
+	mov	16(sp), r5
 	rrum.w	#1, r5
 	and	#32639, r5
-	mov	18(sp), r6
+	mov	16(sp), r6
 	swpb	r6
 	bit	#1, r6
 	rrc	r6
-	xor	18(sp), r6
+	xor	16(sp), r6
 	and	#32896, r6
 	xor	r6, r5
 	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
@@ -573,25 +573,25 @@ romulus_n_encrypt_with:
 	xor	r15, r6
 	and	r9, r6
 	xor	r6, r15
-	mov	r15, 12(sp)
+	mov	r15, 10(sp)
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	22(sp), r15
+	mov	20(sp), r15
 	rrum.w	#1, r15
 	and	#32639, r15
-	mov	22(sp), r6
+	mov	20(sp), r6
 	swpb	r6
 	bit	#1, r6
 	rrc	r6
-	xor	22(sp), r6
+	xor	20(sp), r6
 	and	#32896, r6
 	xor	r6, r15
 	; romulus_n.ae:122: store_be(ct, off, g(s) ^ mp, count)
 	mov	r4, r6
 	add	496(sp), r6
-	xor	12(sp), r15
+	xor	10(sp), r15
 	mov	r15, 24(sp)
 	xor	26(sp), r5
-	mov	r5, 16(sp)
+	mov	r5, 18(sp)
 	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
 	mov	r8, r15
 	swpb	r15
@@ -668,7 +668,7 @@ romulus_n_encrypt_with:
 	xor	r14, r9
 	mov	r12, r5
 	mov	r15, r4
-	mov	16(sp), r12
+	mov	18(sp), r12
 	mov	24(sp), r15
 	cmp	#16, r7
 	jnc	.Lromulus_n_encrypt_with_bytes15
@@ -724,9 +724,9 @@ romulus_n_encrypt_with:
 	jnz	.Lromulus_n_encrypt_with_cpy18
 .Lromulus_n_encrypt_with_stored16:
 	; romulus_n.ae:123: s = s ^ mp
-	xor	12(sp), 22(sp)
-	xor	26(sp), 18(sp)
-	xor	8(sp), 14(sp)
+	xor	10(sp), 20(sp)
+	xor	26(sp), 16(sp)
+	xor	8(sp), 12(sp)
 	mov	28(sp), r4
 	xor	6(sp), r4
 	mov	30(sp), r5
@@ -756,21 +756,17 @@ romulus_n_encrypt_with:
 	xor	r13, r10
 	; romulus_n.ae:125: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
 	mov	#16, r14
-	mov	10(sp), r13
+	mov	14(sp), r13
 	cmp	r13, r14
 	mov	#0, r14
-	subc	20(sp), r14
-	clr	r12
-	adc	r12
-	xor	#1, r12
+	subc	22(sp), r14
+	subc	r12, r12
 	xor	#16, r13
-	bis	20(sp), r13
+	bis	22(sp), r13
 	sub	#1, r13
 	subc	r13, r13
 	and	#1, r13
 	xor	#21, r13
-	inv	r12
-	inc	r12
 	mov	r13, r14
 	xor	#4, r14
 	and	r12, r14
@@ -784,9 +780,9 @@ romulus_n_encrypt_with:
 	add	#402, r12
 	mov	sp, r14
 	add	#66, r14
-	mov	22(sp), 410(sp)
-	mov	18(sp), 412(sp)
-	mov	14(sp), 414(sp)
+	mov	20(sp), 410(sp)
+	mov	16(sp), 412(sp)
+	mov	12(sp), 414(sp)
 	mov	r4, 416(sp)
 	mov	r5, 418(sp)
 	mov	r6, 420(sp)
@@ -799,9 +795,9 @@ romulus_n_encrypt_with:
 	mov	r15, 0(sp)
 	mov	r11, r15
 	call	#romulus_n_tbc_n
-	mov	458(sp), 22(sp)
-	mov	460(sp), 18(sp)
-	mov	462(sp), 14(sp)
+	mov	458(sp), 20(sp)
+	mov	460(sp), 16(sp)
+	mov	462(sp), 12(sp)
 	mov	464(sp), 28(sp)
 	mov	466(sp), 30(sp)
 	mov	468(sp), 32(sp)
@@ -821,7 +817,7 @@ romulus_n_encrypt_with:
 .Lromulus_n_encrypt_with_near23:
 .Lromulus_n_encrypt_with_done9:
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	22(sp), r14
+	mov	20(sp), r14
 	mov	r14, r15
 	swpb	r15
 	bit	#1, r15
@@ -832,7 +828,7 @@ romulus_n_encrypt_with:
 	and	#32639, r11
 	and	#32896, r15
 	xor	r15, r11
-	mov	18(sp), r14
+	mov	16(sp), r14
 	mov	r14, r15
 	swpb	r15
 	bit	#1, r15
@@ -843,7 +839,7 @@ romulus_n_encrypt_with:
 	and	#32639, r10
 	and	#32896, r15
 	xor	r15, r10
-	mov	14(sp), r14
+	mov	12(sp), r14
 	mov	r14, r15
 	swpb	r15
 	bit	#1, r15
@@ -965,7 +961,7 @@ romulus_n_encrypt_with:
 
 ; --- romulus_n_decrypt_with: romulus_n.decrypt_with
 ;     frame 480 bytes (35 spill slots, locals 408), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2074 bytes of code
+;     estimated 2058 bytes of code
 	.section .text.romulus_n_decrypt_with,"ax",@progbits
 	.global romulus_n_decrypt_with
 	.type romulus_n_decrypt_with, @function
@@ -1471,13 +1467,9 @@ romulus_n_decrypt_with:
 	mov	40(sp), r4
 	mov	r4, r15
 	subc	#0, r15
-	clr	r14
-	adc	r14
-	xor	#1, r14
+	subc	r14, r14
 	bis	r7, r9
 	bis	r8, r4
-	inv	r14
-	inc	r14
 	xor	r7, r9
 	and	r14, r9
 	xor	r9, r7
@@ -1546,17 +1538,13 @@ romulus_n_decrypt_with:
 	cmp	r13, r14
 	mov	#0, r14
 	subc	44(sp), r14
-	clr	r12
-	adc	r12
-	xor	#1, r12
+	subc	r12, r12
 	xor	#16, r13
 	bis	44(sp), r13
 	sub	#1, r13
 	subc	r13, r13
 	and	#1, r13
 	xor	#21, r13
-	inv	r12
-	inc	r12
 	mov	r13, r14
 	xor	#4, r14
 	and	r12, r14
@@ -1958,27 +1946,25 @@ romulus_n_E_tk23_rows:
 
 
 ; --- romulus_n_absorb_ad: romulus_n.absorb_ad
-;     frame 174 bytes (33 spill slots, locals 104), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1780 bytes of code
+;     frame 172 bytes (32 spill slots, locals 104), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1750 bytes of code
 	.section .text.romulus_n_absorb_ad,"ax",@progbits
 	.local romulus_n_absorb_ad
 	.type romulus_n_absorb_ad, @function
 	.balign 2
 romulus_n_absorb_ad:
 	pushm.w	#7, r10
-	sub	#174, sp
-	mov	r12, 54(sp)
-	mov	r13, 66(sp)
+	sub	#172, sp
+	mov	r12, 52(sp)
+	mov	r13, 64(sp)
 	mov	r14, 36(sp)
-	mov	r15, 48(sp)
+	mov	r15, 46(sp)
 	; romulus_n.ae:79: pairs = if a > 0 then (a - 1) / 32 else 0 as u32        // pairs with AD after them
 	mov	#0, r15
-	mov	48(sp), r14
+	mov	46(sp), r14
 	cmp	r14, r15
 	subc	#0, r15
-	clr	r12
-	adc	r12
-	xor	#1, r12
+	subc	r12, r12
 	sub	#1, r14
 	subc	r13, r13
 	swpb	r14
@@ -2001,29 +1987,27 @@ romulus_n_absorb_ad:
 	bis	r15, r14
 	rrum.w	#4, r13
 	rrum.w	#1, r13
-	inv	r12
-	inc	r12
 	and	r12, r14
 	mov	r14, 38(sp)
 	and	r12, r13
 	mov	r13, 40(sp)
 	; romulus_n.ae:80: for i in 0..pairs {
 	mov	#0, 26(sp)
-	mov	#0, 30(sp)
+	mov	#0, 32(sp)
 	mov	#0, 12(sp)
 	mov	#0, 10(sp)
-	mov	#0, r8
-	mov	#0, r12
+	mov	#0, r7
+	mov	#0, r10
 	mov	#0, 14(sp)
 	mov	#0, 22(sp)
 	mov	#0, 24(sp)
-	mov	#0, 32(sp)
+	mov	#0, 30(sp)
 	mov	#1, 28(sp)
 	mov	#0, 8(sp)
 	mov	#0, 6(sp)
 	mov	#0, r9
-	cmp	r14, r8
-	mov	r8, r15
+	cmp	r14, r7
+	mov	r7, r15
 	subc	r13, r15
 	jc	.Lromulus_n_absorb_ad_done2
 .Lromulus_n_absorb_ad_loop1:
@@ -2038,55 +2022,55 @@ romulus_n_absorb_ad:
 	rrc	r14
 	and	#65504, r14
 	; romulus_n.ae:82: s = s ^ load_be(ad, off, 16)
-	mov	r14, r7
-	add	36(sp), r7
-	bit	#1, r7
+	mov	r14, r8
+	add	36(sp), r8
+	bit	#1, r8
 	jnz	.Lromulus_n_absorb_ad_bytes3
 .Lromulus_n_absorb_ad_words4:
-	mov	@r7, r6
-	mov	2(r7), r5
-	mov	4(r7), r4
-	mov	6(r7), r10
-	mov	8(r7), r11
-	mov	10(r7), r13
-	mov	12(r7), r15
-	mov	14(r7), r7
+	mov	@r8, r6
+	mov	2(r8), r5
+	mov	4(r8), r4
+	mov	6(r8), r11
+	mov	8(r8), r12
+	mov	10(r8), r13
+	mov	12(r8), r15
+	mov	14(r8), r8
 	jmp	.Lromulus_n_absorb_ad_join5
 .Lromulus_n_absorb_ad_bytes3:
-	mov	sp, r10
-	add	#70, r10
-	mov	r10, r11
+	mov	sp, r11
+	add	#68, r11
+	mov	r11, r12
 	mov	#16, r13
 .Lromulus_n_absorb_ad_cpy6:
-	mov.b	@r7, r15
-	inc	r7
-	mov.b	r15, 0(r11)
-	inc	r11
+	mov.b	@r8, r15
+	inc	r8
+	mov.b	r15, 0(r12)
+	inc	r12
 	dec	r13
 	jnz	.Lromulus_n_absorb_ad_cpy6
-	mov	r10, r7
+	mov	r11, r8
 	jmp	.Lromulus_n_absorb_ad_words4
 .Lromulus_n_absorb_ad_join5:
-	swpb	r7
-	xor	r7, 12(sp)
+	swpb	r8
+	xor	r8, 12(sp)
 	swpb	r15
 	xor	r15, 10(sp)
 	swpb	r13
-	xor	r13, r8
-	mov	r8, 18(sp)
+	xor	r13, r7
+	mov	r7, 18(sp)
+	swpb	r12
+	xor	r12, r10
+	mov	r10, 16(sp)
 	swpb	r11
-	xor	r11, r12
-	mov	r12, 16(sp)
-	swpb	r10
-	xor	r10, 14(sp)
+	xor	r11, 14(sp)
 	mov	22(sp), r15
 	swpb	r4
 	xor	r4, r15
-	mov	r15, 68(sp)
+	mov	r15, 66(sp)
 	mov	24(sp), r7
 	swpb	r5
 	xor	r5, r7
-	mov	32(sp), r8
+	mov	30(sp), r8
 	swpb	r6
 	xor	r6, r8
 	; romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
@@ -2122,7 +2106,7 @@ romulus_n_absorb_ad:
 	jmp	.Lromulus_n_absorb_ad_join10
 .Lromulus_n_absorb_ad_bytes8:
 	mov	sp, r12
-	add	#70, r12
+	add	#68, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lromulus_n_absorb_ad_cpy11:
@@ -2135,56 +2119,56 @@ romulus_n_absorb_ad:
 	mov	r12, r9
 	jmp	.Lromulus_n_absorb_ad_words9
 .Lromulus_n_absorb_ad_join10:
-	mov	4(sp), 86(sp)
-	mov	8(sp), 88(sp)
-	mov	6(sp), 90(sp)
-	mov	r10, 92(sp)
+	mov	4(sp), 84(sp)
+	mov	8(sp), 86(sp)
+	mov	6(sp), 88(sp)
+	mov	r10, 90(sp)
 	mov	sp, r15
-	add	#86, r15
+	add	#84, r15
 	mov	r15, 20(sp)
 	swpb	r9
-	mov	r9, 94(sp)
+	mov	r9, 92(sp)
 	swpb	r14
-	mov	r14, 96(sp)
+	mov	r14, 94(sp)
 	swpb	r13
-	mov	r13, 98(sp)
+	mov	r13, 96(sp)
 	swpb	r12
-	mov	r12, 100(sp)
+	mov	r12, 98(sp)
 	swpb	r11
-	mov	r11, 102(sp)
+	mov	r11, 100(sp)
 	swpb	r6
-	mov	r6, 104(sp)
+	mov	r6, 102(sp)
 	swpb	r5
-	mov	r5, 106(sp)
+	mov	r5, 104(sp)
 	swpb	r4
-	mov	r4, 108(sp)
+	mov	r4, 106(sp)
 	mov	sp, r11
-	add	#94, r11
-	mov	12(sp), 110(sp)
-	mov	10(sp), 112(sp)
-	mov	18(sp), 114(sp)
-	mov	16(sp), 116(sp)
-	mov	14(sp), 118(sp)
-	mov	68(sp), 120(sp)
-	mov	r7, 122(sp)
-	mov	r8, 124(sp)
+	add	#92, r11
+	mov	12(sp), 108(sp)
+	mov	10(sp), 110(sp)
+	mov	18(sp), 112(sp)
+	mov	16(sp), 114(sp)
+	mov	14(sp), 116(sp)
+	mov	66(sp), 118(sp)
+	mov	r7, 120(sp)
+	mov	r8, 122(sp)
 	mov	sp, r14
-	add	#110, r14
+	add	#108, r14
 	mov	sp, r15
-	add	#126, r15
+	add	#124, r15
 	mov	r14, 0(sp)
 	mov	r15, 2(sp)
 	mov	20(sp), r12
 	mov	#8, r13
 	mov	r11, r14
-	mov	54(sp), r15
+	mov	52(sp), r15
 	call	#romulus_n_tbc
 	; romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	mov	4(sp), r11
+	mov	4(sp), r12
 	mov	8(sp), r13
 	mov	6(sp), r14
 	mov	r10, r9
-	rla	r11
+	rla	r12
 	rlc	r13
 	rlc	r14
 	rlc	r9
@@ -2194,22 +2178,22 @@ romulus_n_absorb_ad:
 	inv	r10
 	inc	r10
 	and	#149, r10
-	xor	r10, r11
-	mov	126(sp), 12(sp)
-	mov	128(sp), 10(sp)
-	mov	130(sp), r8
-	mov	132(sp), r12
-	mov	134(sp), 14(sp)
-	mov	136(sp), 22(sp)
-	mov	138(sp), 24(sp)
-	mov	140(sp), 32(sp)
-	mov	r11, 28(sp)
+	xor	r10, r12
+	mov	124(sp), 12(sp)
+	mov	126(sp), 10(sp)
+	mov	128(sp), r7
+	mov	130(sp), r10
+	mov	132(sp), 14(sp)
+	mov	134(sp), 22(sp)
+	mov	136(sp), 24(sp)
+	mov	138(sp), 30(sp)
+	mov	r12, 28(sp)
 	mov	r13, 8(sp)
 	mov	r14, 6(sp)
 	add	#1, 26(sp)
-	addc	#0, 30(sp)
+	addc	#0, 32(sp)
 	cmp	38(sp), 26(sp)
-	mov	30(sp), r15
+	mov	32(sp), r15
 	subc	40(sp), r15
 	jnc	.Lromulus_n_absorb_ad_loop1
 .Lromulus_n_absorb_ad_done2:
@@ -2231,104 +2215,102 @@ romulus_n_absorb_ad:
 	bis	r14, r15
 	; romulus_n.ae:88: r = a - off                                           // 0 (empty A) .. 32
 	mov	#0, r13
-	mov	48(sp), r10
-	sub	r11, r10
+	mov	46(sp), r12
+	sub	r11, r12
 	subc	r15, r13
 	; romulus_n.ae:89: odd = if r < 16 then r else 16
-	cmp	#16, r10
+	cmp	#16, r12
 	mov	r13, r15
 	subc	#0, r15
-	subc	r5, r5
-	mov	r10, r14
-	mov	r10, 48(sp)
+	subc	r4, r4
+	mov	r12, r14
+	mov	r12, 46(sp)
 	xor	#16, r14
-	and	r5, r14
+	and	r4, r14
 	xor	#16, r14
-	and	r13, r5
-	mov	r13, 56(sp)
+	and	r13, r4
+	mov	r13, 54(sp)
 	; romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
-	mov	r11, r4
-	add	36(sp), r4
+	mov	r11, r13
+	add	36(sp), r13
 	cmp	#16, r14
 	jnc	.Lromulus_n_absorb_ad_bytes13
-	bit	#1, r4
+	bit	#1, r13
 	jnz	.Lromulus_n_absorb_ad_bytes13
 .Lromulus_n_absorb_ad_words14:
-	mov	@r4, 62(sp)
-	mov	2(r4), 58(sp)
-	mov	4(r4), 50(sp)
-	mov	6(r4), 46(sp)
-	mov	8(r4), r10
-	mov	10(r4), r7
-	mov	12(r4), r6
-	mov	14(r4), r4
+	mov	@r13+, 58(sp)
+	mov	@r13+, 56(sp)
+	mov	@r13+, 48(sp)
+	mov	@r13+, r12
+	mov	@r13+, r8
+	mov	@r13+, r6
+	mov	@r13+, r5
+	mov	@r13+, r15
 	jmp	.Lromulus_n_absorb_ad_join15
 .Lromulus_n_absorb_ad_bytes13:
-	mov	sp, r6
-	add	#70, r6
-	mov	r6, r7
-	mov	#16, r10
+	mov	sp, r5
+	add	#68, r5
+	mov	r5, r6
+	mov	#16, r8
 	mov	r14, r15
 .Lromulus_n_absorb_ad_cpy16:
-	clr	r13
+	clr	r12
 	tst	r15
 	jz	.Lromulus_n_absorb_ad_pad17
-	mov.b	@r4, r13
-	inc	r4
+	mov.b	@r13, r12
+	inc	r13
 	dec	r15
 .Lromulus_n_absorb_ad_pad17:
-	mov.b	r13, 0(r7)
-	inc	r7
-	dec	r10
+	mov.b	r12, 0(r6)
+	inc	r6
+	dec	r8
 	jnz	.Lromulus_n_absorb_ad_cpy16
-	mov	r6, r4
+	mov	r5, r13
 	jmp	.Lromulus_n_absorb_ad_words14
 .Lromulus_n_absorb_ad_join15:
 	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	swpb	r4
-	mov	r4, r15
-	bis	r14, r15
-	xor	r4, r15
 	cmp	#16, r14
-	mov	r5, r14
-	subc	#0, r14
+	mov	r4, r13
+	subc	#0, r13
 	subc	r13, r13
-	and	r13, r15
-	xor	r15, r4
+	swpb	r15
+	bis	r15, r14
+	xor	r15, r14
+	and	r13, r14
+	xor	r14, r15
 	; romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
-	xor	r4, 12(sp)
+	xor	r15, 12(sp)
 	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	swpb	r6
-	bis	r6, r5
-	xor	r6, r5
-	and	r13, r5
-	xor	r5, r6
+	swpb	r5
+	bis	r5, r4
+	xor	r5, r4
+	and	r13, r4
+	xor	r4, r5
 	; romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
-	xor	r6, 10(sp)
+	xor	r5, 10(sp)
 	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	mov	r7, r14
+	mov	r6, r14
 	swpb	r14
-	mov	r7, r15
-	xor	r7, r15
+	mov	r6, r15
+	xor	r6, r15
 	swpb	r15
 	and	r13, r15
 	xor	r15, r14
 	; romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
-	xor	r14, r8
-	mov	r8, 64(sp)
+	xor	r14, r7
+	mov	r7, 62(sp)
 	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	mov	r10, r14
+	mov	r8, r14
 	swpb	r14
-	mov	r10, r15
-	xor	r10, r15
+	mov	r8, r15
+	xor	r8, r15
 	swpb	r15
 	and	r13, r15
 	xor	r15, r14
 	; romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
-	xor	r14, r12
-	mov	r12, 60(sp)
+	xor	r14, r10
+	mov	r10, 60(sp)
 	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	mov	46(sp), r12
 	mov	r12, r15
 	swpb	r15
 	mov	r12, r14
@@ -2339,7 +2321,7 @@ romulus_n_absorb_ad:
 	; romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
 	xor	r15, 14(sp)
 	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	mov	50(sp), r12
+	mov	48(sp), r12
 	mov	r12, r15
 	swpb	r15
 	mov	r12, r14
@@ -2350,7 +2332,7 @@ romulus_n_absorb_ad:
 	; romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
 	xor	r15, 22(sp)
 	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	mov	58(sp), r12
+	mov	56(sp), r12
 	mov	r12, r15
 	swpb	r15
 	mov	r12, r14
@@ -2361,7 +2343,7 @@ romulus_n_absorb_ad:
 	; romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
 	xor	r15, 24(sp)
 	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	mov	62(sp), r12
+	mov	58(sp), r12
 	mov	r12, r14
 	xor	r12, r14
 	swpb	r14
@@ -2369,7 +2351,7 @@ romulus_n_absorb_ad:
 	swpb	r12
 	xor	r14, r12
 	; romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
-	xor	r12, 32(sp)
+	xor	r12, 30(sp)
 	; romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	mov	r9, r15
 	rrum.w	#4, r15
@@ -2388,9 +2370,9 @@ romulus_n_absorb_ad:
 	mov.b	r9, r9
 	; romulus_n.ae:92: if r > 16 {
 	mov	#16, r15
-	cmp	48(sp), r15
+	cmp	46(sp), r15
 	mov	#0, r15
-	subc	56(sp), r15
+	subc	54(sp), r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
@@ -2399,10 +2381,10 @@ romulus_n_absorb_ad:
 	; romulus_n.ae:93: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
 	add	#16, r11
 	add	36(sp), r11
-	mov	48(sp), r6
-	mov	56(sp), r5
+	mov	46(sp), r6
+	mov	54(sp), r15
 	sub	#16, r6
-	subc	#0, r5
+	subc	#0, r15
 	cmp	#16, r6
 	jnc	.Lromulus_n_absorb_ad_bytes20
 	bit	#1, r11
@@ -2413,39 +2395,39 @@ romulus_n_absorb_ad:
 	mov	4(r11), r12
 	mov	6(r11), 42(sp)
 	mov	8(r11), 44(sp)
-	mov	10(r11), 52(sp)
+	mov	10(r11), 50(sp)
 	mov	12(r11), r4
 	mov	14(r11), r11
 	jmp	.Lromulus_n_absorb_ad_join22
 .Lromulus_n_absorb_ad_bytes20:
 	mov	sp, r4
-	add	#70, r4
-	mov	r4, r12
-	mov	#16, r13
-	mov	r6, r15
+	add	#68, r4
+	mov	r4, r5
+	mov	#16, r12
+	mov	r6, r14
 .Lromulus_n_absorb_ad_cpy23:
-	clr	r14
-	tst	r15
+	clr	r13
+	tst	r14
 	jz	.Lromulus_n_absorb_ad_pad24
-	mov.b	@r11, r14
+	mov.b	@r11, r13
 	inc	r11
-	dec	r15
+	dec	r14
 .Lromulus_n_absorb_ad_pad24:
-	mov.b	r14, 0(r12)
-	inc	r12
-	dec	r13
+	mov.b	r13, 0(r5)
+	inc	r5
+	dec	r12
 	jnz	.Lromulus_n_absorb_ad_cpy23
 	mov	r4, r11
 	jmp	.Lromulus_n_absorb_ad_words21
 .Lromulus_n_absorb_ad_join22:
 	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	swpb	r4
-	mov	r4, r15
-	bis	r5, r15
-	xor	r4, r15
 	cmp	#16, r6
+	mov	r15, r5
 	subc	#0, r5
 	subc	r5, r5
+	swpb	r4
+	bis	r4, r15
+	xor	r4, r15
 	and	r5, r15
 	xor	r15, r4
 	swpb	r11
@@ -2487,46 +2469,46 @@ romulus_n_absorb_ad:
 	swpb	r12
 	and	r5, r12
 	xor	r12, r6
-	mov	52(sp), r12
+	mov	50(sp), r12
 	xor	r12, r12
 	swpb	r12
 	and	r5, r12
-	mov	52(sp), r5
+	mov	50(sp), r5
 	swpb	r5
 	xor	r12, r5
 	; romulus_n.ae:93: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
-	mov	r10, 86(sp)
-	mov	r7, 88(sp)
-	mov	r8, 90(sp)
-	mov	r9, 92(sp)
+	mov	r10, 84(sp)
+	mov	r7, 86(sp)
+	mov	r8, 88(sp)
+	mov	r9, 90(sp)
 	mov	sp, r12
-	add	#86, r12
-	mov	34(sp), 94(sp)
-	mov	r4, 96(sp)
-	mov	r5, 98(sp)
-	mov	r6, 100(sp)
-	mov	r11, 102(sp)
-	mov	r13, 104(sp)
-	mov	r14, 106(sp)
-	mov	r15, 108(sp)
+	add	#84, r12
+	mov	34(sp), 92(sp)
+	mov	r4, 94(sp)
+	mov	r5, 96(sp)
+	mov	r6, 98(sp)
+	mov	r11, 100(sp)
+	mov	r13, 102(sp)
+	mov	r14, 104(sp)
+	mov	r15, 106(sp)
 	mov	sp, r14
-	add	#94, r14
-	mov	12(sp), 110(sp)
-	mov	10(sp), 112(sp)
-	mov	64(sp), 114(sp)
-	mov	60(sp), 116(sp)
-	mov	14(sp), 118(sp)
-	mov	22(sp), 120(sp)
-	mov	24(sp), 122(sp)
-	mov	32(sp), 124(sp)
+	add	#92, r14
+	mov	12(sp), 108(sp)
+	mov	10(sp), 110(sp)
+	mov	62(sp), 112(sp)
+	mov	60(sp), 114(sp)
+	mov	14(sp), 116(sp)
+	mov	22(sp), 118(sp)
+	mov	24(sp), 120(sp)
+	mov	30(sp), 122(sp)
 	mov	sp, r13
-	add	#110, r13
+	add	#108, r13
 	mov	sp, r15
-	add	#142, r15
+	add	#140, r15
 	mov	r13, 0(sp)
 	mov	r15, 2(sp)
 	mov	#8, r13
-	mov	54(sp), r15
+	mov	52(sp), r15
 	call	#romulus_n_tbc
 	; romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	mov	r9, r15
@@ -2541,34 +2523,34 @@ romulus_n_absorb_ad:
 	rlc	r9
 	xor	r15, r10
 	mov.b	r9, r9
-	mov	142(sp), 12(sp)
-	mov	144(sp), 10(sp)
-	mov	146(sp), r4
-	mov	148(sp), r5
-	mov	150(sp), r6
-	mov	152(sp), r11
-	mov	154(sp), r14
-	mov	156(sp), r15
+	mov	140(sp), 12(sp)
+	mov	142(sp), 10(sp)
+	mov	144(sp), r4
+	mov	146(sp), r5
+	mov	148(sp), r6
+	mov	150(sp), r11
+	mov	152(sp), r14
+	mov	154(sp), r15
 	jmp	.Lromulus_n_absorb_ad_endif19
 .Lromulus_n_absorb_ad_else18:
-	mov	64(sp), r4
+	mov	62(sp), r4
 	mov	60(sp), r5
 	mov	14(sp), r6
 	mov	22(sp), r11
 	mov	24(sp), r14
-	mov	32(sp), r15
+	mov	30(sp), r15
 .Lromulus_n_absorb_ad_endif19:
 	; romulus_n.ae:96: d = if (r == 16) | (r == 32) then 0x18 else 0x1a as u8
-	mov	48(sp), r13
+	mov	46(sp), r13
 	xor	#16, r13
-	bis	56(sp), r13
+	bis	54(sp), r13
 	sub	#1, r13
 	clr	r12
 	adc	r12
 	xor	#1, r12
-	mov	48(sp), r13
+	mov	46(sp), r13
 	xor	#32, r13
-	bis	56(sp), r13
+	bis	54(sp), r13
 	sub	#1, r13
 	clr	r13
 	adc	r13
@@ -2580,37 +2562,37 @@ romulus_n_absorb_ad:
 	mov	r12, r13
 	xor	#26, r13
 	; romulus_n.ae:97: return tbc_n(cnt, d, r23, s)
-	mov	r10, 86(sp)
-	mov	r7, 88(sp)
-	mov	r8, 90(sp)
-	mov	r9, 92(sp)
+	mov	r10, 84(sp)
+	mov	r7, 86(sp)
+	mov	r8, 88(sp)
+	mov	r9, 90(sp)
 	mov	sp, r12
-	add	#86, r12
-	mov	12(sp), 94(sp)
-	mov	10(sp), 96(sp)
-	mov	r4, 98(sp)
-	mov	r5, 100(sp)
-	mov	r6, 102(sp)
-	mov	r11, 104(sp)
-	mov	r14, 106(sp)
-	mov	r15, 108(sp)
+	add	#84, r12
+	mov	12(sp), 92(sp)
+	mov	10(sp), 94(sp)
+	mov	r4, 96(sp)
+	mov	r5, 98(sp)
+	mov	r6, 100(sp)
+	mov	r11, 102(sp)
+	mov	r14, 104(sp)
+	mov	r15, 106(sp)
 	mov	sp, r15
-	add	#94, r15
+	add	#92, r15
 	mov	sp, r14
-	add	#158, r14
+	add	#156, r14
 	mov	r14, 0(sp)
-	mov	66(sp), r14
+	mov	64(sp), r14
 	call	#romulus_n_tbc_n
-	mov	190(sp), r14
-	mov	158(sp), 0(r14)
-	mov	160(sp), 2(r14)
-	mov	162(sp), 4(r14)
-	mov	164(sp), 6(r14)
-	mov	166(sp), 8(r14)
-	mov	168(sp), 10(r14)
-	mov	170(sp), 12(r14)
-	mov	172(sp), 14(r14)
-	add	#174, sp
+	mov	188(sp), r14
+	mov	156(sp), 0(r14)
+	mov	158(sp), 2(r14)
+	mov	160(sp), 4(r14)
+	mov	162(sp), 6(r14)
+	mov	164(sp), 8(r14)
+	mov	166(sp), 10(r14)
+	mov	168(sp), 12(r14)
+	mov	170(sp), 14(r14)
+	add	#172, sp
 	popm.w	#7, r10
 	ret
 	.size romulus_n_absorb_ad, .-romulus_n_absorb_ad

@@ -410,7 +410,7 @@ norx32_4_1_encrypt_with:
 	xor	#48, r13
 	and	r14, r13
 	xor	#48, r13
-	mov	r13, 56(sp)
+	mov	r13, 54(sp)
 	and	r14, r10
 	; norx32_4_1.ae:139: s[15] = s[15] ^ payload_tag
 	mov	166(sp), r15
@@ -421,57 +421,57 @@ norx32_4_1_encrypt_with:
 	add	#106, r12
 	call	#norx32_4_1_F_permute
 	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	mov	58(sp), r4
-	add	268(sp), r4
-	cmp	#48, 56(sp)
+	mov	58(sp), r13
+	add	268(sp), r13
+	cmp	#48, 54(sp)
 	jnc	.Lnorx32_4_1_encrypt_with_bytes5
-	bit	#1, r4
+	bit	#1, r13
 	jnz	.Lnorx32_4_1_encrypt_with_bytes5
 .Lnorx32_4_1_encrypt_with_words6:
-	mov	@r4+, r5
-	mov	@r4+, r6
-	mov	@r4+, r7
-	mov	@r4+, r8
-	mov	@r4+, r9
-	mov	@r4+, r11
-	mov	@r4+, r12
-	mov	@r4+, r13
-	mov	@r4+, 20(sp)
-	mov	@r4+, 16(sp)
-	mov	@r4+, 12(sp)
-	mov	@r4+, 8(sp)
-	mov	@r4+, 2(sp)
-	mov	@r4+, 64(sp)
-	mov	@r4+, 66(sp)
-	mov	@r4+, 68(sp)
-	mov	@r4+, 70(sp)
-	mov	@r4+, 72(sp)
-	mov	@r4+, 74(sp)
-	mov	@r4+, 76(sp)
-	mov	@r4+, 78(sp)
-	mov	@r4+, 80(sp)
-	mov	@r4+, 82(sp)
-	mov	@r4+, 84(sp)
+	mov	@r13+, r4
+	mov	@r13+, r5
+	mov	@r13+, r6
+	mov	@r13+, r7
+	mov	@r13+, r8
+	mov	@r13+, r9
+	mov	@r13+, r11
+	mov	@r13+, r12
+	mov	@r13+, 22(sp)
+	mov	@r13+, 18(sp)
+	mov	@r13+, 14(sp)
+	mov	@r13+, 10(sp)
+	mov	@r13+, 4(sp)
+	mov	@r13+, 64(sp)
+	mov	@r13+, 66(sp)
+	mov	@r13+, 68(sp)
+	mov	@r13+, 70(sp)
+	mov	@r13+, 72(sp)
+	mov	@r13+, 74(sp)
+	mov	@r13+, 76(sp)
+	mov	@r13+, 78(sp)
+	mov	@r13+, 80(sp)
+	mov	@r13+, 82(sp)
+	mov	@r13+, 84(sp)
 	jmp	.Lnorx32_4_1_encrypt_with_join7
 .Lnorx32_4_1_encrypt_with_bytes5:
-	mov	sp, r11
-	add	#186, r11
-	mov	r11, r12
-	mov	#48, r13
-	mov	56(sp), r15
+	mov	sp, r9
+	add	#186, r9
+	mov	r9, r11
+	mov	#48, r12
+	mov	54(sp), r15
 .Lnorx32_4_1_encrypt_with_cpy8:
 	clr	r14
 	tst	r15
 	jz	.Lnorx32_4_1_encrypt_with_pad9
-	mov.b	@r4, r14
-	inc	r4
+	mov.b	@r13, r14
+	inc	r13
 	dec	r15
 .Lnorx32_4_1_encrypt_with_pad9:
-	mov.b	r14, 0(r12)
-	inc	r12
-	dec	r13
+	mov.b	r14, 0(r11)
+	inc	r11
+	dec	r12
 	jnz	.Lnorx32_4_1_encrypt_with_cpy8
-	mov	r11, r4
+	mov	r9, r13
 	jmp	.Lnorx32_4_1_encrypt_with_words6
 .Lnorx32_4_1_encrypt_with_join7:
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
@@ -479,39 +479,39 @@ norx32_4_1_encrypt_with:
 	rla	r15
 	rla	r15
 	rla	r15
-	mov	56(sp), r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	mov	r4, r14
-	and	#7, r14
-	bis	r14, r15
-	mov	r15, 54(sp)
+	mov	54(sp), r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	rla	r14
+	adc	r14
+	mov	r14, r13
+	and	#7, r13
+	bis	r13, r15
+	mov	r15, 56(sp)
 	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	xor	106(sp), r5
+	xor	106(sp), r4
+	mov	r4, 50(sp)
+	xor	108(sp), r5
 	mov	r5, 48(sp)
-	xor	108(sp), r6
+	xor	110(sp), r6
 	mov	r6, 46(sp)
-	xor	110(sp), r7
+	xor	112(sp), r7
 	mov	r7, 44(sp)
-	xor	112(sp), r8
-	mov	r8, 42(sp)
-	xor	114(sp), r9
-	mov	r9, 38(sp)
-	xor	116(sp), r11
-	mov	r11, 34(sp)
-	xor	118(sp), r12
-	mov	r12, 28(sp)
-	xor	120(sp), r13
-	mov	r13, 24(sp)
-	xor	122(sp), 20(sp)
-	xor	124(sp), 16(sp)
-	xor	126(sp), 12(sp)
-	xor	128(sp), 8(sp)
-	xor	130(sp), 2(sp)
+	xor	114(sp), r8
+	mov	r8, 40(sp)
+	xor	116(sp), r9
+	mov	r9, 36(sp)
+	xor	118(sp), r11
+	mov	r11, 30(sp)
+	xor	120(sp), r12
+	mov	r12, 26(sp)
+	xor	122(sp), 22(sp)
+	xor	124(sp), 18(sp)
+	xor	126(sp), 14(sp)
+	xor	128(sp), 10(sp)
+	xor	130(sp), 4(sp)
 	xor	132(sp), 64(sp)
 	xor	134(sp), 66(sp)
 	xor	136(sp), 68(sp)
@@ -524,24 +524,23 @@ norx32_4_1_encrypt_with:
 	xor	150(sp), 82(sp)
 	xor	152(sp), 84(sp)
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	and	#65528, r4
-	cmp	#48, 56(sp)
+	cmp	#48, 54(sp)
 	subc	#0, r10
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	mov	r15, 52(sp)
-	mov	#1, 40(sp)
-	mov	#0, 36(sp)
+	subc	r4, r4
+	mov	r14, r13
+	and	#65528, r13
+	mov	#1, 42(sp)
+	mov	#0, 38(sp)
+	mov	#0, 34(sp)
 	mov	#0, 32(sp)
-	mov	#0, 30(sp)
-	mov	#0, 26(sp)
-	mov	#0, 22(sp)
-	mov	#0, 18(sp)
-	mov	#0, 14(sp)
-	mov	#0, 10(sp)
+	mov	#0, 28(sp)
+	mov	#0, 24(sp)
+	mov	#0, 20(sp)
+	mov	#0, 16(sp)
+	mov	#0, 12(sp)
+	mov	#0, 8(sp)
 	mov	#0, 6(sp)
-	mov	#0, 4(sp)
+	mov	#0, 2(sp)
 	mov	#0, 0(sp)
 	mov	#0, r5
 	mov	#0, r6
@@ -551,21 +550,19 @@ norx32_4_1_encrypt_with:
 	mov	#0, r10
 	mov	#0, r11
 	mov	#0, r12
-	mov	#0, r13
 	mov	#0, r14
 	mov	#0, r15
-	mov	#0, 50(sp)
-	tst	54(sp)
+	mov	#0, 52(sp)
+	tst	56(sp)
 	jnz	.Lnorx32_4_1_encrypt_with_shbig10
-	cmp	#384, r4
+	cmp	#384, r13
 	jc	.Lnorx32_4_1_encrypt_with_shbig10
 .Lnorx32_4_1_encrypt_with_shlimb13:
-	cmp	#16, r4
+	cmp	#16, r13
 	jnc	.Lnorx32_4_1_encrypt_with_shbits14
-	mov	r15, 50(sp)
+	mov	r15, 52(sp)
 	mov	r14, r15
-	mov	r13, r14
-	mov	r12, r13
+	mov	r12, r14
 	mov	r11, r12
 	mov	r10, r11
 	mov	r9, r10
@@ -574,35 +571,37 @@ norx32_4_1_encrypt_with:
 	mov	r6, r7
 	mov	r5, r6
 	mov	@sp, r5
-	mov	4(sp), 0(sp)
-	mov	6(sp), 4(sp)
-	mov	10(sp), 6(sp)
-	mov	14(sp), 10(sp)
-	mov	18(sp), 14(sp)
-	mov	22(sp), 18(sp)
-	mov	26(sp), 22(sp)
-	mov	30(sp), 26(sp)
-	mov	32(sp), 30(sp)
-	mov	36(sp), 32(sp)
-	mov	40(sp), 36(sp)
-	clr	40(sp)
-	sub	#16, r4
+	mov	2(sp), 0(sp)
+	mov	6(sp), 2(sp)
+	mov	8(sp), 6(sp)
+	mov	12(sp), 8(sp)
+	mov	16(sp), 12(sp)
+	mov	20(sp), 16(sp)
+	mov	24(sp), 20(sp)
+	mov	28(sp), 24(sp)
+	mov	32(sp), 28(sp)
+	mov	34(sp), 32(sp)
+	mov	38(sp), 34(sp)
+	mov	42(sp), 38(sp)
+	clr	42(sp)
+	sub	#16, r13
 	jmp	.Lnorx32_4_1_encrypt_with_shlimb13
 .Lnorx32_4_1_encrypt_with_shbits14:
-	tst	r4
+	tst	r13
 	jz	.Lnorx32_4_1_encrypt_with_shend11
 .Lnorx32_4_1_encrypt_with_sh12:
-	rla	40(sp)
-	rlc	36(sp)
+	rla	42(sp)
+	rlc	38(sp)
+	rlc	34(sp)
 	rlc	32(sp)
-	rlc	30(sp)
-	rlc	26(sp)
-	rlc	22(sp)
-	rlc	18(sp)
-	rlc	14(sp)
-	rlc	10(sp)
+	rlc	28(sp)
+	rlc	24(sp)
+	rlc	20(sp)
+	rlc	16(sp)
+	rlc	12(sp)
+	rlc	8(sp)
 	rlc	6(sp)
-	rlc	4(sp)
+	rlc	2(sp)
 	rlc	0(sp)
 	rlc	r5
 	rlc	r6
@@ -612,25 +611,25 @@ norx32_4_1_encrypt_with:
 	rlc	r10
 	rlc	r11
 	rlc	r12
-	rlc	r13
 	rlc	r14
 	rlc	r15
-	rlc	50(sp)
-	dec	r4
+	rlc	52(sp)
+	dec	r13
 	jnz	.Lnorx32_4_1_encrypt_with_sh12
 	jmp	.Lnorx32_4_1_encrypt_with_shend11
 .Lnorx32_4_1_encrypt_with_shbig10:
-	clr	40(sp)
-	clr	36(sp)
+	clr	42(sp)
+	clr	38(sp)
+	clr	34(sp)
 	clr	32(sp)
-	clr	30(sp)
-	clr	26(sp)
-	clr	22(sp)
-	clr	18(sp)
-	clr	14(sp)
-	clr	10(sp)
+	clr	28(sp)
+	clr	24(sp)
+	clr	20(sp)
+	clr	16(sp)
+	clr	12(sp)
+	clr	8(sp)
 	clr	6(sp)
-	clr	4(sp)
+	clr	2(sp)
 	clr	0(sp)
 	clr	r5
 	clr	r6
@@ -640,26 +639,24 @@ norx32_4_1_encrypt_with:
 	clr	r10
 	clr	r11
 	clr	r12
-	clr	r13
 	clr	r14
 	clr	r15
-	clr	50(sp)
+	clr	52(sp)
 .Lnorx32_4_1_encrypt_with_shend11:
-	bis	#32768, 50(sp)
-	mov	52(sp), r4
-	inv	r4
-	inc	r4
-	and	r4, 40(sp)
-	and	r4, 36(sp)
+	mov	52(sp), r13
+	bis	#32768, r13
+	and	r4, 42(sp)
+	and	r4, 38(sp)
+	and	r4, 34(sp)
 	and	r4, 32(sp)
-	and	r4, 30(sp)
-	and	r4, 26(sp)
-	and	r4, 22(sp)
-	and	r4, 18(sp)
-	and	r4, 14(sp)
-	and	r4, 10(sp)
+	and	r4, 28(sp)
+	and	r4, 24(sp)
+	and	r4, 20(sp)
+	and	r4, 16(sp)
+	and	r4, 12(sp)
+	and	r4, 8(sp)
 	and	r4, 6(sp)
-	and	r4, 4(sp)
+	and	r4, 2(sp)
 	and	r4, 0(sp)
 	and	r4, r5
 	and	r4, r6
@@ -669,60 +666,59 @@ norx32_4_1_encrypt_with:
 	and	r4, r10
 	and	r4, r11
 	and	r4, r12
-	and	r4, r13
 	and	r4, r14
 	and	r4, r15
-	and	r4, 50(sp)
+	and	r4, r13
 	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	xor	40(sp), 48(sp)
-	xor	36(sp), 46(sp)
+	xor	42(sp), 50(sp)
+	xor	38(sp), 48(sp)
+	xor	34(sp), 46(sp)
 	xor	32(sp), 44(sp)
-	xor	30(sp), 42(sp)
-	xor	26(sp), 38(sp)
-	xor	22(sp), 34(sp)
-	xor	18(sp), 28(sp)
-	xor	14(sp), 24(sp)
-	xor	10(sp), 20(sp)
-	xor	6(sp), 16(sp)
-	xor	4(sp), 12(sp)
-	xor	@sp, 8(sp)
-	xor	r5, 2(sp)
+	xor	28(sp), 40(sp)
+	xor	24(sp), 36(sp)
+	xor	20(sp), 30(sp)
+	xor	16(sp), 26(sp)
+	xor	12(sp), 22(sp)
+	xor	8(sp), 18(sp)
+	xor	6(sp), 14(sp)
+	xor	2(sp), 10(sp)
+	xor	@sp, 4(sp)
 	mov	64(sp), r4
-	xor	r6, r4
+	xor	r5, r4
 	mov	66(sp), r5
-	xor	r7, r5
+	xor	r6, r5
 	mov	68(sp), r6
-	xor	r8, r6
+	xor	r7, r6
 	mov	70(sp), r7
-	xor	r9, r7
+	xor	r8, r7
 	mov	72(sp), r8
-	xor	r10, r8
+	xor	r9, r8
 	mov	74(sp), r9
-	xor	r11, r9
+	xor	r10, r9
 	mov	76(sp), r10
-	xor	r12, r10
+	xor	r11, r10
 	mov	78(sp), r11
-	xor	r13, r11
+	xor	r12, r11
 	mov	80(sp), r12
 	xor	r14, r12
 	mov	82(sp), r14
 	xor	r15, r14
 	mov	84(sp), r15
-	xor	50(sp), r15
+	xor	r13, r15
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	48(sp), 106(sp)
-	mov	46(sp), 108(sp)
-	mov	44(sp), 110(sp)
-	mov	42(sp), 112(sp)
-	mov	38(sp), 114(sp)
-	mov	34(sp), 116(sp)
-	mov	28(sp), 118(sp)
-	mov	24(sp), 120(sp)
-	mov	20(sp), 122(sp)
-	mov	16(sp), 124(sp)
-	mov	12(sp), 126(sp)
-	mov	8(sp), 128(sp)
-	mov	2(sp), 130(sp)
+	mov	50(sp), 106(sp)
+	mov	48(sp), 108(sp)
+	mov	46(sp), 110(sp)
+	mov	44(sp), 112(sp)
+	mov	40(sp), 114(sp)
+	mov	36(sp), 116(sp)
+	mov	30(sp), 118(sp)
+	mov	26(sp), 120(sp)
+	mov	22(sp), 122(sp)
+	mov	18(sp), 124(sp)
+	mov	14(sp), 126(sp)
+	mov	10(sp), 128(sp)
+	mov	4(sp), 130(sp)
 	mov	r4, 132(sp)
 	mov	r5, 134(sp)
 	mov	r6, 136(sp)
@@ -737,23 +733,23 @@ norx32_4_1_encrypt_with:
 	; norx32_4_1.ae:143: store_le(ct, off, c, count)
 	mov	58(sp), r13
 	add	272(sp), r13
-	cmp	#48, 56(sp)
+	cmp	#48, 54(sp)
 	jnc	.Lnorx32_4_1_encrypt_with_bytes15
 	bit	#1, r13
 	jnz	.Lnorx32_4_1_encrypt_with_bytes15
-	mov	48(sp), 0(r13)
-	mov	46(sp), 2(r13)
-	mov	44(sp), 4(r13)
-	mov	42(sp), 6(r13)
-	mov	38(sp), 8(r13)
-	mov	34(sp), 10(r13)
-	mov	28(sp), 12(r13)
-	mov	24(sp), 14(r13)
-	mov	20(sp), 16(r13)
-	mov	16(sp), 18(r13)
-	mov	12(sp), 20(r13)
-	mov	8(sp), 22(r13)
-	mov	2(sp), 24(r13)
+	mov	50(sp), 0(r13)
+	mov	48(sp), 2(r13)
+	mov	46(sp), 4(r13)
+	mov	44(sp), 6(r13)
+	mov	40(sp), 8(r13)
+	mov	36(sp), 10(r13)
+	mov	30(sp), 12(r13)
+	mov	26(sp), 14(r13)
+	mov	22(sp), 16(r13)
+	mov	18(sp), 18(r13)
+	mov	14(sp), 20(r13)
+	mov	10(sp), 22(r13)
+	mov	4(sp), 24(r13)
 	mov	r4, 26(r13)
 	mov	r5, 28(r13)
 	mov	r6, 30(r13)
@@ -767,19 +763,19 @@ norx32_4_1_encrypt_with:
 	mov	r15, 46(r13)
 	jmp	.Lnorx32_4_1_encrypt_with_stored16
 .Lnorx32_4_1_encrypt_with_bytes15:
-	mov	48(sp), 186(sp)
-	mov	46(sp), 188(sp)
-	mov	44(sp), 190(sp)
-	mov	42(sp), 192(sp)
-	mov	38(sp), 194(sp)
-	mov	34(sp), 196(sp)
-	mov	28(sp), 198(sp)
-	mov	24(sp), 200(sp)
-	mov	20(sp), 202(sp)
-	mov	16(sp), 204(sp)
-	mov	12(sp), 206(sp)
-	mov	8(sp), 208(sp)
-	mov	2(sp), 210(sp)
+	mov	50(sp), 186(sp)
+	mov	48(sp), 188(sp)
+	mov	46(sp), 190(sp)
+	mov	44(sp), 192(sp)
+	mov	40(sp), 194(sp)
+	mov	36(sp), 196(sp)
+	mov	30(sp), 198(sp)
+	mov	26(sp), 200(sp)
+	mov	22(sp), 202(sp)
+	mov	18(sp), 204(sp)
+	mov	14(sp), 206(sp)
+	mov	10(sp), 208(sp)
+	mov	4(sp), 210(sp)
 	mov	r4, 212(sp)
 	mov	r5, 214(sp)
 	mov	r6, 216(sp)
@@ -793,7 +789,7 @@ norx32_4_1_encrypt_with:
 	mov	r15, 232(sp)
 	mov	sp, r14
 	add	#186, r14
-	mov	56(sp), r15
+	mov	54(sp), r15
 	cmp	#48, r15
 	jnc	.Lnorx32_4_1_encrypt_with_cnt17
 	mov	#48, r15
@@ -881,7 +877,7 @@ norx32_4_1_encrypt_with:
 
 ; --- norx32_4_1_decrypt_with: norx32_4_1.decrypt_with
 ;     frame 286 bytes (71 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3226 bytes of code
+;     estimated 3224 bytes of code
 	.section .text.norx32_4_1_decrypt_with,"ax",@progbits
 	.global norx32_4_1_decrypt_with
 	.type norx32_4_1_decrypt_with, @function
@@ -1217,7 +1213,7 @@ norx32_4_1_decrypt_with:
 	mov	306(sp), r15
 	mov	#0, r13
 	sub	r12, r15
-	mov	r12, 60(sp)
+	mov	r12, 64(sp)
 	subc	r11, r13
 	cmp	#48, r15
 	mov	r13, r12
@@ -1226,9 +1222,9 @@ norx32_4_1_decrypt_with:
 	xor	#48, r15
 	and	r14, r15
 	xor	#48, r15
-	mov	r15, 20(sp)
+	mov	r15, 22(sp)
 	and	r14, r13
-	mov	r13, 86(sp)
+	mov	r13, 96(sp)
 	; norx32_4_1.ae:161: s[15] = s[15] ^ payload_tag
 	mov	202(sp), r15
 	xor	#2, r15
@@ -1238,9 +1234,9 @@ norx32_4_1_decrypt_with:
 	add	#142, r12
 	call	#norx32_4_1_F_permute
 	; norx32_4_1.ae:164: x = first_bytes(r ^ load_le(ct, off, rate, count), count)
-	mov	60(sp), r14
+	mov	64(sp), r14
 	add	304(sp), r14
-	cmp	#48, 20(sp)
+	cmp	#48, 22(sp)
 	jnc	.Lnorx32_4_1_decrypt_with_bytes5
 	bit	#1, r14
 	jnz	.Lnorx32_4_1_decrypt_with_bytes5
@@ -1265,8 +1261,8 @@ norx32_4_1_decrypt_with:
 	mov	34(r14), 70(sp)
 	mov	36(r14), 68(sp)
 	mov	38(r14), 66(sp)
-	mov	40(r14), 64(sp)
-	mov	42(r14), 62(sp)
+	mov	40(r14), 62(sp)
+	mov	42(r14), 60(sp)
 	mov	44(r14), 58(sp)
 	mov	46(r14), r14
 	jmp	.Lnorx32_4_1_decrypt_with_join7
@@ -1275,7 +1271,7 @@ norx32_4_1_decrypt_with:
 	add	#222, r10
 	mov	r10, r11
 	mov	#48, r12
-	mov	20(sp), r15
+	mov	22(sp), r15
 .Lnorx32_4_1_decrypt_with_cpy8:
 	clr	r13
 	tst	r15
@@ -1302,15 +1298,15 @@ norx32_4_1_decrypt_with:
 	xor	150(sp), r7
 	mov	r7, 98(sp)
 	xor	152(sp), r8
-	mov	r8, 96(sp)
+	mov	r8, 94(sp)
 	xor	154(sp), r9
-	mov	r9, 94(sp)
+	mov	r9, 92(sp)
 	xor	156(sp), r10
-	mov	r10, 92(sp)
+	mov	r10, 90(sp)
 	xor	158(sp), r11
-	mov	r11, 90(sp)
+	mov	r11, 88(sp)
 	xor	160(sp), r12
-	mov	r12, 88(sp)
+	mov	r12, 86(sp)
 	xor	162(sp), r13
 	mov	r13, 84(sp)
 	xor	164(sp), 82(sp)
@@ -1322,13 +1318,13 @@ norx32_4_1_decrypt_with:
 	xor	176(sp), 70(sp)
 	xor	178(sp), 68(sp)
 	xor	180(sp), 66(sp)
-	xor	182(sp), 64(sp)
-	xor	184(sp), 62(sp)
+	xor	182(sp), 62(sp)
+	xor	184(sp), 60(sp)
 	xor	186(sp), 58(sp)
 	xor	188(sp), r14
 	mov	r14, 56(sp)
 	; norx32_4_1.ae:45: return x & ~(~(0 as u384) << (8 * count))
-	mov	20(sp), r14
+	mov	22(sp), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -1338,25 +1334,25 @@ norx32_4_1_decrypt_with:
 	mov	r14, r15
 	and	#65528, r15
 	mov	r15, 110(sp)
-	mov	86(sp), r15
+	mov	96(sp), r15
 	rla	r15
 	rla	r15
 	rla	r15
 	and	#7, r14
 	bis	r14, r15
 	mov	r15, 108(sp)
-	mov	#-1, 48(sp)
-	mov	#-1, 44(sp)
-	mov	#-1, 40(sp)
-	mov	#-1, 36(sp)
-	mov	#-1, 32(sp)
-	mov	#-1, 28(sp)
-	mov	#-1, 24(sp)
-	mov	#-1, 16(sp)
-	mov	#-1, 12(sp)
-	mov	#-1, 8(sp)
-	mov	#-1, 4(sp)
-	mov	#-1, 0(sp)
+	mov	#-1, 50(sp)
+	mov	#-1, 46(sp)
+	mov	#-1, 42(sp)
+	mov	#-1, 38(sp)
+	mov	#-1, 34(sp)
+	mov	#-1, 30(sp)
+	mov	#-1, 26(sp)
+	mov	#-1, 18(sp)
+	mov	#-1, 14(sp)
+	mov	#-1, 10(sp)
+	mov	#-1, 6(sp)
+	mov	#-1, 2(sp)
 	mov	#-1, r4
 	mov	#-1, r5
 	mov	#-1, r6
@@ -1388,37 +1384,37 @@ norx32_4_1_decrypt_with:
 	mov	r6, r7
 	mov	r5, r6
 	mov	r4, r5
-	mov	@sp, r4
-	mov	4(sp), 0(sp)
-	mov	8(sp), 4(sp)
-	mov	12(sp), 8(sp)
-	mov	16(sp), 12(sp)
-	mov	24(sp), 16(sp)
-	mov	28(sp), 24(sp)
-	mov	32(sp), 28(sp)
-	mov	36(sp), 32(sp)
-	mov	40(sp), 36(sp)
-	mov	44(sp), 40(sp)
-	mov	48(sp), 44(sp)
-	clr	48(sp)
+	mov	2(sp), r4
+	mov	6(sp), 2(sp)
+	mov	10(sp), 6(sp)
+	mov	14(sp), 10(sp)
+	mov	18(sp), 14(sp)
+	mov	26(sp), 18(sp)
+	mov	30(sp), 26(sp)
+	mov	34(sp), 30(sp)
+	mov	38(sp), 34(sp)
+	mov	42(sp), 38(sp)
+	mov	46(sp), 42(sp)
+	mov	50(sp), 46(sp)
+	clr	50(sp)
 	sub	#16, r15
 	jmp	.Lnorx32_4_1_decrypt_with_shlimb13
 .Lnorx32_4_1_decrypt_with_shbits14:
 	tst	r15
 	jz	.Lnorx32_4_1_decrypt_with_shend11
 .Lnorx32_4_1_decrypt_with_sh12:
-	rla	48(sp)
-	rlc	44(sp)
-	rlc	40(sp)
-	rlc	36(sp)
-	rlc	32(sp)
-	rlc	28(sp)
-	rlc	24(sp)
-	rlc	16(sp)
-	rlc	12(sp)
-	rlc	8(sp)
-	rlc	4(sp)
-	rlc	0(sp)
+	rla	50(sp)
+	rlc	46(sp)
+	rlc	42(sp)
+	rlc	38(sp)
+	rlc	34(sp)
+	rlc	30(sp)
+	rlc	26(sp)
+	rlc	18(sp)
+	rlc	14(sp)
+	rlc	10(sp)
+	rlc	6(sp)
+	rlc	2(sp)
 	rlc	r4
 	rlc	r5
 	rlc	r6
@@ -1435,18 +1431,18 @@ norx32_4_1_decrypt_with:
 	jnz	.Lnorx32_4_1_decrypt_with_sh12
 	jmp	.Lnorx32_4_1_decrypt_with_shend11
 .Lnorx32_4_1_decrypt_with_shbig10:
-	clr	48(sp)
-	clr	44(sp)
-	clr	40(sp)
-	clr	36(sp)
-	clr	32(sp)
-	clr	28(sp)
-	clr	24(sp)
-	clr	16(sp)
-	clr	12(sp)
-	clr	8(sp)
-	clr	4(sp)
-	clr	0(sp)
+	clr	50(sp)
+	clr	46(sp)
+	clr	42(sp)
+	clr	38(sp)
+	clr	34(sp)
+	clr	30(sp)
+	clr	26(sp)
+	clr	18(sp)
+	clr	14(sp)
+	clr	10(sp)
+	clr	6(sp)
+	clr	2(sp)
 	clr	r4
 	clr	r5
 	clr	r6
@@ -1460,18 +1456,18 @@ norx32_4_1_decrypt_with:
 	clr	r14
 	clr	54(sp)
 .Lnorx32_4_1_decrypt_with_shend11:
-	bic	48(sp), 106(sp)
-	bic	44(sp), 104(sp)
-	bic	40(sp), 102(sp)
-	bic	36(sp), 100(sp)
-	bic	32(sp), 98(sp)
-	bic	28(sp), 96(sp)
-	bic	24(sp), 94(sp)
-	bic	16(sp), 92(sp)
-	bic	12(sp), 90(sp)
-	bic	8(sp), 88(sp)
-	bic	4(sp), 84(sp)
-	bic	@sp, 82(sp)
+	bic	50(sp), 106(sp)
+	bic	46(sp), 104(sp)
+	bic	42(sp), 102(sp)
+	bic	38(sp), 100(sp)
+	bic	34(sp), 98(sp)
+	bic	30(sp), 94(sp)
+	bic	26(sp), 92(sp)
+	bic	18(sp), 90(sp)
+	bic	14(sp), 88(sp)
+	bic	10(sp), 86(sp)
+	bic	6(sp), 84(sp)
+	bic	2(sp), 82(sp)
 	bic	r4, 80(sp)
 	bic	r5, 78(sp)
 	bic	r6, 76(sp)
@@ -1480,14 +1476,14 @@ norx32_4_1_decrypt_with:
 	bic	r9, 70(sp)
 	bic	r10, 68(sp)
 	bic	r11, 66(sp)
-	bic	r12, 64(sp)
-	bic	r13, 62(sp)
+	bic	r12, 62(sp)
+	bic	r13, 60(sp)
 	bic	r14, 58(sp)
 	bic	54(sp), 56(sp)
 	; norx32_4_1.ae:165: store_le(msg, off, x, count)
-	mov	60(sp), r13
+	mov	64(sp), r13
 	add	312(sp), r13
-	cmp	#48, 20(sp)
+	cmp	#48, 22(sp)
 	jnc	.Lnorx32_4_1_decrypt_with_bytes15
 	bit	#1, r13
 	jnz	.Lnorx32_4_1_decrypt_with_bytes15
@@ -1496,11 +1492,11 @@ norx32_4_1_decrypt_with:
 	mov	102(sp), 4(r13)
 	mov	100(sp), 6(r13)
 	mov	98(sp), 8(r13)
-	mov	96(sp), 10(r13)
-	mov	94(sp), 12(r13)
-	mov	92(sp), 14(r13)
-	mov	90(sp), 16(r13)
-	mov	88(sp), 18(r13)
+	mov	94(sp), 10(r13)
+	mov	92(sp), 12(r13)
+	mov	90(sp), 14(r13)
+	mov	88(sp), 16(r13)
+	mov	86(sp), 18(r13)
 	mov	84(sp), 20(r13)
 	mov	82(sp), 22(r13)
 	mov	80(sp), 24(r13)
@@ -1511,8 +1507,8 @@ norx32_4_1_decrypt_with:
 	mov	70(sp), 34(r13)
 	mov	68(sp), 36(r13)
 	mov	66(sp), 38(r13)
-	mov	64(sp), 40(r13)
-	mov	62(sp), 42(r13)
+	mov	62(sp), 40(r13)
+	mov	60(sp), 42(r13)
 	mov	58(sp), 44(r13)
 	mov	56(sp), 46(r13)
 	jmp	.Lnorx32_4_1_decrypt_with_stored16
@@ -1522,11 +1518,11 @@ norx32_4_1_decrypt_with:
 	mov	102(sp), 226(sp)
 	mov	100(sp), 228(sp)
 	mov	98(sp), 230(sp)
-	mov	96(sp), 232(sp)
-	mov	94(sp), 234(sp)
-	mov	92(sp), 236(sp)
-	mov	90(sp), 238(sp)
-	mov	88(sp), 240(sp)
+	mov	94(sp), 232(sp)
+	mov	92(sp), 234(sp)
+	mov	90(sp), 236(sp)
+	mov	88(sp), 238(sp)
+	mov	86(sp), 240(sp)
 	mov	84(sp), 242(sp)
 	mov	82(sp), 244(sp)
 	mov	80(sp), 246(sp)
@@ -1537,13 +1533,13 @@ norx32_4_1_decrypt_with:
 	mov	70(sp), 256(sp)
 	mov	68(sp), 258(sp)
 	mov	66(sp), 260(sp)
-	mov	64(sp), 262(sp)
-	mov	62(sp), 264(sp)
+	mov	62(sp), 262(sp)
+	mov	60(sp), 264(sp)
 	mov	58(sp), 266(sp)
 	mov	56(sp), 268(sp)
 	mov	sp, r14
 	add	#222, r14
-	mov	20(sp), r15
+	mov	22(sp), r15
 	cmp	#48, r15
 	jnc	.Lnorx32_4_1_decrypt_with_cnt17
 	mov	#48, r15
@@ -1558,166 +1554,160 @@ norx32_4_1_decrypt_with:
 	jnz	.Lnorx32_4_1_decrypt_with_cpy18
 .Lnorx32_4_1_decrypt_with_stored16:
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	cmp	#48, 20(sp)
-	mov	86(sp), r15
+	cmp	#48, 22(sp)
+	mov	96(sp), r15
 	subc	#0, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	mov	r15, 52(sp)
-	mov	#1, 46(sp)
-	mov	#0, 42(sp)
-	mov	#0, 38(sp)
-	mov	#0, 34(sp)
-	mov	#0, 30(sp)
-	mov	#0, 26(sp)
-	mov	#0, 22(sp)
-	mov	#0, 18(sp)
-	mov	#0, 14(sp)
-	mov	#0, 10(sp)
-	mov	#0, 6(sp)
-	mov	#0, 2(sp)
+	subc	r5, r5
+	mov	#1, 48(sp)
+	mov	#0, 44(sp)
+	mov	#0, 40(sp)
+	mov	#0, 36(sp)
+	mov	#0, 32(sp)
+	mov	#0, 28(sp)
+	mov	#0, 24(sp)
+	mov	#0, 20(sp)
+	mov	#0, 16(sp)
+	mov	#0, 12(sp)
+	mov	#0, 8(sp)
+	mov	#0, 4(sp)
+	mov	#0, 0(sp)
+	mov	#0, r14
 	mov	#0, r6
 	mov	#0, r7
+	mov	#0, r15
+	mov	#0, r4
 	mov	#0, r8
 	mov	#0, r9
-	mov	#0, r15
-	mov	#0, r13
-	mov	#0, r4
-	mov	#0, r14
 	mov	#0, r10
 	mov	#0, r11
 	mov	#0, r12
-	mov	#0, 50(sp)
-	mov	110(sp), r5
+	mov	#0, 52(sp)
+	mov	110(sp), r13
 	tst	108(sp)
 	jnz	.Lnorx32_4_1_decrypt_with_shbig19
-	cmp	#384, r5
+	cmp	#384, r13
 	jc	.Lnorx32_4_1_decrypt_with_shbig19
 .Lnorx32_4_1_decrypt_with_shlimb22:
-	cmp	#16, r5
+	cmp	#16, r13
 	jnc	.Lnorx32_4_1_decrypt_with_shbits23
-	mov	r12, 50(sp)
+	mov	r12, 52(sp)
 	mov	r11, r12
 	mov	r10, r11
-	mov	r14, r10
-	mov	r4, r14
-	mov	r13, r4
-	mov	r15, r13
-	mov	r9, r15
+	mov	r9, r10
 	mov	r8, r9
-	mov	r7, r8
+	mov	r4, r8
+	mov	r15, r4
+	mov	r7, r15
 	mov	r6, r7
-	mov	2(sp), r6
-	mov	6(sp), 2(sp)
-	mov	10(sp), 6(sp)
-	mov	14(sp), 10(sp)
-	mov	18(sp), 14(sp)
-	mov	22(sp), 18(sp)
-	mov	26(sp), 22(sp)
-	mov	30(sp), 26(sp)
-	mov	34(sp), 30(sp)
-	mov	38(sp), 34(sp)
-	mov	42(sp), 38(sp)
-	mov	46(sp), 42(sp)
-	clr	46(sp)
-	sub	#16, r5
+	mov	r14, r6
+	mov	@sp, r14
+	mov	4(sp), 0(sp)
+	mov	8(sp), 4(sp)
+	mov	12(sp), 8(sp)
+	mov	16(sp), 12(sp)
+	mov	20(sp), 16(sp)
+	mov	24(sp), 20(sp)
+	mov	28(sp), 24(sp)
+	mov	32(sp), 28(sp)
+	mov	36(sp), 32(sp)
+	mov	40(sp), 36(sp)
+	mov	44(sp), 40(sp)
+	mov	48(sp), 44(sp)
+	clr	48(sp)
+	sub	#16, r13
 	jmp	.Lnorx32_4_1_decrypt_with_shlimb22
 .Lnorx32_4_1_decrypt_with_shbits23:
-	tst	r5
+	tst	r13
 	jz	.Lnorx32_4_1_decrypt_with_shend20
 .Lnorx32_4_1_decrypt_with_sh21:
-	rla	46(sp)
-	rlc	42(sp)
-	rlc	38(sp)
-	rlc	34(sp)
-	rlc	30(sp)
-	rlc	26(sp)
-	rlc	22(sp)
-	rlc	18(sp)
-	rlc	14(sp)
-	rlc	10(sp)
-	rlc	6(sp)
-	rlc	2(sp)
+	rla	48(sp)
+	rlc	44(sp)
+	rlc	40(sp)
+	rlc	36(sp)
+	rlc	32(sp)
+	rlc	28(sp)
+	rlc	24(sp)
+	rlc	20(sp)
+	rlc	16(sp)
+	rlc	12(sp)
+	rlc	8(sp)
+	rlc	4(sp)
+	rlc	0(sp)
+	rlc	r14
 	rlc	r6
 	rlc	r7
+	rlc	r15
+	rlc	r4
 	rlc	r8
 	rlc	r9
-	rlc	r15
-	rlc	r13
-	rlc	r4
-	rlc	r14
 	rlc	r10
 	rlc	r11
 	rlc	r12
-	rlc	50(sp)
-	dec	r5
+	rlc	52(sp)
+	dec	r13
 	jnz	.Lnorx32_4_1_decrypt_with_sh21
 	jmp	.Lnorx32_4_1_decrypt_with_shend20
 .Lnorx32_4_1_decrypt_with_shbig19:
-	clr	46(sp)
-	clr	42(sp)
-	clr	38(sp)
-	clr	34(sp)
-	clr	30(sp)
-	clr	26(sp)
-	clr	22(sp)
-	clr	18(sp)
-	clr	14(sp)
-	clr	10(sp)
-	clr	6(sp)
-	clr	2(sp)
+	clr	48(sp)
+	clr	44(sp)
+	clr	40(sp)
+	clr	36(sp)
+	clr	32(sp)
+	clr	28(sp)
+	clr	24(sp)
+	clr	20(sp)
+	clr	16(sp)
+	clr	12(sp)
+	clr	8(sp)
+	clr	4(sp)
+	clr	0(sp)
+	clr	r14
 	clr	r6
 	clr	r7
+	clr	r15
+	clr	r4
 	clr	r8
 	clr	r9
-	clr	r15
-	clr	r13
-	clr	r4
-	clr	r14
 	clr	r10
 	clr	r11
 	clr	r12
-	clr	50(sp)
+	clr	52(sp)
 .Lnorx32_4_1_decrypt_with_shend20:
-	bis	#32768, 50(sp)
-	mov	52(sp), r5
-	inv	r5
-	inc	r5
-	and	r5, 46(sp)
-	and	r5, 42(sp)
-	and	r5, 38(sp)
-	and	r5, 34(sp)
-	and	r5, 30(sp)
-	and	r5, 26(sp)
-	and	r5, 22(sp)
-	and	r5, 18(sp)
-	and	r5, 14(sp)
-	and	r5, 10(sp)
-	and	r5, 6(sp)
-	and	r5, 2(sp)
+	mov	52(sp), r13
+	bis	#32768, r13
+	and	r5, 48(sp)
+	and	r5, 44(sp)
+	and	r5, 40(sp)
+	and	r5, 36(sp)
+	and	r5, 32(sp)
+	and	r5, 28(sp)
+	and	r5, 24(sp)
+	and	r5, 20(sp)
+	and	r5, 16(sp)
+	and	r5, 12(sp)
+	and	r5, 8(sp)
+	and	r5, 4(sp)
+	and	r5, 0(sp)
+	and	r5, r14
 	and	r5, r6
 	and	r5, r7
-	and	r5, r8
-	and	r5, r9
 	and	r5, r15
 	mov	r15, 114(sp)
-	and	r5, r13
-	mov	r13, 112(sp)
 	and	r5, r4
-	and	r5, r14
+	mov	r4, 112(sp)
+	and	r5, r8
+	and	r5, r9
 	and	r5, r10
 	and	r5, r11
 	and	r5, r12
-	mov	50(sp), r13
 	and	r5, r13
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
 	mov	106(sp), r5
 	xor	142(sp), r5
 	mov	104(sp), r15
 	xor	144(sp), r15
-	xor	46(sp), r5
-	xor	42(sp), r15
+	xor	48(sp), r5
+	xor	44(sp), r15
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
 	mov	r5, 142(sp)
 	mov	r15, 144(sp)
@@ -1726,38 +1716,38 @@ norx32_4_1_decrypt_with:
 	xor	146(sp), r5
 	mov	100(sp), r15
 	xor	148(sp), r15
-	xor	38(sp), r5
-	xor	34(sp), r15
+	xor	40(sp), r5
+	xor	36(sp), r15
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
 	mov	r5, 146(sp)
 	mov	r15, 148(sp)
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
 	mov	98(sp), r5
 	xor	150(sp), r5
-	mov	96(sp), r15
+	mov	94(sp), r15
 	xor	152(sp), r15
-	xor	30(sp), r5
-	xor	26(sp), r15
+	xor	32(sp), r5
+	xor	28(sp), r15
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
 	mov	r5, 150(sp)
 	mov	r15, 152(sp)
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	mov	94(sp), r5
+	mov	92(sp), r5
 	xor	154(sp), r5
-	mov	92(sp), r15
+	mov	90(sp), r15
 	xor	156(sp), r15
-	xor	22(sp), r5
-	xor	18(sp), r15
+	xor	24(sp), r5
+	xor	20(sp), r15
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
 	mov	r5, 154(sp)
 	mov	r15, 156(sp)
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	mov	90(sp), r5
+	mov	88(sp), r5
 	xor	158(sp), r5
-	mov	88(sp), r15
+	mov	86(sp), r15
 	xor	160(sp), r15
-	xor	14(sp), r5
-	xor	10(sp), r15
+	xor	16(sp), r5
+	xor	12(sp), r15
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
 	mov	r5, 158(sp)
 	mov	r15, 160(sp)
@@ -1766,8 +1756,8 @@ norx32_4_1_decrypt_with:
 	xor	162(sp), r5
 	mov	82(sp), r15
 	xor	164(sp), r15
-	xor	6(sp), r5
-	xor	2(sp), r15
+	xor	8(sp), r5
+	xor	4(sp), r15
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
 	mov	r5, 162(sp)
 	mov	r15, 164(sp)
@@ -1776,45 +1766,45 @@ norx32_4_1_decrypt_with:
 	xor	166(sp), r5
 	mov	78(sp), r15
 	xor	168(sp), r15
-	xor	r6, r5
-	xor	r7, r15
+	xor	@sp, r5
+	xor	r14, r15
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
 	mov	r5, 166(sp)
 	mov	r15, 168(sp)
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	mov	76(sp), r7
-	xor	170(sp), r7
+	mov	76(sp), r14
+	xor	170(sp), r14
 	mov	74(sp), r15
 	xor	172(sp), r15
-	xor	r8, r7
-	xor	r9, r15
+	xor	r6, r14
+	xor	r7, r15
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r7, 170(sp)
+	mov	r14, 170(sp)
 	mov	r15, 172(sp)
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	mov	72(sp), r9
-	xor	174(sp), r9
+	mov	72(sp), r14
+	xor	174(sp), r14
 	mov	70(sp), r15
 	xor	176(sp), r15
-	xor	114(sp), r9
+	xor	114(sp), r14
 	xor	112(sp), r15
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r9, 174(sp)
+	mov	r14, 174(sp)
 	mov	r15, 176(sp)
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	mov	68(sp), r9
-	xor	178(sp), r9
+	mov	68(sp), r14
+	xor	178(sp), r14
 	mov	66(sp), r15
 	xor	180(sp), r15
-	xor	r4, r9
-	xor	r14, r15
+	xor	r8, r14
+	xor	r9, r15
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r9, 178(sp)
+	mov	r14, 178(sp)
 	mov	r15, 180(sp)
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	mov	64(sp), r14
+	mov	62(sp), r14
 	xor	182(sp), r14
-	mov	62(sp), r15
+	mov	60(sp), r15
 	xor	184(sp), r15
 	xor	r10, r14
 	xor	r11, r15
@@ -2979,8 +2969,8 @@ norx32_4_1_F_permute:
 
 
 ; --- norx32_4_1_absorb_header: norx32_4_1.absorb_header
-;     frame 144 bytes (48 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1826 bytes of code
+;     frame 142 bytes (47 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1818 bytes of code
 	.section .text.norx32_4_1_absorb_header,"ax",@progbits
 	.local norx32_4_1_absorb_header
 	.type norx32_4_1_absorb_header, @function
@@ -2993,10 +2983,10 @@ norx32_4_1_absorb_header:
 	push	r6
 	push	r5
 	push	r4
-	sub	#144, sp
-	mov	r12, r10
-	mov	r13, 90(sp)
-	mov	r14, 68(sp)
+	sub	#142, sp
+	mov	r12, r9
+	mov	r13, 88(sp)
+	mov	r14, 66(sp)
 	; norx32_4_1.ae:96: if n > 0 {
 	mov	#0, r15
 	cmp	r14, r15
@@ -3018,13 +3008,13 @@ norx32_4_1_absorb_header:
 	mov	r8, r15
 	rla	r15
 	adc	r15
-	mov	r15, r9
-	and	#65534, r9
+	mov	r15, r10
+	and	#65534, r10
 	and	#1, r15
 	mov	#0, r11
 	mov	#0, r12
 	mov	#0, r13
-	add	r8, r9
+	add	r8, r10
 	addc	r15, r11
 	addc	#0, r12
 	addc	#0, r13
@@ -3038,7 +3028,7 @@ norx32_4_1_absorb_header:
 	mov	r14, r15
 	and	#65528, r15
 	and	#7, r14
-	add	r15, r9
+	add	r15, r10
 	addc	r14, r11
 	addc	#0, r12
 	addc	#0, r13
@@ -3053,7 +3043,7 @@ norx32_4_1_absorb_header:
 	mov	r14, r15
 	and	#65504, r15
 	and	#31, r14
-	add	r15, r9
+	add	r15, r10
 	addc	r14, r11
 	addc	#0, r12
 	addc	#0, r13
@@ -3064,7 +3054,7 @@ norx32_4_1_absorb_header:
 	mov	r14, r15
 	and	#65408, r15
 	and	#127, r14
-	add	r15, r9
+	add	r15, r10
 	addc	r14, r11
 	addc	#0, r12
 	addc	#0, r13
@@ -3075,7 +3065,7 @@ norx32_4_1_absorb_header:
 	mov	r14, r15
 	and	#65024, r15
 	and	#511, r14
-	add	r15, r9
+	add	r15, r10
 	addc	r14, r11
 	addc	#0, r12
 	addc	#0, r13
@@ -3090,7 +3080,7 @@ norx32_4_1_absorb_header:
 	mov	r14, r15
 	and	#63488, r15
 	and	#2047, r14
-	add	r15, r9
+	add	r15, r10
 	addc	r14, r11
 	addc	#0, r12
 	addc	#0, r13
@@ -3104,7 +3094,7 @@ norx32_4_1_absorb_header:
 	mov	r14, r15
 	and	#57344, r15
 	and	#8191, r14
-	add	r15, r9
+	add	r15, r10
 	addc	r14, r11
 	addc	#0, r12
 	addc	#0, r13
@@ -3114,7 +3104,7 @@ norx32_4_1_absorb_header:
 	mov	r14, r15
 	and	#32768, r15
 	and	#32767, r14
-	add	r15, r9
+	add	r15, r10
 	addc	r14, r11
 	addc	#0, r12
 	addc	#0, r13
@@ -3124,7 +3114,7 @@ norx32_4_1_absorb_header:
 	mov	r14, r15
 	and	#65534, r15
 	and	#1, r14
-	add	#0, r9
+	add	#0, r10
 	addc	r15, r11
 	addc	r14, r12
 	addc	#0, r13
@@ -3138,7 +3128,7 @@ norx32_4_1_absorb_header:
 	mov	r14, r15
 	and	#65528, r15
 	and	#7, r14
-	add	#0, r9
+	add	#0, r10
 	addc	r15, r11
 	addc	r14, r12
 	addc	#0, r13
@@ -3153,7 +3143,7 @@ norx32_4_1_absorb_header:
 	mov	r14, r15
 	and	#65504, r15
 	and	#31, r14
-	add	#0, r9
+	add	#0, r10
 	addc	r15, r11
 	addc	r14, r12
 	addc	#0, r13
@@ -3164,7 +3154,7 @@ norx32_4_1_absorb_header:
 	mov	r14, r15
 	and	#65408, r15
 	and	#127, r14
-	add	#0, r9
+	add	#0, r10
 	addc	r15, r11
 	addc	r14, r12
 	addc	#0, r13
@@ -3175,7 +3165,7 @@ norx32_4_1_absorb_header:
 	mov	r14, r15
 	and	#65024, r15
 	and	#511, r14
-	add	#0, r9
+	add	#0, r10
 	addc	r15, r11
 	addc	r14, r12
 	addc	#0, r13
@@ -3190,7 +3180,7 @@ norx32_4_1_absorb_header:
 	mov	r14, r15
 	and	#63488, r15
 	and	#2047, r14
-	add	#0, r9
+	add	#0, r10
 	addc	r15, r11
 	addc	r14, r12
 	addc	#0, r13
@@ -3204,7 +3194,7 @@ norx32_4_1_absorb_header:
 	mov	r14, r15
 	and	#57344, r15
 	and	#8191, r14
-	add	#0, r9
+	add	#0, r10
 	addc	r15, r11
 	addc	r14, r12
 	addc	#0, r13
@@ -3213,7 +3203,7 @@ norx32_4_1_absorb_header:
 	mov	r8, r15
 	and	#32768, r15
 	and	#32767, r8
-	add	#0, r9
+	add	#0, r10
 	addc	r15, r11
 	addc	r8, r12
 	addc	#0, r13
@@ -3230,19 +3220,19 @@ norx32_4_1_absorb_header:
 	; norx32_4_1.ae:97: for i in 0..whole_blocks(n) + 1 {
 	add	#1, r12
 	addc	#0, r13
-	mov	#0, 38(sp)
 	mov	#0, 36(sp)
-	cmp	r12, 38(sp)
-	mov	r12, 58(sp)
-	mov	36(sp), r15
+	mov	#0, 34(sp)
+	cmp	r12, 36(sp)
+	mov	r12, 56(sp)
+	mov	34(sp), r15
 	subc	r13, r15
-	mov	r13, 52(sp)
+	mov	r13, 50(sp)
 	jnc	.Lnorx32_4_1_absorb_header_near16
 	br	#.Lnorx32_4_1_absorb_header_done4
 .Lnorx32_4_1_absorb_header_near16:
 .Lnorx32_4_1_absorb_header_loop3:
 	; norx32_4_1.ae:98: off = rate * i
-	mov	38(sp), r14
+	mov	36(sp), r14
 	mov	r14, r15
 	rla	r15
 	adc	r15
@@ -3254,7 +3244,7 @@ norx32_4_1_absorb_header:
 	adc	r15
 	mov	r15, r7
 	and	#65520, r7
-	mov	36(sp), r11
+	mov	34(sp), r11
 	mov	r11, r12
 	rla	r12
 	rla	r12
@@ -3281,44 +3271,45 @@ norx32_4_1_absorb_header:
 	add	r13, r7
 	addc	r11, r12
 	; norx32_4_1.ae:99: count = if n - off < rate then n - off else rate
-	mov	68(sp), r9
+	mov	66(sp), r10
 	mov	#0, r8
-	sub	r7, r9
+	sub	r7, r10
 	subc	r12, r8
-	cmp	#48, r9
+	cmp	#48, r10
 	mov	r8, r15
 	subc	#0, r15
 	subc	r15, r15
-	xor	#48, r9
-	and	r15, r9
-	xor	#48, r9
+	xor	#48, r10
+	and	r15, r10
+	xor	#48, r10
 	and	r15, r8
 	; norx32_4_1.ae:100: s[15] = s[15] ^ header_tag
-	mov	60(r10), r15
+	mov	60(r9), r15
 	xor	#1, r15
-	mov	r15, 60(r10)
+	mov	r15, 60(r9)
 	; norx32_4_1.ae:101: F.permute(s)
-	mov	r10, r12
+	mov	r9, r12
 	call	#norx32_4_1_F_permute
 	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	add	90(sp), r7
-	cmp	#48, r9
+	add	88(sp), r7
+	cmp	#48, r10
 	jnc	.Lnorx32_4_1_absorb_header_bytes5
 	bit	#1, r7
 	jnz	.Lnorx32_4_1_absorb_header_bytes5
 .Lnorx32_4_1_absorb_header_words6:
+	mov	@r7+, 38(sp)
 	mov	@r7+, 40(sp)
 	mov	@r7+, 42(sp)
 	mov	@r7+, 44(sp)
 	mov	@r7+, 46(sp)
 	mov	@r7+, 48(sp)
-	mov	@r7+, 50(sp)
+	mov	@r7+, 52(sp)
 	mov	@r7+, 54(sp)
-	mov	@r7+, 56(sp)
+	mov	@r7+, 58(sp)
 	mov	@r7+, 60(sp)
 	mov	@r7+, 62(sp)
 	mov	@r7+, 64(sp)
-	mov	@r7+, 66(sp)
+	mov	@r7+, 68(sp)
 	mov	@r7+, 70(sp)
 	mov	@r7+, 72(sp)
 	mov	@r7+, 74(sp)
@@ -3326,18 +3317,17 @@ norx32_4_1_absorb_header:
 	mov	@r7+, 78(sp)
 	mov	@r7+, 80(sp)
 	mov	@r7+, 82(sp)
-	mov	@r7+, 84(sp)
-	mov	@r7+, 88(sp)
 	mov	@r7+, 86(sp)
-	mov	@r7+, 94(sp)
+	mov	@r7+, 84(sp)
 	mov	@r7+, 92(sp)
+	mov	@r7+, 90(sp)
 	jmp	.Lnorx32_4_1_absorb_header_join7
 .Lnorx32_4_1_absorb_header_bytes5:
 	mov	sp, r11
-	add	#96, r11
+	add	#94, r11
 	mov	r11, r12
 	mov	#48, r13
-	mov	r9, r15
+	mov	r10, r15
 .Lnorx32_4_1_absorb_header_cpy8:
 	clr	r14
 	tst	r15
@@ -3354,28 +3344,26 @@ norx32_4_1_absorb_header:
 	jmp	.Lnorx32_4_1_absorb_header_words6
 .Lnorx32_4_1_absorb_header_join7:
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	cmp	#48, r9
+	cmp	#48, r10
 	mov	r8, r15
 	subc	#0, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	mov	r15, 28(sp)
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	mov	r9, r14
+	subc	r4, r4
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	mov	r10, r14
 	and	#65528, r14
 	rla	r8
 	rla	r8
 	rla	r8
-	and	#7, r9
-	bis	r9, r8
+	and	#7, r10
+	bis	r10, r8
 	mov	r8, 30(sp)
-	mov	#1, 24(sp)
+	mov	#1, 26(sp)
+	mov	#0, 24(sp)
 	mov	#0, 22(sp)
 	mov	#0, 20(sp)
 	mov	#0, 18(sp)
@@ -3389,16 +3377,15 @@ norx32_4_1_absorb_header:
 	mov	#0, 2(sp)
 	mov	#0, 0(sp)
 	mov	#0, r15
-	mov	#0, r4
 	mov	#0, r5
 	mov	#0, r6
 	mov	#0, r7
 	mov	#0, r8
-	mov	#0, r9
+	mov	#0, r10
 	mov	#0, r11
 	mov	#0, r12
 	mov	#0, r13
-	mov	#0, 26(sp)
+	mov	#0, 28(sp)
 	tst	30(sp)
 	jnz	.Lnorx32_4_1_absorb_header_shbig10
 	cmp	#384, r14
@@ -3406,16 +3393,15 @@ norx32_4_1_absorb_header:
 .Lnorx32_4_1_absorb_header_shlimb13:
 	cmp	#16, r14
 	jnc	.Lnorx32_4_1_absorb_header_shbits14
-	mov	r13, 26(sp)
+	mov	r13, 28(sp)
 	mov	r12, r13
 	mov	r11, r12
-	mov	r9, r11
-	mov	r8, r9
+	mov	r10, r11
+	mov	r8, r10
 	mov	r7, r8
 	mov	r6, r7
 	mov	r5, r6
-	mov	r4, r5
-	mov	r15, r4
+	mov	r15, r5
 	mov	@sp, r15
 	mov	2(sp), 0(sp)
 	mov	4(sp), 2(sp)
@@ -3429,14 +3415,16 @@ norx32_4_1_absorb_header:
 	mov	20(sp), 18(sp)
 	mov	22(sp), 20(sp)
 	mov	24(sp), 22(sp)
-	clr	24(sp)
+	mov	26(sp), 24(sp)
+	clr	26(sp)
 	sub	#16, r14
 	jmp	.Lnorx32_4_1_absorb_header_shlimb13
 .Lnorx32_4_1_absorb_header_shbits14:
 	tst	r14
 	jz	.Lnorx32_4_1_absorb_header_shend11
 .Lnorx32_4_1_absorb_header_sh12:
-	rla	24(sp)
+	rla	26(sp)
+	rlc	24(sp)
 	rlc	22(sp)
 	rlc	20(sp)
 	rlc	18(sp)
@@ -3450,20 +3438,20 @@ norx32_4_1_absorb_header:
 	rlc	2(sp)
 	rlc	0(sp)
 	rlc	r15
-	rlc	r4
 	rlc	r5
 	rlc	r6
 	rlc	r7
 	rlc	r8
-	rlc	r9
+	rlc	r10
 	rlc	r11
 	rlc	r12
 	rlc	r13
-	rlc	26(sp)
+	rlc	28(sp)
 	dec	r14
 	jnz	.Lnorx32_4_1_absorb_header_sh12
 	jmp	.Lnorx32_4_1_absorb_header_shend11
 .Lnorx32_4_1_absorb_header_shbig10:
+	clr	26(sp)
 	clr	24(sp)
 	clr	22(sp)
 	clr	20(sp)
@@ -3478,173 +3466,168 @@ norx32_4_1_absorb_header:
 	clr	2(sp)
 	clr	0(sp)
 	clr	r15
-	clr	r4
 	clr	r5
 	clr	r6
 	clr	r7
 	clr	r8
-	clr	r9
+	clr	r10
 	clr	r11
 	clr	r12
 	clr	r13
-	clr	26(sp)
+	clr	28(sp)
 .Lnorx32_4_1_absorb_header_shend11:
-	bis	#32768, 26(sp)
 	mov	28(sp), r14
-	inv	r14
-	inc	r14
-	and	r14, 24(sp)
-	and	r14, 22(sp)
-	and	r14, 20(sp)
-	and	r14, 18(sp)
-	and	r14, 16(sp)
-	and	r14, 14(sp)
-	and	r14, 12(sp)
-	and	r14, 10(sp)
-	and	r14, 8(sp)
-	and	r14, 6(sp)
-	and	r14, 4(sp)
-	and	r14, 2(sp)
-	and	r14, 0(sp)
-	and	r14, r15
+	bis	#32768, r14
+	and	r4, 26(sp)
+	and	r4, 24(sp)
+	and	r4, 22(sp)
+	and	r4, 20(sp)
+	and	r4, 18(sp)
+	and	r4, 16(sp)
+	and	r4, 14(sp)
+	and	r4, 12(sp)
+	and	r4, 10(sp)
+	and	r4, 8(sp)
+	and	r4, 6(sp)
+	and	r4, 4(sp)
+	and	r4, 2(sp)
+	and	r4, 0(sp)
+	and	r4, r15
 	mov	r15, 32(sp)
-	and	r14, r4
-	mov	r4, 34(sp)
-	and	r14, r5
-	and	r14, r6
-	and	r14, r7
-	and	r14, r8
-	and	r14, r9
-	and	r14, r11
-	and	r14, r12
-	and	r14, r13
-	mov	26(sp), r15
-	and	r14, r15
+	and	r4, r5
+	and	r4, r6
+	and	r4, r7
+	and	r4, r8
+	and	r4, r10
+	and	r4, r11
+	and	r4, r12
+	and	r4, r13
+	and	r4, r14
 	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	40(sp), r4
-	xor	@r10, r4
-	mov	42(sp), r14
-	xor	2(r10), r14
-	xor	24(sp), r4
-	xor	22(sp), r14
+	mov	38(sp), r4
+	xor	@r9, r4
+	mov	40(sp), r15
+	xor	2(r9), r15
+	xor	26(sp), r4
+	xor	24(sp), r15
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r4, 0(r10)
-	mov	r14, 2(r10)
+	mov	r4, 0(r9)
+	mov	r15, 2(r9)
 	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	44(sp), r4
-	xor	4(r10), r4
-	mov	46(sp), r14
-	xor	6(r10), r14
-	xor	20(sp), r4
-	xor	18(sp), r14
+	mov	42(sp), r4
+	xor	4(r9), r4
+	mov	44(sp), r15
+	xor	6(r9), r15
+	xor	22(sp), r4
+	xor	20(sp), r15
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r4, 4(r10)
-	mov	r14, 6(r10)
+	mov	r4, 4(r9)
+	mov	r15, 6(r9)
 	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	48(sp), r4
-	xor	8(r10), r4
-	mov	50(sp), r14
-	xor	10(r10), r14
-	xor	16(sp), r4
-	xor	14(sp), r14
+	mov	46(sp), r4
+	xor	8(r9), r4
+	mov	48(sp), r15
+	xor	10(r9), r15
+	xor	18(sp), r4
+	xor	16(sp), r15
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r4, 8(r10)
-	mov	r14, 10(r10)
+	mov	r4, 8(r9)
+	mov	r15, 10(r9)
 	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	54(sp), r4
-	xor	12(r10), r4
-	mov	56(sp), r14
-	xor	14(r10), r14
-	xor	12(sp), r4
-	xor	10(sp), r14
+	mov	52(sp), r4
+	xor	12(r9), r4
+	mov	54(sp), r15
+	xor	14(r9), r15
+	xor	14(sp), r4
+	xor	12(sp), r15
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r4, 12(r10)
-	mov	r14, 14(r10)
+	mov	r4, 12(r9)
+	mov	r15, 14(r9)
 	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	60(sp), r4
-	xor	16(r10), r4
-	mov	62(sp), r14
-	xor	18(r10), r14
-	xor	8(sp), r4
-	xor	6(sp), r14
+	mov	58(sp), r4
+	xor	16(r9), r4
+	mov	60(sp), r15
+	xor	18(r9), r15
+	xor	10(sp), r4
+	xor	8(sp), r15
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r4, 16(r10)
-	mov	r14, 18(r10)
+	mov	r4, 16(r9)
+	mov	r15, 18(r9)
 	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	64(sp), r4
-	xor	20(r10), r4
-	mov	66(sp), r14
-	xor	22(r10), r14
-	xor	4(sp), r4
-	xor	2(sp), r14
+	mov	62(sp), r4
+	xor	20(r9), r4
+	mov	64(sp), r15
+	xor	22(r9), r15
+	xor	6(sp), r4
+	xor	4(sp), r15
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r4, 20(r10)
-	mov	r14, 22(r10)
+	mov	r4, 20(r9)
+	mov	r15, 22(r9)
 	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	70(sp), r4
-	xor	24(r10), r4
-	mov	72(sp), r14
-	xor	26(r10), r14
-	xor	@sp, r4
-	xor	32(sp), r14
+	mov	68(sp), r4
+	xor	24(r9), r4
+	mov	70(sp), r15
+	xor	26(r9), r15
+	xor	2(sp), r4
+	xor	@sp, r15
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r4, 24(r10)
-	mov	r14, 26(r10)
+	mov	r4, 24(r9)
+	mov	r15, 26(r9)
 	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	74(sp), r4
-	xor	28(r10), r4
-	mov	76(sp), r14
-	xor	30(r10), r14
-	xor	34(sp), r4
-	xor	r5, r14
+	mov	72(sp), r4
+	xor	28(r9), r4
+	mov	74(sp), r15
+	xor	30(r9), r15
+	xor	32(sp), r4
+	xor	r5, r15
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r4, 28(r10)
-	mov	r14, 30(r10)
+	mov	r4, 28(r9)
+	mov	r15, 30(r9)
 	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	78(sp), r5
-	xor	32(r10), r5
-	mov	80(sp), r14
-	xor	34(r10), r14
+	mov	76(sp), r5
+	xor	32(r9), r5
+	mov	78(sp), r15
+	xor	34(r9), r15
 	xor	r6, r5
-	xor	r7, r14
+	xor	r7, r15
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r5, 32(r10)
-	mov	r14, 34(r10)
+	mov	r5, 32(r9)
+	mov	r15, 34(r9)
 	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	82(sp), r7
-	xor	36(r10), r7
-	mov	84(sp), r14
-	xor	38(r10), r14
+	mov	80(sp), r7
+	xor	36(r9), r7
+	mov	82(sp), r15
+	xor	38(r9), r15
 	xor	r8, r7
-	xor	r9, r14
+	xor	r10, r15
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r7, 36(r10)
-	mov	r14, 38(r10)
+	mov	r7, 36(r9)
+	mov	r15, 38(r9)
 	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	88(sp), r9
-	xor	40(r10), r9
-	mov	86(sp), r14
-	xor	42(r10), r14
-	xor	r11, r9
-	xor	r12, r14
+	mov	86(sp), r10
+	xor	40(r9), r10
+	mov	84(sp), r15
+	xor	42(r9), r15
+	xor	r11, r10
+	xor	r12, r15
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r9, 40(r10)
-	mov	r14, 42(r10)
+	mov	r10, 40(r9)
+	mov	r15, 42(r9)
 	; norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	mov	94(sp), r14
-	xor	44(r10), r14
 	mov	92(sp), r12
-	xor	46(r10), r12
-	xor	r13, r14
-	xor	r15, r12
+	xor	44(r9), r12
+	mov	90(sp), r15
+	xor	46(r9), r15
+	xor	r13, r12
+	xor	r14, r15
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r14, 44(r10)
-	mov	r12, 46(r10)
-	add	#1, 38(sp)
-	addc	#0, 36(sp)
-	cmp	58(sp), 38(sp)
-	mov	36(sp), r15
-	subc	52(sp), r15
+	mov	r12, 44(r9)
+	mov	r15, 46(r9)
+	add	#1, 36(sp)
+	addc	#0, 34(sp)
+	cmp	56(sp), 36(sp)
+	mov	34(sp), r15
+	subc	50(sp), r15
 	jc	.Lnorx32_4_1_absorb_header_near17
 	br	#.Lnorx32_4_1_absorb_header_loop3
 .Lnorx32_4_1_absorb_header_near17:
@@ -3652,7 +3635,7 @@ norx32_4_1_absorb_header:
 	jmp	.Lnorx32_4_1_absorb_header_endif2
 .Lnorx32_4_1_absorb_header_else1:
 .Lnorx32_4_1_absorb_header_endif2:
-	add	#144, sp
+	add	#142, sp
 	pop	r4
 	pop	r5
 	pop	r6

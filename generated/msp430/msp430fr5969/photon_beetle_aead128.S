@@ -61,7 +61,7 @@ photon_beetle_aead128_key_setup:
 
 ; --- photon_beetle_aead128_encrypt_with: photon_beetle_aead128.encrypt_with
 ;     frame 72 bytes (12 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1316 bytes of code
+;     estimated 1300 bytes of code
 	.section .text.photon_beetle_aead128_encrypt_with,"ax",@progbits
 	.global photon_beetle_aead128_encrypt_with
 	.type photon_beetle_aead128_encrypt_with, @function
@@ -168,9 +168,7 @@ photon_beetle_aead128_encrypt_with:
 	mov	#0, r13
 	cmp	92(sp), r13
 	subc	#0, r13
-	clr	r12
-	adc	r12
-	xor	#1, r12
+	subc	r12, r12
 	mov	r11, r13
 	inv	r13
 	inc	r13
@@ -180,8 +178,6 @@ photon_beetle_aead128_encrypt_with:
 	inc	r11
 	and	#7, r11
 	xor	#4, r11
-	inv	r12
-	inc	r12
 	xor	r11, r13
 	and	r12, r13
 	xor	r13, r11
@@ -379,9 +375,7 @@ photon_beetle_aead128_encrypt_with:
 	cmp	#16, r10
 	mov	r4, r15
 	subc	#0, r15
-	clr	r13
-	adc	r13
-	xor	#1, r13
+	subc	r13, r13
 	rla	r10
 	adc	r10
 	rla	r10
@@ -452,8 +446,6 @@ photon_beetle_aead128_encrypt_with:
 	bis	12(sp), r11
 	bis	@sp, r12
 	bis	r6, r5
-	inv	r13
-	inc	r13
 	xor	r4, r14
 	and	r13, r14
 	xor	r14, r4
@@ -590,18 +582,18 @@ photon_beetle_aead128_encrypt_with:
 
 
 ; --- photon_beetle_aead128_decrypt_with: photon_beetle_aead128.decrypt_with
-;     frame 100 bytes (26 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1554 bytes of code
+;     frame 98 bytes (25 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1540 bytes of code
 	.section .text.photon_beetle_aead128_decrypt_with,"ax",@progbits
 	.global photon_beetle_aead128_decrypt_with
 	.type photon_beetle_aead128_decrypt_with, @function
 	.balign 2
 photon_beetle_aead128_decrypt_with:
 	pushm.w	#7, r10
-	sub	#100, sp
+	sub	#98, sp
 	mov	r13, r8
 	mov	r15, r13
-	mov	116(sp), r10
+	mov	114(sp), r10
 	; photon_beetle_aead128.ae:88: set_rate_part(s, load_le(nonce, 0, 16))
 	bit	#1, r8
 	jnz	.Lphoton_beetle_aead128_decrypt_with_bytes1
@@ -617,7 +609,7 @@ photon_beetle_aead128_decrypt_with:
 	jmp	.Lphoton_beetle_aead128_decrypt_with_join3
 .Lphoton_beetle_aead128_decrypt_with_bytes1:
 	mov	sp, r9
-	add	#84, r9
+	add	#82, r9
 	mov	r9, r11
 	mov	#16, r14
 .Lphoton_beetle_aead128_decrypt_with_cpy4:
@@ -631,40 +623,40 @@ photon_beetle_aead128_decrypt_with:
 	jmp	.Lphoton_beetle_aead128_decrypt_with_words2
 .Lphoton_beetle_aead128_decrypt_with_join3:
 	; photon_beetle_aead128.ae:25: s[0] = x[31:0]
-	mov	r4, 52(sp)
-	mov	r5, 54(sp)
+	mov	r4, 50(sp)
+	mov	r5, 52(sp)
 	; photon_beetle_aead128.ae:26: s[1] = x[63:32]
-	mov	r6, 56(sp)
-	mov	r7, 58(sp)
+	mov	r6, 54(sp)
+	mov	r7, 56(sp)
 	; photon_beetle_aead128.ae:27: s[2] = x[95:64]
-	mov	r9, 60(sp)
-	mov	r11, 62(sp)
+	mov	r9, 58(sp)
+	mov	r11, 60(sp)
 	; photon_beetle_aead128.ae:28: s[3] = x[127:96]
-	mov	r14, 64(sp)
-	mov	r15, 66(sp)
+	mov	r14, 62(sp)
+	mov	r15, 64(sp)
 	; photon_beetle_aead128.ae:90: s[4 + i] = kc[i]
 	mov	2(r12), r15
-	mov	@r12, 68(sp)
-	mov	r15, 70(sp)
+	mov	@r12, 66(sp)
+	mov	r15, 68(sp)
 	mov	4(r12), r14
 	mov	6(r12), r15
-	mov	r14, 72(sp)
-	mov	r15, 74(sp)
+	mov	r14, 70(sp)
+	mov	r15, 72(sp)
 	mov	8(r12), r14
 	mov	10(r12), r15
-	mov	r14, 76(sp)
-	mov	r15, 78(sp)
+	mov	r14, 74(sp)
+	mov	r15, 76(sp)
 	mov	12(r12), r14
 	mov	14(r12), r15
-	mov	r14, 80(sp)
-	mov	r15, 82(sp)
+	mov	r14, 78(sp)
+	mov	r15, 80(sp)
 	; photon_beetle_aead128.ae:140: if (a == 0) & (m == 0) {
 	mov	r10, r15
 	sub	#1, r15
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	120(sp), r15
+	mov	118(sp), r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
@@ -673,9 +665,9 @@ photon_beetle_aead128_decrypt_with:
 	tst	r14
 	jz	.Lphoton_beetle_aead128_decrypt_with_else6
 	; photon_beetle_aead128.ae:45: s[7] = s[7] ^ ((c as u32) << 29)
-	mov	82(sp), r15
+	mov	80(sp), r15
 	xor	#8192, r15
-	mov	r15, 82(sp)
+	mov	r15, 80(sp)
 	jmp	.Lphoton_beetle_aead128_decrypt_with_endif7
 .Lphoton_beetle_aead128_decrypt_with_else6:
 .Lphoton_beetle_aead128_decrypt_with_endif7:
@@ -686,7 +678,7 @@ photon_beetle_aead128_decrypt_with:
 	clr	r15
 	adc	r15
 	xor	#1, r15
-	mov	r15, 50(sp)
+	mov	r15, 48(sp)
 	tst	r15
 	jz	.Lphoton_beetle_aead128_decrypt_with_else8
 	; photon_beetle_aead128.ae:71: whole = a % rate == 0
@@ -698,11 +690,9 @@ photon_beetle_aead128_decrypt_with:
 	xor	#1, r11
 	; photon_beetle_aead128.ae:72: return if m > 0 then (if whole then 1 else 2 as u8) else (if whole then 3 else 4 as u8)
 	mov	#0, r15
-	cmp	120(sp), r15
+	cmp	118(sp), r15
 	subc	#0, r15
-	clr	r14
-	adc	r14
-	xor	#1, r14
+	subc	r14, r14
 	mov	r11, r15
 	inv	r15
 	inc	r15
@@ -712,14 +702,12 @@ photon_beetle_aead128_decrypt_with:
 	inc	r11
 	and	#7, r11
 	xor	#4, r11
-	inv	r14
-	inc	r14
 	xor	r11, r15
 	and	r14, r15
 	xor	r15, r11
 	; photon_beetle_aead128.ae:144: hash(s, ad, c0_of(a, m))
 	mov	sp, r12
-	add	#52, r12
+	add	#50, r12
 	mov	r10, r14
 	mov	r11, r15
 	call	#photon_beetle_aead128_hash
@@ -728,7 +716,7 @@ photon_beetle_aead128_decrypt_with:
 .Lphoton_beetle_aead128_decrypt_with_endif9:
 	; photon_beetle_aead128.ae:146: if m > 0 {
 	mov	#0, r15
-	cmp	120(sp), r15
+	cmp	118(sp), r15
 	subc	#0, r15
 	clr	r15
 	adc	r15
@@ -738,7 +726,7 @@ photon_beetle_aead128_decrypt_with:
 	br	#.Lphoton_beetle_aead128_decrypt_with_else10
 .Lphoton_beetle_aead128_decrypt_with_near38:
 	; photon_beetle_aead128.ae:147: for i in 0..(m + rate - 1) / rate {
-	mov	120(sp), r15
+	mov	118(sp), r15
 	mov	#0, r13
 	add	#16, r15
 	addc	#0, r13
@@ -764,19 +752,19 @@ photon_beetle_aead128_decrypt_with:
 	rrc	r14
 	and	#61440, r14
 	bis	r14, r15
-	mov	r15, 46(sp)
+	mov	r15, 44(sp)
 	mov	r13, r15
 	rrum.w	#4, r15
-	mov	r15, 44(sp)
-	mov	#0, 42(sp)
+	mov	r15, 42(sp)
 	mov	#0, 38(sp)
-	cmp	46(sp), 42(sp)
-	mov	38(sp), r15
-	subc	44(sp), r15
+	mov	#0, 36(sp)
+	cmp	44(sp), 38(sp)
+	mov	36(sp), r15
+	subc	42(sp), r15
 	jc	.Lphoton_beetle_aead128_decrypt_with_done13
 .Lphoton_beetle_aead128_decrypt_with_loop12:
 	; photon_beetle_aead128.ae:148: off = rate * i
-	mov	42(sp), r14
+	mov	38(sp), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -788,12 +776,12 @@ photon_beetle_aead128_decrypt_with:
 	mov	r14, r15
 	and	#65520, r15
 	mov	r15, 16(sp)
-	mov	38(sp), r15
+	mov	36(sp), r15
 	rlam.w	#4, r15
 	and	#15, r14
 	bis	r14, r15
 	; photon_beetle_aead128.ae:149: rest = m - off
-	mov	120(sp), r10
+	mov	118(sp), r10
 	mov	#0, r13
 	sub	16(sp), r10
 	subc	r15, r13
@@ -806,16 +794,16 @@ photon_beetle_aead128_decrypt_with:
 	and	r14, r10
 	xor	#16, r10
 	and	r14, r13
-	mov	r13, 34(sp)
+	mov	r13, 32(sp)
 	; photon_beetle_aead128.ae:151: P.permute(s)
 	mov	sp, r12
-	add	#52, r12
+	add	#50, r12
 	call	#photon_beetle_aead128_P_permute
 	; photon_beetle_aead128.ae:51: return cat(x[63:0] >>> 1, x[127:64])
-	mov	54(sp), r9
-	mov	56(sp), r11
-	mov	58(sp), r12
-	mov	52(sp), r8
+	mov	52(sp), r9
+	mov	54(sp), r11
+	mov	56(sp), r12
+	mov	50(sp), r8
 	bit	#1, r9
 	rrc	r8
 	rrc	r12
@@ -823,24 +811,24 @@ photon_beetle_aead128_decrypt_with:
 	rrc	r9
 	; photon_beetle_aead128.ae:153: p = first_bytes(shuffle(x) ^ load_le(ct, off, rate, count), count)
 	mov	16(sp), r6
-	add	118(sp), r6
+	add	116(sp), r6
 	cmp	#16, r10
 	jnc	.Lphoton_beetle_aead128_decrypt_with_bytes14
 	bit	#1, r6
 	jnz	.Lphoton_beetle_aead128_decrypt_with_bytes14
 .Lphoton_beetle_aead128_decrypt_with_words15:
-	mov	@r6+, r4
-	mov	@r6+, r7
-	mov	@r6+, r15
 	mov	@r6+, r5
+	mov	@r6+, r4
+	mov	@r6+, r15
+	mov	@r6+, r7
 	mov	@r6+, r13
 	mov	@r6+, r14
 	mov	@r6+, 40(sp)
-	mov	@r6+, 36(sp)
+	mov	@r6+, 34(sp)
 	jmp	.Lphoton_beetle_aead128_decrypt_with_join16
 .Lphoton_beetle_aead128_decrypt_with_bytes14:
 	mov	sp, r5
-	add	#84, r5
+	add	#82, r5
 	mov	r5, r7
 	mov	#16, r13
 	mov	r10, r15
@@ -859,20 +847,20 @@ photon_beetle_aead128_decrypt_with:
 	mov	r5, r6
 	jmp	.Lphoton_beetle_aead128_decrypt_with_words15
 .Lphoton_beetle_aead128_decrypt_with_join16:
+	xor	58(sp), r5
 	mov	r4, r6
 	xor	60(sp), r6
-	xor	62(sp), r7
-	xor	64(sp), r15
+	xor	62(sp), r15
 	mov	r15, 12(sp)
-	xor	66(sp), r5
-	mov	r5, 14(sp)
+	xor	64(sp), r7
+	mov	r7, 14(sp)
 	xor	r13, r8
 	mov	r8, 18(sp)
 	xor	r14, r9
 	mov	r9, 20(sp)
 	xor	40(sp), r11
 	mov	r11, 22(sp)
-	xor	36(sp), r12
+	xor	34(sp), r12
 	mov	r12, 24(sp)
 	; photon_beetle_aead128.ae:39: return x & ~(~(0 as u128) << (8 * n))
 	mov	r10, r14
@@ -884,13 +872,13 @@ photon_beetle_aead128_decrypt_with:
 	adc	r14
 	mov	r14, r15
 	and	#65528, r15
-	mov	r15, 32(sp)
-	mov	34(sp), r15
+	mov	r15, 30(sp)
+	mov	32(sp), r15
 	rlam.w	#3, r15
 	and	#7, r14
 	bis	r14, r15
-	mov	r15, 28(sp)
-	mov	#-1, r5
+	mov	r15, 26(sp)
+	mov	#-1, r7
 	mov	#-1, r8
 	mov	#-1, r9
 	mov	#-1, r11
@@ -898,8 +886,8 @@ photon_beetle_aead128_decrypt_with:
 	mov	#-1, r13
 	mov	#-1, r14
 	mov	#-1, r15
-	mov	32(sp), r4
-	tst	28(sp)
+	mov	30(sp), r4
+	tst	26(sp)
 	jnz	.Lphoton_beetle_aead128_decrypt_with_shbig19
 	cmp	#128, r4
 	jc	.Lphoton_beetle_aead128_decrypt_with_shbig19
@@ -912,15 +900,15 @@ photon_beetle_aead128_decrypt_with:
 	mov	r11, r12
 	mov	r9, r11
 	mov	r8, r9
-	mov	r5, r8
-	clr	r5
+	mov	r7, r8
+	clr	r7
 	sub	#16, r4
 	jmp	.Lphoton_beetle_aead128_decrypt_with_shlimb22
 .Lphoton_beetle_aead128_decrypt_with_shbits23:
 	tst	r4
 	jz	.Lphoton_beetle_aead128_decrypt_with_shend20
 .Lphoton_beetle_aead128_decrypt_with_sh21:
-	rla	r5
+	rla	r7
 	rlc	r8
 	rlc	r9
 	rlc	r11
@@ -932,7 +920,7 @@ photon_beetle_aead128_decrypt_with:
 	jnz	.Lphoton_beetle_aead128_decrypt_with_sh21
 	jmp	.Lphoton_beetle_aead128_decrypt_with_shend20
 .Lphoton_beetle_aead128_decrypt_with_shbig19:
-	clr	r5
+	clr	r7
 	clr	r8
 	clr	r9
 	clr	r11
@@ -941,37 +929,38 @@ photon_beetle_aead128_decrypt_with:
 	clr	r14
 	clr	r15
 .Lphoton_beetle_aead128_decrypt_with_shend20:
-	bic	r5, r6
-	bic	r8, r7
-	mov	12(sp), r8
-	bic	r9, r8
-	mov	14(sp), r9
-	bic	r11, r9
-	mov	18(sp), r11
-	bic	r12, r11
-	mov	20(sp), r12
-	bic	r13, r12
-	mov	22(sp), r13
-	bic	r14, r13
-	mov	24(sp), r14
-	bic	r15, r14
+	bic	r7, r5
+	bic	r8, r6
+	mov	12(sp), r7
+	bic	r9, r7
+	mov	14(sp), r8
+	bic	r11, r8
+	mov	18(sp), r9
+	bic	r12, r9
+	mov	20(sp), r11
+	bic	r13, r11
+	mov	22(sp), r12
+	bic	r14, r12
+	mov	24(sp), r13
+	bic	r15, r13
 	; photon_beetle_aead128.ae:154: store_le(msg, off, p, count)
 	mov	16(sp), r4
-	add	126(sp), r4
+	add	124(sp), r4
 	cmp	#16, r10
 	jnc	.Lphoton_beetle_aead128_decrypt_with_bytes24
 	bit	#1, r4
 	jnz	.Lphoton_beetle_aead128_decrypt_with_bytes24
-	mov	r6, 0(r4)
-	mov	r7, 2(r4)
-	mov	r8, 4(r4)
-	mov	r9, 6(r4)
-	mov	r11, 8(r4)
-	mov	r12, 10(r4)
-	mov	r13, 12(r4)
-	mov	r14, 14(r4)
+	mov	r5, 0(r4)
+	mov	r6, 2(r4)
+	mov	r7, 4(r4)
+	mov	r8, 6(r4)
+	mov	r9, 8(r4)
+	mov	r11, 10(r4)
+	mov	r12, 12(r4)
+	mov	r13, 14(r4)
 	jmp	.Lphoton_beetle_aead128_decrypt_with_stored25
 .Lphoton_beetle_aead128_decrypt_with_bytes24:
+	mov	r5, 82(sp)
 	mov	r6, 84(sp)
 	mov	r7, 86(sp)
 	mov	r8, 88(sp)
@@ -979,9 +968,8 @@ photon_beetle_aead128_decrypt_with:
 	mov	r11, 92(sp)
 	mov	r12, 94(sp)
 	mov	r13, 96(sp)
-	mov	r14, 98(sp)
-	mov	sp, r5
-	add	#84, r5
+	mov	sp, r14
+	add	#82, r14
 	mov	r10, r15
 	cmp	#16, r15
 	jnc	.Lphoton_beetle_aead128_decrypt_with_cnt26
@@ -990,148 +978,141 @@ photon_beetle_aead128_decrypt_with:
 	tst	r15
 	jz	.Lphoton_beetle_aead128_decrypt_with_stored25
 .Lphoton_beetle_aead128_decrypt_with_cpy27:
-	mov.b	@r5, 0(r4)
-	inc	r5
+	mov.b	@r14, 0(r4)
+	inc	r14
 	inc	r4
 	dec	r15
 	jnz	.Lphoton_beetle_aead128_decrypt_with_cpy27
 .Lphoton_beetle_aead128_decrypt_with_stored25:
 	; photon_beetle_aead128.ae:34: return if n < rate then x | ((1 as u128) << (8 * n)) else x
 	cmp	#16, r10
-	mov	34(sp), r15
+	mov	32(sp), r15
 	subc	#0, r15
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	mov	r15, 10(sp)
-	mov	#1, 6(sp)
+	subc	r10, r10
+	mov	#1, 8(sp)
+	mov	#0, 6(sp)
 	mov	#0, 4(sp)
 	mov	#0, 2(sp)
 	mov	#0, 0(sp)
 	mov	#0, r15
-	mov	#0, r5
 	mov	#0, r4
-	mov	#0, 8(sp)
-	mov	32(sp), r10
-	tst	28(sp)
+	mov	#0, 10(sp)
+	mov	30(sp), r14
+	tst	26(sp)
 	jnz	.Lphoton_beetle_aead128_decrypt_with_shbig28
-	cmp	#128, r10
+	cmp	#128, r14
 	jc	.Lphoton_beetle_aead128_decrypt_with_shbig28
 .Lphoton_beetle_aead128_decrypt_with_shlimb31:
-	cmp	#16, r10
+	cmp	#16, r14
 	jnc	.Lphoton_beetle_aead128_decrypt_with_shbits32
-	mov	r4, 8(sp)
-	mov	r5, r4
-	mov	r15, r5
+	mov	r4, 10(sp)
+	mov	r15, r4
 	mov	@sp, r15
 	mov	2(sp), 0(sp)
 	mov	4(sp), 2(sp)
 	mov	6(sp), 4(sp)
-	clr	6(sp)
-	sub	#16, r10
+	mov	8(sp), 6(sp)
+	clr	8(sp)
+	sub	#16, r14
 	jmp	.Lphoton_beetle_aead128_decrypt_with_shlimb31
 .Lphoton_beetle_aead128_decrypt_with_shbits32:
-	tst	r10
+	tst	r14
 	jz	.Lphoton_beetle_aead128_decrypt_with_shend29
 .Lphoton_beetle_aead128_decrypt_with_sh30:
-	rla	6(sp)
+	rla	8(sp)
+	rlc	6(sp)
 	rlc	4(sp)
 	rlc	2(sp)
 	rlc	0(sp)
 	rlc	r15
-	rlc	r5
 	rlc	r4
-	rlc	8(sp)
-	dec	r10
+	rlc	10(sp)
+	dec	r14
 	jnz	.Lphoton_beetle_aead128_decrypt_with_sh30
 	jmp	.Lphoton_beetle_aead128_decrypt_with_shend29
 .Lphoton_beetle_aead128_decrypt_with_shbig28:
+	clr	8(sp)
 	clr	6(sp)
 	clr	4(sp)
 	clr	2(sp)
 	clr	0(sp)
 	clr	r15
-	clr	r5
 	clr	r4
-	clr	8(sp)
+	clr	10(sp)
 .Lphoton_beetle_aead128_decrypt_with_shend29:
-	mov	6(sp), r10
-	bis	r6, r10
+	mov	8(sp), r14
+	bis	r5, r14
+	bis	r6, 6(sp)
 	bis	r7, 4(sp)
 	bis	r8, 2(sp)
 	bis	r9, 0(sp)
 	bis	r11, r15
-	mov	r15, 26(sp)
-	bis	r12, r5
-	mov	r5, 30(sp)
-	bis	r13, r4
-	mov	8(sp), r5
-	bis	r14, r5
+	mov	r15, 28(sp)
+	bis	r12, r4
 	mov	10(sp), r15
-	inv	r15
-	inc	r15
-	xor	r6, r10
-	and	r15, r10
-	xor	r10, r6
-	mov	4(sp), r10
-	xor	r7, r10
-	and	r15, r10
-	xor	r10, r7
-	mov	2(sp), r10
-	xor	r8, r10
-	and	r15, r10
-	xor	r10, r8
-	mov	@sp, r10
-	xor	r9, r10
-	and	r15, r10
-	xor	r10, r9
-	mov	26(sp), r10
-	xor	r11, r10
-	and	r15, r10
-	xor	r10, r11
-	mov	30(sp), r10
-	xor	r12, r10
-	and	r15, r10
-	xor	r10, r12
-	xor	r13, r4
-	and	r15, r4
-	xor	r4, r13
-	xor	r14, r5
-	and	r15, r5
+	bis	r13, r15
 	xor	r5, r14
+	and	r10, r14
+	xor	r14, r5
+	mov	6(sp), r14
+	xor	r6, r14
+	and	r10, r14
+	xor	r14, r6
+	mov	4(sp), r14
+	xor	r7, r14
+	and	r10, r14
+	xor	r14, r7
+	mov	2(sp), r14
+	xor	r8, r14
+	and	r10, r14
+	xor	r14, r8
+	mov	@sp, r14
+	xor	r9, r14
+	and	r10, r14
+	xor	r14, r9
+	mov	28(sp), r14
+	xor	r11, r14
+	and	r10, r14
+	xor	r14, r11
+	xor	r12, r4
+	and	r10, r4
+	xor	r4, r12
+	xor	r13, r15
+	and	r10, r15
+	xor	r15, r13
 	; photon_beetle_aead128.ae:155: set_rate_part(s, x ^ ozs(p, count))
+	xor	50(sp), r5
 	xor	52(sp), r6
-	xor	54(sp), r7
 	; photon_beetle_aead128.ae:25: s[0] = x[31:0]
+	mov	r5, 50(sp)
 	mov	r6, 52(sp)
-	mov	r7, 54(sp)
 	; photon_beetle_aead128.ae:155: set_rate_part(s, x ^ ozs(p, count))
+	xor	54(sp), r7
 	xor	56(sp), r8
-	xor	58(sp), r9
 	; photon_beetle_aead128.ae:26: s[1] = x[63:32]
+	mov	r7, 54(sp)
 	mov	r8, 56(sp)
-	mov	r9, 58(sp)
 	; photon_beetle_aead128.ae:155: set_rate_part(s, x ^ ozs(p, count))
+	xor	58(sp), r9
 	xor	60(sp), r11
-	xor	62(sp), r12
 	; photon_beetle_aead128.ae:27: s[2] = x[95:64]
+	mov	r9, 58(sp)
 	mov	r11, 60(sp)
-	mov	r12, 62(sp)
 	; photon_beetle_aead128.ae:155: set_rate_part(s, x ^ ozs(p, count))
+	xor	62(sp), r12
 	xor	64(sp), r13
-	xor	66(sp), r14
 	; photon_beetle_aead128.ae:28: s[3] = x[127:96]
+	mov	r12, 62(sp)
 	mov	r13, 64(sp)
-	mov	r14, 66(sp)
-	add	#1, 42(sp)
-	addc	#0, 38(sp)
-	cmp	46(sp), 42(sp)
-	mov	38(sp), r15
-	subc	44(sp), r15
+	add	#1, 38(sp)
+	addc	#0, 36(sp)
+	cmp	44(sp), 38(sp)
+	mov	36(sp), r15
+	subc	42(sp), r15
 	jnc	.Lphoton_beetle_aead128_decrypt_with_loop12
 .Lphoton_beetle_aead128_decrypt_with_done13:
 	; photon_beetle_aead128.ae:76: whole = m % rate == 0
-	mov	120(sp), r15
+	mov	118(sp), r15
 	and	#15, r15
 	sub	#1, r15
 	clr	r13
@@ -1147,7 +1128,7 @@ photon_beetle_aead128_decrypt_with:
 	inc	r13
 	and	#3, r13
 	xor	#6, r13
-	mov	50(sp), r15
+	mov	48(sp), r15
 	inv	r15
 	inc	r15
 	xor	r13, r14
@@ -1157,17 +1138,17 @@ photon_beetle_aead128_decrypt_with:
 	swpb	r13
 	rlam.w	#4, r13
 	rlam.w	#1, r13
-	xor	82(sp), r13
-	mov	r13, 82(sp)
+	xor	80(sp), r13
+	mov	r13, 80(sp)
 	jmp	.Lphoton_beetle_aead128_decrypt_with_endif11
 .Lphoton_beetle_aead128_decrypt_with_else10:
 .Lphoton_beetle_aead128_decrypt_with_endif11:
 	; photon_beetle_aead128.ae:159: return (load_le(tag, 0, 16) ^ tag_of(s)) == 0
-	mov	122(sp), r11
+	mov	120(sp), r11
 	bit	#1, r11
 	jnz	.Lphoton_beetle_aead128_decrypt_with_bytes33
 .Lphoton_beetle_aead128_decrypt_with_words34:
-	mov	@r11+, 48(sp)
+	mov	@r11+, 46(sp)
 	mov	@r11+, r4
 	mov	@r11+, r5
 	mov	@r11+, r6
@@ -1178,7 +1159,7 @@ photon_beetle_aead128_decrypt_with:
 	jmp	.Lphoton_beetle_aead128_decrypt_with_join35
 .Lphoton_beetle_aead128_decrypt_with_bytes33:
 	mov	sp, r12
-	add	#84, r12
+	add	#82, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lphoton_beetle_aead128_decrypt_with_cpy36:
@@ -1193,18 +1174,18 @@ photon_beetle_aead128_decrypt_with:
 .Lphoton_beetle_aead128_decrypt_with_join35:
 	; photon_beetle_aead128.ae:82: P.permute(s)
 	mov	sp, r12
-	add	#52, r12
+	add	#50, r12
 	call	#photon_beetle_aead128_P_permute
 	; photon_beetle_aead128.ae:159: return (load_le(tag, 0, 16) ^ tag_of(s)) == 0
-	mov	48(sp), r11
-	xor	52(sp), r11
-	xor	54(sp), r4
-	xor	56(sp), r5
-	xor	58(sp), r6
-	xor	60(sp), r7
-	xor	62(sp), r8
-	xor	64(sp), r9
-	xor	66(sp), r10
+	mov	46(sp), r11
+	xor	50(sp), r11
+	xor	52(sp), r4
+	xor	54(sp), r5
+	xor	56(sp), r6
+	xor	58(sp), r7
+	xor	60(sp), r8
+	xor	62(sp), r9
+	xor	64(sp), r10
 	bis	r4, r11
 	bis	r5, r11
 	bis	r6, r11
@@ -1216,9 +1197,9 @@ photon_beetle_aead128_decrypt_with:
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	130(sp), r15
+	mov	128(sp), r15
 	mov	r14, 0(r15)
-	add	#100, sp
+	add	#98, sp
 	popm.w	#7, r10
 	ret
 	.size photon_beetle_aead128_decrypt_with, .-photon_beetle_aead128_decrypt_with
@@ -2449,7 +2430,7 @@ photon_beetle_aead128_P_permute:
 
 ; --- photon_beetle_aead128_hash: photon_beetle_aead128.hash
 ;     frame 46 bytes (15 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 634 bytes of code
+;     estimated 626 bytes of code
 	.section .text.photon_beetle_aead128_hash,"ax",@progbits
 	.local photon_beetle_aead128_hash
 	.type photon_beetle_aead128_hash, @function
@@ -2492,15 +2473,15 @@ photon_beetle_aead128_hash:
 	mov	r13, r15
 	rrum.w	#4, r15
 	mov	r15, 20(sp)
-	mov	#0, 6(sp)
+	mov	#0, 8(sp)
 	mov	#0, 0(sp)
-	cmp	22(sp), 6(sp)
+	cmp	22(sp), 8(sp)
 	mov	@sp, r15
 	subc	20(sp), r15
 	jc	.Lphoton_beetle_aead128_hash_done2
 .Lphoton_beetle_aead128_hash_loop1:
 	; photon_beetle_aead128.ae:59: off = rate * i
-	mov	6(sp), r14
+	mov	8(sp), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -2541,7 +2522,7 @@ photon_beetle_aead128_hash:
 .Lphoton_beetle_aead128_hash_words4:
 	mov	@r8+, 2(sp)
 	mov	@r8+, 4(sp)
-	mov	@r8+, 8(sp)
+	mov	@r8+, 6(sp)
 	mov	@r8+, 10(sp)
 	mov	@r8+, 12(sp)
 	mov	@r8+, 14(sp)
@@ -2573,9 +2554,7 @@ photon_beetle_aead128_hash:
 	cmp	#16, r9
 	mov	r4, r15
 	subc	#0, r15
-	clr	r13
-	adc	r13
-	xor	#1, r13
+	subc	r13, r13
 	rla	r9
 	adc	r9
 	rla	r9
@@ -2640,14 +2619,12 @@ photon_beetle_aead128_hash:
 	mov	2(sp), r4
 	bis	r4, r14
 	bis	4(sp), r6
-	bis	8(sp), r7
+	bis	6(sp), r7
 	bis	10(sp), r8
 	bis	12(sp), r9
 	bis	14(sp), r11
 	bis	16(sp), r12
 	bis	18(sp), r5
-	inv	r13
-	inc	r13
 	xor	r4, r14
 	and	r13, r14
 	xor	r14, r4
@@ -2655,7 +2632,7 @@ photon_beetle_aead128_hash:
 	xor	r15, r6
 	and	r13, r6
 	xor	r6, r15
-	mov	8(sp), r14
+	mov	6(sp), r14
 	xor	r14, r7
 	and	r13, r7
 	xor	r7, r14
@@ -2703,9 +2680,9 @@ photon_beetle_aead128_hash:
 	; photon_beetle_aead128.ae:28: s[3] = x[127:96]
 	mov	r9, 12(r10)
 	mov	r12, 14(r10)
-	add	#1, 6(sp)
+	add	#1, 8(sp)
 	addc	#0, 0(sp)
-	cmp	22(sp), 6(sp)
+	cmp	22(sp), 8(sp)
 	mov	@sp, r15
 	subc	20(sp), r15
 	jnc	.Lphoton_beetle_aead128_hash_loop1

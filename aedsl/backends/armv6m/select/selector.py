@@ -216,6 +216,18 @@ class ArmSelector(ArmArith, ArmShifts, ArmMemory, ArmBuffers, ArmCalls,
         self.emit("mvns", d, self.reg(x))
         return d
 
+    def carry_mask(self, ones_when_carry: bool) -> R:
+        """0xFFFFFFFF or 0 from C: MOVS #0 keeps C, SBCS m, m makes m - m - NOT(C) = C - 1, all
+        ones when C is clear; MVNS turns it over (DDI0432C A6.7.51 SBCS)."""
+        m = self.fresh()
+        self.emit("mov", Imm(0), m)
+        self.emit("sbcs", m, m)
+        if ones_when_carry:
+            n = self.fresh()
+            self.emit("mvns", n, m)
+            return n
+        return m
+
     def bit_to_mask(self, bit) -> R:
         m = self.fresh()                        # 0 or 1 -> 0 or all ones
         self.emit("rsbs", m, self.reg(bit))

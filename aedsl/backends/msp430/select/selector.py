@@ -126,6 +126,15 @@ class Msp430Selector(Msp430Arith, Msp430Shifts, Msp430MulDiv, Msp430Gather, Msp4
         self.emit("inv", d)
         return d
 
+    def carry_mask(self, ones_when_carry: bool) -> R:
+        """0xFFFF or 0 from C: `subc #0` on a zero makes C - 1, all ones when C is clear
+        (peephole.carry_masks then drops the zeroing), `inv` turns it over (SLAU144 §3.4.6)."""
+        d = self.copy(Imm(0))
+        self.emit("subc", Imm(0), d)
+        if ones_when_carry:
+            self.emit("inv", d)
+        return d
+
     def bit_to_mask(self, bit) -> R:
         m = self.copy(bit)                    # 0 or 1 -> 0 or 0xFFFF
         self.emit("inv", m)
