@@ -162,17 +162,21 @@ class ArithOps:
             for x, y in zip(a, b):
                 acc = self.bitop(self.BITWISE["or"], acc, self.bitop(self.BITWISE["xor"], x, y))
             self.carry_if_nonzero(acc)
-            self.put(op.results[0], [self.carry_bit(invert=(kind == "eq"))])
+            self._carry_result(op.results[0], invert=(kind == "eq"))
             return
         self.carry_if_ge(a, b)
-        r = op.results[0]
+        self._carry_result(op.results[0], invert=(kind == "ult"))
+
+    def _carry_result(self, r, invert: bool) -> None:
+        """Comparison result r from the carry (r = C, or not C with `invert`): its 0/1 value, or,
+        when r is read only as a select's condition, the select's mask straight from the carry
+        (the targets' carry_mask: MSP430 subc, ARMv6-M sbcs, C - 1, or its complement) instead
+        of the 0/1 value and its negation."""
         if self.chooses_only(r) and hasattr(self, "carry_mask"):
-            # the select's mask straight from the carry (MSP430 subc, ARMv6-M sbcs: C - 1, or
-            # its complement) instead of the 0/1 value and its negation
-            self.put(r, [self.carry_mask(ones_when_carry=(kind == "uge"))])
+            self.put(r, [self.carry_mask(ones_when_carry=not invert)])
             self.compare_masks.add(id(r))
             return
-        self.put(r, [self.carry_bit(invert=(kind == "ult"))])
+        self.put(r, [self.carry_bit(invert=invert)])
 
     def op_select(self, op):
         c, a, b = self.args(op)

@@ -503,7 +503,7 @@ grain128aeadv2_decrypt:
 
 @ --- grain128aeadv2_absorb_ad: grain128aeadv2.absorb_ad
 @     frame 68 bytes (42 spill slots, 17 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2112 bytes of code and literals
+@     estimated 2098 bytes of code and literals
 	.section .text.grain128aeadv2_absorb_ad,"ax",%progbits
 	.global grain128aeadv2_absorb_ad
 	.type grain128aeadv2_absorb_ad, %function
@@ -576,11 +576,10 @@ grain128aeadv2_absorb_ad:
 	eors	r7, r5
 	ands	r7, r3
 	eors	r5, r7
-	mov	r3, r5
 	movs	r7, #1
-	eors	r3, r7
-	ands	r3, r2
-	eors	r5, r3
+	eors	r7, r5
+	ands	r7, r2
+	eors	r5, r7
 	ands	r1, r5
 	eors	r5, r1
 	str	r5, [sp, #36]
@@ -606,22 +605,17 @@ grain128aeadv2_absorb_ad:
 	ldr	r5, [sp, #20]
 	subs	r0, r5, #1
 	movs	r7, #0
-	adcs	r7, r7
-	movs	r0, #1
-	eors	r7, r0
+	sbcs	r7, r7
 	ldr	r0, [sp, #36]
 	subs	r0, r0, #1
 	movs	r5, #0
-	adcs	r5, r5
-	movs	r0, #1
-	eors	r5, r0
+	sbcs	r5, r5
 	ldr	r0, [sp, #36]
 	uxtb	r6, r0
 	movs	r0, #128
 	orrs	r6, r0
 	ldr	r0, [sp, #28]
 	uxtb	r0, r0
-	rsbs	r5, r5, #0
 	eors	r0, r6
 	ands	r0, r5
 	eors	r6, r0
@@ -635,12 +629,11 @@ grain128aeadv2_absorb_ad:
 .Lgrain128aeadv2_absorb_ad_shok3:
 	ldr	r0, [sp, #28]
 	lsrs	r0, r5
-	uxtb	r5, r0
-	rsbs	r0, r7, #0
-	eors	r6, r5
-	ands	r6, r0
-	eors	r5, r6
-	mov	r11, r5
+	uxtb	r0, r0
+	eors	r6, r0
+	ands	r6, r7
+	eors	r0, r6
+	mov	r11, r0
 	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	lsrs	r0, r4, #12
 	lsls	r5, r3, #20

@@ -295,7 +295,7 @@ romulus_n_key_setup:
 
 @ --- romulus_n_encrypt_with: romulus_n.encrypt_with
 @     frame 436 bytes (23 spill slots, 14 on the stack; locals 376), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 900 bytes of code and literals
+@     estimated 894 bytes of code and literals
 	.section .text.romulus_n_encrypt_with,"ax",%progbits
 	.global romulus_n_encrypt_with
 	.type romulus_n_encrypt_with, %function
@@ -652,11 +652,8 @@ romulus_n_encrypt_with:
 	movs	r0, #16
 	eors	r2, r0
 	subs	r0, r2, #1
-	movs	r2, #0
-	adcs	r2, r2
-	movs	r0, #1
-	eors	r2, r0
-	rsbs	r0, r2, #0
+	movs	r0, #0
+	sbcs	r0, r0
 	lsls	r0, r0, #31
 	lsrs	r2, r0, #31
 	movs	r0, #21
@@ -783,7 +780,7 @@ romulus_n_encrypt_with:
 
 @ --- romulus_n_decrypt_with: romulus_n.decrypt_with
 @     frame 440 bytes (29 spill slots, 15 on the stack; locals 376), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1002 bytes of code and literals
+@     estimated 996 bytes of code and literals
 	.section .text.romulus_n_decrypt_with,"ax",%progbits
 	.global romulus_n_decrypt_with
 	.type romulus_n_decrypt_with, %function
@@ -1180,11 +1177,8 @@ romulus_n_decrypt_with:
 	movs	r3, #16
 	eors	r2, r3
 	subs	r3, r2, #1
-	movs	r2, #0
-	adcs	r2, r2
-	movs	r3, #1
-	eors	r2, r3
-	rsbs	r3, r2, #0
+	movs	r3, #0
+	sbcs	r3, r3
 	lsls	r3, r3, #31
 	lsrs	r2, r3, #31
 	movs	r3, #21

@@ -383,7 +383,7 @@ grain128aeadv2_decrypt:
 
 ; --- grain128aeadv2_absorb_ad: grain128aeadv2.absorb_ad
 ;     frame 86 bytes (43 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3354 bytes of code
+;     estimated 3338 bytes of code
 	.section .text.grain128aeadv2_absorb_ad,"ax",@progbits
 	.local grain128aeadv2_absorb_ad
 	.type grain128aeadv2_absorb_ad, @function
@@ -466,20 +466,14 @@ grain128aeadv2_absorb_ad:
 	mov	66(sp), r4
 	bis	r4, r15
 	sub	#1, r15
-	clr	r6
-	adc	r6
-	xor	#1, r6
+	subc	r6, r6
 	mov	78(sp), r13
 	mov	r13, r15
 	sub	#1, r15
-	clr	r14
-	adc	r14
-	xor	#1, r14
+	subc	r14, r14
 	mov.b	104(sp), r15
 	mov.b	r13, r11
 	bis	#128, r11
-	inv	r14
-	inc	r14
 	xor	r11, r15
 	and	r14, r15
 	xor	r15, r11
@@ -525,8 +519,6 @@ grain128aeadv2_absorb_ad:
 	clr	r14
 .Lgrain128aeadv2_absorb_ad_shend4:
 	mov.b	r14, r14
-	inv	r6
-	inc	r6
 	xor	r14, r11
 	and	r6, r11
 	xor	r11, r14

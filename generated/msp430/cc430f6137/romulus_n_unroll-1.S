@@ -1117,7 +1117,7 @@ romulus_n_decrypt_with:
 	mov	#0, 58(sp)
 	mov	#0, 56(sp)
 	mov	r6, 36(sp)
-	mov	r7, 30(sp)
+	mov	r7, 28(sp)
 	mov	r8, 24(sp)
 	mov	r9, 46(sp)
 	mov	r10, 48(sp)
@@ -1145,7 +1145,7 @@ romulus_n_decrypt_with:
 	and	#32896, r14
 	xor	r14, r15
 	mov	r15, 22(sp)
-	mov	30(sp), r13
+	mov	28(sp), r13
 	mov	r13, r15
 	rrum.w	#1, r15
 	and	#32639, r15
@@ -1216,7 +1216,7 @@ romulus_n_decrypt_with:
 	xor	r13, r14
 	and	#32896, r14
 	xor	r14, r15
-	mov	r15, 28(sp)
+	mov	r15, 30(sp)
 	mov	54(sp), r13
 	mov	r13, r15
 	rrum.w	#1, r15
@@ -1330,7 +1330,7 @@ romulus_n_decrypt_with:
 	xor	r7, 10(sp)
 	swpb	r4
 	xor	r4, 26(sp)
-	mov	28(sp), r4
+	mov	30(sp), r4
 	swpb	r6
 	xor	r6, r4
 	mov	32(sp), r6
@@ -1503,7 +1503,7 @@ romulus_n_decrypt_with:
 	xor	r15, r14
 	; romulus_n.ae:148: s = s ^ pad(p, count)
 	xor	r7, 36(sp)
-	xor	r8, 30(sp)
+	xor	r8, 28(sp)
 	xor	r5, 24(sp)
 	mov	46(sp), r4
 	xor	r10, r4
@@ -1559,7 +1559,7 @@ romulus_n_decrypt_with:
 	mov	sp, r14
 	add	#72, r14
 	mov	36(sp), 416(sp)
-	mov	30(sp), 418(sp)
+	mov	28(sp), 418(sp)
 	mov	24(sp), 420(sp)
 	mov	r4, 422(sp)
 	mov	r5, 424(sp)
@@ -1574,7 +1574,7 @@ romulus_n_decrypt_with:
 	mov	r11, r15
 	call	#romulus_n_tbc_n
 	mov	464(sp), 36(sp)
-	mov	466(sp), 30(sp)
+	mov	466(sp), 28(sp)
 	mov	468(sp), 24(sp)
 	mov	470(sp), 46(sp)
 	mov	472(sp), 48(sp)
@@ -1722,7 +1722,7 @@ romulus_n_decrypt_with:
 	xor	r14, r8
 	xor	r15, r8
 	; romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	30(sp), r14
+	mov	28(sp), r14
 	mov	r14, r15
 	swpb	r15
 	bit	#1, r15

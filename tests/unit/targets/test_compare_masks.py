@@ -1,9 +1,9 @@
-"""An ordering (`if a < b then x else y`) read only as a select's condition is made as the
-select's mask where the comparison is (codegen/select/arith.py `_compare`, the targets'
-`carry_mask`): MSP430 `subc rD, rD` (C - 1, its zeroing dropped by peephole.carry_masks),
-ARMv6-M `movs #0; sbcs` (C - 1), `inv`/`mvns` where the mask is the carry itself; instead of the
-0/1 value (clear, add the carry, flip) and its negation. The results match the interpreter's on
-random and boundary inputs on both targets."""
+"""A comparison (`if a < b then x else y`; also ==, !=) read only as a select's condition is
+made as the select's mask where the comparison is (codegen/select/arith.py `_carry_result`, the
+targets' `carry_mask`): MSP430 `subc rD, rD` (C - 1, its zeroing dropped by
+peephole.carry_masks), ARMv6-M `movs #0; sbcs` (C - 1), `inv`/`mvns` where the mask is the
+carry itself; instead of the 0/1 value (clear, add the carry, flip) and its negation. The
+results match the interpreter's on random and boundary inputs on both targets."""
 import random
 
 import pytest
@@ -25,6 +25,12 @@ fn ge(a: u32, b: u32, x: u32, y: u32) -> u32 {
 fn gt(a: u16, b: u16, x: u16, y: u16) -> u16 {
     return if a > b then x else y
 }
+fn eq(a: u16, b: u16, x: u16, y: u16) -> u16 {
+    return if a == b then x else y
+}
+fn ne(a: u16, b: u16, x: u16, y: u16) -> u16 {
+    return if a != b then x else y
+}
 """
 
 
@@ -34,7 +40,7 @@ def test_masks_from_the_carry(tmp_path, chip, require_tools):
     path = tmp_path / "masks.ae"
     path.write_text(SPEC)
     unit = compile_spec(path, chip, {})
-    for fn in ("masks_lt", "masks_ge", "masks_gt"):
+    for fn in ("masks_lt", "masks_ge", "masks_gt", "masks_eq", "masks_ne"):
         body = unit.asm.split(f"\n{fn}:\n")[1].split(".size")[0]
         if chip.startswith("msp430"):
             assert "\tadc\t" not in body and "\tsubc\tr" in body, fn
