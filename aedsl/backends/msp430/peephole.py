@@ -458,9 +458,8 @@ def autoincrement_tail(mf: MFunction, target) -> int:
 def _carry_negation(insts, i: int) -> int | None:
     """The register d when insts[i:i+5] are `clr d; adc d; xor #1, d; inv d; inc d`, the
     selector's 0 - (1 - C) of a comparison's carry (carry_bit, then a negation): C - 1, what
-    `subc d, d` makes, with the same flags (N = not C, Z = C, C = C, V = 0 for both)."""
-    if i + 5 > len(insts):
-        return None
+    `subc d, d` makes, with the same flags (N = not C, Z = C, C = C, V = 0 for both). The
+    caller keeps insts[i:i+5] inside one block."""
     x = insts[i]
     if x.mn != "clr" or len(x.ops) != 1 or not isinstance(x.ops[0], R):
         return None
@@ -486,7 +485,7 @@ def carry_masks(mf: MFunction, target) -> int:
         for i in range(a, b):
             x = insts[i]
             d = _carry_negation(insts, i) if i + 5 <= b else None
-            if d is not None and not drop & set(range(i, i + 5)):
+            if d is not None:
                 insts[i + 1] = MInst("subc", [R(d), R(d)], depth=insts[i + 1].depth, loc=insts[i + 1].loc)
                 drop.update((i, i + 2, i + 3, i + 4))
                 continue

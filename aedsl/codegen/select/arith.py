@@ -172,7 +172,7 @@ class ArithOps:
         when r is read only as a select's condition, the select's mask straight from the carry
         (the targets' carry_mask: MSP430 subc, ARMv6-M sbcs, C - 1, or its complement) instead
         of the 0/1 value and its negation."""
-        if self.chooses_only(r) and hasattr(self, "carry_mask"):
+        if self.chooses_only(r):
             self.put(r, [self.carry_mask(ones_when_carry=not invert)])
             self.compare_masks.add(id(r))
             return
