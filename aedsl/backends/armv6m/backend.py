@@ -8,7 +8,8 @@ aligned), and each result is written through a trailing out-pointer in the same 
 follow AAPCS: r0–r3, then the stack.
 
 Frame (SP grows down; offsets from SP after the prologue):
-    [0, 4*stack_slots)          spill slots that did not fit r12, r8–r11
+    [0, 4*stack_slots)          spill slots that did not fit r12, r8–r11 (and LR in a function
+                                that calls none and pushes LR with its saved low registers)
     then the local arrays (zeroed on entry, as the IR says)
     then the saved high registers (r8–r11 used as spill slots), then r4–r7 and LR, then the
     caller's stack arguments.
@@ -38,7 +39,7 @@ from .highadd import fold_high_adds
 from .ldm import merge_loads
 from .select import ArmSelector, LOAD, STORE
 from .select.calls import call_symbol, entry_params, wide_bytes
-from .target import (ARG_REGS, ASM_NAME, CALLER_HIGH_SLOTS, HIGH_SLOTS, INVERSE, LR, PC, SP, SP_OFFSET_MAX,
+from .target import (ARG_REGS, ASM_NAME, CALLER_HIGH_SLOTS, HIGH_SLOTS, INVERSE, LEAF_HIGH_SLOTS, LR, PC, SP, SP_OFFSET_MAX,
                      _shifted8, make_target, reg_name)
 from .toolchain import TOOLCHAIN, linker_script
 
@@ -436,7 +437,7 @@ def peephole(mf: MFunction) -> None:
         prev = out[-1] if out else None
         if (inst.mn == "mov" and prev is not None and prev.mn == "mov" and isinstance(prev.ops[0], R)
                 and inst.ops[0] == prev.ops[1] and isinstance(inst.ops[1], R)
-                and (isinstance(prev.ops[1], Mem) or prev.ops[1].reg in HIGH_SLOTS)):
+                and (isinstance(prev.ops[1], Mem) or prev.ops[1].reg in LEAF_HIGH_SLOTS)):
             if inst.ops[1] == prev.ops[0]:
                 continue
             inst = MInst("mov", [prev.ops[0], inst.ops[1]], depth=inst.depth, loc=inst.loc)
@@ -444,9 +445,12 @@ def peephole(mf: MFunction) -> None:
     mf.insts = out
 
 
-def _emit(mf, target, alloc, lines_src, force_lr=False) -> dict:
+def _emit(mf, target, alloc, lines_src, force_lr=False, lr_slot=True) -> dict:
     low_saved = sorted(r for r in alloc.used_phys if r in target.callee_saved)
-    high = CALLER_HIGH_SLOTS if mf.calls else HIGH_SLOTS
+    # LR as a slot where it is pushed anyway (a function saving low registers)
+    lr_slot = lr_slot and bool(low_saved or force_lr)
+    high = CALLER_HIGH_SLOTS if mf.calls else LEAF_HIGH_SLOTS if lr_slot else HIGH_SLOTS
+    before = mf.clone() if LR in high else None
     stack_slots, high_regs = place_slots(mf, target, high)
     if copies.remove_redundant_moves(mf, target):   # slots in high registers are registers now
         # reloads whose only reader was deleted, stores to a slot register nothing reads
@@ -456,7 +460,7 @@ def _emit(mf, target, alloc, lines_src, force_lr=False) -> dict:
     n_out = mf.n_out
     if high_used:
         low_saved = sorted(set(low_saved) | set(range(4, 4 + len(high_used))))
-    push_lr = bool(low_saved) or force_lr
+    push_lr = bool(low_saved) or force_lr or LR in high_regs
     local_off, off = {}, 4 * (n_out + stack_slots)
     for name, size in mf.locals.items():
         local_off[name] = off
@@ -534,6 +538,10 @@ def _emit(mf, target, alloc, lines_src, force_lr=False) -> dict:
                     changed = True
         if not changed:
             break
+    if any(f == "far" for f in long_form.values()) and LR in high_regs:
+        # the BL of a far branch writes LR: place the slots again without it
+        mf.__dict__.update(before.__dict__)
+        return _emit(mf, target, alloc, lines_src, force_lr=True, lr_slot=False)
     if any(f == "far" for f in long_form.values()) and not push_lr:
         return _emit(mf, target, alloc, lines_src, force_lr=True)
     lines, size, n_skip = [], 0, 0

@@ -10,9 +10,19 @@ they are set again:
 - `lsrs a, x, #31; rsbs d, a, #0` (bit 31 of x negated: 0 or all ones) -> `asrs d, x, #31`;
 - `lsls a, x, #p; lsrs b, a, #q; lsls c, b, #r` with r <= q <= p (a field moved up by r: the
   bits a right shift by q - r brings below bit r are the zeros lsls #p put there) ->
-  `lsls a, x, #p; lsrs c, a, #(q - r)`.
+  `lsls a, x, #p; lsrs c, a, #(q - r)`;
+- a funnel read by one XOR: `lsls a, x, #p; lsrs b, y, #q; mov a -> f; orrs f, b; ...;
+  eors e, f` where a and b have no bit in common (q >= 32 - p: `lsls #p` clears bits 0..p-1,
+  `lsrs #q` bits 32-q..31; either shift may come first) and f is read nowhere else ->
+  `eors e, a; eors e, b` (an OR of disjoint values is their XOR, and XOR is associative). This
+  is a limb of a multi-limb rotation or shift added into a sum (`t ^ (t >>> 19) ^ (t >>> 28)`
+  on 64-bit words): the instructions are as many, but each shifted half is added into the
+  sum on its own, so the scheduler can make it right before its XOR and the two halves need
+  not be live together (one temporary per sum instead of two, the hand-written form).
 
-Preserves the value of every register read later; the flags only where something reads them.
+Preserves the value of every register read later; the flags only where something reads them
+(EORS and ORRS set N and Z from their result and leave C: the last XOR of the sum sets them
+from the same value as before).
 """
 from __future__ import annotations
 
@@ -48,6 +58,25 @@ def _shift(inst: MInst, mn: str):
     return d.reg, s.reg, inst.ops[2].value
 
 
+def _disjoint(a: tuple, b: tuple) -> bool:
+    """Shifts (mnemonic, amount) whose results have no bit in common: one `lsls #p` (bits p..31)
+    and one `lsrs #q` (bits 0..31-q) with 32 - q <= p."""
+    (ma, na), (mb, nb) = a, b
+    if ma == mb:
+        return False
+    p, q = (na, nb) if ma == "lsls" else (nb, na)
+    return 32 - q <= p
+
+
+def _shift_any(inst: MInst):
+    """(mnemonic, dst, src, amount) of an immediate `lsls` or `lsrs` on virtual registers."""
+    for mn in ("lsls", "lsrs"):
+        sh = _shift(inst, mn)
+        if sh:
+            return (mn, *sh)
+    return None
+
+
 def combine(mf: MFunction, target) -> int:
     """Apply the rules above until none applies; returns how many instructions were removed."""
     removed = 0
@@ -66,6 +95,11 @@ def combine(mf: MFunction, target) -> int:
 
         def single(r):
             return is_vreg(r) and ndef[r] == 1 and nuse[r] == 1
+
+        defs_of: dict[int, list[int]] = {}
+        for i, (d, u) in enumerate(du):
+            for r in d:
+                defs_of.setdefault(r, []).append(i)
 
         def clean_between(a: int, b: int, src: int) -> bool:
             """insts[a+1 .. b-1]: no label or branch, no write of src, no read of the flags."""
@@ -101,10 +135,52 @@ def combine(mf: MFunction, target) -> int:
                                      loc=inst.loc) if b[2] > c[2] else
                                MInst("mov", [R(a[0]), inst.ops[0]], depth=inst.depth, loc=inst.loc))
                         change = (j, i, new)
-            if change is not None and change[0] not in changes and change[1] not in changes:
-                changes[change[0]] = None
-                changes[change[1]] = change[2]
+            if change is None and inst.mn == "eors":
+                change = _funnel_xor(insts, i, du, defs_of, nuse, single, clean_between, target)
+            if change is not None and not any(k in changes for k in change[:-1]):
+                for k in change[:-2]:
+                    changes[k] = None
+                changes[change[-2]] = change[-1]
         if not changes:
             return removed
-        mf.insts = [changes.get(i, x) for i, x in enumerate(insts) if changes.get(i, x) is not None]
-        removed += sum(1 for x in changes.values() if x is None)
+        out = []
+        for i, x in enumerate(insts):
+            new = changes.get(i, x)
+            if isinstance(new, list):
+                out += new
+            elif new is not None:
+                out.append(new)
+        removed += len(insts) - len(out)
+        mf.insts = out
+
+
+def _funnel_xor(insts, i, du, defs_of, nuse, single, clean_between, target):
+    """The funnel rule at `eors e, f` (insts[i]): (indices of the instructions removed, i, what
+    replaces insts[i]), or None. The two shifts move down to their XORs (`lsls a; eors e, a;
+    lsrs b; eors e, b`) where nothing between writes their sources or reads the flags and no
+    one reads the carry they leave before it is set again."""
+    e, f = insts[i].ops
+    if not (isinstance(f, R) and is_vreg(f.reg) and isinstance(e, R) and e.reg != f.reg):
+        return None
+    f = f.reg
+    where = defs_of.get(f, [])
+    if len(where) != 2 or nuse[f] != 2:
+        return None
+    m, j = where
+    mov, orr = insts[m], insts[j]
+    if not (mov.mn == "mov" and orr.mn == "orrs" and m < j < i and orr.ops[0] == R(f)
+            and isinstance(mov.ops[0], R) and isinstance(orr.ops[1], R)):
+        return None
+    a, b = mov.ops[0].reg, orr.ops[1].reg
+    if a == b or not (single(a) and single(b)):
+        return None
+    da, db = defs_of[a][0], defs_of[b][0]
+    sa, sb = _shift_any(insts[da]), _shift_any(insts[db])
+    if not (sa and sb and da < m and db < j and _disjoint((sa[0], sa[3]), (sb[0], sb[3]))):
+        return None
+    if not (clean_between(da, i, sa[2]) and clean_between(db, i, sb[2])
+            and _flags_dead_after(insts, i, target)):
+        return None
+    at = dict(depth=insts[i].depth, loc=insts[i].loc)
+    new = [insts[da], MInst("eors", [e, R(a)], **at), insts[db], MInst("eors", [e, R(b)], **at)]
+    return (da, db, m, j, i, new)

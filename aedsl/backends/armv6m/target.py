@@ -36,6 +36,11 @@ CALLEE_SAVED = frozenset(range(4, 12))
 ALLOCATABLE = (0, 1, 2, 3, 4, 5, 6, 7)
 # Spill slots held in high registers, in order of preference (r12 costs no save).
 HIGH_SLOTS = (12, 8, 9, 10, 11)
+# In a function that makes no call, LR too: it is pushed with the saved low registers anyway
+# (`push {r4-r7, lr}` ... `pop {r4-r7, pc}`: no save of its own), MOV reaches it like r8-r12,
+# and nothing else writes it (the emission's BL to a label beyond a B's reach would: such a
+# function is emitted again without it).
+LEAF_HIGH_SLOTS = (12, LR, 8, 9, 10, 11)
 
 # --- operand roles -------------------------------------------------------------------------
 _DP2 = InstrDesc(reads=(0, 1), writes=(0,), reg_only=(0, 1), flags_out=True)     # rd = rd op rm
@@ -199,5 +204,5 @@ def make_target(chip, calls: bool = False) -> Target:
     )
 
 
-__all__ = ["make_target", "CALL_CLOBBERS", "CALLER_HIGH_SLOTS", "ARG_REGS", "CALLEE_SAVED", "ALLOCATABLE", "SP", "LR", "PC", "INSTRS", "Lbl",
+__all__ = ["make_target", "CALL_CLOBBERS", "CALLER_HIGH_SLOTS", "LEAF_HIGH_SLOTS", "ARG_REGS", "CALLEE_SAVED", "ALLOCATABLE", "SP", "LR", "PC", "INSTRS", "Lbl",
            "offset_ok", "imm_cost", "INVERSE"]

@@ -8,8 +8,8 @@
 	.thumb
 
 @ --- ascon_p_round: ascon_p.round
-@     frame 28 bytes (21 spill slots, 7 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 410 bytes of code and literals
+@     frame 20 bytes (17 spill slots, 5 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 396 bytes of code and literals
 	.section .text.ascon_p_round,"ax",%progbits
 	.global ascon_p_round
 	.type ascon_p_round, %function
@@ -22,231 +22,230 @@ ascon_p_round:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #28
-	ldr	r4, [sp, #68]
-	mov	r12, r2
-	ldr	r5, [r2]
-	@ ascon_p.ae:21: x2 = x2 ^ (c as u64)
-	eors	r5, r4
-	ldr	r4, [r0]
-	ldr	r2, [sp, #64]
+	sub	sp, #20
+	ldr	r4, [sp, #60]
 	ldr	r6, [r2]
-	@ ascon_p.ae:24: x0 = x0 ^ x4
-	eors	r4, r6
-	mov	r10, r4
-	ldr	r4, [r1]
-	str	r4, [sp, #20]
-	@ ascon_p.ae:26: x2 = x2 ^ x1
-	mov	r7, r4
-	eors	r5, r7
-	str	r5, [sp, #8]
-	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
-	bics	r5, r7
-	mov	r4, r10
-	eors	r5, r4
-	str	r5, [sp, #4]
-	ldr	r4, [r3]
-	str	r4, [sp]
-	@ ascon_p.ae:25: x4 = x4 ^ x3
+	@ ascon_p.ae:21: x2 = x2 ^ (c as u64)
 	eors	r6, r4
-	mov	r9, r6
-	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	mov	r4, r10
-	bics	r7, r4
-	mov	r4, r6
-	eors	r7, r4
-	ldr	r4, [r0, #4]
-	ldr	r2, [r2, #4]
+	ldr	r4, [r0]
+	ldr	r5, [sp, #56]
+	ldr	r7, [r5]
 	@ ascon_p.ae:24: x0 = x0 ^ x4
-	eors	r4, r2
-	mov	r8, r4
-	ldr	r0, [r1, #4]
-	str	r0, [sp, #24]
-	mov	r0, r12
-	ldr	r4, [r0, #4]
+	eors	r4, r7
+	mov	r11, r4
+	ldr	r4, [r1]
+	mov	r12, r4
 	@ ascon_p.ae:26: x2 = x2 ^ x1
-	ldr	r6, [sp, #24]
-	eors	r4, r6
+	eors	r6, r4
+	str	r6, [sp, #4]
 	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
-	mov	r1, r4
-	bics	r1, r6
-	mov	r0, r8
+	bics	r6, r4
+	mov	r4, r11
+	eors	r6, r4
+	str	r6, [sp, #8]
+	ldr	r6, [r3]
+	str	r6, [sp]
+	@ ascon_p.ae:25: x4 = x4 ^ x3
+	eors	r7, r6
+	mov	r9, r7
+	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
+	mov	r4, r12
+	mov	r7, r11
+	bics	r4, r7
+	mov	r7, r9
+	eors	r4, r7
+	ldr	r7, [r0, #4]
+	ldr	r6, [r5, #4]
+	@ ascon_p.ae:24: x0 = x0 ^ x4
+	eors	r7, r6
+	mov	r8, r7
+	ldr	r0, [r1, #4]
+	str	r0, [sp, #12]
+	ldr	r5, [r2, #4]
+	@ ascon_p.ae:26: x2 = x2 ^ x1
+	mov	r2, r0
+	eors	r5, r2
+	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
+	mov	r1, r5
+	bics	r1, r2
+	mov	r0, r7
 	eors	r1, r0
 	ldr	r0, [r3, #4]
-	mov	r11, r0
+	mov	r10, r0
 	@ ascon_p.ae:25: x4 = x4 ^ x3
-	eors	r2, r0
-	mov	r12, r2
-	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	mov	r0, r8
-	bics	r6, r0
-	mov	r0, r2
 	eors	r6, r0
-	@ ascon_p.ae:33: t0 = t0 ^ t4
-	mov	r2, r1
-	eors	r2, r6
-	eors	r5, r7
-	@ ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
-	lsls	r3, r5, #4
-	lsrs	r0, r2, #28
-	orrs	r3, r0
-	str	r3, [sp, #16]
-	lsls	r3, r5, #13
-	lsrs	r0, r2, #19
-	orrs	r3, r0
-	eors	r3, r2
-	ldr	r0, [sp, #16]
-	eors	r3, r0
-	str	r3, [sp, #12]
-	lsls	r3, r2, #13
-	lsrs	r0, r5, #19
-	orrs	r3, r0
-	eors	r3, r5
-	lsls	r2, r2, #4
-	lsrs	r0, r5, #28
-	orrs	r2, r0
-	eors	r3, r2
-	ldr	r2, [sp, #72]
-	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
-	str	r3, [r2]
-	ldr	r0, [sp, #12]
-	str	r0, [r2, #4]
-	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	ldr	r2, [sp]
-	ldr	r0, [sp, #8]
+	mov	lr, r6
+	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
+	mov	r0, r7
 	bics	r2, r0
-	ldr	r3, [sp, #20]
-	eors	r3, r2
-	@ ascon_p.ae:32: t1 = t1 ^ t0
-	ldr	r0, [sp, #4]
-	eors	r3, r0
-	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	mov	r0, r11
-	bics	r0, r4
-	ldr	r2, [sp, #24]
+	mov	r0, r6
 	eors	r2, r0
-	@ ascon_p.ae:32: t1 = t1 ^ t0
-	eors	r2, r1
-	@ ascon_p.ae:38: t1 ^ (t1 >>> 61) ^ (t1 >>> 39),
-	lsls	r1, r2, #25
-	lsrs	r0, r3, #7
-	orrs	r1, r0
-	lsls	r5, r2, #3
-	lsrs	r0, r3, #29
-	orrs	r5, r0
-	eors	r5, r2
-	eors	r5, r1
-	lsls	r1, r3, #3
-	lsrs	r0, r2, #29
-	orrs	r1, r0
-	eors	r1, r3
-	lsls	r3, r3, #25
-	lsrs	r0, r2, #7
-	orrs	r3, r0
-	eors	r1, r3
-	ldr	r0, [sp, #76]
+	@ ascon_p.ae:33: t0 = t0 ^ t4
+	mov	r6, r1
+	eors	r6, r2
+	ldr	r7, [sp, #8]
+	eors	r7, r4
+	@ ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
+	lsls	r3, r6, #13
+	eors	r3, r7
+	lsrs	r0, r7, #19
+	eors	r3, r0
+	lsls	r0, r6, #4
+	eors	r3, r0
+	lsrs	r0, r7, #28
+	eors	r3, r0
+	ldr	r0, [sp, #64]
+	str	r0, [sp, #16]
 	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
-	str	r1, [r0]
-	str	r5, [r0, #4]
-	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	mov	r1, r12
-	mov	r0, r11
+	str	r3, [r0]
+	@ ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
+	lsls	r3, r7, #13
+	eors	r3, r6
+	lsrs	r0, r6, #19
+	eors	r3, r0
+	lsls	r0, r7, #4
+	eors	r3, r0
+	lsrs	r0, r6, #28
+	eors	r3, r0
+	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
+	ldr	r0, [sp, #16]
+	str	r3, [r0, #4]
+	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
+	mov	r0, r10
+	bics	r0, r5
+	ldr	r3, [sp, #12]
+	eors	r3, r0
+	@ ascon_p.ae:32: t1 = t1 ^ t0
+	eors	r3, r1
+	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
+	ldr	r1, [sp]
+	ldr	r0, [sp, #4]
 	bics	r1, r0
-	eors	r4, r1
+	mov	r6, r12
+	eors	r6, r1
+	@ ascon_p.ae:32: t1 = t1 ^ t0
+	ldr	r0, [sp, #8]
+	eors	r6, r0
+	@ ascon_p.ae:38: t1 ^ (t1 >>> 61) ^ (t1 >>> 39),
+	lsls	r1, r6, #3
+	eors	r1, r6
+	lsrs	r0, r3, #29
+	eors	r1, r0
+	lsls	r0, r6, #25
+	eors	r1, r0
+	lsrs	r0, r3, #7
+	eors	r1, r0
+	ldr	r7, [sp, #68]
+	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
+	str	r1, [r7]
+	@ ascon_p.ae:38: t1 ^ (t1 >>> 61) ^ (t1 >>> 39),
+	lsls	r1, r3, #3
+	eors	r1, r3
+	lsrs	r0, r6, #29
+	eors	r1, r0
+	lsls	r0, r3, #25
+	eors	r1, r0
+	lsrs	r0, r6, #7
+	eors	r1, r0
+	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
+	str	r1, [r7, #4]
+	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
+	mov	r1, lr
+	mov	r0, r10
+	bics	r1, r0
+	eors	r5, r1
 	mov	r1, r9
 	ldr	r0, [sp]
 	bics	r1, r0
-	ldr	r3, [sp, #8]
-	eors	r3, r1
+	ldr	r6, [sp, #4]
+	eors	r6, r1
 	@ ascon_p.ae:35: t2 = ~t2
-	mvns	r2, r3
+	mvns	r7, r6
+	mvns	r3, r5
 	@ ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
-	lsls	r5, r2, #26
-	@ ascon_p.ae:35: t2 = ~t2
-	mvns	r1, r4
-	@ ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
-	lsrs	r0, r1, #6
-	orrs	r5, r0
-	str	r5, [sp, #4]
-	lsls	r5, r2, #31
-	lsrs	r0, r1, #1
-	orrs	r5, r0
-	eors	r5, r1
-	str	r5, [sp, #8]
-	ldr	r5, [sp, #4]
-	ldr	r0, [sp, #8]
-	eors	r0, r5
-	str	r0, [sp, #8]
-	lsls	r0, r1, #31
-	lsrs	r5, r2, #1
-	orrs	r0, r5
-	eors	r0, r2
-	lsls	r1, r1, #26
-	lsrs	r5, r2, #6
-	orrs	r1, r5
-	eors	r0, r1
-	ldr	r1, [sp, #80]
+	lsls	r1, r3, #31
+	eors	r1, r7
+	lsrs	r0, r7, #1
+	eors	r1, r0
+	lsls	r0, r3, #26
+	eors	r1, r0
+	lsrs	r0, r7, #6
+	eors	r1, r0
+	ldr	r0, [sp, #72]
+	mov	r12, r0
 	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
-	str	r0, [r1]
-	ldr	r0, [sp, #8]
-	str	r0, [r1, #4]
-	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mov	r1, r8
+	str	r1, [r0]
+	@ ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
+	lsls	r1, r7, #31
+	eors	r1, r3
+	lsrs	r0, r3, #1
+	eors	r1, r0
+	lsls	r0, r7, #26
+	eors	r1, r0
+	lsrs	r0, r3, #6
+	eors	r1, r0
+	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
 	mov	r0, r12
-	bics	r1, r0
-	mov	r2, r11
-	eors	r2, r1
-	@ ascon_p.ae:34: t3 = t3 ^ t2
-	eors	r2, r4
+	str	r1, [r0, #4]
 	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
+	mov	r3, r8
+	mov	r0, lr
+	bics	r3, r0
 	mov	r1, r10
-	mov	r0, r9
-	bics	r1, r0
-	ldr	r4, [sp]
-	eors	r4, r1
+	eors	r1, r3
 	@ ascon_p.ae:34: t3 = t3 ^ t2
-	eors	r4, r3
+	eors	r1, r5
+	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
+	mov	r3, r11
+	mov	r0, r9
+	bics	r3, r0
+	ldr	r5, [sp]
+	eors	r5, r3
+	@ ascon_p.ae:34: t3 = t3 ^ t2
+	eors	r5, r6
 	@ ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
-	lsls	r1, r4, #15
-	lsrs	r0, r2, #17
-	orrs	r1, r0
-	lsls	r3, r4, #22
-	lsrs	r0, r2, #10
-	orrs	r3, r0
-	eors	r3, r2
-	eors	r3, r1
-	lsls	r5, r2, #22
-	lsrs	r0, r4, #10
-	orrs	r5, r0
-	eors	r5, r4
-	lsls	r1, r2, #15
-	lsrs	r0, r4, #17
-	orrs	r1, r0
-	eors	r5, r1
-	ldr	r0, [sp, #84]
+	lsls	r3, r1, #22
+	eors	r3, r5
+	lsrs	r0, r5, #10
+	eors	r3, r0
+	lsls	r0, r1, #15
+	eors	r3, r0
+	lsrs	r0, r5, #17
+	eors	r3, r0
+	ldr	r6, [sp, #76]
 	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
-	str	r5, [r0]
-	str	r3, [r0, #4]
-	lsls	r1, r6, #23
-	lsrs	r0, r7, #9
-	orrs	r1, r0
-	lsls	r4, r7, #25
-	lsrs	r0, r6, #7
-	orrs	r4, r0
-	eors	r4, r6
-	eors	r4, r1
-	lsls	r3, r6, #25
-	lsrs	r0, r7, #7
-	orrs	r3, r0
-	eors	r3, r7
-	lsls	r1, r7, #23
-	lsrs	r0, r6, #9
-	orrs	r1, r0
+	str	r3, [r6]
+	@ ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
+	lsls	r3, r5, #22
 	eors	r3, r1
-	ldr	r0, [sp, #88]
-	str	r3, [r0]
-	str	r4, [r0, #4]
-	add	sp, #28
+	lsrs	r0, r1, #10
+	eors	r3, r0
+	lsls	r0, r5, #15
+	eors	r3, r0
+	lsrs	r0, r1, #17
+	eors	r3, r0
+	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
+	str	r3, [r6, #4]
+	lsls	r1, r2, #23
+	lsrs	r0, r4, #9
+	orrs	r1, r0
+	lsls	r3, r4, #25
+	eors	r3, r2
+	lsrs	r0, r2, #7
+	eors	r3, r0
+	eors	r3, r1
+	lsls	r1, r2, #25
+	eors	r1, r4
+	lsrs	r0, r4, #7
+	eors	r1, r0
+	lsls	r0, r4, #23
+	eors	r1, r0
+	lsrs	r0, r2, #9
+	eors	r1, r0
+	ldr	r0, [sp, #80]
+	str	r1, [r0]
+	str	r3, [r0, #4]
+	add	sp, #20
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -258,8 +257,8 @@ ascon_p_round:
 
 
 @ --- ascon_p_permute_words: ascon_p.permute_words
-@     frame 44 bytes (28 spill slots, 11 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 524 bytes of code and literals
+@     frame 36 bytes (32 spill slots, 9 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 520 bytes of code and literals
 	.section .text.ascon_p_permute_words,"ax",%progbits
 	.global ascon_p_permute_words
 	.type ascon_p_permute_words, %function
@@ -272,280 +271,270 @@ ascon_p_permute_words:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #44
-	mov	r4, r2
+	sub	sp, #36
+	mov	r6, r2
+	ldr	r7, [sp, #72]
+	ldr	r5, [sp, #76]
+	mov	r12, r5
 	ldr	r5, [sp, #80]
-	ldr	r2, [sp, #84]
-	str	r2, [sp, #8]
-	ldr	r2, [sp, #88]
-	str	r2, [sp, #40]
-	ldr	r2, [sp, #92]
-	str	r2, [sp, #36]
-	ldr	r2, [sp, #96]
-	str	r2, [sp, #32]
-	ldr	r2, [sp, #100]
-	str	r2, [sp, #28]
-	ldr	r2, [sp, #104]
-	str	r2, [sp, #24]
-	ldr	r2, [r0]
-	str	r2, [sp, #16]
-	ldr	r2, [r0, #4]
-	ldr	r7, [r1]
-	ldr	r1, [r1, #4]
-	ldr	r0, [r4]
-	mov	r12, r0
-	ldr	r4, [r4, #4]
-	ldr	r0, [r3]
-	str	r0, [sp]
-	ldr	r0, [r3, #4]
-	ldr	r3, [r5]
-	str	r3, [sp, #12]
-	ldr	r5, [r5, #4]
+	str	r5, [sp, #32]
+	ldr	r5, [sp, #84]
+	str	r5, [sp, #28]
+	ldr	r5, [sp, #88]
+	str	r5, [sp, #24]
+	ldr	r5, [sp, #92]
+	str	r5, [sp, #20]
+	ldr	r5, [sp, #96]
+	str	r5, [sp, #16]
+	ldm	r0, {r0, r2}
+	ldm	r1, {r1, r4}
+	ldr	r5, [r6]
+	str	r5, [sp]
+	ldr	r5, [r6, #4]
 	str	r5, [sp, #4]
+	ldr	r5, [r3]
+	str	r5, [sp, #8]
+	ldr	r5, [r3, #4]
+	mov	lr, r5
+	ldr	r5, [r7]
+	str	r5, [sp, #12]
+	ldr	r5, [r7, #4]
+	mov	r10, r5
 	@ ascon_p.ae:47: for i in 16 - rounds..16 {
-	movs	r5, #16
-	ldr	r3, [sp, #8]
-	subs	r3, r5, r3
-	uxtb	r3, r3
-	str	r3, [sp, #8]
-	ldr	r6, [sp, #16]
+	movs	r3, #16
+	mov	r5, r12
+	subs	r5, r3, r5
+	uxtb	r5, r5
+	mov	r11, r5
+	mov	r6, r0
 	mov	r8, r2
-	mov	r10, r1
-	mov	r2, r12
-	mov	r11, r4
-	ldr	r1, [sp]
-	mov	r12, r0
-	ldr	r5, [sp, #12]
-	mov	r0, r3
+	mov	r9, r1
+	mov	r12, r4
+	ldr	r5, [sp]
+	ldr	r3, [sp, #8]
+	ldr	r2, [sp, #12]
+	mov	r0, r11
 	cmp	r0, #16
 	bcc	.Lascon_p_permute_words_far1
 	b	.Lascon_p_permute_words_done2
 .Lascon_p_permute_words_far1:
 	@ ascon_p.ae:48: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
-	ldr	r3, =ascon_p_rc
-	str	r3, [sp, #20]
+	ldr	r1, =ascon_p_rc
+	str	r1, [sp, #12]
 	@ ascon_p.ae:47: for i in 16 - rounds..16 {
 .Lascon_p_permute_words_loop1:
 	@ ascon_p.ae:48: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
-	ldr	r3, [sp, #20]
-	ldr	r0, [sp, #8]
-	ldrb	r0, [r3, r0]
+	ldr	r1, [sp, #12]
+	mov	r0, r11
+	ldrb	r0, [r1, r0]
 	@ ascon_p.ae:21: x2 = x2 ^ (c as u64)
-	eors	r2, r0
-	@ ascon_p.ae:24: x0 = x0 ^ x4
-	eors	r6, r5
-	@ ascon_p.ae:25: x4 = x4 ^ x3
-	eors	r5, r1
-	@ ascon_p.ae:26: x2 = x2 ^ x1
-	eors	r2, r7
-	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
-	mov	r4, r2
-	bics	r4, r7
-	eors	r4, r6
-	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	mov	r3, r1
-	bics	r3, r2
-	eors	r3, r7
-	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	mov	r0, r5
-	bics	r0, r1
-	eors	r2, r0
-	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mov	r0, r6
-	bics	r0, r5
+	mov	r1, r5
 	eors	r1, r0
-	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	bics	r7, r6
-	eors	r5, r7
-	mov	r9, r5
-	@ ascon_p.ae:32: t1 = t1 ^ t0
-	eors	r3, r4
-	str	r3, [sp]
-	@ ascon_p.ae:33: t0 = t0 ^ t4
-	mov	r7, r5
-	eors	r4, r7
-	@ ascon_p.ae:34: t3 = t3 ^ t2
-	eors	r1, r2
-	str	r1, [sp, #12]
-	@ ascon_p.ae:35: t2 = ~t2
-	mvns	r1, r2
-	str	r1, [sp, #16]
 	@ ascon_p.ae:24: x0 = x0 ^ x4
-	mov	r7, r8
-	ldr	r1, [sp, #4]
-	eors	r7, r1
+	eors	r6, r2
 	@ ascon_p.ae:25: x4 = x4 ^ x3
-	mov	r6, r1
-	mov	r1, r12
-	eors	r6, r1
+	eors	r2, r3
 	@ ascon_p.ae:26: x2 = x2 ^ x1
-	mov	r3, r11
-	mov	r1, r10
-	eors	r3, r1
+	mov	r4, r9
+	eors	r1, r4
 	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
+	mov	r0, r1
+	bics	r0, r4
+	eors	r0, r6
+	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
 	mov	r5, r3
 	bics	r5, r1
-	eors	r5, r7
-	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	mov	r0, r12
-	bics	r0, r3
-	eors	r0, r1
+	eors	r5, r4
 	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	mov	r2, r6
-	mov	r1, r12
-	bics	r2, r1
-	eors	r3, r2
+	mov	r7, r2
+	bics	r7, r3
+	eors	r1, r7
 	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mov	r2, r7
-	bics	r2, r6
-	eors	r1, r2
-	mov	r12, r1
+	mov	r7, r6
+	bics	r7, r2
+	eors	r3, r7
 	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	mov	r1, r10
-	bics	r1, r7
-	eors	r6, r1
+	mov	r7, r9
+	bics	r7, r6
+	eors	r2, r7
+	mov	r9, r2
 	@ ascon_p.ae:32: t1 = t1 ^ t0
-	eors	r0, r5
+	eors	r5, r0
 	@ ascon_p.ae:33: t0 = t0 ^ t4
-	eors	r5, r6
+	mov	r4, r2
+	eors	r0, r4
 	@ ascon_p.ae:34: t3 = t3 ^ t2
-	mov	r1, r12
+	eors	r3, r1
+	str	r3, [sp]
+	@ ascon_p.ae:35: t2 = ~t2
+	mvns	r4, r1
+	str	r4, [sp, #8]
+	@ ascon_p.ae:24: x0 = x0 ^ x4
+	mov	r1, r8
+	mov	r4, r10
+	eors	r1, r4
+	@ ascon_p.ae:25: x4 = x4 ^ x3
+	mov	r6, r10
+	mov	r3, lr
+	eors	r6, r3
+	@ ascon_p.ae:26: x2 = x2 ^ x1
+	ldr	r3, [sp, #4]
+	mov	r7, r12
+	eors	r3, r7
+	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
+	mov	r2, r3
+	bics	r2, r7
+	eors	r2, r1
+	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
+	mov	r4, lr
+	bics	r4, r3
+	eors	r4, r7
+	mov	r8, r4
+	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
+	mov	r7, r6
+	mov	r4, lr
+	bics	r7, r4
+	eors	r3, r7
+	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
+	mov	r7, r1
+	bics	r7, r6
+	eors	r4, r7
+	mov	lr, r4
+	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
+	mov	r4, r12
+	bics	r4, r1
+	eors	r6, r4
+	@ ascon_p.ae:32: t1 = t1 ^ t0
+	mov	r4, r8
+	eors	r4, r2
+	@ ascon_p.ae:33: t0 = t0 ^ t4
+	eors	r2, r6
+	@ ascon_p.ae:34: t3 = t3 ^ t2
+	mov	r1, lr
 	eors	r1, r3
 	@ ascon_p.ae:35: t2 = ~t2
 	mvns	r3, r3
-	@ ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
-	lsls	r7, r5, #13
-	lsrs	r2, r4, #19
-	orrs	r7, r2
-	mov	r12, r7
-	lsls	r7, r4, #13
-	lsrs	r2, r5, #19
-	orrs	r7, r2
-	mov	r2, r12
-	eors	r2, r4
-	mov	r12, r2
-	eors	r7, r5
-	mov	r8, r7
-	lsls	r2, r5, #4
-	lsrs	r7, r4, #28
-	orrs	r2, r7
-	lsls	r4, r4, #4
-	mov	r10, r4
-	lsrs	r4, r5, #28
-	mov	r5, r10
-	orrs	r5, r4
-	mov	r4, r12
-	eors	r4, r2
-	mov	r12, r4
-	mov	r4, r8
-	eors	r4, r5
-	mov	r8, r4
-	@ ascon_p.ae:38: t1 ^ (t1 >>> 61) ^ (t1 >>> 39),
-	ldr	r7, [sp]
-	lsls	r5, r7, #3
-	lsrs	r4, r0, #29
-	orrs	r5, r4
-	lsls	r2, r0, #3
-	lsrs	r4, r7, #29
-	orrs	r2, r4
-	eors	r5, r7
-	eors	r2, r0
-	lsls	r7, r7, #25
-	lsrs	r4, r0, #7
-	orrs	r7, r4
-	lsls	r0, r0, #25
-	ldr	r4, [sp]
-	lsrs	r4, r4, #7
-	orrs	r0, r4
-	eors	r5, r7
-	str	r5, [sp]
-	eors	r2, r0
-	mov	r10, r2
-	@ ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
-	lsls	r7, r3, #31
-	ldr	r4, [sp, #16]
-	lsrs	r0, r4, #1
-	orrs	r7, r0
-	lsls	r2, r4, #31
-	lsrs	r0, r3, #1
-	orrs	r2, r0
-	eors	r7, r4
-	eors	r2, r3
-	lsls	r5, r3, #26
-	lsrs	r0, r4, #6
-	orrs	r5, r0
-	lsls	r4, r4, #26
-	lsrs	r0, r3, #6
-	orrs	r4, r0
-	mov	r0, r7
-	eors	r0, r5
-	eors	r2, r4
-	mov	r11, r2
-	@ ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
-	lsls	r2, r1, #22
-	ldr	r7, [sp, #12]
-	lsrs	r3, r7, #10
-	orrs	r2, r3
-	lsls	r5, r7, #22
-	lsrs	r3, r1, #10
-	orrs	r5, r3
-	eors	r2, r7
-	eors	r5, r1
-	lsls	r4, r1, #15
-	lsrs	r3, r7, #17
-	orrs	r4, r3
-	lsls	r3, r7, #15
-	lsrs	r1, r1, #17
-	orrs	r3, r1
-	mov	r1, r2
-	eors	r1, r4
-	mov	r4, r5
-	eors	r4, r3
-	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
-	lsls	r5, r6, #25
-	mov	r7, r9
-	lsrs	r3, r7, #7
-	orrs	r5, r3
-	lsls	r2, r7, #25
-	lsrs	r3, r6, #7
-	orrs	r2, r3
-	eors	r5, r7
-	eors	r2, r6
-	lsls	r3, r7, #23
-	lsrs	r7, r6, #9
-	orrs	r3, r7
-	lsls	r6, r6, #23
-	mov	r7, r9
-	lsrs	r7, r7, #9
-	orrs	r6, r7
-	eors	r5, r3
-	mov	r3, r2
-	eors	r3, r6
-	mov	r6, r12
-	ldr	r7, [sp]
-	mov	r2, r0
-	mov	r12, r4
 	str	r3, [sp, #4]
-	ldr	r0, [sp, #8]
+	@ ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
+	lsls	r3, r2, #13
+	eors	r3, r0
+	lsrs	r7, r0, #19
+	eors	r3, r7
+	mov	r12, r3
+	lsls	r3, r0, #13
+	eors	r3, r2
+	lsrs	r7, r2, #19
+	eors	r3, r7
+	mov	r8, r3
+	mov	r7, r12
+	lsls	r3, r2, #4
+	eors	r7, r3
+	lsrs	r3, r0, #28
+	eors	r7, r3
+	mov	lr, r7
+	mov	r7, r8
+	lsls	r3, r0, #4
+	eors	r7, r3
+	lsrs	r0, r2, #28
+	eors	r7, r0
+	mov	r8, r7
+	@ ascon_p.ae:38: t1 ^ (t1 >>> 61) ^ (t1 >>> 39),
+	lsls	r2, r5, #3
+	eors	r2, r5
+	lsrs	r0, r4, #29
+	eors	r2, r0
+	lsls	r7, r4, #3
+	eors	r7, r4
+	lsrs	r0, r5, #29
+	eors	r7, r0
+	mov	r10, r2
+	lsls	r2, r5, #25
+	mov	r0, r10
+	eors	r0, r2
+	lsrs	r2, r4, #7
+	eors	r0, r2
+	mov	r10, r0
+	lsls	r0, r4, #25
+	eors	r7, r0
+	lsrs	r0, r5, #7
+	eors	r7, r0
+	mov	r12, r7
+	@ ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
+	ldr	r2, [sp, #4]
+	lsls	r5, r2, #31
+	ldr	r3, [sp, #8]
+	eors	r5, r3
+	lsrs	r0, r3, #1
+	eors	r5, r0
+	lsls	r4, r3, #31
+	eors	r4, r2
+	lsrs	r0, r2, #1
+	eors	r4, r0
+	lsls	r0, r2, #26
+	eors	r5, r0
+	lsrs	r0, r3, #6
+	eors	r5, r0
+	lsls	r0, r3, #26
+	eors	r4, r0
+	lsrs	r0, r2, #6
+	eors	r4, r0
+	@ ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
+	lsls	r3, r1, #22
+	ldr	r7, [sp]
+	eors	r3, r7
+	lsrs	r0, r7, #10
+	eors	r3, r0
+	lsls	r2, r7, #22
+	eors	r2, r1
+	lsrs	r0, r1, #10
+	eors	r2, r0
+	lsls	r0, r1, #15
+	eors	r3, r0
+	lsrs	r0, r7, #17
+	eors	r3, r0
+	lsls	r0, r7, #15
+	eors	r2, r0
+	lsrs	r0, r1, #17
+	eors	r2, r0
+	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
+	lsls	r1, r6, #25
+	mov	r7, r9
+	eors	r1, r7
+	lsrs	r0, r7, #7
+	eors	r1, r0
+	lsls	r7, r7, #25
+	eors	r7, r6
+	lsrs	r0, r6, #7
+	eors	r7, r0
+	mov	r0, r9
+	lsls	r0, r0, #23
+	eors	r1, r0
+	lsrs	r0, r6, #9
+	eors	r1, r0
+	lsls	r6, r6, #23
+	eors	r7, r6
+	mov	r6, r9
+	lsrs	r6, r6, #9
+	eors	r7, r6
+	mov	r6, lr
+	mov	r9, r10
+	str	r4, [sp, #4]
+	mov	lr, r2
+	mov	r2, r1
+	mov	r10, r7
+	mov	r0, r11
 	adds	r0, #1
-	str	r0, [sp, #8]
+	mov	r11, r0
 	cmp	r0, #16
 	bcs	.Lascon_p_permute_words_far2
 	b	.Lascon_p_permute_words_loop1
 .Lascon_p_permute_words_far2:
 .Lascon_p_permute_words_done2:
-	ldr	r0, [sp, #40]
-	str	r6, [r0]
-	mov	r3, r8
-	str	r3, [r0, #4]
-	ldr	r0, [sp, #36]
-	str	r7, [r0]
-	mov	r3, r10
-	str	r3, [r0, #4]
 	ldr	r0, [sp, #32]
-	str	r2, [r0]
-	mov	r2, r11
-	str	r2, [r0, #4]
+	str	r6, [r0]
+	mov	r1, r8
+	str	r1, [r0, #4]
+	mov	r1, r9
 	ldr	r0, [sp, #28]
 	str	r1, [r0]
 	mov	r1, r12
@@ -554,7 +543,15 @@ ascon_p_permute_words:
 	str	r5, [r0]
 	ldr	r1, [sp, #4]
 	str	r1, [r0, #4]
-	add	sp, #44
+	ldr	r0, [sp, #20]
+	str	r3, [r0]
+	mov	r1, lr
+	str	r1, [r0, #4]
+	ldr	r0, [sp, #16]
+	str	r2, [r0]
+	mov	r1, r10
+	str	r1, [r0, #4]
+	add	sp, #36
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -567,8 +564,8 @@ ascon_p_permute_words:
 
 
 @ --- ascon_p_permute: ascon_p.permute
-@     frame 28 bytes (21 spill slots, 7 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 484 bytes of code and literals
+@     frame 20 bytes (26 spill slots, 5 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 490 bytes of code and literals
 	.section .text.ascon_p_permute,"ax",%progbits
 	.global ascon_p_permute
 	.type ascon_p_permute, %function
@@ -581,279 +578,282 @@ ascon_p_permute:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #28
-	str	r0, [sp, #24]
+	sub	sp, #20
+	str	r0, [sp, #16]
 	@ ascon_p.ae:55: x0 = s[0]
 	ldr	r6, [r0]
-	ldr	r5, [r0, #4]
+	ldr	r7, [r0, #4]
 	@ ascon_p.ae:56: x1 = s[1]
-	ldr	r7, [r0, #8]
-	ldr	r2, [r0, #12]
+	ldr	r2, [r0, #8]
+	ldr	r4, [r0, #12]
 	@ ascon_p.ae:57: x2 = s[2]
-	ldr	r3, [r0, #16]
+	ldr	r5, [r0, #16]
 	ldr	r0, [r0, #20]
 	@ ascon_p.ae:58: x3 = s[3]
-	ldr	r4, [sp, #24]
-	ldr	r4, [r4, #24]
-	str	r4, [sp]
-	ldr	r4, [sp, #24]
-	ldr	r4, [r4, #28]
-	mov	r12, r4
+	ldr	r3, [sp, #16]
+	ldr	r3, [r3, #24]
+	str	r3, [sp]
+	ldr	r3, [sp, #16]
+	ldr	r3, [r3, #28]
+	mov	lr, r3
 	@ ascon_p.ae:59: x4 = s[4]
-	ldr	r4, [sp, #24]
-	ldr	r4, [r4, #32]
-	str	r4, [sp, #12]
-	ldr	r4, [sp, #24]
-	ldr	r4, [r4, #36]
-	str	r4, [sp, #4]
+	ldr	r3, [sp, #16]
+	ldr	r3, [r3, #32]
+	str	r3, [sp, #8]
+	ldr	r3, [sp, #16]
+	ldr	r3, [r3, #36]
+	mov	r10, r3
 	@ ascon_p.ae:60: for i in 16 - rounds..16 {
-	movs	r4, #16
-	subs	r4, r4, r1
-	uxtb	r4, r4
-	str	r4, [sp, #8]
-	mov	r8, r5
-	mov	r10, r2
-	mov	r11, r0
-	ldr	r1, [sp]
-	ldr	r5, [sp, #12]
-	mov	r0, r4
+	movs	r3, #16
+	subs	r3, r3, r1
+	uxtb	r3, r3
+	mov	r11, r3
+	mov	r8, r7
+	mov	r9, r2
+	mov	r12, r4
+	str	r0, [sp, #4]
+	ldr	r3, [sp]
+	ldr	r2, [sp, #8]
+	mov	r0, r11
 	cmp	r0, #16
 	bcc	.Lascon_p_permute_far1
 	b	.Lascon_p_permute_done2
 .Lascon_p_permute_far1:
 	@ ascon_p.ae:61: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
-	ldr	r2, =ascon_p_rc
-	str	r2, [sp, #20]
+	ldr	r1, =ascon_p_rc
+	str	r1, [sp, #12]
 	@ ascon_p.ae:60: for i in 16 - rounds..16 {
 .Lascon_p_permute_loop1:
 	@ ascon_p.ae:61: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
-	ldr	r2, [sp, #20]
-	ldr	r0, [sp, #8]
-	ldrb	r0, [r2, r0]
+	ldr	r1, [sp, #12]
+	mov	r0, r11
+	ldrb	r0, [r1, r0]
 	@ ascon_p.ae:21: x2 = x2 ^ (c as u64)
-	eors	r3, r0
-	@ ascon_p.ae:24: x0 = x0 ^ x4
-	eors	r6, r5
-	@ ascon_p.ae:25: x4 = x4 ^ x3
-	eors	r5, r1
-	@ ascon_p.ae:26: x2 = x2 ^ x1
-	eors	r3, r7
-	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
-	mov	r4, r3
-	bics	r4, r7
-	eors	r4, r6
-	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	mov	r2, r1
-	bics	r2, r3
-	eors	r2, r7
-	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	mov	r0, r5
-	bics	r0, r1
-	eors	r3, r0
-	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mov	r0, r6
-	bics	r0, r5
+	mov	r1, r5
 	eors	r1, r0
-	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	bics	r7, r6
-	eors	r5, r7
-	mov	r9, r5
-	@ ascon_p.ae:32: t1 = t1 ^ t0
-	eors	r2, r4
-	str	r2, [sp]
-	@ ascon_p.ae:33: t0 = t0 ^ t4
-	mov	r7, r5
-	eors	r4, r7
-	@ ascon_p.ae:34: t3 = t3 ^ t2
-	eors	r1, r3
-	str	r1, [sp, #12]
-	@ ascon_p.ae:35: t2 = ~t2
-	mvns	r1, r3
-	str	r1, [sp, #16]
 	@ ascon_p.ae:24: x0 = x0 ^ x4
-	mov	r7, r8
-	ldr	r1, [sp, #4]
-	eors	r7, r1
+	eors	r6, r2
 	@ ascon_p.ae:25: x4 = x4 ^ x3
-	mov	r6, r1
-	mov	r1, r12
-	eors	r6, r1
+	eors	r2, r3
 	@ ascon_p.ae:26: x2 = x2 ^ x1
-	mov	r3, r11
-	mov	r1, r10
-	eors	r3, r1
+	mov	r4, r9
+	eors	r1, r4
 	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
+	mov	r0, r1
+	bics	r0, r4
+	eors	r0, r6
+	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
 	mov	r5, r3
 	bics	r5, r1
-	eors	r5, r7
-	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	mov	r0, r12
-	bics	r0, r3
-	eors	r0, r1
+	eors	r5, r4
 	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	mov	r2, r6
-	mov	r1, r12
-	bics	r2, r1
-	eors	r3, r2
+	mov	r7, r2
+	bics	r7, r3
+	eors	r1, r7
 	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mov	r2, r7
-	bics	r2, r6
-	eors	r1, r2
-	mov	r12, r1
+	mov	r7, r6
+	bics	r7, r2
+	eors	r3, r7
 	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	mov	r1, r10
-	bics	r1, r7
-	eors	r6, r1
+	mov	r7, r9
+	bics	r7, r6
+	eors	r2, r7
+	mov	r9, r2
 	@ ascon_p.ae:32: t1 = t1 ^ t0
-	eors	r0, r5
+	eors	r5, r0
 	@ ascon_p.ae:33: t0 = t0 ^ t4
-	eors	r5, r6
+	mov	r4, r2
+	eors	r0, r4
 	@ ascon_p.ae:34: t3 = t3 ^ t2
-	mov	r1, r12
+	eors	r3, r1
+	str	r3, [sp]
+	@ ascon_p.ae:35: t2 = ~t2
+	mvns	r4, r1
+	str	r4, [sp, #8]
+	@ ascon_p.ae:24: x0 = x0 ^ x4
+	mov	r1, r8
+	mov	r4, r10
+	eors	r1, r4
+	@ ascon_p.ae:25: x4 = x4 ^ x3
+	mov	r6, r10
+	mov	r3, lr
+	eors	r6, r3
+	@ ascon_p.ae:26: x2 = x2 ^ x1
+	ldr	r3, [sp, #4]
+	mov	r7, r12
+	eors	r3, r7
+	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
+	mov	r2, r3
+	bics	r2, r7
+	eors	r2, r1
+	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
+	mov	r4, lr
+	bics	r4, r3
+	eors	r4, r7
+	mov	r8, r4
+	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
+	mov	r7, r6
+	mov	r4, lr
+	bics	r7, r4
+	eors	r3, r7
+	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
+	mov	r7, r1
+	bics	r7, r6
+	eors	r4, r7
+	mov	lr, r4
+	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
+	mov	r4, r12
+	bics	r4, r1
+	eors	r6, r4
+	@ ascon_p.ae:32: t1 = t1 ^ t0
+	mov	r4, r8
+	eors	r4, r2
+	@ ascon_p.ae:33: t0 = t0 ^ t4
+	eors	r2, r6
+	@ ascon_p.ae:34: t3 = t3 ^ t2
+	mov	r1, lr
 	eors	r1, r3
 	@ ascon_p.ae:35: t2 = ~t2
 	mvns	r3, r3
+	str	r3, [sp, #4]
 	@ ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
-	lsls	r7, r5, #13
-	lsrs	r2, r4, #19
-	orrs	r7, r2
-	mov	r12, r7
-	lsls	r7, r4, #13
-	lsrs	r2, r5, #19
-	orrs	r7, r2
-	mov	r2, r12
-	eors	r2, r4
-	mov	r12, r2
-	eors	r7, r5
+	lsls	r3, r2, #13
+	eors	r3, r0
+	lsrs	r7, r0, #19
+	eors	r3, r7
+	mov	r12, r3
+	lsls	r3, r0, #13
+	eors	r3, r2
+	lsrs	r7, r2, #19
+	eors	r3, r7
+	mov	r8, r3
+	mov	r7, r12
+	lsls	r3, r2, #4
+	eors	r7, r3
+	lsrs	r3, r0, #28
+	eors	r7, r3
+	mov	lr, r7
+	mov	r7, r8
+	lsls	r3, r0, #4
+	eors	r7, r3
+	lsrs	r0, r2, #28
+	eors	r7, r0
 	mov	r8, r7
-	lsls	r2, r5, #4
-	lsrs	r7, r4, #28
-	orrs	r2, r7
-	lsls	r4, r4, #4
-	mov	r10, r4
-	lsrs	r4, r5, #28
-	mov	r5, r10
-	orrs	r5, r4
-	mov	r4, r12
-	eors	r4, r2
-	mov	r12, r4
-	mov	r4, r8
-	eors	r4, r5
-	mov	r8, r4
 	@ ascon_p.ae:38: t1 ^ (t1 >>> 61) ^ (t1 >>> 39),
-	ldr	r7, [sp]
-	lsls	r5, r7, #3
-	lsrs	r4, r0, #29
-	orrs	r5, r4
-	lsls	r2, r0, #3
-	lsrs	r4, r7, #29
-	orrs	r2, r4
-	eors	r5, r7
+	lsls	r2, r5, #3
+	eors	r2, r5
+	lsrs	r0, r4, #29
 	eors	r2, r0
-	lsls	r7, r7, #25
-	lsrs	r4, r0, #7
-	orrs	r7, r4
-	lsls	r0, r0, #25
-	ldr	r4, [sp]
-	lsrs	r4, r4, #7
-	orrs	r0, r4
-	eors	r5, r7
-	str	r5, [sp]
-	eors	r2, r0
-	mov	r10, r2
-	@ ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
-	lsls	r7, r3, #31
-	ldr	r4, [sp, #16]
-	lsrs	r0, r4, #1
-	orrs	r7, r0
-	lsls	r2, r4, #31
-	lsrs	r0, r3, #1
-	orrs	r2, r0
+	lsls	r7, r4, #3
 	eors	r7, r4
-	eors	r2, r3
-	lsls	r5, r3, #26
-	lsrs	r0, r4, #6
-	orrs	r5, r0
-	lsls	r4, r4, #26
+	lsrs	r0, r5, #29
+	eors	r7, r0
+	mov	r10, r2
+	lsls	r2, r5, #25
+	mov	r0, r10
+	eors	r0, r2
+	lsrs	r2, r4, #7
+	eors	r0, r2
+	mov	r10, r0
+	lsls	r0, r4, #25
+	eors	r7, r0
+	lsrs	r0, r5, #7
+	eors	r7, r0
+	mov	r12, r7
+	@ ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
+	ldr	r2, [sp, #4]
+	lsls	r5, r2, #31
+	ldr	r3, [sp, #8]
+	eors	r5, r3
+	lsrs	r0, r3, #1
+	eors	r5, r0
+	lsls	r4, r3, #31
+	eors	r4, r2
+	lsrs	r0, r2, #1
+	eors	r4, r0
+	lsls	r0, r2, #26
+	eors	r5, r0
 	lsrs	r0, r3, #6
-	orrs	r4, r0
-	mov	r3, r7
-	eors	r3, r5
-	eors	r2, r4
-	mov	r11, r2
+	eors	r5, r0
+	lsls	r0, r3, #26
+	eors	r4, r0
+	lsrs	r0, r2, #6
+	eors	r4, r0
 	@ ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
-	lsls	r2, r1, #22
-	ldr	r7, [sp, #12]
-	lsrs	r0, r7, #10
-	orrs	r2, r0
-	lsls	r5, r7, #22
-	lsrs	r0, r1, #10
-	orrs	r5, r0
-	eors	r2, r7
-	eors	r5, r1
-	lsls	r4, r1, #15
-	lsrs	r0, r7, #17
-	orrs	r4, r0
-	lsls	r7, r7, #15
-	lsrs	r0, r1, #17
-	orrs	r7, r0
-	mov	r1, r2
-	eors	r1, r4
-	mov	r0, r5
-	eors	r0, r7
-	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
-	lsls	r5, r6, #25
-	mov	r7, r9
-	lsrs	r4, r7, #7
-	orrs	r5, r4
-	lsls	r2, r7, #25
-	lsrs	r4, r6, #7
-	orrs	r2, r4
-	eors	r5, r7
-	eors	r2, r6
-	lsls	r4, r7, #23
-	lsrs	r7, r6, #9
-	orrs	r4, r7
-	lsls	r6, r6, #23
-	mov	r7, r9
-	lsrs	r7, r7, #9
-	orrs	r6, r7
-	eors	r5, r4
-	eors	r2, r6
-	mov	r6, r12
+	lsls	r3, r1, #22
 	ldr	r7, [sp]
-	mov	r12, r0
-	str	r2, [sp, #4]
-	ldr	r0, [sp, #8]
+	eors	r3, r7
+	lsrs	r0, r7, #10
+	eors	r3, r0
+	lsls	r2, r7, #22
+	eors	r2, r1
+	lsrs	r0, r1, #10
+	eors	r2, r0
+	lsls	r0, r1, #15
+	eors	r3, r0
+	lsrs	r0, r7, #17
+	eors	r3, r0
+	lsls	r0, r7, #15
+	eors	r2, r0
+	lsrs	r0, r1, #17
+	eors	r2, r0
+	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
+	lsls	r1, r6, #25
+	mov	r7, r9
+	eors	r1, r7
+	lsrs	r0, r7, #7
+	eors	r1, r0
+	lsls	r7, r7, #25
+	eors	r7, r6
+	lsrs	r0, r6, #7
+	eors	r7, r0
+	mov	r0, r9
+	lsls	r0, r0, #23
+	eors	r1, r0
+	lsrs	r0, r6, #9
+	eors	r1, r0
+	lsls	r6, r6, #23
+	eors	r7, r6
+	mov	r6, r9
+	lsrs	r6, r6, #9
+	eors	r7, r6
+	mov	r6, lr
+	mov	r9, r10
+	str	r4, [sp, #4]
+	mov	lr, r2
+	mov	r2, r1
+	mov	r10, r7
+	mov	r0, r11
 	adds	r0, #1
-	str	r0, [sp, #8]
+	mov	r11, r0
 	cmp	r0, #16
 	bcs	.Lascon_p_permute_far2
 	b	.Lascon_p_permute_loop1
 .Lascon_p_permute_far2:
 .Lascon_p_permute_done2:
 	@ ascon_p.ae:63: s[0] = x0
-	ldr	r4, [sp, #24]
+	ldr	r4, [sp, #16]
 	str	r6, [r4]
-	mov	r2, r8
-	str	r2, [r4, #4]
+	mov	r1, r8
+	str	r1, [r4, #4]
 	@ ascon_p.ae:64: s[1] = x1
-	str	r7, [r4, #8]
-	mov	r2, r10
-	str	r2, [r4, #12]
-	@ ascon_p.ae:65: s[2] = x2
-	str	r3, [r4, #16]
-	mov	r2, r11
-	str	r2, [r4, #20]
-	@ ascon_p.ae:66: s[3] = x3
-	str	r1, [r4, #24]
+	mov	r1, r9
+	str	r1, [r4, #8]
 	mov	r1, r12
+	str	r1, [r4, #12]
+	@ ascon_p.ae:65: s[2] = x2
+	str	r5, [r4, #16]
+	ldr	r1, [sp, #4]
+	str	r1, [r4, #20]
+	@ ascon_p.ae:66: s[3] = x3
+	str	r3, [r4, #24]
+	mov	r1, lr
 	str	r1, [r4, #28]
 	@ ascon_p.ae:67: s[4] = x4
-	str	r5, [r4, #32]
-	ldr	r1, [sp, #4]
+	str	r2, [r4, #32]
+	mov	r1, r10
 	str	r1, [r4, #36]
-	add	sp, #28
+	add	sp, #20
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

@@ -92,7 +92,7 @@ cmac_key_schedule:
 
 
 @ --- cmac_encrypt_block: cmac.encrypt_block
-@     frame 16 bytes (11 spill slots, 4 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     frame 12 bytes (11 spill slots, 3 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
 @     estimated 512 bytes of code and literals
 	.section .text.cmac_encrypt_block,"ax",%progbits
 	.global cmac_encrypt_block
@@ -106,9 +106,9 @@ cmac_encrypt_block:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #16
-	str	r0, [sp, #8]
-	str	r2, [sp, #12]
+	sub	sp, #12
+	str	r0, [sp, #4]
+	str	r2, [sp, #8]
 	ldr	r5, [r1]
 	ldr	r2, [r1, #4]
 	ldr	r3, [r1, #8]
@@ -128,30 +128,30 @@ cmac_encrypt_block:
 	eors	r5, r0
 	@ aes.ae:135: @unroll(round_unroll)
 	movs	r0, #1
-	str	r0, [sp, #4]
+	str	r0, [sp]
 	mov	r1, r5
 	@ aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
 	mov	r5, r6
 	adds	r5, #16
 	ldr	r0, =cmac_tf0
-	mov	r9, r0
-	ldr	r0, =cmac_tf1
 	mov	r8, r0
+	ldr	r0, =cmac_tf1
+	mov	lr, r0
 	ldr	r0, =cmac_tf2
 	mov	r12, r0
 	ldr	r0, =cmac_tf3
-	mov	r10, r0
+	mov	r9, r0
 	@ aes.ae:135: @unroll(round_unroll)
 .Lcmac_encrypt_block_loop1:
 	@ aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
 	lsrs	r0, r4, #24
 	lsls	r6, r0, #2
-	mov	r0, r9
+	mov	r0, r8
 	ldr	r7, [r0, r6]
 	lsrs	r0, r3, #16
 	uxtb	r0, r0
 	lsls	r6, r0, #2
-	mov	r0, r8
+	mov	r0, lr
 	ldr	r0, [r0, r6]
 	eors	r7, r0
 	lsrs	r0, r2, #8
@@ -162,21 +162,21 @@ cmac_encrypt_block:
 	eors	r7, r0
 	uxtb	r0, r1
 	lsls	r6, r0, #2
-	mov	r0, r10
+	mov	r0, r9
 	ldr	r0, [r0, r6]
 	eors	r7, r0
 	ldr	r6, [r5]
 	eors	r7, r6
-	str	r7, [sp]
+	mov	r11, r7
 	@ aes.ae:138: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
 	lsrs	r0, r3, #24
 	lsls	r6, r0, #2
-	mov	r0, r9
+	mov	r0, r8
 	ldr	r7, [r0, r6]
 	lsrs	r0, r2, #16
 	uxtb	r0, r0
 	lsls	r6, r0, #2
-	mov	r0, r8
+	mov	r0, lr
 	ldr	r0, [r0, r6]
 	eors	r7, r0
 	lsrs	r0, r1, #8
@@ -187,21 +187,21 @@ cmac_encrypt_block:
 	eors	r7, r0
 	uxtb	r0, r4
 	lsls	r6, r0, #2
-	mov	r0, r10
+	mov	r0, r9
 	ldr	r0, [r0, r6]
 	eors	r7, r0
 	ldr	r6, [r5, #4]
 	eors	r7, r6
-	mov	r11, r7
+	mov	r10, r7
 	@ aes.ae:139: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
 	lsrs	r0, r2, #24
 	lsls	r6, r0, #2
-	mov	r0, r9
+	mov	r0, r8
 	ldr	r6, [r0, r6]
 	lsrs	r0, r1, #16
 	uxtb	r0, r0
 	lsls	r7, r0, #2
-	mov	r0, r8
+	mov	r0, lr
 	ldr	r0, [r0, r7]
 	eors	r6, r0
 	lsrs	r0, r4, #8
@@ -212,7 +212,7 @@ cmac_encrypt_block:
 	eors	r6, r0
 	uxtb	r0, r3
 	lsls	r7, r0, #2
-	mov	r0, r10
+	mov	r0, r9
 	ldr	r0, [r0, r7]
 	eors	r6, r0
 	ldr	r0, [r5, #8]
@@ -220,12 +220,12 @@ cmac_encrypt_block:
 	@ aes.ae:140: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
 	lsrs	r0, r1, #24
 	lsls	r1, r0, #2
-	mov	r0, r9
+	mov	r0, r8
 	ldr	r1, [r0, r1]
 	lsrs	r0, r4, #16
 	uxtb	r0, r0
 	lsls	r4, r0, #2
-	mov	r0, r8
+	mov	r0, lr
 	ldr	r0, [r0, r4]
 	eors	r1, r0
 	lsrs	r0, r3, #8
@@ -236,18 +236,18 @@ cmac_encrypt_block:
 	eors	r1, r0
 	uxtb	r0, r2
 	lsls	r2, r0, #2
-	mov	r0, r10
+	mov	r0, r9
 	ldr	r0, [r0, r2]
 	eors	r1, r0
 	ldr	r0, [r5, #12]
 	eors	r1, r0
 	adds	r5, #16
-	ldr	r4, [sp]
-	mov	r3, r11
+	mov	r4, r11
+	mov	r3, r10
 	mov	r2, r6
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp]
 	adds	r0, #1
-	str	r0, [sp, #4]
+	str	r0, [sp]
 	cmp	r0, #10
 	bcc	.Lcmac_encrypt_block_loop1
 .Lcmac_encrypt_block_done2:
@@ -271,7 +271,7 @@ cmac_encrypt_block:
 	orrs	r7, r0
 	@ aes.ae:146: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
 	movs	r6, #160
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #4]
 	ldr	r6, [r0, r6]
 	eors	r7, r6
 	mov	r12, r7
@@ -294,10 +294,10 @@ cmac_encrypt_block:
 	orrs	r7, r0
 	@ aes.ae:147: sub_shift(s1, s2, s3, s0) ^ w[4 * nr + 1],
 	movs	r6, #164
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #4]
 	ldr	r6, [r0, r6]
 	eors	r7, r6
-	str	r7, [sp]
+	mov	lr, r7
 	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
 	lsrs	r0, r2, #24
 	ldrb	r0, [r5, r0]
@@ -316,7 +316,7 @@ cmac_encrypt_block:
 	ldrb	r0, [r5, r0]
 	orrs	r6, r0
 	@ aes.ae:148: sub_shift(s2, s3, s0, s1) ^ w[4 * nr + 2],
-	ldr	r7, [sp, #8]
+	ldr	r7, [sp, #4]
 	movs	r0, #168
 	ldr	r0, [r7, r0]
 	eors	r6, r0
@@ -343,14 +343,14 @@ cmac_encrypt_block:
 	ldr	r0, [r0, r2]
 	eors	r1, r0
 	@ aes.ae:146: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
-	ldr	r2, [sp, #12]
+	ldr	r2, [sp, #8]
 	str	r1, [r2]
 	str	r6, [r2, #4]
-	ldr	r0, [sp]
+	mov	r0, lr
 	str	r0, [r2, #8]
 	mov	r1, r12
 	str	r1, [r2, #12]
-	add	sp, #16
+	add	sp, #12
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

@@ -1407,7 +1407,7 @@ gcm_decrypt_with:
 
 
 @ --- gcm_E_encrypt_block: gcm.E.encrypt_block
-@     frame 16 bytes (11 spill slots, 4 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     frame 12 bytes (11 spill slots, 3 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
 @     estimated 512 bytes of code and literals
 	.section .text.gcm_E_encrypt_block,"ax",%progbits
 	.global gcm_E_encrypt_block
@@ -1421,9 +1421,9 @@ gcm_E_encrypt_block:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #16
-	str	r0, [sp, #8]
-	str	r2, [sp, #12]
+	sub	sp, #12
+	str	r0, [sp, #4]
+	str	r2, [sp, #8]
 	ldr	r5, [r1]
 	ldr	r2, [r1, #4]
 	ldr	r3, [r1, #8]
@@ -1443,30 +1443,30 @@ gcm_E_encrypt_block:
 	eors	r5, r0
 	@ aes.ae:135: @unroll(round_unroll)
 	movs	r0, #1
-	str	r0, [sp, #4]
+	str	r0, [sp]
 	mov	r1, r5
 	@ aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
 	mov	r5, r6
 	adds	r5, #16
 	ldr	r0, =gcm_tf0
-	mov	r9, r0
-	ldr	r0, =gcm_tf1
 	mov	r8, r0
+	ldr	r0, =gcm_tf1
+	mov	lr, r0
 	ldr	r0, =gcm_tf2
 	mov	r12, r0
 	ldr	r0, =gcm_tf3
-	mov	r10, r0
+	mov	r9, r0
 	@ aes.ae:135: @unroll(round_unroll)
 .Lgcm_E_encrypt_block_loop1:
 	@ aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
 	lsrs	r0, r4, #24
 	lsls	r6, r0, #2
-	mov	r0, r9
+	mov	r0, r8
 	ldr	r7, [r0, r6]
 	lsrs	r0, r3, #16
 	uxtb	r0, r0
 	lsls	r6, r0, #2
-	mov	r0, r8
+	mov	r0, lr
 	ldr	r0, [r0, r6]
 	eors	r7, r0
 	lsrs	r0, r2, #8
@@ -1477,21 +1477,21 @@ gcm_E_encrypt_block:
 	eors	r7, r0
 	uxtb	r0, r1
 	lsls	r6, r0, #2
-	mov	r0, r10
+	mov	r0, r9
 	ldr	r0, [r0, r6]
 	eors	r7, r0
 	ldr	r6, [r5]
 	eors	r7, r6
-	str	r7, [sp]
+	mov	r11, r7
 	@ aes.ae:138: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
 	lsrs	r0, r3, #24
 	lsls	r6, r0, #2
-	mov	r0, r9
+	mov	r0, r8
 	ldr	r7, [r0, r6]
 	lsrs	r0, r2, #16
 	uxtb	r0, r0
 	lsls	r6, r0, #2
-	mov	r0, r8
+	mov	r0, lr
 	ldr	r0, [r0, r6]
 	eors	r7, r0
 	lsrs	r0, r1, #8
@@ -1502,21 +1502,21 @@ gcm_E_encrypt_block:
 	eors	r7, r0
 	uxtb	r0, r4
 	lsls	r6, r0, #2
-	mov	r0, r10
+	mov	r0, r9
 	ldr	r0, [r0, r6]
 	eors	r7, r0
 	ldr	r6, [r5, #4]
 	eors	r7, r6
-	mov	r11, r7
+	mov	r10, r7
 	@ aes.ae:139: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
 	lsrs	r0, r2, #24
 	lsls	r6, r0, #2
-	mov	r0, r9
+	mov	r0, r8
 	ldr	r6, [r0, r6]
 	lsrs	r0, r1, #16
 	uxtb	r0, r0
 	lsls	r7, r0, #2
-	mov	r0, r8
+	mov	r0, lr
 	ldr	r0, [r0, r7]
 	eors	r6, r0
 	lsrs	r0, r4, #8
@@ -1527,7 +1527,7 @@ gcm_E_encrypt_block:
 	eors	r6, r0
 	uxtb	r0, r3
 	lsls	r7, r0, #2
-	mov	r0, r10
+	mov	r0, r9
 	ldr	r0, [r0, r7]
 	eors	r6, r0
 	ldr	r0, [r5, #8]
@@ -1535,12 +1535,12 @@ gcm_E_encrypt_block:
 	@ aes.ae:140: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
 	lsrs	r0, r1, #24
 	lsls	r1, r0, #2
-	mov	r0, r9
+	mov	r0, r8
 	ldr	r1, [r0, r1]
 	lsrs	r0, r4, #16
 	uxtb	r0, r0
 	lsls	r4, r0, #2
-	mov	r0, r8
+	mov	r0, lr
 	ldr	r0, [r0, r4]
 	eors	r1, r0
 	lsrs	r0, r3, #8
@@ -1551,18 +1551,18 @@ gcm_E_encrypt_block:
 	eors	r1, r0
 	uxtb	r0, r2
 	lsls	r2, r0, #2
-	mov	r0, r10
+	mov	r0, r9
 	ldr	r0, [r0, r2]
 	eors	r1, r0
 	ldr	r0, [r5, #12]
 	eors	r1, r0
 	adds	r5, #16
-	ldr	r4, [sp]
-	mov	r3, r11
+	mov	r4, r11
+	mov	r3, r10
 	mov	r2, r6
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp]
 	adds	r0, #1
-	str	r0, [sp, #4]
+	str	r0, [sp]
 	cmp	r0, #10
 	bcc	.Lgcm_E_encrypt_block_loop1
 .Lgcm_E_encrypt_block_done2:
@@ -1586,7 +1586,7 @@ gcm_E_encrypt_block:
 	orrs	r7, r0
 	@ aes.ae:146: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
 	movs	r6, #160
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #4]
 	ldr	r6, [r0, r6]
 	eors	r7, r6
 	mov	r12, r7
@@ -1609,10 +1609,10 @@ gcm_E_encrypt_block:
 	orrs	r7, r0
 	@ aes.ae:147: sub_shift(s1, s2, s3, s0) ^ w[4 * nr + 1],
 	movs	r6, #164
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #4]
 	ldr	r6, [r0, r6]
 	eors	r7, r6
-	str	r7, [sp]
+	mov	lr, r7
 	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
 	lsrs	r0, r2, #24
 	ldrb	r0, [r5, r0]
@@ -1631,7 +1631,7 @@ gcm_E_encrypt_block:
 	ldrb	r0, [r5, r0]
 	orrs	r6, r0
 	@ aes.ae:148: sub_shift(s2, s3, s0, s1) ^ w[4 * nr + 2],
-	ldr	r7, [sp, #8]
+	ldr	r7, [sp, #4]
 	movs	r0, #168
 	ldr	r0, [r7, r0]
 	eors	r6, r0
@@ -1658,14 +1658,14 @@ gcm_E_encrypt_block:
 	ldr	r0, [r0, r2]
 	eors	r1, r0
 	@ aes.ae:146: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
-	ldr	r2, [sp, #12]
+	ldr	r2, [sp, #8]
 	str	r1, [r2]
 	str	r6, [r2, #4]
-	ldr	r0, [sp]
+	mov	r0, lr
 	str	r0, [r2, #8]
 	mov	r1, r12
 	str	r1, [r2, #12]
-	add	sp, #16
+	add	sp, #12
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -1793,7 +1793,7 @@ gcm_G_absorb:
 
 
 @ --- gcm_G_mul_h: gcm.G.mul_h
-@     frame 24 bytes (7 spill slots, 2 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     frame 20 bytes (7 spill slots, 1 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
 @     estimated 302 bytes of code and literals
 	.section .text.gcm_G_mul_h,"ax",%progbits
 	.global gcm_G_mul_h
@@ -1807,13 +1807,13 @@ gcm_G_mul_h:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #24
-	mov	r10, r1
-	str	r2, [sp, #4]
+	sub	sp, #20
+	mov	r9, r1
+	str	r2, [sp]
 	ldm	r0!, {r2, r3, r4, r5}
 	@ ghash.ae:150: xs[i] = x[w * i + w - 1 : w * i]
 	uxth	r0, r2
-	add	r1, sp, #8
+	add	r1, sp, #4
 	strh	r0, [r1]
 	lsrs	r0, r2, #16
 	strh	r0, [r1, #2]
@@ -1831,27 +1831,27 @@ gcm_G_mul_h:
 	strh	r0, [r1, #14]
 	@ ghash.ae:153: @unroll(unroll)
 	movs	r0, #0
-	mov	r11, r0
+	mov	r10, r0
 	movs	r5, #0
 	movs	r4, #0
 	movs	r2, #0
 	movs	r1, #0
 	@ ghash.ae:155: xw = xs[i]
-	add	r0, sp, #8
-	mov	r8, r0
+	add	r0, sp, #4
+	mov	lr, r0
 	@ ghash.ae:157: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
 	ldr	r0, =gcm_G.R8
-	str	r0, [sp]
+	mov	r11, r0
 	@ ghash.ae:158: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
-	mov	r0, r10
+	mov	r0, r9
 	movs	r3, #1
 	lsls	r3, r3, #8
 	adds	r0, r0, r3
-	mov	r9, r0
+	mov	r8, r0
 	@ ghash.ae:153: @unroll(unroll)
 .Lgcm_G_mul_h_loop1:
 	@ ghash.ae:155: xw = xs[i]
-	mov	r0, r8
+	mov	r0, lr
 	ldrh	r0, [r0]
 	mov	r12, r0
 	@ ghash.ae:157: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
@@ -1867,7 +1867,7 @@ gcm_G_mul_h:
 	lsrs	r7, r1, #8
 	uxtb	r0, r5
 	lsls	r1, r0, #1
-	ldr	r0, [sp]
+	mov	r0, r11
 	ldrh	r0, [r0, r1]
 	lsls	r0, r0, #16
 	eors	r7, r0
@@ -1876,7 +1876,7 @@ gcm_G_mul_h:
 	lsls	r0, r0, #24
 	lsrs	r0, r0, #28
 	lsls	r1, r0, #4
-	add	r1, r10
+	add	r1, r9
 	ldm	r1, {r0, r1, r2, r5}
 	eors	r3, r0
 	eors	r4, r1
@@ -1885,7 +1885,7 @@ gcm_G_mul_h:
 	mov	r0, r12
 	lsls	r0, r0, #28
 	lsrs	r1, r0, #24
-	mov	r0, r9
+	mov	r0, r8
 	adds	r0, r0, r1
 	ldr	r5, [r0]
 	ldr	r2, [r0, #4]
@@ -1909,7 +1909,7 @@ gcm_G_mul_h:
 	lsrs	r7, r7, #8
 	uxtb	r0, r3
 	lsls	r1, r0, #1
-	ldr	r0, [sp]
+	mov	r0, r11
 	ldrh	r0, [r0, r1]
 	lsls	r0, r0, #16
 	eors	r7, r0
@@ -1917,7 +1917,7 @@ gcm_G_mul_h:
 	mov	r0, r12
 	lsrs	r0, r0, #12
 	lsls	r1, r0, #4
-	add	r1, r10
+	add	r1, r9
 	ldm	r1, {r0, r1, r2, r3}
 	eors	r6, r0
 	eors	r5, r1
@@ -1927,7 +1927,7 @@ gcm_G_mul_h:
 	lsls	r0, r0, #20
 	lsrs	r0, r0, #28
 	lsls	r1, r0, #4
-	mov	r0, r9
+	mov	r0, r8
 	adds	r0, r0, r1
 	ldr	r3, [r0]
 	ldr	r2, [r0, #4]
@@ -1940,23 +1940,23 @@ gcm_G_mul_h:
 	eors	r2, r1
 	mov	r1, r7
 	eors	r1, r0
-	mov	r0, r8
+	mov	r0, lr
 	adds	r0, #2
-	mov	r8, r0
+	mov	lr, r0
 	mov	r5, r6
 	mov	r4, r3
-	mov	r0, r11
+	mov	r0, r10
 	adds	r0, #1
-	mov	r11, r0
+	mov	r10, r0
 	cmp	r0, #8
 	bcc	.Lgcm_G_mul_h_loop1
 .Lgcm_G_mul_h_done2:
-	ldr	r3, [sp, #4]
+	ldr	r3, [sp]
 	str	r5, [r3]
 	str	r4, [r3, #4]
 	str	r2, [r3, #8]
 	str	r1, [r3, #12]
-	add	sp, #24
+	add	sp, #20
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

@@ -8,7 +8,7 @@
 	.thumb
 
 @ --- ghash_mul: ghash.mul
-@     frame 40 bytes (19 spill slots, 10 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     frame 36 bytes (19 spill slots, 9 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
 @     estimated 284 bytes of code and literals
 	.section .text.ghash_mul,"ax",%progbits
 	.global ghash_mul
@@ -22,42 +22,42 @@ ghash_mul:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #40
+	sub	sp, #36
 	ldr	r3, [r0]
-	str	r3, [sp, #32]
-	ldr	r3, [r0, #4]
 	str	r3, [sp, #28]
-	ldr	r3, [r0, #8]
+	ldr	r3, [r0, #4]
 	str	r3, [sp, #24]
+	ldr	r3, [r0, #8]
+	str	r3, [sp, #20]
 	ldr	r0, [r0, #12]
-	str	r0, [sp, #20]
+	str	r0, [sp, #16]
 	ldr	r7, [r1]
 	@ ghash.ae:40: for k in 0..128 / step_bits {
-	str	r7, [sp, #12]
+	str	r7, [sp, #8]
 	ldr	r6, [r1, #4]
-	mov	r11, r6
+	mov	r10, r6
 	ldr	r5, [r1, #8]
-	mov	r10, r5
+	mov	r9, r5
 	ldr	r4, [r1, #12]
-	mov	r9, r4
-	str	r2, [sp, #36]
+	mov	r8, r4
+	str	r2, [sp, #32]
 	movs	r0, #0
-	str	r0, [sp, #16]
-	str	r0, [sp]
+	str	r0, [sp, #12]
+	mov	r11, r0
 	movs	r3, #0
 	movs	r2, #0
 	movs	r1, #0
 .Lghash_mul_loop1:
 	@ ghash.ae:41: b = (x >> (128 - step_bits * (k as u32 + 1)))[step_bits - 1:0]
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #12]
 	adds	r0, r0, #1
 	lsls	r4, r0, #4
 	movs	r0, #128
 	subs	r6, r0, r4
-	ldr	r4, [sp, #32]
-	ldr	r5, [sp, #28]
-	ldr	r7, [sp, #24]
-	ldr	r0, [sp, #20]
+	ldr	r4, [sp, #28]
+	ldr	r5, [sp, #24]
+	ldr	r7, [sp, #20]
+	ldr	r0, [sp, #16]
 	cmp	r6, #128
 	bcs	.Lghash_mul_shz3
 .Lghash_mul_shl5:
@@ -80,19 +80,19 @@ ghash_mul:
 	movs	r4, #0
 .Lghash_mul_she6:
 	@ ghash.ae:42: for j in 0..step_bits {
-	str	r3, [sp, #8]
-	str	r2, [sp, #4]
+	str	r3, [sp, #4]
+	str	r2, [sp]
 	mov	r12, r1
 	@ ghash.ae:41: b = (x >> (128 - step_bits * (k as u32 + 1)))[step_bits - 1:0]
 	uxth	r0, r4
 	@ ghash.ae:42: for j in 0..step_bits {
-	mov	r8, r0
-	ldr	r7, [sp, #12]
-	mov	r6, r11
-	mov	r5, r10
-	mov	r4, r9
+	mov	lr, r0
+	ldr	r7, [sp, #8]
+	mov	r6, r10
+	mov	r5, r9
+	mov	r4, r8
 	movs	r0, #0
-	str	r0, [sp, #12]
+	str	r0, [sp, #8]
 .Lghash_mul_loop7:
 	@ ghash.ae:45: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
 	lsls	r0, r7, #31
@@ -108,13 +108,13 @@ ghash_mul:
 	lsrs	r0, r6, #1
 	lsls	r3, r5, #31
 	orrs	r0, r3
-	mov	r9, r0
+	mov	r8, r0
 	lsrs	r0, r7, #1
 	lsls	r3, r6, #31
 	orrs	r0, r3
-	mov	r11, r0
+	mov	r10, r0
 	@ ghash.ae:43: z = z ^ (if b[step_bits - 1] == 1 then v else 0)
-	mov	r0, r8
+	mov	r0, lr
 	lsrs	r0, r0, #15
 	rsbs	r3, r0, #0
 	ands	r4, r3
@@ -122,54 +122,54 @@ ghash_mul:
 	eors	r0, r4
 	mov	r12, r0
 	ands	r5, r3
-	ldr	r4, [sp, #4]
+	ldr	r4, [sp]
 	eors	r4, r5
 	ands	r6, r3
-	ldr	r5, [sp, #8]
+	ldr	r5, [sp, #4]
 	eors	r5, r6
 	ands	r7, r3
-	ldr	r0, [sp]
+	mov	r0, r11
 	eors	r0, r7
 	@ ghash.ae:45: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
-	str	r0, [sp]
-	str	r5, [sp, #8]
-	str	r4, [sp, #4]
+	mov	r11, r0
+	str	r5, [sp, #4]
+	str	r4, [sp]
 	@ ghash.ae:44: b = b << 1
-	mov	r0, r8
+	mov	r0, lr
 	lsls	r0, r0, #1
 	uxth	r0, r0
 	@ ghash.ae:45: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
-	mov	r8, r0
-	mov	r7, r11
-	mov	r6, r9
+	mov	lr, r0
+	mov	r7, r10
+	mov	r6, r8
 	mov	r5, r2
 	mov	r4, r1
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #8]
 	adds	r0, #1
-	str	r0, [sp, #12]
+	str	r0, [sp, #8]
 	cmp	r0, #16
 	bcc	.Lghash_mul_loop7
 .Lghash_mul_done8:
-	ldr	r3, [sp, #8]
-	ldr	r2, [sp, #4]
+	ldr	r3, [sp, #4]
+	ldr	r2, [sp]
 	mov	r1, r12
-	str	r7, [sp, #12]
-	mov	r11, r6
-	mov	r10, r5
-	mov	r9, r4
-	ldr	r0, [sp, #16]
+	str	r7, [sp, #8]
+	mov	r10, r6
+	mov	r9, r5
+	mov	r8, r4
+	ldr	r0, [sp, #12]
 	adds	r0, #1
-	str	r0, [sp, #16]
+	str	r0, [sp, #12]
 	cmp	r0, #8
 	bcc	.Lghash_mul_loop1
 .Lghash_mul_done2:
-	ldr	r4, [sp]
-	ldr	r5, [sp, #36]
+	mov	r4, r11
+	ldr	r5, [sp, #32]
 	str	r4, [r5]
 	str	r3, [r5, #4]
 	str	r2, [r5, #8]
 	str	r1, [r5, #12]
-	add	sp, #40
+	add	sp, #36
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -202,7 +202,7 @@ ghash_init:
 
 
 @ --- ghash_mul_h: ghash.mul_h
-@     frame 40 bytes (19 spill slots, 10 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     frame 36 bytes (19 spill slots, 9 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
 @     estimated 284 bytes of code and literals
 	.section .text.ghash_mul_h,"ax",%progbits
 	.global ghash_mul_h
@@ -216,49 +216,49 @@ ghash_mul_h:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #40
+	sub	sp, #36
 	ldr	r3, [r0]
-	str	r3, [sp, #32]
-	ldr	r3, [r0, #4]
 	str	r3, [sp, #28]
-	ldr	r3, [r0, #8]
+	ldr	r3, [r0, #4]
 	str	r3, [sp, #24]
+	ldr	r3, [r0, #8]
+	str	r3, [sp, #20]
 	ldr	r0, [r0, #12]
-	str	r0, [sp, #20]
+	str	r0, [sp, #16]
 	@ ghash.ae:59: return mul(x, tab[0])
 	ldr	r7, [r1]
 	@ ghash.ae:40: for k in 0..128 / step_bits {
-	str	r7, [sp, #12]
+	str	r7, [sp, #8]
 	@ ghash.ae:59: return mul(x, tab[0])
 	ldr	r6, [r1, #4]
 	@ ghash.ae:40: for k in 0..128 / step_bits {
-	mov	r11, r6
+	mov	r10, r6
 	@ ghash.ae:59: return mul(x, tab[0])
 	ldr	r5, [r1, #8]
 	@ ghash.ae:40: for k in 0..128 / step_bits {
-	mov	r10, r5
+	mov	r9, r5
 	@ ghash.ae:59: return mul(x, tab[0])
 	ldr	r4, [r1, #12]
 	@ ghash.ae:40: for k in 0..128 / step_bits {
-	mov	r9, r4
-	str	r2, [sp, #36]
+	mov	r8, r4
+	str	r2, [sp, #32]
 	movs	r0, #0
-	str	r0, [sp, #16]
-	str	r0, [sp]
+	str	r0, [sp, #12]
+	mov	r11, r0
 	movs	r3, #0
 	movs	r2, #0
 	movs	r1, #0
 .Lghash_mul_h_loop1:
 	@ ghash.ae:41: b = (x >> (128 - step_bits * (k as u32 + 1)))[step_bits - 1:0]
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #12]
 	adds	r0, r0, #1
 	lsls	r4, r0, #4
 	movs	r0, #128
 	subs	r6, r0, r4
-	ldr	r4, [sp, #32]
-	ldr	r5, [sp, #28]
-	ldr	r7, [sp, #24]
-	ldr	r0, [sp, #20]
+	ldr	r4, [sp, #28]
+	ldr	r5, [sp, #24]
+	ldr	r7, [sp, #20]
+	ldr	r0, [sp, #16]
 	cmp	r6, #128
 	bcs	.Lghash_mul_h_shz3
 .Lghash_mul_h_shl5:
@@ -281,19 +281,19 @@ ghash_mul_h:
 	movs	r4, #0
 .Lghash_mul_h_she6:
 	@ ghash.ae:42: for j in 0..step_bits {
-	str	r3, [sp, #8]
-	str	r2, [sp, #4]
+	str	r3, [sp, #4]
+	str	r2, [sp]
 	mov	r12, r1
 	@ ghash.ae:41: b = (x >> (128 - step_bits * (k as u32 + 1)))[step_bits - 1:0]
 	uxth	r0, r4
 	@ ghash.ae:42: for j in 0..step_bits {
-	mov	r8, r0
-	ldr	r7, [sp, #12]
-	mov	r6, r11
-	mov	r5, r10
-	mov	r4, r9
+	mov	lr, r0
+	ldr	r7, [sp, #8]
+	mov	r6, r10
+	mov	r5, r9
+	mov	r4, r8
 	movs	r0, #0
-	str	r0, [sp, #12]
+	str	r0, [sp, #8]
 .Lghash_mul_h_loop7:
 	@ ghash.ae:45: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
 	lsls	r0, r7, #31
@@ -309,13 +309,13 @@ ghash_mul_h:
 	lsrs	r0, r6, #1
 	lsls	r3, r5, #31
 	orrs	r0, r3
-	mov	r9, r0
+	mov	r8, r0
 	lsrs	r0, r7, #1
 	lsls	r3, r6, #31
 	orrs	r0, r3
-	mov	r11, r0
+	mov	r10, r0
 	@ ghash.ae:43: z = z ^ (if b[step_bits - 1] == 1 then v else 0)
-	mov	r0, r8
+	mov	r0, lr
 	lsrs	r0, r0, #15
 	rsbs	r3, r0, #0
 	ands	r4, r3
@@ -323,54 +323,54 @@ ghash_mul_h:
 	eors	r0, r4
 	mov	r12, r0
 	ands	r5, r3
-	ldr	r4, [sp, #4]
+	ldr	r4, [sp]
 	eors	r4, r5
 	ands	r6, r3
-	ldr	r5, [sp, #8]
+	ldr	r5, [sp, #4]
 	eors	r5, r6
 	ands	r7, r3
-	ldr	r0, [sp]
+	mov	r0, r11
 	eors	r0, r7
 	@ ghash.ae:45: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
-	str	r0, [sp]
-	str	r5, [sp, #8]
-	str	r4, [sp, #4]
+	mov	r11, r0
+	str	r5, [sp, #4]
+	str	r4, [sp]
 	@ ghash.ae:44: b = b << 1
-	mov	r0, r8
+	mov	r0, lr
 	lsls	r0, r0, #1
 	uxth	r0, r0
 	@ ghash.ae:45: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
-	mov	r8, r0
-	mov	r7, r11
-	mov	r6, r9
+	mov	lr, r0
+	mov	r7, r10
+	mov	r6, r8
 	mov	r5, r2
 	mov	r4, r1
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #8]
 	adds	r0, #1
-	str	r0, [sp, #12]
+	str	r0, [sp, #8]
 	cmp	r0, #16
 	bcc	.Lghash_mul_h_loop7
 .Lghash_mul_h_done8:
-	ldr	r3, [sp, #8]
-	ldr	r2, [sp, #4]
+	ldr	r3, [sp, #4]
+	ldr	r2, [sp]
 	mov	r1, r12
-	str	r7, [sp, #12]
-	mov	r11, r6
-	mov	r10, r5
-	mov	r9, r4
-	ldr	r0, [sp, #16]
+	str	r7, [sp, #8]
+	mov	r10, r6
+	mov	r9, r5
+	mov	r8, r4
+	ldr	r0, [sp, #12]
 	adds	r0, #1
-	str	r0, [sp, #16]
+	str	r0, [sp, #12]
 	cmp	r0, #8
 	bcc	.Lghash_mul_h_loop1
 .Lghash_mul_h_done2:
-	ldr	r4, [sp]
-	ldr	r5, [sp, #36]
+	mov	r4, r11
+	ldr	r5, [sp, #32]
 	str	r4, [r5]
 	str	r3, [r5, #4]
 	str	r2, [r5, #8]
 	str	r1, [r5, #12]
-	add	sp, #40
+	add	sp, #36
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -382,7 +382,7 @@ ghash_mul_h:
 
 
 @ --- ghash_absorb: ghash.absorb
-@     frame 76 bytes (24 spill slots, 15 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     frame 72 bytes (24 spill slots, 14 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
 @     estimated 404 bytes of code and literals
 	.section .text.ghash_absorb,"ax",%progbits
 	.global ghash_absorb
@@ -396,35 +396,35 @@ ghash_absorb:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #76
-	str	r3, [sp, #48]
+	sub	sp, #72
+	str	r3, [sp, #44]
 	@ ghash.ae:218: for i in 0..(n + 15) / 16 {
 	adds	r3, #15
 	lsrs	r3, r3, #4
-	str	r3, [sp, #40]
+	str	r3, [sp, #36]
 	ldr	r5, [r1]
 	ldr	r4, [r1, #4]
 	ldr	r3, [r1, #8]
 	ldr	r1, [r1, #12]
-	str	r0, [sp, #44]
-	str	r2, [sp, #52]
-	ldr	r0, [sp, #112]
-	str	r0, [sp, #56]
+	str	r0, [sp, #40]
+	str	r2, [sp, #48]
+	ldr	r0, [sp, #108]
+	str	r0, [sp, #52]
 	movs	r2, #0
-	str	r2, [sp, #36]
-	ldr	r0, [sp, #40]
+	str	r2, [sp, #32]
+	ldr	r0, [sp, #36]
 	cmp	r2, r0
 	bcc	.Lghash_absorb_far1
 	b	.Lghash_absorb_done2
 .Lghash_absorb_far1:
 .Lghash_absorb_loop1:
 	@ ghash.ae:219: off = i * 16
-	ldr	r2, [sp, #36]
+	ldr	r2, [sp, #32]
 	lsls	r2, r2, #4
 	@ ghash.ae:220: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
-	ldr	r0, [sp, #48]
+	ldr	r0, [sp, #44]
 	subs	r6, r0, r2
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #48]
 	adds	r2, r0, r2
 	movs	r0, #3
 	cmp	r6, #16
@@ -433,11 +433,11 @@ ghash_absorb:
 	beq	.Lghash_absorb_words4
 .Lghash_absorb_bytes3:
 	movs	r0, #0
+	str	r0, [sp, #56]
 	str	r0, [sp, #60]
 	str	r0, [sp, #64]
 	str	r0, [sp, #68]
-	str	r0, [sp, #72]
-	add	r7, sp, #60
+	add	r7, sp, #56
 	cmp	r6, #16
 	bcc	.Lghash_absorb_cnt6
 	movs	r6, #16
@@ -454,53 +454,53 @@ ghash_absorb:
 	ldr	r0, [r2, #12]
 	rev	r6, r0
 	eors	r5, r6
-	str	r5, [sp, #32]
+	str	r5, [sp, #28]
 	ldr	r0, [r2, #8]
 	rev	r5, r0
 	eors	r4, r5
-	str	r4, [sp, #28]
+	str	r4, [sp, #24]
 	ldr	r0, [r2, #4]
 	rev	r4, r0
 	eors	r3, r4
-	str	r3, [sp, #24]
+	str	r3, [sp, #20]
 	ldr	r0, [r2]
 	rev	r2, r0
 	eors	r1, r2
-	str	r1, [sp, #20]
+	str	r1, [sp, #16]
 	@ ghash.ae:59: return mul(x, tab[0])
-	ldr	r1, [sp, #44]
+	ldr	r1, [sp, #40]
 	ldr	r7, [r1]
 	@ ghash.ae:40: for k in 0..128 / step_bits {
-	str	r7, [sp, #12]
+	str	r7, [sp, #8]
 	@ ghash.ae:59: return mul(x, tab[0])
 	ldr	r6, [r1, #4]
 	@ ghash.ae:40: for k in 0..128 / step_bits {
-	mov	r11, r6
+	mov	r10, r6
 	@ ghash.ae:59: return mul(x, tab[0])
 	ldr	r5, [r1, #8]
 	@ ghash.ae:40: for k in 0..128 / step_bits {
-	mov	r10, r5
+	mov	r9, r5
 	@ ghash.ae:59: return mul(x, tab[0])
 	ldr	r4, [r1, #12]
 	@ ghash.ae:40: for k in 0..128 / step_bits {
-	mov	r9, r4
+	mov	r8, r4
 	movs	r2, #0
-	str	r2, [sp, #16]
+	str	r2, [sp, #12]
 	movs	r0, #0
-	str	r0, [sp]
+	mov	r11, r2
 	movs	r3, #0
 	movs	r1, #0
 .Lghash_absorb_loop8:
 	@ ghash.ae:41: b = (x >> (128 - step_bits * (k as u32 + 1)))[step_bits - 1:0]
-	ldr	r2, [sp, #16]
+	ldr	r2, [sp, #12]
 	adds	r2, r2, #1
 	lsls	r4, r2, #4
 	movs	r2, #128
 	subs	r6, r2, r4
-	ldr	r4, [sp, #32]
-	ldr	r5, [sp, #28]
-	ldr	r7, [sp, #24]
-	ldr	r2, [sp, #20]
+	ldr	r4, [sp, #28]
+	ldr	r5, [sp, #24]
+	ldr	r7, [sp, #20]
+	ldr	r2, [sp, #16]
 	cmp	r6, #128
 	bcs	.Lghash_absorb_shz10
 .Lghash_absorb_shl12:
@@ -523,19 +523,19 @@ ghash_absorb:
 	movs	r4, #0
 .Lghash_absorb_she13:
 	@ ghash.ae:42: for j in 0..step_bits {
-	str	r0, [sp, #8]
-	str	r3, [sp, #4]
+	str	r0, [sp, #4]
+	str	r3, [sp]
 	mov	r12, r1
 	@ ghash.ae:41: b = (x >> (128 - step_bits * (k as u32 + 1)))[step_bits - 1:0]
 	uxth	r0, r4
 	@ ghash.ae:42: for j in 0..step_bits {
-	mov	r8, r0
-	ldr	r7, [sp, #12]
-	mov	r6, r11
-	mov	r5, r10
-	mov	r4, r9
+	mov	lr, r0
+	ldr	r7, [sp, #8]
+	mov	r6, r10
+	mov	r5, r9
+	mov	r4, r8
 	movs	r0, #0
-	str	r0, [sp, #12]
+	str	r0, [sp, #8]
 .Lghash_absorb_loop14:
 	@ ghash.ae:45: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
 	lsls	r0, r7, #31
@@ -551,13 +551,13 @@ ghash_absorb:
 	lsrs	r0, r6, #1
 	lsls	r3, r5, #31
 	orrs	r0, r3
-	mov	r9, r0
+	mov	r8, r0
 	lsrs	r0, r7, #1
 	lsls	r3, r6, #31
 	orrs	r0, r3
-	mov	r11, r0
+	mov	r10, r0
 	@ ghash.ae:43: z = z ^ (if b[step_bits - 1] == 1 then v else 0)
-	mov	r0, r8
+	mov	r0, lr
 	lsrs	r0, r0, #15
 	rsbs	r3, r0, #0
 	ands	r4, r3
@@ -565,64 +565,64 @@ ghash_absorb:
 	eors	r0, r4
 	mov	r12, r0
 	ands	r5, r3
-	ldr	r4, [sp, #4]
+	ldr	r4, [sp]
 	eors	r4, r5
 	ands	r6, r3
-	ldr	r5, [sp, #8]
+	ldr	r5, [sp, #4]
 	eors	r5, r6
 	ands	r7, r3
-	ldr	r0, [sp]
+	mov	r0, r11
 	eors	r0, r7
 	@ ghash.ae:45: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
-	str	r0, [sp]
-	str	r5, [sp, #8]
-	str	r4, [sp, #4]
+	mov	r11, r0
+	str	r5, [sp, #4]
+	str	r4, [sp]
 	@ ghash.ae:44: b = b << 1
-	mov	r0, r8
+	mov	r0, lr
 	lsls	r0, r0, #1
 	uxth	r0, r0
 	@ ghash.ae:45: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
-	mov	r8, r0
-	mov	r7, r11
-	mov	r6, r9
+	mov	lr, r0
+	mov	r7, r10
+	mov	r6, r8
 	mov	r5, r2
 	mov	r4, r1
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #8]
 	adds	r0, #1
-	str	r0, [sp, #12]
+	str	r0, [sp, #8]
 	cmp	r0, #16
 	bcc	.Lghash_absorb_loop14
 .Lghash_absorb_done15:
-	ldr	r0, [sp, #8]
-	ldr	r3, [sp, #4]
+	ldr	r0, [sp, #4]
+	ldr	r3, [sp]
 	mov	r1, r12
-	str	r7, [sp, #12]
-	mov	r11, r6
-	mov	r10, r5
-	mov	r9, r4
-	ldr	r2, [sp, #16]
+	str	r7, [sp, #8]
+	mov	r10, r6
+	mov	r9, r5
+	mov	r8, r4
+	ldr	r2, [sp, #12]
 	adds	r2, #1
-	str	r2, [sp, #16]
+	str	r2, [sp, #12]
 	cmp	r2, #8
 	bcc	.Lghash_absorb_loop8
 .Lghash_absorb_done9:
-	ldr	r5, [sp]
+	mov	r5, r11
 	mov	r4, r0
-	ldr	r2, [sp, #36]
+	ldr	r2, [sp, #32]
 	adds	r2, #1
-	str	r2, [sp, #36]
-	ldr	r0, [sp, #40]
+	str	r2, [sp, #32]
+	ldr	r0, [sp, #36]
 	cmp	r2, r0
 	bcs	.Lghash_absorb_far2
 	b	.Lghash_absorb_loop1
 .Lghash_absorb_far2:
 .Lghash_absorb_done2:
-	ldr	r2, [sp, #56]
+	ldr	r2, [sp, #52]
 	str	r5, [r2]
 	str	r4, [r2, #4]
 	str	r3, [r2, #8]
 	str	r1, [r2, #12]
-	add	sp, #76
+	add	sp, #72
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

@@ -502,7 +502,7 @@ grain128aeadv2_decrypt:
 
 
 @ --- grain128aeadv2_absorb_ad: grain128aeadv2.absorb_ad
-@     frame 68 bytes (42 spill slots, 17 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     frame 64 bytes (42 spill slots, 16 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
 @     estimated 2098 bytes of code and literals
 	.section .text.grain128aeadv2_absorb_ad,"ax",%progbits
 	.global grain128aeadv2_absorb_ad
@@ -516,39 +516,39 @@ grain128aeadv2_absorb_ad:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #68
-	ldr	r4, [sp, #104]
-	str	r4, [sp, #32]
-	ldr	r4, [sp, #108]
+	sub	sp, #64
+	ldr	r4, [sp, #100]
 	str	r4, [sp, #28]
-	ldr	r4, [sp, #112]
-	str	r4, [sp, #64]
-	ldr	r4, [sp, #116]
+	ldr	r4, [sp, #104]
+	str	r4, [sp, #24]
+	ldr	r4, [sp, #108]
 	str	r4, [sp, #60]
-	ldr	r4, [sp, #120]
+	ldr	r4, [sp, #112]
 	str	r4, [sp, #56]
-	ldr	r4, [sp, #124]
+	ldr	r4, [sp, #116]
 	str	r4, [sp, #52]
+	ldr	r4, [sp, #120]
+	str	r4, [sp, #48]
 	ldm	r0, {r0, r4, r6, r7}
-	mov	r9, r7
+	mov	r8, r7
 	ldr	r7, [r1]
-	str	r7, [sp, #4]
+	str	r7, [sp]
 	ldr	r7, [r1, #4]
-	str	r7, [sp, #24]
+	str	r7, [sp, #4]
 	ldr	r7, [r1, #8]
-	str	r7, [sp, #44]
-	ldr	r7, [r1, #12]
 	str	r7, [sp, #40]
+	ldr	r7, [r1, #12]
+	str	r7, [sp, #36]
 	ldr	r7, [r2]
 	str	r7, [sp, #12]
 	ldr	r7, [r2, #4]
 	str	r7, [sp, #16]
 	ldr	r7, [r3]
-	str	r7, [sp]
+	mov	r11, r7
 	ldr	r2, [r3, #4]
 	str	r2, [sp, #8]
 	@ grain128aeadv2.ae:146: n = if a < 0x80 then 0 else if a < 0x100 then 1 else if a < 0x10000 then 2 else if a < 0x1000000 then 3 else 4 as u32
-	ldr	r5, [sp, #28]
+	ldr	r5, [sp, #24]
 	cmp	r5, #128
 	movs	r1, #0
 	sbcs	r1, r1
@@ -564,7 +564,7 @@ grain128aeadv2_absorb_ad:
 	sbcs	r3, r3
 	movs	r5, #1
 	lsls	r5, r5, #24
-	ldr	r7, [sp, #28]
+	ldr	r7, [sp, #24]
 	cmp	r7, r5
 	movs	r7, #0
 	sbcs	r7, r7
@@ -582,19 +582,19 @@ grain128aeadv2_absorb_ad:
 	eors	r5, r7
 	ands	r1, r5
 	eors	r5, r1
-	str	r5, [sp, #36]
+	str	r5, [sp, #32]
 	@ grain128aeadv2.ae:147: for i in 0..n + 1 {
 	adds	r7, r5, #1
-	str	r7, [sp, #48]
+	str	r7, [sp, #44]
 	movs	r5, #0
 	str	r5, [sp, #20]
-	mov	r10, r0
-	mov	r8, r4
+	mov	r9, r0
+	mov	lr, r4
 	mov	r12, r6
-	ldr	r4, [sp, #4]
-	ldr	r3, [sp, #24]
-	ldr	r2, [sp, #44]
-	ldr	r1, [sp, #40]
+	ldr	r4, [sp]
+	ldr	r3, [sp, #4]
+	ldr	r2, [sp, #40]
+	ldr	r1, [sp, #36]
 	mov	r0, r7
 	cmp	r5, r0
 	bcc	.Lgrain128aeadv2_absorb_ad_far1
@@ -606,20 +606,20 @@ grain128aeadv2_absorb_ad:
 	subs	r0, r5, #1
 	movs	r7, #0
 	sbcs	r7, r7
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #32]
 	subs	r0, r0, #1
 	movs	r5, #0
 	sbcs	r5, r5
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #32]
 	uxtb	r6, r0
 	movs	r0, #128
 	orrs	r6, r0
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #24]
 	uxtb	r0, r0
 	eors	r0, r6
 	ands	r0, r5
 	eors	r6, r0
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #32]
 	ldr	r5, [sp, #20]
 	subs	r0, r0, r5
 	lsls	r5, r0, #3
@@ -627,31 +627,31 @@ grain128aeadv2_absorb_ad:
 	bls	.Lgrain128aeadv2_absorb_ad_shok3
 	movs	r5, #255
 .Lgrain128aeadv2_absorb_ad_shok3:
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #24]
 	lsrs	r0, r5
 	uxtb	r0, r0
 	eors	r6, r0
 	ands	r6, r7
 	eors	r0, r6
-	mov	r11, r0
+	mov	r10, r0
 	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	lsrs	r0, r4, #12
 	lsls	r5, r3, #20
 	orrs	r0, r5
-	str	r0, [sp, #24]
-	mov	r5, r10
+	str	r0, [sp]
+	mov	r5, r9
 	lsrs	r7, r5, #8
-	mov	r0, r8
+	mov	r0, lr
 	lsls	r0, r0, #24
 	orrs	r7, r0
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp]
 	ands	r7, r0
 	lsrs	r6, r5, #13
-	mov	r0, r8
+	mov	r0, lr
 	lsls	r0, r0, #19
 	orrs	r6, r0
 	lsrs	r5, r5, #20
-	mov	r0, r8
+	mov	r0, lr
 	lsls	r0, r0, #12
 	orrs	r5, r0
 	ands	r6, r5
@@ -661,7 +661,7 @@ grain128aeadv2_absorb_ad:
 	lsls	r5, r1, #1
 	orrs	r0, r5
 	str	r0, [sp, #4]
-	mov	r0, r8
+	mov	r0, lr
 	lsrs	r5, r0, #10
 	mov	r0, r12
 	lsls	r0, r0, #22
@@ -671,26 +671,26 @@ grain128aeadv2_absorb_ad:
 	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	eors	r7, r5
 	@ grain128aeadv2.ae:35: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r0, r8
+	mov	r0, lr
 	lsrs	r6, r0, #28
 	mov	r0, r12
 	lsls	r0, r0, #4
 	orrs	r6, r0
 	mov	r0, r12
 	lsrs	r5, r0, #15
-	mov	r0, r9
+	mov	r0, r8
 	lsls	r0, r0, #17
 	orrs	r5, r0
 	ands	r6, r5
 	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	eors	r7, r6
 	@ grain128aeadv2.ae:36: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	ldr	r6, [sp, #24]
+	ldr	r6, [sp]
 	ldr	r0, [sp, #4]
 	ands	r6, r0
 	mov	r0, r12
 	lsrs	r5, r0, #30
-	mov	r0, r9
+	mov	r0, r8
 	lsls	r0, r0, #2
 	orrs	r5, r0
 	ands	r6, r5
@@ -698,83 +698,87 @@ grain128aeadv2_absorb_ad:
 	eors	r7, r6
 	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	mov	r0, r12
-	lsrs	r6, r0, #29
-	mov	r0, r9
+	lsrs	r0, r0, #29
+	eors	r7, r0
+	mov	r0, r8
 	lsls	r0, r0, #3
-	orrs	r6, r0
-	eors	r7, r6
-	lsrs	r6, r4, #2
+	eors	r7, r0
+	lsrs	r0, r4, #2
+	eors	r7, r0
 	lsls	r0, r3, #30
-	orrs	r6, r0
-	eors	r7, r6
-	lsrs	r6, r4, #15
+	eors	r7, r0
+	lsrs	r0, r4, #15
+	eors	r7, r0
 	lsls	r0, r3, #17
-	orrs	r6, r0
-	eors	r7, r6
-	lsrs	r6, r3, #4
+	eors	r7, r0
+	lsrs	r0, r3, #4
+	eors	r7, r0
 	lsls	r0, r2, #28
-	orrs	r6, r0
-	eors	r7, r6
-	lsrs	r6, r3, #13
+	eors	r7, r0
+	lsrs	r0, r3, #13
+	eors	r7, r0
 	lsls	r0, r2, #19
-	orrs	r6, r0
-	eors	r7, r6
+	eors	r7, r0
 	eors	r7, r2
 	@ grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsrs	r6, r2, #9
-	lsls	r0, r1, #23
-	orrs	r6, r0
+	lsrs	r0, r2, #9
 	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r7, r6
+	eors	r7, r0
 	@ grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsrs	r6, r2, #25
-	lsls	r0, r1, #7
-	orrs	r6, r0
+	lsls	r0, r1, #23
 	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r7, r6
-	str	r7, [sp, #44]
+	eors	r7, r0
+	@ grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	lsrs	r5, r2, #25
+	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	mov	r0, r7
+	eors	r0, r5
+	@ grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	lsls	r5, r1, #7
+	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	eors	r0, r5
+	str	r0, [sp]
 	@ grain128aeadv2.ae:41: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r7, r8
+	mov	r7, lr
 	mov	r0, r12
 	eors	r7, r0
 	mov	r6, r12
-	mov	r0, r9
-	eors	r6, r0
-	mov	r0, r10
-	lsrs	r5, r0, #7
 	mov	r0, r8
+	eors	r6, r0
+	mov	r0, r9
+	lsrs	r5, r0, #7
+	eors	r5, r0
+	mov	r0, lr
 	lsls	r0, r0, #25
-	orrs	r5, r0
-	mov	r0, r10
 	eors	r5, r0
-	lsrs	r7, r7, #6
+	lsrs	r0, r7, #6
+	eors	r5, r0
 	lsls	r0, r6, #26
-	orrs	r7, r0
-	eors	r5, r7
-	mov	r0, r12
-	lsrs	r6, r0, #17
-	mov	r0, r9
-	lsls	r0, r0, #15
-	orrs	r6, r0
-	eors	r5, r6
-	mov	r0, r9
 	eors	r5, r0
-	str	r5, [sp, #24]
+	mov	r0, r12
+	lsrs	r0, r0, #17
+	eors	r5, r0
+	mov	r0, r8
+	lsls	r0, r0, #15
+	eors	r5, r0
+	mov	r0, r8
+	eors	r5, r0
+	str	r5, [sp, #36]
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r6, r10
+	mov	r6, r9
 	eors	r6, r4
-	lsrs	r5, r4, #26
+	lsrs	r0, r4, #26
+	eors	r6, r0
 	lsls	r0, r3, #6
-	orrs	r5, r0
-	eors	r6, r5
-	lsrs	r5, r3, #24
+	eors	r6, r0
+	lsrs	r0, r3, #24
+	eors	r6, r0
 	lsls	r0, r2, #8
-	orrs	r5, r0
-	eors	r6, r5
-	lsrs	r5, r2, #27
+	eors	r6, r0
+	lsrs	r0, r2, #27
+	eors	r6, r0
 	lsls	r0, r1, #5
-	orrs	r5, r0
-	eors	r6, r5
+	eors	r6, r0
 	eors	r6, r1
 	@ grain128aeadv2.ae:45: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	lsrs	r7, r4, #3
@@ -891,28 +895,28 @@ grain128aeadv2_absorb_ad:
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r7
 	@ grain128aeadv2.ae:66: return cat(f[15:0], s[127:16]), cat(g[15:0], b[127:16]), y[15:0]
-	mov	r0, r10
+	mov	r0, r9
 	lsrs	r7, r0, #16
-	mov	r0, r8
+	mov	r0, lr
 	lsls	r5, r0, #16
 	orrs	r7, r5
-	mov	r10, r7
+	mov	r9, r7
 	lsrs	r7, r0, #16
 	mov	r0, r12
 	lsls	r5, r0, #16
 	orrs	r7, r5
-	mov	r8, r7
+	mov	lr, r7
 	lsrs	r7, r0, #16
-	mov	r0, r9
+	mov	r0, r8
 	lsls	r5, r0, #16
 	orrs	r7, r5
 	mov	r12, r7
 	lsrs	r5, r0, #16
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #36]
 	uxth	r0, r0
 	lsls	r0, r0, #16
 	orrs	r0, r5
-	mov	r9, r0
+	mov	r8, r0
 	lsrs	r0, r4, #16
 	lsls	r4, r3, #16
 	orrs	r0, r4
@@ -920,7 +924,7 @@ grain128aeadv2_absorb_ad:
 	lsrs	r0, r3, #16
 	lsls	r3, r2, #16
 	orrs	r0, r3
-	str	r0, [sp, #24]
+	str	r0, [sp, #36]
 	lsrs	r0, r2, #16
 	lsls	r2, r1, #16
 	orrs	r0, r2
@@ -929,7 +933,7 @@ grain128aeadv2_absorb_ad:
 	uxth	r0, r6
 	lsls	r1, r0, #16
 	orrs	r1, r2
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp]
 	uxth	r0, r0
 	@ grain128aeadv2.ae:139: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
 	movs	r3, #0
@@ -970,10 +974,10 @@ grain128aeadv2_absorb_ad:
 	adcs	r0, r0
 	orrs	r5, r0
 	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	r2, r11
+	mov	r2, r10
 	lsls	r0, r2, #31
 	asrs	r3, r0, #31
-	ldr	r2, [sp]
+	mov	r2, r11
 	ands	r2, r3
 	ldr	r0, [sp, #12]
 	eors	r0, r2
@@ -982,7 +986,7 @@ grain128aeadv2_absorb_ad:
 	ldr	r7, [sp, #16]
 	eors	r7, r3
 	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
-	ldr	r2, [sp]
+	mov	r2, r11
 	lsrs	r6, r2, #1
 	lsls	r2, r4, #31
 	orrs	r6, r2
@@ -992,7 +996,7 @@ grain128aeadv2_absorb_ad:
 	lsls	r4, r3, #31
 	orrs	r4, r2
 	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	r2, r11
+	mov	r2, r10
 	lsls	r2, r2, #30
 	asrs	r3, r2, #31
 	mov	r2, r6
@@ -1010,7 +1014,7 @@ grain128aeadv2_absorb_ad:
 	lsls	r4, r3, #31
 	orrs	r4, r2
 	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	r2, r11
+	mov	r2, r10
 	lsls	r2, r2, #29
 	asrs	r3, r2, #31
 	mov	r2, r6
@@ -1028,7 +1032,7 @@ grain128aeadv2_absorb_ad:
 	lsls	r4, r3, #31
 	orrs	r4, r2
 	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	r2, r11
+	mov	r2, r10
 	lsls	r2, r2, #28
 	asrs	r3, r2, #31
 	mov	r2, r6
@@ -1046,7 +1050,7 @@ grain128aeadv2_absorb_ad:
 	lsls	r4, r3, #31
 	orrs	r4, r2
 	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	r2, r11
+	mov	r2, r10
 	lsls	r2, r2, #27
 	asrs	r3, r2, #31
 	mov	r2, r6
@@ -1064,7 +1068,7 @@ grain128aeadv2_absorb_ad:
 	lsls	r4, r3, #31
 	orrs	r4, r2
 	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	r2, r11
+	mov	r2, r10
 	lsls	r2, r2, #26
 	asrs	r3, r2, #31
 	mov	r2, r6
@@ -1082,7 +1086,7 @@ grain128aeadv2_absorb_ad:
 	lsls	r4, r3, #31
 	orrs	r4, r2
 	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	r2, r11
+	mov	r2, r10
 	lsls	r2, r2, #25
 	asrs	r3, r2, #31
 	mov	r2, r6
@@ -1100,7 +1104,7 @@ grain128aeadv2_absorb_ad:
 	lsls	r4, r3, #31
 	orrs	r4, r2
 	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	r2, r11
+	mov	r2, r10
 	lsls	r2, r2, #24
 	asrs	r3, r2, #31
 	mov	r2, r6
@@ -1117,16 +1121,16 @@ grain128aeadv2_absorb_ad:
 	lsls	r5, r3, #31
 	orrs	r5, r2
 	ldr	r4, [sp, #40]
-	ldr	r3, [sp, #24]
+	ldr	r3, [sp, #36]
 	ldr	r2, [sp, #4]
 	str	r0, [sp, #12]
 	str	r7, [sp, #16]
-	str	r6, [sp]
+	mov	r11, r6
 	str	r5, [sp, #8]
 	ldr	r5, [sp, #20]
 	adds	r5, #1
 	str	r5, [sp, #20]
-	ldr	r0, [sp, #48]
+	ldr	r0, [sp, #44]
 	cmp	r5, r0
 	bcs	.Lgrain128aeadv2_absorb_ad_far2
 	b	.Lgrain128aeadv2_absorb_ad_loop1
@@ -1134,35 +1138,35 @@ grain128aeadv2_absorb_ad:
 .Lgrain128aeadv2_absorb_ad_done2:
 	@ grain128aeadv2.ae:151: for i in 0..a {
 	movs	r5, #0
-	str	r5, [sp, #40]
-	ldr	r0, [sp, #28]
+	str	r5, [sp, #36]
+	ldr	r0, [sp, #24]
 	cmp	r5, r0
 	bcc	.Lgrain128aeadv2_absorb_ad_far3
 	b	.Lgrain128aeadv2_absorb_ad_done5
 .Lgrain128aeadv2_absorb_ad_far3:
 .Lgrain128aeadv2_absorb_ad_loop4:
 	@ grain128aeadv2.ae:152: s, b, acc, sr = absorb_byte(s, b, acc, sr, ad[i])
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #28]
 	ldrb	r0, [r0]
-	mov	r11, r0
+	mov	r10, r0
 	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	lsrs	r0, r4, #12
 	lsls	r5, r3, #20
 	orrs	r0, r5
-	str	r0, [sp, #20]
-	mov	r5, r10
+	str	r0, [sp]
+	mov	r5, r9
 	lsrs	r7, r5, #8
-	mov	r0, r8
+	mov	r0, lr
 	lsls	r0, r0, #24
 	orrs	r7, r0
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp]
 	ands	r7, r0
 	lsrs	r6, r5, #13
-	mov	r0, r8
+	mov	r0, lr
 	lsls	r0, r0, #19
 	orrs	r6, r0
 	lsrs	r5, r5, #20
-	mov	r0, r8
+	mov	r0, lr
 	lsls	r0, r0, #12
 	orrs	r5, r0
 	ands	r6, r5
@@ -1172,7 +1176,7 @@ grain128aeadv2_absorb_ad:
 	lsls	r5, r1, #1
 	orrs	r0, r5
 	str	r0, [sp, #4]
-	mov	r0, r8
+	mov	r0, lr
 	lsrs	r5, r0, #10
 	mov	r0, r12
 	lsls	r0, r0, #22
@@ -1182,26 +1186,26 @@ grain128aeadv2_absorb_ad:
 	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	eors	r7, r5
 	@ grain128aeadv2.ae:35: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r0, r8
+	mov	r0, lr
 	lsrs	r6, r0, #28
 	mov	r0, r12
 	lsls	r0, r0, #4
 	orrs	r6, r0
 	mov	r0, r12
 	lsrs	r5, r0, #15
-	mov	r0, r9
+	mov	r0, r8
 	lsls	r0, r0, #17
 	orrs	r5, r0
 	ands	r6, r5
 	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	eors	r7, r6
 	@ grain128aeadv2.ae:36: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	ldr	r6, [sp, #20]
+	ldr	r6, [sp]
 	ldr	r0, [sp, #4]
 	ands	r6, r0
 	mov	r0, r12
 	lsrs	r5, r0, #30
-	mov	r0, r9
+	mov	r0, r8
 	lsls	r0, r0, #2
 	orrs	r5, r0
 	ands	r6, r5
@@ -1209,83 +1213,87 @@ grain128aeadv2_absorb_ad:
 	eors	r7, r6
 	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	mov	r0, r12
-	lsrs	r6, r0, #29
-	mov	r0, r9
+	lsrs	r0, r0, #29
+	eors	r7, r0
+	mov	r0, r8
 	lsls	r0, r0, #3
-	orrs	r6, r0
-	eors	r7, r6
-	lsrs	r6, r4, #2
+	eors	r7, r0
+	lsrs	r0, r4, #2
+	eors	r7, r0
 	lsls	r0, r3, #30
-	orrs	r6, r0
-	eors	r7, r6
-	lsrs	r6, r4, #15
+	eors	r7, r0
+	lsrs	r0, r4, #15
+	eors	r7, r0
 	lsls	r0, r3, #17
-	orrs	r6, r0
-	eors	r7, r6
-	lsrs	r6, r3, #4
+	eors	r7, r0
+	lsrs	r0, r3, #4
+	eors	r7, r0
 	lsls	r0, r2, #28
-	orrs	r6, r0
-	eors	r7, r6
-	lsrs	r6, r3, #13
+	eors	r7, r0
+	lsrs	r0, r3, #13
+	eors	r7, r0
 	lsls	r0, r2, #19
-	orrs	r6, r0
-	eors	r7, r6
+	eors	r7, r0
 	eors	r7, r2
 	@ grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsrs	r6, r2, #9
-	lsls	r0, r1, #23
-	orrs	r6, r0
+	lsrs	r0, r2, #9
 	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r7, r6
+	eors	r7, r0
 	@ grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsrs	r6, r2, #25
-	lsls	r0, r1, #7
-	orrs	r6, r0
+	lsls	r0, r1, #23
 	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r7, r6
-	str	r7, [sp, #36]
+	eors	r7, r0
+	@ grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	lsrs	r5, r2, #25
+	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	mov	r0, r7
+	eors	r0, r5
+	@ grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	lsls	r5, r1, #7
+	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	eors	r0, r5
+	str	r0, [sp]
 	@ grain128aeadv2.ae:41: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r7, r8
+	mov	r7, lr
 	mov	r0, r12
 	eors	r7, r0
 	mov	r6, r12
-	mov	r0, r9
-	eors	r6, r0
-	mov	r0, r10
-	lsrs	r5, r0, #7
 	mov	r0, r8
-	lsls	r0, r0, #25
-	orrs	r5, r0
-	mov	r0, r10
+	eors	r6, r0
+	mov	r0, r9
+	lsrs	r5, r0, #7
 	eors	r5, r0
-	lsrs	r7, r7, #6
+	mov	r0, lr
+	lsls	r0, r0, #25
+	eors	r5, r0
+	lsrs	r0, r7, #6
+	eors	r5, r0
 	lsls	r0, r6, #26
-	orrs	r7, r0
-	eors	r5, r7
+	eors	r5, r0
 	mov	r0, r12
-	lsrs	r6, r0, #17
-	mov	r0, r9
+	lsrs	r0, r0, #17
+	eors	r5, r0
+	mov	r0, r8
 	lsls	r0, r0, #15
-	orrs	r6, r0
-	eors	r5, r6
-	mov	r0, r9
+	eors	r5, r0
+	mov	r0, r8
 	eors	r5, r0
 	str	r5, [sp, #20]
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r6, r10
+	mov	r6, r9
 	eors	r6, r4
-	lsrs	r5, r4, #26
+	lsrs	r0, r4, #26
+	eors	r6, r0
 	lsls	r0, r3, #6
-	orrs	r5, r0
-	eors	r6, r5
-	lsrs	r5, r3, #24
+	eors	r6, r0
+	lsrs	r0, r3, #24
+	eors	r6, r0
 	lsls	r0, r2, #8
-	orrs	r5, r0
-	eors	r6, r5
-	lsrs	r5, r2, #27
+	eors	r6, r0
+	lsrs	r0, r2, #27
+	eors	r6, r0
 	lsls	r0, r1, #5
-	orrs	r5, r0
-	eors	r6, r5
+	eors	r6, r0
 	eors	r6, r1
 	@ grain128aeadv2.ae:45: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	lsrs	r7, r4, #3
@@ -1402,19 +1410,19 @@ grain128aeadv2_absorb_ad:
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r7
 	@ grain128aeadv2.ae:66: return cat(f[15:0], s[127:16]), cat(g[15:0], b[127:16]), y[15:0]
-	mov	r0, r10
+	mov	r0, r9
 	lsrs	r7, r0, #16
-	mov	r0, r8
+	mov	r0, lr
 	lsls	r5, r0, #16
 	orrs	r7, r5
-	mov	r10, r7
+	mov	r9, r7
 	lsrs	r7, r0, #16
 	mov	r0, r12
 	lsls	r5, r0, #16
 	orrs	r7, r5
-	mov	r8, r7
+	mov	lr, r7
 	lsrs	r7, r0, #16
-	mov	r0, r9
+	mov	r0, r8
 	lsls	r5, r0, #16
 	orrs	r7, r5
 	mov	r12, r7
@@ -1423,11 +1431,11 @@ grain128aeadv2_absorb_ad:
 	uxth	r0, r0
 	lsls	r0, r0, #16
 	orrs	r0, r5
-	mov	r9, r0
+	mov	r8, r0
 	lsrs	r0, r4, #16
 	lsls	r4, r3, #16
 	orrs	r0, r4
-	str	r0, [sp, #24]
+	str	r0, [sp, #32]
 	lsrs	r0, r3, #16
 	lsls	r3, r2, #16
 	orrs	r0, r3
@@ -1440,7 +1448,7 @@ grain128aeadv2_absorb_ad:
 	uxth	r0, r6
 	lsls	r1, r0, #16
 	orrs	r1, r2
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp]
 	uxth	r0, r0
 	@ grain128aeadv2.ae:139: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
 	movs	r3, #0
@@ -1481,10 +1489,10 @@ grain128aeadv2_absorb_ad:
 	adcs	r0, r0
 	orrs	r5, r0
 	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	r2, r11
+	mov	r2, r10
 	lsls	r0, r2, #31
 	asrs	r3, r0, #31
-	ldr	r2, [sp]
+	mov	r2, r11
 	ands	r2, r3
 	ldr	r0, [sp, #12]
 	eors	r0, r2
@@ -1493,7 +1501,7 @@ grain128aeadv2_absorb_ad:
 	ldr	r7, [sp, #16]
 	eors	r7, r3
 	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
-	ldr	r2, [sp]
+	mov	r2, r11
 	lsrs	r6, r2, #1
 	lsls	r2, r4, #31
 	orrs	r6, r2
@@ -1503,7 +1511,7 @@ grain128aeadv2_absorb_ad:
 	lsls	r4, r3, #31
 	orrs	r4, r2
 	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	r2, r11
+	mov	r2, r10
 	lsls	r2, r2, #30
 	asrs	r3, r2, #31
 	mov	r2, r6
@@ -1521,7 +1529,7 @@ grain128aeadv2_absorb_ad:
 	lsls	r4, r3, #31
 	orrs	r4, r2
 	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	r2, r11
+	mov	r2, r10
 	lsls	r2, r2, #29
 	asrs	r3, r2, #31
 	mov	r2, r6
@@ -1539,7 +1547,7 @@ grain128aeadv2_absorb_ad:
 	lsls	r4, r3, #31
 	orrs	r4, r2
 	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	r2, r11
+	mov	r2, r10
 	lsls	r2, r2, #28
 	asrs	r3, r2, #31
 	mov	r2, r6
@@ -1557,7 +1565,7 @@ grain128aeadv2_absorb_ad:
 	lsls	r4, r3, #31
 	orrs	r4, r2
 	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	r2, r11
+	mov	r2, r10
 	lsls	r2, r2, #27
 	asrs	r3, r2, #31
 	mov	r2, r6
@@ -1575,7 +1583,7 @@ grain128aeadv2_absorb_ad:
 	lsls	r4, r3, #31
 	orrs	r4, r2
 	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	r2, r11
+	mov	r2, r10
 	lsls	r2, r2, #26
 	asrs	r3, r2, #31
 	mov	r2, r6
@@ -1593,7 +1601,7 @@ grain128aeadv2_absorb_ad:
 	lsls	r4, r3, #31
 	orrs	r4, r2
 	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	r2, r11
+	mov	r2, r10
 	lsls	r2, r2, #25
 	asrs	r3, r2, #31
 	mov	r2, r6
@@ -1611,7 +1619,7 @@ grain128aeadv2_absorb_ad:
 	lsls	r4, r3, #31
 	orrs	r4, r2
 	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	mov	r2, r11
+	mov	r2, r10
 	lsls	r2, r2, #24
 	asrs	r3, r2, #31
 	mov	r2, r6
@@ -1627,50 +1635,50 @@ grain128aeadv2_absorb_ad:
 	lsrs	r3, r5, #15
 	lsls	r5, r3, #31
 	orrs	r5, r2
-	ldr	r2, [sp, #32]
+	ldr	r2, [sp, #28]
 	adds	r2, #1
-	str	r2, [sp, #32]
-	ldr	r4, [sp, #24]
+	str	r2, [sp, #28]
+	ldr	r4, [sp, #32]
 	ldr	r3, [sp, #20]
 	ldr	r2, [sp, #4]
 	str	r0, [sp, #12]
 	str	r7, [sp, #16]
-	str	r6, [sp]
+	mov	r11, r6
 	str	r5, [sp, #8]
-	ldr	r5, [sp, #40]
+	ldr	r5, [sp, #36]
 	adds	r5, #1
-	str	r5, [sp, #40]
-	ldr	r0, [sp, #28]
+	str	r5, [sp, #36]
+	ldr	r0, [sp, #24]
 	cmp	r5, r0
 	bcs	.Lgrain128aeadv2_absorb_ad_far4
 	b	.Lgrain128aeadv2_absorb_ad_loop4
 .Lgrain128aeadv2_absorb_ad_far4:
 .Lgrain128aeadv2_absorb_ad_done5:
-	mov	r5, r10
-	ldr	r6, [sp, #64]
+	mov	r5, r9
+	ldr	r6, [sp, #60]
 	str	r5, [r6]
-	mov	r5, r8
+	mov	r5, lr
 	str	r5, [r6, #4]
 	mov	r5, r12
 	str	r5, [r6, #8]
-	mov	r5, r9
+	mov	r5, r8
 	str	r5, [r6, #12]
-	ldr	r5, [sp, #60]
+	ldr	r5, [sp, #56]
 	str	r4, [r5]
 	str	r3, [r5, #4]
 	str	r2, [r5, #8]
 	str	r1, [r5, #12]
 	ldr	r1, [sp, #12]
-	ldr	r0, [sp, #56]
+	ldr	r0, [sp, #52]
 	str	r1, [r0]
 	ldr	r1, [sp, #16]
 	str	r1, [r0, #4]
-	ldr	r1, [sp]
-	ldr	r0, [sp, #52]
+	mov	r1, r11
+	ldr	r0, [sp, #48]
 	str	r1, [r0]
 	ldr	r1, [sp, #8]
 	str	r1, [r0, #4]
-	add	sp, #68
+	add	sp, #64
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -1682,8 +1690,8 @@ grain128aeadv2_absorb_ad:
 
 
 @ --- grain128aeadv2_crypt: grain128aeadv2.crypt
-@     frame 64 bytes (40 spill slots, 16 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2256 bytes of code and literals
+@     frame 60 bytes (39 spill slots, 15 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 2262 bytes of code and literals
 	.section .text.grain128aeadv2_crypt,"ax",%progbits
 	.global grain128aeadv2_crypt
 	.type grain128aeadv2_crypt, %function
@@ -1696,1041 +1704,1052 @@ grain128aeadv2_crypt:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #64
-	ldr	r6, [sp, #100]
-	str	r6, [sp, #36]
-	ldr	r6, [sp, #104]
-	str	r6, [sp, #48]
-	ldr	r6, [sp, #108]
-	str	r6, [sp, #32]
-	ldr	r6, [sp, #116]
-	str	r6, [sp, #28]
-	ldr	r6, [sp, #124]
-	str	r6, [sp, #60]
-	ldr	r6, [sp, #128]
-	str	r6, [sp, #56]
-	ldr	r4, [r0]
-	ldr	r6, [r0, #4]
-	mov	r12, r6
-	ldr	r5, [r0, #8]
-	ldr	r6, [r0, #12]
-	ldr	r0, [r1]
-	ldr	r7, [r1, #4]
-	mov	r10, r7
-	ldr	r7, [r1, #8]
-	str	r7, [sp]
-	ldr	r1, [r1, #12]
-	mov	r11, r1
-	ldr	r1, [r2]
-	str	r1, [sp, #12]
-	ldr	r2, [r2, #4]
-	ldr	r1, [r3]
-	str	r1, [sp, #4]
-	ldr	r1, [r3, #4]
+	sub	sp, #60
+	mov	r5, r1
+	mov	r4, r2
+	ldr	r2, [sp, #96]
+	str	r2, [sp, #32]
+	ldr	r1, [sp, #100]
+	str	r1, [sp, #44]
+	ldr	r2, [sp, #104]
+	str	r2, [sp, #28]
+	ldr	r2, [sp, #112]
+	str	r2, [sp, #24]
+	ldr	r1, [sp, #120]
+	str	r1, [sp, #56]
+	ldr	r1, [sp, #124]
+	str	r1, [sp, #52]
+	ldr	r2, [r0]
+	ldr	r1, [r0, #4]
+	mov	r12, r1
+	ldr	r6, [r0, #8]
+	ldr	r1, [r0, #12]
+	ldr	r0, [r5]
+	ldr	r7, [r5, #4]
+	mov	r11, r7
+	ldr	r7, [r5, #8]
+	ldr	r5, [r5, #12]
+	mov	r9, r5
+	ldr	r5, [r4]
+	str	r5, [sp, #4]
+	ldr	r4, [r4, #4]
+	ldr	r5, [r3]
+	str	r5, [sp]
+	ldr	r5, [r3, #4]
 	@ grain128aeadv2.ae:164: for i in 0..n / 2 {
-	ldr	r3, [sp, #48]
+	ldr	r3, [sp, #44]
 	lsrs	r3, r3, #1
-	str	r3, [sp, #52]
+	str	r3, [sp, #48]
 	movs	r3, #0
-	str	r3, [sp, #24]
-	mov	r8, r12
-	mov	r12, r5
-	mov	r9, r6
-	mov	r7, r0
-	ldr	r3, [sp]
-	str	r2, [sp, #16]
-	str	r1, [sp, #8]
-	ldr	r1, [sp, #24]
-	ldr	r0, [sp, #52]
-	cmp	r1, r0
+	str	r3, [sp, #20]
+	mov	lr, r12
+	mov	r12, r6
+	mov	r8, r1
+	mov	r3, r0
+	mov	r1, r7
+	str	r4, [sp, #12]
+	str	r5, [sp, #8]
+	ldr	r4, [sp, #20]
+	ldr	r0, [sp, #48]
+	cmp	r4, r0
 	bcc	.Lgrain128aeadv2_crypt_far1
 	b	.Lgrain128aeadv2_crypt_done2
 .Lgrain128aeadv2_crypt_far1:
 .Lgrain128aeadv2_crypt_loop1:
 	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	lsrs	r2, r7, #12
-	mov	r6, r10
-	lsls	r0, r6, #20
-	orrs	r2, r0
-	lsrs	r6, r4, #8
-	mov	r0, r8
+	lsrs	r5, r3, #12
+	mov	r0, r11
+	lsls	r0, r0, #20
+	orrs	r5, r0
+	lsrs	r4, r2, #8
+	mov	r0, lr
 	lsls	r0, r0, #24
-	orrs	r6, r0
-	ands	r6, r2
-	lsrs	r1, r4, #13
-	mov	r0, r8
+	orrs	r4, r0
+	ands	r4, r5
+	lsrs	r6, r2, #13
+	mov	r0, lr
 	lsls	r0, r0, #19
-	orrs	r1, r0
-	lsrs	r5, r4, #20
+	orrs	r6, r0
+	lsrs	r7, r2, #20
+	mov	r0, lr
+	lsls	r0, r0, #12
+	orrs	r7, r0
+	ands	r6, r7
+	eors	r4, r6
+	@ grain128aeadv2.ae:35: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	lsrs	r7, r1, #31
+	mov	r0, r9
+	lsls	r6, r0, #1
+	orrs	r7, r6
+	mov	r10, r7
+	mov	r0, lr
+	lsrs	r6, r0, #10
+	mov	r0, r12
+	lsls	r0, r0, #22
+	orrs	r6, r0
+	mov	r0, r7
+	ands	r6, r0
+	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	eors	r4, r6
+	@ grain128aeadv2.ae:35: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	mov	r0, lr
+	lsrs	r7, r0, #28
+	mov	r0, r12
+	lsls	r0, r0, #4
+	orrs	r7, r0
+	mov	r0, r12
+	lsrs	r6, r0, #15
 	mov	r0, r8
+	lsls	r0, r0, #17
+	orrs	r6, r0
+	ands	r7, r6
+	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	eors	r4, r7
+	@ grain128aeadv2.ae:36: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
+	mov	r0, r10
+	ands	r5, r0
+	mov	r0, r12
+	lsrs	r6, r0, #30
+	mov	r0, r8
+	lsls	r0, r0, #2
+	orrs	r6, r0
+	ands	r5, r6
+	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	eors	r4, r5
+	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	mov	r0, r12
+	lsrs	r0, r0, #29
+	eors	r4, r0
+	mov	r0, r8
+	lsls	r0, r0, #3
+	eors	r4, r0
+	lsrs	r0, r3, #2
+	eors	r4, r0
+	mov	r5, r11
+	lsls	r0, r5, #30
+	eors	r4, r0
+	lsrs	r0, r3, #15
+	eors	r4, r0
+	lsls	r0, r5, #17
+	eors	r4, r0
+	lsrs	r0, r5, #4
+	eors	r4, r0
+	lsls	r0, r1, #28
+	eors	r4, r0
+	lsrs	r0, r5, #13
+	eors	r4, r0
+	lsls	r0, r1, #19
+	eors	r4, r0
+	eors	r4, r1
+	@ grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	lsrs	r0, r1, #9
+	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	eors	r4, r0
+	@ grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	mov	r0, r9
+	lsls	r0, r0, #23
+	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	eors	r4, r0
+	@ grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	lsrs	r0, r1, #25
+	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	eors	r4, r0
+	@ grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	mov	r0, r9
+	lsls	r0, r0, #7
+	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	eors	r4, r0
+	@ grain128aeadv2.ae:41: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
+	mov	r7, lr
+	mov	r0, r12
+	eors	r7, r0
+	mov	r6, r12
+	mov	r0, r8
+	eors	r6, r0
+	lsrs	r5, r2, #7
+	eors	r5, r2
+	mov	r0, lr
+	lsls	r0, r0, #25
+	eors	r5, r0
+	lsrs	r0, r7, #6
+	eors	r5, r0
+	lsls	r0, r6, #26
+	eors	r5, r0
+	mov	r0, r12
+	lsrs	r0, r0, #17
+	eors	r5, r0
+	mov	r0, r8
+	lsls	r0, r0, #15
+	eors	r5, r0
+	mov	r0, r8
+	eors	r5, r0
+	str	r5, [sp, #40]
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r2, r3
+	lsrs	r0, r3, #26
+	eors	r2, r0
+	mov	r7, r11
+	lsls	r0, r7, #6
+	eors	r2, r0
+	lsrs	r0, r7, #24
+	eors	r2, r0
+	lsls	r0, r1, #8
+	eors	r2, r0
+	lsrs	r0, r1, #27
+	eors	r2, r0
+	mov	r0, r9
+	lsls	r0, r0, #5
+	eors	r2, r0
+	mov	r0, r9
+	eors	r2, r0
+	@ grain128aeadv2.ae:45: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	lsrs	r5, r3, #3
+	lsls	r0, r7, #29
+	orrs	r5, r0
+	lsrs	r6, r1, #3
+	mov	r0, r9
+	lsls	r0, r0, #29
+	orrs	r6, r0
+	ands	r5, r6
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r2, r5
+	@ grain128aeadv2.ae:45: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	lsrs	r5, r3, #11
+	lsls	r0, r7, #21
+	orrs	r5, r0
+	lsrs	r6, r3, #13
+	lsls	r0, r7, #19
+	orrs	r6, r0
+	ands	r5, r6
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r2, r5
+	@ grain128aeadv2.ae:46: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	lsrs	r5, r3, #17
+	lsls	r0, r7, #15
+	orrs	r5, r0
+	lsrs	r6, r3, #18
+	lsls	r0, r7, #14
+	orrs	r6, r0
+	ands	r5, r6
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r2, r5
+	@ grain128aeadv2.ae:46: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	lsrs	r5, r3, #27
+	lsls	r0, r7, #5
+	orrs	r5, r0
+	lsrs	r6, r7, #27
+	lsls	r0, r1, #5
+	orrs	r6, r0
+	ands	r5, r6
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r2, r5
+	@ grain128aeadv2.ae:47: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	lsrs	r6, r7, #8
+	lsls	r0, r1, #24
+	orrs	r6, r0
+	lsrs	r5, r7, #16
+	lsls	r0, r1, #16
+	orrs	r5, r0
+	ands	r6, r5
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r2, r6
+	@ grain128aeadv2.ae:47: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	lsrs	r6, r7, #29
+	lsls	r0, r1, #3
+	orrs	r6, r0
+	lsrs	r5, r1, #1
+	mov	r0, r9
+	lsls	r0, r0, #31
+	orrs	r5, r0
+	ands	r6, r5
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r2, r6
+	@ grain128aeadv2.ae:48: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	lsrs	r5, r1, #4
+	mov	r0, r9
+	lsls	r0, r0, #28
+	orrs	r5, r0
+	lsrs	r6, r1, #20
+	mov	r0, r9
+	lsls	r0, r0, #12
+	orrs	r6, r0
+	ands	r5, r6
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r2, r5
+	@ grain128aeadv2.ae:48: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	lsrs	r5, r3, #22
+	lsls	r0, r7, #10
+	orrs	r5, r0
+	lsrs	r6, r3, #24
+	lsls	r0, r7, #8
+	orrs	r6, r0
+	ands	r5, r6
+	lsrs	r3, r3, #25
+	lsls	r0, r7, #7
+	orrs	r3, r0
+	ands	r5, r3
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r2, r5
+	@ grain128aeadv2.ae:49: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
+	lsrs	r5, r1, #6
+	mov	r6, r9
+	lsls	r0, r6, #26
+	orrs	r5, r0
+	lsrs	r3, r1, #14
+	lsls	r0, r6, #18
+	orrs	r3, r0
+	ands	r5, r3
+	lsrs	r3, r1, #18
+	lsls	r0, r6, #14
+	orrs	r3, r0
+	ands	r5, r3
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r2, r5
+	@ grain128aeadv2.ae:50: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
+	lsrs	r5, r1, #24
+	lsls	r0, r6, #8
+	orrs	r5, r0
+	lsrs	r3, r1, #28
+	lsls	r0, r6, #4
+	orrs	r3, r0
+	ands	r5, r3
+	lsrs	r3, r1, #29
+	lsls	r0, r6, #3
+	orrs	r3, r0
+	ands	r5, r3
+	mov	r0, r10
+	ands	r5, r0
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r2, r5
+	str	r2, [sp, #36]
+	@ grain128aeadv2.ae:166: z = unzip2(y)
+	movs	r3, #0
+	lsls	r2, r4, #1
+	adcs	r3, r3
+	movs	r0, #0
+	lsls	r2, r2, #1
+	adcs	r0, r0
+	lsls	r2, r2, #1
+	adcs	r3, r3
+	lsls	r2, r2, #1
+	adcs	r0, r0
+	lsls	r2, r2, #1
+	adcs	r3, r3
+	lsls	r2, r2, #1
+	adcs	r0, r0
+	lsls	r2, r2, #1
+	adcs	r3, r3
+	lsls	r2, r2, #1
+	adcs	r0, r0
+	lsls	r2, r2, #1
+	adcs	r3, r3
+	lsls	r2, r2, #1
+	adcs	r0, r0
+	lsls	r2, r2, #1
+	adcs	r3, r3
+	lsls	r2, r2, #1
+	adcs	r0, r0
+	lsls	r2, r2, #1
+	adcs	r3, r3
+	lsls	r2, r2, #1
+	adcs	r0, r0
+	lsls	r2, r2, #1
+	adcs	r3, r3
+	lsls	r2, r2, #1
+	adcs	r0, r0
+	lsls	r2, r2, #1
+	adcs	r3, r3
+	lsls	r2, r2, #1
+	adcs	r0, r0
+	lsls	r2, r2, #1
+	adcs	r3, r3
+	lsls	r2, r2, #1
+	adcs	r0, r0
+	lsls	r2, r2, #1
+	adcs	r3, r3
+	lsls	r2, r2, #1
+	adcs	r0, r0
+	lsls	r2, r2, #1
+	adcs	r3, r3
+	lsls	r2, r2, #1
+	adcs	r0, r0
+	lsls	r2, r2, #1
+	adcs	r3, r3
+	lsls	r2, r2, #1
+	adcs	r0, r0
+	lsls	r2, r2, #1
+	adcs	r3, r3
+	lsls	r2, r2, #1
+	adcs	r0, r0
+	lsls	r2, r2, #1
+	adcs	r3, r3
+	lsls	r2, r2, #1
+	adcs	r0, r0
+	lsls	r2, r2, #1
+	adcs	r3, r3
+	lsls	r4, r3, #16
+	lsls	r2, r2, #1
+	adcs	r0, r0
+	orrs	r4, r0
+	@ grain128aeadv2.ae:167: dst[2 * i] = src[2 * i] ^ z[7:0]
+	ldr	r0, [sp, #20]
+	lsls	r3, r0, #1
+	ldr	r0, [sp, #32]
+	ldrb	r2, [r0, r3]
+	uxtb	r0, r4
+	eors	r2, r0
+	ldr	r0, [sp, #28]
+	strb	r2, [r0, r3]
+	@ grain128aeadv2.ae:168: dst[2 * i + 1] = src[2 * i + 1] ^ z[15:8]
+	adds	r0, r3, #1
+	str	r0, [sp, #16]
+	ldr	r2, [sp, #32]
+	ldrb	r5, [r2, r0]
+	lsrs	r0, r4, #8
+	uxtb	r0, r0
+	eors	r5, r0
+	ldr	r2, [sp, #28]
+	ldr	r0, [sp, #16]
+	strb	r5, [r2, r0]
+	@ grain128aeadv2.ae:169: acc, sr = authenticate(acc, sr, pt[2 * i], z[23:16])
+	ldr	r0, [sp, #24]
+	ldrb	r0, [r0, r3]
+	mov	r10, r0
+	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
+	lsls	r0, r0, #31
+	asrs	r2, r0, #31
+	ldr	r0, [sp]
+	ands	r0, r2
+	ldr	r7, [sp, #4]
+	eors	r7, r0
+	ldr	r3, [sp, #8]
+	ands	r2, r3
+	ldr	r6, [sp, #12]
+	eors	r6, r2
+	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
+	ldr	r0, [sp]
+	lsrs	r5, r0, #1
+	lsls	r0, r3, #31
+	orrs	r5, r0
+	lsrs	r0, r3, #1
+	lsls	r2, r4, #15
+	lsrs	r2, r2, #31
+	lsls	r3, r2, #31
+	orrs	r3, r0
+	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
+	mov	r0, r10
+	lsls	r0, r0, #30
+	asrs	r2, r0, #31
+	mov	r0, r5
+	ands	r0, r2
+	eors	r7, r0
+	ands	r2, r3
+	eors	r6, r2
+	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
+	lsrs	r5, r5, #1
+	lsls	r0, r3, #31
+	orrs	r5, r0
+	lsrs	r0, r3, #1
+	lsls	r2, r4, #14
+	lsrs	r2, r2, #31
+	lsls	r3, r2, #31
+	orrs	r3, r0
+	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
+	mov	r0, r10
+	lsls	r0, r0, #29
+	asrs	r2, r0, #31
+	mov	r0, r5
+	ands	r0, r2
+	eors	r7, r0
+	ands	r2, r3
+	eors	r6, r2
+	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
+	lsrs	r5, r5, #1
+	lsls	r0, r3, #31
+	orrs	r5, r0
+	lsrs	r0, r3, #1
+	lsls	r2, r4, #13
+	lsrs	r2, r2, #31
+	lsls	r3, r2, #31
+	orrs	r3, r0
+	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
+	mov	r0, r10
+	lsls	r0, r0, #28
+	asrs	r2, r0, #31
+	mov	r0, r5
+	ands	r0, r2
+	eors	r7, r0
+	ands	r2, r3
+	eors	r6, r2
+	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
+	lsrs	r5, r5, #1
+	lsls	r0, r3, #31
+	orrs	r5, r0
+	lsrs	r0, r3, #1
+	lsls	r2, r4, #12
+	lsrs	r2, r2, #31
+	lsls	r3, r2, #31
+	orrs	r3, r0
+	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
+	mov	r0, r10
+	lsls	r0, r0, #27
+	asrs	r2, r0, #31
+	mov	r0, r5
+	ands	r0, r2
+	eors	r7, r0
+	ands	r2, r3
+	eors	r6, r2
+	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
+	lsrs	r5, r5, #1
+	lsls	r0, r3, #31
+	orrs	r5, r0
+	lsrs	r0, r3, #1
+	lsls	r2, r4, #11
+	lsrs	r2, r2, #31
+	lsls	r3, r2, #31
+	orrs	r3, r0
+	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
+	mov	r0, r10
+	lsls	r0, r0, #26
+	asrs	r2, r0, #31
+	mov	r0, r5
+	ands	r0, r2
+	eors	r7, r0
+	ands	r2, r3
+	eors	r6, r2
+	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
+	lsrs	r5, r5, #1
+	lsls	r0, r3, #31
+	orrs	r5, r0
+	lsrs	r0, r3, #1
+	lsls	r2, r4, #10
+	lsrs	r2, r2, #31
+	lsls	r3, r2, #31
+	orrs	r3, r0
+	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
+	mov	r0, r10
+	lsls	r0, r0, #25
+	asrs	r2, r0, #31
+	mov	r0, r5
+	ands	r0, r2
+	eors	r7, r0
+	ands	r2, r3
+	eors	r6, r2
+	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
+	lsrs	r5, r5, #1
+	lsls	r0, r3, #31
+	orrs	r5, r0
+	lsrs	r0, r3, #1
+	lsls	r2, r4, #9
+	lsrs	r2, r2, #31
+	lsls	r3, r2, #31
+	orrs	r3, r0
+	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
+	mov	r0, r10
+	lsls	r0, r0, #24
+	asrs	r2, r0, #31
+	mov	r0, r5
+	ands	r0, r2
+	eors	r7, r0
+	ands	r2, r3
+	eors	r6, r2
+	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
+	lsrs	r5, r5, #1
+	lsls	r0, r3, #31
+	orrs	r5, r0
+	lsrs	r0, r3, #1
+	lsls	r2, r4, #8
+	lsrs	r2, r2, #31
+	lsls	r3, r2, #31
+	orrs	r3, r0
+	@ grain128aeadv2.ae:170: acc, sr = authenticate(acc, sr, pt[2 * i + 1], z[31:24])
+	ldr	r2, [sp, #24]
+	ldr	r0, [sp, #16]
+	ldrb	r0, [r2, r0]
+	mov	r10, r0
+	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
+	lsls	r0, r0, #31
+	asrs	r2, r0, #31
+	mov	r0, r5
+	ands	r0, r2
+	eors	r7, r0
+	ands	r2, r3
+	eors	r6, r2
+	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
+	lsrs	r5, r5, #1
+	lsls	r0, r3, #31
+	orrs	r5, r0
+	lsrs	r0, r3, #1
+	lsls	r2, r4, #7
+	lsrs	r2, r2, #31
+	lsls	r3, r2, #31
+	orrs	r3, r0
+	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
+	mov	r0, r10
+	lsls	r0, r0, #30
+	asrs	r2, r0, #31
+	mov	r0, r5
+	ands	r0, r2
+	eors	r7, r0
+	ands	r2, r3
+	eors	r6, r2
+	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
+	lsrs	r5, r5, #1
+	lsls	r0, r3, #31
+	orrs	r5, r0
+	lsrs	r0, r3, #1
+	lsls	r2, r4, #6
+	lsrs	r2, r2, #31
+	lsls	r3, r2, #31
+	orrs	r3, r0
+	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
+	mov	r0, r10
+	lsls	r0, r0, #29
+	asrs	r2, r0, #31
+	mov	r0, r5
+	ands	r0, r2
+	eors	r7, r0
+	ands	r2, r3
+	eors	r6, r2
+	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
+	lsrs	r5, r5, #1
+	lsls	r0, r3, #31
+	orrs	r5, r0
+	lsrs	r0, r3, #1
+	lsls	r2, r4, #5
+	lsrs	r2, r2, #31
+	lsls	r3, r2, #31
+	orrs	r3, r0
+	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
+	mov	r0, r10
+	lsls	r0, r0, #28
+	asrs	r2, r0, #31
+	mov	r0, r5
+	ands	r0, r2
+	eors	r7, r0
+	ands	r2, r3
+	eors	r6, r2
+	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
+	lsrs	r5, r5, #1
+	lsls	r0, r3, #31
+	orrs	r5, r0
+	lsrs	r0, r3, #1
+	lsls	r2, r4, #4
+	lsrs	r2, r2, #31
+	lsls	r3, r2, #31
+	orrs	r3, r0
+	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
+	mov	r0, r10
+	lsls	r0, r0, #27
+	asrs	r2, r0, #31
+	mov	r0, r5
+	ands	r0, r2
+	eors	r7, r0
+	ands	r2, r3
+	eors	r6, r2
+	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
+	lsrs	r5, r5, #1
+	lsls	r0, r3, #31
+	orrs	r5, r0
+	lsrs	r0, r3, #1
+	lsls	r2, r4, #3
+	lsrs	r2, r2, #31
+	lsls	r3, r2, #31
+	orrs	r3, r0
+	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
+	mov	r0, r10
+	lsls	r0, r0, #26
+	asrs	r2, r0, #31
+	mov	r0, r5
+	ands	r0, r2
+	eors	r7, r0
+	ands	r2, r3
+	eors	r6, r2
+	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
+	lsrs	r5, r5, #1
+	lsls	r0, r3, #31
+	orrs	r5, r0
+	lsrs	r0, r3, #1
+	lsls	r2, r4, #2
+	lsrs	r2, r2, #31
+	lsls	r3, r2, #31
+	orrs	r3, r0
+	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
+	mov	r0, r10
+	lsls	r0, r0, #25
+	asrs	r2, r0, #31
+	mov	r0, r5
+	ands	r0, r2
+	eors	r7, r0
+	ands	r2, r3
+	eors	r6, r2
+	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
+	lsrs	r5, r5, #1
+	lsls	r0, r3, #31
+	orrs	r5, r0
+	lsrs	r0, r3, #1
+	lsls	r2, r4, #1
+	lsrs	r2, r2, #31
+	lsls	r3, r2, #31
+	orrs	r3, r0
+	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
+	mov	r0, r10
+	lsls	r0, r0, #24
+	asrs	r2, r0, #31
+	mov	r0, r5
+	ands	r0, r2
+	eors	r7, r0
+	ands	r2, r3
+	eors	r6, r2
+	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
+	lsrs	r5, r5, #1
+	lsls	r0, r3, #31
+	orrs	r5, r0
+	lsrs	r0, r3, #1
+	lsrs	r2, r4, #31
+	lsls	r4, r2, #31
+	orrs	r4, r0
+	mov	r2, lr
+	mov	lr, r12
+	mov	r12, r8
+	ldr	r0, [sp, #40]
+	mov	r8, r0
+	mov	r0, r1
+	mov	r1, r9
+	ldr	r3, [sp, #36]
+	mov	r9, r3
+	mov	r3, r11
+	mov	r11, r0
+	str	r7, [sp, #4]
+	str	r6, [sp, #12]
+	str	r5, [sp]
+	str	r4, [sp, #8]
+	ldr	r4, [sp, #20]
+	adds	r4, #1
+	str	r4, [sp, #20]
+	ldr	r0, [sp, #48]
+	cmp	r4, r0
+	bcs	.Lgrain128aeadv2_crypt_far2
+	b	.Lgrain128aeadv2_crypt_loop1
+.Lgrain128aeadv2_crypt_far2:
+.Lgrain128aeadv2_crypt_done2:
+	@ grain128aeadv2.ae:172: done = n - n % 2
+	ldr	r6, [sp, #44]
+	lsls	r0, r6, #31
+	lsrs	r4, r0, #31
+	subs	r5, r6, r4
+	@ grain128aeadv2.ae:174: for i in done..n {
+	str	r5, [sp, #16]
+	mov	r10, r2
+	mov	r2, r11
+	mov	r4, r1
+	mov	r1, r9
+	cmp	r5, r6
+	bcc	.Lgrain128aeadv2_crypt_far3
+	b	.Lgrain128aeadv2_crypt_done4
+.Lgrain128aeadv2_crypt_far3:
+.Lgrain128aeadv2_crypt_loop3:
+	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	lsrs	r0, r3, #12
+	lsls	r5, r2, #20
+	orrs	r0, r5
+	mov	r9, r0
+	mov	r5, r10
+	lsrs	r7, r5, #8
+	mov	r0, lr
+	lsls	r0, r0, #24
+	orrs	r7, r0
+	mov	r0, r9
+	ands	r7, r0
+	lsrs	r6, r5, #13
+	mov	r0, lr
+	lsls	r0, r0, #19
+	orrs	r6, r0
+	lsrs	r5, r5, #20
+	mov	r0, lr
 	lsls	r0, r0, #12
 	orrs	r5, r0
-	ands	r1, r5
-	eors	r6, r1
+	ands	r6, r5
+	eors	r7, r6
 	@ grain128aeadv2.ae:35: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	lsrs	r1, r3, #31
-	mov	r0, r11
-	lsls	r0, r0, #1
-	orrs	r1, r0
-	mov	r0, r8
+	lsrs	r0, r4, #31
+	lsls	r5, r1, #1
+	orrs	r0, r5
+	mov	r11, r0
+	mov	r0, lr
 	lsrs	r5, r0, #10
 	mov	r0, r12
 	lsls	r0, r0, #22
 	orrs	r5, r0
-	ands	r5, r1
+	mov	r0, r11
+	ands	r5, r0
 	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r6, r5
-	str	r6, [sp]
+	eors	r7, r5
 	@ grain128aeadv2.ae:35: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r0, r8
+	mov	r0, lr
 	lsrs	r6, r0, #28
 	mov	r0, r12
 	lsls	r0, r0, #4
 	orrs	r6, r0
 	mov	r0, r12
 	lsrs	r5, r0, #15
-	mov	r0, r9
+	mov	r0, r8
 	lsls	r0, r0, #17
 	orrs	r5, r0
 	ands	r6, r5
 	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	ldr	r5, [sp]
-	eors	r5, r6
+	eors	r7, r6
 	@ grain128aeadv2.ae:36: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	ands	r2, r1
-	mov	r0, r12
-	lsrs	r6, r0, #30
-	mov	r0, r9
-	lsls	r0, r0, #2
-	orrs	r6, r0
-	ands	r2, r6
-	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r5, r2
-	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r2, r12
-	lsrs	r0, r2, #29
-	mov	r2, r9
-	lsls	r2, r2, #3
-	orrs	r0, r2
-	eors	r5, r0
-	lsrs	r0, r7, #2
-	mov	r6, r10
-	lsls	r2, r6, #30
-	orrs	r0, r2
-	eors	r5, r0
-	lsrs	r0, r7, #15
-	lsls	r2, r6, #17
-	orrs	r0, r2
-	eors	r5, r0
-	lsrs	r0, r6, #4
-	lsls	r2, r3, #28
-	orrs	r0, r2
-	eors	r5, r0
-	lsrs	r0, r6, #13
-	lsls	r2, r3, #19
-	orrs	r0, r2
-	eors	r5, r0
-	eors	r5, r3
-	@ grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsrs	r0, r3, #9
-	mov	r6, r11
-	lsls	r2, r6, #23
-	orrs	r0, r2
-	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r5, r0
-	@ grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsrs	r2, r3, #25
-	lsls	r0, r6, #7
-	orrs	r2, r0
-	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r5, r2
-	str	r5, [sp]
-	@ grain128aeadv2.ae:41: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r6, r8
-	mov	r0, r12
-	eors	r6, r0
-	mov	r5, r12
-	mov	r0, r9
-	eors	r5, r0
-	lsrs	r2, r4, #7
-	mov	r0, r8
-	lsls	r0, r0, #25
-	orrs	r2, r0
-	eors	r2, r4
-	lsrs	r6, r6, #6
-	lsls	r0, r5, #26
-	orrs	r6, r0
-	eors	r2, r6
-	mov	r0, r12
-	lsrs	r5, r0, #17
-	mov	r0, r9
-	lsls	r0, r0, #15
-	orrs	r5, r0
-	eors	r2, r5
-	mov	r0, r9
-	eors	r2, r0
-	str	r2, [sp, #44]
-	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r4, r7
-	lsrs	r0, r7, #26
-	mov	r5, r10
-	lsls	r2, r5, #6
-	orrs	r0, r2
-	eors	r4, r0
-	lsrs	r0, r5, #24
-	lsls	r2, r3, #8
-	orrs	r0, r2
-	eors	r4, r0
-	lsrs	r0, r3, #27
-	mov	r6, r11
-	lsls	r2, r6, #5
-	orrs	r0, r2
-	eors	r4, r0
-	eors	r4, r6
-	@ grain128aeadv2.ae:45: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	lsrs	r0, r7, #3
-	lsls	r2, r5, #29
-	orrs	r0, r2
-	lsrs	r5, r3, #3
-	lsls	r2, r6, #29
-	orrs	r5, r2
-	ands	r0, r5
-	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r4, r0
-	@ grain128aeadv2.ae:45: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	lsrs	r2, r7, #11
-	mov	r6, r10
-	lsls	r0, r6, #21
-	orrs	r2, r0
-	lsrs	r5, r7, #13
-	lsls	r0, r6, #19
-	orrs	r5, r0
-	ands	r2, r5
-	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r4, r2
-	@ grain128aeadv2.ae:46: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	lsrs	r0, r7, #17
-	lsls	r2, r6, #15
-	orrs	r0, r2
-	lsrs	r5, r7, #18
-	lsls	r2, r6, #14
-	orrs	r5, r2
-	ands	r0, r5
-	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r4, r0
-	@ grain128aeadv2.ae:46: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	lsrs	r0, r7, #27
-	lsls	r2, r6, #5
-	orrs	r0, r2
-	lsrs	r5, r6, #27
-	lsls	r2, r3, #5
-	orrs	r5, r2
-	ands	r0, r5
-	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r4, r0
-	@ grain128aeadv2.ae:47: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	lsrs	r5, r6, #8
-	lsls	r2, r3, #24
-	orrs	r5, r2
-	lsrs	r0, r6, #16
-	lsls	r2, r3, #16
-	orrs	r0, r2
-	ands	r5, r0
-	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r4, r5
-	@ grain128aeadv2.ae:47: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	lsrs	r0, r6, #29
-	lsls	r2, r3, #3
-	orrs	r0, r2
-	lsrs	r5, r3, #1
-	mov	r6, r11
-	lsls	r2, r6, #31
-	orrs	r5, r2
-	ands	r0, r5
-	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r4, r0
-	@ grain128aeadv2.ae:48: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	lsrs	r0, r3, #4
-	lsls	r2, r6, #28
-	orrs	r0, r2
-	lsrs	r5, r3, #20
-	lsls	r2, r6, #12
-	orrs	r5, r2
-	ands	r0, r5
-	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r4, r0
-	@ grain128aeadv2.ae:48: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	lsrs	r2, r7, #22
-	mov	r6, r10
-	lsls	r0, r6, #10
-	orrs	r2, r0
-	lsrs	r5, r7, #24
-	lsls	r0, r6, #8
-	orrs	r5, r0
-	ands	r2, r5
-	lsrs	r5, r7, #25
-	lsls	r0, r6, #7
-	orrs	r5, r0
-	ands	r2, r5
-	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r4, r2
-	@ grain128aeadv2.ae:49: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	lsrs	r0, r3, #6
-	mov	r7, r11
-	lsls	r2, r7, #26
-	orrs	r0, r2
-	lsrs	r5, r3, #14
-	lsls	r2, r7, #18
-	orrs	r5, r2
-	ands	r0, r5
-	lsrs	r5, r3, #18
-	lsls	r2, r7, #14
-	orrs	r5, r2
-	ands	r0, r5
-	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r4, r0
-	@ grain128aeadv2.ae:50: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	lsrs	r2, r3, #24
-	lsls	r0, r7, #8
-	orrs	r2, r0
-	lsrs	r5, r3, #28
-	lsls	r0, r7, #4
-	orrs	r5, r0
-	ands	r2, r5
-	lsrs	r5, r3, #29
-	lsls	r0, r7, #3
-	orrs	r5, r0
-	ands	r2, r5
-	ands	r2, r1
-	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r4, r2
-	str	r4, [sp, #40]
-	@ grain128aeadv2.ae:166: z = unzip2(y)
-	movs	r2, #0
-	ldr	r1, [sp]
-	lsls	r1, r1, #1
-	adcs	r2, r2
-	movs	r0, #0
-	lsls	r1, r1, #1
-	adcs	r0, r0
-	lsls	r1, r1, #1
-	adcs	r2, r2
-	lsls	r1, r1, #1
-	adcs	r0, r0
-	lsls	r1, r1, #1
-	adcs	r2, r2
-	lsls	r1, r1, #1
-	adcs	r0, r0
-	lsls	r1, r1, #1
-	adcs	r2, r2
-	lsls	r1, r1, #1
-	adcs	r0, r0
-	lsls	r1, r1, #1
-	adcs	r2, r2
-	lsls	r1, r1, #1
-	adcs	r0, r0
-	lsls	r1, r1, #1
-	adcs	r2, r2
-	lsls	r1, r1, #1
-	adcs	r0, r0
-	lsls	r1, r1, #1
-	adcs	r2, r2
-	lsls	r1, r1, #1
-	adcs	r0, r0
-	lsls	r1, r1, #1
-	adcs	r2, r2
-	lsls	r1, r1, #1
-	adcs	r0, r0
-	lsls	r1, r1, #1
-	adcs	r2, r2
-	lsls	r1, r1, #1
-	adcs	r0, r0
-	lsls	r1, r1, #1
-	adcs	r2, r2
-	lsls	r1, r1, #1
-	adcs	r0, r0
-	lsls	r1, r1, #1
-	adcs	r2, r2
-	lsls	r1, r1, #1
-	adcs	r0, r0
-	lsls	r1, r1, #1
-	adcs	r2, r2
-	lsls	r1, r1, #1
-	adcs	r0, r0
-	lsls	r1, r1, #1
-	adcs	r2, r2
-	lsls	r1, r1, #1
-	adcs	r0, r0
-	lsls	r1, r1, #1
-	adcs	r2, r2
-	lsls	r1, r1, #1
-	adcs	r0, r0
-	lsls	r1, r1, #1
-	adcs	r2, r2
-	lsls	r1, r1, #1
-	adcs	r0, r0
-	lsls	r1, r1, #1
-	adcs	r2, r2
-	lsls	r6, r2, #16
-	lsls	r1, r1, #1
-	adcs	r0, r0
-	orrs	r6, r0
-	@ grain128aeadv2.ae:167: dst[2 * i] = src[2 * i] ^ z[7:0]
-	ldr	r1, [sp, #24]
-	lsls	r2, r1, #1
-	ldr	r0, [sp, #36]
-	ldrb	r1, [r0, r2]
-	uxtb	r0, r6
-	eors	r1, r0
-	ldr	r0, [sp, #32]
-	strb	r1, [r0, r2]
-	@ grain128aeadv2.ae:168: dst[2 * i + 1] = src[2 * i + 1] ^ z[15:8]
-	adds	r0, r2, #1
-	str	r0, [sp, #20]
-	ldr	r1, [sp, #36]
-	ldrb	r4, [r1, r0]
-	lsrs	r0, r6, #8
-	uxtb	r0, r0
-	eors	r4, r0
-	ldr	r1, [sp, #32]
-	ldr	r0, [sp, #20]
-	strb	r4, [r1, r0]
-	@ grain128aeadv2.ae:169: acc, sr = authenticate(acc, sr, pt[2 * i], z[23:16])
-	ldr	r0, [sp, #28]
-	ldrb	r0, [r0, r2]
-	str	r0, [sp]
-	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	lsls	r0, r0, #31
-	asrs	r4, r0, #31
-	ldr	r0, [sp, #4]
-	ands	r0, r4
-	ldr	r5, [sp, #12]
-	eors	r5, r0
-	ldr	r1, [sp, #8]
-	ands	r4, r1
-	ldr	r2, [sp, #16]
-	eors	r2, r4
-	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
-	ldr	r1, [sp, #4]
-	lsrs	r7, r1, #1
-	ldr	r1, [sp, #8]
-	lsls	r0, r1, #31
-	orrs	r7, r0
-	lsrs	r0, r1, #1
-	lsls	r1, r6, #15
-	lsrs	r1, r1, #31
-	lsls	r4, r1, #31
-	orrs	r4, r0
-	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	ldr	r0, [sp]
-	lsls	r0, r0, #30
-	asrs	r1, r0, #31
-	mov	r0, r7
-	ands	r0, r1
-	eors	r5, r0
-	ands	r1, r4
-	eors	r2, r1
-	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
-	lsrs	r7, r7, #1
-	lsls	r0, r4, #31
-	orrs	r7, r0
-	lsrs	r0, r4, #1
-	lsls	r1, r6, #14
-	lsrs	r1, r1, #31
-	lsls	r4, r1, #31
-	orrs	r4, r0
-	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	ldr	r0, [sp]
-	lsls	r0, r0, #29
-	asrs	r1, r0, #31
-	mov	r0, r7
-	ands	r0, r1
-	eors	r5, r0
-	ands	r1, r4
-	eors	r2, r1
-	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
-	lsrs	r7, r7, #1
-	lsls	r0, r4, #31
-	orrs	r7, r0
-	lsrs	r0, r4, #1
-	lsls	r1, r6, #13
-	lsrs	r1, r1, #31
-	lsls	r4, r1, #31
-	orrs	r4, r0
-	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	ldr	r0, [sp]
-	lsls	r0, r0, #28
-	asrs	r1, r0, #31
-	mov	r0, r7
-	ands	r0, r1
-	eors	r5, r0
-	ands	r1, r4
-	eors	r2, r1
-	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
-	lsrs	r7, r7, #1
-	lsls	r0, r4, #31
-	orrs	r7, r0
-	lsrs	r0, r4, #1
-	lsls	r1, r6, #12
-	lsrs	r1, r1, #31
-	lsls	r4, r1, #31
-	orrs	r4, r0
-	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	ldr	r0, [sp]
-	lsls	r0, r0, #27
-	asrs	r1, r0, #31
-	mov	r0, r7
-	ands	r0, r1
-	eors	r5, r0
-	ands	r1, r4
-	eors	r2, r1
-	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
-	lsrs	r7, r7, #1
-	lsls	r0, r4, #31
-	orrs	r7, r0
-	lsrs	r0, r4, #1
-	lsls	r1, r6, #11
-	lsrs	r1, r1, #31
-	lsls	r4, r1, #31
-	orrs	r4, r0
-	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	ldr	r0, [sp]
-	lsls	r0, r0, #26
-	asrs	r1, r0, #31
-	mov	r0, r7
-	ands	r0, r1
-	eors	r5, r0
-	ands	r1, r4
-	eors	r2, r1
-	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
-	lsrs	r7, r7, #1
-	lsls	r0, r4, #31
-	orrs	r7, r0
-	lsrs	r0, r4, #1
-	lsls	r1, r6, #10
-	lsrs	r1, r1, #31
-	lsls	r4, r1, #31
-	orrs	r4, r0
-	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	ldr	r0, [sp]
-	lsls	r0, r0, #25
-	asrs	r1, r0, #31
-	mov	r0, r7
-	ands	r0, r1
-	eors	r5, r0
-	ands	r1, r4
-	eors	r2, r1
-	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
-	lsrs	r7, r7, #1
-	lsls	r0, r4, #31
-	orrs	r7, r0
-	lsrs	r0, r4, #1
-	lsls	r1, r6, #9
-	lsrs	r1, r1, #31
-	lsls	r4, r1, #31
-	orrs	r4, r0
-	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	ldr	r0, [sp]
-	lsls	r0, r0, #24
-	asrs	r1, r0, #31
-	mov	r0, r7
-	ands	r0, r1
-	eors	r5, r0
-	ands	r1, r4
-	eors	r2, r1
-	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
-	lsrs	r7, r7, #1
-	lsls	r0, r4, #31
-	orrs	r7, r0
-	lsrs	r0, r4, #1
-	lsls	r1, r6, #8
-	lsrs	r1, r1, #31
-	lsls	r4, r1, #31
-	orrs	r4, r0
-	@ grain128aeadv2.ae:170: acc, sr = authenticate(acc, sr, pt[2 * i + 1], z[31:24])
-	ldr	r1, [sp, #28]
-	ldr	r0, [sp, #20]
-	ldrb	r0, [r1, r0]
-	str	r0, [sp]
-	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	lsls	r0, r0, #31
-	asrs	r1, r0, #31
-	mov	r0, r7
-	ands	r0, r1
-	eors	r5, r0
-	ands	r1, r4
-	eors	r2, r1
-	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
-	lsrs	r7, r7, #1
-	lsls	r0, r4, #31
-	orrs	r7, r0
-	lsrs	r0, r4, #1
-	lsls	r1, r6, #7
-	lsrs	r1, r1, #31
-	lsls	r4, r1, #31
-	orrs	r4, r0
-	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	ldr	r0, [sp]
-	lsls	r0, r0, #30
-	asrs	r1, r0, #31
-	mov	r0, r7
-	ands	r0, r1
-	eors	r5, r0
-	ands	r1, r4
-	eors	r2, r1
-	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
-	lsrs	r7, r7, #1
-	lsls	r0, r4, #31
-	orrs	r7, r0
-	lsrs	r0, r4, #1
-	lsls	r1, r6, #6
-	lsrs	r1, r1, #31
-	lsls	r4, r1, #31
-	orrs	r4, r0
-	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	ldr	r0, [sp]
-	lsls	r0, r0, #29
-	asrs	r1, r0, #31
-	mov	r0, r7
-	ands	r0, r1
-	eors	r5, r0
-	ands	r1, r4
-	eors	r2, r1
-	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
-	lsrs	r7, r7, #1
-	lsls	r0, r4, #31
-	orrs	r7, r0
-	lsrs	r0, r4, #1
-	lsls	r1, r6, #5
-	lsrs	r1, r1, #31
-	lsls	r4, r1, #31
-	orrs	r4, r0
-	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	ldr	r0, [sp]
-	lsls	r0, r0, #28
-	asrs	r1, r0, #31
-	mov	r0, r7
-	ands	r0, r1
-	eors	r5, r0
-	ands	r1, r4
-	eors	r2, r1
-	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
-	lsrs	r7, r7, #1
-	lsls	r0, r4, #31
-	orrs	r7, r0
-	lsrs	r0, r4, #1
-	lsls	r1, r6, #4
-	lsrs	r1, r1, #31
-	lsls	r4, r1, #31
-	orrs	r4, r0
-	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	ldr	r0, [sp]
-	lsls	r0, r0, #27
-	asrs	r1, r0, #31
-	mov	r0, r7
-	ands	r0, r1
-	eors	r5, r0
-	ands	r1, r4
-	eors	r2, r1
-	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
-	lsrs	r7, r7, #1
-	lsls	r0, r4, #31
-	orrs	r7, r0
-	lsrs	r0, r4, #1
-	lsls	r1, r6, #3
-	lsrs	r1, r1, #31
-	lsls	r4, r1, #31
-	orrs	r4, r0
-	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	ldr	r0, [sp]
-	lsls	r0, r0, #26
-	asrs	r1, r0, #31
-	mov	r0, r7
-	ands	r0, r1
-	eors	r5, r0
-	ands	r1, r4
-	eors	r2, r1
-	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
-	lsrs	r7, r7, #1
-	lsls	r0, r4, #31
-	orrs	r7, r0
-	lsrs	r0, r4, #1
-	lsls	r1, r6, #2
-	lsrs	r1, r1, #31
-	lsls	r4, r1, #31
-	orrs	r4, r0
-	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	ldr	r0, [sp]
-	lsls	r0, r0, #25
-	asrs	r1, r0, #31
-	mov	r0, r7
-	ands	r0, r1
-	eors	r5, r0
-	ands	r1, r4
-	eors	r2, r1
-	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
-	lsrs	r7, r7, #1
-	lsls	r0, r4, #31
-	orrs	r7, r0
-	lsrs	r0, r4, #1
-	lsls	r1, r6, #1
-	lsrs	r1, r1, #31
-	lsls	r4, r1, #31
-	orrs	r4, r0
-	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
-	ldr	r0, [sp]
-	lsls	r0, r0, #24
-	asrs	r1, r0, #31
-	mov	r0, r7
-	ands	r0, r1
-	eors	r5, r0
-	ands	r1, r4
-	eors	r2, r1
-	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
-	lsrs	r1, r7, #1
-	lsls	r0, r4, #31
-	orrs	r1, r0
-	lsrs	r4, r4, #1
-	lsrs	r0, r6, #31
-	lsls	r0, r0, #31
-	orrs	r0, r4
-	mov	r4, r8
-	mov	r8, r12
-	mov	r12, r9
-	ldr	r7, [sp, #44]
-	mov	r9, r7
-	mov	r6, r3
-	mov	r3, r11
-	ldr	r7, [sp, #40]
-	mov	r11, r7
-	mov	r7, r10
-	mov	r10, r6
-	str	r5, [sp, #12]
-	str	r2, [sp, #16]
-	str	r1, [sp, #4]
-	str	r0, [sp, #8]
-	ldr	r1, [sp, #24]
-	adds	r1, #1
-	str	r1, [sp, #24]
-	ldr	r0, [sp, #52]
-	cmp	r1, r0
-	bcs	.Lgrain128aeadv2_crypt_far2
-	b	.Lgrain128aeadv2_crypt_loop1
-.Lgrain128aeadv2_crypt_far2:
-.Lgrain128aeadv2_crypt_done2:
-	@ grain128aeadv2.ae:172: done = n - n % 2
-	ldr	r5, [sp, #48]
-	lsls	r0, r5, #31
-	lsrs	r1, r0, #31
-	subs	r0, r5, r1
-	@ grain128aeadv2.ae:174: for i in done..n {
-	str	r0, [sp, #20]
-	str	r4, [sp]
-	mov	r2, r10
-	mov	r1, r11
-	ldr	r4, [sp, #20]
-	cmp	r4, r5
-	bcc	.Lgrain128aeadv2_crypt_far3
-	b	.Lgrain128aeadv2_crypt_done4
-.Lgrain128aeadv2_crypt_far3:
-.Lgrain128aeadv2_crypt_loop3:
-	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	lsrs	r0, r7, #12
-	lsls	r4, r2, #20
-	orrs	r0, r4
-	mov	r11, r0
-	ldr	r4, [sp]
-	lsrs	r6, r4, #8
-	mov	r0, r8
-	lsls	r0, r0, #24
-	orrs	r6, r0
+	mov	r6, r9
 	mov	r0, r11
 	ands	r6, r0
-	lsrs	r5, r4, #13
-	mov	r0, r8
-	lsls	r0, r0, #19
-	orrs	r5, r0
-	lsrs	r4, r4, #20
-	mov	r0, r8
-	lsls	r0, r0, #12
-	orrs	r4, r0
-	ands	r5, r4
-	eors	r6, r5
-	@ grain128aeadv2.ae:35: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	lsrs	r0, r3, #31
-	lsls	r4, r1, #1
-	orrs	r0, r4
-	mov	r10, r0
-	mov	r0, r8
-	lsrs	r4, r0, #10
 	mov	r0, r12
-	lsls	r0, r0, #22
-	orrs	r4, r0
-	mov	r0, r10
-	ands	r4, r0
-	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r6, r4
-	@ grain128aeadv2.ae:35: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	lsrs	r5, r0, #30
 	mov	r0, r8
-	lsrs	r5, r0, #28
-	mov	r0, r12
-	lsls	r0, r0, #4
-	orrs	r5, r0
-	mov	r0, r12
-	lsrs	r4, r0, #15
-	mov	r0, r9
-	lsls	r0, r0, #17
-	orrs	r4, r0
-	ands	r5, r4
-	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r6, r5
-	@ grain128aeadv2.ae:36: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	mov	r5, r11
-	mov	r0, r10
-	ands	r5, r0
-	mov	r0, r12
-	lsrs	r4, r0, #30
-	mov	r0, r9
 	lsls	r0, r0, #2
-	orrs	r4, r0
-	ands	r5, r4
+	orrs	r5, r0
+	ands	r6, r5
 	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r6, r5
+	eors	r7, r6
 	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
 	mov	r0, r12
-	lsrs	r5, r0, #29
-	mov	r0, r9
+	lsrs	r0, r0, #29
+	eors	r7, r0
+	mov	r0, r8
 	lsls	r0, r0, #3
-	orrs	r5, r0
-	eors	r6, r5
-	lsrs	r5, r7, #2
+	eors	r7, r0
+	lsrs	r0, r3, #2
+	eors	r7, r0
 	lsls	r0, r2, #30
-	orrs	r5, r0
-	eors	r6, r5
-	lsrs	r5, r7, #15
+	eors	r7, r0
+	lsrs	r0, r3, #15
+	eors	r7, r0
 	lsls	r0, r2, #17
-	orrs	r5, r0
-	eors	r6, r5
-	lsrs	r5, r2, #4
-	lsls	r0, r3, #28
-	orrs	r5, r0
-	eors	r6, r5
-	lsrs	r5, r2, #13
-	lsls	r0, r3, #19
-	orrs	r5, r0
-	eors	r6, r5
-	eors	r6, r3
+	eors	r7, r0
+	lsrs	r0, r2, #4
+	eors	r7, r0
+	lsls	r0, r4, #28
+	eors	r7, r0
+	lsrs	r0, r2, #13
+	eors	r7, r0
+	lsls	r0, r4, #19
+	eors	r7, r0
+	eors	r7, r4
 	@ grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsrs	r5, r3, #9
+	lsrs	r0, r4, #9
+	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	eors	r7, r0
+	@ grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	lsls	r0, r1, #23
-	orrs	r5, r0
 	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r6, r5
+	eors	r7, r0
 	@ grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsrs	r5, r3, #25
-	lsls	r0, r1, #7
-	orrs	r5, r0
+	lsrs	r5, r4, #25
 	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r6, r5
-	str	r6, [sp, #44]
+	mov	r0, r7
+	eors	r0, r5
+	@ grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	lsls	r5, r1, #7
+	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	eors	r0, r5
+	mov	r9, r0
 	@ grain128aeadv2.ae:41: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r6, r8
+	mov	r7, lr
 	mov	r0, r12
+	eors	r7, r0
+	mov	r6, r12
+	mov	r0, r8
 	eors	r6, r0
-	mov	r5, r12
-	mov	r0, r9
-	eors	r5, r0
-	ldr	r0, [sp]
-	lsrs	r4, r0, #7
-	mov	r0, r8
-	lsls	r0, r0, #25
-	orrs	r4, r0
-	ldr	r0, [sp]
-	eors	r4, r0
-	lsrs	r6, r6, #6
-	lsls	r0, r5, #26
-	orrs	r6, r0
-	eors	r4, r6
-	mov	r0, r12
-	lsrs	r5, r0, #17
-	mov	r0, r9
-	lsls	r0, r0, #15
-	orrs	r5, r0
-	eors	r4, r5
-	mov	r0, r9
-	eors	r4, r0
-	mov	r11, r4
-	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	ldr	r5, [sp]
-	eors	r5, r7
-	lsrs	r4, r7, #26
-	lsls	r0, r2, #6
-	orrs	r4, r0
-	eors	r5, r4
-	lsrs	r4, r2, #24
-	lsls	r0, r3, #8
-	orrs	r4, r0
-	eors	r5, r4
-	lsrs	r4, r3, #27
-	lsls	r0, r1, #5
-	orrs	r4, r0
-	eors	r5, r4
-	eors	r5, r1
-	@ grain128aeadv2.ae:45: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	lsrs	r6, r7, #3
-	lsls	r0, r2, #29
-	orrs	r6, r0
-	lsrs	r4, r3, #3
-	lsls	r0, r1, #29
-	orrs	r4, r0
-	ands	r6, r4
-	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r5, r6
-	@ grain128aeadv2.ae:45: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	lsrs	r6, r7, #11
-	lsls	r0, r2, #21
-	orrs	r6, r0
-	lsrs	r4, r7, #13
-	lsls	r0, r2, #19
-	orrs	r4, r0
-	ands	r6, r4
-	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r5, r6
-	@ grain128aeadv2.ae:46: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	lsrs	r6, r7, #17
-	lsls	r0, r2, #15
-	orrs	r6, r0
-	lsrs	r4, r7, #18
-	lsls	r0, r2, #14
-	orrs	r4, r0
-	ands	r6, r4
-	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r5, r6
-	@ grain128aeadv2.ae:46: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	lsrs	r6, r7, #27
-	lsls	r0, r2, #5
-	orrs	r6, r0
-	lsrs	r4, r2, #27
-	lsls	r0, r3, #5
-	orrs	r4, r0
-	ands	r6, r4
-	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r5, r6
-	@ grain128aeadv2.ae:47: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	lsrs	r6, r2, #8
-	lsls	r0, r3, #24
-	orrs	r6, r0
-	lsrs	r4, r2, #16
-	lsls	r0, r3, #16
-	orrs	r4, r0
-	ands	r6, r4
-	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r5, r6
-	@ grain128aeadv2.ae:47: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	lsrs	r6, r2, #29
-	lsls	r0, r3, #3
-	orrs	r6, r0
-	lsrs	r4, r3, #1
-	lsls	r0, r1, #31
-	orrs	r4, r0
-	ands	r6, r4
-	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r5, r6
-	@ grain128aeadv2.ae:48: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	lsrs	r6, r3, #4
-	lsls	r0, r1, #28
-	orrs	r6, r0
-	lsrs	r4, r3, #20
-	lsls	r0, r1, #12
-	orrs	r4, r0
-	ands	r6, r4
-	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r5, r6
-	@ grain128aeadv2.ae:48: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	lsrs	r6, r7, #22
-	lsls	r0, r2, #10
-	orrs	r6, r0
-	lsrs	r0, r7, #24
-	lsls	r4, r2, #8
-	orrs	r0, r4
-	ands	r6, r0
-	lsrs	r4, r7, #25
-	lsls	r0, r2, #7
-	orrs	r4, r0
-	ands	r6, r4
-	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r5, r6
-	@ grain128aeadv2.ae:49: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	lsrs	r6, r3, #6
-	lsls	r0, r1, #26
-	orrs	r6, r0
-	lsrs	r0, r3, #14
-	lsls	r4, r1, #18
-	orrs	r0, r4
-	ands	r6, r0
-	lsrs	r4, r3, #18
-	lsls	r0, r1, #14
-	orrs	r4, r0
-	ands	r6, r4
-	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r5, r6
-	@ grain128aeadv2.ae:50: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	lsrs	r6, r3, #24
-	lsls	r0, r1, #8
-	orrs	r6, r0
-	lsrs	r0, r3, #28
-	lsls	r4, r1, #4
-	orrs	r0, r4
-	ands	r6, r0
-	lsrs	r0, r3, #29
-	lsls	r4, r1, #3
-	orrs	r0, r4
-	ands	r6, r0
 	mov	r0, r10
-	ands	r6, r0
-	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r5, r6
-	@ grain128aeadv2.ae:66: return cat(f[15:0], s[127:16]), cat(g[15:0], b[127:16]), y[15:0]
-	ldr	r0, [sp]
-	lsrs	r6, r0, #16
-	mov	r0, r8
-	lsls	r4, r0, #16
-	orrs	r6, r4
-	str	r6, [sp]
-	lsrs	r6, r0, #16
+	lsrs	r5, r0, #7
+	eors	r5, r0
+	mov	r0, lr
+	lsls	r0, r0, #25
+	eors	r5, r0
+	lsrs	r0, r7, #6
+	eors	r5, r0
+	lsls	r0, r6, #26
+	eors	r5, r0
 	mov	r0, r12
-	lsls	r4, r0, #16
-	orrs	r6, r4
-	mov	r8, r6
-	lsrs	r6, r0, #16
-	mov	r0, r9
-	lsls	r4, r0, #16
-	orrs	r6, r4
-	mov	r12, r6
-	lsrs	r4, r0, #16
+	lsrs	r0, r0, #17
+	eors	r5, r0
+	mov	r0, r8
+	lsls	r0, r0, #15
+	eors	r5, r0
+	mov	r0, r8
+	eors	r5, r0
+	str	r5, [sp, #20]
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	mov	r6, r10
+	eors	r6, r3
+	lsrs	r0, r3, #26
+	eors	r6, r0
+	lsls	r0, r2, #6
+	eors	r6, r0
+	lsrs	r0, r2, #24
+	eors	r6, r0
+	lsls	r0, r4, #8
+	eors	r6, r0
+	lsrs	r0, r4, #27
+	eors	r6, r0
+	lsls	r0, r1, #5
+	eors	r6, r0
+	eors	r6, r1
+	@ grain128aeadv2.ae:45: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	lsrs	r7, r3, #3
+	lsls	r0, r2, #29
+	orrs	r7, r0
+	lsrs	r5, r4, #3
+	lsls	r0, r1, #29
+	orrs	r5, r0
+	ands	r7, r5
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r6, r7
+	@ grain128aeadv2.ae:45: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	lsrs	r7, r3, #11
+	lsls	r0, r2, #21
+	orrs	r7, r0
+	lsrs	r5, r3, #13
+	lsls	r0, r2, #19
+	orrs	r5, r0
+	ands	r7, r5
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r6, r7
+	@ grain128aeadv2.ae:46: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	lsrs	r7, r3, #17
+	lsls	r0, r2, #15
+	orrs	r7, r0
+	lsrs	r5, r3, #18
+	lsls	r0, r2, #14
+	orrs	r5, r0
+	ands	r7, r5
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r6, r7
+	@ grain128aeadv2.ae:46: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	lsrs	r7, r3, #27
+	lsls	r0, r2, #5
+	orrs	r7, r0
+	lsrs	r5, r2, #27
+	lsls	r0, r4, #5
+	orrs	r5, r0
+	ands	r7, r5
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r6, r7
+	@ grain128aeadv2.ae:47: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	lsrs	r7, r2, #8
+	lsls	r0, r4, #24
+	orrs	r7, r0
+	lsrs	r5, r2, #16
+	lsls	r0, r4, #16
+	orrs	r5, r0
+	ands	r7, r5
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r6, r7
+	@ grain128aeadv2.ae:47: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	lsrs	r7, r2, #29
+	lsls	r0, r4, #3
+	orrs	r7, r0
+	lsrs	r5, r4, #1
+	lsls	r0, r1, #31
+	orrs	r5, r0
+	ands	r7, r5
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r6, r7
+	@ grain128aeadv2.ae:48: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	lsrs	r7, r4, #4
+	lsls	r0, r1, #28
+	orrs	r7, r0
+	lsrs	r5, r4, #20
+	lsls	r0, r1, #12
+	orrs	r5, r0
+	ands	r7, r5
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r6, r7
+	@ grain128aeadv2.ae:48: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	lsrs	r7, r3, #22
+	lsls	r0, r2, #10
+	orrs	r7, r0
+	lsrs	r0, r3, #24
+	lsls	r5, r2, #8
+	orrs	r0, r5
+	ands	r7, r0
+	lsrs	r5, r3, #25
+	lsls	r0, r2, #7
+	orrs	r5, r0
+	ands	r7, r5
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r6, r7
+	@ grain128aeadv2.ae:49: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
+	lsrs	r7, r4, #6
+	lsls	r0, r1, #26
+	orrs	r7, r0
+	lsrs	r0, r4, #14
+	lsls	r5, r1, #18
+	orrs	r0, r5
+	ands	r7, r0
+	lsrs	r5, r4, #18
+	lsls	r0, r1, #14
+	orrs	r5, r0
+	ands	r7, r5
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r6, r7
+	@ grain128aeadv2.ae:50: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
+	lsrs	r7, r4, #24
+	lsls	r0, r1, #8
+	orrs	r7, r0
+	lsrs	r0, r4, #28
+	lsls	r5, r1, #4
+	orrs	r0, r5
+	ands	r7, r0
+	lsrs	r0, r4, #29
+	lsls	r5, r1, #3
+	orrs	r0, r5
+	ands	r7, r0
 	mov	r0, r11
+	ands	r7, r0
+	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r6, r7
+	@ grain128aeadv2.ae:66: return cat(f[15:0], s[127:16]), cat(g[15:0], b[127:16]), y[15:0]
+	mov	r0, r10
+	lsrs	r7, r0, #16
+	mov	r0, lr
+	lsls	r5, r0, #16
+	orrs	r7, r5
+	mov	r10, r7
+	lsrs	r7, r0, #16
+	mov	r0, r12
+	lsls	r5, r0, #16
+	orrs	r7, r5
+	mov	lr, r7
+	lsrs	r7, r0, #16
+	mov	r0, r8
+	lsls	r5, r0, #16
+	orrs	r7, r5
+	mov	r12, r7
+	lsrs	r5, r0, #16
+	ldr	r0, [sp, #20]
 	uxth	r0, r0
 	lsls	r0, r0, #16
-	orrs	r0, r4
-	mov	r9, r0
-	lsrs	r0, r7, #16
-	lsls	r4, r2, #16
-	orrs	r0, r4
+	orrs	r0, r5
+	mov	r8, r0
+	lsrs	r0, r3, #16
+	lsls	r3, r2, #16
+	orrs	r0, r3
 	str	r0, [sp, #40]
 	lsrs	r0, r2, #16
-	lsls	r2, r3, #16
+	lsls	r2, r4, #16
 	orrs	r0, r2
-	str	r0, [sp, #24]
-	lsrs	r0, r3, #16
+	str	r0, [sp, #36]
+	lsrs	r0, r4, #16
 	lsls	r2, r1, #16
 	orrs	r0, r2
-	mov	r11, r0
+	str	r0, [sp, #20]
 	lsrs	r1, r1, #16
-	uxth	r0, r5
+	uxth	r0, r6
 	lsls	r0, r0, #16
 	orrs	r0, r1
-	mov	r10, r0
-	ldr	r0, [sp, #44]
+	mov	r11, r0
+	mov	r0, r9
 	uxth	r0, r0
 	@ grain128aeadv2.ae:176: z = unzip(y)
 	movs	r2, #0
@@ -2771,32 +2790,32 @@ grain128aeadv2_crypt:
 	adcs	r0, r0
 	orrs	r3, r0
 	@ grain128aeadv2.ae:177: dst[i] = src[i] ^ z[7:0]
-	ldr	r0, [sp, #36]
-	ldr	r2, [sp, #20]
+	ldr	r0, [sp, #32]
+	ldr	r2, [sp, #16]
 	ldrb	r1, [r0, r2]
 	uxtb	r0, r3
 	eors	r1, r0
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #28]
 	strb	r1, [r0, r2]
 	@ grain128aeadv2.ae:178: acc, sr = authenticate(acc, sr, pt[i], z[15:8])
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #24]
 	ldrb	r4, [r0, r2]
 	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
 	lsls	r0, r4, #31
 	asrs	r2, r0, #31
-	ldr	r1, [sp, #4]
+	ldr	r1, [sp]
 	ands	r1, r2
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #4]
 	eors	r0, r1
 	ldr	r5, [sp, #8]
 	ands	r2, r5
-	ldr	r6, [sp, #16]
-	eors	r6, r2
+	ldr	r7, [sp, #12]
+	eors	r7, r2
 	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
-	ldr	r1, [sp, #4]
-	lsrs	r7, r1, #1
+	ldr	r1, [sp]
+	lsrs	r6, r1, #1
 	lsls	r1, r5, #31
-	orrs	r7, r1
+	orrs	r6, r1
 	lsrs	r1, r5, #1
 	lsls	r2, r3, #23
 	lsrs	r2, r2, #31
@@ -2805,15 +2824,15 @@ grain128aeadv2_crypt:
 	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
 	lsls	r1, r4, #30
 	asrs	r2, r1, #31
-	mov	r1, r7
+	mov	r1, r6
 	ands	r1, r2
 	eors	r0, r1
 	ands	r2, r5
-	eors	r6, r2
+	eors	r7, r2
 	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
-	lsrs	r7, r7, #1
+	lsrs	r6, r6, #1
 	lsls	r1, r5, #31
-	orrs	r7, r1
+	orrs	r6, r1
 	lsrs	r1, r5, #1
 	lsls	r2, r3, #22
 	lsrs	r2, r2, #31
@@ -2822,15 +2841,15 @@ grain128aeadv2_crypt:
 	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
 	lsls	r1, r4, #29
 	asrs	r2, r1, #31
-	mov	r1, r7
+	mov	r1, r6
 	ands	r1, r2
 	eors	r0, r1
 	ands	r2, r5
-	eors	r6, r2
+	eors	r7, r2
 	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
-	lsrs	r7, r7, #1
+	lsrs	r6, r6, #1
 	lsls	r1, r5, #31
-	orrs	r7, r1
+	orrs	r6, r1
 	lsrs	r1, r5, #1
 	lsls	r2, r3, #21
 	lsrs	r2, r2, #31
@@ -2839,15 +2858,15 @@ grain128aeadv2_crypt:
 	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
 	lsls	r1, r4, #28
 	asrs	r2, r1, #31
-	mov	r1, r7
+	mov	r1, r6
 	ands	r1, r2
 	eors	r0, r1
 	ands	r2, r5
-	eors	r6, r2
+	eors	r7, r2
 	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
-	lsrs	r7, r7, #1
+	lsrs	r6, r6, #1
 	lsls	r1, r5, #31
-	orrs	r7, r1
+	orrs	r6, r1
 	lsrs	r1, r5, #1
 	lsls	r2, r3, #20
 	lsrs	r2, r2, #31
@@ -2856,15 +2875,15 @@ grain128aeadv2_crypt:
 	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
 	lsls	r1, r4, #27
 	asrs	r2, r1, #31
-	mov	r1, r7
+	mov	r1, r6
 	ands	r1, r2
 	eors	r0, r1
 	ands	r2, r5
-	eors	r6, r2
+	eors	r7, r2
 	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
-	lsrs	r7, r7, #1
+	lsrs	r6, r6, #1
 	lsls	r1, r5, #31
-	orrs	r7, r1
+	orrs	r6, r1
 	lsrs	r1, r5, #1
 	lsls	r2, r3, #19
 	lsrs	r2, r2, #31
@@ -2873,15 +2892,15 @@ grain128aeadv2_crypt:
 	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
 	lsls	r1, r4, #26
 	asrs	r2, r1, #31
-	mov	r1, r7
+	mov	r1, r6
 	ands	r1, r2
 	eors	r0, r1
 	ands	r2, r5
-	eors	r6, r2
+	eors	r7, r2
 	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
-	lsrs	r7, r7, #1
+	lsrs	r6, r6, #1
 	lsls	r1, r5, #31
-	orrs	r7, r1
+	orrs	r6, r1
 	lsrs	r1, r5, #1
 	lsls	r2, r3, #18
 	lsrs	r2, r2, #31
@@ -2890,13 +2909,13 @@ grain128aeadv2_crypt:
 	@ grain128aeadv2.ae:129: acc = acc ^ (sr & -(m[j] as u64))
 	lsls	r1, r4, #25
 	asrs	r2, r1, #31
-	mov	r1, r7
+	mov	r1, r6
 	ands	r1, r2
 	eors	r0, r1
 	ands	r2, r5
-	eors	r6, r2
+	eors	r7, r2
 	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
-	lsrs	r2, r7, #1
+	lsrs	r2, r6, #1
 	lsls	r1, r5, #31
 	orrs	r2, r1
 	lsrs	r5, r5, #1
@@ -2911,43 +2930,43 @@ grain128aeadv2_crypt:
 	ands	r5, r4
 	eors	r0, r5
 	ands	r4, r1
-	eors	r6, r4
+	eors	r7, r4
 	@ grain128aeadv2.ae:130: sr = cat(a[j], sr[63:1])
-	lsrs	r5, r2, #1
+	lsrs	r6, r2, #1
 	lsls	r2, r1, #31
-	orrs	r5, r2
+	orrs	r6, r2
 	lsrs	r2, r1, #1
 	lsrs	r1, r3, #15
-	lsls	r4, r1, #31
-	orrs	r4, r2
-	ldr	r7, [sp, #40]
-	ldr	r2, [sp, #24]
-	mov	r3, r11
-	mov	r1, r10
-	str	r0, [sp, #12]
-	str	r6, [sp, #16]
-	str	r5, [sp, #4]
-	str	r4, [sp, #8]
+	lsls	r5, r1, #31
+	orrs	r5, r2
+	ldr	r3, [sp, #40]
+	ldr	r2, [sp, #36]
 	ldr	r4, [sp, #20]
-	adds	r4, #1
-	str	r4, [sp, #20]
-	ldr	r0, [sp, #48]
-	cmp	r4, r0
+	mov	r1, r11
+	str	r0, [sp, #4]
+	str	r7, [sp, #12]
+	str	r6, [sp]
+	str	r5, [sp, #8]
+	ldr	r5, [sp, #16]
+	adds	r5, #1
+	str	r5, [sp, #16]
+	ldr	r0, [sp, #44]
+	cmp	r5, r0
 	bcs	.Lgrain128aeadv2_crypt_far4
 	b	.Lgrain128aeadv2_crypt_loop3
 .Lgrain128aeadv2_crypt_far4:
 .Lgrain128aeadv2_crypt_done4:
-	ldr	r1, [sp, #12]
-	ldr	r0, [sp, #60]
-	str	r1, [r0]
-	ldr	r1, [sp, #16]
-	str	r1, [r0, #4]
 	ldr	r1, [sp, #4]
 	ldr	r0, [sp, #56]
 	str	r1, [r0]
+	ldr	r1, [sp, #12]
+	str	r1, [r0, #4]
+	ldr	r1, [sp]
+	ldr	r0, [sp, #52]
+	str	r1, [r0]
 	ldr	r1, [sp, #8]
 	str	r1, [r0, #4]
-	add	sp, #64
+	add	sp, #60
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -2959,7 +2978,7 @@ grain128aeadv2_crypt:
 
 
 @ --- grain128aeadv2_init: grain128aeadv2.init
-@     frame 44 bytes (44 spill slots, 11 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     frame 40 bytes (44 spill slots, 10 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
 @     estimated 2114 bytes of code and literals
 	.section .text.grain128aeadv2_init,"ax",%progbits
 	.global grain128aeadv2_init
@@ -2973,55 +2992,55 @@ grain128aeadv2_init:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #44
-	str	r2, [sp, #40]
-	str	r3, [sp, #36]
-	ldr	r2, [sp, #80]
-	str	r2, [sp, #32]
-	ldr	r2, [sp, #84]
+	sub	sp, #40
+	str	r2, [sp, #36]
+	str	r3, [sp, #32]
+	ldr	r2, [sp, #76]
 	str	r2, [sp, #28]
+	ldr	r2, [sp, #80]
+	str	r2, [sp, #24]
 	ldr	r6, [r0]
-	str	r6, [sp, #12]
+	str	r6, [sp, #8]
 	ldr	r2, [r0, #4]
-	str	r2, [sp, #16]
+	str	r2, [sp, #12]
 	ldr	r5, [r0, #8]
 	str	r5, [sp]
 	ldr	r0, [r0, #12]
-	str	r0, [sp, #20]
+	str	r0, [sp, #16]
 	ldm	r1!, {r0, r2, r5}
 	@ grain128aeadv2.ae:93: for i in 0..320 / par {
 	movs	r3, #0
-	str	r3, [sp, #24]
-	mov	r9, r0
-	mov	r12, r2
-	mov	r8, r5
+	str	r3, [sp, #20]
+	mov	r8, r0
+	mov	lr, r2
+	mov	r12, r5
 	ldr	r5, =0x7fffffff
-	mov	r10, r5
+	mov	r9, r5
 	mov	r4, r6
-	ldr	r2, [sp, #16]
+	ldr	r2, [sp, #12]
 	ldr	r1, [sp]
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #16]
 .Lgrain128aeadv2_init_loop1:
 	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	lsrs	r3, r4, #12
 	lsls	r5, r2, #20
 	orrs	r3, r5
-	str	r3, [sp, #4]
-	mov	r5, r9
+	mov	r10, r3
+	mov	r5, r8
 	lsrs	r7, r5, #8
-	mov	r5, r12
+	mov	r5, lr
 	lsls	r3, r5, #24
 	orrs	r7, r3
-	ldr	r3, [sp, #4]
+	mov	r3, r10
 	ands	r7, r3
-	mov	r5, r9
+	mov	r5, r8
 	lsrs	r6, r5, #13
-	mov	r5, r12
+	mov	r5, lr
 	lsls	r3, r5, #19
 	orrs	r6, r3
-	mov	r5, r9
+	mov	r5, r8
 	lsrs	r5, r5, #20
-	mov	r3, r12
+	mov	r3, lr
 	lsls	r3, r3, #12
 	orrs	r5, r3
 	ands	r6, r5
@@ -3031,9 +3050,9 @@ grain128aeadv2_init:
 	lsls	r5, r0, #1
 	orrs	r3, r5
 	mov	r11, r3
-	mov	r5, r12
+	mov	r5, lr
 	lsrs	r6, r5, #10
-	mov	r5, r8
+	mov	r5, r12
 	lsls	r3, r5, #22
 	orrs	r6, r3
 	mov	r3, r11
@@ -3041,109 +3060,113 @@ grain128aeadv2_init:
 	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	eors	r7, r6
 	@ grain128aeadv2.ae:35: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r5, r12
+	mov	r5, lr
 	lsrs	r6, r5, #28
-	mov	r5, r8
+	mov	r5, r12
 	lsls	r3, r5, #4
 	orrs	r6, r3
 	lsrs	r5, r5, #15
-	mov	r3, r10
+	mov	r3, r9
 	lsls	r3, r3, #17
 	orrs	r5, r3
 	ands	r6, r5
 	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	eors	r7, r6
 	@ grain128aeadv2.ae:36: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	ldr	r6, [sp, #4]
+	mov	r6, r10
 	mov	r5, r11
 	ands	r6, r5
-	mov	r5, r8
+	mov	r5, r12
 	lsrs	r3, r5, #30
-	mov	r5, r10
+	mov	r5, r9
 	lsls	r5, r5, #2
 	orrs	r3, r5
 	ands	r6, r3
 	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	eors	r7, r6
 	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r5, r8
-	lsrs	r6, r5, #29
-	mov	r5, r10
+	mov	r5, r12
+	lsrs	r5, r5, #29
+	eors	r7, r5
+	mov	r5, r9
 	lsls	r5, r5, #3
-	orrs	r6, r5
-	eors	r7, r6
-	lsrs	r6, r4, #2
+	eors	r7, r5
+	lsrs	r5, r4, #2
+	eors	r7, r5
 	lsls	r5, r2, #30
-	orrs	r6, r5
-	eors	r7, r6
-	lsrs	r6, r4, #15
+	eors	r7, r5
+	lsrs	r5, r4, #15
+	eors	r7, r5
 	lsls	r5, r2, #17
-	orrs	r6, r5
-	eors	r7, r6
-	lsrs	r6, r2, #4
+	eors	r7, r5
+	lsrs	r5, r2, #4
+	eors	r7, r5
 	lsls	r5, r1, #28
-	orrs	r6, r5
-	eors	r7, r6
-	lsrs	r6, r2, #13
+	eors	r7, r5
+	lsrs	r5, r2, #13
+	eors	r7, r5
 	lsls	r5, r1, #19
-	orrs	r6, r5
-	eors	r7, r6
+	eors	r7, r5
 	eors	r7, r1
 	@ grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsrs	r6, r1, #9
-	lsls	r5, r0, #23
-	orrs	r6, r5
+	lsrs	r5, r1, #9
 	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r7, r6
+	eors	r7, r5
+	@ grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	lsls	r5, r0, #23
+	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	eors	r7, r5
 	@ grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	lsrs	r5, r1, #25
-	lsls	r6, r0, #7
-	orrs	r5, r6
 	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r7, r5
-	str	r7, [sp, #4]
+	mov	r3, r7
+	eors	r3, r5
+	@ grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	lsls	r5, r0, #7
+	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	eors	r3, r5
+	mov	r10, r3
 	@ grain128aeadv2.ae:41: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r7, r12
-	mov	r5, r8
-	eors	r7, r5
-	mov	r6, r8
-	mov	r5, r10
-	eors	r6, r5
-	mov	r5, r9
-	lsrs	r3, r5, #7
+	mov	r7, lr
 	mov	r5, r12
+	eors	r7, r5
+	mov	r6, r12
+	mov	r5, r9
+	eors	r6, r5
+	mov	r5, r8
+	lsrs	r3, r5, #7
+	eors	r3, r5
+	mov	r5, lr
 	lsls	r5, r5, #25
-	orrs	r3, r5
+	eors	r3, r5
+	lsrs	r5, r7, #6
+	eors	r3, r5
+	lsls	r5, r6, #26
+	eors	r3, r5
+	mov	r5, r12
+	lsrs	r5, r5, #17
+	eors	r3, r5
+	mov	r5, r9
+	lsls	r5, r5, #15
+	eors	r3, r5
 	mov	r5, r9
 	eors	r3, r5
-	lsrs	r7, r7, #6
-	lsls	r5, r6, #26
-	orrs	r7, r5
-	eors	r3, r7
-	mov	r5, r8
-	lsrs	r6, r5, #17
-	mov	r5, r10
-	lsls	r5, r5, #15
-	orrs	r6, r5
-	eors	r3, r6
-	mov	r5, r10
-	eors	r3, r5
-	str	r3, [sp, #8]
+	str	r3, [sp, #4]
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r7, r9
+	mov	r7, r8
 	eors	r7, r4
-	lsrs	r5, r4, #26
+	lsrs	r3, r4, #26
+	eors	r7, r3
 	lsls	r3, r2, #6
-	orrs	r5, r3
-	eors	r7, r5
-	lsrs	r5, r2, #24
+	eors	r7, r3
+	lsrs	r3, r2, #24
+	eors	r7, r3
 	lsls	r3, r1, #8
-	orrs	r5, r3
-	eors	r7, r5
-	lsrs	r5, r1, #27
+	eors	r7, r3
+	lsrs	r3, r1, #27
+	eors	r7, r3
 	lsls	r3, r0, #5
-	orrs	r5, r3
-	eors	r7, r5
+	eors	r7, r3
 	eors	r7, r0
 	@ grain128aeadv2.ae:45: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	lsrs	r6, r4, #3
@@ -3260,22 +3283,22 @@ grain128aeadv2_init:
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r7, r6
 	@ grain128aeadv2.ae:123: return s ^ fed, b ^ fed
-	ldr	r3, [sp, #8]
-	ldr	r4, [sp, #4]
+	ldr	r3, [sp, #4]
+	mov	r4, r10
 	eors	r3, r4
 	eors	r7, r4
-	mov	r9, r12
+	mov	r8, lr
 	mov	r6, r1
 	mov	r1, r0
 	mov	r0, r7
-	mov	r12, r8
-	mov	r8, r10
-	mov	r10, r3
+	mov	lr, r12
+	mov	r12, r9
+	mov	r9, r3
 	mov	r4, r2
 	mov	r2, r6
-	ldr	r3, [sp, #24]
+	ldr	r3, [sp, #20]
 	adds	r3, #1
-	str	r3, [sp, #24]
+	str	r3, [sp, #20]
 	cmp	r3, #10
 	bcs	.Lgrain128aeadv2_init_far1
 	b	.Lgrain128aeadv2_init_loop1
@@ -3283,7 +3306,7 @@ grain128aeadv2_init:
 .Lgrain128aeadv2_init_done2:
 	@ grain128aeadv2.ae:99: for i in 0..64 / par {
 	movs	r3, #0
-	str	r3, [sp, #8]
+	str	r3, [sp, #4]
 	mov	r3, r2
 	mov	r2, r1
 	mov	r1, r0
@@ -3295,22 +3318,22 @@ grain128aeadv2_init:
 	lsrs	r0, r4, #12
 	lsls	r5, r3, #20
 	orrs	r0, r5
-	str	r0, [sp, #4]
-	mov	r5, r9
+	mov	r10, r0
+	mov	r5, r8
 	lsrs	r7, r5, #8
-	mov	r5, r12
+	mov	r5, lr
 	lsls	r0, r5, #24
 	orrs	r7, r0
-	ldr	r0, [sp, #4]
+	mov	r0, r10
 	ands	r7, r0
-	mov	r5, r9
+	mov	r5, r8
 	lsrs	r6, r5, #13
-	mov	r5, r12
+	mov	r5, lr
 	lsls	r0, r5, #19
 	orrs	r6, r0
-	mov	r5, r9
+	mov	r5, r8
 	lsrs	r5, r5, #20
-	mov	r0, r12
+	mov	r0, lr
 	lsls	r0, r0, #12
 	orrs	r5, r0
 	ands	r6, r5
@@ -3320,9 +3343,9 @@ grain128aeadv2_init:
 	lsls	r5, r1, #1
 	orrs	r0, r5
 	mov	r11, r0
-	mov	r5, r12
+	mov	r5, lr
 	lsrs	r6, r5, #10
-	mov	r5, r8
+	mov	r5, r12
 	lsls	r0, r5, #22
 	orrs	r6, r0
 	mov	r0, r11
@@ -3330,167 +3353,172 @@ grain128aeadv2_init:
 	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	eors	r7, r6
 	@ grain128aeadv2.ae:35: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r5, r12
+	mov	r5, lr
 	lsrs	r6, r5, #28
-	mov	r5, r8
+	mov	r5, r12
 	lsls	r0, r5, #4
 	orrs	r6, r0
 	lsrs	r5, r5, #15
-	mov	r0, r10
+	mov	r0, r9
 	lsls	r0, r0, #17
 	orrs	r5, r0
 	ands	r6, r5
 	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	eors	r7, r6
 	@ grain128aeadv2.ae:36: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	ldr	r6, [sp, #4]
+	mov	r6, r10
 	mov	r5, r11
 	ands	r6, r5
-	mov	r5, r8
+	mov	r5, r12
 	lsrs	r0, r5, #30
-	mov	r5, r10
+	mov	r5, r9
 	lsls	r5, r5, #2
 	orrs	r0, r5
 	ands	r6, r0
 	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	eors	r7, r6
 	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r5, r8
-	lsrs	r6, r5, #29
-	mov	r5, r10
+	mov	r5, r12
+	lsrs	r5, r5, #29
+	eors	r7, r5
+	mov	r5, r9
 	lsls	r5, r5, #3
-	orrs	r6, r5
-	eors	r7, r6
-	lsrs	r6, r4, #2
+	eors	r7, r5
+	lsrs	r5, r4, #2
+	eors	r7, r5
 	lsls	r5, r3, #30
-	orrs	r6, r5
-	eors	r7, r6
-	lsrs	r6, r4, #15
+	eors	r7, r5
+	lsrs	r5, r4, #15
+	eors	r7, r5
 	lsls	r5, r3, #17
-	orrs	r6, r5
-	eors	r7, r6
-	lsrs	r6, r3, #4
+	eors	r7, r5
+	lsrs	r5, r3, #4
+	eors	r7, r5
 	lsls	r5, r2, #28
-	orrs	r6, r5
-	eors	r7, r6
-	lsrs	r6, r3, #13
+	eors	r7, r5
+	lsrs	r5, r3, #13
+	eors	r7, r5
 	lsls	r5, r2, #19
-	orrs	r6, r5
-	eors	r7, r6
+	eors	r7, r5
 	eors	r7, r2
 	@ grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsrs	r6, r2, #9
-	lsls	r5, r1, #23
-	orrs	r6, r5
+	lsrs	r5, r2, #9
 	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r7, r6
+	eors	r7, r5
 	@ grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsrs	r6, r2, #25
-	lsls	r5, r1, #7
-	orrs	r6, r5
+	lsls	r5, r1, #23
 	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r7, r6
-	str	r7, [sp, #4]
+	eors	r7, r5
+	@ grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	lsrs	r0, r2, #25
+	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	mov	r5, r7
+	eors	r5, r0
+	@ grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	lsls	r0, r1, #7
+	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	eors	r5, r0
+	mov	r10, r5
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r6, r9
-	eors	r6, r4
-	lsrs	r5, r4, #26
+	mov	r7, r8
+	eors	r7, r4
+	lsrs	r0, r4, #26
+	eors	r7, r0
 	lsls	r0, r3, #6
-	orrs	r5, r0
-	eors	r6, r5
-	lsrs	r5, r3, #24
+	eors	r7, r0
+	lsrs	r0, r3, #24
+	eors	r7, r0
 	lsls	r0, r2, #8
-	orrs	r5, r0
-	eors	r6, r5
-	lsrs	r5, r2, #27
+	eors	r7, r0
+	lsrs	r0, r2, #27
+	eors	r7, r0
 	lsls	r0, r1, #5
-	orrs	r5, r0
-	eors	r6, r5
-	eors	r6, r1
+	eors	r7, r0
+	eors	r7, r1
 	@ grain128aeadv2.ae:45: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	lsrs	r7, r4, #3
+	lsrs	r6, r4, #3
 	lsls	r0, r3, #29
-	orrs	r7, r0
+	orrs	r6, r0
 	lsrs	r5, r2, #3
 	lsls	r0, r1, #29
 	orrs	r5, r0
-	ands	r7, r5
+	ands	r6, r5
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r7
+	eors	r7, r6
 	@ grain128aeadv2.ae:45: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	lsrs	r7, r4, #11
+	lsrs	r6, r4, #11
 	lsls	r0, r3, #21
-	orrs	r7, r0
+	orrs	r6, r0
 	lsrs	r5, r4, #13
 	lsls	r0, r3, #19
 	orrs	r5, r0
-	ands	r7, r5
+	ands	r6, r5
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r7
+	eors	r7, r6
 	@ grain128aeadv2.ae:46: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	lsrs	r7, r4, #17
+	lsrs	r6, r4, #17
 	lsls	r0, r3, #15
-	orrs	r7, r0
+	orrs	r6, r0
 	lsrs	r5, r4, #18
 	lsls	r0, r3, #14
 	orrs	r5, r0
-	ands	r7, r5
+	ands	r6, r5
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r7
+	eors	r7, r6
 	@ grain128aeadv2.ae:46: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	lsrs	r7, r4, #27
+	lsrs	r6, r4, #27
 	lsls	r0, r3, #5
-	orrs	r7, r0
+	orrs	r6, r0
 	lsrs	r5, r3, #27
 	lsls	r0, r2, #5
 	orrs	r5, r0
-	ands	r7, r5
+	ands	r6, r5
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r7
+	eors	r7, r6
 	@ grain128aeadv2.ae:47: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	lsrs	r7, r3, #8
+	lsrs	r6, r3, #8
 	lsls	r0, r2, #24
-	orrs	r7, r0
+	orrs	r6, r0
 	lsrs	r5, r3, #16
 	lsls	r0, r2, #16
 	orrs	r5, r0
-	ands	r7, r5
+	ands	r6, r5
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r7
+	eors	r7, r6
 	@ grain128aeadv2.ae:47: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	lsrs	r7, r3, #29
+	lsrs	r6, r3, #29
 	lsls	r0, r2, #3
-	orrs	r7, r0
+	orrs	r6, r0
 	lsrs	r5, r2, #1
 	lsls	r0, r1, #31
 	orrs	r5, r0
-	ands	r7, r5
+	ands	r6, r5
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r7
+	eors	r7, r6
 	@ grain128aeadv2.ae:48: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	lsrs	r7, r2, #4
+	lsrs	r6, r2, #4
 	lsls	r0, r1, #28
-	orrs	r7, r0
+	orrs	r6, r0
 	lsrs	r5, r2, #20
 	lsls	r0, r1, #12
 	orrs	r5, r0
-	ands	r7, r5
+	ands	r6, r5
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r7
+	eors	r7, r6
 	@ grain128aeadv2.ae:48: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	lsrs	r7, r4, #22
+	lsrs	r6, r4, #22
 	lsls	r0, r3, #10
-	orrs	r7, r0
+	orrs	r6, r0
 	lsrs	r0, r4, #24
 	lsls	r5, r3, #8
 	orrs	r0, r5
-	ands	r7, r0
+	ands	r6, r0
 	lsrs	r4, r4, #25
 	lsls	r0, r3, #7
 	orrs	r4, r0
-	ands	r7, r4
+	ands	r6, r4
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r7
+	eors	r7, r6
 	@ grain128aeadv2.ae:49: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
 	lsrs	r5, r2, #6
 	lsls	r0, r1, #26
@@ -3504,7 +3532,7 @@ grain128aeadv2_init:
 	orrs	r4, r0
 	ands	r5, r4
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r5
+	eors	r7, r5
 	@ grain128aeadv2.ae:50: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
 	lsrs	r5, r2, #24
 	lsls	r0, r1, #8
@@ -3520,66 +3548,69 @@ grain128aeadv2_init:
 	mov	r0, r11
 	ands	r5, r0
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r5
+	eors	r7, r5
 	@ grain128aeadv2.ae:58: return cat(f ^ ls, s[127:par]), cat(g ^ ln, b[127:par]), y
-	mov	r4, r12
-	mov	r5, r8
-	eors	r4, r5
-	mov	r0, r8
-	mov	r5, r10
-	eors	r0, r5
-	@ grain128aeadv2.ae:41: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r5, r9
-	lsrs	r7, r5, #7
+	mov	r6, lr
 	mov	r5, r12
-	lsls	r5, r5, #25
-	orrs	r7, r5
-	@ grain128aeadv2.ae:58: return cat(f ^ ls, s[127:par]), cat(g ^ ln, b[127:par]), y
+	eors	r6, r5
+	mov	r0, r12
 	mov	r5, r9
-	eors	r5, r7
-	lsrs	r7, r4, #6
-	lsls	r0, r0, #26
-	orrs	r7, r0
-	mov	r4, r5
-	eors	r4, r7
+	eors	r0, r5
+	mov	r4, r8
 	@ grain128aeadv2.ae:41: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
 	mov	r5, r8
-	lsrs	r7, r5, #17
-	mov	r5, r10
-	lsls	r0, r5, #15
-	orrs	r7, r0
+	lsrs	r5, r5, #7
 	@ grain128aeadv2.ae:58: return cat(f ^ ls, s[127:par]), cat(g ^ ln, b[127:par]), y
-	eors	r4, r7
+	eors	r4, r5
+	@ grain128aeadv2.ae:41: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
+	mov	r5, lr
+	lsls	r5, r5, #25
+	@ grain128aeadv2.ae:58: return cat(f ^ ls, s[127:par]), cat(g ^ ln, b[127:par]), y
+	eors	r4, r5
+	lsrs	r5, r6, #6
+	eors	r4, r5
+	lsls	r0, r0, #26
+	eors	r4, r0
+	@ grain128aeadv2.ae:41: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
+	mov	r5, r12
+	lsrs	r0, r5, #17
+	@ grain128aeadv2.ae:58: return cat(f ^ ls, s[127:par]), cat(g ^ ln, b[127:par]), y
+	eors	r4, r0
+	@ grain128aeadv2.ae:41: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
+	mov	r5, r9
+	lsls	r0, r5, #15
+	@ grain128aeadv2.ae:58: return cat(f ^ ls, s[127:par]), cat(g ^ ln, b[127:par]), y
+	eors	r4, r0
 	eors	r4, r5
 	ldr	r0, [sp]
 	eors	r4, r0
-	ldr	r0, [sp, #12]
-	eors	r6, r0
+	ldr	r6, [sp, #8]
+	eors	r7, r6
 	@ grain128aeadv2.ae:123: return s ^ fed, b ^ fed
-	ldr	r5, [sp, #4]
+	mov	r5, r10
 	eors	r4, r5
-	eors	r6, r5
+	eors	r7, r5
 	@ grain128aeadv2.ae:102: kl = kl >> par
-	mov	r9, r12
-	mov	r12, r8
-	mov	r8, r10
+	mov	r8, lr
+	mov	lr, r12
+	mov	r12, r9
 	mov	r5, r4
 	mov	r4, r3
 	mov	r3, r2
 	mov	r2, r1
-	mov	r1, r6
-	ldr	r0, [sp, #20]
+	mov	r1, r7
+	ldr	r0, [sp, #16]
 	str	r0, [sp]
-	ldr	r6, [sp, #16]
+	ldr	r6, [sp, #12]
 	movs	r0, #0
-	mov	r10, r5
+	mov	r9, r5
 	movs	r5, #0
-	str	r5, [sp, #20]
-	str	r6, [sp, #12]
-	str	r0, [sp, #16]
-	ldr	r0, [sp, #8]
+	str	r5, [sp, #16]
+	str	r6, [sp, #8]
+	str	r0, [sp, #12]
+	ldr	r0, [sp, #4]
 	adds	r0, #1
-	str	r0, [sp, #8]
+	str	r0, [sp, #4]
 	cmp	r0, #2
 	bcs	.Lgrain128aeadv2_init_far2
 	b	.Lgrain128aeadv2_init_loop3
@@ -3587,29 +3618,29 @@ grain128aeadv2_init:
 .Lgrain128aeadv2_init_done4:
 	@ grain128aeadv2.ae:106: for i in 0..64 / par {
 	movs	r0, #0
+	str	r0, [sp, #4]
 	str	r0, [sp, #8]
-	str	r0, [sp, #12]
 .Lgrain128aeadv2_init_loop5:
 	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	lsrs	r0, r4, #12
 	lsls	r5, r3, #20
 	orrs	r0, r5
-	str	r0, [sp]
-	mov	r5, r9
+	mov	r10, r0
+	mov	r5, r8
 	lsrs	r7, r5, #8
-	mov	r5, r12
+	mov	r5, lr
 	lsls	r0, r5, #24
 	orrs	r7, r0
-	ldr	r0, [sp]
+	mov	r0, r10
 	ands	r7, r0
-	mov	r5, r9
+	mov	r5, r8
 	lsrs	r6, r5, #13
-	mov	r5, r12
+	mov	r5, lr
 	lsls	r0, r5, #19
 	orrs	r6, r0
-	mov	r5, r9
+	mov	r5, r8
 	lsrs	r5, r5, #20
-	mov	r0, r12
+	mov	r0, lr
 	lsls	r0, r0, #12
 	orrs	r5, r0
 	ands	r6, r5
@@ -3619,9 +3650,9 @@ grain128aeadv2_init:
 	lsls	r5, r1, #1
 	orrs	r0, r5
 	mov	r11, r0
-	mov	r5, r12
+	mov	r5, lr
 	lsrs	r6, r5, #10
-	mov	r5, r8
+	mov	r5, r12
 	lsls	r0, r5, #22
 	orrs	r6, r0
 	mov	r0, r11
@@ -3629,109 +3660,113 @@ grain128aeadv2_init:
 	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	eors	r7, r6
 	@ grain128aeadv2.ae:35: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r5, r12
+	mov	r5, lr
 	lsrs	r6, r5, #28
-	mov	r5, r8
+	mov	r5, r12
 	lsls	r0, r5, #4
 	orrs	r6, r0
 	lsrs	r5, r5, #15
-	mov	r0, r10
+	mov	r0, r9
 	lsls	r0, r0, #17
 	orrs	r5, r0
 	ands	r6, r5
 	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	eors	r7, r6
 	@ grain128aeadv2.ae:36: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	ldr	r6, [sp]
+	mov	r6, r10
 	mov	r5, r11
 	ands	r6, r5
-	mov	r5, r8
+	mov	r5, r12
 	lsrs	r0, r5, #30
-	mov	r5, r10
+	mov	r5, r9
 	lsls	r5, r5, #2
 	orrs	r0, r5
 	ands	r6, r0
 	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	eors	r7, r6
 	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r5, r8
-	lsrs	r6, r5, #29
-	mov	r5, r10
+	mov	r5, r12
+	lsrs	r5, r5, #29
+	eors	r7, r5
+	mov	r5, r9
 	lsls	r5, r5, #3
-	orrs	r6, r5
-	eors	r7, r6
-	lsrs	r6, r4, #2
+	eors	r7, r5
+	lsrs	r5, r4, #2
+	eors	r7, r5
 	lsls	r5, r3, #30
-	orrs	r6, r5
-	eors	r7, r6
-	lsrs	r6, r4, #15
+	eors	r7, r5
+	lsrs	r5, r4, #15
+	eors	r7, r5
 	lsls	r5, r3, #17
-	orrs	r6, r5
-	eors	r7, r6
-	lsrs	r6, r3, #4
+	eors	r7, r5
+	lsrs	r5, r3, #4
+	eors	r7, r5
 	lsls	r5, r2, #28
-	orrs	r6, r5
-	eors	r7, r6
-	lsrs	r6, r3, #13
+	eors	r7, r5
+	lsrs	r5, r3, #13
+	eors	r7, r5
 	lsls	r5, r2, #19
-	orrs	r6, r5
-	eors	r7, r6
+	eors	r7, r5
 	eors	r7, r2
 	@ grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsrs	r6, r2, #9
-	lsls	r5, r1, #23
-	orrs	r6, r5
+	lsrs	r5, r2, #9
 	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r7, r6
+	eors	r7, r5
+	@ grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	lsls	r5, r1, #23
+	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	eors	r7, r5
 	@ grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	lsrs	r5, r2, #25
-	lsls	r6, r1, #7
-	orrs	r5, r6
 	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r7, r5
-	str	r7, [sp, #4]
-	@ grain128aeadv2.ae:41: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r7, r12
-	mov	r5, r8
-	eors	r7, r5
-	mov	r6, r8
-	mov	r5, r10
-	eors	r6, r5
-	mov	r5, r9
-	lsrs	r0, r5, #7
-	mov	r5, r12
-	lsls	r5, r5, #25
-	orrs	r0, r5
-	mov	r5, r9
+	mov	r0, r7
 	eors	r0, r5
-	lsrs	r7, r7, #6
-	lsls	r5, r6, #26
-	orrs	r7, r5
-	eors	r0, r7
+	@ grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	lsls	r5, r1, #7
+	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	eors	r0, r5
+	mov	r10, r0
+	@ grain128aeadv2.ae:41: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
+	mov	r7, lr
+	mov	r5, r12
+	eors	r7, r5
+	mov	r6, r12
+	mov	r5, r9
+	eors	r6, r5
 	mov	r5, r8
-	lsrs	r6, r5, #17
-	mov	r5, r10
+	lsrs	r0, r5, #7
+	eors	r0, r5
+	mov	r5, lr
+	lsls	r5, r5, #25
+	eors	r0, r5
+	lsrs	r5, r7, #6
+	eors	r0, r5
+	lsls	r5, r6, #26
+	eors	r0, r5
+	mov	r5, r12
+	lsrs	r5, r5, #17
+	eors	r0, r5
+	mov	r5, r9
 	lsls	r5, r5, #15
-	orrs	r6, r5
-	eors	r0, r6
-	mov	r5, r10
+	eors	r0, r5
+	mov	r5, r9
 	eors	r0, r5
 	str	r0, [sp]
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r6, r9
+	mov	r6, r8
 	eors	r6, r4
-	lsrs	r5, r4, #26
+	lsrs	r0, r4, #26
+	eors	r6, r0
 	lsls	r0, r3, #6
-	orrs	r5, r0
-	eors	r6, r5
-	lsrs	r5, r3, #24
+	eors	r6, r0
+	lsrs	r0, r3, #24
+	eors	r6, r0
 	lsls	r0, r2, #8
-	orrs	r5, r0
-	eors	r6, r5
-	lsrs	r5, r2, #27
+	eors	r6, r0
+	lsrs	r0, r2, #27
+	eors	r6, r0
 	lsls	r0, r1, #5
-	orrs	r5, r0
-	eors	r6, r5
+	eors	r6, r0
 	eors	r6, r1
 	@ grain128aeadv2.ae:45: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	lsrs	r7, r4, #3
@@ -3848,22 +3883,22 @@ grain128aeadv2_init:
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r5
 	@ grain128aeadv2.ae:108: acc = cat(y, acc[63:par])
-	mov	r9, r12
-	mov	r12, r8
-	mov	r8, r10
+	mov	r8, lr
+	mov	lr, r12
+	mov	r12, r9
 	ldr	r5, [sp]
 	mov	r4, r3
 	mov	r3, r2
 	mov	r2, r1
 	mov	r1, r6
-	ldr	r6, [sp, #12]
-	ldr	r0, [sp, #4]
-	mov	r10, r5
-	str	r6, [sp, #20]
-	str	r0, [sp, #12]
-	ldr	r0, [sp, #8]
-	adds	r0, #1
+	ldr	r6, [sp, #8]
+	mov	r0, r10
+	mov	r9, r5
+	str	r6, [sp, #16]
 	str	r0, [sp, #8]
+	ldr	r0, [sp, #4]
+	adds	r0, #1
+	str	r0, [sp, #4]
 	cmp	r0, #2
 	bcs	.Lgrain128aeadv2_init_far3
 	b	.Lgrain128aeadv2_init_loop5
@@ -3871,29 +3906,29 @@ grain128aeadv2_init:
 .Lgrain128aeadv2_init_done6:
 	@ grain128aeadv2.ae:111: for i in 0..64 / par {
 	movs	r0, #0
-	str	r0, [sp, #16]
-	str	r0, [sp, #8]
+	str	r0, [sp, #12]
+	str	r0, [sp, #4]
 .Lgrain128aeadv2_init_loop7:
 	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	lsrs	r0, r4, #12
 	lsls	r5, r3, #20
 	orrs	r0, r5
-	str	r0, [sp]
-	mov	r5, r9
+	mov	r10, r0
+	mov	r5, r8
 	lsrs	r7, r5, #8
-	mov	r5, r12
+	mov	r5, lr
 	lsls	r0, r5, #24
 	orrs	r7, r0
-	ldr	r0, [sp]
+	mov	r0, r10
 	ands	r7, r0
-	mov	r5, r9
+	mov	r5, r8
 	lsrs	r6, r5, #13
-	mov	r5, r12
+	mov	r5, lr
 	lsls	r0, r5, #19
 	orrs	r6, r0
-	mov	r5, r9
+	mov	r5, r8
 	lsrs	r5, r5, #20
-	mov	r0, r12
+	mov	r0, lr
 	lsls	r0, r0, #12
 	orrs	r5, r0
 	ands	r6, r5
@@ -3903,9 +3938,9 @@ grain128aeadv2_init:
 	lsls	r5, r1, #1
 	orrs	r0, r5
 	mov	r11, r0
-	mov	r5, r12
+	mov	r5, lr
 	lsrs	r6, r5, #10
-	mov	r5, r8
+	mov	r5, r12
 	lsls	r0, r5, #22
 	orrs	r6, r0
 	mov	r0, r11
@@ -3913,109 +3948,113 @@ grain128aeadv2_init:
 	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	eors	r7, r6
 	@ grain128aeadv2.ae:35: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r5, r12
+	mov	r5, lr
 	lsrs	r6, r5, #28
-	mov	r5, r8
+	mov	r5, r12
 	lsls	r0, r5, #4
 	orrs	r6, r0
 	lsrs	r5, r5, #15
-	mov	r0, r10
+	mov	r0, r9
 	lsls	r0, r0, #17
 	orrs	r5, r0
 	ands	r6, r5
 	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	eors	r7, r6
 	@ grain128aeadv2.ae:36: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	ldr	r6, [sp]
+	mov	r6, r10
 	mov	r5, r11
 	ands	r6, r5
-	mov	r5, r8
+	mov	r5, r12
 	lsrs	r0, r5, #30
-	mov	r5, r10
+	mov	r5, r9
 	lsls	r5, r5, #2
 	orrs	r0, r5
 	ands	r6, r0
 	@ grain128aeadv2.ae:34: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	eors	r7, r6
 	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r5, r8
-	lsrs	r6, r5, #29
-	mov	r5, r10
+	mov	r5, r12
+	lsrs	r5, r5, #29
+	eors	r7, r5
+	mov	r5, r9
 	lsls	r5, r5, #3
-	orrs	r6, r5
-	eors	r7, r6
-	lsrs	r6, r4, #2
+	eors	r7, r5
+	lsrs	r5, r4, #2
+	eors	r7, r5
 	lsls	r5, r3, #30
-	orrs	r6, r5
-	eors	r7, r6
-	lsrs	r6, r4, #15
+	eors	r7, r5
+	lsrs	r5, r4, #15
+	eors	r7, r5
 	lsls	r5, r3, #17
-	orrs	r6, r5
-	eors	r7, r6
-	lsrs	r6, r3, #4
+	eors	r7, r5
+	lsrs	r5, r3, #4
+	eors	r7, r5
 	lsls	r5, r2, #28
-	orrs	r6, r5
-	eors	r7, r6
-	lsrs	r6, r3, #13
+	eors	r7, r5
+	lsrs	r5, r3, #13
+	eors	r7, r5
 	lsls	r5, r2, #19
-	orrs	r6, r5
-	eors	r7, r6
+	eors	r7, r5
 	eors	r7, r2
 	@ grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsrs	r6, r2, #9
-	lsls	r5, r1, #23
-	orrs	r6, r5
+	lsrs	r5, r2, #9
 	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r7, r6
+	eors	r7, r5
+	@ grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	lsls	r5, r1, #23
+	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	eors	r7, r5
 	@ grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
 	lsrs	r5, r2, #25
-	lsls	r6, r1, #7
-	orrs	r5, r6
 	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r7, r5
-	str	r7, [sp, #4]
-	@ grain128aeadv2.ae:41: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r7, r12
-	mov	r5, r8
-	eors	r7, r5
-	mov	r6, r8
-	mov	r5, r10
-	eors	r6, r5
-	mov	r5, r9
-	lsrs	r0, r5, #7
-	mov	r5, r12
-	lsls	r5, r5, #25
-	orrs	r0, r5
-	mov	r5, r9
+	mov	r0, r7
 	eors	r0, r5
-	lsrs	r7, r7, #6
-	lsls	r5, r6, #26
-	orrs	r7, r5
-	eors	r0, r7
+	@ grain128aeadv2.ae:39: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	lsls	r5, r1, #7
+	@ grain128aeadv2.ae:38: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	eors	r0, r5
+	mov	r10, r0
+	@ grain128aeadv2.ae:41: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
+	mov	r7, lr
+	mov	r5, r12
+	eors	r7, r5
+	mov	r6, r12
+	mov	r5, r9
+	eors	r6, r5
 	mov	r5, r8
-	lsrs	r6, r5, #17
-	mov	r5, r10
+	lsrs	r0, r5, #7
+	eors	r0, r5
+	mov	r5, lr
+	lsls	r5, r5, #25
+	eors	r0, r5
+	lsrs	r5, r7, #6
+	eors	r0, r5
+	lsls	r5, r6, #26
+	eors	r0, r5
+	mov	r5, r12
+	lsrs	r5, r5, #17
+	eors	r0, r5
+	mov	r5, r9
 	lsls	r5, r5, #15
-	orrs	r6, r5
-	eors	r0, r6
-	mov	r5, r10
+	eors	r0, r5
+	mov	r5, r9
 	eors	r0, r5
 	str	r0, [sp]
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r6, r9
+	mov	r6, r8
 	eors	r6, r4
-	lsrs	r5, r4, #26
+	lsrs	r0, r4, #26
+	eors	r6, r0
 	lsls	r0, r3, #6
-	orrs	r5, r0
-	eors	r6, r5
-	lsrs	r5, r3, #24
+	eors	r6, r0
+	lsrs	r0, r3, #24
+	eors	r6, r0
 	lsls	r0, r2, #8
-	orrs	r5, r0
-	eors	r6, r5
-	lsrs	r5, r2, #27
+	eors	r6, r0
+	lsrs	r0, r2, #27
+	eors	r6, r0
 	lsls	r0, r1, #5
-	orrs	r5, r0
-	eors	r6, r5
+	eors	r6, r0
 	eors	r6, r1
 	@ grain128aeadv2.ae:45: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	lsrs	r7, r4, #3
@@ -4132,50 +4171,50 @@ grain128aeadv2_init:
 	@ grain128aeadv2.ae:44: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r5
 	@ grain128aeadv2.ae:113: sr = cat(y, sr[63:par])
-	mov	r9, r12
-	mov	r12, r8
-	mov	r8, r10
+	mov	r8, lr
+	mov	lr, r12
+	mov	r12, r9
 	ldr	r5, [sp]
 	mov	r4, r3
 	mov	r3, r2
 	mov	r2, r1
 	mov	r1, r6
-	ldr	r6, [sp, #8]
-	ldr	r0, [sp, #4]
-	mov	r10, r5
-	str	r0, [sp, #8]
-	ldr	r0, [sp, #16]
+	ldr	r6, [sp, #4]
+	mov	r0, r10
+	mov	r9, r5
+	str	r0, [sp, #4]
+	ldr	r0, [sp, #12]
 	adds	r0, #1
-	str	r0, [sp, #16]
+	str	r0, [sp, #12]
 	cmp	r0, #2
 	bcs	.Lgrain128aeadv2_init_far4
 	b	.Lgrain128aeadv2_init_loop7
 .Lgrain128aeadv2_init_far4:
 .Lgrain128aeadv2_init_done8:
-	mov	r5, r9
-	ldr	r7, [sp, #40]
-	str	r5, [r7]
-	mov	r5, r12
-	str	r5, [r7, #4]
 	mov	r5, r8
+	ldr	r7, [sp, #36]
+	str	r5, [r7]
+	mov	r5, lr
+	str	r5, [r7, #4]
+	mov	r5, r12
 	str	r5, [r7, #8]
-	mov	r5, r10
+	mov	r5, r9
 	str	r5, [r7, #12]
-	ldr	r5, [sp, #36]
+	ldr	r5, [sp, #32]
 	str	r4, [r5]
 	str	r3, [r5, #4]
 	str	r2, [r5, #8]
 	str	r1, [r5, #12]
-	ldr	r1, [sp, #20]
-	ldr	r0, [sp, #32]
-	str	r1, [r0]
-	ldr	r1, [sp, #12]
-	str	r1, [r0, #4]
+	ldr	r1, [sp, #16]
 	ldr	r0, [sp, #28]
-	str	r6, [r0]
+	str	r1, [r0]
 	ldr	r1, [sp, #8]
 	str	r1, [r0, #4]
-	add	sp, #44
+	ldr	r0, [sp, #24]
+	str	r6, [r0]
+	ldr	r1, [sp, #4]
+	str	r1, [r0, #4]
+	add	sp, #40
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

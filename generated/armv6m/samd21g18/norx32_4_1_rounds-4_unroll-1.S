@@ -2551,8 +2551,8 @@ norx32_4_1_decrypt_with:
 
 
 @ --- norx32_4_1_absorb_header: norx32_4_1.absorb_header
-@     frame 192 bytes (83 spill slots, 36 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1640 bytes of code and literals
+@     frame 188 bytes (83 spill slots, 35 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1636 bytes of code and literals
 	.section .text.norx32_4_1_absorb_header,"ax",%progbits
 	.global norx32_4_1_absorb_header
 	.type norx32_4_1_absorb_header, %function
@@ -2565,22 +2565,22 @@ norx32_4_1_absorb_header:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #192
-	str	r2, [sp, #132]
+	sub	sp, #188
+	str	r2, [sp, #128]
 	@ norx32_4_1.ae:96: if n > 0 {
 	movs	r3, #0
 	cmp	r3, r2
 	adcs	r3, r3
 	movs	r2, #1
 	eors	r3, r2
-	str	r0, [sp, #52]
-	str	r1, [sp, #140]
+	str	r0, [sp, #48]
+	str	r1, [sp, #136]
 	cmp	r3, #0
 	bne	.Lnorx32_4_1_absorb_header_far1
 	b	.Lnorx32_4_1_absorb_header_else1
 .Lnorx32_4_1_absorb_header_far1:
 	@ norx32_4_1.ae:40: return ((((n >> 4) as u64) * 0xaaaaaaab) >> 33) as u32
-	ldr	r1, [sp, #132]
+	ldr	r1, [sp, #128]
 	lsrs	r4, r1, #4
 	lsls	r0, r4, #1
 	lsrs	r1, r4, #31
@@ -2650,9 +2650,9 @@ norx32_4_1_absorb_header:
 	lsrs	r3, r0, #1
 	@ norx32_4_1.ae:97: for i in 0..whole_blocks(n) + 1 {
 	adds	r3, r3, #1
-	str	r3, [sp, #136]
+	str	r3, [sp, #132]
 	movs	r1, #0
-	str	r1, [sp, #60]
+	str	r1, [sp, #56]
 	mov	r0, r3
 	cmp	r1, r0
 	bcc	.Lnorx32_4_1_absorb_header_far2
@@ -2661,11 +2661,11 @@ norx32_4_1_absorb_header:
 .Lnorx32_4_1_absorb_header_loop3:
 	@ norx32_4_1.ae:98: off = rate * i
 	movs	r2, #48
-	ldr	r0, [sp, #60]
+	ldr	r0, [sp, #56]
 	muls	r0, r2
-	str	r0, [sp, #56]
+	str	r0, [sp, #52]
 	@ norx32_4_1.ae:99: count = if n - off < rate then n - off else rate
-	ldr	r1, [sp, #132]
+	ldr	r1, [sp, #128]
 	subs	r1, r1, r0
 	cmp	r1, #48
 	movs	r0, #0
@@ -2673,22 +2673,22 @@ norx32_4_1_absorb_header:
 	eors	r1, r2
 	ands	r1, r0
 	eors	r1, r2
-	str	r1, [sp, #48]
+	str	r1, [sp, #44]
 	@ norx32_4_1.ae:100: s[15] = s[15] ^ header_tag
-	ldr	r5, [sp, #52]
+	ldr	r5, [sp, #48]
 	ldr	r1, [r5, #60]
 	movs	r0, #1
 	eors	r1, r0
 	str	r1, [r5, #60]
 	@ norx_f.ae:72: @unroll(unroll)
 	ldr	r0, [r5]
-	mov	r11, r0
+	mov	r10, r0
 	ldr	r1, [r5, #4]
-	mov	r10, r1
+	mov	r9, r1
 	ldr	r1, [r5, #8]
-	str	r1, [sp, #16]
+	str	r1, [sp, #12]
 	ldr	r1, [r5, #12]
-	str	r1, [sp, #40]
+	str	r1, [sp, #36]
 	ldr	r6, [r5, #16]
 	ldr	r4, [r5, #20]
 	ldr	r1, [r5, #24]
@@ -2696,25 +2696,25 @@ norx32_4_1_absorb_header:
 	mov	r12, r3
 	ldr	r3, [r5, #32]
 	ldr	r0, [r5, #36]
-	mov	r9, r0
+	mov	r8, r0
 	ldr	r0, [r5, #40]
-	str	r0, [sp, #4]
-	ldr	r0, [r5, #44]
 	str	r0, [sp]
+	ldr	r0, [r5, #44]
+	mov	r11, r0
 	ldr	r2, [r5, #48]
 	ldr	r0, [r5, #52]
-	str	r0, [sp, #12]
+	str	r0, [sp, #8]
 	ldr	r0, [r5, #56]
-	str	r0, [sp, #24]
+	str	r0, [sp, #20]
 	ldr	r0, [r5, #60]
-	mov	r8, r0
+	mov	lr, r0
 	movs	r0, #0
-	str	r0, [sp, #44]
+	str	r0, [sp, #40]
 .Lnorx32_4_1_absorb_header_loop5:
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r11
+	mov	r7, r10
 	eors	r7, r6
-	mov	r0, r11
+	mov	r0, r10
 	ands	r0, r6
 	lsls	r5, r0, #1
 	eors	r7, r5
@@ -2738,42 +2738,42 @@ norx32_4_1_absorb_header:
 	ands	r7, r6
 	lsls	r5, r7, #1
 	eors	r3, r5
-	mov	r11, r3
+	mov	r10, r3
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r2, r3
 	movs	r5, #16
 	mov	r3, r2
 	rors	r3, r5
-	str	r3, [sp, #8]
+	str	r3, [sp, #4]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r2, r0
 	eors	r2, r3
 	ands	r0, r3
 	lsls	r0, r0, #1
 	eors	r2, r0
-	str	r2, [sp, #36]
+	str	r2, [sp, #32]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r6, r2
 	movs	r2, #31
 	mov	r0, r6
 	rors	r0, r2
-	str	r0, [sp, #20]
+	str	r0, [sp, #16]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r10
+	mov	r6, r9
 	eors	r6, r4
-	mov	r0, r10
+	mov	r0, r9
 	ands	r0, r4
 	lsls	r0, r0, #1
 	eors	r6, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r3, [sp, #12]
+	ldr	r3, [sp, #8]
 	eors	r3, r6
 	movs	r5, #8
 	rors	r3, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r9
+	mov	r2, r8
 	eors	r2, r3
-	mov	r0, r9
+	mov	r0, r8
 	ands	r0, r3
 	lsls	r0, r0, #1
 	eors	r2, r0
@@ -2787,40 +2787,40 @@ norx32_4_1_absorb_header:
 	ands	r6, r4
 	lsls	r5, r6, #1
 	eors	r0, r5
-	mov	r10, r0
+	mov	r9, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r3, r0
 	movs	r6, #16
 	mov	r0, r3
 	rors	r0, r6
-	str	r0, [sp, #12]
+	str	r0, [sp, #8]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r3, r2
 	eors	r3, r0
 	ands	r2, r0
 	lsls	r2, r2, #1
 	eors	r3, r2
-	str	r3, [sp, #32]
+	str	r3, [sp, #28]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r4, r3
 	movs	r2, #31
 	rors	r4, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #16]
+	ldr	r6, [sp, #12]
 	eors	r6, r1
-	ldr	r2, [sp, #16]
+	ldr	r2, [sp, #12]
 	ands	r2, r1
 	lsls	r2, r2, #1
 	eors	r6, r2
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r3, [sp, #24]
+	ldr	r3, [sp, #20]
 	eors	r3, r6
 	movs	r5, #8
 	rors	r3, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r2, [sp, #4]
+	ldr	r2, [sp]
 	eors	r2, r3
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp]
 	ands	r0, r3
 	lsls	r0, r0, #1
 	eors	r2, r0
@@ -2834,13 +2834,13 @@ norx32_4_1_absorb_header:
 	ands	r6, r1
 	lsls	r5, r6, #1
 	eors	r0, r5
-	str	r0, [sp, #24]
+	str	r0, [sp, #20]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r3, r0
 	movs	r6, #16
 	mov	r0, r3
 	rors	r0, r6
-	str	r0, [sp, #16]
+	str	r0, [sp, #12]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r3, r2
 	eors	r3, r0
@@ -2853,22 +2853,22 @@ norx32_4_1_absorb_header:
 	movs	r0, #31
 	rors	r1, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r7, [sp, #40]
+	ldr	r7, [sp, #36]
 	mov	r0, r12
 	eors	r7, r0
-	ldr	r3, [sp, #40]
+	ldr	r3, [sp, #36]
 	ands	r3, r0
 	lsls	r0, r3, #1
 	eors	r7, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r5, r8
+	mov	r5, lr
 	eors	r5, r7
 	movs	r0, #8
 	rors	r5, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r3, [sp]
+	mov	r3, r11
 	eors	r3, r5
-	ldr	r0, [sp]
+	mov	r0, r11
 	ands	r0, r5
 	lsls	r0, r0, #1
 	eors	r3, r0
@@ -2883,7 +2883,7 @@ norx32_4_1_absorb_header:
 	ands	r7, r6
 	lsls	r7, r7, #1
 	eors	r0, r7
-	mov	r9, r0
+	mov	r8, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r5, r0
 	movs	r0, #16
@@ -2899,9 +2899,9 @@ norx32_4_1_absorb_header:
 	movs	r3, #31
 	rors	r6, r3
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r11
+	mov	r3, r10
 	eors	r3, r4
-	mov	r7, r11
+	mov	r7, r10
 	ands	r7, r4
 	lsls	r7, r7, #1
 	eors	r3, r7
@@ -2925,34 +2925,34 @@ norx32_4_1_absorb_header:
 	ands	r3, r4
 	lsls	r3, r3, #1
 	eors	r2, r3
-	mov	r11, r2
+	mov	r10, r2
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r5, r2
 	movs	r3, #16
 	mov	r2, r5
 	rors	r2, r3
-	mov	r8, r2
+	mov	lr, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r3, r7
 	eors	r3, r2
 	ands	r7, r2
 	lsls	r7, r7, #1
 	eors	r3, r7
-	str	r3, [sp, #4]
+	str	r3, [sp]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r4, r3
 	movs	r2, #31
 	rors	r4, r2
-	str	r4, [sp, #28]
+	str	r4, [sp, #24]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r10
+	mov	r5, r9
 	eors	r5, r1
-	mov	r4, r10
+	mov	r4, r9
 	ands	r4, r1
 	lsls	r4, r4, #1
 	eors	r5, r4
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r2, [sp, #8]
+	ldr	r2, [sp, #4]
 	eors	r2, r5
 	movs	r4, #8
 	rors	r2, r4
@@ -2972,7 +2972,7 @@ norx32_4_1_absorb_header:
 	ands	r5, r1
 	lsls	r5, r5, #1
 	eors	r0, r5
-	mov	r10, r0
+	mov	r9, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r2, r0
 	movs	r0, #16
@@ -2983,30 +2983,30 @@ norx32_4_1_absorb_header:
 	ands	r4, r2
 	lsls	r0, r4, #1
 	eors	r5, r0
-	str	r5, [sp]
+	mov	r11, r5
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r1, r5
-	str	r1, [sp, #8]
+	str	r1, [sp, #4]
 	movs	r1, #31
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #4]
 	rors	r0, r1
-	str	r0, [sp, #8]
+	str	r0, [sp, #4]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #20]
 	eors	r0, r6
-	ldr	r1, [sp, #24]
+	ldr	r1, [sp, #20]
 	ands	r1, r6
 	lsls	r1, r1, #1
 	eors	r0, r1
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r7, [sp, #12]
+	ldr	r7, [sp, #8]
 	eors	r7, r0
 	movs	r1, #8
 	rors	r7, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #36]
+	ldr	r5, [sp, #32]
 	eors	r5, r7
-	ldr	r1, [sp, #36]
+	ldr	r1, [sp, #32]
 	ands	r1, r7
 	lsls	r1, r1, #1
 	eors	r5, r1
@@ -3030,7 +3030,7 @@ norx32_4_1_absorb_header:
 	ands	r5, r7
 	lsls	r3, r5, #1
 	eors	r0, r3
-	str	r0, [sp, #12]
+	str	r0, [sp, #8]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r6, r0
 	movs	r0, #31
@@ -3038,28 +3038,28 @@ norx32_4_1_absorb_header:
 	rors	r1, r0
 	mov	r12, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r9
-	ldr	r1, [sp, #20]
+	mov	r0, r8
+	ldr	r1, [sp, #16]
 	eors	r0, r1
-	mov	r3, r9
+	mov	r3, r8
 	ands	r3, r1
 	lsls	r1, r3, #1
 	eors	r0, r1
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r5, [sp, #16]
+	ldr	r5, [sp, #12]
 	eors	r5, r0
 	movs	r1, #8
 	rors	r5, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #32]
+	ldr	r6, [sp, #28]
 	eors	r6, r5
-	ldr	r1, [sp, #32]
+	ldr	r1, [sp, #28]
 	ands	r1, r5
 	lsls	r3, r1, #1
 	mov	r1, r6
 	eors	r1, r3
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	ldr	r6, [sp, #20]
+	ldr	r6, [sp, #16]
 	eors	r6, r1
 	movs	r3, #11
 	rors	r6, r3
@@ -3083,34 +3083,34 @@ norx32_4_1_absorb_header:
 	eors	r6, r0
 	movs	r1, #31
 	rors	r6, r1
-	str	r4, [sp, #16]
-	str	r3, [sp, #40]
-	ldr	r4, [sp, #28]
-	ldr	r1, [sp, #8]
-	ldr	r3, [sp, #12]
-	mov	r9, r0
-	str	r7, [sp, #12]
-	str	r5, [sp, #24]
-	ldr	r0, [sp, #44]
+	str	r4, [sp, #12]
+	str	r3, [sp, #36]
+	ldr	r4, [sp, #24]
+	ldr	r1, [sp, #4]
+	ldr	r3, [sp, #8]
+	mov	r8, r0
+	str	r7, [sp, #8]
+	str	r5, [sp, #20]
+	ldr	r0, [sp, #40]
 	adds	r0, #1
-	str	r0, [sp, #44]
+	str	r0, [sp, #40]
 	cmp	r0, #4
 	bcs	.Lnorx32_4_1_absorb_header_far3
 	b	.Lnorx32_4_1_absorb_header_loop5
 .Lnorx32_4_1_absorb_header_far3:
 .Lnorx32_4_1_absorb_header_done6:
 	@ norx_f.ae:77: s[0] = s0
-	mov	r5, r11
-	ldr	r7, [sp, #52]
+	mov	r5, r10
+	ldr	r7, [sp, #48]
 	str	r5, [r7]
 	@ norx_f.ae:78: s[1] = s1
-	mov	r5, r10
+	mov	r5, r9
 	str	r5, [r7, #4]
 	@ norx_f.ae:79: s[2] = s2
-	ldr	r5, [sp, #16]
+	ldr	r5, [sp, #12]
 	str	r5, [r7, #8]
 	@ norx_f.ae:80: s[3] = s3
-	ldr	r5, [sp, #40]
+	ldr	r5, [sp, #36]
 	str	r5, [r7, #12]
 	@ norx_f.ae:81: s[4] = s4
 	str	r6, [r7, #16]
@@ -3124,63 +3124,64 @@ norx32_4_1_absorb_header:
 	@ norx_f.ae:85: s[8] = s8
 	str	r3, [r7, #32]
 	@ norx_f.ae:86: s[9] = s9
-	mov	r1, r9
+	mov	r1, r8
 	str	r1, [r7, #36]
 	@ norx_f.ae:87: s[10] = s10
-	ldr	r1, [sp, #4]
+	ldr	r1, [sp]
 	str	r1, [r7, #40]
 	@ norx_f.ae:88: s[11] = s11
-	ldr	r1, [sp]
+	mov	r1, r11
 	str	r1, [r7, #44]
 	@ norx_f.ae:89: s[12] = s12
 	str	r2, [r7, #48]
 	@ norx_f.ae:90: s[13] = s13
-	ldr	r1, [sp, #12]
+	ldr	r1, [sp, #8]
 	str	r1, [r7, #52]
 	@ norx_f.ae:91: s[14] = s14
-	ldr	r1, [sp, #24]
+	ldr	r1, [sp, #20]
 	str	r1, [r7, #56]
 	@ norx_f.ae:92: s[15] = s15
-	mov	r1, r8
+	mov	r1, lr
 	str	r1, [r7, #60]
 	@ norx32_4_1.ae:50: return cat(s[11], s[10], s[9], s[8], s[7], s[6], s[5], s[4], s[3], s[2], s[1], s[0])
 	ldr	r0, [r7, #44]
-	str	r0, [sp, #20]
+	str	r0, [sp, #16]
 	ldr	r0, [r7, #40]
-	str	r0, [sp, #32]
+	str	r0, [sp, #28]
 	ldr	r0, [r7, #36]
-	str	r0, [sp, #40]
+	str	r0, [sp, #36]
 	ldr	r0, [r7, #32]
-	str	r0, [sp, #64]
+	str	r0, [sp, #60]
 	ldr	r0, [r7, #28]
-	str	r0, [sp, #76]
+	str	r0, [sp, #72]
 	ldr	r0, [r7, #24]
-	str	r0, [sp, #84]
+	str	r0, [sp, #80]
 	ldr	r0, [r7, #20]
-	str	r0, [sp, #92]
+	str	r0, [sp, #88]
 	ldr	r0, [r7, #16]
-	str	r0, [sp, #100]
+	str	r0, [sp, #96]
 	mov	r1, r7
 	ldr	r0, [r1, #12]
-	str	r0, [sp, #108]
+	str	r0, [sp, #104]
 	ldr	r0, [r1, #8]
-	str	r0, [sp, #116]
+	str	r0, [sp, #112]
 	ldr	r0, [r1, #4]
-	str	r0, [sp, #124]
+	str	r0, [sp, #120]
 	ldr	r0, [r1]
-	str	r0, [sp, #128]
+	str	r0, [sp, #124]
 	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	ldr	r1, [sp, #140]
-	ldr	r0, [sp, #56]
+	ldr	r1, [sp, #136]
+	ldr	r0, [sp, #52]
 	adds	r1, r1, r0
 	movs	r2, #3
-	ldr	r0, [sp, #48]
+	ldr	r0, [sp, #44]
 	cmp	r0, #48
 	bcc	.Lnorx32_4_1_absorb_header_bytes7
 	tst	r1, r2
 	beq	.Lnorx32_4_1_absorb_header_words8
 .Lnorx32_4_1_absorb_header_bytes7:
 	movs	r0, #0
+	str	r0, [sp, #140]
 	str	r0, [sp, #144]
 	str	r0, [sp, #148]
 	str	r0, [sp, #152]
@@ -3192,9 +3193,8 @@ norx32_4_1_absorb_header:
 	str	r0, [sp, #176]
 	str	r0, [sp, #180]
 	str	r0, [sp, #184]
-	str	r0, [sp, #188]
-	add	r3, sp, #144
-	ldr	r2, [sp, #48]
+	add	r3, sp, #140
+	ldr	r2, [sp, #44]
 	cmp	r2, #48
 	bcc	.Lnorx32_4_1_absorb_header_cnt10
 	movs	r2, #48
@@ -3209,49 +3209,49 @@ norx32_4_1_absorb_header:
 	mov	r1, r3
 .Lnorx32_4_1_absorb_header_words8:
 	ldr	r7, [r1]
-	str	r7, [sp, #120]
+	str	r7, [sp, #116]
 	ldr	r0, [r1, #4]
-	str	r0, [sp, #112]
+	str	r0, [sp, #108]
 	ldr	r0, [r1, #8]
-	str	r0, [sp, #104]
+	str	r0, [sp, #100]
 	ldr	r0, [r1, #12]
-	str	r0, [sp, #96]
+	str	r0, [sp, #92]
 	ldr	r0, [r1, #16]
-	str	r0, [sp, #88]
+	str	r0, [sp, #84]
 	ldr	r0, [r1, #20]
-	str	r0, [sp, #80]
+	str	r0, [sp, #76]
 	ldr	r0, [r1, #24]
-	str	r0, [sp, #72]
-	ldr	r0, [r1, #28]
 	str	r0, [sp, #68]
+	ldr	r0, [r1, #28]
+	str	r0, [sp, #64]
 	ldr	r0, [r1, #32]
-	str	r0, [sp, #56]
+	str	r0, [sp, #52]
 	ldr	r0, [r1, #36]
-	str	r0, [sp, #44]
+	str	r0, [sp, #40]
 	ldr	r0, [r1, #40]
-	str	r0, [sp, #36]
+	str	r0, [sp, #32]
 	ldr	r0, [r1, #44]
-	str	r0, [sp, #24]
+	str	r0, [sp, #20]
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ldr	r0, [sp, #48]
+	ldr	r0, [sp, #44]
 	cmp	r0, #48
 	movs	r4, #0
 	sbcs	r4, r4
 	lsls	r6, r0, #3
 	movs	r0, #1
-	str	r0, [sp, #12]
+	str	r0, [sp, #8]
 	movs	r0, #0
-	str	r0, [sp, #4]
-	mov	r10, r0
+	str	r0, [sp]
 	mov	r9, r0
 	mov	r8, r0
+	mov	lr, r0
 	mov	r12, r0
-	str	r0, [sp]
 	mov	r11, r0
+	mov	r10, r0
 	movs	r5, #0
 	movs	r3, #0
 	movs	r2, #0
-	str	r0, [sp, #8]
+	str	r0, [sp, #4]
 	movs	r0, #3
 	lsls	r0, r0, #7
 	cmp	r6, r0
@@ -3259,36 +3259,34 @@ norx32_4_1_absorb_header:
 .Lnorx32_4_1_absorb_header_shl14:
 	cmp	r6, #32
 	bcc	.Lnorx32_4_1_absorb_header_shf13
-	str	r2, [sp, #8]
+	str	r2, [sp, #4]
 	mov	r2, r3
 	mov	r3, r5
-	mov	r5, r11
-	ldr	r0, [sp]
-	mov	r11, r0
-	mov	r0, r12
-	str	r0, [sp]
-	mov	r12, r8
+	mov	r5, r10
+	mov	r10, r11
+	mov	r11, r12
+	mov	r12, lr
+	mov	lr, r8
 	mov	r8, r9
-	mov	r9, r10
-	ldr	r0, [sp, #4]
-	mov	r10, r0
-	ldr	r0, [sp, #12]
-	str	r0, [sp, #4]
+	ldr	r0, [sp]
+	mov	r9, r0
+	ldr	r0, [sp, #8]
+	str	r0, [sp]
 	movs	r0, #0
-	str	r0, [sp, #12]
+	str	r0, [sp, #8]
 	subs	r6, #32
 	b	.Lnorx32_4_1_absorb_header_shl14
 .Lnorx32_4_1_absorb_header_shf13:
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #4]
 	lsls	r0, r6
-	str	r0, [sp, #8]
+	str	r0, [sp, #4]
 	movs	r1, #32
 	subs	r1, r1, r6
 	mov	r0, r2
 	lsrs	r0, r1
-	ldr	r7, [sp, #8]
+	ldr	r7, [sp, #4]
 	orrs	r7, r0
-	str	r7, [sp, #8]
+	str	r7, [sp, #4]
 	lsls	r2, r6
 	mov	r0, r3
 	lsrs	r0, r1
@@ -3298,29 +3296,37 @@ norx32_4_1_absorb_header:
 	lsrs	r0, r1
 	orrs	r3, r0
 	lsls	r5, r6
-	mov	r0, r11
+	mov	r0, r10
 	lsrs	r0, r1
 	orrs	r5, r0
-	mov	r0, r11
+	mov	r0, r10
 	lsls	r0, r6
-	ldr	r7, [sp]
+	mov	r7, r11
 	lsrs	r7, r1
 	orrs	r0, r7
-	mov	r11, r0
-	ldr	r0, [sp]
+	mov	r10, r0
+	mov	r0, r11
 	lsls	r0, r6
 	mov	r7, r12
 	lsrs	r7, r1
 	orrs	r0, r7
-	str	r0, [sp]
+	mov	r11, r0
 	mov	r0, r12
 	lsls	r0, r6
 	mov	r12, r0
-	mov	r0, r8
+	mov	r0, lr
 	lsrs	r0, r1
 	mov	r7, r12
 	orrs	r7, r0
 	mov	r12, r7
+	mov	r0, lr
+	lsls	r0, r6
+	mov	lr, r0
+	mov	r0, r8
+	lsrs	r0, r1
+	mov	r7, lr
+	orrs	r7, r0
+	mov	lr, r7
 	mov	r0, r8
 	lsls	r0, r6
 	mov	r8, r0
@@ -3332,84 +3338,85 @@ norx32_4_1_absorb_header:
 	mov	r0, r9
 	lsls	r0, r6
 	mov	r9, r0
-	mov	r0, r10
+	ldr	r0, [sp]
 	lsrs	r0, r1
 	mov	r7, r9
 	orrs	r7, r0
 	mov	r9, r7
-	mov	r0, r10
-	lsls	r0, r6
-	mov	r10, r0
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #8]
 	lsrs	r0, r1
-	mov	r7, r10
-	orrs	r7, r0
-	mov	r10, r7
-	ldr	r0, [sp, #12]
-	lsrs	r0, r1
-	str	r0, [sp, #16]
-	ldr	r0, [sp, #4]
-	lsls	r0, r6
-	ldr	r1, [sp, #16]
-	orrs	r0, r1
-	str	r0, [sp, #4]
-	ldr	r0, [sp, #12]
-	lsls	r0, r6
 	str	r0, [sp, #12]
+	ldr	r0, [sp]
+	lsls	r0, r6
+	ldr	r1, [sp, #12]
+	orrs	r0, r1
+	str	r0, [sp]
+	ldr	r0, [sp, #8]
+	lsls	r0, r6
+	str	r0, [sp, #8]
 	b	.Lnorx32_4_1_absorb_header_she15
 .Lnorx32_4_1_absorb_header_shz12:
 	movs	r0, #0
-	str	r0, [sp, #12]
-	str	r0, [sp, #4]
-	mov	r10, r0
+	str	r0, [sp, #8]
+	str	r0, [sp]
 	mov	r9, r0
 	mov	r8, r0
+	mov	lr, r0
 	mov	r12, r0
-	str	r0, [sp]
 	mov	r11, r0
+	mov	r10, r0
 	movs	r5, #0
 	movs	r3, #0
 	movs	r2, #0
-	str	r0, [sp, #8]
+	str	r0, [sp, #4]
 .Lnorx32_4_1_absorb_header_she15:
 	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	ldr	r1, [sp, #20]
-	ldr	r0, [sp, #24]
+	ldr	r1, [sp, #16]
+	ldr	r0, [sp, #20]
 	eors	r1, r0
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ldr	r6, [sp, #8]
+	ldr	r6, [sp, #4]
 	movs	r0, #1
 	lsls	r0, r0, #31
 	orrs	r6, r0
 	ands	r6, r4
 	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
 	eors	r1, r6
-	str	r1, [sp, #28]
-	ldr	r1, [sp, #32]
-	ldr	r0, [sp, #36]
+	str	r1, [sp, #24]
+	ldr	r1, [sp, #28]
+	ldr	r0, [sp, #32]
 	eors	r1, r0
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	ands	r2, r4
 	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
 	eors	r1, r2
-	str	r1, [sp, #24]
-	ldr	r1, [sp, #40]
-	ldr	r0, [sp, #44]
+	str	r1, [sp, #20]
+	ldr	r1, [sp, #36]
+	ldr	r0, [sp, #40]
 	eors	r1, r0
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	ands	r3, r4
 	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
 	eors	r1, r3
-	str	r1, [sp, #20]
-	ldr	r1, [sp, #64]
-	ldr	r0, [sp, #56]
+	str	r1, [sp, #16]
+	ldr	r1, [sp, #60]
+	ldr	r0, [sp, #52]
 	eors	r1, r0
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	ands	r5, r4
 	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
 	eors	r1, r5
-	str	r1, [sp, #16]
-	ldr	r1, [sp, #76]
+	str	r1, [sp, #12]
+	ldr	r1, [sp, #72]
+	ldr	r0, [sp, #64]
+	eors	r1, r0
+	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	mov	r0, r10
+	ands	r0, r4
+	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	eors	r1, r0
+	str	r1, [sp, #4]
+	ldr	r1, [sp, #80]
 	ldr	r0, [sp, #68]
 	eors	r1, r0
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
@@ -3417,88 +3424,79 @@ norx32_4_1_absorb_header:
 	ands	r0, r4
 	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
 	eors	r1, r0
-	str	r1, [sp, #8]
-	ldr	r1, [sp, #84]
-	ldr	r0, [sp, #72]
-	eors	r1, r0
-	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ldr	r0, [sp]
-	ands	r0, r4
-	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	eors	r1, r0
-	mov	r11, r1
-	ldr	r1, [sp, #92]
-	ldr	r0, [sp, #80]
+	mov	r10, r1
+	ldr	r1, [sp, #88]
+	ldr	r0, [sp, #76]
 	eors	r1, r0
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	mov	r0, r12
 	ands	r0, r4
 	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
 	eors	r1, r0
-	ldr	r2, [sp, #100]
-	ldr	r0, [sp, #88]
+	ldr	r2, [sp, #96]
+	ldr	r0, [sp, #84]
 	eors	r2, r0
+	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	mov	r0, lr
+	ands	r0, r4
+	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	eors	r2, r0
+	ldr	r3, [sp, #104]
+	ldr	r0, [sp, #92]
+	eors	r3, r0
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	mov	r0, r8
 	ands	r0, r4
 	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	eors	r2, r0
-	ldr	r3, [sp, #108]
-	ldr	r0, [sp, #96]
 	eors	r3, r0
+	ldr	r5, [sp, #112]
+	ldr	r0, [sp, #100]
+	eors	r5, r0
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	mov	r0, r9
 	ands	r0, r4
 	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	eors	r3, r0
-	ldr	r5, [sp, #116]
-	ldr	r0, [sp, #104]
 	eors	r5, r0
-	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	r0, r10
-	ands	r0, r4
-	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	eors	r5, r0
-	ldr	r6, [sp, #124]
-	ldr	r0, [sp, #112]
+	ldr	r6, [sp, #120]
+	ldr	r0, [sp, #108]
 	eors	r6, r0
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp]
 	ands	r0, r4
 	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
 	eors	r6, r0
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #8]
 	ands	r0, r4
 	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	ldr	r4, [sp, #128]
-	ldr	r7, [sp, #120]
+	ldr	r4, [sp, #124]
+	ldr	r7, [sp, #116]
 	eors	r4, r7
 	eors	r4, r0
 	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	ldr	r7, [sp, #52]
+	ldr	r7, [sp, #48]
 	str	r4, [r7]
 	str	r6, [r7, #4]
 	str	r5, [r7, #8]
 	str	r3, [r7, #12]
 	str	r2, [r7, #16]
 	str	r1, [r7, #20]
-	mov	r1, r11
+	mov	r1, r10
 	str	r1, [r7, #24]
-	ldr	r1, [sp, #8]
+	ldr	r1, [sp, #4]
 	str	r1, [r7, #28]
-	ldr	r1, [sp, #16]
+	ldr	r1, [sp, #12]
 	str	r1, [r7, #32]
-	ldr	r1, [sp, #20]
+	ldr	r1, [sp, #16]
 	str	r1, [r7, #36]
-	ldr	r1, [sp, #24]
+	ldr	r1, [sp, #20]
 	str	r1, [r7, #40]
-	ldr	r1, [sp, #28]
+	ldr	r1, [sp, #24]
 	str	r1, [r7, #44]
-	ldr	r1, [sp, #60]
+	ldr	r1, [sp, #56]
 	adds	r1, #1
-	str	r1, [sp, #60]
-	ldr	r0, [sp, #136]
+	str	r1, [sp, #56]
+	ldr	r0, [sp, #132]
 	cmp	r1, r0
 	bcs	.Lnorx32_4_1_absorb_header_far4
 	b	.Lnorx32_4_1_absorb_header_loop3
@@ -3507,7 +3505,7 @@ norx32_4_1_absorb_header:
 	b	.Lnorx32_4_1_absorb_header_endif2
 .Lnorx32_4_1_absorb_header_else1:
 .Lnorx32_4_1_absorb_header_endif2:
-	add	sp, #192
+	add	sp, #188
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -3519,7 +3517,7 @@ norx32_4_1_absorb_header:
 
 
 @ --- norx32_4_1_finalize: norx32_4_1.finalize
-@     frame 72 bytes (60 spill slots, 18 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     frame 68 bytes (60 spill slots, 17 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
 @     estimated 1666 bytes of code and literals
 	.section .text.norx32_4_1_finalize,"ax",%progbits
 	.global norx32_4_1_finalize
@@ -3533,30 +3531,30 @@ norx32_4_1_finalize:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #72
-	str	r0, [sp, #48]
+	sub	sp, #68
+	str	r0, [sp, #44]
 	@ norx32_4_1.ae:110: s[15] = s[15] ^ final_tag
 	ldr	r3, [r0, #60]
 	movs	r5, #8
 	eors	r3, r5
 	str	r3, [r0, #60]
 	ldr	r7, [r1]
-	str	r7, [sp, #64]
-	ldr	r7, [r1, #4]
 	str	r7, [sp, #60]
-	ldr	r7, [r1, #8]
+	ldr	r7, [r1, #4]
 	str	r7, [sp, #56]
-	ldr	r7, [r1, #12]
+	ldr	r7, [r1, #8]
 	str	r7, [sp, #52]
+	ldr	r7, [r1, #12]
+	str	r7, [sp, #48]
 	@ norx_f.ae:72: @unroll(unroll)
 	ldr	r7, [r0]
-	mov	r10, r7
+	mov	r9, r7
 	ldr	r7, [r0, #4]
-	str	r7, [sp, #8]
+	str	r7, [sp, #4]
 	ldr	r7, [r0, #8]
-	str	r7, [sp, #12]
+	str	r7, [sp, #8]
 	ldr	r7, [r0, #12]
-	str	r7, [sp, #40]
+	str	r7, [sp, #36]
 	ldr	r1, [r0, #16]
 	ldr	r5, [r0, #20]
 	ldr	r4, [r0, #24]
@@ -3564,26 +3562,26 @@ norx32_4_1_finalize:
 	mov	r12, r7
 	ldr	r6, [r0, #32]
 	ldr	r7, [r0, #36]
-	mov	r9, r7
+	mov	r8, r7
 	ldr	r7, [r0, #40]
-	str	r7, [sp]
-	ldr	r7, [r0, #44]
 	mov	r11, r7
+	ldr	r7, [r0, #44]
+	mov	r10, r7
 	ldr	r3, [r0, #48]
 	ldr	r7, [r0, #52]
-	str	r7, [sp, #20]
+	str	r7, [sp, #16]
 	ldr	r7, [r0, #56]
-	str	r7, [sp, #28]
+	str	r7, [sp, #24]
 	ldr	r7, [r0, #60]
-	mov	r8, r7
-	str	r2, [sp, #68]
+	mov	lr, r7
+	str	r2, [sp, #64]
 	movs	r0, #0
-	str	r0, [sp, #44]
+	str	r0, [sp, #40]
 .Lnorx32_4_1_finalize_loop1:
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r10
+	mov	r7, r9
 	eors	r7, r1
-	mov	r0, r10
+	mov	r0, r9
 	ands	r0, r1
 	lsls	r2, r0, #1
 	eors	r7, r2
@@ -3607,43 +3605,43 @@ norx32_4_1_finalize:
 	ands	r7, r1
 	lsls	r6, r7, #1
 	eors	r0, r6
-	mov	r10, r0
+	mov	r9, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r3, r0
 	movs	r6, #16
 	mov	r0, r3
 	rors	r0, r6
-	str	r0, [sp, #4]
+	str	r0, [sp]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r3, r2
 	eors	r3, r0
 	ands	r2, r0
 	lsls	r2, r2, #1
 	eors	r3, r2
-	str	r3, [sp, #36]
+	str	r3, [sp, #32]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r1, r3
-	str	r1, [sp, #16]
+	str	r1, [sp, #12]
 	movs	r1, #31
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #12]
 	rors	r0, r1
-	str	r0, [sp, #16]
+	str	r0, [sp, #12]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r3, [sp, #8]
+	ldr	r3, [sp, #4]
 	eors	r3, r5
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #4]
 	ands	r0, r5
 	lsls	r0, r0, #1
 	eors	r3, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r2, [sp, #20]
+	ldr	r2, [sp, #16]
 	eors	r2, r3
 	movs	r1, #8
 	rors	r2, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r9
+	mov	r1, r8
 	eors	r1, r2
-	mov	r0, r9
+	mov	r0, r8
 	ands	r0, r2
 	lsls	r0, r0, #1
 	eors	r1, r0
@@ -3657,39 +3655,39 @@ norx32_4_1_finalize:
 	ands	r3, r5
 	lsls	r3, r3, #1
 	eors	r0, r3
-	str	r0, [sp, #24]
+	str	r0, [sp, #20]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r2, r0
 	mov	r0, r2
 	rors	r0, r6
-	str	r0, [sp, #8]
+	str	r0, [sp, #4]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r2, r1
 	eors	r2, r0
 	ands	r1, r0
 	lsls	r1, r1, #1
 	eors	r2, r1
-	str	r2, [sp, #32]
+	str	r2, [sp, #28]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r5, r2
 	movs	r1, #31
 	rors	r5, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #8]
 	eors	r0, r4
-	ldr	r1, [sp, #12]
+	ldr	r1, [sp, #8]
 	ands	r1, r4
 	lsls	r1, r1, #1
 	eors	r0, r1
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r3, [sp, #28]
+	ldr	r3, [sp, #24]
 	eors	r3, r0
 	movs	r1, #8
 	rors	r3, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r2, [sp]
+	mov	r2, r11
 	eors	r2, r3
-	ldr	r1, [sp]
+	mov	r1, r11
 	ands	r1, r3
 	lsls	r1, r1, #1
 	eors	r2, r1
@@ -3703,12 +3701,12 @@ norx32_4_1_finalize:
 	ands	r0, r4
 	lsls	r0, r0, #1
 	eors	r1, r0
-	str	r1, [sp, #20]
+	str	r1, [sp, #16]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r3, r1
 	mov	r1, r3
 	rors	r1, r6
-	str	r1, [sp, #12]
+	str	r1, [sp, #8]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r3, r2
 	eors	r3, r1
@@ -3720,22 +3718,22 @@ norx32_4_1_finalize:
 	movs	r1, #31
 	rors	r4, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r7, [sp, #40]
+	ldr	r7, [sp, #36]
 	mov	r1, r12
 	eors	r7, r1
-	ldr	r2, [sp, #40]
+	ldr	r2, [sp, #36]
 	ands	r2, r1
 	lsls	r1, r2, #1
 	eors	r7, r1
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r0, r8
+	mov	r0, lr
 	eors	r0, r7
 	movs	r1, #8
 	rors	r0, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r11
+	mov	r2, r10
 	eors	r2, r0
-	mov	r1, r11
+	mov	r1, r10
 	ands	r1, r0
 	lsls	r1, r1, #1
 	eors	r2, r1
@@ -3750,7 +3748,7 @@ norx32_4_1_finalize:
 	ands	r7, r6
 	lsls	r7, r7, #1
 	eors	r1, r7
-	mov	r9, r1
+	mov	r8, r1
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r0, r1
 	movs	r1, #16
@@ -3767,9 +3765,9 @@ norx32_4_1_finalize:
 	movs	r6, #31
 	rors	r1, r6
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r10
+	mov	r6, r9
 	eors	r6, r5
-	mov	r2, r10
+	mov	r2, r9
 	ands	r2, r5
 	lsls	r2, r2, #1
 	eors	r6, r2
@@ -3793,35 +3791,35 @@ norx32_4_1_finalize:
 	ands	r6, r5
 	lsls	r6, r6, #1
 	eors	r3, r6
-	mov	r10, r3
+	mov	r9, r3
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r0, r3
 	movs	r6, #16
 	mov	r3, r0
 	rors	r3, r6
-	mov	r8, r3
+	mov	lr, r3
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r6, r2
 	eors	r6, r3
 	ands	r2, r3
 	lsls	r2, r2, #1
 	eors	r6, r2
-	str	r6, [sp]
+	mov	r11, r6
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r5, r6
 	movs	r6, #31
 	mov	r0, r5
 	rors	r0, r6
-	str	r0, [sp, #28]
+	str	r0, [sp, #24]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #24]
+	ldr	r6, [sp, #20]
 	eors	r6, r4
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #20]
 	ands	r0, r4
 	lsls	r0, r0, #1
 	eors	r6, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r5, [sp, #4]
+	ldr	r5, [sp]
 	eors	r5, r6
 	movs	r0, #8
 	rors	r5, r0
@@ -3847,36 +3845,36 @@ norx32_4_1_finalize:
 	movs	r2, #16
 	mov	r0, r5
 	rors	r0, r2
-	str	r0, [sp, #4]
+	str	r0, [sp]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r2, r3
 	eors	r2, r0
 	ands	r3, r0
 	lsls	r3, r3, #1
 	eors	r2, r3
-	mov	r11, r2
+	mov	r10, r2
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r4, r2
 	movs	r2, #31
 	mov	r0, r4
 	rors	r0, r2
-	str	r0, [sp, #24]
+	str	r0, [sp, #20]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r3, [sp, #20]
+	ldr	r3, [sp, #16]
 	eors	r3, r1
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #16]
 	ands	r0, r1
 	lsls	r0, r0, #1
 	eors	r3, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r7, [sp, #8]
+	ldr	r7, [sp, #4]
 	eors	r7, r3
 	movs	r5, #8
 	rors	r7, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r2, [sp, #36]
+	ldr	r2, [sp, #32]
 	eors	r2, r7
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #32]
 	ands	r0, r7
 	lsls	r0, r0, #1
 	eors	r2, r0
@@ -3900,7 +3898,7 @@ norx32_4_1_finalize:
 	ands	r2, r7
 	lsls	r2, r2, #1
 	eors	r0, r2
-	str	r0, [sp, #20]
+	str	r0, [sp, #16]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r1, r0
 	mov	r12, r1
@@ -3909,27 +3907,27 @@ norx32_4_1_finalize:
 	rors	r0, r1
 	mov	r12, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r9
-	ldr	r0, [sp, #16]
+	mov	r2, r8
+	ldr	r0, [sp, #12]
 	eors	r2, r0
-	mov	r1, r9
+	mov	r1, r8
 	ands	r1, r0
 	lsls	r0, r1, #1
 	eors	r2, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r3, [sp, #12]
+	ldr	r3, [sp, #8]
 	eors	r3, r2
 	movs	r1, #8
 	rors	r3, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r4, [sp, #32]
+	ldr	r4, [sp, #28]
 	eors	r4, r3
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #28]
 	ands	r0, r3
 	lsls	r1, r0, #1
 	eors	r4, r1
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	ldr	r1, [sp, #16]
+	ldr	r1, [sp, #12]
 	eors	r1, r4
 	movs	r0, #11
 	rors	r1, r0
@@ -3954,36 +3952,36 @@ norx32_4_1_finalize:
 	eors	r1, r3
 	movs	r4, #31
 	rors	r1, r4
-	str	r6, [sp, #8]
-	str	r5, [sp, #12]
-	str	r0, [sp, #40]
-	ldr	r5, [sp, #28]
-	ldr	r4, [sp, #24]
-	ldr	r6, [sp, #20]
-	mov	r9, r3
-	ldr	r3, [sp, #4]
-	str	r7, [sp, #20]
-	str	r2, [sp, #28]
-	ldr	r0, [sp, #44]
+	str	r6, [sp, #4]
+	str	r5, [sp, #8]
+	str	r0, [sp, #36]
+	ldr	r5, [sp, #24]
+	ldr	r4, [sp, #20]
+	ldr	r6, [sp, #16]
+	mov	r8, r3
+	ldr	r3, [sp]
+	str	r7, [sp, #16]
+	str	r2, [sp, #24]
+	ldr	r0, [sp, #40]
 	adds	r0, #1
-	str	r0, [sp, #44]
+	str	r0, [sp, #40]
 	cmp	r0, #4
 	bcs	.Lnorx32_4_1_finalize_far1
 	b	.Lnorx32_4_1_finalize_loop1
 .Lnorx32_4_1_finalize_far1:
 .Lnorx32_4_1_finalize_done2:
 	@ norx_f.ae:77: s[0] = s0
-	mov	r2, r10
-	ldr	r7, [sp, #48]
+	mov	r2, r9
+	ldr	r7, [sp, #44]
 	str	r2, [r7]
 	@ norx_f.ae:78: s[1] = s1
-	ldr	r2, [sp, #8]
+	ldr	r2, [sp, #4]
 	str	r2, [r7, #4]
 	@ norx_f.ae:79: s[2] = s2
-	ldr	r2, [sp, #12]
+	ldr	r2, [sp, #8]
 	str	r2, [r7, #8]
 	@ norx_f.ae:80: s[3] = s3
-	ldr	r2, [sp, #40]
+	ldr	r2, [sp, #36]
 	str	r2, [r7, #12]
 	@ norx_f.ae:81: s[4] = s4
 	str	r1, [r7, #16]
@@ -3997,52 +3995,52 @@ norx32_4_1_finalize:
 	@ norx_f.ae:85: s[8] = s8
 	str	r6, [r7, #32]
 	@ norx_f.ae:86: s[9] = s9
-	mov	r1, r9
+	mov	r1, r8
 	str	r1, [r7, #36]
 	@ norx_f.ae:87: s[10] = s10
-	ldr	r1, [sp]
+	mov	r1, r11
 	str	r1, [r7, #40]
 	@ norx_f.ae:88: s[11] = s11
-	mov	r1, r11
+	mov	r1, r10
 	str	r1, [r7, #44]
 	@ norx_f.ae:89: s[12] = s12
 	str	r3, [r7, #48]
 	@ norx_f.ae:90: s[13] = s13
-	ldr	r1, [sp, #20]
+	ldr	r1, [sp, #16]
 	str	r1, [r7, #52]
 	@ norx_f.ae:91: s[14] = s14
-	ldr	r1, [sp, #28]
+	ldr	r1, [sp, #24]
 	str	r1, [r7, #56]
 	@ norx_f.ae:92: s[15] = s15
-	mov	r1, r8
+	mov	r1, lr
 	str	r1, [r7, #60]
 	@ norx32_4_1.ae:88: s[12 + i] = s[12 + i] ^ k[32 * i + 31 : 32 * i]
 	ldr	r1, [r7, #48]
-	ldr	r0, [sp, #64]
+	ldr	r0, [sp, #60]
 	eors	r1, r0
 	str	r1, [r7, #48]
 	ldr	r1, [r7, #52]
-	ldr	r0, [sp, #60]
+	ldr	r0, [sp, #56]
 	eors	r1, r0
 	str	r1, [r7, #52]
 	ldr	r1, [r7, #56]
-	ldr	r0, [sp, #56]
+	ldr	r0, [sp, #52]
 	eors	r1, r0
 	str	r1, [r7, #56]
 	ldr	r1, [r7, #60]
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #48]
 	eors	r1, r0
 	str	r1, [r7, #60]
 	@ norx_f.ae:72: @unroll(unroll)
 	mov	r5, r7
 	ldr	r0, [r5]
-	mov	r11, r0
+	mov	r10, r0
 	ldr	r1, [r5, #4]
-	mov	r10, r1
+	mov	r9, r1
 	ldr	r1, [r5, #8]
-	str	r1, [sp, #16]
+	str	r1, [sp, #12]
 	ldr	r1, [r5, #12]
-	str	r1, [sp, #40]
+	str	r1, [sp, #36]
 	ldr	r6, [r5, #16]
 	ldr	r4, [r5, #20]
 	ldr	r1, [r5, #24]
@@ -4050,25 +4048,25 @@ norx32_4_1_finalize:
 	mov	r12, r3
 	ldr	r3, [r5, #32]
 	ldr	r0, [r5, #36]
-	mov	r9, r0
+	mov	r8, r0
 	ldr	r0, [r5, #40]
-	str	r0, [sp, #4]
-	ldr	r0, [r5, #44]
 	str	r0, [sp]
+	ldr	r0, [r5, #44]
+	mov	r11, r0
 	ldr	r2, [r5, #48]
 	ldr	r0, [r5, #52]
-	str	r0, [sp, #12]
+	str	r0, [sp, #8]
 	ldr	r0, [r5, #56]
-	str	r0, [sp, #24]
+	str	r0, [sp, #20]
 	ldr	r0, [r5, #60]
-	mov	r8, r0
+	mov	lr, r0
 	movs	r0, #0
-	str	r0, [sp, #44]
+	str	r0, [sp, #40]
 .Lnorx32_4_1_finalize_loop3:
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r11
+	mov	r7, r10
 	eors	r7, r6
-	mov	r0, r11
+	mov	r0, r10
 	ands	r0, r6
 	lsls	r5, r0, #1
 	eors	r7, r5
@@ -4092,42 +4090,42 @@ norx32_4_1_finalize:
 	ands	r7, r6
 	lsls	r5, r7, #1
 	eors	r3, r5
-	mov	r11, r3
+	mov	r10, r3
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r2, r3
 	movs	r5, #16
 	mov	r3, r2
 	rors	r3, r5
-	str	r3, [sp, #8]
+	str	r3, [sp, #4]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r2, r0
 	eors	r2, r3
 	ands	r0, r3
 	lsls	r0, r0, #1
 	eors	r2, r0
-	str	r2, [sp, #36]
+	str	r2, [sp, #32]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r6, r2
 	movs	r2, #31
 	mov	r0, r6
 	rors	r0, r2
-	str	r0, [sp, #20]
+	str	r0, [sp, #16]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r10
+	mov	r6, r9
 	eors	r6, r4
-	mov	r0, r10
+	mov	r0, r9
 	ands	r0, r4
 	lsls	r0, r0, #1
 	eors	r6, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r3, [sp, #12]
+	ldr	r3, [sp, #8]
 	eors	r3, r6
 	movs	r5, #8
 	rors	r3, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r9
+	mov	r2, r8
 	eors	r2, r3
-	mov	r0, r9
+	mov	r0, r8
 	ands	r0, r3
 	lsls	r0, r0, #1
 	eors	r2, r0
@@ -4141,40 +4139,40 @@ norx32_4_1_finalize:
 	ands	r6, r4
 	lsls	r5, r6, #1
 	eors	r0, r5
-	mov	r10, r0
+	mov	r9, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r3, r0
 	movs	r6, #16
 	mov	r0, r3
 	rors	r0, r6
-	str	r0, [sp, #12]
+	str	r0, [sp, #8]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r3, r2
 	eors	r3, r0
 	ands	r2, r0
 	lsls	r2, r2, #1
 	eors	r3, r2
-	str	r3, [sp, #32]
+	str	r3, [sp, #28]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r4, r3
 	movs	r2, #31
 	rors	r4, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #16]
+	ldr	r6, [sp, #12]
 	eors	r6, r1
-	ldr	r2, [sp, #16]
+	ldr	r2, [sp, #12]
 	ands	r2, r1
 	lsls	r2, r2, #1
 	eors	r6, r2
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r3, [sp, #24]
+	ldr	r3, [sp, #20]
 	eors	r3, r6
 	movs	r5, #8
 	rors	r3, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r2, [sp, #4]
+	ldr	r2, [sp]
 	eors	r2, r3
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp]
 	ands	r0, r3
 	lsls	r0, r0, #1
 	eors	r2, r0
@@ -4188,13 +4186,13 @@ norx32_4_1_finalize:
 	ands	r6, r1
 	lsls	r5, r6, #1
 	eors	r0, r5
-	str	r0, [sp, #24]
+	str	r0, [sp, #20]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r3, r0
 	movs	r6, #16
 	mov	r0, r3
 	rors	r0, r6
-	str	r0, [sp, #16]
+	str	r0, [sp, #12]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r3, r2
 	eors	r3, r0
@@ -4207,22 +4205,22 @@ norx32_4_1_finalize:
 	movs	r0, #31
 	rors	r1, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r7, [sp, #40]
+	ldr	r7, [sp, #36]
 	mov	r0, r12
 	eors	r7, r0
-	ldr	r3, [sp, #40]
+	ldr	r3, [sp, #36]
 	ands	r3, r0
 	lsls	r0, r3, #1
 	eors	r7, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r5, r8
+	mov	r5, lr
 	eors	r5, r7
 	movs	r0, #8
 	rors	r5, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r3, [sp]
+	mov	r3, r11
 	eors	r3, r5
-	ldr	r0, [sp]
+	mov	r0, r11
 	ands	r0, r5
 	lsls	r0, r0, #1
 	eors	r3, r0
@@ -4237,7 +4235,7 @@ norx32_4_1_finalize:
 	ands	r7, r6
 	lsls	r7, r7, #1
 	eors	r0, r7
-	mov	r9, r0
+	mov	r8, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r5, r0
 	movs	r0, #16
@@ -4253,9 +4251,9 @@ norx32_4_1_finalize:
 	movs	r3, #31
 	rors	r6, r3
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r11
+	mov	r3, r10
 	eors	r3, r4
-	mov	r7, r11
+	mov	r7, r10
 	ands	r7, r4
 	lsls	r7, r7, #1
 	eors	r3, r7
@@ -4279,34 +4277,34 @@ norx32_4_1_finalize:
 	ands	r3, r4
 	lsls	r3, r3, #1
 	eors	r2, r3
-	mov	r11, r2
+	mov	r10, r2
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r5, r2
 	movs	r3, #16
 	mov	r2, r5
 	rors	r2, r3
-	mov	r8, r2
+	mov	lr, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r3, r7
 	eors	r3, r2
 	ands	r7, r2
 	lsls	r7, r7, #1
 	eors	r3, r7
-	str	r3, [sp, #4]
+	str	r3, [sp]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r4, r3
 	movs	r2, #31
 	rors	r4, r2
-	str	r4, [sp, #28]
+	str	r4, [sp, #24]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r10
+	mov	r5, r9
 	eors	r5, r1
-	mov	r4, r10
+	mov	r4, r9
 	ands	r4, r1
 	lsls	r4, r4, #1
 	eors	r5, r4
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r2, [sp, #8]
+	ldr	r2, [sp, #4]
 	eors	r2, r5
 	movs	r4, #8
 	rors	r2, r4
@@ -4326,7 +4324,7 @@ norx32_4_1_finalize:
 	ands	r5, r1
 	lsls	r5, r5, #1
 	eors	r0, r5
-	mov	r10, r0
+	mov	r9, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r2, r0
 	movs	r0, #16
@@ -4337,30 +4335,30 @@ norx32_4_1_finalize:
 	ands	r4, r2
 	lsls	r0, r4, #1
 	eors	r5, r0
-	str	r5, [sp]
+	mov	r11, r5
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r1, r5
-	str	r1, [sp, #8]
+	str	r1, [sp, #4]
 	movs	r1, #31
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #4]
 	rors	r0, r1
-	str	r0, [sp, #8]
+	str	r0, [sp, #4]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #20]
 	eors	r0, r6
-	ldr	r1, [sp, #24]
+	ldr	r1, [sp, #20]
 	ands	r1, r6
 	lsls	r1, r1, #1
 	eors	r0, r1
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r7, [sp, #12]
+	ldr	r7, [sp, #8]
 	eors	r7, r0
 	movs	r1, #8
 	rors	r7, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #36]
+	ldr	r5, [sp, #32]
 	eors	r5, r7
-	ldr	r1, [sp, #36]
+	ldr	r1, [sp, #32]
 	ands	r1, r7
 	lsls	r1, r1, #1
 	eors	r5, r1
@@ -4384,7 +4382,7 @@ norx32_4_1_finalize:
 	ands	r5, r7
 	lsls	r3, r5, #1
 	eors	r0, r3
-	str	r0, [sp, #12]
+	str	r0, [sp, #8]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r6, r0
 	movs	r0, #31
@@ -4392,28 +4390,28 @@ norx32_4_1_finalize:
 	rors	r1, r0
 	mov	r12, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r9
-	ldr	r1, [sp, #20]
+	mov	r0, r8
+	ldr	r1, [sp, #16]
 	eors	r0, r1
-	mov	r3, r9
+	mov	r3, r8
 	ands	r3, r1
 	lsls	r1, r3, #1
 	eors	r0, r1
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r5, [sp, #16]
+	ldr	r5, [sp, #12]
 	eors	r5, r0
 	movs	r1, #8
 	rors	r5, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #32]
+	ldr	r6, [sp, #28]
 	eors	r6, r5
-	ldr	r1, [sp, #32]
+	ldr	r1, [sp, #28]
 	ands	r1, r5
 	lsls	r3, r1, #1
 	mov	r1, r6
 	eors	r1, r3
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	ldr	r6, [sp, #20]
+	ldr	r6, [sp, #16]
 	eors	r6, r1
 	movs	r3, #11
 	rors	r6, r3
@@ -4437,34 +4435,34 @@ norx32_4_1_finalize:
 	eors	r6, r0
 	movs	r1, #31
 	rors	r6, r1
-	str	r4, [sp, #16]
-	str	r3, [sp, #40]
-	ldr	r4, [sp, #28]
-	ldr	r1, [sp, #8]
-	ldr	r3, [sp, #12]
-	mov	r9, r0
-	str	r7, [sp, #12]
-	str	r5, [sp, #24]
-	ldr	r0, [sp, #44]
+	str	r4, [sp, #12]
+	str	r3, [sp, #36]
+	ldr	r4, [sp, #24]
+	ldr	r1, [sp, #4]
+	ldr	r3, [sp, #8]
+	mov	r8, r0
+	str	r7, [sp, #8]
+	str	r5, [sp, #20]
+	ldr	r0, [sp, #40]
 	adds	r0, #1
-	str	r0, [sp, #44]
+	str	r0, [sp, #40]
 	cmp	r0, #4
 	bcs	.Lnorx32_4_1_finalize_far2
 	b	.Lnorx32_4_1_finalize_loop3
 .Lnorx32_4_1_finalize_far2:
 .Lnorx32_4_1_finalize_done4:
 	@ norx_f.ae:77: s[0] = s0
-	mov	r5, r11
-	ldr	r7, [sp, #48]
+	mov	r5, r10
+	ldr	r7, [sp, #44]
 	str	r5, [r7]
 	@ norx_f.ae:78: s[1] = s1
-	mov	r5, r10
+	mov	r5, r9
 	str	r5, [r7, #4]
 	@ norx_f.ae:79: s[2] = s2
-	ldr	r5, [sp, #16]
+	ldr	r5, [sp, #12]
 	str	r5, [r7, #8]
 	@ norx_f.ae:80: s[3] = s3
-	ldr	r5, [sp, #40]
+	ldr	r5, [sp, #36]
 	str	r5, [r7, #12]
 	@ norx_f.ae:81: s[4] = s4
 	str	r6, [r7, #16]
@@ -4478,40 +4476,40 @@ norx32_4_1_finalize:
 	@ norx_f.ae:85: s[8] = s8
 	str	r3, [r7, #32]
 	@ norx_f.ae:86: s[9] = s9
-	mov	r1, r9
+	mov	r1, r8
 	str	r1, [r7, #36]
 	@ norx_f.ae:87: s[10] = s10
-	ldr	r1, [sp, #4]
+	ldr	r1, [sp]
 	str	r1, [r7, #40]
 	@ norx_f.ae:88: s[11] = s11
-	ldr	r1, [sp]
+	mov	r1, r11
 	str	r1, [r7, #44]
 	@ norx_f.ae:89: s[12] = s12
 	str	r2, [r7, #48]
 	@ norx_f.ae:90: s[13] = s13
-	ldr	r1, [sp, #12]
+	ldr	r1, [sp, #8]
 	str	r1, [r7, #52]
 	@ norx_f.ae:91: s[14] = s14
-	ldr	r1, [sp, #24]
+	ldr	r1, [sp, #20]
 	str	r1, [r7, #56]
 	@ norx_f.ae:92: s[15] = s15
-	mov	r1, r8
+	mov	r1, lr
 	str	r1, [r7, #60]
 	@ norx32_4_1.ae:88: s[12 + i] = s[12 + i] ^ k[32 * i + 31 : 32 * i]
 	ldr	r1, [r7, #48]
-	ldr	r0, [sp, #64]
+	ldr	r0, [sp, #60]
 	eors	r1, r0
 	str	r1, [r7, #48]
 	ldr	r1, [r7, #52]
-	ldr	r0, [sp, #60]
+	ldr	r0, [sp, #56]
 	eors	r1, r0
 	str	r1, [r7, #52]
 	ldr	r1, [r7, #56]
-	ldr	r0, [sp, #56]
+	ldr	r0, [sp, #52]
 	eors	r1, r0
 	str	r1, [r7, #56]
 	ldr	r1, [r7, #60]
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #48]
 	eors	r1, r0
 	str	r1, [r7, #60]
 	@ norx32_4_1.ae:115: return cat(s[15], s[14], s[13], s[12])
@@ -4520,12 +4518,12 @@ norx32_4_1_finalize:
 	ldr	r3, [r2, #56]
 	ldr	r4, [r2, #52]
 	ldr	r2, [r2, #48]
-	ldr	r5, [sp, #68]
+	ldr	r5, [sp, #64]
 	str	r2, [r5]
 	str	r4, [r5, #4]
 	str	r3, [r5, #8]
 	str	r1, [r5, #12]
-	add	sp, #72
+	add	sp, #68
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -4537,7 +4535,7 @@ norx32_4_1_finalize:
 
 
 @ --- norx32_4_1_initialize: norx32_4_1.initialize
-@     frame 84 bytes (31 spill slots, 17 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     frame 80 bytes (31 spill slots, 16 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
 @     estimated 992 bytes of code and literals
 	.section .text.norx32_4_1_initialize,"ax",%progbits
 	.global norx32_4_1_initialize
@@ -4551,22 +4549,22 @@ norx32_4_1_initialize:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #84
-	str	r0, [sp, #48]
+	sub	sp, #80
+	str	r0, [sp, #44]
 	ldr	r0, [r1]
-	str	r0, [sp, #64]
-	ldr	r0, [r1, #4]
 	str	r0, [sp, #60]
-	ldr	r0, [r1, #8]
+	ldr	r0, [r1, #4]
 	str	r0, [sp, #56]
-	ldr	r0, [r1, #12]
+	ldr	r0, [r1, #8]
 	str	r0, [sp, #52]
+	ldr	r0, [r1, #12]
+	str	r0, [sp, #48]
 	@ norx32_4_1.ae:68: n = load_le(nonce, 0, 16)
 	movs	r0, #3
 	tst	r2, r0
 	beq	.Lnorx32_4_1_initialize_words2
 .Lnorx32_4_1_initialize_bytes1:
-	add	r3, sp, #68
+	add	r3, sp, #64
 	movs	r1, #16
 .Lnorx32_4_1_initialize_cpy4:
 	subs	r1, #1
@@ -4579,7 +4577,7 @@ norx32_4_1_initialize:
 .Lnorx32_4_1_initialize_words2:
 	ldr	r1, [r2]
 	@ norx32_4_1.ae:70: s[i] = n[32 * i + 31 : 32 * i]
-	ldr	r3, [sp, #48]
+	ldr	r3, [sp, #44]
 	str	r1, [r3]
 	@ norx32_4_1.ae:68: n = load_le(nonce, 0, 16)
 	ldr	r1, [r2, #4]
@@ -4618,50 +4616,50 @@ norx32_4_1_initialize:
 	ldr	r1, =0xd7c49184
 	str	r1, [r3, #60]
 	@ norx32_4_1.ae:71: s[4 + i] = k[32 * i + 31 : 32 * i]
-	ldr	r1, [sp, #64]
-	str	r1, [r3, #16]
 	ldr	r1, [sp, #60]
-	str	r1, [r3, #20]
+	str	r1, [r3, #16]
 	ldr	r1, [sp, #56]
-	str	r1, [r3, #24]
+	str	r1, [r3, #20]
 	ldr	r1, [sp, #52]
+	str	r1, [r3, #24]
+	ldr	r1, [sp, #48]
 	str	r1, [r3, #28]
 	@ norx_f.ae:72: @unroll(unroll)
 	ldr	r0, [r3]
-	mov	r11, r0
+	mov	r10, r0
 	ldr	r1, [r3, #4]
-	mov	r10, r1
+	mov	r9, r1
 	ldr	r1, [r3, #8]
-	str	r1, [sp, #16]
+	str	r1, [sp, #12]
 	ldr	r1, [r3, #12]
-	str	r1, [sp, #40]
+	str	r1, [sp, #36]
 	ldr	r6, [r3, #16]
 	ldr	r4, [r3, #20]
 	ldr	r1, [r3, #24]
 	ldr	r3, [r3, #28]
 	mov	r12, r3
-	ldr	r5, [sp, #48]
+	ldr	r5, [sp, #44]
 	ldr	r3, [r5, #32]
 	ldr	r0, [r5, #36]
-	mov	r9, r0
+	mov	r8, r0
 	ldr	r0, [r5, #40]
-	str	r0, [sp, #4]
-	ldr	r0, [r5, #44]
 	str	r0, [sp]
+	ldr	r0, [r5, #44]
+	mov	r11, r0
 	ldr	r2, [r5, #48]
 	ldr	r0, [r5, #52]
-	str	r0, [sp, #12]
+	str	r0, [sp, #8]
 	ldr	r0, [r5, #56]
-	str	r0, [sp, #24]
+	str	r0, [sp, #20]
 	ldr	r0, [r5, #60]
-	mov	r8, r0
+	mov	lr, r0
 	movs	r0, #0
-	str	r0, [sp, #44]
+	str	r0, [sp, #40]
 .Lnorx32_4_1_initialize_loop5:
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r11
+	mov	r7, r10
 	eors	r7, r6
-	mov	r0, r11
+	mov	r0, r10
 	ands	r0, r6
 	lsls	r5, r0, #1
 	eors	r7, r5
@@ -4685,42 +4683,42 @@ norx32_4_1_initialize:
 	ands	r7, r6
 	lsls	r5, r7, #1
 	eors	r3, r5
-	mov	r11, r3
+	mov	r10, r3
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r2, r3
 	movs	r5, #16
 	mov	r3, r2
 	rors	r3, r5
-	str	r3, [sp, #8]
+	str	r3, [sp, #4]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r2, r0
 	eors	r2, r3
 	ands	r0, r3
 	lsls	r0, r0, #1
 	eors	r2, r0
-	str	r2, [sp, #36]
+	str	r2, [sp, #32]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r6, r2
 	movs	r2, #31
 	mov	r0, r6
 	rors	r0, r2
-	str	r0, [sp, #20]
+	str	r0, [sp, #16]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r10
+	mov	r6, r9
 	eors	r6, r4
-	mov	r0, r10
+	mov	r0, r9
 	ands	r0, r4
 	lsls	r0, r0, #1
 	eors	r6, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r3, [sp, #12]
+	ldr	r3, [sp, #8]
 	eors	r3, r6
 	movs	r5, #8
 	rors	r3, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r9
+	mov	r2, r8
 	eors	r2, r3
-	mov	r0, r9
+	mov	r0, r8
 	ands	r0, r3
 	lsls	r0, r0, #1
 	eors	r2, r0
@@ -4734,40 +4732,40 @@ norx32_4_1_initialize:
 	ands	r6, r4
 	lsls	r5, r6, #1
 	eors	r0, r5
-	mov	r10, r0
+	mov	r9, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r3, r0
 	movs	r6, #16
 	mov	r0, r3
 	rors	r0, r6
-	str	r0, [sp, #12]
+	str	r0, [sp, #8]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r3, r2
 	eors	r3, r0
 	ands	r2, r0
 	lsls	r2, r2, #1
 	eors	r3, r2
-	str	r3, [sp, #32]
+	str	r3, [sp, #28]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r4, r3
 	movs	r2, #31
 	rors	r4, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #16]
+	ldr	r6, [sp, #12]
 	eors	r6, r1
-	ldr	r2, [sp, #16]
+	ldr	r2, [sp, #12]
 	ands	r2, r1
 	lsls	r2, r2, #1
 	eors	r6, r2
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r3, [sp, #24]
+	ldr	r3, [sp, #20]
 	eors	r3, r6
 	movs	r5, #8
 	rors	r3, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r2, [sp, #4]
+	ldr	r2, [sp]
 	eors	r2, r3
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp]
 	ands	r0, r3
 	lsls	r0, r0, #1
 	eors	r2, r0
@@ -4781,13 +4779,13 @@ norx32_4_1_initialize:
 	ands	r6, r1
 	lsls	r5, r6, #1
 	eors	r0, r5
-	str	r0, [sp, #24]
+	str	r0, [sp, #20]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r3, r0
 	movs	r6, #16
 	mov	r0, r3
 	rors	r0, r6
-	str	r0, [sp, #16]
+	str	r0, [sp, #12]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r3, r2
 	eors	r3, r0
@@ -4800,22 +4798,22 @@ norx32_4_1_initialize:
 	movs	r0, #31
 	rors	r1, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r7, [sp, #40]
+	ldr	r7, [sp, #36]
 	mov	r0, r12
 	eors	r7, r0
-	ldr	r3, [sp, #40]
+	ldr	r3, [sp, #36]
 	ands	r3, r0
 	lsls	r0, r3, #1
 	eors	r7, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r5, r8
+	mov	r5, lr
 	eors	r5, r7
 	movs	r0, #8
 	rors	r5, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r3, [sp]
+	mov	r3, r11
 	eors	r3, r5
-	ldr	r0, [sp]
+	mov	r0, r11
 	ands	r0, r5
 	lsls	r0, r0, #1
 	eors	r3, r0
@@ -4830,7 +4828,7 @@ norx32_4_1_initialize:
 	ands	r7, r6
 	lsls	r7, r7, #1
 	eors	r0, r7
-	mov	r9, r0
+	mov	r8, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r5, r0
 	movs	r0, #16
@@ -4846,9 +4844,9 @@ norx32_4_1_initialize:
 	movs	r3, #31
 	rors	r6, r3
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r11
+	mov	r3, r10
 	eors	r3, r4
-	mov	r7, r11
+	mov	r7, r10
 	ands	r7, r4
 	lsls	r7, r7, #1
 	eors	r3, r7
@@ -4872,34 +4870,34 @@ norx32_4_1_initialize:
 	ands	r3, r4
 	lsls	r3, r3, #1
 	eors	r2, r3
-	mov	r11, r2
+	mov	r10, r2
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r5, r2
 	movs	r3, #16
 	mov	r2, r5
 	rors	r2, r3
-	mov	r8, r2
+	mov	lr, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r3, r7
 	eors	r3, r2
 	ands	r7, r2
 	lsls	r7, r7, #1
 	eors	r3, r7
-	str	r3, [sp, #4]
+	str	r3, [sp]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r4, r3
 	movs	r2, #31
 	rors	r4, r2
-	str	r4, [sp, #28]
+	str	r4, [sp, #24]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r10
+	mov	r5, r9
 	eors	r5, r1
-	mov	r4, r10
+	mov	r4, r9
 	ands	r4, r1
 	lsls	r4, r4, #1
 	eors	r5, r4
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r2, [sp, #8]
+	ldr	r2, [sp, #4]
 	eors	r2, r5
 	movs	r4, #8
 	rors	r2, r4
@@ -4919,7 +4917,7 @@ norx32_4_1_initialize:
 	ands	r5, r1
 	lsls	r5, r5, #1
 	eors	r0, r5
-	mov	r10, r0
+	mov	r9, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r2, r0
 	movs	r0, #16
@@ -4930,30 +4928,30 @@ norx32_4_1_initialize:
 	ands	r4, r2
 	lsls	r0, r4, #1
 	eors	r5, r0
-	str	r5, [sp]
+	mov	r11, r5
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r1, r5
-	str	r1, [sp, #8]
+	str	r1, [sp, #4]
 	movs	r1, #31
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #4]
 	rors	r0, r1
-	str	r0, [sp, #8]
+	str	r0, [sp, #4]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #20]
 	eors	r0, r6
-	ldr	r1, [sp, #24]
+	ldr	r1, [sp, #20]
 	ands	r1, r6
 	lsls	r1, r1, #1
 	eors	r0, r1
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r7, [sp, #12]
+	ldr	r7, [sp, #8]
 	eors	r7, r0
 	movs	r1, #8
 	rors	r7, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #36]
+	ldr	r5, [sp, #32]
 	eors	r5, r7
-	ldr	r1, [sp, #36]
+	ldr	r1, [sp, #32]
 	ands	r1, r7
 	lsls	r1, r1, #1
 	eors	r5, r1
@@ -4977,7 +4975,7 @@ norx32_4_1_initialize:
 	ands	r5, r7
 	lsls	r3, r5, #1
 	eors	r0, r3
-	str	r0, [sp, #12]
+	str	r0, [sp, #8]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r6, r0
 	movs	r0, #31
@@ -4985,28 +4983,28 @@ norx32_4_1_initialize:
 	rors	r1, r0
 	mov	r12, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r9
-	ldr	r1, [sp, #20]
+	mov	r0, r8
+	ldr	r1, [sp, #16]
 	eors	r0, r1
-	mov	r3, r9
+	mov	r3, r8
 	ands	r3, r1
 	lsls	r1, r3, #1
 	eors	r0, r1
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r5, [sp, #16]
+	ldr	r5, [sp, #12]
 	eors	r5, r0
 	movs	r1, #8
 	rors	r5, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #32]
+	ldr	r6, [sp, #28]
 	eors	r6, r5
-	ldr	r1, [sp, #32]
+	ldr	r1, [sp, #28]
 	ands	r1, r5
 	lsls	r3, r1, #1
 	mov	r1, r6
 	eors	r1, r3
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	ldr	r6, [sp, #20]
+	ldr	r6, [sp, #16]
 	eors	r6, r1
 	movs	r3, #11
 	rors	r6, r3
@@ -5030,34 +5028,34 @@ norx32_4_1_initialize:
 	eors	r6, r0
 	movs	r1, #31
 	rors	r6, r1
-	str	r4, [sp, #16]
-	str	r3, [sp, #40]
-	ldr	r4, [sp, #28]
-	ldr	r1, [sp, #8]
-	ldr	r3, [sp, #12]
-	mov	r9, r0
-	str	r7, [sp, #12]
-	str	r5, [sp, #24]
-	ldr	r0, [sp, #44]
+	str	r4, [sp, #12]
+	str	r3, [sp, #36]
+	ldr	r4, [sp, #24]
+	ldr	r1, [sp, #4]
+	ldr	r3, [sp, #8]
+	mov	r8, r0
+	str	r7, [sp, #8]
+	str	r5, [sp, #20]
+	ldr	r0, [sp, #40]
 	adds	r0, #1
-	str	r0, [sp, #44]
+	str	r0, [sp, #40]
 	cmp	r0, #4
 	bcs	.Lnorx32_4_1_initialize_far1
 	b	.Lnorx32_4_1_initialize_loop5
 .Lnorx32_4_1_initialize_far1:
 .Lnorx32_4_1_initialize_done6:
 	@ norx_f.ae:77: s[0] = s0
-	mov	r5, r11
-	ldr	r7, [sp, #48]
+	mov	r5, r10
+	ldr	r7, [sp, #44]
 	str	r5, [r7]
 	@ norx_f.ae:78: s[1] = s1
-	mov	r5, r10
+	mov	r5, r9
 	str	r5, [r7, #4]
 	@ norx_f.ae:79: s[2] = s2
-	ldr	r5, [sp, #16]
+	ldr	r5, [sp, #12]
 	str	r5, [r7, #8]
 	@ norx_f.ae:80: s[3] = s3
-	ldr	r5, [sp, #40]
+	ldr	r5, [sp, #36]
 	str	r5, [r7, #12]
 	@ norx_f.ae:81: s[4] = s4
 	str	r6, [r7, #16]
@@ -5071,43 +5069,43 @@ norx32_4_1_initialize:
 	@ norx_f.ae:85: s[8] = s8
 	str	r3, [r7, #32]
 	@ norx_f.ae:86: s[9] = s9
-	mov	r1, r9
+	mov	r1, r8
 	str	r1, [r7, #36]
 	@ norx_f.ae:87: s[10] = s10
-	ldr	r1, [sp, #4]
+	ldr	r1, [sp]
 	str	r1, [r7, #40]
 	@ norx_f.ae:88: s[11] = s11
-	ldr	r1, [sp]
+	mov	r1, r11
 	str	r1, [r7, #44]
 	@ norx_f.ae:89: s[12] = s12
 	str	r2, [r7, #48]
 	@ norx_f.ae:90: s[13] = s13
-	ldr	r1, [sp, #12]
+	ldr	r1, [sp, #8]
 	str	r1, [r7, #52]
 	@ norx_f.ae:91: s[14] = s14
-	ldr	r1, [sp, #24]
+	ldr	r1, [sp, #20]
 	str	r1, [r7, #56]
 	@ norx_f.ae:92: s[15] = s15
-	mov	r1, r8
+	mov	r1, lr
 	str	r1, [r7, #60]
 	@ norx32_4_1.ae:88: s[12 + i] = s[12 + i] ^ k[32 * i + 31 : 32 * i]
 	ldr	r1, [r7, #48]
-	ldr	r0, [sp, #64]
+	ldr	r0, [sp, #60]
 	eors	r1, r0
 	str	r1, [r7, #48]
 	ldr	r1, [r7, #52]
-	ldr	r0, [sp, #60]
+	ldr	r0, [sp, #56]
 	eors	r1, r0
 	str	r1, [r7, #52]
 	ldr	r1, [r7, #56]
-	ldr	r0, [sp, #56]
+	ldr	r0, [sp, #52]
 	eors	r1, r0
 	str	r1, [r7, #56]
 	ldr	r1, [r7, #60]
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #48]
 	eors	r1, r0
 	str	r1, [r7, #60]
-	add	sp, #84
+	add	sp, #80
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

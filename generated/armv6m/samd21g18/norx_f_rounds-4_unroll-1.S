@@ -93,7 +93,7 @@ norx_f_g:
 
 
 @ --- norx_f_f: norx_f.f
-@     frame 40 bytes (20 spill slots, 10 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     frame 36 bytes (20 spill slots, 9 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
 @     estimated 718 bytes of code and literals
 	.section .text.norx_f_f,"ax",%progbits
 	.global norx_f_f
@@ -107,20 +107,20 @@ norx_f_f:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #40
-	ldr	r7, [sp, #80]
+	sub	sp, #36
+	ldr	r7, [sp, #76]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r6, r1
 	eors	r6, r7
 	ands	r1, r7
 	lsls	r1, r1, #1
 	eors	r6, r1
-	ldr	r5, [sp, #112]
+	ldr	r5, [sp, #108]
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
 	eors	r5, r6
 	movs	r1, #8
 	rors	r5, r1
-	ldr	r1, [sp, #96]
+	ldr	r1, [sp, #92]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r4, r1
 	eors	r4, r5
@@ -140,65 +140,65 @@ norx_f_f:
 	ands	r6, r1
 	lsls	r6, r6, #1
 	eors	r7, r6
-	str	r7, [sp, #24]
+	str	r7, [sp, #20]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r5, r7
 	movs	r6, #16
 	mov	r1, r5
 	rors	r1, r6
-	str	r1, [sp]
+	mov	r11, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r5, r4
 	eors	r5, r1
 	ands	r4, r1
 	lsls	r4, r4, #1
 	eors	r5, r4
-	str	r5, [sp, #8]
-	ldr	r4, [sp, #88]
+	str	r5, [sp, #4]
+	ldr	r4, [sp, #84]
 	mov	r1, r3
 	eors	r1, r4
 	ands	r3, r4
 	lsls	r3, r3, #1
 	eors	r1, r3
-	ldr	r3, [sp, #120]
+	ldr	r3, [sp, #116]
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
 	eors	r3, r1
 	movs	r5, #8
 	rors	r3, r5
-	mov	r8, r3
-	ldr	r5, [sp, #104]
+	mov	lr, r3
+	ldr	r5, [sp, #100]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r6, r5
 	eors	r6, r3
 	ands	r5, r3
 	lsls	r5, r5, #1
 	eors	r6, r5
-	str	r6, [sp, #16]
+	str	r6, [sp, #12]
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
 	eors	r4, r6
 	movs	r6, #11
 	mov	r3, r4
 	rors	r3, r6
-	mov	r11, r3
+	mov	r10, r3
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r4, r1
 	eors	r4, r3
 	ands	r1, r3
 	lsls	r1, r1, #1
 	eors	r4, r1
-	str	r4, [sp, #4]
-	ldr	r4, [sp, #76]
+	str	r4, [sp]
+	ldr	r4, [sp, #72]
 	mov	r5, r0
 	eors	r5, r4
 	ands	r0, r4
 	lsls	r0, r0, #1
 	eors	r5, r0
-	ldr	r3, [sp, #108]
+	ldr	r3, [sp, #104]
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
 	eors	r3, r5
 	movs	r0, #8
 	rors	r3, r0
-	ldr	r0, [sp, #92]
+	ldr	r0, [sp, #88]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r1, r0
 	eors	r1, r3
@@ -215,43 +215,43 @@ norx_f_f:
 	ands	r5, r4
 	lsls	r5, r5, #1
 	eors	r0, r5
-	str	r0, [sp, #28]
+	str	r0, [sp, #24]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r3, r0
 	movs	r6, #16
 	mov	r0, r3
 	rors	r0, r6
-	mov	r9, r0
+	mov	r8, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r3, r1
 	eors	r3, r0
 	ands	r1, r0
 	lsls	r1, r1, #1
 	eors	r3, r1
-	str	r3, [sp, #20]
+	str	r3, [sp, #16]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r4, r3
 	movs	r0, #31
 	rors	r4, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r3, [sp, #4]
+	ldr	r3, [sp]
 	eors	r3, r4
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp]
 	ands	r0, r4
 	lsls	r1, r0, #1
 	eors	r3, r1
-	ldr	r6, [sp, #84]
+	ldr	r6, [sp, #80]
 	mov	r1, r2
 	eors	r1, r6
 	ands	r2, r6
 	lsls	r2, r2, #1
 	eors	r1, r2
-	ldr	r5, [sp, #116]
+	ldr	r5, [sp, #112]
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
 	eors	r5, r1
 	movs	r2, #8
 	rors	r5, r2
-	ldr	r2, [sp, #100]
+	ldr	r2, [sp, #96]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r0, r2
 	eors	r0, r5
@@ -268,7 +268,7 @@ norx_f_f:
 	ands	r1, r6
 	lsls	r2, r1, #1
 	eors	r7, r2
-	str	r7, [sp, #12]
+	str	r7, [sp, #8]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r5, r7
 	movs	r2, #16
@@ -279,13 +279,13 @@ norx_f_f:
 	movs	r1, #8
 	rors	r7, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r1, [sp, #8]
+	ldr	r1, [sp, #4]
 	eors	r1, r7
-	str	r1, [sp, #32]
-	ldr	r1, [sp, #8]
+	str	r1, [sp, #28]
+	ldr	r1, [sp, #4]
 	ands	r1, r7
 	lsls	r2, r1, #1
-	ldr	r1, [sp, #32]
+	ldr	r1, [sp, #28]
 	eors	r1, r2
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
 	eors	r4, r1
@@ -297,28 +297,28 @@ norx_f_f:
 	ands	r3, r4
 	lsls	r3, r3, #1
 	eors	r2, r3
-	ldr	r3, [sp, #136]
+	ldr	r3, [sp, #132]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	str	r2, [r3]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r2, r7
-	mov	r10, r2
+	mov	r9, r2
 	movs	r2, #16
-	mov	r3, r10
+	mov	r3, r9
 	rors	r3, r2
-	mov	r10, r3
+	mov	r9, r3
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r2, r1
 	eors	r2, r3
 	ands	r1, r3
 	lsls	r1, r1, #1
 	eors	r2, r1
-	str	r2, [sp, #32]
+	str	r2, [sp, #28]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r4, r2
 	movs	r3, #31
 	rors	r4, r3
-	ldr	r3, [sp, #140]
+	ldr	r3, [sp, #136]
 	str	r4, [r3]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r4, r0
@@ -328,20 +328,20 @@ norx_f_f:
 	eors	r4, r3
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	mov	r5, r12
-	ldr	r3, [sp, #8]
+	ldr	r3, [sp, #4]
 	eors	r5, r3
 	movs	r3, #31
 	rors	r5, r3
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r1, [sp, #28]
+	ldr	r1, [sp, #24]
 	eors	r1, r5
-	ldr	r3, [sp, #28]
+	ldr	r3, [sp, #24]
 	ands	r3, r5
 	lsls	r3, r3, #1
 	eors	r1, r3
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	ldr	r0, [sp, #4]
-	mov	r3, r8
+	ldr	r0, [sp]
+	mov	r3, lr
 	eors	r0, r3
 	movs	r3, #16
 	rors	r0, r3
@@ -367,7 +367,7 @@ norx_f_f:
 	ands	r1, r5
 	lsls	r1, r1, #1
 	eors	r3, r1
-	ldr	r1, [sp, #124]
+	ldr	r1, [sp, #120]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	str	r3, [r1]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
@@ -385,12 +385,12 @@ norx_f_f:
 	eors	r5, r1
 	movs	r1, #31
 	rors	r5, r1
-	ldr	r1, [sp, #144]
+	ldr	r1, [sp, #140]
 	str	r5, [r1]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #16]
+	ldr	r5, [sp, #12]
 	eors	r5, r0
-	ldr	r1, [sp, #16]
+	ldr	r1, [sp, #12]
 	ands	r1, r0
 	lsls	r1, r1, #1
 	eors	r5, r1
@@ -399,14 +399,14 @@ norx_f_f:
 	movs	r4, #31
 	rors	r6, r4
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #20]
 	eors	r0, r6
-	ldr	r4, [sp, #24]
+	ldr	r4, [sp, #20]
 	ands	r4, r6
 	lsls	r4, r4, #1
 	eors	r0, r4
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r1, r9
+	mov	r1, r8
 	eors	r1, r0
 	movs	r4, #8
 	rors	r1, r4
@@ -427,7 +427,7 @@ norx_f_f:
 	ands	r0, r6
 	lsls	r4, r0, #1
 	eors	r7, r4
-	ldr	r4, [sp, #128]
+	ldr	r4, [sp, #124]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	str	r7, [r4]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
@@ -444,28 +444,28 @@ norx_f_f:
 	eors	r6, r0
 	movs	r4, #31
 	rors	r6, r4
-	ldr	r4, [sp, #148]
+	ldr	r4, [sp, #144]
 	str	r6, [r4]
-	mov	r2, r11
+	mov	r2, r10
 	eors	r2, r5
 	movs	r5, #31
 	rors	r2, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r4, [sp, #12]
+	ldr	r4, [sp, #8]
 	eors	r4, r2
-	ldr	r5, [sp, #12]
+	ldr	r5, [sp, #8]
 	ands	r5, r2
 	lsls	r5, r5, #1
 	eors	r4, r5
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r1, [sp]
+	mov	r1, r11
 	eors	r1, r4
 	movs	r5, #8
 	rors	r1, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #20]
+	ldr	r6, [sp, #16]
 	eors	r6, r1
-	ldr	r5, [sp, #20]
+	ldr	r5, [sp, #16]
 	ands	r5, r1
 	lsls	r5, r5, #1
 	eors	r6, r5
@@ -479,7 +479,7 @@ norx_f_f:
 	ands	r4, r2
 	lsls	r4, r4, #1
 	eors	r5, r4
-	ldr	r4, [sp, #132]
+	ldr	r4, [sp, #128]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	str	r5, [r4]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
@@ -496,28 +496,28 @@ norx_f_f:
 	eors	r2, r1
 	movs	r4, #31
 	rors	r2, r4
-	ldr	r4, [sp, #152]
+	ldr	r4, [sp, #148]
 	str	r2, [r4]
-	ldr	r2, [sp, #156]
+	ldr	r2, [sp, #152]
 	str	r1, [r2]
-	ldr	r4, [sp, #160]
-	ldr	r2, [sp, #32]
+	ldr	r4, [sp, #156]
+	ldr	r2, [sp, #28]
 	str	r2, [r4]
-	ldr	r4, [sp, #164]
+	ldr	r4, [sp, #160]
 	mov	r2, r12
 	str	r2, [r4]
-	ldr	r2, [sp, #168]
+	ldr	r2, [sp, #164]
 	str	r0, [r2]
-	ldr	r0, [sp, #172]
+	ldr	r0, [sp, #168]
 	str	r7, [r0]
-	ldr	r0, [sp, #176]
+	ldr	r0, [sp, #172]
 	str	r5, [r0]
-	ldr	r2, [sp, #180]
-	mov	r0, r10
+	ldr	r2, [sp, #176]
+	mov	r0, r9
 	str	r0, [r2]
-	ldr	r0, [sp, #184]
+	ldr	r0, [sp, #180]
 	str	r3, [r0]
-	add	sp, #40
+	add	sp, #36
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -529,7 +529,7 @@ norx_f_f:
 
 
 @ --- norx_f_permute: norx_f.permute
-@     frame 52 bytes (27 spill slots, 13 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     frame 48 bytes (27 spill slots, 12 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
 @     estimated 788 bytes of code and literals
 	.section .text.norx_f_permute,"ax",%progbits
 	.global norx_f_permute
@@ -543,17 +543,17 @@ norx_f_permute:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #52
-	str	r0, [sp, #48]
+	sub	sp, #48
+	str	r0, [sp, #44]
 	@ norx_f.ae:72: @unroll(unroll)
 	ldr	r5, [r0]
-	mov	r11, r5
+	mov	r10, r5
 	ldr	r1, [r0, #4]
-	mov	r10, r1
+	mov	r9, r1
 	ldr	r1, [r0, #8]
-	str	r1, [sp, #16]
+	str	r1, [sp, #12]
 	ldr	r1, [r0, #12]
-	str	r1, [sp, #40]
+	str	r1, [sp, #36]
 	ldr	r6, [r0, #16]
 	ldr	r4, [r0, #20]
 	ldr	r1, [r0, #24]
@@ -561,25 +561,25 @@ norx_f_permute:
 	mov	r12, r3
 	ldr	r3, [r0, #32]
 	ldr	r5, [r0, #36]
-	mov	r9, r5
+	mov	r8, r5
 	ldr	r5, [r0, #40]
-	str	r5, [sp, #4]
-	ldr	r5, [r0, #44]
 	str	r5, [sp]
+	ldr	r5, [r0, #44]
+	mov	r11, r5
 	ldr	r2, [r0, #48]
 	ldr	r5, [r0, #52]
-	str	r5, [sp, #12]
+	str	r5, [sp, #8]
 	ldr	r5, [r0, #56]
-	str	r5, [sp, #24]
+	str	r5, [sp, #20]
 	ldr	r5, [r0, #60]
-	mov	r8, r5
+	mov	lr, r5
 	movs	r0, #0
-	str	r0, [sp, #44]
+	str	r0, [sp, #40]
 .Lnorx_f_permute_loop1:
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r11
+	mov	r7, r10
 	eors	r7, r6
-	mov	r0, r11
+	mov	r0, r10
 	ands	r0, r6
 	lsls	r5, r0, #1
 	eors	r7, r5
@@ -603,42 +603,42 @@ norx_f_permute:
 	ands	r7, r6
 	lsls	r5, r7, #1
 	eors	r3, r5
-	mov	r11, r3
+	mov	r10, r3
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r2, r3
 	movs	r5, #16
 	mov	r3, r2
 	rors	r3, r5
-	str	r3, [sp, #8]
+	str	r3, [sp, #4]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r2, r0
 	eors	r2, r3
 	ands	r0, r3
 	lsls	r0, r0, #1
 	eors	r2, r0
-	str	r2, [sp, #36]
+	str	r2, [sp, #32]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r6, r2
 	movs	r2, #31
 	mov	r0, r6
 	rors	r0, r2
-	str	r0, [sp, #20]
+	str	r0, [sp, #16]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r10
+	mov	r6, r9
 	eors	r6, r4
-	mov	r0, r10
+	mov	r0, r9
 	ands	r0, r4
 	lsls	r0, r0, #1
 	eors	r6, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r3, [sp, #12]
+	ldr	r3, [sp, #8]
 	eors	r3, r6
 	movs	r5, #8
 	rors	r3, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r9
+	mov	r2, r8
 	eors	r2, r3
-	mov	r0, r9
+	mov	r0, r8
 	ands	r0, r3
 	lsls	r0, r0, #1
 	eors	r2, r0
@@ -652,40 +652,40 @@ norx_f_permute:
 	ands	r6, r4
 	lsls	r5, r6, #1
 	eors	r0, r5
-	mov	r10, r0
+	mov	r9, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r3, r0
 	movs	r6, #16
 	mov	r0, r3
 	rors	r0, r6
-	str	r0, [sp, #12]
+	str	r0, [sp, #8]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r3, r2
 	eors	r3, r0
 	ands	r2, r0
 	lsls	r2, r2, #1
 	eors	r3, r2
-	str	r3, [sp, #32]
+	str	r3, [sp, #28]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r4, r3
 	movs	r2, #31
 	rors	r4, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #16]
+	ldr	r6, [sp, #12]
 	eors	r6, r1
-	ldr	r2, [sp, #16]
+	ldr	r2, [sp, #12]
 	ands	r2, r1
 	lsls	r2, r2, #1
 	eors	r6, r2
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r3, [sp, #24]
+	ldr	r3, [sp, #20]
 	eors	r3, r6
 	movs	r5, #8
 	rors	r3, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r2, [sp, #4]
+	ldr	r2, [sp]
 	eors	r2, r3
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp]
 	ands	r0, r3
 	lsls	r0, r0, #1
 	eors	r2, r0
@@ -699,13 +699,13 @@ norx_f_permute:
 	ands	r6, r1
 	lsls	r5, r6, #1
 	eors	r0, r5
-	str	r0, [sp, #24]
+	str	r0, [sp, #20]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r3, r0
 	movs	r6, #16
 	mov	r0, r3
 	rors	r0, r6
-	str	r0, [sp, #16]
+	str	r0, [sp, #12]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r3, r2
 	eors	r3, r0
@@ -718,22 +718,22 @@ norx_f_permute:
 	movs	r0, #31
 	rors	r1, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r7, [sp, #40]
+	ldr	r7, [sp, #36]
 	mov	r0, r12
 	eors	r7, r0
-	ldr	r3, [sp, #40]
+	ldr	r3, [sp, #36]
 	ands	r3, r0
 	lsls	r0, r3, #1
 	eors	r7, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r5, r8
+	mov	r5, lr
 	eors	r5, r7
 	movs	r0, #8
 	rors	r5, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r3, [sp]
+	mov	r3, r11
 	eors	r3, r5
-	ldr	r0, [sp]
+	mov	r0, r11
 	ands	r0, r5
 	lsls	r0, r0, #1
 	eors	r3, r0
@@ -748,7 +748,7 @@ norx_f_permute:
 	ands	r7, r6
 	lsls	r7, r7, #1
 	eors	r0, r7
-	mov	r9, r0
+	mov	r8, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r5, r0
 	movs	r0, #16
@@ -764,9 +764,9 @@ norx_f_permute:
 	movs	r3, #31
 	rors	r6, r3
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r11
+	mov	r3, r10
 	eors	r3, r4
-	mov	r7, r11
+	mov	r7, r10
 	ands	r7, r4
 	lsls	r7, r7, #1
 	eors	r3, r7
@@ -790,34 +790,34 @@ norx_f_permute:
 	ands	r3, r4
 	lsls	r3, r3, #1
 	eors	r2, r3
-	mov	r11, r2
+	mov	r10, r2
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r5, r2
 	movs	r3, #16
 	mov	r2, r5
 	rors	r2, r3
-	mov	r8, r2
+	mov	lr, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r3, r7
 	eors	r3, r2
 	ands	r7, r2
 	lsls	r7, r7, #1
 	eors	r3, r7
-	str	r3, [sp, #4]
+	str	r3, [sp]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r4, r3
 	movs	r2, #31
 	rors	r4, r2
-	str	r4, [sp, #28]
+	str	r4, [sp, #24]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r10
+	mov	r5, r9
 	eors	r5, r1
-	mov	r4, r10
+	mov	r4, r9
 	ands	r4, r1
 	lsls	r4, r4, #1
 	eors	r5, r4
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r2, [sp, #8]
+	ldr	r2, [sp, #4]
 	eors	r2, r5
 	movs	r4, #8
 	rors	r2, r4
@@ -837,7 +837,7 @@ norx_f_permute:
 	ands	r5, r1
 	lsls	r5, r5, #1
 	eors	r0, r5
-	mov	r10, r0
+	mov	r9, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r2, r0
 	movs	r0, #16
@@ -848,30 +848,30 @@ norx_f_permute:
 	ands	r4, r2
 	lsls	r0, r4, #1
 	eors	r5, r0
-	str	r5, [sp]
+	mov	r11, r5
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r1, r5
-	str	r1, [sp, #8]
+	str	r1, [sp, #4]
 	movs	r1, #31
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #4]
 	rors	r0, r1
-	str	r0, [sp, #8]
+	str	r0, [sp, #4]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #20]
 	eors	r0, r6
-	ldr	r1, [sp, #24]
+	ldr	r1, [sp, #20]
 	ands	r1, r6
 	lsls	r1, r1, #1
 	eors	r0, r1
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r7, [sp, #12]
+	ldr	r7, [sp, #8]
 	eors	r7, r0
 	movs	r1, #8
 	rors	r7, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #36]
+	ldr	r5, [sp, #32]
 	eors	r5, r7
-	ldr	r1, [sp, #36]
+	ldr	r1, [sp, #32]
 	ands	r1, r7
 	lsls	r1, r1, #1
 	eors	r5, r1
@@ -895,7 +895,7 @@ norx_f_permute:
 	ands	r5, r7
 	lsls	r3, r5, #1
 	eors	r0, r3
-	str	r0, [sp, #12]
+	str	r0, [sp, #8]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r6, r0
 	movs	r0, #31
@@ -903,28 +903,28 @@ norx_f_permute:
 	rors	r1, r0
 	mov	r12, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r9
-	ldr	r1, [sp, #20]
+	mov	r0, r8
+	ldr	r1, [sp, #16]
 	eors	r0, r1
-	mov	r3, r9
+	mov	r3, r8
 	ands	r3, r1
 	lsls	r1, r3, #1
 	eors	r0, r1
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r5, [sp, #16]
+	ldr	r5, [sp, #12]
 	eors	r5, r0
 	movs	r1, #8
 	rors	r5, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #32]
+	ldr	r6, [sp, #28]
 	eors	r6, r5
-	ldr	r1, [sp, #32]
+	ldr	r1, [sp, #28]
 	ands	r1, r5
 	lsls	r3, r1, #1
 	mov	r1, r6
 	eors	r1, r3
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	ldr	r6, [sp, #20]
+	ldr	r6, [sp, #16]
 	eors	r6, r1
 	movs	r3, #11
 	rors	r6, r3
@@ -948,34 +948,34 @@ norx_f_permute:
 	eors	r6, r0
 	movs	r1, #31
 	rors	r6, r1
-	str	r4, [sp, #16]
-	str	r3, [sp, #40]
-	ldr	r4, [sp, #28]
-	ldr	r1, [sp, #8]
-	ldr	r3, [sp, #12]
-	mov	r9, r0
-	str	r7, [sp, #12]
-	str	r5, [sp, #24]
-	ldr	r0, [sp, #44]
+	str	r4, [sp, #12]
+	str	r3, [sp, #36]
+	ldr	r4, [sp, #24]
+	ldr	r1, [sp, #4]
+	ldr	r3, [sp, #8]
+	mov	r8, r0
+	str	r7, [sp, #8]
+	str	r5, [sp, #20]
+	ldr	r0, [sp, #40]
 	adds	r0, #1
-	str	r0, [sp, #44]
+	str	r0, [sp, #40]
 	cmp	r0, #4
 	bcs	.Lnorx_f_permute_far1
 	b	.Lnorx_f_permute_loop1
 .Lnorx_f_permute_far1:
 .Lnorx_f_permute_done2:
 	@ norx_f.ae:77: s[0] = s0
-	mov	r5, r11
-	ldr	r7, [sp, #48]
+	mov	r5, r10
+	ldr	r7, [sp, #44]
 	str	r5, [r7]
 	@ norx_f.ae:78: s[1] = s1
-	mov	r5, r10
+	mov	r5, r9
 	str	r5, [r7, #4]
 	@ norx_f.ae:79: s[2] = s2
-	ldr	r5, [sp, #16]
+	ldr	r5, [sp, #12]
 	str	r5, [r7, #8]
 	@ norx_f.ae:80: s[3] = s3
-	ldr	r5, [sp, #40]
+	ldr	r5, [sp, #36]
 	str	r5, [r7, #12]
 	@ norx_f.ae:81: s[4] = s4
 	str	r6, [r7, #16]
@@ -989,26 +989,26 @@ norx_f_permute:
 	@ norx_f.ae:85: s[8] = s8
 	str	r3, [r7, #32]
 	@ norx_f.ae:86: s[9] = s9
-	mov	r1, r9
+	mov	r1, r8
 	str	r1, [r7, #36]
 	@ norx_f.ae:87: s[10] = s10
-	ldr	r1, [sp, #4]
+	ldr	r1, [sp]
 	str	r1, [r7, #40]
 	@ norx_f.ae:88: s[11] = s11
-	ldr	r1, [sp]
+	mov	r1, r11
 	str	r1, [r7, #44]
 	@ norx_f.ae:89: s[12] = s12
 	str	r2, [r7, #48]
 	@ norx_f.ae:90: s[13] = s13
-	ldr	r1, [sp, #12]
+	ldr	r1, [sp, #8]
 	str	r1, [r7, #52]
 	@ norx_f.ae:91: s[14] = s14
-	ldr	r1, [sp, #24]
+	ldr	r1, [sp, #20]
 	str	r1, [r7, #56]
 	@ norx_f.ae:92: s[15] = s15
-	mov	r1, r8
+	mov	r1, lr
 	str	r1, [r7, #60]
-	add	sp, #52
+	add	sp, #48
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

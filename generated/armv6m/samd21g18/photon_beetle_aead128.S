@@ -1020,7 +1020,7 @@ photon_beetle_aead128_decrypt_with:
 
 
 @ --- photon_beetle_aead128_P_permute: photon_beetle_aead128.P.permute
-@     frame 32 bytes (34 spill slots, 8 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     frame 28 bytes (34 spill slots, 7 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
 @     estimated 1232 bytes of code and literals
 	.section .text.photon_beetle_aead128_P_permute,"ax",%progbits
 	.global photon_beetle_aead128_P_permute
@@ -1034,29 +1034,29 @@ photon_beetle_aead128_P_permute:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #32
-	str	r0, [sp, #28]
+	sub	sp, #28
+	str	r0, [sp, #24]
 	@ photon256.ae:60: for r in 0..rounds {
 	mov	r2, r0
 	ldr	r1, [r2]
 	ldr	r6, [r2, #4]
 	ldr	r0, [r2, #8]
-	str	r0, [sp]
+	mov	lr, r0
 	ldr	r4, [r2, #12]
 	ldr	r7, [r2, #16]
 	ldr	r3, [r2, #20]
 	ldr	r5, [r2, #24]
 	ldr	r2, [r2, #28]
 	movs	r0, #0
-	str	r0, [sp, #24]
+	str	r0, [sp, #20]
 	mov	r12, r1
-	ldr	r1, [sp]
-	str	r1, [sp, #16]
-	mov	r9, r7
-	mov	r10, r5
+	mov	r1, lr
+	str	r1, [sp, #12]
+	mov	r8, r7
+	mov	r9, r5
 	@ photon256.ae:61: c = rc[r]
 	ldr	r0, =photon_beetle_aead128_P.rc
-	str	r0, [sp, #20]
+	str	r0, [sp, #16]
 	@ photon256.ae:64: x0 = sub_cells(x0 ^ (c ^ ic[0]) as u32)
 	ldr	r5, =photon_beetle_aead128_sf0
 	b	.Lphoton_beetle_aead128_P_permute_pool1
@@ -1065,7 +1065,7 @@ photon_beetle_aead128_P_permute:
 	@ photon256.ae:60: for r in 0..rounds {
 .Lphoton_beetle_aead128_P_permute_loop1:
 	@ photon256.ae:61: c = rc[r]
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #16]
 	ldrb	r0, [r0]
 	@ photon256.ae:69: x5 = sub_cells(x5 ^ (c ^ ic[5]) as u32) >>> 20
 	movs	r1, #14
@@ -1089,7 +1089,7 @@ photon_beetle_aead128_P_permute:
 	orrs	r1, r7
 	movs	r3, #20
 	rors	r1, r3
-	str	r1, [sp]
+	mov	r11, r1
 	@ photon256.ae:71: x7 = sub_cells(x7 ^ (c ^ ic[7]) as u32) >>> 28
 	movs	r1, #8
 	eors	r1, r0
@@ -1112,7 +1112,7 @@ photon_beetle_aead128_P_permute:
 	orrs	r1, r3
 	movs	r2, #28
 	rors	r1, r2
-	mov	r8, r1
+	mov	lr, r1
 	@ photon256.ae:65: x1 = sub_cells(x1 ^ (c ^ ic[1]) as u32) >>> 4
 	movs	r1, #1
 	eors	r1, r0
@@ -1135,7 +1135,7 @@ photon_beetle_aead128_P_permute:
 	orrs	r1, r2
 	movs	r2, #4
 	rors	r1, r2
-	str	r1, [sp, #12]
+	str	r1, [sp, #8]
 	@ photon256.ae:67: x3 = sub_cells(x3 ^ (c ^ ic[3]) as u32) >>> 12
 	movs	r1, #7
 	eors	r1, r0
@@ -1158,10 +1158,10 @@ photon_beetle_aead128_P_permute:
 	orrs	r1, r2
 	movs	r2, #12
 	rors	r1, r2
-	mov	r11, r1
+	mov	r10, r1
 	@ photon256.ae:70: x6 = sub_cells(x6 ^ (c ^ ic[6]) as u32) >>> 24
 	eors	r2, r0
-	mov	r3, r10
+	mov	r3, r9
 	eors	r3, r2
 	uxtb	r1, r3
 	ldrb	r1, [r5, r1]
@@ -1179,17 +1179,17 @@ photon_beetle_aead128_P_permute:
 	orrs	r4, r1
 	lsls	r1, r4, #16
 	orrs	r1, r2
-	mov	r10, r1
+	mov	r9, r1
 	@ photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
-	ldr	r6, [sp, #12]
+	ldr	r6, [sp, #8]
 	eors	r6, r1
-	mov	r1, r8
+	mov	r1, lr
 	eors	r6, r1
 	@ photon256.ae:44: t = times2(x3 ^ x5)
-	mov	r2, r11
-	ldr	r1, [sp]
+	mov	r2, r10
+	mov	r1, r11
 	eors	r2, r1
-	str	r2, [sp, #4]
+	str	r2, [sp]
 	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	ldr	r3, =0x77777777
 	mov	r1, r2
@@ -1207,11 +1207,11 @@ photon_beetle_aead128_P_permute:
 	lsrs	r2, r2, #3
 	@ photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r6, r2
-	str	r6, [sp, #8]
+	str	r6, [sp, #4]
 	@ photon256.ae:68: x4 = sub_cells(x4 ^ (c ^ ic[4]) as u32) >>> 16
 	movs	r1, #15
 	eors	r1, r0
-	mov	r6, r9
+	mov	r6, r8
 	eors	r6, r1
 	lsrs	r1, r6, #24
 	ldrb	r1, [r5, r1]
@@ -1251,7 +1251,7 @@ photon_beetle_aead128_P_permute:
 	@ photon256.ae:66: x2 = sub_cells(x2 ^ (c ^ ic[2]) as u32) >>> 8
 	movs	r2, #3
 	eors	r0, r2
-	ldr	r7, [sp, #16]
+	ldr	r7, [sp, #12]
 	eors	r7, r0
 	lsrs	r0, r7, #16
 	uxtb	r0, r0
@@ -1269,22 +1269,22 @@ photon_beetle_aead128_P_permute:
 	orrs	r0, r7
 	lsls	r0, r0, #16
 	orrs	r0, r2
-	str	r0, [sp, #16]
+	str	r0, [sp, #12]
 	@ photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	eors	r1, r0
-	mov	r0, r11
+	mov	r0, r10
 	eors	r1, r0
 	eors	r1, r6
-	mov	r0, r8
+	mov	r0, lr
 	eors	r1, r0
 	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #4]
 	ands	r0, r3
 	lsls	r0, r0, #1
 	@ photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	eors	r1, r0
 	@ photon256.ae:34: u = (x & 0x88888888) >> 2
-	ldr	r2, [sp, #8]
+	ldr	r2, [sp, #4]
 	ands	r2, r4
 	lsrs	r0, r2, #2
 	@ photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
@@ -1298,8 +1298,8 @@ photon_beetle_aead128_P_permute:
 	ands	r0, r3
 	lsls	r7, r0, #1
 	@ photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r2, r11
-	mov	r0, r10
+	mov	r2, r10
+	mov	r0, r9
 	eors	r2, r0
 	eors	r2, r7
 	@ photon256.ae:34: u = (x & 0x88888888) >> 2
@@ -1313,23 +1313,23 @@ photon_beetle_aead128_P_permute:
 	eors	r2, r1
 	mov	r12, r2
 	@ photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
-	ldr	r2, [sp, #16]
-	mov	r0, r8
+	ldr	r2, [sp, #12]
+	mov	r0, lr
 	eors	r2, r0
 	mov	r0, r12
 	eors	r2, r0
 	@ photon256.ae:44: t = times2(x3 ^ x5)
 	mov	r1, r6
-	mov	r0, r10
+	mov	r0, r9
 	eors	r1, r0
-	mov	r9, r1
+	mov	r8, r1
 	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	ands	r1, r3
 	lsls	r0, r1, #1
 	@ photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r2, r0
 	@ photon256.ae:34: u = (x & 0x88888888) >> 2
-	mov	r1, r9
+	mov	r1, r8
 	ands	r1, r4
 	lsrs	r0, r1, #2
 	@ photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
@@ -1339,11 +1339,11 @@ photon_beetle_aead128_P_permute:
 	@ photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r2, r0
 	@ photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	ldr	r1, [sp, #12]
-	mov	r0, r11
+	ldr	r1, [sp, #8]
+	mov	r0, r10
 	eors	r1, r0
 	eors	r1, r6
-	ldr	r0, [sp]
+	mov	r0, r11
 	eors	r1, r0
 	mov	r0, r12
 	eors	r1, r0
@@ -1368,7 +1368,7 @@ photon_beetle_aead128_P_permute:
 	lsls	r7, r0, #1
 	@ photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	r2, r6
-	mov	r0, r8
+	mov	r0, lr
 	eors	r2, r0
 	eors	r2, r7
 	@ photon256.ae:34: u = (x & 0x88888888) >> 2
@@ -1381,22 +1381,22 @@ photon_beetle_aead128_P_permute:
 	@ photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	eors	r2, r0
 	@ photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	r7, r11
+	mov	r7, r10
 	mov	r0, r12
 	eors	r7, r0
 	eors	r7, r2
 	@ photon256.ae:44: t = times2(x3 ^ x5)
-	ldr	r1, [sp]
-	mov	r0, r8
+	mov	r1, r11
+	mov	r0, lr
 	eors	r1, r0
-	str	r1, [sp, #12]
+	str	r1, [sp, #8]
 	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	ands	r1, r3
 	lsls	r0, r1, #1
 	@ photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r7, r0
 	@ photon256.ae:34: u = (x & 0x88888888) >> 2
-	ldr	r1, [sp, #12]
+	ldr	r1, [sp, #8]
 	ands	r1, r4
 	lsrs	r0, r1, #2
 	@ photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
@@ -1406,11 +1406,11 @@ photon_beetle_aead128_P_permute:
 	@ photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r7, r0
 	@ photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	ldr	r1, [sp, #16]
+	ldr	r1, [sp, #12]
 	eors	r1, r6
-	ldr	r0, [sp]
+	mov	r0, r11
 	eors	r1, r0
-	mov	r0, r10
+	mov	r0, r9
 	eors	r1, r0
 	eors	r1, r2
 	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
@@ -1432,12 +1432,12 @@ photon_beetle_aead128_P_permute:
 	mov	r0, r1
 	ands	r0, r3
 	lsls	r0, r0, #1
-	mov	r11, r0
+	mov	r10, r0
 	@ photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	ldr	r7, [sp]
+	mov	r7, r11
 	mov	r0, r12
 	eors	r7, r0
-	mov	r0, r11
+	mov	r0, r10
 	eors	r7, r0
 	@ photon256.ae:34: u = (x & 0x88888888) >> 2
 	ands	r1, r4
@@ -1452,17 +1452,17 @@ photon_beetle_aead128_P_permute:
 	eors	r6, r2
 	eors	r6, r7
 	@ photon256.ae:44: t = times2(x3 ^ x5)
-	mov	r1, r10
+	mov	r1, r9
 	mov	r0, r12
 	eors	r1, r0
-	str	r1, [sp, #8]
+	str	r1, [sp, #4]
 	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	ands	r1, r3
 	lsls	r0, r1, #1
 	@ photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r6, r0
 	@ photon256.ae:34: u = (x & 0x88888888) >> 2
-	ldr	r1, [sp, #8]
+	ldr	r1, [sp, #4]
 	ands	r1, r4
 	lsrs	r0, r1, #2
 	@ photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
@@ -1472,10 +1472,10 @@ photon_beetle_aead128_P_permute:
 	@ photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r6, r0
 	@ photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	ldr	r1, [sp, #4]
-	mov	r0, r10
+	ldr	r1, [sp]
+	mov	r0, r9
 	eors	r1, r0
-	mov	r0, r8
+	mov	r0, lr
 	eors	r1, r0
 	eors	r1, r7
 	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
@@ -1498,7 +1498,7 @@ photon_beetle_aead128_P_permute:
 	ands	r0, r3
 	lsls	r6, r0, #1
 	@ photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r0, r10
+	mov	r0, r9
 	eors	r0, r2
 	eors	r0, r6
 	@ photon256.ae:34: u = (x & 0x88888888) >> 2
@@ -1510,22 +1510,22 @@ photon_beetle_aead128_P_permute:
 	lsrs	r6, r1, #3
 	@ photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	eors	r0, r6
-	mov	r11, r0
+	mov	r10, r0
 	@ photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
-	ldr	r1, [sp]
+	mov	r1, r11
 	eors	r1, r7
 	eors	r1, r0
 	@ photon256.ae:44: t = times2(x3 ^ x5)
-	mov	r0, r8
+	mov	r0, lr
 	eors	r0, r2
-	str	r0, [sp]
+	mov	r11, r0
 	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	ands	r0, r3
 	lsls	r0, r0, #1
 	@ photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r1, r0
 	@ photon256.ae:34: u = (x & 0x88888888) >> 2
-	ldr	r6, [sp]
+	mov	r6, r11
 	ands	r6, r4
 	lsrs	r0, r6, #2
 	@ photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
@@ -1535,12 +1535,12 @@ photon_beetle_aead128_P_permute:
 	@ photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r1, r0
 	@ photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	r6, r9
-	mov	r0, r8
+	mov	r6, r8
+	mov	r0, lr
 	eors	r6, r0
 	mov	r0, r12
 	eors	r6, r0
-	mov	r0, r11
+	mov	r0, r10
 	eors	r6, r0
 	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r0, r1
@@ -1562,7 +1562,7 @@ photon_beetle_aead128_P_permute:
 	ands	r0, r3
 	lsls	r1, r0, #1
 	@ photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r0, r8
+	mov	r0, lr
 	eors	r0, r7
 	eors	r0, r1
 	@ photon256.ae:34: u = (x & 0x88888888) >> 2
@@ -1574,12 +1574,12 @@ photon_beetle_aead128_P_permute:
 	lsrs	r1, r6, #3
 	@ photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	eors	r0, r1
-	mov	r9, r0
+	mov	r8, r0
 	@ photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	r6, r10
-	mov	r0, r11
+	mov	r6, r9
+	mov	r0, r10
 	eors	r6, r0
-	mov	r0, r9
+	mov	r0, r8
 	eors	r6, r0
 	@ photon256.ae:44: t = times2(x3 ^ x5)
 	mov	r1, r12
@@ -1600,11 +1600,11 @@ photon_beetle_aead128_P_permute:
 	@ photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r6, r0
 	@ photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	ldr	r1, [sp, #12]
+	ldr	r1, [sp, #8]
 	mov	r0, r12
 	eors	r1, r0
 	eors	r1, r2
-	mov	r0, r9
+	mov	r0, r8
 	eors	r1, r0
 	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r0, r6
@@ -1625,12 +1625,12 @@ photon_beetle_aead128_P_permute:
 	mov	r0, r1
 	ands	r0, r3
 	lsls	r0, r0, #1
-	mov	r10, r0
+	mov	r9, r0
 	@ photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	r6, r12
-	mov	r0, r11
-	eors	r6, r0
 	mov	r0, r10
+	eors	r6, r0
+	mov	r0, r9
 	eors	r6, r0
 	@ photon256.ae:34: u = (x & 0x88888888) >> 2
 	ands	r1, r4
@@ -1641,16 +1641,16 @@ photon_beetle_aead128_P_permute:
 	lsrs	r1, r1, #3
 	@ photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	eors	r6, r1
-	mov	r10, r6
+	mov	r9, r6
 	@ photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	r6, r8
-	mov	r0, r9
+	mov	r6, lr
+	mov	r0, r8
 	eors	r6, r0
-	mov	r0, r10
+	mov	r0, r9
 	eors	r6, r0
 	@ photon256.ae:44: t = times2(x3 ^ x5)
 	mov	r1, r2
-	mov	r0, r11
+	mov	r0, r10
 	eors	r1, r0
 	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r0, r1
@@ -1668,10 +1668,10 @@ photon_beetle_aead128_P_permute:
 	@ photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r6, r0
 	@ photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	ldr	r1, [sp, #8]
+	ldr	r1, [sp, #4]
 	eors	r1, r2
 	eors	r1, r7
-	mov	r0, r10
+	mov	r0, r9
 	eors	r1, r0
 	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r0, r6
@@ -1692,12 +1692,12 @@ photon_beetle_aead128_P_permute:
 	mov	r0, r1
 	ands	r0, r3
 	lsls	r6, r0, #1
-	mov	r8, r6
+	mov	lr, r6
 	@ photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	r6, r2
-	mov	r0, r9
-	eors	r6, r0
 	mov	r0, r8
+	eors	r6, r0
+	mov	r0, lr
 	eors	r6, r0
 	@ photon256.ae:34: u = (x & 0x88888888) >> 2
 	ands	r1, r4
@@ -1708,16 +1708,16 @@ photon_beetle_aead128_P_permute:
 	lsrs	r0, r1, #3
 	@ photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	eors	r6, r0
-	mov	r8, r6
+	mov	lr, r6
 	@ photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
 	mov	r1, r12
-	mov	r0, r10
+	mov	r0, r9
 	eors	r1, r0
 	mov	r0, r6
 	eors	r1, r0
 	@ photon256.ae:44: t = times2(x3 ^ x5)
 	mov	r6, r7
-	mov	r0, r9
+	mov	r0, r8
 	eors	r6, r0
 	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r0, r6
@@ -1735,11 +1735,11 @@ photon_beetle_aead128_P_permute:
 	@ photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r1, r0
 	@ photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	ldr	r6, [sp]
+	mov	r6, r11
 	eors	r6, r7
-	mov	r0, r11
+	mov	r0, r10
 	eors	r6, r0
-	mov	r0, r8
+	mov	r0, lr
 	eors	r6, r0
 	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r0, r1
@@ -1761,7 +1761,7 @@ photon_beetle_aead128_P_permute:
 	lsls	r1, r3, #1
 	@ photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	r3, r7
-	mov	r0, r10
+	mov	r0, r9
 	eors	r3, r0
 	eors	r3, r1
 	@ photon256.ae:34: u = (x & 0x88888888) >> 2
@@ -1774,18 +1774,18 @@ photon_beetle_aead128_P_permute:
 	lsrs	r3, r6, #3
 	@ photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	eors	r0, r3
-	ldr	r3, [sp, #20]
+	ldr	r3, [sp, #16]
 	adds	r3, #1
-	str	r3, [sp, #20]
+	str	r3, [sp, #16]
 	mov	r6, r2
-	str	r7, [sp, #16]
-	mov	r4, r11
-	mov	r3, r10
-	mov	r10, r8
+	str	r7, [sp, #12]
+	mov	r4, r10
+	mov	r3, r9
+	mov	r9, lr
 	mov	r2, r0
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #20]
 	adds	r0, #1
-	str	r0, [sp, #24]
+	str	r0, [sp, #20]
 	cmp	r0, #12
 	bcs	.Lphoton_beetle_aead128_P_permute_far1
 	b	.Lphoton_beetle_aead128_P_permute_loop1
@@ -1793,26 +1793,26 @@ photon_beetle_aead128_P_permute:
 .Lphoton_beetle_aead128_P_permute_done2:
 	@ photon256.ae:76: s[0] = x0
 	mov	r1, r12
-	ldr	r5, [sp, #28]
+	ldr	r5, [sp, #24]
 	str	r1, [r5]
 	@ photon256.ae:77: s[1] = x1
 	str	r6, [r5, #4]
 	@ photon256.ae:78: s[2] = x2
-	ldr	r1, [sp, #16]
+	ldr	r1, [sp, #12]
 	str	r1, [r5, #8]
 	@ photon256.ae:79: s[3] = x3
 	str	r4, [r5, #12]
 	@ photon256.ae:80: s[4] = x4
-	mov	r1, r9
+	mov	r1, r8
 	str	r1, [r5, #16]
 	@ photon256.ae:81: s[5] = x5
 	str	r3, [r5, #20]
 	@ photon256.ae:82: s[6] = x6
-	mov	r1, r10
+	mov	r1, r9
 	str	r1, [r5, #24]
 	@ photon256.ae:83: s[7] = x7
 	str	r2, [r5, #28]
-	add	sp, #32
+	add	sp, #28
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

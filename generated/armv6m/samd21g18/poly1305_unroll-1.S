@@ -130,7 +130,7 @@ poly1305_setup:
 
 
 @ --- poly1305_block: poly1305.block
-@     frame 24 bytes (4 spill slots, 1 on the stack; locals 20), saves r4, r5, r6, r7
+@     frame 20 bytes (4 spill slots, 0 on the stack; locals 20), saves r4, r5, r6, r7
 @     estimated 386 bytes of code and literals
 	.section .text.poly1305_block,"ax",%progbits
 	.global poly1305_block
@@ -139,14 +139,14 @@ poly1305_setup:
 	.balign 4
 poly1305_block:
 	push	{r4, r5, r6, r7, lr}
-	sub	sp, #24
+	sub	sp, #20
 	mov	r3, r0
 	ldr	r7, [r2]
 	ldr	r6, [r2, #4]
 	ldr	r5, [r2, #8]
 	ldr	r4, [r2, #12]
 	ldrh	r0, [r2, #16]
-	str	r0, [sp]
+	mov	lr, r0
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
 	ldrh	r2, [r3]
 	lsls	r0, r7, #19
@@ -285,7 +285,7 @@ poly1305_block:
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
 	ldrh	r5, [r3, #18]
 	lsrs	r4, r4, #21
-	ldr	r0, [sp]
+	mov	r0, lr
 	lsls	r0, r0, #11
 	orrs	r4, r0
 	adds	r0, r5, r4
@@ -310,7 +310,7 @@ poly1305_block:
 	movs	r4, #0
 	movs	r2, #0
 	@ poly1305.ae:58: g[i] = d[12:0] as u16
-	add	r0, sp, #4
+	add	r0, sp, #0
 	mov	r12, r0
 	@ poly1305.ae:51: @unroll(unroll)
 .Lpoly1305_block_loop1:
@@ -349,7 +349,7 @@ poly1305_block:
 	bcc	.Lpoly1305_block_loop1
 .Lpoly1305_block_done2:
 	@ poly1305.ae:61: t0 = (g[0] as u32) + carry * 5  // the carry out of column 9 again weighs 2^130
-	add	r1, sp, #4
+	add	r1, sp, #0
 	ldrh	r4, [r1]
 	movs	r0, #5
 	muls	r2, r0
@@ -368,7 +368,7 @@ poly1305_block:
 	@ poly1305.ae:64: @unroll(unroll)
 	movs	r2, #2
 	@ poly1305.ae:66: h[i] = g[i]
-	add	r1, sp, #4
+	add	r1, sp, #0
 	adds	r1, #4
 	adds	r3, #4
 	@ poly1305.ae:64: @unroll(unroll)
@@ -382,14 +382,14 @@ poly1305_block:
 	cmp	r2, #10
 	bcc	.Lpoly1305_block_loop5
 .Lpoly1305_block_done6:
-	add	sp, #24
+	add	sp, #20
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.size poly1305_block, .-poly1305_block
 
 
 @ --- poly1305_finish: poly1305.finish
-@     frame 36 bytes (28 spill slots, 9 on the stack; locals 0), saves r4, r5, r6, r7
+@     frame 32 bytes (28 spill slots, 8 on the stack; locals 0), saves r4, r5, r6, r7
 @     estimated 400 bytes of code and literals
 	.section .text.poly1305_finish,"ax",%progbits
 	.global poly1305_finish
@@ -398,16 +398,16 @@ poly1305_block:
 	.balign 4
 poly1305_finish:
 	push	{r4, r5, r6, r7, lr}
-	sub	sp, #36
-	str	r2, [sp, #12]
+	sub	sp, #32
+	str	r2, [sp, #8]
 	ldr	r5, [r1]
-	str	r5, [sp, #28]
-	ldr	r5, [r1, #4]
 	str	r5, [sp, #24]
-	ldr	r5, [r1, #8]
+	ldr	r5, [r1, #4]
 	str	r5, [sp, #20]
-	ldr	r5, [r1, #12]
+	ldr	r5, [r1, #8]
 	str	r5, [sp, #16]
+	ldr	r5, [r1, #12]
+	str	r5, [sp, #12]
 	@ poly1305.ae:75: v = v + ((h[i] as u<136>) << (13 * i))
 	ldrh	r3, [r0]
 	ldrh	r1, [r0, #2]
@@ -427,11 +427,11 @@ poly1305_finish:
 	ldrh	r5, [r0, #4]
 	lsls	r3, r5, #26
 	lsrs	r5, r5, #6
-	str	r5, [sp]
+	mov	lr, r5
 	mov	r5, r12
 	adds	r5, r5, r3
 	mov	r12, r5
-	ldr	r5, [sp]
+	mov	r5, lr
 	adcs	r7, r5
 	adcs	r6, r2
 	adcs	r4, r2
@@ -439,53 +439,53 @@ poly1305_finish:
 	ldrh	r5, [r0, #6]
 	lsls	r3, r5, #7
 	lsrs	r5, r5, #25
-	str	r5, [sp]
+	mov	lr, r5
 	mov	r5, r12
 	adds	r5, r5, r2
 	mov	r12, r5
 	adcs	r7, r3
-	ldr	r5, [sp]
+	mov	r5, lr
 	adcs	r6, r5
 	adcs	r4, r2
 	adcs	r1, r2
 	ldrh	r5, [r0, #8]
 	lsls	r3, r5, #20
 	lsrs	r5, r5, #12
-	str	r5, [sp]
+	mov	lr, r5
 	mov	r5, r12
 	adds	r5, r5, r2
 	mov	r12, r5
 	adcs	r7, r3
-	ldr	r5, [sp]
+	mov	r5, lr
 	adcs	r6, r5
 	adcs	r4, r2
 	adcs	r1, r2
 	ldrh	r5, [r0, #10]
 	lsls	r3, r5, #1
 	lsrs	r5, r5, #31
-	str	r5, [sp]
+	mov	lr, r5
 	mov	r5, r12
 	adds	r5, r5, r2
 	mov	r12, r5
 	adcs	r7, r2
 	adcs	r6, r3
-	ldr	r5, [sp]
+	mov	r5, lr
 	adcs	r4, r5
 	adcs	r1, r2
 	ldrh	r5, [r0, #12]
 	lsls	r3, r5, #14
 	lsrs	r5, r5, #18
-	str	r5, [sp]
+	mov	lr, r5
 	mov	r5, r12
 	adds	r5, r5, r2
 	mov	r12, r5
 	adcs	r7, r2
 	adcs	r6, r3
-	ldr	r5, [sp]
+	mov	r5, lr
 	adcs	r4, r5
 	adcs	r1, r2
 	uxtb	r5, r1
-	str	r5, [sp]
+	mov	lr, r5
 	ldrh	r5, [r0, #14]
 	lsls	r1, r5, #27
 	lsrs	r5, r5, #5
@@ -495,10 +495,10 @@ poly1305_finish:
 	adcs	r7, r2
 	adcs	r6, r1
 	adcs	r4, r5
-	ldr	r5, [sp]
+	mov	r5, lr
 	adcs	r5, r2
 	uxtb	r5, r5
-	str	r5, [sp]
+	mov	lr, r5
 	ldrh	r5, [r0, #16]
 	lsls	r3, r5, #8
 	lsrs	r5, r5, #24
@@ -508,7 +508,7 @@ poly1305_finish:
 	adcs	r7, r2
 	adcs	r6, r2
 	adcs	r4, r3
-	ldr	r3, [sp]
+	mov	r3, lr
 	adcs	r3, r1
 	uxtb	r3, r3
 	ldrh	r1, [r0, #18]
@@ -516,9 +516,9 @@ poly1305_finish:
 	lsrs	r1, r1, #11
 	uxtb	r1, r1
 	adds	r5, r5, r2
-	str	r5, [sp, #8]
+	str	r5, [sp, #4]
 	adcs	r7, r2
-	str	r7, [sp]
+	mov	lr, r7
 	adcs	r6, r2
 	adcs	r4, r0
 	adcs	r3, r1
@@ -526,7 +526,7 @@ poly1305_finish:
 	@ poly1305.ae:77: v = (v & ((1 << 130) - 1)) + (v >> 130) * 5          // now v < 2^130 + 40 < 2p
 	lsls	r0, r1, #30
 	lsrs	r0, r0, #30
-	str	r0, [sp, #4]
+	str	r0, [sp]
 	lsrs	r3, r1, #2
 	lsls	r0, r3, #2
 	lsrs	r1, r3, #30
@@ -541,27 +541,27 @@ poly1305_finish:
 	mov	r0, r2
 	adcs	r0, r2
 	uxtb	r0, r0
-	str	r0, [sp, #32]
-	ldr	r7, [sp, #8]
+	str	r0, [sp, #28]
+	ldr	r7, [sp, #4]
 	mov	r0, r12
 	adds	r0, r7, r0
 	mov	r12, r0
-	ldr	r7, [sp]
+	mov	r7, lr
 	adcs	r7, r5
 	adcs	r6, r3
 	adcs	r4, r1
-	ldr	r1, [sp, #4]
-	ldr	r0, [sp, #32]
+	ldr	r1, [sp]
+	ldr	r0, [sp, #28]
 	adcs	r1, r0
 	uxtb	r1, r1
 	@ poly1305.ae:78: g = v + 5                                            // v - p + 2^130
 	movs	r3, #5
 	mov	r0, r12
 	adds	r0, r0, r3
-	str	r0, [sp, #4]
+	str	r0, [sp]
 	mov	r0, r7
 	adcs	r0, r2
-	str	r0, [sp]
+	mov	lr, r0
 	mov	r5, r6
 	adcs	r5, r2
 	mov	r3, r4
@@ -571,12 +571,12 @@ poly1305_finish:
 	@ poly1305.ae:79: v = if g[130] == 1 then g & ((1 << 130) - 1) else v  // constant-time select of v mod p
 	lsls	r0, r0, #29
 	asrs	r2, r0, #31
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp]
 	mov	r1, r12
 	eors	r0, r1
 	ands	r0, r2
 	eors	r1, r0
-	ldr	r0, [sp]
+	mov	r0, lr
 	eors	r0, r7
 	ands	r0, r2
 	eors	r7, r0
@@ -587,20 +587,20 @@ poly1305_finish:
 	ands	r3, r2
 	eors	r4, r3
 	@ poly1305.ae:80: return v[127:0] + s
-	ldr	r0, [sp, #28]
-	adds	r2, r1, r0
 	ldr	r0, [sp, #24]
-	adcs	r7, r0
+	adds	r2, r1, r0
 	ldr	r0, [sp, #20]
-	adcs	r6, r0
+	adcs	r7, r0
 	ldr	r0, [sp, #16]
+	adcs	r6, r0
+	ldr	r0, [sp, #12]
 	adcs	r4, r0
-	ldr	r3, [sp, #12]
+	ldr	r3, [sp, #8]
 	str	r2, [r3]
 	str	r7, [r3, #4]
 	str	r6, [r3, #8]
 	str	r4, [r3, #12]
-	add	sp, #36
+	add	sp, #32
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.size poly1305_finish, .-poly1305_finish

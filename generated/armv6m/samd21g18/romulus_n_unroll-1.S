@@ -8,8 +8,8 @@
 	.thumb
 
 @ --- romulus_n_key_setup: romulus_n.key_setup
-@     frame 20 bytes (8 spill slots, 1 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 430 bytes of code and literals
+@     frame 16 bytes (7 spill slots, 0 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 434 bytes of code and literals
 	.section .text.romulus_n_key_setup,"ax",%progbits
 	.global romulus_n_key_setup
 	.type romulus_n_key_setup, %function
@@ -22,13 +22,13 @@ romulus_n_key_setup:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #20
+	sub	sp, #16
 	@ romulus_n.ae:101: E.tk3_rows(load_be(key, 0, 16), r3)
 	movs	r1, #3
 	tst	r0, r1
 	beq	.Lromulus_n_key_setup_words2
 .Lromulus_n_key_setup_bytes1:
-	add	r4, sp, #4
+	add	r4, sp, #0
 	movs	r3, #16
 .Lromulus_n_key_setup_cpy4:
 	subs	r3, #1
@@ -42,23 +42,23 @@ romulus_n_key_setup:
 	ldr	r1, [r0, #12]
 	rev	r1, r1
 	@ skinny128_384plus.ae:174: @unroll(unroll)
-	str	r1, [sp]
+	mov	r11, r1
 	@ romulus_n.ae:101: E.tk3_rows(load_be(key, 0, 16), r3)
 	ldr	r1, [r0, #8]
 	rev	r3, r1
 	ldr	r1, [r0, #4]
 	rev	r1, r1
 	@ skinny128_384plus.ae:174: @unroll(unroll)
-	mov	r9, r1
+	mov	r8, r1
 	@ romulus_n.ae:101: E.tk3_rows(load_be(key, 0, 16), r3)
 	ldr	r0, [r0]
 	rev	r1, r0
 	@ skinny128_384plus.ae:174: @unroll(unroll)
 	movs	r0, #0
-	mov	r11, r0
+	mov	r10, r0
 	@ skinny128_384plus.ae:176: r3[i] = tk3[127:64] ^ rc_rows(rc[i])
 	ldr	r0, =romulus_n_E.rc
-	mov	r8, r0
+	mov	lr, r0
 	@ skinny128_384plus.ae:174: @unroll(unroll)
 .Lromulus_n_key_setup_loop5:
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
@@ -67,7 +67,7 @@ romulus_n_key_setup:
 	@ skinny128_384plus.ae:85: x = t[127:64]
 	lsls	r6, r0, #24
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	mov	r4, r9
+	mov	r4, r8
 	lsrs	r0, r4, #8
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:85: x = t[127:64]
@@ -106,15 +106,17 @@ romulus_n_key_setup:
 	lsls	r5, r7, #7
 	lsrs	r0, r6, #25
 	orrs	r5, r0
-	lsls	r4, r7, #1
-	lsrs	r0, r6, #31
-	orrs	r4, r0
-	eors	r5, r4
 	lsrs	r0, r7, #1
 	ldr	r4, =0x7f7f7f7f
 	ands	r0, r4
+	mov	r12, r0
+	lsls	r0, r7, #1
+	eors	r5, r0
+	lsrs	r0, r6, #31
+	eors	r5, r0
 	ldr	r4, =0x80808080
 	ands	r5, r4
+	mov	r0, r12
 	orrs	r0, r5
 	mov	r12, r0
 	lsls	r5, r6, #7
@@ -127,14 +129,14 @@ romulus_n_key_setup:
 	ands	r6, r0
 	ands	r5, r4
 	orrs	r6, r5
-	mov	r10, r6
+	mov	r9, r6
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	lsrs	r0, r3, #8
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:85: x = t[127:64]
 	lsls	r6, r0, #24
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	ldr	r7, [sp]
+	mov	r7, r11
 	lsrs	r0, r7, #8
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:85: x = t[127:64]
@@ -171,38 +173,38 @@ romulus_n_key_setup:
 	mov	r3, r5
 	orrs	r3, r0
 	@ skinny128_384plus.ae:86: x = ((x >> 1) & 0x7f7f7f7f7f7f7f7f) | (((x << 7) ^ (x << 1)) & 0x8080808080808080)
-	lsls	r7, r3, #7
+	lsls	r5, r3, #7
 	lsrs	r0, r6, #25
-	orrs	r7, r0
-	lsls	r0, r3, #1
-	lsrs	r5, r6, #31
-	orrs	r0, r5
-	eors	r7, r0
-	lsrs	r5, r3, #1
+	orrs	r5, r0
+	lsrs	r7, r3, #1
 	ldr	r0, =0x7f7f7f7f
-	ands	r5, r0
-	ands	r7, r4
-	orrs	r5, r7
+	ands	r7, r0
+	lsls	r0, r3, #1
+	eors	r5, r0
+	lsrs	r0, r6, #31
+	eors	r5, r0
+	ands	r5, r4
+	orrs	r7, r5
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	lsrs	r0, r5, #24
+	lsrs	r0, r7, #24
 	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
-	lsls	r7, r0, #24
+	lsls	r5, r0, #24
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	lsrs	r0, r5, #16
+	lsrs	r0, r7, #16
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
 	lsls	r0, r0, #16
-	orrs	r7, r0
+	orrs	r5, r0
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	lsrs	r0, r5, #8
+	lsrs	r0, r7, #8
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
 	lsls	r0, r0, #8
-	orrs	r7, r0
+	orrs	r5, r0
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	uxtb	r0, r5
+	uxtb	r0, r7
 	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
-	orrs	r7, r0
+	orrs	r5, r0
 	@ skinny128_384plus.ae:86: x = ((x >> 1) & 0x7f7f7f7f7f7f7f7f) | (((x << 7) ^ (x << 1)) & 0x8080808080808080)
 	lsls	r0, r3, #31
 	lsrs	r3, r6, #1
@@ -235,19 +237,19 @@ romulus_n_key_setup:
 	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
 	orrs	r6, r0
 	@ skinny128_384plus.ae:176: r3[i] = tk3[127:64] ^ rc_rows(rc[i])
-	mov	r0, r8
+	mov	r0, lr
 	ldrb	r4, [r0, #1]
 	@ skinny128_384plus.ae:128: return ((c & 0xf) as u64 << 56) | ((c >> 4) as u64 << 24)
 	lsls	r0, r4, #28
 	lsrs	r0, r0, #4
 	@ skinny128_384plus.ae:176: r3[i] = tk3[127:64] ^ rc_rows(rc[i])
-	eors	r5, r0
+	eors	r7, r0
 	@ skinny128_384plus.ae:128: return ((c & 0xf) as u64 << 56) | ((c >> 4) as u64 << 24)
 	lsrs	r0, r4, #4
 	lsls	r0, r0, #24
 	@ skinny128_384plus.ae:176: r3[i] = tk3[127:64] ^ rc_rows(rc[i])
 	eors	r3, r0
-	mov	r0, r8
+	mov	r0, lr
 	ldrb	r4, [r0]
 	@ skinny128_384plus.ae:128: return ((c & 0xf) as u64 << 56) | ((c >> 4) as u64 << 24)
 	lsls	r0, r4, #28
@@ -258,30 +260,30 @@ romulus_n_key_setup:
 	lsrs	r0, r4, #4
 	lsls	r4, r0, #24
 	@ skinny128_384plus.ae:176: r3[i] = tk3[127:64] ^ rc_rows(rc[i])
-	mov	r0, r9
+	mov	r0, r8
 	eors	r0, r4
 	str	r0, [r2]
 	str	r1, [r2, #4]
 	str	r3, [r2, #8]
-	str	r5, [r2, #12]
+	str	r7, [r2, #12]
 	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
-	mov	r0, r8
+	mov	r0, lr
 	adds	r0, #2
-	mov	r8, r0
+	mov	lr, r0
 	adds	r2, #16
-	str	r6, [sp]
-	mov	r3, r7
-	mov	r9, r10
+	mov	r11, r6
+	mov	r3, r5
+	mov	r8, r9
 	mov	r1, r12
-	mov	r0, r11
+	mov	r0, r10
 	adds	r0, #1
-	mov	r11, r0
+	mov	r10, r0
 	cmp	r0, #20
 	bcs	.Lromulus_n_key_setup_far1
 	b	.Lromulus_n_key_setup_loop5
 .Lromulus_n_key_setup_far1:
 .Lromulus_n_key_setup_done6:
-	add	sp, #20
+	add	sp, #16
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -294,8 +296,8 @@ romulus_n_key_setup:
 
 
 @ --- romulus_n_encrypt_with: romulus_n.encrypt_with
-@     frame 436 bytes (23 spill slots, 14 on the stack; locals 376), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 894 bytes of code and literals
+@     frame 436 bytes (25 spill slots, 14 on the stack; locals 376), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 896 bytes of code and literals
 	.section .text.romulus_n_encrypt_with,"ax",%progbits
 	.global romulus_n_encrypt_with
 	.type romulus_n_encrypt_with, %function
@@ -408,8 +410,8 @@ romulus_n_encrypt_with:
 	adds	r0, #15
 	lsrs	r0, r0, #4
 	str	r0, [sp, #44]
-	mov	r9, r4
-	mov	r8, r3
+	mov	r8, r4
+	mov	r9, r3
 	str	r2, [sp, #20]
 	str	r1, [sp, #24]
 	movs	r1, #0
@@ -480,15 +482,14 @@ romulus_n_encrypt_with:
 	eors	r0, r1
 	str	r0, [sp, #4]
 	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	r0, r8
-	lsls	r1, r0, #7
-	lsrs	r0, r5, #25
-	orrs	r1, r0
-	mov	r0, r8
+	mov	r0, r9
 	lsrs	r4, r0, #1
 	ldr	r0, =0x7f7f7f7f
 	ands	r4, r0
-	mov	r0, r8
+	mov	r0, r9
+	lsls	r1, r0, #7
+	eors	r1, r0
+	lsrs	r0, r5, #25
 	eors	r1, r0
 	ldr	r0, =0x80808080
 	ands	r1, r0
@@ -504,16 +505,16 @@ romulus_n_encrypt_with:
 	eors	r0, r1
 	mov	r11, r0
 	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	lsls	r1, r5, #7
-	lsrs	r0, r6, #25
-	orrs	r1, r0
 	lsrs	r4, r5, #1
-	mov	r0, r8
+	mov	r0, r9
 	lsls	r0, r0, #31
 	orrs	r4, r0
 	ldr	r0, =0x7f7f7f7f
 	ands	r4, r0
+	lsls	r1, r5, #7
 	eors	r1, r5
+	lsrs	r0, r6, #25
+	eors	r1, r0
 	ldr	r0, =0x80808080
 	ands	r1, r0
 	eors	r4, r1
@@ -528,19 +529,19 @@ romulus_n_encrypt_with:
 	eors	r0, r1
 	mov	r10, r0
 	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	lsls	r4, r6, #7
-	mov	r0, r9
-	lsrs	r0, r0, #25
-	orrs	r4, r0
 	lsrs	r1, r6, #1
 	lsls	r0, r5, #31
 	orrs	r1, r0
 	ldr	r0, =0x7f7f7f7f
 	ands	r1, r0
-	eors	r4, r6
-	ldr	r0, =0x80808080
-	ands	r4, r0
-	eors	r1, r4
+	lsls	r0, r6, #7
+	eors	r0, r6
+	mov	r4, r8
+	lsrs	r4, r4, #25
+	eors	r0, r4
+	ldr	r4, =0x80808080
+	ands	r0, r4
+	eors	r1, r0
 	@ romulus_n.ae:121: mp = pad(load_be(msg, off, 16, count), count)
 	ldr	r0, [r3, #12]
 	rev	r4, r0
@@ -551,13 +552,13 @@ romulus_n_encrypt_with:
 	ands	r0, r2
 	eors	r4, r0
 	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	r0, r9
+	mov	r0, r8
 	lsrs	r2, r0, #1
 	lsls	r0, r6, #31
 	orrs	r2, r0
 	ldr	r0, =0x7f7f7f7f
 	ands	r2, r0
-	mov	r0, r9
+	mov	r0, r8
 	lsls	r3, r0, #7
 	eors	r3, r0
 	ldr	r0, =0x80808080
@@ -616,13 +617,13 @@ romulus_n_encrypt_with:
 	b	.Lromulus_n_encrypt_with_cpy17
 .Lromulus_n_encrypt_with_stored15:
 	@ romulus_n.ae:123: s = s ^ mp
-	mov	r3, r9
+	mov	r3, r8
 	eors	r3, r4
 	mov	r0, r10
 	eors	r6, r0
 	mov	r0, r11
 	eors	r5, r0
-	mov	r7, r8
+	mov	r7, r9
 	ldr	r0, [sp, #4]
 	eors	r7, r0
 	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
@@ -682,8 +683,8 @@ romulus_n_encrypt_with:
 	ldr	r6, [sp, #424]
 	ldr	r5, [sp, #428]
 	ldr	r1, [sp, #432]
-	mov	r9, r0
-	mov	r8, r1
+	mov	r8, r0
+	mov	r9, r1
 	str	r4, [sp, #20]
 	mov	r0, r10
 	str	r0, [sp, #24]
@@ -697,66 +698,68 @@ romulus_n_encrypt_with:
 .Lromulus_n_encrypt_with_far2:
 .Lromulus_n_encrypt_with_done8:
 	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	r7, r9
-	lsrs	r2, r7, #1
+	mov	r7, r8
+	lsrs	r4, r7, #1
 	lsls	r0, r6, #31
-	orrs	r2, r0
-	ldr	r4, =0x7f7f7f7f
-	ands	r2, r4
-	lsls	r1, r7, #7
-	eors	r1, r7
-	ldr	r3, =0x80808080
-	ands	r1, r3
-	eors	r2, r1
-	lsrs	r0, r7, #25
-	lsls	r7, r6, #7
-	orrs	r7, r0
-	lsrs	r1, r6, #1
+	orrs	r4, r0
+	ldr	r2, =0x7f7f7f7f
+	ands	r4, r2
+	lsls	r3, r7, #7
+	eors	r3, r7
+	ldr	r1, =0x80808080
+	ands	r3, r1
+	eors	r4, r3
+	str	r4, [sp, #4]
+	lsrs	r3, r6, #1
 	lsls	r0, r5, #31
-	orrs	r1, r0
-	ands	r1, r4
-	eors	r7, r6
-	ands	r7, r3
-	eors	r1, r7
-	lsrs	r0, r6, #25
-	lsls	r7, r5, #7
-	orrs	r7, r0
-	lsrs	r6, r5, #1
-	mov	r0, r8
-	lsls	r0, r0, #31
-	orrs	r6, r0
-	ands	r6, r4
-	eors	r7, r5
-	ands	r7, r3
-	eors	r6, r7
-	mov	r0, r8
-	lsrs	r7, r0, #1
-	ands	r7, r4
-	lsrs	r4, r5, #25
-	lsls	r5, r0, #7
-	orrs	r5, r4
+	orrs	r3, r0
+	ands	r3, r2
+	lsls	r4, r6, #7
+	eors	r4, r6
+	lsrs	r0, r7, #25
+	eors	r4, r0
+	ands	r4, r1
+	eors	r3, r4
+	lsrs	r4, r5, #1
+	mov	r7, r9
+	lsls	r0, r7, #31
+	orrs	r4, r0
+	ands	r4, r2
+	lsls	r0, r5, #7
 	eors	r0, r5
-	ands	r0, r3
-	eors	r7, r0
+	lsrs	r6, r6, #25
+	eors	r0, r6
+	ands	r0, r1
+	eors	r4, r0
+	lsrs	r6, r7, #1
+	ands	r6, r2
+	mov	r2, r9
+	lsls	r0, r7, #7
+	eors	r2, r0
+	lsrs	r0, r5, #25
+	eors	r2, r0
+	ands	r2, r1
+	eors	r6, r2
 	@ romulus_n.ae:128: store_be(tag, 0, g(s))
-	rev	r5, r7
-	rev	r6, r6
-	rev	r4, r1
-	rev	r1, r2
+	rev	r5, r6
+	rev	r4, r4
+	rev	r2, r3
+	ldr	r0, [sp, #4]
+	rev	r1, r0
 	ldr	r3, [sp, #56]
 	movs	r0, #3
 	tst	r3, r0
 	bne	.Lromulus_n_encrypt_with_bytes18
 	str	r5, [r3]
-	str	r6, [r3, #4]
-	str	r4, [r3, #8]
+	str	r4, [r3, #4]
+	str	r2, [r3, #8]
 	str	r1, [r3, #12]
 	b	.Lromulus_n_encrypt_with_stored19
 	.ltorg
 .Lromulus_n_encrypt_with_bytes18:
 	str	r5, [sp, #380]
-	str	r6, [sp, #384]
-	str	r4, [sp, #388]
+	str	r4, [sp, #384]
+	str	r2, [sp, #388]
 	str	r1, [sp, #392]
 	add	r2, sp, #380
 	movs	r1, #16
@@ -780,7 +783,7 @@ romulus_n_encrypt_with:
 
 @ --- romulus_n_decrypt_with: romulus_n.decrypt_with
 @     frame 440 bytes (29 spill slots, 15 on the stack; locals 376), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 996 bytes of code and literals
+@     estimated 1000 bytes of code and literals
 	.section .text.romulus_n_decrypt_with,"ax",%progbits
 	.global romulus_n_decrypt_with
 	.type romulus_n_decrypt_with, %function
@@ -895,8 +898,8 @@ romulus_n_decrypt_with:
 	adds	r0, #15
 	lsrs	r0, r0, #4
 	str	r0, [sp, #44]
-	str	r6, [sp, #4]
-	mov	r11, r5
+	mov	r9, r6
+	str	r5, [sp, #4]
 	str	r4, [sp, #8]
 	mov	r8, r3
 	str	r2, [sp, #16]
@@ -909,47 +912,48 @@ romulus_n_decrypt_with:
 .Lromulus_n_decrypt_with_far1:
 .Lromulus_n_decrypt_with_loop7:
 	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	ldr	r5, [sp, #4]
-	lsrs	r4, r5, #1
-	mov	r6, r11
+	mov	r2, r9
+	lsrs	r4, r2, #1
+	ldr	r6, [sp, #4]
 	lsls	r0, r6, #31
 	orrs	r4, r0
 	ldr	r3, =0x7f7f7f7f
 	ands	r4, r3
-	lsls	r1, r5, #7
-	eors	r1, r5
+	lsls	r1, r2, #7
+	eors	r1, r2
 	ldr	r2, =0x80808080
 	ands	r1, r2
 	eors	r4, r1
 	str	r4, [sp, #28]
-	lsls	r1, r6, #7
-	lsrs	r0, r5, #25
-	orrs	r1, r0
 	lsrs	r5, r6, #1
 	ldr	r7, [sp, #8]
 	lsls	r0, r7, #31
 	orrs	r5, r0
 	ands	r5, r3
+	lsls	r1, r6, #7
 	eors	r1, r6
+	mov	r0, r9
+	lsrs	r0, r0, #25
+	eors	r1, r0
 	ands	r1, r2
 	eors	r5, r1
-	lsls	r4, r7, #7
-	lsrs	r0, r6, #25
-	orrs	r4, r0
 	lsrs	r1, r7, #1
-	mov	r6, r8
-	lsls	r0, r6, #31
+	mov	r0, r8
+	lsls	r0, r0, #31
 	orrs	r1, r0
 	ands	r1, r3
+	lsls	r4, r7, #7
 	eors	r4, r7
+	lsrs	r0, r6, #25
+	eors	r4, r0
 	ands	r4, r2
 	eors	r1, r4
-	lsrs	r4, r6, #1
-	ands	r4, r3
-	lsls	r6, r6, #7
-	lsrs	r0, r7, #25
-	orrs	r6, r0
 	mov	r0, r8
+	lsrs	r4, r0, #1
+	ands	r4, r3
+	lsls	r6, r0, #7
+	eors	r6, r0
+	lsrs	r0, r7, #25
 	eors	r6, r0
 	ands	r6, r2
 	mov	r3, r4
@@ -957,11 +961,11 @@ romulus_n_decrypt_with:
 	@ romulus_n.ae:143: off = 16 * i
 	ldr	r0, [sp, #12]
 	lsls	r0, r0, #4
-	mov	r9, r0
+	mov	r10, r0
 	@ romulus_n.ae:144: rest = m - off
 	ldr	r2, [sp, #40]
 	subs	r0, r2, r0
-	mov	r10, r0
+	mov	r11, r0
 	@ romulus_n.ae:145: count = if rest < 16 then rest else 16
 	cmp	r0, #16
 	movs	r2, #0
@@ -973,7 +977,7 @@ romulus_n_decrypt_with:
 	eors	r7, r0
 	@ romulus_n.ae:146: p = first_bytes(g(s) ^ load_be(ct, off, 16, count), count)
 	ldr	r2, [sp, #52]
-	mov	r0, r9
+	mov	r0, r10
 	adds	r2, r2, r0
 	cmp	r7, #16
 	bcc	.Lromulus_n_decrypt_with_bytes9
@@ -1082,7 +1086,7 @@ romulus_n_decrypt_with:
 	str	r0, [sp, #32]
 	rev	r2, r6
 	ldr	r1, [sp, #48]
-	mov	r0, r9
+	mov	r0, r10
 	adds	r1, r1, r0
 	cmp	r7, #16
 	bcc	.Lromulus_n_decrypt_with_bytes18
@@ -1107,7 +1111,7 @@ romulus_n_decrypt_with:
 	str	r0, [sp, #392]
 	str	r2, [sp, #396]
 	add	r0, sp, #384
-	mov	r9, r0
+	mov	r10, r0
 	mov	r2, r7
 	cmp	r2, #16
 	bcc	.Lromulus_n_decrypt_with_cnt20
@@ -1116,7 +1120,7 @@ romulus_n_decrypt_with:
 .Lromulus_n_decrypt_with_cpy21:
 	subs	r2, #1
 	bcc	.Lromulus_n_decrypt_with_stored19
-	mov	r0, r9
+	mov	r0, r10
 	ldrb	r0, [r0, r2]
 	strb	r0, [r1, r2]
 	b	.Lromulus_n_decrypt_with_cpy21
@@ -1142,9 +1146,9 @@ romulus_n_decrypt_with:
 	ands	r1, r0
 	eors	r3, r1
 	@ romulus_n.ae:148: s = s ^ pad(p, count)
-	ldr	r7, [sp, #4]
+	mov	r7, r9
 	eors	r7, r6
-	mov	r6, r11
+	ldr	r6, [sp, #4]
 	eors	r6, r5
 	ldr	r5, [sp, #8]
 	eors	r5, r4
@@ -1160,7 +1164,7 @@ romulus_n_decrypt_with:
 	orrs	r1, r3
 	lsls	r3, r1, #8
 	lsrs	r3, r3, #8
-	mov	r9, r3
+	mov	r10, r3
 	ldr	r3, [sp, #20]
 	lsrs	r3, r3, #23
 	rsbs	r1, r3, #0
@@ -1169,11 +1173,11 @@ romulus_n_decrypt_with:
 	eors	r4, r1
 	@ romulus_n.ae:150: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
 	movs	r1, #16
-	mov	r3, r10
+	mov	r3, r11
 	cmp	r1, r3
 	movs	r1, #0
 	sbcs	r1, r1
-	mov	r2, r10
+	mov	r2, r11
 	movs	r3, #16
 	eors	r2, r3
 	subs	r3, r2, #1
@@ -1191,7 +1195,7 @@ romulus_n_decrypt_with:
 	@ romulus_n.ae:151: s = tbc_n(cnt, d, r23, s)
 	add	r2, sp, #64
 	str	r4, [sp, #400]
-	mov	r3, r9
+	mov	r3, r10
 	str	r3, [sp, #404]
 	str	r7, [sp, #408]
 	str	r6, [sp, #412]
@@ -1207,12 +1211,12 @@ romulus_n_decrypt_with:
 	ldr	r3, [sp, #428]
 	ldr	r2, [sp, #432]
 	ldr	r1, [sp, #436]
-	str	r0, [sp, #4]
-	mov	r11, r3
+	mov	r9, r0
+	str	r3, [sp, #4]
 	str	r2, [sp, #8]
 	mov	r8, r1
 	str	r4, [sp, #16]
-	mov	r0, r9
+	mov	r0, r10
 	str	r0, [sp, #20]
 	ldr	r1, [sp, #12]
 	adds	r1, #1
@@ -1251,10 +1255,10 @@ romulus_n_decrypt_with:
 	eors	r1, r0
 	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	lsls	r2, r3, #7
+	eors	r2, r3
 	ldr	r4, [sp, #8]
 	lsrs	r0, r4, #25
-	orrs	r2, r0
-	eors	r2, r3
+	eors	r2, r0
 	ldr	r7, =0x80808080
 	ands	r2, r7
 	@ romulus_n.ae:153: return (load_be(tag, 0, 16) ^ g(s)) == 0
@@ -1270,17 +1274,17 @@ romulus_n_decrypt_with:
 	eors	r2, r0
 	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	lsls	r3, r4, #7
-	mov	r0, r11
-	lsrs	r0, r0, #25
-	orrs	r3, r0
 	eors	r3, r4
+	ldr	r0, [sp, #4]
+	lsrs	r0, r0, #25
+	eors	r3, r0
 	ands	r3, r7
 	@ romulus_n.ae:153: return (load_be(tag, 0, 16) ^ g(s)) == 0
 	eors	r2, r3
 	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	ldr	r0, [sp, #4]
+	mov	r0, r9
 	lsrs	r4, r0, #1
-	mov	r0, r11
+	ldr	r0, [sp, #4]
 	lsls	r0, r0, #31
 	orrs	r4, r0
 	ands	r4, r5
@@ -1289,31 +1293,32 @@ romulus_n_decrypt_with:
 	rev	r3, r0
 	eors	r3, r4
 	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	ldr	r0, [sp, #4]
+	mov	r0, r9
 	lsls	r4, r0, #7
 	eors	r4, r0
 	ands	r4, r7
 	@ romulus_n.ae:153: return (load_be(tag, 0, 16) ^ g(s)) == 0
 	eors	r3, r4
 	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	lsrs	r4, r0, #25
-	mov	r0, r11
-	lsls	r0, r0, #7
-	orrs	r0, r4
-	mov	r4, r11
-	eors	r0, r4
-	ands	r0, r7
-	lsrs	r7, r4, #1
-	ldr	r4, [sp, #8]
-	lsls	r4, r4, #31
-	orrs	r7, r4
+	ldr	r0, [sp, #4]
+	lsls	r4, r0, #7
+	eors	r4, r0
+	mov	r0, r9
+	lsrs	r0, r0, #25
+	eors	r4, r0
+	ands	r4, r7
+	ldr	r0, [sp, #4]
+	lsrs	r7, r0, #1
+	ldr	r0, [sp, #8]
+	lsls	r0, r0, #31
+	orrs	r7, r0
 	ands	r7, r5
 	@ romulus_n.ae:153: return (load_be(tag, 0, 16) ^ g(s)) == 0
-	ldr	r4, [r6, #8]
-	rev	r4, r4
-	eors	r4, r7
-	eors	r4, r0
-	orrs	r3, r4
+	ldr	r0, [r6, #8]
+	rev	r0, r0
+	eors	r0, r7
+	eors	r0, r4
+	orrs	r3, r0
 	orrs	r3, r2
 	orrs	r3, r1
 	subs	r0, r3, #1
@@ -1335,8 +1340,8 @@ romulus_n_decrypt_with:
 
 
 @ --- romulus_n_E_tk23_rows: romulus_n.E.tk23_rows
-@     frame 8 bytes (7 spill slots, 2 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 368 bytes of code and literals
+@     frame 4 bytes (9 spill slots, 1 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 372 bytes of code and literals
 	.section .text.romulus_n_E_tk23_rows,"ax",%progbits
 	.global romulus_n_E_tk23_rows
 	.type romulus_n_E_tk23_rows, %function
@@ -1349,218 +1354,220 @@ romulus_n_E_tk23_rows:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #8
+	sub	sp, #4
 	ldr	r3, [r0]
 	@ skinny128_384plus.ae:184: @unroll(unroll)
-	mov	r11, r3
-	ldr	r3, [r0, #4]
-	str	r3, [sp, #4]
+	mov	r12, r3
+	ldr	r4, [r0, #4]
 	ldr	r3, [r0, #8]
-	mov	r8, r3
-	ldr	r3, [r0, #12]
+	mov	lr, r3
+	ldr	r5, [r0, #12]
 	@ skinny128_384plus.ae:186: r23[i] = tk2[127:64] ^ r3[i]
-	mov	r12, r1
+	mov	r11, r1
+	mov	r7, r2
 	@ skinny128_384plus.ae:184: @unroll(unroll)
 	movs	r0, #0
 	str	r0, [sp]
 .Lromulus_n_E_tk23_rows_loop1:
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	lsrs	r0, r3, #8
-	uxtb	r0, r0
-	@ skinny128_384plus.ae:79: x = t[127:64]
-	lsls	r1, r0, #24
-	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	mov	r5, r8
-	lsrs	r0, r5, #8
-	uxtb	r0, r0
-	@ skinny128_384plus.ae:79: x = t[127:64]
-	lsls	r0, r0, #16
-	orrs	r1, r0
-	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	lsrs	r0, r5, #24
-	@ skinny128_384plus.ae:79: x = t[127:64]
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	uxtb	r0, r3
-	@ skinny128_384plus.ae:79: x = t[127:64]
-	orrs	r1, r0
-	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	lsrs	r0, r3, #16
-	uxtb	r0, r0
-	@ skinny128_384plus.ae:79: x = t[127:64]
-	lsls	r4, r0, #24
-	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	uxtb	r0, r5
-	@ skinny128_384plus.ae:79: x = t[127:64]
-	lsls	r0, r0, #16
-	orrs	r4, r0
-	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	lsrs	r0, r3, #24
-	@ skinny128_384plus.ae:79: x = t[127:64]
-	lsls	r0, r0, #8
-	orrs	r4, r0
-	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	lsrs	r0, r5, #16
-	uxtb	r0, r0
-	@ skinny128_384plus.ae:79: x = t[127:64]
-	orrs	r4, r0
-	@ skinny128_384plus.ae:80: x = ((x << 1) & 0xfefefefefefefefe) | (((x >> 7) ^ (x >> 5)) & 0x0101010101010101)
-	lsls	r6, r4, #2
-	lsrs	r0, r1, #30
-	orrs	r6, r0
-	eors	r6, r4
-	lsls	r7, r4, #1
-	lsrs	r0, r1, #31
-	orrs	r7, r0
-	ldr	r4, =0xfefefefe
-	ands	r7, r4
-	lsrs	r5, r6, #7
-	ldr	r0, =0x01010101
-	ands	r5, r0
-	orrs	r7, r5
-	mov	r10, r7
-	lsls	r0, r1, #2
-	eors	r0, r1
-	lsrs	r5, r0, #7
-	lsls	r0, r6, #25
-	orrs	r5, r0
-	lsls	r1, r1, #1
-	ands	r1, r4
-	ldr	r0, =0x01010101
-	ands	r5, r0
-	orrs	r1, r5
-	mov	r9, r1
-	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	ldr	r5, [sp, #4]
 	lsrs	r0, r5, #8
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:79: x = t[127:64]
 	lsls	r6, r0, #24
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	mov	r1, lr
+	lsrs	r0, r1, #8
+	uxtb	r0, r0
+	@ skinny128_384plus.ae:79: x = t[127:64]
+	lsls	r0, r0, #16
+	orrs	r6, r0
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	lsrs	r0, r1, #24
+	@ skinny128_384plus.ae:79: x = t[127:64]
+	lsls	r0, r0, #8
+	orrs	r6, r0
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	uxtb	r0, r5
+	@ skinny128_384plus.ae:79: x = t[127:64]
+	orrs	r6, r0
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	lsrs	r0, r5, #16
+	uxtb	r0, r0
+	@ skinny128_384plus.ae:79: x = t[127:64]
+	lsls	r2, r0, #24
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	uxtb	r0, r1
+	@ skinny128_384plus.ae:79: x = t[127:64]
+	lsls	r0, r0, #16
+	orrs	r2, r0
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	lsrs	r0, r5, #24
+	@ skinny128_384plus.ae:79: x = t[127:64]
+	lsls	r0, r0, #8
+	orrs	r2, r0
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	lsrs	r0, r1, #16
+	uxtb	r0, r0
+	@ skinny128_384plus.ae:79: x = t[127:64]
+	orrs	r2, r0
+	@ skinny128_384plus.ae:80: x = ((x << 1) & 0xfefefefefefefefe) | (((x >> 7) ^ (x >> 5)) & 0x0101010101010101)
+	lsls	r1, r2, #1
+	lsrs	r0, r6, #31
+	orrs	r1, r0
+	ldr	r0, =0xfefefefe
+	ands	r1, r0
+	lsls	r0, r2, #2
+	eors	r2, r0
+	lsrs	r0, r6, #30
+	eors	r2, r0
+	ldr	r3, =0x01010101
+	lsrs	r0, r2, #7
+	ands	r0, r3
+	orrs	r1, r0
+	mov	r9, r1
+	lsls	r0, r6, #2
+	eors	r0, r6
+	lsrs	r1, r0, #7
+	lsls	r0, r2, #25
+	orrs	r1, r0
+	lsls	r2, r6, #1
+	ldr	r0, =0xfefefefe
+	ands	r2, r0
+	ands	r1, r3
+	orrs	r2, r1
+	mov	r8, r2
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	mov	r7, r11
-	lsrs	r0, r7, #8
+	lsrs	r0, r4, #8
+	uxtb	r0, r0
+	@ skinny128_384plus.ae:79: x = t[127:64]
+	lsls	r6, r0, #24
+	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	mov	r2, r12
+	lsrs	r0, r2, #8
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:79: x = t[127:64]
 	lsls	r0, r0, #16
 	orrs	r6, r0
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	lsrs	r0, r7, #24
+	lsrs	r0, r2, #24
 	@ skinny128_384plus.ae:79: x = t[127:64]
 	lsls	r0, r0, #8
 	orrs	r6, r0
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	uxtb	r0, r5
+	uxtb	r0, r4
 	@ skinny128_384plus.ae:79: x = t[127:64]
 	orrs	r6, r0
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	lsrs	r0, r5, #16
+	lsrs	r0, r4, #16
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:79: x = t[127:64]
 	lsls	r1, r0, #24
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	uxtb	r0, r7
+	uxtb	r0, r2
 	@ skinny128_384plus.ae:79: x = t[127:64]
 	lsls	r0, r0, #16
 	orrs	r1, r0
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	lsrs	r0, r5, #24
+	lsrs	r0, r4, #24
 	@ skinny128_384plus.ae:79: x = t[127:64]
 	lsls	r0, r0, #8
 	orrs	r1, r0
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	lsrs	r0, r7, #16
+	lsrs	r0, r2, #16
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:79: x = t[127:64]
 	orrs	r1, r0
 	@ skinny128_384plus.ae:80: x = ((x << 1) & 0xfefefefefefefefe) | (((x >> 7) ^ (x >> 5)) & 0x0101010101010101)
-	lsls	r5, r1, #2
+	lsls	r2, r1, #1
+	lsrs	r0, r6, #31
+	orrs	r2, r0
+	ldr	r0, =0xfefefefe
+	ands	r2, r0
+	mov	r4, r1
+	lsls	r0, r1, #2
+	eors	r4, r0
 	lsrs	r0, r6, #30
-	orrs	r5, r0
-	eors	r5, r1
-	lsls	r0, r1, #1
-	lsrs	r1, r6, #31
+	eors	r4, r0
+	lsrs	r0, r4, #7
+	ands	r0, r3
+	orrs	r2, r0
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	lsrs	r0, r2, #24
+	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
+	lsls	r0, r0, #24
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	lsrs	r1, r2, #16
+	uxtb	r1, r1
+	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
+	lsls	r1, r1, #16
 	orrs	r0, r1
-	ands	r0, r4
-	lsrs	r7, r5, #7
-	ldr	r1, =0x01010101
-	ands	r7, r1
-	orrs	r0, r7
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	lsrs	r1, r0, #24
+	lsrs	r1, r2, #8
+	uxtb	r1, r1
 	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
-	lsls	r1, r1, #24
+	lsls	r1, r1, #8
+	orrs	r0, r1
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	lsrs	r7, r0, #16
-	uxtb	r7, r7
+	uxtb	r1, r2
 	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
-	lsls	r7, r7, #16
-	orrs	r1, r7
-	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	lsrs	r7, r0, #8
-	uxtb	r7, r7
-	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
-	lsls	r7, r7, #8
-	orrs	r1, r7
-	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	uxtb	r7, r0
-	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
-	orrs	r1, r7
+	orrs	r0, r1
+	mov	r10, r0
 	@ skinny128_384plus.ae:80: x = ((x << 1) & 0xfefefefefefefefe) | (((x >> 7) ^ (x >> 5)) & 0x0101010101010101)
-	lsls	r7, r6, #1
-	ands	r7, r4
-	lsls	r4, r6, #2
-	eors	r6, r4
-	lsrs	r4, r6, #7
-	lsls	r5, r5, #25
-	orrs	r4, r5
-	ldr	r5, =0x01010101
-	ands	r4, r5
-	orrs	r7, r4
-	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	lsrs	r5, r7, #24
-	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
-	lsls	r4, r5, #24
-	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	lsrs	r5, r7, #16
-	uxtb	r5, r5
-	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
-	lsls	r5, r5, #16
-	orrs	r4, r5
-	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	lsrs	r5, r7, #8
-	uxtb	r5, r5
-	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
-	lsls	r5, r5, #8
-	orrs	r4, r5
-	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	uxtb	r5, r7
-	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
-	orrs	r4, r5
-	@ skinny128_384plus.ae:186: r23[i] = tk2[127:64] ^ r3[i]
-	mov	r6, r12
-	ldr	r5, [r6, #12]
-	eors	r0, r5
-	ldr	r5, [r6, #8]
-	eors	r7, r5
-	ldr	r5, [r6, #4]
-	eors	r3, r5
-	ldr	r6, [r6]
-	mov	r5, r8
-	eors	r5, r6
-	str	r5, [r2]
-	str	r3, [r2, #4]
-	str	r7, [r2, #8]
-	str	r0, [r2, #12]
-	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
-	mov	r0, r12
-	adds	r0, #16
+	lsls	r0, r6, #1
+	ldr	r1, =0xfefefefe
+	ands	r0, r1
 	mov	r12, r0
-	adds	r2, #16
-	mov	r11, r4
-	str	r1, [sp, #4]
-	mov	r8, r9
-	mov	r3, r10
+	lsls	r0, r6, #2
+	eors	r6, r0
+	lsrs	r1, r6, #7
+	lsls	r0, r4, #25
+	orrs	r1, r0
+	ands	r1, r3
+	mov	r3, r12
+	orrs	r3, r1
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	lsrs	r0, r3, #24
+	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
+	lsls	r1, r0, #24
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	lsrs	r0, r3, #16
+	uxtb	r0, r0
+	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
+	lsls	r0, r0, #16
+	orrs	r1, r0
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	lsrs	r0, r3, #8
+	uxtb	r0, r0
+	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
+	lsls	r0, r0, #8
+	orrs	r1, r0
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	uxtb	r0, r3
+	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
+	orrs	r1, r0
+	@ skinny128_384plus.ae:186: r23[i] = tk2[127:64] ^ r3[i]
+	mov	r6, r11
+	ldr	r0, [r6, #12]
+	eors	r2, r0
+	ldr	r0, [r6, #8]
+	eors	r3, r0
+	ldr	r0, [r6, #4]
+	eors	r5, r0
+	ldr	r4, [r6]
+	mov	r0, lr
+	eors	r0, r4
+	str	r0, [r7]
+	str	r5, [r7, #4]
+	str	r3, [r7, #8]
+	str	r2, [r7, #12]
+	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
+	adds	r6, #16
+	mov	r11, r6
+	adds	r7, #16
+	mov	r12, r1
+	mov	r4, r10
+	mov	lr, r8
+	mov	r5, r9
 	ldr	r0, [sp]
 	adds	r0, #1
 	str	r0, [sp]
@@ -1569,7 +1576,7 @@ romulus_n_E_tk23_rows:
 	b	.Lromulus_n_E_tk23_rows_loop1
 .Lromulus_n_E_tk23_rows_far1:
 .Lromulus_n_E_tk23_rows_done2:
-	add	sp, #8
+	add	sp, #4
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -2062,8 +2069,8 @@ romulus_n_absorb_ad:
 
 
 @ --- romulus_n_tbc_n: romulus_n.tbc_n
-@     frame 80 bytes (10 spill slots, 4 on the stack; locals 64), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 574 bytes of code and literals
+@     frame 80 bytes (10 spill slots, 4 on the stack; locals 64), saves r4, r5, r6, r7, r8, r9, r10
+@     estimated 570 bytes of code and literals
 	.section .text.romulus_n_tbc_n,"ax",%progbits
 	.global romulus_n_tbc_n
 	.type romulus_n_tbc_n, %function
@@ -2074,8 +2081,7 @@ romulus_n_tbc_n:
 	mov	r4, r8
 	mov	r5, r9
 	mov	r6, r10
-	mov	r7, r11
-	push	{r4, r5, r6, r7}
+	push	{r4, r5, r6}
 	sub	sp, #80
 	ldr	r4, [r0]
 	@ romulus_n.ae:61: E.tk1_rows(cat(rev8(cnt), d), t1)
@@ -2113,7 +2119,7 @@ romulus_n_tbc_n:
 	mov	r12, r0
 	ldr	r1, [r3, #12]
 	str	r2, [sp, #4]
-	ldr	r0, [sp, #116]
+	ldr	r0, [sp, #112]
 	str	r0, [sp, #12]
 	@ skinny128_384plus.ae:205: for j in 0..8 {
 	movs	r7, #0
@@ -2158,7 +2164,7 @@ romulus_n_tbc_n:
 .Lromulus_n_tbc_n_done2:
 	@ skinny128_384plus.ae:219: @unroll(unroll)
 	movs	r0, #0
-	mov	r8, r0
+	mov	lr, r0
 	mov	r2, r1
 	mov	r3, r12
 	ldr	r4, [sp]
@@ -2166,7 +2172,7 @@ romulus_n_tbc_n:
 	@ skinny128_384plus.ae:222: r0, r1, r2, r3 = round_keyed(r0, r1, r2, r3, r23[i] ^ t1[j % 8])
 	ldr	r6, [sp, #4]
 	add	r0, sp, #16
-	mov	r11, r0
+	mov	r10, r0
 	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	ldr	r1, =romulus_n_E.sbox
 	@ skinny128_384plus.ae:219: @unroll(unroll)
@@ -2193,11 +2199,11 @@ romulus_n_tbc_n:
 	@ skinny128_384plus.ae:116: r0 = sub_cells(r0) ^ ((c & 0xf) as u32 << 24) ^ k[63:32]
 	eors	r7, r0
 	@ skinny128_384plus.ae:222: r0, r1, r2, r3 = round_keyed(r0, r1, r2, r3, r23[i] ^ t1[j % 8])
-	mov	r0, r8
+	mov	r0, lr
 	lsls	r0, r0, #29
 	lsrs	r2, r0, #26
-	add	r2, r11
-	mov	r10, r2
+	add	r2, r10
+	mov	r9, r2
 	ldr	r0, [r2, #4]
 	@ skinny128_384plus.ae:116: r0 = sub_cells(r0) ^ ((c & 0xf) as u32 << 24) ^ k[63:32]
 	eors	r7, r0
@@ -2253,7 +2259,7 @@ romulus_n_tbc_n:
 	ldrb	r4, [r1, r4]
 	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
 	orrs	r0, r4
-	mov	r9, r0
+	mov	r8, r0
 	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	lsrs	r0, r5, #16
 	uxtb	r0, r0
@@ -2323,7 +2329,7 @@ romulus_n_tbc_n:
 	@ skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
 	eors	r5, r0
 	@ skinny128_384plus.ae:222: r0, r1, r2, r3 = round_keyed(r0, r1, r2, r3, r23[i] ^ t1[j % 8])
-	mov	r0, r10
+	mov	r0, r9
 	ldr	r0, [r0]
 	@ skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
 	eors	r5, r0
@@ -2384,14 +2390,14 @@ romulus_n_tbc_n:
 	@ skinny128_384plus.ae:121: t = r0 ^ r2
 	eors	r5, r4
 	@ skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
-	mov	r2, r9
+	mov	r2, r8
 	eors	r2, r5
 	adds	r6, #16
 	mov	r3, r4
 	mov	r4, r0
-	mov	r0, r8
+	mov	r0, lr
 	adds	r0, #1
-	mov	r8, r0
+	mov	lr, r0
 	cmp	r0, #20
 	bcs	.Lromulus_n_tbc_n_far1
 	b	.Lromulus_n_tbc_n_loop3
@@ -2404,11 +2410,10 @@ romulus_n_tbc_n:
 	str	r3, [r1, #8]
 	str	r2, [r1, #12]
 	add	sp, #80
-	pop	{r4, r5, r6, r7}
+	pop	{r4, r5, r6}
 	mov	r8, r4
 	mov	r9, r5
 	mov	r10, r6
-	mov	r11, r7
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.ltorg

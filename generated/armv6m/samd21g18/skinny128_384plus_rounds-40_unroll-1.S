@@ -9,7 +9,7 @@
 
 @ --- skinny128_384plus_key_schedule: skinny128_384plus.key_schedule
 @     frame 40 bytes (16 spill slots, 10 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 594 bytes of code and literals
+@     estimated 584 bytes of code and literals
 	.section .text.skinny128_384plus_key_schedule,"ax",%progbits
 	.global skinny128_384plus_key_schedule
 	.type skinny128_384plus_key_schedule, %function
@@ -25,26 +25,26 @@ skinny128_384plus_key_schedule:
 	sub	sp, #40
 	ldr	r2, [r0, #32]
 	@ skinny128_384plus.ae:95: @unroll(unroll)
-	mov	r8, r2
+	str	r2, [sp, #28]
 	ldr	r2, [r0, #36]
 	str	r2, [sp, #32]
 	ldr	r2, [r0, #40]
-	mov	r12, r2
-	ldr	r4, [r0, #44]
+	mov	r9, r2
+	ldr	r2, [r0, #44]
+	mov	lr, r2
 	ldr	r6, [r0, #16]
 	ldr	r5, [r0, #20]
 	ldr	r2, [r0, #24]
-	mov	r11, r2
-	ldr	r2, [r0, #28]
-	str	r2, [sp, #28]
+	mov	r10, r2
+	ldr	r4, [r0, #28]
 	ldr	r3, [r0]
 	ldr	r2, [r0, #4]
 	ldr	r7, [r0, #8]
-	str	r7, [sp]
+	mov	r11, r7
 	ldr	r0, [r0, #12]
-	mov	r10, r0
+	mov	r8, r0
 	@ skinny128_384plus.ae:97: rtk[i] = (tk1 ^ tk2 ^ tk3)[127:64]
-	mov	r9, r1
+	mov	r12, r1
 	@ skinny128_384plus.ae:95: @unroll(unroll)
 	movs	r0, #0
 	str	r0, [sp, #36]
@@ -93,52 +93,30 @@ skinny128_384plus_key_schedule:
 	lsls	r2, r1, #7
 	lsrs	r0, r7, #25
 	orrs	r2, r0
-	lsls	r0, r1, #1
-	lsrs	r3, r7, #31
-	orrs	r0, r3
-	eors	r2, r0
 	lsrs	r0, r1, #1
 	ldr	r3, =0x7f7f7f7f
 	ands	r0, r3
+	lsls	r3, r1, #1
+	eors	r2, r3
+	lsrs	r3, r7, #31
+	eors	r2, r3
 	ldr	r3, =0x80808080
 	ands	r2, r3
 	orrs	r0, r2
-	str	r0, [sp, #24]
+	str	r0, [sp, #20]
 	lsls	r0, r1, #31
-	lsrs	r2, r7, #1
-	orrs	r2, r0
+	lsrs	r1, r7, #1
+	orrs	r1, r0
 	ldr	r0, =0x7f7f7f7f
-	ands	r2, r0
-	lsls	r1, r7, #7
+	ands	r1, r0
+	lsls	r2, r7, #7
 	lsls	r0, r7, #1
-	eors	r1, r0
-	ands	r1, r3
-	orrs	r2, r1
-	str	r2, [sp, #20]
+	eors	r2, r0
+	ands	r2, r3
+	orrs	r1, r2
+	str	r1, [sp, #16]
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	mov	r1, r10
-	lsrs	r0, r1, #24
-	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
-	lsls	r2, r0, #24
-	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	lsrs	r0, r1, #16
-	uxtb	r0, r0
-	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
-	lsls	r0, r0, #16
-	orrs	r2, r0
-	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	lsrs	r0, r1, #8
-	uxtb	r0, r0
-	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
-	lsls	r0, r0, #8
-	orrs	r2, r0
-	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	uxtb	r1, r1
-	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
-	orrs	r2, r1
-	str	r2, [sp, #16]
-	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	ldr	r1, [sp]
+	mov	r1, r8
 	lsrs	r0, r1, #24
 	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
 	lsls	r2, r0, #24
@@ -159,6 +137,28 @@ skinny128_384plus_key_schedule:
 	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
 	orrs	r2, r1
 	str	r2, [sp, #12]
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	mov	r1, r11
+	lsrs	r0, r1, #24
+	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
+	lsls	r2, r0, #24
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	lsrs	r0, r1, #16
+	uxtb	r0, r0
+	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
+	lsls	r0, r0, #16
+	orrs	r2, r0
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	lsrs	r0, r1, #8
+	uxtb	r0, r0
+	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
+	lsls	r0, r0, #8
+	orrs	r2, r0
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	uxtb	r1, r1
+	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
+	orrs	r2, r1
+	str	r2, [sp, #8]
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	lsrs	r0, r5, #8
 	uxtb	r0, r0
@@ -200,53 +200,52 @@ skinny128_384plus_key_schedule:
 	@ skinny128_384plus.ae:79: x = t[127:64]
 	orrs	r1, r0
 	@ skinny128_384plus.ae:80: x = ((x << 1) & 0xfefefefefefefefe) | (((x >> 7) ^ (x >> 5)) & 0x0101010101010101)
-	lsls	r5, r1, #2
-	lsrs	r0, r3, #30
-	orrs	r5, r0
-	eors	r5, r1
 	lsls	r7, r1, #1
 	lsrs	r0, r3, #31
 	orrs	r7, r0
 	ldr	r6, =0xfefefefe
 	ands	r7, r6
-	lsrs	r2, r5, #7
-	ldr	r1, =0x01010101
-	ands	r2, r1
+	lsls	r0, r1, #2
+	eors	r1, r0
+	lsrs	r0, r3, #30
+	eors	r1, r0
+	lsrs	r2, r1, #7
+	ldr	r5, =0x01010101
+	ands	r2, r5
 	orrs	r7, r2
-	str	r7, [sp, #4]
+	str	r7, [sp]
 	lsls	r7, r3, #1
 	ands	r7, r6
 	lsls	r0, r3, #2
 	eors	r3, r0
 	lsrs	r2, r3, #7
-	lsls	r0, r5, #25
+	lsls	r0, r1, #25
 	orrs	r2, r0
-	ands	r2, r1
+	ands	r2, r5
 	orrs	r7, r2
-	str	r7, [sp, #8]
+	str	r7, [sp, #4]
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	ldr	r7, [sp, #28]
-	lsrs	r0, r7, #24
+	lsrs	r0, r4, #24
 	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
 	lsls	r5, r0, #24
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	lsrs	r0, r7, #16
+	lsrs	r0, r4, #16
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
 	lsls	r0, r0, #16
 	orrs	r5, r0
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	lsrs	r0, r7, #8
+	lsrs	r0, r4, #8
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
 	lsls	r0, r0, #8
 	orrs	r5, r0
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	uxtb	r0, r7
+	uxtb	r0, r4
 	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
 	orrs	r5, r0
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	mov	r1, r11
+	mov	r1, r10
 	lsrs	r0, r1, #24
 	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
 	lsls	r6, r0, #24
@@ -271,105 +270,101 @@ skinny128_384plus_key_schedule:
 	lsrs	r0, r3, #16
 	uxtb	r0, r0
 	lsls	r2, r0, #24
-	mov	r0, r8
-	uxtb	r0, r0
+	ldr	r7, [sp, #28]
+	uxtb	r0, r7
 	lsls	r0, r0, #16
 	orrs	r2, r0
 	lsrs	r0, r3, #24
 	lsls	r0, r0, #8
 	orrs	r2, r0
-	mov	r0, r8
-	lsrs	r0, r0, #16
+	lsrs	r0, r7, #16
 	uxtb	r1, r0
 	orrs	r2, r1
-	str	r2, [sp, #28]
+	str	r2, [sp, #24]
 	lsrs	r0, r3, #8
 	uxtb	r0, r0
 	lsls	r1, r0, #24
-	mov	r0, r8
-	lsrs	r0, r0, #8
+	lsrs	r0, r7, #8
 	uxtb	r0, r0
 	lsls	r0, r0, #16
 	orrs	r1, r0
-	mov	r0, r8
-	lsrs	r0, r0, #24
+	lsrs	r0, r7, #24
 	lsls	r0, r0, #8
 	orrs	r1, r0
 	uxtb	r0, r3
 	orrs	r1, r0
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	lsrs	r0, r4, #24
+	mov	r3, lr
+	lsrs	r0, r3, #24
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	lsls	r2, r0, #24
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	lsrs	r0, r4, #16
+	lsrs	r0, r3, #16
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	lsls	r0, r0, #16
 	orrs	r2, r0
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	lsrs	r0, r4, #8
+	lsrs	r0, r3, #8
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	lsls	r0, r0, #8
 	orrs	r2, r0
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	uxtb	r0, r4
+	uxtb	r0, r3
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	orrs	r2, r0
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	mov	r0, r12
-	lsrs	r0, r0, #24
+	mov	r7, r9
+	lsrs	r0, r7, #24
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	lsls	r3, r0, #24
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	mov	r0, r12
-	lsrs	r0, r0, #16
+	lsrs	r0, r7, #16
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	lsls	r0, r0, #16
 	orrs	r3, r0
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	mov	r0, r12
-	lsrs	r0, r0, #8
+	lsrs	r0, r7, #8
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	lsls	r0, r0, #8
 	orrs	r3, r0
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	mov	r0, r12
-	uxtb	r0, r0
+	uxtb	r0, r7
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	orrs	r3, r0
 	@ skinny128_384plus.ae:97: rtk[i] = (tk1 ^ tk2 ^ tk3)[127:64]
-	eors	r4, r7
+	mov	r7, lr
+	eors	r7, r4
+	mov	r0, r8
+	eors	r7, r0
+	mov	r4, r9
 	mov	r0, r10
 	eors	r4, r0
-	mov	r7, r12
 	mov	r0, r11
-	eors	r7, r0
-	ldr	r0, [sp]
-	eors	r7, r0
-	mov	r0, r9
-	str	r7, [r0]
-	str	r4, [r0, #4]
+	eors	r4, r0
+	mov	r0, r12
+	str	r4, [r0]
+	str	r7, [r0, #4]
 	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
 	adds	r0, #8
-	mov	r9, r0
-	mov	r8, r3
+	mov	r12, r0
+	str	r3, [sp, #28]
 	str	r2, [sp, #32]
-	mov	r12, r1
-	ldr	r4, [sp, #28]
-	ldr	r0, [sp, #8]
-	mov	r11, r0
-	ldr	r0, [sp, #4]
-	str	r0, [sp, #28]
-	ldr	r3, [sp, #12]
-	ldr	r2, [sp, #16]
-	ldr	r0, [sp, #20]
-	str	r0, [sp]
+	mov	r9, r1
 	ldr	r0, [sp, #24]
+	mov	lr, r0
+	ldr	r0, [sp, #4]
 	mov	r10, r0
+	ldr	r4, [sp]
+	ldr	r3, [sp, #8]
+	ldr	r2, [sp, #12]
+	ldr	r0, [sp, #16]
+	mov	r11, r0
+	ldr	r0, [sp, #20]
+	mov	r8, r0
 	ldr	r0, [sp, #36]
 	adds	r0, #1
 	str	r0, [sp, #36]
@@ -391,8 +386,8 @@ skinny128_384plus_key_schedule:
 
 
 @ --- skinny128_384plus_encrypt_block: skinny128_384plus.encrypt_block
-@     frame 4 bytes (6 spill slots, 1 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 278 bytes of code and literals
+@     frame 4 bytes (6 spill slots, 1 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10
+@     estimated 274 bytes of code and literals
 	.section .text.skinny128_384plus_encrypt_block,"ax",%progbits
 	.global skinny128_384plus_encrypt_block
 	.type skinny128_384plus_encrypt_block, %function
@@ -403,8 +398,7 @@ skinny128_384plus_encrypt_block:
 	mov	r4, r8
 	mov	r5, r9
 	mov	r6, r10
-	mov	r7, r11
-	push	{r4, r5, r6, r7}
+	push	{r4, r5, r6}
 	sub	sp, #4
 	mov	r6, r0
 	str	r2, [sp]
@@ -414,7 +408,7 @@ skinny128_384plus_encrypt_block:
 	ldr	r2, [r1, #12]
 	@ skinny128_384plus.ae:141: @unroll(unroll)
 	movs	r0, #0
-	mov	r8, r0
+	mov	lr, r0
 	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	ldr	r1, =skinny128_384plus_sbox
 	@ skinny128_384plus.ae:143: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
@@ -424,9 +418,9 @@ skinny128_384plus_encrypt_block:
 .Lskinny128_384plus_encrypt_block_loop1:
 	@ skinny128_384plus.ae:143: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
 	ldr	r0, [r6]
-	mov	r11, r0
-	ldr	r0, [r6, #4]
 	mov	r10, r0
+	ldr	r0, [r6, #4]
+	mov	r9, r0
 	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	lsrs	r0, r2, #24
 	ldrb	r0, [r1, r0]
@@ -447,12 +441,12 @@ skinny128_384plus_encrypt_block:
 	@ skinny128_384plus.ae:143: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
 	mov	r2, r12
 	ldrb	r2, [r2]
-	mov	r9, r2
+	mov	r8, r2
 	@ skinny128_384plus.ae:116: r0 = sub_cells(r0) ^ ((c & 0xf) as u32 << 24) ^ k[63:32]
 	lsls	r2, r2, #28
 	lsrs	r2, r2, #4
 	eors	r0, r2
-	mov	r2, r10
+	mov	r2, r9
 	eors	r0, r2
 	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	lsrs	r2, r3, #24
@@ -472,11 +466,11 @@ skinny128_384plus_encrypt_block:
 	ldrb	r2, [r1, r2]
 	orrs	r7, r2
 	@ skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
-	mov	r2, r9
+	mov	r2, r8
 	lsrs	r2, r2, #4
 	lsls	r2, r2, #24
 	eors	r7, r2
-	mov	r2, r11
+	mov	r2, r10
 	eors	r7, r2
 	movs	r2, #8
 	rors	r7, r2
@@ -540,9 +534,9 @@ skinny128_384plus_encrypt_block:
 	mov	r12, r2
 	mov	r2, r3
 	mov	r3, r0
-	mov	r0, r8
+	mov	r0, lr
 	adds	r0, #1
-	mov	r8, r0
+	mov	lr, r0
 	cmp	r0, #40
 	bcc	.Lskinny128_384plus_encrypt_block_loop1
 .Lskinny128_384plus_encrypt_block_done2:
@@ -553,19 +547,18 @@ skinny128_384plus_encrypt_block:
 	str	r3, [r1, #8]
 	str	r2, [r1, #12]
 	add	sp, #4
-	pop	{r4, r5, r6, r7}
+	pop	{r4, r5, r6}
 	mov	r8, r4
 	mov	r9, r5
 	mov	r10, r6
-	mov	r11, r7
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.size skinny128_384plus_encrypt_block, .-skinny128_384plus_encrypt_block
 
 
 @ --- skinny128_384plus_decrypt_block: skinny128_384plus.decrypt_block
-@     frame 4 bytes (4 spill slots, 1 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9
-@     estimated 282 bytes of code and literals
+@     frame 4 bytes (4 spill slots, 1 on the stack; locals 0), saves r4, r5, r6, r7, r8
+@     estimated 278 bytes of code and literals
 	.section .text.skinny128_384plus_decrypt_block,"ax",%progbits
 	.global skinny128_384plus_decrypt_block
 	.type skinny128_384plus_decrypt_block, %function
@@ -574,8 +567,7 @@ skinny128_384plus_encrypt_block:
 skinny128_384plus_decrypt_block:
 	push	{r4, r5, r6, r7, lr}
 	mov	r4, r8
-	mov	r5, r9
-	push	{r4, r5}
+	push	{r4}
 	sub	sp, #4
 	str	r2, [sp]
 	ldr	r4, [r1]
@@ -584,7 +576,7 @@ skinny128_384plus_decrypt_block:
 	ldr	r2, [r1, #12]
 	@ skinny128_384plus.ae:153: @unroll(unroll)
 	movs	r1, #0
-	mov	r9, r1
+	mov	r8, r1
 	mov	r12, r5
 	mov	r1, r3
 	@ skinny128_384plus.ae:157: k = rtk[i]
@@ -595,7 +587,7 @@ skinny128_384plus_decrypt_block:
 	@ skinny128_384plus.ae:156: c = rc[i]
 	ldr	r0, =skinny128_384plus_rc
 	adds	r0, #39
-	mov	r8, r0
+	mov	lr, r0
 	@ skinny128_384plus.ae:109: return cat(inv_sbox[r[31:24]], inv_sbox[r[23:16]], inv_sbox[r[15:8]], inv_sbox[r[7:0]])
 	ldr	r3, =skinny128_384plus_inv_sbox
 	@ skinny128_384plus.ae:153: @unroll(unroll)
@@ -656,7 +648,7 @@ skinny128_384plus_decrypt_block:
 	movs	r0, #24
 	rors	r1, r0
 	@ skinny128_384plus.ae:156: c = rc[i]
-	mov	r0, r8
+	mov	r0, lr
 	ldrb	r2, [r0]
 	@ skinny128_384plus.ae:162: r1 = inv_sub_cells((r1 <<< 8) ^ ((c >> 4) as u32 << 24) ^ k[31:0])
 	lsrs	r0, r2, #4
@@ -710,15 +702,15 @@ skinny128_384plus_decrypt_block:
 	ldrb	r0, [r3, r0]
 	orrs	r2, r0
 	subs	r5, #8
-	mov	r0, r8
+	mov	r0, lr
 	subs	r0, #1
-	mov	r8, r0
+	mov	lr, r0
 	mov	r12, r7
 	mov	r1, r4
 	mov	r4, r6
-	mov	r0, r9
+	mov	r0, r8
 	adds	r0, #1
-	mov	r9, r0
+	mov	r8, r0
 	cmp	r0, #40
 	bcc	.Lskinny128_384plus_decrypt_block_loop1
 .Lskinny128_384plus_decrypt_block_done2:
@@ -730,9 +722,8 @@ skinny128_384plus_decrypt_block:
 	str	r1, [r3, #8]
 	str	r2, [r3, #12]
 	add	sp, #4
-	pop	{r4, r5}
+	pop	{r4}
 	mov	r8, r4
-	mov	r9, r5
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.size skinny128_384plus_decrypt_block, .-skinny128_384plus_decrypt_block

@@ -241,7 +241,7 @@ aes_key_schedule:
 
 
 @ --- aes_encrypt_block: aes.encrypt_block
-@     frame 16 bytes (11 spill slots, 4 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     frame 12 bytes (11 spill slots, 3 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
 @     estimated 512 bytes of code and literals
 	.section .text.aes_encrypt_block,"ax",%progbits
 	.global aes_encrypt_block
@@ -255,9 +255,9 @@ aes_encrypt_block:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #16
-	str	r0, [sp, #8]
-	str	r2, [sp, #12]
+	sub	sp, #12
+	str	r0, [sp, #4]
+	str	r2, [sp, #8]
 	ldr	r5, [r1]
 	ldr	r2, [r1, #4]
 	ldr	r3, [r1, #8]
@@ -277,30 +277,30 @@ aes_encrypt_block:
 	eors	r5, r0
 	@ aes.ae:135: @unroll(round_unroll)
 	movs	r0, #1
-	str	r0, [sp, #4]
+	str	r0, [sp]
 	mov	r1, r5
 	@ aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
 	mov	r5, r6
 	adds	r5, #16
 	ldr	r0, =aes_tf0
-	mov	r9, r0
-	ldr	r0, =aes_tf1
 	mov	r8, r0
+	ldr	r0, =aes_tf1
+	mov	lr, r0
 	ldr	r0, =aes_tf2
 	mov	r12, r0
 	ldr	r0, =aes_tf3
-	mov	r10, r0
+	mov	r9, r0
 	@ aes.ae:135: @unroll(round_unroll)
 .Laes_encrypt_block_loop1:
 	@ aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
 	lsrs	r0, r4, #24
 	lsls	r6, r0, #2
-	mov	r0, r9
+	mov	r0, r8
 	ldr	r7, [r0, r6]
 	lsrs	r0, r3, #16
 	uxtb	r0, r0
 	lsls	r6, r0, #2
-	mov	r0, r8
+	mov	r0, lr
 	ldr	r0, [r0, r6]
 	eors	r7, r0
 	lsrs	r0, r2, #8
@@ -311,21 +311,21 @@ aes_encrypt_block:
 	eors	r7, r0
 	uxtb	r0, r1
 	lsls	r6, r0, #2
-	mov	r0, r10
+	mov	r0, r9
 	ldr	r0, [r0, r6]
 	eors	r7, r0
 	ldr	r6, [r5]
 	eors	r7, r6
-	str	r7, [sp]
+	mov	r11, r7
 	@ aes.ae:138: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
 	lsrs	r0, r3, #24
 	lsls	r6, r0, #2
-	mov	r0, r9
+	mov	r0, r8
 	ldr	r7, [r0, r6]
 	lsrs	r0, r2, #16
 	uxtb	r0, r0
 	lsls	r6, r0, #2
-	mov	r0, r8
+	mov	r0, lr
 	ldr	r0, [r0, r6]
 	eors	r7, r0
 	lsrs	r0, r1, #8
@@ -336,21 +336,21 @@ aes_encrypt_block:
 	eors	r7, r0
 	uxtb	r0, r4
 	lsls	r6, r0, #2
-	mov	r0, r10
+	mov	r0, r9
 	ldr	r0, [r0, r6]
 	eors	r7, r0
 	ldr	r6, [r5, #4]
 	eors	r7, r6
-	mov	r11, r7
+	mov	r10, r7
 	@ aes.ae:139: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
 	lsrs	r0, r2, #24
 	lsls	r6, r0, #2
-	mov	r0, r9
+	mov	r0, r8
 	ldr	r6, [r0, r6]
 	lsrs	r0, r1, #16
 	uxtb	r0, r0
 	lsls	r7, r0, #2
-	mov	r0, r8
+	mov	r0, lr
 	ldr	r0, [r0, r7]
 	eors	r6, r0
 	lsrs	r0, r4, #8
@@ -361,7 +361,7 @@ aes_encrypt_block:
 	eors	r6, r0
 	uxtb	r0, r3
 	lsls	r7, r0, #2
-	mov	r0, r10
+	mov	r0, r9
 	ldr	r0, [r0, r7]
 	eors	r6, r0
 	ldr	r0, [r5, #8]
@@ -369,12 +369,12 @@ aes_encrypt_block:
 	@ aes.ae:140: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
 	lsrs	r0, r1, #24
 	lsls	r1, r0, #2
-	mov	r0, r9
+	mov	r0, r8
 	ldr	r1, [r0, r1]
 	lsrs	r0, r4, #16
 	uxtb	r0, r0
 	lsls	r4, r0, #2
-	mov	r0, r8
+	mov	r0, lr
 	ldr	r0, [r0, r4]
 	eors	r1, r0
 	lsrs	r0, r3, #8
@@ -385,18 +385,18 @@ aes_encrypt_block:
 	eors	r1, r0
 	uxtb	r0, r2
 	lsls	r2, r0, #2
-	mov	r0, r10
+	mov	r0, r9
 	ldr	r0, [r0, r2]
 	eors	r1, r0
 	ldr	r0, [r5, #12]
 	eors	r1, r0
 	adds	r5, #16
-	ldr	r4, [sp]
-	mov	r3, r11
+	mov	r4, r11
+	mov	r3, r10
 	mov	r2, r6
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp]
 	adds	r0, #1
-	str	r0, [sp, #4]
+	str	r0, [sp]
 	cmp	r0, #10
 	bcc	.Laes_encrypt_block_loop1
 .Laes_encrypt_block_done2:
@@ -420,7 +420,7 @@ aes_encrypt_block:
 	orrs	r7, r0
 	@ aes.ae:146: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
 	movs	r6, #160
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #4]
 	ldr	r6, [r0, r6]
 	eors	r7, r6
 	mov	r12, r7
@@ -443,10 +443,10 @@ aes_encrypt_block:
 	orrs	r7, r0
 	@ aes.ae:147: sub_shift(s1, s2, s3, s0) ^ w[4 * nr + 1],
 	movs	r6, #164
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #4]
 	ldr	r6, [r0, r6]
 	eors	r7, r6
-	str	r7, [sp]
+	mov	lr, r7
 	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
 	lsrs	r0, r2, #24
 	ldrb	r0, [r5, r0]
@@ -465,7 +465,7 @@ aes_encrypt_block:
 	ldrb	r0, [r5, r0]
 	orrs	r6, r0
 	@ aes.ae:148: sub_shift(s2, s3, s0, s1) ^ w[4 * nr + 2],
-	ldr	r7, [sp, #8]
+	ldr	r7, [sp, #4]
 	movs	r0, #168
 	ldr	r0, [r7, r0]
 	eors	r6, r0
@@ -492,14 +492,14 @@ aes_encrypt_block:
 	ldr	r0, [r0, r2]
 	eors	r1, r0
 	@ aes.ae:146: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
-	ldr	r2, [sp, #12]
+	ldr	r2, [sp, #8]
 	str	r1, [r2]
 	str	r6, [r2, #4]
-	ldr	r0, [sp]
+	mov	r0, lr
 	str	r0, [r2, #8]
 	mov	r1, r12
 	str	r1, [r2, #12]
-	add	sp, #16
+	add	sp, #12
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -512,7 +512,7 @@ aes_encrypt_block:
 
 
 @ --- aes_decrypt_block: aes.decrypt_block
-@     frame 16 bytes (10 spill slots, 4 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     frame 12 bytes (10 spill slots, 3 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
 @     estimated 500 bytes of code and literals
 	.section .text.aes_decrypt_block,"ax",%progbits
 	.global aes_decrypt_block
@@ -526,13 +526,13 @@ aes_decrypt_block:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #16
-	str	r0, [sp, #8]
-	str	r2, [sp, #12]
+	sub	sp, #12
+	str	r0, [sp, #4]
+	str	r2, [sp, #8]
 	ldm	r1!, {r0, r3, r4, r5}
 	@ aes.ae:234: s0 = b[127:96] ^ w[4 * nr]
 	movs	r1, #160
-	ldr	r6, [sp, #8]
+	ldr	r6, [sp, #4]
 	ldr	r1, [r6, r1]
 	eors	r5, r1
 	@ aes.ae:235: s1 = b[95:64] ^ w[4 * nr + 1]
@@ -550,32 +550,32 @@ aes_decrypt_block:
 	eors	r2, r1
 	@ aes.ae:238: @unroll(round_unroll)
 	movs	r0, #1
-	str	r0, [sp, #4]
+	str	r0, [sp]
 	@ aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
 	mov	r1, r6
 	adds	r1, #176
 	ldr	r0, =aes_tf4
-	mov	r9, r0
-	ldr	r0, =aes_tf5
 	mov	r8, r0
+	ldr	r0, =aes_tf5
+	mov	lr, r0
 	ldr	r0, =aes_tf6
 	mov	r12, r0
 	ldr	r0, =aes_tf7
-	mov	r10, r0
+	mov	r9, r0
 	@ aes.ae:238: @unroll(round_unroll)
 .Laes_decrypt_block_loop1:
 	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r0, r5, #24
 	@ aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
 	lsls	r6, r0, #2
-	mov	r0, r9
+	mov	r0, r8
 	ldr	r7, [r0, r6]
 	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r0, r2, #16
 	uxtb	r0, r0
 	@ aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
 	lsls	r6, r0, #2
-	mov	r0, r8
+	mov	r0, lr
 	ldr	r0, [r0, r6]
 	eors	r7, r0
 	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
@@ -590,24 +590,24 @@ aes_decrypt_block:
 	uxtb	r0, r4
 	@ aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
 	lsls	r6, r0, #2
-	mov	r0, r10
+	mov	r0, r9
 	ldr	r0, [r0, r6]
 	eors	r7, r0
 	ldr	r6, [r1]
 	eors	r7, r6
-	str	r7, [sp]
+	mov	r11, r7
 	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r0, r4, #24
 	@ aes.ae:243: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
 	lsls	r6, r0, #2
-	mov	r0, r9
+	mov	r0, r8
 	ldr	r7, [r0, r6]
 	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r0, r5, #16
 	uxtb	r0, r0
 	@ aes.ae:243: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
 	lsls	r6, r0, #2
-	mov	r0, r8
+	mov	r0, lr
 	ldr	r0, [r0, r6]
 	eors	r7, r0
 	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
@@ -622,24 +622,24 @@ aes_decrypt_block:
 	uxtb	r0, r3
 	@ aes.ae:243: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
 	lsls	r6, r0, #2
-	mov	r0, r10
+	mov	r0, r9
 	ldr	r0, [r0, r6]
 	eors	r7, r0
 	ldr	r6, [r1, #4]
 	eors	r7, r6
-	mov	r11, r7
+	mov	r10, r7
 	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r0, r3, #24
 	@ aes.ae:244: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
 	lsls	r6, r0, #2
-	mov	r0, r9
+	mov	r0, r8
 	ldr	r6, [r0, r6]
 	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r0, r4, #16
 	uxtb	r0, r0
 	@ aes.ae:244: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
 	lsls	r7, r0, #2
-	mov	r0, r8
+	mov	r0, lr
 	ldr	r0, [r0, r7]
 	eors	r6, r0
 	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
@@ -654,7 +654,7 @@ aes_decrypt_block:
 	uxtb	r0, r2
 	@ aes.ae:244: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
 	lsls	r7, r0, #2
-	mov	r0, r10
+	mov	r0, r9
 	ldr	r0, [r0, r7]
 	eors	r6, r0
 	ldr	r0, [r1, #8]
@@ -663,14 +663,14 @@ aes_decrypt_block:
 	lsrs	r0, r2, #24
 	@ aes.ae:245: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
 	lsls	r2, r0, #2
-	mov	r0, r9
+	mov	r0, r8
 	ldr	r2, [r0, r2]
 	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r0, r3, #16
 	uxtb	r0, r0
 	@ aes.ae:245: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
 	lsls	r3, r0, #2
-	mov	r0, r8
+	mov	r0, lr
 	ldr	r0, [r0, r3]
 	eors	r2, r0
 	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
@@ -685,18 +685,18 @@ aes_decrypt_block:
 	uxtb	r0, r5
 	@ aes.ae:245: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
 	lsls	r3, r0, #2
-	mov	r0, r10
+	mov	r0, r9
 	ldr	r0, [r0, r3]
 	eors	r2, r0
 	ldr	r0, [r1, #12]
 	eors	r2, r0
 	adds	r1, #16
-	ldr	r5, [sp]
-	mov	r4, r11
+	mov	r5, r11
+	mov	r4, r10
 	mov	r3, r6
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp]
 	adds	r0, #1
-	str	r0, [sp, #4]
+	str	r0, [sp]
 	cmp	r0, #10
 	bcc	.Laes_decrypt_block_loop1
 .Laes_decrypt_block_done2:
@@ -719,7 +719,7 @@ aes_decrypt_block:
 	ldrb	r6, [r0, r6]
 	orrs	r1, r6
 	@ aes.ae:261: return cat(inv_sub_shift(s0, s3, s2, s1) ^ w[0],
-	ldr	r7, [sp, #8]
+	ldr	r7, [sp, #4]
 	ldr	r6, [r7]
 	eors	r1, r6
 	mov	r12, r1
@@ -761,7 +761,7 @@ aes_decrypt_block:
 	ldrb	r7, [r0, r7]
 	orrs	r6, r7
 	@ aes.ae:263: inv_sub_shift(s2, s1, s0, s3) ^ w[2],
-	ldr	r7, [sp, #8]
+	ldr	r7, [sp, #4]
 	ldr	r7, [r7, #8]
 	eors	r6, r7
 	@ aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
@@ -782,17 +782,17 @@ aes_decrypt_block:
 	ldrb	r0, [r0, r3]
 	orrs	r2, r0
 	@ aes.ae:264: inv_sub_shift(s3, s2, s1, s0) ^ w[3])
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #4]
 	ldr	r0, [r0, #12]
 	eors	r2, r0
 	@ aes.ae:261: return cat(inv_sub_shift(s0, s3, s2, s1) ^ w[0],
-	ldr	r3, [sp, #12]
+	ldr	r3, [sp, #8]
 	str	r2, [r3]
 	str	r6, [r3, #4]
 	str	r1, [r3, #8]
 	mov	r1, r12
 	str	r1, [r3, #12]
-	add	sp, #16
+	add	sp, #12
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

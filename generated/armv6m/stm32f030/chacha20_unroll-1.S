@@ -56,7 +56,7 @@ chacha20_quarter_round:
 
 
 @ --- chacha20_block: chacha20.block
-@     frame 104 bytes (51 spill slots, 26 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     frame 100 bytes (51 spill slots, 25 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
 @     estimated 724 bytes of code and literals
 	.section .text.chacha20_block,"ax",%progbits
 	.global chacha20_block
@@ -70,62 +70,62 @@ chacha20_block:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #104
-	str	r1, [sp, #76]
-	str	r3, [sp, #52]
-	ldr	r1, [r0]
-	str	r1, [sp, #100]
-	ldr	r1, [r0, #4]
-	str	r1, [sp, #96]
-	ldr	r1, [r0, #8]
-	str	r1, [sp, #92]
-	ldr	r1, [r0, #12]
-	str	r1, [sp, #88]
-	ldr	r1, [r0, #16]
-	str	r1, [sp, #84]
-	ldr	r1, [r0, #20]
-	str	r1, [sp, #80]
-	ldr	r1, [r0, #24]
+	sub	sp, #100
 	str	r1, [sp, #72]
+	str	r3, [sp, #48]
+	ldr	r1, [r0]
+	str	r1, [sp, #96]
+	ldr	r1, [r0, #4]
+	str	r1, [sp, #92]
+	ldr	r1, [r0, #8]
+	str	r1, [sp, #88]
+	ldr	r1, [r0, #12]
+	str	r1, [sp, #84]
+	ldr	r1, [r0, #16]
+	str	r1, [sp, #80]
+	ldr	r1, [r0, #20]
+	str	r1, [sp, #76]
+	ldr	r1, [r0, #24]
+	str	r1, [sp, #68]
 	ldr	r0, [r0, #28]
-	str	r0, [sp, #68]
-	ldr	r0, [r2]
 	str	r0, [sp, #64]
-	ldr	r0, [r2, #4]
+	ldr	r0, [r2]
 	str	r0, [sp, #60]
-	ldr	r0, [r2, #8]
+	ldr	r0, [r2, #4]
 	str	r0, [sp, #56]
+	ldr	r0, [r2, #8]
+	str	r0, [sp, #52]
 	@ chacha20.ae:53: @unroll(unroll)
 	movs	r0, #0
-	str	r0, [sp, #36]
+	str	r0, [sp, #32]
 	ldr	r7, =0x61707865
-	ldr	r6, [sp, #100]
-	ldr	r1, [sp, #84]
-	mov	r8, r1
-	ldr	r5, [sp, #76]
+	ldr	r6, [sp, #96]
+	ldr	r1, [sp, #80]
+	mov	lr, r1
+	ldr	r5, [sp, #72]
 	ldr	r1, =0x3320646e
-	str	r1, [sp, #4]
-	ldr	r2, [sp, #96]
-	ldr	r0, [sp, #80]
-	str	r0, [sp, #28]
-	ldr	r1, [sp, #64]
-	str	r1, [sp, #24]
-	ldr	r0, =0x79622d32
-	str	r0, [sp]
-	ldr	r1, [sp, #92]
-	mov	r12, r1
-	ldr	r1, [sp, #72]
-	str	r1, [sp, #12]
+	str	r1, [sp]
+	ldr	r2, [sp, #92]
+	ldr	r0, [sp, #76]
+	str	r0, [sp, #24]
 	ldr	r1, [sp, #60]
-	str	r1, [sp, #32]
-	ldr	r0, =0x6b206574
-	mov	r9, r0
+	str	r1, [sp, #20]
+	ldr	r0, =0x79622d32
+	mov	r11, r0
 	ldr	r1, [sp, #88]
-	str	r1, [sp, #16]
+	mov	r12, r1
 	ldr	r1, [sp, #68]
 	str	r1, [sp, #8]
 	ldr	r1, [sp, #56]
-	mov	r10, r1
+	str	r1, [sp, #28]
+	ldr	r0, =0x6b206574
+	mov	r8, r0
+	ldr	r1, [sp, #84]
+	str	r1, [sp, #12]
+	ldr	r1, [sp, #64]
+	str	r1, [sp, #4]
+	ldr	r1, [sp, #52]
+	mov	r9, r1
 .Lchacha20_block_loop1:
 	@ chacha20.ae:17: a = a + b
 	adds	r1, r7, r6
@@ -134,7 +134,7 @@ chacha20_block:
 	movs	r0, #16
 	rors	r5, r0
 	@ chacha20.ae:19: c = c + d
-	mov	r3, r8
+	mov	r3, lr
 	adds	r3, r3, r5
 	@ chacha20.ae:20: b = (b ^ c) <<< 12
 	mov	r4, r6
@@ -143,30 +143,30 @@ chacha20_block:
 	rors	r4, r7
 	@ chacha20.ae:21: a = a + b
 	adds	r1, r1, r4
-	str	r1, [sp, #40]
+	str	r1, [sp, #36]
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
 	eors	r5, r1
 	movs	r6, #24
 	rors	r5, r6
-	str	r5, [sp, #20]
+	str	r5, [sp, #16]
 	@ chacha20.ae:23: c = c + d
 	adds	r3, r3, r5
-	str	r3, [sp, #48]
+	str	r3, [sp, #44]
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
 	eors	r4, r3
 	movs	r3, #25
 	mov	r1, r4
 	rors	r1, r3
-	mov	r11, r1
+	mov	r10, r1
 	@ chacha20.ae:17: a = a + b
-	ldr	r1, [sp, #4]
+	ldr	r1, [sp]
 	adds	r1, r1, r2
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	ldr	r5, [sp, #24]
+	ldr	r5, [sp, #20]
 	eors	r5, r1
 	rors	r5, r0
 	@ chacha20.ae:19: c = c + d
-	ldr	r3, [sp, #28]
+	ldr	r3, [sp, #24]
 	adds	r4, r3, r5
 	@ chacha20.ae:20: b = (b ^ c) <<< 12
 	mov	r3, r2
@@ -174,28 +174,28 @@ chacha20_block:
 	rors	r3, r7
 	@ chacha20.ae:21: a = a + b
 	adds	r1, r1, r3
-	str	r1, [sp, #4]
+	str	r1, [sp]
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
 	eors	r5, r1
 	rors	r5, r6
-	str	r5, [sp, #24]
+	str	r5, [sp, #20]
 	@ chacha20.ae:23: c = c + d
 	adds	r1, r4, r5
-	str	r1, [sp, #44]
+	str	r1, [sp, #40]
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
 	eors	r3, r1
 	movs	r2, #25
 	rors	r3, r2
 	@ chacha20.ae:17: a = a + b
-	ldr	r2, [sp]
+	mov	r2, r11
 	mov	r1, r12
 	adds	r1, r2, r1
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	ldr	r5, [sp, #32]
+	ldr	r5, [sp, #28]
 	eors	r5, r1
 	rors	r5, r0
 	@ chacha20.ae:19: c = c + d
-	ldr	r2, [sp, #12]
+	ldr	r2, [sp, #8]
 	adds	r4, r2, r5
 	@ chacha20.ae:20: b = (b ^ c) <<< 12
 	mov	r2, r12
@@ -203,14 +203,14 @@ chacha20_block:
 	rors	r2, r7
 	@ chacha20.ae:21: a = a + b
 	adds	r1, r1, r2
-	str	r1, [sp, #32]
+	str	r1, [sp, #28]
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
 	eors	r5, r1
 	rors	r5, r6
-	str	r5, [sp, #28]
+	str	r5, [sp, #24]
 	@ chacha20.ae:23: c = c + d
 	adds	r4, r4, r5
-	str	r4, [sp]
+	mov	r11, r4
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
 	eors	r2, r4
 	mov	r12, r2
@@ -219,73 +219,73 @@ chacha20_block:
 	rors	r1, r2
 	mov	r12, r1
 	@ chacha20.ae:17: a = a + b
-	mov	r2, r9
-	ldr	r1, [sp, #16]
+	mov	r2, r8
+	ldr	r1, [sp, #12]
 	adds	r2, r2, r1
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	mov	r4, r10
+	mov	r4, r9
 	eors	r4, r2
 	rors	r4, r0
 	@ chacha20.ae:19: c = c + d
-	ldr	r1, [sp, #8]
+	ldr	r1, [sp, #4]
 	adds	r1, r1, r4
 	@ chacha20.ae:20: b = (b ^ c) <<< 12
-	ldr	r5, [sp, #16]
+	ldr	r5, [sp, #12]
 	eors	r5, r1
 	rors	r5, r7
 	@ chacha20.ae:21: a = a + b
 	adds	r2, r2, r5
-	mov	r9, r2
+	mov	r8, r2
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
 	eors	r4, r2
 	rors	r4, r6
 	@ chacha20.ae:23: c = c + d
 	adds	r1, r1, r4
-	mov	r8, r1
+	mov	lr, r1
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
 	mov	r2, r5
 	eors	r2, r1
 	movs	r1, #25
 	rors	r2, r1
 	@ chacha20.ae:17: a = a + b
-	ldr	r1, [sp, #40]
+	ldr	r1, [sp, #36]
 	adds	r1, r1, r3
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
 	eors	r4, r1
 	rors	r4, r0
 	@ chacha20.ae:19: c = c + d
-	ldr	r5, [sp]
+	mov	r5, r11
 	adds	r5, r5, r4
 	@ chacha20.ae:20: b = (b ^ c) <<< 12
 	eors	r3, r5
 	rors	r3, r7
 	@ chacha20.ae:21: a = a + b
 	adds	r1, r1, r3
-	str	r1, [sp, #40]
+	str	r1, [sp, #36]
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
 	eors	r4, r1
 	rors	r4, r6
-	mov	r10, r4
+	mov	r9, r4
 	@ chacha20.ae:23: c = c + d
 	adds	r1, r5, r4
-	str	r1, [sp, #12]
+	str	r1, [sp, #8]
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
 	eors	r3, r1
-	str	r3, [sp, #16]
+	str	r3, [sp, #12]
 	movs	r3, #25
-	ldr	r1, [sp, #16]
+	ldr	r1, [sp, #12]
 	rors	r1, r3
-	str	r1, [sp, #16]
+	str	r1, [sp, #12]
 	@ chacha20.ae:17: a = a + b
-	ldr	r3, [sp, #4]
+	ldr	r3, [sp]
 	mov	r1, r12
 	adds	r1, r3, r1
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	ldr	r5, [sp, #20]
+	ldr	r5, [sp, #16]
 	eors	r5, r1
 	rors	r5, r0
 	@ chacha20.ae:19: c = c + d
-	mov	r3, r8
+	mov	r3, lr
 	adds	r4, r3, r5
 	@ chacha20.ae:20: b = (b ^ c) <<< 12
 	mov	r3, r12
@@ -293,13 +293,13 @@ chacha20_block:
 	rors	r3, r7
 	@ chacha20.ae:21: a = a + b
 	adds	r1, r1, r3
-	str	r1, [sp, #4]
+	str	r1, [sp]
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
 	eors	r5, r1
 	rors	r5, r6
 	@ chacha20.ae:23: c = c + d
 	adds	r1, r4, r5
-	str	r1, [sp, #8]
+	str	r1, [sp, #4]
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
 	eors	r3, r1
 	mov	r12, r3
@@ -308,56 +308,56 @@ chacha20_block:
 	rors	r1, r3
 	mov	r12, r1
 	@ chacha20.ae:17: a = a + b
-	ldr	r1, [sp, #32]
+	ldr	r1, [sp, #28]
 	adds	r1, r1, r2
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	ldr	r4, [sp, #24]
+	ldr	r4, [sp, #20]
 	eors	r4, r1
 	rors	r4, r0
 	@ chacha20.ae:19: c = c + d
-	ldr	r3, [sp, #48]
+	ldr	r3, [sp, #44]
 	adds	r3, r3, r4
 	@ chacha20.ae:20: b = (b ^ c) <<< 12
 	eors	r2, r3
 	rors	r2, r7
 	@ chacha20.ae:21: a = a + b
 	adds	r1, r1, r2
-	str	r1, [sp]
+	mov	r11, r1
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
 	eors	r4, r1
 	rors	r4, r6
 	@ chacha20.ae:23: c = c + d
 	adds	r1, r3, r4
-	mov	r8, r1
+	mov	lr, r1
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
 	mov	r3, r2
 	eors	r3, r1
 	movs	r2, #25
 	rors	r3, r2
 	@ chacha20.ae:17: a = a + b
-	mov	r2, r9
-	mov	r1, r11
+	mov	r2, r8
+	mov	r1, r10
 	adds	r1, r2, r1
-	mov	r9, r1
+	mov	r8, r1
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	ldr	r2, [sp, #28]
+	ldr	r2, [sp, #24]
 	eors	r2, r1
 	mov	r1, r2
 	rors	r1, r0
 	@ chacha20.ae:19: c = c + d
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #40]
 	adds	r0, r0, r1
 	@ chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	r2, r11
+	mov	r2, r10
 	eors	r2, r0
 	rors	r2, r7
 	@ chacha20.ae:21: a = a + b
-	mov	r7, r9
+	mov	r7, r8
 	adds	r7, r7, r2
-	mov	r9, r7
+	mov	r8, r7
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
 	mov	r7, r1
-	mov	r1, r9
+	mov	r1, r8
 	eors	r7, r1
 	mov	r1, r7
 	rors	r1, r6
@@ -368,79 +368,79 @@ chacha20_block:
 	eors	r6, r0
 	movs	r2, #25
 	rors	r6, r2
-	ldr	r7, [sp, #40]
-	ldr	r2, [sp, #16]
-	str	r0, [sp, #28]
-	str	r4, [sp, #24]
-	str	r1, [sp, #32]
-	str	r3, [sp, #16]
-	ldr	r0, [sp, #36]
+	ldr	r7, [sp, #36]
+	ldr	r2, [sp, #12]
+	str	r0, [sp, #24]
+	str	r4, [sp, #20]
+	str	r1, [sp, #28]
+	str	r3, [sp, #12]
+	ldr	r0, [sp, #32]
 	adds	r0, #1
-	str	r0, [sp, #36]
+	str	r0, [sp, #32]
 	cmp	r0, #10
 	bcs	.Lchacha20_block_far1
 	b	.Lchacha20_block_loop1
 .Lchacha20_block_far1:
 .Lchacha20_block_done2:
 	@ chacha20.ae:65: return cat(x15 + nonce[95:64], x14 + nonce[63:32], x13 + nonce[31:0], x12 + counter,
-	mov	r1, r10
-	ldr	r0, [sp, #56]
-	adds	r1, r1, r0
-	str	r1, [sp, #48]
-	ldr	r1, [sp, #32]
-	ldr	r0, [sp, #60]
-	adds	r1, r1, r0
-	str	r1, [sp, #44]
-	ldr	r1, [sp, #24]
-	ldr	r0, [sp, #64]
+	mov	r1, r9
+	ldr	r0, [sp, #52]
 	adds	r1, r1, r0
 	str	r1, [sp, #40]
-	ldr	r0, [sp, #76]
-	adds	r1, r5, r0
+	ldr	r1, [sp, #28]
+	ldr	r0, [sp, #56]
+	adds	r1, r1, r0
 	str	r1, [sp, #36]
+	ldr	r1, [sp, #20]
+	ldr	r0, [sp, #60]
+	adds	r1, r1, r0
+	str	r1, [sp, #32]
+	ldr	r0, [sp, #72]
+	adds	r1, r5, r0
+	str	r1, [sp, #28]
 	@ chacha20.ae:66: x11 + key[255:224], x10 + key[223:192], x9 + key[191:160], x8 + key[159:128],
+	ldr	r1, [sp, #4]
+	ldr	r0, [sp, #64]
+	adds	r1, r1, r0
+	str	r1, [sp, #20]
 	ldr	r1, [sp, #8]
 	ldr	r0, [sp, #68]
 	adds	r1, r1, r0
-	str	r1, [sp, #32]
-	ldr	r1, [sp, #12]
-	ldr	r0, [sp, #72]
-	adds	r1, r1, r0
-	str	r1, [sp, #24]
-	ldr	r1, [sp, #28]
-	ldr	r0, [sp, #80]
-	adds	r1, r1, r0
-	str	r1, [sp, #20]
-	mov	r1, r8
-	ldr	r0, [sp, #84]
-	adds	r1, r1, r0
-	str	r1, [sp, #12]
-	@ chacha20.ae:67: x7 + key[127:96], x6 + key[95:64], x5 + key[63:32], x4 + key[31:0],
-	ldr	r1, [sp, #16]
-	ldr	r0, [sp, #88]
+	str	r1, [sp, #16]
+	ldr	r1, [sp, #24]
+	ldr	r0, [sp, #76]
 	adds	r1, r1, r0
 	str	r1, [sp, #8]
-	mov	r1, r12
-	ldr	r0, [sp, #92]
+	mov	r1, lr
+	ldr	r0, [sp, #80]
 	adds	r1, r1, r0
-	ldr	r0, [sp, #96]
+	str	r1, [sp, #4]
+	@ chacha20.ae:67: x7 + key[127:96], x6 + key[95:64], x5 + key[63:32], x4 + key[31:0],
+	ldr	r1, [sp, #12]
+	ldr	r0, [sp, #84]
+	adds	r1, r1, r0
+	mov	lr, r1
+	mov	r1, r12
+	ldr	r0, [sp, #88]
+	adds	r1, r1, r0
+	ldr	r0, [sp, #92]
 	adds	r2, r2, r0
-	ldr	r0, [sp, #100]
+	ldr	r0, [sp, #96]
 	adds	r3, r6, r0
 	@ chacha20.ae:68: x3 + j3, x2 + j2, x1 + j1, x0 + j0)
 	ldr	r4, =0x6b206574
-	mov	r0, r9
+	mov	r0, r8
 	adds	r4, r0, r4
 	ldr	r5, =0x79622d32
-	ldr	r0, [sp]
+	mov	r0, r11
 	adds	r5, r0, r5
 	ldr	r6, =0x3320646e
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp]
 	adds	r6, r0, r6
 	ldr	r0, =0x61707865
 	adds	r7, r7, r0
 	@ chacha20.ae:65: return cat(x15 + nonce[95:64], x14 + nonce[63:32], x13 + nonce[31:0], x12 + counter,
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #48]
 	str	r7, [r0]
 	mov	r7, r0
 	str	r6, [r7, #4]
@@ -449,25 +449,25 @@ chacha20_block:
 	str	r3, [r7, #16]
 	str	r2, [r7, #20]
 	str	r1, [r7, #24]
-	ldr	r1, [sp, #8]
+	mov	r1, lr
 	str	r1, [r7, #28]
-	ldr	r1, [sp, #12]
+	ldr	r1, [sp, #4]
 	str	r1, [r7, #32]
-	ldr	r1, [sp, #20]
+	ldr	r1, [sp, #8]
 	str	r1, [r7, #36]
-	ldr	r1, [sp, #24]
+	ldr	r1, [sp, #16]
 	str	r1, [r7, #40]
-	ldr	r1, [sp, #32]
+	ldr	r1, [sp, #20]
 	str	r1, [r7, #44]
-	ldr	r1, [sp, #36]
+	ldr	r1, [sp, #28]
 	str	r1, [r7, #48]
-	ldr	r1, [sp, #40]
+	ldr	r1, [sp, #32]
 	str	r1, [r7, #52]
-	ldr	r1, [sp, #44]
+	ldr	r1, [sp, #36]
 	str	r1, [r7, #56]
-	ldr	r1, [sp, #48]
+	ldr	r1, [sp, #40]
 	str	r1, [r7, #60]
-	add	sp, #104
+	add	sp, #100
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -480,7 +480,7 @@ chacha20_block:
 
 
 @ --- chacha20_xor_stream: chacha20.xor_stream
-@     frame 260 bytes (75 spill slots, 49 on the stack; locals 64), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     frame 256 bytes (75 spill slots, 48 on the stack; locals 64), saves r4, r5, r6, r7, r8, r9, r10, r11
 @     estimated 1114 bytes of code and literals
 	.section .text.chacha20_xor_stream,"ax",%progbits
 	.global chacha20_xor_stream
@@ -494,59 +494,59 @@ chacha20_xor_stream:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #260
-	str	r1, [sp, #192]
-	str	r3, [sp, #188]
+	sub	sp, #256
+	str	r1, [sp, #188]
+	str	r3, [sp, #184]
+	ldr	r1, [sp, #292]
+	str	r1, [sp, #176]
 	ldr	r1, [sp, #296]
 	str	r1, [sp, #180]
-	ldr	r1, [sp, #300]
-	str	r1, [sp, #184]
 	ldr	r1, [r0]
-	str	r1, [sp, #144]
-	ldr	r1, [r0, #4]
 	str	r1, [sp, #140]
-	ldr	r1, [r0, #8]
+	ldr	r1, [r0, #4]
 	str	r1, [sp, #136]
-	ldr	r1, [r0, #12]
+	ldr	r1, [r0, #8]
 	str	r1, [sp, #132]
-	ldr	r1, [r0, #16]
+	ldr	r1, [r0, #12]
 	str	r1, [sp, #128]
-	ldr	r1, [r0, #20]
+	ldr	r1, [r0, #16]
 	str	r1, [sp, #124]
-	ldr	r1, [r0, #24]
+	ldr	r1, [r0, #20]
 	str	r1, [sp, #120]
+	ldr	r1, [r0, #24]
+	str	r1, [sp, #116]
 	ldr	r0, [r0, #28]
-	str	r0, [sp, #116]
-	ldr	r0, [r2]
 	str	r0, [sp, #112]
-	ldr	r0, [r2, #4]
+	ldr	r0, [r2]
 	str	r0, [sp, #108]
-	ldr	r0, [r2, #8]
+	ldr	r0, [r2, #4]
 	str	r0, [sp, #104]
+	ldr	r0, [r2, #8]
+	str	r0, [sp, #100]
 	@ chacha20.ae:74: for i in 0..(n + 63) / 64 {
-	ldr	r0, [sp, #180]
+	ldr	r0, [sp, #176]
 	adds	r0, #63
 	lsrs	r0, r0, #6
-	str	r0, [sp, #176]
+	str	r0, [sp, #172]
 	movs	r1, #0
-	str	r1, [sp, #92]
+	str	r1, [sp, #88]
 	cmp	r1, r0
 	bcc	.Lchacha20_xor_stream_far1
 	b	.Lchacha20_xor_stream_done2
 .Lchacha20_xor_stream_far1:
 .Lchacha20_xor_stream_loop1:
 	@ chacha20.ae:75: off = i * 64
-	ldr	r1, [sp, #92]
+	ldr	r1, [sp, #88]
 	lsls	r0, r1, #6
-	str	r0, [sp, #96]
+	str	r0, [sp, #92]
 	@ chacha20.ae:76: x = load_le(src, off, 64, n - off) ^ block(key, counter + i, nonce)
-	ldr	r1, [sp, #180]
+	ldr	r1, [sp, #176]
 	subs	r0, r1, r0
-	str	r0, [sp, #88]
-	ldr	r1, [sp, #188]
-	ldr	r0, [sp, #96]
+	str	r0, [sp, #84]
+	ldr	r1, [sp, #184]
+	ldr	r0, [sp, #92]
 	adds	r1, r1, r0
-	ldr	r0, [sp, #88]
+	ldr	r0, [sp, #84]
 	cmp	r0, #64
 	bcc	.Lchacha20_xor_stream_bytes3
 	movs	r0, #3
@@ -554,6 +554,7 @@ chacha20_xor_stream:
 	beq	.Lchacha20_xor_stream_words4
 .Lchacha20_xor_stream_bytes3:
 	movs	r0, #0
+	str	r0, [sp, #192]
 	str	r0, [sp, #196]
 	str	r0, [sp, #200]
 	str	r0, [sp, #204]
@@ -569,9 +570,8 @@ chacha20_xor_stream:
 	str	r0, [sp, #244]
 	str	r0, [sp, #248]
 	str	r0, [sp, #252]
-	str	r0, [sp, #256]
-	add	r3, sp, #196
-	ldr	r2, [sp, #88]
+	add	r3, sp, #192
+	ldr	r2, [sp, #84]
 	cmp	r2, #64
 	bcc	.Lchacha20_xor_stream_cnt6
 	movs	r2, #64
@@ -586,72 +586,72 @@ chacha20_xor_stream:
 	mov	r1, r3
 .Lchacha20_xor_stream_words4:
 	ldr	r0, [r1]
-	str	r0, [sp, #84]
-	ldr	r0, [r1, #4]
 	str	r0, [sp, #80]
-	ldr	r0, [r1, #8]
+	ldr	r0, [r1, #4]
 	str	r0, [sp, #76]
-	ldr	r0, [r1, #12]
+	ldr	r0, [r1, #8]
 	str	r0, [sp, #72]
-	ldr	r0, [r1, #16]
+	ldr	r0, [r1, #12]
 	str	r0, [sp, #68]
-	ldr	r0, [r1, #20]
+	ldr	r0, [r1, #16]
 	str	r0, [sp, #64]
-	ldr	r0, [r1, #24]
+	ldr	r0, [r1, #20]
 	str	r0, [sp, #60]
-	ldr	r0, [r1, #28]
+	ldr	r0, [r1, #24]
 	str	r0, [sp, #56]
-	ldr	r0, [r1, #32]
+	ldr	r0, [r1, #28]
 	str	r0, [sp, #52]
+	ldr	r0, [r1, #32]
+	str	r0, [sp, #48]
 	ldr	r0, [r1, #36]
-	str	r0, [sp, #148]
+	str	r0, [sp, #144]
 	ldr	r0, [r1, #40]
-	str	r0, [sp, #152]
+	str	r0, [sp, #148]
 	ldr	r0, [r1, #44]
-	str	r0, [sp, #156]
+	str	r0, [sp, #152]
 	ldr	r0, [r1, #48]
-	str	r0, [sp, #160]
+	str	r0, [sp, #156]
 	ldr	r0, [r1, #52]
-	str	r0, [sp, #164]
+	str	r0, [sp, #160]
 	ldr	r0, [r1, #56]
-	str	r0, [sp, #172]
-	ldr	r0, [r1, #60]
 	str	r0, [sp, #168]
-	ldr	r0, [sp, #192]
-	ldr	r1, [sp, #92]
+	ldr	r0, [r1, #60]
+	str	r0, [sp, #164]
+	ldr	r0, [sp, #188]
+	ldr	r1, [sp, #88]
 	adds	r0, r0, r1
-	str	r0, [sp, #100]
+	str	r0, [sp, #96]
 	@ chacha20.ae:53: @unroll(unroll)
 	movs	r0, #0
-	str	r0, [sp, #36]
+	str	r0, [sp, #32]
 	ldr	r7, =0x61707865
-	ldr	r6, [sp, #144]
-	ldr	r1, [sp, #128]
-	mov	r8, r1
-	ldr	r5, [sp, #100]
+	ldr	r6, [sp, #140]
+	ldr	r1, [sp, #124]
+	mov	lr, r1
+	ldr	r5, [sp, #96]
 	ldr	r1, =0x3320646e
-	str	r1, [sp, #4]
-	ldr	r2, [sp, #140]
-	ldr	r0, [sp, #124]
-	str	r0, [sp, #28]
-	ldr	r1, [sp, #112]
-	str	r1, [sp, #24]
-	ldr	r0, =0x79622d32
-	str	r0, [sp]
-	ldr	r1, [sp, #136]
-	mov	r12, r1
-	ldr	r1, [sp, #120]
-	str	r1, [sp, #12]
+	str	r1, [sp]
+	ldr	r2, [sp, #136]
+	ldr	r0, [sp, #120]
+	str	r0, [sp, #24]
 	ldr	r1, [sp, #108]
-	str	r1, [sp, #32]
-	ldr	r0, =0x6b206574
-	mov	r9, r0
+	str	r1, [sp, #20]
+	ldr	r0, =0x79622d32
+	mov	r11, r0
 	ldr	r1, [sp, #132]
-	str	r1, [sp, #16]
+	mov	r12, r1
 	ldr	r1, [sp, #116]
 	str	r1, [sp, #8]
 	ldr	r1, [sp, #104]
-	mov	r10, r1
+	str	r1, [sp, #28]
+	ldr	r0, =0x6b206574
+	mov	r8, r0
+	ldr	r1, [sp, #128]
+	str	r1, [sp, #12]
+	ldr	r1, [sp, #112]
+	str	r1, [sp, #4]
+	ldr	r1, [sp, #100]
+	mov	r9, r1
 .Lchacha20_xor_stream_loop8:
 	@ chacha20.ae:17: a = a + b
 	adds	r1, r7, r6
@@ -660,7 +660,7 @@ chacha20_xor_stream:
 	movs	r0, #16
 	rors	r5, r0
 	@ chacha20.ae:19: c = c + d
-	mov	r3, r8
+	mov	r3, lr
 	adds	r3, r3, r5
 	@ chacha20.ae:20: b = (b ^ c) <<< 12
 	mov	r4, r6
@@ -669,30 +669,30 @@ chacha20_xor_stream:
 	rors	r4, r7
 	@ chacha20.ae:21: a = a + b
 	adds	r1, r1, r4
-	str	r1, [sp, #40]
+	str	r1, [sp, #36]
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
 	eors	r5, r1
 	movs	r6, #24
 	rors	r5, r6
-	str	r5, [sp, #20]
+	str	r5, [sp, #16]
 	@ chacha20.ae:23: c = c + d
 	adds	r3, r3, r5
-	str	r3, [sp, #48]
+	str	r3, [sp, #44]
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
 	eors	r4, r3
 	movs	r3, #25
 	mov	r1, r4
 	rors	r1, r3
-	mov	r11, r1
+	mov	r10, r1
 	@ chacha20.ae:17: a = a + b
-	ldr	r1, [sp, #4]
+	ldr	r1, [sp]
 	adds	r1, r1, r2
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	ldr	r5, [sp, #24]
+	ldr	r5, [sp, #20]
 	eors	r5, r1
 	rors	r5, r0
 	@ chacha20.ae:19: c = c + d
-	ldr	r3, [sp, #28]
+	ldr	r3, [sp, #24]
 	adds	r4, r3, r5
 	@ chacha20.ae:20: b = (b ^ c) <<< 12
 	mov	r3, r2
@@ -700,28 +700,28 @@ chacha20_xor_stream:
 	rors	r3, r7
 	@ chacha20.ae:21: a = a + b
 	adds	r1, r1, r3
-	str	r1, [sp, #4]
+	str	r1, [sp]
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
 	eors	r5, r1
 	rors	r5, r6
-	str	r5, [sp, #24]
+	str	r5, [sp, #20]
 	@ chacha20.ae:23: c = c + d
 	adds	r1, r4, r5
-	str	r1, [sp, #44]
+	str	r1, [sp, #40]
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
 	eors	r3, r1
 	movs	r2, #25
 	rors	r3, r2
 	@ chacha20.ae:17: a = a + b
-	ldr	r2, [sp]
+	mov	r2, r11
 	mov	r1, r12
 	adds	r1, r2, r1
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	ldr	r5, [sp, #32]
+	ldr	r5, [sp, #28]
 	eors	r5, r1
 	rors	r5, r0
 	@ chacha20.ae:19: c = c + d
-	ldr	r2, [sp, #12]
+	ldr	r2, [sp, #8]
 	adds	r4, r2, r5
 	@ chacha20.ae:20: b = (b ^ c) <<< 12
 	mov	r2, r12
@@ -729,14 +729,14 @@ chacha20_xor_stream:
 	rors	r2, r7
 	@ chacha20.ae:21: a = a + b
 	adds	r1, r1, r2
-	str	r1, [sp, #32]
+	str	r1, [sp, #28]
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
 	eors	r5, r1
 	rors	r5, r6
-	str	r5, [sp, #28]
+	str	r5, [sp, #24]
 	@ chacha20.ae:23: c = c + d
 	adds	r4, r4, r5
-	str	r4, [sp]
+	mov	r11, r4
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
 	eors	r2, r4
 	mov	r12, r2
@@ -745,73 +745,73 @@ chacha20_xor_stream:
 	rors	r1, r2
 	mov	r12, r1
 	@ chacha20.ae:17: a = a + b
-	mov	r2, r9
-	ldr	r1, [sp, #16]
+	mov	r2, r8
+	ldr	r1, [sp, #12]
 	adds	r2, r2, r1
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	mov	r4, r10
+	mov	r4, r9
 	eors	r4, r2
 	rors	r4, r0
 	@ chacha20.ae:19: c = c + d
-	ldr	r1, [sp, #8]
+	ldr	r1, [sp, #4]
 	adds	r1, r1, r4
 	@ chacha20.ae:20: b = (b ^ c) <<< 12
-	ldr	r5, [sp, #16]
+	ldr	r5, [sp, #12]
 	eors	r5, r1
 	rors	r5, r7
 	@ chacha20.ae:21: a = a + b
 	adds	r2, r2, r5
-	mov	r9, r2
+	mov	r8, r2
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
 	eors	r4, r2
 	rors	r4, r6
 	@ chacha20.ae:23: c = c + d
 	adds	r1, r1, r4
-	mov	r8, r1
+	mov	lr, r1
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
 	mov	r2, r5
 	eors	r2, r1
 	movs	r1, #25
 	rors	r2, r1
 	@ chacha20.ae:17: a = a + b
-	ldr	r1, [sp, #40]
+	ldr	r1, [sp, #36]
 	adds	r1, r1, r3
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
 	eors	r4, r1
 	rors	r4, r0
 	@ chacha20.ae:19: c = c + d
-	ldr	r5, [sp]
+	mov	r5, r11
 	adds	r5, r5, r4
 	@ chacha20.ae:20: b = (b ^ c) <<< 12
 	eors	r3, r5
 	rors	r3, r7
 	@ chacha20.ae:21: a = a + b
 	adds	r1, r1, r3
-	str	r1, [sp, #40]
+	str	r1, [sp, #36]
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
 	eors	r4, r1
 	rors	r4, r6
-	mov	r10, r4
+	mov	r9, r4
 	@ chacha20.ae:23: c = c + d
 	adds	r1, r5, r4
-	str	r1, [sp, #12]
+	str	r1, [sp, #8]
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
 	eors	r3, r1
-	str	r3, [sp, #16]
+	str	r3, [sp, #12]
 	movs	r3, #25
-	ldr	r1, [sp, #16]
+	ldr	r1, [sp, #12]
 	rors	r1, r3
-	str	r1, [sp, #16]
+	str	r1, [sp, #12]
 	@ chacha20.ae:17: a = a + b
-	ldr	r3, [sp, #4]
+	ldr	r3, [sp]
 	mov	r1, r12
 	adds	r1, r3, r1
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	ldr	r5, [sp, #20]
+	ldr	r5, [sp, #16]
 	eors	r5, r1
 	rors	r5, r0
 	@ chacha20.ae:19: c = c + d
-	mov	r3, r8
+	mov	r3, lr
 	adds	r4, r3, r5
 	@ chacha20.ae:20: b = (b ^ c) <<< 12
 	mov	r3, r12
@@ -819,13 +819,13 @@ chacha20_xor_stream:
 	rors	r3, r7
 	@ chacha20.ae:21: a = a + b
 	adds	r1, r1, r3
-	str	r1, [sp, #4]
+	str	r1, [sp]
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
 	eors	r5, r1
 	rors	r5, r6
 	@ chacha20.ae:23: c = c + d
 	adds	r1, r4, r5
-	str	r1, [sp, #8]
+	str	r1, [sp, #4]
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
 	eors	r3, r1
 	mov	r12, r3
@@ -834,56 +834,56 @@ chacha20_xor_stream:
 	rors	r1, r3
 	mov	r12, r1
 	@ chacha20.ae:17: a = a + b
-	ldr	r1, [sp, #32]
+	ldr	r1, [sp, #28]
 	adds	r1, r1, r2
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	ldr	r4, [sp, #24]
+	ldr	r4, [sp, #20]
 	eors	r4, r1
 	rors	r4, r0
 	@ chacha20.ae:19: c = c + d
-	ldr	r3, [sp, #48]
+	ldr	r3, [sp, #44]
 	adds	r3, r3, r4
 	@ chacha20.ae:20: b = (b ^ c) <<< 12
 	eors	r2, r3
 	rors	r2, r7
 	@ chacha20.ae:21: a = a + b
 	adds	r1, r1, r2
-	str	r1, [sp]
+	mov	r11, r1
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
 	eors	r4, r1
 	rors	r4, r6
 	@ chacha20.ae:23: c = c + d
 	adds	r1, r3, r4
-	mov	r8, r1
+	mov	lr, r1
 	@ chacha20.ae:24: b = (b ^ c) <<< 7
 	mov	r3, r2
 	eors	r3, r1
 	movs	r2, #25
 	rors	r3, r2
 	@ chacha20.ae:17: a = a + b
-	mov	r2, r9
-	mov	r1, r11
+	mov	r2, r8
+	mov	r1, r10
 	adds	r1, r2, r1
-	mov	r9, r1
+	mov	r8, r1
 	@ chacha20.ae:18: d = (d ^ a) <<< 16
-	ldr	r2, [sp, #28]
+	ldr	r2, [sp, #24]
 	eors	r2, r1
 	mov	r1, r2
 	rors	r1, r0
 	@ chacha20.ae:19: c = c + d
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #40]
 	adds	r0, r0, r1
 	@ chacha20.ae:20: b = (b ^ c) <<< 12
-	mov	r2, r11
+	mov	r2, r10
 	eors	r2, r0
 	rors	r2, r7
 	@ chacha20.ae:21: a = a + b
-	mov	r7, r9
+	mov	r7, r8
 	adds	r7, r7, r2
-	mov	r9, r7
+	mov	r8, r7
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
 	mov	r7, r1
-	mov	r1, r9
+	mov	r1, r8
 	eors	r7, r1
 	mov	r1, r7
 	rors	r1, r6
@@ -894,156 +894,156 @@ chacha20_xor_stream:
 	eors	r6, r0
 	movs	r2, #25
 	rors	r6, r2
-	ldr	r7, [sp, #40]
-	ldr	r2, [sp, #16]
-	str	r0, [sp, #28]
-	str	r4, [sp, #24]
-	str	r1, [sp, #32]
-	str	r3, [sp, #16]
-	ldr	r0, [sp, #36]
+	ldr	r7, [sp, #36]
+	ldr	r2, [sp, #12]
+	str	r0, [sp, #24]
+	str	r4, [sp, #20]
+	str	r1, [sp, #28]
+	str	r3, [sp, #12]
+	ldr	r0, [sp, #32]
 	adds	r0, #1
-	str	r0, [sp, #36]
+	str	r0, [sp, #32]
 	cmp	r0, #10
 	bcs	.Lchacha20_xor_stream_far2
 	b	.Lchacha20_xor_stream_loop8
 .Lchacha20_xor_stream_far2:
 .Lchacha20_xor_stream_done9:
 	@ chacha20.ae:65: return cat(x15 + nonce[95:64], x14 + nonce[63:32], x13 + nonce[31:0], x12 + counter,
-	mov	r1, r10
-	ldr	r0, [sp, #104]
-	adds	r0, r1, r0
-	str	r0, [sp, #40]
-	ldr	r1, [sp, #32]
-	ldr	r0, [sp, #108]
+	mov	r1, r9
+	ldr	r0, [sp, #100]
 	adds	r0, r1, r0
 	str	r0, [sp, #36]
-	ldr	r1, [sp, #24]
-	ldr	r0, [sp, #112]
+	ldr	r1, [sp, #28]
+	ldr	r0, [sp, #104]
 	adds	r0, r1, r0
 	str	r0, [sp, #32]
-	ldr	r0, [sp, #100]
+	ldr	r1, [sp, #20]
+	ldr	r0, [sp, #108]
+	adds	r0, r1, r0
+	str	r0, [sp, #28]
+	ldr	r0, [sp, #96]
 	adds	r0, r5, r0
-	str	r0, [sp, #24]
+	str	r0, [sp, #20]
 	@ chacha20.ae:66: x11 + key[255:224], x10 + key[223:192], x9 + key[191:160], x8 + key[159:128],
+	ldr	r1, [sp, #4]
+	ldr	r0, [sp, #112]
+	adds	r0, r1, r0
+	str	r0, [sp, #16]
 	ldr	r1, [sp, #8]
 	ldr	r0, [sp, #116]
 	adds	r0, r1, r0
-	str	r0, [sp, #20]
-	ldr	r1, [sp, #12]
+	str	r0, [sp, #4]
+	ldr	r1, [sp, #24]
 	ldr	r0, [sp, #120]
-	adds	r0, r1, r0
-	str	r0, [sp, #8]
-	ldr	r1, [sp, #28]
-	ldr	r0, [sp, #124]
 	adds	r1, r1, r0
-	mov	r11, r1
-	mov	r1, r8
+	mov	r10, r1
+	mov	r1, lr
+	ldr	r0, [sp, #124]
+	adds	r0, r1, r0
+	mov	r9, r0
+	@ chacha20.ae:67: x7 + key[127:96], x6 + key[95:64], x5 + key[63:32], x4 + key[31:0],
+	ldr	r1, [sp, #12]
 	ldr	r0, [sp, #128]
 	adds	r0, r1, r0
-	mov	r10, r0
-	@ chacha20.ae:67: x7 + key[127:96], x6 + key[95:64], x5 + key[63:32], x4 + key[31:0],
-	ldr	r1, [sp, #16]
-	ldr	r0, [sp, #132]
-	adds	r0, r1, r0
-	mov	r8, r0
+	mov	lr, r0
 	mov	r1, r12
-	ldr	r0, [sp, #136]
+	ldr	r0, [sp, #132]
 	adds	r1, r1, r0
-	ldr	r0, [sp, #140]
+	ldr	r0, [sp, #136]
 	adds	r2, r2, r0
-	ldr	r0, [sp, #144]
+	ldr	r0, [sp, #140]
 	adds	r3, r6, r0
 	@ chacha20.ae:68: x3 + j3, x2 + j2, x1 + j1, x0 + j0)
 	ldr	r4, =0x6b206574
-	mov	r0, r9
+	mov	r0, r8
 	adds	r4, r0, r4
 	ldr	r5, =0x79622d32
-	ldr	r0, [sp]
+	mov	r0, r11
 	adds	r5, r0, r5
 	ldr	r6, =0x3320646e
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp]
 	adds	r6, r0, r6
 	ldr	r0, =0x61707865
 	adds	r7, r7, r0
 	@ chacha20.ae:76: x = load_le(src, off, 64, n - off) ^ block(key, counter + i, nonce)
-	ldr	r0, [sp, #84]
-	eors	r0, r7
-	str	r0, [sp, #84]
 	ldr	r0, [sp, #80]
-	eors	r0, r6
+	eors	r0, r7
 	str	r0, [sp, #80]
 	ldr	r0, [sp, #76]
-	eors	r0, r5
+	eors	r0, r6
 	str	r0, [sp, #76]
 	ldr	r0, [sp, #72]
-	eors	r0, r4
+	eors	r0, r5
 	str	r0, [sp, #72]
 	ldr	r0, [sp, #68]
-	eors	r0, r3
+	eors	r0, r4
 	str	r0, [sp, #68]
 	ldr	r0, [sp, #64]
-	eors	r0, r2
+	eors	r0, r3
 	str	r0, [sp, #64]
 	ldr	r0, [sp, #60]
-	eors	r0, r1
+	eors	r0, r2
 	str	r0, [sp, #60]
 	ldr	r0, [sp, #56]
-	mov	r1, r8
 	eors	r0, r1
 	str	r0, [sp, #56]
 	ldr	r0, [sp, #52]
-	mov	r1, r10
+	mov	r1, lr
 	eors	r0, r1
 	str	r0, [sp, #52]
-	ldr	r0, [sp, #148]
-	mov	r1, r11
+	ldr	r0, [sp, #48]
+	mov	r1, r9
+	eors	r0, r1
+	str	r0, [sp, #48]
+	ldr	r0, [sp, #144]
+	mov	r1, r10
 	eors	r0, r1
 	mov	r12, r0
-	ldr	r7, [sp, #152]
-	ldr	r0, [sp, #8]
+	ldr	r7, [sp, #148]
+	ldr	r0, [sp, #4]
 	eors	r7, r0
-	ldr	r6, [sp, #156]
-	ldr	r0, [sp, #20]
+	ldr	r6, [sp, #152]
+	ldr	r0, [sp, #16]
 	eors	r6, r0
-	ldr	r5, [sp, #160]
-	ldr	r0, [sp, #24]
+	ldr	r5, [sp, #156]
+	ldr	r0, [sp, #20]
 	eors	r5, r0
-	ldr	r4, [sp, #164]
-	ldr	r0, [sp, #32]
+	ldr	r4, [sp, #160]
+	ldr	r0, [sp, #28]
 	eors	r4, r0
-	ldr	r3, [sp, #172]
-	ldr	r0, [sp, #36]
+	ldr	r3, [sp, #168]
+	ldr	r0, [sp, #32]
 	eors	r3, r0
-	ldr	r2, [sp, #168]
-	ldr	r0, [sp, #40]
+	ldr	r2, [sp, #164]
+	ldr	r0, [sp, #36]
 	eors	r2, r0
 	@ chacha20.ae:77: store_le(dst, off, x, n - off)
-	ldr	r1, [sp, #184]
-	ldr	r0, [sp, #96]
+	ldr	r1, [sp, #180]
+	ldr	r0, [sp, #92]
 	adds	r1, r1, r0
-	ldr	r0, [sp, #88]
+	ldr	r0, [sp, #84]
 	cmp	r0, #64
 	bcc	.Lchacha20_xor_stream_bytes10
 	movs	r0, #3
 	tst	r1, r0
 	bne	.Lchacha20_xor_stream_bytes10
-	ldr	r0, [sp, #84]
-	str	r0, [r1]
 	ldr	r0, [sp, #80]
-	str	r0, [r1, #4]
+	str	r0, [r1]
 	ldr	r0, [sp, #76]
-	str	r0, [r1, #8]
+	str	r0, [r1, #4]
 	ldr	r0, [sp, #72]
-	str	r0, [r1, #12]
+	str	r0, [r1, #8]
 	ldr	r0, [sp, #68]
-	str	r0, [r1, #16]
+	str	r0, [r1, #12]
 	ldr	r0, [sp, #64]
-	str	r0, [r1, #20]
+	str	r0, [r1, #16]
 	ldr	r0, [sp, #60]
-	str	r0, [r1, #24]
+	str	r0, [r1, #20]
 	ldr	r0, [sp, #56]
-	str	r0, [r1, #28]
+	str	r0, [r1, #24]
 	ldr	r0, [sp, #52]
+	str	r0, [r1, #28]
+	ldr	r0, [sp, #48]
 	str	r0, [r1, #32]
 	mov	r0, r12
 	str	r0, [r1, #36]
@@ -1056,34 +1056,34 @@ chacha20_xor_stream:
 	b	.Lchacha20_xor_stream_stored11
 	.ltorg
 .Lchacha20_xor_stream_bytes10:
-	ldr	r0, [sp, #84]
-	str	r0, [sp, #196]
 	ldr	r0, [sp, #80]
-	str	r0, [sp, #200]
+	str	r0, [sp, #192]
 	ldr	r0, [sp, #76]
-	str	r0, [sp, #204]
+	str	r0, [sp, #196]
 	ldr	r0, [sp, #72]
-	str	r0, [sp, #208]
+	str	r0, [sp, #200]
 	ldr	r0, [sp, #68]
-	str	r0, [sp, #212]
+	str	r0, [sp, #204]
 	ldr	r0, [sp, #64]
-	str	r0, [sp, #216]
+	str	r0, [sp, #208]
 	ldr	r0, [sp, #60]
-	str	r0, [sp, #220]
+	str	r0, [sp, #212]
 	ldr	r0, [sp, #56]
-	str	r0, [sp, #224]
+	str	r0, [sp, #216]
 	ldr	r0, [sp, #52]
-	str	r0, [sp, #228]
+	str	r0, [sp, #220]
+	ldr	r0, [sp, #48]
+	str	r0, [sp, #224]
 	mov	r0, r12
-	str	r0, [sp, #232]
-	str	r7, [sp, #236]
-	str	r6, [sp, #240]
-	str	r5, [sp, #244]
-	str	r4, [sp, #248]
-	str	r3, [sp, #252]
-	str	r2, [sp, #256]
-	add	r3, sp, #196
-	ldr	r2, [sp, #88]
+	str	r0, [sp, #228]
+	str	r7, [sp, #232]
+	str	r6, [sp, #236]
+	str	r5, [sp, #240]
+	str	r4, [sp, #244]
+	str	r3, [sp, #248]
+	str	r2, [sp, #252]
+	add	r3, sp, #192
+	ldr	r2, [sp, #84]
 	cmp	r2, #64
 	bcc	.Lchacha20_xor_stream_cnt12
 	movs	r2, #64
@@ -1095,16 +1095,16 @@ chacha20_xor_stream:
 	strb	r0, [r1, r2]
 	b	.Lchacha20_xor_stream_cpy13
 .Lchacha20_xor_stream_stored11:
-	ldr	r1, [sp, #92]
+	ldr	r1, [sp, #88]
 	adds	r1, #1
-	str	r1, [sp, #92]
-	ldr	r0, [sp, #176]
+	str	r1, [sp, #88]
+	ldr	r0, [sp, #172]
 	cmp	r1, r0
 	bcs	.Lchacha20_xor_stream_far3
 	b	.Lchacha20_xor_stream_loop1
 .Lchacha20_xor_stream_far3:
 .Lchacha20_xor_stream_done2:
-	add	sp, #260
+	add	sp, #256
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

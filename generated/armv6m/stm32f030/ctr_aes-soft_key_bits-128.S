@@ -173,7 +173,7 @@ ctr_decrypt_with:
 
 
 @ --- ctr_xor_stream: ctr.xor_stream
-@     frame 92 bytes (26 spill slots, 19 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     frame 88 bytes (26 spill slots, 18 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
 @     estimated 768 bytes of code and literals
 	.section .text.ctr_xor_stream,"ax",%progbits
 	.global ctr_xor_stream
@@ -187,19 +187,19 @@ ctr_xor_stream:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #92
-	str	r0, [sp, #8]
-	str	r3, [sp, #72]
+	sub	sp, #88
+	str	r0, [sp, #4]
+	str	r3, [sp, #68]
+	ldr	r0, [sp, #124]
+	str	r0, [sp, #40]
 	ldr	r0, [sp, #128]
-	str	r0, [sp, #44]
-	ldr	r0, [sp, #132]
-	str	r0, [sp, #68]
+	str	r0, [sp, #64]
 	@ ctr.ae:25: t1 = load_be(nonce, 0, 16)
 	movs	r0, #3
 	tst	r1, r0
 	beq	.Lctr_xor_stream_words2
 .Lctr_xor_stream_bytes1:
-	add	r3, sp, #76
+	add	r3, sp, #72
 	movs	r2, #16
 .Lctr_xor_stream_cpy4:
 	subs	r2, #1
@@ -212,53 +212,53 @@ ctr_xor_stream:
 .Lctr_xor_stream_words2:
 	ldr	r0, [r1, #12]
 	rev	r0, r0
-	str	r0, [sp, #64]
+	str	r0, [sp, #60]
 	ldr	r0, [r1, #8]
 	rev	r0, r0
-	str	r0, [sp, #60]
+	str	r0, [sp, #56]
 	ldr	r0, [r1, #4]
 	rev	r0, r0
-	str	r0, [sp, #56]
+	str	r0, [sp, #52]
 	ldr	r0, [r1]
 	rev	r0, r0
-	str	r0, [sp, #52]
+	str	r0, [sp, #48]
 	@ ctr.ae:27: for i in 0..(n + 15) / 16 {
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #40]
 	adds	r0, #15
 	lsrs	r0, r0, #4
-	str	r0, [sp, #40]
+	str	r0, [sp, #36]
 	movs	r1, #0
-	str	r1, [sp, #16]
+	str	r1, [sp, #12]
 	cmp	r1, r0
 	bcc	.Lctr_xor_stream_far1
 	b	.Lctr_xor_stream_done6
 .Lctr_xor_stream_far1:
 	@ aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
 	ldr	r0, =ctr_tf0
-	mov	r9, r0
-	ldr	r0, =ctr_tf1
 	mov	r8, r0
+	ldr	r0, =ctr_tf1
+	mov	lr, r0
 	ldr	r0, =ctr_tf2
 	mov	r12, r0
 	ldr	r0, =ctr_tf3
-	mov	r10, r0
+	mov	r9, r0
 	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
 	ldr	r0, =ctr_E.sbox
-	str	r0, [sp, #48]
+	str	r0, [sp, #44]
 	@ ctr.ae:27: for i in 0..(n + 15) / 16 {
 .Lctr_xor_stream_loop5:
 	@ ctr.ae:28: off = i * 16
-	ldr	r1, [sp, #16]
+	ldr	r1, [sp, #12]
 	lsls	r0, r1, #4
-	str	r0, [sp, #20]
+	str	r0, [sp, #16]
 	@ ctr.ae:29: x = load_be(src, off, 16, n - off) ^ E.encrypt_block(ks, t1 + (i as u128))
-	ldr	r1, [sp, #44]
+	ldr	r1, [sp, #40]
 	subs	r0, r1, r0
-	str	r0, [sp, #12]
-	ldr	r1, [sp, #72]
-	ldr	r0, [sp, #20]
+	str	r0, [sp, #8]
+	ldr	r1, [sp, #68]
+	ldr	r0, [sp, #16]
 	adds	r1, r1, r0
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #8]
 	cmp	r0, #16
 	bcc	.Lctr_xor_stream_bytes7
 	movs	r0, #3
@@ -266,12 +266,12 @@ ctr_xor_stream:
 	beq	.Lctr_xor_stream_words8
 .Lctr_xor_stream_bytes7:
 	movs	r0, #0
+	str	r0, [sp, #72]
 	str	r0, [sp, #76]
 	str	r0, [sp, #80]
 	str	r0, [sp, #84]
-	str	r0, [sp, #88]
-	add	r3, sp, #76
-	ldr	r2, [sp, #12]
+	add	r3, sp, #72
+	ldr	r2, [sp, #8]
 	cmp	r2, #16
 	bcc	.Lctr_xor_stream_cnt10
 	movs	r2, #16
@@ -287,28 +287,28 @@ ctr_xor_stream:
 .Lctr_xor_stream_words8:
 	ldr	r0, [r1, #12]
 	rev	r0, r0
-	str	r0, [sp, #36]
+	str	r0, [sp, #32]
 	ldr	r0, [r1, #8]
 	rev	r0, r0
-	str	r0, [sp, #32]
+	str	r0, [sp, #28]
 	ldr	r0, [r1, #4]
 	rev	r0, r0
-	str	r0, [sp, #28]
+	str	r0, [sp, #24]
 	ldr	r0, [r1]
 	rev	r0, r0
-	str	r0, [sp, #24]
+	str	r0, [sp, #20]
 	movs	r6, #0
-	ldr	r0, [sp, #64]
-	ldr	r1, [sp, #16]
+	ldr	r0, [sp, #60]
+	ldr	r1, [sp, #12]
 	adds	r2, r0, r1
-	ldr	r3, [sp, #60]
+	ldr	r3, [sp, #56]
 	adcs	r3, r6
-	ldr	r4, [sp, #56]
+	ldr	r4, [sp, #52]
 	adcs	r4, r6
-	ldr	r5, [sp, #52]
+	ldr	r5, [sp, #48]
 	adcs	r5, r6
 	@ aes.ae:131: s0 = b[127:96] ^ w[0]
-	ldr	r6, [sp, #8]
+	ldr	r6, [sp, #4]
 	ldr	r0, [r6]
 	eors	r5, r0
 	@ aes.ae:132: s1 = b[95:64] ^ w[1]
@@ -322,7 +322,7 @@ ctr_xor_stream:
 	eors	r2, r0
 	@ aes.ae:135: @unroll(round_unroll)
 	movs	r0, #1
-	str	r0, [sp, #4]
+	str	r0, [sp]
 	@ aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
 	mov	r1, r6
 	adds	r1, #16
@@ -331,12 +331,12 @@ ctr_xor_stream:
 	@ aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
 	lsrs	r0, r5, #24
 	lsls	r6, r0, #2
-	mov	r0, r9
+	mov	r0, r8
 	ldr	r7, [r0, r6]
 	lsrs	r0, r4, #16
 	uxtb	r0, r0
 	lsls	r6, r0, #2
-	mov	r0, r8
+	mov	r0, lr
 	ldr	r0, [r0, r6]
 	eors	r7, r0
 	lsrs	r0, r3, #8
@@ -347,21 +347,21 @@ ctr_xor_stream:
 	eors	r7, r0
 	uxtb	r0, r2
 	lsls	r6, r0, #2
-	mov	r0, r10
+	mov	r0, r9
 	ldr	r0, [r0, r6]
 	eors	r7, r0
 	ldr	r6, [r1]
 	eors	r7, r6
-	str	r7, [sp]
+	mov	r11, r7
 	@ aes.ae:138: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
 	lsrs	r0, r4, #24
 	lsls	r6, r0, #2
-	mov	r0, r9
+	mov	r0, r8
 	ldr	r7, [r0, r6]
 	lsrs	r0, r3, #16
 	uxtb	r0, r0
 	lsls	r6, r0, #2
-	mov	r0, r8
+	mov	r0, lr
 	ldr	r0, [r0, r6]
 	eors	r7, r0
 	lsrs	r0, r2, #8
@@ -372,21 +372,21 @@ ctr_xor_stream:
 	eors	r7, r0
 	uxtb	r0, r5
 	lsls	r6, r0, #2
-	mov	r0, r10
+	mov	r0, r9
 	ldr	r0, [r0, r6]
 	eors	r7, r0
 	ldr	r6, [r1, #4]
 	eors	r7, r6
-	mov	r11, r7
+	mov	r10, r7
 	@ aes.ae:139: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
 	lsrs	r0, r3, #24
 	lsls	r6, r0, #2
-	mov	r0, r9
+	mov	r0, r8
 	ldr	r6, [r0, r6]
 	lsrs	r0, r2, #16
 	uxtb	r0, r0
 	lsls	r7, r0, #2
-	mov	r0, r8
+	mov	r0, lr
 	ldr	r0, [r0, r7]
 	eors	r6, r0
 	lsrs	r0, r5, #8
@@ -397,7 +397,7 @@ ctr_xor_stream:
 	eors	r6, r0
 	uxtb	r0, r4
 	lsls	r7, r0, #2
-	mov	r0, r10
+	mov	r0, r9
 	ldr	r0, [r0, r7]
 	eors	r6, r0
 	ldr	r0, [r1, #8]
@@ -405,12 +405,12 @@ ctr_xor_stream:
 	@ aes.ae:140: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
 	lsrs	r0, r2, #24
 	lsls	r2, r0, #2
-	mov	r0, r9
+	mov	r0, r8
 	ldr	r2, [r0, r2]
 	lsrs	r0, r5, #16
 	uxtb	r0, r0
 	lsls	r5, r0, #2
-	mov	r0, r8
+	mov	r0, lr
 	ldr	r0, [r0, r5]
 	eors	r2, r0
 	lsrs	r0, r4, #8
@@ -421,24 +421,24 @@ ctr_xor_stream:
 	eors	r2, r0
 	uxtb	r0, r3
 	lsls	r3, r0, #2
-	mov	r0, r10
+	mov	r0, r9
 	ldr	r0, [r0, r3]
 	eors	r2, r0
 	ldr	r0, [r1, #12]
 	eors	r2, r0
 	adds	r1, #16
-	ldr	r5, [sp]
-	mov	r4, r11
+	mov	r5, r11
+	mov	r4, r10
 	mov	r3, r6
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp]
 	adds	r0, #1
-	str	r0, [sp, #4]
+	str	r0, [sp]
 	cmp	r0, #10
 	bcc	.Lctr_xor_stream_loop12
 .Lctr_xor_stream_done13:
 	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
 	lsrs	r1, r5, #24
-	ldr	r7, [sp, #48]
+	ldr	r7, [sp, #44]
 	ldrb	r0, [r7, r1]
 	lsls	r1, r0, #24
 	lsrs	r0, r4, #16
@@ -456,10 +456,10 @@ ctr_xor_stream:
 	orrs	r1, r0
 	@ aes.ae:146: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
 	movs	r6, #160
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #4]
 	ldr	r6, [r0, r6]
 	eors	r1, r6
-	str	r1, [sp]
+	mov	r11, r1
 	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
 	lsrs	r1, r4, #24
 	ldrb	r0, [r7, r1]
@@ -479,10 +479,10 @@ ctr_xor_stream:
 	orrs	r1, r0
 	@ aes.ae:147: sub_shift(s1, s2, s3, s0) ^ w[4 * nr + 1],
 	movs	r6, #164
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #4]
 	ldr	r6, [r0, r6]
 	eors	r1, r6
-	mov	r11, r1
+	mov	r10, r1
 	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
 	lsrs	r1, r3, #24
 	ldrb	r0, [r7, r1]
@@ -502,7 +502,7 @@ ctr_xor_stream:
 	orrs	r1, r0
 	@ aes.ae:148: sub_shift(s2, s3, s0, s1) ^ w[4 * nr + 2],
 	movs	r6, #168
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #4]
 	ldr	r0, [r0, r6]
 	eors	r1, r0
 	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
@@ -524,29 +524,29 @@ ctr_xor_stream:
 	orrs	r2, r0
 	@ aes.ae:149: sub_shift(s3, s0, s1, s2) ^ w[4 * nr + 3])
 	movs	r3, #172
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #4]
 	ldr	r0, [r0, r3]
 	eors	r2, r0
 	@ ctr.ae:29: x = load_be(src, off, 16, n - off) ^ E.encrypt_block(ks, t1 + (i as u128))
-	ldr	r6, [sp, #36]
+	ldr	r6, [sp, #32]
 	eors	r6, r2
-	ldr	r2, [sp, #32]
+	ldr	r2, [sp, #28]
 	eors	r2, r1
-	ldr	r3, [sp, #28]
-	mov	r0, r11
+	ldr	r3, [sp, #24]
+	mov	r0, r10
 	eors	r3, r0
-	ldr	r1, [sp, #24]
-	ldr	r0, [sp]
+	ldr	r1, [sp, #20]
+	mov	r0, r11
 	eors	r1, r0
 	@ ctr.ae:30: store_be(dst, off, x, n - off)
 	rev	r5, r1
 	rev	r4, r3
 	rev	r3, r2
 	rev	r2, r6
-	ldr	r1, [sp, #68]
-	ldr	r0, [sp, #20]
+	ldr	r1, [sp, #64]
+	ldr	r0, [sp, #16]
 	adds	r1, r1, r0
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #8]
 	cmp	r0, #16
 	bcc	.Lctr_xor_stream_bytes14
 	movs	r0, #3
@@ -559,12 +559,12 @@ ctr_xor_stream:
 	b	.Lctr_xor_stream_stored15
 	.ltorg
 .Lctr_xor_stream_bytes14:
-	str	r5, [sp, #76]
-	str	r4, [sp, #80]
-	str	r3, [sp, #84]
-	str	r2, [sp, #88]
-	add	r3, sp, #76
-	ldr	r2, [sp, #12]
+	str	r5, [sp, #72]
+	str	r4, [sp, #76]
+	str	r3, [sp, #80]
+	str	r2, [sp, #84]
+	add	r3, sp, #72
+	ldr	r2, [sp, #8]
 	cmp	r2, #16
 	bcc	.Lctr_xor_stream_cnt16
 	movs	r2, #16
@@ -576,16 +576,16 @@ ctr_xor_stream:
 	strb	r0, [r1, r2]
 	b	.Lctr_xor_stream_cpy17
 .Lctr_xor_stream_stored15:
-	ldr	r1, [sp, #16]
+	ldr	r1, [sp, #12]
 	adds	r1, #1
-	str	r1, [sp, #16]
-	ldr	r0, [sp, #40]
+	str	r1, [sp, #12]
+	ldr	r0, [sp, #36]
 	cmp	r1, r0
 	bcs	.Lctr_xor_stream_far2
 	b	.Lctr_xor_stream_loop5
 .Lctr_xor_stream_far2:
 .Lctr_xor_stream_done6:
-	add	sp, #92
+	add	sp, #88
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

@@ -191,7 +191,7 @@ elephant_dumbo_decrypt_with:
 
 
 @ --- elephant_dumbo_P_permute: elephant_dumbo.P.permute
-@     frame 8 bytes (8 spill slots, 2 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     frame 4 bytes (8 spill slots, 1 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
 @     estimated 994 bytes of code and literals
 	.section .text.elephant_dumbo_P_permute,"ax",%progbits
 	.global elephant_dumbo_P_permute
@@ -205,8 +205,8 @@ elephant_dumbo_P_permute:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #8
-	str	r1, [sp, #4]
+	sub	sp, #4
+	str	r1, [sp]
 	ldr	r5, [r0]
 	ldr	r4, [r0, #4]
 	ldr	r3, [r0, #8]
@@ -214,48 +214,48 @@ elephant_dumbo_P_permute:
 	ldr	r1, [r0, #16]
 	@ spongent_pi160.ae:41: @unroll(unroll)
 	movs	r0, #0
-	str	r0, [sp]
+	mov	r11, r0
 	ldr	r0, =elephant_dumbo_rt0
-	mov	r9, r0
+	mov	r8, r0
 	@ spongent_pi160.ae:43: x = x ^ (c as u160) ^ ((reverse8(c) as u160) << (n - 8))
 	ldr	r0, =elephant_dumbo_sf0
-	mov	r8, r0
+	mov	lr, r0
 	b	.Lelephant_dumbo_P_permute_pool1
 	.ltorg
 .Lelephant_dumbo_P_permute_pool1:
 	@ spongent_pi160.ae:41: @unroll(unroll)
 .Lelephant_dumbo_P_permute_loop1:
-	mov	r0, r9
+	mov	r0, r8
 	ldrh	r0, [r0]
 	@ spongent_pi160.ae:43: x = x ^ (c as u160) ^ ((reverse8(c) as u160) << (n - 8))
 	eors	r5, r0
-	mov	r0, r9
+	mov	r0, r8
 	ldrh	r0, [r0, #2]
 	lsls	r0, r0, #16
 	eors	r1, r0
 	lsrs	r7, r1, #24
-	mov	r0, r8
+	mov	r0, lr
 	ldrb	r0, [r0, r7]
 	lsls	r6, r0, #8
 	lsrs	r0, r1, #16
 	uxtb	r7, r0
-	mov	r0, r8
+	mov	r0, lr
 	ldrb	r0, [r0, r7]
 	orrs	r6, r0
 	lsrs	r0, r1, #8
 	uxtb	r7, r0
-	mov	r0, r8
+	mov	r0, lr
 	ldrb	r0, [r0, r7]
 	lsls	r7, r0, #8
 	uxtb	r1, r1
-	mov	r0, r8
+	mov	r0, lr
 	ldrb	r0, [r0, r1]
 	orrs	r7, r0
 	lsls	r0, r6, #16
 	orrs	r0, r7
 	mov	r12, r0
 	lsrs	r1, r2, #24
-	mov	r7, r8
+	mov	r7, lr
 	ldrb	r0, [r7, r1]
 	lsls	r1, r0, #8
 	lsrs	r0, r2, #16
@@ -267,13 +267,13 @@ elephant_dumbo_P_permute:
 	ldrb	r0, [r7, r6]
 	lsls	r7, r0, #8
 	uxtb	r2, r2
-	mov	r0, r8
+	mov	r0, lr
 	ldrb	r0, [r0, r2]
 	orrs	r7, r0
 	lsls	r6, r1, #16
 	orrs	r6, r7
 	lsrs	r1, r3, #24
-	mov	r7, r8
+	mov	r7, lr
 	ldrb	r0, [r7, r1]
 	lsls	r1, r0, #8
 	lsrs	r0, r3, #16
@@ -305,7 +305,7 @@ elephant_dumbo_P_permute:
 	orrs	r1, r0
 	lsls	r0, r2, #16
 	orrs	r0, r1
-	mov	r10, r0
+	mov	r9, r0
 	lsrs	r1, r5, #24
 	ldrb	r0, [r7, r1]
 	lsls	r2, r0, #8
@@ -322,7 +322,7 @@ elephant_dumbo_P_permute:
 	orrs	r1, r0
 	lsls	r0, r2, #16
 	orrs	r0, r1
-	mov	r11, r0
+	mov	r10, r0
 	@ spongent_pi160.ae:45: x = player(sbox_layer(x))
 	movs	r1, #0
 	mov	r5, r12
@@ -532,7 +532,7 @@ elephant_dumbo_P_permute:
 	adcs	r6, r6
 	lsls	r3, r3, #1
 	adcs	r5, r5
-	mov	r0, r10
+	mov	r0, r9
 	lsls	r0, r0, #1
 	adcs	r1, r1
 	movs	r3, #0
@@ -599,7 +599,7 @@ elephant_dumbo_P_permute:
 	lsls	r0, r0, #1
 	adcs	r5, r5
 	movs	r0, #0
-	mov	r4, r11
+	mov	r4, r10
 	lsls	r4, r4, #1
 	adcs	r0, r0
 	lsls	r4, r4, #1
@@ -672,25 +672,25 @@ elephant_dumbo_P_permute:
 	orrs	r6, r0
 	lsls	r4, r4, #1
 	adcs	r5, r5
-	mov	r0, r9
+	mov	r0, r8
 	adds	r0, #4
-	mov	r9, r0
+	mov	r8, r0
 	mov	r4, r6
-	ldr	r0, [sp]
+	mov	r0, r11
 	adds	r0, #1
-	str	r0, [sp]
+	mov	r11, r0
 	cmp	r0, #80
 	bcs	.Lelephant_dumbo_P_permute_far1
 	b	.Lelephant_dumbo_P_permute_loop1
 .Lelephant_dumbo_P_permute_far1:
 .Lelephant_dumbo_P_permute_done2:
-	ldr	r6, [sp, #4]
+	ldr	r6, [sp]
 	str	r5, [r6]
 	str	r4, [r6, #4]
 	str	r3, [r6, #8]
 	str	r2, [r6, #12]
 	str	r1, [r6, #16]
-	add	sp, #8
+	add	sp, #4
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

@@ -2121,8 +2121,8 @@ ocb3_decrypt_with:
 
 
 @ --- ocb3_E_encrypt_block: ocb3.E.encrypt_block
-@     frame 8 bytes (7 spill slots, 2 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 500 bytes of code and literals
+@     frame 4 bytes (7 spill slots, 1 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10
+@     estimated 496 bytes of code and literals
 	.section .text.ocb3_E_encrypt_block,"ax",%progbits
 	.global ocb3_E_encrypt_block
 	.type ocb3_E_encrypt_block, %function
@@ -2133,11 +2133,10 @@ ocb3_E_encrypt_block:
 	mov	r4, r8
 	mov	r5, r9
 	mov	r6, r10
-	mov	r7, r11
-	push	{r4, r5, r6, r7}
-	sub	sp, #8
-	mov	r11, r0
-	str	r2, [sp, #4]
+	push	{r4, r5, r6}
+	sub	sp, #4
+	mov	r10, r0
+	str	r2, [sp]
 	ldr	r4, [r1]
 	ldr	r2, [r1, #4]
 	ldr	r3, [r1, #8]
@@ -2157,10 +2156,10 @@ ocb3_E_encrypt_block:
 	eors	r4, r0
 	@ aes.ae:135: @unroll(round_unroll)
 	movs	r0, #1
-	mov	r10, r0
+	mov	r9, r0
 	mov	r12, r1
 	@ aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	mov	r5, r11
+	mov	r5, r10
 	adds	r5, #16
 	ldr	r1, =ocb3_tf0
 	@ aes.ae:135: @unroll(round_unroll)
@@ -2192,7 +2191,7 @@ ocb3_E_encrypt_block:
 	eors	r7, r6
 	ldr	r6, [r5, #12]
 	eors	r7, r6
-	mov	r9, r7
+	mov	r8, r7
 	@ aes.ae:139: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
 	lsrs	r0, r4, #16
 	uxtb	r0, r0
@@ -2220,7 +2219,7 @@ ocb3_E_encrypt_block:
 	eors	r6, r7
 	ldr	r0, [r5, #8]
 	eors	r6, r0
-	mov	r8, r6
+	mov	lr, r6
 	@ aes.ae:138: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
 	lsrs	r0, r2, #16
 	uxtb	r0, r0
@@ -2279,11 +2278,11 @@ ocb3_E_encrypt_block:
 	adds	r5, #16
 	mov	r12, r7
 	mov	r3, r6
-	mov	r2, r8
-	mov	r4, r9
-	mov	r0, r10
+	mov	r2, lr
+	mov	r4, r8
+	mov	r0, r9
 	adds	r0, #1
-	mov	r10, r0
+	mov	r9, r0
 	cmp	r0, #10
 	bcc	.Locb3_E_encrypt_block_loop1
 .Locb3_E_encrypt_block_done2:
@@ -2308,10 +2307,10 @@ ocb3_E_encrypt_block:
 	orrs	r6, r0
 	@ aes.ae:146: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
 	movs	r1, #160
-	mov	r0, r11
+	mov	r0, r10
 	ldr	r0, [r0, r1]
 	eors	r6, r0
-	str	r6, [sp]
+	mov	lr, r6
 	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
 	lsrs	r0, r3, #24
 	ldrb	r0, [r5, r0]
@@ -2331,7 +2330,7 @@ ocb3_E_encrypt_block:
 	orrs	r1, r0
 	@ aes.ae:147: sub_shift(s1, s2, s3, s0) ^ w[4 * nr + 1],
 	movs	r6, #164
-	mov	r0, r11
+	mov	r0, r10
 	ldr	r0, [r0, r6]
 	eors	r1, r0
 	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
@@ -2353,7 +2352,7 @@ ocb3_E_encrypt_block:
 	orrs	r6, r0
 	@ aes.ae:148: sub_shift(s2, s3, s0, s1) ^ w[4 * nr + 2],
 	movs	r7, #168
-	mov	r0, r11
+	mov	r0, r10
 	ldr	r0, [r0, r7]
 	eors	r6, r0
 	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
@@ -2376,22 +2375,21 @@ ocb3_E_encrypt_block:
 	orrs	r4, r0
 	@ aes.ae:149: sub_shift(s3, s0, s1, s2) ^ w[4 * nr + 3])
 	movs	r2, #172
-	mov	r0, r11
+	mov	r0, r10
 	ldr	r0, [r0, r2]
 	eors	r4, r0
 	@ aes.ae:146: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
-	ldr	r2, [sp, #4]
+	ldr	r2, [sp]
 	str	r4, [r2]
 	str	r6, [r2, #4]
 	str	r1, [r2, #8]
-	ldr	r1, [sp]
+	mov	r1, lr
 	str	r1, [r2, #12]
-	add	sp, #8
-	pop	{r4, r5, r6, r7}
+	add	sp, #4
+	pop	{r4, r5, r6}
 	mov	r8, r4
 	mov	r9, r5
 	mov	r10, r6
-	mov	r11, r7
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.ltorg
@@ -2989,27 +2987,21 @@ ocb3_initial_offset:
 	add	r2, sp, #44
 	ldr	r0, [sp, #8]
 	bl	ocb3_E_encrypt_block
+	ldr	r6, [sp, #44]
 	ldr	r4, [sp, #48]
-	@ ocb3.ae:125: stretch = cat(ktop, ktop[127:64] ^ ktop[119:56])
-	lsrs	r1, r4, #24
-	@ ocb3.ae:124: ktop = E.encrypt_block(ks, n & ~(0x3f as u128))
 	ldr	r3, [sp, #52]
-	@ ocb3.ae:125: stretch = cat(ktop, ktop[127:64] ^ ktop[119:56])
-	lsls	r0, r3, #8
-	orrs	r1, r0
-	lsrs	r6, r3, #24
-	@ ocb3.ae:124: ktop = E.encrypt_block(ks, n & ~(0x3f as u128))
 	ldr	r2, [sp, #56]
 	@ ocb3.ae:125: stretch = cat(ktop, ktop[127:64] ^ ktop[119:56])
-	lsls	r0, r2, #8
-	orrs	r6, r0
-	eors	r6, r2
+	lsrs	r1, r4, #24
 	eors	r1, r3
+	lsls	r0, r3, #8
+	eors	r1, r0
+	lsrs	r7, r3, #24
+	eors	r7, r2
+	lsls	r0, r2, #8
+	eors	r7, r0
 	@ ocb3.ae:126: return (stretch << bottom)[191:64]
-	mov	r0, r6
-	@ ocb3.ae:124: ktop = E.encrypt_block(ks, n & ~(0x3f as u128))
-	ldr	r6, [sp, #44]
-	@ ocb3.ae:126: return (stretch << bottom)[191:64]
+	mov	r0, r7
 	mov	r7, r5
 	cmp	r7, #192
 	bcs	.Locb3_initial_offset_shz14

@@ -8,7 +8,7 @@
 	.thumb
 
 @ --- speck_key_schedule: speck.key_schedule
-@     frame 260 bytes (3 spill slots, 1 on the stack; locals 256), saves r4, r5, r6, r7
+@     frame 256 bytes (3 spill slots, 0 on the stack; locals 256), saves r4, r5, r6, r7
 @     estimated 218 bytes of code and literals
 	.section .text.speck_key_schedule,"ax",%progbits
 	.global speck_key_schedule
@@ -17,14 +17,14 @@
 	.balign 4
 speck_key_schedule:
 	push	{r4, r5, r6, r7, lr}
-	sub	sp, #260
-	str	r1, [sp]
+	sub	sp, #256
+	mov	lr, r1
 	ldr	r3, [r0]
 	ldr	r5, [r0, #4]
 	ldr	r2, [r0, #8]
 	ldr	r1, [r0, #12]
 	movs	r6, #0
-	add	r4, sp, #4
+	add	r4, sp, #0
 	movs	r0, #64
 .Lspeck_key_schedule_zero1:
 	str	r6, [r4]
@@ -56,8 +56,8 @@ speck_key_schedule:
 	orrs	r3, r0
 	lsrs	r0, r5, #24
 	orrs	r3, r0
-	str	r3, [sp, #4]
-	str	r4, [sp, #8]
+	str	r3, [sp]
+	str	r4, [sp, #4]
 	@ speck.ae:32: k = rev8(key[key_bits - 1 : key_bits - n])
 	uxtb	r0, r2
 	lsls	r3, r0, #24
@@ -86,9 +86,9 @@ speck_key_schedule:
 	@ speck.ae:33: @unroll(unroll)
 	movs	r5, #0
 	@ speck.ae:35: rk[i] = k
-	ldr	r2, [sp]
+	mov	r2, lr
 	@ speck.ae:36: l[i + m - 1] = (k + (l[i] >>> alpha)) ^ (i as u<n>)
-	add	r1, sp, #4
+	add	r1, sp, #0
 	@ speck.ae:33: @unroll(unroll)
 .Lspeck_key_schedule_loop2:
 	@ speck.ae:35: rk[i] = k
@@ -132,11 +132,11 @@ speck_key_schedule:
 .Lspeck_key_schedule_done3:
 	@ speck.ae:39: rk[rounds - 1] = k
 	movs	r1, #248
-	ldr	r0, [sp]
+	mov	r0, lr
 	str	r4, [r0, r1]
 	movs	r1, #252
 	str	r3, [r0, r1]
-	add	sp, #260
+	add	sp, #256
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.size speck_key_schedule, .-speck_key_schedule
