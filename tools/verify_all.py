@@ -253,6 +253,9 @@ def matrix() -> list[Row]:
                             every=LWC_EVERY if (stem, chip) in LWC_SAMPLED else None,
                             may_not_fit=(stem, chip) in LWC_UNFIT))
         rows += [Row(engine, chip, SKINNY, {"rounds": r}, s) for r, s in SKINNY_SOURCES]
+    # Grain-128AEADv2 with its AUGen as a loop (seed 002 Table 2's variant; opt=size takes it)
+    for chip in LWC_CHIPS:
+        rows.append(Row("sim", chip, "specs/schemes/grain128aeadv2.ae", {"unroll": 1}, LWC["grain128aeadv2"]))
     return rows
 
 

@@ -112,7 +112,10 @@ class MInst:
     for reports ("" / None for code the later passes add). `lane`: for an op selected limb by
     limb, limb k of its result reading only limb k of its operands (bitwise ops), the limb index
     this instruction computes, so the pressure scheduler can order a bitsliced region limb-major
-    (`codegen/schedule.py`); None otherwise."""
+    (`codegen/schedule.py`); None otherwise. `public`: what the instruction computes (its
+    result and flags) depends on no secret whatever its operands hold, by the selector's
+    construction (the exit test of a loop counted by a marker bit in a shifted secret value,
+    select_base.sentinel_counter); the constant-time analysis takes it as public."""
     mn: str
     ops: list = field(default_factory=list)
     depth: int = 0
@@ -121,13 +124,15 @@ class MInst:
     origin: str = ""
     origin_loc: tuple | None = None
     lane: int | None = None
+    public: bool = False
 
     def __repr__(self) -> str:
         return f"{self.mn} {', '.join(map(str, self.ops))}"
 
     def with_ops(self, ops: list) -> "MInst":
-        """The same instruction (mnemonic, depth, origin, lane) over other operands."""
-        return MInst(self.mn, ops, self.depth, self.loc, self.text, self.origin, self.origin_loc, self.lane)
+        """The same instruction (mnemonic, depth, origin, lane, public) over other operands."""
+        return MInst(self.mn, ops, self.depth, self.loc, self.text, self.origin, self.origin_loc, self.lane,
+                     self.public)
 
 
 @dataclass

@@ -9,7 +9,13 @@ The algorithm, in the order it runs (repeated until nothing spills):
 2. Conservative coalescing (Briggs): the two ends of a copy that do not interfere are merged when
    the merged node has fewer than K neighbours of significant degree, so merging cannot make the
    graph harder to colour. Two-address selection (`mov a, t; xor b, t`) relies on this to
-   leave no copy behind when `a` dies.
+   leave no copy behind when `a` dies. Where the colouring of step 3 then spills, it is tried
+   again with every copy whose ends do not interfere merged (aggressive coalescing), and that
+   one is kept if what it spills costs less: in a loop whose carried values fill the registers
+   every neighbour is of high degree, so Briggs merges none of the loop's copies, and the
+   colouring of the unmerged copies can fail where the merged graph colours (Grain-128AEADv2's
+   AUGen as a loop: a word of its accumulator read, xored and written back through a slot every
+   turn, where all fit r4-r15).
 3. Simplify/select with optimistic colouring: remove nodes of degree < K; when none is left,
    remove the node of least spill cost per degree (cost = uses and defs weighted 10^loop depth)
    and hope. Popping assigns the first free colour in the target's preference order.
@@ -136,8 +142,9 @@ def _build(fn: MFunction, target: Target):
     return adj, moves, cost
 
 
-def _coalesce(adj, moves, k, no_spill):
-    """Briggs-conservative coalescing; returns the alias map (node -> representative)."""
+def _coalesce(adj, moves, k, no_spill, aggressive=False):
+    """Briggs-conservative coalescing (`aggressive`: every copy whose ends do not interfere);
+    returns the alias map (node -> representative)."""
     alias: dict[int, int] = {}
 
     def find(x):
@@ -155,10 +162,11 @@ def _coalesce(adj, moves, k, no_spill):
             a, b = b, a          # keep the physical register as the representative
         if (a in no_spill) != (b in no_spill):
             continue
-        neigh = adj[a] | adj[b]
-        significant = sum(1 for n in neigh if len(adj[n]) >= k or not is_vreg(n))
-        if significant >= k:
-            continue
+        if not aggressive:
+            neigh = adj[a] | adj[b]
+            significant = sum(1 for n in neigh if len(adj[n]) >= k or not is_vreg(n))
+            if significant >= k:
+                continue
         # merge b into a
         for n in adj[b]:
             adj[n].discard(b)
@@ -569,15 +577,27 @@ def allocate(fn: MFunction, target: Target, max_rounds: int = 30) -> Allocation:
     n_slots = 0
     for rnd in range(1, max_rounds + 1):
         adj, moves, cost = _build(fn, target)
-        alias = _coalesce(adj, moves, k, fn.no_spill)
+        trials = []
+        for aggressive in (False, True):
+            g = {r: set(n) for r, n in adj.items()}
+            alias = _coalesce(g, moves, k, fn.no_spill, aggressive)
+            partners: dict[int, list[int]] = defaultdict(list)
+            for s, d in moves:
+                a, b = alias.get(s, s), alias.get(d, d)
+                if a != b and b not in g.get(a, ()):
+                    partners[a].append(b)
+                    partners[b].append(a)
+            colour, spilled = _colour(g, cost, target, fn.no_spill, hints, partners)
+            members = defaultdict(list)               # a merged node spills all it stands for
+            for x, rep in alias.items():
+                members[rep].append(x)
+            spill_cost = sum(cost.get(y, 0.0) for x in spilled for y in [x] + members[x])
+            trials.append((spill_cost, g, alias, colour, spilled))
+            if not spilled:
+                break
+        # the conservative coalescing unless merging every non-interfering copy spills less
+        _, adj, alias, colour, spilled = min(trials, key=lambda t: t[0])
         _rename(fn, alias)
-        partners: dict[int, list[int]] = defaultdict(list)
-        for s, d in moves:
-            a, b = alias.get(s, s), alias.get(d, d)
-            if a != b and b not in adj.get(a, ()):
-                partners[a].append(b)
-                partners[b].append(a)
-        colour, spilled = _colour(adj, cost, target, fn.no_spill, hints, partners)
         if not spilled:
             _rename(fn, colour)
             fn.insts = [i for i in fn.insts if not ((c := copy_regs(i, target)) and c[0] == c[1])]

@@ -534,8 +534,13 @@ class SelectorBase:
             return
         step = unroll if (clo is not None and chi is not None and unroll > 1 and (chi - clo) % unroll == 0) else 1
         self.materialize_pending()
-        idx = [self.to_reg_fresh(x) for x in lo]
+        sentinel = self.sentinel_counter(op, clo, chi, step)
+        idx = [self.to_reg_fresh(x) for x in lo] if sentinel is None else []
         pregs = [[self.to_reg_fresh(x) for x in c] for c in carried]
+        if sentinel is not None:
+            k, trips = sentinel
+            marked = self.bitop(self.BITWISE["or"], pregs[k][0], Imm(1 << trips))
+            self.emit("mov", marked, pregs[k][0])
         top, end = self.mf.label("loop"), self.mf.label("done")
         if not (clo is not None and chi is not None and clo < chi):
             self.branch_unless_less(idx, hi, end)
@@ -557,14 +562,65 @@ class SelectorBase:
         self.origin, self.origin_loc = "for", op.loc or self.origin_loc
         self.loop_latch(loop)
         self.parallel_copy([r for regs in pregs for r in regs], [y for ys1 in ys for y in ys1])
-        self.increment(idx, step, index.width)
-        self.branch_if_less(idx, hi, top)
+        if sentinel is None:
+            self.increment(idx, step, index.width)
+            self.branch_if_less(idx, hi, top)
+        else:
+            # the marker bit reaches bit 0 after the last turn: loop while the value is >= 2.
+            # The test's outcome is the turn count's, whatever bits of v are secret: public
+            n0 = len(self.mf.insts)
+            self.branch_unless_less(pregs[sentinel[0]], [Imm(2)], top)
+            for inst in self.mf.insts[n0:]:
+                inst.public = True
         self.depth -= 1
         self.loops.pop()
         self.mf.insts.remove(loop.anchor)
         self.label(end)
-        for r, regs in zip(op.results, pregs):
-            self.put(r, list(regs))
+        for k, (r, regs) in enumerate(zip(op.results, pregs)):
+            # the counting value has shifted its own bits out: 0 after the loop
+            self.put(r, [Imm(0)] * len(regs) if sentinel is not None and k == sentinel[0] else list(regs))
+
+    def sentinel_counter(self, op: Op, clo, chi, step: int):
+        """A counted loop whose counter the body never reads, carrying a one-limb value v it
+        shifts right by one each turn (`v >> 1` is what it yields for v) and reads otherwise only
+        as its bit 0 (`v[0]`), with v < 2^trips on entry and trips < LIMB: the loop counts with v
+        itself. v gets a marker bit at `trips` before the loop; after turn j the marker is at
+        bit trips - j (never bit 0 while v[0] is read), and the loop ends when v, shifted
+        trips times, is 1 (v's own bits all shifted out): no counter register, no increment
+        (a bit-serial loop over a byte's bits: the hand-written bit-test counter). Returns
+        (index of v among the carried values, trips) or None."""
+        if clo is None or chi is None or step != 1 or not 0 < chi - clo < self.LIMB:
+            return None
+        trips = chi - clo
+        body = op.regions[0]
+        index, *params = body.params
+        uses: dict[int, list] = {}
+        for o in walk_ops(body):
+            for a in o.args:
+                if isinstance(a, Value):
+                    uses.setdefault(id(a), []).append(o)
+        if uses.get(id(index)) or any(id(y) == id(index) for y in body.yields):
+            return None
+        top_level = {id(o) for o in body.ops}
+        for k, (p, y) in enumerate(zip(params, body.yields)):
+            if p.width >= self.LIMB or self.value_bound(op.args[2 + k]) >= (1 << trips):
+                continue
+            d = next((o for o in body.ops if y in o.results), None)
+            if d is None or d.opcode != "shr" or d.attrs.get("by") != 1 or d.args[0] is not p:
+                continue
+            if sum(1 for yy in body.yields if yy is y) != 1 or uses.get(id(y)):
+                continue
+            ok = True
+            for o in uses.get(id(p), []):
+                if o is d:
+                    continue
+                if not (id(o) in top_level and o.opcode == "slice" and o.attrs.get("lo") == 0
+                        and o.results[0].width == 1):
+                    ok = False
+                    break
+            if ok and sum(1 for yy in body.yields if yy is p) == 0:
+                return k, trips
+        return None
 
     def parallel_copy(self, dsts: list[R], srcs: list) -> None:
         moves = [(d, s) for d, s in zip(dsts, srcs) if d != s]

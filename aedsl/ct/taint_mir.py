@@ -302,7 +302,11 @@ class MirTaint:
                 store_ops.append(op)
                 continue
             v = _join(v, self.value(k, inst, op, s))
-        if desc.cancels and _one_register(ops, desc):
+        if inst.public:
+            # the selector's construction makes the result and flags data-independent
+            # (codegen.mir.MInst.public: a loop's marker-bit exit test)
+            v = PUBLIC
+        elif desc.cancels and _one_register(ops, desc):
             # x - x, x ^ x: zero whatever x holds (with a borrow, 0 or -1 by the carry alone:
             # MSP430 `subc rD, rD`, ARMv6-M `sbcs rD, rD`, the masks of carry_masks)
             v = (s.flags, frozenset()) if desc.flags_in else PUBLIC

@@ -289,6 +289,7 @@ MIR_PIPELINE = [
     DCE,                                       # reloads whose only reader was deleted
     MirPass("autoincrement_tail", lambda mf, ctx: peephole.autoincrement_tail(mf, ctx.machine)),  # last reads -> @p+
     MirPass("carry_masks", lambda mf, ctx: peephole.carry_masks(mf, ctx.machine)),   # mov #0, d .. subc #0, d -> subc d, d
+    MirPass("bit_shifts", lambda mf, ctx: peephole.bit_shifts(mf, ctx.machine)),    # bit #1, r .. rra r -> rra r
 ]
 
 

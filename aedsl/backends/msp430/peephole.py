@@ -508,3 +508,61 @@ def carry_masks(mf: MFunction, target) -> int:
     if drop:
         mf.insts = [x for i, x in enumerate(insts) if i not in drop]
     return len(drop)
+
+
+# Instructions that read only the carry of the status register (SLAU144 §3.4.6: ADDC, SUBC,
+# RRC, and the emulated ADC, SBC, RLC; JC / JNC): N and Z may change under them.
+_CARRY_ONLY = frozenset({"addc", "subc", "rrc", "rlc", "adc", "sbc", "jc", "jnc",
+                         "addc.b", "subc.b", "rrc.b", "rlc.b", "adc.b", "sbc.b"})
+
+
+def _flags_dead_after(insts, k: int, end: int, target) -> bool:
+    """No instruction of insts[k+1:end] reads the flags before one sets them (the block's end
+    counts as a read)."""
+    for x in insts[k + 1:end]:
+        if x.mn in ("comment",):
+            continue
+        d = target.desc(x)
+        if d.flags_in:
+            return False
+        if d.flags_out:
+            return True
+    return False
+
+
+def bit_shifts(mf: MFunction, target) -> int:
+    """After allocation: `bit #1, rA` (C = bit 0 of rA: the bit a select's mask or a shift
+    register's carry chain takes), then, in the same basic block, instructions that neither
+    read nor write rA, then `rra rA` (rA shifted right by one, bit 0 to C): the shift moves up
+    into the test's place and the test goes: `rra rA` sets C to the same bit (SLAU144 §3.4.6,
+    BIT: C = result != 0; RRA: C = the bit shifted out). Only C is the same (N and Z are not),
+    so the instructions between that read flags must read only C (ADDC, SUBC, RRC, RLC, ...),
+    and the flags the removed `rra` set must be dead. A bit-serial loop reads its message and
+    key-stream bits this way (`-(m[0])` for the mask, `m >> 1` for the next turn): one
+    instruction a bit. Returns the number of instructions removed."""
+    insts = mf.insts
+    cfg = Cfg(insts, target)
+    du = [defs_uses(i, target) for i in insts]
+    drop: set[int] = set()
+    for a, b in cfg.blocks:
+        for i in range(a, b):
+            x = insts[i]
+            if not (x.mn == "bit" and x.ops[0] == Imm(1) and isinstance(x.ops[1], R)):
+                continue
+            r = x.ops[1].reg
+            for k in range(i + 1, b):
+                y = insts[k]
+                if y.mn in ("label", "comment"):
+                    continue
+                if y.mn == "rra" and y.ops == [R(r)]:
+                    if k not in drop and _flags_dead_after(insts, k, b, target):
+                        insts[i] = MInst("rra", [R(r)], depth=x.depth, loc=x.loc)
+                        drop.add(k)
+                    break
+                if r in du[k][0] or r in du[k][1]:
+                    break
+                if target.desc(y).flags_in and y.mn not in _CARRY_ONLY:
+                    break
+    if drop:
+        mf.insts = [x for i, x in enumerate(insts) if i not in drop]
+    return len(drop)

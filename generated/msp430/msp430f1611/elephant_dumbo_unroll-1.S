@@ -718,7 +718,7 @@ elephant_dumbo_P_permute:
 
 ; --- elephant_dumbo_crypt: elephant_dumbo.crypt
 ;     frame 366 bytes (123 spill slots, locals 120), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 6168 bytes of code
+;     estimated 6166 bytes of code
 	.section .text.elephant_dumbo_crypt,"ax",@progbits
 	.local elephant_dumbo_crypt
 	.type elephant_dumbo_crypt, @function
@@ -2101,8 +2101,7 @@ elephant_dumbo_crypt:
 	mov.b	r15, r15
 	xor	r15, r12
 	mov.b	159(sp), r15
-	clrc
-	rrc	r15
+	rra	r15
 	rra	r15
 	rra	r15
 	rra	r15

@@ -125,102 +125,111 @@ speck_key_schedule:
 
 ; --- speck_encrypt_block: speck.encrypt_block
 ;     frame 0 bytes (0 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 196 bytes of code
+;     estimated 190 bytes of code
 	.section .text.speck_encrypt_block,"ax",@progbits
 	.global speck_encrypt_block
 	.type speck_encrypt_block, @function
 	.balign 2
 speck_encrypt_block:
 	pushm.w	#7, r10
-	mov	r12, r7
-	mov	r14, r4
-	; speck.ae:43: y = rev8(b[2 * n - 1 : n])
-	mov	14(r13), r12
-	mov	12(r13), r6
-	mov	10(r13), r14
-	mov	8(r13), r15
 	; speck.ae:44: x = rev8(b[n - 1 : 0])
-	mov	6(r13), r8
-	mov	4(r13), r9
-	mov	2(r13), r10
-	mov	@r13, r11
-	; speck.ae:45: @unroll(unroll)
-	mov	#32, r5
-	mov	r6, r13
+	mov	6(r13), r7
+	; speck.ae:47: x = ((x >>> alpha) + y) ^ rk[i]
+	swpb	r7
+	; speck.ae:44: x = rev8(b[n - 1 : 0])
+	mov	4(r13), r8
 	; speck.ae:47: x = ((x >>> alpha) + y) ^ rk[i]
 	swpb	r8
+	; speck.ae:44: x = rev8(b[n - 1 : 0])
+	mov	2(r13), r5
+	; speck.ae:47: x = ((x >>> alpha) + y) ^ rk[i]
+	swpb	r5
+	; speck.ae:44: x = rev8(b[n - 1 : 0])
+	mov	@r13, r6
+	; speck.ae:47: x = ((x >>> alpha) + y) ^ rk[i]
+	swpb	r6
+	; speck.ae:43: y = rev8(b[2 * n - 1 : n])
+	mov	14(r13), r9
+	; speck.ae:47: x = ((x >>> alpha) + y) ^ rk[i]
 	swpb	r9
+	; speck.ae:43: y = rev8(b[2 * n - 1 : n])
+	mov	12(r13), r10
+	; speck.ae:47: x = ((x >>> alpha) + y) ^ rk[i]
 	swpb	r10
+	; speck.ae:43: y = rev8(b[2 * n - 1 : n])
+	mov	10(r13), r11
+	; speck.ae:47: x = ((x >>> alpha) + y) ^ rk[i]
 	swpb	r11
-	swpb	r12
-	swpb	r13
-	swpb	r14
+	; speck.ae:43: y = rev8(b[2 * n - 1 : n])
+	mov	8(r13), r15
+	; speck.ae:47: x = ((x >>> alpha) + y) ^ rk[i]
 	swpb	r15
 	; speck.ae:45: @unroll(unroll)
+	mov	#32, r4
 .Lspeck_encrypt_block_loop1:
 	; speck.ae:47: x = ((x >>> alpha) + y) ^ rk[i]
-	mov	r9, r6
+	mov	r8, r13
+	swpb	r13
+	mov	r13, r8
+	swpb	r5
+	xor.b	r5, r8
+	xor	r5, r8
 	swpb	r6
-	mov	r6, r9
-	swpb	r10
-	xor.b	r10, r9
-	xor	r10, r9
-	swpb	r11
-	xor.b	r11, r10
-	xor	r11, r10
-	swpb	r8
-	xor.b	r8, r11
-	xor	r8, r11
-	xor.b	r6, r8
-	xor	r6, r8
-	add	r12, r8
-	addc	r13, r9
-	addc	r14, r10
-	addc	r15, r11
-	xor	@r7+, r8
-	xor	@r7+, r9
-	xor	@r7+, r10
-	xor	@r7+, r11
+	xor.b	r6, r5
+	xor	r6, r5
+	swpb	r7
+	xor.b	r7, r6
+	xor	r7, r6
+	xor.b	r13, r7
+	xor	r13, r7
+	add	r9, r7
+	addc	r10, r8
+	addc	r11, r5
+	addc	r15, r6
+	xor	@r12+, r7
+	xor	@r12+, r8
+	xor	@r12+, r5
+	xor	@r12+, r6
 	; speck.ae:48: y = (y <<< beta) ^ x
-	rla	r12
-	rlc	r13
-	rlc	r14
+	rla	r9
+	rlc	r10
+	rlc	r11
 	rlc	r15
-	adc	r12
-	rla	r12
-	rlc	r13
-	rlc	r14
+	adc	r9
+	rla	r9
+	rlc	r10
+	rlc	r11
 	rlc	r15
-	adc	r12
-	rla	r12
-	rlc	r13
-	rlc	r14
+	adc	r9
+	rla	r9
+	rlc	r10
+	rlc	r11
 	rlc	r15
-	adc	r12
-	xor	r8, r12
-	xor	r9, r13
-	xor	r10, r14
-	xor	r11, r15
-	dec	r5
+	adc	r9
+	xor	r7, r9
+	xor	r8, r10
+	xor	r5, r11
+	xor	r6, r15
+	dec	r4
 	jnz	.Lspeck_encrypt_block_loop1
 .Lspeck_encrypt_block_done2:
 	; speck.ae:50: return cat(rev8(y), rev8(x))
-	swpb	r11
-	mov	r11, 0(r4)
-	swpb	r10
-	mov	r10, 2(r4)
-	swpb	r9
-	mov	r9, 4(r4)
+	swpb	r6
+	mov	r6, 0(r14)
+	swpb	r5
+	mov	r5, 2(r14)
 	swpb	r8
-	mov	r8, 6(r4)
+	mov	r8, 4(r14)
+	swpb	r7
+	mov	r7, 6(r14)
 	swpb	r15
-	mov	r15, 8(r4)
-	swpb	r14
-	mov	r14, 10(r4)
-	swpb	r13
-	mov	r13, 12(r4)
-	swpb	r12
-	mov	r12, 14(r4)
+	mov	r15, 8(r14)
+	swpb	r11
+	mov	r11, 10(r14)
+	swpb	r10
+	mov	r10, 12(r14)
+	swpb	r9
+	mov	r9, 14(r14)
 	popm.w	#7, r10
 	ret
 	.size speck_encrypt_block, .-speck_encrypt_block

@@ -69,3 +69,14 @@ def test_a_register_minus_itself_holds_only_the_carry():
     assert run(secret_carry, [KEY, NONCE_LEN]) == [("branch", "a conditional branch depends on a secret")]
     other = [MInst("subc", [R(13), R(12)])] + public_carry[2:]
     assert run(other, [KEY, NONCE_LEN]) == [("branch", "a conditional branch depends on a secret")]
+
+
+def test_an_exit_test_the_selector_made_public_reads_no_secret():
+    """A loop counted by a marker bit in a shifted secret byte (select_base.sentinel_counter):
+    its `cmp #2, v; jc` leaves after the same number of turns whatever the byte holds, and the
+    selector marks it `public`; unmarked, the same test on the key is a secret loop exit."""
+    def loop(public):
+        return [MInst("bis", [Imm(256), R(12)]), MInst("label", [Lbl("top")]), MInst("rra", [R(12)]),
+                MInst("cmp", [Imm(2), R(12)], public=public), MInst("jc", [Lbl("top")], public=public)]
+    assert run(loop(True), [KEY]) == []
+    assert run(loop(False), [KEY]) == [("loop", "a loop exit depends on a secret")]

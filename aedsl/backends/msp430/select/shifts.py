@@ -541,7 +541,22 @@ class Msp430Shifts:
         super().op_shl(op)
 
     def op_shr(self, op):
+        k = op.attrs["by"]
+        if op.args[0].width < 16 and 0 < k < 8 and not self.cpux:
+            (a,) = self.args(op)
+            if isinstance(a[0], (R, Mem)):
+                # a value narrower than the limb has bit 15 clear: each bit is one `rra`
+                # (arithmetic = logical), no `clrc; rrc` for the first
+                d = self.copy(a[0])
+                for _ in range(k):
+                    self.emit("rra", d)
+                self.put(op.results[0], [d])
+                self._after_shr(op)
+                return
         super().op_shr(op)
+        self._after_shr(op)
+
+    def _after_shr(self, op):
         (a,), out = self.args(op), self.get(op.results[0])
         if op.args[0].width == 8 and op.attrs["by"] == 7 and isinstance(out[0], R) and isinstance(a[0], R):
             self.top_bit_of[out[0].reg] = a[0]      # for byte_sign_smear
