@@ -28,10 +28,11 @@ the same register (physical registers included); memory accesses keep their orde
 stores (loads may pass loads); a store a target describes only by its memory kind (ARM `str`)
 keeps its order with every access of the same frame area (directly, or through a register that
 may point into it: the call area a call's results are read from and the next call's arguments
-written to). Known gap, left as it was to keep the generated code unchanged: such a store
-through a pointer to memory outside the frame (a buffer, an out-pointer) is not ordered with
-other accesses through pointers (in-place buffers could alias); an instruction that reads the condition flags stays glued to the
-instructions before it back to the one that sets them (the group moves as one).
+written to) and with every access through a pointer to memory outside the frame where it goes
+through such a pointer too (two buffers may be one: a decryption that authenticates the
+plaintext it has just written reads `pt[i]` from the `dst` it stored `dst[i]` into); an
+instruction that reads the condition flags stays glued to the instructions before it back to the
+one that sets them (the group moves as one).
 
 Preserves: the function's results and effects (a topological order of the dependencies above).
 """
@@ -109,13 +110,12 @@ def _region(op, pointers: dict[int, frozenset]) -> tuple:
 
 
 def _may_alias(a: tuple, b: tuple) -> bool:
-    """Two regions (`_region`) of this function's frame that may overlap: frame addresses when
-    they are the same area within a word; a register pointing into frame areas with any access
-    to those areas. Accesses outside the frame (`ptr`) are not ordered here: an explicit store
-    through a pointer keeps the order it had before this rule (it may still pass a load or store
-    through another pointer; see the module docstring)."""
+    """Two regions (`_region`) that may overlap: frame addresses when they are the same area
+    within a word; a register pointing into frame areas with any access to those areas; two
+    accesses through pointers to memory outside the frame (buffers the caller passed may be
+    one). A pointer outside the frame never reaches into it."""
     if a[0] == "ptr" or b[0] == "ptr":
-        return False
+        return a[0] == b[0]
     if a[0] == "into" or b[0] == "into":
         (p, q) = (a, b) if a[0] == "into" else (b, a)
         return bool(p[1] & q[1]) if q[0] == "into" else q[1] in p[1]
@@ -297,8 +297,14 @@ def _order_explicit_stores(groups, insts, target: Target, preds: list[set[int]])
             if inst.mn == "comment":
                 continue
             store = _explicit_store(inst, target)
-            if store or (any(_touches_memory(inst, target)) and target.desc(inst).memory != "address"):
-                rs += [(store, _region(op, pointers)) for op in inst.ops if isinstance(op, (Mem, Ind, Inc))]
+            d = target.desc(inst)
+            mems = [op for op in inst.ops if isinstance(op, (Mem, Ind, Inc))]
+            if store or (any(_touches_memory(inst, target)) and d.memory != "address"):
+                rs += [(store, _region(op, pointers)) for op in mems]
+            if not mems and d.memory in ("load", "store") and d.addr:
+                # a register-offset access (ARM `ldrb rT, [rB, rI]`): the region of its base
+                base = inst.ops[d.addr[0]].reg
+                rs.append((d.memory == "store", ("into", pointers[base]) if base in pointers else ("ptr",)))
         regions.append(rs)
     for g, rs in enumerate(regions):
         if not rs:

@@ -8,8 +8,8 @@
 	.thumb
 
 @ --- ascon_p_round: ascon_p.round
-@     frame 20 bytes (17 spill slots, 5 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 396 bytes of code and literals
+@     frame 24 bytes (15 spill slots, 6 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 404 bytes of code and literals
 	.section .text.ascon_p_round,"ax",%progbits
 	.global ascon_p_round
 	.type ascon_p_round, %function
@@ -22,230 +22,227 @@ ascon_p_round:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #20
-	ldr	r4, [sp, #60]
+	sub	sp, #24
+	ldr	r4, [r0]
+	ldr	r6, [sp, #60]
+	ldr	r5, [r6]
+	@ ascon_p.ae:24: x0 = x0 ^ x4
+	eors	r4, r5
+	mov	r10, r4
+	ldr	r4, [r3]
+	str	r4, [sp]
+	@ ascon_p.ae:25: x4 = x4 ^ x3
+	eors	r5, r4
+	mov	r9, r5
+	ldr	r4, [r1]
+	str	r4, [sp, #20]
+	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
+	mov	r5, r4
+	mov	r7, r10
+	bics	r5, r7
+	mov	r12, r5
+	mov	r5, r9
+	mov	r7, r12
+	eors	r7, r5
+	mov	r12, r7
+	ldr	r0, [r0, #4]
+	ldr	r7, [r6, #4]
+	@ ascon_p.ae:24: x0 = x0 ^ x4
+	eors	r0, r7
+	mov	r8, r0
+	ldr	r0, [r3, #4]
+	mov	r11, r0
+	@ ascon_p.ae:25: x4 = x4 ^ x3
+	eors	r7, r0
+	mov	lr, r7
+	ldr	r0, [r1, #4]
+	str	r0, [sp, #8]
+	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
+	mov	r1, r8
+	bics	r0, r1
+	mov	r1, r7
+	eors	r0, r1
+	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
+	lsls	r3, r0, #23
+	mov	r1, r12
+	lsrs	r1, r1, #9
+	orrs	r3, r1
+	mov	r1, r12
+	lsls	r7, r1, #25
+	eors	r7, r0
+	lsrs	r1, r0, #7
+	eors	r7, r1
+	eors	r7, r3
+	str	r7, [sp, #16]
+	ldr	r1, [sp, #64]
 	ldr	r6, [r2]
 	@ ascon_p.ae:21: x2 = x2 ^ (c as u64)
-	eors	r6, r4
-	ldr	r4, [r0]
-	ldr	r5, [sp, #56]
-	ldr	r7, [r5]
-	@ ascon_p.ae:24: x0 = x0 ^ x4
-	eors	r4, r7
-	mov	r11, r4
-	ldr	r4, [r1]
-	mov	r12, r4
-	@ ascon_p.ae:26: x2 = x2 ^ x1
-	eors	r6, r4
-	str	r6, [sp, #4]
-	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
-	bics	r6, r4
-	mov	r4, r11
-	eors	r6, r4
-	str	r6, [sp, #8]
-	ldr	r6, [r3]
-	str	r6, [sp]
-	@ ascon_p.ae:25: x4 = x4 ^ x3
-	eors	r7, r6
-	mov	r9, r7
-	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	mov	r4, r12
-	mov	r7, r11
-	bics	r4, r7
-	mov	r7, r9
-	eors	r4, r7
-	ldr	r7, [r0, #4]
-	ldr	r6, [r5, #4]
-	@ ascon_p.ae:24: x0 = x0 ^ x4
-	eors	r7, r6
-	mov	r8, r7
-	ldr	r0, [r1, #4]
-	str	r0, [sp, #12]
+	eors	r6, r1
 	ldr	r5, [r2, #4]
 	@ ascon_p.ae:26: x2 = x2 ^ x1
-	mov	r2, r0
-	eors	r5, r2
+	ldr	r1, [sp, #8]
+	eors	r5, r1
 	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
-	mov	r1, r5
-	bics	r1, r2
-	mov	r0, r7
-	eors	r1, r0
-	ldr	r0, [r3, #4]
-	mov	r10, r0
-	@ ascon_p.ae:25: x4 = x4 ^ x3
-	eors	r6, r0
-	mov	lr, r6
-	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	mov	r0, r7
-	bics	r2, r0
-	mov	r0, r6
-	eors	r2, r0
+	mov	r2, r5
+	bics	r2, r1
+	mov	r1, r8
+	eors	r2, r1
+	str	r2, [sp, #4]
+	@ ascon_p.ae:26: x2 = x2 ^ x1
+	eors	r6, r4
+	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
+	mov	r2, r6
+	bics	r2, r4
+	mov	r1, r10
+	eors	r2, r1
+	str	r2, [sp, #12]
 	@ ascon_p.ae:33: t0 = t0 ^ t4
-	mov	r6, r1
-	eors	r6, r2
-	ldr	r7, [sp, #8]
-	eors	r7, r4
+	mov	r1, r12
+	eors	r2, r1
+	ldr	r7, [sp, #4]
+	eors	r7, r0
 	@ ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
-	lsls	r3, r6, #13
-	eors	r3, r7
-	lsrs	r0, r7, #19
-	eors	r3, r0
-	lsls	r0, r6, #4
-	eors	r3, r0
-	lsrs	r0, r7, #28
-	eors	r3, r0
-	ldr	r0, [sp, #64]
-	str	r0, [sp, #16]
-	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
-	str	r3, [r0]
-	@ ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
+	lsls	r4, r2, #13
+	eors	r4, r7
+	lsrs	r1, r7, #19
+	eors	r4, r1
+	lsls	r1, r2, #4
+	eors	r4, r1
+	lsrs	r1, r7, #28
+	eors	r4, r1
 	lsls	r3, r7, #13
-	eors	r3, r6
-	lsrs	r0, r6, #19
-	eors	r3, r0
-	lsls	r0, r7, #4
-	eors	r3, r0
-	lsrs	r0, r6, #28
-	eors	r3, r0
-	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
-	ldr	r0, [sp, #16]
-	str	r3, [r0, #4]
-	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	mov	r0, r10
-	bics	r0, r5
-	ldr	r3, [sp, #12]
-	eors	r3, r0
-	@ ascon_p.ae:32: t1 = t1 ^ t0
+	eors	r3, r2
+	lsrs	r1, r2, #19
 	eors	r3, r1
+	lsls	r1, r7, #4
+	eors	r3, r1
+	lsrs	r1, r2, #28
+	eors	r3, r1
+	ldr	r1, [sp, #68]
+	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
+	str	r3, [r1]
+	str	r4, [r1, #4]
 	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
 	ldr	r1, [sp]
-	ldr	r0, [sp, #4]
-	bics	r1, r0
-	mov	r6, r12
-	eors	r6, r1
+	bics	r1, r6
+	ldr	r7, [sp, #20]
+	eors	r7, r1
 	@ ascon_p.ae:32: t1 = t1 ^ t0
-	ldr	r0, [sp, #8]
-	eors	r6, r0
+	ldr	r1, [sp, #12]
+	eors	r7, r1
+	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
+	mov	r1, r11
+	bics	r1, r5
+	ldr	r4, [sp, #8]
+	eors	r4, r1
+	@ ascon_p.ae:32: t1 = t1 ^ t0
+	ldr	r1, [sp, #4]
+	eors	r4, r1
 	@ ascon_p.ae:38: t1 ^ (t1 >>> 61) ^ (t1 >>> 39),
-	lsls	r1, r6, #3
-	eors	r1, r6
-	lsrs	r0, r3, #29
-	eors	r1, r0
-	lsls	r0, r6, #25
-	eors	r1, r0
-	lsrs	r0, r3, #7
-	eors	r1, r0
-	ldr	r7, [sp, #68]
+	lsls	r2, r4, #3
+	eors	r2, r4
+	lsrs	r1, r7, #29
+	eors	r2, r1
+	lsls	r1, r4, #25
+	eors	r2, r1
+	lsrs	r1, r7, #7
+	eors	r2, r1
+	lsls	r3, r7, #3
+	eors	r3, r7
+	lsrs	r1, r4, #29
+	eors	r3, r1
+	lsls	r1, r7, #25
+	eors	r3, r1
+	lsrs	r1, r4, #7
+	eors	r3, r1
+	ldr	r1, [sp, #72]
 	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
-	str	r1, [r7]
-	@ ascon_p.ae:38: t1 ^ (t1 >>> 61) ^ (t1 >>> 39),
-	lsls	r1, r3, #3
-	eors	r1, r3
-	lsrs	r0, r6, #29
-	eors	r1, r0
-	lsls	r0, r3, #25
-	eors	r1, r0
-	lsrs	r0, r6, #7
-	eors	r1, r0
-	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
-	str	r1, [r7, #4]
+	str	r3, [r1]
+	str	r2, [r1, #4]
 	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	mov	r1, lr
-	mov	r0, r10
-	bics	r1, r0
-	eors	r5, r1
-	mov	r1, r9
-	ldr	r0, [sp]
-	bics	r1, r0
-	ldr	r6, [sp, #4]
-	eors	r6, r1
+	mov	r2, r9
+	ldr	r1, [sp]
+	bics	r2, r1
+	eors	r6, r2
+	mov	r2, lr
+	mov	r1, r11
+	bics	r2, r1
+	eors	r5, r2
 	@ ascon_p.ae:35: t2 = ~t2
+	mvns	r4, r5
 	mvns	r7, r6
-	mvns	r3, r5
 	@ ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
-	lsls	r1, r3, #31
-	eors	r1, r7
-	lsrs	r0, r7, #1
-	eors	r1, r0
-	lsls	r0, r3, #26
-	eors	r1, r0
-	lsrs	r0, r7, #6
-	eors	r1, r0
-	ldr	r0, [sp, #72]
-	mov	r12, r0
+	lsls	r2, r7, #31
+	eors	r2, r4
+	lsrs	r1, r4, #1
+	eors	r2, r1
+	lsls	r1, r7, #26
+	eors	r2, r1
+	lsrs	r1, r4, #6
+	eors	r2, r1
+	lsls	r3, r4, #31
+	eors	r3, r7
+	lsrs	r1, r7, #1
+	eors	r3, r1
+	lsls	r1, r4, #26
+	eors	r3, r1
+	lsrs	r1, r7, #6
+	eors	r3, r1
+	ldr	r1, [sp, #76]
 	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
-	str	r1, [r0]
-	@ ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
-	lsls	r1, r7, #31
-	eors	r1, r3
-	lsrs	r0, r3, #1
-	eors	r1, r0
-	lsls	r0, r7, #26
-	eors	r1, r0
-	lsrs	r0, r3, #6
-	eors	r1, r0
-	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
-	mov	r0, r12
-	str	r1, [r0, #4]
+	str	r3, [r1]
+	str	r2, [r1, #4]
+	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
+	mov	r3, r10
+	mov	r1, r9
+	bics	r3, r1
+	ldr	r2, [sp]
+	eors	r2, r3
+	@ ascon_p.ae:34: t3 = t3 ^ t2
+	eors	r2, r6
 	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
 	mov	r3, r8
-	mov	r0, lr
-	bics	r3, r0
-	mov	r1, r10
-	eors	r1, r3
+	mov	r1, lr
+	bics	r3, r1
+	mov	r4, r11
+	eors	r4, r3
 	@ ascon_p.ae:34: t3 = t3 ^ t2
-	eors	r1, r5
-	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mov	r3, r11
-	mov	r0, r9
-	bics	r3, r0
-	ldr	r5, [sp]
-	eors	r5, r3
-	@ ascon_p.ae:34: t3 = t3 ^ t2
-	eors	r5, r6
+	eors	r4, r5
 	@ ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
-	lsls	r3, r1, #22
-	eors	r3, r5
-	lsrs	r0, r5, #10
-	eors	r3, r0
-	lsls	r0, r1, #15
-	eors	r3, r0
-	lsrs	r0, r5, #17
-	eors	r3, r0
-	ldr	r6, [sp, #76]
-	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
-	str	r3, [r6]
-	@ ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
-	lsls	r3, r5, #22
+	lsls	r3, r2, #22
+	eors	r3, r4
+	lsrs	r1, r4, #10
 	eors	r3, r1
-	lsrs	r0, r1, #10
-	eors	r3, r0
-	lsls	r0, r5, #15
-	eors	r3, r0
-	lsrs	r0, r1, #17
-	eors	r3, r0
-	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
-	str	r3, [r6, #4]
-	lsls	r1, r2, #23
-	lsrs	r0, r4, #9
-	orrs	r1, r0
-	lsls	r3, r4, #25
-	eors	r3, r2
-	lsrs	r0, r2, #7
-	eors	r3, r0
+	lsls	r1, r2, #15
 	eors	r3, r1
-	lsls	r1, r2, #25
-	eors	r1, r4
-	lsrs	r0, r4, #7
-	eors	r1, r0
-	lsls	r0, r4, #23
-	eors	r1, r0
-	lsrs	r0, r2, #9
-	eors	r1, r0
-	ldr	r0, [sp, #80]
-	str	r1, [r0]
-	str	r3, [r0, #4]
-	add	sp, #20
+	lsrs	r1, r4, #17
+	eors	r3, r1
+	lsls	r5, r4, #22
+	eors	r5, r2
+	lsrs	r1, r2, #10
+	eors	r5, r1
+	lsls	r1, r4, #15
+	eors	r5, r1
+	lsrs	r1, r2, #17
+	eors	r5, r1
+	ldr	r1, [sp, #80]
+	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
+	str	r5, [r1]
+	str	r3, [r1, #4]
+	lsls	r2, r0, #25
+	mov	r3, r12
+	eors	r2, r3
+	lsrs	r1, r3, #7
+	eors	r2, r1
+	lsls	r1, r3, #23
+	eors	r2, r1
+	lsrs	r1, r0, #9
+	eors	r2, r1
+	ldr	r1, [sp, #84]
+	str	r2, [r1]
+	ldr	r0, [sp, #16]
+	str	r0, [r1, #4]
+	add	sp, #24
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

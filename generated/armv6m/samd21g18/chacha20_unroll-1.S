@@ -30,12 +30,9 @@ chacha20_quarter_round:
 	movs	r0, #20
 	rors	r1, r0
 	@ chacha20.ae:21: a = a + b
-	adds	r0, r4, r1
-	ldr	r4, [sp, #8]
-	@ chacha20.ae:24: b = (b ^ c) <<< 7
-	str	r0, [r4]
+	adds	r4, r4, r1
 	@ chacha20.ae:22: d = (d ^ a) <<< 8
-	eors	r3, r0
+	eors	r3, r4
 	movs	r0, #24
 	rors	r3, r0
 	@ chacha20.ae:23: c = c + d
@@ -44,6 +41,8 @@ chacha20_quarter_round:
 	eors	r1, r2
 	movs	r0, #25
 	rors	r1, r0
+	ldr	r0, [sp, #8]
+	str	r4, [r0]
 	ldr	r0, [sp, #12]
 	str	r1, [r0]
 	ldr	r0, [sp, #16]

@@ -3537,7 +3537,6 @@ norx32_4_1_finalize:
 	ldr	r3, [r0, #60]
 	movs	r5, #8
 	eors	r3, r5
-	str	r3, [r0, #60]
 	ldr	r7, [r1]
 	str	r7, [sp, #60]
 	ldr	r7, [r1, #4]
@@ -3546,6 +3545,7 @@ norx32_4_1_finalize:
 	str	r7, [sp, #52]
 	ldr	r7, [r1, #12]
 	str	r7, [sp, #48]
+	str	r3, [r0, #60]
 	@ norx_f.ae:72: @unroll(unroll)
 	ldr	r7, [r0]
 	mov	r9, r7
@@ -4536,7 +4536,7 @@ norx32_4_1_finalize:
 
 @ --- norx32_4_1_initialize: norx32_4_1.initialize
 @     frame 80 bytes (31 spill slots, 16 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 992 bytes of code and literals
+@     estimated 984 bytes of code and literals
 	.section .text.norx32_4_1_initialize,"ax",%progbits
 	.global norx32_4_1_initialize
 	.type norx32_4_1_initialize, %function
@@ -4575,70 +4575,66 @@ norx32_4_1_initialize:
 .Lnorx32_4_1_initialize_cpyd3:
 	mov	r2, r3
 .Lnorx32_4_1_initialize_words2:
-	ldr	r1, [r2]
+	ldm	r2, {r1, r2, r3, r4}
 	@ norx32_4_1.ae:70: s[i] = n[32 * i + 31 : 32 * i]
-	ldr	r3, [sp, #44]
-	str	r1, [r3]
-	@ norx32_4_1.ae:68: n = load_le(nonce, 0, 16)
-	ldr	r1, [r2, #4]
-	@ norx32_4_1.ae:70: s[i] = n[32 * i + 31 : 32 * i]
-	str	r1, [r3, #4]
-	@ norx32_4_1.ae:68: n = load_le(nonce, 0, 16)
-	ldr	r1, [r2, #8]
-	@ norx32_4_1.ae:70: s[i] = n[32 * i + 31 : 32 * i]
-	str	r1, [r3, #8]
-	@ norx32_4_1.ae:68: n = load_le(nonce, 0, 16)
-	ldr	r1, [r2, #12]
-	@ norx32_4_1.ae:70: s[i] = n[32 * i + 31 : 32 * i]
-	str	r1, [r3, #12]
-	@ norx32_4_1.ae:73: s[8] = u8
-	ldr	r1, =0xa3d8d930
-	str	r1, [r3, #32]
-	@ norx32_4_1.ae:74: s[9] = u9
-	ldr	r1, =0x3fa8b72c
-	str	r1, [r3, #36]
-	@ norx32_4_1.ae:75: s[10] = u10
-	ldr	r1, =0xed84eb49
-	str	r1, [r3, #40]
-	@ norx32_4_1.ae:76: s[11] = u11
-	ldr	r1, =0xedca4787
-	str	r1, [r3, #44]
-	@ norx32_4_1.ae:77: s[12] = u12 ^ w
-	ldr	r1, =0x335463cb
-	str	r1, [r3, #48]
-	@ norx32_4_1.ae:78: s[13] = u13 ^ rounds
-	ldr	r1, =0xf994220f
-	str	r1, [r3, #52]
-	@ norx32_4_1.ae:79: s[14] = u14 ^ p
-	ldr	r1, =0xbe0bf5c8
-	str	r1, [r3, #56]
-	@ norx32_4_1.ae:80: s[15] = u15 ^ t
-	ldr	r1, =0xd7c49184
-	str	r1, [r3, #60]
+	ldr	r5, [sp, #44]
+	str	r1, [r5]
 	@ norx32_4_1.ae:71: s[4 + i] = k[32 * i + 31 : 32 * i]
 	ldr	r1, [sp, #60]
-	str	r1, [r3, #16]
+	str	r1, [r5, #16]
+	@ norx32_4_1.ae:70: s[i] = n[32 * i + 31 : 32 * i]
+	str	r2, [r5, #4]
+	@ norx32_4_1.ae:71: s[4 + i] = k[32 * i + 31 : 32 * i]
 	ldr	r1, [sp, #56]
-	str	r1, [r3, #20]
+	str	r1, [r5, #20]
+	@ norx32_4_1.ae:70: s[i] = n[32 * i + 31 : 32 * i]
+	str	r3, [r5, #8]
+	@ norx32_4_1.ae:71: s[4 + i] = k[32 * i + 31 : 32 * i]
 	ldr	r1, [sp, #52]
-	str	r1, [r3, #24]
+	str	r1, [r5, #24]
+	@ norx32_4_1.ae:70: s[i] = n[32 * i + 31 : 32 * i]
+	str	r4, [r5, #12]
+	@ norx32_4_1.ae:71: s[4 + i] = k[32 * i + 31 : 32 * i]
 	ldr	r1, [sp, #48]
-	str	r1, [r3, #28]
+	str	r1, [r5, #28]
+	@ norx32_4_1.ae:73: s[8] = u8
+	ldr	r1, =0xa3d8d930
+	str	r1, [r5, #32]
+	@ norx32_4_1.ae:74: s[9] = u9
+	ldr	r1, =0x3fa8b72c
+	str	r1, [r5, #36]
+	@ norx32_4_1.ae:75: s[10] = u10
+	ldr	r1, =0xed84eb49
+	str	r1, [r5, #40]
+	@ norx32_4_1.ae:76: s[11] = u11
+	ldr	r1, =0xedca4787
+	str	r1, [r5, #44]
+	@ norx32_4_1.ae:77: s[12] = u12 ^ w
+	ldr	r1, =0x335463cb
+	str	r1, [r5, #48]
+	@ norx32_4_1.ae:78: s[13] = u13 ^ rounds
+	ldr	r1, =0xf994220f
+	str	r1, [r5, #52]
+	@ norx32_4_1.ae:79: s[14] = u14 ^ p
+	ldr	r1, =0xbe0bf5c8
+	str	r1, [r5, #56]
+	@ norx32_4_1.ae:80: s[15] = u15 ^ t
+	ldr	r1, =0xd7c49184
+	str	r1, [r5, #60]
 	@ norx_f.ae:72: @unroll(unroll)
-	ldr	r0, [r3]
+	ldr	r0, [r5]
 	mov	r10, r0
-	ldr	r1, [r3, #4]
+	ldr	r1, [r5, #4]
 	mov	r9, r1
-	ldr	r1, [r3, #8]
+	ldr	r1, [r5, #8]
 	str	r1, [sp, #12]
-	ldr	r1, [r3, #12]
+	ldr	r1, [r5, #12]
 	str	r1, [sp, #36]
-	ldr	r6, [r3, #16]
-	ldr	r4, [r3, #20]
-	ldr	r1, [r3, #24]
-	ldr	r3, [r3, #28]
+	ldr	r6, [r5, #16]
+	ldr	r4, [r5, #20]
+	ldr	r1, [r5, #24]
+	ldr	r3, [r5, #28]
 	mov	r12, r3
-	ldr	r5, [sp, #44]
 	ldr	r3, [r5, #32]
 	ldr	r0, [r5, #36]
 	mov	r8, r0

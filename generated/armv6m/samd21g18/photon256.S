@@ -68,99 +68,108 @@ photon256_times2:
 
 
 @ --- photon256_serial: photon256.serial
-@     frame 0 bytes (0 spill slots, 0 on the stack; locals 0), saves r4, r5, r6
-@     estimated 124 bytes of code and literals
+@     frame 8 bytes (4 spill slots, 2 on the stack; locals 0), saves r4, r5, r6, r7
+@     estimated 154 bytes of code and literals
 	.section .text.photon256_serial,"ax",%progbits
 	.global photon256_serial
 	.type photon256_serial, %function
 	.thumb_func
 	.balign 4
 photon256_serial:
-	push	{r4, r5, r6, lr}
-	ldr	r4, [sp, #36]
-	@ photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	str	r2, [r4]
+	push	{r4, r5, r6, r7, lr}
+	sub	sp, #8
+	str	r1, [sp, #4]
+	ldr	r1, [sp, #36]
+	mov	r12, r1
+	@ photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	ldr	r5, [sp, #4]
+	eors	r5, r1
+	ldr	r1, [sp, #40]
+	mov	lr, r1
+	eors	r5, r1
+	ldr	r1, [sp, #32]
+	str	r1, [sp]
+	@ photon256.ae:44: t = times2(x3 ^ x5)
+	mov	r7, r3
+	eors	r7, r1
+	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	ldr	r6, =0x77777777
+	mov	r1, r7
+	ands	r1, r6
+	lsls	r1, r1, #1
+	@ photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	eors	r5, r1
+	@ photon256.ae:34: u = (x & 0x88888888) >> 2
+	ldr	r4, =0x88888888
+	ands	r7, r4
+	lsrs	r1, r7, #2
+	@ photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	eors	r5, r1
+	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	lsrs	r7, r7, #3
+	@ photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
+	eors	r5, r7
 	@ photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	eors	r0, r2
-	ldr	r4, [sp, #16]
-	ldr	r2, [sp, #44]
-	@ photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	str	r4, [r2]
-	@ photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	eors	r0, r3
-	eors	r0, r4
-	ldr	r2, [sp, #32]
-	@ photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	str	r1, [r2]
-	ldr	r6, [sp, #28]
-	ldr	r2, [sp, #56]
-	str	r6, [r2]
-	@ photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	eors	r0, r6
-	ldr	r4, [sp, #24]
-	@ photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
-	eors	r1, r4
-	eors	r1, r6
-	ldr	r2, [sp, #40]
-	@ photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	str	r3, [r2]
-	ldr	r5, [sp, #20]
-	ldr	r2, [sp, #48]
-	str	r5, [r2]
-	ldr	r2, [sp, #52]
-	str	r4, [r2]
-	eors	r4, r3
-	@ photon256.ae:44: t = times2(x3 ^ x5)
-	eors	r3, r5
+	ldr	r1, [sp, #28]
+	eors	r0, r1
+	mov	r7, lr
+	eors	r0, r7
 	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	ldr	r2, =0x77777777
+	mov	r7, r5
+	ands	r7, r6
+	lsls	r7, r7, #1
+	@ photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	eors	r0, r7
+	@ photon256.ae:34: u = (x & 0x88888888) >> 2
+	ands	r5, r4
+	lsrs	r7, r5, #2
+	@ photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	eors	r0, r7
+	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	lsrs	r7, r5, #3
+	@ photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	eors	r0, r7
+	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	ands	r6, r0
+	lsls	r6, r6, #1
+	@ photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	r5, r3
-	ands	r5, r2
-	lsls	r5, r5, #1
-	@ photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
-	eors	r1, r5
+	mov	r7, r12
+	eors	r5, r7
+	eors	r5, r6
 	@ photon256.ae:34: u = (x & 0x88888888) >> 2
-	ldr	r6, =0x88888888
-	ands	r3, r6
-	lsrs	r5, r3, #2
-	@ photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
-	eors	r1, r5
-	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	lsrs	r5, r3, #3
-	@ photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
-	eors	r1, r5
-	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r5, r1
-	ands	r5, r2
-	lsls	r5, r5, #1
-	@ photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	eors	r0, r5
-	@ photon256.ae:34: u = (x & 0x88888888) >> 2
-	ands	r1, r6
-	lsrs	r5, r1, #2
-	@ photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	eors	r0, r5
-	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	lsrs	r5, r1, #3
-	@ photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	eors	r0, r5
-	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	ands	r2, r0
-	lsls	r1, r2, #1
+	ands	r0, r4
+	lsrs	r7, r0, #2
 	@ photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	eors	r4, r1
-	@ photon256.ae:34: u = (x & 0x88888888) >> 2
-	ands	r0, r6
-	lsrs	r1, r0, #2
-	@ photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	eors	r4, r1
+	eors	r5, r7
 	@ photon256.ae:35: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	lsrs	r1, r0, #3
+	lsrs	r7, r0, #3
 	@ photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	eors	r4, r1
-	ldr	r1, [sp, #60]
-	str	r4, [r1]
-	pop	{r4, r5, r6, pc}
+	eors	r5, r7
+	ldr	r4, [sp, #44]
+	ldr	r0, [sp, #4]
+	str	r0, [r4]
+	ldr	r0, [sp, #48]
+	str	r2, [r0]
+	ldr	r0, [sp, #52]
+	str	r3, [r0]
+	ldr	r0, [sp, #56]
+	str	r1, [r0]
+	ldr	r2, [sp, #60]
+	ldr	r0, [sp]
+	str	r0, [r2]
+	ldr	r2, [sp, #64]
+	mov	r0, r12
+	str	r0, [r2]
+	ldr	r2, [sp, #68]
+	mov	r0, lr
+	str	r0, [r2]
+	ldr	r0, [sp, #72]
+	str	r5, [r0]
+	add	sp, #8
+	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.size photon256_serial, .-photon256_serial
 

@@ -8,15 +8,15 @@
 	.thumb
 
 @ --- chacha20_poly1305_key_setup: chacha20_poly1305.key_setup
-@     frame 32 bytes (0 spill slots, 0 on the stack; locals 32), saves r4
-@     estimated 62 bytes of code and literals
+@     frame 32 bytes (2 spill slots, 0 on the stack; locals 32), saves r4, r5, r6, r7
+@     estimated 70 bytes of code and literals
 	.section .text.chacha20_poly1305_key_setup,"ax",%progbits
 	.global chacha20_poly1305_key_setup
 	.type chacha20_poly1305_key_setup, %function
 	.thumb_func
 	.balign 4
 chacha20_poly1305_key_setup:
-	push	{r4, lr}
+	push	{r4, r5, r6, r7, lr}
 	sub	sp, #32
 	@ chacha20_poly1305.ae:33: kc[0] = load_le(key, 0, 32)
 	movs	r1, #3
@@ -35,23 +35,27 @@ chacha20_poly1305_key_setup:
 	mov	r0, r4
 .Lchacha20_poly1305_key_setup_words2:
 	ldr	r1, [r0]
-	str	r1, [r2]
+	mov	r12, r1
 	ldr	r1, [r0, #4]
-	str	r1, [r2, #4]
-	ldr	r1, [r0, #8]
-	str	r1, [r2, #8]
-	ldr	r1, [r0, #12]
-	str	r1, [r2, #12]
-	ldr	r1, [r0, #16]
-	str	r1, [r2, #16]
-	ldr	r1, [r0, #20]
-	str	r1, [r2, #20]
+	mov	lr, r1
+	ldr	r6, [r0, #8]
+	ldr	r5, [r0, #12]
+	ldr	r4, [r0, #16]
+	ldr	r3, [r0, #20]
 	ldr	r1, [r0, #24]
+	ldr	r7, [r0, #28]
+	mov	r0, r12
+	str	r0, [r2]
+	mov	r0, lr
+	str	r0, [r2, #4]
+	str	r6, [r2, #8]
+	str	r5, [r2, #12]
+	str	r4, [r2, #16]
+	str	r3, [r2, #20]
 	str	r1, [r2, #24]
-	ldr	r0, [r0, #28]
-	str	r0, [r2, #28]
+	str	r7, [r2, #28]
 	add	sp, #32
-	pop	{r4, pc}
+	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.size chacha20_poly1305_key_setup, .-chacha20_poly1305_key_setup
 

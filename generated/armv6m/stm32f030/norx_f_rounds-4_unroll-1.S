@@ -64,37 +64,36 @@ norx_f_g:
 	ands	r6, r1
 	lsls	r0, r6, #1
 	eors	r4, r0
-	ldr	r0, [sp, #16]
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	str	r4, [r0]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r4, r3
+	eors	r3, r4
 	movs	r0, #16
-	rors	r4, r0
+	rors	r3, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r2, r5
-	eors	r2, r4
-	ands	r5, r4
+	eors	r2, r3
+	ands	r5, r3
 	lsls	r0, r5, #1
 	eors	r2, r0
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r1, r2
 	movs	r0, #31
 	rors	r1, r0
+	ldr	r0, [sp, #16]
+	str	r4, [r0]
 	ldr	r0, [sp, #20]
 	str	r1, [r0]
 	ldr	r0, [sp, #24]
 	str	r2, [r0]
 	ldr	r0, [sp, #28]
-	str	r4, [r0]
+	str	r3, [r0]
 	pop	{r4, r5, r6, pc}
 	.ltorg
 	.size norx_f_g, .-norx_f_g
 
 
 @ --- norx_f_f: norx_f.f
-@     frame 36 bytes (20 spill slots, 9 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 718 bytes of code and literals
+@     frame 40 bytes (28 spill slots, 10 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 764 bytes of code and literals
 	.section .text.norx_f_f,"ax",%progbits
 	.global norx_f_f
 	.type norx_f_f, %function
@@ -107,20 +106,20 @@ norx_f_f:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #36
-	ldr	r7, [sp, #76]
+	sub	sp, #40
+	ldr	r7, [sp, #80]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r6, r1
 	eors	r6, r7
 	ands	r1, r7
 	lsls	r1, r1, #1
 	eors	r6, r1
-	ldr	r5, [sp, #108]
+	ldr	r5, [sp, #112]
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
 	eors	r5, r6
-	movs	r1, #8
-	rors	r5, r1
-	ldr	r1, [sp, #92]
+	movs	r4, #8
+	rors	r5, r4
+	ldr	r1, [sp, #96]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r4, r1
 	eors	r4, r5
@@ -140,65 +139,66 @@ norx_f_f:
 	ands	r6, r1
 	lsls	r6, r6, #1
 	eors	r7, r6
-	str	r7, [sp, #20]
+	str	r7, [sp, #28]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r5, r7
-	movs	r6, #16
-	mov	r1, r5
-	rors	r1, r6
-	mov	r11, r1
+	str	r5, [sp]
+	movs	r5, #16
+	ldr	r1, [sp]
+	rors	r1, r5
+	str	r1, [sp]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r5, r4
 	eors	r5, r1
 	ands	r4, r1
 	lsls	r4, r4, #1
 	eors	r5, r4
-	str	r5, [sp, #4]
-	ldr	r4, [sp, #84]
+	str	r5, [sp, #8]
+	ldr	r4, [sp, #88]
 	mov	r1, r3
 	eors	r1, r4
 	ands	r3, r4
 	lsls	r3, r3, #1
 	eors	r1, r3
-	ldr	r3, [sp, #116]
+	ldr	r3, [sp, #120]
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
 	eors	r3, r1
 	movs	r5, #8
 	rors	r3, r5
 	mov	lr, r3
-	ldr	r5, [sp, #100]
+	ldr	r5, [sp, #104]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r6, r5
 	eors	r6, r3
 	ands	r5, r3
 	lsls	r5, r5, #1
 	eors	r6, r5
-	str	r6, [sp, #12]
+	str	r6, [sp, #16]
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
 	eors	r4, r6
-	movs	r6, #11
+	movs	r5, #11
 	mov	r3, r4
-	rors	r3, r6
-	mov	r10, r3
+	rors	r3, r5
+	mov	r11, r3
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r4, r1
 	eors	r4, r3
 	ands	r1, r3
 	lsls	r1, r1, #1
 	eors	r4, r1
-	str	r4, [sp]
-	ldr	r4, [sp, #72]
-	mov	r5, r0
-	eors	r5, r4
-	ands	r0, r4
+	str	r4, [sp, #4]
+	ldr	r6, [sp, #76]
+	mov	r4, r0
+	eors	r4, r6
+	ands	r0, r6
 	lsls	r0, r0, #1
-	eors	r5, r0
-	ldr	r3, [sp, #104]
+	eors	r4, r0
+	ldr	r3, [sp, #108]
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	eors	r3, r5
+	eors	r3, r4
 	movs	r0, #8
 	rors	r3, r0
-	ldr	r0, [sp, #88]
+	ldr	r0, [sp, #92]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r1, r0
 	eors	r1, r3
@@ -206,21 +206,20 @@ norx_f_f:
 	lsls	r0, r0, #1
 	eors	r1, r0
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r4, r1
-	movs	r0, #11
-	rors	r4, r0
+	eors	r6, r1
+	rors	r6, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r5
+	mov	r0, r4
+	eors	r0, r6
+	ands	r4, r6
+	lsls	r4, r4, #1
 	eors	r0, r4
-	ands	r5, r4
-	lsls	r5, r5, #1
-	eors	r0, r5
-	str	r0, [sp, #24]
+	str	r0, [sp, #32]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r3, r0
-	movs	r6, #16
+	movs	r5, #16
 	mov	r0, r3
-	rors	r0, r6
+	rors	r0, r5
 	mov	r8, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r3, r1
@@ -228,296 +227,311 @@ norx_f_f:
 	ands	r1, r0
 	lsls	r1, r1, #1
 	eors	r3, r1
-	str	r3, [sp, #16]
+	str	r3, [sp, #20]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r4, r3
+	eors	r6, r3
 	movs	r0, #31
-	rors	r4, r0
+	rors	r6, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r3, [sp]
-	eors	r3, r4
-	ldr	r0, [sp]
-	ands	r0, r4
+	ldr	r3, [sp, #4]
+	eors	r3, r6
+	ldr	r0, [sp, #4]
+	ands	r0, r6
 	lsls	r1, r0, #1
 	eors	r3, r1
-	ldr	r6, [sp, #80]
-	mov	r1, r2
-	eors	r1, r6
-	ands	r2, r6
-	lsls	r2, r2, #1
-	eors	r1, r2
-	ldr	r5, [sp, #112]
+	ldr	r0, [sp, #84]
+	mov	r7, r2
+	eors	r7, r0
+	ands	r2, r0
+	lsls	r1, r2, #1
+	eors	r7, r1
+	ldr	r4, [sp, #116]
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	eors	r4, r7
+	movs	r1, #8
+	rors	r4, r1
+	ldr	r1, [sp, #100]
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r2, r1
+	eors	r2, r4
+	ands	r1, r4
+	lsls	r1, r1, #1
+	eors	r2, r1
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r0, r2
+	movs	r5, #11
+	rors	r0, r5
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r1, r7
+	eors	r1, r0
+	ands	r7, r0
+	lsls	r5, r7, #1
+	eors	r1, r5
+	str	r1, [sp, #12]
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r4, r1
+	movs	r5, #16
+	rors	r4, r5
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	r5, r3
+	eors	r5, r4
+	movs	r1, #8
+	rors	r5, r1
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r1, [sp, #8]
+	eors	r1, r5
+	str	r1, [sp, #24]
+	ldr	r1, [sp, #8]
+	ands	r1, r5
+	lsls	r7, r1, #1
+	ldr	r1, [sp, #24]
+	eors	r1, r7
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r6, r1
+	movs	r7, #11
+	rors	r6, r7
+	mov	r9, r6
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r7, r3
+	eors	r7, r6
+	ands	r3, r6
+	lsls	r3, r3, #1
+	eors	r7, r3
+	str	r7, [sp, #36]
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r5, r7
+	mov	r10, r5
+	movs	r5, #16
+	mov	r3, r10
+	rors	r3, r5
+	mov	r10, r3
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r5, r1
+	eors	r5, r3
+	ands	r1, r3
+	lsls	r1, r1, #1
 	eors	r5, r1
+	str	r5, [sp, #24]
+	mov	r1, r2
+	eors	r1, r4
+	ands	r2, r4
+	lsls	r3, r2, #1
+	eors	r1, r3
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	mov	r6, r12
+	ldr	r3, [sp, #8]
+	eors	r6, r3
+	movs	r3, #31
+	rors	r6, r3
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r4, [sp, #32]
+	eors	r4, r6
+	ldr	r3, [sp, #32]
+	ands	r3, r6
+	lsls	r2, r3, #1
+	eors	r4, r2
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	ldr	r3, [sp, #4]
+	mov	r2, lr
+	eors	r3, r2
+	movs	r5, #16
+	rors	r3, r5
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	r5, r4
+	eors	r5, r3
 	movs	r2, #8
 	rors	r5, r2
-	ldr	r2, [sp, #96]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r2
-	eors	r0, r5
-	ands	r2, r5
-	lsls	r2, r2, #1
-	eors	r0, r2
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r6, r0
-	movs	r2, #11
-	rors	r6, r2
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r2, r1
+	eors	r2, r5
 	mov	r7, r1
+	ands	r7, r5
+	lsls	r7, r7, #1
+	eors	r2, r7
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r6, r2
+	movs	r7, #11
+	rors	r6, r7
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r7, r4
 	eors	r7, r6
-	ands	r1, r6
-	lsls	r2, r1, #1
-	eors	r7, r2
+	ands	r4, r6
+	lsls	r4, r4, #1
+	eors	r7, r4
 	str	r7, [sp, #8]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r5, r7
-	movs	r2, #16
-	rors	r5, r2
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r7, r3
-	eors	r7, r5
-	movs	r1, #8
-	rors	r7, r1
+	mov	r12, r5
+	movs	r5, #16
+	mov	r4, r12
+	rors	r4, r5
+	mov	r12, r4
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r1, [sp, #4]
-	eors	r1, r7
-	str	r1, [sp, #28]
-	ldr	r1, [sp, #4]
-	ands	r1, r7
-	lsls	r2, r1, #1
-	ldr	r1, [sp, #28]
-	eors	r1, r2
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r4, r1
-	movs	r2, #11
-	rors	r4, r2
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r3
-	eors	r2, r4
-	ands	r3, r4
-	lsls	r3, r3, #1
-	eors	r2, r3
-	ldr	r3, [sp, #132]
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	str	r2, [r3]
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r2, r7
-	mov	r9, r2
-	movs	r2, #16
-	mov	r3, r9
-	rors	r3, r2
-	mov	r9, r3
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r1
-	eors	r2, r3
-	ands	r1, r3
-	lsls	r1, r1, #1
-	eors	r2, r1
-	str	r2, [sp, #28]
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r4, r2
-	movs	r3, #31
-	rors	r4, r3
-	ldr	r3, [sp, #136]
-	str	r4, [r3]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r0
-	eors	r4, r5
-	ands	r0, r5
-	lsls	r3, r0, #1
-	eors	r4, r3
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r5, r12
-	ldr	r3, [sp, #4]
-	eors	r5, r3
-	movs	r3, #31
-	rors	r5, r3
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r1, [sp, #24]
-	eors	r1, r5
-	ldr	r3, [sp, #24]
-	ands	r3, r5
-	lsls	r3, r3, #1
-	eors	r1, r3
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	ldr	r0, [sp]
-	mov	r3, lr
-	eors	r0, r3
-	movs	r3, #16
-	rors	r0, r3
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r7, r1
-	eors	r7, r0
-	movs	r3, #8
-	rors	r7, r3
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r4
-	eors	r2, r7
-	mov	r3, r4
-	ands	r3, r7
-	lsls	r3, r3, #1
-	eors	r2, r3
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	mov	r5, r2
+	eors	r5, r4
+	ands	r2, r4
+	lsls	r2, r2, #1
 	eors	r5, r2
-	movs	r3, #11
-	rors	r5, r3
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r1
-	eors	r3, r5
-	ands	r1, r5
-	lsls	r1, r1, #1
-	eors	r3, r1
-	ldr	r1, [sp, #120]
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	str	r3, [r1]
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r3, r7
-	movs	r1, #16
-	rors	r3, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r2
-	eors	r1, r3
+	str	r5, [sp, #4]
+	ldr	r4, [sp, #16]
+	eors	r4, r3
+	ldr	r2, [sp, #16]
 	ands	r2, r3
 	lsls	r2, r2, #1
-	eors	r1, r2
-	mov	r12, r1
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r5, r1
-	movs	r1, #31
-	rors	r5, r1
-	ldr	r1, [sp, #140]
-	str	r5, [r1]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #12]
-	eors	r5, r0
-	ldr	r1, [sp, #12]
-	ands	r1, r0
-	lsls	r1, r1, #1
-	eors	r5, r1
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r6, r4
-	movs	r4, #31
-	rors	r6, r4
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r0, [sp, #20]
-	eors	r0, r6
-	ldr	r4, [sp, #20]
-	ands	r4, r6
-	lsls	r4, r4, #1
-	eors	r0, r4
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r1, r8
-	eors	r1, r0
-	movs	r4, #8
-	rors	r1, r4
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r5
-	eors	r2, r1
-	mov	r4, r5
-	ands	r4, r1
-	lsls	r4, r4, #1
-	eors	r2, r4
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r6, r2
-	movs	r4, #11
-	rors	r6, r4
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r0
-	eors	r7, r6
-	ands	r0, r6
-	lsls	r4, r0, #1
-	eors	r7, r4
-	ldr	r4, [sp, #124]
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	str	r7, [r4]
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r7, r1
-	movs	r4, #16
-	rors	r7, r4
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r2
-	eors	r0, r7
-	ands	r2, r7
-	lsls	r4, r2, #1
-	eors	r0, r4
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r6, r0
-	movs	r4, #31
-	rors	r6, r4
-	ldr	r4, [sp, #144]
-	str	r6, [r4]
-	mov	r2, r10
-	eors	r2, r5
-	movs	r5, #31
-	rors	r2, r5
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r4, [sp, #8]
 	eors	r4, r2
-	ldr	r5, [sp, #8]
-	ands	r5, r2
-	lsls	r5, r5, #1
-	eors	r4, r5
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r1, r11
-	eors	r1, r4
-	movs	r5, #8
-	rors	r1, r5
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #16]
-	eors	r6, r1
-	ldr	r5, [sp, #16]
-	ands	r5, r1
-	lsls	r5, r5, #1
-	eors	r6, r5
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r2, r6
-	movs	r5, #11
-	rors	r2, r5
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r4
-	eors	r5, r2
-	ands	r4, r2
-	lsls	r4, r4, #1
-	eors	r5, r4
-	ldr	r4, [sp, #128]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	str	r5, [r4]
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r5, r1
-	movs	r4, #16
-	rors	r5, r4
+	eors	r0, r1
+	movs	r7, #31
+	rors	r0, r7
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r6
-	eors	r1, r5
-	ands	r6, r5
-	lsls	r4, r6, #1
-	eors	r1, r4
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r2, r1
-	movs	r4, #31
-	rors	r2, r4
-	ldr	r4, [sp, #148]
-	str	r2, [r4]
-	ldr	r2, [sp, #152]
-	str	r1, [r2]
-	ldr	r4, [sp, #156]
 	ldr	r2, [sp, #28]
-	str	r2, [r4]
-	ldr	r4, [sp, #160]
-	mov	r2, r12
-	str	r2, [r4]
-	ldr	r2, [sp, #164]
-	str	r0, [r2]
-	ldr	r0, [sp, #168]
-	str	r7, [r0]
-	ldr	r0, [sp, #172]
+	eors	r2, r0
+	ldr	r7, [sp, #28]
+	ands	r7, r0
+	lsls	r7, r7, #1
+	eors	r2, r7
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	r3, r8
+	eors	r3, r2
+	movs	r7, #8
+	rors	r3, r7
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r1, r4
+	eors	r1, r3
+	mov	r7, r4
+	ands	r7, r3
+	lsls	r7, r7, #1
+	eors	r1, r7
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r0, r1
+	movs	r5, #11
+	rors	r0, r5
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r7, r2
+	eors	r7, r0
+	ands	r2, r0
+	lsls	r2, r2, #1
+	eors	r7, r2
+	str	r7, [sp, #16]
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r3, r7
+	movs	r7, #16
+	rors	r3, r7
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r7, r1
+	eors	r7, r3
+	ands	r1, r3
+	lsls	r1, r1, #1
+	eors	r7, r1
+	mov	lr, r7
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	mov	r7, r11
+	eors	r7, r4
+	movs	r1, #31
+	rors	r7, r1
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r2, [sp, #12]
+	eors	r2, r7
+	ldr	r1, [sp, #12]
+	ands	r1, r7
+	lsls	r1, r1, #1
+	eors	r2, r1
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	ldr	r4, [sp]
+	eors	r4, r2
+	movs	r1, #8
+	rors	r4, r1
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r1, [sp, #20]
+	eors	r1, r4
+	ldr	r5, [sp, #20]
+	ands	r5, r4
+	lsls	r5, r5, #1
+	eors	r1, r5
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r7, r1
+	movs	r5, #11
+	rors	r7, r5
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r5, r2
+	eors	r5, r7
+	ands	r2, r7
+	lsls	r2, r2, #1
+	eors	r5, r2
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r4, r5
+	movs	r2, #16
+	rors	r4, r2
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r2, r1
+	eors	r2, r4
+	ands	r1, r4
+	lsls	r1, r1, #1
+	eors	r2, r1
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	eors	r7, r2
+	movs	r1, #31
+	rors	r7, r1
+	mov	r1, lr
+	eors	r0, r1
+	movs	r1, #31
+	rors	r0, r1
+	str	r0, [sp]
+	ldr	r0, [sp, #4]
+	eors	r6, r0
+	str	r6, [sp, #12]
+	movs	r6, #31
+	ldr	r0, [sp, #12]
+	rors	r0, r6
+	str	r0, [sp, #12]
+	mov	r6, r9
+	ldr	r0, [sp, #24]
+	eors	r6, r0
+	movs	r0, #31
+	rors	r6, r0
+	ldr	r0, [sp, #124]
+	ldr	r1, [sp, #8]
+	str	r1, [r0]
+	ldr	r0, [sp, #128]
+	ldr	r1, [sp, #16]
+	str	r1, [r0]
+	ldr	r0, [sp, #132]
 	str	r5, [r0]
-	ldr	r2, [sp, #176]
-	mov	r0, r9
-	str	r0, [r2]
-	ldr	r0, [sp, #180]
+	ldr	r5, [sp, #136]
+	ldr	r0, [sp, #36]
+	str	r0, [r5]
+	ldr	r0, [sp, #140]
+	str	r6, [r0]
+	ldr	r5, [sp, #144]
+	ldr	r0, [sp, #12]
+	str	r0, [r5]
+	ldr	r5, [sp, #148]
+	ldr	r0, [sp]
+	str	r0, [r5]
+	ldr	r0, [sp, #152]
+	str	r7, [r0]
+	ldr	r0, [sp, #156]
+	str	r2, [r0]
+	ldr	r1, [sp, #160]
+	ldr	r0, [sp, #24]
+	str	r0, [r1]
+	ldr	r1, [sp, #164]
+	ldr	r0, [sp, #4]
+	str	r0, [r1]
+	ldr	r1, [sp, #168]
+	mov	r0, lr
+	str	r0, [r1]
+	ldr	r0, [sp, #172]
 	str	r3, [r0]
-	add	sp, #36
+	ldr	r0, [sp, #176]
+	str	r4, [r0]
+	ldr	r1, [sp, #180]
+	mov	r0, r10
+	str	r0, [r1]
+	ldr	r1, [sp, #184]
+	mov	r0, r12
+	str	r0, [r1]
+	add	sp, #40
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

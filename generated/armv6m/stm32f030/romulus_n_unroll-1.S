@@ -9,7 +9,7 @@
 
 @ --- romulus_n_key_setup: romulus_n.key_setup
 @     frame 16 bytes (7 spill slots, 0 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 434 bytes of code and literals
+@     estimated 430 bytes of code and literals
 	.section .text.romulus_n_key_setup,"ax",%progbits
 	.global romulus_n_key_setup
 	.type romulus_n_key_setup, %function
@@ -134,145 +134,143 @@ romulus_n_key_setup:
 	lsrs	r0, r3, #8
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:85: x = t[127:64]
-	lsls	r6, r0, #24
+	lsls	r5, r0, #24
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	mov	r7, r11
-	lsrs	r0, r7, #8
+	mov	r6, r11
+	lsrs	r0, r6, #8
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:85: x = t[127:64]
 	lsls	r0, r0, #16
-	orrs	r6, r0
+	orrs	r5, r0
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	lsrs	r0, r7, #24
+	lsrs	r0, r6, #24
 	@ skinny128_384plus.ae:85: x = t[127:64]
 	lsls	r0, r0, #8
-	orrs	r6, r0
+	orrs	r5, r0
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	uxtb	r0, r3
 	@ skinny128_384plus.ae:85: x = t[127:64]
-	orrs	r6, r0
+	orrs	r5, r0
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	lsrs	r0, r3, #16
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:85: x = t[127:64]
-	lsls	r5, r0, #24
+	lsls	r7, r0, #24
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	uxtb	r0, r7
+	uxtb	r0, r6
 	@ skinny128_384plus.ae:85: x = t[127:64]
 	lsls	r0, r0, #16
-	orrs	r5, r0
+	orrs	r7, r0
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
 	lsrs	r0, r3, #24
 	@ skinny128_384plus.ae:85: x = t[127:64]
 	lsls	r0, r0, #8
-	orrs	r5, r0
+	orrs	r7, r0
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	lsrs	r0, r7, #16
+	lsrs	r0, r6, #16
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:85: x = t[127:64]
-	mov	r3, r5
+	orrs	r7, r0
+	@ skinny128_384plus.ae:86: x = ((x >> 1) & 0x7f7f7f7f7f7f7f7f) | (((x << 7) ^ (x << 1)) & 0x8080808080808080)
+	lsls	r3, r7, #7
+	lsrs	r0, r5, #25
+	orrs	r3, r0
+	lsrs	r6, r7, #1
+	ldr	r0, =0x7f7f7f7f
+	ands	r6, r0
+	lsls	r0, r7, #1
+	eors	r3, r0
+	lsrs	r0, r5, #31
+	eors	r3, r0
+	ands	r3, r4
+	orrs	r6, r3
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	lsrs	r0, r6, #24
+	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
+	lsls	r3, r0, #24
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	lsrs	r0, r6, #16
+	uxtb	r0, r0
+	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
+	lsls	r0, r0, #16
+	orrs	r3, r0
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	lsrs	r0, r6, #8
+	uxtb	r0, r0
+	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
+	lsls	r0, r0, #8
+	orrs	r3, r0
+	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
+	uxtb	r0, r6
+	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
 	orrs	r3, r0
 	@ skinny128_384plus.ae:86: x = ((x >> 1) & 0x7f7f7f7f7f7f7f7f) | (((x << 7) ^ (x << 1)) & 0x8080808080808080)
-	lsls	r5, r3, #7
-	lsrs	r0, r6, #25
-	orrs	r5, r0
-	lsrs	r7, r3, #1
+	lsls	r0, r7, #31
+	lsrs	r7, r5, #1
+	orrs	r7, r0
 	ldr	r0, =0x7f7f7f7f
 	ands	r7, r0
-	lsls	r0, r3, #1
-	eors	r5, r0
-	lsrs	r0, r6, #31
-	eors	r5, r0
-	ands	r5, r4
-	orrs	r7, r5
+	lsls	r0, r5, #7
+	lsls	r5, r5, #1
+	eors	r0, r5
+	ands	r0, r4
+	orrs	r7, r0
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	lsrs	r0, r7, #24
 	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
-	lsls	r5, r0, #24
+	lsls	r4, r0, #24
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	lsrs	r0, r7, #16
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
 	lsls	r0, r0, #16
-	orrs	r5, r0
+	orrs	r4, r0
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	lsrs	r0, r7, #8
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
 	lsls	r0, r0, #8
-	orrs	r5, r0
+	orrs	r4, r0
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	uxtb	r0, r7
 	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
-	orrs	r5, r0
-	@ skinny128_384plus.ae:86: x = ((x >> 1) & 0x7f7f7f7f7f7f7f7f) | (((x << 7) ^ (x << 1)) & 0x8080808080808080)
-	lsls	r0, r3, #31
-	lsrs	r3, r6, #1
-	orrs	r3, r0
-	ldr	r0, =0x7f7f7f7f
-	ands	r3, r0
-	lsls	r0, r6, #7
-	lsls	r6, r6, #1
-	eors	r0, r6
-	ands	r0, r4
-	orrs	r3, r0
-	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	lsrs	r0, r3, #24
-	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
-	lsls	r6, r0, #24
-	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	lsrs	r0, r3, #16
-	uxtb	r0, r0
-	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
-	lsls	r0, r0, #16
-	orrs	r6, r0
-	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	lsrs	r0, r3, #8
-	uxtb	r0, r0
-	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
-	lsls	r0, r0, #8
-	orrs	r6, r0
-	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	uxtb	r0, r3
-	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
-	orrs	r6, r0
+	orrs	r4, r0
 	@ skinny128_384plus.ae:176: r3[i] = tk3[127:64] ^ rc_rows(rc[i])
 	mov	r0, lr
-	ldrb	r4, [r0, #1]
+	ldrb	r5, [r0]
 	@ skinny128_384plus.ae:128: return ((c & 0xf) as u64 << 56) | ((c >> 4) as u64 << 24)
-	lsls	r0, r4, #28
-	lsrs	r0, r0, #4
-	@ skinny128_384plus.ae:176: r3[i] = tk3[127:64] ^ rc_rows(rc[i])
-	eors	r7, r0
-	@ skinny128_384plus.ae:128: return ((c & 0xf) as u64 << 56) | ((c >> 4) as u64 << 24)
-	lsrs	r0, r4, #4
-	lsls	r0, r0, #24
-	@ skinny128_384plus.ae:176: r3[i] = tk3[127:64] ^ rc_rows(rc[i])
-	eors	r3, r0
-	mov	r0, lr
-	ldrb	r4, [r0]
-	@ skinny128_384plus.ae:128: return ((c & 0xf) as u64 << 56) | ((c >> 4) as u64 << 24)
-	lsls	r0, r4, #28
+	lsls	r0, r5, #28
 	lsrs	r0, r0, #4
 	@ skinny128_384plus.ae:176: r3[i] = tk3[127:64] ^ rc_rows(rc[i])
 	eors	r1, r0
 	@ skinny128_384plus.ae:128: return ((c & 0xf) as u64 << 56) | ((c >> 4) as u64 << 24)
-	lsrs	r0, r4, #4
-	lsls	r4, r0, #24
+	lsrs	r0, r5, #4
+	lsls	r5, r0, #24
 	@ skinny128_384plus.ae:176: r3[i] = tk3[127:64] ^ rc_rows(rc[i])
 	mov	r0, r8
-	eors	r0, r4
+	eors	r0, r5
 	str	r0, [r2]
 	str	r1, [r2, #4]
-	str	r3, [r2, #8]
-	str	r7, [r2, #12]
+	mov	r0, lr
+	ldrb	r1, [r0, #1]
+	@ skinny128_384plus.ae:128: return ((c & 0xf) as u64 << 56) | ((c >> 4) as u64 << 24)
+	lsls	r0, r1, #28
+	lsrs	r0, r0, #4
+	@ skinny128_384plus.ae:176: r3[i] = tk3[127:64] ^ rc_rows(rc[i])
+	eors	r6, r0
+	@ skinny128_384plus.ae:128: return ((c & 0xf) as u64 << 56) | ((c >> 4) as u64 << 24)
+	lsrs	r0, r1, #4
+	lsls	r0, r0, #24
+	@ skinny128_384plus.ae:176: r3[i] = tk3[127:64] ^ rc_rows(rc[i])
+	eors	r7, r0
+	str	r7, [r2, #8]
+	str	r6, [r2, #12]
 	@ skinny128_384plus.ae:87: return cat(x, t[63:0])
 	mov	r0, lr
 	adds	r0, #2
 	mov	lr, r0
 	adds	r2, #16
-	mov	r11, r6
-	mov	r3, r5
+	mov	r11, r4
 	mov	r8, r9
 	mov	r1, r12
 	mov	r0, r10
@@ -1340,7 +1338,7 @@ romulus_n_decrypt_with:
 
 
 @ --- romulus_n_E_tk23_rows: romulus_n.E.tk23_rows
-@     frame 4 bytes (9 spill slots, 1 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     frame 4 bytes (7 spill slots, 1 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
 @     estimated 372 bytes of code and literals
 	.section .text.romulus_n_E_tk23_rows,"ax",%progbits
 	.global romulus_n_E_tk23_rows
@@ -1357,220 +1355,220 @@ romulus_n_E_tk23_rows:
 	sub	sp, #4
 	ldr	r3, [r0]
 	@ skinny128_384plus.ae:184: @unroll(unroll)
-	mov	r12, r3
-	ldr	r4, [r0, #4]
+	mov	r10, r3
+	ldr	r3, [r0, #4]
+	str	r3, [sp]
 	ldr	r3, [r0, #8]
 	mov	lr, r3
-	ldr	r5, [r0, #12]
+	ldr	r3, [r0, #12]
 	@ skinny128_384plus.ae:186: r23[i] = tk2[127:64] ^ r3[i]
-	mov	r11, r1
-	mov	r7, r2
+	mov	r12, r1
 	@ skinny128_384plus.ae:184: @unroll(unroll)
 	movs	r0, #0
-	str	r0, [sp]
+	mov	r11, r0
 .Lromulus_n_E_tk23_rows_loop1:
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	lsrs	r0, r5, #8
+	lsrs	r0, r3, #8
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:79: x = t[127:64]
-	lsls	r6, r0, #24
+	lsls	r4, r0, #24
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	mov	r1, lr
 	lsrs	r0, r1, #8
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:79: x = t[127:64]
 	lsls	r0, r0, #16
-	orrs	r6, r0
+	orrs	r4, r0
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	lsrs	r0, r1, #24
 	@ skinny128_384plus.ae:79: x = t[127:64]
 	lsls	r0, r0, #8
-	orrs	r6, r0
+	orrs	r4, r0
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	uxtb	r0, r5
+	uxtb	r0, r3
 	@ skinny128_384plus.ae:79: x = t[127:64]
-	orrs	r6, r0
+	orrs	r4, r0
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	lsrs	r0, r5, #16
+	lsrs	r0, r3, #16
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:79: x = t[127:64]
-	lsls	r2, r0, #24
+	lsls	r5, r0, #24
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	uxtb	r0, r1
 	@ skinny128_384plus.ae:79: x = t[127:64]
 	lsls	r0, r0, #16
-	orrs	r2, r0
+	orrs	r5, r0
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	lsrs	r0, r5, #24
+	lsrs	r0, r3, #24
 	@ skinny128_384plus.ae:79: x = t[127:64]
 	lsls	r0, r0, #8
-	orrs	r2, r0
+	orrs	r5, r0
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
 	lsrs	r0, r1, #16
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:79: x = t[127:64]
-	orrs	r2, r0
+	orrs	r5, r0
 	@ skinny128_384plus.ae:80: x = ((x << 1) & 0xfefefefefefefefe) | (((x >> 7) ^ (x >> 5)) & 0x0101010101010101)
-	lsls	r1, r2, #1
-	lsrs	r0, r6, #31
-	orrs	r1, r0
-	ldr	r0, =0xfefefefe
-	ands	r1, r0
-	lsls	r0, r2, #2
-	eors	r2, r0
-	lsrs	r0, r6, #30
-	eors	r2, r0
-	ldr	r3, =0x01010101
-	lsrs	r0, r2, #7
-	ands	r0, r3
-	orrs	r1, r0
-	mov	r9, r1
-	lsls	r0, r6, #2
-	eors	r0, r6
-	lsrs	r1, r0, #7
-	lsls	r0, r2, #25
-	orrs	r1, r0
-	lsls	r2, r6, #1
-	ldr	r0, =0xfefefefe
-	ands	r2, r0
-	ands	r1, r3
-	orrs	r2, r1
-	mov	r8, r2
+	lsls	r7, r5, #1
+	lsrs	r0, r4, #31
+	orrs	r7, r0
+	ldr	r1, =0xfefefefe
+	ands	r7, r1
+	lsls	r0, r5, #2
+	eors	r5, r0
+	lsrs	r0, r4, #30
+	eors	r5, r0
+	lsrs	r6, r5, #7
+	ldr	r0, =0x01010101
+	ands	r6, r0
+	orrs	r7, r6
+	mov	r9, r7
+	lsls	r0, r4, #2
+	eors	r0, r4
+	lsrs	r6, r0, #7
+	lsls	r0, r5, #25
+	orrs	r6, r0
+	lsls	r4, r4, #1
+	ands	r4, r1
+	ldr	r0, =0x01010101
+	ands	r6, r0
+	orrs	r4, r6
+	mov	r8, r4
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	lsrs	r0, r4, #8
+	ldr	r5, [sp]
+	lsrs	r0, r5, #8
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:79: x = t[127:64]
 	lsls	r6, r0, #24
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	mov	r2, r12
-	lsrs	r0, r2, #8
+	mov	r7, r10
+	lsrs	r0, r7, #8
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:79: x = t[127:64]
 	lsls	r0, r0, #16
 	orrs	r6, r0
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	lsrs	r0, r2, #24
+	lsrs	r0, r7, #24
 	@ skinny128_384plus.ae:79: x = t[127:64]
 	lsls	r0, r0, #8
 	orrs	r6, r0
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	uxtb	r0, r4
+	uxtb	r0, r5
 	@ skinny128_384plus.ae:79: x = t[127:64]
 	orrs	r6, r0
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	lsrs	r0, r4, #16
+	lsrs	r0, r5, #16
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:79: x = t[127:64]
-	lsls	r1, r0, #24
+	lsls	r4, r0, #24
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	uxtb	r0, r2
+	uxtb	r0, r7
 	@ skinny128_384plus.ae:79: x = t[127:64]
 	lsls	r0, r0, #16
-	orrs	r1, r0
+	orrs	r4, r0
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	lsrs	r0, r4, #24
+	lsrs	r0, r5, #24
 	@ skinny128_384plus.ae:79: x = t[127:64]
 	lsls	r0, r0, #8
-	orrs	r1, r0
+	orrs	r4, r0
 	@ skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	lsrs	r0, r2, #16
+	lsrs	r0, r7, #16
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:79: x = t[127:64]
-	orrs	r1, r0
+	orrs	r4, r0
 	@ skinny128_384plus.ae:80: x = ((x << 1) & 0xfefefefefefefefe) | (((x >> 7) ^ (x >> 5)) & 0x0101010101010101)
-	lsls	r2, r1, #1
+	lsls	r5, r4, #1
 	lsrs	r0, r6, #31
-	orrs	r2, r0
-	ldr	r0, =0xfefefefe
-	ands	r2, r0
-	mov	r4, r1
-	lsls	r0, r1, #2
-	eors	r4, r0
-	lsrs	r0, r6, #30
-	eors	r4, r0
-	lsrs	r0, r4, #7
-	ands	r0, r3
-	orrs	r2, r0
+	orrs	r5, r0
+	ands	r5, r1
+	mov	r0, r4
+	lsls	r4, r4, #2
+	eors	r0, r4
+	lsrs	r4, r6, #30
+	eors	r0, r4
+	lsrs	r4, r0, #7
+	ldr	r7, =0x01010101
+	ands	r4, r7
+	orrs	r5, r4
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	lsrs	r0, r2, #24
+	lsrs	r4, r5, #24
 	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
-	lsls	r0, r0, #24
+	lsls	r4, r4, #24
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	lsrs	r1, r2, #16
-	uxtb	r1, r1
+	lsrs	r7, r5, #16
+	uxtb	r7, r7
 	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
-	lsls	r1, r1, #16
-	orrs	r0, r1
+	lsls	r7, r7, #16
+	orrs	r4, r7
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	lsrs	r1, r2, #8
-	uxtb	r1, r1
+	lsrs	r7, r5, #8
+	uxtb	r7, r7
 	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
-	lsls	r1, r1, #8
-	orrs	r0, r1
+	lsls	r7, r7, #8
+	orrs	r4, r7
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	uxtb	r1, r2
+	uxtb	r7, r5
 	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
-	orrs	r0, r1
-	mov	r10, r0
+	orrs	r4, r7
 	@ skinny128_384plus.ae:80: x = ((x << 1) & 0xfefefefefefefefe) | (((x >> 7) ^ (x >> 5)) & 0x0101010101010101)
-	lsls	r0, r6, #1
-	ldr	r1, =0xfefefefe
-	ands	r0, r1
-	mov	r12, r0
-	lsls	r0, r6, #2
-	eors	r6, r0
+	lsls	r7, r6, #1
+	ands	r7, r1
+	lsls	r1, r6, #2
+	eors	r6, r1
 	lsrs	r1, r6, #7
-	lsls	r0, r4, #25
+	lsls	r0, r0, #25
 	orrs	r1, r0
-	ands	r1, r3
-	mov	r3, r12
-	orrs	r3, r1
+	ldr	r0, =0x01010101
+	ands	r1, r0
+	orrs	r7, r1
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	lsrs	r0, r3, #24
+	lsrs	r0, r7, #24
 	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
 	lsls	r1, r0, #24
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	lsrs	r0, r3, #16
+	lsrs	r0, r7, #16
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
 	lsls	r0, r0, #16
 	orrs	r1, r0
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	lsrs	r0, r3, #8
+	lsrs	r0, r7, #8
 	uxtb	r0, r0
 	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
 	lsls	r0, r0, #8
 	orrs	r1, r0
 	@ skinny128_384plus.ae:73: t[127:120], t[119:112], t[111:104], t[103:96], t[95:88], t[87:80], t[79:72], t[71:64])
-	uxtb	r0, r3
+	uxtb	r0, r7
 	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
 	orrs	r1, r0
 	@ skinny128_384plus.ae:186: r23[i] = tk2[127:64] ^ r3[i]
-	mov	r6, r11
-	ldr	r0, [r6, #12]
-	eors	r2, r0
-	ldr	r0, [r6, #8]
+	mov	r0, r12
+	ldr	r0, [r0, #4]
 	eors	r3, r0
-	ldr	r0, [r6, #4]
-	eors	r5, r0
-	ldr	r4, [r6]
+	mov	r0, r12
+	ldr	r6, [r0]
 	mov	r0, lr
-	eors	r0, r4
-	str	r0, [r7]
-	str	r5, [r7, #4]
-	str	r3, [r7, #8]
-	str	r2, [r7, #12]
+	eors	r0, r6
+	str	r0, [r2]
+	str	r3, [r2, #4]
+	mov	r3, r12
+	ldr	r0, [r3, #12]
+	eors	r5, r0
+	ldr	r0, [r3, #8]
+	eors	r7, r0
+	str	r7, [r2, #8]
+	str	r5, [r2, #12]
 	@ skinny128_384plus.ae:81: return cat(x, t[63:0])
-	adds	r6, #16
-	mov	r11, r6
-	adds	r7, #16
-	mov	r12, r1
-	mov	r4, r10
+	adds	r3, #16
+	mov	r12, r3
+	adds	r2, #16
+	mov	r10, r1
+	str	r4, [sp]
 	mov	lr, r8
-	mov	r5, r9
-	ldr	r0, [sp]
+	mov	r3, r9
+	mov	r0, r11
 	adds	r0, #1
-	str	r0, [sp]
+	mov	r11, r0
 	cmp	r0, #20
 	bcs	.Lromulus_n_E_tk23_rows_far1
 	b	.Lromulus_n_E_tk23_rows_loop1
