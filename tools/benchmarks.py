@@ -591,8 +591,11 @@ def size_mode(out: list[str]) -> None:
             "`aedsl bench SPEC --chip CHIP -k opt=size [-k aes=accel]`; ROM counted as the papers count it "
             "(`aedsl/rom.py`: the algorithm's code and constants, both directions, the runtime API; not "
             "benchmark code or start-up; `--rom-detail` lists every symbol). Size mode: shared callees as one "
-            "subroutine, encryption and decryption as one body (`body=shared`: CCM, GCM, OCB3; with the accelerator it "
-            "costs CCM and OCB3 encryption the delay-slot overlap, -k body=split keeps it), MSP430 S-box-only AES, ARMv6-M one T-table + rotations (the S-box read from its bytes: subtables), rolled loops, the runtime's "
+            "subroutine, encryption and decryption as one body (`body=shared`: CCM, GCM, OCB3, ChaCha20-Poly1305; with "
+            "the accelerator it costs CCM and OCB3 encryption the delay-slot overlap, -k body=split keeps it), MSP430 "
+            "S-box-only AES, ARMv6-M one T-table + rotations (the S-box read from its bytes: subtables), ChaCha20 with "
+            "its state in memory, its quarter rounds a loop over the RFC's index table and the keystream XORed a byte "
+            "at a time (`unroll=looped`), rolled loops, the runtime's "
             "smaller C (knob `opt`, docs/BACKENDS.md). Speed mode (the default) is unchanged. ✓ = within the "
             "issue's target, ✗ = not.", ""]
 

@@ -244,6 +244,8 @@ def matrix() -> list[Row]:
     rows += [Row("interp", "-", EAX, {"key_bits": 128}, "eax-paper"),
              Row("interp", "-", OCB3, {"key_bits": 128}, "rfc7253")]
     rows += [Row("interp", "-", CHACHA, {}, s) for s in ("rfc8439", "wycheproof:chacha20_poly1305")]
+    rows += [Row("interp", "-", CHACHA, {"unroll": "looped", "body": "shared"}, s)      # opt=size's variant
+             for s in ("rfc8439", "wycheproof:chacha20_poly1305")]
     rows += [Row("interp", "-", SPECK, {"block_bits": b, "key_bits": k}, "speck-paper") for b, k in SPECK_SETS]
     # issue 10: the lightweight AEADs and SKINNY-128-384(+), the one primitive with its own vectors
     for chip in LWC_CHIPS + ("-",):

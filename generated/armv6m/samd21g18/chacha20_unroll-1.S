@@ -17,27 +17,27 @@
 	.balign 4
 chacha20_quarter_round:
 	push	{r4, lr}
-	@ chacha20.ae:17: a = a + b
+	@ chacha20.ae:20: a = a + b
 	adds	r4, r0, r1
-	@ chacha20.ae:18: d = (d ^ a) <<< 16
+	@ chacha20.ae:21: d = (d ^ a) <<< 16
 	eors	r3, r4
 	movs	r0, #16
 	rors	r3, r0
-	@ chacha20.ae:19: c = c + d
+	@ chacha20.ae:22: c = c + d
 	adds	r2, r2, r3
-	@ chacha20.ae:20: b = (b ^ c) <<< 12
+	@ chacha20.ae:23: b = (b ^ c) <<< 12
 	eors	r1, r2
 	movs	r0, #20
 	rors	r1, r0
-	@ chacha20.ae:21: a = a + b
+	@ chacha20.ae:24: a = a + b
 	adds	r4, r4, r1
-	@ chacha20.ae:22: d = (d ^ a) <<< 8
+	@ chacha20.ae:25: d = (d ^ a) <<< 8
 	eors	r3, r4
 	movs	r0, #24
 	rors	r3, r0
-	@ chacha20.ae:23: c = c + d
+	@ chacha20.ae:26: c = c + d
 	adds	r2, r2, r3
-	@ chacha20.ae:24: b = (b ^ c) <<< 7
+	@ chacha20.ae:27: b = (b ^ c) <<< 7
 	eors	r1, r2
 	movs	r0, #25
 	rors	r1, r0
@@ -94,7 +94,7 @@ chacha20_block:
 	str	r0, [sp, #56]
 	ldr	r0, [r2, #8]
 	str	r0, [sp, #52]
-	@ chacha20.ae:53: @unroll(unroll)
+	@ chacha20.ae:120: @unroll(unroll)
 	movs	r0, #0
 	str	r0, [sp, #32]
 	ldr	r7, =0x61707865
@@ -126,243 +126,243 @@ chacha20_block:
 	ldr	r1, [sp, #52]
 	mov	r9, r1
 .Lchacha20_block_loop1:
-	@ chacha20.ae:17: a = a + b
+	@ chacha20.ae:20: a = a + b
 	adds	r1, r7, r6
-	@ chacha20.ae:18: d = (d ^ a) <<< 16
+	@ chacha20.ae:21: d = (d ^ a) <<< 16
 	eors	r5, r1
 	movs	r0, #16
 	rors	r5, r0
-	@ chacha20.ae:19: c = c + d
+	@ chacha20.ae:22: c = c + d
 	mov	r3, lr
 	adds	r3, r3, r5
-	@ chacha20.ae:20: b = (b ^ c) <<< 12
+	@ chacha20.ae:23: b = (b ^ c) <<< 12
 	mov	r4, r6
 	eors	r4, r3
 	movs	r7, #20
 	rors	r4, r7
-	@ chacha20.ae:21: a = a + b
+	@ chacha20.ae:24: a = a + b
 	adds	r1, r1, r4
 	str	r1, [sp, #36]
-	@ chacha20.ae:22: d = (d ^ a) <<< 8
+	@ chacha20.ae:25: d = (d ^ a) <<< 8
 	eors	r5, r1
 	movs	r6, #24
 	rors	r5, r6
 	str	r5, [sp, #16]
-	@ chacha20.ae:23: c = c + d
+	@ chacha20.ae:26: c = c + d
 	adds	r3, r3, r5
 	str	r3, [sp, #44]
-	@ chacha20.ae:24: b = (b ^ c) <<< 7
+	@ chacha20.ae:27: b = (b ^ c) <<< 7
 	eors	r4, r3
 	movs	r3, #25
 	mov	r1, r4
 	rors	r1, r3
 	mov	r10, r1
-	@ chacha20.ae:17: a = a + b
+	@ chacha20.ae:20: a = a + b
 	ldr	r1, [sp]
 	adds	r1, r1, r2
-	@ chacha20.ae:18: d = (d ^ a) <<< 16
+	@ chacha20.ae:21: d = (d ^ a) <<< 16
 	ldr	r5, [sp, #20]
 	eors	r5, r1
 	rors	r5, r0
-	@ chacha20.ae:19: c = c + d
+	@ chacha20.ae:22: c = c + d
 	ldr	r3, [sp, #24]
 	adds	r4, r3, r5
-	@ chacha20.ae:20: b = (b ^ c) <<< 12
+	@ chacha20.ae:23: b = (b ^ c) <<< 12
 	mov	r3, r2
 	eors	r3, r4
 	rors	r3, r7
-	@ chacha20.ae:21: a = a + b
+	@ chacha20.ae:24: a = a + b
 	adds	r1, r1, r3
 	str	r1, [sp]
-	@ chacha20.ae:22: d = (d ^ a) <<< 8
+	@ chacha20.ae:25: d = (d ^ a) <<< 8
 	eors	r5, r1
 	rors	r5, r6
 	str	r5, [sp, #20]
-	@ chacha20.ae:23: c = c + d
+	@ chacha20.ae:26: c = c + d
 	adds	r1, r4, r5
 	str	r1, [sp, #40]
-	@ chacha20.ae:24: b = (b ^ c) <<< 7
+	@ chacha20.ae:27: b = (b ^ c) <<< 7
 	eors	r3, r1
 	movs	r2, #25
 	rors	r3, r2
-	@ chacha20.ae:17: a = a + b
+	@ chacha20.ae:20: a = a + b
 	mov	r2, r11
 	mov	r1, r12
 	adds	r1, r2, r1
-	@ chacha20.ae:18: d = (d ^ a) <<< 16
+	@ chacha20.ae:21: d = (d ^ a) <<< 16
 	ldr	r5, [sp, #28]
 	eors	r5, r1
 	rors	r5, r0
-	@ chacha20.ae:19: c = c + d
+	@ chacha20.ae:22: c = c + d
 	ldr	r2, [sp, #8]
 	adds	r4, r2, r5
-	@ chacha20.ae:20: b = (b ^ c) <<< 12
+	@ chacha20.ae:23: b = (b ^ c) <<< 12
 	mov	r2, r12
 	eors	r2, r4
 	rors	r2, r7
-	@ chacha20.ae:21: a = a + b
+	@ chacha20.ae:24: a = a + b
 	adds	r1, r1, r2
 	str	r1, [sp, #28]
-	@ chacha20.ae:22: d = (d ^ a) <<< 8
+	@ chacha20.ae:25: d = (d ^ a) <<< 8
 	eors	r5, r1
 	rors	r5, r6
 	str	r5, [sp, #24]
-	@ chacha20.ae:23: c = c + d
+	@ chacha20.ae:26: c = c + d
 	adds	r4, r4, r5
 	mov	r11, r4
-	@ chacha20.ae:24: b = (b ^ c) <<< 7
+	@ chacha20.ae:27: b = (b ^ c) <<< 7
 	eors	r2, r4
 	mov	r12, r2
 	movs	r2, #25
 	mov	r1, r12
 	rors	r1, r2
 	mov	r12, r1
-	@ chacha20.ae:17: a = a + b
+	@ chacha20.ae:20: a = a + b
 	mov	r2, r8
 	ldr	r1, [sp, #12]
 	adds	r2, r2, r1
-	@ chacha20.ae:18: d = (d ^ a) <<< 16
+	@ chacha20.ae:21: d = (d ^ a) <<< 16
 	mov	r4, r9
 	eors	r4, r2
 	rors	r4, r0
-	@ chacha20.ae:19: c = c + d
+	@ chacha20.ae:22: c = c + d
 	ldr	r1, [sp, #4]
 	adds	r1, r1, r4
-	@ chacha20.ae:20: b = (b ^ c) <<< 12
+	@ chacha20.ae:23: b = (b ^ c) <<< 12
 	ldr	r5, [sp, #12]
 	eors	r5, r1
 	rors	r5, r7
-	@ chacha20.ae:21: a = a + b
+	@ chacha20.ae:24: a = a + b
 	adds	r2, r2, r5
 	mov	r8, r2
-	@ chacha20.ae:22: d = (d ^ a) <<< 8
+	@ chacha20.ae:25: d = (d ^ a) <<< 8
 	eors	r4, r2
 	rors	r4, r6
-	@ chacha20.ae:23: c = c + d
+	@ chacha20.ae:26: c = c + d
 	adds	r1, r1, r4
 	mov	lr, r1
-	@ chacha20.ae:24: b = (b ^ c) <<< 7
+	@ chacha20.ae:27: b = (b ^ c) <<< 7
 	mov	r2, r5
 	eors	r2, r1
 	movs	r1, #25
 	rors	r2, r1
-	@ chacha20.ae:17: a = a + b
+	@ chacha20.ae:20: a = a + b
 	ldr	r1, [sp, #36]
 	adds	r1, r1, r3
-	@ chacha20.ae:18: d = (d ^ a) <<< 16
+	@ chacha20.ae:21: d = (d ^ a) <<< 16
 	eors	r4, r1
 	rors	r4, r0
-	@ chacha20.ae:19: c = c + d
+	@ chacha20.ae:22: c = c + d
 	mov	r5, r11
 	adds	r5, r5, r4
-	@ chacha20.ae:20: b = (b ^ c) <<< 12
+	@ chacha20.ae:23: b = (b ^ c) <<< 12
 	eors	r3, r5
 	rors	r3, r7
-	@ chacha20.ae:21: a = a + b
+	@ chacha20.ae:24: a = a + b
 	adds	r1, r1, r3
 	str	r1, [sp, #36]
-	@ chacha20.ae:22: d = (d ^ a) <<< 8
+	@ chacha20.ae:25: d = (d ^ a) <<< 8
 	eors	r4, r1
 	rors	r4, r6
 	mov	r9, r4
-	@ chacha20.ae:23: c = c + d
+	@ chacha20.ae:26: c = c + d
 	adds	r1, r5, r4
 	str	r1, [sp, #8]
-	@ chacha20.ae:24: b = (b ^ c) <<< 7
+	@ chacha20.ae:27: b = (b ^ c) <<< 7
 	eors	r3, r1
 	str	r3, [sp, #12]
 	movs	r3, #25
 	ldr	r1, [sp, #12]
 	rors	r1, r3
 	str	r1, [sp, #12]
-	@ chacha20.ae:17: a = a + b
+	@ chacha20.ae:20: a = a + b
 	ldr	r3, [sp]
 	mov	r1, r12
 	adds	r1, r3, r1
-	@ chacha20.ae:18: d = (d ^ a) <<< 16
+	@ chacha20.ae:21: d = (d ^ a) <<< 16
 	ldr	r5, [sp, #16]
 	eors	r5, r1
 	rors	r5, r0
-	@ chacha20.ae:19: c = c + d
+	@ chacha20.ae:22: c = c + d
 	mov	r3, lr
 	adds	r4, r3, r5
-	@ chacha20.ae:20: b = (b ^ c) <<< 12
+	@ chacha20.ae:23: b = (b ^ c) <<< 12
 	mov	r3, r12
 	eors	r3, r4
 	rors	r3, r7
-	@ chacha20.ae:21: a = a + b
+	@ chacha20.ae:24: a = a + b
 	adds	r1, r1, r3
 	str	r1, [sp]
-	@ chacha20.ae:22: d = (d ^ a) <<< 8
+	@ chacha20.ae:25: d = (d ^ a) <<< 8
 	eors	r5, r1
 	rors	r5, r6
-	@ chacha20.ae:23: c = c + d
+	@ chacha20.ae:26: c = c + d
 	adds	r1, r4, r5
 	str	r1, [sp, #4]
-	@ chacha20.ae:24: b = (b ^ c) <<< 7
+	@ chacha20.ae:27: b = (b ^ c) <<< 7
 	eors	r3, r1
 	mov	r12, r3
 	movs	r3, #25
 	mov	r1, r12
 	rors	r1, r3
 	mov	r12, r1
-	@ chacha20.ae:17: a = a + b
+	@ chacha20.ae:20: a = a + b
 	ldr	r1, [sp, #28]
 	adds	r1, r1, r2
-	@ chacha20.ae:18: d = (d ^ a) <<< 16
+	@ chacha20.ae:21: d = (d ^ a) <<< 16
 	ldr	r4, [sp, #20]
 	eors	r4, r1
 	rors	r4, r0
-	@ chacha20.ae:19: c = c + d
+	@ chacha20.ae:22: c = c + d
 	ldr	r3, [sp, #44]
 	adds	r3, r3, r4
-	@ chacha20.ae:20: b = (b ^ c) <<< 12
+	@ chacha20.ae:23: b = (b ^ c) <<< 12
 	eors	r2, r3
 	rors	r2, r7
-	@ chacha20.ae:21: a = a + b
+	@ chacha20.ae:24: a = a + b
 	adds	r1, r1, r2
 	mov	r11, r1
-	@ chacha20.ae:22: d = (d ^ a) <<< 8
+	@ chacha20.ae:25: d = (d ^ a) <<< 8
 	eors	r4, r1
 	rors	r4, r6
-	@ chacha20.ae:23: c = c + d
+	@ chacha20.ae:26: c = c + d
 	adds	r1, r3, r4
 	mov	lr, r1
-	@ chacha20.ae:24: b = (b ^ c) <<< 7
+	@ chacha20.ae:27: b = (b ^ c) <<< 7
 	mov	r3, r2
 	eors	r3, r1
 	movs	r2, #25
 	rors	r3, r2
-	@ chacha20.ae:17: a = a + b
+	@ chacha20.ae:20: a = a + b
 	mov	r2, r8
 	mov	r1, r10
 	adds	r1, r2, r1
 	mov	r8, r1
-	@ chacha20.ae:18: d = (d ^ a) <<< 16
+	@ chacha20.ae:21: d = (d ^ a) <<< 16
 	ldr	r2, [sp, #24]
 	eors	r2, r1
 	mov	r1, r2
 	rors	r1, r0
-	@ chacha20.ae:19: c = c + d
+	@ chacha20.ae:22: c = c + d
 	ldr	r0, [sp, #40]
 	adds	r0, r0, r1
-	@ chacha20.ae:20: b = (b ^ c) <<< 12
+	@ chacha20.ae:23: b = (b ^ c) <<< 12
 	mov	r2, r10
 	eors	r2, r0
 	rors	r2, r7
-	@ chacha20.ae:21: a = a + b
+	@ chacha20.ae:24: a = a + b
 	mov	r7, r8
 	adds	r7, r7, r2
 	mov	r8, r7
-	@ chacha20.ae:22: d = (d ^ a) <<< 8
+	@ chacha20.ae:25: d = (d ^ a) <<< 8
 	mov	r7, r1
 	mov	r1, r8
 	eors	r7, r1
 	mov	r1, r7
 	rors	r1, r6
-	@ chacha20.ae:23: c = c + d
+	@ chacha20.ae:26: c = c + d
 	adds	r0, r0, r1
-	@ chacha20.ae:24: b = (b ^ c) <<< 7
+	@ chacha20.ae:27: b = (b ^ c) <<< 7
 	mov	r6, r2
 	eors	r6, r0
 	movs	r2, #25
@@ -381,7 +381,7 @@ chacha20_block:
 	b	.Lchacha20_block_loop1
 .Lchacha20_block_far1:
 .Lchacha20_block_done2:
-	@ chacha20.ae:65: return cat(x15 + nonce[95:64], x14 + nonce[63:32], x13 + nonce[31:0], x12 + counter,
+	@ chacha20.ae:132: return cat(x15 + nonce[95:64], x14 + nonce[63:32], x13 + nonce[31:0], x12 + counter,
 	mov	r1, r9
 	ldr	r0, [sp, #52]
 	adds	r1, r1, r0
@@ -397,7 +397,7 @@ chacha20_block:
 	ldr	r0, [sp, #72]
 	adds	r1, r5, r0
 	str	r1, [sp, #28]
-	@ chacha20.ae:66: x11 + key[255:224], x10 + key[223:192], x9 + key[191:160], x8 + key[159:128],
+	@ chacha20.ae:133: x11 + key[255:224], x10 + key[223:192], x9 + key[191:160], x8 + key[159:128],
 	ldr	r1, [sp, #4]
 	ldr	r0, [sp, #64]
 	adds	r1, r1, r0
@@ -414,7 +414,7 @@ chacha20_block:
 	ldr	r0, [sp, #80]
 	adds	r1, r1, r0
 	str	r1, [sp, #4]
-	@ chacha20.ae:67: x7 + key[127:96], x6 + key[95:64], x5 + key[63:32], x4 + key[31:0],
+	@ chacha20.ae:134: x7 + key[127:96], x6 + key[95:64], x5 + key[63:32], x4 + key[31:0],
 	ldr	r1, [sp, #12]
 	ldr	r0, [sp, #84]
 	adds	r1, r1, r0
@@ -426,7 +426,7 @@ chacha20_block:
 	adds	r2, r2, r0
 	ldr	r0, [sp, #96]
 	adds	r3, r6, r0
-	@ chacha20.ae:68: x3 + j3, x2 + j2, x1 + j1, x0 + j0)
+	@ chacha20.ae:135: x3 + j3, x2 + j2, x1 + j1, x0 + j0)
 	ldr	r4, =0x6b206574
 	mov	r0, r8
 	adds	r4, r0, r4
@@ -438,7 +438,7 @@ chacha20_block:
 	adds	r6, r0, r6
 	ldr	r0, =0x61707865
 	adds	r7, r7, r0
-	@ chacha20.ae:65: return cat(x15 + nonce[95:64], x14 + nonce[63:32], x13 + nonce[31:0], x12 + counter,
+	@ chacha20.ae:132: return cat(x15 + nonce[95:64], x14 + nonce[63:32], x13 + nonce[31:0], x12 + counter,
 	ldr	r0, [sp, #48]
 	str	r7, [r0]
 	mov	r7, r0
@@ -522,7 +522,7 @@ chacha20_xor_stream:
 	str	r0, [sp, #104]
 	ldr	r0, [r2, #8]
 	str	r0, [sp, #100]
-	@ chacha20.ae:74: for i in 0..(n + 63) / 64 {
+	@ chacha20.ae:141: for i in 0..(n + 63) / 64 {
 	ldr	r0, [sp, #176]
 	adds	r0, #63
 	lsrs	r0, r0, #6
@@ -534,11 +534,11 @@ chacha20_xor_stream:
 	b	.Lchacha20_xor_stream_done2
 .Lchacha20_xor_stream_far1:
 .Lchacha20_xor_stream_loop1:
-	@ chacha20.ae:75: off = i * 64
+	@ chacha20.ae:142: off = i * 64
 	ldr	r1, [sp, #88]
 	lsls	r0, r1, #6
 	str	r0, [sp, #92]
-	@ chacha20.ae:76: x = load_le(src, off, 64, n - off) ^ block(key, counter + i, nonce)
+	@ chacha20.ae:143: x = load_le(src, off, 64, n - off) ^ block(key, counter + i, nonce)
 	ldr	r1, [sp, #176]
 	subs	r0, r1, r0
 	str	r0, [sp, #84]
@@ -620,7 +620,7 @@ chacha20_xor_stream:
 	ldr	r1, [sp, #88]
 	adds	r0, r0, r1
 	str	r0, [sp, #96]
-	@ chacha20.ae:53: @unroll(unroll)
+	@ chacha20.ae:120: @unroll(unroll)
 	movs	r0, #0
 	str	r0, [sp, #32]
 	ldr	r7, =0x61707865
@@ -652,243 +652,243 @@ chacha20_xor_stream:
 	ldr	r1, [sp, #100]
 	mov	r9, r1
 .Lchacha20_xor_stream_loop8:
-	@ chacha20.ae:17: a = a + b
+	@ chacha20.ae:20: a = a + b
 	adds	r1, r7, r6
-	@ chacha20.ae:18: d = (d ^ a) <<< 16
+	@ chacha20.ae:21: d = (d ^ a) <<< 16
 	eors	r5, r1
 	movs	r0, #16
 	rors	r5, r0
-	@ chacha20.ae:19: c = c + d
+	@ chacha20.ae:22: c = c + d
 	mov	r3, lr
 	adds	r3, r3, r5
-	@ chacha20.ae:20: b = (b ^ c) <<< 12
+	@ chacha20.ae:23: b = (b ^ c) <<< 12
 	mov	r4, r6
 	eors	r4, r3
 	movs	r7, #20
 	rors	r4, r7
-	@ chacha20.ae:21: a = a + b
+	@ chacha20.ae:24: a = a + b
 	adds	r1, r1, r4
 	str	r1, [sp, #36]
-	@ chacha20.ae:22: d = (d ^ a) <<< 8
+	@ chacha20.ae:25: d = (d ^ a) <<< 8
 	eors	r5, r1
 	movs	r6, #24
 	rors	r5, r6
 	str	r5, [sp, #16]
-	@ chacha20.ae:23: c = c + d
+	@ chacha20.ae:26: c = c + d
 	adds	r3, r3, r5
 	str	r3, [sp, #44]
-	@ chacha20.ae:24: b = (b ^ c) <<< 7
+	@ chacha20.ae:27: b = (b ^ c) <<< 7
 	eors	r4, r3
 	movs	r3, #25
 	mov	r1, r4
 	rors	r1, r3
 	mov	r10, r1
-	@ chacha20.ae:17: a = a + b
+	@ chacha20.ae:20: a = a + b
 	ldr	r1, [sp]
 	adds	r1, r1, r2
-	@ chacha20.ae:18: d = (d ^ a) <<< 16
+	@ chacha20.ae:21: d = (d ^ a) <<< 16
 	ldr	r5, [sp, #20]
 	eors	r5, r1
 	rors	r5, r0
-	@ chacha20.ae:19: c = c + d
+	@ chacha20.ae:22: c = c + d
 	ldr	r3, [sp, #24]
 	adds	r4, r3, r5
-	@ chacha20.ae:20: b = (b ^ c) <<< 12
+	@ chacha20.ae:23: b = (b ^ c) <<< 12
 	mov	r3, r2
 	eors	r3, r4
 	rors	r3, r7
-	@ chacha20.ae:21: a = a + b
+	@ chacha20.ae:24: a = a + b
 	adds	r1, r1, r3
 	str	r1, [sp]
-	@ chacha20.ae:22: d = (d ^ a) <<< 8
+	@ chacha20.ae:25: d = (d ^ a) <<< 8
 	eors	r5, r1
 	rors	r5, r6
 	str	r5, [sp, #20]
-	@ chacha20.ae:23: c = c + d
+	@ chacha20.ae:26: c = c + d
 	adds	r1, r4, r5
 	str	r1, [sp, #40]
-	@ chacha20.ae:24: b = (b ^ c) <<< 7
+	@ chacha20.ae:27: b = (b ^ c) <<< 7
 	eors	r3, r1
 	movs	r2, #25
 	rors	r3, r2
-	@ chacha20.ae:17: a = a + b
+	@ chacha20.ae:20: a = a + b
 	mov	r2, r11
 	mov	r1, r12
 	adds	r1, r2, r1
-	@ chacha20.ae:18: d = (d ^ a) <<< 16
+	@ chacha20.ae:21: d = (d ^ a) <<< 16
 	ldr	r5, [sp, #28]
 	eors	r5, r1
 	rors	r5, r0
-	@ chacha20.ae:19: c = c + d
+	@ chacha20.ae:22: c = c + d
 	ldr	r2, [sp, #8]
 	adds	r4, r2, r5
-	@ chacha20.ae:20: b = (b ^ c) <<< 12
+	@ chacha20.ae:23: b = (b ^ c) <<< 12
 	mov	r2, r12
 	eors	r2, r4
 	rors	r2, r7
-	@ chacha20.ae:21: a = a + b
+	@ chacha20.ae:24: a = a + b
 	adds	r1, r1, r2
 	str	r1, [sp, #28]
-	@ chacha20.ae:22: d = (d ^ a) <<< 8
+	@ chacha20.ae:25: d = (d ^ a) <<< 8
 	eors	r5, r1
 	rors	r5, r6
 	str	r5, [sp, #24]
-	@ chacha20.ae:23: c = c + d
+	@ chacha20.ae:26: c = c + d
 	adds	r4, r4, r5
 	mov	r11, r4
-	@ chacha20.ae:24: b = (b ^ c) <<< 7
+	@ chacha20.ae:27: b = (b ^ c) <<< 7
 	eors	r2, r4
 	mov	r12, r2
 	movs	r2, #25
 	mov	r1, r12
 	rors	r1, r2
 	mov	r12, r1
-	@ chacha20.ae:17: a = a + b
+	@ chacha20.ae:20: a = a + b
 	mov	r2, r8
 	ldr	r1, [sp, #12]
 	adds	r2, r2, r1
-	@ chacha20.ae:18: d = (d ^ a) <<< 16
+	@ chacha20.ae:21: d = (d ^ a) <<< 16
 	mov	r4, r9
 	eors	r4, r2
 	rors	r4, r0
-	@ chacha20.ae:19: c = c + d
+	@ chacha20.ae:22: c = c + d
 	ldr	r1, [sp, #4]
 	adds	r1, r1, r4
-	@ chacha20.ae:20: b = (b ^ c) <<< 12
+	@ chacha20.ae:23: b = (b ^ c) <<< 12
 	ldr	r5, [sp, #12]
 	eors	r5, r1
 	rors	r5, r7
-	@ chacha20.ae:21: a = a + b
+	@ chacha20.ae:24: a = a + b
 	adds	r2, r2, r5
 	mov	r8, r2
-	@ chacha20.ae:22: d = (d ^ a) <<< 8
+	@ chacha20.ae:25: d = (d ^ a) <<< 8
 	eors	r4, r2
 	rors	r4, r6
-	@ chacha20.ae:23: c = c + d
+	@ chacha20.ae:26: c = c + d
 	adds	r1, r1, r4
 	mov	lr, r1
-	@ chacha20.ae:24: b = (b ^ c) <<< 7
+	@ chacha20.ae:27: b = (b ^ c) <<< 7
 	mov	r2, r5
 	eors	r2, r1
 	movs	r1, #25
 	rors	r2, r1
-	@ chacha20.ae:17: a = a + b
+	@ chacha20.ae:20: a = a + b
 	ldr	r1, [sp, #36]
 	adds	r1, r1, r3
-	@ chacha20.ae:18: d = (d ^ a) <<< 16
+	@ chacha20.ae:21: d = (d ^ a) <<< 16
 	eors	r4, r1
 	rors	r4, r0
-	@ chacha20.ae:19: c = c + d
+	@ chacha20.ae:22: c = c + d
 	mov	r5, r11
 	adds	r5, r5, r4
-	@ chacha20.ae:20: b = (b ^ c) <<< 12
+	@ chacha20.ae:23: b = (b ^ c) <<< 12
 	eors	r3, r5
 	rors	r3, r7
-	@ chacha20.ae:21: a = a + b
+	@ chacha20.ae:24: a = a + b
 	adds	r1, r1, r3
 	str	r1, [sp, #36]
-	@ chacha20.ae:22: d = (d ^ a) <<< 8
+	@ chacha20.ae:25: d = (d ^ a) <<< 8
 	eors	r4, r1
 	rors	r4, r6
 	mov	r9, r4
-	@ chacha20.ae:23: c = c + d
+	@ chacha20.ae:26: c = c + d
 	adds	r1, r5, r4
 	str	r1, [sp, #8]
-	@ chacha20.ae:24: b = (b ^ c) <<< 7
+	@ chacha20.ae:27: b = (b ^ c) <<< 7
 	eors	r3, r1
 	str	r3, [sp, #12]
 	movs	r3, #25
 	ldr	r1, [sp, #12]
 	rors	r1, r3
 	str	r1, [sp, #12]
-	@ chacha20.ae:17: a = a + b
+	@ chacha20.ae:20: a = a + b
 	ldr	r3, [sp]
 	mov	r1, r12
 	adds	r1, r3, r1
-	@ chacha20.ae:18: d = (d ^ a) <<< 16
+	@ chacha20.ae:21: d = (d ^ a) <<< 16
 	ldr	r5, [sp, #16]
 	eors	r5, r1
 	rors	r5, r0
-	@ chacha20.ae:19: c = c + d
+	@ chacha20.ae:22: c = c + d
 	mov	r3, lr
 	adds	r4, r3, r5
-	@ chacha20.ae:20: b = (b ^ c) <<< 12
+	@ chacha20.ae:23: b = (b ^ c) <<< 12
 	mov	r3, r12
 	eors	r3, r4
 	rors	r3, r7
-	@ chacha20.ae:21: a = a + b
+	@ chacha20.ae:24: a = a + b
 	adds	r1, r1, r3
 	str	r1, [sp]
-	@ chacha20.ae:22: d = (d ^ a) <<< 8
+	@ chacha20.ae:25: d = (d ^ a) <<< 8
 	eors	r5, r1
 	rors	r5, r6
-	@ chacha20.ae:23: c = c + d
+	@ chacha20.ae:26: c = c + d
 	adds	r1, r4, r5
 	str	r1, [sp, #4]
-	@ chacha20.ae:24: b = (b ^ c) <<< 7
+	@ chacha20.ae:27: b = (b ^ c) <<< 7
 	eors	r3, r1
 	mov	r12, r3
 	movs	r3, #25
 	mov	r1, r12
 	rors	r1, r3
 	mov	r12, r1
-	@ chacha20.ae:17: a = a + b
+	@ chacha20.ae:20: a = a + b
 	ldr	r1, [sp, #28]
 	adds	r1, r1, r2
-	@ chacha20.ae:18: d = (d ^ a) <<< 16
+	@ chacha20.ae:21: d = (d ^ a) <<< 16
 	ldr	r4, [sp, #20]
 	eors	r4, r1
 	rors	r4, r0
-	@ chacha20.ae:19: c = c + d
+	@ chacha20.ae:22: c = c + d
 	ldr	r3, [sp, #44]
 	adds	r3, r3, r4
-	@ chacha20.ae:20: b = (b ^ c) <<< 12
+	@ chacha20.ae:23: b = (b ^ c) <<< 12
 	eors	r2, r3
 	rors	r2, r7
-	@ chacha20.ae:21: a = a + b
+	@ chacha20.ae:24: a = a + b
 	adds	r1, r1, r2
 	mov	r11, r1
-	@ chacha20.ae:22: d = (d ^ a) <<< 8
+	@ chacha20.ae:25: d = (d ^ a) <<< 8
 	eors	r4, r1
 	rors	r4, r6
-	@ chacha20.ae:23: c = c + d
+	@ chacha20.ae:26: c = c + d
 	adds	r1, r3, r4
 	mov	lr, r1
-	@ chacha20.ae:24: b = (b ^ c) <<< 7
+	@ chacha20.ae:27: b = (b ^ c) <<< 7
 	mov	r3, r2
 	eors	r3, r1
 	movs	r2, #25
 	rors	r3, r2
-	@ chacha20.ae:17: a = a + b
+	@ chacha20.ae:20: a = a + b
 	mov	r2, r8
 	mov	r1, r10
 	adds	r1, r2, r1
 	mov	r8, r1
-	@ chacha20.ae:18: d = (d ^ a) <<< 16
+	@ chacha20.ae:21: d = (d ^ a) <<< 16
 	ldr	r2, [sp, #24]
 	eors	r2, r1
 	mov	r1, r2
 	rors	r1, r0
-	@ chacha20.ae:19: c = c + d
+	@ chacha20.ae:22: c = c + d
 	ldr	r0, [sp, #40]
 	adds	r0, r0, r1
-	@ chacha20.ae:20: b = (b ^ c) <<< 12
+	@ chacha20.ae:23: b = (b ^ c) <<< 12
 	mov	r2, r10
 	eors	r2, r0
 	rors	r2, r7
-	@ chacha20.ae:21: a = a + b
+	@ chacha20.ae:24: a = a + b
 	mov	r7, r8
 	adds	r7, r7, r2
 	mov	r8, r7
-	@ chacha20.ae:22: d = (d ^ a) <<< 8
+	@ chacha20.ae:25: d = (d ^ a) <<< 8
 	mov	r7, r1
 	mov	r1, r8
 	eors	r7, r1
 	mov	r1, r7
 	rors	r1, r6
-	@ chacha20.ae:23: c = c + d
+	@ chacha20.ae:26: c = c + d
 	adds	r0, r0, r1
-	@ chacha20.ae:24: b = (b ^ c) <<< 7
+	@ chacha20.ae:27: b = (b ^ c) <<< 7
 	mov	r6, r2
 	eors	r6, r0
 	movs	r2, #25
@@ -907,7 +907,7 @@ chacha20_xor_stream:
 	b	.Lchacha20_xor_stream_loop8
 .Lchacha20_xor_stream_far2:
 .Lchacha20_xor_stream_done9:
-	@ chacha20.ae:65: return cat(x15 + nonce[95:64], x14 + nonce[63:32], x13 + nonce[31:0], x12 + counter,
+	@ chacha20.ae:132: return cat(x15 + nonce[95:64], x14 + nonce[63:32], x13 + nonce[31:0], x12 + counter,
 	mov	r1, r9
 	ldr	r0, [sp, #100]
 	adds	r0, r1, r0
@@ -923,7 +923,7 @@ chacha20_xor_stream:
 	ldr	r0, [sp, #96]
 	adds	r0, r5, r0
 	str	r0, [sp, #20]
-	@ chacha20.ae:66: x11 + key[255:224], x10 + key[223:192], x9 + key[191:160], x8 + key[159:128],
+	@ chacha20.ae:133: x11 + key[255:224], x10 + key[223:192], x9 + key[191:160], x8 + key[159:128],
 	ldr	r1, [sp, #4]
 	ldr	r0, [sp, #112]
 	adds	r0, r1, r0
@@ -940,7 +940,7 @@ chacha20_xor_stream:
 	ldr	r0, [sp, #124]
 	adds	r0, r1, r0
 	mov	r9, r0
-	@ chacha20.ae:67: x7 + key[127:96], x6 + key[95:64], x5 + key[63:32], x4 + key[31:0],
+	@ chacha20.ae:134: x7 + key[127:96], x6 + key[95:64], x5 + key[63:32], x4 + key[31:0],
 	ldr	r1, [sp, #12]
 	ldr	r0, [sp, #128]
 	adds	r0, r1, r0
@@ -952,7 +952,7 @@ chacha20_xor_stream:
 	adds	r2, r2, r0
 	ldr	r0, [sp, #140]
 	adds	r3, r6, r0
-	@ chacha20.ae:68: x3 + j3, x2 + j2, x1 + j1, x0 + j0)
+	@ chacha20.ae:135: x3 + j3, x2 + j2, x1 + j1, x0 + j0)
 	ldr	r4, =0x6b206574
 	mov	r0, r8
 	adds	r4, r0, r4
@@ -964,7 +964,7 @@ chacha20_xor_stream:
 	adds	r6, r0, r6
 	ldr	r0, =0x61707865
 	adds	r7, r7, r0
-	@ chacha20.ae:76: x = load_le(src, off, 64, n - off) ^ block(key, counter + i, nonce)
+	@ chacha20.ae:143: x = load_le(src, off, 64, n - off) ^ block(key, counter + i, nonce)
 	ldr	r0, [sp, #80]
 	eors	r0, r7
 	str	r0, [sp, #80]
@@ -1016,7 +1016,7 @@ chacha20_xor_stream:
 	ldr	r2, [sp, #164]
 	ldr	r0, [sp, #36]
 	eors	r2, r0
-	@ chacha20.ae:77: store_le(dst, off, x, n - off)
+	@ chacha20.ae:144: store_le(dst, off, x, n - off)
 	ldr	r1, [sp, #180]
 	ldr	r0, [sp, #92]
 	adds	r1, r1, r0

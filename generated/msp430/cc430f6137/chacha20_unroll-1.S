@@ -16,22 +16,22 @@ chacha20_quarter_round:
 	mov	18(sp), r8
 	mov	20(sp), r9
 	mov	22(sp), r10
-	; chacha20.ae:17: a = a + b
+	; chacha20.ae:20: a = a + b
 	mov	@r12+, r11
 	mov	@r12+, r6
 	add	@r13+, r11
 	addc	@r13+, r6
-	; chacha20.ae:18: d = (d ^ a) <<< 16
+	; chacha20.ae:21: d = (d ^ a) <<< 16
 	mov	r11, r12
 	xor	@r15+, r12
 	mov	r6, r7
 	xor	@r15+, r7
-	; chacha20.ae:19: c = c + d
+	; chacha20.ae:22: c = c + d
 	mov	@r14+, r5
 	mov	@r14+, r15
 	add	r7, r5
 	addc	r12, r15
-	; chacha20.ae:20: b = (b ^ c) <<< 12
+	; chacha20.ae:23: b = (b ^ c) <<< 12
 	mov	r5, r14
 	xor	-4(r13), r14
 	mov	r15, r4
@@ -48,10 +48,10 @@ chacha20_quarter_round:
 	bit	#1, r14
 	rrc	r4
 	rrc	r14
-	; chacha20.ae:21: a = a + b
+	; chacha20.ae:24: a = a + b
 	add	r4, r11
 	addc	r14, r6
-	; chacha20.ae:22: d = (d ^ a) <<< 8
+	; chacha20.ae:25: d = (d ^ a) <<< 8
 	xor	r11, r7
 	xor	r6, r12
 	swpb	r7
@@ -61,10 +61,10 @@ chacha20_quarter_round:
 	xor	r12, r13
 	xor.b	r7, r12
 	xor	r7, r12
-	; chacha20.ae:23: c = c + d
+	; chacha20.ae:26: c = c + d
 	add	r12, r5
 	addc	r13, r15
-	; chacha20.ae:24: b = (b ^ c) <<< 7
+	; chacha20.ae:27: b = (b ^ c) <<< 7
 	xor	r5, r4
 	xor	r15, r14
 	swpb	r4
@@ -104,7 +104,7 @@ chacha20_block:
 	mov	r13, 116(sp)
 	mov	r14, 112(sp)
 	mov	r15, 108(sp)
-	; chacha20.ae:53: @unroll(unroll)
+	; chacha20.ae:120: @unroll(unroll)
 	mov	#10, 110(sp)
 	mov	#30821, 40(sp)
 	mov	#24944, 50(sp)
@@ -146,22 +146,22 @@ chacha20_block:
 	mov	@r15+, 48(sp)
 	mov	r15, 112(sp)
 .Lchacha20_block_loop1:
-	; chacha20.ae:17: a = a + b
+	; chacha20.ae:20: a = a + b
 	mov	40(sp), r4
 	mov	50(sp), r5
 	add	r12, r4
 	addc	r13, r5
-	; chacha20.ae:18: d = (d ^ a) <<< 16
+	; chacha20.ae:21: d = (d ^ a) <<< 16
 	mov	14(sp), r6
 	xor	r4, r6
 	mov	18(sp), r8
 	xor	r5, r8
-	; chacha20.ae:19: c = c + d
+	; chacha20.ae:22: c = c + d
 	mov	26(sp), r9
 	mov	22(sp), r15
 	add	r8, r9
 	addc	r6, r15
-	; chacha20.ae:20: b = (b ^ c) <<< 12
+	; chacha20.ae:23: b = (b ^ c) <<< 12
 	xor	r9, r12
 	xor	r15, r13
 	bit	#1, r12
@@ -176,11 +176,11 @@ chacha20_block:
 	bit	#1, r12
 	rrc	r13
 	rrc	r12
-	; chacha20.ae:21: a = a + b
+	; chacha20.ae:24: a = a + b
 	mov	r4, 44(sp)
 	add	r13, 44(sp)
 	addc	r12, r5
-	; chacha20.ae:22: d = (d ^ a) <<< 8
+	; chacha20.ae:25: d = (d ^ a) <<< 8
 	xor	44(sp), r8
 	xor	r5, r6
 	mov	r5, 42(sp)
@@ -192,11 +192,11 @@ chacha20_block:
 	xor.b	r8, r6
 	xor	r8, r6
 	mov	r6, 2(sp)
-	; chacha20.ae:23: c = c + d
+	; chacha20.ae:26: c = c + d
 	add	r6, r9
 	addc	r4, r15
 	mov	r4, 6(sp)
-	; chacha20.ae:24: b = (b ^ c) <<< 7
+	; chacha20.ae:27: b = (b ^ c) <<< 7
 	xor	r9, r13
 	mov	r9, 94(sp)
 	xor	r15, r12
@@ -213,21 +213,21 @@ chacha20_block:
 	mov	r15, 54(sp)
 	rrc	r12
 	mov	r12, 30(sp)
-	; chacha20.ae:17: a = a + b
+	; chacha20.ae:20: a = a + b
 	mov	66(sp), r8
 	mov	64(sp), r15
 	add	r11, r8
 	addc	r14, r15
-	; chacha20.ae:18: d = (d ^ a) <<< 16
+	; chacha20.ae:21: d = (d ^ a) <<< 16
 	mov	82(sp), r9
 	xor	r8, r9
 	xor	r15, r7
-	; chacha20.ae:19: c = c + d
+	; chacha20.ae:22: c = c + d
 	mov	86(sp), r12
 	mov	84(sp), r13
 	add	r7, r12
 	addc	r9, r13
-	; chacha20.ae:20: b = (b ^ c) <<< 12
+	; chacha20.ae:23: b = (b ^ c) <<< 12
 	mov	r11, r6
 	xor	r12, r6
 	xor	r13, r14
@@ -243,10 +243,10 @@ chacha20_block:
 	bit	#1, r6
 	rrc	r14
 	rrc	r6
-	; chacha20.ae:21: a = a + b
+	; chacha20.ae:24: a = a + b
 	add	r14, r8
 	addc	r6, r15
-	; chacha20.ae:22: d = (d ^ a) <<< 8
+	; chacha20.ae:25: d = (d ^ a) <<< 8
 	xor	r8, r7
 	mov	r8, 68(sp)
 	xor	r15, r9
@@ -259,11 +259,11 @@ chacha20_block:
 	xor.b	r7, r9
 	xor	r7, r9
 	mov	r9, 32(sp)
-	; chacha20.ae:23: c = c + d
+	; chacha20.ae:26: c = c + d
 	add	r9, r12
 	addc	r15, r13
 	mov	r15, 38(sp)
-	; chacha20.ae:24: b = (b ^ c) <<< 7
+	; chacha20.ae:27: b = (b ^ c) <<< 7
 	xor	r12, r14
 	mov	r12, 90(sp)
 	xor	r13, r6
@@ -278,23 +278,23 @@ chacha20_block:
 	bit	#1, r6
 	rrc	r5
 	rrc	r6
-	; chacha20.ae:17: a = a + b
+	; chacha20.ae:20: a = a + b
 	mov	36(sp), r7
 	mov	34(sp), r15
 	mov	74(sp), r13
 	add	r13, r7
 	addc	r10, r15
-	; chacha20.ae:18: d = (d ^ a) <<< 16
+	; chacha20.ae:21: d = (d ^ a) <<< 16
 	mov	102(sp), r8
 	xor	r7, r8
 	mov	100(sp), r9
 	xor	r15, r9
-	; chacha20.ae:19: c = c + d
+	; chacha20.ae:22: c = c + d
 	mov	80(sp), r11
 	mov	78(sp), r14
 	add	r9, r11
 	addc	r8, r14
-	; chacha20.ae:20: b = (b ^ c) <<< 12
+	; chacha20.ae:23: b = (b ^ c) <<< 12
 	xor	r11, r13
 	mov	r10, r12
 	xor	r14, r12
@@ -310,10 +310,10 @@ chacha20_block:
 	bit	#1, r13
 	rrc	r12
 	rrc	r13
-	; chacha20.ae:21: a = a + b
+	; chacha20.ae:24: a = a + b
 	add	r12, r7
 	addc	r13, r15
-	; chacha20.ae:22: d = (d ^ a) <<< 8
+	; chacha20.ae:25: d = (d ^ a) <<< 8
 	xor	r7, r9
 	mov	r7, 72(sp)
 	xor	r15, r8
@@ -326,11 +326,11 @@ chacha20_block:
 	xor.b	r9, r8
 	xor	r9, r8
 	mov	r8, 58(sp)
-	; chacha20.ae:23: c = c + d
+	; chacha20.ae:26: c = c + d
 	add	r8, r11
 	addc	r15, r14
 	mov	r15, 60(sp)
-	; chacha20.ae:24: b = (b ^ c) <<< 7
+	; chacha20.ae:27: b = (b ^ c) <<< 7
 	xor	r11, r12
 	mov	r11, 10(sp)
 	xor	r14, r13
@@ -346,23 +346,23 @@ chacha20_block:
 	bit	#1, r10
 	rrc	r14
 	rrc	r10
-	; chacha20.ae:17: a = a + b
+	; chacha20.ae:20: a = a + b
 	mov	@sp, r4
 	mov	12(sp), r12
 	mov	98(sp), r13
 	add	r13, r4
 	addc	96(sp), r12
-	; chacha20.ae:18: d = (d ^ a) <<< 16
+	; chacha20.ae:21: d = (d ^ a) <<< 16
 	mov	46(sp), r11
 	xor	r4, r11
 	mov	48(sp), r15
 	xor	r12, r15
-	; chacha20.ae:19: c = c + d
+	; chacha20.ae:22: c = c + d
 	mov	56(sp), r7
 	mov	52(sp), r8
 	add	r15, r7
 	addc	r11, r8
-	; chacha20.ae:20: b = (b ^ c) <<< 12
+	; chacha20.ae:23: b = (b ^ c) <<< 12
 	xor	r7, r13
 	mov	96(sp), r9
 	xor	r8, r9
@@ -378,11 +378,11 @@ chacha20_block:
 	bit	#1, r13
 	rrc	r9
 	rrc	r13
-	; chacha20.ae:21: a = a + b
+	; chacha20.ae:24: a = a + b
 	mov	r4, 0(sp)
 	add	r9, 0(sp)
 	addc	r13, r12
-	; chacha20.ae:22: d = (d ^ a) <<< 8
+	; chacha20.ae:25: d = (d ^ a) <<< 8
 	xor	@sp, r15
 	xor	r12, r11
 	mov	r12, 76(sp)
@@ -393,10 +393,10 @@ chacha20_block:
 	xor	r11, r12
 	xor.b	r15, r11
 	xor	r15, r11
-	; chacha20.ae:23: c = c + d
+	; chacha20.ae:26: c = c + d
 	add	r11, r7
 	addc	r12, r8
-	; chacha20.ae:24: b = (b ^ c) <<< 7
+	; chacha20.ae:27: b = (b ^ c) <<< 7
 	xor	r7, r9
 	mov	r7, 24(sp)
 	xor	r8, r13
@@ -411,20 +411,20 @@ chacha20_block:
 	bit	#1, r13
 	rrc	r8
 	rrc	r13
-	; chacha20.ae:17: a = a + b
+	; chacha20.ae:20: a = a + b
 	mov	44(sp), r4
 	mov	42(sp), r7
 	add	r6, r4
 	addc	r5, r7
-	; chacha20.ae:18: d = (d ^ a) <<< 16
+	; chacha20.ae:21: d = (d ^ a) <<< 16
 	xor	r4, r11
 	xor	r7, r12
-	; chacha20.ae:19: c = c + d
+	; chacha20.ae:22: c = c + d
 	mov	10(sp), r9
 	mov	16(sp), r15
 	add	r12, r9
 	addc	r11, r15
-	; chacha20.ae:20: b = (b ^ c) <<< 12
+	; chacha20.ae:23: b = (b ^ c) <<< 12
 	xor	r9, r6
 	xor	r15, r5
 	bit	#1, r6
@@ -439,11 +439,11 @@ chacha20_block:
 	bit	#1, r6
 	rrc	r5
 	rrc	r6
-	; chacha20.ae:21: a = a + b
+	; chacha20.ae:24: a = a + b
 	mov	r4, 40(sp)
 	add	r5, 40(sp)
 	addc	r6, r7
-	; chacha20.ae:22: d = (d ^ a) <<< 8
+	; chacha20.ae:25: d = (d ^ a) <<< 8
 	xor	40(sp), r12
 	xor	r7, r11
 	mov	r7, 50(sp)
@@ -455,11 +455,11 @@ chacha20_block:
 	xor.b	r12, r11
 	xor	r12, r11
 	mov	r11, 46(sp)
-	; chacha20.ae:23: c = c + d
+	; chacha20.ae:26: c = c + d
 	add	r11, r9
 	addc	r4, r15
 	mov	r4, 48(sp)
-	; chacha20.ae:24: b = (b ^ c) <<< 7
+	; chacha20.ae:27: b = (b ^ c) <<< 7
 	xor	r9, r5
 	mov	r9, 80(sp)
 	mov	r6, r11
@@ -476,22 +476,22 @@ chacha20_block:
 	rrc	r15
 	mov	r15, 28(sp)
 	rrc	r11
-	; chacha20.ae:17: a = a + b
+	; chacha20.ae:20: a = a + b
 	mov	68(sp), r5
 	mov	62(sp), r6
 	add	r10, r5
 	addc	r14, r6
-	; chacha20.ae:18: d = (d ^ a) <<< 16
+	; chacha20.ae:21: d = (d ^ a) <<< 16
 	mov	2(sp), r7
 	xor	r5, r7
 	mov	6(sp), r15
 	xor	r6, r15
-	; chacha20.ae:19: c = c + d
+	; chacha20.ae:22: c = c + d
 	mov	24(sp), r12
 	mov	20(sp), r9
 	add	r15, r12
 	addc	r7, r9
-	; chacha20.ae:20: b = (b ^ c) <<< 12
+	; chacha20.ae:23: b = (b ^ c) <<< 12
 	xor	r12, r10
 	xor	r9, r14
 	bit	#1, r10
@@ -506,10 +506,10 @@ chacha20_block:
 	bit	#1, r10
 	rrc	r14
 	rrc	r10
-	; chacha20.ae:21: a = a + b
+	; chacha20.ae:24: a = a + b
 	add	r14, r5
 	addc	r10, r6
-	; chacha20.ae:22: d = (d ^ a) <<< 8
+	; chacha20.ae:25: d = (d ^ a) <<< 8
 	xor	r5, r15
 	mov	r5, 66(sp)
 	xor	r6, r7
@@ -522,11 +522,11 @@ chacha20_block:
 	xor.b	r15, r7
 	xor	r15, r7
 	mov	r7, 14(sp)
-	; chacha20.ae:23: c = c + d
+	; chacha20.ae:26: c = c + d
 	add	r7, r12
 	addc	r4, r9
 	mov	r4, 18(sp)
-	; chacha20.ae:24: b = (b ^ c) <<< 7
+	; chacha20.ae:27: b = (b ^ c) <<< 7
 	xor	r12, r14
 	mov	r12, 56(sp)
 	xor	r9, r10
@@ -542,22 +542,22 @@ chacha20_block:
 	rrc	r15
 	mov	r15, 8(sp)
 	rrc	r10
-	; chacha20.ae:17: a = a + b
+	; chacha20.ae:20: a = a + b
 	mov	72(sp), r7
 	mov	70(sp), r15
 	add	r13, r7
 	addc	r8, r15
-	; chacha20.ae:18: d = (d ^ a) <<< 16
+	; chacha20.ae:21: d = (d ^ a) <<< 16
 	mov	32(sp), r4
 	xor	r7, r4
 	mov	38(sp), r14
 	xor	r15, r14
-	; chacha20.ae:19: c = c + d
+	; chacha20.ae:22: c = c + d
 	mov	94(sp), r12
 	mov	92(sp), r9
 	add	r14, r12
 	addc	r4, r9
-	; chacha20.ae:20: b = (b ^ c) <<< 12
+	; chacha20.ae:23: b = (b ^ c) <<< 12
 	mov	r13, r6
 	xor	r12, r6
 	xor	r9, r8
@@ -573,10 +573,10 @@ chacha20_block:
 	bit	#1, r6
 	rrc	r8
 	rrc	r6
-	; chacha20.ae:21: a = a + b
+	; chacha20.ae:24: a = a + b
 	add	r8, r7
 	addc	r6, r15
-	; chacha20.ae:22: d = (d ^ a) <<< 8
+	; chacha20.ae:25: d = (d ^ a) <<< 8
 	xor	r7, r14
 	mov	r7, 36(sp)
 	xor	r15, r4
@@ -588,11 +588,11 @@ chacha20_block:
 	xor	r4, r15
 	xor.b	r14, r4
 	xor	r14, r4
-	; chacha20.ae:23: c = c + d
+	; chacha20.ae:26: c = c + d
 	add	r4, r12
 	addc	r15, r9
 	mov	r15, 4(sp)
-	; chacha20.ae:24: b = (b ^ c) <<< 7
+	; chacha20.ae:27: b = (b ^ c) <<< 7
 	xor	r12, r8
 	mov	r12, 26(sp)
 	xor	r9, r6
@@ -607,22 +607,22 @@ chacha20_block:
 	bit	#1, r6
 	rrc	r5
 	rrc	r6
-	; chacha20.ae:17: a = a + b
+	; chacha20.ae:20: a = a + b
 	mov	76(sp), r8
 	mov	30(sp), r14
 	add	r14, 0(sp)
 	addc	54(sp), r8
-	; chacha20.ae:18: d = (d ^ a) <<< 16
+	; chacha20.ae:21: d = (d ^ a) <<< 16
 	mov	58(sp), r9
 	xor	@sp, r9
 	mov	60(sp), r15
 	xor	r8, r15
-	; chacha20.ae:19: c = c + d
+	; chacha20.ae:22: c = c + d
 	mov	90(sp), r7
 	mov	88(sp), r13
 	add	r15, r7
 	addc	r9, r13
-	; chacha20.ae:20: b = (b ^ c) <<< 12
+	; chacha20.ae:23: b = (b ^ c) <<< 12
 	mov	r14, r12
 	xor	r7, r12
 	mov	54(sp), r14
@@ -639,11 +639,11 @@ chacha20_block:
 	bit	#1, r12
 	rrc	r14
 	rrc	r12
-	; chacha20.ae:21: a = a + b
+	; chacha20.ae:24: a = a + b
 	mov	r8, 12(sp)
 	add	r14, 0(sp)
 	addc	r12, 12(sp)
-	; chacha20.ae:22: d = (d ^ a) <<< 8
+	; chacha20.ae:25: d = (d ^ a) <<< 8
 	xor	@sp, r15
 	xor	12(sp), r9
 	swpb	r15
@@ -653,11 +653,11 @@ chacha20_block:
 	xor	r9, r8
 	xor.b	r15, r9
 	xor	r15, r9
-	; chacha20.ae:23: c = c + d
+	; chacha20.ae:26: c = c + d
 	mov	r13, r15
 	add	r9, r7
 	addc	r8, r15
-	; chacha20.ae:24: b = (b ^ c) <<< 7
+	; chacha20.ae:27: b = (b ^ c) <<< 7
 	xor	r7, r14
 	xor	r15, r12
 	swpb	r14
@@ -686,7 +686,7 @@ chacha20_block:
 	br	#.Lchacha20_block_loop1
 .Lchacha20_block_near3:
 .Lchacha20_block_done2:
-	; chacha20.ae:65: return cat(x15 + nonce[95:64], x14 + nonce[63:32], x13 + nonce[31:0], x12 + counter,
+	; chacha20.ae:132: return cat(x15 + nonce[95:64], x14 + nonce[63:32], x13 + nonce[31:0], x12 + counter,
 	mov	112(sp), r9
 	add	-4(r9), 46(sp)
 	addc	-2(r9), 48(sp)
@@ -698,7 +698,7 @@ chacha20_block:
 	mov	116(sp), r9
 	add	-4(r9), 14(sp)
 	addc	-2(r9), 18(sp)
-	; chacha20.ae:66: x11 + key[255:224], x10 + key[223:192], x9 + key[191:160], x8 + key[159:128],
+	; chacha20.ae:133: x11 + key[255:224], x10 + key[223:192], x9 + key[191:160], x8 + key[159:128],
 	mov	106(sp), r9
 	add	24(r9), 56(sp)
 	addc	26(r9), 52(sp)
@@ -708,7 +708,7 @@ chacha20_block:
 	addc	18(r9), 84(sp)
 	add	12(r9), 26(sp)
 	addc	14(r9), 22(sp)
-	; chacha20.ae:67: x7 + key[127:96], x6 + key[95:64], x5 + key[63:32], x4 + key[31:0],
+	; chacha20.ae:134: x7 + key[127:96], x6 + key[95:64], x5 + key[63:32], x4 + key[31:0],
 	add	8(r9), 98(sp)
 	addc	10(r9), 96(sp)
 	add	4(r9), 74(sp)
@@ -719,7 +719,7 @@ chacha20_block:
 	addc	2(r9), r14
 	add	-4(r9), r12
 	addc	-2(r9), r13
-	; chacha20.ae:68: x3 + j3, x2 + j2, x1 + j1, x0 + j0)
+	; chacha20.ae:135: x3 + j3, x2 + j2, x1 + j1, x0 + j0)
 	mov	@sp, r10
 	mov	12(sp), r11
 	add	#25972, r10
@@ -736,7 +736,7 @@ chacha20_block:
 	mov	50(sp), r5
 	add	#30821, r4
 	addc	#24944, r5
-	; chacha20.ae:65: return cat(x15 + nonce[95:64], x14 + nonce[63:32], x13 + nonce[31:0], x12 + counter,
+	; chacha20.ae:132: return cat(x15 + nonce[95:64], x14 + nonce[63:32], x13 + nonce[31:0], x12 + counter,
 	mov	108(sp), r15
 	mov	r4, 0(r15)
 	mov	r15, r4
@@ -792,7 +792,7 @@ chacha20_xor_stream:
 	mov	r13, 168(sp)
 	mov	r14, 154(sp)
 	mov	r15, 174(sp)
-	; chacha20.ae:74: for i in 0..(n + 63) / 64 {
+	; chacha20.ae:141: for i in 0..(n + 63) / 64 {
 	mov	278(sp), r15
 	mov	#0, r13
 	add	#63, r15
@@ -825,7 +825,7 @@ chacha20_xor_stream:
 	br	#.Lchacha20_xor_stream_done2
 .Lchacha20_xor_stream_near14:
 .Lchacha20_xor_stream_loop1:
-	; chacha20.ae:75: off = i * 64
+	; chacha20.ae:142: off = i * 64
 	mov	164(sp), r15
 	swpb	r15
 	bit	#1, r15
@@ -834,7 +834,7 @@ chacha20_xor_stream:
 	rrc	r15
 	and	#65472, r15
 	mov	r15, 162(sp)
-	; chacha20.ae:76: x = load_le(src, off, 64, n - off) ^ block(key, counter + i, nonce)
+	; chacha20.ae:143: x = load_le(src, off, 64, n - off) ^ block(key, counter + i, nonce)
 	mov	278(sp), r15
 	mov	162(sp), r14
 	sub	r14, r15
@@ -905,7 +905,7 @@ chacha20_xor_stream:
 	mov	2(r14), r11
 	add	164(sp), r12
 	addc	166(sp), r11
-	; chacha20.ae:53: @unroll(unroll)
+	; chacha20.ae:120: @unroll(unroll)
 	mov	#10, 150(sp)
 	mov	#30821, 40(sp)
 	mov	#24944, 50(sp)
@@ -944,22 +944,22 @@ chacha20_xor_stream:
 	mov	@r8+, 46(sp)
 	mov	@r8+, 48(sp)
 .Lchacha20_xor_stream_loop8:
-	; chacha20.ae:17: a = a + b
+	; chacha20.ae:20: a = a + b
 	mov	40(sp), r4
 	mov	50(sp), r5
 	add	r13, r4
 	addc	r14, r5
-	; chacha20.ae:18: d = (d ^ a) <<< 16
+	; chacha20.ae:21: d = (d ^ a) <<< 16
 	mov	14(sp), r6
 	xor	r4, r6
 	mov	18(sp), r8
 	xor	r5, r8
-	; chacha20.ae:19: c = c + d
+	; chacha20.ae:22: c = c + d
 	mov	26(sp), r9
 	mov	22(sp), r15
 	add	r8, r9
 	addc	r6, r15
-	; chacha20.ae:20: b = (b ^ c) <<< 12
+	; chacha20.ae:23: b = (b ^ c) <<< 12
 	xor	r9, r13
 	xor	r15, r14
 	bit	#1, r13
@@ -974,11 +974,11 @@ chacha20_xor_stream:
 	bit	#1, r13
 	rrc	r14
 	rrc	r13
-	; chacha20.ae:21: a = a + b
+	; chacha20.ae:24: a = a + b
 	mov	r4, 44(sp)
 	add	r14, 44(sp)
 	addc	r13, r5
-	; chacha20.ae:22: d = (d ^ a) <<< 8
+	; chacha20.ae:25: d = (d ^ a) <<< 8
 	xor	44(sp), r8
 	xor	r5, r6
 	mov	r5, 42(sp)
@@ -990,11 +990,11 @@ chacha20_xor_stream:
 	xor.b	r8, r6
 	xor	r8, r6
 	mov	r6, 2(sp)
-	; chacha20.ae:23: c = c + d
+	; chacha20.ae:26: c = c + d
 	add	r6, r9
 	addc	r4, r15
 	mov	r4, 6(sp)
-	; chacha20.ae:24: b = (b ^ c) <<< 7
+	; chacha20.ae:27: b = (b ^ c) <<< 7
 	xor	r9, r14
 	mov	r9, 102(sp)
 	xor	r15, r13
@@ -1011,21 +1011,21 @@ chacha20_xor_stream:
 	mov	r15, 54(sp)
 	rrc	r13
 	mov	r13, 30(sp)
-	; chacha20.ae:17: a = a + b
+	; chacha20.ae:20: a = a + b
 	mov	66(sp), r8
 	mov	64(sp), r15
 	add	r11, r8
 	addc	r12, r15
-	; chacha20.ae:18: d = (d ^ a) <<< 16
+	; chacha20.ae:21: d = (d ^ a) <<< 16
 	mov	84(sp), r9
 	xor	r8, r9
 	xor	r15, r7
-	; chacha20.ae:19: c = c + d
+	; chacha20.ae:22: c = c + d
 	mov	92(sp), r13
 	mov	88(sp), r14
 	add	r7, r13
 	addc	r9, r14
-	; chacha20.ae:20: b = (b ^ c) <<< 12
+	; chacha20.ae:23: b = (b ^ c) <<< 12
 	mov	r11, r6
 	xor	r13, r6
 	xor	r14, r12
@@ -1041,10 +1041,10 @@ chacha20_xor_stream:
 	bit	#1, r6
 	rrc	r12
 	rrc	r6
-	; chacha20.ae:21: a = a + b
+	; chacha20.ae:24: a = a + b
 	add	r12, r8
 	addc	r6, r15
-	; chacha20.ae:22: d = (d ^ a) <<< 8
+	; chacha20.ae:25: d = (d ^ a) <<< 8
 	xor	r8, r7
 	mov	r8, 68(sp)
 	xor	r15, r9
@@ -1057,11 +1057,11 @@ chacha20_xor_stream:
 	xor.b	r7, r9
 	xor	r7, r9
 	mov	r9, 32(sp)
-	; chacha20.ae:23: c = c + d
+	; chacha20.ae:26: c = c + d
 	add	r9, r13
 	addc	r15, r14
 	mov	r15, 38(sp)
-	; chacha20.ae:24: b = (b ^ c) <<< 7
+	; chacha20.ae:27: b = (b ^ c) <<< 7
 	xor	r13, r12
 	mov	r13, 98(sp)
 	xor	r14, r6
@@ -1076,23 +1076,23 @@ chacha20_xor_stream:
 	bit	#1, r6
 	rrc	r5
 	rrc	r6
-	; chacha20.ae:17: a = a + b
+	; chacha20.ae:20: a = a + b
 	mov	36(sp), r7
 	mov	34(sp), r15
 	mov	74(sp), r13
 	add	r13, r7
 	addc	r10, r15
-	; chacha20.ae:18: d = (d ^ a) <<< 16
+	; chacha20.ae:21: d = (d ^ a) <<< 16
 	mov	118(sp), r8
 	xor	r7, r8
 	mov	114(sp), r9
 	xor	r15, r9
-	; chacha20.ae:19: c = c + d
+	; chacha20.ae:22: c = c + d
 	mov	82(sp), r11
 	mov	80(sp), r14
 	add	r9, r11
 	addc	r8, r14
-	; chacha20.ae:20: b = (b ^ c) <<< 12
+	; chacha20.ae:23: b = (b ^ c) <<< 12
 	xor	r11, r13
 	mov	r10, r12
 	xor	r14, r12
@@ -1108,10 +1108,10 @@ chacha20_xor_stream:
 	bit	#1, r13
 	rrc	r12
 	rrc	r13
-	; chacha20.ae:21: a = a + b
+	; chacha20.ae:24: a = a + b
 	add	r12, r7
 	addc	r13, r15
-	; chacha20.ae:22: d = (d ^ a) <<< 8
+	; chacha20.ae:25: d = (d ^ a) <<< 8
 	xor	r7, r9
 	mov	r7, 72(sp)
 	xor	r15, r8
@@ -1124,11 +1124,11 @@ chacha20_xor_stream:
 	xor.b	r9, r8
 	xor	r9, r8
 	mov	r8, 58(sp)
-	; chacha20.ae:23: c = c + d
+	; chacha20.ae:26: c = c + d
 	add	r8, r11
 	addc	r15, r14
 	mov	r15, 60(sp)
-	; chacha20.ae:24: b = (b ^ c) <<< 7
+	; chacha20.ae:27: b = (b ^ c) <<< 7
 	xor	r11, r12
 	mov	r11, 10(sp)
 	xor	r14, r13
@@ -1144,23 +1144,23 @@ chacha20_xor_stream:
 	bit	#1, r10
 	rrc	r14
 	rrc	r10
-	; chacha20.ae:17: a = a + b
+	; chacha20.ae:20: a = a + b
 	mov	@sp, r4
 	mov	12(sp), r12
 	mov	108(sp), r13
 	add	r13, r4
 	addc	106(sp), r12
-	; chacha20.ae:18: d = (d ^ a) <<< 16
+	; chacha20.ae:21: d = (d ^ a) <<< 16
 	mov	46(sp), r11
 	xor	r4, r11
 	mov	48(sp), r15
 	xor	r12, r15
-	; chacha20.ae:19: c = c + d
+	; chacha20.ae:22: c = c + d
 	mov	56(sp), r7
 	mov	52(sp), r8
 	add	r15, r7
 	addc	r11, r8
-	; chacha20.ae:20: b = (b ^ c) <<< 12
+	; chacha20.ae:23: b = (b ^ c) <<< 12
 	xor	r7, r13
 	mov	106(sp), r9
 	xor	r8, r9
@@ -1176,11 +1176,11 @@ chacha20_xor_stream:
 	bit	#1, r13
 	rrc	r9
 	rrc	r13
-	; chacha20.ae:21: a = a + b
+	; chacha20.ae:24: a = a + b
 	mov	r4, 0(sp)
 	add	r9, 0(sp)
 	addc	r13, r12
-	; chacha20.ae:22: d = (d ^ a) <<< 8
+	; chacha20.ae:25: d = (d ^ a) <<< 8
 	xor	@sp, r15
 	xor	r12, r11
 	mov	r12, 76(sp)
@@ -1191,10 +1191,10 @@ chacha20_xor_stream:
 	xor	r11, r12
 	xor.b	r15, r11
 	xor	r15, r11
-	; chacha20.ae:23: c = c + d
+	; chacha20.ae:26: c = c + d
 	add	r11, r7
 	addc	r12, r8
-	; chacha20.ae:24: b = (b ^ c) <<< 7
+	; chacha20.ae:27: b = (b ^ c) <<< 7
 	xor	r7, r9
 	mov	r7, 24(sp)
 	xor	r8, r13
@@ -1209,20 +1209,20 @@ chacha20_xor_stream:
 	bit	#1, r13
 	rrc	r8
 	rrc	r13
-	; chacha20.ae:17: a = a + b
+	; chacha20.ae:20: a = a + b
 	mov	44(sp), r4
 	mov	42(sp), r7
 	add	r6, r4
 	addc	r5, r7
-	; chacha20.ae:18: d = (d ^ a) <<< 16
+	; chacha20.ae:21: d = (d ^ a) <<< 16
 	xor	r4, r11
 	xor	r7, r12
-	; chacha20.ae:19: c = c + d
+	; chacha20.ae:22: c = c + d
 	mov	10(sp), r9
 	mov	16(sp), r15
 	add	r12, r9
 	addc	r11, r15
-	; chacha20.ae:20: b = (b ^ c) <<< 12
+	; chacha20.ae:23: b = (b ^ c) <<< 12
 	xor	r9, r6
 	xor	r15, r5
 	bit	#1, r6
@@ -1237,11 +1237,11 @@ chacha20_xor_stream:
 	bit	#1, r6
 	rrc	r5
 	rrc	r6
-	; chacha20.ae:21: a = a + b
+	; chacha20.ae:24: a = a + b
 	mov	r4, 40(sp)
 	add	r5, 40(sp)
 	addc	r6, r7
-	; chacha20.ae:22: d = (d ^ a) <<< 8
+	; chacha20.ae:25: d = (d ^ a) <<< 8
 	xor	40(sp), r12
 	xor	r7, r11
 	mov	r7, 50(sp)
@@ -1253,11 +1253,11 @@ chacha20_xor_stream:
 	xor.b	r12, r11
 	xor	r12, r11
 	mov	r11, 46(sp)
-	; chacha20.ae:23: c = c + d
+	; chacha20.ae:26: c = c + d
 	add	r11, r9
 	addc	r4, r15
 	mov	r4, 48(sp)
-	; chacha20.ae:24: b = (b ^ c) <<< 7
+	; chacha20.ae:27: b = (b ^ c) <<< 7
 	xor	r9, r5
 	mov	r9, 82(sp)
 	mov	r6, r11
@@ -1274,22 +1274,22 @@ chacha20_xor_stream:
 	rrc	r15
 	mov	r15, 28(sp)
 	rrc	r11
-	; chacha20.ae:17: a = a + b
+	; chacha20.ae:20: a = a + b
 	mov	68(sp), r5
 	mov	62(sp), r6
 	add	r10, r5
 	addc	r14, r6
-	; chacha20.ae:18: d = (d ^ a) <<< 16
+	; chacha20.ae:21: d = (d ^ a) <<< 16
 	mov	2(sp), r7
 	xor	r5, r7
 	mov	6(sp), r15
 	xor	r6, r15
-	; chacha20.ae:19: c = c + d
+	; chacha20.ae:22: c = c + d
 	mov	24(sp), r12
 	mov	20(sp), r9
 	add	r15, r12
 	addc	r7, r9
-	; chacha20.ae:20: b = (b ^ c) <<< 12
+	; chacha20.ae:23: b = (b ^ c) <<< 12
 	xor	r12, r10
 	xor	r9, r14
 	bit	#1, r10
@@ -1304,10 +1304,10 @@ chacha20_xor_stream:
 	bit	#1, r10
 	rrc	r14
 	rrc	r10
-	; chacha20.ae:21: a = a + b
+	; chacha20.ae:24: a = a + b
 	add	r14, r5
 	addc	r10, r6
-	; chacha20.ae:22: d = (d ^ a) <<< 8
+	; chacha20.ae:25: d = (d ^ a) <<< 8
 	xor	r5, r15
 	mov	r5, 66(sp)
 	xor	r6, r7
@@ -1320,11 +1320,11 @@ chacha20_xor_stream:
 	xor.b	r15, r7
 	xor	r15, r7
 	mov	r7, 14(sp)
-	; chacha20.ae:23: c = c + d
+	; chacha20.ae:26: c = c + d
 	add	r7, r12
 	addc	r4, r9
 	mov	r4, 18(sp)
-	; chacha20.ae:24: b = (b ^ c) <<< 7
+	; chacha20.ae:27: b = (b ^ c) <<< 7
 	xor	r12, r14
 	mov	r12, 56(sp)
 	xor	r9, r10
@@ -1340,22 +1340,22 @@ chacha20_xor_stream:
 	rrc	r15
 	mov	r15, 8(sp)
 	rrc	r10
-	; chacha20.ae:17: a = a + b
+	; chacha20.ae:20: a = a + b
 	mov	72(sp), r7
 	mov	70(sp), r15
 	add	r13, r7
 	addc	r8, r15
-	; chacha20.ae:18: d = (d ^ a) <<< 16
+	; chacha20.ae:21: d = (d ^ a) <<< 16
 	mov	32(sp), r4
 	xor	r7, r4
 	mov	38(sp), r14
 	xor	r15, r14
-	; chacha20.ae:19: c = c + d
+	; chacha20.ae:22: c = c + d
 	mov	102(sp), r12
 	mov	100(sp), r9
 	add	r14, r12
 	addc	r4, r9
-	; chacha20.ae:20: b = (b ^ c) <<< 12
+	; chacha20.ae:23: b = (b ^ c) <<< 12
 	mov	r13, r6
 	xor	r12, r6
 	xor	r9, r8
@@ -1371,10 +1371,10 @@ chacha20_xor_stream:
 	bit	#1, r6
 	rrc	r8
 	rrc	r6
-	; chacha20.ae:21: a = a + b
+	; chacha20.ae:24: a = a + b
 	add	r8, r7
 	addc	r6, r15
-	; chacha20.ae:22: d = (d ^ a) <<< 8
+	; chacha20.ae:25: d = (d ^ a) <<< 8
 	xor	r7, r14
 	mov	r7, 36(sp)
 	xor	r15, r4
@@ -1386,11 +1386,11 @@ chacha20_xor_stream:
 	xor	r4, r15
 	xor.b	r14, r4
 	xor	r14, r4
-	; chacha20.ae:23: c = c + d
+	; chacha20.ae:26: c = c + d
 	add	r4, r12
 	addc	r15, r9
 	mov	r15, 4(sp)
-	; chacha20.ae:24: b = (b ^ c) <<< 7
+	; chacha20.ae:27: b = (b ^ c) <<< 7
 	xor	r12, r8
 	mov	r12, 26(sp)
 	xor	r9, r6
@@ -1405,22 +1405,22 @@ chacha20_xor_stream:
 	bit	#1, r6
 	rrc	r5
 	rrc	r6
-	; chacha20.ae:17: a = a + b
+	; chacha20.ae:20: a = a + b
 	mov	76(sp), r8
 	mov	30(sp), r13
 	add	r13, 0(sp)
 	addc	54(sp), r8
-	; chacha20.ae:18: d = (d ^ a) <<< 16
+	; chacha20.ae:21: d = (d ^ a) <<< 16
 	mov	58(sp), r9
 	xor	@sp, r9
 	mov	60(sp), r15
 	xor	r8, r15
-	; chacha20.ae:19: c = c + d
+	; chacha20.ae:22: c = c + d
 	mov	98(sp), r7
 	mov	96(sp), r14
 	add	r15, r7
 	addc	r9, r14
-	; chacha20.ae:20: b = (b ^ c) <<< 12
+	; chacha20.ae:23: b = (b ^ c) <<< 12
 	mov	r13, r12
 	xor	r7, r12
 	mov	54(sp), r13
@@ -1437,11 +1437,11 @@ chacha20_xor_stream:
 	bit	#1, r12
 	rrc	r13
 	rrc	r12
-	; chacha20.ae:21: a = a + b
+	; chacha20.ae:24: a = a + b
 	mov	r8, 12(sp)
 	add	r13, 0(sp)
 	addc	r12, 12(sp)
-	; chacha20.ae:22: d = (d ^ a) <<< 8
+	; chacha20.ae:25: d = (d ^ a) <<< 8
 	xor	@sp, r15
 	xor	12(sp), r9
 	swpb	r15
@@ -1451,11 +1451,11 @@ chacha20_xor_stream:
 	xor	r9, r8
 	xor.b	r15, r9
 	xor	r15, r9
-	; chacha20.ae:23: c = c + d
+	; chacha20.ae:26: c = c + d
 	mov	r14, r15
 	add	r9, r7
 	addc	r8, r15
-	; chacha20.ae:24: b = (b ^ c) <<< 7
+	; chacha20.ae:27: b = (b ^ c) <<< 7
 	xor	r7, r13
 	xor	r15, r12
 	swpb	r13
@@ -1485,7 +1485,7 @@ chacha20_xor_stream:
 	br	#.Lchacha20_xor_stream_loop8
 .Lchacha20_xor_stream_near15:
 .Lchacha20_xor_stream_done9:
-	; chacha20.ae:65: return cat(x15 + nonce[95:64], x14 + nonce[63:32], x13 + nonce[31:0], x12 + counter,
+	; chacha20.ae:132: return cat(x15 + nonce[95:64], x14 + nonce[63:32], x13 + nonce[31:0], x12 + counter,
 	mov	154(sp), r9
 	add	8(r9), 46(sp)
 	addc	10(r9), 48(sp)
@@ -1496,7 +1496,7 @@ chacha20_xor_stream:
 	mov	r7, 152(sp)
 	add	160(sp), 14(sp)
 	addc	158(sp), 18(sp)
-	; chacha20.ae:66: x11 + key[255:224], x10 + key[223:192], x9 + key[191:160], x8 + key[159:128],
+	; chacha20.ae:133: x11 + key[255:224], x10 + key[223:192], x9 + key[191:160], x8 + key[159:128],
 	mov	144(sp), r9
 	add	28(r9), 56(sp)
 	addc	30(r9), 52(sp)
@@ -1506,7 +1506,7 @@ chacha20_xor_stream:
 	addc	22(r9), 88(sp)
 	add	16(r9), 26(sp)
 	addc	18(r9), 22(sp)
-	; chacha20.ae:67: x7 + key[127:96], x6 + key[95:64], x5 + key[63:32], x4 + key[31:0],
+	; chacha20.ae:134: x7 + key[127:96], x6 + key[95:64], x5 + key[63:32], x4 + key[31:0],
 	add	12(r9), 108(sp)
 	addc	14(r9), 106(sp)
 	add	8(r9), 74(sp)
@@ -1516,7 +1516,7 @@ chacha20_xor_stream:
 	addc	6(r9), r12
 	add	@r9, r13
 	addc	2(r9), r14
-	; chacha20.ae:68: x3 + j3, x2 + j2, x1 + j1, x0 + j0)
+	; chacha20.ae:135: x3 + j3, x2 + j2, x1 + j1, x0 + j0)
 	mov	@sp, r4
 	mov	12(sp), r5
 	add	#25972, r4
@@ -1533,7 +1533,7 @@ chacha20_xor_stream:
 	mov	50(sp), r15
 	add	#30821, r6
 	addc	#24944, r15
-	; chacha20.ae:76: x = load_le(src, off, 64, n - off) ^ block(key, counter + i, nonce)
+	; chacha20.ae:143: x = load_le(src, off, 64, n - off) ^ block(key, counter + i, nonce)
 	xor	r6, 146(sp)
 	xor	r15, 142(sp)
 	xor	r10, 140(sp)
@@ -1577,7 +1577,7 @@ chacha20_xor_stream:
 	xor	46(sp), r14
 	mov	194(sp), r15
 	xor	48(sp), r15
-	; chacha20.ae:77: store_le(dst, off, x, n - off)
+	; chacha20.ae:144: store_le(dst, off, x, n - off)
 	mov	162(sp), r13
 	add	280(sp), r13
 	cmp	#64, 156(sp)
