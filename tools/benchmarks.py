@@ -349,7 +349,9 @@ def seed002_primitives(out: list[str]) -> None:
             "benchmark). A row's knobs are in its command: SKINNY's is the spec's `unroll=2` variant (two "
             "rounds a loop iteration; at one, each iteration ends with the rows' rotation as register "
             "copies); Grain's AUGen is the spec's `unroll=1` variant, a loop over the eight message bits as "
-            "the paper's (the default, straight-line, takes fewer cycles and more ROM: Table 3 uses it).", "",
+            "the paper's (the default, straight-line, takes fewer cycles and more ROM: Table 3 uses it); Grain's POGen "
+            "is the spec's 16-clock step on the registers in memory rings, their form on MSP430 (the new word written "
+            "twice, at the ring position and eight words on, instead of seven words moved down).", "",
             "| primitive | what is measured | paper cycles | ours cycles | paper size B | ours ROM B | ours RAM B | "
             "ours stack B | paper cyc/B | ours cyc/B | command |",
             "|---|---|---|---|---|---|---|---|---|---|---|"]

@@ -43,7 +43,8 @@ The algorithm, in the order it runs (repeated until nothing spills):
    once, by a load of a word through a pointer, that straight code neither overwrites nor moves
    the pointer of before the value's last use, is read from that word at each use
    (`_Homes.word_home`): no slot and no store, the load deleted; such a value's definition adds
-   nothing to its spill cost. Both loads become `mov M, M` and go with the self-moves.
+   nothing to its spill cost. Not where the pointer itself is spilled in the same round (the
+   home's operands would name a register that no longer holds it). Both loads become `mov M, M` and go with the self-moves.
 """
 from __future__ import annotations
 
@@ -623,6 +624,11 @@ def allocate(fn: MFunction, target: Target, max_rounds: int = 30) -> Allocation:
             home = index.arg_home(group, homes) if target.arg_homes else None
             if home is None and target.word_homes:
                 home = index.word_home(group)
+                if home is not None and home.base in spilled:
+                    # its pointer goes to memory in this same round: the home's operands would
+                    # name a register that no longer holds it (they are put in after the spilled
+                    # registers' references were rewritten)
+                    home = None
             if home is not None:
                 homes.add(home)
                 for s in group:

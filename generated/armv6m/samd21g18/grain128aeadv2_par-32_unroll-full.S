@@ -32,7 +32,7 @@ grain128aeadv2_encrypt:
 	str	r0, [sp, #44]
 	ldr	r0, [sp, #216]
 	str	r0, [sp, #40]
-	@ grain128aeadv2.ae:192: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	@ grain128aeadv2.ae:228: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
 	movs	r7, #3
 	tst	r1, r7
 	beq	.Lgrain128aeadv2_encrypt_words2
@@ -88,51 +88,51 @@ grain128aeadv2_encrypt:
 	add	r3, sp, #120
 	bl	grain128aeadv2_init
 	ldr	r0, [sp, #104]
-	@ grain128aeadv2.ae:193: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	str	r0, [sp, #76]
-	@ grain128aeadv2.ae:192: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	@ grain128aeadv2.ae:228: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
 	ldr	r0, [sp, #108]
-	@ grain128aeadv2.ae:193: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	str	r0, [sp, #80]
-	@ grain128aeadv2.ae:192: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	@ grain128aeadv2.ae:228: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
 	ldr	r0, [sp, #112]
-	@ grain128aeadv2.ae:193: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	str	r0, [sp, #84]
-	@ grain128aeadv2.ae:192: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	@ grain128aeadv2.ae:228: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
 	ldr	r0, [sp, #116]
-	@ grain128aeadv2.ae:193: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	str	r0, [sp, #88]
-	@ grain128aeadv2.ae:192: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	@ grain128aeadv2.ae:228: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
 	ldr	r0, [sp, #120]
-	@ grain128aeadv2.ae:193: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	str	r0, [sp, #92]
-	@ grain128aeadv2.ae:192: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	@ grain128aeadv2.ae:228: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
 	ldr	r0, [sp, #124]
-	@ grain128aeadv2.ae:193: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	str	r0, [sp, #96]
-	@ grain128aeadv2.ae:192: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	@ grain128aeadv2.ae:228: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
 	ldr	r0, [sp, #128]
-	@ grain128aeadv2.ae:193: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	str	r0, [sp, #100]
-	@ grain128aeadv2.ae:192: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	@ grain128aeadv2.ae:228: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
 	ldr	r0, [sp, #132]
-	@ grain128aeadv2.ae:193: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	str	r0, [sp, #104]
-	@ grain128aeadv2.ae:192: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	@ grain128aeadv2.ae:228: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
 	ldr	r0, [sp, #136]
-	@ grain128aeadv2.ae:193: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	str	r0, [sp, #108]
-	@ grain128aeadv2.ae:192: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	@ grain128aeadv2.ae:228: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
 	ldr	r0, [sp, #140]
-	@ grain128aeadv2.ae:193: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	str	r0, [sp, #112]
-	@ grain128aeadv2.ae:192: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	@ grain128aeadv2.ae:228: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
 	ldr	r0, [sp, #144]
-	@ grain128aeadv2.ae:193: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	str	r0, [sp, #116]
-	@ grain128aeadv2.ae:192: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	@ grain128aeadv2.ae:228: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
 	ldr	r0, [sp, #148]
-	@ grain128aeadv2.ae:193: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	str	r0, [sp, #120]
 	ldr	r0, [sp, #52]
 	str	r0, [sp]
@@ -152,51 +152,51 @@ grain128aeadv2_encrypt:
 	add	r3, sp, #116
 	bl	grain128aeadv2_absorb_ad
 	ldr	r0, [sp, #124]
-	@ grain128aeadv2.ae:194: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
+	@ grain128aeadv2.ae:230: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
 	str	r0, [sp, #76]
-	@ grain128aeadv2.ae:193: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	ldr	r0, [sp, #128]
-	@ grain128aeadv2.ae:194: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
+	@ grain128aeadv2.ae:230: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
 	str	r0, [sp, #80]
-	@ grain128aeadv2.ae:193: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	ldr	r0, [sp, #132]
-	@ grain128aeadv2.ae:194: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
+	@ grain128aeadv2.ae:230: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
 	str	r0, [sp, #84]
-	@ grain128aeadv2.ae:193: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	ldr	r0, [sp, #136]
-	@ grain128aeadv2.ae:194: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
+	@ grain128aeadv2.ae:230: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
 	str	r0, [sp, #88]
-	@ grain128aeadv2.ae:193: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	ldr	r0, [sp, #140]
-	@ grain128aeadv2.ae:194: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
+	@ grain128aeadv2.ae:230: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
 	str	r0, [sp, #92]
-	@ grain128aeadv2.ae:193: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	ldr	r0, [sp, #144]
-	@ grain128aeadv2.ae:194: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
+	@ grain128aeadv2.ae:230: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
 	str	r0, [sp, #96]
-	@ grain128aeadv2.ae:193: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	ldr	r0, [sp, #148]
-	@ grain128aeadv2.ae:194: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
+	@ grain128aeadv2.ae:230: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
 	str	r0, [sp, #100]
-	@ grain128aeadv2.ae:193: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	ldr	r0, [sp, #152]
-	@ grain128aeadv2.ae:194: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
+	@ grain128aeadv2.ae:230: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
 	str	r0, [sp, #104]
-	@ grain128aeadv2.ae:193: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	ldr	r0, [sp, #156]
-	@ grain128aeadv2.ae:194: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
+	@ grain128aeadv2.ae:230: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
 	str	r0, [sp, #108]
-	@ grain128aeadv2.ae:193: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	ldr	r0, [sp, #160]
-	@ grain128aeadv2.ae:194: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
+	@ grain128aeadv2.ae:230: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
 	str	r0, [sp, #112]
-	@ grain128aeadv2.ae:193: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	ldr	r0, [sp, #164]
-	@ grain128aeadv2.ae:194: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
+	@ grain128aeadv2.ae:230: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
 	str	r0, [sp, #116]
-	@ grain128aeadv2.ae:193: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	ldr	r0, [sp, #168]
-	@ grain128aeadv2.ae:194: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
+	@ grain128aeadv2.ae:230: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
 	str	r0, [sp, #120]
 	ldr	r0, [sp, #56]
 	str	r0, [sp, #8]
@@ -218,12 +218,12 @@ grain128aeadv2_encrypt:
 	bl	grain128aeadv2_crypt
 	ldr	r2, [sp, #124]
 	ldr	r0, [sp, #132]
-	@ grain128aeadv2.ae:195: store_le(tag, 0, acc ^ sr)
+	@ grain128aeadv2.ae:231: store_le(tag, 0, acc ^ sr)
 	eors	r2, r0
-	@ grain128aeadv2.ae:194: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
+	@ grain128aeadv2.ae:230: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
 	ldr	r1, [sp, #128]
 	ldr	r0, [sp, #136]
-	@ grain128aeadv2.ae:195: store_le(tag, 0, acc ^ sr)
+	@ grain128aeadv2.ae:231: store_le(tag, 0, acc ^ sr)
 	eors	r1, r0
 	ldr	r3, [sp, #40]
 	movs	r0, #3
@@ -277,7 +277,7 @@ grain128aeadv2_decrypt:
 	ldr	r4, [sp, #224]
 	ldr	r0, [sp, #228]
 	str	r0, [sp, #60]
-	@ grain128aeadv2.ae:199: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	@ grain128aeadv2.ae:235: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
 	movs	r7, #3
 	tst	r1, r7
 	beq	.Lgrain128aeadv2_decrypt_words2
@@ -333,51 +333,51 @@ grain128aeadv2_decrypt:
 	add	r3, sp, #124
 	bl	grain128aeadv2_init
 	ldr	r0, [sp, #108]
-	@ grain128aeadv2.ae:200: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	str	r0, [sp, #80]
-	@ grain128aeadv2.ae:199: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	@ grain128aeadv2.ae:235: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
 	ldr	r0, [sp, #112]
-	@ grain128aeadv2.ae:200: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	str	r0, [sp, #84]
-	@ grain128aeadv2.ae:199: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	@ grain128aeadv2.ae:235: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
 	ldr	r0, [sp, #116]
-	@ grain128aeadv2.ae:200: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	str	r0, [sp, #88]
-	@ grain128aeadv2.ae:199: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	@ grain128aeadv2.ae:235: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
 	ldr	r0, [sp, #120]
-	@ grain128aeadv2.ae:200: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	str	r0, [sp, #92]
-	@ grain128aeadv2.ae:199: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	@ grain128aeadv2.ae:235: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
 	ldr	r0, [sp, #124]
-	@ grain128aeadv2.ae:200: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	str	r0, [sp, #96]
-	@ grain128aeadv2.ae:199: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	@ grain128aeadv2.ae:235: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
 	ldr	r0, [sp, #128]
-	@ grain128aeadv2.ae:200: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	str	r0, [sp, #100]
-	@ grain128aeadv2.ae:199: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	@ grain128aeadv2.ae:235: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
 	ldr	r0, [sp, #132]
-	@ grain128aeadv2.ae:200: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	str	r0, [sp, #104]
-	@ grain128aeadv2.ae:199: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	@ grain128aeadv2.ae:235: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
 	ldr	r0, [sp, #136]
-	@ grain128aeadv2.ae:200: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	str	r0, [sp, #108]
-	@ grain128aeadv2.ae:199: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	@ grain128aeadv2.ae:235: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
 	ldr	r0, [sp, #140]
-	@ grain128aeadv2.ae:200: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	str	r0, [sp, #112]
-	@ grain128aeadv2.ae:199: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	@ grain128aeadv2.ae:235: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
 	ldr	r0, [sp, #144]
-	@ grain128aeadv2.ae:200: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	str	r0, [sp, #116]
-	@ grain128aeadv2.ae:199: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	@ grain128aeadv2.ae:235: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
 	ldr	r0, [sp, #148]
-	@ grain128aeadv2.ae:200: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	str	r0, [sp, #120]
-	@ grain128aeadv2.ae:199: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	@ grain128aeadv2.ae:235: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
 	ldr	r0, [sp, #152]
-	@ grain128aeadv2.ae:200: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	str	r0, [sp, #124]
 	ldr	r0, [sp, #52]
 	str	r0, [sp]
@@ -397,51 +397,51 @@ grain128aeadv2_decrypt:
 	add	r3, sp, #120
 	bl	grain128aeadv2_absorb_ad
 	ldr	r0, [sp, #128]
-	@ grain128aeadv2.ae:201: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
+	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
 	str	r0, [sp, #80]
-	@ grain128aeadv2.ae:200: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	ldr	r0, [sp, #132]
-	@ grain128aeadv2.ae:201: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
+	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
 	str	r0, [sp, #84]
-	@ grain128aeadv2.ae:200: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	ldr	r0, [sp, #136]
-	@ grain128aeadv2.ae:201: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
+	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
 	str	r0, [sp, #88]
-	@ grain128aeadv2.ae:200: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	ldr	r0, [sp, #140]
-	@ grain128aeadv2.ae:201: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
+	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
 	str	r0, [sp, #92]
-	@ grain128aeadv2.ae:200: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	ldr	r0, [sp, #144]
-	@ grain128aeadv2.ae:201: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
+	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
 	str	r0, [sp, #96]
-	@ grain128aeadv2.ae:200: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	ldr	r0, [sp, #148]
-	@ grain128aeadv2.ae:201: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
+	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
 	str	r0, [sp, #100]
-	@ grain128aeadv2.ae:200: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	ldr	r0, [sp, #152]
-	@ grain128aeadv2.ae:201: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
+	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
 	str	r0, [sp, #104]
-	@ grain128aeadv2.ae:200: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	ldr	r0, [sp, #156]
-	@ grain128aeadv2.ae:201: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
+	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
 	str	r0, [sp, #108]
-	@ grain128aeadv2.ae:200: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	ldr	r0, [sp, #160]
-	@ grain128aeadv2.ae:201: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
+	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
 	str	r0, [sp, #112]
-	@ grain128aeadv2.ae:200: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	ldr	r0, [sp, #164]
-	@ grain128aeadv2.ae:201: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
+	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
 	str	r0, [sp, #116]
-	@ grain128aeadv2.ae:200: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	ldr	r0, [sp, #168]
-	@ grain128aeadv2.ae:201: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
+	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
 	str	r0, [sp, #120]
-	@ grain128aeadv2.ae:200: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	ldr	r0, [sp, #172]
-	@ grain128aeadv2.ae:201: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
+	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
 	str	r0, [sp, #124]
 	ldr	r0, [sp, #56]
 	str	r0, [sp]
@@ -465,7 +465,7 @@ grain128aeadv2_decrypt:
 	ldr	r4, [sp, #132]
 	ldr	r3, [sp, #136]
 	ldr	r2, [sp, #140]
-	@ grain128aeadv2.ae:202: return (load_le(tag, 0, 8) ^ acc ^ sr) == 0
+	@ grain128aeadv2.ae:238: return (load_le(tag, 0, 8) ^ acc ^ sr) == 0
 	ldr	r6, [sp, #40]
 	movs	r0, #3
 	tst	r6, r0
@@ -547,7 +547,7 @@ grain128aeadv2_absorb_ad:
 	mov	r11, r7
 	ldr	r2, [r3, #4]
 	str	r2, [sp, #8]
-	@ grain128aeadv2.ae:153: n = if a < 0x80 then 0 else if a < 0x100 then 1 else if a < 0x10000 then 2 else if a < 0x1000000 then 3 else 4 as u32
+	@ grain128aeadv2.ae:177: return if a < 0x80 then 0 else if a < 0x100 then 1 else if a < 0x10000 then 2 else if a < 0x1000000 then 3 else 4 as u32
 	ldr	r5, [sp, #24]
 	cmp	r5, #128
 	movs	r1, #0
@@ -583,7 +583,7 @@ grain128aeadv2_absorb_ad:
 	ands	r1, r5
 	eors	r5, r1
 	str	r5, [sp, #32]
-	@ grain128aeadv2.ae:154: for i in 0..n + 1 {
+	@ grain128aeadv2.ae:194: for i in 0..n + 1 {
 	adds	r7, r5, #1
 	str	r7, [sp, #44]
 	movs	r5, #0
@@ -601,7 +601,7 @@ grain128aeadv2_absorb_ad:
 	b	.Lgrain128aeadv2_absorb_ad_done2
 .Lgrain128aeadv2_absorb_ad_far1:
 .Lgrain128aeadv2_absorb_ad_loop1:
-	@ grain128aeadv2.ae:155: x = if i == 0 then (if n == 0 then a as u8 else 0x80 | (n as u8)) else (a >> (8 * (n - i))) as u8
+	@ grain128aeadv2.ae:181: return if i == 0 then (if n == 0 then a as u8 else 0x80 | (n as u8)) else (a >> (8 * (n - i))) as u8
 	ldr	r5, [sp, #20]
 	subs	r0, r5, #1
 	movs	r7, #0
@@ -935,7 +935,7 @@ grain128aeadv2_absorb_ad:
 	orrs	r1, r2
 	ldr	r0, [sp]
 	uxth	r0, r0
-	@ grain128aeadv2.ae:146: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
+	@ grain128aeadv2.ae:187: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
 	movs	r3, #0
 	lsls	r2, r0, #16
 	lsls	r2, r2, #1
@@ -973,7 +973,7 @@ grain128aeadv2_absorb_ad:
 	lsls	r2, r2, #1
 	adcs	r0, r0
 	orrs	r5, r0
-	@ grain128aeadv2.ae:134: acc = acc ^ (sr & -(m[0] as u64))
+	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
 	mov	r2, r10
 	lsls	r0, r2, #31
 	asrs	r3, r0, #31
@@ -985,7 +985,7 @@ grain128aeadv2_absorb_ad:
 	ands	r3, r4
 	ldr	r7, [sp, #16]
 	eors	r7, r3
-	@ grain128aeadv2.ae:135: sr = cat(a[0], sr[63:1])
+	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
 	mov	r2, r11
 	lsrs	r6, r2, #1
 	lsls	r2, r4, #31
@@ -995,7 +995,7 @@ grain128aeadv2_absorb_ad:
 	lsrs	r3, r3, #31
 	lsls	r4, r3, #31
 	orrs	r4, r2
-	@ grain128aeadv2.ae:134: acc = acc ^ (sr & -(m[0] as u64))
+	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
 	mov	r2, r10
 	lsls	r2, r2, #30
 	asrs	r3, r2, #31
@@ -1004,7 +1004,7 @@ grain128aeadv2_absorb_ad:
 	eors	r0, r2
 	ands	r3, r4
 	eors	r7, r3
-	@ grain128aeadv2.ae:135: sr = cat(a[0], sr[63:1])
+	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
 	lsrs	r6, r6, #1
 	lsls	r2, r4, #31
 	orrs	r6, r2
@@ -1013,7 +1013,7 @@ grain128aeadv2_absorb_ad:
 	lsrs	r3, r3, #31
 	lsls	r4, r3, #31
 	orrs	r4, r2
-	@ grain128aeadv2.ae:134: acc = acc ^ (sr & -(m[0] as u64))
+	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
 	mov	r2, r10
 	lsls	r2, r2, #29
 	asrs	r3, r2, #31
@@ -1022,7 +1022,7 @@ grain128aeadv2_absorb_ad:
 	eors	r0, r2
 	ands	r3, r4
 	eors	r7, r3
-	@ grain128aeadv2.ae:135: sr = cat(a[0], sr[63:1])
+	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
 	lsrs	r6, r6, #1
 	lsls	r2, r4, #31
 	orrs	r6, r2
@@ -1031,7 +1031,7 @@ grain128aeadv2_absorb_ad:
 	lsrs	r3, r3, #31
 	lsls	r4, r3, #31
 	orrs	r4, r2
-	@ grain128aeadv2.ae:134: acc = acc ^ (sr & -(m[0] as u64))
+	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
 	mov	r2, r10
 	lsls	r2, r2, #28
 	asrs	r3, r2, #31
@@ -1040,7 +1040,7 @@ grain128aeadv2_absorb_ad:
 	eors	r0, r2
 	ands	r3, r4
 	eors	r7, r3
-	@ grain128aeadv2.ae:135: sr = cat(a[0], sr[63:1])
+	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
 	lsrs	r6, r6, #1
 	lsls	r2, r4, #31
 	orrs	r6, r2
@@ -1049,7 +1049,7 @@ grain128aeadv2_absorb_ad:
 	lsrs	r3, r3, #31
 	lsls	r4, r3, #31
 	orrs	r4, r2
-	@ grain128aeadv2.ae:134: acc = acc ^ (sr & -(m[0] as u64))
+	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
 	mov	r2, r10
 	lsls	r2, r2, #27
 	asrs	r3, r2, #31
@@ -1058,7 +1058,7 @@ grain128aeadv2_absorb_ad:
 	eors	r0, r2
 	ands	r3, r4
 	eors	r7, r3
-	@ grain128aeadv2.ae:135: sr = cat(a[0], sr[63:1])
+	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
 	lsrs	r6, r6, #1
 	lsls	r2, r4, #31
 	orrs	r6, r2
@@ -1067,7 +1067,7 @@ grain128aeadv2_absorb_ad:
 	lsrs	r3, r3, #31
 	lsls	r4, r3, #31
 	orrs	r4, r2
-	@ grain128aeadv2.ae:134: acc = acc ^ (sr & -(m[0] as u64))
+	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
 	mov	r2, r10
 	lsls	r2, r2, #26
 	asrs	r3, r2, #31
@@ -1076,7 +1076,7 @@ grain128aeadv2_absorb_ad:
 	eors	r0, r2
 	ands	r3, r4
 	eors	r7, r3
-	@ grain128aeadv2.ae:135: sr = cat(a[0], sr[63:1])
+	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
 	lsrs	r6, r6, #1
 	lsls	r2, r4, #31
 	orrs	r6, r2
@@ -1085,7 +1085,7 @@ grain128aeadv2_absorb_ad:
 	lsrs	r3, r3, #31
 	lsls	r4, r3, #31
 	orrs	r4, r2
-	@ grain128aeadv2.ae:134: acc = acc ^ (sr & -(m[0] as u64))
+	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
 	mov	r2, r10
 	lsls	r2, r2, #25
 	asrs	r3, r2, #31
@@ -1094,7 +1094,7 @@ grain128aeadv2_absorb_ad:
 	eors	r0, r2
 	ands	r3, r4
 	eors	r7, r3
-	@ grain128aeadv2.ae:135: sr = cat(a[0], sr[63:1])
+	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
 	lsrs	r6, r6, #1
 	lsls	r2, r4, #31
 	orrs	r6, r2
@@ -1103,7 +1103,7 @@ grain128aeadv2_absorb_ad:
 	lsrs	r3, r3, #31
 	lsls	r4, r3, #31
 	orrs	r4, r2
-	@ grain128aeadv2.ae:134: acc = acc ^ (sr & -(m[0] as u64))
+	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
 	mov	r2, r10
 	lsls	r2, r2, #24
 	asrs	r3, r2, #31
@@ -1112,7 +1112,7 @@ grain128aeadv2_absorb_ad:
 	eors	r0, r2
 	ands	r3, r4
 	eors	r7, r3
-	@ grain128aeadv2.ae:135: sr = cat(a[0], sr[63:1])
+	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
 	lsrs	r6, r6, #1
 	lsls	r2, r4, #31
 	orrs	r6, r2
@@ -1136,7 +1136,7 @@ grain128aeadv2_absorb_ad:
 	b	.Lgrain128aeadv2_absorb_ad_loop1
 .Lgrain128aeadv2_absorb_ad_far2:
 .Lgrain128aeadv2_absorb_ad_done2:
-	@ grain128aeadv2.ae:158: for i in 0..a {
+	@ grain128aeadv2.ae:197: for i in 0..a {
 	movs	r5, #0
 	str	r5, [sp, #36]
 	ldr	r0, [sp, #24]
@@ -1145,7 +1145,7 @@ grain128aeadv2_absorb_ad:
 	b	.Lgrain128aeadv2_absorb_ad_done5
 .Lgrain128aeadv2_absorb_ad_far3:
 .Lgrain128aeadv2_absorb_ad_loop4:
-	@ grain128aeadv2.ae:159: s, b, acc, sr = absorb_byte(s, b, acc, sr, ad[i])
+	@ grain128aeadv2.ae:198: s, b, acc, sr = absorb_byte(s, b, acc, sr, ad[i])
 	ldr	r0, [sp, #28]
 	ldrb	r0, [r0]
 	mov	r10, r0
@@ -1450,7 +1450,7 @@ grain128aeadv2_absorb_ad:
 	orrs	r1, r2
 	ldr	r0, [sp]
 	uxth	r0, r0
-	@ grain128aeadv2.ae:146: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
+	@ grain128aeadv2.ae:187: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
 	movs	r3, #0
 	lsls	r2, r0, #16
 	lsls	r2, r2, #1
@@ -1488,7 +1488,7 @@ grain128aeadv2_absorb_ad:
 	lsls	r2, r2, #1
 	adcs	r0, r0
 	orrs	r5, r0
-	@ grain128aeadv2.ae:134: acc = acc ^ (sr & -(m[0] as u64))
+	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
 	mov	r2, r10
 	lsls	r0, r2, #31
 	asrs	r3, r0, #31
@@ -1500,7 +1500,7 @@ grain128aeadv2_absorb_ad:
 	ands	r3, r4
 	ldr	r7, [sp, #16]
 	eors	r7, r3
-	@ grain128aeadv2.ae:135: sr = cat(a[0], sr[63:1])
+	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
 	mov	r2, r11
 	lsrs	r6, r2, #1
 	lsls	r2, r4, #31
@@ -1510,7 +1510,7 @@ grain128aeadv2_absorb_ad:
 	lsrs	r3, r3, #31
 	lsls	r4, r3, #31
 	orrs	r4, r2
-	@ grain128aeadv2.ae:134: acc = acc ^ (sr & -(m[0] as u64))
+	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
 	mov	r2, r10
 	lsls	r2, r2, #30
 	asrs	r3, r2, #31
@@ -1519,7 +1519,7 @@ grain128aeadv2_absorb_ad:
 	eors	r0, r2
 	ands	r3, r4
 	eors	r7, r3
-	@ grain128aeadv2.ae:135: sr = cat(a[0], sr[63:1])
+	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
 	lsrs	r6, r6, #1
 	lsls	r2, r4, #31
 	orrs	r6, r2
@@ -1528,7 +1528,7 @@ grain128aeadv2_absorb_ad:
 	lsrs	r3, r3, #31
 	lsls	r4, r3, #31
 	orrs	r4, r2
-	@ grain128aeadv2.ae:134: acc = acc ^ (sr & -(m[0] as u64))
+	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
 	mov	r2, r10
 	lsls	r2, r2, #29
 	asrs	r3, r2, #31
@@ -1537,7 +1537,7 @@ grain128aeadv2_absorb_ad:
 	eors	r0, r2
 	ands	r3, r4
 	eors	r7, r3
-	@ grain128aeadv2.ae:135: sr = cat(a[0], sr[63:1])
+	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
 	lsrs	r6, r6, #1
 	lsls	r2, r4, #31
 	orrs	r6, r2
@@ -1546,7 +1546,7 @@ grain128aeadv2_absorb_ad:
 	lsrs	r3, r3, #31
 	lsls	r4, r3, #31
 	orrs	r4, r2
-	@ grain128aeadv2.ae:134: acc = acc ^ (sr & -(m[0] as u64))
+	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
 	mov	r2, r10
 	lsls	r2, r2, #28
 	asrs	r3, r2, #31
@@ -1555,7 +1555,7 @@ grain128aeadv2_absorb_ad:
 	eors	r0, r2
 	ands	r3, r4
 	eors	r7, r3
-	@ grain128aeadv2.ae:135: sr = cat(a[0], sr[63:1])
+	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
 	lsrs	r6, r6, #1
 	lsls	r2, r4, #31
 	orrs	r6, r2
@@ -1564,7 +1564,7 @@ grain128aeadv2_absorb_ad:
 	lsrs	r3, r3, #31
 	lsls	r4, r3, #31
 	orrs	r4, r2
-	@ grain128aeadv2.ae:134: acc = acc ^ (sr & -(m[0] as u64))
+	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
 	mov	r2, r10
 	lsls	r2, r2, #27
 	asrs	r3, r2, #31
@@ -1573,7 +1573,7 @@ grain128aeadv2_absorb_ad:
 	eors	r0, r2
 	ands	r3, r4
 	eors	r7, r3
-	@ grain128aeadv2.ae:135: sr = cat(a[0], sr[63:1])
+	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
 	lsrs	r6, r6, #1
 	lsls	r2, r4, #31
 	orrs	r6, r2
@@ -1582,7 +1582,7 @@ grain128aeadv2_absorb_ad:
 	lsrs	r3, r3, #31
 	lsls	r4, r3, #31
 	orrs	r4, r2
-	@ grain128aeadv2.ae:134: acc = acc ^ (sr & -(m[0] as u64))
+	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
 	mov	r2, r10
 	lsls	r2, r2, #26
 	asrs	r3, r2, #31
@@ -1591,7 +1591,7 @@ grain128aeadv2_absorb_ad:
 	eors	r0, r2
 	ands	r3, r4
 	eors	r7, r3
-	@ grain128aeadv2.ae:135: sr = cat(a[0], sr[63:1])
+	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
 	lsrs	r6, r6, #1
 	lsls	r2, r4, #31
 	orrs	r6, r2
@@ -1600,7 +1600,7 @@ grain128aeadv2_absorb_ad:
 	lsrs	r3, r3, #31
 	lsls	r4, r3, #31
 	orrs	r4, r2
-	@ grain128aeadv2.ae:134: acc = acc ^ (sr & -(m[0] as u64))
+	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
 	mov	r2, r10
 	lsls	r2, r2, #25
 	asrs	r3, r2, #31
@@ -1609,7 +1609,7 @@ grain128aeadv2_absorb_ad:
 	eors	r0, r2
 	ands	r3, r4
 	eors	r7, r3
-	@ grain128aeadv2.ae:135: sr = cat(a[0], sr[63:1])
+	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
 	lsrs	r6, r6, #1
 	lsls	r2, r4, #31
 	orrs	r6, r2
@@ -1618,7 +1618,7 @@ grain128aeadv2_absorb_ad:
 	lsrs	r3, r3, #31
 	lsls	r4, r3, #31
 	orrs	r4, r2
-	@ grain128aeadv2.ae:134: acc = acc ^ (sr & -(m[0] as u64))
+	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
 	mov	r2, r10
 	lsls	r2, r2, #24
 	asrs	r3, r2, #31
@@ -1627,7 +1627,7 @@ grain128aeadv2_absorb_ad:
 	eors	r0, r2
 	ands	r3, r4
 	eors	r7, r3
-	@ grain128aeadv2.ae:135: sr = cat(a[0], sr[63:1])
+	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
 	lsrs	r6, r6, #1
 	lsls	r2, r4, #31
 	orrs	r6, r2
@@ -1736,7 +1736,7 @@ grain128aeadv2_crypt:
 	ldr	r5, [r3]
 	str	r5, [sp]
 	ldr	r5, [r3, #4]
-	@ grain128aeadv2.ae:171: for i in 0..n / 2 {
+	@ grain128aeadv2.ae:208: for i in 0..n / 2 {
 	ldr	r3, [sp, #44]
 	lsrs	r3, r3, #1
 	str	r3, [sp, #48]
@@ -2022,7 +2022,7 @@ grain128aeadv2_crypt:
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r2, r5
 	str	r2, [sp, #36]
-	@ grain128aeadv2.ae:173: z = unzip2(y)
+	@ grain128aeadv2.ae:210: z = unzip2(y)
 	movs	r3, #0
 	lsls	r2, r4, #1
 	adcs	r3, r3
@@ -2091,7 +2091,7 @@ grain128aeadv2_crypt:
 	lsls	r2, r2, #1
 	adcs	r0, r0
 	orrs	r4, r0
-	@ grain128aeadv2.ae:174: dst[2 * i] = src[2 * i] ^ z[7:0]
+	@ grain128aeadv2.ae:211: dst[2 * i] = src[2 * i] ^ z[7:0]
 	ldr	r0, [sp, #20]
 	lsls	r3, r0, #1
 	ldr	r0, [sp, #32]
@@ -2100,7 +2100,7 @@ grain128aeadv2_crypt:
 	eors	r2, r0
 	ldr	r0, [sp, #28]
 	strb	r2, [r0, r3]
-	@ grain128aeadv2.ae:175: dst[2 * i + 1] = src[2 * i + 1] ^ z[15:8]
+	@ grain128aeadv2.ae:212: dst[2 * i + 1] = src[2 * i + 1] ^ z[15:8]
 	adds	r0, r3, #1
 	str	r0, [sp, #16]
 	ldr	r2, [sp, #32]
@@ -2111,11 +2111,11 @@ grain128aeadv2_crypt:
 	ldr	r2, [sp, #28]
 	ldr	r0, [sp, #16]
 	strb	r5, [r2, r0]
-	@ grain128aeadv2.ae:176: acc, sr = authenticate(acc, sr, pt[2 * i], z[23:16])
+	@ grain128aeadv2.ae:213: acc, sr = authenticate(acc, sr, pt[2 * i], z[23:16])
 	ldr	r0, [sp, #24]
 	ldrb	r0, [r0, r3]
 	mov	r10, r0
-	@ grain128aeadv2.ae:134: acc = acc ^ (sr & -(m[0] as u64))
+	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
 	lsls	r0, r0, #31
 	asrs	r2, r0, #31
 	ldr	r0, [sp]
@@ -2126,7 +2126,7 @@ grain128aeadv2_crypt:
 	ands	r2, r3
 	ldr	r6, [sp, #12]
 	eors	r6, r2
-	@ grain128aeadv2.ae:135: sr = cat(a[0], sr[63:1])
+	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
 	ldr	r0, [sp]
 	lsrs	r5, r0, #1
 	lsls	r0, r3, #31
@@ -2136,7 +2136,7 @@ grain128aeadv2_crypt:
 	lsrs	r2, r2, #31
 	lsls	r3, r2, #31
 	orrs	r3, r0
-	@ grain128aeadv2.ae:134: acc = acc ^ (sr & -(m[0] as u64))
+	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
 	mov	r0, r10
 	lsls	r0, r0, #30
 	asrs	r2, r0, #31
@@ -2145,7 +2145,7 @@ grain128aeadv2_crypt:
 	eors	r7, r0
 	ands	r2, r3
 	eors	r6, r2
-	@ grain128aeadv2.ae:135: sr = cat(a[0], sr[63:1])
+	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
 	lsrs	r5, r5, #1
 	lsls	r0, r3, #31
 	orrs	r5, r0
@@ -2154,7 +2154,7 @@ grain128aeadv2_crypt:
 	lsrs	r2, r2, #31
 	lsls	r3, r2, #31
 	orrs	r3, r0
-	@ grain128aeadv2.ae:134: acc = acc ^ (sr & -(m[0] as u64))
+	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
 	mov	r0, r10
 	lsls	r0, r0, #29
 	asrs	r2, r0, #31
@@ -2163,7 +2163,7 @@ grain128aeadv2_crypt:
 	eors	r7, r0
 	ands	r2, r3
 	eors	r6, r2
-	@ grain128aeadv2.ae:135: sr = cat(a[0], sr[63:1])
+	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
 	lsrs	r5, r5, #1
 	lsls	r0, r3, #31
 	orrs	r5, r0
@@ -2172,7 +2172,7 @@ grain128aeadv2_crypt:
 	lsrs	r2, r2, #31
 	lsls	r3, r2, #31
 	orrs	r3, r0
-	@ grain128aeadv2.ae:134: acc = acc ^ (sr & -(m[0] as u64))
+	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
 	mov	r0, r10
 	lsls	r0, r0, #28
 	asrs	r2, r0, #31
@@ -2181,7 +2181,7 @@ grain128aeadv2_crypt:
 	eors	r7, r0
 	ands	r2, r3
 	eors	r6, r2
-	@ grain128aeadv2.ae:135: sr = cat(a[0], sr[63:1])
+	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
 	lsrs	r5, r5, #1
 	lsls	r0, r3, #31
 	orrs	r5, r0
@@ -2190,7 +2190,7 @@ grain128aeadv2_crypt:
 	lsrs	r2, r2, #31
 	lsls	r3, r2, #31
 	orrs	r3, r0
-	@ grain128aeadv2.ae:134: acc = acc ^ (sr & -(m[0] as u64))
+	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
 	mov	r0, r10
 	lsls	r0, r0, #27
 	asrs	r2, r0, #31
@@ -2199,7 +2199,7 @@ grain128aeadv2_crypt:
 	eors	r7, r0
 	ands	r2, r3
 	eors	r6, r2
-	@ grain128aeadv2.ae:135: sr = cat(a[0], sr[63:1])
+	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
 	lsrs	r5, r5, #1
 	lsls	r0, r3, #31
 	orrs	r5, r0
@@ -2208,7 +2208,7 @@ grain128aeadv2_crypt:
 	lsrs	r2, r2, #31
 	lsls	r3, r2, #31
 	orrs	r3, r0
-	@ grain128aeadv2.ae:134: acc = acc ^ (sr & -(m[0] as u64))
+	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
 	mov	r0, r10
 	lsls	r0, r0, #26
 	asrs	r2, r0, #31
@@ -2217,7 +2217,7 @@ grain128aeadv2_crypt:
 	eors	r7, r0
 	ands	r2, r3
 	eors	r6, r2
-	@ grain128aeadv2.ae:135: sr = cat(a[0], sr[63:1])
+	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
 	lsrs	r5, r5, #1
 	lsls	r0, r3, #31
 	orrs	r5, r0
@@ -2226,7 +2226,7 @@ grain128aeadv2_crypt:
 	lsrs	r2, r2, #31
 	lsls	r3, r2, #31
 	orrs	r3, r0
-	@ grain128aeadv2.ae:134: acc = acc ^ (sr & -(m[0] as u64))
+	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
 	mov	r0, r10
 	lsls	r0, r0, #25
 	asrs	r2, r0, #31
@@ -2235,7 +2235,7 @@ grain128aeadv2_crypt:
 	eors	r7, r0
 	ands	r2, r3
 	eors	r6, r2
-	@ grain128aeadv2.ae:135: sr = cat(a[0], sr[63:1])
+	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
 	lsrs	r5, r5, #1
 	lsls	r0, r3, #31
 	orrs	r5, r0
@@ -2244,7 +2244,7 @@ grain128aeadv2_crypt:
 	lsrs	r2, r2, #31
 	lsls	r3, r2, #31
 	orrs	r3, r0
-	@ grain128aeadv2.ae:134: acc = acc ^ (sr & -(m[0] as u64))
+	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
 	mov	r0, r10
 	lsls	r0, r0, #24
 	asrs	r2, r0, #31
@@ -2253,7 +2253,7 @@ grain128aeadv2_crypt:
 	eors	r7, r0
 	ands	r2, r3
 	eors	r6, r2
-	@ grain128aeadv2.ae:135: sr = cat(a[0], sr[63:1])
+	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
 	lsrs	r5, r5, #1
 	lsls	r0, r3, #31
 	orrs	r5, r0
@@ -2262,12 +2262,12 @@ grain128aeadv2_crypt:
 	lsrs	r2, r2, #31
 	lsls	r3, r2, #31
 	orrs	r3, r0
-	@ grain128aeadv2.ae:177: acc, sr = authenticate(acc, sr, pt[2 * i + 1], z[31:24])
+	@ grain128aeadv2.ae:214: acc, sr = authenticate(acc, sr, pt[2 * i + 1], z[31:24])
 	ldr	r2, [sp, #24]
 	ldr	r0, [sp, #16]
 	ldrb	r0, [r2, r0]
 	mov	r10, r0
-	@ grain128aeadv2.ae:134: acc = acc ^ (sr & -(m[0] as u64))
+	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
 	lsls	r0, r0, #31
 	asrs	r2, r0, #31
 	mov	r0, r5
@@ -2275,7 +2275,7 @@ grain128aeadv2_crypt:
 	eors	r7, r0
 	ands	r2, r3
 	eors	r6, r2
-	@ grain128aeadv2.ae:135: sr = cat(a[0], sr[63:1])
+	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
 	lsrs	r5, r5, #1
 	lsls	r0, r3, #31
 	orrs	r5, r0
@@ -2284,7 +2284,7 @@ grain128aeadv2_crypt:
 	lsrs	r2, r2, #31
 	lsls	r3, r2, #31
 	orrs	r3, r0
-	@ grain128aeadv2.ae:134: acc = acc ^ (sr & -(m[0] as u64))
+	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
 	mov	r0, r10
 	lsls	r0, r0, #30
 	asrs	r2, r0, #31
@@ -2293,7 +2293,7 @@ grain128aeadv2_crypt:
 	eors	r7, r0
 	ands	r2, r3
 	eors	r6, r2
-	@ grain128aeadv2.ae:135: sr = cat(a[0], sr[63:1])
+	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
 	lsrs	r5, r5, #1
 	lsls	r0, r3, #31
 	orrs	r5, r0
@@ -2302,7 +2302,7 @@ grain128aeadv2_crypt:
 	lsrs	r2, r2, #31
 	lsls	r3, r2, #31
 	orrs	r3, r0
-	@ grain128aeadv2.ae:134: acc = acc ^ (sr & -(m[0] as u64))
+	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
 	mov	r0, r10
 	lsls	r0, r0, #29
 	asrs	r2, r0, #31
@@ -2311,7 +2311,7 @@ grain128aeadv2_crypt:
 	eors	r7, r0
 	ands	r2, r3
 	eors	r6, r2
-	@ grain128aeadv2.ae:135: sr = cat(a[0], sr[63:1])
+	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
 	lsrs	r5, r5, #1
 	lsls	r0, r3, #31
 	orrs	r5, r0
@@ -2320,7 +2320,7 @@ grain128aeadv2_crypt:
 	lsrs	r2, r2, #31
 	lsls	r3, r2, #31
 	orrs	r3, r0
-	@ grain128aeadv2.ae:134: acc = acc ^ (sr & -(m[0] as u64))
+	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
 	mov	r0, r10
 	lsls	r0, r0, #28
 	asrs	r2, r0, #31
@@ -2329,7 +2329,7 @@ grain128aeadv2_crypt:
 	eors	r7, r0
 	ands	r2, r3
 	eors	r6, r2
-	@ grain128aeadv2.ae:135: sr = cat(a[0], sr[63:1])
+	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
 	lsrs	r5, r5, #1
 	lsls	r0, r3, #31
 	orrs	r5, r0
@@ -2338,7 +2338,7 @@ grain128aeadv2_crypt:
 	lsrs	r2, r2, #31
 	lsls	r3, r2, #31
 	orrs	r3, r0
-	@ grain128aeadv2.ae:134: acc = acc ^ (sr & -(m[0] as u64))
+	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
 	mov	r0, r10
 	lsls	r0, r0, #27
 	asrs	r2, r0, #31
@@ -2347,7 +2347,7 @@ grain128aeadv2_crypt:
 	eors	r7, r0
 	ands	r2, r3
 	eors	r6, r2
-	@ grain128aeadv2.ae:135: sr = cat(a[0], sr[63:1])
+	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
 	lsrs	r5, r5, #1
 	lsls	r0, r3, #31
 	orrs	r5, r0
@@ -2356,7 +2356,7 @@ grain128aeadv2_crypt:
 	lsrs	r2, r2, #31
 	lsls	r3, r2, #31
 	orrs	r3, r0
-	@ grain128aeadv2.ae:134: acc = acc ^ (sr & -(m[0] as u64))
+	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
 	mov	r0, r10
 	lsls	r0, r0, #26
 	asrs	r2, r0, #31
@@ -2365,7 +2365,7 @@ grain128aeadv2_crypt:
 	eors	r7, r0
 	ands	r2, r3
 	eors	r6, r2
-	@ grain128aeadv2.ae:135: sr = cat(a[0], sr[63:1])
+	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
 	lsrs	r5, r5, #1
 	lsls	r0, r3, #31
 	orrs	r5, r0
@@ -2374,7 +2374,7 @@ grain128aeadv2_crypt:
 	lsrs	r2, r2, #31
 	lsls	r3, r2, #31
 	orrs	r3, r0
-	@ grain128aeadv2.ae:134: acc = acc ^ (sr & -(m[0] as u64))
+	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
 	mov	r0, r10
 	lsls	r0, r0, #25
 	asrs	r2, r0, #31
@@ -2383,7 +2383,7 @@ grain128aeadv2_crypt:
 	eors	r7, r0
 	ands	r2, r3
 	eors	r6, r2
-	@ grain128aeadv2.ae:135: sr = cat(a[0], sr[63:1])
+	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
 	lsrs	r5, r5, #1
 	lsls	r0, r3, #31
 	orrs	r5, r0
@@ -2392,7 +2392,7 @@ grain128aeadv2_crypt:
 	lsrs	r2, r2, #31
 	lsls	r3, r2, #31
 	orrs	r3, r0
-	@ grain128aeadv2.ae:134: acc = acc ^ (sr & -(m[0] as u64))
+	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
 	mov	r0, r10
 	lsls	r0, r0, #24
 	asrs	r2, r0, #31
@@ -2401,7 +2401,7 @@ grain128aeadv2_crypt:
 	eors	r7, r0
 	ands	r2, r3
 	eors	r6, r2
-	@ grain128aeadv2.ae:135: sr = cat(a[0], sr[63:1])
+	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
 	lsrs	r5, r5, #1
 	lsls	r0, r3, #31
 	orrs	r5, r0
@@ -2433,12 +2433,11 @@ grain128aeadv2_crypt:
 	b	.Lgrain128aeadv2_crypt_loop1
 .Lgrain128aeadv2_crypt_far2:
 .Lgrain128aeadv2_crypt_done2:
-	@ grain128aeadv2.ae:179: done = n - n % 2
+	@ grain128aeadv2.ae:216: for i in n - n % 2..n {
 	ldr	r6, [sp, #44]
 	lsls	r0, r6, #31
 	lsrs	r4, r0, #31
 	subs	r5, r6, r4
-	@ grain128aeadv2.ae:181: for i in done..n {
 	str	r5, [sp, #16]
 	mov	r10, r2
 	mov	r2, r11
@@ -2751,7 +2750,7 @@ grain128aeadv2_crypt:
 	mov	r11, r0
 	mov	r0, r9
 	uxth	r0, r0
-	@ grain128aeadv2.ae:183: z = unzip(y)
+	@ grain128aeadv2.ae:218: z = unzip(y)
 	movs	r2, #0
 	lsls	r1, r0, #16
 	lsls	r1, r1, #1
@@ -2789,7 +2788,7 @@ grain128aeadv2_crypt:
 	lsls	r1, r1, #1
 	adcs	r0, r0
 	orrs	r3, r0
-	@ grain128aeadv2.ae:184: dst[i] = src[i] ^ z[7:0]
+	@ grain128aeadv2.ae:219: dst[i] = src[i] ^ z[7:0]
 	ldr	r0, [sp, #32]
 	ldr	r2, [sp, #16]
 	ldrb	r1, [r0, r2]
@@ -2797,10 +2796,10 @@ grain128aeadv2_crypt:
 	eors	r1, r0
 	ldr	r0, [sp, #28]
 	strb	r1, [r0, r2]
-	@ grain128aeadv2.ae:185: acc, sr = authenticate(acc, sr, pt[i], z[15:8])
+	@ grain128aeadv2.ae:220: acc, sr = authenticate(acc, sr, pt[i], z[15:8])
 	ldr	r0, [sp, #24]
 	ldrb	r4, [r0, r2]
-	@ grain128aeadv2.ae:134: acc = acc ^ (sr & -(m[0] as u64))
+	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
 	lsls	r0, r4, #31
 	asrs	r2, r0, #31
 	ldr	r1, [sp]
@@ -2811,7 +2810,7 @@ grain128aeadv2_crypt:
 	ands	r2, r5
 	ldr	r7, [sp, #12]
 	eors	r7, r2
-	@ grain128aeadv2.ae:135: sr = cat(a[0], sr[63:1])
+	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
 	ldr	r1, [sp]
 	lsrs	r6, r1, #1
 	lsls	r1, r5, #31
@@ -2821,7 +2820,7 @@ grain128aeadv2_crypt:
 	lsrs	r2, r2, #31
 	lsls	r5, r2, #31
 	orrs	r5, r1
-	@ grain128aeadv2.ae:134: acc = acc ^ (sr & -(m[0] as u64))
+	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
 	lsls	r1, r4, #30
 	asrs	r2, r1, #31
 	mov	r1, r6
@@ -2829,7 +2828,7 @@ grain128aeadv2_crypt:
 	eors	r0, r1
 	ands	r2, r5
 	eors	r7, r2
-	@ grain128aeadv2.ae:135: sr = cat(a[0], sr[63:1])
+	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
 	lsrs	r6, r6, #1
 	lsls	r1, r5, #31
 	orrs	r6, r1
@@ -2838,7 +2837,7 @@ grain128aeadv2_crypt:
 	lsrs	r2, r2, #31
 	lsls	r5, r2, #31
 	orrs	r5, r1
-	@ grain128aeadv2.ae:134: acc = acc ^ (sr & -(m[0] as u64))
+	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
 	lsls	r1, r4, #29
 	asrs	r2, r1, #31
 	mov	r1, r6
@@ -2846,7 +2845,7 @@ grain128aeadv2_crypt:
 	eors	r0, r1
 	ands	r2, r5
 	eors	r7, r2
-	@ grain128aeadv2.ae:135: sr = cat(a[0], sr[63:1])
+	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
 	lsrs	r6, r6, #1
 	lsls	r1, r5, #31
 	orrs	r6, r1
@@ -2855,7 +2854,7 @@ grain128aeadv2_crypt:
 	lsrs	r2, r2, #31
 	lsls	r5, r2, #31
 	orrs	r5, r1
-	@ grain128aeadv2.ae:134: acc = acc ^ (sr & -(m[0] as u64))
+	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
 	lsls	r1, r4, #28
 	asrs	r2, r1, #31
 	mov	r1, r6
@@ -2863,7 +2862,7 @@ grain128aeadv2_crypt:
 	eors	r0, r1
 	ands	r2, r5
 	eors	r7, r2
-	@ grain128aeadv2.ae:135: sr = cat(a[0], sr[63:1])
+	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
 	lsrs	r6, r6, #1
 	lsls	r1, r5, #31
 	orrs	r6, r1
@@ -2872,7 +2871,7 @@ grain128aeadv2_crypt:
 	lsrs	r2, r2, #31
 	lsls	r5, r2, #31
 	orrs	r5, r1
-	@ grain128aeadv2.ae:134: acc = acc ^ (sr & -(m[0] as u64))
+	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
 	lsls	r1, r4, #27
 	asrs	r2, r1, #31
 	mov	r1, r6
@@ -2880,7 +2879,7 @@ grain128aeadv2_crypt:
 	eors	r0, r1
 	ands	r2, r5
 	eors	r7, r2
-	@ grain128aeadv2.ae:135: sr = cat(a[0], sr[63:1])
+	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
 	lsrs	r6, r6, #1
 	lsls	r1, r5, #31
 	orrs	r6, r1
@@ -2889,7 +2888,7 @@ grain128aeadv2_crypt:
 	lsrs	r2, r2, #31
 	lsls	r5, r2, #31
 	orrs	r5, r1
-	@ grain128aeadv2.ae:134: acc = acc ^ (sr & -(m[0] as u64))
+	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
 	lsls	r1, r4, #26
 	asrs	r2, r1, #31
 	mov	r1, r6
@@ -2897,7 +2896,7 @@ grain128aeadv2_crypt:
 	eors	r0, r1
 	ands	r2, r5
 	eors	r7, r2
-	@ grain128aeadv2.ae:135: sr = cat(a[0], sr[63:1])
+	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
 	lsrs	r6, r6, #1
 	lsls	r1, r5, #31
 	orrs	r6, r1
@@ -2906,7 +2905,7 @@ grain128aeadv2_crypt:
 	lsrs	r2, r2, #31
 	lsls	r5, r2, #31
 	orrs	r5, r1
-	@ grain128aeadv2.ae:134: acc = acc ^ (sr & -(m[0] as u64))
+	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
 	lsls	r1, r4, #25
 	asrs	r2, r1, #31
 	mov	r1, r6
@@ -2914,7 +2913,7 @@ grain128aeadv2_crypt:
 	eors	r0, r1
 	ands	r2, r5
 	eors	r7, r2
-	@ grain128aeadv2.ae:135: sr = cat(a[0], sr[63:1])
+	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
 	lsrs	r2, r6, #1
 	lsls	r1, r5, #31
 	orrs	r2, r1
@@ -2923,7 +2922,7 @@ grain128aeadv2_crypt:
 	lsrs	r1, r1, #31
 	lsls	r1, r1, #31
 	orrs	r1, r5
-	@ grain128aeadv2.ae:134: acc = acc ^ (sr & -(m[0] as u64))
+	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
 	lsls	r4, r4, #24
 	asrs	r4, r4, #31
 	mov	r5, r2
@@ -2931,7 +2930,7 @@ grain128aeadv2_crypt:
 	eors	r0, r5
 	ands	r4, r1
 	eors	r7, r4
-	@ grain128aeadv2.ae:135: sr = cat(a[0], sr[63:1])
+	@ grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
 	lsrs	r6, r2, #1
 	lsls	r2, r1, #31
 	orrs	r6, r2
@@ -3008,7 +3007,7 @@ grain128aeadv2_init:
 	ldr	r0, [r0, #12]
 	str	r0, [sp, #16]
 	ldm	r1!, {r0, r2, r5}
-	@ grain128aeadv2.ae:96: for i in 0..320 / par {
+	@ grain128aeadv2.ae:127: for i in 0..320 / par {
 	movs	r3, #0
 	str	r3, [sp, #20]
 	mov	r8, r0
@@ -3282,7 +3281,7 @@ grain128aeadv2_init:
 	ands	r6, r3
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r7, r6
-	@ grain128aeadv2.ae:126: return s ^ fed, b ^ fed
+	@ grain128aeadv2.ae:157: return s ^ fed, b ^ fed
 	ldr	r3, [sp, #4]
 	mov	r4, r10
 	eors	r3, r4
@@ -3304,7 +3303,7 @@ grain128aeadv2_init:
 	b	.Lgrain128aeadv2_init_loop1
 .Lgrain128aeadv2_init_far1:
 .Lgrain128aeadv2_init_done2:
-	@ grain128aeadv2.ae:102: for i in 0..64 / par {
+	@ grain128aeadv2.ae:133: for i in 0..64 / par {
 	movs	r3, #0
 	str	r3, [sp, #4]
 	mov	r3, r2
@@ -3586,11 +3585,11 @@ grain128aeadv2_init:
 	eors	r4, r0
 	ldr	r6, [sp, #8]
 	eors	r7, r6
-	@ grain128aeadv2.ae:126: return s ^ fed, b ^ fed
+	@ grain128aeadv2.ae:157: return s ^ fed, b ^ fed
 	mov	r5, r10
 	eors	r4, r5
 	eors	r7, r5
-	@ grain128aeadv2.ae:105: kl = kl >> par
+	@ grain128aeadv2.ae:136: kl = kl >> par
 	mov	r8, lr
 	mov	lr, r12
 	mov	r12, r9
@@ -3616,7 +3615,7 @@ grain128aeadv2_init:
 	b	.Lgrain128aeadv2_init_loop3
 .Lgrain128aeadv2_init_far2:
 .Lgrain128aeadv2_init_done4:
-	@ grain128aeadv2.ae:109: for i in 0..64 / par {
+	@ grain128aeadv2.ae:140: for i in 0..64 / par {
 	movs	r0, #0
 	str	r0, [sp, #4]
 	str	r0, [sp, #8]
@@ -3882,7 +3881,7 @@ grain128aeadv2_init:
 	ands	r5, r0
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r5
-	@ grain128aeadv2.ae:111: acc = cat(y, acc[63:par])
+	@ grain128aeadv2.ae:142: acc = cat(y, acc[63:par])
 	mov	r8, lr
 	mov	lr, r12
 	mov	r12, r9
@@ -3904,7 +3903,7 @@ grain128aeadv2_init:
 	b	.Lgrain128aeadv2_init_loop5
 .Lgrain128aeadv2_init_far3:
 .Lgrain128aeadv2_init_done6:
-	@ grain128aeadv2.ae:114: for i in 0..64 / par {
+	@ grain128aeadv2.ae:145: for i in 0..64 / par {
 	movs	r0, #0
 	str	r0, [sp, #12]
 	str	r0, [sp, #4]
@@ -4170,7 +4169,7 @@ grain128aeadv2_init:
 	ands	r5, r0
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r5
-	@ grain128aeadv2.ae:116: sr = cat(y, sr[63:par])
+	@ grain128aeadv2.ae:147: sr = cat(y, sr[63:par])
 	mov	r8, lr
 	mov	lr, r12
 	mov	r12, r9

@@ -5,53 +5,54 @@
 ; then the stack; results through the trailing out-pointers).
 
 ; --- grain128aeadv2_encrypt: grain128aeadv2.encrypt
-;     frame 184 bytes (6 spill slots, locals 156), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 536 bytes of code
+;     frame 222 bytes (7 spill slots, locals 190), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 736 bytes of code
 	.section .text.grain128aeadv2_encrypt,"ax",@progbits
 	.global grain128aeadv2_encrypt
 	.type grain128aeadv2_encrypt, @function
 	.balign 2
 grain128aeadv2_encrypt:
 	pushm.w	#7, r10
-	sub	#184, sp
-	mov	r12, r10
+	sub	#222, sp
+	mov	r12, r5
 	mov	r14, r15
-	mov	204(sp), r6
-	mov	206(sp), r7
-	mov	210(sp), r8
-	mov	212(sp), r9
-	; grain128aeadv2.ae:192: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	bit	#1, r10
+	mov	242(sp), r6
+	mov	244(sp), r7
+	mov	246(sp), r8
+	mov	248(sp), r9
+	mov	250(sp), r10
+	; grain128aeadv2.ae:275: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	bit	#1, r5
 	jnz	.Lgrain128aeadv2_encrypt_bytes1
 .Lgrain128aeadv2_encrypt_words2:
-	mov	@r10, 26(sp)
-	mov	2(r10), 24(sp)
-	mov	4(r10), 22(sp)
-	mov	6(r10), 20(sp)
-	mov	8(r10), 18(sp)
-	mov	10(r10), 16(sp)
-	mov	12(r10), r4
-	mov	14(r10), r10
+	mov	@r5, 30(sp)
+	mov	2(r5), 28(sp)
+	mov	4(r5), 26(sp)
+	mov	6(r5), 24(sp)
+	mov	8(r5), 22(sp)
+	mov	10(r5), 20(sp)
+	mov	12(r5), 18(sp)
+	mov	14(r5), r5
 	jmp	.Lgrain128aeadv2_encrypt_join3
 .Lgrain128aeadv2_encrypt_bytes1:
 	mov	sp, r11
-	add	#28, r11
+	add	#96, r11
 	mov	r11, r12
 	mov	#16, r13
 .Lgrain128aeadv2_encrypt_cpy4:
-	mov.b	@r10, r14
-	inc	r10
+	mov.b	@r5, r14
+	inc	r5
 	mov.b	r14, 0(r12)
 	inc	r12
 	dec	r13
 	jnz	.Lgrain128aeadv2_encrypt_cpy4
-	mov	r11, r10
+	mov	r11, r5
 	jmp	.Lgrain128aeadv2_encrypt_words2
 .Lgrain128aeadv2_encrypt_join3:
 	bit	#1, r15
 	jnz	.Lgrain128aeadv2_encrypt_bytes6
 .Lgrain128aeadv2_encrypt_words7:
-	mov	@r15, r5
+	mov	@r15, r4
 	mov	2(r15), r11
 	mov	4(r15), r12
 	mov	6(r15), r13
@@ -60,7 +61,7 @@ grain128aeadv2_encrypt:
 	jmp	.Lgrain128aeadv2_encrypt_join8
 .Lgrain128aeadv2_encrypt_bytes6:
 	mov	sp, r11
-	add	#28, r11
+	add	#96, r11
 	mov	r11, r12
 	mov	#12, r13
 .Lgrain128aeadv2_encrypt_cpy9:
@@ -73,93 +74,157 @@ grain128aeadv2_encrypt:
 	mov	r11, r15
 	jmp	.Lgrain128aeadv2_encrypt_words7
 .Lgrain128aeadv2_encrypt_join8:
-	mov	26(sp), 44(sp)
-	mov	24(sp), 46(sp)
-	mov	22(sp), 48(sp)
-	mov	20(sp), 50(sp)
-	mov	18(sp), 52(sp)
-	mov	16(sp), 54(sp)
-	mov	r4, 56(sp)
-	mov	r10, 58(sp)
-	mov	sp, r10
-	add	#44, r10
-	mov	r5, 60(sp)
-	mov	r11, 62(sp)
-	mov	r12, 64(sp)
-	mov	r13, 66(sp)
-	mov	r14, 68(sp)
-	mov	r15, 70(sp)
-	mov	sp, r11
-	add	#60, r11
-	mov	sp, r14
-	add	#72, r14
-	mov	sp, r15
-	add	#88, r15
-	mov	sp, r12
-	add	#104, r12
-	mov	sp, r13
-	add	#112, r13
-	mov	r12, 0(sp)
-	mov	r13, 2(sp)
-	mov	r10, r12
-	mov	r11, r13
-	call	#grain128aeadv2_init
-	; grain128aeadv2.ae:193: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	mov	sp, r12
-	add	#72, r12
-	mov	sp, r13
-	add	#88, r13
-	mov	sp, r14
-	add	#104, r14
-	mov	sp, r15
-	add	#112, r15
-	mov	sp, r4
-	add	#120, r4
+	mov	30(sp), 112(sp)
+	mov	28(sp), 114(sp)
+	mov	26(sp), 116(sp)
+	mov	24(sp), 118(sp)
+	mov	22(sp), 120(sp)
+	mov	20(sp), 122(sp)
+	mov	18(sp), 124(sp)
+	mov	r5, 126(sp)
 	mov	sp, r5
-	add	#136, r5
-	mov	sp, r10
-	add	#152, r10
-	mov	sp, r11
-	add	#160, r11
-	mov	200(sp), 0(sp)
-	mov	202(sp), 2(sp)
-	mov	r4, 4(sp)
-	mov	r5, 6(sp)
-	mov	r10, 8(sp)
-	mov	r11, 10(sp)
-	call	#grain128aeadv2_absorb_ad
-	; grain128aeadv2.ae:194: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
-	mov	sp, r12
-	add	#120, r12
+	add	#112, r5
+	mov	r4, 128(sp)
+	mov	r11, 130(sp)
+	mov	r12, 132(sp)
+	mov	r13, 134(sp)
+	mov	r14, 136(sp)
+	mov	r15, 138(sp)
 	mov	sp, r13
-	add	#136, r13
+	add	#128, r13
 	mov	sp, r14
-	add	#152, r14
+	add	#140, r14
 	mov	sp, r15
-	add	#160, r15
-	mov	sp, r10
-	add	#168, r10
+	add	#156, r15
 	mov	sp, r11
-	add	#176, r11
-	mov	r6, 0(sp)
-	mov	r7, 2(sp)
-	mov	208(sp), 4(sp)
+	add	#172, r11
+	mov	sp, r12
+	add	#180, r12
+	mov	r11, 0(sp)
+	mov	r12, 2(sp)
+	mov	r5, r12
+	call	#grain128aeadv2_init
+	; grain128aeadv2.ae:97: r[i] = x[16 * i + 15 : 16 * i]
+	mov	140(sp), 32(sp)
+	; grain128aeadv2.ae:98: r[i + 8] = x[16 * i + 15 : 16 * i]
+	mov	140(sp), 48(sp)
+	; grain128aeadv2.ae:97: r[i] = x[16 * i + 15 : 16 * i]
+	mov	142(sp), 34(sp)
+	; grain128aeadv2.ae:98: r[i + 8] = x[16 * i + 15 : 16 * i]
+	mov	142(sp), 50(sp)
+	; grain128aeadv2.ae:97: r[i] = x[16 * i + 15 : 16 * i]
+	mov	144(sp), 36(sp)
+	; grain128aeadv2.ae:98: r[i + 8] = x[16 * i + 15 : 16 * i]
+	mov	144(sp), 52(sp)
+	; grain128aeadv2.ae:97: r[i] = x[16 * i + 15 : 16 * i]
+	mov	146(sp), 38(sp)
+	; grain128aeadv2.ae:98: r[i + 8] = x[16 * i + 15 : 16 * i]
+	mov	146(sp), 54(sp)
+	; grain128aeadv2.ae:97: r[i] = x[16 * i + 15 : 16 * i]
+	mov	148(sp), 40(sp)
+	; grain128aeadv2.ae:98: r[i + 8] = x[16 * i + 15 : 16 * i]
+	mov	148(sp), 56(sp)
+	; grain128aeadv2.ae:97: r[i] = x[16 * i + 15 : 16 * i]
+	mov	150(sp), 42(sp)
+	; grain128aeadv2.ae:98: r[i + 8] = x[16 * i + 15 : 16 * i]
+	mov	150(sp), 58(sp)
+	; grain128aeadv2.ae:97: r[i] = x[16 * i + 15 : 16 * i]
+	mov	152(sp), 44(sp)
+	; grain128aeadv2.ae:98: r[i + 8] = x[16 * i + 15 : 16 * i]
+	mov	152(sp), 60(sp)
+	; grain128aeadv2.ae:97: r[i] = x[16 * i + 15 : 16 * i]
+	mov	154(sp), 46(sp)
+	; grain128aeadv2.ae:98: r[i + 8] = x[16 * i + 15 : 16 * i]
+	mov	154(sp), 62(sp)
+	; grain128aeadv2.ae:97: r[i] = x[16 * i + 15 : 16 * i]
+	mov	156(sp), 64(sp)
+	; grain128aeadv2.ae:98: r[i + 8] = x[16 * i + 15 : 16 * i]
+	mov	156(sp), 80(sp)
+	; grain128aeadv2.ae:97: r[i] = x[16 * i + 15 : 16 * i]
+	mov	158(sp), 66(sp)
+	; grain128aeadv2.ae:98: r[i + 8] = x[16 * i + 15 : 16 * i]
+	mov	158(sp), 82(sp)
+	; grain128aeadv2.ae:97: r[i] = x[16 * i + 15 : 16 * i]
+	mov	160(sp), 68(sp)
+	; grain128aeadv2.ae:98: r[i + 8] = x[16 * i + 15 : 16 * i]
+	mov	160(sp), 84(sp)
+	; grain128aeadv2.ae:97: r[i] = x[16 * i + 15 : 16 * i]
+	mov	162(sp), 70(sp)
+	; grain128aeadv2.ae:98: r[i + 8] = x[16 * i + 15 : 16 * i]
+	mov	162(sp), 86(sp)
+	; grain128aeadv2.ae:97: r[i] = x[16 * i + 15 : 16 * i]
+	mov	164(sp), 72(sp)
+	; grain128aeadv2.ae:98: r[i + 8] = x[16 * i + 15 : 16 * i]
+	mov	164(sp), 88(sp)
+	; grain128aeadv2.ae:97: r[i] = x[16 * i + 15 : 16 * i]
+	mov	166(sp), 74(sp)
+	; grain128aeadv2.ae:98: r[i + 8] = x[16 * i + 15 : 16 * i]
+	mov	166(sp), 90(sp)
+	; grain128aeadv2.ae:97: r[i] = x[16 * i + 15 : 16 * i]
+	mov	168(sp), 76(sp)
+	; grain128aeadv2.ae:98: r[i + 8] = x[16 * i + 15 : 16 * i]
+	mov	168(sp), 92(sp)
+	; grain128aeadv2.ae:97: r[i] = x[16 * i + 15 : 16 * i]
+	mov	170(sp), 78(sp)
+	; grain128aeadv2.ae:98: r[i + 8] = x[16 * i + 15 : 16 * i]
+	mov	170(sp), 94(sp)
+	; grain128aeadv2.ae:278: p, acc, sr = absorb_ad(rs, rb, 0 as pos, acc, sr, ad)
+	mov	sp, r12
+	add	#32, r12
+	mov	sp, r13
+	add	#64, r13
+	mov	sp, r15
+	add	#172, r15
+	mov	sp, r4
+	add	#180, r4
+	mov	sp, r5
+	add	#188, r5
+	mov	sp, r11
+	add	#190, r11
+	mov	sp, r14
+	add	#198, r14
+	mov	r4, 0(sp)
+	mov	238(sp), 2(sp)
+	mov	240(sp), 4(sp)
+	mov	r5, 6(sp)
+	mov	r11, 8(sp)
+	mov	r14, 10(sp)
+	mov	#0, r14
+	call	#grain128aeadv2_absorb_ad
+	; grain128aeadv2.ae:279: acc, sr = crypt(rs, rb, p, acc, sr, msg, ct, msg)
+	mov	sp, r12
+	add	#32, r12
+	mov	sp, r13
+	add	#64, r13
+	mov	sp, r15
+	add	#190, r15
+	mov	sp, r5
+	add	#198, r5
+	mov	sp, r11
+	add	#206, r11
+	mov	sp, r14
+	add	#214, r14
+	mov	r5, 0(sp)
+	mov	r6, 2(sp)
+	mov	r7, 4(sp)
 	mov	r8, 6(sp)
-	mov	r6, 8(sp)
-	mov	r7, 10(sp)
-	mov	r10, 12(sp)
+	mov	r9, 8(sp)
+	mov	r6, 10(sp)
+	mov	r7, 12(sp)
 	mov	r11, 14(sp)
+	mov	r14, 16(sp)
+	mov	188(sp), r14
 	call	#grain128aeadv2_crypt
-	; grain128aeadv2.ae:195: store_le(tag, 0, acc ^ sr)
-	mov	168(sp), r11
-	xor	176(sp), r11
-	mov	170(sp), r12
-	xor	178(sp), r12
-	mov	172(sp), r14
-	xor	180(sp), r14
-	mov	174(sp), r15
-	xor	182(sp), r15
-	mov	r9, r13
+	; grain128aeadv2.ae:280: store_le(tag, 0, acc ^ sr)
+	mov	206(sp), r11
+	xor	214(sp), r11
+	mov	208(sp), r12
+	xor	216(sp), r12
+	mov	210(sp), r14
+	xor	218(sp), r14
+	mov	212(sp), r15
+	xor	220(sp), r15
+	mov	r10, r13
 	bit	#1, r13
 	jnz	.Lgrain128aeadv2_encrypt_bytes11
 	mov	r11, 0(r13)
@@ -168,12 +233,12 @@ grain128aeadv2_encrypt:
 	mov	r15, 6(r13)
 	jmp	.Lgrain128aeadv2_encrypt_stored12
 .Lgrain128aeadv2_encrypt_bytes11:
-	mov	r11, 28(sp)
-	mov	r12, 30(sp)
-	mov	r14, 32(sp)
-	mov	r15, 34(sp)
+	mov	r11, 96(sp)
+	mov	r12, 98(sp)
+	mov	r14, 100(sp)
+	mov	r15, 102(sp)
 	mov	sp, r14
-	add	#28, r14
+	add	#96, r14
 	mov	#8, r15
 .Lgrain128aeadv2_encrypt_cpy13:
 	mov.b	@r14, 0(r13)
@@ -182,160 +247,230 @@ grain128aeadv2_encrypt:
 	dec	r15
 	jnz	.Lgrain128aeadv2_encrypt_cpy13
 .Lgrain128aeadv2_encrypt_stored12:
-	add	#184, sp
+	add	#222, sp
 	popm.w	#7, r10
 	ret
 	.size grain128aeadv2_encrypt, .-grain128aeadv2_encrypt
 
 
 ; --- grain128aeadv2_decrypt: grain128aeadv2.decrypt
-;     frame 184 bytes (6 spill slots, locals 156), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 540 bytes of code
+;     frame 222 bytes (7 spill slots, locals 190), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 736 bytes of code
 	.section .text.grain128aeadv2_decrypt,"ax",@progbits
 	.global grain128aeadv2_decrypt
 	.type grain128aeadv2_decrypt, @function
 	.balign 2
 grain128aeadv2_decrypt:
 	pushm.w	#7, r10
-	sub	#184, sp
-	mov	r12, r9
+	sub	#222, sp
+	mov	r12, r5
 	mov	r14, r15
-	mov	208(sp), r6
-	mov	212(sp), r7
-	mov	214(sp), r8
-	mov	216(sp), r10
-	; grain128aeadv2.ae:199: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	bit	#1, r9
+	mov	244(sp), r6
+	mov	246(sp), r7
+	mov	250(sp), r8
+	mov	252(sp), r9
+	mov	254(sp), r10
+	; grain128aeadv2.ae:286: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	bit	#1, r5
 	jnz	.Lgrain128aeadv2_decrypt_bytes1
 .Lgrain128aeadv2_decrypt_words2:
-	mov	@r9, 26(sp)
-	mov	2(r9), 24(sp)
-	mov	4(r9), 22(sp)
-	mov	6(r9), 20(sp)
-	mov	8(r9), 18(sp)
-	mov	10(r9), 16(sp)
-	mov	12(r9), r4
-	mov	14(r9), r9
+	mov	@r5+, 30(sp)
+	mov	@r5+, 28(sp)
+	mov	@r5+, 26(sp)
+	mov	@r5+, 24(sp)
+	mov	@r5+, 22(sp)
+	mov	@r5+, 20(sp)
+	mov	@r5+, 18(sp)
+	mov	@r5+, r12
 	jmp	.Lgrain128aeadv2_decrypt_join3
 .Lgrain128aeadv2_decrypt_bytes1:
 	mov	sp, r11
-	add	#28, r11
+	add	#96, r11
 	mov	r11, r12
 	mov	#16, r13
 .Lgrain128aeadv2_decrypt_cpy4:
-	mov.b	@r9, r14
-	inc	r9
+	mov.b	@r5, r14
+	inc	r5
 	mov.b	r14, 0(r12)
 	inc	r12
 	dec	r13
 	jnz	.Lgrain128aeadv2_decrypt_cpy4
-	mov	r11, r9
+	mov	r11, r5
 	jmp	.Lgrain128aeadv2_decrypt_words2
 .Lgrain128aeadv2_decrypt_join3:
 	bit	#1, r15
 	jnz	.Lgrain128aeadv2_decrypt_bytes6
 .Lgrain128aeadv2_decrypt_words7:
-	mov	@r15, r5
-	mov	2(r15), r11
-	mov	4(r15), r12
+	mov	@r15, r4
+	mov	2(r15), r5
+	mov	4(r15), r11
 	mov	6(r15), r13
 	mov	8(r15), r14
 	mov	10(r15), r15
 	jmp	.Lgrain128aeadv2_decrypt_join8
 .Lgrain128aeadv2_decrypt_bytes6:
-	mov	sp, r11
-	add	#28, r11
-	mov	r11, r12
+	mov	sp, r5
+	add	#96, r5
+	mov	r5, r11
 	mov	#12, r13
 .Lgrain128aeadv2_decrypt_cpy9:
 	mov.b	@r15, r14
 	inc	r15
-	mov.b	r14, 0(r12)
-	inc	r12
+	mov.b	r14, 0(r11)
+	inc	r11
 	dec	r13
 	jnz	.Lgrain128aeadv2_decrypt_cpy9
-	mov	r11, r15
+	mov	r5, r15
 	jmp	.Lgrain128aeadv2_decrypt_words7
 .Lgrain128aeadv2_decrypt_join8:
-	mov	26(sp), 44(sp)
-	mov	24(sp), 46(sp)
-	mov	22(sp), 48(sp)
-	mov	20(sp), 50(sp)
-	mov	18(sp), 52(sp)
-	mov	16(sp), 54(sp)
-	mov	r4, 56(sp)
-	mov	r9, 58(sp)
-	mov	sp, r9
-	add	#44, r9
-	mov	r5, 60(sp)
-	mov	r11, 62(sp)
-	mov	r12, 64(sp)
-	mov	r13, 66(sp)
-	mov	r14, 68(sp)
-	mov	r15, 70(sp)
-	mov	sp, r11
-	add	#60, r11
-	mov	sp, r14
-	add	#72, r14
-	mov	sp, r15
-	add	#88, r15
+	mov	30(sp), 112(sp)
+	mov	28(sp), 114(sp)
+	mov	26(sp), 116(sp)
+	mov	24(sp), 118(sp)
+	mov	22(sp), 120(sp)
+	mov	20(sp), 122(sp)
+	mov	18(sp), 124(sp)
+	mov	r12, 126(sp)
 	mov	sp, r12
-	add	#104, r12
-	mov	sp, r13
-	add	#112, r13
-	mov	r12, 0(sp)
-	mov	r13, 2(sp)
-	mov	r9, r12
-	mov	r11, r13
-	call	#grain128aeadv2_init
-	; grain128aeadv2.ae:200: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	mov	sp, r12
-	add	#72, r12
-	mov	sp, r13
-	add	#88, r13
-	mov	sp, r14
-	add	#104, r14
-	mov	sp, r15
-	add	#112, r15
-	mov	sp, r4
-	add	#120, r4
+	add	#112, r12
+	mov	r4, 128(sp)
+	mov	r5, 130(sp)
+	mov	r11, 132(sp)
+	mov	r13, 134(sp)
+	mov	r14, 136(sp)
+	mov	r15, 138(sp)
 	mov	sp, r5
-	add	#136, r5
-	mov	sp, r9
-	add	#152, r9
+	add	#128, r5
 	mov	sp, r11
-	add	#160, r11
-	mov	200(sp), 0(sp)
-	mov	202(sp), 2(sp)
-	mov	r4, 4(sp)
-	mov	r5, 6(sp)
-	mov	r9, 8(sp)
-	mov	r11, 10(sp)
-	call	#grain128aeadv2_absorb_ad
-	; grain128aeadv2.ae:201: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
-	mov	sp, r12
-	add	#120, r12
-	mov	sp, r13
-	add	#136, r13
-	mov	sp, r14
-	add	#152, r14
+	add	#140, r11
 	mov	sp, r15
-	add	#160, r15
-	mov	sp, r9
-	add	#168, r9
+	add	#156, r15
+	mov	sp, r13
+	add	#172, r13
+	mov	sp, r14
+	add	#180, r14
+	mov	r13, 0(sp)
+	mov	r14, 2(sp)
+	mov	r5, r13
+	mov	r11, r14
+	call	#grain128aeadv2_init
+	; grain128aeadv2.ae:97: r[i] = x[16 * i + 15 : 16 * i]
+	mov	140(sp), 32(sp)
+	; grain128aeadv2.ae:98: r[i + 8] = x[16 * i + 15 : 16 * i]
+	mov	140(sp), 48(sp)
+	; grain128aeadv2.ae:97: r[i] = x[16 * i + 15 : 16 * i]
+	mov	142(sp), 34(sp)
+	; grain128aeadv2.ae:98: r[i + 8] = x[16 * i + 15 : 16 * i]
+	mov	142(sp), 50(sp)
+	; grain128aeadv2.ae:97: r[i] = x[16 * i + 15 : 16 * i]
+	mov	144(sp), 36(sp)
+	; grain128aeadv2.ae:98: r[i + 8] = x[16 * i + 15 : 16 * i]
+	mov	144(sp), 52(sp)
+	; grain128aeadv2.ae:97: r[i] = x[16 * i + 15 : 16 * i]
+	mov	146(sp), 38(sp)
+	; grain128aeadv2.ae:98: r[i + 8] = x[16 * i + 15 : 16 * i]
+	mov	146(sp), 54(sp)
+	; grain128aeadv2.ae:97: r[i] = x[16 * i + 15 : 16 * i]
+	mov	148(sp), 40(sp)
+	; grain128aeadv2.ae:98: r[i + 8] = x[16 * i + 15 : 16 * i]
+	mov	148(sp), 56(sp)
+	; grain128aeadv2.ae:97: r[i] = x[16 * i + 15 : 16 * i]
+	mov	150(sp), 42(sp)
+	; grain128aeadv2.ae:98: r[i + 8] = x[16 * i + 15 : 16 * i]
+	mov	150(sp), 58(sp)
+	; grain128aeadv2.ae:97: r[i] = x[16 * i + 15 : 16 * i]
+	mov	152(sp), 44(sp)
+	; grain128aeadv2.ae:98: r[i + 8] = x[16 * i + 15 : 16 * i]
+	mov	152(sp), 60(sp)
+	; grain128aeadv2.ae:97: r[i] = x[16 * i + 15 : 16 * i]
+	mov	154(sp), 46(sp)
+	; grain128aeadv2.ae:98: r[i + 8] = x[16 * i + 15 : 16 * i]
+	mov	154(sp), 62(sp)
+	; grain128aeadv2.ae:97: r[i] = x[16 * i + 15 : 16 * i]
+	mov	156(sp), 64(sp)
+	; grain128aeadv2.ae:98: r[i + 8] = x[16 * i + 15 : 16 * i]
+	mov	156(sp), 80(sp)
+	; grain128aeadv2.ae:97: r[i] = x[16 * i + 15 : 16 * i]
+	mov	158(sp), 66(sp)
+	; grain128aeadv2.ae:98: r[i + 8] = x[16 * i + 15 : 16 * i]
+	mov	158(sp), 82(sp)
+	; grain128aeadv2.ae:97: r[i] = x[16 * i + 15 : 16 * i]
+	mov	160(sp), 68(sp)
+	; grain128aeadv2.ae:98: r[i + 8] = x[16 * i + 15 : 16 * i]
+	mov	160(sp), 84(sp)
+	; grain128aeadv2.ae:97: r[i] = x[16 * i + 15 : 16 * i]
+	mov	162(sp), 70(sp)
+	; grain128aeadv2.ae:98: r[i + 8] = x[16 * i + 15 : 16 * i]
+	mov	162(sp), 86(sp)
+	; grain128aeadv2.ae:97: r[i] = x[16 * i + 15 : 16 * i]
+	mov	164(sp), 72(sp)
+	; grain128aeadv2.ae:98: r[i + 8] = x[16 * i + 15 : 16 * i]
+	mov	164(sp), 88(sp)
+	; grain128aeadv2.ae:97: r[i] = x[16 * i + 15 : 16 * i]
+	mov	166(sp), 74(sp)
+	; grain128aeadv2.ae:98: r[i + 8] = x[16 * i + 15 : 16 * i]
+	mov	166(sp), 90(sp)
+	; grain128aeadv2.ae:97: r[i] = x[16 * i + 15 : 16 * i]
+	mov	168(sp), 76(sp)
+	; grain128aeadv2.ae:98: r[i + 8] = x[16 * i + 15 : 16 * i]
+	mov	168(sp), 92(sp)
+	; grain128aeadv2.ae:97: r[i] = x[16 * i + 15 : 16 * i]
+	mov	170(sp), 78(sp)
+	; grain128aeadv2.ae:98: r[i + 8] = x[16 * i + 15 : 16 * i]
+	mov	170(sp), 94(sp)
+	; grain128aeadv2.ae:289: p, acc, sr = absorb_ad(rs, rb, 0 as pos, acc, sr, ad)
+	mov	sp, r4
+	add	#32, r4
+	mov	sp, r5
+	add	#64, r5
 	mov	sp, r11
-	add	#176, r11
-	mov	204(sp), 0(sp)
-	mov	206(sp), 2(sp)
-	mov	r7, 4(sp)
+	add	#172, r11
+	mov	sp, r12
+	add	#180, r12
+	mov	sp, r13
+	add	#188, r13
+	mov	sp, r14
+	add	#190, r14
+	mov	sp, r15
+	add	#198, r15
+	mov	r12, 0(sp)
+	mov	238(sp), 2(sp)
+	mov	240(sp), 4(sp)
+	mov	r13, 6(sp)
+	mov	r14, 8(sp)
+	mov	r15, 10(sp)
+	mov	r4, r12
+	mov	r5, r13
+	mov	#0, r14
+	mov	r11, r15
+	call	#grain128aeadv2_absorb_ad
+	; grain128aeadv2.ae:290: acc, sr = crypt(rs, rb, p, acc, sr, ct, msg, msg)
+	mov	sp, r5
+	add	#32, r5
+	mov	sp, r13
+	add	#64, r13
+	mov	sp, r15
+	add	#190, r15
+	mov	sp, r11
+	add	#198, r11
+	mov	sp, r12
+	add	#206, r12
+	mov	sp, r14
+	add	#214, r14
+	mov	r11, 0(sp)
+	mov	242(sp), 2(sp)
+	mov	r6, 4(sp)
 	mov	r8, 6(sp)
-	mov	r7, 8(sp)
+	mov	r9, 8(sp)
 	mov	r8, 10(sp)
 	mov	r9, 12(sp)
-	mov	r11, 14(sp)
+	mov	r12, 14(sp)
+	mov	r14, 16(sp)
+	mov	r5, r12
+	mov	188(sp), r14
 	call	#grain128aeadv2_crypt
-	; grain128aeadv2.ae:202: return (load_le(tag, 0, 8) ^ acc ^ sr) == 0
-	mov	r6, r11
+	; grain128aeadv2.ae:291: return (load_le(tag, 0, 8) ^ acc ^ sr) == 0
+	mov	r7, r11
 	bit	#1, r11
 	jnz	.Lgrain128aeadv2_decrypt_bytes11
 .Lgrain128aeadv2_decrypt_words12:
@@ -346,7 +481,7 @@ grain128aeadv2_decrypt:
 	jmp	.Lgrain128aeadv2_decrypt_join13
 .Lgrain128aeadv2_decrypt_bytes11:
 	mov	sp, r12
-	add	#28, r12
+	add	#96, r12
 	mov	r12, r13
 	mov	#8, r14
 .Lgrain128aeadv2_decrypt_cpy14:
@@ -359,14 +494,14 @@ grain128aeadv2_decrypt:
 	mov	r12, r11
 	jmp	.Lgrain128aeadv2_decrypt_words12
 .Lgrain128aeadv2_decrypt_join13:
-	xor	168(sp), r12
-	xor	170(sp), r13
-	xor	172(sp), r14
-	xor	174(sp), r15
-	xor	176(sp), r12
-	xor	178(sp), r13
-	xor	180(sp), r14
-	xor	182(sp), r15
+	xor	206(sp), r12
+	xor	208(sp), r13
+	xor	210(sp), r14
+	xor	212(sp), r15
+	xor	214(sp), r12
+	xor	216(sp), r13
+	xor	218(sp), r14
+	xor	220(sp), r15
 	bis	r13, r12
 	bis	r14, r12
 	bis	r15, r12
@@ -375,2078 +510,2103 @@ grain128aeadv2_decrypt:
 	adc	r15
 	xor	#1, r15
 	mov	r15, 0(r10)
-	add	#184, sp
+	add	#222, sp
 	popm.w	#7, r10
 	ret
 	.size grain128aeadv2_decrypt, .-grain128aeadv2_decrypt
 
 
 ; --- grain128aeadv2_absorb_ad: grain128aeadv2.absorb_ad
-;     frame 86 bytes (43 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3338 bytes of code
+;     frame 44 bytes (22 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 3130 bytes of code
 	.section .text.grain128aeadv2_absorb_ad,"ax",@progbits
 	.local grain128aeadv2_absorb_ad
 	.type grain128aeadv2_absorb_ad, @function
 	.balign 2
 grain128aeadv2_absorb_ad:
 	pushm.w	#7, r10
-	sub	#86, sp
-	; grain128aeadv2.ae:153: n = if a < 0x80 then 0 else if a < 0x100 then 1 else if a < 0x10000 then 2 else if a < 0x1000000 then 3 else 4 as u32
-	mov	104(sp), r10
-	cmp	#128, r10
-	subc	r11, r11
-	subc	r8, r8
-	cmp	#256, r10
-	subc	r11, r11
-	subc	r7, r7
-	cmp	#0, r10
-	mov	#0, r11
-	subc	#1, r11
+	sub	#44, sp
+	mov	r12, 42(sp)
+	mov	r13, 40(sp)
+	mov	60(sp), r8
+	; grain128aeadv2.ae:177: return if a < 0x80 then 0 else if a < 0x100 then 1 else if a < 0x10000 then 2 else if a < 0x1000000 then 3 else 4 as u32
+	mov	64(sp), r12
+	cmp	#128, r12
+	subc	r13, r13
 	subc	r9, r9
-	cmp	#0, r10
-	mov	#0, r11
-	subc	#256, r11
+	cmp	#256, r12
+	subc	r13, r13
 	subc	r10, r10
-	and	#7, r10
-	xor	#4, r10
-	mov	r10, r11
-	xor	#2, r11
-	and	r9, r11
-	xor	r11, r10
-	mov	r10, r11
-	xor	#1, r11
-	and	r7, r11
-	xor	r11, r10
-	and	r10, r8
-	xor	r8, r10
-	mov	r10, 78(sp)
-	; grain128aeadv2.ae:154: for i in 0..n + 1 {
-	mov	r10, r11
-	mov	#0, r6
-	add	#1, r11
-	addc	#0, r6
-	mov	#0, 68(sp)
-	mov	#0, 66(sp)
-	mov	@r12+, r8
-	mov	@r12+, 36(sp)
-	mov	@r12+, 34(sp)
-	mov	@r12+, 30(sp)
-	mov	@r12+, 28(sp)
-	mov	@r12+, 26(sp)
-	mov	@r12+, 24(sp)
-	mov	@r12+, 22(sp)
-	mov	@r13+, r7
-	mov	@r13+, r9
-	mov	@r13+, 12(sp)
-	mov	@r13+, 16(sp)
-	mov	@r13+, 8(sp)
-	mov	@r13+, r10
-	mov	@r13+, 40(sp)
-	mov	@r13+, 38(sp)
-	mov	@r14+, 18(sp)
-	mov	@r14+, 72(sp)
-	mov	@r14+, 74(sp)
-	mov	@r14+, 76(sp)
-	mov	@r15+, 64(sp)
-	mov	@r15+, 62(sp)
-	mov	@r15+, 60(sp)
-	mov	@r15+, 58(sp)
-	cmp	r11, 68(sp)
-	mov	r11, 84(sp)
-	mov	66(sp), r15
-	subc	r6, r15
-	mov	r6, 82(sp)
+	cmp	#0, r12
+	mov	#0, r13
+	subc	#1, r13
+	subc	r11, r11
+	cmp	#0, r12
+	mov	#0, r13
+	subc	#256, r13
+	subc	r12, r12
+	and	#7, r12
+	xor	#4, r12
+	mov	r12, r13
+	xor	#2, r13
+	and	r11, r13
+	xor	r13, r12
+	mov	r12, r13
+	xor	#1, r13
+	and	r10, r13
+	xor	r13, r12
+	and	r12, r9
+	xor	r9, r12
+	mov	r12, 32(sp)
+	; grain128aeadv2.ae:250: for i in 0..n + 1 {
+	mov	r12, r13
+	mov	#0, r12
+	add	#1, r13
+	addc	#0, r12
+	mov	#0, 20(sp)
+	mov	#0, 16(sp)
+	mov	r14, 4(sp)
+	mov	@r15+, 24(sp)
+	mov	@r15+, 26(sp)
+	mov	@r15+, 28(sp)
+	mov	@r15+, 30(sp)
+	mov	@r8+, 10(sp)
+	mov	@r8+, 18(sp)
+	mov	@r8+, 12(sp)
+	mov	@r8+, 14(sp)
+	cmp	r13, 20(sp)
+	mov	r13, 38(sp)
+	mov	16(sp), r15
+	subc	r12, r15
+	mov	r12, 36(sp)
 	jnc	.Lgrain128aeadv2_absorb_ad_near10
 	br	#.Lgrain128aeadv2_absorb_ad_done2
 .Lgrain128aeadv2_absorb_ad_near10:
 .Lgrain128aeadv2_absorb_ad_loop1:
-	; grain128aeadv2.ae:155: x = if i == 0 then (if n == 0 then a as u8 else 0x80 | (n as u8)) else (a >> (8 * (n - i))) as u8
-	mov	68(sp), r5
-	mov	r5, r15
-	mov	66(sp), r4
-	bis	r4, r15
+	; grain128aeadv2.ae:181: return if i == 0 then (if n == 0 then a as u8 else 0x80 | (n as u8)) else (a >> (8 * (n - i))) as u8
+	mov	20(sp), r10
+	mov	r10, r15
+	mov	16(sp), r9
+	bis	r9, r15
 	sub	#1, r15
-	subc	r6, r6
-	mov	78(sp), r13
+	subc	r11, r11
+	mov	32(sp), r13
 	mov	r13, r15
 	sub	#1, r15
 	subc	r14, r14
-	mov.b	104(sp), r15
-	mov.b	r13, r11
-	bis	#128, r11
-	xor	r11, r15
+	mov	64(sp), r8
+	mov.b	r8, r15
+	mov.b	r13, r12
+	bis	#128, r12
+	xor	r12, r15
 	and	r14, r15
-	xor	r15, r11
+	xor	r15, r12
 	mov	r13, r15
-	mov	#0, r12
-	sub	r5, r15
-	subc	r4, r12
+	mov	#0, r13
+	sub	r10, r15
+	subc	r9, r13
 	rla	r15
 	adc	r15
 	rla	r15
 	adc	r15
 	rla	r15
 	adc	r15
-	mov	r15, r13
-	and	#65528, r13
-	rlam.w	#3, r12
+	mov	r15, r14
+	and	#65528, r14
+	rlam.w	#3, r13
 	and	#7, r15
-	bis	r15, r12
-	mov	104(sp), r14
+	bis	r15, r13
+	mov	r8, r9
 	mov	#0, r15
-	tst	r12
+	tst	r13
 	jnz	.Lgrain128aeadv2_absorb_ad_shbig3
-	cmp	#32, r13
+	cmp	#32, r14
 	jc	.Lgrain128aeadv2_absorb_ad_shbig3
 .Lgrain128aeadv2_absorb_ad_shlimb6:
-	cmp	#16, r13
+	cmp	#16, r14
 	jnc	.Lgrain128aeadv2_absorb_ad_shbits7
-	mov	r15, r14
+	mov	r15, r9
 	clr	r15
-	sub	#16, r13
+	sub	#16, r14
 	jmp	.Lgrain128aeadv2_absorb_ad_shlimb6
 .Lgrain128aeadv2_absorb_ad_shbits7:
-	tst	r13
+	tst	r14
 	jz	.Lgrain128aeadv2_absorb_ad_shend4
 .Lgrain128aeadv2_absorb_ad_sh5:
 	clrc
 	rrc	r15
-	rrc	r14
-	dec	r13
+	rrc	r9
+	dec	r14
 	jnz	.Lgrain128aeadv2_absorb_ad_sh5
 	jmp	.Lgrain128aeadv2_absorb_ad_shend4
 .Lgrain128aeadv2_absorb_ad_shbig3:
-	clr	r14
+	clr	r9
 .Lgrain128aeadv2_absorb_ad_shend4:
-	mov.b	r14, r14
-	xor	r14, r11
-	and	r6, r11
-	xor	r11, r14
-	mov	r14, 32(sp)
+	mov.b	r9, r9
+	xor	r9, r12
+	and	r11, r12
+	xor	r12, r9
+	; grain128aeadv2.ae:92: return cat(r[q + 7], r[q + 6], r[q + 5], r[q + 4], r[q + 3], r[q + 2], r[q + 1], r[q])
+	mov	4(sp), r15
+	mov	r15, r11
+	rla	r11
+	add	42(sp), r11
+	rla	r15
+	add	40(sp), r15
 	; grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r7, r15
-	mov	r9, r12
-	rla	r15
-	rlc	r12
-	rla	r15
-	rlc	r12
-	rla	r15
-	rlc	r12
-	rla	r15
-	rlc	r12
-	mov	r8, r5
-	mov	36(sp), r6
-	mov	r6, r15
-	swpb	r15
+	mov	@r15, r12
+	mov	2(r15), r14
+	rla	r12
+	rlc	r14
+	rla	r12
+	rlc	r14
+	rla	r12
+	rlc	r14
+	rla	r12
+	rlc	r14
+	mov	@r11, r5
+	mov	2(r11), r7
+	mov	r7, r12
+	swpb	r12
 	swpb	r5
-	xor.b	r15, r5
-	xor	r15, r5
-	mov	r12, r14
-	and	r5, r14
-	mov	r8, r15
-	mov	r6, r11
-	rla	r15
-	rlc	r11
-	rla	r15
-	rlc	r11
-	rla	r15
-	rlc	r11
-	mov	34(sp), r15
-	rra	r15
-	rrc	r6
-	rra	r15
-	rrc	r6
-	rra	r15
-	rrc	r6
-	rra	r15
-	rrc	r6
-	and	r6, r11
-	xor	r11, r14
+	xor.b	r12, r5
+	xor	r12, r5
+	mov	r14, r10
+	and	r5, r10
+	mov	@r11, r12
+	mov	r7, r8
+	rla	r12
+	rlc	r8
+	rla	r12
+	rlc	r8
+	rla	r12
+	rlc	r8
+	mov	4(r11), r13
+	mov	r13, r12
+	rra	r12
+	rrc	r7
+	rra	r12
+	rrc	r7
+	rra	r12
+	rrc	r7
+	rra	r12
+	rrc	r7
+	and	r7, r8
+	xor	r8, r10
 	; grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r10, r15
-	mov	40(sp), r4
-	mov	r4, r6
-	rla	r15
-	rlc	r6
-	mov	34(sp), r13
-	mov	30(sp), r11
-	mov	r11, r15
-	swpb	r15
-	swpb	r13
-	xor.b	r15, r13
-	xor	r15, r13
-	bit	#256, r11
-	rrc	r13
-	bit	#512, r11
-	rrc	r13
-	and	r6, r13
-	; grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r13, r14
-	; grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	28(sp), r15
-	rla	r11
-	rlc	r15
-	rla	r11
-	rlc	r15
-	rla	r11
-	rlc	r15
-	rla	r11
-	rlc	r15
-	mov	28(sp), r13
-	mov	26(sp), r11
+	mov	10(r15), r4
+	mov	r4, r12
+	mov	12(r15), r7
+	rla	r12
+	rlc	r7
+	mov	6(r11), r8
+	mov	r8, r12
 	rla	r13
-	rlc	r11
-	and	r11, r15
+	rlc	r12
+	rla	r13
+	rlc	r12
+	rla	r13
+	rlc	r12
+	rla	r13
+	rlc	r12
+	rla	r13
+	rlc	r12
+	rla	r13
+	rlc	r12
+	and	r7, r12
 	; grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r15, r14
-	; grain128aeadv2.ae:39: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	mov	r12, r11
-	and	r6, r11
-	mov	r6, 42(sp)
-	mov	26(sp), r6
+	xor	r12, r10
+	; grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	mov	8(r11), r6
 	mov	r6, r13
-	mov	24(sp), r15
-	rla	r13
-	rlc	r15
-	rla	r13
-	rlc	r15
-	and	r15, r11
+	rla	r8
+	rlc	r13
+	rla	r8
+	rlc	r13
+	rla	r8
+	rlc	r13
+	rla	r8
+	rlc	r13
+	mov	10(r11), r8
+	mov	r8, r12
+	rla	r6
+	rlc	r12
+	and	r12, r13
 	; grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r11, r14
+	xor	r13, r10
+	; grain128aeadv2.ae:39: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
+	mov	r14, r13
+	and	r7, r13
+	mov	r8, r6
+	mov	12(r11), r12
+	rla	r6
+	rlc	r12
+	rla	r6
+	rlc	r12
+	and	r12, r13
+	; grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	xor	r13, r10
 	; grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	bit	#8192, r6
-	rlc	r15
-	xor	r15, r14
-	mov	r7, r6
-	mov	r9, r15
-	rra	r15
+	bit	#8192, r8
+	rlc	r12
+	xor	r12, r10
+	mov	@r15, r6
+	mov	2(r15), r13
+	mov	r13, r12
+	rra	r12
 	rrc	r6
-	rra	r15
+	rra	r12
 	rrc	r6
-	xor	r6, r14
-	mov	r7, r13
-	mov	r9, r15
+	xor	r6, r10
+	mov	@r15, r8
+	rla	r8
+	rlc	r13
+	xor	r13, r10
+	mov	4(r15), r13
+	mov	r13, r8
+	mov	6(r15), r12
+	rra	r12
+	rrc	r8
+	rra	r12
+	rrc	r8
+	rra	r12
+	rrc	r8
+	rra	r12
+	rrc	r8
+	xor	r8, r10
+	mov	6(r15), r12
 	rla	r13
-	rlc	r15
-	xor	r15, r14
-	mov	12(sp), r11
-	mov	r11, r13
-	mov	16(sp), r15
-	rra	r15
-	rrc	r13
-	rra	r15
-	rrc	r13
-	rra	r15
-	rrc	r13
-	rra	r15
-	rrc	r13
-	xor	r13, r14
-	mov	16(sp), r15
-	rla	r11
-	rlc	r15
-	rla	r11
-	rlc	r15
-	rla	r11
-	rlc	r15
-	xor	r15, r14
-	mov	8(sp), r15
-	xor	r15, r14
+	rlc	r12
+	rla	r13
+	rlc	r12
+	rla	r13
+	rlc	r12
+	xor	r12, r10
+	mov	8(r15), r12
+	xor	r12, r10
 	; grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	r10, r13
-	swpb	r13
-	swpb	r15
-	xor.b	r13, r15
-	xor	r13, r15
-	bit	#256, r10
-	rrc	r15
-	; grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r15, r14
-	; grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	r10, r13
-	mov	r4, r15
-	swpb	r15
-	swpb	r13
-	xor.b	r15, r13
-	xor	r15, r13
+	mov	r4, r8
+	swpb	r8
+	swpb	r12
+	xor.b	r8, r12
+	xor	r8, r12
 	bit	#256, r4
-	rrc	r13
-	; grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r13, r14
-	mov	r14, 46(sp)
-	; grain128aeadv2.ae:44: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	bit	#128, r8
-	rlc	r5
-	mov	26(sp), r4
-	mov	24(sp), r15
-	rra	r15
-	rrc	r4
-	mov	34(sp), r11
-	xor	28(sp), r11
-	mov	30(sp), r14
-	xor	26(sp), r14
-	mov	r11, r15
-	swpb	r14
-	swpb	r15
-	xor.b	r14, r15
-	xor	r14, r15
-	bit	#128, r11
-	rlc	r15
-	bit	#64, r11
-	rlc	r15
-	xor	r8, r5
-	xor	r15, r5
-	xor	r4, r5
-	xor	24(sp), r5
-	mov	r5, 56(sp)
-	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r8
-	mov	r9, r5
-	mov	12(sp), r14
-	mov	r14, r15
-	swpb	r15
-	swpb	r5
-	xor.b	r15, r5
-	xor	r15, r5
-	bit	#256, r14
-	rrc	r5
-	bit	#512, r14
-	rrc	r5
-	xor	r5, r8
-	mov	16(sp), r14
-	mov	8(sp), r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	xor	r14, r8
-	mov	r13, r11
-	mov	40(sp), r15
-	bit	#512, r15
-	rrc	r11
-	bit	#1024, r15
-	rrc	r11
-	xor	r11, r8
-	xor	r15, r8
-	; grain128aeadv2.ae:48: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	bit	#4, r9
-	rrc	r6
-	mov	8(sp), r4
-	mov	r10, r15
-	rra	r15
-	rrc	r4
-	rra	r15
-	rrc	r4
-	rra	r15
-	rrc	r4
-	and	r4, r6
-	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r6, r8
-	; grain128aeadv2.ae:48: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r12, r15
-	bit	#2048, r7
-	rlc	r15
-	bit	#4096, r9
 	rrc	r12
-	and	r12, r15
-	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r8
-	; grain128aeadv2.ae:49: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	r9, r7
-	mov	12(sp), r6
-	mov	r6, r15
-	rra	r15
-	rrc	r7
-	mov	r7, r15
-	bit	#2, r6
-	rrc	r15
-	and	r15, r7
-	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r8
-	; grain128aeadv2.ae:49: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	r5, r15
-	bit	#1024, r6
-	rrc	r15
-	mov	8(sp), r12
-	bit	#256, r12
-	rrc	r14
-	bit	#512, r12
-	rrc	r14
-	bit	#1024, r12
-	rrc	r14
-	and	r14, r15
-	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r8
-	; grain128aeadv2.ae:50: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	16(sp), r7
-	mov	r7, r15
-	swpb	r15
-	swpb	r6
-	xor.b	r15, r6
-	xor	r15, r6
-	and	r7, r6
-	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r6, r8
-	; grain128aeadv2.ae:50: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	bit	#2048, r12
-	rrc	r14
-	bit	#4096, r12
-	rrc	r14
-	mov	r12, r7
-	mov	r10, r15
-	rra	r15
-	rrc	r7
-	and	r7, r14
-	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r8
-	; grain128aeadv2.ae:51: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	bit	#8, r10
+	; grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	xor	r12, r10
+	; grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	mov	12(r15), r13
+	mov	r13, r12
+	swpb	r12
+	swpb	r4
+	xor.b	r12, r4
+	xor	r12, r4
+	bit	#256, r13
 	rrc	r4
-	mov	r10, r7
-	mov	40(sp), r15
-	rra	r15
-	rrc	r7
-	rra	r15
-	rrc	r7
-	rra	r15
-	rrc	r7
-	rra	r15
-	rrc	r7
-	mov	r4, r15
-	and	r7, r15
-	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r8
-	; grain128aeadv2.ae:51: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	r9, r6
-	mov	12(sp), r15
-	swpb	r15
-	swpb	r6
-	xor.b	r15, r6
-	xor	r15, r6
-	bit	#128, r9
-	rlc	r6
-	bit	#64, r9
-	rlc	r6
-	mov	r9, r14
-	mov	12(sp), r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	and	r14, r6
-	bit	#512, r9
+	; grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	xor	r4, r10
+	mov	r10, 8(sp)
+	; grain128aeadv2.ae:44: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
+	mov	@r11, r12
+	bit	#128, r12
 	rlc	r5
+	mov	10(r11), r8
+	mov	12(r11), r12
+	rra	r12
+	rrc	r8
+	mov	4(r11), r13
+	xor	8(r11), r13
+	mov	6(r11), r10
+	xor	10(r11), r10
+	mov	r13, r12
+	swpb	r10
+	swpb	r12
+	xor.b	r10, r12
+	xor	r10, r12
+	bit	#128, r13
+	rlc	r12
+	bit	#64, r13
+	rlc	r12
+	xor	@r11, r5
+	xor	r12, r5
+	xor	r8, r5
+	xor	12(r11), r5
+	mov	r5, 2(sp)
+	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	mov	@r11, r10
+	xor	@r15, r10
+	mov	2(r15), r5
+	mov	r5, r12
+	mov	4(r15), r8
+	rla	r12
+	rlc	r8
+	rla	r12
+	rlc	r8
+	rla	r12
+	rlc	r8
+	rla	r12
+	rlc	r8
+	rla	r12
+	rlc	r8
+	rla	r12
+	rlc	r8
+	xor	r8, r10
+	mov	6(r15), r13
+	mov	8(r15), r12
+	swpb	r12
+	swpb	r13
+	xor.b	r12, r13
+	xor	r12, r13
+	xor	r13, r10
+	mov	r4, r13
+	mov	12(r15), r12
+	bit	#512, r12
+	rrc	r13
+	bit	#1024, r12
+	rrc	r13
+	xor	r13, r10
+	xor	r12, r10
+	; grain128aeadv2.ae:48: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	bit	#4, r5
+	rrc	r6
+	mov	8(r15), r5
+	mov	10(r15), r12
+	rra	r12
+	rrc	r5
+	rra	r12
+	rrc	r5
+	rra	r12
+	rrc	r5
 	and	r5, r6
 	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r6, r8
+	xor	r6, r10
+	; grain128aeadv2.ae:48: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	mov	r14, r6
+	mov	@r15, r12
+	bit	#2048, r12
+	rlc	r6
+	bit	#4096, 2(r15)
+	rrc	r14
+	and	r14, r6
+	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r6, r10
+	; grain128aeadv2.ae:49: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	mov	2(r15), r14
+	mov	4(r15), r6
+	mov	r6, r12
+	rra	r12
+	rrc	r14
+	mov	r14, r12
+	bit	#2, r6
+	rrc	r12
+	and	r12, r14
+	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r14, r10
+	; grain128aeadv2.ae:49: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	mov	r8, r6
+	bit	#1024, 4(r15)
+	rrc	r6
+	mov	6(r15), r14
+	mov	8(r15), r12
+	rla	r14
+	rlc	r12
+	rla	r14
+	rlc	r12
+	rla	r14
+	rlc	r12
+	rla	r14
+	rlc	r12
+	rla	r14
+	rlc	r12
+	and	r12, r6
+	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r6, r10
+	; grain128aeadv2.ae:50: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	mov	4(r15), r14
+	mov	6(r15), r6
+	mov	r6, r12
+	swpb	r12
+	swpb	r14
+	xor.b	r12, r14
+	xor	r12, r14
+	and	r6, r14
+	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r14, r10
+	; grain128aeadv2.ae:50: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	mov	8(r15), r12
+	rla	r6
+	rlc	r12
+	rla	r6
+	rlc	r12
+	rla	r6
+	rlc	r12
+	mov	8(r15), r14
+	mov	10(r15), r6
+	rra	r6
+	rrc	r14
+	and	r14, r12
+	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r12, r10
+	; grain128aeadv2.ae:51: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	mov	10(r15), r12
+	bit	#8, r12
+	rrc	r5
+	mov	12(r15), r14
+	rra	r14
+	rrc	r12
+	rra	r14
+	rrc	r12
+	rra	r14
+	rrc	r12
+	rra	r14
+	rrc	r12
+	and	r5, r12
+	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r12, r10
+	; grain128aeadv2.ae:51: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	mov	2(r15), r6
+	mov	4(r15), r12
+	rra	r12
+	rrc	r6
+	rra	r12
+	rrc	r6
+	rra	r12
+	rrc	r6
+	rra	r12
+	rrc	r6
+	rra	r12
+	rrc	r6
+	rra	r12
+	rrc	r6
+	mov	2(r15), r14
+	mov	4(r15), r12
+	swpb	r12
+	swpb	r14
+	xor.b	r12, r14
+	xor	r12, r14
+	and	r14, r6
+	bit	#512, 2(r15)
+	rlc	r8
+	and	r8, r6
+	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r6, r10
 	; grain128aeadv2.ae:52: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	bit	#16, r10
-	rrc	r4
-	bit	#32, r10
-	rrc	r4
-	mov	r10, r15
-	rla	r12
-	rlc	r15
-	rla	r12
-	rlc	r15
-	and	r15, r4
-	bit	#8, r10
-	rlc	r7
-	bit	#4, r10
-	rlc	r7
+	mov	10(r15), r6
+	bit	#16, r6
+	rrc	r5
+	bit	#32, r6
+	rrc	r5
+	mov	8(r15), r14
+	mov	r6, r12
+	rla	r14
+	rlc	r12
+	rla	r14
+	rlc	r12
+	and	r12, r5
+	mov	r6, r14
+	mov	12(r15), r8
+	mov	r8, r12
+	rra	r12
+	rrc	r14
+	rra	r12
+	rrc	r14
+	and	r14, r5
+	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r5, r10
+	; grain128aeadv2.ae:53: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
+	bit	#256, r6
+	rlc	r4
+	bit	#2048, r8
+	rrc	r13
+	and	r13, r4
+	bit	#4096, r8
+	rrc	r13
+	and	r13, r4
 	and	r7, r4
 	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r4, r8
-	; grain128aeadv2.ae:53: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	bit	#256, r10
-	rlc	r13
-	mov	40(sp), r14
-	bit	#2048, r14
-	rrc	r11
-	and	r11, r13
-	bit	#4096, r14
-	rrc	r11
-	and	r11, r13
-	and	42(sp), r13
-	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r13, r8
-	mov	r8, 52(sp)
-	; grain128aeadv2.ae:146: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
-	mov	#0, r13
-	mov	46(sp), r15
-	rra	r15
-	rrc	r13
-	mov	#0, r14
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r13
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r13
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r13
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r13
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r13
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r13
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r13
-	swpb	r13
-	mov.b	r13, r13
-	rra	r15
-	rrc	r14
-	bis	r14, r13
-	mov	r13, 4(sp)
-	; grain128aeadv2.ae:134: acc = acc ^ (sr & -(m[0] as u64))
-	bit	#1, 32(sp)
+	xor	r4, r10
+	; grain128aeadv2.ae:105: s[q] = s2[127:112]
+	mov	2(sp), r12
+	mov	r12, 0(r11)
+	; grain128aeadv2.ae:106: s[q + 8] = s2[127:112]
+	mov	r12, 16(r11)
+	; grain128aeadv2.ae:107: b[q] = b2[127:112]
+	mov	r10, 0(r15)
+	; grain128aeadv2.ae:108: b[q + 8] = b2[127:112]
+	mov	r10, 16(r15)
+	; grain128aeadv2.ae:109: return p + 1, y
+	mov	4(sp), r15
+	add	#1, r15
+	and	#7, r15
+	mov	r15, 4(sp)
+	; grain128aeadv2.ae:243: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
+	mov	#0, r7
+	mov	8(sp), r14
+	rra	r14
+	rrc	r7
+	mov	#0, r15
+	rra	r14
+	rrc	r15
+	rra	r14
+	rrc	r7
+	rra	r14
+	rrc	r15
+	rra	r14
+	rrc	r7
+	rra	r14
+	rrc	r15
+	rra	r14
+	rrc	r7
+	rra	r14
+	rrc	r15
+	rra	r14
+	rrc	r7
+	rra	r14
+	rrc	r15
+	rra	r14
+	rrc	r7
+	rra	r14
+	rrc	r15
+	rra	r14
+	rrc	r7
+	rra	r14
+	rrc	r15
+	rra	r14
+	rrc	r7
+	swpb	r7
+	mov.b	r7, r7
+	rra	r14
+	rrc	r15
+	bis	r15, r7
+	; grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
+	bit	#1, r9
 	subc	r14, r14
 	inv	r14
-	mov	64(sp), r13
+	mov	10(sp), r13
 	mov	r13, r15
 	and	r14, r15
-	mov	18(sp), r4
+	mov	24(sp), r8
+	xor	r15, r8
+	mov	18(sp), r6
+	mov	r6, r15
+	and	r14, r15
+	mov	26(sp), r4
 	xor	r15, r4
-	mov	62(sp), r8
-	mov	r8, r15
+	mov	12(sp), r5
+	mov	r5, r15
 	and	r14, r15
-	mov	72(sp), r5
-	xor	r15, r5
-	mov	60(sp), r7
-	mov	r7, r15
-	and	r14, r15
-	mov	74(sp), r6
-	xor	r15, r6
-	mov	58(sp), r15
+	mov	28(sp), r10
+	xor	r15, r10
+	mov	14(sp), r15
 	and	r15, r14
-	mov	76(sp), r11
+	mov	30(sp), r11
 	xor	r14, r11
-	; grain128aeadv2.ae:135: sr = cat(a[0], sr[63:1])
-	mov	r8, r12
-	mov	r7, r14
-	mov	r15, r8
-	bit	#256, 4(sp)
-	rrc	r8
-	rrc	r14
-	rrc	r12
-	rrc	r13
-	; grain128aeadv2.ae:134: acc = acc ^ (sr & -(m[0] as u64))
-	bit	#2, 32(sp)
-	subc	r7, r7
-	inv	r7
-	mov	r13, r15
-	and	r7, r15
-	xor	r15, r4
-	mov	r12, r15
-	and	r7, r15
-	xor	r15, r5
-	mov	r14, r15
-	and	r7, r15
-	xor	r15, r6
-	and	r8, r7
-	xor	r7, r11
-	; grain128aeadv2.ae:135: sr = cat(a[0], sr[63:1])
-	bit	#512, 4(sp)
-	rrc	r8
-	rrc	r14
-	rrc	r12
-	rrc	r13
-	; grain128aeadv2.ae:134: acc = acc ^ (sr & -(m[0] as u64))
-	bit	#4, 32(sp)
-	subc	r7, r7
-	inv	r7
-	mov	r13, r15
-	and	r7, r15
-	xor	r15, r4
-	mov	r12, r15
-	and	r7, r15
-	xor	r15, r5
-	mov	r14, r15
-	and	r7, r15
-	xor	r15, r6
-	and	r8, r7
-	xor	r7, r11
-	; grain128aeadv2.ae:135: sr = cat(a[0], sr[63:1])
-	bit	#1024, 4(sp)
-	rrc	r8
-	rrc	r14
-	rrc	r12
-	rrc	r13
-	; grain128aeadv2.ae:134: acc = acc ^ (sr & -(m[0] as u64))
-	bit	#8, 32(sp)
-	subc	r7, r7
-	inv	r7
-	mov	r13, r15
-	and	r7, r15
-	xor	r15, r4
-	mov	r12, r15
-	and	r7, r15
-	xor	r15, r5
-	mov	r14, r15
-	and	r7, r15
-	xor	r15, r6
-	and	r8, r7
-	xor	r7, r11
-	; grain128aeadv2.ae:135: sr = cat(a[0], sr[63:1])
-	bit	#2048, 4(sp)
-	rrc	r8
-	rrc	r14
-	rrc	r12
-	rrc	r13
-	; grain128aeadv2.ae:134: acc = acc ^ (sr & -(m[0] as u64))
-	bit	#16, 32(sp)
-	subc	r7, r7
-	inv	r7
-	mov	r13, r15
-	and	r7, r15
-	xor	r15, r4
-	mov	r12, r15
-	and	r7, r15
-	xor	r15, r5
-	mov	r14, r15
-	and	r7, r15
-	xor	r15, r6
-	and	r8, r7
-	xor	r7, r11
-	; grain128aeadv2.ae:135: sr = cat(a[0], sr[63:1])
-	bit	#4096, 4(sp)
-	rrc	r8
-	rrc	r14
-	rrc	r12
-	rrc	r13
-	; grain128aeadv2.ae:134: acc = acc ^ (sr & -(m[0] as u64))
-	bit	#32, 32(sp)
-	subc	r7, r7
-	inv	r7
-	mov	r13, r15
-	and	r7, r15
-	xor	r15, r4
-	mov	r12, r15
-	and	r7, r15
-	xor	r15, r5
-	mov	r14, r15
-	and	r7, r15
-	xor	r15, r6
-	and	r8, r7
-	xor	r7, r11
-	; grain128aeadv2.ae:135: sr = cat(a[0], sr[63:1])
-	bit	#8192, 4(sp)
-	rrc	r8
-	rrc	r14
-	rrc	r12
-	rrc	r13
-	; grain128aeadv2.ae:134: acc = acc ^ (sr & -(m[0] as u64))
-	bit	#64, 32(sp)
-	subc	r7, r7
-	inv	r7
-	mov	r13, r15
-	and	r7, r15
-	xor	r15, r4
-	mov	r12, r15
-	and	r7, r15
-	xor	r15, r5
-	mov	r14, r15
-	and	r7, r15
-	xor	r15, r6
-	and	r8, r7
-	xor	r7, r11
-	; grain128aeadv2.ae:135: sr = cat(a[0], sr[63:1])
-	bit	#16384, 4(sp)
-	rrc	r8
-	rrc	r14
-	rrc	r12
-	rrc	r13
-	; grain128aeadv2.ae:134: acc = acc ^ (sr & -(m[0] as u64))
-	bit	#128, 32(sp)
-	subc	r7, r7
-	inv	r7
-	mov	r13, r15
-	and	r7, r15
-	xor	r15, r4
-	mov	r12, r15
-	and	r7, r15
-	xor	r15, r5
-	mov	r14, r15
-	and	r7, r15
-	xor	r15, r6
-	and	r8, r7
-	xor	r7, r11
-	; grain128aeadv2.ae:135: sr = cat(a[0], sr[63:1])
-	mov	r8, r15
-	bit	#32768, 4(sp)
+	; grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
+	bit	#256, r7
 	rrc	r15
-	rrc	r14
-	rrc	r12
+	rrc	r5
+	rrc	r6
 	rrc	r13
-	mov	36(sp), r8
-	mov	34(sp), 36(sp)
-	mov	30(sp), 34(sp)
-	mov	28(sp), 30(sp)
-	mov	26(sp), 28(sp)
-	mov	24(sp), 26(sp)
-	mov	22(sp), 24(sp)
-	mov	56(sp), 22(sp)
-	mov	r9, r7
-	mov	12(sp), 10(sp)
-	mov	16(sp), 12(sp)
-	mov	8(sp), 16(sp)
-	mov	40(sp), 20(sp)
-	mov	38(sp), 40(sp)
-	mov	52(sp), 38(sp)
-	mov	r4, 18(sp)
-	mov	10(sp), r9
-	mov	r10, 8(sp)
-	mov	20(sp), r10
-	mov	r5, 72(sp)
-	mov	r6, 74(sp)
-	mov	r11, 76(sp)
-	mov	r13, 64(sp)
-	mov	r12, 62(sp)
-	mov	r14, 60(sp)
-	mov	r15, 58(sp)
-	add	#1, 68(sp)
-	addc	#0, 66(sp)
-	cmp	84(sp), 68(sp)
-	mov	66(sp), r15
-	subc	82(sp), r15
+	; grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
+	bit	#2, r9
+	subc	r14, r14
+	inv	r14
+	mov	r13, r12
+	and	r14, r12
+	xor	r12, r8
+	mov	r6, r12
+	and	r14, r12
+	xor	r12, r4
+	mov	r5, r12
+	and	r14, r12
+	xor	r12, r10
+	and	r15, r14
+	xor	r14, r11
+	; grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
+	bit	#512, r7
+	rrc	r15
+	rrc	r5
+	rrc	r6
+	rrc	r13
+	; grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
+	bit	#4, r9
+	subc	r14, r14
+	inv	r14
+	mov	r13, r12
+	and	r14, r12
+	xor	r12, r8
+	mov	r6, r12
+	and	r14, r12
+	xor	r12, r4
+	mov	r5, r12
+	and	r14, r12
+	xor	r12, r10
+	and	r15, r14
+	xor	r14, r11
+	; grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
+	bit	#1024, r7
+	rrc	r15
+	rrc	r5
+	rrc	r6
+	rrc	r13
+	; grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
+	bit	#8, r9
+	subc	r14, r14
+	inv	r14
+	mov	r13, r12
+	and	r14, r12
+	xor	r12, r8
+	mov	r6, r12
+	and	r14, r12
+	xor	r12, r4
+	mov	r5, r12
+	and	r14, r12
+	xor	r12, r10
+	and	r15, r14
+	xor	r14, r11
+	; grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
+	bit	#2048, r7
+	rrc	r15
+	rrc	r5
+	rrc	r6
+	rrc	r13
+	; grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
+	bit	#16, r9
+	subc	r14, r14
+	inv	r14
+	mov	r13, r12
+	and	r14, r12
+	xor	r12, r8
+	mov	r6, r12
+	and	r14, r12
+	xor	r12, r4
+	mov	r5, r12
+	and	r14, r12
+	xor	r12, r10
+	and	r15, r14
+	xor	r14, r11
+	; grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
+	bit	#4096, r7
+	rrc	r15
+	rrc	r5
+	rrc	r6
+	rrc	r13
+	; grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
+	bit	#32, r9
+	subc	r14, r14
+	inv	r14
+	mov	r13, r12
+	and	r14, r12
+	xor	r12, r8
+	mov	r6, r12
+	and	r14, r12
+	xor	r12, r4
+	mov	r5, r12
+	and	r14, r12
+	xor	r12, r10
+	and	r15, r14
+	xor	r14, r11
+	; grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
+	bit	#8192, r7
+	rrc	r15
+	rrc	r5
+	rrc	r6
+	rrc	r13
+	; grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
+	bit	#64, r9
+	subc	r14, r14
+	inv	r14
+	mov	r13, r12
+	and	r14, r12
+	xor	r12, r8
+	mov	r6, r12
+	and	r14, r12
+	xor	r12, r4
+	mov	r5, r12
+	and	r14, r12
+	xor	r12, r10
+	and	r15, r14
+	xor	r14, r11
+	; grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
+	bit	#16384, r7
+	rrc	r15
+	rrc	r5
+	rrc	r6
+	rrc	r13
+	; grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
+	bit	#128, r9
+	subc	r14, r14
+	inv	r14
+	mov	r13, r12
+	and	r14, r12
+	xor	r12, r8
+	mov	r6, r12
+	and	r14, r12
+	xor	r12, r4
+	mov	r5, r12
+	and	r14, r12
+	xor	r12, r10
+	and	r15, r14
+	xor	r14, r11
+	; grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
+	bit	#32768, r7
+	rrc	r15
+	rrc	r5
+	rrc	r6
+	rrc	r13
+	mov	r8, 24(sp)
+	mov	r4, 26(sp)
+	mov	r10, 28(sp)
+	mov	r11, 30(sp)
+	mov	r13, 10(sp)
+	mov	r6, 18(sp)
+	mov	r5, 12(sp)
+	mov	r15, 14(sp)
+	add	#1, 20(sp)
+	addc	#0, 16(sp)
+	cmp	38(sp), 20(sp)
+	mov	16(sp), r15
+	subc	36(sp), r15
 	jc	.Lgrain128aeadv2_absorb_ad_near11
 	br	#.Lgrain128aeadv2_absorb_ad_loop1
 .Lgrain128aeadv2_absorb_ad_near11:
 .Lgrain128aeadv2_absorb_ad_done2:
-	; grain128aeadv2.ae:158: for i in 0..a {
-	mov	#0, 70(sp)
-	mov	#0, 80(sp)
-	mov	r8, r6
-	mov	r9, r5
-	mov	r10, r4
-	cmp	104(sp), 70(sp)
-	mov	80(sp), r15
+	; grain128aeadv2.ae:253: for i in 0..a {
+	mov	#0, 22(sp)
+	mov	#0, 34(sp)
+	cmp	64(sp), 22(sp)
+	mov	34(sp), r15
 	subc	#0, r15
 	jnc	.Lgrain128aeadv2_absorb_ad_near12
 	br	#.Lgrain128aeadv2_absorb_ad_done9
 .Lgrain128aeadv2_absorb_ad_near12:
 .Lgrain128aeadv2_absorb_ad_loop8:
-	; grain128aeadv2.ae:159: s, b, acc, sr = absorb_byte(s, b, acc, sr, ad[i])
-	mov	70(sp), r15
-	add	102(sp), r15
-	mov.b	@r15, r15
-	mov	r15, 48(sp)
+	; grain128aeadv2.ae:254: p, acc, sr = absorb_byte(s, b, p, acc, sr, ad[i])
+	mov	22(sp), r15
+	add	62(sp), r15
+	mov.b	@r15, r9
+	; grain128aeadv2.ae:92: return cat(r[q + 7], r[q + 6], r[q + 5], r[q + 4], r[q + 3], r[q + 2], r[q + 1], r[q])
+	mov	4(sp), r15
+	mov	r15, r11
+	rla	r11
+	add	42(sp), r11
+	rla	r15
+	add	40(sp), r15
 	; grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r7, r15
-	mov	r5, r11
-	rla	r15
-	rlc	r11
-	rla	r15
-	rlc	r11
-	rla	r15
-	rlc	r11
-	rla	r15
-	rlc	r11
-	mov	r6, r10
-	mov	36(sp), r12
-	mov	r12, r15
-	swpb	r15
-	swpb	r10
-	xor.b	r15, r10
-	xor	r15, r10
-	mov	r11, r9
-	and	r10, r9
-	mov	r6, r15
-	mov	r12, r13
-	rla	r15
-	rlc	r13
-	rla	r15
-	rlc	r13
-	rla	r15
-	rlc	r13
-	mov	34(sp), r14
-	mov	r14, r15
-	rra	r15
-	rrc	r12
-	rra	r15
-	rrc	r12
-	rra	r15
-	rrc	r12
-	rra	r15
-	rrc	r12
-	and	r12, r13
-	xor	r13, r9
-	; grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r4, r15
-	mov	40(sp), r13
-	rla	r15
-	rlc	r13
-	mov	30(sp), r12
-	mov	r12, r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	bit	#256, r12
-	rrc	r14
-	bit	#512, r12
-	rrc	r14
-	and	r13, r14
-	; grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r14, r9
-	; grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	28(sp), r8
-	mov	r8, r15
+	mov	@r15, r12
+	mov	2(r15), r14
 	rla	r12
-	rlc	r15
+	rlc	r14
 	rla	r12
-	rlc	r15
+	rlc	r14
 	rla	r12
-	rlc	r15
+	rlc	r14
 	rla	r12
-	rlc	r15
-	mov	26(sp), r14
-	mov	r14, r12
-	rla	r8
-	rlc	r12
-	and	r12, r15
-	; grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r15, r9
-	; grain128aeadv2.ae:39: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	mov	r11, r12
-	and	r13, r12
-	mov	r14, r8
-	mov	24(sp), r15
-	rla	r8
-	rlc	r15
-	rla	r8
-	rlc	r15
-	and	r15, r12
-	; grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r12, r9
-	; grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	bit	#8192, r14
-	rlc	r15
-	xor	r15, r9
-	mov	r7, r8
-	mov	r5, r15
-	rra	r15
-	rrc	r8
-	rra	r15
-	rrc	r8
-	xor	r8, r9
+	rlc	r14
+	mov	@r11, r5
+	mov	2(r11), r7
 	mov	r7, r12
-	mov	r5, r15
-	rla	r12
-	rlc	r15
-	xor	r15, r9
-	mov	12(sp), r12
-	mov	16(sp), r15
-	rra	r15
-	rrc	r12
-	rra	r15
-	rrc	r12
-	rra	r15
-	rrc	r12
-	rra	r15
-	rrc	r12
-	xor	r12, r9
-	mov	12(sp), r12
-	mov	16(sp), r15
-	rla	r12
-	rlc	r15
-	rla	r12
-	rlc	r15
-	rla	r12
-	rlc	r15
-	xor	r15, r9
-	mov	8(sp), r15
-	xor	r15, r9
-	; grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	r4, r12
 	swpb	r12
-	swpb	r15
-	xor.b	r12, r15
-	xor	r12, r15
+	swpb	r5
+	xor.b	r12, r5
+	xor	r12, r5
+	mov	r14, r10
+	and	r5, r10
+	mov	@r11, r12
+	mov	r7, r8
+	rla	r12
+	rlc	r8
+	rla	r12
+	rlc	r8
+	rla	r12
+	rlc	r8
+	mov	4(r11), r13
+	mov	r13, r12
+	rra	r12
+	rrc	r7
+	rra	r12
+	rrc	r7
+	rra	r12
+	rrc	r7
+	rra	r12
+	rrc	r7
+	and	r7, r8
+	xor	r8, r10
+	; grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	mov	10(r15), r4
+	mov	r4, r12
+	mov	12(r15), r7
+	rla	r12
+	rlc	r7
+	mov	6(r11), r8
+	mov	r8, r12
+	rla	r13
+	rlc	r12
+	rla	r13
+	rlc	r12
+	rla	r13
+	rlc	r12
+	rla	r13
+	rlc	r12
+	rla	r13
+	rlc	r12
+	rla	r13
+	rlc	r12
+	and	r7, r12
+	; grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	xor	r12, r10
+	; grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	mov	8(r11), r6
+	mov	r6, r13
+	rla	r8
+	rlc	r13
+	rla	r8
+	rlc	r13
+	rla	r8
+	rlc	r13
+	rla	r8
+	rlc	r13
+	mov	10(r11), r8
+	mov	r8, r12
+	rla	r6
+	rlc	r12
+	and	r12, r13
+	; grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	xor	r13, r10
+	; grain128aeadv2.ae:39: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
+	mov	r14, r13
+	and	r7, r13
+	mov	r8, r6
+	mov	12(r11), r12
+	rla	r6
+	rlc	r12
+	rla	r6
+	rlc	r12
+	and	r12, r13
+	; grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	xor	r13, r10
+	; grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	bit	#8192, r8
+	rlc	r12
+	xor	r12, r10
+	mov	@r15, r6
+	mov	2(r15), r13
+	mov	r13, r12
+	rra	r12
+	rrc	r6
+	rra	r12
+	rrc	r6
+	xor	r6, r10
+	mov	@r15, r8
+	rla	r8
+	rlc	r13
+	xor	r13, r10
+	mov	4(r15), r13
+	mov	r13, r8
+	mov	6(r15), r12
+	rra	r12
+	rrc	r8
+	rra	r12
+	rrc	r8
+	rra	r12
+	rrc	r8
+	rra	r12
+	rrc	r8
+	xor	r8, r10
+	mov	6(r15), r12
+	rla	r13
+	rlc	r12
+	rla	r13
+	rlc	r12
+	rla	r13
+	rlc	r12
+	xor	r12, r10
+	mov	8(r15), r12
+	xor	r12, r10
+	; grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	mov	r4, r8
+	swpb	r8
+	swpb	r12
+	xor.b	r8, r12
+	xor	r8, r12
 	bit	#256, r4
-	rrc	r15
-	; grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r15, r9
-	; grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	r4, r12
-	mov	40(sp), r15
-	swpb	r15
-	swpb	r12
-	xor.b	r15, r12
-	xor	r15, r12
-	bit	#256, 40(sp)
 	rrc	r12
 	; grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r12, r9
-	mov	r9, 44(sp)
+	xor	r12, r10
+	; grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	mov	12(r15), r13
+	mov	r13, r12
+	swpb	r12
+	swpb	r4
+	xor.b	r12, r4
+	xor	r12, r4
+	bit	#256, r13
+	rrc	r4
+	; grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	xor	r4, r10
+	mov	r10, 6(sp)
 	; grain128aeadv2.ae:44: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	bit	#128, r6
-	rlc	r10
-	mov	r10, 0(sp)
-	mov	24(sp), r15
-	rra	r15
-	rrc	r14
-	mov	34(sp), r9
-	xor	28(sp), r9
-	mov	30(sp), r15
-	xor	26(sp), r15
-	mov	r9, r10
-	swpb	r15
+	mov	@r11, r12
+	bit	#128, r12
+	rlc	r5
+	mov	10(r11), r8
+	mov	12(r11), r12
+	rra	r12
+	rrc	r8
+	mov	4(r11), r13
+	xor	8(r11), r13
+	mov	6(r11), r10
+	xor	10(r11), r10
+	mov	r13, r12
 	swpb	r10
-	xor.b	r15, r10
-	xor	r15, r10
-	bit	#128, r9
-	rlc	r10
-	bit	#64, r9
-	rlc	r10
-	mov	@sp, r15
-	xor	r6, r15
-	xor	r10, r15
-	xor	r14, r15
-	xor	24(sp), r15
-	mov	r15, 54(sp)
+	swpb	r12
+	xor.b	r10, r12
+	xor	r10, r12
+	bit	#128, r13
+	rlc	r12
+	bit	#64, r13
+	rlc	r12
+	xor	@r11, r5
+	xor	r12, r5
+	xor	r8, r5
+	xor	12(r11), r5
+	mov	r5, 0(sp)
 	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r6
-	mov	r5, r14
-	mov	12(sp), r10
-	mov	r10, r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	bit	#256, r10
-	rrc	r14
-	bit	#512, r10
-	rrc	r14
-	xor	r14, r6
-	mov	16(sp), r9
-	mov	8(sp), r15
-	swpb	r15
-	swpb	r9
-	xor.b	r15, r9
-	xor	r15, r9
-	xor	r9, r6
-	mov	r12, r10
-	mov	40(sp), r15
-	bit	#512, r15
-	rrc	r10
-	bit	#1024, r15
-	rrc	r10
-	xor	r10, r6
-	xor	r15, r6
-	mov	r6, 2(sp)
+	mov	@r11, r10
+	xor	@r15, r10
+	mov	2(r15), r5
+	mov	r5, r12
+	mov	4(r15), r8
+	rla	r12
+	rlc	r8
+	rla	r12
+	rlc	r8
+	rla	r12
+	rlc	r8
+	rla	r12
+	rlc	r8
+	rla	r12
+	rlc	r8
+	rla	r12
+	rlc	r8
+	xor	r8, r10
+	mov	6(r15), r13
+	mov	8(r15), r12
+	swpb	r12
+	swpb	r13
+	xor.b	r12, r13
+	xor	r12, r13
+	xor	r13, r10
+	mov	r4, r13
+	mov	12(r15), r12
+	bit	#512, r12
+	rrc	r13
+	bit	#1024, r12
+	rrc	r13
+	xor	r13, r10
+	xor	r12, r10
 	; grain128aeadv2.ae:48: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
 	bit	#4, r5
-	rrc	r8
-	mov	8(sp), r15
-	mov	r4, r6
-	rra	r6
-	rrc	r15
-	rra	r6
-	rrc	r15
-	rra	r6
-	rrc	r15
-	and	r15, r8
+	rrc	r6
+	mov	8(r15), r5
+	mov	10(r15), r12
+	rra	r12
+	rrc	r5
+	rra	r12
+	rrc	r5
+	rra	r12
+	rrc	r5
+	and	r5, r6
 	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	2(sp), r6
-	xor	r8, r6
+	xor	r6, r10
 	; grain128aeadv2.ae:48: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r11, r8
-	bit	#2048, r7
-	rlc	r8
-	bit	#4096, r5
-	rrc	r11
-	and	r11, r8
+	mov	r14, r6
+	mov	@r15, r12
+	bit	#2048, r12
+	rlc	r6
+	bit	#4096, 2(r15)
+	rrc	r14
+	and	r14, r6
 	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r6
+	xor	r6, r10
 	; grain128aeadv2.ae:49: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	r5, r11
-	mov	12(sp), r7
-	mov	r7, r8
-	rra	r8
-	rrc	r11
-	mov	r11, r8
-	bit	#2, r7
-	rrc	r8
-	and	r8, r11
+	mov	2(r15), r14
+	mov	4(r15), r6
+	mov	r6, r12
+	rra	r12
+	rrc	r14
+	mov	r14, r12
+	bit	#2, r6
+	rrc	r12
+	and	r12, r14
 	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r11, r6
+	xor	r14, r10
 	; grain128aeadv2.ae:49: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	r14, r8
-	bit	#1024, r7
-	rrc	r8
-	mov	8(sp), r7
-	bit	#256, r7
-	rrc	r9
-	bit	#512, r7
-	rrc	r9
-	bit	#1024, r7
-	rrc	r9
-	and	r9, r8
-	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r6
-	; grain128aeadv2.ae:50: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	12(sp), r11
-	mov	16(sp), r8
-	swpb	r8
-	swpb	r11
-	xor.b	r8, r11
-	xor	r8, r11
-	and	16(sp), r11
-	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r11, r6
-	; grain128aeadv2.ae:50: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	bit	#2048, r7
-	rrc	r9
-	bit	#4096, r7
-	rrc	r9
-	mov	r4, r8
-	rra	r8
-	rrc	r7
-	and	r7, r9
-	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r9, r6
-	; grain128aeadv2.ae:51: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	bit	#8, r4
-	rrc	r15
-	mov	r4, r8
-	mov	40(sp), r9
-	rra	r9
-	rrc	r8
-	rra	r9
-	rrc	r8
-	rra	r9
-	rrc	r8
-	rra	r9
-	rrc	r8
-	mov	r15, r9
-	and	r8, r9
-	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r9, r6
-	; grain128aeadv2.ae:51: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	r5, r11
-	mov	12(sp), r9
-	swpb	r9
-	swpb	r11
-	xor.b	r9, r11
-	xor	r9, r11
-	bit	#128, r5
-	rlc	r11
-	bit	#64, r5
-	rlc	r11
-	mov	r5, r7
-	mov	12(sp), r9
-	swpb	r9
-	swpb	r7
-	xor.b	r9, r7
-	xor	r9, r7
-	and	r7, r11
-	bit	#512, r5
-	rlc	r14
-	and	r14, r11
-	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r11, r6
-	; grain128aeadv2.ae:52: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	bit	#16, r4
-	rrc	r15
-	bit	#32, r4
-	rrc	r15
-	mov	8(sp), r14
-	mov	r4, r9
+	mov	r8, r6
+	bit	#1024, 4(r15)
+	rrc	r6
+	mov	6(r15), r14
+	mov	8(r15), r12
 	rla	r14
-	rlc	r9
-	rla	r14
-	rlc	r9
-	and	r9, r15
-	bit	#8, r4
-	rlc	r8
-	bit	#4, r4
-	rlc	r8
-	and	r8, r15
-	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r6
-	; grain128aeadv2.ae:53: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	bit	#256, r4
 	rlc	r12
-	mov	40(sp), r14
-	bit	#2048, r14
-	rrc	r10
-	and	r10, r12
-	bit	#4096, r14
-	rrc	r10
-	and	r10, r12
-	and	r13, r12
+	rla	r14
+	rlc	r12
+	rla	r14
+	rlc	r12
+	rla	r14
+	rlc	r12
+	rla	r14
+	rlc	r12
+	and	r12, r6
 	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r6
-	mov	r6, 50(sp)
-	; grain128aeadv2.ae:146: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
-	mov	#0, r13
-	mov	44(sp), r15
-	rra	r15
-	rrc	r13
-	mov	#0, r14
-	rra	r15
+	xor	r6, r10
+	; grain128aeadv2.ae:50: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	mov	4(r15), r14
+	mov	6(r15), r6
+	mov	r6, r12
+	swpb	r12
+	swpb	r14
+	xor.b	r12, r14
+	xor	r12, r14
+	and	r6, r14
+	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r14, r10
+	; grain128aeadv2.ae:50: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	mov	8(r15), r12
+	rla	r6
+	rlc	r12
+	rla	r6
+	rlc	r12
+	rla	r6
+	rlc	r12
+	mov	8(r15), r14
+	mov	10(r15), r6
+	rra	r6
 	rrc	r14
-	rra	r15
-	rrc	r13
-	rra	r15
+	and	r14, r12
+	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r12, r10
+	; grain128aeadv2.ae:51: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	mov	10(r15), r12
+	bit	#8, r12
+	rrc	r5
+	mov	12(r15), r14
+	rra	r14
+	rrc	r12
+	rra	r14
+	rrc	r12
+	rra	r14
+	rrc	r12
+	rra	r14
+	rrc	r12
+	and	r5, r12
+	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r12, r10
+	; grain128aeadv2.ae:51: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	mov	2(r15), r6
+	mov	4(r15), r12
+	rra	r12
+	rrc	r6
+	rra	r12
+	rrc	r6
+	rra	r12
+	rrc	r6
+	rra	r12
+	rrc	r6
+	rra	r12
+	rrc	r6
+	rra	r12
+	rrc	r6
+	mov	2(r15), r14
+	mov	4(r15), r12
+	swpb	r12
+	swpb	r14
+	xor.b	r12, r14
+	xor	r12, r14
+	and	r14, r6
+	bit	#512, 2(r15)
+	rlc	r8
+	and	r8, r6
+	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r6, r10
+	; grain128aeadv2.ae:52: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
+	mov	10(r15), r6
+	bit	#16, r6
+	rrc	r5
+	bit	#32, r6
+	rrc	r5
+	mov	8(r15), r14
+	mov	r6, r12
+	rla	r14
+	rlc	r12
+	rla	r14
+	rlc	r12
+	and	r12, r5
+	mov	r6, r14
+	mov	12(r15), r8
+	mov	r8, r12
+	rra	r12
 	rrc	r14
-	rra	r15
-	rrc	r13
-	rra	r15
+	rra	r12
 	rrc	r14
-	rra	r15
+	and	r14, r5
+	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r5, r10
+	; grain128aeadv2.ae:53: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
+	bit	#256, r6
+	rlc	r4
+	bit	#2048, r8
 	rrc	r13
-	rra	r15
-	rrc	r14
-	rra	r15
+	and	r13, r4
+	bit	#4096, r8
 	rrc	r13
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r13
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r13
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r13
-	swpb	r13
-	mov.b	r13, r13
-	rra	r15
-	rrc	r14
-	bis	r14, r13
-	mov	r13, 6(sp)
-	; grain128aeadv2.ae:134: acc = acc ^ (sr & -(m[0] as u64))
-	bit	#1, 48(sp)
+	and	r13, r4
+	and	r7, r4
+	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r4, r10
+	; grain128aeadv2.ae:105: s[q] = s2[127:112]
+	mov	@sp, r12
+	mov	r12, 0(r11)
+	; grain128aeadv2.ae:106: s[q + 8] = s2[127:112]
+	mov	r12, 16(r11)
+	; grain128aeadv2.ae:107: b[q] = b2[127:112]
+	mov	r10, 0(r15)
+	; grain128aeadv2.ae:108: b[q + 8] = b2[127:112]
+	mov	r10, 16(r15)
+	; grain128aeadv2.ae:109: return p + 1, y
+	mov	4(sp), r15
+	add	#1, r15
+	and	#7, r15
+	mov	r15, 4(sp)
+	; grain128aeadv2.ae:243: acc, sr = authenticate(acc, sr, x, unzip(y)[15:8])
+	mov	#0, r7
+	mov	6(sp), r14
+	rra	r14
+	rrc	r7
+	mov	#0, r15
+	rra	r14
+	rrc	r15
+	rra	r14
+	rrc	r7
+	rra	r14
+	rrc	r15
+	rra	r14
+	rrc	r7
+	rra	r14
+	rrc	r15
+	rra	r14
+	rrc	r7
+	rra	r14
+	rrc	r15
+	rra	r14
+	rrc	r7
+	rra	r14
+	rrc	r15
+	rra	r14
+	rrc	r7
+	rra	r14
+	rrc	r15
+	rra	r14
+	rrc	r7
+	rra	r14
+	rrc	r15
+	rra	r14
+	rrc	r7
+	swpb	r7
+	mov.b	r7, r7
+	rra	r14
+	rrc	r15
+	bis	r15, r7
+	; grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
+	bit	#1, r9
 	subc	r14, r14
 	inv	r14
-	mov	64(sp), r13
+	mov	10(sp), r13
 	mov	r13, r15
 	and	r14, r15
-	mov	18(sp), r8
+	mov	24(sp), r8
 	xor	r15, r8
-	mov	62(sp), r7
-	mov	r7, r15
-	and	r14, r15
-	mov	72(sp), r9
-	xor	r15, r9
-	mov	60(sp), r6
+	mov	18(sp), r6
 	mov	r6, r15
 	and	r14, r15
-	mov	74(sp), r10
-	xor	r15, r10
-	mov	58(sp), r15
-	and	r15, r14
-	mov	76(sp), r11
-	xor	r14, r11
-	; grain128aeadv2.ae:135: sr = cat(a[0], sr[63:1])
-	mov	r7, r12
-	mov	r6, r14
-	mov	r15, r7
-	bit	#256, 6(sp)
-	rrc	r7
-	rrc	r14
-	rrc	r12
-	rrc	r13
-	; grain128aeadv2.ae:134: acc = acc ^ (sr & -(m[0] as u64))
-	bit	#2, 48(sp)
-	subc	r6, r6
-	inv	r6
-	mov	r13, r15
-	and	r6, r15
-	xor	r15, r8
-	mov	r12, r15
-	and	r6, r15
-	xor	r15, r9
-	mov	r14, r15
-	and	r6, r15
-	xor	r15, r10
-	and	r7, r6
-	xor	r6, r11
-	; grain128aeadv2.ae:135: sr = cat(a[0], sr[63:1])
-	bit	#512, 6(sp)
-	rrc	r7
-	rrc	r14
-	rrc	r12
-	rrc	r13
-	; grain128aeadv2.ae:134: acc = acc ^ (sr & -(m[0] as u64))
-	bit	#4, 48(sp)
-	subc	r6, r6
-	inv	r6
-	mov	r13, r15
-	and	r6, r15
-	xor	r15, r8
-	mov	r12, r15
-	and	r6, r15
-	xor	r15, r9
-	mov	r14, r15
-	and	r6, r15
-	xor	r15, r10
-	and	r7, r6
-	xor	r6, r11
-	; grain128aeadv2.ae:135: sr = cat(a[0], sr[63:1])
-	bit	#1024, 6(sp)
-	rrc	r7
-	rrc	r14
-	rrc	r12
-	rrc	r13
-	; grain128aeadv2.ae:134: acc = acc ^ (sr & -(m[0] as u64))
-	bit	#8, 48(sp)
-	subc	r6, r6
-	inv	r6
-	mov	r13, r15
-	and	r6, r15
-	xor	r15, r8
-	mov	r12, r15
-	and	r6, r15
-	xor	r15, r9
-	mov	r14, r15
-	and	r6, r15
-	xor	r15, r10
-	and	r7, r6
-	xor	r6, r11
-	; grain128aeadv2.ae:135: sr = cat(a[0], sr[63:1])
-	bit	#2048, 6(sp)
-	rrc	r7
-	rrc	r14
-	rrc	r12
-	rrc	r13
-	; grain128aeadv2.ae:134: acc = acc ^ (sr & -(m[0] as u64))
-	bit	#16, 48(sp)
-	subc	r6, r6
-	inv	r6
-	mov	r13, r15
-	and	r6, r15
-	xor	r15, r8
-	mov	r12, r15
-	and	r6, r15
-	xor	r15, r9
-	mov	r14, r15
-	and	r6, r15
-	xor	r15, r10
-	and	r7, r6
-	xor	r6, r11
-	; grain128aeadv2.ae:135: sr = cat(a[0], sr[63:1])
-	bit	#4096, 6(sp)
-	rrc	r7
-	rrc	r14
-	rrc	r12
-	rrc	r13
-	; grain128aeadv2.ae:134: acc = acc ^ (sr & -(m[0] as u64))
-	bit	#32, 48(sp)
-	subc	r6, r6
-	inv	r6
-	mov	r13, r15
-	and	r6, r15
-	xor	r15, r8
-	mov	r12, r15
-	and	r6, r15
-	xor	r15, r9
-	mov	r14, r15
-	and	r6, r15
-	xor	r15, r10
-	and	r7, r6
-	xor	r6, r11
-	; grain128aeadv2.ae:135: sr = cat(a[0], sr[63:1])
-	bit	#8192, 6(sp)
-	rrc	r7
-	rrc	r14
-	rrc	r12
-	rrc	r13
-	; grain128aeadv2.ae:134: acc = acc ^ (sr & -(m[0] as u64))
-	bit	#64, 48(sp)
-	subc	r6, r6
-	inv	r6
-	mov	r13, r15
-	and	r6, r15
-	xor	r15, r8
-	mov	r12, r15
-	and	r6, r15
-	xor	r15, r9
-	mov	r14, r15
-	and	r6, r15
-	xor	r15, r10
-	and	r7, r6
-	xor	r6, r11
-	; grain128aeadv2.ae:135: sr = cat(a[0], sr[63:1])
-	bit	#16384, 6(sp)
-	rrc	r7
-	rrc	r14
-	rrc	r12
-	rrc	r13
-	; grain128aeadv2.ae:134: acc = acc ^ (sr & -(m[0] as u64))
-	bit	#128, 48(sp)
-	subc	r6, r6
-	inv	r6
-	mov	r13, r15
-	and	r6, r15
-	xor	r15, r8
-	mov	r12, r15
-	and	r6, r15
-	xor	r15, r9
-	mov	r14, r15
-	and	r6, r15
-	xor	r15, r10
-	and	r7, r6
-	xor	r6, r11
-	; grain128aeadv2.ae:135: sr = cat(a[0], sr[63:1])
-	mov	r7, r15
-	bit	#32768, 6(sp)
-	rrc	r15
-	rrc	r14
-	rrc	r12
-	rrc	r13
-	mov	36(sp), r6
-	mov	34(sp), 36(sp)
-	mov	30(sp), 34(sp)
-	mov	28(sp), 30(sp)
-	mov	26(sp), 28(sp)
-	mov	24(sp), 26(sp)
-	mov	22(sp), 24(sp)
-	mov	54(sp), 22(sp)
-	mov	r5, r7
+	mov	26(sp), r4
+	xor	r15, r4
 	mov	12(sp), r5
-	mov	16(sp), 12(sp)
-	mov	8(sp), 16(sp)
-	mov	40(sp), 14(sp)
-	mov	38(sp), 40(sp)
-	mov	50(sp), 38(sp)
-	mov	r4, 8(sp)
-	mov	14(sp), r4
-	mov	r8, 18(sp)
-	mov	r9, 72(sp)
-	mov	r10, 74(sp)
-	mov	r11, 76(sp)
-	mov	r13, 64(sp)
-	mov	r12, 62(sp)
-	mov	r14, 60(sp)
-	mov	r15, 58(sp)
-	add	#1, 70(sp)
-	addc	#0, 80(sp)
-	cmp	104(sp), 70(sp)
-	mov	80(sp), r15
+	mov	r5, r15
+	and	r14, r15
+	mov	28(sp), r10
+	xor	r15, r10
+	mov	14(sp), r15
+	and	r15, r14
+	mov	30(sp), r11
+	xor	r14, r11
+	; grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
+	bit	#256, r7
+	rrc	r15
+	rrc	r5
+	rrc	r6
+	rrc	r13
+	; grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
+	bit	#2, r9
+	subc	r14, r14
+	inv	r14
+	mov	r13, r12
+	and	r14, r12
+	xor	r12, r8
+	mov	r6, r12
+	and	r14, r12
+	xor	r12, r4
+	mov	r5, r12
+	and	r14, r12
+	xor	r12, r10
+	and	r15, r14
+	xor	r14, r11
+	; grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
+	bit	#512, r7
+	rrc	r15
+	rrc	r5
+	rrc	r6
+	rrc	r13
+	; grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
+	bit	#4, r9
+	subc	r14, r14
+	inv	r14
+	mov	r13, r12
+	and	r14, r12
+	xor	r12, r8
+	mov	r6, r12
+	and	r14, r12
+	xor	r12, r4
+	mov	r5, r12
+	and	r14, r12
+	xor	r12, r10
+	and	r15, r14
+	xor	r14, r11
+	; grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
+	bit	#1024, r7
+	rrc	r15
+	rrc	r5
+	rrc	r6
+	rrc	r13
+	; grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
+	bit	#8, r9
+	subc	r14, r14
+	inv	r14
+	mov	r13, r12
+	and	r14, r12
+	xor	r12, r8
+	mov	r6, r12
+	and	r14, r12
+	xor	r12, r4
+	mov	r5, r12
+	and	r14, r12
+	xor	r12, r10
+	and	r15, r14
+	xor	r14, r11
+	; grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
+	bit	#2048, r7
+	rrc	r15
+	rrc	r5
+	rrc	r6
+	rrc	r13
+	; grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
+	bit	#16, r9
+	subc	r14, r14
+	inv	r14
+	mov	r13, r12
+	and	r14, r12
+	xor	r12, r8
+	mov	r6, r12
+	and	r14, r12
+	xor	r12, r4
+	mov	r5, r12
+	and	r14, r12
+	xor	r12, r10
+	and	r15, r14
+	xor	r14, r11
+	; grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
+	bit	#4096, r7
+	rrc	r15
+	rrc	r5
+	rrc	r6
+	rrc	r13
+	; grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
+	bit	#32, r9
+	subc	r14, r14
+	inv	r14
+	mov	r13, r12
+	and	r14, r12
+	xor	r12, r8
+	mov	r6, r12
+	and	r14, r12
+	xor	r12, r4
+	mov	r5, r12
+	and	r14, r12
+	xor	r12, r10
+	and	r15, r14
+	xor	r14, r11
+	; grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
+	bit	#8192, r7
+	rrc	r15
+	rrc	r5
+	rrc	r6
+	rrc	r13
+	; grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
+	bit	#64, r9
+	subc	r14, r14
+	inv	r14
+	mov	r13, r12
+	and	r14, r12
+	xor	r12, r8
+	mov	r6, r12
+	and	r14, r12
+	xor	r12, r4
+	mov	r5, r12
+	and	r14, r12
+	xor	r12, r10
+	and	r15, r14
+	xor	r14, r11
+	; grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
+	bit	#16384, r7
+	rrc	r15
+	rrc	r5
+	rrc	r6
+	rrc	r13
+	; grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
+	bit	#128, r9
+	subc	r14, r14
+	inv	r14
+	mov	r13, r12
+	and	r14, r12
+	xor	r12, r8
+	mov	r6, r12
+	and	r14, r12
+	xor	r12, r4
+	mov	r5, r12
+	and	r14, r12
+	xor	r12, r10
+	and	r15, r14
+	xor	r14, r11
+	; grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
+	bit	#32768, r7
+	rrc	r15
+	rrc	r5
+	rrc	r6
+	rrc	r13
+	mov	r8, 24(sp)
+	mov	r4, 26(sp)
+	mov	r10, 28(sp)
+	mov	r11, 30(sp)
+	mov	r13, 10(sp)
+	mov	r6, 18(sp)
+	mov	r5, 12(sp)
+	mov	r15, 14(sp)
+	add	#1, 22(sp)
+	addc	#0, 34(sp)
+	cmp	64(sp), 22(sp)
+	mov	34(sp), r15
 	subc	#0, r15
 	jc	.Lgrain128aeadv2_absorb_ad_near13
 	br	#.Lgrain128aeadv2_absorb_ad_loop8
 .Lgrain128aeadv2_absorb_ad_near13:
 .Lgrain128aeadv2_absorb_ad_done9:
-	mov	106(sp), r14
-	mov	r6, 0(r14)
-	mov	36(sp), 2(r14)
-	mov	34(sp), 4(r14)
+	mov	66(sp), r15
+	mov	4(sp), 0(r15)
+	mov	68(sp), r14
+	mov	24(sp), 0(r14)
+	mov	26(sp), 2(r14)
+	mov	28(sp), 4(r14)
 	mov	30(sp), 6(r14)
-	mov	28(sp), 8(r14)
-	mov	26(sp), 10(r14)
-	mov	24(sp), 12(r14)
-	mov	22(sp), 14(r14)
-	mov	108(sp), r14
-	mov	r7, 0(r14)
-	mov	r5, 2(r14)
+	mov	70(sp), r14
+	mov	10(sp), 0(r14)
+	mov	18(sp), 2(r14)
 	mov	12(sp), 4(r14)
-	mov	16(sp), 6(r14)
-	mov	8(sp), 8(r14)
-	mov	r4, 10(r14)
-	mov	40(sp), 12(r14)
-	mov	38(sp), 14(r14)
-	mov	110(sp), r14
-	mov	18(sp), 0(r14)
-	mov	72(sp), 2(r14)
-	mov	74(sp), 4(r14)
-	mov	76(sp), 6(r14)
-	mov	112(sp), r14
-	mov	64(sp), 0(r14)
-	mov	62(sp), 2(r14)
-	mov	60(sp), 4(r14)
-	mov	58(sp), 6(r14)
-	add	#86, sp
+	mov	14(sp), 6(r14)
+	add	#44, sp
 	popm.w	#7, r10
 	ret
 	.size grain128aeadv2_absorb_ad, .-grain128aeadv2_absorb_ad
 
 
 ; --- grain128aeadv2_crypt: grain128aeadv2.crypt
-;     frame 54 bytes (27 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1576 bytes of code
+;     frame 28 bytes (14 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1518 bytes of code
 	.section .text.grain128aeadv2_crypt,"ax",@progbits
 	.local grain128aeadv2_crypt
 	.type grain128aeadv2_crypt, @function
 	.balign 2
 grain128aeadv2_crypt:
 	pushm.w	#7, r10
-	sub	#54, sp
-	; grain128aeadv2.ae:181: for i in done..n {
-	mov	#0, 32(sp)
-	mov	#0, 52(sp)
-	mov	@r12+, r8
-	mov	@r12+, 22(sp)
-	mov	@r12+, 20(sp)
-	mov	@r12+, 18(sp)
-	mov	@r12+, 14(sp)
-	mov	@r12+, 12(sp)
-	mov	@r12+, 10(sp)
-	mov	@r12+, 8(sp)
-	mov	@r13+, r7
-	mov	@r13+, 0(sp)
-	mov	@r13+, 16(sp)
-	mov	@r13+, 6(sp)
+	sub	#28, sp
+	mov	r12, 26(sp)
+	mov	r13, 24(sp)
+	mov	44(sp), r13
+	; grain128aeadv2.ae:262: for i in 0..len(src) {
+	mov	#0, 6(sp)
+	mov	#0, 22(sp)
+	mov	r14, 0(sp)
+	mov	@r15+, 14(sp)
+	mov	@r15+, 16(sp)
+	mov	@r15+, 18(sp)
+	mov	@r15+, 20(sp)
+	mov	@r13+, 12(sp)
+	mov	@r13+, 10(sp)
+	mov	@r13+, 8(sp)
 	mov	@r13+, 4(sp)
-	mov	@r13+, r9
-	mov	@r13+, 26(sp)
-	mov	@r13+, 24(sp)
-	mov	@r14+, 44(sp)
-	mov	@r14+, 46(sp)
-	mov	@r14+, 48(sp)
-	mov	@r14+, 50(sp)
-	mov	@r15+, 42(sp)
-	mov	@r15+, 40(sp)
-	mov	@r15+, 38(sp)
-	mov	@r15+, 36(sp)
-	cmp	72(sp), 32(sp)
-	mov	52(sp), r15
+	cmp	48(sp), 6(sp)
+	mov	22(sp), r15
 	subc	#0, r15
 	jnc	.Lgrain128aeadv2_crypt_near3
 	br	#.Lgrain128aeadv2_crypt_done2
 .Lgrain128aeadv2_crypt_near3:
 .Lgrain128aeadv2_crypt_loop1:
+	; grain128aeadv2.ae:92: return cat(r[q + 7], r[q + 6], r[q + 5], r[q + 4], r[q + 3], r[q + 2], r[q + 1], r[q])
+	mov	@sp, r15
+	mov	r15, r9
+	rla	r9
+	add	26(sp), r9
+	rla	r15
+	add	24(sp), r15
 	; grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	r7, r15
-	mov	@sp, r4
-	mov	r4, r11
-	rla	r15
-	rlc	r11
-	rla	r15
-	rlc	r11
-	rla	r15
-	rlc	r11
-	rla	r15
-	rlc	r11
-	mov	r8, r5
-	mov	22(sp), r10
-	mov	r10, r15
-	swpb	r15
-	swpb	r5
-	xor.b	r15, r5
-	xor	r15, r5
-	mov	r11, r14
-	and	r5, r14
-	mov	r8, r15
-	mov	r10, r12
-	rla	r15
-	rlc	r12
-	rla	r15
-	rlc	r12
-	rla	r15
-	rlc	r12
-	mov	20(sp), r13
-	mov	r13, r15
-	rra	r15
-	rrc	r10
-	rra	r15
-	rrc	r10
-	rra	r15
-	rrc	r10
-	rra	r15
-	rrc	r10
-	and	r10, r12
-	xor	r12, r14
-	; grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r9, r15
-	mov	26(sp), r10
-	rla	r15
-	rlc	r10
-	mov	18(sp), r12
-	mov	r12, r15
-	swpb	r15
-	swpb	r13
-	xor.b	r15, r13
-	xor	r15, r13
-	bit	#256, r12
-	rrc	r13
-	bit	#512, r12
-	rrc	r13
-	and	r10, r13
-	; grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r13, r14
-	; grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	14(sp), r6
-	mov	r6, r13
-	rla	r12
-	rlc	r13
-	rla	r12
-	rlc	r13
-	rla	r12
-	rlc	r13
-	rla	r12
-	rlc	r13
-	mov	12(sp), r12
-	mov	r12, r15
-	rla	r6
-	rlc	r15
-	and	r15, r13
-	; grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r13, r14
-	; grain128aeadv2.ae:39: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	mov	r11, r13
-	and	r10, r13
-	mov	r12, r6
-	mov	10(sp), r15
-	rla	r6
-	rlc	r15
-	rla	r6
-	rlc	r15
-	and	r15, r13
-	; grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r13, r14
-	; grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	bit	#8192, r12
-	rlc	r15
-	xor	r15, r14
+	mov	@r15, r10
+	mov	2(r15), r7
 	mov	r7, r6
-	mov	r4, r15
-	rra	r15
-	rrc	r6
-	rra	r15
-	rrc	r6
-	xor	r6, r14
-	mov	r7, r12
-	rla	r12
-	rlc	r4
-	xor	r4, r14
-	mov	16(sp), r13
-	mov	r13, r12
-	mov	6(sp), r4
-	mov	r4, r15
-	rra	r15
-	rrc	r12
-	rra	r15
-	rrc	r12
-	rra	r15
-	rrc	r12
-	rra	r15
-	rrc	r12
-	xor	r12, r14
-	rla	r13
-	rlc	r4
-	rla	r13
-	rlc	r4
-	rla	r13
-	rlc	r4
-	xor	r4, r14
-	mov	4(sp), r15
-	xor	r15, r14
-	; grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	r9, r12
-	swpb	r12
-	swpb	r15
-	xor.b	r12, r15
-	xor	r12, r15
-	bit	#256, r9
-	rrc	r15
-	; grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r15, r14
-	; grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	r9, r12
-	mov	26(sp), r13
-	mov	r13, r15
-	swpb	r15
-	swpb	r12
-	xor.b	r15, r12
-	xor	r15, r12
-	bit	#256, r13
-	rrc	r12
-	; grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r12, r14
-	mov	r14, 28(sp)
-	; grain128aeadv2.ae:44: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	bit	#128, r8
-	rlc	r5
-	mov	12(sp), r4
-	mov	10(sp), r15
-	rra	r15
-	rrc	r4
-	mov	20(sp), r13
-	xor	14(sp), r13
-	mov	18(sp), r14
-	xor	12(sp), r14
-	mov	r13, r15
-	swpb	r14
-	swpb	r15
-	xor.b	r14, r15
-	xor	r14, r15
-	bit	#128, r13
-	rlc	r15
-	bit	#64, r13
-	rlc	r15
-	xor	r8, r5
-	xor	r15, r5
-	xor	r4, r5
-	xor	10(sp), r5
-	mov	r5, 34(sp)
-	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r8
-	mov	@sp, r4
-	mov	r4, r5
-	mov	16(sp), r14
-	mov	r14, r15
-	swpb	r15
-	swpb	r5
-	xor.b	r15, r5
-	xor	r15, r5
-	bit	#256, r14
-	rrc	r5
-	bit	#512, r14
-	rrc	r5
-	xor	r5, r8
-	mov	6(sp), r14
-	mov	4(sp), r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	xor	r14, r8
-	mov	r12, r13
-	mov	26(sp), r15
-	bit	#512, r15
-	rrc	r13
-	bit	#1024, r15
-	rrc	r13
-	xor	r13, r8
-	xor	r15, r8
-	; grain128aeadv2.ae:48: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	bit	#4, r4
-	rrc	r6
-	mov	4(sp), r4
-	mov	r9, r15
-	rra	r15
-	rrc	r4
-	rra	r15
-	rrc	r4
-	rra	r15
-	rrc	r4
-	and	r4, r6
-	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r6, r8
-	; grain128aeadv2.ae:48: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r11, r15
-	bit	#2048, r7
-	rlc	r15
-	mov	@sp, r6
-	bit	#4096, r6
+	rla	r10
+	rlc	r6
+	rla	r10
+	rlc	r6
+	rla	r10
+	rlc	r6
+	rla	r10
+	rlc	r6
+	mov	@r9, r8
+	mov	2(r9), r11
+	mov	r11, r10
+	swpb	r10
+	swpb	r8
+	xor.b	r10, r8
+	xor	r10, r8
+	mov	r6, r12
+	and	r8, r12
+	mov	@r9, r10
+	mov	r11, r13
+	rla	r10
+	rlc	r13
+	rla	r10
+	rlc	r13
+	rla	r10
+	rlc	r13
+	mov	4(r9), r4
+	mov	r4, r10
+	rra	r10
 	rrc	r11
-	and	r11, r15
-	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r8
-	; grain128aeadv2.ae:49: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	16(sp), r7
-	mov	r7, r15
-	rra	r15
-	rrc	r6
-	mov	r6, r15
-	bit	#2, r7
-	rrc	r15
-	and	r15, r6
-	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r6, r8
-	; grain128aeadv2.ae:49: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	r5, r15
-	bit	#1024, r7
-	rrc	r15
-	mov	4(sp), r11
-	bit	#256, r11
-	rrc	r14
-	bit	#512, r11
-	rrc	r14
-	bit	#1024, r11
-	rrc	r14
-	and	r14, r15
-	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r8
-	; grain128aeadv2.ae:50: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	6(sp), r6
-	mov	r6, r15
-	swpb	r15
-	swpb	r7
-	xor.b	r15, r7
-	xor	r15, r7
-	and	r6, r7
-	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	rra	r10
+	rrc	r11
+	rra	r10
+	rrc	r11
+	rra	r10
+	rrc	r11
+	and	r11, r13
+	xor	r13, r12
+	; grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	mov	10(r15), r5
+	mov	r5, r10
+	mov	12(r15), r11
+	rla	r10
+	rlc	r11
+	mov	6(r9), r13
+	mov	r13, r10
+	rla	r4
+	rlc	r10
+	rla	r4
+	rlc	r10
+	rla	r4
+	rlc	r10
+	rla	r4
+	rlc	r10
+	rla	r4
+	rlc	r10
+	rla	r4
+	rlc	r10
+	and	r11, r10
+	; grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	xor	r10, r12
+	; grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	mov	8(r9), r4
+	mov	r4, r10
+	rla	r13
+	rlc	r10
+	rla	r13
+	rlc	r10
+	rla	r13
+	rlc	r10
+	rla	r13
+	rlc	r10
+	mov	10(r9), r14
+	mov	r14, r13
+	rla	r4
+	rlc	r13
+	and	r13, r10
+	; grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	xor	r10, r12
+	; grain128aeadv2.ae:39: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
+	mov	r6, r13
+	and	r11, r13
+	mov	r14, r4
+	mov	12(r9), r10
+	rla	r4
+	rlc	r10
+	rla	r4
+	rlc	r10
+	and	r10, r13
+	; grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	xor	r13, r12
+	; grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	bit	#8192, r14
+	rlc	r10
+	xor	r10, r12
+	mov	@r15, r4
+	mov	r7, r10
+	rra	r10
+	rrc	r4
+	rra	r10
+	rrc	r4
+	xor	r4, r12
+	mov	@r15, r13
+	rla	r13
+	rlc	r7
+	xor	r7, r12
+	mov	4(r15), r7
+	mov	r7, r13
+	mov	6(r15), r10
+	rra	r10
+	rrc	r13
+	rra	r10
+	rrc	r13
+	rra	r10
+	rrc	r13
+	rra	r10
+	rrc	r13
+	xor	r13, r12
+	mov	6(r15), r10
+	rla	r7
+	rlc	r10
+	rla	r7
+	rlc	r10
+	rla	r7
+	rlc	r10
+	xor	r10, r12
+	mov	8(r15), r10
+	xor	r10, r12
+	; grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	mov	r5, r13
+	swpb	r13
+	swpb	r10
+	xor.b	r13, r10
+	xor	r13, r10
+	bit	#256, r5
+	rrc	r10
+	; grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	xor	r10, r12
+	; grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	mov	12(r15), r13
+	mov	r13, r10
+	swpb	r10
+	swpb	r5
+	xor.b	r10, r5
+	xor	r10, r5
+	bit	#256, r13
+	rrc	r5
+	; grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	xor	r5, r12
+	mov	r12, 2(sp)
+	; grain128aeadv2.ae:44: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
+	mov	@r9, r10
+	bit	#128, r10
+	rlc	r8
+	mov	r14, r7
+	mov	12(r9), r10
+	rra	r10
+	rrc	r7
+	mov	4(r9), r12
+	xor	8(r9), r12
+	mov	6(r9), r13
+	xor	r14, r13
+	mov	r12, r10
+	swpb	r13
+	swpb	r10
+	xor.b	r13, r10
+	xor	r13, r10
+	bit	#128, r12
+	rlc	r10
+	bit	#64, r12
+	rlc	r10
+	xor	@r9, r8
+	xor	r10, r8
 	xor	r7, r8
-	; grain128aeadv2.ae:50: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	bit	#2048, r11
-	rrc	r14
-	bit	#4096, r11
-	rrc	r14
-	mov	r11, r6
-	mov	r9, r15
-	rra	r15
-	rrc	r6
-	and	r6, r14
+	xor	12(r9), r8
 	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r8
-	; grain128aeadv2.ae:51: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	bit	#8, r9
+	mov	@r9, r13
+	xor	@r15, r13
+	mov	2(r15), r7
+	mov	r7, r10
+	mov	4(r15), r14
+	rla	r10
+	rlc	r14
+	rla	r10
+	rlc	r14
+	rla	r10
+	rlc	r14
+	rla	r10
+	rlc	r14
+	rla	r10
+	rlc	r14
+	rla	r10
+	rlc	r14
+	xor	r14, r13
+	mov	6(r15), r12
+	mov	8(r15), r10
+	swpb	r10
+	swpb	r12
+	xor.b	r10, r12
+	xor	r10, r12
+	xor	r12, r13
+	mov	r5, r12
+	mov	12(r15), r10
+	bit	#512, r10
+	rrc	r12
+	bit	#1024, r10
+	rrc	r12
+	xor	r12, r13
+	xor	r10, r13
+	; grain128aeadv2.ae:48: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	bit	#4, r7
 	rrc	r4
-	mov	r9, r7
-	mov	26(sp), r15
-	rra	r15
+	mov	8(r15), r7
+	mov	10(r15), r10
+	rra	r10
 	rrc	r7
-	rra	r15
+	rra	r10
 	rrc	r7
-	rra	r15
+	rra	r10
 	rrc	r7
-	rra	r15
-	rrc	r7
-	mov	r4, r15
-	and	r7, r15
-	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r8
-	; grain128aeadv2.ae:51: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	@sp, r14
-	mov	r14, r6
-	mov	16(sp), r15
-	swpb	r15
-	swpb	r6
-	xor.b	r15, r6
-	xor	r15, r6
-	bit	#128, r14
-	rlc	r6
-	bit	#64, r14
-	rlc	r6
-	mov	16(sp), r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	and	r14, r6
-	bit	#512, 0(sp)
-	rlc	r5
-	and	r5, r6
-	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r6, r8
-	; grain128aeadv2.ae:52: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	bit	#16, r9
-	rrc	r4
-	bit	#32, r9
-	rrc	r4
-	mov	r9, r15
-	rla	r11
-	rlc	r15
-	rla	r11
-	rlc	r15
-	and	r15, r4
-	bit	#8, r9
-	rlc	r7
-	bit	#4, r9
-	rlc	r7
 	and	r7, r4
 	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r4, r8
-	; grain128aeadv2.ae:53: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	bit	#256, r9
-	rlc	r12
-	mov	26(sp), r14
-	bit	#2048, r14
-	rrc	r13
-	and	r13, r12
-	bit	#4096, r14
-	rrc	r13
-	and	r13, r12
-	and	r10, r12
+	xor	r4, r13
+	; grain128aeadv2.ae:48: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	mov	r6, r4
+	mov	@r15, r10
+	bit	#2048, r10
+	rlc	r4
+	mov	2(r15), r10
+	bit	#4096, r10
+	rrc	r6
+	and	r6, r4
 	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r12, r8
-	mov	r8, 30(sp)
-	; grain128aeadv2.ae:183: z = unzip(y)
-	mov	#0, r8
-	mov	28(sp), r14
+	xor	r4, r13
+	; grain128aeadv2.ae:49: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	mov	4(r15), r6
+	mov	r6, r4
+	rra	r4
+	rrc	r10
+	mov	r10, r4
+	bit	#2, r6
+	rrc	r4
+	and	r4, r10
+	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r10, r13
+	; grain128aeadv2.ae:49: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	mov	r14, r6
+	bit	#1024, 4(r15)
+	rrc	r6
+	mov	6(r15), r4
+	mov	8(r15), r10
+	rla	r4
+	rlc	r10
+	rla	r4
+	rlc	r10
+	rla	r4
+	rlc	r10
+	rla	r4
+	rlc	r10
+	rla	r4
+	rlc	r10
+	and	r10, r6
+	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r6, r13
+	; grain128aeadv2.ae:50: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	mov	4(r15), r4
+	mov	6(r15), r6
+	mov	r6, r10
+	swpb	r10
+	swpb	r4
+	xor.b	r10, r4
+	xor	r10, r4
+	and	r6, r4
+	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r4, r13
+	; grain128aeadv2.ae:50: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	mov	8(r15), r10
+	rla	r6
+	rlc	r10
+	rla	r6
+	rlc	r10
+	rla	r6
+	rlc	r10
+	mov	8(r15), r4
+	mov	10(r15), r6
+	rra	r6
+	rrc	r4
+	and	r4, r10
+	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r10, r13
+	; grain128aeadv2.ae:51: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	mov	10(r15), r10
+	bit	#8, r10
+	rrc	r7
+	mov	12(r15), r4
+	rra	r4
+	rrc	r10
+	rra	r4
+	rrc	r10
+	rra	r4
+	rrc	r10
+	rra	r4
+	rrc	r10
+	and	r7, r10
+	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r10, r13
+	; grain128aeadv2.ae:51: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	mov	2(r15), r6
+	mov	4(r15), r10
+	rra	r10
+	rrc	r6
+	rra	r10
+	rrc	r6
+	rra	r10
+	rrc	r6
+	rra	r10
+	rrc	r6
+	rra	r10
+	rrc	r6
+	rra	r10
+	rrc	r6
+	mov	2(r15), r4
+	mov	4(r15), r10
+	swpb	r10
+	swpb	r4
+	xor.b	r10, r4
+	xor	r10, r4
+	and	r4, r6
+	bit	#512, 2(r15)
+	rlc	r14
+	and	r14, r6
+	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r6, r13
+	; grain128aeadv2.ae:52: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
+	mov	10(r15), r6
+	bit	#16, r6
+	rrc	r7
+	bit	#32, r6
+	rrc	r7
+	mov	8(r15), r14
+	mov	r6, r10
+	rla	r14
+	rlc	r10
+	rla	r14
+	rlc	r10
+	and	r10, r7
+	mov	r6, r14
+	mov	12(r15), r4
+	mov	r4, r10
+	rra	r10
+	rrc	r14
+	rra	r10
+	rrc	r14
+	and	r14, r7
+	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r7, r13
+	; grain128aeadv2.ae:53: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
+	bit	#256, r6
+	rlc	r5
+	bit	#2048, r4
+	rrc	r12
+	and	r12, r5
+	bit	#4096, r4
+	rrc	r12
+	and	r12, r5
+	and	r11, r5
+	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r5, r13
+	; grain128aeadv2.ae:105: s[q] = s2[127:112]
+	mov	r8, 0(r9)
+	; grain128aeadv2.ae:106: s[q + 8] = s2[127:112]
+	mov	r8, 16(r9)
+	; grain128aeadv2.ae:107: b[q] = b2[127:112]
+	mov	r13, 0(r15)
+	; grain128aeadv2.ae:108: b[q + 8] = b2[127:112]
+	mov	r13, 16(r15)
+	; grain128aeadv2.ae:109: return p + 1, y
+	mov	@sp, r15
+	add	#1, r15
+	and	#7, r15
+	mov	r15, 0(sp)
+	; grain128aeadv2.ae:264: z = unzip(y)
+	mov	#0, r7
+	mov	2(sp), r14
 	rra	r14
-	rrc	r8
+	rrc	r7
 	mov	#0, r15
 	rra	r14
 	rrc	r15
 	rra	r14
-	rrc	r8
+	rrc	r7
 	rra	r14
 	rrc	r15
 	rra	r14
-	rrc	r8
+	rrc	r7
 	rra	r14
 	rrc	r15
 	rra	r14
-	rrc	r8
+	rrc	r7
 	rra	r14
 	rrc	r15
 	rra	r14
-	rrc	r8
+	rrc	r7
 	rra	r14
 	rrc	r15
 	rra	r14
-	rrc	r8
+	rrc	r7
 	rra	r14
 	rrc	r15
 	rra	r14
-	rrc	r8
+	rrc	r7
 	rra	r14
 	rrc	r15
 	rra	r14
-	rrc	r8
-	swpb	r8
-	mov.b	r8, r8
+	rrc	r7
+	swpb	r7
+	mov.b	r7, r7
 	rra	r14
 	rrc	r15
-	bis	r15, r8
-	; grain128aeadv2.ae:184: dst[i] = src[i] ^ z[7:0]
-	mov	32(sp), r13
+	bis	r15, r7
+	; grain128aeadv2.ae:265: dst[i] = src[i] ^ z[7:0]
+	mov	6(sp), r13
 	mov	r13, r15
-	add	70(sp), r15
+	add	46(sp), r15
 	mov.b	@r15, r14
-	mov.b	r8, r15
+	mov.b	r7, r15
 	xor	r15, r14
 	mov	r13, r15
-	add	74(sp), r15
+	add	50(sp), r15
 	mov.b	r14, 0(r15)
-	; grain128aeadv2.ae:185: acc, sr = authenticate(acc, sr, pt[i], z[15:8])
-	add	78(sp), r13
-	mov.b	@r13, r15
-	mov	r15, 2(sp)
-	; grain128aeadv2.ae:134: acc = acc ^ (sr & -(m[0] as u64))
-	bit	#1, r15
+	; grain128aeadv2.ae:266: acc, sr = authenticate(acc, sr, pt[i], z[15:8])
+	add	54(sp), r13
+	mov.b	@r13, r4
+	; grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
+	bit	#1, r4
 	subc	r14, r14
 	inv	r14
-	mov	42(sp), r13
+	mov	12(sp), r13
 	mov	r13, r15
 	and	r14, r15
-	mov	44(sp), r5
-	xor	r15, r5
-	mov	40(sp), r7
-	mov	r7, r15
+	mov	14(sp), r8
+	xor	r15, r8
+	mov	10(sp), r6
+	mov	r6, r15
 	and	r14, r15
-	mov	46(sp), r6
-	xor	r15, r6
-	mov	38(sp), r4
-	mov	r4, r15
+	mov	16(sp), r9
+	xor	r15, r9
+	mov	8(sp), r5
+	mov	r5, r15
 	and	r14, r15
-	mov	48(sp), r10
+	mov	18(sp), r10
 	xor	r15, r10
-	mov	36(sp), r15
+	mov	4(sp), r15
 	and	r15, r14
-	mov	50(sp), r11
+	mov	20(sp), r11
 	xor	r14, r11
-	; grain128aeadv2.ae:135: sr = cat(a[0], sr[63:1])
-	mov	r7, r12
-	mov	r15, r7
-	bit	#256, r8
-	rrc	r7
-	rrc	r4
-	rrc	r12
-	rrc	r13
-	; grain128aeadv2.ae:134: acc = acc ^ (sr & -(m[0] as u64))
-	bit	#2, 2(sp)
-	subc	r14, r14
-	inv	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r5
-	mov	r12, r15
-	and	r14, r15
-	xor	r15, r6
-	mov	r4, r15
-	and	r14, r15
-	xor	r15, r10
-	and	r7, r14
-	xor	r14, r11
-	; grain128aeadv2.ae:135: sr = cat(a[0], sr[63:1])
-	bit	#512, r8
-	rrc	r7
-	rrc	r4
-	rrc	r12
-	rrc	r13
-	; grain128aeadv2.ae:134: acc = acc ^ (sr & -(m[0] as u64))
-	bit	#4, 2(sp)
-	subc	r14, r14
-	inv	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r5
-	mov	r12, r15
-	and	r14, r15
-	xor	r15, r6
-	mov	r4, r15
-	and	r14, r15
-	xor	r15, r10
-	and	r7, r14
-	xor	r14, r11
-	; grain128aeadv2.ae:135: sr = cat(a[0], sr[63:1])
-	bit	#1024, r8
-	rrc	r7
-	rrc	r4
-	rrc	r12
-	rrc	r13
-	; grain128aeadv2.ae:134: acc = acc ^ (sr & -(m[0] as u64))
-	bit	#8, 2(sp)
-	subc	r14, r14
-	inv	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r5
-	mov	r12, r15
-	and	r14, r15
-	xor	r15, r6
-	mov	r4, r15
-	and	r14, r15
-	xor	r15, r10
-	and	r7, r14
-	xor	r14, r11
-	; grain128aeadv2.ae:135: sr = cat(a[0], sr[63:1])
-	bit	#2048, r8
-	rrc	r7
-	rrc	r4
-	rrc	r12
-	rrc	r13
-	; grain128aeadv2.ae:134: acc = acc ^ (sr & -(m[0] as u64))
-	bit	#16, 2(sp)
-	subc	r14, r14
-	inv	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r5
-	mov	r12, r15
-	and	r14, r15
-	xor	r15, r6
-	mov	r4, r15
-	and	r14, r15
-	xor	r15, r10
-	and	r7, r14
-	xor	r14, r11
-	; grain128aeadv2.ae:135: sr = cat(a[0], sr[63:1])
-	bit	#4096, r8
-	rrc	r7
-	rrc	r4
-	rrc	r12
-	rrc	r13
-	; grain128aeadv2.ae:134: acc = acc ^ (sr & -(m[0] as u64))
-	bit	#32, 2(sp)
-	subc	r14, r14
-	inv	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r5
-	mov	r12, r15
-	and	r14, r15
-	xor	r15, r6
-	mov	r4, r15
-	and	r14, r15
-	xor	r15, r10
-	and	r7, r14
-	xor	r14, r11
-	; grain128aeadv2.ae:135: sr = cat(a[0], sr[63:1])
-	bit	#8192, r8
-	rrc	r7
-	rrc	r4
-	rrc	r12
-	rrc	r13
-	; grain128aeadv2.ae:134: acc = acc ^ (sr & -(m[0] as u64))
-	bit	#64, 2(sp)
-	subc	r14, r14
-	inv	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r5
-	mov	r12, r15
-	and	r14, r15
-	xor	r15, r6
-	mov	r4, r15
-	and	r14, r15
-	xor	r15, r10
-	and	r7, r14
-	xor	r14, r11
-	; grain128aeadv2.ae:135: sr = cat(a[0], sr[63:1])
-	bit	#16384, r8
-	rrc	r7
-	rrc	r4
-	rrc	r12
-	rrc	r13
-	; grain128aeadv2.ae:134: acc = acc ^ (sr & -(m[0] as u64))
-	bit	#128, 2(sp)
-	subc	r14, r14
-	inv	r14
-	mov	r13, r15
-	and	r14, r15
-	xor	r15, r5
-	mov	r12, r15
-	and	r14, r15
-	xor	r15, r6
-	mov	r4, r15
-	and	r14, r15
-	xor	r15, r10
-	and	r7, r14
-	xor	r14, r11
-	; grain128aeadv2.ae:135: sr = cat(a[0], sr[63:1])
-	mov	r7, r15
-	bit	#32768, r8
+	; grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
+	bit	#256, r7
 	rrc	r15
-	rrc	r4
-	rrc	r12
+	rrc	r5
+	rrc	r6
 	rrc	r13
-	mov	22(sp), r8
-	mov	20(sp), 22(sp)
-	mov	18(sp), 20(sp)
-	mov	14(sp), 18(sp)
-	mov	12(sp), 14(sp)
-	mov	10(sp), 12(sp)
-	mov	8(sp), 10(sp)
-	mov	34(sp), 8(sp)
-	mov	@sp, r7
-	mov	16(sp), 0(sp)
-	mov	6(sp), 16(sp)
-	mov	4(sp), 6(sp)
-	mov	r9, r14
-	mov	26(sp), r9
-	mov	24(sp), 26(sp)
-	mov	30(sp), 24(sp)
-	mov	r14, 4(sp)
-	mov	r5, 44(sp)
-	mov	r6, 46(sp)
-	mov	r10, 48(sp)
-	mov	r11, 50(sp)
-	mov	r13, 42(sp)
-	mov	r12, 40(sp)
-	mov	r4, 38(sp)
-	mov	r15, 36(sp)
-	add	#1, 32(sp)
-	addc	#0, 52(sp)
-	cmp	72(sp), 32(sp)
-	mov	52(sp), r15
+	; grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
+	bit	#2, r4
+	subc	r14, r14
+	inv	r14
+	mov	r13, r12
+	and	r14, r12
+	xor	r12, r8
+	mov	r6, r12
+	and	r14, r12
+	xor	r12, r9
+	mov	r5, r12
+	and	r14, r12
+	xor	r12, r10
+	and	r15, r14
+	xor	r14, r11
+	; grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
+	bit	#512, r7
+	rrc	r15
+	rrc	r5
+	rrc	r6
+	rrc	r13
+	; grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
+	bit	#4, r4
+	subc	r14, r14
+	inv	r14
+	mov	r13, r12
+	and	r14, r12
+	xor	r12, r8
+	mov	r6, r12
+	and	r14, r12
+	xor	r12, r9
+	mov	r5, r12
+	and	r14, r12
+	xor	r12, r10
+	and	r15, r14
+	xor	r14, r11
+	; grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
+	bit	#1024, r7
+	rrc	r15
+	rrc	r5
+	rrc	r6
+	rrc	r13
+	; grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
+	bit	#8, r4
+	subc	r14, r14
+	inv	r14
+	mov	r13, r12
+	and	r14, r12
+	xor	r12, r8
+	mov	r6, r12
+	and	r14, r12
+	xor	r12, r9
+	mov	r5, r12
+	and	r14, r12
+	xor	r12, r10
+	and	r15, r14
+	xor	r14, r11
+	; grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
+	bit	#2048, r7
+	rrc	r15
+	rrc	r5
+	rrc	r6
+	rrc	r13
+	; grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
+	bit	#16, r4
+	subc	r14, r14
+	inv	r14
+	mov	r13, r12
+	and	r14, r12
+	xor	r12, r8
+	mov	r6, r12
+	and	r14, r12
+	xor	r12, r9
+	mov	r5, r12
+	and	r14, r12
+	xor	r12, r10
+	and	r15, r14
+	xor	r14, r11
+	; grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
+	bit	#4096, r7
+	rrc	r15
+	rrc	r5
+	rrc	r6
+	rrc	r13
+	; grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
+	bit	#32, r4
+	subc	r14, r14
+	inv	r14
+	mov	r13, r12
+	and	r14, r12
+	xor	r12, r8
+	mov	r6, r12
+	and	r14, r12
+	xor	r12, r9
+	mov	r5, r12
+	and	r14, r12
+	xor	r12, r10
+	and	r15, r14
+	xor	r14, r11
+	; grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
+	bit	#8192, r7
+	rrc	r15
+	rrc	r5
+	rrc	r6
+	rrc	r13
+	; grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
+	bit	#64, r4
+	subc	r14, r14
+	inv	r14
+	mov	r13, r12
+	and	r14, r12
+	xor	r12, r8
+	mov	r6, r12
+	and	r14, r12
+	xor	r12, r9
+	mov	r5, r12
+	and	r14, r12
+	xor	r12, r10
+	and	r15, r14
+	xor	r14, r11
+	; grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
+	bit	#16384, r7
+	rrc	r15
+	rrc	r5
+	rrc	r6
+	rrc	r13
+	; grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
+	bit	#128, r4
+	subc	r14, r14
+	inv	r14
+	mov	r13, r12
+	and	r14, r12
+	xor	r12, r8
+	mov	r6, r12
+	and	r14, r12
+	xor	r12, r9
+	mov	r5, r12
+	and	r14, r12
+	xor	r12, r10
+	and	r15, r14
+	xor	r14, r11
+	; grain128aeadv2.ae:166: sr = cat(a[0], sr[63:1])
+	bit	#32768, r7
+	rrc	r15
+	rrc	r5
+	rrc	r6
+	rrc	r13
+	mov	r8, 14(sp)
+	mov	r9, 16(sp)
+	mov	r10, 18(sp)
+	mov	r11, 20(sp)
+	mov	r13, 12(sp)
+	mov	r6, 10(sp)
+	mov	r5, 8(sp)
+	mov	r15, 4(sp)
+	add	#1, 6(sp)
+	addc	#0, 22(sp)
+	cmp	48(sp), 6(sp)
+	mov	22(sp), r15
 	subc	#0, r15
 	jc	.Lgrain128aeadv2_crypt_near4
 	br	#.Lgrain128aeadv2_crypt_loop1
 .Lgrain128aeadv2_crypt_near4:
 .Lgrain128aeadv2_crypt_done2:
-	mov	82(sp), r14
-	mov	44(sp), 0(r14)
-	mov	46(sp), 2(r14)
-	mov	48(sp), 4(r14)
-	mov	50(sp), 6(r14)
-	mov	84(sp), r14
-	mov	42(sp), 0(r14)
-	mov	40(sp), 2(r14)
-	mov	38(sp), 4(r14)
-	mov	36(sp), 6(r14)
-	add	#54, sp
+	mov	58(sp), r14
+	mov	14(sp), 0(r14)
+	mov	16(sp), 2(r14)
+	mov	18(sp), 4(r14)
+	mov	20(sp), 6(r14)
+	mov	60(sp), r14
+	mov	12(sp), 0(r14)
+	mov	10(sp), 2(r14)
+	mov	8(sp), 4(r14)
+	mov	4(sp), 6(r14)
+	add	#28, sp
 	popm.w	#7, r10
 	ret
 	.size grain128aeadv2_crypt, .-grain128aeadv2_crypt
@@ -2464,7 +2624,7 @@ grain128aeadv2_init:
 	sub	#128, sp
 	mov	r14, 126(sp)
 	mov	r15, 124(sp)
-	; grain128aeadv2.ae:96: for i in 0..320 / par {
+	; grain128aeadv2.ae:127: for i in 0..320 / par {
 	mov	#20, 100(sp)
 	mov	@r13+, r8
 	mov	@r13+, 58(sp)
@@ -2834,7 +2994,7 @@ grain128aeadv2_init:
 	and	84(sp), r11
 	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r11, r5
-	; grain128aeadv2.ae:126: return s ^ fed, b ^ fed
+	; grain128aeadv2.ae:157: return s ^ fed, b ^ fed
 	mov	68(sp), r6
 	mov	66(sp), r11
 	xor	r11, r6
@@ -2862,7 +3022,7 @@ grain128aeadv2_init:
 	dec	100(sp)
 	jnz	.Lgrain128aeadv2_init_loop1
 .Lgrain128aeadv2_init_done2:
-	; grain128aeadv2.ae:102: for i in 0..64 / par {
+	; grain128aeadv2.ae:133: for i in 0..64 / par {
 	mov	#4, 114(sp)
 	mov	r8, 62(sp)
 	mov	r12, r11
@@ -3234,10 +3394,10 @@ grain128aeadv2_init:
 	xor	r8, r14
 	xor	42(sp), r14
 	xor	90(sp), r7
-	; grain128aeadv2.ae:126: return s ^ fed, b ^ fed
+	; grain128aeadv2.ae:157: return s ^ fed, b ^ fed
 	xor	60(sp), r14
 	xor	60(sp), r7
-	; grain128aeadv2.ae:105: kl = kl >> par
+	; grain128aeadv2.ae:136: kl = kl >> par
 	mov	58(sp), 62(sp)
 	mov	r6, 58(sp)
 	mov	r4, 56(sp)
@@ -3272,7 +3432,7 @@ grain128aeadv2_init:
 	dec	114(sp)
 	jnz	.Lgrain128aeadv2_init_loop3
 .Lgrain128aeadv2_init_done4:
-	; grain128aeadv2.ae:109: for i in 0..64 / par {
+	; grain128aeadv2.ae:140: for i in 0..64 / par {
 	mov	#4, 110(sp)
 	mov	62(sp), r7
 	mov	r9, r8
@@ -3630,7 +3790,7 @@ grain128aeadv2_init:
 	and	80(sp), r14
 	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r14, r10
-	; grain128aeadv2.ae:111: acc = cat(y, acc[63:par])
+	; grain128aeadv2.ae:142: acc = cat(y, acc[63:par])
 	mov	58(sp), r7
 	mov	56(sp), 58(sp)
 	mov	50(sp), 56(sp)
@@ -3659,7 +3819,7 @@ grain128aeadv2_init:
 	dec	110(sp)
 	jnz	.Lgrain128aeadv2_init_loop5
 .Lgrain128aeadv2_init_done6:
-	; grain128aeadv2.ae:114: for i in 0..64 / par {
+	; grain128aeadv2.ae:145: for i in 0..64 / par {
 	mov	#4, 112(sp)
 	mov	#0, 98(sp)
 	mov	#0, 96(sp)
@@ -4014,7 +4174,7 @@ grain128aeadv2_init:
 	and	78(sp), r14
 	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r14, r10
-	; grain128aeadv2.ae:116: sr = cat(y, sr[63:par])
+	; grain128aeadv2.ae:147: sr = cat(y, sr[63:par])
 	mov	58(sp), r7
 	mov	56(sp), 58(sp)
 	mov	50(sp), 56(sp)

@@ -169,18 +169,35 @@ def _der(n: int) -> bytes:
     return bytes([0x80 | len(body)]) + body
 
 
+def _rings(x: int) -> list[int]:
+    """A register as its doubled ring of 16-bit words at position 0 (grain128aeadv2.ae, par <= 16)."""
+    words = [(x >> (16 * i)) & 0xFFFF for i in range(8)]
+    return words + words
+
+
 @pytest.mark.parametrize("alen", [0, 1, 127, 128, 129, 255, 256, 300])
-def test_grain_absorbs_the_der_length_then_the_ad(alen):
+@pytest.mark.parametrize("par", [16, 32])
+def test_grain_absorbs_the_der_length_then_the_ad(alen, par):
     """absorb_ad equals absorb_byte over DER(len(ad)) || ad, the prefix from the model above
-    (the KAT files stop at 32 bytes of AD, so the long forms are checked here)."""
-    prog = compile_module(load_module(GRAIN, {}))
+    (the KAT files stop at 32 bytes of AD, so the long forms are checked here): with par = 32 on
+    the registers as values, with par = 16 on the registers in their rings (and the position)."""
+    prog = compile_module(load_module(GRAIN, {"par": str(par)}))
     rng = random.Random(alen)
     s, b, acc, sr = (rng.getrandbits(w) for w in (128, 128, 64, 64))
     ad = list(rng.randbytes(alen))
-    want = (s, b, acc, sr)
+    if par == 32:
+        want = (s, b, acc, sr)
+        for x in _der(alen) + bytes(ad):
+            want = tuple(prog.call("absorb_byte", [*want, x]))
+        assert tuple(prog.call("absorb_ad", [s, b, acc, sr, ad])) == want
+        return
+    rs, rb, p, acc0, sr0 = _rings(s), _rings(b), 0, acc, sr
     for x in _der(alen) + bytes(ad):
-        want = tuple(prog.call("absorb_byte", [*want, x]))
-    assert tuple(prog.call("absorb_ad", [s, b, acc, sr, ad])) == want
+        p, acc1, sr1 = prog.call("absorb_byte", [rs, rb, p, acc, sr, x])
+        acc, sr = acc1, sr1
+    rs2, rb2 = _rings(s), _rings(b)
+    assert tuple(prog.call("absorb_ad", [rs2, rb2, 0, acc0, sr0, ad])) == (p, acc, sr)
+    assert (rs2, rb2) == (rs, rb)
 
 
 def test_skinny_romulus_path_matches_the_block_cipher():

@@ -152,9 +152,10 @@ def test_grain_pre_output_cycle_budget():
     msp430f1611: 696 cycles before the state's words were read through registers
     (codegen/reloads.py) and the stack argument and the state copy-out took no copies, 627
     after; 615 once taps a word multiple apart shared their funnel shifts
-    (ir/passes/concat_ops.py). Budget +2 %."""
+    (ir/passes/concat_ops.py); 554 with the registers in rings (the spec's par <= 16 form: the
+    new word written twice instead of seven moved down). Budget +2 %."""
     r = bench.bench_function("specs/schemes/grain128aeadv2.ae", "msp430f1611", {}, "clock16")[0]
-    assert r.cycles <= 615 * 1.02
+    assert r.cycles <= 554 * 1.02
 
 
 @pytest.mark.needs("msp430")
@@ -173,3 +174,29 @@ def test_loop_carried_copies_merged_where_that_spills_less():
     assert "(sp)" not in loop and "@sp" not in loop
     r = bench.bench_function("specs/schemes/grain128aeadv2.ae", "msp430f1611", {"unroll": "1"}, "authenticate")[0]
     assert r.cycles <= 270 * 1.02 and r.rom_bytes <= 216
+
+
+def test_no_word_home_through_a_pointer_spilled_in_the_same_round():
+    """A value loaded through a pointer may live in that word (`word_home`), but not when the
+    pointer itself is spilled in the same round: the home's operands go in after the spilled
+    registers' references were rewritten, and named a register that no longer held the pointer
+    (here the load's destination became the out-pointer's word: `mov 6(r15), 6(r14)`; Grain-
+    128AEADv2 with its registers in rings on msp430f1611 stored through a slot never written).
+    Both go to slots; every slot the code reads is written, and nothing is written through r14
+    but the results."""
+    from aedsl.backends.msp430.target import make_target
+    from aedsl.codegen.mir import Frame, Mem, MInst, R
+    from aedsl.codegen.regalloc import allocate
+    t = make_target(chips.load("msp430f1611"))
+    p = 99
+    fn = _spilling([MInst("mov", [R(13), R(p)]), MInst("mov", [Mem(p, 6), R(100)])], 11,
+                   (MInst("mov", [R(14), Mem(p, 0)]),))
+    assert allocate(fn, t).n_slots == 2
+    read, written = set(), set()
+    for inst in fn.insts:
+        for j, op in enumerate(inst.ops):
+            if isinstance(op, Mem) and isinstance(op.disp, Frame):
+                (written if j == len(inst.ops) - 1 else read).add(op.disp.key)
+            elif isinstance(op, Mem) and op.base == 14:
+                assert j == 1 and isinstance(inst.ops[0], R), inst
+    assert read <= written
