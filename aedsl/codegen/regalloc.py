@@ -9,9 +9,10 @@ The algorithm, in the order it runs (repeated until nothing spills):
 2. Conservative coalescing (Briggs): the two ends of a copy that do not interfere are merged when
    the merged node has fewer than K neighbours of significant degree, so merging cannot make the
    graph harder to colour. Two-address selection (`mov a, t; xor b, t`) relies on this to
-   leave no copy behind when `a` dies. Where the colouring of step 3 then spills, it is tried
-   again with every copy whose ends do not interfere merged (aggressive coalescing), and that
-   one is kept if what it spills costs less: in a loop whose carried values fill the registers
+   leave no copy behind when `a` dies. Where the colouring of step 3 then spills (in the first
+   round, at most AGGRESSIVE_MAX_SPILLS values), it is tried again with every copy whose ends
+   do not interfere merged (aggressive coalescing), and that one is kept if what it spills
+   costs less: in a loop whose carried values fill the registers
    every neighbour is of high degree, so Briggs merges none of the loop's copies, and the
    colouring of the unmerged copies can fail where the merged graph colours (Grain-128AEADv2's
    AUGen as a loop: a word of its accumulator read, xored and written back through a slot every
@@ -568,6 +569,13 @@ def _share_slots(spilled, moves, alias, adj) -> list[list[int]]:
     return out
 
 
+# The second colouring (every non-interfering copy merged) is tried only in the first round and
+# where the conservative one spills at most this many values: the case it is for, a loop whose
+# carried values fill the registers exactly, spills one to three; functions that spill more
+# gained nothing from it and paid a second colouring a round (the fast test tier took 17 s more).
+AGGRESSIVE_MAX_SPILLS = 4
+
+
 def allocate(fn: MFunction, target: Target, max_rounds: int = 30) -> Allocation:
     """Allocate registers of `fn` in place: afterwards every operand names a physical register
     or a spill slot (`Frame("slot", k)`); self-copies are removed."""
@@ -594,7 +602,7 @@ def allocate(fn: MFunction, target: Target, max_rounds: int = 30) -> Allocation:
                 members[rep].append(x)
             spill_cost = sum(cost.get(y, 0.0) for x in spilled for y in [x] + members[x])
             trials.append((spill_cost, g, alias, colour, spilled))
-            if not spilled:
+            if not spilled or rnd > 1 or len(spilled) > AGGRESSIVE_MAX_SPILLS:
                 break
         # the conservative coalescing unless merging every non-interfering copy spills less
         _, adj, alias, colour, spilled = min(trials, key=lambda t: t[0])

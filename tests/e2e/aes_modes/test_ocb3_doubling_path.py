@@ -10,7 +10,8 @@ from aedsl.engines.sim import sim_engine
 
 
 @pytest.mark.parametrize("chip,knobs", [("cc430f6137", {"aes": "accel", "l_cached": 1}),
-                                        ("cc430f6137", {"aes": "soft", "l_cached": 2}),
+                                        pytest.param("cc430f6137", {"aes": "soft", "l_cached": 2},
+                                                     marks=pytest.mark.slow),
                                         ("stm32f030", {"l_cached": 1})])
 def test_ocb3_small_l_table_matches_pycryptodome(chip, knobs, require_tools):
     require_tools(chip)

@@ -110,7 +110,8 @@ def measure(scheme, schedule, n, **knobs):
 
 
 @pytest.mark.needs("msp430")
-@pytest.mark.parametrize("scheme,n", list(BUDGETS))
+@pytest.mark.parametrize("scheme,n", [pytest.param(*c, marks=pytest.mark.slow) if c == ("ocb3", 1024) else c
+                                      for c in BUDGETS])
 def test_cycle_budget_and_speed_up(scheme, n):
     fast = measure(scheme, "delay_slot", n)
     slow = measure(scheme, "none", n)

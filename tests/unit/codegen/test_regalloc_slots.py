@@ -159,6 +159,7 @@ def test_grain_pre_output_cycle_budget():
 
 
 @pytest.mark.needs("msp430")
+@pytest.mark.slow      # a whole scheme compiled; the full suite runs it
 def test_loop_carried_copies_merged_where_that_spills_less():
     """Grain-128AEADv2's AUGen as a loop (`-k unroll=1`) on msp430f1611: eight words of
     accumulator and register, the two byte shift registers and the mask fill r4-r15 exactly

@@ -68,6 +68,7 @@ def test_shared_body_is_one_subroutine_and_smaller():
 
 
 @pytest.mark.needs("stm32f030")
+@pytest.mark.slow      # a whole scheme compiled; the full suite runs it
 def test_chacha20_poly1305_size_mode_within_cifra():
     """Size mode on stm32f030 (seed 001's workload: 256 B message, 16 B AD, key setup included):
     ChaCha20 with its state in memory and its quarter rounds a loop over RFC 8439's index table,

@@ -30,7 +30,7 @@ LONG = {"msp430": re.compile(r"^\tj(?:nc|c|z|nz)\t(\S+)\n\tbr\t#(\S+)\n\1:", re.
 ROUNDS = {"msp430": 24, "armv6m": 48}
 
 
-@pytest.mark.parametrize("chip", ["cc430f6137", "msp430f1611", "stm32f030"])
+@pytest.mark.parametrize("chip", [pytest.param("cc430f6137", marks=pytest.mark.slow), "msp430f1611", "stm32f030"])
 def test_long_loop_body_and_if(chip, require_tools):
     require_tools(chip)
     c = chips.load(chip)

@@ -672,6 +672,7 @@ def test_a_function_that_calls_none_keeps_a_spilled_value_in_lr():
         assert got == b"".join(w.to_bytes(8, "little") for w in words), rounds
 
 
+@pytest.mark.slow      # a whole scheme compiled; the full suite runs it
 def test_a_function_with_a_far_branch_keeps_lr_for_its_bl():
     """NORX's decrypt_with calls none but branches beyond a B's reach, which takes a BL (LR
     written): its slots are placed again without LR."""

@@ -72,6 +72,7 @@ def test_a_narrow_value_shifts_right_with_rra_alone():
     assert body.count("\trra\t") == 2          # the message byte and the key-stream byte, once a turn
 
 
+@pytest.mark.slow      # a whole scheme compiled; the full suite runs it
 def test_the_augen_loop_is_constant_time():
     """Its exit test reads the secret message byte that counts the turns (the marker bit): the
     selector marks it public, and the static analysis finds nothing."""
