@@ -114,5 +114,22 @@ def live_after(du: list[tuple[list[int], list[int]]], a: int, b: int, live_out: 
     return after
 
 
+def flags_dead_after(insts: list[MInst], i: int, target: Target, end: int | None = None) -> bool:
+    """No instruction of insts[i+1:end] (to the list's end by default) reads the condition flags
+    before one sets them; a label, a branch or `end` counts as a read (the flags may be live
+    into the next block)."""
+    for inst in insts[i + 1:end]:
+        if inst.mn == "comment":
+            continue
+        if inst.mn == "label":
+            return False
+        d = target.desc(inst)
+        if d.flags_in or d.branch:
+            return False
+        if d.flags_out:
+            return True
+    return False
+
+
 def loop_depths(insts: list[MInst]) -> list[int]:
     return [inst.depth for inst in insts]

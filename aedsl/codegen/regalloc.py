@@ -45,7 +45,8 @@ The algorithm, in the order it runs (repeated until nothing spills):
    the pointer of before the value's last use, is read from that word at each use
    (`_Homes.word_home`): no slot and no store, the load deleted; such a value's definition adds
    nothing to its spill cost. Not where the pointer itself is spilled in the same round (the
-   home's operands would name a register that no longer holds it). Both loads become `mov M, M` and go with the self-moves.
+   home's operands would name a register that no longer holds it). Both loads become
+   `mov M, M` and go with the self-moves.
 """
 from __future__ import annotations
 

@@ -608,17 +608,11 @@ class SelectorBase:
             d = next((o for o in body.ops if y in o.results), None)
             if d is None or d.opcode != "shr" or d.attrs.get("by") != 1 or d.args[0] is not p:
                 continue
-            if sum(1 for yy in body.yields if yy is y) != 1 or uses.get(id(y)):
+            if sum(1 for yy in body.yields if yy is y) != 1 or uses.get(id(y)) \
+                    or any(yy is p for yy in body.yields):
                 continue
-            ok = True
-            for o in uses.get(id(p), []):
-                if o is d:
-                    continue
-                if not (id(o) in top_level and o.opcode == "slice" and o.attrs.get("lo") == 0
-                        and o.results[0].width == 1):
-                    ok = False
-                    break
-            if ok and sum(1 for yy in body.yields if yy is p) == 0:
+            if all(o is d or (id(o) in top_level and o.opcode == "slice" and o.attrs.get("lo") == 0
+                              and o.results[0].width == 1) for o in uses.get(id(p), [])):
                 return k, trips
         return None
 

@@ -28,24 +28,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from aedsl.codegen.liveness import defs_uses
+from aedsl.codegen.liveness import defs_uses, flags_dead_after
 from aedsl.codegen.mir import Imm, MFunction, MInst, R, is_vreg
-
-
-def _flags_dead_after(insts: list, i: int, target) -> bool:
-    """No instruction after insts[i] reads the flags before one sets them (within the block;
-    the block's end counts as a read)."""
-    for inst in insts[i + 1:]:
-        if inst.mn == "comment":
-            continue
-        if inst.mn == "label":
-            return False
-        d = target.desc(inst)
-        if d.flags_in or d.branch:
-            return False
-        if d.flags_out:
-            return True
-    return False
 
 
 def _shift(inst: MInst, mn: str):
@@ -119,7 +103,7 @@ def combine(mf: MFunction, target) -> int:
                 j = def_at[inst.ops[1].reg]
                 sh = _shift(insts[j], "lsrs")
                 if sh and sh[2] == 31 and j < i and clean_between(j, i, sh[1]) \
-                        and _flags_dead_after(insts, i, target):
+                        and flags_dead_after(insts, i, target):
                     new = MInst("asrs", [inst.ops[0], R(sh[1]), Imm(31)], depth=inst.depth, loc=inst.loc)
                     change = (j, i, new)
             c = _shift(inst, "lsls")
@@ -130,7 +114,7 @@ def combine(mf: MFunction, target) -> int:
                     k = def_at[b[1]]
                     a = _shift(insts[k], "lsls")
                     if a and k < j and c[2] <= b[2] <= a[2] and clean_between(j, i, b[1]) \
-                            and _flags_dead_after(insts, i, target):
+                            and flags_dead_after(insts, i, target):
                         new = (MInst("lsrs", [inst.ops[0], R(a[0]), Imm(b[2] - c[2])], depth=inst.depth,
                                      loc=inst.loc) if b[2] > c[2] else
                                MInst("mov", [R(a[0]), inst.ops[0]], depth=inst.depth, loc=inst.loc))
@@ -179,7 +163,7 @@ def _funnel_xor(insts, i, du, defs_of, nuse, single, clean_between, target):
     if not (sa and sb and da < m and db < j and _disjoint((sa[0], sa[3]), (sb[0], sb[3]))):
         return None
     if not (clean_between(da, i, sa[2]) and clean_between(db, i, sb[2])
-            and _flags_dead_after(insts, i, target)):
+            and flags_dead_after(insts, i, target)):
         return None
     at = dict(depth=insts[i].depth, loc=insts[i].loc)
     new = [insts[da], MInst("eors", [e, R(a)], **at), insts[db], MInst("eors", [e, R(b)], **at)]

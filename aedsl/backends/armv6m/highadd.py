@@ -11,26 +11,12 @@ none). Preserves every value read later.
 """
 from __future__ import annotations
 
-from aedsl.codegen.liveness import Cfg, block_liveness, defs_uses
+from aedsl.codegen.liveness import Cfg, block_liveness, defs_uses, flags_dead_after
 from aedsl.codegen.rename import rename_reads
 from aedsl.codegen.mir import Mem, MFunction, MInst, R
 
 LOW = frozenset(range(8))
 HIGH = frozenset(range(8, 13))
-
-
-def _flags_dead_after(insts: list, i: int, end: int, target) -> bool:
-    for inst in insts[i + 1:end]:
-        if inst.mn in ("comment",):
-            continue
-        if inst.mn == "label":
-            return False
-        d = target.desc(inst)
-        if d.flags_in or d.branch:
-            return False
-        if d.flags_out:
-            return True
-    return False
 
 
 def fold_high_adds(mf: MFunction, target) -> int:
@@ -93,7 +79,7 @@ def fold_high_adds(mf: MFunction, target) -> int:
                             ok = False
                             break
                         j += 1
-                if not ok or not _flags_dead_after(insts, i + 1, b, target):
+                if not ok or not flags_dead_after(insts, i + 1, target, b):
                     continue
                 change = (i, k, h, rd, rename)
                 break

@@ -8,7 +8,7 @@ reference to p in between, becomes `@p+` in each of those reads and the `add` di
 """
 from __future__ import annotations
 
-from aedsl.codegen.liveness import Cfg, block_liveness, defs_uses, live_after
+from aedsl.codegen.liveness import Cfg, block_liveness, defs_uses, flags_dead_after, live_after
 from aedsl.codegen.mir import Frame, Imm, Inc, Ind, Lbl, Mem, MFunction, MInst, R, address, is_vreg, regs_in
 from .target import SP
 
@@ -516,20 +516,6 @@ _CARRY_ONLY = frozenset({"addc", "subc", "rrc", "rlc", "adc", "sbc", "jc", "jnc"
                          "addc.b", "subc.b", "rrc.b", "rlc.b", "adc.b", "sbc.b"})
 
 
-def _flags_dead_after(insts, k: int, end: int, target) -> bool:
-    """No instruction of insts[k+1:end] reads the flags before one sets them (the block's end
-    counts as a read)."""
-    for x in insts[k + 1:end]:
-        if x.mn in ("comment",):
-            continue
-        d = target.desc(x)
-        if d.flags_in:
-            return False
-        if d.flags_out:
-            return True
-    return False
-
-
 def bit_shifts(mf: MFunction, target) -> int:
     """After allocation: `bit #1, rA` (C = bit 0 of rA: the bit a select's mask or a shift
     register's carry chain takes), then, in the same basic block, instructions that neither
@@ -555,7 +541,7 @@ def bit_shifts(mf: MFunction, target) -> int:
                 if y.mn in ("label", "comment"):
                     continue
                 if y.mn == "rra" and y.ops == [R(r)]:
-                    if k not in drop and _flags_dead_after(insts, k, b, target):
+                    if k not in drop and flags_dead_after(insts, k, target, b):
                         insts[i] = MInst("rra", [R(r)], depth=x.depth, loc=x.loc)
                         drop.add(k)
                     break
