@@ -82,6 +82,7 @@ STEPS: list[Step] = [
     *_with_cleanup("recurrence_tables"),  # the closed recurrence's ops become dead
     *_with_cleanup("table_fusion"),    # the fused cones become dead
     Step("sbox_fusion", "sbox_fusion"),  # S-box layer + linear map -> byte tables (removes its dead cones)
+    *_with_cleanup("clmul_tables"),    # a table that is a carry-less product of its index: computed (size mode)
     *_with_cleanup("subtables"),       # a table that is a bit field of another read from that one (size mode)
     *_with_cleanup("concat_ops"),      # same-layout windows in a bitwise tree: one window of their sources
     Step("xor_chains", "xor_chains"),  # XOR trees as left-deep chains (no XOR made only to be added)

@@ -133,7 +133,7 @@ ccm_encrypt_with:
 	push	{r4, r5, r6, r7}
 	sub	sp, #140
 	ldr	r4, [sp, #176]
-	@ ccm.ae:129: y = mac_header(ks, nonce, ad, n, len(tag))
+	@ ccm.ae:133: y = mac_header(ks, nonce, ad, n, len(tag))
 	str	r4, [sp]
 	add	r4, sp, #92
 	str	r4, [sp, #12]
@@ -162,7 +162,7 @@ ccm_encrypt_with:
 	str	r0, [sp, #16]
 	@ ccm.ae:40: return cat(flags, load_be(nonce, 0, 15, len(nonce))) | (x as u128)
 	mov	r1, r5
-	@ ccm.ae:129: y = mac_header(ks, nonce, ad, n, len(tag))
+	@ ccm.ae:133: y = mac_header(ks, nonce, ad, n, len(tag))
 	ldr	r0, [sp, #92]
 	mov	r10, r0
 	ldr	r0, [sp, #96]
@@ -208,7 +208,7 @@ ccm_encrypt_with:
 	@ ccm.ae:40: return cat(flags, load_be(nonce, 0, 15, len(nonce))) | (x as u128)
 	lsls	r1, r4, #24
 	orrs	r1, r7
-	@ ccm.ae:131: s0 = E.encrypt_block(ks, j0)
+	@ ccm.ae:135: s0 = E.encrypt_block(ks, j0)
 	str	r6, [sp, #92]
 	str	r5, [sp, #96]
 	ldr	r0, [sp, #40]
@@ -221,18 +221,18 @@ ccm_encrypt_with:
 	@ ccm.ae:58: return cat(j[127:32], j[31:0] + 1)
 	lsls	r1, r4, #24
 	orrs	r1, r7
-	@ ccm.ae:133: for i in 0..(n + 15) / 16 {
+	@ ccm.ae:137: for i in 0..(n + 15) / 16 {
 	ldr	r0, [sp, #44]
 	adds	r0, #15
 	lsrs	r0, r0, #4
 	str	r0, [sp, #48]
 	@ ccm.ae:58: return cat(j[127:32], j[31:0] + 1)
 	adds	r0, r6, #1
-	@ ccm.ae:133: for i in 0..(n + 15) / 16 {
+	@ ccm.ae:137: for i in 0..(n + 15) / 16 {
 	str	r0, [sp, #24]
 	str	r5, [sp, #56]
 	str	r1, [sp, #52]
-	@ ccm.ae:131: s0 = E.encrypt_block(ks, j0)
+	@ ccm.ae:135: s0 = E.encrypt_block(ks, j0)
 	ldr	r0, [sp, #108]
 	str	r0, [sp, #84]
 	ldr	r0, [sp, #112]
@@ -241,7 +241,7 @@ ccm_encrypt_with:
 	str	r0, [sp, #76]
 	ldr	r0, [sp, #120]
 	str	r0, [sp, #72]
-	@ ccm.ae:133: for i in 0..(n + 15) / 16 {
+	@ ccm.ae:137: for i in 0..(n + 15) / 16 {
 	movs	r1, #0
 	str	r1, [sp, #20]
 	ldr	r0, [sp, #48]
@@ -250,11 +250,11 @@ ccm_encrypt_with:
 	b	.Lccm_encrypt_with_done7
 .Lccm_encrypt_with_far1:
 .Lccm_encrypt_with_loop6:
-	@ ccm.ae:134: off = 16 * i
+	@ ccm.ae:138: off = 16 * i
 	ldr	r1, [sp, #20]
 	lsls	r0, r1, #4
 	mov	r11, r0
-	@ ccm.ae:135: m = load_be(msg, off, 16, n - off)           // zero-padded, as the MAC wants it
+	@ ccm.ae:139: m = load_be(msg, off, 16, n - off)           // zero-padded, as the MAC wants it
 	ldr	r1, [sp, #44]
 	subs	r5, r1, r0
 	ldr	r1, [sp, #64]
@@ -295,7 +295,7 @@ ccm_encrypt_with:
 	rev	r6, r0
 	ldr	r0, [r1]
 	rev	r7, r0
-	@ ccm.ae:136: u = E.encrypt_block(ks, j)
+	@ ccm.ae:140: u = E.encrypt_block(ks, j)
 	ldr	r0, [sp, #24]
 	str	r0, [sp, #92]
 	ldr	r0, [sp, #56]
@@ -309,39 +309,39 @@ ccm_encrypt_with:
 	ldr	r0, [sp, #36]
 	bl	ccm_E_encrypt_block
 	ldr	r4, [sp, #120]
-	@ ccm.ae:140: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
+	@ ccm.ae:144: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
 	eors	r4, r7
-	@ ccm.ae:138: s = m ^ y                                    // delay slot
+	@ ccm.ae:142: s = m ^ y                                    // delay slot
 	ldr	r0, [sp, #28]
 	eors	r7, r0
-	@ ccm.ae:136: u = E.encrypt_block(ks, j)
+	@ ccm.ae:140: u = E.encrypt_block(ks, j)
 	ldr	r0, [sp, #116]
-	@ ccm.ae:140: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
+	@ ccm.ae:144: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
 	eors	r0, r6
 	str	r0, [sp, #28]
-	@ ccm.ae:138: s = m ^ y                                    // delay slot
+	@ ccm.ae:142: s = m ^ y                                    // delay slot
 	mov	r2, r6
 	mov	r0, r8
 	eors	r2, r0
-	@ ccm.ae:136: u = E.encrypt_block(ks, j)
+	@ ccm.ae:140: u = E.encrypt_block(ks, j)
 	ldr	r6, [sp, #112]
-	@ ccm.ae:140: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
+	@ ccm.ae:144: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
 	ldr	r0, [sp, #16]
 	eors	r6, r0
-	@ ccm.ae:138: s = m ^ y                                    // delay slot
+	@ ccm.ae:142: s = m ^ y                                    // delay slot
 	mov	r3, r0
 	mov	r0, r9
 	eors	r3, r0
-	@ ccm.ae:136: u = E.encrypt_block(ks, j)
+	@ ccm.ae:140: u = E.encrypt_block(ks, j)
 	ldr	r0, [sp, #108]
-	@ ccm.ae:140: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
+	@ ccm.ae:144: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
 	ldr	r1, [sp, #32]
 	eors	r0, r1
 	str	r0, [sp, #16]
-	@ ccm.ae:138: s = m ^ y                                    // delay slot
+	@ ccm.ae:142: s = m ^ y                                    // delay slot
 	mov	r0, r10
 	eors	r1, r0
-	@ ccm.ae:139: y = E.encrypt_block(ks, s)
+	@ ccm.ae:143: y = E.encrypt_block(ks, s)
 	str	r1, [sp, #92]
 	str	r3, [sp, #96]
 	str	r2, [sp, #100]
@@ -357,7 +357,7 @@ ccm_encrypt_with:
 	ldr	r0, [sp, #116]
 	mov	r8, r0
 	ldr	r1, [sp, #120]
-	@ ccm.ae:140: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
+	@ ccm.ae:144: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
 	rev	r3, r4
 	ldr	r0, [sp, #28]
 	rev	r4, r0
@@ -408,7 +408,7 @@ ccm_encrypt_with:
 	b	.Lccm_encrypt_with_loop6
 .Lccm_encrypt_with_far2:
 .Lccm_encrypt_with_done7:
-	@ ccm.ae:142: store_be(tag, 0, y ^ s0, len(tag))
+	@ ccm.ae:146: store_be(tag, 0, y ^ s0, len(tag))
 	mov	r1, r10
 	ldr	r0, [sp, #84]
 	eors	r1, r0
@@ -483,7 +483,7 @@ ccm_decrypt_with:
 	push	{r4, r5, r6, r7}
 	sub	sp, #156
 	ldr	r4, [sp, #192]
-	@ ccm.ae:150: y = mac_header(ks, nonce, ad, n, len(tag))
+	@ ccm.ae:154: y = mac_header(ks, nonce, ad, n, len(tag))
 	str	r4, [sp]
 	add	r4, sp, #108
 	str	r4, [sp, #12]
@@ -512,7 +512,7 @@ ccm_decrypt_with:
 	subs	r1, r0, r4
 	@ ccm.ae:40: return cat(flags, load_be(nonce, 0, 15, len(nonce))) | (x as u128)
 	mov	r2, r5
-	@ ccm.ae:150: y = mac_header(ks, nonce, ad, n, len(tag))
+	@ ccm.ae:154: y = mac_header(ks, nonce, ad, n, len(tag))
 	ldr	r0, [sp, #108]
 	str	r0, [sp, #32]
 	ldr	r0, [sp, #112]
@@ -557,7 +557,7 @@ ccm_decrypt_with:
 	@ ccm.ae:40: return cat(flags, load_be(nonce, 0, 15, len(nonce))) | (x as u128)
 	lsls	r1, r4, #24
 	orrs	r1, r7
-	@ ccm.ae:152: s0 = E.encrypt_block(ks, j0)
+	@ ccm.ae:156: s0 = E.encrypt_block(ks, j0)
 	str	r6, [sp, #108]
 	ldr	r0, [sp, #52]
 	str	r0, [sp, #112]
@@ -570,17 +570,17 @@ ccm_decrypt_with:
 	@ ccm.ae:58: return cat(j[127:32], j[31:0] + 1)
 	lsls	r1, r4, #24
 	orrs	r1, r7
-	@ ccm.ae:154: for i in 0..(n + 15) / 16 {
+	@ ccm.ae:158: for i in 0..(n + 15) / 16 {
 	ldr	r0, [sp, #60]
 	adds	r0, #15
 	lsrs	r0, r0, #4
 	str	r0, [sp, #56]
 	@ ccm.ae:58: return cat(j[127:32], j[31:0] + 1)
 	adds	r4, r6, #1
-	@ ccm.ae:154: for i in 0..(n + 15) / 16 {
+	@ ccm.ae:158: for i in 0..(n + 15) / 16 {
 	str	r5, [sp, #68]
 	str	r1, [sp, #64]
-	@ ccm.ae:152: s0 = E.encrypt_block(ks, j0)
+	@ ccm.ae:156: s0 = E.encrypt_block(ks, j0)
 	ldr	r0, [sp, #124]
 	str	r0, [sp, #84]
 	ldr	r0, [sp, #128]
@@ -589,7 +589,7 @@ ccm_decrypt_with:
 	str	r2, [sp, #92]
 	ldr	r0, [sp, #136]
 	str	r0, [sp, #96]
-	@ ccm.ae:154: for i in 0..(n + 15) / 16 {
+	@ ccm.ae:158: for i in 0..(n + 15) / 16 {
 	movs	r1, #0
 	str	r1, [sp, #20]
 	ldr	r0, [sp, #56]
@@ -598,11 +598,11 @@ ccm_decrypt_with:
 	b	.Lccm_decrypt_with_done7
 .Lccm_decrypt_with_far1:
 .Lccm_decrypt_with_loop6:
-	@ ccm.ae:155: off = 16 * i
+	@ ccm.ae:159: off = 16 * i
 	ldr	r1, [sp, #20]
 	lsls	r0, r1, #4
 	mov	r11, r0
-	@ ccm.ae:156: c = load_be(ct, off, 16, n - off)
+	@ ccm.ae:160: c = load_be(ct, off, 16, n - off)
 	ldr	r1, [sp, #60]
 	subs	r0, r1, r0
 	mov	r8, r0
@@ -645,7 +645,7 @@ ccm_decrypt_with:
 	ldr	r0, [r1]
 	rev	r0, r0
 	mov	r9, r0
-	@ ccm.ae:157: u = E.encrypt_block(ks, j)
+	@ ccm.ae:161: u = E.encrypt_block(ks, j)
 	str	r4, [sp, #108]
 	ldr	r0, [sp, #52]
 	str	r0, [sp, #112]
@@ -658,21 +658,21 @@ ccm_decrypt_with:
 	ldr	r0, [sp, #44]
 	bl	ccm_E_encrypt_block
 	ldr	r1, [sp, #124]
-	@ ccm.ae:159: m = first_bytes(c ^ u, n - off)
+	@ ccm.ae:163: m = first_bytes(c ^ u, n - off)
 	eors	r7, r1
 	mov	r10, r7
-	@ ccm.ae:157: u = E.encrypt_block(ks, j)
+	@ ccm.ae:161: u = E.encrypt_block(ks, j)
 	ldr	r1, [sp, #128]
-	@ ccm.ae:159: m = first_bytes(c ^ u, n - off)
+	@ ccm.ae:163: m = first_bytes(c ^ u, n - off)
 	eors	r6, r1
 	str	r6, [sp, #16]
-	@ ccm.ae:157: u = E.encrypt_block(ks, j)
+	@ ccm.ae:161: u = E.encrypt_block(ks, j)
 	ldr	r0, [sp, #132]
-	@ ccm.ae:159: m = first_bytes(c ^ u, n - off)
+	@ ccm.ae:163: m = first_bytes(c ^ u, n - off)
 	eors	r5, r0
-	@ ccm.ae:157: u = E.encrypt_block(ks, j)
+	@ ccm.ae:161: u = E.encrypt_block(ks, j)
 	ldr	r1, [sp, #136]
-	@ ccm.ae:159: m = first_bytes(c ^ u, n - off)
+	@ ccm.ae:163: m = first_bytes(c ^ u, n - off)
 	mov	r0, r9
 	eors	r0, r1
 	mov	r9, r0
@@ -744,7 +744,7 @@ ccm_decrypt_with:
 	ldr	r6, [sp, #16]
 	mov	r4, r9
 .Lccm_decrypt_with_endif14:
-	@ ccm.ae:160: store_be(msg, off, m, n - off)
+	@ ccm.ae:164: store_be(msg, off, m, n - off)
 	rev	r0, r4
 	mov	r9, r0
 	rev	r0, r5
@@ -787,7 +787,7 @@ ccm_decrypt_with:
 	strb	r0, [r1, r2]
 	b	.Lccm_decrypt_with_cpy22
 .Lccm_decrypt_with_stored20:
-	@ ccm.ae:161: y = E.encrypt_block(ks, m ^ y)
+	@ ccm.ae:165: y = E.encrypt_block(ks, m ^ y)
 	ldr	r2, [sp, #32]
 	eors	r7, r2
 	ldr	r2, [sp, #28]
@@ -822,7 +822,7 @@ ccm_decrypt_with:
 	b	.Lccm_decrypt_with_loop6
 .Lccm_decrypt_with_far2:
 .Lccm_decrypt_with_done7:
-	@ ccm.ae:164: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(y ^ s0, len(tag))) == 0
+	@ ccm.ae:168: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(y ^ s0, len(tag))) == 0
 	ldr	r1, [sp, #100]
 	movs	r2, #3
 	ldr	r0, [sp, #80]
@@ -873,7 +873,7 @@ ccm_decrypt_with:
 	adcs	r2, r2
 	movs	r0, #1
 	eors	r2, r0
-	@ ccm.ae:164: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(y ^ s0, len(tag))) == 0
+	@ ccm.ae:168: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(y ^ s0, len(tag))) == 0
 	ldr	r0, [r1, #12]
 	rev	r0, r0
 	str	r0, [sp, #40]
@@ -944,7 +944,7 @@ ccm_decrypt_with:
 	ldr	r4, [sp, #28]
 	mov	r0, r8
 .Lccm_decrypt_with_endif29:
-	@ ccm.ae:164: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(y ^ s0, len(tag))) == 0
+	@ ccm.ae:168: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(y ^ s0, len(tag))) == 0
 	ldr	r3, [sp, #40]
 	eors	r3, r5
 	ldr	r2, [sp, #36]

@@ -134,10 +134,10 @@ gcm_key_setup:
 	ldr	r4, [sp, #52]
 	ldr	r1, [sp, #56]
 	ldr	r3, [sp, #60]
-	@ ghash.ae:130: for k in 0..8 {
+	@ ghash.ae:131: for k in 0..8 {
 	movs	r6, #0
 .Lgcm_key_setup_loop9:
-	@ ghash.ae:131: tab[16 * (k >> 2) + ((8 as u16) >> (k & 3))] = p
+	@ ghash.ae:132: tab[16 * (k >> 2) + ((8 as u16) >> (k & 3))] = p
 	lsrs	r0, r6, #2
 	lsls	r0, r0, #4
 	uxth	r2, r0
@@ -158,7 +158,7 @@ gcm_key_setup:
 	str	r4, [r2, #4]
 	str	r1, [r2, #8]
 	str	r3, [r2, #12]
-	@ ghash.ae:104: return (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)
+	@ ghash.ae:105: return (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)
 	lsrs	r2, r5, #1
 	lsls	r0, r4, #31
 	orrs	r2, r0
@@ -181,14 +181,14 @@ gcm_key_setup:
 	cmp	r6, #8
 	bcc	.Lgcm_key_setup_loop9
 .Lgcm_key_setup_done10:
-	@ ghash.ae:134: tab[0] = 0
+	@ ghash.ae:135: tab[0] = 0
 	movs	r1, #0
 	mov	r3, r8
 	str	r1, [r3]
 	str	r1, [r3, #4]
 	str	r1, [r3, #8]
 	str	r1, [r3, #12]
-	@ ghash.ae:135: tab[16] = 0
+	@ ghash.ae:136: tab[16] = 0
 	movs	r2, #1
 	lsls	r2, r2, #8
 	str	r1, [r3, r2]
@@ -201,23 +201,23 @@ gcm_key_setup:
 	movs	r2, #67
 	lsls	r2, r2, #2
 	str	r1, [r3, r2]
-	@ ghash.ae:136: for u in 3..16 {
+	@ ghash.ae:137: for u in 3..16 {
 	movs	r5, #3
-	@ ghash.ae:138: tab[u] = tab[u ^ low] ^ tab[low]
+	@ ghash.ae:139: tab[u] = tab[u ^ low] ^ tab[low]
 	mov	r2, r8
 	adds	r2, #48
-	@ ghash.ae:139: tab[16 + u] = tab[16 + (u ^ low)] ^ tab[16 + low]
+	@ ghash.ae:140: tab[16 + u] = tab[16 + (u ^ low)] ^ tab[16 + low]
 	movs	r0, #19
 	lsls	r0, r0, #4
 	adds	r1, r3, r0
-	@ ghash.ae:136: for u in 3..16 {
+	@ ghash.ae:137: for u in 3..16 {
 .Lgcm_key_setup_loop12:
-	@ ghash.ae:137: low = u & (0 - u)
+	@ ghash.ae:138: low = u & (0 - u)
 	movs	r0, #0
 	subs	r0, r0, r5
 	uxth	r4, r0
 	ands	r4, r5
-	@ ghash.ae:138: tab[u] = tab[u ^ low] ^ tab[low]
+	@ ghash.ae:139: tab[u] = tab[u ^ low] ^ tab[low]
 	mov	r3, r5
 	eors	r3, r4
 	lsls	r6, r3, #4
@@ -260,7 +260,7 @@ gcm_key_setup:
 	str	r0, [r2, #4]
 	str	r7, [r2, #8]
 	str	r6, [r2, #12]
-	@ ghash.ae:139: tab[16 + u] = tab[16 + (u ^ low)] ^ tab[16 + low]
+	@ ghash.ae:140: tab[16 + u] = tab[16 + (u ^ low)] ^ tab[16 + low]
 	adds	r3, #16
 	uxth	r0, r3
 	lsls	r3, r0, #4
@@ -340,7 +340,7 @@ gcm_encrypt_with:
 	str	r0, [sp, #96]
 	ldr	r0, [sp, #228]
 	str	r0, [sp, #76]
-	@ gcm.ae:115: y = G.absorb(tab, 0 as u128, ad)
+	@ gcm.ae:119: y = G.absorb(tab, 0 as u128, ad)
 	movs	r0, #0
 	str	r0, [sp, #116]
 	str	r0, [sp, #120]
@@ -360,7 +360,7 @@ gcm_encrypt_with:
 	str	r0, [sp, #20]
 	ldr	r0, [sp, #144]
 	str	r0, [sp, #16]
-	@ gcm.ae:116: j0 = counter0(tab, nonce)
+	@ gcm.ae:120: j0 = counter0(tab, nonce)
 	add	r3, sp, #116
 	ldr	r0, [sp, #8]
 	mov	r1, r5
@@ -370,7 +370,7 @@ gcm_encrypt_with:
 	ldr	r7, [sp, #120]
 	ldr	r6, [sp, #124]
 	ldr	r5, [sp, #128]
-	@ gcm.ae:117: s0 = E.encrypt_block(ks, j0)
+	@ gcm.ae:121: s0 = E.encrypt_block(ks, j0)
 	str	r4, [sp, #116]
 	str	r7, [sp, #120]
 	str	r6, [sp, #124]
@@ -389,7 +389,7 @@ gcm_encrypt_with:
 	str	r0, [sp, #80]
 	@ gcm.ae:37: return cat(x[127:32], x[31:0] + 1)
 	adds	r4, r4, #1
-	@ gcm.ae:120: for i in 0..(n + 15) / 16 {
+	@ gcm.ae:124: for i in 0..(n + 15) / 16 {
 	ldr	r0, [sp, #40]
 	adds	r0, #15
 	lsrs	r0, r0, #4
@@ -405,11 +405,11 @@ gcm_encrypt_with:
 	b	.Lgcm_encrypt_with_done2
 .Lgcm_encrypt_with_far1:
 .Lgcm_encrypt_with_loop1:
-	@ gcm.ae:121: off = 16 * i
+	@ gcm.ae:125: off = 16 * i
 	ldr	r1, [sp, #12]
 	lsls	r0, r1, #4
 	mov	r11, r0
-	@ gcm.ae:122: u = E.encrypt_block(ks, j)
+	@ gcm.ae:126: u = E.encrypt_block(ks, j)
 	str	r4, [sp, #116]
 	ldr	r0, [sp, #60]
 	str	r0, [sp, #120]
@@ -429,7 +429,7 @@ gcm_encrypt_with:
 	@ gcm.ae:37: return cat(x[127:32], x[31:0] + 1)
 	adds	r0, r4, #1
 	str	r0, [sp, #36]
-	@ gcm.ae:124: c = first_bytes(load_be(msg, off, 16, n - off) ^ u, n - off)
+	@ gcm.ae:128: c = first_bytes(load_be(msg, off, 16, n - off) ^ u, n - off)
 	ldr	r1, [sp, #40]
 	mov	r0, r11
 	subs	r0, r1, r0
@@ -544,7 +544,7 @@ gcm_encrypt_with:
 	ldr	r6, [sp, #4]
 	mov	r4, r10
 .Lgcm_encrypt_with_endif9:
-	@ gcm.ae:125: store_be(ct, off, c, n - off)
+	@ gcm.ae:129: store_be(ct, off, c, n - off)
 	rev	r0, r4
 	mov	r9, r0
 	rev	r0, r5
@@ -587,7 +587,7 @@ gcm_encrypt_with:
 	strb	r0, [r1, r2]
 	b	.Lgcm_encrypt_with_cpy17
 .Lgcm_encrypt_with_stored15:
-	@ gcm.ae:126: y = G.mul_h(y ^ c, tab)                          // the partial block hashed zero-padded
+	@ gcm.ae:130: y = G.mul_h(y ^ c, tab)                          // the partial block hashed zero-padded
 	ldr	r3, [sp, #24]
 	eors	r3, r7
 	ldr	r2, [sp, #28]
@@ -638,7 +638,7 @@ gcm_encrypt_with:
 	eors	r3, r2
 	ldr	r2, [sp, #16]
 	eors	r2, r1
-	@ ghash.ae:150: xs[i] = x[w * i + w - 1 : w * i]
+	@ ghash.ae:151: xs[i] = x[w * i + w - 1 : w * i]
 	uxth	r0, r5
 	add	r1, sp, #100
 	strh	r0, [r1]
@@ -656,32 +656,32 @@ gcm_encrypt_with:
 	strh	r0, [r1, #12]
 	lsrs	r0, r2, #16
 	strh	r0, [r1, #14]
-	@ ghash.ae:153: @unroll(unroll)
+	@ ghash.ae:154: @unroll(unroll)
 	movs	r0, #0
 	mov	r11, r0
 	movs	r7, #0
 	movs	r5, #0
 	movs	r2, #0
 	movs	r1, #0
-	@ ghash.ae:155: xw = xs[i]
+	@ ghash.ae:156: xw = xs[i]
 	add	r0, sp, #100
 	mov	r9, r0
-	@ ghash.ae:157: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
+	@ ghash.ae:158: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
 	ldr	r0, =gcm_G.R8
 	str	r0, [sp, #4]
-	@ ghash.ae:158: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
+	@ ghash.ae:159: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
 	ldr	r0, [sp, #8]
 	movs	r3, #1
 	lsls	r3, r3, #8
 	adds	r0, r0, r3
 	mov	r10, r0
-	@ ghash.ae:153: @unroll(unroll)
+	@ ghash.ae:154: @unroll(unroll)
 .Lgcm_encrypt_with_loop18:
-	@ ghash.ae:155: xw = xs[i]
+	@ ghash.ae:156: xw = xs[i]
 	mov	r0, r9
 	ldrh	r0, [r0]
 	mov	r8, r0
-	@ ghash.ae:157: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
+	@ ghash.ae:158: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
 	lsrs	r6, r7, #8
 	lsls	r0, r5, #24
 	orrs	r6, r0
@@ -699,7 +699,7 @@ gcm_encrypt_with:
 	lsls	r0, r0, #16
 	mov	r7, r1
 	eors	r7, r0
-	@ ghash.ae:158: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
+	@ ghash.ae:159: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
 	mov	r0, r8
 	lsls	r0, r0, #24
 	lsrs	r0, r0, #28
@@ -721,7 +721,7 @@ gcm_encrypt_with:
 	eors	r4, r2
 	mov	r2, r7
 	eors	r2, r3
-	@ ghash.ae:157: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
+	@ ghash.ae:158: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
 	lsrs	r7, r6, #8
 	lsls	r3, r5, #24
 	orrs	r7, r3
@@ -739,7 +739,7 @@ gcm_encrypt_with:
 	lsls	r3, r3, #16
 	mov	r6, r2
 	eors	r6, r3
-	@ ghash.ae:158: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
+	@ ghash.ae:159: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
 	mov	r0, r8
 	lsrs	r0, r0, #12
 	lsls	r1, r0, #4
@@ -784,7 +784,7 @@ gcm_encrypt_with:
 	eors	r2, r0
 	ldr	r0, [sp, #80]
 	eors	r1, r0
-	@ gcm.ae:128: store_be(tag, 0, finish(tab, y, len(ad), n, s0), len(tag))
+	@ gcm.ae:132: store_be(tag, 0, finish(tab, y, len(ad), n, s0), len(tag))
 	rev	r6, r1
 	rev	r4, r2
 	rev	r5, r5
@@ -846,7 +846,7 @@ gcm_decrypt_with:
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
 	sub	sp, #160
-	@ gcm.ae:135: y = G.absorb(tab, 0 as u128, ad)
+	@ gcm.ae:139: y = G.absorb(tab, 0 as u128, ad)
 	movs	r4, #0
 	str	r4, [sp, #112]
 	str	r4, [sp, #116]
@@ -886,7 +886,7 @@ gcm_decrypt_with:
 	mov	r8, r0
 	ldr	r0, [sp, #140]
 	str	r0, [sp, #8]
-	@ gcm.ae:136: j0 = counter0(tab, nonce)
+	@ gcm.ae:140: j0 = counter0(tab, nonce)
 	add	r3, sp, #112
 	ldr	r0, [sp, #4]
 	mov	r1, r5
@@ -896,7 +896,7 @@ gcm_decrypt_with:
 	ldr	r6, [sp, #116]
 	ldr	r5, [sp, #120]
 	ldr	r4, [sp, #124]
-	@ gcm.ae:137: s0 = E.encrypt_block(ks, j0)
+	@ gcm.ae:141: s0 = E.encrypt_block(ks, j0)
 	str	r7, [sp, #112]
 	str	r6, [sp, #116]
 	str	r5, [sp, #120]
@@ -905,20 +905,20 @@ gcm_decrypt_with:
 	add	r2, sp, #128
 	ldr	r0, [sp, #40]
 	bl	gcm_E_encrypt_block
-	@ gcm.ae:140: for i in 0..(n + 15) / 16 {
+	@ gcm.ae:144: for i in 0..(n + 15) / 16 {
 	ldr	r0, [sp, #32]
 	adds	r0, #15
 	lsrs	r0, r0, #4
 	str	r0, [sp, #36]
 	@ gcm.ae:37: return cat(x[127:32], x[31:0] + 1)
 	adds	r0, r7, #1
-	@ gcm.ae:140: for i in 0..(n + 15) / 16 {
+	@ gcm.ae:144: for i in 0..(n + 15) / 16 {
 	str	r0, [sp, #12]
 	str	r6, [sp, #52]
 	str	r5, [sp, #48]
 	str	r4, [sp, #44]
 	ldr	r6, [sp, #8]
-	@ gcm.ae:137: s0 = E.encrypt_block(ks, j0)
+	@ gcm.ae:141: s0 = E.encrypt_block(ks, j0)
 	ldr	r0, [sp, #128]
 	str	r0, [sp, #72]
 	ldr	r0, [sp, #132]
@@ -927,7 +927,7 @@ gcm_decrypt_with:
 	str	r0, [sp, #80]
 	ldr	r0, [sp, #140]
 	str	r0, [sp, #84]
-	@ gcm.ae:140: for i in 0..(n + 15) / 16 {
+	@ gcm.ae:144: for i in 0..(n + 15) / 16 {
 	movs	r1, #0
 	str	r1, [sp, #8]
 	ldr	r0, [sp, #36]
@@ -936,11 +936,11 @@ gcm_decrypt_with:
 	b	.Lgcm_decrypt_with_done2
 .Lgcm_decrypt_with_far1:
 .Lgcm_decrypt_with_loop1:
-	@ gcm.ae:141: off = 16 * i
+	@ gcm.ae:145: off = 16 * i
 	ldr	r1, [sp, #8]
 	lsls	r0, r1, #4
 	mov	r11, r0
-	@ gcm.ae:142: c = load_be(ct, off, 16, n - off)
+	@ gcm.ae:146: c = load_be(ct, off, 16, n - off)
 	ldr	r1, [sp, #32]
 	subs	r4, r1, r0
 	ldr	r1, [sp, #60]
@@ -981,7 +981,7 @@ gcm_decrypt_with:
 	rev	r5, r0
 	ldr	r0, [r1]
 	rev	r7, r0
-	@ gcm.ae:143: u = E.encrypt_block(ks, j)
+	@ gcm.ae:147: u = E.encrypt_block(ks, j)
 	ldr	r0, [sp, #12]
 	str	r0, [sp, #112]
 	ldr	r0, [sp, #52]
@@ -995,34 +995,34 @@ gcm_decrypt_with:
 	ldr	r0, [sp, #40]
 	bl	gcm_E_encrypt_block
 	ldr	r0, [sp, #140]
-	@ gcm.ae:146: store_be(msg, off, c ^ u, n - off)
+	@ gcm.ae:150: store_be(msg, off, c ^ u, n - off)
 	eors	r0, r7
 	str	r0, [sp, #16]
-	@ gcm.ae:145: y = G.mul_h(y ^ c, tab)                          // delay slot: needs C only
+	@ gcm.ae:149: y = G.mul_h(y ^ c, tab)                          // delay slot: needs C only
 	mov	r1, r6
 	eors	r1, r7
-	@ gcm.ae:143: u = E.encrypt_block(ks, j)
+	@ gcm.ae:147: u = E.encrypt_block(ks, j)
 	ldr	r0, [sp, #136]
-	@ gcm.ae:146: store_be(msg, off, c ^ u, n - off)
+	@ gcm.ae:150: store_be(msg, off, c ^ u, n - off)
 	eors	r0, r5
 	str	r0, [sp, #28]
-	@ gcm.ae:145: y = G.mul_h(y ^ c, tab)                          // delay slot: needs C only
+	@ gcm.ae:149: y = G.mul_h(y ^ c, tab)                          // delay slot: needs C only
 	mov	r2, r8
 	eors	r2, r5
-	@ gcm.ae:143: u = E.encrypt_block(ks, j)
+	@ gcm.ae:147: u = E.encrypt_block(ks, j)
 	ldr	r5, [sp, #132]
-	@ gcm.ae:146: store_be(msg, off, c ^ u, n - off)
+	@ gcm.ae:150: store_be(msg, off, c ^ u, n - off)
 	ldr	r0, [sp, #20]
 	eors	r5, r0
-	@ gcm.ae:145: y = G.mul_h(y ^ c, tab)                          // delay slot: needs C only
+	@ gcm.ae:149: y = G.mul_h(y ^ c, tab)                          // delay slot: needs C only
 	mov	r3, r9
 	eors	r3, r0
-	@ gcm.ae:143: u = E.encrypt_block(ks, j)
+	@ gcm.ae:147: u = E.encrypt_block(ks, j)
 	ldr	r6, [sp, #128]
-	@ gcm.ae:146: store_be(msg, off, c ^ u, n - off)
+	@ gcm.ae:150: store_be(msg, off, c ^ u, n - off)
 	ldr	r0, [sp, #24]
 	eors	r6, r0
-	@ gcm.ae:145: y = G.mul_h(y ^ c, tab)                          // delay slot: needs C only
+	@ gcm.ae:149: y = G.mul_h(y ^ c, tab)                          // delay slot: needs C only
 	mov	r7, r10
 	eors	r7, r0
 	str	r7, [sp, #112]
@@ -1040,7 +1040,7 @@ gcm_decrypt_with:
 	ldr	r0, [sp, #136]
 	mov	r8, r0
 	ldr	r1, [sp, #140]
-	@ gcm.ae:146: store_be(msg, off, c ^ u, n - off)
+	@ gcm.ae:150: store_be(msg, off, c ^ u, n - off)
 	ldr	r0, [sp, #16]
 	rev	r3, r0
 	ldr	r0, [sp, #28]
@@ -1114,7 +1114,7 @@ gcm_decrypt_with:
 	@ gcm.ae:64: return G.mul_h(y ^ lengths, tab) ^ s0
 	mov	r4, r10
 	eors	r4, r0
-	@ ghash.ae:150: xs[i] = x[w * i + w - 1 : w * i]
+	@ ghash.ae:151: xs[i] = x[w * i + w - 1 : w * i]
 	uxth	r0, r4
 	add	r1, sp, #96
 	strh	r0, [r1]
@@ -1132,32 +1132,32 @@ gcm_decrypt_with:
 	strh	r0, [r1, #12]
 	lsrs	r0, r6, #16
 	strh	r0, [r1, #14]
-	@ ghash.ae:158: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
+	@ ghash.ae:159: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
 	ldr	r0, [sp, #4]
 	movs	r1, #1
 	lsls	r1, r1, #8
 	adds	r0, r0, r1
 	mov	r10, r0
-	@ ghash.ae:153: @unroll(unroll)
+	@ ghash.ae:154: @unroll(unroll)
 	movs	r0, #0
 	mov	r11, r0
 	movs	r1, #0
 	movs	r4, #0
 	movs	r3, #0
 	movs	r2, #0
-	@ ghash.ae:155: xw = xs[i]
+	@ ghash.ae:156: xw = xs[i]
 	add	r0, sp, #96
 	mov	r9, r0
-	@ ghash.ae:157: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
+	@ ghash.ae:158: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
 	ldr	r0, =gcm_G.R8
 	str	r0, [sp, #8]
-	@ ghash.ae:153: @unroll(unroll)
+	@ ghash.ae:154: @unroll(unroll)
 .Lgcm_decrypt_with_loop12:
-	@ ghash.ae:155: xw = xs[i]
+	@ ghash.ae:156: xw = xs[i]
 	mov	r0, r9
 	ldrh	r0, [r0]
 	mov	r8, r0
-	@ ghash.ae:157: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
+	@ ghash.ae:158: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
 	lsrs	r5, r1, #8
 	lsls	r0, r4, #24
 	orrs	r5, r0
@@ -1174,7 +1174,7 @@ gcm_decrypt_with:
 	ldrh	r0, [r0, r1]
 	lsls	r0, r0, #16
 	eors	r7, r0
-	@ ghash.ae:158: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
+	@ ghash.ae:159: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
 	mov	r0, r8
 	lsls	r0, r0, #24
 	lsrs	r0, r0, #28
@@ -1200,7 +1200,7 @@ gcm_decrypt_with:
 	eors	r3, r1
 	mov	r1, r7
 	eors	r1, r0
-	@ ghash.ae:157: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
+	@ ghash.ae:158: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
 	lsrs	r7, r5, #8
 	lsls	r0, r4, #24
 	orrs	r7, r0
@@ -1217,7 +1217,7 @@ gcm_decrypt_with:
 	ldrh	r0, [r0, r2]
 	lsls	r0, r0, #16
 	eors	r1, r0
-	@ ghash.ae:158: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
+	@ ghash.ae:159: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
 	mov	r0, r8
 	lsrs	r0, r0, #12
 	lsls	r5, r0, #4
@@ -1268,7 +1268,7 @@ gcm_decrypt_with:
 	mov	r1, r2
 	ldr	r0, [sp, #84]
 	eors	r1, r0
-	@ gcm.ae:150: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(t, len(tag))) == 0
+	@ gcm.ae:154: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(t, len(tag))) == 0
 	ldr	r2, [sp, #88]
 	movs	r3, #3
 	ldr	r0, [sp, #64]
@@ -1376,7 +1376,7 @@ gcm_decrypt_with:
 	ldr	r0, [sp, #4]
 	mov	r4, r1
 .Lgcm_decrypt_with_endif20:
-	@ gcm.ae:150: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(t, len(tag))) == 0
+	@ gcm.ae:154: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(t, len(tag))) == 0
 	ldr	r3, [sp, #24]
 	eors	r3, r2
 	ldr	r2, [sp, #28]
@@ -1694,7 +1694,7 @@ gcm_G_absorb:
 	push	{r4, r5, r6, r7}
 	sub	sp, #56
 	mov	r10, r3
-	@ ghash.ae:218: for i in 0..(n + 15) / 16 {
+	@ ghash.ae:219: for i in 0..(n + 15) / 16 {
 	adds	r3, #15
 	lsrs	r3, r3, #4
 	mov	r9, r3
@@ -1712,9 +1712,9 @@ gcm_G_absorb:
 	cmp	r5, r0
 	bcs	.Lgcm_G_absorb_done2
 .Lgcm_G_absorb_loop1:
-	@ ghash.ae:219: off = i * 16
+	@ ghash.ae:220: off = i * 16
 	lsls	r2, r5, #4
-	@ ghash.ae:220: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
+	@ ghash.ae:221: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
 	mov	r0, r10
 	subs	r6, r0, r2
 	mov	r0, r11
@@ -1811,7 +1811,7 @@ gcm_G_mul_h:
 	mov	r9, r1
 	str	r2, [sp]
 	ldm	r0!, {r2, r3, r4, r5}
-	@ ghash.ae:150: xs[i] = x[w * i + w - 1 : w * i]
+	@ ghash.ae:151: xs[i] = x[w * i + w - 1 : w * i]
 	uxth	r0, r2
 	add	r1, sp, #4
 	strh	r0, [r1]
@@ -1829,32 +1829,32 @@ gcm_G_mul_h:
 	strh	r0, [r1, #12]
 	lsrs	r0, r5, #16
 	strh	r0, [r1, #14]
-	@ ghash.ae:153: @unroll(unroll)
+	@ ghash.ae:154: @unroll(unroll)
 	movs	r0, #0
 	mov	r10, r0
 	movs	r5, #0
 	movs	r4, #0
 	movs	r2, #0
 	movs	r1, #0
-	@ ghash.ae:155: xw = xs[i]
+	@ ghash.ae:156: xw = xs[i]
 	add	r0, sp, #4
 	mov	lr, r0
-	@ ghash.ae:157: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
+	@ ghash.ae:158: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
 	ldr	r0, =gcm_G.R8
 	mov	r11, r0
-	@ ghash.ae:158: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
+	@ ghash.ae:159: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
 	mov	r0, r9
 	movs	r3, #1
 	lsls	r3, r3, #8
 	adds	r0, r0, r3
 	mov	r8, r0
-	@ ghash.ae:153: @unroll(unroll)
+	@ ghash.ae:154: @unroll(unroll)
 .Lgcm_G_mul_h_loop1:
-	@ ghash.ae:155: xw = xs[i]
+	@ ghash.ae:156: xw = xs[i]
 	mov	r0, lr
 	ldrh	r0, [r0]
 	mov	r12, r0
-	@ ghash.ae:157: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
+	@ ghash.ae:158: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
 	lsrs	r3, r5, #8
 	lsls	r0, r4, #24
 	orrs	r3, r0
@@ -1871,7 +1871,7 @@ gcm_G_mul_h:
 	ldrh	r0, [r0, r1]
 	lsls	r0, r0, #16
 	eors	r7, r0
-	@ ghash.ae:158: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
+	@ ghash.ae:159: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
 	mov	r0, r12
 	lsls	r0, r0, #24
 	lsrs	r0, r0, #28
@@ -1896,7 +1896,7 @@ gcm_G_mul_h:
 	mov	r2, r6
 	eors	r2, r1
 	eors	r7, r0
-	@ ghash.ae:157: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
+	@ ghash.ae:158: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
 	lsrs	r6, r3, #8
 	lsls	r0, r4, #24
 	orrs	r6, r0
@@ -1913,7 +1913,7 @@ gcm_G_mul_h:
 	ldrh	r0, [r0, r1]
 	lsls	r0, r0, #16
 	eors	r7, r0
-	@ ghash.ae:158: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
+	@ ghash.ae:159: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
 	mov	r0, r12
 	lsrs	r0, r0, #12
 	lsls	r1, r0, #4

@@ -32,7 +32,7 @@ ghash_mul:
 	ldr	r0, [r0, #12]
 	str	r0, [sp, #16]
 	ldr	r7, [r1]
-	@ ghash.ae:40: for k in 0..128 / step_bits {
+	@ ghash.ae:41: for k in 0..128 / step_bits {
 	str	r7, [sp, #8]
 	ldr	r6, [r1, #4]
 	mov	r10, r6
@@ -48,7 +48,7 @@ ghash_mul:
 	movs	r2, #0
 	movs	r1, #0
 .Lghash_mul_loop1:
-	@ ghash.ae:41: b = (x >> (128 - step_bits * (k as u32 + 1)))[step_bits - 1:0]
+	@ ghash.ae:42: b = (x >> (128 - step_bits * (k as u32 + 1)))[step_bits - 1:0]
 	ldr	r0, [sp, #12]
 	adds	r0, r0, #1
 	lsls	r4, r0, #4
@@ -79,13 +79,13 @@ ghash_mul:
 .Lghash_mul_shz3:
 	movs	r4, #0
 .Lghash_mul_she6:
-	@ ghash.ae:42: for j in 0..step_bits {
+	@ ghash.ae:43: for j in 0..step_bits {
 	str	r3, [sp, #4]
 	str	r2, [sp]
 	mov	r12, r1
-	@ ghash.ae:41: b = (x >> (128 - step_bits * (k as u32 + 1)))[step_bits - 1:0]
+	@ ghash.ae:42: b = (x >> (128 - step_bits * (k as u32 + 1)))[step_bits - 1:0]
 	uxth	r0, r4
-	@ ghash.ae:42: for j in 0..step_bits {
+	@ ghash.ae:43: for j in 0..step_bits {
 	mov	lr, r0
 	ldr	r7, [sp, #8]
 	mov	r6, r10
@@ -94,7 +94,7 @@ ghash_mul:
 	movs	r0, #0
 	str	r0, [sp, #8]
 .Lghash_mul_loop7:
-	@ ghash.ae:45: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
+	@ ghash.ae:46: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
 	lsls	r0, r7, #31
 	asrs	r2, r0, #31
 	movs	r0, #225
@@ -113,7 +113,7 @@ ghash_mul:
 	lsls	r3, r6, #31
 	orrs	r0, r3
 	mov	r10, r0
-	@ ghash.ae:43: z = z ^ (if b[step_bits - 1] == 1 then v else 0)
+	@ ghash.ae:44: z = z ^ (if b[step_bits - 1] == 1 then v else 0)
 	mov	r0, lr
 	lsrs	r0, r0, #15
 	rsbs	r3, r0, #0
@@ -130,15 +130,15 @@ ghash_mul:
 	ands	r7, r3
 	mov	r0, r11
 	eors	r0, r7
-	@ ghash.ae:45: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
+	@ ghash.ae:46: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
 	mov	r11, r0
 	str	r5, [sp, #4]
 	str	r4, [sp]
-	@ ghash.ae:44: b = b << 1
+	@ ghash.ae:45: b = b << 1
 	mov	r0, lr
 	lsls	r0, r0, #1
 	uxth	r0, r0
-	@ ghash.ae:45: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
+	@ ghash.ae:46: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
 	mov	lr, r0
 	mov	r7, r10
 	mov	r6, r8
@@ -191,7 +191,7 @@ ghash_mul:
 ghash_init:
 	push	{r4, lr}
 	ldm	r0, {r0, r2, r3, r4}
-	@ ghash.ae:55: tab[0] = h
+	@ ghash.ae:56: tab[0] = h
 	str	r0, [r1]
 	str	r2, [r1, #4]
 	str	r3, [r1, #8]
@@ -225,21 +225,21 @@ ghash_mul_h:
 	str	r3, [sp, #20]
 	ldr	r0, [r0, #12]
 	str	r0, [sp, #16]
-	@ ghash.ae:59: return mul(x, tab[0])
+	@ ghash.ae:60: return mul(x, tab[0])
 	ldr	r7, [r1]
-	@ ghash.ae:40: for k in 0..128 / step_bits {
+	@ ghash.ae:41: for k in 0..128 / step_bits {
 	str	r7, [sp, #8]
-	@ ghash.ae:59: return mul(x, tab[0])
+	@ ghash.ae:60: return mul(x, tab[0])
 	ldr	r6, [r1, #4]
-	@ ghash.ae:40: for k in 0..128 / step_bits {
+	@ ghash.ae:41: for k in 0..128 / step_bits {
 	mov	r10, r6
-	@ ghash.ae:59: return mul(x, tab[0])
+	@ ghash.ae:60: return mul(x, tab[0])
 	ldr	r5, [r1, #8]
-	@ ghash.ae:40: for k in 0..128 / step_bits {
+	@ ghash.ae:41: for k in 0..128 / step_bits {
 	mov	r9, r5
-	@ ghash.ae:59: return mul(x, tab[0])
+	@ ghash.ae:60: return mul(x, tab[0])
 	ldr	r4, [r1, #12]
-	@ ghash.ae:40: for k in 0..128 / step_bits {
+	@ ghash.ae:41: for k in 0..128 / step_bits {
 	mov	r8, r4
 	str	r2, [sp, #32]
 	movs	r0, #0
@@ -249,7 +249,7 @@ ghash_mul_h:
 	movs	r2, #0
 	movs	r1, #0
 .Lghash_mul_h_loop1:
-	@ ghash.ae:41: b = (x >> (128 - step_bits * (k as u32 + 1)))[step_bits - 1:0]
+	@ ghash.ae:42: b = (x >> (128 - step_bits * (k as u32 + 1)))[step_bits - 1:0]
 	ldr	r0, [sp, #12]
 	adds	r0, r0, #1
 	lsls	r4, r0, #4
@@ -280,13 +280,13 @@ ghash_mul_h:
 .Lghash_mul_h_shz3:
 	movs	r4, #0
 .Lghash_mul_h_she6:
-	@ ghash.ae:42: for j in 0..step_bits {
+	@ ghash.ae:43: for j in 0..step_bits {
 	str	r3, [sp, #4]
 	str	r2, [sp]
 	mov	r12, r1
-	@ ghash.ae:41: b = (x >> (128 - step_bits * (k as u32 + 1)))[step_bits - 1:0]
+	@ ghash.ae:42: b = (x >> (128 - step_bits * (k as u32 + 1)))[step_bits - 1:0]
 	uxth	r0, r4
-	@ ghash.ae:42: for j in 0..step_bits {
+	@ ghash.ae:43: for j in 0..step_bits {
 	mov	lr, r0
 	ldr	r7, [sp, #8]
 	mov	r6, r10
@@ -295,7 +295,7 @@ ghash_mul_h:
 	movs	r0, #0
 	str	r0, [sp, #8]
 .Lghash_mul_h_loop7:
-	@ ghash.ae:45: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
+	@ ghash.ae:46: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
 	lsls	r0, r7, #31
 	asrs	r2, r0, #31
 	movs	r0, #225
@@ -314,7 +314,7 @@ ghash_mul_h:
 	lsls	r3, r6, #31
 	orrs	r0, r3
 	mov	r10, r0
-	@ ghash.ae:43: z = z ^ (if b[step_bits - 1] == 1 then v else 0)
+	@ ghash.ae:44: z = z ^ (if b[step_bits - 1] == 1 then v else 0)
 	mov	r0, lr
 	lsrs	r0, r0, #15
 	rsbs	r3, r0, #0
@@ -331,15 +331,15 @@ ghash_mul_h:
 	ands	r7, r3
 	mov	r0, r11
 	eors	r0, r7
-	@ ghash.ae:45: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
+	@ ghash.ae:46: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
 	mov	r11, r0
 	str	r5, [sp, #4]
 	str	r4, [sp]
-	@ ghash.ae:44: b = b << 1
+	@ ghash.ae:45: b = b << 1
 	mov	r0, lr
 	lsls	r0, r0, #1
 	uxth	r0, r0
-	@ ghash.ae:45: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
+	@ ghash.ae:46: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
 	mov	lr, r0
 	mov	r7, r10
 	mov	r6, r8
@@ -398,7 +398,7 @@ ghash_absorb:
 	push	{r4, r5, r6, r7}
 	sub	sp, #72
 	str	r3, [sp, #44]
-	@ ghash.ae:218: for i in 0..(n + 15) / 16 {
+	@ ghash.ae:219: for i in 0..(n + 15) / 16 {
 	adds	r3, #15
 	lsrs	r3, r3, #4
 	str	r3, [sp, #36]
@@ -418,10 +418,10 @@ ghash_absorb:
 	b	.Lghash_absorb_done2
 .Lghash_absorb_far1:
 .Lghash_absorb_loop1:
-	@ ghash.ae:219: off = i * 16
+	@ ghash.ae:220: off = i * 16
 	ldr	r2, [sp, #32]
 	lsls	r2, r2, #4
-	@ ghash.ae:220: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
+	@ ghash.ae:221: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
 	ldr	r0, [sp, #44]
 	subs	r6, r0, r2
 	ldr	r0, [sp, #48]
@@ -467,22 +467,22 @@ ghash_absorb:
 	rev	r2, r0
 	eors	r1, r2
 	str	r1, [sp, #16]
-	@ ghash.ae:59: return mul(x, tab[0])
+	@ ghash.ae:60: return mul(x, tab[0])
 	ldr	r1, [sp, #40]
 	ldr	r7, [r1]
-	@ ghash.ae:40: for k in 0..128 / step_bits {
+	@ ghash.ae:41: for k in 0..128 / step_bits {
 	str	r7, [sp, #8]
-	@ ghash.ae:59: return mul(x, tab[0])
+	@ ghash.ae:60: return mul(x, tab[0])
 	ldr	r6, [r1, #4]
-	@ ghash.ae:40: for k in 0..128 / step_bits {
+	@ ghash.ae:41: for k in 0..128 / step_bits {
 	mov	r10, r6
-	@ ghash.ae:59: return mul(x, tab[0])
+	@ ghash.ae:60: return mul(x, tab[0])
 	ldr	r5, [r1, #8]
-	@ ghash.ae:40: for k in 0..128 / step_bits {
+	@ ghash.ae:41: for k in 0..128 / step_bits {
 	mov	r9, r5
-	@ ghash.ae:59: return mul(x, tab[0])
+	@ ghash.ae:60: return mul(x, tab[0])
 	ldr	r4, [r1, #12]
-	@ ghash.ae:40: for k in 0..128 / step_bits {
+	@ ghash.ae:41: for k in 0..128 / step_bits {
 	mov	r8, r4
 	movs	r2, #0
 	str	r2, [sp, #12]
@@ -491,7 +491,7 @@ ghash_absorb:
 	movs	r3, #0
 	movs	r1, #0
 .Lghash_absorb_loop8:
-	@ ghash.ae:41: b = (x >> (128 - step_bits * (k as u32 + 1)))[step_bits - 1:0]
+	@ ghash.ae:42: b = (x >> (128 - step_bits * (k as u32 + 1)))[step_bits - 1:0]
 	ldr	r2, [sp, #12]
 	adds	r2, r2, #1
 	lsls	r4, r2, #4
@@ -522,13 +522,13 @@ ghash_absorb:
 .Lghash_absorb_shz10:
 	movs	r4, #0
 .Lghash_absorb_she13:
-	@ ghash.ae:42: for j in 0..step_bits {
+	@ ghash.ae:43: for j in 0..step_bits {
 	str	r0, [sp, #4]
 	str	r3, [sp]
 	mov	r12, r1
-	@ ghash.ae:41: b = (x >> (128 - step_bits * (k as u32 + 1)))[step_bits - 1:0]
+	@ ghash.ae:42: b = (x >> (128 - step_bits * (k as u32 + 1)))[step_bits - 1:0]
 	uxth	r0, r4
-	@ ghash.ae:42: for j in 0..step_bits {
+	@ ghash.ae:43: for j in 0..step_bits {
 	mov	lr, r0
 	ldr	r7, [sp, #8]
 	mov	r6, r10
@@ -537,7 +537,7 @@ ghash_absorb:
 	movs	r0, #0
 	str	r0, [sp, #8]
 .Lghash_absorb_loop14:
-	@ ghash.ae:45: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
+	@ ghash.ae:46: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
 	lsls	r0, r7, #31
 	asrs	r2, r0, #31
 	movs	r0, #225
@@ -556,7 +556,7 @@ ghash_absorb:
 	lsls	r3, r6, #31
 	orrs	r0, r3
 	mov	r10, r0
-	@ ghash.ae:43: z = z ^ (if b[step_bits - 1] == 1 then v else 0)
+	@ ghash.ae:44: z = z ^ (if b[step_bits - 1] == 1 then v else 0)
 	mov	r0, lr
 	lsrs	r0, r0, #15
 	rsbs	r3, r0, #0
@@ -573,15 +573,15 @@ ghash_absorb:
 	ands	r7, r3
 	mov	r0, r11
 	eors	r0, r7
-	@ ghash.ae:45: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
+	@ ghash.ae:46: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
 	mov	r11, r0
 	str	r5, [sp, #4]
 	str	r4, [sp]
-	@ ghash.ae:44: b = b << 1
+	@ ghash.ae:45: b = b << 1
 	mov	r0, lr
 	lsls	r0, r0, #1
 	uxth	r0, r0
-	@ ghash.ae:45: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
+	@ ghash.ae:46: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
 	mov	lr, r0
 	mov	r7, r10
 	mov	r6, r8

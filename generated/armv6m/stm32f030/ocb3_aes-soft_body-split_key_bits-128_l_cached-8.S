@@ -391,7 +391,7 @@ ocb3_encrypt_with:
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
 	sub	sp, #140
-	@ ocb3.ae:204: offset = initial_offset(ks, nonce, len(tag))
+	@ ocb3.ae:208: offset = initial_offset(ks, nonce, len(tag))
 	add	r4, sp, #92
 	str	r4, [sp]
 	str	r0, [sp, #56]
@@ -420,23 +420,23 @@ ocb3_encrypt_with:
 	ldr	r3, [sp, #96]
 	ldr	r2, [sp, #100]
 	ldr	r1, [sp, #104]
-	@ ocb3.ae:210: delta = l[at_l0]
+	@ ocb3.ae:214: delta = l[at_l0]
 	ldr	r4, [sp, #52]
 	ldr	r0, [r4, #32]
-	@ ocb3.ae:211: for i in 0..full {
+	@ ocb3.ae:215: for i in 0..full {
 	str	r0, [sp, #8]
-	@ ocb3.ae:210: delta = l[at_l0]
+	@ ocb3.ae:214: delta = l[at_l0]
 	ldr	r0, [r4, #36]
-	@ ocb3.ae:211: for i in 0..full {
+	@ ocb3.ae:215: for i in 0..full {
 	str	r0, [sp, #4]
-	@ ocb3.ae:210: delta = l[at_l0]
+	@ ocb3.ae:214: delta = l[at_l0]
 	ldr	r5, [r4, #40]
 	ldr	r4, [r4, #44]
-	@ ocb3.ae:207: full = n / 16
+	@ ocb3.ae:211: full = n / 16
 	ldr	r0, [sp, #76]
 	lsrs	r0, r0, #4
 	str	r0, [sp, #60]
-	@ ocb3.ae:211: for i in 0..full {
+	@ ocb3.ae:215: for i in 0..full {
 	movs	r7, #0
 	str	r7, [sp, #24]
 	mov	r11, r7
@@ -449,7 +449,7 @@ ocb3_encrypt_with:
 	b	.Locb3_encrypt_with_done2
 .Locb3_encrypt_with_far1:
 .Locb3_encrypt_with_loop1:
-	@ ocb3.ae:213: offset = offset ^ delta
+	@ ocb3.ae:217: offset = offset ^ delta
 	ldr	r0, [sp, #8]
 	eors	r6, r0
 	str	r6, [sp, #20]
@@ -460,11 +460,11 @@ ocb3_encrypt_with:
 	str	r2, [sp, #12]
 	eors	r1, r4
 	str	r1, [sp, #8]
-	@ ocb3.ae:212: off = 16 * i
+	@ ocb3.ae:216: off = 16 * i
 	ldr	r7, [sp, #24]
 	lsls	r0, r7, #4
 	str	r0, [sp, #32]
-	@ ocb3.ae:214: p = load_be(msg, off, 16)
+	@ ocb3.ae:218: p = load_be(msg, off, 16)
 	ldr	r1, [sp, #64]
 	adds	r2, r1, r0
 	movs	r0, #3
@@ -484,31 +484,31 @@ ocb3_encrypt_with:
 .Locb3_encrypt_with_words4:
 	ldr	r0, [r2, #12]
 	rev	r7, r0
-	@ ocb3.ae:215: u = E.encrypt_block(ks, p ^ offset)
+	@ ocb3.ae:219: u = E.encrypt_block(ks, p ^ offset)
 	mov	r1, r7
 	ldr	r0, [sp, #20]
 	eors	r1, r0
 	str	r1, [sp, #92]
-	@ ocb3.ae:214: p = load_be(msg, off, 16)
+	@ ocb3.ae:218: p = load_be(msg, off, 16)
 	ldr	r0, [r2, #8]
 	rev	r6, r0
-	@ ocb3.ae:215: u = E.encrypt_block(ks, p ^ offset)
+	@ ocb3.ae:219: u = E.encrypt_block(ks, p ^ offset)
 	mov	r1, r6
 	ldr	r0, [sp, #16]
 	eors	r1, r0
 	str	r1, [sp, #96]
-	@ ocb3.ae:214: p = load_be(msg, off, 16)
+	@ ocb3.ae:218: p = load_be(msg, off, 16)
 	ldr	r0, [r2, #4]
 	rev	r5, r0
-	@ ocb3.ae:215: u = E.encrypt_block(ks, p ^ offset)
+	@ ocb3.ae:219: u = E.encrypt_block(ks, p ^ offset)
 	mov	r1, r5
 	ldr	r0, [sp, #12]
 	eors	r1, r0
 	str	r1, [sp, #100]
-	@ ocb3.ae:214: p = load_be(msg, off, 16)
+	@ ocb3.ae:218: p = load_be(msg, off, 16)
 	ldr	r0, [r2]
 	rev	r4, r0
-	@ ocb3.ae:215: u = E.encrypt_block(ks, p ^ offset)
+	@ ocb3.ae:219: u = E.encrypt_block(ks, p ^ offset)
 	mov	r1, r4
 	ldr	r0, [sp, #8]
 	eors	r1, r0
@@ -517,7 +517,7 @@ ocb3_encrypt_with:
 	add	r2, sp, #108
 	ldr	r0, [sp, #56]
 	bl	ocb3_E_encrypt_block
-	@ ocb3.ae:216: checksum = checksum ^ p                       // delay slot
+	@ ocb3.ae:220: checksum = checksum ^ p                       // delay slot
 	mov	r0, r11
 	eors	r0, r7
 	mov	r11, r0
@@ -530,7 +530,7 @@ ocb3_encrypt_with:
 	mov	r0, r8
 	eors	r0, r4
 	mov	r8, r0
-	@ ocb3.ae:217: delta = get_l(l, ntz(i + 2))                  // delay slot
+	@ ocb3.ae:221: delta = get_l(l, ntz(i + 2))                  // delay slot
 	ldr	r7, [sp, #24]
 	adds	r1, r7, #2
 	@ ocb3.ae:52: if v[15:0] == 0 {
@@ -540,7 +540,7 @@ ocb3_encrypt_with:
 	adcs	r2, r2
 	movs	r3, #1
 	eors	r2, r3
-	@ ocb3.ae:215: u = E.encrypt_block(ks, p ^ offset)
+	@ ocb3.ae:219: u = E.encrypt_block(ks, p ^ offset)
 	ldr	r0, [sp, #108]
 	str	r0, [sp, #36]
 	ldr	r0, [sp, #112]
@@ -675,7 +675,7 @@ ocb3_encrypt_with:
 	str	r3, [sp, #28]
 	str	r2, [sp, #4]
 .Locb3_encrypt_with_endif18:
-	@ ocb3.ae:218: store_be(ct, off, u ^ offset)
+	@ ocb3.ae:222: store_be(ct, off, u ^ offset)
 	ldr	r1, [sp, #36]
 	ldr	r0, [sp, #20]
 	eors	r1, r0
@@ -732,12 +732,12 @@ ocb3_encrypt_with:
 	b	.Locb3_encrypt_with_loop1
 .Locb3_encrypt_with_far2:
 .Locb3_encrypt_with_done2:
-	@ ocb3.ae:220: r = n - 16 * full
+	@ ocb3.ae:224: r = n - 16 * full
 	ldr	r0, [sp, #60]
 	lsls	r5, r0, #4
 	ldr	r0, [sp, #76]
 	subs	r4, r0, r5
-	@ ocb3.ae:221: if r != 0 {
+	@ ocb3.ae:225: if r != 0 {
 	subs	r0, r4, #1
 	movs	r0, #0
 	adcs	r0, r0
@@ -745,7 +745,7 @@ ocb3_encrypt_with:
 	bne	.Locb3_encrypt_with_far3
 	b	.Locb3_encrypt_with_else24
 .Locb3_encrypt_with_far3:
-	@ ocb3.ae:222: offset = offset ^ l[at_star]                  // Offset_*
+	@ ocb3.ae:226: offset = offset ^ l[at_star]                  // Offset_*
 	ldr	r0, [sp, #52]
 	ldr	r7, [r0, #12]
 	eors	r1, r7
@@ -760,7 +760,7 @@ ocb3_encrypt_with:
 	ldr	r1, [r7]
 	eors	r6, r1
 	str	r6, [sp, #20]
-	@ ocb3.ae:223: pad = E.encrypt_block(ks, offset)
+	@ ocb3.ae:227: pad = E.encrypt_block(ks, offset)
 	str	r6, [sp, #92]
 	mov	r0, r3
 	str	r0, [sp, #96]
@@ -779,7 +779,7 @@ ocb3_encrypt_with:
 	str	r0, [sp, #36]
 	ldr	r0, [sp, #120]
 	str	r0, [sp, #40]
-	@ ocb3.ae:224: p = load_be(msg, 16 * full, 16, r)
+	@ ocb3.ae:228: p = load_be(msg, 16 * full, 16, r)
 	ldr	r0, [sp, #64]
 	adds	r0, r0, r5
 	movs	r6, #3
@@ -808,35 +808,35 @@ ocb3_encrypt_with:
 .Locb3_encrypt_with_cpyd28:
 	mov	r0, r7
 .Locb3_encrypt_with_words27:
-	@ ocb3.ae:226: store_be(ct, 16 * full, p ^ pad, r)
+	@ ocb3.ae:230: store_be(ct, 16 * full, p ^ pad, r)
 	ldr	r1, [sp, #68]
 	adds	r1, r1, r5
-	@ ocb3.ae:224: p = load_be(msg, 16 * full, 16, r)
+	@ ocb3.ae:228: p = load_be(msg, 16 * full, 16, r)
 	ldr	r2, [r0, #12]
 	rev	r2, r2
 	str	r2, [sp, #32]
-	@ ocb3.ae:226: store_be(ct, 16 * full, p ^ pad, r)
+	@ ocb3.ae:230: store_be(ct, 16 * full, p ^ pad, r)
 	mov	r5, r3
 	eors	r5, r2
-	@ ocb3.ae:224: p = load_be(msg, 16 * full, 16, r)
+	@ ocb3.ae:228: p = load_be(msg, 16 * full, 16, r)
 	ldr	r2, [r0, #8]
 	rev	r2, r2
 	str	r2, [sp, #28]
-	@ ocb3.ae:226: store_be(ct, 16 * full, p ^ pad, r)
+	@ ocb3.ae:230: store_be(ct, 16 * full, p ^ pad, r)
 	ldr	r3, [sp, #16]
 	eors	r3, r2
-	@ ocb3.ae:224: p = load_be(msg, 16 * full, 16, r)
+	@ ocb3.ae:228: p = load_be(msg, 16 * full, 16, r)
 	ldr	r2, [r0, #4]
 	rev	r7, r2
 	str	r7, [sp, #24]
-	@ ocb3.ae:226: store_be(ct, 16 * full, p ^ pad, r)
+	@ ocb3.ae:230: store_be(ct, 16 * full, p ^ pad, r)
 	ldr	r2, [sp, #36]
 	eors	r2, r7
-	@ ocb3.ae:224: p = load_be(msg, 16 * full, 16, r)
+	@ ocb3.ae:228: p = load_be(msg, 16 * full, 16, r)
 	ldr	r0, [r0]
 	rev	r0, r0
 	str	r0, [sp, #16]
-	@ ocb3.ae:226: store_be(ct, 16 * full, p ^ pad, r)
+	@ ocb3.ae:230: store_be(ct, 16 * full, p ^ pad, r)
 	ldr	r7, [sp, #40]
 	eors	r7, r0
 	rev	r7, r7
@@ -920,7 +920,7 @@ ocb3_encrypt_with:
 	orrs	r1, r5
 	ldr	r0, [sp, #16]
 	orrs	r0, r4
-	@ ocb3.ae:225: checksum = checksum ^ pad10(p, r)             // delay slot
+	@ ocb3.ae:229: checksum = checksum ^ pad10(p, r)             // delay slot
 	mov	r4, r11
 	eors	r4, r3
 	mov	r3, r10
@@ -944,7 +944,7 @@ ocb3_encrypt_with:
 	mov	r2, r9
 	mov	r1, r8
 .Locb3_encrypt_with_endif25:
-	@ ocb3.ae:228: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
+	@ ocb3.ae:232: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
 	eors	r4, r7
 	eors	r3, r6
 	eors	r2, r5
@@ -988,7 +988,7 @@ ocb3_encrypt_with:
 	eors	r1, r0
 	ldr	r5, [sp, #104]
 	eors	r4, r5
-	@ ocb3.ae:229: store_be(tag, 0, t, len(tag))
+	@ ocb3.ae:233: store_be(tag, 0, t, len(tag))
 	rev	r6, r4
 	rev	r5, r1
 	rev	r4, r2
@@ -1050,7 +1050,7 @@ ocb3_decrypt_with:
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
 	sub	sp, #156
-	@ ocb3.ae:236: offset = initial_offset(ks, nonce, len(tag))
+	@ ocb3.ae:240: offset = initial_offset(ks, nonce, len(tag))
 	add	r4, sp, #108
 	str	r4, [sp]
 	str	r0, [sp, #8]
@@ -1081,18 +1081,18 @@ ocb3_decrypt_with:
 	ldr	r3, [sp, #112]
 	ldr	r2, [sp, #116]
 	ldr	r5, [sp, #120]
-	@ ocb3.ae:239: full = n / 16
+	@ ocb3.ae:243: full = n / 16
 	ldr	r1, [sp, #88]
 	lsrs	r0, r1, #4
 	str	r0, [sp, #68]
-	@ ocb3.ae:240: delta = l[at_l0]                                  // as in encrypt_with
+	@ ocb3.ae:244: delta = l[at_l0]                                  // as in encrypt_with
 	ldr	r7, [sp, #64]
 	ldr	r0, [r7, #32]
 	str	r0, [sp, #4]
 	ldr	r6, [r7, #36]
 	ldr	r1, [r7, #40]
 	ldr	r0, [r7, #44]
-	@ ocb3.ae:241: for i in 0..full {
+	@ ocb3.ae:245: for i in 0..full {
 	movs	r7, #0
 	str	r7, [sp, #28]
 	ldr	r7, [sp, #4]
@@ -1117,9 +1117,9 @@ ocb3_decrypt_with:
 	@ aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	ldr	r0, =ocb3_E.inv_sbox
 	str	r0, [sp, #80]
-	@ ocb3.ae:241: for i in 0..full {
+	@ ocb3.ae:245: for i in 0..full {
 .Locb3_decrypt_with_loop1:
-	@ ocb3.ae:243: offset = offset ^ delta
+	@ ocb3.ae:247: offset = offset ^ delta
 	mov	r7, r11
 	eors	r4, r7
 	str	r4, [sp, #24]
@@ -1132,11 +1132,11 @@ ocb3_decrypt_with:
 	mov	r7, r8
 	eors	r5, r7
 	str	r5, [sp, #12]
-	@ ocb3.ae:242: off = 16 * i
+	@ ocb3.ae:246: off = 16 * i
 	ldr	r6, [sp, #28]
 	lsls	r2, r6, #4
 	str	r2, [sp, #48]
-	@ ocb3.ae:244: u = E.decrypt_block(ks, load_be(ct, off, 16) ^ offset)
+	@ ocb3.ae:248: u = E.decrypt_block(ks, load_be(ct, off, 16) ^ offset)
 	ldr	r0, [sp, #72]
 	adds	r5, r0, r2
 	movs	r0, #3
@@ -1169,21 +1169,21 @@ ocb3_decrypt_with:
 	ldr	r7, [sp, #8]
 	ldr	r0, [r7, r6]
 	eors	r5, r0
-	@ ocb3.ae:244: u = E.decrypt_block(ks, load_be(ct, off, 16) ^ offset)
+	@ ocb3.ae:248: u = E.decrypt_block(ks, load_be(ct, off, 16) ^ offset)
 	ldr	r0, [sp, #16]
 	eors	r4, r0
 	@ aes.ae:235: s1 = b[95:64] ^ w[4 * nr + 1]
 	movs	r6, #164
 	ldr	r0, [r7, r6]
 	eors	r4, r0
-	@ ocb3.ae:244: u = E.decrypt_block(ks, load_be(ct, off, 16) ^ offset)
+	@ ocb3.ae:248: u = E.decrypt_block(ks, load_be(ct, off, 16) ^ offset)
 	ldr	r0, [sp, #20]
 	eors	r3, r0
 	@ aes.ae:236: s2 = b[63:32] ^ w[4 * nr + 2]
 	movs	r6, #168
 	ldr	r0, [r7, r6]
 	eors	r3, r0
-	@ ocb3.ae:244: u = E.decrypt_block(ks, load_be(ct, off, 16) ^ offset)
+	@ ocb3.ae:248: u = E.decrypt_block(ks, load_be(ct, off, 16) ^ offset)
 	ldr	r0, [sp, #24]
 	eors	r2, r0
 	@ aes.ae:237: s3 = b[31:0] ^ w[4 * nr + 3]
@@ -1442,7 +1442,7 @@ ocb3_decrypt_with:
 	ldr	r3, [r0, #12]
 	eors	r2, r3
 	str	r2, [sp, #32]
-	@ ocb3.ae:245: delta = get_l(l, ntz(i + 2))                  // delay slot
+	@ ocb3.ae:249: delta = get_l(l, ntz(i + 2))                  // delay slot
 	ldr	r6, [sp, #28]
 	adds	r3, r6, #2
 	@ ocb3.ae:52: if v[15:0] == 0 {
@@ -1587,7 +1587,7 @@ ocb3_decrypt_with:
 	mov	r9, r0
 	mov	r8, r2
 .Locb3_decrypt_with_endif20:
-	@ ocb3.ae:246: p = u ^ offset
+	@ ocb3.ae:250: p = u ^ offset
 	ldr	r5, [sp, #32]
 	ldr	r0, [sp, #24]
 	eors	r5, r0
@@ -1600,7 +1600,7 @@ ocb3_decrypt_with:
 	ldr	r2, [sp, #44]
 	ldr	r0, [sp, #12]
 	eors	r2, r0
-	@ ocb3.ae:247: checksum = checksum ^ p
+	@ ocb3.ae:251: checksum = checksum ^ p
 	ldr	r0, [sp, #4]
 	eors	r0, r5
 	str	r0, [sp, #4]
@@ -1611,7 +1611,7 @@ ocb3_decrypt_with:
 	eors	r6, r3
 	ldr	r0, [sp, #60]
 	eors	r0, r2
-	@ ocb3.ae:248: store_be(msg, off, p)
+	@ ocb3.ae:252: store_be(msg, off, p)
 	rev	r2, r2
 	str	r2, [sp, #32]
 	rev	r7, r3
@@ -1661,14 +1661,14 @@ ocb3_decrypt_with:
 	b	.Locb3_decrypt_with_loop1
 .Locb3_decrypt_with_far2:
 .Locb3_decrypt_with_done2:
-	@ ocb3.ae:250: r = n - 16 * full
+	@ ocb3.ae:254: r = n - 16 * full
 	ldr	r0, [sp, #68]
 	lsls	r0, r0, #4
 	str	r0, [sp, #32]
 	ldr	r1, [sp, #88]
 	subs	r0, r1, r0
 	mov	r10, r0
-	@ ocb3.ae:251: if r != 0 {
+	@ ocb3.ae:255: if r != 0 {
 	subs	r0, r0, #1
 	movs	r0, #0
 	adcs	r0, r0
@@ -1676,7 +1676,7 @@ ocb3_decrypt_with:
 	bne	.Locb3_decrypt_with_far3
 	b	.Locb3_decrypt_with_else26
 .Locb3_decrypt_with_far3:
-	@ ocb3.ae:252: offset = offset ^ l[at_star]
+	@ ocb3.ae:256: offset = offset ^ l[at_star]
 	ldr	r6, [sp, #64]
 	ldr	r1, [r6, #12]
 	eors	r5, r1
@@ -1690,7 +1690,7 @@ ocb3_decrypt_with:
 	ldr	r1, [r6]
 	eors	r4, r1
 	str	r4, [sp, #36]
-	@ ocb3.ae:253: pad = E.encrypt_block(ks, offset)
+	@ ocb3.ae:257: pad = E.encrypt_block(ks, offset)
 	str	r4, [sp, #108]
 	mov	r0, r3
 	str	r0, [sp, #112]
@@ -1707,7 +1707,7 @@ ocb3_decrypt_with:
 	ldr	r2, [sp, #132]
 	ldr	r0, [sp, #136]
 	str	r0, [sp, #16]
-	@ ocb3.ae:254: p = first_bytes(load_be(ct, 16 * full, 16, r) ^ pad, r)
+	@ ocb3.ae:258: p = first_bytes(load_be(ct, 16 * full, 16, r) ^ pad, r)
 	ldr	r1, [sp, #72]
 	ldr	r0, [sp, #32]
 	adds	r1, r1, r0
@@ -1873,7 +1873,7 @@ ocb3_decrypt_with:
 	orrs	r2, r0
 	ldr	r0, [sp, #12]
 	orrs	r1, r0
-	@ ocb3.ae:255: checksum = checksum ^ pad10(p, r)
+	@ ocb3.ae:259: checksum = checksum ^ pad10(p, r)
 	ldr	r0, [sp, #4]
 	eors	r0, r4
 	str	r0, [sp, #4]
@@ -1883,7 +1883,7 @@ ocb3_decrypt_with:
 	eors	r6, r2
 	ldr	r5, [sp, #60]
 	eors	r5, r1
-	@ ocb3.ae:256: store_be(msg, 16 * full, p, r)
+	@ ocb3.ae:260: store_be(msg, 16 * full, p, r)
 	ldr	r0, [sp, #12]
 	rev	r0, r0
 	str	r0, [sp, #12]
@@ -1940,7 +1940,7 @@ ocb3_decrypt_with:
 	ldr	r6, [sp, #56]
 	ldr	r5, [sp, #60]
 .Locb3_decrypt_with_endif27:
-	@ ocb3.ae:258: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
+	@ ocb3.ae:262: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
 	eors	r0, r4
 	eors	r7, r3
 	eors	r6, r2
@@ -1985,7 +1985,7 @@ ocb3_decrypt_with:
 	str	r4, [sp, #12]
 	ldr	r0, [sp, #120]
 	eors	r6, r0
-	@ ocb3.ae:260: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(t, len(tag))) == 0
+	@ ocb3.ae:264: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(t, len(tag))) == 0
 	ldr	r1, [sp, #100]
 	movs	r2, #3
 	ldr	r0, [sp, #84]
@@ -2090,7 +2090,7 @@ ocb3_decrypt_with:
 	ldr	r4, [sp, #4]
 	ldr	r0, [sp, #12]
 .Locb3_decrypt_with_endif53:
-	@ ocb3.ae:260: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(t, len(tag))) == 0
+	@ ocb3.ae:264: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(t, len(tag))) == 0
 	ldr	r3, [sp, #28]
 	eors	r3, r5
 	ldr	r2, [sp, #32]

@@ -22,7 +22,7 @@ ghash_mul:
 	sub	#40, sp
 	mov	r12, 28(sp)
 	mov	r14, 38(sp)
-	; ghash.ae:40: for k in 0..128 / step_bits {
+	; ghash.ae:41: for k in 0..128 / step_bits {
 	mov	#0, 30(sp)
 	mov	#0, 10(sp)
 	mov	#0, 8(sp)
@@ -41,7 +41,7 @@ ghash_mul:
 	mov	@r13+, 34(sp)
 	mov	@r13+, 32(sp)
 .Lghash_mul_loop1:
-	; ghash.ae:41: b = (x >> (128 - step_bits * (k as u32 + 1)))[step_bits - 1:0]
+	; ghash.ae:42: b = (x >> (128 - step_bits * (k as u32 + 1)))[step_bits - 1:0]
 	mov	30(sp), r13
 	mov	#0, r14
 	add	#1, r13
@@ -112,7 +112,7 @@ ghash_mul:
 .Lghash_mul_shbig3:
 	clr	r14
 .Lghash_mul_shend4:
-	; ghash.ae:42: for j in 0..step_bits {
+	; ghash.ae:43: for j in 0..step_bits {
 	mov	#16, 26(sp)
 	mov	r12, 24(sp)
 	mov	r14, 22(sp)
@@ -120,7 +120,7 @@ ghash_mul:
 	mov	34(sp), r13
 	mov	32(sp), r15
 .Lghash_mul_loop8:
-	; ghash.ae:43: z = z ^ (if b[step_bits - 1] == 1 then v else 0)
+	; ghash.ae:44: z = z ^ (if b[step_bits - 1] == 1 then v else 0)
 	mov.b	23(sp), r12
 	clrc
 	rrc	r12
@@ -156,10 +156,10 @@ ghash_mul:
 	xor	r11, r4
 	mov	24(sp), r5
 	xor	r12, r5
-	; ghash.ae:44: b = b << 1
+	; ghash.ae:45: b = b << 1
 	mov	22(sp), r6
 	rla	r6
-	; ghash.ae:45: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
+	; ghash.ae:46: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
 	mov	r14, r7
 	mov	20(sp), r8
 	mov	18(sp), r9
@@ -228,7 +228,7 @@ ghash_mul:
 	.type ghash_init, @function
 	.balign 2
 ghash_init:
-	; ghash.ae:55: tab[0] = h
+	; ghash.ae:56: tab[0] = h
 	mov	@r12+, 0(r13)
 	mov	@r12+, 2(r13)
 	mov	@r12+, 4(r13)
@@ -259,7 +259,7 @@ ghash_mul_h:
 	sub	#40, sp
 	mov	r12, 28(sp)
 	mov	r14, 38(sp)
-	; ghash.ae:40: for k in 0..128 / step_bits {
+	; ghash.ae:41: for k in 0..128 / step_bits {
 	mov	#0, 30(sp)
 	mov	#0, 10(sp)
 	mov	#0, 8(sp)
@@ -278,7 +278,7 @@ ghash_mul_h:
 	mov	@r13+, 34(sp)
 	mov	@r13+, 32(sp)
 .Lghash_mul_h_loop1:
-	; ghash.ae:41: b = (x >> (128 - step_bits * (k as u32 + 1)))[step_bits - 1:0]
+	; ghash.ae:42: b = (x >> (128 - step_bits * (k as u32 + 1)))[step_bits - 1:0]
 	mov	30(sp), r13
 	mov	#0, r14
 	add	#1, r13
@@ -349,7 +349,7 @@ ghash_mul_h:
 .Lghash_mul_h_shbig3:
 	clr	r14
 .Lghash_mul_h_shend4:
-	; ghash.ae:42: for j in 0..step_bits {
+	; ghash.ae:43: for j in 0..step_bits {
 	mov	#16, 26(sp)
 	mov	r12, 24(sp)
 	mov	r14, 22(sp)
@@ -357,7 +357,7 @@ ghash_mul_h:
 	mov	34(sp), r13
 	mov	32(sp), r15
 .Lghash_mul_h_loop8:
-	; ghash.ae:43: z = z ^ (if b[step_bits - 1] == 1 then v else 0)
+	; ghash.ae:44: z = z ^ (if b[step_bits - 1] == 1 then v else 0)
 	mov.b	23(sp), r12
 	clrc
 	rrc	r12
@@ -393,10 +393,10 @@ ghash_mul_h:
 	xor	r11, r4
 	mov	24(sp), r5
 	xor	r12, r5
-	; ghash.ae:44: b = b << 1
+	; ghash.ae:45: b = b << 1
 	mov	22(sp), r6
 	rla	r6
-	; ghash.ae:45: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
+	; ghash.ae:46: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
 	mov	r14, r7
 	mov	20(sp), r8
 	mov	18(sp), r9
@@ -476,7 +476,7 @@ ghash_absorb:
 	mov	r12, 52(sp)
 	mov	r14, 64(sp)
 	mov	r15, 62(sp)
-	; ghash.ae:218: for i in 0..(n + 15) / 16 {
+	; ghash.ae:219: for i in 0..(n + 15) / 16 {
 	mov	#0, r12
 	add	#15, r15
 	addc	#0, r12
@@ -523,7 +523,7 @@ ghash_absorb:
 	subc	58(sp), r15
 	jc	.Lghash_absorb_done2
 .Lghash_absorb_loop1:
-	; ghash.ae:219: off = i * 16
+	; ghash.ae:220: off = i * 16
 	mov	54(sp), r8
 	rla	r8
 	adc	r8
@@ -534,7 +534,7 @@ ghash_absorb:
 	rla	r8
 	adc	r8
 	and	#65520, r8
-	; ghash.ae:220: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
+	; ghash.ae:221: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
 	mov	62(sp), r7
 	sub	r8, r7
 	add	64(sp), r8
@@ -592,7 +592,7 @@ ghash_absorb:
 	swpb	r5
 	xor	r5, r12
 	mov	r12, 36(sp)
-	; ghash.ae:40: for k in 0..128 / step_bits {
+	; ghash.ae:41: for k in 0..128 / step_bits {
 	mov	#0, 28(sp)
 	mov	#0, 10(sp)
 	mov	#0, 8(sp)
@@ -612,7 +612,7 @@ ghash_absorb:
 	mov	@r14+, 32(sp)
 	mov	@r14+, 30(sp)
 .Lghash_absorb_loop8:
-	; ghash.ae:41: b = (x >> (128 - step_bits * (k as u32 + 1)))[step_bits - 1:0]
+	; ghash.ae:42: b = (x >> (128 - step_bits * (k as u32 + 1)))[step_bits - 1:0]
 	mov	28(sp), r13
 	mov	#0, r14
 	add	#1, r13
@@ -681,7 +681,7 @@ ghash_absorb:
 .Lghash_absorb_shbig10:
 	clr	r7
 .Lghash_absorb_shend11:
-	; ghash.ae:42: for j in 0..step_bits {
+	; ghash.ae:43: for j in 0..step_bits {
 	mov	#16, 26(sp)
 	mov	r12, 24(sp)
 	mov	r7, 22(sp)
@@ -689,7 +689,7 @@ ghash_absorb:
 	mov	32(sp), r13
 	mov	30(sp), r15
 .Lghash_absorb_loop15:
-	; ghash.ae:43: z = z ^ (if b[step_bits - 1] == 1 then v else 0)
+	; ghash.ae:44: z = z ^ (if b[step_bits - 1] == 1 then v else 0)
 	mov.b	23(sp), r12
 	clrc
 	rrc	r12
@@ -725,10 +725,10 @@ ghash_absorb:
 	xor	r11, r4
 	mov	24(sp), r5
 	xor	r12, r5
-	; ghash.ae:44: b = b << 1
+	; ghash.ae:45: b = b << 1
 	mov	22(sp), r6
 	rla	r6
-	; ghash.ae:45: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
+	; ghash.ae:46: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
 	mov	r14, r7
 	mov	20(sp), r8
 	mov	18(sp), r9

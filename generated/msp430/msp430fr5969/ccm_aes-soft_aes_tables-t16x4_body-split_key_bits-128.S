@@ -125,7 +125,7 @@ ccm_key_setup:
 ccm_encrypt_with:
 	pushm.w	#7, r10
 	sub	#158, sp
-	; ccm.ae:129: y = mac_header(ks, nonce, ad, n, len(tag))
+	; ccm.ae:133: y = mac_header(ks, nonce, ad, n, len(tag))
 	mov	178(sp), 62(sp)
 	mov	#0, 64(sp)
 	mov	sp, r4
@@ -366,7 +366,7 @@ ccm_encrypt_with:
 	mov	r15, r5
 	xor.b	r14, r5
 	xor	r15, r5
-	; ccm.ae:131: s0 = E.encrypt_block(ks, j0)
+	; ccm.ae:135: s0 = E.encrypt_block(ks, j0)
 	mov	r6, 62(sp)
 	mov	r7, 64(sp)
 	mov	44(sp), 66(sp)
@@ -393,7 +393,7 @@ ccm_encrypt_with:
 	rlam.w	#4, r15
 	bis	r14, r15
 	mov	r15, 48(sp)
-	; ccm.ae:133: for i in 0..(n + 15) / 16 {
+	; ccm.ae:137: for i in 0..(n + 15) / 16 {
 	mov	#0, 28(sp)
 	mov	r6, 40(sp)
 	mov	r7, 38(sp)
@@ -454,7 +454,7 @@ ccm_encrypt_with:
 	mov	r11, r10
 	jmp	.Lccm_encrypt_with_words19
 .Lccm_encrypt_with_join20:
-	; ccm.ae:136: u = E.encrypt_block(ks, j)
+	; ccm.ae:140: u = E.encrypt_block(ks, j)
 	mov	40(sp), 62(sp)
 	mov	38(sp), 64(sp)
 	mov	44(sp), 66(sp)
@@ -504,7 +504,7 @@ ccm_encrypt_with:
 	xor	138(sp), r9
 	mov	12(sp), r10
 	xor	140(sp), r10
-	; ccm.ae:139: y = E.encrypt_block(ks, s)
+	; ccm.ae:143: y = E.encrypt_block(ks, s)
 	mov	18(sp), 62(sp)
 	mov	16(sp), 64(sp)
 	mov	14(sp), 66(sp)
@@ -519,7 +519,7 @@ ccm_encrypt_with:
 	add	#142, r14
 	mov	46(sp), r12
 	call	#ccm_E_encrypt_block
-	; ccm.ae:140: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
+	; ccm.ae:144: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
 	mov	20(sp), r13
 	mov	22(sp), r14
 	mov	26(sp), r15
@@ -603,7 +603,7 @@ ccm_encrypt_with:
 	xor	106(sp), r14
 	mov	24(sp), r15
 	xor	108(sp), r15
-	; ccm.ae:142: store_be(tag, 0, y ^ s0, len(tag))
+	; ccm.ae:146: store_be(tag, 0, y ^ s0, len(tag))
 	mov	184(sp), r13
 	cmp	#16, 186(sp)
 	jnc	.Lccm_encrypt_with_bytes27
@@ -675,7 +675,7 @@ ccm_encrypt_with:
 ccm_decrypt_with:
 	pushm.w	#7, r10
 	sub	#182, sp
-	; ccm.ae:150: y = mac_header(ks, nonce, ad, n, len(tag))
+	; ccm.ae:154: y = mac_header(ks, nonce, ad, n, len(tag))
 	mov	202(sp), 86(sp)
 	mov	#0, 88(sp)
 	mov	sp, r4
@@ -916,7 +916,7 @@ ccm_decrypt_with:
 	mov	r15, r5
 	xor.b	r14, r5
 	xor	r15, r5
-	; ccm.ae:152: s0 = E.encrypt_block(ks, j0)
+	; ccm.ae:156: s0 = E.encrypt_block(ks, j0)
 	mov	r6, 86(sp)
 	mov	r7, 88(sp)
 	mov	34(sp), 90(sp)
@@ -943,7 +943,7 @@ ccm_decrypt_with:
 	rlam.w	#4, r15
 	bis	r14, r15
 	mov	r15, 58(sp)
-	; ccm.ae:154: for i in 0..(n + 15) / 16 {
+	; ccm.ae:158: for i in 0..(n + 15) / 16 {
 	mov	#0, 36(sp)
 	mov	r6, 28(sp)
 	mov	r7, 26(sp)
@@ -1010,7 +1010,7 @@ ccm_decrypt_with:
 	mov	r11, r4
 	jmp	.Lccm_decrypt_with_words19
 .Lccm_decrypt_with_join20:
-	; ccm.ae:157: u = E.encrypt_block(ks, j)
+	; ccm.ae:161: u = E.encrypt_block(ks, j)
 	mov	28(sp), 86(sp)
 	mov	26(sp), 88(sp)
 	mov	34(sp), 90(sp)
@@ -1229,7 +1229,7 @@ ccm_decrypt_with:
 	mov	14(sp), r8
 	mov	r7, r9
 .Lccm_decrypt_with_endif24:
-	; ccm.ae:160: store_be(msg, off, m, n - off)
+	; ccm.ae:164: store_be(msg, off, m, n - off)
 	mov	30(sp), r13
 	add	208(sp), r13
 	mov	r9, r4
@@ -1300,7 +1300,7 @@ ccm_decrypt_with:
 	xor	48(sp), r15
 	xor	52(sp), r8
 	xor	56(sp), r9
-	; ccm.ae:161: y = E.encrypt_block(ks, m ^ y)
+	; ccm.ae:165: y = E.encrypt_block(ks, m ^ y)
 	mov	r10, 86(sp)
 	mov	r11, 88(sp)
 	mov	r12, 90(sp)

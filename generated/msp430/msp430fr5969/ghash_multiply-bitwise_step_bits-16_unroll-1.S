@@ -16,7 +16,7 @@ ghash_mul:
 	sub	#40, sp
 	mov	r12, 28(sp)
 	mov	r14, 38(sp)
-	; ghash.ae:40: for k in 0..128 / step_bits {
+	; ghash.ae:41: for k in 0..128 / step_bits {
 	mov	#0, 30(sp)
 	mov	#0, 10(sp)
 	mov	#0, 8(sp)
@@ -35,7 +35,7 @@ ghash_mul:
 	mov	@r13+, 34(sp)
 	mov	@r13+, 32(sp)
 .Lghash_mul_loop1:
-	; ghash.ae:41: b = (x >> (128 - step_bits * (k as u32 + 1)))[step_bits - 1:0]
+	; ghash.ae:42: b = (x >> (128 - step_bits * (k as u32 + 1)))[step_bits - 1:0]
 	mov	30(sp), r13
 	mov	#0, r14
 	add	#1, r13
@@ -103,7 +103,7 @@ ghash_mul:
 .Lghash_mul_shbig3:
 	clr	r14
 .Lghash_mul_shend4:
-	; ghash.ae:42: for j in 0..step_bits {
+	; ghash.ae:43: for j in 0..step_bits {
 	mov	#16, 26(sp)
 	mov	r12, 24(sp)
 	mov	r14, 22(sp)
@@ -111,7 +111,7 @@ ghash_mul:
 	mov	34(sp), r13
 	mov	32(sp), r15
 .Lghash_mul_loop8:
-	; ghash.ae:43: z = z ^ (if b[step_bits - 1] == 1 then v else 0)
+	; ghash.ae:44: z = z ^ (if b[step_bits - 1] == 1 then v else 0)
 	mov.b	23(sp), r12
 	rrum.w	#4, r12
 	rrum.w	#3, r12
@@ -141,10 +141,10 @@ ghash_mul:
 	xor	r11, r4
 	mov	24(sp), r5
 	xor	r12, r5
-	; ghash.ae:44: b = b << 1
+	; ghash.ae:45: b = b << 1
 	mov	22(sp), r6
 	rlam.w	#1, r6
-	; ghash.ae:45: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
+	; ghash.ae:46: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
 	mov	r14, r7
 	mov	20(sp), r8
 	mov	18(sp), r9
@@ -207,7 +207,7 @@ ghash_mul:
 	.type ghash_init, @function
 	.balign 2
 ghash_init:
-	; ghash.ae:55: tab[0] = h
+	; ghash.ae:56: tab[0] = h
 	mov	@r12+, 0(r13)
 	mov	@r12+, 2(r13)
 	mov	@r12+, 4(r13)
@@ -232,7 +232,7 @@ ghash_mul_h:
 	sub	#40, sp
 	mov	r12, 28(sp)
 	mov	r14, 38(sp)
-	; ghash.ae:40: for k in 0..128 / step_bits {
+	; ghash.ae:41: for k in 0..128 / step_bits {
 	mov	#0, 30(sp)
 	mov	#0, 10(sp)
 	mov	#0, 8(sp)
@@ -251,7 +251,7 @@ ghash_mul_h:
 	mov	@r13+, 34(sp)
 	mov	@r13+, 32(sp)
 .Lghash_mul_h_loop1:
-	; ghash.ae:41: b = (x >> (128 - step_bits * (k as u32 + 1)))[step_bits - 1:0]
+	; ghash.ae:42: b = (x >> (128 - step_bits * (k as u32 + 1)))[step_bits - 1:0]
 	mov	30(sp), r13
 	mov	#0, r14
 	add	#1, r13
@@ -319,7 +319,7 @@ ghash_mul_h:
 .Lghash_mul_h_shbig3:
 	clr	r14
 .Lghash_mul_h_shend4:
-	; ghash.ae:42: for j in 0..step_bits {
+	; ghash.ae:43: for j in 0..step_bits {
 	mov	#16, 26(sp)
 	mov	r12, 24(sp)
 	mov	r14, 22(sp)
@@ -327,7 +327,7 @@ ghash_mul_h:
 	mov	34(sp), r13
 	mov	32(sp), r15
 .Lghash_mul_h_loop8:
-	; ghash.ae:43: z = z ^ (if b[step_bits - 1] == 1 then v else 0)
+	; ghash.ae:44: z = z ^ (if b[step_bits - 1] == 1 then v else 0)
 	mov.b	23(sp), r12
 	rrum.w	#4, r12
 	rrum.w	#3, r12
@@ -357,10 +357,10 @@ ghash_mul_h:
 	xor	r11, r4
 	mov	24(sp), r5
 	xor	r12, r5
-	; ghash.ae:44: b = b << 1
+	; ghash.ae:45: b = b << 1
 	mov	22(sp), r6
 	rlam.w	#1, r6
-	; ghash.ae:45: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
+	; ghash.ae:46: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
 	mov	r14, r7
 	mov	20(sp), r8
 	mov	18(sp), r9
@@ -428,7 +428,7 @@ ghash_absorb:
 	mov	r12, 52(sp)
 	mov	r14, 64(sp)
 	mov	r15, 62(sp)
-	; ghash.ae:218: for i in 0..(n + 15) / 16 {
+	; ghash.ae:219: for i in 0..(n + 15) / 16 {
 	mov	#0, r12
 	add	#15, r15
 	addc	#0, r12
@@ -471,7 +471,7 @@ ghash_absorb:
 	subc	58(sp), r15
 	jc	.Lghash_absorb_done2
 .Lghash_absorb_loop1:
-	; ghash.ae:219: off = i * 16
+	; ghash.ae:220: off = i * 16
 	mov	54(sp), r8
 	rla	r8
 	adc	r8
@@ -482,7 +482,7 @@ ghash_absorb:
 	rla	r8
 	adc	r8
 	and	#65520, r8
-	; ghash.ae:220: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
+	; ghash.ae:221: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
 	mov	62(sp), r7
 	sub	r8, r7
 	add	64(sp), r8
@@ -540,7 +540,7 @@ ghash_absorb:
 	swpb	r5
 	xor	r5, r12
 	mov	r12, 36(sp)
-	; ghash.ae:40: for k in 0..128 / step_bits {
+	; ghash.ae:41: for k in 0..128 / step_bits {
 	mov	#0, 28(sp)
 	mov	#0, 10(sp)
 	mov	#0, 8(sp)
@@ -560,7 +560,7 @@ ghash_absorb:
 	mov	@r14+, 32(sp)
 	mov	@r14+, 30(sp)
 .Lghash_absorb_loop8:
-	; ghash.ae:41: b = (x >> (128 - step_bits * (k as u32 + 1)))[step_bits - 1:0]
+	; ghash.ae:42: b = (x >> (128 - step_bits * (k as u32 + 1)))[step_bits - 1:0]
 	mov	28(sp), r13
 	mov	#0, r14
 	add	#1, r13
@@ -626,7 +626,7 @@ ghash_absorb:
 .Lghash_absorb_shbig10:
 	clr	r7
 .Lghash_absorb_shend11:
-	; ghash.ae:42: for j in 0..step_bits {
+	; ghash.ae:43: for j in 0..step_bits {
 	mov	#16, 26(sp)
 	mov	r12, 24(sp)
 	mov	r7, 22(sp)
@@ -634,7 +634,7 @@ ghash_absorb:
 	mov	32(sp), r13
 	mov	30(sp), r15
 .Lghash_absorb_loop15:
-	; ghash.ae:43: z = z ^ (if b[step_bits - 1] == 1 then v else 0)
+	; ghash.ae:44: z = z ^ (if b[step_bits - 1] == 1 then v else 0)
 	mov.b	23(sp), r12
 	rrum.w	#4, r12
 	rrum.w	#3, r12
@@ -664,10 +664,10 @@ ghash_absorb:
 	xor	r11, r4
 	mov	24(sp), r5
 	xor	r12, r5
-	; ghash.ae:44: b = b << 1
+	; ghash.ae:45: b = b << 1
 	mov	22(sp), r6
 	rlam.w	#1, r6
-	; ghash.ae:45: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
+	; ghash.ae:46: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
 	mov	r14, r7
 	mov	20(sp), r8
 	mov	18(sp), r9

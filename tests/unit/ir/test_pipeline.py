@@ -21,11 +21,12 @@ def test_steps_and_stages():
     assert [s.label for s in pipeline.STEPS] == [
         "inline", "unroll_moves", "unroll", "constfold", "divconst", "cse_dce", "legalize", "legalize.constfold",
         "legalize.cse_dce", "recurrence_tables", "recurrence_tables.constfold", "recurrence_tables.cse_dce",
-        "table_fusion", "table_fusion.constfold", "table_fusion.cse_dce", "sbox_fusion", "subtables",
+        "table_fusion", "table_fusion.constfold", "table_fusion.cse_dce", "sbox_fusion", "clmul_tables",
+        "clmul_tables.constfold", "clmul_tables.cse_dce", "subtables",
         "subtables.constfold", "subtables.cse_dce", "concat_ops", "concat_ops.constfold", "concat_ops.cse_dce",
         "xor_chains", "schedule"]
     assert pipeline.STAGES == ["inline", "unroll_moves", "unroll", "constfold", "divconst", "cse_dce", "legalize",
-                               "recurrence_tables", "table_fusion", "sbox_fusion", "subtables", "concat_ops",
+                               "recurrence_tables", "table_fusion", "sbox_fusion", "clmul_tables", "subtables", "concat_ops",
                                "xor_chains", "schedule"]
     for step in pipeline.STEPS:
         assert step.module.NAME == step.NAME
@@ -33,11 +34,12 @@ def test_steps_and_stages():
 
 def test_clean_up_runs_only_when_the_pass_acts():
     cleanups = [s for s in pipeline.STEPS if s.NAME != s.stage]
-    assert all(s.applies({"word_bits": "16"}) for s in cleanups if s.stage != "subtables")
-    # subtables acts in size mode only (or when asked)
-    subtables = [s for s in cleanups if s.stage == "subtables"]
-    assert subtables and all(s.applies({"opt": "size"}) for s in subtables)
-    assert not any(s.applies({}) or s.applies({"opt": "size", "subtables": "off"}) for s in subtables)
+    assert all(s.applies({"word_bits": "16"}) for s in cleanups if s.stage not in ("subtables", "clmul_tables"))
+    # subtables and clmul_tables act in size mode only (or when asked)
+    for stage in ("subtables", "clmul_tables"):
+        steps = [s for s in cleanups if s.stage == stage]
+        assert steps and all(s.applies({"opt": "size"}) for s in steps)
+        assert not any(s.applies({}) or s.applies({"opt": "size", stage: "off"}) for s in steps)
     assert not any(s.applies({"word_bits": "16", "table_fusion": "none"})
                    for s in cleanups if s.stage == "table_fusion")
     assert not any(s.applies({}) for s in cleanups if s.stage == "legalize")
