@@ -69,6 +69,15 @@ def test_opt_is_a_pass_knob_whose_size_mode_reaches_every_layer():
     # ARM: four T-tables for speed on a large part, one table and rotations for size
     assert "table_fusion" not in arm_pass_knobs(ccm, chips.load("samd21g18"), {})
     assert arm_pass_knobs(ccm, m0, {"opt": "size"})["table_fusion"] == "rotate"
+    # ... or, where no block is decrypted, the S-box alone and MixColumns on packed columns
+    # (the spec knob aes_mix, which has nothing for table fusion)
+    from aedsl.backends.armv6m.backend import implied_spec_knobs as arm_implied
+    assert arm_implied(ccm, m0, {"opt": "size"}) == {"aes_mix": "words"}
+    assert arm_implied(ccm, m0, {}) == {} and arm_implied(ccm, m0, {"opt": "size", "table_fusion": "rotate"}) == {}
+    assert arm_implied(load_module("specs/schemes/ocb3.ae", {}), m0, {"opt": "size"}) == {}
+    words = load_module("specs/schemes/ccm.ae", {"aes_mix": "words"})
+    assert arm_pass_knobs(words, m0, {"opt": "size"})["table_fusion"] == "none"
+    assert arm_pass_knobs(words, m0, {"opt": "size", "table_fusion": "rotate"})["table_fusion"] == "rotate"
     # spec knobs: the most rolled `unroll`, only in size mode and only if the spec has it
     aes = load_module("specs/primitives/aes.ae", {})
     ctr = load_module("specs/schemes/ctr.ae", {})

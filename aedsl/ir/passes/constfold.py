@@ -7,7 +7,7 @@ tables at constant indices, and these identities (w = the width, c a constant):
   x^x, x-x -> 0;  x&0, x*0 -> 0;  x|~0 -> ~0;  shl/shr by >= w -> 0;  x&x, x|x -> x
   x*2^k -> shl k;  udiv by 2^k -> shr k;  umod by 2^k -> and (2^k - 1)
   not(not x) -> x;  rotate of a rotate -> one rotate;  rotate of a concat of bytes by a part
-  boundary -> the parts in rotated order;  (x ^ c1) ^ c2 -> x ^ (c1 ^ c2)
+  boundary (the rotation its one use) -> the parts in rotated order;  (x ^ c1) ^ c2 -> x ^ (c1 ^ c2)
   slice of concat -> the part (or a slice of it) when the bits lie in one part
   slice of slice -> one slice;  slice of zext -> a slice of x or zero;  trunc = slice at 0
   zext/trunc chains -> one zext/trunc (or x);  select on a constant -> the chosen operand
@@ -316,10 +316,13 @@ class _Folder:
                 self.rewrite(op, "rotl", [d.args[0]], {"by": total})
                 return True
             if (d is not None and d.opcode == "concat" and all(p.width % 8 == 0 for p in d.args)
-                    and any(pos == w - left for _, pos in concat_parts(d))):
+                    and any(pos == w - left for _, pos in concat_parts(d)) and self.uses.get(id(x), 1) == 1):
                 # rotl(cat(.., p, q, ..)) by a part boundary: the same parts in another order
                 # (parts of whole bytes only: nibbles keep their order for sbox_fusion, which
-                # reads two adjacent ones as one byte)
+                # reads two adjacent ones as one byte). Only when the rotation is the concat's
+                # one use: a concat used as it is too is made anyway, and its rotation is one
+                # instruction on a 32-bit word, where a second concat repacks every part
+                # (AES's MixColumns on a packed column: the column and two rotations of it).
                 top = [p for p, pos in concat_parts(d) if pos >= w - left]
                 self.rewrite(op, "concat", [p for p, pos in concat_parts(d) if pos < w - left] + top, {})
                 return True

@@ -47,26 +47,26 @@ ocb3_key_setup:
 	rev	r4, r1
 	ldr	r0, [r0]
 	rev	r1, r0
-	@ aes.ae:271: w[i] = key[key_bits - 1 - 32 * i : key_bits - 32 * (i + 1)]
+	@ aes.ae:295: w[i] = key[key_bits - 1 - 32 * i : key_bits - 32 * (i + 1)]
 	mov	r7, r9
 	str	r1, [r7]
 	str	r4, [r7, #4]
 	str	r3, [r7, #8]
 	str	r2, [r7, #12]
-	@ aes.ae:273: @unroll(round_unroll)
+	@ aes.ae:297: @unroll(round_unroll)
 	movs	r6, #4
-	@ aes.ae:275: temp = w[i - 1]
+	@ aes.ae:299: temp = w[i - 1]
 	mov	r5, r9
 	adds	r5, #12
-	@ aes.ae:90: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
+	@ aes.ae:96: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
 	ldr	r3, =ocb3_E.sbox
-	@ aes.ae:277: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
+	@ aes.ae:301: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
 	ldr	r2, =ocb3_E.rcon
-	@ aes.ae:281: w[i] = w[i - nk] ^ temp
+	@ aes.ae:305: w[i] = w[i - nk] ^ temp
 	mov	r1, r9
-	@ aes.ae:273: @unroll(round_unroll)
+	@ aes.ae:297: @unroll(round_unroll)
 .Locb3_key_setup_loop5:
-	@ aes.ae:276: if i % nk == 0 {
+	@ aes.ae:300: if i % nk == 0 {
 	lsls	r0, r6, #30
 	lsrs	r0, r0, #30
 	subs	r0, r0, #1
@@ -77,11 +77,11 @@ ocb3_key_setup:
 	ldr	r4, [r5]
 	cmp	r7, #0
 	beq	.Locb3_key_setup_else7
-	@ aes.ae:277: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
+	@ aes.ae:301: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
 	movs	r0, #24
 	mov	r7, r4
 	rors	r7, r0
-	@ aes.ae:90: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
+	@ aes.ae:96: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
 	lsrs	r0, r7, #24
 	ldrb	r0, [r3, r0]
 	lsls	r4, r0, #24
@@ -98,7 +98,7 @@ ocb3_key_setup:
 	uxtb	r0, r7
 	ldrb	r0, [r3, r0]
 	orrs	r4, r0
-	@ aes.ae:277: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
+	@ aes.ae:301: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
 	lsrs	r0, r6, #2
 	subs	r0, r0, #1
 	uxth	r0, r0
@@ -108,7 +108,7 @@ ocb3_key_setup:
 	b	.Locb3_key_setup_endif8
 .Locb3_key_setup_else7:
 .Locb3_key_setup_endif8:
-	@ aes.ae:281: w[i] = w[i - nk] ^ temp
+	@ aes.ae:305: w[i] = w[i - nk] ^ temp
 	ldr	r0, [r1]
 	eors	r0, r4
 	str	r0, [r5, #4]
@@ -118,19 +118,19 @@ ocb3_key_setup:
 	cmp	r6, #44
 	bcc	.Locb3_key_setup_loop5
 .Locb3_key_setup_done6:
-	@ aes.ae:288: for r in 1..nr {
+	@ aes.ae:312: for r in 1..nr {
 	movs	r5, #1
-	@ aes.ae:290: w[4 * (nr + r) + j] = sub_word(w[4 * (nr - r) + j])
+	@ aes.ae:314: w[4 * (nr + r) + j] = sub_word(w[4 * (nr - r) + j])
 	mov	r4, r9
 	adds	r4, #144
-	@ aes.ae:90: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
+	@ aes.ae:96: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
 	ldr	r3, =ocb3_E.sbox
-	@ aes.ae:290: w[4 * (nr + r) + j] = sub_word(w[4 * (nr - r) + j])
+	@ aes.ae:314: w[4 * (nr + r) + j] = sub_word(w[4 * (nr - r) + j])
 	mov	r2, r9
 	adds	r2, #176
-	@ aes.ae:288: for r in 1..nr {
+	@ aes.ae:312: for r in 1..nr {
 .Locb3_key_setup_loop9:
-	@ aes.ae:90: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
+	@ aes.ae:96: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
 	ldr	r6, [r4]
 	lsrs	r0, r6, #24
 	ldrb	r0, [r3, r0]
@@ -148,9 +148,9 @@ ocb3_key_setup:
 	uxtb	r0, r6
 	ldrb	r0, [r3, r0]
 	orrs	r1, r0
-	@ aes.ae:290: w[4 * (nr + r) + j] = sub_word(w[4 * (nr - r) + j])
+	@ aes.ae:314: w[4 * (nr + r) + j] = sub_word(w[4 * (nr - r) + j])
 	str	r1, [r2]
-	@ aes.ae:90: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
+	@ aes.ae:96: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
 	ldr	r6, [r4, #4]
 	lsrs	r0, r6, #24
 	ldrb	r0, [r3, r0]
@@ -168,9 +168,9 @@ ocb3_key_setup:
 	uxtb	r0, r6
 	ldrb	r0, [r3, r0]
 	orrs	r1, r0
-	@ aes.ae:290: w[4 * (nr + r) + j] = sub_word(w[4 * (nr - r) + j])
+	@ aes.ae:314: w[4 * (nr + r) + j] = sub_word(w[4 * (nr - r) + j])
 	str	r1, [r2, #4]
-	@ aes.ae:90: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
+	@ aes.ae:96: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
 	ldr	r6, [r4, #8]
 	lsrs	r0, r6, #24
 	ldrb	r0, [r3, r0]
@@ -188,9 +188,9 @@ ocb3_key_setup:
 	uxtb	r0, r6
 	ldrb	r0, [r3, r0]
 	orrs	r1, r0
-	@ aes.ae:290: w[4 * (nr + r) + j] = sub_word(w[4 * (nr - r) + j])
+	@ aes.ae:314: w[4 * (nr + r) + j] = sub_word(w[4 * (nr - r) + j])
 	str	r1, [r2, #8]
-	@ aes.ae:90: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
+	@ aes.ae:96: return cat(sbox[x[31:24]], sbox[x[23:16]], sbox[x[15:8]], sbox[x[7:0]])
 	ldr	r6, [r4, #12]
 	lsrs	r0, r6, #24
 	ldrb	r0, [r3, r0]
@@ -208,7 +208,7 @@ ocb3_key_setup:
 	uxtb	r0, r6
 	ldrb	r0, [r3, r0]
 	orrs	r1, r0
-	@ aes.ae:290: w[4 * (nr + r) + j] = sub_word(w[4 * (nr - r) + j])
+	@ aes.ae:314: w[4 * (nr + r) + j] = sub_word(w[4 * (nr - r) + j])
 	str	r1, [r2, #12]
 	subs	r4, #16
 	adds	r2, #16
@@ -216,9 +216,9 @@ ocb3_key_setup:
 	cmp	r5, #10
 	bcc	.Locb3_key_setup_loop9
 .Locb3_key_setup_done10:
-	@ aes.ae:293: for i in 4 * (nr + 1)..8 * nr {
+	@ aes.ae:317: for i in 4 * (nr + 1)..8 * nr {
 	movs	r4, #44
-	@ aes.ae:294: x = w[i]
+	@ aes.ae:318: x = w[i]
 	mov	r3, r9
 	adds	r3, #176
 	ldr	r0, =ocb3_tf4
@@ -226,36 +226,36 @@ ocb3_key_setup:
 	ldr	r5, =ocb3_tf5
 	ldr	r2, =ocb3_tf6
 	ldr	r1, =ocb3_tf7
-	@ aes.ae:293: for i in 4 * (nr + 1)..8 * nr {
+	@ aes.ae:317: for i in 4 * (nr + 1)..8 * nr {
 .Locb3_key_setup_loop11:
-	@ aes.ae:295: w[i] = inv_mix_column(inv_sbox[x[31:24]], inv_sbox[x[23:16]], inv_sbox[x[15:8]], inv_sbox[x[7:0]])
+	@ aes.ae:319: w[i] = inv_mix_column(inv_sbox[x[31:24]], inv_sbox[x[23:16]], inv_sbox[x[15:8]], inv_sbox[x[7:0]])
 	ldr	r7, [r3]
 	lsrs	r0, r7, #24
-	@ aes.ae:294: x = w[i]
+	@ aes.ae:318: x = w[i]
 	lsls	r6, r0, #2
 	mov	r0, r8
 	ldr	r6, [r0, r6]
-	@ aes.ae:295: w[i] = inv_mix_column(inv_sbox[x[31:24]], inv_sbox[x[23:16]], inv_sbox[x[15:8]], inv_sbox[x[7:0]])
+	@ aes.ae:319: w[i] = inv_mix_column(inv_sbox[x[31:24]], inv_sbox[x[23:16]], inv_sbox[x[15:8]], inv_sbox[x[7:0]])
 	lsrs	r0, r7, #16
 	uxtb	r0, r0
-	@ aes.ae:294: x = w[i]
+	@ aes.ae:318: x = w[i]
 	lsls	r0, r0, #2
 	ldr	r0, [r5, r0]
 	eors	r6, r0
-	@ aes.ae:295: w[i] = inv_mix_column(inv_sbox[x[31:24]], inv_sbox[x[23:16]], inv_sbox[x[15:8]], inv_sbox[x[7:0]])
+	@ aes.ae:319: w[i] = inv_mix_column(inv_sbox[x[31:24]], inv_sbox[x[23:16]], inv_sbox[x[15:8]], inv_sbox[x[7:0]])
 	lsrs	r0, r7, #8
 	uxtb	r0, r0
-	@ aes.ae:294: x = w[i]
+	@ aes.ae:318: x = w[i]
 	lsls	r0, r0, #2
 	ldr	r0, [r2, r0]
 	eors	r6, r0
-	@ aes.ae:295: w[i] = inv_mix_column(inv_sbox[x[31:24]], inv_sbox[x[23:16]], inv_sbox[x[15:8]], inv_sbox[x[7:0]])
+	@ aes.ae:319: w[i] = inv_mix_column(inv_sbox[x[31:24]], inv_sbox[x[23:16]], inv_sbox[x[15:8]], inv_sbox[x[7:0]])
 	uxtb	r0, r7
-	@ aes.ae:294: x = w[i]
+	@ aes.ae:318: x = w[i]
 	lsls	r0, r0, #2
 	ldr	r0, [r1, r0]
 	eors	r6, r0
-	@ aes.ae:295: w[i] = inv_mix_column(inv_sbox[x[31:24]], inv_sbox[x[23:16]], inv_sbox[x[15:8]], inv_sbox[x[7:0]])
+	@ aes.ae:319: w[i] = inv_mix_column(inv_sbox[x[31:24]], inv_sbox[x[23:16]], inv_sbox[x[15:8]], inv_sbox[x[7:0]])
 	str	r6, [r3]
 	adds	r3, #4
 	adds	r4, #1
@@ -1107,7 +1107,7 @@ ocb3_decrypt_with:
 	bcc	.Locb3_decrypt_with_far1
 	b	.Locb3_decrypt_with_done2
 .Locb3_decrypt_with_far1:
-	@ aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
+	@ aes.ae:266: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
 	ldr	r0, =ocb3_tf4
 	mov	r11, r0
 	ldr	r0, =ocb3_tf5
@@ -1116,7 +1116,7 @@ ocb3_decrypt_with:
 	mov	r9, r0
 	ldr	r0, =ocb3_tf7
 	mov	r8, r0
-	@ aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	@ aes.ae:212: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	ldr	r0, =ocb3_E.inv_sbox
 	str	r0, [sp, #92]
 	@ ocb3.ae:245: for i in 0..full {
@@ -1164,7 +1164,7 @@ ocb3_decrypt_with:
 	rev	r5, r0
 	ldr	r0, [sp, #36]
 	eors	r5, r0
-	@ aes.ae:234: s0 = b[127:96] ^ w[4 * nr]
+	@ aes.ae:258: s0 = b[127:96] ^ w[4 * nr]
 	movs	r1, #160
 	ldr	r6, [sp, #24]
 	ldr	r0, [r6, r1]
@@ -1172,57 +1172,57 @@ ocb3_decrypt_with:
 	@ ocb3.ae:248: u = E.decrypt_block(ks, load_be(ct, off, 16) ^ offset)
 	ldr	r0, [sp, #40]
 	eors	r4, r0
-	@ aes.ae:235: s1 = b[95:64] ^ w[4 * nr + 1]
+	@ aes.ae:259: s1 = b[95:64] ^ w[4 * nr + 1]
 	movs	r1, #164
 	ldr	r0, [r6, r1]
 	eors	r4, r0
 	@ ocb3.ae:248: u = E.decrypt_block(ks, load_be(ct, off, 16) ^ offset)
 	ldr	r0, [sp, #44]
 	eors	r3, r0
-	@ aes.ae:236: s2 = b[63:32] ^ w[4 * nr + 2]
+	@ aes.ae:260: s2 = b[63:32] ^ w[4 * nr + 2]
 	movs	r1, #168
 	ldr	r0, [r6, r1]
 	eors	r3, r0
 	@ ocb3.ae:248: u = E.decrypt_block(ks, load_be(ct, off, 16) ^ offset)
 	ldr	r0, [sp, #48]
 	eors	r2, r0
-	@ aes.ae:237: s3 = b[31:0] ^ w[4 * nr + 3]
+	@ aes.ae:261: s3 = b[31:0] ^ w[4 * nr + 3]
 	movs	r1, #172
 	ldr	r0, [r6, r1]
 	eors	r2, r0
-	@ aes.ae:238: @unroll(round_unroll)
+	@ aes.ae:262: @unroll(round_unroll)
 	movs	r0, #1
 	str	r0, [sp, #12]
-	@ aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
+	@ aes.ae:266: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
 	mov	r1, r6
 	adds	r1, #176
-	@ aes.ae:238: @unroll(round_unroll)
+	@ aes.ae:262: @unroll(round_unroll)
 .Locb3_decrypt_with_loop7:
-	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	@ aes.ae:220: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r0, r5, #24
-	@ aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
+	@ aes.ae:266: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
 	lsls	r6, r0, #2
 	mov	r0, r11
 	ldr	r7, [r0, r6]
-	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	@ aes.ae:220: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r0, r2, #16
 	uxtb	r0, r0
-	@ aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
+	@ aes.ae:266: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
 	lsls	r6, r0, #2
 	mov	r0, r10
 	ldr	r0, [r0, r6]
 	eors	r7, r0
-	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	@ aes.ae:220: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r0, r3, #8
 	uxtb	r0, r0
-	@ aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
+	@ aes.ae:266: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
 	lsls	r6, r0, #2
 	mov	r0, r9
 	ldr	r0, [r0, r6]
 	eors	r7, r0
-	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	@ aes.ae:220: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	uxtb	r0, r4
-	@ aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
+	@ aes.ae:266: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
 	lsls	r6, r0, #2
 	mov	r0, r8
 	ldr	r0, [r0, r6]
@@ -1230,31 +1230,31 @@ ocb3_decrypt_with:
 	ldr	r6, [r1]
 	eors	r7, r6
 	str	r7, [sp, #4]
-	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	@ aes.ae:220: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r0, r4, #24
-	@ aes.ae:243: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
+	@ aes.ae:267: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
 	lsls	r6, r0, #2
 	mov	r0, r11
 	ldr	r7, [r0, r6]
-	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	@ aes.ae:220: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r0, r5, #16
 	uxtb	r0, r0
-	@ aes.ae:243: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
+	@ aes.ae:267: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
 	lsls	r6, r0, #2
 	mov	r0, r10
 	ldr	r0, [r0, r6]
 	eors	r7, r0
-	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	@ aes.ae:220: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r0, r2, #8
 	uxtb	r0, r0
-	@ aes.ae:243: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
+	@ aes.ae:267: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
 	lsls	r6, r0, #2
 	mov	r0, r9
 	ldr	r0, [r0, r6]
 	eors	r7, r0
-	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	@ aes.ae:220: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	uxtb	r0, r3
-	@ aes.ae:243: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
+	@ aes.ae:267: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
 	lsls	r6, r0, #2
 	mov	r0, r8
 	ldr	r0, [r0, r6]
@@ -1262,64 +1262,64 @@ ocb3_decrypt_with:
 	ldr	r6, [r1, #4]
 	eors	r7, r6
 	str	r7, [sp, #8]
-	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	@ aes.ae:220: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r0, r3, #24
-	@ aes.ae:244: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
+	@ aes.ae:268: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
 	lsls	r6, r0, #2
 	mov	r0, r11
 	ldr	r0, [r0, r6]
 	str	r0, [sp, #16]
-	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	@ aes.ae:220: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r0, r4, #16
 	uxtb	r0, r0
-	@ aes.ae:244: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
+	@ aes.ae:268: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
 	lsls	r6, r0, #2
 	mov	r0, r10
 	ldr	r0, [r0, r6]
 	ldr	r6, [sp, #16]
 	eors	r6, r0
-	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	@ aes.ae:220: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r0, r5, #8
 	uxtb	r0, r0
-	@ aes.ae:244: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
+	@ aes.ae:268: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
 	lsls	r0, r0, #2
 	mov	r7, r9
 	ldr	r0, [r7, r0]
 	eors	r6, r0
-	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	@ aes.ae:220: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	uxtb	r0, r2
-	@ aes.ae:244: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
+	@ aes.ae:268: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
 	lsls	r0, r0, #2
 	mov	r7, r8
 	ldr	r0, [r7, r0]
 	eors	r6, r0
 	ldr	r0, [r1, #8]
 	eors	r6, r0
-	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	@ aes.ae:220: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r0, r2, #24
-	@ aes.ae:245: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
+	@ aes.ae:269: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
 	lsls	r2, r0, #2
 	mov	r0, r11
 	ldr	r2, [r0, r2]
-	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	@ aes.ae:220: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r0, r3, #16
 	uxtb	r0, r0
-	@ aes.ae:245: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
+	@ aes.ae:269: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
 	lsls	r3, r0, #2
 	mov	r0, r10
 	ldr	r0, [r0, r3]
 	eors	r2, r0
-	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	@ aes.ae:220: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r0, r4, #8
 	uxtb	r0, r0
-	@ aes.ae:245: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
+	@ aes.ae:269: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
 	lsls	r3, r0, #2
 	mov	r0, r9
 	ldr	r0, [r0, r3]
 	eors	r2, r0
-	@ aes.ae:196: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	@ aes.ae:220: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	uxtb	r0, r5
-	@ aes.ae:245: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
+	@ aes.ae:269: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
 	lsls	r3, r0, #2
 	mov	r0, r8
 	ldr	r0, [r0, r3]
@@ -1336,7 +1336,7 @@ ocb3_decrypt_with:
 	cmp	r0, #10
 	bcc	.Locb3_decrypt_with_loop7
 .Locb3_decrypt_with_done8:
-	@ aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	@ aes.ae:212: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r1, r5, #24
 	ldr	r7, [sp, #92]
 	ldrb	r0, [r7, r1]
@@ -1354,12 +1354,12 @@ ocb3_decrypt_with:
 	uxtb	r6, r4
 	ldrb	r0, [r7, r6]
 	orrs	r1, r0
-	@ aes.ae:261: return cat(inv_sub_shift(s0, s3, s2, s1) ^ w[0],
+	@ aes.ae:285: return cat(inv_sub_shift(s0, s3, s2, s1) ^ w[0],
 	ldr	r0, [sp, #24]
 	ldr	r6, [r0]
 	eors	r1, r6
 	str	r1, [sp, #64]
-	@ aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	@ aes.ae:212: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r1, r4, #24
 	ldrb	r0, [r7, r1]
 	lsls	r1, r0, #24
@@ -1376,12 +1376,12 @@ ocb3_decrypt_with:
 	uxtb	r6, r3
 	ldrb	r0, [r7, r6]
 	orrs	r1, r0
-	@ aes.ae:262: inv_sub_shift(s1, s0, s3, s2) ^ w[1],
+	@ aes.ae:286: inv_sub_shift(s1, s0, s3, s2) ^ w[1],
 	ldr	r0, [sp, #24]
 	ldr	r6, [r0, #4]
 	eors	r1, r6
 	str	r1, [sp, #60]
-	@ aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	@ aes.ae:212: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r1, r3, #24
 	ldrb	r0, [r7, r1]
 	lsls	r1, r0, #24
@@ -1398,12 +1398,12 @@ ocb3_decrypt_with:
 	uxtb	r6, r2
 	ldrb	r0, [r7, r6]
 	orrs	r1, r0
-	@ aes.ae:263: inv_sub_shift(s2, s1, s0, s3) ^ w[2],
+	@ aes.ae:287: inv_sub_shift(s2, s1, s0, s3) ^ w[2],
 	ldr	r0, [sp, #24]
 	ldr	r6, [r0, #8]
 	eors	r1, r6
 	str	r1, [sp, #56]
-	@ aes.ae:188: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	@ aes.ae:212: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	lsrs	r1, r2, #24
 	ldrb	r0, [r7, r1]
 	lsls	r1, r0, #24
@@ -1420,7 +1420,7 @@ ocb3_decrypt_with:
 	uxtb	r2, r5
 	ldrb	r0, [r7, r2]
 	orrs	r1, r0
-	@ aes.ae:264: inv_sub_shift(s3, s2, s1, s0) ^ w[3])
+	@ aes.ae:288: inv_sub_shift(s3, s2, s1, s0) ^ w[3])
 	ldr	r0, [sp, #24]
 	ldr	r2, [r0, #12]
 	eors	r1, r2
@@ -2113,24 +2113,24 @@ ocb3_E_encrypt_block:
 	ldr	r2, [r1, #4]
 	ldr	r3, [r1, #8]
 	ldr	r4, [r1, #12]
-	@ aes.ae:131: s0 = b[127:96] ^ w[0]
+	@ aes.ae:155: s0 = b[127:96] ^ w[0]
 	mov	r6, r0
 	ldr	r0, [r6]
 	eors	r4, r0
-	@ aes.ae:132: s1 = b[95:64] ^ w[1]
+	@ aes.ae:156: s1 = b[95:64] ^ w[1]
 	ldr	r0, [r6, #4]
 	eors	r3, r0
-	@ aes.ae:133: s2 = b[63:32] ^ w[2]
+	@ aes.ae:157: s2 = b[63:32] ^ w[2]
 	ldr	r0, [r6, #8]
 	eors	r2, r0
-	@ aes.ae:134: s3 = b[31:0] ^ w[3]
+	@ aes.ae:158: s3 = b[31:0] ^ w[3]
 	ldr	r0, [r6, #12]
 	eors	r5, r0
-	@ aes.ae:135: @unroll(round_unroll)
+	@ aes.ae:159: @unroll(round_unroll)
 	movs	r0, #1
 	str	r0, [sp]
 	mov	r1, r5
-	@ aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
+	@ aes.ae:161: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
 	mov	r5, r6
 	adds	r5, #16
 	ldr	r0, =ocb3_tf0
@@ -2141,9 +2141,9 @@ ocb3_E_encrypt_block:
 	mov	r12, r0
 	ldr	r0, =ocb3_tf3
 	mov	r9, r0
-	@ aes.ae:135: @unroll(round_unroll)
+	@ aes.ae:159: @unroll(round_unroll)
 .Locb3_E_encrypt_block_loop1:
-	@ aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
+	@ aes.ae:161: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
 	lsrs	r0, r4, #24
 	lsls	r6, r0, #2
 	mov	r0, r8
@@ -2168,7 +2168,7 @@ ocb3_E_encrypt_block:
 	ldr	r6, [r5]
 	eors	r7, r6
 	mov	r11, r7
-	@ aes.ae:138: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
+	@ aes.ae:162: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
 	lsrs	r0, r3, #24
 	lsls	r6, r0, #2
 	mov	r0, r8
@@ -2193,7 +2193,7 @@ ocb3_E_encrypt_block:
 	ldr	r6, [r5, #4]
 	eors	r7, r6
 	mov	r10, r7
-	@ aes.ae:139: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
+	@ aes.ae:163: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
 	lsrs	r0, r2, #24
 	lsls	r6, r0, #2
 	mov	r0, r8
@@ -2217,7 +2217,7 @@ ocb3_E_encrypt_block:
 	eors	r6, r0
 	ldr	r0, [r5, #8]
 	eors	r6, r0
-	@ aes.ae:140: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
+	@ aes.ae:164: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
 	lsrs	r0, r1, #24
 	lsls	r1, r0, #2
 	mov	r0, r8
@@ -2251,7 +2251,7 @@ ocb3_E_encrypt_block:
 	cmp	r0, #10
 	bcc	.Locb3_E_encrypt_block_loop1
 .Locb3_E_encrypt_block_done2:
-	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
+	@ aes.ae:127: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
 	lsrs	r0, r4, #24
 	ldr	r5, =ocb3_E.sbox
 	ldrb	r0, [r5, r0]
@@ -2269,13 +2269,13 @@ ocb3_E_encrypt_block:
 	uxtb	r0, r1
 	ldrb	r0, [r5, r0]
 	orrs	r7, r0
-	@ aes.ae:146: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
+	@ aes.ae:170: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
 	movs	r6, #160
 	ldr	r0, [sp, #4]
 	ldr	r6, [r0, r6]
 	eors	r7, r6
 	mov	r12, r7
-	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
+	@ aes.ae:127: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
 	lsrs	r0, r3, #24
 	ldrb	r0, [r5, r0]
 	lsls	r7, r0, #24
@@ -2292,13 +2292,13 @@ ocb3_E_encrypt_block:
 	uxtb	r0, r4
 	ldrb	r0, [r5, r0]
 	orrs	r7, r0
-	@ aes.ae:147: sub_shift(s1, s2, s3, s0) ^ w[4 * nr + 1],
+	@ aes.ae:171: sub_shift(s1, s2, s3, s0) ^ w[4 * nr + 1],
 	movs	r6, #164
 	ldr	r0, [sp, #4]
 	ldr	r6, [r0, r6]
 	eors	r7, r6
 	mov	lr, r7
-	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
+	@ aes.ae:127: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
 	lsrs	r0, r2, #24
 	ldrb	r0, [r5, r0]
 	lsls	r6, r0, #24
@@ -2315,12 +2315,12 @@ ocb3_E_encrypt_block:
 	uxtb	r0, r3
 	ldrb	r0, [r5, r0]
 	orrs	r6, r0
-	@ aes.ae:148: sub_shift(s2, s3, s0, s1) ^ w[4 * nr + 2],
+	@ aes.ae:172: sub_shift(s2, s3, s0, s1) ^ w[4 * nr + 2],
 	ldr	r7, [sp, #4]
 	movs	r0, #168
 	ldr	r0, [r7, r0]
 	eors	r6, r0
-	@ aes.ae:103: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
+	@ aes.ae:127: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
 	lsrs	r0, r1, #24
 	ldrb	r0, [r5, r0]
 	lsls	r1, r0, #24
@@ -2337,12 +2337,12 @@ ocb3_E_encrypt_block:
 	uxtb	r0, r2
 	ldrb	r0, [r5, r0]
 	orrs	r1, r0
-	@ aes.ae:149: sub_shift(s3, s0, s1, s2) ^ w[4 * nr + 3])
+	@ aes.ae:173: sub_shift(s3, s0, s1, s2) ^ w[4 * nr + 3])
 	movs	r2, #172
 	mov	r0, r7
 	ldr	r0, [r0, r2]
 	eors	r1, r0
-	@ aes.ae:146: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
+	@ aes.ae:170: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
 	ldr	r2, [sp, #8]
 	str	r1, [r2]
 	str	r6, [r2, #4]

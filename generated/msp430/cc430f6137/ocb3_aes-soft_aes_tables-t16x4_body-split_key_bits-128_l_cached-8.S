@@ -43,7 +43,7 @@ ocb3_key_setup:
 	mov	r11, r12
 	jmp	.Locb3_key_setup_words2
 .Locb3_key_setup_join3:
-	; aes.ae:271: w[i] = key[key_bits - 1 - 32 * i : key_bits - 32 * (i + 1)]
+	; aes.ae:295: w[i] = key[key_bits - 1 - 32 * i : key_bits - 32 * (i + 1)]
 	swpb	r7
 	mov	r7, 0(r10)
 	swpb	r6
@@ -60,14 +60,14 @@ ocb3_key_setup:
 	mov	r15, 12(r10)
 	swpb	r14
 	mov	r14, 14(r10)
-	; aes.ae:273: @unroll(round_unroll)
+	; aes.ae:297: @unroll(round_unroll)
 	mov	#4, r7
-	; aes.ae:275: temp = w[i - 1]
+	; aes.ae:299: temp = w[i - 1]
 	mov	r10, r8
 	add	#16, r8
-	; aes.ae:273: @unroll(round_unroll)
+	; aes.ae:297: @unroll(round_unroll)
 .Locb3_key_setup_loop6:
-	; aes.ae:276: if i % nk == 0 {
+	; aes.ae:300: if i % nk == 0 {
 	mov	r7, r15
 	and	#3, r15
 	sub	#1, r15
@@ -92,7 +92,7 @@ ocb3_key_setup:
 	bis	r15, r9
 	swpb	r13
 	bis	r14, r13
-	; aes.ae:277: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
+	; aes.ae:301: temp = sub_word(temp <<< 8) ^ ((rcon[i / nk - 1] as u32) << 24)
 	mov	r7, r15
 	rrum.w	#2, r15
 	sub	#1, r15
@@ -103,7 +103,7 @@ ocb3_key_setup:
 .Locb3_key_setup_else8:
 	mov	r11, r13
 .Locb3_key_setup_endif9:
-	; aes.ae:281: w[i] = w[i - nk] ^ temp
+	; aes.ae:305: w[i] = w[i - nk] ^ temp
 	xor	-16(r8), r9
 	xor	-14(r8), r13
 	mov	r9, 0(r8)
@@ -113,16 +113,16 @@ ocb3_key_setup:
 	cmp	#44, r7
 	jnc	.Locb3_key_setup_loop6
 .Locb3_key_setup_done7:
-	; aes.ae:288: for r in 1..nr {
+	; aes.ae:312: for r in 1..nr {
 	mov	#9, r8
-	; aes.ae:290: w[4 * (nr + r) + j] = sub_word(w[4 * (nr - r) + j])
+	; aes.ae:314: w[4 * (nr + r) + j] = sub_word(w[4 * (nr - r) + j])
 	mov	r10, r9
 	add	#65520, r9
 	mov	r10, r11
 	add	#16, r11
-	; aes.ae:288: for r in 1..nr {
+	; aes.ae:312: for r in 1..nr {
 .Locb3_key_setup_loop10:
-	; aes.ae:290: w[4 * (nr + r) + j] = sub_word(w[4 * (nr - r) + j])
+	; aes.ae:314: w[4 * (nr + r) + j] = sub_word(w[4 * (nr - r) + j])
 	mov.b	163(r9), r15
 	mov.b	ocb3_E.sbox(r15), r12
 	mov.b	162(r9), r15
@@ -184,7 +184,7 @@ ocb3_key_setup:
 	dec	r8
 	jnz	.Locb3_key_setup_loop10
 .Locb3_key_setup_done11:
-	; aes.ae:293: for i in 4 * (nr + 1)..8 * nr {
+	; aes.ae:317: for i in 4 * (nr + 1)..8 * nr {
 	mov	#36, r9
 	mov	r10, r11
 	add	#176, r11
@@ -203,7 +203,7 @@ ocb3_key_setup:
 	mov.b	@r11, r15
 	rla	r15
 	xor	ocb3_tf7(r15), r12
-	; aes.ae:295: w[i] = inv_mix_column(inv_sbox[x[31:24]], inv_sbox[x[23:16]], inv_sbox[x[15:8]], inv_sbox[x[7:0]])
+	; aes.ae:319: w[i] = inv_mix_column(inv_sbox[x[31:24]], inv_sbox[x[23:16]], inv_sbox[x[15:8]], inv_sbox[x[7:0]])
 	mov	r12, 0(r11)
 	xor	ocb3_tf4(r14), r13
 	xor	ocb3_tf5(r15), r13
@@ -1577,28 +1577,28 @@ ocb3_decrypt_with:
 	xor	170(r5), r13
 	xor	172(r5), r14
 	xor	174(r5), r11
-	; aes.ae:238: @unroll(round_unroll)
+	; aes.ae:262: @unroll(round_unroll)
 	mov	#9, 20(sp)
 	mov	r8, 14(sp)
 	mov	r11, 12(sp)
-	; aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
+	; aes.ae:266: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
 	mov	r5, r7
 	add	#16, r7
-	; aes.ae:238: @unroll(round_unroll)
+	; aes.ae:262: @unroll(round_unroll)
 .Locb3_decrypt_with_loop8:
-	; aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
+	; aes.ae:266: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
 	mov.b	r9, r11
-	; aes.ae:238: @unroll(round_unroll)
+	; aes.ae:262: @unroll(round_unroll)
 	xor	r11, r9
 	swpb	r9
 	mov.b	12(sp), r4
-	; aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
+	; aes.ae:266: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
 	mov.b	r6, r15
-	; aes.ae:238: @unroll(round_unroll)
+	; aes.ae:262: @unroll(round_unroll)
 	xor	r15, r6
 	swpb	r6
 	mov.b	14(sp), r8
-	; aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
+	; aes.ae:266: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
 	mov	r9, r5
 	rla	r5
 	rla	r4
@@ -1616,17 +1616,17 @@ ocb3_decrypt_with:
 	xor	ocb3_tf5(r9), r5
 	mov	r5, r9
 	xor	162(r7), r9
-	; aes.ae:243: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
+	; aes.ae:267: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
 	mov.b	r12, r5
-	; aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
+	; aes.ae:266: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
 	xor	r5, r12
 	swpb	r12
-	; aes.ae:243: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
+	; aes.ae:267: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
 	mov.b	r14, r6
-	; aes.ae:242: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
+	; aes.ae:266: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
 	xor	r6, r14
 	swpb	r14
-	; aes.ae:243: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
+	; aes.ae:267: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
 	rla	r12
 	rla	r11
 	rla	r14
@@ -1641,17 +1641,17 @@ ocb3_decrypt_with:
 	xor	ocb3_tf4(r14), r12
 	xor	ocb3_tf5(r15), r12
 	xor	166(r7), r12
-	; aes.ae:244: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
+	; aes.ae:268: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
 	mov.b	r13, r14
-	; aes.ae:243: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
+	; aes.ae:267: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
 	xor	r14, r13
 	swpb	r13
-	; aes.ae:244: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
+	; aes.ae:268: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
 	mov.b	r10, r15
-	; aes.ae:243: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
+	; aes.ae:267: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
 	xor	r15, r10
 	swpb	r10
-	; aes.ae:244: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
+	; aes.ae:268: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
 	rla	r13
 	rla	r5
 	rla	r10
@@ -1669,7 +1669,7 @@ ocb3_decrypt_with:
 	xor	170(r7), r13
 	mov.b	13(sp), r5
 	mov.b	15(sp), r10
-	; aes.ae:245: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
+	; aes.ae:269: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
 	rla	r5
 	mov	r14, r11
 	rla	r11
@@ -2971,7 +2971,7 @@ ocb3_E_encrypt_block:
 	sub	#10, sp
 	mov	r12, 6(sp)
 	mov	r14, 8(sp)
-	; aes.ae:131: s0 = b[127:96] ^ w[0]
+	; aes.ae:155: s0 = b[127:96] ^ w[0]
 	mov	12(r13), r5
 	mov	r12, r8
 	xor	@r8, r5
@@ -2989,29 +2989,29 @@ ocb3_E_encrypt_block:
 	xor	12(r8), r14
 	mov	2(r13), r15
 	xor	14(r8), r15
-	; aes.ae:135: @unroll(round_unroll)
+	; aes.ae:159: @unroll(round_unroll)
 	mov	#9, 4(sp)
 	mov	r10, r13
-	; aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
+	; aes.ae:161: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
 	mov	r8, r7
 	add	#16, r7
-	; aes.ae:135: @unroll(round_unroll)
+	; aes.ae:159: @unroll(round_unroll)
 .Locb3_E_encrypt_block_loop1:
-	; aes.ae:139: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
+	; aes.ae:163: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
 	mov.b	r9, r10
 	mov	r10, 2(sp)
-	; aes.ae:135: @unroll(round_unroll)
+	; aes.ae:159: @unroll(round_unroll)
 	xor	r10, r9
 	swpb	r9
 	mov.b	r11, r8
-	; aes.ae:139: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
+	; aes.ae:163: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
 	mov.b	r12, r10
 	mov	r10, 0(sp)
-	; aes.ae:135: @unroll(round_unroll)
+	; aes.ae:159: @unroll(round_unroll)
 	xor	r10, r12
 	swpb	r12
 	mov.b	r14, r10
-	; aes.ae:137: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
+	; aes.ae:161: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
 	rla	r9
 	rla	r8
 	rla	r12
@@ -3032,7 +3032,7 @@ ocb3_E_encrypt_block:
 	swpb	r14
 	mov.b	r14, r12
 	mov.b	r5, r14
-	; aes.ae:138: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
+	; aes.ae:162: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
 	rla	r11
 	rla	r8
 	rla	r12
@@ -3053,7 +3053,7 @@ ocb3_E_encrypt_block:
 	swpb	r5
 	mov.b	r5, r5
 	mov.b	r6, r14
-	; aes.ae:139: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
+	; aes.ae:163: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
 	rla	r13
 	rla	r8
 	rla	r5
@@ -3072,7 +3072,7 @@ ocb3_E_encrypt_block:
 	mov.b	r15, r15
 	swpb	r6
 	mov.b	r6, r8
-	; aes.ae:140: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
+	; aes.ae:164: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
 	rla	r15
 	mov	2(sp), r5
 	rla	r5

@@ -65,4 +65,4 @@ def test_follow_new_chip_doc(tmp_path, monkeypatch):
                 assert re.search(r"\b[1-9]\d* passed, 0 failed", out.getvalue()), out.getvalue()[-500:]
             ran += 1
     assert ran == 9
-    assert (tmp_path / "out" / "ccm_aes-accel_body-split_key_bits-256.S").exists()
+    assert (tmp_path / "out" / "ccm_aes-accel_aes_mix-bytes_body-split_key_bits-256.S").exists()

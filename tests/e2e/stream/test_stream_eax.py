@@ -42,6 +42,18 @@ def test_eax_paper(aes):
     assert (r.passed, r.failed, r.skipped) == (12, 0, 0), str(r)
 
 
+@pytest.mark.parametrize("aes", tiered(["soft", "accel"], {"soft"}, single=True))
+def test_eax_shared_body(aes):
+    """`body=shared` (size mode's shape): encryption and decryption as one `crypt` with a
+    direction flag, OMAC^2 over the ciphertext read before (decrypting) or after (encrypting) CTR
+    writes it, the tag compared a byte at a time."""
+    e = interp_engine(SCHEME, {"aes": aes, "body": "shared"})
+    r = run_aead(e, load("eax-paper"))
+    assert (r.passed, r.failed, r.skipped) == (12, 0, 0), str(r)
+    r = run_aead(e, load("wycheproof:aes_eax"))
+    assert r.failed == 0 and r.passed == WYCHEPROOF_EAX[128], str(r)
+
+
 @pytest.mark.parametrize("aes,key_bits", CONFIGS)
 def test_wycheproof_aes_eax(aes, key_bits):
     r = run_aead(interp_engine(SCHEME, {"aes": aes, "key_bits": key_bits}), load("wycheproof:aes_eax"))

@@ -54,10 +54,10 @@ def test_without_table_fusion_big_helpers_are_subroutines_too():
 
 
 def test_shared_body_is_one_subroutine_and_smaller():
-    """`body=shared` (what size mode picks for CCM, GCM, OCB3): encrypt_with and decrypt_with are
+    """`body=shared` (what size mode picks for CCM, GCM, OCB3, EAX): encrypt_with and decrypt_with are
     thin callers of one `crypt`, kept as a call in size mode, and the unit's code is smaller than
     the split bodies' (CCM with the accelerator on cc430f6137: 5 490 -> 4 154 B of ROM)."""
-    for spec in ("ccm.ae", "gcm.ae", "ocb3.ae"):
+    for spec in ("ccm.ae", "gcm.ae", "ocb3.ae", "eax.ae"):
         d = decisions(spec, {"aes": "accel", "body": "shared"}, True)
         assert d["crypt"]["keep"] and d["crypt"]["sites"] == 2, spec
     from aedsl.driver import compile_spec
@@ -81,3 +81,24 @@ def test_chacha20_poly1305_size_mode_within_cifra():
     enc = next(r for r in recs if r.op == "encrypt")
     assert enc.knobs.get("unroll") == "looped" and enc.knobs.get("body") == "shared"
     assert enc.rom_bytes <= 2688 and max(r.cycles for r in recs) <= 163980 // 2
+
+
+# Seed 001's Cifra on STM32F030 (encryption + decryption kept, -Os; issue 13): ROM and cycles.
+CIFRA = {"ccm.ae": (2645, 200048), "eax.ae": (3071, 210087)}   # aedsl/papers.py, issue 13
+
+
+@pytest.mark.needs("stm32f030")
+@pytest.mark.slow      # whole schemes compiled and measured; the full suite runs it
+@pytest.mark.parametrize("spec", sorted(CIFRA))
+def test_aes_modes_size_mode_within_cifra(spec):
+    """Size mode on stm32f030 (256 B message, 16 B AD, key setup included): AES-128-CCM and
+    -EAX with the S-box alone and MixColumns on packed columns (aes_mix=words, no T-table), one
+    `crypt` for both directions: at most Cifra's size, at most half its cycles."""
+    from aedsl import bench
+    recs = bench.bench_spec(ROOT / "specs/schemes" / spec, "stm32f030", {"opt": "size"},
+                            sizes=("256",), ad_len=16, key_setup="include", seed001=False)
+    rom, cycles = CIFRA[spec]
+    enc = next(r for r in recs if r.op == "encrypt")
+    assert enc.knobs.get("aes_mix") == "words" and enc.knobs.get("body") == "shared"
+    assert all(r.rom_bytes <= rom for r in recs), [r.rom_bytes for r in recs]
+    assert max(r.cycles for r in recs) <= cycles / 2, [r.cycles for r in recs]

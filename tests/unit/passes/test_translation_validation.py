@@ -24,10 +24,11 @@ VARIANTS = {
               for (b, k), u in zip(SPECK_SETS, ["1", "2", "4", "full", "1", "2", "4", "full", "1", "full"])],
     # AES fully unrolled is validated in test_table_fusion.py (encrypt_block, W=16): at ~20k ops
     # it would dominate this file's runtime.
-    "aes": [{"key_bits": "128"}, {"key_bits": "192"}, {"key_bits": "256"}],
+    "aes": [{"key_bits": "128"}, {"key_bits": "192"}, {"key_bits": "256"}, {"key_bits": "128", "mix": "words"}],
     "ccm": [{}, {"aes": "accel"}, {"body": "shared"}],
     "gcm": [{}, {"aes": "accel"}, {"body": "shared"}],
     "ocb3": [{}, {"body": "shared"}],
+    "eax": [{}, {"body": "shared"}],
 }
 
 
