@@ -24,26 +24,17 @@ from __future__ import annotations
 from aedsl.knobs import Knob
 
 from ..nodes import Block, Memory, Module, Op, Value
-from .common import Names, is_size_mode
+from .common import SIZE_AUTO_MODES, Names, size_auto, table_uses
 
 NAME = "clmul_tables"
-MODES = ("auto", "on", "off")
 MAX_TERMS = 8
-KNOBS = (Knob("clmul_tables", "pass", MODES, "auto",
+KNOBS = (Knob("clmul_tables", "pass", SIZE_AUTO_MODES, "auto",
               doc="a table that is the carry-less product of its index by a constant computed by "
                   "shifts and XORs: auto (in size mode), on or off"),)
 
 
-def _mode(knobs: dict | None) -> str:
-    mode = str((knobs or {}).get("clmul_tables", "auto"))
-    if mode not in MODES:
-        raise ValueError(f"knob clmul_tables={mode!r}: expected auto, on or off")
-    return mode
-
-
 def acts(knobs: dict) -> bool:
-    mode = _mode(knobs)
-    return mode == "on" or (mode == "auto" and is_size_mode(knobs))
+    return size_auto(knobs, NAME)
 
 
 def clmul(i: int, c: int) -> int:
@@ -68,26 +59,10 @@ def multiplier(table: Memory) -> int | None:
     return c if all(v == clmul(i, c) & m for i, v in enumerate(data)) else None
 
 
-def _uses(block: Block, loads: dict[str, list[Op]], other: set[str]) -> None:
-    """Loads of each table by name into `loads`; tables used any other way into `other`."""
-    for op in block.ops:
-        for r in op.regions:
-            _uses(r, loads, other)
-        for k, a in enumerate(op.args):
-            if isinstance(a, Memory) and a.kind == "table":
-                if op.opcode == "load" and k == 0:
-                    loads.setdefault(a.name, []).append(op)
-                else:
-                    other.add(a.name)
-
-
 def plan(module: Module) -> dict[str, tuple[int, int]]:
     """table name -> (its multiplier c, b), for every table of 2^b entries of the shape, read
     only by loads of indices of at most b bits."""
-    loads: dict[str, list[Op]] = {}
-    other: set[str] = set()
-    for fn in module.functions:
-        _uses(fn.body, loads, other)
+    loads, other = table_uses(module)
     out = {}
     for t in module.tables:
         if t.name in other or t.name not in loads:

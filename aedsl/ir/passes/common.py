@@ -247,6 +247,34 @@ def switched_on(knobs: dict | None, name: str) -> bool:
     return mode == "on"
 
 
+SIZE_AUTO_MODES = ("auto", "on", "off")
+
+
+def size_auto(knobs: dict | None, name: str) -> bool:
+    """Whether a pass's `auto` | `on` | `off` knob `name` (default `auto`: on in size mode) is
+    on; a ValueError for any other value."""
+    mode = str((knobs or {}).get(name, "auto"))
+    if mode not in SIZE_AUTO_MODES:
+        raise ValueError(f"knob {name}={mode!r}: expected auto, on or off")
+    return mode == "on" or (mode == "auto" and is_size_mode(knobs))
+
+
+def table_uses(module: Module) -> tuple[dict[str, list[Op]], set[str]]:
+    """The loads of each read-only table by name (in program order), and the names of the tables
+    used any other way (a call's memory argument, `len`)."""
+    loads: dict[str, list[Op]] = {}
+    other: set[str] = set()
+    for fn in module.functions:
+        for op in walk_ops(fn.body):
+            for k, a in enumerate(op.args):
+                if isinstance(a, Memory) and a.kind == "table":
+                    if op.opcode == "load" and k == 0:
+                        loads.setdefault(a.name, []).append(op)
+                    else:
+                        other.add(a.name)
+    return loads, other
+
+
 def knob_int(knobs: dict, name: str, default: int | None = None) -> int | None:
     v = (knobs or {}).get(name)
     if v is None or v == "":

@@ -26,40 +26,17 @@ from __future__ import annotations
 
 from aedsl.knobs import Knob
 
-from ..nodes import Block, Memory, Module, Op, Value
-from .common import Names, is_size_mode
+from ..nodes import Block, Memory, Module, Op
+from .common import SIZE_AUTO_MODES, Names, size_auto, table_uses
 
 NAME = "subtables"
-MODES = ("auto", "on", "off")
-KNOBS = (Knob("subtables", "pass", MODES, "auto",
+KNOBS = (Knob("subtables", "pass", SIZE_AUTO_MODES, "auto",
               doc="a table that is a bit field of another table read from that one: auto (in size "
                   "mode), on or off"),)
 
 
-def _mode(knobs: dict | None) -> str:
-    mode = str((knobs or {}).get("subtables", "auto"))
-    if mode not in MODES:
-        raise ValueError(f"knob subtables={mode!r}: expected auto, on or off")
-    return mode
-
-
 def acts(knobs: dict) -> bool:
-    mode = _mode(knobs)
-    return mode == "on" or (mode == "auto" and is_size_mode(knobs))
-
-
-def _references(block: Block, loaded: dict[str, Memory], other: set[str]) -> None:
-    """The tables `block` (and its regions) loads from, by name, into `loaded`; the names of the
-    tables it uses any other way (a call's memory argument, `len`) into `other`."""
-    for op in block.ops:
-        for r in op.regions:
-            _references(r, loaded, other)
-        for k, a in enumerate(op.args):
-            if isinstance(a, Memory) and a.kind == "table":
-                if op.opcode == "load" and k == 0:
-                    loaded[a.name] = a
-                else:
-                    other.add(a.name)
+    return size_auto(knobs, NAME)
 
 
 def _offsets(host: Memory, sub: Memory) -> list[int]:
@@ -113,11 +90,8 @@ def run(module: Module, knobs: dict) -> Module:
     module = module.clone()
     if not acts(knobs):
         return module
-    read: dict[str, Memory] = {}
-    other: set[str] = set()
-    for fn in module.functions:
-        _references(fn.body, read, other)
-    subs = plan(list(read.values()), other)
+    loads, other = table_uses(module)
+    subs = plan([ops[0].args[0] for ops in loads.values()], other)
     if not subs:
         return module
     for fn in module.functions:
