@@ -94,17 +94,13 @@ def _product(i: Value, c: int, bits: int, out: Value, names: Names, loc) -> list
         terms.reverse()
     shifted, at, acc = x, 0, None
     for j in terms:
-        if j == 0:
-            term = x                  # the index itself, whatever the chain's direction
-        elif j != at:
+        if j != 0 and j != at:
             if j < abs(at - j):               # nearer the index than the chain's last term
                 shifted, at = x, 0
             nxt = names.value(f"{out.name}.s{j}", w)
-            code = "shl" if j > at else "shr"
-            ops.append(Op(code, [nxt], [shifted], {"by": abs(j - at)}, loc=loc))
+            ops.append(Op("shl" if j > at else "shr", [nxt], [shifted], {"by": abs(j - at)}, loc=loc))
             shifted, at = nxt, j
-        if j != 0:
-            term = shifted
+        term = x if j == 0 else shifted       # the index itself, whatever the chain's direction
         if acc is None:
             acc = term
         else:
