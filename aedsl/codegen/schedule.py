@@ -241,9 +241,10 @@ def _bottom_up(n, preds, succs, gdefs, guses, live_out):
     return list(reversed(order))
 
 
-def dependencies(groups: list[list[int]], insts: list[MInst], target: Target):
+def dependencies(groups: list[list[int]], insts: list[MInst], target: Target, pointers=None):
     """(preds, defs, uses, du): for each group the groups it must follow, the registers it
-    defines and reads, and each instruction's (defs, uses)."""
+    defines and reads, and each instruction's (defs, uses). `pointers`: the function's frame
+    pointers (`_frame_pointers` of all its instructions; default: of `insts` alone)."""
     du = {i: defs_uses(insts[i], target) for g in groups for i in g}
     gdefs = [[r for i in g for r in du[i][0]] for g in groups]
     guses = [[r for i in g for r in du[i][1]] for g in groups]
@@ -280,15 +281,18 @@ def dependencies(groups: list[list[int]], insts: list[MInst], target: Target):
             else:
                 loads_since.append(g)
         preds[g].discard(g)
-    _order_explicit_stores(groups, insts, target, preds)
+    _order_explicit_stores(groups, insts, target, preds, pointers)
     return preds, gdefs, guses, du
 
 
-def _order_explicit_stores(groups, insts, target: Target, preds: list[set[int]]) -> None:
+def _order_explicit_stores(groups, insts, target: Target, preds: list[set[int]], pointers=None) -> None:
     """Keep explicit stores (`_explicit_store`) in order with every earlier or later memory
     access that may alias them (`_may_alias`); e.g. a call's result loaded from the frame's call
-    area and the next call's argument stored to the same words."""
-    pointers = _frame_pointers(insts, target)
+    area and the next call's argument stored to the same words. A pointer into the frame may be
+    set outside the run (a byte path's scratch pointer, set in the block before), so `pointers`
+    comes from the whole function."""
+    if pointers is None:
+        pointers = _frame_pointers(insts, target)
     regions = []
     for g in groups:
         rs = []
@@ -337,8 +341,8 @@ def _group_lane(g: list[int], insts: list[MInst]):
 
 
 def _schedule_run(groups: list[list[int]], insts: list[MInst], target: Target,
-                  live_out: set[int], strategy: str) -> list[list[int]] | None:
-    preds, gdefs, guses, du = dependencies(groups, insts, target)
+                  live_out: set[int], strategy: str, pointers) -> list[list[int]] | None:
+    preds, gdefs, guses, du = dependencies(groups, insts, target, pointers)
     n = len(groups)
     succs: list[list[int]] = [[] for _ in range(n)]
     for g in range(n):
@@ -374,6 +378,7 @@ def schedule(mf: MFunction, target: Target, strategy: str = "pressure") -> bool:
     cfg = Cfg(insts, target)
     du_all = [defs_uses(i, target) for i in insts]
     live_out_blocks = block_liveness(cfg, du_all, is_vreg)
+    pointers = _frame_pointers(insts, target)
 
     def reads_flags(k: int) -> bool:
         return insts[k].mn not in ("label", "comment") and target.desc(insts[k]).flags_in
@@ -412,7 +417,8 @@ def schedule(mf: MFunction, target: Target, strategy: str = "pressure") -> bool:
         for movable, idx in segments:
             if movable and len(idx) >= 4:
                 local = [insts[i] for i in idx]
-                new = _schedule_run(groups(local, target), local, target, live_after[idx[-1]], strategy)
+                new = _schedule_run(groups(local, target), local, target, live_after[idx[-1]], strategy,
+                                     pointers)
                 if new is not None:
                     out.extend(local[i] for g in new for i in g)
                     changed = True

@@ -39,7 +39,9 @@ class InstrDesc:
     commutes: a two-address instruction whose two read operands can be swapped with the same
     result and flags (codegen/commute.py); cancels: with every read operand one register, the
     result does not depend on it (x - x, x ^ x; with flags_in, on the carry alone), which the
-    constant-time analysis (ct/taint_mir.py) uses for `subc rD, rD`-style masks."""
+    constant-time analysis (ct/taint_mir.py) uses for `subc rD, rD`-style masks; width: the bytes
+    a load or store moves, where said (0: not said), so that analysis knows a store that replaces
+    a whole word of a frame area."""
     reads: tuple[int, ...] = ()
     writes: tuple[int, ...] = ()
     reg_only: tuple[int, ...] = ()
@@ -52,6 +54,7 @@ class InstrDesc:
     unit: str = ""
     commutes: bool = False
     cancels: bool = False
+    width: int = 0
 
 
 @dataclass

@@ -5,11 +5,18 @@ A forward data-flow analysis over each function's control-flow graph, iterated t
 The abstract value of a register, of the flags and of a frame word (spill slots, outgoing and
 incoming stack arguments: tracked per program point, since slots are reused) is a pair
 (secret, the memory regions it may point into). A function's frame areas (scratch buffers reused
-for public and secret data) are also tracked per program point, each as a whole (a store joins
-into it). Other memory regions — a parameter's buffer, a table, the chip's peripherals, and a
-caller's frame area a callee stores into — keep one value for their contents, joined over every
-store (the analysis is re-run until no region changes). At entry the argument words hold what `roles` says of the
-exported function's parameters (pointers into their regions, byte-buffer lengths public); a
+for public and secret data: a byte buffer's partial block, a call's wide arguments and results)
+are also tracked per program point, a word at a time where the offset is known: a frame-area
+operand, or a register holding the area's address plus a known offset (set by an address
+instruction, kept through the target's plain copies) with an immediate displacement. A store of
+a whole word (`InstrDesc.width`) there replaces the word; a narrower one joins into it; a store
+at an unknown offset (an index register, a pointer that arithmetic moved) joins into what every
+word of the area may hold, which every read of the area joins. Other memory regions — a
+parameter's buffer, a table, the chip's peripherals, and a caller's frame area a callee stores
+into (a word at a time where the offset is known; what the caller published at its calls
+besides) — keep one value for their contents, joined over every store (the analysis is re-run
+until no region changes). At entry the argument words hold what `roles` says of the exported
+function's parameters (pointers into their regions, byte-buffer lengths public); a
 subroutine call is analysed with the caller's argument words, so its loads and stores act on the
 caller's regions.
 
@@ -196,11 +203,11 @@ class MirTaint:
         if isinstance(disp, Frame):
             if disp.kind in FRAME_WORDS:
                 return frozenset(), False, (disp.kind, disp.key)
-            return frozenset({("local", k.mf.name, disp.key)}), False, None
+            return frozenset({("local", k.mf.name, disp.key, disp.extra)}), False, None
         base = s.regs.get(op.base, PUBLIC) if op.base is not None else PUBLIC
         if op.base is None:
             return frozenset({IO if _numeric(disp) else ("table", str(disp))}), False, None
-        out = set(base[1])
+        out = {r[:3] + (r[3] + disp,) if len(r) == 4 and isinstance(disp, int) else _area(r) for r in base[1]}
         if isinstance(disp, str) and not _numeric(disp):
             out.add(("table", disp))           # sym(Rn): the register is an index into `sym`
         return frozenset(out or {UNKNOWN}), base[0], None
@@ -209,7 +216,7 @@ class MirTaint:
         regions, secret_addr, word = self.regions(k, op, s)
         if word is not None:
             return s.frame.get(word, PUBLIC)
-        regions = regions | extra_addr[1] if extra_addr[1] else regions
+        regions = _areas(regions | extra_addr[1]) if extra_addr[1] else regions
         secret_addr = secret_addr or extra_addr[0]
         if secret_addr:
             self.find("index", k, inst, "load at a secret-dependent address from " + _names(regions),
@@ -224,36 +231,63 @@ class MirTaint:
         if word is not None:
             s.frame[word] = value                  # one word at a known place: a strong update
             return
-        regions = regions | extra_addr[1] if extra_addr[1] else regions
+        regions = _areas(regions | extra_addr[1]) if extra_addr[1] else regions
         secret_addr = secret_addr or extra_addr[0]
         if secret_addr:
             self.find("index", k, inst, "store at a secret-dependent address into " + _names(regions),
                       _names(regions))
         value = (value[0] or secret_addr, value[1])
+        width = k.machine.desc(inst).width
         for r in regions:
-            self.write_region(k, s, r, value)
+            self.write_region(k, s, r, value, width)
         if UNKNOWN in regions:
             # what it overwrites is unknown, so every later load could be wrong: fail closed
             self.find("untracked", k, inst, "a store through a pointer the analysis cannot follow")
 
     def read_region(self, k: KeptFunction, s: State, r):
-        """The contents of region `r`: a frame area of the function being analysed per program
-        point (joined with what a callee stored into it), any other region as a whole."""
-        v = self.memory.get(r, SECRET if r == UNKNOWN else PUBLIC)
-        if r[0] == "local" and r[1] == k.mf.name:
-            v = _join(v, s.frame.get(r, PUBLIC))
+        """The contents of region `r`. A frame area of the function being analysed: per program
+        point, the word(s) at a known offset or every word, joined with what stores at unknown
+        offsets and callees (through the pointers it passed) put there. A caller's frame area
+        (the function is a callee): what the caller published at its calls joined with what
+        callees stored. Any other region as a whole."""
+        if r[0] != "local":
+            return self.memory.get(r, SECRET if r == UNKNOWN else PUBLIC)
+        area = _area(r)
+        words = None if len(r) == 3 else _words(r[3])
+        v = self.memory.get(area, PUBLIC)                    # callees' stores at unknown offsets
+        for key, w in self.memory.items():                   # callees' stores at known offsets
+            if len(key) == 4 and key[:3] == area and (words is None or key[3] in words):
+                v = _join(v, w)
+        if r[1] != k.mf.name:
+            return _join(v, self.memory.get(("pub",) + area[1:], PUBLIC))
+        v = _join(v, s.frame.get(area, PUBLIC))              # this function's unknown offsets
+        for key, w in s.frame.items():
+            if key[0] == "area" and key[1] == area[2] and (words is None or key[2] in words):
+                v = _join(v, w)
         return v
 
-    def write_region(self, k: KeptFunction, s: State, r, value) -> None:
-        """A store into region `r` (a weak update: the region keeps what it held too)."""
+    def write_region(self, k: KeptFunction, s: State, r, value, width: int = 0) -> None:
+        """A store into region `r`. In a frame area of the function being analysed, per program
+        point: a whole word (`width` bytes = AREA_WORD) at a known aligned offset replaces that
+        word; another store at a known offset joins into the word(s) it may reach; one at an
+        unknown offset into what every word may hold. Elsewhere a weak update of one value per
+        region (a callee's store into its caller's area: per word where the offset is known)."""
         if r[0] == "local" and r[1] == k.mf.name:
-            s.frame[r] = _join(s.frame.get(r, PUBLIC), value)
+            if len(r) == 3:
+                s.frame[r] = _join(s.frame.get(r, PUBLIC), value)
+            elif width == AREA_WORD and r[3] % AREA_WORD == 0:
+                s.frame[("area", r[2], r[3] // AREA_WORD)] = value
+            else:
+                for w in _words(r[3]):
+                    key = ("area", r[2], w)
+                    s.frame[key] = _join(s.frame.get(key, PUBLIC), value)
             return
-        old = self.memory.get(r, PUBLIC)
-        new = _join(old, value)
-        if new != old:
-            self.memory[r] = new
-            self.version += 1
+        for key in ([r[:3] + (w,) for w in _words(r[3])] if r[0] == "local" and len(r) == 4 else [r]):
+            old = self.memory.get(key, PUBLIC)
+            new = _join(old, value)
+            if new != old:
+                self.memory[key] = new
+                self.version += 1
 
     def value(self, k: KeptFunction, inst, op, s: State):
         if isinstance(op, R):
@@ -274,6 +308,11 @@ class MirTaint:
                 s.flags = False
             return
         ops = inst.ops
+        for op in ops:
+            if isinstance(op, Inc) and any(len(r) == 4 for r in s.regs.get(op.reg, PUBLIC)[1]):
+                # an auto-increment moves the pointer: from here on its offset is not known
+                base = s.regs[op.reg]
+                s.regs[op.reg] = (base[0], _areas(base[1]))
         if desc.memory == "call":
             self.call(k, inst, desc, s)
             return
@@ -311,8 +350,9 @@ class MirTaint:
             # MSP430 `subc rD, rD`, ARMv6-M `sbcs rD, rD`, the masks of carry_masks)
             v = (s.flags, frozenset()) if desc.flags_in else PUBLIC
         if desc.memory == "load" and desc.addr:
-            # rt, [rn, rm]: the region and its secrecy come from the address registers
-            regions = addr[1] or frozenset({UNKNOWN})
+            # rt, [rn, rm]: the region and its secrecy come from the address registers (the
+            # offset an index adds is not known: the whole of a frame area)
+            regions = _areas(addr[1]) or frozenset({UNKNOWN})
             if addr[0]:
                 self.find("index", k, inst, "load at a secret-dependent address from " + _names(regions),
                           _names(regions))
@@ -321,7 +361,7 @@ class MirTaint:
                 loaded = _join(loaded, self.read_region(k, s, r))
             v = loaded if not desc.flags_in else _join(loaded, (s.flags, frozenset()))
         if desc.memory == "store" and desc.addr:
-            regions = addr[1] or frozenset({UNKNOWN})
+            regions = _areas(addr[1]) or frozenset({UNKNOWN})
             if UNKNOWN in regions:
                 self.find("untracked", k, inst, "a store through a pointer the analysis cannot follow")
             if addr[0]:
@@ -340,12 +380,14 @@ class MirTaint:
                 self.find("loop", k, inst, "a loop exit depends on a secret")
             else:
                 self.find("branch", k, inst, "a conditional branch depends on a secret")
+        if any(len(r) == 4 for r in v[1]) and not (inst.mn == k.machine.move(R(0), R(1)).mn and len(ops) == 2):
+            v = (v[0], _areas(v[1]))    # a frame address moved by arithmetic: offset unknown
         for j in desc.writes:
             if j >= len(ops):
                 continue
             op = ops[j]
             if j in desc.addr and desc.memory == "load":
-                s.regs[op.reg] = addr           # a written-back base stays the pointer it was
+                s.regs[op.reg] = (addr[0], _areas(addr[1]))     # a written-back base: the same regions
             elif isinstance(op, R):
                 s.regs[op.reg] = v
             elif isinstance(op, (Mem, Ind, Inc)):
@@ -366,18 +408,38 @@ class MirTaint:
         # the callee reaches the caller's frame areas only through the pointers it is passed
         # (argument and result areas), where it sees the regions' whole-run values: publish
         # those areas' contents at this point
-        for region in sorted({r for w in words for r in w[1]}, key=str):
-            if region[0] == "local" and region[1] == k.mf.name and region in s.frame:
-                old = self.memory.get(region, PUBLIC)
-                new = _join(old, s.frame[region])
+        for region in sorted({_area(r) for w in words for r in w[1]}, key=str):
+            if region[0] == "local" and region[1] == k.mf.name:
+                pub = ("pub",) + region[1:]
+                old = self.memory.get(pub, PUBLIC)
+                new = _join(old, self.read_region(k, s, region))
                 if new != old:
-                    self.memory[region] = new
+                    self.memory[pub] = new
                     self.version += 1
         self.function(callee, words)
         for j in desc.writes:
             if j < len(inst.ops) and isinstance(inst.ops[j], R):
                 s.regs[inst.ops[j].reg] = SECRET      # clobbered: whatever the callee left there
         s.flags = True
+
+
+AREA_WORD = 4          # the granule frame areas are tracked in (bytes)
+
+
+def _area(r):
+    """A frame-area region at a known offset ("local", function, area, offset) as the whole
+    area ("local", function, area); any other region as it is."""
+    return r[:3] if r[0] == "local" and len(r) == 4 else r
+
+
+def _areas(regions) -> frozenset:
+    """`regions` with every frame area at a known offset as the whole area."""
+    return frozenset(_area(r) for r in regions)
+
+
+def _words(offset: int) -> range:
+    """The granules an access of up to AREA_WORD bytes at `offset` may touch."""
+    return range(offset // AREA_WORD, (offset + AREA_WORD - 1) // AREA_WORD + 1)
 
 
 def _names(regions) -> str:

@@ -29,6 +29,7 @@ from aedsl.ir.passes.common import is_size_mode
 
 from aedsl.codegen import copies, dce, reloads, rename
 from aedsl.codegen.emit import SpecLines
+from aedsl.codegen.liveness import defs_uses
 from aedsl.codegen.calls import IncomingWords
 from aedsl.codegen.interface import COMMUTE, DCE, REGALLOC, SCHEDULE, Backend, MirContext, MirPass
 from aedsl.codegen.unit import BLOCK_ENTRIES, Entry
@@ -383,12 +384,55 @@ def _slot_of(op):
     return op.disp.key if isinstance(op, Mem) and isinstance(op.disp, Frame) and op.disp.kind == "slot" else None
 
 
-def place_slots(mf: MFunction, target, high: tuple) -> tuple[int, list[int]]:
+def _arg_copies(insts, target) -> dict[int, tuple[int, Mem]]:
+    """Spill slots that copy an incoming stack argument word: slot k -> (index of its one store,
+    the word), where the store `mov rX -> slot k` is the slot's only definition, rX was loaded
+    from the word (`mov arg_j -> rX`) earlier in the same straight-line code, and that load is
+    the function's only reference to the word. Such a slot that gets no high register lives in
+    the word itself (the caller reads its outgoing arguments no more; nothing here writes the
+    word): no stack word, no store. The allocator's `Target.arg_homes` does this before slots
+    are placed, which on Thumb-1 would keep the value from a high register."""
+    refs: dict = {}
+    for inst in insts:
+        for op in inst.ops:
+            if isinstance(op, Mem) and isinstance(op.disp, Frame) and op.disp.kind == "arg":
+                refs[op] = refs.get(op, 0) + 1
+    stores: dict[int, list[int]] = {}
+    for i, inst in enumerate(insts):
+        k = _slot_of(inst.ops[1]) if inst.mn == "mov" else None
+        if k is not None:
+            stores.setdefault(k, []).append(i)
+    out = {}
+    for k, sites in stores.items():
+        st = insts[sites[0]]
+        if len(sites) != 1 or not isinstance(st.ops[0], R) or st.ops[1].disp.extra:
+            continue
+        reg = st.ops[0].reg
+        for j in range(sites[0] - 1, -1, -1):
+            inst = insts[j]
+            if inst.mn == "comment":
+                continue
+            d = target.desc(inst) if inst.mn != "label" else None
+            if d is None or d.branch or d.memory == "call":
+                break
+            if reg not in defs_uses(inst, target)[0]:
+                continue
+            w = inst.ops[0]
+            if (inst.mn == "mov" and inst.ops[1] == R(reg) and isinstance(w, Mem) and isinstance(w.disp, Frame)
+                    and w.disp.kind == "arg" and not w.disp.extra and refs.get(w) == 1):
+                out[k] = (sites[0], w)
+            break
+    return out
+
+
+def place_slots(mf: MFunction, target, high: tuple) -> tuple[int, list[int], bool]:
     """Place the allocator's spill slots (each spilled value has its own): the most used ones
     (accesses weighted by loop depth) in the high registers `high` (a 1-cycle MOV instead of a
     2-cycle LDR/STR), the rest in stack words; slots whose live ranges do not overlap share a
     register or word. Liveness of slots is computed like that of registers: a store defines, a
-    load uses. Returns (stack words needed, high registers used)."""
+    load uses. A slot that only copies an incoming stack argument word and gets no high register
+    lives in that word (`_arg_copies`). Returns (stack words needed, high registers used, whether
+    a copy into an argument word was deleted: its load may be dead now)."""
     from aedsl.codegen.liveness import Cfg, block_liveness
     insts = mf.insts
     du = []
@@ -406,7 +450,7 @@ def place_slots(mf: MFunction, target, high: tuple) -> tuple[int, list[int]]:
         du.append((d, u))
     slots = set(weight)
     if not slots:
-        return 0, []
+        return 0, [], False
     cfg = Cfg(insts, target)
     live_out = block_liveness(cfg, du, lambda k: True)
     adj = {k: set() for k in slots}
@@ -427,27 +471,36 @@ def place_slots(mf: MFunction, target, high: tuple) -> tuple[int, list[int]]:
     mf.insts = insts = [inst for i, inst in enumerate(insts) if i not in dead]
     slots = {k for i, (d, u) in enumerate(du) if i not in dead for k in d + u}
     if not slots:
-        return 0, []
+        return 0, [], False
+    arg_copy = _arg_copies(insts, target)
     place: dict[int, object] = {}
     for k in sorted(slots, key=lambda k: (-weight[k], k)):
         taken = {place[n] for n in adj[k] if n in place}
         # a callee-saved high register costs its save and restore: worth it for a used slot
         h = next((r for r in high if ("r", r) not in taken
                   and (r not in target.callee_saved or weight[k] > 4)), None)
-        place[k] = ("r", h) if h is not None else ("s", next(c for c in range(len(slots)) if ("s", c) not in taken))
+        if h is not None:
+            place[k] = ("r", h)
+        elif k in arg_copy:
+            place[k] = ("a", arg_copy[k][1])
+        else:
+            place[k] = ("s", next(c for c in range(len(slots)) if ("s", c) not in taken))
+    # a slot living in its incoming argument word: the copy into it goes
+    drop = {arg_copy[k][0] for k, (kind, _) in place.items() if kind == "a"}
 
     def sub(op):
         k = _slot_of(op)
         if k is None:
             return op
         kind, n = place[k]
-        return R(n) if kind == "r" else Mem(op.base, Frame("slot", n, op.disp.extra))
+        return R(n) if kind == "r" else n if kind == "a" else Mem(op.base, Frame("slot", n, op.disp.extra))
 
+    mf.insts = insts = [inst for i, inst in enumerate(insts) if i not in drop]
     for inst in insts:
         inst.ops = [sub(o) for o in inst.ops]
     stack = [n for kind, n in place.values() if kind == "s"]
     used_high = sorted({n for kind, n in place.values() if kind == "r"})
-    return (1 + max(stack)) if stack else 0, used_high
+    return (1 + max(stack)) if stack else 0, used_high, bool(drop)
 
 
 def peephole(mf: MFunction) -> None:
@@ -472,9 +525,10 @@ def _emit(mf, target, alloc, lines_src, force_lr=False, lr_slot=True) -> dict:
     lr_slot = lr_slot and bool(low_saved or force_lr)
     high = CALLER_HIGH_SLOTS if mf.calls else LEAF_HIGH_SLOTS if lr_slot else HIGH_SLOTS
     before = mf.clone() if LR in high else None
-    stack_slots, high_regs = place_slots(mf, target, high)
-    if copies.remove_redundant_moves(mf, target):   # slots in high registers are registers now
-        # reloads whose only reader was deleted, stores to a slot register nothing reads
+    stack_slots, high_regs, homed = place_slots(mf, target, high)
+    if copies.remove_redundant_moves(mf, target) or homed:  # slots in high registers are registers now
+        # reloads whose only reader was deleted, stores to a slot register nothing reads, loads
+        # of argument words that were only copied to a slot now living in the word
         dce.eliminate(mf, target, extra=high_regs)
     fold_high_adds(mf, target)                      # mov rT, rH; adds rD, rT, rK -> add rK, rH
     high_used = [r for r in high_regs if r in target.callee_saved]

@@ -77,8 +77,8 @@ INSTRS: dict[str, InstrDesc] = {
     "cmp": _CMP, "cmpi": InstrDesc(reads=(0,), reg_only=(0,), flags_out=True), "tst": _CMP,
     "ldr": _LD, "ldrh": _LD, "ldrb": _LD,
     "ldrr": _LDR, "ldrhr": _LDR, "ldrbr": _LDR,
-    "str": _ST, "strh": _ST, "strb": _ST,
-    "strr": _STR, "strhr": _STR, "strbr": _STR,
+    "str": replace(_ST, width=4), "strh": replace(_ST, width=2), "strb": replace(_ST, width=1),
+    "strr": replace(_STR, width=4), "strhr": replace(_STR, width=2), "strbr": replace(_STR, width=1),
     "ldaddr": InstrDesc(writes=(0,), reg_only=(0,), memory="address"),   # ldr rd, =symbol
     # ldm rb(!), {regs}: ops = [base, ascending destinations]; the base is written back unless
     # it is a destination (only made after allocation, ldm.py)

@@ -53,8 +53,8 @@ ascon128_key_setup:
 
 
 @ --- ascon128_encrypt_with: ascon128.encrypt_with
-@     frame 84 bytes (14 spill slots, 7 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 786 bytes of code and literals
+@     frame 76 bytes (14 spill slots, 5 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 778 bytes of code and literals
 	.section .text.ascon128_encrypt_with,"ax",%progbits
 	.global ascon128_encrypt_with
 	.type ascon128_encrypt_with, %function
@@ -67,18 +67,14 @@ ascon128_encrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #84
+	sub	sp, #76
 	str	r3, [sp]
-	ldr	r2, [sp, #120]
+	ldr	r2, [sp, #112]
 	mov	r8, r2
-	ldr	r2, [sp, #124]
+	ldr	r2, [sp, #116]
 	mov	r10, r2
-	ldr	r2, [sp, #128]
-	str	r2, [sp, #20]
-	ldr	r2, [sp, #132]
+	ldr	r2, [sp, #124]
 	mov	r11, r2
-	ldr	r2, [sp, #140]
-	str	r2, [sp, #24]
 	@ ascon128.ae:83: k = kc[0]
 	ldr	r2, [r0]
 	str	r2, [sp, #16]
@@ -93,7 +89,7 @@ ascon128_encrypt_with:
 	tst	r1, r0
 	beq	.Lascon128_encrypt_with_words2
 .Lascon128_encrypt_with_bytes1:
-	add	r3, sp, #68
+	add	r3, sp, #60
 	movs	r2, #16
 .Lascon128_encrypt_with_cpy4:
 	subs	r2, #1
@@ -106,61 +102,61 @@ ascon128_encrypt_with:
 .Lascon128_encrypt_with_words2:
 	@ ascon128.ae:37: s[0] = iv as u64
 	movs	r0, #0
-	str	r0, [sp, #28]
+	str	r0, [sp, #20]
 	ldr	r0, =0x80400c06
-	str	r0, [sp, #32]
+	str	r0, [sp, #24]
 	@ ascon128.ae:36: n = load_be(nonce, 0, 16)
 	ldr	r0, [r1, #4]
 	rev	r0, r0
 	@ ascon128.ae:40: s[3] = n[127:64]
-	str	r0, [sp, #52]
+	str	r0, [sp, #44]
 	@ ascon128.ae:36: n = load_be(nonce, 0, 16)
 	ldr	r0, [r1]
 	rev	r0, r0
 	@ ascon128.ae:40: s[3] = n[127:64]
-	str	r0, [sp, #56]
+	str	r0, [sp, #48]
 	@ ascon128.ae:36: n = load_be(nonce, 0, 16)
 	ldr	r0, [r1, #12]
 	rev	r0, r0
 	@ ascon128.ae:41: s[4] = n[63:0]
-	str	r0, [sp, #60]
+	str	r0, [sp, #52]
 	@ ascon128.ae:36: n = load_be(nonce, 0, 16)
 	ldr	r0, [r1, #8]
 	rev	r0, r0
 	@ ascon128.ae:41: s[4] = n[63:0]
-	str	r0, [sp, #64]
+	str	r0, [sp, #56]
 	@ ascon128.ae:38: s[1] = k[127:64]
 	ldr	r0, [sp, #8]
-	str	r0, [sp, #36]
+	str	r0, [sp, #28]
 	ldr	r0, [sp, #4]
-	str	r0, [sp, #40]
+	str	r0, [sp, #32]
 	@ ascon128.ae:39: s[2] = k[63:0]
 	ldr	r0, [sp, #16]
-	str	r0, [sp, #44]
+	str	r0, [sp, #36]
 	ldr	r0, [sp, #12]
-	str	r0, [sp, #48]
+	str	r0, [sp, #40]
 	@ ascon128.ae:42: P.permute(s, a)
-	add	r0, sp, #28
+	add	r0, sp, #20
 	movs	r1, #12
 	bl	ascon128_P_permute
 	@ ascon128.ae:43: s[3] = s[3] ^ k[127:64]
-	ldr	r2, [sp, #52]
-	ldr	r1, [sp, #56]
+	ldr	r2, [sp, #44]
+	ldr	r1, [sp, #48]
 	ldr	r0, [sp, #8]
 	eors	r2, r0
 	ldr	r0, [sp, #4]
 	eors	r1, r0
-	str	r2, [sp, #52]
-	str	r1, [sp, #56]
+	str	r2, [sp, #44]
+	str	r1, [sp, #48]
 	@ ascon128.ae:44: s[4] = s[4] ^ k[63:0]
-	ldr	r2, [sp, #60]
-	ldr	r1, [sp, #64]
+	ldr	r2, [sp, #52]
+	ldr	r1, [sp, #56]
 	ldr	r0, [sp, #16]
 	eors	r2, r0
 	ldr	r0, [sp, #12]
 	eors	r1, r0
-	str	r2, [sp, #60]
-	str	r1, [sp, #64]
+	str	r2, [sp, #52]
+	str	r1, [sp, #56]
 	@ ascon128.ae:51: if n > 0 {
 	movs	r1, #0
 	mov	r0, r8
@@ -193,8 +189,8 @@ ascon128_encrypt_with:
 	mov	r2, r3
 	eors	r2, r0
 	@ ascon128.ae:55: s[0] = s[0] ^ load_be(ad, off, rate, count) ^ pad(count)
-	ldr	r6, [sp, #28]
-	ldr	r5, [sp, #32]
+	ldr	r6, [sp, #20]
+	ldr	r5, [sp, #24]
 	ldr	r0, [sp]
 	adds	r3, r0, r1
 	movs	r0, #3
@@ -204,9 +200,9 @@ ascon128_encrypt_with:
 	beq	.Lascon128_encrypt_with_words10
 .Lascon128_encrypt_with_bytes9:
 	movs	r0, #0
-	str	r0, [sp, #68]
-	str	r0, [sp, #72]
-	add	r7, sp, #68
+	str	r0, [sp, #60]
+	str	r0, [sp, #64]
+	add	r7, sp, #60
 	mov	r1, r2
 	cmp	r1, #8
 	bcc	.Lascon128_encrypt_with_cnt12
@@ -258,10 +254,10 @@ ascon128_encrypt_with:
 	@ ascon128.ae:55: s[0] = s[0] ^ load_be(ad, off, rate, count) ^ pad(count)
 	eors	r6, r2
 	eors	r5, r1
-	str	r6, [sp, #28]
-	str	r5, [sp, #32]
+	str	r6, [sp, #20]
+	str	r5, [sp, #24]
 	@ ascon128.ae:56: P.permute(s, b)
-	add	r0, sp, #28
+	add	r0, sp, #20
 	movs	r1, #6
 	bl	ascon128_P_permute
 	adds	r4, #1
@@ -273,14 +269,14 @@ ascon128_encrypt_with:
 .Lascon128_encrypt_with_else5:
 .Lascon128_encrypt_with_endif6:
 	@ ascon128.ae:59: s[4] = s[4] ^ 1
-	ldr	r1, [sp, #60]
+	ldr	r1, [sp, #52]
 	movs	r0, #1
 	eors	r1, r0
-	str	r1, [sp, #60]
-	ldr	r0, [sp, #64]
-	str	r0, [sp, #64]
+	str	r1, [sp, #52]
+	ldr	r0, [sp, #56]
+	str	r0, [sp, #56]
 	@ ascon128.ae:87: full = m / rate
-	ldr	r1, [sp, #20]
+	ldr	r1, [sp, #120]
 	lsrs	r0, r1, #3
 	mov	r9, r0
 	@ ascon128.ae:88: for i in 0..full {
@@ -291,16 +287,16 @@ ascon128_encrypt_with:
 	@ ascon128.ae:89: off = rate * i
 	lsls	r3, r4, #3
 	@ ascon128.ae:90: s[0] = s[0] ^ load_be(msg, off, rate)
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #20]
 	mov	r8, r0
-	ldr	r2, [sp, #32]
+	ldr	r2, [sp, #24]
 	mov	r1, r10
 	adds	r1, r1, r3
 	movs	r5, #3
 	tst	r1, r5
 	beq	.Lascon128_encrypt_with_words21
 .Lascon128_encrypt_with_bytes20:
-	add	r7, sp, #68
+	add	r7, sp, #60
 	movs	r6, #8
 .Lascon128_encrypt_with_cpy23:
 	subs	r6, #1
@@ -319,11 +315,11 @@ ascon128_encrypt_with:
 	mov	r0, r8
 	eors	r0, r6
 	eors	r2, r1
-	str	r0, [sp, #28]
-	str	r2, [sp, #32]
+	str	r0, [sp, #20]
+	str	r2, [sp, #24]
 	@ ascon128.ae:91: store_be(ct, off, s[0])
-	ldr	r1, [sp, #28]
-	ldr	r0, [sp, #32]
+	ldr	r1, [sp, #20]
+	ldr	r0, [sp, #24]
 	rev	r2, r0
 	rev	r0, r1
 	mov	r1, r11
@@ -334,10 +330,10 @@ ascon128_encrypt_with:
 	str	r0, [r3, #4]
 	b	.Lascon128_encrypt_with_stored25
 .Lascon128_encrypt_with_bytes24:
-	str	r2, [sp, #68]
-	str	r0, [sp, #72]
+	str	r2, [sp, #60]
+	str	r0, [sp, #64]
 	movs	r1, #8
-	add	r2, sp, #68
+	add	r2, sp, #60
 .Lascon128_encrypt_with_cpy26:
 	subs	r1, #1
 	bcc	.Lascon128_encrypt_with_stored25
@@ -346,7 +342,7 @@ ascon128_encrypt_with:
 	b	.Lascon128_encrypt_with_cpy26
 .Lascon128_encrypt_with_stored25:
 	@ ascon128.ae:92: P.permute(s, b)
-	add	r0, sp, #28
+	add	r0, sp, #20
 	movs	r1, #6
 	bl	ascon128_P_permute
 	adds	r4, #1
@@ -359,11 +355,11 @@ ascon128_encrypt_with:
 	lsls	r0, r0, #3
 	str	r0, [sp]
 	@ ascon128.ae:95: last = m - off
-	ldr	r1, [sp, #20]
+	ldr	r1, [sp, #120]
 	subs	r2, r1, r0
 	@ ascon128.ae:96: s[0] = s[0] ^ load_be(msg, off, rate, last) ^ pad(last)
-	ldr	r4, [sp, #28]
-	ldr	r3, [sp, #32]
+	ldr	r4, [sp, #20]
+	ldr	r3, [sp, #24]
 	mov	r1, r10
 	adds	r5, r1, r0
 	cmp	r2, #8
@@ -373,9 +369,9 @@ ascon128_encrypt_with:
 	beq	.Lascon128_encrypt_with_words28
 .Lascon128_encrypt_with_bytes27:
 	movs	r0, #0
-	str	r0, [sp, #68]
-	str	r0, [sp, #72]
-	add	r6, sp, #68
+	str	r0, [sp, #60]
+	str	r0, [sp, #64]
+	add	r6, sp, #60
 	mov	r1, r2
 	cmp	r1, #8
 	bcc	.Lascon128_encrypt_with_cnt30
@@ -427,11 +423,11 @@ ascon128_encrypt_with:
 	@ ascon128.ae:96: s[0] = s[0] ^ load_be(msg, off, rate, last) ^ pad(last)
 	eors	r4, r7
 	eors	r3, r5
-	str	r4, [sp, #28]
-	str	r3, [sp, #32]
+	str	r4, [sp, #20]
+	str	r3, [sp, #24]
 	@ ascon128.ae:97: store_be(ct, off, s[0], last)
-	ldr	r1, [sp, #28]
-	ldr	r0, [sp, #32]
+	ldr	r1, [sp, #20]
+	ldr	r0, [sp, #24]
 	rev	r5, r0
 	rev	r4, r1
 	mov	r1, r11
@@ -446,9 +442,9 @@ ascon128_encrypt_with:
 	str	r4, [r3, #4]
 	b	.Lascon128_encrypt_with_stored37
 .Lascon128_encrypt_with_bytes36:
-	str	r5, [sp, #68]
-	str	r4, [sp, #72]
-	add	r1, sp, #68
+	str	r5, [sp, #60]
+	str	r4, [sp, #64]
+	add	r1, sp, #60
 	cmp	r2, #8
 	bcc	.Lascon128_encrypt_with_cnt38
 	movs	r2, #8
@@ -461,38 +457,38 @@ ascon128_encrypt_with:
 	b	.Lascon128_encrypt_with_cpy39
 .Lascon128_encrypt_with_stored37:
 	@ ascon128.ae:64: s[1] = s[1] ^ k[127:64]
-	ldr	r1, [sp, #36]
+	ldr	r1, [sp, #28]
 	ldr	r0, [sp, #8]
+	eors	r1, r0
+	str	r1, [sp, #28]
+	ldr	r1, [sp, #32]
+	ldr	r0, [sp, #4]
+	eors	r1, r0
+	str	r1, [sp, #32]
+	@ ascon128.ae:65: s[2] = s[2] ^ k[63:0]
+	ldr	r1, [sp, #36]
+	ldr	r0, [sp, #16]
 	eors	r1, r0
 	str	r1, [sp, #36]
 	ldr	r1, [sp, #40]
-	ldr	r0, [sp, #4]
-	eors	r1, r0
-	str	r1, [sp, #40]
-	@ ascon128.ae:65: s[2] = s[2] ^ k[63:0]
-	ldr	r1, [sp, #44]
-	ldr	r0, [sp, #16]
-	eors	r1, r0
-	str	r1, [sp, #44]
-	ldr	r1, [sp, #48]
 	ldr	r0, [sp, #12]
 	eors	r1, r0
-	str	r1, [sp, #48]
+	str	r1, [sp, #40]
 	@ ascon128.ae:66: P.permute(s, a)
-	add	r0, sp, #28
+	add	r0, sp, #20
 	movs	r1, #12
 	bl	ascon128_P_permute
 	@ ascon128.ae:67: return cat(s[3], s[4]) ^ k
-	ldr	r1, [sp, #60]
+	ldr	r1, [sp, #52]
 	ldr	r0, [sp, #16]
 	eors	r1, r0
-	ldr	r2, [sp, #64]
+	ldr	r2, [sp, #56]
 	ldr	r0, [sp, #12]
 	eors	r2, r0
-	ldr	r4, [sp, #52]
+	ldr	r4, [sp, #44]
 	ldr	r0, [sp, #8]
 	eors	r4, r0
-	ldr	r3, [sp, #56]
+	ldr	r3, [sp, #48]
 	ldr	r0, [sp, #4]
 	eors	r3, r0
 	@ ascon128.ae:98: store_be(tag, 0, finalize(s, k))
@@ -500,7 +496,7 @@ ascon128_encrypt_with:
 	rev	r4, r4
 	rev	r2, r2
 	rev	r1, r1
-	ldr	r3, [sp, #24]
+	ldr	r3, [sp, #132]
 	movs	r0, #3
 	tst	r3, r0
 	bne	.Lascon128_encrypt_with_bytes40
@@ -510,11 +506,11 @@ ascon128_encrypt_with:
 	str	r1, [r3, #12]
 	b	.Lascon128_encrypt_with_stored41
 .Lascon128_encrypt_with_bytes40:
-	str	r5, [sp, #68]
-	str	r4, [sp, #72]
-	str	r2, [sp, #76]
-	str	r1, [sp, #80]
-	add	r2, sp, #68
+	str	r5, [sp, #60]
+	str	r4, [sp, #64]
+	str	r2, [sp, #68]
+	str	r1, [sp, #72]
+	add	r2, sp, #60
 	movs	r1, #16
 .Lascon128_encrypt_with_cpy42:
 	subs	r1, #1
@@ -523,7 +519,7 @@ ascon128_encrypt_with:
 	strb	r0, [r3, r1]
 	b	.Lascon128_encrypt_with_cpy42
 .Lascon128_encrypt_with_stored41:
-	add	sp, #84
+	add	sp, #76
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -535,8 +531,8 @@ ascon128_encrypt_with:
 
 
 @ --- ascon128_decrypt_with: ascon128.decrypt_with
-@     frame 88 bytes (15 spill slots, 8 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 858 bytes of code and literals
+@     frame 80 bytes (15 spill slots, 6 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 846 bytes of code and literals
 	.section .text.ascon128_decrypt_with,"ax",%progbits
 	.global ascon128_decrypt_with
 	.type ascon128_decrypt_with, %function
@@ -549,20 +545,14 @@ ascon128_decrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #88
+	sub	sp, #80
 	str	r3, [sp]
-	ldr	r2, [sp, #124]
+	ldr	r2, [sp, #116]
 	mov	r8, r2
-	ldr	r2, [sp, #128]
+	ldr	r2, [sp, #120]
 	mov	r10, r2
-	ldr	r2, [sp, #132]
-	str	r2, [sp, #20]
 	ldr	r2, [sp, #136]
-	str	r2, [sp, #24]
-	ldr	r2, [sp, #144]
 	mov	r11, r2
-	ldr	r2, [sp, #152]
-	str	r2, [sp, #28]
 	@ ascon128.ae:105: k = kc[0]
 	ldr	r2, [r0]
 	str	r2, [sp, #16]
@@ -577,7 +567,7 @@ ascon128_decrypt_with:
 	tst	r1, r0
 	beq	.Lascon128_decrypt_with_words2
 .Lascon128_decrypt_with_bytes1:
-	add	r3, sp, #72
+	add	r3, sp, #64
 	movs	r2, #16
 .Lascon128_decrypt_with_cpy4:
 	subs	r2, #1
@@ -598,47 +588,47 @@ ascon128_decrypt_with:
 	rev	r1, r0
 	@ ascon128.ae:37: s[0] = iv as u64
 	movs	r0, #0
-	str	r0, [sp, #32]
+	str	r0, [sp, #24]
 	ldr	r0, =0x80400c06
-	str	r0, [sp, #36]
+	str	r0, [sp, #28]
 	@ ascon128.ae:38: s[1] = k[127:64]
 	ldr	r0, [sp, #8]
-	str	r0, [sp, #40]
+	str	r0, [sp, #32]
 	ldr	r0, [sp, #4]
-	str	r0, [sp, #44]
+	str	r0, [sp, #36]
 	@ ascon128.ae:39: s[2] = k[63:0]
 	ldr	r0, [sp, #16]
-	str	r0, [sp, #48]
+	str	r0, [sp, #40]
 	ldr	r0, [sp, #12]
-	str	r0, [sp, #52]
+	str	r0, [sp, #44]
 	@ ascon128.ae:40: s[3] = n[127:64]
-	str	r2, [sp, #56]
-	str	r1, [sp, #60]
+	str	r2, [sp, #48]
+	str	r1, [sp, #52]
 	@ ascon128.ae:41: s[4] = n[63:0]
-	str	r4, [sp, #64]
-	str	r3, [sp, #68]
+	str	r4, [sp, #56]
+	str	r3, [sp, #60]
 	@ ascon128.ae:42: P.permute(s, a)
-	add	r0, sp, #32
+	add	r0, sp, #24
 	movs	r1, #12
 	bl	ascon128_P_permute
 	@ ascon128.ae:43: s[3] = s[3] ^ k[127:64]
-	ldr	r2, [sp, #56]
-	ldr	r1, [sp, #60]
+	ldr	r2, [sp, #48]
+	ldr	r1, [sp, #52]
 	ldr	r0, [sp, #8]
 	eors	r2, r0
 	ldr	r0, [sp, #4]
 	eors	r1, r0
-	str	r2, [sp, #56]
-	str	r1, [sp, #60]
+	str	r2, [sp, #48]
+	str	r1, [sp, #52]
 	@ ascon128.ae:44: s[4] = s[4] ^ k[63:0]
-	ldr	r2, [sp, #64]
-	ldr	r1, [sp, #68]
+	ldr	r2, [sp, #56]
+	ldr	r1, [sp, #60]
 	ldr	r0, [sp, #16]
 	eors	r2, r0
 	ldr	r0, [sp, #12]
 	eors	r1, r0
-	str	r2, [sp, #64]
-	str	r1, [sp, #68]
+	str	r2, [sp, #56]
+	str	r1, [sp, #60]
 	@ ascon128.ae:51: if n > 0 {
 	movs	r1, #0
 	mov	r0, r8
@@ -671,8 +661,8 @@ ascon128_decrypt_with:
 	mov	r2, r3
 	eors	r2, r0
 	@ ascon128.ae:55: s[0] = s[0] ^ load_be(ad, off, rate, count) ^ pad(count)
-	ldr	r6, [sp, #32]
-	ldr	r5, [sp, #36]
+	ldr	r6, [sp, #24]
+	ldr	r5, [sp, #28]
 	ldr	r0, [sp]
 	adds	r3, r0, r1
 	movs	r0, #3
@@ -682,9 +672,9 @@ ascon128_decrypt_with:
 	beq	.Lascon128_decrypt_with_words10
 .Lascon128_decrypt_with_bytes9:
 	movs	r0, #0
-	str	r0, [sp, #72]
-	str	r0, [sp, #76]
-	add	r7, sp, #72
+	str	r0, [sp, #64]
+	str	r0, [sp, #68]
+	add	r7, sp, #64
 	mov	r1, r2
 	cmp	r1, #8
 	bcc	.Lascon128_decrypt_with_cnt12
@@ -736,10 +726,10 @@ ascon128_decrypt_with:
 	@ ascon128.ae:55: s[0] = s[0] ^ load_be(ad, off, rate, count) ^ pad(count)
 	eors	r6, r2
 	eors	r5, r1
-	str	r6, [sp, #32]
-	str	r5, [sp, #36]
+	str	r6, [sp, #24]
+	str	r5, [sp, #28]
 	@ ascon128.ae:56: P.permute(s, b)
-	add	r0, sp, #32
+	add	r0, sp, #24
 	movs	r1, #6
 	bl	ascon128_P_permute
 	adds	r4, #1
@@ -751,14 +741,14 @@ ascon128_decrypt_with:
 .Lascon128_decrypt_with_else5:
 .Lascon128_decrypt_with_endif6:
 	@ ascon128.ae:59: s[4] = s[4] ^ 1
-	ldr	r2, [sp, #64]
-	ldr	r1, [sp, #68]
+	ldr	r2, [sp, #56]
+	ldr	r1, [sp, #60]
 	movs	r0, #1
 	eors	r2, r0
-	str	r2, [sp, #64]
-	str	r1, [sp, #68]
+	str	r2, [sp, #56]
+	str	r1, [sp, #60]
 	@ ascon128.ae:109: full = m / rate
-	ldr	r1, [sp, #20]
+	ldr	r1, [sp, #124]
 	lsrs	r0, r1, #3
 	mov	r8, r0
 	@ ascon128.ae:110: for i in 0..full {
@@ -775,7 +765,7 @@ ascon128_decrypt_with:
 	tst	r2, r7
 	beq	.Lascon128_decrypt_with_words21
 .Lascon128_decrypt_with_bytes20:
-	add	r3, sp, #72
+	add	r3, sp, #64
 	movs	r1, #8
 .Lascon128_decrypt_with_cpy23:
 	subs	r1, #1
@@ -792,8 +782,8 @@ ascon128_decrypt_with:
 	ldr	r0, [r2]
 	rev	r3, r0
 	@ ascon128.ae:113: store_be(msg, off, s[0] ^ c)
-	ldr	r1, [sp, #32]
-	ldr	r0, [sp, #36]
+	ldr	r1, [sp, #24]
+	ldr	r0, [sp, #28]
 	eors	r1, r5
 	eors	r0, r3
 	rev	r2, r0
@@ -806,9 +796,9 @@ ascon128_decrypt_with:
 	str	r0, [r1, #4]
 	b	.Lascon128_decrypt_with_stored25
 .Lascon128_decrypt_with_bytes24:
-	str	r2, [sp, #72]
-	str	r0, [sp, #76]
-	add	r6, sp, #72
+	str	r2, [sp, #64]
+	str	r0, [sp, #68]
+	add	r6, sp, #64
 	movs	r2, #8
 .Lascon128_decrypt_with_cpy26:
 	subs	r2, #1
@@ -818,10 +808,10 @@ ascon128_decrypt_with:
 	b	.Lascon128_decrypt_with_cpy26
 .Lascon128_decrypt_with_stored25:
 	@ ascon128.ae:114: s[0] = c
-	str	r5, [sp, #32]
-	str	r3, [sp, #36]
+	str	r5, [sp, #24]
+	str	r3, [sp, #28]
 	@ ascon128.ae:115: P.permute(s, b)
-	add	r0, sp, #32
+	add	r0, sp, #24
 	movs	r1, #6
 	bl	ascon128_P_permute
 	adds	r4, #1
@@ -834,11 +824,11 @@ ascon128_decrypt_with:
 	lsls	r0, r0, #3
 	str	r0, [sp]
 	@ ascon128.ae:118: last = m - off
-	ldr	r1, [sp, #20]
+	ldr	r1, [sp, #124]
 	subs	r2, r1, r0
 	@ ascon128.ae:119: p = first_bytes(s[0] ^ load_be(ct, off, rate, last), last)
-	ldr	r4, [sp, #32]
-	ldr	r3, [sp, #36]
+	ldr	r4, [sp, #24]
+	ldr	r3, [sp, #28]
 	mov	r1, r10
 	adds	r5, r1, r0
 	cmp	r2, #8
@@ -848,9 +838,9 @@ ascon128_decrypt_with:
 	beq	.Lascon128_decrypt_with_words28
 .Lascon128_decrypt_with_bytes27:
 	movs	r0, #0
-	str	r0, [sp, #72]
-	str	r0, [sp, #76]
-	add	r6, sp, #72
+	str	r0, [sp, #64]
+	str	r0, [sp, #68]
+	add	r6, sp, #64
 	mov	r1, r2
 	cmp	r1, #8
 	bcc	.Lascon128_decrypt_with_cnt30
@@ -917,9 +907,9 @@ ascon128_decrypt_with:
 	str	r5, [r1, #4]
 	b	.Lascon128_decrypt_with_stored37
 .Lascon128_decrypt_with_bytes36:
-	str	r6, [sp, #72]
-	str	r5, [sp, #76]
-	add	r5, sp, #72
+	str	r6, [sp, #64]
+	str	r5, [sp, #68]
+	add	r5, sp, #64
 	cmp	r2, #8
 	bcc	.Lascon128_decrypt_with_cnt38
 	movs	r2, #8
@@ -932,8 +922,8 @@ ascon128_decrypt_with:
 	b	.Lascon128_decrypt_with_cpy39
 .Lascon128_decrypt_with_stored37:
 	@ ascon128.ae:121: s[0] = s[0] ^ p ^ pad(last)
-	ldr	r6, [sp, #32]
-	ldr	r5, [sp, #36]
+	ldr	r6, [sp, #24]
+	ldr	r5, [sp, #28]
 	eors	r6, r4
 	eors	r5, r3
 	@ ascon128.ae:26: return ((0x80 as u64) << 56) >> (8 * count)
@@ -967,15 +957,15 @@ ascon128_decrypt_with:
 	@ ascon128.ae:121: s[0] = s[0] ^ p ^ pad(last)
 	eors	r6, r4
 	eors	r5, r3
-	str	r6, [sp, #32]
-	str	r5, [sp, #36]
+	str	r6, [sp, #24]
+	str	r5, [sp, #28]
 	@ ascon128.ae:122: return (load_be(tag, 0, 16) ^ finalize(s, k)) == 0
-	ldr	r1, [sp, #24]
+	ldr	r1, [sp, #128]
 	movs	r0, #3
 	tst	r1, r0
 	beq	.Lascon128_decrypt_with_words45
 .Lascon128_decrypt_with_bytes44:
-	add	r3, sp, #72
+	add	r3, sp, #64
 	movs	r2, #16
 .Lascon128_decrypt_with_cpy47:
 	subs	r2, #1
@@ -995,32 +985,32 @@ ascon128_decrypt_with:
 	ldr	r0, [r1]
 	rev	r4, r0
 	@ ascon128.ae:64: s[1] = s[1] ^ k[127:64]
-	ldr	r2, [sp, #40]
-	ldr	r1, [sp, #44]
+	ldr	r2, [sp, #32]
+	ldr	r1, [sp, #36]
 	ldr	r0, [sp, #8]
 	eors	r2, r0
 	ldr	r0, [sp, #4]
 	eors	r1, r0
-	str	r2, [sp, #40]
-	str	r1, [sp, #44]
+	str	r2, [sp, #32]
+	str	r1, [sp, #36]
 	@ ascon128.ae:65: s[2] = s[2] ^ k[63:0]
-	ldr	r2, [sp, #48]
-	ldr	r1, [sp, #52]
+	ldr	r2, [sp, #40]
+	ldr	r1, [sp, #44]
 	ldr	r0, [sp, #16]
 	eors	r2, r0
 	ldr	r0, [sp, #12]
 	eors	r1, r0
-	str	r2, [sp, #48]
-	str	r1, [sp, #52]
+	str	r2, [sp, #40]
+	str	r1, [sp, #44]
 	@ ascon128.ae:66: P.permute(s, a)
-	add	r0, sp, #32
+	add	r0, sp, #24
 	movs	r1, #12
 	bl	ascon128_P_permute
 	@ ascon128.ae:67: return cat(s[3], s[4]) ^ k
-	ldr	r3, [sp, #56]
-	ldr	r2, [sp, #60]
-	ldr	r1, [sp, #64]
-	ldr	r0, [sp, #68]
+	ldr	r3, [sp, #48]
+	ldr	r2, [sp, #52]
+	ldr	r1, [sp, #56]
+	ldr	r0, [sp, #60]
 	@ ascon128.ae:122: return (load_be(tag, 0, 16) ^ finalize(s, k)) == 0
 	eors	r7, r1
 	eors	r6, r0
@@ -1042,9 +1032,9 @@ ascon128_decrypt_with:
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #144]
 	strh	r1, [r0]
-	add	sp, #88
+	add	sp, #80
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

@@ -46,8 +46,8 @@ ascon_aead128_key_setup:
 
 
 @ --- ascon_aead128_encrypt_with: ascon_aead128.encrypt_with
-@     frame 96 bytes (17 spill slots, 10 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 694 bytes of code and literals
+@     frame 88 bytes (17 spill slots, 8 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 678 bytes of code and literals
 	.section .text.ascon_aead128_encrypt_with,"ax",%progbits
 	.global ascon_aead128_encrypt_with
 	.type ascon_aead128_encrypt_with, %function
@@ -60,50 +60,42 @@ ascon_aead128_encrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #96
+	sub	sp, #88
 	mov	r5, r3
-	ldr	r4, [sp, #132]
-	ldr	r3, [sp, #136]
-	str	r3, [sp]
-	ldr	r2, [sp, #140]
-	str	r2, [sp, #28]
-	ldr	r2, [sp, #144]
-	str	r2, [sp, #4]
-	ldr	r2, [sp, #152]
-	str	r2, [sp, #36]
+	ldr	r4, [sp, #124]
 	@ ascon_aead128.ae:93: k0 = kc[0][63:0]
 	ldr	r2, [r0]
-	str	r2, [sp, #20]
+	str	r2, [sp, #12]
 	ldr	r2, [r0, #4]
-	str	r2, [sp, #16]
+	str	r2, [sp, #8]
 	@ ascon_aead128.ae:94: k1 = kc[0][127:64]
 	ldr	r2, [r0, #8]
-	str	r2, [sp, #12]
+	str	r2, [sp, #4]
 	ldr	r0, [r0, #12]
-	str	r0, [sp, #8]
+	str	r0, [sp]
 	@ ascon_aead128.ae:47: s[0] = iv as u64
 	ldr	r0, =0x808c0001
-	str	r0, [sp, #40]
+	str	r0, [sp, #32]
 	movs	r0, #1
 	lsls	r0, r0, #12
-	str	r0, [sp, #44]
+	str	r0, [sp, #36]
 	@ ascon_aead128.ae:48: s[1] = k0
-	ldr	r0, [sp, #20]
-	str	r0, [sp, #48]
-	ldr	r0, [sp, #16]
-	str	r0, [sp, #52]
+	ldr	r0, [sp, #12]
+	str	r0, [sp, #40]
+	ldr	r0, [sp, #8]
+	str	r0, [sp, #44]
 	@ ascon_aead128.ae:49: s[2] = k1
 	mov	r0, r2
-	str	r0, [sp, #56]
-	ldr	r0, [sp, #8]
-	str	r0, [sp, #60]
+	str	r0, [sp, #48]
+	ldr	r0, [sp]
+	str	r0, [sp, #52]
 	@ ascon_aead128.ae:50: s[3] = load_le(nonce, 0, 8)
 	mov	r6, r1
 	movs	r3, #3
 	tst	r6, r3
 	beq	.Lascon_aead128_encrypt_with_words2
 .Lascon_aead128_encrypt_with_bytes1:
-	add	r7, sp, #80
+	add	r7, sp, #72
 	movs	r2, #8
 .Lascon_aead128_encrypt_with_cpy4:
 	subs	r2, #1
@@ -115,15 +107,15 @@ ascon_aead128_encrypt_with:
 	mov	r6, r7
 .Lascon_aead128_encrypt_with_words2:
 	ldr	r0, [r6]
-	str	r0, [sp, #64]
+	str	r0, [sp, #56]
 	ldr	r0, [r6, #4]
-	str	r0, [sp, #68]
+	str	r0, [sp, #60]
 	@ ascon_aead128.ae:51: s[4] = load_le(nonce, 8, 8)
 	adds	r1, #8
 	tst	r1, r3
 	beq	.Lascon_aead128_encrypt_with_words6
 .Lascon_aead128_encrypt_with_bytes5:
-	add	r3, sp, #80
+	add	r3, sp, #72
 	movs	r2, #8
 .Lascon_aead128_encrypt_with_cpy8:
 	subs	r2, #1
@@ -135,38 +127,38 @@ ascon_aead128_encrypt_with:
 	mov	r1, r3
 .Lascon_aead128_encrypt_with_words6:
 	ldr	r0, [r1]
-	str	r0, [sp, #72]
+	str	r0, [sp, #64]
 	ldr	r0, [r1, #4]
-	str	r0, [sp, #76]
+	str	r0, [sp, #68]
 	@ ascon_aead128.ae:52: P.permute(s, rounds_init)
-	add	r0, sp, #40
+	add	r0, sp, #32
 	movs	r1, #12
 	bl	ascon_aead128_P_permute
 	@ ascon_aead128.ae:53: s[3] = s[3] ^ k0
+	ldr	r1, [sp, #56]
+	ldr	r0, [sp, #12]
+	eors	r1, r0
+	str	r1, [sp, #56]
+	ldr	r1, [sp, #60]
+	ldr	r0, [sp, #8]
+	eors	r1, r0
+	str	r1, [sp, #60]
+	@ ascon_aead128.ae:54: s[4] = s[4] ^ k1
 	ldr	r1, [sp, #64]
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #4]
 	eors	r1, r0
 	str	r1, [sp, #64]
 	ldr	r1, [sp, #68]
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp]
 	eors	r1, r0
 	str	r1, [sp, #68]
-	@ ascon_aead128.ae:54: s[4] = s[4] ^ k1
-	ldr	r1, [sp, #72]
-	ldr	r0, [sp, #12]
-	eors	r1, r0
-	str	r1, [sp, #72]
-	ldr	r1, [sp, #76]
-	ldr	r0, [sp, #8]
-	eors	r1, r0
-	str	r1, [sp, #76]
 	@ ascon_aead128.ae:96: absorb_ad(s, ad)
-	add	r0, sp, #40
+	add	r0, sp, #32
 	mov	r1, r5
 	mov	r2, r4
 	bl	ascon_aead128_absorb_ad
 	@ ascon_aead128.ae:98: full = m / rate
-	ldr	r1, [sp, #28]
+	ldr	r1, [sp, #132]
 	lsrs	r0, r1, #4
 	mov	r11, r0
 	@ ascon_aead128.ae:99: for i in 0..full {
@@ -179,20 +171,20 @@ ascon_aead128_encrypt_with:
 	mov	r1, r8
 	lsls	r5, r1, #4
 	@ ascon_aead128.ae:37: return cat(s[1], s[0])
-	ldr	r0, [sp, #48]
+	ldr	r0, [sp, #40]
 	mov	r9, r0
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #44]
 	mov	r10, r0
-	ldr	r6, [sp, #40]
-	ldr	r4, [sp, #44]
+	ldr	r6, [sp, #32]
+	ldr	r4, [sp, #36]
 	@ ascon_aead128.ae:101: c = rate_of(s) ^ load_le(msg, off, rate)
-	ldr	r3, [sp]
+	ldr	r3, [sp, #128]
 	adds	r2, r3, r5
 	movs	r0, #3
 	tst	r2, r0
 	beq	.Lascon_aead128_encrypt_with_words12
 .Lascon_aead128_encrypt_with_bytes11:
-	add	r7, sp, #80
+	add	r7, sp, #72
 	movs	r3, #16
 .Lascon_aead128_encrypt_with_cpy14:
 	subs	r3, #1
@@ -214,7 +206,7 @@ ascon_aead128_encrypt_with:
 	mov	r2, r10
 	eors	r2, r1
 	@ ascon_aead128.ae:102: store_le(ct, off, c)
-	ldr	r1, [sp, #4]
+	ldr	r1, [sp, #136]
 	adds	r7, r1, r5
 	tst	r7, r0
 	bne	.Lascon_aead128_encrypt_with_bytes15
@@ -224,12 +216,12 @@ ascon_aead128_encrypt_with:
 	str	r2, [r7, #12]
 	b	.Lascon_aead128_encrypt_with_stored16
 .Lascon_aead128_encrypt_with_bytes15:
-	str	r6, [sp, #80]
-	str	r4, [sp, #84]
-	str	r3, [sp, #88]
-	str	r2, [sp, #92]
+	str	r6, [sp, #72]
+	str	r4, [sp, #76]
+	str	r3, [sp, #80]
+	str	r2, [sp, #84]
 	movs	r1, #16
-	add	r5, sp, #80
+	add	r5, sp, #72
 .Lascon_aead128_encrypt_with_cpy17:
 	subs	r1, #1
 	bcc	.Lascon_aead128_encrypt_with_stored16
@@ -238,13 +230,13 @@ ascon_aead128_encrypt_with:
 	b	.Lascon_aead128_encrypt_with_cpy17
 .Lascon_aead128_encrypt_with_stored16:
 	@ ascon_aead128.ae:41: s[0] = r[63:0]
-	str	r6, [sp, #40]
-	str	r4, [sp, #44]
+	str	r6, [sp, #32]
+	str	r4, [sp, #36]
 	@ ascon_aead128.ae:42: s[1] = r[127:64]
-	str	r3, [sp, #48]
-	str	r2, [sp, #52]
+	str	r3, [sp, #40]
+	str	r2, [sp, #44]
 	@ ascon_aead128.ae:104: P.permute(s, rounds_block)
-	add	r0, sp, #40
+	add	r0, sp, #32
 	movs	r1, #8
 	bl	ascon_aead128_P_permute
 	mov	r1, r8
@@ -257,19 +249,19 @@ ascon_aead128_encrypt_with:
 	@ ascon_aead128.ae:106: off = rate * full
 	mov	r0, r11
 	lsls	r0, r0, #4
-	str	r0, [sp, #24]
+	str	r0, [sp, #16]
 	@ ascon_aead128.ae:107: last = m - off
-	ldr	r1, [sp, #28]
+	ldr	r1, [sp, #132]
 	subs	r2, r1, r0
 	@ ascon_aead128.ae:37: return cat(s[1], s[0])
-	ldr	r5, [sp, #48]
-	ldr	r0, [sp, #52]
+	ldr	r5, [sp, #40]
+	ldr	r0, [sp, #44]
 	mov	r8, r0
-	ldr	r0, [sp, #40]
-	ldr	r7, [sp, #44]
+	ldr	r0, [sp, #32]
+	ldr	r7, [sp, #36]
 	@ ascon_aead128.ae:108: c = rate_of(s) ^ load_le(msg, off, rate, last) ^ pad(last)
-	ldr	r3, [sp]
-	ldr	r1, [sp, #24]
+	ldr	r3, [sp, #128]
+	ldr	r1, [sp, #16]
 	adds	r1, r3, r1
 	cmp	r2, #16
 	bcc	.Lascon_aead128_encrypt_with_bytes18
@@ -278,11 +270,11 @@ ascon_aead128_encrypt_with:
 	beq	.Lascon_aead128_encrypt_with_words19
 .Lascon_aead128_encrypt_with_bytes18:
 	movs	r3, #0
+	str	r3, [sp, #72]
+	str	r3, [sp, #76]
 	str	r3, [sp, #80]
 	str	r3, [sp, #84]
-	str	r3, [sp, #88]
-	str	r3, [sp, #92]
-	add	r6, sp, #80
+	add	r6, sp, #72
 	mov	r4, r2
 	cmp	r4, #16
 	bcc	.Lascon_aead128_encrypt_with_cnt21
@@ -300,11 +292,11 @@ ascon_aead128_encrypt_with:
 .Lascon_aead128_encrypt_with_words19:
 	ldm	r1, {r1, r3, r4, r6}
 	eors	r0, r1
-	str	r0, [sp, #28]
+	str	r0, [sp, #24]
 	eors	r7, r3
-	str	r7, [sp]
+	str	r7, [sp, #20]
 	eors	r5, r4
-	str	r5, [sp, #32]
+	str	r5, [sp, #28]
 	mov	r0, r8
 	eors	r0, r6
 	mov	r8, r0
@@ -349,17 +341,17 @@ ascon_aead128_encrypt_with:
 	movs	r7, #0
 .Lascon_aead128_encrypt_with_she26:
 	@ ascon_aead128.ae:108: c = rate_of(s) ^ load_le(msg, off, rate, last) ^ pad(last)
-	ldr	r6, [sp, #28]
+	ldr	r6, [sp, #24]
 	eors	r6, r5
-	ldr	r5, [sp]
+	ldr	r5, [sp, #20]
 	eors	r5, r4
-	ldr	r4, [sp, #32]
+	ldr	r4, [sp, #28]
 	eors	r4, r3
 	mov	r3, r8
 	eors	r3, r7
 	@ ascon_aead128.ae:109: store_le(ct, off, c, last)
-	ldr	r1, [sp, #4]
-	ldr	r0, [sp, #24]
+	ldr	r1, [sp, #136]
+	ldr	r0, [sp, #16]
 	adds	r1, r1, r0
 	cmp	r2, #16
 	bcc	.Lascon_aead128_encrypt_with_bytes27
@@ -372,11 +364,11 @@ ascon_aead128_encrypt_with:
 	str	r3, [r1, #12]
 	b	.Lascon_aead128_encrypt_with_stored28
 .Lascon_aead128_encrypt_with_bytes27:
-	str	r6, [sp, #80]
-	str	r5, [sp, #84]
-	str	r4, [sp, #88]
-	str	r3, [sp, #92]
-	add	r7, sp, #80
+	str	r6, [sp, #72]
+	str	r5, [sp, #76]
+	str	r4, [sp, #80]
+	str	r3, [sp, #84]
+	add	r7, sp, #72
 	cmp	r2, #16
 	bcc	.Lascon_aead128_encrypt_with_cnt29
 	movs	r2, #16
@@ -389,48 +381,48 @@ ascon_aead128_encrypt_with:
 	b	.Lascon_aead128_encrypt_with_cpy30
 .Lascon_aead128_encrypt_with_stored28:
 	@ ascon_aead128.ae:41: s[0] = r[63:0]
-	str	r6, [sp, #40]
-	str	r5, [sp, #44]
+	str	r6, [sp, #32]
+	str	r5, [sp, #36]
 	@ ascon_aead128.ae:42: s[1] = r[127:64]
-	str	r4, [sp, #48]
-	str	r3, [sp, #52]
+	str	r4, [sp, #40]
+	str	r3, [sp, #44]
 	@ ascon_aead128.ae:74: s[2] = s[2] ^ k0
+	ldr	r2, [sp, #48]
+	ldr	r1, [sp, #52]
+	ldr	r0, [sp, #12]
+	eors	r2, r0
+	ldr	r0, [sp, #8]
+	eors	r1, r0
+	str	r2, [sp, #48]
+	str	r1, [sp, #52]
+	@ ascon_aead128.ae:75: s[3] = s[3] ^ k1
 	ldr	r2, [sp, #56]
 	ldr	r1, [sp, #60]
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #4]
 	eors	r2, r0
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp]
 	eors	r1, r0
 	str	r2, [sp, #56]
 	str	r1, [sp, #60]
-	@ ascon_aead128.ae:75: s[3] = s[3] ^ k1
-	ldr	r2, [sp, #64]
-	ldr	r1, [sp, #68]
-	ldr	r0, [sp, #12]
-	eors	r2, r0
-	ldr	r0, [sp, #8]
-	eors	r1, r0
-	str	r2, [sp, #64]
-	str	r1, [sp, #68]
 	@ ascon_aead128.ae:76: P.permute(s, rounds_init)
-	add	r0, sp, #40
+	add	r0, sp, #32
 	movs	r1, #12
 	bl	ascon_aead128_P_permute
 	@ ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
-	ldr	r2, [sp, #72]
-	ldr	r0, [sp, #12]
+	ldr	r2, [sp, #64]
+	ldr	r0, [sp, #4]
 	eors	r2, r0
-	ldr	r4, [sp, #76]
-	ldr	r0, [sp, #8]
+	ldr	r4, [sp, #68]
+	ldr	r0, [sp]
 	eors	r4, r0
-	ldr	r5, [sp, #64]
-	ldr	r0, [sp, #20]
+	ldr	r5, [sp, #56]
+	ldr	r0, [sp, #12]
 	eors	r5, r0
-	ldr	r1, [sp, #68]
-	ldr	r0, [sp, #16]
+	ldr	r1, [sp, #60]
+	ldr	r0, [sp, #8]
 	eors	r1, r0
 	@ ascon_aead128.ae:111: store_le(tag, 0, finalize(s, k0, k1))
-	ldr	r3, [sp, #36]
+	ldr	r3, [sp, #144]
 	movs	r0, #3
 	tst	r3, r0
 	bne	.Lascon_aead128_encrypt_with_bytes31
@@ -440,11 +432,11 @@ ascon_aead128_encrypt_with:
 	str	r4, [r3, #12]
 	b	.Lascon_aead128_encrypt_with_stored32
 .Lascon_aead128_encrypt_with_bytes31:
-	str	r5, [sp, #80]
-	str	r1, [sp, #84]
-	str	r2, [sp, #88]
-	str	r4, [sp, #92]
-	add	r2, sp, #80
+	str	r5, [sp, #72]
+	str	r1, [sp, #76]
+	str	r2, [sp, #80]
+	str	r4, [sp, #84]
+	add	r2, sp, #72
 	movs	r1, #16
 .Lascon_aead128_encrypt_with_cpy33:
 	subs	r1, #1
@@ -453,7 +445,7 @@ ascon_aead128_encrypt_with:
 	strb	r0, [r3, r1]
 	b	.Lascon_aead128_encrypt_with_cpy33
 .Lascon_aead128_encrypt_with_stored32:
-	add	sp, #96
+	add	sp, #88
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -465,8 +457,8 @@ ascon_aead128_encrypt_with:
 
 
 @ --- ascon_aead128_decrypt_with: ascon_aead128.decrypt_with
-@     frame 116 bytes (28 spill slots, 15 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 862 bytes of code and literals
+@     frame 104 bytes (28 spill slots, 12 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 842 bytes of code and literals
 	.section .text.ascon_aead128_decrypt_with,"ax",%progbits
 	.global ascon_aead128_decrypt_with
 	.type ascon_aead128_decrypt_with, %function
@@ -479,52 +471,42 @@ ascon_aead128_decrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #116
+	sub	sp, #104
 	mov	r5, r3
-	ldr	r4, [sp, #152]
-	ldr	r2, [sp, #156]
-	str	r2, [sp]
-	ldr	r2, [sp, #160]
-	str	r2, [sp, #28]
-	ldr	r2, [sp, #164]
-	str	r2, [sp, #52]
-	ldr	r2, [sp, #172]
-	str	r2, [sp, #4]
-	ldr	r2, [sp, #180]
-	str	r2, [sp, #56]
+	ldr	r4, [sp, #140]
 	@ ascon_aead128.ae:118: k0 = kc[0][63:0]
 	ldr	r2, [r0]
-	str	r2, [sp, #16]
+	str	r2, [sp, #8]
 	ldr	r2, [r0, #4]
-	str	r2, [sp, #20]
+	str	r2, [sp, #12]
 	@ ascon_aead128.ae:119: k1 = kc[0][127:64]
 	ldr	r2, [r0, #8]
-	str	r2, [sp, #12]
+	str	r2, [sp, #4]
 	ldr	r2, [r0, #12]
-	str	r2, [sp, #8]
+	str	r2, [sp]
 	@ ascon_aead128.ae:47: s[0] = iv as u64
 	ldr	r0, =0x808c0001
-	str	r0, [sp, #60]
+	str	r0, [sp, #48]
 	movs	r0, #1
 	lsls	r0, r0, #12
-	str	r0, [sp, #64]
+	str	r0, [sp, #52]
 	@ ascon_aead128.ae:48: s[1] = k0
-	ldr	r0, [sp, #16]
-	str	r0, [sp, #68]
-	ldr	r0, [sp, #20]
-	str	r0, [sp, #72]
-	@ ascon_aead128.ae:49: s[2] = k1
+	ldr	r0, [sp, #8]
+	str	r0, [sp, #56]
 	ldr	r0, [sp, #12]
-	str	r0, [sp, #76]
+	str	r0, [sp, #60]
+	@ ascon_aead128.ae:49: s[2] = k1
+	ldr	r0, [sp, #4]
+	str	r0, [sp, #64]
 	mov	r0, r2
-	str	r0, [sp, #80]
+	str	r0, [sp, #68]
 	@ ascon_aead128.ae:50: s[3] = load_le(nonce, 0, 8)
 	mov	r6, r1
 	movs	r3, #3
 	tst	r6, r3
 	beq	.Lascon_aead128_decrypt_with_words2
 .Lascon_aead128_decrypt_with_bytes1:
-	add	r7, sp, #100
+	add	r7, sp, #88
 	movs	r2, #8
 .Lascon_aead128_decrypt_with_cpy4:
 	subs	r2, #1
@@ -536,14 +518,14 @@ ascon_aead128_decrypt_with:
 	mov	r6, r7
 .Lascon_aead128_decrypt_with_words2:
 	ldm	r6!, {r0, r2}
-	str	r0, [sp, #84]
-	str	r2, [sp, #88]
+	str	r0, [sp, #72]
+	str	r2, [sp, #76]
 	@ ascon_aead128.ae:51: s[4] = load_le(nonce, 8, 8)
 	adds	r1, #8
 	tst	r1, r3
 	beq	.Lascon_aead128_decrypt_with_words6
 .Lascon_aead128_decrypt_with_bytes5:
-	add	r3, sp, #100
+	add	r3, sp, #88
 	movs	r2, #8
 .Lascon_aead128_decrypt_with_cpy8:
 	subs	r2, #1
@@ -555,37 +537,37 @@ ascon_aead128_decrypt_with:
 	mov	r1, r3
 .Lascon_aead128_decrypt_with_words6:
 	ldm	r1!, {r0, r2}
-	str	r0, [sp, #92]
-	str	r2, [sp, #96]
+	str	r0, [sp, #80]
+	str	r2, [sp, #84]
 	@ ascon_aead128.ae:52: P.permute(s, rounds_init)
-	add	r0, sp, #60
+	add	r0, sp, #48
 	movs	r1, #12
 	bl	ascon_aead128_P_permute
 	@ ascon_aead128.ae:53: s[3] = s[3] ^ k0
-	ldr	r2, [sp, #84]
-	ldr	r1, [sp, #88]
-	ldr	r0, [sp, #16]
-	eors	r2, r0
-	ldr	r0, [sp, #20]
-	eors	r1, r0
-	str	r2, [sp, #84]
-	str	r1, [sp, #88]
-	@ ascon_aead128.ae:54: s[4] = s[4] ^ k1
-	ldr	r2, [sp, #92]
-	ldr	r1, [sp, #96]
-	ldr	r0, [sp, #12]
-	eors	r2, r0
+	ldr	r2, [sp, #72]
+	ldr	r1, [sp, #76]
 	ldr	r0, [sp, #8]
+	eors	r2, r0
+	ldr	r0, [sp, #12]
 	eors	r1, r0
-	str	r2, [sp, #92]
-	str	r1, [sp, #96]
+	str	r2, [sp, #72]
+	str	r1, [sp, #76]
+	@ ascon_aead128.ae:54: s[4] = s[4] ^ k1
+	ldr	r2, [sp, #80]
+	ldr	r1, [sp, #84]
+	ldr	r0, [sp, #4]
+	eors	r2, r0
+	ldr	r0, [sp]
+	eors	r1, r0
+	str	r2, [sp, #80]
+	str	r1, [sp, #84]
 	@ ascon_aead128.ae:121: absorb_ad(s, ad)
-	add	r0, sp, #60
+	add	r0, sp, #48
 	mov	r1, r5
 	mov	r2, r4
 	bl	ascon_aead128_absorb_ad
 	@ ascon_aead128.ae:123: full = m / rate
-	ldr	r1, [sp, #28]
+	ldr	r1, [sp, #148]
 	lsrs	r0, r1, #4
 	mov	r11, r0
 	@ ascon_aead128.ae:124: for i in 0..full {
@@ -598,13 +580,13 @@ ascon_aead128_decrypt_with:
 	mov	r1, r8
 	lsls	r6, r1, #4
 	@ ascon_aead128.ae:126: c = load_le(ct, off, rate)
-	ldr	r1, [sp]
+	ldr	r1, [sp, #144]
 	adds	r2, r1, r6
 	movs	r0, #3
 	tst	r2, r0
 	beq	.Lascon_aead128_decrypt_with_words12
 .Lascon_aead128_decrypt_with_bytes11:
-	add	r3, sp, #100
+	add	r3, sp, #88
 	movs	r1, #16
 .Lascon_aead128_decrypt_with_cpy14:
 	subs	r1, #1
@@ -622,10 +604,10 @@ ascon_aead128_decrypt_with:
 	ldr	r5, [r2, #8]
 	ldr	r4, [r2, #12]
 	@ ascon_aead128.ae:37: return cat(s[1], s[0])
-	ldr	r7, [sp, #68]
-	ldr	r1, [sp, #72]
-	ldr	r3, [sp, #60]
-	ldr	r2, [sp, #64]
+	ldr	r7, [sp, #56]
+	ldr	r1, [sp, #60]
+	ldr	r3, [sp, #48]
+	ldr	r2, [sp, #52]
 	@ ascon_aead128.ae:127: store_le(msg, off, rate_of(s) ^ c)
 	mov	r0, r9
 	eors	r3, r0
@@ -634,7 +616,7 @@ ascon_aead128_decrypt_with:
 	eors	r7, r5
 	mov	r0, r1
 	eors	r0, r4
-	ldr	r1, [sp, #4]
+	ldr	r1, [sp, #160]
 	adds	r6, r1, r6
 	movs	r1, #3
 	tst	r6, r1
@@ -645,11 +627,11 @@ ascon_aead128_decrypt_with:
 	str	r0, [r6, #12]
 	b	.Lascon_aead128_decrypt_with_stored16
 .Lascon_aead128_decrypt_with_bytes15:
-	str	r3, [sp, #100]
-	str	r2, [sp, #104]
-	str	r7, [sp, #108]
-	str	r0, [sp, #112]
-	add	r2, sp, #100
+	str	r3, [sp, #88]
+	str	r2, [sp, #92]
+	str	r7, [sp, #96]
+	str	r0, [sp, #100]
+	add	r2, sp, #88
 	movs	r1, #16
 .Lascon_aead128_decrypt_with_cpy17:
 	subs	r1, #1
@@ -660,14 +642,14 @@ ascon_aead128_decrypt_with:
 .Lascon_aead128_decrypt_with_stored16:
 	@ ascon_aead128.ae:41: s[0] = r[63:0]
 	mov	r0, r9
-	str	r0, [sp, #60]
+	str	r0, [sp, #48]
 	mov	r0, r10
-	str	r0, [sp, #64]
+	str	r0, [sp, #52]
 	@ ascon_aead128.ae:42: s[1] = r[127:64]
-	str	r5, [sp, #68]
-	str	r4, [sp, #72]
+	str	r5, [sp, #56]
+	str	r4, [sp, #60]
 	@ ascon_aead128.ae:129: P.permute(s, rounds_block)
-	add	r0, sp, #60
+	add	r0, sp, #48
 	movs	r1, #8
 	bl	ascon_aead128_P_permute
 	mov	r1, r8
@@ -680,22 +662,22 @@ ascon_aead128_decrypt_with:
 	@ ascon_aead128.ae:131: off = rate * full
 	mov	r0, r11
 	lsls	r0, r0, #4
-	str	r0, [sp, #24]
+	str	r0, [sp, #16]
 	@ ascon_aead128.ae:132: last = m - off
-	ldr	r1, [sp, #28]
+	ldr	r1, [sp, #148]
 	subs	r3, r1, r0
 	@ ascon_aead128.ae:37: return cat(s[1], s[0])
-	ldr	r0, [sp, #68]
-	str	r0, [sp, #48]
-	ldr	r0, [sp, #72]
+	ldr	r0, [sp, #56]
 	str	r0, [sp, #44]
 	ldr	r0, [sp, #60]
-	str	r0, [sp, #36]
-	ldr	r0, [sp, #64]
 	str	r0, [sp, #40]
+	ldr	r0, [sp, #48]
+	str	r0, [sp, #32]
+	ldr	r0, [sp, #52]
+	str	r0, [sp, #36]
 	@ ascon_aead128.ae:134: p = first_bytes(r ^ load_le(ct, off, rate, last), last)
-	ldr	r1, [sp]
-	ldr	r0, [sp, #24]
+	ldr	r1, [sp, #144]
+	ldr	r0, [sp, #16]
 	adds	r2, r1, r0
 	cmp	r3, #16
 	bcc	.Lascon_aead128_decrypt_with_bytes18
@@ -704,11 +686,11 @@ ascon_aead128_decrypt_with:
 	beq	.Lascon_aead128_decrypt_with_words19
 .Lascon_aead128_decrypt_with_bytes18:
 	movs	r0, #0
+	str	r0, [sp, #88]
+	str	r0, [sp, #92]
+	str	r0, [sp, #96]
 	str	r0, [sp, #100]
-	str	r0, [sp, #104]
-	str	r0, [sp, #108]
-	str	r0, [sp, #112]
-	add	r4, sp, #100
+	add	r4, sp, #88
 	mov	r1, r3
 	cmp	r1, #16
 	bcc	.Lascon_aead128_decrypt_with_cnt21
@@ -725,21 +707,21 @@ ascon_aead128_decrypt_with:
 	mov	r2, r4
 .Lascon_aead128_decrypt_with_words19:
 	ldm	r2, {r0, r2, r4, r5}
-	ldr	r1, [sp, #36]
+	ldr	r1, [sp, #32]
 	eors	r0, r1
 	mov	r9, r0
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #36]
 	eors	r2, r0
 	mov	r8, r2
-	ldr	r0, [sp, #48]
-	eors	r4, r0
-	str	r4, [sp]
 	ldr	r0, [sp, #44]
+	eors	r4, r0
+	str	r4, [sp, #20]
+	ldr	r0, [sp, #40]
 	eors	r5, r0
-	str	r5, [sp, #28]
+	str	r5, [sp, #24]
 	@ ascon_aead128.ae:33: return x & ~(~(0 as u128) << (8 * count))
 	lsls	r0, r3, #3
-	str	r0, [sp, #32]
+	str	r0, [sp, #28]
 	movs	r2, #0
 	mvns	r2, r2
 	mov	r5, r2
@@ -786,14 +768,14 @@ ascon_aead128_decrypt_with:
 	mov	r0, r8
 	bics	r0, r4
 	mov	r8, r0
-	ldr	r0, [sp]
+	ldr	r0, [sp, #20]
 	bics	r0, r2
 	mov	r10, r0
-	ldr	r2, [sp, #28]
+	ldr	r2, [sp, #24]
 	bics	r2, r1
 	@ ascon_aead128.ae:135: store_le(msg, off, p, last)
-	ldr	r1, [sp, #4]
-	ldr	r0, [sp, #24]
+	ldr	r1, [sp, #160]
+	ldr	r0, [sp, #16]
 	adds	r1, r1, r0
 	cmp	r3, #16
 	bcc	.Lascon_aead128_decrypt_with_bytes27
@@ -810,13 +792,13 @@ ascon_aead128_decrypt_with:
 	b	.Lascon_aead128_decrypt_with_stored28
 .Lascon_aead128_decrypt_with_bytes27:
 	mov	r0, r9
-	str	r0, [sp, #100]
+	str	r0, [sp, #88]
 	mov	r0, r8
-	str	r0, [sp, #104]
+	str	r0, [sp, #92]
 	mov	r0, r10
-	str	r0, [sp, #108]
-	str	r2, [sp, #112]
-	add	r4, sp, #100
+	str	r0, [sp, #96]
+	str	r2, [sp, #100]
+	add	r4, sp, #88
 	cmp	r3, #16
 	bcc	.Lascon_aead128_decrypt_with_cnt29
 	movs	r3, #16
@@ -833,7 +815,7 @@ ascon_aead128_decrypt_with:
 	movs	r1, #0
 	mov	r4, r1
 	mov	r3, r1
-	ldr	r6, [sp, #32]
+	ldr	r6, [sp, #28]
 	cmp	r6, #128
 	bcs	.Lascon_aead128_decrypt_with_shz31
 .Lascon_aead128_decrypt_with_shl33:
@@ -869,35 +851,35 @@ ascon_aead128_decrypt_with:
 	movs	r1, #0
 .Lascon_aead128_decrypt_with_she34:
 	@ ascon_aead128.ae:136: set_rate(s, r ^ p ^ pad(last))
-	ldr	r6, [sp, #36]
+	ldr	r6, [sp, #32]
 	mov	r0, r9
 	eors	r6, r0
-	ldr	r7, [sp, #40]
+	ldr	r7, [sp, #36]
 	mov	r0, r8
 	eors	r7, r0
 	eors	r6, r5
 	eors	r7, r4
 	@ ascon_aead128.ae:41: s[0] = r[63:0]
-	str	r6, [sp, #60]
-	str	r7, [sp, #64]
+	str	r6, [sp, #48]
+	str	r7, [sp, #52]
 	@ ascon_aead128.ae:136: set_rate(s, r ^ p ^ pad(last))
-	ldr	r4, [sp, #48]
+	ldr	r4, [sp, #44]
 	mov	r0, r10
 	eors	r4, r0
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #40]
 	eors	r0, r2
 	eors	r4, r3
 	eors	r0, r1
 	@ ascon_aead128.ae:42: s[1] = r[127:64]
-	str	r4, [sp, #68]
-	str	r0, [sp, #72]
+	str	r4, [sp, #56]
+	str	r0, [sp, #60]
 	@ ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
-	ldr	r3, [sp, #52]
+	ldr	r3, [sp, #152]
 	movs	r0, #3
 	tst	r3, r0
 	beq	.Lascon_aead128_decrypt_with_words36
 .Lascon_aead128_decrypt_with_bytes35:
-	add	r2, sp, #100
+	add	r2, sp, #88
 	movs	r1, #16
 .Lascon_aead128_decrypt_with_cpy38:
 	subs	r1, #1
@@ -909,47 +891,47 @@ ascon_aead128_decrypt_with:
 	mov	r3, r2
 .Lascon_aead128_decrypt_with_words36:
 	ldr	r0, [r3]
-	str	r0, [sp]
+	str	r0, [sp, #16]
 	ldr	r6, [r3, #4]
 	ldr	r5, [r3, #8]
 	ldr	r4, [r3, #12]
 	@ ascon_aead128.ae:74: s[2] = s[2] ^ k0
-	ldr	r2, [sp, #76]
-	ldr	r1, [sp, #80]
-	ldr	r0, [sp, #16]
-	eors	r2, r0
-	ldr	r0, [sp, #20]
-	eors	r1, r0
-	str	r2, [sp, #76]
-	str	r1, [sp, #80]
-	@ ascon_aead128.ae:75: s[3] = s[3] ^ k1
-	ldr	r2, [sp, #84]
-	ldr	r1, [sp, #88]
-	ldr	r0, [sp, #12]
-	eors	r2, r0
+	ldr	r2, [sp, #64]
+	ldr	r1, [sp, #68]
 	ldr	r0, [sp, #8]
+	eors	r2, r0
+	ldr	r0, [sp, #12]
 	eors	r1, r0
-	str	r2, [sp, #84]
-	str	r1, [sp, #88]
+	str	r2, [sp, #64]
+	str	r1, [sp, #68]
+	@ ascon_aead128.ae:75: s[3] = s[3] ^ k1
+	ldr	r2, [sp, #72]
+	ldr	r1, [sp, #76]
+	ldr	r0, [sp, #4]
+	eors	r2, r0
+	ldr	r0, [sp]
+	eors	r1, r0
+	str	r2, [sp, #72]
+	str	r1, [sp, #76]
 	@ ascon_aead128.ae:76: P.permute(s, rounds_init)
-	add	r0, sp, #60
+	add	r0, sp, #48
 	movs	r1, #12
 	bl	ascon_aead128_P_permute
 	@ ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
-	ldr	r1, [sp, #92]
-	ldr	r2, [sp, #96]
-	ldr	r0, [sp, #12]
+	ldr	r1, [sp, #80]
+	ldr	r2, [sp, #84]
+	ldr	r0, [sp, #4]
 	eors	r1, r0
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp]
 	eors	r2, r0
-	ldr	r3, [sp, #84]
-	ldr	r7, [sp, #88]
-	ldr	r0, [sp, #16]
+	ldr	r3, [sp, #72]
+	ldr	r7, [sp, #76]
+	ldr	r0, [sp, #8]
 	eors	r3, r0
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #12]
 	eors	r7, r0
 	@ ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
-	ldr	r0, [sp]
+	ldr	r0, [sp, #16]
 	eors	r0, r3
 	eors	r6, r7
 	eors	r5, r1
@@ -962,9 +944,9 @@ ascon_aead128_decrypt_with:
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	ldr	r0, [sp, #56]
+	ldr	r0, [sp, #168]
 	strh	r1, [r0]
-	add	sp, #116
+	add	sp, #104
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

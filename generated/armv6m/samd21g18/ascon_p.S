@@ -254,8 +254,8 @@ ascon_p_round:
 
 
 @ --- ascon_p_permute_words: ascon_p.permute_words
-@     frame 36 bytes (32 spill slots, 9 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 520 bytes of code and literals
+@     frame 16 bytes (32 spill slots, 4 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 500 bytes of code and literals
 	.section .text.ascon_p_permute_words,"ax",%progbits
 	.global ascon_p_permute_words
 	.type ascon_p_permute_words, %function
@@ -268,21 +268,11 @@ ascon_p_permute_words:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #36
+	sub	sp, #16
 	mov	r6, r2
-	ldr	r7, [sp, #72]
-	ldr	r5, [sp, #76]
+	ldr	r7, [sp, #52]
+	ldr	r5, [sp, #56]
 	mov	r12, r5
-	ldr	r5, [sp, #80]
-	str	r5, [sp, #32]
-	ldr	r5, [sp, #84]
-	str	r5, [sp, #28]
-	ldr	r5, [sp, #88]
-	str	r5, [sp, #24]
-	ldr	r5, [sp, #92]
-	str	r5, [sp, #20]
-	ldr	r5, [sp, #96]
-	str	r5, [sp, #16]
 	ldm	r0, {r0, r2}
 	ldm	r1, {r1, r4}
 	ldr	r5, [r6]
@@ -527,28 +517,28 @@ ascon_p_permute_words:
 	b	.Lascon_p_permute_words_loop1
 .Lascon_p_permute_words_far2:
 .Lascon_p_permute_words_done2:
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #60]
 	str	r6, [r0]
 	mov	r1, r8
 	str	r1, [r0, #4]
 	mov	r1, r9
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #64]
 	str	r1, [r0]
 	mov	r1, r12
 	str	r1, [r0, #4]
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #68]
 	str	r5, [r0]
 	ldr	r1, [sp, #4]
 	str	r1, [r0, #4]
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #72]
 	str	r3, [r0]
 	mov	r1, lr
 	str	r1, [r0, #4]
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #76]
 	str	r2, [r0]
 	mov	r1, r10
 	str	r1, [r0, #4]
-	add	sp, #36
+	add	sp, #16
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

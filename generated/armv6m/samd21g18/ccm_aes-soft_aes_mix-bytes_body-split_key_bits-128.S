@@ -117,8 +117,8 @@ ccm_key_setup:
 
 
 @ --- ccm_encrypt_with: ccm.encrypt_with
-@     frame 140 bytes (26 spill slots, 19 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 584 bytes of code and literals
+@     frame 104 bytes (26 spill slots, 14 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 560 bytes of code and literals
 	.section .text.ccm_encrypt_with,"ax",%progbits
 	.global ccm_encrypt_with
 	.type ccm_encrypt_with, %function
@@ -131,29 +131,19 @@ ccm_encrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #140
+	sub	sp, #104
 	str	r0, [sp, #36]
 	mov	r5, r2
 	str	r3, [sp, #16]
-	ldr	r3, [sp, #176]
-	ldr	r0, [sp, #180]
-	str	r0, [sp, #64]
-	ldr	r0, [sp, #184]
-	str	r0, [sp, #44]
-	ldr	r2, [sp, #188]
-	str	r2, [sp, #60]
-	ldr	r0, [sp, #196]
-	str	r0, [sp, #88]
-	ldr	r0, [sp, #200]
-	str	r0, [sp, #68]
+	ldr	r3, [sp, #140]
 	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
 .Lccm_encrypt_with_bytes1:
 	movs	r0, #0
-	str	r0, [sp, #92]
-	str	r0, [sp, #96]
-	str	r0, [sp, #100]
-	str	r0, [sp, #104]
-	add	r6, sp, #92
+	str	r0, [sp, #72]
+	str	r0, [sp, #76]
+	str	r0, [sp, #80]
+	str	r0, [sp, #84]
+	add	r6, sp, #72
 	adds	r4, r6, #1
 	mov	r2, r5
 	cmp	r2, #15
@@ -171,45 +161,43 @@ ccm_encrypt_with:
 .Lccm_encrypt_with_words2:
 	@ ccm.ae:142: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
 	str	r3, [sp]
-	add	r0, sp, #124
+	add	r0, sp, #88
 	str	r0, [sp, #12]
 	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
 	ldr	r0, [r1, #12]
 	rev	r6, r0
+	ldm	r1, {r0, r1, r2}
 	@ ccm.ae:142: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
-	str	r6, [sp, #108]
+	str	r6, [sp, #72]
 	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
-	ldr	r0, [r1, #8]
-	rev	r0, r0
-	str	r0, [sp, #40]
+	rev	r2, r2
+	str	r2, [sp, #40]
 	@ ccm.ae:142: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
-	str	r0, [sp, #112]
+	str	r2, [sp, #76]
 	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
-	ldr	r0, [r1, #4]
-	rev	r4, r0
+	rev	r4, r1
 	@ ccm.ae:142: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
-	str	r4, [sp, #116]
+	str	r4, [sp, #80]
 	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
-	ldr	r0, [r1]
 	rev	r7, r0
 	@ ccm.ae:142: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
-	str	r7, [sp, #120]
-	ldr	r1, [sp, #44]
+	str	r7, [sp, #84]
+	ldr	r1, [sp, #148]
 	str	r1, [sp, #4]
-	ldr	r0, [sp, #68]
+	ldr	r0, [sp, #164]
 	str	r0, [sp, #8]
-	add	r1, sp, #108
+	add	r1, sp, #72
 	ldr	r0, [sp, #36]
 	mov	r2, r5
 	ldr	r3, [sp, #16]
 	bl	ccm_mac_header
-	ldr	r0, [sp, #124]
+	ldr	r0, [sp, #88]
 	mov	r10, r0
-	ldr	r0, [sp, #128]
+	ldr	r0, [sp, #92]
 	mov	r9, r0
-	ldr	r0, [sp, #132]
+	ldr	r0, [sp, #96]
 	mov	r8, r0
-	ldr	r0, [sp, #136]
+	ldr	r0, [sp, #100]
 	str	r0, [sp, #28]
 	@ ccm.ae:59: return with_nonce((14 - nonce_len) as u8, n, 0 as u32)
 	movs	r0, #14
@@ -219,42 +207,42 @@ ccm_encrypt_with:
 	lsls	r1, r5, #24
 	orrs	r1, r7
 	@ ccm.ae:144: s0 = E.encrypt_block(ks, j0)
-	str	r6, [sp, #108]
+	str	r6, [sp, #72]
 	ldr	r0, [sp, #40]
-	str	r0, [sp, #112]
-	str	r4, [sp, #116]
-	str	r1, [sp, #120]
-	add	r1, sp, #108
-	add	r2, sp, #124
+	str	r0, [sp, #76]
+	str	r4, [sp, #80]
+	str	r1, [sp, #84]
+	add	r1, sp, #72
+	add	r2, sp, #88
 	ldr	r0, [sp, #36]
 	bl	ccm_E_encrypt_block
 	@ ccm.ae:65: return cat(j[127:32], j[31:0] + 1)
 	lsls	r1, r5, #24
 	orrs	r1, r7
 	@ ccm.ae:146: for i in 0..(n + 15) / 16 {
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #148]
 	adds	r0, #15
 	lsrs	r0, r0, #4
-	str	r0, [sp, #48]
+	str	r0, [sp, #44]
 	@ ccm.ae:65: return cat(j[127:32], j[31:0] + 1)
 	adds	r0, r6, #1
 	@ ccm.ae:146: for i in 0..(n + 15) / 16 {
 	str	r0, [sp, #24]
-	str	r4, [sp, #56]
-	str	r1, [sp, #52]
+	str	r4, [sp, #52]
+	str	r1, [sp, #48]
 	@ ccm.ae:144: s0 = E.encrypt_block(ks, j0)
-	ldr	r0, [sp, #124]
-	str	r0, [sp, #84]
-	ldr	r0, [sp, #128]
-	str	r0, [sp, #80]
-	ldr	r0, [sp, #132]
-	str	r0, [sp, #76]
-	ldr	r0, [sp, #136]
-	str	r0, [sp, #72]
+	ldr	r0, [sp, #88]
+	str	r0, [sp, #68]
+	ldr	r0, [sp, #92]
+	str	r0, [sp, #64]
+	ldr	r0, [sp, #96]
+	str	r0, [sp, #60]
+	ldr	r0, [sp, #100]
+	str	r0, [sp, #56]
 	@ ccm.ae:146: for i in 0..(n + 15) / 16 {
 	movs	r1, #0
 	str	r1, [sp, #20]
-	ldr	r0, [sp, #48]
+	ldr	r0, [sp, #44]
 	cmp	r1, r0
 	bcc	.Lccm_encrypt_with_far1
 	b	.Lccm_encrypt_with_done7
@@ -265,9 +253,9 @@ ccm_encrypt_with:
 	lsls	r0, r1, #4
 	mov	r11, r0
 	@ ccm.ae:148: m = load_be(msg, off, 16, n - off)           // zero-padded, as the MAC wants it
-	ldr	r1, [sp, #44]
+	ldr	r1, [sp, #148]
 	subs	r5, r1, r0
-	ldr	r1, [sp, #64]
+	ldr	r1, [sp, #144]
 	adds	r1, r1, r0
 	movs	r0, #3
 	cmp	r5, #16
@@ -276,11 +264,11 @@ ccm_encrypt_with:
 	beq	.Lccm_encrypt_with_words9
 .Lccm_encrypt_with_bytes8:
 	movs	r0, #0
-	str	r0, [sp, #92]
-	str	r0, [sp, #96]
-	str	r0, [sp, #100]
-	str	r0, [sp, #104]
-	add	r3, sp, #92
+	str	r0, [sp, #72]
+	str	r0, [sp, #76]
+	str	r0, [sp, #80]
+	str	r0, [sp, #84]
+	add	r3, sp, #72
 	mov	r2, r5
 	cmp	r2, #16
 	bcc	.Lccm_encrypt_with_cnt11
@@ -307,25 +295,25 @@ ccm_encrypt_with:
 	rev	r7, r0
 	@ ccm.ae:149: u = E.encrypt_block(ks, j)
 	ldr	r0, [sp, #24]
-	str	r0, [sp, #108]
+	str	r0, [sp, #72]
 	ldr	r0, [sp, #40]
-	str	r0, [sp, #112]
-	ldr	r0, [sp, #56]
-	str	r0, [sp, #116]
+	str	r0, [sp, #76]
 	ldr	r0, [sp, #52]
-	str	r0, [sp, #120]
-	add	r1, sp, #108
-	add	r2, sp, #124
+	str	r0, [sp, #80]
+	ldr	r0, [sp, #48]
+	str	r0, [sp, #84]
+	add	r1, sp, #72
+	add	r2, sp, #88
 	ldr	r0, [sp, #36]
 	bl	ccm_E_encrypt_block
-	ldr	r4, [sp, #136]
+	ldr	r4, [sp, #100]
 	@ ccm.ae:153: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
 	eors	r4, r7
 	@ ccm.ae:151: s = m ^ y                                    // delay slot
 	ldr	r0, [sp, #28]
 	eors	r7, r0
 	@ ccm.ae:149: u = E.encrypt_block(ks, j)
-	ldr	r0, [sp, #132]
+	ldr	r0, [sp, #96]
 	@ ccm.ae:153: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
 	eors	r0, r6
 	str	r0, [sp, #28]
@@ -334,7 +322,7 @@ ccm_encrypt_with:
 	mov	r0, r8
 	eors	r2, r0
 	@ ccm.ae:149: u = E.encrypt_block(ks, j)
-	ldr	r6, [sp, #128]
+	ldr	r6, [sp, #92]
 	@ ccm.ae:153: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
 	ldr	r0, [sp, #16]
 	eors	r6, r0
@@ -343,7 +331,7 @@ ccm_encrypt_with:
 	mov	r0, r9
 	eors	r3, r0
 	@ ccm.ae:149: u = E.encrypt_block(ks, j)
-	ldr	r0, [sp, #124]
+	ldr	r0, [sp, #88]
 	@ ccm.ae:153: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
 	ldr	r1, [sp, #32]
 	eors	r0, r1
@@ -352,21 +340,21 @@ ccm_encrypt_with:
 	mov	r0, r10
 	eors	r1, r0
 	@ ccm.ae:152: y = E.encrypt_block(ks, s)
-	str	r1, [sp, #108]
-	str	r3, [sp, #112]
-	str	r2, [sp, #116]
-	str	r7, [sp, #120]
-	add	r1, sp, #108
-	add	r2, sp, #124
+	str	r1, [sp, #72]
+	str	r3, [sp, #76]
+	str	r2, [sp, #80]
+	str	r7, [sp, #84]
+	add	r1, sp, #72
+	add	r2, sp, #88
 	ldr	r0, [sp, #36]
 	bl	ccm_E_encrypt_block
-	ldr	r0, [sp, #124]
+	ldr	r0, [sp, #88]
 	mov	r10, r0
-	ldr	r0, [sp, #128]
+	ldr	r0, [sp, #92]
 	mov	r9, r0
-	ldr	r0, [sp, #132]
+	ldr	r0, [sp, #96]
 	mov	r8, r0
-	ldr	r1, [sp, #136]
+	ldr	r1, [sp, #100]
 	@ ccm.ae:153: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
 	rev	r3, r4
 	ldr	r0, [sp, #28]
@@ -374,7 +362,7 @@ ccm_encrypt_with:
 	rev	r6, r6
 	ldr	r0, [sp, #16]
 	rev	r7, r0
-	ldr	r2, [sp, #60]
+	ldr	r2, [sp, #152]
 	mov	r0, r11
 	adds	r2, r2, r0
 	movs	r0, #3
@@ -388,11 +376,11 @@ ccm_encrypt_with:
 	str	r7, [r2, #12]
 	b	.Lccm_encrypt_with_stored14
 .Lccm_encrypt_with_bytes13:
-	str	r3, [sp, #92]
-	str	r4, [sp, #96]
-	str	r6, [sp, #100]
-	str	r7, [sp, #104]
-	add	r3, sp, #92
+	str	r3, [sp, #72]
+	str	r4, [sp, #76]
+	str	r6, [sp, #80]
+	str	r7, [sp, #84]
+	add	r3, sp, #72
 	cmp	r5, #16
 	bcc	.Lccm_encrypt_with_cnt15
 	movs	r5, #16
@@ -412,7 +400,7 @@ ccm_encrypt_with:
 	ldr	r1, [sp, #20]
 	adds	r1, #1
 	str	r1, [sp, #20]
-	ldr	r0, [sp, #48]
+	ldr	r0, [sp, #44]
 	cmp	r1, r0
 	bcs	.Lccm_encrypt_with_far2
 	b	.Lccm_encrypt_with_loop6
@@ -420,24 +408,24 @@ ccm_encrypt_with:
 .Lccm_encrypt_with_done7:
 	@ ccm.ae:155: store_be(tag, 0, y ^ s0, len(tag))
 	mov	r1, r10
-	ldr	r0, [sp, #84]
+	ldr	r0, [sp, #68]
 	eors	r1, r0
 	mov	r3, r9
-	ldr	r0, [sp, #80]
+	ldr	r0, [sp, #64]
 	eors	r3, r0
 	mov	r4, r8
-	ldr	r0, [sp, #76]
+	ldr	r0, [sp, #60]
 	eors	r4, r0
 	ldr	r2, [sp, #28]
-	ldr	r0, [sp, #72]
+	ldr	r0, [sp, #56]
 	eors	r2, r0
 	rev	r6, r2
 	rev	r5, r4
 	rev	r4, r3
 	rev	r2, r1
-	ldr	r3, [sp, #88]
+	ldr	r3, [sp, #160]
 	movs	r1, #3
-	ldr	r0, [sp, #68]
+	ldr	r0, [sp, #164]
 	cmp	r0, #16
 	bcc	.Lccm_encrypt_with_bytes17
 	tst	r3, r1
@@ -448,12 +436,12 @@ ccm_encrypt_with:
 	str	r2, [r3, #12]
 	b	.Lccm_encrypt_with_stored18
 .Lccm_encrypt_with_bytes17:
-	str	r6, [sp, #92]
-	str	r5, [sp, #96]
-	str	r4, [sp, #100]
-	str	r2, [sp, #104]
-	add	r2, sp, #92
-	ldr	r1, [sp, #68]
+	str	r6, [sp, #72]
+	str	r5, [sp, #76]
+	str	r4, [sp, #80]
+	str	r2, [sp, #84]
+	add	r2, sp, #72
+	ldr	r1, [sp, #164]
 	cmp	r1, #16
 	bcc	.Lccm_encrypt_with_cnt19
 	movs	r1, #16
@@ -465,7 +453,7 @@ ccm_encrypt_with:
 	strb	r0, [r3, r1]
 	b	.Lccm_encrypt_with_cpy20
 .Lccm_encrypt_with_stored18:
-	add	sp, #140
+	add	sp, #104
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -477,8 +465,8 @@ ccm_encrypt_with:
 
 
 @ --- ccm_decrypt_with: ccm.decrypt_with
-@     frame 156 bytes (40 spill slots, 23 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 872 bytes of code and literals
+@     frame 116 bytes (40 spill slots, 17 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 846 bytes of code and literals
 	.section .text.ccm_decrypt_with,"ax",%progbits
 	.global ccm_decrypt_with
 	.type ccm_decrypt_with, %function
@@ -491,87 +479,74 @@ ccm_decrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #156
+	sub	sp, #116
+	mov	r5, r1
 	str	r0, [sp, #44]
 	mov	r4, r2
 	str	r3, [sp, #16]
-	ldr	r2, [sp, #192]
-	ldr	r0, [sp, #196]
-	str	r0, [sp, #76]
-	ldr	r0, [sp, #200]
-	str	r0, [sp, #56]
-	ldr	r0, [sp, #204]
-	str	r0, [sp, #100]
-	ldr	r0, [sp, #208]
-	str	r0, [sp, #80]
-	ldr	r0, [sp, #212]
-	str	r0, [sp, #72]
-	ldr	r0, [sp, #220]
-	str	r0, [sp, #104]
+	ldr	r2, [sp, #152]
 	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
 .Lccm_decrypt_with_bytes1:
 	movs	r0, #0
-	str	r0, [sp, #108]
-	str	r0, [sp, #112]
-	str	r0, [sp, #116]
-	str	r0, [sp, #120]
-	add	r6, sp, #108
-	adds	r5, r6, #1
-	mov	r3, r4
-	cmp	r3, #15
+	str	r0, [sp, #84]
+	str	r0, [sp, #88]
+	str	r0, [sp, #92]
+	str	r0, [sp, #96]
+	add	r6, sp, #84
+	adds	r3, r6, #1
+	mov	r1, r4
+	cmp	r1, #15
 	bcc	.Lccm_decrypt_with_cnt4
-	movs	r3, #15
+	movs	r1, #15
 .Lccm_decrypt_with_cnt4:
 .Lccm_decrypt_with_cpy5:
-	subs	r3, #1
+	subs	r1, #1
 	bcc	.Lccm_decrypt_with_cpyd3
-	ldrb	r0, [r1, r3]
-	strb	r0, [r5, r3]
+	ldrb	r0, [r5, r1]
+	strb	r0, [r3, r1]
 	b	.Lccm_decrypt_with_cpy5
 .Lccm_decrypt_with_cpyd3:
-	mov	r1, r6
+	mov	r5, r6
 .Lccm_decrypt_with_words2:
 	@ ccm.ae:164: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
 	str	r2, [sp]
-	add	r0, sp, #140
+	add	r0, sp, #100
 	str	r0, [sp, #12]
 	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
-	ldr	r0, [r1, #12]
+	ldr	r0, [r5, #12]
 	rev	r6, r0
+	ldm	r5!, {r0, r1, r2}
 	@ ccm.ae:164: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
-	str	r6, [sp, #124]
+	str	r6, [sp, #84]
 	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
-	ldr	r0, [r1, #8]
-	rev	r0, r0
-	str	r0, [sp, #52]
+	rev	r2, r2
+	str	r2, [sp, #52]
 	@ ccm.ae:164: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
-	str	r0, [sp, #128]
+	str	r2, [sp, #88]
 	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
-	ldr	r0, [r1, #4]
-	rev	r5, r0
+	rev	r5, r1
 	@ ccm.ae:164: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
-	str	r5, [sp, #132]
+	str	r5, [sp, #92]
 	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
-	ldr	r0, [r1]
 	rev	r7, r0
 	@ ccm.ae:164: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
-	str	r7, [sp, #136]
-	ldr	r1, [sp, #56]
+	str	r7, [sp, #96]
+	ldr	r1, [sp, #160]
 	str	r1, [sp, #4]
-	ldr	r0, [sp, #80]
+	ldr	r0, [sp, #168]
 	str	r0, [sp, #8]
-	add	r1, sp, #124
+	add	r1, sp, #84
 	ldr	r0, [sp, #44]
 	mov	r2, r4
 	ldr	r3, [sp, #16]
 	bl	ccm_mac_header
-	ldr	r2, [sp, #140]
+	ldr	r2, [sp, #100]
 	str	r2, [sp, #32]
-	ldr	r2, [sp, #144]
+	ldr	r2, [sp, #104]
 	str	r2, [sp, #28]
-	ldr	r0, [sp, #148]
+	ldr	r0, [sp, #108]
 	str	r0, [sp, #36]
-	ldr	r0, [sp, #152]
+	ldr	r0, [sp, #112]
 	str	r0, [sp, #40]
 	@ ccm.ae:59: return with_nonce((14 - nonce_len) as u8, n, 0 as u32)
 	movs	r0, #14
@@ -581,41 +556,41 @@ ccm_decrypt_with:
 	lsls	r1, r4, #24
 	orrs	r1, r7
 	@ ccm.ae:166: s0 = E.encrypt_block(ks, j0)
-	str	r6, [sp, #124]
+	str	r6, [sp, #84]
 	ldr	r0, [sp, #52]
-	str	r0, [sp, #128]
-	str	r5, [sp, #132]
-	str	r1, [sp, #136]
-	add	r1, sp, #124
-	add	r2, sp, #140
+	str	r0, [sp, #88]
+	str	r5, [sp, #92]
+	str	r1, [sp, #96]
+	add	r1, sp, #84
+	add	r2, sp, #100
 	ldr	r0, [sp, #44]
 	bl	ccm_E_encrypt_block
 	@ ccm.ae:65: return cat(j[127:32], j[31:0] + 1)
 	lsls	r1, r4, #24
 	orrs	r1, r7
 	@ ccm.ae:168: for i in 0..(n + 15) / 16 {
-	ldr	r0, [sp, #56]
+	ldr	r0, [sp, #160]
 	adds	r0, #15
 	lsrs	r0, r0, #4
-	str	r0, [sp, #60]
+	str	r0, [sp, #56]
 	@ ccm.ae:65: return cat(j[127:32], j[31:0] + 1)
 	adds	r4, r6, #1
 	@ ccm.ae:168: for i in 0..(n + 15) / 16 {
-	str	r5, [sp, #68]
-	str	r1, [sp, #64]
+	str	r5, [sp, #64]
+	str	r1, [sp, #60]
 	@ ccm.ae:166: s0 = E.encrypt_block(ks, j0)
-	ldr	r0, [sp, #140]
-	str	r0, [sp, #84]
-	ldr	r0, [sp, #144]
-	str	r0, [sp, #88]
-	ldr	r2, [sp, #148]
-	str	r2, [sp, #92]
-	ldr	r0, [sp, #152]
-	str	r0, [sp, #96]
+	ldr	r0, [sp, #100]
+	str	r0, [sp, #68]
+	ldr	r0, [sp, #104]
+	str	r0, [sp, #72]
+	ldr	r2, [sp, #108]
+	str	r2, [sp, #76]
+	ldr	r0, [sp, #112]
+	str	r0, [sp, #80]
 	@ ccm.ae:168: for i in 0..(n + 15) / 16 {
 	movs	r1, #0
 	str	r1, [sp, #20]
-	ldr	r0, [sp, #60]
+	ldr	r0, [sp, #56]
 	cmp	r1, r0
 	bcc	.Lccm_decrypt_with_far1
 	b	.Lccm_decrypt_with_done7
@@ -626,10 +601,10 @@ ccm_decrypt_with:
 	lsls	r0, r1, #4
 	mov	r11, r0
 	@ ccm.ae:170: c = load_be(ct, off, 16, n - off)
-	ldr	r1, [sp, #56]
+	ldr	r1, [sp, #160]
 	subs	r0, r1, r0
 	mov	r8, r0
-	ldr	r1, [sp, #76]
+	ldr	r1, [sp, #156]
 	mov	r0, r11
 	adds	r1, r1, r0
 	movs	r2, #3
@@ -640,11 +615,11 @@ ccm_decrypt_with:
 	beq	.Lccm_decrypt_with_words9
 .Lccm_decrypt_with_bytes8:
 	movs	r0, #0
-	str	r0, [sp, #108]
-	str	r0, [sp, #112]
-	str	r0, [sp, #116]
-	str	r0, [sp, #120]
-	add	r3, sp, #108
+	str	r0, [sp, #84]
+	str	r0, [sp, #88]
+	str	r0, [sp, #92]
+	str	r0, [sp, #96]
+	add	r3, sp, #84
 	mov	r2, r8
 	cmp	r2, #16
 	bcc	.Lccm_decrypt_with_cnt11
@@ -669,32 +644,32 @@ ccm_decrypt_with:
 	rev	r0, r0
 	mov	r9, r0
 	@ ccm.ae:171: u = E.encrypt_block(ks, j)
-	str	r4, [sp, #124]
+	str	r4, [sp, #84]
 	ldr	r0, [sp, #52]
-	str	r0, [sp, #128]
-	ldr	r0, [sp, #68]
-	str	r0, [sp, #132]
+	str	r0, [sp, #88]
 	ldr	r0, [sp, #64]
-	str	r0, [sp, #136]
-	add	r1, sp, #124
-	add	r2, sp, #140
+	str	r0, [sp, #92]
+	ldr	r0, [sp, #60]
+	str	r0, [sp, #96]
+	add	r1, sp, #84
+	add	r2, sp, #100
 	ldr	r0, [sp, #44]
 	bl	ccm_E_encrypt_block
-	ldr	r1, [sp, #140]
+	ldr	r1, [sp, #100]
 	@ ccm.ae:173: m = first_bytes(c ^ u, n - off)
 	eors	r7, r1
 	mov	r10, r7
 	@ ccm.ae:171: u = E.encrypt_block(ks, j)
-	ldr	r1, [sp, #144]
+	ldr	r1, [sp, #104]
 	@ ccm.ae:173: m = first_bytes(c ^ u, n - off)
 	eors	r6, r1
 	str	r6, [sp, #16]
 	@ ccm.ae:171: u = E.encrypt_block(ks, j)
-	ldr	r0, [sp, #148]
+	ldr	r0, [sp, #108]
 	@ ccm.ae:173: m = first_bytes(c ^ u, n - off)
 	eors	r5, r0
 	@ ccm.ae:171: u = E.encrypt_block(ks, j)
-	ldr	r1, [sp, #152]
+	ldr	r1, [sp, #112]
 	@ ccm.ae:173: m = first_bytes(c ^ u, n - off)
 	mov	r0, r9
 	eors	r0, r1
@@ -774,7 +749,7 @@ ccm_decrypt_with:
 	mov	r10, r0
 	rev	r3, r6
 	rev	r2, r7
-	ldr	r1, [sp, #72]
+	ldr	r1, [sp, #172]
 	mov	r0, r11
 	adds	r1, r1, r0
 	mov	r0, r8
@@ -792,12 +767,12 @@ ccm_decrypt_with:
 	b	.Lccm_decrypt_with_stored20
 .Lccm_decrypt_with_bytes19:
 	mov	r0, r9
-	str	r0, [sp, #108]
+	str	r0, [sp, #84]
 	mov	r0, r10
-	str	r0, [sp, #112]
-	str	r3, [sp, #116]
-	str	r2, [sp, #120]
-	add	r3, sp, #108
+	str	r0, [sp, #88]
+	str	r3, [sp, #92]
+	str	r2, [sp, #96]
+	add	r3, sp, #84
 	mov	r2, r8
 	cmp	r2, #16
 	bcc	.Lccm_decrypt_with_cnt21
@@ -819,18 +794,18 @@ ccm_decrypt_with:
 	eors	r5, r0
 	ldr	r0, [sp, #40]
 	eors	r4, r0
-	str	r7, [sp, #124]
-	str	r6, [sp, #128]
-	str	r5, [sp, #132]
-	str	r4, [sp, #136]
-	add	r1, sp, #124
-	add	r2, sp, #140
+	str	r7, [sp, #84]
+	str	r6, [sp, #88]
+	str	r5, [sp, #92]
+	str	r4, [sp, #96]
+	add	r1, sp, #84
+	add	r2, sp, #100
 	ldr	r0, [sp, #44]
 	bl	ccm_E_encrypt_block
-	ldr	r2, [sp, #140]
-	ldr	r3, [sp, #144]
-	ldr	r0, [sp, #148]
-	ldr	r1, [sp, #152]
+	ldr	r2, [sp, #100]
+	ldr	r3, [sp, #104]
+	ldr	r0, [sp, #108]
+	ldr	r1, [sp, #112]
 	ldr	r4, [sp, #48]
 	str	r2, [sp, #32]
 	str	r3, [sp, #28]
@@ -839,28 +814,28 @@ ccm_decrypt_with:
 	ldr	r1, [sp, #20]
 	adds	r1, #1
 	str	r1, [sp, #20]
-	ldr	r0, [sp, #60]
+	ldr	r0, [sp, #56]
 	cmp	r1, r0
 	bcs	.Lccm_decrypt_with_far2
 	b	.Lccm_decrypt_with_loop6
 .Lccm_decrypt_with_far2:
 .Lccm_decrypt_with_done7:
 	@ ccm.ae:178: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(y ^ s0, len(tag))) == 0
-	ldr	r1, [sp, #100]
+	ldr	r1, [sp, #164]
 	movs	r2, #3
-	ldr	r0, [sp, #80]
+	ldr	r0, [sp, #168]
 	cmp	r0, #16
 	bcc	.Lccm_decrypt_with_bytes23
 	tst	r1, r2
 	beq	.Lccm_decrypt_with_words24
 .Lccm_decrypt_with_bytes23:
 	movs	r0, #0
-	str	r0, [sp, #108]
-	str	r0, [sp, #112]
-	str	r0, [sp, #116]
-	str	r0, [sp, #120]
-	add	r3, sp, #108
-	ldr	r2, [sp, #80]
+	str	r0, [sp, #84]
+	str	r0, [sp, #88]
+	str	r0, [sp, #92]
+	str	r0, [sp, #96]
+	add	r3, sp, #84
+	ldr	r2, [sp, #168]
 	cmp	r2, #16
 	bcc	.Lccm_decrypt_with_cnt26
 	movs	r2, #16
@@ -875,22 +850,22 @@ ccm_decrypt_with:
 	mov	r1, r3
 .Lccm_decrypt_with_words24:
 	ldr	r2, [sp, #32]
-	ldr	r0, [sp, #84]
+	ldr	r0, [sp, #68]
 	eors	r2, r0
 	str	r2, [sp, #32]
 	ldr	r2, [sp, #28]
-	ldr	r0, [sp, #88]
+	ldr	r0, [sp, #72]
 	eors	r2, r0
 	str	r2, [sp, #28]
 	ldr	r0, [sp, #36]
-	ldr	r2, [sp, #92]
+	ldr	r2, [sp, #76]
 	eors	r0, r2
 	mov	r8, r0
 	ldr	r6, [sp, #40]
-	ldr	r0, [sp, #96]
+	ldr	r0, [sp, #80]
 	eors	r6, r0
 	@ ccm.ae:33: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
-	ldr	r0, [sp, #80]
+	ldr	r0, [sp, #168]
 	cmp	r0, #16
 	movs	r2, #0
 	adcs	r2, r2
@@ -913,7 +888,7 @@ ccm_decrypt_with:
 	cmp	r2, #0
 	beq	.Lccm_decrypt_with_else28
 	@ ccm.ae:34: y = x & ~(~(0 as u128) >> (8 * count))
-	ldr	r0, [sp, #80]
+	ldr	r0, [sp, #168]
 	lsls	r5, r0, #3
 	movs	r4, #0
 	mvns	r4, r4
@@ -984,9 +959,9 @@ ccm_decrypt_with:
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	ldr	r0, [sp, #104]
+	ldr	r0, [sp, #180]
 	strh	r1, [r0]
-	add	sp, #156
+	add	sp, #116
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -1269,8 +1244,8 @@ ccm_E_encrypt_block:
 
 
 @ --- ccm_mac_header: ccm.mac_header
-@     frame 60 bytes (10 spill slots, 3 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 482 bytes of code and literals
+@     frame 40 bytes (10 spill slots, 2 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 478 bytes of code and literals
 	.section .text.ccm_mac_header,"ax",%progbits
 	.global ccm_mac_header
 	.type ccm_mac_header, %function
@@ -1283,8 +1258,8 @@ ccm_mac_header:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #60
-	ldr	r4, [sp, #96]
+	sub	sp, #40
+	ldr	r4, [sp, #76]
 	mov	r9, r4
 	@ ccm.ae:53: adata = if ad_len != 0 then 64 else 0 as u32
 	subs	r4, r4, #1
@@ -1293,7 +1268,7 @@ ccm_mac_header:
 	rsbs	r6, r4, #0
 	movs	r5, #64
 	ands	r6, r5
-	ldr	r5, [sp, #104]
+	ldr	r5, [sp, #84]
 	@ ccm.ae:54: return with_nonce((adata | (((tag_len - 2) / 2) << 3) | (q - 1)) as u8, n, msg_len)
 	subs	r5, r5, #2
 	lsrs	r5, r5, #1
@@ -1310,29 +1285,27 @@ ccm_mac_header:
 	lsls	r2, r2, #24
 	ldr	r5, [r1, #12]
 	orrs	r2, r5
-	ldr	r6, [sp, #100]
+	ldr	r6, [sp, #80]
 	ldr	r5, [r1]
 	orrs	r5, r6
 	@ ccm.ae:72: y = E.encrypt_block(ks, block0(n, nonce_len, a, msg_len, tag_len))
-	str	r5, [sp, #12]
+	str	r5, [sp, #8]
 	ldr	r5, [r1, #4]
-	str	r5, [sp, #16]
+	str	r5, [sp, #12]
 	ldr	r5, [r1, #8]
-	str	r5, [sp, #20]
-	str	r2, [sp, #24]
+	str	r5, [sp, #16]
+	str	r2, [sp, #20]
 	mov	r11, r0
 	mov	r10, r3
-	ldr	r0, [sp, #108]
-	str	r0, [sp, #8]
-	add	r1, sp, #12
-	add	r2, sp, #28
+	add	r1, sp, #8
+	add	r2, sp, #24
 	mov	r0, r11
 	bl	ccm_E_encrypt_block
-	ldr	r2, [sp, #28]
-	ldr	r1, [sp, #32]
-	ldr	r0, [sp, #36]
+	ldr	r2, [sp, #24]
+	ldr	r1, [sp, #28]
+	ldr	r0, [sp, #32]
 	str	r0, [sp]
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #36]
 	str	r0, [sp, #4]
 	@ ccm.ae:73: if a != 0 {
 	cmp	r4, #0
@@ -1343,11 +1316,11 @@ ccm_mac_header:
 	mov	r4, r10
 .Lccm_mac_header_bytes3:
 	movs	r0, #0
-	str	r0, [sp, #44]
-	str	r0, [sp, #48]
-	str	r0, [sp, #52]
-	str	r0, [sp, #56]
-	add	r6, sp, #44
+	str	r0, [sp, #8]
+	str	r0, [sp, #12]
+	str	r0, [sp, #16]
+	str	r0, [sp, #20]
+	add	r6, sp, #8
 	adds	r5, r6, #2
 	mov	r3, r9
 	cmp	r3, #14
@@ -1388,10 +1361,10 @@ ccm_mac_header:
 	mov	r3, r10
 .Lccm_mac_header_bytes10:
 	movs	r0, #0
-	str	r0, [sp, #44]
-	str	r0, [sp, #48]
-	str	r0, [sp, #52]
-	add	r6, sp, #44
+	str	r0, [sp, #8]
+	str	r0, [sp, #12]
+	str	r0, [sp, #16]
+	add	r6, sp, #8
 	adds	r5, r6, #2
 	mov	r4, r9
 	cmp	r4, #10
@@ -1434,12 +1407,12 @@ ccm_mac_header:
 	eors	r3, r0
 	ldr	r0, [sp, #4]
 	eors	r0, r5
-	str	r2, [sp, #12]
-	str	r1, [sp, #16]
-	str	r3, [sp, #20]
-	str	r0, [sp, #24]
-	add	r1, sp, #12
-	add	r2, sp, #28
+	str	r2, [sp, #8]
+	str	r1, [sp, #12]
+	str	r3, [sp, #16]
+	str	r0, [sp, #20]
+	add	r1, sp, #8
+	add	r2, sp, #24
 	mov	r0, r11
 	bl	ccm_E_encrypt_block
 	@ ccm.ae:81: taken = 16 - header
@@ -1458,13 +1431,13 @@ ccm_mac_header:
 	lsrs	r0, r0, #4
 	str	r0, [sp, #4]
 	@ ccm.ae:80: y = E.encrypt_block(ks, y ^ first)
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #24]
 	@ ccm.ae:83: for i in 0..(rest + 15) / 16 {
 	mov	r8, r0
 	@ ccm.ae:80: y = E.encrypt_block(ks, y ^ first)
-	ldr	r6, [sp, #32]
-	ldr	r2, [sp, #36]
-	ldr	r1, [sp, #40]
+	ldr	r6, [sp, #28]
+	ldr	r2, [sp, #32]
+	ldr	r1, [sp, #36]
 	@ ccm.ae:83: for i in 0..(rest + 15) / 16 {
 	movs	r4, #0
 	ldr	r0, [sp, #4]
@@ -1487,11 +1460,11 @@ ccm_mac_header:
 	beq	.Lccm_mac_header_words18
 .Lccm_mac_header_bytes17:
 	movs	r0, #0
-	str	r0, [sp, #44]
-	str	r0, [sp, #48]
-	str	r0, [sp, #52]
-	str	r0, [sp, #56]
-	add	r3, sp, #44
+	str	r0, [sp, #8]
+	str	r0, [sp, #12]
+	str	r0, [sp, #16]
+	str	r0, [sp, #20]
+	add	r3, sp, #8
 	cmp	r7, #16
 	bcc	.Lccm_mac_header_cnt20
 	movs	r7, #16
@@ -1518,18 +1491,18 @@ ccm_mac_header:
 	rev	r3, r0
 	mov	r0, r8
 	eors	r0, r3
-	str	r0, [sp, #12]
-	str	r6, [sp, #16]
-	str	r2, [sp, #20]
-	str	r1, [sp, #24]
-	add	r1, sp, #12
-	add	r2, sp, #28
+	str	r0, [sp, #8]
+	str	r6, [sp, #12]
+	str	r2, [sp, #16]
+	str	r1, [sp, #20]
+	add	r1, sp, #8
+	add	r2, sp, #24
 	mov	r0, r11
 	bl	ccm_E_encrypt_block
-	ldr	r0, [sp, #28]
-	ldr	r6, [sp, #32]
-	ldr	r2, [sp, #36]
-	ldr	r1, [sp, #40]
+	ldr	r0, [sp, #24]
+	ldr	r6, [sp, #28]
+	ldr	r2, [sp, #32]
+	ldr	r1, [sp, #36]
 	mov	r8, r0
 	adds	r4, #1
 	ldr	r0, [sp, #4]
@@ -1544,12 +1517,12 @@ ccm_mac_header:
 	ldr	r2, [sp]
 	ldr	r1, [sp, #4]
 .Lccm_mac_header_endif2:
-	ldr	r4, [sp, #8]
+	ldr	r4, [sp, #88]
 	str	r3, [r4]
 	str	r6, [r4, #4]
 	str	r2, [r4, #8]
 	str	r1, [r4, #12]
-	add	sp, #60
+	add	sp, #40
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

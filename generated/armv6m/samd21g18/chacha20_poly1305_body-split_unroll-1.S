@@ -8,15 +8,15 @@
 	.thumb
 
 @ --- chacha20_poly1305_key_setup: chacha20_poly1305.key_setup
-@     frame 32 bytes (2 spill slots, 0 on the stack; locals 32), saves r4, r5, r6, r7
-@     estimated 70 bytes of code and literals
+@     frame 32 bytes (0 spill slots, 0 on the stack; locals 32), saves r4
+@     estimated 62 bytes of code and literals
 	.section .text.chacha20_poly1305_key_setup,"ax",%progbits
 	.global chacha20_poly1305_key_setup
 	.type chacha20_poly1305_key_setup, %function
 	.thumb_func
 	.balign 4
 chacha20_poly1305_key_setup:
-	push	{r4, r5, r6, r7, lr}
+	push	{r4, lr}
 	sub	sp, #32
 	@ chacha20_poly1305.ae:39: kc[0] = load_le(key, 0, 32)
 	movs	r1, #3
@@ -35,34 +35,30 @@ chacha20_poly1305_key_setup:
 	mov	r0, r4
 .Lchacha20_poly1305_key_setup_words2:
 	ldr	r1, [r0]
-	mov	r12, r1
+	str	r1, [r2]
 	ldr	r1, [r0, #4]
-	mov	lr, r1
-	ldr	r6, [r0, #8]
-	ldr	r5, [r0, #12]
-	ldr	r4, [r0, #16]
-	ldr	r3, [r0, #20]
+	str	r1, [r2, #4]
+	ldr	r1, [r0, #8]
+	str	r1, [r2, #8]
+	ldr	r1, [r0, #12]
+	str	r1, [r2, #12]
+	ldr	r1, [r0, #16]
+	str	r1, [r2, #16]
+	ldr	r1, [r0, #20]
+	str	r1, [r2, #20]
 	ldr	r1, [r0, #24]
-	ldr	r7, [r0, #28]
-	mov	r0, r12
-	str	r0, [r2]
-	mov	r0, lr
-	str	r0, [r2, #4]
-	str	r6, [r2, #8]
-	str	r5, [r2, #12]
-	str	r4, [r2, #16]
-	str	r3, [r2, #20]
 	str	r1, [r2, #24]
-	str	r7, [r2, #28]
+	ldr	r0, [r0, #28]
+	str	r0, [r2, #28]
 	add	sp, #32
-	pop	{r4, r5, r6, r7, pc}
+	pop	{r4, pc}
 	.ltorg
 	.size chacha20_poly1305_key_setup, .-chacha20_poly1305_key_setup
 
 
 @ --- chacha20_poly1305_encrypt_with: chacha20_poly1305.encrypt_with
-@     frame 140 bytes (13 spill slots, 13 on the stack; locals 76), saves r4, r5, r6, r7
-@     estimated 260 bytes of code and literals
+@     frame 104 bytes (13 spill slots, 8 on the stack; locals 60), saves r4, r5, r6, r7
+@     estimated 240 bytes of code and literals
 	.section .text.chacha20_poly1305_encrypt_with,"ax",%progbits
 	.global chacha20_poly1305_encrypt_with
 	.type chacha20_poly1305_encrypt_with, %function
@@ -70,19 +66,9 @@ chacha20_poly1305_key_setup:
 	.balign 4
 chacha20_poly1305_encrypt_with:
 	push	{r4, r5, r6, r7, lr}
-	sub	sp, #140
-	str	r3, [sp, #60]
-	ldr	r2, [sp, #160]
-	str	r2, [sp, #56]
-	ldr	r2, [sp, #164]
-	str	r2, [sp, #48]
-	ldr	r3, [sp, #168]
-	ldr	r2, [sp, #172]
-	str	r2, [sp, #44]
-	ldr	r2, [sp, #176]
-	str	r2, [sp, #40]
-	ldr	r2, [sp, #180]
-	str	r2, [sp, #52]
+	sub	sp, #104
+	str	r3, [sp, #40]
+	ldr	r3, [sp, #132]
 	@ chacha20_poly1305.ae:61: k = kc[0]
 	ldr	r2, [r0]
 	str	r2, [sp, #36]
@@ -104,7 +90,7 @@ chacha20_poly1305_encrypt_with:
 	tst	r1, r0
 	beq	.Lchacha20_poly1305_encrypt_with_words2
 .Lchacha20_poly1305_encrypt_with_bytes1:
-	add	r4, sp, #64
+	add	r4, sp, #44
 	movs	r2, #12
 .Lchacha20_poly1305_encrypt_with_cpy4:
 	subs	r2, #1
@@ -117,79 +103,75 @@ chacha20_poly1305_encrypt_with:
 .Lchacha20_poly1305_encrypt_with_words2:
 	@ chacha20_poly1305.ae:63: C.xor_stream(k, 1 as u32, n, msg, ct)              // the message starts at block counter 1
 	str	r3, [sp]
-	ldr	r0, [sp, #36]
-	str	r0, [sp, #80]
-	ldr	r0, [sp, #32]
-	str	r0, [sp, #84]
-	ldr	r0, [sp, #28]
-	str	r0, [sp, #88]
-	ldr	r0, [sp, #24]
-	str	r0, [sp, #92]
-	ldr	r0, [sp, #20]
-	str	r0, [sp, #96]
-	ldr	r0, [sp, #16]
-	str	r0, [sp, #100]
-	ldr	r0, [sp, #12]
-	str	r0, [sp, #104]
-	str	r7, [sp, #108]
 	@ chacha20_poly1305.ae:62: n = load_le(nonce, 0, 12)
 	ldr	r6, [r1]
-	@ chacha20_poly1305.ae:63: C.xor_stream(k, 1 as u32, n, msg, ct)              // the message starts at block counter 1
-	str	r6, [sp, #112]
-	@ chacha20_poly1305.ae:62: n = load_le(nonce, 0, 12)
 	ldr	r5, [r1, #4]
-	@ chacha20_poly1305.ae:63: C.xor_stream(k, 1 as u32, n, msg, ct)              // the message starts at block counter 1
-	str	r5, [sp, #116]
-	@ chacha20_poly1305.ae:62: n = load_le(nonce, 0, 12)
 	ldr	r4, [r1, #8]
 	@ chacha20_poly1305.ae:63: C.xor_stream(k, 1 as u32, n, msg, ct)              // the message starts at block counter 1
-	str	r4, [sp, #120]
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #36]
+	str	r0, [sp, #44]
+	ldr	r0, [sp, #32]
+	str	r0, [sp, #48]
+	ldr	r0, [sp, #28]
+	str	r0, [sp, #52]
+	ldr	r0, [sp, #24]
+	str	r0, [sp, #56]
+	ldr	r0, [sp, #20]
+	str	r0, [sp, #60]
+	ldr	r0, [sp, #16]
+	str	r0, [sp, #64]
+	ldr	r0, [sp, #12]
+	str	r0, [sp, #68]
+	str	r7, [sp, #72]
+	str	r6, [sp, #76]
+	str	r5, [sp, #80]
+	str	r4, [sp, #84]
+	ldr	r0, [sp, #136]
 	str	r0, [sp, #4]
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #140]
 	str	r0, [sp, #8]
-	add	r0, sp, #80
+	add	r0, sp, #44
 	movs	r1, #1
-	add	r2, sp, #112
-	ldr	r3, [sp, #48]
+	add	r2, sp, #76
+	ldr	r3, [sp, #128]
 	bl	chacha20_poly1305_C_xor_stream
 	@ chacha20_poly1305.ae:64: store_le(tag, 0, tag_of(k, n, ad, ct))
 	ldr	r0, [sp, #36]
-	str	r0, [sp, #80]
+	str	r0, [sp, #44]
 	ldr	r0, [sp, #32]
-	str	r0, [sp, #84]
+	str	r0, [sp, #48]
 	ldr	r0, [sp, #28]
-	str	r0, [sp, #88]
+	str	r0, [sp, #52]
 	ldr	r0, [sp, #24]
-	str	r0, [sp, #92]
+	str	r0, [sp, #56]
 	ldr	r0, [sp, #20]
-	str	r0, [sp, #96]
+	str	r0, [sp, #60]
 	ldr	r0, [sp, #16]
-	str	r0, [sp, #100]
+	str	r0, [sp, #64]
 	ldr	r0, [sp, #12]
-	str	r0, [sp, #104]
-	str	r7, [sp, #108]
-	str	r6, [sp, #112]
-	str	r5, [sp, #116]
-	str	r4, [sp, #120]
-	add	r3, sp, #80
-	add	r2, sp, #112
-	add	r1, sp, #124
-	ldr	r0, [sp, #44]
+	str	r0, [sp, #68]
+	str	r7, [sp, #72]
+	str	r6, [sp, #76]
+	str	r5, [sp, #80]
+	str	r4, [sp, #84]
+	add	r3, sp, #44
+	add	r2, sp, #76
+	add	r1, sp, #88
+	ldr	r0, [sp, #136]
 	str	r0, [sp]
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #140]
 	str	r0, [sp, #4]
 	str	r1, [sp, #8]
 	mov	r0, r3
 	mov	r1, r2
-	ldr	r2, [sp, #60]
-	ldr	r3, [sp, #56]
+	ldr	r2, [sp, #40]
+	ldr	r3, [sp, #124]
 	bl	chacha20_poly1305_tag_of
-	ldr	r5, [sp, #124]
-	ldr	r4, [sp, #128]
-	ldr	r2, [sp, #132]
-	ldr	r1, [sp, #136]
-	ldr	r3, [sp, #52]
+	ldr	r5, [sp, #88]
+	ldr	r4, [sp, #92]
+	ldr	r2, [sp, #96]
+	ldr	r1, [sp, #100]
+	ldr	r3, [sp, #144]
 	movs	r0, #3
 	tst	r3, r0
 	bne	.Lchacha20_poly1305_encrypt_with_bytes5
@@ -199,11 +181,11 @@ chacha20_poly1305_encrypt_with:
 	str	r1, [r3, #12]
 	b	.Lchacha20_poly1305_encrypt_with_stored6
 .Lchacha20_poly1305_encrypt_with_bytes5:
-	str	r5, [sp, #64]
-	str	r4, [sp, #68]
-	str	r2, [sp, #72]
-	str	r1, [sp, #76]
-	add	r2, sp, #64
+	str	r5, [sp, #44]
+	str	r4, [sp, #48]
+	str	r2, [sp, #52]
+	str	r1, [sp, #56]
+	add	r2, sp, #44
 	movs	r1, #16
 .Lchacha20_poly1305_encrypt_with_cpy7:
 	subs	r1, #1
@@ -212,15 +194,15 @@ chacha20_poly1305_encrypt_with:
 	strb	r0, [r3, r1]
 	b	.Lchacha20_poly1305_encrypt_with_cpy7
 .Lchacha20_poly1305_encrypt_with_stored6:
-	add	sp, #140
+	add	sp, #104
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.size chacha20_poly1305_encrypt_with, .-chacha20_poly1305_encrypt_with
 
 
 @ --- chacha20_poly1305_decrypt_with: chacha20_poly1305.decrypt_with
-@     frame 140 bytes (13 spill slots, 13 on the stack; locals 76), saves r4, r5, r6, r7
-@     estimated 276 bytes of code and literals
+@     frame 120 bytes (17 spill slots, 12 on the stack; locals 60), saves r4, r5, r6, r7
+@     estimated 274 bytes of code and literals
 	.section .text.chacha20_poly1305_decrypt_with,"ax",%progbits
 	.global chacha20_poly1305_decrypt_with
 	.type chacha20_poly1305_decrypt_with, %function
@@ -228,20 +210,10 @@ chacha20_poly1305_encrypt_with:
 	.balign 4
 chacha20_poly1305_decrypt_with:
 	push	{r4, r5, r6, r7, lr}
-	sub	sp, #140
-	str	r3, [sp, #60]
-	ldr	r4, [sp, #160]
-	str	r4, [sp, #56]
-	ldr	r4, [sp, #164]
-	str	r4, [sp, #44]
-	ldr	r4, [sp, #168]
-	str	r4, [sp, #40]
-	ldr	r4, [sp, #172]
-	str	r4, [sp, #48]
-	ldr	r3, [sp, #180]
-	ldr	r2, [sp, #184]
-	ldr	r4, [sp, #188]
-	str	r4, [sp, #52]
+	sub	sp, #120
+	str	r3, [sp, #56]
+	ldr	r3, [sp, #160]
+	ldr	r2, [sp, #164]
 	@ chacha20_poly1305.ae:68: k = kc[0]
 	ldr	r4, [r0]
 	str	r4, [sp, #36]
@@ -263,7 +235,7 @@ chacha20_poly1305_decrypt_with:
 	tst	r1, r0
 	beq	.Lchacha20_poly1305_decrypt_with_words2
 .Lchacha20_poly1305_decrypt_with_bytes1:
-	add	r5, sp, #64
+	add	r5, sp, #60
 	movs	r4, #12
 .Lchacha20_poly1305_decrypt_with_cpy4:
 	subs	r4, #1
@@ -277,47 +249,43 @@ chacha20_poly1305_decrypt_with:
 	@ chacha20_poly1305.ae:70: C.xor_stream(k, 1 as u32, n, ct, msg)
 	str	r3, [sp, #4]
 	str	r2, [sp, #8]
-	ldr	r0, [sp, #36]
-	str	r0, [sp, #80]
-	ldr	r0, [sp, #32]
-	str	r0, [sp, #84]
-	ldr	r0, [sp, #28]
-	str	r0, [sp, #88]
-	ldr	r0, [sp, #24]
-	str	r0, [sp, #92]
-	ldr	r0, [sp, #20]
-	str	r0, [sp, #96]
-	ldr	r0, [sp, #16]
-	str	r0, [sp, #100]
-	ldr	r0, [sp, #12]
-	str	r0, [sp, #104]
-	str	r7, [sp, #108]
 	@ chacha20_poly1305.ae:69: n = load_le(nonce, 0, 12)
 	ldr	r6, [r1]
-	@ chacha20_poly1305.ae:70: C.xor_stream(k, 1 as u32, n, ct, msg)
-	str	r6, [sp, #112]
-	@ chacha20_poly1305.ae:69: n = load_le(nonce, 0, 12)
 	ldr	r5, [r1, #4]
-	@ chacha20_poly1305.ae:70: C.xor_stream(k, 1 as u32, n, ct, msg)
-	str	r5, [sp, #116]
-	@ chacha20_poly1305.ae:69: n = load_le(nonce, 0, 12)
 	ldr	r4, [r1, #8]
 	@ chacha20_poly1305.ae:70: C.xor_stream(k, 1 as u32, n, ct, msg)
-	str	r4, [sp, #120]
-	ldr	r0, [sp, #40]
-	str	r0, [sp]
-	add	r0, sp, #80
+	ldr	r0, [sp, #36]
+	str	r0, [sp, #60]
+	ldr	r0, [sp, #32]
+	str	r0, [sp, #64]
+	ldr	r0, [sp, #28]
+	str	r0, [sp, #68]
+	ldr	r0, [sp, #24]
+	str	r0, [sp, #72]
+	ldr	r0, [sp, #20]
+	str	r0, [sp, #76]
+	ldr	r0, [sp, #16]
+	str	r0, [sp, #80]
+	ldr	r0, [sp, #12]
+	str	r0, [sp, #84]
+	str	r7, [sp, #88]
+	str	r6, [sp, #92]
+	str	r5, [sp, #96]
+	str	r4, [sp, #100]
+	ldr	r1, [sp, #148]
+	str	r1, [sp]
+	add	r0, sp, #60
 	movs	r1, #1
-	add	r2, sp, #112
-	ldr	r3, [sp, #44]
+	add	r2, sp, #92
+	ldr	r3, [sp, #144]
 	bl	chacha20_poly1305_C_xor_stream
 	@ chacha20_poly1305.ae:72: return (load_le(tag, 0, 16) ^ tag_of(k, n, ad, ct)) == 0
-	ldr	r1, [sp, #48]
+	ldr	r1, [sp, #152]
 	movs	r0, #3
 	tst	r1, r0
 	beq	.Lchacha20_poly1305_decrypt_with_words6
 .Lchacha20_poly1305_decrypt_with_bytes5:
-	add	r3, sp, #64
+	add	r3, sp, #60
 	movs	r2, #16
 .Lchacha20_poly1305_decrypt_with_cpy8:
 	subs	r2, #1
@@ -328,66 +296,75 @@ chacha20_poly1305_decrypt_with:
 .Lchacha20_poly1305_decrypt_with_cpyd7:
 	mov	r1, r3
 .Lchacha20_poly1305_decrypt_with_words6:
+	ldr	r0, [r1]
+	str	r0, [sp, #52]
+	ldr	r0, [r1, #4]
+	str	r0, [sp, #48]
+	ldr	r0, [r1, #8]
+	str	r0, [sp, #44]
+	ldr	r0, [r1, #12]
+	str	r0, [sp, #40]
 	ldr	r0, [sp, #36]
-	str	r0, [sp, #80]
+	str	r0, [sp, #60]
 	ldr	r0, [sp, #32]
-	str	r0, [sp, #84]
+	str	r0, [sp, #64]
 	ldr	r0, [sp, #28]
-	str	r0, [sp, #88]
+	str	r0, [sp, #68]
 	ldr	r0, [sp, #24]
-	str	r0, [sp, #92]
+	str	r0, [sp, #72]
 	ldr	r0, [sp, #20]
-	str	r0, [sp, #96]
+	str	r0, [sp, #76]
 	ldr	r0, [sp, #16]
-	str	r0, [sp, #100]
+	str	r0, [sp, #80]
 	ldr	r0, [sp, #12]
-	str	r0, [sp, #104]
-	str	r7, [sp, #108]
-	str	r6, [sp, #112]
-	str	r5, [sp, #116]
-	str	r4, [sp, #120]
-	ldr	r0, [sp, #44]
-	str	r0, [sp]
-	ldr	r0, [sp, #40]
-	str	r0, [sp, #4]
-	add	r0, sp, #124
-	str	r0, [sp, #8]
-	ldr	r6, [r1]
-	ldr	r5, [r1, #4]
-	ldr	r4, [r1, #8]
-	ldr	r7, [r1, #12]
-	add	r0, sp, #80
-	add	r1, sp, #112
-	ldr	r2, [sp, #60]
-	ldr	r3, [sp, #56]
+	str	r0, [sp, #84]
+	str	r7, [sp, #88]
+	str	r6, [sp, #92]
+	str	r5, [sp, #96]
+	str	r4, [sp, #100]
+	add	r0, sp, #60
+	add	r3, sp, #92
+	add	r2, sp, #104
+	ldr	r1, [sp, #144]
+	str	r1, [sp]
+	ldr	r1, [sp, #148]
+	str	r1, [sp, #4]
+	str	r2, [sp, #8]
+	mov	r1, r3
+	ldr	r2, [sp, #56]
+	ldr	r3, [sp, #140]
 	bl	chacha20_poly1305_tag_of
-	ldr	r1, [sp, #136]
-	eors	r7, r1
-	ldr	r1, [sp, #132]
-	eors	r4, r1
-	ldr	r1, [sp, #124]
-	eors	r6, r1
-	ldr	r1, [sp, #128]
-	eors	r5, r1
-	orrs	r6, r5
-	orrs	r6, r4
-	orrs	r6, r7
-	subs	r0, r6, #1
+	ldr	r1, [sp, #116]
+	ldr	r0, [sp, #40]
+	eors	r0, r1
+	ldr	r2, [sp, #112]
+	ldr	r1, [sp, #44]
+	eors	r1, r2
+	ldr	r2, [sp, #104]
+	ldr	r3, [sp, #52]
+	eors	r3, r2
+	ldr	r4, [sp, #108]
+	ldr	r2, [sp, #48]
+	eors	r2, r4
+	orrs	r3, r2
+	orrs	r3, r1
+	orrs	r3, r0
+	subs	r0, r3, #1
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #168]
 	strh	r1, [r0]
-	add	sp, #140
+	add	sp, #120
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.size chacha20_poly1305_decrypt_with, .-chacha20_poly1305_decrypt_with
 
 
 @ --- chacha20_poly1305_C_xor_stream: chacha20_poly1305.C.xor_stream
-@     frame 256 bytes (75 spill slots, 48 on the stack; locals 64), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1114 bytes of code and literals
+@     frame 248 bytes (75 spill slots, 46 on the stack; locals 64), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1106 bytes of code and literals
 	.section .text.chacha20_poly1305_C_xor_stream,"ax",%progbits
 	.global chacha20_poly1305_C_xor_stream
 	.type chacha20_poly1305_C_xor_stream, %function
@@ -400,13 +377,9 @@ chacha20_poly1305_C_xor_stream:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #256
-	str	r1, [sp, #188]
-	str	r3, [sp, #184]
-	ldr	r1, [sp, #292]
-	str	r1, [sp, #176]
-	ldr	r1, [sp, #296]
+	sub	sp, #248
 	str	r1, [sp, #180]
+	str	r3, [sp, #176]
 	ldr	r1, [r0]
 	str	r1, [sp, #140]
 	ldr	r1, [r0, #4]
@@ -430,7 +403,7 @@ chacha20_poly1305_C_xor_stream:
 	ldr	r0, [r2, #8]
 	str	r0, [sp, #100]
 	@ chacha20.ae:141: for i in 0..(n + 63) / 64 {
-	ldr	r0, [sp, #176]
+	ldr	r0, [sp, #284]
 	adds	r0, #63
 	lsrs	r0, r0, #6
 	str	r0, [sp, #172]
@@ -446,10 +419,10 @@ chacha20_poly1305_C_xor_stream:
 	lsls	r0, r1, #6
 	str	r0, [sp, #92]
 	@ chacha20.ae:143: x = load_le(src, off, 64, n - off) ^ block(key, counter + i, nonce)
-	ldr	r1, [sp, #176]
+	ldr	r1, [sp, #284]
 	subs	r0, r1, r0
 	str	r0, [sp, #84]
-	ldr	r1, [sp, #184]
+	ldr	r1, [sp, #176]
 	ldr	r0, [sp, #92]
 	adds	r1, r1, r0
 	ldr	r0, [sp, #84]
@@ -460,6 +433,8 @@ chacha20_poly1305_C_xor_stream:
 	beq	.Lchacha20_poly1305_C_xor_stream_words4
 .Lchacha20_poly1305_C_xor_stream_bytes3:
 	movs	r0, #0
+	str	r0, [sp, #184]
+	str	r0, [sp, #188]
 	str	r0, [sp, #192]
 	str	r0, [sp, #196]
 	str	r0, [sp, #200]
@@ -474,9 +449,7 @@ chacha20_poly1305_C_xor_stream:
 	str	r0, [sp, #236]
 	str	r0, [sp, #240]
 	str	r0, [sp, #244]
-	str	r0, [sp, #248]
-	str	r0, [sp, #252]
-	add	r3, sp, #192
+	add	r3, sp, #184
 	ldr	r2, [sp, #84]
 	cmp	r2, #64
 	bcc	.Lchacha20_poly1305_C_xor_stream_cnt6
@@ -523,7 +496,7 @@ chacha20_poly1305_C_xor_stream:
 	str	r0, [sp, #168]
 	ldr	r0, [r1, #60]
 	str	r0, [sp, #164]
-	ldr	r0, [sp, #188]
+	ldr	r0, [sp, #180]
 	ldr	r1, [sp, #88]
 	adds	r0, r0, r1
 	str	r0, [sp, #96]
@@ -924,7 +897,7 @@ chacha20_poly1305_C_xor_stream:
 	ldr	r0, [sp, #36]
 	eors	r2, r0
 	@ chacha20.ae:144: store_le(dst, off, x, n - off)
-	ldr	r1, [sp, #180]
+	ldr	r1, [sp, #288]
 	ldr	r0, [sp, #92]
 	adds	r1, r1, r0
 	ldr	r0, [sp, #84]
@@ -963,32 +936,32 @@ chacha20_poly1305_C_xor_stream:
 	.ltorg
 .Lchacha20_poly1305_C_xor_stream_bytes10:
 	ldr	r0, [sp, #80]
-	str	r0, [sp, #192]
+	str	r0, [sp, #184]
 	ldr	r0, [sp, #76]
-	str	r0, [sp, #196]
+	str	r0, [sp, #188]
 	ldr	r0, [sp, #72]
-	str	r0, [sp, #200]
+	str	r0, [sp, #192]
 	ldr	r0, [sp, #68]
-	str	r0, [sp, #204]
+	str	r0, [sp, #196]
 	ldr	r0, [sp, #64]
-	str	r0, [sp, #208]
+	str	r0, [sp, #200]
 	ldr	r0, [sp, #60]
-	str	r0, [sp, #212]
+	str	r0, [sp, #204]
 	ldr	r0, [sp, #56]
-	str	r0, [sp, #216]
+	str	r0, [sp, #208]
 	ldr	r0, [sp, #52]
-	str	r0, [sp, #220]
+	str	r0, [sp, #212]
 	ldr	r0, [sp, #48]
-	str	r0, [sp, #224]
+	str	r0, [sp, #216]
 	mov	r0, r12
-	str	r0, [sp, #228]
-	str	r7, [sp, #232]
-	str	r6, [sp, #236]
-	str	r5, [sp, #240]
-	str	r4, [sp, #244]
-	str	r3, [sp, #248]
-	str	r2, [sp, #252]
-	add	r3, sp, #192
+	str	r0, [sp, #220]
+	str	r7, [sp, #224]
+	str	r6, [sp, #228]
+	str	r5, [sp, #232]
+	str	r4, [sp, #236]
+	str	r3, [sp, #240]
+	str	r2, [sp, #244]
+	add	r3, sp, #184
 	ldr	r2, [sp, #84]
 	cmp	r2, #64
 	bcc	.Lchacha20_poly1305_C_xor_stream_cnt12
@@ -1010,7 +983,7 @@ chacha20_poly1305_C_xor_stream:
 	b	.Lchacha20_poly1305_C_xor_stream_loop1
 .Lchacha20_poly1305_C_xor_stream_far3:
 .Lchacha20_poly1305_C_xor_stream_done2:
-	add	sp, #256
+	add	sp, #248
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -1022,8 +995,8 @@ chacha20_poly1305_C_xor_stream:
 
 
 @ --- chacha20_poly1305_tag_of: chacha20_poly1305.tag_of
-@     frame 172 bytes (66 spill slots, 23 on the stack; locals 80), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1510 bytes of code and literals
+@     frame 160 bytes (66 spill slots, 20 on the stack; locals 80), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1498 bytes of code and literals
 	.section .text.chacha20_poly1305_tag_of,"ax",%progbits
 	.global chacha20_poly1305_tag_of
 	.type chacha20_poly1305_tag_of, %function
@@ -1036,17 +1009,11 @@ chacha20_poly1305_tag_of:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #172
+	sub	sp, #160
 	mov	r7, r0
 	mov	r6, r1
-	str	r2, [sp, #84]
-	str	r3, [sp, #76]
-	ldr	r0, [sp, #208]
-	str	r0, [sp, #88]
-	ldr	r0, [sp, #212]
-	str	r0, [sp, #72]
-	ldr	r0, [sp, #216]
-	str	r0, [sp, #80]
+	str	r2, [sp, #76]
+	str	r3, [sp, #72]
 	ldr	r0, [r7]
 	str	r0, [sp, #68]
 	ldr	r0, [r7, #4]
@@ -1065,11 +1032,11 @@ chacha20_poly1305_tag_of:
 	ldr	r2, [r6, #8]
 	mov	r9, r2
 	movs	r2, #0
+	str	r2, [sp, #80]
+	str	r2, [sp, #84]
+	str	r2, [sp, #88]
 	str	r2, [sp, #92]
 	str	r2, [sp, #96]
-	str	r2, [sp, #100]
-	str	r2, [sp, #104]
-	str	r2, [sp, #108]
 	@ chacha20.ae:120: @unroll(unroll)
 	str	r2, [sp, #36]
 	ldr	r7, =0x61707865
@@ -1382,7 +1349,7 @@ chacha20_poly1305_tag_of:
 	lsls	r0, r6, #19
 	lsrs	r0, r0, #19
 	@ poly1305.ae:33: rt[10 + i] = limb
-	add	r1, sp, #112
+	add	r1, sp, #100
 	strh	r0, [r1, #20]
 	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	movs	r2, #5
@@ -1479,20 +1446,20 @@ chacha20_poly1305_tag_of:
 	uxth	r0, r0
 	strh	r0, [r1, #18]
 	@ chacha20_poly1305.ae:26: P.absorb_padded(h, rt, ad)
-	add	r0, sp, #92
-	ldr	r2, [sp, #84]
-	ldr	r5, [sp, #76]
+	add	r0, sp, #80
+	ldr	r2, [sp, #76]
+	ldr	r5, [sp, #72]
 	mov	r3, r5
 	bl	chacha20_poly1305_P_absorb_padded
 	@ chacha20_poly1305.ae:27: P.absorb_padded(h, rt, ct)
-	add	r0, sp, #92
-	add	r1, sp, #112
-	ldr	r2, [sp, #88]
-	ldr	r4, [sp, #72]
+	add	r0, sp, #80
+	add	r1, sp, #100
+	ldr	r2, [sp, #196]
+	ldr	r4, [sp, #200]
 	mov	r3, r4
 	bl	chacha20_poly1305_P_absorb_padded
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	add	r1, sp, #92
+	add	r1, sp, #80
 	ldrh	r2, [r1]
 	lsls	r0, r5, #19
 	lsrs	r0, r0, #19
@@ -1641,9 +1608,9 @@ chacha20_poly1305_tag_of:
 	movs	r3, #0
 	movs	r4, #0
 	@ poly1305.ae:56: d = d + (h[j] as u32) * (rt[i - j + 10] as u32)
-	add	r2, sp, #112
+	add	r2, sp, #100
 	@ poly1305.ae:58: g[i] = d[12:0] as u16
-	add	r0, sp, #152
+	add	r0, sp, #140
 	mov	r8, r0
 	b	.Lchacha20_poly1305_tag_of_pool1
 	.ltorg
@@ -1653,7 +1620,7 @@ chacha20_poly1305_tag_of:
 	@ poly1305.ae:54: @unroll(unroll)
 	movs	r7, #0
 	@ poly1305.ae:56: d = d + (h[j] as u32) * (rt[i - j + 10] as u32)
-	add	r6, sp, #92
+	add	r6, sp, #80
 	@ poly1305.ae:54: @unroll(unroll)
 .Lchacha20_poly1305_tag_of_loop5:
 	@ poly1305.ae:56: d = d + (h[j] as u32) * (rt[i - j + 10] as u32)
@@ -1685,7 +1652,7 @@ chacha20_poly1305_tag_of:
 	bcc	.Lchacha20_poly1305_tag_of_loop3
 .Lchacha20_poly1305_tag_of_done4:
 	@ poly1305.ae:61: t0 = (g[0] as u32) + carry * 5  // the carry out of column 9 again weighs 2^130
-	add	r2, sp, #152
+	add	r2, sp, #140
 	ldrh	r0, [r2]
 	movs	r3, #5
 	muls	r4, r3
@@ -1704,9 +1671,9 @@ chacha20_poly1305_tag_of:
 	@ poly1305.ae:64: @unroll(unroll)
 	movs	r4, #2
 	@ poly1305.ae:66: h[i] = g[i]
-	add	r3, sp, #152
+	add	r3, sp, #140
 	adds	r3, #4
-	add	r0, sp, #92
+	add	r0, sp, #80
 	adds	r0, #4
 	@ poly1305.ae:64: @unroll(unroll)
 .Lchacha20_poly1305_tag_of_loop7:
@@ -1906,12 +1873,12 @@ chacha20_poly1305_tag_of:
 	adcs	r6, r0
 	ldr	r0, [sp, #28]
 	adcs	r5, r0
-	ldr	r3, [sp, #80]
+	ldr	r3, [sp, #204]
 	str	r2, [r3]
 	str	r4, [r3, #4]
 	str	r6, [r3, #8]
 	str	r5, [r3, #12]
-	add	sp, #172
+	add	sp, #160
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -1923,7 +1890,7 @@ chacha20_poly1305_tag_of:
 
 
 @ --- chacha20_poly1305_P_absorb_padded: chacha20_poly1305.P.absorb_padded
-@     frame 36 bytes (2 spill slots, 0 on the stack; locals 36), saves r4, r5, r6, r7, r8, r9
+@     frame 20 bytes (2 spill slots, 0 on the stack; locals 20), saves r4, r5, r6, r7, r8, r9
 @     estimated 118 bytes of code and literals
 	.section .text.chacha20_poly1305_P_absorb_padded,"ax",%progbits
 	.global chacha20_poly1305_P_absorb_padded
@@ -1935,7 +1902,7 @@ chacha20_poly1305_P_absorb_padded:
 	mov	r4, r8
 	mov	r5, r9
 	push	{r4, r5}
-	sub	sp, #36
+	sub	sp, #20
 	mov	r9, r0
 	mov	r8, r1
 	mov	r7, r2
@@ -1979,14 +1946,14 @@ chacha20_poly1305_P_absorb_padded:
 	mov	r0, r2
 .Lchacha20_poly1305_P_absorb_padded_words4:
 	ldm	r0, {r0, r1, r2, r3}
-	str	r0, [sp, #16]
-	str	r1, [sp, #20]
-	str	r2, [sp, #24]
-	str	r3, [sp, #28]
-	add	r1, sp, #32
+	str	r0, [sp]
+	str	r1, [sp, #4]
+	str	r2, [sp, #8]
+	str	r3, [sp, #12]
+	add	r1, sp, #16
 	movs	r0, #1
 	strh	r0, [r1]
-	add	r2, sp, #16
+	add	r2, sp, #0
 	mov	r0, r9
 	mov	r1, r8
 	bl	chacha20_poly1305_P_block
@@ -1994,7 +1961,7 @@ chacha20_poly1305_P_absorb_padded:
 	cmp	r4, r5
 	bcc	.Lchacha20_poly1305_P_absorb_padded_loop1
 .Lchacha20_poly1305_P_absorb_padded_done2:
-	add	sp, #36
+	add	sp, #20
 	pop	{r4, r5}
 	mov	r8, r4
 	mov	r9, r5

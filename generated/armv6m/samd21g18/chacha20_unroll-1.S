@@ -479,8 +479,8 @@ chacha20_block:
 
 
 @ --- chacha20_xor_stream: chacha20.xor_stream
-@     frame 256 bytes (75 spill slots, 48 on the stack; locals 64), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1114 bytes of code and literals
+@     frame 248 bytes (75 spill slots, 46 on the stack; locals 64), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1106 bytes of code and literals
 	.section .text.chacha20_xor_stream,"ax",%progbits
 	.global chacha20_xor_stream
 	.type chacha20_xor_stream, %function
@@ -493,13 +493,9 @@ chacha20_xor_stream:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #256
-	str	r1, [sp, #188]
-	str	r3, [sp, #184]
-	ldr	r1, [sp, #292]
-	str	r1, [sp, #176]
-	ldr	r1, [sp, #296]
+	sub	sp, #248
 	str	r1, [sp, #180]
+	str	r3, [sp, #176]
 	ldr	r1, [r0]
 	str	r1, [sp, #140]
 	ldr	r1, [r0, #4]
@@ -523,7 +519,7 @@ chacha20_xor_stream:
 	ldr	r0, [r2, #8]
 	str	r0, [sp, #100]
 	@ chacha20.ae:141: for i in 0..(n + 63) / 64 {
-	ldr	r0, [sp, #176]
+	ldr	r0, [sp, #284]
 	adds	r0, #63
 	lsrs	r0, r0, #6
 	str	r0, [sp, #172]
@@ -539,10 +535,10 @@ chacha20_xor_stream:
 	lsls	r0, r1, #6
 	str	r0, [sp, #92]
 	@ chacha20.ae:143: x = load_le(src, off, 64, n - off) ^ block(key, counter + i, nonce)
-	ldr	r1, [sp, #176]
+	ldr	r1, [sp, #284]
 	subs	r0, r1, r0
 	str	r0, [sp, #84]
-	ldr	r1, [sp, #184]
+	ldr	r1, [sp, #176]
 	ldr	r0, [sp, #92]
 	adds	r1, r1, r0
 	ldr	r0, [sp, #84]
@@ -553,6 +549,8 @@ chacha20_xor_stream:
 	beq	.Lchacha20_xor_stream_words4
 .Lchacha20_xor_stream_bytes3:
 	movs	r0, #0
+	str	r0, [sp, #184]
+	str	r0, [sp, #188]
 	str	r0, [sp, #192]
 	str	r0, [sp, #196]
 	str	r0, [sp, #200]
@@ -567,9 +565,7 @@ chacha20_xor_stream:
 	str	r0, [sp, #236]
 	str	r0, [sp, #240]
 	str	r0, [sp, #244]
-	str	r0, [sp, #248]
-	str	r0, [sp, #252]
-	add	r3, sp, #192
+	add	r3, sp, #184
 	ldr	r2, [sp, #84]
 	cmp	r2, #64
 	bcc	.Lchacha20_xor_stream_cnt6
@@ -616,7 +612,7 @@ chacha20_xor_stream:
 	str	r0, [sp, #168]
 	ldr	r0, [r1, #60]
 	str	r0, [sp, #164]
-	ldr	r0, [sp, #188]
+	ldr	r0, [sp, #180]
 	ldr	r1, [sp, #88]
 	adds	r0, r0, r1
 	str	r0, [sp, #96]
@@ -1017,7 +1013,7 @@ chacha20_xor_stream:
 	ldr	r0, [sp, #36]
 	eors	r2, r0
 	@ chacha20.ae:144: store_le(dst, off, x, n - off)
-	ldr	r1, [sp, #180]
+	ldr	r1, [sp, #288]
 	ldr	r0, [sp, #92]
 	adds	r1, r1, r0
 	ldr	r0, [sp, #84]
@@ -1056,32 +1052,32 @@ chacha20_xor_stream:
 	.ltorg
 .Lchacha20_xor_stream_bytes10:
 	ldr	r0, [sp, #80]
-	str	r0, [sp, #192]
+	str	r0, [sp, #184]
 	ldr	r0, [sp, #76]
-	str	r0, [sp, #196]
+	str	r0, [sp, #188]
 	ldr	r0, [sp, #72]
-	str	r0, [sp, #200]
+	str	r0, [sp, #192]
 	ldr	r0, [sp, #68]
-	str	r0, [sp, #204]
+	str	r0, [sp, #196]
 	ldr	r0, [sp, #64]
-	str	r0, [sp, #208]
+	str	r0, [sp, #200]
 	ldr	r0, [sp, #60]
-	str	r0, [sp, #212]
+	str	r0, [sp, #204]
 	ldr	r0, [sp, #56]
-	str	r0, [sp, #216]
+	str	r0, [sp, #208]
 	ldr	r0, [sp, #52]
-	str	r0, [sp, #220]
+	str	r0, [sp, #212]
 	ldr	r0, [sp, #48]
-	str	r0, [sp, #224]
+	str	r0, [sp, #216]
 	mov	r0, r12
-	str	r0, [sp, #228]
-	str	r7, [sp, #232]
-	str	r6, [sp, #236]
-	str	r5, [sp, #240]
-	str	r4, [sp, #244]
-	str	r3, [sp, #248]
-	str	r2, [sp, #252]
-	add	r3, sp, #192
+	str	r0, [sp, #220]
+	str	r7, [sp, #224]
+	str	r6, [sp, #228]
+	str	r5, [sp, #232]
+	str	r4, [sp, #236]
+	str	r3, [sp, #240]
+	str	r2, [sp, #244]
+	add	r3, sp, #184
 	ldr	r2, [sp, #84]
 	cmp	r2, #64
 	bcc	.Lchacha20_xor_stream_cnt12
@@ -1103,7 +1099,7 @@ chacha20_xor_stream:
 	b	.Lchacha20_xor_stream_loop1
 .Lchacha20_xor_stream_far3:
 .Lchacha20_xor_stream_done2:
-	add	sp, #256
+	add	sp, #248
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

@@ -8,7 +8,7 @@
 	.thumb
 
 @ --- eax_key_setup: eax.key_setup
-@     frame 52 bytes (2 spill slots, 1 on the stack; locals 48), saves r4, r5, r6, r7, r8
+@     frame 36 bytes (2 spill slots, 1 on the stack; locals 32), saves r4, r5, r6, r7, r8
 @     estimated 330 bytes of code and literals
 	.section .text.eax_key_setup,"ax",%progbits
 	.global eax_key_setup
@@ -19,7 +19,7 @@ eax_key_setup:
 	push	{r4, r5, r6, r7, lr}
 	mov	r4, r8
 	push	{r4}
-	sub	sp, #52
+	sub	sp, #36
 	mov	r4, r2
 	str	r3, [sp]
 	@ eax.ae:40: M.key_schedule(load_be(key, 0, key_bits / 8), ks)
@@ -120,18 +120,18 @@ eax_key_setup:
 .Leax_key_setup_done6:
 	@ cmac.ae:35: k1 = dbl(E.encrypt_block(ks, 0 as u128))
 	movs	r0, #0
-	str	r0, [sp, #20]
-	str	r0, [sp, #24]
-	str	r0, [sp, #28]
-	str	r0, [sp, #32]
-	add	r1, sp, #20
-	add	r2, sp, #36
+	str	r0, [sp, #4]
+	str	r0, [sp, #8]
+	str	r0, [sp, #12]
+	str	r0, [sp, #16]
+	add	r1, sp, #4
+	add	r2, sp, #20
 	mov	r0, r4
 	bl	eax_M_E_encrypt_block
-	ldr	r0, [sp, #36]
-	ldr	r2, [sp, #40]
-	ldr	r6, [sp, #44]
-	ldr	r3, [sp, #48]
+	ldr	r0, [sp, #20]
+	ldr	r2, [sp, #24]
+	ldr	r6, [sp, #28]
+	ldr	r3, [sp, #32]
 	@ cmac.ae:30: return (x << 1) ^ (if x[127] == 1 then 0x87 as u128 else 0)
 	lsls	r5, r0, #1
 	lsls	r1, r2, #1
@@ -181,19 +181,19 @@ eax_key_setup:
 	@ eax.ae:44: for t in 0..3 {
 .Leax_key_setup_loop9:
 	@ cmac.ae:25: return E.encrypt_block(ks, b)
-	str	r6, [sp, #20]
+	str	r6, [sp, #4]
 	movs	r0, #0
-	str	r0, [sp, #24]
-	str	r0, [sp, #28]
-	str	r0, [sp, #32]
-	add	r1, sp, #20
-	add	r2, sp, #36
+	str	r0, [sp, #8]
+	str	r0, [sp, #12]
+	str	r0, [sp, #16]
+	add	r1, sp, #4
+	add	r2, sp, #20
 	mov	r0, r4
 	bl	eax_M_E_encrypt_block
-	ldr	r3, [sp, #36]
-	ldr	r2, [sp, #40]
-	ldr	r1, [sp, #44]
-	ldr	r0, [sp, #48]
+	ldr	r3, [sp, #20]
+	ldr	r2, [sp, #24]
+	ldr	r1, [sp, #28]
+	ldr	r0, [sp, #32]
 	@ eax.ae:45: o[at_tweak + t] = M.encrypt_block(ks, t as u128)
 	str	r3, [r5]
 	str	r2, [r5, #4]
@@ -204,7 +204,7 @@ eax_key_setup:
 	cmp	r6, #3
 	bcc	.Leax_key_setup_loop9
 .Leax_key_setup_done10:
-	add	sp, #52
+	add	sp, #36
 	pop	{r4}
 	mov	r8, r4
 	pop	{r4, r5, r6, r7, pc}
@@ -213,8 +213,8 @@ eax_key_setup:
 
 
 @ --- eax_encrypt_with: eax.encrypt_with
-@     frame 124 bytes (24 spill slots, 17 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 482 bytes of code and literals
+@     frame 96 bytes (26 spill slots, 14 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 464 bytes of code and literals
 	.section .text.eax_encrypt_with,"ax",%progbits
 	.global eax_encrypt_with
 	.type eax_encrypt_with, %function
@@ -227,64 +227,52 @@ eax_encrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #124
+	sub	sp, #96
 	@ eax.ae:93: n = omac(ks, o, 0 as u8, nonce)
 	str	r3, [sp]
-	add	r3, sp, #76
+	add	r3, sp, #64
 	str	r3, [sp, #4]
-	str	r0, [sp, #8]
+	str	r0, [sp, #20]
 	str	r1, [sp, #44]
 	mov	r3, r2
-	ldr	r4, [sp, #160]
-	ldr	r5, [sp, #164]
-	ldr	r0, [sp, #168]
-	str	r0, [sp, #40]
-	ldr	r0, [sp, #172]
-	str	r0, [sp, #32]
-	ldr	r1, [sp, #176]
-	str	r1, [sp, #36]
-	ldr	r0, [sp, #180]
-	str	r0, [sp, #68]
-	ldr	r0, [sp, #184]
-	str	r0, [sp, #72]
-	ldr	r0, [sp, #188]
-	str	r0, [sp, #48]
+	ldr	r4, [sp, #132]
+	ldr	r5, [sp, #136]
 	movs	r2, #0
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #20]
 	ldr	r1, [sp, #44]
 	bl	eax_omac
 	@ eax.ae:94: h = omac(ks, o, 1 as u8, ad)
 	str	r5, [sp]
-	add	r0, sp, #76
+	add	r0, sp, #64
 	str	r0, [sp, #4]
 	@ eax.ae:93: n = omac(ks, o, 0 as u8, nonce)
+	ldr	r0, [sp, #64]
+	str	r0, [sp, #40]
+	ldr	r0, [sp, #68]
+	str	r0, [sp, #36]
+	ldr	r0, [sp, #72]
+	str	r0, [sp, #32]
 	ldr	r0, [sp, #76]
 	str	r0, [sp, #28]
-	ldr	r0, [sp, #80]
-	str	r0, [sp, #24]
-	ldr	r0, [sp, #84]
-	str	r0, [sp, #20]
-	ldr	r0, [sp, #88]
-	str	r0, [sp, #16]
 	@ eax.ae:94: h = omac(ks, o, 1 as u8, ad)
 	movs	r2, #1
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #20]
 	ldr	r1, [sp, #44]
 	mov	r3, r4
 	bl	eax_omac
-	ldr	r0, [sp, #76]
-	str	r0, [sp, #60]
-	ldr	r0, [sp, #80]
-	str	r0, [sp, #64]
-	ldr	r0, [sp, #84]
+	ldr	r0, [sp, #64]
 	str	r0, [sp, #56]
-	ldr	r0, [sp, #88]
+	ldr	r0, [sp, #68]
+	str	r0, [sp, #60]
+	ldr	r0, [sp, #72]
 	str	r0, [sp, #52]
+	ldr	r0, [sp, #76]
+	str	r0, [sp, #48]
 	@ eax.ae:23: for i in 0..(n + 15) / 16 {
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #144]
 	adds	r0, #15
 	lsrs	r0, r0, #4
-	str	r0, [sp, #12]
+	str	r0, [sp, #24]
 	movs	r4, #0
 	cmp	r4, r0
 	bcs	.Leax_encrypt_with_done2
@@ -294,20 +282,20 @@ eax_encrypt_with:
 	mov	r9, r0
 	@ eax.ae:25: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
 	movs	r5, #0
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #40]
 	adds	r0, r0, r4
-	mov	r11, r0
-	ldr	r3, [sp, #24]
+	str	r0, [sp, #16]
+	ldr	r3, [sp, #36]
 	adcs	r3, r5
-	ldr	r2, [sp, #20]
+	ldr	r2, [sp, #32]
 	adcs	r2, r5
-	ldr	r1, [sp, #16]
+	ldr	r1, [sp, #28]
 	adcs	r1, r5
-	ldr	r5, [sp, #32]
+	ldr	r5, [sp, #144]
 	mov	r0, r9
 	subs	r0, r5, r0
 	mov	r8, r0
-	ldr	r5, [sp, #40]
+	ldr	r5, [sp, #140]
 	mov	r0, r9
 	adds	r5, r5, r0
 	movs	r6, #3
@@ -318,11 +306,11 @@ eax_encrypt_with:
 	beq	.Leax_encrypt_with_words4
 .Leax_encrypt_with_bytes3:
 	movs	r0, #0
-	str	r0, [sp, #108]
-	str	r0, [sp, #112]
-	str	r0, [sp, #116]
-	str	r0, [sp, #120]
-	add	r0, sp, #108
+	str	r0, [sp, #64]
+	str	r0, [sp, #68]
+	str	r0, [sp, #72]
+	str	r0, [sp, #76]
+	add	r0, sp, #64
 	mov	r10, r0
 	mov	r7, r8
 	cmp	r7, #16
@@ -339,52 +327,53 @@ eax_encrypt_with:
 .Leax_encrypt_with_cpyd5:
 	mov	r5, r10
 .Leax_encrypt_with_words4:
-	@ cmac.ae:25: return E.encrypt_block(ks, b)
-	mov	r0, r11
-	str	r0, [sp, #76]
-	str	r3, [sp, #80]
-	str	r2, [sp, #84]
-	str	r1, [sp, #88]
-	@ eax.ae:25: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
 	ldr	r0, [r5, #12]
 	rev	r0, r0
-	mov	r11, r0
+	str	r0, [sp, #12]
 	ldr	r0, [r5, #8]
 	rev	r0, r0
-	mov	r10, r0
+	str	r0, [sp, #8]
 	ldr	r0, [r5, #4]
-	rev	r6, r0
+	rev	r0, r0
+	mov	r11, r0
 	ldr	r0, [r5]
-	rev	r5, r0
+	rev	r0, r0
+	mov	r10, r0
 	@ cmac.ae:25: return E.encrypt_block(ks, b)
-	add	r1, sp, #76
-	add	r2, sp, #92
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #16]
+	str	r0, [sp, #64]
+	str	r3, [sp, #68]
+	str	r2, [sp, #72]
+	str	r1, [sp, #76]
+	add	r1, sp, #64
+	add	r2, sp, #80
+	ldr	r0, [sp, #20]
 	bl	eax_M_E_encrypt_block
-	ldr	r0, [sp, #92]
+	ldr	r0, [sp, #80]
+	@ eax.ae:25: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
+	ldr	r7, [sp, #12]
+	eors	r7, r0
+	@ cmac.ae:25: return E.encrypt_block(ks, b)
+	ldr	r0, [sp, #84]
+	@ eax.ae:25: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
+	ldr	r2, [sp, #8]
+	eors	r2, r0
+	@ cmac.ae:25: return E.encrypt_block(ks, b)
+	ldr	r0, [sp, #88]
 	@ eax.ae:25: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
 	mov	r1, r11
 	eors	r1, r0
 	@ cmac.ae:25: return E.encrypt_block(ks, b)
-	ldr	r0, [sp, #96]
+	ldr	r3, [sp, #92]
 	@ eax.ae:25: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
-	mov	r2, r10
-	eors	r2, r0
-	@ cmac.ae:25: return E.encrypt_block(ks, b)
-	ldr	r0, [sp, #100]
-	@ eax.ae:25: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
-	mov	r3, r6
-	eors	r3, r0
-	@ cmac.ae:25: return E.encrypt_block(ks, b)
-	ldr	r6, [sp, #104]
-	@ eax.ae:25: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
-	eors	r5, r6
+	mov	r0, r10
+	eors	r0, r3
 	@ eax.ae:26: store_be(dst, off, x, n - off)
-	rev	r6, r5
-	rev	r5, r3
+	rev	r6, r0
+	rev	r5, r1
 	rev	r3, r2
-	rev	r2, r1
-	ldr	r1, [sp, #36]
+	rev	r2, r7
+	ldr	r1, [sp, #148]
 	mov	r0, r9
 	adds	r1, r1, r0
 	movs	r7, #3
@@ -399,11 +388,11 @@ eax_encrypt_with:
 	str	r2, [r1, #12]
 	b	.Leax_encrypt_with_stored9
 .Leax_encrypt_with_bytes8:
-	str	r6, [sp, #108]
-	str	r5, [sp, #112]
-	str	r3, [sp, #116]
-	str	r2, [sp, #120]
-	add	r3, sp, #108
+	str	r6, [sp, #64]
+	str	r5, [sp, #68]
+	str	r3, [sp, #72]
+	str	r2, [sp, #76]
+	add	r3, sp, #64
 	mov	r2, r8
 	cmp	r2, #16
 	bcc	.Leax_encrypt_with_cnt10
@@ -417,56 +406,56 @@ eax_encrypt_with:
 	b	.Leax_encrypt_with_cpy11
 .Leax_encrypt_with_stored9:
 	adds	r4, #1
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #24]
 	cmp	r4, r0
 	bcc	.Leax_encrypt_with_loop1
 .Leax_encrypt_with_done2:
 	@ eax.ae:96: c = omac(ks, o, 2 as u8, ct)
-	ldr	r0, [sp, #68]
+	ldr	r0, [sp, #152]
 	str	r0, [sp]
-	add	r0, sp, #76
+	add	r0, sp, #64
 	str	r0, [sp, #4]
 	movs	r2, #2
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #20]
 	ldr	r1, [sp, #44]
-	ldr	r3, [sp, #36]
+	ldr	r3, [sp, #148]
 	bl	eax_omac
 	@ eax.ae:97: store_be(tag, 0, n ^ h ^ c, len(tag))
-	ldr	r1, [sp, #28]
-	ldr	r0, [sp, #60]
-	eors	r1, r0
-	@ eax.ae:96: c = omac(ks, o, 2 as u8, ct)
-	ldr	r0, [sp, #76]
-	@ eax.ae:97: store_be(tag, 0, n ^ h ^ c, len(tag))
-	eors	r1, r0
-	ldr	r3, [sp, #24]
-	ldr	r0, [sp, #64]
-	eors	r3, r0
-	@ eax.ae:96: c = omac(ks, o, 2 as u8, ct)
-	ldr	r0, [sp, #80]
-	@ eax.ae:97: store_be(tag, 0, n ^ h ^ c, len(tag))
-	eors	r3, r0
-	ldr	r4, [sp, #20]
+	ldr	r1, [sp, #40]
 	ldr	r0, [sp, #56]
+	eors	r1, r0
+	@ eax.ae:96: c = omac(ks, o, 2 as u8, ct)
+	ldr	r0, [sp, #64]
+	@ eax.ae:97: store_be(tag, 0, n ^ h ^ c, len(tag))
+	eors	r1, r0
+	ldr	r3, [sp, #36]
+	ldr	r0, [sp, #60]
+	eors	r3, r0
+	@ eax.ae:96: c = omac(ks, o, 2 as u8, ct)
+	ldr	r0, [sp, #68]
+	@ eax.ae:97: store_be(tag, 0, n ^ h ^ c, len(tag))
+	eors	r3, r0
+	ldr	r4, [sp, #32]
+	ldr	r0, [sp, #52]
 	eors	r4, r0
 	@ eax.ae:96: c = omac(ks, o, 2 as u8, ct)
-	ldr	r0, [sp, #84]
+	ldr	r0, [sp, #72]
 	@ eax.ae:97: store_be(tag, 0, n ^ h ^ c, len(tag))
 	eors	r4, r0
-	ldr	r2, [sp, #16]
-	ldr	r0, [sp, #52]
+	ldr	r2, [sp, #28]
+	ldr	r0, [sp, #48]
 	eors	r2, r0
 	@ eax.ae:96: c = omac(ks, o, 2 as u8, ct)
-	ldr	r0, [sp, #88]
+	ldr	r0, [sp, #76]
 	@ eax.ae:97: store_be(tag, 0, n ^ h ^ c, len(tag))
 	eors	r2, r0
 	rev	r6, r2
 	rev	r5, r4
 	rev	r4, r3
 	rev	r2, r1
-	ldr	r3, [sp, #72]
+	ldr	r3, [sp, #156]
 	movs	r1, #3
-	ldr	r0, [sp, #48]
+	ldr	r0, [sp, #160]
 	cmp	r0, #16
 	bcc	.Leax_encrypt_with_bytes12
 	tst	r3, r1
@@ -477,12 +466,12 @@ eax_encrypt_with:
 	str	r2, [r3, #12]
 	b	.Leax_encrypt_with_stored13
 .Leax_encrypt_with_bytes12:
-	str	r6, [sp, #108]
-	str	r5, [sp, #112]
-	str	r4, [sp, #116]
-	str	r2, [sp, #120]
-	add	r2, sp, #108
-	ldr	r1, [sp, #48]
+	str	r6, [sp, #64]
+	str	r5, [sp, #68]
+	str	r4, [sp, #72]
+	str	r2, [sp, #76]
+	add	r2, sp, #64
+	ldr	r1, [sp, #160]
 	cmp	r1, #16
 	bcc	.Leax_encrypt_with_cnt14
 	movs	r1, #16
@@ -494,7 +483,7 @@ eax_encrypt_with:
 	strb	r0, [r3, r1]
 	b	.Leax_encrypt_with_cpy15
 .Leax_encrypt_with_stored13:
-	add	sp, #124
+	add	sp, #96
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -506,8 +495,8 @@ eax_encrypt_with:
 
 
 @ --- eax_decrypt_with: eax.decrypt_with
-@     frame 120 bytes (27 spill slots, 16 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 610 bytes of code and literals
+@     frame 92 bytes (29 spill slots, 13 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 592 bytes of code and literals
 	.section .text.eax_decrypt_with,"ax",%progbits
 	.global eax_decrypt_with
 	.type eax_decrypt_with, %function
@@ -520,103 +509,91 @@ eax_decrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #120
+	sub	sp, #92
 	@ eax.ae:102: n = omac(ks, o, 0 as u8, nonce)
 	str	r3, [sp]
-	add	r3, sp, #72
+	add	r3, sp, #60
 	str	r3, [sp, #4]
-	str	r0, [sp, #8]
+	str	r0, [sp, #20]
 	mov	r7, r1
 	mov	r3, r2
-	ldr	r4, [sp, #156]
-	ldr	r5, [sp, #160]
-	ldr	r0, [sp, #164]
-	str	r0, [sp, #36]
-	ldr	r0, [sp, #168]
-	str	r0, [sp, #12]
-	ldr	r0, [sp, #172]
-	str	r0, [sp, #64]
-	ldr	r0, [sp, #176]
-	str	r0, [sp, #44]
-	ldr	r1, [sp, #180]
-	str	r1, [sp, #40]
-	ldr	r0, [sp, #188]
-	str	r0, [sp, #68]
+	ldr	r4, [sp, #128]
+	ldr	r5, [sp, #132]
 	movs	r2, #0
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #20]
 	mov	r1, r7
 	bl	eax_omac
 	@ eax.ae:103: h = omac(ks, o, 1 as u8, ad)
 	str	r5, [sp]
-	add	r0, sp, #72
+	add	r0, sp, #60
 	str	r0, [sp, #4]
 	@ eax.ae:102: n = omac(ks, o, 0 as u8, nonce)
-	ldr	r0, [sp, #72]
+	ldr	r0, [sp, #60]
+	str	r0, [sp, #40]
+	ldr	r0, [sp, #64]
+	str	r0, [sp, #36]
+	ldr	r0, [sp, #68]
 	str	r0, [sp, #32]
-	ldr	r0, [sp, #76]
+	ldr	r0, [sp, #72]
 	str	r0, [sp, #28]
-	ldr	r0, [sp, #80]
-	str	r0, [sp, #24]
-	ldr	r0, [sp, #84]
-	str	r0, [sp, #20]
 	@ eax.ae:103: h = omac(ks, o, 1 as u8, ad)
 	movs	r2, #1
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #20]
 	mov	r1, r7
 	mov	r3, r4
 	bl	eax_omac
 	@ eax.ae:104: c = omac(ks, o, 2 as u8, ct)
-	add	r0, sp, #72
+	add	r0, sp, #60
 	str	r0, [sp, #4]
-	ldr	r5, [sp, #12]
+	ldr	r5, [sp, #140]
 	str	r5, [sp]
 	@ eax.ae:103: h = omac(ks, o, 1 as u8, ad)
-	ldr	r6, [sp, #72]
-	ldr	r5, [sp, #76]
-	ldr	r4, [sp, #80]
-	ldr	r0, [sp, #84]
-	str	r0, [sp, #16]
+	ldr	r6, [sp, #60]
+	ldr	r5, [sp, #64]
+	ldr	r4, [sp, #68]
+	ldr	r0, [sp, #72]
+	str	r0, [sp, #8]
 	@ eax.ae:104: c = omac(ks, o, 2 as u8, ct)
 	movs	r2, #2
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #20]
 	mov	r1, r7
-	ldr	r3, [sp, #36]
+	ldr	r3, [sp, #136]
 	bl	eax_omac
 	@ eax.ae:107: difference = load_be(tag, 0, 16, len(tag)) ^ ((n ^ h ^ c) & ~(~(0 as u128) >> (8 * len(tag))))
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #40]
 	eors	r6, r0
 	@ eax.ae:104: c = omac(ks, o, 2 as u8, ct)
-	ldr	r1, [sp, #72]
+	ldr	r1, [sp, #60]
 	@ eax.ae:107: difference = load_be(tag, 0, 16, len(tag)) ^ ((n ^ h ^ c) & ~(~(0 as u128) >> (8 * len(tag))))
 	eors	r6, r1
-	str	r6, [sp, #60]
-	ldr	r0, [sp, #28]
+	str	r6, [sp, #56]
+	ldr	r0, [sp, #36]
 	eors	r5, r0
 	@ eax.ae:104: c = omac(ks, o, 2 as u8, ct)
-	ldr	r1, [sp, #76]
+	ldr	r1, [sp, #64]
 	@ eax.ae:107: difference = load_be(tag, 0, 16, len(tag)) ^ ((n ^ h ^ c) & ~(~(0 as u128) >> (8 * len(tag))))
 	eors	r5, r1
-	str	r5, [sp, #56]
-	ldr	r0, [sp, #24]
+	str	r5, [sp, #52]
+	ldr	r0, [sp, #32]
 	eors	r4, r0
 	@ eax.ae:104: c = omac(ks, o, 2 as u8, ct)
-	ldr	r1, [sp, #80]
+	ldr	r1, [sp, #68]
 	@ eax.ae:107: difference = load_be(tag, 0, 16, len(tag)) ^ ((n ^ h ^ c) & ~(~(0 as u128) >> (8 * len(tag))))
 	eors	r4, r1
-	str	r4, [sp, #52]
-	ldr	r1, [sp, #16]
-	ldr	r0, [sp, #20]
+	str	r4, [sp, #48]
+	ldr	r1, [sp, #8]
+	ldr	r0, [sp, #28]
 	eors	r1, r0
 	@ eax.ae:104: c = omac(ks, o, 2 as u8, ct)
-	ldr	r2, [sp, #84]
+	ldr	r2, [sp, #72]
 	@ eax.ae:107: difference = load_be(tag, 0, 16, len(tag)) ^ ((n ^ h ^ c) & ~(~(0 as u128) >> (8 * len(tag))))
 	eors	r1, r2
-	str	r1, [sp, #48]
+	str	r1, [sp, #44]
 	@ eax.ae:23: for i in 0..(n + 15) / 16 {
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #140]
 	adds	r0, #15
 	lsrs	r0, r0, #4
-	str	r0, [sp, #16]
+	str	r0, [sp, #24]
 	movs	r4, #0
 	cmp	r4, r0
 	bcs	.Leax_decrypt_with_done2
@@ -626,20 +603,20 @@ eax_decrypt_with:
 	mov	r9, r0
 	@ eax.ae:25: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
 	movs	r5, #0
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #40]
 	adds	r0, r0, r4
-	mov	r11, r0
-	ldr	r3, [sp, #28]
+	str	r0, [sp, #16]
+	ldr	r3, [sp, #36]
 	adcs	r3, r5
-	ldr	r2, [sp, #24]
+	ldr	r2, [sp, #32]
 	adcs	r2, r5
-	ldr	r1, [sp, #20]
+	ldr	r1, [sp, #28]
 	adcs	r1, r5
-	ldr	r5, [sp, #12]
+	ldr	r5, [sp, #140]
 	mov	r0, r9
 	subs	r0, r5, r0
 	mov	r8, r0
-	ldr	r5, [sp, #36]
+	ldr	r5, [sp, #136]
 	mov	r0, r9
 	adds	r5, r5, r0
 	movs	r6, #3
@@ -650,11 +627,11 @@ eax_decrypt_with:
 	beq	.Leax_decrypt_with_words4
 .Leax_decrypt_with_bytes3:
 	movs	r0, #0
-	str	r0, [sp, #104]
-	str	r0, [sp, #108]
-	str	r0, [sp, #112]
-	str	r0, [sp, #116]
-	add	r0, sp, #104
+	str	r0, [sp, #60]
+	str	r0, [sp, #64]
+	str	r0, [sp, #68]
+	str	r0, [sp, #72]
+	add	r0, sp, #60
 	mov	r10, r0
 	mov	r7, r8
 	cmp	r7, #16
@@ -671,52 +648,53 @@ eax_decrypt_with:
 .Leax_decrypt_with_cpyd5:
 	mov	r5, r10
 .Leax_decrypt_with_words4:
-	@ cmac.ae:25: return E.encrypt_block(ks, b)
-	mov	r0, r11
-	str	r0, [sp, #72]
-	str	r3, [sp, #76]
-	str	r2, [sp, #80]
-	str	r1, [sp, #84]
-	@ eax.ae:25: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
 	ldr	r0, [r5, #12]
 	rev	r0, r0
-	mov	r11, r0
+	str	r0, [sp, #12]
 	ldr	r0, [r5, #8]
 	rev	r0, r0
-	mov	r10, r0
+	str	r0, [sp, #8]
 	ldr	r0, [r5, #4]
-	rev	r6, r0
+	rev	r0, r0
+	mov	r11, r0
 	ldr	r0, [r5]
-	rev	r5, r0
+	rev	r0, r0
+	mov	r10, r0
 	@ cmac.ae:25: return E.encrypt_block(ks, b)
-	add	r1, sp, #72
-	add	r2, sp, #88
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #16]
+	str	r0, [sp, #60]
+	str	r3, [sp, #64]
+	str	r2, [sp, #68]
+	str	r1, [sp, #72]
+	add	r1, sp, #60
+	add	r2, sp, #76
+	ldr	r0, [sp, #20]
 	bl	eax_M_E_encrypt_block
-	ldr	r0, [sp, #88]
+	ldr	r0, [sp, #76]
+	@ eax.ae:25: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
+	ldr	r7, [sp, #12]
+	eors	r7, r0
+	@ cmac.ae:25: return E.encrypt_block(ks, b)
+	ldr	r0, [sp, #80]
+	@ eax.ae:25: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
+	ldr	r2, [sp, #8]
+	eors	r2, r0
+	@ cmac.ae:25: return E.encrypt_block(ks, b)
+	ldr	r0, [sp, #84]
 	@ eax.ae:25: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
 	mov	r1, r11
 	eors	r1, r0
 	@ cmac.ae:25: return E.encrypt_block(ks, b)
-	ldr	r0, [sp, #92]
+	ldr	r3, [sp, #88]
 	@ eax.ae:25: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
-	mov	r2, r10
-	eors	r2, r0
-	@ cmac.ae:25: return E.encrypt_block(ks, b)
-	ldr	r0, [sp, #96]
-	@ eax.ae:25: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
-	mov	r3, r6
-	eors	r3, r0
-	@ cmac.ae:25: return E.encrypt_block(ks, b)
-	ldr	r6, [sp, #100]
-	@ eax.ae:25: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
-	eors	r5, r6
+	mov	r0, r10
+	eors	r0, r3
 	@ eax.ae:26: store_be(dst, off, x, n - off)
-	rev	r6, r5
-	rev	r5, r3
+	rev	r6, r0
+	rev	r5, r1
 	rev	r3, r2
-	rev	r2, r1
-	ldr	r1, [sp, #40]
+	rev	r2, r7
+	ldr	r1, [sp, #152]
 	mov	r0, r9
 	adds	r1, r1, r0
 	movs	r7, #3
@@ -731,11 +709,11 @@ eax_decrypt_with:
 	str	r2, [r1, #12]
 	b	.Leax_decrypt_with_stored9
 .Leax_decrypt_with_bytes8:
-	str	r6, [sp, #104]
-	str	r5, [sp, #108]
-	str	r3, [sp, #112]
-	str	r2, [sp, #116]
-	add	r3, sp, #104
+	str	r6, [sp, #60]
+	str	r5, [sp, #64]
+	str	r3, [sp, #68]
+	str	r2, [sp, #72]
+	add	r3, sp, #60
 	mov	r2, r8
 	cmp	r2, #16
 	bcc	.Leax_decrypt_with_cnt10
@@ -749,26 +727,26 @@ eax_decrypt_with:
 	b	.Leax_decrypt_with_cpy11
 .Leax_decrypt_with_stored9:
 	adds	r4, #1
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp, #24]
 	cmp	r4, r0
 	bcc	.Leax_decrypt_with_loop1
 .Leax_decrypt_with_done2:
 	@ eax.ae:107: difference = load_be(tag, 0, 16, len(tag)) ^ ((n ^ h ^ c) & ~(~(0 as u128) >> (8 * len(tag))))
-	ldr	r1, [sp, #64]
+	ldr	r1, [sp, #144]
 	movs	r2, #3
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #148]
 	cmp	r0, #16
 	bcc	.Leax_decrypt_with_bytes12
 	tst	r1, r2
 	beq	.Leax_decrypt_with_words13
 .Leax_decrypt_with_bytes12:
 	movs	r0, #0
-	str	r0, [sp, #104]
-	str	r0, [sp, #108]
-	str	r0, [sp, #112]
-	str	r0, [sp, #116]
-	add	r3, sp, #104
-	ldr	r2, [sp, #44]
+	str	r0, [sp, #60]
+	str	r0, [sp, #64]
+	str	r0, [sp, #68]
+	str	r0, [sp, #72]
+	add	r3, sp, #60
+	ldr	r2, [sp, #148]
 	cmp	r2, #16
 	bcc	.Leax_decrypt_with_cnt15
 	movs	r2, #16
@@ -793,7 +771,7 @@ eax_decrypt_with:
 	str	r0, [sp, #8]
 	ldr	r0, [r1]
 	rev	r5, r0
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #148]
 	lsls	r2, r0, #3
 	movs	r7, #0
 	mvns	r7, r7
@@ -834,13 +812,13 @@ eax_decrypt_with:
 	movs	r4, #0
 	movs	r3, #0
 .Leax_decrypt_with_she20:
-	ldr	r2, [sp, #60]
+	ldr	r2, [sp, #56]
 	bics	r2, r7
-	ldr	r1, [sp, #56]
+	ldr	r1, [sp, #52]
 	bics	r1, r6
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #48]
 	bics	r0, r4
-	ldr	r4, [sp, #48]
+	ldr	r4, [sp, #44]
 	bics	r4, r3
 	ldr	r3, [sp, #16]
 	eors	r3, r2
@@ -858,9 +836,9 @@ eax_decrypt_with:
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	ldr	r0, [sp, #68]
+	ldr	r0, [sp, #160]
 	strh	r1, [r0]
-	add	sp, #120
+	add	sp, #92
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -1143,8 +1121,8 @@ eax_M_E_encrypt_block:
 
 
 @ --- eax_omac: eax.omac
-@     frame 112 bytes (33 spill slots, 16 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 678 bytes of code and literals
+@     frame 92 bytes (33 spill slots, 15 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 674 bytes of code and literals
 	.section .text.eax_omac,"ax",%progbits
 	.global eax_omac
 	.type eax_omac, %function
@@ -1157,17 +1135,15 @@ eax_omac:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #112
+	sub	sp, #92
 	str	r0, [sp, #8]
 	str	r2, [sp]
 	str	r3, [sp, #4]
-	ldr	r0, [sp, #148]
+	ldr	r0, [sp, #128]
 	mov	r11, r0
-	ldr	r0, [sp, #152]
-	str	r0, [sp, #40]
 	@ eax.ae:51: return M.omac_after(ks, o[at_k1], o[at_k2], t as u128, o[at_tweak + t], msg)
 	ldr	r0, [r1]
-	str	r0, [sp, #44]
+	str	r0, [sp, #40]
 	ldr	r0, [r1, #4]
 	str	r0, [sp, #20]
 	ldr	r0, [r1, #8]
@@ -1175,13 +1151,13 @@ eax_omac:
 	ldr	r0, [r1, #12]
 	str	r0, [sp, #28]
 	ldr	r2, [r1, #16]
-	str	r2, [sp, #48]
+	str	r2, [sp, #44]
 	ldr	r4, [r1, #20]
-	str	r4, [sp, #52]
+	str	r4, [sp, #48]
 	ldr	r4, [r1, #24]
-	str	r4, [sp, #56]
+	str	r4, [sp, #52]
 	ldr	r0, [r1, #28]
-	str	r0, [sp, #60]
+	str	r0, [sp, #56]
 	ldr	r0, [sp]
 	adds	r0, r0, #2
 	uxtb	r0, r0
@@ -1222,11 +1198,11 @@ eax_omac:
 	beq	.Leax_omac_words2
 .Leax_omac_bytes1:
 	movs	r0, #0
+	str	r0, [sp, #60]
 	str	r0, [sp, #64]
 	str	r0, [sp, #68]
 	str	r0, [sp, #72]
-	str	r0, [sp, #76]
-	add	r3, sp, #64
+	add	r3, sp, #60
 	mov	r2, r11
 	cmp	r2, #16
 	bcc	.Leax_omac_cnt4
@@ -1283,18 +1259,18 @@ eax_omac:
 	eors	r5, r3
 	eors	r7, r2
 	eors	r6, r1
-	str	r0, [sp, #80]
-	str	r5, [sp, #84]
-	str	r7, [sp, #88]
-	str	r6, [sp, #92]
-	add	r1, sp, #80
-	add	r2, sp, #96
+	str	r0, [sp, #60]
+	str	r5, [sp, #64]
+	str	r7, [sp, #68]
+	str	r6, [sp, #72]
+	add	r1, sp, #60
+	add	r2, sp, #76
 	ldr	r0, [sp, #8]
 	bl	eax_M_E_encrypt_block
-	ldr	r0, [sp, #96]
-	ldr	r6, [sp, #100]
-	ldr	r7, [sp, #104]
-	ldr	r1, [sp, #108]
+	ldr	r0, [sp, #76]
+	ldr	r6, [sp, #80]
+	ldr	r7, [sp, #84]
+	ldr	r1, [sp, #88]
 	mov	r10, r1
 	@ cmac.ae:82: off = i * 16
 	lsls	r2, r4, #4
@@ -1310,11 +1286,11 @@ eax_omac:
 	beq	.Leax_omac_words9
 .Leax_omac_bytes8:
 	movs	r2, #0
+	str	r2, [sp, #60]
 	str	r2, [sp, #64]
 	str	r2, [sp, #68]
 	str	r2, [sp, #72]
-	str	r2, [sp, #76]
-	add	r5, sp, #64
+	add	r5, sp, #60
 	cmp	r3, #16
 	bcc	.Leax_omac_cnt11
 	movs	r3, #16
@@ -1433,7 +1409,7 @@ eax_omac:
 	str	r0, [sp, #4]
 .Leax_omac_she16:
 	@ cmac.ae:43: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #40]
 	eors	r0, r5
 	str	r0, [sp, #16]
 	ldr	r0, [sp, #20]
@@ -1453,13 +1429,13 @@ eax_omac:
 	eors	r2, r4
 	ldr	r4, [sp, #4]
 	eors	r1, r4
-	ldr	r4, [sp, #48]
+	ldr	r4, [sp, #44]
 	eors	r5, r4
-	ldr	r4, [sp, #52]
+	ldr	r4, [sp, #48]
 	eors	r3, r4
-	ldr	r4, [sp, #56]
+	ldr	r4, [sp, #52]
 	eors	r2, r4
-	ldr	r4, [sp, #60]
+	ldr	r4, [sp, #56]
 	eors	r1, r4
 	str	r1, [sp]
 	ldr	r1, [sp, #32]
@@ -1491,24 +1467,24 @@ eax_omac:
 	eors	r0, r3
 	eors	r7, r2
 	eors	r6, r4
-	str	r1, [sp, #80]
-	str	r0, [sp, #84]
-	str	r7, [sp, #88]
-	str	r6, [sp, #92]
-	add	r1, sp, #80
-	add	r2, sp, #96
+	str	r1, [sp, #60]
+	str	r0, [sp, #64]
+	str	r7, [sp, #68]
+	str	r6, [sp, #72]
+	add	r1, sp, #60
+	add	r2, sp, #76
 	ldr	r0, [sp, #8]
 	bl	eax_M_E_encrypt_block
-	ldr	r4, [sp, #96]
-	ldr	r3, [sp, #100]
-	ldr	r2, [sp, #104]
-	ldr	r1, [sp, #108]
-	ldr	r5, [sp, #40]
+	ldr	r4, [sp, #76]
+	ldr	r3, [sp, #80]
+	ldr	r2, [sp, #84]
+	ldr	r1, [sp, #88]
+	ldr	r5, [sp, #132]
 	str	r4, [r5]
 	str	r3, [r5, #4]
 	str	r2, [r5, #8]
 	str	r1, [r5, #12]
-	add	sp, #112
+	add	sp, #92
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

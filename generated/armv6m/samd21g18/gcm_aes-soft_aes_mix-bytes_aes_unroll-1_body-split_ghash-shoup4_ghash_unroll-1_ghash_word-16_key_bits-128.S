@@ -8,7 +8,7 @@
 	.thumb
 
 @ --- gcm_key_setup: gcm.key_setup
-@     frame 64 bytes (14 spill slots, 4 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     frame 48 bytes (14 spill slots, 4 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
 @     estimated 514 bytes of code and literals
 	.section .text.gcm_key_setup,"ax",%progbits
 	.global gcm_key_setup
@@ -22,7 +22,7 @@ gcm_key_setup:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #64
+	sub	sp, #48
 	str	r2, [sp]
 	mov	r8, r3
 	@ gcm.ae:72: E.key_schedule(load_be(key, 0, key_bits / 8), ks)
@@ -122,18 +122,18 @@ gcm_key_setup:
 .Lgcm_key_setup_done6:
 	@ gcm.ae:73: G.init(E.encrypt_block(ks, 0 as u128), tab)
 	movs	r0, #0
-	str	r0, [sp, #32]
-	str	r0, [sp, #36]
-	str	r0, [sp, #40]
-	str	r0, [sp, #44]
-	add	r1, sp, #32
-	add	r2, sp, #48
+	str	r0, [sp, #16]
+	str	r0, [sp, #20]
+	str	r0, [sp, #24]
+	str	r0, [sp, #28]
+	add	r1, sp, #16
+	add	r2, sp, #32
 	ldr	r0, [sp]
 	bl	gcm_E_encrypt_block
-	ldr	r5, [sp, #48]
-	ldr	r4, [sp, #52]
-	ldr	r1, [sp, #56]
-	ldr	r3, [sp, #60]
+	ldr	r5, [sp, #32]
+	ldr	r4, [sp, #36]
+	ldr	r1, [sp, #40]
+	ldr	r3, [sp, #44]
 	@ ghash.ae:131: for k in 0..8 {
 	movs	r6, #0
 .Lgcm_key_setup_loop9:
@@ -295,7 +295,7 @@ gcm_key_setup:
 	cmp	r5, #16
 	bcc	.Lgcm_key_setup_loop12
 .Lgcm_key_setup_done13:
-	add	sp, #64
+	add	sp, #48
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -308,8 +308,8 @@ gcm_key_setup:
 
 
 @ --- gcm_encrypt_with: gcm.encrypt_with
-@     frame 164 bytes (38 spill slots, 24 on the stack; locals 64), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 928 bytes of code and literals
+@     frame 124 bytes (38 spill slots, 18 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 904 bytes of code and literals
 	.section .text.gcm_encrypt_with,"ax",%progbits
 	.global gcm_encrypt_with
 	.type gcm_encrypt_with, %function
@@ -322,84 +322,72 @@ gcm_encrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #164
-	str	r0, [sp, #48]
+	sub	sp, #124
+	str	r0, [sp, #44]
 	str	r1, [sp, #8]
 	mov	r5, r2
 	mov	r4, r3
-	ldr	r2, [sp, #200]
-	ldr	r0, [sp, #204]
-	str	r0, [sp, #72]
-	ldr	r1, [sp, #208]
-	str	r1, [sp, #68]
-	ldr	r0, [sp, #212]
-	str	r0, [sp, #40]
-	ldr	r1, [sp, #216]
-	str	r1, [sp, #64]
-	ldr	r0, [sp, #224]
-	str	r0, [sp, #96]
-	ldr	r0, [sp, #228]
-	str	r0, [sp, #76]
+	ldr	r2, [sp, #160]
 	@ gcm.ae:120: y = G.absorb(tab, 0 as u128, ad)
 	movs	r0, #0
-	str	r0, [sp, #116]
-	str	r0, [sp, #120]
-	str	r0, [sp, #124]
-	str	r0, [sp, #128]
-	add	r1, sp, #116
-	add	r0, sp, #132
+	str	r0, [sp, #92]
+	str	r0, [sp, #96]
+	str	r0, [sp, #100]
+	str	r0, [sp, #104]
+	add	r1, sp, #92
+	add	r0, sp, #108
 	str	r0, [sp]
 	ldr	r0, [sp, #8]
-	ldr	r3, [sp, #72]
+	ldr	r3, [sp, #164]
 	bl	gcm_G_absorb
-	ldr	r0, [sp, #132]
+	ldr	r0, [sp, #108]
 	str	r0, [sp, #24]
-	ldr	r0, [sp, #136]
+	ldr	r0, [sp, #112]
 	str	r0, [sp, #28]
-	ldr	r0, [sp, #140]
+	ldr	r0, [sp, #116]
 	str	r0, [sp, #20]
-	ldr	r0, [sp, #144]
+	ldr	r0, [sp, #120]
 	str	r0, [sp, #16]
 	@ gcm.ae:121: j0 = counter0(tab, nonce)
-	add	r3, sp, #116
+	add	r3, sp, #92
 	ldr	r0, [sp, #8]
 	mov	r1, r5
 	mov	r2, r4
 	bl	gcm_counter0
-	ldr	r4, [sp, #116]
-	ldr	r7, [sp, #120]
-	ldr	r6, [sp, #124]
-	ldr	r5, [sp, #128]
+	ldr	r4, [sp, #92]
+	ldr	r7, [sp, #96]
+	ldr	r6, [sp, #100]
+	ldr	r5, [sp, #104]
 	@ gcm.ae:122: s0 = E.encrypt_block(ks, j0)
-	str	r4, [sp, #116]
-	str	r7, [sp, #120]
-	str	r6, [sp, #124]
-	str	r5, [sp, #128]
-	add	r1, sp, #116
-	add	r2, sp, #132
-	ldr	r0, [sp, #48]
+	str	r4, [sp, #92]
+	str	r7, [sp, #96]
+	str	r6, [sp, #100]
+	str	r5, [sp, #104]
+	add	r1, sp, #92
+	add	r2, sp, #108
+	ldr	r0, [sp, #44]
 	bl	gcm_E_encrypt_block
-	ldr	r0, [sp, #132]
-	str	r0, [sp, #92]
-	ldr	r0, [sp, #136]
-	str	r0, [sp, #88]
-	ldr	r0, [sp, #140]
-	str	r0, [sp, #84]
-	ldr	r0, [sp, #144]
-	str	r0, [sp, #80]
+	ldr	r0, [sp, #108]
+	str	r0, [sp, #72]
+	ldr	r0, [sp, #112]
+	str	r0, [sp, #68]
+	ldr	r0, [sp, #116]
+	str	r0, [sp, #64]
+	ldr	r0, [sp, #120]
+	str	r0, [sp, #60]
 	@ gcm.ae:38: return cat(x[127:32], x[31:0] + 1)
 	adds	r4, r4, #1
 	@ gcm.ae:125: for i in 0..(n + 15) / 16 {
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #172]
 	adds	r0, #15
 	lsrs	r0, r0, #4
-	str	r0, [sp, #44]
+	str	r0, [sp, #40]
 	movs	r1, #0
 	str	r1, [sp, #12]
-	str	r7, [sp, #60]
-	str	r6, [sp, #56]
-	str	r5, [sp, #52]
-	ldr	r0, [sp, #44]
+	str	r7, [sp, #56]
+	str	r6, [sp, #52]
+	str	r5, [sp, #48]
+	ldr	r0, [sp, #40]
 	cmp	r1, r0
 	bcc	.Lgcm_encrypt_with_far1
 	b	.Lgcm_encrypt_with_done2
@@ -410,31 +398,31 @@ gcm_encrypt_with:
 	lsls	r0, r1, #4
 	mov	r11, r0
 	@ gcm.ae:127: u = E.encrypt_block(ks, j)
-	str	r4, [sp, #116]
-	ldr	r0, [sp, #60]
-	str	r0, [sp, #120]
+	str	r4, [sp, #92]
 	ldr	r0, [sp, #56]
-	str	r0, [sp, #124]
+	str	r0, [sp, #96]
 	ldr	r0, [sp, #52]
-	str	r0, [sp, #128]
-	add	r1, sp, #116
-	add	r2, sp, #132
+	str	r0, [sp, #100]
 	ldr	r0, [sp, #48]
+	str	r0, [sp, #104]
+	add	r1, sp, #92
+	add	r2, sp, #108
+	ldr	r0, [sp, #44]
 	bl	gcm_E_encrypt_block
-	ldr	r6, [sp, #132]
-	ldr	r3, [sp, #136]
-	ldr	r2, [sp, #140]
-	ldr	r0, [sp, #144]
+	ldr	r6, [sp, #108]
+	ldr	r3, [sp, #112]
+	ldr	r2, [sp, #116]
+	ldr	r0, [sp, #120]
 	str	r0, [sp, #32]
 	@ gcm.ae:38: return cat(x[127:32], x[31:0] + 1)
 	adds	r0, r4, #1
 	str	r0, [sp, #36]
 	@ gcm.ae:129: c = first_bytes(load_be(msg, off, 16, n - off) ^ u, n - off)
-	ldr	r1, [sp, #40]
+	ldr	r1, [sp, #172]
 	mov	r0, r11
 	subs	r0, r1, r0
 	mov	r8, r0
-	ldr	r1, [sp, #68]
+	ldr	r1, [sp, #168]
 	mov	r0, r11
 	adds	r1, r1, r0
 	mov	r0, r8
@@ -445,11 +433,11 @@ gcm_encrypt_with:
 	beq	.Lgcm_encrypt_with_words4
 .Lgcm_encrypt_with_bytes3:
 	movs	r0, #0
-	str	r0, [sp, #148]
-	str	r0, [sp, #152]
-	str	r0, [sp, #156]
-	str	r0, [sp, #160]
-	add	r5, sp, #148
+	str	r0, [sp, #92]
+	str	r0, [sp, #96]
+	str	r0, [sp, #100]
+	str	r0, [sp, #104]
+	add	r5, sp, #92
 	mov	r4, r8
 	cmp	r4, #16
 	bcc	.Lgcm_encrypt_with_cnt6
@@ -551,7 +539,7 @@ gcm_encrypt_with:
 	mov	r10, r0
 	rev	r3, r6
 	rev	r2, r7
-	ldr	r1, [sp, #64]
+	ldr	r1, [sp, #176]
 	mov	r0, r11
 	adds	r1, r1, r0
 	mov	r0, r8
@@ -569,12 +557,12 @@ gcm_encrypt_with:
 	b	.Lgcm_encrypt_with_stored15
 .Lgcm_encrypt_with_bytes14:
 	mov	r0, r9
-	str	r0, [sp, #148]
+	str	r0, [sp, #92]
 	mov	r0, r10
-	str	r0, [sp, #152]
-	str	r3, [sp, #156]
-	str	r2, [sp, #160]
-	add	r3, sp, #148
+	str	r0, [sp, #96]
+	str	r3, [sp, #100]
+	str	r2, [sp, #104]
+	add	r3, sp, #92
 	mov	r2, r8
 	cmp	r2, #16
 	bcc	.Lgcm_encrypt_with_cnt16
@@ -596,18 +584,18 @@ gcm_encrypt_with:
 	eors	r1, r5
 	ldr	r0, [sp, #16]
 	eors	r0, r4
-	str	r3, [sp, #116]
-	str	r2, [sp, #120]
-	str	r1, [sp, #124]
-	str	r0, [sp, #128]
-	add	r0, sp, #116
-	add	r2, sp, #132
+	str	r3, [sp, #92]
+	str	r2, [sp, #96]
+	str	r1, [sp, #100]
+	str	r0, [sp, #104]
+	add	r0, sp, #92
+	add	r2, sp, #108
 	ldr	r1, [sp, #8]
 	bl	gcm_G_mul_h
-	ldr	r0, [sp, #132]
-	ldr	r3, [sp, #136]
-	ldr	r2, [sp, #140]
-	ldr	r1, [sp, #144]
+	ldr	r0, [sp, #108]
+	ldr	r3, [sp, #112]
+	ldr	r2, [sp, #116]
+	ldr	r1, [sp, #120]
 	ldr	r4, [sp, #36]
 	str	r0, [sp, #24]
 	str	r3, [sp, #28]
@@ -616,17 +604,17 @@ gcm_encrypt_with:
 	ldr	r1, [sp, #12]
 	adds	r1, #1
 	str	r1, [sp, #12]
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #40]
 	cmp	r1, r0
 	bcs	.Lgcm_encrypt_with_far2
 	b	.Lgcm_encrypt_with_loop1
 .Lgcm_encrypt_with_far2:
 .Lgcm_encrypt_with_done2:
 	@ gcm.ae:64: lengths = cat((ad_len as u64) << 3, (ct_len as u64) << 3)
-	ldr	r0, [sp, #72]
+	ldr	r0, [sp, #164]
 	lsls	r2, r0, #3
 	lsrs	r1, r0, #29
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #172]
 	lsls	r3, r0, #3
 	lsrs	r0, r0, #29
 	@ gcm.ae:65: return G.mul_h(y ^ lengths, tab) ^ s0
@@ -640,7 +628,7 @@ gcm_encrypt_with:
 	eors	r2, r1
 	@ ghash.ae:151: xs[i] = x[w * i + w - 1 : w * i]
 	uxth	r0, r5
-	add	r1, sp, #100
+	add	r1, sp, #76
 	strh	r0, [r1]
 	lsrs	r0, r5, #16
 	strh	r0, [r1, #2]
@@ -664,7 +652,7 @@ gcm_encrypt_with:
 	movs	r2, #0
 	movs	r1, #0
 	@ ghash.ae:156: xw = xs[i]
-	add	r0, sp, #100
+	add	r0, sp, #76
 	mov	r9, r0
 	@ ghash.ae:158: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
 	ldr	r0, =gcm_G.R8
@@ -776,22 +764,22 @@ gcm_encrypt_with:
 	bcc	.Lgcm_encrypt_with_loop18
 .Lgcm_encrypt_with_done19:
 	@ gcm.ae:65: return G.mul_h(y ^ lengths, tab) ^ s0
-	ldr	r0, [sp, #92]
+	ldr	r0, [sp, #72]
 	eors	r7, r0
-	ldr	r0, [sp, #88]
+	ldr	r0, [sp, #68]
 	eors	r5, r0
-	ldr	r0, [sp, #84]
+	ldr	r0, [sp, #64]
 	eors	r2, r0
-	ldr	r0, [sp, #80]
+	ldr	r0, [sp, #60]
 	eors	r1, r0
 	@ gcm.ae:133: store_be(tag, 0, finish(tab, y, len(ad), n, s0), len(tag))
 	rev	r6, r1
 	rev	r4, r2
 	rev	r5, r5
 	rev	r2, r7
-	ldr	r3, [sp, #96]
+	ldr	r3, [sp, #184]
 	movs	r1, #3
-	ldr	r0, [sp, #76]
+	ldr	r0, [sp, #188]
 	cmp	r0, #16
 	bcc	.Lgcm_encrypt_with_bytes20
 	tst	r3, r1
@@ -802,12 +790,12 @@ gcm_encrypt_with:
 	str	r2, [r3, #12]
 	b	.Lgcm_encrypt_with_stored21
 .Lgcm_encrypt_with_bytes20:
-	str	r6, [sp, #148]
-	str	r4, [sp, #152]
-	str	r5, [sp, #156]
-	str	r2, [sp, #160]
-	add	r2, sp, #148
-	ldr	r1, [sp, #76]
+	str	r6, [sp, #92]
+	str	r4, [sp, #96]
+	str	r5, [sp, #100]
+	str	r2, [sp, #104]
+	add	r2, sp, #92
+	ldr	r1, [sp, #188]
 	cmp	r1, #16
 	bcc	.Lgcm_encrypt_with_cnt22
 	movs	r1, #16
@@ -819,7 +807,7 @@ gcm_encrypt_with:
 	strb	r0, [r3, r1]
 	b	.Lgcm_encrypt_with_cpy23
 .Lgcm_encrypt_with_stored21:
-	add	sp, #164
+	add	sp, #124
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -831,8 +819,8 @@ gcm_encrypt_with:
 
 
 @ --- gcm_decrypt_with: gcm.decrypt_with
-@     frame 160 bytes (40 spill slots, 23 on the stack; locals 64), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 996 bytes of code and literals
+@     frame 116 bytes (40 spill slots, 16 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 968 bytes of code and literals
 	.section .text.gcm_decrypt_with,"ax",%progbits
 	.global gcm_decrypt_with
 	.type gcm_decrypt_with, %function
@@ -845,92 +833,78 @@ gcm_decrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #160
+	sub	sp, #116
 	@ gcm.ae:140: y = G.absorb(tab, 0 as u128, ad)
 	movs	r4, #0
-	str	r4, [sp, #112]
-	str	r4, [sp, #116]
-	str	r4, [sp, #120]
-	str	r4, [sp, #124]
-	add	r4, sp, #128
+	str	r4, [sp, #84]
+	str	r4, [sp, #88]
+	str	r4, [sp, #92]
+	str	r4, [sp, #96]
+	add	r4, sp, #100
 	str	r4, [sp]
-	str	r0, [sp, #40]
+	str	r0, [sp, #36]
 	str	r1, [sp, #4]
 	mov	r5, r2
 	mov	r4, r3
-	ldr	r3, [sp, #196]
-	ldr	r0, [sp, #200]
-	str	r0, [sp, #68]
-	ldr	r1, [sp, #204]
-	str	r1, [sp, #60]
-	ldr	r0, [sp, #208]
-	str	r0, [sp, #32]
-	ldr	r0, [sp, #212]
-	str	r0, [sp, #88]
-	ldr	r0, [sp, #216]
-	str	r0, [sp, #64]
-	ldr	r2, [sp, #220]
-	str	r2, [sp, #56]
-	ldr	r0, [sp, #228]
-	str	r0, [sp, #92]
-	add	r1, sp, #112
+	ldr	r3, [sp, #152]
+	add	r1, sp, #84
 	ldr	r0, [sp, #4]
 	mov	r2, r3
-	ldr	r3, [sp, #68]
+	ldr	r3, [sp, #156]
 	bl	gcm_G_absorb
-	ldr	r0, [sp, #128]
+	ldr	r0, [sp, #100]
 	mov	r10, r0
-	ldr	r0, [sp, #132]
+	ldr	r0, [sp, #104]
 	mov	r9, r0
-	ldr	r0, [sp, #136]
+	ldr	r0, [sp, #108]
 	mov	r8, r0
-	ldr	r0, [sp, #140]
+	ldr	r0, [sp, #112]
 	str	r0, [sp, #8]
 	@ gcm.ae:141: j0 = counter0(tab, nonce)
-	add	r3, sp, #112
+	add	r3, sp, #84
 	ldr	r0, [sp, #4]
 	mov	r1, r5
 	mov	r2, r4
 	bl	gcm_counter0
-	ldr	r7, [sp, #112]
-	ldr	r6, [sp, #116]
-	ldr	r5, [sp, #120]
-	ldr	r4, [sp, #124]
+	ldr	r7, [sp, #84]
+	ldr	r6, [sp, #88]
+	ldr	r5, [sp, #92]
+	ldr	r4, [sp, #96]
 	@ gcm.ae:142: s0 = E.encrypt_block(ks, j0)
-	str	r7, [sp, #112]
-	str	r6, [sp, #116]
-	str	r5, [sp, #120]
-	str	r4, [sp, #124]
-	add	r1, sp, #112
-	add	r2, sp, #128
-	ldr	r0, [sp, #40]
+	str	r7, [sp, #84]
+	str	r6, [sp, #88]
+	str	r5, [sp, #92]
+	str	r4, [sp, #96]
+	add	r1, sp, #84
+	add	r2, sp, #100
+	ldr	r0, [sp, #36]
 	bl	gcm_E_encrypt_block
 	@ gcm.ae:145: for i in 0..(n + 15) / 16 {
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #164]
 	adds	r0, #15
 	lsrs	r0, r0, #4
-	str	r0, [sp, #36]
+	str	r0, [sp, #32]
 	@ gcm.ae:38: return cat(x[127:32], x[31:0] + 1)
 	adds	r0, r7, #1
 	@ gcm.ae:145: for i in 0..(n + 15) / 16 {
 	str	r0, [sp, #12]
-	str	r6, [sp, #52]
-	str	r5, [sp, #48]
-	str	r4, [sp, #44]
+	str	r6, [sp, #48]
+	str	r5, [sp, #44]
+	str	r4, [sp, #40]
 	ldr	r6, [sp, #8]
 	@ gcm.ae:142: s0 = E.encrypt_block(ks, j0)
-	ldr	r0, [sp, #128]
-	str	r0, [sp, #72]
-	ldr	r0, [sp, #132]
-	str	r0, [sp, #76]
-	ldr	r0, [sp, #136]
-	str	r0, [sp, #80]
-	ldr	r0, [sp, #140]
-	str	r0, [sp, #84]
+	ldr	r0, [sp, #100]
+	str	r0, [sp, #52]
+	ldr	r0, [sp, #104]
+	str	r0, [sp, #56]
+	ldr	r0, [sp, #108]
+	str	r0, [sp, #60]
+	ldr	r0, [sp, #112]
+	str	r0, [sp, #64]
 	@ gcm.ae:145: for i in 0..(n + 15) / 16 {
 	movs	r1, #0
 	str	r1, [sp, #8]
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #32]
 	cmp	r1, r0
 	bcc	.Lgcm_decrypt_with_far1
 	b	.Lgcm_decrypt_with_done2
@@ -941,9 +915,9 @@ gcm_decrypt_with:
 	lsls	r0, r1, #4
 	mov	r11, r0
 	@ gcm.ae:147: c = load_be(ct, off, 16, n - off)
-	ldr	r1, [sp, #32]
+	ldr	r1, [sp, #164]
 	subs	r4, r1, r0
-	ldr	r1, [sp, #60]
+	ldr	r1, [sp, #160]
 	adds	r1, r1, r0
 	movs	r0, #3
 	cmp	r4, #16
@@ -952,11 +926,11 @@ gcm_decrypt_with:
 	beq	.Lgcm_decrypt_with_words4
 .Lgcm_decrypt_with_bytes3:
 	movs	r0, #0
-	str	r0, [sp, #144]
-	str	r0, [sp, #148]
-	str	r0, [sp, #152]
-	str	r0, [sp, #156]
-	add	r3, sp, #144
+	str	r0, [sp, #84]
+	str	r0, [sp, #88]
+	str	r0, [sp, #92]
+	str	r0, [sp, #96]
+	add	r3, sp, #84
 	mov	r2, r4
 	cmp	r2, #16
 	bcc	.Lgcm_decrypt_with_cnt6
@@ -983,18 +957,18 @@ gcm_decrypt_with:
 	rev	r7, r0
 	@ gcm.ae:148: u = E.encrypt_block(ks, j)
 	ldr	r0, [sp, #12]
-	str	r0, [sp, #112]
-	ldr	r0, [sp, #52]
-	str	r0, [sp, #116]
+	str	r0, [sp, #84]
 	ldr	r0, [sp, #48]
-	str	r0, [sp, #120]
+	str	r0, [sp, #88]
 	ldr	r0, [sp, #44]
-	str	r0, [sp, #124]
-	add	r1, sp, #112
-	add	r2, sp, #128
+	str	r0, [sp, #92]
 	ldr	r0, [sp, #40]
+	str	r0, [sp, #96]
+	add	r1, sp, #84
+	add	r2, sp, #100
+	ldr	r0, [sp, #36]
 	bl	gcm_E_encrypt_block
-	ldr	r0, [sp, #140]
+	ldr	r0, [sp, #112]
 	@ gcm.ae:151: store_be(msg, off, c ^ u, n - off)
 	eors	r0, r7
 	str	r0, [sp, #16]
@@ -1002,7 +976,7 @@ gcm_decrypt_with:
 	mov	r1, r6
 	eors	r1, r7
 	@ gcm.ae:148: u = E.encrypt_block(ks, j)
-	ldr	r0, [sp, #136]
+	ldr	r0, [sp, #108]
 	@ gcm.ae:151: store_be(msg, off, c ^ u, n - off)
 	eors	r0, r5
 	str	r0, [sp, #28]
@@ -1010,7 +984,7 @@ gcm_decrypt_with:
 	mov	r2, r8
 	eors	r2, r5
 	@ gcm.ae:148: u = E.encrypt_block(ks, j)
-	ldr	r5, [sp, #132]
+	ldr	r5, [sp, #104]
 	@ gcm.ae:151: store_be(msg, off, c ^ u, n - off)
 	ldr	r0, [sp, #20]
 	eors	r5, r0
@@ -1018,28 +992,28 @@ gcm_decrypt_with:
 	mov	r3, r9
 	eors	r3, r0
 	@ gcm.ae:148: u = E.encrypt_block(ks, j)
-	ldr	r6, [sp, #128]
+	ldr	r6, [sp, #100]
 	@ gcm.ae:151: store_be(msg, off, c ^ u, n - off)
 	ldr	r0, [sp, #24]
 	eors	r6, r0
 	@ gcm.ae:150: y = G.mul_h(y ^ c, tab)                          // delay slot: needs C only
 	mov	r7, r10
 	eors	r7, r0
-	str	r7, [sp, #112]
-	str	r3, [sp, #116]
-	str	r2, [sp, #120]
-	str	r1, [sp, #124]
-	add	r0, sp, #112
-	add	r2, sp, #128
+	str	r7, [sp, #84]
+	str	r3, [sp, #88]
+	str	r2, [sp, #92]
+	str	r1, [sp, #96]
+	add	r0, sp, #84
+	add	r2, sp, #100
 	ldr	r1, [sp, #4]
 	bl	gcm_G_mul_h
-	ldr	r0, [sp, #128]
+	ldr	r0, [sp, #100]
 	mov	r10, r0
-	ldr	r0, [sp, #132]
+	ldr	r0, [sp, #104]
 	mov	r9, r0
-	ldr	r0, [sp, #136]
+	ldr	r0, [sp, #108]
 	mov	r8, r0
-	ldr	r1, [sp, #140]
+	ldr	r1, [sp, #112]
 	@ gcm.ae:151: store_be(msg, off, c ^ u, n - off)
 	ldr	r0, [sp, #16]
 	rev	r3, r0
@@ -1047,7 +1021,7 @@ gcm_decrypt_with:
 	rev	r7, r0
 	rev	r5, r5
 	rev	r6, r6
-	ldr	r2, [sp, #56]
+	ldr	r2, [sp, #176]
 	mov	r0, r11
 	adds	r2, r2, r0
 	movs	r0, #3
@@ -1061,11 +1035,11 @@ gcm_decrypt_with:
 	str	r6, [r2, #12]
 	b	.Lgcm_decrypt_with_stored9
 .Lgcm_decrypt_with_bytes8:
-	str	r3, [sp, #144]
-	str	r7, [sp, #148]
-	str	r5, [sp, #152]
-	str	r6, [sp, #156]
-	add	r3, sp, #144
+	str	r3, [sp, #84]
+	str	r7, [sp, #88]
+	str	r5, [sp, #92]
+	str	r6, [sp, #96]
+	add	r3, sp, #84
 	cmp	r4, #16
 	bcc	.Lgcm_decrypt_with_cnt10
 	movs	r4, #16
@@ -1085,38 +1059,38 @@ gcm_decrypt_with:
 	ldr	r1, [sp, #8]
 	adds	r1, #1
 	str	r1, [sp, #8]
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #32]
 	cmp	r1, r0
 	bcs	.Lgcm_decrypt_with_far2
 	b	.Lgcm_decrypt_with_loop1
 .Lgcm_decrypt_with_far2:
 .Lgcm_decrypt_with_done2:
 	@ gcm.ae:64: lengths = cat((ad_len as u64) << 3, (ct_len as u64) << 3)
-	ldr	r0, [sp, #68]
+	ldr	r0, [sp, #156]
 	lsrs	r0, r0, #29
 	@ gcm.ae:65: return G.mul_h(y ^ lengths, tab) ^ s0
 	eors	r6, r0
 	@ gcm.ae:64: lengths = cat((ad_len as u64) << 3, (ct_len as u64) << 3)
-	ldr	r0, [sp, #68]
+	ldr	r0, [sp, #156]
 	lsls	r0, r0, #3
 	@ gcm.ae:65: return G.mul_h(y ^ lengths, tab) ^ s0
 	mov	r2, r8
 	eors	r2, r0
 	@ gcm.ae:64: lengths = cat((ad_len as u64) << 3, (ct_len as u64) << 3)
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #164]
 	lsrs	r0, r0, #29
 	@ gcm.ae:65: return G.mul_h(y ^ lengths, tab) ^ s0
 	mov	r3, r9
 	eors	r3, r0
 	@ gcm.ae:64: lengths = cat((ad_len as u64) << 3, (ct_len as u64) << 3)
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #164]
 	lsls	r0, r0, #3
 	@ gcm.ae:65: return G.mul_h(y ^ lengths, tab) ^ s0
 	mov	r4, r10
 	eors	r4, r0
 	@ ghash.ae:151: xs[i] = x[w * i + w - 1 : w * i]
 	uxth	r0, r4
-	add	r1, sp, #96
+	add	r1, sp, #68
 	strh	r0, [r1]
 	lsrs	r0, r4, #16
 	strh	r0, [r1, #2]
@@ -1146,7 +1120,7 @@ gcm_decrypt_with:
 	movs	r3, #0
 	movs	r2, #0
 	@ ghash.ae:156: xw = xs[i]
-	add	r0, sp, #96
+	add	r0, sp, #68
 	mov	r9, r0
 	@ ghash.ae:158: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
 	ldr	r0, =gcm_G.R8
@@ -1256,34 +1230,34 @@ gcm_decrypt_with:
 	bcc	.Lgcm_decrypt_with_loop12
 .Lgcm_decrypt_with_done13:
 	@ gcm.ae:65: return G.mul_h(y ^ lengths, tab) ^ s0
-	ldr	r0, [sp, #72]
+	ldr	r0, [sp, #52]
 	eors	r1, r0
 	str	r1, [sp, #12]
-	ldr	r0, [sp, #76]
+	ldr	r0, [sp, #56]
 	eors	r4, r0
 	str	r4, [sp, #8]
-	ldr	r0, [sp, #80]
+	ldr	r0, [sp, #60]
 	eors	r3, r0
 	str	r3, [sp, #4]
 	mov	r1, r2
-	ldr	r0, [sp, #84]
+	ldr	r0, [sp, #64]
 	eors	r1, r0
 	@ gcm.ae:155: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(t, len(tag))) == 0
-	ldr	r2, [sp, #88]
+	ldr	r2, [sp, #168]
 	movs	r3, #3
-	ldr	r0, [sp, #64]
+	ldr	r0, [sp, #172]
 	cmp	r0, #16
 	bcc	.Lgcm_decrypt_with_bytes14
 	tst	r2, r3
 	beq	.Lgcm_decrypt_with_words15
 .Lgcm_decrypt_with_bytes14:
 	movs	r0, #0
-	str	r0, [sp, #144]
-	str	r0, [sp, #148]
-	str	r0, [sp, #152]
-	str	r0, [sp, #156]
-	add	r4, sp, #144
-	ldr	r3, [sp, #64]
+	str	r0, [sp, #84]
+	str	r0, [sp, #88]
+	str	r0, [sp, #92]
+	str	r0, [sp, #96]
+	add	r4, sp, #84
+	ldr	r3, [sp, #172]
 	cmp	r3, #16
 	bcc	.Lgcm_decrypt_with_cnt17
 	movs	r3, #16
@@ -1310,7 +1284,7 @@ gcm_decrypt_with:
 	rev	r0, r0
 	str	r0, [sp, #16]
 	@ gcm.ae:44: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
-	ldr	r0, [sp, #64]
+	ldr	r0, [sp, #172]
 	cmp	r0, #16
 	movs	r2, #0
 	adcs	r2, r2
@@ -1319,7 +1293,7 @@ gcm_decrypt_with:
 	cmp	r2, #0
 	beq	.Lgcm_decrypt_with_else19
 	@ gcm.ae:45: y = x & ~(~(0 as u128) >> (8 * count))
-	ldr	r0, [sp, #64]
+	ldr	r0, [sp, #172]
 	lsls	r7, r0, #3
 	movs	r5, #0
 	mvns	r5, r5
@@ -1393,9 +1367,9 @@ gcm_decrypt_with:
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	ldr	r0, [sp, #92]
+	ldr	r0, [sp, #184]
 	strh	r1, [r0]
-	add	sp, #160
+	add	sp, #116
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -1678,8 +1652,8 @@ gcm_E_encrypt_block:
 
 
 @ --- gcm_G_absorb: gcm.G.absorb
-@     frame 56 bytes (6 spill slots, 2 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 186 bytes of code and literals
+@     frame 36 bytes (6 spill slots, 1 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 182 bytes of code and literals
 	.section .text.gcm_G_absorb,"ax",%progbits
 	.global gcm_G_absorb
 	.type gcm_G_absorb, %function
@@ -1692,7 +1666,7 @@ gcm_G_absorb:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #56
+	sub	sp, #36
 	mov	r10, r3
 	@ ghash.ae:219: for i in 0..(n + 15) / 16 {
 	adds	r3, #15
@@ -1705,8 +1679,6 @@ gcm_G_absorb:
 	ldr	r1, [r1, #12]
 	str	r0, [sp]
 	mov	r11, r2
-	ldr	r0, [sp, #92]
-	str	r0, [sp, #4]
 	movs	r5, #0
 	mov	r0, r9
 	cmp	r5, r0
@@ -1726,11 +1698,11 @@ gcm_G_absorb:
 	beq	.Lgcm_G_absorb_words4
 .Lgcm_G_absorb_bytes3:
 	movs	r2, #0
+	str	r2, [sp, #4]
 	str	r2, [sp, #8]
 	str	r2, [sp, #12]
 	str	r2, [sp, #16]
-	str	r2, [sp, #20]
-	add	r7, sp, #8
+	add	r7, sp, #4
 	cmp	r6, #16
 	bcc	.Lgcm_G_absorb_cnt6
 	movs	r6, #16
@@ -1757,18 +1729,18 @@ gcm_G_absorb:
 	rev	r2, r0
 	mov	r0, r8
 	eors	r0, r2
-	str	r0, [sp, #24]
-	str	r4, [sp, #28]
-	str	r3, [sp, #32]
-	str	r1, [sp, #36]
-	add	r0, sp, #24
-	add	r2, sp, #40
+	str	r0, [sp, #4]
+	str	r4, [sp, #8]
+	str	r3, [sp, #12]
+	str	r1, [sp, #16]
+	add	r0, sp, #4
+	add	r2, sp, #20
 	ldr	r1, [sp]
 	bl	gcm_G_mul_h
-	ldr	r2, [sp, #40]
-	ldr	r4, [sp, #44]
-	ldr	r3, [sp, #48]
-	ldr	r1, [sp, #52]
+	ldr	r2, [sp, #20]
+	ldr	r4, [sp, #24]
+	ldr	r3, [sp, #28]
+	ldr	r1, [sp, #32]
 	mov	r8, r2
 	adds	r5, #1
 	mov	r0, r9
@@ -1776,12 +1748,12 @@ gcm_G_absorb:
 	bcc	.Lgcm_G_absorb_loop1
 .Lgcm_G_absorb_done2:
 	mov	r2, r8
-	ldr	r5, [sp, #4]
+	ldr	r5, [sp, #72]
 	str	r2, [r5]
 	str	r4, [r5, #4]
 	str	r3, [r5, #8]
 	str	r1, [r5, #12]
-	add	sp, #56
+	add	sp, #36
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -1968,7 +1940,7 @@ gcm_G_mul_h:
 
 
 @ --- gcm_counter0: gcm.counter0
-@     frame 48 bytes (0 spill slots, 0 on the stack; locals 44), saves r4, r5, r6, r7
+@     frame 36 bytes (0 spill slots, 0 on the stack; locals 32), saves r4, r5, r6, r7
 @     estimated 148 bytes of code and literals
 	.section .text.gcm_counter0,"ax",%progbits
 	.global gcm_counter0
@@ -1977,7 +1949,7 @@ gcm_G_mul_h:
 	.balign 4
 gcm_counter0:
 	push	{r4, r5, r6, r7, lr}
-	sub	sp, #48
+	sub	sp, #36
 	mov	r7, r0
 	mov	r5, r1
 	mov	r6, r2
@@ -2019,44 +1991,44 @@ gcm_counter0:
 .Lgcm_counter0_else1:
 	@ gcm.ae:56: j = G.absorb(tab, 0 as u128, nonce)
 	movs	r0, #0
+	str	r0, [sp, #4]
+	str	r0, [sp, #8]
+	str	r0, [sp, #12]
 	str	r0, [sp, #16]
-	str	r0, [sp, #20]
-	str	r0, [sp, #24]
-	str	r0, [sp, #28]
-	add	r1, sp, #16
-	add	r0, sp, #32
+	add	r1, sp, #4
+	add	r0, sp, #20
 	str	r0, [sp]
 	mov	r0, r7
 	mov	r2, r5
 	mov	r3, r6
 	bl	gcm_G_absorb
-	ldr	r5, [sp, #32]
-	ldr	r3, [sp, #36]
-	ldr	r2, [sp, #40]
-	ldr	r1, [sp, #44]
+	ldr	r5, [sp, #20]
+	ldr	r3, [sp, #24]
+	ldr	r2, [sp, #28]
+	ldr	r1, [sp, #32]
 	@ gcm.ae:57: j = G.mul_h(j ^ ((len(nonce) as u128) << 3), tab)
 	lsls	r0, r6, #3
 	lsrs	r6, r6, #29
 	eors	r5, r0
 	eors	r3, r6
-	str	r5, [sp, #16]
-	str	r3, [sp, #20]
-	str	r2, [sp, #24]
-	str	r1, [sp, #28]
-	add	r0, sp, #16
-	add	r2, sp, #32
+	str	r5, [sp, #4]
+	str	r3, [sp, #8]
+	str	r2, [sp, #12]
+	str	r1, [sp, #16]
+	add	r0, sp, #4
+	add	r2, sp, #20
 	mov	r1, r7
 	bl	gcm_G_mul_h
-	ldr	r3, [sp, #32]
-	ldr	r2, [sp, #36]
-	ldr	r1, [sp, #40]
-	ldr	r0, [sp, #44]
+	ldr	r3, [sp, #20]
+	ldr	r2, [sp, #24]
+	ldr	r1, [sp, #28]
+	ldr	r0, [sp, #32]
 .Lgcm_counter0_endif2:
 	str	r3, [r4]
 	str	r2, [r4, #4]
 	str	r1, [r4, #8]
 	str	r0, [r4, #12]
-	add	sp, #48
+	add	sp, #36
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.size gcm_counter0, .-gcm_counter0

@@ -8,8 +8,8 @@
 	.thumb
 
 @ --- grain128aeadv2_encrypt: grain128aeadv2.encrypt
-@     frame 172 bytes (7 spill slots, 7 on the stack; locals 112), saves r4, r5, r6, r7
-@     estimated 344 bytes of code and literals
+@     frame 132 bytes (7 spill slots, 1 on the stack; locals 96), saves r4, r5, r6, r7
+@     estimated 318 bytes of code and literals
 	.section .text.grain128aeadv2_encrypt,"ax",%progbits
 	.global grain128aeadv2_encrypt
 	.type grain128aeadv2_encrypt, %function
@@ -17,27 +17,15 @@
 	.balign 4
 grain128aeadv2_encrypt:
 	push	{r4, r5, r6, r7, lr}
-	sub	sp, #172
+	sub	sp, #132
 	mov	r1, r0
-	ldr	r0, [sp, #192]
-	str	r0, [sp, #52]
-	ldr	r0, [sp, #196]
-	str	r0, [sp, #48]
-	ldr	r0, [sp, #200]
-	str	r0, [sp, #32]
-	ldr	r4, [sp, #204]
-	ldr	r0, [sp, #208]
-	str	r0, [sp, #56]
-	ldr	r0, [sp, #212]
-	str	r0, [sp, #44]
-	ldr	r0, [sp, #216]
-	str	r0, [sp, #40]
+	ldr	r4, [sp, #164]
 	@ grain128aeadv2.ae:228: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
 	movs	r7, #3
 	tst	r1, r7
 	beq	.Lgrain128aeadv2_encrypt_words2
 .Lgrain128aeadv2_encrypt_bytes1:
-	add	r5, sp, #60
+	add	r5, sp, #36
 	movs	r3, #16
 .Lgrain128aeadv2_encrypt_cpy4:
 	subs	r3, #1
@@ -49,44 +37,83 @@ grain128aeadv2_encrypt:
 	mov	r1, r5
 .Lgrain128aeadv2_encrypt_words2:
 	ldr	r0, [r1]
-	str	r0, [sp, #36]
+	str	r0, [sp, #32]
 	ldr	r5, [r1, #4]
 	ldr	r3, [r1, #8]
 	ldr	r6, [r1, #12]
-	tst	r2, r7
+	mov	r0, r2
+	tst	r0, r7
 	beq	.Lgrain128aeadv2_encrypt_words6
 .Lgrain128aeadv2_encrypt_bytes5:
-	add	r7, sp, #60
-	movs	r1, #12
+	add	r7, sp, #36
+	movs	r2, #12
 .Lgrain128aeadv2_encrypt_cpy8:
-	subs	r1, #1
+	subs	r2, #1
 	bcc	.Lgrain128aeadv2_encrypt_cpyd7
-	ldrb	r0, [r2, r1]
-	strb	r0, [r7, r1]
+	ldrb	r1, [r0, r2]
+	strb	r1, [r7, r2]
 	b	.Lgrain128aeadv2_encrypt_cpy8
 .Lgrain128aeadv2_encrypt_cpyd7:
-	mov	r2, r7
+	mov	r0, r7
 .Lgrain128aeadv2_encrypt_words6:
-	ldr	r0, [sp, #36]
-	str	r0, [sp, #76]
-	str	r5, [sp, #80]
-	str	r3, [sp, #84]
-	str	r6, [sp, #88]
-	ldr	r0, [r2]
-	str	r0, [sp, #92]
-	ldr	r0, [r2, #4]
-	str	r0, [sp, #96]
-	ldr	r0, [r2, #8]
-	str	r0, [sp, #100]
-	add	r0, sp, #136
-	str	r0, [sp]
-	add	r0, sp, #144
-	str	r0, [sp, #4]
-	add	r0, sp, #76
-	add	r1, sp, #92
-	add	r2, sp, #104
-	add	r3, sp, #120
+	ldm	r0!, {r1, r2, r7}
+	ldr	r0, [sp, #32]
+	str	r0, [sp, #36]
+	str	r5, [sp, #40]
+	str	r3, [sp, #44]
+	str	r6, [sp, #48]
+	str	r1, [sp, #52]
+	str	r2, [sp, #56]
+	str	r7, [sp, #60]
+	add	r0, sp, #36
+	add	r1, sp, #52
+	add	r2, sp, #64
+	add	r3, sp, #80
+	add	r6, sp, #96
+	add	r5, sp, #104
+	str	r6, [sp]
+	str	r5, [sp, #4]
 	bl	grain128aeadv2_init
+	ldr	r0, [sp, #64]
+	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	str	r0, [sp, #36]
+	@ grain128aeadv2.ae:228: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	ldr	r0, [sp, #68]
+	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	str	r0, [sp, #40]
+	@ grain128aeadv2.ae:228: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	ldr	r0, [sp, #72]
+	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	str	r0, [sp, #44]
+	@ grain128aeadv2.ae:228: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	ldr	r0, [sp, #76]
+	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	str	r0, [sp, #48]
+	@ grain128aeadv2.ae:228: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	ldr	r0, [sp, #80]
+	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	str	r0, [sp, #52]
+	@ grain128aeadv2.ae:228: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	ldr	r0, [sp, #84]
+	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	str	r0, [sp, #56]
+	@ grain128aeadv2.ae:228: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	ldr	r0, [sp, #88]
+	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	str	r0, [sp, #60]
+	@ grain128aeadv2.ae:228: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	ldr	r0, [sp, #92]
+	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	str	r0, [sp, #64]
+	@ grain128aeadv2.ae:228: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	ldr	r0, [sp, #96]
+	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	str	r0, [sp, #68]
+	@ grain128aeadv2.ae:228: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	ldr	r0, [sp, #100]
+	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	str	r0, [sp, #72]
+	@ grain128aeadv2.ae:228: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
 	ldr	r0, [sp, #104]
 	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	str	r0, [sp, #76]
@@ -94,63 +121,63 @@ grain128aeadv2_encrypt:
 	ldr	r0, [sp, #108]
 	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	str	r0, [sp, #80]
-	@ grain128aeadv2.ae:228: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	ldr	r0, [sp, #112]
-	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	str	r0, [sp, #84]
-	@ grain128aeadv2.ae:228: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	ldr	r0, [sp, #116]
-	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	str	r0, [sp, #88]
-	@ grain128aeadv2.ae:228: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	ldr	r0, [sp, #120]
-	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	str	r0, [sp, #92]
-	@ grain128aeadv2.ae:228: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	ldr	r0, [sp, #124]
-	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	str	r0, [sp, #96]
-	@ grain128aeadv2.ae:228: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	ldr	r0, [sp, #128]
-	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	str	r0, [sp, #100]
-	@ grain128aeadv2.ae:228: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	ldr	r0, [sp, #132]
-	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	str	r0, [sp, #104]
-	@ grain128aeadv2.ae:228: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	ldr	r0, [sp, #136]
-	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	str	r0, [sp, #108]
-	@ grain128aeadv2.ae:228: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	ldr	r0, [sp, #140]
-	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	str	r0, [sp, #112]
-	@ grain128aeadv2.ae:228: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	ldr	r0, [sp, #144]
-	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	str	r0, [sp, #116]
-	@ grain128aeadv2.ae:228: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	ldr	r0, [sp, #148]
-	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	str	r0, [sp, #120]
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #152]
 	str	r0, [sp]
-	ldr	r0, [sp, #48]
+	ldr	r0, [sp, #156]
 	str	r0, [sp, #4]
-	add	r0, sp, #124
+	add	r0, sp, #84
 	str	r0, [sp, #8]
-	add	r0, sp, #140
+	add	r0, sp, #100
 	str	r0, [sp, #12]
-	add	r0, sp, #156
+	add	r0, sp, #116
 	str	r0, [sp, #16]
-	add	r0, sp, #164
+	add	r0, sp, #124
 	str	r0, [sp, #20]
-	add	r0, sp, #76
-	add	r1, sp, #92
-	add	r2, sp, #108
-	add	r3, sp, #116
+	add	r0, sp, #36
+	add	r1, sp, #52
+	add	r2, sp, #68
+	add	r3, sp, #76
 	bl	grain128aeadv2_absorb_ad
+	ldr	r0, [sp, #84]
+	@ grain128aeadv2.ae:230: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
+	str	r0, [sp, #36]
+	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	ldr	r0, [sp, #88]
+	@ grain128aeadv2.ae:230: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
+	str	r0, [sp, #40]
+	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	ldr	r0, [sp, #92]
+	@ grain128aeadv2.ae:230: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
+	str	r0, [sp, #44]
+	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	ldr	r0, [sp, #96]
+	@ grain128aeadv2.ae:230: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
+	str	r0, [sp, #48]
+	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	ldr	r0, [sp, #100]
+	@ grain128aeadv2.ae:230: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
+	str	r0, [sp, #52]
+	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	ldr	r0, [sp, #104]
+	@ grain128aeadv2.ae:230: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
+	str	r0, [sp, #56]
+	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	ldr	r0, [sp, #108]
+	@ grain128aeadv2.ae:230: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
+	str	r0, [sp, #60]
+	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	ldr	r0, [sp, #112]
+	@ grain128aeadv2.ae:230: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
+	str	r0, [sp, #64]
+	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	ldr	r0, [sp, #116]
+	@ grain128aeadv2.ae:230: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
+	str	r0, [sp, #68]
+	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	ldr	r0, [sp, #120]
+	@ grain128aeadv2.ae:230: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
+	str	r0, [sp, #72]
+	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	ldr	r0, [sp, #124]
 	@ grain128aeadv2.ae:230: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
 	str	r0, [sp, #76]
@@ -158,74 +185,34 @@ grain128aeadv2_encrypt:
 	ldr	r0, [sp, #128]
 	@ grain128aeadv2.ae:230: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
 	str	r0, [sp, #80]
-	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r0, [sp, #132]
-	@ grain128aeadv2.ae:230: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
-	str	r0, [sp, #84]
-	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r0, [sp, #136]
-	@ grain128aeadv2.ae:230: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
-	str	r0, [sp, #88]
-	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r0, [sp, #140]
-	@ grain128aeadv2.ae:230: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
-	str	r0, [sp, #92]
-	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r0, [sp, #144]
-	@ grain128aeadv2.ae:230: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
-	str	r0, [sp, #96]
-	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r0, [sp, #148]
-	@ grain128aeadv2.ae:230: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
-	str	r0, [sp, #100]
-	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r0, [sp, #152]
-	@ grain128aeadv2.ae:230: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
-	str	r0, [sp, #104]
-	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r0, [sp, #156]
-	@ grain128aeadv2.ae:230: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
-	str	r0, [sp, #108]
-	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r0, [sp, #160]
-	@ grain128aeadv2.ae:230: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
-	str	r0, [sp, #112]
-	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r0, [sp, #164]
-	@ grain128aeadv2.ae:230: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
-	str	r0, [sp, #116]
-	@ grain128aeadv2.ae:229: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	ldr	r0, [sp, #168]
-	@ grain128aeadv2.ae:230: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
-	str	r0, [sp, #120]
-	ldr	r0, [sp, #56]
 	str	r0, [sp, #8]
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #172]
 	str	r0, [sp, #12]
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #160]
 	str	r0, [sp]
 	str	r0, [sp, #16]
 	str	r4, [sp, #4]
 	str	r4, [sp, #20]
-	add	r0, sp, #124
+	add	r0, sp, #84
 	str	r0, [sp, #24]
-	add	r0, sp, #132
+	add	r0, sp, #92
 	str	r0, [sp, #28]
-	add	r0, sp, #76
-	add	r1, sp, #92
-	add	r2, sp, #108
-	add	r3, sp, #116
+	add	r0, sp, #36
+	add	r1, sp, #52
+	add	r2, sp, #68
+	add	r3, sp, #76
 	bl	grain128aeadv2_crypt
-	ldr	r2, [sp, #124]
-	ldr	r0, [sp, #132]
+	ldr	r2, [sp, #84]
+	ldr	r0, [sp, #92]
 	@ grain128aeadv2.ae:231: store_le(tag, 0, acc ^ sr)
 	eors	r2, r0
 	@ grain128aeadv2.ae:230: acc, sr = crypt(s, b, acc, sr, msg, ct, msg)
-	ldr	r1, [sp, #128]
-	ldr	r0, [sp, #136]
+	ldr	r1, [sp, #88]
+	ldr	r0, [sp, #96]
 	@ grain128aeadv2.ae:231: store_le(tag, 0, acc ^ sr)
 	eors	r1, r0
-	ldr	r3, [sp, #40]
+	ldr	r3, [sp, #176]
 	movs	r0, #3
 	tst	r3, r0
 	bne	.Lgrain128aeadv2_encrypt_bytes9
@@ -233,10 +220,10 @@ grain128aeadv2_encrypt:
 	str	r1, [r3, #4]
 	b	.Lgrain128aeadv2_encrypt_stored10
 .Lgrain128aeadv2_encrypt_bytes9:
-	str	r2, [sp, #60]
-	str	r1, [sp, #64]
+	str	r2, [sp, #36]
+	str	r1, [sp, #40]
 	movs	r1, #8
-	add	r2, sp, #60
+	add	r2, sp, #36
 .Lgrain128aeadv2_encrypt_cpy11:
 	subs	r1, #1
 	bcc	.Lgrain128aeadv2_encrypt_stored10
@@ -244,15 +231,15 @@ grain128aeadv2_encrypt:
 	strb	r0, [r3, r1]
 	b	.Lgrain128aeadv2_encrypt_cpy11
 .Lgrain128aeadv2_encrypt_stored10:
-	add	sp, #172
+	add	sp, #132
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.size grain128aeadv2_encrypt, .-grain128aeadv2_encrypt
 
 
 @ --- grain128aeadv2_decrypt: grain128aeadv2.decrypt
-@     frame 176 bytes (8 spill slots, 8 on the stack; locals 112), saves r4, r5, r6, r7
-@     estimated 362 bytes of code and literals
+@     frame 132 bytes (8 spill slots, 1 on the stack; locals 96), saves r4, r5, r6, r7
+@     estimated 332 bytes of code and literals
 	.section .text.grain128aeadv2_decrypt,"ax",%progbits
 	.global grain128aeadv2_decrypt
 	.type grain128aeadv2_decrypt, %function
@@ -260,29 +247,15 @@ grain128aeadv2_encrypt:
 	.balign 4
 grain128aeadv2_decrypt:
 	push	{r4, r5, r6, r7, lr}
-	sub	sp, #176
+	sub	sp, #132
 	mov	r1, r0
-	ldr	r0, [sp, #196]
-	str	r0, [sp, #52]
-	ldr	r0, [sp, #200]
-	str	r0, [sp, #48]
-	ldr	r0, [sp, #204]
-	str	r0, [sp, #56]
-	ldr	r0, [sp, #208]
-	str	r0, [sp, #44]
-	ldr	r0, [sp, #212]
-	str	r0, [sp, #40]
-	ldr	r0, [sp, #220]
-	str	r0, [sp, #32]
-	ldr	r4, [sp, #224]
-	ldr	r0, [sp, #228]
-	str	r0, [sp, #60]
+	ldr	r4, [sp, #180]
 	@ grain128aeadv2.ae:235: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
 	movs	r7, #3
 	tst	r1, r7
 	beq	.Lgrain128aeadv2_decrypt_words2
 .Lgrain128aeadv2_decrypt_bytes1:
-	add	r5, sp, #64
+	add	r5, sp, #36
 	movs	r3, #16
 .Lgrain128aeadv2_decrypt_cpy4:
 	subs	r3, #1
@@ -294,184 +267,183 @@ grain128aeadv2_decrypt:
 	mov	r1, r5
 .Lgrain128aeadv2_decrypt_words2:
 	ldr	r0, [r1]
-	str	r0, [sp, #36]
+	str	r0, [sp, #32]
 	ldr	r5, [r1, #4]
 	ldr	r3, [r1, #8]
 	ldr	r6, [r1, #12]
-	tst	r2, r7
+	mov	r0, r2
+	tst	r0, r7
 	beq	.Lgrain128aeadv2_decrypt_words6
 .Lgrain128aeadv2_decrypt_bytes5:
-	add	r7, sp, #64
-	movs	r1, #12
+	add	r7, sp, #36
+	movs	r2, #12
 .Lgrain128aeadv2_decrypt_cpy8:
-	subs	r1, #1
+	subs	r2, #1
 	bcc	.Lgrain128aeadv2_decrypt_cpyd7
-	ldrb	r0, [r2, r1]
-	strb	r0, [r7, r1]
+	ldrb	r1, [r0, r2]
+	strb	r1, [r7, r2]
 	b	.Lgrain128aeadv2_decrypt_cpy8
 .Lgrain128aeadv2_decrypt_cpyd7:
-	mov	r2, r7
+	mov	r0, r7
 .Lgrain128aeadv2_decrypt_words6:
-	ldr	r0, [sp, #36]
-	str	r0, [sp, #80]
-	str	r5, [sp, #84]
-	str	r3, [sp, #88]
-	str	r6, [sp, #92]
-	ldr	r0, [r2]
-	str	r0, [sp, #96]
-	ldr	r0, [r2, #4]
-	str	r0, [sp, #100]
-	ldr	r0, [r2, #8]
-	str	r0, [sp, #104]
-	add	r0, sp, #140
-	str	r0, [sp]
-	add	r0, sp, #148
-	str	r0, [sp, #4]
-	add	r0, sp, #80
-	add	r1, sp, #96
-	add	r2, sp, #108
-	add	r3, sp, #124
+	ldm	r0!, {r1, r2, r7}
+	ldr	r0, [sp, #32]
+	str	r0, [sp, #36]
+	str	r5, [sp, #40]
+	str	r3, [sp, #44]
+	str	r6, [sp, #48]
+	str	r1, [sp, #52]
+	str	r2, [sp, #56]
+	str	r7, [sp, #60]
+	add	r0, sp, #36
+	add	r1, sp, #52
+	add	r2, sp, #64
+	add	r3, sp, #80
+	add	r6, sp, #96
+	add	r5, sp, #104
+	str	r6, [sp]
+	str	r5, [sp, #4]
 	bl	grain128aeadv2_init
+	ldr	r0, [sp, #64]
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	str	r0, [sp, #36]
+	@ grain128aeadv2.ae:235: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	ldr	r0, [sp, #68]
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	str	r0, [sp, #40]
+	@ grain128aeadv2.ae:235: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	ldr	r0, [sp, #72]
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	str	r0, [sp, #44]
+	@ grain128aeadv2.ae:235: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	ldr	r0, [sp, #76]
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	str	r0, [sp, #48]
+	@ grain128aeadv2.ae:235: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	ldr	r0, [sp, #80]
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	str	r0, [sp, #52]
+	@ grain128aeadv2.ae:235: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	ldr	r0, [sp, #84]
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	str	r0, [sp, #56]
+	@ grain128aeadv2.ae:235: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	ldr	r0, [sp, #88]
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	str	r0, [sp, #60]
+	@ grain128aeadv2.ae:235: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	ldr	r0, [sp, #92]
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	str	r0, [sp, #64]
+	@ grain128aeadv2.ae:235: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	ldr	r0, [sp, #96]
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	str	r0, [sp, #68]
+	@ grain128aeadv2.ae:235: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	ldr	r0, [sp, #100]
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	str	r0, [sp, #72]
+	@ grain128aeadv2.ae:235: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
+	ldr	r0, [sp, #104]
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	str	r0, [sp, #76]
+	@ grain128aeadv2.ae:235: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
 	ldr	r0, [sp, #108]
 	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	str	r0, [sp, #80]
-	@ grain128aeadv2.ae:235: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	ldr	r0, [sp, #112]
-	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	str	r0, [sp, #84]
-	@ grain128aeadv2.ae:235: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	ldr	r0, [sp, #116]
-	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	str	r0, [sp, #88]
-	@ grain128aeadv2.ae:235: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	ldr	r0, [sp, #120]
-	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	str	r0, [sp, #92]
-	@ grain128aeadv2.ae:235: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	ldr	r0, [sp, #124]
-	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	str	r0, [sp, #96]
-	@ grain128aeadv2.ae:235: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	ldr	r0, [sp, #128]
-	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	str	r0, [sp, #100]
-	@ grain128aeadv2.ae:235: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	ldr	r0, [sp, #132]
-	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	str	r0, [sp, #104]
-	@ grain128aeadv2.ae:235: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	ldr	r0, [sp, #136]
-	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	str	r0, [sp, #108]
-	@ grain128aeadv2.ae:235: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	ldr	r0, [sp, #140]
-	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	str	r0, [sp, #112]
-	@ grain128aeadv2.ae:235: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	ldr	r0, [sp, #144]
-	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	str	r0, [sp, #116]
-	@ grain128aeadv2.ae:235: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
-	ldr	r0, [sp, #148]
-	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	str	r0, [sp, #120]
-	@ grain128aeadv2.ae:235: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
 	ldr	r0, [sp, #152]
-	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	str	r0, [sp, #124]
-	ldr	r0, [sp, #52]
 	str	r0, [sp]
-	ldr	r0, [sp, #48]
+	ldr	r0, [sp, #156]
 	str	r0, [sp, #4]
-	add	r0, sp, #128
+	add	r0, sp, #84
 	str	r0, [sp, #8]
-	add	r0, sp, #144
+	add	r0, sp, #100
 	str	r0, [sp, #12]
-	add	r0, sp, #160
+	add	r0, sp, #116
 	str	r0, [sp, #16]
-	add	r0, sp, #168
+	add	r0, sp, #124
 	str	r0, [sp, #20]
-	add	r0, sp, #80
-	add	r1, sp, #96
-	add	r2, sp, #112
-	add	r3, sp, #120
+	add	r0, sp, #36
+	add	r1, sp, #52
+	add	r2, sp, #68
+	add	r3, sp, #76
 	bl	grain128aeadv2_absorb_ad
+	ldr	r0, [sp, #84]
+	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
+	str	r0, [sp, #36]
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	ldr	r0, [sp, #88]
+	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
+	str	r0, [sp, #40]
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	ldr	r0, [sp, #92]
+	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
+	str	r0, [sp, #44]
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	ldr	r0, [sp, #96]
+	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
+	str	r0, [sp, #48]
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	ldr	r0, [sp, #100]
+	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
+	str	r0, [sp, #52]
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	ldr	r0, [sp, #104]
+	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
+	str	r0, [sp, #56]
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	ldr	r0, [sp, #108]
+	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
+	str	r0, [sp, #60]
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	ldr	r0, [sp, #112]
+	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
+	str	r0, [sp, #64]
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	ldr	r0, [sp, #116]
+	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
+	str	r0, [sp, #68]
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	ldr	r0, [sp, #120]
+	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
+	str	r0, [sp, #72]
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
+	ldr	r0, [sp, #124]
+	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
+	str	r0, [sp, #76]
+	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	ldr	r0, [sp, #128]
 	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
 	str	r0, [sp, #80]
-	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r0, [sp, #132]
-	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
-	str	r0, [sp, #84]
-	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r0, [sp, #136]
-	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
-	str	r0, [sp, #88]
-	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r0, [sp, #140]
-	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
-	str	r0, [sp, #92]
-	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r0, [sp, #144]
-	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
-	str	r0, [sp, #96]
-	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r0, [sp, #148]
-	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
-	str	r0, [sp, #100]
-	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r0, [sp, #152]
-	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
-	str	r0, [sp, #104]
-	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r0, [sp, #156]
-	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
-	str	r0, [sp, #108]
-	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
 	ldr	r0, [sp, #160]
-	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
-	str	r0, [sp, #112]
-	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r0, [sp, #164]
-	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
-	str	r0, [sp, #116]
-	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r0, [sp, #168]
-	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
-	str	r0, [sp, #120]
-	@ grain128aeadv2.ae:236: s, b, acc, sr = absorb_ad(s, b, acc, sr, ad)
-	ldr	r0, [sp, #172]
-	@ grain128aeadv2.ae:237: acc, sr = crypt(s, b, acc, sr, ct, msg, msg)
-	str	r0, [sp, #124]
-	ldr	r0, [sp, #56]
 	str	r0, [sp]
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #164]
 	str	r0, [sp, #4]
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #176]
 	str	r0, [sp, #8]
 	str	r0, [sp, #16]
 	str	r4, [sp, #12]
 	str	r4, [sp, #20]
-	add	r0, sp, #128
+	add	r0, sp, #84
 	str	r0, [sp, #24]
-	add	r0, sp, #136
+	add	r0, sp, #92
 	str	r0, [sp, #28]
-	add	r0, sp, #80
-	add	r1, sp, #96
-	add	r2, sp, #112
-	add	r3, sp, #120
+	add	r0, sp, #36
+	add	r1, sp, #52
+	add	r2, sp, #68
+	add	r3, sp, #76
 	bl	grain128aeadv2_crypt
-	ldr	r5, [sp, #128]
-	ldr	r4, [sp, #132]
-	ldr	r3, [sp, #136]
-	ldr	r2, [sp, #140]
+	ldr	r5, [sp, #84]
+	ldr	r4, [sp, #88]
+	ldr	r3, [sp, #92]
+	ldr	r2, [sp, #96]
 	@ grain128aeadv2.ae:238: return (load_le(tag, 0, 8) ^ acc ^ sr) == 0
-	ldr	r6, [sp, #40]
+	ldr	r6, [sp, #168]
 	movs	r0, #3
 	tst	r6, r0
 	beq	.Lgrain128aeadv2_decrypt_words10
 .Lgrain128aeadv2_decrypt_bytes9:
-	add	r7, sp, #64
+	add	r7, sp, #36
 	movs	r1, #8
 .Lgrain128aeadv2_decrypt_cpy12:
 	subs	r1, #1
@@ -493,17 +465,17 @@ grain128aeadv2_decrypt:
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	ldr	r0, [sp, #60]
+	ldr	r0, [sp, #184]
 	strh	r1, [r0]
-	add	sp, #176
+	add	sp, #132
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.size grain128aeadv2_decrypt, .-grain128aeadv2_decrypt
 
 
 @ --- grain128aeadv2_absorb_ad: grain128aeadv2.absorb_ad
-@     frame 64 bytes (42 spill slots, 16 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2098 bytes of code and literals
+@     frame 44 bytes (42 spill slots, 11 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 2078 bytes of code and literals
 	.section .text.grain128aeadv2_absorb_ad,"ax",%progbits
 	.global grain128aeadv2_absorb_ad
 	.type grain128aeadv2_absorb_ad, %function
@@ -516,19 +488,9 @@ grain128aeadv2_absorb_ad:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #64
-	ldr	r4, [sp, #100]
-	str	r4, [sp, #28]
-	ldr	r4, [sp, #104]
+	sub	sp, #44
+	ldr	r4, [sp, #80]
 	str	r4, [sp, #24]
-	ldr	r4, [sp, #108]
-	str	r4, [sp, #60]
-	ldr	r4, [sp, #112]
-	str	r4, [sp, #56]
-	ldr	r4, [sp, #116]
-	str	r4, [sp, #52]
-	ldr	r4, [sp, #120]
-	str	r4, [sp, #48]
 	ldm	r0, {r0, r4, r6, r7}
 	mov	r8, r7
 	ldr	r7, [r1]
@@ -536,9 +498,9 @@ grain128aeadv2_absorb_ad:
 	ldr	r7, [r1, #4]
 	str	r7, [sp, #4]
 	ldr	r7, [r1, #8]
-	str	r7, [sp, #40]
-	ldr	r7, [r1, #12]
 	str	r7, [sp, #36]
+	ldr	r7, [r1, #12]
+	str	r7, [sp, #32]
 	ldr	r7, [r2]
 	str	r7, [sp, #12]
 	ldr	r7, [r2, #4]
@@ -548,7 +510,7 @@ grain128aeadv2_absorb_ad:
 	ldr	r2, [r3, #4]
 	str	r2, [sp, #8]
 	@ grain128aeadv2.ae:177: return if a < 0x80 then 0 else if a < 0x100 then 1 else if a < 0x10000 then 2 else if a < 0x1000000 then 3 else 4 as u32
-	ldr	r5, [sp, #24]
+	ldr	r5, [sp, #84]
 	cmp	r5, #128
 	movs	r1, #0
 	sbcs	r1, r1
@@ -564,7 +526,7 @@ grain128aeadv2_absorb_ad:
 	sbcs	r3, r3
 	movs	r5, #1
 	lsls	r5, r5, #24
-	ldr	r7, [sp, #24]
+	ldr	r7, [sp, #84]
 	cmp	r7, r5
 	movs	r7, #0
 	sbcs	r7, r7
@@ -582,10 +544,10 @@ grain128aeadv2_absorb_ad:
 	eors	r5, r7
 	ands	r1, r5
 	eors	r5, r1
-	str	r5, [sp, #32]
+	str	r5, [sp, #28]
 	@ grain128aeadv2.ae:194: for i in 0..n + 1 {
 	adds	r7, r5, #1
-	str	r7, [sp, #44]
+	str	r7, [sp, #40]
 	movs	r5, #0
 	str	r5, [sp, #20]
 	mov	r9, r0
@@ -593,8 +555,8 @@ grain128aeadv2_absorb_ad:
 	mov	r12, r6
 	ldr	r4, [sp]
 	ldr	r3, [sp, #4]
-	ldr	r2, [sp, #40]
-	ldr	r1, [sp, #36]
+	ldr	r2, [sp, #36]
+	ldr	r1, [sp, #32]
 	mov	r0, r7
 	cmp	r5, r0
 	bcc	.Lgrain128aeadv2_absorb_ad_far1
@@ -606,20 +568,20 @@ grain128aeadv2_absorb_ad:
 	subs	r0, r5, #1
 	movs	r7, #0
 	sbcs	r7, r7
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #28]
 	subs	r0, r0, #1
 	movs	r5, #0
 	sbcs	r5, r5
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #28]
 	uxtb	r6, r0
 	movs	r0, #128
 	orrs	r6, r0
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #84]
 	uxtb	r0, r0
 	eors	r0, r6
 	ands	r0, r5
 	eors	r6, r0
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #28]
 	ldr	r5, [sp, #20]
 	subs	r0, r0, r5
 	lsls	r5, r0, #3
@@ -627,7 +589,7 @@ grain128aeadv2_absorb_ad:
 	bls	.Lgrain128aeadv2_absorb_ad_shok3
 	movs	r5, #255
 .Lgrain128aeadv2_absorb_ad_shok3:
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #84]
 	lsrs	r0, r5
 	uxtb	r0, r0
 	eors	r6, r0
@@ -763,7 +725,7 @@ grain128aeadv2_absorb_ad:
 	eors	r5, r0
 	mov	r0, r8
 	eors	r5, r0
-	str	r5, [sp, #36]
+	str	r5, [sp, #32]
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	r6, r9
 	eors	r6, r4
@@ -912,7 +874,7 @@ grain128aeadv2_absorb_ad:
 	orrs	r7, r5
 	mov	r12, r7
 	lsrs	r5, r0, #16
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #32]
 	uxth	r0, r0
 	lsls	r0, r0, #16
 	orrs	r0, r5
@@ -920,11 +882,11 @@ grain128aeadv2_absorb_ad:
 	lsrs	r0, r4, #16
 	lsls	r4, r3, #16
 	orrs	r0, r4
-	str	r0, [sp, #40]
+	str	r0, [sp, #36]
 	lsrs	r0, r3, #16
 	lsls	r3, r2, #16
 	orrs	r0, r3
-	str	r0, [sp, #36]
+	str	r0, [sp, #32]
 	lsrs	r0, r2, #16
 	lsls	r2, r1, #16
 	orrs	r0, r2
@@ -1120,8 +1082,8 @@ grain128aeadv2_absorb_ad:
 	lsrs	r3, r5, #15
 	lsls	r5, r3, #31
 	orrs	r5, r2
-	ldr	r4, [sp, #40]
-	ldr	r3, [sp, #36]
+	ldr	r4, [sp, #36]
+	ldr	r3, [sp, #32]
 	ldr	r2, [sp, #4]
 	str	r0, [sp, #12]
 	str	r7, [sp, #16]
@@ -1130,7 +1092,7 @@ grain128aeadv2_absorb_ad:
 	ldr	r5, [sp, #20]
 	adds	r5, #1
 	str	r5, [sp, #20]
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #40]
 	cmp	r5, r0
 	bcs	.Lgrain128aeadv2_absorb_ad_far2
 	b	.Lgrain128aeadv2_absorb_ad_loop1
@@ -1138,15 +1100,15 @@ grain128aeadv2_absorb_ad:
 .Lgrain128aeadv2_absorb_ad_done2:
 	@ grain128aeadv2.ae:197: for i in 0..a {
 	movs	r5, #0
-	str	r5, [sp, #36]
-	ldr	r0, [sp, #24]
+	str	r5, [sp, #32]
+	ldr	r0, [sp, #84]
 	cmp	r5, r0
 	bcc	.Lgrain128aeadv2_absorb_ad_far3
 	b	.Lgrain128aeadv2_absorb_ad_done5
 .Lgrain128aeadv2_absorb_ad_far3:
 .Lgrain128aeadv2_absorb_ad_loop4:
 	@ grain128aeadv2.ae:198: s, b, acc, sr = absorb_byte(s, b, acc, sr, ad[i])
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #24]
 	ldrb	r0, [r0]
 	mov	r10, r0
 	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
@@ -1435,7 +1397,7 @@ grain128aeadv2_absorb_ad:
 	lsrs	r0, r4, #16
 	lsls	r4, r3, #16
 	orrs	r0, r4
-	str	r0, [sp, #32]
+	str	r0, [sp, #28]
 	lsrs	r0, r3, #16
 	lsls	r3, r2, #16
 	orrs	r0, r3
@@ -1635,27 +1597,27 @@ grain128aeadv2_absorb_ad:
 	lsrs	r3, r5, #15
 	lsls	r5, r3, #31
 	orrs	r5, r2
-	ldr	r2, [sp, #28]
+	ldr	r2, [sp, #24]
 	adds	r2, #1
-	str	r2, [sp, #28]
-	ldr	r4, [sp, #32]
+	str	r2, [sp, #24]
+	ldr	r4, [sp, #28]
 	ldr	r3, [sp, #20]
 	ldr	r2, [sp, #4]
 	str	r0, [sp, #12]
 	str	r7, [sp, #16]
 	mov	r11, r6
 	str	r5, [sp, #8]
-	ldr	r5, [sp, #36]
+	ldr	r5, [sp, #32]
 	adds	r5, #1
-	str	r5, [sp, #36]
-	ldr	r0, [sp, #24]
+	str	r5, [sp, #32]
+	ldr	r0, [sp, #84]
 	cmp	r5, r0
 	bcs	.Lgrain128aeadv2_absorb_ad_far4
 	b	.Lgrain128aeadv2_absorb_ad_loop4
 .Lgrain128aeadv2_absorb_ad_far4:
 .Lgrain128aeadv2_absorb_ad_done5:
 	mov	r5, r9
-	ldr	r6, [sp, #60]
+	ldr	r6, [sp, #88]
 	str	r5, [r6]
 	mov	r5, lr
 	str	r5, [r6, #4]
@@ -1663,22 +1625,22 @@ grain128aeadv2_absorb_ad:
 	str	r5, [r6, #8]
 	mov	r5, r8
 	str	r5, [r6, #12]
-	ldr	r5, [sp, #56]
+	ldr	r5, [sp, #92]
 	str	r4, [r5]
 	str	r3, [r5, #4]
 	str	r2, [r5, #8]
 	str	r1, [r5, #12]
 	ldr	r1, [sp, #12]
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #96]
 	str	r1, [r0]
 	ldr	r1, [sp, #16]
 	str	r1, [r0, #4]
 	mov	r1, r11
-	ldr	r0, [sp, #48]
+	ldr	r0, [sp, #100]
 	str	r1, [r0]
 	ldr	r1, [sp, #8]
 	str	r1, [r0, #4]
-	add	sp, #64
+	add	sp, #44
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -1690,8 +1652,8 @@ grain128aeadv2_absorb_ad:
 
 
 @ --- grain128aeadv2_crypt: grain128aeadv2.crypt
-@     frame 60 bytes (39 spill slots, 15 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2262 bytes of code and literals
+@     frame 36 bytes (39 spill slots, 9 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 2238 bytes of code and literals
 	.section .text.grain128aeadv2_crypt,"ax",%progbits
 	.global grain128aeadv2_crypt
 	.type grain128aeadv2_crypt, %function
@@ -1704,21 +1666,9 @@ grain128aeadv2_crypt:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #60
+	sub	sp, #36
 	mov	r5, r1
 	mov	r4, r2
-	ldr	r2, [sp, #96]
-	str	r2, [sp, #32]
-	ldr	r1, [sp, #100]
-	str	r1, [sp, #44]
-	ldr	r2, [sp, #104]
-	str	r2, [sp, #28]
-	ldr	r2, [sp, #112]
-	str	r2, [sp, #24]
-	ldr	r1, [sp, #120]
-	str	r1, [sp, #56]
-	ldr	r1, [sp, #124]
-	str	r1, [sp, #52]
 	ldr	r2, [r0]
 	ldr	r1, [r0, #4]
 	mov	r12, r1
@@ -1737,9 +1687,9 @@ grain128aeadv2_crypt:
 	str	r5, [sp]
 	ldr	r5, [r3, #4]
 	@ grain128aeadv2.ae:208: for i in 0..n / 2 {
-	ldr	r3, [sp, #44]
+	ldr	r3, [sp, #76]
 	lsrs	r3, r3, #1
-	str	r3, [sp, #48]
+	str	r3, [sp, #32]
 	movs	r3, #0
 	str	r3, [sp, #20]
 	mov	lr, r12
@@ -1750,7 +1700,7 @@ grain128aeadv2_crypt:
 	str	r4, [sp, #12]
 	str	r5, [sp, #8]
 	ldr	r4, [sp, #20]
-	ldr	r0, [sp, #48]
+	ldr	r0, [sp, #32]
 	cmp	r4, r0
 	bcc	.Lgrain128aeadv2_crypt_far1
 	b	.Lgrain128aeadv2_crypt_done2
@@ -1883,7 +1833,7 @@ grain128aeadv2_crypt:
 	eors	r5, r0
 	mov	r0, r8
 	eors	r5, r0
-	str	r5, [sp, #40]
+	str	r5, [sp, #28]
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r2, r3
 	lsrs	r0, r3, #26
@@ -2021,7 +1971,7 @@ grain128aeadv2_crypt:
 	ands	r5, r0
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r2, r5
-	str	r2, [sp, #36]
+	str	r2, [sp, #24]
 	@ grain128aeadv2.ae:210: z = unzip2(y)
 	movs	r3, #0
 	lsls	r2, r4, #1
@@ -2094,25 +2044,25 @@ grain128aeadv2_crypt:
 	@ grain128aeadv2.ae:211: dst[2 * i] = src[2 * i] ^ z[7:0]
 	ldr	r0, [sp, #20]
 	lsls	r3, r0, #1
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #72]
 	ldrb	r2, [r0, r3]
 	uxtb	r0, r4
 	eors	r2, r0
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #80]
 	strb	r2, [r0, r3]
 	@ grain128aeadv2.ae:212: dst[2 * i + 1] = src[2 * i + 1] ^ z[15:8]
 	adds	r0, r3, #1
 	str	r0, [sp, #16]
-	ldr	r2, [sp, #32]
+	ldr	r2, [sp, #72]
 	ldrb	r5, [r2, r0]
 	lsrs	r0, r4, #8
 	uxtb	r0, r0
 	eors	r5, r0
-	ldr	r2, [sp, #28]
+	ldr	r2, [sp, #80]
 	ldr	r0, [sp, #16]
 	strb	r5, [r2, r0]
 	@ grain128aeadv2.ae:213: acc, sr = authenticate(acc, sr, pt[2 * i], z[23:16])
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #88]
 	ldrb	r0, [r0, r3]
 	mov	r10, r0
 	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
@@ -2263,7 +2213,7 @@ grain128aeadv2_crypt:
 	lsls	r3, r2, #31
 	orrs	r3, r0
 	@ grain128aeadv2.ae:214: acc, sr = authenticate(acc, sr, pt[2 * i + 1], z[31:24])
-	ldr	r2, [sp, #24]
+	ldr	r2, [sp, #88]
 	ldr	r0, [sp, #16]
 	ldrb	r0, [r2, r0]
 	mov	r10, r0
@@ -2412,11 +2362,11 @@ grain128aeadv2_crypt:
 	mov	r2, lr
 	mov	lr, r12
 	mov	r12, r8
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #28]
 	mov	r8, r0
 	mov	r0, r1
 	mov	r1, r9
-	ldr	r3, [sp, #36]
+	ldr	r3, [sp, #24]
 	mov	r9, r3
 	mov	r3, r11
 	mov	r11, r0
@@ -2427,14 +2377,14 @@ grain128aeadv2_crypt:
 	ldr	r4, [sp, #20]
 	adds	r4, #1
 	str	r4, [sp, #20]
-	ldr	r0, [sp, #48]
+	ldr	r0, [sp, #32]
 	cmp	r4, r0
 	bcs	.Lgrain128aeadv2_crypt_far2
 	b	.Lgrain128aeadv2_crypt_loop1
 .Lgrain128aeadv2_crypt_far2:
 .Lgrain128aeadv2_crypt_done2:
 	@ grain128aeadv2.ae:216: for i in n - n % 2..n {
-	ldr	r6, [sp, #44]
+	ldr	r6, [sp, #76]
 	lsls	r0, r6, #31
 	lsrs	r4, r0, #31
 	subs	r5, r6, r4
@@ -2734,11 +2684,11 @@ grain128aeadv2_crypt:
 	lsrs	r0, r3, #16
 	lsls	r3, r2, #16
 	orrs	r0, r3
-	str	r0, [sp, #40]
+	str	r0, [sp, #28]
 	lsrs	r0, r2, #16
 	lsls	r2, r4, #16
 	orrs	r0, r2
-	str	r0, [sp, #36]
+	str	r0, [sp, #24]
 	lsrs	r0, r4, #16
 	lsls	r2, r1, #16
 	orrs	r0, r2
@@ -2789,15 +2739,15 @@ grain128aeadv2_crypt:
 	adcs	r0, r0
 	orrs	r3, r0
 	@ grain128aeadv2.ae:219: dst[i] = src[i] ^ z[7:0]
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #72]
 	ldr	r2, [sp, #16]
 	ldrb	r1, [r0, r2]
 	uxtb	r0, r3
 	eors	r1, r0
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #80]
 	strb	r1, [r0, r2]
 	@ grain128aeadv2.ae:220: acc, sr = authenticate(acc, sr, pt[i], z[15:8])
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #88]
 	ldrb	r4, [r0, r2]
 	@ grain128aeadv2.ae:165: acc = acc ^ (sr & -(m[0] as u64))
 	lsls	r0, r4, #31
@@ -2938,8 +2888,8 @@ grain128aeadv2_crypt:
 	lsrs	r1, r3, #15
 	lsls	r5, r1, #31
 	orrs	r5, r2
-	ldr	r3, [sp, #40]
-	ldr	r2, [sp, #36]
+	ldr	r3, [sp, #28]
+	ldr	r2, [sp, #24]
 	ldr	r4, [sp, #20]
 	mov	r1, r11
 	str	r0, [sp, #4]
@@ -2949,23 +2899,23 @@ grain128aeadv2_crypt:
 	ldr	r5, [sp, #16]
 	adds	r5, #1
 	str	r5, [sp, #16]
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #76]
 	cmp	r5, r0
 	bcs	.Lgrain128aeadv2_crypt_far4
 	b	.Lgrain128aeadv2_crypt_loop3
 .Lgrain128aeadv2_crypt_far4:
 .Lgrain128aeadv2_crypt_done4:
 	ldr	r1, [sp, #4]
-	ldr	r0, [sp, #56]
+	ldr	r0, [sp, #96]
 	str	r1, [r0]
 	ldr	r1, [sp, #12]
 	str	r1, [r0, #4]
 	ldr	r1, [sp]
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #100]
 	str	r1, [r0]
 	ldr	r1, [sp, #8]
 	str	r1, [r0, #4]
-	add	sp, #60
+	add	sp, #36
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -2977,8 +2927,8 @@ grain128aeadv2_crypt:
 
 
 @ --- grain128aeadv2_init: grain128aeadv2.init
-@     frame 40 bytes (44 spill slots, 10 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2114 bytes of code and literals
+@     frame 32 bytes (44 spill slots, 8 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 2106 bytes of code and literals
 	.section .text.grain128aeadv2_init,"ax",%progbits
 	.global grain128aeadv2_init
 	.type grain128aeadv2_init, %function
@@ -2991,13 +2941,9 @@ grain128aeadv2_init:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #40
-	str	r2, [sp, #36]
-	str	r3, [sp, #32]
-	ldr	r2, [sp, #76]
+	sub	sp, #32
 	str	r2, [sp, #28]
-	ldr	r2, [sp, #80]
-	str	r2, [sp, #24]
+	str	r3, [sp, #24]
 	ldr	r6, [r0]
 	str	r6, [sp, #8]
 	ldr	r2, [r0, #4]
@@ -4191,7 +4137,7 @@ grain128aeadv2_init:
 .Lgrain128aeadv2_init_far4:
 .Lgrain128aeadv2_init_done8:
 	mov	r5, r8
-	ldr	r7, [sp, #36]
+	ldr	r7, [sp, #28]
 	str	r5, [r7]
 	mov	r5, lr
 	str	r5, [r7, #4]
@@ -4199,21 +4145,21 @@ grain128aeadv2_init:
 	str	r5, [r7, #8]
 	mov	r5, r9
 	str	r5, [r7, #12]
-	ldr	r5, [sp, #32]
+	ldr	r5, [sp, #24]
 	str	r4, [r5]
 	str	r3, [r5, #4]
 	str	r2, [r5, #8]
 	str	r1, [r5, #12]
 	ldr	r1, [sp, #16]
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #68]
 	str	r1, [r0]
 	ldr	r1, [sp, #8]
 	str	r1, [r0, #4]
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #72]
 	str	r6, [r0]
 	ldr	r1, [sp, #4]
 	str	r1, [r0, #4]
-	add	sp, #40
+	add	sp, #32
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

@@ -98,8 +98,8 @@ isap_a_128a_key_setup:
 
 
 @ --- isap_a_128a_encrypt_with: isap_a_128a.encrypt_with
-@     frame 136 bytes (13 spill slots, 9 on the stack; locals 88), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 430 bytes of code and literals
+@     frame 104 bytes (13 spill slots, 5 on the stack; locals 72), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 414 bytes of code and literals
 	.section .text.isap_a_128a_encrypt_with,"ax",%progbits
 	.global isap_a_128a_encrypt_with
 	.type isap_a_128a_encrypt_with, %function
@@ -112,25 +112,17 @@ isap_a_128a_encrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #136
-	str	r0, [sp, #44]
-	mov	r3, r1
-	ldr	r0, [sp, #172]
-	str	r0, [sp, #40]
-	ldr	r0, [sp, #176]
-	str	r0, [sp, #36]
-	ldr	r0, [sp, #180]
-	mov	r11, r0
-	ldr	r0, [sp, #184]
-	mov	r8, r0
-	ldr	r0, [sp, #188]
-	mov	r10, r0
-	ldr	r0, [sp, #192]
-	str	r0, [sp, #32]
-	ldr	r0, [sp, #196]
+	sub	sp, #104
 	str	r0, [sp, #28]
+	mov	r3, r1
+	ldr	r0, [sp, #148]
+	mov	r11, r0
+	ldr	r0, [sp, #152]
+	mov	r8, r0
+	ldr	r0, [sp, #156]
+	mov	r10, r0
 	movs	r1, #0
-	add	r4, sp, #48
+	add	r4, sp, #32
 	movs	r0, #10
 .Lisap_a_128a_encrypt_with_zero1:
 	str	r1, [r4]
@@ -142,7 +134,7 @@ isap_a_128a_encrypt_with:
 	tst	r2, r0
 	beq	.Lisap_a_128a_encrypt_with_words3
 .Lisap_a_128a_encrypt_with_bytes2:
-	add	r5, sp, #88
+	add	r5, sp, #72
 	movs	r4, #16
 .Lisap_a_128a_encrypt_with_cpy5:
 	subs	r4, #1
@@ -175,28 +167,28 @@ isap_a_128a_encrypt_with:
 	cmp	r1, #0
 	beq	.Lisap_a_128a_encrypt_with_else6
 	@ isap_a_128a.ae:112: rekey(ke, n, s)
-	add	r2, sp, #48
+	add	r2, sp, #32
 	ldr	r0, [sp, #24]
-	str	r0, [sp, #104]
+	str	r0, [sp, #72]
 	ldr	r0, [sp, #20]
-	str	r0, [sp, #108]
+	str	r0, [sp, #76]
 	ldr	r0, [sp, #16]
-	str	r0, [sp, #112]
+	str	r0, [sp, #80]
 	ldr	r0, [sp, #12]
-	str	r0, [sp, #116]
-	add	r1, sp, #104
+	str	r0, [sp, #84]
+	add	r1, sp, #72
 	mov	r0, r3
 	bl	isap_a_128a_rekey
 	@ isap_a_128a.ae:113: s[3] = n[127:64]
 	ldr	r0, [sp, #16]
-	str	r0, [sp, #72]
+	str	r0, [sp, #56]
 	ldr	r0, [sp, #12]
-	str	r0, [sp, #76]
+	str	r0, [sp, #60]
 	@ isap_a_128a.ae:114: s[4] = n[63:0]
 	ldr	r0, [sp, #24]
-	str	r0, [sp, #80]
+	str	r0, [sp, #64]
 	ldr	r0, [sp, #20]
-	str	r0, [sp, #84]
+	str	r0, [sp, #68]
 	@ isap_a_128a.ae:115: for i in 0..(m + rate - 1) / rate {
 	mov	r0, r8
 	adds	r0, #8
@@ -220,7 +212,7 @@ isap_a_128a_encrypt_with:
 	ands	r4, r1
 	eors	r4, r0
 	@ isap_a_128a.ae:118: P.permute(s, s_e)
-	add	r0, sp, #48
+	add	r0, sp, #32
 	movs	r1, #6
 	bl	isap_a_128a_P_permute
 	@ isap_a_128a.ae:119: store_be(out, off, load_be(in, off, rate, count) ^ s[0], count)
@@ -233,9 +225,9 @@ isap_a_128a_encrypt_with:
 	beq	.Lisap_a_128a_encrypt_with_words11
 .Lisap_a_128a_encrypt_with_bytes10:
 	movs	r0, #0
-	str	r0, [sp, #88]
-	str	r0, [sp, #92]
-	add	r3, sp, #88
+	str	r0, [sp, #72]
+	str	r0, [sp, #76]
+	add	r3, sp, #72
 	mov	r1, r4
 	cmp	r1, #8
 	bcc	.Lisap_a_128a_encrypt_with_cnt13
@@ -254,8 +246,8 @@ isap_a_128a_encrypt_with:
 	rev	r1, r0
 	ldr	r0, [r2]
 	rev	r3, r0
-	ldr	r0, [sp, #48]
-	ldr	r2, [sp, #52]
+	ldr	r0, [sp, #32]
+	ldr	r2, [sp, #36]
 	eors	r1, r0
 	eors	r3, r2
 	rev	r3, r3
@@ -270,9 +262,9 @@ isap_a_128a_encrypt_with:
 	str	r1, [r2, #4]
 	b	.Lisap_a_128a_encrypt_with_stored16
 .Lisap_a_128a_encrypt_with_bytes15:
-	str	r3, [sp, #88]
-	str	r1, [sp, #92]
-	add	r1, sp, #88
+	str	r3, [sp, #72]
+	str	r1, [sp, #76]
+	add	r1, sp, #72
 	cmp	r4, #8
 	bcc	.Lisap_a_128a_encrypt_with_cnt17
 	movs	r4, #8
@@ -294,33 +286,33 @@ isap_a_128a_encrypt_with:
 .Lisap_a_128a_encrypt_with_endif7:
 	@ isap_a_128a.ae:136: store_be(tag, 0, mac(ka, n, ad, ct))
 	ldr	r0, [sp, #24]
-	str	r0, [sp, #104]
+	str	r0, [sp, #72]
 	ldr	r0, [sp, #20]
-	str	r0, [sp, #108]
+	str	r0, [sp, #76]
 	ldr	r0, [sp, #16]
-	str	r0, [sp, #112]
+	str	r0, [sp, #80]
 	ldr	r0, [sp, #12]
-	str	r0, [sp, #116]
-	add	r1, sp, #104
-	add	r2, sp, #120
+	str	r0, [sp, #84]
+	add	r1, sp, #72
+	add	r2, sp, #88
 	mov	r0, r10
 	str	r0, [sp]
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #160]
 	str	r0, [sp, #4]
 	str	r2, [sp, #8]
-	ldr	r0, [sp, #44]
-	ldr	r2, [sp, #40]
-	ldr	r3, [sp, #36]
+	ldr	r0, [sp, #28]
+	ldr	r2, [sp, #140]
+	ldr	r3, [sp, #144]
 	bl	isap_a_128a_mac
-	ldr	r3, [sp, #120]
-	ldr	r2, [sp, #124]
-	ldr	r1, [sp, #128]
-	ldr	r0, [sp, #132]
+	ldr	r3, [sp, #88]
+	ldr	r2, [sp, #92]
+	ldr	r1, [sp, #96]
+	ldr	r0, [sp, #100]
 	rev	r5, r0
 	rev	r4, r1
 	rev	r2, r2
 	rev	r1, r3
-	ldr	r3, [sp, #28]
+	ldr	r3, [sp, #164]
 	movs	r0, #3
 	tst	r3, r0
 	bne	.Lisap_a_128a_encrypt_with_bytes19
@@ -330,11 +322,11 @@ isap_a_128a_encrypt_with:
 	str	r1, [r3, #12]
 	b	.Lisap_a_128a_encrypt_with_stored20
 .Lisap_a_128a_encrypt_with_bytes19:
-	str	r5, [sp, #88]
-	str	r4, [sp, #92]
-	str	r2, [sp, #96]
-	str	r1, [sp, #100]
-	add	r2, sp, #88
+	str	r5, [sp, #72]
+	str	r4, [sp, #76]
+	str	r2, [sp, #80]
+	str	r1, [sp, #84]
+	add	r2, sp, #72
 	movs	r1, #16
 .Lisap_a_128a_encrypt_with_cpy21:
 	subs	r1, #1
@@ -343,7 +335,7 @@ isap_a_128a_encrypt_with:
 	strb	r0, [r3, r1]
 	b	.Lisap_a_128a_encrypt_with_cpy21
 .Lisap_a_128a_encrypt_with_stored20:
-	add	sp, #136
+	add	sp, #104
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -355,8 +347,8 @@ isap_a_128a_encrypt_with:
 
 
 @ --- isap_a_128a_decrypt_with: isap_a_128a.decrypt_with
-@     frame 136 bytes (14 spill slots, 9 on the stack; locals 88), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 440 bytes of code and literals
+@     frame 108 bytes (14 spill slots, 6 on the stack; locals 72), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 428 bytes of code and literals
 	.section .text.isap_a_128a_decrypt_with,"ax",%progbits
 	.global isap_a_128a_decrypt_with
 	.type isap_a_128a_decrypt_with, %function
@@ -369,24 +361,18 @@ isap_a_128a_decrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #136
-	str	r0, [sp, #32]
-	str	r1, [sp, #40]
-	ldr	r0, [sp, #172]
+	sub	sp, #108
 	str	r0, [sp, #28]
-	ldr	r0, [sp, #176]
-	str	r0, [sp, #36]
-	ldr	r0, [sp, #180]
+	str	r1, [sp, #32]
+	ldr	r0, [sp, #152]
 	mov	r10, r0
-	ldr	r0, [sp, #184]
+	ldr	r0, [sp, #156]
 	mov	r8, r0
-	ldr	r1, [sp, #188]
-	ldr	r0, [sp, #196]
+	ldr	r1, [sp, #160]
+	ldr	r0, [sp, #168]
 	mov	r11, r0
-	ldr	r0, [sp, #204]
-	str	r0, [sp, #44]
 	movs	r4, #0
-	add	r3, sp, #48
+	add	r3, sp, #36
 	movs	r0, #10
 .Lisap_a_128a_decrypt_with_zero1:
 	str	r4, [r3]
@@ -398,7 +384,7 @@ isap_a_128a_decrypt_with:
 	tst	r2, r3
 	beq	.Lisap_a_128a_decrypt_with_words3
 .Lisap_a_128a_decrypt_with_bytes2:
-	add	r5, sp, #88
+	add	r5, sp, #76
 	movs	r4, #16
 .Lisap_a_128a_decrypt_with_cpy5:
 	subs	r4, #1
@@ -423,7 +409,7 @@ isap_a_128a_decrypt_with:
 	tst	r1, r3
 	beq	.Lisap_a_128a_decrypt_with_words7
 .Lisap_a_128a_decrypt_with_bytes6:
-	add	r3, sp, #88
+	add	r3, sp, #76
 	movs	r2, #16
 .Lisap_a_128a_decrypt_with_cpy9:
 	subs	r2, #1
@@ -434,7 +420,7 @@ isap_a_128a_decrypt_with:
 .Lisap_a_128a_decrypt_with_cpyd8:
 	mov	r1, r3
 .Lisap_a_128a_decrypt_with_words7:
-	add	r0, sp, #120
+	add	r0, sp, #92
 	str	r0, [sp, #8]
 	ldr	r0, [r1, #12]
 	rev	r0, r0
@@ -447,28 +433,28 @@ isap_a_128a_decrypt_with:
 	ldr	r0, [r1]
 	rev	r6, r0
 	ldr	r0, [sp, #16]
-	str	r0, [sp, #104]
+	str	r0, [sp, #76]
 	ldr	r0, [sp, #12]
-	str	r0, [sp, #108]
-	str	r5, [sp, #112]
-	str	r4, [sp, #116]
+	str	r0, [sp, #80]
+	str	r5, [sp, #84]
+	str	r4, [sp, #88]
 	mov	r0, r10
 	str	r0, [sp]
 	mov	r0, r8
 	str	r0, [sp, #4]
-	add	r1, sp, #104
-	ldr	r0, [sp, #32]
-	ldr	r2, [sp, #28]
-	ldr	r3, [sp, #36]
+	add	r1, sp, #76
+	ldr	r0, [sp, #28]
+	ldr	r2, [sp, #144]
+	ldr	r3, [sp, #148]
 	bl	isap_a_128a_mac
-	ldr	r0, [sp, #132]
+	ldr	r0, [sp, #104]
 	eors	r6, r0
-	ldr	r0, [sp, #128]
+	ldr	r0, [sp, #100]
 	eors	r7, r0
-	ldr	r0, [sp, #120]
+	ldr	r0, [sp, #92]
 	ldr	r1, [sp, #20]
 	eors	r1, r0
-	ldr	r2, [sp, #124]
+	ldr	r2, [sp, #96]
 	ldr	r0, [sp, #24]
 	eors	r0, r2
 	orrs	r1, r0
@@ -490,24 +476,24 @@ isap_a_128a_decrypt_with:
 	cmp	r0, #0
 	beq	.Lisap_a_128a_decrypt_with_else10
 	@ isap_a_128a.ae:112: rekey(ke, n, s)
-	add	r2, sp, #48
+	add	r2, sp, #36
 	ldr	r0, [sp, #16]
-	str	r0, [sp, #104]
+	str	r0, [sp, #76]
 	ldr	r0, [sp, #12]
-	str	r0, [sp, #108]
-	str	r5, [sp, #112]
-	str	r4, [sp, #116]
-	add	r1, sp, #104
-	ldr	r0, [sp, #40]
+	str	r0, [sp, #80]
+	str	r5, [sp, #84]
+	str	r4, [sp, #88]
+	add	r1, sp, #76
+	ldr	r0, [sp, #32]
 	bl	isap_a_128a_rekey
 	@ isap_a_128a.ae:113: s[3] = n[127:64]
-	str	r5, [sp, #72]
-	str	r4, [sp, #76]
+	str	r5, [sp, #60]
+	str	r4, [sp, #64]
 	@ isap_a_128a.ae:114: s[4] = n[63:0]
 	ldr	r0, [sp, #16]
-	str	r0, [sp, #80]
+	str	r0, [sp, #68]
 	ldr	r0, [sp, #12]
-	str	r0, [sp, #84]
+	str	r0, [sp, #72]
 	@ isap_a_128a.ae:115: for i in 0..(m + rate - 1) / rate {
 	mov	r0, r8
 	adds	r0, #8
@@ -531,7 +517,7 @@ isap_a_128a_decrypt_with:
 	ands	r4, r1
 	eors	r4, r0
 	@ isap_a_128a.ae:118: P.permute(s, s_e)
-	add	r0, sp, #48
+	add	r0, sp, #36
 	movs	r1, #6
 	bl	isap_a_128a_P_permute
 	@ isap_a_128a.ae:119: store_be(out, off, load_be(in, off, rate, count) ^ s[0], count)
@@ -544,9 +530,9 @@ isap_a_128a_decrypt_with:
 	beq	.Lisap_a_128a_decrypt_with_words15
 .Lisap_a_128a_decrypt_with_bytes14:
 	movs	r0, #0
-	str	r0, [sp, #88]
-	str	r0, [sp, #92]
-	add	r3, sp, #88
+	str	r0, [sp, #76]
+	str	r0, [sp, #80]
+	add	r3, sp, #76
 	mov	r1, r4
 	cmp	r1, #8
 	bcc	.Lisap_a_128a_decrypt_with_cnt17
@@ -563,11 +549,11 @@ isap_a_128a_decrypt_with:
 .Lisap_a_128a_decrypt_with_words15:
 	ldr	r0, [r2, #4]
 	rev	r1, r0
-	ldr	r0, [sp, #48]
+	ldr	r0, [sp, #36]
 	eors	r1, r0
 	ldr	r0, [r2]
 	rev	r2, r0
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #40]
 	eors	r2, r0
 	rev	r3, r2
 	rev	r1, r1
@@ -581,9 +567,9 @@ isap_a_128a_decrypt_with:
 	str	r1, [r2, #4]
 	b	.Lisap_a_128a_decrypt_with_stored20
 .Lisap_a_128a_decrypt_with_bytes19:
-	str	r3, [sp, #88]
-	str	r1, [sp, #92]
-	add	r1, sp, #88
+	str	r3, [sp, #76]
+	str	r1, [sp, #80]
+	add	r1, sp, #76
 	cmp	r4, #8
 	bcc	.Lisap_a_128a_decrypt_with_cnt21
 	movs	r4, #8
@@ -604,9 +590,9 @@ isap_a_128a_decrypt_with:
 .Lisap_a_128a_decrypt_with_else10:
 .Lisap_a_128a_decrypt_with_endif11:
 	ldr	r1, [sp, #20]
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #176]
 	strh	r1, [r0]
-	add	sp, #136
+	add	sp, #108
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -920,8 +906,8 @@ isap_a_128a_P_permute:
 
 
 @ --- isap_a_128a_mac: isap_a_128a.mac
-@     frame 116 bytes (8 spill slots, 3 on the stack; locals 104), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 514 bytes of code and literals
+@     frame 100 bytes (8 spill slots, 1 on the stack; locals 96), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 506 bytes of code and literals
 	.section .text.isap_a_128a_mac,"ax",%progbits
 	.global isap_a_128a_mac
 	.type isap_a_128a_mac, %function
@@ -934,22 +920,18 @@ isap_a_128a_mac:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #116
-	str	r0, [sp, #8]
+	sub	sp, #100
+	str	r0, [sp]
 	mov	r11, r2
 	mov	r9, r3
-	ldr	r0, [sp, #152]
-	str	r0, [sp]
-	ldr	r0, [sp, #156]
+	ldr	r0, [sp, #140]
 	mov	r10, r0
-	ldr	r0, [sp, #160]
-	str	r0, [sp, #4]
 	ldr	r6, [r1]
 	ldr	r5, [r1, #4]
 	ldr	r4, [r1, #8]
 	ldr	r3, [r1, #12]
 	movs	r2, #0
-	add	r1, sp, #12
+	add	r1, sp, #4
 	movs	r0, #10
 .Lisap_a_128a_mac_zero1:
 	str	r2, [r1]
@@ -957,18 +939,18 @@ isap_a_128a_mac:
 	subs	r0, #1
 	bne	.Lisap_a_128a_mac_zero1
 	@ isap_a_128a.ae:92: s[0] = n[127:64]
-	str	r4, [sp, #12]
-	str	r3, [sp, #16]
+	str	r4, [sp, #4]
+	str	r3, [sp, #8]
 	@ isap_a_128a.ae:93: s[1] = n[63:0]
-	str	r6, [sp, #20]
-	str	r5, [sp, #24]
+	str	r6, [sp, #12]
+	str	r5, [sp, #16]
 	@ isap_a_128a.ae:94: s[2] = iv(1)
 	ldr	r0, =0x0c01060c
-	str	r0, [sp, #28]
+	str	r0, [sp, #20]
 	ldr	r0, =0x01804001
-	str	r0, [sp, #32]
+	str	r0, [sp, #24]
 	@ isap_a_128a.ae:95: P.permute(s, s_h)
-	add	r0, sp, #12
+	add	r0, sp, #4
 	movs	r1, #12
 	bl	isap_a_128a_P_permute
 	@ isap_a_128a.ae:78: for i in 0..n / rate + 1 {
@@ -994,8 +976,8 @@ isap_a_128a_mac:
 	mov	r2, r3
 	eors	r2, r0
 	@ isap_a_128a.ae:81: s[0] = s[0] ^ load_be(x, off, rate, count) ^ pad(count)
-	ldr	r7, [sp, #12]
-	ldr	r6, [sp, #16]
+	ldr	r7, [sp, #4]
+	ldr	r6, [sp, #8]
 	mov	r0, r11
 	adds	r3, r0, r1
 	movs	r0, #3
@@ -1005,9 +987,9 @@ isap_a_128a_mac:
 	beq	.Lisap_a_128a_mac_words5
 .Lisap_a_128a_mac_bytes4:
 	movs	r0, #0
-	str	r0, [sp, #92]
-	str	r0, [sp, #96]
-	add	r5, sp, #92
+	str	r0, [sp, #84]
+	str	r0, [sp, #88]
+	add	r5, sp, #84
 	mov	r1, r2
 	cmp	r1, #8
 	bcc	.Lisap_a_128a_mac_cnt7
@@ -1058,10 +1040,10 @@ isap_a_128a_mac:
 	@ isap_a_128a.ae:81: s[0] = s[0] ^ load_be(x, off, rate, count) ^ pad(count)
 	eors	r7, r3
 	eors	r6, r2
-	str	r7, [sp, #12]
-	str	r6, [sp, #16]
+	str	r7, [sp, #4]
+	str	r6, [sp, #8]
 	@ isap_a_128a.ae:82: P.permute(s, s_h)
-	add	r0, sp, #12
+	add	r0, sp, #4
 	movs	r1, #12
 	bl	isap_a_128a_P_permute
 	adds	r4, #1
@@ -1070,12 +1052,12 @@ isap_a_128a_mac:
 	bcc	.Lisap_a_128a_mac_loop2
 .Lisap_a_128a_mac_done3:
 	@ isap_a_128a.ae:97: s[4] = s[4] ^ 1
-	ldr	r2, [sp, #44]
-	ldr	r1, [sp, #48]
+	ldr	r2, [sp, #36]
+	ldr	r1, [sp, #40]
 	movs	r0, #1
 	eors	r2, r0
-	str	r2, [sp, #44]
-	str	r1, [sp, #48]
+	str	r2, [sp, #36]
+	str	r1, [sp, #40]
 	@ isap_a_128a.ae:78: for i in 0..n / rate + 1 {
 	mov	r0, r10
 	lsrs	r0, r0, #3
@@ -1099,9 +1081,9 @@ isap_a_128a_mac:
 	mov	r2, r3
 	eors	r2, r0
 	@ isap_a_128a.ae:81: s[0] = s[0] ^ load_be(x, off, rate, count) ^ pad(count)
-	ldr	r7, [sp, #12]
-	ldr	r6, [sp, #16]
-	ldr	r0, [sp]
+	ldr	r7, [sp, #4]
+	ldr	r6, [sp, #8]
+	ldr	r0, [sp, #136]
 	adds	r3, r0, r1
 	movs	r0, #3
 	cmp	r2, #8
@@ -1110,9 +1092,9 @@ isap_a_128a_mac:
 	beq	.Lisap_a_128a_mac_words16
 .Lisap_a_128a_mac_bytes15:
 	movs	r0, #0
-	str	r0, [sp, #92]
-	str	r0, [sp, #96]
-	add	r5, sp, #92
+	str	r0, [sp, #84]
+	str	r0, [sp, #88]
+	add	r5, sp, #84
 	mov	r1, r2
 	cmp	r1, #8
 	bcc	.Lisap_a_128a_mac_cnt18
@@ -1164,10 +1146,10 @@ isap_a_128a_mac:
 	@ isap_a_128a.ae:81: s[0] = s[0] ^ load_be(x, off, rate, count) ^ pad(count)
 	eors	r7, r3
 	eors	r6, r2
-	str	r7, [sp, #12]
-	str	r6, [sp, #16]
+	str	r7, [sp, #4]
+	str	r6, [sp, #8]
 	@ isap_a_128a.ae:82: P.permute(s, s_h)
-	add	r0, sp, #12
+	add	r0, sp, #4
 	movs	r1, #12
 	bl	isap_a_128a_P_permute
 	adds	r4, #1
@@ -1176,43 +1158,43 @@ isap_a_128a_mac:
 	bcc	.Lisap_a_128a_mac_loop13
 .Lisap_a_128a_mac_done14:
 	@ isap_a_128a.ae:99: rekey(ka, cat(s[0], s[1]), t)
-	ldr	r4, [sp, #12]
-	ldr	r3, [sp, #16]
-	ldr	r1, [sp, #20]
-	ldr	r0, [sp, #24]
-	add	r2, sp, #52
-	str	r1, [sp, #100]
-	str	r0, [sp, #104]
-	str	r4, [sp, #108]
-	str	r3, [sp, #112]
-	add	r1, sp, #100
-	ldr	r0, [sp, #8]
+	ldr	r4, [sp, #4]
+	ldr	r3, [sp, #8]
+	ldr	r1, [sp, #12]
+	ldr	r0, [sp, #16]
+	add	r2, sp, #44
+	str	r1, [sp, #84]
+	str	r0, [sp, #88]
+	str	r4, [sp, #92]
+	str	r3, [sp, #96]
+	add	r1, sp, #84
+	ldr	r0, [sp]
 	bl	isap_a_128a_rekey
 	@ isap_a_128a.ae:100: s[0] = t[0]
+	ldr	r1, [sp, #44]
+	ldr	r0, [sp, #48]
+	str	r1, [sp, #4]
+	str	r0, [sp, #8]
+	@ isap_a_128a.ae:101: s[1] = t[1]
 	ldr	r1, [sp, #52]
 	ldr	r0, [sp, #56]
 	str	r1, [sp, #12]
 	str	r0, [sp, #16]
-	@ isap_a_128a.ae:101: s[1] = t[1]
-	ldr	r1, [sp, #60]
-	ldr	r0, [sp, #64]
-	str	r1, [sp, #20]
-	str	r0, [sp, #24]
 	@ isap_a_128a.ae:102: P.permute(s, s_h)
-	add	r0, sp, #12
+	add	r0, sp, #4
 	movs	r1, #12
 	bl	isap_a_128a_P_permute
 	@ isap_a_128a.ae:103: return cat(s[0], s[1])
-	ldr	r4, [sp, #12]
-	ldr	r3, [sp, #16]
-	ldr	r2, [sp, #20]
-	ldr	r1, [sp, #24]
-	ldr	r5, [sp, #4]
+	ldr	r4, [sp, #4]
+	ldr	r3, [sp, #8]
+	ldr	r2, [sp, #12]
+	ldr	r1, [sp, #16]
+	ldr	r5, [sp, #144]
 	str	r2, [r5]
 	str	r1, [r5, #4]
 	str	r4, [r5, #8]
 	str	r3, [r5, #12]
-	add	sp, #116
+	add	sp, #100
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

@@ -67,8 +67,8 @@ photon_beetle_aead128_key_setup:
 
 
 @ --- photon_beetle_aead128_encrypt_with: photon_beetle_aead128.encrypt_with
-@     frame 92 bytes (15 spill slots, 11 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 724 bytes of code and literals
+@     frame 76 bytes (15 spill slots, 7 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 708 bytes of code and literals
 	.section .text.photon_beetle_aead128_encrypt_with,"ax",%progbits
 	.global photon_beetle_aead128_encrypt_with
 	.type photon_beetle_aead128_encrypt_with, %function
@@ -81,23 +81,15 @@ photon_beetle_aead128_encrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #92
+	sub	sp, #76
 	mov	r4, r0
-	ldr	r2, [sp, #128]
-	ldr	r0, [sp, #132]
-	str	r0, [sp, #32]
-	ldr	r0, [sp, #136]
-	str	r0, [sp, #20]
-	ldr	r0, [sp, #140]
-	str	r0, [sp, #28]
-	ldr	r0, [sp, #148]
-	str	r0, [sp, #40]
+	ldr	r2, [sp, #112]
 	@ photon_beetle_aead128.ae:88: set_rate_part(s, load_le(nonce, 0, 16))
 	movs	r0, #3
 	tst	r1, r0
 	beq	.Lphoton_beetle_aead128_encrypt_with_words2
 .Lphoton_beetle_aead128_encrypt_with_bytes1:
-	add	r6, sp, #76
+	add	r6, sp, #60
 	movs	r5, #16
 .Lphoton_beetle_aead128_encrypt_with_cpy4:
 	subs	r5, #1
@@ -110,29 +102,29 @@ photon_beetle_aead128_encrypt_with:
 .Lphoton_beetle_aead128_encrypt_with_words2:
 	ldm	r1!, {r0, r5, r6, r7}
 	@ photon_beetle_aead128.ae:25: s[0] = x[31:0]
-	str	r0, [sp, #44]
+	str	r0, [sp, #28]
 	@ photon_beetle_aead128.ae:26: s[1] = x[63:32]
-	str	r5, [sp, #48]
+	str	r5, [sp, #32]
 	@ photon_beetle_aead128.ae:27: s[2] = x[95:64]
-	str	r6, [sp, #52]
+	str	r6, [sp, #36]
 	@ photon_beetle_aead128.ae:28: s[3] = x[127:96]
-	str	r7, [sp, #56]
+	str	r7, [sp, #40]
 	@ photon_beetle_aead128.ae:90: s[4 + i] = kc[i]
 	ldr	r0, [r4]
-	str	r0, [sp, #60]
+	str	r0, [sp, #44]
 	ldr	r0, [r4, #4]
-	str	r0, [sp, #64]
+	str	r0, [sp, #48]
 	ldr	r0, [r4, #8]
-	str	r0, [sp, #68]
+	str	r0, [sp, #52]
 	ldr	r0, [r4, #12]
-	str	r0, [sp, #72]
+	str	r0, [sp, #56]
 	@ photon_beetle_aead128.ae:112: if (a == 0) & (m == 0) {
 	subs	r0, r2, #1
 	movs	r4, #0
 	adcs	r4, r4
 	movs	r0, #1
 	eors	r4, r0
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #120]
 	subs	r0, r0, #1
 	movs	r1, #0
 	adcs	r1, r1
@@ -142,11 +134,11 @@ photon_beetle_aead128_encrypt_with:
 	cmp	r4, #0
 	beq	.Lphoton_beetle_aead128_encrypt_with_else5
 	@ photon_beetle_aead128.ae:45: s[7] = s[7] ^ ((c as u32) << 29)
-	ldr	r1, [sp, #72]
+	ldr	r1, [sp, #56]
 	movs	r0, #1
 	lsls	r0, r0, #29
 	eors	r1, r0
-	str	r1, [sp, #72]
+	str	r1, [sp, #56]
 	b	.Lphoton_beetle_aead128_encrypt_with_endif6
 .Lphoton_beetle_aead128_encrypt_with_else5:
 .Lphoton_beetle_aead128_encrypt_with_endif6:
@@ -157,7 +149,7 @@ photon_beetle_aead128_encrypt_with:
 	adcs	r0, r0
 	movs	r1, #1
 	eors	r0, r1
-	str	r0, [sp, #36]
+	str	r0, [sp, #24]
 	cmp	r0, #0
 	beq	.Lphoton_beetle_aead128_encrypt_with_else7
 	@ photon_beetle_aead128.ae:71: whole = a % rate == 0
@@ -169,7 +161,7 @@ photon_beetle_aead128_encrypt_with:
 	movs	r0, #1
 	eors	r5, r0
 	@ photon_beetle_aead128.ae:72: return if m > 0 then (if whole then 1 else 2 as u8) else (if whole then 3 else 4 as u8)
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #120]
 	cmp	r4, r0
 	movs	r6, #0
 	sbcs	r6, r6
@@ -187,7 +179,7 @@ photon_beetle_aead128_encrypt_with:
 	ands	r1, r6
 	eors	r5, r1
 	@ photon_beetle_aead128.ae:116: hash(s, ad, c0_of(a, m))
-	add	r0, sp, #44
+	add	r0, sp, #28
 	mov	r1, r3
 	mov	r3, r5
 	bl	photon_beetle_aead128_hash
@@ -195,7 +187,7 @@ photon_beetle_aead128_encrypt_with:
 .Lphoton_beetle_aead128_encrypt_with_else7:
 .Lphoton_beetle_aead128_encrypt_with_endif8:
 	@ photon_beetle_aead128.ae:118: if m > 0 {
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #120]
 	cmp	r4, r0
 	movs	r1, #0
 	adcs	r1, r1
@@ -206,11 +198,11 @@ photon_beetle_aead128_encrypt_with:
 	b	.Lphoton_beetle_aead128_encrypt_with_else9
 .Lphoton_beetle_aead128_encrypt_with_far1:
 	@ photon_beetle_aead128.ae:119: for i in 0..(m + rate - 1) / rate {
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #120]
 	adds	r0, #16
 	subs	r0, r0, #1
 	lsrs	r0, r0, #4
-	str	r0, [sp, #24]
+	str	r0, [sp, #20]
 	movs	r1, #0
 	str	r1, [sp, #4]
 	cmp	r1, r0
@@ -222,7 +214,7 @@ photon_beetle_aead128_encrypt_with:
 	ldr	r1, [sp, #4]
 	lsls	r5, r1, #4
 	@ photon_beetle_aead128.ae:121: rest = m - off
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #120]
 	subs	r4, r0, r5
 	@ photon_beetle_aead128.ae:122: count = if rest < rate then rest else rate
 	cmp	r4, #16
@@ -233,19 +225,19 @@ photon_beetle_aead128_encrypt_with:
 	ands	r4, r1
 	eors	r4, r0
 	@ photon_beetle_aead128.ae:123: P.permute(s)
-	add	r0, sp, #44
+	add	r0, sp, #28
 	bl	photon_beetle_aead128_P_permute
 	@ photon_beetle_aead128.ae:21: return cat(s[3], s[2], s[1], s[0])
-	ldr	r0, [sp, #56]
+	ldr	r0, [sp, #40]
 	str	r0, [sp, #16]
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #36]
 	str	r0, [sp, #12]
-	ldr	r0, [sp, #48]
+	ldr	r0, [sp, #32]
 	str	r0, [sp]
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #28]
 	mov	r11, r0
 	@ photon_beetle_aead128.ae:125: p = load_le(msg, off, rate, count)
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #116]
 	adds	r1, r0, r5
 	movs	r7, #3
 	cmp	r4, #16
@@ -254,11 +246,11 @@ photon_beetle_aead128_encrypt_with:
 	beq	.Lphoton_beetle_aead128_encrypt_with_words14
 .Lphoton_beetle_aead128_encrypt_with_bytes13:
 	movs	r0, #0
-	str	r0, [sp, #76]
-	str	r0, [sp, #80]
-	str	r0, [sp, #84]
-	str	r0, [sp, #88]
-	add	r3, sp, #76
+	str	r0, [sp, #60]
+	str	r0, [sp, #64]
+	str	r0, [sp, #68]
+	str	r0, [sp, #72]
+	add	r3, sp, #60
 	mov	r2, r4
 	cmp	r2, #16
 	bcc	.Lphoton_beetle_aead128_encrypt_with_cnt16
@@ -303,7 +295,7 @@ photon_beetle_aead128_encrypt_with:
 	eors	r2, r0
 	mov	r0, r8
 	eors	r1, r0
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #124]
 	adds	r5, r0, r5
 	cmp	r4, #16
 	bcc	.Lphoton_beetle_aead128_encrypt_with_bytes18
@@ -315,11 +307,11 @@ photon_beetle_aead128_encrypt_with:
 	str	r1, [r5, #12]
 	b	.Lphoton_beetle_aead128_encrypt_with_stored19
 .Lphoton_beetle_aead128_encrypt_with_bytes18:
-	str	r6, [sp, #76]
-	str	r3, [sp, #80]
-	str	r2, [sp, #84]
-	str	r1, [sp, #88]
-	add	r2, sp, #76
+	str	r6, [sp, #60]
+	str	r3, [sp, #64]
+	str	r2, [sp, #68]
+	str	r1, [sp, #72]
+	add	r2, sp, #60
 	mov	r1, r4
 	cmp	r1, #16
 	bcc	.Lphoton_beetle_aead128_encrypt_with_cnt20
@@ -405,33 +397,33 @@ photon_beetle_aead128_encrypt_with:
 	mov	r0, r11
 	eors	r0, r7
 	@ photon_beetle_aead128.ae:25: s[0] = x[31:0]
-	str	r0, [sp, #44]
+	str	r0, [sp, #28]
 	@ photon_beetle_aead128.ae:127: set_rate_part(s, x ^ ozs(p, count))
 	ldr	r0, [sp]
 	eors	r0, r5
 	@ photon_beetle_aead128.ae:26: s[1] = x[63:32]
-	str	r0, [sp, #48]
+	str	r0, [sp, #32]
 	@ photon_beetle_aead128.ae:127: set_rate_part(s, x ^ ozs(p, count))
 	ldr	r0, [sp, #12]
 	eors	r0, r6
 	@ photon_beetle_aead128.ae:27: s[2] = x[95:64]
-	str	r0, [sp, #52]
+	str	r0, [sp, #36]
 	@ photon_beetle_aead128.ae:127: set_rate_part(s, x ^ ozs(p, count))
 	ldr	r0, [sp, #16]
 	eors	r0, r1
 	@ photon_beetle_aead128.ae:28: s[3] = x[127:96]
-	str	r0, [sp, #56]
+	str	r0, [sp, #40]
 	ldr	r1, [sp, #4]
 	adds	r1, #1
 	str	r1, [sp, #4]
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #20]
 	cmp	r1, r0
 	bcs	.Lphoton_beetle_aead128_encrypt_with_far3
 	b	.Lphoton_beetle_aead128_encrypt_with_loop11
 .Lphoton_beetle_aead128_encrypt_with_far3:
 .Lphoton_beetle_aead128_encrypt_with_done12:
 	@ photon_beetle_aead128.ae:76: whole = m % rate == 0
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #120]
 	lsls	r0, r0, #28
 	lsrs	r0, r0, #28
 	subs	r0, r0, #1
@@ -450,29 +442,29 @@ photon_beetle_aead128_encrypt_with:
 	lsrs	r2, r0, #30
 	movs	r0, #6
 	eors	r2, r0
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #24]
 	rsbs	r0, r0, #0
 	eors	r1, r2
 	ands	r1, r0
 	eors	r2, r1
 	@ photon_beetle_aead128.ae:45: s[7] = s[7] ^ ((c as u32) << 29)
-	ldr	r1, [sp, #72]
+	ldr	r1, [sp, #56]
 	lsls	r0, r2, #29
 	eors	r1, r0
-	str	r1, [sp, #72]
+	str	r1, [sp, #56]
 	b	.Lphoton_beetle_aead128_encrypt_with_endif10
 .Lphoton_beetle_aead128_encrypt_with_else9:
 .Lphoton_beetle_aead128_encrypt_with_endif10:
 	@ photon_beetle_aead128.ae:82: P.permute(s)
-	add	r0, sp, #44
+	add	r0, sp, #28
 	bl	photon_beetle_aead128_P_permute
 	@ photon_beetle_aead128.ae:21: return cat(s[3], s[2], s[1], s[0])
-	ldr	r5, [sp, #56]
-	ldr	r4, [sp, #52]
-	ldr	r2, [sp, #48]
-	ldr	r1, [sp, #44]
+	ldr	r5, [sp, #40]
+	ldr	r4, [sp, #36]
+	ldr	r2, [sp, #32]
+	ldr	r1, [sp, #28]
 	@ photon_beetle_aead128.ae:131: store_le(tag, 0, tag_of(s))
-	ldr	r3, [sp, #40]
+	ldr	r3, [sp, #132]
 	movs	r0, #3
 	tst	r3, r0
 	bne	.Lphoton_beetle_aead128_encrypt_with_bytes26
@@ -482,11 +474,11 @@ photon_beetle_aead128_encrypt_with:
 	str	r5, [r3, #12]
 	b	.Lphoton_beetle_aead128_encrypt_with_stored27
 .Lphoton_beetle_aead128_encrypt_with_bytes26:
-	str	r1, [sp, #76]
-	str	r2, [sp, #80]
-	str	r4, [sp, #84]
-	str	r5, [sp, #88]
-	add	r2, sp, #76
+	str	r1, [sp, #60]
+	str	r2, [sp, #64]
+	str	r4, [sp, #68]
+	str	r5, [sp, #72]
+	add	r2, sp, #60
 	movs	r1, #16
 .Lphoton_beetle_aead128_encrypt_with_cpy28:
 	subs	r1, #1
@@ -495,7 +487,7 @@ photon_beetle_aead128_encrypt_with:
 	strb	r0, [r3, r1]
 	b	.Lphoton_beetle_aead128_encrypt_with_cpy28
 .Lphoton_beetle_aead128_encrypt_with_stored27:
-	add	sp, #92
+	add	sp, #76
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -507,8 +499,8 @@ photon_beetle_aead128_encrypt_with:
 
 
 @ --- photon_beetle_aead128_decrypt_with: photon_beetle_aead128.decrypt_with
-@     frame 108 bytes (25 spill slots, 15 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 856 bytes of code and literals
+@     frame 88 bytes (25 spill slots, 10 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 836 bytes of code and literals
 	.section .text.photon_beetle_aead128_decrypt_with,"ax",%progbits
 	.global photon_beetle_aead128_decrypt_with
 	.type photon_beetle_aead128_decrypt_with, %function
@@ -521,26 +513,16 @@ photon_beetle_aead128_decrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #108
+	sub	sp, #88
 	mov	r4, r0
 	mov	r5, r1
-	ldr	r2, [sp, #144]
-	ldr	r1, [sp, #148]
-	str	r1, [sp, #44]
-	ldr	r0, [sp, #152]
-	str	r0, [sp, #32]
-	ldr	r0, [sp, #156]
-	str	r0, [sp, #52]
-	ldr	r1, [sp, #164]
-	str	r1, [sp, #40]
-	ldr	r0, [sp, #172]
-	str	r0, [sp, #56]
+	ldr	r2, [sp, #124]
 	@ photon_beetle_aead128.ae:88: set_rate_part(s, load_le(nonce, 0, 16))
 	movs	r0, #3
 	tst	r5, r0
 	beq	.Lphoton_beetle_aead128_decrypt_with_words2
 .Lphoton_beetle_aead128_decrypt_with_bytes1:
-	add	r6, sp, #92
+	add	r6, sp, #72
 	movs	r1, #16
 .Lphoton_beetle_aead128_decrypt_with_cpy4:
 	subs	r1, #1
@@ -553,29 +535,29 @@ photon_beetle_aead128_decrypt_with:
 .Lphoton_beetle_aead128_decrypt_with_words2:
 	ldm	r5!, {r0, r1, r6, r7}
 	@ photon_beetle_aead128.ae:25: s[0] = x[31:0]
-	str	r0, [sp, #60]
+	str	r0, [sp, #40]
 	@ photon_beetle_aead128.ae:26: s[1] = x[63:32]
-	str	r1, [sp, #64]
+	str	r1, [sp, #44]
 	@ photon_beetle_aead128.ae:27: s[2] = x[95:64]
-	str	r6, [sp, #68]
+	str	r6, [sp, #48]
 	@ photon_beetle_aead128.ae:28: s[3] = x[127:96]
-	str	r7, [sp, #72]
+	str	r7, [sp, #52]
 	@ photon_beetle_aead128.ae:90: s[4 + i] = kc[i]
 	ldr	r0, [r4]
-	str	r0, [sp, #76]
+	str	r0, [sp, #56]
 	ldr	r0, [r4, #4]
-	str	r0, [sp, #80]
+	str	r0, [sp, #60]
 	ldr	r0, [r4, #8]
-	str	r0, [sp, #84]
+	str	r0, [sp, #64]
 	ldr	r0, [r4, #12]
-	str	r0, [sp, #88]
+	str	r0, [sp, #68]
 	@ photon_beetle_aead128.ae:140: if (a == 0) & (m == 0) {
 	subs	r0, r2, #1
 	movs	r4, #0
 	adcs	r4, r4
 	movs	r0, #1
 	eors	r4, r0
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #132]
 	subs	r0, r0, #1
 	movs	r1, #0
 	adcs	r1, r1
@@ -585,11 +567,11 @@ photon_beetle_aead128_decrypt_with:
 	cmp	r4, #0
 	beq	.Lphoton_beetle_aead128_decrypt_with_else5
 	@ photon_beetle_aead128.ae:45: s[7] = s[7] ^ ((c as u32) << 29)
-	ldr	r1, [sp, #88]
+	ldr	r1, [sp, #68]
 	movs	r0, #1
 	lsls	r0, r0, #29
 	eors	r1, r0
-	str	r1, [sp, #88]
+	str	r1, [sp, #68]
 	b	.Lphoton_beetle_aead128_decrypt_with_endif6
 .Lphoton_beetle_aead128_decrypt_with_else5:
 .Lphoton_beetle_aead128_decrypt_with_endif6:
@@ -600,7 +582,7 @@ photon_beetle_aead128_decrypt_with:
 	adcs	r0, r0
 	movs	r1, #1
 	eors	r0, r1
-	str	r0, [sp, #48]
+	str	r0, [sp, #36]
 	cmp	r0, #0
 	beq	.Lphoton_beetle_aead128_decrypt_with_else7
 	@ photon_beetle_aead128.ae:71: whole = a % rate == 0
@@ -612,7 +594,7 @@ photon_beetle_aead128_decrypt_with:
 	movs	r0, #1
 	eors	r5, r0
 	@ photon_beetle_aead128.ae:72: return if m > 0 then (if whole then 1 else 2 as u8) else (if whole then 3 else 4 as u8)
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #132]
 	cmp	r4, r0
 	movs	r6, #0
 	sbcs	r6, r6
@@ -630,7 +612,7 @@ photon_beetle_aead128_decrypt_with:
 	ands	r1, r6
 	eors	r5, r1
 	@ photon_beetle_aead128.ae:144: hash(s, ad, c0_of(a, m))
-	add	r0, sp, #60
+	add	r0, sp, #40
 	mov	r1, r3
 	mov	r3, r5
 	bl	photon_beetle_aead128_hash
@@ -638,7 +620,7 @@ photon_beetle_aead128_decrypt_with:
 .Lphoton_beetle_aead128_decrypt_with_else7:
 .Lphoton_beetle_aead128_decrypt_with_endif8:
 	@ photon_beetle_aead128.ae:146: if m > 0 {
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #132]
 	cmp	r4, r0
 	movs	r1, #0
 	adcs	r1, r1
@@ -649,11 +631,11 @@ photon_beetle_aead128_decrypt_with:
 	b	.Lphoton_beetle_aead128_decrypt_with_else9
 .Lphoton_beetle_aead128_decrypt_with_far1:
 	@ photon_beetle_aead128.ae:147: for i in 0..(m + rate - 1) / rate {
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #132]
 	adds	r0, #16
 	subs	r0, r0, #1
 	lsrs	r0, r0, #4
-	str	r0, [sp, #36]
+	str	r0, [sp, #32]
 	movs	r1, #0
 	str	r1, [sp, #12]
 	cmp	r1, r0
@@ -666,7 +648,7 @@ photon_beetle_aead128_decrypt_with:
 	lsls	r0, r1, #4
 	str	r0, [sp]
 	@ photon_beetle_aead128.ae:149: rest = m - off
-	ldr	r1, [sp, #32]
+	ldr	r1, [sp, #132]
 	subs	r4, r1, r0
 	@ photon_beetle_aead128.ae:150: count = if rest < rate then rest else rate
 	cmp	r4, #16
@@ -677,16 +659,16 @@ photon_beetle_aead128_decrypt_with:
 	ands	r4, r1
 	eors	r4, r0
 	@ photon_beetle_aead128.ae:151: P.permute(s)
-	add	r0, sp, #60
+	add	r0, sp, #40
 	bl	photon_beetle_aead128_P_permute
 	@ photon_beetle_aead128.ae:21: return cat(s[3], s[2], s[1], s[0])
-	ldr	r0, [sp, #72]
+	ldr	r0, [sp, #52]
 	str	r0, [sp, #28]
-	ldr	r0, [sp, #68]
+	ldr	r0, [sp, #48]
 	str	r0, [sp, #24]
-	ldr	r0, [sp, #64]
+	ldr	r0, [sp, #44]
 	str	r0, [sp, #8]
-	ldr	r0, [sp, #60]
+	ldr	r0, [sp, #40]
 	str	r0, [sp, #4]
 	@ photon_beetle_aead128.ae:51: return cat(x[63:0] >>> 1, x[127:64])
 	ldr	r0, [sp, #8]
@@ -700,7 +682,7 @@ photon_beetle_aead128_decrypt_with:
 	lsrs	r0, r0, #1
 	orrs	r5, r0
 	@ photon_beetle_aead128.ae:153: p = first_bytes(shuffle(x) ^ load_le(ct, off, rate, count), count)
-	ldr	r1, [sp, #44]
+	ldr	r1, [sp, #128]
 	ldr	r0, [sp]
 	adds	r1, r1, r0
 	cmp	r4, #16
@@ -710,11 +692,11 @@ photon_beetle_aead128_decrypt_with:
 	beq	.Lphoton_beetle_aead128_decrypt_with_words14
 .Lphoton_beetle_aead128_decrypt_with_bytes13:
 	movs	r0, #0
-	str	r0, [sp, #92]
-	str	r0, [sp, #96]
-	str	r0, [sp, #100]
-	str	r0, [sp, #104]
-	add	r3, sp, #92
+	str	r0, [sp, #72]
+	str	r0, [sp, #76]
+	str	r0, [sp, #80]
+	str	r0, [sp, #84]
+	add	r3, sp, #72
 	mov	r2, r4
 	cmp	r2, #16
 	bcc	.Lphoton_beetle_aead128_decrypt_with_cnt16
@@ -796,7 +778,7 @@ photon_beetle_aead128_decrypt_with:
 	bics	r0, r1
 	mov	r10, r0
 	@ photon_beetle_aead128.ae:154: store_le(msg, off, p, count)
-	ldr	r1, [sp, #40]
+	ldr	r1, [sp, #144]
 	ldr	r0, [sp]
 	adds	r1, r1, r0
 	cmp	r4, #16
@@ -815,14 +797,14 @@ photon_beetle_aead128_decrypt_with:
 	b	.Lphoton_beetle_aead128_decrypt_with_stored23
 .Lphoton_beetle_aead128_decrypt_with_bytes22:
 	mov	r0, r9
-	str	r0, [sp, #92]
+	str	r0, [sp, #72]
 	mov	r0, r8
-	str	r0, [sp, #96]
+	str	r0, [sp, #76]
 	mov	r0, r11
-	str	r0, [sp, #100]
+	str	r0, [sp, #80]
 	mov	r0, r10
-	str	r0, [sp, #104]
-	add	r3, sp, #92
+	str	r0, [sp, #84]
+	add	r3, sp, #72
 	mov	r2, r4
 	cmp	r2, #16
 	bcc	.Lphoton_beetle_aead128_decrypt_with_cnt24
@@ -906,33 +888,33 @@ photon_beetle_aead128_decrypt_with:
 	ldr	r0, [sp, #4]
 	eors	r0, r4
 	@ photon_beetle_aead128.ae:25: s[0] = x[31:0]
-	str	r0, [sp, #60]
+	str	r0, [sp, #40]
 	@ photon_beetle_aead128.ae:155: set_rate_part(s, x ^ ozs(p, count))
 	ldr	r0, [sp, #8]
 	eors	r0, r7
 	@ photon_beetle_aead128.ae:26: s[1] = x[63:32]
-	str	r0, [sp, #64]
+	str	r0, [sp, #44]
 	@ photon_beetle_aead128.ae:155: set_rate_part(s, x ^ ozs(p, count))
 	ldr	r0, [sp, #24]
 	eors	r0, r2
 	@ photon_beetle_aead128.ae:27: s[2] = x[95:64]
-	str	r0, [sp, #68]
+	str	r0, [sp, #48]
 	@ photon_beetle_aead128.ae:155: set_rate_part(s, x ^ ozs(p, count))
 	ldr	r0, [sp, #28]
 	eors	r0, r1
 	@ photon_beetle_aead128.ae:28: s[3] = x[127:96]
-	str	r0, [sp, #72]
+	str	r0, [sp, #52]
 	ldr	r1, [sp, #12]
 	adds	r1, #1
 	str	r1, [sp, #12]
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #32]
 	cmp	r1, r0
 	bcs	.Lphoton_beetle_aead128_decrypt_with_far3
 	b	.Lphoton_beetle_aead128_decrypt_with_loop11
 .Lphoton_beetle_aead128_decrypt_with_far3:
 .Lphoton_beetle_aead128_decrypt_with_done12:
 	@ photon_beetle_aead128.ae:76: whole = m % rate == 0
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #132]
 	lsls	r0, r0, #28
 	lsrs	r0, r0, #28
 	subs	r0, r0, #1
@@ -951,26 +933,26 @@ photon_beetle_aead128_decrypt_with:
 	lsrs	r2, r0, #30
 	movs	r0, #6
 	eors	r2, r0
-	ldr	r0, [sp, #48]
+	ldr	r0, [sp, #36]
 	rsbs	r0, r0, #0
 	eors	r1, r2
 	ands	r1, r0
 	eors	r2, r1
 	@ photon_beetle_aead128.ae:45: s[7] = s[7] ^ ((c as u32) << 29)
-	ldr	r1, [sp, #88]
+	ldr	r1, [sp, #68]
 	lsls	r0, r2, #29
 	eors	r1, r0
-	str	r1, [sp, #88]
+	str	r1, [sp, #68]
 	b	.Lphoton_beetle_aead128_decrypt_with_endif10
 .Lphoton_beetle_aead128_decrypt_with_else9:
 .Lphoton_beetle_aead128_decrypt_with_endif10:
 	@ photon_beetle_aead128.ae:159: return (load_le(tag, 0, 16) ^ tag_of(s)) == 0
-	ldr	r3, [sp, #52]
+	ldr	r3, [sp, #136]
 	movs	r0, #3
 	tst	r3, r0
 	beq	.Lphoton_beetle_aead128_decrypt_with_words31
 .Lphoton_beetle_aead128_decrypt_with_bytes30:
-	add	r2, sp, #92
+	add	r2, sp, #72
 	movs	r1, #16
 .Lphoton_beetle_aead128_decrypt_with_cpy33:
 	subs	r1, #1
@@ -986,13 +968,13 @@ photon_beetle_aead128_decrypt_with:
 	ldr	r5, [r3, #8]
 	ldr	r4, [r3, #12]
 	@ photon_beetle_aead128.ae:82: P.permute(s)
-	add	r0, sp, #60
+	add	r0, sp, #40
 	bl	photon_beetle_aead128_P_permute
 	@ photon_beetle_aead128.ae:21: return cat(s[3], s[2], s[1], s[0])
-	ldr	r3, [sp, #72]
-	ldr	r2, [sp, #68]
-	ldr	r1, [sp, #64]
-	ldr	r0, [sp, #60]
+	ldr	r3, [sp, #52]
+	ldr	r2, [sp, #48]
+	ldr	r1, [sp, #44]
+	ldr	r0, [sp, #40]
 	@ photon_beetle_aead128.ae:159: return (load_le(tag, 0, 16) ^ tag_of(s)) == 0
 	eors	r7, r0
 	eors	r6, r1
@@ -1006,9 +988,9 @@ photon_beetle_aead128_decrypt_with:
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	ldr	r0, [sp, #56]
+	ldr	r0, [sp, #152]
 	strh	r1, [r0]
-	add	sp, #108
+	add	sp, #88
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

@@ -607,7 +607,7 @@ poly1305_finish:
 
 
 @ --- poly1305_absorb_padded: poly1305.absorb_padded
-@     frame 36 bytes (2 spill slots, 0 on the stack; locals 36), saves r4, r5, r6, r7, r8, r9
+@     frame 20 bytes (2 spill slots, 0 on the stack; locals 20), saves r4, r5, r6, r7, r8, r9
 @     estimated 118 bytes of code and literals
 	.section .text.poly1305_absorb_padded,"ax",%progbits
 	.global poly1305_absorb_padded
@@ -619,7 +619,7 @@ poly1305_absorb_padded:
 	mov	r4, r8
 	mov	r5, r9
 	push	{r4, r5}
-	sub	sp, #36
+	sub	sp, #20
 	mov	r9, r0
 	mov	r8, r1
 	mov	r7, r2
@@ -663,14 +663,14 @@ poly1305_absorb_padded:
 	mov	r0, r2
 .Lpoly1305_absorb_padded_words4:
 	ldm	r0, {r0, r1, r2, r3}
-	str	r0, [sp, #16]
-	str	r1, [sp, #20]
-	str	r2, [sp, #24]
-	str	r3, [sp, #28]
-	add	r1, sp, #32
+	str	r0, [sp]
+	str	r1, [sp, #4]
+	str	r2, [sp, #8]
+	str	r3, [sp, #12]
+	add	r1, sp, #16
 	movs	r0, #1
 	strh	r0, [r1]
-	add	r2, sp, #16
+	add	r2, sp, #0
 	mov	r0, r9
 	mov	r1, r8
 	bl	poly1305_block
@@ -678,7 +678,7 @@ poly1305_absorb_padded:
 	cmp	r4, r5
 	bcc	.Lpoly1305_absorb_padded_loop1
 .Lpoly1305_absorb_padded_done2:
-	add	sp, #36
+	add	sp, #20
 	pop	{r4, r5}
 	mov	r8, r4
 	mov	r9, r5
@@ -688,7 +688,7 @@ poly1305_absorb_padded:
 
 
 @ --- poly1305_mac: poly1305.mac
-@     frame 136 bytes (38 spill slots, 10 on the stack; locals 96), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     frame 120 bytes (38 spill slots, 10 on the stack; locals 80), saves r4, r5, r6, r7, r8, r9, r10, r11
 @     estimated 860 bytes of code and literals
 	.section .text.poly1305_mac,"ax",%progbits
 	.global poly1305_mac
@@ -702,7 +702,7 @@ poly1305_mac:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #136
+	sub	sp, #120
 	str	r1, [sp, #16]
 	str	r2, [sp, #8]
 	str	r3, [sp, #20]
@@ -959,13 +959,13 @@ poly1305_mac:
 	ldr	r0, [sp]
 	orrs	r0, r5
 	add	r1, sp, #40
-	str	r6, [sp, #116]
-	str	r7, [sp, #120]
-	str	r3, [sp, #124]
-	str	r0, [sp, #128]
-	add	r0, sp, #132
+	str	r6, [sp, #100]
+	str	r7, [sp, #104]
+	str	r3, [sp, #108]
+	str	r0, [sp, #112]
+	add	r0, sp, #116
 	strh	r2, [r0]
-	add	r2, sp, #116
+	add	r2, sp, #100
 	mov	r0, r1
 	ldr	r1, [sp, #12]
 	bl	poly1305_block
@@ -1165,7 +1165,7 @@ poly1305_mac:
 	str	r6, [r3, #4]
 	str	r5, [r3, #8]
 	str	r4, [r3, #12]
-	add	sp, #136
+	add	sp, #120
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

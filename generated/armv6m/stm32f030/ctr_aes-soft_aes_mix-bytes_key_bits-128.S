@@ -173,8 +173,8 @@ ctr_decrypt_with:
 
 
 @ --- ctr_xor_stream: ctr.xor_stream
-@     frame 88 bytes (26 spill slots, 18 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 768 bytes of code and literals
+@     frame 80 bytes (26 spill slots, 16 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 760 bytes of code and literals
 	.section .text.ctr_xor_stream,"ax",%progbits
 	.global ctr_xor_stream
 	.type ctr_xor_stream, %function
@@ -187,19 +187,15 @@ ctr_xor_stream:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #88
+	sub	sp, #80
 	str	r0, [sp, #4]
-	str	r3, [sp, #68]
-	ldr	r0, [sp, #124]
-	str	r0, [sp, #40]
-	ldr	r0, [sp, #128]
-	str	r0, [sp, #64]
+	str	r3, [sp, #60]
 	@ ctr.ae:26: t1 = load_be(nonce, 0, 16)
 	movs	r0, #3
 	tst	r1, r0
 	beq	.Lctr_xor_stream_words2
 .Lctr_xor_stream_bytes1:
-	add	r3, sp, #72
+	add	r3, sp, #64
 	movs	r2, #16
 .Lctr_xor_stream_cpy4:
 	subs	r2, #1
@@ -212,18 +208,18 @@ ctr_xor_stream:
 .Lctr_xor_stream_words2:
 	ldr	r0, [r1, #12]
 	rev	r0, r0
-	str	r0, [sp, #60]
+	str	r0, [sp, #56]
 	ldr	r0, [r1, #8]
 	rev	r0, r0
-	str	r0, [sp, #56]
+	str	r0, [sp, #52]
 	ldr	r0, [r1, #4]
 	rev	r0, r0
-	str	r0, [sp, #52]
+	str	r0, [sp, #48]
 	ldr	r0, [r1]
 	rev	r0, r0
-	str	r0, [sp, #48]
+	str	r0, [sp, #44]
 	@ ctr.ae:28: for i in 0..(n + 15) / 16 {
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #116]
 	adds	r0, #15
 	lsrs	r0, r0, #4
 	str	r0, [sp, #36]
@@ -244,7 +240,7 @@ ctr_xor_stream:
 	mov	r9, r0
 	@ aes.ae:127: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
 	ldr	r0, =ctr_E.sbox
-	str	r0, [sp, #44]
+	str	r0, [sp, #40]
 	@ ctr.ae:28: for i in 0..(n + 15) / 16 {
 .Lctr_xor_stream_loop5:
 	@ ctr.ae:29: off = i * 16
@@ -252,10 +248,10 @@ ctr_xor_stream:
 	lsls	r0, r1, #4
 	str	r0, [sp, #16]
 	@ ctr.ae:30: x = load_be(src, off, 16, n - off) ^ E.encrypt_block(ks, t1 + (i as u128))
-	ldr	r1, [sp, #40]
+	ldr	r1, [sp, #116]
 	subs	r0, r1, r0
 	str	r0, [sp, #8]
-	ldr	r1, [sp, #68]
+	ldr	r1, [sp, #60]
 	ldr	r0, [sp, #16]
 	adds	r1, r1, r0
 	ldr	r0, [sp, #8]
@@ -266,11 +262,11 @@ ctr_xor_stream:
 	beq	.Lctr_xor_stream_words8
 .Lctr_xor_stream_bytes7:
 	movs	r0, #0
+	str	r0, [sp, #64]
+	str	r0, [sp, #68]
 	str	r0, [sp, #72]
 	str	r0, [sp, #76]
-	str	r0, [sp, #80]
-	str	r0, [sp, #84]
-	add	r3, sp, #72
+	add	r3, sp, #64
 	ldr	r2, [sp, #8]
 	cmp	r2, #16
 	bcc	.Lctr_xor_stream_cnt10
@@ -298,14 +294,14 @@ ctr_xor_stream:
 	rev	r0, r0
 	str	r0, [sp, #20]
 	movs	r6, #0
-	ldr	r0, [sp, #60]
+	ldr	r0, [sp, #56]
 	ldr	r1, [sp, #12]
 	adds	r2, r0, r1
-	ldr	r3, [sp, #56]
+	ldr	r3, [sp, #52]
 	adcs	r3, r6
-	ldr	r4, [sp, #52]
+	ldr	r4, [sp, #48]
 	adcs	r4, r6
-	ldr	r5, [sp, #48]
+	ldr	r5, [sp, #44]
 	adcs	r5, r6
 	@ aes.ae:155: s0 = b[127:96] ^ w[0]
 	ldr	r6, [sp, #4]
@@ -438,7 +434,7 @@ ctr_xor_stream:
 .Lctr_xor_stream_done13:
 	@ aes.ae:127: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
 	lsrs	r1, r5, #24
-	ldr	r7, [sp, #44]
+	ldr	r7, [sp, #40]
 	ldrb	r0, [r7, r1]
 	lsls	r1, r0, #24
 	lsrs	r0, r4, #16
@@ -543,7 +539,7 @@ ctr_xor_stream:
 	rev	r4, r3
 	rev	r3, r2
 	rev	r2, r6
-	ldr	r1, [sp, #64]
+	ldr	r1, [sp, #120]
 	ldr	r0, [sp, #16]
 	adds	r1, r1, r0
 	ldr	r0, [sp, #8]
@@ -559,11 +555,11 @@ ctr_xor_stream:
 	b	.Lctr_xor_stream_stored15
 	.ltorg
 .Lctr_xor_stream_bytes14:
-	str	r5, [sp, #72]
-	str	r4, [sp, #76]
-	str	r3, [sp, #80]
-	str	r2, [sp, #84]
-	add	r3, sp, #72
+	str	r5, [sp, #64]
+	str	r4, [sp, #68]
+	str	r3, [sp, #72]
+	str	r2, [sp, #76]
+	add	r3, sp, #64
 	ldr	r2, [sp, #8]
 	cmp	r2, #16
 	bcc	.Lctr_xor_stream_cnt16
@@ -585,7 +581,7 @@ ctr_xor_stream:
 	b	.Lctr_xor_stream_loop5
 .Lctr_xor_stream_far2:
 .Lctr_xor_stream_done6:
-	add	sp, #88
+	add	sp, #80
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

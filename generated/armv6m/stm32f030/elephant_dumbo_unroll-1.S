@@ -8,7 +8,7 @@
 	.thumb
 
 @ --- elephant_dumbo_key_setup: elephant_dumbo.key_setup
-@     frame 56 bytes (0 spill slots, 0 on the stack; locals 56), saves r4, r5
+@     frame 40 bytes (0 spill slots, 0 on the stack; locals 40), saves r4, r5
 @     estimated 74 bytes of code and literals
 	.section .text.elephant_dumbo_key_setup,"ax",%progbits
 	.global elephant_dumbo_key_setup
@@ -17,7 +17,7 @@
 	.balign 4
 elephant_dumbo_key_setup:
 	push	{r4, r5, lr}
-	sub	sp, #56
+	sub	sp, #40
 	mov	r4, r2
 	@ elephant_dumbo.ae:66: lk[0] = P.permute(load_le(key, 0, 16) as u160)
 	movs	r1, #3
@@ -36,33 +36,33 @@ elephant_dumbo_key_setup:
 	mov	r0, r3
 .Lelephant_dumbo_key_setup_words2:
 	ldm	r0, {r0, r1, r2, r3}
-	str	r0, [sp, #16]
-	str	r1, [sp, #20]
-	str	r2, [sp, #24]
-	str	r3, [sp, #28]
+	str	r0, [sp]
+	str	r1, [sp, #4]
+	str	r2, [sp, #8]
+	str	r3, [sp, #12]
 	movs	r0, #0
-	str	r0, [sp, #32]
-	add	r0, sp, #16
-	add	r1, sp, #36
+	str	r0, [sp, #16]
+	add	r0, sp, #0
+	add	r1, sp, #20
 	bl	elephant_dumbo_P_permute
-	ldr	r5, [sp, #36]
-	ldr	r3, [sp, #40]
-	ldr	r2, [sp, #44]
-	ldr	r1, [sp, #48]
-	ldr	r0, [sp, #52]
+	ldr	r5, [sp, #20]
+	ldr	r3, [sp, #24]
+	ldr	r2, [sp, #28]
+	ldr	r1, [sp, #32]
+	ldr	r0, [sp, #36]
 	str	r5, [r4]
 	str	r3, [r4, #4]
 	str	r2, [r4, #8]
 	str	r1, [r4, #12]
 	str	r0, [r4, #16]
-	add	sp, #56
+	add	sp, #40
 	pop	{r4, r5, pc}
 	.ltorg
 	.size elephant_dumbo_key_setup, .-elephant_dumbo_key_setup
 
 
 @ --- elephant_dumbo_encrypt_with: elephant_dumbo.encrypt_with
-@     frame 48 bytes (0 spill slots, 0 on the stack; locals 16), saves r4
+@     frame 40 bytes (0 spill slots, 0 on the stack; locals 8), saves r4
 @     estimated 76 bytes of code and literals
 	.section .text.elephant_dumbo_encrypt_with,"ax",%progbits
 	.global elephant_dumbo_encrypt_with
@@ -71,23 +71,23 @@ elephant_dumbo_key_setup:
 	.balign 4
 elephant_dumbo_encrypt_with:
 	push	{r4, lr}
-	sub	sp, #48
-	ldr	r4, [sp, #56]
+	sub	sp, #40
+	ldr	r4, [sp, #48]
 	@ elephant_dumbo.ae:106: store_le(tag, 0, crypt(lk, nonce, ad, msg, ct, ct))
 	str	r4, [sp]
-	ldr	r4, [sp, #60]
+	ldr	r4, [sp, #52]
 	str	r4, [sp, #4]
-	ldr	r4, [sp, #64]
+	ldr	r4, [sp, #56]
 	str	r4, [sp, #8]
-	ldr	r4, [sp, #68]
+	ldr	r4, [sp, #60]
 	str	r4, [sp, #12]
 	str	r4, [sp, #20]
-	ldr	r4, [sp, #72]
+	ldr	r4, [sp, #64]
 	str	r4, [sp, #16]
 	str	r4, [sp, #24]
 	add	r4, sp, #32
 	str	r4, [sp, #28]
-	ldr	r4, [sp, #76]
+	ldr	r4, [sp, #68]
 	bl	elephant_dumbo_crypt
 	ldr	r2, [sp, #32]
 	ldr	r1, [sp, #36]
@@ -98,10 +98,10 @@ elephant_dumbo_encrypt_with:
 	str	r1, [r4, #4]
 	b	.Lelephant_dumbo_encrypt_with_stored2
 .Lelephant_dumbo_encrypt_with_bytes1:
-	str	r2, [sp, #40]
-	str	r1, [sp, #44]
+	str	r2, [sp, #32]
+	str	r1, [sp, #36]
 	movs	r1, #8
-	add	r2, sp, #40
+	add	r2, sp, #32
 .Lelephant_dumbo_encrypt_with_cpy3:
 	subs	r1, #1
 	bcc	.Lelephant_dumbo_encrypt_with_stored2
@@ -109,15 +109,15 @@ elephant_dumbo_encrypt_with:
 	strb	r0, [r4, r1]
 	b	.Lelephant_dumbo_encrypt_with_cpy3
 .Lelephant_dumbo_encrypt_with_stored2:
-	add	sp, #48
+	add	sp, #40
 	pop	{r4, pc}
 	.ltorg
 	.size elephant_dumbo_encrypt_with, .-elephant_dumbo_encrypt_with
 
 
 @ --- elephant_dumbo_decrypt_with: elephant_dumbo.decrypt_with
-@     frame 72 bytes (6 spill slots, 6 on the stack; locals 16), saves r4, r5, r6, r7
-@     estimated 116 bytes of code and literals
+@     frame 56 bytes (6 spill slots, 4 on the stack; locals 8), saves r4, r5, r6, r7
+@     estimated 108 bytes of code and literals
 	.section .text.elephant_dumbo_decrypt_with,"ax",%progbits
 	.global elephant_dumbo_decrypt_with
 	.type elephant_dumbo_decrypt_with, %function
@@ -125,26 +125,22 @@ elephant_dumbo_encrypt_with:
 	.balign 4
 elephant_dumbo_decrypt_with:
 	push	{r4, r5, r6, r7, lr}
-	sub	sp, #72
-	str	r0, [sp, #48]
-	str	r1, [sp, #44]
-	str	r2, [sp, #40]
-	str	r3, [sp, #36]
-	ldr	r0, [sp, #92]
-	str	r0, [sp, #32]
-	ldr	r5, [sp, #96]
-	ldr	r4, [sp, #100]
-	ldr	r3, [sp, #104]
-	ldr	r2, [sp, #112]
-	ldr	r1, [sp, #116]
-	ldr	r0, [sp, #120]
-	str	r0, [sp, #52]
+	sub	sp, #56
+	str	r0, [sp, #44]
+	str	r1, [sp, #40]
+	str	r2, [sp, #36]
+	str	r3, [sp, #32]
+	ldr	r5, [sp, #80]
+	ldr	r4, [sp, #84]
+	ldr	r3, [sp, #88]
+	ldr	r2, [sp, #96]
+	ldr	r1, [sp, #100]
 	@ elephant_dumbo.ae:110: return (load_le(tag, 0, 8) ^ crypt(lk, nonce, ad, ct, msg, ct)) == 0
 	movs	r0, #3
 	tst	r3, r0
 	beq	.Lelephant_dumbo_decrypt_with_words2
 .Lelephant_dumbo_decrypt_with_bytes1:
-	add	r7, sp, #56
+	add	r7, sp, #48
 	movs	r6, #8
 .Lelephant_dumbo_decrypt_with_cpy4:
 	subs	r6, #1
@@ -155,7 +151,7 @@ elephant_dumbo_decrypt_with:
 .Lelephant_dumbo_decrypt_with_cpyd3:
 	mov	r3, r7
 .Lelephant_dumbo_decrypt_with_words2:
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #76]
 	str	r0, [sp]
 	str	r2, [sp, #12]
 	str	r1, [sp, #16]
@@ -163,18 +159,18 @@ elephant_dumbo_decrypt_with:
 	str	r5, [sp, #20]
 	str	r4, [sp, #8]
 	str	r4, [sp, #24]
-	add	r0, sp, #64
+	add	r0, sp, #48
 	str	r0, [sp, #28]
 	ldr	r5, [r3]
 	ldr	r4, [r3, #4]
-	ldr	r0, [sp, #48]
-	ldr	r1, [sp, #44]
-	ldr	r2, [sp, #40]
-	ldr	r3, [sp, #36]
+	ldr	r0, [sp, #44]
+	ldr	r1, [sp, #40]
+	ldr	r2, [sp, #36]
+	ldr	r3, [sp, #32]
 	bl	elephant_dumbo_crypt
-	ldr	r0, [sp, #64]
+	ldr	r0, [sp, #48]
 	eors	r5, r0
-	ldr	r0, [sp, #68]
+	ldr	r0, [sp, #52]
 	eors	r4, r0
 	orrs	r5, r4
 	subs	r0, r5, #1
@@ -182,9 +178,9 @@ elephant_dumbo_decrypt_with:
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #104]
 	strh	r1, [r0]
-	add	sp, #72
+	add	sp, #56
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.size elephant_dumbo_decrypt_with, .-elephant_dumbo_decrypt_with
@@ -702,8 +698,8 @@ elephant_dumbo_P_permute:
 
 
 @ --- elephant_dumbo_crypt: elephant_dumbo.crypt
-@     frame 256 bytes (89 spill slots, 49 on the stack; locals 60), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2382 bytes of code and literals
+@     frame 212 bytes (89 spill slots, 43 on the stack; locals 40), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 2360 bytes of code and literals
 	.section .text.elephant_dumbo_crypt,"ax",%progbits
 	.global elephant_dumbo_crypt
 	.type elephant_dumbo_crypt, %function
@@ -716,31 +712,20 @@ elephant_dumbo_crypt:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #256
-	str	r3, [sp, #140]
-	ldr	r2, [sp, #292]
-	str	r2, [sp, #124]
-	ldr	r5, [sp, #296]
-	str	r5, [sp, #168]
-	ldr	r4, [sp, #300]
-	str	r4, [sp, #96]
-	ldr	r2, [sp, #304]
-	str	r2, [sp, #164]
-	ldr	r2, [sp, #312]
-	str	r2, [sp, #160]
-	ldr	r2, [sp, #320]
-	str	r2, [sp, #192]
+	sub	sp, #212
+	str	r3, [sp, #132]
+	ldr	r4, [sp, #256]
 	@ elephant_dumbo.ae:74: l = lk[0]
 	ldr	r2, [r0]
-	str	r2, [sp, #176]
+	str	r2, [sp, #156]
 	ldr	r2, [r0, #4]
-	str	r2, [sp, #172]
+	str	r2, [sp, #152]
 	ldr	r2, [r0, #8]
-	str	r2, [sp, #184]
+	str	r2, [sp, #164]
 	ldr	r2, [r0, #12]
-	str	r2, [sp, #188]
+	str	r2, [sp, #168]
 	ldr	r0, [r0, #16]
-	str	r0, [sp, #180]
+	str	r0, [sp, #160]
 	@ elephant_dumbo.ae:77: blocks_c = 1 + m / block
 	mov	r6, r4
 	lsls	r4, r6, #1
@@ -845,7 +830,7 @@ elephant_dumbo_crypt:
 	lsrs	r0, r0, #4
 	orrs	r2, r0
 	adds	r0, r2, #1
-	str	r0, [sp, #136]
+	str	r0, [sp, #128]
 	@ elephant_dumbo.ae:78: blocks_m = (m + block - 1) / block
 	adds	r7, #20
 	subs	r0, r7, #1
@@ -950,9 +935,9 @@ elephant_dumbo_crypt:
 	lsrs	r0, r6, #5
 	lsrs	r4, r4, #4
 	orrs	r0, r4
-	str	r0, [sp, #132]
+	str	r0, [sp, #124]
 	@ elephant_dumbo.ae:79: blocks_ad = 1 + (12 + a) / block
-	ldr	r0, [sp, #124]
+	ldr	r0, [sp, #248]
 	adds	r0, #12
 	lsls	r4, r0, #1
 	lsrs	r6, r0, #31
@@ -1056,10 +1041,10 @@ elephant_dumbo_crypt:
 	lsrs	r0, r0, #4
 	orrs	r2, r0
 	adds	r0, r2, #1
-	str	r0, [sp, #144]
+	str	r0, [sp, #136]
 	@ elephant_dumbo.ae:81: steps = if blocks_ad - 1 < blocks_c + 1 then blocks_c + 1 else blocks_ad - 1
 	subs	r3, r0, #1
-	ldr	r0, [sp, #136]
+	ldr	r0, [sp, #128]
 	adds	r2, r0, #1
 	cmp	r3, r2
 	movs	r0, #0
@@ -1067,14 +1052,14 @@ elephant_dumbo_crypt:
 	eors	r2, r3
 	ands	r2, r0
 	eors	r3, r2
-	str	r3, [sp, #128]
+	str	r3, [sp, #120]
 	@ elephant_dumbo.ae:82: n = load_le(nonce, 0, 12) as u160
 	mov	r4, r1
 	movs	r0, #3
 	tst	r4, r0
 	beq	.Lelephant_dumbo_crypt_words2
 .Lelephant_dumbo_crypt_bytes1:
-	add	r3, sp, #196
+	add	r3, sp, #172
 	movs	r2, #12
 .Lelephant_dumbo_crypt_cpy4:
 	subs	r2, #1
@@ -1086,18 +1071,18 @@ elephant_dumbo_crypt:
 	mov	r4, r3
 .Lelephant_dumbo_crypt_words2:
 	ldr	r0, [r4]
-	str	r0, [sp, #156]
-	ldr	r0, [r4, #4]
-	str	r0, [sp, #152]
-	ldr	r0, [r4, #8]
 	str	r0, [sp, #148]
+	ldr	r0, [r4, #4]
+	str	r0, [sp, #144]
+	ldr	r0, [r4, #8]
+	str	r0, [sp, #140]
 	@ elephant_dumbo.ae:49: x = load_le(nonce, 0, 12) as u160 | (load_le(ad, 0, 8, a) as u160) << 96
 	mov	r3, r1
 	movs	r0, #3
 	tst	r3, r0
 	beq	.Lelephant_dumbo_crypt_words6
 .Lelephant_dumbo_crypt_bytes5:
-	add	r2, sp, #196
+	add	r2, sp, #172
 	movs	r1, #12
 .Lelephant_dumbo_crypt_cpy8:
 	subs	r1, #1
@@ -1114,8 +1099,8 @@ elephant_dumbo_crypt:
 	str	r0, [sp, #4]
 	ldr	r0, [r3, #8]
 	str	r0, [sp, #12]
-	ldr	r3, [sp, #140]
-	ldr	r0, [sp, #124]
+	ldr	r3, [sp, #132]
+	ldr	r0, [sp, #248]
 	cmp	r0, #8
 	bcc	.Lelephant_dumbo_crypt_bytes9
 	movs	r0, #3
@@ -1123,10 +1108,10 @@ elephant_dumbo_crypt:
 	beq	.Lelephant_dumbo_crypt_words10
 .Lelephant_dumbo_crypt_bytes9:
 	movs	r0, #0
-	str	r0, [sp, #196]
-	str	r0, [sp, #200]
-	add	r2, sp, #196
-	ldr	r1, [sp, #124]
+	str	r0, [sp, #172]
+	str	r0, [sp, #176]
+	add	r2, sp, #172
+	ldr	r1, [sp, #248]
 	cmp	r1, #8
 	bcc	.Lelephant_dumbo_crypt_cnt12
 	movs	r1, #8
@@ -1145,7 +1130,7 @@ elephant_dumbo_crypt:
 	ldr	r0, [r3, #4]
 	str	r0, [sp, #16]
 	@ elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
-	ldr	r0, [sp, #124]
+	ldr	r0, [sp, #248]
 	cmp	r0, #8
 	movs	r5, #0
 	sbcs	r5, r5
@@ -1252,17 +1237,17 @@ elephant_dumbo_crypt:
 	str	r0, [sp, #40]
 	str	r0, [sp, #44]
 	str	r0, [sp, #48]
-	ldr	r0, [sp, #176]
+	ldr	r0, [sp, #156]
 	str	r0, [sp, #72]
-	ldr	r0, [sp, #172]
+	ldr	r0, [sp, #152]
 	str	r0, [sp, #64]
-	ldr	r0, [sp, #184]
+	ldr	r0, [sp, #164]
 	str	r0, [sp, #60]
-	ldr	r0, [sp, #188]
+	ldr	r0, [sp, #168]
 	str	r0, [sp, #68]
-	ldr	r0, [sp, #180]
+	ldr	r0, [sp, #160]
 	str	r0, [sp, #56]
-	ldr	r0, [sp, #128]
+	ldr	r0, [sp, #120]
 	cmp	r1, r0
 	bcc	.Lelephant_dumbo_crypt_far1
 	b	.Lelephant_dumbo_crypt_done19
@@ -1315,7 +1300,7 @@ elephant_dumbo_crypt:
 	str	r0, [sp, #12]
 	@ elephant_dumbo.ae:89: if i < blocks_m {
 	ldr	r1, [sp, #16]
-	ldr	r0, [sp, #132]
+	ldr	r0, [sp, #124]
 	cmp	r1, r0
 	movs	r1, #0
 	adcs	r1, r1
@@ -1347,17 +1332,17 @@ elephant_dumbo_crypt:
 	eors	r0, r1
 	str	r0, [sp, #88]
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r2, [sp, #156]
+	ldr	r2, [sp, #148]
 	ldr	r0, [sp, #52]
 	eors	r2, r0
-	ldr	r3, [sp, #152]
+	ldr	r3, [sp, #144]
 	ldr	r0, [sp, #76]
 	eors	r3, r0
-	ldr	r1, [sp, #148]
+	ldr	r1, [sp, #140]
 	ldr	r0, [sp, #80]
 	eors	r1, r0
 	@ elephant_dumbo.ae:90: count = if m - off < block then m - off else block
-	ldr	r4, [sp, #96]
+	ldr	r4, [sp, #256]
 	ldr	r0, [sp, #12]
 	subs	r5, r4, r0
 	cmp	r5, #20
@@ -1369,7 +1354,7 @@ elephant_dumbo_crypt:
 	mov	r4, r5
 	eors	r4, r0
 	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	ldr	r5, [sp, #168]
+	ldr	r5, [sp, #252]
 	ldr	r0, [sp, #12]
 	adds	r5, r5, r0
 	cmp	r4, #20
@@ -1379,12 +1364,12 @@ elephant_dumbo_crypt:
 	beq	.Lelephant_dumbo_crypt_words23
 .Lelephant_dumbo_crypt_bytes22:
 	movs	r0, #0
-	str	r0, [sp, #196]
-	str	r0, [sp, #200]
-	str	r0, [sp, #204]
-	str	r0, [sp, #208]
-	str	r0, [sp, #212]
-	add	r0, sp, #196
+	str	r0, [sp, #172]
+	str	r0, [sp, #176]
+	str	r0, [sp, #180]
+	str	r0, [sp, #184]
+	str	r0, [sp, #188]
+	add	r0, sp, #172
 	str	r0, [sp, #92]
 	mov	r7, r4
 	cmp	r7, #20
@@ -1402,45 +1387,45 @@ elephant_dumbo_crypt:
 	ldr	r5, [sp, #92]
 .Lelephant_dumbo_crypt_words23:
 	ldr	r0, [r5]
-	str	r0, [sp, #104]
-	ldr	r0, [r5, #4]
-	str	r0, [sp, #108]
-	ldr	r0, [r5, #8]
-	str	r0, [sp, #112]
-	ldr	r0, [r5, #12]
-	str	r0, [sp, #120]
-	ldr	r0, [r5, #16]
-	str	r0, [sp, #116]
-	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	str	r2, [sp, #216]
-	str	r3, [sp, #220]
-	str	r1, [sp, #224]
-	ldr	r0, [sp, #84]
-	str	r0, [sp, #228]
-	ldr	r0, [sp, #88]
-	str	r0, [sp, #232]
-	add	r0, sp, #216
-	add	r1, sp, #236
-	bl	elephant_dumbo_P_permute
-	ldr	r3, [sp, #236]
-	ldr	r2, [sp, #240]
-	ldr	r1, [sp, #244]
-	ldr	r0, [sp, #248]
-	str	r0, [sp, #92]
-	ldr	r0, [sp, #252]
 	str	r0, [sp, #100]
+	ldr	r0, [r5, #4]
+	str	r0, [sp, #104]
+	ldr	r0, [r5, #8]
+	str	r0, [sp, #108]
+	ldr	r0, [r5, #12]
+	str	r0, [sp, #116]
+	ldr	r0, [r5, #16]
+	str	r0, [sp, #112]
+	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	str	r2, [sp, #172]
+	str	r3, [sp, #176]
+	str	r1, [sp, #180]
+	ldr	r0, [sp, #84]
+	str	r0, [sp, #184]
+	ldr	r0, [sp, #88]
+	str	r0, [sp, #188]
+	add	r0, sp, #172
+	add	r1, sp, #192
+	bl	elephant_dumbo_P_permute
+	ldr	r3, [sp, #192]
+	ldr	r2, [sp, #196]
+	ldr	r1, [sp, #200]
+	ldr	r0, [sp, #204]
+	str	r0, [sp, #92]
+	ldr	r0, [sp, #208]
+	str	r0, [sp, #96]
 	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	ldr	r6, [sp, #104]
+	ldr	r6, [sp, #100]
 	eors	r6, r3
-	ldr	r7, [sp, #108]
+	ldr	r7, [sp, #104]
 	eors	r7, r2
-	ldr	r5, [sp, #112]
+	ldr	r5, [sp, #108]
 	eors	r5, r1
-	ldr	r3, [sp, #120]
+	ldr	r3, [sp, #116]
 	ldr	r0, [sp, #92]
 	eors	r3, r0
-	ldr	r2, [sp, #116]
-	ldr	r0, [sp, #100]
+	ldr	r2, [sp, #112]
+	ldr	r0, [sp, #96]
 	eors	r2, r0
 	ldr	r0, [sp, #52]
 	eors	r6, r0
@@ -1452,7 +1437,7 @@ elephant_dumbo_crypt:
 	eors	r3, r0
 	ldr	r0, [sp, #88]
 	eors	r2, r0
-	ldr	r1, [sp, #164]
+	ldr	r1, [sp, #260]
 	ldr	r0, [sp, #12]
 	adds	r1, r1, r0
 	cmp	r4, #20
@@ -1467,12 +1452,12 @@ elephant_dumbo_crypt:
 	str	r2, [r1, #16]
 	b	.Lelephant_dumbo_crypt_stored28
 .Lelephant_dumbo_crypt_bytes27:
-	str	r6, [sp, #196]
-	str	r7, [sp, #200]
-	str	r5, [sp, #204]
-	str	r3, [sp, #208]
-	str	r2, [sp, #212]
-	add	r2, sp, #196
+	str	r6, [sp, #172]
+	str	r7, [sp, #176]
+	str	r5, [sp, #180]
+	str	r3, [sp, #184]
+	str	r2, [sp, #188]
+	add	r2, sp, #172
 	cmp	r4, #20
 	bcc	.Lelephant_dumbo_crypt_cnt29
 	movs	r4, #20
@@ -1494,7 +1479,7 @@ elephant_dumbo_crypt:
 	adcs	r2, r2
 	movs	r0, #1
 	eors	r2, r0
-	ldr	r0, [sp, #136]
+	ldr	r0, [sp, #128]
 	cmp	r0, r1
 	movs	r0, #0
 	adcs	r0, r0
@@ -1526,10 +1511,10 @@ elephant_dumbo_crypt:
 	str	r0, [sp, #48]
 	ldr	r1, [sp, #12]
 	subs	r1, #20
-	ldr	r0, [sp, #96]
+	ldr	r0, [sp, #256]
 	subs	r6, r0, r1
 	@ elephant_dumbo.ae:42: x = load_le(buf, off, block, count)
-	ldr	r0, [sp, #160]
+	ldr	r0, [sp, #268]
 	adds	r1, r0, r1
 	cmp	r6, #20
 	bcc	.Lelephant_dumbo_crypt_bytes33
@@ -1538,12 +1523,12 @@ elephant_dumbo_crypt:
 	beq	.Lelephant_dumbo_crypt_words34
 .Lelephant_dumbo_crypt_bytes33:
 	movs	r0, #0
-	str	r0, [sp, #196]
-	str	r0, [sp, #200]
-	str	r0, [sp, #204]
-	str	r0, [sp, #208]
-	str	r0, [sp, #212]
-	add	r3, sp, #196
+	str	r0, [sp, #172]
+	str	r0, [sp, #176]
+	str	r0, [sp, #180]
+	str	r0, [sp, #184]
+	str	r0, [sp, #188]
+	add	r3, sp, #172
 	mov	r2, r6
 	cmp	r2, #20
 	bcc	.Lelephant_dumbo_crypt_cnt36
@@ -1666,19 +1651,19 @@ elephant_dumbo_crypt:
 	eors	r3, r1
 	ldr	r1, [sp, #48]
 	eors	r2, r1
-	str	r7, [sp, #216]
-	str	r0, [sp, #220]
-	str	r4, [sp, #224]
-	str	r3, [sp, #228]
-	str	r2, [sp, #232]
-	add	r0, sp, #216
-	add	r1, sp, #236
+	str	r7, [sp, #172]
+	str	r0, [sp, #176]
+	str	r4, [sp, #180]
+	str	r3, [sp, #184]
+	str	r2, [sp, #188]
+	add	r0, sp, #172
+	add	r1, sp, #192
 	bl	elephant_dumbo_P_permute
-	ldr	r4, [sp, #236]
-	ldr	r3, [sp, #240]
-	ldr	r2, [sp, #244]
-	ldr	r1, [sp, #248]
-	ldr	r0, [sp, #252]
+	ldr	r4, [sp, #192]
+	ldr	r3, [sp, #196]
+	ldr	r2, [sp, #200]
+	ldr	r1, [sp, #204]
+	ldr	r0, [sp, #208]
 	@ elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
 	ldr	r5, [sp]
 	eors	r5, r4
@@ -1711,7 +1696,7 @@ elephant_dumbo_crypt:
 	@ elephant_dumbo.ae:96: if i + 1 < blocks_ad {
 	ldr	r1, [sp, #16]
 	adds	r2, r1, #1
-	ldr	r0, [sp, #144]
+	ldr	r0, [sp, #136]
 	cmp	r2, r0
 	movs	r1, #0
 	adcs	r1, r1
@@ -1726,11 +1711,11 @@ elephant_dumbo_crypt:
 	muls	r2, r0
 	mov	r1, r2
 	subs	r1, #12
-	ldr	r0, [sp, #124]
+	ldr	r0, [sp, #248]
 	adds	r0, #12
 	subs	r6, r0, r2
 	@ elephant_dumbo.ae:42: x = load_le(buf, off, block, count)
-	ldr	r0, [sp, #140]
+	ldr	r0, [sp, #132]
 	adds	r1, r0, r1
 	cmp	r6, #20
 	bcc	.Lelephant_dumbo_crypt_bytes44
@@ -1739,12 +1724,12 @@ elephant_dumbo_crypt:
 	beq	.Lelephant_dumbo_crypt_words45
 .Lelephant_dumbo_crypt_bytes44:
 	movs	r0, #0
-	str	r0, [sp, #196]
-	str	r0, [sp, #200]
-	str	r0, [sp, #204]
-	str	r0, [sp, #208]
-	str	r0, [sp, #212]
-	add	r3, sp, #196
+	str	r0, [sp, #172]
+	str	r0, [sp, #176]
+	str	r0, [sp, #180]
+	str	r0, [sp, #184]
+	str	r0, [sp, #188]
+	add	r3, sp, #172
 	mov	r2, r6
 	cmp	r2, #20
 	bcc	.Lelephant_dumbo_crypt_cnt47
@@ -1867,19 +1852,19 @@ elephant_dumbo_crypt:
 	eors	r3, r1
 	ldr	r1, [sp, #36]
 	eors	r2, r1
-	str	r7, [sp, #216]
-	str	r0, [sp, #220]
-	str	r4, [sp, #224]
-	str	r3, [sp, #228]
-	str	r2, [sp, #232]
-	add	r0, sp, #216
-	add	r1, sp, #236
+	str	r7, [sp, #172]
+	str	r0, [sp, #176]
+	str	r4, [sp, #180]
+	str	r3, [sp, #184]
+	str	r2, [sp, #188]
+	add	r0, sp, #172
+	add	r1, sp, #192
 	bl	elephant_dumbo_P_permute
-	ldr	r4, [sp, #236]
-	ldr	r3, [sp, #240]
-	ldr	r2, [sp, #244]
-	ldr	r1, [sp, #248]
-	ldr	r0, [sp, #252]
+	ldr	r4, [sp, #192]
+	ldr	r3, [sp, #196]
+	ldr	r2, [sp, #200]
+	ldr	r1, [sp, #204]
+	ldr	r0, [sp, #208]
 	@ elephant_dumbo.ae:97: tag = tag ^ masked(ad_block(ad, i + 1), next)
 	ldr	r5, [sp]
 	eors	r5, r4
@@ -1940,7 +1925,7 @@ elephant_dumbo_crypt:
 	ldr	r1, [sp, #16]
 	adds	r1, #1
 	str	r1, [sp, #16]
-	ldr	r0, [sp, #128]
+	ldr	r0, [sp, #120]
 	cmp	r1, r0
 	bcs	.Lelephant_dumbo_crypt_far5
 	b	.Lelephant_dumbo_crypt_loop18
@@ -1948,38 +1933,38 @@ elephant_dumbo_crypt:
 .Lelephant_dumbo_crypt_done19:
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
 	ldr	r3, [sp]
-	ldr	r0, [sp, #176]
+	ldr	r0, [sp, #156]
 	eors	r3, r0
 	mov	r4, r11
-	ldr	r0, [sp, #172]
+	ldr	r0, [sp, #152]
 	eors	r4, r0
 	mov	r5, r10
-	ldr	r0, [sp, #184]
+	ldr	r0, [sp, #164]
 	eors	r5, r0
 	mov	r2, r9
-	ldr	r0, [sp, #188]
+	ldr	r0, [sp, #168]
 	eors	r2, r0
 	mov	r1, r8
-	ldr	r0, [sp, #180]
+	ldr	r0, [sp, #160]
 	eors	r1, r0
-	str	r3, [sp, #216]
-	str	r4, [sp, #220]
-	str	r5, [sp, #224]
-	str	r2, [sp, #228]
-	str	r1, [sp, #232]
-	add	r0, sp, #216
-	add	r1, sp, #236
+	str	r3, [sp, #172]
+	str	r4, [sp, #176]
+	str	r5, [sp, #180]
+	str	r2, [sp, #184]
+	str	r1, [sp, #188]
+	add	r0, sp, #172
+	add	r1, sp, #192
 	bl	elephant_dumbo_P_permute
-	ldr	r2, [sp, #236]
-	ldr	r1, [sp, #240]
-	ldr	r0, [sp, #176]
+	ldr	r2, [sp, #192]
+	ldr	r1, [sp, #196]
+	ldr	r0, [sp, #156]
 	eors	r2, r0
-	ldr	r0, [sp, #172]
+	ldr	r0, [sp, #152]
 	eors	r1, r0
-	ldr	r0, [sp, #192]
+	ldr	r0, [sp, #276]
 	str	r2, [r0]
 	str	r1, [r0, #4]
-	add	sp, #256
+	add	sp, #212
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

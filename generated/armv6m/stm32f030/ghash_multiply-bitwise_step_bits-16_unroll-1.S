@@ -382,8 +382,8 @@ ghash_mul_h:
 
 
 @ --- ghash_absorb: ghash.absorb
-@     frame 72 bytes (24 spill slots, 14 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 404 bytes of code and literals
+@     frame 68 bytes (24 spill slots, 13 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 400 bytes of code and literals
 	.section .text.ghash_absorb,"ax",%progbits
 	.global ghash_absorb
 	.type ghash_absorb, %function
@@ -396,7 +396,7 @@ ghash_absorb:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #72
+	sub	sp, #68
 	str	r3, [sp, #44]
 	@ ghash.ae:219: for i in 0..(n + 15) / 16 {
 	adds	r3, #15
@@ -408,8 +408,6 @@ ghash_absorb:
 	ldr	r1, [r1, #12]
 	str	r0, [sp, #40]
 	str	r2, [sp, #48]
-	ldr	r0, [sp, #108]
-	str	r0, [sp, #52]
 	movs	r2, #0
 	str	r2, [sp, #32]
 	ldr	r0, [sp, #36]
@@ -433,11 +431,11 @@ ghash_absorb:
 	beq	.Lghash_absorb_words4
 .Lghash_absorb_bytes3:
 	movs	r0, #0
+	str	r0, [sp, #52]
 	str	r0, [sp, #56]
 	str	r0, [sp, #60]
 	str	r0, [sp, #64]
-	str	r0, [sp, #68]
-	add	r7, sp, #56
+	add	r7, sp, #52
 	cmp	r6, #16
 	bcc	.Lghash_absorb_cnt6
 	movs	r6, #16
@@ -617,12 +615,12 @@ ghash_absorb:
 	b	.Lghash_absorb_loop1
 .Lghash_absorb_far2:
 .Lghash_absorb_done2:
-	ldr	r2, [sp, #52]
+	ldr	r2, [sp, #104]
 	str	r5, [r2]
 	str	r4, [r2, #4]
 	str	r3, [r2, #8]
 	str	r1, [r2, #12]
-	add	sp, #72
+	add	sp, #68
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

@@ -46,8 +46,8 @@ norx32_4_1_key_setup:
 
 
 @ --- norx32_4_1_encrypt_with: norx32_4_1.encrypt_with
-@     frame 264 bytes (81 spill slots, 30 on the stack; locals 144), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1954 bytes of code and literals
+@     frame 216 bytes (81 spill slots, 26 on the stack; locals 112), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1938 bytes of code and literals
 	.section .text.norx32_4_1_encrypt_with,"ax",%progbits
 	.global norx32_4_1_encrypt_with
 	.type norx32_4_1_encrypt_with, %function
@@ -60,50 +60,42 @@ norx32_4_1_encrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #264
+	sub	sp, #216
 	mov	r7, r1
 	mov	r6, r2
 	mov	r5, r3
-	ldr	r4, [sp, #300]
-	ldr	r1, [sp, #304]
-	str	r1, [sp, #96]
-	ldr	r1, [sp, #308]
-	str	r1, [sp, #84]
-	ldr	r1, [sp, #312]
-	str	r1, [sp, #92]
-	ldr	r1, [sp, #320]
-	str	r1, [sp, #116]
+	ldr	r4, [sp, #252]
 	@ norx32_4_1.ae:131: k = kc[0]
 	ldr	r1, [r0]
-	str	r1, [sp, #112]
+	str	r1, [sp, #100]
 	ldr	r1, [r0, #4]
-	str	r1, [sp, #108]
+	str	r1, [sp, #96]
 	ldr	r1, [r0, #8]
-	str	r1, [sp, #104]
+	str	r1, [sp, #92]
 	ldr	r0, [r0, #12]
-	str	r0, [sp, #100]
+	str	r0, [sp, #88]
 	@ norx32_4_1.ae:132: initialize(s, k, nonce)
-	add	r0, sp, #120
-	ldr	r1, [sp, #112]
-	str	r1, [sp, #184]
-	ldr	r1, [sp, #108]
-	str	r1, [sp, #188]
-	ldr	r1, [sp, #104]
-	str	r1, [sp, #192]
+	add	r0, sp, #104
 	ldr	r1, [sp, #100]
-	str	r1, [sp, #196]
-	add	r1, sp, #184
+	str	r1, [sp, #168]
+	ldr	r1, [sp, #96]
+	str	r1, [sp, #172]
+	ldr	r1, [sp, #92]
+	str	r1, [sp, #176]
+	ldr	r1, [sp, #88]
+	str	r1, [sp, #180]
+	add	r1, sp, #168
 	mov	r2, r7
 	mov	r3, r6
 	bl	norx32_4_1_initialize
 	@ norx32_4_1.ae:133: absorb_header(s, ad)
-	add	r0, sp, #120
+	add	r0, sp, #104
 	mov	r1, r5
 	mov	r2, r4
 	bl	norx32_4_1_absorb_header
 	@ norx32_4_1.ae:135: if m > 0 {
 	movs	r0, #0
-	ldr	r1, [sp, #84]
+	ldr	r1, [sp, #260]
 	cmp	r0, r1
 	movs	r1, #0
 	adcs	r1, r1
@@ -114,7 +106,7 @@ norx32_4_1_encrypt_with:
 	b	.Lnorx32_4_1_encrypt_with_else1
 .Lnorx32_4_1_encrypt_with_far1:
 	@ norx32_4_1.ae:40: return ((((n >> 4) as u64) * 0xaaaaaaab) >> 33) as u32
-	ldr	r1, [sp, #84]
+	ldr	r1, [sp, #260]
 	lsrs	r4, r1, #4
 	lsls	r0, r4, #1
 	lsrs	r1, r4, #31
@@ -184,7 +176,7 @@ norx32_4_1_encrypt_with:
 	lsrs	r3, r0, #1
 	@ norx32_4_1.ae:136: for i in 0..whole_blocks(m) + 1 {
 	adds	r3, r3, #1
-	str	r3, [sp, #88]
+	str	r3, [sp, #84]
 	movs	r1, #0
 	str	r1, [sp, #76]
 	mov	r0, r3
@@ -199,7 +191,7 @@ norx32_4_1_encrypt_with:
 	muls	r0, r2
 	str	r0, [sp, #72]
 	@ norx32_4_1.ae:138: count = if m - off < rate then m - off else rate
-	ldr	r1, [sp, #84]
+	ldr	r1, [sp, #260]
 	subs	r1, r1, r0
 	cmp	r1, #48
 	movs	r0, #0
@@ -209,62 +201,62 @@ norx32_4_1_encrypt_with:
 	eors	r1, r2
 	str	r1, [sp, #52]
 	@ norx32_4_1.ae:139: s[15] = s[15] ^ payload_tag
-	ldr	r1, [sp, #180]
+	ldr	r1, [sp, #164]
 	movs	r0, #2
 	eors	r1, r0
-	str	r1, [sp, #180]
+	str	r1, [sp, #164]
 	@ norx_f.ae:56: s0 = s[0]
-	ldr	r0, [sp, #120]
+	ldr	r0, [sp, #104]
 	@ norx_f.ae:72: @unroll(unroll)
 	str	r0, [sp]
 	@ norx_f.ae:57: s1 = s[1]
-	ldr	r0, [sp, #124]
+	ldr	r0, [sp, #108]
 	@ norx_f.ae:72: @unroll(unroll)
 	mov	r11, r0
 	@ norx_f.ae:58: s2 = s[2]
-	ldr	r0, [sp, #128]
+	ldr	r0, [sp, #112]
 	@ norx_f.ae:72: @unroll(unroll)
 	str	r0, [sp, #20]
 	@ norx_f.ae:59: s3 = s[3]
-	ldr	r0, [sp, #132]
+	ldr	r0, [sp, #116]
 	@ norx_f.ae:72: @unroll(unroll)
 	str	r0, [sp, #44]
 	@ norx_f.ae:60: s4 = s[4]
-	ldr	r6, [sp, #136]
+	ldr	r6, [sp, #120]
 	@ norx_f.ae:61: s5 = s[5]
-	ldr	r5, [sp, #140]
+	ldr	r5, [sp, #124]
 	@ norx_f.ae:62: s6 = s[6]
-	ldr	r4, [sp, #144]
+	ldr	r4, [sp, #128]
 	@ norx_f.ae:63: s7 = s[7]
-	ldr	r0, [sp, #148]
+	ldr	r0, [sp, #132]
 	@ norx_f.ae:72: @unroll(unroll)
 	mov	r8, r0
 	@ norx_f.ae:64: s8 = s[8]
-	ldr	r1, [sp, #152]
+	ldr	r1, [sp, #136]
 	@ norx_f.ae:65: s9 = s[9]
-	ldr	r0, [sp, #156]
+	ldr	r0, [sp, #140]
 	@ norx_f.ae:72: @unroll(unroll)
 	mov	r10, r0
 	@ norx_f.ae:66: s10 = s[10]
-	ldr	r0, [sp, #160]
+	ldr	r0, [sp, #144]
 	@ norx_f.ae:72: @unroll(unroll)
 	str	r0, [sp, #8]
 	@ norx_f.ae:67: s11 = s[11]
-	ldr	r0, [sp, #164]
+	ldr	r0, [sp, #148]
 	@ norx_f.ae:72: @unroll(unroll)
 	str	r0, [sp, #4]
 	@ norx_f.ae:68: s12 = s[12]
-	ldr	r3, [sp, #168]
+	ldr	r3, [sp, #152]
 	@ norx_f.ae:69: s13 = s[13]
-	ldr	r0, [sp, #172]
+	ldr	r0, [sp, #156]
 	@ norx_f.ae:72: @unroll(unroll)
 	str	r0, [sp, #16]
 	@ norx_f.ae:70: s14 = s[14]
-	ldr	r0, [sp, #176]
+	ldr	r0, [sp, #160]
 	@ norx_f.ae:72: @unroll(unroll)
 	str	r0, [sp, #28]
 	@ norx_f.ae:71: s15 = s[15]
-	ldr	r0, [sp, #180]
+	ldr	r0, [sp, #164]
 	@ norx_f.ae:72: @unroll(unroll)
 	mov	r9, r0
 	movs	r0, #0
@@ -658,74 +650,74 @@ norx32_4_1_encrypt_with:
 .Lnorx32_4_1_encrypt_with_done6:
 	@ norx_f.ae:77: s[0] = s0
 	ldr	r0, [sp]
-	str	r0, [sp, #120]
+	str	r0, [sp, #104]
 	@ norx_f.ae:78: s[1] = s1
 	mov	r0, r11
-	str	r0, [sp, #124]
+	str	r0, [sp, #108]
 	@ norx_f.ae:79: s[2] = s2
 	ldr	r0, [sp, #20]
-	str	r0, [sp, #128]
+	str	r0, [sp, #112]
 	@ norx_f.ae:80: s[3] = s3
 	ldr	r0, [sp, #44]
-	str	r0, [sp, #132]
+	str	r0, [sp, #116]
 	@ norx_f.ae:81: s[4] = s4
-	str	r6, [sp, #136]
+	str	r6, [sp, #120]
 	@ norx_f.ae:82: s[5] = s5
-	str	r5, [sp, #140]
+	str	r5, [sp, #124]
 	@ norx_f.ae:83: s[6] = s6
-	str	r4, [sp, #144]
+	str	r4, [sp, #128]
 	@ norx_f.ae:84: s[7] = s7
 	mov	r0, r8
-	str	r0, [sp, #148]
+	str	r0, [sp, #132]
 	@ norx_f.ae:85: s[8] = s8
-	str	r1, [sp, #152]
+	str	r1, [sp, #136]
 	@ norx_f.ae:86: s[9] = s9
 	mov	r0, r10
-	str	r0, [sp, #156]
+	str	r0, [sp, #140]
 	@ norx_f.ae:87: s[10] = s10
 	ldr	r0, [sp, #8]
-	str	r0, [sp, #160]
+	str	r0, [sp, #144]
 	@ norx_f.ae:88: s[11] = s11
 	ldr	r0, [sp, #4]
-	str	r0, [sp, #164]
+	str	r0, [sp, #148]
 	@ norx_f.ae:89: s[12] = s12
-	str	r3, [sp, #168]
+	str	r3, [sp, #152]
 	@ norx_f.ae:90: s[13] = s13
 	ldr	r0, [sp, #16]
-	str	r0, [sp, #172]
+	str	r0, [sp, #156]
 	@ norx_f.ae:91: s[14] = s14
 	ldr	r0, [sp, #28]
-	str	r0, [sp, #176]
+	str	r0, [sp, #160]
 	@ norx_f.ae:92: s[15] = s15
 	mov	r0, r9
-	str	r0, [sp, #180]
+	str	r0, [sp, #164]
 	@ norx32_4_1.ae:50: return cat(s[11], s[10], s[9], s[8], s[7], s[6], s[5], s[4], s[3], s[2], s[1], s[0])
-	ldr	r0, [sp, #164]
-	str	r0, [sp, #60]
-	ldr	r0, [sp, #160]
-	str	r0, [sp, #68]
-	ldr	r0, [sp, #156]
-	str	r0, [sp, #64]
-	ldr	r0, [sp, #152]
-	str	r0, [sp, #56]
 	ldr	r0, [sp, #148]
-	str	r0, [sp, #48]
+	str	r0, [sp, #60]
 	ldr	r0, [sp, #144]
-	str	r0, [sp, #44]
-	ldr	r7, [sp, #140]
-	str	r7, [sp, #40]
+	str	r0, [sp, #68]
+	ldr	r0, [sp, #140]
+	str	r0, [sp, #64]
 	ldr	r0, [sp, #136]
-	str	r0, [sp, #8]
+	str	r0, [sp, #56]
 	ldr	r0, [sp, #132]
-	str	r0, [sp, #12]
+	str	r0, [sp, #48]
 	ldr	r0, [sp, #128]
-	str	r0, [sp, #16]
-	ldr	r0, [sp, #124]
-	str	r0, [sp, #20]
+	str	r0, [sp, #44]
+	ldr	r7, [sp, #124]
+	str	r7, [sp, #40]
 	ldr	r0, [sp, #120]
+	str	r0, [sp, #8]
+	ldr	r0, [sp, #116]
+	str	r0, [sp, #12]
+	ldr	r0, [sp, #112]
+	str	r0, [sp, #16]
+	ldr	r0, [sp, #108]
+	str	r0, [sp, #20]
+	ldr	r0, [sp, #104]
 	str	r0, [sp, #24]
 	@ norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	ldr	r1, [sp, #96]
+	ldr	r1, [sp, #256]
 	ldr	r0, [sp, #72]
 	adds	r1, r1, r0
 	ldr	r0, [sp, #52]
@@ -736,19 +728,19 @@ norx32_4_1_encrypt_with:
 	beq	.Lnorx32_4_1_encrypt_with_words8
 .Lnorx32_4_1_encrypt_with_bytes7:
 	movs	r0, #0
-	str	r0, [sp, #216]
-	str	r0, [sp, #220]
-	str	r0, [sp, #224]
-	str	r0, [sp, #228]
-	str	r0, [sp, #232]
-	str	r0, [sp, #236]
-	str	r0, [sp, #240]
-	str	r0, [sp, #244]
-	str	r0, [sp, #248]
-	str	r0, [sp, #252]
-	str	r0, [sp, #256]
-	str	r0, [sp, #260]
-	add	r3, sp, #216
+	str	r0, [sp, #168]
+	str	r0, [sp, #172]
+	str	r0, [sp, #176]
+	str	r0, [sp, #180]
+	str	r0, [sp, #184]
+	str	r0, [sp, #188]
+	str	r0, [sp, #192]
+	str	r0, [sp, #196]
+	str	r0, [sp, #200]
+	str	r0, [sp, #204]
+	str	r0, [sp, #208]
+	str	r0, [sp, #212]
+	add	r3, sp, #168
 	ldr	r2, [sp, #52]
 	cmp	r2, #48
 	bcc	.Lnorx32_4_1_encrypt_with_cnt10
@@ -1040,25 +1032,25 @@ norx32_4_1_encrypt_with:
 	eors	r2, r1
 	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
 	ldr	r0, [sp, #24]
-	str	r0, [sp, #120]
+	str	r0, [sp, #104]
 	ldr	r0, [sp, #20]
-	str	r0, [sp, #124]
+	str	r0, [sp, #108]
 	ldr	r0, [sp, #16]
-	str	r0, [sp, #128]
+	str	r0, [sp, #112]
 	ldr	r0, [sp, #12]
-	str	r0, [sp, #132]
+	str	r0, [sp, #116]
 	ldr	r0, [sp, #8]
-	str	r0, [sp, #136]
+	str	r0, [sp, #120]
 	mov	r0, r9
-	str	r0, [sp, #140]
-	str	r7, [sp, #144]
-	str	r6, [sp, #148]
-	str	r5, [sp, #152]
-	str	r4, [sp, #156]
-	str	r3, [sp, #160]
-	str	r2, [sp, #164]
+	str	r0, [sp, #124]
+	str	r7, [sp, #128]
+	str	r6, [sp, #132]
+	str	r5, [sp, #136]
+	str	r4, [sp, #140]
+	str	r3, [sp, #144]
+	str	r2, [sp, #148]
 	@ norx32_4_1.ae:143: store_le(ct, off, c, count)
-	ldr	r1, [sp, #92]
+	ldr	r1, [sp, #264]
 	ldr	r0, [sp, #72]
 	adds	r1, r1, r0
 	ldr	r0, [sp, #52]
@@ -1088,24 +1080,24 @@ norx32_4_1_encrypt_with:
 	b	.Lnorx32_4_1_encrypt_with_stored17
 .Lnorx32_4_1_encrypt_with_bytes16:
 	ldr	r0, [sp, #24]
-	str	r0, [sp, #216]
+	str	r0, [sp, #168]
 	ldr	r0, [sp, #20]
-	str	r0, [sp, #220]
+	str	r0, [sp, #172]
 	ldr	r0, [sp, #16]
-	str	r0, [sp, #224]
+	str	r0, [sp, #176]
 	ldr	r0, [sp, #12]
-	str	r0, [sp, #228]
+	str	r0, [sp, #180]
 	ldr	r0, [sp, #8]
-	str	r0, [sp, #232]
+	str	r0, [sp, #184]
 	mov	r0, r9
-	str	r0, [sp, #236]
-	str	r7, [sp, #240]
-	str	r6, [sp, #244]
-	str	r5, [sp, #248]
-	str	r4, [sp, #252]
-	str	r3, [sp, #256]
-	str	r2, [sp, #260]
-	add	r3, sp, #216
+	str	r0, [sp, #188]
+	str	r7, [sp, #192]
+	str	r6, [sp, #196]
+	str	r5, [sp, #200]
+	str	r4, [sp, #204]
+	str	r3, [sp, #208]
+	str	r2, [sp, #212]
+	add	r3, sp, #168
 	ldr	r2, [sp, #52]
 	cmp	r2, #48
 	bcc	.Lnorx32_4_1_encrypt_with_cnt18
@@ -1121,7 +1113,7 @@ norx32_4_1_encrypt_with:
 	ldr	r1, [sp, #76]
 	adds	r1, #1
 	str	r1, [sp, #76]
-	ldr	r0, [sp, #88]
+	ldr	r0, [sp, #84]
 	cmp	r1, r0
 	bcs	.Lnorx32_4_1_encrypt_with_far4
 	b	.Lnorx32_4_1_encrypt_with_loop3
@@ -1131,23 +1123,23 @@ norx32_4_1_encrypt_with:
 .Lnorx32_4_1_encrypt_with_else1:
 .Lnorx32_4_1_encrypt_with_endif2:
 	@ norx32_4_1.ae:146: store_le(tag, 0, finalize(s, k))
-	ldr	r0, [sp, #112]
-	str	r0, [sp, #184]
-	ldr	r0, [sp, #108]
-	str	r0, [sp, #188]
-	ldr	r0, [sp, #104]
-	str	r0, [sp, #192]
 	ldr	r0, [sp, #100]
-	str	r0, [sp, #196]
-	add	r0, sp, #120
-	add	r1, sp, #184
-	add	r2, sp, #200
+	str	r0, [sp, #168]
+	ldr	r0, [sp, #96]
+	str	r0, [sp, #172]
+	ldr	r0, [sp, #92]
+	str	r0, [sp, #176]
+	ldr	r0, [sp, #88]
+	str	r0, [sp, #180]
+	add	r0, sp, #104
+	add	r1, sp, #168
+	add	r2, sp, #184
 	bl	norx32_4_1_finalize
-	ldr	r5, [sp, #200]
-	ldr	r4, [sp, #204]
-	ldr	r2, [sp, #208]
-	ldr	r1, [sp, #212]
-	ldr	r3, [sp, #116]
+	ldr	r5, [sp, #184]
+	ldr	r4, [sp, #188]
+	ldr	r2, [sp, #192]
+	ldr	r1, [sp, #196]
+	ldr	r3, [sp, #272]
 	movs	r0, #3
 	tst	r3, r0
 	bne	.Lnorx32_4_1_encrypt_with_bytes20
@@ -1157,11 +1149,11 @@ norx32_4_1_encrypt_with:
 	str	r1, [r3, #12]
 	b	.Lnorx32_4_1_encrypt_with_stored21
 .Lnorx32_4_1_encrypt_with_bytes20:
-	str	r5, [sp, #216]
-	str	r4, [sp, #220]
-	str	r2, [sp, #224]
-	str	r1, [sp, #228]
-	add	r2, sp, #216
+	str	r5, [sp, #168]
+	str	r4, [sp, #172]
+	str	r2, [sp, #176]
+	str	r1, [sp, #180]
+	add	r2, sp, #168
 	movs	r1, #16
 .Lnorx32_4_1_encrypt_with_cpy22:
 	subs	r1, #1
@@ -1170,7 +1162,7 @@ norx32_4_1_encrypt_with:
 	strb	r0, [r3, r1]
 	b	.Lnorx32_4_1_encrypt_with_cpy22
 .Lnorx32_4_1_encrypt_with_stored21:
-	add	sp, #264
+	add	sp, #216
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -1182,8 +1174,8 @@ norx32_4_1_encrypt_with:
 
 
 @ --- norx32_4_1_decrypt_with: norx32_4_1.decrypt_with
-@     frame 316 bytes (111 spill slots, 43 on the stack; locals 144), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2362 bytes of code and literals
+@     frame 264 bytes (111 spill slots, 38 on the stack; locals 112), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 2346 bytes of code and literals
 	.section .text.norx32_4_1_decrypt_with,"ax",%progbits
 	.global norx32_4_1_decrypt_with
 	.type norx32_4_1_decrypt_with, %function
@@ -1196,54 +1188,44 @@ norx32_4_1_decrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #316
+	sub	sp, #264
 	mov	r7, r1
 	mov	r6, r2
 	mov	r5, r3
-	ldr	r4, [sp, #352]
-	ldr	r1, [sp, #356]
-	str	r1, [sp, #144]
-	ldr	r1, [sp, #360]
-	str	r1, [sp, #132]
-	ldr	r1, [sp, #364]
-	str	r1, [sp, #164]
-	ldr	r1, [sp, #372]
-	str	r1, [sp, #140]
-	ldr	r1, [sp, #380]
-	str	r1, [sp, #168]
+	ldr	r4, [sp, #300]
 	@ norx32_4_1.ae:153: k = kc[0]
 	ldr	r1, [r0]
-	str	r1, [sp, #160]
+	str	r1, [sp, #148]
 	ldr	r1, [r0, #4]
-	str	r1, [sp, #156]
+	str	r1, [sp, #144]
 	ldr	r1, [r0, #8]
-	str	r1, [sp, #152]
+	str	r1, [sp, #140]
 	ldr	r0, [r0, #12]
-	str	r0, [sp, #148]
+	str	r0, [sp, #136]
 	@ norx32_4_1.ae:154: initialize(s, k, nonce)
-	add	r1, sp, #172
-	ldr	r0, [sp, #160]
-	str	r0, [sp, #236]
-	ldr	r0, [sp, #156]
-	str	r0, [sp, #240]
-	ldr	r0, [sp, #152]
-	str	r0, [sp, #244]
+	add	r1, sp, #152
 	ldr	r0, [sp, #148]
-	str	r0, [sp, #248]
-	add	r2, sp, #236
+	str	r0, [sp, #216]
+	ldr	r0, [sp, #144]
+	str	r0, [sp, #220]
+	ldr	r0, [sp, #140]
+	str	r0, [sp, #224]
+	ldr	r0, [sp, #136]
+	str	r0, [sp, #228]
+	add	r2, sp, #216
 	mov	r0, r1
 	mov	r1, r2
 	mov	r2, r7
 	mov	r3, r6
 	bl	norx32_4_1_initialize
 	@ norx32_4_1.ae:155: absorb_header(s, ad)
-	add	r0, sp, #172
+	add	r0, sp, #152
 	mov	r1, r5
 	mov	r2, r4
 	bl	norx32_4_1_absorb_header
 	@ norx32_4_1.ae:157: if m > 0 {
 	movs	r0, #0
-	ldr	r1, [sp, #132]
+	ldr	r1, [sp, #308]
 	cmp	r0, r1
 	movs	r1, #0
 	adcs	r1, r1
@@ -1254,7 +1236,7 @@ norx32_4_1_decrypt_with:
 	bl	.Lnorx32_4_1_decrypt_with_else1
 .Lnorx32_4_1_decrypt_with_far1:
 	@ norx32_4_1.ae:40: return ((((n >> 4) as u64) * 0xaaaaaaab) >> 33) as u32
-	ldr	r1, [sp, #132]
+	ldr	r1, [sp, #308]
 	lsrs	r4, r1, #4
 	lsls	r0, r4, #1
 	lsrs	r1, r4, #31
@@ -1324,7 +1306,7 @@ norx32_4_1_decrypt_with:
 	lsrs	r3, r0, #1
 	@ norx32_4_1.ae:158: for i in 0..whole_blocks(m) + 1 {
 	adds	r3, r3, #1
-	str	r3, [sp, #136]
+	str	r3, [sp, #132]
 	movs	r1, #0
 	str	r1, [sp, #76]
 	mov	r0, r3
@@ -1339,7 +1321,7 @@ norx32_4_1_decrypt_with:
 	muls	r0, r2
 	str	r0, [sp, #72]
 	@ norx32_4_1.ae:160: count = if m - off < rate then m - off else rate
-	ldr	r1, [sp, #132]
+	ldr	r1, [sp, #308]
 	subs	r1, r1, r0
 	cmp	r1, #48
 	movs	r0, #0
@@ -1349,62 +1331,62 @@ norx32_4_1_decrypt_with:
 	eors	r1, r2
 	str	r1, [sp, #68]
 	@ norx32_4_1.ae:161: s[15] = s[15] ^ payload_tag
-	ldr	r1, [sp, #232]
+	ldr	r1, [sp, #212]
 	movs	r0, #2
 	eors	r1, r0
-	str	r1, [sp, #232]
+	str	r1, [sp, #212]
 	@ norx_f.ae:56: s0 = s[0]
-	ldr	r0, [sp, #172]
+	ldr	r0, [sp, #152]
 	@ norx_f.ae:72: @unroll(unroll)
 	str	r0, [sp]
 	@ norx_f.ae:57: s1 = s[1]
-	ldr	r0, [sp, #176]
+	ldr	r0, [sp, #156]
 	@ norx_f.ae:72: @unroll(unroll)
 	mov	r11, r0
 	@ norx_f.ae:58: s2 = s[2]
-	ldr	r0, [sp, #180]
+	ldr	r0, [sp, #160]
 	@ norx_f.ae:72: @unroll(unroll)
 	str	r0, [sp, #20]
 	@ norx_f.ae:59: s3 = s[3]
-	ldr	r0, [sp, #184]
+	ldr	r0, [sp, #164]
 	@ norx_f.ae:72: @unroll(unroll)
 	str	r0, [sp, #44]
 	@ norx_f.ae:60: s4 = s[4]
-	ldr	r6, [sp, #188]
+	ldr	r6, [sp, #168]
 	@ norx_f.ae:61: s5 = s[5]
-	ldr	r5, [sp, #192]
+	ldr	r5, [sp, #172]
 	@ norx_f.ae:62: s6 = s[6]
-	ldr	r4, [sp, #196]
+	ldr	r4, [sp, #176]
 	@ norx_f.ae:63: s7 = s[7]
-	ldr	r0, [sp, #200]
+	ldr	r0, [sp, #180]
 	@ norx_f.ae:72: @unroll(unroll)
 	mov	r8, r0
 	@ norx_f.ae:64: s8 = s[8]
-	ldr	r1, [sp, #204]
+	ldr	r1, [sp, #184]
 	@ norx_f.ae:65: s9 = s[9]
-	ldr	r0, [sp, #208]
+	ldr	r0, [sp, #188]
 	@ norx_f.ae:72: @unroll(unroll)
 	mov	r10, r0
 	@ norx_f.ae:66: s10 = s[10]
-	ldr	r0, [sp, #212]
+	ldr	r0, [sp, #192]
 	@ norx_f.ae:72: @unroll(unroll)
 	str	r0, [sp, #8]
 	@ norx_f.ae:67: s11 = s[11]
-	ldr	r0, [sp, #216]
+	ldr	r0, [sp, #196]
 	@ norx_f.ae:72: @unroll(unroll)
 	str	r0, [sp, #4]
 	@ norx_f.ae:68: s12 = s[12]
-	ldr	r3, [sp, #220]
+	ldr	r3, [sp, #200]
 	@ norx_f.ae:69: s13 = s[13]
-	ldr	r0, [sp, #224]
+	ldr	r0, [sp, #204]
 	@ norx_f.ae:72: @unroll(unroll)
 	str	r0, [sp, #16]
 	@ norx_f.ae:70: s14 = s[14]
-	ldr	r0, [sp, #228]
+	ldr	r0, [sp, #208]
 	@ norx_f.ae:72: @unroll(unroll)
 	str	r0, [sp, #28]
 	@ norx_f.ae:71: s15 = s[15]
-	ldr	r0, [sp, #232]
+	ldr	r0, [sp, #212]
 	@ norx_f.ae:72: @unroll(unroll)
 	mov	r9, r0
 	movs	r0, #0
@@ -1798,74 +1780,74 @@ norx32_4_1_decrypt_with:
 .Lnorx32_4_1_decrypt_with_done6:
 	@ norx_f.ae:77: s[0] = s0
 	ldr	r0, [sp]
-	str	r0, [sp, #172]
+	str	r0, [sp, #152]
 	@ norx_f.ae:78: s[1] = s1
 	mov	r0, r11
-	str	r0, [sp, #176]
+	str	r0, [sp, #156]
 	@ norx_f.ae:79: s[2] = s2
 	ldr	r0, [sp, #20]
-	str	r0, [sp, #180]
+	str	r0, [sp, #160]
 	@ norx_f.ae:80: s[3] = s3
 	ldr	r0, [sp, #44]
-	str	r0, [sp, #184]
+	str	r0, [sp, #164]
 	@ norx_f.ae:81: s[4] = s4
-	str	r6, [sp, #188]
+	str	r6, [sp, #168]
 	@ norx_f.ae:82: s[5] = s5
-	str	r5, [sp, #192]
+	str	r5, [sp, #172]
 	@ norx_f.ae:83: s[6] = s6
-	str	r4, [sp, #196]
+	str	r4, [sp, #176]
 	@ norx_f.ae:84: s[7] = s7
 	mov	r0, r8
-	str	r0, [sp, #200]
+	str	r0, [sp, #180]
 	@ norx_f.ae:85: s[8] = s8
-	str	r1, [sp, #204]
+	str	r1, [sp, #184]
 	@ norx_f.ae:86: s[9] = s9
 	mov	r0, r10
-	str	r0, [sp, #208]
+	str	r0, [sp, #188]
 	@ norx_f.ae:87: s[10] = s10
 	ldr	r0, [sp, #8]
-	str	r0, [sp, #212]
+	str	r0, [sp, #192]
 	@ norx_f.ae:88: s[11] = s11
 	ldr	r0, [sp, #4]
-	str	r0, [sp, #216]
+	str	r0, [sp, #196]
 	@ norx_f.ae:89: s[12] = s12
-	str	r3, [sp, #220]
+	str	r3, [sp, #200]
 	@ norx_f.ae:90: s[13] = s13
 	ldr	r0, [sp, #16]
-	str	r0, [sp, #224]
+	str	r0, [sp, #204]
 	@ norx_f.ae:91: s[14] = s14
 	ldr	r0, [sp, #28]
-	str	r0, [sp, #228]
+	str	r0, [sp, #208]
 	@ norx_f.ae:92: s[15] = s15
 	mov	r0, r9
-	str	r0, [sp, #232]
+	str	r0, [sp, #212]
 	@ norx32_4_1.ae:50: return cat(s[11], s[10], s[9], s[8], s[7], s[6], s[5], s[4], s[3], s[2], s[1], s[0])
-	ldr	r0, [sp, #216]
-	str	r0, [sp, #84]
-	ldr	r0, [sp, #212]
-	str	r0, [sp, #88]
-	ldr	r0, [sp, #208]
-	str	r0, [sp, #92]
-	ldr	r0, [sp, #204]
-	str	r0, [sp, #96]
-	ldr	r0, [sp, #200]
-	str	r0, [sp, #100]
 	ldr	r0, [sp, #196]
-	str	r0, [sp, #104]
+	str	r0, [sp, #84]
 	ldr	r0, [sp, #192]
-	str	r0, [sp, #108]
+	str	r0, [sp, #88]
 	ldr	r0, [sp, #188]
-	str	r0, [sp, #112]
+	str	r0, [sp, #92]
 	ldr	r0, [sp, #184]
-	str	r0, [sp, #116]
+	str	r0, [sp, #96]
 	ldr	r0, [sp, #180]
-	str	r0, [sp, #120]
+	str	r0, [sp, #100]
 	ldr	r0, [sp, #176]
-	str	r0, [sp, #124]
+	str	r0, [sp, #104]
 	ldr	r0, [sp, #172]
+	str	r0, [sp, #108]
+	ldr	r0, [sp, #168]
+	str	r0, [sp, #112]
+	ldr	r0, [sp, #164]
+	str	r0, [sp, #116]
+	ldr	r0, [sp, #160]
+	str	r0, [sp, #120]
+	ldr	r0, [sp, #156]
+	str	r0, [sp, #124]
+	ldr	r0, [sp, #152]
 	str	r0, [sp, #128]
 	@ norx32_4_1.ae:164: x = first_bytes(r ^ load_le(ct, off, rate, count), count)
-	ldr	r1, [sp, #144]
+	ldr	r1, [sp, #304]
 	ldr	r0, [sp, #72]
 	adds	r1, r1, r0
 	ldr	r0, [sp, #68]
@@ -1876,19 +1858,19 @@ norx32_4_1_decrypt_with:
 	beq	.Lnorx32_4_1_decrypt_with_words8
 .Lnorx32_4_1_decrypt_with_bytes7:
 	movs	r0, #0
-	str	r0, [sp, #268]
-	str	r0, [sp, #272]
-	str	r0, [sp, #276]
-	str	r0, [sp, #280]
-	str	r0, [sp, #284]
-	str	r0, [sp, #288]
-	str	r0, [sp, #292]
-	str	r0, [sp, #296]
-	str	r0, [sp, #300]
-	str	r0, [sp, #304]
-	str	r0, [sp, #308]
-	str	r0, [sp, #312]
-	add	r3, sp, #268
+	str	r0, [sp, #216]
+	str	r0, [sp, #220]
+	str	r0, [sp, #224]
+	str	r0, [sp, #228]
+	str	r0, [sp, #232]
+	str	r0, [sp, #236]
+	str	r0, [sp, #240]
+	str	r0, [sp, #244]
+	str	r0, [sp, #248]
+	str	r0, [sp, #252]
+	str	r0, [sp, #256]
+	str	r0, [sp, #260]
+	add	r3, sp, #216
 	ldr	r2, [sp, #68]
 	cmp	r2, #48
 	bcc	.Lnorx32_4_1_decrypt_with_cnt10
@@ -2142,7 +2124,7 @@ norx32_4_1_decrypt_with:
 	bics	r0, r1
 	str	r0, [sp, #32]
 	@ norx32_4_1.ae:165: store_le(msg, off, x, count)
-	ldr	r1, [sp, #140]
+	ldr	r1, [sp, #320]
 	ldr	r0, [sp, #72]
 	adds	r1, r1, r0
 	ldr	r0, [sp, #68]
@@ -2178,30 +2160,30 @@ norx32_4_1_decrypt_with:
 	b	.Lnorx32_4_1_decrypt_with_stored17
 .Lnorx32_4_1_decrypt_with_bytes16:
 	ldr	r0, [sp, #12]
-	str	r0, [sp, #268]
+	str	r0, [sp, #216]
 	ldr	r0, [sp, #8]
-	str	r0, [sp, #272]
+	str	r0, [sp, #220]
 	ldr	r0, [sp, #4]
-	str	r0, [sp, #276]
+	str	r0, [sp, #224]
 	ldr	r0, [sp]
-	str	r0, [sp, #280]
+	str	r0, [sp, #228]
 	ldr	r0, [sp, #64]
-	str	r0, [sp, #284]
+	str	r0, [sp, #232]
 	ldr	r0, [sp, #60]
-	str	r0, [sp, #288]
+	str	r0, [sp, #236]
 	ldr	r0, [sp, #56]
-	str	r0, [sp, #292]
+	str	r0, [sp, #240]
 	ldr	r0, [sp, #52]
-	str	r0, [sp, #296]
+	str	r0, [sp, #244]
 	ldr	r0, [sp, #44]
-	str	r0, [sp, #300]
+	str	r0, [sp, #248]
 	ldr	r0, [sp, #40]
-	str	r0, [sp, #304]
+	str	r0, [sp, #252]
 	ldr	r0, [sp, #36]
-	str	r0, [sp, #308]
+	str	r0, [sp, #256]
 	ldr	r0, [sp, #32]
-	str	r0, [sp, #312]
-	add	r3, sp, #268
+	str	r0, [sp, #260]
+	add	r3, sp, #216
 	ldr	r2, [sp, #68]
 	cmp	r2, #48
 	bcc	.Lnorx32_4_1_decrypt_with_cnt18
@@ -2459,27 +2441,27 @@ norx32_4_1_decrypt_with:
 	mov	r0, r8
 	eors	r7, r0
 	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	str	r7, [sp, #172]
-	str	r6, [sp, #176]
-	str	r5, [sp, #180]
-	str	r4, [sp, #184]
-	str	r3, [sp, #188]
-	str	r2, [sp, #192]
-	str	r1, [sp, #196]
+	str	r7, [sp, #152]
+	str	r6, [sp, #156]
+	str	r5, [sp, #160]
+	str	r4, [sp, #164]
+	str	r3, [sp, #168]
+	str	r2, [sp, #172]
+	str	r1, [sp, #176]
 	ldr	r0, [sp, #16]
-	str	r0, [sp, #200]
+	str	r0, [sp, #180]
 	ldr	r0, [sp, #28]
-	str	r0, [sp, #204]
+	str	r0, [sp, #184]
 	ldr	r0, [sp, #32]
-	str	r0, [sp, #208]
+	str	r0, [sp, #188]
 	ldr	r0, [sp, #36]
-	str	r0, [sp, #212]
+	str	r0, [sp, #192]
 	ldr	r0, [sp, #68]
-	str	r0, [sp, #216]
+	str	r0, [sp, #196]
 	ldr	r1, [sp, #76]
 	adds	r1, #1
 	str	r1, [sp, #76]
-	ldr	r0, [sp, #136]
+	ldr	r0, [sp, #132]
 	cmp	r1, r0
 	bcs	.Lnorx32_4_1_decrypt_with_far4
 	b	.Lnorx32_4_1_decrypt_with_loop3
@@ -2489,57 +2471,59 @@ norx32_4_1_decrypt_with:
 .Lnorx32_4_1_decrypt_with_else1:
 .Lnorx32_4_1_decrypt_with_endif2:
 	@ norx32_4_1.ae:169: return (load_le(tag, 0, 16) ^ finalize(s, k)) == 0
-	ldr	r1, [sp, #164]
+	ldr	r3, [sp, #312]
 	movs	r0, #3
-	tst	r1, r0
+	tst	r3, r0
 	beq	.Lnorx32_4_1_decrypt_with_words25
 .Lnorx32_4_1_decrypt_with_bytes24:
-	add	r3, sp, #268
-	movs	r2, #16
+	add	r2, sp, #216
+	movs	r1, #16
 .Lnorx32_4_1_decrypt_with_cpy27:
-	subs	r2, #1
+	subs	r1, #1
 	bcc	.Lnorx32_4_1_decrypt_with_cpyd26
-	ldrb	r0, [r1, r2]
-	strb	r0, [r3, r2]
+	ldrb	r0, [r3, r1]
+	strb	r0, [r2, r1]
 	b	.Lnorx32_4_1_decrypt_with_cpy27
 .Lnorx32_4_1_decrypt_with_cpyd26:
-	mov	r1, r3
+	mov	r3, r2
 .Lnorx32_4_1_decrypt_with_words25:
-	ldr	r0, [sp, #160]
-	str	r0, [sp, #236]
-	ldr	r0, [sp, #156]
-	str	r0, [sp, #240]
-	ldr	r0, [sp, #152]
-	str	r0, [sp, #244]
+	ldr	r7, [r3]
+	ldr	r6, [r3, #4]
+	ldr	r5, [r3, #8]
+	ldr	r4, [r3, #12]
+	add	r1, sp, #152
 	ldr	r0, [sp, #148]
-	str	r0, [sp, #248]
-	ldr	r5, [r1]
-	ldr	r4, [r1, #4]
-	ldr	r6, [r1, #8]
-	ldr	r7, [r1, #12]
-	add	r0, sp, #172
-	add	r1, sp, #236
-	add	r2, sp, #252
+	str	r0, [sp, #216]
+	ldr	r0, [sp, #144]
+	str	r0, [sp, #220]
+	ldr	r0, [sp, #140]
+	str	r0, [sp, #224]
+	ldr	r0, [sp, #136]
+	str	r0, [sp, #228]
+	add	r3, sp, #216
+	add	r2, sp, #232
+	mov	r0, r1
+	mov	r1, r3
 	bl	norx32_4_1_finalize
-	ldr	r1, [sp, #264]
-	eors	r7, r1
-	ldr	r2, [sp, #260]
-	eors	r6, r2
-	ldr	r2, [sp, #252]
-	eors	r5, r2
-	ldr	r3, [sp, #256]
-	eors	r4, r3
-	orrs	r5, r4
-	orrs	r5, r6
-	orrs	r5, r7
-	subs	r0, r5, #1
+	ldr	r0, [sp, #244]
+	eors	r4, r0
+	ldr	r0, [sp, #240]
+	eors	r5, r0
+	ldr	r0, [sp, #232]
+	eors	r7, r0
+	ldr	r0, [sp, #236]
+	eors	r6, r0
+	orrs	r7, r6
+	orrs	r7, r5
+	orrs	r7, r4
+	subs	r0, r7, #1
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	ldr	r0, [sp, #168]
+	ldr	r0, [sp, #328]
 	strh	r1, [r0]
-	add	sp, #316
+	add	sp, #264
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -4536,7 +4520,7 @@ norx32_4_1_finalize:
 
 @ --- norx32_4_1_initialize: norx32_4_1.initialize
 @     frame 80 bytes (31 spill slots, 16 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 984 bytes of code and literals
+@     estimated 992 bytes of code and literals
 	.section .text.norx32_4_1_initialize,"ax",%progbits
 	.global norx32_4_1_initialize
 	.type norx32_4_1_initialize, %function
@@ -4575,66 +4559,73 @@ norx32_4_1_initialize:
 .Lnorx32_4_1_initialize_cpyd3:
 	mov	r2, r3
 .Lnorx32_4_1_initialize_words2:
-	ldm	r2, {r1, r2, r3, r4}
+	ldr	r1, [r2]
 	@ norx32_4_1.ae:70: s[i] = n[32 * i + 31 : 32 * i]
-	ldr	r5, [sp, #44]
-	str	r1, [r5]
+	ldr	r3, [sp, #44]
+	str	r1, [r3]
 	@ norx32_4_1.ae:71: s[4 + i] = k[32 * i + 31 : 32 * i]
 	ldr	r1, [sp, #60]
-	str	r1, [r5, #16]
+	str	r1, [r3, #16]
+	@ norx32_4_1.ae:68: n = load_le(nonce, 0, 16)
+	ldr	r1, [r2, #4]
 	@ norx32_4_1.ae:70: s[i] = n[32 * i + 31 : 32 * i]
-	str	r2, [r5, #4]
+	str	r1, [r3, #4]
 	@ norx32_4_1.ae:71: s[4 + i] = k[32 * i + 31 : 32 * i]
 	ldr	r1, [sp, #56]
-	str	r1, [r5, #20]
+	str	r1, [r3, #20]
+	@ norx32_4_1.ae:68: n = load_le(nonce, 0, 16)
+	ldr	r1, [r2, #8]
 	@ norx32_4_1.ae:70: s[i] = n[32 * i + 31 : 32 * i]
-	str	r3, [r5, #8]
+	str	r1, [r3, #8]
+	@ norx32_4_1.ae:68: n = load_le(nonce, 0, 16)
+	ldr	r2, [r2, #12]
 	@ norx32_4_1.ae:71: s[4 + i] = k[32 * i + 31 : 32 * i]
 	ldr	r1, [sp, #52]
-	str	r1, [r5, #24]
+	str	r1, [r3, #24]
 	@ norx32_4_1.ae:70: s[i] = n[32 * i + 31 : 32 * i]
-	str	r4, [r5, #12]
+	str	r2, [r3, #12]
 	@ norx32_4_1.ae:71: s[4 + i] = k[32 * i + 31 : 32 * i]
 	ldr	r1, [sp, #48]
-	str	r1, [r5, #28]
+	str	r1, [r3, #28]
 	@ norx32_4_1.ae:73: s[8] = u8
 	ldr	r1, =0xa3d8d930
-	str	r1, [r5, #32]
+	str	r1, [r3, #32]
 	@ norx32_4_1.ae:74: s[9] = u9
 	ldr	r1, =0x3fa8b72c
-	str	r1, [r5, #36]
+	str	r1, [r3, #36]
 	@ norx32_4_1.ae:75: s[10] = u10
 	ldr	r1, =0xed84eb49
-	str	r1, [r5, #40]
+	str	r1, [r3, #40]
 	@ norx32_4_1.ae:76: s[11] = u11
 	ldr	r1, =0xedca4787
-	str	r1, [r5, #44]
+	str	r1, [r3, #44]
 	@ norx32_4_1.ae:77: s[12] = u12 ^ w
 	ldr	r1, =0x335463cb
-	str	r1, [r5, #48]
+	str	r1, [r3, #48]
 	@ norx32_4_1.ae:78: s[13] = u13 ^ rounds
 	ldr	r1, =0xf994220f
-	str	r1, [r5, #52]
+	str	r1, [r3, #52]
 	@ norx32_4_1.ae:79: s[14] = u14 ^ p
 	ldr	r1, =0xbe0bf5c8
-	str	r1, [r5, #56]
+	str	r1, [r3, #56]
 	@ norx32_4_1.ae:80: s[15] = u15 ^ t
 	ldr	r1, =0xd7c49184
-	str	r1, [r5, #60]
+	str	r1, [r3, #60]
 	@ norx_f.ae:72: @unroll(unroll)
-	ldr	r0, [r5]
+	ldr	r0, [r3]
 	mov	r10, r0
-	ldr	r1, [r5, #4]
+	ldr	r1, [r3, #4]
 	mov	r9, r1
-	ldr	r1, [r5, #8]
+	ldr	r1, [r3, #8]
 	str	r1, [sp, #12]
-	ldr	r1, [r5, #12]
+	ldr	r1, [r3, #12]
 	str	r1, [sp, #36]
-	ldr	r6, [r5, #16]
-	ldr	r4, [r5, #20]
-	ldr	r1, [r5, #24]
-	ldr	r3, [r5, #28]
+	ldr	r6, [r3, #16]
+	ldr	r4, [r3, #20]
+	ldr	r1, [r3, #24]
+	ldr	r3, [r3, #28]
 	mov	r12, r3
+	ldr	r5, [sp, #44]
 	ldr	r3, [r5, #32]
 	ldr	r0, [r5, #36]
 	mov	r8, r0

@@ -8,7 +8,7 @@
 	.thumb
 
 @ --- ocb3_key_setup: ocb3.key_setup
-@     frame 52 bytes (4 spill slots, 1 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9
+@     frame 36 bytes (4 spill slots, 1 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9
 @     estimated 616 bytes of code and literals
 	.section .text.ocb3_key_setup,"ax",%progbits
 	.global ocb3_key_setup
@@ -20,7 +20,7 @@ ocb3_key_setup:
 	mov	r4, r8
 	mov	r5, r9
 	push	{r4, r5}
-	sub	sp, #52
+	sub	sp, #36
 	mov	r8, r2
 	str	r3, [sp]
 	@ ocb3.ae:92: E.key_schedule(load_be(key, 0, key_bits / 8), ks)
@@ -265,18 +265,18 @@ ocb3_key_setup:
 .Locb3_key_setup_done12:
 	@ ocb3.ae:93: l_star = E.encrypt_block(ks, 0 as u128)
 	movs	r0, #0
-	str	r0, [sp, #20]
-	str	r0, [sp, #24]
-	str	r0, [sp, #28]
-	str	r0, [sp, #32]
-	add	r1, sp, #20
-	add	r2, sp, #36
+	str	r0, [sp, #4]
+	str	r0, [sp, #8]
+	str	r0, [sp, #12]
+	str	r0, [sp, #16]
+	add	r1, sp, #4
+	add	r2, sp, #20
 	mov	r0, r8
 	bl	ocb3_E_encrypt_block
-	ldr	r1, [sp, #36]
-	ldr	r4, [sp, #40]
-	ldr	r3, [sp, #44]
-	ldr	r2, [sp, #48]
+	ldr	r1, [sp, #20]
+	ldr	r4, [sp, #24]
+	ldr	r3, [sp, #28]
+	ldr	r2, [sp, #32]
 	@ ocb3.ae:95: l[at_star] = l_star
 	ldr	r7, [sp]
 	str	r1, [r7]
@@ -365,7 +365,7 @@ ocb3_key_setup:
 	cmp	r0, #8
 	bcc	.Locb3_key_setup_loop13
 .Locb3_key_setup_done14:
-	add	sp, #52
+	add	sp, #36
 	pop	{r4, r5}
 	mov	r8, r4
 	mov	r9, r5
@@ -376,8 +376,8 @@ ocb3_key_setup:
 
 
 @ --- ocb3_encrypt_with: ocb3.encrypt_with
-@     frame 140 bytes (38 spill slots, 22 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1092 bytes of code and literals
+@     frame 96 bytes (38 spill slots, 15 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1064 bytes of code and literals
 	.section .text.ocb3_encrypt_with,"ax",%progbits
 	.global ocb3_encrypt_with
 	.type ocb3_encrypt_with, %function
@@ -390,36 +390,22 @@ ocb3_encrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #140
+	sub	sp, #96
 	@ ocb3.ae:208: offset = initial_offset(ks, nonce, len(tag))
-	add	r4, sp, #92
+	add	r4, sp, #64
 	str	r4, [sp]
 	str	r0, [sp, #56]
 	str	r1, [sp, #52]
 	mov	r4, r2
 	mov	r2, r3
-	ldr	r0, [sp, #176]
-	str	r0, [sp, #88]
-	ldr	r0, [sp, #180]
-	str	r0, [sp, #84]
-	ldr	r0, [sp, #184]
-	str	r0, [sp, #64]
-	ldr	r0, [sp, #188]
-	str	r0, [sp, #76]
-	ldr	r1, [sp, #192]
-	str	r1, [sp, #68]
-	ldr	r0, [sp, #200]
-	str	r0, [sp, #80]
-	ldr	r0, [sp, #204]
-	str	r0, [sp, #72]
 	ldr	r0, [sp, #56]
 	mov	r1, r4
-	ldr	r3, [sp, #72]
+	ldr	r3, [sp, #160]
 	bl	ocb3_initial_offset
-	ldr	r6, [sp, #92]
-	ldr	r3, [sp, #96]
-	ldr	r2, [sp, #100]
-	ldr	r1, [sp, #104]
+	ldr	r6, [sp, #64]
+	ldr	r3, [sp, #68]
+	ldr	r2, [sp, #72]
+	ldr	r1, [sp, #76]
 	@ ocb3.ae:214: delta = l[at_l0]
 	ldr	r4, [sp, #52]
 	ldr	r0, [r4, #32]
@@ -433,7 +419,7 @@ ocb3_encrypt_with:
 	ldr	r5, [r4, #40]
 	ldr	r4, [r4, #44]
 	@ ocb3.ae:211: full = n / 16
-	ldr	r0, [sp, #76]
+	ldr	r0, [sp, #144]
 	lsrs	r0, r0, #4
 	str	r0, [sp, #60]
 	@ ocb3.ae:215: for i in 0..full {
@@ -465,56 +451,56 @@ ocb3_encrypt_with:
 	lsls	r0, r7, #4
 	str	r0, [sp, #32]
 	@ ocb3.ae:218: p = load_be(msg, off, 16)
-	ldr	r1, [sp, #64]
-	adds	r2, r1, r0
+	ldr	r1, [sp, #140]
+	adds	r5, r1, r0
 	movs	r0, #3
-	tst	r2, r0
+	tst	r5, r0
 	beq	.Locb3_encrypt_with_words4
 .Locb3_encrypt_with_bytes3:
-	add	r3, sp, #124
+	add	r2, sp, #64
 	movs	r1, #16
 .Locb3_encrypt_with_cpy6:
 	subs	r1, #1
 	bcc	.Locb3_encrypt_with_cpyd5
-	ldrb	r0, [r2, r1]
-	strb	r0, [r3, r1]
+	ldrb	r0, [r5, r1]
+	strb	r0, [r2, r1]
 	b	.Locb3_encrypt_with_cpy6
 .Locb3_encrypt_with_cpyd5:
-	mov	r2, r3
+	mov	r5, r2
 .Locb3_encrypt_with_words4:
-	ldr	r0, [r2, #12]
+	ldr	r4, [r5, #8]
+	ldr	r3, [r5, #4]
+	ldr	r2, [r5]
+	ldr	r0, [r5, #12]
 	rev	r7, r0
 	@ ocb3.ae:219: u = E.encrypt_block(ks, p ^ offset)
 	mov	r1, r7
 	ldr	r0, [sp, #20]
 	eors	r1, r0
-	str	r1, [sp, #92]
+	str	r1, [sp, #64]
 	@ ocb3.ae:218: p = load_be(msg, off, 16)
-	ldr	r0, [r2, #8]
-	rev	r6, r0
+	rev	r6, r4
 	@ ocb3.ae:219: u = E.encrypt_block(ks, p ^ offset)
 	mov	r1, r6
 	ldr	r0, [sp, #16]
 	eors	r1, r0
-	str	r1, [sp, #96]
+	str	r1, [sp, #68]
 	@ ocb3.ae:218: p = load_be(msg, off, 16)
-	ldr	r0, [r2, #4]
-	rev	r5, r0
+	rev	r5, r3
 	@ ocb3.ae:219: u = E.encrypt_block(ks, p ^ offset)
 	mov	r1, r5
 	ldr	r0, [sp, #12]
 	eors	r1, r0
-	str	r1, [sp, #100]
+	str	r1, [sp, #72]
 	@ ocb3.ae:218: p = load_be(msg, off, 16)
-	ldr	r0, [r2]
-	rev	r4, r0
+	rev	r4, r2
 	@ ocb3.ae:219: u = E.encrypt_block(ks, p ^ offset)
 	mov	r1, r4
 	ldr	r0, [sp, #8]
 	eors	r1, r0
-	str	r1, [sp, #104]
-	add	r1, sp, #92
-	add	r2, sp, #108
+	str	r1, [sp, #76]
+	add	r1, sp, #64
+	add	r2, sp, #80
 	ldr	r0, [sp, #56]
 	bl	ocb3_E_encrypt_block
 	@ ocb3.ae:220: checksum = checksum ^ p                       // delay slot
@@ -541,13 +527,13 @@ ocb3_encrypt_with:
 	movs	r3, #1
 	eors	r2, r3
 	@ ocb3.ae:219: u = E.encrypt_block(ks, p ^ offset)
-	ldr	r0, [sp, #108]
+	ldr	r0, [sp, #80]
 	str	r0, [sp, #36]
-	ldr	r0, [sp, #112]
+	ldr	r0, [sp, #84]
 	str	r0, [sp, #40]
-	ldr	r0, [sp, #116]
+	ldr	r0, [sp, #88]
 	str	r0, [sp, #44]
-	ldr	r0, [sp, #120]
+	ldr	r0, [sp, #92]
 	str	r0, [sp, #48]
 	@ ocb3.ae:52: if v[15:0] == 0 {
 	cmp	r2, #0
@@ -692,7 +678,7 @@ ocb3_encrypt_with:
 	rev	r2, r2
 	rev	r3, r3
 	rev	r7, r1
-	ldr	r1, [sp, #68]
+	ldr	r1, [sp, #148]
 	ldr	r0, [sp, #32]
 	adds	r1, r1, r0
 	movs	r0, #3
@@ -704,11 +690,11 @@ ocb3_encrypt_with:
 	str	r7, [r1, #12]
 	b	.Locb3_encrypt_with_stored22
 .Locb3_encrypt_with_bytes21:
-	str	r6, [sp, #124]
-	str	r2, [sp, #128]
-	str	r3, [sp, #132]
-	str	r7, [sp, #136]
-	add	r3, sp, #124
+	str	r6, [sp, #64]
+	str	r2, [sp, #68]
+	str	r3, [sp, #72]
+	str	r7, [sp, #76]
+	add	r3, sp, #64
 	movs	r2, #16
 .Locb3_encrypt_with_cpy23:
 	subs	r2, #1
@@ -735,7 +721,7 @@ ocb3_encrypt_with:
 	@ ocb3.ae:224: r = n - 16 * full
 	ldr	r0, [sp, #60]
 	lsls	r5, r0, #4
-	ldr	r0, [sp, #76]
+	ldr	r0, [sp, #144]
 	subs	r4, r0, r5
 	@ ocb3.ae:225: if r != 0 {
 	subs	r0, r4, #1
@@ -761,26 +747,26 @@ ocb3_encrypt_with:
 	eors	r6, r1
 	str	r6, [sp, #20]
 	@ ocb3.ae:227: pad = E.encrypt_block(ks, offset)
-	str	r6, [sp, #92]
+	str	r6, [sp, #64]
 	mov	r0, r3
-	str	r0, [sp, #96]
+	str	r0, [sp, #68]
 	mov	r0, r2
-	str	r0, [sp, #100]
+	str	r0, [sp, #72]
 	ldr	r0, [sp, #12]
-	str	r0, [sp, #104]
-	add	r1, sp, #92
-	add	r2, sp, #108
+	str	r0, [sp, #76]
+	add	r1, sp, #64
+	add	r2, sp, #80
 	ldr	r0, [sp, #56]
 	bl	ocb3_E_encrypt_block
-	ldr	r3, [sp, #108]
-	ldr	r0, [sp, #112]
+	ldr	r3, [sp, #80]
+	ldr	r0, [sp, #84]
 	str	r0, [sp, #16]
-	ldr	r0, [sp, #116]
+	ldr	r0, [sp, #88]
 	str	r0, [sp, #36]
-	ldr	r0, [sp, #120]
+	ldr	r0, [sp, #92]
 	str	r0, [sp, #40]
 	@ ocb3.ae:228: p = load_be(msg, 16 * full, 16, r)
-	ldr	r0, [sp, #64]
+	ldr	r0, [sp, #140]
 	adds	r0, r0, r5
 	movs	r6, #3
 	cmp	r4, #16
@@ -789,11 +775,11 @@ ocb3_encrypt_with:
 	beq	.Locb3_encrypt_with_words27
 .Locb3_encrypt_with_bytes26:
 	movs	r1, #0
-	str	r1, [sp, #124]
-	str	r1, [sp, #128]
-	str	r1, [sp, #132]
-	str	r1, [sp, #136]
-	add	r7, sp, #124
+	str	r1, [sp, #64]
+	str	r1, [sp, #68]
+	str	r1, [sp, #72]
+	str	r1, [sp, #76]
+	add	r7, sp, #64
 	mov	r2, r4
 	cmp	r2, #16
 	bcc	.Locb3_encrypt_with_cnt29
@@ -809,7 +795,7 @@ ocb3_encrypt_with:
 	mov	r0, r7
 .Locb3_encrypt_with_words27:
 	@ ocb3.ae:230: store_be(ct, 16 * full, p ^ pad, r)
-	ldr	r1, [sp, #68]
+	ldr	r1, [sp, #148]
 	adds	r1, r1, r5
 	@ ocb3.ae:228: p = load_be(msg, 16 * full, 16, r)
 	ldr	r2, [r0, #12]
@@ -853,11 +839,11 @@ ocb3_encrypt_with:
 	str	r0, [r1, #12]
 	b	.Locb3_encrypt_with_stored32
 .Locb3_encrypt_with_bytes31:
-	str	r7, [sp, #124]
-	str	r2, [sp, #128]
-	str	r3, [sp, #132]
-	str	r0, [sp, #136]
-	add	r3, sp, #124
+	str	r7, [sp, #64]
+	str	r2, [sp, #68]
+	str	r3, [sp, #72]
+	str	r0, [sp, #76]
+	add	r3, sp, #64
 	mov	r2, r4
 	cmp	r2, #16
 	bcc	.Locb3_encrypt_with_cnt33
@@ -959,43 +945,43 @@ ocb3_encrypt_with:
 	eors	r3, r6
 	eors	r2, r7
 	eors	r1, r0
-	str	r4, [sp, #92]
-	str	r3, [sp, #96]
-	str	r2, [sp, #100]
-	str	r1, [sp, #104]
-	add	r1, sp, #92
-	add	r2, sp, #108
+	str	r4, [sp, #64]
+	str	r3, [sp, #68]
+	str	r2, [sp, #72]
+	str	r1, [sp, #76]
+	add	r1, sp, #64
+	add	r2, sp, #80
 	ldr	r0, [sp, #56]
 	bl	ocb3_E_encrypt_block
-	add	r0, sp, #92
+	add	r0, sp, #64
 	str	r0, [sp]
-	ldr	r7, [sp, #108]
-	ldr	r6, [sp, #112]
-	ldr	r5, [sp, #116]
-	ldr	r4, [sp, #120]
+	ldr	r7, [sp, #80]
+	ldr	r6, [sp, #84]
+	ldr	r5, [sp, #88]
+	ldr	r4, [sp, #92]
 	ldr	r0, [sp, #56]
 	ldr	r1, [sp, #52]
-	ldr	r2, [sp, #88]
-	ldr	r3, [sp, #84]
+	ldr	r2, [sp, #132]
+	ldr	r3, [sp, #136]
 	bl	ocb3_hash
-	ldr	r0, [sp, #92]
+	ldr	r0, [sp, #64]
 	eors	r7, r0
-	ldr	r0, [sp, #96]
+	ldr	r0, [sp, #68]
 	mov	r2, r6
 	eors	r2, r0
-	ldr	r0, [sp, #100]
+	ldr	r0, [sp, #72]
 	mov	r1, r5
 	eors	r1, r0
-	ldr	r5, [sp, #104]
+	ldr	r5, [sp, #76]
 	eors	r4, r5
 	@ ocb3.ae:233: store_be(tag, 0, t, len(tag))
 	rev	r6, r4
 	rev	r5, r1
 	rev	r4, r2
 	rev	r2, r7
-	ldr	r3, [sp, #80]
+	ldr	r3, [sp, #156]
 	movs	r1, #3
-	ldr	r0, [sp, #72]
+	ldr	r0, [sp, #160]
 	cmp	r0, #16
 	bcc	.Locb3_encrypt_with_bytes39
 	tst	r3, r1
@@ -1006,12 +992,12 @@ ocb3_encrypt_with:
 	str	r2, [r3, #12]
 	b	.Locb3_encrypt_with_stored40
 .Locb3_encrypt_with_bytes39:
-	str	r6, [sp, #124]
-	str	r5, [sp, #128]
-	str	r4, [sp, #132]
-	str	r2, [sp, #136]
-	add	r2, sp, #124
-	ldr	r1, [sp, #72]
+	str	r6, [sp, #64]
+	str	r5, [sp, #68]
+	str	r4, [sp, #72]
+	str	r2, [sp, #76]
+	add	r2, sp, #64
+	ldr	r1, [sp, #160]
 	cmp	r1, #16
 	bcc	.Locb3_encrypt_with_cnt41
 	movs	r1, #16
@@ -1023,7 +1009,7 @@ ocb3_encrypt_with:
 	strb	r0, [r3, r1]
 	b	.Locb3_encrypt_with_cpy42
 .Locb3_encrypt_with_stored40:
-	add	sp, #140
+	add	sp, #96
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -1035,8 +1021,8 @@ ocb3_encrypt_with:
 
 
 @ --- ocb3_decrypt_with: ocb3.decrypt_with
-@     frame 156 bytes (64 spill slots, 26 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1852 bytes of code and literals
+@     frame 108 bytes (64 spill slots, 18 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1820 bytes of code and literals
 	.section .text.ocb3_decrypt_with,"ax",%progbits
 	.global ocb3_decrypt_with
 	.type ocb3_decrypt_with, %function
@@ -1049,40 +1035,24 @@ ocb3_decrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #156
+	sub	sp, #108
 	@ ocb3.ae:240: offset = initial_offset(ks, nonce, len(tag))
-	add	r4, sp, #108
+	add	r4, sp, #76
 	str	r4, [sp]
 	str	r0, [sp, #8]
 	str	r1, [sp, #64]
 	mov	r4, r2
 	mov	r2, r3
-	ldr	r0, [sp, #192]
-	str	r0, [sp, #96]
-	ldr	r0, [sp, #196]
-	str	r0, [sp, #92]
-	ldr	r0, [sp, #200]
-	str	r0, [sp, #72]
-	ldr	r1, [sp, #204]
-	str	r1, [sp, #88]
-	ldr	r0, [sp, #208]
-	str	r0, [sp, #100]
-	ldr	r0, [sp, #212]
-	str	r0, [sp, #84]
-	ldr	r1, [sp, #216]
-	str	r1, [sp, #76]
-	ldr	r0, [sp, #224]
-	str	r0, [sp, #104]
 	ldr	r0, [sp, #8]
 	mov	r1, r4
-	ldr	r3, [sp, #84]
+	ldr	r3, [sp, #164]
 	bl	ocb3_initial_offset
-	ldr	r4, [sp, #108]
-	ldr	r3, [sp, #112]
-	ldr	r2, [sp, #116]
-	ldr	r5, [sp, #120]
+	ldr	r4, [sp, #76]
+	ldr	r3, [sp, #80]
+	ldr	r2, [sp, #84]
+	ldr	r5, [sp, #88]
 	@ ocb3.ae:243: full = n / 16
-	ldr	r1, [sp, #88]
+	ldr	r1, [sp, #156]
 	lsrs	r0, r1, #4
 	str	r0, [sp, #68]
 	@ ocb3.ae:244: delta = l[at_l0]                                  // as in encrypt_with
@@ -1116,7 +1086,7 @@ ocb3_decrypt_with:
 	ldr	r1, =ocb3_tf1
 	@ aes.ae:212: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	ldr	r0, =ocb3_E.inv_sbox
-	str	r0, [sp, #80]
+	str	r0, [sp, #72]
 	@ ocb3.ae:245: for i in 0..full {
 .Locb3_decrypt_with_loop1:
 	@ ocb3.ae:247: offset = offset ^ delta
@@ -1137,13 +1107,13 @@ ocb3_decrypt_with:
 	lsls	r2, r6, #4
 	str	r2, [sp, #48]
 	@ ocb3.ae:248: u = E.decrypt_block(ks, load_be(ct, off, 16) ^ offset)
-	ldr	r0, [sp, #72]
+	ldr	r0, [sp, #152]
 	adds	r5, r0, r2
 	movs	r0, #3
 	tst	r5, r0
 	beq	.Locb3_decrypt_with_words4
 .Locb3_decrypt_with_bytes3:
-	add	r3, sp, #140
+	add	r3, sp, #76
 	movs	r2, #16
 .Locb3_decrypt_with_cpy6:
 	subs	r2, #1
@@ -1352,7 +1322,7 @@ ocb3_decrypt_with:
 	@ aes.ae:212: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	mov	r0, r8
 	lsrs	r5, r0, #24
-	ldr	r7, [sp, #80]
+	ldr	r7, [sp, #72]
 	ldrb	r0, [r7, r5]
 	lsls	r5, r0, #24
 	lsrs	r0, r2, #16
@@ -1617,7 +1587,7 @@ ocb3_decrypt_with:
 	rev	r7, r3
 	rev	r4, r4
 	rev	r5, r5
-	ldr	r3, [sp, #76]
+	ldr	r3, [sp, #168]
 	ldr	r2, [sp, #48]
 	adds	r3, r3, r2
 	movs	r2, #3
@@ -1631,11 +1601,11 @@ ocb3_decrypt_with:
 	b	.Locb3_decrypt_with_stored24
 .Locb3_decrypt_with_bytes23:
 	ldr	r2, [sp, #32]
-	str	r2, [sp, #140]
-	str	r7, [sp, #144]
-	str	r4, [sp, #148]
-	str	r5, [sp, #152]
-	add	r5, sp, #140
+	str	r2, [sp, #76]
+	str	r7, [sp, #80]
+	str	r4, [sp, #84]
+	str	r5, [sp, #88]
+	add	r5, sp, #76
 	movs	r4, #16
 .Locb3_decrypt_with_cpy25:
 	subs	r4, #1
@@ -1665,7 +1635,7 @@ ocb3_decrypt_with:
 	ldr	r0, [sp, #68]
 	lsls	r0, r0, #4
 	str	r0, [sp, #32]
-	ldr	r1, [sp, #88]
+	ldr	r1, [sp, #156]
 	subs	r0, r1, r0
 	mov	r10, r0
 	@ ocb3.ae:255: if r != 0 {
@@ -1691,24 +1661,24 @@ ocb3_decrypt_with:
 	eors	r4, r1
 	str	r4, [sp, #36]
 	@ ocb3.ae:257: pad = E.encrypt_block(ks, offset)
-	str	r4, [sp, #108]
+	str	r4, [sp, #76]
 	mov	r0, r3
-	str	r0, [sp, #112]
+	str	r0, [sp, #80]
 	mov	r0, r2
-	str	r0, [sp, #116]
+	str	r0, [sp, #84]
 	mov	r0, r5
-	str	r0, [sp, #120]
-	add	r1, sp, #108
-	add	r2, sp, #124
+	str	r0, [sp, #88]
+	add	r1, sp, #76
+	add	r2, sp, #92
 	ldr	r0, [sp, #8]
 	bl	ocb3_E_encrypt_block
-	ldr	r4, [sp, #124]
-	ldr	r3, [sp, #128]
-	ldr	r2, [sp, #132]
-	ldr	r0, [sp, #136]
+	ldr	r4, [sp, #92]
+	ldr	r3, [sp, #96]
+	ldr	r2, [sp, #100]
+	ldr	r0, [sp, #104]
 	str	r0, [sp, #16]
 	@ ocb3.ae:258: p = first_bytes(load_be(ct, 16 * full, 16, r) ^ pad, r)
-	ldr	r1, [sp, #72]
+	ldr	r1, [sp, #152]
 	ldr	r0, [sp, #32]
 	adds	r1, r1, r0
 	mov	r0, r10
@@ -1719,11 +1689,11 @@ ocb3_decrypt_with:
 	beq	.Locb3_decrypt_with_words29
 .Locb3_decrypt_with_bytes28:
 	movs	r0, #0
-	str	r0, [sp, #140]
-	str	r0, [sp, #144]
-	str	r0, [sp, #148]
-	str	r0, [sp, #152]
-	add	r6, sp, #140
+	str	r0, [sp, #76]
+	str	r0, [sp, #80]
+	str	r0, [sp, #84]
+	str	r0, [sp, #88]
+	add	r6, sp, #76
 	mov	r5, r10
 	cmp	r5, #16
 	bcc	.Locb3_decrypt_with_cnt31
@@ -1893,7 +1863,7 @@ ocb3_decrypt_with:
 	rev	r3, r0
 	mov	r0, r9
 	rev	r2, r0
-	ldr	r1, [sp, #76]
+	ldr	r1, [sp, #168]
 	ldr	r0, [sp, #32]
 	adds	r1, r1, r0
 	mov	r0, r10
@@ -1910,11 +1880,11 @@ ocb3_decrypt_with:
 	b	.Locb3_decrypt_with_stored44
 .Locb3_decrypt_with_bytes43:
 	ldr	r0, [sp, #12]
-	str	r0, [sp, #140]
-	str	r4, [sp, #144]
-	str	r3, [sp, #148]
-	str	r2, [sp, #152]
-	add	r3, sp, #140
+	str	r0, [sp, #76]
+	str	r4, [sp, #80]
+	str	r3, [sp, #84]
+	str	r2, [sp, #88]
+	add	r3, sp, #76
 	mov	r2, r10
 	cmp	r2, #16
 	bcc	.Locb3_decrypt_with_cnt45
@@ -1955,52 +1925,52 @@ ocb3_decrypt_with:
 	eors	r7, r3
 	eors	r6, r4
 	eors	r5, r1
-	str	r0, [sp, #108]
-	str	r7, [sp, #112]
-	str	r6, [sp, #116]
-	str	r5, [sp, #120]
-	add	r1, sp, #108
-	add	r2, sp, #124
+	str	r0, [sp, #76]
+	str	r7, [sp, #80]
+	str	r6, [sp, #84]
+	str	r5, [sp, #88]
+	add	r1, sp, #76
+	add	r2, sp, #92
 	ldr	r0, [sp, #8]
 	bl	ocb3_E_encrypt_block
-	add	r0, sp, #108
+	add	r0, sp, #76
 	str	r0, [sp]
-	ldr	r7, [sp, #124]
-	ldr	r5, [sp, #128]
-	ldr	r4, [sp, #132]
-	ldr	r6, [sp, #136]
+	ldr	r7, [sp, #92]
+	ldr	r5, [sp, #96]
+	ldr	r4, [sp, #100]
+	ldr	r6, [sp, #104]
 	ldr	r0, [sp, #8]
 	ldr	r1, [sp, #64]
-	ldr	r2, [sp, #96]
-	ldr	r3, [sp, #92]
+	ldr	r2, [sp, #144]
+	ldr	r3, [sp, #148]
 	bl	ocb3_hash
-	ldr	r1, [sp, #108]
+	ldr	r1, [sp, #76]
 	eors	r7, r1
 	str	r7, [sp, #8]
-	ldr	r1, [sp, #112]
+	ldr	r1, [sp, #80]
 	eors	r5, r1
 	str	r5, [sp, #4]
-	ldr	r1, [sp, #116]
+	ldr	r1, [sp, #84]
 	eors	r4, r1
 	str	r4, [sp, #12]
-	ldr	r0, [sp, #120]
+	ldr	r0, [sp, #88]
 	eors	r6, r0
 	@ ocb3.ae:264: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(t, len(tag))) == 0
-	ldr	r1, [sp, #100]
+	ldr	r1, [sp, #160]
 	movs	r2, #3
-	ldr	r0, [sp, #84]
+	ldr	r0, [sp, #164]
 	cmp	r0, #16
 	bcc	.Locb3_decrypt_with_bytes47
 	tst	r1, r2
 	beq	.Locb3_decrypt_with_words48
 .Locb3_decrypt_with_bytes47:
 	movs	r0, #0
-	str	r0, [sp, #140]
-	str	r0, [sp, #144]
-	str	r0, [sp, #148]
-	str	r0, [sp, #152]
-	add	r3, sp, #140
-	ldr	r2, [sp, #84]
+	str	r0, [sp, #76]
+	str	r0, [sp, #80]
+	str	r0, [sp, #84]
+	str	r0, [sp, #88]
+	add	r3, sp, #76
+	ldr	r2, [sp, #164]
 	cmp	r2, #16
 	bcc	.Locb3_decrypt_with_cnt50
 	movs	r2, #16
@@ -2027,7 +1997,7 @@ ocb3_decrypt_with:
 	rev	r0, r0
 	str	r0, [sp, #20]
 	@ ocb3.ae:77: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
-	ldr	r0, [sp, #84]
+	ldr	r0, [sp, #164]
 	cmp	r0, #16
 	movs	r1, #0
 	adcs	r1, r1
@@ -2036,7 +2006,7 @@ ocb3_decrypt_with:
 	cmp	r1, #0
 	beq	.Locb3_decrypt_with_else52
 	@ ocb3.ae:78: y = x & ~(~(0 as u128) >> (8 * count))
-	ldr	r0, [sp, #84]
+	ldr	r0, [sp, #164]
 	lsls	r5, r0, #3
 	movs	r4, #0
 	mvns	r4, r4
@@ -2107,9 +2077,9 @@ ocb3_decrypt_with:
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	ldr	r0, [sp, #104]
+	ldr	r0, [sp, #176]
 	strh	r1, [r0]
-	add	sp, #156
+	add	sp, #108
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -2397,8 +2367,8 @@ ocb3_E_encrypt_block:
 
 
 @ --- ocb3_hash: ocb3.hash
-@     frame 92 bytes (21 spill slots, 11 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 704 bytes of code and literals
+@     frame 72 bytes (21 spill slots, 10 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 700 bytes of code and literals
 	.section .text.ocb3_hash,"ax",%progbits
 	.global ocb3_hash
 	.type ocb3_hash, %function
@@ -2411,13 +2381,11 @@ ocb3_hash:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #92
+	sub	sp, #72
 	str	r0, [sp, #32]
 	str	r1, [sp, #24]
 	str	r2, [sp, #28]
 	str	r3, [sp, #36]
-	ldr	r0, [sp, #128]
-	str	r0, [sp, #40]
 	@ ocb3.ae:133: full = a / 16
 	mov	r0, r3
 	lsrs	r0, r0, #4
@@ -2587,47 +2555,47 @@ ocb3_hash:
 	mov	r1, r8
 	lsls	r1, r1, #4
 	ldr	r0, [sp, #28]
-	adds	r1, r0, r1
+	adds	r7, r0, r1
 	movs	r0, #3
-	tst	r1, r0
+	tst	r7, r0
 	beq	.Locb3_hash_words18
 .Locb3_hash_bytes17:
-	add	r3, sp, #44
-	movs	r2, #16
+	add	r2, sp, #40
+	movs	r1, #16
 .Locb3_hash_cpy20:
-	subs	r2, #1
+	subs	r1, #1
 	bcc	.Locb3_hash_cpyd19
-	ldrb	r0, [r1, r2]
-	strb	r0, [r3, r2]
+	ldrb	r0, [r7, r1]
+	strb	r0, [r2, r1]
 	b	.Locb3_hash_cpy20
 .Locb3_hash_cpyd19:
-	mov	r1, r3
+	mov	r7, r2
 .Locb3_hash_words18:
-	ldr	r0, [r1, #12]
+	ldr	r0, [r7, #12]
+	rev	r3, r0
+	ldr	r0, [r7, #8]
 	rev	r2, r0
+	ldr	r0, [r7, #4]
+	rev	r1, r0
+	ldr	r0, [r7]
+	rev	r7, r0
 	mov	r0, r9
-	eors	r2, r0
-	str	r2, [sp, #60]
-	ldr	r0, [r1, #8]
-	rev	r0, r0
-	eors	r0, r6
-	str	r0, [sp, #64]
-	ldr	r0, [r1, #4]
-	rev	r0, r0
-	eors	r0, r5
-	str	r0, [sp, #68]
-	ldr	r0, [r1]
-	rev	r0, r0
-	eors	r0, r4
-	str	r0, [sp, #72]
-	add	r1, sp, #60
-	add	r2, sp, #76
+	eors	r3, r0
+	eors	r2, r6
+	eors	r1, r5
+	eors	r7, r4
+	str	r3, [sp, #40]
+	str	r2, [sp, #44]
+	str	r1, [sp, #48]
+	str	r7, [sp, #52]
+	add	r1, sp, #40
+	add	r2, sp, #56
 	ldr	r0, [sp, #32]
 	bl	ocb3_E_encrypt_block
-	ldr	r3, [sp, #76]
-	ldr	r2, [sp, #80]
-	ldr	r1, [sp, #84]
-	ldr	r0, [sp, #88]
+	ldr	r3, [sp, #56]
+	ldr	r2, [sp, #60]
+	ldr	r1, [sp, #64]
+	ldr	r0, [sp, #68]
 	ldr	r7, [sp, #12]
 	eors	r7, r3
 	ldr	r3, [sp, #8]
@@ -2690,11 +2658,11 @@ ocb3_hash:
 	beq	.Locb3_hash_words24
 .Locb3_hash_bytes23:
 	movs	r0, #0
+	str	r0, [sp, #40]
 	str	r0, [sp, #44]
 	str	r0, [sp, #48]
 	str	r0, [sp, #52]
-	str	r0, [sp, #56]
-	add	r5, sp, #44
+	add	r5, sp, #40
 	mov	r4, r2
 	cmp	r4, #16
 	bcc	.Locb3_hash_cnt26
@@ -2779,24 +2747,24 @@ ocb3_hash:
 	mov	r0, r10
 	eors	r5, r0
 	eors	r4, r1
-	str	r3, [sp, #60]
-	str	r2, [sp, #64]
-	str	r5, [sp, #68]
-	str	r4, [sp, #72]
-	add	r1, sp, #60
-	add	r2, sp, #76
+	str	r3, [sp, #40]
+	str	r2, [sp, #44]
+	str	r5, [sp, #48]
+	str	r4, [sp, #52]
+	add	r1, sp, #40
+	add	r2, sp, #56
 	ldr	r0, [sp, #32]
 	bl	ocb3_E_encrypt_block
-	ldr	r0, [sp, #88]
+	ldr	r0, [sp, #68]
 	ldr	r1, [sp]
 	eors	r1, r0
-	ldr	r0, [sp, #84]
+	ldr	r0, [sp, #64]
 	ldr	r2, [sp, #4]
 	eors	r2, r0
-	ldr	r0, [sp, #80]
+	ldr	r0, [sp, #60]
 	ldr	r3, [sp, #8]
 	eors	r3, r0
-	ldr	r0, [sp, #76]
+	ldr	r0, [sp, #56]
 	ldr	r4, [sp, #12]
 	eors	r4, r0
 	b	.Locb3_hash_endif22
@@ -2806,12 +2774,12 @@ ocb3_hash:
 	ldr	r2, [sp, #4]
 	ldr	r1, [sp]
 .Locb3_hash_endif22:
-	ldr	r5, [sp, #40]
+	ldr	r5, [sp, #108]
 	str	r4, [r5]
 	str	r3, [r5, #4]
 	str	r2, [r5, #8]
 	str	r1, [r5, #12]
-	add	sp, #92
+	add	sp, #72
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -2823,8 +2791,8 @@ ocb3_hash:
 
 
 @ --- ocb3_initial_offset: ocb3.initial_offset
-@     frame 60 bytes (9 spill slots, 3 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 396 bytes of code and literals
+@     frame 40 bytes (9 spill slots, 2 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 392 bytes of code and literals
 	.section .text.ocb3_initial_offset,"ax",%progbits
 	.global ocb3_initial_offset
 	.type ocb3_initial_offset, %function
@@ -2837,7 +2805,7 @@ ocb3_initial_offset:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #60
+	sub	sp, #40
 	@ ocb3.ae:121: n = ((((8 * tag_len) % 128) as u128) << 121) | ((1 as u128) << (8 * nlen))
 	lsls	r3, r3, #3
 	lsls	r3, r3, #25
@@ -2848,8 +2816,6 @@ ocb3_initial_offset:
 	mov	r8, r3
 	mov	r4, r3
 	lsls	r5, r2, #3
-	str	r0, [sp, #8]
-	ldr	r0, [sp, #96]
 	str	r0, [sp, #4]
 	cmp	r5, #128
 	bcs	.Locb3_initial_offset_shz1
@@ -2897,11 +2863,11 @@ ocb3_initial_offset:
 	@ ocb3.ae:122: | ((load_be(nonce, 0, 15, nlen) as u128) >> (8 * (15 - nlen)))
 .Locb3_initial_offset_bytes5:
 	movs	r0, #0
+	str	r0, [sp, #8]
 	str	r0, [sp, #12]
 	str	r0, [sp, #16]
 	str	r0, [sp, #20]
-	str	r0, [sp, #24]
-	add	r6, sp, #12
+	add	r6, sp, #8
 	adds	r5, r6, #1
 	mov	r3, r2
 	cmp	r3, #15
@@ -2979,18 +2945,18 @@ ocb3_initial_offset:
 	lsls	r0, r0, #26
 	lsrs	r5, r0, #26
 	@ ocb3.ae:124: ktop = E.encrypt_block(ks, n & ~(0x3f as u128))
-	str	r1, [sp, #28]
-	str	r6, [sp, #32]
-	str	r4, [sp, #36]
-	str	r2, [sp, #40]
-	add	r1, sp, #28
-	add	r2, sp, #44
-	ldr	r0, [sp, #8]
+	str	r1, [sp, #8]
+	str	r6, [sp, #12]
+	str	r4, [sp, #16]
+	str	r2, [sp, #20]
+	add	r1, sp, #8
+	add	r2, sp, #24
+	ldr	r0, [sp, #4]
 	bl	ocb3_E_encrypt_block
-	ldr	r6, [sp, #44]
-	ldr	r4, [sp, #48]
-	ldr	r3, [sp, #52]
-	ldr	r2, [sp, #56]
+	ldr	r6, [sp, #24]
+	ldr	r4, [sp, #28]
+	ldr	r3, [sp, #32]
+	ldr	r2, [sp, #36]
 	@ ocb3.ae:125: stretch = cat(ktop, ktop[127:64] ^ ktop[119:56])
 	lsrs	r1, r4, #24
 	eors	r1, r3
@@ -3041,12 +3007,12 @@ ocb3_initial_offset:
 	movs	r3, #0
 	movs	r2, #0
 .Locb3_initial_offset_she17:
-	ldr	r1, [sp, #4]
+	ldr	r1, [sp, #76]
 	str	r6, [r1]
 	str	r4, [r1, #4]
 	str	r3, [r1, #8]
 	str	r2, [r1, #12]
-	add	sp, #60
+	add	sp, #40
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

@@ -68,8 +68,8 @@ photon256_times2:
 
 
 @ --- photon256_serial: photon256.serial
-@     frame 8 bytes (4 spill slots, 2 on the stack; locals 0), saves r4, r5, r6, r7
-@     estimated 154 bytes of code and literals
+@     frame 4 bytes (4 spill slots, 1 on the stack; locals 0), saves r4, r5, r6, r7
+@     estimated 152 bytes of code and literals
 	.section .text.photon256_serial,"ax",%progbits
 	.global photon256_serial
 	.type photon256_serial, %function
@@ -77,18 +77,17 @@ photon256_times2:
 	.balign 4
 photon256_serial:
 	push	{r4, r5, r6, r7, lr}
-	sub	sp, #8
-	str	r1, [sp, #4]
-	ldr	r1, [sp, #36]
+	sub	sp, #4
+	str	r1, [sp]
+	ldr	r1, [sp, #32]
 	mov	r12, r1
 	@ photon256.ae:45: t = times2(x1 ^ x6 ^ x7 ^ t)
-	ldr	r5, [sp, #4]
+	ldr	r5, [sp]
 	eors	r5, r1
-	ldr	r1, [sp, #40]
+	ldr	r1, [sp, #36]
 	mov	lr, r1
 	eors	r5, r1
-	ldr	r1, [sp, #32]
-	str	r1, [sp]
+	ldr	r1, [sp, #28]
 	@ photon256.ae:44: t = times2(x3 ^ x5)
 	mov	r7, r3
 	eors	r7, r1
@@ -112,7 +111,7 @@ photon256_serial:
 	@ photon256.ae:46: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	eors	r0, r2
 	eors	r0, r3
-	ldr	r1, [sp, #28]
+	ldr	r1, [sp, #24]
 	eors	r0, r1
 	mov	r7, lr
 	eors	r0, r7
@@ -148,27 +147,27 @@ photon256_serial:
 	lsrs	r7, r0, #3
 	@ photon256.ae:47: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	eors	r5, r7
-	ldr	r4, [sp, #44]
-	ldr	r0, [sp, #4]
-	str	r0, [r4]
-	ldr	r0, [sp, #48]
-	str	r2, [r0]
-	ldr	r0, [sp, #52]
-	str	r3, [r0]
-	ldr	r0, [sp, #56]
-	str	r1, [r0]
-	ldr	r2, [sp, #60]
+	ldr	r4, [sp, #40]
 	ldr	r0, [sp]
+	str	r0, [r4]
+	ldr	r0, [sp, #44]
+	str	r2, [r0]
+	ldr	r0, [sp, #48]
+	str	r3, [r0]
+	ldr	r0, [sp, #52]
+	str	r1, [r0]
+	ldr	r2, [sp, #56]
+	ldr	r0, [sp, #28]
 	str	r0, [r2]
-	ldr	r2, [sp, #64]
+	ldr	r2, [sp, #60]
 	mov	r0, r12
 	str	r0, [r2]
-	ldr	r2, [sp, #68]
+	ldr	r2, [sp, #64]
 	mov	r0, lr
 	str	r0, [r2]
-	ldr	r0, [sp, #72]
+	ldr	r0, [sp, #68]
 	str	r5, [r0]
-	add	sp, #8
+	add	sp, #4
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.size photon256_serial, .-photon256_serial

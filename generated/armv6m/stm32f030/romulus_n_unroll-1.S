@@ -294,8 +294,8 @@ romulus_n_key_setup:
 
 
 @ --- romulus_n_encrypt_with: romulus_n.encrypt_with
-@     frame 436 bytes (25 spill slots, 14 on the stack; locals 376), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 896 bytes of code and literals
+@     frame 404 bytes (25 spill slots, 10 on the stack; locals 360), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 880 bytes of code and literals
 	.section .text.romulus_n_encrypt_with,"ax",%progbits
 	.global romulus_n_encrypt_with
 	.type romulus_n_encrypt_with, %function
@@ -308,25 +308,17 @@ romulus_n_encrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #436
+	sub	sp, #404
 	mov	r6, r0
 	mov	r2, r1
 	mov	r5, r3
-	ldr	r4, [sp, #472]
-	ldr	r1, [sp, #476]
-	str	r1, [sp, #52]
-	ldr	r1, [sp, #480]
-	str	r1, [sp, #40]
-	ldr	r1, [sp, #484]
-	str	r1, [sp, #48]
-	ldr	r0, [sp, #492]
-	str	r0, [sp, #56]
+	ldr	r4, [sp, #440]
 	@ romulus_n.ae:109: E.tk23_rows(load_be(nonce, 0, 16), r3, r23)
 	movs	r0, #3
 	tst	r2, r0
 	beq	.Lromulus_n_encrypt_with_words2
 .Lromulus_n_encrypt_with_bytes1:
-	add	r3, sp, #380
+	add	r3, sp, #364
 	movs	r1, #16
 .Lromulus_n_encrypt_with_cpy4:
 	subs	r1, #1
@@ -338,64 +330,64 @@ romulus_n_encrypt_with:
 	mov	r2, r3
 .Lromulus_n_encrypt_with_words2:
 	ldr	r0, [r2, #12]
-	rev	r0, r0
-	str	r0, [sp, #396]
+	rev	r3, r0
 	ldr	r0, [r2, #8]
-	rev	r0, r0
-	str	r0, [sp, #400]
+	rev	r1, r0
 	ldr	r0, [r2, #4]
 	rev	r0, r0
-	str	r0, [sp, #404]
-	ldr	r0, [r2]
-	rev	r0, r0
-	str	r0, [sp, #408]
-	add	r2, sp, #60
-	add	r0, sp, #396
+	ldr	r2, [r2]
+	rev	r7, r2
+	add	r2, sp, #44
+	str	r3, [sp, #364]
+	str	r1, [sp, #368]
+	str	r0, [sp, #372]
+	str	r7, [sp, #376]
+	add	r0, sp, #364
 	mov	r1, r6
 	bl	romulus_n_E_tk23_rows
 	@ romulus_n.ae:110: s = absorb_ad(r3, r23, ad)
-	add	r1, sp, #60
-	add	r0, sp, #396
+	add	r1, sp, #44
+	add	r0, sp, #364
 	str	r0, [sp]
 	mov	r0, r6
 	mov	r2, r5
 	mov	r3, r4
 	bl	romulus_n_absorb_ad
 	@ romulus_n.ae:113: if m == 0 {
-	ldr	r1, [sp, #40]
+	ldr	r1, [sp, #448]
 	subs	r0, r1, #1
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
 	@ romulus_n.ae:110: s = absorb_ad(r3, r23, ad)
-	ldr	r4, [sp, #396]
-	ldr	r6, [sp, #400]
-	ldr	r5, [sp, #404]
-	ldr	r3, [sp, #408]
+	ldr	r4, [sp, #364]
+	ldr	r6, [sp, #368]
+	ldr	r5, [sp, #372]
+	ldr	r3, [sp, #376]
 	@ romulus_n.ae:113: if m == 0 {
 	cmp	r1, #0
 	beq	.Lromulus_n_encrypt_with_else5
 	@ romulus_n.ae:115: s = tbc_n(cnt, 0x15, r23, s)
 	movs	r0, #2
-	str	r0, [sp, #396]
+	str	r0, [sp, #364]
 	movs	r0, #0
-	str	r0, [sp, #400]
-	str	r4, [sp, #404]
-	str	r6, [sp, #408]
-	str	r5, [sp, #412]
-	str	r3, [sp, #416]
-	add	r0, sp, #420
+	str	r0, [sp, #368]
+	str	r4, [sp, #372]
+	str	r6, [sp, #376]
+	str	r5, [sp, #380]
+	str	r3, [sp, #384]
+	add	r0, sp, #388
 	str	r0, [sp]
-	add	r2, sp, #60
-	add	r0, sp, #396
+	add	r2, sp, #44
+	add	r0, sp, #364
 	movs	r1, #21
-	add	r3, sp, #404
+	add	r3, sp, #372
 	bl	romulus_n_tbc_n
-	ldr	r4, [sp, #420]
-	ldr	r6, [sp, #424]
-	ldr	r5, [sp, #428]
-	ldr	r3, [sp, #432]
+	ldr	r4, [sp, #388]
+	ldr	r6, [sp, #392]
+	ldr	r5, [sp, #396]
+	ldr	r3, [sp, #400]
 	movs	r2, #2
 	movs	r1, #0
 	b	.Lromulus_n_encrypt_with_endif6
@@ -404,10 +396,10 @@ romulus_n_encrypt_with:
 	movs	r1, #0
 .Lromulus_n_encrypt_with_endif6:
 	@ romulus_n.ae:117: for i in 0..(m + 15) / 16 {
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #448]
 	adds	r0, #15
 	lsrs	r0, r0, #4
-	str	r0, [sp, #44]
+	str	r0, [sp, #40]
 	mov	r8, r4
 	mov	r9, r3
 	str	r2, [sp, #20]
@@ -424,7 +416,7 @@ romulus_n_encrypt_with:
 	lsls	r0, r1, #4
 	str	r0, [sp, #12]
 	@ romulus_n.ae:119: rest = m - off
-	ldr	r1, [sp, #40]
+	ldr	r1, [sp, #448]
 	subs	r0, r1, r0
 	str	r0, [sp, #8]
 	@ romulus_n.ae:120: count = if rest < 16 then rest else 16
@@ -437,7 +429,7 @@ romulus_n_encrypt_with:
 	ands	r7, r1
 	eors	r7, r0
 	@ romulus_n.ae:121: mp = pad(load_be(msg, off, 16, count), count)
-	ldr	r1, [sp, #52]
+	ldr	r1, [sp, #444]
 	ldr	r0, [sp, #12]
 	adds	r3, r1, r0
 	cmp	r7, #16
@@ -447,11 +439,11 @@ romulus_n_encrypt_with:
 	beq	.Lromulus_n_encrypt_with_words10
 .Lromulus_n_encrypt_with_bytes9:
 	movs	r0, #0
-	str	r0, [sp, #380]
-	str	r0, [sp, #384]
-	str	r0, [sp, #388]
-	str	r0, [sp, #392]
-	add	r2, sp, #380
+	str	r0, [sp, #364]
+	str	r0, [sp, #368]
+	str	r0, [sp, #372]
+	str	r0, [sp, #376]
+	add	r2, sp, #364
 	mov	r1, r7
 	cmp	r1, #16
 	bcc	.Lromulus_n_encrypt_with_cnt12
@@ -580,7 +572,7 @@ romulus_n_encrypt_with:
 	rev	r3, r1
 	ldr	r0, [sp, #36]
 	rev	r2, r0
-	ldr	r1, [sp, #48]
+	ldr	r1, [sp, #452]
 	ldr	r0, [sp, #12]
 	adds	r1, r1, r0
 	cmp	r7, #16
@@ -597,12 +589,12 @@ romulus_n_encrypt_with:
 	b	.Lromulus_n_encrypt_with_stored15
 .Lromulus_n_encrypt_with_bytes14:
 	ldr	r0, [sp, #28]
-	str	r0, [sp, #380]
+	str	r0, [sp, #364]
 	ldr	r0, [sp, #32]
-	str	r0, [sp, #384]
-	str	r3, [sp, #388]
-	str	r2, [sp, #392]
-	add	r2, sp, #380
+	str	r0, [sp, #368]
+	str	r3, [sp, #372]
+	str	r2, [sp, #376]
+	add	r2, sp, #364
 	cmp	r7, #16
 	bcc	.Lromulus_n_encrypt_with_cnt16
 	movs	r7, #16
@@ -663,24 +655,24 @@ romulus_n_encrypt_with:
 	mov	r1, r2
 	eors	r1, r0
 	@ romulus_n.ae:126: s = tbc_n(cnt, d, r23, s)
-	add	r2, sp, #60
-	str	r4, [sp, #396]
+	add	r2, sp, #44
+	str	r4, [sp, #364]
 	mov	r0, r10
-	str	r0, [sp, #400]
-	str	r3, [sp, #404]
-	str	r6, [sp, #408]
-	str	r5, [sp, #412]
-	str	r7, [sp, #416]
-	add	r5, sp, #396
-	add	r3, sp, #404
-	add	r0, sp, #420
+	str	r0, [sp, #368]
+	str	r3, [sp, #372]
+	str	r6, [sp, #376]
+	str	r5, [sp, #380]
+	str	r7, [sp, #384]
+	add	r5, sp, #364
+	add	r3, sp, #372
+	add	r0, sp, #388
 	str	r0, [sp]
 	mov	r0, r5
 	bl	romulus_n_tbc_n
-	ldr	r0, [sp, #420]
-	ldr	r6, [sp, #424]
-	ldr	r5, [sp, #428]
-	ldr	r1, [sp, #432]
+	ldr	r0, [sp, #388]
+	ldr	r6, [sp, #392]
+	ldr	r5, [sp, #396]
+	ldr	r1, [sp, #400]
 	mov	r8, r0
 	mov	r9, r1
 	str	r4, [sp, #20]
@@ -689,7 +681,7 @@ romulus_n_encrypt_with:
 	ldr	r1, [sp, #16]
 	adds	r1, #1
 	str	r1, [sp, #16]
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #40]
 	cmp	r1, r0
 	bcs	.Lromulus_n_encrypt_with_far2
 	b	.Lromulus_n_encrypt_with_loop7
@@ -744,7 +736,7 @@ romulus_n_encrypt_with:
 	rev	r2, r3
 	ldr	r0, [sp, #4]
 	rev	r1, r0
-	ldr	r3, [sp, #56]
+	ldr	r3, [sp, #460]
 	movs	r0, #3
 	tst	r3, r0
 	bne	.Lromulus_n_encrypt_with_bytes18
@@ -755,11 +747,11 @@ romulus_n_encrypt_with:
 	b	.Lromulus_n_encrypt_with_stored19
 	.ltorg
 .Lromulus_n_encrypt_with_bytes18:
-	str	r5, [sp, #380]
-	str	r4, [sp, #384]
-	str	r2, [sp, #388]
-	str	r1, [sp, #392]
-	add	r2, sp, #380
+	str	r5, [sp, #364]
+	str	r4, [sp, #368]
+	str	r2, [sp, #372]
+	str	r1, [sp, #376]
+	add	r2, sp, #364
 	movs	r1, #16
 .Lromulus_n_encrypt_with_cpy20:
 	subs	r1, #1
@@ -768,7 +760,7 @@ romulus_n_encrypt_with:
 	strb	r0, [r3, r1]
 	b	.Lromulus_n_encrypt_with_cpy20
 .Lromulus_n_encrypt_with_stored19:
-	add	sp, #436
+	add	sp, #404
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -780,8 +772,8 @@ romulus_n_encrypt_with:
 
 
 @ --- romulus_n_decrypt_with: romulus_n.decrypt_with
-@     frame 440 bytes (29 spill slots, 15 on the stack; locals 376), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1000 bytes of code and literals
+@     frame 404 bytes (29 spill slots, 10 on the stack; locals 360), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 980 bytes of code and literals
 	.section .text.romulus_n_decrypt_with,"ax",%progbits
 	.global romulus_n_decrypt_with
 	.type romulus_n_decrypt_with, %function
@@ -794,27 +786,17 @@ romulus_n_decrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #440
+	sub	sp, #404
 	mov	r6, r0
 	mov	r2, r1
 	mov	r5, r3
-	ldr	r4, [sp, #476]
-	ldr	r0, [sp, #480]
-	str	r0, [sp, #52]
-	ldr	r0, [sp, #484]
-	str	r0, [sp, #40]
-	ldr	r0, [sp, #488]
-	str	r0, [sp, #56]
-	ldr	r1, [sp, #496]
-	str	r1, [sp, #48]
-	ldr	r0, [sp, #504]
-	str	r0, [sp, #60]
+	ldr	r4, [sp, #440]
 	@ romulus_n.ae:134: E.tk23_rows(load_be(nonce, 0, 16), r3, r23)
 	movs	r0, #3
 	tst	r2, r0
 	beq	.Lromulus_n_decrypt_with_words2
 .Lromulus_n_decrypt_with_bytes1:
-	add	r3, sp, #384
+	add	r3, sp, #364
 	movs	r1, #16
 .Lromulus_n_decrypt_with_cpy4:
 	subs	r1, #1
@@ -826,64 +808,64 @@ romulus_n_decrypt_with:
 	mov	r2, r3
 .Lromulus_n_decrypt_with_words2:
 	ldr	r0, [r2, #12]
-	rev	r0, r0
-	str	r0, [sp, #400]
+	rev	r3, r0
 	ldr	r0, [r2, #8]
-	rev	r0, r0
-	str	r0, [sp, #404]
+	rev	r1, r0
 	ldr	r0, [r2, #4]
 	rev	r0, r0
-	str	r0, [sp, #408]
-	ldr	r0, [r2]
-	rev	r0, r0
-	str	r0, [sp, #412]
-	add	r2, sp, #64
-	add	r0, sp, #400
+	ldr	r2, [r2]
+	rev	r7, r2
+	add	r2, sp, #44
+	str	r3, [sp, #364]
+	str	r1, [sp, #368]
+	str	r0, [sp, #372]
+	str	r7, [sp, #376]
+	add	r0, sp, #364
 	mov	r1, r6
 	bl	romulus_n_E_tk23_rows
 	@ romulus_n.ae:135: s = absorb_ad(r3, r23, ad)
-	add	r1, sp, #64
-	add	r0, sp, #400
+	add	r1, sp, #44
+	add	r0, sp, #364
 	str	r0, [sp]
 	mov	r0, r6
 	mov	r2, r5
 	mov	r3, r4
 	bl	romulus_n_absorb_ad
 	@ romulus_n.ae:138: if m == 0 {
-	ldr	r2, [sp, #40]
+	ldr	r2, [sp, #448]
 	subs	r0, r2, #1
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
 	@ romulus_n.ae:135: s = absorb_ad(r3, r23, ad)
-	ldr	r6, [sp, #400]
-	ldr	r5, [sp, #404]
-	ldr	r4, [sp, #408]
-	ldr	r3, [sp, #412]
+	ldr	r6, [sp, #364]
+	ldr	r5, [sp, #368]
+	ldr	r4, [sp, #372]
+	ldr	r3, [sp, #376]
 	@ romulus_n.ae:138: if m == 0 {
 	cmp	r1, #0
 	beq	.Lromulus_n_decrypt_with_else5
 	@ romulus_n.ae:140: s = tbc_n(cnt, 0x15, r23, s)
 	movs	r0, #2
-	str	r0, [sp, #400]
+	str	r0, [sp, #364]
 	movs	r0, #0
-	str	r0, [sp, #404]
-	str	r6, [sp, #408]
-	str	r5, [sp, #412]
-	str	r4, [sp, #416]
-	str	r3, [sp, #420]
-	add	r0, sp, #424
+	str	r0, [sp, #368]
+	str	r6, [sp, #372]
+	str	r5, [sp, #376]
+	str	r4, [sp, #380]
+	str	r3, [sp, #384]
+	add	r0, sp, #388
 	str	r0, [sp]
-	add	r2, sp, #64
-	add	r0, sp, #400
+	add	r2, sp, #44
+	add	r0, sp, #364
 	movs	r1, #21
-	add	r3, sp, #408
+	add	r3, sp, #372
 	bl	romulus_n_tbc_n
-	ldr	r6, [sp, #424]
-	ldr	r5, [sp, #428]
-	ldr	r4, [sp, #432]
-	ldr	r3, [sp, #436]
+	ldr	r6, [sp, #388]
+	ldr	r5, [sp, #392]
+	ldr	r4, [sp, #396]
+	ldr	r3, [sp, #400]
 	movs	r2, #2
 	movs	r1, #0
 	b	.Lromulus_n_decrypt_with_endif6
@@ -892,10 +874,10 @@ romulus_n_decrypt_with:
 	movs	r1, #0
 .Lromulus_n_decrypt_with_endif6:
 	@ romulus_n.ae:142: for i in 0..(m + 15) / 16 {
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #448]
 	adds	r0, #15
 	lsrs	r0, r0, #4
-	str	r0, [sp, #44]
+	str	r0, [sp, #40]
 	mov	r9, r6
 	str	r5, [sp, #4]
 	str	r4, [sp, #8]
@@ -961,7 +943,7 @@ romulus_n_decrypt_with:
 	lsls	r0, r0, #4
 	mov	r10, r0
 	@ romulus_n.ae:144: rest = m - off
-	ldr	r2, [sp, #40]
+	ldr	r2, [sp, #448]
 	subs	r0, r2, r0
 	mov	r11, r0
 	@ romulus_n.ae:145: count = if rest < 16 then rest else 16
@@ -974,7 +956,7 @@ romulus_n_decrypt_with:
 	ands	r7, r2
 	eors	r7, r0
 	@ romulus_n.ae:146: p = first_bytes(g(s) ^ load_be(ct, off, 16, count), count)
-	ldr	r2, [sp, #52]
+	ldr	r2, [sp, #444]
 	mov	r0, r10
 	adds	r2, r2, r0
 	cmp	r7, #16
@@ -984,11 +966,11 @@ romulus_n_decrypt_with:
 	beq	.Lromulus_n_decrypt_with_words10
 .Lromulus_n_decrypt_with_bytes9:
 	movs	r0, #0
-	str	r0, [sp, #384]
-	str	r0, [sp, #388]
-	str	r0, [sp, #392]
-	str	r0, [sp, #396]
-	add	r0, sp, #384
+	str	r0, [sp, #364]
+	str	r0, [sp, #368]
+	str	r0, [sp, #372]
+	str	r0, [sp, #376]
+	add	r0, sp, #364
 	str	r0, [sp, #24]
 	mov	r6, r7
 	cmp	r6, #16
@@ -1083,7 +1065,7 @@ romulus_n_decrypt_with:
 	rev	r0, r5
 	str	r0, [sp, #32]
 	rev	r2, r6
-	ldr	r1, [sp, #48]
+	ldr	r1, [sp, #460]
 	mov	r0, r10
 	adds	r1, r1, r0
 	cmp	r7, #16
@@ -1102,13 +1084,13 @@ romulus_n_decrypt_with:
 	.ltorg
 .Lromulus_n_decrypt_with_bytes18:
 	ldr	r0, [sp, #28]
-	str	r0, [sp, #384]
+	str	r0, [sp, #364]
 	ldr	r0, [sp, #24]
-	str	r0, [sp, #388]
+	str	r0, [sp, #368]
 	ldr	r0, [sp, #32]
-	str	r0, [sp, #392]
-	str	r2, [sp, #396]
-	add	r0, sp, #384
+	str	r0, [sp, #372]
+	str	r2, [sp, #376]
+	add	r0, sp, #364
 	mov	r10, r0
 	mov	r2, r7
 	cmp	r2, #16
@@ -1191,24 +1173,24 @@ romulus_n_decrypt_with:
 	mov	r1, r2
 	eors	r1, r3
 	@ romulus_n.ae:151: s = tbc_n(cnt, d, r23, s)
-	add	r2, sp, #64
-	str	r4, [sp, #400]
+	add	r2, sp, #44
+	str	r4, [sp, #364]
 	mov	r3, r10
-	str	r3, [sp, #404]
-	str	r7, [sp, #408]
-	str	r6, [sp, #412]
-	str	r5, [sp, #416]
-	str	r0, [sp, #420]
-	add	r5, sp, #400
-	add	r3, sp, #408
-	add	r0, sp, #424
+	str	r3, [sp, #368]
+	str	r7, [sp, #372]
+	str	r6, [sp, #376]
+	str	r5, [sp, #380]
+	str	r0, [sp, #384]
+	add	r5, sp, #364
+	add	r3, sp, #372
+	add	r0, sp, #388
 	str	r0, [sp]
 	mov	r0, r5
 	bl	romulus_n_tbc_n
-	ldr	r0, [sp, #424]
-	ldr	r3, [sp, #428]
-	ldr	r2, [sp, #432]
-	ldr	r1, [sp, #436]
+	ldr	r0, [sp, #388]
+	ldr	r3, [sp, #392]
+	ldr	r2, [sp, #396]
+	ldr	r1, [sp, #400]
 	mov	r9, r0
 	str	r3, [sp, #4]
 	str	r2, [sp, #8]
@@ -1219,19 +1201,19 @@ romulus_n_decrypt_with:
 	ldr	r1, [sp, #12]
 	adds	r1, #1
 	str	r1, [sp, #12]
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #40]
 	cmp	r1, r0
 	bcs	.Lromulus_n_decrypt_with_far2
 	b	.Lromulus_n_decrypt_with_loop7
 .Lromulus_n_decrypt_with_far2:
 .Lromulus_n_decrypt_with_done8:
 	@ romulus_n.ae:153: return (load_be(tag, 0, 16) ^ g(s)) == 0
-	ldr	r6, [sp, #56]
+	ldr	r6, [sp, #452]
 	movs	r0, #3
 	tst	r6, r0
 	beq	.Lromulus_n_decrypt_with_words23
 .Lromulus_n_decrypt_with_bytes22:
-	add	r2, sp, #384
+	add	r2, sp, #364
 	movs	r1, #16
 .Lromulus_n_decrypt_with_cpy25:
 	subs	r1, #1
@@ -1324,9 +1306,9 @@ romulus_n_decrypt_with:
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	ldr	r0, [sp, #60]
+	ldr	r0, [sp, #468]
 	strh	r1, [r0]
-	add	sp, #440
+	add	sp, #404
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -1586,7 +1568,7 @@ romulus_n_E_tk23_rows:
 
 
 @ --- romulus_n_absorb_ad: romulus_n.absorb_ad
-@     frame 112 bytes (24 spill slots, 8 on the stack; locals 72), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     frame 92 bytes (25 spill slots, 7 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
 @     estimated 816 bytes of code and literals
 	.section .text.romulus_n_absorb_ad,"ax",%progbits
 	.global romulus_n_absorb_ad
@@ -1600,13 +1582,11 @@ romulus_n_absorb_ad:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #112
+	sub	sp, #92
 	str	r0, [sp, #20]
-	str	r1, [sp, #36]
+	str	r1, [sp, #32]
 	str	r2, [sp, #8]
 	str	r3, [sp, #28]
-	ldr	r0, [sp, #148]
-	str	r0, [sp, #32]
 	@ romulus_n.ae:79: pairs = if a > 0 then (a - 1) / 32 else 0 as u32        // pairs with AD after them
 	movs	r0, #0
 	mov	r5, r3
@@ -1637,38 +1617,38 @@ romulus_n_absorb_ad:
 	mov	r9, r0
 	@ romulus_n.ae:82: s = s ^ load_be(ad, off, 16)
 	ldr	r5, [sp, #8]
-	adds	r5, r5, r0
+	adds	r7, r5, r0
 	movs	r0, #3
-	tst	r5, r0
+	tst	r7, r0
 	beq	.Lromulus_n_absorb_ad_words4
 .Lromulus_n_absorb_ad_bytes3:
-	add	r7, sp, #40
-	movs	r6, #16
+	add	r6, sp, #36
+	movs	r5, #16
 .Lromulus_n_absorb_ad_cpy6:
-	subs	r6, #1
+	subs	r5, #1
 	bcc	.Lromulus_n_absorb_ad_cpyd5
-	ldrb	r0, [r5, r6]
-	strb	r0, [r7, r6]
+	ldrb	r0, [r7, r5]
+	strb	r0, [r6, r5]
 	b	.Lromulus_n_absorb_ad_cpy6
 .Lromulus_n_absorb_ad_cpyd5:
-	mov	r5, r7
+	mov	r7, r6
 .Lromulus_n_absorb_ad_words4:
-	ldr	r0, [r5, #12]
-	rev	r6, r0
-	eors	r4, r6
+	ldr	r0, [r7, #12]
+	rev	r5, r0
+	eors	r4, r5
 	mov	r10, r4
-	ldr	r0, [r5, #8]
+	ldr	r0, [r7, #8]
 	rev	r0, r0
 	mov	r6, r3
 	eors	r6, r0
-	ldr	r0, [r5, #4]
+	ldr	r0, [r7, #4]
 	rev	r0, r0
-	mov	r3, r11
-	eors	r3, r0
-	ldr	r0, [r5]
-	rev	r0, r0
-	ldr	r5, [sp, #12]
+	mov	r5, r11
 	eors	r5, r0
+	ldr	r0, [r7]
+	rev	r0, r0
+	ldr	r3, [sp, #12]
+	eors	r3, r0
 	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	lsrs	r0, r1, #23
 	rsbs	r7, r0, #0
@@ -1688,71 +1668,73 @@ romulus_n_absorb_ad:
 	mov	r11, r0
 	@ romulus_n.ae:84: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
 	ldr	r0, [sp, #8]
-	adds	r2, r0, r1
+	adds	r1, r0, r1
 	movs	r0, #3
-	tst	r2, r0
+	tst	r1, r0
 	beq	.Lromulus_n_absorb_ad_words8
 .Lromulus_n_absorb_ad_bytes7:
-	add	r0, sp, #40
-	mov	r9, r0
-	movs	r7, #16
+	add	r7, sp, #36
+	movs	r2, #16
 .Lromulus_n_absorb_ad_cpy10:
-	subs	r7, #1
+	subs	r2, #1
 	bcc	.Lromulus_n_absorb_ad_cpyd9
-	ldrb	r1, [r2, r7]
-	mov	r0, r9
-	strb	r1, [r0, r7]
+	ldrb	r0, [r1, r2]
+	strb	r0, [r7, r2]
 	b	.Lromulus_n_absorb_ad_cpy10
 .Lromulus_n_absorb_ad_cpyd9:
-	mov	r2, r9
+	mov	r1, r7
 .Lromulus_n_absorb_ad_words8:
-	ldr	r0, [r2, #12]
+	ldr	r0, [r1, #12]
 	rev	r0, r0
-	str	r0, [sp, #64]
-	ldr	r0, [r2, #8]
+	mov	r9, r0
+	ldr	r0, [r1, #8]
 	rev	r0, r0
-	str	r0, [sp, #68]
-	ldr	r0, [r2, #4]
-	rev	r0, r0
-	str	r0, [sp, #72]
-	ldr	r0, [r2]
-	rev	r0, r0
-	str	r0, [sp, #76]
+	str	r0, [sp, #12]
+	ldr	r0, [r1, #4]
+	rev	r2, r0
+	ldr	r0, [r1]
+	rev	r1, r0
+	str	r4, [sp, #36]
+	mov	r7, r11
+	str	r7, [sp, #40]
+	mov	r0, r9
+	str	r0, [sp, #44]
+	ldr	r0, [sp, #12]
+	str	r0, [sp, #48]
+	str	r2, [sp, #52]
+	str	r1, [sp, #56]
 	mov	r0, r10
-	str	r0, [sp, #80]
-	str	r6, [sp, #84]
-	str	r3, [sp, #88]
-	str	r5, [sp, #92]
-	add	r0, sp, #80
-	str	r0, [sp]
-	add	r0, sp, #96
-	str	r0, [sp, #4]
-	str	r4, [sp, #56]
-	mov	r5, r11
-	str	r5, [sp, #60]
-	add	r0, sp, #56
+	str	r0, [sp, #60]
+	str	r6, [sp, #64]
+	str	r5, [sp, #68]
+	str	r3, [sp, #72]
+	add	r0, sp, #36
 	movs	r1, #8
-	add	r2, sp, #64
+	add	r2, sp, #44
+	add	r5, sp, #60
+	add	r3, sp, #76
+	str	r5, [sp]
+	str	r3, [sp, #4]
 	ldr	r3, [sp, #20]
 	bl	romulus_n_tbc
 	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	lsls	r1, r5, #1
+	lsls	r1, r7, #1
 	lsrs	r0, r4, #31
 	orrs	r1, r0
-	lsrs	r0, r5, #23
+	lsrs	r0, r7, #23
 	rsbs	r2, r0, #0
 	movs	r0, #149
 	ands	r2, r0
 	lsls	r5, r4, #1
 	eors	r5, r2
 	@ romulus_n.ae:84: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
-	ldr	r4, [sp, #96]
-	ldr	r3, [sp, #100]
-	ldr	r0, [sp, #104]
+	ldr	r4, [sp, #76]
+	ldr	r3, [sp, #80]
+	ldr	r0, [sp, #84]
 	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	mov	r11, r0
 	@ romulus_n.ae:84: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
-	ldr	r0, [sp, #108]
+	ldr	r0, [sp, #88]
 	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	str	r0, [sp, #12]
 	mov	r2, r5
@@ -1798,11 +1780,11 @@ romulus_n_absorb_ad:
 	beq	.Lromulus_n_absorb_ad_words12
 .Lromulus_n_absorb_ad_bytes11:
 	movs	r0, #0
+	str	r0, [sp, #36]
 	str	r0, [sp, #40]
 	str	r0, [sp, #44]
 	str	r0, [sp, #48]
-	str	r0, [sp, #52]
-	add	r6, sp, #40
+	add	r6, sp, #36
 	str	r6, [sp, #16]
 	mov	r0, r8
 	cmp	r0, #16
@@ -1909,11 +1891,11 @@ romulus_n_absorb_ad:
 	beq	.Lromulus_n_absorb_ad_words19
 .Lromulus_n_absorb_ad_bytes18:
 	movs	r1, #0
+	str	r1, [sp, #36]
 	str	r1, [sp, #40]
 	str	r1, [sp, #44]
 	str	r1, [sp, #48]
-	str	r1, [sp, #52]
-	add	r5, sp, #40
+	add	r5, sp, #36
 	mov	r2, r0
 	cmp	r2, #16
 	bcc	.Lromulus_n_absorb_ad_cnt21
@@ -1957,25 +1939,25 @@ romulus_n_absorb_ad:
 	ands	r0, r6
 	eors	r7, r0
 	@ romulus_n.ae:93: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
-	str	r4, [sp, #56]
+	str	r4, [sp, #36]
 	ldr	r6, [sp, #12]
-	str	r6, [sp, #60]
-	str	r5, [sp, #64]
-	str	r2, [sp, #68]
-	str	r1, [sp, #72]
-	str	r7, [sp, #76]
+	str	r6, [sp, #40]
+	str	r5, [sp, #44]
+	str	r2, [sp, #48]
+	str	r1, [sp, #52]
+	str	r7, [sp, #56]
 	ldr	r0, [sp, #28]
-	str	r0, [sp, #80]
+	str	r0, [sp, #60]
 	ldr	r0, [sp, #16]
-	str	r0, [sp, #84]
+	str	r0, [sp, #64]
 	mov	r0, r11
-	str	r0, [sp, #88]
-	str	r3, [sp, #92]
-	add	r0, sp, #56
+	str	r0, [sp, #68]
+	str	r3, [sp, #72]
+	add	r0, sp, #36
 	movs	r1, #8
-	add	r2, sp, #64
-	add	r5, sp, #80
-	add	r3, sp, #96
+	add	r2, sp, #44
+	add	r5, sp, #60
+	add	r3, sp, #76
 	str	r5, [sp]
 	str	r3, [sp, #4]
 	ldr	r3, [sp, #20]
@@ -1991,13 +1973,13 @@ romulus_n_absorb_ad:
 	lsls	r4, r4, #1
 	eors	r4, r2
 	@ romulus_n.ae:93: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
-	ldr	r0, [sp, #96]
+	ldr	r0, [sp, #76]
 	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	str	r0, [sp, #8]
 	@ romulus_n.ae:93: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
-	ldr	r5, [sp, #100]
-	ldr	r2, [sp, #104]
-	ldr	r3, [sp, #108]
+	ldr	r5, [sp, #80]
+	ldr	r2, [sp, #84]
+	ldr	r3, [sp, #88]
 	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	lsls	r0, r1, #8
 	lsrs	r6, r0, #8
@@ -2033,29 +2015,29 @@ romulus_n_absorb_ad:
 	movs	r0, #26
 	eors	r1, r0
 	@ romulus_n.ae:97: return tbc_n(cnt, d, r23, s)
-	str	r4, [sp, #56]
-	str	r6, [sp, #60]
+	str	r4, [sp, #36]
+	str	r6, [sp, #40]
 	ldr	r0, [sp, #8]
-	str	r0, [sp, #64]
-	str	r5, [sp, #68]
-	str	r2, [sp, #72]
-	str	r3, [sp, #76]
-	add	r0, sp, #56
-	add	r3, sp, #64
-	add	r2, sp, #80
+	str	r0, [sp, #44]
+	str	r5, [sp, #48]
+	str	r2, [sp, #52]
+	str	r3, [sp, #56]
+	add	r0, sp, #36
+	add	r3, sp, #44
+	add	r2, sp, #60
 	str	r2, [sp]
-	ldr	r2, [sp, #36]
-	bl	romulus_n_tbc_n
-	ldr	r1, [sp, #80]
 	ldr	r2, [sp, #32]
+	bl	romulus_n_tbc_n
+	ldr	r1, [sp, #60]
+	ldr	r2, [sp, #128]
 	str	r1, [r2]
-	ldr	r1, [sp, #84]
+	ldr	r1, [sp, #64]
 	str	r1, [r2, #4]
-	ldr	r1, [sp, #88]
+	ldr	r1, [sp, #68]
 	str	r1, [r2, #8]
-	ldr	r1, [sp, #92]
+	ldr	r1, [sp, #72]
 	str	r1, [r2, #12]
-	add	sp, #112
+	add	sp, #92
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -2067,8 +2049,8 @@ romulus_n_absorb_ad:
 
 
 @ --- romulus_n_tbc_n: romulus_n.tbc_n
-@     frame 80 bytes (10 spill slots, 4 on the stack; locals 64), saves r4, r5, r6, r7, r8, r9, r10
-@     estimated 570 bytes of code and literals
+@     frame 76 bytes (10 spill slots, 3 on the stack; locals 64), saves r4, r5, r6, r7, r8, r9, r10
+@     estimated 566 bytes of code and literals
 	.section .text.romulus_n_tbc_n,"ax",%progbits
 	.global romulus_n_tbc_n
 	.type romulus_n_tbc_n, %function
@@ -2080,7 +2062,7 @@ romulus_n_tbc_n:
 	mov	r5, r9
 	mov	r6, r10
 	push	{r4, r5, r6}
-	sub	sp, #80
+	sub	sp, #76
 	ldr	r4, [r0]
 	@ romulus_n.ae:61: E.tk1_rows(cat(rev8(cnt), d), t1)
 	lsrs	r5, r4, #24
@@ -2117,12 +2099,10 @@ romulus_n_tbc_n:
 	mov	r12, r0
 	ldr	r1, [r3, #12]
 	str	r2, [sp, #4]
-	ldr	r0, [sp, #112]
-	str	r0, [sp, #12]
 	@ skinny128_384plus.ae:205: for j in 0..8 {
 	movs	r7, #0
 	@ skinny128_384plus.ae:206: t1[j] = tk1
-	add	r6, sp, #16
+	add	r6, sp, #12
 	@ skinny128_384plus.ae:205: for j in 0..8 {
 .Lromulus_n_tbc_n_loop1:
 	@ skinny128_384plus.ae:206: t1[j] = tk1
@@ -2169,7 +2149,7 @@ romulus_n_tbc_n:
 	ldr	r5, [sp, #8]
 	@ skinny128_384plus.ae:222: r0, r1, r2, r3 = round_keyed(r0, r1, r2, r3, r23[i] ^ t1[j % 8])
 	ldr	r6, [sp, #4]
-	add	r0, sp, #16
+	add	r0, sp, #12
 	mov	r10, r0
 	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	ldr	r1, =romulus_n_E.sbox
@@ -2402,12 +2382,12 @@ romulus_n_tbc_n:
 .Lromulus_n_tbc_n_far1:
 .Lromulus_n_tbc_n_done4:
 	@ skinny128_384plus.ae:225: return cat(r0, r1, r2, r3)
-	ldr	r1, [sp, #12]
+	ldr	r1, [sp, #108]
 	str	r5, [r1]
 	str	r4, [r1, #4]
 	str	r3, [r1, #8]
 	str	r2, [r1, #12]
-	add	sp, #80
+	add	sp, #76
 	pop	{r4, r5, r6}
 	mov	r8, r4
 	mov	r9, r5

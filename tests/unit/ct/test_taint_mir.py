@@ -1,7 +1,8 @@
 """The machine-code taint analysis (aedsl/ct/taint_mir.py) on small hand-written MSP430 functions:
 a branch on flags set from a secret is found, a spill slot overwritten with a public value is
 public again (slots are tracked per program point), a frame area is tracked per program point,
-and a store through a pointer the analysis cannot follow is refused."""
+and a store through a pointer the analysis cannot follow is refused; and on ARMv6-M ones, whose
+stores say their width: a frame area a word at a time, through pointers with a known offset."""
 from aedsl import chips
 from aedsl.backends.msp430.target import make_target
 from aedsl.codegen.interface import KeptFunction
@@ -80,3 +81,59 @@ def test_an_exit_test_the_selector_made_public_reads_no_secret():
                 MInst("cmp", [Imm(2), R(12)], public=public), MInst("jc", [Lbl("top")], public=public)]
     assert run(loop(True), [KEY]) == []
     assert run(loop(False), [KEY]) == [("loop", "a loop exit depends on a secret")]
+
+
+# --- frame areas a word at a time (ARMv6-M: its stores say their width) -----------------------
+
+def arm_run(insts: list[MInst], params: list[Param]):
+    from aedsl.backends.armv6m.target import make_target as arm_target
+    chip = chips.load("stm32f030")
+    mf = MFunction("f", insts=insts + [MInst("ret")], incoming=[R(j) for j in range(len(params))])
+    for i in mf.insts:
+        i.loc = i.loc or LOC
+    unit = KeptFunction("f", mf, arm_target(chip), Entry("f", "f", params, []))
+    return [(f.kind, f.detail.split(":")[0]) for f in analyse([unit], chip)]
+
+
+ARM_SP = 13
+ARM_KEY, ARM_NONCE_LEN = Param("key", "word", 32), Param("nonce", "word", 32)
+BRANCH = [("branch", "a conditional branch depends on a secret")]
+
+
+def word(k: int) -> Mem:
+    return Mem(ARM_SP, Frame("local", "tmp", 4 * k))
+
+
+def branch_on(reg: int) -> list[MInst]:
+    return [MInst("tst", [R(reg), R(reg)]), MInst("beq", [Lbl("L")]), MInst("label", [Lbl("L")])]
+
+
+def test_a_frame_area_word_is_its_own_value():
+    """A call's wide argument (secret) in one word of an area that a byte buffer's partial block
+    uses too (public) leaves the other words public; a whole-word store replaces a word, a byte
+    store only joins into it."""
+    secret_then_public = [MInst("str", [R(0), word(1)]), MInst("str", [R(1), word(0)]),
+                          MInst("ldr", [R(2), word(0)])]
+    assert arm_run(secret_then_public + branch_on(2), [ARM_KEY, ARM_NONCE_LEN]) == []
+    assert arm_run(secret_then_public[:2] + [MInst("ldr", [R(2), word(1)])] + branch_on(2),
+                   [ARM_KEY, ARM_NONCE_LEN]) == BRANCH
+    overwritten = [MInst("str", [R(0), word(0)]), MInst("str", [R(1), word(0)]), MInst("ldr", [R(2), word(0)])]
+    assert arm_run(overwritten + branch_on(2), [ARM_KEY, ARM_NONCE_LEN]) == []
+    q = R(3)
+    byte_over = [MInst("str", [R(0), word(0)]), MInst("addsp", [q, word(0)]), MInst("strb", [R(1), Mem(3, 0)]),
+                 MInst("ldr", [R(2), word(0)])]
+    assert arm_run(byte_over + branch_on(2), [ARM_KEY, ARM_NONCE_LEN]) == BRANCH
+
+
+def test_a_pointer_into_a_frame_area_keeps_its_offset_through_copies_only():
+    """`add rd, sp, #area` then a copy: a load at [rd, #4] reads word 1 alone. An index register
+    (`strb rt, [rn, rm]`) or arithmetic on the pointer leaves the offset unknown: every word."""
+    setup = [MInst("str", [R(0), word(1)]), MInst("str", [R(1), word(0)]),     # key in word 1
+             MInst("addsp", [R(3), word(0)]), MInst("mov", [R(3), R(4)])]
+    assert arm_run(setup + [MInst("ldr", [R(2), Mem(4, 0)])] + branch_on(2), [ARM_KEY, ARM_NONCE_LEN]) == []
+    assert arm_run(setup + [MInst("ldr", [R(2), Mem(4, 4)])] + branch_on(2), [ARM_KEY, ARM_NONCE_LEN]) == BRANCH
+    moved = setup + [MInst("adds8", [R(4), Imm(0)]), MInst("ldr", [R(2), Mem(4, 0)])]
+    assert arm_run(moved + branch_on(2), [ARM_KEY, ARM_NONCE_LEN]) == BRANCH
+    indexed = [MInst("str", [R(1), word(0)]), MInst("addsp", [R(3), word(0)]), MInst("mov", [Imm(1), R(5)]),
+               MInst("strbr", [R(0), R(3), R(5)]), MInst("ldr", [R(2), word(0)])]
+    assert arm_run(indexed + branch_on(2), [ARM_KEY, ARM_NONCE_LEN]) == BRANCH

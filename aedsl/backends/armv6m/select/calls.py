@@ -27,7 +27,12 @@ def entry_params(fn):
 class ArmCalls:
     """Selector mixin: `real_call` (the SelectorBase hook)."""
 
-    CALL_BUF = "call.buf"
+    # the wide arguments and results of calls share the frame area of the byte-buffer paths
+    # (`bytes.tmp`, codegen/select/bytes.py): each is written and read within one IR operation
+    # (a call; a partial or unaligned block load or store), and the scheduler keeps every access
+    # to one area in order where offsets meet (codegen/schedule.py `_may_alias`), so neither
+    # needs its own words (a function with both, e.g. GCM's absorb: 16 bytes less stack)
+    CALL_BUF = "bytes.tmp"
 
     def real_call(self, op: Op, callee) -> bool:
         """A call the IR kept (`inline=entries`) becomes BL to the callee compiled once, with the
@@ -35,7 +40,7 @@ class ArmCalls:
         pointer and length, a scalar <= 32 bits by value, a wider one by pointer to its words;
         results through out-pointers. Words go in r0-r3, then the stack (the outgoing-argument
         area at the bottom of this frame). Wide arguments and results live in one scratch area
-        of the frame (`call.buf`, sized for the largest call, not zeroed: written before read)."""
+        of the frame (`CALL_BUF`, sized for the largest call, not zeroed: written before read)."""
         params, results = entry_params(callee)
         words: list = []
         buf_off = 0

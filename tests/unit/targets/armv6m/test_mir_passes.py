@@ -8,6 +8,8 @@ exact instructions expected back) and once through the compiler on a real spec:
   destinations renamed among themselves when they do not already ascend;
 - codegen/rename.py with Thumb's low registers (after allocation): a low-register copy whose
   source dies is deleted and the destination's reads renamed to the source;
+- backend.place_slots: a spill slot that only copies an incoming stack argument word lives in
+  that word when no high register is free for it;
 - highadd.py (after slot placement): `mov rT, rH; adds rD, rT, rK` -> `add rK, rH`;
 - codegen/reloads.py with Thumb's low registers (after allocation): a slot reloaded several times
   into registers overwritten between the reloads, loaded once into a free low register;
@@ -406,6 +408,61 @@ def test_copy_kept(before):
     unchanged(rename_copies, before)
 
 
+# --- slot placement (backend.place_slots) ------------------------------------------------
+
+def _arg(k: int) -> Mem:
+    from aedsl.backends.armv6m.target import SP
+    from aedsl.codegen.mir import Frame
+    return Mem(SP, Frame("arg", k))
+
+
+def _slot(k: int) -> Mem:
+    from aedsl.backends.armv6m.target import SP
+    from aedsl.codegen.mir import Frame
+    return Mem(SP, Frame("slot", k))
+
+
+def _placed(insts: list, high: tuple = ()) -> tuple:
+    mf = MFunction("t", copy.deepcopy(insts))
+    words, used, homed = backend.place_slots(mf, TARGET, high)
+    return words, used, homed, shape(mf.insts)
+
+
+def test_a_spilled_stack_argument_lives_in_its_own_word():
+    """A slot whose one store copies an incoming stack argument word (loaded just before, and
+    read nowhere else) and that gets no high register is the word itself: no stack word, no
+    store, each reload reads the argument (GCM's crypt on stm32f030: 7 such words, 28 bytes of
+    stack and 14 instructions)."""
+    before = [mov(_arg(1), 2), mov(2, _slot(0)), bl(), mov(_slot(0), 3), RET]
+    words, used, homed, out = _placed(before)
+    assert (words, used, homed) == (0, [], True)
+    assert out == shape([mov(_arg(1), 2), bl(), mov(_arg(1), 3), RET])
+
+
+def test_a_stack_argument_copy_still_prefers_a_free_high_register():
+    """A 1-cycle MOV from a high register beats a 2-cycle LDR: the argument word is only where
+    the high registers ran out (r12 here: a leaf's caller-saved spill register)."""
+    before = [mov(_arg(1), 2), mov(2, _slot(0)), ins("adds", 2, Imm(1)), mov(_slot(0), 3), RET]
+    words, used, homed, out = _placed(before, high=(12,))
+    assert (words, used, homed) == (0, [12], False)
+    assert out == shape([mov(_arg(1), 2), mov(2, 12), ins("adds", 2, Imm(1)), mov(12, 3), RET])
+
+
+@pytest.mark.parametrize("before", [
+    # the argument word is read twice: the copy stays a stack word of its own
+    [mov(_arg(1), 2), mov(2, _slot(0)), mov(_arg(1), 4), bl(), mov(_slot(0), 3), RET],
+    # the register is written between the load and the store: the slot holds another value
+    [mov(_arg(1), 2), ins("adds", 2, Imm(1)), mov(2, _slot(0)), bl(), mov(_slot(0), 3), RET],
+    # the slot is stored twice
+    [mov(_arg(1), 2), mov(2, _slot(0)), bl(), mov(_slot(0), 3), mov(5, _slot(0)), bl(), mov(_slot(0), 3), RET],
+    # a label between the load and the store: another path may reach the store
+    [mov(_arg(1), 2), label(".L1"), mov(2, _slot(0)), bl(), mov(_slot(0), 3), RET],
+])
+def test_a_slot_that_is_not_only_an_argument_copy_gets_a_stack_word(before):
+    words, used, homed, _ = _placed(before)
+    assert words >= 1 and not homed
+
+
 # --- highadd.py ---------------------------------------------------------------------------
 
 def test_high_add_folds_and_renames_the_sum():
@@ -482,12 +539,14 @@ def _compile(monkeypatch, spec: str, fn: str, knobs=None, entry=None, without=No
         return _body(compile_spec(spec, "stm32f030", knobs or {}, entry=entry).asm, fn)
 
 
-def test_compiled_ghash_masks_with_an_arithmetic_shift(monkeypatch):
-    # step_bits = 32: X's bits are taken from the top of a whole register (at 16 the top bit of
-    # a halfword gives the mask as lsrs #15 + rsbs, two instructions either way)
-    knobs = {"step_bits": 32}
-    on = _compile(monkeypatch, "specs/primitives/ghash.ae", "ghash_mul", knobs, entry="mul")
-    off = _compile(monkeypatch, "specs/primitives/ghash.ae", "ghash_mul", knobs, entry="mul", without="combine")
+def test_compiled_top_bit_mask_is_an_arithmetic_shift(monkeypatch, tmp_path):
+    # a select on a word's top bit (Algorithm 1 of SP 800-38D takes X's bits from the top this
+    # way): -(b >> 31) is `lsrs #31; rsbs`, which combine makes one `asrs #31`
+    spec = tmp_path / "masks.ae"
+    spec.write_text("spec masks\n\nfn select_top(b: u32, v: u32) -> u32 {\n"
+                    "    return if b[31] == 1 then v else 0\n}\n")
+    on = _compile(monkeypatch, str(spec), "masks_select_top")
+    off = _compile(monkeypatch, str(spec), "masks_select_top", without="combine")
     assert re.search(r"\tasrs\tr\d, r\d, #31", on) and "rsbs" not in on
     assert "rsbs" in off and not re.search(r"\tasrs\tr\d, r\d, #31", off)
 
