@@ -600,7 +600,7 @@ def size_mode(out: list[str]) -> None:
             "with the accelerator it costs CCM and OCB3 encryption the delay-slot overlap, -k body=split keeps it), "
             "MSP430 S-box-only AES, ARMv6-M S-box-only AES with MixColumns on packed columns (`aes_mix=words`) where "
             "no block is decrypted, else one T-table + rotations (the S-box read from its bytes: subtables), GHASH's "
-            "reduction table computed (clmul_tables), ChaCha20 with "
+            "reduction table computed (clmul_tables; ARMv6-M: GHASH without tables, `ghash=bitwise`), ChaCha20 with "
             "its state in memory, its quarter rounds a loop over the RFC's index table and the keystream XORed a byte "
             "at a time (`unroll=looped`), rolled loops, the runtime's "
             "smaller C (knob `opt`, docs/BACKENDS.md). Speed mode (the default) is unchanged. ✓ = within the "

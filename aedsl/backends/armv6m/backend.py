@@ -101,16 +101,24 @@ def _reaches_inverse_cipher(module) -> bool:
 
 
 def implied_spec_knobs(module, chip, knobs: dict) -> dict:
-    """Size mode (`opt=size`) without an inverse cipher and without a table strategy asked for:
-    the software AES's MixColumns on packed columns (`aes_mix=words`, a spec knob of the modes
-    over aes.ae), S-box only, no T-table: xtime of four bytes in one word and the rows'
-    combinations as rotations, one instruction each here (stm32f030 AES-128-CCM, seed 001's
-    workload: 3 330 -> 2 618 B for 57 352 -> 76 158 cycles). A scheme that decrypts blocks
-    (OCB3) keeps the T-table and its inverse (`rotate`): its inverse cipher without tables costs
-    three times the cycles."""
+    """Size mode (`opt=size`): GHASH without tables (`ghash=bitwise`, below). Without an
+    inverse cipher and without a table strategy asked for, also the software AES's MixColumns on
+    packed columns (`aes_mix=words`, a spec knob of the modes over aes.ae), S-box only, no
+    T-table: xtime of four bytes in one word and the rows' combinations as rotations, one
+    instruction each here (stm32f030 AES-128-CCM, seed 001's workload: 3 330 -> 2 618 B for
+    57 352 -> 76 158 cycles). A scheme that decrypts blocks (OCB3) keeps the T-table and its
+    inverse (`rotate`): its inverse cipher without tables costs three times the cycles."""
+    out = {}
     if is_size_mode(knobs) and "table_fusion" not in knobs and not _reaches_inverse_cipher(module):
-        return {"aes_mix": "words"}
-    return {}
+        out["aes_mix"] = "words"
+    if is_size_mode(knobs):
+        # GHASH (gcm.ae `ghash`, ghash.ae `multiply`) without per-key tables: Horner over X's
+        # bits, one 128-bit shift and one masked XOR of H a bit. Shoup's tables are 512 bytes
+        # of key state (on the caller's stack through crypto_aead_*) and their code; bitwise, on
+        # stm32f030 AES-128-GCM (seed 001's workload), 3 228 -> 2 780 B and stack 1 260 -> 692 B
+        # for 63 474 -> 152 390 cycles (Cifra's bitwise GHASH: 327 313).
+        out["ghash"] = "bitwise"
+    return out
 
 
 def pass_knobs(module, chip, knobs: dict) -> dict:

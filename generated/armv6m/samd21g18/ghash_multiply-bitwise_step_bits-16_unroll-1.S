@@ -7,179 +7,6 @@
 	.cpu cortex-m0
 	.thumb
 
-@ --- ghash_mul: ghash.mul
-@     frame 36 bytes (19 spill slots, 9 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 284 bytes of code and literals
-	.section .text.ghash_mul,"ax",%progbits
-	.global ghash_mul
-	.type ghash_mul, %function
-	.thumb_func
-	.balign 4
-ghash_mul:
-	push	{r4, r5, r6, r7, lr}
-	mov	r4, r8
-	mov	r5, r9
-	mov	r6, r10
-	mov	r7, r11
-	push	{r4, r5, r6, r7}
-	sub	sp, #36
-	ldr	r3, [r0]
-	str	r3, [sp, #28]
-	ldr	r3, [r0, #4]
-	str	r3, [sp, #24]
-	ldr	r3, [r0, #8]
-	str	r3, [sp, #20]
-	ldr	r0, [r0, #12]
-	str	r0, [sp, #16]
-	ldr	r7, [r1]
-	@ ghash.ae:41: for k in 0..128 / step_bits {
-	str	r7, [sp, #8]
-	ldr	r6, [r1, #4]
-	mov	r10, r6
-	ldr	r5, [r1, #8]
-	mov	r9, r5
-	ldr	r4, [r1, #12]
-	mov	r8, r4
-	str	r2, [sp, #32]
-	movs	r0, #0
-	str	r0, [sp, #12]
-	mov	r11, r0
-	movs	r3, #0
-	movs	r2, #0
-	movs	r1, #0
-.Lghash_mul_loop1:
-	@ ghash.ae:42: b = (x >> (128 - step_bits * (k as u32 + 1)))[step_bits - 1:0]
-	ldr	r0, [sp, #12]
-	adds	r0, r0, #1
-	lsls	r4, r0, #4
-	movs	r0, #128
-	subs	r6, r0, r4
-	ldr	r4, [sp, #28]
-	ldr	r5, [sp, #24]
-	ldr	r7, [sp, #20]
-	ldr	r0, [sp, #16]
-	cmp	r6, #128
-	bcs	.Lghash_mul_shz3
-.Lghash_mul_shl5:
-	cmp	r6, #32
-	bcc	.Lghash_mul_shf4
-	mov	r4, r5
-	mov	r5, r7
-	mov	r7, r0
-	movs	r0, #0
-	subs	r6, #32
-	b	.Lghash_mul_shl5
-.Lghash_mul_shf4:
-	movs	r0, #32
-	subs	r0, r0, r6
-	lsrs	r4, r6
-	lsls	r5, r0
-	orrs	r4, r5
-	b	.Lghash_mul_she6
-.Lghash_mul_shz3:
-	movs	r4, #0
-.Lghash_mul_she6:
-	@ ghash.ae:43: for j in 0..step_bits {
-	str	r3, [sp, #4]
-	str	r2, [sp]
-	mov	r12, r1
-	@ ghash.ae:42: b = (x >> (128 - step_bits * (k as u32 + 1)))[step_bits - 1:0]
-	uxth	r0, r4
-	@ ghash.ae:43: for j in 0..step_bits {
-	mov	lr, r0
-	ldr	r7, [sp, #8]
-	mov	r6, r10
-	mov	r5, r9
-	mov	r4, r8
-	movs	r0, #0
-	str	r0, [sp, #8]
-.Lghash_mul_loop7:
-	@ ghash.ae:46: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
-	lsls	r0, r7, #31
-	asrs	r2, r0, #31
-	movs	r0, #225
-	lsls	r0, r0, #24
-	ands	r2, r0
-	lsrs	r1, r4, #1
-	eors	r1, r2
-	lsrs	r2, r5, #1
-	lsls	r0, r4, #31
-	orrs	r2, r0
-	lsrs	r0, r6, #1
-	lsls	r3, r5, #31
-	orrs	r0, r3
-	mov	r8, r0
-	lsrs	r0, r7, #1
-	lsls	r3, r6, #31
-	orrs	r0, r3
-	mov	r10, r0
-	@ ghash.ae:44: z = z ^ (if b[step_bits - 1] == 1 then v else 0)
-	mov	r0, lr
-	lsrs	r0, r0, #15
-	rsbs	r3, r0, #0
-	ands	r4, r3
-	mov	r0, r12
-	eors	r0, r4
-	mov	r12, r0
-	ands	r5, r3
-	ldr	r4, [sp]
-	eors	r4, r5
-	ands	r6, r3
-	ldr	r5, [sp, #4]
-	eors	r5, r6
-	ands	r7, r3
-	mov	r0, r11
-	eors	r0, r7
-	@ ghash.ae:46: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
-	mov	r11, r0
-	str	r5, [sp, #4]
-	str	r4, [sp]
-	@ ghash.ae:45: b = b << 1
-	mov	r0, lr
-	lsls	r0, r0, #1
-	uxth	r0, r0
-	@ ghash.ae:46: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
-	mov	lr, r0
-	mov	r7, r10
-	mov	r6, r8
-	mov	r5, r2
-	mov	r4, r1
-	ldr	r0, [sp, #8]
-	adds	r0, #1
-	str	r0, [sp, #8]
-	cmp	r0, #16
-	bcc	.Lghash_mul_loop7
-.Lghash_mul_done8:
-	ldr	r3, [sp, #4]
-	ldr	r2, [sp]
-	mov	r1, r12
-	str	r7, [sp, #8]
-	mov	r10, r6
-	mov	r9, r5
-	mov	r8, r4
-	ldr	r0, [sp, #12]
-	adds	r0, #1
-	str	r0, [sp, #12]
-	cmp	r0, #8
-	bcc	.Lghash_mul_loop1
-.Lghash_mul_done2:
-	mov	r4, r11
-	ldr	r5, [sp, #32]
-	str	r4, [r5]
-	str	r3, [r5, #4]
-	str	r2, [r5, #8]
-	str	r1, [r5, #12]
-	add	sp, #36
-	pop	{r4, r5, r6, r7}
-	mov	r8, r4
-	mov	r9, r5
-	mov	r10, r6
-	mov	r11, r7
-	pop	{r4, r5, r6, r7, pc}
-	.ltorg
-	.size ghash_mul, .-ghash_mul
-
-
 @ --- ghash_init: ghash.init
 @     frame 0 bytes (0 spill slots, 0 on the stack; locals 0), saves r4
 @     estimated 14 bytes of code and literals
@@ -191,7 +18,7 @@ ghash_mul:
 ghash_init:
 	push	{r4, lr}
 	ldm	r0, {r0, r2, r3, r4}
-	@ ghash.ae:56: tab[0] = h
+	@ ghash.ae:40: tab[0] = h
 	str	r0, [r1]
 	str	r2, [r1, #4]
 	str	r3, [r1, #8]
@@ -202,8 +29,8 @@ ghash_init:
 
 
 @ --- ghash_mul_h: ghash.mul_h
-@     frame 36 bytes (19 spill slots, 9 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 284 bytes of code and literals
+@     frame 8 bytes (8 spill slots, 2 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 220 bytes of code and literals
 	.section .text.ghash_mul_h,"ax",%progbits
 	.global ghash_mul_h
 	.type ghash_mul_h, %function
@@ -216,56 +43,39 @@ ghash_mul_h:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #36
-	ldr	r3, [r0]
-	str	r3, [sp, #28]
-	ldr	r3, [r0, #4]
-	str	r3, [sp, #24]
-	ldr	r3, [r0, #8]
-	str	r3, [sp, #20]
+	sub	sp, #8
+	mov	r4, r1
+	str	r2, [sp, #4]
+	ldr	r1, [r0]
+	str	r1, [sp]
+	ldr	r1, [r0, #4]
+	mov	r11, r1
+	ldr	r1, [r0, #8]
+	mov	r10, r1
 	ldr	r0, [r0, #12]
-	str	r0, [sp, #16]
-	@ ghash.ae:60: return mul(x, tab[0])
-	ldr	r7, [r1]
-	@ ghash.ae:41: for k in 0..128 / step_bits {
-	str	r7, [sp, #8]
-	@ ghash.ae:60: return mul(x, tab[0])
-	ldr	r6, [r1, #4]
-	@ ghash.ae:41: for k in 0..128 / step_bits {
-	mov	r10, r6
-	@ ghash.ae:60: return mul(x, tab[0])
-	ldr	r5, [r1, #8]
-	@ ghash.ae:41: for k in 0..128 / step_bits {
-	mov	r9, r5
-	@ ghash.ae:60: return mul(x, tab[0])
-	ldr	r4, [r1, #12]
-	@ ghash.ae:41: for k in 0..128 / step_bits {
-	mov	r8, r4
-	str	r2, [sp, #32]
+	mov	r9, r0
+	@ ghash.ae:50: for k in 0..128 / step_bits {
 	movs	r0, #0
-	str	r0, [sp, #12]
-	mov	r11, r0
+	mov	lr, r0
+	mov	r12, r0
+	mov	r8, r0
 	movs	r3, #0
 	movs	r2, #0
-	movs	r1, #0
 .Lghash_mul_h_loop1:
-	@ ghash.ae:42: b = (x >> (128 - step_bits * (k as u32 + 1)))[step_bits - 1:0]
-	ldr	r0, [sp, #12]
-	adds	r0, r0, #1
-	lsls	r4, r0, #4
-	movs	r0, #128
-	subs	r6, r0, r4
-	ldr	r4, [sp, #28]
-	ldr	r5, [sp, #24]
-	ldr	r7, [sp, #20]
-	ldr	r0, [sp, #16]
+	@ ghash.ae:51: b = (x >> (step_bits * k as u32))[step_bits - 1:0]
+	mov	r0, lr
+	lsls	r6, r0, #4
+	ldr	r5, [sp]
+	mov	r1, r11
+	mov	r7, r10
+	mov	r0, r9
 	cmp	r6, #128
 	bcs	.Lghash_mul_h_shz3
 .Lghash_mul_h_shl5:
 	cmp	r6, #32
 	bcc	.Lghash_mul_h_shf4
-	mov	r4, r5
-	mov	r5, r7
+	mov	r5, r1
+	mov	r1, r7
 	mov	r7, r0
 	movs	r0, #0
 	subs	r6, #32
@@ -273,104 +83,84 @@ ghash_mul_h:
 .Lghash_mul_h_shf4:
 	movs	r0, #32
 	subs	r0, r0, r6
-	lsrs	r4, r6
-	lsls	r5, r0
-	orrs	r4, r5
+	lsrs	r5, r6
+	lsls	r1, r0
+	orrs	r5, r1
 	b	.Lghash_mul_h_she6
 .Lghash_mul_h_shz3:
-	movs	r4, #0
+	movs	r5, #0
 .Lghash_mul_h_she6:
-	@ ghash.ae:43: for j in 0..step_bits {
-	str	r3, [sp, #4]
-	str	r2, [sp]
-	mov	r12, r1
-	@ ghash.ae:42: b = (x >> (128 - step_bits * (k as u32 + 1)))[step_bits - 1:0]
-	uxth	r0, r4
-	@ ghash.ae:43: for j in 0..step_bits {
-	mov	lr, r0
-	ldr	r7, [sp, #8]
-	mov	r6, r10
-	mov	r5, r9
-	mov	r4, r8
-	movs	r0, #0
-	str	r0, [sp, #8]
+	uxth	r6, r5
+	@ ghash.ae:52: for j in 0..step_bits {
+	mov	r5, r8
+	movs	r0, #1
+	lsls	r0, r0, #16
+	orrs	r6, r0
 .Lghash_mul_h_loop7:
-	@ ghash.ae:46: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
-	lsls	r0, r7, #31
-	asrs	r2, r0, #31
+	@ ghash.ae:53: z = (z >> 1) ^ (if z[0] == 1 then R as u128 else 0)        // Z * x
+	mov	r1, r12
+	lsls	r0, r1, #31
+	asrs	r1, r0, #31
 	movs	r0, #225
 	lsls	r0, r0, #24
-	ands	r2, r0
-	lsrs	r1, r4, #1
-	eors	r1, r2
-	lsrs	r2, r5, #1
-	lsls	r0, r4, #31
-	orrs	r2, r0
-	lsrs	r0, r6, #1
-	lsls	r3, r5, #31
-	orrs	r0, r3
-	mov	r8, r0
-	lsrs	r0, r7, #1
-	lsls	r3, r6, #31
-	orrs	r0, r3
-	mov	r10, r0
-	@ ghash.ae:44: z = z ^ (if b[step_bits - 1] == 1 then v else 0)
-	mov	r0, lr
-	lsrs	r0, r0, #15
-	rsbs	r3, r0, #0
-	ands	r4, r3
-	mov	r0, r12
-	eors	r0, r4
-	mov	r12, r0
-	ands	r5, r3
-	ldr	r4, [sp]
-	eors	r4, r5
-	ands	r6, r3
-	ldr	r5, [sp, #4]
-	eors	r5, r6
-	ands	r7, r3
-	mov	r0, r11
+	ands	r1, r0
+	lsrs	r0, r2, #1
+	eors	r0, r1
+	@ ghash.ae:54: z = z ^ (if b[0] == 1 then tab[0] else 0)
+	lsls	r1, r6, #31
+	asrs	r1, r1, #31
+	ldr	r7, [r4, #12]
+	ands	r7, r1
 	eors	r0, r7
-	@ ghash.ae:46: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
-	mov	r11, r0
-	str	r5, [sp, #4]
-	str	r4, [sp]
-	@ ghash.ae:45: b = b << 1
-	mov	r0, lr
-	lsls	r0, r0, #1
-	uxth	r0, r0
-	@ ghash.ae:46: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
-	mov	lr, r0
-	mov	r7, r10
-	mov	r6, r8
-	mov	r5, r2
-	mov	r4, r1
-	ldr	r0, [sp, #8]
-	adds	r0, #1
-	str	r0, [sp, #8]
-	cmp	r0, #16
-	bcc	.Lghash_mul_h_loop7
+	@ ghash.ae:53: z = (z >> 1) ^ (if z[0] == 1 then R as u128 else 0)        // Z * x
+	lsls	r7, r2, #31
+	lsrs	r2, r3, #1
+	orrs	r2, r7
+	@ ghash.ae:54: z = z ^ (if b[0] == 1 then tab[0] else 0)
+	ldr	r7, [r4, #8]
+	ands	r7, r1
+	eors	r2, r7
+	@ ghash.ae:53: z = (z >> 1) ^ (if z[0] == 1 then R as u128 else 0)        // Z * x
+	lsls	r7, r3, #31
+	lsrs	r3, r5, #1
+	orrs	r3, r7
+	@ ghash.ae:54: z = z ^ (if b[0] == 1 then tab[0] else 0)
+	ldr	r7, [r4, #4]
+	ands	r7, r1
+	eors	r3, r7
+	@ ghash.ae:53: z = (z >> 1) ^ (if z[0] == 1 then R as u128 else 0)        // Z * x
+	mov	r7, r12
+	lsrs	r7, r7, #1
+	lsls	r5, r5, #31
+	orrs	r7, r5
+	@ ghash.ae:54: z = z ^ (if b[0] == 1 then tab[0] else 0)
+	ldr	r5, [r4]
+	ands	r5, r1
+	eors	r7, r5
+	@ ghash.ae:55: b = b >> 1
+	mov	r12, r7
+	mov	r5, r3
+	mov	r3, r2
+	mov	r2, r0
+	lsrs	r6, r6, #1
+	cmp	r6, #2
+	bcs	.Lghash_mul_h_loop7
 .Lghash_mul_h_done8:
-	ldr	r3, [sp, #4]
-	ldr	r2, [sp]
-	mov	r1, r12
-	str	r7, [sp, #8]
-	mov	r10, r6
-	mov	r9, r5
-	mov	r8, r4
-	ldr	r0, [sp, #12]
+	mov	r8, r5
+	mov	r0, lr
 	adds	r0, #1
-	str	r0, [sp, #12]
+	mov	lr, r0
 	cmp	r0, #8
 	bcc	.Lghash_mul_h_loop1
 .Lghash_mul_h_done2:
-	mov	r4, r11
-	ldr	r5, [sp, #32]
-	str	r4, [r5]
-	str	r3, [r5, #4]
-	str	r2, [r5, #8]
-	str	r1, [r5, #12]
-	add	sp, #36
+	mov	r1, r12
+	ldr	r4, [sp, #4]
+	str	r1, [r4]
+	mov	r1, r8
+	str	r1, [r4, #4]
+	str	r3, [r4, #8]
+	str	r2, [r4, #12]
+	add	sp, #8
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -382,8 +172,8 @@ ghash_mul_h:
 
 
 @ --- ghash_absorb: ghash.absorb
-@     frame 68 bytes (24 spill slots, 13 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 400 bytes of code and literals
+@     frame 36 bytes (13 spill slots, 5 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 346 bytes of code and literals
 	.section .text.ghash_absorb,"ax",%progbits
 	.global ghash_absorb
 	.type ghash_absorb, %function
@@ -396,46 +186,48 @@ ghash_absorb:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #68
-	str	r3, [sp, #44]
-	@ ghash.ae:219: for i in 0..(n + 15) / 16 {
+	sub	sp, #36
+	str	r3, [sp, #12]
+	@ ghash.ae:217: for i in 0..(n + 15) / 16 {
 	adds	r3, #15
 	lsrs	r3, r3, #4
-	str	r3, [sp, #36]
-	ldr	r5, [r1]
-	ldr	r4, [r1, #4]
-	ldr	r3, [r1, #8]
-	ldr	r1, [r1, #12]
-	str	r0, [sp, #40]
-	str	r2, [sp, #48]
-	movs	r2, #0
-	str	r2, [sp, #32]
-	ldr	r0, [sp, #36]
-	cmp	r2, r0
+	str	r3, [sp, #8]
+	ldr	r3, [r1]
+	mov	r9, r3
+	ldr	r3, [r1, #4]
+	mov	r12, r3
+	ldr	r4, [r1, #8]
+	ldr	r3, [r1, #12]
+	mov	r5, r0
+	str	r2, [sp, #16]
+	movs	r1, #0
+	str	r1, [sp, #4]
+	ldr	r0, [sp, #8]
+	cmp	r1, r0
 	bcc	.Lghash_absorb_far1
 	b	.Lghash_absorb_done2
 .Lghash_absorb_far1:
 .Lghash_absorb_loop1:
-	@ ghash.ae:220: off = i * 16
-	ldr	r2, [sp, #32]
-	lsls	r2, r2, #4
-	@ ghash.ae:221: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
-	ldr	r0, [sp, #44]
-	subs	r6, r0, r2
-	ldr	r0, [sp, #48]
-	adds	r2, r0, r2
+	@ ghash.ae:218: off = i * 16
+	ldr	r1, [sp, #4]
+	lsls	r1, r1, #4
+	@ ghash.ae:219: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
+	ldr	r0, [sp, #12]
+	subs	r6, r0, r1
+	ldr	r0, [sp, #16]
+	adds	r1, r0, r1
 	movs	r0, #3
 	cmp	r6, #16
 	bcc	.Lghash_absorb_bytes3
-	tst	r2, r0
+	tst	r1, r0
 	beq	.Lghash_absorb_words4
 .Lghash_absorb_bytes3:
 	movs	r0, #0
-	str	r0, [sp, #52]
-	str	r0, [sp, #56]
-	str	r0, [sp, #60]
-	str	r0, [sp, #64]
-	add	r7, sp, #52
+	str	r0, [sp, #20]
+	str	r0, [sp, #24]
+	str	r0, [sp, #28]
+	str	r0, [sp, #32]
+	add	r2, sp, #20
 	cmp	r6, #16
 	bcc	.Lghash_absorb_cnt6
 	movs	r6, #16
@@ -443,184 +235,150 @@ ghash_absorb:
 .Lghash_absorb_cpy7:
 	subs	r6, #1
 	bcc	.Lghash_absorb_cpyd5
-	ldrb	r0, [r2, r6]
-	strb	r0, [r7, r6]
+	ldrb	r0, [r1, r6]
+	strb	r0, [r2, r6]
 	b	.Lghash_absorb_cpy7
 .Lghash_absorb_cpyd5:
-	mov	r2, r7
+	mov	r1, r2
 .Lghash_absorb_words4:
-	ldr	r0, [r2, #12]
+	ldr	r0, [r1, #12]
+	rev	r7, r0
+	ldr	r0, [r1, #8]
 	rev	r6, r0
-	eors	r5, r6
-	str	r5, [sp, #28]
-	ldr	r0, [r2, #8]
-	rev	r5, r0
-	eors	r4, r5
-	str	r4, [sp, #24]
-	ldr	r0, [r2, #4]
-	rev	r4, r0
-	eors	r3, r4
-	str	r3, [sp, #20]
-	ldr	r0, [r2]
+	ldr	r0, [r1, #4]
 	rev	r2, r0
-	eors	r1, r2
-	str	r1, [sp, #16]
-	@ ghash.ae:60: return mul(x, tab[0])
-	ldr	r1, [sp, #40]
-	ldr	r7, [r1]
-	@ ghash.ae:41: for k in 0..128 / step_bits {
-	str	r7, [sp, #8]
-	@ ghash.ae:60: return mul(x, tab[0])
-	ldr	r6, [r1, #4]
-	@ ghash.ae:41: for k in 0..128 / step_bits {
-	mov	r10, r6
-	@ ghash.ae:60: return mul(x, tab[0])
-	ldr	r5, [r1, #8]
-	@ ghash.ae:41: for k in 0..128 / step_bits {
-	mov	r9, r5
-	@ ghash.ae:60: return mul(x, tab[0])
-	ldr	r4, [r1, #12]
-	@ ghash.ae:41: for k in 0..128 / step_bits {
-	mov	r8, r4
-	movs	r2, #0
-	str	r2, [sp, #12]
+	ldr	r0, [r1]
+	rev	r1, r0
+	mov	r0, r9
+	eors	r0, r7
+	mov	r9, r0
+	mov	r0, r12
+	eors	r0, r6
+	str	r0, [sp]
+	eors	r4, r2
+	mov	r11, r4
+	eors	r3, r1
+	mov	r10, r3
+	@ ghash.ae:50: for k in 0..128 / step_bits {
 	movs	r0, #0
-	mov	r11, r2
+	mov	lr, r0
+	mov	r12, r0
+	mov	r8, r0
 	movs	r3, #0
-	movs	r1, #0
+	movs	r2, #0
 .Lghash_absorb_loop8:
-	@ ghash.ae:42: b = (x >> (128 - step_bits * (k as u32 + 1)))[step_bits - 1:0]
-	ldr	r2, [sp, #12]
-	adds	r2, r2, #1
-	lsls	r4, r2, #4
-	movs	r2, #128
-	subs	r6, r2, r4
-	ldr	r4, [sp, #28]
-	ldr	r5, [sp, #24]
-	ldr	r7, [sp, #20]
-	ldr	r2, [sp, #16]
+	@ ghash.ae:51: b = (x >> (step_bits * k as u32))[step_bits - 1:0]
+	mov	r0, lr
+	lsls	r6, r0, #4
+	mov	r4, r9
+	ldr	r1, [sp]
+	mov	r7, r11
+	mov	r0, r10
 	cmp	r6, #128
 	bcs	.Lghash_absorb_shz10
 .Lghash_absorb_shl12:
 	cmp	r6, #32
 	bcc	.Lghash_absorb_shf11
-	mov	r4, r5
-	mov	r5, r7
-	mov	r7, r2
-	movs	r2, #0
+	mov	r4, r1
+	mov	r1, r7
+	mov	r7, r0
+	movs	r0, #0
 	subs	r6, #32
 	b	.Lghash_absorb_shl12
 .Lghash_absorb_shf11:
-	movs	r2, #32
-	subs	r2, r2, r6
+	movs	r0, #32
+	subs	r0, r0, r6
 	lsrs	r4, r6
-	lsls	r5, r2
-	orrs	r4, r5
+	lsls	r1, r0
+	orrs	r4, r1
 	b	.Lghash_absorb_she13
 .Lghash_absorb_shz10:
 	movs	r4, #0
 .Lghash_absorb_she13:
-	@ ghash.ae:43: for j in 0..step_bits {
-	str	r0, [sp, #4]
-	str	r3, [sp]
-	mov	r12, r1
-	@ ghash.ae:42: b = (x >> (128 - step_bits * (k as u32 + 1)))[step_bits - 1:0]
-	uxth	r0, r4
-	@ ghash.ae:43: for j in 0..step_bits {
-	mov	lr, r0
-	ldr	r7, [sp, #8]
-	mov	r6, r10
-	mov	r5, r9
+	uxth	r6, r4
+	@ ghash.ae:52: for j in 0..step_bits {
 	mov	r4, r8
-	movs	r0, #0
-	str	r0, [sp, #8]
+	movs	r0, #1
+	lsls	r0, r0, #16
+	orrs	r6, r0
 .Lghash_absorb_loop14:
-	@ ghash.ae:46: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
-	lsls	r0, r7, #31
-	asrs	r2, r0, #31
+	@ ghash.ae:53: z = (z >> 1) ^ (if z[0] == 1 then R as u128 else 0)        // Z * x
+	mov	r0, r12
+	lsls	r0, r0, #31
+	asrs	r7, r0, #31
 	movs	r0, #225
 	lsls	r0, r0, #24
-	ands	r2, r0
-	lsrs	r1, r4, #1
-	eors	r1, r2
-	lsrs	r2, r5, #1
-	lsls	r0, r4, #31
-	orrs	r2, r0
-	lsrs	r0, r6, #1
-	lsls	r3, r5, #31
-	orrs	r0, r3
-	mov	r8, r0
-	lsrs	r0, r7, #1
-	lsls	r3, r6, #31
-	orrs	r0, r3
-	mov	r10, r0
-	@ ghash.ae:44: z = z ^ (if b[step_bits - 1] == 1 then v else 0)
-	mov	r0, lr
-	lsrs	r0, r0, #15
-	rsbs	r3, r0, #0
-	ands	r4, r3
-	mov	r0, r12
-	eors	r0, r4
-	mov	r12, r0
-	ands	r5, r3
-	ldr	r4, [sp]
-	eors	r4, r5
-	ands	r6, r3
-	ldr	r5, [sp, #4]
-	eors	r5, r6
-	ands	r7, r3
-	mov	r0, r11
-	eors	r0, r7
-	@ ghash.ae:46: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
-	mov	r11, r0
-	str	r5, [sp, #4]
-	str	r4, [sp]
-	@ ghash.ae:45: b = b << 1
-	mov	r0, lr
-	lsls	r0, r0, #1
-	uxth	r0, r0
-	@ ghash.ae:46: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
-	mov	lr, r0
-	mov	r7, r10
-	mov	r6, r8
-	mov	r5, r2
-	mov	r4, r1
-	ldr	r0, [sp, #8]
-	adds	r0, #1
-	str	r0, [sp, #8]
-	cmp	r0, #16
-	bcc	.Lghash_absorb_loop14
+	ands	r7, r0
+	lsrs	r1, r2, #1
+	eors	r1, r7
+	@ ghash.ae:54: z = z ^ (if b[0] == 1 then tab[0] else 0)
+	lsls	r0, r6, #31
+	asrs	r0, r0, #31
+	ldr	r7, [r5, #12]
+	ands	r7, r0
+	eors	r1, r7
+	@ ghash.ae:53: z = (z >> 1) ^ (if z[0] == 1 then R as u128 else 0)        // Z * x
+	lsls	r7, r2, #31
+	lsrs	r2, r3, #1
+	orrs	r2, r7
+	@ ghash.ae:54: z = z ^ (if b[0] == 1 then tab[0] else 0)
+	ldr	r7, [r5, #8]
+	ands	r7, r0
+	eors	r2, r7
+	@ ghash.ae:53: z = (z >> 1) ^ (if z[0] == 1 then R as u128 else 0)        // Z * x
+	lsls	r7, r3, #31
+	lsrs	r3, r4, #1
+	orrs	r3, r7
+	@ ghash.ae:54: z = z ^ (if b[0] == 1 then tab[0] else 0)
+	ldr	r7, [r5, #4]
+	ands	r7, r0
+	eors	r3, r7
+	@ ghash.ae:53: z = (z >> 1) ^ (if z[0] == 1 then R as u128 else 0)        // Z * x
+	mov	r7, r12
+	lsrs	r7, r7, #1
+	lsls	r4, r4, #31
+	orrs	r7, r4
+	@ ghash.ae:54: z = z ^ (if b[0] == 1 then tab[0] else 0)
+	ldr	r4, [r5]
+	ands	r4, r0
+	eors	r7, r4
+	@ ghash.ae:55: b = b >> 1
+	mov	r12, r7
+	mov	r4, r3
+	mov	r3, r2
+	mov	r2, r1
+	lsrs	r6, r6, #1
+	cmp	r6, #2
+	bcs	.Lghash_absorb_loop14
 .Lghash_absorb_done15:
-	ldr	r0, [sp, #4]
-	ldr	r3, [sp]
-	mov	r1, r12
-	str	r7, [sp, #8]
-	mov	r10, r6
-	mov	r9, r5
 	mov	r8, r4
-	ldr	r2, [sp, #12]
-	adds	r2, #1
-	str	r2, [sp, #12]
-	cmp	r2, #8
+	mov	r0, lr
+	adds	r0, #1
+	mov	lr, r0
+	cmp	r0, #8
 	bcc	.Lghash_absorb_loop8
 .Lghash_absorb_done9:
-	mov	r5, r11
-	mov	r4, r0
-	ldr	r2, [sp, #32]
-	adds	r2, #1
-	str	r2, [sp, #32]
-	ldr	r0, [sp, #36]
-	cmp	r2, r0
+	mov	r9, r12
+	mov	r12, r8
+	mov	r4, r3
+	mov	r3, r2
+	ldr	r1, [sp, #4]
+	adds	r1, #1
+	str	r1, [sp, #4]
+	ldr	r0, [sp, #8]
+	cmp	r1, r0
 	bcs	.Lghash_absorb_far2
 	b	.Lghash_absorb_loop1
 .Lghash_absorb_far2:
 .Lghash_absorb_done2:
-	ldr	r2, [sp, #104]
-	str	r5, [r2]
-	str	r4, [r2, #4]
-	str	r3, [r2, #8]
-	str	r1, [r2, #12]
-	add	sp, #68
+	mov	r1, r9
+	ldr	r2, [sp, #72]
+	str	r1, [r2]
+	mov	r0, r12
+	str	r0, [r2, #4]
+	str	r4, [r2, #8]
+	str	r3, [r2, #12]
+	add	sp, #36
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

@@ -134,10 +134,10 @@ gcm_key_setup:
 	ldr	r4, [sp, #36]
 	ldr	r1, [sp, #40]
 	ldr	r3, [sp, #44]
-	@ ghash.ae:131: for k in 0..8 {
+	@ ghash.ae:129: for k in 0..8 {
 	movs	r6, #0
 .Lgcm_key_setup_loop9:
-	@ ghash.ae:132: tab[16 * (k >> 2) + ((8 as u16) >> (k & 3))] = p
+	@ ghash.ae:130: tab[16 * (k >> 2) + ((8 as u16) >> (k & 3))] = p
 	lsrs	r0, r6, #2
 	lsls	r0, r0, #4
 	uxth	r2, r0
@@ -158,7 +158,7 @@ gcm_key_setup:
 	str	r4, [r2, #4]
 	str	r1, [r2, #8]
 	str	r3, [r2, #12]
-	@ ghash.ae:105: return (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)
+	@ ghash.ae:103: return (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)
 	lsrs	r2, r5, #1
 	lsls	r0, r4, #31
 	orrs	r2, r0
@@ -181,14 +181,14 @@ gcm_key_setup:
 	cmp	r6, #8
 	bcc	.Lgcm_key_setup_loop9
 .Lgcm_key_setup_done10:
-	@ ghash.ae:135: tab[0] = 0
+	@ ghash.ae:133: tab[0] = 0
 	movs	r1, #0
 	mov	r3, r8
 	str	r1, [r3]
 	str	r1, [r3, #4]
 	str	r1, [r3, #8]
 	str	r1, [r3, #12]
-	@ ghash.ae:136: tab[16] = 0
+	@ ghash.ae:134: tab[16] = 0
 	movs	r2, #1
 	lsls	r2, r2, #8
 	str	r1, [r3, r2]
@@ -201,23 +201,23 @@ gcm_key_setup:
 	movs	r2, #67
 	lsls	r2, r2, #2
 	str	r1, [r3, r2]
-	@ ghash.ae:137: for u in 3..16 {
+	@ ghash.ae:135: for u in 3..16 {
 	movs	r5, #3
-	@ ghash.ae:139: tab[u] = tab[u ^ low] ^ tab[low]
+	@ ghash.ae:137: tab[u] = tab[u ^ low] ^ tab[low]
 	mov	r2, r8
 	adds	r2, #48
-	@ ghash.ae:140: tab[16 + u] = tab[16 + (u ^ low)] ^ tab[16 + low]
+	@ ghash.ae:138: tab[16 + u] = tab[16 + (u ^ low)] ^ tab[16 + low]
 	movs	r0, #19
 	lsls	r0, r0, #4
 	adds	r1, r3, r0
-	@ ghash.ae:137: for u in 3..16 {
+	@ ghash.ae:135: for u in 3..16 {
 .Lgcm_key_setup_loop12:
-	@ ghash.ae:138: low = u & (0 - u)
+	@ ghash.ae:136: low = u & (0 - u)
 	movs	r0, #0
 	subs	r0, r0, r5
 	uxth	r4, r0
 	ands	r4, r5
-	@ ghash.ae:139: tab[u] = tab[u ^ low] ^ tab[low]
+	@ ghash.ae:137: tab[u] = tab[u ^ low] ^ tab[low]
 	mov	r3, r5
 	eors	r3, r4
 	lsls	r6, r3, #4
@@ -260,7 +260,7 @@ gcm_key_setup:
 	str	r0, [r2, #4]
 	str	r7, [r2, #8]
 	str	r6, [r2, #12]
-	@ ghash.ae:140: tab[16 + u] = tab[16 + (u ^ low)] ^ tab[16 + low]
+	@ ghash.ae:138: tab[16 + u] = tab[16 + (u ^ low)] ^ tab[16 + low]
 	adds	r3, #16
 	uxth	r0, r3
 	lsls	r3, r0, #4
@@ -626,7 +626,7 @@ gcm_encrypt_with:
 	eors	r3, r2
 	ldr	r2, [sp, #16]
 	eors	r2, r1
-	@ ghash.ae:151: xs[i] = x[w * i + w - 1 : w * i]
+	@ ghash.ae:149: xs[i] = x[w * i + w - 1 : w * i]
 	uxth	r0, r5
 	add	r1, sp, #76
 	strh	r0, [r1]
@@ -644,32 +644,32 @@ gcm_encrypt_with:
 	strh	r0, [r1, #12]
 	lsrs	r0, r2, #16
 	strh	r0, [r1, #14]
-	@ ghash.ae:154: @unroll(unroll)
+	@ ghash.ae:152: @unroll(unroll)
 	movs	r0, #0
 	mov	r11, r0
 	movs	r7, #0
 	movs	r5, #0
 	movs	r2, #0
 	movs	r1, #0
-	@ ghash.ae:156: xw = xs[i]
+	@ ghash.ae:154: xw = xs[i]
 	add	r0, sp, #76
 	mov	r9, r0
-	@ ghash.ae:158: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
+	@ ghash.ae:156: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
 	ldr	r0, =gcm_G.R8
 	str	r0, [sp, #4]
-	@ ghash.ae:159: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
+	@ ghash.ae:157: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
 	ldr	r0, [sp, #8]
 	movs	r3, #1
 	lsls	r3, r3, #8
 	adds	r0, r0, r3
 	mov	r10, r0
-	@ ghash.ae:154: @unroll(unroll)
+	@ ghash.ae:152: @unroll(unroll)
 .Lgcm_encrypt_with_loop18:
-	@ ghash.ae:156: xw = xs[i]
+	@ ghash.ae:154: xw = xs[i]
 	mov	r0, r9
 	ldrh	r0, [r0]
 	mov	r8, r0
-	@ ghash.ae:158: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
+	@ ghash.ae:156: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
 	lsrs	r6, r7, #8
 	lsls	r0, r5, #24
 	orrs	r6, r0
@@ -687,7 +687,7 @@ gcm_encrypt_with:
 	lsls	r0, r0, #16
 	mov	r7, r1
 	eors	r7, r0
-	@ ghash.ae:159: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
+	@ ghash.ae:157: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
 	mov	r0, r8
 	lsls	r0, r0, #24
 	lsrs	r0, r0, #28
@@ -709,7 +709,7 @@ gcm_encrypt_with:
 	eors	r4, r2
 	mov	r2, r7
 	eors	r2, r3
-	@ ghash.ae:158: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
+	@ ghash.ae:156: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
 	lsrs	r7, r6, #8
 	lsls	r3, r5, #24
 	orrs	r7, r3
@@ -727,7 +727,7 @@ gcm_encrypt_with:
 	lsls	r3, r3, #16
 	mov	r6, r2
 	eors	r6, r3
-	@ ghash.ae:159: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
+	@ ghash.ae:157: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
 	mov	r0, r8
 	lsrs	r0, r0, #12
 	lsls	r1, r0, #4
@@ -1088,7 +1088,7 @@ gcm_decrypt_with:
 	@ gcm.ae:65: return G.mul_h(y ^ lengths, tab) ^ s0
 	mov	r4, r10
 	eors	r4, r0
-	@ ghash.ae:151: xs[i] = x[w * i + w - 1 : w * i]
+	@ ghash.ae:149: xs[i] = x[w * i + w - 1 : w * i]
 	uxth	r0, r4
 	add	r1, sp, #68
 	strh	r0, [r1]
@@ -1106,32 +1106,32 @@ gcm_decrypt_with:
 	strh	r0, [r1, #12]
 	lsrs	r0, r6, #16
 	strh	r0, [r1, #14]
-	@ ghash.ae:159: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
+	@ ghash.ae:157: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
 	ldr	r0, [sp, #4]
 	movs	r1, #1
 	lsls	r1, r1, #8
 	adds	r0, r0, r1
 	mov	r10, r0
-	@ ghash.ae:154: @unroll(unroll)
+	@ ghash.ae:152: @unroll(unroll)
 	movs	r0, #0
 	mov	r11, r0
 	movs	r1, #0
 	movs	r4, #0
 	movs	r3, #0
 	movs	r2, #0
-	@ ghash.ae:156: xw = xs[i]
+	@ ghash.ae:154: xw = xs[i]
 	add	r0, sp, #68
 	mov	r9, r0
-	@ ghash.ae:158: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
+	@ ghash.ae:156: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
 	ldr	r0, =gcm_G.R8
 	str	r0, [sp, #8]
-	@ ghash.ae:154: @unroll(unroll)
+	@ ghash.ae:152: @unroll(unroll)
 .Lgcm_decrypt_with_loop12:
-	@ ghash.ae:156: xw = xs[i]
+	@ ghash.ae:154: xw = xs[i]
 	mov	r0, r9
 	ldrh	r0, [r0]
 	mov	r8, r0
-	@ ghash.ae:158: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
+	@ ghash.ae:156: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
 	lsrs	r5, r1, #8
 	lsls	r0, r4, #24
 	orrs	r5, r0
@@ -1148,7 +1148,7 @@ gcm_decrypt_with:
 	ldrh	r0, [r0, r1]
 	lsls	r0, r0, #16
 	eors	r7, r0
-	@ ghash.ae:159: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
+	@ ghash.ae:157: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
 	mov	r0, r8
 	lsls	r0, r0, #24
 	lsrs	r0, r0, #28
@@ -1174,7 +1174,7 @@ gcm_decrypt_with:
 	eors	r3, r1
 	mov	r1, r7
 	eors	r1, r0
-	@ ghash.ae:158: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
+	@ ghash.ae:156: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
 	lsrs	r7, r5, #8
 	lsls	r0, r4, #24
 	orrs	r7, r0
@@ -1191,7 +1191,7 @@ gcm_decrypt_with:
 	ldrh	r0, [r0, r2]
 	lsls	r0, r0, #16
 	eors	r1, r0
-	@ ghash.ae:159: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
+	@ ghash.ae:157: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
 	mov	r0, r8
 	lsrs	r0, r0, #12
 	lsls	r5, r0, #4
@@ -1668,7 +1668,7 @@ gcm_G_absorb:
 	push	{r4, r5, r6, r7}
 	sub	sp, #36
 	mov	r10, r3
-	@ ghash.ae:219: for i in 0..(n + 15) / 16 {
+	@ ghash.ae:217: for i in 0..(n + 15) / 16 {
 	adds	r3, #15
 	lsrs	r3, r3, #4
 	mov	r9, r3
@@ -1684,9 +1684,9 @@ gcm_G_absorb:
 	cmp	r5, r0
 	bcs	.Lgcm_G_absorb_done2
 .Lgcm_G_absorb_loop1:
-	@ ghash.ae:220: off = i * 16
+	@ ghash.ae:218: off = i * 16
 	lsls	r2, r5, #4
-	@ ghash.ae:221: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
+	@ ghash.ae:219: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
 	mov	r0, r10
 	subs	r6, r0, r2
 	mov	r0, r11
@@ -1783,7 +1783,7 @@ gcm_G_mul_h:
 	mov	r9, r1
 	str	r2, [sp]
 	ldm	r0!, {r2, r3, r4, r5}
-	@ ghash.ae:151: xs[i] = x[w * i + w - 1 : w * i]
+	@ ghash.ae:149: xs[i] = x[w * i + w - 1 : w * i]
 	uxth	r0, r2
 	add	r1, sp, #4
 	strh	r0, [r1]
@@ -1801,32 +1801,32 @@ gcm_G_mul_h:
 	strh	r0, [r1, #12]
 	lsrs	r0, r5, #16
 	strh	r0, [r1, #14]
-	@ ghash.ae:154: @unroll(unroll)
+	@ ghash.ae:152: @unroll(unroll)
 	movs	r0, #0
 	mov	r10, r0
 	movs	r5, #0
 	movs	r4, #0
 	movs	r2, #0
 	movs	r1, #0
-	@ ghash.ae:156: xw = xs[i]
+	@ ghash.ae:154: xw = xs[i]
 	add	r0, sp, #4
 	mov	lr, r0
-	@ ghash.ae:158: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
+	@ ghash.ae:156: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
 	ldr	r0, =gcm_G.R8
 	mov	r11, r0
-	@ ghash.ae:159: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
+	@ ghash.ae:157: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
 	mov	r0, r9
 	movs	r3, #1
 	lsls	r3, r3, #8
 	adds	r0, r0, r3
 	mov	r8, r0
-	@ ghash.ae:154: @unroll(unroll)
+	@ ghash.ae:152: @unroll(unroll)
 .Lgcm_G_mul_h_loop1:
-	@ ghash.ae:156: xw = xs[i]
+	@ ghash.ae:154: xw = xs[i]
 	mov	r0, lr
 	ldrh	r0, [r0]
 	mov	r12, r0
-	@ ghash.ae:158: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
+	@ ghash.ae:156: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
 	lsrs	r3, r5, #8
 	lsls	r0, r4, #24
 	orrs	r3, r0
@@ -1843,7 +1843,7 @@ gcm_G_mul_h:
 	ldrh	r0, [r0, r1]
 	lsls	r0, r0, #16
 	eors	r7, r0
-	@ ghash.ae:159: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
+	@ ghash.ae:157: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
 	mov	r0, r12
 	lsls	r0, r0, #24
 	lsrs	r0, r0, #28
@@ -1868,7 +1868,7 @@ gcm_G_mul_h:
 	mov	r2, r6
 	eors	r2, r1
 	eors	r7, r0
-	@ ghash.ae:158: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
+	@ ghash.ae:156: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
 	lsrs	r6, r3, #8
 	lsls	r0, r4, #24
 	orrs	r6, r0
@@ -1885,7 +1885,7 @@ gcm_G_mul_h:
 	ldrh	r0, [r0, r1]
 	lsls	r0, r0, #16
 	eors	r7, r0
-	@ ghash.ae:159: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
+	@ ghash.ae:157: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
 	mov	r0, r12
 	lsrs	r0, r0, #12
 	lsls	r1, r0, #4

@@ -13,8 +13,6 @@
 #define GHASH_STEP_BITS 16
 #define GHASH_UNROLL 1
 
-/* ghash.mul */
-void ghash_mul(const uint32_t *x, const uint32_t *y, uint32_t *out0);
 /* ghash.init */
 void ghash_init(const uint32_t *h, uint32_t *tab);
 /* ghash.mul_h */

@@ -128,7 +128,7 @@ gcm_key_setup:
 	add	#36, r14
 	mov	r11, r12
 	call	#gcm_E_encrypt_block
-	; ghash.ae:131: for k in 0..8 {
+	; ghash.ae:129: for k in 0..8 {
 	mov	#0, r9
 	mov	36(sp), r7
 	mov	38(sp), r8
@@ -139,7 +139,7 @@ gcm_key_setup:
 	mov	48(sp), r14
 	mov	50(sp), r15
 .Lgcm_key_setup_loop10:
-	; ghash.ae:132: tab[16 * (k >> 2) + ((8 as u16) >> (k & 3))] = p
+	; ghash.ae:130: tab[16 * (k >> 2) + ((8 as u16) >> (k & 3))] = p
 	mov	r9, r4
 	rrum.w	#2, r4
 	rlam.w	#4, r4
@@ -188,7 +188,7 @@ gcm_key_setup:
 	rrc	r14
 	rrum.w	#1, r15
 	and	#1, r7
-	; ghash.ae:105: return (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)
+	; ghash.ae:103: return (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)
 	inv	r7
 	inc	r7
 	and	#57600, r7
@@ -198,7 +198,7 @@ gcm_key_setup:
 	cmp	#8, r9
 	jnc	.Lgcm_key_setup_loop10
 .Lgcm_key_setup_done11:
-	; ghash.ae:135: tab[0] = 0
+	; ghash.ae:133: tab[0] = 0
 	mov	2(sp), r14
 	mov	#0, 0(r14)
 	mov	#0, 2(r14)
@@ -208,7 +208,7 @@ gcm_key_setup:
 	mov	#0, 10(r14)
 	mov	#0, 12(r14)
 	mov	#0, 14(r14)
-	; ghash.ae:136: tab[16] = 0
+	; ghash.ae:134: tab[16] = 0
 	mov	#0, 256(r14)
 	mov	#0, 258(r14)
 	mov	#0, 260(r14)
@@ -217,18 +217,18 @@ gcm_key_setup:
 	mov	#0, 266(r14)
 	mov	#0, 268(r14)
 	mov	#0, 270(r14)
-	; ghash.ae:137: for u in 3..16 {
+	; ghash.ae:135: for u in 3..16 {
 	mov	#3, r5
-	; ghash.ae:139: tab[u] = tab[u ^ low] ^ tab[low]
+	; ghash.ae:137: tab[u] = tab[u ^ low] ^ tab[low]
 	mov	r14, r7
 	add	#48, r7
-	; ghash.ae:137: for u in 3..16 {
+	; ghash.ae:135: for u in 3..16 {
 .Lgcm_key_setup_loop15:
-	; ghash.ae:138: low = u & (0 - u)
+	; ghash.ae:136: low = u & (0 - u)
 	mov	#0, r6
 	sub	r5, r6
 	and	r5, r6
-	; ghash.ae:139: tab[u] = tab[u ^ low] ^ tab[low]
+	; ghash.ae:137: tab[u] = tab[u ^ low] ^ tab[low]
 	mov	r5, r4
 	xor	r6, r4
 	mov	r4, r9
@@ -265,7 +265,7 @@ gcm_key_setup:
 	mov	r14, 10(r7)
 	mov	r15, 12(r7)
 	mov	r9, 14(r7)
-	; ghash.ae:140: tab[16 + u] = tab[16 + (u ^ low)] ^ tab[16 + low]
+	; ghash.ae:138: tab[16 + u] = tab[16 + (u ^ low)] ^ tab[16 + low]
 	add	#16, r4
 	rlam.w	#3, r4
 	rla	r4
@@ -334,7 +334,7 @@ gcm_encrypt_with:
 	swpb	r9
 	rlam.w	#4, r9
 	bis	r15, r9
-	; ghash.ae:219: for i in 0..(n + 15) / 16 {
+	; ghash.ae:217: for i in 0..(n + 15) / 16 {
 	mov	#0, r10
 	mov	#0, 28(sp)
 	mov	#0, 34(sp)
@@ -411,7 +411,7 @@ gcm_encrypt_with:
 	mov	52(sp), r15
 	swpb	r4
 	xor	r4, r15
-	; ghash.ae:221: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
+	; ghash.ae:219: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
 	mov	r5, 94(sp)
 	mov	r6, 96(sp)
 	mov	r7, 98(sp)
@@ -494,7 +494,7 @@ gcm_encrypt_with:
 	rlam.w	#4, r15
 	bis	r14, r15
 	mov	r15, 38(sp)
-	; ghash.ae:219: for i in 0..(n + 15) / 16 {
+	; ghash.ae:217: for i in 0..(n + 15) / 16 {
 	mov	#0, r10
 	mov	#0, r6
 	mov	#0, 16(sp)
@@ -568,7 +568,7 @@ gcm_encrypt_with:
 	xor	r5, r8
 	swpb	r4
 	xor	r4, r9
-	; ghash.ae:221: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
+	; ghash.ae:219: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
 	mov	r6, 94(sp)
 	mov	r15, 96(sp)
 	mov	r14, 98(sp)
@@ -1175,7 +1175,7 @@ gcm_decrypt_with:
 	swpb	r9
 	rlam.w	#4, r9
 	bis	r15, r9
-	; ghash.ae:219: for i in 0..(n + 15) / 16 {
+	; ghash.ae:217: for i in 0..(n + 15) / 16 {
 	mov	#0, r10
 	mov	#0, 10(sp)
 	mov	#0, 8(sp)
@@ -1252,7 +1252,7 @@ gcm_decrypt_with:
 	mov	22(sp), r15
 	swpb	r4
 	xor	r4, r15
-	; ghash.ae:221: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
+	; ghash.ae:219: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
 	mov	r5, 110(sp)
 	mov	r6, 112(sp)
 	mov	r7, 114(sp)
@@ -1334,7 +1334,7 @@ gcm_decrypt_with:
 	rlam.w	#4, r15
 	bis	r14, r15
 	mov	r15, 44(sp)
-	; ghash.ae:219: for i in 0..(n + 15) / 16 {
+	; ghash.ae:217: for i in 0..(n + 15) / 16 {
 	mov	#0, r10
 	mov	#0, r6
 	mov	#0, 14(sp)
@@ -1408,7 +1408,7 @@ gcm_decrypt_with:
 	xor	r5, r8
 	swpb	r4
 	xor	r4, r9
-	; ghash.ae:221: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
+	; ghash.ae:219: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
 	mov	r6, 110(sp)
 	mov	r15, 112(sp)
 	mov	r14, 114(sp)
@@ -2259,7 +2259,7 @@ gcm_G_mul_h:
 	sub	#22, sp
 	mov	r13, 0(sp)
 	mov	r14, 4(sp)
-	; ghash.ae:151: xs[i] = x[w * i + w - 1 : w * i]
+	; ghash.ae:149: xs[i] = x[w * i + w - 1 : w * i]
 	mov	@r12+, 6(sp)
 	mov	@r12+, 8(sp)
 	mov	@r12+, 10(sp)
@@ -2268,7 +2268,7 @@ gcm_G_mul_h:
 	mov	@r12+, 16(sp)
 	mov	@r12+, 18(sp)
 	mov	@r12+, 20(sp)
-	; ghash.ae:154: @unroll(unroll)
+	; ghash.ae:152: @unroll(unroll)
 	mov	#8, 2(sp)
 	mov	#0, r8
 	mov	#0, r9
@@ -2320,7 +2320,7 @@ gcm_G_mul_h:
 	mov.b	r8, r8
 	rla	r8
 	xor	gcm_G.R8(r8), r15
-	; ghash.ae:159: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
+	; ghash.ae:157: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
 	mov	6(r6), r8
 	rrum.w	#4, r8
 	and	#15, r8

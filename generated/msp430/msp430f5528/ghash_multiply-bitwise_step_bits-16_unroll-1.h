@@ -12,8 +12,6 @@
 #define GHASH_STEP_BITS 16
 #define GHASH_UNROLL 1
 
-/* ghash.mul */
-void ghash_mul(const uint16_t *x, const uint16_t *y, uint16_t *out0);
 /* ghash.init */
 void ghash_init(const uint16_t *h, uint16_t *tab);
 /* ghash.mul_h */

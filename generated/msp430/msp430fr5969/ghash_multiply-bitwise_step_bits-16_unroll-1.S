@@ -4,201 +4,6 @@
 ; Calling convention: see ghash_multiply-bitwise_step_bits-16_unroll-1.h and docs/BACKENDS.md (MSP430 EABI: words in R12-R15,
 ; then the stack; results through the trailing out-pointers).
 
-; --- ghash_mul: ghash.mul
-;     frame 40 bytes (20 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 518 bytes of code
-	.section .text.ghash_mul,"ax",@progbits
-	.global ghash_mul
-	.type ghash_mul, @function
-	.balign 2
-ghash_mul:
-	pushm.w	#7, r10
-	sub	#40, sp
-	mov	r12, 28(sp)
-	mov	r14, 38(sp)
-	; ghash.ae:41: for k in 0..128 / step_bits {
-	mov	#0, 30(sp)
-	mov	#0, 10(sp)
-	mov	#0, 8(sp)
-	mov	#0, 6(sp)
-	mov	#0, 4(sp)
-	mov	#0, 2(sp)
-	mov	#0, 0(sp)
-	mov	#0, r4
-	mov	#0, r12
-	mov	@r13+, 36(sp)
-	mov	@r13+, 20(sp)
-	mov	@r13+, 18(sp)
-	mov	@r13+, 16(sp)
-	mov	@r13+, 14(sp)
-	mov	@r13+, 12(sp)
-	mov	@r13+, 34(sp)
-	mov	@r13+, 32(sp)
-.Lghash_mul_loop1:
-	; ghash.ae:42: b = (x >> (128 - step_bits * (k as u32 + 1)))[step_bits - 1:0]
-	mov	30(sp), r13
-	mov	#0, r14
-	add	#1, r13
-	addc	#0, r14
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	mov	r13, r15
-	and	#65520, r15
-	rlam.w	#4, r14
-	and	#15, r13
-	bis	r13, r14
-	mov	#128, r11
-	mov	#0, r13
-	sub	r15, r11
-	subc	r14, r13
-	mov	28(sp), r5
-	mov	@r5, r14
-	mov	2(r5), r10
-	mov	4(r5), r9
-	mov	6(r5), r8
-	mov	8(r5), r7
-	mov	10(r5), r6
-	mov	12(r5), r5
-	mov	28(sp), r15
-	mov	14(r15), r15
-	tst	r13
-	jnz	.Lghash_mul_shbig3
-	cmp	#128, r11
-	jc	.Lghash_mul_shbig3
-.Lghash_mul_shlimb6:
-	cmp	#16, r11
-	jnc	.Lghash_mul_shbits7
-	mov	r10, r14
-	mov	r9, r10
-	mov	r8, r9
-	mov	r7, r8
-	mov	r6, r7
-	mov	r5, r6
-	mov	r15, r5
-	clr	r15
-	sub	#16, r11
-	jmp	.Lghash_mul_shlimb6
-.Lghash_mul_shbits7:
-	tst	r11
-	jz	.Lghash_mul_shend4
-.Lghash_mul_sh5:
-	clrc
-	rrc	r15
-	rrc	r5
-	rrc	r6
-	rrc	r7
-	rrc	r8
-	rrc	r9
-	rrc	r10
-	rrc	r14
-	dec	r11
-	jnz	.Lghash_mul_sh5
-	jmp	.Lghash_mul_shend4
-.Lghash_mul_shbig3:
-	clr	r14
-.Lghash_mul_shend4:
-	; ghash.ae:43: for j in 0..step_bits {
-	mov	#16, 26(sp)
-	mov	r12, 24(sp)
-	mov	r14, 22(sp)
-	mov	36(sp), r14
-	mov	34(sp), r13
-	mov	32(sp), r15
-.Lghash_mul_loop8:
-	; ghash.ae:44: z = z ^ (if b[step_bits - 1] == 1 then v else 0)
-	mov.b	23(sp), r12
-	rrum.w	#4, r12
-	rrum.w	#3, r12
-	inv	r12
-	inc	r12
-	mov	r14, r5
-	and	r12, r5
-	mov	20(sp), r6
-	and	r12, r6
-	mov	18(sp), r7
-	and	r12, r7
-	mov	16(sp), r8
-	and	r12, r8
-	mov	14(sp), r9
-	and	r12, r9
-	mov	12(sp), r10
-	and	r12, r10
-	mov	r13, r11
-	and	r12, r11
-	and	r15, r12
-	xor	r5, 10(sp)
-	xor	r6, 8(sp)
-	xor	r7, 6(sp)
-	xor	r8, 4(sp)
-	xor	r9, 2(sp)
-	xor	r10, 0(sp)
-	xor	r11, r4
-	mov	24(sp), r5
-	xor	r12, r5
-	; ghash.ae:45: b = b << 1
-	mov	22(sp), r6
-	rlam.w	#1, r6
-	; ghash.ae:46: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
-	mov	r14, r7
-	mov	20(sp), r8
-	mov	18(sp), r9
-	mov	16(sp), r10
-	mov	14(sp), r11
-	mov	12(sp), r12
-	clrc
-	rrc	r15
-	rrc	r13
-	rrc	r12
-	rrc	r11
-	rrc	r10
-	rrc	r9
-	rrc	r8
-	rrc	r7
-	and	#1, r14
-	inv	r14
-	inc	r14
-	and	#57600, r14
-	xor	r14, r15
-	mov	r5, 24(sp)
-	mov	r6, 22(sp)
-	mov	r7, r14
-	mov	r8, 20(sp)
-	mov	r9, 18(sp)
-	mov	r10, 16(sp)
-	mov	r11, 14(sp)
-	mov	r12, 12(sp)
-	dec	26(sp)
-	jnz	.Lghash_mul_loop8
-.Lghash_mul_done9:
-	mov	24(sp), r12
-	mov	r14, 36(sp)
-	mov	r13, 34(sp)
-	mov	r15, 32(sp)
-	add	#1, 30(sp)
-	cmp	#8, 30(sp)
-	jnc	.Lghash_mul_loop1
-.Lghash_mul_done2:
-	mov	38(sp), r14
-	mov	10(sp), 0(r14)
-	mov	8(sp), 2(r14)
-	mov	6(sp), 4(r14)
-	mov	4(sp), 6(r14)
-	mov	2(sp), 8(r14)
-	mov	@sp, 10(r14)
-	mov	r4, 12(r14)
-	mov	r12, 14(r14)
-	add	#40, sp
-	popm.w	#7, r10
-	ret
-	.size ghash_mul, .-ghash_mul
-
-
 ; --- ghash_init: ghash.init
 ;     frame 0 bytes (0 spill slots, locals 0), saves nothing
 ;     estimated 34 bytes of code
@@ -207,7 +12,7 @@ ghash_mul:
 	.type ghash_init, @function
 	.balign 2
 ghash_init:
-	; ghash.ae:56: tab[0] = h
+	; ghash.ae:40: tab[0] = h
 	mov	@r12+, 0(r13)
 	mov	@r12+, 2(r13)
 	mov	@r12+, 4(r13)
@@ -221,214 +26,191 @@ ghash_init:
 
 
 ; --- ghash_mul_h: ghash.mul_h
-;     frame 40 bytes (20 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 518 bytes of code
+;     frame 24 bytes (12 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 438 bytes of code
 	.section .text.ghash_mul_h,"ax",@progbits
 	.global ghash_mul_h
 	.type ghash_mul_h, @function
 	.balign 2
 ghash_mul_h:
 	pushm.w	#7, r10
-	sub	#40, sp
-	mov	r12, 28(sp)
-	mov	r14, 38(sp)
-	; ghash.ae:41: for k in 0..128 / step_bits {
-	mov	#0, 30(sp)
+	sub	#24, sp
+	mov	r12, 4(sp)
+	mov	r13, r7
+	mov	r14, 22(sp)
+	; ghash.ae:50: for k in 0..128 / step_bits {
+	mov	#0, 20(sp)
+	mov	#0, 18(sp)
+	mov	#0, 16(sp)
+	mov	#0, 14(sp)
+	mov	#0, 12(sp)
 	mov	#0, 10(sp)
 	mov	#0, 8(sp)
 	mov	#0, 6(sp)
-	mov	#0, 4(sp)
-	mov	#0, 2(sp)
-	mov	#0, 0(sp)
-	mov	#0, r4
-	mov	#0, r12
-	mov	@r13+, 36(sp)
-	mov	@r13+, 20(sp)
-	mov	@r13+, 18(sp)
-	mov	@r13+, 16(sp)
-	mov	@r13+, 14(sp)
-	mov	@r13+, 12(sp)
-	mov	@r13+, 34(sp)
-	mov	@r13+, 32(sp)
-.Lghash_mul_h_loop1:
-	; ghash.ae:42: b = (x >> (128 - step_bits * (k as u32 + 1)))[step_bits - 1:0]
-	mov	30(sp), r13
 	mov	#0, r14
-	add	#1, r13
-	addc	#0, r14
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	mov	r13, r15
-	and	#65520, r15
-	rlam.w	#4, r14
+.Lghash_mul_h_loop1:
+	; ghash.ae:51: b = (x >> (step_bits * k as u32))[step_bits - 1:0]
+	mov	20(sp), r12
+	adc	r12
+	rla	r12
+	adc	r12
+	rla	r12
+	adc	r12
+	rla	r12
+	adc	r12
+	mov	r12, r13
 	and	#15, r13
-	bis	r13, r14
-	mov	#128, r11
-	mov	#0, r13
-	sub	r15, r11
-	subc	r14, r13
-	mov	28(sp), r5
-	mov	@r5, r14
-	mov	2(r5), r10
-	mov	4(r5), r9
-	mov	6(r5), r8
-	mov	8(r5), r7
-	mov	10(r5), r6
-	mov	12(r5), r5
-	mov	28(sp), r15
+	and	#65520, r12
+	mov	4(sp), r4
+	mov	@r4, r5
+	mov	2(r4), r11
+	mov	4(r4), r10
+	mov	6(r4), r9
+	mov	8(r4), r8
+	mov	10(r4), r6
+	mov	12(r4), r4
+	mov	4(sp), r15
 	mov	14(r15), r15
 	tst	r13
 	jnz	.Lghash_mul_h_shbig3
-	cmp	#128, r11
+	cmp	#128, r12
 	jc	.Lghash_mul_h_shbig3
 .Lghash_mul_h_shlimb6:
-	cmp	#16, r11
+	cmp	#16, r12
 	jnc	.Lghash_mul_h_shbits7
-	mov	r10, r14
+	mov	r11, r5
+	mov	r10, r11
 	mov	r9, r10
 	mov	r8, r9
-	mov	r7, r8
-	mov	r6, r7
-	mov	r5, r6
-	mov	r15, r5
+	mov	r6, r8
+	mov	r4, r6
+	mov	r15, r4
 	clr	r15
-	sub	#16, r11
+	sub	#16, r12
 	jmp	.Lghash_mul_h_shlimb6
 .Lghash_mul_h_shbits7:
-	tst	r11
+	tst	r12
 	jz	.Lghash_mul_h_shend4
 .Lghash_mul_h_sh5:
 	clrc
 	rrc	r15
-	rrc	r5
+	rrc	r4
 	rrc	r6
-	rrc	r7
 	rrc	r8
 	rrc	r9
 	rrc	r10
-	rrc	r14
-	dec	r11
+	rrc	r11
+	rrc	r5
+	dec	r12
 	jnz	.Lghash_mul_h_sh5
 	jmp	.Lghash_mul_h_shend4
 .Lghash_mul_h_shbig3:
-	clr	r14
+	clr	r5
 .Lghash_mul_h_shend4:
-	; ghash.ae:43: for j in 0..step_bits {
-	mov	#16, 26(sp)
-	mov	r12, 24(sp)
-	mov	r14, 22(sp)
-	mov	36(sp), r14
-	mov	34(sp), r13
-	mov	32(sp), r15
+	; ghash.ae:52: for j in 0..step_bits {
+	mov	18(sp), r8
+	mov	16(sp), r9
+	mov	14(sp), r10
+	mov	12(sp), r11
+	mov	10(sp), r6
+	mov	8(sp), r12
+	mov	6(sp), r13
+	mov	r5, 0(sp)
+	mov	#16, 2(sp)
 .Lghash_mul_h_loop8:
-	; ghash.ae:44: z = z ^ (if b[step_bits - 1] == 1 then v else 0)
-	mov.b	23(sp), r12
-	rrum.w	#4, r12
-	rrum.w	#3, r12
-	inv	r12
-	inc	r12
-	mov	r14, r5
-	and	r12, r5
-	mov	20(sp), r6
-	and	r12, r6
-	mov	18(sp), r7
-	and	r12, r7
-	mov	16(sp), r8
-	and	r12, r8
-	mov	14(sp), r9
-	and	r12, r9
-	mov	12(sp), r10
-	and	r12, r10
-	mov	r13, r11
-	and	r12, r11
-	and	r15, r12
-	xor	r5, 10(sp)
-	xor	r6, 8(sp)
-	xor	r7, 6(sp)
-	xor	r8, 4(sp)
-	xor	r9, 2(sp)
-	xor	r10, 0(sp)
-	xor	r11, r4
-	mov	24(sp), r5
-	xor	r12, r5
-	; ghash.ae:45: b = b << 1
-	mov	22(sp), r6
-	rlam.w	#1, r6
-	; ghash.ae:46: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
-	mov	r14, r7
-	mov	20(sp), r8
-	mov	18(sp), r9
-	mov	16(sp), r10
-	mov	14(sp), r11
-	mov	12(sp), r12
+	; ghash.ae:53: z = (z >> 1) ^ (if z[0] == 1 then R as u128 else 0)        // Z * x
+	mov	r8, r5
+	and	#1, r5
+	inv	r5
+	inc	r5
+	and	#57600, r5
+	mov	r6, r15
 	clrc
-	rrc	r15
+	rrc	r14
 	rrc	r13
 	rrc	r12
+	rrc	r15
 	rrc	r11
 	rrc	r10
 	rrc	r9
 	rrc	r8
-	rrc	r7
-	and	#1, r14
-	inv	r14
-	inc	r14
-	and	#57600, r14
-	xor	r14, r15
-	mov	r5, 24(sp)
-	mov	r6, 22(sp)
-	mov	r7, r14
-	mov	r8, 20(sp)
-	mov	r9, 18(sp)
-	mov	r10, 16(sp)
-	mov	r11, 14(sp)
-	mov	r12, 12(sp)
-	dec	26(sp)
+	xor	r5, r14
+	; ghash.ae:54: z = z ^ (if b[0] == 1 then tab[0] else 0)
+	mov	@sp, r5
+	and	#1, r5
+	inv	r5
+	inc	r5
+	mov	r5, r6
+	and	14(r7), r6
+	xor	r6, r14
+	mov	r5, r6
+	and	12(r7), r6
+	xor	r6, r13
+	mov	r5, r6
+	and	10(r7), r6
+	xor	r6, r12
+	mov	r5, r4
+	and	8(r7), r4
+	mov	r15, r6
+	xor	r4, r6
+	mov	r5, r15
+	and	6(r7), r15
+	xor	r15, r11
+	mov	r5, r15
+	and	4(r7), r15
+	xor	r15, r10
+	mov	r5, r15
+	and	2(r7), r15
+	xor	r15, r9
+	and	@r7, r5
+	xor	r5, r8
+	; ghash.ae:55: b = b >> 1
+	mov	@sp, r15
+	rrum.w	#1, r15
+	mov	r15, 0(sp)
+	dec	2(sp)
 	jnz	.Lghash_mul_h_loop8
 .Lghash_mul_h_done9:
-	mov	24(sp), r12
-	mov	r14, 36(sp)
-	mov	r13, 34(sp)
-	mov	r15, 32(sp)
-	add	#1, 30(sp)
-	cmp	#8, 30(sp)
+	mov	r8, 18(sp)
+	mov	r9, 16(sp)
+	mov	r10, 14(sp)
+	mov	r11, 12(sp)
+	mov	r6, 10(sp)
+	mov	r12, 8(sp)
+	mov	r13, 6(sp)
+	add	#2, 20(sp)
+	cmp	#16, 20(sp)
 	jnc	.Lghash_mul_h_loop1
 .Lghash_mul_h_done2:
-	mov	38(sp), r14
-	mov	10(sp), 0(r14)
-	mov	8(sp), 2(r14)
-	mov	6(sp), 4(r14)
-	mov	4(sp), 6(r14)
-	mov	2(sp), 8(r14)
-	mov	@sp, 10(r14)
-	mov	r4, 12(r14)
-	mov	r12, 14(r14)
-	add	#40, sp
+	mov	22(sp), r13
+	mov	18(sp), 0(r13)
+	mov	16(sp), 2(r13)
+	mov	14(sp), 4(r13)
+	mov	12(sp), 6(r13)
+	mov	10(sp), 8(r13)
+	mov	8(sp), 10(r13)
+	mov	6(sp), 12(r13)
+	mov	r14, 14(r13)
+	add	#24, sp
 	popm.w	#7, r10
 	ret
 	.size ghash_mul_h, .-ghash_mul_h
 
 
 ; --- ghash_absorb: ghash.absorb
-;     frame 82 bytes (33 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 854 bytes of code
+;     frame 64 bytes (24 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 772 bytes of code
 	.section .text.ghash_absorb,"ax",@progbits
 	.global ghash_absorb
 	.type ghash_absorb, @function
 	.balign 2
 ghash_absorb:
 	pushm.w	#7, r10
-	sub	#82, sp
-	mov	r12, 52(sp)
-	mov	r14, 64(sp)
-	mov	r15, 62(sp)
-	; ghash.ae:219: for i in 0..(n + 15) / 16 {
+	sub	#64, sp
+	mov	r12, r8
+	mov	r14, 46(sp)
+	mov	r15, 44(sp)
+	; ghash.ae:217: for i in 0..(n + 15) / 16 {
 	mov	#0, r12
 	add	#15, r15
 	addc	#0, r12
@@ -452,228 +234,145 @@ ghash_absorb:
 	rrc	r14
 	and	#61440, r14
 	bis	r14, r15
-	mov	r15, 60(sp)
+	mov	r15, 42(sp)
 	mov	r12, r15
 	rrum.w	#4, r15
-	mov	r15, 58(sp)
-	mov	#0, 54(sp)
-	mov	#0, 56(sp)
-	mov	@r13+, 50(sp)
-	mov	@r13+, 48(sp)
-	mov	@r13+, 46(sp)
-	mov	@r13+, 44(sp)
+	mov	r15, 40(sp)
+	mov	#0, 36(sp)
+	mov	#0, 38(sp)
+	mov	@r13+, 34(sp)
+	mov	@r13+, 32(sp)
+	mov	@r13+, 30(sp)
+	mov	@r13+, 28(sp)
+	mov	@r13+, 26(sp)
 	mov	@r13+, r11
-	mov	@r13+, r14
-	mov	@r13+, r4
 	mov	@r13+, r12
-	cmp	60(sp), 54(sp)
-	mov	56(sp), r15
-	subc	58(sp), r15
+	mov	@r13+, r14
+	cmp	42(sp), 36(sp)
+	mov	38(sp), r15
+	subc	40(sp), r15
 	jc	.Lghash_absorb_done2
 .Lghash_absorb_loop1:
-	; ghash.ae:220: off = i * 16
-	mov	54(sp), r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	rla	r8
-	adc	r8
-	and	#65520, r8
-	; ghash.ae:221: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
-	mov	62(sp), r7
-	sub	r8, r7
-	add	64(sp), r8
-	cmp	#16, r7
+	; ghash.ae:218: off = i * 16
+	mov	36(sp), r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	rla	r7
+	adc	r7
+	and	#65520, r7
+	; ghash.ae:219: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
+	mov	44(sp), r6
+	sub	r7, r6
+	add	46(sp), r7
+	cmp	#16, r6
 	jnc	.Lghash_absorb_bytes3
-	bit	#1, r8
+	bit	#1, r7
 	jnz	.Lghash_absorb_bytes3
 .Lghash_absorb_words4:
-	mov	@r8, r5
-	mov	2(r8), r6
-	mov	4(r8), r7
-	mov	6(r8), r9
-	mov	8(r8), r10
-	mov	10(r8), r13
-	mov	12(r8), r15
-	mov	14(r8), r8
+	mov	@r7, r4
+	mov	2(r7), r5
+	mov	4(r7), r6
+	mov	6(r7), r9
+	mov	8(r7), r10
+	mov	10(r7), r13
+	mov	12(r7), r15
+	mov	14(r7), r7
 	jmp	.Lghash_absorb_join5
 .Lghash_absorb_bytes3:
 	mov	sp, r9
-	add	#66, r9
+	add	#48, r9
 	mov	r9, r10
 	mov	#16, r13
 .Lghash_absorb_cpy6:
 	clr	r15
-	tst	r7
+	tst	r6
 	jz	.Lghash_absorb_pad7
-	mov.b	@r8, r15
-	inc	r8
-	dec	r7
+	mov.b	@r7, r15
+	inc	r7
+	dec	r6
 .Lghash_absorb_pad7:
 	mov.b	r15, 0(r10)
 	inc	r10
 	dec	r13
 	jnz	.Lghash_absorb_cpy6
-	mov	r9, r8
+	mov	r9, r7
 	jmp	.Lghash_absorb_words4
 .Lghash_absorb_join5:
-	swpb	r8
-	xor	r8, 50(sp)
-	swpb	r15
-	xor	r15, 48(sp)
-	swpb	r13
-	xor	r13, 46(sp)
-	swpb	r10
-	xor	r10, 44(sp)
-	swpb	r9
-	xor	r9, r11
-	mov	r11, 42(sp)
 	swpb	r7
-	xor	r7, r14
-	mov	r14, 40(sp)
+	xor	r7, 34(sp)
+	swpb	r15
+	xor	r15, 32(sp)
+	swpb	r13
+	xor	r13, 30(sp)
+	swpb	r10
+	xor	r10, 28(sp)
+	swpb	r9
+	xor	r9, 26(sp)
 	swpb	r6
-	xor	r6, r4
-	mov	r4, 38(sp)
+	xor	r6, r11
+	mov	r11, 24(sp)
 	swpb	r5
 	xor	r5, r12
-	mov	r12, 36(sp)
-	; ghash.ae:41: for k in 0..128 / step_bits {
-	mov	#0, 28(sp)
+	mov	r12, 22(sp)
+	swpb	r4
+	xor	r4, r14
+	mov	r14, 20(sp)
+	; ghash.ae:50: for k in 0..128 / step_bits {
+	mov	#0, 18(sp)
+	mov	#0, 16(sp)
+	mov	#0, 14(sp)
+	mov	#0, 12(sp)
 	mov	#0, 10(sp)
 	mov	#0, 8(sp)
 	mov	#0, 6(sp)
 	mov	#0, 4(sp)
-	mov	#0, 2(sp)
-	mov	#0, 0(sp)
-	mov	#0, r4
-	mov	#0, r12
-	mov	52(sp), r14
-	mov	@r14+, 34(sp)
-	mov	@r14+, 20(sp)
-	mov	@r14+, 18(sp)
-	mov	@r14+, 16(sp)
-	mov	@r14+, 14(sp)
-	mov	@r14+, 12(sp)
-	mov	@r14+, 32(sp)
-	mov	@r14+, 30(sp)
-.Lghash_absorb_loop8:
-	; ghash.ae:42: b = (x >> (128 - step_bits * (k as u32 + 1)))[step_bits - 1:0]
-	mov	28(sp), r13
 	mov	#0, r14
-	add	#1, r13
-	addc	#0, r14
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	mov	r13, r15
-	and	#65520, r15
-	rlam.w	#4, r14
-	and	#15, r13
-	bis	r13, r14
-	mov	#128, r5
-	mov	#0, r6
-	sub	r15, r5
-	subc	r14, r6
-	mov	50(sp), r7
-	mov	48(sp), r8
-	mov	46(sp), r9
-	mov	44(sp), r10
-	mov	42(sp), r11
-	mov	40(sp), r13
-	mov	38(sp), r14
-	mov	36(sp), r15
+.Lghash_absorb_loop8:
+	; ghash.ae:51: b = (x >> (step_bits * k as u32))[step_bits - 1:0]
+	mov	18(sp), r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	mov	r4, r6
+	and	#15, r6
+	and	#65520, r4
+	mov	34(sp), r5
+	mov	32(sp), r7
+	mov	30(sp), r9
+	mov	28(sp), r10
+	mov	26(sp), r11
+	mov	24(sp), r12
+	mov	22(sp), r13
+	mov	20(sp), r15
 	tst	r6
 	jnz	.Lghash_absorb_shbig10
-	cmp	#128, r5
+	cmp	#128, r4
 	jc	.Lghash_absorb_shbig10
 .Lghash_absorb_shlimb13:
-	cmp	#16, r5
+	cmp	#16, r4
 	jnc	.Lghash_absorb_shbits14
-	mov	r8, r7
-	mov	r9, r8
+	mov	r7, r5
+	mov	r9, r7
 	mov	r10, r9
 	mov	r11, r10
-	mov	r13, r11
-	mov	r14, r13
-	mov	r15, r14
+	mov	r12, r11
+	mov	r13, r12
+	mov	r15, r13
 	clr	r15
-	sub	#16, r5
+	sub	#16, r4
 	jmp	.Lghash_absorb_shlimb13
 .Lghash_absorb_shbits14:
-	tst	r5
+	tst	r4
 	jz	.Lghash_absorb_shend11
 .Lghash_absorb_sh12:
-	clrc
-	rrc	r15
-	rrc	r14
-	rrc	r13
-	rrc	r11
-	rrc	r10
-	rrc	r9
-	rrc	r8
-	rrc	r7
-	dec	r5
-	jnz	.Lghash_absorb_sh12
-	jmp	.Lghash_absorb_shend11
-.Lghash_absorb_shbig10:
-	clr	r7
-.Lghash_absorb_shend11:
-	; ghash.ae:43: for j in 0..step_bits {
-	mov	#16, 26(sp)
-	mov	r12, 24(sp)
-	mov	r7, 22(sp)
-	mov	34(sp), r14
-	mov	32(sp), r13
-	mov	30(sp), r15
-.Lghash_absorb_loop15:
-	; ghash.ae:44: z = z ^ (if b[step_bits - 1] == 1 then v else 0)
-	mov.b	23(sp), r12
-	rrum.w	#4, r12
-	rrum.w	#3, r12
-	inv	r12
-	inc	r12
-	mov	r14, r5
-	and	r12, r5
-	mov	20(sp), r6
-	and	r12, r6
-	mov	18(sp), r7
-	and	r12, r7
-	mov	16(sp), r8
-	and	r12, r8
-	mov	14(sp), r9
-	and	r12, r9
-	mov	12(sp), r10
-	and	r12, r10
-	mov	r13, r11
-	and	r12, r11
-	and	r15, r12
-	xor	r5, 10(sp)
-	xor	r6, 8(sp)
-	xor	r7, 6(sp)
-	xor	r8, 4(sp)
-	xor	r9, 2(sp)
-	xor	r10, 0(sp)
-	xor	r11, r4
-	mov	24(sp), r5
-	xor	r12, r5
-	; ghash.ae:45: b = b << 1
-	mov	22(sp), r6
-	rlam.w	#1, r6
-	; ghash.ae:46: v = (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)     // V * x
-	mov	r14, r7
-	mov	20(sp), r8
-	mov	18(sp), r9
-	mov	16(sp), r10
-	mov	14(sp), r11
-	mov	12(sp), r12
 	clrc
 	rrc	r15
 	rrc	r13
@@ -681,55 +380,113 @@ ghash_absorb:
 	rrc	r11
 	rrc	r10
 	rrc	r9
-	rrc	r8
 	rrc	r7
-	and	#1, r14
-	inv	r14
-	inc	r14
-	and	#57600, r14
-	xor	r14, r15
-	mov	r5, 24(sp)
-	mov	r6, 22(sp)
-	mov	r7, r14
-	mov	r8, 20(sp)
-	mov	r9, 18(sp)
-	mov	r10, 16(sp)
-	mov	r11, 14(sp)
-	mov	r12, 12(sp)
-	dec	26(sp)
+	rrc	r5
+	dec	r4
+	jnz	.Lghash_absorb_sh12
+	jmp	.Lghash_absorb_shend11
+.Lghash_absorb_shbig10:
+	clr	r5
+.Lghash_absorb_shend11:
+	; ghash.ae:52: for j in 0..step_bits {
+	mov	16(sp), r7
+	mov	14(sp), r9
+	mov	12(sp), r10
+	mov	10(sp), r11
+	mov	8(sp), r6
+	mov	6(sp), r12
+	mov	4(sp), r13
+	mov	r5, 0(sp)
+	mov	#16, 2(sp)
+.Lghash_absorb_loop15:
+	; ghash.ae:53: z = (z >> 1) ^ (if z[0] == 1 then R as u128 else 0)        // Z * x
+	mov	r7, r5
+	and	#1, r5
+	inv	r5
+	inc	r5
+	and	#57600, r5
+	mov	r6, r15
+	clrc
+	rrc	r14
+	rrc	r13
+	rrc	r12
+	rrc	r15
+	rrc	r11
+	rrc	r10
+	rrc	r9
+	rrc	r7
+	xor	r5, r14
+	; ghash.ae:54: z = z ^ (if b[0] == 1 then tab[0] else 0)
+	mov	@sp, r5
+	and	#1, r5
+	inv	r5
+	inc	r5
+	mov	r5, r6
+	and	14(r8), r6
+	xor	r6, r14
+	mov	r5, r6
+	and	12(r8), r6
+	xor	r6, r13
+	mov	r5, r6
+	and	10(r8), r6
+	xor	r6, r12
+	mov	r5, r4
+	and	8(r8), r4
+	mov	r15, r6
+	xor	r4, r6
+	mov	r5, r15
+	and	6(r8), r15
+	xor	r15, r11
+	mov	r5, r15
+	and	4(r8), r15
+	xor	r15, r10
+	mov	r5, r15
+	and	2(r8), r15
+	xor	r15, r9
+	and	@r8, r5
+	xor	r5, r7
+	; ghash.ae:55: b = b >> 1
+	mov	@sp, r15
+	rrum.w	#1, r15
+	mov	r15, 0(sp)
+	dec	2(sp)
 	jnz	.Lghash_absorb_loop15
 .Lghash_absorb_done16:
-	mov	24(sp), r12
-	mov	r14, 34(sp)
-	mov	r13, 32(sp)
-	mov	r15, 30(sp)
-	add	#1, 28(sp)
-	cmp	#8, 28(sp)
+	mov	r7, 16(sp)
+	mov	r9, 14(sp)
+	mov	r10, 12(sp)
+	mov	r11, 10(sp)
+	mov	r6, 8(sp)
+	mov	r12, 6(sp)
+	mov	r13, 4(sp)
+	add	#2, 18(sp)
+	cmp	#16, 18(sp)
 	jnc	.Lghash_absorb_loop8
 .Lghash_absorb_done9:
-	mov	10(sp), 50(sp)
-	mov	8(sp), 48(sp)
-	mov	6(sp), 46(sp)
-	mov	4(sp), 44(sp)
-	mov	2(sp), r11
-	mov	@sp, r14
-	add	#1, 54(sp)
-	addc	#0, 56(sp)
-	cmp	60(sp), 54(sp)
-	mov	56(sp), r15
-	subc	58(sp), r15
+	mov	16(sp), 34(sp)
+	mov	14(sp), 32(sp)
+	mov	12(sp), 30(sp)
+	mov	10(sp), 28(sp)
+	mov	8(sp), 26(sp)
+	mov	6(sp), r11
+	mov	4(sp), r12
+	add	#1, 36(sp)
+	addc	#0, 38(sp)
+	cmp	42(sp), 36(sp)
+	mov	38(sp), r15
+	subc	40(sp), r15
 	jnc	.Lghash_absorb_loop1
 .Lghash_absorb_done2:
-	mov	98(sp), r13
-	mov	50(sp), 0(r13)
-	mov	48(sp), 2(r13)
-	mov	46(sp), 4(r13)
-	mov	44(sp), 6(r13)
-	mov	r11, 8(r13)
-	mov	r14, 10(r13)
-	mov	r4, 12(r13)
-	mov	r12, 14(r13)
-	add	#82, sp
+	mov	80(sp), r13
+	mov	34(sp), 0(r13)
+	mov	32(sp), 2(r13)
+	mov	30(sp), 4(r13)
+	mov	28(sp), 6(r13)
+	mov	26(sp), 8(r13)
+	mov	r11, 10(r13)
+	mov	r12, 12(r13)
+	mov	r14, 14(r13)
+	add	#64, sp
 	popm.w	#7, r10
 	ret
 	.size ghash_absorb, .-ghash_absorb
