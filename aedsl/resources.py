@@ -38,7 +38,7 @@ def build_cache_dir() -> Path:
 
 
 def specs_dir() -> Path:
-    """The spec library: `primitives/`, `schemes/`, `drafts/`."""
+    """The spec library: `primitives/`, `schemes/`, `lib/` (functions specs share), `drafts/`."""
     return _data_root() / "specs"
 
 

@@ -43,11 +43,13 @@ def read_source(path: Path) -> str:
 
 def find_used_spec(user: Path, name: str) -> Path | None:
     """The spec `use X = name(...)` in the spec file `user` means: beside it, in its sibling
-    primitives/ and schemes/ folders, then in the spec library that ships with aedsl
+    primitives/, schemes/ and lib/ folders (lib/: functions several specs share, compiled only
+    as part of a spec that uses them), then in the spec library that ships with aedsl
     (`aedsl.resources.specs_dir`). None if there is none."""
     here = user.parent
     lib = specs_dir()
-    for d in (here, here.parent / "primitives", here.parent / "schemes", lib / "primitives", lib / "schemes"):
+    folders = ("primitives", "schemes", "lib")
+    for d in (here, *(here.parent / f for f in folders), *(lib / f for f in folders)):
         p = d / f"{name}.ae"
         if p.exists():
             return p

@@ -390,7 +390,7 @@ ocb3_encrypt_with:
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
 	sub	sp, #96
-	@ ocb3.ae:208: offset = initial_offset(ks, nonce, len(tag))
+	@ ocb3.ae:206: offset = initial_offset(ks, nonce, len(tag))
 	add	r4, sp, #64
 	str	r4, [sp]
 	str	r0, [sp, #56]
@@ -405,23 +405,23 @@ ocb3_encrypt_with:
 	ldr	r3, [sp, #68]
 	ldr	r2, [sp, #72]
 	ldr	r1, [sp, #76]
-	@ ocb3.ae:214: delta = l[at_l0]
+	@ ocb3.ae:212: delta = l[at_l0]
 	ldr	r4, [sp, #52]
 	ldr	r0, [r4, #32]
-	@ ocb3.ae:215: for i in 0..full {
+	@ ocb3.ae:213: for i in 0..full {
 	str	r0, [sp, #8]
-	@ ocb3.ae:214: delta = l[at_l0]
+	@ ocb3.ae:212: delta = l[at_l0]
 	ldr	r0, [r4, #36]
-	@ ocb3.ae:215: for i in 0..full {
+	@ ocb3.ae:213: for i in 0..full {
 	str	r0, [sp, #4]
-	@ ocb3.ae:214: delta = l[at_l0]
+	@ ocb3.ae:212: delta = l[at_l0]
 	ldr	r5, [r4, #40]
 	ldr	r4, [r4, #44]
-	@ ocb3.ae:211: full = n / 16
+	@ ocb3.ae:209: full = n / 16
 	ldr	r0, [sp, #144]
 	lsrs	r0, r0, #4
 	str	r0, [sp, #60]
-	@ ocb3.ae:215: for i in 0..full {
+	@ ocb3.ae:213: for i in 0..full {
 	movs	r7, #0
 	str	r7, [sp, #24]
 	mov	r11, r7
@@ -434,7 +434,7 @@ ocb3_encrypt_with:
 	b	.Locb3_encrypt_with_done2
 .Locb3_encrypt_with_far1:
 .Locb3_encrypt_with_loop1:
-	@ ocb3.ae:217: offset = offset ^ delta
+	@ ocb3.ae:215: offset = offset ^ delta
 	ldr	r0, [sp, #8]
 	eors	r6, r0
 	str	r6, [sp, #20]
@@ -445,11 +445,11 @@ ocb3_encrypt_with:
 	str	r2, [sp, #12]
 	eors	r1, r4
 	str	r1, [sp, #8]
-	@ ocb3.ae:216: off = 16 * i
+	@ ocb3.ae:214: off = 16 * i
 	ldr	r7, [sp, #24]
 	lsls	r0, r7, #4
 	str	r0, [sp, #32]
-	@ ocb3.ae:218: p = load_be(msg, off, 16)
+	@ ocb3.ae:216: p = load_be(msg, off, 16)
 	ldr	r1, [sp, #140]
 	adds	r5, r1, r0
 	movs	r0, #3
@@ -472,28 +472,28 @@ ocb3_encrypt_with:
 	ldr	r2, [r5]
 	ldr	r0, [r5, #12]
 	rev	r7, r0
-	@ ocb3.ae:219: u = E.encrypt_block(ks, p ^ offset)
+	@ ocb3.ae:217: u = E.encrypt_block(ks, p ^ offset)
 	mov	r1, r7
 	ldr	r0, [sp, #20]
 	eors	r1, r0
 	str	r1, [sp, #64]
-	@ ocb3.ae:218: p = load_be(msg, off, 16)
+	@ ocb3.ae:216: p = load_be(msg, off, 16)
 	rev	r6, r4
-	@ ocb3.ae:219: u = E.encrypt_block(ks, p ^ offset)
+	@ ocb3.ae:217: u = E.encrypt_block(ks, p ^ offset)
 	mov	r1, r6
 	ldr	r0, [sp, #16]
 	eors	r1, r0
 	str	r1, [sp, #68]
-	@ ocb3.ae:218: p = load_be(msg, off, 16)
+	@ ocb3.ae:216: p = load_be(msg, off, 16)
 	rev	r5, r3
-	@ ocb3.ae:219: u = E.encrypt_block(ks, p ^ offset)
+	@ ocb3.ae:217: u = E.encrypt_block(ks, p ^ offset)
 	mov	r1, r5
 	ldr	r0, [sp, #12]
 	eors	r1, r0
 	str	r1, [sp, #72]
-	@ ocb3.ae:218: p = load_be(msg, off, 16)
+	@ ocb3.ae:216: p = load_be(msg, off, 16)
 	rev	r4, r2
-	@ ocb3.ae:219: u = E.encrypt_block(ks, p ^ offset)
+	@ ocb3.ae:217: u = E.encrypt_block(ks, p ^ offset)
 	mov	r1, r4
 	ldr	r0, [sp, #8]
 	eors	r1, r0
@@ -502,7 +502,7 @@ ocb3_encrypt_with:
 	add	r2, sp, #80
 	ldr	r0, [sp, #56]
 	bl	ocb3_E_encrypt_block
-	@ ocb3.ae:220: checksum = checksum ^ p                       // delay slot
+	@ ocb3.ae:218: checksum = checksum ^ p                       // delay slot
 	mov	r0, r11
 	eors	r0, r7
 	mov	r11, r0
@@ -515,7 +515,7 @@ ocb3_encrypt_with:
 	mov	r0, r8
 	eors	r0, r4
 	mov	r8, r0
-	@ ocb3.ae:221: delta = get_l(l, ntz(i + 2))                  // delay slot
+	@ ocb3.ae:219: delta = get_l(l, ntz(i + 2))                  // delay slot
 	ldr	r7, [sp, #24]
 	adds	r1, r7, #2
 	@ ocb3.ae:52: if v[15:0] == 0 {
@@ -525,7 +525,7 @@ ocb3_encrypt_with:
 	adcs	r2, r2
 	movs	r3, #1
 	eors	r2, r3
-	@ ocb3.ae:219: u = E.encrypt_block(ks, p ^ offset)
+	@ ocb3.ae:217: u = E.encrypt_block(ks, p ^ offset)
 	ldr	r0, [sp, #80]
 	str	r0, [sp, #36]
 	ldr	r0, [sp, #84]
@@ -660,7 +660,7 @@ ocb3_encrypt_with:
 	str	r3, [sp, #28]
 	str	r2, [sp, #4]
 .Locb3_encrypt_with_endif18:
-	@ ocb3.ae:222: store_be(ct, off, u ^ offset)
+	@ ocb3.ae:220: store_be(ct, off, u ^ offset)
 	ldr	r1, [sp, #36]
 	ldr	r0, [sp, #20]
 	eors	r1, r0
@@ -717,12 +717,12 @@ ocb3_encrypt_with:
 	b	.Locb3_encrypt_with_loop1
 .Locb3_encrypt_with_far2:
 .Locb3_encrypt_with_done2:
-	@ ocb3.ae:224: r = n - 16 * full
+	@ ocb3.ae:222: r = n - 16 * full
 	ldr	r0, [sp, #60]
 	lsls	r5, r0, #4
 	ldr	r0, [sp, #144]
 	subs	r4, r0, r5
-	@ ocb3.ae:225: if r != 0 {
+	@ ocb3.ae:223: if r != 0 {
 	subs	r0, r4, #1
 	movs	r0, #0
 	adcs	r0, r0
@@ -730,7 +730,7 @@ ocb3_encrypt_with:
 	bne	.Locb3_encrypt_with_far3
 	b	.Locb3_encrypt_with_else24
 .Locb3_encrypt_with_far3:
-	@ ocb3.ae:226: offset = offset ^ l[at_star]                  // Offset_*
+	@ ocb3.ae:224: offset = offset ^ l[at_star]                  // Offset_*
 	ldr	r0, [sp, #52]
 	ldr	r7, [r0, #12]
 	eors	r1, r7
@@ -745,7 +745,7 @@ ocb3_encrypt_with:
 	ldr	r1, [r7]
 	eors	r6, r1
 	str	r6, [sp, #20]
-	@ ocb3.ae:227: pad = E.encrypt_block(ks, offset)
+	@ ocb3.ae:225: pad = E.encrypt_block(ks, offset)
 	str	r6, [sp, #64]
 	mov	r0, r3
 	str	r0, [sp, #68]
@@ -764,7 +764,7 @@ ocb3_encrypt_with:
 	str	r0, [sp, #36]
 	ldr	r0, [sp, #92]
 	str	r0, [sp, #40]
-	@ ocb3.ae:228: p = load_be(msg, 16 * full, 16, r)
+	@ ocb3.ae:226: p = load_be(msg, 16 * full, 16, r)
 	ldr	r0, [sp, #140]
 	adds	r0, r0, r5
 	movs	r6, #3
@@ -793,35 +793,35 @@ ocb3_encrypt_with:
 .Locb3_encrypt_with_cpyd28:
 	mov	r0, r7
 .Locb3_encrypt_with_words27:
-	@ ocb3.ae:230: store_be(ct, 16 * full, p ^ pad, r)
+	@ ocb3.ae:228: store_be(ct, 16 * full, p ^ pad, r)
 	ldr	r1, [sp, #148]
 	adds	r1, r1, r5
-	@ ocb3.ae:228: p = load_be(msg, 16 * full, 16, r)
+	@ ocb3.ae:226: p = load_be(msg, 16 * full, 16, r)
 	ldr	r2, [r0, #12]
 	rev	r2, r2
 	str	r2, [sp, #32]
-	@ ocb3.ae:230: store_be(ct, 16 * full, p ^ pad, r)
+	@ ocb3.ae:228: store_be(ct, 16 * full, p ^ pad, r)
 	mov	r5, r3
 	eors	r5, r2
-	@ ocb3.ae:228: p = load_be(msg, 16 * full, 16, r)
+	@ ocb3.ae:226: p = load_be(msg, 16 * full, 16, r)
 	ldr	r2, [r0, #8]
 	rev	r2, r2
 	str	r2, [sp, #28]
-	@ ocb3.ae:230: store_be(ct, 16 * full, p ^ pad, r)
+	@ ocb3.ae:228: store_be(ct, 16 * full, p ^ pad, r)
 	ldr	r3, [sp, #16]
 	eors	r3, r2
-	@ ocb3.ae:228: p = load_be(msg, 16 * full, 16, r)
+	@ ocb3.ae:226: p = load_be(msg, 16 * full, 16, r)
 	ldr	r2, [r0, #4]
 	rev	r7, r2
 	str	r7, [sp, #24]
-	@ ocb3.ae:230: store_be(ct, 16 * full, p ^ pad, r)
+	@ ocb3.ae:228: store_be(ct, 16 * full, p ^ pad, r)
 	ldr	r2, [sp, #36]
 	eors	r2, r7
-	@ ocb3.ae:228: p = load_be(msg, 16 * full, 16, r)
+	@ ocb3.ae:226: p = load_be(msg, 16 * full, 16, r)
 	ldr	r0, [r0]
 	rev	r0, r0
 	str	r0, [sp, #16]
-	@ ocb3.ae:230: store_be(ct, 16 * full, p ^ pad, r)
+	@ ocb3.ae:228: store_be(ct, 16 * full, p ^ pad, r)
 	ldr	r7, [sp, #40]
 	eors	r7, r0
 	rev	r7, r7
@@ -905,7 +905,7 @@ ocb3_encrypt_with:
 	orrs	r1, r5
 	ldr	r0, [sp, #16]
 	orrs	r0, r4
-	@ ocb3.ae:229: checksum = checksum ^ pad10(p, r)             // delay slot
+	@ ocb3.ae:227: checksum = checksum ^ pad10(p, r)             // delay slot
 	mov	r4, r11
 	eors	r4, r3
 	mov	r3, r10
@@ -929,7 +929,7 @@ ocb3_encrypt_with:
 	mov	r2, r9
 	mov	r1, r8
 .Locb3_encrypt_with_endif25:
-	@ ocb3.ae:232: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
+	@ ocb3.ae:230: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
 	eors	r4, r7
 	eors	r3, r6
 	eors	r2, r5
@@ -973,7 +973,7 @@ ocb3_encrypt_with:
 	eors	r1, r0
 	ldr	r5, [sp, #76]
 	eors	r4, r5
-	@ ocb3.ae:233: store_be(tag, 0, t, len(tag))
+	@ ocb3.ae:231: store_be(tag, 0, t, len(tag))
 	rev	r6, r4
 	rev	r5, r1
 	rev	r4, r2
@@ -1035,7 +1035,7 @@ ocb3_decrypt_with:
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
 	sub	sp, #120
-	@ ocb3.ae:240: offset = initial_offset(ks, nonce, len(tag))
+	@ ocb3.ae:238: offset = initial_offset(ks, nonce, len(tag))
 	add	r4, sp, #88
 	str	r4, [sp]
 	str	r0, [sp, #24]
@@ -1051,10 +1051,10 @@ ocb3_decrypt_with:
 	ldr	r3, [sp, #92]
 	ldr	r2, [sp, #96]
 	ldr	r1, [sp, #100]
-	@ ocb3.ae:243: full = n / 16
+	@ ocb3.ae:241: full = n / 16
 	lsrs	r0, r5, #4
 	str	r0, [sp, #80]
-	@ ocb3.ae:244: delta = l[at_l0]                                  // as in encrypt_with
+	@ ocb3.ae:242: delta = l[at_l0]                                  // as in encrypt_with
 	ldr	r6, [sp, #76]
 	ldr	r7, [r6, #32]
 	ldr	r5, [r6, #36]
@@ -1062,7 +1062,7 @@ ocb3_decrypt_with:
 	ldr	r0, [sp, #76]
 	ldr	r0, [r0, #44]
 	str	r0, [sp, #12]
-	@ ocb3.ae:245: for i in 0..full {
+	@ ocb3.ae:243: for i in 0..full {
 	movs	r0, #0
 	str	r0, [sp, #52]
 	str	r7, [sp, #4]
@@ -1090,9 +1090,9 @@ ocb3_decrypt_with:
 	@ aes.ae:212: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
 	ldr	r0, =ocb3_E.inv_sbox
 	str	r0, [sp, #84]
-	@ ocb3.ae:245: for i in 0..full {
+	@ ocb3.ae:243: for i in 0..full {
 .Locb3_decrypt_with_loop1:
-	@ ocb3.ae:247: offset = offset ^ delta
+	@ ocb3.ae:245: offset = offset ^ delta
 	ldr	r0, [sp, #4]
 	eors	r4, r0
 	str	r4, [sp, #48]
@@ -1103,11 +1103,11 @@ ocb3_decrypt_with:
 	str	r2, [sp, #40]
 	eors	r1, r5
 	str	r1, [sp, #36]
-	@ ocb3.ae:246: off = 16 * i
+	@ ocb3.ae:244: off = 16 * i
 	ldr	r7, [sp, #52]
 	lsls	r0, r7, #4
 	str	r0, [sp, #68]
-	@ ocb3.ae:248: u = E.decrypt_block(ks, load_be(ct, off, 16) ^ offset)
+	@ ocb3.ae:246: u = E.decrypt_block(ks, load_be(ct, off, 16) ^ offset)
 	ldr	r1, [sp, #164]
 	adds	r1, r1, r0
 	movs	r0, #3
@@ -1140,21 +1140,21 @@ ocb3_decrypt_with:
 	ldr	r6, [sp, #24]
 	ldr	r0, [r6, r1]
 	eors	r5, r0
-	@ ocb3.ae:248: u = E.decrypt_block(ks, load_be(ct, off, 16) ^ offset)
+	@ ocb3.ae:246: u = E.decrypt_block(ks, load_be(ct, off, 16) ^ offset)
 	ldr	r0, [sp, #40]
 	eors	r4, r0
 	@ aes.ae:259: s1 = b[95:64] ^ w[4 * nr + 1]
 	movs	r1, #164
 	ldr	r0, [r6, r1]
 	eors	r4, r0
-	@ ocb3.ae:248: u = E.decrypt_block(ks, load_be(ct, off, 16) ^ offset)
+	@ ocb3.ae:246: u = E.decrypt_block(ks, load_be(ct, off, 16) ^ offset)
 	ldr	r0, [sp, #44]
 	eors	r3, r0
 	@ aes.ae:260: s2 = b[63:32] ^ w[4 * nr + 2]
 	movs	r1, #168
 	ldr	r0, [r6, r1]
 	eors	r3, r0
-	@ ocb3.ae:248: u = E.decrypt_block(ks, load_be(ct, off, 16) ^ offset)
+	@ ocb3.ae:246: u = E.decrypt_block(ks, load_be(ct, off, 16) ^ offset)
 	ldr	r0, [sp, #48]
 	eors	r2, r0
 	@ aes.ae:261: s3 = b[31:0] ^ w[4 * nr + 3]
@@ -1396,7 +1396,7 @@ ocb3_decrypt_with:
 	ldr	r2, [r0, #12]
 	eors	r1, r2
 	str	r1, [sp, #16]
-	@ ocb3.ae:249: delta = get_l(l, ntz(i + 2))                  // delay slot
+	@ ocb3.ae:247: delta = get_l(l, ntz(i + 2))                  // delay slot
 	ldr	r7, [sp, #52]
 	adds	r2, r7, #2
 	@ ocb3.ae:52: if v[15:0] == 0 {
@@ -1534,7 +1534,7 @@ ocb3_decrypt_with:
 	str	r3, [sp, #8]
 	str	r2, [sp, #12]
 .Locb3_decrypt_with_endif20:
-	@ ocb3.ae:250: p = u ^ offset
+	@ ocb3.ae:248: p = u ^ offset
 	ldr	r4, [sp, #16]
 	ldr	r0, [sp, #48]
 	eors	r4, r0
@@ -1547,7 +1547,7 @@ ocb3_decrypt_with:
 	ldr	r1, [sp, #64]
 	ldr	r0, [sp, #36]
 	eors	r1, r0
-	@ ocb3.ae:251: checksum = checksum ^ p
+	@ ocb3.ae:249: checksum = checksum ^ p
 	ldr	r0, [sp, #20]
 	eors	r0, r4
 	str	r0, [sp, #20]
@@ -1559,7 +1559,7 @@ ocb3_decrypt_with:
 	str	r0, [sp, #28]
 	ldr	r7, [sp, #72]
 	eors	r7, r1
-	@ ocb3.ae:252: store_be(msg, off, p)
+	@ ocb3.ae:250: store_be(msg, off, p)
 	rev	r5, r1
 	rev	r2, r2
 	rev	r3, r3
@@ -1604,14 +1604,14 @@ ocb3_decrypt_with:
 	b	.Locb3_decrypt_with_loop1
 .Locb3_decrypt_with_far2:
 .Locb3_decrypt_with_done2:
-	@ ocb3.ae:254: r = n - 16 * full
+	@ ocb3.ae:252: r = n - 16 * full
 	ldr	r0, [sp, #80]
 	lsls	r0, r0, #4
 	str	r0, [sp, #40]
 	ldr	r5, [sp, #168]
 	subs	r0, r5, r0
 	mov	r10, r0
-	@ ocb3.ae:255: if r != 0 {
+	@ ocb3.ae:253: if r != 0 {
 	subs	r0, r0, #1
 	movs	r0, #0
 	adcs	r0, r0
@@ -1619,7 +1619,7 @@ ocb3_decrypt_with:
 	bne	.Locb3_decrypt_with_far3
 	b	.Locb3_decrypt_with_else26
 .Locb3_decrypt_with_far3:
-	@ ocb3.ae:256: offset = offset ^ l[at_star]
+	@ ocb3.ae:254: offset = offset ^ l[at_star]
 	ldr	r6, [sp, #76]
 	ldr	r5, [r6, #12]
 	eors	r1, r5
@@ -1633,7 +1633,7 @@ ocb3_decrypt_with:
 	ldr	r1, [r6]
 	eors	r4, r1
 	str	r4, [sp, #44]
-	@ ocb3.ae:257: pad = E.encrypt_block(ks, offset)
+	@ ocb3.ae:255: pad = E.encrypt_block(ks, offset)
 	str	r4, [sp, #88]
 	mov	r0, r3
 	str	r0, [sp, #92]
@@ -1650,7 +1650,7 @@ ocb3_decrypt_with:
 	ldr	r2, [sp, #112]
 	ldr	r0, [sp, #116]
 	str	r0, [sp, #8]
-	@ ocb3.ae:258: p = first_bytes(load_be(ct, 16 * full, 16, r) ^ pad, r)
+	@ ocb3.ae:256: p = first_bytes(load_be(ct, 16 * full, 16, r) ^ pad, r)
 	ldr	r1, [sp, #164]
 	ldr	r0, [sp, #40]
 	adds	r1, r1, r0
@@ -1816,7 +1816,7 @@ ocb3_decrypt_with:
 	orrs	r2, r0
 	ldr	r0, [sp, #4]
 	orrs	r1, r0
-	@ ocb3.ae:259: checksum = checksum ^ pad10(p, r)
+	@ ocb3.ae:257: checksum = checksum ^ pad10(p, r)
 	ldr	r0, [sp, #20]
 	eors	r0, r4
 	str	r0, [sp, #20]
@@ -1826,7 +1826,7 @@ ocb3_decrypt_with:
 	eors	r6, r2
 	ldr	r5, [sp, #72]
 	eors	r5, r1
-	@ ocb3.ae:260: store_be(msg, 16 * full, p, r)
+	@ ocb3.ae:258: store_be(msg, 16 * full, p, r)
 	ldr	r0, [sp, #4]
 	rev	r0, r0
 	str	r0, [sp, #4]
@@ -1882,7 +1882,7 @@ ocb3_decrypt_with:
 	ldr	r6, [sp, #28]
 	ldr	r5, [sp, #72]
 .Locb3_decrypt_with_endif27:
-	@ ocb3.ae:262: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
+	@ ocb3.ae:260: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
 	eors	r0, r4
 	eors	r7, r3
 	eors	r6, r2
@@ -1927,7 +1927,7 @@ ocb3_decrypt_with:
 	str	r4, [sp, #12]
 	ldr	r0, [sp, #100]
 	eors	r6, r0
-	@ ocb3.ae:264: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(t, len(tag))) == 0
+	@ ocb3.ae:262: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(t, len(tag))) == 0
 	ldr	r1, [sp, #172]
 	movs	r2, #3
 	ldr	r0, [sp, #176]
@@ -2032,7 +2032,7 @@ ocb3_decrypt_with:
 	ldr	r4, [sp, #4]
 	ldr	r0, [sp, #12]
 .Locb3_decrypt_with_endif53:
-	@ ocb3.ae:264: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(t, len(tag))) == 0
+	@ ocb3.ae:262: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(t, len(tag))) == 0
 	ldr	r3, [sp, #28]
 	eors	r3, r5
 	ldr	r2, [sp, #32]

@@ -159,7 +159,7 @@ ccm_encrypt_with:
 .Lccm_encrypt_with_cpyd3:
 	mov	r1, r6
 .Lccm_encrypt_with_words2:
-	@ ccm.ae:142: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
+	@ ccm.ae:140: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
 	str	r3, [sp]
 	add	r0, sp, #88
 	str	r0, [sp, #12]
@@ -167,20 +167,20 @@ ccm_encrypt_with:
 	ldr	r0, [r1, #12]
 	rev	r6, r0
 	ldm	r1, {r0, r1, r2}
-	@ ccm.ae:142: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
+	@ ccm.ae:140: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
 	str	r6, [sp, #72]
 	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
 	rev	r2, r2
 	str	r2, [sp, #40]
-	@ ccm.ae:142: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
+	@ ccm.ae:140: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
 	str	r2, [sp, #76]
 	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
 	rev	r4, r1
-	@ ccm.ae:142: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
+	@ ccm.ae:140: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
 	str	r4, [sp, #80]
 	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
 	rev	r7, r0
-	@ ccm.ae:142: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
+	@ ccm.ae:140: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
 	str	r7, [sp, #84]
 	ldr	r1, [sp, #148]
 	str	r1, [sp, #4]
@@ -206,7 +206,7 @@ ccm_encrypt_with:
 	@ ccm.ae:47: return cat(flags, n) | (x as u128)
 	lsls	r1, r5, #24
 	orrs	r1, r7
-	@ ccm.ae:144: s0 = E.encrypt_block(ks, j0)
+	@ ccm.ae:142: s0 = E.encrypt_block(ks, j0)
 	str	r6, [sp, #72]
 	ldr	r0, [sp, #40]
 	str	r0, [sp, #76]
@@ -219,18 +219,18 @@ ccm_encrypt_with:
 	@ ccm.ae:65: return cat(j[127:32], j[31:0] + 1)
 	lsls	r1, r5, #24
 	orrs	r1, r7
-	@ ccm.ae:146: for i in 0..(n + 15) / 16 {
+	@ ccm.ae:144: for i in 0..(n + 15) / 16 {
 	ldr	r0, [sp, #148]
 	adds	r0, #15
 	lsrs	r0, r0, #4
 	str	r0, [sp, #44]
 	@ ccm.ae:65: return cat(j[127:32], j[31:0] + 1)
 	adds	r0, r6, #1
-	@ ccm.ae:146: for i in 0..(n + 15) / 16 {
+	@ ccm.ae:144: for i in 0..(n + 15) / 16 {
 	str	r0, [sp, #24]
 	str	r4, [sp, #52]
 	str	r1, [sp, #48]
-	@ ccm.ae:144: s0 = E.encrypt_block(ks, j0)
+	@ ccm.ae:142: s0 = E.encrypt_block(ks, j0)
 	ldr	r0, [sp, #88]
 	str	r0, [sp, #68]
 	ldr	r0, [sp, #92]
@@ -239,7 +239,7 @@ ccm_encrypt_with:
 	str	r0, [sp, #60]
 	ldr	r0, [sp, #100]
 	str	r0, [sp, #56]
-	@ ccm.ae:146: for i in 0..(n + 15) / 16 {
+	@ ccm.ae:144: for i in 0..(n + 15) / 16 {
 	movs	r1, #0
 	str	r1, [sp, #20]
 	ldr	r0, [sp, #44]
@@ -248,11 +248,11 @@ ccm_encrypt_with:
 	b	.Lccm_encrypt_with_done7
 .Lccm_encrypt_with_far1:
 .Lccm_encrypt_with_loop6:
-	@ ccm.ae:147: off = 16 * i
+	@ ccm.ae:145: off = 16 * i
 	ldr	r1, [sp, #20]
 	lsls	r0, r1, #4
 	mov	r11, r0
-	@ ccm.ae:148: m = load_be(msg, off, 16, n - off)           // zero-padded, as the MAC wants it
+	@ ccm.ae:146: m = load_be(msg, off, 16, n - off)           // zero-padded, as the MAC wants it
 	ldr	r1, [sp, #148]
 	subs	r5, r1, r0
 	ldr	r1, [sp, #144]
@@ -293,7 +293,7 @@ ccm_encrypt_with:
 	rev	r6, r0
 	ldr	r0, [r1]
 	rev	r7, r0
-	@ ccm.ae:149: u = E.encrypt_block(ks, j)
+	@ ccm.ae:147: u = E.encrypt_block(ks, j)
 	ldr	r0, [sp, #24]
 	str	r0, [sp, #72]
 	ldr	r0, [sp, #40]
@@ -307,39 +307,39 @@ ccm_encrypt_with:
 	ldr	r0, [sp, #36]
 	bl	ccm_E_encrypt_block
 	ldr	r4, [sp, #100]
-	@ ccm.ae:153: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
+	@ ccm.ae:151: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
 	eors	r4, r7
-	@ ccm.ae:151: s = m ^ y                                    // delay slot
+	@ ccm.ae:149: s = m ^ y                                    // delay slot
 	ldr	r0, [sp, #28]
 	eors	r7, r0
-	@ ccm.ae:149: u = E.encrypt_block(ks, j)
+	@ ccm.ae:147: u = E.encrypt_block(ks, j)
 	ldr	r0, [sp, #96]
-	@ ccm.ae:153: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
+	@ ccm.ae:151: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
 	eors	r0, r6
 	str	r0, [sp, #28]
-	@ ccm.ae:151: s = m ^ y                                    // delay slot
+	@ ccm.ae:149: s = m ^ y                                    // delay slot
 	mov	r2, r6
 	mov	r0, r8
 	eors	r2, r0
-	@ ccm.ae:149: u = E.encrypt_block(ks, j)
+	@ ccm.ae:147: u = E.encrypt_block(ks, j)
 	ldr	r6, [sp, #92]
-	@ ccm.ae:153: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
+	@ ccm.ae:151: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
 	ldr	r0, [sp, #16]
 	eors	r6, r0
-	@ ccm.ae:151: s = m ^ y                                    // delay slot
+	@ ccm.ae:149: s = m ^ y                                    // delay slot
 	mov	r3, r0
 	mov	r0, r9
 	eors	r3, r0
-	@ ccm.ae:149: u = E.encrypt_block(ks, j)
+	@ ccm.ae:147: u = E.encrypt_block(ks, j)
 	ldr	r0, [sp, #88]
-	@ ccm.ae:153: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
+	@ ccm.ae:151: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
 	ldr	r1, [sp, #32]
 	eors	r0, r1
 	str	r0, [sp, #16]
-	@ ccm.ae:151: s = m ^ y                                    // delay slot
+	@ ccm.ae:149: s = m ^ y                                    // delay slot
 	mov	r0, r10
 	eors	r1, r0
-	@ ccm.ae:152: y = E.encrypt_block(ks, s)
+	@ ccm.ae:150: y = E.encrypt_block(ks, s)
 	str	r1, [sp, #72]
 	str	r3, [sp, #76]
 	str	r2, [sp, #80]
@@ -355,7 +355,7 @@ ccm_encrypt_with:
 	ldr	r0, [sp, #96]
 	mov	r8, r0
 	ldr	r1, [sp, #100]
-	@ ccm.ae:153: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
+	@ ccm.ae:151: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
 	rev	r3, r4
 	ldr	r0, [sp, #28]
 	rev	r4, r0
@@ -406,7 +406,7 @@ ccm_encrypt_with:
 	b	.Lccm_encrypt_with_loop6
 .Lccm_encrypt_with_far2:
 .Lccm_encrypt_with_done7:
-	@ ccm.ae:155: store_be(tag, 0, y ^ s0, len(tag))
+	@ ccm.ae:153: store_be(tag, 0, y ^ s0, len(tag))
 	mov	r1, r10
 	ldr	r0, [sp, #68]
 	eors	r1, r0
@@ -508,7 +508,7 @@ ccm_decrypt_with:
 .Lccm_decrypt_with_cpyd3:
 	mov	r5, r6
 .Lccm_decrypt_with_words2:
-	@ ccm.ae:164: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
+	@ ccm.ae:162: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
 	str	r2, [sp]
 	add	r0, sp, #100
 	str	r0, [sp, #12]
@@ -516,20 +516,20 @@ ccm_decrypt_with:
 	ldr	r0, [r5, #12]
 	rev	r6, r0
 	ldm	r5!, {r0, r1, r2}
-	@ ccm.ae:164: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
+	@ ccm.ae:162: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
 	str	r6, [sp, #84]
 	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
 	rev	r2, r2
 	str	r2, [sp, #52]
-	@ ccm.ae:164: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
+	@ ccm.ae:162: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
 	str	r2, [sp, #88]
 	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
 	rev	r5, r1
-	@ ccm.ae:164: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
+	@ ccm.ae:162: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
 	str	r5, [sp, #92]
 	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
 	rev	r7, r0
-	@ ccm.ae:164: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
+	@ ccm.ae:162: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
 	str	r7, [sp, #96]
 	ldr	r1, [sp, #160]
 	str	r1, [sp, #4]
@@ -555,7 +555,7 @@ ccm_decrypt_with:
 	@ ccm.ae:47: return cat(flags, n) | (x as u128)
 	lsls	r1, r4, #24
 	orrs	r1, r7
-	@ ccm.ae:166: s0 = E.encrypt_block(ks, j0)
+	@ ccm.ae:164: s0 = E.encrypt_block(ks, j0)
 	str	r6, [sp, #84]
 	ldr	r0, [sp, #52]
 	str	r0, [sp, #88]
@@ -568,17 +568,17 @@ ccm_decrypt_with:
 	@ ccm.ae:65: return cat(j[127:32], j[31:0] + 1)
 	lsls	r1, r4, #24
 	orrs	r1, r7
-	@ ccm.ae:168: for i in 0..(n + 15) / 16 {
+	@ ccm.ae:166: for i in 0..(n + 15) / 16 {
 	ldr	r0, [sp, #160]
 	adds	r0, #15
 	lsrs	r0, r0, #4
 	str	r0, [sp, #56]
 	@ ccm.ae:65: return cat(j[127:32], j[31:0] + 1)
 	adds	r4, r6, #1
-	@ ccm.ae:168: for i in 0..(n + 15) / 16 {
+	@ ccm.ae:166: for i in 0..(n + 15) / 16 {
 	str	r5, [sp, #64]
 	str	r1, [sp, #60]
-	@ ccm.ae:166: s0 = E.encrypt_block(ks, j0)
+	@ ccm.ae:164: s0 = E.encrypt_block(ks, j0)
 	ldr	r0, [sp, #100]
 	str	r0, [sp, #68]
 	ldr	r0, [sp, #104]
@@ -587,7 +587,7 @@ ccm_decrypt_with:
 	str	r2, [sp, #76]
 	ldr	r0, [sp, #112]
 	str	r0, [sp, #80]
-	@ ccm.ae:168: for i in 0..(n + 15) / 16 {
+	@ ccm.ae:166: for i in 0..(n + 15) / 16 {
 	movs	r1, #0
 	str	r1, [sp, #20]
 	ldr	r0, [sp, #56]
@@ -596,11 +596,11 @@ ccm_decrypt_with:
 	b	.Lccm_decrypt_with_done7
 .Lccm_decrypt_with_far1:
 .Lccm_decrypt_with_loop6:
-	@ ccm.ae:169: off = 16 * i
+	@ ccm.ae:167: off = 16 * i
 	ldr	r1, [sp, #20]
 	lsls	r0, r1, #4
 	mov	r11, r0
-	@ ccm.ae:170: c = load_be(ct, off, 16, n - off)
+	@ ccm.ae:168: c = load_be(ct, off, 16, n - off)
 	ldr	r1, [sp, #160]
 	subs	r0, r1, r0
 	mov	r8, r0
@@ -643,7 +643,7 @@ ccm_decrypt_with:
 	ldr	r0, [r1]
 	rev	r0, r0
 	mov	r9, r0
-	@ ccm.ae:171: u = E.encrypt_block(ks, j)
+	@ ccm.ae:169: u = E.encrypt_block(ks, j)
 	str	r4, [sp, #84]
 	ldr	r0, [sp, #52]
 	str	r0, [sp, #88]
@@ -656,21 +656,21 @@ ccm_decrypt_with:
 	ldr	r0, [sp, #44]
 	bl	ccm_E_encrypt_block
 	ldr	r1, [sp, #100]
-	@ ccm.ae:173: m = first_bytes(c ^ u, n - off)
+	@ ccm.ae:171: m = first_bytes(c ^ u, n - off)
 	eors	r7, r1
 	mov	r10, r7
-	@ ccm.ae:171: u = E.encrypt_block(ks, j)
+	@ ccm.ae:169: u = E.encrypt_block(ks, j)
 	ldr	r1, [sp, #104]
-	@ ccm.ae:173: m = first_bytes(c ^ u, n - off)
+	@ ccm.ae:171: m = first_bytes(c ^ u, n - off)
 	eors	r6, r1
 	str	r6, [sp, #16]
-	@ ccm.ae:171: u = E.encrypt_block(ks, j)
+	@ ccm.ae:169: u = E.encrypt_block(ks, j)
 	ldr	r0, [sp, #108]
-	@ ccm.ae:173: m = first_bytes(c ^ u, n - off)
+	@ ccm.ae:171: m = first_bytes(c ^ u, n - off)
 	eors	r5, r0
-	@ ccm.ae:171: u = E.encrypt_block(ks, j)
+	@ ccm.ae:169: u = E.encrypt_block(ks, j)
 	ldr	r1, [sp, #112]
-	@ ccm.ae:173: m = first_bytes(c ^ u, n - off)
+	@ ccm.ae:171: m = first_bytes(c ^ u, n - off)
 	mov	r0, r9
 	eors	r0, r1
 	mov	r9, r0
@@ -742,7 +742,7 @@ ccm_decrypt_with:
 	ldr	r6, [sp, #16]
 	mov	r4, r9
 .Lccm_decrypt_with_endif14:
-	@ ccm.ae:174: store_be(msg, off, m, n - off)
+	@ ccm.ae:172: store_be(msg, off, m, n - off)
 	rev	r0, r4
 	mov	r9, r0
 	rev	r0, r5
@@ -785,7 +785,7 @@ ccm_decrypt_with:
 	strb	r0, [r1, r2]
 	b	.Lccm_decrypt_with_cpy22
 .Lccm_decrypt_with_stored20:
-	@ ccm.ae:175: y = E.encrypt_block(ks, m ^ y)
+	@ ccm.ae:173: y = E.encrypt_block(ks, m ^ y)
 	ldr	r2, [sp, #32]
 	eors	r7, r2
 	ldr	r2, [sp, #28]
@@ -820,7 +820,7 @@ ccm_decrypt_with:
 	b	.Lccm_decrypt_with_loop6
 .Lccm_decrypt_with_far2:
 .Lccm_decrypt_with_done7:
-	@ ccm.ae:178: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(y ^ s0, len(tag))) == 0
+	@ ccm.ae:176: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(y ^ s0, len(tag))) == 0
 	ldr	r1, [sp, #164]
 	movs	r2, #3
 	ldr	r0, [sp, #168]
@@ -871,7 +871,7 @@ ccm_decrypt_with:
 	adcs	r2, r2
 	movs	r0, #1
 	eors	r2, r0
-	@ ccm.ae:178: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(y ^ s0, len(tag))) == 0
+	@ ccm.ae:176: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(y ^ s0, len(tag))) == 0
 	ldr	r0, [r1, #12]
 	rev	r0, r0
 	str	r0, [sp, #40]
@@ -942,7 +942,7 @@ ccm_decrypt_with:
 	ldr	r4, [sp, #28]
 	mov	r0, r8
 .Lccm_decrypt_with_endif29:
-	@ ccm.ae:178: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(y ^ s0, len(tag))) == 0
+	@ ccm.ae:176: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(y ^ s0, len(tag))) == 0
 	ldr	r3, [sp, #40]
 	eors	r3, r5
 	ldr	r2, [sp, #36]

@@ -228,7 +228,7 @@ eax_encrypt_with:
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
 	sub	sp, #96
-	@ eax.ae:93: n = omac(ks, o, 0 as u8, nonce)
+	@ eax.ae:91: n = omac(ks, o, 0 as u8, nonce)
 	str	r3, [sp]
 	add	r3, sp, #64
 	str	r3, [sp, #4]
@@ -241,11 +241,11 @@ eax_encrypt_with:
 	ldr	r0, [sp, #20]
 	ldr	r1, [sp, #44]
 	bl	eax_omac
-	@ eax.ae:94: h = omac(ks, o, 1 as u8, ad)
+	@ eax.ae:92: h = omac(ks, o, 1 as u8, ad)
 	str	r5, [sp]
 	add	r0, sp, #64
 	str	r0, [sp, #4]
-	@ eax.ae:93: n = omac(ks, o, 0 as u8, nonce)
+	@ eax.ae:91: n = omac(ks, o, 0 as u8, nonce)
 	ldr	r0, [sp, #64]
 	str	r0, [sp, #40]
 	ldr	r0, [sp, #68]
@@ -254,7 +254,7 @@ eax_encrypt_with:
 	str	r0, [sp, #32]
 	ldr	r0, [sp, #76]
 	str	r0, [sp, #28]
-	@ eax.ae:94: h = omac(ks, o, 1 as u8, ad)
+	@ eax.ae:92: h = omac(ks, o, 1 as u8, ad)
 	movs	r2, #1
 	ldr	r0, [sp, #20]
 	ldr	r1, [sp, #44]
@@ -410,7 +410,7 @@ eax_encrypt_with:
 	cmp	r4, r0
 	bcc	.Leax_encrypt_with_loop1
 .Leax_encrypt_with_done2:
-	@ eax.ae:96: c = omac(ks, o, 2 as u8, ct)
+	@ eax.ae:94: c = omac(ks, o, 2 as u8, ct)
 	ldr	r0, [sp, #152]
 	str	r0, [sp]
 	add	r0, sp, #64
@@ -420,34 +420,34 @@ eax_encrypt_with:
 	ldr	r1, [sp, #44]
 	ldr	r3, [sp, #148]
 	bl	eax_omac
-	@ eax.ae:97: store_be(tag, 0, n ^ h ^ c, len(tag))
+	@ eax.ae:95: store_be(tag, 0, n ^ h ^ c, len(tag))
 	ldr	r1, [sp, #40]
 	ldr	r0, [sp, #56]
 	eors	r1, r0
-	@ eax.ae:96: c = omac(ks, o, 2 as u8, ct)
+	@ eax.ae:94: c = omac(ks, o, 2 as u8, ct)
 	ldr	r0, [sp, #64]
-	@ eax.ae:97: store_be(tag, 0, n ^ h ^ c, len(tag))
+	@ eax.ae:95: store_be(tag, 0, n ^ h ^ c, len(tag))
 	eors	r1, r0
 	ldr	r3, [sp, #36]
 	ldr	r0, [sp, #60]
 	eors	r3, r0
-	@ eax.ae:96: c = omac(ks, o, 2 as u8, ct)
+	@ eax.ae:94: c = omac(ks, o, 2 as u8, ct)
 	ldr	r0, [sp, #68]
-	@ eax.ae:97: store_be(tag, 0, n ^ h ^ c, len(tag))
+	@ eax.ae:95: store_be(tag, 0, n ^ h ^ c, len(tag))
 	eors	r3, r0
 	ldr	r4, [sp, #32]
 	ldr	r0, [sp, #52]
 	eors	r4, r0
-	@ eax.ae:96: c = omac(ks, o, 2 as u8, ct)
+	@ eax.ae:94: c = omac(ks, o, 2 as u8, ct)
 	ldr	r0, [sp, #72]
-	@ eax.ae:97: store_be(tag, 0, n ^ h ^ c, len(tag))
+	@ eax.ae:95: store_be(tag, 0, n ^ h ^ c, len(tag))
 	eors	r4, r0
 	ldr	r2, [sp, #28]
 	ldr	r0, [sp, #48]
 	eors	r2, r0
-	@ eax.ae:96: c = omac(ks, o, 2 as u8, ct)
+	@ eax.ae:94: c = omac(ks, o, 2 as u8, ct)
 	ldr	r0, [sp, #76]
-	@ eax.ae:97: store_be(tag, 0, n ^ h ^ c, len(tag))
+	@ eax.ae:95: store_be(tag, 0, n ^ h ^ c, len(tag))
 	eors	r2, r0
 	rev	r6, r2
 	rev	r5, r4
@@ -510,7 +510,7 @@ eax_decrypt_with:
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
 	sub	sp, #92
-	@ eax.ae:102: n = omac(ks, o, 0 as u8, nonce)
+	@ eax.ae:100: n = omac(ks, o, 0 as u8, nonce)
 	str	r3, [sp]
 	add	r3, sp, #60
 	str	r3, [sp, #4]
@@ -523,11 +523,11 @@ eax_decrypt_with:
 	ldr	r0, [sp, #20]
 	mov	r1, r7
 	bl	eax_omac
-	@ eax.ae:103: h = omac(ks, o, 1 as u8, ad)
+	@ eax.ae:101: h = omac(ks, o, 1 as u8, ad)
 	str	r5, [sp]
 	add	r0, sp, #60
 	str	r0, [sp, #4]
-	@ eax.ae:102: n = omac(ks, o, 0 as u8, nonce)
+	@ eax.ae:100: n = omac(ks, o, 0 as u8, nonce)
 	ldr	r0, [sp, #60]
 	str	r0, [sp, #40]
 	ldr	r0, [sp, #64]
@@ -536,57 +536,57 @@ eax_decrypt_with:
 	str	r0, [sp, #32]
 	ldr	r0, [sp, #72]
 	str	r0, [sp, #28]
-	@ eax.ae:103: h = omac(ks, o, 1 as u8, ad)
+	@ eax.ae:101: h = omac(ks, o, 1 as u8, ad)
 	movs	r2, #1
 	ldr	r0, [sp, #20]
 	mov	r1, r7
 	mov	r3, r4
 	bl	eax_omac
-	@ eax.ae:104: c = omac(ks, o, 2 as u8, ct)
+	@ eax.ae:102: c = omac(ks, o, 2 as u8, ct)
 	add	r0, sp, #60
 	str	r0, [sp, #4]
 	ldr	r5, [sp, #140]
 	str	r5, [sp]
-	@ eax.ae:103: h = omac(ks, o, 1 as u8, ad)
+	@ eax.ae:101: h = omac(ks, o, 1 as u8, ad)
 	ldr	r6, [sp, #60]
 	ldr	r5, [sp, #64]
 	ldr	r4, [sp, #68]
 	ldr	r0, [sp, #72]
 	str	r0, [sp, #8]
-	@ eax.ae:104: c = omac(ks, o, 2 as u8, ct)
+	@ eax.ae:102: c = omac(ks, o, 2 as u8, ct)
 	movs	r2, #2
 	ldr	r0, [sp, #20]
 	mov	r1, r7
 	ldr	r3, [sp, #136]
 	bl	eax_omac
-	@ eax.ae:107: difference = load_be(tag, 0, 16, len(tag)) ^ ((n ^ h ^ c) & ~(~(0 as u128) >> (8 * len(tag))))
+	@ eax.ae:105: difference = load_be(tag, 0, 16, len(tag)) ^ ((n ^ h ^ c) & ~(~(0 as u128) >> (8 * len(tag))))
 	ldr	r0, [sp, #40]
 	eors	r6, r0
-	@ eax.ae:104: c = omac(ks, o, 2 as u8, ct)
+	@ eax.ae:102: c = omac(ks, o, 2 as u8, ct)
 	ldr	r1, [sp, #60]
-	@ eax.ae:107: difference = load_be(tag, 0, 16, len(tag)) ^ ((n ^ h ^ c) & ~(~(0 as u128) >> (8 * len(tag))))
+	@ eax.ae:105: difference = load_be(tag, 0, 16, len(tag)) ^ ((n ^ h ^ c) & ~(~(0 as u128) >> (8 * len(tag))))
 	eors	r6, r1
 	str	r6, [sp, #56]
 	ldr	r0, [sp, #36]
 	eors	r5, r0
-	@ eax.ae:104: c = omac(ks, o, 2 as u8, ct)
+	@ eax.ae:102: c = omac(ks, o, 2 as u8, ct)
 	ldr	r1, [sp, #64]
-	@ eax.ae:107: difference = load_be(tag, 0, 16, len(tag)) ^ ((n ^ h ^ c) & ~(~(0 as u128) >> (8 * len(tag))))
+	@ eax.ae:105: difference = load_be(tag, 0, 16, len(tag)) ^ ((n ^ h ^ c) & ~(~(0 as u128) >> (8 * len(tag))))
 	eors	r5, r1
 	str	r5, [sp, #52]
 	ldr	r0, [sp, #32]
 	eors	r4, r0
-	@ eax.ae:104: c = omac(ks, o, 2 as u8, ct)
+	@ eax.ae:102: c = omac(ks, o, 2 as u8, ct)
 	ldr	r1, [sp, #68]
-	@ eax.ae:107: difference = load_be(tag, 0, 16, len(tag)) ^ ((n ^ h ^ c) & ~(~(0 as u128) >> (8 * len(tag))))
+	@ eax.ae:105: difference = load_be(tag, 0, 16, len(tag)) ^ ((n ^ h ^ c) & ~(~(0 as u128) >> (8 * len(tag))))
 	eors	r4, r1
 	str	r4, [sp, #48]
 	ldr	r1, [sp, #8]
 	ldr	r0, [sp, #28]
 	eors	r1, r0
-	@ eax.ae:104: c = omac(ks, o, 2 as u8, ct)
+	@ eax.ae:102: c = omac(ks, o, 2 as u8, ct)
 	ldr	r2, [sp, #72]
-	@ eax.ae:107: difference = load_be(tag, 0, 16, len(tag)) ^ ((n ^ h ^ c) & ~(~(0 as u128) >> (8 * len(tag))))
+	@ eax.ae:105: difference = load_be(tag, 0, 16, len(tag)) ^ ((n ^ h ^ c) & ~(~(0 as u128) >> (8 * len(tag))))
 	eors	r1, r2
 	str	r1, [sp, #44]
 	@ eax.ae:23: for i in 0..(n + 15) / 16 {
@@ -731,7 +731,7 @@ eax_decrypt_with:
 	cmp	r4, r0
 	bcc	.Leax_decrypt_with_loop1
 .Leax_decrypt_with_done2:
-	@ eax.ae:107: difference = load_be(tag, 0, 16, len(tag)) ^ ((n ^ h ^ c) & ~(~(0 as u128) >> (8 * len(tag))))
+	@ eax.ae:105: difference = load_be(tag, 0, 16, len(tag)) ^ ((n ^ h ^ c) & ~(~(0 as u128) >> (8 * len(tag))))
 	ldr	r1, [sp, #144]
 	movs	r2, #3
 	ldr	r0, [sp, #148]
@@ -827,7 +827,7 @@ eax_decrypt_with:
 	ldr	r1, [sp, #8]
 	eors	r1, r0
 	eors	r5, r4
-	@ eax.ae:108: return difference == 0
+	@ eax.ae:106: return difference == 0
 	orrs	r3, r2
 	orrs	r3, r1
 	orrs	r3, r5

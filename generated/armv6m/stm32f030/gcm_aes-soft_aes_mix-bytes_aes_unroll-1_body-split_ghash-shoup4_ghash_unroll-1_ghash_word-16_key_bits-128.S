@@ -328,7 +328,7 @@ gcm_encrypt_with:
 	mov	r5, r2
 	mov	r4, r3
 	ldr	r2, [sp, #160]
-	@ gcm.ae:120: y = G.absorb(tab, 0 as u128, ad)
+	@ gcm.ae:118: y = G.absorb(tab, 0 as u128, ad)
 	movs	r0, #0
 	str	r0, [sp, #92]
 	str	r0, [sp, #96]
@@ -348,7 +348,7 @@ gcm_encrypt_with:
 	str	r0, [sp, #20]
 	ldr	r0, [sp, #120]
 	str	r0, [sp, #16]
-	@ gcm.ae:121: j0 = counter0(tab, nonce)
+	@ gcm.ae:119: j0 = counter0(tab, nonce)
 	add	r3, sp, #92
 	ldr	r0, [sp, #8]
 	mov	r1, r5
@@ -358,7 +358,7 @@ gcm_encrypt_with:
 	ldr	r7, [sp, #96]
 	ldr	r6, [sp, #100]
 	ldr	r5, [sp, #104]
-	@ gcm.ae:122: s0 = E.encrypt_block(ks, j0)
+	@ gcm.ae:120: s0 = E.encrypt_block(ks, j0)
 	str	r4, [sp, #92]
 	str	r7, [sp, #96]
 	str	r6, [sp, #100]
@@ -377,7 +377,7 @@ gcm_encrypt_with:
 	str	r0, [sp, #60]
 	@ gcm.ae:38: return cat(x[127:32], x[31:0] + 1)
 	adds	r4, r4, #1
-	@ gcm.ae:125: for i in 0..(n + 15) / 16 {
+	@ gcm.ae:123: for i in 0..(n + 15) / 16 {
 	ldr	r0, [sp, #172]
 	adds	r0, #15
 	lsrs	r0, r0, #4
@@ -393,11 +393,11 @@ gcm_encrypt_with:
 	b	.Lgcm_encrypt_with_done2
 .Lgcm_encrypt_with_far1:
 .Lgcm_encrypt_with_loop1:
-	@ gcm.ae:126: off = 16 * i
+	@ gcm.ae:124: off = 16 * i
 	ldr	r1, [sp, #12]
 	lsls	r0, r1, #4
 	mov	r11, r0
-	@ gcm.ae:127: u = E.encrypt_block(ks, j)
+	@ gcm.ae:125: u = E.encrypt_block(ks, j)
 	str	r4, [sp, #92]
 	ldr	r0, [sp, #56]
 	str	r0, [sp, #96]
@@ -417,7 +417,7 @@ gcm_encrypt_with:
 	@ gcm.ae:38: return cat(x[127:32], x[31:0] + 1)
 	adds	r0, r4, #1
 	str	r0, [sp, #36]
-	@ gcm.ae:129: c = first_bytes(load_be(msg, off, 16, n - off) ^ u, n - off)
+	@ gcm.ae:127: c = first_bytes(load_be(msg, off, 16, n - off) ^ u, n - off)
 	ldr	r1, [sp, #172]
 	mov	r0, r11
 	subs	r0, r1, r0
@@ -532,7 +532,7 @@ gcm_encrypt_with:
 	ldr	r6, [sp, #4]
 	mov	r4, r10
 .Lgcm_encrypt_with_endif9:
-	@ gcm.ae:130: store_be(ct, off, c, n - off)
+	@ gcm.ae:128: store_be(ct, off, c, n - off)
 	rev	r0, r4
 	mov	r9, r0
 	rev	r0, r5
@@ -575,7 +575,7 @@ gcm_encrypt_with:
 	strb	r0, [r1, r2]
 	b	.Lgcm_encrypt_with_cpy17
 .Lgcm_encrypt_with_stored15:
-	@ gcm.ae:131: y = G.mul_h(y ^ c, tab)                          // the partial block hashed zero-padded
+	@ gcm.ae:129: y = G.mul_h(y ^ c, tab)                          // the partial block hashed zero-padded
 	ldr	r3, [sp, #24]
 	eors	r3, r7
 	ldr	r2, [sp, #28]
@@ -772,7 +772,7 @@ gcm_encrypt_with:
 	eors	r2, r0
 	ldr	r0, [sp, #60]
 	eors	r1, r0
-	@ gcm.ae:133: store_be(tag, 0, finish(tab, y, len(ad), n, s0), len(tag))
+	@ gcm.ae:131: store_be(tag, 0, finish(tab, y, len(ad), n, s0), len(tag))
 	rev	r6, r1
 	rev	r4, r2
 	rev	r5, r5
@@ -834,7 +834,7 @@ gcm_decrypt_with:
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
 	sub	sp, #116
-	@ gcm.ae:140: y = G.absorb(tab, 0 as u128, ad)
+	@ gcm.ae:138: y = G.absorb(tab, 0 as u128, ad)
 	movs	r4, #0
 	str	r4, [sp, #84]
 	str	r4, [sp, #88]
@@ -860,7 +860,7 @@ gcm_decrypt_with:
 	mov	r8, r0
 	ldr	r0, [sp, #112]
 	str	r0, [sp, #8]
-	@ gcm.ae:141: j0 = counter0(tab, nonce)
+	@ gcm.ae:139: j0 = counter0(tab, nonce)
 	add	r3, sp, #84
 	ldr	r0, [sp, #4]
 	mov	r1, r5
@@ -870,7 +870,7 @@ gcm_decrypt_with:
 	ldr	r6, [sp, #88]
 	ldr	r5, [sp, #92]
 	ldr	r4, [sp, #96]
-	@ gcm.ae:142: s0 = E.encrypt_block(ks, j0)
+	@ gcm.ae:140: s0 = E.encrypt_block(ks, j0)
 	str	r7, [sp, #84]
 	str	r6, [sp, #88]
 	str	r5, [sp, #92]
@@ -879,20 +879,20 @@ gcm_decrypt_with:
 	add	r2, sp, #100
 	ldr	r0, [sp, #36]
 	bl	gcm_E_encrypt_block
-	@ gcm.ae:145: for i in 0..(n + 15) / 16 {
+	@ gcm.ae:143: for i in 0..(n + 15) / 16 {
 	ldr	r0, [sp, #164]
 	adds	r0, #15
 	lsrs	r0, r0, #4
 	str	r0, [sp, #32]
 	@ gcm.ae:38: return cat(x[127:32], x[31:0] + 1)
 	adds	r0, r7, #1
-	@ gcm.ae:145: for i in 0..(n + 15) / 16 {
+	@ gcm.ae:143: for i in 0..(n + 15) / 16 {
 	str	r0, [sp, #12]
 	str	r6, [sp, #48]
 	str	r5, [sp, #44]
 	str	r4, [sp, #40]
 	ldr	r6, [sp, #8]
-	@ gcm.ae:142: s0 = E.encrypt_block(ks, j0)
+	@ gcm.ae:140: s0 = E.encrypt_block(ks, j0)
 	ldr	r0, [sp, #100]
 	str	r0, [sp, #52]
 	ldr	r0, [sp, #104]
@@ -901,7 +901,7 @@ gcm_decrypt_with:
 	str	r0, [sp, #60]
 	ldr	r0, [sp, #112]
 	str	r0, [sp, #64]
-	@ gcm.ae:145: for i in 0..(n + 15) / 16 {
+	@ gcm.ae:143: for i in 0..(n + 15) / 16 {
 	movs	r1, #0
 	str	r1, [sp, #8]
 	ldr	r0, [sp, #32]
@@ -910,11 +910,11 @@ gcm_decrypt_with:
 	b	.Lgcm_decrypt_with_done2
 .Lgcm_decrypt_with_far1:
 .Lgcm_decrypt_with_loop1:
-	@ gcm.ae:146: off = 16 * i
+	@ gcm.ae:144: off = 16 * i
 	ldr	r1, [sp, #8]
 	lsls	r0, r1, #4
 	mov	r11, r0
-	@ gcm.ae:147: c = load_be(ct, off, 16, n - off)
+	@ gcm.ae:145: c = load_be(ct, off, 16, n - off)
 	ldr	r1, [sp, #164]
 	subs	r4, r1, r0
 	ldr	r1, [sp, #160]
@@ -955,7 +955,7 @@ gcm_decrypt_with:
 	rev	r5, r0
 	ldr	r0, [r1]
 	rev	r7, r0
-	@ gcm.ae:148: u = E.encrypt_block(ks, j)
+	@ gcm.ae:146: u = E.encrypt_block(ks, j)
 	ldr	r0, [sp, #12]
 	str	r0, [sp, #84]
 	ldr	r0, [sp, #48]
@@ -969,34 +969,34 @@ gcm_decrypt_with:
 	ldr	r0, [sp, #36]
 	bl	gcm_E_encrypt_block
 	ldr	r0, [sp, #112]
-	@ gcm.ae:151: store_be(msg, off, c ^ u, n - off)
+	@ gcm.ae:149: store_be(msg, off, c ^ u, n - off)
 	eors	r0, r7
 	str	r0, [sp, #16]
-	@ gcm.ae:150: y = G.mul_h(y ^ c, tab)                          // delay slot: needs C only
+	@ gcm.ae:148: y = G.mul_h(y ^ c, tab)                          // delay slot: needs C only
 	mov	r1, r6
 	eors	r1, r7
-	@ gcm.ae:148: u = E.encrypt_block(ks, j)
+	@ gcm.ae:146: u = E.encrypt_block(ks, j)
 	ldr	r0, [sp, #108]
-	@ gcm.ae:151: store_be(msg, off, c ^ u, n - off)
+	@ gcm.ae:149: store_be(msg, off, c ^ u, n - off)
 	eors	r0, r5
 	str	r0, [sp, #28]
-	@ gcm.ae:150: y = G.mul_h(y ^ c, tab)                          // delay slot: needs C only
+	@ gcm.ae:148: y = G.mul_h(y ^ c, tab)                          // delay slot: needs C only
 	mov	r2, r8
 	eors	r2, r5
-	@ gcm.ae:148: u = E.encrypt_block(ks, j)
+	@ gcm.ae:146: u = E.encrypt_block(ks, j)
 	ldr	r5, [sp, #104]
-	@ gcm.ae:151: store_be(msg, off, c ^ u, n - off)
+	@ gcm.ae:149: store_be(msg, off, c ^ u, n - off)
 	ldr	r0, [sp, #20]
 	eors	r5, r0
-	@ gcm.ae:150: y = G.mul_h(y ^ c, tab)                          // delay slot: needs C only
+	@ gcm.ae:148: y = G.mul_h(y ^ c, tab)                          // delay slot: needs C only
 	mov	r3, r9
 	eors	r3, r0
-	@ gcm.ae:148: u = E.encrypt_block(ks, j)
+	@ gcm.ae:146: u = E.encrypt_block(ks, j)
 	ldr	r6, [sp, #100]
-	@ gcm.ae:151: store_be(msg, off, c ^ u, n - off)
+	@ gcm.ae:149: store_be(msg, off, c ^ u, n - off)
 	ldr	r0, [sp, #24]
 	eors	r6, r0
-	@ gcm.ae:150: y = G.mul_h(y ^ c, tab)                          // delay slot: needs C only
+	@ gcm.ae:148: y = G.mul_h(y ^ c, tab)                          // delay slot: needs C only
 	mov	r7, r10
 	eors	r7, r0
 	str	r7, [sp, #84]
@@ -1014,7 +1014,7 @@ gcm_decrypt_with:
 	ldr	r0, [sp, #108]
 	mov	r8, r0
 	ldr	r1, [sp, #112]
-	@ gcm.ae:151: store_be(msg, off, c ^ u, n - off)
+	@ gcm.ae:149: store_be(msg, off, c ^ u, n - off)
 	ldr	r0, [sp, #16]
 	rev	r3, r0
 	ldr	r0, [sp, #28]
@@ -1242,7 +1242,7 @@ gcm_decrypt_with:
 	mov	r1, r2
 	ldr	r0, [sp, #64]
 	eors	r1, r0
-	@ gcm.ae:155: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(t, len(tag))) == 0
+	@ gcm.ae:153: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(t, len(tag))) == 0
 	ldr	r2, [sp, #168]
 	movs	r3, #3
 	ldr	r0, [sp, #172]
@@ -1350,7 +1350,7 @@ gcm_decrypt_with:
 	ldr	r0, [sp, #4]
 	mov	r4, r1
 .Lgcm_decrypt_with_endif20:
-	@ gcm.ae:155: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(t, len(tag))) == 0
+	@ gcm.ae:153: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(t, len(tag))) == 0
 	ldr	r3, [sp, #24]
 	eors	r3, r2
 	ldr	r2, [sp, #28]

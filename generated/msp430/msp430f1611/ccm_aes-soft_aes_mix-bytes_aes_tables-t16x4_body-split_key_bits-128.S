@@ -359,7 +359,7 @@ ccm_encrypt_with:
 	mov.b	@r13, r15
 	mov	r15, 46(sp)
 .Lccm_encrypt_with_nob15:
-	; ccm.ae:142: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
+	; ccm.ae:140: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
 	mov	r5, 68(sp)
 	mov	r6, 70(sp)
 	mov	38(sp), 72(sp)
@@ -399,7 +399,7 @@ ccm_encrypt_with:
 	mov	r15, r4
 	xor.b	46(sp), r4
 	xor	r15, r4
-	; ccm.ae:144: s0 = E.encrypt_block(ks, j0)
+	; ccm.ae:142: s0 = E.encrypt_block(ks, j0)
 	mov	r5, 68(sp)
 	mov	r6, 70(sp)
 	mov	38(sp), 72(sp)
@@ -433,7 +433,7 @@ ccm_encrypt_with:
 	rla	r15
 	bis	r14, r15
 	mov	r15, 48(sp)
-	; ccm.ae:146: for i in 0..(n + 15) / 16 {
+	; ccm.ae:144: for i in 0..(n + 15) / 16 {
 	mov	#0, 28(sp)
 	mov	r5, 42(sp)
 	mov	r6, 40(sp)
@@ -498,7 +498,7 @@ ccm_encrypt_with:
 	mov	r11, r10
 	jmp	.Lccm_encrypt_with_words19
 .Lccm_encrypt_with_join20:
-	; ccm.ae:149: u = E.encrypt_block(ks, j)
+	; ccm.ae:147: u = E.encrypt_block(ks, j)
 	mov	42(sp), 68(sp)
 	mov	40(sp), 70(sp)
 	mov	38(sp), 72(sp)
@@ -548,7 +548,7 @@ ccm_encrypt_with:
 	xor	156(sp), r9
 	mov	12(sp), r10
 	xor	158(sp), r10
-	; ccm.ae:152: y = E.encrypt_block(ks, s)
+	; ccm.ae:150: y = E.encrypt_block(ks, s)
 	mov	18(sp), 68(sp)
 	mov	16(sp), 70(sp)
 	mov	14(sp), 72(sp)
@@ -563,7 +563,7 @@ ccm_encrypt_with:
 	add	#160, r14
 	mov	44(sp), r12
 	call	#ccm_E_encrypt_block
-	; ccm.ae:153: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
+	; ccm.ae:151: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
 	mov	20(sp), r13
 	mov	22(sp), r14
 	mov	26(sp), r15
@@ -647,7 +647,7 @@ ccm_encrypt_with:
 	xor	124(sp), r14
 	mov	24(sp), r15
 	xor	126(sp), r15
-	; ccm.ae:155: store_be(tag, 0, y ^ s0, len(tag))
+	; ccm.ae:153: store_be(tag, 0, y ^ s0, len(tag))
 	mov	202(sp), r13
 	cmp	#16, 204(sp)
 	jnc	.Lccm_encrypt_with_bytes27
@@ -946,7 +946,7 @@ ccm_decrypt_with:
 	mov.b	@r13, r15
 	mov	r15, 38(sp)
 .Lccm_decrypt_with_nob15:
-	; ccm.ae:164: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
+	; ccm.ae:162: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
 	mov	r5, 90(sp)
 	mov	r6, 92(sp)
 	mov	32(sp), 94(sp)
@@ -986,7 +986,7 @@ ccm_decrypt_with:
 	mov	r15, r4
 	xor.b	38(sp), r4
 	xor	r15, r4
-	; ccm.ae:166: s0 = E.encrypt_block(ks, j0)
+	; ccm.ae:164: s0 = E.encrypt_block(ks, j0)
 	mov	r5, 90(sp)
 	mov	r6, 92(sp)
 	mov	32(sp), 94(sp)
@@ -1020,7 +1020,7 @@ ccm_decrypt_with:
 	rla	r15
 	bis	r14, r15
 	mov	r15, 58(sp)
-	; ccm.ae:168: for i in 0..(n + 15) / 16 {
+	; ccm.ae:166: for i in 0..(n + 15) / 16 {
 	mov	#0, 34(sp)
 	mov	r5, 26(sp)
 	mov	r6, 24(sp)
@@ -1095,7 +1095,7 @@ ccm_decrypt_with:
 	mov	r11, r4
 	jmp	.Lccm_decrypt_with_words19
 .Lccm_decrypt_with_join20:
-	; ccm.ae:171: u = E.encrypt_block(ks, j)
+	; ccm.ae:169: u = E.encrypt_block(ks, j)
 	mov	26(sp), 90(sp)
 	mov	24(sp), 92(sp)
 	mov	32(sp), 94(sp)
@@ -1324,7 +1324,7 @@ ccm_decrypt_with:
 	mov	14(sp), r6
 	mov	r15, r7
 .Lccm_decrypt_with_endif24:
-	; ccm.ae:174: store_be(msg, off, m, n - off)
+	; ccm.ae:172: store_be(msg, off, m, n - off)
 	mov	r7, r4
 	mov	r6, r5
 	mov	10(sp), r8
@@ -1393,7 +1393,7 @@ ccm_decrypt_with:
 	xor	46(sp), r13
 	xor	52(sp), r6
 	xor	56(sp), r7
-	; ccm.ae:175: y = E.encrypt_block(ks, m ^ y)
+	; ccm.ae:173: y = E.encrypt_block(ks, m ^ y)
 	mov	r8, 90(sp)
 	mov	r9, 92(sp)
 	mov	r10, 94(sp)

@@ -690,7 +690,7 @@ gcm_encrypt_with:
 	mov	154(sp), r7
 	mov	156(sp), r10
 .Lgcm_encrypt_with_endif9:
-	; gcm.ae:122: s0 = E.encrypt_block(ks, j0)
+	; gcm.ae:120: s0 = E.encrypt_block(ks, j0)
 	mov	r8, 94(sp)
 	mov	r9, 96(sp)
 	mov	54(sp), 98(sp)
@@ -724,7 +724,7 @@ gcm_encrypt_with:
 	rla	r15
 	bis	r14, r15
 	mov	r15, 62(sp)
-	; gcm.ae:125: for i in 0..(n + 15) / 16 {
+	; gcm.ae:123: for i in 0..(n + 15) / 16 {
 	mov	#0, 32(sp)
 	mov	r4, 72(sp)
 	mov	r5, 70(sp)
@@ -748,7 +748,7 @@ gcm_encrypt_with:
 	rra	r7
 	rra	r7
 	rra	r7
-	; gcm.ae:127: u = E.encrypt_block(ks, j)
+	; gcm.ae:125: u = E.encrypt_block(ks, j)
 	mov	r8, 94(sp)
 	mov	r9, 96(sp)
 	mov	54(sp), 98(sp)
@@ -1024,7 +1024,7 @@ gcm_encrypt_with:
 	mov	24(sp), r6
 	mov	12(sp), r7
 .Lgcm_encrypt_with_endif30:
-	; gcm.ae:130: store_be(ct, off, c, n - off)
+	; gcm.ae:128: store_be(ct, off, c, n - off)
 	mov	r7, r4
 	mov	r6, r5
 	mov	2(sp), r8
@@ -1095,7 +1095,7 @@ gcm_encrypt_with:
 	xor	r6, r14
 	mov	52(sp), r15
 	xor	r7, r15
-	; gcm.ae:131: y = G.mul_h(y ^ c, tab)                          // the partial block hashed zero-padded
+	; gcm.ae:129: y = G.mul_h(y ^ c, tab)                          // the partial block hashed zero-padded
 	mov	r8, 94(sp)
 	mov	r9, 96(sp)
 	mov	r10, 98(sp)
@@ -1189,7 +1189,7 @@ gcm_encrypt_with:
 	xor	170(sp), r14
 	mov	220(sp), r15
 	xor	172(sp), r15
-	; gcm.ae:133: store_be(tag, 0, finish(tab, y, len(ad), n, s0), len(tag))
+	; gcm.ae:131: store_be(tag, 0, finish(tab, y, len(ad), n, s0), len(tag))
 	mov	250(sp), r13
 	cmp	#16, 252(sp)
 	jnc	.Lgcm_encrypt_with_bytes35
@@ -1606,7 +1606,7 @@ gcm_decrypt_with:
 	mov	170(sp), r9
 	mov	172(sp), r10
 .Lgcm_decrypt_with_endif9:
-	; gcm.ae:142: s0 = E.encrypt_block(ks, j0)
+	; gcm.ae:140: s0 = E.encrypt_block(ks, j0)
 	mov	50(sp), 110(sp)
 	mov	r4, 112(sp)
 	mov	r5, 114(sp)
@@ -1641,7 +1641,7 @@ gcm_decrypt_with:
 	rla	r15
 	bis	r14, r15
 	mov	r15, 54(sp)
-	; gcm.ae:145: for i in 0..(n + 15) / 16 {
+	; gcm.ae:143: for i in 0..(n + 15) / 16 {
 	mov	#0, 24(sp)
 	mov	r13, 42(sp)
 	mov	r4, 40(sp)
@@ -1699,7 +1699,7 @@ gcm_decrypt_with:
 	mov	r11, r10
 	jmp	.Lgcm_decrypt_with_words25
 .Lgcm_decrypt_with_join26:
-	; gcm.ae:148: u = E.encrypt_block(ks, j)
+	; gcm.ae:146: u = E.encrypt_block(ks, j)
 	mov	42(sp), 110(sp)
 	mov	40(sp), 112(sp)
 	mov	70(sp), 114(sp)
@@ -1749,7 +1749,7 @@ gcm_decrypt_with:
 	xor	202(sp), r9
 	mov	4(sp), r10
 	xor	204(sp), r10
-	; gcm.ae:150: y = G.mul_h(y ^ c, tab)                          // delay slot: needs C only
+	; gcm.ae:148: y = G.mul_h(y ^ c, tab)                          // delay slot: needs C only
 	mov	10(sp), 110(sp)
 	mov	8(sp), 112(sp)
 	mov	6(sp), 114(sp)
@@ -1764,7 +1764,7 @@ gcm_decrypt_with:
 	add	#206, r14
 	mov	48(sp), r13
 	call	#gcm_G_mul_h
-	; gcm.ae:151: store_be(msg, off, c ^ u, n - off)
+	; gcm.ae:149: store_be(msg, off, c ^ u, n - off)
 	mov	12(sp), r13
 	mov	16(sp), r14
 	mov	20(sp), r15

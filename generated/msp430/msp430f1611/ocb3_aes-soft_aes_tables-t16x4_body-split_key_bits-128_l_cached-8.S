@@ -664,7 +664,7 @@ ocb3_encrypt_with:
 	push	r5
 	push	r4
 	sub	#216, sp
-	; ocb3.ae:208: offset = initial_offset(ks, nonce, len(tag))
+	; ocb3.ae:206: offset = initial_offset(ks, nonce, len(tag))
 	mov	246(sp), 104(sp)
 	mov	#0, 106(sp)
 	mov	sp, r10
@@ -686,7 +686,7 @@ ocb3_encrypt_with:
 	rra	r15
 	rra	r15
 	mov	r15, 70(sp)
-	; ocb3.ae:215: for i in 0..full {
+	; ocb3.ae:213: for i in 0..full {
 	mov	#0, 60(sp)
 	mov	120(sp), r14
 	mov	122(sp), r13
@@ -775,42 +775,42 @@ ocb3_encrypt_with:
 	xor	r8, 28(sp)
 	; ocb3.ae:52: if v[15:0] == 0 {
 	xor	18(sp), r8
-	; ocb3.ae:215: for i in 0..full {
+	; ocb3.ae:213: for i in 0..full {
 	swpb	r9
 	xor	r9, 30(sp)
 	; ocb3.ae:52: if v[15:0] == 0 {
 	xor	20(sp), r9
-	; ocb3.ae:215: for i in 0..full {
+	; ocb3.ae:213: for i in 0..full {
 	swpb	r10
 	xor	r10, 32(sp)
 	; ocb3.ae:52: if v[15:0] == 0 {
 	xor	22(sp), r10
-	; ocb3.ae:215: for i in 0..full {
+	; ocb3.ae:213: for i in 0..full {
 	swpb	r11
 	xor	r11, 38(sp)
 	; ocb3.ae:52: if v[15:0] == 0 {
 	xor	26(sp), r11
-	; ocb3.ae:215: for i in 0..full {
+	; ocb3.ae:213: for i in 0..full {
 	swpb	r12
 	xor	r12, 42(sp)
 	; ocb3.ae:52: if v[15:0] == 0 {
 	xor	34(sp), r12
-	; ocb3.ae:215: for i in 0..full {
+	; ocb3.ae:213: for i in 0..full {
 	swpb	r13
 	xor	r13, 62(sp)
 	; ocb3.ae:52: if v[15:0] == 0 {
 	xor	36(sp), r13
-	; ocb3.ae:215: for i in 0..full {
+	; ocb3.ae:213: for i in 0..full {
 	swpb	r14
 	xor	r14, 66(sp)
 	; ocb3.ae:52: if v[15:0] == 0 {
 	xor	40(sp), r14
-	; ocb3.ae:215: for i in 0..full {
+	; ocb3.ae:213: for i in 0..full {
 	swpb	r15
 	xor	r15, 64(sp)
 	; ocb3.ae:52: if v[15:0] == 0 {
 	xor	44(sp), r15
-	; ocb3.ae:219: u = E.encrypt_block(ks, p ^ offset)
+	; ocb3.ae:217: u = E.encrypt_block(ks, p ^ offset)
 	mov	r15, 104(sp)
 	mov	r14, 106(sp)
 	mov	r13, 108(sp)
@@ -819,7 +819,7 @@ ocb3_encrypt_with:
 	mov	r10, 114(sp)
 	mov	r9, 116(sp)
 	mov	r8, 118(sp)
-	; ocb3.ae:215: for i in 0..full {
+	; ocb3.ae:213: for i in 0..full {
 	mov	60(sp), r9
 	add	#2, r9
 	mov	#0, r10
@@ -830,7 +830,7 @@ ocb3_encrypt_with:
 	clr	r8
 	adc	r8
 	xor	#1, r8
-	; ocb3.ae:219: u = E.encrypt_block(ks, p ^ offset)
+	; ocb3.ae:217: u = E.encrypt_block(ks, p ^ offset)
 	mov	sp, r13
 	add	#104, r13
 	mov	sp, r14
@@ -1147,7 +1147,7 @@ ocb3_encrypt_with:
 	mov	r5, r9
 	mov	r7, r15
 .Locb3_encrypt_with_endif19:
-	; ocb3.ae:222: store_be(ct, off, u ^ offset)
+	; ocb3.ae:220: store_be(ct, off, u ^ offset)
 	mov	24(sp), r5
 	mov	46(sp), r6
 	mov	48(sp), r7
@@ -1229,7 +1229,7 @@ ocb3_encrypt_with:
 	clr	r15
 	adc	r15
 	bis	r15, r4
-	; ocb3.ae:225: if r != 0 {
+	; ocb3.ae:223: if r != 0 {
 	tst	r4
 	jz	.Locb3_encrypt_with_else25
 	mov	68(sp), r4
@@ -1249,7 +1249,7 @@ ocb3_encrypt_with:
 	mov	r13, 78(sp)
 	xor	@r4, r14
 	mov	r14, 80(sp)
-	; ocb3.ae:227: pad = E.encrypt_block(ks, offset)
+	; ocb3.ae:225: pad = E.encrypt_block(ks, offset)
 	mov	80(sp), 104(sp)
 	mov	78(sp), 106(sp)
 	mov	76(sp), 108(sp)
@@ -1301,9 +1301,9 @@ ocb3_encrypt_with:
 	mov	r11, r7
 	jmp	.Locb3_encrypt_with_words28
 .Locb3_encrypt_with_join29:
-	; ocb3.ae:230: store_be(ct, 16 * full, p ^ pad, r)
+	; ocb3.ae:228: store_be(ct, 16 * full, p ^ pad, r)
 	add	240(sp), r9
-	; ocb3.ae:227: pad = E.encrypt_block(ks, offset)
+	; ocb3.ae:225: pad = E.encrypt_block(ks, offset)
 	swpb	r8
 	mov	r8, r15
 	xor	182(sp), r15
@@ -1328,7 +1328,7 @@ ocb3_encrypt_with:
 	swpb	90(sp)
 	mov	90(sp), r4
 	xor	168(sp), r4
-	; ocb3.ae:230: store_be(ct, 16 * full, p ^ pad, r)
+	; ocb3.ae:228: store_be(ct, 16 * full, p ^ pad, r)
 	cmp	#16, r10
 	jnc	.Locb3_encrypt_with_bytes32
 	bit	#1, r9
@@ -1584,7 +1584,7 @@ ocb3_encrypt_with:
 	xor	26(r6), r4
 	xor	28(r6), r9
 	xor	30(r6), r10
-	; ocb3.ae:232: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
+	; ocb3.ae:230: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
 	mov	r11, 104(sp)
 	mov	r12, 106(sp)
 	mov	r13, 108(sp)
@@ -1623,7 +1623,7 @@ ocb3_encrypt_with:
 	xor	212(sp), r14
 	mov	198(sp), r15
 	xor	214(sp), r15
-	; ocb3.ae:233: store_be(tag, 0, t, len(tag))
+	; ocb3.ae:231: store_be(tag, 0, t, len(tag))
 	mov	244(sp), r13
 	cmp	#16, 246(sp)
 	jnc	.Locb3_encrypt_with_bytes36
@@ -1711,7 +1711,7 @@ ocb3_decrypt_with:
 	mov	r13, 106(sp)
 	mov	r14, r13
 	mov	r15, r14
-	; ocb3.ae:240: offset = initial_offset(ks, nonce, len(tag))
+	; ocb3.ae:238: offset = initial_offset(ks, nonce, len(tag))
 	mov	268(sp), 146(sp)
 	mov	#0, 148(sp)
 	mov	sp, r15
@@ -1729,7 +1729,7 @@ ocb3_decrypt_with:
 	rra	r15
 	rra	r15
 	mov	r15, 68(sp)
-	; ocb3.ae:245: for i in 0..full {
+	; ocb3.ae:243: for i in 0..full {
 	mov	#0, 82(sp)
 	mov	162(sp), r14
 	mov	164(sp), r13
@@ -2352,7 +2352,7 @@ ocb3_decrypt_with:
 	xor	r7, r5
 	mov	110(sp), r10
 	xor	r6, r10
-	; ocb3.ae:252: store_be(msg, off, p)
+	; ocb3.ae:250: store_be(msg, off, p)
 	mov	46(sp), r13
 	add	270(sp), r13
 	bit	#1, r13
@@ -2430,7 +2430,7 @@ ocb3_decrypt_with:
 	clr	r15
 	adc	r15
 	bis	r15, r5
-	; ocb3.ae:255: if r != 0 {
+	; ocb3.ae:253: if r != 0 {
 	tst	r5
 	jnz	.Locb3_decrypt_with_near49
 	br	#.Locb3_decrypt_with_else27
@@ -2452,7 +2452,7 @@ ocb3_decrypt_with:
 	mov	r13, 94(sp)
 	xor	@r5, r14
 	mov	r14, 98(sp)
-	; ocb3.ae:257: pad = E.encrypt_block(ks, offset)
+	; ocb3.ae:255: pad = E.encrypt_block(ks, offset)
 	mov	98(sp), 146(sp)
 	mov	94(sp), 148(sp)
 	mov	92(sp), 150(sp)
@@ -2718,7 +2718,7 @@ ocb3_decrypt_with:
 	mov	96(sp), r6
 	mov	64(sp), r8
 .Locb3_decrypt_with_endif35:
-	; ocb3.ae:260: store_be(msg, 16 * full, p, r)
+	; ocb3.ae:258: store_be(msg, 16 * full, p, r)
 	mov	r8, r4
 	mov	r6, r5
 	mov	56(sp), r7
@@ -2977,7 +2977,7 @@ ocb3_decrypt_with:
 	xor	26(r6), r8
 	xor	28(r6), r4
 	xor	30(r6), r5
-	; ocb3.ae:262: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
+	; ocb3.ae:260: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
 	mov	r11, 146(sp)
 	mov	r12, 148(sp)
 	mov	r13, 150(sp)

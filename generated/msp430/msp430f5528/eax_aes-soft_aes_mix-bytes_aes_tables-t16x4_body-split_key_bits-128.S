@@ -345,7 +345,7 @@ eax_encrypt_with:
 	sub	#136, sp
 	mov	152(sp), r9
 	mov	154(sp), r10
-	; eax.ae:93: n = omac(ks, o, 0 as u8, nonce)
+	; eax.ae:91: n = omac(ks, o, 0 as u8, nonce)
 	mov	sp, r11
 	add	#40, r11
 	mov	r15, 0(sp)
@@ -355,7 +355,7 @@ eax_encrypt_with:
 	mov	r14, r15
 	mov	#0, r14
 	call	#eax_omac
-	; eax.ae:94: h = omac(ks, o, 1 as u8, ad)
+	; eax.ae:92: h = omac(ks, o, 1 as u8, ad)
 	mov	sp, r15
 	add	#56, r15
 	mov	r10, 0(sp)
@@ -565,7 +565,7 @@ eax_encrypt_with:
 	cmp	18(sp), r10
 	jnc	.Leax_encrypt_with_loop1
 .Leax_encrypt_with_done2:
-	; eax.ae:96: c = omac(ks, o, 2 as u8, ct)
+	; eax.ae:94: c = omac(ks, o, 2 as u8, ct)
 	mov	sp, r15
 	add	#120, r15
 	mov	162(sp), 0(sp)
@@ -591,7 +591,7 @@ eax_encrypt_with:
 	xor	132(sp), r14
 	mov	22(sp), r15
 	xor	134(sp), r15
-	; eax.ae:97: store_be(tag, 0, n ^ h ^ c, len(tag))
+	; eax.ae:95: store_be(tag, 0, n ^ h ^ c, len(tag))
 	mov	164(sp), r13
 	cmp	#16, 166(sp)
 	jnc	.Leax_encrypt_with_bytes12
@@ -665,7 +665,7 @@ eax_decrypt_with:
 	sub	#142, sp
 	mov	158(sp), r9
 	mov	160(sp), r10
-	; eax.ae:102: n = omac(ks, o, 0 as u8, nonce)
+	; eax.ae:100: n = omac(ks, o, 0 as u8, nonce)
 	mov	sp, r11
 	add	#46, r11
 	mov	r15, 0(sp)
@@ -675,7 +675,7 @@ eax_decrypt_with:
 	mov	r14, r15
 	mov	#0, r14
 	call	#eax_omac
-	; eax.ae:103: h = omac(ks, o, 1 as u8, ad)
+	; eax.ae:101: h = omac(ks, o, 1 as u8, ad)
 	mov	sp, r15
 	add	#62, r15
 	mov	r10, 0(sp)
@@ -685,7 +685,7 @@ eax_decrypt_with:
 	mov	#1, r14
 	mov	r9, r15
 	call	#eax_omac
-	; eax.ae:104: c = omac(ks, o, 2 as u8, ct)
+	; eax.ae:102: c = omac(ks, o, 2 as u8, ct)
 	mov	sp, r15
 	add	#78, r15
 	mov	164(sp), 0(sp)

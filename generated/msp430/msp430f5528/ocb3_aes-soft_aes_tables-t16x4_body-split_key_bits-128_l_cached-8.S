@@ -507,7 +507,7 @@ ocb3_key_setup:
 ocb3_encrypt_with:
 	pushm.w	#7, r10
 	sub	#218, sp
-	; ocb3.ae:208: offset = initial_offset(ks, nonce, len(tag))
+	; ocb3.ae:206: offset = initial_offset(ks, nonce, len(tag))
 	mov	248(sp), 106(sp)
 	mov	#0, 108(sp)
 	mov	sp, r10
@@ -525,7 +525,7 @@ ocb3_encrypt_with:
 	mov	80(sp), r15
 	rrum.w	#4, r15
 	mov	r15, 80(sp)
-	; ocb3.ae:215: for i in 0..full {
+	; ocb3.ae:213: for i in 0..full {
 	mov	#0, 62(sp)
 	mov	122(sp), r14
 	mov	124(sp), r13
@@ -611,42 +611,42 @@ ocb3_encrypt_with:
 	xor	r8, 28(sp)
 	; ocb3.ae:52: if v[15:0] == 0 {
 	xor	16(sp), r8
-	; ocb3.ae:215: for i in 0..full {
+	; ocb3.ae:213: for i in 0..full {
 	swpb	r9
 	xor	r9, 30(sp)
 	; ocb3.ae:52: if v[15:0] == 0 {
 	xor	18(sp), r9
-	; ocb3.ae:215: for i in 0..full {
+	; ocb3.ae:213: for i in 0..full {
 	swpb	r10
 	xor	r10, 32(sp)
 	; ocb3.ae:52: if v[15:0] == 0 {
 	xor	20(sp), r10
-	; ocb3.ae:215: for i in 0..full {
+	; ocb3.ae:213: for i in 0..full {
 	swpb	r11
 	xor	r11, 38(sp)
 	; ocb3.ae:52: if v[15:0] == 0 {
 	xor	22(sp), r11
-	; ocb3.ae:215: for i in 0..full {
+	; ocb3.ae:213: for i in 0..full {
 	swpb	r12
 	xor	r12, 40(sp)
 	; ocb3.ae:52: if v[15:0] == 0 {
 	xor	34(sp), r12
-	; ocb3.ae:215: for i in 0..full {
+	; ocb3.ae:213: for i in 0..full {
 	swpb	r13
 	xor	r13, 60(sp)
 	; ocb3.ae:52: if v[15:0] == 0 {
 	xor	36(sp), r13
-	; ocb3.ae:215: for i in 0..full {
+	; ocb3.ae:213: for i in 0..full {
 	swpb	r14
 	xor	r14, 66(sp)
 	; ocb3.ae:52: if v[15:0] == 0 {
 	xor	42(sp), r14
-	; ocb3.ae:215: for i in 0..full {
+	; ocb3.ae:213: for i in 0..full {
 	swpb	r15
 	xor	r15, 64(sp)
 	; ocb3.ae:52: if v[15:0] == 0 {
 	xor	44(sp), r15
-	; ocb3.ae:219: u = E.encrypt_block(ks, p ^ offset)
+	; ocb3.ae:217: u = E.encrypt_block(ks, p ^ offset)
 	mov	r15, 106(sp)
 	mov	r14, 108(sp)
 	mov	r13, 110(sp)
@@ -655,7 +655,7 @@ ocb3_encrypt_with:
 	mov	r10, 116(sp)
 	mov	r9, 118(sp)
 	mov	r8, 120(sp)
-	; ocb3.ae:215: for i in 0..full {
+	; ocb3.ae:213: for i in 0..full {
 	mov	62(sp), r9
 	add	#2, r9
 	mov	#0, r10
@@ -666,7 +666,7 @@ ocb3_encrypt_with:
 	clr	r8
 	adc	r8
 	xor	#1, r8
-	; ocb3.ae:219: u = E.encrypt_block(ks, p ^ offset)
+	; ocb3.ae:217: u = E.encrypt_block(ks, p ^ offset)
 	mov	sp, r13
 	add	#106, r13
 	mov	sp, r14
@@ -916,7 +916,7 @@ ocb3_encrypt_with:
 	mov	r5, r9
 	mov	r7, r15
 .Locb3_encrypt_with_endif19:
-	; ocb3.ae:222: store_be(ct, off, u ^ offset)
+	; ocb3.ae:220: store_be(ct, off, u ^ offset)
 	mov	24(sp), r5
 	mov	26(sp), r6
 	mov	46(sp), r7
@@ -995,7 +995,7 @@ ocb3_encrypt_with:
 	clr	r15
 	adc	r15
 	bis	r15, r4
-	; ocb3.ae:225: if r != 0 {
+	; ocb3.ae:223: if r != 0 {
 	tst	r4
 	jz	.Locb3_encrypt_with_else25
 	mov	68(sp), r4
@@ -1015,7 +1015,7 @@ ocb3_encrypt_with:
 	mov	r13, 76(sp)
 	xor	@r4, r14
 	mov	r14, 78(sp)
-	; ocb3.ae:227: pad = E.encrypt_block(ks, offset)
+	; ocb3.ae:225: pad = E.encrypt_block(ks, offset)
 	mov	78(sp), 106(sp)
 	mov	76(sp), 108(sp)
 	mov	74(sp), 110(sp)
@@ -1067,9 +1067,9 @@ ocb3_encrypt_with:
 	mov	r11, r7
 	jmp	.Locb3_encrypt_with_words28
 .Locb3_encrypt_with_join29:
-	; ocb3.ae:230: store_be(ct, 16 * full, p ^ pad, r)
+	; ocb3.ae:228: store_be(ct, 16 * full, p ^ pad, r)
 	add	242(sp), r9
-	; ocb3.ae:227: pad = E.encrypt_block(ks, offset)
+	; ocb3.ae:225: pad = E.encrypt_block(ks, offset)
 	swpb	82(sp)
 	mov	82(sp), r15
 	xor	184(sp), r15
@@ -1094,7 +1094,7 @@ ocb3_encrypt_with:
 	swpb	92(sp)
 	mov	92(sp), r5
 	xor	170(sp), r5
-	; ocb3.ae:230: store_be(ct, 16 * full, p ^ pad, r)
+	; ocb3.ae:228: store_be(ct, 16 * full, p ^ pad, r)
 	cmp	#16, r10
 	jnc	.Locb3_encrypt_with_bytes32
 	bit	#1, r9
@@ -1342,7 +1342,7 @@ ocb3_encrypt_with:
 	xor	26(r6), r4
 	xor	28(r6), r9
 	xor	30(r6), r10
-	; ocb3.ae:232: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
+	; ocb3.ae:230: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
 	mov	r11, 106(sp)
 	mov	r12, 108(sp)
 	mov	r13, 110(sp)
@@ -1381,7 +1381,7 @@ ocb3_encrypt_with:
 	xor	214(sp), r14
 	mov	200(sp), r15
 	xor	216(sp), r15
-	; ocb3.ae:233: store_be(tag, 0, t, len(tag))
+	; ocb3.ae:231: store_be(tag, 0, t, len(tag))
 	mov	246(sp), r13
 	cmp	#16, 248(sp)
 	jnc	.Locb3_encrypt_with_bytes36
@@ -1457,7 +1457,7 @@ ocb3_decrypt_with:
 	mov	r13, 106(sp)
 	mov	r14, r13
 	mov	r15, r14
-	; ocb3.ae:240: offset = initial_offset(ks, nonce, len(tag))
+	; ocb3.ae:238: offset = initial_offset(ks, nonce, len(tag))
 	mov	268(sp), 146(sp)
 	mov	#0, 148(sp)
 	mov	sp, r15
@@ -1471,7 +1471,7 @@ ocb3_decrypt_with:
 	mov	116(sp), r15
 	rrum.w	#4, r15
 	mov	r15, 116(sp)
-	; ocb3.ae:245: for i in 0..full {
+	; ocb3.ae:243: for i in 0..full {
 	mov	#0, 80(sp)
 	mov	162(sp), r14
 	mov	164(sp), r13
@@ -2024,7 +2024,7 @@ ocb3_decrypt_with:
 	xor	r7, r5
 	mov	108(sp), r15
 	xor	r6, r15
-	; ocb3.ae:252: store_be(msg, off, p)
+	; ocb3.ae:250: store_be(msg, off, p)
 	mov	84(sp), r12
 	add	270(sp), r12
 	bit	#1, r12
@@ -2099,7 +2099,7 @@ ocb3_decrypt_with:
 	clr	r15
 	adc	r15
 	bis	r15, r5
-	; ocb3.ae:255: if r != 0 {
+	; ocb3.ae:253: if r != 0 {
 	tst	r5
 	jnz	.Locb3_decrypt_with_near49
 	br	#.Locb3_decrypt_with_else27
@@ -2121,7 +2121,7 @@ ocb3_decrypt_with:
 	mov	r13, 96(sp)
 	xor	@r5, r14
 	mov	r14, 100(sp)
-	; ocb3.ae:257: pad = E.encrypt_block(ks, offset)
+	; ocb3.ae:255: pad = E.encrypt_block(ks, offset)
 	mov	100(sp), 146(sp)
 	mov	96(sp), 148(sp)
 	mov	92(sp), 150(sp)
@@ -2378,7 +2378,7 @@ ocb3_decrypt_with:
 	mov	98(sp), r6
 	mov	64(sp), r8
 .Locb3_decrypt_with_endif35:
-	; ocb3.ae:260: store_be(msg, 16 * full, p, r)
+	; ocb3.ae:258: store_be(msg, 16 * full, p, r)
 	mov	r8, r4
 	mov	r6, r5
 	mov	56(sp), r7
@@ -2628,7 +2628,7 @@ ocb3_decrypt_with:
 	xor	26(r6), r8
 	xor	28(r6), r4
 	xor	30(r6), r5
-	; ocb3.ae:262: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
+	; ocb3.ae:260: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
 	mov	r11, 146(sp)
 	mov	r12, 148(sp)
 	mov	r13, 150(sp)

@@ -343,7 +343,7 @@ ccm_encrypt_with:
 	mov.b	@r13, r15
 	mov	r15, 46(sp)
 .Lccm_encrypt_with_nob15:
-	; ccm.ae:142: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
+	; ccm.ae:140: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
 	mov	r5, 68(sp)
 	mov	r6, 70(sp)
 	mov	38(sp), 72(sp)
@@ -383,7 +383,7 @@ ccm_encrypt_with:
 	mov	r15, r4
 	xor.b	46(sp), r4
 	xor	r15, r4
-	; ccm.ae:144: s0 = E.encrypt_block(ks, j0)
+	; ccm.ae:142: s0 = E.encrypt_block(ks, j0)
 	mov	r5, 68(sp)
 	mov	r6, 70(sp)
 	mov	38(sp), 72(sp)
@@ -410,7 +410,7 @@ ccm_encrypt_with:
 	rlam.w	#4, r15
 	bis	r14, r15
 	mov	r15, 48(sp)
-	; ccm.ae:146: for i in 0..(n + 15) / 16 {
+	; ccm.ae:144: for i in 0..(n + 15) / 16 {
 	mov	#0, 28(sp)
 	mov	r5, 42(sp)
 	mov	r6, 40(sp)
@@ -472,7 +472,7 @@ ccm_encrypt_with:
 	mov	r11, r10
 	jmp	.Lccm_encrypt_with_words19
 .Lccm_encrypt_with_join20:
-	; ccm.ae:149: u = E.encrypt_block(ks, j)
+	; ccm.ae:147: u = E.encrypt_block(ks, j)
 	mov	42(sp), 68(sp)
 	mov	40(sp), 70(sp)
 	mov	38(sp), 72(sp)
@@ -522,7 +522,7 @@ ccm_encrypt_with:
 	xor	156(sp), r9
 	mov	12(sp), r10
 	xor	158(sp), r10
-	; ccm.ae:152: y = E.encrypt_block(ks, s)
+	; ccm.ae:150: y = E.encrypt_block(ks, s)
 	mov	18(sp), 68(sp)
 	mov	16(sp), 70(sp)
 	mov	14(sp), 72(sp)
@@ -537,7 +537,7 @@ ccm_encrypt_with:
 	add	#160, r14
 	mov	44(sp), r12
 	call	#ccm_E_encrypt_block
-	; ccm.ae:153: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
+	; ccm.ae:151: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
 	mov	20(sp), r13
 	mov	22(sp), r14
 	mov	26(sp), r15
@@ -621,7 +621,7 @@ ccm_encrypt_with:
 	xor	124(sp), r14
 	mov	24(sp), r15
 	xor	126(sp), r15
-	; ccm.ae:155: store_be(tag, 0, y ^ s0, len(tag))
+	; ccm.ae:153: store_be(tag, 0, y ^ s0, len(tag))
 	mov	202(sp), r13
 	cmp	#16, 204(sp)
 	jnc	.Lccm_encrypt_with_bytes27
@@ -908,7 +908,7 @@ ccm_decrypt_with:
 	mov.b	@r13, r15
 	mov	r15, 38(sp)
 .Lccm_decrypt_with_nob15:
-	; ccm.ae:164: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
+	; ccm.ae:162: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
 	mov	r5, 90(sp)
 	mov	r6, 92(sp)
 	mov	30(sp), 94(sp)
@@ -948,7 +948,7 @@ ccm_decrypt_with:
 	mov	r15, r4
 	xor.b	38(sp), r4
 	xor	r15, r4
-	; ccm.ae:166: s0 = E.encrypt_block(ks, j0)
+	; ccm.ae:164: s0 = E.encrypt_block(ks, j0)
 	mov	r5, 90(sp)
 	mov	r6, 92(sp)
 	mov	30(sp), 94(sp)
@@ -975,7 +975,7 @@ ccm_decrypt_with:
 	rlam.w	#4, r15
 	bis	r14, r15
 	mov	r15, 58(sp)
-	; ccm.ae:168: for i in 0..(n + 15) / 16 {
+	; ccm.ae:166: for i in 0..(n + 15) / 16 {
 	mov	#0, 34(sp)
 	mov	r5, 28(sp)
 	mov	r6, 26(sp)
@@ -1043,7 +1043,7 @@ ccm_decrypt_with:
 	mov	r11, r4
 	jmp	.Lccm_decrypt_with_words19
 .Lccm_decrypt_with_join20:
-	; ccm.ae:171: u = E.encrypt_block(ks, j)
+	; ccm.ae:169: u = E.encrypt_block(ks, j)
 	mov	28(sp), 90(sp)
 	mov	26(sp), 92(sp)
 	mov	30(sp), 94(sp)
@@ -1262,7 +1262,7 @@ ccm_decrypt_with:
 	mov	14(sp), r8
 	mov	r7, r9
 .Lccm_decrypt_with_endif24:
-	; ccm.ae:174: store_be(msg, off, m, n - off)
+	; ccm.ae:172: store_be(msg, off, m, n - off)
 	mov	r9, r4
 	mov	r8, r5
 	mov	8(sp), r6
@@ -1333,7 +1333,7 @@ ccm_decrypt_with:
 	xor	46(sp), r15
 	xor	52(sp), r8
 	xor	56(sp), r9
-	; ccm.ae:175: y = E.encrypt_block(ks, m ^ y)
+	; ccm.ae:173: y = E.encrypt_block(ks, m ^ y)
 	mov	r10, 90(sp)
 	mov	r11, 92(sp)
 	mov	r12, 94(sp)

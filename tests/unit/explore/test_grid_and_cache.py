@@ -42,7 +42,8 @@ def test_check_refuses_unknown_knobs_and_values():
 
 
 def test_spec_files_follow_use():
-    assert [p.name for p in spec_files(SPECS / "schemes/eax.ae")] == ["eax.ae", "cmac.ae", "accel_aes128.ae", "accel_aes256.ae", "aes.ae"]
+    assert [p.name for p in spec_files(SPECS / "schemes/eax.ae")] == ["eax.ae", "cmac.ae", "tags.ae", "accel_aes128.ae",
+                                                                   "accel_aes256.ae", "aes.ae"]
 
 
 def _task(spec, **kw):

@@ -222,3 +222,20 @@ def test_compiled_for_each_target_at_its_word(tmp_path):
     path.write_text(WORD_KNOB)
     assert compile_spec(path, "msp430f1611", entry="f").knobs["par"] == 16
     assert compile_spec(path, "stm32f030", entry="f").knobs["par"] == 32
+
+
+# -- the spec library's shared functions (specs/lib/) ---------------------------------------------
+
+def test_a_spec_uses_the_librarys_tag_comparison(tmp_path):
+    """`use V = tags()` from a spec outside the library finds specs/lib/tags.ae (after the spec's
+    own folders, as for primitives and schemes); `equal` compares the first len(tag) bytes."""
+    m = load(tmp_path, "spec v\nuse V = tags()\nfn check(tag: bytes, t: bytes) -> bit {\n"
+             "    return V.equal(tag, t)\n}\n")
+    prog = compile_module(m)
+    t = list(range(16))
+    assert prog.call("check", [list(t), list(t)])[0] == 1
+    assert prog.call("check", [t[:12], t])[0] == 1                  # a 12-byte tag: its bytes only
+    for k in (0, 7, 11):
+        bad = list(t[:12])
+        bad[k] ^= 0x80
+        assert prog.call("check", [bad, t])[0] == 0
