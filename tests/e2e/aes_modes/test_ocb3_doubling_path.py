@@ -12,7 +12,7 @@ from aedsl.engines.sim import sim_engine
 @pytest.mark.parametrize("chip,knobs", [("cc430f6137", {"aes": "accel", "l_cached": 1}),
                                         pytest.param("cc430f6137", {"aes": "soft", "l_cached": 2},
                                                      marks=pytest.mark.slow),
-                                        ("stm32f030", {"l_cached": 1})])
+                                        pytest.param("stm32f030", {"l_cached": 1}, marks=pytest.mark.slow)])
 def test_ocb3_small_l_table_matches_pycryptodome(chip, knobs, require_tools):
     require_tools(chip)
     eng = sim_engine("specs/schemes/ocb3.ae", knobs, chip)

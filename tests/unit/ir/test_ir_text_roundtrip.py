@@ -54,7 +54,8 @@ def test_print_parse_print_is_identical(case):
 
 
 @pytest.mark.parametrize("spec,knobs", [("specs/primitives/speck.ae", {"word_bits": "16"}),
-                                        ("specs/schemes/romulus_n.ae", {"word_bits": "32"})])
+                                        pytest.param("specs/schemes/romulus_n.ae", {"word_bits": "32"},
+                                                     marks=pytest.mark.slow)])
 def test_round_trip_after_every_pass(spec, knobs):
     module = _modules(spec, {})
     for p in pipeline.passes():

@@ -15,6 +15,7 @@ from aedsl.ir.nodes import walk_ops
 from aedsl.ir.passes import legalize
 
 from tests.paths import SPECS
+from tests.tiers import tiered
 from .tv import check_equivalent
 
 AES = SPECS / "primitives" / "aes.ae"
@@ -75,7 +76,7 @@ def test_sbox_computed_matches_the_spec_table():
     assert list(next(t for t in module.tables if t.name == "sbox").data) == S
 
 
-@pytest.mark.parametrize("unroll", ["1", "full"])
+@pytest.mark.parametrize("unroll", tiered(["1", "full"], {"1"}, single=True))
 def test_16bit_target_gets_the_four_2kb_tables(unroll):
     module, out = fused(unroll, "16", "full")
     tables = encrypt_tables(out)

@@ -17,6 +17,8 @@ from aedsl.ir.interp import compile_module
 from aedsl.sim.harness import Buffer, Program
 from aedsl.backends.registry import target_for
 
+from tests.tiers import tiered
+
 
 SPEC = Path(__file__).with_name("longloop.ae")
 # an inverted conditional branch over a long jump (the target label is out of the short reach)
@@ -30,7 +32,7 @@ LONG = {"msp430": re.compile(r"^\tj(?:nc|c|z|nz)\t(\S+)\n\tbr\t#(\S+)\n\1:", re.
 ROUNDS = {"msp430": 24, "armv6m": 48}
 
 
-@pytest.mark.parametrize("chip", [pytest.param("cc430f6137", marks=pytest.mark.slow), "msp430f1611", "stm32f030"])
+@pytest.mark.parametrize("chip", tiered(["cc430f6137", "msp430f1611", "stm32f030"], {"stm32f030"}, single=True))
 def test_long_loop_body_and_if(chip, require_tools):
     require_tools(chip)
     c = chips.load(chip)

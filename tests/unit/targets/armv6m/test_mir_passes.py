@@ -572,6 +572,7 @@ def test_compiled_ghash_word32_loads_with_ldm(monkeypatch):
         assert regs == sorted(regs) and (wb == "!") == (base not in regs)
 
 
+@pytest.mark.slow      # GCM compiled fully unrolled; the full suite runs it
 def test_compiled_ghash_word32_fully_unrolled_keeps_ldm_lists_in_order():
     """The regression's configuration (GCM's encrypt_with, where the bad list appeared): before
     the fix the renaming made an LDM list out of order, which emission now refuses (an error here)."""
