@@ -91,6 +91,7 @@ def test_16bit_target_gets_the_four_2kb_tables(unroll):
                             functions=["encrypt_block"]) == 2
 
 
+@pytest.mark.slow      # an unrolled AES through the passes; the table shapes are checked fast above
 def test_16bit_round_uses_32_lookups_and_no_xtime():
     _, out = fused("full", "16", "full")
     ops = list(walk_ops(out.function("encrypt_block").body))

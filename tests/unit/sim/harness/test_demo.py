@@ -34,6 +34,7 @@ def test_speck_sample(name, build_dir):
     assert in_place.buffers[1] == v["CTBytes"]
 
 
+@pytest.mark.slow      # the whole demo with its paper runs; test_demo_reports_a_wrong_result runs its loop fast
 def test_demo_main(capsys):
     assert demo.main([]) == 0
     out = capsys.readouterr().out

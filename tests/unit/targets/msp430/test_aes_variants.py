@@ -66,6 +66,7 @@ def test_t16_tables_are_four_u16_tables():
     assert "@r" in enc and "+," in enc          # round keys walked with @Rn+
 
 
+@pytest.mark.slow      # two AES variants compiled and run; the table variants above stay fast
 def test_sbox_strategy_implies_the_plain_inverse_cipher():
     """Without table fusion there are no inverse T-tables, so aes_tables=sbox makes the plain
     inverse cipher the default (backend IMPLIED_SPEC_KNOBS); an explicit -k still wins."""
