@@ -10,13 +10,13 @@ it (a byte of it, a read-modify-write); a store to a slot that no path reads aga
 from __future__ import annotations
 
 from .liveness import FLAGS, Cfg, block_liveness, defs_uses
-from .mir import Frame, Inc, Mem, MFunction, R, is_vreg
+from .mir import Inc, Mem, MFunction, R, frame_kind, is_vreg
 from .target import Target
 
 
 def _slot(op) -> int | None:
     """The pseudo-register standing for a spill slot operand (FLAGS - 1 - k), else None."""
-    if isinstance(op, Mem) and isinstance(op.disp, Frame) and op.disp.kind == "slot":
+    if frame_kind(op) == "slot":
         return FLAGS - 1 - op.disp.key
     return None
 

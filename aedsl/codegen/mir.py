@@ -91,6 +91,12 @@ def address(op: Operand) -> tuple[int, int] | None:
     return None
 
 
+def frame_kind(op: Operand) -> str | None:
+    """The kind of frame word or area a memory operand names ("slot", "local", "arg", "out"),
+    else None."""
+    return op.disp.kind if isinstance(op, Mem) and isinstance(op.disp, Frame) else None
+
+
 def as_mem(op: Operand) -> Operand:
     """`@p` as the memory operand `0(p)` it reads (the form a destination takes); any other
     operand as it is."""

@@ -56,7 +56,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from .liveness import Cfg, block_liveness, defs_uses
-from .mir import Frame, Imm, Inc, Ind, Mem, MFunction, MInst, R, address, as_mem, is_vreg, regs_in
+from .mir import Imm, Inc, Ind, Mem, MFunction, MInst, R, address, as_mem, frame_kind, is_vreg, regs_in
 from .target import Target
 
 
@@ -472,10 +472,9 @@ class _Homes:
             named = set()
             for k, op in enumerate(inst.ops):
                 named.update(regs_in(op))
-                if isinstance(op, Mem) and isinstance(op.disp, Frame) and op.disp.kind == "arg":
+                if frame_kind(op) == "arg":
                     self.arg_refs[op] += 1
-                if (k in d.writes and isinstance(op, (Mem, Ind, Inc))
-                        and not (isinstance(op, Mem) and isinstance(op.disp, Frame) and op.disp.kind == "slot")):
+                if k in d.writes and isinstance(op, (Mem, Ind, Inc)) and frame_kind(op) != "slot":
                     self.writes.append((i, *(address(op) or (None, None))))   # no address: may be any word
             for r in named:
                 self.occ[r].append(i)
@@ -484,9 +483,8 @@ class _Homes:
             for r in written:
                 self.defpos[r].append(i)
             o = inst.ops
-            if (inst.mn == mv and len(o) == 2 and isinstance(o[1], R) and isinstance(o[0], Mem)
-                    and isinstance(o[0].disp, Frame) and o[0].disp.kind == "arg" and o[0].disp.extra == 0
-                    and o[1].reg not in self.arg_load):
+            if (inst.mn == mv and len(o) == 2 and isinstance(o[1], R) and frame_kind(o[0]) == "arg"
+                    and o[0].disp.extra == 0 and o[1].reg not in self.arg_load):
                 self.arg_load[o[1].reg] = (i, o[0])
 
     def arg_home(self, group: list[int], taken: set) -> Mem | None:

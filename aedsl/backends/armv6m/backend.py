@@ -33,7 +33,7 @@ from aedsl.codegen.liveness import defs_uses
 from aedsl.codegen.calls import IncomingWords
 from aedsl.codegen.interface import COMMUTE, DCE, REGALLOC, SCHEDULE, Backend, MirContext, MirPass
 from aedsl.codegen.unit import BLOCK_ENTRIES, Entry
-from aedsl.codegen.mir import Frame, Imm, Lbl, Mem, MFunction, MInst, R
+from aedsl.codegen.mir import Frame, Imm, Lbl, Mem, MFunction, MInst, R, frame_kind
 from aedsl.codegen.select_base import MemBind, nlimbs
 from .combine import combine
 from .highadd import fold_high_adds
@@ -389,7 +389,7 @@ def emit_function(mf: MFunction, ctx: MirContext, lines_src: SpecLines) -> dict:
 
 
 def _slot_of(op):
-    return op.disp.key if isinstance(op, Mem) and isinstance(op.disp, Frame) and op.disp.kind == "slot" else None
+    return op.disp.key if frame_kind(op) == "slot" else None
 
 
 def _arg_copies(insts, target) -> dict[int, tuple[int, Mem]]:
@@ -403,7 +403,7 @@ def _arg_copies(insts, target) -> dict[int, tuple[int, Mem]]:
     refs: dict = {}
     for inst in insts:
         for op in inst.ops:
-            if isinstance(op, Mem) and isinstance(op.disp, Frame) and op.disp.kind == "arg":
+            if frame_kind(op) == "arg":
                 refs[op] = refs.get(op, 0) + 1
     stores: dict[int, list[int]] = {}
     for i, inst in enumerate(insts):
@@ -416,20 +416,16 @@ def _arg_copies(insts, target) -> dict[int, tuple[int, Mem]]:
         if len(sites) != 1 or not isinstance(st.ops[0], R) or st.ops[1].disp.extra:
             continue
         reg = st.ops[0].reg
-        for j in range(sites[0] - 1, -1, -1):
-            inst = insts[j]
-            if inst.mn == "comment":
-                continue
-            d = target.desc(inst) if inst.mn != "label" else None
-            if d is None or d.branch or d.memory == "call":
+        for inst in reversed(insts[:sites[0]]):
+            d = target.desc(inst)
+            if inst.mn == "label" or d.branch or d.memory == "call":
                 break
-            if reg not in defs_uses(inst, target)[0]:
-                continue
-            w = inst.ops[0]
-            if (inst.mn == "mov" and inst.ops[1] == R(reg) and isinstance(w, Mem) and isinstance(w.disp, Frame)
-                    and w.disp.kind == "arg" and not w.disp.extra and refs.get(w) == 1):
-                out[k] = (sites[0], w)
-            break
+            if reg in defs_uses(inst, target)[0]:
+                w = inst.ops[0]
+                if (inst.mn == "mov" and inst.ops[1] == R(reg) and frame_kind(w) == "arg" and not w.disp.extra
+                        and refs.get(w) == 1):
+                    out[k] = (sites[0], w)
+                break
     return out
 
 
