@@ -27,7 +27,7 @@ from pathlib import Path
 from aedsl.ir.nodes import Module
 from aedsl.ir.passes.common import is_size_mode
 
-from aedsl.codegen import copies, dce, reloads, rename
+from aedsl.codegen import copies, dce, reloads, rename, slot_registers
 from aedsl.codegen.emit import SpecLines
 from aedsl.codegen.liveness import defs_uses
 from aedsl.codegen.calls import IncomingWords
@@ -319,9 +319,19 @@ def _reload_runs(mf: MFunction, ctx: MirContext) -> None:
     overwrites between the reloads: loaded once into a low register free over those accesses,
     the reloads become copies the renaming removes (codegen/reloads.py; a slot the emission
     puts in a high register gains nothing, and the cost model sees a slot as a stack word)."""
+    ctx.alloc.used_phys |= reloads.reload_runs(mf, ctx.machine, _low_usable(ctx), is_size_mode(ctx.knobs))
+
+
+def _low_usable(ctx: MirContext) -> set[int]:
+    """The low registers the function may take without new saves."""
     target = ctx.machine
-    usable = (set(ctx.alloc.used_phys) | (set(target.allocatable) - set(target.callee_saved))) & LOW
-    ctx.alloc.used_phys |= reloads.reload_runs(mf, target, usable, is_size_mode(ctx.knobs))
+    return (set(ctx.alloc.used_phys) | (set(target.allocatable) - set(target.callee_saved))) & LOW
+
+
+def _slot_registers(mf: MFunction, ctx: MirContext) -> None:
+    """A spill slot living within one stretch of a block carried by idle low registers
+    (codegen/slot_registers.py)."""
+    ctx.alloc.used_phys |= slot_registers.slot_registers(mf, ctx.machine, _low_usable(ctx), LOW, BARRIERS)
 
 
 MIR_PIPELINE = [
@@ -331,6 +341,7 @@ MIR_PIPELINE = [
     COMMUTE,
     REGALLOC,
     DCE,
+    MirPass("slot_registers", _slot_registers),   # a slot living within one block stretch: idle registers
     MirPass("reload_runs", _reload_runs),      # a slot reloaded several times: once into a free register
     MirPass("reload_copies", lambda mf, ctx: peephole(mf)),     # a spill reloaded at once -> a copy
     MirPass("rename_copies", lambda mf, ctx: rename_copies(mf, ctx.machine)),   # codegen/rename.py

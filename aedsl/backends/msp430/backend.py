@@ -28,7 +28,7 @@ from aedsl.ir.nodes import Memory, Module
 from aedsl.ir.passes.common import is_size_mode
 from aedsl.ir.passes.table_fusion import fused_tables
 
-from aedsl.codegen import accel, copies, dce, reloads, rename
+from aedsl.codegen import accel, copies, dce, reloads, rename, slot_registers
 from aedsl.codegen.emit import SpecLines
 from aedsl.codegen.calls import IncomingWords
 from aedsl.codegen.interface import COMMUTE, DCE, REGALLOC, SCHEDULE, Backend, MirContext, MirPass
@@ -256,10 +256,19 @@ def _cancel_swaps(mf: MFunction, ctx: MirContext) -> None:
         dce.eliminate(mf, ctx.machine)
 
 
-def _reload_runs(mf: MFunction, ctx: MirContext) -> None:
+def _usable(ctx: MirContext) -> set[int]:
+    """Registers the function may take without new saves."""
     target = ctx.machine
-    usable = set(ctx.alloc.used_phys) | (set(target.allocatable) - set(target.callee_saved))
-    ctx.alloc.used_phys |= reloads.reload_runs(mf, target, usable, is_size_mode(ctx.knobs))
+    return set(ctx.alloc.used_phys) | (set(target.allocatable) - set(target.callee_saved))
+
+
+def _reload_runs(mf: MFunction, ctx: MirContext) -> None:
+    ctx.alloc.used_phys |= reloads.reload_runs(mf, ctx.machine, _usable(ctx), is_size_mode(ctx.knobs))
+
+
+def _slot_registers(mf: MFunction, ctx: MirContext) -> None:
+    target = ctx.machine
+    ctx.alloc.used_phys |= slot_registers.slot_registers(mf, target, _usable(ctx), frozenset(target.allocatable))
 
 
 def _delay_slots(mf: MFunction, ctx: MirContext) -> None:
@@ -283,6 +292,7 @@ MIR_PIPELINE = [
     REGALLOC,
     DCE,
     MirPass("byte_loads", lambda mf, ctx: peephole.byte_loads(mf)),   # bytes of spilled words read in place
+    MirPass("slot_registers", _slot_registers),   # a slot living within one block stretch: a free register
     MirPass("reload_runs", _reload_runs),      # a spilled value read several times: once into a free register
     MirPass("rename_copies", lambda mf, ctx: rename.rename_copies(mf, ctx.machine, frozenset(ctx.machine.allocatable))),
     MirPass("redundant_moves", lambda mf, ctx: copies.remove_redundant_moves(mf, ctx.machine)),

@@ -1122,7 +1122,7 @@ eax_M_E_encrypt_block:
 
 @ --- eax_omac: eax.omac
 @     frame 92 bytes (33 spill slots, 15 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 674 bytes of code and literals
+@     estimated 672 bytes of code and literals
 	.section .text.eax_omac,"ax",%progbits
 	.global eax_omac
 	.type eax_omac, %function
@@ -1334,15 +1334,14 @@ eax_omac:
 	@ cmac.ae:42: pad = ((0x80 << 120) as u128) >> (8 * rem)
 	ldr	r0, [sp]
 	lsls	r0, r0, #3
-	str	r0, [sp]
 	movs	r4, #0
 	str	r4, [sp, #12]
 	mov	r11, r4
 	mov	r10, r4
-	movs	r0, #1
-	lsls	r0, r0, #31
-	str	r0, [sp, #4]
-	ldr	r0, [sp]
+	movs	r4, #1
+	lsls	r4, r4, #31
+	str	r4, [sp, #4]
+	str	r0, [sp]
 	cmp	r0, #128
 	bcs	.Leax_omac_shz13
 .Leax_omac_shl15:

@@ -9,7 +9,7 @@
 
 @ --- ocb3_key_setup: ocb3.key_setup
 @     frame 36 bytes (5 spill slots, 1 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9
-@     estimated 638 bytes of code and literals
+@     estimated 636 bytes of code and literals
 	.section .text.ocb3_key_setup,"ax",%progbits
 	.global ocb3_key_setup
 	.type ocb3_key_setup, %function
@@ -339,10 +339,10 @@ ocb3_key_setup:
 	str	r4, [r1, #12]
 	@ ocb3.ae:44: return (s << 1) ^ (if s[127] == 1 then 0x87 as u128 else 0)
 	lsls	r0, r3, #1
-	mov	r9, r0
 	lsls	r7, r2, #1
-	lsrs	r0, r3, #31
-	orrs	r7, r0
+	lsrs	r6, r3, #31
+	mov	r3, r0
+	orrs	r7, r6
 	lsls	r6, r5, #1
 	lsrs	r0, r2, #31
 	orrs	r6, r0
@@ -352,7 +352,6 @@ ocb3_key_setup:
 	asrs	r4, r4, #31
 	movs	r2, #135
 	ands	r4, r2
-	mov	r3, r9
 	eors	r3, r4
 	adds	r1, #16
 	mov	r2, r7
@@ -1021,7 +1020,7 @@ ocb3_encrypt_with:
 
 @ --- ocb3_decrypt_with: ocb3.decrypt_with
 @     frame 120 bytes (66 spill slots, 21 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1792 bytes of code and literals
+@     estimated 1788 bytes of code and literals
 	.section .text.ocb3_decrypt_with,"ax",%progbits
 	.global ocb3_decrypt_with
 	.type ocb3_decrypt_with, %function
@@ -1038,12 +1037,12 @@ ocb3_decrypt_with:
 	@ ocb3.ae:238: offset = initial_offset(ks, nonce, len(tag))
 	add	r4, sp, #88
 	str	r4, [sp]
-	str	r0, [sp, #24]
+	str	r0, [sp, #20]
 	str	r1, [sp, #76]
 	mov	r4, r2
 	mov	r2, r3
 	ldr	r5, [sp, #168]
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #20]
 	mov	r1, r4
 	ldr	r3, [sp, #176]
 	bl	ocb3_initial_offset
@@ -1064,13 +1063,13 @@ ocb3_decrypt_with:
 	str	r0, [sp, #12]
 	@ ocb3.ae:243: for i in 0..full {
 	movs	r0, #0
-	str	r0, [sp, #52]
+	str	r0, [sp, #48]
 	str	r7, [sp, #4]
 	str	r5, [sp, #8]
 	ldr	r5, [sp, #12]
-	str	r0, [sp, #20]
-	str	r0, [sp, #32]
+	str	r0, [sp, #16]
 	str	r0, [sp, #28]
+	str	r0, [sp, #24]
 	str	r0, [sp, #72]
 	mov	r7, r0
 	ldr	r0, [sp, #80]
@@ -1095,16 +1094,16 @@ ocb3_decrypt_with:
 	@ ocb3.ae:245: offset = offset ^ delta
 	ldr	r0, [sp, #4]
 	eors	r4, r0
-	str	r4, [sp, #48]
+	str	r4, [sp, #44]
 	ldr	r0, [sp, #8]
 	eors	r3, r0
-	str	r3, [sp, #44]
+	str	r3, [sp, #40]
 	eors	r2, r6
-	str	r2, [sp, #40]
+	str	r2, [sp, #36]
 	eors	r1, r5
-	str	r1, [sp, #36]
+	str	r1, [sp, #32]
 	@ ocb3.ae:244: off = 16 * i
-	ldr	r7, [sp, #52]
+	ldr	r7, [sp, #48]
 	lsls	r0, r7, #4
 	str	r0, [sp, #68]
 	@ ocb3.ae:246: u = E.decrypt_block(ks, load_be(ct, off, 16) ^ offset)
@@ -1133,29 +1132,29 @@ ocb3_decrypt_with:
 	rev	r4, r0
 	ldr	r0, [r1]
 	rev	r5, r0
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #32]
 	eors	r5, r0
 	@ aes.ae:258: s0 = b[127:96] ^ w[4 * nr]
 	movs	r1, #160
-	ldr	r6, [sp, #24]
+	ldr	r6, [sp, #20]
 	ldr	r0, [r6, r1]
 	eors	r5, r0
 	@ ocb3.ae:246: u = E.decrypt_block(ks, load_be(ct, off, 16) ^ offset)
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #36]
 	eors	r4, r0
 	@ aes.ae:259: s1 = b[95:64] ^ w[4 * nr + 1]
 	movs	r1, #164
 	ldr	r0, [r6, r1]
 	eors	r4, r0
 	@ ocb3.ae:246: u = E.decrypt_block(ks, load_be(ct, off, 16) ^ offset)
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #40]
 	eors	r3, r0
 	@ aes.ae:260: s2 = b[63:32] ^ w[4 * nr + 2]
 	movs	r1, #168
 	ldr	r0, [r6, r1]
 	eors	r3, r0
 	@ ocb3.ae:246: u = E.decrypt_block(ks, load_be(ct, off, 16) ^ offset)
-	ldr	r0, [sp, #48]
+	ldr	r0, [sp, #44]
 	eors	r2, r0
 	@ aes.ae:261: s3 = b[31:0] ^ w[4 * nr + 3]
 	movs	r1, #172
@@ -1239,68 +1238,66 @@ ocb3_decrypt_with:
 	lsls	r6, r0, #2
 	mov	r0, r11
 	ldr	r0, [r0, r6]
-	str	r0, [sp, #16]
 	@ aes.ae:220: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	lsrs	r0, r4, #16
-	uxtb	r0, r0
+	lsrs	r7, r4, #16
+	uxtb	r7, r7
 	@ aes.ae:268: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
-	lsls	r6, r0, #2
-	mov	r0, r10
-	ldr	r0, [r0, r6]
-	ldr	r6, [sp, #16]
-	eors	r6, r0
+	lsls	r6, r7, #2
+	mov	r7, r10
+	ldr	r7, [r7, r6]
+	eors	r0, r7
 	@ aes.ae:220: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	lsrs	r0, r5, #8
-	uxtb	r0, r0
+	lsrs	r6, r5, #8
+	uxtb	r6, r6
 	@ aes.ae:268: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
-	lsls	r0, r0, #2
+	lsls	r6, r6, #2
 	mov	r7, r9
-	ldr	r0, [r7, r0]
-	eors	r6, r0
+	ldr	r6, [r7, r6]
+	eors	r0, r6
 	@ aes.ae:220: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	uxtb	r0, r2
+	uxtb	r6, r2
 	@ aes.ae:268: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
-	lsls	r0, r0, #2
+	lsls	r6, r6, #2
 	mov	r7, r8
-	ldr	r0, [r7, r0]
-	eors	r6, r0
-	ldr	r0, [r1, #8]
-	eors	r6, r0
+	ldr	r6, [r7, r6]
+	eors	r0, r6
+	ldr	r6, [r1, #8]
+	eors	r0, r6
 	@ aes.ae:220: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	lsrs	r0, r2, #24
+	lsrs	r6, r2, #24
 	@ aes.ae:269: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
-	lsls	r2, r0, #2
-	mov	r0, r11
-	ldr	r2, [r0, r2]
+	lsls	r2, r6, #2
+	mov	r6, r11
+	ldr	r2, [r6, r2]
 	@ aes.ae:220: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	lsrs	r0, r3, #16
-	uxtb	r0, r0
+	lsrs	r6, r3, #16
+	uxtb	r6, r6
 	@ aes.ae:269: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
-	lsls	r3, r0, #2
-	mov	r0, r10
-	ldr	r0, [r0, r3]
-	eors	r2, r0
+	lsls	r3, r6, #2
+	mov	r6, r10
+	ldr	r6, [r6, r3]
+	eors	r2, r6
 	@ aes.ae:220: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	lsrs	r0, r4, #8
-	uxtb	r0, r0
+	lsrs	r6, r4, #8
+	uxtb	r6, r6
 	@ aes.ae:269: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
-	lsls	r3, r0, #2
-	mov	r0, r9
-	ldr	r0, [r0, r3]
-	eors	r2, r0
+	lsls	r3, r6, #2
+	mov	r6, r9
+	ldr	r6, [r6, r3]
+	eors	r2, r6
 	@ aes.ae:220: return inv_mix_column(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	uxtb	r0, r5
+	uxtb	r6, r5
 	@ aes.ae:269: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
-	lsls	r3, r0, #2
-	mov	r0, r8
-	ldr	r0, [r0, r3]
-	eors	r2, r0
-	ldr	r0, [r1, #12]
-	eors	r2, r0
+	lsls	r3, r6, #2
+	mov	r6, r8
+	ldr	r6, [r6, r3]
+	eors	r2, r6
+	ldr	r6, [r1, #12]
+	eors	r2, r6
 	adds	r1, #16
 	ldr	r5, [sp, #4]
 	ldr	r4, [sp, #8]
-	mov	r3, r6
+	mov	r3, r0
 	ldr	r0, [sp, #12]
 	adds	r0, #1
 	str	r0, [sp, #12]
@@ -1326,7 +1323,7 @@ ocb3_decrypt_with:
 	ldrb	r0, [r7, r6]
 	orrs	r1, r0
 	@ aes.ae:285: return cat(inv_sub_shift(s0, s3, s2, s1) ^ w[0],
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #20]
 	ldr	r6, [r0]
 	eors	r1, r6
 	str	r1, [sp, #64]
@@ -1348,7 +1345,7 @@ ocb3_decrypt_with:
 	ldrb	r0, [r7, r6]
 	orrs	r1, r0
 	@ aes.ae:286: inv_sub_shift(s1, s0, s3, s2) ^ w[1],
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #20]
 	ldr	r6, [r0, #4]
 	eors	r1, r6
 	str	r1, [sp, #60]
@@ -1370,7 +1367,7 @@ ocb3_decrypt_with:
 	ldrb	r0, [r7, r6]
 	orrs	r1, r0
 	@ aes.ae:287: inv_sub_shift(s2, s1, s0, s3) ^ w[2],
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #20]
 	ldr	r6, [r0, #8]
 	eors	r1, r6
 	str	r1, [sp, #56]
@@ -1392,12 +1389,12 @@ ocb3_decrypt_with:
 	ldrb	r0, [r7, r2]
 	orrs	r1, r0
 	@ aes.ae:288: inv_sub_shift(s3, s2, s1, s0) ^ w[3])
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #20]
 	ldr	r2, [r0, #12]
 	eors	r1, r2
-	str	r1, [sp, #16]
+	str	r1, [sp, #52]
 	@ ocb3.ae:247: delta = get_l(l, ntz(i + 2))                  // delay slot
-	ldr	r7, [sp, #52]
+	ldr	r7, [sp, #48]
 	adds	r2, r7, #2
 	@ ocb3.ae:52: if v[15:0] == 0 {
 	uxth	r0, r2
@@ -1535,28 +1532,28 @@ ocb3_decrypt_with:
 	str	r2, [sp, #12]
 .Locb3_decrypt_with_endif20:
 	@ ocb3.ae:248: p = u ^ offset
-	ldr	r4, [sp, #16]
-	ldr	r0, [sp, #48]
+	ldr	r4, [sp, #52]
+	ldr	r0, [sp, #44]
 	eors	r4, r0
 	ldr	r3, [sp, #56]
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #40]
 	eors	r3, r0
 	ldr	r2, [sp, #60]
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #36]
 	eors	r2, r0
 	ldr	r1, [sp, #64]
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #32]
 	eors	r1, r0
 	@ ocb3.ae:249: checksum = checksum ^ p
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #16]
 	eors	r0, r4
-	str	r0, [sp, #20]
-	ldr	r0, [sp, #32]
-	eors	r0, r3
-	str	r0, [sp, #32]
+	str	r0, [sp, #16]
 	ldr	r0, [sp, #28]
-	eors	r0, r2
+	eors	r0, r3
 	str	r0, [sp, #28]
+	ldr	r0, [sp, #24]
+	eors	r0, r2
+	str	r0, [sp, #24]
 	ldr	r7, [sp, #72]
 	eors	r7, r1
 	@ ocb3.ae:250: store_be(msg, off, p)
@@ -1589,15 +1586,15 @@ ocb3_decrypt_with:
 	strb	r0, [r1, r2]
 	b	.Locb3_decrypt_with_cpy25
 .Locb3_decrypt_with_stored24:
-	ldr	r4, [sp, #48]
-	ldr	r3, [sp, #44]
-	ldr	r2, [sp, #40]
-	ldr	r1, [sp, #36]
+	ldr	r4, [sp, #44]
+	ldr	r3, [sp, #40]
+	ldr	r2, [sp, #36]
+	ldr	r1, [sp, #32]
 	ldr	r5, [sp, #12]
 	str	r7, [sp, #72]
-	ldr	r7, [sp, #52]
+	ldr	r7, [sp, #48]
 	adds	r7, #1
-	str	r7, [sp, #52]
+	str	r7, [sp, #48]
 	ldr	r0, [sp, #80]
 	cmp	r7, r0
 	bcs	.Locb3_decrypt_with_far2
@@ -1626,7 +1623,7 @@ ocb3_decrypt_with:
 	str	r1, [sp, #36]
 	ldr	r1, [r6, #8]
 	eors	r2, r1
-	str	r2, [sp, #16]
+	str	r2, [sp, #32]
 	ldr	r1, [r6, #4]
 	eors	r3, r1
 	str	r3, [sp, #12]
@@ -1643,7 +1640,7 @@ ocb3_decrypt_with:
 	str	r0, [sp, #100]
 	add	r1, sp, #88
 	add	r2, sp, #104
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #20]
 	bl	ocb3_E_encrypt_block
 	ldr	r4, [sp, #104]
 	ldr	r3, [sp, #108]
@@ -1817,12 +1814,12 @@ ocb3_decrypt_with:
 	ldr	r0, [sp, #4]
 	orrs	r1, r0
 	@ ocb3.ae:257: checksum = checksum ^ pad10(p, r)
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #16]
 	eors	r0, r4
-	str	r0, [sp, #20]
-	ldr	r7, [sp, #32]
+	str	r0, [sp, #16]
+	ldr	r7, [sp, #28]
 	eors	r7, r5
-	ldr	r6, [sp, #28]
+	ldr	r6, [sp, #24]
 	eors	r6, r2
 	ldr	r5, [sp, #72]
 	eors	r5, r1
@@ -1872,14 +1869,14 @@ ocb3_decrypt_with:
 .Locb3_decrypt_with_stored44:
 	ldr	r4, [sp, #44]
 	ldr	r3, [sp, #12]
-	ldr	r2, [sp, #16]
+	ldr	r2, [sp, #32]
 	ldr	r1, [sp, #36]
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #16]
 	b	.Locb3_decrypt_with_endif27
 .Locb3_decrypt_with_else26:
-	ldr	r0, [sp, #20]
-	ldr	r7, [sp, #32]
-	ldr	r6, [sp, #28]
+	ldr	r0, [sp, #16]
+	ldr	r7, [sp, #28]
+	ldr	r6, [sp, #24]
 	ldr	r5, [sp, #72]
 .Locb3_decrypt_with_endif27:
 	@ ocb3.ae:260: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
@@ -1903,7 +1900,7 @@ ocb3_decrypt_with:
 	str	r5, [sp, #100]
 	add	r1, sp, #88
 	add	r2, sp, #104
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #20]
 	bl	ocb3_E_encrypt_block
 	add	r0, sp, #88
 	str	r0, [sp]
@@ -1911,7 +1908,7 @@ ocb3_decrypt_with:
 	ldr	r5, [sp, #108]
 	ldr	r4, [sp, #112]
 	ldr	r6, [sp, #116]
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #20]
 	ldr	r1, [sp, #76]
 	ldr	r2, [sp, #156]
 	ldr	r3, [sp, #160]

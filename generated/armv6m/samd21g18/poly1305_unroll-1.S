@@ -389,8 +389,8 @@ poly1305_block:
 
 
 @ --- poly1305_finish: poly1305.finish
-@     frame 32 bytes (28 spill slots, 8 on the stack; locals 0), saves r4, r5, r6, r7
-@     estimated 400 bytes of code and literals
+@     frame 28 bytes (28 spill slots, 7 on the stack; locals 0), saves r4, r5, r6, r7
+@     estimated 392 bytes of code and literals
 	.section .text.poly1305_finish,"ax",%progbits
 	.global poly1305_finish
 	.type poly1305_finish, %function
@@ -398,16 +398,16 @@ poly1305_block:
 	.balign 4
 poly1305_finish:
 	push	{r4, r5, r6, r7, lr}
-	sub	sp, #32
-	str	r2, [sp, #8]
+	sub	sp, #28
+	str	r2, [sp, #4]
 	ldr	r5, [r1]
-	str	r5, [sp, #24]
-	ldr	r5, [r1, #4]
 	str	r5, [sp, #20]
-	ldr	r5, [r1, #8]
+	ldr	r5, [r1, #4]
 	str	r5, [sp, #16]
-	ldr	r5, [r1, #12]
+	ldr	r5, [r1, #8]
 	str	r5, [sp, #12]
+	ldr	r5, [r1, #12]
+	str	r5, [sp, #8]
 	@ poly1305.ae:75: v = v + ((h[i] as u<136>) << (13 * i))
 	ldrh	r3, [r0]
 	ldrh	r1, [r0, #2]
@@ -478,23 +478,21 @@ poly1305_finish:
 	mov	lr, r5
 	mov	r5, r12
 	adds	r5, r5, r2
-	mov	r12, r5
 	adcs	r7, r2
 	adcs	r6, r3
-	mov	r5, lr
-	adcs	r4, r5
+	mov	r3, lr
+	adcs	r4, r3
 	adcs	r1, r2
-	uxtb	r5, r1
-	mov	lr, r5
-	ldrh	r5, [r0, #14]
-	lsls	r1, r5, #27
-	lsrs	r5, r5, #5
-	mov	r3, r12
-	adds	r3, r3, r2
-	mov	r12, r3
+	uxtb	r3, r1
+	mov	lr, r3
+	ldrh	r3, [r0, #14]
+	lsls	r1, r3, #27
+	lsrs	r3, r3, #5
+	adds	r5, r5, r2
+	mov	r12, r5
 	adcs	r7, r2
 	adcs	r6, r1
-	adcs	r4, r5
+	adcs	r4, r3
 	mov	r5, lr
 	adcs	r5, r2
 	uxtb	r5, r5
@@ -516,7 +514,6 @@ poly1305_finish:
 	lsrs	r1, r1, #11
 	uxtb	r1, r1
 	adds	r5, r5, r2
-	str	r5, [sp, #4]
 	adcs	r7, r2
 	mov	lr, r7
 	adcs	r6, r2
@@ -532,8 +529,8 @@ poly1305_finish:
 	lsrs	r1, r3, #30
 	adds	r0, r3, r0
 	mov	r12, r0
-	mov	r5, r2
-	adcs	r5, r1
+	mov	r7, r2
+	adcs	r7, r1
 	mov	r3, r2
 	adcs	r3, r2
 	mov	r1, r2
@@ -541,17 +538,16 @@ poly1305_finish:
 	mov	r0, r2
 	adcs	r0, r2
 	uxtb	r0, r0
-	str	r0, [sp, #28]
-	ldr	r7, [sp, #4]
+	str	r0, [sp, #24]
 	mov	r0, r12
-	adds	r0, r7, r0
+	adds	r0, r5, r0
 	mov	r12, r0
-	mov	r7, lr
-	adcs	r7, r5
+	mov	r5, lr
+	adcs	r5, r7
 	adcs	r6, r3
 	adcs	r4, r1
 	ldr	r1, [sp]
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #24]
 	adcs	r1, r0
 	uxtb	r1, r1
 	@ poly1305.ae:78: g = v + 5                                            // v - p + 2^130
@@ -559,11 +555,11 @@ poly1305_finish:
 	mov	r0, r12
 	adds	r0, r0, r3
 	str	r0, [sp]
-	mov	r0, r7
+	mov	r0, r5
 	adcs	r0, r2
 	mov	lr, r0
-	mov	r5, r6
-	adcs	r5, r2
+	mov	r7, r6
+	adcs	r7, r2
 	mov	r3, r4
 	adcs	r3, r2
 	adcs	r1, r2
@@ -577,30 +573,30 @@ poly1305_finish:
 	ands	r0, r2
 	eors	r1, r0
 	mov	r0, lr
-	eors	r0, r7
+	eors	r0, r5
 	ands	r0, r2
-	eors	r7, r0
-	eors	r5, r6
-	ands	r5, r2
-	eors	r6, r5
+	eors	r5, r0
+	eors	r7, r6
+	ands	r7, r2
+	eors	r6, r7
 	eors	r3, r4
 	ands	r3, r2
 	eors	r4, r3
 	@ poly1305.ae:80: return v[127:0] + s
-	ldr	r0, [sp, #24]
-	adds	r2, r1, r0
 	ldr	r0, [sp, #20]
-	adcs	r7, r0
+	adds	r2, r1, r0
 	ldr	r0, [sp, #16]
-	adcs	r6, r0
+	adcs	r5, r0
 	ldr	r0, [sp, #12]
+	adcs	r6, r0
+	ldr	r0, [sp, #8]
 	adcs	r4, r0
-	ldr	r3, [sp, #8]
+	ldr	r3, [sp, #4]
 	str	r2, [r3]
-	str	r7, [r3, #4]
+	str	r5, [r3, #4]
 	str	r6, [r3, #8]
 	str	r4, [r3, #12]
-	add	sp, #32
+	add	sp, #28
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.size poly1305_finish, .-poly1305_finish
@@ -1006,22 +1002,22 @@ poly1305_mac:
 	ldrh	r3, [r1, #6]
 	lsls	r2, r3, #7
 	lsrs	r3, r3, #25
-	str	r3, [sp, #4]
+	str	r3, [sp]
 	movs	r3, #0
 	adds	r7, r7, r3
 	adcs	r6, r2
-	ldr	r3, [sp, #4]
+	ldr	r3, [sp]
 	adcs	r5, r3
 	movs	r3, #0
 	adcs	r4, r3
 	adcs	r0, r3
 	ldrh	r2, [r1, #8]
 	lsls	r3, r2, #20
-	str	r3, [sp, #4]
+	str	r3, [sp]
 	lsrs	r2, r2, #12
 	movs	r3, #0
 	adds	r7, r7, r3
-	ldr	r3, [sp, #4]
+	ldr	r3, [sp]
 	adcs	r6, r3
 	adcs	r5, r2
 	movs	r3, #0
@@ -1030,29 +1026,29 @@ poly1305_mac:
 	ldrh	r3, [r1, #10]
 	lsls	r2, r3, #1
 	lsrs	r3, r3, #31
-	str	r3, [sp, #4]
+	str	r3, [sp]
 	movs	r3, #0
 	adds	r7, r7, r3
 	adcs	r6, r3
 	adcs	r5, r2
-	ldr	r3, [sp, #4]
+	ldr	r3, [sp]
 	adcs	r4, r3
 	movs	r3, #0
 	adcs	r0, r3
 	ldrh	r3, [r1, #12]
 	lsls	r2, r3, #14
 	lsrs	r3, r3, #18
-	str	r3, [sp, #4]
+	str	r3, [sp]
 	movs	r3, #0
 	adds	r7, r7, r3
 	adcs	r6, r3
 	adcs	r5, r2
-	ldr	r3, [sp, #4]
+	ldr	r3, [sp]
 	adcs	r4, r3
 	movs	r3, #0
 	adcs	r0, r3
 	uxtb	r3, r0
-	str	r3, [sp, #4]
+	str	r3, [sp]
 	ldrh	r0, [r1, #14]
 	lsls	r3, r0, #27
 	lsrs	r2, r0, #5
@@ -1061,10 +1057,10 @@ poly1305_mac:
 	adcs	r6, r0
 	adcs	r5, r3
 	adcs	r4, r2
-	ldr	r2, [sp, #4]
+	ldr	r2, [sp]
 	adcs	r2, r0
 	uxtb	r0, r2
-	str	r0, [sp, #4]
+	str	r0, [sp]
 	ldrh	r0, [r1, #16]
 	lsls	r3, r0, #8
 	lsrs	r0, r0, #24
@@ -1074,7 +1070,7 @@ poly1305_mac:
 	adcs	r6, r0
 	adcs	r5, r0
 	adcs	r4, r3
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp]
 	adcs	r0, r2
 	uxtb	r3, r0
 	ldrh	r0, [r1, #18]

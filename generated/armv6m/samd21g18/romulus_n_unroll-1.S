@@ -773,7 +773,7 @@ romulus_n_encrypt_with:
 
 @ --- romulus_n_decrypt_with: romulus_n.decrypt_with
 @     frame 404 bytes (29 spill slots, 10 on the stack; locals 360), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 980 bytes of code and literals
+@     estimated 976 bytes of code and literals
 	.section .text.romulus_n_decrypt_with,"ax",%progbits
 	.global romulus_n_decrypt_with
 	.type romulus_n_decrypt_with, %function
@@ -989,16 +989,14 @@ romulus_n_decrypt_with:
 .Lromulus_n_decrypt_with_words10:
 	ldr	r0, [r2, #12]
 	rev	r0, r0
-	str	r0, [sp, #24]
-	ldr	r0, [r2, #8]
-	rev	r4, r0
-	ldr	r0, [r2, #4]
-	rev	r0, r0
-	str	r0, [sp, #32]
-	ldr	r0, [r2]
-	rev	r2, r0
+	ldr	r6, [r2, #8]
+	rev	r4, r6
+	ldr	r6, [r2, #4]
+	rev	r6, r6
+	str	r6, [sp, #32]
+	ldr	r6, [r2]
+	rev	r2, r6
 	ldr	r6, [sp, #28]
-	ldr	r0, [sp, #24]
 	eors	r6, r0
 	str	r6, [sp, #36]
 	eors	r5, r4
@@ -1599,7 +1597,7 @@ romulus_n_absorb_ad:
 	str	r0, [sp, #16]
 	@ romulus_n.ae:80: for i in 0..pairs {
 	movs	r5, #0
-	mov	r8, r5
+	mov	r9, r5
 	movs	r4, #0
 	movs	r3, #0
 	movs	r0, #0
@@ -1612,9 +1610,9 @@ romulus_n_absorb_ad:
 	bcs	.Lromulus_n_absorb_ad_done2
 .Lromulus_n_absorb_ad_loop1:
 	@ romulus_n.ae:81: off = 32 * i
-	mov	r5, r8
+	mov	r5, r9
 	lsls	r0, r5, #5
-	mov	r9, r0
+	mov	r8, r0
 	@ romulus_n.ae:82: s = s ^ load_be(ad, off, 16)
 	ldr	r5, [sp, #8]
 	adds	r7, r5, r0
@@ -1660,12 +1658,12 @@ romulus_n_absorb_ad:
 	lsrs	r0, r2, #31
 	orrs	r7, r0
 	@ romulus_n.ae:84: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
-	mov	r1, r9
+	mov	r1, r8
 	adds	r1, #16
 	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	lsls	r0, r7, #8
 	lsrs	r0, r0, #8
-	mov	r11, r0
+	mov	r8, r0
 	@ romulus_n.ae:84: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
 	ldr	r0, [sp, #8]
 	adds	r1, r0, r1
@@ -1686,20 +1684,18 @@ romulus_n_absorb_ad:
 .Lromulus_n_absorb_ad_words8:
 	ldr	r0, [r1, #12]
 	rev	r0, r0
-	mov	r9, r0
-	ldr	r0, [r1, #8]
-	rev	r0, r0
-	str	r0, [sp, #12]
-	ldr	r0, [r1, #4]
-	rev	r2, r0
-	ldr	r0, [r1]
-	rev	r1, r0
+	ldr	r7, [r1, #8]
+	rev	r7, r7
+	mov	r11, r7
+	ldr	r7, [r1, #4]
+	rev	r2, r7
+	ldr	r7, [r1]
+	rev	r1, r7
 	str	r4, [sp, #36]
-	mov	r7, r11
+	mov	r7, r8
 	str	r7, [sp, #40]
-	mov	r0, r9
 	str	r0, [sp, #44]
-	ldr	r0, [sp, #12]
+	mov	r0, r11
 	str	r0, [sp, #48]
 	str	r2, [sp, #52]
 	str	r1, [sp, #56]
@@ -1718,10 +1714,12 @@ romulus_n_absorb_ad:
 	ldr	r3, [sp, #20]
 	bl	romulus_n_tbc
 	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	lsls	r1, r7, #1
+	mov	r0, r8
+	lsls	r1, r0, #1
 	lsrs	r0, r4, #31
 	orrs	r1, r0
-	lsrs	r0, r7, #23
+	mov	r0, r8
+	lsrs	r0, r0, #23
 	rsbs	r2, r0, #0
 	movs	r0, #149
 	ands	r2, r0
@@ -1740,9 +1738,9 @@ romulus_n_absorb_ad:
 	mov	r2, r5
 	lsls	r0, r1, #8
 	lsrs	r1, r0, #8
-	mov	r5, r8
+	mov	r5, r9
 	adds	r5, #1
-	mov	r8, r5
+	mov	r9, r5
 	ldr	r0, [sp, #16]
 	cmp	r5, r0
 	bcc	.Lromulus_n_absorb_ad_loop1

@@ -270,36 +270,36 @@ ascon_p_permute_words:
 	push	{r4, r5, r6, r7}
 	sub	sp, #16
 	mov	r6, r2
-	ldr	r7, [sp, #52]
+	mov	r7, r3
+	ldr	r3, [sp, #52]
 	ldr	r5, [sp, #56]
 	mov	r12, r5
-	ldm	r0, {r0, r2}
+	ldr	r2, [r0]
+	ldr	r0, [r0, #4]
 	ldm	r1, {r1, r4}
 	ldr	r5, [r6]
 	str	r5, [sp]
 	ldr	r5, [r6, #4]
 	str	r5, [sp, #4]
-	ldr	r5, [r3]
-	str	r5, [sp, #8]
-	ldr	r5, [r3, #4]
-	mov	lr, r5
-	ldr	r5, [r7]
-	str	r5, [sp, #12]
-	ldr	r5, [r7, #4]
-	mov	r10, r5
+	ldm	r7!, {r5, r6}
+	mov	lr, r6
+	ldr	r6, [r3]
+	mov	r7, r6
+	ldr	r6, [r3, #4]
+	mov	r10, r6
 	@ ascon_p.ae:47: for i in 16 - rounds..16 {
 	movs	r3, #16
-	mov	r5, r12
-	subs	r5, r3, r5
-	uxtb	r5, r5
-	mov	r11, r5
-	mov	r6, r0
-	mov	r8, r2
+	mov	r6, r12
+	subs	r6, r3, r6
+	mov	r3, r5
+	uxtb	r6, r6
+	mov	r11, r6
+	mov	r6, r2
+	mov	r2, r7
+	mov	r8, r0
 	mov	r9, r1
 	mov	r12, r4
 	ldr	r5, [sp]
-	ldr	r3, [sp, #8]
-	ldr	r2, [sp, #12]
 	mov	r0, r11
 	cmp	r0, #16
 	bcc	.Lascon_p_permute_words_far1

@@ -698,7 +698,7 @@ elephant_dumbo_P_permute:
 
 
 @ --- elephant_dumbo_crypt: elephant_dumbo.crypt
-@     frame 212 bytes (89 spill slots, 43 on the stack; locals 40), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     frame 208 bytes (89 spill slots, 42 on the stack; locals 40), saves r4, r5, r6, r7, r8, r9, r10, r11
 @     estimated 2360 bytes of code and literals
 	.section .text.elephant_dumbo_crypt,"ax",%progbits
 	.global elephant_dumbo_crypt
@@ -712,20 +712,20 @@ elephant_dumbo_crypt:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #212
-	str	r3, [sp, #132]
-	ldr	r4, [sp, #256]
+	sub	sp, #208
+	str	r3, [sp, #128]
+	ldr	r4, [sp, #252]
 	@ elephant_dumbo.ae:74: l = lk[0]
 	ldr	r2, [r0]
-	str	r2, [sp, #156]
-	ldr	r2, [r0, #4]
 	str	r2, [sp, #152]
+	ldr	r2, [r0, #4]
+	str	r2, [sp, #148]
 	ldr	r2, [r0, #8]
-	str	r2, [sp, #164]
+	str	r2, [sp, #160]
 	ldr	r2, [r0, #12]
-	str	r2, [sp, #168]
+	str	r2, [sp, #164]
 	ldr	r0, [r0, #16]
-	str	r0, [sp, #160]
+	str	r0, [sp, #156]
 	@ elephant_dumbo.ae:77: blocks_c = 1 + m / block
 	mov	r6, r4
 	lsls	r4, r6, #1
@@ -830,7 +830,7 @@ elephant_dumbo_crypt:
 	lsrs	r0, r0, #4
 	orrs	r2, r0
 	adds	r0, r2, #1
-	str	r0, [sp, #128]
+	str	r0, [sp, #124]
 	@ elephant_dumbo.ae:78: blocks_m = (m + block - 1) / block
 	adds	r7, #20
 	subs	r0, r7, #1
@@ -935,9 +935,9 @@ elephant_dumbo_crypt:
 	lsrs	r0, r6, #5
 	lsrs	r4, r4, #4
 	orrs	r0, r4
-	str	r0, [sp, #124]
+	str	r0, [sp, #120]
 	@ elephant_dumbo.ae:79: blocks_ad = 1 + (12 + a) / block
-	ldr	r0, [sp, #248]
+	ldr	r0, [sp, #244]
 	adds	r0, #12
 	lsls	r4, r0, #1
 	lsrs	r6, r0, #31
@@ -1041,10 +1041,10 @@ elephant_dumbo_crypt:
 	lsrs	r0, r0, #4
 	orrs	r2, r0
 	adds	r0, r2, #1
-	str	r0, [sp, #136]
+	str	r0, [sp, #132]
 	@ elephant_dumbo.ae:81: steps = if blocks_ad - 1 < blocks_c + 1 then blocks_c + 1 else blocks_ad - 1
 	subs	r3, r0, #1
-	ldr	r0, [sp, #128]
+	ldr	r0, [sp, #124]
 	adds	r2, r0, #1
 	cmp	r3, r2
 	movs	r0, #0
@@ -1052,14 +1052,14 @@ elephant_dumbo_crypt:
 	eors	r2, r3
 	ands	r2, r0
 	eors	r3, r2
-	str	r3, [sp, #120]
+	str	r3, [sp, #116]
 	@ elephant_dumbo.ae:82: n = load_le(nonce, 0, 12) as u160
 	mov	r4, r1
 	movs	r0, #3
 	tst	r4, r0
 	beq	.Lelephant_dumbo_crypt_words2
 .Lelephant_dumbo_crypt_bytes1:
-	add	r3, sp, #172
+	add	r3, sp, #168
 	movs	r2, #12
 .Lelephant_dumbo_crypt_cpy4:
 	subs	r2, #1
@@ -1071,18 +1071,18 @@ elephant_dumbo_crypt:
 	mov	r4, r3
 .Lelephant_dumbo_crypt_words2:
 	ldr	r0, [r4]
-	str	r0, [sp, #148]
-	ldr	r0, [r4, #4]
 	str	r0, [sp, #144]
-	ldr	r0, [r4, #8]
+	ldr	r0, [r4, #4]
 	str	r0, [sp, #140]
+	ldr	r0, [r4, #8]
+	str	r0, [sp, #136]
 	@ elephant_dumbo.ae:49: x = load_le(nonce, 0, 12) as u160 | (load_le(ad, 0, 8, a) as u160) << 96
 	mov	r3, r1
 	movs	r0, #3
 	tst	r3, r0
 	beq	.Lelephant_dumbo_crypt_words6
 .Lelephant_dumbo_crypt_bytes5:
-	add	r2, sp, #172
+	add	r2, sp, #168
 	movs	r1, #12
 .Lelephant_dumbo_crypt_cpy8:
 	subs	r1, #1
@@ -1099,8 +1099,8 @@ elephant_dumbo_crypt:
 	str	r0, [sp, #4]
 	ldr	r0, [r3, #8]
 	str	r0, [sp, #12]
-	ldr	r3, [sp, #132]
-	ldr	r0, [sp, #248]
+	ldr	r3, [sp, #128]
+	ldr	r0, [sp, #244]
 	cmp	r0, #8
 	bcc	.Lelephant_dumbo_crypt_bytes9
 	movs	r0, #3
@@ -1108,10 +1108,10 @@ elephant_dumbo_crypt:
 	beq	.Lelephant_dumbo_crypt_words10
 .Lelephant_dumbo_crypt_bytes9:
 	movs	r0, #0
+	str	r0, [sp, #168]
 	str	r0, [sp, #172]
-	str	r0, [sp, #176]
-	add	r2, sp, #172
-	ldr	r1, [sp, #248]
+	add	r2, sp, #168
+	ldr	r1, [sp, #244]
 	cmp	r1, #8
 	bcc	.Lelephant_dumbo_crypt_cnt12
 	movs	r1, #8
@@ -1130,7 +1130,7 @@ elephant_dumbo_crypt:
 	ldr	r0, [r3, #4]
 	str	r0, [sp, #16]
 	@ elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
-	ldr	r0, [sp, #248]
+	ldr	r0, [sp, #244]
 	cmp	r0, #8
 	movs	r5, #0
 	sbcs	r5, r5
@@ -1237,17 +1237,17 @@ elephant_dumbo_crypt:
 	str	r0, [sp, #40]
 	str	r0, [sp, #44]
 	str	r0, [sp, #48]
-	ldr	r0, [sp, #156]
-	str	r0, [sp, #72]
 	ldr	r0, [sp, #152]
+	str	r0, [sp, #72]
+	ldr	r0, [sp, #148]
 	str	r0, [sp, #64]
-	ldr	r0, [sp, #164]
-	str	r0, [sp, #60]
-	ldr	r0, [sp, #168]
-	str	r0, [sp, #68]
 	ldr	r0, [sp, #160]
+	str	r0, [sp, #60]
+	ldr	r0, [sp, #164]
+	str	r0, [sp, #68]
+	ldr	r0, [sp, #156]
 	str	r0, [sp, #56]
-	ldr	r0, [sp, #120]
+	ldr	r0, [sp, #116]
 	cmp	r1, r0
 	bcc	.Lelephant_dumbo_crypt_far1
 	b	.Lelephant_dumbo_crypt_done19
@@ -1300,7 +1300,7 @@ elephant_dumbo_crypt:
 	str	r0, [sp, #12]
 	@ elephant_dumbo.ae:89: if i < blocks_m {
 	ldr	r1, [sp, #16]
-	ldr	r0, [sp, #124]
+	ldr	r0, [sp, #120]
 	cmp	r1, r0
 	movs	r1, #0
 	adcs	r1, r1
@@ -1332,17 +1332,17 @@ elephant_dumbo_crypt:
 	eors	r0, r1
 	str	r0, [sp, #88]
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r2, [sp, #148]
+	ldr	r2, [sp, #144]
 	ldr	r0, [sp, #52]
 	eors	r2, r0
-	ldr	r3, [sp, #144]
+	ldr	r3, [sp, #140]
 	ldr	r0, [sp, #76]
 	eors	r3, r0
-	ldr	r1, [sp, #140]
+	ldr	r1, [sp, #136]
 	ldr	r0, [sp, #80]
 	eors	r1, r0
 	@ elephant_dumbo.ae:90: count = if m - off < block then m - off else block
-	ldr	r4, [sp, #256]
+	ldr	r4, [sp, #252]
 	ldr	r0, [sp, #12]
 	subs	r5, r4, r0
 	cmp	r5, #20
@@ -1354,7 +1354,7 @@ elephant_dumbo_crypt:
 	mov	r4, r5
 	eors	r4, r0
 	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	ldr	r5, [sp, #252]
+	ldr	r5, [sp, #248]
 	ldr	r0, [sp, #12]
 	adds	r5, r5, r0
 	cmp	r4, #20
@@ -1364,12 +1364,12 @@ elephant_dumbo_crypt:
 	beq	.Lelephant_dumbo_crypt_words23
 .Lelephant_dumbo_crypt_bytes22:
 	movs	r0, #0
+	str	r0, [sp, #168]
 	str	r0, [sp, #172]
 	str	r0, [sp, #176]
 	str	r0, [sp, #180]
 	str	r0, [sp, #184]
-	str	r0, [sp, #188]
-	add	r0, sp, #172
+	add	r0, sp, #168
 	str	r0, [sp, #92]
 	mov	r7, r4
 	cmp	r7, #20
@@ -1387,45 +1387,45 @@ elephant_dumbo_crypt:
 	ldr	r5, [sp, #92]
 .Lelephant_dumbo_crypt_words23:
 	ldr	r0, [r5]
-	str	r0, [sp, #100]
+	str	r0, [sp, #96]
 	ldr	r0, [r5, #4]
-	str	r0, [sp, #104]
+	str	r0, [sp, #100]
 	ldr	r0, [r5, #8]
-	str	r0, [sp, #108]
+	str	r0, [sp, #104]
 	ldr	r0, [r5, #12]
-	str	r0, [sp, #116]
-	ldr	r0, [r5, #16]
 	str	r0, [sp, #112]
+	ldr	r0, [r5, #16]
+	str	r0, [sp, #108]
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	str	r2, [sp, #172]
-	str	r3, [sp, #176]
-	str	r1, [sp, #180]
+	str	r2, [sp, #168]
+	str	r3, [sp, #172]
+	str	r1, [sp, #176]
 	ldr	r0, [sp, #84]
-	str	r0, [sp, #184]
+	str	r0, [sp, #180]
 	ldr	r0, [sp, #88]
-	str	r0, [sp, #188]
-	add	r0, sp, #172
-	add	r1, sp, #192
+	str	r0, [sp, #184]
+	add	r0, sp, #168
+	add	r1, sp, #188
 	bl	elephant_dumbo_P_permute
-	ldr	r3, [sp, #192]
-	ldr	r2, [sp, #196]
-	ldr	r1, [sp, #200]
+	ldr	r3, [sp, #188]
+	ldr	r2, [sp, #192]
+	ldr	r1, [sp, #196]
+	ldr	r0, [sp, #200]
+	mov	r5, r0
 	ldr	r0, [sp, #204]
 	str	r0, [sp, #92]
-	ldr	r0, [sp, #208]
-	str	r0, [sp, #96]
 	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	ldr	r6, [sp, #100]
+	mov	r0, r5
+	ldr	r6, [sp, #96]
 	eors	r6, r3
-	ldr	r7, [sp, #104]
+	ldr	r7, [sp, #100]
 	eors	r7, r2
-	ldr	r5, [sp, #108]
+	ldr	r5, [sp, #104]
 	eors	r5, r1
-	ldr	r3, [sp, #116]
-	ldr	r0, [sp, #92]
+	ldr	r3, [sp, #112]
 	eors	r3, r0
-	ldr	r2, [sp, #112]
-	ldr	r0, [sp, #96]
+	ldr	r2, [sp, #108]
+	ldr	r0, [sp, #92]
 	eors	r2, r0
 	ldr	r0, [sp, #52]
 	eors	r6, r0
@@ -1437,7 +1437,7 @@ elephant_dumbo_crypt:
 	eors	r3, r0
 	ldr	r0, [sp, #88]
 	eors	r2, r0
-	ldr	r1, [sp, #260]
+	ldr	r1, [sp, #256]
 	ldr	r0, [sp, #12]
 	adds	r1, r1, r0
 	cmp	r4, #20
@@ -1452,12 +1452,12 @@ elephant_dumbo_crypt:
 	str	r2, [r1, #16]
 	b	.Lelephant_dumbo_crypt_stored28
 .Lelephant_dumbo_crypt_bytes27:
-	str	r6, [sp, #172]
-	str	r7, [sp, #176]
-	str	r5, [sp, #180]
-	str	r3, [sp, #184]
-	str	r2, [sp, #188]
-	add	r2, sp, #172
+	str	r6, [sp, #168]
+	str	r7, [sp, #172]
+	str	r5, [sp, #176]
+	str	r3, [sp, #180]
+	str	r2, [sp, #184]
+	add	r2, sp, #168
 	cmp	r4, #20
 	bcc	.Lelephant_dumbo_crypt_cnt29
 	movs	r4, #20
@@ -1479,7 +1479,7 @@ elephant_dumbo_crypt:
 	adcs	r2, r2
 	movs	r0, #1
 	eors	r2, r0
-	ldr	r0, [sp, #128]
+	ldr	r0, [sp, #124]
 	cmp	r0, r1
 	movs	r0, #0
 	adcs	r0, r0
@@ -1511,10 +1511,10 @@ elephant_dumbo_crypt:
 	str	r0, [sp, #48]
 	ldr	r1, [sp, #12]
 	subs	r1, #20
-	ldr	r0, [sp, #256]
+	ldr	r0, [sp, #252]
 	subs	r6, r0, r1
 	@ elephant_dumbo.ae:42: x = load_le(buf, off, block, count)
-	ldr	r0, [sp, #268]
+	ldr	r0, [sp, #264]
 	adds	r1, r0, r1
 	cmp	r6, #20
 	bcc	.Lelephant_dumbo_crypt_bytes33
@@ -1523,12 +1523,12 @@ elephant_dumbo_crypt:
 	beq	.Lelephant_dumbo_crypt_words34
 .Lelephant_dumbo_crypt_bytes33:
 	movs	r0, #0
+	str	r0, [sp, #168]
 	str	r0, [sp, #172]
 	str	r0, [sp, #176]
 	str	r0, [sp, #180]
 	str	r0, [sp, #184]
-	str	r0, [sp, #188]
-	add	r3, sp, #172
+	add	r3, sp, #168
 	mov	r2, r6
 	cmp	r2, #20
 	bcc	.Lelephant_dumbo_crypt_cnt36
@@ -1651,19 +1651,19 @@ elephant_dumbo_crypt:
 	eors	r3, r1
 	ldr	r1, [sp, #48]
 	eors	r2, r1
-	str	r7, [sp, #172]
-	str	r0, [sp, #176]
-	str	r4, [sp, #180]
-	str	r3, [sp, #184]
-	str	r2, [sp, #188]
-	add	r0, sp, #172
-	add	r1, sp, #192
+	str	r7, [sp, #168]
+	str	r0, [sp, #172]
+	str	r4, [sp, #176]
+	str	r3, [sp, #180]
+	str	r2, [sp, #184]
+	add	r0, sp, #168
+	add	r1, sp, #188
 	bl	elephant_dumbo_P_permute
-	ldr	r4, [sp, #192]
-	ldr	r3, [sp, #196]
-	ldr	r2, [sp, #200]
-	ldr	r1, [sp, #204]
-	ldr	r0, [sp, #208]
+	ldr	r4, [sp, #188]
+	ldr	r3, [sp, #192]
+	ldr	r2, [sp, #196]
+	ldr	r1, [sp, #200]
+	ldr	r0, [sp, #204]
 	@ elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
 	ldr	r5, [sp]
 	eors	r5, r4
@@ -1696,7 +1696,7 @@ elephant_dumbo_crypt:
 	@ elephant_dumbo.ae:96: if i + 1 < blocks_ad {
 	ldr	r1, [sp, #16]
 	adds	r2, r1, #1
-	ldr	r0, [sp, #136]
+	ldr	r0, [sp, #132]
 	cmp	r2, r0
 	movs	r1, #0
 	adcs	r1, r1
@@ -1711,11 +1711,11 @@ elephant_dumbo_crypt:
 	muls	r2, r0
 	mov	r1, r2
 	subs	r1, #12
-	ldr	r0, [sp, #248]
+	ldr	r0, [sp, #244]
 	adds	r0, #12
 	subs	r6, r0, r2
 	@ elephant_dumbo.ae:42: x = load_le(buf, off, block, count)
-	ldr	r0, [sp, #132]
+	ldr	r0, [sp, #128]
 	adds	r1, r0, r1
 	cmp	r6, #20
 	bcc	.Lelephant_dumbo_crypt_bytes44
@@ -1724,12 +1724,12 @@ elephant_dumbo_crypt:
 	beq	.Lelephant_dumbo_crypt_words45
 .Lelephant_dumbo_crypt_bytes44:
 	movs	r0, #0
+	str	r0, [sp, #168]
 	str	r0, [sp, #172]
 	str	r0, [sp, #176]
 	str	r0, [sp, #180]
 	str	r0, [sp, #184]
-	str	r0, [sp, #188]
-	add	r3, sp, #172
+	add	r3, sp, #168
 	mov	r2, r6
 	cmp	r2, #20
 	bcc	.Lelephant_dumbo_crypt_cnt47
@@ -1852,19 +1852,19 @@ elephant_dumbo_crypt:
 	eors	r3, r1
 	ldr	r1, [sp, #36]
 	eors	r2, r1
-	str	r7, [sp, #172]
-	str	r0, [sp, #176]
-	str	r4, [sp, #180]
-	str	r3, [sp, #184]
-	str	r2, [sp, #188]
-	add	r0, sp, #172
-	add	r1, sp, #192
+	str	r7, [sp, #168]
+	str	r0, [sp, #172]
+	str	r4, [sp, #176]
+	str	r3, [sp, #180]
+	str	r2, [sp, #184]
+	add	r0, sp, #168
+	add	r1, sp, #188
 	bl	elephant_dumbo_P_permute
-	ldr	r4, [sp, #192]
-	ldr	r3, [sp, #196]
-	ldr	r2, [sp, #200]
-	ldr	r1, [sp, #204]
-	ldr	r0, [sp, #208]
+	ldr	r4, [sp, #188]
+	ldr	r3, [sp, #192]
+	ldr	r2, [sp, #196]
+	ldr	r1, [sp, #200]
+	ldr	r0, [sp, #204]
 	@ elephant_dumbo.ae:97: tag = tag ^ masked(ad_block(ad, i + 1), next)
 	ldr	r5, [sp]
 	eors	r5, r4
@@ -1925,7 +1925,7 @@ elephant_dumbo_crypt:
 	ldr	r1, [sp, #16]
 	adds	r1, #1
 	str	r1, [sp, #16]
-	ldr	r0, [sp, #120]
+	ldr	r0, [sp, #116]
 	cmp	r1, r0
 	bcs	.Lelephant_dumbo_crypt_far5
 	b	.Lelephant_dumbo_crypt_loop18
@@ -1933,38 +1933,38 @@ elephant_dumbo_crypt:
 .Lelephant_dumbo_crypt_done19:
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
 	ldr	r3, [sp]
-	ldr	r0, [sp, #156]
+	ldr	r0, [sp, #152]
 	eors	r3, r0
 	mov	r4, r11
-	ldr	r0, [sp, #152]
+	ldr	r0, [sp, #148]
 	eors	r4, r0
 	mov	r5, r10
-	ldr	r0, [sp, #164]
+	ldr	r0, [sp, #160]
 	eors	r5, r0
 	mov	r2, r9
-	ldr	r0, [sp, #168]
+	ldr	r0, [sp, #164]
 	eors	r2, r0
 	mov	r1, r8
-	ldr	r0, [sp, #160]
-	eors	r1, r0
-	str	r3, [sp, #172]
-	str	r4, [sp, #176]
-	str	r5, [sp, #180]
-	str	r2, [sp, #184]
-	str	r1, [sp, #188]
-	add	r0, sp, #172
-	add	r1, sp, #192
-	bl	elephant_dumbo_P_permute
-	ldr	r2, [sp, #192]
-	ldr	r1, [sp, #196]
 	ldr	r0, [sp, #156]
-	eors	r2, r0
-	ldr	r0, [sp, #152]
 	eors	r1, r0
-	ldr	r0, [sp, #276]
+	str	r3, [sp, #168]
+	str	r4, [sp, #172]
+	str	r5, [sp, #176]
+	str	r2, [sp, #180]
+	str	r1, [sp, #184]
+	add	r0, sp, #168
+	add	r1, sp, #188
+	bl	elephant_dumbo_P_permute
+	ldr	r2, [sp, #188]
+	ldr	r1, [sp, #192]
+	ldr	r0, [sp, #152]
+	eors	r2, r0
+	ldr	r0, [sp, #148]
+	eors	r1, r0
+	ldr	r0, [sp, #272]
 	str	r2, [r0]
 	str	r1, [r0, #4]
-	add	sp, #212
+	add	sp, #208
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

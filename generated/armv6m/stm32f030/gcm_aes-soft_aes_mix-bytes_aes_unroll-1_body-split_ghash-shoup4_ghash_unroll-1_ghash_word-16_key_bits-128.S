@@ -8,8 +8,8 @@
 	.thumb
 
 @ --- gcm_key_setup: gcm.key_setup
-@     frame 48 bytes (14 spill slots, 4 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 514 bytes of code and literals
+@     frame 36 bytes (12 spill slots, 1 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 500 bytes of code and literals
 	.section .text.gcm_key_setup,"ax",%progbits
 	.global gcm_key_setup
 	.type gcm_key_setup, %function
@@ -22,15 +22,15 @@ gcm_key_setup:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #48
+	sub	sp, #36
 	str	r2, [sp]
-	mov	r8, r3
+	mov	r10, r3
 	@ gcm.ae:72: E.key_schedule(load_be(key, 0, key_bits / 8), ks)
 	movs	r1, #3
 	tst	r0, r1
 	beq	.Lgcm_key_setup_words2
 .Lgcm_key_setup_bytes1:
-	add	r3, sp, #16
+	add	r3, sp, #4
 	movs	r2, #16
 .Lgcm_key_setup_cpy4:
 	subs	r2, #1
@@ -122,180 +122,174 @@ gcm_key_setup:
 .Lgcm_key_setup_done6:
 	@ gcm.ae:73: G.init(E.encrypt_block(ks, 0 as u128), tab)
 	movs	r0, #0
+	str	r0, [sp, #4]
+	str	r0, [sp, #8]
+	str	r0, [sp, #12]
 	str	r0, [sp, #16]
-	str	r0, [sp, #20]
-	str	r0, [sp, #24]
-	str	r0, [sp, #28]
-	add	r1, sp, #16
-	add	r2, sp, #32
+	add	r1, sp, #4
+	add	r2, sp, #20
 	ldr	r0, [sp]
 	bl	gcm_E_encrypt_block
-	ldr	r5, [sp, #32]
-	ldr	r4, [sp, #36]
-	ldr	r1, [sp, #40]
-	ldr	r3, [sp, #44]
+	ldr	r4, [sp, #20]
+	ldr	r3, [sp, #24]
+	ldr	r2, [sp, #28]
+	ldr	r1, [sp, #32]
 	@ ghash.ae:129: for k in 0..8 {
-	movs	r6, #0
+	movs	r5, #0
 .Lgcm_key_setup_loop9:
 	@ ghash.ae:130: tab[16 * (k >> 2) + ((8 as u16) >> (k & 3))] = p
-	lsrs	r0, r6, #2
+	lsrs	r0, r5, #2
 	lsls	r0, r0, #4
-	uxth	r2, r0
-	lsls	r0, r6, #30
+	uxth	r0, r0
+	mov	r8, r0
+	lsls	r0, r5, #30
 	lsrs	r7, r0, #30
 	cmp	r7, #255
 	bls	.Lgcm_key_setup_shok11
 	movs	r7, #255
 .Lgcm_key_setup_shok11:
+	@ ghash.ae:103: return (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)
+	lsls	r0, r4, #31
+	asrs	r0, r0, #31
+	movs	r6, #225
+	lsls	r6, r6, #24
+	ands	r0, r6
+	lsrs	r6, r1, #1
+	eors	r6, r0
+	@ ghash.ae:130: tab[16 * (k >> 2) + ((8 as u16) >> (k & 3))] = p
 	movs	r0, #8
 	lsrs	r0, r7
-	uxth	r0, r0
-	adds	r0, r2, r0
-	uxth	r0, r0
-	lsls	r2, r0, #4
-	add	r2, r8
-	str	r5, [r2]
-	str	r4, [r2, #4]
-	str	r1, [r2, #8]
-	str	r3, [r2, #12]
+	uxth	r7, r0
+	add	r7, r8
+	uxth	r0, r7
+	lsls	r7, r0, #4
+	add	r7, r10
+	str	r4, [r7]
+	str	r3, [r7, #4]
+	str	r2, [r7, #8]
+	str	r1, [r7, #12]
 	@ ghash.ae:103: return (v >> 1) ^ (if v[0] == 1 then R as u128 else 0)
-	lsrs	r2, r5, #1
-	lsls	r0, r4, #31
+	lsls	r0, r1, #31
+	lsrs	r1, r2, #1
+	orrs	r1, r0
+	lsls	r0, r2, #31
+	lsrs	r2, r3, #1
 	orrs	r2, r0
 	lsrs	r4, r4, #1
-	lsls	r0, r1, #31
-	orrs	r4, r0
-	lsrs	r1, r1, #1
 	lsls	r0, r3, #31
-	orrs	r1, r0
-	lsrs	r0, r3, #1
-	lsls	r3, r5, #31
-	asrs	r5, r3, #31
-	movs	r3, #225
-	lsls	r3, r3, #24
-	ands	r5, r3
-	eors	r0, r5
-	mov	r5, r2
-	mov	r3, r0
-	adds	r6, #1
-	cmp	r6, #8
+	orrs	r4, r0
+	mov	r3, r2
+	mov	r2, r1
+	mov	r1, r6
+	adds	r5, #1
+	cmp	r5, #8
 	bcc	.Lgcm_key_setup_loop9
 .Lgcm_key_setup_done10:
 	@ ghash.ae:133: tab[0] = 0
-	movs	r1, #0
-	mov	r3, r8
-	str	r1, [r3]
-	str	r1, [r3, #4]
-	str	r1, [r3, #8]
-	str	r1, [r3, #12]
+	movs	r3, #0
+	mov	r4, r10
+	str	r3, [r4]
+	str	r3, [r4, #4]
+	str	r3, [r4, #8]
+	str	r3, [r4, #12]
 	@ ghash.ae:134: tab[16] = 0
-	movs	r2, #1
-	lsls	r2, r2, #8
-	str	r1, [r3, r2]
-	movs	r2, #65
-	lsls	r2, r2, #2
-	str	r1, [r3, r2]
-	movs	r2, #33
-	lsls	r2, r2, #3
-	str	r1, [r3, r2]
-	movs	r2, #67
-	lsls	r2, r2, #2
-	str	r1, [r3, r2]
-	@ ghash.ae:135: for u in 3..16 {
-	movs	r5, #3
-	@ ghash.ae:137: tab[u] = tab[u ^ low] ^ tab[low]
-	mov	r2, r8
-	adds	r2, #48
+	movs	r1, #1
+	lsls	r1, r1, #8
+	str	r3, [r4, r1]
+	movs	r1, #65
+	lsls	r1, r1, #2
+	str	r3, [r4, r1]
+	movs	r1, #33
+	lsls	r1, r1, #3
+	str	r3, [r4, r1]
+	movs	r1, #67
+	lsls	r1, r1, #2
+	str	r3, [r4, r1]
 	@ ghash.ae:138: tab[16 + u] = tab[16 + (u ^ low)] ^ tab[16 + low]
 	movs	r0, #19
 	lsls	r0, r0, #4
-	adds	r1, r3, r0
+	adds	r1, r4, r0
+	@ ghash.ae:137: tab[u] = tab[u ^ low] ^ tab[low]
+	mov	r2, r10
+	adds	r2, #48
 	@ ghash.ae:135: for u in 3..16 {
+	movs	r0, #3
+	mov	r11, r0
 .Lgcm_key_setup_loop12:
 	@ ghash.ae:136: low = u & (0 - u)
-	movs	r0, #0
-	subs	r0, r0, r5
-	uxth	r4, r0
-	ands	r4, r5
-	@ ghash.ae:137: tab[u] = tab[u ^ low] ^ tab[low]
-	mov	r3, r5
-	eors	r3, r4
-	lsls	r6, r3, #4
-	mov	r0, r8
-	adds	r6, r0, r6
-	ldr	r0, [r6]
-	mov	r10, r0
-	ldr	r0, [r6, #4]
-	mov	r9, r0
-	ldr	r0, [r6, #8]
-	str	r0, [sp, #12]
-	ldr	r0, [r6, #12]
-	str	r0, [sp, #8]
-	lsls	r6, r4, #4
-	mov	r0, r8
-	adds	r7, r0, r6
-	ldr	r6, [r7]
-	ldr	r0, [r7, #4]
-	mov	r11, r0
-	ldr	r0, [r7, #8]
-	str	r0, [sp, #4]
-	ldr	r0, [r7, #12]
-	str	r0, [sp]
-	mov	r0, r10
-	eors	r0, r6
-	mov	r10, r0
-	mov	r0, r9
+	movs	r3, #0
 	mov	r6, r11
-	eors	r0, r6
-	mov	r9, r0
-	ldr	r7, [sp, #12]
-	ldr	r0, [sp, #4]
-	eors	r7, r0
-	ldr	r6, [sp, #8]
-	ldr	r0, [sp]
-	eors	r6, r0
+	subs	r0, r3, r6
+	uxth	r3, r0
+	ands	r3, r6
+	@ ghash.ae:137: tab[u] = tab[u ^ low] ^ tab[low]
+	lsls	r4, r3, #4
 	mov	r0, r10
+	adds	r5, r0, r4
+	eors	r6, r3
+	lsls	r4, r6, #4
+	adds	r4, r0, r4
+	ldr	r0, [r4, #12]
+	ldr	r7, [r5, #12]
+	eors	r0, r7
+	str	r0, [sp]
+	ldr	r0, [r4, #8]
+	mov	r8, r0
+	ldr	r0, [r5, #8]
+	mov	r7, r8
+	eors	r7, r0
+	mov	r8, r7
+	ldr	r0, [r4, #4]
+	mov	r9, r0
+	ldr	r0, [r5, #4]
+	mov	r7, r9
+	eors	r7, r0
+	ldr	r0, [r4]
+	ldr	r5, [r5]
+	eors	r0, r5
 	str	r0, [r2]
-	mov	r0, r9
+	mov	r0, r7
 	str	r0, [r2, #4]
-	str	r7, [r2, #8]
-	str	r6, [r2, #12]
+	mov	r0, r8
+	str	r0, [r2, #8]
+	ldr	r0, [sp]
+	str	r0, [r2, #12]
 	@ ghash.ae:138: tab[16 + u] = tab[16 + (u ^ low)] ^ tab[16 + low]
+	adds	r6, #16
 	adds	r3, #16
 	uxth	r0, r3
 	lsls	r3, r0, #4
-	mov	r0, r8
-	adds	r6, r0, r3
-	ldr	r3, [r6]
-	ldr	r0, [r6, #4]
-	mov	r9, r0
-	ldr	r0, [r6, #8]
-	mov	r11, r0
-	ldr	r0, [r6, #12]
-	mov	r10, r0
-	adds	r4, #16
-	uxth	r0, r4
+	mov	r0, r10
+	adds	r3, r0, r3
+	uxth	r0, r6
 	lsls	r4, r0, #4
-	add	r4, r8
-	ldm	r4, {r0, r4, r6, r7}
-	eors	r3, r0
-	mov	r0, r9
-	eors	r0, r4
-	mov	r4, r11
-	eors	r4, r6
-	mov	r6, r10
-	eors	r6, r7
-	str	r3, [r1]
-	str	r0, [r1, #4]
-	str	r4, [r1, #8]
-	str	r6, [r1, #12]
+	mov	r0, r10
+	adds	r7, r0, r4
+	ldr	r4, [r7, #12]
+	ldr	r0, [r3, #12]
+	eors	r4, r0
+	ldr	r5, [r7, #8]
+	ldr	r0, [r3, #8]
+	eors	r5, r0
+	ldr	r6, [r7, #4]
+	ldr	r0, [r3, #4]
+	eors	r6, r0
+	ldr	r7, [r7]
+	ldr	r0, [r3]
+	eors	r7, r0
+	str	r7, [r1]
+	str	r6, [r1, #4]
+	str	r5, [r1, #8]
+	str	r4, [r1, #12]
 	adds	r2, #16
 	adds	r1, #16
-	adds	r5, #1
-	cmp	r5, #16
+	mov	r0, r11
+	adds	r0, #1
+	mov	r11, r0
+	cmp	r0, #16
 	bcc	.Lgcm_key_setup_loop12
 .Lgcm_key_setup_done13:
-	add	sp, #48
+	add	sp, #36
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

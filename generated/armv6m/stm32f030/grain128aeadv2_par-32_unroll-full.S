@@ -1695,8 +1695,8 @@ grain128aeadv2_crypt:
 	mov	lr, r12
 	mov	r12, r6
 	mov	r8, r1
-	mov	r3, r0
 	mov	r1, r7
+	mov	r3, r0
 	str	r4, [sp, #12]
 	str	r5, [sp, #8]
 	ldr	r4, [sp, #20]

@@ -47,7 +47,7 @@ norx32_4_1_key_setup:
 
 @ --- norx32_4_1_encrypt_with: norx32_4_1.encrypt_with
 @     frame 216 bytes (81 spill slots, 26 on the stack; locals 112), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1938 bytes of code and literals
+@     estimated 1934 bytes of code and literals
 	.section .text.norx32_4_1_encrypt_with,"ax",%progbits
 	.global norx32_4_1_encrypt_with
 	.type norx32_4_1_encrypt_with, %function
@@ -707,15 +707,15 @@ norx32_4_1_encrypt_with:
 	ldr	r7, [sp, #124]
 	str	r7, [sp, #40]
 	ldr	r0, [sp, #120]
-	str	r0, [sp, #8]
-	ldr	r0, [sp, #116]
 	str	r0, [sp, #12]
-	ldr	r0, [sp, #112]
+	ldr	r0, [sp, #116]
 	str	r0, [sp, #16]
-	ldr	r0, [sp, #108]
+	ldr	r0, [sp, #112]
 	str	r0, [sp, #20]
-	ldr	r0, [sp, #104]
+	ldr	r0, [sp, #108]
 	str	r0, [sp, #24]
+	ldr	r0, [sp, #104]
+	str	r0, [sp, #8]
 	@ norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
 	ldr	r1, [sp, #256]
 	ldr	r0, [sp, #72]
@@ -756,45 +756,43 @@ norx32_4_1_encrypt_with:
 	mov	r1, r3
 .Lnorx32_4_1_encrypt_with_words8:
 	ldr	r0, [r1]
-	mov	r11, r0
-	ldr	r0, [r1, #4]
-	mov	r10, r0
-	ldr	r0, [r1, #8]
-	mov	r9, r0
-	ldr	r0, [r1, #12]
-	mov	r8, r0
-	ldr	r0, [r1, #16]
-	str	r0, [sp, #4]
-	ldr	r0, [r1, #20]
-	str	r0, [sp]
+	ldr	r7, [r1, #4]
+	mov	r10, r7
+	ldr	r7, [r1, #8]
+	mov	r9, r7
+	ldr	r7, [r1, #12]
+	mov	r8, r7
+	ldr	r7, [r1, #16]
+	str	r7, [sp]
+	ldr	r7, [r1, #20]
+	mov	r11, r7
 	ldr	r6, [r1, #24]
 	ldr	r5, [r1, #28]
 	ldr	r4, [r1, #32]
 	ldr	r3, [r1, #36]
 	ldr	r2, [r1, #40]
 	ldr	r1, [r1, #44]
+	ldr	r7, [sp, #8]
+	eors	r7, r0
+	str	r7, [sp, #8]
 	ldr	r0, [sp, #24]
-	mov	r7, r11
+	mov	r7, r10
 	eors	r0, r7
 	str	r0, [sp, #24]
 	ldr	r0, [sp, #20]
-	mov	r7, r10
+	mov	r7, r9
 	eors	r0, r7
 	str	r0, [sp, #20]
 	ldr	r0, [sp, #16]
-	mov	r7, r9
+	mov	r7, r8
 	eors	r0, r7
 	str	r0, [sp, #16]
 	ldr	r0, [sp, #12]
-	mov	r7, r8
+	ldr	r7, [sp]
 	eors	r0, r7
 	str	r0, [sp, #12]
-	ldr	r0, [sp, #8]
-	ldr	r7, [sp, #4]
-	eors	r0, r7
-	str	r0, [sp, #8]
 	ldr	r7, [sp, #40]
-	ldr	r0, [sp]
+	mov	r0, r11
 	eors	r7, r0
 	str	r7, [sp, #40]
 	ldr	r0, [sp, #44]
@@ -990,26 +988,26 @@ norx32_4_1_encrypt_with:
 	ands	r2, r3
 	ands	r1, r3
 	@ norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #8]
 	ldr	r3, [sp, #4]
+	eors	r0, r3
+	str	r0, [sp, #8]
+	ldr	r0, [sp, #24]
+	ldr	r3, [sp]
 	eors	r0, r3
 	str	r0, [sp, #24]
 	ldr	r0, [sp, #20]
-	ldr	r3, [sp]
+	mov	r3, r11
 	eors	r0, r3
 	str	r0, [sp, #20]
 	ldr	r0, [sp, #16]
-	mov	r3, r11
+	mov	r3, r10
 	eors	r0, r3
 	str	r0, [sp, #16]
 	ldr	r0, [sp, #12]
-	mov	r3, r10
-	eors	r0, r3
-	str	r0, [sp, #12]
-	ldr	r0, [sp, #8]
 	mov	r3, r9
 	eors	r0, r3
-	str	r0, [sp, #8]
+	str	r0, [sp, #12]
 	ldr	r0, [sp, #40]
 	mov	r3, r8
 	eors	r0, r3
@@ -1031,15 +1029,15 @@ norx32_4_1_encrypt_with:
 	ldr	r2, [sp, #60]
 	eors	r2, r1
 	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	ldr	r0, [sp, #24]
-	str	r0, [sp, #104]
-	ldr	r0, [sp, #20]
-	str	r0, [sp, #108]
-	ldr	r0, [sp, #16]
-	str	r0, [sp, #112]
-	ldr	r0, [sp, #12]
-	str	r0, [sp, #116]
 	ldr	r0, [sp, #8]
+	str	r0, [sp, #104]
+	ldr	r0, [sp, #24]
+	str	r0, [sp, #108]
+	ldr	r0, [sp, #20]
+	str	r0, [sp, #112]
+	ldr	r0, [sp, #16]
+	str	r0, [sp, #116]
+	ldr	r0, [sp, #12]
 	str	r0, [sp, #120]
 	mov	r0, r9
 	str	r0, [sp, #124]
@@ -1059,15 +1057,15 @@ norx32_4_1_encrypt_with:
 	movs	r0, #3
 	tst	r1, r0
 	bne	.Lnorx32_4_1_encrypt_with_bytes16
-	ldr	r0, [sp, #24]
-	str	r0, [r1]
-	ldr	r0, [sp, #20]
-	str	r0, [r1, #4]
-	ldr	r0, [sp, #16]
-	str	r0, [r1, #8]
-	ldr	r0, [sp, #12]
-	str	r0, [r1, #12]
 	ldr	r0, [sp, #8]
+	str	r0, [r1]
+	ldr	r0, [sp, #24]
+	str	r0, [r1, #4]
+	ldr	r0, [sp, #20]
+	str	r0, [r1, #8]
+	ldr	r0, [sp, #16]
+	str	r0, [r1, #12]
+	ldr	r0, [sp, #12]
 	str	r0, [r1, #16]
 	mov	r0, r9
 	str	r0, [r1, #20]
@@ -1079,15 +1077,15 @@ norx32_4_1_encrypt_with:
 	str	r2, [r1, #44]
 	b	.Lnorx32_4_1_encrypt_with_stored17
 .Lnorx32_4_1_encrypt_with_bytes16:
-	ldr	r0, [sp, #24]
-	str	r0, [sp, #168]
-	ldr	r0, [sp, #20]
-	str	r0, [sp, #172]
-	ldr	r0, [sp, #16]
-	str	r0, [sp, #176]
-	ldr	r0, [sp, #12]
-	str	r0, [sp, #180]
 	ldr	r0, [sp, #8]
+	str	r0, [sp, #168]
+	ldr	r0, [sp, #24]
+	str	r0, [sp, #172]
+	ldr	r0, [sp, #20]
+	str	r0, [sp, #176]
+	ldr	r0, [sp, #16]
+	str	r0, [sp, #180]
+	ldr	r0, [sp, #12]
 	str	r0, [sp, #184]
 	mov	r0, r9
 	str	r0, [sp, #188]

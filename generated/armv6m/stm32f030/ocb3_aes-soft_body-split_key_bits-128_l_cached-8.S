@@ -8,8 +8,8 @@
 	.thumb
 
 @ --- ocb3_key_setup: ocb3.key_setup
-@     frame 36 bytes (4 spill slots, 1 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9
-@     estimated 616 bytes of code and literals
+@     frame 36 bytes (4 spill slots, 1 on the stack; locals 32), saves r4, r5, r6, r7, r8
+@     estimated 610 bytes of code and literals
 	.section .text.ocb3_key_setup,"ax",%progbits
 	.global ocb3_key_setup
 	.type ocb3_key_setup, %function
@@ -18,8 +18,7 @@
 ocb3_key_setup:
 	push	{r4, r5, r6, r7, lr}
 	mov	r4, r8
-	mov	r5, r9
-	push	{r4, r5}
+	push	{r4}
 	sub	sp, #36
 	mov	r8, r2
 	str	r3, [sp]
@@ -340,10 +339,10 @@ ocb3_key_setup:
 	str	r4, [r1, #12]
 	@ ocb3.ae:44: return (s << 1) ^ (if s[127] == 1 then 0x87 as u128 else 0)
 	lsls	r0, r3, #1
-	mov	r9, r0
 	lsls	r7, r2, #1
-	lsrs	r0, r3, #31
-	orrs	r7, r0
+	lsrs	r6, r3, #31
+	mov	r3, r0
+	orrs	r7, r6
 	lsls	r6, r5, #1
 	lsrs	r0, r2, #31
 	orrs	r6, r0
@@ -353,7 +352,6 @@ ocb3_key_setup:
 	asrs	r4, r4, #31
 	movs	r2, #135
 	ands	r4, r2
-	mov	r3, r9
 	eors	r3, r4
 	adds	r1, #16
 	mov	r2, r7
@@ -366,9 +364,8 @@ ocb3_key_setup:
 	bcc	.Locb3_key_setup_loop13
 .Locb3_key_setup_done14:
 	add	sp, #36
-	pop	{r4, r5}
+	pop	{r4}
 	mov	r8, r4
-	mov	r9, r5
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.ltorg

@@ -591,7 +591,7 @@ ascon_aead128_encrypt_with:
 
 ; --- ascon_aead128_decrypt_with: ascon_aead128.decrypt_with
 ;     frame 100 bytes (22 spill slots, locals 56), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1672 bytes of code
+;     estimated 1666 bytes of code
 	.section .text.ascon_aead128_decrypt_with,"ax",@progbits
 	.global ascon_aead128_decrypt_with
 	.type ascon_aead128_decrypt_with, @function
@@ -1079,21 +1079,20 @@ ascon_aead128_decrypt_with:
 	mov	26(sp), r15
 	xor	44(sp), r15
 	xor	r13, r15
-	mov	r15, 30(sp)
 	mov	24(sp), r13
 	xor	46(sp), r13
 	xor	r14, r13
 	mov	22(sp), r14
 	xor	48(sp), r14
 	xor	r4, r14
-	mov	20(sp), r15
-	xor	50(sp), r15
-	xor	r12, r15
+	mov	20(sp), r4
+	xor	50(sp), r4
+	xor	r12, r4
 	; ascon_aead128.ae:41: s[0] = r[63:0]
-	mov	30(sp), 44(sp)
+	mov	r15, 44(sp)
 	mov	r13, 46(sp)
 	mov	r14, 48(sp)
-	mov	r15, 50(sp)
+	mov	r4, 50(sp)
 	; ascon_aead128.ae:136: set_rate(s, r ^ p ^ pad(last))
 	mov	28(sp), r12
 	xor	52(sp), r12

@@ -209,7 +209,7 @@ elephant_dumbo_decrypt_with:
 
 ; --- elephant_dumbo_P_permute: elephant_dumbo.P.permute
 ;     frame 12 bytes (6 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 998 bytes of code
+;     estimated 990 bytes of code
 	.section .text.elephant_dumbo_P_permute,"ax",@progbits
 	.local elephant_dumbo_P_permute
 	.type elephant_dumbo_P_permute, @function
@@ -250,135 +250,134 @@ elephant_dumbo_P_permute:
 	mov.b	elephant_dumbo_sf0(r15), r14
 	swpb	r13
 	bis	r14, r13
-	mov	r13, 4(sp)
 	mov.b	r11, r15
 	xor	r15, r11
 	swpb	r11
-	mov.b	elephant_dumbo_sf0(r11), r13
+	mov.b	elephant_dumbo_sf0(r11), r12
 	mov.b	elephant_dumbo_sf0(r15), r14
-	swpb	r13
-	bis	r14, r13
-	mov	r13, 2(sp)
+	swpb	r12
+	bis	r14, r12
+	mov	r12, 2(sp)
 	mov.b	r10, r15
 	xor	r15, r10
 	swpb	r10
-	mov.b	elephant_dumbo_sf0(r10), r13
+	mov.b	elephant_dumbo_sf0(r10), r12
 	mov.b	elephant_dumbo_sf0(r15), r14
-	mov	r13, r15
-	swpb	r15
-	bis	r14, r15
+	swpb	r12
+	bis	r14, r12
 	mov.b	r9, r14
 	xor	r14, r9
 	swpb	r9
 	mov.b	elephant_dumbo_sf0(r9), r11
-	mov.b	elephant_dumbo_sf0(r14), r13
+	mov.b	elephant_dumbo_sf0(r14), r15
 	swpb	r11
-	bis	r13, r11
-	mov.b	r8, r13
-	xor	r13, r8
+	bis	r15, r11
+	mov.b	r8, r15
+	xor	r15, r8
 	swpb	r8
 	mov.b	elephant_dumbo_sf0(r8), r14
-	mov.b	elephant_dumbo_sf0(r13), r13
+	mov.b	elephant_dumbo_sf0(r15), r15
 	swpb	r14
-	bis	r13, r14
-	mov.b	r7, r13
-	xor	r13, r7
+	bis	r15, r14
+	mov.b	r7, r15
+	xor	r15, r7
 	swpb	r7
 	mov.b	elephant_dumbo_sf0(r7), r10
-	mov.b	elephant_dumbo_sf0(r13), r13
+	mov.b	elephant_dumbo_sf0(r15), r15
 	swpb	r10
-	bis	r13, r10
-	mov.b	r6, r13
-	xor	r13, r6
+	bis	r15, r10
+	mov.b	r6, r15
+	xor	r15, r6
 	swpb	r6
 	mov.b	elephant_dumbo_sf0(r6), r8
-	mov.b	elephant_dumbo_sf0(r13), r13
+	mov.b	elephant_dumbo_sf0(r15), r15
 	swpb	r8
-	bis	r13, r8
-	mov.b	r5, r13
-	xor	r13, r5
+	bis	r15, r8
+	mov.b	r5, r15
+	xor	r15, r5
 	swpb	r5
 	mov.b	elephant_dumbo_sf0(r5), r7
-	mov.b	elephant_dumbo_sf0(r13), r13
+	mov.b	elephant_dumbo_sf0(r15), r15
 	swpb	r7
-	bis	r13, r7
-	mov.b	r4, r13
-	xor	r13, r4
+	bis	r15, r7
+	mov.b	r4, r5
+	xor	r5, r4
 	swpb	r4
 	mov.b	elephant_dumbo_sf0(r4), r6
-	mov.b	elephant_dumbo_sf0(r13), r13
+	mov.b	elephant_dumbo_sf0(r5), r5
 	swpb	r6
-	bis	r13, r6
+	bis	r5, r6
 	; spongent_pi160.ae:45: x = player(sbox_layer(x))
 	mov	#0, r4
 	rra	r6
 	rrc	r4
-	mov	#0, r13
+	mov	#0, r5
 	rra	r6
-	rrc	r13
+	rrc	r5
 	mov	#0, r9
 	rra	r6
 	rrc	r9
-	mov	#0, r12
+	mov	#0, r15
 	rra	r6
-	rrc	r12
-	rra	r6
-	rrc	r4
-	rra	r6
-	rrc	r13
-	rra	r6
-	rrc	r9
-	rra	r6
-	rrc	r12
+	rrc	r15
 	rra	r6
 	rrc	r4
 	rra	r6
-	rrc	r13
+	rrc	r5
 	rra	r6
 	rrc	r9
 	rra	r6
-	rrc	r12
+	rrc	r15
 	rra	r6
 	rrc	r4
 	rra	r6
-	rrc	r13
+	rrc	r5
 	rra	r6
 	rrc	r9
 	rra	r6
-	rrc	r12
+	rrc	r15
+	rra	r6
+	rrc	r4
+	rra	r6
+	rrc	r5
+	rra	r6
+	rrc	r9
+	rra	r6
+	mov	r13, r6
+	rrc	r15
 	rra	r7
 	rrc	r4
 	rra	r7
-	rrc	r13
+	rrc	r5
 	rra	r7
 	rrc	r9
 	rra	r7
-	rrc	r12
+	rrc	r15
 	rra	r7
 	rrc	r4
 	rra	r7
-	rrc	r13
+	rrc	r5
 	rra	r7
 	rrc	r9
 	rra	r7
-	rrc	r12
+	rrc	r15
 	rra	r7
 	rrc	r4
 	rra	r7
-	rrc	r13
+	rrc	r5
 	rra	r7
 	rrc	r9
 	rra	r7
-	rrc	r12
+	rrc	r15
 	rra	r7
 	rrc	r4
 	rra	r7
-	rrc	r13
-	mov	r13, 0(sp)
+	rrc	r5
+	mov	r5, 0(sp)
 	rra	r7
 	rrc	r9
 	rra	r7
-	rrc	r12
+	rrc	r15
 	rra	r8
 	rrc	r4
 	mov	#0, r7
@@ -511,82 +510,81 @@ elephant_dumbo_P_permute:
 	rrc	r10
 	rra	r11
 	rrc	r13
-	rra	r15
+	rra	r12
 	rrc	r5
 	mov	#0, r8
-	rra	r15
+	rra	r12
 	rrc	r8
-	rra	r15
+	rra	r12
 	rrc	r10
 	mov	#0, r14
-	rra	r15
+	rra	r12
 	rrc	r14
-	rra	r15
+	rra	r12
 	rrc	r5
-	rra	r15
+	rra	r12
 	rrc	r8
-	rra	r15
+	rra	r12
 	rrc	r10
-	rra	r15
+	rra	r12
 	rrc	r14
-	rra	r15
+	rra	r12
 	rrc	r5
-	rra	r15
+	rra	r12
 	rrc	r8
-	rra	r15
+	rra	r12
 	rrc	r10
-	rra	r15
+	rra	r12
 	rrc	r14
-	rra	r15
+	rra	r12
 	rrc	r5
-	rra	r15
+	rra	r12
 	rrc	r8
-	rra	r15
+	rra	r12
 	rrc	r10
-	rra	r15
+	rra	r12
 	rrc	r14
-	mov	2(sp), r15
-	rra	r15
+	mov	2(sp), r12
+	rra	r12
 	rrc	r5
-	rra	r15
+	rra	r12
 	rrc	r8
-	rra	r15
+	rra	r12
 	rrc	r10
-	rra	r15
+	rra	r12
 	rrc	r14
-	rra	r15
+	rra	r12
 	rrc	r5
-	rra	r15
+	rra	r12
 	rrc	r8
-	rra	r15
+	rra	r12
 	rrc	r10
-	rra	r15
+	rra	r12
 	rrc	r14
-	rra	r15
+	rra	r12
 	rrc	r5
-	rra	r15
+	rra	r12
 	rrc	r8
-	rra	r15
+	rra	r12
 	rrc	r10
-	rra	r15
+	rra	r12
 	rrc	r14
-	rra	r15
+	rra	r12
 	rrc	r5
-	rra	r15
+	rra	r12
 	rrc	r8
-	rra	r15
+	rra	r12
 	rrc	r10
-	rra	r15
+	rra	r12
 	rrc	r14
 	mov	#0, r11
-	mov	4(sp), r6
 	rra	r6
 	rrc	r11
 	rra	r6
 	rrc	r8
-	mov	#0, r15
+	mov	#0, r12
 	rra	r6
-	rrc	r15
+	rrc	r12
 	rra	r6
 	rrc	r14
 	rra	r6
@@ -594,7 +592,7 @@ elephant_dumbo_P_permute:
 	rra	r6
 	rrc	r8
 	rra	r6
-	rrc	r15
+	rrc	r12
 	rra	r6
 	rrc	r14
 	rra	r6
@@ -602,7 +600,7 @@ elephant_dumbo_P_permute:
 	rra	r6
 	rrc	r8
 	rra	r6
-	rrc	r15
+	rrc	r12
 	rra	r6
 	rrc	r14
 	rra	r6
@@ -610,7 +608,7 @@ elephant_dumbo_P_permute:
 	rra	r6
 	rrc	r8
 	rra	r6
-	rrc	r15
+	rrc	r12
 	rra	r6
 	rrc	r14
 	mov	6(sp), r6
@@ -619,7 +617,7 @@ elephant_dumbo_P_permute:
 	rra	r6
 	rrc	r8
 	rra	r6
-	rrc	r15
+	rrc	r12
 	rra	r6
 	rrc	r14
 	rra	r6
@@ -627,7 +625,7 @@ elephant_dumbo_P_permute:
 	rra	r6
 	rrc	r8
 	rra	r6
-	rrc	r15
+	rrc	r12
 	rra	r6
 	rrc	r14
 	rra	r6
@@ -635,7 +633,7 @@ elephant_dumbo_P_permute:
 	rra	r6
 	rrc	r8
 	rra	r6
-	rrc	r15
+	rrc	r12
 	rra	r6
 	rrc	r14
 	rra	r6
@@ -646,11 +644,11 @@ elephant_dumbo_P_permute:
 	rra	r6
 	rrc	r8
 	rra	r6
-	rrc	r15
-	swpb	r15
-	mov.b	r15, r15
-	mov	r12, r11
-	bis	r15, r11
+	rrc	r12
+	swpb	r12
+	mov.b	r12, r12
+	mov	r15, r11
+	bis	r12, r11
 	rra	r6
 	rrc	r14
 	mov	@sp, r6

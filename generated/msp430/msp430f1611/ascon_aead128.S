@@ -616,8 +616,8 @@ ascon_aead128_encrypt_with:
 
 
 ; --- ascon_aead128_decrypt_with: ascon_aead128.decrypt_with
-;     frame 98 bytes (21 spill slots, locals 56), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1706 bytes of code
+;     frame 100 bytes (22 spill slots, locals 56), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1702 bytes of code
 	.section .text.ascon_aead128_decrypt_with,"ax",@progbits
 	.global ascon_aead128_decrypt_with
 	.type ascon_aead128_decrypt_with, @function
@@ -630,26 +630,26 @@ ascon_aead128_decrypt_with:
 	push	r6
 	push	r5
 	push	r4
-	sub	#98, sp
+	sub	#100, sp
 	mov	r12, r10
 	mov	r13, r11
 	mov	r15, r8
-	mov	114(sp), r9
+	mov	116(sp), r9
 	; ascon_aead128.ae:47: s[0] = iv as u64
-	mov	#1, 42(sp)
-	mov	#32908, 44(sp)
-	mov	#4096, 46(sp)
-	mov	#0, 48(sp)
+	mov	#1, 44(sp)
+	mov	#32908, 46(sp)
+	mov	#4096, 48(sp)
+	mov	#0, 50(sp)
 	; ascon_aead128.ae:48: s[1] = k0
-	mov	@r10+, 50(sp)
 	mov	@r10+, 52(sp)
 	mov	@r10+, 54(sp)
 	mov	@r10+, 56(sp)
-	; ascon_aead128.ae:49: s[2] = k1
 	mov	@r10+, 58(sp)
+	; ascon_aead128.ae:49: s[2] = k1
 	mov	@r10+, 60(sp)
 	mov	@r10+, 62(sp)
 	mov	@r10+, 64(sp)
+	mov	@r10+, 66(sp)
 	; ascon_aead128.ae:50: s[3] = load_le(nonce, 0, 8)
 	mov	r13, r7
 	bit	#1, r7
@@ -662,7 +662,7 @@ ascon_aead128_decrypt_with:
 	jmp	.Lascon_aead128_decrypt_with_join3
 .Lascon_aead128_decrypt_with_bytes1:
 	mov	sp, r12
-	add	#82, r12
+	add	#84, r12
 	mov	r12, r13
 	mov	#8, r14
 .Lascon_aead128_decrypt_with_cpy4:
@@ -675,10 +675,10 @@ ascon_aead128_decrypt_with:
 	mov	r12, r7
 	jmp	.Lascon_aead128_decrypt_with_words2
 .Lascon_aead128_decrypt_with_join3:
-	mov	r12, 66(sp)
-	mov	r13, 68(sp)
-	mov	r14, 70(sp)
-	mov	r15, 72(sp)
+	mov	r12, 68(sp)
+	mov	r13, 70(sp)
+	mov	r14, 72(sp)
+	mov	r15, 74(sp)
 	; ascon_aead128.ae:51: s[4] = load_le(nonce, 8, 8)
 	add	#8, r11
 	bit	#1, r11
@@ -691,7 +691,7 @@ ascon_aead128_decrypt_with:
 	jmp	.Lascon_aead128_decrypt_with_join8
 .Lascon_aead128_decrypt_with_bytes6:
 	mov	sp, r12
-	add	#82, r12
+	add	#84, r12
 	mov	r12, r13
 	mov	#8, r14
 .Lascon_aead128_decrypt_with_cpy9:
@@ -704,49 +704,49 @@ ascon_aead128_decrypt_with:
 	mov	r12, r11
 	jmp	.Lascon_aead128_decrypt_with_words7
 .Lascon_aead128_decrypt_with_join8:
-	mov	r12, 74(sp)
-	mov	r13, 76(sp)
-	mov	r14, 78(sp)
-	mov	r15, 80(sp)
+	mov	r12, 76(sp)
+	mov	r13, 78(sp)
+	mov	r14, 80(sp)
+	mov	r15, 82(sp)
 	; ascon_aead128.ae:52: P.permute(s, rounds_init)
 	mov	sp, r12
-	add	#42, r12
+	add	#44, r12
 	mov	#12, r13
 	call	#ascon_aead128_P_permute
 	; ascon_aead128.ae:53: s[3] = s[3] ^ k0
-	mov	66(sp), r12
+	mov	68(sp), r12
 	xor	-16(r10), r12
-	mov	68(sp), r13
+	mov	70(sp), r13
 	xor	-14(r10), r13
-	mov	70(sp), r14
+	mov	72(sp), r14
 	xor	-12(r10), r14
-	mov	72(sp), r15
+	mov	74(sp), r15
 	xor	-10(r10), r15
-	mov	r12, 66(sp)
-	mov	r13, 68(sp)
-	mov	r14, 70(sp)
-	mov	r15, 72(sp)
+	mov	r12, 68(sp)
+	mov	r13, 70(sp)
+	mov	r14, 72(sp)
+	mov	r15, 74(sp)
 	; ascon_aead128.ae:54: s[4] = s[4] ^ k1
-	mov	74(sp), r12
+	mov	76(sp), r12
 	xor	-8(r10), r12
-	mov	76(sp), r13
+	mov	78(sp), r13
 	xor	-6(r10), r13
-	mov	78(sp), r14
+	mov	80(sp), r14
 	xor	-4(r10), r14
-	mov	80(sp), r15
+	mov	82(sp), r15
 	xor	-2(r10), r15
-	mov	r12, 74(sp)
-	mov	r13, 76(sp)
-	mov	r14, 78(sp)
-	mov	r15, 80(sp)
+	mov	r12, 76(sp)
+	mov	r13, 78(sp)
+	mov	r14, 80(sp)
+	mov	r15, 82(sp)
 	; ascon_aead128.ae:121: absorb_ad(s, ad)
 	mov	sp, r12
-	add	#42, r12
+	add	#44, r12
 	mov	r8, r13
 	mov	r9, r14
 	call	#ascon_aead128_absorb_ad
 	; ascon_aead128.ae:123: full = m / rate
-	mov	118(sp), 16(sp)
+	mov	120(sp), 16(sp)
 	clrc
 	mov	16(sp), r15
 	rrc	r15
@@ -775,7 +775,7 @@ ascon_aead128_decrypt_with:
 	and	#65520, r6
 	; ascon_aead128.ae:126: c = load_le(ct, off, rate)
 	mov	r6, r11
-	add	116(sp), r11
+	add	118(sp), r11
 	bit	#1, r11
 	jnz	.Lascon_aead128_decrypt_with_bytes13
 .Lascon_aead128_decrypt_with_words14:
@@ -790,7 +790,7 @@ ascon_aead128_decrypt_with:
 	jmp	.Lascon_aead128_decrypt_with_join15
 .Lascon_aead128_decrypt_with_bytes13:
 	mov	sp, r12
-	add	#82, r12
+	add	#84, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lascon_aead128_decrypt_with_cpy16:
@@ -804,23 +804,23 @@ ascon_aead128_decrypt_with:
 	jmp	.Lascon_aead128_decrypt_with_words14
 .Lascon_aead128_decrypt_with_join15:
 	; ascon_aead128.ae:127: store_le(msg, off, rate_of(s) ^ c)
-	add	124(sp), r6
 	mov	14(sp), r4
-	xor	42(sp), r4
+	xor	44(sp), r4
 	mov	12(sp), r5
-	xor	44(sp), r5
+	xor	46(sp), r5
 	mov	10(sp), r7
-	xor	46(sp), r7
+	xor	48(sp), r7
 	mov	8(sp), r11
-	xor	48(sp), r11
+	xor	50(sp), r11
 	mov	6(sp), r12
-	xor	50(sp), r12
+	xor	52(sp), r12
 	mov	4(sp), r13
-	xor	52(sp), r13
+	xor	54(sp), r13
 	mov	2(sp), r14
-	xor	54(sp), r14
+	xor	56(sp), r14
 	mov	@sp, r15
-	xor	56(sp), r15
+	xor	58(sp), r15
+	add	126(sp), r6
 	bit	#1, r6
 	jnz	.Lascon_aead128_decrypt_with_bytes18
 	mov	r4, 0(r6)
@@ -833,16 +833,16 @@ ascon_aead128_decrypt_with:
 	mov	r15, 14(r6)
 	jmp	.Lascon_aead128_decrypt_with_stored19
 .Lascon_aead128_decrypt_with_bytes18:
-	mov	r4, 82(sp)
-	mov	r5, 84(sp)
-	mov	r7, 86(sp)
-	mov	r11, 88(sp)
-	mov	r12, 90(sp)
-	mov	r13, 92(sp)
-	mov	r14, 94(sp)
-	mov	r15, 96(sp)
+	mov	r4, 84(sp)
+	mov	r5, 86(sp)
+	mov	r7, 88(sp)
+	mov	r11, 90(sp)
+	mov	r12, 92(sp)
+	mov	r13, 94(sp)
+	mov	r14, 96(sp)
+	mov	r15, 98(sp)
 	mov	sp, r14
-	add	#82, r14
+	add	#84, r14
 	mov	#16, r15
 .Lascon_aead128_decrypt_with_cpy20:
 	mov.b	@r14, 0(r6)
@@ -852,18 +852,18 @@ ascon_aead128_decrypt_with:
 	jnz	.Lascon_aead128_decrypt_with_cpy20
 .Lascon_aead128_decrypt_with_stored19:
 	; ascon_aead128.ae:41: s[0] = r[63:0]
-	mov	14(sp), 42(sp)
-	mov	12(sp), 44(sp)
-	mov	10(sp), 46(sp)
-	mov	8(sp), 48(sp)
+	mov	14(sp), 44(sp)
+	mov	12(sp), 46(sp)
+	mov	10(sp), 48(sp)
+	mov	8(sp), 50(sp)
 	; ascon_aead128.ae:42: s[1] = r[127:64]
-	mov	6(sp), 50(sp)
-	mov	4(sp), 52(sp)
-	mov	2(sp), 54(sp)
-	mov	@sp, 56(sp)
+	mov	6(sp), 52(sp)
+	mov	4(sp), 54(sp)
+	mov	2(sp), 56(sp)
+	mov	@sp, 58(sp)
 	; ascon_aead128.ae:129: P.permute(s, rounds_block)
 	mov	sp, r12
-	add	#42, r12
+	add	#44, r12
 	mov	#8, r13
 	call	#ascon_aead128_P_permute
 	add	#1, r8
@@ -887,12 +887,12 @@ ascon_aead128_decrypt_with:
 	and	#65520, r13
 	and	#15, r15
 	; ascon_aead128.ae:132: last = m - off
-	mov	118(sp), r14
+	mov	120(sp), r14
 	mov	#0, r12
 	sub	r13, r14
 	subc	r15, r12
 	; ascon_aead128.ae:134: p = first_bytes(r ^ load_le(ct, off, rate, last), last)
-	mov	116(sp), r11
+	mov	118(sp), r11
 	add	r13, r11
 	cmp	#16, r14
 	jnc	.Lascon_aead128_decrypt_with_bytes21
@@ -910,7 +910,7 @@ ascon_aead128_decrypt_with:
 	jmp	.Lascon_aead128_decrypt_with_join23
 .Lascon_aead128_decrypt_with_bytes21:
 	mov	sp, r6
-	add	#82, r6
+	add	#84, r6
 	mov	r6, r7
 	mov	#16, r8
 	mov	r14, r15
@@ -929,21 +929,21 @@ ascon_aead128_decrypt_with:
 	mov	r6, r11
 	jmp	.Lascon_aead128_decrypt_with_words22
 .Lascon_aead128_decrypt_with_join23:
-	xor	42(sp), r15
-	mov	r15, 24(sp)
-	xor	44(sp), r4
-	mov	r4, 22(sp)
-	xor	46(sp), r5
-	mov	r5, 20(sp)
-	xor	48(sp), r6
-	mov	r6, 28(sp)
-	xor	50(sp), r7
-	mov	r7, 32(sp)
-	xor	52(sp), r8
-	mov	r8, 30(sp)
-	xor	54(sp), r9
-	mov	r9, 26(sp)
-	xor	56(sp), r11
+	xor	44(sp), r15
+	mov	r15, 26(sp)
+	xor	46(sp), r4
+	mov	r4, 24(sp)
+	xor	48(sp), r5
+	mov	r5, 22(sp)
+	xor	50(sp), r6
+	mov	r6, 20(sp)
+	xor	52(sp), r7
+	mov	r7, 28(sp)
+	xor	54(sp), r8
+	mov	r8, 18(sp)
+	xor	56(sp), r9
+	mov	r9, 32(sp)
+	xor	58(sp), r11
 	mov	r11, 34(sp)
 	; ascon_aead128.ae:33: return x & ~(~(0 as u128) << (8 * count))
 	mov	r14, r11
@@ -955,7 +955,7 @@ ascon_aead128_decrypt_with:
 	adc	r11
 	mov	r11, r15
 	and	#65528, r15
-	mov	r15, 18(sp)
+	mov	r15, 38(sp)
 	rla	r12
 	rla	r12
 	rla	r12
@@ -964,12 +964,12 @@ ascon_aead128_decrypt_with:
 	mov	r12, 36(sp)
 	mov	#-1, r4
 	mov	#-1, r5
-	mov	#-1, r12
 	mov	#-1, r6
 	mov	#-1, r7
 	mov	#-1, r8
 	mov	#-1, r9
 	mov	#-1, r11
+	mov	#-1, r12
 	tst	36(sp)
 	jnz	.Lascon_aead128_decrypt_with_shbig26
 	cmp	#128, r15
@@ -977,12 +977,12 @@ ascon_aead128_decrypt_with:
 .Lascon_aead128_decrypt_with_shlimb29:
 	cmp	#16, r15
 	jnc	.Lascon_aead128_decrypt_with_shbits30
+	mov	r11, r12
 	mov	r9, r11
 	mov	r8, r9
 	mov	r7, r8
 	mov	r6, r7
-	mov	r12, r6
-	mov	r5, r12
+	mov	r5, r6
 	mov	r4, r5
 	clr	r4
 	sub	#16, r15
@@ -993,61 +993,61 @@ ascon_aead128_decrypt_with:
 .Lascon_aead128_decrypt_with_sh28:
 	rla	r4
 	rlc	r5
-	rlc	r12
 	rlc	r6
 	rlc	r7
 	rlc	r8
 	rlc	r9
 	rlc	r11
+	rlc	r12
 	dec	r15
 	jnz	.Lascon_aead128_decrypt_with_sh28
 	jmp	.Lascon_aead128_decrypt_with_shend27
 .Lascon_aead128_decrypt_with_shbig26:
 	clr	r4
 	clr	r5
-	clr	r12
 	clr	r6
 	clr	r7
 	clr	r8
 	clr	r9
 	clr	r11
+	clr	r12
 .Lascon_aead128_decrypt_with_shend27:
-	bic	r4, 24(sp)
-	bic	r5, 22(sp)
-	bic	r12, 20(sp)
-	mov	28(sp), r12
-	bic	r6, r12
-	bic	r7, 32(sp)
-	bic	r8, 30(sp)
-	bic	r9, 26(sp)
-	mov	34(sp), r6
-	bic	r11, r6
+	bic	r4, 26(sp)
+	bic	r5, 24(sp)
+	bic	r6, 22(sp)
+	bic	r7, 20(sp)
+	bic	r8, 28(sp)
+	bic	r9, 18(sp)
+	mov	32(sp), r8
+	bic	r11, r8
+	mov	34(sp), r9
+	bic	r12, r9
 	; ascon_aead128.ae:135: store_le(msg, off, p, last)
-	add	124(sp), r13
+	add	126(sp), r13
 	cmp	#16, r14
 	jnc	.Lascon_aead128_decrypt_with_bytes31
 	bit	#1, r13
 	jnz	.Lascon_aead128_decrypt_with_bytes31
-	mov	24(sp), 0(r13)
-	mov	22(sp), 2(r13)
-	mov	20(sp), 4(r13)
-	mov	r12, 6(r13)
-	mov	32(sp), 8(r13)
-	mov	30(sp), 10(r13)
-	mov	26(sp), 12(r13)
-	mov	r6, 14(r13)
+	mov	26(sp), 0(r13)
+	mov	24(sp), 2(r13)
+	mov	22(sp), 4(r13)
+	mov	20(sp), 6(r13)
+	mov	28(sp), 8(r13)
+	mov	18(sp), 10(r13)
+	mov	r8, 12(r13)
+	mov	r9, 14(r13)
 	jmp	.Lascon_aead128_decrypt_with_stored32
 .Lascon_aead128_decrypt_with_bytes31:
-	mov	24(sp), 82(sp)
-	mov	22(sp), 84(sp)
-	mov	20(sp), 86(sp)
-	mov	r12, 88(sp)
-	mov	32(sp), 90(sp)
-	mov	30(sp), 92(sp)
-	mov	26(sp), 94(sp)
-	mov	r6, 96(sp)
+	mov	26(sp), 84(sp)
+	mov	24(sp), 86(sp)
+	mov	22(sp), 88(sp)
+	mov	20(sp), 90(sp)
+	mov	28(sp), 92(sp)
+	mov	18(sp), 94(sp)
+	mov	r8, 96(sp)
+	mov	r9, 98(sp)
 	mov	sp, r15
-	add	#82, r15
+	add	#84, r15
 	cmp	#16, r14
 	jnc	.Lascon_aead128_decrypt_with_cnt33
 	mov	#16, r14
@@ -1062,15 +1062,15 @@ ascon_aead128_decrypt_with:
 	jnz	.Lascon_aead128_decrypt_with_cpy34
 .Lascon_aead128_decrypt_with_stored32:
 	; ascon_aead128.ae:28: return (1 as u128) << (8 * count)
-	mov	18(sp), r15
-	mov	#1, r4
-	mov	#0, r5
-	mov	#0, r13
+	mov	#1, r13
 	mov	#0, r14
+	mov	#0, r4
+	mov	#0, r12
+	mov	#0, r5
+	mov	#0, r6
 	mov	#0, r7
-	mov	#0, r8
-	mov	#0, r9
 	mov	#0, r11
+	mov	38(sp), r15
 	tst	36(sp)
 	jnz	.Lascon_aead128_decrypt_with_shbig35
 	cmp	#128, r15
@@ -1078,92 +1078,92 @@ ascon_aead128_decrypt_with:
 .Lascon_aead128_decrypt_with_shlimb38:
 	cmp	#16, r15
 	jnc	.Lascon_aead128_decrypt_with_shbits39
-	mov	r9, r11
-	mov	r8, r9
-	mov	r7, r8
-	mov	r14, r7
+	mov	r7, r11
+	mov	r6, r7
+	mov	r5, r6
+	mov	r12, r5
+	mov	r4, r12
+	mov	r14, r4
 	mov	r13, r14
-	mov	r5, r13
-	mov	r4, r5
-	clr	r4
+	clr	r13
 	sub	#16, r15
 	jmp	.Lascon_aead128_decrypt_with_shlimb38
 .Lascon_aead128_decrypt_with_shbits39:
 	tst	r15
 	jz	.Lascon_aead128_decrypt_with_shend36
 .Lascon_aead128_decrypt_with_sh37:
-	rla	r4
-	rlc	r5
-	rlc	r13
+	rla	r13
 	rlc	r14
+	rlc	r4
+	rlc	r12
+	rlc	r5
+	rlc	r6
 	rlc	r7
-	rlc	r8
-	rlc	r9
 	rlc	r11
 	dec	r15
 	jnz	.Lascon_aead128_decrypt_with_sh37
 	jmp	.Lascon_aead128_decrypt_with_shend36
 .Lascon_aead128_decrypt_with_shbig35:
-	clr	r4
-	clr	r5
 	clr	r13
 	clr	r14
+	clr	r4
+	clr	r12
+	clr	r5
+	clr	r6
 	clr	r7
-	clr	r8
-	clr	r9
 	clr	r11
 .Lascon_aead128_decrypt_with_shend36:
 	; ascon_aead128.ae:136: set_rate(s, r ^ p ^ pad(last))
-	mov	24(sp), r15
-	xor	42(sp), r15
-	xor	44(sp), 22(sp)
-	xor	46(sp), 20(sp)
-	xor	48(sp), r12
-	xor	r4, r15
-	mov	22(sp), r4
-	xor	r5, r4
-	mov	20(sp), r5
-	xor	r13, r5
-	xor	r14, r12
+	mov	26(sp), r15
+	xor	44(sp), r15
+	xor	r13, r15
+	mov	24(sp), r13
+	xor	46(sp), r13
+	xor	r14, r13
+	mov	22(sp), r14
+	xor	48(sp), r14
+	xor	r4, r14
+	mov	20(sp), r4
+	xor	50(sp), r4
+	xor	r12, r4
 	; ascon_aead128.ae:41: s[0] = r[63:0]
-	mov	r15, 42(sp)
-	mov	r4, 44(sp)
-	mov	r5, 46(sp)
-	mov	r12, 48(sp)
+	mov	r15, 44(sp)
+	mov	r13, 46(sp)
+	mov	r14, 48(sp)
+	mov	r4, 50(sp)
 	; ascon_aead128.ae:136: set_rate(s, r ^ p ^ pad(last))
-	mov	32(sp), r12
-	xor	50(sp), r12
-	mov	30(sp), r13
-	xor	52(sp), r13
-	mov	26(sp), r14
-	xor	54(sp), r14
-	xor	56(sp), r6
-	xor	r7, r12
-	xor	r8, r13
-	xor	r9, r14
-	xor	r11, r6
+	mov	28(sp), r12
+	xor	52(sp), r12
+	xor	r5, r12
+	mov	18(sp), r13
+	xor	54(sp), r13
+	xor	r6, r13
+	xor	56(sp), r8
+	xor	r7, r8
+	xor	58(sp), r9
+	xor	r11, r9
 	; ascon_aead128.ae:42: s[1] = r[127:64]
-	mov	r12, 50(sp)
-	mov	r13, 52(sp)
-	mov	r14, 54(sp)
-	mov	r6, 56(sp)
+	mov	r12, 52(sp)
+	mov	r13, 54(sp)
+	mov	r8, 56(sp)
+	mov	r9, 58(sp)
 	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
-	mov	120(sp), r11
+	mov	122(sp), r11
 	bit	#1, r11
 	jnz	.Lascon_aead128_decrypt_with_bytes40
 .Lascon_aead128_decrypt_with_words41:
-	mov	@r11+, 40(sp)
-	mov	@r11+, 38(sp)
-	mov	@r11+, r9
-	mov	@r11+, r8
-	mov	@r11+, r7
-	mov	@r11+, r6
-	mov	@r11+, r5
 	mov	@r11+, r4
+	mov	@r11+, r5
+	mov	@r11+, r6
+	mov	@r11+, 40(sp)
+	mov	@r11+, 42(sp)
+	mov	@r11+, r7
+	mov	@r11+, r8
+	mov	@r11+, r9
 	jmp	.Lascon_aead128_decrypt_with_join42
 .Lascon_aead128_decrypt_with_bytes40:
 	mov	sp, r12
-	add	#82, r12
+	add	#84, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lascon_aead128_decrypt_with_cpy43:
@@ -1177,92 +1177,84 @@ ascon_aead128_decrypt_with:
 	jmp	.Lascon_aead128_decrypt_with_words41
 .Lascon_aead128_decrypt_with_join42:
 	; ascon_aead128.ae:74: s[2] = s[2] ^ k0
-	mov	58(sp), r12
+	mov	60(sp), r12
 	xor	-16(r10), r12
-	mov	60(sp), r13
+	mov	62(sp), r13
 	xor	-14(r10), r13
-	mov	62(sp), r14
+	mov	64(sp), r14
 	xor	-12(r10), r14
-	mov	64(sp), r15
+	mov	66(sp), r15
 	xor	-10(r10), r15
-	mov	r12, 58(sp)
-	mov	r13, 60(sp)
-	mov	r14, 62(sp)
-	mov	r15, 64(sp)
+	mov	r12, 60(sp)
+	mov	r13, 62(sp)
+	mov	r14, 64(sp)
+	mov	r15, 66(sp)
 	; ascon_aead128.ae:75: s[3] = s[3] ^ k1
-	mov	66(sp), r12
+	mov	68(sp), r12
 	xor	-8(r10), r12
-	mov	68(sp), r13
+	mov	70(sp), r13
 	xor	-6(r10), r13
-	mov	70(sp), r14
+	mov	72(sp), r14
 	xor	-4(r10), r14
-	mov	72(sp), r15
+	mov	74(sp), r15
 	xor	-2(r10), r15
-	mov	r12, 66(sp)
-	mov	r13, 68(sp)
-	mov	r14, 70(sp)
-	mov	r15, 72(sp)
+	mov	r12, 68(sp)
+	mov	r13, 70(sp)
+	mov	r14, 72(sp)
+	mov	r15, 74(sp)
 	; ascon_aead128.ae:76: P.permute(s, rounds_init)
 	mov	sp, r12
-	add	#42, r12
+	add	#44, r12
 	mov	#12, r13
 	call	#ascon_aead128_P_permute
 	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
-	mov	80(sp), r14
-	xor	-2(r10), r14
+	mov	76(sp), r11
+	xor	-8(r10), r11
+	mov	68(sp), r15
+	xor	-16(r10), r15
 	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
-	xor	r14, r4
+	xor	r15, r4
 	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
 	mov	78(sp), r13
-	xor	-4(r10), r13
+	xor	-6(r10), r13
+	mov	70(sp), r15
+	xor	-14(r10), r15
 	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
-	xor	r13, r5
+	xor	r15, r5
 	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
-	mov	76(sp), r12
-	xor	-6(r10), r12
+	mov	80(sp), r14
+	xor	-4(r10), r14
+	mov	72(sp), r12
+	xor	-12(r10), r12
 	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
 	xor	r12, r6
 	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
-	mov	74(sp), r11
-	xor	-8(r10), r11
-	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
-	xor	r11, r7
-	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
-	mov	72(sp), r12
+	mov	82(sp), r15
+	xor	-2(r10), r15
+	mov	74(sp), r12
 	xor	-10(r10), r12
 	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
-	xor	r12, r8
-	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
-	mov	70(sp), r11
-	xor	-12(r10), r11
-	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
-	xor	r11, r9
-	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
-	mov	66(sp), r12
-	xor	-16(r10), r12
-	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
-	mov	40(sp), r11
-	xor	r12, r11
-	; ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
-	mov	68(sp), r12
-	xor	-14(r10), r12
-	; ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
-	mov	38(sp), r10
+	mov	40(sp), r10
 	xor	r12, r10
-	bis	r10, r11
-	bis	r9, r11
-	bis	r8, r11
-	bis	r7, r11
-	bis	r6, r11
-	bis	r5, r11
-	bis	r4, r11
-	sub	#1, r11
+	mov	42(sp), r12
+	xor	r11, r12
+	xor	r13, r7
+	xor	r14, r8
+	xor	r15, r9
+	bis	r5, r4
+	bis	r6, r4
+	bis	r10, r4
+	bis	r12, r4
+	bis	r7, r4
+	bis	r8, r4
+	bis	r9, r4
+	sub	#1, r4
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	128(sp), r15
+	mov	130(sp), r15
 	mov	r14, 0(r15)
-	add	#98, sp
+	add	#100, sp
 	pop	r4
 	pop	r5
 	pop	r6

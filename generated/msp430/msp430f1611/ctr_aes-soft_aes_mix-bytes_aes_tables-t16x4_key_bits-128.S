@@ -478,17 +478,19 @@ ctr_xor_stream:
 	swpb	r13
 	mov.b	r13, r13
 	mov.b	ctr_E.sbox(r13), r14
-	mov	r14, 10(sp)
+	mov	r14, r13
 	mov.b	r15, r14
 	mov.b	ctr_E.sbox(r14), r10
+	mov	r13, r14
 	swpb	r5
 	mov.b	r5, r5
 	mov.b	ctr_E.sbox(r5), r13
+	mov	r14, r5
 	mov.b	r6, r14
 	mov.b	ctr_E.sbox(r14), r14
 	swpb	r13
 	bis	r14, r13
-	mov	10(sp), r14
+	mov	r5, r14
 	swpb	r14
 	bis	r10, r14
 	swpb	r15

@@ -1553,7 +1553,7 @@ eax_M_E_encrypt_block:
 
 ; --- eax_omac: eax.omac
 ;     frame 150 bytes (43 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1592 bytes of code
+;     estimated 1588 bytes of code
 	.section .text.eax_omac,"ax",@progbits
 	.local eax_omac
 	.type eax_omac, @function
@@ -1699,14 +1699,12 @@ eax_omac:
 	swpb	r4
 	and	r4, r14
 	xor	r14, r4
-	mov	r4, 42(sp)
 	mov	r13, r14
 	inv	r14
 	inc	r14
 	swpb	r6
 	and	r6, r14
 	xor	r14, r6
-	mov	r6, 38(sp)
 	mov	r13, r14
 	inv	r14
 	inc	r14
@@ -1745,13 +1743,14 @@ eax_omac:
 	xor	r9, r14
 	and	r13, r14
 	mov	r9, r7
+	mov	r4, r9
 	xor	r14, r7
 	; cmac.ae:80: for i in 1..(n + 15) / 16 {
+	mov	r6, r14
 	mov	48(sp), r4
 	mov	46(sp), r6
 	mov	r15, r13
-	mov	38(sp), r14
-	mov	42(sp), r15
+	mov	r9, r15
 	mov	30(sp), r9
 	mov	2(r9), 80(sp)
 	mov	4(r9), 76(sp)
@@ -1942,14 +1941,12 @@ eax_omac:
 	and	r9, 16(sp)
 	xor	16(sp), r15
 	xor	r15, r6
-	mov	r6, 56(sp)
 	; cmac.ae:81: y = E.encrypt_block(ks, y ^ x)
 	mov	28(sp), r15
 	inv	r15
 	inc	r15
 	and	r15, 24(sp)
-	mov	34(sp), r6
-	mov	r6, r15
+	mov	34(sp), r15
 	inv	r15
 	inc	r15
 	mov	24(sp), r9
@@ -1980,24 +1977,24 @@ eax_omac:
 	xor	r14, r4
 	mov	r4, 54(sp)
 	; cmac.ae:81: y = E.encrypt_block(ks, y ^ x)
-	inv	r6
-	inc	r6
+	mov	34(sp), r14
+	inv	r14
+	inc	r14
 	mov	32(sp), r15
-	and	r6, r15
+	and	r14, r15
 	mov	36(sp), r4
-	mov	r4, r6
-	inv	r6
-	inc	r6
-	and	r15, r6
-	xor	r15, r6
+	inv	r4
+	inc	r4
+	and	r15, r4
+	xor	r15, r4
 	mov	26(sp), r14
 	inv	r14
 	inc	r14
-	and	r14, r6
+	and	r14, r4
 	; cmac.ae:43: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
 	mov	64(sp), r9
 	xor	r13, r9
-	xor	r6, r13
+	xor	r4, r13
 	xor	66(sp), r13
 	xor	r13, r9
 	mov	20(sp), r14
@@ -2012,19 +2009,19 @@ eax_omac:
 	inc	r14
 	mov	24(sp), r9
 	and	r14, r9
-	mov	r4, r6
-	inv	r6
-	inc	r6
-	and	r9, r6
-	xor	r9, r6
+	mov	36(sp), r4
+	inv	r4
+	inc	r4
+	and	r9, r4
+	xor	r9, r4
 	mov	26(sp), r14
 	inv	r14
 	inc	r14
-	and	r14, r6
+	and	r14, r4
 	; cmac.ae:43: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
 	mov	68(sp), r13
 	xor	r12, r13
-	xor	r6, r12
+	xor	r4, r12
 	xor	70(sp), r12
 	xor	r12, r13
 	mov	20(sp), r14
@@ -2035,19 +2032,19 @@ eax_omac:
 	mov	14(sp), r14
 	xor	r12, r14
 	; cmac.ae:81: y = E.encrypt_block(ks, y ^ x)
-	mov	r4, r13
+	mov	36(sp), r13
 	inv	r13
 	inc	r13
-	mov	44(sp), r6
-	and	r13, r6
+	mov	44(sp), r4
+	and	r13, r4
 	mov	26(sp), r13
 	inv	r13
 	inc	r13
-	and	r13, r6
+	and	r13, r4
 	; cmac.ae:43: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
 	mov	72(sp), r12
 	xor	r11, r12
-	xor	r6, r11
+	xor	r4, r11
 	xor	74(sp), r11
 	xor	r11, r12
 	mov	20(sp), r13
@@ -2058,23 +2055,23 @@ eax_omac:
 	mov	4(sp), r13
 	xor	r11, r13
 	; cmac.ae:81: y = E.encrypt_block(ks, y ^ x)
-	mov	r4, r12
+	mov	36(sp), r12
 	inv	r12
 	inc	r12
-	mov	40(sp), r6
-	and	r12, r6
+	mov	40(sp), r4
+	and	r12, r4
 	mov	26(sp), r12
 	inv	r12
 	inc	r12
-	and	r12, r6
+	and	r12, r4
 	; cmac.ae:43: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
 	mov	76(sp), r11
 	xor	r10, r11
-	xor	r6, r10
+	xor	r4, r10
 	xor	78(sp), r10
 	xor	r10, r11
-	mov	20(sp), r6
-	mov	r6, r12
+	mov	20(sp), r4
+	mov	r4, r12
 	inv	r12
 	inc	r12
 	and	r12, r11
@@ -2082,12 +2079,12 @@ eax_omac:
 	mov	2(sp), r12
 	xor	r10, r12
 	; cmac.ae:81: y = E.encrypt_block(ks, y ^ x)
-	mov	r4, r11
+	mov	36(sp), r10
+	mov	r10, r11
 	inv	r11
 	inc	r11
 	and	r11, r15
-	mov	26(sp), r10
-	mov	r10, r11
+	mov	26(sp), r11
 	inv	r11
 	inc	r11
 	and	r11, r15
@@ -2097,7 +2094,7 @@ eax_omac:
 	xor	r15, r8
 	xor	82(sp), r8
 	xor	r8, r11
-	mov	r6, r15
+	mov	r4, r15
 	inv	r15
 	inc	r15
 	and	r15, r11
@@ -2105,12 +2102,13 @@ eax_omac:
 	mov	@sp, r11
 	xor	r8, r11
 	; cmac.ae:81: y = E.encrypt_block(ks, y ^ x)
-	inv	r4
-	inc	r4
-	and	r4, r9
 	inv	r10
 	inc	r10
 	and	r10, r9
+	mov	26(sp), r15
+	inv	r15
+	inc	r15
+	and	r15, r9
 	; cmac.ae:43: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
 	mov	r7, r10
 	mov	30(sp), r15
@@ -2118,9 +2116,9 @@ eax_omac:
 	xor	r9, r7
 	xor	84(sp), r7
 	xor	r7, r10
-	inv	r6
-	inc	r6
-	and	r6, r10
+	inv	r4
+	inc	r4
+	and	r4, r10
 	xor	r10, r7
 	xor	r7, r5
 	; cmac.ae:85: return E.encrypt_block(ks, y ^ last_block(k1, k2, x, n % 16, n % 16 == 0))
@@ -2131,7 +2129,7 @@ eax_omac:
 	mov	r14, 110(sp)
 	mov	6(sp), 112(sp)
 	mov	54(sp), 114(sp)
-	mov	56(sp), 116(sp)
+	mov	r6, 116(sp)
 	mov	sp, r13
 	add	#102, r13
 	mov	sp, r14

@@ -6,7 +6,7 @@
 
 ; --- ocb3_key_setup: ocb3.key_setup
 ;     frame 62 bytes (7 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1596 bytes of code
+;     estimated 1574 bytes of code
 	.section .text.ocb3_key_setup,"ax",@progbits
 	.global ocb3_key_setup
 	.type ocb3_key_setup, @function
@@ -506,22 +506,20 @@ ocb3_key_setup:
 	mov	r15, r6
 	and	#32767, r6
 	rla	r6
-	mov	r6, 8(sp)
 	mov	r10, r5
 	and	#32767, r5
 	swpb	r15
-	mov.b	r15, r6
+	mov.b	r15, r4
 	clrc
-	rrc	r6
-	rra	r6
-	rra	r6
-	rra	r6
-	rra	r6
-	rra	r6
-	rra	r6
+	rrc	r4
+	rra	r4
+	rra	r4
+	rra	r4
+	rra	r4
+	rra	r4
+	rra	r4
 	rla	r5
-	bis	r6, r5
-	mov	r5, 6(sp)
+	bis	r4, r5
 	mov	r11, r15
 	and	#32767, r15
 	swpb	r10
@@ -536,7 +534,8 @@ ocb3_key_setup:
 	rra	r10
 	rla	r15
 	bis	r10, r15
-	mov	r15, 4(sp)
+	mov	r5, r10
+	mov	r15, r4
 	mov	r12, r15
 	and	#32767, r15
 	swpb	r11
@@ -551,7 +550,8 @@ ocb3_key_setup:
 	rra	r11
 	rla	r15
 	bis	r11, r15
-	mov	r15, 2(sp)
+	mov	r4, r11
+	mov	r15, r4
 	mov	r13, r15
 	and	#32767, r15
 	swpb	r12
@@ -566,9 +566,11 @@ ocb3_key_setup:
 	rra	r12
 	rla	r15
 	bis	r12, r15
-	mov	r15, 0(sp)
-	mov	r9, r4
-	and	#32767, r4
+	mov	r4, r12
+	mov	r15, r4
+	mov	r6, r15
+	mov	r9, r6
+	and	#32767, r6
 	swpb	r13
 	mov.b	r13, r13
 	clrc
@@ -579,8 +581,9 @@ ocb3_key_setup:
 	rra	r13
 	rra	r13
 	rra	r13
-	rla	r4
-	bis	r13, r4
+	rla	r6
+	bis	r13, r6
+	mov	r4, r13
 	mov	r8, r5
 	and	#32767, r5
 	swpb	r9
@@ -595,8 +598,8 @@ ocb3_key_setup:
 	rra	r9
 	rla	r5
 	bis	r9, r5
-	mov	r7, r6
-	and	#32767, r6
+	mov	r7, r4
+	and	#32767, r4
 	swpb	r8
 	mov.b	r8, r8
 	clrc
@@ -607,8 +610,8 @@ ocb3_key_setup:
 	rra	r8
 	rra	r8
 	rra	r8
-	rla	r6
-	bis	r8, r6
+	rla	r4
+	bis	r8, r4
 	swpb	r7
 	mov.b	r7, r7
 	clrc
@@ -623,16 +626,11 @@ ocb3_key_setup:
 	inv	r7
 	inc	r7
 	and	#135, r7
-	mov	8(sp), r15
 	xor	r7, r15
 	add	#16, r14
-	mov	6(sp), r10
-	mov	4(sp), r11
-	mov	2(sp), r12
-	mov	@sp, r13
-	mov	r4, r9
+	mov	r6, r9
 	mov	r5, r8
-	mov	r6, r7
+	mov	r4, r7
 	dec	12(sp)
 	jnz	.Locb3_key_setup_loop14
 .Locb3_key_setup_done15:
@@ -3554,7 +3552,7 @@ ocb3_E_encrypt_block:
 
 
 ; --- ocb3_hash: ocb3.hash
-;     frame 138 bytes (37 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
+;     frame 140 bytes (38 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
 ;     estimated 1844 bytes of code
 	.section .text.ocb3_hash,"ax",@progbits
 	.local ocb3_hash
@@ -3568,17 +3566,17 @@ ocb3_hash:
 	push	r6
 	push	r5
 	push	r4
-	sub	#138, sp
-	mov	r12, 54(sp)
-	mov	r13, 40(sp)
+	sub	#140, sp
+	mov	r12, 56(sp)
+	mov	r13, 42(sp)
 	mov	r14, 52(sp)
-	mov	r15, 56(sp)
+	mov	r15, 62(sp)
 	clrc
 	rrc	r15
 	rra	r15
 	rra	r15
 	rra	r15
-	mov	r15, 34(sp)
+	mov	r15, 36(sp)
 	; ocb3.ae:136: for i in 0..full {
 	mov	#0, 20(sp)
 	mov	#0, 18(sp)
@@ -3593,9 +3591,9 @@ ocb3_hash:
 	mov	#0, 48(sp)
 	mov	#0, 46(sp)
 	mov	#0, 44(sp)
-	mov	#0, 42(sp)
+	mov	#0, 40(sp)
 	mov	#0, 38(sp)
-	mov	#0, 36(sp)
+	mov	#0, 34(sp)
 	mov	#0, 32(sp)
 	cmp	r15, 20(sp)
 	jc	.Locb3_hash_done2
@@ -3683,13 +3681,11 @@ ocb3_hash:
 	xor	#1, r15
 	tst	r15
 	jz	.Locb3_hash_else9
-	add	#2, r11
-	addc	#0, r13
 	and	#3, r10
+	swpb	r10
 	clrc
 	rrc	r14
 	rra	r14
-	swpb	r10
 	rla	r10
 	rla	r10
 	rla	r10
@@ -3697,6 +3693,8 @@ ocb3_hash:
 	rla	r10
 	rla	r10
 	bis	r14, r10
+	add	#2, r11
+	addc	#0, r13
 	jmp	.Locb3_hash_endif10
 .Locb3_hash_else9:
 	mov	r14, r10
@@ -3729,7 +3727,7 @@ ocb3_hash:
 	rla	r10
 	rla	r10
 	rla	r10
-	add	40(sp), r10
+	add	42(sp), r10
 	mov	#7, r15
 	sub	r12, r15
 	mov	#0, r15
@@ -3748,11 +3746,11 @@ ocb3_hash:
 	tst	r11
 	jz	.Locb3_hash_else13
 	; ocb3.ae:109: for j in last..k {
-	mov	#7, 8(sp)
 	mov	@r10, 6(sp)
 	mov	r12, 4(sp)
 	mov	r13, 2(sp)
 	mov	r14, 0(sp)
+	mov	#7, 8(sp)
 	cmp	10(sp), 8(sp)
 	jc	.Locb3_hash_done16
 .Locb3_hash_loop15:
@@ -3921,7 +3919,7 @@ ocb3_hash:
 	jmp	.Locb3_hash_join19
 .Locb3_hash_bytes17:
 	mov	sp, r12
-	add	#74, r12
+	add	#76, r12
 	mov	r12, r13
 	mov	#16, r14
 .Locb3_hash_cpy20:
@@ -3952,36 +3950,36 @@ ocb3_hash:
 	swpb	r11
 	xor	r10, r11
 	; ocb3.ae:138: sum = sum ^ E.encrypt_block(ks, load_be(ad, 16 * i, 16) ^ offset)
-	mov	r4, 90(sp)
-	mov	r5, 92(sp)
-	mov	r6, 94(sp)
-	mov	r15, 96(sp)
-	mov	r12, 98(sp)
-	mov	r13, 100(sp)
-	mov	r14, 102(sp)
-	mov	r11, 104(sp)
+	mov	r4, 92(sp)
+	mov	r5, 94(sp)
+	mov	r6, 96(sp)
+	mov	r15, 98(sp)
+	mov	r12, 100(sp)
+	mov	r13, 102(sp)
+	mov	r14, 104(sp)
+	mov	r11, 106(sp)
 	mov	sp, r13
-	add	#90, r13
+	add	#92, r13
 	mov	sp, r14
-	add	#106, r14
-	mov	54(sp), r12
+	add	#108, r14
+	mov	56(sp), r12
 	call	#ocb3_E_encrypt_block
 	mov	50(sp), r4
-	xor	106(sp), r4
+	xor	108(sp), r4
 	mov	48(sp), r5
-	xor	108(sp), r5
+	xor	110(sp), r5
 	mov	46(sp), r6
-	xor	110(sp), r6
+	xor	112(sp), r6
 	mov	44(sp), r11
-	xor	112(sp), r11
-	mov	42(sp), r12
-	xor	114(sp), r12
+	xor	114(sp), r11
+	mov	40(sp), r12
+	xor	116(sp), r12
 	mov	38(sp), r13
-	xor	116(sp), r13
-	mov	36(sp), r14
-	xor	118(sp), r14
+	xor	118(sp), r13
+	mov	34(sp), r14
+	xor	120(sp), r14
 	mov	32(sp), r15
-	xor	120(sp), r15
+	xor	122(sp), r15
 	mov	r7, 30(sp)
 	mov	r8, 28(sp)
 	mov	r9, 26(sp)
@@ -3990,90 +3988,89 @@ ocb3_hash:
 	mov	r5, 48(sp)
 	mov	r6, 46(sp)
 	mov	r11, 44(sp)
-	mov	r12, 42(sp)
+	mov	r12, 40(sp)
 	mov	r13, 38(sp)
-	mov	r14, 36(sp)
+	mov	r14, 34(sp)
 	mov	r15, 32(sp)
 	add	#1, 20(sp)
-	cmp	34(sp), 20(sp)
+	cmp	36(sp), 20(sp)
 	jnc	.Locb3_hash_loop1
 .Locb3_hash_done2:
-	mov	34(sp), r12
-	rla	r12
-	rla	r12
-	rla	r12
-	rla	r12
-	mov	56(sp), r13
-	sub	r12, r13
+	mov	36(sp), r11
+	rla	r11
+	rla	r11
+	rla	r11
+	rla	r11
+	mov	62(sp), r13
+	sub	r11, r13
 	subc	r14, r14
 	mov	r13, r15
 	sub	#1, r15
-	clr	r11
-	adc	r11
+	clr	r12
+	adc	r12
 	mov	r14, r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
-	bis	r15, r11
+	bis	r15, r12
 	; ocb3.ae:141: if r != 0 {
-	tst	r11
+	tst	r12
 	jz	.Locb3_hash_else22
-	mov	40(sp), r11
-	xor	@r11+, 18(sp)
-	xor	@r11+, 16(sp)
-	xor	@r11+, 14(sp)
-	xor	@r11+, 12(sp)
-	xor	@r11+, 30(sp)
-	xor	@r11+, 28(sp)
-	xor	@r11+, 26(sp)
-	xor	@r11+, 24(sp)
-	add	52(sp), r12
+	mov	42(sp), r9
+	xor	@r9+, 18(sp)
+	xor	@r9+, 16(sp)
+	xor	@r9+, 14(sp)
+	xor	@r9+, 12(sp)
+	xor	@r9+, 30(sp)
+	mov	28(sp), r12
+	xor	@r9+, r12
+	mov	26(sp), r10
+	xor	@r9+, r10
+	mov	24(sp), r8
+	xor	@r9+, r8
+	add	52(sp), r11
 	cmp	#16, r13
 	jnc	.Locb3_hash_bytes24
-	bit	#1, r12
+	bit	#1, r11
 	jnz	.Locb3_hash_bytes24
 .Locb3_hash_words25:
-	mov	@r12+, 72(sp)
-	mov	@r12+, 70(sp)
-	mov	@r12+, 68(sp)
-	mov	@r12+, 66(sp)
-	mov	@r12+, 64(sp)
-	mov	@r12+, 62(sp)
-	mov	@r12+, 60(sp)
-	mov	@r12+, 58(sp)
+	mov	@r11+, 58(sp)
+	mov	@r11+, 60(sp)
+	mov	@r11+, 64(sp)
+	mov	@r11+, 66(sp)
+	mov	@r11+, 68(sp)
+	mov	@r11+, 70(sp)
+	mov	@r11+, 72(sp)
+	mov	@r11+, 74(sp)
 	jmp	.Locb3_hash_join26
 .Locb3_hash_bytes24:
-	mov	sp, r8
-	add	#74, r8
-	mov	r8, r9
-	mov	#16, r10
+	mov	sp, r5
+	add	#76, r5
+	mov	r5, r6
+	mov	#16, r7
 	mov	r13, r15
 .Locb3_hash_cpy27:
-	clr	r11
+	clr	r9
 	tst	r15
 	jz	.Locb3_hash_pad28
-	mov.b	@r12, r11
-	inc	r12
+	mov.b	@r11, r9
+	inc	r11
 	dec	r15
 .Locb3_hash_pad28:
-	mov.b	r11, 0(r9)
-	inc	r9
-	dec	r10
+	mov.b	r9, 0(r6)
+	inc	r6
+	dec	r7
 	jnz	.Locb3_hash_cpy27
-	mov	r8, r12
+	mov	r5, r11
 	jmp	.Locb3_hash_words25
 .Locb3_hash_join26:
-	mov	#15, r4
-	sub	r13, r4
-	mov	#0, r12
-	subc	r14, r12
-	mov	r4, r5
-	and	#8191, r5
-	rla	r5
-	rla	r5
-	rla	r5
-	and	#8191, r12
-	mov	r4, r15
+	mov	#15, r11
+	sub	r13, r11
+	mov	#0, r13
+	subc	r14, r13
+	and	#8191, r13
+	rla	r13
+	mov	r11, r15
 	swpb	r15
 	mov.b	r15, r15
 	clrc
@@ -4082,196 +4079,200 @@ ocb3_hash:
 	rra	r15
 	rra	r15
 	rra	r15
-	rla	r12
-	rla	r12
-	rla	r12
-	bis	r15, r12
-	mov	r4, r7
-	and	#1, r7
-	inv	r7
-	inc	r7
-	and	#32896, r7
-	xor	#128, r7
+	rla	r13
+	rla	r13
+	bis	r15, r13
+	mov	r11, r15
+	and	#8191, r15
+	rla	r15
+	rla	r15
+	rla	r15
+	sub	#128, r15
+	subc	#0, r13
+	clr	r13
+	adc	r13
+	mov	r11, r5
+	and	#1, r5
+	inv	r5
+	inc	r5
+	and	#32896, r5
+	xor	#128, r5
 	clrc
-	rrc	r4
-	mov	r4, r15
-	and	#1, r15
-	mov	r15, r11
-	inv	r11
-	inc	r11
-	and	r7, r11
-	xor	r7, r11
-	inv	r15
-	inc	r15
-	and	r15, r7
-	rra	r4
-	mov	r4, r14
-	and	#1, r14
-	mov	r14, r9
+	rrc	r11
+	mov	r11, r6
+	and	#1, r6
+	mov	r6, r14
+	inv	r14
+	inc	r14
+	and	r5, r14
+	rra	r11
+	mov	r11, r7
+	and	#1, r7
+	mov	r7, r9
 	inv	r9
 	inc	r9
-	and	r11, r9
-	xor	r11, r9
-	mov	r14, r10
-	inv	r10
-	inc	r10
-	and	r7, r10
-	xor	r7, r10
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	and	r15, r11
-	inv	r14
-	inc	r14
-	and	r14, r7
-	rra	r4
-	and	#1, r4
-	mov	r4, r13
-	inv	r13
-	inc	r13
-	and	r9, r13
-	xor	r9, r13
-	mov	r4, r14
-	inv	r14
-	inc	r14
-	and	r10, r14
-	xor	r10, r14
-	mov	r4, r6
-	inv	r6
-	inc	r6
-	and	r11, r6
-	xor	r11, r6
-	mov	r4, r8
-	inv	r8
-	inc	r8
-	and	r7, r8
-	xor	r7, r8
-	mov	r4, r15
-	inv	r15
-	inc	r15
-	and	r15, r9
-	mov	r4, r15
-	inv	r15
-	inc	r15
-	and	r15, r10
-	mov	r4, r15
-	inv	r15
-	inc	r15
-	and	r15, r11
+	and	r14, r9
+	rra	r11
+	and	#1, r11
+	mov	r11, r4
 	inv	r4
 	inc	r4
-	and	r4, r7
-	sub	#128, r5
-	subc	#0, r12
-	clr	r12
-	adc	r12
-	xor	#1, r12
-	mov	r12, r15
+	and	r9, r4
+	xor	#1, r13
+	mov	r13, r15
 	inv	r15
 	inc	r15
-	and	r15, r13
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	and	r15, r14
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	and	r15, r6
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	and	r15, r8
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	and	r15, r9
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	and	r15, r10
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	and	r15, r11
+	and	r15, r4
+	mov	58(sp), r15
+	swpb	r15
+	bis	r4, r15
+	xor	r8, r15
+	inv	r6
+	inc	r6
+	and	r5, r6
+	xor	r6, r5
+	mov	r7, r8
+	inv	r8
+	inc	r8
+	and	r5, r8
+	mov	r11, r4
+	inv	r4
+	inc	r4
+	and	r8, r4
+	mov	r13, r6
+	inv	r6
+	inc	r6
+	and	r6, r4
+	mov	60(sp), r6
+	swpb	r6
+	bis	r4, r6
+	xor	r10, r6
+	mov	r7, r4
+	inv	r4
+	inc	r4
+	and	r14, r4
+	xor	r4, r14
+	mov	r11, r4
+	inv	r4
+	inc	r4
+	and	r14, r4
+	mov	r13, r10
+	inv	r10
+	inc	r10
+	and	r10, r4
+	mov	64(sp), r10
+	swpb	r10
+	bis	r4, r10
+	xor	r12, r10
+	inv	r7
+	inc	r7
+	and	r5, r7
+	xor	r7, r5
+	mov	r11, r7
+	inv	r7
+	inc	r7
+	and	r5, r7
+	mov	r13, r12
 	inv	r12
 	inc	r12
 	and	r12, r7
-	mov	58(sp), r12
+	mov	66(sp), r12
 	swpb	r12
-	bis	r13, r12
-	mov	60(sp), r13
-	swpb	r13
-	bis	r14, r13
-	mov	62(sp), r14
-	swpb	r14
-	bis	r6, r14
-	mov	64(sp), r15
-	swpb	r15
-	bis	r8, r15
-	mov	66(sp), r8
-	swpb	r8
-	bis	r9, r8
-	mov	68(sp), r9
+	bis	r7, r12
+	xor	30(sp), r12
+	mov	r11, r4
+	inv	r4
+	inc	r4
+	and	r9, r4
+	xor	r4, r9
+	mov	r13, r7
+	inv	r7
+	inc	r7
+	and	r7, r9
+	mov	68(sp), r7
+	swpb	r7
+	bis	r9, r7
+	xor	12(sp), r7
+	mov	r11, r4
+	inv	r4
+	inc	r4
+	and	r8, r4
+	xor	r4, r8
+	mov	r13, r9
+	inv	r9
+	inc	r9
+	and	r9, r8
+	mov	70(sp), r9
 	swpb	r9
-	bis	r10, r9
-	mov	70(sp), r10
-	swpb	r10
-	bis	r11, r10
-	mov	72(sp), r11
-	swpb	r11
-	bis	r7, r11
-	xor	18(sp), r12
-	xor	16(sp), r13
-	xor	14(sp), r14
-	xor	12(sp), r15
-	xor	30(sp), r8
-	xor	28(sp), r9
-	xor	26(sp), r10
-	xor	24(sp), r11
+	bis	r8, r9
+	xor	14(sp), r9
+	mov	r11, r4
+	inv	r4
+	inc	r4
+	and	r14, r4
+	xor	r4, r14
+	mov	r13, r8
+	inv	r8
+	inc	r8
+	and	r8, r14
+	mov	72(sp), r8
+	swpb	r8
+	bis	r14, r8
+	xor	16(sp), r8
+	inv	r11
+	inc	r11
+	and	r5, r11
+	xor	r11, r5
+	inv	r13
+	inc	r13
+	and	r13, r5
+	mov	74(sp), r13
+	swpb	r13
+	bis	r5, r13
+	xor	18(sp), r13
 	; ocb3.ae:143: sum = sum ^ E.encrypt_block(ks, pad10(load_be(ad, 16 * full, 16, r), r) ^ offset)
-	mov	r12, 90(sp)
 	mov	r13, 92(sp)
-	mov	r14, 94(sp)
-	mov	r15, 96(sp)
-	mov	r8, 98(sp)
-	mov	r9, 100(sp)
+	mov	r8, 94(sp)
+	mov	r9, 96(sp)
+	mov	r7, 98(sp)
+	mov	r12, 100(sp)
 	mov	r10, 102(sp)
-	mov	r11, 104(sp)
+	mov	r6, 104(sp)
+	mov	r15, 106(sp)
 	mov	sp, r13
-	add	#90, r13
+	add	#92, r13
 	mov	sp, r14
-	add	#122, r14
-	mov	54(sp), r12
+	add	#124, r14
+	mov	56(sp), r12
 	call	#ocb3_E_encrypt_block
 	mov	50(sp), r7
-	xor	122(sp), r7
+	xor	124(sp), r7
 	mov	48(sp), r8
-	xor	124(sp), r8
+	xor	126(sp), r8
 	mov	46(sp), r9
-	xor	126(sp), r9
+	xor	128(sp), r9
 	mov	44(sp), r10
-	xor	128(sp), r10
-	mov	42(sp), r11
-	xor	130(sp), r11
+	xor	130(sp), r10
+	mov	40(sp), r11
+	xor	132(sp), r11
 	mov	38(sp), r12
-	xor	132(sp), r12
-	mov	36(sp), r13
-	xor	134(sp), r13
+	xor	134(sp), r12
+	mov	34(sp), r13
+	xor	136(sp), r13
 	mov	32(sp), r14
-	xor	136(sp), r14
+	xor	138(sp), r14
 	jmp	.Locb3_hash_endif23
 .Locb3_hash_else22:
 	mov	50(sp), r7
 	mov	48(sp), r8
 	mov	46(sp), r9
 	mov	44(sp), r10
-	mov	42(sp), r11
+	mov	40(sp), r11
 	mov	38(sp), r12
-	mov	36(sp), r13
+	mov	34(sp), r13
 	mov	32(sp), r14
 .Locb3_hash_endif23:
-	mov	154(sp), r6
+	mov	156(sp), r6
 	mov	r7, 0(r6)
 	mov	r8, 2(r6)
 	mov	r9, 4(r6)
@@ -4280,7 +4281,7 @@ ocb3_hash:
 	mov	r12, 10(r6)
 	mov	r13, 12(r6)
 	mov	r14, 14(r6)
-	add	#138, sp
+	add	#140, sp
 	pop	r4
 	pop	r5
 	pop	r6

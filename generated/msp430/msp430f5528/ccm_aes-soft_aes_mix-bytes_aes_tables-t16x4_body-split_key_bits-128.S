@@ -117,7 +117,7 @@ ccm_key_setup:
 
 ; --- ccm_encrypt_with: ccm.encrypt_with
 ;     frame 176 bytes (30 spill slots, locals 108), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1616 bytes of code
+;     estimated 1610 bytes of code
 	.section .text.ccm_encrypt_with,"ax",@progbits
 	.global ccm_encrypt_with
 	.type ccm_encrypt_with, @function
@@ -358,7 +358,6 @@ ccm_encrypt_with:
 	mov	#0, 86(sp)
 	mov	sp, r15
 	add	#84, r15
-	mov	r15, 60(sp)
 	mov	196(sp), 88(sp)
 	mov	#0, 90(sp)
 	mov	sp, r12
@@ -367,14 +366,14 @@ ccm_encrypt_with:
 	mov	#0, 94(sp)
 	mov	sp, r14
 	add	#92, r14
-	mov	sp, r15
-	add	#96, r15
+	mov	sp, r11
+	add	#96, r11
 	mov	192(sp), 0(sp)
 	mov	r12, 2(sp)
 	mov	r14, 4(sp)
-	mov	r15, 6(sp)
+	mov	r15, r14
+	mov	r11, 6(sp)
 	mov	44(sp), r12
-	mov	60(sp), r14
 	mov	66(sp), r15
 	call	#ccm_mac_header
 	mov	#14, r15
@@ -685,7 +684,7 @@ ccm_encrypt_with:
 
 ; --- ccm_decrypt_with: ccm.decrypt_with
 ;     frame 198 bytes (41 spill slots, locals 108), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2518 bytes of code
+;     estimated 2512 bytes of code
 	.section .text.ccm_decrypt_with,"ax",@progbits
 	.global ccm_decrypt_with
 	.type ccm_decrypt_with, @function
@@ -923,7 +922,6 @@ ccm_decrypt_with:
 	mov	#0, 108(sp)
 	mov	sp, r15
 	add	#106, r15
-	mov	r15, 54(sp)
 	mov	218(sp), 110(sp)
 	mov	#0, 112(sp)
 	mov	sp, r12
@@ -932,14 +930,14 @@ ccm_decrypt_with:
 	mov	#0, 116(sp)
 	mov	sp, r14
 	add	#114, r14
-	mov	sp, r15
-	add	#118, r15
+	mov	sp, r11
+	add	#118, r11
 	mov	214(sp), 0(sp)
 	mov	r12, 2(sp)
 	mov	r14, 4(sp)
-	mov	r15, 6(sp)
+	mov	r15, r14
+	mov	r11, 6(sp)
 	mov	50(sp), r12
-	mov	54(sp), r14
 	mov	88(sp), r15
 	call	#ccm_mac_header
 	mov	#14, r15

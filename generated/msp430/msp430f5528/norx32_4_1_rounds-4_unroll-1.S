@@ -844,7 +844,7 @@ norx32_4_1_encrypt_with:
 
 ; --- norx32_4_1_decrypt_with: norx32_4_1.decrypt_with
 ;     frame 286 bytes (71 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3174 bytes of code
+;     estimated 3168 bytes of code
 	.section .text.norx32_4_1_decrypt_with,"ax",@progbits
 	.global norx32_4_1_decrypt_with
 	.type norx32_4_1_decrypt_with, @function
@@ -1642,7 +1642,6 @@ norx32_4_1_decrypt_with:
 	and	r5, r15
 	mov	r15, 114(sp)
 	and	r5, r4
-	mov	r4, 112(sp)
 	and	r5, r8
 	and	r5, r9
 	and	r5, r10
@@ -1735,7 +1734,7 @@ norx32_4_1_decrypt_with:
 	mov	70(sp), r15
 	xor	176(sp), r15
 	xor	114(sp), r14
-	xor	112(sp), r15
+	xor	r4, r15
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
 	mov	r14, 174(sp)
 	mov	r15, 176(sp)

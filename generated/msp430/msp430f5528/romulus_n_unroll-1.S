@@ -235,7 +235,7 @@ romulus_n_key_setup:
 
 ; --- romulus_n_encrypt_with: romulus_n.encrypt_with
 ;     frame 474 bytes (32 spill slots, locals 408), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1892 bytes of code
+;     estimated 1888 bytes of code
 	.section .text.romulus_n_encrypt_with,"ax",@progbits
 	.global romulus_n_encrypt_with
 	.type romulus_n_encrypt_with, @function
@@ -589,7 +589,7 @@ romulus_n_encrypt_with:
 	mov	r4, r6
 	add	496(sp), r6
 	xor	10(sp), r15
-	mov	r15, 24(sp)
+	mov	r15, r4
 	xor	26(sp), r5
 	mov	r5, 18(sp)
 	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
@@ -655,21 +655,21 @@ romulus_n_encrypt_with:
 	mov	r14, r10
 	xor	r13, r10
 	; romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	mov	48(sp), r4
-	mov	r4, r5
-	xor	r4, r5
+	mov	48(sp), r14
+	mov	r14, r5
+	xor	r14, r5
 	swpb	r5
 	and	r9, r5
-	mov	r4, r14
 	swpb	r14
 	xor	r5, r14
 	; romulus_n.ae:122: store_be(ct, off, g(s) ^ mp, count)
 	mov	36(sp), r9
 	xor	r14, r9
 	mov	r12, r5
+	mov	r4, r12
 	mov	r15, r4
+	mov	r12, r15
 	mov	18(sp), r12
-	mov	24(sp), r15
 	cmp	#16, r7
 	jnc	.Lromulus_n_encrypt_with_bytes15
 	bit	#1, r6
@@ -1947,7 +1947,7 @@ romulus_n_E_tk23_rows:
 
 ; --- romulus_n_absorb_ad: romulus_n.absorb_ad
 ;     frame 172 bytes (32 spill slots, locals 104), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1750 bytes of code
+;     estimated 1744 bytes of code
 	.section .text.romulus_n_absorb_ad,"ax",@progbits
 	.local romulus_n_absorb_ad
 	.type romulus_n_absorb_ad, @function
@@ -2125,7 +2125,6 @@ romulus_n_absorb_ad:
 	mov	r10, 90(sp)
 	mov	sp, r15
 	add	#84, r15
-	mov	r15, 20(sp)
 	swpb	r9
 	mov	r9, 92(sp)
 	swpb	r14
@@ -2134,6 +2133,7 @@ romulus_n_absorb_ad:
 	mov	r13, 96(sp)
 	swpb	r12
 	mov	r12, 98(sp)
+	mov	r15, r12
 	swpb	r11
 	mov	r11, 100(sp)
 	swpb	r6
@@ -2158,7 +2158,6 @@ romulus_n_absorb_ad:
 	add	#124, r15
 	mov	r14, 0(sp)
 	mov	r15, 2(sp)
-	mov	20(sp), r12
 	mov	#8, r13
 	mov	r11, r14
 	mov	52(sp), r15

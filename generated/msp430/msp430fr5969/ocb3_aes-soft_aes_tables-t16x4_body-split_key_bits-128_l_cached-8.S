@@ -6,7 +6,7 @@
 
 ; --- ocb3_key_setup: ocb3.key_setup
 ;     frame 62 bytes (7 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1294 bytes of code
+;     estimated 1272 bytes of code
 	.section .text.ocb3_key_setup,"ax",@progbits
 	.global ocb3_key_setup
 	.type ocb3_key_setup, @function
@@ -418,16 +418,15 @@ ocb3_key_setup:
 	rrum.w	#3, r10
 	rlam.w	#1, r15
 	bis	r10, r15
-	mov	r15, 6(sp)
-	mov	r7, r15
-	and	#32767, r15
+	mov	r7, r10
+	and	#32767, r10
 	swpb	r11
 	mov.b	r11, r11
 	rrum.w	#4, r11
 	rrum.w	#3, r11
-	rlam.w	#1, r15
-	bis	r11, r15
-	mov	r15, 4(sp)
+	rlam.w	#1, r10
+	bis	r11, r10
+	mov	r15, r11
 	mov	r12, r15
 	and	#32767, r15
 	swpb	r7
@@ -436,16 +435,16 @@ ocb3_key_setup:
 	rrum.w	#3, r7
 	rlam.w	#1, r15
 	bis	r7, r15
-	mov	r15, 2(sp)
-	mov	r13, r15
-	and	#32767, r15
+	mov	r10, r7
+	mov	r13, r10
+	and	#32767, r10
 	swpb	r12
 	mov.b	r12, r12
 	rrum.w	#4, r12
 	rrum.w	#3, r12
-	rlam.w	#1, r15
-	bis	r12, r15
-	mov	r15, 0(sp)
+	rlam.w	#1, r10
+	bis	r12, r10
+	mov	r15, r12
 	mov	r9, r4
 	and	#32767, r4
 	swpb	r13
@@ -454,6 +453,7 @@ ocb3_key_setup:
 	rrum.w	#3, r13
 	rlam.w	#1, r4
 	bis	r13, r4
+	mov	r10, r13
 	mov	r8, r5
 	and	#32767, r5
 	swpb	r9
@@ -481,10 +481,6 @@ ocb3_key_setup:
 	mov	8(sp), r10
 	xor	r6, r10
 	add	#16, r14
-	mov	6(sp), r11
-	mov	4(sp), r7
-	mov	2(sp), r12
-	mov	@sp, r13
 	mov	r4, r9
 	mov	r5, r8
 	mov	r15, r6
@@ -3181,7 +3177,7 @@ ocb3_E_encrypt_block:
 
 ; --- ocb3_hash: ocb3.hash
 ;     frame 140 bytes (38 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1654 bytes of code
+;     estimated 1648 bytes of code
 	.section .text.ocb3_hash,"ax",@progbits
 	.local ocb3_hash
 	.type ocb3_hash, @function
@@ -3663,7 +3659,6 @@ ocb3_hash:
 	swpb	r15
 	bis	r4, r15
 	xor	r8, r15
-	mov	r15, 54(sp)
 	inv	r6
 	inc	r6
 	and	r5, r6
@@ -3672,34 +3667,34 @@ ocb3_hash:
 	inv	r8
 	inc	r8
 	and	r5, r8
-	mov	r11, r15
-	inv	r15
-	inc	r15
-	and	r8, r15
+	mov	r11, r4
+	inv	r4
+	inc	r4
+	and	r8, r4
 	mov	r13, r6
 	inv	r6
 	inc	r6
-	and	r6, r15
+	and	r6, r4
 	mov	60(sp), r6
 	swpb	r6
-	bis	r15, r6
+	bis	r4, r6
 	xor	r10, r6
-	mov	r7, r15
-	inv	r15
-	inc	r15
-	and	r14, r15
-	xor	r15, r14
-	mov	r11, r15
-	inv	r15
-	inc	r15
-	and	r14, r15
+	mov	r7, r4
+	inv	r4
+	inc	r4
+	and	r14, r4
+	xor	r4, r14
+	mov	r11, r4
+	inv	r4
+	inc	r4
+	and	r14, r4
 	mov	r13, r10
 	inv	r10
 	inc	r10
-	and	r10, r15
+	and	r10, r4
 	mov	64(sp), r10
 	swpb	r10
-	bis	r15, r10
+	bis	r4, r10
 	xor	r12, r10
 	inv	r7
 	inc	r7
@@ -3717,11 +3712,11 @@ ocb3_hash:
 	swpb	r12
 	bis	r7, r12
 	xor	30(sp), r12
-	mov	r11, r15
-	inv	r15
-	inc	r15
-	and	r9, r15
-	xor	r15, r9
+	mov	r11, r4
+	inv	r4
+	inc	r4
+	and	r9, r4
+	xor	r4, r9
 	mov	r13, r7
 	inv	r7
 	inc	r7
@@ -3730,11 +3725,11 @@ ocb3_hash:
 	swpb	r7
 	bis	r9, r7
 	xor	12(sp), r7
-	mov	r11, r15
-	inv	r15
-	inc	r15
-	and	r8, r15
-	xor	r15, r8
+	mov	r11, r4
+	inv	r4
+	inc	r4
+	and	r8, r4
+	xor	r4, r8
 	mov	r13, r9
 	inv	r9
 	inc	r9
@@ -3743,11 +3738,11 @@ ocb3_hash:
 	swpb	r9
 	bis	r8, r9
 	xor	14(sp), r9
-	mov	r11, r15
-	inv	r15
-	inc	r15
-	and	r14, r15
-	xor	r15, r14
+	mov	r11, r4
+	inv	r4
+	inc	r4
+	and	r14, r4
+	xor	r4, r14
 	mov	r13, r8
 	inv	r8
 	inc	r8
@@ -3775,7 +3770,7 @@ ocb3_hash:
 	mov	r12, 100(sp)
 	mov	r10, 102(sp)
 	mov	r6, 104(sp)
-	mov	54(sp), 106(sp)
+	mov	r15, 106(sp)
 	mov	sp, r13
 	add	#92, r13
 	mov	sp, r14
