@@ -25,7 +25,7 @@ from aedsl.backends.msp430.backend import BACKEND_KNOBS  # noqa: E402
 
 from aedsl import papers  # noqa: E402
 from aedsl.papers import (AEAD430_SKINNY_WITH_TWEAKEY, LWC_REFERENCES, NIST_LWC_MKRZERO,  # noqa: E402
-                          SEED002_CELLS, SEED002_T2, SEED002_T2_KNOBS, SEED002_T3)
+                          SEED002_CELLS, SEED002_T2, SEED002_T2_KNOBS, SEED002_T3, SEED002_T3_KNOBS)
 from aedsl.explore.pareto import front as pareto  # noqa: E402
 
 SEED000_T2_NOT_COMPILED = {"SGCM": "specs/drafts/sgcm.ae (draft, not compiled yet)",
@@ -351,7 +351,10 @@ def seed002_primitives(out: list[str]) -> None:
             "copies); Grain's AUGen is the spec's `unroll=1` variant, a loop over the eight message bits as "
             "the paper's (the default, straight-line, takes fewer cycles and more ROM: Table 3 uses it); Grain's POGen "
             "is the spec's 16-clock step on the registers in memory rings, their form on MSP430 (the new word written "
-            "twice, at the ring position and eight words on, instead of seven words moved down).", "",
+            "twice, at the ring position and eight words on, instead of seven words moved down); PHOTON256's is the "
+            "spec's `mix=table` variant, the paper's form: the state transposed into columns, and a round one "
+            "look-up per cell in a table of SubCells + MixColumnSerial (a column of A^8 times S(v), 32 bits) with "
+            "the index pre-multiplied by the entry size (the default, `serial`, runs the eight Serial steps).", "",
             "| primitive | what is measured | paper cycles | ours cycles | paper size B | ours ROM B | ours RAM B | "
             "ours stack B | paper cyc/B | ours cyc/B | command |",
             "|---|---|---|---|---|---|---|---|---|---|---|"]
@@ -393,8 +396,9 @@ def seed002_primitives(out: list[str]) -> None:
     out.append("")
 
 
-def aead_cells(spec_name, chip, cells, max_steps=None) -> dict:
+def aead_cells(spec_name, chip, cells, max_steps=None, knobs: dict | None = None) -> dict:
     """(AD, message) -> (encrypt Record or None, error text, command), key setup included."""
+    knobs = knobs or {}
     from aedsl import bench
     by_ad: dict[int, list[int]] = {}
     for a, m in cells:
@@ -402,8 +406,8 @@ def aead_cells(spec_name, chip, cells, max_steps=None) -> dict:
     out = {}
     for a, msgs in by_ad.items():
         steps = f" --max-steps {max_steps}" if max_steps else ""
-        c = cmd(spec_name, chip, {}, f" --sizes {','.join(map(str, msgs))} --ad-len {a} --key-setup include{steps}")
-        recs, err = measure(spec_name, chip, {}, sizes=tuple(map(str, msgs)), ad_len=a, key_setup="include",
+        c = cmd(spec_name, chip, knobs, f" --sizes {','.join(map(str, msgs))} --ad-len {a} --key-setup include{steps}")
+        recs, err = measure(spec_name, chip, knobs, sizes=tuple(map(str, msgs)), ad_len=a, key_setup="include",
                             seed001=False, max_steps=max_steps or bench.DEFAULT_MAX_STEPS)
         for m in msgs:
             r = next((x for x in recs if x.op == "encrypt" and x.msg_len == m), None) if recs else None
@@ -418,11 +422,13 @@ def seed002_aead(out: list[str]) -> None:
             "(below 1: faster). ROM = everything the API needs; RAM = static data; stack = deepest stack of "
             "the call. Elephant's rows run with `--max-steps "
             + " / ".join(str(v) for v in SEED002_MAX_STEPS.values())
-            + "`: its 1024-byte cells exceed the bench's default limit of 50 M instructions per measured call.", "",
+            + "`: its 1024-byte cells exceed the bench's default limit of 50 M instructions per measured call. "
+            "PHOTON-Beetle's rows run its `mix=table` variant, as Table 2's PHOTON256 row.", "",
             "| scheme | AD B | message B | paper cycles | ours cycles | ours / paper | ROM B | RAM B | stack B | command |",
             "|---|---|---|---|---|---|---|---|---|---|"]
     for label, (spec_name, paper) in SEED002_T3.items():
-        cells = aead_cells(spec_name, "msp430f1611", SEED002_CELLS, SEED002_MAX_STEPS.get(label))
+        cells = aead_cells(spec_name, "msp430f1611", SEED002_CELLS, SEED002_MAX_STEPS.get(label),
+                           SEED002_T3_KNOBS.get(label))
         for (a, m), pc in zip(SEED002_CELLS, paper):
             r, err, c = cells[(a, m)]
             if r is None:

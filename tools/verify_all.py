@@ -261,6 +261,14 @@ def matrix() -> list[Row]:
     # Grain-128AEADv2 with its AUGen as a loop (seed 002 Table 2's variant; opt=size takes it)
     for chip in LWC_CHIPS:
         rows.append(Row("sim", chip, "specs/schemes/grain128aeadv2.ae", {"unroll": 1}, LWC["grain128aeadv2"]))
+    # PHOTON-Beetle with PHOTON256's round as one table look-up per cell (seed 002's way, its
+    # Table 2 and 3 rows), in both modes
+    for chip in LWC_CHIPS:
+        for knobs in ({"mix": "table"}, {"mix": "table", **size}):
+            rows.append(Row("sim", chip, "specs/schemes/photon_beetle_aead128.ae", knobs,
+                            LWC["photon_beetle_aead128"]))
+    rows.append(Row("interp", "-", "specs/schemes/photon_beetle_aead128.ae", {"mix": "table"},
+                    LWC["photon_beetle_aead128"]))
     return rows
 
 

@@ -47,7 +47,9 @@ def _slot(op) -> tuple | None:
     if isinstance(op, Mem) and op.base is not None and isinstance(op.disp, Frame) and op.disp.kind in TRACKED_FRAME:
         return (op.base, op.disp.kind, op.disp.key)
     a = address(op)
-    return None if a is None else (a[0], "mem", a[1])
+    # a word through a pointer is at an even displacement (a byte at an odd one, as `mov.b
+    # 3(r12)` reads, is no word a register could hold: reading the word there would be unaligned)
+    return None if a is None or not isinstance(a[1], int) or a[1] % 2 else (a[0], "mem", a[1])
 
 
 def _whole(op) -> bool:

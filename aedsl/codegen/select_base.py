@@ -447,6 +447,32 @@ class SelectorBase:
             return None
         return limbs[q], j
 
+    def index_field(self, idx: Value) -> tuple | None:
+        """(x, q, lo, w, c) when the IR index `idx` is a bit field of one limb plus a constant:
+        idx = zext?(x[lo_x + w - 1 : lo_x]) (+ c), the field inside limb q of the IR value x (a
+        register or memory word, not a constant) at bit `lo` of it. What a table look-up by a field of
+        a state word indexes with (PHOTON's cells, AES's bytes), so the backends can move the
+        field straight to the scaled offset (pre-multiplied indices); None for any other index."""
+        d, c = self.defs.get(idx), 0
+        if d is not None and d.opcode == "add":
+            consts = [self.const_of(self.get(a)) for a in d.args]
+            if consts[0] is None and consts[1] is not None:
+                d, c = self.defs.get(d.args[0]), consts[1]
+            elif consts[1] is None and consts[0] is not None:
+                d, c = self.defs.get(d.args[1]), consts[0]
+            else:
+                return None
+        while d is not None and d.opcode == "zext":
+            d = self.defs.get(d.args[0])
+        if d is None or d.opcode != "slice":
+            return None
+        w = d.results[0].width
+        q, lo = divmod(d.attrs["lo"], self.LIMB)
+        limbs = self.get(d.args[0])
+        if lo + w > self.LIMB or q >= len(limbs) or isinstance(limbs[q], Imm):
+            return None
+        return d.args[0], q, lo, w, c
+
     def loose_shift_limb(self, limb, k: int):
         """A limb shifted by k (left) or -k (right) whose bits where the shift brings in zeros
         may be anything, where the target has a cheaper form than `shift_limb`; else None."""

@@ -38,3 +38,17 @@ def test_generated_code_passes_all_vectors(spec, chip, require_tools):
     report = run_aead(_engine(spec, chip), lwc_vectors(spec))
     assert report.passed == 1089 and report.failed == 0, str(report)
 
+
+
+# PHOTON-Beetle with PHOTON256's round as one table look-up per cell (`mix=table`, seed 002's way,
+# which its Table 2 and 3 rows in docs/BENCHMARKS.md measure), in speed and size mode
+TABLE_CASES = [(c, o) for c in CHIPS for o in ("speed", "size")]
+
+
+@pytest.mark.parametrize("chip,opt", tiered(TABLE_CASES, {("msp430f1611", "speed")}),
+                         ids=[f"{c}-{o}" for c, o in TABLE_CASES])
+def test_photon_beetle_round_table_passes_a_vector_sample(chip, opt, require_tools):
+    require_tools(chip)
+    vecs = lwc_vectors(PHOTON_BEETLE, 33)
+    report = run_aead(sim_engine(PHOTON_BEETLE, {"mix": "table", "opt": opt}, chip), vecs)
+    assert report.passed == len(vecs) and report.failed == 0, str(report)

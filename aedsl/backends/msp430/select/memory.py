@@ -2,7 +2,7 @@
 shared within a basic block), loads as lazy memory operands, stores."""
 from __future__ import annotations
 
-from aedsl.codegen.mir import Frame, Imm, Mem, MInst, R
+from aedsl.codegen.mir import Frame, Imm, Ind, Mem, MInst, R, as_mem
 from aedsl.codegen.select_base import MemBind, nlimbs
 from ..target import SP
 from .operands import M16, cheap_src, disp_add
@@ -79,6 +79,57 @@ class Msp430Memory:
         self.emit("add", b, d)
         return d
 
+    def premultiplied(self, idx, b: MemBind) -> tuple[R, int] | None:
+        """(register, displacement) addressing element `idx` of table `b` when the index is a
+        bit field of a 16-bit limb (plus a constant c: c 2^s goes to the displacement;
+        `index_field`) and elements have 2^s bytes: (x >> (lo - s)) & ((2^w - 1) << s), the shift
+        that would scale the field folded into the one that extracts it (seed 002's tables
+        with pre-multiplied indices: PHOTON's column table, a nibble of a state word each
+        look-up, `mov.b 9(r12), r15; rla r15; rla r15; and #60, r15`). The field is moved by
+        whichever is shorter, single steps or `swpb` and steps, without clearing the bits a step
+        fills (the mask does); a field inside one byte of a limb in memory is read with `mov.b`.
+        Shared by the loads of one field with one stride (the two halves of a 32-bit entry).
+        None for any other index, and for a whole byte of a limb, which needs no mask."""
+        s = b.stride.bit_length() - 1
+        f = self.index_field(idx) if b.kind == "table" and s and b.stride == 1 << s else None
+        if f is None:
+            return None
+        x, q, lo, w, c = f
+        limb = self.get(x)[q]
+        if w + s > 16 or not isinstance(limb, (R, Mem, Ind)) or (w == 8 and lo % 8 == 0):
+            # a whole byte needs no mask: `mov.b` (after `swpb` for the high one) and the scaling
+            # steps are shorter, and its scaled copy is shared by the tables it indexes (AES)
+            return None
+        limb = as_mem(limb)
+        memo = self.__dict__.setdefault("premult_memo", {})
+        # by the IR value (in the call scope its limbs belong to), not by the operand: a word in
+        # memory may be stored to between two look-ups, a value may not change
+        key = (id(self.vals), id(x), q, lo, w, s)
+        if key not in memo:
+            t = R(self.vreg())
+            if isinstance(limb, Mem) and (lo >= 8 or lo + w <= 8):
+                self.emit("mov.b", cheap_src(Mem(limb.base, disp_add(limb.disp, 1))) if lo >= 8 else cheap_src(limb), t)
+                lo %= 8
+            else:
+                self.emit("mov", cheap_src(limb), t)
+            # steps from lo to s, or swpb first (the field not across the bytes) and steps from
+            # its place after it
+            swapped = (lo + 8) % 16 if lo + w <= 8 or lo >= 8 else None
+            if swapped is not None and 1 + abs(swapped - s) < abs(lo - s):
+                self.emit("swpb", t)
+                lo = swapped
+            if lo > s:
+                if self.cpux:
+                    self._steps4("rram", t, lo - s)
+                else:
+                    for _ in range(lo - s):
+                        self.emit("rra", t)
+            else:
+                self._left(t, s - lo)
+            self.emit("and", Imm(((1 << w) - 1) << s), t)
+            memo[key] = t
+        return memo[key], c * b.stride
+
     def op_load(self, op):
         mem, idx = op.args
         b = self.memory(mem)
@@ -90,7 +141,9 @@ class Msp430Memory:
             self.put(op.results[0], [r])
             return
         n = nlimbs(w, 16)
-        base = self.elem_addr(b, index, 0)
+        pre = self.premultiplied(idx, b)
+        base = self.elem_addr(b, index, 0) if pre is None else \
+            Mem(pre[0].reg, f"{b.name}+{pre[1]}" if pre[1] else b.name)
         limbs = []
         for j in range(n):
             a = base if j == 0 else (Mem(base.base, disp_add(base.disp, 2 * j)))

@@ -148,6 +148,7 @@ class Msp430Selector(Msp430Arith, Msp430Shifts, Msp430MulDiv, Msp430Gather, Msp4
     # --- basic blocks and the frame ------------------------------------------------------------
     def label(self, name: str) -> None:
         self.scaled_memo = {}               # a value may change across a block boundary
+        self.premult_memo = {}
         self.swap_memo = {}
         super().label(name)
 
