@@ -433,35 +433,11 @@ class SelectorBase:
             out.append(x)
         return out if saved else None
 
-    def sliced_bit(self, v: Value) -> tuple | None:
-        """(limb, j) where the 1-bit value v (or a zext of it) is bit j of a limb (a register or
-        memory word, not a constant) of the value it is sliced from; None otherwise."""
+    def slice_field(self, v: Value) -> tuple | None:
+        """(x, q, lo, w) when the value v is a bit field of one limb of an IR value x, maybe
+        zero-extended: v = zext?(x[lo_x + w - 1 : lo_x]), the field inside limb q of x (a
+        register or memory word, not a constant) at bit `lo` of it; None otherwise."""
         d = self.defs.get(v)
-        while d is not None and d.opcode == "zext":
-            v, d = d.args[0], self.defs.get(d.args[0])
-        if d is None or d.opcode != "slice" or v.width != 1:
-            return None
-        q, j = divmod(d.attrs["lo"], self.LIMB)
-        limbs = self.get(d.args[0])
-        if q >= len(limbs) or isinstance(limbs[q], Imm):
-            return None
-        return limbs[q], j
-
-    def index_field(self, idx: Value) -> tuple | None:
-        """(x, q, lo, w, c) when the IR index `idx` is a bit field of one limb plus a constant:
-        idx = zext?(x[lo_x + w - 1 : lo_x]) (+ c), the field inside limb q of the IR value x (a
-        register or memory word, not a constant) at bit `lo` of it. What a table look-up by a field of
-        a state word indexes with (PHOTON's cells, AES's bytes), so the backends can move the
-        field straight to the scaled offset (pre-multiplied indices); None for any other index."""
-        d, c = self.defs.get(idx), 0
-        if d is not None and d.opcode == "add":
-            consts = [self.const_of(self.get(a)) for a in d.args]
-            if consts[0] is None and consts[1] is not None:
-                d, c = self.defs.get(d.args[0]), consts[1]
-            elif consts[1] is None and consts[0] is not None:
-                d, c = self.defs.get(d.args[1]), consts[0]
-            else:
-                return None
         while d is not None and d.opcode == "zext":
             d = self.defs.get(d.args[0])
         if d is None or d.opcode != "slice":
@@ -471,7 +447,33 @@ class SelectorBase:
         limbs = self.get(d.args[0])
         if lo + w > self.LIMB or q >= len(limbs) or isinstance(limbs[q], Imm):
             return None
-        return d.args[0], q, lo, w, c
+        return d.args[0], q, lo, w
+
+    def sliced_bit(self, v: Value) -> tuple | None:
+        """(limb, j) where the 1-bit value v (or a zext of it) is bit j of a limb (a register or
+        memory word, not a constant) of the value it is sliced from; None otherwise."""
+        f = self.slice_field(v)
+        if f is None or f[3] != 1:
+            return None
+        return self.get(f[0])[f[1]], f[2]
+
+    def index_field(self, idx: Value) -> tuple | None:
+        """(x, q, lo, w, c) when the IR index `idx` is a bit field of one limb plus a constant:
+        idx = zext?(x[lo_x + w - 1 : lo_x]) (+ c) (`slice_field`). What a table look-up by a
+        field of a state word indexes with (PHOTON's cells, AES's bytes), so the backends can
+        move the field straight to the scaled offset (pre-multiplied indices); None for any other
+        index."""
+        d, c = self.defs.get(idx), 0
+        if d is not None and d.opcode == "add":
+            consts = [self.const_of(self.get(a)) for a in d.args]
+            if consts[0] is None and consts[1] is not None:
+                idx, c = d.args[0], consts[1]
+            elif consts[1] is None and consts[0] is not None:
+                idx, c = d.args[1], consts[0]
+            else:
+                return None
+        f = self.slice_field(idx)
+        return None if f is None else (*f, c)
 
     def loose_shift_limb(self, limb, k: int):
         """A limb shifted by k (left) or -k (right) whose bits where the shift brings in zeros

@@ -17,17 +17,7 @@ void photon256_sub_cells(uint32_t x, uint32_t *out0);
 void photon256_times2(uint32_t x, uint32_t *out0);
 /* photon256.serial */
 void photon256_serial(uint32_t x0, uint32_t x1, uint32_t x2, uint32_t x3, uint32_t x4, uint32_t x5, uint32_t x6, uint32_t x7, uint32_t *out0, uint32_t *out1, uint32_t *out2, uint32_t *out3, uint32_t *out4, uint32_t *out5, uint32_t *out6, uint32_t *out7);
-/* photon256.swap */
-void photon256_swap(uint32_t a, uint32_t b, uint32_t k, uint32_t m, uint32_t *out0, uint32_t *out1);
-/* photon256.transpose */
-void photon256_transpose(uint32_t x0, uint32_t x1, uint32_t x2, uint32_t x3, uint32_t x4, uint32_t x5, uint32_t x6, uint32_t x7, uint32_t *out0, uint32_t *out1, uint32_t *out2, uint32_t *out3, uint32_t *out4, uint32_t *out5, uint32_t *out6, uint32_t *out7);
-/* photon256.round_columns */
-void photon256_round_columns(uint32_t *a, uint32_t *b, uint32_t r);
-/* photon256.permute_columns */
-void photon256_permute_columns(uint32_t *s);
 /* photon256.permute */
 void photon256_permute(uint32_t *s);
-/* photon256.permute_rows */
-void photon256_permute_rows(uint32_t *s);
 
 #endif

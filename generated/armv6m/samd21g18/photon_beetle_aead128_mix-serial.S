@@ -1018,7 +1018,7 @@ photon_beetle_aead128_P_permute:
 	push	{r4, r5, r6, r7}
 	sub	sp, #28
 	str	r0, [sp, #24]
-	@ photon256.ae:161: for r in 0..rounds {
+	@ photon256.ae:78: for r in 0..rounds {
 	mov	r2, r0
 	ldr	r1, [r2]
 	ldr	r6, [r2, #4]
@@ -1036,20 +1036,20 @@ photon_beetle_aead128_P_permute:
 	str	r1, [sp, #12]
 	mov	r8, r7
 	mov	r9, r5
-	@ photon256.ae:162: c = rc[r]
+	@ photon256.ae:79: c = rc[r]
 	ldr	r0, =photon_beetle_aead128_P.rc
 	str	r0, [sp, #16]
-	@ photon256.ae:165: x0 = sub_cells(x0 ^ (c ^ ic[0]) as u32)
+	@ photon256.ae:82: x0 = sub_cells(x0 ^ (c ^ ic[0]) as u32)
 	ldr	r5, =photon_beetle_aead128_sf0
 	b	.Lphoton_beetle_aead128_P_permute_pool1
 	.ltorg
 .Lphoton_beetle_aead128_P_permute_pool1:
-	@ photon256.ae:161: for r in 0..rounds {
+	@ photon256.ae:78: for r in 0..rounds {
 .Lphoton_beetle_aead128_P_permute_loop1:
-	@ photon256.ae:162: c = rc[r]
+	@ photon256.ae:79: c = rc[r]
 	ldr	r0, [sp, #16]
 	ldrb	r0, [r0]
-	@ photon256.ae:170: x5 = sub_cells(x5 ^ (c ^ ic[5]) as u32) >>> 20
+	@ photon256.ae:87: x5 = sub_cells(x5 ^ (c ^ ic[5]) as u32) >>> 20
 	movs	r1, #14
 	eors	r1, r0
 	eors	r3, r1
@@ -1072,7 +1072,7 @@ photon_beetle_aead128_P_permute:
 	movs	r3, #20
 	rors	r1, r3
 	mov	r11, r1
-	@ photon256.ae:172: x7 = sub_cells(x7 ^ (c ^ ic[7]) as u32) >>> 28
+	@ photon256.ae:89: x7 = sub_cells(x7 ^ (c ^ ic[7]) as u32) >>> 28
 	movs	r1, #8
 	eors	r1, r0
 	eors	r2, r1
@@ -1095,7 +1095,7 @@ photon_beetle_aead128_P_permute:
 	movs	r2, #28
 	rors	r1, r2
 	mov	lr, r1
-	@ photon256.ae:166: x1 = sub_cells(x1 ^ (c ^ ic[1]) as u32) >>> 4
+	@ photon256.ae:83: x1 = sub_cells(x1 ^ (c ^ ic[1]) as u32) >>> 4
 	movs	r1, #1
 	eors	r1, r0
 	eors	r6, r1
@@ -1118,7 +1118,7 @@ photon_beetle_aead128_P_permute:
 	movs	r2, #4
 	rors	r1, r2
 	str	r1, [sp, #8]
-	@ photon256.ae:168: x3 = sub_cells(x3 ^ (c ^ ic[3]) as u32) >>> 12
+	@ photon256.ae:85: x3 = sub_cells(x3 ^ (c ^ ic[3]) as u32) >>> 12
 	movs	r1, #7
 	eors	r1, r0
 	eors	r4, r1
@@ -1141,7 +1141,7 @@ photon_beetle_aead128_P_permute:
 	movs	r2, #12
 	rors	r1, r2
 	mov	r10, r1
-	@ photon256.ae:171: x6 = sub_cells(x6 ^ (c ^ ic[6]) as u32) >>> 24
+	@ photon256.ae:88: x6 = sub_cells(x6 ^ (c ^ ic[6]) as u32) >>> 24
 	eors	r2, r0
 	mov	r3, r9
 	eors	r3, r2
@@ -1162,35 +1162,35 @@ photon_beetle_aead128_P_permute:
 	lsls	r1, r4, #16
 	orrs	r1, r2
 	mov	r9, r1
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	ldr	r6, [sp, #8]
 	eors	r6, r1
 	mov	r1, lr
 	eors	r6, r1
-	@ photon256.ae:60: t = times2(x3 ^ x5)
+	@ photon256.ae:63: t = times2(x3 ^ x5)
 	mov	r2, r10
 	mov	r1, r11
 	eors	r2, r1
 	str	r2, [sp]
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	ldr	r3, =0x77777777
 	mov	r1, r2
 	ands	r1, r3
 	lsls	r1, r1, #1
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r6, r1
-	@ photon256.ae:50: u = (x & 0x88888888) >> 2
+	@ photon256.ae:53: u = (x & 0x88888888) >> 2
 	ldr	r4, =0x88888888
 	ands	r2, r4
 	lsrs	r1, r2, #2
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r6, r1
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	lsrs	r2, r2, #3
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r6, r2
 	str	r6, [sp, #4]
-	@ photon256.ae:169: x4 = sub_cells(x4 ^ (c ^ ic[4]) as u32) >>> 16
+	@ photon256.ae:86: x4 = sub_cells(x4 ^ (c ^ ic[4]) as u32) >>> 16
 	movs	r1, #15
 	eors	r1, r0
 	mov	r6, r8
@@ -1211,7 +1211,7 @@ photon_beetle_aead128_P_permute:
 	orrs	r7, r1
 	lsls	r6, r7, #16
 	orrs	r6, r2
-	@ photon256.ae:165: x0 = sub_cells(x0 ^ (c ^ ic[0]) as u32)
+	@ photon256.ae:82: x0 = sub_cells(x0 ^ (c ^ ic[0]) as u32)
 	mov	r7, r12
 	eors	r7, r0
 	lsrs	r1, r7, #8
@@ -1230,7 +1230,7 @@ photon_beetle_aead128_P_permute:
 	orrs	r1, r7
 	lsls	r1, r1, #16
 	orrs	r1, r2
-	@ photon256.ae:167: x2 = sub_cells(x2 ^ (c ^ ic[2]) as u32) >>> 8
+	@ photon256.ae:84: x2 = sub_cells(x2 ^ (c ^ ic[2]) as u32) >>> 8
 	movs	r2, #3
 	eors	r0, r2
 	ldr	r7, [sp, #12]
@@ -1252,75 +1252,75 @@ photon_beetle_aead128_P_permute:
 	lsls	r0, r0, #16
 	orrs	r0, r2
 	str	r0, [sp, #12]
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	eors	r1, r0
 	mov	r0, r10
 	eors	r1, r0
 	eors	r1, r6
 	mov	r0, lr
 	eors	r1, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	ldr	r0, [sp, #4]
 	ands	r0, r3
 	lsls	r0, r0, #1
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	eors	r1, r0
-	@ photon256.ae:50: u = (x & 0x88888888) >> 2
+	@ photon256.ae:53: u = (x & 0x88888888) >> 2
 	ldr	r2, [sp, #4]
 	ands	r2, r4
 	lsrs	r0, r2, #2
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	eors	r1, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	lsrs	r0, r2, #3
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	eors	r1, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r0, r1
 	ands	r0, r3
 	lsls	r7, r0, #1
-	@ photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	r2, r10
 	mov	r0, r9
 	eors	r2, r0
 	eors	r2, r7
-	@ photon256.ae:50: u = (x & 0x88888888) >> 2
+	@ photon256.ae:53: u = (x & 0x88888888) >> 2
 	ands	r1, r4
 	lsrs	r0, r1, #2
-	@ photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	eors	r2, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	lsrs	r1, r1, #3
-	@ photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	eors	r2, r1
 	mov	r12, r2
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	ldr	r2, [sp, #12]
 	mov	r0, lr
 	eors	r2, r0
 	mov	r0, r12
 	eors	r2, r0
-	@ photon256.ae:60: t = times2(x3 ^ x5)
+	@ photon256.ae:63: t = times2(x3 ^ x5)
 	mov	r1, r6
 	mov	r0, r9
 	eors	r1, r0
 	mov	r8, r1
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	ands	r1, r3
 	lsls	r0, r1, #1
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r2, r0
-	@ photon256.ae:50: u = (x & 0x88888888) >> 2
+	@ photon256.ae:53: u = (x & 0x88888888) >> 2
 	mov	r1, r8
 	ands	r1, r4
 	lsrs	r0, r1, #2
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r2, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	lsrs	r0, r1, #3
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r2, r0
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	ldr	r1, [sp, #8]
 	mov	r0, r10
 	eors	r1, r0
@@ -1329,65 +1329,65 @@ photon_beetle_aead128_P_permute:
 	eors	r1, r0
 	mov	r0, r12
 	eors	r1, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r0, r2
 	ands	r0, r3
 	lsls	r0, r0, #1
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	eors	r1, r0
-	@ photon256.ae:50: u = (x & 0x88888888) >> 2
+	@ photon256.ae:53: u = (x & 0x88888888) >> 2
 	ands	r2, r4
 	lsrs	r0, r2, #2
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	eors	r1, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	lsrs	r0, r2, #3
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	eors	r1, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r0, r1
 	ands	r0, r3
 	lsls	r7, r0, #1
-	@ photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	r2, r6
 	mov	r0, lr
 	eors	r2, r0
 	eors	r2, r7
-	@ photon256.ae:50: u = (x & 0x88888888) >> 2
+	@ photon256.ae:53: u = (x & 0x88888888) >> 2
 	ands	r1, r4
 	lsrs	r0, r1, #2
-	@ photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	eors	r2, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	lsrs	r0, r1, #3
-	@ photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	eors	r2, r0
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	mov	r7, r10
 	mov	r0, r12
 	eors	r7, r0
 	eors	r7, r2
-	@ photon256.ae:60: t = times2(x3 ^ x5)
+	@ photon256.ae:63: t = times2(x3 ^ x5)
 	mov	r1, r11
 	mov	r0, lr
 	eors	r1, r0
 	str	r1, [sp, #8]
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	ands	r1, r3
 	lsls	r0, r1, #1
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r7, r0
-	@ photon256.ae:50: u = (x & 0x88888888) >> 2
+	@ photon256.ae:53: u = (x & 0x88888888) >> 2
 	ldr	r1, [sp, #8]
 	ands	r1, r4
 	lsrs	r0, r1, #2
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r7, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	lsrs	r0, r1, #3
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r7, r0
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	ldr	r1, [sp, #12]
 	eors	r1, r6
 	mov	r0, r11
@@ -1395,128 +1395,128 @@ photon_beetle_aead128_P_permute:
 	mov	r0, r9
 	eors	r1, r0
 	eors	r1, r2
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r0, r7
 	ands	r0, r3
 	lsls	r0, r0, #1
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	eors	r1, r0
-	@ photon256.ae:50: u = (x & 0x88888888) >> 2
+	@ photon256.ae:53: u = (x & 0x88888888) >> 2
 	ands	r7, r4
 	lsrs	r0, r7, #2
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	eors	r1, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	lsrs	r0, r7, #3
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	eors	r1, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r0, r1
 	ands	r0, r3
 	lsls	r0, r0, #1
 	mov	r10, r0
-	@ photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	r7, r11
 	mov	r0, r12
 	eors	r7, r0
 	mov	r0, r10
 	eors	r7, r0
-	@ photon256.ae:50: u = (x & 0x88888888) >> 2
+	@ photon256.ae:53: u = (x & 0x88888888) >> 2
 	ands	r1, r4
 	lsrs	r0, r1, #2
-	@ photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	eors	r7, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	lsrs	r0, r1, #3
-	@ photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	eors	r7, r0
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r6, r2
 	eors	r6, r7
-	@ photon256.ae:60: t = times2(x3 ^ x5)
+	@ photon256.ae:63: t = times2(x3 ^ x5)
 	mov	r1, r9
 	mov	r0, r12
 	eors	r1, r0
 	str	r1, [sp, #4]
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	ands	r1, r3
 	lsls	r0, r1, #1
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r6, r0
-	@ photon256.ae:50: u = (x & 0x88888888) >> 2
+	@ photon256.ae:53: u = (x & 0x88888888) >> 2
 	ldr	r1, [sp, #4]
 	ands	r1, r4
 	lsrs	r0, r1, #2
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r6, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	lsrs	r0, r1, #3
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r6, r0
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	ldr	r1, [sp]
 	mov	r0, r9
 	eors	r1, r0
 	mov	r0, lr
 	eors	r1, r0
 	eors	r1, r7
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r0, r6
 	ands	r0, r3
 	lsls	r0, r0, #1
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	eors	r1, r0
-	@ photon256.ae:50: u = (x & 0x88888888) >> 2
+	@ photon256.ae:53: u = (x & 0x88888888) >> 2
 	ands	r6, r4
 	lsrs	r0, r6, #2
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	eors	r1, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	lsrs	r0, r6, #3
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	eors	r1, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r0, r1
 	ands	r0, r3
 	lsls	r6, r0, #1
-	@ photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	r0, r9
 	eors	r0, r2
 	eors	r0, r6
-	@ photon256.ae:50: u = (x & 0x88888888) >> 2
+	@ photon256.ae:53: u = (x & 0x88888888) >> 2
 	ands	r1, r4
 	lsrs	r6, r1, #2
-	@ photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	eors	r0, r6
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	lsrs	r6, r1, #3
-	@ photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	eors	r0, r6
 	mov	r10, r0
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	mov	r1, r11
 	eors	r1, r7
 	eors	r1, r0
-	@ photon256.ae:60: t = times2(x3 ^ x5)
+	@ photon256.ae:63: t = times2(x3 ^ x5)
 	mov	r0, lr
 	eors	r0, r2
 	mov	r11, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	ands	r0, r3
 	lsls	r0, r0, #1
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r1, r0
-	@ photon256.ae:50: u = (x & 0x88888888) >> 2
+	@ photon256.ae:53: u = (x & 0x88888888) >> 2
 	mov	r6, r11
 	ands	r6, r4
 	lsrs	r0, r6, #2
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r1, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	lsrs	r0, r6, #3
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r1, r0
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	mov	r6, r8
 	mov	r0, lr
 	eors	r6, r0
@@ -1524,237 +1524,237 @@ photon_beetle_aead128_P_permute:
 	eors	r6, r0
 	mov	r0, r10
 	eors	r6, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r0, r1
 	ands	r0, r3
 	lsls	r0, r0, #1
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	eors	r6, r0
-	@ photon256.ae:50: u = (x & 0x88888888) >> 2
+	@ photon256.ae:53: u = (x & 0x88888888) >> 2
 	ands	r1, r4
 	lsrs	r0, r1, #2
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	eors	r6, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	lsrs	r0, r1, #3
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	eors	r6, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r0, r6
 	ands	r0, r3
 	lsls	r1, r0, #1
-	@ photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	r0, lr
 	eors	r0, r7
 	eors	r0, r1
-	@ photon256.ae:50: u = (x & 0x88888888) >> 2
+	@ photon256.ae:53: u = (x & 0x88888888) >> 2
 	ands	r6, r4
 	lsrs	r1, r6, #2
-	@ photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	eors	r0, r1
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	lsrs	r1, r6, #3
-	@ photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	eors	r0, r1
 	mov	r8, r0
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	mov	r6, r9
 	mov	r0, r10
 	eors	r6, r0
 	mov	r0, r8
 	eors	r6, r0
-	@ photon256.ae:60: t = times2(x3 ^ x5)
+	@ photon256.ae:63: t = times2(x3 ^ x5)
 	mov	r1, r12
 	eors	r1, r7
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r0, r1
 	ands	r0, r3
 	lsls	r0, r0, #1
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r6, r0
-	@ photon256.ae:50: u = (x & 0x88888888) >> 2
+	@ photon256.ae:53: u = (x & 0x88888888) >> 2
 	ands	r1, r4
 	lsrs	r0, r1, #2
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r6, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	lsrs	r0, r1, #3
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r6, r0
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	ldr	r1, [sp, #8]
 	mov	r0, r12
 	eors	r1, r0
 	eors	r1, r2
 	mov	r0, r8
 	eors	r1, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r0, r6
 	ands	r0, r3
 	lsls	r0, r0, #1
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	eors	r1, r0
-	@ photon256.ae:50: u = (x & 0x88888888) >> 2
+	@ photon256.ae:53: u = (x & 0x88888888) >> 2
 	ands	r6, r4
 	lsrs	r0, r6, #2
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	eors	r1, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	lsrs	r0, r6, #3
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	eors	r1, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r0, r1
 	ands	r0, r3
 	lsls	r0, r0, #1
 	mov	r9, r0
-	@ photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	r6, r12
 	mov	r0, r10
 	eors	r6, r0
 	mov	r0, r9
 	eors	r6, r0
-	@ photon256.ae:50: u = (x & 0x88888888) >> 2
+	@ photon256.ae:53: u = (x & 0x88888888) >> 2
 	ands	r1, r4
 	lsrs	r0, r1, #2
-	@ photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	eors	r6, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	lsrs	r1, r1, #3
-	@ photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	eors	r6, r1
 	mov	r9, r6
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	mov	r6, lr
 	mov	r0, r8
 	eors	r6, r0
 	mov	r0, r9
 	eors	r6, r0
-	@ photon256.ae:60: t = times2(x3 ^ x5)
+	@ photon256.ae:63: t = times2(x3 ^ x5)
 	mov	r1, r2
 	mov	r0, r10
 	eors	r1, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r0, r1
 	ands	r0, r3
 	lsls	r0, r0, #1
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r6, r0
-	@ photon256.ae:50: u = (x & 0x88888888) >> 2
+	@ photon256.ae:53: u = (x & 0x88888888) >> 2
 	ands	r1, r4
 	lsrs	r0, r1, #2
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r6, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	lsrs	r0, r1, #3
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r6, r0
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	ldr	r1, [sp, #4]
 	eors	r1, r2
 	eors	r1, r7
 	mov	r0, r9
 	eors	r1, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r0, r6
 	ands	r0, r3
 	lsls	r0, r0, #1
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	eors	r1, r0
-	@ photon256.ae:50: u = (x & 0x88888888) >> 2
+	@ photon256.ae:53: u = (x & 0x88888888) >> 2
 	ands	r6, r4
 	lsrs	r0, r6, #2
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	eors	r1, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	lsrs	r0, r6, #3
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	eors	r1, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r0, r1
 	ands	r0, r3
 	lsls	r6, r0, #1
 	mov	lr, r6
-	@ photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	r6, r2
 	mov	r0, r8
 	eors	r6, r0
 	mov	r0, lr
 	eors	r6, r0
-	@ photon256.ae:50: u = (x & 0x88888888) >> 2
+	@ photon256.ae:53: u = (x & 0x88888888) >> 2
 	ands	r1, r4
 	lsrs	r0, r1, #2
-	@ photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	eors	r6, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	lsrs	r0, r1, #3
-	@ photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	eors	r6, r0
 	mov	lr, r6
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	mov	r1, r12
 	mov	r0, r9
 	eors	r1, r0
 	mov	r0, r6
 	eors	r1, r0
-	@ photon256.ae:60: t = times2(x3 ^ x5)
+	@ photon256.ae:63: t = times2(x3 ^ x5)
 	mov	r6, r7
 	mov	r0, r8
 	eors	r6, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r0, r6
 	ands	r0, r3
 	lsls	r0, r0, #1
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r1, r0
-	@ photon256.ae:50: u = (x & 0x88888888) >> 2
+	@ photon256.ae:53: u = (x & 0x88888888) >> 2
 	ands	r6, r4
 	lsrs	r0, r6, #2
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r1, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	lsrs	r0, r6, #3
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r1, r0
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	mov	r6, r11
 	eors	r6, r7
 	mov	r0, r10
 	eors	r6, r0
 	mov	r0, lr
 	eors	r6, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r0, r1
 	ands	r0, r3
 	lsls	r0, r0, #1
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	eors	r6, r0
-	@ photon256.ae:50: u = (x & 0x88888888) >> 2
+	@ photon256.ae:53: u = (x & 0x88888888) >> 2
 	ands	r1, r4
 	lsrs	r0, r1, #2
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	eors	r6, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	lsrs	r0, r1, #3
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	eors	r6, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	ands	r3, r6
 	lsls	r1, r3, #1
-	@ photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	r3, r7
 	mov	r0, r9
 	eors	r3, r0
 	eors	r3, r1
-	@ photon256.ae:50: u = (x & 0x88888888) >> 2
+	@ photon256.ae:53: u = (x & 0x88888888) >> 2
 	ands	r6, r4
 	lsrs	r4, r6, #2
-	@ photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	r0, r3
 	eors	r0, r4
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	lsrs	r3, r6, #3
-	@ photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	eors	r0, r3
 	ldr	r3, [sp, #16]
 	adds	r3, #1
@@ -1773,26 +1773,26 @@ photon_beetle_aead128_P_permute:
 	b	.Lphoton_beetle_aead128_P_permute_loop1
 .Lphoton_beetle_aead128_P_permute_far1:
 .Lphoton_beetle_aead128_P_permute_done2:
-	@ photon256.ae:177: s[0] = x0
+	@ photon256.ae:94: s[0] = x0
 	mov	r1, r12
 	ldr	r5, [sp, #24]
 	str	r1, [r5]
-	@ photon256.ae:178: s[1] = x1
+	@ photon256.ae:95: s[1] = x1
 	str	r6, [r5, #4]
-	@ photon256.ae:179: s[2] = x2
+	@ photon256.ae:96: s[2] = x2
 	ldr	r1, [sp, #12]
 	str	r1, [r5, #8]
-	@ photon256.ae:180: s[3] = x3
+	@ photon256.ae:97: s[3] = x3
 	str	r4, [r5, #12]
-	@ photon256.ae:181: s[4] = x4
+	@ photon256.ae:98: s[4] = x4
 	mov	r1, r8
 	str	r1, [r5, #16]
-	@ photon256.ae:182: s[5] = x5
+	@ photon256.ae:99: s[5] = x5
 	str	r3, [r5, #20]
-	@ photon256.ae:183: s[6] = x6
+	@ photon256.ae:100: s[6] = x6
 	mov	r1, r9
 	str	r1, [r5, #24]
-	@ photon256.ae:184: s[7] = x7
+	@ photon256.ae:101: s[7] = x7
 	str	r2, [r5, #28]
 	add	sp, #28
 	pop	{r4, r5, r6, r7}

@@ -50,11 +50,11 @@ photon256_sub_cells:
 	.balign 4
 photon256_times2:
 	push	{r4, lr}
-	@ photon256.ae:50: u = (x & 0x88888888) >> 2
+	@ photon256.ae:53: u = (x & 0x88888888) >> 2
 	ldr	r4, =0x88888888
 	ands	r4, r0
 	lsrs	r3, r4, #2
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	ldr	r2, =0x77777777
 	ands	r0, r2
 	lsls	r2, r0, #1
@@ -81,71 +81,71 @@ photon256_serial:
 	str	r1, [sp]
 	ldr	r1, [sp, #32]
 	mov	r12, r1
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	ldr	r5, [sp]
 	eors	r5, r1
 	ldr	r1, [sp, #36]
 	mov	lr, r1
 	eors	r5, r1
 	ldr	r1, [sp, #28]
-	@ photon256.ae:60: t = times2(x3 ^ x5)
+	@ photon256.ae:63: t = times2(x3 ^ x5)
 	mov	r7, r3
 	eors	r7, r1
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	ldr	r6, =0x77777777
 	mov	r1, r7
 	ands	r1, r6
 	lsls	r1, r1, #1
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r5, r1
-	@ photon256.ae:50: u = (x & 0x88888888) >> 2
+	@ photon256.ae:53: u = (x & 0x88888888) >> 2
 	ldr	r4, =0x88888888
 	ands	r7, r4
 	lsrs	r1, r7, #2
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r5, r1
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	lsrs	r7, r7, #3
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r5, r7
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	eors	r0, r2
 	eors	r0, r3
 	ldr	r1, [sp, #24]
 	eors	r0, r1
 	mov	r7, lr
 	eors	r0, r7
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r7, r5
 	ands	r7, r6
 	lsls	r7, r7, #1
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	eors	r0, r7
-	@ photon256.ae:50: u = (x & 0x88888888) >> 2
+	@ photon256.ae:53: u = (x & 0x88888888) >> 2
 	ands	r5, r4
 	lsrs	r7, r5, #2
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	eors	r0, r7
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	lsrs	r7, r5, #3
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	eors	r0, r7
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	ands	r6, r0
 	lsls	r6, r6, #1
-	@ photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	r5, r3
 	mov	r7, r12
 	eors	r5, r7
 	eors	r5, r6
-	@ photon256.ae:50: u = (x & 0x88888888) >> 2
+	@ photon256.ae:53: u = (x & 0x88888888) >> 2
 	ands	r0, r4
 	lsrs	r7, r0, #2
-	@ photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	eors	r5, r7
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	lsrs	r7, r0, #3
-	@ photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	eors	r5, r7
 	ldr	r4, [sp, #40]
 	ldr	r0, [sp]
@@ -173,891 +173,6 @@ photon256_serial:
 	.size photon256_serial, .-photon256_serial
 
 
-@ --- photon256_swap: photon256.swap
-@     frame 0 bytes (0 spill slots, 0 on the stack; locals 0), saves r4, r5, r6, r7
-@     estimated 42 bytes of code and literals
-	.section .text.photon256_swap,"ax",%progbits
-	.global photon256_swap
-	.type photon256_swap, %function
-	.thumb_func
-	.balign 4
-photon256_swap:
-	push	{r4, r5, r6, r7, lr}
-	ldr	r6, [sp, #20]
-	ldr	r5, [sp, #24]
-	@ photon256.ae:92: t = ((a >> k) ^ b) & m
-	mov	r7, r2
-	cmp	r7, #255
-	bls	.Lphoton256_swap_shok1
-	movs	r7, #255
-.Lphoton256_swap_shok1:
-	mov	r4, r0
-	lsrs	r4, r7
-	eors	r4, r1
-	ands	r4, r3
-	@ photon256.ae:93: return a ^ (t << k), b ^ t
-	cmp	r2, #255
-	bls	.Lphoton256_swap_shok2
-	movs	r2, #255
-.Lphoton256_swap_shok2:
-	mov	r3, r4
-	lsls	r3, r2
-	eors	r0, r3
-	eors	r1, r4
-	str	r0, [r6]
-	str	r1, [r5]
-	pop	{r4, r5, r6, r7, pc}
-	.ltorg
-	.size photon256_swap, .-photon256_swap
-
-
-@ --- photon256_transpose: photon256.transpose
-@     frame 40 bytes (12 spill slots, 10 on the stack; locals 0), saves r4, r5, r6, r7
-@     estimated 282 bytes of code and literals
-	.section .text.photon256_transpose,"ax",%progbits
-	.global photon256_transpose
-	.type photon256_transpose, %function
-	.thumb_func
-	.balign 4
-photon256_transpose:
-	push	{r4, r5, r6, r7, lr}
-	sub	sp, #40
-	ldr	r5, [sp, #72]
-	str	r3, [sp, #28]
-	@ photon256.ae:92: t = ((a >> k) ^ b) & m
-	lsrs	r3, r3, #16
-	eors	r3, r5
-	uxth	r3, r3
-	str	r3, [sp, #8]
-	@ photon256.ae:93: return a ^ (t << k), b ^ t
-	eors	r5, r3
-	ldr	r4, [sp, #64]
-	str	r1, [sp, #36]
-	@ photon256.ae:92: t = ((a >> k) ^ b) & m
-	lsrs	r1, r1, #16
-	eors	r1, r4
-	uxth	r1, r1
-	str	r1, [sp, #24]
-	@ photon256.ae:93: return a ^ (t << k), b ^ t
-	eors	r4, r1
-	@ photon256.ae:92: t = ((a >> k) ^ b) & m
-	lsrs	r3, r4, #8
-	eors	r3, r5
-	ldr	r1, =0x00ff00ff
-	ands	r3, r1
-	@ photon256.ae:93: return a ^ (t << k), b ^ t
-	eors	r5, r3
-	ldr	r7, [sp, #68]
-	str	r2, [sp, #32]
-	@ photon256.ae:92: t = ((a >> k) ^ b) & m
-	lsrs	r1, r2, #16
-	eors	r1, r7
-	uxth	r1, r1
-	str	r1, [sp, #16]
-	@ photon256.ae:93: return a ^ (t << k), b ^ t
-	eors	r7, r1
-	ldr	r1, [sp, #60]
-	str	r0, [sp, #20]
-	@ photon256.ae:92: t = ((a >> k) ^ b) & m
-	lsrs	r0, r0, #16
-	eors	r0, r1
-	uxth	r0, r0
-	str	r0, [sp, #12]
-	@ photon256.ae:93: return a ^ (t << k), b ^ t
-	eors	r1, r0
-	@ photon256.ae:92: t = ((a >> k) ^ b) & m
-	lsrs	r2, r1, #8
-	eors	r2, r7
-	ldr	r0, =0x00ff00ff
-	ands	r2, r0
-	@ photon256.ae:93: return a ^ (t << k), b ^ t
-	eors	r7, r2
-	@ photon256.ae:92: t = ((a >> k) ^ b) & m
-	lsrs	r6, r7, #4
-	eors	r6, r5
-	ldr	r0, =0x0f0f0f0f
-	ands	r6, r0
-	@ photon256.ae:93: return a ^ (t << k), b ^ t
-	eors	r5, r6
-	str	r5, [sp]
-	lsls	r5, r6, #4
-	eors	r7, r5
-	mov	lr, r7
-	lsls	r0, r3, #8
-	eors	r4, r0
-	lsls	r0, r2, #8
-	eors	r1, r0
-	@ photon256.ae:92: t = ((a >> k) ^ b) & m
-	lsrs	r2, r1, #4
-	eors	r2, r4
-	ldr	r0, =0x0f0f0f0f
-	ands	r2, r0
-	@ photon256.ae:93: return a ^ (t << k), b ^ t
-	eors	r4, r2
-	str	r4, [sp, #4]
-	lsls	r2, r2, #4
-	eors	r1, r2
-	mov	r12, r1
-	ldr	r0, [sp, #8]
-	lsls	r0, r0, #16
-	ldr	r2, [sp, #28]
-	eors	r2, r0
-	ldr	r0, [sp, #24]
-	lsls	r0, r0, #16
-	ldr	r3, [sp, #36]
-	eors	r3, r0
-	ldr	r0, [sp, #16]
-	lsls	r0, r0, #16
-	ldr	r4, [sp, #32]
-	eors	r4, r0
-	ldr	r0, [sp, #12]
-	lsls	r0, r0, #16
-	ldr	r5, [sp, #20]
-	eors	r5, r0
-	@ photon256.ae:92: t = ((a >> k) ^ b) & m
-	lsrs	r1, r5, #8
-	eors	r1, r4
-	ldr	r0, =0x00ff00ff
-	ands	r1, r0
-	lsrs	r6, r3, #8
-	eors	r6, r2
-	ands	r6, r0
-	@ photon256.ae:93: return a ^ (t << k), b ^ t
-	eors	r2, r6
-	eors	r4, r1
-	@ photon256.ae:92: t = ((a >> k) ^ b) & m
-	lsrs	r7, r4, #4
-	eors	r7, r2
-	ldr	r0, =0x0f0f0f0f
-	ands	r7, r0
-	@ photon256.ae:93: return a ^ (t << k), b ^ t
-	eors	r2, r7
-	lsls	r0, r7, #4
-	eors	r4, r0
-	lsls	r0, r6, #8
-	eors	r3, r0
-	lsls	r0, r1, #8
-	eors	r5, r0
-	@ photon256.ae:92: t = ((a >> k) ^ b) & m
-	lsrs	r1, r5, #4
-	eors	r1, r3
-	ldr	r0, =0x0f0f0f0f
-	ands	r1, r0
-	@ photon256.ae:93: return a ^ (t << k), b ^ t
-	eors	r3, r1
-	lsls	r0, r1, #4
-	eors	r5, r0
-	ldr	r0, [sp, #76]
-	str	r5, [r0]
-	ldr	r0, [sp, #80]
-	str	r3, [r0]
-	ldr	r0, [sp, #84]
-	str	r4, [r0]
-	ldr	r0, [sp, #88]
-	str	r2, [r0]
-	ldr	r1, [sp, #92]
-	mov	r0, r12
-	str	r0, [r1]
-	ldr	r1, [sp, #96]
-	ldr	r0, [sp, #4]
-	str	r0, [r1]
-	ldr	r1, [sp, #100]
-	mov	r0, lr
-	str	r0, [r1]
-	ldr	r1, [sp, #104]
-	ldr	r0, [sp]
-	str	r0, [r1]
-	add	sp, #40
-	pop	{r4, r5, r6, r7, pc}
-	.ltorg
-	.size photon256_transpose, .-photon256_transpose
-
-
-@ --- photon256_round_columns: photon256.round_columns
-@     frame 0 bytes (6 spill slots, 0 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 224 bytes of code and literals
-	.section .text.photon256_round_columns,"ax",%progbits
-	.global photon256_round_columns
-	.type photon256_round_columns, %function
-	.thumb_func
-	.balign 4
-photon256_round_columns:
-	push	{r4, r5, r6, r7, lr}
-	mov	r4, r8
-	mov	r5, r9
-	mov	r6, r10
-	mov	r7, r11
-	push	{r4, r5, r6, r7}
-	@ photon256.ae:117: a[0] = a[0] ^ rcol[r]
-	ldr	r4, [r0]
-	lsls	r3, r2, #2
-	ldr	r2, =photon256_rcol
-	ldr	r2, [r2, r3]
-	eors	r4, r2
-	str	r4, [r0]
-	@ photon256.ae:118: a[8] = a[0]
-	ldr	r2, [r0]
-	str	r2, [r0, #32]
-	@ photon256.ae:119: for j in 0..8 {
-	movs	r3, #0
-	@ photon256.ae:120: y = mixsub[a[j][3:0] as u8] ^ mixsub[16 + a[j + 1][7:4] as u8] ^ mixsub[32 + a[j + 2][11:8] as u8]
-	mov	r4, r0
-	ldr	r0, =photon256_tf0
-	mov	r10, r0
-	ldr	r0, =photon256_tf1
-	mov	r9, r0
-	ldr	r0, =photon256_tf2
-	mov	r8, r0
-	@ photon256.ae:121: ^ mixsub[48 + a[j + 3][15:12] as u8] ^ mixsub[64 + a[j + 4][19:16] as u8]
-	ldr	r0, =photon256_tf3
-	mov	lr, r0
-	ldr	r0, =photon256_tf4
-	mov	r12, r0
-	@ photon256.ae:122: ^ mixsub[80 + a[j + 5][23:20] as u8] ^ mixsub[96 + a[j + 6][27:24] as u8]
-	ldr	r0, =photon256_tf5
-	mov	r11, r0
-	ldr	r5, =photon256_tf6
-	@ photon256.ae:123: ^ mixsub[112 + a[j + 7][31:28] as u8]
-	ldr	r2, =photon256_tf7
-	@ photon256.ae:119: for j in 0..8 {
-.Lphoton256_round_columns_loop1:
-	@ photon256.ae:120: y = mixsub[a[j][3:0] as u8] ^ mixsub[16 + a[j + 1][7:4] as u8] ^ mixsub[32 + a[j + 2][11:8] as u8]
-	ldr	r0, [r4]
-	lsls	r0, r0, #28
-	lsrs	r6, r0, #26
-	mov	r0, r10
-	ldr	r6, [r0, r6]
-	ldr	r0, [r4, #4]
-	lsls	r0, r0, #24
-	lsrs	r0, r0, #28
-	lsls	r7, r0, #2
-	mov	r0, r9
-	ldr	r0, [r0, r7]
-	eors	r6, r0
-	ldr	r0, [r4, #8]
-	lsls	r0, r0, #20
-	lsrs	r0, r0, #28
-	lsls	r7, r0, #2
-	mov	r0, r8
-	ldr	r0, [r0, r7]
-	eors	r6, r0
-	@ photon256.ae:121: ^ mixsub[48 + a[j + 3][15:12] as u8] ^ mixsub[64 + a[j + 4][19:16] as u8]
-	ldr	r0, [r4, #12]
-	lsls	r0, r0, #16
-	lsrs	r0, r0, #28
-	lsls	r7, r0, #2
-	mov	r0, lr
-	ldr	r0, [r0, r7]
-	eors	r6, r0
-	ldr	r0, [r4, #16]
-	lsls	r0, r0, #12
-	lsrs	r0, r0, #28
-	lsls	r7, r0, #2
-	mov	r0, r12
-	ldr	r0, [r0, r7]
-	eors	r6, r0
-	@ photon256.ae:122: ^ mixsub[80 + a[j + 5][23:20] as u8] ^ mixsub[96 + a[j + 6][27:24] as u8]
-	ldr	r0, [r4, #20]
-	lsls	r0, r0, #8
-	lsrs	r0, r0, #28
-	lsls	r7, r0, #2
-	mov	r0, r11
-	ldr	r0, [r0, r7]
-	eors	r6, r0
-	ldr	r0, [r4, #24]
-	lsls	r0, r0, #4
-	lsrs	r0, r0, #28
-	lsls	r0, r0, #2
-	ldr	r0, [r5, r0]
-	eors	r6, r0
-	@ photon256.ae:123: ^ mixsub[112 + a[j + 7][31:28] as u8]
-	ldr	r0, [r4, #28]
-	lsrs	r0, r0, #28
-	lsls	r0, r0, #2
-	ldr	r0, [r2, r0]
-	eors	r6, r0
-	@ photon256.ae:124: b[j] = y
-	str	r6, [r1]
-	@ photon256.ae:125: b[j + 8] = y
-	str	r6, [r1, #32]
-	adds	r4, #4
-	adds	r1, #4
-	adds	r3, #1
-	cmp	r3, #8
-	bcc	.Lphoton256_round_columns_loop1
-.Lphoton256_round_columns_done2:
-	pop	{r4, r5, r6, r7}
-	mov	r8, r4
-	mov	r9, r5
-	mov	r10, r6
-	mov	r11, r7
-	pop	{r4, r5, r6, r7, pc}
-	.ltorg
-	.size photon256_round_columns, .-photon256_round_columns
-
-
-@ --- photon256_permute_columns: photon256.permute_columns
-@     frame 176 bytes (23 spill slots, 12 on the stack; locals 128), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1048 bytes of code and literals
-	.section .text.photon256_permute_columns,"ax",%progbits
-	.global photon256_permute_columns
-	.type photon256_permute_columns, %function
-	.thumb_func
-	.balign 4
-photon256_permute_columns:
-	push	{r4, r5, r6, r7, lr}
-	mov	r4, r8
-	mov	r5, r9
-	mov	r6, r10
-	mov	r7, r11
-	push	{r4, r5, r6, r7}
-	sub	sp, #176
-	str	r0, [sp, #44]
-	movs	r2, #0
-	add	r1, sp, #48
-	movs	r0, #16
-.Lphoton256_permute_columns_zero1:
-	str	r2, [r1]
-	adds	r1, #4
-	subs	r0, #1
-	bne	.Lphoton256_permute_columns_zero1
-	add	r1, sp, #112
-	movs	r0, #16
-.Lphoton256_permute_columns_zero2:
-	str	r2, [r1]
-	adds	r1, #4
-	subs	r0, #1
-	bne	.Lphoton256_permute_columns_zero2
-	@ photon256.ae:92: t = ((a >> k) ^ b) & m
-	ldr	r7, [sp, #44]
-	ldr	r3, [r7, #12]
-	lsrs	r2, r3, #16
-	ldr	r1, [r7, #28]
-	eors	r2, r1
-	uxth	r0, r2
-	@ photon256.ae:93: return a ^ (t << k), b ^ t
-	eors	r1, r0
-	lsls	r0, r0, #16
-	eors	r3, r0
-	@ photon256.ae:92: t = ((a >> k) ^ b) & m
-	ldr	r4, [r7, #8]
-	lsrs	r2, r4, #16
-	ldr	r0, [r7, #24]
-	eors	r2, r0
-	uxth	r2, r2
-	@ photon256.ae:93: return a ^ (t << k), b ^ t
-	eors	r0, r2
-	mov	r12, r0
-	lsls	r0, r2, #16
-	eors	r4, r0
-	@ photon256.ae:92: t = ((a >> k) ^ b) & m
-	ldr	r5, [r7, #4]
-	lsrs	r6, r5, #16
-	ldr	r2, [r7, #20]
-	eors	r6, r2
-	uxth	r0, r6
-	@ photon256.ae:93: return a ^ (t << k), b ^ t
-	eors	r2, r0
-	lsls	r0, r0, #16
-	eors	r5, r0
-	@ photon256.ae:92: t = ((a >> k) ^ b) & m
-	lsrs	r6, r5, #8
-	eors	r6, r3
-	ldr	r0, =0x00ff00ff
-	ands	r6, r0
-	@ photon256.ae:93: return a ^ (t << k), b ^ t
-	eors	r3, r6
-	mov	lr, r3
-	lsls	r0, r6, #8
-	eors	r5, r0
-	@ photon256.ae:92: t = ((a >> k) ^ b) & m
-	lsrs	r3, r2, #8
-	eors	r3, r1
-	ldr	r0, =0x00ff00ff
-	ands	r3, r0
-	@ photon256.ae:93: return a ^ (t << k), b ^ t
-	eors	r1, r3
-	lsls	r0, r3, #8
-	eors	r2, r0
-	@ photon256.ae:92: t = ((a >> k) ^ b) & m
-	ldr	r6, [r7]
-	lsrs	r7, r6, #16
-	ldr	r0, [sp, #44]
-	ldr	r3, [r0, #16]
-	eors	r7, r3
-	uxth	r0, r7
-	@ photon256.ae:93: return a ^ (t << k), b ^ t
-	eors	r3, r0
-	lsls	r0, r0, #16
-	eors	r6, r0
-	@ photon256.ae:92: t = ((a >> k) ^ b) & m
-	lsrs	r0, r6, #8
-	eors	r0, r4
-	ldr	r7, =0x00ff00ff
-	ands	r0, r7
-	@ photon256.ae:93: return a ^ (t << k), b ^ t
-	eors	r4, r0
-	lsls	r0, r0, #8
-	eors	r6, r0
-	@ photon256.ae:92: t = ((a >> k) ^ b) & m
-	lsrs	r7, r6, #4
-	eors	r7, r5
-	ldr	r0, =0x0f0f0f0f
-	ands	r7, r0
-	@ photon256.ae:93: return a ^ (t << k), b ^ t
-	eors	r5, r7
-	lsls	r0, r7, #4
-	eors	r6, r0
-	@ photon256.ae:132: a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7] = transpose(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7])
-	str	r6, [sp, #48]
-	str	r5, [sp, #52]
-	@ photon256.ae:92: t = ((a >> k) ^ b) & m
-	lsrs	r6, r4, #4
-	mov	r0, lr
-	eors	r6, r0
-	ldr	r0, =0x0f0f0f0f
-	ands	r6, r0
-	@ photon256.ae:93: return a ^ (t << k), b ^ t
-	mov	r5, lr
-	eors	r5, r6
-	lsls	r0, r6, #4
-	eors	r4, r0
-	@ photon256.ae:132: a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7] = transpose(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7])
-	str	r4, [sp, #56]
-	str	r5, [sp, #60]
-	@ photon256.ae:92: t = ((a >> k) ^ b) & m
-	lsrs	r5, r3, #8
-	mov	r0, r12
-	eors	r5, r0
-	ldr	r0, =0x00ff00ff
-	ands	r5, r0
-	@ photon256.ae:93: return a ^ (t << k), b ^ t
-	mov	r4, r12
-	eors	r4, r5
-	lsls	r0, r5, #8
-	eors	r3, r0
-	@ photon256.ae:92: t = ((a >> k) ^ b) & m
-	lsrs	r5, r3, #4
-	eors	r5, r2
-	ldr	r0, =0x0f0f0f0f
-	ands	r5, r0
-	@ photon256.ae:93: return a ^ (t << k), b ^ t
-	eors	r2, r5
-	lsls	r0, r5, #4
-	eors	r3, r0
-	@ photon256.ae:132: a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7] = transpose(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7])
-	str	r3, [sp, #64]
-	str	r2, [sp, #68]
-	@ photon256.ae:92: t = ((a >> k) ^ b) & m
-	lsrs	r3, r4, #4
-	eors	r3, r1
-	ldr	r0, =0x0f0f0f0f
-	ands	r3, r0
-	@ photon256.ae:93: return a ^ (t << k), b ^ t
-	eors	r1, r3
-	lsls	r0, r3, #4
-	eors	r4, r0
-	@ photon256.ae:132: a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7] = transpose(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7])
-	str	r4, [sp, #72]
-	str	r1, [sp, #76]
-	@ photon256.ae:133: for j in 0..8 {
-	movs	r2, #0
-	@ photon256.ae:134: a[j + 8] = a[j]
-	add	r1, sp, #48
-	@ photon256.ae:133: for j in 0..8 {
-.Lphoton256_permute_columns_loop3:
-	@ photon256.ae:134: a[j + 8] = a[j]
-	ldr	r0, [r1]
-	str	r0, [r1, #32]
-	adds	r1, #4
-	adds	r2, #1
-	cmp	r2, #8
-	bcc	.Lphoton256_permute_columns_loop3
-.Lphoton256_permute_columns_done4:
-	@ photon256.ae:136: for r in 0..rounds / 2 {
-	movs	r0, #0
-	str	r0, [sp, #32]
-	@ photon256.ae:117: a[0] = a[0] ^ rcol[r]
-	ldr	r0, =photon256_rcol
-	str	r0, [sp, #40]
-	@ photon256.ae:120: y = mixsub[a[j][3:0] as u8] ^ mixsub[16 + a[j + 1][7:4] as u8] ^ mixsub[32 + a[j + 2][11:8] as u8]
-	ldr	r0, =photon256_tf0
-	str	r0, [sp, #24]
-	ldr	r0, =photon256_tf1
-	str	r0, [sp, #20]
-	ldr	r0, =photon256_tf2
-	str	r0, [sp, #16]
-	@ photon256.ae:121: ^ mixsub[48 + a[j + 3][15:12] as u8] ^ mixsub[64 + a[j + 4][19:16] as u8]
-	ldr	r0, =photon256_tf3
-	str	r0, [sp, #12]
-	ldr	r0, =photon256_tf4
-	str	r0, [sp, #8]
-	@ photon256.ae:122: ^ mixsub[80 + a[j + 5][23:20] as u8] ^ mixsub[96 + a[j + 6][27:24] as u8]
-	ldr	r0, =photon256_tf5
-	str	r0, [sp, #4]
-	ldr	r0, =photon256_tf6
-	str	r0, [sp]
-	@ photon256.ae:123: ^ mixsub[112 + a[j + 7][31:28] as u8]
-	ldr	r0, =photon256_tf7
-	mov	r11, r0
-	@ photon256.ae:120: y = mixsub[a[j][3:0] as u8] ^ mixsub[16 + a[j + 1][7:4] as u8] ^ mixsub[32 + a[j + 2][11:8] as u8]
-	ldr	r0, =photon256_tf0
-	mov	r10, r0
-	ldr	r0, =photon256_tf1
-	mov	r9, r0
-	ldr	r0, =photon256_tf2
-	mov	r8, r0
-	@ photon256.ae:121: ^ mixsub[48 + a[j + 3][15:12] as u8] ^ mixsub[64 + a[j + 4][19:16] as u8]
-	ldr	r0, =photon256_tf3
-	mov	lr, r0
-	ldr	r0, =photon256_tf4
-	mov	r12, r0
-	@ photon256.ae:122: ^ mixsub[80 + a[j + 5][23:20] as u8] ^ mixsub[96 + a[j + 6][27:24] as u8]
-	ldr	r0, =photon256_tf5
-	str	r0, [sp, #28]
-	ldr	r3, =photon256_tf6
-	@ photon256.ae:123: ^ mixsub[112 + a[j + 7][31:28] as u8]
-	ldr	r2, =photon256_tf7
-	@ photon256.ae:136: for r in 0..rounds / 2 {
-.Lphoton256_permute_columns_loop5:
-	@ photon256.ae:137: round_columns(a, b, (2 * r) as u8)
-	ldr	r0, [sp, #32]
-	lsls	r0, r0, #1
-	uxth	r0, r0
-	str	r0, [sp, #36]
-	@ photon256.ae:117: a[0] = a[0] ^ rcol[r]
-	ldr	r4, [sp, #48]
-	@ photon256.ae:137: round_columns(a, b, (2 * r) as u8)
-	uxtb	r0, r0
-	@ photon256.ae:117: a[0] = a[0] ^ rcol[r]
-	lsls	r1, r0, #2
-	ldr	r0, [sp, #40]
-	ldr	r0, [r0, r1]
-	eors	r4, r0
-	str	r4, [sp, #48]
-	@ photon256.ae:118: a[8] = a[0]
-	ldr	r0, [sp, #48]
-	str	r0, [sp, #80]
-	@ photon256.ae:119: for j in 0..8 {
-	movs	r6, #0
-	@ photon256.ae:120: y = mixsub[a[j][3:0] as u8] ^ mixsub[16 + a[j + 1][7:4] as u8] ^ mixsub[32 + a[j + 2][11:8] as u8]
-	add	r5, sp, #48
-	@ photon256.ae:124: b[j] = y
-	add	r1, sp, #112
-	@ photon256.ae:119: for j in 0..8 {
-.Lphoton256_permute_columns_loop7:
-	@ photon256.ae:120: y = mixsub[a[j][3:0] as u8] ^ mixsub[16 + a[j + 1][7:4] as u8] ^ mixsub[32 + a[j + 2][11:8] as u8]
-	ldr	r0, [r5]
-	lsls	r0, r0, #28
-	lsrs	r4, r0, #26
-	ldr	r0, [sp, #24]
-	ldr	r4, [r0, r4]
-	ldr	r0, [r5, #4]
-	lsls	r0, r0, #24
-	lsrs	r0, r0, #28
-	lsls	r7, r0, #2
-	ldr	r0, [sp, #20]
-	ldr	r0, [r0, r7]
-	eors	r4, r0
-	ldr	r0, [r5, #8]
-	lsls	r0, r0, #20
-	lsrs	r0, r0, #28
-	lsls	r7, r0, #2
-	ldr	r0, [sp, #16]
-	ldr	r0, [r0, r7]
-	eors	r4, r0
-	@ photon256.ae:121: ^ mixsub[48 + a[j + 3][15:12] as u8] ^ mixsub[64 + a[j + 4][19:16] as u8]
-	ldr	r0, [r5, #12]
-	lsls	r0, r0, #16
-	lsrs	r0, r0, #28
-	lsls	r7, r0, #2
-	ldr	r0, [sp, #12]
-	ldr	r0, [r0, r7]
-	eors	r4, r0
-	ldr	r0, [r5, #16]
-	lsls	r0, r0, #12
-	lsrs	r0, r0, #28
-	lsls	r7, r0, #2
-	ldr	r0, [sp, #8]
-	ldr	r0, [r0, r7]
-	eors	r4, r0
-	@ photon256.ae:122: ^ mixsub[80 + a[j + 5][23:20] as u8] ^ mixsub[96 + a[j + 6][27:24] as u8]
-	ldr	r0, [r5, #20]
-	lsls	r0, r0, #8
-	lsrs	r0, r0, #28
-	lsls	r7, r0, #2
-	ldr	r0, [sp, #4]
-	ldr	r0, [r0, r7]
-	eors	r4, r0
-	ldr	r0, [r5, #24]
-	lsls	r0, r0, #4
-	lsrs	r0, r0, #28
-	lsls	r7, r0, #2
-	ldr	r0, [sp]
-	ldr	r0, [r0, r7]
-	eors	r4, r0
-	@ photon256.ae:123: ^ mixsub[112 + a[j + 7][31:28] as u8]
-	ldr	r0, [r5, #28]
-	lsrs	r0, r0, #28
-	lsls	r7, r0, #2
-	mov	r0, r11
-	ldr	r0, [r0, r7]
-	eors	r4, r0
-	@ photon256.ae:124: b[j] = y
-	str	r4, [r1]
-	@ photon256.ae:125: b[j + 8] = y
-	str	r4, [r1, #32]
-	adds	r5, #4
-	adds	r1, #4
-	adds	r6, #1
-	cmp	r6, #8
-	bcc	.Lphoton256_permute_columns_loop7
-.Lphoton256_permute_columns_done8:
-	@ photon256.ae:138: round_columns(b, a, (2 * r + 1) as u8)
-	ldr	r0, [sp, #36]
-	adds	r0, r0, #1
-	uxth	r0, r0
-	@ photon256.ae:117: a[0] = a[0] ^ rcol[r]
-	ldr	r4, [sp, #112]
-	@ photon256.ae:138: round_columns(b, a, (2 * r + 1) as u8)
-	uxtb	r0, r0
-	@ photon256.ae:117: a[0] = a[0] ^ rcol[r]
-	lsls	r1, r0, #2
-	ldr	r0, [sp, #40]
-	ldr	r0, [r0, r1]
-	eors	r4, r0
-	str	r4, [sp, #112]
-	@ photon256.ae:118: a[8] = a[0]
-	ldr	r0, [sp, #112]
-	str	r0, [sp, #144]
-	@ photon256.ae:119: for j in 0..8 {
-	movs	r6, #0
-	@ photon256.ae:120: y = mixsub[a[j][3:0] as u8] ^ mixsub[16 + a[j + 1][7:4] as u8] ^ mixsub[32 + a[j + 2][11:8] as u8]
-	add	r5, sp, #112
-	@ photon256.ae:124: b[j] = y
-	add	r1, sp, #48
-	@ photon256.ae:119: for j in 0..8 {
-.Lphoton256_permute_columns_loop9:
-	@ photon256.ae:120: y = mixsub[a[j][3:0] as u8] ^ mixsub[16 + a[j + 1][7:4] as u8] ^ mixsub[32 + a[j + 2][11:8] as u8]
-	ldr	r0, [r5]
-	lsls	r0, r0, #28
-	lsrs	r4, r0, #26
-	mov	r0, r10
-	ldr	r4, [r0, r4]
-	ldr	r0, [r5, #4]
-	lsls	r0, r0, #24
-	lsrs	r0, r0, #28
-	lsls	r7, r0, #2
-	mov	r0, r9
-	ldr	r0, [r0, r7]
-	eors	r4, r0
-	ldr	r0, [r5, #8]
-	lsls	r0, r0, #20
-	lsrs	r0, r0, #28
-	lsls	r7, r0, #2
-	mov	r0, r8
-	ldr	r0, [r0, r7]
-	eors	r4, r0
-	@ photon256.ae:121: ^ mixsub[48 + a[j + 3][15:12] as u8] ^ mixsub[64 + a[j + 4][19:16] as u8]
-	ldr	r0, [r5, #12]
-	lsls	r0, r0, #16
-	lsrs	r0, r0, #28
-	lsls	r7, r0, #2
-	mov	r0, lr
-	ldr	r0, [r0, r7]
-	eors	r4, r0
-	ldr	r0, [r5, #16]
-	lsls	r0, r0, #12
-	lsrs	r0, r0, #28
-	lsls	r7, r0, #2
-	mov	r0, r12
-	ldr	r0, [r0, r7]
-	eors	r4, r0
-	@ photon256.ae:122: ^ mixsub[80 + a[j + 5][23:20] as u8] ^ mixsub[96 + a[j + 6][27:24] as u8]
-	ldr	r0, [r5, #20]
-	lsls	r0, r0, #8
-	lsrs	r0, r0, #28
-	lsls	r7, r0, #2
-	ldr	r0, [sp, #28]
-	ldr	r0, [r0, r7]
-	eors	r4, r0
-	ldr	r0, [r5, #24]
-	lsls	r0, r0, #4
-	lsrs	r0, r0, #28
-	lsls	r0, r0, #2
-	ldr	r0, [r3, r0]
-	eors	r4, r0
-	@ photon256.ae:123: ^ mixsub[112 + a[j + 7][31:28] as u8]
-	ldr	r0, [r5, #28]
-	lsrs	r0, r0, #28
-	lsls	r0, r0, #2
-	ldr	r0, [r2, r0]
-	eors	r4, r0
-	@ photon256.ae:124: b[j] = y
-	str	r4, [r1]
-	@ photon256.ae:125: b[j + 8] = y
-	str	r4, [r1, #32]
-	adds	r5, #4
-	adds	r1, #4
-	adds	r6, #1
-	cmp	r6, #8
-	bcc	.Lphoton256_permute_columns_loop9
-.Lphoton256_permute_columns_done10:
-	ldr	r0, [sp, #32]
-	adds	r0, #1
-	str	r0, [sp, #32]
-	cmp	r0, #6
-	bcs	.Lphoton256_permute_columns_far1
-	b	.Lphoton256_permute_columns_loop5
-.Lphoton256_permute_columns_far1:
-.Lphoton256_permute_columns_done6:
-	@ photon256.ae:140: s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7] = transpose(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7])
-	ldr	r0, [sp, #48]
-	str	r0, [sp]
-	ldr	r6, [sp, #52]
-	ldr	r4, [sp, #56]
-	ldr	r7, [sp, #60]
-	ldr	r2, [sp, #64]
-	ldr	r5, [sp, #68]
-	ldr	r0, [sp, #72]
-	ldr	r1, [sp, #76]
-	@ photon256.ae:92: t = ((a >> k) ^ b) & m
-	lsrs	r3, r7, #16
-	eors	r3, r1
-	uxth	r3, r3
-	@ photon256.ae:93: return a ^ (t << k), b ^ t
-	eors	r1, r3
-	lsls	r3, r3, #16
-	eors	r7, r3
-	@ photon256.ae:92: t = ((a >> k) ^ b) & m
-	lsrs	r3, r4, #16
-	eors	r3, r0
-	uxth	r3, r3
-	@ photon256.ae:93: return a ^ (t << k), b ^ t
-	eors	r0, r3
-	mov	r12, r0
-	lsls	r0, r3, #16
-	eors	r4, r0
-	@ photon256.ae:92: t = ((a >> k) ^ b) & m
-	lsrs	r0, r6, #16
-	eors	r0, r5
-	uxth	r0, r0
-	@ photon256.ae:93: return a ^ (t << k), b ^ t
-	eors	r5, r0
-	lsls	r0, r0, #16
-	eors	r6, r0
-	@ photon256.ae:92: t = ((a >> k) ^ b) & m
-	lsrs	r3, r6, #8
-	eors	r3, r7
-	ldr	r0, =0x00ff00ff
-	ands	r3, r0
-	@ photon256.ae:93: return a ^ (t << k), b ^ t
-	eors	r7, r3
-	mov	lr, r7
-	lsls	r0, r3, #8
-	eors	r6, r0
-	@ photon256.ae:92: t = ((a >> k) ^ b) & m
-	lsrs	r3, r5, #8
-	eors	r3, r1
-	ldr	r0, =0x00ff00ff
-	ands	r3, r0
-	@ photon256.ae:93: return a ^ (t << k), b ^ t
-	eors	r1, r3
-	lsls	r0, r3, #8
-	eors	r5, r0
-	@ photon256.ae:92: t = ((a >> k) ^ b) & m
-	ldr	r0, [sp]
-	lsrs	r0, r0, #16
-	eors	r0, r2
-	uxth	r0, r0
-	@ photon256.ae:93: return a ^ (t << k), b ^ t
-	eors	r2, r0
-	lsls	r0, r0, #16
-	ldr	r3, [sp]
-	eors	r3, r0
-	@ photon256.ae:92: t = ((a >> k) ^ b) & m
-	lsrs	r0, r3, #8
-	eors	r0, r4
-	ldr	r7, =0x00ff00ff
-	ands	r0, r7
-	@ photon256.ae:93: return a ^ (t << k), b ^ t
-	eors	r4, r0
-	lsls	r0, r0, #8
-	eors	r3, r0
-	@ photon256.ae:92: t = ((a >> k) ^ b) & m
-	lsrs	r0, r3, #4
-	eors	r0, r6
-	ldr	r7, =0x0f0f0f0f
-	ands	r0, r7
-	@ photon256.ae:93: return a ^ (t << k), b ^ t
-	eors	r6, r0
-	lsls	r0, r0, #4
-	eors	r3, r0
-	@ photon256.ae:140: s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7] = transpose(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7])
-	ldr	r7, [sp, #44]
-	str	r3, [r7]
-	str	r6, [r7, #4]
-	@ photon256.ae:92: t = ((a >> k) ^ b) & m
-	lsrs	r6, r4, #4
-	mov	r0, lr
-	eors	r6, r0
-	ldr	r0, =0x0f0f0f0f
-	ands	r6, r0
-	@ photon256.ae:93: return a ^ (t << k), b ^ t
-	mov	r3, lr
-	eors	r3, r6
-	lsls	r0, r6, #4
-	eors	r4, r0
-	@ photon256.ae:140: s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7] = transpose(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7])
-	str	r4, [r7, #8]
-	str	r3, [r7, #12]
-	@ photon256.ae:92: t = ((a >> k) ^ b) & m
-	lsrs	r3, r2, #8
-	mov	r0, r12
-	eors	r3, r0
-	ldr	r0, =0x00ff00ff
-	ands	r3, r0
-	@ photon256.ae:93: return a ^ (t << k), b ^ t
-	mov	r4, r12
-	eors	r4, r3
-	lsls	r0, r3, #8
-	eors	r2, r0
-	@ photon256.ae:92: t = ((a >> k) ^ b) & m
-	lsrs	r3, r2, #4
-	eors	r3, r5
-	ldr	r0, =0x0f0f0f0f
-	ands	r3, r0
-	@ photon256.ae:93: return a ^ (t << k), b ^ t
-	eors	r5, r3
-	lsls	r0, r3, #4
-	eors	r2, r0
-	@ photon256.ae:140: s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7] = transpose(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7])
-	str	r2, [r7, #16]
-	str	r5, [r7, #20]
-	@ photon256.ae:92: t = ((a >> k) ^ b) & m
-	lsrs	r2, r4, #4
-	eors	r2, r1
-	ldr	r0, =0x0f0f0f0f
-	ands	r2, r0
-	@ photon256.ae:93: return a ^ (t << k), b ^ t
-	eors	r1, r2
-	lsls	r0, r2, #4
-	eors	r4, r0
-	@ photon256.ae:140: s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7] = transpose(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7])
-	str	r4, [r7, #24]
-	str	r1, [r7, #28]
-	add	sp, #176
-	pop	{r4, r5, r6, r7}
-	mov	r8, r4
-	mov	r9, r5
-	mov	r10, r6
-	mov	r11, r7
-	pop	{r4, r5, r6, r7, pc}
-	.ltorg
-	.ltorg
-	.size photon256_permute_columns, .-photon256_permute_columns
-
-
 @ --- photon256_permute: photon256.permute
 @     frame 28 bytes (34 spill slots, 7 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
 @     estimated 1232 bytes of code and literals
@@ -1075,7 +190,7 @@ photon256_permute:
 	push	{r4, r5, r6, r7}
 	sub	sp, #28
 	str	r0, [sp, #24]
-	@ photon256.ae:161: for r in 0..rounds {
+	@ photon256.ae:78: for r in 0..rounds {
 	mov	r2, r0
 	ldr	r1, [r2]
 	ldr	r6, [r2, #4]
@@ -1093,20 +208,20 @@ photon256_permute:
 	str	r1, [sp, #12]
 	mov	r8, r7
 	mov	r9, r5
-	@ photon256.ae:162: c = rc[r]
+	@ photon256.ae:79: c = rc[r]
 	ldr	r0, =photon256_rc
 	str	r0, [sp, #16]
-	@ photon256.ae:165: x0 = sub_cells(x0 ^ (c ^ ic[0]) as u32)
+	@ photon256.ae:82: x0 = sub_cells(x0 ^ (c ^ ic[0]) as u32)
 	ldr	r5, =photon256_sf0
 	b	.Lphoton256_permute_pool1
 	.ltorg
 .Lphoton256_permute_pool1:
-	@ photon256.ae:161: for r in 0..rounds {
+	@ photon256.ae:78: for r in 0..rounds {
 .Lphoton256_permute_loop1:
-	@ photon256.ae:162: c = rc[r]
+	@ photon256.ae:79: c = rc[r]
 	ldr	r0, [sp, #16]
 	ldrb	r0, [r0]
-	@ photon256.ae:170: x5 = sub_cells(x5 ^ (c ^ ic[5]) as u32) >>> 20
+	@ photon256.ae:87: x5 = sub_cells(x5 ^ (c ^ ic[5]) as u32) >>> 20
 	movs	r1, #14
 	eors	r1, r0
 	eors	r3, r1
@@ -1129,7 +244,7 @@ photon256_permute:
 	movs	r3, #20
 	rors	r1, r3
 	mov	r11, r1
-	@ photon256.ae:172: x7 = sub_cells(x7 ^ (c ^ ic[7]) as u32) >>> 28
+	@ photon256.ae:89: x7 = sub_cells(x7 ^ (c ^ ic[7]) as u32) >>> 28
 	movs	r1, #8
 	eors	r1, r0
 	eors	r2, r1
@@ -1152,7 +267,7 @@ photon256_permute:
 	movs	r2, #28
 	rors	r1, r2
 	mov	lr, r1
-	@ photon256.ae:166: x1 = sub_cells(x1 ^ (c ^ ic[1]) as u32) >>> 4
+	@ photon256.ae:83: x1 = sub_cells(x1 ^ (c ^ ic[1]) as u32) >>> 4
 	movs	r1, #1
 	eors	r1, r0
 	eors	r6, r1
@@ -1175,7 +290,7 @@ photon256_permute:
 	movs	r2, #4
 	rors	r1, r2
 	str	r1, [sp, #8]
-	@ photon256.ae:168: x3 = sub_cells(x3 ^ (c ^ ic[3]) as u32) >>> 12
+	@ photon256.ae:85: x3 = sub_cells(x3 ^ (c ^ ic[3]) as u32) >>> 12
 	movs	r1, #7
 	eors	r1, r0
 	eors	r4, r1
@@ -1198,7 +313,7 @@ photon256_permute:
 	movs	r2, #12
 	rors	r1, r2
 	mov	r10, r1
-	@ photon256.ae:171: x6 = sub_cells(x6 ^ (c ^ ic[6]) as u32) >>> 24
+	@ photon256.ae:88: x6 = sub_cells(x6 ^ (c ^ ic[6]) as u32) >>> 24
 	eors	r2, r0
 	mov	r3, r9
 	eors	r3, r2
@@ -1219,35 +334,35 @@ photon256_permute:
 	lsls	r1, r4, #16
 	orrs	r1, r2
 	mov	r9, r1
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	ldr	r6, [sp, #8]
 	eors	r6, r1
 	mov	r1, lr
 	eors	r6, r1
-	@ photon256.ae:60: t = times2(x3 ^ x5)
+	@ photon256.ae:63: t = times2(x3 ^ x5)
 	mov	r2, r10
 	mov	r1, r11
 	eors	r2, r1
 	str	r2, [sp]
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	ldr	r3, =0x77777777
 	mov	r1, r2
 	ands	r1, r3
 	lsls	r1, r1, #1
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r6, r1
-	@ photon256.ae:50: u = (x & 0x88888888) >> 2
+	@ photon256.ae:53: u = (x & 0x88888888) >> 2
 	ldr	r4, =0x88888888
 	ands	r2, r4
 	lsrs	r1, r2, #2
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r6, r1
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	lsrs	r2, r2, #3
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r6, r2
 	str	r6, [sp, #4]
-	@ photon256.ae:169: x4 = sub_cells(x4 ^ (c ^ ic[4]) as u32) >>> 16
+	@ photon256.ae:86: x4 = sub_cells(x4 ^ (c ^ ic[4]) as u32) >>> 16
 	movs	r1, #15
 	eors	r1, r0
 	mov	r6, r8
@@ -1268,7 +383,7 @@ photon256_permute:
 	orrs	r7, r1
 	lsls	r6, r7, #16
 	orrs	r6, r2
-	@ photon256.ae:165: x0 = sub_cells(x0 ^ (c ^ ic[0]) as u32)
+	@ photon256.ae:82: x0 = sub_cells(x0 ^ (c ^ ic[0]) as u32)
 	mov	r7, r12
 	eors	r7, r0
 	lsrs	r1, r7, #8
@@ -1287,7 +402,7 @@ photon256_permute:
 	orrs	r1, r7
 	lsls	r1, r1, #16
 	orrs	r1, r2
-	@ photon256.ae:167: x2 = sub_cells(x2 ^ (c ^ ic[2]) as u32) >>> 8
+	@ photon256.ae:84: x2 = sub_cells(x2 ^ (c ^ ic[2]) as u32) >>> 8
 	movs	r2, #3
 	eors	r0, r2
 	ldr	r7, [sp, #12]
@@ -1309,75 +424,75 @@ photon256_permute:
 	lsls	r0, r0, #16
 	orrs	r0, r2
 	str	r0, [sp, #12]
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	eors	r1, r0
 	mov	r0, r10
 	eors	r1, r0
 	eors	r1, r6
 	mov	r0, lr
 	eors	r1, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	ldr	r0, [sp, #4]
 	ands	r0, r3
 	lsls	r0, r0, #1
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	eors	r1, r0
-	@ photon256.ae:50: u = (x & 0x88888888) >> 2
+	@ photon256.ae:53: u = (x & 0x88888888) >> 2
 	ldr	r2, [sp, #4]
 	ands	r2, r4
 	lsrs	r0, r2, #2
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	eors	r1, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	lsrs	r0, r2, #3
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	eors	r1, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r0, r1
 	ands	r0, r3
 	lsls	r7, r0, #1
-	@ photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	r2, r10
 	mov	r0, r9
 	eors	r2, r0
 	eors	r2, r7
-	@ photon256.ae:50: u = (x & 0x88888888) >> 2
+	@ photon256.ae:53: u = (x & 0x88888888) >> 2
 	ands	r1, r4
 	lsrs	r0, r1, #2
-	@ photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	eors	r2, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	lsrs	r1, r1, #3
-	@ photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	eors	r2, r1
 	mov	r12, r2
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	ldr	r2, [sp, #12]
 	mov	r0, lr
 	eors	r2, r0
 	mov	r0, r12
 	eors	r2, r0
-	@ photon256.ae:60: t = times2(x3 ^ x5)
+	@ photon256.ae:63: t = times2(x3 ^ x5)
 	mov	r1, r6
 	mov	r0, r9
 	eors	r1, r0
 	mov	r8, r1
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	ands	r1, r3
 	lsls	r0, r1, #1
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r2, r0
-	@ photon256.ae:50: u = (x & 0x88888888) >> 2
+	@ photon256.ae:53: u = (x & 0x88888888) >> 2
 	mov	r1, r8
 	ands	r1, r4
 	lsrs	r0, r1, #2
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r2, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	lsrs	r0, r1, #3
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r2, r0
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	ldr	r1, [sp, #8]
 	mov	r0, r10
 	eors	r1, r0
@@ -1386,65 +501,65 @@ photon256_permute:
 	eors	r1, r0
 	mov	r0, r12
 	eors	r1, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r0, r2
 	ands	r0, r3
 	lsls	r0, r0, #1
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	eors	r1, r0
-	@ photon256.ae:50: u = (x & 0x88888888) >> 2
+	@ photon256.ae:53: u = (x & 0x88888888) >> 2
 	ands	r2, r4
 	lsrs	r0, r2, #2
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	eors	r1, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	lsrs	r0, r2, #3
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	eors	r1, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r0, r1
 	ands	r0, r3
 	lsls	r7, r0, #1
-	@ photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	r2, r6
 	mov	r0, lr
 	eors	r2, r0
 	eors	r2, r7
-	@ photon256.ae:50: u = (x & 0x88888888) >> 2
+	@ photon256.ae:53: u = (x & 0x88888888) >> 2
 	ands	r1, r4
 	lsrs	r0, r1, #2
-	@ photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	eors	r2, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	lsrs	r0, r1, #3
-	@ photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	eors	r2, r0
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	mov	r7, r10
 	mov	r0, r12
 	eors	r7, r0
 	eors	r7, r2
-	@ photon256.ae:60: t = times2(x3 ^ x5)
+	@ photon256.ae:63: t = times2(x3 ^ x5)
 	mov	r1, r11
 	mov	r0, lr
 	eors	r1, r0
 	str	r1, [sp, #8]
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	ands	r1, r3
 	lsls	r0, r1, #1
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r7, r0
-	@ photon256.ae:50: u = (x & 0x88888888) >> 2
+	@ photon256.ae:53: u = (x & 0x88888888) >> 2
 	ldr	r1, [sp, #8]
 	ands	r1, r4
 	lsrs	r0, r1, #2
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r7, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	lsrs	r0, r1, #3
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r7, r0
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	ldr	r1, [sp, #12]
 	eors	r1, r6
 	mov	r0, r11
@@ -1452,128 +567,128 @@ photon256_permute:
 	mov	r0, r9
 	eors	r1, r0
 	eors	r1, r2
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r0, r7
 	ands	r0, r3
 	lsls	r0, r0, #1
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	eors	r1, r0
-	@ photon256.ae:50: u = (x & 0x88888888) >> 2
+	@ photon256.ae:53: u = (x & 0x88888888) >> 2
 	ands	r7, r4
 	lsrs	r0, r7, #2
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	eors	r1, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	lsrs	r0, r7, #3
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	eors	r1, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r0, r1
 	ands	r0, r3
 	lsls	r0, r0, #1
 	mov	r10, r0
-	@ photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	r7, r11
 	mov	r0, r12
 	eors	r7, r0
 	mov	r0, r10
 	eors	r7, r0
-	@ photon256.ae:50: u = (x & 0x88888888) >> 2
+	@ photon256.ae:53: u = (x & 0x88888888) >> 2
 	ands	r1, r4
 	lsrs	r0, r1, #2
-	@ photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	eors	r7, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	lsrs	r0, r1, #3
-	@ photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	eors	r7, r0
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r6, r2
 	eors	r6, r7
-	@ photon256.ae:60: t = times2(x3 ^ x5)
+	@ photon256.ae:63: t = times2(x3 ^ x5)
 	mov	r1, r9
 	mov	r0, r12
 	eors	r1, r0
 	str	r1, [sp, #4]
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	ands	r1, r3
 	lsls	r0, r1, #1
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r6, r0
-	@ photon256.ae:50: u = (x & 0x88888888) >> 2
+	@ photon256.ae:53: u = (x & 0x88888888) >> 2
 	ldr	r1, [sp, #4]
 	ands	r1, r4
 	lsrs	r0, r1, #2
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r6, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	lsrs	r0, r1, #3
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r6, r0
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	ldr	r1, [sp]
 	mov	r0, r9
 	eors	r1, r0
 	mov	r0, lr
 	eors	r1, r0
 	eors	r1, r7
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r0, r6
 	ands	r0, r3
 	lsls	r0, r0, #1
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	eors	r1, r0
-	@ photon256.ae:50: u = (x & 0x88888888) >> 2
+	@ photon256.ae:53: u = (x & 0x88888888) >> 2
 	ands	r6, r4
 	lsrs	r0, r6, #2
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	eors	r1, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	lsrs	r0, r6, #3
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	eors	r1, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r0, r1
 	ands	r0, r3
 	lsls	r6, r0, #1
-	@ photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	r0, r9
 	eors	r0, r2
 	eors	r0, r6
-	@ photon256.ae:50: u = (x & 0x88888888) >> 2
+	@ photon256.ae:53: u = (x & 0x88888888) >> 2
 	ands	r1, r4
 	lsrs	r6, r1, #2
-	@ photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	eors	r0, r6
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	lsrs	r6, r1, #3
-	@ photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	eors	r0, r6
 	mov	r10, r0
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	mov	r1, r11
 	eors	r1, r7
 	eors	r1, r0
-	@ photon256.ae:60: t = times2(x3 ^ x5)
+	@ photon256.ae:63: t = times2(x3 ^ x5)
 	mov	r0, lr
 	eors	r0, r2
 	mov	r11, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	ands	r0, r3
 	lsls	r0, r0, #1
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r1, r0
-	@ photon256.ae:50: u = (x & 0x88888888) >> 2
+	@ photon256.ae:53: u = (x & 0x88888888) >> 2
 	mov	r6, r11
 	ands	r6, r4
 	lsrs	r0, r6, #2
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r1, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	lsrs	r0, r6, #3
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r1, r0
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	mov	r6, r8
 	mov	r0, lr
 	eors	r6, r0
@@ -1581,237 +696,237 @@ photon256_permute:
 	eors	r6, r0
 	mov	r0, r10
 	eors	r6, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r0, r1
 	ands	r0, r3
 	lsls	r0, r0, #1
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	eors	r6, r0
-	@ photon256.ae:50: u = (x & 0x88888888) >> 2
+	@ photon256.ae:53: u = (x & 0x88888888) >> 2
 	ands	r1, r4
 	lsrs	r0, r1, #2
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	eors	r6, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	lsrs	r0, r1, #3
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	eors	r6, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r0, r6
 	ands	r0, r3
 	lsls	r1, r0, #1
-	@ photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	r0, lr
 	eors	r0, r7
 	eors	r0, r1
-	@ photon256.ae:50: u = (x & 0x88888888) >> 2
+	@ photon256.ae:53: u = (x & 0x88888888) >> 2
 	ands	r6, r4
 	lsrs	r1, r6, #2
-	@ photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	eors	r0, r1
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	lsrs	r1, r6, #3
-	@ photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	eors	r0, r1
 	mov	r8, r0
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	mov	r6, r9
 	mov	r0, r10
 	eors	r6, r0
 	mov	r0, r8
 	eors	r6, r0
-	@ photon256.ae:60: t = times2(x3 ^ x5)
+	@ photon256.ae:63: t = times2(x3 ^ x5)
 	mov	r1, r12
 	eors	r1, r7
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r0, r1
 	ands	r0, r3
 	lsls	r0, r0, #1
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r6, r0
-	@ photon256.ae:50: u = (x & 0x88888888) >> 2
+	@ photon256.ae:53: u = (x & 0x88888888) >> 2
 	ands	r1, r4
 	lsrs	r0, r1, #2
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r6, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	lsrs	r0, r1, #3
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r6, r0
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	ldr	r1, [sp, #8]
 	mov	r0, r12
 	eors	r1, r0
 	eors	r1, r2
 	mov	r0, r8
 	eors	r1, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r0, r6
 	ands	r0, r3
 	lsls	r0, r0, #1
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	eors	r1, r0
-	@ photon256.ae:50: u = (x & 0x88888888) >> 2
+	@ photon256.ae:53: u = (x & 0x88888888) >> 2
 	ands	r6, r4
 	lsrs	r0, r6, #2
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	eors	r1, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	lsrs	r0, r6, #3
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	eors	r1, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r0, r1
 	ands	r0, r3
 	lsls	r0, r0, #1
 	mov	r9, r0
-	@ photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	r6, r12
 	mov	r0, r10
 	eors	r6, r0
 	mov	r0, r9
 	eors	r6, r0
-	@ photon256.ae:50: u = (x & 0x88888888) >> 2
+	@ photon256.ae:53: u = (x & 0x88888888) >> 2
 	ands	r1, r4
 	lsrs	r0, r1, #2
-	@ photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	eors	r6, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	lsrs	r1, r1, #3
-	@ photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	eors	r6, r1
 	mov	r9, r6
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	mov	r6, lr
 	mov	r0, r8
 	eors	r6, r0
 	mov	r0, r9
 	eors	r6, r0
-	@ photon256.ae:60: t = times2(x3 ^ x5)
+	@ photon256.ae:63: t = times2(x3 ^ x5)
 	mov	r1, r2
 	mov	r0, r10
 	eors	r1, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r0, r1
 	ands	r0, r3
 	lsls	r0, r0, #1
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r6, r0
-	@ photon256.ae:50: u = (x & 0x88888888) >> 2
+	@ photon256.ae:53: u = (x & 0x88888888) >> 2
 	ands	r1, r4
 	lsrs	r0, r1, #2
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r6, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	lsrs	r0, r1, #3
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r6, r0
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	ldr	r1, [sp, #4]
 	eors	r1, r2
 	eors	r1, r7
 	mov	r0, r9
 	eors	r1, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r0, r6
 	ands	r0, r3
 	lsls	r0, r0, #1
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	eors	r1, r0
-	@ photon256.ae:50: u = (x & 0x88888888) >> 2
+	@ photon256.ae:53: u = (x & 0x88888888) >> 2
 	ands	r6, r4
 	lsrs	r0, r6, #2
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	eors	r1, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	lsrs	r0, r6, #3
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	eors	r1, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r0, r1
 	ands	r0, r3
 	lsls	r6, r0, #1
 	mov	lr, r6
-	@ photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	r6, r2
 	mov	r0, r8
 	eors	r6, r0
 	mov	r0, lr
 	eors	r6, r0
-	@ photon256.ae:50: u = (x & 0x88888888) >> 2
+	@ photon256.ae:53: u = (x & 0x88888888) >> 2
 	ands	r1, r4
 	lsrs	r0, r1, #2
-	@ photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	eors	r6, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	lsrs	r0, r1, #3
-	@ photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	eors	r6, r0
 	mov	lr, r6
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	mov	r1, r12
 	mov	r0, r9
 	eors	r1, r0
 	mov	r0, r6
 	eors	r1, r0
-	@ photon256.ae:60: t = times2(x3 ^ x5)
+	@ photon256.ae:63: t = times2(x3 ^ x5)
 	mov	r6, r7
 	mov	r0, r8
 	eors	r6, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r0, r6
 	ands	r0, r3
 	lsls	r0, r0, #1
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r1, r0
-	@ photon256.ae:50: u = (x & 0x88888888) >> 2
+	@ photon256.ae:53: u = (x & 0x88888888) >> 2
 	ands	r6, r4
 	lsrs	r0, r6, #2
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r1, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	lsrs	r0, r6, #3
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	@ photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	eors	r1, r0
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	mov	r6, r11
 	eors	r6, r7
 	mov	r0, r10
 	eors	r6, r0
 	mov	r0, lr
 	eors	r6, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r0, r1
 	ands	r0, r3
 	lsls	r0, r0, #1
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	eors	r6, r0
-	@ photon256.ae:50: u = (x & 0x88888888) >> 2
+	@ photon256.ae:53: u = (x & 0x88888888) >> 2
 	ands	r1, r4
 	lsrs	r0, r1, #2
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	eors	r6, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	lsrs	r0, r1, #3
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	@ photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	eors	r6, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	ands	r3, r6
 	lsls	r1, r3, #1
-	@ photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	r3, r7
 	mov	r0, r9
 	eors	r3, r0
 	eors	r3, r1
-	@ photon256.ae:50: u = (x & 0x88888888) >> 2
+	@ photon256.ae:53: u = (x & 0x88888888) >> 2
 	ands	r6, r4
 	lsrs	r4, r6, #2
-	@ photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	r0, r3
 	eors	r0, r4
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	@ photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	lsrs	r3, r6, #3
-	@ photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	@ photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	eors	r0, r3
 	ldr	r3, [sp, #16]
 	adds	r3, #1
@@ -1830,26 +945,26 @@ photon256_permute:
 	b	.Lphoton256_permute_loop1
 .Lphoton256_permute_far1:
 .Lphoton256_permute_done2:
-	@ photon256.ae:177: s[0] = x0
+	@ photon256.ae:94: s[0] = x0
 	mov	r1, r12
 	ldr	r5, [sp, #24]
 	str	r1, [r5]
-	@ photon256.ae:178: s[1] = x1
+	@ photon256.ae:95: s[1] = x1
 	str	r6, [r5, #4]
-	@ photon256.ae:179: s[2] = x2
+	@ photon256.ae:96: s[2] = x2
 	ldr	r1, [sp, #12]
 	str	r1, [r5, #8]
-	@ photon256.ae:180: s[3] = x3
+	@ photon256.ae:97: s[3] = x3
 	str	r4, [r5, #12]
-	@ photon256.ae:181: s[4] = x4
+	@ photon256.ae:98: s[4] = x4
 	mov	r1, r8
 	str	r1, [r5, #16]
-	@ photon256.ae:182: s[5] = x5
+	@ photon256.ae:99: s[5] = x5
 	str	r3, [r5, #20]
-	@ photon256.ae:183: s[6] = x6
+	@ photon256.ae:100: s[6] = x6
 	mov	r1, r9
 	str	r1, [r5, #24]
-	@ photon256.ae:184: s[7] = x7
+	@ photon256.ae:101: s[7] = x7
 	str	r2, [r5, #28]
 	add	sp, #28
 	pop	{r4, r5, r6, r7}
@@ -1865,813 +980,6 @@ photon256_permute:
 	.size photon256_permute, .-photon256_permute
 
 
-@ --- photon256_permute_rows: photon256.permute_rows
-@     frame 28 bytes (34 spill slots, 7 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1232 bytes of code and literals
-	.section .text.photon256_permute_rows,"ax",%progbits
-	.global photon256_permute_rows
-	.type photon256_permute_rows, %function
-	.thumb_func
-	.balign 4
-photon256_permute_rows:
-	push	{r4, r5, r6, r7, lr}
-	mov	r4, r8
-	mov	r5, r9
-	mov	r6, r10
-	mov	r7, r11
-	push	{r4, r5, r6, r7}
-	sub	sp, #28
-	str	r0, [sp, #24]
-	@ photon256.ae:161: for r in 0..rounds {
-	mov	r2, r0
-	ldr	r1, [r2]
-	ldr	r6, [r2, #4]
-	ldr	r0, [r2, #8]
-	mov	lr, r0
-	ldr	r4, [r2, #12]
-	ldr	r7, [r2, #16]
-	ldr	r3, [r2, #20]
-	ldr	r5, [r2, #24]
-	ldr	r2, [r2, #28]
-	movs	r0, #0
-	str	r0, [sp, #20]
-	mov	r12, r1
-	mov	r1, lr
-	str	r1, [sp, #12]
-	mov	r8, r7
-	mov	r9, r5
-	@ photon256.ae:162: c = rc[r]
-	ldr	r0, =photon256_rc
-	str	r0, [sp, #16]
-	@ photon256.ae:165: x0 = sub_cells(x0 ^ (c ^ ic[0]) as u32)
-	ldr	r5, =photon256_sf0
-	b	.Lphoton256_permute_rows_pool1
-	.ltorg
-.Lphoton256_permute_rows_pool1:
-	@ photon256.ae:161: for r in 0..rounds {
-.Lphoton256_permute_rows_loop1:
-	@ photon256.ae:162: c = rc[r]
-	ldr	r0, [sp, #16]
-	ldrb	r0, [r0]
-	@ photon256.ae:170: x5 = sub_cells(x5 ^ (c ^ ic[5]) as u32) >>> 20
-	movs	r1, #14
-	eors	r1, r0
-	eors	r3, r1
-	lsrs	r1, r3, #8
-	uxtb	r1, r1
-	ldrb	r1, [r5, r1]
-	lsls	r7, r1, #8
-	uxtb	r1, r3
-	ldrb	r1, [r5, r1]
-	orrs	r7, r1
-	lsrs	r1, r3, #24
-	ldrb	r1, [r5, r1]
-	lsls	r1, r1, #8
-	lsrs	r3, r3, #16
-	uxtb	r3, r3
-	ldrb	r3, [r5, r3]
-	orrs	r1, r3
-	lsls	r1, r1, #16
-	orrs	r1, r7
-	movs	r3, #20
-	rors	r1, r3
-	mov	r11, r1
-	@ photon256.ae:172: x7 = sub_cells(x7 ^ (c ^ ic[7]) as u32) >>> 28
-	movs	r1, #8
-	eors	r1, r0
-	eors	r2, r1
-	lsrs	r1, r2, #8
-	uxtb	r1, r1
-	ldrb	r1, [r5, r1]
-	lsls	r3, r1, #8
-	uxtb	r1, r2
-	ldrb	r1, [r5, r1]
-	orrs	r3, r1
-	lsrs	r1, r2, #24
-	ldrb	r1, [r5, r1]
-	lsls	r7, r1, #8
-	lsrs	r1, r2, #16
-	uxtb	r1, r1
-	ldrb	r1, [r5, r1]
-	orrs	r7, r1
-	lsls	r1, r7, #16
-	orrs	r1, r3
-	movs	r2, #28
-	rors	r1, r2
-	mov	lr, r1
-	@ photon256.ae:166: x1 = sub_cells(x1 ^ (c ^ ic[1]) as u32) >>> 4
-	movs	r1, #1
-	eors	r1, r0
-	eors	r6, r1
-	lsrs	r1, r6, #8
-	uxtb	r1, r1
-	ldrb	r1, [r5, r1]
-	lsls	r2, r1, #8
-	uxtb	r1, r6
-	ldrb	r1, [r5, r1]
-	orrs	r2, r1
-	lsrs	r1, r6, #24
-	ldrb	r1, [r5, r1]
-	lsls	r3, r1, #8
-	lsrs	r1, r6, #16
-	uxtb	r1, r1
-	ldrb	r1, [r5, r1]
-	orrs	r3, r1
-	lsls	r1, r3, #16
-	orrs	r1, r2
-	movs	r2, #4
-	rors	r1, r2
-	str	r1, [sp, #8]
-	@ photon256.ae:168: x3 = sub_cells(x3 ^ (c ^ ic[3]) as u32) >>> 12
-	movs	r1, #7
-	eors	r1, r0
-	eors	r4, r1
-	lsrs	r1, r4, #8
-	uxtb	r1, r1
-	ldrb	r1, [r5, r1]
-	lsls	r2, r1, #8
-	uxtb	r1, r4
-	ldrb	r1, [r5, r1]
-	orrs	r2, r1
-	lsrs	r1, r4, #24
-	ldrb	r1, [r5, r1]
-	lsls	r3, r1, #8
-	lsrs	r1, r4, #16
-	uxtb	r1, r1
-	ldrb	r1, [r5, r1]
-	orrs	r3, r1
-	lsls	r1, r3, #16
-	orrs	r1, r2
-	movs	r2, #12
-	rors	r1, r2
-	mov	r10, r1
-	@ photon256.ae:171: x6 = sub_cells(x6 ^ (c ^ ic[6]) as u32) >>> 24
-	eors	r2, r0
-	mov	r3, r9
-	eors	r3, r2
-	uxtb	r1, r3
-	ldrb	r1, [r5, r1]
-	lsls	r2, r1, #8
-	lsrs	r1, r3, #24
-	ldrb	r1, [r5, r1]
-	orrs	r2, r1
-	lsrs	r1, r3, #16
-	uxtb	r1, r1
-	ldrb	r1, [r5, r1]
-	lsls	r4, r1, #8
-	lsrs	r1, r3, #8
-	uxtb	r1, r1
-	ldrb	r1, [r5, r1]
-	orrs	r4, r1
-	lsls	r1, r4, #16
-	orrs	r1, r2
-	mov	r9, r1
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	ldr	r6, [sp, #8]
-	eors	r6, r1
-	mov	r1, lr
-	eors	r6, r1
-	@ photon256.ae:60: t = times2(x3 ^ x5)
-	mov	r2, r10
-	mov	r1, r11
-	eors	r2, r1
-	str	r2, [sp]
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	ldr	r3, =0x77777777
-	mov	r1, r2
-	ands	r1, r3
-	lsls	r1, r1, #1
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	eors	r6, r1
-	@ photon256.ae:50: u = (x & 0x88888888) >> 2
-	ldr	r4, =0x88888888
-	ands	r2, r4
-	lsrs	r1, r2, #2
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	eors	r6, r1
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	lsrs	r2, r2, #3
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	eors	r6, r2
-	str	r6, [sp, #4]
-	@ photon256.ae:169: x4 = sub_cells(x4 ^ (c ^ ic[4]) as u32) >>> 16
-	movs	r1, #15
-	eors	r1, r0
-	mov	r6, r8
-	eors	r6, r1
-	lsrs	r1, r6, #24
-	ldrb	r1, [r5, r1]
-	lsls	r2, r1, #8
-	lsrs	r1, r6, #16
-	uxtb	r1, r1
-	ldrb	r1, [r5, r1]
-	orrs	r2, r1
-	lsrs	r1, r6, #8
-	uxtb	r1, r1
-	ldrb	r1, [r5, r1]
-	lsls	r7, r1, #8
-	uxtb	r1, r6
-	ldrb	r1, [r5, r1]
-	orrs	r7, r1
-	lsls	r6, r7, #16
-	orrs	r6, r2
-	@ photon256.ae:165: x0 = sub_cells(x0 ^ (c ^ ic[0]) as u32)
-	mov	r7, r12
-	eors	r7, r0
-	lsrs	r1, r7, #8
-	uxtb	r1, r1
-	ldrb	r1, [r5, r1]
-	lsls	r2, r1, #8
-	uxtb	r1, r7
-	ldrb	r1, [r5, r1]
-	orrs	r2, r1
-	lsrs	r1, r7, #24
-	ldrb	r1, [r5, r1]
-	lsls	r1, r1, #8
-	lsrs	r7, r7, #16
-	uxtb	r7, r7
-	ldrb	r7, [r5, r7]
-	orrs	r1, r7
-	lsls	r1, r1, #16
-	orrs	r1, r2
-	@ photon256.ae:167: x2 = sub_cells(x2 ^ (c ^ ic[2]) as u32) >>> 8
-	movs	r2, #3
-	eors	r0, r2
-	ldr	r7, [sp, #12]
-	eors	r7, r0
-	lsrs	r0, r7, #16
-	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
-	lsls	r2, r0, #8
-	lsrs	r0, r7, #8
-	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
-	orrs	r2, r0
-	uxtb	r0, r7
-	ldrb	r0, [r5, r0]
-	lsls	r0, r0, #8
-	lsrs	r7, r7, #24
-	ldrb	r7, [r5, r7]
-	orrs	r0, r7
-	lsls	r0, r0, #16
-	orrs	r0, r2
-	str	r0, [sp, #12]
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	eors	r1, r0
-	mov	r0, r10
-	eors	r1, r0
-	eors	r1, r6
-	mov	r0, lr
-	eors	r1, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	ldr	r0, [sp, #4]
-	ands	r0, r3
-	lsls	r0, r0, #1
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	eors	r1, r0
-	@ photon256.ae:50: u = (x & 0x88888888) >> 2
-	ldr	r2, [sp, #4]
-	ands	r2, r4
-	lsrs	r0, r2, #2
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	eors	r1, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	lsrs	r0, r2, #3
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	eors	r1, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r0, r1
-	ands	r0, r3
-	lsls	r7, r0, #1
-	@ photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r2, r10
-	mov	r0, r9
-	eors	r2, r0
-	eors	r2, r7
-	@ photon256.ae:50: u = (x & 0x88888888) >> 2
-	ands	r1, r4
-	lsrs	r0, r1, #2
-	@ photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	eors	r2, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	lsrs	r1, r1, #3
-	@ photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	eors	r2, r1
-	mov	r12, r2
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	ldr	r2, [sp, #12]
-	mov	r0, lr
-	eors	r2, r0
-	mov	r0, r12
-	eors	r2, r0
-	@ photon256.ae:60: t = times2(x3 ^ x5)
-	mov	r1, r6
-	mov	r0, r9
-	eors	r1, r0
-	mov	r8, r1
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	ands	r1, r3
-	lsls	r0, r1, #1
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	eors	r2, r0
-	@ photon256.ae:50: u = (x & 0x88888888) >> 2
-	mov	r1, r8
-	ands	r1, r4
-	lsrs	r0, r1, #2
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	eors	r2, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	lsrs	r0, r1, #3
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	eors	r2, r0
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	ldr	r1, [sp, #8]
-	mov	r0, r10
-	eors	r1, r0
-	eors	r1, r6
-	mov	r0, r11
-	eors	r1, r0
-	mov	r0, r12
-	eors	r1, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r0, r2
-	ands	r0, r3
-	lsls	r0, r0, #1
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	eors	r1, r0
-	@ photon256.ae:50: u = (x & 0x88888888) >> 2
-	ands	r2, r4
-	lsrs	r0, r2, #2
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	eors	r1, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	lsrs	r0, r2, #3
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	eors	r1, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r0, r1
-	ands	r0, r3
-	lsls	r7, r0, #1
-	@ photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r2, r6
-	mov	r0, lr
-	eors	r2, r0
-	eors	r2, r7
-	@ photon256.ae:50: u = (x & 0x88888888) >> 2
-	ands	r1, r4
-	lsrs	r0, r1, #2
-	@ photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	eors	r2, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	lsrs	r0, r1, #3
-	@ photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	eors	r2, r0
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	r7, r10
-	mov	r0, r12
-	eors	r7, r0
-	eors	r7, r2
-	@ photon256.ae:60: t = times2(x3 ^ x5)
-	mov	r1, r11
-	mov	r0, lr
-	eors	r1, r0
-	str	r1, [sp, #8]
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	ands	r1, r3
-	lsls	r0, r1, #1
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	eors	r7, r0
-	@ photon256.ae:50: u = (x & 0x88888888) >> 2
-	ldr	r1, [sp, #8]
-	ands	r1, r4
-	lsrs	r0, r1, #2
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	eors	r7, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	lsrs	r0, r1, #3
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	eors	r7, r0
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	ldr	r1, [sp, #12]
-	eors	r1, r6
-	mov	r0, r11
-	eors	r1, r0
-	mov	r0, r9
-	eors	r1, r0
-	eors	r1, r2
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r0, r7
-	ands	r0, r3
-	lsls	r0, r0, #1
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	eors	r1, r0
-	@ photon256.ae:50: u = (x & 0x88888888) >> 2
-	ands	r7, r4
-	lsrs	r0, r7, #2
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	eors	r1, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	lsrs	r0, r7, #3
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	eors	r1, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r0, r1
-	ands	r0, r3
-	lsls	r0, r0, #1
-	mov	r10, r0
-	@ photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r7, r11
-	mov	r0, r12
-	eors	r7, r0
-	mov	r0, r10
-	eors	r7, r0
-	@ photon256.ae:50: u = (x & 0x88888888) >> 2
-	ands	r1, r4
-	lsrs	r0, r1, #2
-	@ photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	eors	r7, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	lsrs	r0, r1, #3
-	@ photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	eors	r7, r0
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	eors	r6, r2
-	eors	r6, r7
-	@ photon256.ae:60: t = times2(x3 ^ x5)
-	mov	r1, r9
-	mov	r0, r12
-	eors	r1, r0
-	str	r1, [sp, #4]
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	ands	r1, r3
-	lsls	r0, r1, #1
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	eors	r6, r0
-	@ photon256.ae:50: u = (x & 0x88888888) >> 2
-	ldr	r1, [sp, #4]
-	ands	r1, r4
-	lsrs	r0, r1, #2
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	eors	r6, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	lsrs	r0, r1, #3
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	eors	r6, r0
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	ldr	r1, [sp]
-	mov	r0, r9
-	eors	r1, r0
-	mov	r0, lr
-	eors	r1, r0
-	eors	r1, r7
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r0, r6
-	ands	r0, r3
-	lsls	r0, r0, #1
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	eors	r1, r0
-	@ photon256.ae:50: u = (x & 0x88888888) >> 2
-	ands	r6, r4
-	lsrs	r0, r6, #2
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	eors	r1, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	lsrs	r0, r6, #3
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	eors	r1, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r0, r1
-	ands	r0, r3
-	lsls	r6, r0, #1
-	@ photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r0, r9
-	eors	r0, r2
-	eors	r0, r6
-	@ photon256.ae:50: u = (x & 0x88888888) >> 2
-	ands	r1, r4
-	lsrs	r6, r1, #2
-	@ photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	eors	r0, r6
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	lsrs	r6, r1, #3
-	@ photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	eors	r0, r6
-	mov	r10, r0
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	r1, r11
-	eors	r1, r7
-	eors	r1, r0
-	@ photon256.ae:60: t = times2(x3 ^ x5)
-	mov	r0, lr
-	eors	r0, r2
-	mov	r11, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	ands	r0, r3
-	lsls	r0, r0, #1
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	eors	r1, r0
-	@ photon256.ae:50: u = (x & 0x88888888) >> 2
-	mov	r6, r11
-	ands	r6, r4
-	lsrs	r0, r6, #2
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	eors	r1, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	lsrs	r0, r6, #3
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	eors	r1, r0
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	r6, r8
-	mov	r0, lr
-	eors	r6, r0
-	mov	r0, r12
-	eors	r6, r0
-	mov	r0, r10
-	eors	r6, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r0, r1
-	ands	r0, r3
-	lsls	r0, r0, #1
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	eors	r6, r0
-	@ photon256.ae:50: u = (x & 0x88888888) >> 2
-	ands	r1, r4
-	lsrs	r0, r1, #2
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	eors	r6, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	lsrs	r0, r1, #3
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	eors	r6, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r0, r6
-	ands	r0, r3
-	lsls	r1, r0, #1
-	@ photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r0, lr
-	eors	r0, r7
-	eors	r0, r1
-	@ photon256.ae:50: u = (x & 0x88888888) >> 2
-	ands	r6, r4
-	lsrs	r1, r6, #2
-	@ photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	eors	r0, r1
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	lsrs	r1, r6, #3
-	@ photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	eors	r0, r1
-	mov	r8, r0
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	r6, r9
-	mov	r0, r10
-	eors	r6, r0
-	mov	r0, r8
-	eors	r6, r0
-	@ photon256.ae:60: t = times2(x3 ^ x5)
-	mov	r1, r12
-	eors	r1, r7
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r0, r1
-	ands	r0, r3
-	lsls	r0, r0, #1
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	eors	r6, r0
-	@ photon256.ae:50: u = (x & 0x88888888) >> 2
-	ands	r1, r4
-	lsrs	r0, r1, #2
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	eors	r6, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	lsrs	r0, r1, #3
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	eors	r6, r0
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	ldr	r1, [sp, #8]
-	mov	r0, r12
-	eors	r1, r0
-	eors	r1, r2
-	mov	r0, r8
-	eors	r1, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r0, r6
-	ands	r0, r3
-	lsls	r0, r0, #1
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	eors	r1, r0
-	@ photon256.ae:50: u = (x & 0x88888888) >> 2
-	ands	r6, r4
-	lsrs	r0, r6, #2
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	eors	r1, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	lsrs	r0, r6, #3
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	eors	r1, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r0, r1
-	ands	r0, r3
-	lsls	r0, r0, #1
-	mov	r9, r0
-	@ photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r6, r12
-	mov	r0, r10
-	eors	r6, r0
-	mov	r0, r9
-	eors	r6, r0
-	@ photon256.ae:50: u = (x & 0x88888888) >> 2
-	ands	r1, r4
-	lsrs	r0, r1, #2
-	@ photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	eors	r6, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	lsrs	r1, r1, #3
-	@ photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	eors	r6, r1
-	mov	r9, r6
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	r6, lr
-	mov	r0, r8
-	eors	r6, r0
-	mov	r0, r9
-	eors	r6, r0
-	@ photon256.ae:60: t = times2(x3 ^ x5)
-	mov	r1, r2
-	mov	r0, r10
-	eors	r1, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r0, r1
-	ands	r0, r3
-	lsls	r0, r0, #1
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	eors	r6, r0
-	@ photon256.ae:50: u = (x & 0x88888888) >> 2
-	ands	r1, r4
-	lsrs	r0, r1, #2
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	eors	r6, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	lsrs	r0, r1, #3
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	eors	r6, r0
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	ldr	r1, [sp, #4]
-	eors	r1, r2
-	eors	r1, r7
-	mov	r0, r9
-	eors	r1, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r0, r6
-	ands	r0, r3
-	lsls	r0, r0, #1
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	eors	r1, r0
-	@ photon256.ae:50: u = (x & 0x88888888) >> 2
-	ands	r6, r4
-	lsrs	r0, r6, #2
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	eors	r1, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	lsrs	r0, r6, #3
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	eors	r1, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r0, r1
-	ands	r0, r3
-	lsls	r6, r0, #1
-	mov	lr, r6
-	@ photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r6, r2
-	mov	r0, r8
-	eors	r6, r0
-	mov	r0, lr
-	eors	r6, r0
-	@ photon256.ae:50: u = (x & 0x88888888) >> 2
-	ands	r1, r4
-	lsrs	r0, r1, #2
-	@ photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	eors	r6, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	lsrs	r0, r1, #3
-	@ photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	eors	r6, r0
-	mov	lr, r6
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	r1, r12
-	mov	r0, r9
-	eors	r1, r0
-	mov	r0, r6
-	eors	r1, r0
-	@ photon256.ae:60: t = times2(x3 ^ x5)
-	mov	r6, r7
-	mov	r0, r8
-	eors	r6, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r0, r6
-	ands	r0, r3
-	lsls	r0, r0, #1
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	eors	r1, r0
-	@ photon256.ae:50: u = (x & 0x88888888) >> 2
-	ands	r6, r4
-	lsrs	r0, r6, #2
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	eors	r1, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	lsrs	r0, r6, #3
-	@ photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	eors	r1, r0
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	r6, r11
-	eors	r6, r7
-	mov	r0, r10
-	eors	r6, r0
-	mov	r0, lr
-	eors	r6, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r0, r1
-	ands	r0, r3
-	lsls	r0, r0, #1
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	eors	r6, r0
-	@ photon256.ae:50: u = (x & 0x88888888) >> 2
-	ands	r1, r4
-	lsrs	r0, r1, #2
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	eors	r6, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	lsrs	r0, r1, #3
-	@ photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	eors	r6, r0
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	ands	r3, r6
-	lsls	r1, r3, #1
-	@ photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r3, r7
-	mov	r0, r9
-	eors	r3, r0
-	eors	r3, r1
-	@ photon256.ae:50: u = (x & 0x88888888) >> 2
-	ands	r6, r4
-	lsrs	r4, r6, #2
-	@ photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r0, r3
-	eors	r0, r4
-	@ photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	lsrs	r3, r6, #3
-	@ photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	eors	r0, r3
-	ldr	r3, [sp, #16]
-	adds	r3, #1
-	str	r3, [sp, #16]
-	mov	r6, r2
-	str	r7, [sp, #12]
-	mov	r4, r10
-	mov	r3, r9
-	mov	r9, lr
-	mov	r2, r0
-	ldr	r0, [sp, #20]
-	adds	r0, #1
-	str	r0, [sp, #20]
-	cmp	r0, #12
-	bcs	.Lphoton256_permute_rows_far1
-	b	.Lphoton256_permute_rows_loop1
-.Lphoton256_permute_rows_far1:
-.Lphoton256_permute_rows_done2:
-	@ photon256.ae:177: s[0] = x0
-	mov	r1, r12
-	ldr	r5, [sp, #24]
-	str	r1, [r5]
-	@ photon256.ae:178: s[1] = x1
-	str	r6, [r5, #4]
-	@ photon256.ae:179: s[2] = x2
-	ldr	r1, [sp, #12]
-	str	r1, [r5, #8]
-	@ photon256.ae:180: s[3] = x3
-	str	r4, [r5, #12]
-	@ photon256.ae:181: s[4] = x4
-	mov	r1, r8
-	str	r1, [r5, #16]
-	@ photon256.ae:182: s[5] = x5
-	str	r3, [r5, #20]
-	@ photon256.ae:183: s[6] = x6
-	mov	r1, r9
-	str	r1, [r5, #24]
-	@ photon256.ae:184: s[7] = x7
-	str	r2, [r5, #28]
-	add	sp, #28
-	pop	{r4, r5, r6, r7}
-	mov	r8, r4
-	mov	r9, r5
-	mov	r10, r6
-	mov	r11, r7
-	b	.Lphoton256_permute_rows_pool2
-	.ltorg
-.Lphoton256_permute_rows_pool2:
-	pop	{r4, r5, r6, r7, pc}
-	.ltorg
-	.size photon256_permute_rows, .-photon256_permute_rows
-
-
 
 @ table rc: 12 x u8 (12 bytes)
 	.section .rodata.photon256_rc,"a",%progbits
@@ -2682,105 +990,6 @@ photon256_rc:
 	.byte 0x01, 0x03, 0x07, 0x0e, 0x0d, 0x0b, 0x06, 0x0c
 	.byte 0x09, 0x02, 0x05, 0x0a
 	.size photon256_rc, .-photon256_rc
-
-
-@ table rcol: 12 x u32 (48 bytes)
-	.section .rodata.photon256_rcol,"a",%progbits
-	.balign 4
-	.global photon256_rcol
-	.type photon256_rcol, %object
-photon256_rcol:
-	.word 0x9dfe6201, 0xbfdc4023, 0xfb980467, 0x62019dfe, 0x5132aecd, 0x3754c8ab, 0xea891576, 0x4023bfdc
-	.word 0x1576ea89, 0xaecd5132, 0xd9ba2645, 0x2645d9ba
-	.size photon256_rcol, .-photon256_rcol
-
-
-@ table tf0: 16 x u32 (64 bytes)
-	.section .rodata.photon256_tf0,"a",%progbits
-	.balign 4
-	.global photon256_tf0
-	.type photon256_tf0, %object
-photon256_tf0:
-	.word 0x8f68c5fb, 0x69b6579a, 0x4e346bec, 0x3dc3bad5, 0xe6de9261, 0x00000000, 0xc15cae17, 0x73f7d139
-	.word 0x27823c76, 0x5475ed4f, 0xa8eaf98d, 0x1a4186a3, 0x95294358, 0xb2ab7f2e, 0xfc9f14c2, 0xdb1d28b4
-	.size photon256_tf0, .-photon256_tf0
-
-
-@ table tf1: 16 x u32 (64 bytes)
-	.section .rodata.photon256_tf1,"a",%progbits
-	.balign 4
-	.global photon256_tf1
-	.type photon256_tf1, %object
-photon256_tf1:
-	.word 0xcb4fe565, 0x5a39d7b7, 0x6c2e7b3b, 0xb58dfaca, 0x917632d2, 0x00000000, 0xa7619e5e, 0xd9a381f1
-	.word 0x3617ac8c, 0xefb42d7d, 0xfd5849e9, 0x839a5646, 0x48d5b323, 0x7ec21faf, 0x12ec6494, 0x24fbc818
-	.size photon256_tf1, .-photon256_tf1
-
-
-@ table tf2: 16 x u32 (64 bytes)
-	.section .rodata.photon256_tf2,"a",%progbits
-	.balign 4
-	.global photon256_tf2
-	.type photon256_tf2, %object
-photon256_tf2:
-	.word 0x3b9693ab, 0xca2b2cea, 0x8cd3d85c, 0x651c1675, 0xf1bdbf41, 0x00000000, 0xb7454bf7, 0xe9cfce29
-	.word 0x46f8f4b6, 0xaf373a9f, 0x7d6e671d, 0x23e4e2c3, 0x18727168, 0x5e8a85de, 0xd2595d82, 0x94a1a934
-	.size photon256_tf2, .-photon256_tf2
-
-
-@ table tf3: 16 x u32 (64 bytes)
-	.section .rodata.photon256_tf3,"a",%progbits
-	.balign 4
-	.global photon256_tf3
-	.type photon256_tf3, %object
-photon256_tf3:
-	.word 0x1183c33d, 0x446c5cc1, 0x9948688f, 0x2236b669, 0x55ef9ffc, 0x00000000, 0x88cbabb2, 0xbb7edee6
-	.word 0xdd24344e, 0x665aeaa8, 0xcca7f773, 0xff128227, 0xee91411a, 0x33b57554, 0xaafd1ddb, 0x77d92995
-	.size photon256_tf3, .-photon256_tf3
-
-
-@ table tf4: 16 x u32 (64 bytes)
-	.section .rodata.photon256_tf4,"a",%progbits
-	.balign 4
-	.global photon256_tf4
-	.type photon256_tf4, %object
-photon256_tf4:
-	.word 0x9754f62b, 0x2f739b8a, 0xdab2e31c, 0x1ea8dc45, 0xb8276da1, 0x00000000, 0x4de61537, 0xc41a3f59
-	.word 0xf5c17896, 0x31db47cf, 0x62958ebd, 0xeb69a4d3, 0x7c3d52f8, 0x89fc2a6e, 0x534ec972, 0xa68fb1e4
-	.size photon256_tf4, .-photon256_tf4
-
-
-@ table tf5: 16 x u32 (64 bytes)
-	.section .rodata.photon256_tf5,"a",%progbits
-	.balign 4
-	.global photon256_tf5
-	.type photon256_tf5, %object
-photon256_tf5:
-	.word 0x1cf9352a, 0x4592c78e, 0x96ed8b15, 0x2bd16a47, 0x596bf2a4, 0x00000000, 0x8a14be3f, 0xbd3ce152
-	.word 0xd37f4c9b, 0x6e43adc9, 0xcf8679b1, 0xf8ae26dc, 0xe45713f6, 0x37285f6d, 0xa1c5d478, 0x72ba98e3
-	.size photon256_tf5, .-photon256_tf5
-
-
-@ table tf6: 16 x u32 (64 bytes)
-	.section .rodata.photon256_tf6,"a",%progbits
-	.balign 4
-	.global photon256_tf6
-	.type photon256_tf6, %object
-photon256_tf6:
-	.word 0xbc648399, 0xa5b36c22, 0xc63248dd, 0x5bc83611, 0x19d7efbb, 0x00000000, 0x7a56cb44, 0x9dfa7ecc
-	.word 0x638124ff, 0xfe7b5a33, 0xdfe5a766, 0x384912ee, 0x842d9177, 0xe7acb588, 0x219efd55, 0x421fd9aa
-	.size photon256_tf6, .-photon256_tf6
-
-
-@ table tf7: 16 x u32 (64 bytes)
-	.section .rodata.photon256_tf7,"a",%progbits
-	.balign 4
-	.global photon256_tf7
-	.type photon256_tf7, %object
-photon256_tf7:
-	.word 0x74e346be, 0xf3dc3bad, 0xa27823c7, 0xe8f68c5f, 0x873f7d13, 0x00000000, 0xd69b6579, 0x4a8eaf98
-	.word 0x51a4186a, 0x1b2ab7f2, 0x25475ed4, 0xb9529435, 0xcdb1d28b, 0x9c15cae1, 0x3e6de926, 0x6fc9f14c
-	.size photon256_tf7, .-photon256_tf7
 
 
 @ table sf0: 256 x u8 (256 bytes)

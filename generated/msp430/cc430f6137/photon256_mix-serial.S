@@ -39,14 +39,14 @@ photon256_sub_cells:
 	.balign 2
 photon256_times2:
 	pushm.w	#1, r10
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
 	mov	@r12+, r10
 	and	#34952, r10
 	mov	@r12+, r11
 	and	#34952, r11
 	rrum.w	#2, r10
 	rrum.w	#2, r11
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	-4(r12), r14
 	and	#30583, r14
 	mov	-2(r12), r15
@@ -77,17 +77,17 @@ photon256_serial:
 	pushm.w	#7, r10
 	sub	#2, sp
 	mov	20(sp), r9
-	; photon256.ae:60: t = times2(x3 ^ x5)
+	; photon256.ae:63: t = times2(x3 ^ x5)
 	mov	@r15+, r8
 	xor	@r9+, r8
 	mov	@r15+, r6
 	xor	@r9+, r6
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r6, r5
 	and	#30583, r5
 	rlam.w	#1, r5
 	mov	22(sp), r10
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	mov	@r13+, r7
 	xor	@r10+, r7
 	mov	24(sp), r11
@@ -97,20 +97,20 @@ photon256_serial:
 	xor	@r10+, r4
 	xor	@r11+, r4
 	xor	r5, r4
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
 	and	#34952, r6
 	rrum.w	#2, r6
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	xor	r6, r4
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	rra	r6
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	xor	r6, r4
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r4, r7
 	and	#30583, r7
 	rlam.w	#1, r7
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	mov	@r12+, r6
 	xor	@r14+, r6
 	mov	@r12+, r5
@@ -122,80 +122,80 @@ photon256_serial:
 	xor	@r12+, r5
 	xor	-2(r11), r5
 	xor	r7, r5
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
 	and	#34952, r4
 	rrum.w	#2, r4
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	xor	r4, r5
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	rra	r4
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	xor	r4, r5
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r5, r4
 	and	#30583, r4
 	rlam.w	#1, r4
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	-2(r15), r7
 	xor	-2(r10), r7
 	xor	r4, r7
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
 	and	#34952, r5
 	rrum.w	#2, r5
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	xor	r5, r7
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	rra	r5
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	xor	r5, r7
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r8, r4
 	and	#30583, r4
 	rlam.w	#1, r4
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	mov	@sp, r5
 	xor	r4, r5
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
 	and	#34952, r8
 	rrum.w	#2, r8
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	xor	r8, r5
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	rra	r8
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	xor	r8, r5
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r5, r4
 	and	#30583, r4
 	rlam.w	#1, r4
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	xor	-4(r11), r6
 	xor	r4, r6
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
 	and	#34952, r5
 	rrum.w	#2, r5
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	xor	r5, r6
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	rra	r5
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	xor	r5, r6
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r6, r8
 	and	#30583, r8
 	rlam.w	#1, r8
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	-4(r15), r5
 	xor	-4(r10), r5
 	xor	r8, r5
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
 	and	#34952, r6
 	rrum.w	#2, r6
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	xor	r6, r5
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	rra	r6
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	xor	r6, r5
 	mov	38(sp), r8
 	mov	40(sp), r6
@@ -227,1070 +227,6 @@ photon256_serial:
 	.size photon256_serial, .-photon256_serial
 
 
-; --- photon256_swap: photon256.swap
-;     frame 0 bytes (0 spill slots, locals 0), saves r6, r7, r8, r9, r10
-;     estimated 160 bytes of code
-	.section .text.photon256_swap,"ax",@progbits
-	.global photon256_swap
-	.type photon256_swap, @function
-	.balign 2
-photon256_swap:
-	pushm.w	#5, r10
-	mov	12(sp), r6
-	mov	14(sp), r7
-	; photon256.ae:92: t = ((a >> k) ^ b) & m
-	mov	@r12+, r8
-	mov	@r12+, r9
-	mov	@r14, r11
-	tst	2(r14)
-	jnz	.Lphoton256_swap_shbig1
-	cmp	#32, r11
-	jc	.Lphoton256_swap_shbig1
-.Lphoton256_swap_shlimb4:
-	cmp	#16, r11
-	jnc	.Lphoton256_swap_shbits5
-	mov	r9, r8
-	clr	r9
-	sub	#16, r11
-	jmp	.Lphoton256_swap_shlimb4
-.Lphoton256_swap_shbits5:
-	tst	r11
-	jz	.Lphoton256_swap_shend2
-.Lphoton256_swap_sh3:
-	clrc
-	rrc	r9
-	rrc	r8
-	dec	r11
-	jnz	.Lphoton256_swap_sh3
-	jmp	.Lphoton256_swap_shend2
-.Lphoton256_swap_shbig1:
-	clr	r8
-	clr	r9
-.Lphoton256_swap_shend2:
-	xor	@r13, r8
-	xor	2(r13), r9
-	and	@r15, r8
-	and	2(r15), r9
-	; photon256.ae:93: return a ^ (t << k), b ^ t
-	mov	r8, r10
-	mov	r9, r11
-	mov	@r14, r15
-	tst	2(r14)
-	jnz	.Lphoton256_swap_shbig6
-	cmp	#32, r15
-	jc	.Lphoton256_swap_shbig6
-.Lphoton256_swap_shlimb9:
-	cmp	#16, r15
-	jnc	.Lphoton256_swap_shbits10
-	mov	r10, r11
-	clr	r10
-	sub	#16, r15
-	jmp	.Lphoton256_swap_shlimb9
-.Lphoton256_swap_shbits10:
-	tst	r15
-	jz	.Lphoton256_swap_shend7
-.Lphoton256_swap_sh8:
-	rla	r10
-	rlc	r11
-	dec	r15
-	jnz	.Lphoton256_swap_sh8
-	jmp	.Lphoton256_swap_shend7
-.Lphoton256_swap_shbig6:
-	clr	r10
-	clr	r11
-.Lphoton256_swap_shend7:
-	xor	-4(r12), r10
-	xor	-2(r12), r11
-	xor	@r13+, r8
-	xor	@r13+, r9
-	mov	r10, 0(r6)
-	mov	r11, 2(r6)
-	mov	r8, 0(r7)
-	mov	r9, 2(r7)
-	popm.w	#5, r10
-	ret
-	.size photon256_swap, .-photon256_swap
-
-
-; --- photon256_transpose: photon256.transpose
-;     frame 26 bytes (13 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 564 bytes of code
-	.section .text.photon256_transpose,"ax",@progbits
-	.global photon256_transpose
-	.type photon256_transpose, @function
-	.balign 2
-photon256_transpose:
-	pushm.w	#7, r10
-	sub	#26, sp
-	; photon256.ae:92: t = ((a >> k) ^ b) & m
-	mov	42(sp), r4
-	mov	2(r4), r11
-	swpb	r11
-	mov	46(sp), r7
-	mov	2(r7), r10
-	xor	r10, r11
-	mov.b	r11, r11
-	mov	r11, 2(sp)
-	mov	44(sp), r5
-	mov	2(r5), r11
-	swpb	r11
-	mov	48(sp), r9
-	mov	2(r9), r8
-	xor	r8, r11
-	mov.b	r11, r11
-	mov	r11, 0(sp)
-	; photon256.ae:93: return a ^ (t << k), b ^ t
-	xor	r8, r11
-	mov	2(sp), r8
-	xor	r10, r8
-	; photon256.ae:92: t = ((a >> k) ^ b) & m
-	mov	r8, r10
-	rrum.w	#4, r10
-	xor	r11, r10
-	and	#3855, r10
-	; photon256.ae:93: return a ^ (t << k), b ^ t
-	xor	r10, r11
-	mov	r11, 24(sp)
-	rlam.w	#4, r10
-	xor	r10, r8
-	mov	r8, 22(sp)
-	mov	r15, 8(sp)
-	; photon256.ae:92: t = ((a >> k) ^ b) & m
-	mov	2(r15), r11
-	xor	@r9, r11
-	; photon256.ae:93: return a ^ (t << k), b ^ t
-	mov	r11, r10
-	xor	@r9, r10
-	mov	r13, 12(sp)
-	; photon256.ae:92: t = ((a >> k) ^ b) & m
-	mov	r13, r15
-	mov	2(r15), r8
-	xor	@r5, r8
-	; photon256.ae:93: return a ^ (t << k), b ^ t
-	mov	r8, r6
-	xor	@r5, r6
-	; photon256.ae:92: t = ((a >> k) ^ b) & m
-	mov	r6, r13
-	swpb	r13
-	xor	r10, r13
-	mov.b	r13, r13
-	; photon256.ae:93: return a ^ (t << k), b ^ t
-	xor	r13, r10
-	; photon256.ae:92: t = ((a >> k) ^ b) & m
-	mov	2(r14), r9
-	xor	@r7, r9
-	; photon256.ae:93: return a ^ (t << k), b ^ t
-	mov	r9, r5
-	xor	@r7, r5
-	mov	r12, 10(sp)
-	; photon256.ae:92: t = ((a >> k) ^ b) & m
-	mov	r12, r15
-	mov	2(r15), r7
-	xor	@r4, r7
-	; photon256.ae:93: return a ^ (t << k), b ^ t
-	mov	r7, r12
-	xor	@r4, r12
-	; photon256.ae:92: t = ((a >> k) ^ b) & m
-	mov	r12, r15
-	swpb	r15
-	xor	r5, r15
-	mov.b	r15, r15
-	; photon256.ae:93: return a ^ (t << k), b ^ t
-	xor	r15, r5
-	; photon256.ae:92: t = ((a >> k) ^ b) & m
-	mov	r5, r4
-	rrum.w	#4, r4
-	xor	r10, r4
-	and	#3855, r4
-	; photon256.ae:93: return a ^ (t << k), b ^ t
-	xor	r4, r10
-	mov	r10, 20(sp)
-	rlam.w	#4, r4
-	xor	r4, r5
-	mov	r5, 18(sp)
-	mov.b	@sp, r5
-	swpb	r5
-	mov	44(sp), r10
-	xor	2(r10), r5
-	mov.b	2(sp), r4
-	swpb	r4
-	mov	42(sp), r10
-	xor	2(r10), r4
-	; photon256.ae:92: t = ((a >> k) ^ b) & m
-	mov	r4, r10
-	rrum.w	#4, r10
-	xor	r5, r10
-	and	#3855, r10
-	; photon256.ae:93: return a ^ (t << k), b ^ t
-	xor	r10, r5
-	mov	r5, 16(sp)
-	rlam.w	#4, r10
-	xor	r10, r4
-	mov	r4, 14(sp)
-	mov.b	r13, r13
-	swpb	r13
-	xor	r13, r6
-	mov.b	r15, r15
-	swpb	r15
-	xor	r15, r12
-	; photon256.ae:92: t = ((a >> k) ^ b) & m
-	mov	r12, r15
-	rrum.w	#4, r15
-	xor	r6, r15
-	and	#3855, r15
-	; photon256.ae:93: return a ^ (t << k), b ^ t
-	xor	r15, r6
-	mov	r6, 4(sp)
-	rlam.w	#4, r15
-	xor	r15, r12
-	mov	r12, 6(sp)
-	mov	8(sp), r5
-	xor	2(r5), r11
-	mov	12(sp), r12
-	xor	2(r12), r8
-	; photon256.ae:92: t = ((a >> k) ^ b) & m
-	mov	r8, r15
-	swpb	r15
-	xor	r11, r15
-	mov.b	r15, r15
-	; photon256.ae:93: return a ^ (t << k), b ^ t
-	xor	r15, r11
-	xor	2(r14), r9
-	mov	10(sp), r4
-	xor	2(r4), r7
-	; photon256.ae:92: t = ((a >> k) ^ b) & m
-	mov	r7, r13
-	swpb	r13
-	xor	r9, r13
-	mov.b	r13, r13
-	; photon256.ae:93: return a ^ (t << k), b ^ t
-	xor	r13, r9
-	; photon256.ae:92: t = ((a >> k) ^ b) & m
-	mov	r9, r10
-	rrum.w	#4, r10
-	xor	r11, r10
-	and	#3855, r10
-	; photon256.ae:93: return a ^ (t << k), b ^ t
-	xor	r10, r11
-	rlam.w	#4, r10
-	xor	r10, r9
-	; photon256.ae:92: t = ((a >> k) ^ b) & m
-	mov	@r12, r6
-	swpb	r6
-	xor	@r5, r6
-	mov.b	r6, r6
-	; photon256.ae:93: return a ^ (t << k), b ^ t
-	mov	r6, r12
-	xor	@r5, r12
-	; photon256.ae:92: t = ((a >> k) ^ b) & m
-	mov	@r4, r4
-	swpb	r4
-	xor	@r14, r4
-	mov.b	r4, r4
-	; photon256.ae:93: return a ^ (t << k), b ^ t
-	mov	r4, r10
-	xor	@r14, r10
-	; photon256.ae:92: t = ((a >> k) ^ b) & m
-	mov	r10, r5
-	rrum.w	#4, r5
-	xor	r12, r5
-	and	#3855, r5
-	; photon256.ae:93: return a ^ (t << k), b ^ t
-	xor	r5, r12
-	rlam.w	#4, r5
-	xor	r5, r10
-	mov.b	r15, r15
-	swpb	r15
-	xor	r15, r8
-	mov.b	r13, r13
-	swpb	r13
-	xor	r13, r7
-	; photon256.ae:92: t = ((a >> k) ^ b) & m
-	mov	r7, r14
-	rrum.w	#4, r14
-	xor	r8, r14
-	and	#3855, r14
-	; photon256.ae:93: return a ^ (t << k), b ^ t
-	xor	r14, r8
-	rlam.w	#4, r14
-	xor	r14, r7
-	mov.b	r6, r6
-	swpb	r6
-	mov	12(sp), r14
-	xor	@r14, r6
-	mov.b	r4, r4
-	swpb	r4
-	mov	10(sp), r14
-	xor	@r14, r4
-	; photon256.ae:92: t = ((a >> k) ^ b) & m
-	mov	r4, r14
-	rrum.w	#4, r14
-	xor	r6, r14
-	and	#3855, r14
-	; photon256.ae:93: return a ^ (t << k), b ^ t
-	xor	r14, r6
-	rlam.w	#4, r14
-	xor	r14, r4
-	mov	60(sp), r5
-	mov	62(sp), r13
-	mov	64(sp), r15
-	mov	50(sp), r14
-	mov	r4, 0(r14)
-	mov	r7, 2(r14)
-	mov	52(sp), r7
-	mov	r6, 0(r7)
-	mov	r8, 2(r7)
-	mov	54(sp), r7
-	mov	r10, 0(r7)
-	mov	r9, 2(r7)
-	mov	56(sp), r9
-	mov	r12, 0(r9)
-	mov	r11, 2(r9)
-	mov	58(sp), r11
-	mov	6(sp), 0(r11)
-	mov	14(sp), 2(r11)
-	mov	4(sp), 0(r5)
-	mov	16(sp), 2(r5)
-	mov	18(sp), 0(r13)
-	mov	22(sp), 2(r13)
-	mov	20(sp), 0(r15)
-	mov	24(sp), 2(r15)
-	add	#26, sp
-	popm.w	#7, r10
-	ret
-	.size photon256_transpose, .-photon256_transpose
-
-
-; --- photon256_round_columns: photon256.round_columns
-;     frame 0 bytes (0 spill slots, locals 0), saves r10
-;     estimated 212 bytes of code
-	.section .text.photon256_round_columns,"ax",@progbits
-	.global photon256_round_columns
-	.type photon256_round_columns, @function
-	.balign 2
-photon256_round_columns:
-	pushm.w	#1, r10
-	; photon256.ae:117: a[0] = a[0] ^ rcol[r]
-	rla	r14
-	rla	r14
-	mov	@r12, r11
-	xor	photon256_rcol(r14), r11
-	mov	2(r12), r15
-	xor	photon256_rcol+2(r14), r15
-	mov	r11, 0(r12)
-	mov	r15, 2(r12)
-	; photon256.ae:118: a[8] = a[0]
-	mov	2(r12), r15
-	mov	@r12, 32(r12)
-	mov	r15, 34(r12)
-	; photon256.ae:119: for j in 0..8 {
-	mov	#8, r10
-.Lphoton256_round_columns_loop1:
-	; photon256.ae:120: y = mixsub[a[j][3:0] as u8] ^ mixsub[16 + a[j + 1][7:4] as u8] ^ mixsub[32 + a[j + 2][11:8] as u8]
-	mov.b	@r12, r14
-	rlam.w	#2, r14
-	and	#60, r14
-	mov.b	4(r12), r15
-	rram.w	#2, r15
-	and	#60, r15
-	mov	photon256_mixsub(r14), r11
-	xor	photon256_mixsub+64(r15), r11
-	mov	photon256_mixsub+2(r14), r14
-	xor	photon256_mixsub+64+2(r15), r14
-	mov.b	9(r12), r15
-	rlam.w	#2, r15
-	and	#60, r15
-	xor	photon256_mixsub+128(r15), r11
-	xor	photon256_mixsub+128+2(r15), r14
-	; photon256.ae:121: ^ mixsub[48 + a[j + 3][15:12] as u8] ^ mixsub[64 + a[j + 4][19:16] as u8]
-	mov.b	13(r12), r15
-	rram.w	#2, r15
-	and	#60, r15
-	; photon256.ae:120: y = mixsub[a[j][3:0] as u8] ^ mixsub[16 + a[j + 1][7:4] as u8] ^ mixsub[32 + a[j + 2][11:8] as u8]
-	xor	photon256_mixsub+192(r15), r11
-	xor	photon256_mixsub+192+2(r15), r14
-	; photon256.ae:121: ^ mixsub[48 + a[j + 3][15:12] as u8] ^ mixsub[64 + a[j + 4][19:16] as u8]
-	mov.b	18(r12), r15
-	rlam.w	#2, r15
-	and	#60, r15
-	; photon256.ae:120: y = mixsub[a[j][3:0] as u8] ^ mixsub[16 + a[j + 1][7:4] as u8] ^ mixsub[32 + a[j + 2][11:8] as u8]
-	xor	photon256_mixsub+256(r15), r11
-	xor	photon256_mixsub+256+2(r15), r14
-	; photon256.ae:122: ^ mixsub[80 + a[j + 5][23:20] as u8] ^ mixsub[96 + a[j + 6][27:24] as u8]
-	mov.b	22(r12), r15
-	rram.w	#2, r15
-	and	#60, r15
-	; photon256.ae:120: y = mixsub[a[j][3:0] as u8] ^ mixsub[16 + a[j + 1][7:4] as u8] ^ mixsub[32 + a[j + 2][11:8] as u8]
-	xor	photon256_mixsub+320(r15), r11
-	xor	photon256_mixsub+320+2(r15), r14
-	; photon256.ae:122: ^ mixsub[80 + a[j + 5][23:20] as u8] ^ mixsub[96 + a[j + 6][27:24] as u8]
-	mov.b	27(r12), r15
-	rlam.w	#2, r15
-	and	#60, r15
-	; photon256.ae:120: y = mixsub[a[j][3:0] as u8] ^ mixsub[16 + a[j + 1][7:4] as u8] ^ mixsub[32 + a[j + 2][11:8] as u8]
-	xor	photon256_mixsub+384(r15), r11
-	xor	photon256_mixsub+384+2(r15), r14
-	; photon256.ae:123: ^ mixsub[112 + a[j + 7][31:28] as u8]
-	mov.b	31(r12), r15
-	rram.w	#2, r15
-	and	#60, r15
-	; photon256.ae:120: y = mixsub[a[j][3:0] as u8] ^ mixsub[16 + a[j + 1][7:4] as u8] ^ mixsub[32 + a[j + 2][11:8] as u8]
-	xor	photon256_mixsub+448(r15), r11
-	xor	photon256_mixsub+448+2(r15), r14
-	; photon256.ae:124: b[j] = y
-	mov	r11, 0(r13)
-	mov	r14, 2(r13)
-	; photon256.ae:125: b[j + 8] = y
-	mov	r11, 32(r13)
-	mov	r14, 34(r13)
-	add	#4, r12
-	add	#4, r13
-	dec	r10
-	jnz	.Lphoton256_round_columns_loop1
-.Lphoton256_round_columns_done2:
-	popm.w	#1, r10
-	ret
-	.size photon256_round_columns, .-photon256_round_columns
-
-
-; --- photon256_permute_columns: photon256.permute_columns
-;     frame 148 bytes (10 spill slots, locals 128), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1466 bytes of code
-	.section .text.photon256_permute_columns,"ax",@progbits
-	.global photon256_permute_columns
-	.type photon256_permute_columns, @function
-	.balign 2
-photon256_permute_columns:
-	pushm.w	#7, r10
-	sub	#148, sp
-	mov	sp, r14
-	mov	#32, r15
-.Lphoton256_permute_columns_zero1:
-	clr	20(r14)
-	incd	r14
-	dec	r15
-	jnz	.Lphoton256_permute_columns_zero1
-	mov	sp, r14
-	mov	#32, r15
-.Lphoton256_permute_columns_zero2:
-	clr	84(r14)
-	incd	r14
-	dec	r15
-	jnz	.Lphoton256_permute_columns_zero2
-	; photon256.ae:92: t = ((a >> k) ^ b) & m
-	mov	14(r12), r15
-	mov	r15, r9
-	mov	28(r12), r14
-	xor	r14, r9
-	; photon256.ae:93: return a ^ (t << k), b ^ t
-	mov	r9, r10
-	xor	r14, r10
-	xor	r15, r9
-	; photon256.ae:92: t = ((a >> k) ^ b) & m
-	mov	10(r12), r14
-	mov	r14, r8
-	mov	24(r12), r13
-	xor	r13, r8
-	; photon256.ae:93: return a ^ (t << k), b ^ t
-	mov	r8, r15
-	xor	r13, r15
-	mov	r15, 16(sp)
-	xor	r14, r8
-	; photon256.ae:92: t = ((a >> k) ^ b) & m
-	mov	6(r12), r15
-	mov	r15, r13
-	mov	20(r12), r14
-	xor	r14, r13
-	; photon256.ae:93: return a ^ (t << k), b ^ t
-	mov	r13, r5
-	xor	r14, r5
-	xor	r15, r13
-	; photon256.ae:92: t = ((a >> k) ^ b) & m
-	mov	4(r12), r7
-	mov	r7, r11
-	mov	r13, r14
-	swpb	r11
-	mov	12(r12), r6
-	xor	r6, r11
-	swpb	r14
-	xor	r9, r14
-	mov.b	r11, r11
-	mov.b	r14, r14
-	; photon256.ae:93: return a ^ (t << k), b ^ t
-	mov	r11, r15
-	xor	r6, r15
-	mov	r15, 12(sp)
-	xor	r14, r9
-	mov	r9, 8(sp)
-	mov.b	r11, r11
-	mov.b	r14, r14
-	swpb	r11
-	xor	r7, r11
-	swpb	r14
-	xor	r14, r13
-	; photon256.ae:92: t = ((a >> k) ^ b) & m
-	mov	r5, r14
-	mov	22(r12), r9
-	mov	r9, r6
-	swpb	r14
-	xor	r10, r14
-	swpb	r6
-	mov	30(r12), r7
-	xor	r7, r6
-	mov.b	r14, r14
-	mov.b	r6, r6
-	; photon256.ae:93: return a ^ (t << k), b ^ t
-	xor	r14, r10
-	mov	r10, 6(sp)
-	mov	r6, r15
-	xor	r7, r15
-	mov	r15, 2(sp)
-	mov.b	r14, r14
-	mov.b	r6, r6
-	swpb	r14
-	xor	r14, r5
-	swpb	r6
-	xor	r9, r6
-	; photon256.ae:92: t = ((a >> k) ^ b) & m
-	mov	2(r12), r15
-	mov	r15, r7
-	mov	16(r12), r14
-	xor	r14, r7
-	; photon256.ae:93: return a ^ (t << k), b ^ t
-	mov	r7, r10
-	xor	r14, r10
-	xor	r15, r7
-	; photon256.ae:92: t = ((a >> k) ^ b) & m
-	mov	@r12, r4
-	mov	r7, r15
-	swpb	r4
-	mov	8(r12), r9
-	xor	r9, r4
-	swpb	r15
-	xor	r8, r15
-	mov.b	r4, r4
-	mov.b	r15, r15
-	; photon256.ae:93: return a ^ (t << k), b ^ t
-	mov	r4, r14
-	xor	r9, r14
-	xor	r15, r8
-	mov.b	r4, r4
-	mov.b	r15, r15
-	swpb	r4
-	xor	@r12, r4
-	swpb	r15
-	xor	r15, r7
-	; photon256.ae:92: t = ((a >> k) ^ b) & m
-	mov	r4, r9
-	rrum.w	#4, r9
-	mov	r7, r15
-	rrum.w	#4, r15
-	xor	r11, r9
-	xor	r13, r15
-	and	#3855, r9
-	and	#3855, r15
-	; photon256.ae:93: return a ^ (t << k), b ^ t
-	xor	r9, r11
-	xor	r15, r13
-	rlam.w	#4, r9
-	rlam.w	#4, r15
-	xor	r9, r4
-	xor	r15, r7
-	; photon256.ae:132: a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7] = transpose(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7])
-	mov	r4, 20(sp)
-	mov	r7, 22(sp)
-	mov	r11, 24(sp)
-	mov	r13, 26(sp)
-	; photon256.ae:92: t = ((a >> k) ^ b) & m
-	mov	r14, r15
-	rrum.w	#4, r15
-	mov	r8, r9
-	rrum.w	#4, r9
-	mov	12(sp), r13
-	xor	r13, r15
-	mov	8(sp), r7
-	xor	r7, r9
-	and	#3855, r15
-	and	#3855, r9
-	; photon256.ae:93: return a ^ (t << k), b ^ t
-	xor	r15, r13
-	xor	r9, r7
-	rlam.w	#4, r15
-	rlam.w	#4, r9
-	xor	r15, r14
-	xor	r9, r8
-	; photon256.ae:132: a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7] = transpose(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7])
-	mov	r14, 28(sp)
-	mov	r8, 30(sp)
-	mov	r13, 32(sp)
-	mov	r7, 34(sp)
-	; photon256.ae:92: t = ((a >> k) ^ b) & m
-	mov	r10, r15
-	mov	18(r12), r14
-	mov	r14, r7
-	swpb	r15
-	mov	16(sp), r13
-	xor	r13, r15
-	swpb	r7
-	mov	26(r12), r11
-	xor	r11, r7
-	mov.b	r15, r15
-	mov.b	r7, r7
-	; photon256.ae:93: return a ^ (t << k), b ^ t
-	xor	r15, r13
-	mov	r7, r9
-	xor	r11, r9
-	mov.b	r15, r15
-	mov.b	r7, r7
-	swpb	r15
-	xor	r15, r10
-	swpb	r7
-	xor	r14, r7
-	; photon256.ae:92: t = ((a >> k) ^ b) & m
-	mov	r10, r11
-	rrum.w	#4, r11
-	mov	r7, r8
-	rrum.w	#4, r8
-	xor	r5, r11
-	xor	r6, r8
-	and	#3855, r11
-	and	#3855, r8
-	; photon256.ae:93: return a ^ (t << k), b ^ t
-	xor	r11, r5
-	xor	r8, r6
-	rlam.w	#4, r11
-	rlam.w	#4, r8
-	xor	r11, r10
-	xor	r8, r7
-	; photon256.ae:132: a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7] = transpose(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7])
-	mov	r10, 36(sp)
-	mov	r7, 38(sp)
-	mov	r5, 40(sp)
-	mov	r6, 42(sp)
-	; photon256.ae:92: t = ((a >> k) ^ b) & m
-	mov	r13, r11
-	rrum.w	#4, r11
-	mov	r9, r8
-	rrum.w	#4, r8
-	mov	6(sp), r15
-	xor	r15, r11
-	mov	2(sp), r10
-	xor	r10, r8
-	and	#3855, r11
-	and	#3855, r8
-	; photon256.ae:93: return a ^ (t << k), b ^ t
-	xor	r11, r15
-	xor	r8, r10
-	rlam.w	#4, r11
-	rlam.w	#4, r8
-	xor	r11, r13
-	xor	r8, r9
-	; photon256.ae:132: a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7] = transpose(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7])
-	mov	r13, 44(sp)
-	mov	r9, 46(sp)
-	mov	r15, 48(sp)
-	mov	r10, 50(sp)
-	; photon256.ae:133: for j in 0..8 {
-	mov	#8, r11
-	; photon256.ae:134: a[j + 8] = a[j]
-	mov	sp, r13
-	; photon256.ae:133: for j in 0..8 {
-.Lphoton256_permute_columns_loop3:
-	; photon256.ae:134: a[j + 8] = a[j]
-	mov	20(r13), r14
-	mov	22(r13), r15
-	mov	r14, 52(r13)
-	mov	r15, 54(r13)
-	add	#4, r13
-	dec	r11
-	jnz	.Lphoton256_permute_columns_loop3
-.Lphoton256_permute_columns_done4:
-	; photon256.ae:136: for r in 0..rounds / 2 {
-	mov	#0, r8
-.Lphoton256_permute_columns_loop5:
-	; photon256.ae:137: round_columns(a, b, (2 * r) as u8)
-	mov	r8, r10
-	rlam.w	#1, r10
-	mov.b	r10, r13
-	; photon256.ae:117: a[0] = a[0] ^ rcol[r]
-	rla	r13
-	rla	r13
-	mov	20(sp), r14
-	xor	photon256_rcol(r13), r14
-	mov	22(sp), r15
-	xor	photon256_rcol+2(r13), r15
-	mov	r14, 20(sp)
-	mov	r15, 22(sp)
-	; photon256.ae:118: a[8] = a[0]
-	mov	20(sp), r14
-	mov	22(sp), r15
-	mov	r14, 52(sp)
-	mov	r15, 54(sp)
-	; photon256.ae:119: for j in 0..8 {
-	mov	#8, r7
-	; photon256.ae:120: y = mixsub[a[j][3:0] as u8] ^ mixsub[16 + a[j + 1][7:4] as u8] ^ mixsub[32 + a[j + 2][11:8] as u8]
-	mov	sp, r9
-	; photon256.ae:124: b[j] = y
-	mov	sp, r15
-	; photon256.ae:119: for j in 0..8 {
-.Lphoton256_permute_columns_loop7:
-	; photon256.ae:120: y = mixsub[a[j][3:0] as u8] ^ mixsub[16 + a[j + 1][7:4] as u8] ^ mixsub[32 + a[j + 2][11:8] as u8]
-	mov.b	20(r9), r13
-	rlam.w	#2, r13
-	and	#60, r13
-	mov.b	24(r9), r14
-	rram.w	#2, r14
-	and	#60, r14
-	mov	photon256_mixsub(r13), r11
-	xor	photon256_mixsub+64(r14), r11
-	mov	photon256_mixsub+2(r13), r13
-	xor	photon256_mixsub+64+2(r14), r13
-	mov.b	29(r9), r14
-	rlam.w	#2, r14
-	and	#60, r14
-	xor	photon256_mixsub+128(r14), r11
-	xor	photon256_mixsub+128+2(r14), r13
-	; photon256.ae:121: ^ mixsub[48 + a[j + 3][15:12] as u8] ^ mixsub[64 + a[j + 4][19:16] as u8]
-	mov.b	33(r9), r14
-	rram.w	#2, r14
-	and	#60, r14
-	; photon256.ae:120: y = mixsub[a[j][3:0] as u8] ^ mixsub[16 + a[j + 1][7:4] as u8] ^ mixsub[32 + a[j + 2][11:8] as u8]
-	xor	photon256_mixsub+192(r14), r11
-	xor	photon256_mixsub+192+2(r14), r13
-	; photon256.ae:121: ^ mixsub[48 + a[j + 3][15:12] as u8] ^ mixsub[64 + a[j + 4][19:16] as u8]
-	mov.b	38(r9), r14
-	rlam.w	#2, r14
-	and	#60, r14
-	; photon256.ae:120: y = mixsub[a[j][3:0] as u8] ^ mixsub[16 + a[j + 1][7:4] as u8] ^ mixsub[32 + a[j + 2][11:8] as u8]
-	xor	photon256_mixsub+256(r14), r11
-	xor	photon256_mixsub+256+2(r14), r13
-	; photon256.ae:122: ^ mixsub[80 + a[j + 5][23:20] as u8] ^ mixsub[96 + a[j + 6][27:24] as u8]
-	mov.b	42(r9), r14
-	rram.w	#2, r14
-	and	#60, r14
-	; photon256.ae:120: y = mixsub[a[j][3:0] as u8] ^ mixsub[16 + a[j + 1][7:4] as u8] ^ mixsub[32 + a[j + 2][11:8] as u8]
-	xor	photon256_mixsub+320(r14), r11
-	xor	photon256_mixsub+320+2(r14), r13
-	; photon256.ae:122: ^ mixsub[80 + a[j + 5][23:20] as u8] ^ mixsub[96 + a[j + 6][27:24] as u8]
-	mov.b	47(r9), r14
-	rlam.w	#2, r14
-	and	#60, r14
-	; photon256.ae:120: y = mixsub[a[j][3:0] as u8] ^ mixsub[16 + a[j + 1][7:4] as u8] ^ mixsub[32 + a[j + 2][11:8] as u8]
-	xor	photon256_mixsub+384(r14), r11
-	xor	photon256_mixsub+384+2(r14), r13
-	; photon256.ae:123: ^ mixsub[112 + a[j + 7][31:28] as u8]
-	mov.b	51(r9), r14
-	rram.w	#2, r14
-	and	#60, r14
-	; photon256.ae:120: y = mixsub[a[j][3:0] as u8] ^ mixsub[16 + a[j + 1][7:4] as u8] ^ mixsub[32 + a[j + 2][11:8] as u8]
-	xor	photon256_mixsub+448(r14), r11
-	xor	photon256_mixsub+448+2(r14), r13
-	; photon256.ae:124: b[j] = y
-	mov	r11, 84(r15)
-	mov	r13, 86(r15)
-	; photon256.ae:125: b[j + 8] = y
-	mov	r11, 116(r15)
-	mov	r13, 118(r15)
-	add	#4, r9
-	add	#4, r15
-	dec	r7
-	jnz	.Lphoton256_permute_columns_loop7
-.Lphoton256_permute_columns_done8:
-	; photon256.ae:138: round_columns(b, a, (2 * r + 1) as u8)
-	add	#1, r10
-	mov.b	r10, r10
-	; photon256.ae:117: a[0] = a[0] ^ rcol[r]
-	rla	r10
-	rla	r10
-	mov	84(sp), r14
-	xor	photon256_rcol(r10), r14
-	mov	86(sp), r15
-	xor	photon256_rcol+2(r10), r15
-	mov	r14, 84(sp)
-	mov	r15, 86(sp)
-	; photon256.ae:118: a[8] = a[0]
-	mov	84(sp), r14
-	mov	86(sp), r15
-	mov	r14, 116(sp)
-	mov	r15, 118(sp)
-	; photon256.ae:119: for j in 0..8 {
-	mov	#8, r9
-	; photon256.ae:120: y = mixsub[a[j][3:0] as u8] ^ mixsub[16 + a[j + 1][7:4] as u8] ^ mixsub[32 + a[j + 2][11:8] as u8]
-	mov	sp, r10
-	; photon256.ae:124: b[j] = y
-	mov	sp, r15
-	; photon256.ae:119: for j in 0..8 {
-.Lphoton256_permute_columns_loop9:
-	; photon256.ae:120: y = mixsub[a[j][3:0] as u8] ^ mixsub[16 + a[j + 1][7:4] as u8] ^ mixsub[32 + a[j + 2][11:8] as u8]
-	mov.b	84(r10), r13
-	rlam.w	#2, r13
-	and	#60, r13
-	mov.b	88(r10), r14
-	rram.w	#2, r14
-	and	#60, r14
-	mov	photon256_mixsub(r13), r11
-	xor	photon256_mixsub+64(r14), r11
-	mov	photon256_mixsub+2(r13), r13
-	xor	photon256_mixsub+64+2(r14), r13
-	mov.b	93(r10), r14
-	rlam.w	#2, r14
-	and	#60, r14
-	xor	photon256_mixsub+128(r14), r11
-	xor	photon256_mixsub+128+2(r14), r13
-	; photon256.ae:121: ^ mixsub[48 + a[j + 3][15:12] as u8] ^ mixsub[64 + a[j + 4][19:16] as u8]
-	mov.b	97(r10), r14
-	rram.w	#2, r14
-	and	#60, r14
-	; photon256.ae:120: y = mixsub[a[j][3:0] as u8] ^ mixsub[16 + a[j + 1][7:4] as u8] ^ mixsub[32 + a[j + 2][11:8] as u8]
-	xor	photon256_mixsub+192(r14), r11
-	xor	photon256_mixsub+192+2(r14), r13
-	; photon256.ae:121: ^ mixsub[48 + a[j + 3][15:12] as u8] ^ mixsub[64 + a[j + 4][19:16] as u8]
-	mov.b	102(r10), r14
-	rlam.w	#2, r14
-	and	#60, r14
-	; photon256.ae:120: y = mixsub[a[j][3:0] as u8] ^ mixsub[16 + a[j + 1][7:4] as u8] ^ mixsub[32 + a[j + 2][11:8] as u8]
-	xor	photon256_mixsub+256(r14), r11
-	xor	photon256_mixsub+256+2(r14), r13
-	; photon256.ae:122: ^ mixsub[80 + a[j + 5][23:20] as u8] ^ mixsub[96 + a[j + 6][27:24] as u8]
-	mov.b	106(r10), r14
-	rram.w	#2, r14
-	and	#60, r14
-	; photon256.ae:120: y = mixsub[a[j][3:0] as u8] ^ mixsub[16 + a[j + 1][7:4] as u8] ^ mixsub[32 + a[j + 2][11:8] as u8]
-	xor	photon256_mixsub+320(r14), r11
-	xor	photon256_mixsub+320+2(r14), r13
-	; photon256.ae:122: ^ mixsub[80 + a[j + 5][23:20] as u8] ^ mixsub[96 + a[j + 6][27:24] as u8]
-	mov.b	111(r10), r14
-	rlam.w	#2, r14
-	and	#60, r14
-	; photon256.ae:120: y = mixsub[a[j][3:0] as u8] ^ mixsub[16 + a[j + 1][7:4] as u8] ^ mixsub[32 + a[j + 2][11:8] as u8]
-	xor	photon256_mixsub+384(r14), r11
-	xor	photon256_mixsub+384+2(r14), r13
-	; photon256.ae:123: ^ mixsub[112 + a[j + 7][31:28] as u8]
-	mov.b	115(r10), r14
-	rram.w	#2, r14
-	and	#60, r14
-	; photon256.ae:120: y = mixsub[a[j][3:0] as u8] ^ mixsub[16 + a[j + 1][7:4] as u8] ^ mixsub[32 + a[j + 2][11:8] as u8]
-	xor	photon256_mixsub+448(r14), r11
-	xor	photon256_mixsub+448+2(r14), r13
-	; photon256.ae:124: b[j] = y
-	mov	r11, 20(r15)
-	mov	r13, 22(r15)
-	; photon256.ae:125: b[j + 8] = y
-	mov	r11, 52(r15)
-	mov	r13, 54(r15)
-	add	#4, r10
-	add	#4, r15
-	dec	r9
-	jnz	.Lphoton256_permute_columns_loop9
-.Lphoton256_permute_columns_done10:
-	add	#1, r8
-	cmp	#6, r8
-	jnc	.Lphoton256_permute_columns_loop5
-.Lphoton256_permute_columns_done6:
-	; photon256.ae:92: t = ((a >> k) ^ b) & m
-	mov	34(sp), r9
-	xor	48(sp), r9
-	; photon256.ae:93: return a ^ (t << k), b ^ t
-	mov	r9, r10
-	xor	48(sp), r10
-	xor	34(sp), r9
-	; photon256.ae:92: t = ((a >> k) ^ b) & m
-	mov	30(sp), r8
-	xor	44(sp), r8
-	; photon256.ae:93: return a ^ (t << k), b ^ t
-	mov	r8, r15
-	xor	44(sp), r15
-	mov	r15, 18(sp)
-	xor	30(sp), r8
-	; photon256.ae:92: t = ((a >> k) ^ b) & m
-	mov	26(sp), r13
-	xor	40(sp), r13
-	; photon256.ae:93: return a ^ (t << k), b ^ t
-	mov	r13, r5
-	xor	40(sp), r5
-	xor	26(sp), r13
-	; photon256.ae:92: t = ((a >> k) ^ b) & m
-	mov	24(sp), r11
-	mov	r13, r14
-	swpb	r11
-	xor	32(sp), r11
-	swpb	r14
-	xor	r9, r14
-	mov.b	r11, r11
-	mov.b	r14, r14
-	; photon256.ae:93: return a ^ (t << k), b ^ t
-	mov	r11, r15
-	xor	32(sp), r15
-	mov	r15, 14(sp)
-	xor	r14, r9
-	mov	r9, 10(sp)
-	mov.b	r11, r11
-	mov.b	r14, r14
-	swpb	r11
-	xor	24(sp), r11
-	swpb	r14
-	xor	r14, r13
-	; photon256.ae:92: t = ((a >> k) ^ b) & m
-	mov	r5, r14
-	mov	42(sp), r6
-	swpb	r14
-	xor	r10, r14
-	swpb	r6
-	xor	50(sp), r6
-	mov.b	r14, r14
-	mov.b	r6, r6
-	; photon256.ae:93: return a ^ (t << k), b ^ t
-	xor	r14, r10
-	mov	r10, 4(sp)
-	mov	r6, r15
-	xor	50(sp), r15
-	mov	r15, 0(sp)
-	mov.b	r14, r14
-	mov.b	r6, r6
-	swpb	r14
-	xor	r14, r5
-	swpb	r6
-	xor	42(sp), r6
-	; photon256.ae:92: t = ((a >> k) ^ b) & m
-	mov	22(sp), r7
-	xor	36(sp), r7
-	; photon256.ae:93: return a ^ (t << k), b ^ t
-	mov	r7, r10
-	xor	36(sp), r10
-	xor	22(sp), r7
-	; photon256.ae:92: t = ((a >> k) ^ b) & m
-	mov	20(sp), r4
-	mov	r7, r15
-	swpb	r4
-	xor	28(sp), r4
-	swpb	r15
-	xor	r8, r15
-	mov.b	r4, r4
-	mov.b	r15, r15
-	; photon256.ae:93: return a ^ (t << k), b ^ t
-	mov	r4, r14
-	xor	28(sp), r14
-	xor	r15, r8
-	mov.b	r4, r4
-	mov.b	r15, r15
-	swpb	r4
-	xor	20(sp), r4
-	swpb	r15
-	xor	r15, r7
-	; photon256.ae:92: t = ((a >> k) ^ b) & m
-	mov	r4, r9
-	rrum.w	#4, r9
-	mov	r7, r15
-	rrum.w	#4, r15
-	xor	r11, r9
-	xor	r13, r15
-	and	#3855, r9
-	and	#3855, r15
-	; photon256.ae:93: return a ^ (t << k), b ^ t
-	xor	r9, r11
-	xor	r15, r13
-	rlam.w	#4, r9
-	rlam.w	#4, r15
-	xor	r9, r4
-	xor	r15, r7
-	; photon256.ae:140: s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7] = transpose(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7])
-	mov	r4, 0(r12)
-	mov	r7, 2(r12)
-	mov	r11, 4(r12)
-	mov	r13, 6(r12)
-	; photon256.ae:92: t = ((a >> k) ^ b) & m
-	mov	r14, r15
-	rrum.w	#4, r15
-	mov	r8, r9
-	rrum.w	#4, r9
-	mov	14(sp), r13
-	xor	r13, r15
-	mov	10(sp), r7
-	xor	r7, r9
-	and	#3855, r15
-	and	#3855, r9
-	; photon256.ae:93: return a ^ (t << k), b ^ t
-	xor	r15, r13
-	xor	r9, r7
-	rlam.w	#4, r15
-	rlam.w	#4, r9
-	xor	r15, r14
-	xor	r9, r8
-	; photon256.ae:140: s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7] = transpose(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7])
-	mov	r14, 8(r12)
-	mov	r8, 10(r12)
-	mov	r13, 12(r12)
-	mov	r7, 14(r12)
-	; photon256.ae:92: t = ((a >> k) ^ b) & m
-	mov	r10, r15
-	mov	38(sp), r7
-	swpb	r15
-	mov	18(sp), r14
-	xor	r14, r15
-	swpb	r7
-	xor	46(sp), r7
-	mov.b	r15, r15
-	mov.b	r7, r7
-	; photon256.ae:93: return a ^ (t << k), b ^ t
-	xor	r15, r14
-	mov	r7, r9
-	xor	46(sp), r9
-	mov.b	r15, r15
-	mov.b	r7, r7
-	swpb	r15
-	xor	r15, r10
-	swpb	r7
-	xor	38(sp), r7
-	; photon256.ae:92: t = ((a >> k) ^ b) & m
-	mov	r10, r11
-	rrum.w	#4, r11
-	mov	r7, r13
-	rrum.w	#4, r13
-	xor	r5, r11
-	xor	r6, r13
-	and	#3855, r11
-	and	#3855, r13
-	; photon256.ae:93: return a ^ (t << k), b ^ t
-	xor	r11, r5
-	xor	r13, r6
-	rlam.w	#4, r11
-	rlam.w	#4, r13
-	xor	r11, r10
-	xor	r13, r7
-	; photon256.ae:140: s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7] = transpose(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7])
-	mov	r10, 16(r12)
-	mov	r7, 18(r12)
-	mov	r5, 20(r12)
-	mov	r6, 22(r12)
-	; photon256.ae:92: t = ((a >> k) ^ b) & m
-	mov	r14, r11
-	rrum.w	#4, r11
-	mov	r9, r13
-	rrum.w	#4, r13
-	mov	4(sp), r15
-	xor	r15, r11
-	mov	@sp, r10
-	xor	r10, r13
-	and	#3855, r11
-	and	#3855, r13
-	; photon256.ae:93: return a ^ (t << k), b ^ t
-	xor	r11, r15
-	xor	r13, r10
-	rlam.w	#4, r11
-	rlam.w	#4, r13
-	xor	r11, r14
-	xor	r13, r9
-	; photon256.ae:140: s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7] = transpose(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7])
-	mov	r14, 24(r12)
-	mov	r9, 26(r12)
-	mov	r15, 28(r12)
-	mov	r10, 30(r12)
-	add	#148, sp
-	popm.w	#7, r10
-	ret
-	.size photon256_permute_columns, .-photon256_permute_columns
-
-
 ; --- photon256_permute: photon256.permute
 ;     frame 54 bytes (27 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
 ;     estimated 2250 bytes of code
@@ -1301,7 +237,7 @@ photon256_permute_columns:
 photon256_permute:
 	pushm.w	#7, r10
 	sub	#54, sp
-	; photon256.ae:161: for r in 0..rounds {
+	; photon256.ae:78: for r in 0..rounds {
 	mov	r12, r11
 	mov	@r11+, 46(sp)
 	mov	@r11+, r6
@@ -1320,40 +256,40 @@ photon256_permute:
 	mov	@r11+, r14
 	mov	@r11+, r9
 	mov	r11, 44(sp)
-	; photon256.ae:162: c = rc[r]
+	; photon256.ae:79: c = rc[r]
 	mov	#65524, 48(sp)
-	; photon256.ae:161: for r in 0..rounds {
+	; photon256.ae:78: for r in 0..rounds {
 .Lphoton256_permute_loop1:
-	; photon256.ae:162: c = rc[r]
+	; photon256.ae:79: c = rc[r]
 	mov	48(sp), r11
 	mov.b	photon256_rc+12(r11), r11
 	mov	r11, 22(sp)
-	; photon256.ae:167: x2 = sub_cells(x2 ^ (c ^ ic[2]) as u32) >>> 8
+	; photon256.ae:84: x2 = sub_cells(x2 ^ (c ^ ic[2]) as u32) >>> 8
 	xor	#3, r11
 	xor	r11, r8
 	mov	r8, 36(sp)
-	; photon256.ae:169: x4 = sub_cells(x4 ^ (c ^ ic[4]) as u32) >>> 16
+	; photon256.ae:86: x4 = sub_cells(x4 ^ (c ^ ic[4]) as u32) >>> 16
 	mov	22(sp), r8
 	xor	#15, r8
 	xor	r8, r10
-	; photon256.ae:172: x7 = sub_cells(x7 ^ (c ^ ic[7]) as u32) >>> 28
+	; photon256.ae:89: x7 = sub_cells(x7 ^ (c ^ ic[7]) as u32) >>> 28
 	mov	22(sp), r8
 	mov	r8, r11
 	xor	#8, r11
 	xor	r11, r14
-	; photon256.ae:166: x1 = sub_cells(x1 ^ (c ^ ic[1]) as u32) >>> 4
+	; photon256.ae:83: x1 = sub_cells(x1 ^ (c ^ ic[1]) as u32) >>> 4
 	mov	r8, r11
 	xor	#1, r11
 	xor	r11, r7
-	; photon256.ae:171: x6 = sub_cells(x6 ^ (c ^ ic[6]) as u32) >>> 24
+	; photon256.ae:88: x6 = sub_cells(x6 ^ (c ^ ic[6]) as u32) >>> 24
 	xor	#12, r8
 	xor	r8, r13
-	; photon256.ae:168: x3 = sub_cells(x3 ^ (c ^ ic[3]) as u32) >>> 12
+	; photon256.ae:85: x3 = sub_cells(x3 ^ (c ^ ic[3]) as u32) >>> 12
 	mov	22(sp), r8
 	xor	#7, r8
 	mov	12(sp), r11
 	xor	r8, r11
-	; photon256.ae:170: x5 = sub_cells(x5 ^ (c ^ ic[5]) as u32) >>> 20
+	; photon256.ae:87: x5 = sub_cells(x5 ^ (c ^ ic[5]) as u32) >>> 20
 	mov	22(sp), r8
 	xor	#14, r8
 	xor	r8, r12
@@ -1371,7 +307,7 @@ photon256_permute:
 	swpb	r12
 	mov.b	photon256_sf0(r8), r8
 	bis	r8, r12
-	; photon256.ae:168: x3 = sub_cells(x3 ^ (c ^ ic[3]) as u32) >>> 12
+	; photon256.ae:85: x3 = sub_cells(x3 ^ (c ^ ic[3]) as u32) >>> 12
 	mov.b	r11, r8
 	xor	r8, r11
 	swpb	r11
@@ -1399,7 +335,7 @@ photon256_permute:
 	rla	r8
 	rlc	r11
 	adc	r8
-	; photon256.ae:170: x5 = sub_cells(x5 ^ (c ^ ic[5]) as u32) >>> 20
+	; photon256.ae:87: x5 = sub_cells(x5 ^ (c ^ ic[5]) as u32) >>> 20
 	bit	#1, r12
 	rrc	r15
 	rrc	r12
@@ -1413,15 +349,15 @@ photon256_permute:
 	rrc	r15
 	mov	r15, 14(sp)
 	rrc	r12
-	; photon256.ae:60: t = times2(x3 ^ x5)
+	; photon256.ae:63: t = times2(x3 ^ x5)
 	mov	r11, r15
 	xor	r12, r15
 	mov	r15, 20(sp)
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	and	#30583, r15
 	rlam.w	#1, r15
 	mov	r15, 52(sp)
-	; photon256.ae:171: x6 = sub_cells(x6 ^ (c ^ ic[6]) as u32) >>> 24
+	; photon256.ae:88: x6 = sub_cells(x6 ^ (c ^ ic[6]) as u32) >>> 24
 	mov.b	42(sp), r15
 	mov.b	photon256_sf0(r15), r4
 	swpb	r4
@@ -1431,7 +367,7 @@ photon256_permute:
 	swpb	r13
 	mov.b	photon256_sf0(r13), r15
 	bis	r15, r4
-	; photon256.ae:166: x1 = sub_cells(x1 ^ (c ^ ic[1]) as u32) >>> 4
+	; photon256.ae:83: x1 = sub_cells(x1 ^ (c ^ ic[1]) as u32) >>> 4
 	mov.b	r7, r13
 	xor	r13, r7
 	swpb	r7
@@ -1446,7 +382,7 @@ photon256_permute:
 	swpb	r7
 	mov.b	photon256_sf0(r13), r13
 	bis	r13, r7
-	; photon256.ae:172: x7 = sub_cells(x7 ^ (c ^ ic[7]) as u32) >>> 28
+	; photon256.ae:89: x7 = sub_cells(x7 ^ (c ^ ic[7]) as u32) >>> 28
 	mov.b	r9, r13
 	xor	r13, r9
 	swpb	r9
@@ -1474,7 +410,7 @@ photon256_permute:
 	rla	r13
 	rlc	r9
 	adc	r13
-	; photon256.ae:166: x1 = sub_cells(x1 ^ (c ^ ic[1]) as u32) >>> 4
+	; photon256.ae:83: x1 = sub_cells(x1 ^ (c ^ ic[1]) as u32) >>> 4
 	mov	r7, r14
 	mov	r15, r7
 	bit	#1, r14
@@ -1489,27 +425,27 @@ photon256_permute:
 	bit	#1, r14
 	rrc	r7
 	rrc	r14
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	mov	r14, r15
 	xor	r4, r15
 	xor	r9, r15
 	xor	52(sp), r15
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
 	mov	20(sp), r5
 	and	#34952, r5
 	rrum.w	#2, r5
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	xor	r5, r15
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	rra	r5
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	xor	r5, r15
 	mov	r15, 50(sp)
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	and	#30583, r15
 	rlam.w	#1, r15
 	mov	r15, 10(sp)
-	; photon256.ae:169: x4 = sub_cells(x4 ^ (c ^ ic[4]) as u32) >>> 16
+	; photon256.ae:86: x4 = sub_cells(x4 ^ (c ^ ic[4]) as u32) >>> 16
 	mov.b	r10, r15
 	xor	r15, r10
 	swpb	r10
@@ -1517,7 +453,7 @@ photon256_permute:
 	swpb	r10
 	mov.b	photon256_sf0(r15), r15
 	bis	r15, r10
-	; photon256.ae:165: x0 = sub_cells(x0 ^ (c ^ ic[0]) as u32)
+	; photon256.ae:82: x0 = sub_cells(x0 ^ (c ^ ic[0]) as u32)
 	mov.b	r6, r15
 	xor	r15, r6
 	swpb	r6
@@ -1525,7 +461,7 @@ photon256_permute:
 	swpb	r5
 	mov.b	photon256_sf0(r15), r15
 	bis	r15, r5
-	; photon256.ae:167: x2 = sub_cells(x2 ^ (c ^ ic[2]) as u32) >>> 8
+	; photon256.ae:84: x2 = sub_cells(x2 ^ (c ^ ic[2]) as u32) >>> 8
 	mov.b	36(sp), r15
 	mov.b	photon256_sf0(r15), r6
 	swpb	r6
@@ -1536,484 +472,484 @@ photon256_permute:
 	mov	2(sp), r15
 	mov.b	photon256_sf0(r15), r15
 	bis	r15, r6
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	xor	r6, r5
 	xor	r11, r5
 	xor	r10, r5
 	xor	r9, r5
 	xor	10(sp), r5
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
 	mov	50(sp), r15
 	and	#34952, r15
 	rrum.w	#2, r15
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	xor	r15, r5
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	rra	r15
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	xor	r15, r5
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r5, r15
 	and	#30583, r15
 	rlam.w	#1, r15
 	mov	r15, 0(sp)
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	r11, r15
 	xor	r4, r15
 	xor	@sp, r15
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
 	and	#34952, r5
 	rrum.w	#2, r5
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	xor	r5, r15
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	rra	r5
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	xor	r5, r15
 	mov	r15, 16(sp)
-	; photon256.ae:60: t = times2(x3 ^ x5)
+	; photon256.ae:63: t = times2(x3 ^ x5)
 	mov	r10, r15
 	xor	r4, r15
 	mov	r15, 8(sp)
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	and	#30583, r15
 	rlam.w	#1, r15
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	mov	r6, r5
 	xor	r9, r5
 	xor	16(sp), r5
 	xor	r15, r5
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
 	mov	8(sp), r15
 	and	#34952, r15
 	rrum.w	#2, r15
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	xor	r15, r5
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	rra	r15
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	xor	r15, r5
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r5, r15
 	and	#30583, r15
 	rlam.w	#1, r15
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	xor	r11, r14
 	xor	r10, r14
 	xor	r12, r14
 	xor	16(sp), r14
 	xor	r15, r14
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
 	and	#34952, r5
 	rrum.w	#2, r5
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	xor	r5, r14
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	rra	r5
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	xor	r5, r14
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r14, r5
 	and	#30583, r5
 	rlam.w	#1, r5
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	r10, r15
 	xor	r9, r15
 	xor	r5, r15
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
 	and	#34952, r14
 	rrum.w	#2, r14
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	xor	r14, r15
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	rra	r14
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	xor	r14, r15
 	mov	r15, 18(sp)
-	; photon256.ae:60: t = times2(x3 ^ x5)
+	; photon256.ae:63: t = times2(x3 ^ x5)
 	mov	r12, r14
 	xor	r9, r14
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r14, r15
 	and	#30583, r15
 	rlam.w	#1, r15
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	mov	16(sp), r5
 	xor	r5, r11
 	xor	18(sp), r11
 	xor	r15, r11
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
 	mov	r14, r15
 	and	#34952, r15
 	rrum.w	#2, r15
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	xor	r15, r11
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	rra	r15
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	xor	r15, r11
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r11, r15
 	and	#30583, r15
 	rlam.w	#1, r15
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	xor	r10, r6
 	xor	r12, r6
 	xor	r4, r6
 	xor	18(sp), r6
 	xor	r15, r6
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
 	and	#34952, r11
 	rrum.w	#2, r11
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	xor	r11, r6
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	rra	r11
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	xor	r11, r6
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r6, r11
 	and	#30583, r11
 	rlam.w	#1, r11
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	r12, r15
 	xor	r5, r15
 	xor	r11, r15
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
 	and	#34952, r6
 	rrum.w	#2, r6
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	xor	r6, r15
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	rra	r6
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	xor	r6, r15
-	; photon256.ae:60: t = times2(x3 ^ x5)
+	; photon256.ae:63: t = times2(x3 ^ x5)
 	mov	r4, r11
 	xor	r5, r11
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r11, r6
 	and	#30583, r6
 	rlam.w	#1, r6
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	xor	18(sp), r10
 	xor	r15, r10
 	xor	r6, r10
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
 	mov	r11, r5
 	and	#34952, r5
 	rrum.w	#2, r5
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	xor	r5, r10
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	rra	r5
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	xor	r5, r10
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r10, r5
 	and	#30583, r5
 	rlam.w	#1, r5
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	mov	20(sp), r6
 	xor	r4, r6
 	xor	r9, r6
 	xor	r15, r6
 	xor	r5, r6
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
 	and	#34952, r10
 	rrum.w	#2, r10
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	xor	r10, r6
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	rra	r10
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	xor	r10, r6
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r6, r5
 	and	#30583, r5
 	rlam.w	#1, r5
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	r4, r10
 	xor	18(sp), r10
 	xor	r5, r10
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
 	and	#34952, r6
 	rrum.w	#2, r6
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	xor	r6, r10
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	rra	r6
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	xor	r6, r10
 	mov	r10, 24(sp)
-	; photon256.ae:60: t = times2(x3 ^ x5)
+	; photon256.ae:63: t = times2(x3 ^ x5)
 	mov	r9, r10
 	xor	18(sp), r10
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r10, r6
 	and	#30583, r6
 	rlam.w	#1, r6
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	xor	r15, r12
 	xor	24(sp), r12
 	xor	r6, r12
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
 	mov	r10, r5
 	and	#34952, r5
 	rrum.w	#2, r5
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	xor	r5, r12
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	rra	r5
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	xor	r5, r12
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r12, r5
 	and	#30583, r5
 	rlam.w	#1, r5
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	mov	8(sp), r6
 	xor	r9, r6
 	xor	16(sp), r6
 	xor	24(sp), r6
 	xor	r5, r6
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
 	and	#34952, r12
 	rrum.w	#2, r12
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	xor	r12, r6
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	rra	r12
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	xor	r12, r6
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r6, r5
 	and	#30583, r5
 	rlam.w	#1, r5
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	r9, r12
 	xor	r15, r12
 	xor	r5, r12
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
 	and	#34952, r6
 	rrum.w	#2, r6
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	xor	r6, r12
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	rra	r6
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	xor	r6, r12
 	mov	r12, 26(sp)
-	; photon256.ae:60: t = times2(x3 ^ x5)
+	; photon256.ae:63: t = times2(x3 ^ x5)
 	mov	16(sp), r6
 	xor	r15, r6
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r6, r12
 	and	#30583, r12
 	rlam.w	#1, r12
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	xor	24(sp), r4
 	mov	26(sp), r5
 	xor	r5, r4
 	xor	r12, r4
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
 	and	#34952, r6
 	rrum.w	#2, r6
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	xor	r6, r4
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	rra	r6
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	xor	r6, r4
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r4, r12
 	and	#30583, r12
 	rlam.w	#1, r12
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	xor	16(sp), r14
 	xor	18(sp), r14
 	xor	r5, r14
 	xor	r12, r14
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
 	and	#34952, r4
 	rrum.w	#2, r4
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	xor	r4, r14
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	rra	r4
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	xor	r4, r14
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r14, r6
 	and	#30583, r6
 	rlam.w	#1, r6
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	16(sp), r12
 	mov	24(sp), r4
 	xor	r4, r12
 	xor	r6, r12
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
 	and	#34952, r14
 	rrum.w	#2, r14
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	xor	r14, r12
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	rra	r14
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	xor	r14, r12
 	mov	r12, 28(sp)
-	; photon256.ae:60: t = times2(x3 ^ x5)
+	; photon256.ae:63: t = times2(x3 ^ x5)
 	mov	18(sp), r6
 	xor	r4, r6
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r6, r14
 	and	#30583, r14
 	rlam.w	#1, r14
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	xor	r5, r9
 	mov	r12, r4
 	xor	r4, r9
 	xor	r14, r9
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
 	and	#34952, r6
 	rrum.w	#2, r6
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	xor	r6, r9
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	rra	r6
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	xor	r6, r9
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r9, r14
 	and	#30583, r14
 	rlam.w	#1, r14
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	mov	18(sp), r12
 	xor	r12, r11
 	xor	r15, r11
 	xor	r4, r11
 	xor	r14, r11
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
 	and	#34952, r9
 	rrum.w	#2, r9
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	xor	r9, r11
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	rra	r9
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	xor	r9, r11
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r11, r9
 	and	#30583, r9
 	rlam.w	#1, r9
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	xor	r5, r12
 	xor	r9, r12
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
 	and	#34952, r11
 	rrum.w	#2, r11
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	xor	r11, r12
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	rra	r11
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	xor	r11, r12
 	mov	r12, 32(sp)
-	; photon256.ae:60: t = times2(x3 ^ x5)
+	; photon256.ae:63: t = times2(x3 ^ x5)
 	mov	r15, r11
 	xor	r5, r11
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r11, r14
 	and	#30583, r14
 	rlam.w	#1, r14
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	mov	16(sp), r12
 	xor	r4, r12
 	mov	32(sp), r9
 	xor	r9, r12
 	xor	r14, r12
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
 	and	#34952, r11
 	rrum.w	#2, r11
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	xor	r11, r12
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	rra	r11
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	xor	r11, r12
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r12, r14
 	and	#30583, r14
 	rlam.w	#1, r14
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	xor	r15, r10
 	xor	24(sp), r10
 	xor	r9, r10
 	xor	r14, r10
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
 	and	#34952, r12
 	rrum.w	#2, r12
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	xor	r12, r10
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	rra	r12
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	xor	r12, r10
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r10, r12
 	and	#30583, r12
 	rlam.w	#1, r12
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	r15, r14
 	xor	r4, r14
 	xor	r12, r14
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
 	and	#34952, r10
 	rrum.w	#2, r10
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	xor	r10, r14
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	rra	r10
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	xor	r10, r14
 	mov	r14, 34(sp)
-	; photon256.ae:165: x0 = sub_cells(x0 ^ (c ^ ic[0]) as u32)
+	; photon256.ae:82: x0 = sub_cells(x0 ^ (c ^ ic[0]) as u32)
 	mov	46(sp), r11
 	xor	22(sp), r11
-	; photon256.ae:60: t = times2(x3 ^ x5)
+	; photon256.ae:63: t = times2(x3 ^ x5)
 	mov	r8, r5
 	xor	14(sp), r5
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r5, r12
 	and	#30583, r12
 	rlam.w	#1, r12
-	; photon256.ae:171: x6 = sub_cells(x6 ^ (c ^ ic[6]) as u32) >>> 24
+	; photon256.ae:88: x6 = sub_cells(x6 ^ (c ^ ic[6]) as u32) >>> 24
 	mov	40(sp), r14
 	mov.b	photon256_sf0(r14), r14
 	swpb	r14
 	mov.b	43(sp), r10
 	mov.b	photon256_sf0(r10), r10
 	bis	r10, r14
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	mov	r7, r9
 	xor	r14, r9
 	xor	r13, r9
 	xor	r12, r9
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
 	mov	r5, r12
 	and	#34952, r12
 	rrum.w	#2, r12
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	xor	r12, r9
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	rra	r12
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	xor	r12, r9
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r9, r12
 	and	#30583, r12
 	rlam.w	#1, r12
-	; photon256.ae:169: x4 = sub_cells(x4 ^ (c ^ ic[4]) as u32) >>> 16
+	; photon256.ae:86: x4 = sub_cells(x4 ^ (c ^ ic[4]) as u32) >>> 16
 	mov	30(sp), r4
 	mov.b	r4, r6
 	xor	r6, r4
@@ -2022,7 +958,7 @@ photon256_permute:
 	swpb	r10
 	mov.b	photon256_sf0(r6), r6
 	bis	r6, r10
-	; photon256.ae:165: x0 = sub_cells(x0 ^ (c ^ ic[0]) as u32)
+	; photon256.ae:82: x0 = sub_cells(x0 ^ (c ^ ic[0]) as u32)
 	mov.b	r11, r6
 	xor	r6, r11
 	swpb	r11
@@ -2030,442 +966,442 @@ photon256_permute:
 	swpb	r4
 	mov.b	photon256_sf0(r6), r11
 	bis	r11, r4
-	; photon256.ae:167: x2 = sub_cells(x2 ^ (c ^ ic[2]) as u32) >>> 8
+	; photon256.ae:84: x2 = sub_cells(x2 ^ (c ^ ic[2]) as u32) >>> 8
 	mov	38(sp), r11
 	mov.b	photon256_sf0(r11), r6
 	swpb	r6
 	mov.b	37(sp), r11
 	mov.b	photon256_sf0(r11), r11
 	bis	r11, r6
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	xor	r6, r4
 	xor	r8, r4
 	xor	r10, r4
 	xor	r13, r4
 	xor	r12, r4
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
 	and	#34952, r9
 	rrum.w	#2, r9
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	xor	r9, r4
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	rra	r9
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	xor	r9, r4
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r4, r12
 	and	#30583, r12
 	rlam.w	#1, r12
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	r8, r9
 	xor	r14, r9
 	xor	r12, r9
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
 	and	#34952, r4
 	rrum.w	#2, r4
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	xor	r4, r9
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	rra	r4
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	xor	r4, r9
-	; photon256.ae:60: t = times2(x3 ^ x5)
+	; photon256.ae:63: t = times2(x3 ^ x5)
 	mov	r10, r12
 	xor	r14, r12
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r12, r11
 	and	#30583, r11
 	rlam.w	#1, r11
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	mov	r6, r4
 	xor	r13, r4
 	xor	r9, r4
 	xor	r11, r4
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
 	mov	r12, r11
 	and	#34952, r11
 	rrum.w	#2, r11
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	xor	r11, r4
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	rra	r11
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	xor	r11, r4
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r4, r11
 	and	#30583, r11
 	rlam.w	#1, r11
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	xor	r8, r7
 	xor	r10, r7
 	xor	14(sp), r7
 	xor	r9, r7
 	xor	r11, r7
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
 	and	#34952, r4
 	rrum.w	#2, r4
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	mov	r7, r11
 	xor	r4, r11
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	rra	r4
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	xor	r4, r11
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r11, r4
 	and	#30583, r4
 	rlam.w	#1, r4
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	r10, r7
 	xor	r13, r7
 	xor	r4, r7
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
 	and	#34952, r11
 	rrum.w	#2, r11
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	xor	r11, r7
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	rra	r11
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	xor	r11, r7
-	; photon256.ae:60: t = times2(x3 ^ x5)
+	; photon256.ae:63: t = times2(x3 ^ x5)
 	mov	14(sp), r4
 	xor	r13, r4
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r4, r11
 	and	#30583, r11
 	rlam.w	#1, r11
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	xor	r9, r8
 	xor	r7, r8
 	xor	r11, r8
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
 	mov	r4, r11
 	mov	r4, 6(sp)
 	and	#34952, r11
 	rrum.w	#2, r11
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	xor	r11, r8
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	rra	r11
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	xor	r11, r8
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r8, r11
 	and	#30583, r11
 	rlam.w	#1, r11
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	xor	r10, r6
 	mov	14(sp), r4
 	xor	r4, r6
 	xor	r14, r6
 	xor	r7, r6
 	xor	r11, r6
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
 	and	#34952, r8
 	rrum.w	#2, r8
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	xor	r8, r6
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	rra	r8
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	xor	r8, r6
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r6, r11
 	and	#30583, r11
 	rlam.w	#1, r11
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	r4, r8
 	xor	r9, r8
 	xor	r11, r8
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
 	and	#34952, r6
 	rrum.w	#2, r6
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	xor	r6, r8
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	rra	r6
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	xor	r6, r8
-	; photon256.ae:60: t = times2(x3 ^ x5)
+	; photon256.ae:63: t = times2(x3 ^ x5)
 	mov	r14, r6
 	xor	r9, r6
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r6, r11
 	and	#30583, r11
 	rlam.w	#1, r11
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	xor	r7, r10
 	xor	r8, r10
 	xor	r11, r10
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
 	mov	r6, r11
 	and	#34952, r11
 	rrum.w	#2, r11
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	xor	r11, r10
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	rra	r11
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	xor	r11, r10
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r10, r11
 	and	#30583, r11
 	rlam.w	#1, r11
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	xor	r14, r5
 	xor	r13, r5
 	xor	r8, r5
 	xor	r11, r5
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
 	and	#34952, r10
 	rrum.w	#2, r10
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	xor	r10, r5
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	rra	r10
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	xor	r10, r5
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r5, r10
 	and	#30583, r10
 	rlam.w	#1, r10
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	r14, r11
 	xor	r7, r11
 	xor	r10, r11
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
 	and	#34952, r5
 	rrum.w	#2, r5
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	xor	r5, r11
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	rra	r5
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	xor	r5, r11
-	; photon256.ae:60: t = times2(x3 ^ x5)
+	; photon256.ae:63: t = times2(x3 ^ x5)
 	mov	r13, r5
 	xor	r7, r5
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r5, r10
 	and	#30583, r10
 	rlam.w	#1, r10
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	xor	r8, r4
 	xor	r11, r4
 	xor	r10, r4
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
 	mov	r5, r10
 	and	#34952, r10
 	rrum.w	#2, r10
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	xor	r10, r4
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	rra	r10
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	xor	r10, r4
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r4, r10
 	and	#30583, r10
 	rlam.w	#1, r10
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	xor	r13, r12
 	xor	r9, r12
 	xor	r11, r12
 	xor	r10, r12
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
 	mov	r4, r10
 	and	#34952, r10
 	rrum.w	#2, r10
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	xor	r10, r12
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	rra	r10
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	xor	r10, r12
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r12, r4
 	and	#30583, r4
 	rlam.w	#1, r4
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	r13, r10
 	xor	r8, r10
 	xor	r4, r10
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
 	and	#34952, r12
 	rrum.w	#2, r12
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	xor	r12, r10
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	rra	r12
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	xor	r12, r10
-	; photon256.ae:60: t = times2(x3 ^ x5)
+	; photon256.ae:63: t = times2(x3 ^ x5)
 	mov	r9, r4
 	xor	r8, r4
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r4, r12
 	and	#30583, r12
 	rlam.w	#1, r12
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	xor	r11, r14
 	xor	r10, r14
 	xor	r12, r14
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
 	and	#34952, r4
 	rrum.w	#2, r4
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	xor	r4, r14
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	rra	r4
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	xor	r4, r14
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r14, r12
 	and	#30583, r12
 	rlam.w	#1, r12
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	mov	6(sp), r4
 	xor	r9, r4
 	xor	r7, r4
 	xor	r10, r4
 	xor	r12, r4
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
 	and	#34952, r14
 	rrum.w	#2, r14
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	xor	r14, r4
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	rra	r14
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	xor	r14, r4
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r4, r14
 	and	#30583, r14
 	rlam.w	#1, r14
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	r9, r12
 	xor	r11, r12
 	xor	r14, r12
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
 	and	#34952, r4
 	rrum.w	#2, r4
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	xor	r4, r12
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	rra	r4
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	xor	r4, r12
-	; photon256.ae:60: t = times2(x3 ^ x5)
+	; photon256.ae:63: t = times2(x3 ^ x5)
 	mov	r7, r4
 	xor	r11, r4
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r4, r14
 	and	#30583, r14
 	rlam.w	#1, r14
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	xor	r10, r13
 	xor	r12, r13
 	xor	r14, r13
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
 	and	#34952, r4
 	rrum.w	#2, r4
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	xor	r4, r13
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	rra	r4
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	xor	r4, r13
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r13, r14
 	and	#30583, r14
 	rlam.w	#1, r14
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	xor	r7, r6
 	xor	r8, r6
 	xor	r12, r6
 	xor	r14, r6
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
 	and	#34952, r13
 	rrum.w	#2, r13
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	xor	r13, r6
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	rra	r13
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	xor	r13, r6
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r6, r14
 	and	#30583, r14
 	rlam.w	#1, r14
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	r7, r13
 	xor	r10, r13
 	xor	r14, r13
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
 	and	#34952, r6
 	rrum.w	#2, r6
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	xor	r6, r13
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	rra	r6
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	xor	r6, r13
-	; photon256.ae:60: t = times2(x3 ^ x5)
+	; photon256.ae:63: t = times2(x3 ^ x5)
 	mov	r8, r4
 	xor	r10, r4
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r4, r14
 	and	#30583, r14
 	rlam.w	#1, r14
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	mov	r9, r6
 	xor	r12, r6
 	xor	r13, r6
 	xor	r14, r6
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
 	and	#34952, r4
 	rrum.w	#2, r4
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	xor	r4, r6
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	rra	r4
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	xor	r4, r6
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r6, r14
 	and	#30583, r14
 	rlam.w	#1, r14
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	xor	r8, r5
 	xor	r11, r5
 	xor	r13, r5
 	xor	r14, r5
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
 	and	#34952, r6
 	rrum.w	#2, r6
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	xor	r6, r5
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	rra	r6
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	xor	r6, r5
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r5, r6
 	and	#30583, r6
 	rlam.w	#1, r6
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	r8, r14
 	xor	r12, r14
 	xor	r6, r14
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
 	and	#34952, r5
 	rrum.w	#2, r5
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	xor	r5, r14
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	rra	r5
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	xor	r5, r14
 	mov	r9, 46(sp)
 	mov	16(sp), r6
@@ -2482,1259 +1418,36 @@ photon256_permute:
 	br	#.Lphoton256_permute_loop1
 .Lphoton256_permute_near3:
 .Lphoton256_permute_done2:
-	; photon256.ae:177: s[0] = x0
+	; photon256.ae:94: s[0] = x0
 	mov	44(sp), r11
 	mov	46(sp), -32(r11)
 	mov	r6, -30(r11)
-	; photon256.ae:178: s[1] = x1
+	; photon256.ae:95: s[1] = x1
 	mov	r11, r6
 	mov	r7, -28(r6)
 	mov	r5, -26(r6)
-	; photon256.ae:179: s[2] = x2
+	; photon256.ae:96: s[2] = x2
 	mov	r8, -24(r6)
 	mov	2(sp), -22(r6)
-	; photon256.ae:180: s[3] = x3
+	; photon256.ae:97: s[3] = x3
 	mov	12(sp), -20(r6)
 	mov	r4, -18(r6)
-	; photon256.ae:181: s[4] = x4
+	; photon256.ae:98: s[4] = x4
 	mov	r10, -16(r6)
 	mov	30(sp), -14(r6)
-	; photon256.ae:182: s[5] = x5
+	; photon256.ae:99: s[5] = x5
 	mov	r12, -12(r6)
 	mov	r15, -10(r6)
-	; photon256.ae:183: s[6] = x6
+	; photon256.ae:100: s[6] = x6
 	mov	r13, -8(r6)
 	mov	42(sp), -6(r6)
-	; photon256.ae:184: s[7] = x7
+	; photon256.ae:101: s[7] = x7
 	mov	r14, -4(r6)
 	mov	r9, -2(r6)
 	add	#54, sp
 	popm.w	#7, r10
 	ret
 	.size photon256_permute, .-photon256_permute
-
-
-; --- photon256_permute_rows: photon256.permute_rows
-;     frame 54 bytes (27 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2250 bytes of code
-	.section .text.photon256_permute_rows,"ax",@progbits
-	.global photon256_permute_rows
-	.type photon256_permute_rows, @function
-	.balign 2
-photon256_permute_rows:
-	pushm.w	#7, r10
-	sub	#54, sp
-	; photon256.ae:161: for r in 0..rounds {
-	mov	r12, r11
-	mov	@r11+, 46(sp)
-	mov	@r11+, r6
-	mov	@r11+, r7
-	mov	@r11+, r5
-	mov	@r11+, r8
-	mov	@r11+, 2(sp)
-	mov	@r11+, 12(sp)
-	mov	@r11+, r4
-	mov	@r11+, r10
-	mov	@r11+, 30(sp)
-	mov	@r11+, r12
-	mov	@r11+, r15
-	mov	@r11+, r13
-	mov	@r11+, 42(sp)
-	mov	@r11+, r14
-	mov	@r11+, r9
-	mov	r11, 44(sp)
-	; photon256.ae:162: c = rc[r]
-	mov	#65524, 48(sp)
-	; photon256.ae:161: for r in 0..rounds {
-.Lphoton256_permute_rows_loop1:
-	; photon256.ae:162: c = rc[r]
-	mov	48(sp), r11
-	mov.b	photon256_rc+12(r11), r11
-	mov	r11, 22(sp)
-	; photon256.ae:167: x2 = sub_cells(x2 ^ (c ^ ic[2]) as u32) >>> 8
-	xor	#3, r11
-	xor	r11, r8
-	mov	r8, 36(sp)
-	; photon256.ae:169: x4 = sub_cells(x4 ^ (c ^ ic[4]) as u32) >>> 16
-	mov	22(sp), r8
-	xor	#15, r8
-	xor	r8, r10
-	; photon256.ae:172: x7 = sub_cells(x7 ^ (c ^ ic[7]) as u32) >>> 28
-	mov	22(sp), r8
-	mov	r8, r11
-	xor	#8, r11
-	xor	r11, r14
-	; photon256.ae:166: x1 = sub_cells(x1 ^ (c ^ ic[1]) as u32) >>> 4
-	mov	r8, r11
-	xor	#1, r11
-	xor	r11, r7
-	; photon256.ae:171: x6 = sub_cells(x6 ^ (c ^ ic[6]) as u32) >>> 24
-	xor	#12, r8
-	xor	r8, r13
-	; photon256.ae:168: x3 = sub_cells(x3 ^ (c ^ ic[3]) as u32) >>> 12
-	mov	22(sp), r8
-	xor	#7, r8
-	mov	12(sp), r11
-	xor	r8, r11
-	; photon256.ae:170: x5 = sub_cells(x5 ^ (c ^ ic[5]) as u32) >>> 20
-	mov	22(sp), r8
-	xor	#14, r8
-	xor	r8, r12
-	mov.b	r15, r8
-	xor	r8, r15
-	swpb	r15
-	mov.b	photon256_sf0(r15), r15
-	swpb	r15
-	mov.b	photon256_sf0(r8), r8
-	bis	r8, r15
-	mov.b	r12, r8
-	xor	r8, r12
-	swpb	r12
-	mov.b	photon256_sf0(r12), r12
-	swpb	r12
-	mov.b	photon256_sf0(r8), r8
-	bis	r8, r12
-	; photon256.ae:168: x3 = sub_cells(x3 ^ (c ^ ic[3]) as u32) >>> 12
-	mov.b	r11, r8
-	xor	r8, r11
-	swpb	r11
-	mov.b	photon256_sf0(r11), r11
-	swpb	r11
-	mov.b	photon256_sf0(r8), r8
-	bis	r8, r11
-	mov.b	r4, r8
-	xor	r8, r4
-	swpb	r4
-	mov.b	photon256_sf0(r4), r4
-	swpb	r4
-	mov.b	photon256_sf0(r8), r8
-	bis	r8, r4
-	mov	r4, r8
-	rla	r8
-	rlc	r11
-	adc	r8
-	rla	r8
-	rlc	r11
-	adc	r8
-	rla	r8
-	rlc	r11
-	adc	r8
-	rla	r8
-	rlc	r11
-	adc	r8
-	; photon256.ae:170: x5 = sub_cells(x5 ^ (c ^ ic[5]) as u32) >>> 20
-	bit	#1, r12
-	rrc	r15
-	rrc	r12
-	bit	#1, r12
-	rrc	r15
-	rrc	r12
-	bit	#1, r12
-	rrc	r15
-	rrc	r12
-	bit	#1, r12
-	rrc	r15
-	mov	r15, 14(sp)
-	rrc	r12
-	; photon256.ae:60: t = times2(x3 ^ x5)
-	mov	r11, r15
-	xor	r12, r15
-	mov	r15, 20(sp)
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	and	#30583, r15
-	rlam.w	#1, r15
-	mov	r15, 52(sp)
-	; photon256.ae:171: x6 = sub_cells(x6 ^ (c ^ ic[6]) as u32) >>> 24
-	mov.b	42(sp), r15
-	mov.b	photon256_sf0(r15), r4
-	swpb	r4
-	mov.b	r13, r15
-	mov	r15, 40(sp)
-	xor	r15, r13
-	swpb	r13
-	mov.b	photon256_sf0(r13), r15
-	bis	r15, r4
-	; photon256.ae:166: x1 = sub_cells(x1 ^ (c ^ ic[1]) as u32) >>> 4
-	mov.b	r7, r13
-	xor	r13, r7
-	swpb	r7
-	mov.b	photon256_sf0(r7), r15
-	swpb	r15
-	mov.b	photon256_sf0(r13), r13
-	bis	r13, r15
-	mov.b	r5, r13
-	xor	r13, r5
-	swpb	r5
-	mov.b	photon256_sf0(r5), r7
-	swpb	r7
-	mov.b	photon256_sf0(r13), r13
-	bis	r13, r7
-	; photon256.ae:172: x7 = sub_cells(x7 ^ (c ^ ic[7]) as u32) >>> 28
-	mov.b	r9, r13
-	xor	r13, r9
-	swpb	r9
-	mov.b	photon256_sf0(r9), r9
-	swpb	r9
-	mov.b	photon256_sf0(r13), r13
-	bis	r13, r9
-	mov.b	r14, r13
-	xor	r13, r14
-	swpb	r14
-	mov.b	photon256_sf0(r14), r5
-	swpb	r5
-	mov.b	photon256_sf0(r13), r14
-	bis	r14, r5
-	mov	r5, r13
-	rla	r13
-	rlc	r9
-	adc	r13
-	rla	r13
-	rlc	r9
-	adc	r13
-	rla	r13
-	rlc	r9
-	adc	r13
-	rla	r13
-	rlc	r9
-	adc	r13
-	; photon256.ae:166: x1 = sub_cells(x1 ^ (c ^ ic[1]) as u32) >>> 4
-	mov	r7, r14
-	mov	r15, r7
-	bit	#1, r14
-	rrc	r7
-	rrc	r14
-	bit	#1, r14
-	rrc	r7
-	rrc	r14
-	bit	#1, r14
-	rrc	r7
-	rrc	r14
-	bit	#1, r14
-	rrc	r7
-	rrc	r14
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	r14, r15
-	xor	r4, r15
-	xor	r9, r15
-	xor	52(sp), r15
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
-	mov	20(sp), r5
-	and	#34952, r5
-	rrum.w	#2, r5
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r5, r15
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r5
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r5, r15
-	mov	r15, 50(sp)
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	and	#30583, r15
-	rlam.w	#1, r15
-	mov	r15, 10(sp)
-	; photon256.ae:169: x4 = sub_cells(x4 ^ (c ^ ic[4]) as u32) >>> 16
-	mov.b	r10, r15
-	xor	r15, r10
-	swpb	r10
-	mov.b	photon256_sf0(r10), r10
-	swpb	r10
-	mov.b	photon256_sf0(r15), r15
-	bis	r15, r10
-	; photon256.ae:165: x0 = sub_cells(x0 ^ (c ^ ic[0]) as u32)
-	mov.b	r6, r15
-	xor	r15, r6
-	swpb	r6
-	mov.b	photon256_sf0(r6), r5
-	swpb	r5
-	mov.b	photon256_sf0(r15), r15
-	bis	r15, r5
-	; photon256.ae:167: x2 = sub_cells(x2 ^ (c ^ ic[2]) as u32) >>> 8
-	mov.b	36(sp), r15
-	mov.b	photon256_sf0(r15), r6
-	swpb	r6
-	mov.b	2(sp), r15
-	mov	r15, 38(sp)
-	xor	r15, 2(sp)
-	swpb	2(sp)
-	mov	2(sp), r15
-	mov.b	photon256_sf0(r15), r15
-	bis	r15, r6
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r6, r5
-	xor	r11, r5
-	xor	r10, r5
-	xor	r9, r5
-	xor	10(sp), r5
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
-	mov	50(sp), r15
-	and	#34952, r15
-	rrum.w	#2, r15
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r15, r5
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r15
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r15, r5
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r5, r15
-	and	#30583, r15
-	rlam.w	#1, r15
-	mov	r15, 0(sp)
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r11, r15
-	xor	r4, r15
-	xor	@sp, r15
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
-	and	#34952, r5
-	rrum.w	#2, r5
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r5, r15
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r5
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r5, r15
-	mov	r15, 16(sp)
-	; photon256.ae:60: t = times2(x3 ^ x5)
-	mov	r10, r15
-	xor	r4, r15
-	mov	r15, 8(sp)
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	and	#30583, r15
-	rlam.w	#1, r15
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	r6, r5
-	xor	r9, r5
-	xor	16(sp), r5
-	xor	r15, r5
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
-	mov	8(sp), r15
-	and	#34952, r15
-	rrum.w	#2, r15
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r15, r5
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r15
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r15, r5
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r5, r15
-	and	#30583, r15
-	rlam.w	#1, r15
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r11, r14
-	xor	r10, r14
-	xor	r12, r14
-	xor	16(sp), r14
-	xor	r15, r14
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
-	and	#34952, r5
-	rrum.w	#2, r5
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r5, r14
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r5
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r5, r14
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r14, r5
-	and	#30583, r5
-	rlam.w	#1, r5
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r10, r15
-	xor	r9, r15
-	xor	r5, r15
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
-	and	#34952, r14
-	rrum.w	#2, r14
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r14, r15
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r14
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r14, r15
-	mov	r15, 18(sp)
-	; photon256.ae:60: t = times2(x3 ^ x5)
-	mov	r12, r14
-	xor	r9, r14
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r14, r15
-	and	#30583, r15
-	rlam.w	#1, r15
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	16(sp), r5
-	xor	r5, r11
-	xor	18(sp), r11
-	xor	r15, r11
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
-	mov	r14, r15
-	and	#34952, r15
-	rrum.w	#2, r15
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r15, r11
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r15
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r15, r11
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r11, r15
-	and	#30583, r15
-	rlam.w	#1, r15
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r10, r6
-	xor	r12, r6
-	xor	r4, r6
-	xor	18(sp), r6
-	xor	r15, r6
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
-	and	#34952, r11
-	rrum.w	#2, r11
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r11, r6
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r11
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r11, r6
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r6, r11
-	and	#30583, r11
-	rlam.w	#1, r11
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r12, r15
-	xor	r5, r15
-	xor	r11, r15
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
-	and	#34952, r6
-	rrum.w	#2, r6
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r6, r15
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r6
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r6, r15
-	; photon256.ae:60: t = times2(x3 ^ x5)
-	mov	r4, r11
-	xor	r5, r11
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r11, r6
-	and	#30583, r6
-	rlam.w	#1, r6
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	18(sp), r10
-	xor	r15, r10
-	xor	r6, r10
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
-	mov	r11, r5
-	and	#34952, r5
-	rrum.w	#2, r5
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r5, r10
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r5
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r5, r10
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r10, r5
-	and	#30583, r5
-	rlam.w	#1, r5
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	20(sp), r6
-	xor	r4, r6
-	xor	r9, r6
-	xor	r15, r6
-	xor	r5, r6
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
-	and	#34952, r10
-	rrum.w	#2, r10
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r10, r6
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r10
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r10, r6
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r6, r5
-	and	#30583, r5
-	rlam.w	#1, r5
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r4, r10
-	xor	18(sp), r10
-	xor	r5, r10
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
-	and	#34952, r6
-	rrum.w	#2, r6
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r6, r10
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r6
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r6, r10
-	mov	r10, 24(sp)
-	; photon256.ae:60: t = times2(x3 ^ x5)
-	mov	r9, r10
-	xor	18(sp), r10
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r10, r6
-	and	#30583, r6
-	rlam.w	#1, r6
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r15, r12
-	xor	24(sp), r12
-	xor	r6, r12
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
-	mov	r10, r5
-	and	#34952, r5
-	rrum.w	#2, r5
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r5, r12
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r5
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r5, r12
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r12, r5
-	and	#30583, r5
-	rlam.w	#1, r5
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	8(sp), r6
-	xor	r9, r6
-	xor	16(sp), r6
-	xor	24(sp), r6
-	xor	r5, r6
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
-	and	#34952, r12
-	rrum.w	#2, r12
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r12, r6
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r12
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r12, r6
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r6, r5
-	and	#30583, r5
-	rlam.w	#1, r5
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r9, r12
-	xor	r15, r12
-	xor	r5, r12
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
-	and	#34952, r6
-	rrum.w	#2, r6
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r6, r12
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r6
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r6, r12
-	mov	r12, 26(sp)
-	; photon256.ae:60: t = times2(x3 ^ x5)
-	mov	16(sp), r6
-	xor	r15, r6
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r6, r12
-	and	#30583, r12
-	rlam.w	#1, r12
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	24(sp), r4
-	mov	26(sp), r5
-	xor	r5, r4
-	xor	r12, r4
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
-	and	#34952, r6
-	rrum.w	#2, r6
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r6, r4
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r6
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r6, r4
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r4, r12
-	and	#30583, r12
-	rlam.w	#1, r12
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	16(sp), r14
-	xor	18(sp), r14
-	xor	r5, r14
-	xor	r12, r14
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
-	and	#34952, r4
-	rrum.w	#2, r4
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r4, r14
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r4
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r4, r14
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r14, r6
-	and	#30583, r6
-	rlam.w	#1, r6
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	16(sp), r12
-	mov	24(sp), r4
-	xor	r4, r12
-	xor	r6, r12
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
-	and	#34952, r14
-	rrum.w	#2, r14
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r14, r12
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r14
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r14, r12
-	mov	r12, 28(sp)
-	; photon256.ae:60: t = times2(x3 ^ x5)
-	mov	18(sp), r6
-	xor	r4, r6
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r6, r14
-	and	#30583, r14
-	rlam.w	#1, r14
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r5, r9
-	mov	r12, r4
-	xor	r4, r9
-	xor	r14, r9
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
-	and	#34952, r6
-	rrum.w	#2, r6
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r6, r9
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r6
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r6, r9
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r9, r14
-	and	#30583, r14
-	rlam.w	#1, r14
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	18(sp), r12
-	xor	r12, r11
-	xor	r15, r11
-	xor	r4, r11
-	xor	r14, r11
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
-	and	#34952, r9
-	rrum.w	#2, r9
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r9, r11
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r9
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r9, r11
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r11, r9
-	and	#30583, r9
-	rlam.w	#1, r9
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r5, r12
-	xor	r9, r12
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
-	and	#34952, r11
-	rrum.w	#2, r11
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r11, r12
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r11
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r11, r12
-	mov	r12, 32(sp)
-	; photon256.ae:60: t = times2(x3 ^ x5)
-	mov	r15, r11
-	xor	r5, r11
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r11, r14
-	and	#30583, r14
-	rlam.w	#1, r14
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	16(sp), r12
-	xor	r4, r12
-	mov	32(sp), r9
-	xor	r9, r12
-	xor	r14, r12
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
-	and	#34952, r11
-	rrum.w	#2, r11
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r11, r12
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r11
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r11, r12
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r12, r14
-	and	#30583, r14
-	rlam.w	#1, r14
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r15, r10
-	xor	24(sp), r10
-	xor	r9, r10
-	xor	r14, r10
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
-	and	#34952, r12
-	rrum.w	#2, r12
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r12, r10
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r12
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r12, r10
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r10, r12
-	and	#30583, r12
-	rlam.w	#1, r12
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r15, r14
-	xor	r4, r14
-	xor	r12, r14
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
-	and	#34952, r10
-	rrum.w	#2, r10
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r10, r14
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r10
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r10, r14
-	mov	r14, 34(sp)
-	; photon256.ae:165: x0 = sub_cells(x0 ^ (c ^ ic[0]) as u32)
-	mov	46(sp), r11
-	xor	22(sp), r11
-	; photon256.ae:60: t = times2(x3 ^ x5)
-	mov	r8, r5
-	xor	14(sp), r5
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r5, r12
-	and	#30583, r12
-	rlam.w	#1, r12
-	; photon256.ae:171: x6 = sub_cells(x6 ^ (c ^ ic[6]) as u32) >>> 24
-	mov	40(sp), r14
-	mov.b	photon256_sf0(r14), r14
-	swpb	r14
-	mov.b	43(sp), r10
-	mov.b	photon256_sf0(r10), r10
-	bis	r10, r14
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	r7, r9
-	xor	r14, r9
-	xor	r13, r9
-	xor	r12, r9
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
-	mov	r5, r12
-	and	#34952, r12
-	rrum.w	#2, r12
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r12, r9
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r12
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r12, r9
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r9, r12
-	and	#30583, r12
-	rlam.w	#1, r12
-	; photon256.ae:169: x4 = sub_cells(x4 ^ (c ^ ic[4]) as u32) >>> 16
-	mov	30(sp), r4
-	mov.b	r4, r6
-	xor	r6, r4
-	swpb	r4
-	mov.b	photon256_sf0(r4), r10
-	swpb	r10
-	mov.b	photon256_sf0(r6), r6
-	bis	r6, r10
-	; photon256.ae:165: x0 = sub_cells(x0 ^ (c ^ ic[0]) as u32)
-	mov.b	r11, r6
-	xor	r6, r11
-	swpb	r11
-	mov.b	photon256_sf0(r11), r4
-	swpb	r4
-	mov.b	photon256_sf0(r6), r11
-	bis	r11, r4
-	; photon256.ae:167: x2 = sub_cells(x2 ^ (c ^ ic[2]) as u32) >>> 8
-	mov	38(sp), r11
-	mov.b	photon256_sf0(r11), r6
-	swpb	r6
-	mov.b	37(sp), r11
-	mov.b	photon256_sf0(r11), r11
-	bis	r11, r6
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r6, r4
-	xor	r8, r4
-	xor	r10, r4
-	xor	r13, r4
-	xor	r12, r4
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
-	and	#34952, r9
-	rrum.w	#2, r9
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r9, r4
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r9
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r9, r4
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r4, r12
-	and	#30583, r12
-	rlam.w	#1, r12
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r8, r9
-	xor	r14, r9
-	xor	r12, r9
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
-	and	#34952, r4
-	rrum.w	#2, r4
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r4, r9
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r4
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r4, r9
-	; photon256.ae:60: t = times2(x3 ^ x5)
-	mov	r10, r12
-	xor	r14, r12
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r12, r11
-	and	#30583, r11
-	rlam.w	#1, r11
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	r6, r4
-	xor	r13, r4
-	xor	r9, r4
-	xor	r11, r4
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
-	mov	r12, r11
-	and	#34952, r11
-	rrum.w	#2, r11
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r11, r4
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r11
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r11, r4
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r4, r11
-	and	#30583, r11
-	rlam.w	#1, r11
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r8, r7
-	xor	r10, r7
-	xor	14(sp), r7
-	xor	r9, r7
-	xor	r11, r7
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
-	and	#34952, r4
-	rrum.w	#2, r4
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	r7, r11
-	xor	r4, r11
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r4
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r4, r11
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r11, r4
-	and	#30583, r4
-	rlam.w	#1, r4
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r10, r7
-	xor	r13, r7
-	xor	r4, r7
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
-	and	#34952, r11
-	rrum.w	#2, r11
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r11, r7
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r11
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r11, r7
-	; photon256.ae:60: t = times2(x3 ^ x5)
-	mov	14(sp), r4
-	xor	r13, r4
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r4, r11
-	and	#30583, r11
-	rlam.w	#1, r11
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r9, r8
-	xor	r7, r8
-	xor	r11, r8
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
-	mov	r4, r11
-	mov	r4, 6(sp)
-	and	#34952, r11
-	rrum.w	#2, r11
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r11, r8
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r11
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r11, r8
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r8, r11
-	and	#30583, r11
-	rlam.w	#1, r11
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r10, r6
-	mov	14(sp), r4
-	xor	r4, r6
-	xor	r14, r6
-	xor	r7, r6
-	xor	r11, r6
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
-	and	#34952, r8
-	rrum.w	#2, r8
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r8, r6
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r8
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r8, r6
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r6, r11
-	and	#30583, r11
-	rlam.w	#1, r11
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r4, r8
-	xor	r9, r8
-	xor	r11, r8
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
-	and	#34952, r6
-	rrum.w	#2, r6
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r6, r8
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r6
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r6, r8
-	; photon256.ae:60: t = times2(x3 ^ x5)
-	mov	r14, r6
-	xor	r9, r6
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r6, r11
-	and	#30583, r11
-	rlam.w	#1, r11
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r7, r10
-	xor	r8, r10
-	xor	r11, r10
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
-	mov	r6, r11
-	and	#34952, r11
-	rrum.w	#2, r11
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r11, r10
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r11
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r11, r10
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r10, r11
-	and	#30583, r11
-	rlam.w	#1, r11
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r14, r5
-	xor	r13, r5
-	xor	r8, r5
-	xor	r11, r5
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
-	and	#34952, r10
-	rrum.w	#2, r10
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r10, r5
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r10
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r10, r5
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r5, r10
-	and	#30583, r10
-	rlam.w	#1, r10
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r14, r11
-	xor	r7, r11
-	xor	r10, r11
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
-	and	#34952, r5
-	rrum.w	#2, r5
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r5, r11
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r5
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r5, r11
-	; photon256.ae:60: t = times2(x3 ^ x5)
-	mov	r13, r5
-	xor	r7, r5
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r5, r10
-	and	#30583, r10
-	rlam.w	#1, r10
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r8, r4
-	xor	r11, r4
-	xor	r10, r4
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
-	mov	r5, r10
-	and	#34952, r10
-	rrum.w	#2, r10
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r10, r4
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r10
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r10, r4
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r4, r10
-	and	#30583, r10
-	rlam.w	#1, r10
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r13, r12
-	xor	r9, r12
-	xor	r11, r12
-	xor	r10, r12
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
-	mov	r4, r10
-	and	#34952, r10
-	rrum.w	#2, r10
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r10, r12
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r10
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r10, r12
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r12, r4
-	and	#30583, r4
-	rlam.w	#1, r4
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r13, r10
-	xor	r8, r10
-	xor	r4, r10
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
-	and	#34952, r12
-	rrum.w	#2, r12
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r12, r10
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r12
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r12, r10
-	; photon256.ae:60: t = times2(x3 ^ x5)
-	mov	r9, r4
-	xor	r8, r4
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r4, r12
-	and	#30583, r12
-	rlam.w	#1, r12
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r11, r14
-	xor	r10, r14
-	xor	r12, r14
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
-	and	#34952, r4
-	rrum.w	#2, r4
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r4, r14
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r4
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r4, r14
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r14, r12
-	and	#30583, r12
-	rlam.w	#1, r12
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	6(sp), r4
-	xor	r9, r4
-	xor	r7, r4
-	xor	r10, r4
-	xor	r12, r4
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
-	and	#34952, r14
-	rrum.w	#2, r14
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r14, r4
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r14
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r14, r4
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r4, r14
-	and	#30583, r14
-	rlam.w	#1, r14
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r9, r12
-	xor	r11, r12
-	xor	r14, r12
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
-	and	#34952, r4
-	rrum.w	#2, r4
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r4, r12
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r4
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r4, r12
-	; photon256.ae:60: t = times2(x3 ^ x5)
-	mov	r7, r4
-	xor	r11, r4
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r4, r14
-	and	#30583, r14
-	rlam.w	#1, r14
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r10, r13
-	xor	r12, r13
-	xor	r14, r13
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
-	and	#34952, r4
-	rrum.w	#2, r4
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r4, r13
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r4
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r4, r13
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r13, r14
-	and	#30583, r14
-	rlam.w	#1, r14
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r7, r6
-	xor	r8, r6
-	xor	r12, r6
-	xor	r14, r6
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
-	and	#34952, r13
-	rrum.w	#2, r13
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r13, r6
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r13
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r13, r6
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r6, r14
-	and	#30583, r14
-	rlam.w	#1, r14
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r7, r13
-	xor	r10, r13
-	xor	r14, r13
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
-	and	#34952, r6
-	rrum.w	#2, r6
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r6, r13
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r6
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r6, r13
-	; photon256.ae:60: t = times2(x3 ^ x5)
-	mov	r8, r4
-	xor	r10, r4
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r4, r14
-	and	#30583, r14
-	rlam.w	#1, r14
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	r9, r6
-	xor	r12, r6
-	xor	r13, r6
-	xor	r14, r6
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
-	and	#34952, r4
-	rrum.w	#2, r4
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r4, r6
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r4
-	; photon256.ae:61: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r4, r6
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r6, r14
-	and	#30583, r14
-	rlam.w	#1, r14
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r8, r5
-	xor	r11, r5
-	xor	r13, r5
-	xor	r14, r5
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
-	and	#34952, r6
-	rrum.w	#2, r6
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r6, r5
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r6
-	; photon256.ae:62: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r6, r5
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r5, r6
-	and	#30583, r6
-	rlam.w	#1, r6
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r8, r14
-	xor	r12, r14
-	xor	r6, r14
-	; photon256.ae:50: u = (x & 0x88888888) >> 2
-	and	#34952, r5
-	rrum.w	#2, r5
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r5, r14
-	; photon256.ae:51: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r5
-	; photon256.ae:63: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r5, r14
-	mov	r9, 46(sp)
-	mov	16(sp), r6
-	mov	18(sp), r5
-	mov	r15, 2(sp)
-	mov	r11, 12(sp)
-	mov	24(sp), r4
-	mov	26(sp), 30(sp)
-	mov	28(sp), r15
-	mov	32(sp), 42(sp)
-	mov	34(sp), r9
-	add	#1, 48(sp)
-	jz	.Lphoton256_permute_rows_near3
-	br	#.Lphoton256_permute_rows_loop1
-.Lphoton256_permute_rows_near3:
-.Lphoton256_permute_rows_done2:
-	; photon256.ae:177: s[0] = x0
-	mov	44(sp), r11
-	mov	46(sp), -32(r11)
-	mov	r6, -30(r11)
-	; photon256.ae:178: s[1] = x1
-	mov	r11, r6
-	mov	r7, -28(r6)
-	mov	r5, -26(r6)
-	; photon256.ae:179: s[2] = x2
-	mov	r8, -24(r6)
-	mov	2(sp), -22(r6)
-	; photon256.ae:180: s[3] = x3
-	mov	12(sp), -20(r6)
-	mov	r4, -18(r6)
-	; photon256.ae:181: s[4] = x4
-	mov	r10, -16(r6)
-	mov	30(sp), -14(r6)
-	; photon256.ae:182: s[5] = x5
-	mov	r12, -12(r6)
-	mov	r15, -10(r6)
-	; photon256.ae:183: s[6] = x6
-	mov	r13, -8(r6)
-	mov	42(sp), -6(r6)
-	; photon256.ae:184: s[7] = x7
-	mov	r14, -4(r6)
-	mov	r9, -2(r6)
-	add	#54, sp
-	popm.w	#7, r10
-	ret
-	.size photon256_permute_rows, .-photon256_permute_rows
 
 
 
@@ -3747,59 +1460,6 @@ photon256_rc:
 	.byte 0x01, 0x03, 0x07, 0x0e, 0x0d, 0x0b, 0x06, 0x0c
 	.byte 0x09, 0x02, 0x05, 0x0a
 	.size photon256_rc, .-photon256_rc
-
-
-; table mixsub: 128 x u32 (512 bytes)
-	.section .rodata.photon256_mixsub,"a",@progbits
-	.balign 2
-	.global photon256_mixsub
-	.type photon256_mixsub, @object
-photon256_mixsub:
-	.word 0xc5fb, 0x8f68, 0x579a, 0x69b6, 0x6bec, 0x4e34, 0xbad5, 0x3dc3
-	.word 0x9261, 0xe6de, 0x0000, 0x0000, 0xae17, 0xc15c, 0xd139, 0x73f7
-	.word 0x3c76, 0x2782, 0xed4f, 0x5475, 0xf98d, 0xa8ea, 0x86a3, 0x1a41
-	.word 0x4358, 0x9529, 0x7f2e, 0xb2ab, 0x14c2, 0xfc9f, 0x28b4, 0xdb1d
-	.word 0xe565, 0xcb4f, 0xd7b7, 0x5a39, 0x7b3b, 0x6c2e, 0xfaca, 0xb58d
-	.word 0x32d2, 0x9176, 0x0000, 0x0000, 0x9e5e, 0xa761, 0x81f1, 0xd9a3
-	.word 0xac8c, 0x3617, 0x2d7d, 0xefb4, 0x49e9, 0xfd58, 0x5646, 0x839a
-	.word 0xb323, 0x48d5, 0x1faf, 0x7ec2, 0x6494, 0x12ec, 0xc818, 0x24fb
-	.word 0x93ab, 0x3b96, 0x2cea, 0xca2b, 0xd85c, 0x8cd3, 0x1675, 0x651c
-	.word 0xbf41, 0xf1bd, 0x0000, 0x0000, 0x4bf7, 0xb745, 0xce29, 0xe9cf
-	.word 0xf4b6, 0x46f8, 0x3a9f, 0xaf37, 0x671d, 0x7d6e, 0xe2c3, 0x23e4
-	.word 0x7168, 0x1872, 0x85de, 0x5e8a, 0x5d82, 0xd259, 0xa934, 0x94a1
-	.word 0xc33d, 0x1183, 0x5cc1, 0x446c, 0x688f, 0x9948, 0xb669, 0x2236
-	.word 0x9ffc, 0x55ef, 0x0000, 0x0000, 0xabb2, 0x88cb, 0xdee6, 0xbb7e
-	.word 0x344e, 0xdd24, 0xeaa8, 0x665a, 0xf773, 0xcca7, 0x8227, 0xff12
-	.word 0x411a, 0xee91, 0x7554, 0x33b5, 0x1ddb, 0xaafd, 0x2995, 0x77d9
-	.word 0xf62b, 0x9754, 0x9b8a, 0x2f73, 0xe31c, 0xdab2, 0xdc45, 0x1ea8
-	.word 0x6da1, 0xb827, 0x0000, 0x0000, 0x1537, 0x4de6, 0x3f59, 0xc41a
-	.word 0x7896, 0xf5c1, 0x47cf, 0x31db, 0x8ebd, 0x6295, 0xa4d3, 0xeb69
-	.word 0x52f8, 0x7c3d, 0x2a6e, 0x89fc, 0xc972, 0x534e, 0xb1e4, 0xa68f
-	.word 0x352a, 0x1cf9, 0xc78e, 0x4592, 0x8b15, 0x96ed, 0x6a47, 0x2bd1
-	.word 0xf2a4, 0x596b, 0x0000, 0x0000, 0xbe3f, 0x8a14, 0xe152, 0xbd3c
-	.word 0x4c9b, 0xd37f, 0xadc9, 0x6e43, 0x79b1, 0xcf86, 0x26dc, 0xf8ae
-	.word 0x13f6, 0xe457, 0x5f6d, 0x3728, 0xd478, 0xa1c5, 0x98e3, 0x72ba
-	.word 0x8399, 0xbc64, 0x6c22, 0xa5b3, 0x48dd, 0xc632, 0x3611, 0x5bc8
-	.word 0xefbb, 0x19d7, 0x0000, 0x0000, 0xcb44, 0x7a56, 0x7ecc, 0x9dfa
-	.word 0x24ff, 0x6381, 0x5a33, 0xfe7b, 0xa766, 0xdfe5, 0x12ee, 0x3849
-	.word 0x9177, 0x842d, 0xb588, 0xe7ac, 0xfd55, 0x219e, 0xd9aa, 0x421f
-	.word 0x46be, 0x74e3, 0x3bad, 0xf3dc, 0x23c7, 0xa278, 0x8c5f, 0xe8f6
-	.word 0x7d13, 0x873f, 0x0000, 0x0000, 0x6579, 0xd69b, 0xaf98, 0x4a8e
-	.word 0x186a, 0x51a4, 0xb7f2, 0x1b2a, 0x5ed4, 0x2547, 0x9435, 0xb952
-	.word 0xd28b, 0xcdb1, 0xcae1, 0x9c15, 0xe926, 0x3e6d, 0xf14c, 0x6fc9
-	.size photon256_mixsub, .-photon256_mixsub
-
-
-; table rcol: 12 x u32 (48 bytes)
-	.section .rodata.photon256_rcol,"a",@progbits
-	.balign 2
-	.global photon256_rcol
-	.type photon256_rcol, @object
-photon256_rcol:
-	.word 0x6201, 0x9dfe, 0x4023, 0xbfdc, 0x0467, 0xfb98, 0x9dfe, 0x6201
-	.word 0xaecd, 0x5132, 0xc8ab, 0x3754, 0x1576, 0xea89, 0xbfdc, 0x4023
-	.word 0xea89, 0x1576, 0x5132, 0xaecd, 0x2645, 0xd9ba, 0xd9ba, 0x2645
-	.size photon256_rcol, .-photon256_rcol
 
 
 ; table sf0: 256 x u8 (256 bytes)

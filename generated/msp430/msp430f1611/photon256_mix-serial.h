@@ -16,17 +16,7 @@ void photon256_sub_cells(const uint16_t *x, uint16_t *out0);
 void photon256_times2(const uint16_t *x, uint16_t *out0);
 /* photon256.serial */
 void photon256_serial(const uint16_t *x0, const uint16_t *x1, const uint16_t *x2, const uint16_t *x3, const uint16_t *x4, const uint16_t *x5, const uint16_t *x6, const uint16_t *x7, uint16_t *out0, uint16_t *out1, uint16_t *out2, uint16_t *out3, uint16_t *out4, uint16_t *out5, uint16_t *out6, uint16_t *out7);
-/* photon256.swap */
-void photon256_swap(const uint16_t *a, const uint16_t *b, const uint16_t *k, const uint16_t *m, uint16_t *out0, uint16_t *out1);
-/* photon256.transpose */
-void photon256_transpose(const uint16_t *x0, const uint16_t *x1, const uint16_t *x2, const uint16_t *x3, const uint16_t *x4, const uint16_t *x5, const uint16_t *x6, const uint16_t *x7, uint16_t *out0, uint16_t *out1, uint16_t *out2, uint16_t *out3, uint16_t *out4, uint16_t *out5, uint16_t *out6, uint16_t *out7);
-/* photon256.round_columns */
-void photon256_round_columns(uint16_t *a, uint16_t *b, uint16_t r);
-/* photon256.permute_columns */
-void photon256_permute_columns(uint16_t *s);
 /* photon256.permute */
 void photon256_permute(uint16_t *s);
-/* photon256.permute_rows */
-void photon256_permute_rows(uint16_t *s);
 
 #endif

@@ -119,11 +119,7 @@ class Msp430Memory:
                 self.emit("swpb", t)
                 lo = swapped
             if lo > s:
-                if self.cpux:
-                    self._steps4("rram", t, lo - s)
-                else:
-                    for _ in range(lo - s):
-                        self.emit("rra", t)
+                self._right_arith(t, lo - s)
             else:
                 self._left(t, s - lo)
             self.emit("and", Imm(((1 << w) - 1) << s), t)

@@ -62,11 +62,8 @@ class Msp430Shifts:
             s -= 8
         if k > 0:
             self._left(d, s)
-        elif self.cpux:
-            self._steps4("rram", d, s)
         else:
-            for _ in range(s):
-                self.emit("rra", d)
+            self._right_arith(d, s)
         return d
 
     def rotation_is_cheaper(self, k: int) -> bool:
@@ -103,6 +100,15 @@ class Msp430Shifts:
         else:
             for _ in range(s):
                 self.emit("rla", d)
+
+    def _right_arith(self, d: R, s: int) -> None:
+        """d >> s with bit 15 copied down (`rra` steps, `rram #n` on MSP430X): a logical shift
+        where bit 15 is clear, or where a mask drops the bits it fills."""
+        if self.cpux:
+            self._steps4("rram", d, s)
+        else:
+            for _ in range(s):
+                self.emit("rra", d)
 
     # rra: bit 0 -> C; rla (add r, r): bit 15 -> C; rrc: C -> bit 15; rlc (addc r, r): C -> bit 0
     # (SLAU144 §3.4.6)
