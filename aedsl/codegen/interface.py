@@ -33,6 +33,7 @@ from typing import Callable, ClassVar
 from aedsl.codegen import commute, dce, regalloc, schedule
 from aedsl.codegen.emit import SpecLines, render
 from aedsl.codegen.mir import MFunction
+from aedsl.codegen.mir import MFunction
 from aedsl.codegen.unit import Compiled, Entry, Param, exported, unit_kind, variant_stem
 
 
@@ -87,12 +88,20 @@ REGALLOC = MirPass("regalloc", _regalloc)        # sets ctx.alloc
 COMMUTE = MirPass("commute", _commute)           # two-address ops copy the operand that dies
 
 
+def _judge(mf: MFunction, ctx: MirContext) -> tuple[int, ...]:
+    """`schedule.judge` of the allocated function in the form its emission gives it
+    (`Target.final_form`: spill slots placed where the target places them after the pipeline)."""
+    final = ctx.machine.final_form
+    return schedule.judge(final(mf, ctx.alloc) if final is not None else mf, ctx.machine, ctx.knobs)
+
+
 def run_mir_pipeline(mf: MFunction, passes: list[MirPass], ctx: MirContext) -> None:
     """Run the passes in order. At SCHEDULE, the rest of the pipeline runs on the function as
     selected and on one copy per scheduling strategy that re-orders it (`codegen/schedule.py`:
     for register pressure, bitsliced regions limb-major); the cheapest allocated code by the
     cost model is kept, the selected order on a tie: fewer cycles, or in size mode (`opt=size`)
-    fewer bytes (`schedule.judge`; knob `op_order=source`: no copy is tried)."""
+    fewer bytes (`schedule.judge` of the function as the target will emit it, `Target.final_form`;
+    knob `op_order=source`: no copy is tried)."""
     for i, p in enumerate(passes):
         if p is SCHEDULE:
             if ctx.knobs.get("op_order", "pressure") == "source":
@@ -100,15 +109,16 @@ def run_mir_pipeline(mf: MFunction, passes: list[MirPass], ctx: MirContext) -> N
             trials = []              # each strategy that re-orders something, allocated and judged
             for strategy in schedule.STRATEGIES:
                 trial = mf.clone()
-                if schedule.schedule(trial, ctx.machine, strategy):
+                changed = [schedule.schedule(trial, ctx.machine, step) for step in strategy.split("+")]
+                if any(changed):
                     trials.append((trial, dataclasses.replace(ctx)))
             if not trials:
                 continue
             run_mir_pipeline(mf, [q for q in passes[i + 1:]], ctx)
-            best = schedule.judge(mf, ctx.machine, ctx.knobs)
+            best = _judge(mf, ctx)
             for trial, trial_ctx in trials:
                 run_mir_pipeline(trial, [q for q in passes[i + 1:]], trial_ctx)
-                cost = schedule.judge(trial, ctx.machine, ctx.knobs)
+                cost = _judge(trial, trial_ctx)
                 if cost < best:
                     best = cost
                     mf.__dict__.update(trial.__dict__)

@@ -20,6 +20,15 @@ registers, the region is ordered limb-major: all of limb 0's S-box, then limb 1'
 column's working set is live at a time and the other columns wait in memory (the hand-written
 schedule of such rounds). The peak need not drop (the region's inputs and outputs are live
 anyway); what drops is the number of values used many times while spilled.
+A third strategy ("depth"), in runs whose peak exceeds the allocatable registers, orders a run
+consumer by consumer: for each sink of the dependence graph (a group nothing in the run reads
+after: a value the run leaves live, a store), in the original order or its reverse
+("depth_rev"), everything it still waits on goes depth-first, then the sink; so each result is
+finished as soon as its inputs are (an S-box output and its linear layer before the next S-box
+output is begun) rather than every operation over every result at once. It keeps no peak in
+check itself: it is a starting order for the pressure scheduler (STRATEGIES lists
+"depth+pressure": the steps run one after the other), whose ties follow the order it starts
+from.
 `codegen.interface.run_mir_pipeline` allocates the function as selected and in each strategy's
 order, and keeps the order whose allocated code the cost model finds cheapest.
 
@@ -334,6 +343,31 @@ def _lane_major(n, preds, succs, lanes: list) -> list[int]:
     return _list_order(n, preds, succs, lambda ready: min(ready, key=key.__getitem__))
 
 
+def _depth_first(n: int, preds: list, succs: list, reverse: bool = False) -> list[int]:
+    """Consumer-driven order: for each sink (a group with no successor), in the original order
+    or reversed, its not yet placed predecessors depth-first (each group's predecessors in the
+    original order), then the sink. A topological order of `preds`."""
+    order: list[int] = []
+    seen = [False] * n
+    sinks = [g for g in range(n) if not succs[g]]
+    if reverse:
+        sinks.reverse()
+    for root in sinks:
+        seen[root] = True
+        stack = [(root, iter(sorted(preds[root])))]
+        while stack:
+            g, waits = stack[-1]
+            for p in waits:
+                if not seen[p]:
+                    seen[p] = True
+                    stack.append((p, iter(sorted(preds[p]))))
+                    break
+            else:
+                stack.pop()
+                order.append(g)
+    return order
+
+
 def _group_lane(g: list[int], insts: list[MInst]):
     """The one lane every instruction of a group computes, else None."""
     lanes = {insts[i].lane for i in g if insts[i].mn != "comment"}
@@ -359,20 +393,30 @@ def _schedule_run(groups: list[list[int]], insts: list[MInst], target: Target,
         if order == list(range(n)):
             return None
         return [groups[g] for g in order]
+    if strategy in ("depth", "depth_rev"):
+        # like "lanes", only where the run's values do not all fit in registers
+        if before <= len(target.allocatable):
+            return None
+        order = _depth_first(n, preds, succs, reverse=strategy == "depth_rev")
+        return None if order == list(range(n)) else [groups[g] for g in order]
     new = [groups[g] for g in _bottom_up(n, preds, succs, gdefs, guses, live_out)]
     if _peak(new, du, live_out) < before:
         return new
     return None
 
 
-STRATEGIES = ("pressure", "lanes")
+# What the MIR pipeline tries besides the selected order (`interface.run_mir_pipeline`), each a
+# full allocation; "a+b": step a, then step b on its order. "depth+pressure" is "pressure" alone
+# wherever no run is re-ordered consumer by consumer, so plain "pressure" is not tried apart.
+STRATEGIES = ("lanes", "depth+pressure", "depth_rev+pressure")
 
 
 def schedule(mf: MFunction, target: Target, strategy: str = "pressure") -> bool:
     """Re-order every run between fixed points (in place) by `strategy`: "pressure" = bottom-up
     list scheduling for fewer live virtual registers, kept where the run's peak drops; "lanes" =
     bitsliced regions limb-major (`_lane_major`), in runs whose peak exceeds the allocatable
-    registers. True if any run changed."""
+    registers; "depth" / "depth_rev" = consumer by consumer (`_depth_first`), in such runs too.
+    True if any run changed."""
     from .liveness import Cfg, block_liveness, live_after as block_live_after
     insts = mf.insts
     cfg = Cfg(insts, target)
@@ -399,11 +443,13 @@ def schedule(mf: MFunction, target: Target, strategy: str = "pressure") -> bool:
             if fixed:
                 tail: list[int] = []
                 if reads_flags(k) and run:
-                    # the flags it reads come from the run's last setter: from there on, keep
+                    # the flags it reads come from the run's last setter: from there on, keep;
+                    # a setter that reads the flags itself (subc, rrc: a carry chain) takes the
+                    # setter before it along
                     while run:
                         j = run.pop()
                         tail.insert(0, j)
-                        if sets_flags(j):
+                        if sets_flags(j) and not reads_flags(j):
                             break
                 if run:
                     segments.append((True, run))

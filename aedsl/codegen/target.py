@@ -22,6 +22,10 @@ A target is data plus a little code:
 - `word_bytes`: the machine word's bytes (a word access through a pointer covers that many).
 - `unit_of(inst)`: the functional unit an instruction uses (default: its `InstrDesc.unit`); a
   target whose multiplier is a memory-mapped peripheral names the stores that feed it.
+- `final_form(mf, alloc)`: a copy of an allocated function as its emission will have it, for
+  judging a schedule by its allocated code (`codegen/interface.run_mir_pipeline`): a target that
+  places spill slots after the MIR pipeline (Thumb-1: the most used in high registers) places
+  them. None: the function as allocated is what is emitted.
 """
 from __future__ import annotations
 
@@ -72,6 +76,7 @@ class Target:
     word_homes: bool = False
     word_bytes: int = 2
     unit_of: Callable[[MInst], str] | None = None
+    final_form: Callable[[object, object], object] | None = None
 
     def unit(self, inst: MInst) -> str:
         """The functional unit `inst` uses ("" = none named)."""

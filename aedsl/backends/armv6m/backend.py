@@ -22,6 +22,7 @@ only where no unconditional transfer comes in time, and then outside loops where
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from aedsl.ir.nodes import Module
@@ -518,6 +519,28 @@ def place_slots(mf: MFunction, target, high: tuple) -> tuple[int, list[int], boo
     return (1 + max(stack)) if stack else 0, used_high, bool(drop)
 
 
+def _high_slots(mf: MFunction, target, alloc, force_lr: bool, lr_slot: bool = True) -> tuple:
+    """The high registers spill slots may take: r8-r11 in a function that calls (a call clobbers
+    r12); r8-r12 and LR in a leaf that pushes LR anyway (it saves low registers; `lr_slot`);
+    else r8-r12."""
+    low_saved = [r for r in alloc.used_phys if r in target.callee_saved]
+    lr_slot = lr_slot and bool(low_saved or force_lr)
+    return CALLER_HIGH_SLOTS if mf.calls else LEAF_HIGH_SLOTS if lr_slot else HIGH_SLOTS
+
+
+def final_form(mf: MFunction, target, alloc) -> MFunction:
+    """A copy of an allocated function with its spill slots placed as `_emit` places them (the
+    most used in high registers: 1-cycle copies, not 2-cycle loads and stores) and the copies
+    that leaves redundant removed: what a schedule's spills cost here, for the MIR pipeline's
+    judge (`Target.final_form`; the saves of callee-saved registers are not counted)."""
+    out = mf.clone()
+    _, high_regs, homed = place_slots(out, target, _high_slots(out, target, alloc, force_lr=bool(mf.calls)))
+    if copies.remove_redundant_moves(out, target) or homed:
+        dce.eliminate(out, target, extra=high_regs)
+    fold_high_adds(out, target)
+    return out
+
+
 def peephole(mf: MFunction) -> None:
     """Spill code leaves `mov x -> slot` followed at once by `mov slot -> y` (a value stored and
     reloaded): the reload becomes a register copy, or disappears when y is x."""
@@ -536,9 +559,7 @@ def peephole(mf: MFunction) -> None:
 
 def _emit(mf, target, alloc, lines_src, force_lr=False, lr_slot=True) -> dict:
     low_saved = sorted(r for r in alloc.used_phys if r in target.callee_saved)
-    # LR as a slot where it is pushed anyway (a function saving low registers)
-    lr_slot = lr_slot and bool(low_saved or force_lr)
-    high = CALLER_HIGH_SLOTS if mf.calls else LEAF_HIGH_SLOTS if lr_slot else HIGH_SLOTS
+    high = _high_slots(mf, target, alloc, force_lr, lr_slot)
     before = mf.clone() if LR in high else None
     stack_slots, high_regs, homed = place_slots(mf, target, high)
     if copies.remove_redundant_moves(mf, target) or homed:  # slots in high registers are registers now
@@ -686,7 +707,8 @@ class ArmV6MBackend(Backend):
     linker_script = staticmethod(linker_script)
 
     def machine(self, chip, mf):
-        return make_target(chip, calls=bool(mf.calls))
+        target = make_target(chip, calls=bool(mf.calls))
+        return replace(target, final_form=lambda allocated, alloc: final_form(allocated, target, alloc))
 
     def table(self, module, name, prefix):
         info = super().table(module, name, prefix)

@@ -242,7 +242,7 @@ aes_key_schedule:
 
 @ --- aes_encrypt_block: aes.encrypt_block
 @     frame 12 bytes (11 spill slots, 3 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 512 bytes of code and literals
+@     estimated 508 bytes of code and literals
 	.section .text.aes_encrypt_block,"ax",%progbits
 	.global aes_encrypt_block
 	.type aes_encrypt_block, %function
@@ -256,31 +256,29 @@ aes_encrypt_block:
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
 	sub	sp, #12
-	str	r0, [sp, #4]
 	str	r2, [sp, #8]
-	ldr	r5, [r1]
-	ldr	r2, [r1, #4]
-	ldr	r3, [r1, #8]
-	ldr	r4, [r1, #12]
-	@ aes.ae:155: s0 = b[127:96] ^ w[0]
-	mov	r6, r0
-	ldr	r0, [r6]
-	eors	r4, r0
-	@ aes.ae:156: s1 = b[95:64] ^ w[1]
-	ldr	r0, [r6, #4]
-	eors	r3, r0
-	@ aes.ae:157: s2 = b[63:32] ^ w[2]
-	ldr	r0, [r6, #8]
-	eors	r2, r0
-	@ aes.ae:158: s3 = b[31:0] ^ w[3]
-	ldr	r0, [r6, #12]
-	eors	r5, r0
 	@ aes.ae:159: @unroll(round_unroll)
-	movs	r0, #1
-	str	r0, [sp]
-	mov	r1, r5
+	movs	r2, #1
+	str	r2, [sp]
+	ldr	r4, [r1, #12]
+	str	r0, [sp, #4]
+	@ aes.ae:155: s0 = b[127:96] ^ w[0]
+	ldr	r6, [r0]
+	eors	r4, r6
+	ldr	r3, [r1, #8]
+	@ aes.ae:156: s1 = b[95:64] ^ w[1]
+	ldr	r6, [r0, #4]
+	eors	r3, r6
+	ldr	r2, [r1, #4]
+	@ aes.ae:157: s2 = b[63:32] ^ w[2]
+	ldr	r6, [r0, #8]
+	eors	r2, r6
+	ldr	r1, [r1]
+	@ aes.ae:158: s3 = b[31:0] ^ w[3]
+	ldr	r6, [r0, #12]
+	eors	r1, r6
 	@ aes.ae:161: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	mov	r5, r6
+	mov	r5, r0
 	adds	r5, #16
 	ldr	r0, =aes_tf0
 	mov	r8, r0
@@ -292,108 +290,109 @@ aes_encrypt_block:
 	mov	r9, r0
 	@ aes.ae:159: @unroll(round_unroll)
 .Laes_encrypt_block_loop1:
-	@ aes.ae:161: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	lsrs	r0, r4, #24
+	@ aes.ae:164: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
+	lsrs	r0, r1, #24
 	lsls	r6, r0, #2
 	mov	r0, r8
 	ldr	r7, [r0, r6]
-	lsrs	r0, r3, #16
+	lsrs	r0, r4, #16
 	uxtb	r0, r0
 	lsls	r6, r0, #2
 	mov	r0, lr
 	ldr	r0, [r0, r6]
 	eors	r7, r0
-	lsrs	r0, r2, #8
+	lsrs	r0, r3, #8
 	uxtb	r0, r0
 	lsls	r6, r0, #2
 	mov	r0, r12
 	ldr	r0, [r0, r6]
 	eors	r7, r0
-	uxtb	r0, r1
+	uxtb	r0, r2
 	lsls	r6, r0, #2
 	mov	r0, r9
 	ldr	r0, [r0, r6]
 	eors	r7, r0
-	ldr	r6, [r5]
+	ldr	r6, [r5, #12]
 	eors	r7, r6
 	mov	r11, r7
-	@ aes.ae:162: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
-	lsrs	r0, r3, #24
-	lsls	r6, r0, #2
-	mov	r0, r8
-	ldr	r7, [r0, r6]
-	lsrs	r0, r2, #16
-	uxtb	r0, r0
-	lsls	r6, r0, #2
-	mov	r0, lr
-	ldr	r0, [r0, r6]
-	eors	r7, r0
-	lsrs	r0, r1, #8
-	uxtb	r0, r0
-	lsls	r6, r0, #2
-	mov	r0, r12
-	ldr	r0, [r0, r6]
-	eors	r7, r0
-	uxtb	r0, r4
-	lsls	r6, r0, #2
-	mov	r0, r9
-	ldr	r0, [r0, r6]
-	eors	r7, r0
-	ldr	r6, [r5, #4]
-	eors	r7, r6
-	mov	r10, r7
 	@ aes.ae:163: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
 	lsrs	r0, r2, #24
 	lsls	r6, r0, #2
 	mov	r0, r8
-	ldr	r6, [r0, r6]
+	ldr	r7, [r0, r6]
 	lsrs	r0, r1, #16
 	uxtb	r0, r0
-	lsls	r7, r0, #2
+	lsls	r6, r0, #2
 	mov	r0, lr
-	ldr	r0, [r0, r7]
-	eors	r6, r0
+	ldr	r0, [r0, r6]
+	eors	r7, r0
 	lsrs	r0, r4, #8
 	uxtb	r0, r0
+	lsls	r6, r0, #2
+	mov	r0, r12
+	ldr	r0, [r0, r6]
+	eors	r7, r0
+	uxtb	r0, r3
+	lsls	r6, r0, #2
+	mov	r0, r9
+	ldr	r0, [r0, r6]
+	eors	r7, r0
+	ldr	r6, [r5, #8]
+	eors	r7, r6
+	mov	r10, r7
+	@ aes.ae:162: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
+	lsrs	r0, r3, #24
+	lsls	r6, r0, #2
+	mov	r0, r8
+	ldr	r6, [r0, r6]
+	lsrs	r0, r2, #16
+	uxtb	r0, r0
+	lsls	r7, r0, #2
+	mov	r0, lr
+	ldr	r0, [r0, r7]
+	eors	r6, r0
+	lsrs	r0, r1, #8
+	uxtb	r0, r0
 	lsls	r7, r0, #2
 	mov	r0, r12
 	ldr	r0, [r0, r7]
 	eors	r6, r0
-	uxtb	r0, r3
+	uxtb	r0, r4
 	lsls	r7, r0, #2
 	mov	r0, r9
 	ldr	r0, [r0, r7]
 	eors	r6, r0
-	ldr	r0, [r5, #8]
+	ldr	r0, [r5, #4]
 	eors	r6, r0
-	@ aes.ae:164: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
-	lsrs	r0, r1, #24
-	lsls	r1, r0, #2
-	mov	r0, r8
-	ldr	r1, [r0, r1]
-	lsrs	r0, r4, #16
-	uxtb	r0, r0
+	@ aes.ae:161: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
+	lsrs	r0, r4, #24
 	lsls	r4, r0, #2
-	mov	r0, lr
-	ldr	r0, [r0, r4]
-	eors	r1, r0
-	lsrs	r0, r3, #8
+	mov	r0, r8
+	ldr	r4, [r0, r4]
+	lsrs	r0, r3, #16
 	uxtb	r0, r0
 	lsls	r3, r0, #2
-	mov	r0, r12
+	mov	r0, lr
 	ldr	r0, [r0, r3]
-	eors	r1, r0
-	uxtb	r0, r2
+	eors	r4, r0
+	lsrs	r0, r2, #8
+	uxtb	r0, r0
 	lsls	r2, r0, #2
-	mov	r0, r9
+	mov	r0, r12
 	ldr	r0, [r0, r2]
-	eors	r1, r0
-	ldr	r0, [r5, #12]
-	eors	r1, r0
+	eors	r4, r0
+	uxtb	r0, r1
+	lsls	r1, r0, #2
+	mov	r0, r9
+	ldr	r0, [r0, r1]
+	eors	r4, r0
+	ldr	r0, [r5]
+	eors	r4, r0
+	@ aes.ae:164: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
 	adds	r5, #16
-	mov	r4, r11
-	mov	r3, r10
-	mov	r2, r6
+	mov	r3, r6
+	mov	r2, r10
+	mov	r1, r11
 	ldr	r0, [sp]
 	adds	r0, #1
 	str	r0, [sp]

@@ -54,7 +54,7 @@ ascon128_key_setup:
 
 @ --- ascon128_encrypt_with: ascon128.encrypt_with
 @     frame 76 bytes (14 spill slots, 5 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 778 bytes of code and literals
+@     estimated 776 bytes of code and literals
 	.section .text.ascon128_encrypt_with,"ax",%progbits
 	.global ascon128_encrypt_with
 	.type ascon128_encrypt_with, %function
@@ -105,6 +105,16 @@ ascon128_encrypt_with:
 	str	r0, [sp, #20]
 	ldr	r0, =0x80400c06
 	str	r0, [sp, #24]
+	@ ascon128.ae:38: s[1] = k[127:64]
+	ldr	r0, [sp, #8]
+	str	r0, [sp, #28]
+	ldr	r0, [sp, #4]
+	str	r0, [sp, #32]
+	@ ascon128.ae:39: s[2] = k[63:0]
+	ldr	r0, [sp, #16]
+	str	r0, [sp, #36]
+	ldr	r0, [sp, #12]
+	str	r0, [sp, #40]
 	@ ascon128.ae:36: n = load_be(nonce, 0, 16)
 	ldr	r0, [r1, #4]
 	rev	r0, r0
@@ -125,37 +135,27 @@ ascon128_encrypt_with:
 	rev	r0, r0
 	@ ascon128.ae:41: s[4] = n[63:0]
 	str	r0, [sp, #56]
-	@ ascon128.ae:38: s[1] = k[127:64]
-	ldr	r0, [sp, #8]
-	str	r0, [sp, #28]
-	ldr	r0, [sp, #4]
-	str	r0, [sp, #32]
-	@ ascon128.ae:39: s[2] = k[63:0]
-	ldr	r0, [sp, #16]
-	str	r0, [sp, #36]
-	ldr	r0, [sp, #12]
-	str	r0, [sp, #40]
 	@ ascon128.ae:42: P.permute(s, a)
 	add	r0, sp, #20
 	movs	r1, #12
 	bl	ascon128_P_permute
 	@ ascon128.ae:43: s[3] = s[3] ^ k[127:64]
-	ldr	r2, [sp, #44]
-	ldr	r1, [sp, #48]
+	ldr	r1, [sp, #44]
 	ldr	r0, [sp, #8]
-	eors	r2, r0
+	eors	r1, r0
+	str	r1, [sp, #44]
+	ldr	r1, [sp, #48]
 	ldr	r0, [sp, #4]
 	eors	r1, r0
-	str	r2, [sp, #44]
 	str	r1, [sp, #48]
 	@ ascon128.ae:44: s[4] = s[4] ^ k[63:0]
-	ldr	r2, [sp, #52]
-	ldr	r1, [sp, #56]
+	ldr	r1, [sp, #52]
 	ldr	r0, [sp, #16]
-	eors	r2, r0
+	eors	r1, r0
+	str	r1, [sp, #52]
+	ldr	r1, [sp, #56]
 	ldr	r0, [sp, #12]
 	eors	r1, r0
-	str	r2, [sp, #52]
 	str	r1, [sp, #56]
 	@ ascon128.ae:51: if n > 0 {
 	movs	r1, #0
@@ -175,86 +175,86 @@ ascon128_encrypt_with:
 	cmp	r4, r0
 	bcs	.Lascon128_encrypt_with_done8
 .Lascon128_encrypt_with_loop7:
+	@ ascon128.ae:54: count = if n - off < rate then n - off else rate
+	movs	r2, #8
 	@ ascon128.ae:53: off = rate * i
-	lsls	r1, r4, #3
+	lsls	r3, r4, #3
 	@ ascon128.ae:54: count = if n - off < rate then n - off else rate
 	mov	r0, r8
-	subs	r3, r0, r1
-	cmp	r3, #8
-	movs	r2, #0
-	sbcs	r2, r2
-	movs	r0, #8
-	eors	r3, r0
-	ands	r3, r2
-	mov	r2, r3
-	eors	r2, r0
+	subs	r1, r0, r3
+	cmp	r1, #8
+	movs	r0, #0
+	sbcs	r0, r0
+	eors	r1, r2
+	ands	r1, r0
+	eors	r1, r2
 	@ ascon128.ae:55: s[0] = s[0] ^ load_be(ad, off, rate, count) ^ pad(count)
 	ldr	r6, [sp, #20]
 	ldr	r5, [sp, #24]
 	ldr	r0, [sp]
-	adds	r3, r0, r1
+	adds	r2, r0, r3
 	movs	r0, #3
-	cmp	r2, #8
+	cmp	r1, #8
 	bcc	.Lascon128_encrypt_with_bytes9
-	tst	r3, r0
+	tst	r2, r0
 	beq	.Lascon128_encrypt_with_words10
 .Lascon128_encrypt_with_bytes9:
 	movs	r0, #0
 	str	r0, [sp, #60]
 	str	r0, [sp, #64]
 	add	r7, sp, #60
-	mov	r1, r2
-	cmp	r1, #8
+	mov	r3, r1
+	cmp	r3, #8
 	bcc	.Lascon128_encrypt_with_cnt12
-	movs	r1, #8
+	movs	r3, #8
 .Lascon128_encrypt_with_cnt12:
 .Lascon128_encrypt_with_cpy13:
-	subs	r1, #1
+	subs	r3, #1
 	bcc	.Lascon128_encrypt_with_cpyd11
-	ldrb	r0, [r3, r1]
-	strb	r0, [r7, r1]
+	ldrb	r0, [r2, r3]
+	strb	r0, [r7, r3]
 	b	.Lascon128_encrypt_with_cpy13
 .Lascon128_encrypt_with_cpyd11:
-	mov	r3, r7
+	mov	r2, r7
 .Lascon128_encrypt_with_words10:
-	ldr	r0, [r3, #4]
-	rev	r1, r0
-	ldr	r0, [r3]
+	ldr	r0, [r2, #4]
 	rev	r0, r0
-	eors	r6, r1
+	eors	r6, r0
+	ldr	r0, [r2]
+	rev	r0, r0
 	eors	r5, r0
 	@ ascon128.ae:26: return ((0x80 as u64) << 56) >> (8 * count)
-	lsls	r3, r2, #3
 	movs	r0, #0
-	mov	r2, r0
-	movs	r1, #1
-	lsls	r1, r1, #31
-	cmp	r3, #64
+	mov	r3, r0
+	movs	r2, #1
+	lsls	r2, r2, #31
+	lsls	r7, r1, #3
+	cmp	r7, #64
 	bcs	.Lascon128_encrypt_with_shz14
 .Lascon128_encrypt_with_shl16:
-	cmp	r3, #32
+	cmp	r7, #32
 	bcc	.Lascon128_encrypt_with_shf15
-	mov	r2, r1
-	movs	r1, #0
-	subs	r3, #32
+	mov	r3, r2
+	movs	r2, #0
+	subs	r7, #32
 	b	.Lascon128_encrypt_with_shl16
 .Lascon128_encrypt_with_shf15:
-	movs	r7, #32
-	subs	r7, r7, r3
-	mov	r0, r1
-	lsls	r0, r7
-	lsrs	r2, r3
-	orrs	r2, r0
-	lsrs	r1, r3
+	movs	r1, #32
+	subs	r1, r1, r7
+	mov	r0, r2
+	lsls	r0, r1
+	lsrs	r3, r7
+	orrs	r3, r0
+	lsrs	r2, r7
 	b	.Lascon128_encrypt_with_she17
 .Lascon128_encrypt_with_shz14:
+	movs	r3, #0
 	movs	r2, #0
-	movs	r1, #0
 .Lascon128_encrypt_with_she17:
 	@ ascon128.ae:55: s[0] = s[0] ^ load_be(ad, off, rate, count) ^ pad(count)
-	eors	r6, r2
-	eors	r5, r1
+	eors	r6, r3
 	str	r6, [sp, #20]
+	eors	r5, r2
 	str	r5, [sp, #24]
 	@ ascon128.ae:56: P.permute(s, b)
 	add	r0, sp, #20
@@ -284,12 +284,13 @@ ascon128_encrypt_with:
 	cmp	r4, r0
 	bcs	.Lascon128_encrypt_with_done19
 .Lascon128_encrypt_with_loop18:
-	@ ascon128.ae:89: off = rate * i
-	lsls	r3, r4, #3
 	@ ascon128.ae:90: s[0] = s[0] ^ load_be(msg, off, rate)
 	ldr	r0, [sp, #20]
 	mov	r8, r0
 	ldr	r2, [sp, #24]
+	@ ascon128.ae:89: off = rate * i
+	lsls	r3, r4, #3
+	@ ascon128.ae:90: s[0] = s[0] ^ load_be(msg, off, rate)
 	mov	r1, r10
 	adds	r1, r1, r3
 	movs	r5, #3
@@ -308,20 +309,22 @@ ascon128_encrypt_with:
 .Lascon128_encrypt_with_cpyd22:
 	mov	r1, r7
 .Lascon128_encrypt_with_words21:
-	ldr	r0, [r1, #4]
-	rev	r6, r0
 	ldr	r0, [r1]
-	rev	r1, r0
-	mov	r0, r8
-	eors	r0, r6
-	eors	r2, r1
-	str	r0, [sp, #20]
+	rev	r0, r0
+	eors	r2, r0
 	str	r2, [sp, #24]
 	@ ascon128.ae:91: store_be(ct, off, s[0])
-	ldr	r1, [sp, #20]
 	ldr	r0, [sp, #24]
 	rev	r2, r0
-	rev	r0, r1
+	@ ascon128.ae:90: s[0] = s[0] ^ load_be(msg, off, rate)
+	ldr	r0, [r1, #4]
+	rev	r1, r0
+	mov	r0, r8
+	eors	r0, r1
+	str	r0, [sp, #20]
+	@ ascon128.ae:91: store_be(ct, off, s[0])
+	ldr	r0, [sp, #20]
+	rev	r0, r0
 	mov	r1, r11
 	adds	r3, r1, r3
 	tst	r3, r5
@@ -358,78 +361,80 @@ ascon128_encrypt_with:
 	ldr	r1, [sp, #120]
 	subs	r2, r1, r0
 	@ ascon128.ae:96: s[0] = s[0] ^ load_be(msg, off, rate, last) ^ pad(last)
-	ldr	r4, [sp, #20]
-	ldr	r3, [sp, #24]
+	ldr	r3, [sp, #20]
+	ldr	r4, [sp, #24]
 	mov	r1, r10
-	adds	r5, r1, r0
+	adds	r1, r1, r0
 	cmp	r2, #8
 	bcc	.Lascon128_encrypt_with_bytes27
 	movs	r0, #3
-	tst	r5, r0
+	tst	r1, r0
 	beq	.Lascon128_encrypt_with_words28
 .Lascon128_encrypt_with_bytes27:
 	movs	r0, #0
 	str	r0, [sp, #60]
 	str	r0, [sp, #64]
 	add	r6, sp, #60
-	mov	r1, r2
-	cmp	r1, #8
+	mov	r5, r2
+	cmp	r5, #8
 	bcc	.Lascon128_encrypt_with_cnt30
-	movs	r1, #8
+	movs	r5, #8
 .Lascon128_encrypt_with_cnt30:
 .Lascon128_encrypt_with_cpy31:
-	subs	r1, #1
+	subs	r5, #1
 	bcc	.Lascon128_encrypt_with_cpyd29
-	ldrb	r0, [r5, r1]
-	strb	r0, [r6, r1]
+	ldrb	r0, [r1, r5]
+	strb	r0, [r6, r5]
 	b	.Lascon128_encrypt_with_cpy31
 .Lascon128_encrypt_with_cpyd29:
-	mov	r5, r6
+	mov	r1, r6
 .Lascon128_encrypt_with_words28:
-	ldr	r0, [r5, #4]
-	rev	r1, r0
-	ldr	r0, [r5]
+	ldr	r0, [r1, #4]
 	rev	r0, r0
-	eors	r4, r1
 	eors	r3, r0
+	ldr	r0, [r1]
+	rev	r0, r0
+	eors	r4, r0
 	@ ascon128.ae:26: return ((0x80 as u64) << 56) >> (8 * count)
-	lsls	r6, r2, #3
 	movs	r0, #0
-	mov	r7, r0
+	mov	r6, r0
 	movs	r5, #1
 	lsls	r5, r5, #31
-	cmp	r6, #64
+	lsls	r7, r2, #3
+	cmp	r7, #64
 	bcs	.Lascon128_encrypt_with_shz32
 .Lascon128_encrypt_with_shl34:
-	cmp	r6, #32
+	cmp	r7, #32
 	bcc	.Lascon128_encrypt_with_shf33
-	mov	r7, r5
+	mov	r6, r5
 	movs	r5, #0
-	subs	r6, #32
+	subs	r7, #32
 	b	.Lascon128_encrypt_with_shl34
 .Lascon128_encrypt_with_shf33:
 	movs	r1, #32
-	subs	r1, r1, r6
+	subs	r1, r1, r7
 	mov	r0, r5
 	lsls	r0, r1
-	lsrs	r7, r6
-	orrs	r7, r0
-	lsrs	r5, r6
+	lsrs	r6, r7
+	orrs	r6, r0
+	lsrs	r5, r7
 	b	.Lascon128_encrypt_with_she35
 .Lascon128_encrypt_with_shz32:
-	movs	r7, #0
+	movs	r6, #0
 	movs	r5, #0
 .Lascon128_encrypt_with_she35:
 	@ ascon128.ae:96: s[0] = s[0] ^ load_be(msg, off, rate, last) ^ pad(last)
-	eors	r4, r7
-	eors	r3, r5
-	str	r4, [sp, #20]
-	str	r3, [sp, #24]
+	eors	r4, r5
+	str	r4, [sp, #24]
 	@ ascon128.ae:97: store_be(ct, off, s[0], last)
-	ldr	r1, [sp, #20]
 	ldr	r0, [sp, #24]
 	rev	r5, r0
-	rev	r4, r1
+	@ ascon128.ae:96: s[0] = s[0] ^ load_be(msg, off, rate, last) ^ pad(last)
+	eors	r3, r6
+	str	r3, [sp, #20]
+	@ ascon128.ae:97: store_be(ct, off, s[0], last)
+	ldr	r0, [sp, #20]
+	rev	r4, r0
 	mov	r1, r11
 	ldr	r0, [sp]
 	adds	r3, r1, r0
@@ -479,35 +484,41 @@ ascon128_encrypt_with:
 	movs	r1, #12
 	bl	ascon128_P_permute
 	@ ascon128.ae:67: return cat(s[3], s[4]) ^ k
+	ldr	r1, [sp, #48]
+	ldr	r0, [sp, #4]
+	eors	r1, r0
+	@ ascon128.ae:98: store_be(tag, 0, finalize(s, k))
+	rev	r4, r1
+	@ ascon128.ae:67: return cat(s[3], s[4]) ^ k
+	ldr	r1, [sp, #44]
+	ldr	r0, [sp, #8]
+	eors	r1, r0
+	@ ascon128.ae:98: store_be(tag, 0, finalize(s, k))
+	rev	r5, r1
+	@ ascon128.ae:67: return cat(s[3], s[4]) ^ k
+	ldr	r1, [sp, #56]
+	ldr	r0, [sp, #12]
+	eors	r1, r0
+	@ ascon128.ae:98: store_be(tag, 0, finalize(s, k))
+	rev	r2, r1
+	@ ascon128.ae:67: return cat(s[3], s[4]) ^ k
 	ldr	r1, [sp, #52]
 	ldr	r0, [sp, #16]
 	eors	r1, r0
-	ldr	r2, [sp, #56]
-	ldr	r0, [sp, #12]
-	eors	r2, r0
-	ldr	r4, [sp, #44]
-	ldr	r0, [sp, #8]
-	eors	r4, r0
-	ldr	r3, [sp, #48]
-	ldr	r0, [sp, #4]
-	eors	r3, r0
 	@ ascon128.ae:98: store_be(tag, 0, finalize(s, k))
-	rev	r5, r3
-	rev	r4, r4
-	rev	r2, r2
 	rev	r1, r1
 	ldr	r3, [sp, #132]
 	movs	r0, #3
 	tst	r3, r0
 	bne	.Lascon128_encrypt_with_bytes40
-	str	r5, [r3]
-	str	r4, [r3, #4]
+	str	r4, [r3]
+	str	r5, [r3, #4]
 	str	r2, [r3, #8]
 	str	r1, [r3, #12]
 	b	.Lascon128_encrypt_with_stored41
 .Lascon128_encrypt_with_bytes40:
-	str	r5, [sp, #60]
-	str	r4, [sp, #64]
+	str	r4, [sp, #60]
+	str	r5, [sp, #64]
 	str	r2, [sp, #68]
 	str	r1, [sp, #72]
 	add	r2, sp, #60
@@ -532,7 +543,7 @@ ascon128_encrypt_with:
 
 @ --- ascon128_decrypt_with: ascon128.decrypt_with
 @     frame 80 bytes (15 spill slots, 6 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 846 bytes of code and literals
+@     estimated 844 bytes of code and literals
 	.section .text.ascon128_decrypt_with,"ax",%progbits
 	.global ascon128_decrypt_with
 	.type ascon128_decrypt_with, %function
@@ -578,14 +589,6 @@ ascon128_decrypt_with:
 .Lascon128_decrypt_with_cpyd3:
 	mov	r1, r3
 .Lascon128_decrypt_with_words2:
-	ldr	r0, [r1, #12]
-	rev	r4, r0
-	ldr	r0, [r1, #8]
-	rev	r3, r0
-	ldr	r0, [r1, #4]
-	rev	r2, r0
-	ldr	r0, [r1]
-	rev	r1, r0
 	@ ascon128.ae:37: s[0] = iv as u64
 	movs	r0, #0
 	str	r0, [sp, #24]
@@ -601,33 +604,47 @@ ascon128_decrypt_with:
 	str	r0, [sp, #40]
 	ldr	r0, [sp, #12]
 	str	r0, [sp, #44]
+	@ ascon128.ae:36: n = load_be(nonce, 0, 16)
+	ldr	r0, [r1, #4]
+	rev	r0, r0
 	@ ascon128.ae:40: s[3] = n[127:64]
-	str	r2, [sp, #48]
-	str	r1, [sp, #52]
+	str	r0, [sp, #48]
+	@ ascon128.ae:36: n = load_be(nonce, 0, 16)
+	ldr	r0, [r1]
+	rev	r0, r0
+	@ ascon128.ae:40: s[3] = n[127:64]
+	str	r0, [sp, #52]
+	@ ascon128.ae:36: n = load_be(nonce, 0, 16)
+	ldr	r0, [r1, #12]
+	rev	r0, r0
 	@ ascon128.ae:41: s[4] = n[63:0]
-	str	r4, [sp, #56]
-	str	r3, [sp, #60]
+	str	r0, [sp, #56]
+	@ ascon128.ae:36: n = load_be(nonce, 0, 16)
+	ldr	r0, [r1, #8]
+	rev	r0, r0
+	@ ascon128.ae:41: s[4] = n[63:0]
+	str	r0, [sp, #60]
 	@ ascon128.ae:42: P.permute(s, a)
 	add	r0, sp, #24
 	movs	r1, #12
 	bl	ascon128_P_permute
 	@ ascon128.ae:43: s[3] = s[3] ^ k[127:64]
-	ldr	r2, [sp, #48]
-	ldr	r1, [sp, #52]
+	ldr	r1, [sp, #48]
 	ldr	r0, [sp, #8]
-	eors	r2, r0
+	eors	r1, r0
+	str	r1, [sp, #48]
+	ldr	r1, [sp, #52]
 	ldr	r0, [sp, #4]
 	eors	r1, r0
-	str	r2, [sp, #48]
 	str	r1, [sp, #52]
 	@ ascon128.ae:44: s[4] = s[4] ^ k[63:0]
-	ldr	r2, [sp, #56]
-	ldr	r1, [sp, #60]
+	ldr	r1, [sp, #56]
 	ldr	r0, [sp, #16]
-	eors	r2, r0
+	eors	r1, r0
+	str	r1, [sp, #56]
+	ldr	r1, [sp, #60]
 	ldr	r0, [sp, #12]
 	eors	r1, r0
-	str	r2, [sp, #56]
 	str	r1, [sp, #60]
 	@ ascon128.ae:51: if n > 0 {
 	movs	r1, #0
@@ -647,86 +664,86 @@ ascon128_decrypt_with:
 	cmp	r4, r0
 	bcs	.Lascon128_decrypt_with_done8
 .Lascon128_decrypt_with_loop7:
+	@ ascon128.ae:54: count = if n - off < rate then n - off else rate
+	movs	r2, #8
 	@ ascon128.ae:53: off = rate * i
-	lsls	r1, r4, #3
+	lsls	r3, r4, #3
 	@ ascon128.ae:54: count = if n - off < rate then n - off else rate
 	mov	r0, r8
-	subs	r3, r0, r1
-	cmp	r3, #8
-	movs	r2, #0
-	sbcs	r2, r2
-	movs	r0, #8
-	eors	r3, r0
-	ands	r3, r2
-	mov	r2, r3
-	eors	r2, r0
+	subs	r1, r0, r3
+	cmp	r1, #8
+	movs	r0, #0
+	sbcs	r0, r0
+	eors	r1, r2
+	ands	r1, r0
+	eors	r1, r2
 	@ ascon128.ae:55: s[0] = s[0] ^ load_be(ad, off, rate, count) ^ pad(count)
 	ldr	r6, [sp, #24]
 	ldr	r5, [sp, #28]
 	ldr	r0, [sp]
-	adds	r3, r0, r1
+	adds	r2, r0, r3
 	movs	r0, #3
-	cmp	r2, #8
+	cmp	r1, #8
 	bcc	.Lascon128_decrypt_with_bytes9
-	tst	r3, r0
+	tst	r2, r0
 	beq	.Lascon128_decrypt_with_words10
 .Lascon128_decrypt_with_bytes9:
 	movs	r0, #0
 	str	r0, [sp, #64]
 	str	r0, [sp, #68]
 	add	r7, sp, #64
-	mov	r1, r2
-	cmp	r1, #8
+	mov	r3, r1
+	cmp	r3, #8
 	bcc	.Lascon128_decrypt_with_cnt12
-	movs	r1, #8
+	movs	r3, #8
 .Lascon128_decrypt_with_cnt12:
 .Lascon128_decrypt_with_cpy13:
-	subs	r1, #1
+	subs	r3, #1
 	bcc	.Lascon128_decrypt_with_cpyd11
-	ldrb	r0, [r3, r1]
-	strb	r0, [r7, r1]
+	ldrb	r0, [r2, r3]
+	strb	r0, [r7, r3]
 	b	.Lascon128_decrypt_with_cpy13
 .Lascon128_decrypt_with_cpyd11:
-	mov	r3, r7
+	mov	r2, r7
 .Lascon128_decrypt_with_words10:
-	ldr	r0, [r3, #4]
-	rev	r1, r0
-	ldr	r0, [r3]
+	ldr	r0, [r2, #4]
 	rev	r0, r0
-	eors	r6, r1
+	eors	r6, r0
+	ldr	r0, [r2]
+	rev	r0, r0
 	eors	r5, r0
 	@ ascon128.ae:26: return ((0x80 as u64) << 56) >> (8 * count)
-	lsls	r3, r2, #3
 	movs	r0, #0
-	mov	r2, r0
-	movs	r1, #1
-	lsls	r1, r1, #31
-	cmp	r3, #64
+	mov	r3, r0
+	movs	r2, #1
+	lsls	r2, r2, #31
+	lsls	r7, r1, #3
+	cmp	r7, #64
 	bcs	.Lascon128_decrypt_with_shz14
 .Lascon128_decrypt_with_shl16:
-	cmp	r3, #32
+	cmp	r7, #32
 	bcc	.Lascon128_decrypt_with_shf15
-	mov	r2, r1
-	movs	r1, #0
-	subs	r3, #32
+	mov	r3, r2
+	movs	r2, #0
+	subs	r7, #32
 	b	.Lascon128_decrypt_with_shl16
 .Lascon128_decrypt_with_shf15:
-	movs	r7, #32
-	subs	r7, r7, r3
-	lsrs	r2, r3
-	mov	r0, r1
-	lsls	r0, r7
-	orrs	r2, r0
-	lsrs	r1, r3
+	movs	r1, #32
+	subs	r1, r1, r7
+	mov	r0, r2
+	lsls	r0, r1
+	lsrs	r3, r7
+	orrs	r3, r0
+	lsrs	r2, r7
 	b	.Lascon128_decrypt_with_she17
 .Lascon128_decrypt_with_shz14:
+	movs	r3, #0
 	movs	r2, #0
-	movs	r1, #0
 .Lascon128_decrypt_with_she17:
 	@ ascon128.ae:55: s[0] = s[0] ^ load_be(ad, off, rate, count) ^ pad(count)
-	eors	r6, r2
-	eors	r5, r1
+	eors	r6, r3
 	str	r6, [sp, #24]
+	eors	r5, r2
 	str	r5, [sp, #28]
 	@ ascon128.ae:56: P.permute(s, b)
 	add	r0, sp, #24
@@ -741,12 +758,12 @@ ascon128_decrypt_with:
 .Lascon128_decrypt_with_else5:
 .Lascon128_decrypt_with_endif6:
 	@ ascon128.ae:59: s[4] = s[4] ^ 1
-	ldr	r2, [sp, #56]
-	ldr	r1, [sp, #60]
+	ldr	r1, [sp, #56]
 	movs	r0, #1
-	eors	r2, r0
-	str	r2, [sp, #56]
-	str	r1, [sp, #60]
+	eors	r1, r0
+	str	r1, [sp, #56]
+	ldr	r0, [sp, #60]
+	str	r0, [sp, #60]
 	@ ascon128.ae:109: full = m / rate
 	ldr	r1, [sp, #124]
 	lsrs	r0, r1, #3
@@ -760,34 +777,36 @@ ascon128_decrypt_with:
 	lsls	r6, r4, #3
 	@ ascon128.ae:112: c = load_be(ct, off, rate)
 	mov	r1, r10
-	adds	r2, r1, r6
+	adds	r1, r1, r6
 	movs	r7, #3
-	tst	r2, r7
+	tst	r1, r7
 	beq	.Lascon128_decrypt_with_words21
 .Lascon128_decrypt_with_bytes20:
 	add	r3, sp, #64
-	movs	r1, #8
+	movs	r2, #8
 .Lascon128_decrypt_with_cpy23:
-	subs	r1, #1
+	subs	r2, #1
 	bcc	.Lascon128_decrypt_with_cpyd22
-	ldrb	r0, [r2, r1]
-	strb	r0, [r3, r1]
+	ldrb	r0, [r1, r2]
+	strb	r0, [r3, r2]
 	b	.Lascon128_decrypt_with_cpy23
 	.ltorg
 .Lascon128_decrypt_with_cpyd22:
-	mov	r2, r3
+	mov	r1, r3
 .Lascon128_decrypt_with_words21:
-	ldr	r0, [r2, #4]
-	rev	r5, r0
-	ldr	r0, [r2]
+	ldr	r0, [r1]
 	rev	r3, r0
 	@ ascon128.ae:113: store_be(msg, off, s[0] ^ c)
-	ldr	r1, [sp, #24]
 	ldr	r0, [sp, #28]
-	eors	r1, r5
 	eors	r0, r3
 	rev	r2, r0
-	rev	r0, r1
+	@ ascon128.ae:112: c = load_be(ct, off, rate)
+	ldr	r0, [r1, #4]
+	rev	r5, r0
+	@ ascon128.ae:113: store_be(msg, off, s[0] ^ c)
+	ldr	r0, [sp, #24]
+	eors	r0, r5
+	rev	r0, r0
 	mov	r1, r11
 	adds	r1, r1, r6
 	tst	r1, r7
@@ -798,8 +817,8 @@ ascon128_decrypt_with:
 .Lascon128_decrypt_with_bytes24:
 	str	r2, [sp, #64]
 	str	r0, [sp, #68]
-	add	r6, sp, #64
 	movs	r2, #8
+	add	r6, sp, #64
 .Lascon128_decrypt_with_cpy26:
 	subs	r2, #1
 	bcc	.Lascon128_decrypt_with_stored25
@@ -830,70 +849,72 @@ ascon128_decrypt_with:
 	ldr	r4, [sp, #24]
 	ldr	r3, [sp, #28]
 	mov	r1, r10
-	adds	r5, r1, r0
+	adds	r1, r1, r0
 	cmp	r2, #8
 	bcc	.Lascon128_decrypt_with_bytes27
 	movs	r0, #3
-	tst	r5, r0
+	tst	r1, r0
 	beq	.Lascon128_decrypt_with_words28
 .Lascon128_decrypt_with_bytes27:
 	movs	r0, #0
 	str	r0, [sp, #64]
 	str	r0, [sp, #68]
 	add	r6, sp, #64
-	mov	r1, r2
-	cmp	r1, #8
+	mov	r5, r2
+	cmp	r5, #8
 	bcc	.Lascon128_decrypt_with_cnt30
-	movs	r1, #8
+	movs	r5, #8
 .Lascon128_decrypt_with_cnt30:
 .Lascon128_decrypt_with_cpy31:
-	subs	r1, #1
+	subs	r5, #1
 	bcc	.Lascon128_decrypt_with_cpyd29
-	ldrb	r0, [r5, r1]
-	strb	r0, [r6, r1]
+	ldrb	r0, [r1, r5]
+	strb	r0, [r6, r5]
 	b	.Lascon128_decrypt_with_cpy31
 .Lascon128_decrypt_with_cpyd29:
-	mov	r5, r6
+	mov	r1, r6
 .Lascon128_decrypt_with_words28:
-	ldr	r0, [r5, #4]
-	rev	r1, r0
-	ldr	r0, [r5]
+	ldr	r0, [r1, #4]
 	rev	r0, r0
-	eors	r4, r1
+	eors	r4, r0
+	ldr	r0, [r1]
+	rev	r0, r0
 	eors	r3, r0
 	@ ascon128.ae:31: return x & ~(~(0 as u64) >> (8 * count))
-	lsls	r0, r2, #3
-	str	r0, [sp, #20]
 	movs	r5, #0
 	mvns	r5, r5
-	mov	r6, r5
+	mov	r1, r5
+	lsls	r0, r2, #3
+	str	r0, [sp, #20]
 	mov	r7, r0
 	cmp	r7, #64
 	bcs	.Lascon128_decrypt_with_shz32
 .Lascon128_decrypt_with_shl34:
 	cmp	r7, #32
 	bcc	.Lascon128_decrypt_with_shf33
-	mov	r6, r5
+	mov	r1, r5
 	movs	r5, #0
 	subs	r7, #32
 	b	.Lascon128_decrypt_with_shl34
 .Lascon128_decrypt_with_shf33:
-	movs	r1, #32
-	subs	r1, r1, r7
-	lsrs	r6, r7
+	movs	r6, #32
+	subs	r6, r6, r7
 	mov	r0, r5
-	lsls	r0, r1
-	orrs	r6, r0
+	lsls	r0, r6
+	lsrs	r1, r7
+	orrs	r1, r0
 	lsrs	r5, r7
 	b	.Lascon128_decrypt_with_she35
 .Lascon128_decrypt_with_shz32:
-	movs	r6, #0
+	movs	r1, #0
 	movs	r5, #0
 .Lascon128_decrypt_with_she35:
-	bics	r4, r6
 	bics	r3, r5
 	@ ascon128.ae:120: store_be(msg, off, p, last)
 	rev	r6, r3
+	@ ascon128.ae:31: return x & ~(~(0 as u64) >> (8 * count))
+	bics	r4, r1
+	@ ascon128.ae:120: store_be(msg, off, p, last)
 	rev	r5, r4
 	mov	r1, r11
 	ldr	r0, [sp]
@@ -923,8 +944,8 @@ ascon128_decrypt_with:
 .Lascon128_decrypt_with_stored37:
 	@ ascon128.ae:121: s[0] = s[0] ^ p ^ pad(last)
 	ldr	r6, [sp, #24]
-	ldr	r5, [sp, #28]
 	eors	r6, r4
+	ldr	r5, [sp, #28]
 	eors	r5, r3
 	@ ascon128.ae:26: return ((0x80 as u64) << 56) >> (8 * count)
 	movs	r0, #0
@@ -944,9 +965,9 @@ ascon128_decrypt_with:
 .Lascon128_decrypt_with_shf41:
 	movs	r1, #32
 	subs	r1, r1, r2
-	lsrs	r4, r2
 	mov	r0, r3
 	lsls	r0, r1
+	lsrs	r4, r2
 	orrs	r4, r0
 	lsrs	r3, r2
 	b	.Lascon128_decrypt_with_she43
@@ -956,8 +977,8 @@ ascon128_decrypt_with:
 .Lascon128_decrypt_with_she43:
 	@ ascon128.ae:121: s[0] = s[0] ^ p ^ pad(last)
 	eors	r6, r4
-	eors	r5, r3
 	str	r6, [sp, #24]
+	eors	r5, r3
 	str	r5, [sp, #28]
 	@ ascon128.ae:122: return (load_be(tag, 0, 16) ^ finalize(s, k)) == 0
 	ldr	r1, [sp, #128]
@@ -977,57 +998,63 @@ ascon128_decrypt_with:
 	mov	r1, r3
 .Lascon128_decrypt_with_words45:
 	ldr	r0, [r1, #12]
-	rev	r7, r0
-	ldr	r0, [r1, #8]
-	rev	r6, r0
-	ldr	r0, [r1, #4]
 	rev	r5, r0
-	ldr	r0, [r1]
+	ldr	r0, [r1, #8]
 	rev	r4, r0
+	ldr	r0, [r1, #4]
+	rev	r6, r0
+	ldr	r0, [r1]
+	rev	r7, r0
 	@ ascon128.ae:64: s[1] = s[1] ^ k[127:64]
-	ldr	r2, [sp, #32]
-	ldr	r1, [sp, #36]
+	ldr	r1, [sp, #32]
 	ldr	r0, [sp, #8]
-	eors	r2, r0
+	eors	r1, r0
+	str	r1, [sp, #32]
+	ldr	r1, [sp, #36]
 	ldr	r0, [sp, #4]
 	eors	r1, r0
-	str	r2, [sp, #32]
 	str	r1, [sp, #36]
 	@ ascon128.ae:65: s[2] = s[2] ^ k[63:0]
-	ldr	r2, [sp, #40]
-	ldr	r1, [sp, #44]
+	ldr	r1, [sp, #40]
 	ldr	r0, [sp, #16]
-	eors	r2, r0
+	eors	r1, r0
+	str	r1, [sp, #40]
+	ldr	r1, [sp, #44]
 	ldr	r0, [sp, #12]
 	eors	r1, r0
-	str	r2, [sp, #40]
 	str	r1, [sp, #44]
 	@ ascon128.ae:66: P.permute(s, a)
 	add	r0, sp, #24
 	movs	r1, #12
 	bl	ascon128_P_permute
 	@ ascon128.ae:67: return cat(s[3], s[4]) ^ k
-	ldr	r3, [sp, #48]
-	ldr	r2, [sp, #52]
-	ldr	r1, [sp, #56]
-	ldr	r0, [sp, #60]
+	ldr	r0, [sp, #52]
 	@ ascon128.ae:122: return (load_be(tag, 0, 16) ^ finalize(s, k)) == 0
-	eors	r7, r1
-	eors	r6, r0
-	eors	r5, r3
-	eors	r4, r2
-	ldr	r0, [sp, #16]
 	eors	r7, r0
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #4]
+	eors	r7, r0
+	@ ascon128.ae:67: return cat(s[3], s[4]) ^ k
+	ldr	r0, [sp, #48]
+	@ ascon128.ae:122: return (load_be(tag, 0, 16) ^ finalize(s, k)) == 0
 	eors	r6, r0
 	ldr	r0, [sp, #8]
+	eors	r6, r0
+	@ ascon128.ae:67: return cat(s[3], s[4]) ^ k
+	ldr	r0, [sp, #56]
+	@ ascon128.ae:122: return (load_be(tag, 0, 16) ^ finalize(s, k)) == 0
 	eors	r5, r0
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #16]
+	eors	r5, r0
+	@ ascon128.ae:67: return cat(s[3], s[4]) ^ k
+	ldr	r0, [sp, #60]
+	@ ascon128.ae:122: return (load_be(tag, 0, 16) ^ finalize(s, k)) == 0
 	eors	r4, r0
-	orrs	r7, r6
-	orrs	r7, r5
-	orrs	r7, r4
-	subs	r0, r7, #1
+	ldr	r0, [sp, #12]
+	eors	r4, r0
+	orrs	r5, r4
+	orrs	r5, r6
+	orrs	r5, r7
+	subs	r0, r5, #1
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
@@ -1046,8 +1073,8 @@ ascon128_decrypt_with:
 
 
 @ --- ascon128_P_permute: ascon128.P.permute
-@     frame 20 bytes (26 spill slots, 5 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 490 bytes of code and literals
+@     frame 24 bytes (18 spill slots, 6 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 442 bytes of code and literals
 	.section .text.ascon128_P_permute,"ax",%progbits
 	.global ascon128_P_permute
 	.type ascon128_P_permute, %function
@@ -1060,282 +1087,263 @@ ascon128_P_permute:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #20
-	str	r0, [sp, #16]
-	@ ascon_p.ae:55: x0 = s[0]
-	ldr	r6, [r0]
-	ldr	r7, [r0, #4]
-	@ ascon_p.ae:56: x1 = s[1]
-	ldr	r2, [r0, #8]
-	ldr	r4, [r0, #12]
-	@ ascon_p.ae:57: x2 = s[2]
-	ldr	r5, [r0, #16]
-	ldr	r0, [r0, #20]
-	@ ascon_p.ae:58: x3 = s[3]
-	ldr	r3, [sp, #16]
-	ldr	r3, [r3, #24]
-	str	r3, [sp]
-	ldr	r3, [sp, #16]
-	ldr	r3, [r3, #28]
-	mov	lr, r3
-	@ ascon_p.ae:59: x4 = s[4]
-	ldr	r3, [sp, #16]
-	ldr	r3, [r3, #32]
-	str	r3, [sp, #8]
-	ldr	r3, [sp, #16]
-	ldr	r3, [r3, #36]
-	mov	r10, r3
+	sub	sp, #24
 	@ ascon_p.ae:60: for i in 16 - rounds..16 {
-	movs	r3, #16
-	subs	r3, r3, r1
-	uxtb	r3, r3
-	mov	r11, r3
-	mov	r8, r7
-	mov	r9, r2
+	movs	r2, #16
+	subs	r1, r2, r1
+	mov	r7, r1
+	str	r0, [sp, #20]
+	@ ascon_p.ae:59: x4 = s[4]
+	mov	r6, r0
+	ldr	r1, [r6, #36]
+	@ ascon_p.ae:60: for i in 16 - rounds..16 {
+	str	r1, [sp, #4]
+	@ ascon_p.ae:59: x4 = s[4]
+	ldr	r1, [r6, #32]
+	@ ascon_p.ae:58: x3 = s[3]
+	ldr	r2, [r6, #28]
+	ldr	r3, [r6, #24]
+	@ ascon_p.ae:57: x2 = s[2]
+	ldr	r4, [r6, #20]
+	@ ascon_p.ae:60: for i in 16 - rounds..16 {
+	str	r4, [sp, #12]
+	@ ascon_p.ae:57: x2 = s[2]
+	ldr	r0, [r6, #16]
+	@ ascon_p.ae:60: for i in 16 - rounds..16 {
+	mov	r10, r0
+	@ ascon_p.ae:56: x1 = s[1]
+	ldr	r5, [r6, #12]
+	ldr	r6, [r6, #8]
+	@ ascon_p.ae:55: x0 = s[0]
+	ldr	r0, [sp, #20]
+	ldr	r4, [r0, #4]
+	@ ascon_p.ae:60: for i in 16 - rounds..16 {
 	mov	r12, r4
-	str	r0, [sp, #4]
-	ldr	r3, [sp]
-	ldr	r2, [sp, #8]
-	mov	r0, r11
+	@ ascon_p.ae:55: x0 = s[0]
+	ldr	r4, [r0]
+	@ ascon_p.ae:60: for i in 16 - rounds..16 {
+	uxtb	r0, r7
+	mov	r11, r0
 	cmp	r0, #16
 	bcc	.Lascon128_P_permute_far1
 	b	.Lascon128_P_permute_done2
 .Lascon128_P_permute_far1:
 	@ ascon_p.ae:61: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
-	ldr	r1, =ascon128_P.rc
-	str	r1, [sp, #12]
+	ldr	r7, =ascon128_P.rc
+	str	r7, [sp, #16]
 	@ ascon_p.ae:60: for i in 16 - rounds..16 {
 .Lascon128_P_permute_loop1:
 	@ ascon_p.ae:61: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
-	ldr	r1, [sp, #12]
+	ldr	r7, [sp, #16]
 	mov	r0, r11
-	ldrb	r0, [r1, r0]
+	ldrb	r7, [r7, r0]
 	@ ascon_p.ae:21: x2 = x2 ^ (c as u64)
-	mov	r1, r5
-	eors	r1, r0
+	mov	r0, r10
+	eors	r0, r7
 	@ ascon_p.ae:24: x0 = x0 ^ x4
-	eors	r6, r2
+	eors	r4, r1
 	@ ascon_p.ae:25: x4 = x4 ^ x3
-	eors	r2, r3
-	@ ascon_p.ae:26: x2 = x2 ^ x1
-	mov	r4, r9
-	eors	r1, r4
-	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
-	mov	r0, r1
-	bics	r0, r4
-	eors	r0, r6
-	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	mov	r5, r3
-	bics	r5, r1
-	eors	r5, r4
-	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	mov	r7, r2
-	bics	r7, r3
-	eors	r1, r7
-	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mov	r7, r6
-	bics	r7, r2
-	eors	r3, r7
-	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	mov	r7, r9
-	bics	r7, r6
-	eors	r2, r7
-	mov	r9, r2
-	@ ascon_p.ae:32: t1 = t1 ^ t0
-	eors	r5, r0
-	@ ascon_p.ae:33: t0 = t0 ^ t4
-	mov	r4, r2
-	eors	r0, r4
-	@ ascon_p.ae:34: t3 = t3 ^ t2
-	eors	r3, r1
-	str	r3, [sp]
-	@ ascon_p.ae:35: t2 = ~t2
-	mvns	r4, r1
-	str	r4, [sp, #8]
-	@ ascon_p.ae:24: x0 = x0 ^ x4
-	mov	r1, r8
-	mov	r4, r10
-	eors	r1, r4
-	@ ascon_p.ae:25: x4 = x4 ^ x3
-	mov	r6, r10
-	mov	r3, lr
-	eors	r6, r3
-	@ ascon_p.ae:26: x2 = x2 ^ x1
-	ldr	r3, [sp, #4]
-	mov	r7, r12
-	eors	r3, r7
-	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
-	mov	r2, r3
-	bics	r2, r7
-	eors	r2, r1
-	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	mov	r4, lr
-	bics	r4, r3
-	eors	r4, r7
-	mov	r8, r4
-	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	mov	r7, r6
-	mov	r4, lr
-	bics	r7, r4
-	eors	r3, r7
-	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mov	r7, r1
-	bics	r7, r6
-	eors	r4, r7
-	mov	lr, r4
-	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	mov	r4, r12
-	bics	r4, r1
-	eors	r6, r4
-	@ ascon_p.ae:32: t1 = t1 ^ t0
-	mov	r4, r8
-	eors	r4, r2
-	@ ascon_p.ae:33: t0 = t0 ^ t4
-	eors	r2, r6
-	@ ascon_p.ae:34: t3 = t3 ^ t2
-	mov	r1, lr
 	eors	r1, r3
+	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
+	mov	r7, r6
+	bics	r7, r4
+	eors	r7, r1
+	mov	r10, r7
+	@ ascon_p.ae:26: x2 = x2 ^ x1
+	eors	r0, r6
+	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
+	mov	r7, r0
+	bics	r7, r6
+	eors	r7, r4
+	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
+	bics	r4, r1
+	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
+	bics	r1, r3
+	eors	r1, r0
+	str	r1, [sp]
+	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
+	eors	r4, r3
+	str	r4, [sp, #8]
+	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
+	bics	r3, r0
+	eors	r6, r3
+	@ ascon_p.ae:24: x0 = x0 ^ x4
+	mov	r0, r12
+	ldr	r1, [sp, #4]
+	eors	r0, r1
+	@ ascon_p.ae:25: x4 = x4 ^ x3
+	mov	r3, r1
+	eors	r3, r2
+	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
+	mov	r1, r0
+	bics	r1, r3
+	eors	r1, r2
+	str	r1, [sp, #4]
+	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
+	mov	r1, r5
+	bics	r1, r0
+	eors	r1, r3
+	@ ascon_p.ae:26: x2 = x2 ^ x1
+	ldr	r4, [sp, #12]
+	eors	r4, r5
+	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
+	bics	r3, r2
+	eors	r3, r4
+	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
+	bics	r2, r4
+	eors	r2, r5
+	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
+	bics	r4, r5
+	eors	r0, r4
+	@ ascon_p.ae:32: t1 = t1 ^ t0
+	eors	r2, r0
+	eors	r6, r7
+	@ ascon_p.ae:33: t0 = t0 ^ t4
+	eors	r0, r1
+	mov	r5, r10
+	eors	r7, r5
+	@ ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
+	lsls	r4, r0, #13
+	eors	r4, r7
+	lsrs	r5, r7, #19
+	eors	r4, r5
+	mov	r8, r4
+	lsls	r4, r0, #4
+	mov	r5, r8
+	eors	r5, r4
+	lsrs	r4, r7, #28
+	eors	r5, r4
+	mov	r8, r5
+	lsls	r4, r7, #13
+	eors	r4, r0
+	lsrs	r5, r0, #19
+	eors	r4, r5
+	lsls	r5, r7, #4
+	eors	r4, r5
+	lsrs	r7, r0, #28
+	eors	r4, r7
+	mov	r12, r4
+	@ ascon_p.ae:38: t1 ^ (t1 >>> 61) ^ (t1 >>> 39),
+	lsls	r4, r6, #3
+	eors	r4, r6
+	lsrs	r0, r2, #29
+	eors	r4, r0
+	mov	lr, r4
+	lsls	r4, r6, #25
+	mov	r0, lr
+	eors	r0, r4
+	lsrs	r4, r2, #7
+	eors	r0, r4
+	mov	lr, r0
+	lsls	r4, r2, #3
+	eors	r4, r2
+	lsrs	r0, r6, #29
+	eors	r4, r0
+	lsls	r2, r2, #25
+	mov	r0, r4
+	eors	r0, r2
+	lsrs	r2, r6, #7
+	eors	r0, r2
+	mov	r9, r0
+	@ ascon_p.ae:34: t3 = t3 ^ t2
+	ldr	r0, [sp, #4]
+	eors	r0, r3
+	ldr	r6, [sp, #8]
+	ldr	r2, [sp]
+	eors	r6, r2
 	@ ascon_p.ae:35: t2 = ~t2
 	mvns	r3, r3
-	str	r3, [sp, #4]
-	@ ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
-	lsls	r3, r2, #13
-	eors	r3, r0
-	lsrs	r7, r0, #19
-	eors	r3, r7
-	mov	r12, r3
-	lsls	r3, r0, #13
-	eors	r3, r2
-	lsrs	r7, r2, #19
-	eors	r3, r7
-	mov	r8, r3
-	mov	r7, r12
-	lsls	r3, r2, #4
-	eors	r7, r3
-	lsrs	r3, r0, #28
-	eors	r7, r3
-	mov	lr, r7
-	mov	r7, r8
-	lsls	r3, r0, #4
-	eors	r7, r3
-	lsrs	r0, r2, #28
-	eors	r7, r0
-	mov	r8, r7
-	@ ascon_p.ae:38: t1 ^ (t1 >>> 61) ^ (t1 >>> 39),
-	lsls	r2, r5, #3
-	eors	r2, r5
-	lsrs	r0, r4, #29
-	eors	r2, r0
-	lsls	r7, r4, #3
-	eors	r7, r4
-	lsrs	r0, r5, #29
-	eors	r7, r0
-	mov	r10, r2
-	lsls	r2, r5, #25
-	mov	r0, r10
-	eors	r0, r2
-	lsrs	r2, r4, #7
-	eors	r0, r2
-	mov	r10, r0
-	lsls	r0, r4, #25
-	eors	r7, r0
-	lsrs	r0, r5, #7
-	eors	r7, r0
-	mov	r12, r7
+	mvns	r7, r2
 	@ ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
-	ldr	r2, [sp, #4]
-	lsls	r5, r2, #31
-	ldr	r3, [sp, #8]
-	eors	r5, r3
-	lsrs	r0, r3, #1
-	eors	r5, r0
-	lsls	r4, r3, #31
+	lsls	r5, r3, #31
+	eors	r5, r7
+	lsrs	r2, r7, #1
+	eors	r5, r2
+	lsls	r2, r3, #26
+	eors	r5, r2
+	lsrs	r2, r7, #6
+	eors	r5, r2
+	lsls	r4, r7, #31
+	eors	r4, r3
+	lsrs	r2, r3, #1
 	eors	r4, r2
-	lsrs	r0, r2, #1
-	eors	r4, r0
-	lsls	r0, r2, #26
-	eors	r5, r0
-	lsrs	r0, r3, #6
-	eors	r5, r0
-	lsls	r0, r3, #26
-	eors	r4, r0
-	lsrs	r0, r2, #6
-	eors	r4, r0
+	lsls	r2, r7, #26
+	eors	r4, r2
+	lsrs	r2, r3, #6
+	eors	r4, r2
 	@ ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
-	lsls	r3, r1, #22
-	ldr	r7, [sp]
-	eors	r3, r7
-	lsrs	r0, r7, #10
-	eors	r3, r0
-	lsls	r2, r7, #22
-	eors	r2, r1
-	lsrs	r0, r1, #10
-	eors	r2, r0
-	lsls	r0, r1, #15
-	eors	r3, r0
-	lsrs	r0, r7, #17
-	eors	r3, r0
-	lsls	r0, r7, #15
-	eors	r2, r0
-	lsrs	r0, r1, #17
+	lsls	r3, r0, #22
+	eors	r3, r6
+	lsrs	r2, r6, #10
+	eors	r3, r2
+	lsls	r2, r0, #15
+	eors	r3, r2
+	lsrs	r2, r6, #17
+	eors	r3, r2
+	lsls	r7, r6, #22
+	eors	r7, r0
+	lsrs	r2, r0, #10
+	eors	r7, r2
+	mov	r2, r7
+	lsls	r6, r6, #15
+	eors	r2, r6
+	lsrs	r0, r0, #17
 	eors	r2, r0
 	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
-	lsls	r1, r6, #25
-	mov	r7, r9
-	eors	r1, r7
+	lsls	r6, r1, #25
+	mov	r7, r10
+	eors	r6, r7
 	lsrs	r0, r7, #7
-	eors	r1, r0
+	eors	r6, r0
+	lsls	r0, r7, #23
+	eors	r6, r0
+	lsrs	r0, r1, #9
+	eors	r6, r0
 	lsls	r7, r7, #25
-	eors	r7, r6
-	lsrs	r0, r6, #7
+	eors	r7, r1
+	lsrs	r0, r1, #7
 	eors	r7, r0
-	mov	r0, r9
-	lsls	r0, r0, #23
-	eors	r1, r0
-	lsrs	r0, r6, #9
-	eors	r1, r0
-	lsls	r6, r6, #23
-	eors	r7, r6
-	mov	r6, r9
-	lsrs	r6, r6, #9
-	eors	r7, r6
-	mov	r6, lr
-	mov	r9, r10
-	str	r4, [sp, #4]
-	mov	lr, r2
-	mov	r2, r1
-	mov	r10, r7
+	lsls	r0, r1, #23
+	eors	r7, r0
+	mov	r0, r10
+	lsrs	r0, r0, #9
+	eors	r7, r0
 	mov	r0, r11
 	adds	r0, #1
 	mov	r11, r0
+	str	r7, [sp, #4]
+	mov	r1, r6
+	str	r4, [sp, #12]
+	mov	r10, r5
+	mov	r5, r9
+	mov	r6, lr
+	mov	r4, r8
 	cmp	r0, #16
 	bcs	.Lascon128_P_permute_far2
 	b	.Lascon128_P_permute_loop1
 .Lascon128_P_permute_far2:
 .Lascon128_P_permute_done2:
 	@ ascon_p.ae:63: s[0] = x0
-	ldr	r4, [sp, #16]
-	str	r6, [r4]
-	mov	r1, r8
-	str	r1, [r4, #4]
+	ldr	r7, [sp, #20]
+	str	r4, [r7]
+	mov	r4, r12
+	str	r4, [r7, #4]
 	@ ascon_p.ae:64: s[1] = x1
-	mov	r1, r9
-	str	r1, [r4, #8]
-	mov	r1, r12
-	str	r1, [r4, #12]
+	str	r6, [r7, #8]
+	str	r5, [r7, #12]
 	@ ascon_p.ae:65: s[2] = x2
-	str	r5, [r4, #16]
-	ldr	r1, [sp, #4]
-	str	r1, [r4, #20]
+	mov	r0, r10
+	str	r0, [r7, #16]
+	ldr	r4, [sp, #12]
+	str	r4, [r7, #20]
 	@ ascon_p.ae:66: s[3] = x3
-	str	r3, [r4, #24]
-	mov	r1, lr
-	str	r1, [r4, #28]
+	str	r3, [r7, #24]
+	str	r2, [r7, #28]
 	@ ascon_p.ae:67: s[4] = x4
-	str	r2, [r4, #32]
-	mov	r1, r10
-	str	r1, [r4, #36]
-	add	sp, #20
+	str	r1, [r7, #32]
+	ldr	r1, [sp, #4]
+	str	r1, [r7, #36]
+	add	sp, #24
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

@@ -133,7 +133,7 @@ ccm_encrypt_with:
 	push	{r4, r5, r6, r7}
 	sub	sp, #104
 	str	r0, [sp, #36]
-	mov	r5, r2
+	mov	r7, r2
 	str	r3, [sp, #16]
 	ldr	r3, [sp, #140]
 	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
@@ -143,9 +143,9 @@ ccm_encrypt_with:
 	str	r0, [sp, #76]
 	str	r0, [sp, #80]
 	str	r0, [sp, #84]
-	add	r6, sp, #72
-	adds	r4, r6, #1
-	mov	r2, r5
+	add	r5, sp, #72
+	adds	r4, r5, #1
+	mov	r2, r7
 	cmp	r2, #15
 	bcc	.Lccm_encrypt_with_cnt4
 	movs	r2, #15
@@ -157,7 +157,7 @@ ccm_encrypt_with:
 	strb	r0, [r4, r2]
 	b	.Lccm_encrypt_with_cpy5
 .Lccm_encrypt_with_cpyd3:
-	mov	r1, r6
+	mov	r1, r5
 .Lccm_encrypt_with_words2:
 	@ ccm.ae:140: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
 	str	r3, [sp]
@@ -179,16 +179,16 @@ ccm_encrypt_with:
 	@ ccm.ae:140: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
 	str	r4, [sp, #80]
 	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
-	rev	r7, r0
+	rev	r5, r0
 	@ ccm.ae:140: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
-	str	r7, [sp, #84]
+	str	r5, [sp, #84]
 	ldr	r1, [sp, #148]
 	str	r1, [sp, #4]
 	ldr	r0, [sp, #164]
 	str	r0, [sp, #8]
 	add	r1, sp, #72
 	ldr	r0, [sp, #36]
-	mov	r2, r5
+	mov	r2, r7
 	ldr	r3, [sp, #16]
 	bl	ccm_mac_header
 	ldr	r0, [sp, #88]
@@ -199,26 +199,27 @@ ccm_encrypt_with:
 	mov	r8, r0
 	ldr	r0, [sp, #100]
 	str	r0, [sp, #28]
-	@ ccm.ae:59: return with_nonce((14 - nonce_len) as u8, n, 0 as u32)
-	movs	r0, #14
-	subs	r0, r0, r5
-	uxtb	r5, r0
-	@ ccm.ae:47: return cat(flags, n) | (x as u128)
-	lsls	r1, r5, #24
-	orrs	r1, r7
 	@ ccm.ae:142: s0 = E.encrypt_block(ks, j0)
 	str	r6, [sp, #72]
 	ldr	r0, [sp, #40]
 	str	r0, [sp, #76]
 	str	r4, [sp, #80]
-	str	r1, [sp, #84]
+	@ ccm.ae:59: return with_nonce((14 - nonce_len) as u8, n, 0 as u32)
+	movs	r0, #14
+	subs	r0, r0, r7
+	uxtb	r7, r0
+	@ ccm.ae:47: return cat(flags, n) | (x as u128)
+	lsls	r0, r7, #24
+	orrs	r0, r5
+	@ ccm.ae:142: s0 = E.encrypt_block(ks, j0)
+	str	r0, [sp, #84]
 	add	r1, sp, #72
 	add	r2, sp, #88
 	ldr	r0, [sp, #36]
 	bl	ccm_E_encrypt_block
 	@ ccm.ae:65: return cat(j[127:32], j[31:0] + 1)
-	lsls	r1, r5, #24
-	orrs	r1, r7
+	lsls	r1, r7, #24
+	orrs	r1, r5
 	@ ccm.ae:144: for i in 0..(n + 15) / 16 {
 	ldr	r0, [sp, #148]
 	adds	r0, #15
@@ -407,21 +408,21 @@ ccm_encrypt_with:
 .Lccm_encrypt_with_far2:
 .Lccm_encrypt_with_done7:
 	@ ccm.ae:153: store_be(tag, 0, y ^ s0, len(tag))
+	ldr	r1, [sp, #28]
+	ldr	r0, [sp, #56]
+	eors	r1, r0
+	rev	r4, r1
+	mov	r1, r8
+	ldr	r0, [sp, #60]
+	eors	r1, r0
+	rev	r5, r1
+	mov	r1, r9
+	ldr	r0, [sp, #64]
+	eors	r1, r0
+	rev	r6, r1
 	mov	r1, r10
 	ldr	r0, [sp, #68]
 	eors	r1, r0
-	mov	r3, r9
-	ldr	r0, [sp, #64]
-	eors	r3, r0
-	mov	r4, r8
-	ldr	r0, [sp, #60]
-	eors	r4, r0
-	ldr	r2, [sp, #28]
-	ldr	r0, [sp, #56]
-	eors	r2, r0
-	rev	r6, r2
-	rev	r5, r4
-	rev	r4, r3
 	rev	r2, r1
 	ldr	r3, [sp, #160]
 	movs	r1, #3
@@ -430,15 +431,15 @@ ccm_encrypt_with:
 	bcc	.Lccm_encrypt_with_bytes17
 	tst	r3, r1
 	bne	.Lccm_encrypt_with_bytes17
-	str	r6, [r3]
+	str	r4, [r3]
 	str	r5, [r3, #4]
-	str	r4, [r3, #8]
+	str	r6, [r3, #8]
 	str	r2, [r3, #12]
 	b	.Lccm_encrypt_with_stored18
 .Lccm_encrypt_with_bytes17:
-	str	r6, [sp, #72]
+	str	r4, [sp, #72]
 	str	r5, [sp, #76]
-	str	r4, [sp, #80]
+	str	r6, [sp, #80]
 	str	r2, [sp, #84]
 	add	r2, sp, #72
 	ldr	r1, [sp, #164]
@@ -466,7 +467,7 @@ ccm_encrypt_with:
 
 @ --- ccm_decrypt_with: ccm.decrypt_with
 @     frame 116 bytes (40 spill slots, 17 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 846 bytes of code and literals
+@     estimated 842 bytes of code and literals
 	.section .text.ccm_decrypt_with,"ax",%progbits
 	.global ccm_decrypt_with
 	.type ccm_decrypt_with, %function
@@ -480,9 +481,8 @@ ccm_decrypt_with:
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
 	sub	sp, #116
-	mov	r5, r1
 	str	r0, [sp, #44]
-	mov	r4, r2
+	mov	r7, r2
 	str	r3, [sp, #16]
 	ldr	r2, [sp, #152]
 	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
@@ -492,30 +492,30 @@ ccm_decrypt_with:
 	str	r0, [sp, #88]
 	str	r0, [sp, #92]
 	str	r0, [sp, #96]
-	add	r6, sp, #84
-	adds	r3, r6, #1
-	mov	r1, r4
-	cmp	r1, #15
+	add	r5, sp, #84
+	adds	r4, r5, #1
+	mov	r3, r7
+	cmp	r3, #15
 	bcc	.Lccm_decrypt_with_cnt4
-	movs	r1, #15
+	movs	r3, #15
 .Lccm_decrypt_with_cnt4:
 .Lccm_decrypt_with_cpy5:
-	subs	r1, #1
+	subs	r3, #1
 	bcc	.Lccm_decrypt_with_cpyd3
-	ldrb	r0, [r5, r1]
-	strb	r0, [r3, r1]
+	ldrb	r0, [r1, r3]
+	strb	r0, [r4, r3]
 	b	.Lccm_decrypt_with_cpy5
 .Lccm_decrypt_with_cpyd3:
-	mov	r5, r6
+	mov	r1, r5
 .Lccm_decrypt_with_words2:
 	@ ccm.ae:162: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
 	str	r2, [sp]
 	add	r0, sp, #100
 	str	r0, [sp, #12]
 	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
-	ldr	r0, [r5, #12]
+	ldr	r0, [r1, #12]
 	rev	r6, r0
-	ldm	r5!, {r0, r1, r2}
+	ldm	r1, {r0, r1, r2}
 	@ ccm.ae:162: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
 	str	r6, [sp, #84]
 	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
@@ -528,16 +528,16 @@ ccm_decrypt_with:
 	@ ccm.ae:162: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
 	str	r5, [sp, #92]
 	@ ccm.ae:41: return load_be(nonce, 0, 15, len(nonce))
-	rev	r7, r0
+	rev	r4, r0
 	@ ccm.ae:162: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
-	str	r7, [sp, #96]
+	str	r4, [sp, #96]
 	ldr	r1, [sp, #160]
 	str	r1, [sp, #4]
 	ldr	r0, [sp, #168]
 	str	r0, [sp, #8]
 	add	r1, sp, #84
 	ldr	r0, [sp, #44]
-	mov	r2, r4
+	mov	r2, r7
 	ldr	r3, [sp, #16]
 	bl	ccm_mac_header
 	ldr	r2, [sp, #100]
@@ -548,26 +548,27 @@ ccm_decrypt_with:
 	str	r0, [sp, #36]
 	ldr	r0, [sp, #112]
 	str	r0, [sp, #40]
-	@ ccm.ae:59: return with_nonce((14 - nonce_len) as u8, n, 0 as u32)
-	movs	r0, #14
-	subs	r0, r0, r4
-	uxtb	r4, r0
-	@ ccm.ae:47: return cat(flags, n) | (x as u128)
-	lsls	r1, r4, #24
-	orrs	r1, r7
 	@ ccm.ae:164: s0 = E.encrypt_block(ks, j0)
 	str	r6, [sp, #84]
 	ldr	r0, [sp, #52]
 	str	r0, [sp, #88]
 	str	r5, [sp, #92]
-	str	r1, [sp, #96]
+	@ ccm.ae:59: return with_nonce((14 - nonce_len) as u8, n, 0 as u32)
+	movs	r0, #14
+	subs	r0, r0, r7
+	uxtb	r7, r0
+	@ ccm.ae:47: return cat(flags, n) | (x as u128)
+	lsls	r0, r7, #24
+	orrs	r0, r4
+	@ ccm.ae:164: s0 = E.encrypt_block(ks, j0)
+	str	r0, [sp, #96]
 	add	r1, sp, #84
 	add	r2, sp, #100
 	ldr	r0, [sp, #44]
 	bl	ccm_E_encrypt_block
 	@ ccm.ae:65: return cat(j[127:32], j[31:0] + 1)
-	lsls	r1, r4, #24
-	orrs	r1, r7
+	lsls	r1, r7, #24
+	orrs	r1, r4
 	@ ccm.ae:166: for i in 0..(n + 15) / 16 {
 	ldr	r0, [sp, #160]
 	adds	r0, #15
@@ -603,12 +604,12 @@ ccm_decrypt_with:
 	@ ccm.ae:168: c = load_be(ct, off, 16, n - off)
 	ldr	r1, [sp, #160]
 	subs	r0, r1, r0
-	mov	r8, r0
+	mov	r9, r0
 	ldr	r1, [sp, #156]
 	mov	r0, r11
 	adds	r1, r1, r0
 	movs	r2, #3
-	mov	r0, r8
+	mov	r0, r9
 	cmp	r0, #16
 	bcc	.Lccm_decrypt_with_bytes8
 	tst	r1, r2
@@ -620,7 +621,7 @@ ccm_decrypt_with:
 	str	r0, [sp, #92]
 	str	r0, [sp, #96]
 	add	r3, sp, #84
-	mov	r2, r8
+	mov	r2, r9
 	cmp	r2, #16
 	bcc	.Lccm_decrypt_with_cnt11
 	movs	r2, #16
@@ -642,7 +643,7 @@ ccm_decrypt_with:
 	rev	r5, r0
 	ldr	r0, [r1]
 	rev	r0, r0
-	mov	r9, r0
+	str	r0, [sp, #24]
 	@ ccm.ae:169: u = E.encrypt_block(ks, j)
 	str	r4, [sp, #84]
 	ldr	r0, [sp, #52]
@@ -658,122 +659,118 @@ ccm_decrypt_with:
 	ldr	r1, [sp, #100]
 	@ ccm.ae:171: m = first_bytes(c ^ u, n - off)
 	eors	r7, r1
-	mov	r10, r7
+	mov	r8, r7
 	@ ccm.ae:169: u = E.encrypt_block(ks, j)
 	ldr	r1, [sp, #104]
 	@ ccm.ae:171: m = first_bytes(c ^ u, n - off)
 	eors	r6, r1
-	str	r6, [sp, #16]
+	mov	r10, r6
 	@ ccm.ae:169: u = E.encrypt_block(ks, j)
-	ldr	r0, [sp, #108]
+	ldr	r1, [sp, #108]
 	@ ccm.ae:171: m = first_bytes(c ^ u, n - off)
-	eors	r5, r0
+	eors	r5, r1
+	str	r5, [sp, #16]
 	@ ccm.ae:169: u = E.encrypt_block(ks, j)
-	ldr	r1, [sp, #112]
+	ldr	r0, [sp, #112]
 	@ ccm.ae:171: m = first_bytes(c ^ u, n - off)
-	mov	r0, r9
-	eors	r0, r1
-	mov	r9, r0
-	@ ccm.ae:33: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
-	mov	r0, r8
-	cmp	r0, #16
-	movs	r1, #0
-	adcs	r1, r1
-	movs	r0, #1
+	ldr	r1, [sp, #24]
 	eors	r1, r0
 	@ ccm.ae:65: return cat(j[127:32], j[31:0] + 1)
 	adds	r0, r4, #1
 	str	r0, [sp, #48]
 	@ ccm.ae:33: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
-	cmp	r1, #0
+	mov	r0, r9
+	cmp	r0, #16
+	movs	r2, #0
+	adcs	r2, r2
+	movs	r0, #1
+	eors	r2, r0
+	cmp	r2, #0
 	beq	.Lccm_decrypt_with_else13
 	@ ccm.ae:34: y = x & ~(~(0 as u128) >> (8 * count))
-	mov	r0, r8
+	movs	r2, #0
+	mvns	r2, r2
+	mov	r5, r2
+	mov	r4, r2
+	mov	r3, r2
+	mov	r0, r9
 	lsls	r6, r0, #3
-	movs	r4, #0
-	mvns	r4, r4
-	mov	r3, r4
-	mov	r2, r4
-	mov	r1, r4
 	cmp	r6, #128
 	bcs	.Lccm_decrypt_with_shz15
 .Lccm_decrypt_with_shl17:
 	cmp	r6, #32
 	bcc	.Lccm_decrypt_with_shf16
+	mov	r5, r4
 	mov	r4, r3
 	mov	r3, r2
-	mov	r2, r1
-	movs	r1, #0
+	movs	r2, #0
 	subs	r6, #32
 	b	.Lccm_decrypt_with_shl17
 .Lccm_decrypt_with_shf16:
-	lsrs	r4, r6
+	lsrs	r5, r6
 	movs	r7, #32
 	subs	r7, r7, r6
+	mov	r0, r4
+	lsls	r0, r7
+	orrs	r5, r0
+	lsrs	r4, r6
 	mov	r0, r3
 	lsls	r0, r7
 	orrs	r4, r0
-	lsrs	r3, r6
 	mov	r0, r2
 	lsls	r0, r7
+	lsrs	r3, r6
 	orrs	r3, r0
-	mov	r0, r1
-	lsls	r0, r7
 	lsrs	r2, r6
-	orrs	r2, r0
-	lsrs	r1, r6
 	b	.Lccm_decrypt_with_she18
 .Lccm_decrypt_with_shz15:
+	movs	r5, #0
 	movs	r4, #0
 	movs	r3, #0
 	movs	r2, #0
-	movs	r1, #0
 .Lccm_decrypt_with_she18:
-	mov	r7, r10
-	bics	r7, r4
-	ldr	r6, [sp, #16]
-	bics	r6, r3
-	bics	r5, r2
-	mov	r4, r9
-	bics	r4, r1
+	mov	r0, r8
+	bics	r0, r5
+	mov	r8, r0
+	mov	r0, r10
+	bics	r0, r4
+	mov	r10, r0
+	ldr	r0, [sp, #16]
+	bics	r0, r3
+	mov	r3, r0
+	bics	r1, r2
 	b	.Lccm_decrypt_with_endif14
 .Lccm_decrypt_with_else13:
-	mov	r7, r10
-	ldr	r6, [sp, #16]
-	mov	r4, r9
+	ldr	r3, [sp, #16]
 .Lccm_decrypt_with_endif14:
 	@ ccm.ae:172: store_be(msg, off, m, n - off)
-	rev	r0, r4
-	mov	r9, r0
-	rev	r0, r5
-	mov	r10, r0
-	rev	r3, r6
-	rev	r2, r7
-	ldr	r1, [sp, #172]
-	mov	r0, r11
-	adds	r1, r1, r0
+	rev	r5, r1
+	rev	r4, r3
+	mov	r0, r10
+	rev	r6, r0
 	mov	r0, r8
+	rev	r2, r0
+	ldr	r7, [sp, #172]
+	mov	r0, r11
+	adds	r7, r7, r0
+	mov	r0, r9
 	cmp	r0, #16
 	bcc	.Lccm_decrypt_with_bytes19
 	movs	r0, #3
-	tst	r1, r0
+	tst	r7, r0
 	bne	.Lccm_decrypt_with_bytes19
-	mov	r0, r9
-	str	r0, [r1]
-	mov	r0, r10
-	str	r0, [r1, #4]
-	str	r3, [r1, #8]
-	str	r2, [r1, #12]
+	str	r5, [r7]
+	str	r4, [r7, #4]
+	str	r6, [r7, #8]
+	str	r2, [r7, #12]
 	b	.Lccm_decrypt_with_stored20
 .Lccm_decrypt_with_bytes19:
-	mov	r0, r9
-	str	r0, [sp, #84]
-	mov	r0, r10
-	str	r0, [sp, #88]
-	str	r3, [sp, #92]
+	str	r5, [sp, #84]
+	str	r4, [sp, #88]
+	str	r6, [sp, #92]
 	str	r2, [sp, #96]
-	add	r3, sp, #84
-	mov	r2, r8
+	add	r4, sp, #84
+	mov	r2, r9
 	cmp	r2, #16
 	bcc	.Lccm_decrypt_with_cnt21
 	movs	r2, #16
@@ -781,36 +778,38 @@ ccm_decrypt_with:
 .Lccm_decrypt_with_cpy22:
 	subs	r2, #1
 	bcc	.Lccm_decrypt_with_stored20
-	ldrb	r0, [r3, r2]
-	strb	r0, [r1, r2]
+	ldrb	r0, [r4, r2]
+	strb	r0, [r7, r2]
 	b	.Lccm_decrypt_with_cpy22
 .Lccm_decrypt_with_stored20:
 	@ ccm.ae:173: y = E.encrypt_block(ks, m ^ y)
+	mov	r0, r8
 	ldr	r2, [sp, #32]
-	eors	r7, r2
+	eors	r0, r2
+	str	r0, [sp, #84]
+	mov	r0, r10
 	ldr	r2, [sp, #28]
-	eors	r6, r2
+	eors	r0, r2
+	str	r0, [sp, #88]
 	ldr	r0, [sp, #36]
-	eors	r5, r0
+	eors	r3, r0
+	str	r3, [sp, #92]
 	ldr	r0, [sp, #40]
-	eors	r4, r0
-	str	r7, [sp, #84]
-	str	r6, [sp, #88]
-	str	r5, [sp, #92]
-	str	r4, [sp, #96]
+	eors	r1, r0
+	str	r1, [sp, #96]
 	add	r1, sp, #84
 	add	r2, sp, #100
 	ldr	r0, [sp, #44]
 	bl	ccm_E_encrypt_block
-	ldr	r2, [sp, #100]
-	ldr	r3, [sp, #104]
-	ldr	r0, [sp, #108]
-	ldr	r1, [sp, #112]
 	ldr	r4, [sp, #48]
+	ldr	r2, [sp, #100]
 	str	r2, [sp, #32]
-	str	r3, [sp, #28]
+	ldr	r2, [sp, #104]
+	str	r2, [sp, #28]
+	ldr	r0, [sp, #108]
 	str	r0, [sp, #36]
-	str	r1, [sp, #40]
+	ldr	r0, [sp, #112]
+	str	r0, [sp, #40]
 	ldr	r1, [sp, #20]
 	adds	r1, #1
 	str	r1, [sp, #20]
@@ -888,13 +887,13 @@ ccm_decrypt_with:
 	cmp	r2, #0
 	beq	.Lccm_decrypt_with_else28
 	@ ccm.ae:34: y = x & ~(~(0 as u128) >> (8 * count))
-	ldr	r0, [sp, #168]
-	lsls	r5, r0, #3
 	movs	r4, #0
 	mvns	r4, r4
 	mov	r3, r4
 	mov	r2, r4
 	mov	r1, r4
+	ldr	r0, [sp, #168]
+	lsls	r5, r0, #3
 	cmp	r5, #128
 	bcs	.Lccm_decrypt_with_shz30
 .Lccm_decrypt_with_shl32:
@@ -933,24 +932,24 @@ ccm_decrypt_with:
 	bics	r5, r4
 	ldr	r4, [sp, #28]
 	bics	r4, r3
-	mov	r0, r8
-	bics	r0, r2
+	mov	r3, r8
+	bics	r3, r2
 	bics	r6, r1
 	b	.Lccm_decrypt_with_endif29
 .Lccm_decrypt_with_else28:
 	ldr	r5, [sp, #32]
 	ldr	r4, [sp, #28]
-	mov	r0, r8
+	mov	r3, r8
 .Lccm_decrypt_with_endif29:
 	@ ccm.ae:176: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(y ^ s0, len(tag))) == 0
+	ldr	r0, [sp, #20]
+	eors	r0, r6
+	ldr	r1, [sp, #24]
+	eors	r1, r3
 	ldr	r3, [sp, #40]
 	eors	r3, r5
 	ldr	r2, [sp, #36]
 	eors	r2, r4
-	ldr	r1, [sp, #24]
-	eors	r1, r0
-	ldr	r0, [sp, #20]
-	eors	r0, r6
 	orrs	r3, r2
 	orrs	r3, r1
 	orrs	r3, r0
@@ -974,7 +973,7 @@ ccm_decrypt_with:
 
 @ --- ccm_E_encrypt_block: ccm.E.encrypt_block
 @     frame 12 bytes (11 spill slots, 3 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 512 bytes of code and literals
+@     estimated 508 bytes of code and literals
 	.section .text.ccm_E_encrypt_block,"ax",%progbits
 	.global ccm_E_encrypt_block
 	.type ccm_E_encrypt_block, %function
@@ -988,31 +987,29 @@ ccm_E_encrypt_block:
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
 	sub	sp, #12
-	str	r0, [sp, #4]
 	str	r2, [sp, #8]
-	ldr	r5, [r1]
-	ldr	r2, [r1, #4]
-	ldr	r3, [r1, #8]
-	ldr	r4, [r1, #12]
-	@ aes.ae:155: s0 = b[127:96] ^ w[0]
-	mov	r6, r0
-	ldr	r0, [r6]
-	eors	r4, r0
-	@ aes.ae:156: s1 = b[95:64] ^ w[1]
-	ldr	r0, [r6, #4]
-	eors	r3, r0
-	@ aes.ae:157: s2 = b[63:32] ^ w[2]
-	ldr	r0, [r6, #8]
-	eors	r2, r0
-	@ aes.ae:158: s3 = b[31:0] ^ w[3]
-	ldr	r0, [r6, #12]
-	eors	r5, r0
 	@ aes.ae:159: @unroll(round_unroll)
-	movs	r0, #1
-	str	r0, [sp]
-	mov	r1, r5
+	movs	r2, #1
+	str	r2, [sp]
+	ldr	r4, [r1, #12]
+	str	r0, [sp, #4]
+	@ aes.ae:155: s0 = b[127:96] ^ w[0]
+	ldr	r6, [r0]
+	eors	r4, r6
+	ldr	r3, [r1, #8]
+	@ aes.ae:156: s1 = b[95:64] ^ w[1]
+	ldr	r6, [r0, #4]
+	eors	r3, r6
+	ldr	r2, [r1, #4]
+	@ aes.ae:157: s2 = b[63:32] ^ w[2]
+	ldr	r6, [r0, #8]
+	eors	r2, r6
+	ldr	r1, [r1]
+	@ aes.ae:158: s3 = b[31:0] ^ w[3]
+	ldr	r6, [r0, #12]
+	eors	r1, r6
 	@ aes.ae:161: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	mov	r5, r6
+	mov	r5, r0
 	adds	r5, #16
 	ldr	r0, =ccm_tf0
 	mov	r8, r0
@@ -1024,108 +1021,109 @@ ccm_E_encrypt_block:
 	mov	r9, r0
 	@ aes.ae:159: @unroll(round_unroll)
 .Lccm_E_encrypt_block_loop1:
-	@ aes.ae:161: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	lsrs	r0, r4, #24
+	@ aes.ae:164: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
+	lsrs	r0, r1, #24
 	lsls	r6, r0, #2
 	mov	r0, r8
 	ldr	r7, [r0, r6]
-	lsrs	r0, r3, #16
+	lsrs	r0, r4, #16
 	uxtb	r0, r0
 	lsls	r6, r0, #2
 	mov	r0, lr
 	ldr	r0, [r0, r6]
 	eors	r7, r0
-	lsrs	r0, r2, #8
+	lsrs	r0, r3, #8
 	uxtb	r0, r0
 	lsls	r6, r0, #2
 	mov	r0, r12
 	ldr	r0, [r0, r6]
 	eors	r7, r0
-	uxtb	r0, r1
+	uxtb	r0, r2
 	lsls	r6, r0, #2
 	mov	r0, r9
 	ldr	r0, [r0, r6]
 	eors	r7, r0
-	ldr	r6, [r5]
+	ldr	r6, [r5, #12]
 	eors	r7, r6
 	mov	r11, r7
-	@ aes.ae:162: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
-	lsrs	r0, r3, #24
-	lsls	r6, r0, #2
-	mov	r0, r8
-	ldr	r7, [r0, r6]
-	lsrs	r0, r2, #16
-	uxtb	r0, r0
-	lsls	r6, r0, #2
-	mov	r0, lr
-	ldr	r0, [r0, r6]
-	eors	r7, r0
-	lsrs	r0, r1, #8
-	uxtb	r0, r0
-	lsls	r6, r0, #2
-	mov	r0, r12
-	ldr	r0, [r0, r6]
-	eors	r7, r0
-	uxtb	r0, r4
-	lsls	r6, r0, #2
-	mov	r0, r9
-	ldr	r0, [r0, r6]
-	eors	r7, r0
-	ldr	r6, [r5, #4]
-	eors	r7, r6
-	mov	r10, r7
 	@ aes.ae:163: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
 	lsrs	r0, r2, #24
 	lsls	r6, r0, #2
 	mov	r0, r8
-	ldr	r6, [r0, r6]
+	ldr	r7, [r0, r6]
 	lsrs	r0, r1, #16
 	uxtb	r0, r0
-	lsls	r7, r0, #2
+	lsls	r6, r0, #2
 	mov	r0, lr
-	ldr	r0, [r0, r7]
-	eors	r6, r0
+	ldr	r0, [r0, r6]
+	eors	r7, r0
 	lsrs	r0, r4, #8
 	uxtb	r0, r0
+	lsls	r6, r0, #2
+	mov	r0, r12
+	ldr	r0, [r0, r6]
+	eors	r7, r0
+	uxtb	r0, r3
+	lsls	r6, r0, #2
+	mov	r0, r9
+	ldr	r0, [r0, r6]
+	eors	r7, r0
+	ldr	r6, [r5, #8]
+	eors	r7, r6
+	mov	r10, r7
+	@ aes.ae:162: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
+	lsrs	r0, r3, #24
+	lsls	r6, r0, #2
+	mov	r0, r8
+	ldr	r6, [r0, r6]
+	lsrs	r0, r2, #16
+	uxtb	r0, r0
+	lsls	r7, r0, #2
+	mov	r0, lr
+	ldr	r0, [r0, r7]
+	eors	r6, r0
+	lsrs	r0, r1, #8
+	uxtb	r0, r0
 	lsls	r7, r0, #2
 	mov	r0, r12
 	ldr	r0, [r0, r7]
 	eors	r6, r0
-	uxtb	r0, r3
+	uxtb	r0, r4
 	lsls	r7, r0, #2
 	mov	r0, r9
 	ldr	r0, [r0, r7]
 	eors	r6, r0
-	ldr	r0, [r5, #8]
+	ldr	r0, [r5, #4]
 	eors	r6, r0
-	@ aes.ae:164: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
-	lsrs	r0, r1, #24
-	lsls	r1, r0, #2
-	mov	r0, r8
-	ldr	r1, [r0, r1]
-	lsrs	r0, r4, #16
-	uxtb	r0, r0
+	@ aes.ae:161: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
+	lsrs	r0, r4, #24
 	lsls	r4, r0, #2
-	mov	r0, lr
-	ldr	r0, [r0, r4]
-	eors	r1, r0
-	lsrs	r0, r3, #8
+	mov	r0, r8
+	ldr	r4, [r0, r4]
+	lsrs	r0, r3, #16
 	uxtb	r0, r0
 	lsls	r3, r0, #2
-	mov	r0, r12
+	mov	r0, lr
 	ldr	r0, [r0, r3]
-	eors	r1, r0
-	uxtb	r0, r2
+	eors	r4, r0
+	lsrs	r0, r2, #8
+	uxtb	r0, r0
 	lsls	r2, r0, #2
-	mov	r0, r9
+	mov	r0, r12
 	ldr	r0, [r0, r2]
-	eors	r1, r0
-	ldr	r0, [r5, #12]
-	eors	r1, r0
+	eors	r4, r0
+	uxtb	r0, r1
+	lsls	r1, r0, #2
+	mov	r0, r9
+	ldr	r0, [r0, r1]
+	eors	r4, r0
+	ldr	r0, [r5]
+	eors	r4, r0
+	@ aes.ae:164: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
 	adds	r5, #16
-	mov	r4, r11
-	mov	r3, r10
-	mov	r2, r6
+	mov	r3, r6
+	mov	r2, r10
+	mov	r1, r11
 	ldr	r0, [sp]
 	adds	r0, #1
 	str	r0, [sp]
@@ -1304,16 +1302,16 @@ ccm_mac_header:
 	ldr	r2, [sp, #24]
 	ldr	r1, [sp, #28]
 	ldr	r0, [sp, #32]
-	str	r0, [sp]
-	ldr	r0, [sp, #36]
 	str	r0, [sp, #4]
+	ldr	r0, [sp, #36]
+	str	r0, [sp]
 	@ ccm.ae:73: if a != 0 {
 	cmp	r4, #0
 	bne	.Lccm_mac_header_far1
 	b	.Lccm_mac_header_else1
 .Lccm_mac_header_far1:
 	@ ccm.ae:74: first = cat(a as u16, load_be(ad, 0, 14, a))
-	mov	r4, r10
+	mov	r3, r10
 .Lccm_mac_header_bytes3:
 	movs	r0, #0
 	str	r0, [sp, #8]
@@ -1322,43 +1320,43 @@ ccm_mac_header:
 	str	r0, [sp, #20]
 	add	r6, sp, #8
 	adds	r5, r6, #2
-	mov	r3, r9
-	cmp	r3, #14
+	mov	r4, r9
+	cmp	r4, #14
 	bcc	.Lccm_mac_header_cnt6
-	movs	r3, #14
+	movs	r4, #14
 .Lccm_mac_header_cnt6:
 .Lccm_mac_header_cpy7:
-	subs	r3, #1
+	subs	r4, #1
 	bcc	.Lccm_mac_header_cpyd5
-	ldrb	r0, [r4, r3]
-	strb	r0, [r5, r3]
+	ldrb	r0, [r3, r4]
+	strb	r0, [r5, r4]
 	b	.Lccm_mac_header_cpy7
 .Lccm_mac_header_cpyd5:
-	mov	r4, r6
+	mov	r3, r6
 .Lccm_mac_header_words4:
-	ldr	r0, [r4, #12]
-	rev	r7, r0
-	ldr	r0, [r4, #8]
+	ldr	r0, [r3, #12]
 	rev	r6, r0
-	ldr	r0, [r4, #4]
-	rev	r3, r0
-	ldr	r0, [r4]
+	ldr	r0, [r3, #8]
 	rev	r4, r0
+	ldr	r0, [r3, #4]
+	rev	r5, r0
+	ldr	r0, [r3]
+	rev	r7, r0
 	mov	r0, r9
 	uxth	r0, r0
-	lsls	r5, r0, #16
-	orrs	r5, r4
+	lsls	r3, r0, #16
+	orrs	r3, r7
 	@ ccm.ae:76: if a >= 0xff00 {
-	movs	r4, #255
-	lsls	r4, r4, #8
+	movs	r7, #255
+	lsls	r7, r7, #8
 	mov	r0, r9
-	cmp	r0, r4
+	cmp	r0, r7
 	movs	r0, #0
 	adcs	r0, r0
 	cmp	r0, #0
 	beq	.Lccm_mac_header_else8
 	@ ccm.ae:77: first = cat(0xfffe as u16, a, load_be(ad, 0, 10, a))
-	mov	r3, r10
+	mov	r4, r10
 .Lccm_mac_header_bytes10:
 	movs	r0, #0
 	str	r0, [sp, #8]
@@ -1366,50 +1364,50 @@ ccm_mac_header:
 	str	r0, [sp, #16]
 	add	r6, sp, #8
 	adds	r5, r6, #2
-	mov	r4, r9
-	cmp	r4, #10
+	mov	r3, r9
+	cmp	r3, #10
 	bcc	.Lccm_mac_header_cnt13
-	movs	r4, #10
+	movs	r3, #10
 .Lccm_mac_header_cnt13:
 .Lccm_mac_header_cpy14:
-	subs	r4, #1
+	subs	r3, #1
 	bcc	.Lccm_mac_header_cpyd12
-	ldrb	r0, [r3, r4]
-	strb	r0, [r5, r4]
+	ldrb	r0, [r4, r3]
+	strb	r0, [r5, r3]
 	b	.Lccm_mac_header_cpy14
 .Lccm_mac_header_cpyd12:
-	mov	r3, r6
+	mov	r4, r6
 .Lccm_mac_header_words11:
 	mov	r0, r9
-	lsrs	r5, r0, #16
+	lsrs	r3, r0, #16
 	ldr	r0, =0xfffe0000
-	orrs	r5, r0
-	ldr	r0, [r3]
-	rev	r4, r0
+	orrs	r3, r0
+	ldr	r0, [r4]
+	rev	r6, r0
 	mov	r0, r9
-	lsls	r0, r0, #16
-	orrs	r0, r4
-	ldr	r4, [r3, #8]
-	rev	r7, r4
-	ldr	r3, [r3, #4]
-	rev	r6, r3
+	lsls	r5, r0, #16
+	orrs	r5, r6
+	ldr	r0, [r4, #8]
+	rev	r6, r0
+	ldr	r0, [r4, #4]
+	rev	r0, r0
 	@ ccm.ae:78: header = 6 as u32
 	movs	r4, #6
 	b	.Lccm_mac_header_endif9
 .Lccm_mac_header_else8:
-	mov	r0, r3
+	mov	r0, r4
 	movs	r4, #2
 .Lccm_mac_header_endif9:
 	@ ccm.ae:80: y = E.encrypt_block(ks, y ^ first)
-	eors	r2, r7
-	eors	r1, r6
-	ldr	r3, [sp]
-	eors	r3, r0
+	eors	r2, r6
+	str	r2, [sp, #8]
+	eors	r1, r0
+	str	r1, [sp, #12]
 	ldr	r0, [sp, #4]
 	eors	r0, r5
-	str	r2, [sp, #8]
-	str	r1, [sp, #12]
-	str	r3, [sp, #16]
+	str	r0, [sp, #16]
+	ldr	r0, [sp]
+	eors	r0, r3
 	str	r0, [sp, #20]
 	add	r1, sp, #8
 	add	r2, sp, #24
@@ -1500,10 +1498,10 @@ ccm_mac_header:
 	mov	r0, r11
 	bl	ccm_E_encrypt_block
 	ldr	r0, [sp, #24]
+	mov	r8, r0
 	ldr	r6, [sp, #28]
 	ldr	r2, [sp, #32]
 	ldr	r1, [sp, #36]
-	mov	r8, r0
 	adds	r4, #1
 	ldr	r0, [sp, #4]
 	cmp	r4, r0
@@ -1514,8 +1512,8 @@ ccm_mac_header:
 .Lccm_mac_header_else1:
 	mov	r3, r2
 	mov	r6, r1
-	ldr	r2, [sp]
-	ldr	r1, [sp, #4]
+	ldr	r2, [sp, #4]
+	ldr	r1, [sp]
 .Lccm_mac_header_endif2:
 	ldr	r4, [sp, #88]
 	str	r3, [r4]

@@ -116,8 +116,8 @@ elephant_dumbo_encrypt_with:
 
 
 @ --- elephant_dumbo_decrypt_with: elephant_dumbo.decrypt_with
-@     frame 56 bytes (6 spill slots, 4 on the stack; locals 8), saves r4, r5, r6, r7
-@     estimated 108 bytes of code and literals
+@     frame 48 bytes (6 spill slots, 2 on the stack; locals 8), saves r4, r5, r6, r7
+@     estimated 102 bytes of code and literals
 	.section .text.elephant_dumbo_decrypt_with,"ax",%progbits
 	.global elephant_dumbo_decrypt_with
 	.type elephant_dumbo_decrypt_with, %function
@@ -125,62 +125,59 @@ elephant_dumbo_encrypt_with:
 	.balign 4
 elephant_dumbo_decrypt_with:
 	push	{r4, r5, r6, r7, lr}
-	sub	sp, #56
-	str	r0, [sp, #44]
-	str	r1, [sp, #40]
-	str	r2, [sp, #36]
-	str	r3, [sp, #32]
-	ldr	r5, [sp, #80]
-	ldr	r4, [sp, #84]
-	ldr	r3, [sp, #88]
-	ldr	r2, [sp, #96]
-	ldr	r1, [sp, #100]
+	sub	sp, #48
+	ldr	r4, [sp, #80]
+	ldr	r5, [sp, #76]
+	ldr	r6, [sp, #72]
+	str	r3, [sp, #36]
+	str	r2, [sp, #32]
+	mov	r2, r0
 	@ elephant_dumbo.ae:110: return (load_le(tag, 0, 8) ^ crypt(lk, nonce, ad, ct, msg, ct)) == 0
 	movs	r0, #3
-	tst	r3, r0
+	tst	r4, r0
 	beq	.Lelephant_dumbo_decrypt_with_words2
 .Lelephant_dumbo_decrypt_with_bytes1:
-	add	r7, sp, #48
-	movs	r6, #8
+	add	r7, sp, #40
+	movs	r3, #8
 .Lelephant_dumbo_decrypt_with_cpy4:
-	subs	r6, #1
+	subs	r3, #1
 	bcc	.Lelephant_dumbo_decrypt_with_cpyd3
-	ldrb	r0, [r3, r6]
-	strb	r0, [r7, r6]
+	ldrb	r0, [r4, r3]
+	strb	r0, [r7, r3]
 	b	.Lelephant_dumbo_decrypt_with_cpy4
 .Lelephant_dumbo_decrypt_with_cpyd3:
-	mov	r3, r7
+	mov	r4, r7
 .Lelephant_dumbo_decrypt_with_words2:
-	ldr	r0, [sp, #76]
-	str	r0, [sp]
-	str	r2, [sp, #12]
-	str	r1, [sp, #16]
-	str	r5, [sp, #4]
-	str	r5, [sp, #20]
-	str	r4, [sp, #8]
-	str	r4, [sp, #24]
-	add	r0, sp, #48
+	add	r0, sp, #40
 	str	r0, [sp, #28]
-	ldr	r5, [r3]
-	ldr	r4, [r3, #4]
-	ldr	r0, [sp, #44]
-	ldr	r1, [sp, #40]
-	ldr	r2, [sp, #36]
-	ldr	r3, [sp, #32]
+	str	r5, [sp, #24]
+	str	r6, [sp, #20]
+	ldr	r0, [sp, #92]
+	str	r0, [sp, #16]
+	ldr	r0, [sp, #88]
+	str	r0, [sp, #12]
+	str	r5, [sp, #8]
+	str	r6, [sp, #4]
+	ldr	r0, [sp, #68]
+	str	r0, [sp]
+	ldm	r4, {r4, r5}
+	mov	r0, r2
+	ldr	r2, [sp, #32]
+	ldr	r3, [sp, #36]
 	bl	elephant_dumbo_crypt
-	ldr	r0, [sp, #48]
-	eors	r5, r0
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #40]
 	eors	r4, r0
-	orrs	r5, r4
-	subs	r0, r5, #1
+	ldr	r0, [sp, #44]
+	eors	r5, r0
+	orrs	r4, r5
+	subs	r0, r4, #1
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	ldr	r0, [sp, #104]
+	ldr	r0, [sp, #96]
 	strh	r1, [r0]
-	add	sp, #56
+	add	sp, #48
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.size elephant_dumbo_decrypt_with, .-elephant_dumbo_decrypt_with
@@ -698,8 +695,8 @@ elephant_dumbo_P_permute:
 
 
 @ --- elephant_dumbo_crypt: elephant_dumbo.crypt
-@     frame 208 bytes (89 spill slots, 42 on the stack; locals 40), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2360 bytes of code and literals
+@     frame 200 bytes (146 spill slots, 40 on the stack; locals 40), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 2574 bytes of code and literals
 	.section .text.elephant_dumbo_crypt,"ax",%progbits
 	.global elephant_dumbo_crypt
 	.type elephant_dumbo_crypt, %function
@@ -712,346 +709,489 @@ elephant_dumbo_crypt:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #208
-	str	r3, [sp, #128]
-	ldr	r4, [sp, #252]
+	sub	sp, #200
+	ldr	r2, [sp, #236]
+	@ elephant_dumbo.ae:79: blocks_ad = 1 + (12 + a) / block
+	adds	r2, #12
+	lsls	r5, r2, #1
+	lsrs	r7, r2, #31
+	lsls	r6, r2, #3
+	lsrs	r4, r2, #29
+	adds	r6, r5, r6
+	str	r6, [sp]
+	adcs	r7, r4
+	movs	r4, #0
+	movs	r6, #0
+	adcs	r4, r6
+	lsls	r5, r2, #4
+	lsrs	r6, r2, #28
+	str	r6, [sp, #4]
+	ldr	r6, [sp]
+	adds	r6, r6, r5
+	str	r6, [sp]
+	ldr	r6, [sp, #4]
+	adcs	r7, r6
+	movs	r6, #0
+	adcs	r4, r6
+	lsls	r5, r2, #7
+	lsrs	r6, r2, #25
+	str	r6, [sp, #4]
+	ldr	r6, [sp]
+	adds	r6, r6, r5
+	str	r6, [sp]
+	ldr	r6, [sp, #4]
+	adcs	r7, r6
+	movs	r6, #0
+	adcs	r4, r6
+	lsls	r5, r2, #8
+	lsrs	r6, r2, #24
+	str	r6, [sp, #4]
+	ldr	r6, [sp]
+	adds	r6, r6, r5
+	str	r6, [sp]
+	ldr	r6, [sp, #4]
+	adcs	r7, r6
+	movs	r6, #0
+	adcs	r4, r6
+	lsls	r5, r2, #11
+	lsrs	r6, r2, #21
+	str	r6, [sp, #4]
+	ldr	r6, [sp]
+	adds	r6, r6, r5
+	str	r6, [sp]
+	ldr	r6, [sp, #4]
+	adcs	r7, r6
+	movs	r6, #0
+	adcs	r4, r6
+	lsls	r5, r2, #12
+	lsrs	r6, r2, #20
+	str	r6, [sp, #4]
+	ldr	r6, [sp]
+	adds	r6, r6, r5
+	str	r6, [sp]
+	ldr	r6, [sp, #4]
+	adcs	r7, r6
+	movs	r6, #0
+	adcs	r4, r6
+	lsls	r5, r2, #15
+	lsrs	r6, r2, #17
+	str	r6, [sp, #4]
+	ldr	r6, [sp]
+	adds	r6, r6, r5
+	str	r6, [sp]
+	ldr	r6, [sp, #4]
+	adcs	r7, r6
+	movs	r6, #0
+	adcs	r4, r6
+	lsls	r5, r2, #16
+	lsrs	r6, r2, #16
+	str	r6, [sp, #4]
+	ldr	r6, [sp]
+	adds	r6, r6, r5
+	str	r6, [sp]
+	ldr	r6, [sp, #4]
+	adcs	r7, r6
+	movs	r6, #0
+	adcs	r4, r6
+	lsls	r5, r2, #19
+	lsrs	r6, r2, #13
+	str	r6, [sp, #4]
+	ldr	r6, [sp]
+	adds	r6, r6, r5
+	str	r6, [sp]
+	ldr	r6, [sp, #4]
+	adcs	r7, r6
+	movs	r6, #0
+	adcs	r4, r6
+	lsls	r5, r2, #20
+	lsrs	r6, r2, #12
+	str	r6, [sp, #4]
+	ldr	r6, [sp]
+	adds	r6, r6, r5
+	str	r6, [sp]
+	ldr	r6, [sp, #4]
+	adcs	r7, r6
+	movs	r6, #0
+	adcs	r4, r6
+	lsls	r5, r2, #23
+	lsrs	r6, r2, #9
+	str	r6, [sp, #4]
+	ldr	r6, [sp]
+	adds	r6, r6, r5
+	str	r6, [sp]
+	ldr	r6, [sp, #4]
+	adcs	r7, r6
+	movs	r6, #0
+	adcs	r4, r6
+	lsls	r5, r2, #24
+	lsrs	r6, r2, #8
+	str	r6, [sp, #4]
+	ldr	r6, [sp]
+	adds	r6, r6, r5
+	str	r6, [sp]
+	ldr	r6, [sp, #4]
+	adcs	r7, r6
+	movs	r6, #0
+	adcs	r4, r6
+	lsls	r5, r2, #27
+	lsrs	r6, r2, #5
+	str	r6, [sp, #4]
+	ldr	r6, [sp]
+	adds	r6, r6, r5
+	str	r6, [sp]
+	ldr	r6, [sp, #4]
+	adcs	r7, r6
+	movs	r6, #0
+	adcs	r4, r6
+	lsls	r5, r2, #28
+	lsrs	r6, r2, #4
+	str	r6, [sp, #4]
+	ldr	r6, [sp]
+	adds	r5, r6, r5
+	ldr	r6, [sp, #4]
+	adcs	r7, r6
+	movs	r6, #0
+	adcs	r4, r6
+	lsls	r6, r2, #31
+	str	r6, [sp]
+	lsrs	r6, r2, #1
+	str	r6, [sp, #4]
+	ldr	r6, [sp]
+	adds	r5, r5, r6
+	ldr	r6, [sp, #4]
+	adcs	r7, r6
+	movs	r6, #0
+	adcs	r4, r6
+	adds	r6, r5, r6
+	adcs	r7, r2
+	str	r7, [sp, #12]
+	str	r4, [sp, #4]
+	movs	r4, #0
+	ldr	r2, [sp, #4]
+	adcs	r2, r4
+	str	r2, [sp, #4]
+	ldr	r2, [sp, #244]
+	@ elephant_dumbo.ae:78: blocks_m = (m + block - 1) / block
+	adds	r2, #20
+	subs	r6, r2, #1
+	lsls	r5, r6, #1
+	lsrs	r7, r6, #31
+	lsls	r2, r6, #3
+	lsrs	r4, r6, #29
+	adds	r2, r5, r2
+	str	r2, [sp]
+	adcs	r7, r4
+	movs	r4, #0
+	movs	r2, #0
+	adcs	r4, r2
+	lsls	r5, r6, #4
+	lsrs	r2, r6, #28
+	str	r2, [sp, #8]
+	ldr	r2, [sp]
+	adds	r2, r2, r5
+	str	r2, [sp]
+	ldr	r2, [sp, #8]
+	adcs	r7, r2
+	movs	r2, #0
+	adcs	r4, r2
+	lsls	r5, r6, #7
+	lsrs	r2, r6, #25
+	str	r2, [sp, #8]
+	ldr	r2, [sp]
+	adds	r2, r2, r5
+	str	r2, [sp]
+	ldr	r2, [sp, #8]
+	adcs	r7, r2
+	movs	r2, #0
+	adcs	r4, r2
+	lsls	r5, r6, #8
+	lsrs	r2, r6, #24
+	str	r2, [sp, #8]
+	ldr	r2, [sp]
+	adds	r2, r2, r5
+	str	r2, [sp]
+	ldr	r2, [sp, #8]
+	adcs	r7, r2
+	movs	r2, #0
+	adcs	r4, r2
+	lsls	r5, r6, #11
+	lsrs	r2, r6, #21
+	str	r2, [sp, #8]
+	ldr	r2, [sp]
+	adds	r2, r2, r5
+	str	r2, [sp]
+	ldr	r2, [sp, #8]
+	adcs	r7, r2
+	movs	r2, #0
+	adcs	r4, r2
+	lsls	r5, r6, #12
+	lsrs	r2, r6, #20
+	str	r2, [sp, #8]
+	ldr	r2, [sp]
+	adds	r2, r2, r5
+	str	r2, [sp]
+	ldr	r2, [sp, #8]
+	adcs	r7, r2
+	movs	r2, #0
+	adcs	r4, r2
+	lsls	r5, r6, #15
+	lsrs	r2, r6, #17
+	str	r2, [sp, #8]
+	ldr	r2, [sp]
+	adds	r2, r2, r5
+	str	r2, [sp]
+	ldr	r2, [sp, #8]
+	adcs	r7, r2
+	movs	r2, #0
+	adcs	r4, r2
+	lsls	r5, r6, #16
+	lsrs	r2, r6, #16
+	str	r2, [sp, #8]
+	ldr	r2, [sp]
+	adds	r2, r2, r5
+	str	r2, [sp]
+	ldr	r2, [sp, #8]
+	adcs	r7, r2
+	movs	r2, #0
+	adcs	r4, r2
+	lsls	r5, r6, #19
+	lsrs	r2, r6, #13
+	str	r2, [sp, #8]
+	ldr	r2, [sp]
+	adds	r2, r2, r5
+	str	r2, [sp]
+	ldr	r2, [sp, #8]
+	adcs	r7, r2
+	movs	r2, #0
+	adcs	r4, r2
+	lsls	r5, r6, #20
+	lsrs	r2, r6, #12
+	str	r2, [sp, #8]
+	ldr	r2, [sp]
+	adds	r2, r2, r5
+	str	r2, [sp]
+	ldr	r2, [sp, #8]
+	adcs	r7, r2
+	movs	r2, #0
+	adcs	r4, r2
+	lsls	r5, r6, #23
+	lsrs	r2, r6, #9
+	str	r2, [sp, #8]
+	ldr	r2, [sp]
+	adds	r2, r2, r5
+	str	r2, [sp]
+	ldr	r2, [sp, #8]
+	adcs	r7, r2
+	movs	r2, #0
+	adcs	r4, r2
+	lsls	r5, r6, #24
+	lsrs	r2, r6, #8
+	str	r2, [sp, #8]
+	ldr	r2, [sp]
+	adds	r2, r2, r5
+	str	r2, [sp]
+	ldr	r2, [sp, #8]
+	adcs	r7, r2
+	movs	r2, #0
+	adcs	r4, r2
+	lsls	r5, r6, #27
+	lsrs	r2, r6, #5
+	str	r2, [sp, #8]
+	ldr	r2, [sp]
+	adds	r2, r2, r5
+	str	r2, [sp]
+	ldr	r2, [sp, #8]
+	adcs	r7, r2
+	movs	r2, #0
+	adcs	r4, r2
+	lsls	r5, r6, #28
+	lsrs	r2, r6, #4
+	str	r2, [sp, #8]
+	ldr	r2, [sp]
+	adds	r5, r2, r5
+	ldr	r2, [sp, #8]
+	adcs	r7, r2
+	movs	r2, #0
+	adcs	r4, r2
+	lsls	r2, r6, #31
+	str	r2, [sp]
+	lsrs	r2, r6, #1
+	str	r2, [sp, #8]
+	ldr	r2, [sp]
+	adds	r5, r5, r2
+	ldr	r2, [sp, #8]
+	adcs	r7, r2
+	movs	r2, #0
+	adcs	r4, r2
+	adds	r2, r5, r2
+	adcs	r7, r6
+	str	r7, [sp, #8]
+	str	r4, [sp]
+	movs	r4, #0
+	ldr	r2, [sp]
+	adcs	r2, r4
+	str	r2, [sp]
+	@ elephant_dumbo.ae:77: blocks_c = 1 + m / block
+	ldr	r6, [sp, #244]
+	lsls	r4, r6, #1
+	lsrs	r7, r6, #31
+	lsls	r5, r6, #3
+	lsrs	r2, r6, #29
+	adds	r5, r4, r5
+	adcs	r7, r2
+	movs	r6, #0
+	movs	r2, #0
+	adcs	r6, r2
+	ldr	r2, [sp, #244]
+	lsls	r4, r2, #4
+	lsrs	r2, r2, #28
+	adds	r5, r5, r4
+	adcs	r7, r2
+	movs	r2, #0
+	adcs	r6, r2
+	ldr	r2, [sp, #244]
+	lsls	r4, r2, #7
+	lsrs	r2, r2, #25
+	adds	r5, r5, r4
+	adcs	r7, r2
+	movs	r2, #0
+	adcs	r6, r2
+	ldr	r2, [sp, #244]
+	lsls	r4, r2, #8
+	lsrs	r2, r2, #24
+	adds	r5, r5, r4
+	adcs	r7, r2
+	movs	r2, #0
+	adcs	r6, r2
+	ldr	r2, [sp, #244]
+	lsls	r4, r2, #11
+	lsrs	r2, r2, #21
+	adds	r5, r5, r4
+	adcs	r7, r2
+	movs	r2, #0
+	adcs	r6, r2
+	ldr	r2, [sp, #244]
+	lsls	r4, r2, #12
+	lsrs	r2, r2, #20
+	adds	r5, r5, r4
+	adcs	r7, r2
+	movs	r2, #0
+	adcs	r6, r2
+	ldr	r2, [sp, #244]
+	lsls	r4, r2, #15
+	lsrs	r2, r2, #17
+	adds	r5, r5, r4
+	adcs	r7, r2
+	movs	r2, #0
+	adcs	r6, r2
+	ldr	r2, [sp, #244]
+	lsls	r4, r2, #16
+	lsrs	r2, r2, #16
+	adds	r5, r5, r4
+	adcs	r7, r2
+	movs	r2, #0
+	adcs	r6, r2
+	ldr	r2, [sp, #244]
+	lsls	r4, r2, #19
+	lsrs	r2, r2, #13
+	adds	r5, r5, r4
+	adcs	r7, r2
+	movs	r2, #0
+	adcs	r6, r2
+	ldr	r2, [sp, #244]
+	lsls	r4, r2, #20
+	lsrs	r2, r2, #12
+	adds	r5, r5, r4
+	adcs	r7, r2
+	movs	r2, #0
+	adcs	r6, r2
+	ldr	r2, [sp, #244]
+	lsls	r4, r2, #23
+	lsrs	r2, r2, #9
+	adds	r5, r5, r4
+	adcs	r7, r2
+	movs	r2, #0
+	adcs	r6, r2
+	ldr	r2, [sp, #244]
+	lsls	r4, r2, #24
+	lsrs	r2, r2, #8
+	adds	r5, r5, r4
+	adcs	r7, r2
+	movs	r2, #0
+	adcs	r6, r2
+	ldr	r2, [sp, #244]
+	lsls	r4, r2, #27
+	lsrs	r2, r2, #5
+	adds	r5, r5, r4
+	adcs	r7, r2
+	movs	r2, #0
+	adcs	r6, r2
+	ldr	r2, [sp, #244]
+	lsls	r4, r2, #28
+	lsrs	r2, r2, #4
+	adds	r5, r5, r4
+	adcs	r7, r2
+	movs	r2, #0
+	adcs	r6, r2
+	ldr	r2, [sp, #244]
+	lsls	r4, r2, #31
+	lsrs	r2, r2, #1
+	adds	r5, r5, r4
+	adcs	r7, r2
+	movs	r2, #0
+	adcs	r6, r2
+	adds	r2, r5, r2
+	ldr	r2, [sp, #244]
+	adcs	r7, r2
+	movs	r2, #0
+	adcs	r6, r2
+	@ elephant_dumbo.ae:78: blocks_m = (m + block - 1) / block
+	ldr	r2, [sp, #8]
+	lsrs	r5, r2, #5
+	ldr	r2, [sp]
+	lsls	r2, r2, #31
+	lsrs	r4, r2, #4
+	orrs	r5, r4
+	str	r5, [sp, #112]
+	@ elephant_dumbo.ae:79: blocks_ad = 1 + (12 + a) / block
+	ldr	r2, [sp, #12]
+	lsrs	r4, r2, #5
+	ldr	r2, [sp, #4]
+	lsls	r2, r2, #31
+	lsrs	r2, r2, #4
+	orrs	r4, r2
+	@ elephant_dumbo.ae:77: blocks_c = 1 + m / block
+	lsrs	r7, r7, #5
+	lsls	r2, r6, #31
+	lsrs	r2, r2, #4
+	orrs	r7, r2
+	adds	r2, r7, #1
+	str	r2, [sp, #120]
+	@ elephant_dumbo.ae:79: blocks_ad = 1 + (12 + a) / block
+	adds	r2, r4, #1
+	str	r2, [sp, #124]
+	@ elephant_dumbo.ae:81: steps = if blocks_ad - 1 < blocks_c + 1 then blocks_c + 1 else blocks_ad - 1
+	subs	r5, r2, #1
+	ldr	r2, [sp, #120]
+	adds	r4, r2, #1
+	cmp	r5, r4
+	movs	r2, #0
+	sbcs	r2, r2
+	eors	r4, r5
+	ands	r4, r2
+	eors	r5, r4
+	str	r5, [sp, #108]
 	@ elephant_dumbo.ae:74: l = lk[0]
 	ldr	r2, [r0]
-	str	r2, [sp, #152]
+	str	r2, [sp, #144]
 	ldr	r2, [r0, #4]
-	str	r2, [sp, #148]
+	str	r2, [sp, #140]
 	ldr	r2, [r0, #8]
-	str	r2, [sp, #160]
+	str	r2, [sp, #156]
 	ldr	r2, [r0, #12]
-	str	r2, [sp, #164]
-	ldr	r0, [r0, #16]
-	str	r0, [sp, #156]
-	@ elephant_dumbo.ae:77: blocks_c = 1 + m / block
-	mov	r6, r4
-	lsls	r4, r6, #1
-	lsrs	r3, r6, #31
-	lsls	r2, r6, #3
-	lsrs	r0, r6, #29
-	adds	r5, r4, r2
-	adcs	r3, r0
-	movs	r2, #0
-	movs	r4, #0
-	adcs	r2, r4
-	lsls	r4, r6, #4
-	lsrs	r0, r6, #28
-	adds	r5, r5, r4
-	adcs	r3, r0
-	movs	r4, #0
-	adcs	r2, r4
-	lsls	r4, r6, #7
-	lsrs	r0, r6, #25
-	adds	r4, r5, r4
-	adcs	r3, r0
-	movs	r0, #0
-	adcs	r2, r0
-	lsls	r5, r6, #8
-	lsrs	r0, r6, #24
-	adds	r5, r4, r5
-	adcs	r3, r0
-	movs	r4, #0
-	adcs	r2, r4
-	lsls	r4, r6, #11
-	lsrs	r0, r6, #21
-	adds	r5, r5, r4
-	adcs	r3, r0
-	movs	r4, #0
-	adcs	r2, r4
-	lsls	r4, r6, #12
-	lsrs	r0, r6, #20
-	adds	r5, r5, r4
-	adcs	r3, r0
-	movs	r4, #0
-	adcs	r2, r4
-	lsls	r4, r6, #15
-	lsrs	r0, r6, #17
-	adds	r5, r5, r4
-	adcs	r3, r0
-	movs	r4, #0
-	adcs	r2, r4
-	lsls	r4, r6, #16
-	lsrs	r0, r6, #16
-	adds	r5, r5, r4
-	adcs	r3, r0
-	movs	r4, #0
-	adcs	r2, r4
-	lsls	r4, r6, #19
-	lsrs	r0, r6, #13
-	adds	r5, r5, r4
-	adcs	r3, r0
-	movs	r4, #0
-	adcs	r2, r4
-	lsls	r4, r6, #20
-	lsrs	r0, r6, #12
-	adds	r5, r5, r4
-	adcs	r3, r0
-	movs	r4, #0
-	adcs	r2, r4
-	lsls	r4, r6, #23
-	lsrs	r0, r6, #9
-	adds	r5, r5, r4
-	adcs	r3, r0
-	movs	r4, #0
-	adcs	r2, r4
-	mov	r7, r6
-	lsls	r4, r7, #24
-	lsrs	r0, r7, #8
-	adds	r5, r5, r4
-	adcs	r3, r0
-	movs	r4, #0
-	adcs	r2, r4
-	lsls	r4, r7, #27
-	lsrs	r0, r7, #5
-	adds	r5, r5, r4
-	adcs	r3, r0
-	movs	r4, #0
-	adcs	r2, r4
-	lsls	r4, r7, #28
-	lsrs	r0, r7, #4
-	adds	r5, r5, r4
-	adcs	r3, r0
-	movs	r4, #0
-	adcs	r2, r4
-	lsls	r6, r7, #31
-	lsrs	r4, r7, #1
-	adds	r0, r5, r6
-	adcs	r3, r4
-	movs	r4, #0
-	adcs	r2, r4
-	adds	r0, r0, r4
-	adcs	r3, r7
-	adcs	r2, r4
-	lsls	r0, r2, #31
-	lsrs	r2, r3, #5
-	lsrs	r0, r0, #4
-	orrs	r2, r0
-	adds	r0, r2, #1
-	str	r0, [sp, #124]
-	@ elephant_dumbo.ae:78: blocks_m = (m + block - 1) / block
-	adds	r7, #20
-	subs	r0, r7, #1
-	lsls	r4, r0, #1
-	lsrs	r6, r0, #31
-	lsls	r3, r0, #3
-	lsrs	r2, r0, #29
-	adds	r3, r4, r3
-	adcs	r6, r2
-	movs	r2, #0
-	movs	r4, #0
-	adcs	r2, r4
-	lsls	r5, r0, #4
-	lsrs	r4, r0, #28
-	adds	r5, r3, r5
-	adcs	r6, r4
-	movs	r4, #0
-	adcs	r2, r4
-	lsls	r3, r0, #7
-	lsrs	r4, r0, #25
-	adds	r5, r5, r3
-	adcs	r6, r4
-	movs	r4, #0
-	adcs	r2, r4
-	lsls	r3, r0, #8
-	lsrs	r4, r0, #24
-	adds	r5, r5, r3
-	adcs	r6, r4
-	movs	r4, #0
-	adcs	r2, r4
-	lsls	r3, r0, #11
-	lsrs	r4, r0, #21
-	adds	r5, r5, r3
-	adcs	r6, r4
-	movs	r4, #0
-	adcs	r2, r4
-	lsls	r3, r0, #12
-	lsrs	r4, r0, #20
-	adds	r5, r5, r3
-	adcs	r6, r4
-	movs	r4, #0
-	adcs	r2, r4
-	lsls	r3, r0, #15
-	lsrs	r4, r0, #17
-	adds	r5, r5, r3
-	adcs	r6, r4
-	movs	r4, #0
-	adcs	r2, r4
-	lsls	r3, r0, #16
-	lsrs	r4, r0, #16
-	adds	r5, r5, r3
-	adcs	r6, r4
-	movs	r4, #0
-	adcs	r2, r4
-	lsls	r3, r0, #19
-	lsrs	r4, r0, #13
-	adds	r5, r5, r3
-	adcs	r6, r4
-	movs	r4, #0
-	adcs	r2, r4
-	lsls	r3, r0, #20
-	lsrs	r4, r0, #12
-	adds	r5, r5, r3
-	adcs	r6, r4
-	movs	r4, #0
-	adcs	r2, r4
-	lsls	r3, r0, #23
-	lsrs	r4, r0, #9
-	adds	r5, r5, r3
-	adcs	r6, r4
-	movs	r4, #0
-	adcs	r2, r4
-	lsls	r3, r0, #24
-	lsrs	r4, r0, #8
-	adds	r5, r5, r3
-	adcs	r6, r4
-	movs	r4, #0
-	adcs	r2, r4
-	lsls	r3, r0, #27
-	lsrs	r4, r0, #5
-	adds	r5, r5, r3
-	adcs	r6, r4
-	movs	r4, #0
-	adcs	r2, r4
-	lsls	r3, r0, #28
-	lsrs	r4, r0, #4
-	adds	r5, r5, r3
-	adcs	r6, r4
-	movs	r4, #0
-	adcs	r2, r4
-	lsls	r3, r0, #31
-	lsrs	r4, r0, #1
-	adds	r5, r5, r3
-	adcs	r6, r4
-	movs	r4, #0
-	adcs	r2, r4
-	adds	r4, r5, r4
-	adcs	r6, r0
-	movs	r4, #0
-	adcs	r2, r4
-	lsls	r4, r2, #31
-	lsrs	r0, r6, #5
-	lsrs	r4, r4, #4
-	orrs	r0, r4
-	str	r0, [sp, #120]
-	@ elephant_dumbo.ae:79: blocks_ad = 1 + (12 + a) / block
-	ldr	r0, [sp, #244]
-	adds	r0, #12
-	lsls	r4, r0, #1
-	lsrs	r6, r0, #31
-	lsls	r3, r0, #3
-	lsrs	r2, r0, #29
-	adds	r3, r4, r3
-	adcs	r6, r2
-	movs	r2, #0
-	movs	r4, #0
-	adcs	r2, r4
-	lsls	r5, r0, #4
-	lsrs	r4, r0, #28
-	adds	r5, r3, r5
-	adcs	r6, r4
-	movs	r4, #0
-	adcs	r2, r4
-	lsls	r3, r0, #7
-	lsrs	r4, r0, #25
-	adds	r5, r5, r3
-	adcs	r6, r4
-	movs	r4, #0
-	adcs	r2, r4
-	lsls	r3, r0, #8
-	lsrs	r4, r0, #24
-	adds	r5, r5, r3
-	adcs	r6, r4
-	movs	r4, #0
-	adcs	r2, r4
-	lsls	r3, r0, #11
-	lsrs	r4, r0, #21
-	adds	r5, r5, r3
-	adcs	r6, r4
-	movs	r4, #0
-	adcs	r2, r4
-	lsls	r3, r0, #12
-	lsrs	r4, r0, #20
-	adds	r5, r5, r3
-	adcs	r6, r4
-	movs	r4, #0
-	adcs	r2, r4
-	lsls	r3, r0, #15
-	lsrs	r4, r0, #17
-	adds	r5, r5, r3
-	adcs	r6, r4
-	movs	r4, #0
-	adcs	r2, r4
-	lsls	r3, r0, #16
-	lsrs	r4, r0, #16
-	adds	r5, r5, r3
-	adcs	r6, r4
-	movs	r4, #0
-	adcs	r2, r4
-	lsls	r3, r0, #19
-	lsrs	r4, r0, #13
-	adds	r5, r5, r3
-	adcs	r6, r4
-	movs	r4, #0
-	adcs	r2, r4
-	lsls	r3, r0, #20
-	lsrs	r4, r0, #12
-	adds	r5, r5, r3
-	adcs	r6, r4
-	movs	r4, #0
-	adcs	r2, r4
-	lsls	r3, r0, #23
-	lsrs	r4, r0, #9
-	adds	r5, r5, r3
-	adcs	r6, r4
-	movs	r4, #0
-	adcs	r2, r4
-	lsls	r3, r0, #24
-	lsrs	r4, r0, #8
-	adds	r5, r5, r3
-	adcs	r6, r4
-	movs	r4, #0
-	adcs	r2, r4
-	lsls	r3, r0, #27
-	lsrs	r4, r0, #5
-	adds	r5, r5, r3
-	adcs	r6, r4
-	movs	r4, #0
-	adcs	r2, r4
-	lsls	r3, r0, #28
-	lsrs	r4, r0, #4
-	adds	r5, r5, r3
-	adcs	r6, r4
-	movs	r4, #0
-	adcs	r2, r4
-	lsls	r3, r0, #31
-	lsrs	r4, r0, #1
-	adds	r5, r5, r3
-	adcs	r6, r4
-	movs	r4, #0
-	adcs	r2, r4
-	adds	r4, r5, r4
-	adcs	r6, r0
-	movs	r4, #0
-	adcs	r2, r4
-	lsls	r0, r2, #31
-	lsrs	r2, r6, #5
-	lsrs	r0, r0, #4
-	orrs	r2, r0
-	adds	r0, r2, #1
-	str	r0, [sp, #132]
-	@ elephant_dumbo.ae:81: steps = if blocks_ad - 1 < blocks_c + 1 then blocks_c + 1 else blocks_ad - 1
-	subs	r3, r0, #1
-	ldr	r0, [sp, #124]
-	adds	r2, r0, #1
-	cmp	r3, r2
-	movs	r0, #0
-	sbcs	r0, r0
-	eors	r2, r3
-	ands	r2, r0
-	eors	r3, r2
+	str	r2, [sp, #152]
+	ldr	r2, [r0, #16]
+	str	r2, [sp, #148]
 	str	r3, [sp, #116]
 	@ elephant_dumbo.ae:82: n = load_le(nonce, 0, 12) as u160
 	mov	r4, r1
@@ -1059,7 +1199,7 @@ elephant_dumbo_crypt:
 	tst	r4, r0
 	beq	.Lelephant_dumbo_crypt_words2
 .Lelephant_dumbo_crypt_bytes1:
-	add	r3, sp, #168
+	add	r3, sp, #160
 	movs	r2, #12
 .Lelephant_dumbo_crypt_cpy4:
 	subs	r2, #1
@@ -1071,36 +1211,35 @@ elephant_dumbo_crypt:
 	mov	r4, r3
 .Lelephant_dumbo_crypt_words2:
 	ldr	r0, [r4]
-	str	r0, [sp, #144]
-	ldr	r0, [r4, #4]
-	str	r0, [sp, #140]
-	ldr	r0, [r4, #8]
 	str	r0, [sp, #136]
+	ldr	r0, [r4, #4]
+	str	r0, [sp, #132]
+	ldr	r0, [r4, #8]
+	str	r0, [sp, #128]
 	@ elephant_dumbo.ae:49: x = load_le(nonce, 0, 12) as u160 | (load_le(ad, 0, 8, a) as u160) << 96
-	mov	r3, r1
 	movs	r0, #3
-	tst	r3, r0
+	tst	r1, r0
 	beq	.Lelephant_dumbo_crypt_words6
 .Lelephant_dumbo_crypt_bytes5:
-	add	r2, sp, #168
-	movs	r1, #12
+	add	r3, sp, #160
+	movs	r2, #12
 .Lelephant_dumbo_crypt_cpy8:
-	subs	r1, #1
+	subs	r2, #1
 	bcc	.Lelephant_dumbo_crypt_cpyd7
-	ldrb	r0, [r3, r1]
-	strb	r0, [r2, r1]
+	ldrb	r0, [r1, r2]
+	strb	r0, [r3, r2]
 	b	.Lelephant_dumbo_crypt_cpy8
 .Lelephant_dumbo_crypt_cpyd7:
-	mov	r3, r2
+	mov	r1, r3
 .Lelephant_dumbo_crypt_words6:
-	ldr	r0, [r3]
-	str	r0, [sp]
-	ldr	r0, [r3, #4]
+	ldr	r0, [r1]
 	str	r0, [sp, #4]
-	ldr	r0, [r3, #8]
+	ldr	r0, [r1, #4]
 	str	r0, [sp, #12]
-	ldr	r3, [sp, #128]
-	ldr	r0, [sp, #244]
+	ldr	r0, [r1, #8]
+	str	r0, [sp, #16]
+	ldr	r3, [sp, #116]
+	ldr	r0, [sp, #236]
 	cmp	r0, #8
 	bcc	.Lelephant_dumbo_crypt_bytes9
 	movs	r0, #3
@@ -1108,10 +1247,10 @@ elephant_dumbo_crypt:
 	beq	.Lelephant_dumbo_crypt_words10
 .Lelephant_dumbo_crypt_bytes9:
 	movs	r0, #0
-	str	r0, [sp, #168]
-	str	r0, [sp, #172]
-	add	r2, sp, #168
-	ldr	r1, [sp, #244]
+	str	r0, [sp, #160]
+	str	r0, [sp, #164]
+	add	r2, sp, #160
+	ldr	r1, [sp, #236]
 	cmp	r1, #8
 	bcc	.Lelephant_dumbo_crypt_cnt12
 	movs	r1, #8
@@ -1126,11 +1265,11 @@ elephant_dumbo_crypt:
 	mov	r3, r2
 .Lelephant_dumbo_crypt_words10:
 	ldr	r0, [r3]
-	str	r0, [sp, #8]
+	str	r0, [sp, #20]
 	ldr	r0, [r3, #4]
-	str	r0, [sp, #16]
+	str	r0, [sp, #24]
 	@ elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
-	ldr	r0, [sp, #244]
+	ldr	r0, [sp, #236]
 	cmp	r0, #8
 	movs	r5, #0
 	sbcs	r5, r5
@@ -1156,10 +1295,10 @@ elephant_dumbo_crypt:
 	subs	r6, #32
 	b	.Lelephant_dumbo_crypt_shl16
 .Lelephant_dumbo_crypt_shf15:
+	lsls	r1, r6
 	movs	r0, #32
 	subs	r0, r0, r6
 	mov	r9, r0
-	lsls	r1, r6
 	mov	r7, r2
 	lsrs	r7, r0
 	orrs	r1, r7
@@ -1171,10 +1310,10 @@ elephant_dumbo_crypt:
 	mov	r7, r4
 	lsrs	r7, r0
 	orrs	r3, r7
-	lsls	r4, r6
 	mov	r0, r8
 	mov	r7, r9
 	lsrs	r0, r7
+	lsls	r4, r6
 	orrs	r4, r0
 	mov	r0, r8
 	lsls	r0, r6
@@ -1188,174 +1327,177 @@ elephant_dumbo_crypt:
 	movs	r2, #0
 	movs	r1, #0
 .Lelephant_dumbo_crypt_she17:
-	mov	r6, r8
-	ldr	r0, [sp]
-	orrs	r6, r0
-	ldr	r0, [sp, #4]
-	orrs	r4, r0
-	ldr	r0, [sp, #12]
-	orrs	r3, r0
-	ldr	r0, [sp, #8]
-	orrs	r2, r0
-	ldr	r0, [sp, #16]
-	orrs	r1, r0
-	ldr	r0, [sp]
-	eors	r6, r0
-	ands	r6, r5
-	mov	r7, r0
-	eors	r7, r6
-	ldr	r0, [sp, #4]
-	eors	r4, r0
-	ands	r4, r5
-	mov	r6, r0
-	eors	r6, r4
-	ldr	r0, [sp, #12]
-	eors	r3, r0
-	ands	r3, r5
-	mov	r4, r0
-	eors	r4, r3
-	ldr	r0, [sp, #8]
-	eors	r2, r0
-	ands	r2, r5
-	eors	r0, r2
-	ldr	r2, [sp, #16]
-	eors	r1, r2
-	ands	r1, r5
-	mov	r3, r2
-	eors	r3, r1
 	@ elephant_dumbo.ae:86: for i in 0..steps {
-	movs	r1, #0
-	str	r1, [sp, #16]
-	str	r7, [sp]
-	mov	r11, r6
-	mov	r10, r4
-	mov	r9, r0
-	mov	r8, r3
 	movs	r0, #0
 	str	r0, [sp, #8]
-	str	r0, [sp, #4]
-	str	r0, [sp, #40]
+	@ elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
+	mov	r6, r8
+	ldr	r7, [sp, #4]
+	orrs	r6, r7
+	eors	r6, r7
+	ands	r6, r5
+	eors	r7, r6
+	@ elephant_dumbo.ae:86: for i in 0..steps {
+	str	r7, [sp, #4]
+	@ elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
+	ldr	r6, [sp, #12]
+	orrs	r4, r6
+	eors	r4, r6
+	ands	r4, r5
+	eors	r6, r4
+	@ elephant_dumbo.ae:86: for i in 0..steps {
+	str	r6, [sp]
+	@ elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
+	ldr	r4, [sp, #16]
+	orrs	r3, r4
+	eors	r3, r4
+	ands	r3, r5
+	eors	r4, r3
+	@ elephant_dumbo.ae:86: for i in 0..steps {
+	mov	r11, r4
+	@ elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
+	ldr	r3, [sp, #20]
+	orrs	r2, r3
+	eors	r2, r3
+	ands	r2, r5
+	eors	r3, r2
+	@ elephant_dumbo.ae:86: for i in 0..steps {
+	mov	r10, r3
+	@ elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
+	ldr	r2, [sp, #24]
+	orrs	r1, r2
+	eors	r1, r2
+	ands	r1, r5
+	eors	r2, r1
+	@ elephant_dumbo.ae:86: for i in 0..steps {
+	mov	r9, r2
 	str	r0, [sp, #44]
+	str	r0, [sp, #40]
+	str	r0, [sp, #36]
+	str	r0, [sp, #32]
 	str	r0, [sp, #48]
+	ldr	r0, [sp, #144]
+	str	r0, [sp, #68]
+	ldr	r0, [sp, #140]
+	str	r0, [sp, #64]
+	ldr	r0, [sp, #156]
+	str	r0, [sp, #60]
 	ldr	r0, [sp, #152]
 	str	r0, [sp, #72]
 	ldr	r0, [sp, #148]
-	str	r0, [sp, #64]
-	ldr	r0, [sp, #160]
-	str	r0, [sp, #60]
-	ldr	r0, [sp, #164]
-	str	r0, [sp, #68]
-	ldr	r0, [sp, #156]
 	str	r0, [sp, #56]
-	ldr	r0, [sp, #116]
+	ldr	r1, [sp, #8]
+	ldr	r0, [sp, #108]
 	cmp	r1, r0
 	bcc	.Lelephant_dumbo_crypt_far1
 	b	.Lelephant_dumbo_crypt_done19
 .Lelephant_dumbo_crypt_far1:
 .Lelephant_dumbo_crypt_loop18:
+	@ elephant_dumbo.ae:37: return cat(t, x[159:8])
+	ldr	r3, [sp, #68]
+	lsrs	r2, r3, #8
+	ldr	r0, [sp, #64]
+	lsls	r1, r0, #24
+	orrs	r2, r1
+	str	r2, [sp, #28]
+	lsrs	r2, r0, #8
+	ldr	r0, [sp, #60]
+	lsls	r1, r0, #24
+	orrs	r2, r1
+	str	r2, [sp, #24]
+	lsrs	r2, r0, #8
+	ldr	r4, [sp, #72]
+	lsls	r1, r4, #24
+	orrs	r2, r1
+	str	r2, [sp, #20]
+	lsrs	r2, r4, #8
+	ldr	r0, [sp, #56]
+	lsls	r1, r0, #24
+	orrs	r2, r1
+	str	r2, [sp, #16]
 	@ elephant_dumbo.ae:36: t = (x[7:0] <<< 3) ^ (x[31:24] << 7) ^ (x[111:104] >> 7)
-	ldr	r2, [sp, #72]
-	uxtb	r0, r2
+	uxtb	r0, r3
 	lsls	r1, r0, #3
 	lsrs	r0, r0, #5
 	orrs	r1, r0
 	uxtb	r1, r1
-	lsrs	r0, r2, #24
+	lsrs	r0, r3, #24
 	lsls	r0, r0, #7
 	uxtb	r0, r0
 	eors	r1, r0
-	ldr	r4, [sp, #68]
 	lsrs	r0, r4, #8
 	uxtb	r0, r0
 	lsrs	r0, r0, #7
 	eors	r1, r0
 	@ elephant_dumbo.ae:37: return cat(t, x[159:8])
-	lsrs	r3, r2, #8
-	ldr	r0, [sp, #64]
-	lsls	r2, r0, #24
-	orrs	r3, r2
-	str	r3, [sp, #20]
-	lsrs	r3, r0, #8
-	ldr	r0, [sp, #60]
-	lsls	r2, r0, #24
-	orrs	r3, r2
-	str	r3, [sp, #24]
-	lsrs	r3, r0, #8
-	lsls	r2, r4, #24
-	orrs	r3, r2
-	str	r3, [sp, #28]
-	lsrs	r3, r4, #8
+	lsls	r1, r1, #24
 	ldr	r0, [sp, #56]
-	lsls	r2, r0, #24
-	orrs	r3, r2
-	str	r3, [sp, #32]
 	lsrs	r2, r0, #8
-	lsls	r0, r1, #24
-	orrs	r0, r2
-	str	r0, [sp, #36]
+	orrs	r1, r2
+	str	r1, [sp, #12]
+	@ elephant_dumbo.ae:89: if i < blocks_m {
+	ldr	r1, [sp, #8]
+	ldr	r0, [sp, #112]
+	cmp	r1, r0
+	movs	r2, #0
+	adcs	r2, r2
+	movs	r0, #1
+	eors	r2, r0
 	@ elephant_dumbo.ae:88: off = block * i
-	ldr	r0, [sp, #16]
+	mov	r0, r1
 	movs	r1, #20
 	muls	r0, r1
-	str	r0, [sp, #12]
+	mov	r8, r0
 	@ elephant_dumbo.ae:89: if i < blocks_m {
-	ldr	r1, [sp, #16]
-	ldr	r0, [sp, #120]
-	cmp	r1, r0
-	movs	r1, #0
-	adcs	r1, r1
-	movs	r0, #1
-	eors	r1, r0
-	cmp	r1, #0
+	cmp	r2, #0
 	bne	.Lelephant_dumbo_crypt_far2
 	b	.Lelephant_dumbo_crypt_else20
 .Lelephant_dumbo_crypt_far2:
+	@ elephant_dumbo.ae:90: count = if m - off < block then m - off else block
+	ldr	r1, [sp, #244]
+	subs	r4, r1, r0
+	cmp	r4, #20
+	movs	r1, #0
+	sbcs	r1, r1
+	movs	r0, #20
+	eors	r4, r0
+	ands	r4, r1
+	eors	r4, r0
 	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
 	ldr	r0, [sp, #72]
-	ldr	r1, [sp, #20]
+	ldr	r1, [sp, #16]
+	eors	r0, r1
+	str	r0, [sp, #84]
+	ldr	r0, [sp, #56]
+	ldr	r1, [sp, #12]
+	eors	r0, r1
+	str	r0, [sp, #88]
+	mov	r0, r3
+	ldr	r1, [sp, #28]
 	eors	r0, r1
 	str	r0, [sp, #52]
+	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	ldr	r3, [sp, #136]
+	eors	r3, r0
+	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
 	ldr	r0, [sp, #64]
 	ldr	r1, [sp, #24]
 	eors	r0, r1
 	str	r0, [sp, #76]
+	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	ldr	r2, [sp, #132]
+	eors	r2, r0
+	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
 	ldr	r0, [sp, #60]
-	ldr	r1, [sp, #28]
+	ldr	r1, [sp, #20]
 	eors	r0, r1
 	str	r0, [sp, #80]
-	mov	r0, r4
-	mov	r1, r3
-	eors	r0, r1
-	str	r0, [sp, #84]
-	ldr	r0, [sp, #56]
-	ldr	r1, [sp, #36]
-	eors	r0, r1
-	str	r0, [sp, #88]
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r2, [sp, #144]
-	ldr	r0, [sp, #52]
-	eors	r2, r0
-	ldr	r3, [sp, #140]
-	ldr	r0, [sp, #76]
-	eors	r3, r0
-	ldr	r1, [sp, #136]
-	ldr	r0, [sp, #80]
+	ldr	r1, [sp, #128]
 	eors	r1, r0
-	@ elephant_dumbo.ae:90: count = if m - off < block then m - off else block
-	ldr	r4, [sp, #252]
-	ldr	r0, [sp, #12]
-	subs	r5, r4, r0
-	cmp	r5, #20
-	movs	r4, #0
-	sbcs	r4, r4
-	movs	r0, #20
-	eors	r5, r0
-	ands	r5, r4
-	mov	r4, r5
-	eors	r4, r0
 	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	ldr	r5, [sp, #248]
-	ldr	r0, [sp, #12]
+	ldr	r5, [sp, #240]
+	mov	r0, r8
 	adds	r5, r5, r0
 	cmp	r4, #20
 	bcc	.Lelephant_dumbo_crypt_bytes22
@@ -1364,100 +1506,100 @@ elephant_dumbo_crypt:
 	beq	.Lelephant_dumbo_crypt_words23
 .Lelephant_dumbo_crypt_bytes22:
 	movs	r0, #0
+	str	r0, [sp, #160]
+	str	r0, [sp, #164]
 	str	r0, [sp, #168]
 	str	r0, [sp, #172]
 	str	r0, [sp, #176]
-	str	r0, [sp, #180]
-	str	r0, [sp, #184]
-	add	r0, sp, #168
-	str	r0, [sp, #92]
-	mov	r7, r4
-	cmp	r7, #20
+	add	r7, sp, #160
+	mov	r6, r4
+	cmp	r6, #20
 	bcc	.Lelephant_dumbo_crypt_cnt25
-	movs	r7, #20
+	movs	r6, #20
 .Lelephant_dumbo_crypt_cnt25:
 .Lelephant_dumbo_crypt_cpy26:
-	subs	r7, #1
+	subs	r6, #1
 	bcc	.Lelephant_dumbo_crypt_cpyd24
-	ldrb	r6, [r5, r7]
-	ldr	r0, [sp, #92]
-	strb	r6, [r0, r7]
+	ldrb	r0, [r5, r6]
+	strb	r0, [r7, r6]
 	b	.Lelephant_dumbo_crypt_cpy26
 .Lelephant_dumbo_crypt_cpyd24:
-	ldr	r5, [sp, #92]
+	mov	r5, r7
 .Lelephant_dumbo_crypt_words23:
-	ldr	r0, [r5]
-	str	r0, [sp, #96]
+	ldr	r7, [r5]
 	ldr	r0, [r5, #4]
-	str	r0, [sp, #100]
-	ldr	r0, [r5, #8]
-	str	r0, [sp, #104]
-	ldr	r0, [r5, #12]
-	str	r0, [sp, #112]
-	ldr	r0, [r5, #16]
-	str	r0, [sp, #108]
-	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	str	r2, [sp, #168]
-	str	r3, [sp, #172]
-	str	r1, [sp, #176]
-	ldr	r0, [sp, #84]
-	str	r0, [sp, #180]
-	ldr	r0, [sp, #88]
-	str	r0, [sp, #184]
-	add	r0, sp, #168
-	add	r1, sp, #188
-	bl	elephant_dumbo_P_permute
-	ldr	r3, [sp, #188]
-	ldr	r2, [sp, #192]
-	ldr	r1, [sp, #196]
-	ldr	r0, [sp, #200]
-	mov	r5, r0
-	ldr	r0, [sp, #204]
 	str	r0, [sp, #92]
+	ldr	r0, [r5, #8]
+	str	r0, [sp, #96]
+	ldr	r0, [r5, #12]
+	str	r0, [sp, #100]
+	ldr	r0, [r5, #16]
+	str	r0, [sp, #104]
+	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	str	r3, [sp, #160]
+	str	r2, [sp, #164]
+	str	r1, [sp, #168]
+	ldr	r0, [sp, #84]
+	str	r0, [sp, #172]
+	ldr	r0, [sp, #88]
+	str	r0, [sp, #176]
+	add	r0, sp, #160
+	add	r1, sp, #180
+	bl	elephant_dumbo_P_permute
+	ldr	r0, [sp, #180]
 	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	mov	r0, r5
-	ldr	r6, [sp, #96]
-	eors	r6, r3
-	ldr	r7, [sp, #100]
-	eors	r7, r2
-	ldr	r5, [sp, #104]
-	eors	r5, r1
-	ldr	r3, [sp, #112]
-	eors	r3, r0
-	ldr	r2, [sp, #108]
-	ldr	r0, [sp, #92]
-	eors	r2, r0
+	eors	r7, r0
 	ldr	r0, [sp, #52]
+	eors	r7, r0
+	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	ldr	r0, [sp, #184]
+	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
+	ldr	r6, [sp, #92]
 	eors	r6, r0
 	ldr	r0, [sp, #76]
-	eors	r7, r0
+	eors	r6, r0
+	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	ldr	r0, [sp, #188]
+	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
+	ldr	r5, [sp, #96]
+	eors	r5, r0
 	ldr	r0, [sp, #80]
 	eors	r5, r0
+	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	ldr	r0, [sp, #192]
+	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
+	ldr	r3, [sp, #100]
+	eors	r3, r0
 	ldr	r0, [sp, #84]
 	eors	r3, r0
+	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	ldr	r0, [sp, #196]
+	@ elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
+	ldr	r2, [sp, #104]
+	eors	r2, r0
 	ldr	r0, [sp, #88]
 	eors	r2, r0
-	ldr	r1, [sp, #256]
-	ldr	r0, [sp, #12]
+	ldr	r1, [sp, #248]
+	mov	r0, r8
 	adds	r1, r1, r0
 	cmp	r4, #20
 	bcc	.Lelephant_dumbo_crypt_bytes27
 	movs	r0, #3
 	tst	r1, r0
 	bne	.Lelephant_dumbo_crypt_bytes27
-	str	r6, [r1]
-	str	r7, [r1, #4]
+	str	r7, [r1]
+	str	r6, [r1, #4]
 	str	r5, [r1, #8]
 	str	r3, [r1, #12]
 	str	r2, [r1, #16]
 	b	.Lelephant_dumbo_crypt_stored28
 .Lelephant_dumbo_crypt_bytes27:
-	str	r6, [sp, #168]
-	str	r7, [sp, #172]
-	str	r5, [sp, #176]
-	str	r3, [sp, #180]
-	str	r2, [sp, #184]
-	add	r2, sp, #168
+	str	r7, [sp, #160]
+	str	r6, [sp, #164]
+	str	r5, [sp, #168]
+	str	r3, [sp, #172]
+	str	r2, [sp, #176]
+	add	r2, sp, #160
 	cmp	r4, #20
 	bcc	.Lelephant_dumbo_crypt_cnt29
 	movs	r4, #20
@@ -1474,12 +1616,12 @@ elephant_dumbo_crypt:
 .Lelephant_dumbo_crypt_endif21:
 	@ elephant_dumbo.ae:93: if (i > 0) & (i <= blocks_c) {
 	movs	r2, #0
-	ldr	r1, [sp, #16]
+	ldr	r1, [sp, #8]
 	cmp	r2, r1
 	adcs	r2, r2
 	movs	r0, #1
 	eors	r2, r0
-	ldr	r0, [sp, #124]
+	ldr	r0, [sp, #120]
 	cmp	r0, r1
 	movs	r0, #0
 	adcs	r0, r0
@@ -1489,77 +1631,77 @@ elephant_dumbo_crypt:
 	b	.Lelephant_dumbo_crypt_else31
 .Lelephant_dumbo_crypt_far3:
 	@ elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
-	ldr	r0, [sp, #8]
-	ldr	r1, [sp, #20]
-	eors	r0, r1
-	str	r0, [sp, #8]
-	ldr	r0, [sp, #4]
-	ldr	r1, [sp, #24]
-	eors	r0, r1
-	str	r0, [sp, #4]
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #44]
 	ldr	r1, [sp, #28]
 	eors	r0, r1
-	str	r0, [sp, #40]
-	ldr	r0, [sp, #44]
-	ldr	r1, [sp, #32]
-	eors	r0, r1
 	str	r0, [sp, #44]
+	ldr	r0, [sp, #40]
+	ldr	r1, [sp, #24]
+	eors	r0, r1
+	str	r0, [sp, #40]
+	ldr	r0, [sp, #36]
+	ldr	r1, [sp, #20]
+	eors	r0, r1
+	str	r0, [sp, #36]
+	ldr	r0, [sp, #32]
+	ldr	r1, [sp, #16]
+	eors	r0, r1
+	str	r0, [sp, #32]
 	ldr	r0, [sp, #48]
-	ldr	r1, [sp, #36]
+	ldr	r1, [sp, #12]
 	eors	r0, r1
 	str	r0, [sp, #48]
-	ldr	r1, [sp, #12]
-	subs	r1, #20
-	ldr	r0, [sp, #252]
-	subs	r6, r0, r1
+	mov	r2, r8
+	subs	r2, #20
+	ldr	r0, [sp, #244]
+	subs	r1, r0, r2
 	@ elephant_dumbo.ae:42: x = load_le(buf, off, block, count)
-	ldr	r0, [sp, #264]
-	adds	r1, r0, r1
-	cmp	r6, #20
+	ldr	r0, [sp, #256]
+	adds	r2, r0, r2
+	cmp	r1, #20
 	bcc	.Lelephant_dumbo_crypt_bytes33
 	movs	r0, #3
-	tst	r1, r0
+	tst	r2, r0
 	beq	.Lelephant_dumbo_crypt_words34
 .Lelephant_dumbo_crypt_bytes33:
 	movs	r0, #0
+	str	r0, [sp, #160]
+	str	r0, [sp, #164]
 	str	r0, [sp, #168]
 	str	r0, [sp, #172]
 	str	r0, [sp, #176]
-	str	r0, [sp, #180]
-	str	r0, [sp, #184]
-	add	r3, sp, #168
-	mov	r2, r6
-	cmp	r2, #20
+	add	r4, sp, #160
+	mov	r3, r1
+	cmp	r3, #20
 	bcc	.Lelephant_dumbo_crypt_cnt36
-	movs	r2, #20
+	movs	r3, #20
 .Lelephant_dumbo_crypt_cnt36:
 .Lelephant_dumbo_crypt_cpy37:
-	subs	r2, #1
+	subs	r3, #1
 	bcc	.Lelephant_dumbo_crypt_cpyd35
-	ldrb	r0, [r1, r2]
-	strb	r0, [r3, r2]
+	ldrb	r0, [r2, r3]
+	strb	r0, [r4, r3]
 	b	.Lelephant_dumbo_crypt_cpy37
 .Lelephant_dumbo_crypt_cpyd35:
-	mov	r1, r3
+	mov	r2, r4
 .Lelephant_dumbo_crypt_words34:
-	ldr	r0, [r1]
+	ldr	r0, [r2]
+	str	r0, [sp, #76]
+	ldr	r0, [r2, #4]
+	str	r0, [sp, #84]
+	ldr	r0, [r2, #8]
+	str	r0, [sp, #88]
+	ldr	r0, [r2, #12]
 	str	r0, [sp, #92]
-	ldr	r4, [r1, #4]
-	str	r4, [sp, #76]
-	ldr	r3, [r1, #8]
-	str	r3, [sp, #80]
-	ldr	r2, [r1, #12]
-	str	r2, [sp, #84]
-	ldr	r1, [r1, #16]
-	str	r1, [sp, #88]
+	ldr	r0, [r2, #16]
+	str	r0, [sp, #96]
 	@ elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	cmp	r6, #20
+	cmp	r1, #20
 	movs	r5, #0
 	sbcs	r5, r5
-	lsls	r6, r6, #3
+	lsls	r6, r1, #3
 	movs	r0, #1
-	str	r0, [sp, #12]
+	mov	r8, r0
 	movs	r4, #0
 	movs	r3, #0
 	movs	r2, #0
@@ -1572,16 +1714,16 @@ elephant_dumbo_crypt:
 	mov	r1, r2
 	mov	r2, r3
 	mov	r3, r4
-	ldr	r4, [sp, #12]
+	mov	r4, r8
 	movs	r0, #0
-	str	r0, [sp, #12]
+	mov	r8, r0
 	subs	r6, #32
 	b	.Lelephant_dumbo_crypt_shl40
 .Lelephant_dumbo_crypt_shf39:
+	lsls	r1, r6
 	movs	r0, #32
 	subs	r0, r0, r6
 	str	r0, [sp, #52]
-	lsls	r1, r6
 	mov	r7, r2
 	lsrs	r7, r0
 	orrs	r1, r7
@@ -1593,110 +1735,123 @@ elephant_dumbo_crypt:
 	mov	r7, r4
 	lsrs	r7, r0
 	orrs	r3, r7
-	lsls	r4, r6
-	ldr	r0, [sp, #12]
+	mov	r0, r8
 	ldr	r7, [sp, #52]
 	lsrs	r0, r7
+	lsls	r4, r6
 	orrs	r4, r0
-	ldr	r0, [sp, #12]
+	mov	r0, r8
 	lsls	r0, r6
-	str	r0, [sp, #12]
+	mov	r8, r0
 	b	.Lelephant_dumbo_crypt_she41
 .Lelephant_dumbo_crypt_shz38:
 	movs	r0, #0
-	str	r0, [sp, #12]
+	mov	r8, r0
 	movs	r4, #0
 	movs	r3, #0
 	movs	r2, #0
 	movs	r1, #0
 .Lelephant_dumbo_crypt_she41:
-	ldr	r0, [sp, #12]
-	ldr	r7, [sp, #92]
-	orrs	r0, r7
-	ldr	r6, [sp, #76]
-	orrs	r4, r6
-	ldr	r6, [sp, #80]
-	orrs	r3, r6
-	ldr	r6, [sp, #84]
-	orrs	r2, r6
-	ldr	r6, [sp, #88]
-	orrs	r1, r6
-	eors	r0, r7
-	ands	r0, r5
-	eors	r7, r0
+	mov	r6, r8
 	ldr	r0, [sp, #76]
-	eors	r4, r0
-	ands	r4, r5
-	eors	r0, r4
-	ldr	r4, [sp, #80]
-	eors	r3, r4
-	ands	r3, r5
-	eors	r4, r3
-	ldr	r3, [sp, #84]
-	eors	r2, r3
-	ands	r2, r5
-	eors	r3, r2
-	mov	r2, r6
-	eors	r1, r2
-	ands	r1, r5
-	eors	r2, r1
+	orrs	r6, r0
+	eors	r6, r0
+	ands	r6, r5
+	mov	r7, r0
+	eors	r7, r6
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r1, [sp, #8]
-	eors	r7, r1
-	ldr	r1, [sp, #4]
-	eors	r0, r1
-	ldr	r1, [sp, #40]
-	eors	r4, r1
-	ldr	r1, [sp, #44]
-	eors	r3, r1
-	ldr	r1, [sp, #48]
-	eors	r2, r1
-	str	r7, [sp, #168]
-	str	r0, [sp, #172]
-	str	r4, [sp, #176]
-	str	r3, [sp, #180]
-	str	r2, [sp, #184]
-	add	r0, sp, #168
-	add	r1, sp, #188
-	bl	elephant_dumbo_P_permute
-	ldr	r4, [sp, #188]
-	ldr	r3, [sp, #192]
-	ldr	r2, [sp, #196]
-	ldr	r1, [sp, #200]
-	ldr	r0, [sp, #204]
-	@ elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
-	ldr	r5, [sp]
-	eors	r5, r4
-	mov	r4, r11
-	eors	r4, r3
-	mov	r3, r10
-	eors	r3, r2
-	mov	r2, r9
-	eors	r2, r1
-	mov	r1, r8
-	eors	r1, r0
-	ldr	r0, [sp, #8]
-	eors	r5, r0
-	ldr	r0, [sp, #4]
-	eors	r4, r0
-	ldr	r0, [sp, #40]
-	eors	r3, r0
 	ldr	r0, [sp, #44]
-	eors	r2, r0
+	eors	r7, r0
+	str	r7, [sp, #160]
+	@ elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
+	ldr	r7, [sp, #84]
+	orrs	r4, r7
+	eors	r4, r7
+	ands	r4, r5
+	eors	r7, r4
+	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	ldr	r0, [sp, #40]
+	eors	r7, r0
+	str	r7, [sp, #164]
+	@ elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
+	ldr	r6, [sp, #88]
+	orrs	r3, r6
+	eors	r3, r6
+	ands	r3, r5
+	eors	r6, r3
+	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	ldr	r0, [sp, #36]
+	eors	r6, r0
+	str	r6, [sp, #168]
+	@ elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
+	ldr	r4, [sp, #92]
+	orrs	r2, r4
+	eors	r2, r4
+	ands	r2, r5
+	eors	r4, r2
+	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	ldr	r0, [sp, #32]
+	eors	r4, r0
+	str	r4, [sp, #172]
+	@ elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
+	ldr	r3, [sp, #96]
+	orrs	r1, r3
+	eors	r1, r3
+	ands	r1, r5
+	eors	r3, r1
+	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	ldr	r0, [sp, #48]
+	eors	r3, r0
+	str	r3, [sp, #176]
+	add	r0, sp, #160
+	add	r1, sp, #180
+	bl	elephant_dumbo_P_permute
+	ldr	r0, [sp, #180]
+	@ elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
+	ldr	r1, [sp, #4]
+	eors	r1, r0
+	ldr	r0, [sp, #44]
+	eors	r1, r0
+	str	r1, [sp, #4]
+	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	ldr	r0, [sp, #184]
+	@ elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
+	ldr	r1, [sp]
+	eors	r1, r0
+	ldr	r0, [sp, #40]
+	eors	r1, r0
+	str	r1, [sp]
+	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	ldr	r0, [sp, #188]
+	@ elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
+	mov	r1, r11
+	eors	r1, r0
+	ldr	r0, [sp, #36]
+	eors	r1, r0
+	mov	r11, r1
+	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	ldr	r0, [sp, #192]
+	@ elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
+	mov	r1, r10
+	eors	r1, r0
+	ldr	r0, [sp, #32]
+	eors	r1, r0
+	mov	r10, r1
+	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	ldr	r0, [sp, #196]
+	@ elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
+	mov	r1, r9
+	eors	r1, r0
 	ldr	r0, [sp, #48]
 	eors	r1, r0
-	str	r5, [sp]
-	mov	r11, r4
-	mov	r10, r3
-	mov	r9, r2
-	mov	r8, r1
+	mov	r9, r1
 	b	.Lelephant_dumbo_crypt_endif32
 .Lelephant_dumbo_crypt_else31:
 .Lelephant_dumbo_crypt_endif32:
 	@ elephant_dumbo.ae:96: if i + 1 < blocks_ad {
-	ldr	r1, [sp, #16]
+	ldr	r1, [sp, #8]
 	adds	r2, r1, #1
-	ldr	r0, [sp, #132]
+	ldr	r0, [sp, #124]
 	cmp	r2, r0
 	movs	r1, #0
 	adcs	r1, r1
@@ -1709,58 +1864,57 @@ elephant_dumbo_crypt:
 	@ elephant_dumbo.ae:55: return padded(ad, block * i - 12, len(ad) + 12 - block * i)
 	movs	r0, #20
 	muls	r2, r0
-	mov	r1, r2
-	subs	r1, #12
-	ldr	r0, [sp, #244]
+	ldr	r0, [sp, #236]
 	adds	r0, #12
-	subs	r6, r0, r2
+	subs	r1, r0, r2
+	subs	r2, #12
 	@ elephant_dumbo.ae:42: x = load_le(buf, off, block, count)
-	ldr	r0, [sp, #128]
-	adds	r1, r0, r1
-	cmp	r6, #20
+	ldr	r0, [sp, #116]
+	adds	r2, r0, r2
+	cmp	r1, #20
 	bcc	.Lelephant_dumbo_crypt_bytes44
 	movs	r0, #3
-	tst	r1, r0
+	tst	r2, r0
 	beq	.Lelephant_dumbo_crypt_words45
 .Lelephant_dumbo_crypt_bytes44:
 	movs	r0, #0
+	str	r0, [sp, #160]
+	str	r0, [sp, #164]
 	str	r0, [sp, #168]
 	str	r0, [sp, #172]
 	str	r0, [sp, #176]
-	str	r0, [sp, #180]
-	str	r0, [sp, #184]
-	add	r3, sp, #168
-	mov	r2, r6
-	cmp	r2, #20
+	add	r4, sp, #160
+	mov	r3, r1
+	cmp	r3, #20
 	bcc	.Lelephant_dumbo_crypt_cnt47
-	movs	r2, #20
+	movs	r3, #20
 .Lelephant_dumbo_crypt_cnt47:
 .Lelephant_dumbo_crypt_cpy48:
-	subs	r2, #1
+	subs	r3, #1
 	bcc	.Lelephant_dumbo_crypt_cpyd46
-	ldrb	r0, [r1, r2]
-	strb	r0, [r3, r2]
+	ldrb	r0, [r2, r3]
+	strb	r0, [r4, r3]
 	b	.Lelephant_dumbo_crypt_cpy48
 .Lelephant_dumbo_crypt_cpyd46:
-	mov	r1, r3
+	mov	r2, r4
 .Lelephant_dumbo_crypt_words45:
-	ldr	r0, [r1]
+	ldr	r0, [r2]
+	str	r0, [sp, #36]
+	ldr	r0, [r2, #4]
+	str	r0, [sp, #48]
+	ldr	r0, [r2, #8]
+	str	r0, [sp, #76]
+	ldr	r0, [r2, #12]
 	str	r0, [sp, #52]
-	ldr	r4, [r1, #4]
-	str	r4, [sp, #40]
-	ldr	r3, [r1, #8]
-	str	r3, [sp, #44]
-	ldr	r2, [r1, #12]
-	str	r2, [sp, #12]
-	ldr	r1, [r1, #16]
-	str	r1, [sp, #48]
+	ldr	r0, [r2, #16]
+	str	r0, [sp, #44]
 	@ elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	cmp	r6, #20
+	cmp	r1, #20
 	movs	r5, #0
 	sbcs	r5, r5
-	lsls	r6, r6, #3
+	lsls	r6, r1, #3
 	movs	r0, #1
-	str	r0, [sp, #4]
+	mov	r8, r0
 	movs	r4, #0
 	movs	r3, #0
 	movs	r2, #0
@@ -1773,16 +1927,16 @@ elephant_dumbo_crypt:
 	mov	r1, r2
 	mov	r2, r3
 	mov	r3, r4
-	ldr	r4, [sp, #4]
+	mov	r4, r8
 	movs	r0, #0
-	str	r0, [sp, #4]
+	mov	r8, r0
 	subs	r6, #32
 	b	.Lelephant_dumbo_crypt_shl51
 .Lelephant_dumbo_crypt_shf50:
+	lsls	r1, r6
 	movs	r0, #32
 	subs	r0, r0, r6
-	str	r0, [sp, #8]
-	lsls	r1, r6
+	str	r0, [sp, #32]
 	mov	r7, r2
 	lsrs	r7, r0
 	orrs	r1, r7
@@ -1794,177 +1948,187 @@ elephant_dumbo_crypt:
 	mov	r7, r4
 	lsrs	r7, r0
 	orrs	r3, r7
-	lsls	r4, r6
-	ldr	r0, [sp, #4]
-	ldr	r7, [sp, #8]
+	mov	r0, r8
+	ldr	r7, [sp, #32]
 	lsrs	r0, r7
+	lsls	r4, r6
 	orrs	r4, r0
-	ldr	r0, [sp, #4]
+	mov	r0, r8
 	lsls	r0, r6
-	str	r0, [sp, #4]
+	mov	r8, r0
 	b	.Lelephant_dumbo_crypt_she52
 .Lelephant_dumbo_crypt_shz49:
 	movs	r0, #0
-	str	r0, [sp, #4]
+	mov	r8, r0
 	movs	r4, #0
 	movs	r3, #0
 	movs	r2, #0
 	movs	r1, #0
 .Lelephant_dumbo_crypt_she52:
-	ldr	r0, [sp, #4]
-	ldr	r7, [sp, #52]
-	orrs	r0, r7
-	ldr	r6, [sp, #40]
-	orrs	r4, r6
-	ldr	r6, [sp, #44]
-	orrs	r3, r6
-	ldr	r6, [sp, #12]
-	orrs	r2, r6
-	ldr	r6, [sp, #48]
-	orrs	r1, r6
-	eors	r0, r7
-	ands	r0, r5
-	eors	r7, r0
-	ldr	r0, [sp, #40]
-	eors	r4, r0
-	ands	r4, r5
-	eors	r0, r4
-	ldr	r4, [sp, #44]
-	eors	r3, r4
-	ands	r3, r5
-	eors	r4, r3
-	ldr	r3, [sp, #12]
-	eors	r2, r3
-	ands	r2, r5
-	eors	r3, r2
-	mov	r2, r6
-	eors	r1, r2
-	ands	r1, r5
-	eors	r2, r1
+	mov	r6, r8
+	ldr	r0, [sp, #36]
+	orrs	r6, r0
+	eors	r6, r0
+	ands	r6, r5
+	mov	r7, r0
+	eors	r7, r6
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r1, [sp, #20]
-	eors	r7, r1
-	ldr	r1, [sp, #24]
-	eors	r0, r1
-	ldr	r1, [sp, #28]
-	eors	r4, r1
-	ldr	r1, [sp, #32]
-	eors	r3, r1
-	ldr	r1, [sp, #36]
-	eors	r2, r1
-	str	r7, [sp, #168]
-	str	r0, [sp, #172]
-	str	r4, [sp, #176]
-	str	r3, [sp, #180]
-	str	r2, [sp, #184]
-	add	r0, sp, #168
-	add	r1, sp, #188
-	bl	elephant_dumbo_P_permute
-	ldr	r4, [sp, #188]
-	ldr	r3, [sp, #192]
-	ldr	r2, [sp, #196]
-	ldr	r1, [sp, #200]
-	ldr	r0, [sp, #204]
-	@ elephant_dumbo.ae:97: tag = tag ^ masked(ad_block(ad, i + 1), next)
-	ldr	r5, [sp]
-	eors	r5, r4
-	mov	r4, r11
-	eors	r4, r3
-	mov	r3, r10
-	eors	r3, r2
-	mov	r2, r9
-	eors	r2, r1
-	mov	r1, r8
-	eors	r1, r0
+	ldr	r0, [sp, #28]
+	eors	r7, r0
+	str	r7, [sp, #160]
+	@ elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
+	ldr	r7, [sp, #48]
+	orrs	r4, r7
+	eors	r4, r7
+	ands	r4, r5
+	eors	r7, r4
+	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	ldr	r0, [sp, #24]
+	eors	r7, r0
+	str	r7, [sp, #164]
+	@ elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
+	ldr	r6, [sp, #76]
+	orrs	r3, r6
+	eors	r3, r6
+	ands	r3, r5
+	eors	r6, r3
+	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
 	ldr	r0, [sp, #20]
+	eors	r6, r0
+	str	r6, [sp, #168]
+	@ elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
+	ldr	r4, [sp, #52]
+	orrs	r2, r4
+	eors	r2, r4
+	ands	r2, r5
+	eors	r4, r2
+	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	ldr	r0, [sp, #16]
+	eors	r4, r0
+	str	r4, [sp, #172]
+	@ elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
+	ldr	r3, [sp, #44]
+	orrs	r1, r3
+	eors	r1, r3
+	ands	r1, r5
+	eors	r3, r1
+	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	ldr	r0, [sp, #12]
+	eors	r3, r0
+	str	r3, [sp, #176]
+	add	r0, sp, #160
+	add	r1, sp, #180
+	bl	elephant_dumbo_P_permute
+	ldr	r0, [sp, #180]
+	@ elephant_dumbo.ae:97: tag = tag ^ masked(ad_block(ad, i + 1), next)
+	ldr	r5, [sp, #4]
 	eors	r5, r0
+	ldr	r0, [sp, #28]
+	eors	r5, r0
+	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	ldr	r0, [sp, #184]
+	@ elephant_dumbo.ae:97: tag = tag ^ masked(ad_block(ad, i + 1), next)
+	ldr	r4, [sp]
+	eors	r4, r0
 	ldr	r0, [sp, #24]
 	eors	r4, r0
-	ldr	r0, [sp, #28]
+	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	ldr	r0, [sp, #188]
+	@ elephant_dumbo.ae:97: tag = tag ^ masked(ad_block(ad, i + 1), next)
+	mov	r3, r11
 	eors	r3, r0
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #20]
+	eors	r3, r0
+	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	ldr	r0, [sp, #192]
+	@ elephant_dumbo.ae:97: tag = tag ^ masked(ad_block(ad, i + 1), next)
+	mov	r2, r10
 	eors	r2, r0
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #16]
+	eors	r2, r0
+	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	ldr	r0, [sp, #196]
+	@ elephant_dumbo.ae:97: tag = tag ^ masked(ad_block(ad, i + 1), next)
+	mov	r1, r9
 	eors	r1, r0
-	mov	r0, r5
+	ldr	r0, [sp, #12]
+	eors	r1, r0
 	b	.Lelephant_dumbo_crypt_endif43
 .Lelephant_dumbo_crypt_else42:
-	ldr	r0, [sp]
-	mov	r4, r11
-	mov	r3, r10
-	mov	r2, r9
-	mov	r1, r8
+	ldr	r5, [sp, #4]
+	ldr	r4, [sp]
+	mov	r3, r11
+	mov	r2, r10
+	mov	r1, r9
 .Lelephant_dumbo_crypt_endif43:
-	str	r0, [sp]
-	mov	r11, r4
-	mov	r10, r3
-	mov	r9, r2
-	mov	r8, r1
-	ldr	r0, [sp, #72]
-	str	r0, [sp, #8]
+	str	r5, [sp, #4]
+	str	r4, [sp]
+	mov	r11, r3
+	mov	r10, r2
+	mov	r9, r1
+	ldr	r0, [sp, #68]
+	str	r0, [sp, #44]
 	ldr	r0, [sp, #64]
-	str	r0, [sp, #4]
-	ldr	r0, [sp, #60]
-	str	r0, [sp, #12]
-	ldr	r7, [sp, #68]
-	ldr	r6, [sp, #56]
-	ldr	r5, [sp, #20]
-	ldr	r4, [sp, #24]
-	ldr	r3, [sp, #28]
-	ldr	r2, [sp, #32]
-	ldr	r1, [sp, #36]
-	ldr	r0, [sp, #12]
 	str	r0, [sp, #40]
-	str	r7, [sp, #44]
-	str	r6, [sp, #48]
-	str	r5, [sp, #72]
-	str	r4, [sp, #64]
-	str	r3, [sp, #60]
-	str	r2, [sp, #68]
-	str	r1, [sp, #56]
-	ldr	r1, [sp, #16]
+	ldr	r0, [sp, #60]
+	str	r0, [sp, #36]
+	ldr	r0, [sp, #72]
+	str	r0, [sp, #32]
+	ldr	r0, [sp, #56]
+	str	r0, [sp, #48]
+	ldr	r0, [sp, #28]
+	str	r0, [sp, #68]
+	ldr	r0, [sp, #24]
+	str	r0, [sp, #64]
+	ldr	r0, [sp, #20]
+	str	r0, [sp, #60]
+	ldr	r0, [sp, #16]
+	str	r0, [sp, #72]
+	ldr	r0, [sp, #12]
+	str	r0, [sp, #56]
+	ldr	r1, [sp, #8]
 	adds	r1, #1
-	str	r1, [sp, #16]
-	ldr	r0, [sp, #116]
+	str	r1, [sp, #8]
+	ldr	r0, [sp, #108]
 	cmp	r1, r0
 	bcs	.Lelephant_dumbo_crypt_far5
 	b	.Lelephant_dumbo_crypt_loop18
 .Lelephant_dumbo_crypt_far5:
 .Lelephant_dumbo_crypt_done19:
 	@ elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	ldr	r3, [sp]
-	ldr	r0, [sp, #152]
-	eors	r3, r0
-	mov	r4, r11
-	ldr	r0, [sp, #148]
-	eors	r4, r0
-	mov	r5, r10
-	ldr	r0, [sp, #160]
-	eors	r5, r0
-	mov	r2, r9
-	ldr	r0, [sp, #164]
-	eors	r2, r0
-	mov	r1, r8
+	ldr	r1, [sp, #4]
+	ldr	r0, [sp, #144]
+	eors	r1, r0
+	str	r1, [sp, #160]
+	ldr	r1, [sp]
+	ldr	r0, [sp, #140]
+	eors	r1, r0
+	str	r1, [sp, #164]
+	mov	r1, r11
 	ldr	r0, [sp, #156]
 	eors	r1, r0
-	str	r3, [sp, #168]
-	str	r4, [sp, #172]
-	str	r5, [sp, #176]
-	str	r2, [sp, #180]
-	str	r1, [sp, #184]
-	add	r0, sp, #168
-	add	r1, sp, #188
-	bl	elephant_dumbo_P_permute
-	ldr	r2, [sp, #188]
-	ldr	r1, [sp, #192]
+	str	r1, [sp, #168]
+	mov	r1, r10
 	ldr	r0, [sp, #152]
-	eors	r2, r0
+	eors	r1, r0
+	str	r1, [sp, #172]
+	mov	r1, r9
 	ldr	r0, [sp, #148]
 	eors	r1, r0
-	ldr	r0, [sp, #272]
+	str	r1, [sp, #176]
+	add	r0, sp, #160
+	add	r1, sp, #180
+	bl	elephant_dumbo_P_permute
+	ldr	r1, [sp, #184]
+	ldr	r0, [sp, #140]
+	eors	r1, r0
+	ldr	r2, [sp, #180]
+	ldr	r0, [sp, #144]
+	eors	r2, r0
+	ldr	r0, [sp, #264]
 	str	r2, [r0]
 	str	r1, [r0, #4]
-	add	sp, #208
+	add	sp, #200
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

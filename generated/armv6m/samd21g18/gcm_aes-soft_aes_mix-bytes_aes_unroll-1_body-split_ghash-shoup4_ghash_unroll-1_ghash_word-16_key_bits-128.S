@@ -813,7 +813,7 @@ gcm_encrypt_with:
 
 
 @ --- gcm_decrypt_with: gcm.decrypt_with
-@     frame 116 bytes (40 spill slots, 16 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     frame 120 bytes (41 spill slots, 17 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
 @     estimated 968 bytes of code and literals
 	.section .text.gcm_decrypt_with,"ax",%progbits
 	.global gcm_decrypt_with
@@ -827,78 +827,74 @@ gcm_decrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #116
-	@ gcm.ae:138: y = G.absorb(tab, 0 as u128, ad)
-	movs	r4, #0
-	str	r4, [sp, #84]
-	str	r4, [sp, #88]
-	str	r4, [sp, #92]
-	str	r4, [sp, #96]
-	add	r4, sp, #100
-	str	r4, [sp]
-	str	r0, [sp, #36]
+	sub	sp, #120
+	str	r0, [sp, #40]
 	str	r1, [sp, #4]
 	mov	r5, r2
 	mov	r4, r3
-	ldr	r3, [sp, #152]
-	add	r1, sp, #84
+	ldr	r3, [sp, #156]
+	@ gcm.ae:138: y = G.absorb(tab, 0 as u128, ad)
+	movs	r0, #0
+	str	r0, [sp, #88]
+	str	r0, [sp, #92]
+	str	r0, [sp, #96]
+	str	r0, [sp, #100]
+	add	r1, sp, #88
+	add	r0, sp, #104
+	str	r0, [sp]
 	ldr	r0, [sp, #4]
 	mov	r2, r3
-	ldr	r3, [sp, #156]
+	ldr	r3, [sp, #160]
 	bl	gcm_G_absorb
-	ldr	r0, [sp, #100]
-	mov	r10, r0
 	ldr	r0, [sp, #104]
 	mov	r9, r0
 	ldr	r0, [sp, #108]
-	mov	r8, r0
+	mov	r10, r0
 	ldr	r0, [sp, #112]
-	str	r0, [sp, #8]
+	mov	r8, r0
+	ldr	r0, [sp, #116]
+	str	r0, [sp, #32]
 	@ gcm.ae:139: j0 = counter0(tab, nonce)
-	add	r3, sp, #84
+	add	r3, sp, #88
 	ldr	r0, [sp, #4]
 	mov	r1, r5
 	mov	r2, r4
 	bl	gcm_counter0
-	ldr	r7, [sp, #84]
-	ldr	r6, [sp, #88]
-	ldr	r5, [sp, #92]
-	ldr	r4, [sp, #96]
+	ldr	r7, [sp, #88]
+	ldr	r6, [sp, #92]
+	ldr	r5, [sp, #96]
+	ldr	r4, [sp, #100]
 	@ gcm.ae:140: s0 = E.encrypt_block(ks, j0)
-	str	r7, [sp, #84]
-	str	r6, [sp, #88]
-	str	r5, [sp, #92]
-	str	r4, [sp, #96]
-	add	r1, sp, #84
-	add	r2, sp, #100
-	ldr	r0, [sp, #36]
+	str	r7, [sp, #88]
+	str	r6, [sp, #92]
+	str	r5, [sp, #96]
+	str	r4, [sp, #100]
+	add	r1, sp, #88
+	add	r2, sp, #104
+	ldr	r0, [sp, #40]
 	bl	gcm_E_encrypt_block
-	@ gcm.ae:143: for i in 0..(n + 15) / 16 {
-	ldr	r0, [sp, #164]
-	adds	r0, #15
-	lsrs	r0, r0, #4
-	str	r0, [sp, #32]
-	@ gcm.ae:38: return cat(x[127:32], x[31:0] + 1)
-	adds	r0, r7, #1
-	@ gcm.ae:143: for i in 0..(n + 15) / 16 {
-	str	r0, [sp, #12]
-	str	r6, [sp, #48]
-	str	r5, [sp, #44]
-	str	r4, [sp, #40]
-	ldr	r6, [sp, #8]
-	@ gcm.ae:140: s0 = E.encrypt_block(ks, j0)
-	ldr	r0, [sp, #100]
-	str	r0, [sp, #52]
 	ldr	r0, [sp, #104]
 	str	r0, [sp, #56]
 	ldr	r0, [sp, #108]
 	str	r0, [sp, #60]
 	ldr	r0, [sp, #112]
 	str	r0, [sp, #64]
+	ldr	r0, [sp, #116]
+	str	r0, [sp, #68]
+	@ gcm.ae:38: return cat(x[127:32], x[31:0] + 1)
+	adds	r2, r7, #1
 	@ gcm.ae:143: for i in 0..(n + 15) / 16 {
+	ldr	r0, [sp, #168]
+	adds	r0, #15
+	lsrs	r0, r0, #4
+	str	r0, [sp, #36]
 	movs	r1, #0
 	str	r1, [sp, #8]
-	ldr	r0, [sp, #32]
+	str	r2, [sp, #12]
+	str	r6, [sp, #52]
+	str	r5, [sp, #48]
+	str	r4, [sp, #44]
+	ldr	r0, [sp, #36]
 	cmp	r1, r0
 	bcc	.Lgcm_decrypt_with_far1
 	b	.Lgcm_decrypt_with_done2
@@ -909,9 +905,9 @@ gcm_decrypt_with:
 	lsls	r0, r1, #4
 	mov	r11, r0
 	@ gcm.ae:145: c = load_be(ct, off, 16, n - off)
-	ldr	r1, [sp, #164]
+	ldr	r1, [sp, #168]
 	subs	r4, r1, r0
-	ldr	r1, [sp, #160]
+	ldr	r1, [sp, #164]
 	adds	r1, r1, r0
 	movs	r0, #3
 	cmp	r4, #16
@@ -920,11 +916,11 @@ gcm_decrypt_with:
 	beq	.Lgcm_decrypt_with_words4
 .Lgcm_decrypt_with_bytes3:
 	movs	r0, #0
-	str	r0, [sp, #84]
 	str	r0, [sp, #88]
 	str	r0, [sp, #92]
 	str	r0, [sp, #96]
-	add	r3, sp, #84
+	str	r0, [sp, #100]
+	add	r3, sp, #88
 	mov	r2, r4
 	cmp	r2, #16
 	bcc	.Lgcm_decrypt_with_cnt6
@@ -940,82 +936,81 @@ gcm_decrypt_with:
 	mov	r1, r3
 .Lgcm_decrypt_with_words4:
 	ldr	r0, [r1, #12]
-	rev	r0, r0
-	str	r0, [sp, #24]
+	rev	r6, r0
 	ldr	r0, [r1, #8]
+	rev	r5, r0
+	ldr	r0, [r1, #4]
 	rev	r0, r0
 	str	r0, [sp, #20]
-	ldr	r0, [r1, #4]
-	rev	r5, r0
 	ldr	r0, [r1]
-	rev	r7, r0
+	rev	r0, r0
+	str	r0, [sp, #24]
 	@ gcm.ae:146: u = E.encrypt_block(ks, j)
 	ldr	r0, [sp, #12]
-	str	r0, [sp, #84]
-	ldr	r0, [sp, #48]
 	str	r0, [sp, #88]
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #52]
 	str	r0, [sp, #92]
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #48]
 	str	r0, [sp, #96]
-	add	r1, sp, #84
-	add	r2, sp, #100
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #44]
+	str	r0, [sp, #100]
+	add	r1, sp, #88
+	add	r2, sp, #104
+	ldr	r0, [sp, #40]
 	bl	gcm_E_encrypt_block
-	ldr	r0, [sp, #112]
+	ldr	r1, [sp, #104]
+	ldr	r2, [sp, #108]
+	ldr	r3, [sp, #112]
+	ldr	r0, [sp, #116]
 	@ gcm.ae:149: store_be(msg, off, c ^ u, n - off)
-	eors	r0, r7
-	str	r0, [sp, #16]
+	eors	r1, r6
+	str	r1, [sp, #16]
 	@ gcm.ae:148: y = G.mul_h(y ^ c, tab)                          // delay slot: needs C only
-	mov	r1, r6
-	eors	r1, r7
-	@ gcm.ae:146: u = E.encrypt_block(ks, j)
-	ldr	r0, [sp, #108]
+	mov	r1, r9
+	eors	r1, r6
 	@ gcm.ae:149: store_be(msg, off, c ^ u, n - off)
-	eors	r0, r5
-	str	r0, [sp, #28]
-	@ gcm.ae:148: y = G.mul_h(y ^ c, tab)                          // delay slot: needs C only
-	mov	r2, r8
 	eors	r2, r5
-	@ gcm.ae:146: u = E.encrypt_block(ks, j)
-	ldr	r5, [sp, #104]
-	@ gcm.ae:149: store_be(msg, off, c ^ u, n - off)
-	ldr	r0, [sp, #20]
-	eors	r5, r0
+	str	r2, [sp, #28]
 	@ gcm.ae:148: y = G.mul_h(y ^ c, tab)                          // delay slot: needs C only
-	mov	r3, r9
-	eors	r3, r0
-	@ gcm.ae:146: u = E.encrypt_block(ks, j)
-	ldr	r6, [sp, #100]
+	mov	r2, r10
+	eors	r2, r5
 	@ gcm.ae:149: store_be(msg, off, c ^ u, n - off)
-	ldr	r0, [sp, #24]
+	mov	r5, r0
+	mov	r6, r3
+	ldr	r0, [sp, #20]
 	eors	r6, r0
 	@ gcm.ae:148: y = G.mul_h(y ^ c, tab)                          // delay slot: needs C only
-	mov	r7, r10
+	mov	r3, r8
+	eors	r3, r0
+	@ gcm.ae:149: store_be(msg, off, c ^ u, n - off)
+	ldr	r0, [sp, #24]
+	eors	r5, r0
+	@ gcm.ae:148: y = G.mul_h(y ^ c, tab)                          // delay slot: needs C only
+	ldr	r7, [sp, #32]
 	eors	r7, r0
-	str	r7, [sp, #84]
-	str	r3, [sp, #88]
+	str	r1, [sp, #88]
 	str	r2, [sp, #92]
-	str	r1, [sp, #96]
-	add	r0, sp, #84
-	add	r2, sp, #100
+	str	r3, [sp, #96]
+	str	r7, [sp, #100]
+	add	r0, sp, #88
+	add	r2, sp, #104
 	ldr	r1, [sp, #4]
 	bl	gcm_G_mul_h
-	ldr	r0, [sp, #100]
-	mov	r10, r0
 	ldr	r0, [sp, #104]
 	mov	r9, r0
 	ldr	r0, [sp, #108]
+	mov	r10, r0
+	ldr	r0, [sp, #112]
 	mov	r8, r0
-	ldr	r1, [sp, #112]
+	ldr	r1, [sp, #116]
 	@ gcm.ae:149: store_be(msg, off, c ^ u, n - off)
-	ldr	r0, [sp, #16]
-	rev	r3, r0
+	rev	r3, r5
+	rev	r5, r6
 	ldr	r0, [sp, #28]
+	rev	r6, r0
+	ldr	r0, [sp, #16]
 	rev	r7, r0
-	rev	r5, r5
-	rev	r6, r6
-	ldr	r2, [sp, #176]
+	ldr	r2, [sp, #180]
 	mov	r0, r11
 	adds	r2, r2, r0
 	movs	r0, #3
@@ -1024,16 +1019,16 @@ gcm_decrypt_with:
 	tst	r2, r0
 	bne	.Lgcm_decrypt_with_bytes8
 	str	r3, [r2]
-	str	r7, [r2, #4]
-	str	r5, [r2, #8]
-	str	r6, [r2, #12]
+	str	r5, [r2, #4]
+	str	r6, [r2, #8]
+	str	r7, [r2, #12]
 	b	.Lgcm_decrypt_with_stored9
 .Lgcm_decrypt_with_bytes8:
-	str	r3, [sp, #84]
-	str	r7, [sp, #88]
+	str	r3, [sp, #88]
 	str	r5, [sp, #92]
 	str	r6, [sp, #96]
-	add	r3, sp, #84
+	str	r7, [sp, #100]
+	add	r3, sp, #88
 	cmp	r4, #16
 	bcc	.Lgcm_decrypt_with_cnt10
 	movs	r4, #16
@@ -1049,63 +1044,50 @@ gcm_decrypt_with:
 	ldr	r0, [sp, #12]
 	adds	r0, r0, #1
 	str	r0, [sp, #12]
-	mov	r6, r1
+	str	r1, [sp, #32]
 	ldr	r1, [sp, #8]
 	adds	r1, #1
 	str	r1, [sp, #8]
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #36]
 	cmp	r1, r0
 	bcs	.Lgcm_decrypt_with_far2
 	b	.Lgcm_decrypt_with_loop1
 .Lgcm_decrypt_with_far2:
 .Lgcm_decrypt_with_done2:
 	@ gcm.ae:64: lengths = cat((ad_len as u64) << 3, (ct_len as u64) << 3)
-	ldr	r0, [sp, #156]
+	ldr	r0, [sp, #160]
+	lsls	r2, r0, #3
+	lsrs	r1, r0, #29
+	ldr	r0, [sp, #168]
+	lsls	r3, r0, #3
 	lsrs	r0, r0, #29
 	@ gcm.ae:65: return G.mul_h(y ^ lengths, tab) ^ s0
-	eors	r6, r0
-	@ gcm.ae:64: lengths = cat((ad_len as u64) << 3, (ct_len as u64) << 3)
-	ldr	r0, [sp, #156]
-	lsls	r0, r0, #3
-	@ gcm.ae:65: return G.mul_h(y ^ lengths, tab) ^ s0
-	mov	r2, r8
-	eors	r2, r0
-	@ gcm.ae:64: lengths = cat((ad_len as u64) << 3, (ct_len as u64) << 3)
-	ldr	r0, [sp, #164]
-	lsrs	r0, r0, #29
-	@ gcm.ae:65: return G.mul_h(y ^ lengths, tab) ^ s0
-	mov	r3, r9
-	eors	r3, r0
-	@ gcm.ae:64: lengths = cat((ad_len as u64) << 3, (ct_len as u64) << 3)
-	ldr	r0, [sp, #164]
-	lsls	r0, r0, #3
-	@ gcm.ae:65: return G.mul_h(y ^ lengths, tab) ^ s0
+	mov	r5, r9
+	eors	r5, r3
 	mov	r4, r10
 	eors	r4, r0
+	mov	r3, r8
+	eors	r3, r2
+	ldr	r2, [sp, #32]
+	eors	r2, r1
 	@ ghash.ae:149: xs[i] = x[w * i + w - 1 : w * i]
-	uxth	r0, r4
-	add	r1, sp, #68
+	uxth	r0, r5
+	add	r1, sp, #72
 	strh	r0, [r1]
-	lsrs	r0, r4, #16
+	lsrs	r0, r5, #16
 	strh	r0, [r1, #2]
-	uxth	r0, r3
+	uxth	r0, r4
 	strh	r0, [r1, #4]
-	lsrs	r0, r3, #16
+	lsrs	r0, r4, #16
 	strh	r0, [r1, #6]
-	uxth	r0, r2
+	uxth	r0, r3
 	strh	r0, [r1, #8]
-	lsrs	r0, r2, #16
+	lsrs	r0, r3, #16
 	strh	r0, [r1, #10]
-	uxth	r0, r6
+	uxth	r0, r2
 	strh	r0, [r1, #12]
-	lsrs	r0, r6, #16
+	lsrs	r0, r2, #16
 	strh	r0, [r1, #14]
-	@ ghash.ae:157: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
-	ldr	r0, [sp, #4]
-	movs	r1, #1
-	lsls	r1, r1, #8
-	adds	r0, r0, r1
-	mov	r10, r0
 	@ ghash.ae:152: @unroll(unroll)
 	movs	r0, #0
 	mov	r11, r0
@@ -1114,11 +1096,17 @@ gcm_decrypt_with:
 	movs	r3, #0
 	movs	r2, #0
 	@ ghash.ae:154: xw = xs[i]
-	add	r0, sp, #68
+	add	r0, sp, #72
 	mov	r9, r0
 	@ ghash.ae:156: z = (z >> 8) ^ ((R8[z[7:0]] as u128) << 112)
 	ldr	r0, =gcm_G.R8
 	str	r0, [sp, #8]
+	@ ghash.ae:157: z = z ^ tab[xw[8 * j + 7 : 8 * j + 4]] ^ tab[16 + (xw[8 * j + 3 : 8 * j] as u8)]
+	ldr	r0, [sp, #4]
+	movs	r5, #1
+	lsls	r5, r5, #8
+	adds	r0, r0, r5
+	mov	r10, r0
 	@ ghash.ae:152: @unroll(unroll)
 .Lgcm_decrypt_with_loop12:
 	@ ghash.ae:154: xw = xs[i]
@@ -1224,34 +1212,34 @@ gcm_decrypt_with:
 	bcc	.Lgcm_decrypt_with_loop12
 .Lgcm_decrypt_with_done13:
 	@ gcm.ae:65: return G.mul_h(y ^ lengths, tab) ^ s0
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #56]
 	eors	r1, r0
 	str	r1, [sp, #12]
-	ldr	r0, [sp, #56]
+	ldr	r0, [sp, #60]
 	eors	r4, r0
 	str	r4, [sp, #8]
-	ldr	r0, [sp, #60]
+	ldr	r0, [sp, #64]
 	eors	r3, r0
 	str	r3, [sp, #4]
 	mov	r1, r2
-	ldr	r0, [sp, #64]
+	ldr	r0, [sp, #68]
 	eors	r1, r0
 	@ gcm.ae:153: return (load_be(tag, 0, 16, len(tag)) ^ first_bytes(t, len(tag))) == 0
-	ldr	r2, [sp, #168]
+	ldr	r2, [sp, #172]
 	movs	r3, #3
-	ldr	r0, [sp, #172]
+	ldr	r0, [sp, #176]
 	cmp	r0, #16
 	bcc	.Lgcm_decrypt_with_bytes14
 	tst	r2, r3
 	beq	.Lgcm_decrypt_with_words15
 .Lgcm_decrypt_with_bytes14:
 	movs	r0, #0
-	str	r0, [sp, #84]
 	str	r0, [sp, #88]
 	str	r0, [sp, #92]
 	str	r0, [sp, #96]
-	add	r4, sp, #84
-	ldr	r3, [sp, #172]
+	str	r0, [sp, #100]
+	add	r4, sp, #88
+	ldr	r3, [sp, #176]
 	cmp	r3, #16
 	bcc	.Lgcm_decrypt_with_cnt17
 	movs	r3, #16
@@ -1278,7 +1266,7 @@ gcm_decrypt_with:
 	rev	r0, r0
 	str	r0, [sp, #16]
 	@ gcm.ae:44: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
-	ldr	r0, [sp, #172]
+	ldr	r0, [sp, #176]
 	cmp	r0, #16
 	movs	r2, #0
 	adcs	r2, r2
@@ -1287,7 +1275,7 @@ gcm_decrypt_with:
 	cmp	r2, #0
 	beq	.Lgcm_decrypt_with_else19
 	@ gcm.ae:45: y = x & ~(~(0 as u128) >> (8 * count))
-	ldr	r0, [sp, #172]
+	ldr	r0, [sp, #176]
 	lsls	r7, r0, #3
 	movs	r5, #0
 	mvns	r5, r5
@@ -1307,9 +1295,9 @@ gcm_decrypt_with:
 	b	.Lgcm_decrypt_with_shl23
 	.ltorg
 .Lgcm_decrypt_with_shf22:
-	lsrs	r5, r7
 	movs	r2, #32
 	subs	r2, r2, r7
+	lsrs	r5, r7
 	mov	r0, r6
 	lsls	r0, r2
 	orrs	r5, r0
@@ -1317,9 +1305,9 @@ gcm_decrypt_with:
 	mov	r0, r4
 	lsls	r0, r2
 	orrs	r6, r0
+	lsrs	r4, r7
 	mov	r0, r3
 	lsls	r0, r2
-	lsrs	r4, r7
 	orrs	r4, r0
 	lsrs	r3, r7
 	b	.Lgcm_decrypt_with_she24
@@ -1361,9 +1349,9 @@ gcm_decrypt_with:
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	ldr	r0, [sp, #184]
+	ldr	r0, [sp, #188]
 	strh	r1, [r0]
-	add	sp, #116
+	add	sp, #120
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -1376,7 +1364,7 @@ gcm_decrypt_with:
 
 @ --- gcm_E_encrypt_block: gcm.E.encrypt_block
 @     frame 12 bytes (11 spill slots, 3 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 512 bytes of code and literals
+@     estimated 508 bytes of code and literals
 	.section .text.gcm_E_encrypt_block,"ax",%progbits
 	.global gcm_E_encrypt_block
 	.type gcm_E_encrypt_block, %function
@@ -1390,31 +1378,29 @@ gcm_E_encrypt_block:
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
 	sub	sp, #12
-	str	r0, [sp, #4]
 	str	r2, [sp, #8]
-	ldr	r5, [r1]
-	ldr	r2, [r1, #4]
-	ldr	r3, [r1, #8]
-	ldr	r4, [r1, #12]
-	@ aes.ae:155: s0 = b[127:96] ^ w[0]
-	mov	r6, r0
-	ldr	r0, [r6]
-	eors	r4, r0
-	@ aes.ae:156: s1 = b[95:64] ^ w[1]
-	ldr	r0, [r6, #4]
-	eors	r3, r0
-	@ aes.ae:157: s2 = b[63:32] ^ w[2]
-	ldr	r0, [r6, #8]
-	eors	r2, r0
-	@ aes.ae:158: s3 = b[31:0] ^ w[3]
-	ldr	r0, [r6, #12]
-	eors	r5, r0
 	@ aes.ae:159: @unroll(round_unroll)
-	movs	r0, #1
-	str	r0, [sp]
-	mov	r1, r5
+	movs	r2, #1
+	str	r2, [sp]
+	ldr	r4, [r1, #12]
+	str	r0, [sp, #4]
+	@ aes.ae:155: s0 = b[127:96] ^ w[0]
+	ldr	r6, [r0]
+	eors	r4, r6
+	ldr	r3, [r1, #8]
+	@ aes.ae:156: s1 = b[95:64] ^ w[1]
+	ldr	r6, [r0, #4]
+	eors	r3, r6
+	ldr	r2, [r1, #4]
+	@ aes.ae:157: s2 = b[63:32] ^ w[2]
+	ldr	r6, [r0, #8]
+	eors	r2, r6
+	ldr	r1, [r1]
+	@ aes.ae:158: s3 = b[31:0] ^ w[3]
+	ldr	r6, [r0, #12]
+	eors	r1, r6
 	@ aes.ae:161: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	mov	r5, r6
+	mov	r5, r0
 	adds	r5, #16
 	ldr	r0, =gcm_tf0
 	mov	r8, r0
@@ -1426,108 +1412,109 @@ gcm_E_encrypt_block:
 	mov	r9, r0
 	@ aes.ae:159: @unroll(round_unroll)
 .Lgcm_E_encrypt_block_loop1:
-	@ aes.ae:161: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	lsrs	r0, r4, #24
+	@ aes.ae:164: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
+	lsrs	r0, r1, #24
 	lsls	r6, r0, #2
 	mov	r0, r8
 	ldr	r7, [r0, r6]
-	lsrs	r0, r3, #16
+	lsrs	r0, r4, #16
 	uxtb	r0, r0
 	lsls	r6, r0, #2
 	mov	r0, lr
 	ldr	r0, [r0, r6]
 	eors	r7, r0
-	lsrs	r0, r2, #8
+	lsrs	r0, r3, #8
 	uxtb	r0, r0
 	lsls	r6, r0, #2
 	mov	r0, r12
 	ldr	r0, [r0, r6]
 	eors	r7, r0
-	uxtb	r0, r1
+	uxtb	r0, r2
 	lsls	r6, r0, #2
 	mov	r0, r9
 	ldr	r0, [r0, r6]
 	eors	r7, r0
-	ldr	r6, [r5]
+	ldr	r6, [r5, #12]
 	eors	r7, r6
 	mov	r11, r7
-	@ aes.ae:162: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
-	lsrs	r0, r3, #24
-	lsls	r6, r0, #2
-	mov	r0, r8
-	ldr	r7, [r0, r6]
-	lsrs	r0, r2, #16
-	uxtb	r0, r0
-	lsls	r6, r0, #2
-	mov	r0, lr
-	ldr	r0, [r0, r6]
-	eors	r7, r0
-	lsrs	r0, r1, #8
-	uxtb	r0, r0
-	lsls	r6, r0, #2
-	mov	r0, r12
-	ldr	r0, [r0, r6]
-	eors	r7, r0
-	uxtb	r0, r4
-	lsls	r6, r0, #2
-	mov	r0, r9
-	ldr	r0, [r0, r6]
-	eors	r7, r0
-	ldr	r6, [r5, #4]
-	eors	r7, r6
-	mov	r10, r7
 	@ aes.ae:163: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
 	lsrs	r0, r2, #24
 	lsls	r6, r0, #2
 	mov	r0, r8
-	ldr	r6, [r0, r6]
+	ldr	r7, [r0, r6]
 	lsrs	r0, r1, #16
 	uxtb	r0, r0
-	lsls	r7, r0, #2
+	lsls	r6, r0, #2
 	mov	r0, lr
-	ldr	r0, [r0, r7]
-	eors	r6, r0
+	ldr	r0, [r0, r6]
+	eors	r7, r0
 	lsrs	r0, r4, #8
 	uxtb	r0, r0
+	lsls	r6, r0, #2
+	mov	r0, r12
+	ldr	r0, [r0, r6]
+	eors	r7, r0
+	uxtb	r0, r3
+	lsls	r6, r0, #2
+	mov	r0, r9
+	ldr	r0, [r0, r6]
+	eors	r7, r0
+	ldr	r6, [r5, #8]
+	eors	r7, r6
+	mov	r10, r7
+	@ aes.ae:162: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
+	lsrs	r0, r3, #24
+	lsls	r6, r0, #2
+	mov	r0, r8
+	ldr	r6, [r0, r6]
+	lsrs	r0, r2, #16
+	uxtb	r0, r0
+	lsls	r7, r0, #2
+	mov	r0, lr
+	ldr	r0, [r0, r7]
+	eors	r6, r0
+	lsrs	r0, r1, #8
+	uxtb	r0, r0
 	lsls	r7, r0, #2
 	mov	r0, r12
 	ldr	r0, [r0, r7]
 	eors	r6, r0
-	uxtb	r0, r3
+	uxtb	r0, r4
 	lsls	r7, r0, #2
 	mov	r0, r9
 	ldr	r0, [r0, r7]
 	eors	r6, r0
-	ldr	r0, [r5, #8]
+	ldr	r0, [r5, #4]
 	eors	r6, r0
-	@ aes.ae:164: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
-	lsrs	r0, r1, #24
-	lsls	r1, r0, #2
-	mov	r0, r8
-	ldr	r1, [r0, r1]
-	lsrs	r0, r4, #16
-	uxtb	r0, r0
+	@ aes.ae:161: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
+	lsrs	r0, r4, #24
 	lsls	r4, r0, #2
-	mov	r0, lr
-	ldr	r0, [r0, r4]
-	eors	r1, r0
-	lsrs	r0, r3, #8
+	mov	r0, r8
+	ldr	r4, [r0, r4]
+	lsrs	r0, r3, #16
 	uxtb	r0, r0
 	lsls	r3, r0, #2
-	mov	r0, r12
+	mov	r0, lr
 	ldr	r0, [r0, r3]
-	eors	r1, r0
-	uxtb	r0, r2
+	eors	r4, r0
+	lsrs	r0, r2, #8
+	uxtb	r0, r0
 	lsls	r2, r0, #2
-	mov	r0, r9
+	mov	r0, r12
 	ldr	r0, [r0, r2]
-	eors	r1, r0
-	ldr	r0, [r5, #12]
-	eors	r1, r0
+	eors	r4, r0
+	uxtb	r0, r1
+	lsls	r1, r0, #2
+	mov	r0, r9
+	ldr	r0, [r0, r1]
+	eors	r4, r0
+	ldr	r0, [r5]
+	eors	r4, r0
+	@ aes.ae:164: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
 	adds	r5, #16
-	mov	r4, r11
-	mov	r3, r10
-	mov	r2, r6
+	mov	r3, r6
+	mov	r2, r10
+	mov	r1, r11
 	ldr	r0, [sp]
 	adds	r0, #1
 	str	r0, [sp]
@@ -1647,7 +1634,7 @@ gcm_E_encrypt_block:
 
 @ --- gcm_G_absorb: gcm.G.absorb
 @     frame 36 bytes (6 spill slots, 1 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 182 bytes of code and literals
+@     estimated 180 bytes of code and literals
 	.section .text.gcm_G_absorb,"ax",%progbits
 	.global gcm_G_absorb
 	.type gcm_G_absorb, %function
@@ -1661,92 +1648,91 @@ gcm_G_absorb:
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
 	sub	sp, #36
-	mov	r10, r3
+	ldr	r4, [r1, #12]
+	ldr	r5, [r1, #8]
+	ldm	r1, {r1, r6}
 	@ ghash.ae:217: for i in 0..(n + 15) / 16 {
+	mov	r8, r1
+	movs	r7, #0
+	mov	r10, r3
 	adds	r3, #15
-	lsrs	r3, r3, #4
-	mov	r9, r3
-	ldr	r3, [r1]
-	mov	r8, r3
-	ldr	r4, [r1, #4]
-	ldr	r3, [r1, #8]
-	ldr	r1, [r1, #12]
-	str	r0, [sp]
+	lsrs	r1, r3, #4
+	mov	r9, r1
 	mov	r11, r2
-	movs	r5, #0
+	str	r0, [sp]
 	mov	r0, r9
-	cmp	r5, r0
+	cmp	r7, r0
 	bcs	.Lgcm_G_absorb_done2
 .Lgcm_G_absorb_loop1:
 	@ ghash.ae:218: off = i * 16
-	lsls	r2, r5, #4
+	lsls	r2, r7, #4
 	@ ghash.ae:219: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
-	mov	r0, r10
-	subs	r6, r0, r2
 	mov	r0, r11
-	adds	r0, r0, r2
-	movs	r2, #3
-	cmp	r6, #16
+	adds	r1, r0, r2
+	mov	r0, r10
+	subs	r3, r0, r2
+	movs	r0, #3
+	cmp	r3, #16
 	bcc	.Lgcm_G_absorb_bytes3
-	tst	r0, r2
+	tst	r1, r0
 	beq	.Lgcm_G_absorb_words4
 .Lgcm_G_absorb_bytes3:
-	movs	r2, #0
-	str	r2, [sp, #4]
-	str	r2, [sp, #8]
-	str	r2, [sp, #12]
-	str	r2, [sp, #16]
-	add	r7, sp, #4
-	cmp	r6, #16
+	movs	r0, #0
+	str	r0, [sp, #16]
+	str	r0, [sp, #12]
+	str	r0, [sp, #8]
+	str	r0, [sp, #4]
+	add	r2, sp, #4
+	cmp	r3, #16
 	bcc	.Lgcm_G_absorb_cnt6
-	movs	r6, #16
+	movs	r3, #16
 .Lgcm_G_absorb_cnt6:
 .Lgcm_G_absorb_cpy7:
-	subs	r6, #1
+	subs	r3, #1
 	bcc	.Lgcm_G_absorb_cpyd5
-	ldrb	r2, [r0, r6]
-	strb	r2, [r7, r6]
+	ldrb	r0, [r1, r3]
+	strb	r0, [r2, r3]
 	b	.Lgcm_G_absorb_cpy7
 .Lgcm_G_absorb_cpyd5:
-	mov	r0, r7
+	mov	r1, r2
 .Lgcm_G_absorb_words4:
-	ldr	r2, [r0]
-	rev	r2, r2
-	eors	r1, r2
-	ldr	r2, [r0, #4]
-	rev	r2, r2
-	eors	r3, r2
-	ldr	r2, [r0, #8]
-	rev	r2, r2
-	eors	r4, r2
-	ldr	r0, [r0, #12]
+	ldr	r0, [r1, #12]
 	rev	r2, r0
 	mov	r0, r8
 	eors	r0, r2
+	ldr	r2, [r1, #8]
+	rev	r2, r2
+	eors	r6, r2
+	ldr	r2, [r1, #4]
+	rev	r2, r2
+	eors	r5, r2
+	ldr	r1, [r1]
+	rev	r1, r1
+	eors	r4, r1
+	str	r4, [sp, #16]
+	str	r5, [sp, #12]
+	str	r6, [sp, #8]
 	str	r0, [sp, #4]
-	str	r4, [sp, #8]
-	str	r3, [sp, #12]
-	str	r1, [sp, #16]
-	add	r0, sp, #4
 	add	r2, sp, #20
+	add	r0, sp, #4
 	ldr	r1, [sp]
 	bl	gcm_G_mul_h
-	ldr	r2, [sp, #20]
-	ldr	r4, [sp, #24]
-	ldr	r3, [sp, #28]
-	ldr	r1, [sp, #32]
-	mov	r8, r2
-	adds	r5, #1
+	adds	r7, #1
+	ldr	r4, [sp, #32]
+	ldr	r5, [sp, #28]
+	ldr	r6, [sp, #24]
+	ldr	r1, [sp, #20]
+	mov	r8, r1
 	mov	r0, r9
-	cmp	r5, r0
+	cmp	r7, r0
 	bcc	.Lgcm_G_absorb_loop1
 .Lgcm_G_absorb_done2:
-	mov	r2, r8
-	ldr	r5, [sp, #72]
-	str	r2, [r5]
-	str	r4, [r5, #4]
-	str	r3, [r5, #8]
-	str	r1, [r5, #12]
+	mov	r1, r8
+	ldr	r2, [sp, #72]
+	str	r1, [r2]
+	str	r6, [r2, #4]
+	str	r5, [r2, #8]
+	str	r4, [r2, #12]
 	add	sp, #36
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4

@@ -18,8 +18,8 @@
 grain128aeadv2_encrypt:
 	push	{r4, r5, r6, r7, lr}
 	sub	sp, #132
-	mov	r1, r0
 	ldr	r4, [sp, #164]
+	mov	r1, r0
 	@ grain128aeadv2.ae:228: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
 	movs	r7, #3
 	tst	r1, r7
@@ -38,11 +38,11 @@ grain128aeadv2_encrypt:
 .Lgrain128aeadv2_encrypt_words2:
 	ldr	r0, [r1]
 	str	r0, [sp, #32]
-	ldr	r5, [r1, #4]
-	ldr	r3, [r1, #8]
-	ldr	r6, [r1, #12]
-	mov	r0, r2
-	tst	r0, r7
+	ldr	r6, [r1, #4]
+	ldr	r5, [r1, #8]
+	ldr	r3, [r1, #12]
+	mov	r1, r2
+	tst	r1, r7
 	beq	.Lgrain128aeadv2_encrypt_words6
 .Lgrain128aeadv2_encrypt_bytes5:
 	add	r7, sp, #36
@@ -50,18 +50,18 @@ grain128aeadv2_encrypt:
 .Lgrain128aeadv2_encrypt_cpy8:
 	subs	r2, #1
 	bcc	.Lgrain128aeadv2_encrypt_cpyd7
-	ldrb	r1, [r0, r2]
-	strb	r1, [r7, r2]
+	ldrb	r0, [r1, r2]
+	strb	r0, [r7, r2]
 	b	.Lgrain128aeadv2_encrypt_cpy8
 .Lgrain128aeadv2_encrypt_cpyd7:
-	mov	r0, r7
+	mov	r1, r7
 .Lgrain128aeadv2_encrypt_words6:
-	ldm	r0!, {r1, r2, r7}
+	ldm	r1, {r1, r2, r7}
 	ldr	r0, [sp, #32]
 	str	r0, [sp, #36]
-	str	r5, [sp, #40]
-	str	r3, [sp, #44]
-	str	r6, [sp, #48]
+	str	r6, [sp, #40]
+	str	r5, [sp, #44]
+	str	r3, [sp, #48]
 	str	r1, [sp, #52]
 	str	r2, [sp, #56]
 	str	r7, [sp, #60]
@@ -69,9 +69,9 @@ grain128aeadv2_encrypt:
 	add	r1, sp, #52
 	add	r2, sp, #64
 	add	r3, sp, #80
-	add	r6, sp, #96
+	add	r5, sp, #96
+	str	r5, [sp]
 	add	r5, sp, #104
-	str	r6, [sp]
 	str	r5, [sp, #4]
 	bl	grain128aeadv2_init
 	ldr	r0, [sp, #64]
@@ -248,8 +248,8 @@ grain128aeadv2_encrypt:
 grain128aeadv2_decrypt:
 	push	{r4, r5, r6, r7, lr}
 	sub	sp, #132
-	mov	r1, r0
 	ldr	r4, [sp, #180]
+	mov	r1, r0
 	@ grain128aeadv2.ae:235: s, b, acc, sr = init(load_le(key, 0, 16), load_le(nonce, 0, 12))
 	movs	r7, #3
 	tst	r1, r7
@@ -268,11 +268,11 @@ grain128aeadv2_decrypt:
 .Lgrain128aeadv2_decrypt_words2:
 	ldr	r0, [r1]
 	str	r0, [sp, #32]
-	ldr	r5, [r1, #4]
-	ldr	r3, [r1, #8]
-	ldr	r6, [r1, #12]
-	mov	r0, r2
-	tst	r0, r7
+	ldr	r6, [r1, #4]
+	ldr	r5, [r1, #8]
+	ldr	r3, [r1, #12]
+	mov	r1, r2
+	tst	r1, r7
 	beq	.Lgrain128aeadv2_decrypt_words6
 .Lgrain128aeadv2_decrypt_bytes5:
 	add	r7, sp, #36
@@ -280,18 +280,18 @@ grain128aeadv2_decrypt:
 .Lgrain128aeadv2_decrypt_cpy8:
 	subs	r2, #1
 	bcc	.Lgrain128aeadv2_decrypt_cpyd7
-	ldrb	r1, [r0, r2]
-	strb	r1, [r7, r2]
+	ldrb	r0, [r1, r2]
+	strb	r0, [r7, r2]
 	b	.Lgrain128aeadv2_decrypt_cpy8
 .Lgrain128aeadv2_decrypt_cpyd7:
-	mov	r0, r7
+	mov	r1, r7
 .Lgrain128aeadv2_decrypt_words6:
-	ldm	r0!, {r1, r2, r7}
+	ldm	r1, {r1, r2, r7}
 	ldr	r0, [sp, #32]
 	str	r0, [sp, #36]
-	str	r5, [sp, #40]
-	str	r3, [sp, #44]
-	str	r6, [sp, #48]
+	str	r6, [sp, #40]
+	str	r5, [sp, #44]
+	str	r3, [sp, #48]
 	str	r1, [sp, #52]
 	str	r2, [sp, #56]
 	str	r7, [sp, #60]
@@ -299,9 +299,9 @@ grain128aeadv2_decrypt:
 	add	r1, sp, #52
 	add	r2, sp, #64
 	add	r3, sp, #80
-	add	r6, sp, #96
+	add	r5, sp, #96
+	str	r5, [sp]
 	add	r5, sp, #104
-	str	r6, [sp]
 	str	r5, [sp, #4]
 	bl	grain128aeadv2_init
 	ldr	r0, [sp, #64]
@@ -2927,8 +2927,8 @@ grain128aeadv2_crypt:
 
 
 @ --- grain128aeadv2_init: grain128aeadv2.init
-@     frame 32 bytes (44 spill slots, 8 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2106 bytes of code and literals
+@     frame 32 bytes (45 spill slots, 8 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 2062 bytes of code and literals
 	.section .text.grain128aeadv2_init,"ax",%progbits
 	.global grain128aeadv2_init
 	.type grain128aeadv2_init, %function
@@ -2944,618 +2944,609 @@ grain128aeadv2_init:
 	sub	sp, #32
 	str	r2, [sp, #28]
 	str	r3, [sp, #24]
-	ldr	r6, [r0]
-	str	r6, [sp, #8]
-	ldr	r2, [r0, #4]
-	str	r2, [sp, #12]
-	ldr	r5, [r0, #8]
-	str	r5, [sp]
-	ldr	r0, [r0, #12]
-	str	r0, [sp, #16]
-	ldm	r1!, {r0, r2, r5}
 	@ grain128aeadv2.ae:127: for i in 0..320 / par {
-	movs	r3, #0
-	str	r3, [sp, #20]
-	mov	r8, r0
-	mov	lr, r2
-	mov	r12, r5
-	ldr	r5, =0x7fffffff
-	mov	r9, r5
-	mov	r4, r6
-	ldr	r2, [sp, #12]
-	ldr	r1, [sp]
-	ldr	r0, [sp, #16]
-.Lgrain128aeadv2_init_loop1:
-	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	lsrs	r3, r4, #12
-	lsls	r5, r2, #20
-	orrs	r3, r5
-	mov	r10, r3
-	mov	r5, r8
-	lsrs	r7, r5, #8
-	mov	r5, lr
-	lsls	r3, r5, #24
-	orrs	r7, r3
-	mov	r3, r10
-	ands	r7, r3
-	mov	r5, r8
-	lsrs	r6, r5, #13
-	mov	r5, lr
-	lsls	r3, r5, #19
-	orrs	r6, r3
-	mov	r5, r8
-	lsrs	r5, r5, #20
-	mov	r3, lr
-	lsls	r3, r3, #12
-	orrs	r5, r3
-	ands	r6, r5
-	eors	r7, r6
-	@ grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	lsrs	r3, r1, #31
-	lsls	r5, r0, #1
-	orrs	r3, r5
-	mov	r11, r3
-	mov	r5, lr
-	lsrs	r6, r5, #10
-	mov	r5, r12
-	lsls	r3, r5, #22
-	orrs	r6, r3
-	mov	r3, r11
-	ands	r6, r3
-	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r7, r6
-	@ grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r5, lr
-	lsrs	r6, r5, #28
-	mov	r5, r12
-	lsls	r3, r5, #4
-	orrs	r6, r3
-	lsrs	r5, r5, #15
-	mov	r3, r9
-	lsls	r3, r3, #17
-	orrs	r5, r3
-	ands	r6, r5
-	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r7, r6
-	@ grain128aeadv2.ae:39: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	mov	r6, r10
-	mov	r5, r11
-	ands	r6, r5
-	mov	r5, r12
-	lsrs	r3, r5, #30
-	mov	r5, r9
-	lsls	r5, r5, #2
-	orrs	r3, r5
-	ands	r6, r3
-	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r7, r6
-	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r5, r12
-	lsrs	r5, r5, #29
-	eors	r7, r5
-	mov	r5, r9
-	lsls	r5, r5, #3
-	eors	r7, r5
-	lsrs	r5, r4, #2
-	eors	r7, r5
-	lsls	r5, r2, #30
-	eors	r7, r5
-	lsrs	r5, r4, #15
-	eors	r7, r5
-	lsls	r5, r2, #17
-	eors	r7, r5
-	lsrs	r5, r2, #4
-	eors	r7, r5
-	lsls	r5, r1, #28
-	eors	r7, r5
-	lsrs	r5, r2, #13
-	eors	r7, r5
-	lsls	r5, r1, #19
-	eors	r7, r5
-	eors	r7, r1
-	@ grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsrs	r5, r1, #9
-	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r7, r5
-	@ grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsls	r5, r0, #23
-	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r7, r5
-	@ grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsrs	r5, r1, #25
-	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r3, r7
-	eors	r3, r5
-	@ grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsls	r5, r0, #7
-	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r3, r5
-	mov	r10, r3
-	@ grain128aeadv2.ae:44: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r7, lr
-	mov	r5, r12
-	eors	r7, r5
-	mov	r6, r12
-	mov	r5, r9
-	eors	r6, r5
-	mov	r5, r8
-	lsrs	r3, r5, #7
-	eors	r3, r5
-	mov	r5, lr
-	lsls	r5, r5, #25
-	eors	r3, r5
-	lsrs	r5, r7, #6
-	eors	r3, r5
-	lsls	r5, r6, #26
-	eors	r3, r5
-	mov	r5, r12
-	lsrs	r5, r5, #17
-	eors	r3, r5
-	mov	r5, r9
-	lsls	r5, r5, #15
-	eors	r3, r5
-	mov	r5, r9
-	eors	r3, r5
-	str	r3, [sp, #4]
-	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r7, r8
-	eors	r7, r4
-	lsrs	r3, r4, #26
-	eors	r7, r3
-	lsls	r3, r2, #6
-	eors	r7, r3
-	lsrs	r3, r2, #24
-	eors	r7, r3
-	lsls	r3, r1, #8
-	eors	r7, r3
-	lsrs	r3, r1, #27
-	eors	r7, r3
-	lsls	r3, r0, #5
-	eors	r7, r3
-	eors	r7, r0
-	@ grain128aeadv2.ae:48: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	lsrs	r6, r4, #3
-	lsls	r3, r2, #29
-	orrs	r6, r3
-	lsrs	r5, r1, #3
-	lsls	r3, r0, #29
-	orrs	r5, r3
-	ands	r6, r5
-	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r7, r6
-	@ grain128aeadv2.ae:48: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	lsrs	r6, r4, #11
-	lsls	r3, r2, #21
-	orrs	r6, r3
-	lsrs	r5, r4, #13
-	lsls	r3, r2, #19
-	orrs	r5, r3
-	ands	r6, r5
-	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r7, r6
-	@ grain128aeadv2.ae:49: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	lsrs	r6, r4, #17
-	lsls	r3, r2, #15
-	orrs	r6, r3
-	lsrs	r5, r4, #18
-	lsls	r3, r2, #14
-	orrs	r5, r3
-	ands	r6, r5
-	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r7, r6
-	@ grain128aeadv2.ae:49: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	lsrs	r6, r4, #27
-	lsls	r3, r2, #5
-	orrs	r6, r3
-	lsrs	r5, r2, #27
-	lsls	r3, r1, #5
-	orrs	r5, r3
-	ands	r6, r5
-	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r7, r6
-	@ grain128aeadv2.ae:50: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	lsrs	r6, r2, #8
-	lsls	r3, r1, #24
-	orrs	r6, r3
-	lsrs	r5, r2, #16
-	lsls	r3, r1, #16
-	orrs	r5, r3
-	ands	r6, r5
-	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r7, r6
-	@ grain128aeadv2.ae:50: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	lsrs	r6, r2, #29
-	lsls	r3, r1, #3
-	orrs	r6, r3
-	lsrs	r5, r1, #1
-	lsls	r3, r0, #31
-	orrs	r5, r3
-	ands	r6, r5
-	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r7, r6
-	@ grain128aeadv2.ae:51: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	lsrs	r6, r1, #4
-	lsls	r3, r0, #28
-	orrs	r6, r3
-	lsrs	r5, r1, #20
-	lsls	r3, r0, #12
-	orrs	r5, r3
-	ands	r6, r5
-	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r7, r6
-	@ grain128aeadv2.ae:51: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	lsrs	r5, r4, #22
-	lsls	r3, r2, #10
-	orrs	r5, r3
-	lsrs	r3, r4, #24
-	lsls	r6, r2, #8
-	orrs	r3, r6
-	ands	r5, r3
-	lsrs	r4, r4, #25
-	lsls	r3, r2, #7
-	orrs	r4, r3
-	ands	r5, r4
-	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r7, r5
-	@ grain128aeadv2.ae:52: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	lsrs	r6, r1, #6
-	lsls	r3, r0, #26
-	orrs	r6, r3
-	lsrs	r4, r1, #14
-	lsls	r3, r0, #18
-	orrs	r4, r3
-	ands	r6, r4
-	lsrs	r4, r1, #18
-	lsls	r3, r0, #14
-	orrs	r4, r3
-	ands	r6, r4
-	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r7, r6
-	@ grain128aeadv2.ae:53: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	lsrs	r6, r1, #24
-	lsls	r3, r0, #8
-	orrs	r6, r3
-	lsrs	r4, r1, #28
-	lsls	r3, r0, #4
-	orrs	r4, r3
-	ands	r6, r4
-	lsrs	r4, r1, #29
-	lsls	r3, r0, #3
-	orrs	r4, r3
-	ands	r6, r4
-	mov	r3, r11
-	ands	r6, r3
-	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r7, r6
-	@ grain128aeadv2.ae:157: return s ^ fed, b ^ fed
-	ldr	r3, [sp, #4]
-	mov	r4, r10
-	eors	r3, r4
-	eors	r7, r4
-	mov	r8, lr
-	mov	r6, r1
+	movs	r2, #0
+	str	r2, [sp, #16]
+	ldr	r6, [r1]
+	mov	r9, r6
+	ldr	r6, [r1, #4]
+	mov	lr, r6
+	ldr	r6, [r1, #8]
+	mov	r12, r6
+	ldr	r6, =0x7fffffff
+	mov	r8, r6
+	ldr	r1, [r0]
+	str	r1, [sp, #4]
+	mov	r5, r1
+	ldr	r1, [r0, #4]
+	str	r1, [sp, #8]
+	mov	r4, r1
+	ldr	r1, [r0, #8]
+	str	r1, [sp, #20]
+	mov	r3, r1
+	ldr	r0, [r0, #12]
+	str	r0, [sp, #12]
 	mov	r1, r0
-	mov	r0, r7
+.Lgrain128aeadv2_init_loop1:
+	@ grain128aeadv2.ae:44: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
+	mov	r6, r9
+	lsrs	r2, r6, #7
+	eors	r2, r6
+	mov	r0, lr
+	lsls	r0, r0, #25
+	eors	r2, r0
+	mov	r6, lr
+	mov	r7, r12
+	eors	r6, r7
+	lsrs	r0, r6, #6
+	eors	r2, r0
+	mov	r0, r12
+	mov	r6, r8
+	eors	r0, r6
+	lsls	r0, r0, #26
+	eors	r2, r0
+	lsrs	r6, r7, #17
+	eors	r2, r6
+	mov	r11, r2
+	@ grain128aeadv2.ae:48: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	lsrs	r7, r5, #3
+	lsls	r0, r4, #29
+	orrs	r7, r0
+	lsrs	r2, r3, #3
+	lsls	r0, r1, #29
+	orrs	r2, r0
+	ands	r7, r2
+	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	mov	r6, r9
+	eors	r6, r5
+	lsrs	r0, r5, #26
+	eors	r6, r0
+	lsls	r0, r4, #6
+	eors	r6, r0
+	lsrs	r0, r4, #24
+	eors	r6, r0
+	lsls	r0, r3, #8
+	eors	r6, r0
+	lsrs	r0, r3, #27
+	eors	r6, r0
+	lsls	r0, r1, #5
+	eors	r6, r0
+	eors	r6, r1
+	eors	r6, r7
+	@ grain128aeadv2.ae:48: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	lsrs	r7, r5, #11
+	lsls	r0, r4, #21
+	orrs	r7, r0
+	lsrs	r2, r5, #13
+	lsls	r0, r4, #19
+	orrs	r2, r0
+	ands	r7, r2
+	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r6, r7
+	@ grain128aeadv2.ae:49: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	lsrs	r7, r5, #17
+	lsls	r0, r4, #15
+	orrs	r7, r0
+	lsrs	r2, r5, #18
+	lsls	r0, r4, #14
+	orrs	r2, r0
+	ands	r7, r2
+	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r6, r7
+	@ grain128aeadv2.ae:49: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	lsrs	r7, r5, #27
+	lsls	r0, r4, #5
+	orrs	r7, r0
+	lsrs	r2, r4, #27
+	lsls	r0, r3, #5
+	orrs	r2, r0
+	ands	r7, r2
+	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r6, r7
+	@ grain128aeadv2.ae:50: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	lsrs	r7, r4, #8
+	lsls	r0, r3, #24
+	orrs	r7, r0
+	lsrs	r2, r4, #16
+	lsls	r0, r3, #16
+	orrs	r2, r0
+	ands	r7, r2
+	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r6, r7
+	@ grain128aeadv2.ae:50: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	lsrs	r7, r4, #29
+	lsls	r0, r3, #3
+	orrs	r7, r0
+	lsrs	r2, r3, #1
+	lsls	r0, r1, #31
+	orrs	r2, r0
+	ands	r7, r2
+	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r6, r7
+	@ grain128aeadv2.ae:51: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	lsrs	r7, r3, #4
+	lsls	r0, r1, #28
+	orrs	r7, r0
+	lsrs	r2, r3, #20
+	lsls	r0, r1, #12
+	orrs	r2, r0
+	ands	r7, r2
+	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r6, r7
+	@ grain128aeadv2.ae:51: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	lsrs	r7, r5, #22
+	lsls	r0, r4, #10
+	orrs	r7, r0
+	lsrs	r0, r5, #24
+	lsls	r2, r4, #8
+	orrs	r0, r2
+	ands	r7, r0
+	lsrs	r2, r5, #25
+	lsls	r0, r4, #7
+	orrs	r2, r0
+	ands	r7, r2
+	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r6, r7
+	@ grain128aeadv2.ae:52: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
+	lsrs	r7, r3, #6
+	lsls	r0, r1, #26
+	orrs	r7, r0
+	lsrs	r0, r3, #14
+	lsls	r2, r1, #18
+	orrs	r0, r2
+	ands	r7, r0
+	lsrs	r2, r3, #18
+	lsls	r0, r1, #14
+	orrs	r2, r0
+	ands	r7, r2
+	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r6, r7
+	@ grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	lsrs	r0, r3, #31
+	lsls	r2, r1, #1
+	orrs	r0, r2
+	mov	r10, r0
+	@ grain128aeadv2.ae:53: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
+	lsrs	r7, r3, #24
+	lsls	r0, r1, #8
+	orrs	r7, r0
+	lsrs	r0, r3, #28
+	lsls	r2, r1, #4
+	orrs	r0, r2
+	ands	r7, r0
+	lsrs	r0, r3, #29
+	lsls	r2, r1, #3
+	orrs	r0, r2
+	ands	r7, r0
+	mov	r0, r10
+	ands	r7, r0
+	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r6, r7
+	str	r6, [sp]
+	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	mov	r7, r9
+	lsrs	r6, r7, #13
+	mov	r0, lr
+	lsls	r0, r0, #19
+	orrs	r6, r0
+	lsrs	r2, r7, #20
+	mov	r0, lr
+	lsls	r0, r0, #12
+	orrs	r2, r0
+	ands	r6, r2
+	lsrs	r2, r5, #12
+	lsls	r0, r4, #20
+	orrs	r2, r0
+	lsrs	r7, r7, #8
+	mov	r0, lr
+	lsls	r0, r0, #24
+	orrs	r7, r0
+	ands	r7, r2
+	eors	r7, r6
+	@ grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	mov	r0, lr
+	lsrs	r6, r0, #10
+	mov	r0, r12
+	lsls	r0, r0, #22
+	orrs	r6, r0
+	mov	r0, r10
+	ands	r6, r0
+	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	eors	r7, r6
+	mov	r9, r7
+	@ grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	mov	r0, lr
+	lsrs	r7, r0, #28
+	mov	r0, r12
+	lsls	r0, r0, #4
+	orrs	r7, r0
+	mov	r0, r12
+	lsrs	r6, r0, #15
+	mov	r0, r8
+	lsls	r0, r0, #17
+	orrs	r6, r0
+	ands	r7, r6
+	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	mov	r0, r9
+	eors	r0, r7
+	@ grain128aeadv2.ae:39: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
+	mov	r7, r10
+	ands	r2, r7
+	mov	r7, r12
+	lsrs	r7, r7, #30
+	mov	r6, r8
+	lsls	r6, r6, #2
+	orrs	r7, r6
+	ands	r2, r7
+	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	eors	r0, r2
+	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	mov	r6, r12
+	lsrs	r2, r6, #29
+	eors	r0, r2
+	mov	r7, r8
+	lsls	r2, r7, #3
+	eors	r0, r2
+	lsrs	r2, r5, #2
+	eors	r0, r2
+	lsls	r2, r4, #30
+	eors	r0, r2
+	lsrs	r2, r5, #15
+	eors	r0, r2
+	lsls	r2, r4, #17
+	eors	r0, r2
+	lsrs	r2, r4, #4
+	eors	r0, r2
+	lsls	r2, r3, #28
+	eors	r0, r2
+	lsrs	r2, r4, #13
+	eors	r0, r2
+	lsls	r2, r3, #19
+	eors	r0, r2
+	eors	r0, r3
+	@ grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	lsrs	r2, r3, #9
+	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	eors	r0, r2
+	@ grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	lsls	r2, r1, #23
+	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	eors	r0, r2
+	@ grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	lsrs	r2, r3, #25
+	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	eors	r0, r2
+	@ grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	lsls	r2, r1, #7
+	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	eors	r0, r2
+	@ grain128aeadv2.ae:157: return s ^ fed, b ^ fed
+	ldr	r2, [sp]
+	eors	r2, r0
+	@ grain128aeadv2.ae:44: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
+	lsls	r6, r7, #15
+	mov	r5, r11
+	eors	r5, r6
+	eors	r5, r7
+	@ grain128aeadv2.ae:157: return s ^ fed, b ^ fed
+	eors	r5, r0
+	mov	r9, lr
 	mov	lr, r12
-	mov	r12, r9
-	mov	r9, r3
-	mov	r4, r2
-	mov	r2, r6
-	ldr	r3, [sp, #20]
-	adds	r3, #1
-	str	r3, [sp, #20]
-	cmp	r3, #10
+	mov	r12, r8
+	mov	r8, r5
+	mov	r5, r4
+	mov	r4, r3
+	mov	r3, r1
+	mov	r1, r2
+	ldr	r0, [sp, #16]
+	adds	r0, #1
+	str	r0, [sp, #16]
+	cmp	r0, #10
 	bcs	.Lgrain128aeadv2_init_far1
 	b	.Lgrain128aeadv2_init_loop1
 .Lgrain128aeadv2_init_far1:
 .Lgrain128aeadv2_init_done2:
 	@ grain128aeadv2.ae:133: for i in 0..64 / par {
-	movs	r3, #0
-	str	r3, [sp, #4]
-	mov	r3, r2
-	mov	r2, r1
-	mov	r1, r0
+	ldr	r2, [sp, #20]
+	movs	r0, #0
+	str	r0, [sp, #16]
 	b	.Lgrain128aeadv2_init_pool1
 	.ltorg
 .Lgrain128aeadv2_init_pool1:
 .Lgrain128aeadv2_init_loop3:
-	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	lsrs	r0, r4, #12
-	lsls	r5, r3, #20
-	orrs	r0, r5
-	mov	r10, r0
-	mov	r5, r8
-	lsrs	r7, r5, #8
-	mov	r5, lr
-	lsls	r0, r5, #24
+	@ grain128aeadv2.ae:44: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
+	mov	r6, r9
+	lsrs	r0, r6, #7
+	@ grain128aeadv2.ae:61: return cat(f ^ ls, s[127:par]), cat(g ^ ln, b[127:par]), y
+	eors	r0, r6
+	@ grain128aeadv2.ae:44: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
+	mov	r6, lr
+	lsls	r6, r6, #25
+	@ grain128aeadv2.ae:61: return cat(f ^ ls, s[127:par]), cat(g ^ ln, b[127:par]), y
+	eors	r0, r6
+	mov	r7, lr
+	mov	r6, r12
+	eors	r7, r6
+	lsrs	r6, r7, #6
+	eors	r0, r6
+	mov	r7, r12
+	mov	r6, r8
+	eors	r7, r6
+	lsls	r6, r7, #26
+	eors	r0, r6
+	@ grain128aeadv2.ae:44: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
+	mov	r6, r12
+	lsrs	r6, r6, #17
+	@ grain128aeadv2.ae:61: return cat(f ^ ls, s[127:par]), cat(g ^ ln, b[127:par]), y
+	eors	r0, r6
+	@ grain128aeadv2.ae:44: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
+	mov	r6, r8
+	lsls	r6, r6, #15
+	@ grain128aeadv2.ae:61: return cat(f ^ ls, s[127:par]), cat(g ^ ln, b[127:par]), y
+	eors	r0, r6
+	mov	r6, r8
+	eors	r0, r6
+	eors	r0, r2
+	str	r0, [sp]
+	@ grain128aeadv2.ae:48: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	lsrs	r7, r5, #3
+	lsls	r0, r4, #29
 	orrs	r7, r0
+	lsrs	r2, r3, #3
+	lsls	r0, r1, #29
+	orrs	r2, r0
+	ands	r7, r2
+	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	mov	r6, r9
+	eors	r6, r5
+	lsrs	r0, r5, #26
+	eors	r6, r0
+	lsls	r0, r4, #6
+	eors	r6, r0
+	lsrs	r0, r4, #24
+	eors	r6, r0
+	lsls	r0, r3, #8
+	eors	r6, r0
+	lsrs	r0, r3, #27
+	eors	r6, r0
+	lsls	r0, r1, #5
+	eors	r6, r0
+	eors	r6, r1
+	eors	r6, r7
+	@ grain128aeadv2.ae:48: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	lsrs	r7, r5, #11
+	lsls	r0, r4, #21
+	orrs	r7, r0
+	lsrs	r2, r5, #13
+	lsls	r0, r4, #19
+	orrs	r2, r0
+	ands	r7, r2
+	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r6, r7
+	@ grain128aeadv2.ae:49: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	lsrs	r7, r5, #17
+	lsls	r0, r4, #15
+	orrs	r7, r0
+	lsrs	r2, r5, #18
+	lsls	r0, r4, #14
+	orrs	r2, r0
+	ands	r7, r2
+	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r6, r7
+	@ grain128aeadv2.ae:49: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	lsrs	r7, r5, #27
+	lsls	r0, r4, #5
+	orrs	r7, r0
+	lsrs	r2, r4, #27
+	lsls	r0, r3, #5
+	orrs	r2, r0
+	ands	r7, r2
+	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r6, r7
+	@ grain128aeadv2.ae:50: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	lsrs	r7, r4, #8
+	lsls	r0, r3, #24
+	orrs	r7, r0
+	lsrs	r2, r4, #16
+	lsls	r0, r3, #16
+	orrs	r2, r0
+	ands	r7, r2
+	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r6, r7
+	@ grain128aeadv2.ae:50: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	lsrs	r7, r4, #29
+	lsls	r0, r3, #3
+	orrs	r7, r0
+	lsrs	r2, r3, #1
+	lsls	r0, r1, #31
+	orrs	r2, r0
+	ands	r7, r2
+	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r6, r7
+	@ grain128aeadv2.ae:51: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	lsrs	r7, r3, #4
+	lsls	r0, r1, #28
+	orrs	r7, r0
+	lsrs	r2, r3, #20
+	lsls	r0, r1, #12
+	orrs	r2, r0
+	ands	r7, r2
+	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r6, r7
+	@ grain128aeadv2.ae:51: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	lsrs	r7, r5, #22
+	lsls	r0, r4, #10
+	orrs	r7, r0
+	lsrs	r0, r5, #24
+	lsls	r2, r4, #8
+	orrs	r0, r2
+	ands	r7, r0
+	lsrs	r2, r5, #25
+	lsls	r0, r4, #7
+	orrs	r2, r0
+	ands	r7, r2
+	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r6, r7
+	@ grain128aeadv2.ae:52: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
+	lsrs	r7, r3, #6
+	lsls	r0, r1, #26
+	orrs	r7, r0
+	lsrs	r0, r3, #14
+	lsls	r2, r1, #18
+	orrs	r0, r2
+	ands	r7, r0
+	lsrs	r2, r3, #18
+	lsls	r0, r1, #14
+	orrs	r2, r0
+	ands	r7, r2
+	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r6, r7
+	@ grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	lsrs	r0, r3, #31
+	lsls	r2, r1, #1
+	orrs	r0, r2
+	mov	r10, r0
+	@ grain128aeadv2.ae:53: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
+	lsrs	r7, r3, #24
+	lsls	r0, r1, #8
+	orrs	r7, r0
+	lsrs	r0, r3, #28
+	lsls	r2, r1, #4
+	orrs	r0, r2
+	ands	r7, r0
+	lsrs	r0, r3, #29
+	lsls	r2, r1, #3
+	orrs	r0, r2
+	ands	r7, r0
 	mov	r0, r10
 	ands	r7, r0
-	mov	r5, r8
-	lsrs	r6, r5, #13
-	mov	r5, lr
-	lsls	r0, r5, #19
+	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r6, r7
+	@ grain128aeadv2.ae:61: return cat(f ^ ls, s[127:par]), cat(g ^ ln, b[127:par]), y
+	ldr	r0, [sp, #4]
+	eors	r6, r0
+	mov	r11, r6
+	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	mov	r7, r9
+	lsrs	r6, r7, #13
+	mov	r0, lr
+	lsls	r0, r0, #19
 	orrs	r6, r0
-	mov	r5, r8
-	lsrs	r5, r5, #20
+	lsrs	r2, r7, #20
 	mov	r0, lr
 	lsls	r0, r0, #12
-	orrs	r5, r0
-	ands	r6, r5
+	orrs	r2, r0
+	ands	r6, r2
+	lsrs	r2, r5, #12
+	lsls	r0, r4, #20
+	orrs	r2, r0
+	lsrs	r7, r7, #8
+	mov	r0, lr
+	lsls	r0, r0, #24
+	orrs	r7, r0
+	ands	r7, r2
 	eors	r7, r6
 	@ grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	lsrs	r0, r2, #31
-	lsls	r5, r1, #1
-	orrs	r0, r5
-	mov	r11, r0
-	mov	r5, lr
-	lsrs	r6, r5, #10
-	mov	r5, r12
-	lsls	r0, r5, #22
-	orrs	r6, r0
-	mov	r0, r11
-	ands	r6, r0
-	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r7, r6
-	@ grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r5, lr
-	lsrs	r6, r5, #28
-	mov	r5, r12
-	lsls	r0, r5, #4
-	orrs	r6, r0
-	lsrs	r5, r5, #15
-	mov	r0, r9
-	lsls	r0, r0, #17
-	orrs	r5, r0
-	ands	r6, r5
-	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r7, r6
-	@ grain128aeadv2.ae:39: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	mov	r6, r10
-	mov	r5, r11
-	ands	r6, r5
-	mov	r5, r12
-	lsrs	r0, r5, #30
-	mov	r5, r9
-	lsls	r5, r5, #2
-	orrs	r0, r5
-	ands	r6, r0
-	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r7, r6
-	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r5, r12
-	lsrs	r5, r5, #29
-	eors	r7, r5
-	mov	r5, r9
-	lsls	r5, r5, #3
-	eors	r7, r5
-	lsrs	r5, r4, #2
-	eors	r7, r5
-	lsls	r5, r3, #30
-	eors	r7, r5
-	lsrs	r5, r4, #15
-	eors	r7, r5
-	lsls	r5, r3, #17
-	eors	r7, r5
-	lsrs	r5, r3, #4
-	eors	r7, r5
-	lsls	r5, r2, #28
-	eors	r7, r5
-	lsrs	r5, r3, #13
-	eors	r7, r5
-	lsls	r5, r2, #19
-	eors	r7, r5
-	eors	r7, r2
-	@ grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsrs	r5, r2, #9
-	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r7, r5
-	@ grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsls	r5, r1, #23
-	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r7, r5
-	@ grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsrs	r0, r2, #25
-	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r5, r7
-	eors	r5, r0
-	@ grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsls	r0, r1, #7
-	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r5, r0
-	mov	r10, r5
-	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r7, r8
-	eors	r7, r4
-	lsrs	r0, r4, #26
-	eors	r7, r0
-	lsls	r0, r3, #6
-	eors	r7, r0
-	lsrs	r0, r3, #24
-	eors	r7, r0
-	lsls	r0, r2, #8
-	eors	r7, r0
-	lsrs	r0, r2, #27
-	eors	r7, r0
-	lsls	r0, r1, #5
-	eors	r7, r0
-	eors	r7, r1
-	@ grain128aeadv2.ae:48: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	lsrs	r6, r4, #3
-	lsls	r0, r3, #29
-	orrs	r6, r0
-	lsrs	r5, r2, #3
-	lsls	r0, r1, #29
-	orrs	r5, r0
-	ands	r6, r5
-	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r7, r6
-	@ grain128aeadv2.ae:48: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	lsrs	r6, r4, #11
-	lsls	r0, r3, #21
-	orrs	r6, r0
-	lsrs	r5, r4, #13
-	lsls	r0, r3, #19
-	orrs	r5, r0
-	ands	r6, r5
-	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r7, r6
-	@ grain128aeadv2.ae:49: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	lsrs	r6, r4, #17
-	lsls	r0, r3, #15
-	orrs	r6, r0
-	lsrs	r5, r4, #18
-	lsls	r0, r3, #14
-	orrs	r5, r0
-	ands	r6, r5
-	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r7, r6
-	@ grain128aeadv2.ae:49: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	lsrs	r6, r4, #27
-	lsls	r0, r3, #5
-	orrs	r6, r0
-	lsrs	r5, r3, #27
-	lsls	r0, r2, #5
-	orrs	r5, r0
-	ands	r6, r5
-	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r7, r6
-	@ grain128aeadv2.ae:50: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	lsrs	r6, r3, #8
-	lsls	r0, r2, #24
-	orrs	r6, r0
-	lsrs	r5, r3, #16
-	lsls	r0, r2, #16
-	orrs	r5, r0
-	ands	r6, r5
-	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r7, r6
-	@ grain128aeadv2.ae:50: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	lsrs	r6, r3, #29
-	lsls	r0, r2, #3
-	orrs	r6, r0
-	lsrs	r5, r2, #1
-	lsls	r0, r1, #31
-	orrs	r5, r0
-	ands	r6, r5
-	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r7, r6
-	@ grain128aeadv2.ae:51: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	lsrs	r6, r2, #4
-	lsls	r0, r1, #28
-	orrs	r6, r0
-	lsrs	r5, r2, #20
-	lsls	r0, r1, #12
-	orrs	r5, r0
-	ands	r6, r5
-	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r7, r6
-	@ grain128aeadv2.ae:51: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	lsrs	r6, r4, #22
-	lsls	r0, r3, #10
-	orrs	r6, r0
-	lsrs	r0, r4, #24
-	lsls	r5, r3, #8
-	orrs	r0, r5
-	ands	r6, r0
-	lsrs	r4, r4, #25
-	lsls	r0, r3, #7
-	orrs	r4, r0
-	ands	r6, r4
-	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r7, r6
-	@ grain128aeadv2.ae:52: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	lsrs	r5, r2, #6
-	lsls	r0, r1, #26
-	orrs	r5, r0
-	lsrs	r4, r2, #14
-	lsls	r0, r1, #18
-	orrs	r4, r0
-	ands	r5, r4
-	lsrs	r4, r2, #18
-	lsls	r0, r1, #14
-	orrs	r4, r0
-	ands	r5, r4
-	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r7, r5
-	@ grain128aeadv2.ae:53: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	lsrs	r5, r2, #24
-	lsls	r0, r1, #8
-	orrs	r5, r0
-	lsrs	r4, r2, #28
-	lsls	r0, r1, #4
-	orrs	r4, r0
-	ands	r5, r4
-	lsrs	r4, r2, #29
-	lsls	r0, r1, #3
-	orrs	r4, r0
-	ands	r5, r4
-	mov	r0, r11
-	ands	r5, r0
-	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r7, r5
-	@ grain128aeadv2.ae:61: return cat(f ^ ls, s[127:par]), cat(g ^ ln, b[127:par]), y
-	mov	r6, lr
-	mov	r5, r12
-	eors	r6, r5
+	mov	r0, lr
+	lsrs	r6, r0, #10
 	mov	r0, r12
-	mov	r5, r9
-	eors	r0, r5
-	mov	r4, r8
-	@ grain128aeadv2.ae:44: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r5, r8
-	lsrs	r5, r5, #7
-	@ grain128aeadv2.ae:61: return cat(f ^ ls, s[127:par]), cat(g ^ ln, b[127:par]), y
-	eors	r4, r5
-	@ grain128aeadv2.ae:44: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r5, lr
-	lsls	r5, r5, #25
-	@ grain128aeadv2.ae:61: return cat(f ^ ls, s[127:par]), cat(g ^ ln, b[127:par]), y
-	eors	r4, r5
-	lsrs	r5, r6, #6
-	eors	r4, r5
-	lsls	r0, r0, #26
-	eors	r4, r0
-	@ grain128aeadv2.ae:44: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r5, r12
-	lsrs	r0, r5, #17
-	@ grain128aeadv2.ae:61: return cat(f ^ ls, s[127:par]), cat(g ^ ln, b[127:par]), y
-	eors	r4, r0
-	@ grain128aeadv2.ae:44: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r5, r9
-	lsls	r0, r5, #15
-	@ grain128aeadv2.ae:61: return cat(f ^ ls, s[127:par]), cat(g ^ ln, b[127:par]), y
-	eors	r4, r0
-	eors	r4, r5
-	ldr	r0, [sp]
-	eors	r4, r0
-	ldr	r6, [sp, #8]
+	lsls	r0, r0, #22
+	orrs	r6, r0
+	mov	r0, r10
+	ands	r6, r0
+	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	eors	r7, r6
+	mov	r9, r7
+	@ grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	mov	r0, lr
+	lsrs	r7, r0, #28
+	mov	r0, r12
+	lsls	r0, r0, #4
+	orrs	r7, r0
+	mov	r0, r12
+	lsrs	r6, r0, #15
+	mov	r0, r8
+	lsls	r0, r0, #17
+	orrs	r6, r0
+	ands	r7, r6
+	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	mov	r0, r9
+	eors	r0, r7
+	@ grain128aeadv2.ae:39: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
+	mov	r7, r10
+	ands	r2, r7
+	mov	r7, r12
+	lsrs	r7, r7, #30
+	mov	r6, r8
+	lsls	r6, r6, #2
+	orrs	r7, r6
+	ands	r2, r7
+	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	eors	r0, r2
+	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	mov	r6, r12
+	lsrs	r2, r6, #29
+	eors	r0, r2
+	mov	r6, r8
+	lsls	r2, r6, #3
+	eors	r0, r2
+	lsrs	r2, r5, #2
+	eors	r0, r2
+	lsls	r2, r4, #30
+	eors	r0, r2
+	lsrs	r2, r5, #15
+	eors	r0, r2
+	lsls	r2, r4, #17
+	eors	r0, r2
+	lsrs	r2, r4, #4
+	eors	r0, r2
+	lsls	r2, r3, #28
+	eors	r0, r2
+	lsrs	r2, r4, #13
+	eors	r0, r2
+	lsls	r2, r3, #19
+	eors	r0, r2
+	eors	r0, r3
+	@ grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	lsrs	r2, r3, #9
+	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	eors	r0, r2
+	@ grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	lsls	r2, r1, #23
+	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	eors	r0, r2
+	@ grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	lsrs	r2, r3, #25
+	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	eors	r0, r2
+	@ grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	lsls	r2, r1, #7
+	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	eors	r0, r2
 	@ grain128aeadv2.ae:157: return s ^ fed, b ^ fed
-	mov	r5, r10
-	eors	r4, r5
-	eors	r7, r5
+	mov	r2, r11
+	eors	r2, r0
+	ldr	r5, [sp]
+	eors	r5, r0
 	@ grain128aeadv2.ae:136: kl = kl >> par
-	mov	r8, lr
+	mov	r9, lr
 	mov	lr, r12
-	mov	r12, r9
+	mov	r12, r8
+	mov	r8, r5
 	mov	r5, r4
 	mov	r4, r3
-	mov	r3, r2
-	mov	r2, r1
-	mov	r1, r7
-	ldr	r0, [sp, #16]
-	str	r0, [sp]
-	ldr	r6, [sp, #12]
+	mov	r3, r1
+	mov	r1, r2
+	ldr	r2, [sp, #12]
 	movs	r0, #0
-	mov	r9, r5
-	movs	r5, #0
-	str	r5, [sp, #16]
-	str	r6, [sp, #8]
 	str	r0, [sp, #12]
-	ldr	r0, [sp, #4]
-	adds	r0, #1
+	ldr	r0, [sp, #8]
 	str	r0, [sp, #4]
+	movs	r0, #0
+	str	r0, [sp, #8]
+	ldr	r0, [sp, #16]
+	adds	r0, #1
+	str	r0, [sp, #16]
 	cmp	r0, #2
 	bcs	.Lgrain128aeadv2_init_far2
 	b	.Lgrain128aeadv2_init_loop3
@@ -3564,282 +3555,277 @@ grain128aeadv2_init:
 	@ grain128aeadv2.ae:140: for i in 0..64 / par {
 	movs	r0, #0
 	str	r0, [sp, #4]
+	movs	r0, #0
 	str	r0, [sp, #8]
 .Lgrain128aeadv2_init_loop5:
-	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	lsrs	r0, r4, #12
-	lsls	r5, r3, #20
-	orrs	r0, r5
-	mov	r10, r0
-	mov	r5, r8
-	lsrs	r7, r5, #8
-	mov	r5, lr
-	lsls	r0, r5, #24
+	@ grain128aeadv2.ae:48: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	lsrs	r7, r5, #3
+	lsls	r0, r4, #29
 	orrs	r7, r0
-	mov	r0, r10
-	ands	r7, r0
-	mov	r5, r8
-	lsrs	r6, r5, #13
-	mov	r5, lr
-	lsls	r0, r5, #19
-	orrs	r6, r0
-	mov	r5, r8
-	lsrs	r5, r5, #20
-	mov	r0, lr
-	lsls	r0, r0, #12
-	orrs	r5, r0
-	ands	r6, r5
-	eors	r7, r6
-	@ grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	lsrs	r0, r2, #31
-	lsls	r5, r1, #1
-	orrs	r0, r5
-	mov	r11, r0
-	mov	r5, lr
-	lsrs	r6, r5, #10
-	mov	r5, r12
-	lsls	r0, r5, #22
-	orrs	r6, r0
-	mov	r0, r11
-	ands	r6, r0
-	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r7, r6
-	@ grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r5, lr
-	lsrs	r6, r5, #28
-	mov	r5, r12
-	lsls	r0, r5, #4
-	orrs	r6, r0
-	lsrs	r5, r5, #15
-	mov	r0, r9
-	lsls	r0, r0, #17
-	orrs	r5, r0
-	ands	r6, r5
-	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r7, r6
-	@ grain128aeadv2.ae:39: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	mov	r6, r10
-	mov	r5, r11
-	ands	r6, r5
-	mov	r5, r12
-	lsrs	r0, r5, #30
-	mov	r5, r9
-	lsls	r5, r5, #2
-	orrs	r0, r5
-	ands	r6, r0
-	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r7, r6
-	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r5, r12
-	lsrs	r5, r5, #29
-	eors	r7, r5
-	mov	r5, r9
-	lsls	r5, r5, #3
-	eors	r7, r5
-	lsrs	r5, r4, #2
-	eors	r7, r5
-	lsls	r5, r3, #30
-	eors	r7, r5
-	lsrs	r5, r4, #15
-	eors	r7, r5
-	lsls	r5, r3, #17
-	eors	r7, r5
-	lsrs	r5, r3, #4
-	eors	r7, r5
-	lsls	r5, r2, #28
-	eors	r7, r5
-	lsrs	r5, r3, #13
-	eors	r7, r5
-	lsls	r5, r2, #19
-	eors	r7, r5
-	eors	r7, r2
-	@ grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsrs	r5, r2, #9
-	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r7, r5
-	@ grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsls	r5, r1, #23
-	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r7, r5
-	@ grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsrs	r5, r2, #25
-	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r0, r7
-	eors	r0, r5
-	@ grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsls	r5, r1, #7
-	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r0, r5
-	mov	r10, r0
-	@ grain128aeadv2.ae:44: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r7, lr
-	mov	r5, r12
-	eors	r7, r5
-	mov	r6, r12
-	mov	r5, r9
-	eors	r6, r5
-	mov	r5, r8
-	lsrs	r0, r5, #7
-	eors	r0, r5
-	mov	r5, lr
-	lsls	r5, r5, #25
-	eors	r0, r5
-	lsrs	r5, r7, #6
-	eors	r0, r5
-	lsls	r5, r6, #26
-	eors	r0, r5
-	mov	r5, r12
-	lsrs	r5, r5, #17
-	eors	r0, r5
-	mov	r5, r9
-	lsls	r5, r5, #15
-	eors	r0, r5
-	mov	r5, r9
-	eors	r0, r5
-	str	r0, [sp]
+	lsrs	r2, r3, #3
+	lsls	r0, r1, #29
+	orrs	r2, r0
+	ands	r7, r2
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r6, r8
-	eors	r6, r4
-	lsrs	r0, r4, #26
+	mov	r6, r9
+	eors	r6, r5
+	lsrs	r0, r5, #26
 	eors	r6, r0
-	lsls	r0, r3, #6
+	lsls	r0, r4, #6
 	eors	r6, r0
-	lsrs	r0, r3, #24
+	lsrs	r0, r4, #24
 	eors	r6, r0
-	lsls	r0, r2, #8
+	lsls	r0, r3, #8
 	eors	r6, r0
-	lsrs	r0, r2, #27
+	lsrs	r0, r3, #27
 	eors	r6, r0
 	lsls	r0, r1, #5
 	eors	r6, r0
 	eors	r6, r1
-	@ grain128aeadv2.ae:48: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	lsrs	r7, r4, #3
-	lsls	r0, r3, #29
-	orrs	r7, r0
-	lsrs	r5, r2, #3
-	lsls	r0, r1, #29
-	orrs	r5, r0
-	ands	r7, r5
-	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r7
 	@ grain128aeadv2.ae:48: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	lsrs	r7, r4, #11
-	lsls	r0, r3, #21
+	lsrs	r7, r5, #11
+	lsls	r0, r4, #21
 	orrs	r7, r0
-	lsrs	r5, r4, #13
-	lsls	r0, r3, #19
-	orrs	r5, r0
-	ands	r7, r5
+	lsrs	r2, r5, #13
+	lsls	r0, r4, #19
+	orrs	r2, r0
+	ands	r7, r2
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r7
 	@ grain128aeadv2.ae:49: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	lsrs	r7, r4, #17
-	lsls	r0, r3, #15
+	lsrs	r7, r5, #17
+	lsls	r0, r4, #15
 	orrs	r7, r0
-	lsrs	r5, r4, #18
-	lsls	r0, r3, #14
-	orrs	r5, r0
-	ands	r7, r5
+	lsrs	r2, r5, #18
+	lsls	r0, r4, #14
+	orrs	r2, r0
+	ands	r7, r2
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r7
 	@ grain128aeadv2.ae:49: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	lsrs	r7, r4, #27
+	lsrs	r7, r5, #27
+	lsls	r0, r4, #5
+	orrs	r7, r0
+	lsrs	r2, r4, #27
 	lsls	r0, r3, #5
-	orrs	r7, r0
-	lsrs	r5, r3, #27
-	lsls	r0, r2, #5
-	orrs	r5, r0
-	ands	r7, r5
+	orrs	r2, r0
+	ands	r7, r2
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r7
 	@ grain128aeadv2.ae:50: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	lsrs	r7, r3, #8
-	lsls	r0, r2, #24
+	lsrs	r7, r4, #8
+	lsls	r0, r3, #24
 	orrs	r7, r0
-	lsrs	r5, r3, #16
-	lsls	r0, r2, #16
-	orrs	r5, r0
-	ands	r7, r5
+	lsrs	r2, r4, #16
+	lsls	r0, r3, #16
+	orrs	r2, r0
+	ands	r7, r2
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r7
 	@ grain128aeadv2.ae:50: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	lsrs	r7, r3, #29
-	lsls	r0, r2, #3
+	lsrs	r7, r4, #29
+	lsls	r0, r3, #3
 	orrs	r7, r0
-	lsrs	r5, r2, #1
+	lsrs	r2, r3, #1
 	lsls	r0, r1, #31
-	orrs	r5, r0
-	ands	r7, r5
+	orrs	r2, r0
+	ands	r7, r2
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r7
 	@ grain128aeadv2.ae:51: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	lsrs	r7, r2, #4
+	lsrs	r7, r3, #4
 	lsls	r0, r1, #28
 	orrs	r7, r0
-	lsrs	r5, r2, #20
+	lsrs	r2, r3, #20
 	lsls	r0, r1, #12
-	orrs	r5, r0
-	ands	r7, r5
+	orrs	r2, r0
+	ands	r7, r2
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r7
 	@ grain128aeadv2.ae:51: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	lsrs	r7, r4, #22
-	lsls	r0, r3, #10
+	lsrs	r7, r5, #22
+	lsls	r0, r4, #10
 	orrs	r7, r0
-	lsrs	r0, r4, #24
-	lsls	r5, r3, #8
-	orrs	r0, r5
+	lsrs	r0, r5, #24
+	lsls	r2, r4, #8
+	orrs	r0, r2
 	ands	r7, r0
-	lsrs	r4, r4, #25
-	lsls	r0, r3, #7
-	orrs	r4, r0
-	ands	r7, r4
+	lsrs	r2, r5, #25
+	lsls	r0, r4, #7
+	orrs	r2, r0
+	ands	r7, r2
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r7
 	@ grain128aeadv2.ae:52: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	lsrs	r5, r2, #6
+	lsrs	r7, r3, #6
 	lsls	r0, r1, #26
-	orrs	r5, r0
-	lsrs	r4, r2, #14
-	lsls	r0, r1, #18
-	orrs	r4, r0
-	ands	r5, r4
-	lsrs	r4, r2, #18
+	orrs	r7, r0
+	lsrs	r0, r3, #14
+	lsls	r2, r1, #18
+	orrs	r0, r2
+	ands	r7, r0
+	lsrs	r2, r3, #18
 	lsls	r0, r1, #14
-	orrs	r4, r0
-	ands	r5, r4
+	orrs	r2, r0
+	ands	r7, r2
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r5
+	eors	r6, r7
+	@ grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	lsrs	r0, r3, #31
+	lsls	r2, r1, #1
+	orrs	r0, r2
+	mov	r10, r0
 	@ grain128aeadv2.ae:53: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	lsrs	r5, r2, #24
+	lsrs	r7, r3, #24
 	lsls	r0, r1, #8
-	orrs	r5, r0
-	lsrs	r4, r2, #28
-	lsls	r0, r1, #4
-	orrs	r4, r0
-	ands	r5, r4
-	lsrs	r4, r2, #29
-	lsls	r0, r1, #3
-	orrs	r4, r0
-	ands	r5, r4
-	mov	r0, r11
-	ands	r5, r0
-	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r5
-	@ grain128aeadv2.ae:142: acc = cat(y, acc[63:par])
-	mov	r8, lr
-	mov	lr, r12
-	mov	r12, r9
-	ldr	r5, [sp]
-	mov	r4, r3
-	mov	r3, r2
-	mov	r2, r1
-	mov	r1, r6
-	ldr	r6, [sp, #8]
+	orrs	r7, r0
+	lsrs	r0, r3, #28
+	lsls	r2, r1, #4
+	orrs	r0, r2
+	ands	r7, r0
+	lsrs	r0, r3, #29
+	lsls	r2, r1, #3
+	orrs	r0, r2
+	ands	r7, r0
 	mov	r0, r10
-	mov	r9, r5
-	str	r6, [sp, #16]
+	ands	r7, r0
+	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r6, r7
+	str	r6, [sp]
+	@ grain128aeadv2.ae:44: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
+	mov	r7, r9
+	lsrs	r2, r7, #7
+	eors	r2, r7
+	mov	r0, lr
+	lsls	r0, r0, #25
+	eors	r2, r0
+	mov	r6, lr
+	mov	r0, r12
+	eors	r6, r0
+	lsrs	r0, r6, #6
+	eors	r2, r0
+	mov	r0, r12
+	mov	r6, r8
+	eors	r0, r6
+	lsls	r0, r0, #26
+	eors	r2, r0
+	mov	r0, r12
+	lsrs	r6, r0, #17
+	eors	r2, r6
+	mov	r9, r2
+	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	lsrs	r2, r7, #13
+	mov	r0, lr
+	lsls	r0, r0, #19
+	orrs	r2, r0
+	lsrs	r6, r7, #20
+	mov	r0, lr
+	lsls	r0, r0, #12
+	orrs	r6, r0
+	ands	r2, r6
+	lsrs	r6, r5, #12
+	lsls	r0, r4, #20
+	orrs	r6, r0
+	lsrs	r7, r7, #8
+	mov	r0, lr
+	lsls	r0, r0, #24
+	orrs	r7, r0
+	ands	r7, r6
+	eors	r7, r2
+	@ grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	mov	r0, lr
+	lsrs	r2, r0, #10
+	mov	r0, r12
+	lsls	r0, r0, #22
+	orrs	r2, r0
+	mov	r0, r10
+	ands	r2, r0
+	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	eors	r7, r2
+	mov	r11, r7
+	@ grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	mov	r0, lr
+	lsrs	r7, r0, #28
+	mov	r0, r12
+	lsls	r0, r0, #4
+	orrs	r7, r0
+	mov	r0, r12
+	lsrs	r2, r0, #15
+	mov	r0, r8
+	lsls	r0, r0, #17
+	orrs	r2, r0
+	ands	r7, r2
+	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	mov	r0, r11
+	eors	r0, r7
+	@ grain128aeadv2.ae:39: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
+	mov	r7, r10
+	ands	r6, r7
+	mov	r7, r12
+	lsrs	r2, r7, #30
+	mov	r7, r8
+	lsls	r7, r7, #2
+	orrs	r2, r7
+	ands	r6, r2
+	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	eors	r0, r6
+	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	mov	r2, r12
+	lsrs	r2, r2, #29
+	eors	r0, r2
+	mov	r7, r8
+	lsls	r2, r7, #3
+	eors	r0, r2
+	lsrs	r2, r5, #2
+	eors	r0, r2
+	lsls	r2, r4, #30
+	eors	r0, r2
+	lsrs	r2, r5, #15
+	eors	r0, r2
+	lsls	r2, r4, #17
+	eors	r0, r2
+	lsrs	r2, r4, #4
+	eors	r0, r2
+	lsls	r2, r3, #28
+	eors	r0, r2
+	lsrs	r2, r4, #13
+	eors	r0, r2
+	lsls	r2, r3, #19
+	eors	r0, r2
+	eors	r0, r3
+	@ grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	lsrs	r2, r3, #9
+	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	eors	r0, r2
+	@ grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	lsls	r2, r1, #23
+	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	eors	r0, r2
+	@ grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	lsrs	r2, r3, #25
+	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	eors	r0, r2
+	@ grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	lsls	r2, r1, #7
+	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	eors	r0, r2
+	@ grain128aeadv2.ae:44: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
+	lsls	r5, r7, #15
+	mov	r2, r9
+	eors	r2, r5
+	eors	r2, r7
+	@ grain128aeadv2.ae:142: acc = cat(y, acc[63:par])
+	mov	r9, lr
+	mov	lr, r12
+	mov	r12, r8
+	mov	r8, r2
+	mov	r5, r4
+	mov	r4, r3
+	mov	r3, r1
+	ldr	r1, [sp]
+	ldr	r2, [sp, #8]
+	str	r2, [sp, #16]
 	str	r0, [sp, #8]
 	ldr	r0, [sp, #4]
 	adds	r0, #1
@@ -3852,281 +3838,277 @@ grain128aeadv2_init:
 	@ grain128aeadv2.ae:145: for i in 0..64 / par {
 	movs	r0, #0
 	str	r0, [sp, #12]
+	movs	r0, #0
 	str	r0, [sp, #4]
 .Lgrain128aeadv2_init_loop7:
-	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	lsrs	r0, r4, #12
-	lsls	r5, r3, #20
-	orrs	r0, r5
-	mov	r10, r0
-	mov	r5, r8
-	lsrs	r7, r5, #8
-	mov	r5, lr
-	lsls	r0, r5, #24
+	@ grain128aeadv2.ae:48: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	lsrs	r7, r5, #3
+	lsls	r0, r4, #29
 	orrs	r7, r0
-	mov	r0, r10
-	ands	r7, r0
-	mov	r5, r8
-	lsrs	r6, r5, #13
-	mov	r5, lr
-	lsls	r0, r5, #19
-	orrs	r6, r0
-	mov	r5, r8
-	lsrs	r5, r5, #20
-	mov	r0, lr
-	lsls	r0, r0, #12
-	orrs	r5, r0
-	ands	r6, r5
-	eors	r7, r6
-	@ grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	lsrs	r0, r2, #31
-	lsls	r5, r1, #1
-	orrs	r0, r5
-	mov	r11, r0
-	mov	r5, lr
-	lsrs	r6, r5, #10
-	mov	r5, r12
-	lsls	r0, r5, #22
-	orrs	r6, r0
-	mov	r0, r11
-	ands	r6, r0
-	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r7, r6
-	@ grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r5, lr
-	lsrs	r6, r5, #28
-	mov	r5, r12
-	lsls	r0, r5, #4
-	orrs	r6, r0
-	lsrs	r5, r5, #15
-	mov	r0, r9
-	lsls	r0, r0, #17
-	orrs	r5, r0
-	ands	r6, r5
-	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r7, r6
-	@ grain128aeadv2.ae:39: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	mov	r6, r10
-	mov	r5, r11
-	ands	r6, r5
-	mov	r5, r12
-	lsrs	r0, r5, #30
-	mov	r5, r9
-	lsls	r5, r5, #2
-	orrs	r0, r5
-	ands	r6, r0
-	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	eors	r7, r6
-	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r5, r12
-	lsrs	r5, r5, #29
-	eors	r7, r5
-	mov	r5, r9
-	lsls	r5, r5, #3
-	eors	r7, r5
-	lsrs	r5, r4, #2
-	eors	r7, r5
-	lsls	r5, r3, #30
-	eors	r7, r5
-	lsrs	r5, r4, #15
-	eors	r7, r5
-	lsls	r5, r3, #17
-	eors	r7, r5
-	lsrs	r5, r3, #4
-	eors	r7, r5
-	lsls	r5, r2, #28
-	eors	r7, r5
-	lsrs	r5, r3, #13
-	eors	r7, r5
-	lsls	r5, r2, #19
-	eors	r7, r5
-	eors	r7, r2
-	@ grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsrs	r5, r2, #9
-	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r7, r5
-	@ grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsls	r5, r1, #23
-	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r7, r5
-	@ grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsrs	r5, r2, #25
-	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	mov	r0, r7
-	eors	r0, r5
-	@ grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	lsls	r5, r1, #7
-	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	eors	r0, r5
-	mov	r10, r0
-	@ grain128aeadv2.ae:44: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	r7, lr
-	mov	r5, r12
-	eors	r7, r5
-	mov	r6, r12
-	mov	r5, r9
-	eors	r6, r5
-	mov	r5, r8
-	lsrs	r0, r5, #7
-	eors	r0, r5
-	mov	r5, lr
-	lsls	r5, r5, #25
-	eors	r0, r5
-	lsrs	r5, r7, #6
-	eors	r0, r5
-	lsls	r5, r6, #26
-	eors	r0, r5
-	mov	r5, r12
-	lsrs	r5, r5, #17
-	eors	r0, r5
-	mov	r5, r9
-	lsls	r5, r5, #15
-	eors	r0, r5
-	mov	r5, r9
-	eors	r0, r5
-	str	r0, [sp]
+	lsrs	r2, r3, #3
+	lsls	r0, r1, #29
+	orrs	r2, r0
+	ands	r7, r2
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	r6, r8
-	eors	r6, r4
-	lsrs	r0, r4, #26
+	mov	r6, r9
+	eors	r6, r5
+	lsrs	r0, r5, #26
 	eors	r6, r0
-	lsls	r0, r3, #6
+	lsls	r0, r4, #6
 	eors	r6, r0
-	lsrs	r0, r3, #24
+	lsrs	r0, r4, #24
 	eors	r6, r0
-	lsls	r0, r2, #8
+	lsls	r0, r3, #8
 	eors	r6, r0
-	lsrs	r0, r2, #27
+	lsrs	r0, r3, #27
 	eors	r6, r0
 	lsls	r0, r1, #5
 	eors	r6, r0
 	eors	r6, r1
-	@ grain128aeadv2.ae:48: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	lsrs	r7, r4, #3
-	lsls	r0, r3, #29
-	orrs	r7, r0
-	lsrs	r5, r2, #3
-	lsls	r0, r1, #29
-	orrs	r5, r0
-	ands	r7, r5
-	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r7
 	@ grain128aeadv2.ae:48: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	lsrs	r7, r4, #11
-	lsls	r0, r3, #21
+	lsrs	r7, r5, #11
+	lsls	r0, r4, #21
 	orrs	r7, r0
-	lsrs	r5, r4, #13
-	lsls	r0, r3, #19
-	orrs	r5, r0
-	ands	r7, r5
+	lsrs	r2, r5, #13
+	lsls	r0, r4, #19
+	orrs	r2, r0
+	ands	r7, r2
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r7
 	@ grain128aeadv2.ae:49: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	lsrs	r7, r4, #17
-	lsls	r0, r3, #15
+	lsrs	r7, r5, #17
+	lsls	r0, r4, #15
 	orrs	r7, r0
-	lsrs	r5, r4, #18
-	lsls	r0, r3, #14
-	orrs	r5, r0
-	ands	r7, r5
+	lsrs	r2, r5, #18
+	lsls	r0, r4, #14
+	orrs	r2, r0
+	ands	r7, r2
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r7
 	@ grain128aeadv2.ae:49: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	lsrs	r7, r4, #27
+	lsrs	r7, r5, #27
+	lsls	r0, r4, #5
+	orrs	r7, r0
+	lsrs	r2, r4, #27
 	lsls	r0, r3, #5
-	orrs	r7, r0
-	lsrs	r5, r3, #27
-	lsls	r0, r2, #5
-	orrs	r5, r0
-	ands	r7, r5
+	orrs	r2, r0
+	ands	r7, r2
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r7
 	@ grain128aeadv2.ae:50: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	lsrs	r7, r3, #8
-	lsls	r0, r2, #24
+	lsrs	r7, r4, #8
+	lsls	r0, r3, #24
 	orrs	r7, r0
-	lsrs	r5, r3, #16
-	lsls	r0, r2, #16
-	orrs	r5, r0
-	ands	r7, r5
+	lsrs	r2, r4, #16
+	lsls	r0, r3, #16
+	orrs	r2, r0
+	ands	r7, r2
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r7
 	@ grain128aeadv2.ae:50: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	lsrs	r7, r3, #29
-	lsls	r0, r2, #3
+	lsrs	r7, r4, #29
+	lsls	r0, r3, #3
 	orrs	r7, r0
-	lsrs	r5, r2, #1
+	lsrs	r2, r3, #1
 	lsls	r0, r1, #31
-	orrs	r5, r0
-	ands	r7, r5
+	orrs	r2, r0
+	ands	r7, r2
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r7
 	@ grain128aeadv2.ae:51: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	lsrs	r7, r2, #4
+	lsrs	r7, r3, #4
 	lsls	r0, r1, #28
 	orrs	r7, r0
-	lsrs	r5, r2, #20
+	lsrs	r2, r3, #20
 	lsls	r0, r1, #12
-	orrs	r5, r0
-	ands	r7, r5
+	orrs	r2, r0
+	ands	r7, r2
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r7
 	@ grain128aeadv2.ae:51: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	lsrs	r7, r4, #22
-	lsls	r0, r3, #10
+	lsrs	r7, r5, #22
+	lsls	r0, r4, #10
 	orrs	r7, r0
-	lsrs	r0, r4, #24
-	lsls	r5, r3, #8
-	orrs	r0, r5
+	lsrs	r0, r5, #24
+	lsls	r2, r4, #8
+	orrs	r0, r2
 	ands	r7, r0
-	lsrs	r4, r4, #25
-	lsls	r0, r3, #7
-	orrs	r4, r0
-	ands	r7, r4
+	lsrs	r2, r5, #25
+	lsls	r0, r4, #7
+	orrs	r2, r0
+	ands	r7, r2
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	eors	r6, r7
 	@ grain128aeadv2.ae:52: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	lsrs	r5, r2, #6
+	lsrs	r7, r3, #6
 	lsls	r0, r1, #26
-	orrs	r5, r0
-	lsrs	r4, r2, #14
-	lsls	r0, r1, #18
-	orrs	r4, r0
-	ands	r5, r4
-	lsrs	r4, r2, #18
+	orrs	r7, r0
+	lsrs	r0, r3, #14
+	lsls	r2, r1, #18
+	orrs	r0, r2
+	ands	r7, r0
+	lsrs	r2, r3, #18
 	lsls	r0, r1, #14
-	orrs	r4, r0
-	ands	r5, r4
+	orrs	r2, r0
+	ands	r7, r2
 	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r5
+	eors	r6, r7
+	@ grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	lsrs	r0, r3, #31
+	lsls	r2, r1, #1
+	orrs	r0, r2
+	mov	r10, r0
 	@ grain128aeadv2.ae:53: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	lsrs	r5, r2, #24
+	lsrs	r7, r3, #24
 	lsls	r0, r1, #8
-	orrs	r5, r0
-	lsrs	r4, r2, #28
-	lsls	r0, r1, #4
-	orrs	r4, r0
-	ands	r5, r4
-	lsrs	r4, r2, #29
-	lsls	r0, r1, #3
-	orrs	r4, r0
-	ands	r5, r4
-	mov	r0, r11
-	ands	r5, r0
-	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	eors	r6, r5
-	@ grain128aeadv2.ae:147: sr = cat(y, sr[63:par])
-	mov	r8, lr
-	mov	lr, r12
-	mov	r12, r9
-	ldr	r5, [sp]
-	mov	r4, r3
-	mov	r3, r2
-	mov	r2, r1
-	mov	r1, r6
-	ldr	r6, [sp, #4]
+	orrs	r7, r0
+	lsrs	r0, r3, #28
+	lsls	r2, r1, #4
+	orrs	r0, r2
+	ands	r7, r0
+	lsrs	r0, r3, #29
+	lsls	r2, r1, #3
+	orrs	r0, r2
+	ands	r7, r0
 	mov	r0, r10
-	mov	r9, r5
+	ands	r7, r0
+	@ grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	eors	r6, r7
+	str	r6, [sp]
+	@ grain128aeadv2.ae:44: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
+	mov	r7, r9
+	lsrs	r2, r7, #7
+	eors	r2, r7
+	mov	r0, lr
+	lsls	r0, r0, #25
+	eors	r2, r0
+	mov	r6, lr
+	mov	r0, r12
+	eors	r6, r0
+	lsrs	r0, r6, #6
+	eors	r2, r0
+	mov	r0, r12
+	mov	r6, r8
+	eors	r0, r6
+	lsls	r0, r0, #26
+	eors	r2, r0
+	mov	r0, r12
+	lsrs	r6, r0, #17
+	eors	r2, r6
+	mov	r9, r2
+	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	lsrs	r2, r7, #13
+	mov	r0, lr
+	lsls	r0, r0, #19
+	orrs	r2, r0
+	lsrs	r6, r7, #20
+	mov	r0, lr
+	lsls	r0, r0, #12
+	orrs	r6, r0
+	ands	r2, r6
+	lsrs	r6, r5, #12
+	lsls	r0, r4, #20
+	orrs	r6, r0
+	lsrs	r7, r7, #8
+	mov	r0, lr
+	lsls	r0, r0, #24
+	orrs	r7, r0
+	ands	r7, r6
+	eors	r7, r2
+	@ grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	mov	r0, lr
+	lsrs	r2, r0, #10
+	mov	r0, r12
+	lsls	r0, r0, #22
+	orrs	r2, r0
+	mov	r0, r10
+	ands	r2, r0
+	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	eors	r7, r2
+	mov	r11, r7
+	@ grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	mov	r0, lr
+	lsrs	r7, r0, #28
+	mov	r0, r12
+	lsls	r0, r0, #4
+	orrs	r7, r0
+	mov	r0, r12
+	lsrs	r2, r0, #15
+	mov	r0, r8
+	lsls	r0, r0, #17
+	orrs	r2, r0
+	ands	r7, r2
+	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	mov	r0, r11
+	eors	r0, r7
+	@ grain128aeadv2.ae:39: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
+	mov	r7, r10
+	ands	r6, r7
+	mov	r7, r12
+	lsrs	r2, r7, #30
+	mov	r7, r8
+	lsls	r7, r7, #2
+	orrs	r2, r7
+	ands	r6, r2
+	@ grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	eors	r0, r6
+	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	mov	r6, r12
+	lsrs	r7, r6, #29
+	eors	r0, r7
+	mov	r6, r8
+	lsls	r7, r6, #3
+	eors	r0, r7
+	lsrs	r7, r5, #2
+	eors	r0, r7
+	lsls	r7, r4, #30
+	eors	r0, r7
+	lsrs	r7, r5, #15
+	eors	r0, r7
+	lsls	r7, r4, #17
+	eors	r0, r7
+	lsrs	r7, r4, #4
+	eors	r0, r7
+	lsls	r7, r3, #28
+	eors	r0, r7
+	lsrs	r7, r4, #13
+	eors	r0, r7
+	lsls	r7, r3, #19
+	eors	r0, r7
+	eors	r0, r3
+	@ grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	lsrs	r7, r3, #9
+	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	eors	r0, r7
+	@ grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	lsls	r7, r1, #23
+	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	eors	r0, r7
+	@ grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	lsrs	r7, r3, #25
+	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	eors	r0, r7
+	@ grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	lsls	r7, r1, #7
+	@ grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	eors	r0, r7
+	@ grain128aeadv2.ae:44: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
+	mov	r5, r8
+	lsls	r2, r5, #15
+	mov	r7, r9
+	eors	r7, r2
+	eors	r7, r5
+	@ grain128aeadv2.ae:147: sr = cat(y, sr[63:par])
+	mov	r9, lr
+	mov	lr, r12
+	mov	r12, r8
+	mov	r8, r7
+	mov	r5, r4
+	mov	r4, r3
+	mov	r3, r1
+	ldr	r1, [sp]
+	ldr	r2, [sp, #4]
 	str	r0, [sp, #4]
 	ldr	r0, [sp, #12]
 	adds	r0, #1
@@ -4136,27 +4118,27 @@ grain128aeadv2_init:
 	b	.Lgrain128aeadv2_init_loop7
 .Lgrain128aeadv2_init_far4:
 .Lgrain128aeadv2_init_done8:
-	mov	r5, r8
+	mov	r6, r9
 	ldr	r7, [sp, #28]
-	str	r5, [r7]
-	mov	r5, lr
-	str	r5, [r7, #4]
-	mov	r5, r12
-	str	r5, [r7, #8]
-	mov	r5, r9
-	str	r5, [r7, #12]
-	ldr	r5, [sp, #24]
-	str	r4, [r5]
-	str	r3, [r5, #4]
-	str	r2, [r5, #8]
-	str	r1, [r5, #12]
+	str	r6, [r7]
+	mov	r6, lr
+	str	r6, [r7, #4]
+	mov	r6, r12
+	str	r6, [r7, #8]
+	mov	r6, r8
+	str	r6, [r7, #12]
+	ldr	r6, [sp, #24]
+	str	r5, [r6]
+	str	r4, [r6, #4]
+	str	r3, [r6, #8]
+	str	r1, [r6, #12]
 	ldr	r1, [sp, #16]
 	ldr	r0, [sp, #68]
 	str	r1, [r0]
 	ldr	r1, [sp, #8]
 	str	r1, [r0, #4]
 	ldr	r0, [sp, #72]
-	str	r6, [r0]
+	str	r2, [r0]
 	ldr	r1, [sp, #4]
 	str	r1, [r0, #4]
 	add	sp, #32

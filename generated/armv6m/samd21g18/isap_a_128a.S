@@ -504,18 +504,19 @@ isap_a_128a_decrypt_with:
 	cmp	r5, r0
 	bcs	.Lisap_a_128a_decrypt_with_done13
 .Lisap_a_128a_decrypt_with_loop12:
+	@ isap_a_128a.ae:117: count = if m - off < rate then m - off else rate
+	movs	r1, #8
 	@ isap_a_128a.ae:116: off = rate * i
 	lsls	r6, r5, #3
 	@ isap_a_128a.ae:117: count = if m - off < rate then m - off else rate
 	mov	r0, r8
 	subs	r4, r0, r6
 	cmp	r4, #8
-	movs	r1, #0
-	sbcs	r1, r1
-	movs	r0, #8
-	eors	r4, r0
-	ands	r4, r1
-	eors	r4, r0
+	movs	r0, #0
+	sbcs	r0, r0
+	eors	r4, r1
+	ands	r4, r0
+	eors	r4, r1
 	@ isap_a_128a.ae:118: P.permute(s, s_e)
 	add	r0, sp, #36
 	movs	r1, #6
@@ -547,15 +548,15 @@ isap_a_128a_decrypt_with:
 .Lisap_a_128a_decrypt_with_cpyd16:
 	mov	r2, r3
 .Lisap_a_128a_decrypt_with_words15:
+	ldr	r0, [r2]
+	rev	r1, r0
+	ldr	r0, [sp, #40]
+	eors	r1, r0
+	rev	r3, r1
 	ldr	r0, [r2, #4]
 	rev	r1, r0
 	ldr	r0, [sp, #36]
 	eors	r1, r0
-	ldr	r0, [r2]
-	rev	r2, r0
-	ldr	r0, [sp, #40]
-	eors	r2, r0
-	rev	r3, r2
 	rev	r1, r1
 	mov	r0, r11
 	adds	r2, r0, r6
@@ -604,8 +605,8 @@ isap_a_128a_decrypt_with:
 
 
 @ --- isap_a_128a_P_permute: isap_a_128a.P.permute
-@     frame 20 bytes (26 spill slots, 5 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 490 bytes of code and literals
+@     frame 24 bytes (18 spill slots, 6 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 442 bytes of code and literals
 	.section .text.isap_a_128a_P_permute,"ax",%progbits
 	.global isap_a_128a_P_permute
 	.type isap_a_128a_P_permute, %function
@@ -618,282 +619,263 @@ isap_a_128a_P_permute:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #20
-	str	r0, [sp, #16]
-	@ ascon_p.ae:55: x0 = s[0]
-	ldr	r6, [r0]
-	ldr	r7, [r0, #4]
-	@ ascon_p.ae:56: x1 = s[1]
-	ldr	r2, [r0, #8]
-	ldr	r4, [r0, #12]
-	@ ascon_p.ae:57: x2 = s[2]
-	ldr	r5, [r0, #16]
-	ldr	r0, [r0, #20]
-	@ ascon_p.ae:58: x3 = s[3]
-	ldr	r3, [sp, #16]
-	ldr	r3, [r3, #24]
-	str	r3, [sp]
-	ldr	r3, [sp, #16]
-	ldr	r3, [r3, #28]
-	mov	lr, r3
-	@ ascon_p.ae:59: x4 = s[4]
-	ldr	r3, [sp, #16]
-	ldr	r3, [r3, #32]
-	str	r3, [sp, #8]
-	ldr	r3, [sp, #16]
-	ldr	r3, [r3, #36]
-	mov	r10, r3
+	sub	sp, #24
 	@ ascon_p.ae:60: for i in 16 - rounds..16 {
-	movs	r3, #16
-	subs	r3, r3, r1
-	uxtb	r3, r3
-	mov	r11, r3
-	mov	r8, r7
-	mov	r9, r2
+	movs	r2, #16
+	subs	r1, r2, r1
+	mov	r7, r1
+	str	r0, [sp, #20]
+	@ ascon_p.ae:59: x4 = s[4]
+	mov	r6, r0
+	ldr	r1, [r6, #36]
+	@ ascon_p.ae:60: for i in 16 - rounds..16 {
+	str	r1, [sp, #4]
+	@ ascon_p.ae:59: x4 = s[4]
+	ldr	r1, [r6, #32]
+	@ ascon_p.ae:58: x3 = s[3]
+	ldr	r2, [r6, #28]
+	ldr	r3, [r6, #24]
+	@ ascon_p.ae:57: x2 = s[2]
+	ldr	r4, [r6, #20]
+	@ ascon_p.ae:60: for i in 16 - rounds..16 {
+	str	r4, [sp, #12]
+	@ ascon_p.ae:57: x2 = s[2]
+	ldr	r0, [r6, #16]
+	@ ascon_p.ae:60: for i in 16 - rounds..16 {
+	mov	r10, r0
+	@ ascon_p.ae:56: x1 = s[1]
+	ldr	r5, [r6, #12]
+	ldr	r6, [r6, #8]
+	@ ascon_p.ae:55: x0 = s[0]
+	ldr	r0, [sp, #20]
+	ldr	r4, [r0, #4]
+	@ ascon_p.ae:60: for i in 16 - rounds..16 {
 	mov	r12, r4
-	str	r0, [sp, #4]
-	ldr	r3, [sp]
-	ldr	r2, [sp, #8]
-	mov	r0, r11
+	@ ascon_p.ae:55: x0 = s[0]
+	ldr	r4, [r0]
+	@ ascon_p.ae:60: for i in 16 - rounds..16 {
+	uxtb	r0, r7
+	mov	r11, r0
 	cmp	r0, #16
 	bcc	.Lisap_a_128a_P_permute_far1
 	b	.Lisap_a_128a_P_permute_done2
 .Lisap_a_128a_P_permute_far1:
 	@ ascon_p.ae:61: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
-	ldr	r1, =isap_a_128a_P.rc
-	str	r1, [sp, #12]
+	ldr	r7, =isap_a_128a_P.rc
+	str	r7, [sp, #16]
 	@ ascon_p.ae:60: for i in 16 - rounds..16 {
 .Lisap_a_128a_P_permute_loop1:
 	@ ascon_p.ae:61: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
-	ldr	r1, [sp, #12]
+	ldr	r7, [sp, #16]
 	mov	r0, r11
-	ldrb	r0, [r1, r0]
+	ldrb	r7, [r7, r0]
 	@ ascon_p.ae:21: x2 = x2 ^ (c as u64)
-	mov	r1, r5
-	eors	r1, r0
+	mov	r0, r10
+	eors	r0, r7
 	@ ascon_p.ae:24: x0 = x0 ^ x4
-	eors	r6, r2
+	eors	r4, r1
 	@ ascon_p.ae:25: x4 = x4 ^ x3
-	eors	r2, r3
-	@ ascon_p.ae:26: x2 = x2 ^ x1
-	mov	r4, r9
-	eors	r1, r4
-	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
-	mov	r0, r1
-	bics	r0, r4
-	eors	r0, r6
-	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	mov	r5, r3
-	bics	r5, r1
-	eors	r5, r4
-	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	mov	r7, r2
-	bics	r7, r3
-	eors	r1, r7
-	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mov	r7, r6
-	bics	r7, r2
-	eors	r3, r7
-	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	mov	r7, r9
-	bics	r7, r6
-	eors	r2, r7
-	mov	r9, r2
-	@ ascon_p.ae:32: t1 = t1 ^ t0
-	eors	r5, r0
-	@ ascon_p.ae:33: t0 = t0 ^ t4
-	mov	r4, r2
-	eors	r0, r4
-	@ ascon_p.ae:34: t3 = t3 ^ t2
-	eors	r3, r1
-	str	r3, [sp]
-	@ ascon_p.ae:35: t2 = ~t2
-	mvns	r4, r1
-	str	r4, [sp, #8]
-	@ ascon_p.ae:24: x0 = x0 ^ x4
-	mov	r1, r8
-	mov	r4, r10
-	eors	r1, r4
-	@ ascon_p.ae:25: x4 = x4 ^ x3
-	mov	r6, r10
-	mov	r3, lr
-	eors	r6, r3
-	@ ascon_p.ae:26: x2 = x2 ^ x1
-	ldr	r3, [sp, #4]
-	mov	r7, r12
-	eors	r3, r7
-	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
-	mov	r2, r3
-	bics	r2, r7
-	eors	r2, r1
-	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	mov	r4, lr
-	bics	r4, r3
-	eors	r4, r7
-	mov	r8, r4
-	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	mov	r7, r6
-	mov	r4, lr
-	bics	r7, r4
-	eors	r3, r7
-	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mov	r7, r1
-	bics	r7, r6
-	eors	r4, r7
-	mov	lr, r4
-	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	mov	r4, r12
-	bics	r4, r1
-	eors	r6, r4
-	@ ascon_p.ae:32: t1 = t1 ^ t0
-	mov	r4, r8
-	eors	r4, r2
-	@ ascon_p.ae:33: t0 = t0 ^ t4
-	eors	r2, r6
-	@ ascon_p.ae:34: t3 = t3 ^ t2
-	mov	r1, lr
 	eors	r1, r3
+	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
+	mov	r7, r6
+	bics	r7, r4
+	eors	r7, r1
+	mov	r10, r7
+	@ ascon_p.ae:26: x2 = x2 ^ x1
+	eors	r0, r6
+	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
+	mov	r7, r0
+	bics	r7, r6
+	eors	r7, r4
+	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
+	bics	r4, r1
+	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
+	bics	r1, r3
+	eors	r1, r0
+	str	r1, [sp]
+	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
+	eors	r4, r3
+	str	r4, [sp, #8]
+	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
+	bics	r3, r0
+	eors	r6, r3
+	@ ascon_p.ae:24: x0 = x0 ^ x4
+	mov	r0, r12
+	ldr	r1, [sp, #4]
+	eors	r0, r1
+	@ ascon_p.ae:25: x4 = x4 ^ x3
+	mov	r3, r1
+	eors	r3, r2
+	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
+	mov	r1, r0
+	bics	r1, r3
+	eors	r1, r2
+	str	r1, [sp, #4]
+	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
+	mov	r1, r5
+	bics	r1, r0
+	eors	r1, r3
+	@ ascon_p.ae:26: x2 = x2 ^ x1
+	ldr	r4, [sp, #12]
+	eors	r4, r5
+	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
+	bics	r3, r2
+	eors	r3, r4
+	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
+	bics	r2, r4
+	eors	r2, r5
+	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
+	bics	r4, r5
+	eors	r0, r4
+	@ ascon_p.ae:32: t1 = t1 ^ t0
+	eors	r2, r0
+	eors	r6, r7
+	@ ascon_p.ae:33: t0 = t0 ^ t4
+	eors	r0, r1
+	mov	r5, r10
+	eors	r7, r5
+	@ ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
+	lsls	r4, r0, #13
+	eors	r4, r7
+	lsrs	r5, r7, #19
+	eors	r4, r5
+	mov	r8, r4
+	lsls	r4, r0, #4
+	mov	r5, r8
+	eors	r5, r4
+	lsrs	r4, r7, #28
+	eors	r5, r4
+	mov	r8, r5
+	lsls	r4, r7, #13
+	eors	r4, r0
+	lsrs	r5, r0, #19
+	eors	r4, r5
+	lsls	r5, r7, #4
+	eors	r4, r5
+	lsrs	r7, r0, #28
+	eors	r4, r7
+	mov	r12, r4
+	@ ascon_p.ae:38: t1 ^ (t1 >>> 61) ^ (t1 >>> 39),
+	lsls	r4, r6, #3
+	eors	r4, r6
+	lsrs	r0, r2, #29
+	eors	r4, r0
+	mov	lr, r4
+	lsls	r4, r6, #25
+	mov	r0, lr
+	eors	r0, r4
+	lsrs	r4, r2, #7
+	eors	r0, r4
+	mov	lr, r0
+	lsls	r4, r2, #3
+	eors	r4, r2
+	lsrs	r0, r6, #29
+	eors	r4, r0
+	lsls	r2, r2, #25
+	mov	r0, r4
+	eors	r0, r2
+	lsrs	r2, r6, #7
+	eors	r0, r2
+	mov	r9, r0
+	@ ascon_p.ae:34: t3 = t3 ^ t2
+	ldr	r0, [sp, #4]
+	eors	r0, r3
+	ldr	r6, [sp, #8]
+	ldr	r2, [sp]
+	eors	r6, r2
 	@ ascon_p.ae:35: t2 = ~t2
 	mvns	r3, r3
-	str	r3, [sp, #4]
-	@ ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
-	lsls	r3, r2, #13
-	eors	r3, r0
-	lsrs	r7, r0, #19
-	eors	r3, r7
-	mov	r12, r3
-	lsls	r3, r0, #13
-	eors	r3, r2
-	lsrs	r7, r2, #19
-	eors	r3, r7
-	mov	r8, r3
-	mov	r7, r12
-	lsls	r3, r2, #4
-	eors	r7, r3
-	lsrs	r3, r0, #28
-	eors	r7, r3
-	mov	lr, r7
-	mov	r7, r8
-	lsls	r3, r0, #4
-	eors	r7, r3
-	lsrs	r0, r2, #28
-	eors	r7, r0
-	mov	r8, r7
-	@ ascon_p.ae:38: t1 ^ (t1 >>> 61) ^ (t1 >>> 39),
-	lsls	r2, r5, #3
-	eors	r2, r5
-	lsrs	r0, r4, #29
-	eors	r2, r0
-	lsls	r7, r4, #3
-	eors	r7, r4
-	lsrs	r0, r5, #29
-	eors	r7, r0
-	mov	r10, r2
-	lsls	r2, r5, #25
-	mov	r0, r10
-	eors	r0, r2
-	lsrs	r2, r4, #7
-	eors	r0, r2
-	mov	r10, r0
-	lsls	r0, r4, #25
-	eors	r7, r0
-	lsrs	r0, r5, #7
-	eors	r7, r0
-	mov	r12, r7
+	mvns	r7, r2
 	@ ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
-	ldr	r2, [sp, #4]
-	lsls	r5, r2, #31
-	ldr	r3, [sp, #8]
-	eors	r5, r3
-	lsrs	r0, r3, #1
-	eors	r5, r0
-	lsls	r4, r3, #31
+	lsls	r5, r3, #31
+	eors	r5, r7
+	lsrs	r2, r7, #1
+	eors	r5, r2
+	lsls	r2, r3, #26
+	eors	r5, r2
+	lsrs	r2, r7, #6
+	eors	r5, r2
+	lsls	r4, r7, #31
+	eors	r4, r3
+	lsrs	r2, r3, #1
 	eors	r4, r2
-	lsrs	r0, r2, #1
-	eors	r4, r0
-	lsls	r0, r2, #26
-	eors	r5, r0
-	lsrs	r0, r3, #6
-	eors	r5, r0
-	lsls	r0, r3, #26
-	eors	r4, r0
-	lsrs	r0, r2, #6
-	eors	r4, r0
+	lsls	r2, r7, #26
+	eors	r4, r2
+	lsrs	r2, r3, #6
+	eors	r4, r2
 	@ ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
-	lsls	r3, r1, #22
-	ldr	r7, [sp]
-	eors	r3, r7
-	lsrs	r0, r7, #10
-	eors	r3, r0
-	lsls	r2, r7, #22
-	eors	r2, r1
-	lsrs	r0, r1, #10
-	eors	r2, r0
-	lsls	r0, r1, #15
-	eors	r3, r0
-	lsrs	r0, r7, #17
-	eors	r3, r0
-	lsls	r0, r7, #15
-	eors	r2, r0
-	lsrs	r0, r1, #17
+	lsls	r3, r0, #22
+	eors	r3, r6
+	lsrs	r2, r6, #10
+	eors	r3, r2
+	lsls	r2, r0, #15
+	eors	r3, r2
+	lsrs	r2, r6, #17
+	eors	r3, r2
+	lsls	r7, r6, #22
+	eors	r7, r0
+	lsrs	r2, r0, #10
+	eors	r7, r2
+	mov	r2, r7
+	lsls	r6, r6, #15
+	eors	r2, r6
+	lsrs	r0, r0, #17
 	eors	r2, r0
 	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
-	lsls	r1, r6, #25
-	mov	r7, r9
-	eors	r1, r7
+	lsls	r6, r1, #25
+	mov	r7, r10
+	eors	r6, r7
 	lsrs	r0, r7, #7
-	eors	r1, r0
+	eors	r6, r0
+	lsls	r0, r7, #23
+	eors	r6, r0
+	lsrs	r0, r1, #9
+	eors	r6, r0
 	lsls	r7, r7, #25
-	eors	r7, r6
-	lsrs	r0, r6, #7
+	eors	r7, r1
+	lsrs	r0, r1, #7
 	eors	r7, r0
-	mov	r0, r9
-	lsls	r0, r0, #23
-	eors	r1, r0
-	lsrs	r0, r6, #9
-	eors	r1, r0
-	lsls	r6, r6, #23
-	eors	r7, r6
-	mov	r6, r9
-	lsrs	r6, r6, #9
-	eors	r7, r6
-	mov	r6, lr
-	mov	r9, r10
-	str	r4, [sp, #4]
-	mov	lr, r2
-	mov	r2, r1
-	mov	r10, r7
+	lsls	r0, r1, #23
+	eors	r7, r0
+	mov	r0, r10
+	lsrs	r0, r0, #9
+	eors	r7, r0
 	mov	r0, r11
 	adds	r0, #1
 	mov	r11, r0
+	str	r7, [sp, #4]
+	mov	r1, r6
+	str	r4, [sp, #12]
+	mov	r10, r5
+	mov	r5, r9
+	mov	r6, lr
+	mov	r4, r8
 	cmp	r0, #16
 	bcs	.Lisap_a_128a_P_permute_far2
 	b	.Lisap_a_128a_P_permute_loop1
 .Lisap_a_128a_P_permute_far2:
 .Lisap_a_128a_P_permute_done2:
 	@ ascon_p.ae:63: s[0] = x0
-	ldr	r4, [sp, #16]
-	str	r6, [r4]
-	mov	r1, r8
-	str	r1, [r4, #4]
+	ldr	r7, [sp, #20]
+	str	r4, [r7]
+	mov	r4, r12
+	str	r4, [r7, #4]
 	@ ascon_p.ae:64: s[1] = x1
-	mov	r1, r9
-	str	r1, [r4, #8]
-	mov	r1, r12
-	str	r1, [r4, #12]
+	str	r6, [r7, #8]
+	str	r5, [r7, #12]
 	@ ascon_p.ae:65: s[2] = x2
-	str	r5, [r4, #16]
-	ldr	r1, [sp, #4]
-	str	r1, [r4, #20]
+	mov	r0, r10
+	str	r0, [r7, #16]
+	ldr	r4, [sp, #12]
+	str	r4, [r7, #20]
 	@ ascon_p.ae:66: s[3] = x3
-	str	r3, [r4, #24]
-	mov	r1, lr
-	str	r1, [r4, #28]
+	str	r3, [r7, #24]
+	str	r2, [r7, #28]
 	@ ascon_p.ae:67: s[4] = x4
-	str	r2, [r4, #32]
-	mov	r1, r10
-	str	r1, [r4, #36]
-	add	sp, #20
+	str	r1, [r7, #32]
+	ldr	r1, [sp, #4]
+	str	r1, [r7, #36]
+	add	sp, #24
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -907,7 +889,7 @@ isap_a_128a_P_permute:
 
 @ --- isap_a_128a_mac: isap_a_128a.mac
 @     frame 100 bytes (8 spill slots, 1 on the stack; locals 96), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 506 bytes of code and literals
+@     estimated 502 bytes of code and literals
 	.section .text.isap_a_128a_mac,"ax",%progbits
 	.global isap_a_128a_mac
 	.type isap_a_128a_mac, %function
@@ -962,59 +944,59 @@ isap_a_128a_mac:
 	cmp	r4, r0
 	bcs	.Lisap_a_128a_mac_done3
 .Lisap_a_128a_mac_loop2:
+	@ isap_a_128a.ae:80: count = if n - off < rate then n - off else rate
+	movs	r2, #8
 	@ isap_a_128a.ae:79: off = rate * i
-	lsls	r1, r4, #3
+	lsls	r3, r4, #3
 	@ isap_a_128a.ae:80: count = if n - off < rate then n - off else rate
 	mov	r0, r9
-	subs	r3, r0, r1
-	cmp	r3, #8
-	movs	r2, #0
-	sbcs	r2, r2
-	movs	r0, #8
-	eors	r3, r0
-	ands	r3, r2
-	mov	r2, r3
-	eors	r2, r0
+	subs	r1, r0, r3
+	cmp	r1, #8
+	movs	r0, #0
+	sbcs	r0, r0
+	eors	r1, r2
+	ands	r1, r0
+	eors	r1, r2
 	@ isap_a_128a.ae:81: s[0] = s[0] ^ load_be(x, off, rate, count) ^ pad(count)
 	ldr	r7, [sp, #4]
 	ldr	r6, [sp, #8]
 	mov	r0, r11
-	adds	r3, r0, r1
+	adds	r2, r0, r3
 	movs	r0, #3
-	cmp	r2, #8
+	cmp	r1, #8
 	bcc	.Lisap_a_128a_mac_bytes4
-	tst	r3, r0
+	tst	r2, r0
 	beq	.Lisap_a_128a_mac_words5
 .Lisap_a_128a_mac_bytes4:
 	movs	r0, #0
 	str	r0, [sp, #84]
 	str	r0, [sp, #88]
 	add	r5, sp, #84
-	mov	r1, r2
-	cmp	r1, #8
+	mov	r3, r1
+	cmp	r3, #8
 	bcc	.Lisap_a_128a_mac_cnt7
-	movs	r1, #8
+	movs	r3, #8
 .Lisap_a_128a_mac_cnt7:
 .Lisap_a_128a_mac_cpy8:
-	subs	r1, #1
+	subs	r3, #1
 	bcc	.Lisap_a_128a_mac_cpyd6
-	ldrb	r0, [r3, r1]
-	strb	r0, [r5, r1]
+	ldrb	r0, [r2, r3]
+	strb	r0, [r5, r3]
 	b	.Lisap_a_128a_mac_cpy8
 .Lisap_a_128a_mac_cpyd6:
-	mov	r3, r5
+	mov	r2, r5
 .Lisap_a_128a_mac_words5:
-	ldr	r0, [r3, #4]
-	rev	r1, r0
-	ldr	r0, [r3]
+	ldr	r0, [r2, #4]
 	rev	r0, r0
-	eors	r7, r1
+	eors	r7, r0
+	ldr	r0, [r2]
+	rev	r0, r0
 	eors	r6, r0
 	@ isap_a_128a.ae:34: return ((0x80 as u64) << 56) >> (8 * count)
-	lsls	r5, r2, #3
 	movs	r3, #0
 	movs	r2, #1
 	lsls	r2, r2, #31
+	lsls	r5, r1, #3
 	cmp	r5, #64
 	bcs	.Lisap_a_128a_mac_shz9
 .Lisap_a_128a_mac_shl11:
@@ -1027,9 +1009,9 @@ isap_a_128a_mac:
 .Lisap_a_128a_mac_shf10:
 	movs	r1, #32
 	subs	r1, r1, r5
-	lsrs	r3, r5
 	mov	r0, r2
 	lsls	r0, r1
+	lsrs	r3, r5
 	orrs	r3, r0
 	lsrs	r2, r5
 	b	.Lisap_a_128a_mac_she12
@@ -1039,8 +1021,8 @@ isap_a_128a_mac:
 .Lisap_a_128a_mac_she12:
 	@ isap_a_128a.ae:81: s[0] = s[0] ^ load_be(x, off, rate, count) ^ pad(count)
 	eors	r7, r3
-	eors	r6, r2
 	str	r7, [sp, #4]
+	eors	r6, r2
 	str	r6, [sp, #8]
 	@ isap_a_128a.ae:82: P.permute(s, s_h)
 	add	r0, sp, #4
@@ -1052,12 +1034,12 @@ isap_a_128a_mac:
 	bcc	.Lisap_a_128a_mac_loop2
 .Lisap_a_128a_mac_done3:
 	@ isap_a_128a.ae:97: s[4] = s[4] ^ 1
-	ldr	r2, [sp, #36]
-	ldr	r1, [sp, #40]
+	ldr	r1, [sp, #36]
 	movs	r0, #1
-	eors	r2, r0
-	str	r2, [sp, #36]
-	str	r1, [sp, #40]
+	eors	r1, r0
+	str	r1, [sp, #36]
+	ldr	r0, [sp, #40]
+	str	r0, [sp, #40]
 	@ isap_a_128a.ae:78: for i in 0..n / rate + 1 {
 	mov	r0, r10
 	lsrs	r0, r0, #3
@@ -1067,59 +1049,59 @@ isap_a_128a_mac:
 	cmp	r4, r0
 	bcs	.Lisap_a_128a_mac_done14
 .Lisap_a_128a_mac_loop13:
+	@ isap_a_128a.ae:80: count = if n - off < rate then n - off else rate
+	movs	r2, #8
 	@ isap_a_128a.ae:79: off = rate * i
-	lsls	r1, r4, #3
+	lsls	r3, r4, #3
 	@ isap_a_128a.ae:80: count = if n - off < rate then n - off else rate
 	mov	r0, r10
-	subs	r3, r0, r1
-	cmp	r3, #8
-	movs	r2, #0
-	sbcs	r2, r2
-	movs	r0, #8
-	eors	r3, r0
-	ands	r3, r2
-	mov	r2, r3
-	eors	r2, r0
+	subs	r1, r0, r3
+	cmp	r1, #8
+	movs	r0, #0
+	sbcs	r0, r0
+	eors	r1, r2
+	ands	r1, r0
+	eors	r1, r2
 	@ isap_a_128a.ae:81: s[0] = s[0] ^ load_be(x, off, rate, count) ^ pad(count)
 	ldr	r7, [sp, #4]
 	ldr	r6, [sp, #8]
 	ldr	r0, [sp, #136]
-	adds	r3, r0, r1
+	adds	r2, r0, r3
 	movs	r0, #3
-	cmp	r2, #8
+	cmp	r1, #8
 	bcc	.Lisap_a_128a_mac_bytes15
-	tst	r3, r0
+	tst	r2, r0
 	beq	.Lisap_a_128a_mac_words16
 .Lisap_a_128a_mac_bytes15:
 	movs	r0, #0
 	str	r0, [sp, #84]
 	str	r0, [sp, #88]
 	add	r5, sp, #84
-	mov	r1, r2
-	cmp	r1, #8
+	mov	r3, r1
+	cmp	r3, #8
 	bcc	.Lisap_a_128a_mac_cnt18
-	movs	r1, #8
+	movs	r3, #8
 .Lisap_a_128a_mac_cnt18:
 .Lisap_a_128a_mac_cpy19:
-	subs	r1, #1
+	subs	r3, #1
 	bcc	.Lisap_a_128a_mac_cpyd17
-	ldrb	r0, [r3, r1]
-	strb	r0, [r5, r1]
+	ldrb	r0, [r2, r3]
+	strb	r0, [r5, r3]
 	b	.Lisap_a_128a_mac_cpy19
 .Lisap_a_128a_mac_cpyd17:
-	mov	r3, r5
+	mov	r2, r5
 .Lisap_a_128a_mac_words16:
-	ldr	r0, [r3, #4]
-	rev	r1, r0
-	ldr	r0, [r3]
+	ldr	r0, [r2, #4]
 	rev	r0, r0
-	eors	r7, r1
+	eors	r7, r0
+	ldr	r0, [r2]
+	rev	r0, r0
 	eors	r6, r0
 	@ isap_a_128a.ae:34: return ((0x80 as u64) << 56) >> (8 * count)
-	lsls	r5, r2, #3
 	movs	r3, #0
 	movs	r2, #1
 	lsls	r2, r2, #31
+	lsls	r5, r1, #3
 	cmp	r5, #64
 	bcs	.Lisap_a_128a_mac_shz20
 .Lisap_a_128a_mac_shl22:
@@ -1133,9 +1115,9 @@ isap_a_128a_mac:
 .Lisap_a_128a_mac_shf21:
 	movs	r1, #32
 	subs	r1, r1, r5
-	lsrs	r3, r5
 	mov	r0, r2
 	lsls	r0, r1
+	lsrs	r3, r5
 	orrs	r3, r0
 	lsrs	r2, r5
 	b	.Lisap_a_128a_mac_she23
@@ -1145,8 +1127,8 @@ isap_a_128a_mac:
 .Lisap_a_128a_mac_she23:
 	@ isap_a_128a.ae:81: s[0] = s[0] ^ load_be(x, off, rate, count) ^ pad(count)
 	eors	r7, r3
-	eors	r6, r2
 	str	r7, [sp, #4]
+	eors	r6, r2
 	str	r6, [sp, #8]
 	@ isap_a_128a.ae:82: P.permute(s, s_h)
 	add	r0, sp, #4
@@ -1158,15 +1140,15 @@ isap_a_128a_mac:
 	bcc	.Lisap_a_128a_mac_loop13
 .Lisap_a_128a_mac_done14:
 	@ isap_a_128a.ae:99: rekey(ka, cat(s[0], s[1]), t)
-	ldr	r4, [sp, #4]
-	ldr	r3, [sp, #8]
-	ldr	r1, [sp, #12]
+	ldr	r0, [sp, #12]
+	str	r0, [sp, #84]
 	ldr	r0, [sp, #16]
-	add	r2, sp, #44
-	str	r1, [sp, #84]
 	str	r0, [sp, #88]
-	str	r4, [sp, #92]
-	str	r3, [sp, #96]
+	ldr	r0, [sp, #4]
+	str	r0, [sp, #92]
+	ldr	r0, [sp, #8]
+	str	r0, [sp, #96]
+	add	r2, sp, #44
 	add	r1, sp, #84
 	ldr	r0, [sp]
 	bl	isap_a_128a_rekey
@@ -1185,15 +1167,15 @@ isap_a_128a_mac:
 	movs	r1, #12
 	bl	isap_a_128a_P_permute
 	@ isap_a_128a.ae:103: return cat(s[0], s[1])
-	ldr	r4, [sp, #4]
-	ldr	r3, [sp, #8]
-	ldr	r2, [sp, #12]
+	ldr	r1, [sp, #12]
+	ldr	r2, [sp, #144]
+	str	r1, [r2]
 	ldr	r1, [sp, #16]
-	ldr	r5, [sp, #144]
-	str	r2, [r5]
-	str	r1, [r5, #4]
-	str	r4, [r5, #8]
-	str	r3, [r5, #12]
+	str	r1, [r2, #4]
+	ldr	r1, [sp, #4]
+	str	r1, [r2, #8]
+	ldr	r1, [sp, #8]
+	str	r1, [r2, #12]
 	add	sp, #100
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
@@ -1206,8 +1188,8 @@ isap_a_128a_mac:
 
 
 @ --- isap_a_128a_rekey: isap_a_128a.rekey
-@     frame 48 bytes (33 spill slots, 12 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 586 bytes of code and literals
+@     frame 52 bytes (31 spill slots, 13 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 572 bytes of code and literals
 	.section .text.isap_a_128a_rekey,"ax",%progbits
 	.global isap_a_128a_rekey
 	.type isap_a_128a_rekey, %function
@@ -1220,335 +1202,334 @@ isap_a_128a_rekey:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #48
-	str	r2, [sp, #44]
-	ldr	r7, [r1]
-	str	r7, [sp, #28]
-	ldr	r3, [r1, #4]
-	str	r3, [sp, #32]
-	ldr	r7, [r1, #8]
-	str	r7, [sp, #36]
-	ldr	r3, [r1, #12]
-	str	r3, [sp, #24]
-	@ isap_a_128a.ae:57: x0 = init[0]
-	ldr	r2, [r0]
-	ldr	r6, [r0, #4]
-	@ isap_a_128a.ae:58: x1 = init[1]
-	ldr	r7, [r0, #8]
-	ldr	r1, [r0, #12]
-	@ isap_a_128a.ae:59: x2 = init[2]
-	ldr	r5, [r0, #16]
-	ldr	r3, [r0, #20]
-	str	r3, [sp, #12]
-	@ isap_a_128a.ae:60: x3 = init[3]
-	ldr	r4, [r0, #24]
-	ldr	r3, [r0, #28]
-	mov	r9, r3
-	@ isap_a_128a.ae:61: x4 = init[4]
-	ldr	r3, [r0, #32]
-	str	r3, [sp, #8]
-	ldr	r3, [r0, #36]
-	str	r3, [sp]
+	sub	sp, #52
+	ldr	r6, [r1, #12]
 	@ isap_a_128a.ae:62: for i in 0..k - 1 {
-	movs	r0, #0
-	str	r0, [sp, #40]
-	str	r2, [sp, #4]
-	mov	r11, r7
-	mov	r8, r1
-	ldr	r3, [sp, #8]
+	str	r6, [sp, #28]
+	ldr	r6, [r1, #8]
+	str	r6, [sp, #32]
+	ldr	r6, [r1, #4]
+	str	r6, [sp, #36]
+	ldr	r6, [r1]
+	str	r6, [sp, #44]
+	mov	r1, r0
+	@ isap_a_128a.ae:61: x4 = init[4]
+	ldr	r6, [r1, #36]
+	@ isap_a_128a.ae:62: for i in 0..k - 1 {
+	str	r6, [sp, #8]
+	@ isap_a_128a.ae:61: x4 = init[4]
+	ldr	r0, [r1, #32]
+	@ isap_a_128a.ae:60: x3 = init[3]
+	ldr	r5, [r1, #28]
+	ldr	r3, [r1, #24]
+	@ isap_a_128a.ae:62: for i in 0..k - 1 {
+	mov	r10, r3
+	@ isap_a_128a.ae:59: x2 = init[2]
+	ldr	r3, [r1, #20]
+	@ isap_a_128a.ae:62: for i in 0..k - 1 {
+	str	r3, [sp, #24]
+	@ isap_a_128a.ae:59: x2 = init[2]
+	ldr	r7, [r1, #16]
+	@ isap_a_128a.ae:58: x1 = init[1]
+	ldr	r3, [r1, #12]
+	@ isap_a_128a.ae:62: for i in 0..k - 1 {
+	str	r3, [sp]
+	@ isap_a_128a.ae:58: x1 = init[1]
+	ldr	r3, [r1, #8]
+	@ isap_a_128a.ae:62: for i in 0..k - 1 {
+	mov	r11, r3
+	@ isap_a_128a.ae:57: x0 = init[0]
+	ldm	r1, {r1, r6}
+	@ isap_a_128a.ae:62: for i in 0..k - 1 {
+	mov	r9, r1
+	movs	r1, #0
+	str	r1, [sp, #40]
+	str	r2, [sp, #48]
 .Lisap_a_128a_rekey_loop1:
 	@ isap_a_128a.ae:63: x0 = x0 ^ ((y[127] as u64) << 63)
-	ldr	r0, [sp, #24]
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #31
-	mov	r1, r6
-	eors	r1, r0
-	@ ascon_p.ae:47: for i in 16 - rounds..16 {
-	movs	r0, #15
-	str	r0, [sp, #16]
-	ldr	r6, [sp, #4]
-	mov	r10, r1
+	ldr	r2, [sp, #28]
+	lsrs	r1, r2, #31
+	lsls	r1, r1, #31
+	eors	r6, r1
 	@ ascon_p.ae:48: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
-	ldr	r0, =isap_a_128a_P.rc
-	adds	r0, #15
-	str	r0, [sp, #4]
+	ldr	r1, =isap_a_128a_P.rc
+	adds	r1, #15
+	str	r1, [sp, #12]
 	@ ascon_p.ae:47: for i in 16 - rounds..16 {
+	mov	r1, r10
+	mov	r2, r7
+	ldr	r3, [sp]
+	mov	r4, r11
+	mov	r8, r6
+	movs	r6, #15
+	str	r6, [sp, #16]
 .Lisap_a_128a_rekey_loop3:
 	@ ascon_p.ae:48: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
-	ldr	r0, [sp, #4]
-	ldrb	r0, [r0]
+	ldr	r6, [sp, #12]
+	ldrb	r7, [r6]
 	@ ascon_p.ae:21: x2 = x2 ^ (c as u64)
-	eors	r5, r0
-	@ ascon_p.ae:24: x0 = x0 ^ x4
-	eors	r6, r3
-	@ ascon_p.ae:25: x4 = x4 ^ x3
-	eors	r3, r4
-	@ ascon_p.ae:26: x2 = x2 ^ x1
-	mov	r2, r11
-	eors	r5, r2
-	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
-	mov	r1, r5
-	bics	r1, r2
-	eors	r1, r6
-	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	mov	r0, r4
-	bics	r0, r5
-	eors	r0, r2
-	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	mov	r2, r3
-	bics	r2, r4
-	eors	r5, r2
-	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mov	r2, r6
-	bics	r2, r3
-	eors	r4, r2
-	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	mov	r2, r11
-	bics	r2, r6
-	eors	r3, r2
-	mov	r11, r3
-	@ ascon_p.ae:32: t1 = t1 ^ t0
-	eors	r0, r1
-	@ ascon_p.ae:33: t0 = t0 ^ t4
-	mov	r6, r3
-	eors	r1, r6
-	@ ascon_p.ae:34: t3 = t3 ^ t2
-	eors	r4, r5
-	str	r4, [sp, #8]
-	@ ascon_p.ae:35: t2 = ~t2
-	mvns	r6, r5
-	str	r6, [sp, #20]
-	@ ascon_p.ae:24: x0 = x0 ^ x4
-	mov	r3, r10
-	ldr	r6, [sp]
-	eors	r3, r6
-	@ ascon_p.ae:25: x4 = x4 ^ x3
-	mov	r5, r6
-	mov	r7, r9
-	eors	r5, r7
-	@ ascon_p.ae:26: x2 = x2 ^ x1
-	ldr	r4, [sp, #12]
-	mov	r2, r8
-	eors	r4, r2
-	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
-	mov	r6, r4
-	bics	r6, r2
-	eors	r6, r3
-	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	mov	r2, r9
-	bics	r2, r4
-	mov	r7, r8
 	eors	r2, r7
-	mov	r10, r2
-	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	mov	r7, r5
-	mov	r2, r9
-	bics	r7, r2
-	eors	r4, r7
-	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mov	r2, r3
-	bics	r2, r5
-	mov	r7, r9
-	eors	r7, r2
-	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	mov	r2, r8
-	bics	r2, r3
-	eors	r5, r2
-	@ ascon_p.ae:32: t1 = t1 ^ t0
-	mov	r2, r10
-	eors	r2, r6
-	@ ascon_p.ae:33: t0 = t0 ^ t4
-	eors	r6, r5
-	@ ascon_p.ae:34: t3 = t3 ^ t2
-	mov	r3, r7
-	eors	r3, r4
-	@ ascon_p.ae:35: t2 = ~t2
-	mvns	r4, r4
-	str	r4, [sp, #12]
-	@ ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
-	lsls	r4, r6, #13
-	eors	r4, r1
-	lsrs	r7, r1, #19
-	eors	r4, r7
-	mov	r8, r4
-	lsls	r4, r1, #13
-	eors	r4, r6
-	lsrs	r7, r6, #19
-	eors	r4, r7
-	mov	r10, r4
-	mov	r7, r8
-	lsls	r4, r6, #4
-	eors	r7, r4
-	lsrs	r4, r1, #28
-	eors	r7, r4
-	mov	r9, r7
-	mov	r4, r10
-	lsls	r1, r1, #4
-	eors	r4, r1
-	lsrs	r6, r6, #28
-	eors	r4, r6
-	mov	r10, r4
-	@ ascon_p.ae:38: t1 ^ (t1 >>> 61) ^ (t1 >>> 39),
-	lsls	r4, r0, #3
-	eors	r4, r0
-	lsrs	r6, r2, #29
-	eors	r4, r6
-	lsls	r1, r2, #3
-	eors	r1, r2
-	lsrs	r6, r0, #29
-	eors	r1, r6
-	str	r4, [sp]
-	lsls	r4, r0, #25
-	ldr	r6, [sp]
-	eors	r6, r4
-	lsrs	r4, r2, #7
-	eors	r6, r4
-	str	r6, [sp]
-	lsls	r6, r2, #25
-	eors	r1, r6
-	lsrs	r6, r0, #7
-	eors	r1, r6
-	mov	r8, r1
-	@ ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
-	ldr	r1, [sp, #12]
-	lsls	r7, r1, #31
-	ldr	r4, [sp, #20]
-	eors	r7, r4
-	lsrs	r0, r4, #1
-	eors	r7, r0
-	lsls	r2, r4, #31
-	eors	r2, r1
-	lsrs	r0, r1, #1
-	eors	r2, r0
-	lsls	r0, r1, #26
-	eors	r7, r0
-	lsrs	r0, r4, #6
-	eors	r7, r0
-	lsls	r0, r4, #26
-	eors	r2, r0
-	lsrs	r0, r1, #6
-	eors	r2, r0
-	@ ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
-	lsls	r4, r3, #22
-	ldr	r6, [sp, #8]
-	eors	r4, r6
-	lsrs	r0, r6, #10
-	eors	r4, r0
-	lsls	r1, r6, #22
-	eors	r1, r3
-	lsrs	r0, r3, #10
-	eors	r1, r0
-	lsls	r0, r3, #15
-	eors	r4, r0
-	lsrs	r0, r6, #17
-	eors	r4, r0
-	lsls	r0, r6, #15
-	eors	r1, r0
-	lsrs	r0, r3, #17
-	eors	r1, r0
-	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
-	lsls	r3, r5, #25
-	mov	r6, r11
-	eors	r3, r6
-	lsrs	r0, r6, #7
-	eors	r3, r0
-	lsls	r6, r6, #25
-	eors	r6, r5
-	lsrs	r0, r5, #7
-	eors	r6, r0
-	mov	r0, r11
-	lsls	r0, r0, #23
-	eors	r3, r0
-	lsrs	r0, r5, #9
-	eors	r3, r0
-	mov	r0, r6
-	lsls	r5, r5, #23
-	eors	r0, r5
-	mov	r5, r11
-	lsrs	r5, r5, #9
-	eors	r0, r5
-	ldr	r5, [sp, #4]
-	adds	r5, #1
-	str	r5, [sp, #4]
+	@ ascon_p.ae:24: x0 = x0 ^ x4
 	mov	r6, r9
-	ldr	r5, [sp]
-	mov	r11, r5
-	mov	r5, r7
-	str	r2, [sp, #12]
-	mov	r9, r1
-	str	r0, [sp]
-	ldr	r0, [sp, #16]
-	adds	r0, #1
-	str	r0, [sp, #16]
-	cmp	r0, #16
+	eors	r6, r0
+	@ ascon_p.ae:25: x4 = x4 ^ x3
+	eors	r0, r1
+	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
+	mov	r7, r4
+	bics	r7, r6
+	eors	r7, r0
+	str	r7, [sp]
+	@ ascon_p.ae:26: x2 = x2 ^ x1
+	eors	r2, r4
+	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
+	mov	r7, r2
+	bics	r7, r4
+	eors	r7, r6
+	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
+	bics	r6, r0
+	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
+	bics	r0, r1
+	eors	r0, r2
+	str	r0, [sp, #4]
+	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
+	eors	r6, r1
+	str	r6, [sp, #20]
+	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
+	bics	r1, r2
+	eors	r4, r1
+	@ ascon_p.ae:24: x0 = x0 ^ x4
+	mov	r0, r8
+	ldr	r2, [sp, #8]
+	eors	r0, r2
+	@ ascon_p.ae:25: x4 = x4 ^ x3
+	eors	r2, r5
+	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
+	mov	r1, r0
+	bics	r1, r2
+	eors	r1, r5
+	str	r1, [sp, #8]
+	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
+	mov	r1, r3
+	bics	r1, r0
+	eors	r1, r2
+	@ ascon_p.ae:26: x2 = x2 ^ x1
+	ldr	r6, [sp, #24]
+	eors	r6, r3
+	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
+	bics	r2, r5
+	eors	r2, r6
+	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
+	bics	r5, r6
+	eors	r5, r3
+	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
+	bics	r6, r3
+	eors	r0, r6
+	@ ascon_p.ae:32: t1 = t1 ^ t0
+	eors	r5, r0
+	eors	r4, r7
+	@ ascon_p.ae:33: t0 = t0 ^ t4
+	eors	r0, r1
+	ldr	r3, [sp]
+	eors	r7, r3
+	@ ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
+	lsls	r6, r0, #13
+	eors	r6, r7
+	lsrs	r3, r7, #19
+	eors	r6, r3
+	mov	r10, r6
+	lsls	r6, r0, #4
+	mov	r3, r10
+	eors	r3, r6
+	lsrs	r6, r7, #28
+	eors	r3, r6
+	mov	r10, r3
+	lsls	r6, r7, #13
+	eors	r6, r0
+	lsrs	r3, r0, #19
+	eors	r6, r3
+	lsls	r3, r7, #4
+	eors	r6, r3
+	lsrs	r7, r0, #28
+	eors	r6, r7
+	mov	r8, r6
+	@ ascon_p.ae:38: t1 ^ (t1 >>> 61) ^ (t1 >>> 39),
+	lsls	r3, r4, #3
+	eors	r3, r4
+	lsrs	r0, r5, #29
+	eors	r3, r0
+	mov	r9, r3
+	lsls	r3, r4, #25
+	mov	r0, r9
+	eors	r0, r3
+	lsrs	r3, r5, #7
+	eors	r0, r3
+	mov	r9, r0
+	lsls	r3, r5, #3
+	eors	r3, r5
+	lsrs	r0, r4, #29
+	eors	r3, r0
+	lsls	r5, r5, #25
+	mov	r0, r3
+	eors	r0, r5
+	lsrs	r3, r4, #7
+	eors	r0, r3
+	mov	r11, r0
+	@ ascon_p.ae:34: t3 = t3 ^ t2
+	ldr	r0, [sp, #8]
+	eors	r0, r2
+	ldr	r6, [sp, #20]
+	ldr	r3, [sp, #4]
+	eors	r6, r3
+	@ ascon_p.ae:35: t2 = ~t2
+	mvns	r5, r2
+	mov	r2, r3
+	mvns	r7, r2
+	@ ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
+	lsls	r4, r5, #31
+	eors	r4, r7
+	lsrs	r2, r7, #1
+	eors	r4, r2
+	lsls	r2, r5, #26
+	eors	r4, r2
+	lsrs	r2, r7, #6
+	eors	r4, r2
+	lsls	r3, r7, #31
+	eors	r3, r5
+	lsrs	r2, r5, #1
+	eors	r3, r2
+	lsls	r2, r7, #26
+	eors	r3, r2
+	lsrs	r2, r5, #6
+	eors	r3, r2
+	@ ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
+	lsls	r7, r0, #22
+	eors	r7, r6
+	lsrs	r2, r6, #10
+	eors	r7, r2
+	lsls	r2, r0, #15
+	eors	r7, r2
+	lsrs	r2, r6, #17
+	eors	r7, r2
+	lsls	r5, r6, #22
+	eors	r5, r0
+	lsrs	r2, r0, #10
+	eors	r5, r2
+	lsls	r2, r6, #15
+	eors	r5, r2
+	lsrs	r0, r0, #17
+	eors	r5, r0
+	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
+	lsls	r0, r1, #25
+	ldr	r6, [sp]
+	eors	r0, r6
+	lsrs	r2, r6, #7
+	eors	r0, r2
+	lsls	r2, r6, #23
+	eors	r0, r2
+	lsrs	r2, r1, #9
+	eors	r0, r2
+	lsls	r2, r6, #25
+	eors	r2, r1
+	lsrs	r6, r1, #7
+	eors	r2, r6
+	lsls	r1, r1, #23
+	eors	r2, r1
+	ldr	r1, [sp]
+	lsrs	r1, r1, #9
+	eors	r2, r1
+	ldr	r6, [sp, #16]
+	adds	r6, #1
+	str	r6, [sp, #16]
+	str	r2, [sp, #8]
+	mov	r1, r7
+	str	r3, [sp, #24]
+	mov	r2, r4
+	mov	r3, r11
+	mov	r4, r9
+	mov	r9, r10
+	ldr	r6, [sp, #12]
+	adds	r6, #1
+	str	r6, [sp, #12]
+	ldr	r6, [sp, #16]
+	cmp	r6, #16
 	bcs	.Lisap_a_128a_rekey_far1
 	b	.Lisap_a_128a_rekey_loop3
 .Lisap_a_128a_rekey_far1:
 .Lisap_a_128a_rekey_done4:
 	@ isap_a_128a.ae:65: y = y << 1
-	ldr	r7, [sp, #28]
-	lsls	r0, r7, #1
-	str	r0, [sp, #8]
-	ldr	r0, [sp, #32]
-	lsls	r2, r0, #1
-	lsrs	r0, r7, #31
-	orrs	r2, r0
-	ldr	r1, [sp, #36]
-	lsls	r1, r1, #1
-	ldr	r0, [sp, #32]
-	lsrs	r0, r0, #31
-	orrs	r1, r0
-	ldr	r0, [sp, #24]
-	lsls	r0, r0, #1
-	ldr	r7, [sp, #36]
-	lsrs	r7, r7, #31
-	orrs	r0, r7
-	str	r6, [sp, #4]
+	ldr	r6, [sp, #40]
+	adds	r6, #1
+	str	r6, [sp, #40]
+	ldr	r6, [sp, #28]
+	lsls	r6, r6, #1
+	mov	r10, r6
+	ldr	r6, [sp, #32]
+	lsrs	r7, r6, #31
 	mov	r6, r10
-	ldr	r7, [sp, #8]
-	str	r7, [sp, #28]
-	str	r2, [sp, #32]
-	str	r1, [sp, #36]
-	str	r0, [sp, #24]
-	ldr	r0, [sp, #40]
-	adds	r0, #1
-	str	r0, [sp, #40]
-	cmp	r0, #127
+	orrs	r6, r7
+	str	r6, [sp, #28]
+	ldr	r6, [sp, #32]
+	lsls	r6, r6, #1
+	mov	r10, r6
+	ldr	r6, [sp, #36]
+	lsrs	r7, r6, #31
+	mov	r6, r10
+	orrs	r6, r7
+	str	r6, [sp, #32]
+	ldr	r6, [sp, #36]
+	lsls	r6, r6, #1
+	mov	r10, r6
+	ldr	r6, [sp, #44]
+	lsrs	r7, r6, #31
+	mov	r6, r10
+	orrs	r6, r7
+	str	r6, [sp, #36]
+	ldr	r6, [sp, #44]
+	lsls	r6, r6, #1
+	str	r6, [sp, #44]
+	mov	r10, r1
+	mov	r7, r2
+	str	r3, [sp]
+	mov	r11, r4
+	mov	r6, r8
+	ldr	r1, [sp, #40]
+	cmp	r1, #127
 	bcs	.Lisap_a_128a_rekey_far2
 	b	.Lisap_a_128a_rekey_loop1
 .Lisap_a_128a_rekey_far2:
 .Lisap_a_128a_rekey_done2:
-	@ isap_a_128a.ae:67: s[0] = x0 ^ ((y[127] as u64) << 63)
-	ldr	r0, [sp, #24]
-	lsrs	r0, r0, #31
-	lsls	r0, r0, #31
-	eors	r6, r0
-	ldr	r2, [sp, #44]
-	ldr	r0, [sp, #4]
-	str	r0, [r2]
-	str	r6, [r2, #4]
-	@ isap_a_128a.ae:68: s[1] = x1
-	mov	r1, r11
-	str	r1, [r2, #8]
-	mov	r1, r8
-	str	r1, [r2, #12]
-	@ isap_a_128a.ae:69: s[2] = x2
-	str	r5, [r2, #16]
-	ldr	r1, [sp, #12]
-	str	r1, [r2, #20]
-	@ isap_a_128a.ae:70: s[3] = x3
-	str	r4, [r2, #24]
-	mov	r1, r9
-	str	r1, [r2, #28]
-	@ isap_a_128a.ae:71: s[4] = x4
-	str	r3, [r2, #32]
-	ldr	r1, [sp]
-	str	r1, [r2, #36]
 	@ isap_a_128a.ae:72: P.permute(s, s_k)
 	movs	r1, #12
-	mov	r0, r2
+	@ isap_a_128a.ae:67: s[0] = x0 ^ ((y[127] as u64) << 63)
+	ldr	r4, [sp, #48]
+	mov	r2, r9
+	str	r2, [r4]
+	ldr	r2, [sp, #28]
+	lsrs	r2, r2, #31
+	lsls	r2, r2, #31
+	eors	r6, r2
+	str	r6, [r4, #4]
+	@ isap_a_128a.ae:68: s[1] = x1
+	mov	r3, r11
+	str	r3, [r4, #8]
+	ldr	r2, [sp]
+	str	r2, [r4, #12]
+	@ isap_a_128a.ae:69: s[2] = x2
+	str	r7, [r4, #16]
+	ldr	r3, [sp, #24]
+	str	r3, [r4, #20]
+	@ isap_a_128a.ae:70: s[3] = x3
+	mov	r3, r10
+	str	r3, [r4, #24]
+	str	r5, [r4, #28]
+	@ isap_a_128a.ae:71: s[4] = x4
+	str	r0, [r4, #32]
+	ldr	r2, [sp, #8]
+	str	r2, [r4, #36]
+	@ isap_a_128a.ae:72: P.permute(s, s_k)
+	mov	r0, r4
 	bl	isap_a_128a_P_permute
-	add	sp, #48
+	add	sp, #52
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

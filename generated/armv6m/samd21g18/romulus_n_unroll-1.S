@@ -294,8 +294,8 @@ romulus_n_key_setup:
 
 
 @ --- romulus_n_encrypt_with: romulus_n.encrypt_with
-@     frame 404 bytes (25 spill slots, 10 on the stack; locals 360), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 880 bytes of code and literals
+@     frame 400 bytes (19 spill slots, 9 on the stack; locals 360), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 860 bytes of code and literals
 	.section .text.romulus_n_encrypt_with,"ax",%progbits
 	.global romulus_n_encrypt_with
 	.type romulus_n_encrypt_with, %function
@@ -308,450 +308,449 @@ romulus_n_encrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #404
+	sub	sp, #400
 	mov	r6, r0
-	mov	r2, r1
 	mov	r5, r3
-	ldr	r4, [sp, #440]
+	ldr	r4, [sp, #436]
+	mov	r7, r1
 	@ romulus_n.ae:109: E.tk23_rows(load_be(nonce, 0, 16), r3, r23)
 	movs	r0, #3
-	tst	r2, r0
+	tst	r7, r0
 	beq	.Lromulus_n_encrypt_with_words2
 .Lromulus_n_encrypt_with_bytes1:
-	add	r3, sp, #364
+	add	r2, sp, #360
 	movs	r1, #16
 .Lromulus_n_encrypt_with_cpy4:
 	subs	r1, #1
 	bcc	.Lromulus_n_encrypt_with_cpyd3
-	ldrb	r0, [r2, r1]
-	strb	r0, [r3, r1]
+	ldrb	r0, [r7, r1]
+	strb	r0, [r2, r1]
 	b	.Lromulus_n_encrypt_with_cpy4
 .Lromulus_n_encrypt_with_cpyd3:
-	mov	r2, r3
+	mov	r7, r2
 .Lromulus_n_encrypt_with_words2:
-	ldr	r0, [r2, #12]
+	ldr	r0, [r7, #12]
 	rev	r3, r0
-	ldr	r0, [r2, #8]
-	rev	r1, r0
-	ldr	r0, [r2, #4]
-	rev	r0, r0
-	ldr	r2, [r2]
-	rev	r7, r2
-	add	r2, sp, #44
-	str	r3, [sp, #364]
+	ldm	r7!, {r0, r1, r2}
+	str	r3, [sp, #360]
+	rev	r2, r2
+	str	r2, [sp, #364]
+	rev	r1, r1
 	str	r1, [sp, #368]
+	rev	r0, r0
 	str	r0, [sp, #372]
-	str	r7, [sp, #376]
-	add	r0, sp, #364
+	add	r2, sp, #40
+	add	r0, sp, #360
 	mov	r1, r6
 	bl	romulus_n_E_tk23_rows
 	@ romulus_n.ae:110: s = absorb_ad(r3, r23, ad)
-	add	r1, sp, #44
-	add	r0, sp, #364
+	add	r1, sp, #40
+	add	r0, sp, #360
 	str	r0, [sp]
 	mov	r0, r6
 	mov	r2, r5
 	mov	r3, r4
 	bl	romulus_n_absorb_ad
 	@ romulus_n.ae:113: if m == 0 {
-	ldr	r1, [sp, #448]
-	subs	r0, r1, #1
-	movs	r1, #0
-	adcs	r1, r1
+	ldr	r2, [sp, #444]
+	subs	r0, r2, #1
+	movs	r2, #0
+	adcs	r2, r2
 	movs	r0, #1
-	eors	r1, r0
+	eors	r2, r0
 	@ romulus_n.ae:110: s = absorb_ad(r3, r23, ad)
-	ldr	r4, [sp, #364]
-	ldr	r6, [sp, #368]
+	ldr	r6, [sp, #360]
+	ldr	r3, [sp, #364]
+	ldr	r1, [sp, #368]
 	ldr	r5, [sp, #372]
-	ldr	r3, [sp, #376]
 	@ romulus_n.ae:113: if m == 0 {
-	cmp	r1, #0
+	cmp	r2, #0
 	beq	.Lromulus_n_encrypt_with_else5
 	@ romulus_n.ae:115: s = tbc_n(cnt, 0x15, r23, s)
 	movs	r0, #2
-	str	r0, [sp, #364]
+	str	r0, [sp, #360]
 	movs	r0, #0
-	str	r0, [sp, #368]
-	str	r4, [sp, #372]
-	str	r6, [sp, #376]
+	str	r0, [sp, #364]
+	str	r6, [sp, #368]
+	str	r3, [sp, #372]
+	str	r1, [sp, #376]
 	str	r5, [sp, #380]
-	str	r3, [sp, #384]
-	add	r0, sp, #388
+	add	r0, sp, #384
 	str	r0, [sp]
-	add	r2, sp, #44
-	add	r0, sp, #364
+	add	r2, sp, #40
+	add	r0, sp, #360
 	movs	r1, #21
-	add	r3, sp, #372
+	add	r3, sp, #368
 	bl	romulus_n_tbc_n
-	ldr	r4, [sp, #388]
-	ldr	r6, [sp, #392]
+	ldr	r6, [sp, #384]
+	ldr	r3, [sp, #388]
+	ldr	r1, [sp, #392]
 	ldr	r5, [sp, #396]
-	ldr	r3, [sp, #400]
-	movs	r2, #2
-	movs	r1, #0
+	movs	r4, #2
+	movs	r2, #0
 	b	.Lromulus_n_encrypt_with_endif6
 .Lromulus_n_encrypt_with_else5:
-	movs	r2, #1
-	movs	r1, #0
+	movs	r4, #1
+	movs	r2, #0
 .Lromulus_n_encrypt_with_endif6:
 	@ romulus_n.ae:117: for i in 0..(m + 15) / 16 {
-	ldr	r0, [sp, #448]
+	ldr	r0, [sp, #444]
 	adds	r0, #15
 	lsrs	r0, r0, #4
-	str	r0, [sp, #40]
-	mov	r8, r4
-	mov	r9, r3
+	str	r0, [sp, #36]
+	mov	r9, r6
+	mov	r8, r5
+	str	r4, [sp, #24]
 	str	r2, [sp, #20]
-	str	r1, [sp, #24]
-	movs	r1, #0
-	str	r1, [sp, #16]
-	cmp	r1, r0
+	movs	r2, #0
+	str	r2, [sp, #16]
+	cmp	r2, r0
 	bcc	.Lromulus_n_encrypt_with_far1
 	b	.Lromulus_n_encrypt_with_done8
 .Lromulus_n_encrypt_with_far1:
 .Lromulus_n_encrypt_with_loop7:
 	@ romulus_n.ae:118: off = 16 * i
-	ldr	r1, [sp, #16]
-	lsls	r0, r1, #4
-	str	r0, [sp, #12]
-	@ romulus_n.ae:119: rest = m - off
-	ldr	r1, [sp, #448]
-	subs	r0, r1, r0
+	ldr	r2, [sp, #16]
+	lsls	r0, r2, #4
 	str	r0, [sp, #8]
+	@ romulus_n.ae:119: rest = m - off
+	ldr	r2, [sp, #444]
+	subs	r0, r2, r0
+	mov	r10, r0
 	@ romulus_n.ae:120: count = if rest < 16 then rest else 16
 	cmp	r0, #16
-	movs	r1, #0
-	sbcs	r1, r1
-	mov	r7, r0
-	movs	r0, #16
-	eors	r7, r0
-	ands	r7, r1
-	eors	r7, r0
-	@ romulus_n.ae:121: mp = pad(load_be(msg, off, 16, count), count)
-	ldr	r1, [sp, #444]
-	ldr	r0, [sp, #12]
-	adds	r3, r1, r0
-	cmp	r7, #16
-	bcc	.Lromulus_n_encrypt_with_bytes9
-	movs	r0, #3
-	tst	r3, r0
-	beq	.Lromulus_n_encrypt_with_words10
-.Lromulus_n_encrypt_with_bytes9:
-	movs	r0, #0
-	str	r0, [sp, #364]
-	str	r0, [sp, #368]
-	str	r0, [sp, #372]
-	str	r0, [sp, #376]
-	add	r2, sp, #364
-	mov	r1, r7
-	cmp	r1, #16
-	bcc	.Lromulus_n_encrypt_with_cnt12
-	movs	r1, #16
-.Lromulus_n_encrypt_with_cnt12:
-.Lromulus_n_encrypt_with_cpy13:
-	subs	r1, #1
-	bcc	.Lromulus_n_encrypt_with_cpyd11
-	ldrb	r0, [r3, r1]
-	strb	r0, [r2, r1]
-	b	.Lromulus_n_encrypt_with_cpy13
-.Lromulus_n_encrypt_with_cpyd11:
-	mov	r3, r2
-.Lromulus_n_encrypt_with_words10:
-	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	cmp	r7, #16
-	movs	r2, #0
-	sbcs	r2, r2
-	@ romulus_n.ae:121: mp = pad(load_be(msg, off, 16, count), count)
-	ldr	r0, [r3]
-	rev	r0, r0
-	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	mov	r1, r0
-	eors	r1, r0
-	ands	r1, r2
-	eors	r0, r1
-	str	r0, [sp, #4]
-	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	r0, r9
-	lsrs	r4, r0, #1
-	ldr	r0, =0x7f7f7f7f
-	ands	r4, r0
-	mov	r0, r9
-	lsls	r1, r0, #7
-	eors	r1, r0
-	lsrs	r0, r5, #25
-	eors	r1, r0
-	ldr	r0, =0x80808080
-	ands	r1, r0
-	eors	r4, r1
-	str	r4, [sp, #32]
-	@ romulus_n.ae:121: mp = pad(load_be(msg, off, 16, count), count)
-	ldr	r0, [r3, #4]
-	rev	r0, r0
-	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	mov	r1, r0
-	eors	r1, r0
-	ands	r1, r2
-	eors	r0, r1
-	mov	r11, r0
-	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	lsrs	r4, r5, #1
-	mov	r0, r9
-	lsls	r0, r0, #31
-	orrs	r4, r0
-	ldr	r0, =0x7f7f7f7f
-	ands	r4, r0
-	lsls	r1, r5, #7
-	eors	r1, r5
-	lsrs	r0, r6, #25
-	eors	r1, r0
-	ldr	r0, =0x80808080
-	ands	r1, r0
-	eors	r4, r1
-	str	r4, [sp, #28]
-	@ romulus_n.ae:121: mp = pad(load_be(msg, off, 16, count), count)
-	ldr	r0, [r3, #8]
-	rev	r0, r0
-	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	mov	r1, r0
-	eors	r1, r0
-	ands	r1, r2
-	eors	r0, r1
-	mov	r10, r0
-	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	lsrs	r1, r6, #1
-	lsls	r0, r5, #31
-	orrs	r1, r0
-	ldr	r0, =0x7f7f7f7f
-	ands	r1, r0
-	lsls	r0, r6, #7
-	eors	r0, r6
-	mov	r4, r8
-	lsrs	r4, r4, #25
-	eors	r0, r4
-	ldr	r4, =0x80808080
-	ands	r0, r4
-	eors	r1, r0
-	@ romulus_n.ae:121: mp = pad(load_be(msg, off, 16, count), count)
-	ldr	r0, [r3, #12]
-	rev	r4, r0
-	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	mov	r0, r4
-	orrs	r0, r7
-	eors	r0, r4
-	ands	r0, r2
-	eors	r4, r0
-	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	r0, r8
-	lsrs	r2, r0, #1
-	lsls	r0, r6, #31
-	orrs	r2, r0
-	ldr	r0, =0x7f7f7f7f
-	ands	r2, r0
-	mov	r0, r8
-	lsls	r3, r0, #7
-	eors	r3, r0
-	ldr	r0, =0x80808080
-	ands	r3, r0
-	eors	r2, r3
-	@ romulus_n.ae:122: store_be(ct, off, g(s) ^ mp, count)
-	eors	r2, r4
-	str	r2, [sp, #36]
-	mov	r0, r10
-	eors	r1, r0
-	ldr	r2, [sp, #28]
-	mov	r0, r11
-	eors	r2, r0
-	ldr	r3, [sp, #32]
-	ldr	r0, [sp, #4]
-	eors	r3, r0
-	rev	r0, r3
-	str	r0, [sp, #28]
-	rev	r0, r2
-	str	r0, [sp, #32]
-	rev	r3, r1
-	ldr	r0, [sp, #36]
-	rev	r2, r0
-	ldr	r1, [sp, #452]
-	ldr	r0, [sp, #12]
-	adds	r1, r1, r0
-	cmp	r7, #16
-	bcc	.Lromulus_n_encrypt_with_bytes14
-	movs	r0, #3
-	tst	r1, r0
-	bne	.Lromulus_n_encrypt_with_bytes14
-	ldr	r0, [sp, #28]
-	str	r0, [r1]
-	ldr	r0, [sp, #32]
-	str	r0, [r1, #4]
-	str	r3, [r1, #8]
-	str	r2, [r1, #12]
-	b	.Lromulus_n_encrypt_with_stored15
-.Lromulus_n_encrypt_with_bytes14:
-	ldr	r0, [sp, #28]
-	str	r0, [sp, #364]
-	ldr	r0, [sp, #32]
-	str	r0, [sp, #368]
-	str	r3, [sp, #372]
-	str	r2, [sp, #376]
-	add	r2, sp, #364
-	cmp	r7, #16
-	bcc	.Lromulus_n_encrypt_with_cnt16
-	movs	r7, #16
-.Lromulus_n_encrypt_with_cnt16:
-.Lromulus_n_encrypt_with_cpy17:
-	subs	r7, #1
-	bcc	.Lromulus_n_encrypt_with_stored15
-	ldrb	r0, [r2, r7]
-	strb	r0, [r1, r7]
-	b	.Lromulus_n_encrypt_with_cpy17
-.Lromulus_n_encrypt_with_stored15:
-	@ romulus_n.ae:123: s = s ^ mp
-	mov	r3, r8
-	eors	r3, r4
-	mov	r0, r10
-	eors	r6, r0
-	mov	r0, r11
-	eors	r5, r0
-	mov	r7, r9
-	ldr	r0, [sp, #4]
-	eors	r7, r0
-	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	ldr	r0, [sp, #20]
-	lsls	r4, r0, #1
-	ldr	r0, [sp, #24]
-	lsls	r1, r0, #1
-	ldr	r0, [sp, #20]
-	lsrs	r0, r0, #31
-	orrs	r1, r0
-	lsls	r0, r1, #8
-	lsrs	r0, r0, #8
-	mov	r10, r0
-	ldr	r0, [sp, #24]
-	lsrs	r0, r0, #23
-	rsbs	r1, r0, #0
-	movs	r0, #149
-	ands	r1, r0
-	eors	r4, r1
-	@ romulus_n.ae:125: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
-	movs	r1, #16
-	ldr	r0, [sp, #8]
-	cmp	r1, r0
-	movs	r1, #0
-	sbcs	r1, r1
+	movs	r4, #0
+	sbcs	r4, r4
 	mov	r2, r0
 	movs	r0, #16
 	eors	r2, r0
-	subs	r0, r2, #1
+	ands	r2, r4
+	eors	r2, r0
+	@ romulus_n.ae:121: mp = pad(load_be(msg, off, 16, count), count)
+	ldr	r4, [sp, #440]
+	ldr	r0, [sp, #8]
+	adds	r5, r4, r0
+	cmp	r2, #16
+	bcc	.Lromulus_n_encrypt_with_bytes9
+	movs	r0, #3
+	tst	r5, r0
+	beq	.Lromulus_n_encrypt_with_words10
+.Lromulus_n_encrypt_with_bytes9:
+	movs	r0, #0
+	str	r0, [sp, #360]
+	str	r0, [sp, #364]
+	str	r0, [sp, #368]
+	str	r0, [sp, #372]
+	add	r6, sp, #360
+	mov	r4, r2
+	cmp	r4, #16
+	bcc	.Lromulus_n_encrypt_with_cnt12
+	movs	r4, #16
+.Lromulus_n_encrypt_with_cnt12:
+.Lromulus_n_encrypt_with_cpy13:
+	subs	r4, #1
+	bcc	.Lromulus_n_encrypt_with_cpyd11
+	ldrb	r0, [r5, r4]
+	strb	r0, [r6, r4]
+	b	.Lromulus_n_encrypt_with_cpy13
+.Lromulus_n_encrypt_with_cpyd11:
+	mov	r5, r6
+.Lromulus_n_encrypt_with_words10:
+	ldr	r0, [r5]
+	rev	r0, r0
+	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
+	cmp	r2, #16
+	movs	r4, #0
+	sbcs	r4, r4
+	mov	r6, r0
+	eors	r6, r0
+	ands	r6, r4
+	eors	r0, r6
+	str	r0, [sp, #4]
+	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	mov	r0, r8
+	lsrs	r6, r0, #1
+	ldr	r0, =0x7f7f7f7f
+	ands	r6, r0
+	mov	r0, r8
+	lsls	r7, r0, #7
+	eors	r7, r0
+	lsrs	r0, r1, #25
+	eors	r7, r0
+	ldr	r0, =0x80808080
+	ands	r7, r0
+	eors	r6, r7
+	@ romulus_n.ae:122: store_be(ct, off, g(s) ^ mp, count)
+	ldr	r0, [sp, #4]
+	eors	r6, r0
+	rev	r0, r6
+	str	r0, [sp, #32]
+	@ romulus_n.ae:121: mp = pad(load_be(msg, off, 16, count), count)
+	ldr	r0, [r5, #4]
+	rev	r0, r0
+	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
+	mov	r6, r0
+	eors	r6, r0
+	ands	r6, r4
+	eors	r0, r6
+	mov	r11, r0
+	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	lsrs	r6, r1, #1
+	mov	r0, r8
+	lsls	r0, r0, #31
+	orrs	r6, r0
+	ldr	r0, =0x7f7f7f7f
+	ands	r6, r0
+	lsls	r7, r1, #7
+	eors	r7, r1
+	lsrs	r0, r3, #25
+	eors	r7, r0
+	ldr	r0, =0x80808080
+	ands	r7, r0
+	eors	r6, r7
+	@ romulus_n.ae:122: store_be(ct, off, g(s) ^ mp, count)
+	mov	r0, r11
+	eors	r6, r0
+	rev	r0, r6
+	str	r0, [sp, #28]
+	@ romulus_n.ae:121: mp = pad(load_be(msg, off, 16, count), count)
+	ldr	r0, [r5, #8]
+	rev	r0, r0
+	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
+	mov	r6, r0
+	eors	r6, r0
+	ands	r6, r4
+	eors	r0, r6
+	str	r0, [sp, #12]
+	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	lsrs	r6, r3, #1
+	lsls	r0, r1, #31
+	orrs	r6, r0
+	ldr	r0, =0x7f7f7f7f
+	ands	r6, r0
+	lsls	r7, r3, #7
+	eors	r7, r3
+	mov	r0, r9
+	lsrs	r0, r0, #25
+	eors	r7, r0
+	ldr	r0, =0x80808080
+	ands	r7, r0
+	eors	r6, r7
+	@ romulus_n.ae:122: store_be(ct, off, g(s) ^ mp, count)
+	ldr	r0, [sp, #12]
+	eors	r6, r0
+	rev	r6, r6
+	@ romulus_n.ae:121: mp = pad(load_be(msg, off, 16, count), count)
+	ldr	r0, [r5, #12]
+	rev	r7, r0
+	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
+	mov	r0, r7
+	orrs	r0, r2
+	eors	r0, r7
+	ands	r0, r4
+	eors	r7, r0
+	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	mov	r0, r9
+	lsrs	r4, r0, #1
+	lsls	r0, r3, #31
+	orrs	r4, r0
+	ldr	r0, =0x7f7f7f7f
+	ands	r4, r0
+	mov	r0, r9
+	lsls	r5, r0, #7
+	eors	r5, r0
+	ldr	r0, =0x80808080
+	ands	r5, r0
+	eors	r4, r5
+	@ romulus_n.ae:122: store_be(ct, off, g(s) ^ mp, count)
+	eors	r4, r7
+	rev	r5, r4
+	ldr	r4, [sp, #448]
+	ldr	r0, [sp, #8]
+	adds	r4, r4, r0
+	cmp	r2, #16
+	bcc	.Lromulus_n_encrypt_with_bytes14
+	movs	r0, #3
+	tst	r4, r0
+	bne	.Lromulus_n_encrypt_with_bytes14
+	ldr	r0, [sp, #32]
+	str	r0, [r4]
+	ldr	r0, [sp, #28]
+	str	r0, [r4, #4]
+	str	r6, [r4, #8]
+	str	r5, [r4, #12]
+	b	.Lromulus_n_encrypt_with_stored15
+.Lromulus_n_encrypt_with_bytes14:
+	ldr	r0, [sp, #32]
+	str	r0, [sp, #360]
+	ldr	r0, [sp, #28]
+	str	r0, [sp, #364]
+	str	r6, [sp, #368]
+	str	r5, [sp, #372]
+	add	r5, sp, #360
+	cmp	r2, #16
+	bcc	.Lromulus_n_encrypt_with_cnt16
+	movs	r2, #16
+.Lromulus_n_encrypt_with_cnt16:
+.Lromulus_n_encrypt_with_cpy17:
+	subs	r2, #1
+	bcc	.Lromulus_n_encrypt_with_stored15
+	ldrb	r0, [r5, r2]
+	strb	r0, [r4, r2]
+	b	.Lromulus_n_encrypt_with_cpy17
+.Lromulus_n_encrypt_with_stored15:
+	@ romulus_n.ae:125: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
+	movs	r2, #16
+	mov	r0, r10
+	cmp	r2, r0
+	movs	r2, #0
+	sbcs	r2, r2
+	mov	r4, r10
+	movs	r0, #16
+	eors	r4, r0
+	subs	r0, r4, #1
 	movs	r0, #0
 	sbcs	r0, r0
 	lsls	r0, r0, #31
-	lsrs	r2, r0, #31
+	lsrs	r4, r0, #31
 	movs	r0, #21
-	eors	r2, r0
+	eors	r4, r0
 	movs	r0, #4
-	eors	r0, r2
-	ands	r0, r1
-	mov	r1, r2
+	eors	r0, r4
+	ands	r0, r2
+	mov	r2, r4
+	eors	r2, r0
+	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	ldr	r0, [sp, #20]
+	lsls	r5, r0, #1
+	ldr	r4, [sp, #24]
+	lsrs	r0, r4, #31
+	orrs	r5, r0
+	ldr	r0, [sp, #20]
+	lsrs	r0, r0, #23
+	rsbs	r0, r0, #0
+	movs	r4, #149
+	ands	r0, r4
+	ldr	r4, [sp, #24]
+	lsls	r4, r4, #1
+	eors	r4, r0
+	@ romulus_n.ae:123: s = s ^ mp
+	mov	r6, r8
+	ldr	r0, [sp, #4]
+	eors	r6, r0
+	mov	r0, r11
 	eors	r1, r0
+	ldr	r0, [sp, #12]
+	eors	r3, r0
+	mov	r0, r9
+	eors	r0, r7
 	@ romulus_n.ae:126: s = tbc_n(cnt, d, r23, s)
-	add	r2, sp, #44
-	str	r4, [sp, #364]
-	mov	r0, r10
 	str	r0, [sp, #368]
 	str	r3, [sp, #372]
-	str	r6, [sp, #376]
-	str	r5, [sp, #380]
-	str	r7, [sp, #384]
-	add	r5, sp, #364
-	add	r3, sp, #372
-	add	r0, sp, #388
+	str	r1, [sp, #376]
+	str	r6, [sp, #380]
+	add	r0, sp, #384
 	str	r0, [sp]
-	mov	r0, r5
+	str	r4, [sp, #360]
+	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	lsls	r0, r5, #8
+	lsrs	r5, r0, #8
+	@ romulus_n.ae:126: s = tbc_n(cnt, d, r23, s)
+	str	r5, [sp, #364]
+	add	r6, sp, #40
+	add	r0, sp, #360
+	add	r3, sp, #368
+	mov	r1, r2
+	mov	r2, r6
 	bl	romulus_n_tbc_n
-	ldr	r0, [sp, #388]
-	ldr	r6, [sp, #392]
-	ldr	r5, [sp, #396]
-	ldr	r1, [sp, #400]
+	ldr	r0, [sp, #384]
+	mov	r9, r0
+	ldr	r3, [sp, #388]
+	ldr	r1, [sp, #392]
+	ldr	r0, [sp, #396]
 	mov	r8, r0
-	mov	r9, r1
-	str	r4, [sp, #20]
-	mov	r0, r10
-	str	r0, [sp, #24]
-	ldr	r1, [sp, #16]
-	adds	r1, #1
-	str	r1, [sp, #16]
-	ldr	r0, [sp, #40]
-	cmp	r1, r0
+	str	r4, [sp, #24]
+	str	r5, [sp, #20]
+	ldr	r2, [sp, #16]
+	adds	r2, #1
+	str	r2, [sp, #16]
+	ldr	r0, [sp, #36]
+	cmp	r2, r0
 	bcs	.Lromulus_n_encrypt_with_far2
 	b	.Lromulus_n_encrypt_with_loop7
 .Lromulus_n_encrypt_with_far2:
 .Lromulus_n_encrypt_with_done8:
 	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	mov	r7, r8
-	lsrs	r4, r7, #1
-	lsls	r0, r6, #31
-	orrs	r4, r0
-	ldr	r2, =0x7f7f7f7f
-	ands	r4, r2
-	lsls	r3, r7, #7
-	eors	r3, r7
-	ldr	r1, =0x80808080
-	ands	r3, r1
-	eors	r4, r3
-	str	r4, [sp, #4]
-	lsrs	r3, r6, #1
-	lsls	r0, r5, #31
-	orrs	r3, r0
-	ands	r3, r2
-	lsls	r4, r6, #7
-	eors	r4, r6
-	lsrs	r0, r7, #25
-	eors	r4, r0
-	ands	r4, r1
-	eors	r3, r4
-	lsrs	r4, r5, #1
-	mov	r7, r9
+	lsrs	r2, r7, #1
+	ldr	r5, =0x7f7f7f7f
+	ands	r2, r5
+	lsls	r6, r7, #7
+	eors	r6, r7
+	lsrs	r0, r1, #25
+	eors	r6, r0
+	ldr	r4, =0x80808080
+	ands	r6, r4
+	eors	r2, r6
+	@ romulus_n.ae:128: store_be(tag, 0, g(s))
+	rev	r0, r2
+	str	r0, [sp, #4]
+	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	lsrs	r6, r1, #1
 	lsls	r0, r7, #31
-	orrs	r4, r0
-	ands	r4, r2
-	lsls	r0, r5, #7
-	eors	r0, r5
-	lsrs	r6, r6, #25
-	eors	r0, r6
-	ands	r0, r1
-	eors	r4, r0
-	lsrs	r6, r7, #1
-	ands	r6, r2
-	mov	r2, r9
-	lsls	r0, r7, #7
+	orrs	r6, r0
+	ands	r6, r5
+	lsls	r2, r1, #7
+	eors	r2, r1
+	lsrs	r0, r3, #25
 	eors	r2, r0
-	lsrs	r0, r5, #25
-	eors	r2, r0
-	ands	r2, r1
+	ands	r2, r4
 	eors	r6, r2
 	@ romulus_n.ae:128: store_be(tag, 0, g(s))
-	rev	r5, r6
-	rev	r4, r4
-	rev	r2, r3
-	ldr	r0, [sp, #4]
-	rev	r1, r0
-	ldr	r3, [sp, #460]
+	rev	r2, r6
+	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	lsrs	r6, r3, #1
+	lsls	r0, r1, #31
+	orrs	r6, r0
+	ands	r6, r5
+	lsls	r1, r3, #7
+	eors	r1, r3
+	mov	r7, r9
+	lsrs	r0, r7, #25
+	eors	r1, r0
+	ands	r1, r4
+	eors	r6, r1
+	@ romulus_n.ae:128: store_be(tag, 0, g(s))
+	rev	r1, r6
+	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
+	lsrs	r6, r7, #1
+	lsls	r0, r3, #31
+	orrs	r6, r0
+	ands	r6, r5
+	lsls	r3, r7, #7
+	eors	r7, r3
+	ands	r7, r4
+	eors	r6, r7
+	@ romulus_n.ae:128: store_be(tag, 0, g(s))
+	rev	r4, r6
+	ldr	r3, [sp, #456]
 	movs	r0, #3
 	tst	r3, r0
 	bne	.Lromulus_n_encrypt_with_bytes18
-	str	r5, [r3]
-	str	r4, [r3, #4]
-	str	r2, [r3, #8]
-	str	r1, [r3, #12]
+	ldr	r0, [sp, #4]
+	str	r0, [r3]
+	str	r2, [r3, #4]
+	str	r1, [r3, #8]
+	str	r4, [r3, #12]
 	b	.Lromulus_n_encrypt_with_stored19
 	.ltorg
 .Lromulus_n_encrypt_with_bytes18:
-	str	r5, [sp, #364]
-	str	r4, [sp, #368]
-	str	r2, [sp, #372]
-	str	r1, [sp, #376]
-	add	r2, sp, #364
+	ldr	r0, [sp, #4]
+	str	r0, [sp, #360]
+	str	r2, [sp, #364]
+	str	r1, [sp, #368]
+	str	r4, [sp, #372]
+	add	r2, sp, #360
 	movs	r1, #16
 .Lromulus_n_encrypt_with_cpy20:
 	subs	r1, #1
@@ -760,7 +759,7 @@ romulus_n_encrypt_with:
 	strb	r0, [r3, r1]
 	b	.Lromulus_n_encrypt_with_cpy20
 .Lromulus_n_encrypt_with_stored19:
-	add	sp, #404
+	add	sp, #400
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -772,8 +771,8 @@ romulus_n_encrypt_with:
 
 
 @ --- romulus_n_decrypt_with: romulus_n.decrypt_with
-@     frame 404 bytes (29 spill slots, 10 on the stack; locals 360), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 976 bytes of code and literals
+@     frame 408 bytes (28 spill slots, 11 on the stack; locals 360), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 962 bytes of code and literals
 	.section .text.romulus_n_decrypt_with,"ax",%progbits
 	.global romulus_n_decrypt_with
 	.type romulus_n_decrypt_with, %function
@@ -786,104 +785,102 @@ romulus_n_decrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #404
+	sub	sp, #408
 	mov	r6, r0
-	mov	r2, r1
 	mov	r5, r3
-	ldr	r4, [sp, #440]
+	ldr	r4, [sp, #444]
+	mov	r7, r1
 	@ romulus_n.ae:134: E.tk23_rows(load_be(nonce, 0, 16), r3, r23)
 	movs	r0, #3
-	tst	r2, r0
+	tst	r7, r0
 	beq	.Lromulus_n_decrypt_with_words2
 .Lromulus_n_decrypt_with_bytes1:
-	add	r3, sp, #364
+	add	r2, sp, #368
 	movs	r1, #16
 .Lromulus_n_decrypt_with_cpy4:
 	subs	r1, #1
 	bcc	.Lromulus_n_decrypt_with_cpyd3
-	ldrb	r0, [r2, r1]
-	strb	r0, [r3, r1]
+	ldrb	r0, [r7, r1]
+	strb	r0, [r2, r1]
 	b	.Lromulus_n_decrypt_with_cpy4
 .Lromulus_n_decrypt_with_cpyd3:
-	mov	r2, r3
+	mov	r7, r2
 .Lromulus_n_decrypt_with_words2:
-	ldr	r0, [r2, #12]
+	ldr	r0, [r7, #12]
 	rev	r3, r0
-	ldr	r0, [r2, #8]
-	rev	r1, r0
-	ldr	r0, [r2, #4]
+	ldm	r7!, {r0, r1, r2}
+	str	r3, [sp, #368]
+	rev	r2, r2
+	str	r2, [sp, #372]
+	rev	r1, r1
+	str	r1, [sp, #376]
 	rev	r0, r0
-	ldr	r2, [r2]
-	rev	r7, r2
-	add	r2, sp, #44
-	str	r3, [sp, #364]
-	str	r1, [sp, #368]
-	str	r0, [sp, #372]
-	str	r7, [sp, #376]
-	add	r0, sp, #364
+	str	r0, [sp, #380]
+	add	r2, sp, #48
+	add	r0, sp, #368
 	mov	r1, r6
 	bl	romulus_n_E_tk23_rows
 	@ romulus_n.ae:135: s = absorb_ad(r3, r23, ad)
-	add	r1, sp, #44
-	add	r0, sp, #364
+	add	r1, sp, #48
+	add	r0, sp, #368
 	str	r0, [sp]
 	mov	r0, r6
 	mov	r2, r5
 	mov	r3, r4
 	bl	romulus_n_absorb_ad
 	@ romulus_n.ae:138: if m == 0 {
-	ldr	r2, [sp, #448]
-	subs	r0, r2, #1
+	ldr	r1, [sp, #452]
+	subs	r0, r1, #1
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
 	@ romulus_n.ae:135: s = absorb_ad(r3, r23, ad)
-	ldr	r6, [sp, #364]
-	ldr	r5, [sp, #368]
-	ldr	r4, [sp, #372]
+	ldr	r6, [sp, #368]
+	ldr	r5, [sp, #372]
 	ldr	r3, [sp, #376]
+	ldr	r2, [sp, #380]
 	@ romulus_n.ae:138: if m == 0 {
 	cmp	r1, #0
 	beq	.Lromulus_n_decrypt_with_else5
 	@ romulus_n.ae:140: s = tbc_n(cnt, 0x15, r23, s)
 	movs	r0, #2
-	str	r0, [sp, #364]
-	movs	r0, #0
 	str	r0, [sp, #368]
-	str	r6, [sp, #372]
-	str	r5, [sp, #376]
-	str	r4, [sp, #380]
+	movs	r0, #0
+	str	r0, [sp, #372]
+	str	r6, [sp, #376]
+	str	r5, [sp, #380]
 	str	r3, [sp, #384]
-	add	r0, sp, #388
+	str	r2, [sp, #388]
+	add	r0, sp, #392
 	str	r0, [sp]
-	add	r2, sp, #44
-	add	r0, sp, #364
+	add	r2, sp, #48
+	add	r0, sp, #368
 	movs	r1, #21
-	add	r3, sp, #372
+	add	r3, sp, #376
 	bl	romulus_n_tbc_n
-	ldr	r6, [sp, #388]
-	ldr	r5, [sp, #392]
-	ldr	r4, [sp, #396]
+	ldr	r6, [sp, #392]
+	ldr	r5, [sp, #396]
 	ldr	r3, [sp, #400]
-	movs	r2, #2
+	ldr	r2, [sp, #404]
+	movs	r4, #2
 	movs	r1, #0
 	b	.Lromulus_n_decrypt_with_endif6
 .Lromulus_n_decrypt_with_else5:
-	movs	r2, #1
+	movs	r4, #1
 	movs	r1, #0
 .Lromulus_n_decrypt_with_endif6:
 	@ romulus_n.ae:142: for i in 0..(m + 15) / 16 {
-	ldr	r0, [sp, #448]
+	ldr	r0, [sp, #452]
 	adds	r0, #15
 	lsrs	r0, r0, #4
-	str	r0, [sp, #40]
-	mov	r9, r6
-	str	r5, [sp, #4]
-	str	r4, [sp, #8]
-	mov	r8, r3
-	str	r2, [sp, #16]
-	str	r1, [sp, #20]
+	str	r0, [sp, #44]
+	str	r6, [sp, #4]
+	mov	r11, r5
+	str	r3, [sp, #8]
+	mov	r8, r2
+	str	r4, [sp, #20]
+	str	r1, [sp, #16]
 	movs	r1, #0
 	str	r1, [sp, #12]
 	cmp	r1, r0
@@ -892,85 +889,84 @@ romulus_n_decrypt_with:
 .Lromulus_n_decrypt_with_far1:
 .Lromulus_n_decrypt_with_loop7:
 	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	r2, r9
-	lsrs	r4, r2, #1
-	ldr	r6, [sp, #4]
+	ldr	r5, [sp, #4]
+	lsrs	r4, r5, #1
+	mov	r6, r11
 	lsls	r0, r6, #31
 	orrs	r4, r0
-	ldr	r3, =0x7f7f7f7f
-	ands	r4, r3
-	lsls	r1, r2, #7
-	eors	r1, r2
-	ldr	r2, =0x80808080
-	ands	r1, r2
-	eors	r4, r1
+	ldr	r2, =0x7f7f7f7f
+	ands	r4, r2
+	lsls	r3, r5, #7
+	eors	r3, r5
+	ldr	r1, =0x80808080
+	ands	r3, r1
+	eors	r4, r3
 	str	r4, [sp, #28]
-	lsrs	r5, r6, #1
+	lsrs	r4, r6, #1
 	ldr	r7, [sp, #8]
 	lsls	r0, r7, #31
-	orrs	r5, r0
-	ands	r5, r3
-	lsls	r1, r6, #7
-	eors	r1, r6
-	mov	r0, r9
-	lsrs	r0, r0, #25
-	eors	r1, r0
-	ands	r1, r2
-	eors	r5, r1
-	lsrs	r1, r7, #1
+	orrs	r4, r0
+	ands	r4, r2
+	lsls	r3, r6, #7
+	eors	r3, r6
+	lsrs	r0, r5, #25
+	eors	r3, r0
+	ands	r3, r1
+	eors	r4, r3
+	lsrs	r3, r7, #1
 	mov	r0, r8
 	lsls	r0, r0, #31
-	orrs	r1, r0
-	ands	r1, r3
-	lsls	r4, r7, #7
-	eors	r4, r7
+	orrs	r3, r0
+	ands	r3, r2
+	lsls	r5, r7, #7
+	eors	r5, r7
 	lsrs	r0, r6, #25
-	eors	r4, r0
-	ands	r4, r2
-	eors	r1, r4
+	eors	r5, r0
+	ands	r5, r1
+	eors	r3, r5
 	mov	r0, r8
-	lsrs	r4, r0, #1
-	ands	r4, r3
+	lsrs	r5, r0, #1
+	ands	r5, r2
 	lsls	r6, r0, #7
 	eors	r6, r0
 	lsrs	r0, r7, #25
 	eors	r6, r0
-	ands	r6, r2
-	mov	r3, r4
-	eors	r3, r6
+	ands	r6, r1
+	mov	r2, r5
+	eors	r2, r6
 	@ romulus_n.ae:143: off = 16 * i
-	ldr	r0, [sp, #12]
-	lsls	r0, r0, #4
+	ldr	r1, [sp, #12]
+	lsls	r0, r1, #4
 	mov	r10, r0
 	@ romulus_n.ae:144: rest = m - off
-	ldr	r2, [sp, #448]
-	subs	r0, r2, r0
-	mov	r11, r0
+	ldr	r1, [sp, #452]
+	subs	r0, r1, r0
+	mov	r9, r0
 	@ romulus_n.ae:145: count = if rest < 16 then rest else 16
 	cmp	r0, #16
-	movs	r2, #0
-	sbcs	r2, r2
+	movs	r1, #0
+	sbcs	r1, r1
 	mov	r7, r0
 	movs	r0, #16
 	eors	r7, r0
-	ands	r7, r2
+	ands	r7, r1
 	eors	r7, r0
 	@ romulus_n.ae:146: p = first_bytes(g(s) ^ load_be(ct, off, 16, count), count)
-	ldr	r2, [sp, #444]
+	ldr	r1, [sp, #448]
 	mov	r0, r10
-	adds	r2, r2, r0
+	adds	r1, r1, r0
 	cmp	r7, #16
 	bcc	.Lromulus_n_decrypt_with_bytes9
 	movs	r0, #3
-	tst	r2, r0
+	tst	r1, r0
 	beq	.Lromulus_n_decrypt_with_words10
 .Lromulus_n_decrypt_with_bytes9:
 	movs	r0, #0
-	str	r0, [sp, #364]
 	str	r0, [sp, #368]
 	str	r0, [sp, #372]
 	str	r0, [sp, #376]
-	add	r0, sp, #364
+	str	r0, [sp, #380]
+	add	r0, sp, #368
 	str	r0, [sp, #24]
 	mov	r6, r7
 	cmp	r6, #16
@@ -980,90 +976,94 @@ romulus_n_decrypt_with:
 .Lromulus_n_decrypt_with_cpy13:
 	subs	r6, #1
 	bcc	.Lromulus_n_decrypt_with_cpyd11
-	ldrb	r4, [r2, r6]
+	ldrb	r5, [r1, r6]
 	ldr	r0, [sp, #24]
-	strb	r4, [r0, r6]
+	strb	r5, [r0, r6]
 	b	.Lromulus_n_decrypt_with_cpy13
 .Lromulus_n_decrypt_with_cpyd11:
-	ldr	r2, [sp, #24]
+	ldr	r1, [sp, #24]
 .Lromulus_n_decrypt_with_words10:
-	ldr	r0, [r2, #12]
-	rev	r0, r0
-	ldr	r6, [r2, #8]
-	rev	r4, r6
-	ldr	r6, [r2, #4]
-	rev	r6, r6
-	str	r6, [sp, #32]
-	ldr	r6, [r2]
-	rev	r2, r6
-	ldr	r6, [sp, #28]
-	eors	r6, r0
-	str	r6, [sp, #36]
-	eors	r5, r4
-	str	r5, [sp, #24]
-	ldr	r0, [sp, #32]
-	eors	r1, r0
-	str	r1, [sp, #28]
-	eors	r3, r2
-	str	r3, [sp, #32]
+	ldr	r0, [r1, #12]
+	rev	r5, r0
+	ldr	r0, [sp, #28]
+	eors	r0, r5
+	str	r0, [sp, #40]
+	ldr	r0, [r1, #8]
+	rev	r5, r0
+	eors	r4, r5
+	str	r4, [sp, #36]
+	ldr	r0, [r1, #4]
+	rev	r4, r0
+	eors	r3, r4
+	str	r3, [sp, #28]
+	ldr	r0, [r1]
+	rev	r1, r0
+	eors	r2, r1
+	str	r2, [sp, #24]
 	@ romulus_n.ae:54: return x & ~(~(0 as u128) >> (8 * n))
+	movs	r3, #0
+	mvns	r3, r3
+	mov	r1, r3
+	mov	r4, r3
+	mov	r5, r3
 	lsls	r6, r7, #3
-	movs	r5, #0
-	mvns	r5, r5
-	mov	r4, r5
-	mov	r3, r5
-	mov	r2, r5
 	cmp	r6, #128
 	bcs	.Lromulus_n_decrypt_with_shz14
 .Lromulus_n_decrypt_with_shl16:
 	cmp	r6, #32
 	bcc	.Lromulus_n_decrypt_with_shf15
-	mov	r5, r4
-	mov	r4, r3
-	mov	r3, r2
-	movs	r2, #0
+	mov	r1, r4
+	mov	r4, r5
+	mov	r5, r3
+	movs	r3, #0
 	subs	r6, #32
 	b	.Lromulus_n_decrypt_with_shl16
 .Lromulus_n_decrypt_with_shf15:
-	lsrs	r5, r6
-	movs	r1, #32
-	subs	r1, r1, r6
+	lsrs	r1, r6
+	movs	r2, #32
+	subs	r2, r2, r6
 	mov	r0, r4
-	lsls	r0, r1
-	orrs	r5, r0
+	lsls	r0, r2
+	orrs	r1, r0
 	lsrs	r4, r6
-	mov	r0, r3
-	lsls	r0, r1
+	mov	r0, r5
+	lsls	r0, r2
 	orrs	r4, r0
-	mov	r0, r2
-	lsls	r0, r1
+	mov	r0, r3
+	lsls	r0, r2
+	lsrs	r5, r6
+	orrs	r5, r0
 	lsrs	r3, r6
-	orrs	r3, r0
-	lsrs	r2, r6
 	b	.Lromulus_n_decrypt_with_she17
 .Lromulus_n_decrypt_with_shz14:
-	movs	r5, #0
+	movs	r1, #0
 	movs	r4, #0
+	movs	r5, #0
 	movs	r3, #0
-	movs	r2, #0
 .Lromulus_n_decrypt_with_she17:
-	ldr	r6, [sp, #36]
-	bics	r6, r5
-	ldr	r5, [sp, #24]
-	bics	r5, r4
-	ldr	r4, [sp, #28]
-	bics	r4, r3
-	ldr	r3, [sp, #32]
-	bics	r3, r2
+	ldr	r2, [sp, #24]
+	bics	r2, r3
+	@ romulus_n.ae:147: store_be(msg, off, p, count)
+	rev	r0, r2
+	str	r0, [sp, #32]
+	@ romulus_n.ae:54: return x & ~(~(0 as u128) >> (8 * n))
+	ldr	r3, [sp, #28]
+	bics	r3, r5
 	@ romulus_n.ae:147: store_be(msg, off, p, count)
 	rev	r0, r3
-	str	r0, [sp, #28]
-	rev	r0, r4
 	str	r0, [sp, #24]
+	@ romulus_n.ae:54: return x & ~(~(0 as u128) >> (8 * n))
+	ldr	r5, [sp, #36]
+	bics	r5, r4
+	@ romulus_n.ae:147: store_be(msg, off, p, count)
 	rev	r0, r5
-	str	r0, [sp, #32]
-	rev	r2, r6
-	ldr	r1, [sp, #460]
+	str	r0, [sp, #28]
+	@ romulus_n.ae:54: return x & ~(~(0 as u128) >> (8 * n))
+	ldr	r6, [sp, #40]
+	bics	r6, r1
+	@ romulus_n.ae:147: store_be(msg, off, p, count)
+	rev	r4, r6
+	ldr	r1, [sp, #464]
 	mov	r0, r10
 	adds	r1, r1, r0
 	cmp	r7, #16
@@ -1071,147 +1071,153 @@ romulus_n_decrypt_with:
 	movs	r0, #3
 	tst	r1, r0
 	bne	.Lromulus_n_decrypt_with_bytes18
-	ldr	r0, [sp, #28]
+	ldr	r0, [sp, #32]
 	str	r0, [r1]
 	ldr	r0, [sp, #24]
 	str	r0, [r1, #4]
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #28]
 	str	r0, [r1, #8]
-	str	r2, [r1, #12]
+	str	r4, [r1, #12]
 	b	.Lromulus_n_decrypt_with_stored19
 	.ltorg
 .Lromulus_n_decrypt_with_bytes18:
-	ldr	r0, [sp, #28]
-	str	r0, [sp, #364]
-	ldr	r0, [sp, #24]
-	str	r0, [sp, #368]
 	ldr	r0, [sp, #32]
+	str	r0, [sp, #368]
+	ldr	r0, [sp, #24]
 	str	r0, [sp, #372]
-	str	r2, [sp, #376]
-	add	r0, sp, #364
+	ldr	r0, [sp, #28]
+	str	r0, [sp, #376]
+	str	r4, [sp, #380]
+	add	r0, sp, #368
 	mov	r10, r0
-	mov	r2, r7
-	cmp	r2, #16
+	mov	r4, r7
+	cmp	r4, #16
 	bcc	.Lromulus_n_decrypt_with_cnt20
-	movs	r2, #16
+	movs	r4, #16
 .Lromulus_n_decrypt_with_cnt20:
 .Lromulus_n_decrypt_with_cpy21:
-	subs	r2, #1
+	subs	r4, #1
 	bcc	.Lromulus_n_decrypt_with_stored19
 	mov	r0, r10
-	ldrb	r0, [r0, r2]
-	strb	r0, [r1, r2]
+	ldrb	r0, [r0, r4]
+	strb	r0, [r1, r4]
 	b	.Lromulus_n_decrypt_with_cpy21
 .Lromulus_n_decrypt_with_stored19:
-	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	cmp	r7, #16
-	movs	r0, #0
-	sbcs	r0, r0
-	orrs	r7, r6
-	eors	r7, r6
-	ands	r7, r0
-	eors	r6, r7
-	mov	r1, r5
-	eors	r1, r5
-	ands	r1, r0
-	eors	r5, r1
-	mov	r1, r4
-	eors	r1, r4
-	ands	r1, r0
-	eors	r4, r1
-	mov	r1, r3
-	eors	r1, r3
-	ands	r1, r0
-	eors	r3, r1
-	@ romulus_n.ae:148: s = s ^ pad(p, count)
-	mov	r7, r9
-	eors	r7, r6
-	ldr	r6, [sp, #4]
-	eors	r6, r5
-	ldr	r5, [sp, #8]
-	eors	r5, r4
-	mov	r0, r8
-	eors	r0, r3
-	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	ldr	r3, [sp, #16]
-	lsls	r4, r3, #1
-	ldr	r3, [sp, #20]
-	lsls	r1, r3, #1
-	ldr	r3, [sp, #16]
-	lsrs	r3, r3, #31
-	orrs	r1, r3
-	lsls	r3, r1, #8
-	lsrs	r3, r3, #8
-	mov	r10, r3
-	ldr	r3, [sp, #20]
-	lsrs	r3, r3, #23
-	rsbs	r1, r3, #0
-	movs	r3, #149
-	ands	r1, r3
-	eors	r4, r1
 	@ romulus_n.ae:150: d = if rest > 16 then 0x04 else if rest == 16 then 0x14 else 0x15 as u8
 	movs	r1, #16
-	mov	r3, r11
-	cmp	r1, r3
+	mov	r0, r9
+	cmp	r1, r0
+	movs	r4, #0
+	sbcs	r4, r4
+	mov	r1, r9
+	movs	r0, #16
+	eors	r1, r0
+	subs	r0, r1, #1
+	movs	r0, #0
+	sbcs	r0, r0
+	lsls	r0, r0, #31
+	lsrs	r0, r0, #31
+	movs	r1, #21
+	eors	r0, r1
+	movs	r1, #4
+	eors	r1, r0
+	ands	r1, r4
+	eors	r0, r1
+	mov	r10, r0
+	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	ldr	r0, [sp, #16]
+	lsls	r0, r0, #1
+	ldr	r4, [sp, #20]
+	lsrs	r1, r4, #31
+	orrs	r0, r1
+	mov	r9, r0
+	ldr	r0, [sp, #16]
+	lsrs	r0, r0, #23
+	rsbs	r0, r0, #0
+	movs	r1, #149
+	ands	r0, r1
+	lsls	r4, r4, #1
+	eors	r4, r0
+	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
+	cmp	r7, #16
 	movs	r1, #0
 	sbcs	r1, r1
-	mov	r2, r11
-	movs	r3, #16
+	mov	r0, r2
+	eors	r0, r2
+	ands	r0, r1
+	eors	r2, r0
+	@ romulus_n.ae:148: s = s ^ pad(p, count)
+	mov	r0, r8
+	eors	r0, r2
+	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
+	mov	r2, r3
 	eors	r2, r3
-	subs	r3, r2, #1
-	movs	r3, #0
-	sbcs	r3, r3
-	lsls	r3, r3, #31
-	lsrs	r2, r3, #31
-	movs	r3, #21
-	eors	r2, r3
-	movs	r3, #4
+	ands	r2, r1
 	eors	r3, r2
+	@ romulus_n.ae:148: s = s ^ pad(p, count)
+	ldr	r2, [sp, #8]
+	eors	r2, r3
+	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
+	mov	r3, r5
+	eors	r3, r5
 	ands	r3, r1
-	mov	r1, r2
-	eors	r1, r3
+	eors	r5, r3
+	@ romulus_n.ae:148: s = s ^ pad(p, count)
+	mov	r3, r11
+	eors	r3, r5
+	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
+	orrs	r7, r6
+	eors	r7, r6
+	ands	r7, r1
+	eors	r6, r7
+	@ romulus_n.ae:148: s = s ^ pad(p, count)
+	ldr	r1, [sp, #4]
+	eors	r1, r6
 	@ romulus_n.ae:151: s = tbc_n(cnt, d, r23, s)
-	add	r2, sp, #44
-	str	r4, [sp, #364]
-	mov	r3, r10
-	str	r3, [sp, #368]
-	str	r7, [sp, #372]
-	str	r6, [sp, #376]
-	str	r5, [sp, #380]
-	str	r0, [sp, #384]
-	add	r5, sp, #364
-	add	r3, sp, #372
-	add	r0, sp, #388
+	str	r1, [sp, #376]
+	str	r3, [sp, #380]
+	str	r2, [sp, #384]
+	str	r0, [sp, #388]
+	add	r0, sp, #392
 	str	r0, [sp]
-	mov	r0, r5
+	str	r4, [sp, #368]
+	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	mov	r0, r9
+	lsls	r0, r0, #8
+	lsrs	r5, r0, #8
+	@ romulus_n.ae:151: s = tbc_n(cnt, d, r23, s)
+	str	r5, [sp, #372]
+	add	r2, sp, #48
+	add	r0, sp, #368
+	add	r3, sp, #376
+	mov	r1, r10
 	bl	romulus_n_tbc_n
-	ldr	r0, [sp, #388]
-	ldr	r3, [sp, #392]
-	ldr	r2, [sp, #396]
-	ldr	r1, [sp, #400]
-	mov	r9, r0
-	str	r3, [sp, #4]
-	str	r2, [sp, #8]
-	mov	r8, r1
-	str	r4, [sp, #16]
-	mov	r0, r10
-	str	r0, [sp, #20]
+	ldr	r0, [sp, #392]
+	str	r0, [sp, #4]
+	ldr	r0, [sp, #396]
+	mov	r11, r0
+	ldr	r0, [sp, #400]
+	str	r0, [sp, #8]
+	ldr	r0, [sp, #404]
+	mov	r8, r0
+	str	r4, [sp, #20]
+	str	r5, [sp, #16]
 	ldr	r1, [sp, #12]
 	adds	r1, #1
 	str	r1, [sp, #12]
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #44]
 	cmp	r1, r0
 	bcs	.Lromulus_n_decrypt_with_far2
 	b	.Lromulus_n_decrypt_with_loop7
 .Lromulus_n_decrypt_with_far2:
 .Lromulus_n_decrypt_with_done8:
 	@ romulus_n.ae:153: return (load_be(tag, 0, 16) ^ g(s)) == 0
-	ldr	r6, [sp, #452]
+	ldr	r6, [sp, #456]
 	movs	r0, #3
 	tst	r6, r0
 	beq	.Lromulus_n_decrypt_with_words23
 .Lromulus_n_decrypt_with_bytes22:
-	add	r2, sp, #364
+	add	r2, sp, #368
 	movs	r1, #16
 .Lromulus_n_decrypt_with_cpy25:
 	subs	r1, #1
@@ -1253,16 +1259,16 @@ romulus_n_decrypt_with:
 	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
 	lsls	r3, r4, #7
 	eors	r3, r4
-	ldr	r0, [sp, #4]
+	mov	r0, r11
 	lsrs	r0, r0, #25
 	eors	r3, r0
 	ands	r3, r7
 	@ romulus_n.ae:153: return (load_be(tag, 0, 16) ^ g(s)) == 0
 	eors	r2, r3
 	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	r0, r9
-	lsrs	r4, r0, #1
 	ldr	r0, [sp, #4]
+	lsrs	r4, r0, #1
+	mov	r0, r11
 	lsls	r0, r0, #31
 	orrs	r4, r0
 	ands	r4, r5
@@ -1271,21 +1277,21 @@ romulus_n_decrypt_with:
 	rev	r3, r0
 	eors	r3, r4
 	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	mov	r0, r9
+	ldr	r0, [sp, #4]
 	lsls	r4, r0, #7
 	eors	r4, r0
 	ands	r4, r7
 	@ romulus_n.ae:153: return (load_be(tag, 0, 16) ^ g(s)) == 0
 	eors	r3, r4
 	@ romulus_n.ae:39: return ((s >> 1) & 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f) ^ ((s ^ (s << 7)) & 0x80808080808080808080808080808080)
-	ldr	r0, [sp, #4]
+	mov	r0, r11
 	lsls	r4, r0, #7
 	eors	r4, r0
-	mov	r0, r9
+	ldr	r0, [sp, #4]
 	lsrs	r0, r0, #25
 	eors	r4, r0
 	ands	r4, r7
-	ldr	r0, [sp, #4]
+	mov	r0, r11
 	lsrs	r7, r0, #1
 	ldr	r0, [sp, #8]
 	lsls	r0, r0, #31
@@ -1304,9 +1310,9 @@ romulus_n_decrypt_with:
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	ldr	r0, [sp, #468]
+	ldr	r0, [sp, #472]
 	strh	r1, [r0]
-	add	sp, #404
+	add	sp, #408
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -1566,8 +1572,8 @@ romulus_n_E_tk23_rows:
 
 
 @ --- romulus_n_absorb_ad: romulus_n.absorb_ad
-@     frame 92 bytes (25 spill slots, 7 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 816 bytes of code and literals
+@     frame 96 bytes (19 spill slots, 8 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 794 bytes of code and literals
 	.section .text.romulus_n_absorb_ad,"ax",%progbits
 	.global romulus_n_absorb_ad
 	.type romulus_n_absorb_ad, %function
@@ -1580,321 +1586,314 @@ romulus_n_absorb_ad:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #92
-	str	r0, [sp, #20]
-	str	r1, [sp, #32]
-	str	r2, [sp, #8]
-	str	r3, [sp, #28]
-	@ romulus_n.ae:79: pairs = if a > 0 then (a - 1) / 32 else 0 as u32        // pairs with AD after them
-	movs	r0, #0
-	mov	r5, r3
-	cmp	r0, r5
-	movs	r1, #0
-	sbcs	r1, r1
-	subs	r0, r5, #1
-	lsrs	r0, r0, #5
-	ands	r0, r1
-	str	r0, [sp, #16]
+	sub	sp, #96
 	@ romulus_n.ae:80: for i in 0..pairs {
-	movs	r5, #0
-	mov	r9, r5
 	movs	r4, #0
-	movs	r3, #0
-	movs	r0, #0
-	mov	r11, r5
-	str	r0, [sp, #12]
-	movs	r2, #1
-	movs	r1, #0
+	mov	r10, r4
+	movs	r5, #1
+	movs	r6, #0
+	mov	r11, r4
+	mov	r8, r4
+	str	r4, [sp, #12]
+	mov	r9, r4
+	str	r3, [sp, #24]
+	@ romulus_n.ae:79: pairs = if a > 0 then (a - 1) / 32 else 0 as u32        // pairs with AD after them
+	cmp	r4, r3
+	sbcs	r4, r4
+	subs	r3, r3, #1
+	lsrs	r3, r3, #5
+	ands	r3, r4
+	str	r3, [sp, #16]
+	str	r2, [sp, #8]
+	str	r1, [sp, #36]
+	str	r0, [sp, #20]
+	@ romulus_n.ae:80: for i in 0..pairs {
+	mov	r1, r10
 	ldr	r0, [sp, #16]
-	cmp	r5, r0
+	cmp	r1, r0
 	bcs	.Lromulus_n_absorb_ad_done2
 .Lromulus_n_absorb_ad_loop1:
 	@ romulus_n.ae:81: off = 32 * i
-	mov	r5, r9
-	lsls	r0, r5, #5
-	mov	r8, r0
+	mov	r1, r9
+	lsls	r2, r1, #5
 	@ romulus_n.ae:82: s = s ^ load_be(ad, off, 16)
-	ldr	r5, [sp, #8]
-	adds	r7, r5, r0
-	movs	r0, #3
-	tst	r7, r0
-	beq	.Lromulus_n_absorb_ad_words4
-.Lromulus_n_absorb_ad_bytes3:
-	add	r6, sp, #36
-	movs	r5, #16
-.Lromulus_n_absorb_ad_cpy6:
-	subs	r5, #1
-	bcc	.Lromulus_n_absorb_ad_cpyd5
-	ldrb	r0, [r7, r5]
-	strb	r0, [r6, r5]
-	b	.Lromulus_n_absorb_ad_cpy6
-.Lromulus_n_absorb_ad_cpyd5:
-	mov	r7, r6
-.Lromulus_n_absorb_ad_words4:
-	ldr	r0, [r7, #12]
-	rev	r5, r0
-	eors	r4, r5
-	mov	r10, r4
-	ldr	r0, [r7, #8]
-	rev	r0, r0
-	mov	r6, r3
-	eors	r6, r0
-	ldr	r0, [r7, #4]
-	rev	r0, r0
-	mov	r5, r11
-	eors	r5, r0
-	ldr	r0, [r7]
-	rev	r0, r0
-	ldr	r3, [sp, #12]
-	eors	r3, r0
-	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	lsrs	r0, r1, #23
-	rsbs	r7, r0, #0
-	movs	r0, #149
-	ands	r7, r0
-	lsls	r4, r2, #1
-	eors	r4, r7
-	lsls	r7, r1, #1
-	lsrs	r0, r2, #31
-	orrs	r7, r0
-	@ romulus_n.ae:84: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
-	mov	r1, r8
-	adds	r1, #16
-	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	lsls	r0, r7, #8
-	lsrs	r0, r0, #8
-	mov	r8, r0
-	@ romulus_n.ae:84: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
 	ldr	r0, [sp, #8]
-	adds	r1, r0, r1
+	adds	r1, r0, r2
 	movs	r0, #3
 	tst	r1, r0
-	beq	.Lromulus_n_absorb_ad_words8
-.Lromulus_n_absorb_ad_bytes7:
-	add	r7, sp, #36
-	movs	r2, #16
-.Lromulus_n_absorb_ad_cpy10:
-	subs	r2, #1
-	bcc	.Lromulus_n_absorb_ad_cpyd9
-	ldrb	r0, [r1, r2]
-	strb	r0, [r7, r2]
-	b	.Lromulus_n_absorb_ad_cpy10
-.Lromulus_n_absorb_ad_cpyd9:
-	mov	r1, r7
-.Lromulus_n_absorb_ad_words8:
+	beq	.Lromulus_n_absorb_ad_words4
+.Lromulus_n_absorb_ad_bytes3:
+	add	r4, sp, #40
+	movs	r3, #16
+.Lromulus_n_absorb_ad_cpy6:
+	subs	r3, #1
+	bcc	.Lromulus_n_absorb_ad_cpyd5
+	ldrb	r0, [r1, r3]
+	strb	r0, [r4, r3]
+	b	.Lromulus_n_absorb_ad_cpy6
+.Lromulus_n_absorb_ad_cpyd5:
+	mov	r1, r4
+.Lromulus_n_absorb_ad_words4:
+	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	mov	r0, r10
+	lsrs	r0, r0, #23
+	rsbs	r3, r0, #0
+	movs	r0, #149
+	ands	r3, r0
+	lsls	r4, r5, #1
+	eors	r4, r3
+	@ romulus_n.ae:82: s = s ^ load_be(ad, off, 16)
+	ldr	r0, [r1]
+	rev	r0, r0
+	eors	r6, r0
+	ldr	r0, [r1, #4]
+	rev	r0, r0
+	mov	r3, r11
+	eors	r3, r0
+	ldr	r0, [r1, #8]
+	rev	r7, r0
+	mov	r0, r8
+	eors	r0, r7
+	mov	r8, r0
 	ldr	r0, [r1, #12]
 	rev	r0, r0
-	ldr	r7, [r1, #8]
-	rev	r7, r7
-	mov	r11, r7
-	ldr	r7, [r1, #4]
-	rev	r2, r7
-	ldr	r7, [r1]
-	rev	r1, r7
-	str	r4, [sp, #36]
-	mov	r7, r8
-	str	r7, [sp, #40]
-	str	r0, [sp, #44]
-	mov	r0, r11
-	str	r0, [sp, #48]
-	str	r2, [sp, #52]
-	str	r1, [sp, #56]
+	ldr	r1, [sp, #12]
+	eors	r1, r0
+	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	mov	r0, r10
-	str	r0, [sp, #60]
-	str	r6, [sp, #64]
-	str	r5, [sp, #68]
+	lsls	r0, r0, #1
+	lsrs	r5, r5, #31
+	orrs	r0, r5
+	@ romulus_n.ae:84: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
+	mov	r5, r2
+	adds	r5, #16
+	ldr	r2, [sp, #8]
+	adds	r2, r2, r5
+	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	lsls	r0, r0, #8
+	lsrs	r0, r0, #8
+	mov	r10, r0
+	@ romulus_n.ae:84: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
+	movs	r0, #3
+	tst	r2, r0
+	beq	.Lromulus_n_absorb_ad_words8
+.Lromulus_n_absorb_ad_bytes7:
+	add	r7, sp, #40
+	movs	r5, #16
+.Lromulus_n_absorb_ad_cpy10:
+	subs	r5, #1
+	bcc	.Lromulus_n_absorb_ad_cpyd9
+	ldrb	r0, [r2, r5]
+	strb	r0, [r7, r5]
+	b	.Lromulus_n_absorb_ad_cpy10
+.Lromulus_n_absorb_ad_cpyd9:
+	mov	r2, r7
+.Lromulus_n_absorb_ad_words8:
+	add	r0, sp, #80
+	str	r0, [sp, #4]
+	add	r0, sp, #64
+	str	r0, [sp]
+	ldm	r2, {r0, r2, r5, r7}
+	str	r6, [sp, #76]
 	str	r3, [sp, #72]
-	add	r0, sp, #36
+	mov	r6, r8
+	str	r6, [sp, #68]
+	str	r1, [sp, #64]
+	rev	r6, r0
+	str	r6, [sp, #60]
+	rev	r6, r2
+	str	r6, [sp, #56]
+	rev	r6, r5
+	str	r6, [sp, #52]
+	rev	r6, r7
+	str	r6, [sp, #48]
+	mov	r6, r10
+	str	r6, [sp, #44]
+	str	r4, [sp, #40]
+	add	r2, sp, #48
 	movs	r1, #8
-	add	r2, sp, #44
-	add	r5, sp, #60
-	add	r3, sp, #76
-	str	r5, [sp]
-	str	r3, [sp, #4]
+	add	r0, sp, #40
 	ldr	r3, [sp, #20]
 	bl	romulus_n_tbc
 	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	mov	r0, r8
-	lsls	r1, r0, #1
+	mov	r1, r9
+	adds	r1, #1
+	mov	r9, r1
+	lsls	r1, r6, #1
 	lsrs	r0, r4, #31
 	orrs	r1, r0
-	mov	r0, r8
-	lsrs	r0, r0, #23
-	rsbs	r2, r0, #0
-	movs	r0, #149
-	ands	r2, r0
+	lsls	r0, r1, #8
+	lsrs	r0, r0, #8
+	mov	r10, r0
 	lsls	r5, r4, #1
-	eors	r5, r2
+	lsrs	r0, r6, #23
+	rsbs	r1, r0, #0
+	movs	r0, #149
+	ands	r1, r0
+	eors	r5, r1
 	@ romulus_n.ae:84: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
-	ldr	r4, [sp, #76]
-	ldr	r3, [sp, #80]
-	ldr	r0, [sp, #84]
+	ldr	r6, [sp, #92]
+	ldr	r0, [sp, #88]
 	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	mov	r11, r0
 	@ romulus_n.ae:84: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
-	ldr	r0, [sp, #88]
+	ldr	r0, [sp, #84]
+	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	mov	r8, r0
+	@ romulus_n.ae:84: s = tbc(cnt, 8, load_be(ad, off + 16, 16), r3, s)
+	ldr	r0, [sp, #80]
 	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	str	r0, [sp, #12]
-	mov	r2, r5
-	lsls	r0, r1, #8
-	lsrs	r1, r0, #8
-	mov	r5, r9
-	adds	r5, #1
-	mov	r9, r5
+	mov	r1, r9
 	ldr	r0, [sp, #16]
-	cmp	r5, r0
+	cmp	r1, r0
 	bcc	.Lromulus_n_absorb_ad_loop1
 .Lromulus_n_absorb_ad_done2:
 	@ romulus_n.ae:87: off = 32 * pairs
 	ldr	r0, [sp, #16]
 	lsls	r0, r0, #5
-	str	r0, [sp, #24]
+	str	r0, [sp, #28]
 	@ romulus_n.ae:88: r = a - off                                           // 0 (empty A) .. 32
-	ldr	r5, [sp, #28]
-	subs	r0, r5, r0
-	mov	r9, r0
+	ldr	r1, [sp, #24]
+	subs	r0, r1, r0
+	str	r0, [sp, #16]
 	@ romulus_n.ae:89: odd = if r < 16 then r else 16
 	cmp	r0, #16
-	movs	r6, #0
-	sbcs	r6, r6
-	mov	r5, r0
-	movs	r0, #16
-	eors	r5, r0
-	ands	r5, r6
-	mov	r8, r5
-	movs	r5, #16
-	mov	r0, r8
-	eors	r0, r5
-	mov	r8, r0
+	movs	r2, #0
+	sbcs	r2, r2
+	movs	r1, #16
+	eors	r0, r1
+	ands	r0, r2
+	eors	r0, r1
+	mov	r9, r0
 	@ romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
-	ldr	r5, [sp, #8]
-	ldr	r0, [sp, #24]
-	adds	r5, r5, r0
-	mov	r0, r8
+	ldr	r1, [sp, #8]
+	ldr	r0, [sp, #28]
+	adds	r1, r1, r0
+	mov	r0, r9
 	cmp	r0, #16
 	bcc	.Lromulus_n_absorb_ad_bytes11
 	movs	r0, #3
-	tst	r5, r0
+	tst	r1, r0
 	beq	.Lromulus_n_absorb_ad_words12
 .Lromulus_n_absorb_ad_bytes11:
 	movs	r0, #0
-	str	r0, [sp, #36]
-	str	r0, [sp, #40]
-	str	r0, [sp, #44]
+	str	r0, [sp, #52]
 	str	r0, [sp, #48]
-	add	r6, sp, #36
-	str	r6, [sp, #16]
-	mov	r0, r8
-	cmp	r0, #16
+	str	r0, [sp, #44]
+	str	r0, [sp, #40]
+	mov	r2, r9
+	add	r3, sp, #40
+	cmp	r2, #16
 	bcc	.Lromulus_n_absorb_ad_cnt14
-	movs	r0, #16
+	movs	r2, #16
 .Lromulus_n_absorb_ad_cnt14:
-	mov	r10, r0
 .Lromulus_n_absorb_ad_cpy15:
-	mov	r0, r10
-	subs	r0, #1
-	mov	r10, r0
+	subs	r2, #1
 	bcc	.Lromulus_n_absorb_ad_cpyd13
-	ldrb	r7, [r5, r0]
-	ldr	r6, [sp, #16]
-	strb	r7, [r6, r0]
+	ldrb	r0, [r1, r2]
+	strb	r0, [r3, r2]
 	b	.Lromulus_n_absorb_ad_cpy15
 .Lromulus_n_absorb_ad_cpyd13:
-	ldr	r5, [sp, #16]
+	mov	r1, r3
 .Lromulus_n_absorb_ad_words12:
+	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
+	mov	r0, r10
+	lsrs	r0, r0, #23
+	rsbs	r2, r0, #0
+	movs	r0, #149
+	ands	r2, r0
+	lsls	r0, r5, #1
+	eors	r0, r2
+	str	r0, [sp, #24]
 	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	mov	r0, r8
+	mov	r0, r9
 	cmp	r0, #16
-	movs	r6, #0
-	sbcs	r6, r6
+	movs	r2, #0
+	sbcs	r2, r2
 	@ romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
-	ldr	r0, [r5, #12]
-	rev	r7, r0
-	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	mov	r0, r8
-	orrs	r0, r7
-	eors	r0, r7
-	ands	r0, r6
-	eors	r7, r0
-	@ romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
-	eors	r4, r7
-	str	r4, [sp, #28]
-	ldr	r0, [r5, #8]
-	rev	r4, r0
-	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	mov	r0, r4
-	eors	r0, r4
-	ands	r0, r6
-	eors	r4, r0
-	@ romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
-	eors	r3, r4
-	str	r3, [sp, #16]
-	ldr	r0, [r5, #4]
+	ldr	r0, [r1]
 	rev	r3, r0
 	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
 	mov	r0, r3
 	eors	r0, r3
-	ands	r0, r6
+	ands	r0, r2
+	eors	r3, r0
+	@ romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
+	eors	r6, r3
+	str	r6, [sp, #32]
+	ldr	r0, [r1, #4]
+	rev	r3, r0
+	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
+	mov	r0, r3
+	eors	r0, r3
+	ands	r0, r2
 	eors	r3, r0
 	@ romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
 	mov	r0, r11
 	eors	r0, r3
 	mov	r11, r0
-	ldr	r0, [r5]
-	rev	r4, r0
+	ldr	r0, [r1, #8]
+	rev	r3, r0
 	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	mov	r0, r4
-	eors	r0, r4
-	ands	r0, r6
-	eors	r4, r0
+	mov	r0, r3
+	eors	r0, r3
+	ands	r0, r2
+	eors	r3, r0
+	@ romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
+	mov	r0, r8
+	eors	r0, r3
+	mov	r8, r0
+	ldr	r0, [r1, #12]
+	rev	r1, r0
+	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
+	mov	r0, r9
+	orrs	r0, r1
+	eors	r0, r1
+	ands	r0, r2
+	eors	r1, r0
 	@ romulus_n.ae:90: s = s ^ pad(load_be(ad, off, 16, odd), odd)
 	ldr	r3, [sp, #12]
-	eors	r3, r4
+	eors	r3, r1
 	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	lsrs	r0, r1, #23
-	rsbs	r5, r0, #0
-	movs	r0, #149
-	ands	r5, r0
-	lsls	r4, r2, #1
-	eors	r4, r5
-	lsls	r5, r1, #1
-	lsrs	r0, r2, #31
-	orrs	r5, r0
+	mov	r0, r10
+	lsls	r2, r0, #1
+	lsrs	r0, r5, #31
+	orrs	r2, r0
 	@ romulus_n.ae:92: if r > 16 {
 	movs	r1, #16
-	mov	r0, r9
+	ldr	r0, [sp, #16]
 	cmp	r1, r0
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
 	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	lsls	r0, r5, #8
-	lsrs	r0, r0, #8
-	str	r0, [sp, #12]
+	lsls	r0, r2, #8
+	lsrs	r4, r0, #8
 	@ romulus_n.ae:92: if r > 16 {
 	cmp	r1, #0
 	beq	.Lromulus_n_absorb_ad_else16
 	@ romulus_n.ae:93: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
-	ldr	r1, [sp, #24]
+	ldr	r1, [sp, #28]
 	adds	r1, #16
 	ldr	r0, [sp, #8]
 	adds	r6, r0, r1
-	mov	r0, r9
-	subs	r0, #16
-	cmp	r0, #16
+	ldr	r1, [sp, #16]
+	subs	r1, #16
+	cmp	r1, #16
 	bcc	.Lromulus_n_absorb_ad_bytes18
-	movs	r1, #3
-	tst	r6, r1
+	movs	r0, #3
+	tst	r6, r0
 	beq	.Lromulus_n_absorb_ad_words19
 .Lromulus_n_absorb_ad_bytes18:
-	movs	r1, #0
-	str	r1, [sp, #36]
-	str	r1, [sp, #40]
-	str	r1, [sp, #44]
-	str	r1, [sp, #48]
-	add	r5, sp, #36
-	mov	r2, r0
+	movs	r0, #0
+	str	r0, [sp, #52]
+	str	r0, [sp, #48]
+	str	r0, [sp, #44]
+	str	r0, [sp, #40]
+	mov	r2, r1
+	add	r5, sp, #40
 	cmp	r2, #16
 	bcc	.Lromulus_n_absorb_ad_cnt21
 	movs	r2, #16
@@ -1902,140 +1901,149 @@ romulus_n_absorb_ad:
 .Lromulus_n_absorb_ad_cpy22:
 	subs	r2, #1
 	bcc	.Lromulus_n_absorb_ad_cpyd20
-	ldrb	r1, [r6, r2]
-	strb	r1, [r5, r2]
+	ldrb	r0, [r6, r2]
+	strb	r0, [r5, r2]
 	b	.Lromulus_n_absorb_ad_cpy22
 .Lromulus_n_absorb_ad_cpyd20:
 	mov	r6, r5
 .Lromulus_n_absorb_ad_words19:
-	ldr	r1, [r6, #12]
-	rev	r5, r1
-	ldr	r1, [r6, #8]
-	rev	r2, r1
-	ldr	r1, [r6, #4]
-	rev	r1, r1
-	ldr	r6, [r6]
-	rev	r7, r6
 	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
-	cmp	r0, #16
-	movs	r6, #0
-	sbcs	r6, r6
-	orrs	r0, r5
-	eors	r0, r5
-	ands	r0, r6
-	eors	r5, r0
+	cmp	r1, #16
+	movs	r7, #0
+	sbcs	r7, r7
+	@ romulus_n.ae:93: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
+	ldr	r0, [r6, #12]
+	rev	r5, r0
+	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
+	orrs	r1, r5
+	eors	r1, r5
+	ands	r1, r7
+	eors	r5, r1
+	@ romulus_n.ae:93: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
+	ldr	r0, [r6, #8]
+	rev	r2, r0
+	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
 	mov	r0, r2
 	eors	r0, r2
-	ands	r0, r6
+	ands	r0, r7
 	eors	r2, r0
+	@ romulus_n.ae:93: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
+	ldr	r0, [r6, #4]
+	rev	r1, r0
+	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
 	mov	r0, r1
 	eors	r0, r1
-	ands	r0, r6
+	ands	r0, r7
 	eors	r1, r0
-	mov	r0, r7
-	eors	r0, r7
-	ands	r0, r6
-	eors	r7, r0
 	@ romulus_n.ae:93: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
-	str	r4, [sp, #36]
-	ldr	r6, [sp, #12]
-	str	r6, [sp, #40]
-	str	r5, [sp, #44]
-	str	r2, [sp, #48]
-	str	r1, [sp, #52]
-	str	r7, [sp, #56]
-	ldr	r0, [sp, #28]
-	str	r0, [sp, #60]
-	ldr	r0, [sp, #16]
-	str	r0, [sp, #64]
+	ldr	r0, [r6]
+	rev	r6, r0
+	@ romulus_n.ae:49: return if n < 16 then x | (n as u128) else x
+	mov	r0, r6
+	eors	r0, r6
+	ands	r0, r7
+	eors	r6, r0
+	@ romulus_n.ae:93: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
+	add	r0, sp, #80
+	str	r0, [sp, #4]
+	add	r0, sp, #64
+	str	r0, [sp]
+	ldr	r0, [sp, #32]
+	str	r0, [sp, #76]
 	mov	r0, r11
+	str	r0, [sp, #72]
+	mov	r0, r8
 	str	r0, [sp, #68]
-	str	r3, [sp, #72]
-	add	r0, sp, #36
+	str	r3, [sp, #64]
+	str	r6, [sp, #60]
+	str	r1, [sp, #56]
+	str	r2, [sp, #52]
+	str	r5, [sp, #48]
+	str	r4, [sp, #44]
+	ldr	r5, [sp, #24]
+	str	r5, [sp, #40]
+	add	r2, sp, #48
 	movs	r1, #8
-	add	r2, sp, #44
-	add	r5, sp, #60
-	add	r3, sp, #76
-	str	r5, [sp]
-	str	r3, [sp, #4]
+	add	r0, sp, #40
 	ldr	r3, [sp, #20]
 	bl	romulus_n_tbc
 	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	lsls	r1, r6, #1
-	lsrs	r0, r4, #31
+	lsls	r1, r4, #1
+	lsrs	r0, r5, #31
 	orrs	r1, r0
-	lsrs	r0, r6, #23
-	rsbs	r2, r0, #0
-	movs	r0, #149
-	ands	r2, r0
-	lsls	r4, r4, #1
-	eors	r4, r2
-	@ romulus_n.ae:93: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
-	ldr	r0, [sp, #76]
-	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
-	str	r0, [sp, #8]
-	@ romulus_n.ae:93: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
-	ldr	r5, [sp, #80]
-	ldr	r2, [sp, #84]
-	ldr	r3, [sp, #88]
-	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	lsls	r0, r1, #8
-	lsrs	r6, r0, #8
+	lsrs	r2, r0, #8
+	lsls	r3, r5, #1
+	lsrs	r0, r4, #23
+	rsbs	r1, r0, #0
+	movs	r0, #149
+	ands	r1, r0
+	eors	r3, r1
+	mov	r0, r3
+	@ romulus_n.ae:93: s = tbc(cnt, 8, pad(load_be(ad, off + 16, 16, r - 16), r - 16), r3, s)
+	ldr	r4, [sp, #92]
+	ldr	r5, [sp, #88]
+	ldr	r6, [sp, #84]
+	ldr	r7, [sp, #80]
+	@ romulus_n.ae:44: return (cnt << 1) ^ (if cnt[55] == 1 then 0x95 else 0 as u56)
 	b	.Lromulus_n_absorb_ad_endif17
 .Lromulus_n_absorb_ad_else16:
-	ldr	r0, [sp, #28]
-	str	r0, [sp, #8]
-	ldr	r5, [sp, #16]
-	mov	r2, r11
-	ldr	r6, [sp, #12]
+	mov	r2, r4
+	ldr	r0, [sp, #24]
+	ldr	r4, [sp, #32]
+	mov	r5, r11
+	mov	r6, r8
+	mov	r7, r3
 .Lromulus_n_absorb_ad_endif17:
+	@ romulus_n.ae:97: return tbc_n(cnt, d, r23, s)
+	add	r1, sp, #64
+	str	r1, [sp]
+	add	r3, sp, #48
+	add	r1, sp, #40
+	str	r4, [sp, #60]
+	str	r5, [sp, #56]
+	str	r6, [sp, #52]
+	str	r7, [sp, #48]
+	str	r2, [sp, #44]
+	str	r0, [sp, #40]
 	@ romulus_n.ae:96: d = if (r == 16) | (r == 32) then 0x18 else 0x1a as u8
 	movs	r0, #16
-	mov	r1, r9
-	eors	r0, r1
-	subs	r1, r0, #1
-	movs	r1, #0
-	adcs	r1, r1
+	ldr	r2, [sp, #16]
+	eors	r0, r2
+	subs	r2, r0, #1
+	movs	r4, #0
+	adcs	r4, r4
 	movs	r0, #1
-	eors	r1, r0
-	mov	r7, r9
-	movs	r0, #32
-	eors	r7, r0
-	subs	r0, r7, #1
-	movs	r7, #0
-	adcs	r7, r7
+	eors	r4, r0
+	movs	r2, #32
+	ldr	r0, [sp, #16]
+	eors	r0, r2
+	subs	r0, r0, #1
+	movs	r2, #0
+	adcs	r2, r2
 	movs	r0, #1
-	eors	r7, r0
-	orrs	r1, r7
-	rsbs	r1, r1, #0
+	eors	r2, r0
+	orrs	r4, r2
+	rsbs	r2, r4, #0
 	movs	r0, #2
-	ands	r1, r0
+	ands	r2, r0
 	movs	r0, #26
-	eors	r1, r0
+	eors	r2, r0
 	@ romulus_n.ae:97: return tbc_n(cnt, d, r23, s)
-	str	r4, [sp, #36]
-	str	r6, [sp, #40]
-	ldr	r0, [sp, #8]
-	str	r0, [sp, #44]
-	str	r5, [sp, #48]
-	str	r2, [sp, #52]
-	str	r3, [sp, #56]
-	add	r0, sp, #36
-	add	r3, sp, #44
-	add	r2, sp, #60
-	str	r2, [sp]
-	ldr	r2, [sp, #32]
+	mov	r0, r1
+	mov	r1, r2
+	ldr	r2, [sp, #36]
 	bl	romulus_n_tbc_n
-	ldr	r1, [sp, #60]
-	ldr	r2, [sp, #128]
-	str	r1, [r2]
 	ldr	r1, [sp, #64]
-	str	r1, [r2, #4]
+	ldr	r2, [sp, #132]
+	str	r1, [r2]
 	ldr	r1, [sp, #68]
-	str	r1, [r2, #8]
+	str	r1, [r2, #4]
 	ldr	r1, [sp, #72]
+	str	r1, [r2, #8]
+	ldr	r1, [sp, #76]
 	str	r1, [r2, #12]
-	add	sp, #92
+	add	sp, #96
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -2047,8 +2055,8 @@ romulus_n_absorb_ad:
 
 
 @ --- romulus_n_tbc_n: romulus_n.tbc_n
-@     frame 76 bytes (10 spill slots, 3 on the stack; locals 64), saves r4, r5, r6, r7, r8, r9, r10
-@     estimated 566 bytes of code and literals
+@     frame 72 bytes (10 spill slots, 2 on the stack; locals 64), saves r4, r5, r6, r7, r8, r9, r10
+@     estimated 564 bytes of code and literals
 	.section .text.romulus_n_tbc_n,"ax",%progbits
 	.global romulus_n_tbc_n
 	.type romulus_n_tbc_n, %function
@@ -2060,182 +2068,157 @@ romulus_n_tbc_n:
 	mov	r5, r9
 	mov	r6, r10
 	push	{r4, r5, r6}
-	sub	sp, #76
-	ldr	r4, [r0]
+	sub	sp, #72
+	@ skinny128_384plus.ae:206: t1[j] = tk1
+	add	r4, sp, #8
+	ldr	r6, [r0]
 	@ romulus_n.ae:61: E.tk1_rows(cat(rev8(cnt), d), t1)
-	lsrs	r5, r4, #24
-	lsls	r5, r5, #24
-	ldr	r6, [r0, #4]
-	uxtb	r0, r6
-	lsls	r0, r0, #16
-	orrs	r5, r0
-	lsrs	r0, r6, #8
-	uxtb	r0, r0
-	lsls	r0, r0, #8
-	orrs	r5, r0
-	lsrs	r0, r6, #16
-	orrs	r5, r0
-	uxtb	r0, r4
-	lsls	r6, r0, #16
-	lsrs	r0, r4, #8
-	uxtb	r0, r0
-	lsls	r0, r0, #8
-	orrs	r6, r0
-	lsrs	r0, r4, #16
-	uxtb	r0, r0
-	orrs	r6, r0
-	lsls	r4, r6, #8
-	lsrs	r0, r5, #24
-	orrs	r4, r0
+	uxtb	r7, r6
+	lsls	r7, r7, #16
+	lsrs	r5, r6, #8
+	uxtb	r5, r5
 	lsls	r5, r5, #8
-	orrs	r5, r1
-	ldr	r0, [r3]
-	str	r0, [sp, #8]
-	ldr	r0, [r3, #4]
-	str	r0, [sp]
+	orrs	r7, r5
+	lsrs	r5, r6, #16
+	uxtb	r5, r5
+	orrs	r7, r5
+	lsls	r5, r7, #8
+	lsrs	r7, r6, #24
+	lsls	r6, r7, #24
+	ldr	r0, [r0, #4]
+	uxtb	r7, r0
+	lsls	r7, r7, #16
+	orrs	r6, r7
+	lsrs	r7, r0, #8
+	uxtb	r7, r7
+	lsls	r7, r7, #8
+	orrs	r6, r7
+	lsrs	r7, r0, #16
+	orrs	r6, r7
+	lsrs	r0, r6, #24
+	orrs	r5, r0
+	mov	r0, r1
+	lsls	r1, r6, #8
+	orrs	r1, r0
+	@ skinny128_384plus.ae:205: for j in 0..8 {
+	movs	r6, #0
+	ldr	r0, [r3, #12]
+	str	r0, [sp, #4]
 	ldr	r0, [r3, #8]
+	str	r0, [sp]
+	ldr	r0, [r3, #4]
+	mov	lr, r0
+	ldr	r0, [r3]
 	mov	r12, r0
-	ldr	r1, [r3, #12]
-	str	r2, [sp, #4]
-	@ skinny128_384plus.ae:205: for j in 0..8 {
-	movs	r7, #0
-	@ skinny128_384plus.ae:206: t1[j] = tk1
-	add	r6, sp, #12
-	@ skinny128_384plus.ae:205: for j in 0..8 {
 .Lromulus_n_tbc_n_loop1:
-	@ skinny128_384plus.ae:206: t1[j] = tk1
-	str	r5, [r6]
-	str	r4, [r6, #4]
 	@ skinny128_384plus.ae:195: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32])
-	lsrs	r0, r4, #16
-	uxtb	r0, r0
-	lsls	r3, r0, #24
-	uxtb	r0, r5
-	lsls	r0, r0, #16
-	orrs	r3, r0
-	lsrs	r0, r4, #24
-	lsls	r0, r0, #8
-	orrs	r3, r0
-	lsrs	r0, r5, #16
-	uxtb	r0, r0
-	orrs	r3, r0
-	lsrs	r0, r4, #8
-	uxtb	r0, r0
-	lsls	r2, r0, #24
 	lsrs	r0, r5, #8
 	uxtb	r0, r0
+	lsls	r7, r0, #24
+	lsrs	r0, r1, #8
+	uxtb	r0, r0
 	lsls	r0, r0, #16
-	orrs	r2, r0
+	orrs	r7, r0
+	lsrs	r0, r1, #24
+	lsls	r0, r0, #8
+	orrs	r7, r0
+	uxtb	r3, r5
+	orrs	r7, r3
+	lsrs	r3, r5, #16
+	uxtb	r3, r3
+	lsls	r3, r3, #24
+	uxtb	r0, r1
+	lsls	r0, r0, #16
+	orrs	r3, r0
 	lsrs	r0, r5, #24
 	lsls	r0, r0, #8
-	orrs	r2, r0
-	uxtb	r0, r4
-	orrs	r2, r0
-	adds	r6, #8
-	mov	r5, r2
-	mov	r4, r3
-	adds	r7, #1
-	cmp	r7, #8
+	orrs	r3, r0
+	lsrs	r0, r1, #16
+	uxtb	r0, r0
+	orrs	r3, r0
+	@ skinny128_384plus.ae:206: t1[j] = tk1
+	str	r1, [r4]
+	str	r5, [r4, #4]
+	@ skinny128_384plus.ae:195: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32])
+	adds	r6, #1
+	mov	r5, r3
+	mov	r1, r7
+	adds	r4, #8
+	cmp	r6, #8
 	bcc	.Lromulus_n_tbc_n_loop1
 .Lromulus_n_tbc_n_done2:
-	@ skinny128_384plus.ae:219: @unroll(unroll)
-	movs	r0, #0
-	mov	lr, r0
-	mov	r2, r1
-	mov	r3, r12
-	ldr	r4, [sp]
-	ldr	r5, [sp, #8]
-	@ skinny128_384plus.ae:222: r0, r1, r2, r3 = round_keyed(r0, r1, r2, r3, r23[i] ^ t1[j % 8])
-	ldr	r6, [sp, #4]
-	add	r0, sp, #12
-	mov	r10, r0
 	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	ldr	r1, =romulus_n_E.sbox
+	@ skinny128_384plus.ae:222: r0, r1, r2, r3 = round_keyed(r0, r1, r2, r3, r23[i] ^ t1[j % 8])
+	add	r0, sp, #8
+	mov	r10, r0
 	@ skinny128_384plus.ae:219: @unroll(unroll)
+	mov	r6, r12
+	mov	r5, lr
+	ldr	r4, [sp]
+	ldr	r3, [sp, #4]
+	movs	r0, #0
+	mov	lr, r0
 .Lromulus_n_tbc_n_loop3:
 	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r0, r2, #24
+	lsrs	r0, r3, #24
 	ldrb	r0, [r1, r0]
 	lsls	r7, r0, #24
-	lsrs	r0, r2, #16
+	lsrs	r0, r3, #16
 	uxtb	r0, r0
 	ldrb	r0, [r1, r0]
 	lsls	r0, r0, #16
 	orrs	r7, r0
-	lsrs	r0, r2, #8
+	lsrs	r0, r3, #8
 	uxtb	r0, r0
 	ldrb	r0, [r1, r0]
 	lsls	r0, r0, #8
 	orrs	r7, r0
-	uxtb	r0, r2
+	uxtb	r0, r3
 	ldrb	r0, [r1, r0]
 	orrs	r7, r0
 	@ skinny128_384plus.ae:222: r0, r1, r2, r3 = round_keyed(r0, r1, r2, r3, r23[i] ^ t1[j % 8])
-	ldr	r0, [r6, #4]
+	ldr	r0, [r2, #4]
 	@ skinny128_384plus.ae:116: r0 = sub_cells(r0) ^ ((c & 0xf) as u32 << 24) ^ k[63:32]
 	eors	r7, r0
 	@ skinny128_384plus.ae:222: r0, r1, r2, r3 = round_keyed(r0, r1, r2, r3, r23[i] ^ t1[j % 8])
 	mov	r0, lr
 	lsls	r0, r0, #29
-	lsrs	r2, r0, #26
-	add	r2, r10
-	mov	r9, r2
-	ldr	r0, [r2, #4]
+	lsrs	r3, r0, #26
+	add	r3, r10
+	mov	r9, r3
+	ldr	r0, [r3, #4]
 	@ skinny128_384plus.ae:116: r0 = sub_cells(r0) ^ ((c & 0xf) as u32 << 24) ^ k[63:32]
 	eors	r7, r0
 	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r0, r4, #24
+	lsrs	r0, r5, #24
 	ldrb	r0, [r1, r0]
-	lsls	r2, r0, #24
-	lsrs	r0, r4, #16
+	lsls	r3, r0, #24
+	lsrs	r0, r5, #16
 	uxtb	r0, r0
 	ldrb	r0, [r1, r0]
 	lsls	r0, r0, #16
-	orrs	r2, r0
-	lsrs	r0, r4, #8
+	orrs	r3, r0
+	lsrs	r0, r5, #8
 	uxtb	r0, r0
 	ldrb	r0, [r1, r0]
 	lsls	r0, r0, #8
-	orrs	r2, r0
-	uxtb	r0, r4
+	orrs	r3, r0
+	uxtb	r0, r5
 	ldrb	r0, [r1, r0]
-	orrs	r2, r0
+	orrs	r3, r0
 	@ skinny128_384plus.ae:118: r2 = (sub_cells(r2) ^ 0x02000000) >>> 16
 	movs	r0, #1
 	lsls	r0, r0, #25
-	eors	r2, r0
-	movs	r4, #16
-	mov	r0, r2
-	rors	r0, r4
+	eors	r3, r0
+	mov	r12, r3
+	movs	r3, #16
+	mov	r0, r12
+	rors	r0, r3
 	mov	r12, r0
 	@ skinny128_384plus.ae:121: t = r0 ^ r2
-	mov	r2, r7
-	eors	r2, r0
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r0, r2, #16
-	uxtb	r0, r0
-	ldrb	r0, [r1, r0]
-	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
-	lsls	r0, r0, #24
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r4, r2, #8
-	uxtb	r4, r4
-	ldrb	r4, [r1, r4]
-	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
-	lsls	r4, r4, #16
-	orrs	r0, r4
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	uxtb	r4, r2
-	ldrb	r4, [r1, r4]
-	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
-	lsls	r4, r4, #8
-	orrs	r0, r4
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r4, r2, #24
-	ldrb	r4, [r1, r4]
-	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
-	orrs	r0, r4
-	mov	r8, r0
+	mov	r5, r7
+	eors	r5, r0
 	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	lsrs	r0, r5, #16
 	uxtb	r0, r0
@@ -2243,65 +2226,90 @@ romulus_n_tbc_n:
 	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
 	lsls	r0, r0, #24
 	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r4, r5, #8
-	uxtb	r4, r4
-	ldrb	r4, [r1, r4]
+	lsrs	r3, r5, #8
+	uxtb	r3, r3
+	ldrb	r3, [r1, r3]
 	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
-	lsls	r4, r4, #16
-	orrs	r0, r4
+	lsls	r3, r3, #16
+	orrs	r0, r3
 	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	uxtb	r4, r5
-	ldrb	r4, [r1, r4]
+	uxtb	r3, r5
+	ldrb	r3, [r1, r3]
 	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
-	lsls	r4, r4, #8
-	orrs	r0, r4
+	lsls	r3, r3, #8
+	orrs	r0, r3
 	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r4, r5, #24
-	ldrb	r4, [r1, r4]
+	lsrs	r3, r5, #24
+	ldrb	r3, [r1, r3]
 	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
-	orrs	r0, r4
-	@ skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
-	eors	r2, r0
+	orrs	r0, r3
+	mov	r8, r0
 	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r0, r2, #24
+	lsrs	r0, r6, #16
+	uxtb	r0, r0
 	ldrb	r0, [r1, r0]
-	lsls	r4, r0, #24
-	lsrs	r0, r2, #16
+	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
+	lsls	r0, r0, #24
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r3, r6, #8
+	uxtb	r3, r3
+	ldrb	r3, [r1, r3]
+	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
+	lsls	r3, r3, #16
+	orrs	r0, r3
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	uxtb	r3, r6
+	ldrb	r3, [r1, r3]
+	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
+	lsls	r3, r3, #8
+	orrs	r0, r3
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r3, r6, #24
+	ldrb	r3, [r1, r3]
+	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
+	orrs	r0, r3
+	@ skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
+	eors	r5, r0
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r0, r5, #24
+	ldrb	r0, [r1, r0]
+	lsls	r3, r0, #24
+	lsrs	r0, r5, #16
 	uxtb	r0, r0
 	ldrb	r0, [r1, r0]
 	lsls	r0, r0, #16
-	orrs	r4, r0
-	lsrs	r0, r2, #8
+	orrs	r3, r0
+	lsrs	r0, r5, #8
 	uxtb	r0, r0
 	ldrb	r0, [r1, r0]
 	lsls	r0, r0, #8
-	orrs	r4, r0
-	uxtb	r0, r2
+	orrs	r3, r0
+	uxtb	r0, r5
 	ldrb	r0, [r1, r0]
-	orrs	r4, r0
+	orrs	r3, r0
 	@ skinny128_384plus.ae:223: r0, r1, r2, r3 = round_keyed(r0, r1, r2, r3, r23[i + 1])
-	ldr	r0, [r6, #12]
+	ldr	r0, [r2, #12]
 	@ skinny128_384plus.ae:116: r0 = sub_cells(r0) ^ ((c & 0xf) as u32 << 24) ^ k[63:32]
-	eors	r4, r0
+	eors	r3, r0
 	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r0, r3, #24
+	lsrs	r0, r4, #24
 	ldrb	r0, [r1, r0]
 	lsls	r5, r0, #24
-	lsrs	r0, r3, #16
+	lsrs	r0, r4, #16
 	uxtb	r0, r0
 	ldrb	r0, [r1, r0]
 	lsls	r0, r0, #16
 	orrs	r5, r0
-	lsrs	r0, r3, #8
+	lsrs	r0, r4, #8
 	uxtb	r0, r0
 	ldrb	r0, [r1, r0]
 	lsls	r0, r0, #8
 	orrs	r5, r0
-	uxtb	r0, r3
+	uxtb	r0, r4
 	ldrb	r0, [r1, r0]
 	orrs	r5, r0
 	@ skinny128_384plus.ae:222: r0, r1, r2, r3 = round_keyed(r0, r1, r2, r3, r23[i] ^ t1[j % 8])
-	ldr	r0, [r6]
+	ldr	r0, [r2]
 	@ skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
 	eors	r5, r0
 	@ skinny128_384plus.ae:222: r0, r1, r2, r3 = round_keyed(r0, r1, r2, r3, r23[i] ^ t1[j % 8])
@@ -2309,83 +2317,81 @@ romulus_n_tbc_n:
 	ldr	r0, [r0]
 	@ skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
 	eors	r5, r0
+	movs	r4, #8
+	rors	r5, r4
+	@ skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
+	mov	r0, r12
+	eors	r5, r0
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r0, r5, #24
+	ldrb	r0, [r1, r0]
+	lsls	r6, r0, #24
+	lsrs	r0, r5, #16
+	uxtb	r0, r0
+	ldrb	r0, [r1, r0]
+	lsls	r0, r0, #16
+	orrs	r6, r0
+	lsrs	r0, r5, #8
+	uxtb	r0, r0
+	ldrb	r0, [r1, r0]
+	lsls	r0, r0, #8
+	orrs	r6, r0
+	uxtb	r0, r5
+	ldrb	r0, [r1, r0]
+	orrs	r6, r0
+	@ skinny128_384plus.ae:118: r2 = (sub_cells(r2) ^ 0x02000000) >>> 16
+	movs	r0, #1
+	lsls	r0, r0, #25
+	eors	r6, r0
+	movs	r0, #16
+	rors	r6, r0
 	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
 	lsrs	r0, r7, #24
 	ldrb	r0, [r1, r0]
-	lsls	r3, r0, #24
+	lsls	r5, r0, #24
 	lsrs	r0, r7, #16
 	uxtb	r0, r0
 	ldrb	r0, [r1, r0]
 	lsls	r0, r0, #16
-	orrs	r3, r0
+	orrs	r5, r0
 	lsrs	r0, r7, #8
 	uxtb	r0, r0
 	ldrb	r0, [r1, r0]
 	lsls	r0, r0, #8
-	orrs	r3, r0
+	orrs	r5, r0
 	uxtb	r0, r7
 	ldrb	r0, [r1, r0]
-	orrs	r3, r0
+	orrs	r5, r0
 	@ skinny128_384plus.ae:223: r0, r1, r2, r3 = round_keyed(r0, r1, r2, r3, r23[i + 1])
-	ldr	r0, [r6, #8]
+	ldr	r0, [r2, #8]
 	@ skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
-	eors	r3, r0
-	movs	r0, #8
-	rors	r3, r0
-	mov	r2, r5
-	rors	r2, r0
-	@ skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
-	mov	r0, r12
-	eors	r2, r0
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r0, r2, #24
-	ldrb	r0, [r1, r0]
-	lsls	r5, r0, #24
-	lsrs	r0, r2, #16
-	uxtb	r0, r0
-	ldrb	r0, [r1, r0]
-	lsls	r0, r0, #16
-	orrs	r5, r0
-	lsrs	r0, r2, #8
-	uxtb	r0, r0
-	ldrb	r0, [r1, r0]
-	lsls	r0, r0, #8
-	orrs	r5, r0
-	uxtb	r0, r2
-	ldrb	r0, [r1, r0]
-	orrs	r5, r0
-	@ skinny128_384plus.ae:118: r2 = (sub_cells(r2) ^ 0x02000000) >>> 16
-	movs	r0, #1
-	lsls	r0, r0, #25
 	eors	r5, r0
-	movs	r0, #16
-	rors	r5, r0
+	rors	r5, r4
 	@ skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
-	mov	r0, r3
-	eors	r0, r5
+	eors	r5, r6
 	@ skinny128_384plus.ae:121: t = r0 ^ r2
-	eors	r5, r4
+	eors	r6, r3
 	@ skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
-	mov	r2, r8
-	eors	r2, r5
-	adds	r6, #16
-	mov	r3, r4
-	mov	r4, r0
+	mov	r7, r8
+	eors	r7, r6
 	mov	r0, lr
 	adds	r0, #1
 	mov	lr, r0
+	mov	r4, r3
+	mov	r3, r7
+	adds	r2, #16
 	cmp	r0, #20
 	bcs	.Lromulus_n_tbc_n_far1
 	b	.Lromulus_n_tbc_n_loop3
 .Lromulus_n_tbc_n_far1:
 .Lromulus_n_tbc_n_done4:
 	@ skinny128_384plus.ae:225: return cat(r0, r1, r2, r3)
-	ldr	r1, [sp, #108]
-	str	r5, [r1]
-	str	r4, [r1, #4]
-	str	r3, [r1, #8]
-	str	r2, [r1, #12]
-	add	sp, #76
+	ldr	r1, [sp, #104]
+	str	r6, [r1]
+	str	r5, [r1, #4]
+	str	r4, [r1, #8]
+	str	r3, [r1, #12]
+	add	sp, #72
 	pop	{r4, r5, r6}
 	mov	r8, r4
 	mov	r9, r5

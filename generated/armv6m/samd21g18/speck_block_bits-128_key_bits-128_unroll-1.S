@@ -308,110 +308,97 @@ speck_encrypt_block:
 	.balign 4
 speck_decrypt_block:
 	push	{r4, r5, r6, r7, lr}
-	mov	r12, r2
-	ldr	r4, [r1]
-	ldr	r6, [r1, #4]
-	ldr	r2, [r1, #8]
-	ldr	r5, [r1, #12]
+	mov	r6, r1
+	ldr	r4, [r6, #12]
 	@ speck.ae:54: y = rev8(b[2 * n - 1 : n])
-	uxtb	r1, r2
-	lsls	r3, r1, #24
-	lsrs	r1, r2, #8
-	uxtb	r1, r1
-	lsls	r1, r1, #16
-	orrs	r3, r1
-	lsrs	r1, r2, #16
-	uxtb	r1, r1
-	lsls	r1, r1, #8
-	orrs	r3, r1
-	lsrs	r1, r2, #24
-	orrs	r3, r1
-	uxtb	r1, r5
-	lsls	r2, r1, #24
-	lsrs	r1, r5, #8
-	uxtb	r1, r1
-	lsls	r1, r1, #16
-	orrs	r2, r1
-	lsrs	r1, r5, #16
-	uxtb	r1, r1
-	lsls	r1, r1, #8
-	orrs	r2, r1
-	lsrs	r1, r5, #24
-	orrs	r2, r1
-	@ speck.ae:55: x = rev8(b[n - 1 : 0])
 	uxtb	r1, r4
-	lsls	r5, r1, #24
+	lsls	r3, r1, #24
 	lsrs	r1, r4, #8
 	uxtb	r1, r1
 	lsls	r1, r1, #16
-	orrs	r5, r1
+	orrs	r3, r1
 	lsrs	r1, r4, #16
 	uxtb	r1, r1
 	lsls	r1, r1, #8
-	orrs	r5, r1
+	orrs	r3, r1
 	lsrs	r1, r4, #24
-	orrs	r5, r1
-	uxtb	r1, r6
+	orrs	r3, r1
+	ldr	r5, [r6, #8]
+	uxtb	r1, r5
 	lsls	r4, r1, #24
-	lsrs	r1, r6, #8
+	lsrs	r1, r5, #8
 	uxtb	r1, r1
 	lsls	r1, r1, #16
 	orrs	r4, r1
-	lsrs	r1, r6, #16
+	lsrs	r1, r5, #16
 	uxtb	r1, r1
 	lsls	r1, r1, #8
 	orrs	r4, r1
-	lsrs	r1, r6, #24
+	lsrs	r1, r5, #24
 	orrs	r4, r1
-	@ speck.ae:56: @unroll(unroll)
-	movs	r1, #0
+	ldr	r7, [r6, #4]
+	@ speck.ae:55: x = rev8(b[n - 1 : 0])
+	uxtb	r1, r7
+	lsls	r1, r1, #24
+	lsrs	r5, r7, #8
+	uxtb	r5, r5
+	lsls	r5, r5, #16
+	orrs	r1, r5
+	lsrs	r5, r7, #16
+	uxtb	r5, r5
+	lsls	r5, r5, #8
+	orrs	r1, r5
+	lsrs	r5, r7, #24
+	orrs	r1, r5
+	ldr	r7, [r6]
+	uxtb	r5, r7
+	lsls	r5, r5, #24
+	lsrs	r6, r7, #8
+	uxtb	r6, r6
+	lsls	r6, r6, #16
+	orrs	r5, r6
+	lsrs	r6, r7, #16
+	uxtb	r6, r6
+	lsls	r6, r6, #8
+	orrs	r5, r6
+	lsrs	r6, r7, #24
+	orrs	r5, r6
 	@ speck.ae:59: x = ((x ^ rk[rounds - 1 - i]) - y) <<< alpha
 	adds	r0, #248
 	@ speck.ae:56: @unroll(unroll)
+	movs	r6, #0
+	mov	r12, r2
 .Lspeck_decrypt_block_loop1:
 	@ speck.ae:58: y = (y ^ x) >>> beta
-	mov	r7, r2
-	eors	r7, r4
-	mov	r6, r3
-	eors	r6, r5
-	lsls	r2, r6, #29
-	lsrs	r3, r7, #3
-	orrs	r2, r3
-	lsls	r3, r7, #29
-	lsrs	r6, r6, #3
-	orrs	r3, r6
+	mov	r7, r3
+	eors	r7, r1
+	mov	r2, r4
+	eors	r2, r5
+	lsls	r3, r2, #29
+	lsrs	r4, r7, #3
+	orrs	r3, r4
+	lsls	r4, r7, #29
+	lsrs	r2, r2, #3
+	orrs	r4, r2
 	@ speck.ae:59: x = ((x ^ rk[rounds - 1 - i]) - y) <<< alpha
 	ldr	r7, [r0]
-	ldr	r6, [r0, #4]
-	eors	r4, r7
-	mov	r7, r5
-	eors	r7, r6
-	subs	r6, r4, r2
-	sbcs	r7, r3
-	lsls	r4, r6, #8
-	lsrs	r5, r7, #24
-	orrs	r4, r5
-	lsls	r5, r7, #8
-	lsrs	r6, r6, #24
-	orrs	r5, r6
+	ldr	r2, [r0, #4]
+	eors	r1, r7
+	eors	r5, r2
+	subs	r7, r1, r3
+	sbcs	r5, r4
+	lsls	r1, r7, #8
+	lsrs	r2, r5, #24
+	orrs	r1, r2
+	lsls	r5, r5, #8
+	lsrs	r2, r7, #24
+	orrs	r5, r2
 	subs	r0, #8
-	adds	r1, #1
-	cmp	r1, #32
+	adds	r6, #1
+	cmp	r6, #32
 	bcc	.Lspeck_decrypt_block_loop1
 .Lspeck_decrypt_block_done2:
 	@ speck.ae:61: return cat(rev8(y), rev8(x))
-	uxtb	r0, r2
-	lsls	r1, r0, #24
-	lsrs	r0, r2, #8
-	uxtb	r0, r0
-	lsls	r0, r0, #16
-	orrs	r1, r0
-	lsrs	r0, r2, #16
-	uxtb	r0, r0
-	lsls	r0, r0, #8
-	orrs	r1, r0
-	lsrs	r0, r2, #24
-	orrs	r1, r0
 	uxtb	r0, r3
 	lsls	r2, r0, #24
 	lsrs	r0, r3, #8
@@ -436,23 +423,35 @@ speck_decrypt_block:
 	orrs	r3, r0
 	lsrs	r0, r4, #24
 	orrs	r3, r0
-	uxtb	r0, r5
+	uxtb	r0, r1
 	lsls	r4, r0, #24
-	lsrs	r0, r5, #8
+	lsrs	r0, r1, #8
 	uxtb	r0, r0
 	lsls	r0, r0, #16
 	orrs	r4, r0
-	lsrs	r0, r5, #16
+	lsrs	r0, r1, #16
 	uxtb	r0, r0
 	lsls	r0, r0, #8
 	orrs	r4, r0
-	lsrs	r0, r5, #24
+	lsrs	r0, r1, #24
 	orrs	r4, r0
+	uxtb	r0, r5
+	lsls	r1, r0, #24
+	lsrs	r0, r5, #8
+	uxtb	r0, r0
+	lsls	r0, r0, #16
+	orrs	r1, r0
+	lsrs	r0, r5, #16
+	uxtb	r0, r0
+	lsls	r0, r0, #8
+	orrs	r1, r0
+	lsrs	r0, r5, #24
+	orrs	r1, r0
 	mov	r5, r12
-	str	r4, [r5]
-	str	r3, [r5, #4]
-	str	r2, [r5, #8]
-	str	r1, [r5, #12]
+	str	r1, [r5]
+	str	r4, [r5, #4]
+	str	r3, [r5, #8]
+	str	r2, [r5, #12]
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.size speck_decrypt_block, .-speck_decrypt_block

@@ -17,96 +17,96 @@
 	.balign 4
 spongent_pi160_sbox_layer:
 	push	{r4, r5, r6, r7, lr}
-	ldr	r4, [r0, #16]
-	lsrs	r2, r4, #8
-	uxtb	r2, r2
-	ldr	r5, =spongent_pi160_sf0
-	ldrb	r2, [r5, r2]
-	lsls	r3, r2, #8
-	uxtb	r2, r4
-	ldrb	r2, [r5, r2]
+	ldr	r4, =spongent_pi160_sf0
+	ldr	r5, [r0, #16]
+	uxtb	r2, r5
+	ldrb	r2, [r4, r2]
+	lsrs	r3, r5, #8
+	uxtb	r3, r3
+	ldrb	r3, [r4, r3]
+	lsls	r3, r3, #8
 	orrs	r3, r2
-	lsrs	r2, r4, #24
-	ldrb	r2, [r5, r2]
-	lsls	r6, r2, #8
-	lsrs	r2, r4, #16
+	lsrs	r2, r5, #16
 	uxtb	r2, r2
-	ldrb	r2, [r5, r2]
-	orrs	r6, r2
-	lsls	r2, r6, #16
+	ldrb	r2, [r4, r2]
+	lsrs	r5, r5, #24
+	ldrb	r5, [r4, r5]
+	lsls	r5, r5, #8
+	orrs	r5, r2
+	lsls	r2, r5, #16
 	orrs	r2, r3
 	mov	r12, r2
-	ldr	r4, [r0, #12]
-	lsrs	r2, r4, #8
-	uxtb	r2, r2
-	ldrb	r2, [r5, r2]
-	lsls	r3, r2, #8
-	uxtb	r2, r4
-	ldrb	r2, [r5, r2]
+	ldr	r5, [r0, #12]
+	uxtb	r2, r5
+	ldrb	r2, [r4, r2]
+	lsrs	r3, r5, #8
+	uxtb	r3, r3
+	ldrb	r3, [r4, r3]
+	lsls	r3, r3, #8
 	orrs	r3, r2
-	lsrs	r2, r4, #24
-	ldrb	r2, [r5, r2]
-	lsls	r6, r2, #8
-	lsrs	r2, r4, #16
+	lsrs	r2, r5, #16
 	uxtb	r2, r2
-	ldrb	r2, [r5, r2]
-	orrs	r6, r2
-	lsls	r6, r6, #16
+	ldrb	r2, [r4, r2]
+	lsrs	r5, r5, #24
+	ldrb	r5, [r4, r5]
+	lsls	r5, r5, #8
+	orrs	r5, r2
+	lsls	r6, r5, #16
 	orrs	r6, r3
-	ldr	r4, [r0, #8]
-	lsrs	r2, r4, #8
+	ldr	r5, [r0, #8]
+	uxtb	r2, r5
+	ldrb	r3, [r4, r2]
+	lsrs	r2, r5, #8
 	uxtb	r2, r2
-	ldrb	r2, [r5, r2]
-	lsls	r3, r2, #8
-	uxtb	r2, r4
-	ldrb	r2, [r5, r2]
-	orrs	r3, r2
-	lsrs	r2, r4, #24
-	ldrb	r2, [r5, r2]
-	lsls	r7, r2, #8
-	lsrs	r2, r4, #16
-	uxtb	r2, r2
-	ldrb	r2, [r5, r2]
-	orrs	r7, r2
-	lsls	r4, r7, #16
-	orrs	r4, r3
+	ldrb	r2, [r4, r2]
+	lsls	r2, r2, #8
+	orrs	r2, r3
+	lsrs	r3, r5, #16
+	uxtb	r3, r3
+	ldrb	r3, [r4, r3]
+	lsrs	r5, r5, #24
+	ldrb	r5, [r4, r5]
+	lsls	r5, r5, #8
+	orrs	r5, r3
+	lsls	r5, r5, #16
+	orrs	r5, r2
 	ldr	r7, [r0, #4]
+	uxtb	r2, r7
+	ldrb	r3, [r4, r2]
 	lsrs	r2, r7, #8
 	uxtb	r2, r2
-	ldrb	r2, [r5, r2]
+	ldrb	r2, [r4, r2]
 	lsls	r2, r2, #8
-	uxtb	r3, r7
-	ldrb	r3, [r5, r3]
 	orrs	r2, r3
-	lsrs	r3, r7, #24
-	ldrb	r3, [r5, r3]
-	lsls	r3, r3, #8
-	lsrs	r7, r7, #16
-	uxtb	r7, r7
-	ldrb	r7, [r5, r7]
-	orrs	r3, r7
-	lsls	r3, r3, #16
+	lsrs	r3, r7, #16
+	uxtb	r3, r3
+	ldrb	r3, [r4, r3]
+	lsrs	r7, r7, #24
+	ldrb	r7, [r4, r7]
+	lsls	r7, r7, #8
+	orrs	r7, r3
+	lsls	r3, r7, #16
 	orrs	r3, r2
 	ldr	r7, [r0]
-	lsrs	r0, r7, #8
-	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
-	lsls	r2, r0, #8
 	uxtb	r0, r7
-	ldrb	r0, [r5, r0]
+	ldrb	r0, [r4, r0]
+	lsrs	r2, r7, #8
+	uxtb	r2, r2
+	ldrb	r2, [r4, r2]
+	lsls	r2, r2, #8
 	orrs	r2, r0
 	lsrs	r0, r7, #16
 	uxtb	r0, r0
-	ldrb	r0, [r5, r0]
+	ldrb	r0, [r4, r0]
 	lsrs	r7, r7, #24
-	ldrb	r5, [r5, r7]
-	lsls	r5, r5, #8
-	orrs	r5, r0
-	lsls	r0, r5, #16
+	ldrb	r4, [r4, r7]
+	lsls	r4, r4, #8
+	orrs	r4, r0
+	lsls	r0, r4, #16
 	orrs	r0, r2
 	str	r0, [r1]
 	str	r3, [r1, #4]
-	str	r4, [r1, #8]
+	str	r5, [r1, #8]
 	str	r6, [r1, #12]
 	mov	r0, r12
 	str	r0, [r1, #16]

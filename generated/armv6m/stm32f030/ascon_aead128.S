@@ -63,45 +63,46 @@ ascon_aead128_encrypt_with:
 	sub	sp, #88
 	mov	r5, r3
 	ldr	r4, [sp, #124]
+	@ ascon_aead128.ae:47: s[0] = iv as u64
+	ldr	r2, =0x808c0001
+	str	r2, [sp, #32]
+	movs	r2, #1
+	lsls	r2, r2, #12
+	str	r2, [sp, #36]
 	@ ascon_aead128.ae:93: k0 = kc[0][63:0]
 	ldr	r2, [r0]
-	str	r2, [sp, #12]
+	str	r2, [sp, #16]
+	@ ascon_aead128.ae:48: s[1] = k0
+	str	r2, [sp, #40]
+	@ ascon_aead128.ae:93: k0 = kc[0][63:0]
 	ldr	r2, [r0, #4]
-	str	r2, [sp, #8]
+	str	r2, [sp, #12]
+	@ ascon_aead128.ae:48: s[1] = k0
+	str	r2, [sp, #44]
 	@ ascon_aead128.ae:94: k1 = kc[0][127:64]
 	ldr	r2, [r0, #8]
-	str	r2, [sp, #4]
-	ldr	r0, [r0, #12]
-	str	r0, [sp]
-	@ ascon_aead128.ae:47: s[0] = iv as u64
-	ldr	r0, =0x808c0001
-	str	r0, [sp, #32]
-	movs	r0, #1
-	lsls	r0, r0, #12
-	str	r0, [sp, #36]
-	@ ascon_aead128.ae:48: s[1] = k0
-	ldr	r0, [sp, #12]
-	str	r0, [sp, #40]
-	ldr	r0, [sp, #8]
-	str	r0, [sp, #44]
+	str	r2, [sp, #8]
 	@ ascon_aead128.ae:49: s[2] = k1
-	mov	r0, r2
-	str	r0, [sp, #48]
-	ldr	r0, [sp]
+	str	r2, [sp, #48]
+	@ ascon_aead128.ae:94: k1 = kc[0][127:64]
+	ldr	r0, [r0, #12]
+	str	r0, [sp, #4]
+	@ ascon_aead128.ae:49: s[2] = k1
 	str	r0, [sp, #52]
+	mov	r3, r1
 	@ ascon_aead128.ae:50: s[3] = load_le(nonce, 0, 8)
 	mov	r6, r1
-	movs	r3, #3
-	tst	r6, r3
+	movs	r2, #3
+	tst	r6, r2
 	beq	.Lascon_aead128_encrypt_with_words2
 .Lascon_aead128_encrypt_with_bytes1:
 	add	r7, sp, #72
-	movs	r2, #8
+	movs	r1, #8
 .Lascon_aead128_encrypt_with_cpy4:
-	subs	r2, #1
+	subs	r1, #1
 	bcc	.Lascon_aead128_encrypt_with_cpyd3
-	ldrb	r0, [r6, r2]
-	strb	r0, [r7, r2]
+	ldrb	r0, [r6, r1]
+	strb	r0, [r7, r1]
 	b	.Lascon_aead128_encrypt_with_cpy4
 .Lascon_aead128_encrypt_with_cpyd3:
 	mov	r6, r7
@@ -111,24 +112,24 @@ ascon_aead128_encrypt_with:
 	ldr	r0, [r6, #4]
 	str	r0, [sp, #60]
 	@ ascon_aead128.ae:51: s[4] = load_le(nonce, 8, 8)
-	adds	r1, #8
-	tst	r1, r3
+	adds	r3, #8
+	tst	r3, r2
 	beq	.Lascon_aead128_encrypt_with_words6
 .Lascon_aead128_encrypt_with_bytes5:
-	add	r3, sp, #72
-	movs	r2, #8
+	add	r2, sp, #72
+	movs	r1, #8
 .Lascon_aead128_encrypt_with_cpy8:
-	subs	r2, #1
+	subs	r1, #1
 	bcc	.Lascon_aead128_encrypt_with_cpyd7
-	ldrb	r0, [r1, r2]
-	strb	r0, [r3, r2]
+	ldrb	r0, [r3, r1]
+	strb	r0, [r2, r1]
 	b	.Lascon_aead128_encrypt_with_cpy8
 .Lascon_aead128_encrypt_with_cpyd7:
-	mov	r1, r3
+	mov	r3, r2
 .Lascon_aead128_encrypt_with_words6:
-	ldr	r0, [r1]
+	ldr	r0, [r3]
 	str	r0, [sp, #64]
-	ldr	r0, [r1, #4]
+	ldr	r0, [r3, #4]
 	str	r0, [sp, #68]
 	@ ascon_aead128.ae:52: P.permute(s, rounds_init)
 	add	r0, sp, #32
@@ -136,20 +137,20 @@ ascon_aead128_encrypt_with:
 	bl	ascon_aead128_P_permute
 	@ ascon_aead128.ae:53: s[3] = s[3] ^ k0
 	ldr	r1, [sp, #56]
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #16]
 	eors	r1, r0
 	str	r1, [sp, #56]
 	ldr	r1, [sp, #60]
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #12]
 	eors	r1, r0
 	str	r1, [sp, #60]
 	@ ascon_aead128.ae:54: s[4] = s[4] ^ k1
 	ldr	r1, [sp, #64]
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #8]
 	eors	r1, r0
 	str	r1, [sp, #64]
 	ldr	r1, [sp, #68]
-	ldr	r0, [sp]
+	ldr	r0, [sp, #4]
 	eors	r1, r0
 	str	r1, [sp, #68]
 	@ ascon_aead128.ae:96: absorb_ad(s, ad)
@@ -167,74 +168,74 @@ ascon_aead128_encrypt_with:
 	cmp	r1, r0
 	bcs	.Lascon_aead128_encrypt_with_done10
 .Lascon_aead128_encrypt_with_loop9:
-	@ ascon_aead128.ae:100: off = rate * i
-	mov	r1, r8
-	lsls	r5, r1, #4
 	@ ascon_aead128.ae:37: return cat(s[1], s[0])
 	ldr	r0, [sp, #40]
 	mov	r9, r0
 	ldr	r0, [sp, #44]
 	mov	r10, r0
 	ldr	r6, [sp, #32]
-	ldr	r4, [sp, #36]
+	ldr	r5, [sp, #36]
+	@ ascon_aead128.ae:100: off = rate * i
+	mov	r1, r8
+	lsls	r2, r1, #4
 	@ ascon_aead128.ae:101: c = rate_of(s) ^ load_le(msg, off, rate)
-	ldr	r3, [sp, #128]
-	adds	r2, r3, r5
+	ldr	r1, [sp, #128]
+	adds	r3, r1, r2
 	movs	r0, #3
-	tst	r2, r0
+	tst	r3, r0
 	beq	.Lascon_aead128_encrypt_with_words12
 .Lascon_aead128_encrypt_with_bytes11:
 	add	r7, sp, #72
-	movs	r3, #16
+	movs	r4, #16
 .Lascon_aead128_encrypt_with_cpy14:
-	subs	r3, #1
+	subs	r4, #1
 	bcc	.Lascon_aead128_encrypt_with_cpyd13
-	ldrb	r1, [r2, r3]
-	strb	r1, [r7, r3]
+	ldrb	r1, [r3, r4]
+	strb	r1, [r7, r4]
 	b	.Lascon_aead128_encrypt_with_cpy14
 .Lascon_aead128_encrypt_with_cpyd13:
-	mov	r2, r7
+	mov	r3, r7
 .Lascon_aead128_encrypt_with_words12:
-	ldr	r1, [r2]
+	ldr	r1, [r3]
 	eors	r6, r1
-	ldr	r1, [r2, #4]
+	ldr	r1, [r3, #4]
+	eors	r5, r1
+	ldr	r1, [r3, #8]
+	mov	r4, r9
 	eors	r4, r1
-	ldr	r1, [r2, #8]
-	mov	r3, r9
+	ldr	r1, [r3, #12]
+	mov	r3, r10
 	eors	r3, r1
-	ldr	r1, [r2, #12]
-	mov	r2, r10
-	eors	r2, r1
 	@ ascon_aead128.ae:102: store_le(ct, off, c)
 	ldr	r1, [sp, #136]
-	adds	r7, r1, r5
+	adds	r7, r1, r2
 	tst	r7, r0
 	bne	.Lascon_aead128_encrypt_with_bytes15
 	str	r6, [r7]
-	str	r4, [r7, #4]
-	str	r3, [r7, #8]
-	str	r2, [r7, #12]
+	str	r5, [r7, #4]
+	str	r4, [r7, #8]
+	str	r3, [r7, #12]
 	b	.Lascon_aead128_encrypt_with_stored16
 .Lascon_aead128_encrypt_with_bytes15:
 	str	r6, [sp, #72]
-	str	r4, [sp, #76]
-	str	r3, [sp, #80]
-	str	r2, [sp, #84]
+	str	r5, [sp, #76]
+	str	r4, [sp, #80]
+	str	r3, [sp, #84]
 	movs	r1, #16
-	add	r5, sp, #72
+	add	r2, sp, #72
 .Lascon_aead128_encrypt_with_cpy17:
 	subs	r1, #1
 	bcc	.Lascon_aead128_encrypt_with_stored16
-	ldrb	r0, [r5, r1]
+	ldrb	r0, [r2, r1]
 	strb	r0, [r7, r1]
 	b	.Lascon_aead128_encrypt_with_cpy17
 .Lascon_aead128_encrypt_with_stored16:
 	@ ascon_aead128.ae:41: s[0] = r[63:0]
 	str	r6, [sp, #32]
-	str	r4, [sp, #36]
+	str	r5, [sp, #36]
 	@ ascon_aead128.ae:42: s[1] = r[127:64]
-	str	r3, [sp, #40]
-	str	r2, [sp, #44]
+	str	r4, [sp, #40]
+	str	r3, [sp, #44]
 	@ ascon_aead128.ae:104: P.permute(s, rounds_block)
 	add	r0, sp, #32
 	movs	r1, #8
@@ -249,63 +250,66 @@ ascon_aead128_encrypt_with:
 	@ ascon_aead128.ae:106: off = rate * full
 	mov	r0, r11
 	lsls	r0, r0, #4
-	str	r0, [sp, #16]
+	str	r0, [sp]
 	@ ascon_aead128.ae:107: last = m - off
 	ldr	r1, [sp, #132]
 	subs	r2, r1, r0
 	@ ascon_aead128.ae:37: return cat(s[1], s[0])
-	ldr	r5, [sp, #40]
+	ldr	r3, [sp, #40]
 	ldr	r0, [sp, #44]
 	mov	r8, r0
-	ldr	r0, [sp, #32]
-	ldr	r7, [sp, #36]
+	ldr	r5, [sp, #32]
+	ldr	r4, [sp, #36]
 	@ ascon_aead128.ae:108: c = rate_of(s) ^ load_le(msg, off, rate, last) ^ pad(last)
-	ldr	r3, [sp, #128]
-	ldr	r1, [sp, #16]
-	adds	r1, r3, r1
+	ldr	r1, [sp, #128]
+	ldr	r0, [sp]
+	adds	r1, r1, r0
 	cmp	r2, #16
 	bcc	.Lascon_aead128_encrypt_with_bytes18
-	movs	r3, #3
-	tst	r1, r3
+	movs	r0, #3
+	tst	r1, r0
 	beq	.Lascon_aead128_encrypt_with_words19
 .Lascon_aead128_encrypt_with_bytes18:
-	movs	r3, #0
-	str	r3, [sp, #72]
-	str	r3, [sp, #76]
-	str	r3, [sp, #80]
-	str	r3, [sp, #84]
-	add	r6, sp, #72
-	mov	r4, r2
-	cmp	r4, #16
+	movs	r0, #0
+	str	r0, [sp, #72]
+	str	r0, [sp, #76]
+	str	r0, [sp, #80]
+	str	r0, [sp, #84]
+	add	r7, sp, #72
+	mov	r6, r2
+	cmp	r6, #16
 	bcc	.Lascon_aead128_encrypt_with_cnt21
-	movs	r4, #16
+	movs	r6, #16
 .Lascon_aead128_encrypt_with_cnt21:
 .Lascon_aead128_encrypt_with_cpy22:
-	subs	r4, #1
+	subs	r6, #1
 	bcc	.Lascon_aead128_encrypt_with_cpyd20
-	ldrb	r3, [r1, r4]
-	strb	r3, [r6, r4]
+	ldrb	r0, [r1, r6]
+	strb	r0, [r7, r6]
 	b	.Lascon_aead128_encrypt_with_cpy22
 	.ltorg
 .Lascon_aead128_encrypt_with_cpyd20:
-	mov	r1, r6
+	mov	r1, r7
 .Lascon_aead128_encrypt_with_words19:
-	ldm	r1, {r1, r3, r4, r6}
-	eors	r0, r1
-	str	r0, [sp, #24]
-	eors	r7, r3
-	str	r7, [sp, #20]
-	eors	r5, r4
-	str	r5, [sp, #28]
+	ldr	r6, [r1]
+	eors	r5, r6
+	str	r5, [sp, #24]
+	ldr	r5, [r1, #4]
+	eors	r4, r5
+	str	r4, [sp, #20]
+	ldr	r4, [r1, #8]
+	eors	r3, r4
+	str	r3, [sp, #28]
+	ldr	r1, [r1, #12]
 	mov	r0, r8
-	eors	r0, r6
+	eors	r0, r1
 	mov	r8, r0
 	@ ascon_aead128.ae:28: return (1 as u128) << (8 * count)
-	lsls	r6, r2, #3
 	movs	r5, #1
 	movs	r7, #0
 	mov	r4, r7
 	mov	r3, r7
+	lsls	r6, r2, #3
 	cmp	r6, #128
 	bcs	.Lascon_aead128_encrypt_with_shz23
 .Lascon_aead128_encrypt_with_shl25:
@@ -351,7 +355,7 @@ ascon_aead128_encrypt_with:
 	eors	r3, r7
 	@ ascon_aead128.ae:109: store_le(ct, off, c, last)
 	ldr	r1, [sp, #136]
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp]
 	adds	r1, r1, r0
 	cmp	r2, #16
 	bcc	.Lascon_aead128_encrypt_with_bytes27
@@ -387,22 +391,22 @@ ascon_aead128_encrypt_with:
 	str	r4, [sp, #40]
 	str	r3, [sp, #44]
 	@ ascon_aead128.ae:74: s[2] = s[2] ^ k0
-	ldr	r2, [sp, #48]
+	ldr	r1, [sp, #48]
+	ldr	r0, [sp, #16]
+	eors	r1, r0
+	str	r1, [sp, #48]
 	ldr	r1, [sp, #52]
 	ldr	r0, [sp, #12]
-	eors	r2, r0
-	ldr	r0, [sp, #8]
 	eors	r1, r0
-	str	r2, [sp, #48]
 	str	r1, [sp, #52]
 	@ ascon_aead128.ae:75: s[3] = s[3] ^ k1
-	ldr	r2, [sp, #56]
+	ldr	r1, [sp, #56]
+	ldr	r0, [sp, #8]
+	eors	r1, r0
+	str	r1, [sp, #56]
 	ldr	r1, [sp, #60]
 	ldr	r0, [sp, #4]
-	eors	r2, r0
-	ldr	r0, [sp]
 	eors	r1, r0
-	str	r2, [sp, #56]
 	str	r1, [sp, #60]
 	@ ascon_aead128.ae:76: P.permute(s, rounds_init)
 	add	r0, sp, #32
@@ -410,16 +414,16 @@ ascon_aead128_encrypt_with:
 	bl	ascon_aead128_P_permute
 	@ ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
 	ldr	r2, [sp, #64]
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #8]
 	eors	r2, r0
 	ldr	r4, [sp, #68]
-	ldr	r0, [sp]
+	ldr	r0, [sp, #4]
 	eors	r4, r0
 	ldr	r5, [sp, #56]
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #16]
 	eors	r5, r0
 	ldr	r1, [sp, #60]
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #12]
 	eors	r1, r0
 	@ ascon_aead128.ae:111: store_le(tag, 0, finalize(s, k0, k1))
 	ldr	r3, [sp, #144]
@@ -457,8 +461,8 @@ ascon_aead128_encrypt_with:
 
 
 @ --- ascon_aead128_decrypt_with: ascon_aead128.decrypt_with
-@     frame 104 bytes (28 spill slots, 12 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 842 bytes of code and literals
+@     frame 104 bytes (27 spill slots, 12 on the stack; locals 56), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 836 bytes of code and literals
 	.section .text.ascon_aead128_decrypt_with,"ax",%progbits
 	.global ascon_aead128_decrypt_with
 	.type ascon_aead128_decrypt_with, %function
@@ -474,92 +478,95 @@ ascon_aead128_decrypt_with:
 	sub	sp, #104
 	mov	r5, r3
 	ldr	r4, [sp, #140]
+	@ ascon_aead128.ae:47: s[0] = iv as u64
+	ldr	r2, =0x808c0001
+	str	r2, [sp, #48]
+	movs	r2, #1
+	lsls	r2, r2, #12
+	str	r2, [sp, #52]
 	@ ascon_aead128.ae:118: k0 = kc[0][63:0]
 	ldr	r2, [r0]
-	str	r2, [sp, #8]
+	str	r2, [sp, #16]
+	@ ascon_aead128.ae:48: s[1] = k0
+	str	r2, [sp, #56]
+	@ ascon_aead128.ae:118: k0 = kc[0][63:0]
 	ldr	r2, [r0, #4]
 	str	r2, [sp, #12]
+	@ ascon_aead128.ae:48: s[1] = k0
+	str	r2, [sp, #60]
 	@ ascon_aead128.ae:119: k1 = kc[0][127:64]
 	ldr	r2, [r0, #8]
-	str	r2, [sp, #4]
-	ldr	r2, [r0, #12]
-	str	r2, [sp]
-	@ ascon_aead128.ae:47: s[0] = iv as u64
-	ldr	r0, =0x808c0001
-	str	r0, [sp, #48]
-	movs	r0, #1
-	lsls	r0, r0, #12
-	str	r0, [sp, #52]
-	@ ascon_aead128.ae:48: s[1] = k0
-	ldr	r0, [sp, #8]
-	str	r0, [sp, #56]
-	ldr	r0, [sp, #12]
-	str	r0, [sp, #60]
+	str	r2, [sp, #8]
 	@ ascon_aead128.ae:49: s[2] = k1
-	ldr	r0, [sp, #4]
-	str	r0, [sp, #64]
-	mov	r0, r2
-	str	r0, [sp, #68]
+	str	r2, [sp, #64]
+	@ ascon_aead128.ae:119: k1 = kc[0][127:64]
+	ldr	r2, [r0, #12]
+	str	r2, [sp, #4]
+	@ ascon_aead128.ae:49: s[2] = k1
+	str	r2, [sp, #68]
+	mov	r3, r1
 	@ ascon_aead128.ae:50: s[3] = load_le(nonce, 0, 8)
 	mov	r6, r1
-	movs	r3, #3
-	tst	r6, r3
+	movs	r2, #3
+	tst	r6, r2
 	beq	.Lascon_aead128_decrypt_with_words2
 .Lascon_aead128_decrypt_with_bytes1:
 	add	r7, sp, #88
-	movs	r2, #8
+	movs	r1, #8
 .Lascon_aead128_decrypt_with_cpy4:
-	subs	r2, #1
+	subs	r1, #1
 	bcc	.Lascon_aead128_decrypt_with_cpyd3
-	ldrb	r0, [r6, r2]
-	strb	r0, [r7, r2]
+	ldrb	r0, [r6, r1]
+	strb	r0, [r7, r1]
 	b	.Lascon_aead128_decrypt_with_cpy4
 .Lascon_aead128_decrypt_with_cpyd3:
 	mov	r6, r7
 .Lascon_aead128_decrypt_with_words2:
-	ldm	r6!, {r0, r2}
+	ldr	r0, [r6]
 	str	r0, [sp, #72]
-	str	r2, [sp, #76]
+	ldr	r0, [r6, #4]
+	str	r0, [sp, #76]
 	@ ascon_aead128.ae:51: s[4] = load_le(nonce, 8, 8)
-	adds	r1, #8
-	tst	r1, r3
+	adds	r3, #8
+	tst	r3, r2
 	beq	.Lascon_aead128_decrypt_with_words6
 .Lascon_aead128_decrypt_with_bytes5:
-	add	r3, sp, #88
-	movs	r2, #8
+	add	r2, sp, #88
+	movs	r1, #8
 .Lascon_aead128_decrypt_with_cpy8:
-	subs	r2, #1
+	subs	r1, #1
 	bcc	.Lascon_aead128_decrypt_with_cpyd7
-	ldrb	r0, [r1, r2]
-	strb	r0, [r3, r2]
+	ldrb	r0, [r3, r1]
+	strb	r0, [r2, r1]
 	b	.Lascon_aead128_decrypt_with_cpy8
 .Lascon_aead128_decrypt_with_cpyd7:
-	mov	r1, r3
+	mov	r3, r2
 .Lascon_aead128_decrypt_with_words6:
-	ldm	r1!, {r0, r2}
+	ldr	r0, [r3]
 	str	r0, [sp, #80]
-	str	r2, [sp, #84]
+	ldr	r0, [r3, #4]
+	str	r0, [sp, #84]
 	@ ascon_aead128.ae:52: P.permute(s, rounds_init)
 	add	r0, sp, #48
 	movs	r1, #12
 	bl	ascon_aead128_P_permute
 	@ ascon_aead128.ae:53: s[3] = s[3] ^ k0
-	ldr	r2, [sp, #72]
+	ldr	r1, [sp, #72]
+	ldr	r0, [sp, #16]
+	eors	r1, r0
+	str	r1, [sp, #72]
 	ldr	r1, [sp, #76]
-	ldr	r0, [sp, #8]
-	eors	r2, r0
 	ldr	r0, [sp, #12]
 	eors	r1, r0
-	str	r2, [sp, #72]
 	str	r1, [sp, #76]
 	@ ascon_aead128.ae:54: s[4] = s[4] ^ k1
-	ldr	r2, [sp, #80]
+	ldr	r1, [sp, #80]
+	ldr	r0, [sp, #8]
+	eors	r1, r0
+	str	r1, [sp, #80]
 	ldr	r1, [sp, #84]
 	ldr	r0, [sp, #4]
-	eors	r2, r0
-	ldr	r0, [sp]
 	eors	r1, r0
-	str	r2, [sp, #80]
 	str	r1, [sp, #84]
 	@ ascon_aead128.ae:121: absorb_ad(s, ad)
 	add	r0, sp, #48
@@ -578,66 +585,72 @@ ascon_aead128_decrypt_with:
 .Lascon_aead128_decrypt_with_loop9:
 	@ ascon_aead128.ae:125: off = rate * i
 	mov	r1, r8
-	lsls	r6, r1, #4
+	lsls	r3, r1, #4
 	@ ascon_aead128.ae:126: c = load_le(ct, off, rate)
 	ldr	r1, [sp, #144]
-	adds	r2, r1, r6
+	adds	r2, r1, r3
 	movs	r0, #3
 	tst	r2, r0
 	beq	.Lascon_aead128_decrypt_with_words12
 .Lascon_aead128_decrypt_with_bytes11:
-	add	r3, sp, #88
+	add	r4, sp, #88
 	movs	r1, #16
 .Lascon_aead128_decrypt_with_cpy14:
 	subs	r1, #1
 	bcc	.Lascon_aead128_decrypt_with_cpyd13
 	ldrb	r0, [r2, r1]
-	strb	r0, [r3, r1]
+	strb	r0, [r4, r1]
 	b	.Lascon_aead128_decrypt_with_cpy14
 .Lascon_aead128_decrypt_with_cpyd13:
-	mov	r2, r3
+	mov	r2, r4
 .Lascon_aead128_decrypt_with_words12:
 	ldr	r0, [r2]
 	mov	r9, r0
+	@ ascon_aead128.ae:37: return cat(s[1], s[0])
+	ldr	r4, [sp, #48]
+	@ ascon_aead128.ae:127: store_le(msg, off, rate_of(s) ^ c)
+	eors	r4, r0
+	@ ascon_aead128.ae:126: c = load_le(ct, off, rate)
 	ldr	r0, [r2, #4]
 	mov	r10, r0
-	ldr	r5, [r2, #8]
-	ldr	r4, [r2, #12]
 	@ ascon_aead128.ae:37: return cat(s[1], s[0])
-	ldr	r7, [sp, #56]
-	ldr	r1, [sp, #60]
-	ldr	r3, [sp, #48]
-	ldr	r2, [sp, #52]
+	ldr	r1, [sp, #52]
 	@ ascon_aead128.ae:127: store_le(msg, off, rate_of(s) ^ c)
-	mov	r0, r9
-	eors	r3, r0
-	mov	r0, r10
-	eors	r2, r0
-	eors	r7, r5
-	mov	r0, r1
-	eors	r0, r4
-	ldr	r1, [sp, #160]
-	adds	r6, r1, r6
-	movs	r1, #3
-	tst	r6, r1
+	eors	r1, r0
+	@ ascon_aead128.ae:126: c = load_le(ct, off, rate)
+	ldr	r5, [r2, #8]
+	@ ascon_aead128.ae:37: return cat(s[1], s[0])
+	ldr	r0, [sp, #56]
+	@ ascon_aead128.ae:127: store_le(msg, off, rate_of(s) ^ c)
+	eors	r0, r5
+	@ ascon_aead128.ae:126: c = load_le(ct, off, rate)
+	ldr	r6, [r2, #12]
+	@ ascon_aead128.ae:37: return cat(s[1], s[0])
+	ldr	r7, [sp, #60]
+	@ ascon_aead128.ae:127: store_le(msg, off, rate_of(s) ^ c)
+	eors	r7, r6
+	ldr	r2, [sp, #160]
+	adds	r3, r2, r3
+	movs	r2, #3
+	tst	r3, r2
 	bne	.Lascon_aead128_decrypt_with_bytes15
-	str	r3, [r6]
-	str	r2, [r6, #4]
-	str	r7, [r6, #8]
-	str	r0, [r6, #12]
+	str	r4, [r3]
+	str	r1, [r3, #4]
+	str	r0, [r3, #8]
+	str	r7, [r3, #12]
 	b	.Lascon_aead128_decrypt_with_stored16
 .Lascon_aead128_decrypt_with_bytes15:
-	str	r3, [sp, #88]
-	str	r2, [sp, #92]
-	str	r7, [sp, #96]
-	str	r0, [sp, #100]
+	str	r4, [sp, #88]
+	str	r1, [sp, #92]
+	str	r0, [sp, #96]
+	str	r7, [sp, #100]
 	add	r2, sp, #88
 	movs	r1, #16
 .Lascon_aead128_decrypt_with_cpy17:
 	subs	r1, #1
 	bcc	.Lascon_aead128_decrypt_with_stored16
 	ldrb	r0, [r2, r1]
-	strb	r0, [r6, r1]
+	strb	r0, [r3, r1]
 	b	.Lascon_aead128_decrypt_with_cpy17
 .Lascon_aead128_decrypt_with_stored16:
 	@ ascon_aead128.ae:41: s[0] = r[63:0]
@@ -647,7 +660,7 @@ ascon_aead128_decrypt_with:
 	str	r0, [sp, #52]
 	@ ascon_aead128.ae:42: s[1] = r[127:64]
 	str	r5, [sp, #56]
-	str	r4, [sp, #60]
+	str	r6, [sp, #60]
 	@ ascon_aead128.ae:129: P.permute(s, rounds_block)
 	add	r0, sp, #48
 	movs	r1, #8
@@ -662,22 +675,22 @@ ascon_aead128_decrypt_with:
 	@ ascon_aead128.ae:131: off = rate * full
 	mov	r0, r11
 	lsls	r0, r0, #4
-	str	r0, [sp, #16]
+	str	r0, [sp]
 	@ ascon_aead128.ae:132: last = m - off
 	ldr	r1, [sp, #148]
 	subs	r3, r1, r0
 	@ ascon_aead128.ae:37: return cat(s[1], s[0])
 	ldr	r0, [sp, #56]
-	str	r0, [sp, #44]
-	ldr	r0, [sp, #60]
 	str	r0, [sp, #40]
-	ldr	r0, [sp, #48]
-	str	r0, [sp, #32]
-	ldr	r0, [sp, #52]
+	ldr	r0, [sp, #60]
 	str	r0, [sp, #36]
+	ldr	r0, [sp, #48]
+	str	r0, [sp, #28]
+	ldr	r0, [sp, #52]
+	str	r0, [sp, #32]
 	@ ascon_aead128.ae:134: p = first_bytes(r ^ load_le(ct, off, rate, last), last)
 	ldr	r1, [sp, #144]
-	ldr	r0, [sp, #16]
+	ldr	r0, [sp]
 	adds	r2, r1, r0
 	cmp	r3, #16
 	bcc	.Lascon_aead128_decrypt_with_bytes18
@@ -706,61 +719,64 @@ ascon_aead128_decrypt_with:
 .Lascon_aead128_decrypt_with_cpyd20:
 	mov	r2, r4
 .Lascon_aead128_decrypt_with_words19:
-	ldm	r2, {r0, r2, r4, r5}
-	ldr	r1, [sp, #32]
+	ldr	r0, [r2]
+	ldr	r1, [sp, #28]
 	eors	r0, r1
 	mov	r9, r0
-	ldr	r0, [sp, #36]
-	eors	r2, r0
-	mov	r8, r2
-	ldr	r0, [sp, #44]
-	eors	r4, r0
-	str	r4, [sp, #20]
+	ldr	r0, [r2, #4]
+	ldr	r1, [sp, #32]
+	eors	r0, r1
+	mov	r8, r0
+	ldr	r1, [r2, #8]
 	ldr	r0, [sp, #40]
-	eors	r5, r0
-	str	r5, [sp, #24]
+	eors	r1, r0
+	str	r1, [sp, #20]
+	ldr	r1, [r2, #12]
+	ldr	r0, [sp, #36]
+	eors	r1, r0
+	str	r1, [sp, #24]
 	@ ascon_aead128.ae:33: return x & ~(~(0 as u128) << (8 * count))
+	movs	r1, #0
+	mvns	r1, r1
+	mov	r5, r1
+	mov	r4, r1
+	mov	r2, r1
 	lsls	r0, r3, #3
-	str	r0, [sp, #28]
-	movs	r2, #0
-	mvns	r2, r2
-	mov	r5, r2
-	mov	r4, r2
-	mov	r1, r2
+	str	r0, [sp, #44]
 	mov	r7, r0
 	cmp	r7, #128
 	bcs	.Lascon_aead128_decrypt_with_shz23
 .Lascon_aead128_decrypt_with_shl25:
 	cmp	r7, #32
 	bcc	.Lascon_aead128_decrypt_with_shf24
-	mov	r1, r2
-	mov	r2, r4
+	mov	r2, r1
+	mov	r1, r4
 	mov	r4, r5
 	movs	r5, #0
 	subs	r7, #32
 	b	.Lascon_aead128_decrypt_with_shl25
 .Lascon_aead128_decrypt_with_shf24:
+	lsls	r2, r7
 	movs	r6, #32
 	subs	r6, r6, r7
-	lsls	r1, r7
-	mov	r0, r2
-	lsrs	r0, r6
-	orrs	r1, r0
-	lsls	r2, r7
-	mov	r0, r4
+	mov	r0, r1
 	lsrs	r0, r6
 	orrs	r2, r0
-	lsls	r4, r7
+	lsls	r1, r7
+	mov	r0, r4
+	lsrs	r0, r6
+	orrs	r1, r0
 	mov	r0, r5
 	lsrs	r0, r6
+	lsls	r4, r7
 	orrs	r4, r0
 	lsls	r5, r7
 	b	.Lascon_aead128_decrypt_with_she26
 .Lascon_aead128_decrypt_with_shz23:
 	movs	r5, #0
 	movs	r4, #0
-	movs	r2, #0
 	movs	r1, #0
+	movs	r2, #0
 .Lascon_aead128_decrypt_with_she26:
 	mov	r0, r9
 	bics	r0, r5
@@ -769,26 +785,26 @@ ascon_aead128_decrypt_with:
 	bics	r0, r4
 	mov	r8, r0
 	ldr	r0, [sp, #20]
-	bics	r0, r2
+	bics	r0, r1
 	mov	r10, r0
-	ldr	r2, [sp, #24]
-	bics	r2, r1
+	ldr	r1, [sp, #24]
+	bics	r1, r2
 	@ ascon_aead128.ae:135: store_le(msg, off, p, last)
-	ldr	r1, [sp, #160]
-	ldr	r0, [sp, #16]
-	adds	r1, r1, r0
+	ldr	r2, [sp, #160]
+	ldr	r0, [sp]
+	adds	r2, r2, r0
 	cmp	r3, #16
 	bcc	.Lascon_aead128_decrypt_with_bytes27
 	movs	r0, #3
-	tst	r1, r0
+	tst	r2, r0
 	bne	.Lascon_aead128_decrypt_with_bytes27
 	mov	r0, r9
-	str	r0, [r1]
+	str	r0, [r2]
 	mov	r0, r8
-	str	r0, [r1, #4]
+	str	r0, [r2, #4]
 	mov	r0, r10
-	str	r0, [r1, #8]
-	str	r2, [r1, #12]
+	str	r0, [r2, #8]
+	str	r1, [r2, #12]
 	b	.Lascon_aead128_decrypt_with_stored28
 .Lascon_aead128_decrypt_with_bytes27:
 	mov	r0, r9
@@ -797,7 +813,7 @@ ascon_aead128_decrypt_with:
 	str	r0, [sp, #92]
 	mov	r0, r10
 	str	r0, [sp, #96]
-	str	r2, [sp, #100]
+	str	r1, [sp, #100]
 	add	r4, sp, #88
 	cmp	r3, #16
 	bcc	.Lascon_aead128_decrypt_with_cnt29
@@ -807,71 +823,75 @@ ascon_aead128_decrypt_with:
 	subs	r3, #1
 	bcc	.Lascon_aead128_decrypt_with_stored28
 	ldrb	r0, [r4, r3]
-	strb	r0, [r1, r3]
+	strb	r0, [r2, r3]
 	b	.Lascon_aead128_decrypt_with_cpy30
 .Lascon_aead128_decrypt_with_stored28:
 	@ ascon_aead128.ae:28: return (1 as u128) << (8 * count)
 	movs	r5, #1
-	movs	r1, #0
-	mov	r4, r1
-	mov	r3, r1
-	ldr	r6, [sp, #28]
+	movs	r3, #0
+	mov	r4, r3
+	mov	r2, r3
+	ldr	r6, [sp, #44]
 	cmp	r6, #128
 	bcs	.Lascon_aead128_decrypt_with_shz31
 .Lascon_aead128_decrypt_with_shl33:
 	cmp	r6, #32
 	bcc	.Lascon_aead128_decrypt_with_shf32
-	mov	r1, r3
-	mov	r3, r4
+	mov	r3, r2
+	mov	r2, r4
 	mov	r4, r5
 	movs	r5, #0
 	subs	r6, #32
 	b	.Lascon_aead128_decrypt_with_shl33
 .Lascon_aead128_decrypt_with_shf32:
+	lsls	r3, r6
 	movs	r7, #32
 	subs	r7, r7, r6
-	lsls	r1, r6
-	mov	r0, r3
-	lsrs	r0, r7
-	orrs	r1, r0
-	lsls	r3, r6
-	mov	r0, r4
+	mov	r0, r2
 	lsrs	r0, r7
 	orrs	r3, r0
-	lsls	r4, r6
+	lsls	r2, r6
+	mov	r0, r4
+	lsrs	r0, r7
+	orrs	r2, r0
 	mov	r0, r5
 	lsrs	r0, r7
+	lsls	r4, r6
 	orrs	r4, r0
 	lsls	r5, r6
 	b	.Lascon_aead128_decrypt_with_she34
 .Lascon_aead128_decrypt_with_shz31:
 	movs	r5, #0
 	movs	r4, #0
+	movs	r2, #0
 	movs	r3, #0
-	movs	r1, #0
 .Lascon_aead128_decrypt_with_she34:
 	@ ascon_aead128.ae:136: set_rate(s, r ^ p ^ pad(last))
-	ldr	r6, [sp, #32]
+	ldr	r6, [sp, #28]
 	mov	r0, r9
 	eors	r6, r0
-	ldr	r7, [sp, #36]
-	mov	r0, r8
-	eors	r7, r0
 	eors	r6, r5
-	eors	r7, r4
 	@ ascon_aead128.ae:41: s[0] = r[63:0]
 	str	r6, [sp, #48]
-	str	r7, [sp, #52]
 	@ ascon_aead128.ae:136: set_rate(s, r ^ p ^ pad(last))
-	ldr	r4, [sp, #44]
+	ldr	r5, [sp, #32]
+	mov	r0, r8
+	eors	r5, r0
+	eors	r5, r4
+	@ ascon_aead128.ae:41: s[0] = r[63:0]
+	str	r5, [sp, #52]
+	@ ascon_aead128.ae:136: set_rate(s, r ^ p ^ pad(last))
+	ldr	r4, [sp, #40]
 	mov	r0, r10
 	eors	r4, r0
-	ldr	r0, [sp, #40]
-	eors	r0, r2
-	eors	r4, r3
-	eors	r0, r1
+	eors	r4, r2
 	@ ascon_aead128.ae:42: s[1] = r[127:64]
 	str	r4, [sp, #56]
+	@ ascon_aead128.ae:136: set_rate(s, r ^ p ^ pad(last))
+	ldr	r0, [sp, #36]
+	eors	r0, r1
+	eors	r0, r3
+	@ ascon_aead128.ae:42: s[1] = r[127:64]
 	str	r0, [sp, #60]
 	@ ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
 	ldr	r3, [sp, #152]
@@ -890,56 +910,60 @@ ascon_aead128_decrypt_with:
 .Lascon_aead128_decrypt_with_cpyd37:
 	mov	r3, r2
 .Lascon_aead128_decrypt_with_words36:
-	ldr	r0, [r3]
-	str	r0, [sp, #16]
-	ldr	r6, [r3, #4]
-	ldr	r5, [r3, #8]
-	ldr	r4, [r3, #12]
+	ldr	r5, [r3]
+	ldr	r4, [r3, #4]
+	ldr	r6, [r3, #8]
+	ldr	r7, [r3, #12]
 	@ ascon_aead128.ae:74: s[2] = s[2] ^ k0
-	ldr	r2, [sp, #64]
+	ldr	r1, [sp, #64]
+	ldr	r0, [sp, #16]
+	eors	r1, r0
+	str	r1, [sp, #64]
 	ldr	r1, [sp, #68]
-	ldr	r0, [sp, #8]
-	eors	r2, r0
 	ldr	r0, [sp, #12]
 	eors	r1, r0
-	str	r2, [sp, #64]
 	str	r1, [sp, #68]
 	@ ascon_aead128.ae:75: s[3] = s[3] ^ k1
-	ldr	r2, [sp, #72]
+	ldr	r1, [sp, #72]
+	ldr	r0, [sp, #8]
+	eors	r1, r0
+	str	r1, [sp, #72]
 	ldr	r1, [sp, #76]
 	ldr	r0, [sp, #4]
-	eors	r2, r0
-	ldr	r0, [sp]
 	eors	r1, r0
-	str	r2, [sp, #72]
 	str	r1, [sp, #76]
 	@ ascon_aead128.ae:76: P.permute(s, rounds_init)
 	add	r0, sp, #48
 	movs	r1, #12
 	bl	ascon_aead128_P_permute
 	@ ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
-	ldr	r1, [sp, #80]
-	ldr	r2, [sp, #84]
+	ldr	r1, [sp, #84]
 	ldr	r0, [sp, #4]
 	eors	r1, r0
-	ldr	r0, [sp]
-	eors	r2, r0
-	ldr	r3, [sp, #72]
-	ldr	r7, [sp, #76]
-	ldr	r0, [sp, #8]
-	eors	r3, r0
-	ldr	r0, [sp, #12]
-	eors	r7, r0
 	@ ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
+	eors	r7, r1
+	@ ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
+	ldr	r1, [sp, #80]
+	ldr	r0, [sp, #8]
+	eors	r1, r0
+	@ ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
+	eors	r6, r1
+	@ ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
+	ldr	r1, [sp, #72]
 	ldr	r0, [sp, #16]
-	eors	r0, r3
-	eors	r6, r7
+	eors	r1, r0
+	@ ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
 	eors	r5, r1
-	eors	r4, r2
-	orrs	r0, r6
-	orrs	r0, r5
-	orrs	r0, r4
-	subs	r0, r0, #1
+	@ ascon_aead128.ae:77: return cat(s[4] ^ k1, s[3] ^ k0)
+	ldr	r1, [sp, #76]
+	ldr	r0, [sp, #12]
+	eors	r1, r0
+	@ ascon_aead128.ae:137: return (load_le(tag, 0, 16) ^ finalize(s, k0, k1)) == 0
+	eors	r4, r1
+	orrs	r5, r4
+	orrs	r5, r6
+	orrs	r5, r7
+	subs	r0, r5, #1
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
@@ -958,8 +982,8 @@ ascon_aead128_decrypt_with:
 
 
 @ --- ascon_aead128_P_permute: ascon_aead128.P.permute
-@     frame 20 bytes (26 spill slots, 5 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 490 bytes of code and literals
+@     frame 24 bytes (18 spill slots, 6 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 442 bytes of code and literals
 	.section .text.ascon_aead128_P_permute,"ax",%progbits
 	.global ascon_aead128_P_permute
 	.type ascon_aead128_P_permute, %function
@@ -972,282 +996,263 @@ ascon_aead128_P_permute:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #20
-	str	r0, [sp, #16]
-	@ ascon_p.ae:55: x0 = s[0]
-	ldr	r6, [r0]
-	ldr	r7, [r0, #4]
-	@ ascon_p.ae:56: x1 = s[1]
-	ldr	r2, [r0, #8]
-	ldr	r4, [r0, #12]
-	@ ascon_p.ae:57: x2 = s[2]
-	ldr	r5, [r0, #16]
-	ldr	r0, [r0, #20]
-	@ ascon_p.ae:58: x3 = s[3]
-	ldr	r3, [sp, #16]
-	ldr	r3, [r3, #24]
-	str	r3, [sp]
-	ldr	r3, [sp, #16]
-	ldr	r3, [r3, #28]
-	mov	lr, r3
-	@ ascon_p.ae:59: x4 = s[4]
-	ldr	r3, [sp, #16]
-	ldr	r3, [r3, #32]
-	str	r3, [sp, #8]
-	ldr	r3, [sp, #16]
-	ldr	r3, [r3, #36]
-	mov	r10, r3
+	sub	sp, #24
 	@ ascon_p.ae:60: for i in 16 - rounds..16 {
-	movs	r3, #16
-	subs	r3, r3, r1
-	uxtb	r3, r3
-	mov	r11, r3
-	mov	r8, r7
-	mov	r9, r2
+	movs	r2, #16
+	subs	r1, r2, r1
+	mov	r7, r1
+	str	r0, [sp, #20]
+	@ ascon_p.ae:59: x4 = s[4]
+	mov	r6, r0
+	ldr	r1, [r6, #36]
+	@ ascon_p.ae:60: for i in 16 - rounds..16 {
+	str	r1, [sp, #4]
+	@ ascon_p.ae:59: x4 = s[4]
+	ldr	r1, [r6, #32]
+	@ ascon_p.ae:58: x3 = s[3]
+	ldr	r2, [r6, #28]
+	ldr	r3, [r6, #24]
+	@ ascon_p.ae:57: x2 = s[2]
+	ldr	r4, [r6, #20]
+	@ ascon_p.ae:60: for i in 16 - rounds..16 {
+	str	r4, [sp, #12]
+	@ ascon_p.ae:57: x2 = s[2]
+	ldr	r0, [r6, #16]
+	@ ascon_p.ae:60: for i in 16 - rounds..16 {
+	mov	r10, r0
+	@ ascon_p.ae:56: x1 = s[1]
+	ldr	r5, [r6, #12]
+	ldr	r6, [r6, #8]
+	@ ascon_p.ae:55: x0 = s[0]
+	ldr	r0, [sp, #20]
+	ldr	r4, [r0, #4]
+	@ ascon_p.ae:60: for i in 16 - rounds..16 {
 	mov	r12, r4
-	str	r0, [sp, #4]
-	ldr	r3, [sp]
-	ldr	r2, [sp, #8]
-	mov	r0, r11
+	@ ascon_p.ae:55: x0 = s[0]
+	ldr	r4, [r0]
+	@ ascon_p.ae:60: for i in 16 - rounds..16 {
+	uxtb	r0, r7
+	mov	r11, r0
 	cmp	r0, #16
 	bcc	.Lascon_aead128_P_permute_far1
 	b	.Lascon_aead128_P_permute_done2
 .Lascon_aead128_P_permute_far1:
 	@ ascon_p.ae:61: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
-	ldr	r1, =ascon_aead128_P.rc
-	str	r1, [sp, #12]
+	ldr	r7, =ascon_aead128_P.rc
+	str	r7, [sp, #16]
 	@ ascon_p.ae:60: for i in 16 - rounds..16 {
 .Lascon_aead128_P_permute_loop1:
 	@ ascon_p.ae:61: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
-	ldr	r1, [sp, #12]
+	ldr	r7, [sp, #16]
 	mov	r0, r11
-	ldrb	r0, [r1, r0]
+	ldrb	r7, [r7, r0]
 	@ ascon_p.ae:21: x2 = x2 ^ (c as u64)
-	mov	r1, r5
-	eors	r1, r0
+	mov	r0, r10
+	eors	r0, r7
 	@ ascon_p.ae:24: x0 = x0 ^ x4
-	eors	r6, r2
+	eors	r4, r1
 	@ ascon_p.ae:25: x4 = x4 ^ x3
-	eors	r2, r3
-	@ ascon_p.ae:26: x2 = x2 ^ x1
-	mov	r4, r9
-	eors	r1, r4
-	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
-	mov	r0, r1
-	bics	r0, r4
-	eors	r0, r6
-	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	mov	r5, r3
-	bics	r5, r1
-	eors	r5, r4
-	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	mov	r7, r2
-	bics	r7, r3
-	eors	r1, r7
-	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mov	r7, r6
-	bics	r7, r2
-	eors	r3, r7
-	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	mov	r7, r9
-	bics	r7, r6
-	eors	r2, r7
-	mov	r9, r2
-	@ ascon_p.ae:32: t1 = t1 ^ t0
-	eors	r5, r0
-	@ ascon_p.ae:33: t0 = t0 ^ t4
-	mov	r4, r2
-	eors	r0, r4
-	@ ascon_p.ae:34: t3 = t3 ^ t2
-	eors	r3, r1
-	str	r3, [sp]
-	@ ascon_p.ae:35: t2 = ~t2
-	mvns	r4, r1
-	str	r4, [sp, #8]
-	@ ascon_p.ae:24: x0 = x0 ^ x4
-	mov	r1, r8
-	mov	r4, r10
-	eors	r1, r4
-	@ ascon_p.ae:25: x4 = x4 ^ x3
-	mov	r6, r10
-	mov	r3, lr
-	eors	r6, r3
-	@ ascon_p.ae:26: x2 = x2 ^ x1
-	ldr	r3, [sp, #4]
-	mov	r7, r12
-	eors	r3, r7
-	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
-	mov	r2, r3
-	bics	r2, r7
-	eors	r2, r1
-	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	mov	r4, lr
-	bics	r4, r3
-	eors	r4, r7
-	mov	r8, r4
-	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	mov	r7, r6
-	mov	r4, lr
-	bics	r7, r4
-	eors	r3, r7
-	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mov	r7, r1
-	bics	r7, r6
-	eors	r4, r7
-	mov	lr, r4
-	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	mov	r4, r12
-	bics	r4, r1
-	eors	r6, r4
-	@ ascon_p.ae:32: t1 = t1 ^ t0
-	mov	r4, r8
-	eors	r4, r2
-	@ ascon_p.ae:33: t0 = t0 ^ t4
-	eors	r2, r6
-	@ ascon_p.ae:34: t3 = t3 ^ t2
-	mov	r1, lr
 	eors	r1, r3
+	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
+	mov	r7, r6
+	bics	r7, r4
+	eors	r7, r1
+	mov	r10, r7
+	@ ascon_p.ae:26: x2 = x2 ^ x1
+	eors	r0, r6
+	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
+	mov	r7, r0
+	bics	r7, r6
+	eors	r7, r4
+	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
+	bics	r4, r1
+	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
+	bics	r1, r3
+	eors	r1, r0
+	str	r1, [sp]
+	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
+	eors	r4, r3
+	str	r4, [sp, #8]
+	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
+	bics	r3, r0
+	eors	r6, r3
+	@ ascon_p.ae:24: x0 = x0 ^ x4
+	mov	r0, r12
+	ldr	r1, [sp, #4]
+	eors	r0, r1
+	@ ascon_p.ae:25: x4 = x4 ^ x3
+	mov	r3, r1
+	eors	r3, r2
+	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
+	mov	r1, r0
+	bics	r1, r3
+	eors	r1, r2
+	str	r1, [sp, #4]
+	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
+	mov	r1, r5
+	bics	r1, r0
+	eors	r1, r3
+	@ ascon_p.ae:26: x2 = x2 ^ x1
+	ldr	r4, [sp, #12]
+	eors	r4, r5
+	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
+	bics	r3, r2
+	eors	r3, r4
+	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
+	bics	r2, r4
+	eors	r2, r5
+	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
+	bics	r4, r5
+	eors	r0, r4
+	@ ascon_p.ae:32: t1 = t1 ^ t0
+	eors	r2, r0
+	eors	r6, r7
+	@ ascon_p.ae:33: t0 = t0 ^ t4
+	eors	r0, r1
+	mov	r5, r10
+	eors	r7, r5
+	@ ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
+	lsls	r4, r0, #13
+	eors	r4, r7
+	lsrs	r5, r7, #19
+	eors	r4, r5
+	mov	r8, r4
+	lsls	r4, r0, #4
+	mov	r5, r8
+	eors	r5, r4
+	lsrs	r4, r7, #28
+	eors	r5, r4
+	mov	r8, r5
+	lsls	r4, r7, #13
+	eors	r4, r0
+	lsrs	r5, r0, #19
+	eors	r4, r5
+	lsls	r5, r7, #4
+	eors	r4, r5
+	lsrs	r7, r0, #28
+	eors	r4, r7
+	mov	r12, r4
+	@ ascon_p.ae:38: t1 ^ (t1 >>> 61) ^ (t1 >>> 39),
+	lsls	r4, r6, #3
+	eors	r4, r6
+	lsrs	r0, r2, #29
+	eors	r4, r0
+	mov	lr, r4
+	lsls	r4, r6, #25
+	mov	r0, lr
+	eors	r0, r4
+	lsrs	r4, r2, #7
+	eors	r0, r4
+	mov	lr, r0
+	lsls	r4, r2, #3
+	eors	r4, r2
+	lsrs	r0, r6, #29
+	eors	r4, r0
+	lsls	r2, r2, #25
+	mov	r0, r4
+	eors	r0, r2
+	lsrs	r2, r6, #7
+	eors	r0, r2
+	mov	r9, r0
+	@ ascon_p.ae:34: t3 = t3 ^ t2
+	ldr	r0, [sp, #4]
+	eors	r0, r3
+	ldr	r6, [sp, #8]
+	ldr	r2, [sp]
+	eors	r6, r2
 	@ ascon_p.ae:35: t2 = ~t2
 	mvns	r3, r3
-	str	r3, [sp, #4]
-	@ ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
-	lsls	r3, r2, #13
-	eors	r3, r0
-	lsrs	r7, r0, #19
-	eors	r3, r7
-	mov	r12, r3
-	lsls	r3, r0, #13
-	eors	r3, r2
-	lsrs	r7, r2, #19
-	eors	r3, r7
-	mov	r8, r3
-	mov	r7, r12
-	lsls	r3, r2, #4
-	eors	r7, r3
-	lsrs	r3, r0, #28
-	eors	r7, r3
-	mov	lr, r7
-	mov	r7, r8
-	lsls	r3, r0, #4
-	eors	r7, r3
-	lsrs	r0, r2, #28
-	eors	r7, r0
-	mov	r8, r7
-	@ ascon_p.ae:38: t1 ^ (t1 >>> 61) ^ (t1 >>> 39),
-	lsls	r2, r5, #3
-	eors	r2, r5
-	lsrs	r0, r4, #29
-	eors	r2, r0
-	lsls	r7, r4, #3
-	eors	r7, r4
-	lsrs	r0, r5, #29
-	eors	r7, r0
-	mov	r10, r2
-	lsls	r2, r5, #25
-	mov	r0, r10
-	eors	r0, r2
-	lsrs	r2, r4, #7
-	eors	r0, r2
-	mov	r10, r0
-	lsls	r0, r4, #25
-	eors	r7, r0
-	lsrs	r0, r5, #7
-	eors	r7, r0
-	mov	r12, r7
+	mvns	r7, r2
 	@ ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
-	ldr	r2, [sp, #4]
-	lsls	r5, r2, #31
-	ldr	r3, [sp, #8]
-	eors	r5, r3
-	lsrs	r0, r3, #1
-	eors	r5, r0
-	lsls	r4, r3, #31
+	lsls	r5, r3, #31
+	eors	r5, r7
+	lsrs	r2, r7, #1
+	eors	r5, r2
+	lsls	r2, r3, #26
+	eors	r5, r2
+	lsrs	r2, r7, #6
+	eors	r5, r2
+	lsls	r4, r7, #31
+	eors	r4, r3
+	lsrs	r2, r3, #1
 	eors	r4, r2
-	lsrs	r0, r2, #1
-	eors	r4, r0
-	lsls	r0, r2, #26
-	eors	r5, r0
-	lsrs	r0, r3, #6
-	eors	r5, r0
-	lsls	r0, r3, #26
-	eors	r4, r0
-	lsrs	r0, r2, #6
-	eors	r4, r0
+	lsls	r2, r7, #26
+	eors	r4, r2
+	lsrs	r2, r3, #6
+	eors	r4, r2
 	@ ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
-	lsls	r3, r1, #22
-	ldr	r7, [sp]
-	eors	r3, r7
-	lsrs	r0, r7, #10
-	eors	r3, r0
-	lsls	r2, r7, #22
-	eors	r2, r1
-	lsrs	r0, r1, #10
-	eors	r2, r0
-	lsls	r0, r1, #15
-	eors	r3, r0
-	lsrs	r0, r7, #17
-	eors	r3, r0
-	lsls	r0, r7, #15
-	eors	r2, r0
-	lsrs	r0, r1, #17
+	lsls	r3, r0, #22
+	eors	r3, r6
+	lsrs	r2, r6, #10
+	eors	r3, r2
+	lsls	r2, r0, #15
+	eors	r3, r2
+	lsrs	r2, r6, #17
+	eors	r3, r2
+	lsls	r7, r6, #22
+	eors	r7, r0
+	lsrs	r2, r0, #10
+	eors	r7, r2
+	mov	r2, r7
+	lsls	r6, r6, #15
+	eors	r2, r6
+	lsrs	r0, r0, #17
 	eors	r2, r0
 	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
-	lsls	r1, r6, #25
-	mov	r7, r9
-	eors	r1, r7
+	lsls	r6, r1, #25
+	mov	r7, r10
+	eors	r6, r7
 	lsrs	r0, r7, #7
-	eors	r1, r0
+	eors	r6, r0
+	lsls	r0, r7, #23
+	eors	r6, r0
+	lsrs	r0, r1, #9
+	eors	r6, r0
 	lsls	r7, r7, #25
-	eors	r7, r6
-	lsrs	r0, r6, #7
+	eors	r7, r1
+	lsrs	r0, r1, #7
 	eors	r7, r0
-	mov	r0, r9
-	lsls	r0, r0, #23
-	eors	r1, r0
-	lsrs	r0, r6, #9
-	eors	r1, r0
-	lsls	r6, r6, #23
-	eors	r7, r6
-	mov	r6, r9
-	lsrs	r6, r6, #9
-	eors	r7, r6
-	mov	r6, lr
-	mov	r9, r10
-	str	r4, [sp, #4]
-	mov	lr, r2
-	mov	r2, r1
-	mov	r10, r7
+	lsls	r0, r1, #23
+	eors	r7, r0
+	mov	r0, r10
+	lsrs	r0, r0, #9
+	eors	r7, r0
 	mov	r0, r11
 	adds	r0, #1
 	mov	r11, r0
+	str	r7, [sp, #4]
+	mov	r1, r6
+	str	r4, [sp, #12]
+	mov	r10, r5
+	mov	r5, r9
+	mov	r6, lr
+	mov	r4, r8
 	cmp	r0, #16
 	bcs	.Lascon_aead128_P_permute_far2
 	b	.Lascon_aead128_P_permute_loop1
 .Lascon_aead128_P_permute_far2:
 .Lascon_aead128_P_permute_done2:
 	@ ascon_p.ae:63: s[0] = x0
-	ldr	r4, [sp, #16]
-	str	r6, [r4]
-	mov	r1, r8
-	str	r1, [r4, #4]
+	ldr	r7, [sp, #20]
+	str	r4, [r7]
+	mov	r4, r12
+	str	r4, [r7, #4]
 	@ ascon_p.ae:64: s[1] = x1
-	mov	r1, r9
-	str	r1, [r4, #8]
-	mov	r1, r12
-	str	r1, [r4, #12]
+	str	r6, [r7, #8]
+	str	r5, [r7, #12]
 	@ ascon_p.ae:65: s[2] = x2
-	str	r5, [r4, #16]
-	ldr	r1, [sp, #4]
-	str	r1, [r4, #20]
+	mov	r0, r10
+	str	r0, [r7, #16]
+	ldr	r4, [sp, #12]
+	str	r4, [r7, #20]
 	@ ascon_p.ae:66: s[3] = x3
-	str	r3, [r4, #24]
-	mov	r1, lr
-	str	r1, [r4, #28]
+	str	r3, [r7, #24]
+	str	r2, [r7, #28]
 	@ ascon_p.ae:67: s[4] = x4
-	str	r2, [r4, #32]
-	mov	r1, r10
-	str	r1, [r4, #36]
-	add	sp, #20
+	str	r1, [r7, #32]
+	ldr	r1, [sp, #4]
+	str	r1, [r7, #36]
+	add	sp, #24
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -1279,9 +1284,9 @@ ascon_aead128_absorb_ad:
 	str	r1, [sp, #28]
 	str	r2, [sp, #20]
 	@ ascon_aead128.ae:61: if n > 0 {
-	movs	r2, #0
-	ldr	r0, [sp, #20]
-	cmp	r2, r0
+	movs	r3, #0
+	mov	r0, r2
+	cmp	r3, r0
 	movs	r0, #0
 	adcs	r0, r0
 	movs	r5, #1
@@ -1289,12 +1294,12 @@ ascon_aead128_absorb_ad:
 	cmp	r0, #0
 	beq	.Lascon_aead128_absorb_ad_else1
 	@ ascon_aead128.ae:62: for i in 0..n / rate + 1 {
-	ldr	r0, [sp, #20]
+	mov	r0, r2
 	lsrs	r0, r0, #4
 	adds	r0, r0, #1
 	str	r0, [sp, #24]
 	movs	r1, #0
-	mov	r8, r2
+	mov	r8, r3
 	cmp	r1, r0
 	bcs	.Lascon_aead128_absorb_ad_done4
 .Lascon_aead128_absorb_ad_loop3:
@@ -1361,7 +1366,7 @@ ascon_aead128_absorb_ad:
 	lsls	r6, r1, #3
 	movs	r5, #1
 	movs	r3, #0
-	movs	r2, #0
+	mov	r2, r3
 	mov	r1, r3
 	cmp	r6, #128
 	bcs	.Lascon_aead128_absorb_ad_shz10
@@ -1401,26 +1406,26 @@ ascon_aead128_absorb_ad:
 	ldr	r6, [sp]
 	mov	r0, r9
 	eors	r6, r0
-	ldr	r7, [sp, #8]
-	mov	r0, r10
-	eors	r7, r0
 	eors	r6, r5
-	eors	r7, r3
+	ldr	r5, [sp, #8]
+	mov	r0, r10
+	eors	r5, r0
+	eors	r5, r3
 	@ ascon_aead128.ae:41: s[0] = r[63:0]
 	str	r6, [r4]
-	str	r7, [r4, #4]
+	str	r5, [r4, #4]
 	@ ascon_aead128.ae:65: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	ldr	r5, [sp, #12]
+	ldr	r3, [sp, #12]
 	ldr	r0, [sp, #4]
-	eors	r5, r0
-	ldr	r3, [sp, #16]
-	mov	r0, r11
 	eors	r3, r0
-	eors	r5, r2
-	eors	r3, r1
+	eors	r3, r2
+	ldr	r2, [sp, #16]
+	mov	r0, r11
+	eors	r2, r0
+	eors	r2, r1
 	@ ascon_aead128.ae:42: s[1] = r[127:64]
-	str	r5, [r4, #8]
-	str	r3, [r4, #12]
+	str	r3, [r4, #8]
+	str	r2, [r4, #12]
 	@ ascon_aead128.ae:66: P.permute(s, rounds_block)
 	movs	r1, #8
 	mov	r0, r4

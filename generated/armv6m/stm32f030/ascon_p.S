@@ -8,8 +8,8 @@
 	.thumb
 
 @ --- ascon_p_round: ascon_p.round
-@     frame 24 bytes (15 spill slots, 6 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 404 bytes of code and literals
+@     frame 20 bytes (19 spill slots, 5 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 396 bytes of code and literals
 	.section .text.ascon_p_round,"ax",%progbits
 	.global ascon_p_round
 	.type ascon_p_round, %function
@@ -22,227 +22,231 @@ ascon_p_round:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #24
+	sub	sp, #20
 	ldr	r4, [r0]
-	ldr	r6, [sp, #60]
+	ldr	r6, [sp, #56]
 	ldr	r5, [r6]
 	@ ascon_p.ae:24: x0 = x0 ^ x4
 	eors	r4, r5
-	mov	r10, r4
+	mov	r9, r4
 	ldr	r4, [r3]
-	str	r4, [sp]
+	mov	r11, r4
 	@ ascon_p.ae:25: x4 = x4 ^ x3
 	eors	r5, r4
-	mov	r9, r5
+	mov	r8, r5
 	ldr	r4, [r1]
-	str	r4, [sp, #20]
+	str	r4, [sp, #16]
 	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
 	mov	r5, r4
-	mov	r7, r10
+	mov	r7, r9
 	bics	r5, r7
-	mov	r12, r5
-	mov	r5, r9
-	mov	r7, r12
-	eors	r7, r5
-	mov	r12, r7
+	mov	r7, r8
+	eors	r5, r7
 	ldr	r0, [r0, #4]
 	ldr	r7, [r6, #4]
 	@ ascon_p.ae:24: x0 = x0 ^ x4
 	eors	r0, r7
-	mov	r8, r0
+	mov	lr, r0
 	ldr	r0, [r3, #4]
-	mov	r11, r0
+	mov	r10, r0
 	@ ascon_p.ae:25: x4 = x4 ^ x3
 	eors	r7, r0
-	mov	lr, r7
+	mov	r12, r7
 	ldr	r0, [r1, #4]
 	str	r0, [sp, #8]
 	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	mov	r1, r8
-	bics	r0, r1
-	mov	r1, r7
-	eors	r0, r1
+	mov	r3, lr
+	bics	r0, r3
+	mov	r3, r7
+	eors	r0, r3
 	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
-	lsls	r3, r0, #23
-	mov	r1, r12
-	lsrs	r1, r1, #9
-	orrs	r3, r1
-	mov	r1, r12
-	lsls	r7, r1, #25
+	lsls	r1, r0, #23
+	lsrs	r3, r5, #9
+	orrs	r1, r3
+	lsls	r7, r5, #25
 	eors	r7, r0
-	lsrs	r1, r0, #7
-	eors	r7, r1
+	lsrs	r3, r0, #7
 	eors	r7, r3
-	str	r7, [sp, #16]
-	ldr	r1, [sp, #64]
-	ldr	r6, [r2]
+	eors	r7, r1
+	str	r7, [sp, #12]
+	ldr	r3, [r2]
+	ldr	r1, [sp, #60]
 	@ ascon_p.ae:21: x2 = x2 ^ (c as u64)
-	eors	r6, r1
-	ldr	r5, [r2, #4]
+	eors	r3, r1
 	@ ascon_p.ae:26: x2 = x2 ^ x1
-	ldr	r1, [sp, #8]
-	eors	r5, r1
-	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
-	mov	r2, r5
-	bics	r2, r1
-	mov	r1, r8
-	eors	r2, r1
-	str	r2, [sp, #4]
-	@ ascon_p.ae:26: x2 = x2 ^ x1
-	eors	r6, r4
-	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
-	mov	r2, r6
-	bics	r2, r4
-	mov	r1, r10
-	eors	r2, r1
-	str	r2, [sp, #12]
-	@ ascon_p.ae:33: t0 = t0 ^ t4
-	mov	r1, r12
-	eors	r2, r1
-	ldr	r7, [sp, #4]
-	eors	r7, r0
-	@ ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
-	lsls	r4, r2, #13
-	eors	r4, r7
-	lsrs	r1, r7, #19
-	eors	r4, r1
-	lsls	r1, r2, #4
-	eors	r4, r1
-	lsrs	r1, r7, #28
-	eors	r4, r1
-	lsls	r3, r7, #13
-	eors	r3, r2
-	lsrs	r1, r2, #19
-	eors	r3, r1
-	lsls	r1, r7, #4
-	eors	r3, r1
-	lsrs	r1, r2, #28
-	eors	r3, r1
-	ldr	r1, [sp, #68]
-	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
-	str	r3, [r1]
-	str	r4, [r1, #4]
-	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	ldr	r1, [sp]
-	bics	r1, r6
-	ldr	r7, [sp, #20]
-	eors	r7, r1
-	@ ascon_p.ae:32: t1 = t1 ^ t0
-	ldr	r1, [sp, #12]
-	eors	r7, r1
-	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	mov	r1, r11
-	bics	r1, r5
-	ldr	r4, [sp, #8]
-	eors	r4, r1
-	@ ascon_p.ae:32: t1 = t1 ^ t0
-	ldr	r1, [sp, #4]
-	eors	r4, r1
-	@ ascon_p.ae:38: t1 ^ (t1 >>> 61) ^ (t1 >>> 39),
-	lsls	r2, r4, #3
-	eors	r2, r4
-	lsrs	r1, r7, #29
-	eors	r2, r1
-	lsls	r1, r4, #25
-	eors	r2, r1
-	lsrs	r1, r7, #7
-	eors	r2, r1
-	lsls	r3, r7, #3
-	eors	r3, r7
-	lsrs	r1, r4, #29
-	eors	r3, r1
-	lsls	r1, r7, #25
-	eors	r3, r1
-	lsrs	r1, r4, #7
-	eors	r3, r1
-	ldr	r1, [sp, #72]
-	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
-	str	r3, [r1]
-	str	r2, [r1, #4]
-	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	mov	r2, r9
-	ldr	r1, [sp]
-	bics	r2, r1
-	eors	r6, r2
-	mov	r2, lr
-	mov	r1, r11
-	bics	r2, r1
-	eors	r5, r2
-	@ ascon_p.ae:35: t2 = ~t2
-	mvns	r4, r5
-	mvns	r7, r6
-	@ ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
-	lsls	r2, r7, #31
-	eors	r2, r4
-	lsrs	r1, r4, #1
-	eors	r2, r1
-	lsls	r1, r7, #26
-	eors	r2, r1
-	lsrs	r1, r4, #6
-	eors	r2, r1
-	lsls	r3, r4, #31
-	eors	r3, r7
-	lsrs	r1, r7, #1
-	eors	r3, r1
-	lsls	r1, r4, #26
-	eors	r3, r1
-	lsrs	r1, r7, #6
-	eors	r3, r1
-	ldr	r1, [sp, #76]
-	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
-	str	r3, [r1]
-	str	r2, [r1, #4]
-	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mov	r3, r10
-	mov	r1, r9
-	bics	r3, r1
-	ldr	r2, [sp]
-	eors	r2, r3
-	@ ascon_p.ae:34: t3 = t3 ^ t2
-	eors	r2, r6
-	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mov	r3, r8
-	mov	r1, lr
-	bics	r3, r1
-	mov	r4, r11
-	eors	r4, r3
-	@ ascon_p.ae:34: t3 = t3 ^ t2
-	eors	r4, r5
-	@ ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
-	lsls	r3, r2, #22
 	eors	r3, r4
-	lsrs	r1, r4, #10
+	str	r3, [sp]
+	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
+	bics	r3, r4
+	mov	r1, r9
 	eors	r3, r1
-	lsls	r1, r2, #15
-	eors	r3, r1
-	lsrs	r1, r4, #17
-	eors	r3, r1
-	lsls	r5, r4, #22
-	eors	r5, r2
-	lsrs	r1, r2, #10
-	eors	r5, r1
-	lsls	r1, r4, #15
-	eors	r5, r1
-	lsrs	r1, r2, #17
-	eors	r5, r1
-	ldr	r1, [sp, #80]
+	str	r3, [sp, #4]
+	ldr	r7, [r2, #4]
+	@ ascon_p.ae:26: x2 = x2 ^ x1
+	ldr	r3, [sp, #8]
+	eors	r7, r3
+	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
+	mov	r6, r7
+	bics	r6, r3
+	mov	r3, lr
+	eors	r6, r3
+	@ ascon_p.ae:33: t0 = t0 ^ t4
+	mov	r2, r6
+	eors	r2, r0
+	ldr	r4, [sp, #4]
+	eors	r4, r5
+	@ ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
+	lsls	r1, r2, #13
+	eors	r1, r4
+	lsrs	r3, r4, #19
+	eors	r1, r3
+	lsls	r3, r2, #4
+	eors	r1, r3
+	lsrs	r3, r4, #28
+	eors	r1, r3
+	ldr	r3, [sp, #64]
 	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
-	str	r5, [r1]
-	str	r3, [r1, #4]
-	lsls	r2, r0, #25
-	mov	r3, r12
+	str	r1, [r3]
+	@ ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
+	lsls	r1, r4, #13
+	eors	r1, r2
+	lsrs	r3, r2, #19
+	eors	r1, r3
+	lsls	r3, r4, #4
+	eors	r1, r3
+	lsrs	r3, r2, #28
+	eors	r1, r3
+	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
+	ldr	r3, [sp, #64]
+	str	r1, [r3, #4]
+	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
+	mov	r3, r10
+	bics	r3, r7
+	ldr	r2, [sp, #8]
 	eors	r2, r3
-	lsrs	r1, r3, #7
+	@ ascon_p.ae:32: t1 = t1 ^ t0
+	eors	r2, r6
+	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
+	mov	r1, r11
+	ldr	r3, [sp]
+	bics	r1, r3
+	ldr	r6, [sp, #16]
+	eors	r6, r1
+	@ ascon_p.ae:32: t1 = t1 ^ t0
+	ldr	r3, [sp, #4]
+	eors	r6, r3
+	@ ascon_p.ae:38: t1 ^ (t1 >>> 61) ^ (t1 >>> 39),
+	lsls	r1, r6, #3
+	eors	r1, r6
+	lsrs	r3, r2, #29
+	eors	r1, r3
+	lsls	r3, r6, #25
+	eors	r1, r3
+	lsrs	r3, r2, #7
+	eors	r1, r3
+	ldr	r4, [sp, #68]
+	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
+	str	r1, [r4]
+	@ ascon_p.ae:38: t1 ^ (t1 >>> 61) ^ (t1 >>> 39),
+	lsls	r1, r2, #3
+	eors	r1, r2
+	lsrs	r3, r6, #29
+	eors	r1, r3
+	lsls	r3, r2, #25
+	eors	r1, r3
+	lsrs	r3, r6, #7
+	eors	r1, r3
+	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
+	str	r1, [r4, #4]
+	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
+	mov	r1, r12
+	mov	r3, r10
+	bics	r1, r3
+	eors	r7, r1
+	mov	r1, r8
+	mov	r3, r11
+	bics	r1, r3
+	ldr	r6, [sp]
+	eors	r6, r1
+	@ ascon_p.ae:35: t2 = ~t2
+	mvns	r4, r6
+	mvns	r2, r7
+	@ ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
+	lsls	r1, r2, #31
+	eors	r1, r4
+	lsrs	r3, r4, #1
+	eors	r1, r3
+	lsls	r3, r2, #26
+	eors	r1, r3
+	lsrs	r3, r4, #6
+	eors	r1, r3
+	ldr	r3, [sp, #72]
+	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
+	str	r1, [r3]
+	@ ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
+	lsls	r1, r4, #31
+	eors	r1, r2
+	lsrs	r3, r2, #1
+	eors	r1, r3
+	lsls	r3, r4, #26
+	eors	r1, r3
+	lsrs	r3, r2, #6
+	eors	r1, r3
+	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
+	ldr	r3, [sp, #72]
+	str	r1, [r3, #4]
+	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
+	mov	r2, lr
+	mov	r3, r12
+	bics	r2, r3
+	mov	r1, r10
+	eors	r1, r2
+	@ ascon_p.ae:34: t3 = t3 ^ t2
+	eors	r1, r7
+	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
+	mov	r2, r9
+	mov	r3, r8
+	bics	r2, r3
+	mov	r7, r11
+	eors	r7, r2
+	@ ascon_p.ae:34: t3 = t3 ^ t2
+	eors	r7, r6
+	@ ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
+	lsls	r2, r1, #22
+	eors	r2, r7
+	lsrs	r3, r7, #10
+	eors	r2, r3
+	lsls	r3, r1, #15
+	eors	r2, r3
+	lsrs	r3, r7, #17
+	eors	r2, r3
+	ldr	r6, [sp, #76]
+	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
+	str	r2, [r6]
+	@ ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
+	lsls	r2, r7, #22
 	eors	r2, r1
-	lsls	r1, r3, #23
-	eors	r2, r1
-	lsrs	r1, r0, #9
-	eors	r2, r1
-	ldr	r1, [sp, #84]
-	str	r2, [r1]
-	ldr	r0, [sp, #16]
-	str	r0, [r1, #4]
-	add	sp, #24
+	lsrs	r3, r1, #10
+	eors	r2, r3
+	lsls	r3, r7, #15
+	eors	r2, r3
+	lsrs	r3, r1, #17
+	eors	r2, r3
+	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
+	str	r2, [r6, #4]
+	lsls	r1, r0, #25
+	eors	r1, r5
+	lsrs	r3, r5, #7
+	eors	r1, r3
+	lsls	r3, r5, #23
+	eors	r1, r3
+	lsrs	r3, r0, #9
+	eors	r1, r3
+	ldr	r2, [sp, #80]
+	str	r1, [r2]
+	ldr	r0, [sp, #12]
+	str	r0, [r2, #4]
+	add	sp, #20
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -254,8 +258,8 @@ ascon_p_round:
 
 
 @ --- ascon_p_permute_words: ascon_p.permute_words
-@     frame 16 bytes (32 spill slots, 4 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 500 bytes of code and literals
+@     frame 20 bytes (22 spill slots, 5 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 450 bytes of code and literals
 	.section .text.ascon_p_permute_words,"ax",%progbits
 	.global ascon_p_permute_words
 	.type ascon_p_permute_words, %function
@@ -268,277 +272,249 @@ ascon_p_permute_words:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #16
-	mov	r6, r2
-	mov	r7, r3
-	ldr	r3, [sp, #52]
+	sub	sp, #20
 	ldr	r5, [sp, #56]
-	mov	r12, r5
-	ldr	r2, [r0]
-	ldr	r0, [r0, #4]
-	ldm	r1, {r1, r4}
-	ldr	r5, [r6]
-	str	r5, [sp]
-	ldr	r5, [r6, #4]
-	str	r5, [sp, #4]
-	ldm	r7!, {r5, r6}
-	mov	lr, r6
-	ldr	r6, [r3]
-	mov	r7, r6
-	ldr	r6, [r3, #4]
-	mov	r10, r6
+	ldr	r4, [r5, #4]
 	@ ascon_p.ae:47: for i in 16 - rounds..16 {
-	movs	r3, #16
-	mov	r6, r12
-	subs	r6, r3, r6
-	mov	r3, r5
-	uxtb	r6, r6
-	mov	r11, r6
-	mov	r6, r2
-	mov	r2, r7
-	mov	r8, r0
-	mov	r9, r1
-	mov	r12, r4
-	ldr	r5, [sp]
+	str	r4, [sp, #4]
+	ldr	r4, [r5]
+	mov	r10, r4
+	ldm	r3, {r3, r4}
+	ldr	r5, [r2, #4]
+	str	r5, [sp, #12]
+	ldr	r5, [r2]
+	ldm	r1, {r1, r2}
+	ldr	r6, [r0, #4]
+	mov	r12, r6
+	ldr	r6, [r0]
+	ldr	r0, [sp, #60]
+	movs	r7, #16
+	subs	r0, r7, r0
+	uxtb	r0, r0
+	mov	r11, r0
 	mov	r0, r11
 	cmp	r0, #16
 	bcc	.Lascon_p_permute_words_far1
 	b	.Lascon_p_permute_words_done2
 .Lascon_p_permute_words_far1:
 	@ ascon_p.ae:48: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
-	ldr	r1, =ascon_p_rc
-	str	r1, [sp, #12]
+	ldr	r7, =ascon_p_rc
+	str	r7, [sp, #16]
 	@ ascon_p.ae:47: for i in 16 - rounds..16 {
 .Lascon_p_permute_words_loop1:
 	@ ascon_p.ae:48: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
-	ldr	r1, [sp, #12]
+	ldr	r7, [sp, #16]
 	mov	r0, r11
-	ldrb	r0, [r1, r0]
+	ldrb	r0, [r7, r0]
 	@ ascon_p.ae:21: x2 = x2 ^ (c as u64)
-	mov	r1, r5
-	eors	r1, r0
+	eors	r5, r0
 	@ ascon_p.ae:24: x0 = x0 ^ x4
-	eors	r6, r2
+	mov	r0, r10
+	eors	r6, r0
 	@ ascon_p.ae:25: x4 = x4 ^ x3
-	eors	r2, r3
-	@ ascon_p.ae:26: x2 = x2 ^ x1
-	mov	r4, r9
-	eors	r1, r4
-	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
-	mov	r0, r1
-	bics	r0, r4
-	eors	r0, r6
-	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	mov	r5, r3
-	bics	r5, r1
-	eors	r5, r4
-	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	mov	r7, r2
-	bics	r7, r3
-	eors	r1, r7
-	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mov	r7, r6
-	bics	r7, r2
-	eors	r3, r7
+	mov	r7, r10
+	eors	r7, r3
 	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	mov	r7, r9
-	bics	r7, r6
-	eors	r2, r7
-	mov	r9, r2
+	mov	r0, r1
+	bics	r0, r6
+	eors	r0, r7
+	mov	r10, r0
+	@ ascon_p.ae:26: x2 = x2 ^ x1
+	eors	r5, r1
+	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
+	mov	r0, r5
+	bics	r0, r1
+	eors	r0, r6
+	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
+	bics	r6, r7
+	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
+	bics	r7, r3
+	eors	r7, r5
+	str	r7, [sp]
+	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
+	eors	r6, r3
+	str	r6, [sp, #8]
+	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
+	bics	r3, r5
+	mov	r5, r1
+	eors	r5, r3
+	@ ascon_p.ae:24: x0 = x0 ^ x4
+	mov	r7, r12
+	ldr	r1, [sp, #4]
+	eors	r7, r1
+	@ ascon_p.ae:25: x4 = x4 ^ x3
+	mov	r3, r1
+	eors	r3, r4
+	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
+	mov	r1, r7
+	bics	r1, r3
+	eors	r1, r4
+	str	r1, [sp, #4]
+	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
+	mov	r1, r2
+	bics	r1, r7
+	eors	r1, r3
+	@ ascon_p.ae:26: x2 = x2 ^ x1
+	ldr	r6, [sp, #12]
+	eors	r6, r2
+	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
+	bics	r3, r4
+	eors	r3, r6
+	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
+	bics	r4, r6
+	eors	r4, r2
+	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
+	bics	r6, r2
+	eors	r7, r6
 	@ ascon_p.ae:32: t1 = t1 ^ t0
+	eors	r4, r7
 	eors	r5, r0
 	@ ascon_p.ae:33: t0 = t0 ^ t4
-	mov	r4, r2
-	eors	r0, r4
-	@ ascon_p.ae:34: t3 = t3 ^ t2
-	eors	r3, r1
-	str	r3, [sp]
-	@ ascon_p.ae:35: t2 = ~t2
-	mvns	r4, r1
-	str	r4, [sp, #8]
-	@ ascon_p.ae:24: x0 = x0 ^ x4
-	mov	r1, r8
-	mov	r4, r10
-	eors	r1, r4
-	@ ascon_p.ae:25: x4 = x4 ^ x3
-	mov	r6, r10
-	mov	r3, lr
-	eors	r6, r3
-	@ ascon_p.ae:26: x2 = x2 ^ x1
-	ldr	r3, [sp, #4]
-	mov	r7, r12
-	eors	r3, r7
-	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
-	mov	r2, r3
-	bics	r2, r7
-	eors	r2, r1
-	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	mov	r4, lr
-	bics	r4, r3
-	eors	r4, r7
-	mov	r8, r4
-	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	mov	r7, r6
-	mov	r4, lr
-	bics	r7, r4
-	eors	r3, r7
-	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mov	r7, r1
-	bics	r7, r6
-	eors	r4, r7
-	mov	lr, r4
-	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	mov	r4, r12
-	bics	r4, r1
-	eors	r6, r4
-	@ ascon_p.ae:32: t1 = t1 ^ t0
-	mov	r4, r8
-	eors	r4, r2
-	@ ascon_p.ae:33: t0 = t0 ^ t4
-	eors	r2, r6
-	@ ascon_p.ae:34: t3 = t3 ^ t2
-	mov	r1, lr
-	eors	r1, r3
-	@ ascon_p.ae:35: t2 = ~t2
-	mvns	r3, r3
-	str	r3, [sp, #4]
+	eors	r7, r1
+	mov	r2, r10
+	eors	r0, r2
 	@ ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
-	lsls	r3, r2, #13
-	eors	r3, r0
-	lsrs	r7, r0, #19
-	eors	r3, r7
-	mov	r12, r3
-	lsls	r3, r0, #13
-	eors	r3, r2
-	lsrs	r7, r2, #19
-	eors	r3, r7
-	mov	r8, r3
-	mov	r7, r12
-	lsls	r3, r2, #4
-	eors	r7, r3
-	lsrs	r3, r0, #28
-	eors	r7, r3
-	mov	lr, r7
-	mov	r7, r8
-	lsls	r3, r0, #4
-	eors	r7, r3
-	lsrs	r0, r2, #28
-	eors	r7, r0
-	mov	r8, r7
+	lsls	r6, r7, #13
+	eors	r6, r0
+	lsrs	r2, r0, #19
+	eors	r6, r2
+	mov	r8, r6
+	lsls	r6, r7, #4
+	mov	r2, r8
+	eors	r2, r6
+	lsrs	r6, r0, #28
+	eors	r2, r6
+	mov	r8, r2
+	lsls	r6, r0, #13
+	eors	r6, r7
+	lsrs	r2, r7, #19
+	eors	r6, r2
+	lsls	r2, r0, #4
+	eors	r6, r2
+	lsrs	r0, r7, #28
+	eors	r6, r0
+	mov	r12, r6
 	@ ascon_p.ae:38: t1 ^ (t1 >>> 61) ^ (t1 >>> 39),
 	lsls	r2, r5, #3
 	eors	r2, r5
 	lsrs	r0, r4, #29
 	eors	r2, r0
-	lsls	r7, r4, #3
-	eors	r7, r4
-	lsrs	r0, r5, #29
-	eors	r7, r0
-	mov	r10, r2
+	mov	lr, r2
 	lsls	r2, r5, #25
-	mov	r0, r10
+	mov	r0, lr
 	eors	r0, r2
 	lsrs	r2, r4, #7
 	eors	r0, r2
-	mov	r10, r0
-	lsls	r0, r4, #25
-	eors	r7, r0
-	lsrs	r0, r5, #7
-	eors	r7, r0
-	mov	r12, r7
+	mov	lr, r0
+	lsls	r2, r4, #3
+	eors	r2, r4
+	lsrs	r0, r5, #29
+	eors	r2, r0
+	lsls	r4, r4, #25
+	mov	r0, r2
+	eors	r0, r4
+	lsrs	r2, r5, #7
+	eors	r0, r2
+	mov	r9, r0
+	@ ascon_p.ae:34: t3 = t3 ^ t2
+	ldr	r0, [sp, #4]
+	eors	r0, r3
+	ldr	r6, [sp, #8]
+	ldr	r2, [sp]
+	eors	r6, r2
+	@ ascon_p.ae:35: t2 = ~t2
+	mvns	r3, r3
+	mvns	r4, r2
 	@ ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
-	ldr	r2, [sp, #4]
-	lsls	r5, r2, #31
-	ldr	r3, [sp, #8]
-	eors	r5, r3
-	lsrs	r0, r3, #1
-	eors	r5, r0
-	lsls	r4, r3, #31
-	eors	r4, r2
-	lsrs	r0, r2, #1
-	eors	r4, r0
-	lsls	r0, r2, #26
-	eors	r5, r0
-	lsrs	r0, r3, #6
-	eors	r5, r0
-	lsls	r0, r3, #26
-	eors	r4, r0
-	lsrs	r0, r2, #6
-	eors	r4, r0
+	lsls	r5, r3, #31
+	eors	r5, r4
+	lsrs	r2, r4, #1
+	eors	r5, r2
+	lsls	r2, r3, #26
+	eors	r5, r2
+	lsrs	r2, r4, #6
+	eors	r5, r2
+	lsls	r7, r4, #31
+	eors	r7, r3
+	lsrs	r2, r3, #1
+	eors	r7, r2
+	lsls	r4, r4, #26
+	eors	r7, r4
+	lsrs	r3, r3, #6
+	eors	r7, r3
 	@ ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
-	lsls	r3, r1, #22
-	ldr	r7, [sp]
-	eors	r3, r7
-	lsrs	r0, r7, #10
-	eors	r3, r0
-	lsls	r2, r7, #22
-	eors	r2, r1
-	lsrs	r0, r1, #10
+	lsls	r4, r0, #22
+	eors	r4, r6
+	lsrs	r3, r6, #10
+	eors	r4, r3
+	mov	r3, r4
+	lsls	r4, r0, #15
+	eors	r3, r4
+	lsrs	r4, r6, #17
+	eors	r3, r4
+	lsls	r2, r6, #22
 	eors	r2, r0
-	lsls	r0, r1, #15
-	eors	r3, r0
-	lsrs	r0, r7, #17
-	eors	r3, r0
-	lsls	r0, r7, #15
-	eors	r2, r0
-	lsrs	r0, r1, #17
-	eors	r2, r0
+	lsrs	r4, r0, #10
+	eors	r2, r4
+	mov	r4, r2
+	lsls	r6, r6, #15
+	eors	r4, r6
+	lsrs	r0, r0, #17
+	eors	r4, r0
 	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
-	lsls	r1, r6, #25
-	mov	r7, r9
-	eors	r1, r7
-	lsrs	r0, r7, #7
-	eors	r1, r0
-	lsls	r7, r7, #25
-	eors	r7, r6
-	lsrs	r0, r6, #7
-	eors	r7, r0
-	mov	r0, r9
-	lsls	r0, r0, #23
-	eors	r1, r0
-	lsrs	r0, r6, #9
-	eors	r1, r0
-	lsls	r6, r6, #23
-	eors	r7, r6
-	mov	r6, r9
-	lsrs	r6, r6, #9
-	eors	r7, r6
-	mov	r6, lr
-	mov	r9, r10
-	str	r4, [sp, #4]
-	mov	lr, r2
-	mov	r2, r1
-	mov	r10, r7
+	lsls	r6, r1, #25
+	mov	r2, r10
+	eors	r6, r2
+	lsrs	r0, r2, #7
+	eors	r6, r0
+	lsls	r0, r2, #23
+	eors	r6, r0
+	lsrs	r0, r1, #9
+	eors	r6, r0
+	lsls	r2, r2, #25
+	eors	r2, r1
+	lsrs	r0, r1, #7
+	eors	r2, r0
+	lsls	r0, r1, #23
+	eors	r2, r0
+	mov	r0, r10
+	lsrs	r0, r0, #9
+	eors	r2, r0
 	mov	r0, r11
 	adds	r0, #1
 	mov	r11, r0
+	str	r2, [sp, #4]
+	mov	r10, r6
+	str	r7, [sp, #12]
+	mov	r2, r9
+	mov	r1, lr
+	mov	r6, r8
 	cmp	r0, #16
 	bcs	.Lascon_p_permute_words_far2
 	b	.Lascon_p_permute_words_loop1
 .Lascon_p_permute_words_far2:
 .Lascon_p_permute_words_done2:
-	ldr	r0, [sp, #60]
-	str	r6, [r0]
-	mov	r1, r8
-	str	r1, [r0, #4]
-	mov	r1, r9
 	ldr	r0, [sp, #64]
-	str	r1, [r0]
-	mov	r1, r12
-	str	r1, [r0, #4]
+	str	r6, [r0]
+	mov	r6, r12
+	str	r6, [r0, #4]
 	ldr	r0, [sp, #68]
-	str	r5, [r0]
-	ldr	r1, [sp, #4]
-	str	r1, [r0, #4]
+	str	r1, [r0]
+	str	r2, [r0, #4]
 	ldr	r0, [sp, #72]
-	str	r3, [r0]
-	mov	r1, lr
+	str	r5, [r0]
+	ldr	r1, [sp, #12]
 	str	r1, [r0, #4]
 	ldr	r0, [sp, #76]
-	str	r2, [r0]
-	mov	r1, r10
+	str	r3, [r0]
+	str	r4, [r0, #4]
+	ldr	r1, [sp, #80]
+	mov	r0, r10
+	str	r0, [r1]
+	ldr	r1, [sp, #4]
+	ldr	r0, [sp, #80]
 	str	r1, [r0, #4]
-	add	sp, #16
+	add	sp, #20
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -551,8 +527,8 @@ ascon_p_permute_words:
 
 
 @ --- ascon_p_permute: ascon_p.permute
-@     frame 20 bytes (26 spill slots, 5 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 490 bytes of code and literals
+@     frame 24 bytes (18 spill slots, 6 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 442 bytes of code and literals
 	.section .text.ascon_p_permute,"ax",%progbits
 	.global ascon_p_permute
 	.type ascon_p_permute, %function
@@ -565,282 +541,263 @@ ascon_p_permute:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #20
-	str	r0, [sp, #16]
-	@ ascon_p.ae:55: x0 = s[0]
-	ldr	r6, [r0]
-	ldr	r7, [r0, #4]
-	@ ascon_p.ae:56: x1 = s[1]
-	ldr	r2, [r0, #8]
-	ldr	r4, [r0, #12]
-	@ ascon_p.ae:57: x2 = s[2]
-	ldr	r5, [r0, #16]
-	ldr	r0, [r0, #20]
-	@ ascon_p.ae:58: x3 = s[3]
-	ldr	r3, [sp, #16]
-	ldr	r3, [r3, #24]
-	str	r3, [sp]
-	ldr	r3, [sp, #16]
-	ldr	r3, [r3, #28]
-	mov	lr, r3
-	@ ascon_p.ae:59: x4 = s[4]
-	ldr	r3, [sp, #16]
-	ldr	r3, [r3, #32]
-	str	r3, [sp, #8]
-	ldr	r3, [sp, #16]
-	ldr	r3, [r3, #36]
-	mov	r10, r3
+	sub	sp, #24
 	@ ascon_p.ae:60: for i in 16 - rounds..16 {
-	movs	r3, #16
-	subs	r3, r3, r1
-	uxtb	r3, r3
-	mov	r11, r3
-	mov	r8, r7
-	mov	r9, r2
+	movs	r2, #16
+	subs	r1, r2, r1
+	mov	r7, r1
+	str	r0, [sp, #20]
+	@ ascon_p.ae:59: x4 = s[4]
+	mov	r6, r0
+	ldr	r1, [r6, #36]
+	@ ascon_p.ae:60: for i in 16 - rounds..16 {
+	str	r1, [sp, #4]
+	@ ascon_p.ae:59: x4 = s[4]
+	ldr	r1, [r6, #32]
+	@ ascon_p.ae:58: x3 = s[3]
+	ldr	r2, [r6, #28]
+	ldr	r3, [r6, #24]
+	@ ascon_p.ae:57: x2 = s[2]
+	ldr	r4, [r6, #20]
+	@ ascon_p.ae:60: for i in 16 - rounds..16 {
+	str	r4, [sp, #12]
+	@ ascon_p.ae:57: x2 = s[2]
+	ldr	r0, [r6, #16]
+	@ ascon_p.ae:60: for i in 16 - rounds..16 {
+	mov	r10, r0
+	@ ascon_p.ae:56: x1 = s[1]
+	ldr	r5, [r6, #12]
+	ldr	r6, [r6, #8]
+	@ ascon_p.ae:55: x0 = s[0]
+	ldr	r0, [sp, #20]
+	ldr	r4, [r0, #4]
+	@ ascon_p.ae:60: for i in 16 - rounds..16 {
 	mov	r12, r4
-	str	r0, [sp, #4]
-	ldr	r3, [sp]
-	ldr	r2, [sp, #8]
-	mov	r0, r11
+	@ ascon_p.ae:55: x0 = s[0]
+	ldr	r4, [r0]
+	@ ascon_p.ae:60: for i in 16 - rounds..16 {
+	uxtb	r0, r7
+	mov	r11, r0
 	cmp	r0, #16
 	bcc	.Lascon_p_permute_far1
 	b	.Lascon_p_permute_done2
 .Lascon_p_permute_far1:
 	@ ascon_p.ae:61: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
-	ldr	r1, =ascon_p_rc
-	str	r1, [sp, #12]
+	ldr	r7, =ascon_p_rc
+	str	r7, [sp, #16]
 	@ ascon_p.ae:60: for i in 16 - rounds..16 {
 .Lascon_p_permute_loop1:
 	@ ascon_p.ae:61: x0, x1, x2, x3, x4 = round(x0, x1, x2, x3, x4, rc[i])
-	ldr	r1, [sp, #12]
+	ldr	r7, [sp, #16]
 	mov	r0, r11
-	ldrb	r0, [r1, r0]
+	ldrb	r7, [r7, r0]
 	@ ascon_p.ae:21: x2 = x2 ^ (c as u64)
-	mov	r1, r5
-	eors	r1, r0
+	mov	r0, r10
+	eors	r0, r7
 	@ ascon_p.ae:24: x0 = x0 ^ x4
-	eors	r6, r2
+	eors	r4, r1
 	@ ascon_p.ae:25: x4 = x4 ^ x3
-	eors	r2, r3
-	@ ascon_p.ae:26: x2 = x2 ^ x1
-	mov	r4, r9
-	eors	r1, r4
-	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
-	mov	r0, r1
-	bics	r0, r4
-	eors	r0, r6
-	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	mov	r5, r3
-	bics	r5, r1
-	eors	r5, r4
-	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	mov	r7, r2
-	bics	r7, r3
-	eors	r1, r7
-	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mov	r7, r6
-	bics	r7, r2
-	eors	r3, r7
-	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	mov	r7, r9
-	bics	r7, r6
-	eors	r2, r7
-	mov	r9, r2
-	@ ascon_p.ae:32: t1 = t1 ^ t0
-	eors	r5, r0
-	@ ascon_p.ae:33: t0 = t0 ^ t4
-	mov	r4, r2
-	eors	r0, r4
-	@ ascon_p.ae:34: t3 = t3 ^ t2
-	eors	r3, r1
-	str	r3, [sp]
-	@ ascon_p.ae:35: t2 = ~t2
-	mvns	r4, r1
-	str	r4, [sp, #8]
-	@ ascon_p.ae:24: x0 = x0 ^ x4
-	mov	r1, r8
-	mov	r4, r10
-	eors	r1, r4
-	@ ascon_p.ae:25: x4 = x4 ^ x3
-	mov	r6, r10
-	mov	r3, lr
-	eors	r6, r3
-	@ ascon_p.ae:26: x2 = x2 ^ x1
-	ldr	r3, [sp, #4]
-	mov	r7, r12
-	eors	r3, r7
-	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
-	mov	r2, r3
-	bics	r2, r7
-	eors	r2, r1
-	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
-	mov	r4, lr
-	bics	r4, r3
-	eors	r4, r7
-	mov	r8, r4
-	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
-	mov	r7, r6
-	mov	r4, lr
-	bics	r7, r4
-	eors	r3, r7
-	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
-	mov	r7, r1
-	bics	r7, r6
-	eors	r4, r7
-	mov	lr, r4
-	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
-	mov	r4, r12
-	bics	r4, r1
-	eors	r6, r4
-	@ ascon_p.ae:32: t1 = t1 ^ t0
-	mov	r4, r8
-	eors	r4, r2
-	@ ascon_p.ae:33: t0 = t0 ^ t4
-	eors	r2, r6
-	@ ascon_p.ae:34: t3 = t3 ^ t2
-	mov	r1, lr
 	eors	r1, r3
+	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
+	mov	r7, r6
+	bics	r7, r4
+	eors	r7, r1
+	mov	r10, r7
+	@ ascon_p.ae:26: x2 = x2 ^ x1
+	eors	r0, r6
+	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
+	mov	r7, r0
+	bics	r7, r6
+	eors	r7, r4
+	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
+	bics	r4, r1
+	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
+	bics	r1, r3
+	eors	r1, r0
+	str	r1, [sp]
+	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
+	eors	r4, r3
+	str	r4, [sp, #8]
+	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
+	bics	r3, r0
+	eors	r6, r3
+	@ ascon_p.ae:24: x0 = x0 ^ x4
+	mov	r0, r12
+	ldr	r1, [sp, #4]
+	eors	r0, r1
+	@ ascon_p.ae:25: x4 = x4 ^ x3
+	mov	r3, r1
+	eors	r3, r2
+	@ ascon_p.ae:30: t3 = x3 ^ (~x4 & x0)
+	mov	r1, r0
+	bics	r1, r3
+	eors	r1, r2
+	str	r1, [sp, #4]
+	@ ascon_p.ae:31: t4 = x4 ^ (~x0 & x1)
+	mov	r1, r5
+	bics	r1, r0
+	eors	r1, r3
+	@ ascon_p.ae:26: x2 = x2 ^ x1
+	ldr	r4, [sp, #12]
+	eors	r4, r5
+	@ ascon_p.ae:29: t2 = x2 ^ (~x3 & x4)
+	bics	r3, r2
+	eors	r3, r4
+	@ ascon_p.ae:28: t1 = x1 ^ (~x2 & x3)
+	bics	r2, r4
+	eors	r2, r5
+	@ ascon_p.ae:27: t0 = x0 ^ (~x1 & x2)
+	bics	r4, r5
+	eors	r0, r4
+	@ ascon_p.ae:32: t1 = t1 ^ t0
+	eors	r2, r0
+	eors	r6, r7
+	@ ascon_p.ae:33: t0 = t0 ^ t4
+	eors	r0, r1
+	mov	r5, r10
+	eors	r7, r5
+	@ ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
+	lsls	r4, r0, #13
+	eors	r4, r7
+	lsrs	r5, r7, #19
+	eors	r4, r5
+	mov	r8, r4
+	lsls	r4, r0, #4
+	mov	r5, r8
+	eors	r5, r4
+	lsrs	r4, r7, #28
+	eors	r5, r4
+	mov	r8, r5
+	lsls	r4, r7, #13
+	eors	r4, r0
+	lsrs	r5, r0, #19
+	eors	r4, r5
+	lsls	r5, r7, #4
+	eors	r4, r5
+	lsrs	r7, r0, #28
+	eors	r4, r7
+	mov	r12, r4
+	@ ascon_p.ae:38: t1 ^ (t1 >>> 61) ^ (t1 >>> 39),
+	lsls	r4, r6, #3
+	eors	r4, r6
+	lsrs	r0, r2, #29
+	eors	r4, r0
+	mov	lr, r4
+	lsls	r4, r6, #25
+	mov	r0, lr
+	eors	r0, r4
+	lsrs	r4, r2, #7
+	eors	r0, r4
+	mov	lr, r0
+	lsls	r4, r2, #3
+	eors	r4, r2
+	lsrs	r0, r6, #29
+	eors	r4, r0
+	lsls	r2, r2, #25
+	mov	r0, r4
+	eors	r0, r2
+	lsrs	r2, r6, #7
+	eors	r0, r2
+	mov	r9, r0
+	@ ascon_p.ae:34: t3 = t3 ^ t2
+	ldr	r0, [sp, #4]
+	eors	r0, r3
+	ldr	r6, [sp, #8]
+	ldr	r2, [sp]
+	eors	r6, r2
 	@ ascon_p.ae:35: t2 = ~t2
 	mvns	r3, r3
-	str	r3, [sp, #4]
-	@ ascon_p.ae:37: return t0 ^ (t0 >>> 19) ^ (t0 >>> 28),
-	lsls	r3, r2, #13
-	eors	r3, r0
-	lsrs	r7, r0, #19
-	eors	r3, r7
-	mov	r12, r3
-	lsls	r3, r0, #13
-	eors	r3, r2
-	lsrs	r7, r2, #19
-	eors	r3, r7
-	mov	r8, r3
-	mov	r7, r12
-	lsls	r3, r2, #4
-	eors	r7, r3
-	lsrs	r3, r0, #28
-	eors	r7, r3
-	mov	lr, r7
-	mov	r7, r8
-	lsls	r3, r0, #4
-	eors	r7, r3
-	lsrs	r0, r2, #28
-	eors	r7, r0
-	mov	r8, r7
-	@ ascon_p.ae:38: t1 ^ (t1 >>> 61) ^ (t1 >>> 39),
-	lsls	r2, r5, #3
-	eors	r2, r5
-	lsrs	r0, r4, #29
-	eors	r2, r0
-	lsls	r7, r4, #3
-	eors	r7, r4
-	lsrs	r0, r5, #29
-	eors	r7, r0
-	mov	r10, r2
-	lsls	r2, r5, #25
-	mov	r0, r10
-	eors	r0, r2
-	lsrs	r2, r4, #7
-	eors	r0, r2
-	mov	r10, r0
-	lsls	r0, r4, #25
-	eors	r7, r0
-	lsrs	r0, r5, #7
-	eors	r7, r0
-	mov	r12, r7
+	mvns	r7, r2
 	@ ascon_p.ae:39: t2 ^ (t2 >>> 1) ^ (t2 >>> 6),
-	ldr	r2, [sp, #4]
-	lsls	r5, r2, #31
-	ldr	r3, [sp, #8]
-	eors	r5, r3
-	lsrs	r0, r3, #1
-	eors	r5, r0
-	lsls	r4, r3, #31
+	lsls	r5, r3, #31
+	eors	r5, r7
+	lsrs	r2, r7, #1
+	eors	r5, r2
+	lsls	r2, r3, #26
+	eors	r5, r2
+	lsrs	r2, r7, #6
+	eors	r5, r2
+	lsls	r4, r7, #31
+	eors	r4, r3
+	lsrs	r2, r3, #1
 	eors	r4, r2
-	lsrs	r0, r2, #1
-	eors	r4, r0
-	lsls	r0, r2, #26
-	eors	r5, r0
-	lsrs	r0, r3, #6
-	eors	r5, r0
-	lsls	r0, r3, #26
-	eors	r4, r0
-	lsrs	r0, r2, #6
-	eors	r4, r0
+	lsls	r2, r7, #26
+	eors	r4, r2
+	lsrs	r2, r3, #6
+	eors	r4, r2
 	@ ascon_p.ae:40: t3 ^ (t3 >>> 10) ^ (t3 >>> 17),
-	lsls	r3, r1, #22
-	ldr	r7, [sp]
-	eors	r3, r7
-	lsrs	r0, r7, #10
-	eors	r3, r0
-	lsls	r2, r7, #22
-	eors	r2, r1
-	lsrs	r0, r1, #10
-	eors	r2, r0
-	lsls	r0, r1, #15
-	eors	r3, r0
-	lsrs	r0, r7, #17
-	eors	r3, r0
-	lsls	r0, r7, #15
-	eors	r2, r0
-	lsrs	r0, r1, #17
+	lsls	r3, r0, #22
+	eors	r3, r6
+	lsrs	r2, r6, #10
+	eors	r3, r2
+	lsls	r2, r0, #15
+	eors	r3, r2
+	lsrs	r2, r6, #17
+	eors	r3, r2
+	lsls	r7, r6, #22
+	eors	r7, r0
+	lsrs	r2, r0, #10
+	eors	r7, r2
+	mov	r2, r7
+	lsls	r6, r6, #15
+	eors	r2, r6
+	lsrs	r0, r0, #17
 	eors	r2, r0
 	@ ascon_p.ae:41: t4 ^ (t4 >>> 7) ^ (t4 >>> 41)
-	lsls	r1, r6, #25
-	mov	r7, r9
-	eors	r1, r7
+	lsls	r6, r1, #25
+	mov	r7, r10
+	eors	r6, r7
 	lsrs	r0, r7, #7
-	eors	r1, r0
+	eors	r6, r0
+	lsls	r0, r7, #23
+	eors	r6, r0
+	lsrs	r0, r1, #9
+	eors	r6, r0
 	lsls	r7, r7, #25
-	eors	r7, r6
-	lsrs	r0, r6, #7
+	eors	r7, r1
+	lsrs	r0, r1, #7
 	eors	r7, r0
-	mov	r0, r9
-	lsls	r0, r0, #23
-	eors	r1, r0
-	lsrs	r0, r6, #9
-	eors	r1, r0
-	lsls	r6, r6, #23
-	eors	r7, r6
-	mov	r6, r9
-	lsrs	r6, r6, #9
-	eors	r7, r6
-	mov	r6, lr
-	mov	r9, r10
-	str	r4, [sp, #4]
-	mov	lr, r2
-	mov	r2, r1
-	mov	r10, r7
+	lsls	r0, r1, #23
+	eors	r7, r0
+	mov	r0, r10
+	lsrs	r0, r0, #9
+	eors	r7, r0
 	mov	r0, r11
 	adds	r0, #1
 	mov	r11, r0
+	str	r7, [sp, #4]
+	mov	r1, r6
+	str	r4, [sp, #12]
+	mov	r10, r5
+	mov	r5, r9
+	mov	r6, lr
+	mov	r4, r8
 	cmp	r0, #16
 	bcs	.Lascon_p_permute_far2
 	b	.Lascon_p_permute_loop1
 .Lascon_p_permute_far2:
 .Lascon_p_permute_done2:
 	@ ascon_p.ae:63: s[0] = x0
-	ldr	r4, [sp, #16]
-	str	r6, [r4]
-	mov	r1, r8
-	str	r1, [r4, #4]
+	ldr	r7, [sp, #20]
+	str	r4, [r7]
+	mov	r4, r12
+	str	r4, [r7, #4]
 	@ ascon_p.ae:64: s[1] = x1
-	mov	r1, r9
-	str	r1, [r4, #8]
-	mov	r1, r12
-	str	r1, [r4, #12]
+	str	r6, [r7, #8]
+	str	r5, [r7, #12]
 	@ ascon_p.ae:65: s[2] = x2
-	str	r5, [r4, #16]
-	ldr	r1, [sp, #4]
-	str	r1, [r4, #20]
+	mov	r0, r10
+	str	r0, [r7, #16]
+	ldr	r4, [sp, #12]
+	str	r4, [r7, #20]
 	@ ascon_p.ae:66: s[3] = x3
-	str	r3, [r4, #24]
-	mov	r1, lr
-	str	r1, [r4, #28]
+	str	r3, [r7, #24]
+	str	r2, [r7, #28]
 	@ ascon_p.ae:67: s[4] = x4
-	str	r2, [r4, #32]
-	mov	r1, r10
-	str	r1, [r4, #36]
-	add	sp, #20
+	str	r1, [r7, #32]
+	ldr	r1, [sp, #4]
+	str	r1, [r7, #36]
+	add	sp, #24
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

@@ -58,7 +58,7 @@ chacha20_poly1305_key_setup:
 
 @ --- chacha20_poly1305_encrypt_with: chacha20_poly1305.encrypt_with
 @     frame 104 bytes (13 spill slots, 8 on the stack; locals 60), saves r4, r5, r6, r7
-@     estimated 240 bytes of code and literals
+@     estimated 238 bytes of code and literals
 	.section .text.chacha20_poly1305_encrypt_with,"ax",%progbits
 	.global chacha20_poly1305_encrypt_with
 	.type chacha20_poly1305_encrypt_with, %function
@@ -67,103 +67,103 @@ chacha20_poly1305_key_setup:
 chacha20_poly1305_encrypt_with:
 	push	{r4, r5, r6, r7, lr}
 	sub	sp, #104
-	str	r3, [sp, #40]
-	ldr	r3, [sp, #132]
-	@ chacha20_poly1305.ae:61: k = kc[0]
-	ldr	r2, [r0]
-	str	r2, [sp, #36]
-	ldr	r2, [r0, #4]
-	str	r2, [sp, #32]
-	ldr	r2, [r0, #8]
-	str	r2, [sp, #28]
-	ldr	r2, [r0, #12]
-	str	r2, [sp, #24]
-	ldr	r2, [r0, #16]
-	str	r2, [sp, #20]
-	ldr	r2, [r0, #20]
-	str	r2, [sp, #16]
-	ldr	r2, [r0, #24]
-	str	r2, [sp, #12]
-	ldr	r7, [r0, #28]
 	@ chacha20_poly1305.ae:62: n = load_le(nonce, 0, 12)
-	movs	r0, #3
-	tst	r1, r0
+	movs	r2, #3
+	@ chacha20_poly1305.ae:61: k = kc[0]
+	ldr	r7, [r0, #28]
+	ldr	r4, [r0, #24]
+	str	r4, [sp, #12]
+	ldr	r4, [r0, #20]
+	str	r4, [sp, #16]
+	ldr	r4, [r0, #16]
+	str	r4, [sp, #20]
+	ldr	r4, [r0, #12]
+	str	r4, [sp, #28]
+	ldr	r4, [r0, #8]
+	str	r4, [sp, #32]
+	ldr	r4, [r0, #4]
+	str	r4, [sp, #36]
+	ldr	r4, [r0]
+	str	r4, [sp, #24]
+	ldr	r4, [sp, #132]
+	str	r3, [sp, #40]
+	@ chacha20_poly1305.ae:62: n = load_le(nonce, 0, 12)
+	tst	r1, r2
 	beq	.Lchacha20_poly1305_encrypt_with_words2
 .Lchacha20_poly1305_encrypt_with_bytes1:
-	add	r4, sp, #44
+	add	r3, sp, #44
 	movs	r2, #12
 .Lchacha20_poly1305_encrypt_with_cpy4:
 	subs	r2, #1
 	bcc	.Lchacha20_poly1305_encrypt_with_cpyd3
 	ldrb	r0, [r1, r2]
-	strb	r0, [r4, r2]
+	strb	r0, [r3, r2]
 	b	.Lchacha20_poly1305_encrypt_with_cpy4
 .Lchacha20_poly1305_encrypt_with_cpyd3:
-	mov	r1, r4
+	mov	r1, r3
 .Lchacha20_poly1305_encrypt_with_words2:
 	@ chacha20_poly1305.ae:63: C.xor_stream(k, 1 as u32, n, msg, ct)              // the message starts at block counter 1
-	str	r3, [sp]
+	str	r4, [sp]
+	ldr	r0, [sp, #140]
+	str	r0, [sp, #8]
+	ldr	r0, [sp, #136]
+	str	r0, [sp, #4]
 	@ chacha20_poly1305.ae:62: n = load_le(nonce, 0, 12)
 	ldr	r6, [r1]
 	ldr	r5, [r1, #4]
 	ldr	r4, [r1, #8]
 	@ chacha20_poly1305.ae:63: C.xor_stream(k, 1 as u32, n, msg, ct)              // the message starts at block counter 1
-	ldr	r0, [sp, #36]
-	str	r0, [sp, #44]
-	ldr	r0, [sp, #32]
-	str	r0, [sp, #48]
-	ldr	r0, [sp, #28]
-	str	r0, [sp, #52]
-	ldr	r0, [sp, #24]
-	str	r0, [sp, #56]
-	ldr	r0, [sp, #20]
-	str	r0, [sp, #60]
-	ldr	r0, [sp, #16]
-	str	r0, [sp, #64]
+	str	r4, [sp, #84]
+	str	r5, [sp, #80]
+	str	r6, [sp, #76]
+	str	r7, [sp, #72]
 	ldr	r0, [sp, #12]
 	str	r0, [sp, #68]
-	str	r7, [sp, #72]
-	str	r6, [sp, #76]
-	str	r5, [sp, #80]
-	str	r4, [sp, #84]
-	ldr	r0, [sp, #136]
-	str	r0, [sp, #4]
-	ldr	r0, [sp, #140]
-	str	r0, [sp, #8]
-	add	r0, sp, #44
-	movs	r1, #1
+	ldr	r0, [sp, #16]
+	str	r0, [sp, #64]
+	ldr	r0, [sp, #20]
+	str	r0, [sp, #60]
+	ldr	r0, [sp, #28]
+	str	r0, [sp, #56]
+	ldr	r0, [sp, #32]
+	str	r0, [sp, #52]
+	ldr	r0, [sp, #36]
+	str	r0, [sp, #48]
+	ldr	r0, [sp, #24]
+	str	r0, [sp, #44]
 	add	r2, sp, #76
+	movs	r1, #1
+	add	r0, sp, #44
 	ldr	r3, [sp, #128]
 	bl	chacha20_poly1305_C_xor_stream
 	@ chacha20_poly1305.ae:64: store_le(tag, 0, tag_of(k, n, ad, ct))
-	ldr	r0, [sp, #36]
-	str	r0, [sp, #44]
-	ldr	r0, [sp, #32]
-	str	r0, [sp, #48]
-	ldr	r0, [sp, #28]
-	str	r0, [sp, #52]
-	ldr	r0, [sp, #24]
-	str	r0, [sp, #56]
-	ldr	r0, [sp, #20]
-	str	r0, [sp, #60]
-	ldr	r0, [sp, #16]
-	str	r0, [sp, #64]
-	ldr	r0, [sp, #12]
-	str	r0, [sp, #68]
-	str	r7, [sp, #72]
-	str	r6, [sp, #76]
-	str	r5, [sp, #80]
-	str	r4, [sp, #84]
-	add	r3, sp, #44
-	add	r2, sp, #76
-	add	r1, sp, #88
-	ldr	r0, [sp, #136]
-	str	r0, [sp]
+	add	r0, sp, #88
+	str	r0, [sp, #8]
 	ldr	r0, [sp, #140]
 	str	r0, [sp, #4]
-	str	r1, [sp, #8]
-	mov	r0, r3
-	mov	r1, r2
+	ldr	r0, [sp, #136]
+	str	r0, [sp]
+	add	r1, sp, #76
+	add	r2, sp, #44
+	str	r4, [sp, #84]
+	str	r5, [sp, #80]
+	str	r6, [sp, #76]
+	str	r7, [sp, #72]
+	ldr	r0, [sp, #12]
+	str	r0, [sp, #68]
+	ldr	r0, [sp, #16]
+	str	r0, [sp, #64]
+	ldr	r0, [sp, #20]
+	str	r0, [sp, #60]
+	ldr	r0, [sp, #28]
+	str	r0, [sp, #56]
+	ldr	r0, [sp, #32]
+	str	r0, [sp, #52]
+	ldr	r0, [sp, #36]
+	str	r0, [sp, #48]
+	ldr	r0, [sp, #24]
+	str	r0, [sp, #44]
+	mov	r0, r2
 	ldr	r2, [sp, #40]
 	ldr	r3, [sp, #124]
 	bl	chacha20_poly1305_tag_of
@@ -201,8 +201,8 @@ chacha20_poly1305_encrypt_with:
 
 
 @ --- chacha20_poly1305_decrypt_with: chacha20_poly1305.decrypt_with
-@     frame 120 bytes (17 spill slots, 12 on the stack; locals 60), saves r4, r5, r6, r7
-@     estimated 274 bytes of code and literals
+@     frame 120 bytes (15 spill slots, 12 on the stack; locals 60), saves r4, r5, r6, r7
+@     estimated 272 bytes of code and literals
 	.section .text.chacha20_poly1305_decrypt_with,"ax",%progbits
 	.global chacha20_poly1305_decrypt_with
 	.type chacha20_poly1305_decrypt_with, %function
@@ -211,73 +211,78 @@ chacha20_poly1305_encrypt_with:
 chacha20_poly1305_decrypt_with:
 	push	{r4, r5, r6, r7, lr}
 	sub	sp, #120
-	str	r3, [sp, #56]
-	ldr	r3, [sp, #160]
-	ldr	r2, [sp, #164]
+	@ chacha20_poly1305.ae:69: n = load_le(nonce, 0, 12)
+	movs	r2, #3
 	@ chacha20_poly1305.ae:68: k = kc[0]
-	ldr	r4, [r0]
-	str	r4, [sp, #36]
-	ldr	r4, [r0, #4]
-	str	r4, [sp, #32]
-	ldr	r4, [r0, #8]
-	str	r4, [sp, #28]
-	ldr	r4, [r0, #12]
-	str	r4, [sp, #24]
-	ldr	r4, [r0, #16]
-	str	r4, [sp, #20]
-	ldr	r4, [r0, #20]
+	ldr	r4, [r0, #28]
 	str	r4, [sp, #16]
 	ldr	r4, [r0, #24]
-	str	r4, [sp, #12]
-	ldr	r7, [r0, #28]
+	str	r4, [sp, #20]
+	ldr	r4, [r0, #20]
+	str	r4, [sp, #24]
+	ldr	r4, [r0, #16]
+	str	r4, [sp, #28]
+	ldr	r4, [r0, #12]
+	str	r4, [sp, #36]
+	ldr	r4, [r0, #8]
+	str	r4, [sp, #40]
+	ldr	r4, [r0, #4]
+	str	r4, [sp, #44]
+	ldr	r4, [r0]
+	str	r4, [sp, #32]
+	ldr	r0, [sp, #164]
+	ldr	r6, [sp, #160]
+	ldr	r4, [sp, #148]
+	ldr	r5, [sp, #144]
+	str	r3, [sp, #56]
 	@ chacha20_poly1305.ae:69: n = load_le(nonce, 0, 12)
-	movs	r0, #3
-	tst	r1, r0
+	tst	r1, r2
 	beq	.Lchacha20_poly1305_decrypt_with_words2
 .Lchacha20_poly1305_decrypt_with_bytes1:
-	add	r5, sp, #60
-	movs	r4, #12
+	add	r7, sp, #60
+	movs	r3, #12
 .Lchacha20_poly1305_decrypt_with_cpy4:
-	subs	r4, #1
+	subs	r3, #1
 	bcc	.Lchacha20_poly1305_decrypt_with_cpyd3
-	ldrb	r0, [r1, r4]
-	strb	r0, [r5, r4]
+	ldrb	r2, [r1, r3]
+	strb	r2, [r7, r3]
 	b	.Lchacha20_poly1305_decrypt_with_cpy4
 .Lchacha20_poly1305_decrypt_with_cpyd3:
-	mov	r1, r5
+	mov	r1, r7
 .Lchacha20_poly1305_decrypt_with_words2:
 	@ chacha20_poly1305.ae:70: C.xor_stream(k, 1 as u32, n, ct, msg)
-	str	r3, [sp, #4]
-	str	r2, [sp, #8]
+	str	r0, [sp, #8]
+	str	r6, [sp, #4]
+	str	r4, [sp]
 	@ chacha20_poly1305.ae:69: n = load_le(nonce, 0, 12)
-	ldr	r6, [r1]
-	ldr	r5, [r1, #4]
-	ldr	r4, [r1, #8]
+	ldr	r0, [r1]
+	str	r0, [sp, #12]
+	ldr	r7, [r1, #4]
+	ldr	r6, [r1, #8]
 	@ chacha20_poly1305.ae:70: C.xor_stream(k, 1 as u32, n, ct, msg)
-	ldr	r0, [sp, #36]
-	str	r0, [sp, #60]
-	ldr	r0, [sp, #32]
-	str	r0, [sp, #64]
-	ldr	r0, [sp, #28]
-	str	r0, [sp, #68]
-	ldr	r0, [sp, #24]
-	str	r0, [sp, #72]
-	ldr	r0, [sp, #20]
-	str	r0, [sp, #76]
+	str	r6, [sp, #100]
+	str	r7, [sp, #96]
+	str	r0, [sp, #92]
 	ldr	r0, [sp, #16]
-	str	r0, [sp, #80]
-	ldr	r0, [sp, #12]
+	str	r0, [sp, #88]
+	ldr	r0, [sp, #20]
 	str	r0, [sp, #84]
-	str	r7, [sp, #88]
-	str	r6, [sp, #92]
-	str	r5, [sp, #96]
-	str	r4, [sp, #100]
-	ldr	r1, [sp, #148]
-	str	r1, [sp]
-	add	r0, sp, #60
-	movs	r1, #1
+	ldr	r0, [sp, #24]
+	str	r0, [sp, #80]
+	ldr	r0, [sp, #28]
+	str	r0, [sp, #76]
+	ldr	r0, [sp, #36]
+	str	r0, [sp, #72]
+	ldr	r0, [sp, #40]
+	str	r0, [sp, #68]
+	ldr	r0, [sp, #44]
+	str	r0, [sp, #64]
+	ldr	r0, [sp, #32]
+	str	r0, [sp, #60]
 	add	r2, sp, #92
-	ldr	r3, [sp, #144]
+	movs	r1, #1
+	add	r0, sp, #60
+	mov	r3, r5
 	bl	chacha20_poly1305_C_xor_stream
 	@ chacha20_poly1305.ae:72: return (load_le(tag, 0, 16) ^ tag_of(k, n, ad, ct)) == 0
 	ldr	r1, [sp, #152]
@@ -296,60 +301,55 @@ chacha20_poly1305_decrypt_with:
 .Lchacha20_poly1305_decrypt_with_cpyd7:
 	mov	r1, r3
 .Lchacha20_poly1305_decrypt_with_words6:
+	add	r0, sp, #104
+	str	r0, [sp, #8]
+	str	r4, [sp, #4]
+	str	r5, [sp]
 	ldr	r0, [r1]
 	str	r0, [sp, #52]
 	ldr	r0, [r1, #4]
 	str	r0, [sp, #48]
-	ldr	r0, [r1, #8]
-	str	r0, [sp, #44]
-	ldr	r0, [r1, #12]
-	str	r0, [sp, #40]
-	ldr	r0, [sp, #36]
-	str	r0, [sp, #60]
-	ldr	r0, [sp, #32]
-	str	r0, [sp, #64]
-	ldr	r0, [sp, #28]
-	str	r0, [sp, #68]
-	ldr	r0, [sp, #24]
-	str	r0, [sp, #72]
-	ldr	r0, [sp, #20]
-	str	r0, [sp, #76]
-	ldr	r0, [sp, #16]
-	str	r0, [sp, #80]
+	ldr	r5, [r1, #8]
+	ldr	r4, [r1, #12]
+	str	r6, [sp, #100]
+	str	r7, [sp, #96]
 	ldr	r0, [sp, #12]
+	str	r0, [sp, #92]
+	ldr	r0, [sp, #16]
+	str	r0, [sp, #88]
+	ldr	r0, [sp, #20]
 	str	r0, [sp, #84]
-	str	r7, [sp, #88]
-	str	r6, [sp, #92]
-	str	r5, [sp, #96]
-	str	r4, [sp, #100]
+	ldr	r0, [sp, #24]
+	str	r0, [sp, #80]
+	ldr	r0, [sp, #28]
+	str	r0, [sp, #76]
+	ldr	r0, [sp, #36]
+	str	r0, [sp, #72]
+	ldr	r0, [sp, #40]
+	str	r0, [sp, #68]
+	ldr	r0, [sp, #44]
+	str	r0, [sp, #64]
+	ldr	r0, [sp, #32]
+	str	r0, [sp, #60]
+	add	r1, sp, #92
 	add	r0, sp, #60
-	add	r3, sp, #92
-	add	r2, sp, #104
-	ldr	r1, [sp, #144]
-	str	r1, [sp]
-	ldr	r1, [sp, #148]
-	str	r1, [sp, #4]
-	str	r2, [sp, #8]
-	mov	r1, r3
 	ldr	r2, [sp, #56]
 	ldr	r3, [sp, #140]
 	bl	chacha20_poly1305_tag_of
-	ldr	r1, [sp, #116]
-	ldr	r0, [sp, #40]
-	eors	r0, r1
-	ldr	r2, [sp, #112]
-	ldr	r1, [sp, #44]
-	eors	r1, r2
-	ldr	r2, [sp, #104]
-	ldr	r3, [sp, #52]
-	eors	r3, r2
-	ldr	r4, [sp, #108]
-	ldr	r2, [sp, #48]
-	eors	r2, r4
-	orrs	r3, r2
-	orrs	r3, r1
-	orrs	r3, r0
-	subs	r0, r3, #1
+	ldr	r0, [sp, #116]
+	eors	r4, r0
+	ldr	r0, [sp, #112]
+	eors	r5, r0
+	ldr	r0, [sp, #104]
+	ldr	r1, [sp, #52]
+	eors	r1, r0
+	ldr	r2, [sp, #108]
+	ldr	r0, [sp, #48]
+	eors	r0, r2
+	orrs	r1, r0
+	orrs	r1, r5
+	orrs	r1, r4
+	subs	r0, r1, #1
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
@@ -995,8 +995,8 @@ chacha20_poly1305_C_xor_stream:
 
 
 @ --- chacha20_poly1305_tag_of: chacha20_poly1305.tag_of
-@     frame 164 bytes (68 spill slots, 21 on the stack; locals 80), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1486 bytes of code and literals
+@     frame 160 bytes (66 spill slots, 20 on the stack; locals 80), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1490 bytes of code and literals
 	.section .text.chacha20_poly1305_tag_of,"ax",%progbits
 	.global chacha20_poly1305_tag_of
 	.type chacha20_poly1305_tag_of, %function
@@ -1009,333 +1009,335 @@ chacha20_poly1305_tag_of:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #164
-	movs	r4, #0
-	str	r4, [sp, #84]
-	str	r4, [sp, #88]
-	str	r4, [sp, #92]
-	str	r4, [sp, #96]
-	str	r4, [sp, #100]
-	ldr	r4, [r0, #16]
-	@ chacha20.ae:120: @unroll(unroll)
-	str	r4, [sp, #8]
-	ldr	r4, [r0, #20]
-	str	r4, [sp, #28]
-	ldr	r7, [r1]
-	str	r7, [sp, #24]
-	ldr	r4, [r0, #24]
-	str	r4, [sp, #16]
-	ldr	r4, [r1, #4]
-	str	r4, [sp, #32]
-	ldr	r4, [r0, #28]
-	str	r4, [sp, #12]
-	ldr	r1, [r1, #8]
-	mov	r9, r1
-	ldr	r1, [r0, #12]
-	str	r1, [sp, #64]
-	ldr	r1, [r0, #8]
-	str	r1, [sp, #68]
-	ldr	r1, [r0, #4]
-	str	r1, [sp, #72]
-	ldr	r0, [r0]
+	sub	sp, #160
+	mov	r7, r0
+	mov	r6, r1
+	str	r2, [sp, #76]
+	str	r3, [sp, #72]
+	ldr	r0, [r7]
+	str	r0, [sp, #68]
+	ldr	r0, [r7, #4]
+	str	r0, [sp, #64]
+	ldr	r0, [r7, #8]
 	str	r0, [sp, #60]
-	str	r2, [sp, #80]
-	str	r3, [sp, #76]
+	ldr	r0, [r7, #12]
+	str	r0, [sp, #56]
+	ldr	r5, [r7, #16]
+	ldr	r0, [r7, #20]
+	ldr	r4, [r7, #24]
+	ldr	r1, [r7, #28]
+	str	r1, [sp]
+	ldr	r1, [r6]
+	ldr	r3, [r6, #4]
+	ldr	r2, [r6, #8]
+	mov	r9, r2
 	movs	r2, #0
+	str	r2, [sp, #80]
+	str	r2, [sp, #84]
+	str	r2, [sp, #88]
+	str	r2, [sp, #92]
+	str	r2, [sp, #96]
+	@ chacha20.ae:120: @unroll(unroll)
 	str	r2, [sp, #36]
-	ldr	r1, =0x61707865
-	ldr	r3, [sp, #60]
+	ldr	r7, =0x61707865
+	ldr	r6, [sp, #68]
+	str	r5, [sp, #12]
 	movs	r5, #0
-	ldr	r0, =0x3320646e
+	ldr	r2, =0x3320646e
+	str	r2, [sp, #8]
+	ldr	r2, [sp, #64]
+	str	r0, [sp, #28]
+	str	r1, [sp, #24]
+	ldr	r0, =0x79622d32
 	str	r0, [sp, #4]
-	ldr	r0, [sp, #72]
-	ldr	r2, =0x79622d32
-	str	r2, [sp]
-	ldr	r4, [sp, #68]
-	mov	r8, r4
-	ldr	r2, =0x6b206574
-	mov	r11, r2
-	ldr	r6, [sp, #64]
-	str	r6, [sp, #20]
+	ldr	r1, [sp, #60]
+	mov	r8, r1
+	str	r4, [sp, #16]
+	str	r3, [sp, #32]
+	ldr	r0, =0x6b206574
+	mov	r10, r0
+	ldr	r1, [sp, #56]
+	str	r1, [sp, #20]
 .Lchacha20_poly1305_tag_of_loop1:
 	@ chacha20.ae:20: a = a + b
-	adds	r1, r1, r3
+	adds	r1, r7, r6
 	@ chacha20.ae:21: d = (d ^ a) <<< 16
-	mov	r7, r5
-	eors	r7, r1
-	movs	r5, #16
-	rors	r7, r5
+	eors	r5, r1
+	movs	r0, #16
+	rors	r5, r0
 	@ chacha20.ae:22: c = c + d
-	ldr	r2, [sp, #8]
-	adds	r6, r2, r7
+	ldr	r3, [sp, #12]
+	adds	r4, r3, r5
 	@ chacha20.ae:23: b = (b ^ c) <<< 12
-	mov	r2, r3
-	eors	r2, r6
-	movs	r4, #20
-	rors	r2, r4
+	mov	r3, r6
+	eors	r3, r4
+	movs	r7, #20
+	rors	r3, r7
+	@ chacha20.ae:24: a = a + b
+	adds	r1, r1, r3
+	str	r1, [sp, #40]
+	@ chacha20.ae:25: d = (d ^ a) <<< 8
+	eors	r5, r1
+	movs	r6, #24
+	rors	r5, r6
+	str	r5, [sp, #12]
+	@ chacha20.ae:26: c = c + d
+	adds	r1, r4, r5
+	str	r1, [sp, #52]
+	@ chacha20.ae:27: b = (b ^ c) <<< 7
+	eors	r3, r1
+	mov	r11, r3
+	movs	r3, #25
+	mov	r1, r11
+	rors	r1, r3
+	mov	r11, r1
+	@ chacha20.ae:20: a = a + b
+	ldr	r1, [sp, #8]
+	adds	r1, r1, r2
+	@ chacha20.ae:21: d = (d ^ a) <<< 16
+	ldr	r4, [sp, #24]
+	eors	r4, r1
+	rors	r4, r0
+	@ chacha20.ae:22: c = c + d
+	ldr	r3, [sp, #28]
+	adds	r3, r3, r4
+	@ chacha20.ae:23: b = (b ^ c) <<< 12
+	eors	r2, r3
+	rors	r2, r7
+	@ chacha20.ae:24: a = a + b
+	adds	r1, r1, r2
+	str	r1, [sp, #8]
+	@ chacha20.ae:25: d = (d ^ a) <<< 8
+	eors	r4, r1
+	rors	r4, r6
+	str	r4, [sp, #24]
+	@ chacha20.ae:26: c = c + d
+	adds	r1, r3, r4
+	str	r1, [sp, #48]
+	@ chacha20.ae:27: b = (b ^ c) <<< 7
+	eors	r2, r1
+	movs	r1, #25
+	rors	r2, r1
+	@ chacha20.ae:20: a = a + b
+	ldr	r3, [sp, #4]
+	mov	r1, r8
+	adds	r1, r3, r1
+	@ chacha20.ae:21: d = (d ^ a) <<< 16
+	ldr	r5, [sp, #32]
+	eors	r5, r1
+	rors	r5, r0
+	@ chacha20.ae:22: c = c + d
+	ldr	r3, [sp, #16]
+	adds	r4, r3, r5
+	@ chacha20.ae:23: b = (b ^ c) <<< 12
+	mov	r3, r8
+	eors	r3, r4
+	rors	r3, r7
+	@ chacha20.ae:24: a = a + b
+	adds	r1, r1, r3
+	str	r1, [sp, #32]
+	@ chacha20.ae:25: d = (d ^ a) <<< 8
+	eors	r5, r1
+	rors	r5, r6
+	str	r5, [sp, #28]
+	@ chacha20.ae:26: c = c + d
+	adds	r4, r4, r5
+	str	r4, [sp, #4]
+	@ chacha20.ae:27: b = (b ^ c) <<< 7
+	eors	r3, r4
+	mov	r8, r3
+	movs	r3, #25
+	mov	r1, r8
+	rors	r1, r3
+	mov	r8, r1
+	@ chacha20.ae:20: a = a + b
+	mov	r3, r10
+	ldr	r1, [sp, #20]
+	adds	r1, r3, r1
+	@ chacha20.ae:21: d = (d ^ a) <<< 16
+	mov	r4, r9
+	eors	r4, r1
+	rors	r4, r0
+	@ chacha20.ae:22: c = c + d
+	ldr	r3, [sp]
+	adds	r5, r3, r4
+	@ chacha20.ae:23: b = (b ^ c) <<< 12
+	ldr	r3, [sp, #20]
+	eors	r3, r5
+	rors	r3, r7
+	@ chacha20.ae:24: a = a + b
+	adds	r1, r1, r3
+	str	r1, [sp, #44]
+	@ chacha20.ae:25: d = (d ^ a) <<< 8
+	eors	r4, r1
+	rors	r4, r6
+	@ chacha20.ae:26: c = c + d
+	adds	r1, r5, r4
+	mov	r10, r1
+	@ chacha20.ae:27: b = (b ^ c) <<< 7
+	eors	r3, r1
+	movs	r1, #25
+	rors	r3, r1
+	@ chacha20.ae:20: a = a + b
+	ldr	r1, [sp, #40]
+	adds	r1, r1, r2
+	@ chacha20.ae:21: d = (d ^ a) <<< 16
+	eors	r4, r1
+	rors	r4, r0
+	@ chacha20.ae:22: c = c + d
+	ldr	r5, [sp, #4]
+	adds	r5, r5, r4
+	@ chacha20.ae:23: b = (b ^ c) <<< 12
+	eors	r2, r5
+	rors	r2, r7
 	@ chacha20.ae:24: a = a + b
 	adds	r1, r1, r2
 	str	r1, [sp, #40]
 	@ chacha20.ae:25: d = (d ^ a) <<< 8
-	eors	r7, r1
-	movs	r3, #24
-	rors	r7, r3
-	str	r7, [sp, #8]
+	eors	r4, r1
+	rors	r4, r6
+	mov	r9, r4
 	@ chacha20.ae:26: c = c + d
-	adds	r1, r6, r7
-	str	r1, [sp, #56]
-	@ chacha20.ae:27: b = (b ^ c) <<< 7
-	eors	r2, r1
-	mov	r10, r2
-	movs	r2, #25
-	mov	r1, r10
-	rors	r1, r2
-	mov	r10, r1
-	@ chacha20.ae:20: a = a + b
-	ldr	r1, [sp, #4]
-	adds	r7, r1, r0
-	@ chacha20.ae:21: d = (d ^ a) <<< 16
-	ldr	r6, [sp, #24]
-	eors	r6, r7
-	rors	r6, r5
-	@ chacha20.ae:22: c = c + d
-	ldr	r1, [sp, #28]
-	adds	r2, r1, r6
-	@ chacha20.ae:23: b = (b ^ c) <<< 12
-	eors	r0, r2
-	rors	r0, r4
-	@ chacha20.ae:24: a = a + b
-	adds	r1, r7, r0
-	str	r1, [sp, #4]
-	@ chacha20.ae:25: d = (d ^ a) <<< 8
-	eors	r6, r1
-	rors	r6, r3
-	str	r6, [sp, #28]
-	@ chacha20.ae:26: c = c + d
-	adds	r1, r2, r6
-	str	r1, [sp, #52]
-	@ chacha20.ae:27: b = (b ^ c) <<< 7
-	eors	r0, r1
-	movs	r1, #25
-	rors	r0, r1
-	@ chacha20.ae:20: a = a + b
-	ldr	r2, [sp]
-	mov	r1, r8
-	adds	r1, r2, r1
-	@ chacha20.ae:21: d = (d ^ a) <<< 16
-	ldr	r7, [sp, #32]
-	eors	r7, r1
-	rors	r7, r5
-	@ chacha20.ae:22: c = c + d
-	ldr	r2, [sp, #16]
-	adds	r6, r2, r7
-	@ chacha20.ae:23: b = (b ^ c) <<< 12
-	mov	r2, r8
-	eors	r2, r6
-	rors	r2, r4
-	@ chacha20.ae:24: a = a + b
-	adds	r1, r1, r2
-	str	r1, [sp, #44]
-	@ chacha20.ae:25: d = (d ^ a) <<< 8
-	eors	r7, r1
-	rors	r7, r3
-	str	r7, [sp, #32]
-	@ chacha20.ae:26: c = c + d
-	adds	r1, r6, r7
-	str	r1, [sp]
-	@ chacha20.ae:27: b = (b ^ c) <<< 7
-	eors	r2, r1
-	mov	r8, r2
-	movs	r2, #25
-	mov	r1, r8
-	rors	r1, r2
-	mov	r8, r1
-	@ chacha20.ae:20: a = a + b
-	mov	r2, r11
-	ldr	r6, [sp, #20]
-	adds	r1, r2, r6
-	mov	r6, r1
-	@ chacha20.ae:21: d = (d ^ a) <<< 16
-	mov	r2, r9
-	eors	r2, r6
-	rors	r2, r5
-	@ chacha20.ae:22: c = c + d
-	ldr	r1, [sp, #12]
-	adds	r7, r1, r2
-	@ chacha20.ae:23: b = (b ^ c) <<< 12
-	mov	r1, r6
-	ldr	r6, [sp, #20]
-	eors	r6, r7
-	rors	r6, r4
-	@ chacha20.ae:24: a = a + b
-	adds	r1, r1, r6
-	str	r1, [sp, #48]
-	@ chacha20.ae:25: d = (d ^ a) <<< 8
-	eors	r2, r1
-	rors	r2, r3
-	@ chacha20.ae:26: c = c + d
-	adds	r1, r7, r2
-	mov	r11, r1
-	@ chacha20.ae:27: b = (b ^ c) <<< 7
-	eors	r6, r1
-	movs	r1, #25
-	rors	r6, r1
-	@ chacha20.ae:20: a = a + b
-	ldr	r1, [sp, #40]
-	adds	r7, r1, r0
-	@ chacha20.ae:21: d = (d ^ a) <<< 16
-	eors	r2, r7
-	rors	r2, r5
-	@ chacha20.ae:22: c = c + d
-	ldr	r1, [sp]
-	adds	r1, r1, r2
-	@ chacha20.ae:23: b = (b ^ c) <<< 12
-	eors	r0, r1
-	rors	r0, r4
-	@ chacha20.ae:24: a = a + b
-	adds	r7, r7, r0
-	str	r7, [sp, #40]
-	@ chacha20.ae:25: d = (d ^ a) <<< 8
-	eors	r2, r7
-	rors	r2, r3
-	mov	r9, r2
-	@ chacha20.ae:26: c = c + d
-	adds	r1, r1, r2
+	adds	r1, r5, r4
 	str	r1, [sp, #16]
 	@ chacha20.ae:27: b = (b ^ c) <<< 7
-	eors	r0, r1
-	movs	r1, #25
-	rors	r0, r1
-	str	r0, [sp, #20]
+	eors	r2, r1
+	str	r2, [sp, #20]
+	movs	r2, #25
+	ldr	r1, [sp, #20]
+	rors	r1, r2
+	str	r1, [sp, #20]
 	@ chacha20.ae:20: a = a + b
-	ldr	r1, [sp, #4]
-	mov	r0, r8
-	adds	r0, r1, r0
-	@ chacha20.ae:21: d = (d ^ a) <<< 16
-	ldr	r7, [sp, #8]
-	eors	r7, r0
-	rors	r7, r5
-	@ chacha20.ae:22: c = c + d
-	mov	r1, r11
-	adds	r2, r1, r7
-	@ chacha20.ae:23: b = (b ^ c) <<< 12
+	ldr	r2, [sp, #8]
 	mov	r1, r8
-	eors	r1, r2
-	rors	r1, r4
+	adds	r2, r2, r1
+	@ chacha20.ae:21: d = (d ^ a) <<< 16
+	ldr	r5, [sp, #12]
+	eors	r5, r2
+	rors	r5, r0
+	@ chacha20.ae:22: c = c + d
+	mov	r1, r10
+	adds	r1, r1, r5
+	@ chacha20.ae:23: b = (b ^ c) <<< 12
+	mov	r4, r8
+	eors	r4, r1
+	rors	r4, r7
 	@ chacha20.ae:24: a = a + b
-	adds	r0, r0, r1
-	str	r0, [sp, #4]
+	adds	r2, r2, r4
+	str	r2, [sp, #8]
 	@ chacha20.ae:25: d = (d ^ a) <<< 8
-	eors	r7, r0
-	rors	r7, r3
-	str	r7, [sp, #24]
+	eors	r5, r2
+	rors	r5, r6
 	@ chacha20.ae:26: c = c + d
-	adds	r2, r2, r7
+	adds	r1, r1, r5
+	str	r1, [sp]
+	@ chacha20.ae:27: b = (b ^ c) <<< 7
+	eors	r4, r1
+	movs	r2, #25
+	mov	r1, r4
+	rors	r1, r2
+	mov	r8, r1
+	@ chacha20.ae:20: a = a + b
+	ldr	r1, [sp, #32]
+	adds	r1, r1, r3
+	@ chacha20.ae:21: d = (d ^ a) <<< 16
+	ldr	r4, [sp, #24]
+	eors	r4, r1
+	rors	r4, r0
+	@ chacha20.ae:22: c = c + d
+	ldr	r2, [sp, #52]
+	adds	r2, r2, r4
+	@ chacha20.ae:23: b = (b ^ c) <<< 12
+	eors	r3, r2
+	rors	r3, r7
+	@ chacha20.ae:24: a = a + b
+	adds	r1, r1, r3
+	str	r1, [sp, #4]
+	@ chacha20.ae:25: d = (d ^ a) <<< 8
+	eors	r4, r1
+	rors	r4, r6
+	@ chacha20.ae:26: c = c + d
+	adds	r2, r2, r4
 	str	r2, [sp, #12]
 	@ chacha20.ae:27: b = (b ^ c) <<< 7
-	eors	r1, r2
-	mov	r8, r1
-	movs	r1, #25
-	mov	r0, r8
-	rors	r0, r1
-	mov	r8, r0
+	eors	r3, r2
+	movs	r2, #25
+	rors	r3, r2
 	@ chacha20.ae:20: a = a + b
-	ldr	r0, [sp, #44]
-	adds	r0, r0, r6
+	ldr	r2, [sp, #44]
+	mov	r1, r11
+	adds	r1, r2, r1
+	mov	r10, r1
 	@ chacha20.ae:21: d = (d ^ a) <<< 16
-	ldr	r7, [sp, #28]
-	eors	r7, r0
-	rors	r7, r5
+	ldr	r2, [sp, #28]
+	eors	r2, r1
+	mov	r1, r2
+	rors	r1, r0
 	@ chacha20.ae:22: c = c + d
-	ldr	r1, [sp, #56]
-	adds	r1, r1, r7
+	ldr	r0, [sp, #48]
+	adds	r0, r0, r1
 	@ chacha20.ae:23: b = (b ^ c) <<< 12
-	eors	r6, r1
-	rors	r6, r4
+	mov	r2, r11
+	eors	r2, r0
+	rors	r2, r7
 	@ chacha20.ae:24: a = a + b
-	adds	r0, r0, r6
-	str	r0, [sp]
+	mov	r7, r10
+	adds	r7, r7, r2
+	mov	r10, r7
 	@ chacha20.ae:25: d = (d ^ a) <<< 8
-	eors	r7, r0
-	rors	r7, r3
+	mov	r7, r1
+	mov	r1, r10
+	eors	r7, r1
+	mov	r1, r7
+	rors	r1, r6
 	@ chacha20.ae:26: c = c + d
-	adds	r0, r1, r7
-	str	r0, [sp, #8]
+	adds	r0, r0, r1
 	@ chacha20.ae:27: b = (b ^ c) <<< 7
+	mov	r6, r2
 	eors	r6, r0
-	movs	r0, #25
-	rors	r6, r0
-	@ chacha20.ae:20: a = a + b
-	ldr	r1, [sp, #48]
-	mov	r0, r10
-	adds	r2, r1, r0
-	@ chacha20.ae:21: d = (d ^ a) <<< 16
-	ldr	r1, [sp, #32]
-	eors	r1, r2
-	rors	r1, r5
-	@ chacha20.ae:22: c = c + d
-	ldr	r0, [sp, #52]
-	adds	r5, r0, r1
-	@ chacha20.ae:23: b = (b ^ c) <<< 12
-	mov	r0, r10
-	eors	r0, r5
-	rors	r0, r4
-	@ chacha20.ae:24: a = a + b
-	adds	r2, r2, r0
-	mov	r11, r2
-	@ chacha20.ae:25: d = (d ^ a) <<< 8
-	eors	r1, r2
-	mov	r2, r1
-	rors	r2, r3
-	@ chacha20.ae:26: c = c + d
-	adds	r4, r5, r2
-	@ chacha20.ae:27: b = (b ^ c) <<< 7
-	mov	r3, r0
-	eors	r3, r4
-	movs	r0, #25
-	rors	r3, r0
-	ldr	r1, [sp, #40]
-	ldr	r5, [sp, #24]
-	ldr	r0, [sp, #20]
-	str	r4, [sp, #28]
-	str	r7, [sp, #24]
-	str	r2, [sp, #32]
-	str	r6, [sp, #20]
-	ldr	r2, [sp, #36]
-	adds	r2, #1
-	str	r2, [sp, #36]
-	cmp	r2, #10
+	movs	r2, #25
+	rors	r6, r2
+	ldr	r7, [sp, #40]
+	ldr	r2, [sp, #20]
+	str	r0, [sp, #28]
+	str	r4, [sp, #24]
+	str	r1, [sp, #32]
+	str	r3, [sp, #20]
+	ldr	r0, [sp, #36]
+	adds	r0, #1
+	str	r0, [sp, #36]
+	cmp	r0, #10
 	bcs	.Lchacha20_poly1305_tag_of_far1
 	b	.Lchacha20_poly1305_tag_of_loop1
 .Lchacha20_poly1305_tag_of_far1:
 .Lchacha20_poly1305_tag_of_done2:
 	@ chacha20.ae:134: x7 + key[127:96], x6 + key[95:64], x5 + key[63:32], x4 + key[31:0],
-	ldr	r4, [sp, #20]
-	ldr	r2, [sp, #64]
-	adds	r2, r4, r2
-	str	r2, [sp, #24]
-	mov	r4, r8
-	ldr	r2, [sp, #68]
-	adds	r2, r4, r2
-	str	r2, [sp, #20]
-	ldr	r2, [sp, #72]
-	adds	r0, r0, r2
-	str	r0, [sp, #16]
+	ldr	r1, [sp, #20]
+	ldr	r0, [sp, #56]
+	adds	r0, r1, r0
+	str	r0, [sp, #24]
+	mov	r1, r8
 	ldr	r0, [sp, #60]
-	adds	r0, r3, r0
+	adds	r0, r1, r0
+	str	r0, [sp, #20]
+	ldr	r0, [sp, #64]
+	adds	r0, r2, r0
+	str	r0, [sp, #16]
+	ldr	r0, [sp, #68]
+	adds	r0, r6, r0
 	str	r0, [sp, #12]
 	@ chacha20.ae:135: x3 + j3, x2 + j2, x1 + j1, x0 + j0)
-	ldr	r2, =0x6b206574
-	mov	r0, r11
-	adds	r3, r0, r2
-	ldr	r2, =0x79622d32
-	ldr	r0, [sp]
-	adds	r4, r0, r2
-	ldr	r2, =0x3320646e
+	ldr	r1, =0x6b206574
+	mov	r0, r10
+	adds	r3, r0, r1
+	ldr	r1, =0x79622d32
 	ldr	r0, [sp, #4]
-	adds	r5, r0, r2
+	adds	r4, r0, r1
+	ldr	r1, =0x3320646e
+	ldr	r0, [sp, #8]
+	adds	r5, r0, r1
 	ldr	r0, =0x61707865
-	adds	r0, r1, r0
+	adds	r0, r7, r0
 	@ poly1305.ae:30: r = (r_bytes & clamp) as u<130>
 	lsls	r0, r0, #4
 	lsrs	r6, r0, #4
@@ -1347,7 +1349,7 @@ chacha20_poly1305_tag_of:
 	lsls	r0, r6, #19
 	lsrs	r0, r0, #19
 	@ poly1305.ae:33: rt[10 + i] = limb
-	add	r1, sp, #104
+	add	r1, sp, #100
 	strh	r0, [r1, #20]
 	@ poly1305.ae:34: rt[i] = limb * 5            // rt[0] is never read
 	movs	r2, #5
@@ -1444,20 +1446,20 @@ chacha20_poly1305_tag_of:
 	uxth	r0, r0
 	strh	r0, [r1, #18]
 	@ chacha20_poly1305.ae:26: P.absorb_padded(h, rt, ad)
-	add	r0, sp, #84
-	ldr	r2, [sp, #80]
-	ldr	r5, [sp, #76]
+	add	r0, sp, #80
+	ldr	r2, [sp, #76]
+	ldr	r5, [sp, #72]
 	mov	r3, r5
 	bl	chacha20_poly1305_P_absorb_padded
 	@ chacha20_poly1305.ae:27: P.absorb_padded(h, rt, ct)
-	add	r0, sp, #84
-	add	r1, sp, #104
-	ldr	r2, [sp, #200]
-	ldr	r4, [sp, #204]
+	add	r0, sp, #80
+	add	r1, sp, #100
+	ldr	r2, [sp, #196]
+	ldr	r4, [sp, #200]
 	mov	r3, r4
 	bl	chacha20_poly1305_P_absorb_padded
 	@ poly1305.ae:43: t = h[i] + (m[13 * i + 12 : 13 * i] as u16) + c
-	add	r1, sp, #84
+	add	r1, sp, #80
 	ldrh	r2, [r1]
 	lsls	r0, r5, #19
 	lsrs	r0, r0, #19
@@ -1606,9 +1608,9 @@ chacha20_poly1305_tag_of:
 	movs	r3, #0
 	movs	r4, #0
 	@ poly1305.ae:56: d = d + (h[j] as u32) * (rt[i - j + 10] as u32)
-	add	r2, sp, #104
+	add	r2, sp, #100
 	@ poly1305.ae:58: g[i] = d[12:0] as u16
-	add	r0, sp, #144
+	add	r0, sp, #140
 	mov	r8, r0
 	b	.Lchacha20_poly1305_tag_of_pool1
 	.ltorg
@@ -1618,7 +1620,7 @@ chacha20_poly1305_tag_of:
 	@ poly1305.ae:54: @unroll(unroll)
 	movs	r7, #0
 	@ poly1305.ae:56: d = d + (h[j] as u32) * (rt[i - j + 10] as u32)
-	add	r6, sp, #84
+	add	r6, sp, #80
 	@ poly1305.ae:54: @unroll(unroll)
 .Lchacha20_poly1305_tag_of_loop5:
 	@ poly1305.ae:56: d = d + (h[j] as u32) * (rt[i - j + 10] as u32)
@@ -1650,7 +1652,7 @@ chacha20_poly1305_tag_of:
 	bcc	.Lchacha20_poly1305_tag_of_loop3
 .Lchacha20_poly1305_tag_of_done4:
 	@ poly1305.ae:61: t0 = (g[0] as u32) + carry * 5  // the carry out of column 9 again weighs 2^130
-	add	r2, sp, #144
+	add	r2, sp, #140
 	ldrh	r0, [r2]
 	movs	r3, #5
 	muls	r4, r3
@@ -1669,9 +1671,9 @@ chacha20_poly1305_tag_of:
 	@ poly1305.ae:64: @unroll(unroll)
 	movs	r4, #2
 	@ poly1305.ae:66: h[i] = g[i]
-	add	r3, sp, #144
+	add	r3, sp, #140
 	adds	r3, #4
-	add	r0, sp, #84
+	add	r0, sp, #80
 	adds	r0, #4
 	@ poly1305.ae:64: @unroll(unroll)
 .Lchacha20_poly1305_tag_of_loop7:
@@ -1867,12 +1869,12 @@ chacha20_poly1305_tag_of:
 	adcs	r6, r0
 	ldr	r0, [sp, #24]
 	adcs	r5, r0
-	ldr	r3, [sp, #208]
+	ldr	r3, [sp, #204]
 	str	r2, [r3]
 	str	r4, [r3, #4]
 	str	r6, [r3, #8]
 	str	r5, [r3, #12]
-	add	sp, #164
+	add	sp, #160
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

@@ -30,9 +30,12 @@ chacha20_quarter_round:
 	movs	r0, #20
 	rors	r1, r0
 	@ chacha20.ae:24: a = a + b
-	adds	r4, r4, r1
+	adds	r0, r4, r1
+	ldr	r4, [sp, #8]
+	@ chacha20.ae:27: b = (b ^ c) <<< 7
+	str	r0, [r4]
 	@ chacha20.ae:25: d = (d ^ a) <<< 8
-	eors	r3, r4
+	eors	r3, r0
 	movs	r0, #24
 	rors	r3, r0
 	@ chacha20.ae:26: c = c + d
@@ -41,8 +44,6 @@ chacha20_quarter_round:
 	eors	r1, r2
 	movs	r0, #25
 	rors	r1, r0
-	ldr	r0, [sp, #8]
-	str	r4, [r0]
 	ldr	r0, [sp, #12]
 	str	r1, [r0]
 	ldr	r0, [sp, #16]

@@ -213,8 +213,8 @@ eax_key_setup:
 
 
 @ --- eax_encrypt_with: eax.encrypt_with
-@     frame 96 bytes (26 spill slots, 14 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 464 bytes of code and literals
+@     frame 84 bytes (25 spill slots, 11 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 450 bytes of code and literals
 	.section .text.eax_encrypt_with,"ax",%progbits
 	.global eax_encrypt_with
 	.type eax_encrypt_with, %function
@@ -227,235 +227,233 @@ eax_encrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #96
+	sub	sp, #84
 	@ eax.ae:91: n = omac(ks, o, 0 as u8, nonce)
+	add	r4, sp, #52
+	str	r4, [sp, #4]
 	str	r3, [sp]
-	add	r3, sp, #64
-	str	r3, [sp, #4]
-	str	r0, [sp, #20]
-	str	r1, [sp, #44]
-	mov	r3, r2
-	ldr	r4, [sp, #132]
-	ldr	r5, [sp, #136]
-	movs	r2, #0
-	ldr	r0, [sp, #20]
-	ldr	r1, [sp, #44]
+	movs	r3, #0
+	ldr	r7, [sp, #132]
+	ldr	r5, [sp, #124]
+	ldr	r4, [sp, #120]
+	mov	r6, r2
+	str	r1, [sp, #32]
+	str	r0, [sp, #8]
+	mov	r2, r3
+	mov	r3, r6
 	bl	eax_omac
 	@ eax.ae:92: h = omac(ks, o, 1 as u8, ad)
-	str	r5, [sp]
-	add	r0, sp, #64
+	add	r0, sp, #52
 	str	r0, [sp, #4]
+	str	r5, [sp]
+	movs	r2, #1
 	@ eax.ae:91: n = omac(ks, o, 0 as u8, nonce)
 	ldr	r0, [sp, #64]
-	str	r0, [sp, #40]
-	ldr	r0, [sp, #68]
-	str	r0, [sp, #36]
-	ldr	r0, [sp, #72]
-	str	r0, [sp, #32]
-	ldr	r0, [sp, #76]
+	str	r0, [sp, #16]
+	ldr	r0, [sp, #60]
+	str	r0, [sp, #20]
+	ldr	r0, [sp, #56]
+	str	r0, [sp, #24]
+	ldr	r0, [sp, #52]
 	str	r0, [sp, #28]
 	@ eax.ae:92: h = omac(ks, o, 1 as u8, ad)
-	movs	r2, #1
-	ldr	r0, [sp, #20]
-	ldr	r1, [sp, #44]
+	ldr	r0, [sp, #8]
+	ldr	r1, [sp, #32]
 	mov	r3, r4
 	bl	eax_omac
-	ldr	r0, [sp, #64]
-	str	r0, [sp, #56]
-	ldr	r0, [sp, #68]
-	str	r0, [sp, #60]
-	ldr	r0, [sp, #72]
-	str	r0, [sp, #52]
-	ldr	r0, [sp, #76]
-	str	r0, [sp, #48]
 	@ eax.ae:23: for i in 0..(n + 15) / 16 {
-	ldr	r0, [sp, #144]
+	movs	r4, #0
+	mov	r0, r7
 	adds	r0, #15
 	lsrs	r0, r0, #4
-	str	r0, [sp, #24]
-	movs	r4, #0
+	str	r0, [sp, #12]
+	@ eax.ae:92: h = omac(ks, o, 1 as u8, ad)
+	ldr	r0, [sp, #64]
+	str	r0, [sp, #36]
+	ldr	r0, [sp, #60]
+	str	r0, [sp, #40]
+	ldr	r0, [sp, #56]
+	str	r0, [sp, #44]
+	ldr	r0, [sp, #52]
+	str	r0, [sp, #48]
+	@ eax.ae:23: for i in 0..(n + 15) / 16 {
+	ldr	r0, [sp, #12]
 	cmp	r4, r0
 	bcs	.Leax_encrypt_with_done2
 .Leax_encrypt_with_loop1:
+	@ eax.ae:25: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
+	movs	r1, #0
+	ldr	r0, [sp, #28]
+	adds	r0, r0, r4
+	mov	r11, r0
+	ldr	r5, [sp, #24]
+	adcs	r5, r1
+	ldr	r3, [sp, #20]
+	adcs	r3, r1
+	ldr	r2, [sp, #16]
+	adcs	r2, r1
+	movs	r6, #3
 	@ eax.ae:24: off = i * 16
 	lsls	r0, r4, #4
-	mov	r9, r0
-	@ eax.ae:25: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
-	movs	r5, #0
-	ldr	r0, [sp, #40]
-	adds	r0, r0, r4
-	str	r0, [sp, #16]
-	ldr	r3, [sp, #36]
-	adcs	r3, r5
-	ldr	r2, [sp, #32]
-	adcs	r2, r5
-	ldr	r1, [sp, #28]
-	adcs	r1, r5
-	ldr	r5, [sp, #144]
-	mov	r0, r9
-	subs	r0, r5, r0
 	mov	r8, r0
-	ldr	r5, [sp, #140]
-	mov	r0, r9
-	adds	r5, r5, r0
-	movs	r6, #3
-	mov	r0, r8
+	@ eax.ae:25: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
+	ldr	r1, [sp, #128]
+	adds	r1, r1, r0
+	ldr	r7, [sp, #132]
+	subs	r0, r7, r0
+	mov	r9, r0
 	cmp	r0, #16
 	bcc	.Leax_encrypt_with_bytes3
-	tst	r5, r6
+	tst	r1, r6
 	beq	.Leax_encrypt_with_words4
 .Leax_encrypt_with_bytes3:
 	movs	r0, #0
 	str	r0, [sp, #64]
-	str	r0, [sp, #68]
-	str	r0, [sp, #72]
-	str	r0, [sp, #76]
-	add	r0, sp, #64
+	str	r0, [sp, #60]
+	str	r0, [sp, #56]
+	str	r0, [sp, #52]
+	mov	r6, r9
+	add	r0, sp, #52
 	mov	r10, r0
-	mov	r7, r8
-	cmp	r7, #16
+	cmp	r6, #16
 	bcc	.Leax_encrypt_with_cnt6
-	movs	r7, #16
+	movs	r6, #16
 .Leax_encrypt_with_cnt6:
 .Leax_encrypt_with_cpy7:
-	subs	r7, #1
+	subs	r6, #1
 	bcc	.Leax_encrypt_with_cpyd5
-	ldrb	r6, [r5, r7]
+	ldrb	r7, [r1, r6]
 	mov	r0, r10
-	strb	r6, [r0, r7]
+	strb	r7, [r0, r6]
 	b	.Leax_encrypt_with_cpy7
 .Leax_encrypt_with_cpyd5:
-	mov	r5, r10
+	mov	r1, r10
 .Leax_encrypt_with_words4:
-	ldr	r0, [r5, #12]
-	rev	r0, r0
-	str	r0, [sp, #12]
-	ldr	r0, [r5, #8]
-	rev	r0, r0
-	str	r0, [sp, #8]
-	ldr	r0, [r5, #4]
-	rev	r0, r0
-	mov	r11, r0
-	ldr	r0, [r5]
-	rev	r0, r0
-	mov	r10, r0
+	ldr	r0, [r1, #12]
+	ldm	r1, {r1, r6, r7}
 	@ cmac.ae:25: return E.encrypt_block(ks, b)
-	ldr	r0, [sp, #16]
-	str	r0, [sp, #64]
-	str	r3, [sp, #68]
-	str	r2, [sp, #72]
-	str	r1, [sp, #76]
-	add	r1, sp, #64
-	add	r2, sp, #80
-	ldr	r0, [sp, #20]
+	str	r2, [sp, #64]
+	str	r3, [sp, #60]
+	str	r5, [sp, #56]
+	mov	r2, r11
+	str	r2, [sp, #52]
+	@ eax.ae:25: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
+	rev	r2, r1
+	mov	r11, r2
+	rev	r2, r6
+	mov	r10, r2
+	rev	r5, r7
+	rev	r6, r0
+	@ cmac.ae:25: return E.encrypt_block(ks, b)
+	add	r2, sp, #68
+	add	r1, sp, #52
+	ldr	r0, [sp, #8]
 	bl	eax_M_E_encrypt_block
 	ldr	r0, [sp, #80]
 	@ eax.ae:25: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
-	ldr	r7, [sp, #12]
-	eors	r7, r0
-	@ cmac.ae:25: return E.encrypt_block(ks, b)
-	ldr	r0, [sp, #84]
-	@ eax.ae:25: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
-	ldr	r2, [sp, #8]
+	mov	r2, r11
 	eors	r2, r0
 	@ cmac.ae:25: return E.encrypt_block(ks, b)
-	ldr	r0, [sp, #88]
+	ldr	r0, [sp, #76]
 	@ eax.ae:25: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
-	mov	r1, r11
-	eors	r1, r0
+	mov	r7, r10
+	eors	r7, r0
 	@ cmac.ae:25: return E.encrypt_block(ks, b)
-	ldr	r3, [sp, #92]
+	ldr	r0, [sp, #72]
 	@ eax.ae:25: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
-	mov	r0, r10
-	eors	r0, r3
+	eors	r5, r0
+	@ cmac.ae:25: return E.encrypt_block(ks, b)
+	ldr	r0, [sp, #68]
+	@ eax.ae:25: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
+	eors	r6, r0
 	@ eax.ae:26: store_be(dst, off, x, n - off)
-	rev	r6, r0
-	rev	r5, r1
-	rev	r3, r2
-	rev	r2, r7
-	ldr	r1, [sp, #148]
-	mov	r0, r9
-	adds	r1, r1, r0
-	movs	r7, #3
+	ldr	r1, [sp, #136]
 	mov	r0, r8
+	adds	r3, r1, r0
+	rev	r6, r6
+	rev	r5, r5
+	rev	r7, r7
+	rev	r2, r2
+	movs	r1, #3
+	mov	r0, r9
 	cmp	r0, #16
 	bcc	.Leax_encrypt_with_bytes8
-	tst	r1, r7
+	tst	r3, r1
 	bne	.Leax_encrypt_with_bytes8
-	str	r6, [r1]
-	str	r5, [r1, #4]
-	str	r3, [r1, #8]
-	str	r2, [r1, #12]
+	str	r2, [r3]
+	str	r7, [r3, #4]
+	str	r5, [r3, #8]
+	str	r6, [r3, #12]
 	b	.Leax_encrypt_with_stored9
 .Leax_encrypt_with_bytes8:
 	str	r6, [sp, #64]
-	str	r5, [sp, #68]
-	str	r3, [sp, #72]
-	str	r2, [sp, #76]
-	add	r3, sp, #64
-	mov	r2, r8
-	cmp	r2, #16
+	str	r5, [sp, #60]
+	str	r7, [sp, #56]
+	str	r2, [sp, #52]
+	mov	r1, r9
+	add	r2, sp, #52
+	cmp	r1, #16
 	bcc	.Leax_encrypt_with_cnt10
-	movs	r2, #16
+	movs	r1, #16
 .Leax_encrypt_with_cnt10:
 .Leax_encrypt_with_cpy11:
-	subs	r2, #1
+	subs	r1, #1
 	bcc	.Leax_encrypt_with_stored9
-	ldrb	r0, [r3, r2]
-	strb	r0, [r1, r2]
+	ldrb	r0, [r2, r1]
+	strb	r0, [r3, r1]
 	b	.Leax_encrypt_with_cpy11
 .Leax_encrypt_with_stored9:
 	adds	r4, #1
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #12]
 	cmp	r4, r0
 	bcc	.Leax_encrypt_with_loop1
 .Leax_encrypt_with_done2:
 	@ eax.ae:94: c = omac(ks, o, 2 as u8, ct)
-	ldr	r0, [sp, #152]
-	str	r0, [sp]
-	add	r0, sp, #64
+	add	r0, sp, #52
 	str	r0, [sp, #4]
+	ldr	r0, [sp, #140]
+	str	r0, [sp]
 	movs	r2, #2
-	ldr	r0, [sp, #20]
-	ldr	r1, [sp, #44]
-	ldr	r3, [sp, #148]
+	ldr	r0, [sp, #8]
+	ldr	r1, [sp, #32]
+	ldr	r3, [sp, #136]
 	bl	eax_omac
 	@ eax.ae:95: store_be(tag, 0, n ^ h ^ c, len(tag))
-	ldr	r1, [sp, #40]
-	ldr	r0, [sp, #56]
+	ldr	r1, [sp, #16]
+	ldr	r0, [sp, #36]
 	eors	r1, r0
 	@ eax.ae:94: c = omac(ks, o, 2 as u8, ct)
 	ldr	r0, [sp, #64]
 	@ eax.ae:95: store_be(tag, 0, n ^ h ^ c, len(tag))
 	eors	r1, r0
-	ldr	r3, [sp, #36]
-	ldr	r0, [sp, #60]
-	eors	r3, r0
+	ldr	r5, [sp, #20]
+	ldr	r0, [sp, #40]
+	eors	r5, r0
 	@ eax.ae:94: c = omac(ks, o, 2 as u8, ct)
-	ldr	r0, [sp, #68]
+	ldr	r0, [sp, #60]
 	@ eax.ae:95: store_be(tag, 0, n ^ h ^ c, len(tag))
-	eors	r3, r0
-	ldr	r4, [sp, #32]
-	ldr	r0, [sp, #52]
+	eors	r5, r0
+	ldr	r4, [sp, #24]
+	ldr	r0, [sp, #44]
 	eors	r4, r0
 	@ eax.ae:94: c = omac(ks, o, 2 as u8, ct)
-	ldr	r0, [sp, #72]
+	ldr	r0, [sp, #56]
 	@ eax.ae:95: store_be(tag, 0, n ^ h ^ c, len(tag))
 	eors	r4, r0
 	ldr	r2, [sp, #28]
 	ldr	r0, [sp, #48]
 	eors	r2, r0
 	@ eax.ae:94: c = omac(ks, o, 2 as u8, ct)
-	ldr	r0, [sp, #76]
+	ldr	r0, [sp, #52]
 	@ eax.ae:95: store_be(tag, 0, n ^ h ^ c, len(tag))
 	eors	r2, r0
-	rev	r6, r2
-	rev	r5, r4
-	rev	r4, r3
-	rev	r2, r1
-	ldr	r3, [sp, #156]
+	ldr	r3, [sp, #144]
+	rev	r2, r2
+	rev	r4, r4
+	rev	r5, r5
+	rev	r6, r1
 	movs	r1, #3
-	ldr	r0, [sp, #160]
+	ldr	r0, [sp, #148]
 	cmp	r0, #16
 	bcc	.Leax_encrypt_with_bytes12
 	tst	r3, r1
@@ -466,12 +464,12 @@ eax_encrypt_with:
 	str	r2, [r3, #12]
 	b	.Leax_encrypt_with_stored13
 .Leax_encrypt_with_bytes12:
-	str	r6, [sp, #64]
-	str	r5, [sp, #68]
-	str	r4, [sp, #72]
-	str	r2, [sp, #76]
-	add	r2, sp, #64
-	ldr	r1, [sp, #160]
+	str	r6, [sp, #52]
+	str	r5, [sp, #56]
+	str	r4, [sp, #60]
+	str	r2, [sp, #64]
+	add	r2, sp, #52
+	ldr	r1, [sp, #148]
 	cmp	r1, #16
 	bcc	.Leax_encrypt_with_cnt14
 	movs	r1, #16
@@ -483,7 +481,7 @@ eax_encrypt_with:
 	strb	r0, [r3, r1]
 	b	.Leax_encrypt_with_cpy15
 .Leax_encrypt_with_stored13:
-	add	sp, #96
+	add	sp, #84
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -495,8 +493,8 @@ eax_encrypt_with:
 
 
 @ --- eax_decrypt_with: eax.decrypt_with
-@     frame 92 bytes (29 spill slots, 13 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 592 bytes of code and literals
+@     frame 80 bytes (29 spill slots, 10 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 578 bytes of code and literals
 	.section .text.eax_decrypt_with,"ax",%progbits
 	.global eax_decrypt_with
 	.type eax_decrypt_with, %function
@@ -509,336 +507,332 @@ eax_decrypt_with:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #92
+	sub	sp, #80
 	@ eax.ae:100: n = omac(ks, o, 0 as u8, nonce)
+	add	r4, sp, #48
+	str	r4, [sp, #4]
 	str	r3, [sp]
-	add	r3, sp, #60
-	str	r3, [sp, #4]
-	str	r0, [sp, #20]
+	movs	r3, #0
+	ldr	r5, [sp, #120]
+	ldr	r4, [sp, #116]
+	mov	r6, r2
 	mov	r7, r1
-	mov	r3, r2
-	ldr	r4, [sp, #128]
-	ldr	r5, [sp, #132]
-	movs	r2, #0
-	ldr	r0, [sp, #20]
-	mov	r1, r7
+	str	r0, [sp, #8]
+	mov	r2, r3
+	mov	r3, r6
 	bl	eax_omac
 	@ eax.ae:101: h = omac(ks, o, 1 as u8, ad)
-	str	r5, [sp]
-	add	r0, sp, #60
+	add	r0, sp, #48
 	str	r0, [sp, #4]
+	str	r5, [sp]
+	movs	r2, #1
 	@ eax.ae:100: n = omac(ks, o, 0 as u8, nonce)
 	ldr	r0, [sp, #60]
-	str	r0, [sp, #40]
-	ldr	r0, [sp, #64]
-	str	r0, [sp, #36]
-	ldr	r0, [sp, #68]
-	str	r0, [sp, #32]
-	ldr	r0, [sp, #72]
+	str	r0, [sp, #16]
+	ldr	r0, [sp, #56]
+	str	r0, [sp, #20]
+	ldr	r0, [sp, #52]
+	str	r0, [sp, #24]
+	ldr	r0, [sp, #48]
 	str	r0, [sp, #28]
 	@ eax.ae:101: h = omac(ks, o, 1 as u8, ad)
-	movs	r2, #1
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #8]
 	mov	r1, r7
 	mov	r3, r4
 	bl	eax_omac
 	@ eax.ae:102: c = omac(ks, o, 2 as u8, ct)
-	add	r0, sp, #60
+	add	r0, sp, #48
 	str	r0, [sp, #4]
-	ldr	r5, [sp, #140]
-	str	r5, [sp]
+	ldr	r0, [sp, #128]
+	str	r0, [sp]
+	movs	r2, #2
 	@ eax.ae:101: h = omac(ks, o, 1 as u8, ad)
 	ldr	r6, [sp, #60]
-	ldr	r5, [sp, #64]
-	ldr	r4, [sp, #68]
-	ldr	r0, [sp, #72]
-	str	r0, [sp, #8]
+	ldr	r5, [sp, #56]
+	ldr	r4, [sp, #52]
+	ldr	r0, [sp, #48]
+	str	r0, [sp, #12]
 	@ eax.ae:102: c = omac(ks, o, 2 as u8, ct)
-	movs	r2, #2
-	ldr	r0, [sp, #20]
+	ldr	r0, [sp, #8]
 	mov	r1, r7
-	ldr	r3, [sp, #136]
+	ldr	r3, [sp, #124]
 	bl	eax_omac
 	@ eax.ae:105: difference = load_be(tag, 0, 16, len(tag)) ^ ((n ^ h ^ c) & ~(~(0 as u128) >> (8 * len(tag))))
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #16]
 	eors	r6, r0
 	@ eax.ae:102: c = omac(ks, o, 2 as u8, ct)
 	ldr	r1, [sp, #60]
 	@ eax.ae:105: difference = load_be(tag, 0, 16, len(tag)) ^ ((n ^ h ^ c) & ~(~(0 as u128) >> (8 * len(tag))))
 	eors	r6, r1
-	str	r6, [sp, #56]
-	ldr	r0, [sp, #36]
+	str	r6, [sp, #44]
+	ldr	r0, [sp, #20]
 	eors	r5, r0
 	@ eax.ae:102: c = omac(ks, o, 2 as u8, ct)
-	ldr	r1, [sp, #64]
+	ldr	r1, [sp, #56]
 	@ eax.ae:105: difference = load_be(tag, 0, 16, len(tag)) ^ ((n ^ h ^ c) & ~(~(0 as u128) >> (8 * len(tag))))
 	eors	r5, r1
-	str	r5, [sp, #52]
-	ldr	r0, [sp, #32]
+	str	r5, [sp, #40]
+	ldr	r0, [sp, #24]
 	eors	r4, r0
 	@ eax.ae:102: c = omac(ks, o, 2 as u8, ct)
-	ldr	r1, [sp, #68]
+	ldr	r1, [sp, #52]
 	@ eax.ae:105: difference = load_be(tag, 0, 16, len(tag)) ^ ((n ^ h ^ c) & ~(~(0 as u128) >> (8 * len(tag))))
 	eors	r4, r1
-	str	r4, [sp, #48]
-	ldr	r1, [sp, #8]
+	str	r4, [sp, #36]
+	ldr	r1, [sp, #12]
 	ldr	r0, [sp, #28]
 	eors	r1, r0
 	@ eax.ae:102: c = omac(ks, o, 2 as u8, ct)
-	ldr	r2, [sp, #72]
+	ldr	r2, [sp, #48]
 	@ eax.ae:105: difference = load_be(tag, 0, 16, len(tag)) ^ ((n ^ h ^ c) & ~(~(0 as u128) >> (8 * len(tag))))
 	eors	r1, r2
-	str	r1, [sp, #44]
+	str	r1, [sp, #32]
 	@ eax.ae:23: for i in 0..(n + 15) / 16 {
-	ldr	r0, [sp, #140]
+	ldr	r0, [sp, #128]
 	adds	r0, #15
 	lsrs	r0, r0, #4
-	str	r0, [sp, #24]
+	str	r0, [sp, #12]
 	movs	r4, #0
 	cmp	r4, r0
 	bcs	.Leax_decrypt_with_done2
 .Leax_decrypt_with_loop1:
+	@ eax.ae:25: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
+	movs	r1, #0
+	ldr	r0, [sp, #28]
+	adds	r0, r0, r4
+	mov	r11, r0
+	ldr	r5, [sp, #24]
+	adcs	r5, r1
+	ldr	r3, [sp, #20]
+	adcs	r3, r1
+	ldr	r2, [sp, #16]
+	adcs	r2, r1
+	movs	r6, #3
 	@ eax.ae:24: off = i * 16
 	lsls	r0, r4, #4
-	mov	r9, r0
-	@ eax.ae:25: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
-	movs	r5, #0
-	ldr	r0, [sp, #40]
-	adds	r0, r0, r4
-	str	r0, [sp, #16]
-	ldr	r3, [sp, #36]
-	adcs	r3, r5
-	ldr	r2, [sp, #32]
-	adcs	r2, r5
-	ldr	r1, [sp, #28]
-	adcs	r1, r5
-	ldr	r5, [sp, #140]
-	mov	r0, r9
-	subs	r0, r5, r0
 	mov	r8, r0
-	ldr	r5, [sp, #136]
-	mov	r0, r9
-	adds	r5, r5, r0
-	movs	r6, #3
-	mov	r0, r8
+	@ eax.ae:25: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
+	ldr	r1, [sp, #124]
+	adds	r1, r1, r0
+	ldr	r7, [sp, #128]
+	subs	r0, r7, r0
+	mov	r9, r0
 	cmp	r0, #16
 	bcc	.Leax_decrypt_with_bytes3
-	tst	r5, r6
+	tst	r1, r6
 	beq	.Leax_decrypt_with_words4
 .Leax_decrypt_with_bytes3:
 	movs	r0, #0
 	str	r0, [sp, #60]
-	str	r0, [sp, #64]
-	str	r0, [sp, #68]
-	str	r0, [sp, #72]
-	add	r0, sp, #60
+	str	r0, [sp, #56]
+	str	r0, [sp, #52]
+	str	r0, [sp, #48]
+	mov	r6, r9
+	add	r0, sp, #48
 	mov	r10, r0
-	mov	r7, r8
-	cmp	r7, #16
+	cmp	r6, #16
 	bcc	.Leax_decrypt_with_cnt6
-	movs	r7, #16
+	movs	r6, #16
 .Leax_decrypt_with_cnt6:
 .Leax_decrypt_with_cpy7:
-	subs	r7, #1
+	subs	r6, #1
 	bcc	.Leax_decrypt_with_cpyd5
-	ldrb	r6, [r5, r7]
+	ldrb	r7, [r1, r6]
 	mov	r0, r10
-	strb	r6, [r0, r7]
+	strb	r7, [r0, r6]
 	b	.Leax_decrypt_with_cpy7
 .Leax_decrypt_with_cpyd5:
-	mov	r5, r10
+	mov	r1, r10
 .Leax_decrypt_with_words4:
-	ldr	r0, [r5, #12]
-	rev	r0, r0
-	str	r0, [sp, #12]
-	ldr	r0, [r5, #8]
-	rev	r0, r0
-	str	r0, [sp, #8]
-	ldr	r0, [r5, #4]
-	rev	r0, r0
-	mov	r11, r0
-	ldr	r0, [r5]
-	rev	r0, r0
-	mov	r10, r0
+	ldr	r0, [r1, #12]
+	ldm	r1, {r1, r6, r7}
 	@ cmac.ae:25: return E.encrypt_block(ks, b)
-	ldr	r0, [sp, #16]
-	str	r0, [sp, #60]
-	str	r3, [sp, #64]
-	str	r2, [sp, #68]
-	str	r1, [sp, #72]
-	add	r1, sp, #60
-	add	r2, sp, #76
-	ldr	r0, [sp, #20]
+	str	r2, [sp, #60]
+	str	r3, [sp, #56]
+	str	r5, [sp, #52]
+	mov	r2, r11
+	str	r2, [sp, #48]
+	@ eax.ae:25: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
+	rev	r2, r1
+	mov	r11, r2
+	rev	r2, r6
+	mov	r10, r2
+	rev	r5, r7
+	rev	r6, r0
+	@ cmac.ae:25: return E.encrypt_block(ks, b)
+	add	r2, sp, #64
+	add	r1, sp, #48
+	ldr	r0, [sp, #8]
 	bl	eax_M_E_encrypt_block
 	ldr	r0, [sp, #76]
 	@ eax.ae:25: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
-	ldr	r7, [sp, #12]
-	eors	r7, r0
-	@ cmac.ae:25: return E.encrypt_block(ks, b)
-	ldr	r0, [sp, #80]
-	@ eax.ae:25: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
-	ldr	r2, [sp, #8]
+	mov	r2, r11
 	eors	r2, r0
 	@ cmac.ae:25: return E.encrypt_block(ks, b)
-	ldr	r0, [sp, #84]
+	ldr	r0, [sp, #72]
 	@ eax.ae:25: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
-	mov	r1, r11
-	eors	r1, r0
+	mov	r7, r10
+	eors	r7, r0
 	@ cmac.ae:25: return E.encrypt_block(ks, b)
-	ldr	r3, [sp, #88]
+	ldr	r0, [sp, #68]
 	@ eax.ae:25: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
-	mov	r0, r10
-	eors	r0, r3
+	eors	r5, r0
+	@ cmac.ae:25: return E.encrypt_block(ks, b)
+	ldr	r0, [sp, #64]
+	@ eax.ae:25: x = load_be(src, off, 16, n - off) ^ M.encrypt_block(ks, n0 + (i as u128))
+	eors	r6, r0
 	@ eax.ae:26: store_be(dst, off, x, n - off)
-	rev	r6, r0
-	rev	r5, r1
-	rev	r3, r2
-	rev	r2, r7
-	ldr	r1, [sp, #152]
-	mov	r0, r9
-	adds	r1, r1, r0
-	movs	r7, #3
+	ldr	r1, [sp, #140]
 	mov	r0, r8
+	adds	r3, r1, r0
+	rev	r6, r6
+	rev	r5, r5
+	rev	r7, r7
+	rev	r2, r2
+	movs	r1, #3
+	mov	r0, r9
 	cmp	r0, #16
 	bcc	.Leax_decrypt_with_bytes8
-	tst	r1, r7
+	tst	r3, r1
 	bne	.Leax_decrypt_with_bytes8
-	str	r6, [r1]
-	str	r5, [r1, #4]
-	str	r3, [r1, #8]
-	str	r2, [r1, #12]
+	str	r2, [r3]
+	str	r7, [r3, #4]
+	str	r5, [r3, #8]
+	str	r6, [r3, #12]
 	b	.Leax_decrypt_with_stored9
 .Leax_decrypt_with_bytes8:
 	str	r6, [sp, #60]
-	str	r5, [sp, #64]
-	str	r3, [sp, #68]
-	str	r2, [sp, #72]
-	add	r3, sp, #60
-	mov	r2, r8
-	cmp	r2, #16
+	str	r5, [sp, #56]
+	str	r7, [sp, #52]
+	str	r2, [sp, #48]
+	mov	r1, r9
+	add	r2, sp, #48
+	cmp	r1, #16
 	bcc	.Leax_decrypt_with_cnt10
-	movs	r2, #16
+	movs	r1, #16
 .Leax_decrypt_with_cnt10:
 .Leax_decrypt_with_cpy11:
-	subs	r2, #1
+	subs	r1, #1
 	bcc	.Leax_decrypt_with_stored9
-	ldrb	r0, [r3, r2]
-	strb	r0, [r1, r2]
+	ldrb	r0, [r2, r1]
+	strb	r0, [r3, r1]
 	b	.Leax_decrypt_with_cpy11
 .Leax_decrypt_with_stored9:
 	adds	r4, #1
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp, #12]
 	cmp	r4, r0
 	bcc	.Leax_decrypt_with_loop1
 .Leax_decrypt_with_done2:
 	@ eax.ae:105: difference = load_be(tag, 0, 16, len(tag)) ^ ((n ^ h ^ c) & ~(~(0 as u128) >> (8 * len(tag))))
-	ldr	r1, [sp, #144]
-	movs	r2, #3
-	ldr	r0, [sp, #148]
+	ldr	r6, [sp, #132]
+	movs	r1, #3
+	ldr	r0, [sp, #136]
 	cmp	r0, #16
 	bcc	.Leax_decrypt_with_bytes12
-	tst	r1, r2
+	tst	r6, r1
 	beq	.Leax_decrypt_with_words13
 .Leax_decrypt_with_bytes12:
 	movs	r0, #0
 	str	r0, [sp, #60]
-	str	r0, [sp, #64]
-	str	r0, [sp, #68]
-	str	r0, [sp, #72]
-	add	r3, sp, #60
-	ldr	r2, [sp, #148]
-	cmp	r2, #16
+	str	r0, [sp, #56]
+	str	r0, [sp, #52]
+	str	r0, [sp, #48]
+	ldr	r1, [sp, #136]
+	add	r2, sp, #48
+	cmp	r1, #16
 	bcc	.Leax_decrypt_with_cnt15
-	movs	r2, #16
+	movs	r1, #16
 .Leax_decrypt_with_cnt15:
 .Leax_decrypt_with_cpy16:
-	subs	r2, #1
+	subs	r1, #1
 	bcc	.Leax_decrypt_with_cpyd14
-	ldrb	r0, [r1, r2]
-	strb	r0, [r3, r2]
+	ldrb	r0, [r6, r1]
+	strb	r0, [r2, r1]
 	b	.Leax_decrypt_with_cpy16
 .Leax_decrypt_with_cpyd14:
-	mov	r1, r3
+	mov	r6, r2
 .Leax_decrypt_with_words13:
-	ldr	r0, [r1, #12]
-	rev	r0, r0
-	str	r0, [sp, #16]
-	ldr	r0, [r1, #8]
-	rev	r0, r0
-	str	r0, [sp, #12]
-	ldr	r0, [r1, #4]
+	ldr	r0, [sp, #136]
+	lsls	r5, r0, #3
+	movs	r4, #0
+	mvns	r4, r4
+	mov	r1, r4
+	mov	r2, r4
+	mov	r3, r4
+	ldr	r0, [r6]
 	rev	r0, r0
 	str	r0, [sp, #8]
-	ldr	r0, [r1]
-	rev	r5, r0
-	ldr	r0, [sp, #148]
-	lsls	r2, r0, #3
-	movs	r7, #0
-	mvns	r7, r7
-	mov	r6, r7
-	mov	r4, r7
-	mov	r3, r7
-	cmp	r2, #128
+	ldr	r0, [r6, #4]
+	rev	r0, r0
+	str	r0, [sp, #20]
+	ldr	r0, [r6, #8]
+	rev	r0, r0
+	str	r0, [sp, #12]
+	ldr	r0, [r6, #12]
+	rev	r0, r0
+	str	r0, [sp, #16]
+	cmp	r5, #128
 	bcs	.Leax_decrypt_with_shz17
 .Leax_decrypt_with_shl19:
-	cmp	r2, #32
+	cmp	r5, #32
 	bcc	.Leax_decrypt_with_shf18
-	mov	r7, r6
-	mov	r6, r4
-	mov	r4, r3
-	movs	r3, #0
-	subs	r2, #32
+	subs	r5, #32
+	mov	r3, r2
+	mov	r2, r1
+	mov	r1, r4
+	movs	r4, #0
 	b	.Leax_decrypt_with_shl19
 .Leax_decrypt_with_shf18:
-	lsrs	r7, r2
-	movs	r1, #32
-	subs	r1, r1, r2
-	mov	r0, r6
-	lsls	r0, r1
-	orrs	r7, r0
-	lsrs	r6, r2
+	movs	r7, #32
+	subs	r7, r7, r5
 	mov	r0, r4
-	lsls	r0, r1
-	orrs	r6, r0
-	mov	r0, r3
-	lsls	r0, r1
-	lsrs	r4, r2
-	orrs	r4, r0
-	lsrs	r3, r2
+	lsls	r0, r7
+	lsrs	r4, r5
+	mov	r6, r1
+	lsls	r6, r7
+	lsrs	r1, r5
+	orrs	r1, r0
+	mov	r0, r2
+	lsls	r0, r7
+	lsrs	r2, r5
+	orrs	r2, r6
+	lsrs	r3, r5
+	orrs	r3, r0
 	b	.Leax_decrypt_with_she20
 .Leax_decrypt_with_shz17:
-	movs	r7, #0
-	movs	r6, #0
 	movs	r4, #0
+	movs	r1, #0
+	movs	r2, #0
 	movs	r3, #0
 .Leax_decrypt_with_she20:
-	ldr	r2, [sp, #56]
-	bics	r2, r7
-	ldr	r1, [sp, #52]
-	bics	r1, r6
-	ldr	r0, [sp, #48]
-	bics	r0, r4
-	ldr	r4, [sp, #44]
+	ldr	r5, [sp, #44]
+	bics	r5, r4
+	ldr	r0, [sp, #8]
+	eors	r0, r5
+	ldr	r4, [sp, #40]
+	bics	r4, r1
+	ldr	r1, [sp, #20]
+	eors	r1, r4
+	ldr	r4, [sp, #32]
 	bics	r4, r3
 	ldr	r3, [sp, #16]
-	eors	r3, r2
+	eors	r3, r4
+	ldr	r4, [sp, #36]
+	bics	r4, r2
 	ldr	r2, [sp, #12]
-	eors	r2, r1
-	ldr	r1, [sp, #8]
-	eors	r1, r0
-	eors	r5, r4
+	eors	r2, r4
 	@ eax.ae:106: return difference == 0
 	orrs	r3, r2
 	orrs	r3, r1
-	orrs	r3, r5
+	orrs	r3, r0
 	subs	r0, r3, #1
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
 	eors	r1, r0
-	ldr	r0, [sp, #160]
+	ldr	r0, [sp, #148]
 	strh	r1, [r0]
-	add	sp, #92
+	add	sp, #80
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -851,7 +845,7 @@ eax_decrypt_with:
 
 @ --- eax_M_E_encrypt_block: eax.M.E.encrypt_block
 @     frame 12 bytes (11 spill slots, 3 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 512 bytes of code and literals
+@     estimated 508 bytes of code and literals
 	.section .text.eax_M_E_encrypt_block,"ax",%progbits
 	.global eax_M_E_encrypt_block
 	.type eax_M_E_encrypt_block, %function
@@ -865,31 +859,29 @@ eax_M_E_encrypt_block:
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
 	sub	sp, #12
-	str	r0, [sp, #4]
 	str	r2, [sp, #8]
-	ldr	r5, [r1]
-	ldr	r2, [r1, #4]
-	ldr	r3, [r1, #8]
-	ldr	r4, [r1, #12]
-	@ aes.ae:155: s0 = b[127:96] ^ w[0]
-	mov	r6, r0
-	ldr	r0, [r6]
-	eors	r4, r0
-	@ aes.ae:156: s1 = b[95:64] ^ w[1]
-	ldr	r0, [r6, #4]
-	eors	r3, r0
-	@ aes.ae:157: s2 = b[63:32] ^ w[2]
-	ldr	r0, [r6, #8]
-	eors	r2, r0
-	@ aes.ae:158: s3 = b[31:0] ^ w[3]
-	ldr	r0, [r6, #12]
-	eors	r5, r0
 	@ aes.ae:159: @unroll(round_unroll)
-	movs	r0, #1
-	str	r0, [sp]
-	mov	r1, r5
+	movs	r2, #1
+	str	r2, [sp]
+	ldr	r4, [r1, #12]
+	str	r0, [sp, #4]
+	@ aes.ae:155: s0 = b[127:96] ^ w[0]
+	ldr	r6, [r0]
+	eors	r4, r6
+	ldr	r3, [r1, #8]
+	@ aes.ae:156: s1 = b[95:64] ^ w[1]
+	ldr	r6, [r0, #4]
+	eors	r3, r6
+	ldr	r2, [r1, #4]
+	@ aes.ae:157: s2 = b[63:32] ^ w[2]
+	ldr	r6, [r0, #8]
+	eors	r2, r6
+	ldr	r1, [r1]
+	@ aes.ae:158: s3 = b[31:0] ^ w[3]
+	ldr	r6, [r0, #12]
+	eors	r1, r6
 	@ aes.ae:161: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	mov	r5, r6
+	mov	r5, r0
 	adds	r5, #16
 	ldr	r0, =eax_tf0
 	mov	r8, r0
@@ -901,108 +893,109 @@ eax_M_E_encrypt_block:
 	mov	r9, r0
 	@ aes.ae:159: @unroll(round_unroll)
 .Leax_M_E_encrypt_block_loop1:
-	@ aes.ae:161: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	lsrs	r0, r4, #24
+	@ aes.ae:164: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
+	lsrs	r0, r1, #24
 	lsls	r6, r0, #2
 	mov	r0, r8
 	ldr	r7, [r0, r6]
-	lsrs	r0, r3, #16
+	lsrs	r0, r4, #16
 	uxtb	r0, r0
 	lsls	r6, r0, #2
 	mov	r0, lr
 	ldr	r0, [r0, r6]
 	eors	r7, r0
-	lsrs	r0, r2, #8
+	lsrs	r0, r3, #8
 	uxtb	r0, r0
 	lsls	r6, r0, #2
 	mov	r0, r12
 	ldr	r0, [r0, r6]
 	eors	r7, r0
-	uxtb	r0, r1
+	uxtb	r0, r2
 	lsls	r6, r0, #2
 	mov	r0, r9
 	ldr	r0, [r0, r6]
 	eors	r7, r0
-	ldr	r6, [r5]
+	ldr	r6, [r5, #12]
 	eors	r7, r6
 	mov	r11, r7
-	@ aes.ae:162: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
-	lsrs	r0, r3, #24
-	lsls	r6, r0, #2
-	mov	r0, r8
-	ldr	r7, [r0, r6]
-	lsrs	r0, r2, #16
-	uxtb	r0, r0
-	lsls	r6, r0, #2
-	mov	r0, lr
-	ldr	r0, [r0, r6]
-	eors	r7, r0
-	lsrs	r0, r1, #8
-	uxtb	r0, r0
-	lsls	r6, r0, #2
-	mov	r0, r12
-	ldr	r0, [r0, r6]
-	eors	r7, r0
-	uxtb	r0, r4
-	lsls	r6, r0, #2
-	mov	r0, r9
-	ldr	r0, [r0, r6]
-	eors	r7, r0
-	ldr	r6, [r5, #4]
-	eors	r7, r6
-	mov	r10, r7
 	@ aes.ae:163: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
 	lsrs	r0, r2, #24
 	lsls	r6, r0, #2
 	mov	r0, r8
-	ldr	r6, [r0, r6]
+	ldr	r7, [r0, r6]
 	lsrs	r0, r1, #16
 	uxtb	r0, r0
-	lsls	r7, r0, #2
+	lsls	r6, r0, #2
 	mov	r0, lr
-	ldr	r0, [r0, r7]
-	eors	r6, r0
+	ldr	r0, [r0, r6]
+	eors	r7, r0
 	lsrs	r0, r4, #8
 	uxtb	r0, r0
+	lsls	r6, r0, #2
+	mov	r0, r12
+	ldr	r0, [r0, r6]
+	eors	r7, r0
+	uxtb	r0, r3
+	lsls	r6, r0, #2
+	mov	r0, r9
+	ldr	r0, [r0, r6]
+	eors	r7, r0
+	ldr	r6, [r5, #8]
+	eors	r7, r6
+	mov	r10, r7
+	@ aes.ae:162: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
+	lsrs	r0, r3, #24
+	lsls	r6, r0, #2
+	mov	r0, r8
+	ldr	r6, [r0, r6]
+	lsrs	r0, r2, #16
+	uxtb	r0, r0
+	lsls	r7, r0, #2
+	mov	r0, lr
+	ldr	r0, [r0, r7]
+	eors	r6, r0
+	lsrs	r0, r1, #8
+	uxtb	r0, r0
 	lsls	r7, r0, #2
 	mov	r0, r12
 	ldr	r0, [r0, r7]
 	eors	r6, r0
-	uxtb	r0, r3
+	uxtb	r0, r4
 	lsls	r7, r0, #2
 	mov	r0, r9
 	ldr	r0, [r0, r7]
 	eors	r6, r0
-	ldr	r0, [r5, #8]
+	ldr	r0, [r5, #4]
 	eors	r6, r0
-	@ aes.ae:164: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
-	lsrs	r0, r1, #24
-	lsls	r1, r0, #2
-	mov	r0, r8
-	ldr	r1, [r0, r1]
-	lsrs	r0, r4, #16
-	uxtb	r0, r0
+	@ aes.ae:161: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
+	lsrs	r0, r4, #24
 	lsls	r4, r0, #2
-	mov	r0, lr
-	ldr	r0, [r0, r4]
-	eors	r1, r0
-	lsrs	r0, r3, #8
+	mov	r0, r8
+	ldr	r4, [r0, r4]
+	lsrs	r0, r3, #16
 	uxtb	r0, r0
 	lsls	r3, r0, #2
-	mov	r0, r12
+	mov	r0, lr
 	ldr	r0, [r0, r3]
-	eors	r1, r0
-	uxtb	r0, r2
+	eors	r4, r0
+	lsrs	r0, r2, #8
+	uxtb	r0, r0
 	lsls	r2, r0, #2
-	mov	r0, r9
+	mov	r0, r12
 	ldr	r0, [r0, r2]
-	eors	r1, r0
-	ldr	r0, [r5, #12]
-	eors	r1, r0
+	eors	r4, r0
+	uxtb	r0, r1
+	lsls	r1, r0, #2
+	mov	r0, r9
+	ldr	r0, [r0, r1]
+	eors	r4, r0
+	ldr	r0, [r5]
+	eors	r4, r0
+	@ aes.ae:164: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
 	adds	r5, #16
-	mov	r4, r11
-	mov	r3, r10
-	mov	r2, r6
+	mov	r3, r6
+	mov	r2, r10
+	mov	r1, r11
 	ldr	r0, [sp]
 	adds	r0, #1
 	str	r0, [sp]
@@ -1121,8 +1114,8 @@ eax_M_E_encrypt_block:
 
 
 @ --- eax_omac: eax.omac
-@     frame 92 bytes (33 spill slots, 15 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 672 bytes of code and literals
+@     frame 92 bytes (30 spill slots, 15 on the stack; locals 32), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 642 bytes of code and literals
 	.section .text.eax_omac,"ax",%progbits
 	.global eax_omac
 	.type eax_omac, %function
@@ -1136,62 +1129,66 @@ eax_omac:
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
 	sub	sp, #92
-	str	r0, [sp, #8]
-	str	r2, [sp]
-	str	r3, [sp, #4]
-	ldr	r0, [sp, #128]
-	mov	r11, r0
+	str	r0, [sp]
 	@ eax.ae:51: return M.omac_after(ks, o[at_k1], o[at_k2], t as u128, o[at_tweak + t], msg)
 	ldr	r0, [r1]
-	str	r0, [sp, #40]
+	str	r0, [sp, #32]
 	ldr	r0, [r1, #4]
-	str	r0, [sp, #20]
+	str	r0, [sp, #40]
 	ldr	r0, [r1, #8]
-	str	r0, [sp, #24]
+	str	r0, [sp, #48]
 	ldr	r0, [r1, #12]
-	str	r0, [sp, #28]
-	ldr	r2, [r1, #16]
-	str	r2, [sp, #44]
-	ldr	r4, [r1, #20]
-	str	r4, [sp, #48]
-	ldr	r4, [r1, #24]
-	str	r4, [sp, #52]
-	ldr	r0, [r1, #28]
 	str	r0, [sp, #56]
-	ldr	r0, [sp]
-	adds	r0, r0, #2
+	ldr	r0, [r1, #16]
+	str	r0, [sp, #28]
+	ldr	r0, [r1, #20]
+	str	r0, [sp, #36]
+	ldr	r0, [r1, #24]
+	str	r0, [sp, #44]
+	ldr	r0, [r1, #28]
+	str	r0, [sp, #52]
+	str	r2, [sp, #12]
+	adds	r0, r2, #2
 	uxtb	r0, r0
 	lsls	r0, r0, #4
-	adds	r0, r1, r0
-	ldr	r6, [r0]
-	ldr	r5, [r0, #4]
-	ldr	r7, [r0, #8]
-	ldr	r3, [r0, #12]
+	adds	r4, r1, r0
+	ldr	r5, [r4]
+	ldr	r0, [sp, #128]
+	mov	r10, r0
 	@ cmac.ae:78: y = if n == 0 then 0 as u128 else et
-	mov	r0, r11
 	subs	r0, r0, #1
 	movs	r1, #0
 	adcs	r1, r1
-	movs	r4, #1
-	eors	r1, r4
+	movs	r0, #1
+	eors	r1, r0
 	rsbs	r2, r1, #0
-	mov	r0, r6
-	ands	r0, r2
-	eors	r6, r0
-	mov	r4, r5
-	ands	r4, r2
-	eors	r5, r4
+	mov	r6, r5
+	ands	r6, r2
+	eors	r5, r6
 	mov	r8, r5
+	@ eax.ae:51: return M.omac_after(ks, o[at_k1], o[at_k2], t as u128, o[at_tweak + t], msg)
+	ldr	r0, [r4, #4]
+	@ cmac.ae:78: y = if n == 0 then 0 as u128 else et
+	mov	r5, r0
+	ands	r5, r2
+	eors	r0, r5
+	mov	r9, r0
+	@ eax.ae:51: return M.omac_after(ks, o[at_k1], o[at_k2], t as u128, o[at_tweak + t], msg)
+	ldr	r7, [r4, #8]
+	@ cmac.ae:78: y = if n == 0 then 0 as u128 else et
 	mov	r0, r7
 	ands	r0, r2
 	eors	r7, r0
-	ands	r2, r3
-	eors	r3, r2
-	str	r3, [sp, #12]
+	@ eax.ae:51: return M.omac_after(ks, o[at_k1], o[at_k2], t as u128, o[at_tweak + t], msg)
+	ldr	r6, [r4, #12]
+	@ cmac.ae:78: y = if n == 0 then 0 as u128 else et
+	ands	r2, r6
+	eors	r6, r2
+	str	r3, [sp, #4]
 	@ cmac.ae:79: x = if n == 0 then t else load_be(msg, 0, 16, n)
-	ldr	r4, [sp, #4]
+	mov	r4, r3
 	movs	r2, #3
-	mov	r0, r11
+	mov	r0, r10
 	cmp	r0, #16
 	bcc	.Leax_omac_bytes1
 	tst	r4, r2
@@ -1203,7 +1200,7 @@ eax_omac:
 	str	r0, [sp, #68]
 	str	r0, [sp, #72]
 	add	r3, sp, #60
-	mov	r2, r11
+	mov	r2, r10
 	cmp	r2, #16
 	bcc	.Leax_omac_cnt4
 	movs	r2, #16
@@ -1217,79 +1214,78 @@ eax_omac:
 .Leax_omac_cpyd3:
 	mov	r4, r3
 .Leax_omac_words2:
-	ldr	r0, [r4, #12]
-	rev	r5, r0
-	ldr	r0, [r4, #8]
-	rev	r3, r0
+	rsbs	r1, r1, #0
+	ldr	r0, [r4]
+	rev	r0, r0
+	mov	r2, r0
+	ands	r2, r1
+	eors	r0, r2
+	str	r0, [sp, #8]
 	ldr	r0, [r4, #4]
 	rev	r2, r0
-	ldr	r0, [r4]
-	rev	r4, r0
-	rsbs	r1, r1, #0
-	ldr	r0, [sp]
-	eors	r0, r5
-	ands	r0, r1
-	eors	r5, r0
-	mov	r0, r3
-	ands	r0, r1
-	eors	r3, r0
 	mov	r0, r2
 	ands	r0, r1
 	eors	r2, r0
-	mov	r0, r1
-	ands	r0, r4
-	mov	r1, r4
-	eors	r1, r0
+	ldr	r0, [r4, #8]
+	rev	r3, r0
+	mov	r0, r3
+	ands	r0, r1
+	eors	r3, r0
+	ldr	r0, [r4, #12]
+	rev	r5, r0
+	ldr	r0, [sp, #12]
+	eors	r0, r5
+	ands	r0, r1
+	eors	r5, r0
 	@ cmac.ae:80: for i in 1..(n + 15) / 16 {
-	mov	r0, r11
+	mov	r0, r10
 	adds	r0, #15
 	lsrs	r0, r0, #4
-	str	r0, [sp]
+	mov	r11, r0
+	ldr	r1, [sp, #8]
 	movs	r4, #1
-	mov	r9, r6
-	ldr	r6, [sp, #12]
-	ldr	r0, [sp]
+	mov	r0, r11
 	cmp	r4, r0
 	bcs	.Leax_omac_done7
 .Leax_omac_loop6:
 	@ cmac.ae:81: y = E.encrypt_block(ks, y ^ x)
-	mov	r0, r9
+	mov	r0, r8
 	eors	r0, r5
-	mov	r5, r8
-	eors	r5, r3
-	eors	r7, r2
-	eors	r6, r1
 	str	r0, [sp, #60]
-	str	r5, [sp, #64]
+	mov	r0, r9
+	eors	r0, r3
+	str	r0, [sp, #64]
+	eors	r7, r2
 	str	r7, [sp, #68]
+	eors	r6, r1
 	str	r6, [sp, #72]
 	add	r1, sp, #60
 	add	r2, sp, #76
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp]
 	bl	eax_M_E_encrypt_block
 	ldr	r0, [sp, #76]
-	ldr	r6, [sp, #80]
+	mov	r8, r0
+	ldr	r2, [sp, #80]
 	ldr	r7, [sp, #84]
-	ldr	r1, [sp, #88]
-	mov	r10, r1
+	ldr	r6, [sp, #88]
 	@ cmac.ae:82: off = i * 16
-	lsls	r2, r4, #4
+	lsls	r1, r4, #4
 	@ cmac.ae:83: x = load_be(msg, off, 16, n - off)
-	mov	r1, r11
-	subs	r3, r1, r2
-	ldr	r1, [sp, #4]
-	adds	r1, r1, r2
-	movs	r2, #3
+	mov	r0, r10
+	subs	r3, r0, r1
+	ldr	r0, [sp, #4]
+	adds	r1, r0, r1
+	movs	r0, #3
 	cmp	r3, #16
 	bcc	.Leax_omac_bytes8
-	tst	r1, r2
+	tst	r1, r0
 	beq	.Leax_omac_words9
 .Leax_omac_bytes8:
-	movs	r2, #0
-	str	r2, [sp, #60]
-	str	r2, [sp, #64]
-	str	r2, [sp, #68]
-	str	r2, [sp, #72]
+	movs	r0, #0
+	str	r0, [sp, #60]
+	str	r0, [sp, #64]
+	str	r0, [sp, #68]
+	str	r0, [sp, #72]
 	add	r5, sp, #60
 	cmp	r3, #16
 	bcc	.Leax_omac_cnt11
@@ -1298,191 +1294,185 @@ eax_omac:
 .Leax_omac_cpy12:
 	subs	r3, #1
 	bcc	.Leax_omac_cpyd10
-	ldrb	r2, [r1, r3]
-	strb	r2, [r5, r3]
+	ldrb	r0, [r1, r3]
+	strb	r0, [r5, r3]
 	b	.Leax_omac_cpy12
 .Leax_omac_cpyd10:
 	mov	r1, r5
 .Leax_omac_words9:
-	ldr	r2, [r1, #12]
-	rev	r5, r2
-	ldr	r2, [r1, #8]
-	rev	r3, r2
-	ldr	r2, [r1, #4]
-	rev	r2, r2
-	ldr	r1, [r1]
-	rev	r1, r1
-	mov	r9, r0
-	mov	r8, r6
-	mov	r6, r10
+	mov	r9, r2
+	ldr	r0, [r1, #12]
+	rev	r5, r0
+	ldr	r0, [r1, #8]
+	rev	r3, r0
+	ldr	r0, [r1, #4]
+	rev	r2, r0
+	ldr	r0, [r1]
+	rev	r1, r0
 	adds	r4, #1
-	ldr	r0, [sp]
+	mov	r0, r11
 	cmp	r4, r0
 	bcc	.Leax_omac_loop6
 .Leax_omac_done7:
 	@ cmac.ae:85: return E.encrypt_block(ks, y ^ last_block(k1, k2, x, n % 16, n % 16 == 0))
-	mov	r0, r11
+	mov	r0, r10
 	lsls	r0, r0, #28
 	lsrs	r0, r0, #28
-	str	r0, [sp]
+	str	r0, [sp, #4]
 	subs	r0, r0, #1
 	movs	r0, #0
 	adcs	r0, r0
 	movs	r4, #1
 	eors	r0, r4
-	str	r0, [sp, #32]
+	str	r0, [sp, #20]
 	@ cmac.ae:42: pad = ((0x80 << 120) as u128) >> (8 * rem)
-	ldr	r0, [sp]
+	movs	r0, #0
+	str	r0, [sp, #8]
+	mov	r10, r0
+	mov	r11, r0
+	movs	r0, #1
+	lsls	r0, r0, #31
+	str	r0, [sp, #12]
+	ldr	r0, [sp, #4]
 	lsls	r0, r0, #3
-	movs	r4, #0
-	str	r4, [sp, #12]
-	mov	r11, r4
-	mov	r10, r4
-	movs	r4, #1
-	lsls	r4, r4, #31
-	str	r4, [sp, #4]
-	str	r0, [sp]
+	str	r0, [sp, #4]
 	cmp	r0, #128
 	bcs	.Leax_omac_shz13
 .Leax_omac_shl15:
-	ldr	r0, [sp]
+	ldr	r0, [sp, #4]
 	cmp	r0, #32
 	bcc	.Leax_omac_shf14
-	mov	r4, r11
-	str	r4, [sp, #12]
-	mov	r11, r10
-	ldr	r4, [sp, #4]
-	mov	r10, r4
+	mov	r4, r10
+	str	r4, [sp, #8]
+	mov	r10, r11
+	ldr	r0, [sp, #12]
+	mov	r11, r0
 	movs	r0, #0
-	str	r0, [sp, #4]
-	ldr	r0, [sp]
+	str	r0, [sp, #12]
+	ldr	r0, [sp, #4]
 	subs	r0, #32
-	str	r0, [sp]
+	str	r0, [sp, #4]
 	b	.Leax_omac_shl15
 .Leax_omac_shf14:
+	ldr	r4, [sp, #8]
+	ldr	r0, [sp, #4]
+	lsrs	r4, r0
+	str	r4, [sp, #8]
 	movs	r0, #32
-	ldr	r4, [sp]
+	ldr	r4, [sp, #4]
 	subs	r4, r0, r4
 	str	r4, [sp, #16]
-	ldr	r4, [sp, #12]
-	ldr	r0, [sp]
+	mov	r0, r10
+	lsls	r0, r4
+	ldr	r4, [sp, #8]
+	orrs	r4, r0
+	str	r4, [sp, #8]
+	mov	r4, r10
+	ldr	r0, [sp, #4]
 	lsrs	r4, r0
-	str	r4, [sp, #12]
+	mov	r10, r4
 	mov	r0, r11
 	ldr	r4, [sp, #16]
 	lsls	r0, r4
+	mov	r4, r10
+	orrs	r4, r0
+	mov	r10, r4
 	ldr	r4, [sp, #12]
-	orrs	r4, r0
-	str	r4, [sp, #12]
+	ldr	r0, [sp, #16]
+	lsls	r4, r0
+	str	r4, [sp, #24]
 	mov	r4, r11
-	ldr	r0, [sp]
-	lsrs	r4, r0
-	mov	r11, r4
-	mov	r0, r10
-	ldr	r4, [sp, #16]
-	lsls	r0, r4
-	mov	r4, r11
-	orrs	r4, r0
-	mov	r11, r4
-	mov	r4, r10
-	ldr	r0, [sp]
-	lsrs	r4, r0
-	mov	r10, r4
 	ldr	r0, [sp, #4]
-	ldr	r4, [sp, #16]
-	lsls	r0, r4
-	mov	r4, r10
-	orrs	r4, r0
-	mov	r10, r4
-	ldr	r4, [sp, #4]
-	ldr	r0, [sp]
 	lsrs	r4, r0
-	str	r4, [sp, #4]
+	mov	r11, r4
+	ldr	r4, [sp, #24]
+	mov	r0, r11
+	orrs	r0, r4
+	mov	r11, r0
+	ldr	r4, [sp, #12]
+	ldr	r0, [sp, #4]
+	lsrs	r4, r0
+	str	r4, [sp, #12]
 	b	.Leax_omac_she16
 .Leax_omac_shz13:
-	movs	r4, #0
-	str	r4, [sp, #12]
 	movs	r0, #0
-	mov	r11, r4
-	mov	r10, r4
-	str	r0, [sp, #4]
+	str	r0, [sp, #8]
+	mov	r10, r0
+	mov	r11, r0
+	str	r0, [sp, #12]
 .Leax_omac_she16:
 	@ cmac.ae:43: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	ldr	r0, [sp, #40]
-	eors	r0, r5
-	str	r0, [sp, #16]
-	ldr	r0, [sp, #20]
-	eors	r0, r3
-	str	r0, [sp, #20]
-	ldr	r0, [sp, #24]
-	eors	r0, r2
-	str	r0, [sp, #24]
-	ldr	r0, [sp, #28]
-	eors	r0, r1
-	str	r0, [sp, #28]
-	ldr	r4, [sp, #12]
-	eors	r5, r4
-	mov	r4, r11
-	eors	r3, r4
-	mov	r4, r10
-	eors	r2, r4
-	ldr	r4, [sp, #4]
-	eors	r1, r4
-	ldr	r4, [sp, #44]
-	eors	r5, r4
-	ldr	r4, [sp, #48]
-	eors	r3, r4
-	ldr	r4, [sp, #52]
-	eors	r2, r4
-	ldr	r4, [sp, #56]
-	eors	r1, r4
-	str	r1, [sp]
-	ldr	r1, [sp, #32]
-	rsbs	r1, r1, #0
-	ldr	r4, [sp, #16]
+	ldr	r4, [sp, #8]
 	eors	r4, r5
-	ands	r4, r1
-	eors	r5, r4
-	str	r5, [sp, #4]
+	ldr	r0, [sp, #28]
+	eors	r4, r0
 	ldr	r0, [sp, #20]
-	eors	r0, r3
-	ands	r0, r1
-	eors	r3, r0
-	ldr	r0, [sp, #24]
-	eors	r0, r2
-	ands	r0, r1
-	eors	r2, r0
-	ldr	r5, [sp, #28]
-	ldr	r0, [sp]
+	rsbs	r0, r0, #0
+	str	r0, [sp, #4]
+	ldr	r0, [sp, #32]
 	eors	r5, r0
-	ands	r5, r1
-	mov	r4, r0
+	eors	r5, r4
+	ldr	r0, [sp, #4]
+	ands	r5, r0
 	eors	r4, r5
 	@ cmac.ae:85: return E.encrypt_block(ks, y ^ last_block(k1, k2, x, n % 16, n % 16 == 0))
-	mov	r1, r9
-	ldr	r0, [sp, #4]
-	eors	r1, r0
 	mov	r0, r8
-	eors	r0, r3
-	eors	r7, r2
-	eors	r6, r4
-	str	r1, [sp, #60]
+	eors	r0, r4
+	str	r0, [sp, #60]
+	@ cmac.ae:43: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
+	mov	r4, r10
+	eors	r4, r3
+	ldr	r0, [sp, #36]
+	eors	r4, r0
+	ldr	r0, [sp, #40]
+	eors	r3, r0
+	eors	r3, r4
+	ldr	r5, [sp, #4]
+	ands	r3, r5
+	eors	r4, r3
+	@ cmac.ae:85: return E.encrypt_block(ks, y ^ last_block(k1, k2, x, n % 16, n % 16 == 0))
+	mov	r0, r9
+	eors	r0, r4
 	str	r0, [sp, #64]
+	@ cmac.ae:43: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
+	mov	r3, r11
+	eors	r3, r2
+	ldr	r0, [sp, #44]
+	eors	r3, r0
+	ldr	r0, [sp, #48]
+	eors	r2, r0
+	eors	r2, r3
+	ands	r2, r5
+	eors	r3, r2
+	@ cmac.ae:85: return E.encrypt_block(ks, y ^ last_block(k1, k2, x, n % 16, n % 16 == 0))
+	eors	r7, r3
 	str	r7, [sp, #68]
+	@ cmac.ae:43: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
+	ldr	r2, [sp, #12]
+	eors	r2, r1
+	ldr	r0, [sp, #52]
+	eors	r2, r0
+	ldr	r0, [sp, #56]
+	eors	r1, r0
+	eors	r1, r2
+	ands	r1, r5
+	eors	r2, r1
+	@ cmac.ae:85: return E.encrypt_block(ks, y ^ last_block(k1, k2, x, n % 16, n % 16 == 0))
+	eors	r6, r2
 	str	r6, [sp, #72]
 	add	r1, sp, #60
 	add	r2, sp, #76
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp]
 	bl	eax_M_E_encrypt_block
-	ldr	r4, [sp, #76]
-	ldr	r3, [sp, #80]
-	ldr	r2, [sp, #84]
+	ldr	r1, [sp, #76]
+	ldr	r2, [sp, #132]
+	str	r1, [r2]
+	ldr	r1, [sp, #80]
+	str	r1, [r2, #4]
+	ldr	r1, [sp, #84]
+	str	r1, [r2, #8]
 	ldr	r1, [sp, #88]
-	ldr	r5, [sp, #132]
-	str	r4, [r5]
-	str	r3, [r5, #4]
-	str	r2, [r5, #8]
-	str	r1, [r5, #12]
+	str	r1, [r2, #12]
 	add	sp, #92
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4

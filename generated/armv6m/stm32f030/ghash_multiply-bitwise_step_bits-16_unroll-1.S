@@ -29,8 +29,8 @@ ghash_init:
 
 
 @ --- ghash_mul_h: ghash.mul_h
-@     frame 8 bytes (8 spill slots, 2 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 220 bytes of code and literals
+@     frame 12 bytes (9 spill slots, 3 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 222 bytes of code and literals
 	.section .text.ghash_mul_h,"ax",%progbits
 	.global ghash_mul_h
 	.type ghash_mul_h, %function
@@ -43,124 +43,125 @@ ghash_mul_h:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #8
-	mov	r4, r1
-	str	r2, [sp, #4]
-	ldr	r1, [r0]
-	str	r1, [sp]
-	ldr	r1, [r0, #4]
-	mov	r11, r1
-	ldr	r1, [r0, #8]
-	mov	r10, r1
-	ldr	r0, [r0, #12]
-	mov	r9, r0
+	sub	sp, #12
 	@ ghash.ae:50: for k in 0..128 / step_bits {
-	movs	r0, #0
-	mov	lr, r0
-	mov	r12, r0
-	mov	r8, r0
 	movs	r3, #0
-	movs	r2, #0
+	movs	r4, #0
+	mov	r8, r3
+	mov	r9, r3
+	mov	lr, r3
+	ldr	r5, [r0, #12]
+	mov	r11, r5
+	ldr	r5, [r0, #8]
+	str	r5, [sp]
+	ldr	r5, [r0, #4]
+	str	r5, [sp, #4]
+	ldr	r0, [r0]
+	mov	r10, r0
+	str	r2, [sp, #8]
+	mov	r2, r1
 .Lghash_mul_h_loop1:
 	@ ghash.ae:51: b = (x >> (step_bits * k as u32))[step_bits - 1:0]
 	mov	r0, lr
 	lsls	r6, r0, #4
-	ldr	r5, [sp]
-	mov	r1, r11
-	mov	r7, r10
-	mov	r0, r9
+	mov	r0, r11
+	ldr	r7, [sp]
+	ldr	r1, [sp, #4]
+	mov	r5, r10
 	cmp	r6, #128
 	bcs	.Lghash_mul_h_shz3
 .Lghash_mul_h_shl5:
 	cmp	r6, #32
 	bcc	.Lghash_mul_h_shf4
+	subs	r6, #32
 	mov	r5, r1
 	mov	r1, r7
 	mov	r7, r0
 	movs	r0, #0
-	subs	r6, #32
 	b	.Lghash_mul_h_shl5
 .Lghash_mul_h_shf4:
+	lsrs	r5, r6
 	movs	r0, #32
 	subs	r0, r0, r6
-	lsrs	r5, r6
 	lsls	r1, r0
 	orrs	r5, r1
 	b	.Lghash_mul_h_she6
 .Lghash_mul_h_shz3:
 	movs	r5, #0
 .Lghash_mul_h_she6:
-	uxth	r6, r5
+	uxth	r5, r5
 	@ ghash.ae:52: for j in 0..step_bits {
-	mov	r5, r8
 	movs	r0, #1
 	lsls	r0, r0, #16
-	orrs	r6, r0
+	orrs	r5, r0
+	mov	r12, r3
+	mov	r1, r8
+	mov	r6, r9
 .Lghash_mul_h_loop7:
 	@ ghash.ae:53: z = (z >> 1) ^ (if z[0] == 1 then R as u128 else 0)        // Z * x
-	mov	r1, r12
 	lsls	r0, r1, #31
-	asrs	r1, r0, #31
-	movs	r0, #225
-	lsls	r0, r0, #24
-	ands	r1, r0
-	lsrs	r0, r2, #1
-	eors	r0, r1
+	lsrs	r3, r6, #1
+	orrs	r3, r0
 	@ ghash.ae:54: z = z ^ (if b[0] == 1 then tab[0] else 0)
-	lsls	r1, r6, #31
-	asrs	r1, r1, #31
-	ldr	r7, [r4, #12]
-	ands	r7, r1
-	eors	r0, r7
-	@ ghash.ae:53: z = (z >> 1) ^ (if z[0] == 1 then R as u128 else 0)        // Z * x
-	lsls	r7, r2, #31
-	lsrs	r2, r3, #1
-	orrs	r2, r7
-	@ ghash.ae:54: z = z ^ (if b[0] == 1 then tab[0] else 0)
-	ldr	r7, [r4, #8]
-	ands	r7, r1
-	eors	r2, r7
-	@ ghash.ae:53: z = (z >> 1) ^ (if z[0] == 1 then R as u128 else 0)        // Z * x
-	lsls	r7, r3, #31
-	lsrs	r3, r5, #1
-	orrs	r3, r7
-	@ ghash.ae:54: z = z ^ (if b[0] == 1 then tab[0] else 0)
-	ldr	r7, [r4, #4]
-	ands	r7, r1
+	lsls	r0, r5, #31
+	asrs	r0, r0, #31
+	ldr	r7, [r2]
+	ands	r7, r0
 	eors	r3, r7
 	@ ghash.ae:53: z = (z >> 1) ^ (if z[0] == 1 then R as u128 else 0)        // Z * x
-	mov	r7, r12
-	lsrs	r7, r7, #1
-	lsls	r5, r5, #31
-	orrs	r7, r5
+	lsrs	r1, r1, #1
+	lsls	r7, r4, #31
+	orrs	r1, r7
 	@ ghash.ae:54: z = z ^ (if b[0] == 1 then tab[0] else 0)
-	ldr	r5, [r4]
-	ands	r5, r1
-	eors	r7, r5
-	@ ghash.ae:55: b = b >> 1
-	mov	r12, r7
-	mov	r5, r3
-	mov	r3, r2
-	mov	r2, r0
+	ldr	r7, [r2, #4]
+	ands	r7, r0
+	eors	r1, r7
+	@ ghash.ae:53: z = (z >> 1) ^ (if z[0] == 1 then R as u128 else 0)        // Z * x
+	lsrs	r4, r4, #1
+	mov	r7, r12
+	lsls	r7, r7, #31
+	orrs	r4, r7
+	@ ghash.ae:54: z = z ^ (if b[0] == 1 then tab[0] else 0)
+	ldr	r7, [r2, #8]
+	ands	r7, r0
+	eors	r4, r7
+	@ ghash.ae:53: z = (z >> 1) ^ (if z[0] == 1 then R as u128 else 0)        // Z * x
+	lsls	r6, r6, #31
+	asrs	r7, r6, #31
+	movs	r6, #225
+	lsls	r6, r6, #24
+	ands	r7, r6
+	mov	r6, r12
 	lsrs	r6, r6, #1
-	cmp	r6, #2
+	eors	r6, r7
+	@ ghash.ae:54: z = z ^ (if b[0] == 1 then tab[0] else 0)
+	ldr	r7, [r2, #12]
+	ands	r7, r0
+	eors	r6, r7
+	@ ghash.ae:55: b = b >> 1
+	lsrs	r5, r5, #1
+	mov	r12, r6
+	mov	r6, r3
+	cmp	r5, #2
 	bcs	.Lghash_mul_h_loop7
 .Lghash_mul_h_done8:
-	mov	r8, r5
 	mov	r0, lr
 	adds	r0, #1
 	mov	lr, r0
+	mov	r3, r12
+	mov	r8, r1
+	mov	r9, r6
 	cmp	r0, #8
 	bcc	.Lghash_mul_h_loop1
 .Lghash_mul_h_done2:
-	mov	r1, r12
-	ldr	r4, [sp, #4]
-	str	r1, [r4]
+	mov	r1, r9
+	ldr	r2, [sp, #8]
+	str	r1, [r2]
 	mov	r1, r8
-	str	r1, [r4, #4]
-	str	r3, [r4, #8]
-	str	r2, [r4, #12]
-	add	sp, #8
+	str	r1, [r2, #4]
+	str	r4, [r2, #8]
+	str	r3, [r2, #12]
+	add	sp, #12
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -172,8 +173,8 @@ ghash_mul_h:
 
 
 @ --- ghash_absorb: ghash.absorb
-@     frame 36 bytes (13 spill slots, 5 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 346 bytes of code and literals
+@     frame 40 bytes (13 spill slots, 6 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 340 bytes of code and literals
 	.section .text.ghash_absorb,"ax",%progbits
 	.global ghash_absorb
 	.type ghash_absorb, %function
@@ -186,199 +187,196 @@ ghash_absorb:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #36
-	str	r3, [sp, #12]
+	sub	sp, #40
+	ldr	r4, [r1, #12]
+	ldr	r5, [r1, #8]
+	ldr	r6, [r1, #4]
 	@ ghash.ae:217: for i in 0..(n + 15) / 16 {
+	mov	r10, r6
+	ldr	r1, [r1]
+	movs	r6, #0
+	str	r6, [sp, #8]
+	str	r3, [sp, #16]
 	adds	r3, #15
 	lsrs	r3, r3, #4
-	str	r3, [sp, #8]
-	ldr	r3, [r1]
-	mov	r9, r3
-	ldr	r3, [r1, #4]
-	mov	r12, r3
-	ldr	r4, [r1, #8]
-	ldr	r3, [r1, #12]
-	mov	r5, r0
-	str	r2, [sp, #16]
-	movs	r1, #0
-	str	r1, [sp, #4]
-	ldr	r0, [sp, #8]
-	cmp	r1, r0
+	str	r3, [sp, #12]
+	str	r2, [sp, #20]
+	mov	r3, r0
+	mov	r2, r6
+	ldr	r0, [sp, #12]
+	cmp	r2, r0
 	bcc	.Lghash_absorb_far1
 	b	.Lghash_absorb_done2
 .Lghash_absorb_far1:
 .Lghash_absorb_loop1:
 	@ ghash.ae:218: off = i * 16
-	ldr	r1, [sp, #4]
-	lsls	r1, r1, #4
+	ldr	r2, [sp, #8]
+	lsls	r6, r2, #4
 	@ ghash.ae:219: y = mul_h(y ^ load_be(buf, off, 16, n - off), tab)
-	ldr	r0, [sp, #12]
-	subs	r6, r0, r1
+	ldr	r0, [sp, #20]
+	adds	r2, r0, r6
 	ldr	r0, [sp, #16]
-	adds	r1, r0, r1
+	subs	r7, r0, r6
 	movs	r0, #3
-	cmp	r6, #16
+	cmp	r7, #16
 	bcc	.Lghash_absorb_bytes3
-	tst	r1, r0
+	tst	r2, r0
 	beq	.Lghash_absorb_words4
 .Lghash_absorb_bytes3:
 	movs	r0, #0
-	str	r0, [sp, #20]
-	str	r0, [sp, #24]
-	str	r0, [sp, #28]
+	str	r0, [sp, #36]
 	str	r0, [sp, #32]
-	add	r2, sp, #20
-	cmp	r6, #16
+	str	r0, [sp, #28]
+	str	r0, [sp, #24]
+	add	r6, sp, #24
+	cmp	r7, #16
 	bcc	.Lghash_absorb_cnt6
-	movs	r6, #16
+	movs	r7, #16
 .Lghash_absorb_cnt6:
 .Lghash_absorb_cpy7:
-	subs	r6, #1
+	subs	r7, #1
 	bcc	.Lghash_absorb_cpyd5
-	ldrb	r0, [r1, r6]
-	strb	r0, [r2, r6]
+	ldrb	r0, [r2, r7]
+	strb	r0, [r6, r7]
 	b	.Lghash_absorb_cpy7
 .Lghash_absorb_cpyd5:
-	mov	r1, r2
+	mov	r2, r6
 .Lghash_absorb_words4:
-	ldr	r0, [r1, #12]
-	rev	r7, r0
-	ldr	r0, [r1, #8]
+	ldr	r0, [r2]
 	rev	r6, r0
-	ldr	r0, [r1, #4]
-	rev	r2, r0
-	ldr	r0, [r1]
-	rev	r1, r0
-	mov	r0, r9
-	eors	r0, r7
-	mov	r9, r0
-	mov	r0, r12
-	eors	r0, r6
-	str	r0, [sp]
-	eors	r4, r2
+	eors	r4, r6
 	mov	r11, r4
-	eors	r3, r1
-	mov	r10, r3
+	ldr	r0, [r2, #4]
+	rev	r4, r0
+	eors	r5, r4
+	str	r5, [sp]
+	ldr	r0, [r2, #8]
+	rev	r4, r0
+	mov	r0, r10
+	eors	r0, r4
+	mov	r10, r0
+	ldr	r0, [r2, #12]
+	rev	r2, r0
+	eors	r1, r2
+	str	r1, [sp, #4]
 	@ ghash.ae:50: for k in 0..128 / step_bits {
-	movs	r0, #0
-	mov	lr, r0
-	mov	r12, r0
-	mov	r8, r0
-	movs	r3, #0
-	movs	r2, #0
+	movs	r4, #0
+	movs	r5, #0
+	mov	r8, r4
+	mov	r9, r4
+	mov	lr, r4
 .Lghash_absorb_loop8:
 	@ ghash.ae:51: b = (x >> (step_bits * k as u32))[step_bits - 1:0]
 	mov	r0, lr
 	lsls	r6, r0, #4
-	mov	r4, r9
-	ldr	r1, [sp]
-	mov	r7, r11
-	mov	r0, r10
+	mov	r0, r11
+	ldr	r7, [sp]
+	mov	r1, r10
+	ldr	r2, [sp, #4]
 	cmp	r6, #128
 	bcs	.Lghash_absorb_shz10
 .Lghash_absorb_shl12:
 	cmp	r6, #32
 	bcc	.Lghash_absorb_shf11
-	mov	r4, r1
+	subs	r6, #32
+	mov	r2, r1
 	mov	r1, r7
 	mov	r7, r0
 	movs	r0, #0
-	subs	r6, #32
 	b	.Lghash_absorb_shl12
 .Lghash_absorb_shf11:
+	lsrs	r2, r6
 	movs	r0, #32
 	subs	r0, r0, r6
-	lsrs	r4, r6
 	lsls	r1, r0
-	orrs	r4, r1
+	orrs	r2, r1
 	b	.Lghash_absorb_she13
 .Lghash_absorb_shz10:
-	movs	r4, #0
+	movs	r2, #0
 .Lghash_absorb_she13:
-	uxth	r6, r4
+	uxth	r2, r2
 	@ ghash.ae:52: for j in 0..step_bits {
-	mov	r4, r8
 	movs	r0, #1
 	lsls	r0, r0, #16
-	orrs	r6, r0
+	orrs	r2, r0
+	mov	r12, r4
+	mov	r1, r8
+	mov	r6, r9
 .Lghash_absorb_loop14:
 	@ ghash.ae:53: z = (z >> 1) ^ (if z[0] == 1 then R as u128 else 0)        // Z * x
-	mov	r0, r12
-	lsls	r0, r0, #31
-	asrs	r7, r0, #31
-	movs	r0, #225
-	lsls	r0, r0, #24
-	ands	r7, r0
-	lsrs	r1, r2, #1
-	eors	r1, r7
+	lsls	r0, r1, #31
+	lsrs	r4, r6, #1
+	orrs	r4, r0
 	@ ghash.ae:54: z = z ^ (if b[0] == 1 then tab[0] else 0)
-	lsls	r0, r6, #31
+	lsls	r0, r2, #31
 	asrs	r0, r0, #31
-	ldr	r7, [r5, #12]
+	ldr	r7, [r3]
+	ands	r7, r0
+	eors	r4, r7
+	@ ghash.ae:53: z = (z >> 1) ^ (if z[0] == 1 then R as u128 else 0)        // Z * x
+	lsrs	r1, r1, #1
+	lsls	r7, r5, #31
+	orrs	r1, r7
+	@ ghash.ae:54: z = z ^ (if b[0] == 1 then tab[0] else 0)
+	ldr	r7, [r3, #4]
 	ands	r7, r0
 	eors	r1, r7
 	@ ghash.ae:53: z = (z >> 1) ^ (if z[0] == 1 then R as u128 else 0)        // Z * x
-	lsls	r7, r2, #31
-	lsrs	r2, r3, #1
-	orrs	r2, r7
-	@ ghash.ae:54: z = z ^ (if b[0] == 1 then tab[0] else 0)
-	ldr	r7, [r5, #8]
-	ands	r7, r0
-	eors	r2, r7
-	@ ghash.ae:53: z = (z >> 1) ^ (if z[0] == 1 then R as u128 else 0)        // Z * x
-	lsls	r7, r3, #31
-	lsrs	r3, r4, #1
-	orrs	r3, r7
-	@ ghash.ae:54: z = z ^ (if b[0] == 1 then tab[0] else 0)
-	ldr	r7, [r5, #4]
-	ands	r7, r0
-	eors	r3, r7
-	@ ghash.ae:53: z = (z >> 1) ^ (if z[0] == 1 then R as u128 else 0)        // Z * x
+	lsrs	r5, r5, #1
 	mov	r7, r12
-	lsrs	r7, r7, #1
-	lsls	r4, r4, #31
-	orrs	r7, r4
+	lsls	r7, r7, #31
+	orrs	r5, r7
 	@ ghash.ae:54: z = z ^ (if b[0] == 1 then tab[0] else 0)
-	ldr	r4, [r5]
-	ands	r4, r0
-	eors	r7, r4
-	@ ghash.ae:55: b = b >> 1
-	mov	r12, r7
-	mov	r4, r3
-	mov	r3, r2
-	mov	r2, r1
+	ldr	r7, [r3, #8]
+	ands	r7, r0
+	eors	r5, r7
+	@ ghash.ae:53: z = (z >> 1) ^ (if z[0] == 1 then R as u128 else 0)        // Z * x
+	lsls	r6, r6, #31
+	asrs	r7, r6, #31
+	movs	r6, #225
+	lsls	r6, r6, #24
+	ands	r7, r6
+	mov	r6, r12
 	lsrs	r6, r6, #1
-	cmp	r6, #2
+	eors	r6, r7
+	@ ghash.ae:54: z = z ^ (if b[0] == 1 then tab[0] else 0)
+	ldr	r7, [r3, #12]
+	ands	r7, r0
+	eors	r6, r7
+	@ ghash.ae:55: b = b >> 1
+	lsrs	r2, r2, #1
+	mov	r12, r6
+	mov	r6, r4
+	cmp	r2, #2
 	bcs	.Lghash_absorb_loop14
 .Lghash_absorb_done15:
-	mov	r8, r4
 	mov	r0, lr
 	adds	r0, #1
 	mov	lr, r0
+	mov	r4, r12
+	mov	r8, r1
+	mov	r9, r6
 	cmp	r0, #8
 	bcc	.Lghash_absorb_loop8
 .Lghash_absorb_done9:
-	mov	r9, r12
-	mov	r12, r8
-	mov	r4, r3
-	mov	r3, r2
-	ldr	r1, [sp, #4]
-	adds	r1, #1
-	str	r1, [sp, #4]
-	ldr	r0, [sp, #8]
-	cmp	r1, r0
+	ldr	r2, [sp, #8]
+	adds	r2, #1
+	str	r2, [sp, #8]
+	mov	r10, r8
+	mov	r1, r9
+	ldr	r0, [sp, #12]
+	cmp	r2, r0
 	bcs	.Lghash_absorb_far2
 	b	.Lghash_absorb_loop1
 .Lghash_absorb_far2:
 .Lghash_absorb_done2:
-	mov	r1, r9
-	ldr	r2, [sp, #72]
+	ldr	r2, [sp, #76]
 	str	r1, [r2]
-	mov	r0, r12
-	str	r0, [r2, #4]
-	str	r4, [r2, #8]
-	str	r3, [r2, #12]
-	add	sp, #36
+	mov	r1, r10
+	str	r1, [r2, #4]
+	str	r5, [r2, #8]
+	str	r4, [r2, #12]
+	add	sp, #40
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

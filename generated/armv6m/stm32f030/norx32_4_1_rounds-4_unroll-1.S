@@ -46,8 +46,8 @@ norx32_4_1_key_setup:
 
 
 @ --- norx32_4_1_encrypt_with: norx32_4_1.encrypt_with
-@     frame 216 bytes (81 spill slots, 26 on the stack; locals 112), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1934 bytes of code and literals
+@     frame 216 bytes (84 spill slots, 26 on the stack; locals 112), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1946 bytes of code and literals
 	.section .text.norx32_4_1_encrypt_with,"ax",%progbits
 	.global norx32_4_1_encrypt_with
 	.type norx32_4_1_encrypt_with, %function
@@ -72,8 +72,8 @@ norx32_4_1_encrypt_with:
 	str	r1, [sp, #96]
 	ldr	r1, [r0, #8]
 	str	r1, [sp, #92]
-	ldr	r0, [r0, #12]
-	str	r0, [sp, #88]
+	ldr	r1, [r0, #12]
+	str	r1, [sp, #88]
 	@ norx32_4_1.ae:132: initialize(s, k, nonce)
 	add	r0, sp, #104
 	ldr	r1, [sp, #100]
@@ -207,20 +207,13 @@ norx32_4_1_encrypt_with:
 	str	r1, [sp, #164]
 	@ norx_f.ae:56: s0 = s[0]
 	ldr	r0, [sp, #104]
-	@ norx_f.ae:72: @unroll(unroll)
-	str	r0, [sp]
+	mov	r9, r0
 	@ norx_f.ae:57: s1 = s[1]
-	ldr	r0, [sp, #108]
-	@ norx_f.ae:72: @unroll(unroll)
-	mov	r11, r0
+	ldr	r7, [sp, #108]
 	@ norx_f.ae:58: s2 = s[2]
-	ldr	r0, [sp, #112]
-	@ norx_f.ae:72: @unroll(unroll)
-	str	r0, [sp, #20]
+	ldr	r3, [sp, #112]
 	@ norx_f.ae:59: s3 = s[3]
-	ldr	r0, [sp, #116]
-	@ norx_f.ae:72: @unroll(unroll)
-	str	r0, [sp, #44]
+	ldr	r2, [sp, #116]
 	@ norx_f.ae:60: s4 = s[4]
 	ldr	r6, [sp, #120]
 	@ norx_f.ae:61: s5 = s[5]
@@ -228,44 +221,47 @@ norx32_4_1_encrypt_with:
 	@ norx_f.ae:62: s6 = s[6]
 	ldr	r4, [sp, #128]
 	@ norx_f.ae:63: s7 = s[7]
-	ldr	r0, [sp, #132]
-	@ norx_f.ae:72: @unroll(unroll)
-	mov	r8, r0
+	ldr	r1, [sp, #132]
 	@ norx_f.ae:64: s8 = s[8]
-	ldr	r1, [sp, #136]
+	ldr	r0, [sp, #136]
+	str	r0, [sp, #12]
 	@ norx_f.ae:65: s9 = s[9]
 	ldr	r0, [sp, #140]
-	@ norx_f.ae:72: @unroll(unroll)
 	mov	r10, r0
 	@ norx_f.ae:66: s10 = s[10]
 	ldr	r0, [sp, #144]
-	@ norx_f.ae:72: @unroll(unroll)
-	str	r0, [sp, #8]
+	str	r0, [sp]
 	@ norx_f.ae:67: s11 = s[11]
 	ldr	r0, [sp, #148]
-	@ norx_f.ae:72: @unroll(unroll)
-	str	r0, [sp, #4]
+	mov	r11, r0
 	@ norx_f.ae:68: s12 = s[12]
-	ldr	r3, [sp, #152]
+	ldr	r0, [sp, #152]
+	str	r0, [sp, #24]
 	@ norx_f.ae:69: s13 = s[13]
 	ldr	r0, [sp, #156]
-	@ norx_f.ae:72: @unroll(unroll)
 	str	r0, [sp, #16]
 	@ norx_f.ae:70: s14 = s[14]
 	ldr	r0, [sp, #160]
-	@ norx_f.ae:72: @unroll(unroll)
 	str	r0, [sp, #28]
 	@ norx_f.ae:71: s15 = s[15]
 	ldr	r0, [sp, #164]
+	mov	r8, r0
 	@ norx_f.ae:72: @unroll(unroll)
-	mov	r9, r0
 	movs	r0, #0
 	str	r0, [sp, #48]
+	mov	r0, r9
+	str	r0, [sp, #8]
+	str	r7, [sp, #4]
+	str	r3, [sp, #20]
+	str	r2, [sp, #44]
+	mov	r9, r1
+	ldr	r1, [sp, #12]
+	ldr	r3, [sp, #24]
 .Lnorx32_4_1_encrypt_with_loop5:
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r7, [sp]
+	ldr	r7, [sp, #8]
 	eors	r7, r6
-	ldr	r0, [sp]
+	ldr	r0, [sp, #8]
 	ands	r0, r6
 	lsls	r2, r0, #1
 	eors	r7, r2
@@ -289,7 +285,7 @@ norx32_4_1_encrypt_with:
 	ands	r7, r6
 	lsls	r1, r7, #1
 	eors	r0, r1
-	str	r0, [sp]
+	str	r0, [sp, #8]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r3, r0
 	movs	r1, #16
@@ -310,9 +306,9 @@ norx32_4_1_encrypt_with:
 	rors	r1, r2
 	str	r1, [sp, #24]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r11
+	ldr	r3, [sp, #4]
 	eors	r3, r5
-	mov	r0, r11
+	ldr	r0, [sp, #4]
 	ands	r0, r5
 	lsls	r0, r0, #1
 	eors	r3, r0
@@ -338,7 +334,7 @@ norx32_4_1_encrypt_with:
 	ands	r3, r5
 	lsls	r3, r3, #1
 	eors	r0, r3
-	mov	r11, r0
+	str	r0, [sp, #4]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r2, r0
 	movs	r6, #16
@@ -369,9 +365,9 @@ norx32_4_1_encrypt_with:
 	movs	r1, #8
 	rors	r3, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r2, [sp, #8]
+	ldr	r2, [sp]
 	eors	r2, r3
-	ldr	r1, [sp, #8]
+	ldr	r1, [sp]
 	ands	r1, r3
 	lsls	r1, r1, #1
 	eors	r2, r1
@@ -404,26 +400,26 @@ norx32_4_1_encrypt_with:
 	rors	r4, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r7, [sp, #44]
-	mov	r1, r8
+	mov	r1, r9
 	eors	r7, r1
 	ldr	r2, [sp, #44]
 	ands	r2, r1
 	lsls	r1, r2, #1
 	eors	r7, r1
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r0, r9
+	mov	r0, r8
 	eors	r0, r7
 	movs	r1, #8
 	rors	r0, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r2, [sp, #4]
+	mov	r2, r11
 	eors	r2, r0
-	ldr	r1, [sp, #4]
+	mov	r1, r11
 	ands	r1, r0
 	lsls	r1, r1, #1
 	eors	r2, r1
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r6, r8
+	mov	r6, r9
 	eors	r6, r2
 	movs	r1, #11
 	rors	r6, r1
@@ -449,9 +445,9 @@ norx32_4_1_encrypt_with:
 	movs	r1, #31
 	rors	r6, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r1, [sp]
+	ldr	r1, [sp, #8]
 	eors	r1, r5
-	ldr	r2, [sp]
+	ldr	r2, [sp, #8]
 	ands	r2, r5
 	lsls	r2, r2, #1
 	eors	r1, r2
@@ -475,29 +471,29 @@ norx32_4_1_encrypt_with:
 	ands	r1, r5
 	lsls	r1, r1, #1
 	eors	r3, r1
-	str	r3, [sp]
+	str	r3, [sp, #8]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r0, r3
 	movs	r1, #16
 	mov	r3, r0
 	rors	r3, r1
-	mov	r9, r3
+	mov	r8, r3
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r1, r2
 	eors	r1, r3
 	ands	r2, r3
 	lsls	r2, r2, #1
 	eors	r1, r2
-	str	r1, [sp, #8]
+	str	r1, [sp]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r5, r1
 	movs	r3, #31
 	rors	r5, r3
 	str	r5, [sp, #32]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r11
+	ldr	r1, [sp, #4]
 	eors	r1, r4
-	mov	r5, r11
+	ldr	r5, [sp, #4]
 	ands	r5, r4
 	lsls	r5, r5, #1
 	eors	r1, r5
@@ -522,7 +518,7 @@ norx32_4_1_encrypt_with:
 	ands	r1, r4
 	lsls	r5, r1, #1
 	eors	r2, r5
-	mov	r11, r2
+	str	r2, [sp, #4]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r3, r2
 	movs	r2, #16
@@ -533,7 +529,7 @@ norx32_4_1_encrypt_with:
 	ands	r0, r3
 	lsls	r0, r0, #1
 	eors	r2, r0
-	str	r2, [sp, #4]
+	mov	r11, r2
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r4, r2
 	movs	r2, #31
@@ -585,7 +581,7 @@ norx32_4_1_encrypt_with:
 	movs	r1, #31
 	mov	r0, r6
 	rors	r0, r1
-	mov	r8, r0
+	mov	r9, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r0, r10
 	ldr	r1, [sp, #24]
@@ -649,10 +645,10 @@ norx32_4_1_encrypt_with:
 .Lnorx32_4_1_encrypt_with_far3:
 .Lnorx32_4_1_encrypt_with_done6:
 	@ norx_f.ae:77: s[0] = s0
-	ldr	r0, [sp]
+	ldr	r0, [sp, #8]
 	str	r0, [sp, #104]
 	@ norx_f.ae:78: s[1] = s1
-	mov	r0, r11
+	ldr	r0, [sp, #4]
 	str	r0, [sp, #108]
 	@ norx_f.ae:79: s[2] = s2
 	ldr	r0, [sp, #20]
@@ -667,7 +663,7 @@ norx32_4_1_encrypt_with:
 	@ norx_f.ae:83: s[6] = s6
 	str	r4, [sp, #128]
 	@ norx_f.ae:84: s[7] = s7
-	mov	r0, r8
+	mov	r0, r9
 	str	r0, [sp, #132]
 	@ norx_f.ae:85: s[8] = s8
 	str	r1, [sp, #136]
@@ -675,10 +671,10 @@ norx32_4_1_encrypt_with:
 	mov	r0, r10
 	str	r0, [sp, #140]
 	@ norx_f.ae:87: s[10] = s10
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp]
 	str	r0, [sp, #144]
 	@ norx_f.ae:88: s[11] = s11
-	ldr	r0, [sp, #4]
+	mov	r0, r11
 	str	r0, [sp, #148]
 	@ norx_f.ae:89: s[12] = s12
 	str	r3, [sp, #152]
@@ -689,7 +685,7 @@ norx32_4_1_encrypt_with:
 	ldr	r0, [sp, #28]
 	str	r0, [sp, #160]
 	@ norx_f.ae:92: s[15] = s15
-	mov	r0, r9
+	mov	r0, r8
 	str	r0, [sp, #164]
 	@ norx32_4_1.ae:50: return cat(s[11], s[10], s[9], s[8], s[7], s[6], s[5], s[4], s[3], s[2], s[1], s[0])
 	ldr	r0, [sp, #148]
@@ -860,11 +856,11 @@ norx32_4_1_encrypt_with:
 	subs	r6, #32
 	b	.Lnorx32_4_1_encrypt_with_shl14
 .Lnorx32_4_1_encrypt_with_shf13:
+	movs	r1, #32
+	subs	r1, r1, r6
 	ldr	r0, [sp, #36]
 	lsls	r0, r6
 	str	r0, [sp, #36]
-	movs	r1, #32
-	subs	r1, r1, r6
 	mov	r0, r2
 	lsrs	r0, r1
 	ldr	r7, [sp, #36]
@@ -926,14 +922,14 @@ norx32_4_1_encrypt_with:
 	mov	r7, r11
 	orrs	r7, r0
 	mov	r11, r7
-	ldr	r0, [sp, #4]
-	lsrs	r0, r1
-	str	r0, [sp, #80]
 	ldr	r0, [sp]
 	lsls	r0, r6
-	ldr	r1, [sp, #80]
-	orrs	r0, r1
 	str	r0, [sp]
+	ldr	r0, [sp, #4]
+	lsrs	r0, r1
+	ldr	r1, [sp]
+	orrs	r1, r0
+	str	r1, [sp]
 	ldr	r0, [sp, #4]
 	lsls	r0, r6
 	str	r0, [sp, #4]
@@ -1121,15 +1117,15 @@ norx32_4_1_encrypt_with:
 .Lnorx32_4_1_encrypt_with_else1:
 .Lnorx32_4_1_encrypt_with_endif2:
 	@ norx32_4_1.ae:146: store_le(tag, 0, finalize(s, k))
-	ldr	r0, [sp, #100]
-	str	r0, [sp, #168]
-	ldr	r0, [sp, #96]
-	str	r0, [sp, #172]
-	ldr	r0, [sp, #92]
-	str	r0, [sp, #176]
-	ldr	r0, [sp, #88]
-	str	r0, [sp, #180]
 	add	r0, sp, #104
+	ldr	r1, [sp, #100]
+	str	r1, [sp, #168]
+	ldr	r1, [sp, #96]
+	str	r1, [sp, #172]
+	ldr	r1, [sp, #92]
+	str	r1, [sp, #176]
+	ldr	r1, [sp, #88]
+	str	r1, [sp, #180]
 	add	r1, sp, #168
 	add	r2, sp, #184
 	bl	norx32_4_1_finalize
@@ -1172,8 +1168,8 @@ norx32_4_1_encrypt_with:
 
 
 @ --- norx32_4_1_decrypt_with: norx32_4_1.decrypt_with
-@     frame 264 bytes (111 spill slots, 38 on the stack; locals 112), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 2346 bytes of code and literals
+@     frame 264 bytes (109 spill slots, 38 on the stack; locals 112), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 2356 bytes of code and literals
 	.section .text.norx32_4_1_decrypt_with,"ax",%progbits
 	.global norx32_4_1_decrypt_with
 	.type norx32_4_1_decrypt_with, %function
@@ -1335,20 +1331,13 @@ norx32_4_1_decrypt_with:
 	str	r1, [sp, #212]
 	@ norx_f.ae:56: s0 = s[0]
 	ldr	r0, [sp, #152]
-	@ norx_f.ae:72: @unroll(unroll)
-	str	r0, [sp]
+	mov	r9, r0
 	@ norx_f.ae:57: s1 = s[1]
-	ldr	r0, [sp, #156]
-	@ norx_f.ae:72: @unroll(unroll)
-	mov	r11, r0
+	ldr	r7, [sp, #156]
 	@ norx_f.ae:58: s2 = s[2]
-	ldr	r0, [sp, #160]
-	@ norx_f.ae:72: @unroll(unroll)
-	str	r0, [sp, #20]
+	ldr	r3, [sp, #160]
 	@ norx_f.ae:59: s3 = s[3]
-	ldr	r0, [sp, #164]
-	@ norx_f.ae:72: @unroll(unroll)
-	str	r0, [sp, #44]
+	ldr	r2, [sp, #164]
 	@ norx_f.ae:60: s4 = s[4]
 	ldr	r6, [sp, #168]
 	@ norx_f.ae:61: s5 = s[5]
@@ -1356,44 +1345,47 @@ norx32_4_1_decrypt_with:
 	@ norx_f.ae:62: s6 = s[6]
 	ldr	r4, [sp, #176]
 	@ norx_f.ae:63: s7 = s[7]
-	ldr	r0, [sp, #180]
-	@ norx_f.ae:72: @unroll(unroll)
-	mov	r8, r0
+	ldr	r1, [sp, #180]
 	@ norx_f.ae:64: s8 = s[8]
-	ldr	r1, [sp, #184]
+	ldr	r0, [sp, #184]
+	str	r0, [sp, #12]
 	@ norx_f.ae:65: s9 = s[9]
 	ldr	r0, [sp, #188]
-	@ norx_f.ae:72: @unroll(unroll)
 	mov	r10, r0
 	@ norx_f.ae:66: s10 = s[10]
 	ldr	r0, [sp, #192]
-	@ norx_f.ae:72: @unroll(unroll)
-	str	r0, [sp, #8]
+	str	r0, [sp]
 	@ norx_f.ae:67: s11 = s[11]
 	ldr	r0, [sp, #196]
-	@ norx_f.ae:72: @unroll(unroll)
-	str	r0, [sp, #4]
+	mov	r11, r0
 	@ norx_f.ae:68: s12 = s[12]
-	ldr	r3, [sp, #200]
+	ldr	r0, [sp, #200]
+	str	r0, [sp, #24]
 	@ norx_f.ae:69: s13 = s[13]
 	ldr	r0, [sp, #204]
-	@ norx_f.ae:72: @unroll(unroll)
 	str	r0, [sp, #16]
 	@ norx_f.ae:70: s14 = s[14]
 	ldr	r0, [sp, #208]
-	@ norx_f.ae:72: @unroll(unroll)
 	str	r0, [sp, #28]
 	@ norx_f.ae:71: s15 = s[15]
 	ldr	r0, [sp, #212]
+	mov	r8, r0
 	@ norx_f.ae:72: @unroll(unroll)
-	mov	r9, r0
 	movs	r0, #0
 	str	r0, [sp, #48]
+	mov	r0, r9
+	str	r0, [sp, #8]
+	str	r7, [sp, #4]
+	str	r3, [sp, #20]
+	str	r2, [sp, #44]
+	mov	r9, r1
+	ldr	r1, [sp, #12]
+	ldr	r3, [sp, #24]
 .Lnorx32_4_1_decrypt_with_loop5:
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r7, [sp]
+	ldr	r7, [sp, #8]
 	eors	r7, r6
-	ldr	r0, [sp]
+	ldr	r0, [sp, #8]
 	ands	r0, r6
 	lsls	r2, r0, #1
 	eors	r7, r2
@@ -1417,7 +1409,7 @@ norx32_4_1_decrypt_with:
 	ands	r7, r6
 	lsls	r1, r7, #1
 	eors	r0, r1
-	str	r0, [sp]
+	str	r0, [sp, #8]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r3, r0
 	movs	r1, #16
@@ -1438,9 +1430,9 @@ norx32_4_1_decrypt_with:
 	rors	r1, r2
 	str	r1, [sp, #24]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r11
+	ldr	r3, [sp, #4]
 	eors	r3, r5
-	mov	r0, r11
+	ldr	r0, [sp, #4]
 	ands	r0, r5
 	lsls	r0, r0, #1
 	eors	r3, r0
@@ -1466,7 +1458,7 @@ norx32_4_1_decrypt_with:
 	ands	r3, r5
 	lsls	r3, r3, #1
 	eors	r0, r3
-	mov	r11, r0
+	str	r0, [sp, #4]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r2, r0
 	movs	r6, #16
@@ -1497,9 +1489,9 @@ norx32_4_1_decrypt_with:
 	movs	r1, #8
 	rors	r3, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r2, [sp, #8]
+	ldr	r2, [sp]
 	eors	r2, r3
-	ldr	r1, [sp, #8]
+	ldr	r1, [sp]
 	ands	r1, r3
 	lsls	r1, r1, #1
 	eors	r2, r1
@@ -1532,26 +1524,26 @@ norx32_4_1_decrypt_with:
 	rors	r4, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r7, [sp, #44]
-	mov	r1, r8
+	mov	r1, r9
 	eors	r7, r1
 	ldr	r2, [sp, #44]
 	ands	r2, r1
 	lsls	r1, r2, #1
 	eors	r7, r1
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r0, r9
+	mov	r0, r8
 	eors	r0, r7
 	movs	r1, #8
 	rors	r0, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r2, [sp, #4]
+	mov	r2, r11
 	eors	r2, r0
-	ldr	r1, [sp, #4]
+	mov	r1, r11
 	ands	r1, r0
 	lsls	r1, r1, #1
 	eors	r2, r1
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r6, r8
+	mov	r6, r9
 	eors	r6, r2
 	movs	r1, #11
 	rors	r6, r1
@@ -1577,9 +1569,9 @@ norx32_4_1_decrypt_with:
 	movs	r1, #31
 	rors	r6, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r1, [sp]
+	ldr	r1, [sp, #8]
 	eors	r1, r5
-	ldr	r2, [sp]
+	ldr	r2, [sp, #8]
 	ands	r2, r5
 	lsls	r2, r2, #1
 	eors	r1, r2
@@ -1603,29 +1595,29 @@ norx32_4_1_decrypt_with:
 	ands	r1, r5
 	lsls	r1, r1, #1
 	eors	r3, r1
-	str	r3, [sp]
+	str	r3, [sp, #8]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r0, r3
 	movs	r1, #16
 	mov	r3, r0
 	rors	r3, r1
-	mov	r9, r3
+	mov	r8, r3
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r1, r2
 	eors	r1, r3
 	ands	r2, r3
 	lsls	r2, r2, #1
 	eors	r1, r2
-	str	r1, [sp, #8]
+	str	r1, [sp]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r5, r1
 	movs	r3, #31
 	rors	r5, r3
 	str	r5, [sp, #32]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r11
+	ldr	r1, [sp, #4]
 	eors	r1, r4
-	mov	r5, r11
+	ldr	r5, [sp, #4]
 	ands	r5, r4
 	lsls	r5, r5, #1
 	eors	r1, r5
@@ -1650,7 +1642,7 @@ norx32_4_1_decrypt_with:
 	ands	r1, r4
 	lsls	r5, r1, #1
 	eors	r2, r5
-	mov	r11, r2
+	str	r2, [sp, #4]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r3, r2
 	movs	r2, #16
@@ -1661,7 +1653,7 @@ norx32_4_1_decrypt_with:
 	ands	r0, r3
 	lsls	r0, r0, #1
 	eors	r2, r0
-	str	r2, [sp, #4]
+	mov	r11, r2
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r4, r2
 	movs	r2, #31
@@ -1713,7 +1705,7 @@ norx32_4_1_decrypt_with:
 	movs	r1, #31
 	mov	r0, r6
 	rors	r0, r1
-	mov	r8, r0
+	mov	r9, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r0, r10
 	ldr	r1, [sp, #24]
@@ -1777,10 +1769,10 @@ norx32_4_1_decrypt_with:
 .Lnorx32_4_1_decrypt_with_far3:
 .Lnorx32_4_1_decrypt_with_done6:
 	@ norx_f.ae:77: s[0] = s0
-	ldr	r0, [sp]
+	ldr	r0, [sp, #8]
 	str	r0, [sp, #152]
 	@ norx_f.ae:78: s[1] = s1
-	mov	r0, r11
+	ldr	r0, [sp, #4]
 	str	r0, [sp, #156]
 	@ norx_f.ae:79: s[2] = s2
 	ldr	r0, [sp, #20]
@@ -1795,7 +1787,7 @@ norx32_4_1_decrypt_with:
 	@ norx_f.ae:83: s[6] = s6
 	str	r4, [sp, #176]
 	@ norx_f.ae:84: s[7] = s7
-	mov	r0, r8
+	mov	r0, r9
 	str	r0, [sp, #180]
 	@ norx_f.ae:85: s[8] = s8
 	str	r1, [sp, #184]
@@ -1803,10 +1795,10 @@ norx32_4_1_decrypt_with:
 	mov	r0, r10
 	str	r0, [sp, #188]
 	@ norx_f.ae:87: s[10] = s10
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp]
 	str	r0, [sp, #192]
 	@ norx_f.ae:88: s[11] = s11
-	ldr	r0, [sp, #4]
+	mov	r0, r11
 	str	r0, [sp, #196]
 	@ norx_f.ae:89: s[12] = s12
 	str	r3, [sp, #200]
@@ -1817,33 +1809,33 @@ norx32_4_1_decrypt_with:
 	ldr	r0, [sp, #28]
 	str	r0, [sp, #208]
 	@ norx_f.ae:92: s[15] = s15
-	mov	r0, r9
+	mov	r0, r8
 	str	r0, [sp, #212]
 	@ norx32_4_1.ae:50: return cat(s[11], s[10], s[9], s[8], s[7], s[6], s[5], s[4], s[3], s[2], s[1], s[0])
 	ldr	r0, [sp, #196]
-	str	r0, [sp, #84]
-	ldr	r0, [sp, #192]
-	str	r0, [sp, #88]
-	ldr	r0, [sp, #188]
-	str	r0, [sp, #92]
-	ldr	r0, [sp, #184]
-	str	r0, [sp, #96]
-	ldr	r0, [sp, #180]
-	str	r0, [sp, #100]
-	ldr	r0, [sp, #176]
-	str	r0, [sp, #104]
-	ldr	r0, [sp, #172]
-	str	r0, [sp, #108]
-	ldr	r0, [sp, #168]
-	str	r0, [sp, #112]
-	ldr	r0, [sp, #164]
-	str	r0, [sp, #116]
-	ldr	r0, [sp, #160]
-	str	r0, [sp, #120]
-	ldr	r0, [sp, #156]
-	str	r0, [sp, #124]
-	ldr	r0, [sp, #152]
 	str	r0, [sp, #128]
+	ldr	r0, [sp, #192]
+	str	r0, [sp, #124]
+	ldr	r0, [sp, #188]
+	str	r0, [sp, #120]
+	ldr	r0, [sp, #184]
+	str	r0, [sp, #116]
+	ldr	r0, [sp, #180]
+	str	r0, [sp, #112]
+	ldr	r0, [sp, #176]
+	str	r0, [sp, #108]
+	ldr	r0, [sp, #172]
+	str	r0, [sp, #104]
+	ldr	r0, [sp, #168]
+	str	r0, [sp, #100]
+	ldr	r0, [sp, #164]
+	str	r0, [sp, #96]
+	ldr	r0, [sp, #160]
+	str	r0, [sp, #92]
+	ldr	r0, [sp, #156]
+	str	r0, [sp, #88]
+	ldr	r0, [sp, #152]
+	str	r0, [sp, #84]
 	@ norx32_4_1.ae:164: x = first_bytes(r ^ load_le(ct, off, rate, count), count)
 	ldr	r1, [sp, #304]
 	ldr	r0, [sp, #72]
@@ -1884,13 +1876,13 @@ norx32_4_1_decrypt_with:
 	mov	r1, r3
 .Lnorx32_4_1_decrypt_with_words8:
 	ldr	r0, [r1]
-	str	r0, [sp, #12]
+	str	r0, [sp, #20]
 	ldr	r0, [r1, #4]
-	str	r0, [sp, #8]
+	str	r0, [sp, #16]
 	ldr	r0, [r1, #8]
-	str	r0, [sp, #4]
+	str	r0, [sp, #12]
 	ldr	r0, [r1, #12]
-	str	r0, [sp]
+	str	r0, [sp, #8]
 	ldr	r0, [r1, #16]
 	mov	r8, r0
 	ldr	r0, [r1, #20]
@@ -1901,48 +1893,48 @@ norx32_4_1_decrypt_with:
 	ldr	r4, [r1, #36]
 	ldr	r3, [r1, #40]
 	ldr	r2, [r1, #44]
+	ldr	r0, [sp, #20]
+	ldr	r1, [sp, #84]
+	eors	r0, r1
+	str	r0, [sp, #20]
+	ldr	r0, [sp, #16]
+	ldr	r1, [sp, #88]
+	eors	r0, r1
+	str	r0, [sp, #16]
 	ldr	r0, [sp, #12]
-	ldr	r1, [sp, #128]
+	ldr	r1, [sp, #92]
 	eors	r0, r1
 	str	r0, [sp, #12]
 	ldr	r0, [sp, #8]
-	ldr	r1, [sp, #124]
+	ldr	r1, [sp, #96]
 	eors	r0, r1
 	str	r0, [sp, #8]
-	ldr	r0, [sp, #4]
-	ldr	r1, [sp, #120]
-	eors	r0, r1
-	str	r0, [sp, #4]
-	ldr	r0, [sp]
-	ldr	r1, [sp, #116]
-	eors	r0, r1
-	str	r0, [sp]
 	mov	r0, r8
-	ldr	r1, [sp, #112]
+	ldr	r1, [sp, #100]
 	eors	r0, r1
 	str	r0, [sp, #64]
 	mov	r0, r9
-	ldr	r1, [sp, #108]
+	ldr	r1, [sp, #104]
 	eors	r0, r1
 	str	r0, [sp, #60]
-	ldr	r0, [sp, #104]
+	ldr	r0, [sp, #108]
 	eors	r7, r0
 	str	r7, [sp, #56]
-	ldr	r0, [sp, #100]
+	ldr	r0, [sp, #112]
 	eors	r6, r0
 	str	r6, [sp, #52]
-	ldr	r0, [sp, #96]
+	ldr	r0, [sp, #116]
 	eors	r5, r0
-	str	r5, [sp, #44]
-	ldr	r0, [sp, #92]
+	str	r5, [sp, #48]
+	ldr	r0, [sp, #120]
 	eors	r4, r0
-	str	r4, [sp, #40]
-	ldr	r0, [sp, #88]
+	str	r4, [sp, #44]
+	ldr	r0, [sp, #124]
 	eors	r3, r0
-	str	r3, [sp, #36]
-	ldr	r0, [sp, #84]
+	str	r3, [sp, #40]
+	ldr	r0, [sp, #128]
 	eors	r2, r0
-	str	r2, [sp, #32]
+	str	r2, [sp, #36]
 	@ norx32_4_1.ae:45: return x & ~(~(0 as u384) << (8 * count))
 	ldr	r0, [sp, #68]
 	lsls	r0, r0, #3
@@ -1950,12 +1942,12 @@ norx32_4_1_decrypt_with:
 	movs	r4, #0
 	mvns	r4, r4
 	str	r4, [sp, #28]
-	str	r4, [sp, #20]
+	mov	r11, r4
 	mov	r10, r4
 	mov	r9, r4
 	mov	r8, r4
-	str	r4, [sp, #16]
-	mov	r11, r4
+	str	r4, [sp, #4]
+	str	r4, [sp]
 	mov	r3, r4
 	mov	r2, r4
 	mov	r1, r4
@@ -1972,27 +1964,26 @@ norx32_4_1_decrypt_with:
 	mov	r4, r1
 	mov	r1, r2
 	mov	r2, r3
-	mov	r3, r11
-	ldr	r0, [sp, #16]
-	mov	r11, r0
+	ldr	r3, [sp]
+	ldr	r0, [sp, #4]
+	str	r0, [sp]
 	mov	r0, r8
-	str	r0, [sp, #16]
+	str	r0, [sp, #4]
 	mov	r8, r9
 	mov	r9, r10
-	ldr	r0, [sp, #20]
-	mov	r10, r0
+	mov	r10, r11
 	ldr	r0, [sp, #28]
-	str	r0, [sp, #20]
+	mov	r11, r0
 	movs	r0, #0
 	str	r0, [sp, #28]
 	subs	r6, #32
 	b	.Lnorx32_4_1_decrypt_with_shl14
 .Lnorx32_4_1_decrypt_with_shf13:
+	movs	r5, #32
+	subs	r5, r5, r6
 	ldr	r0, [sp, #24]
 	lsls	r0, r6
 	str	r0, [sp, #24]
-	movs	r5, #32
-	subs	r5, r5, r6
 	mov	r0, r4
 	lsrs	r0, r5
 	ldr	r7, [sp, #24]
@@ -2011,21 +2002,21 @@ norx32_4_1_decrypt_with:
 	lsrs	r0, r5
 	orrs	r2, r0
 	lsls	r3, r6
-	mov	r0, r11
+	ldr	r0, [sp]
 	lsrs	r0, r5
 	orrs	r3, r0
-	mov	r0, r11
+	ldr	r0, [sp]
 	lsls	r0, r6
-	ldr	r7, [sp, #16]
+	ldr	r7, [sp, #4]
 	lsrs	r7, r5
 	orrs	r0, r7
-	mov	r11, r0
-	ldr	r0, [sp, #16]
+	str	r0, [sp]
+	ldr	r0, [sp, #4]
 	lsls	r0, r6
 	mov	r7, r8
 	lsrs	r7, r5
 	orrs	r0, r7
-	str	r0, [sp, #16]
+	str	r0, [sp, #4]
 	mov	r0, r8
 	lsls	r0, r6
 	mov	r8, r0
@@ -2045,19 +2036,19 @@ norx32_4_1_decrypt_with:
 	mov	r0, r10
 	lsls	r0, r6
 	mov	r10, r0
-	ldr	r0, [sp, #20]
+	mov	r0, r11
 	lsrs	r0, r5
 	mov	r7, r10
 	orrs	r7, r0
 	mov	r10, r7
+	mov	r0, r11
+	lsls	r0, r6
+	mov	r11, r0
 	ldr	r0, [sp, #28]
 	lsrs	r0, r5
-	str	r0, [sp, #48]
-	ldr	r0, [sp, #20]
-	lsls	r0, r6
-	ldr	r5, [sp, #48]
-	orrs	r0, r5
-	str	r0, [sp, #20]
+	mov	r5, r11
+	orrs	r5, r0
+	mov	r11, r5
 	ldr	r0, [sp, #28]
 	lsls	r0, r6
 	str	r0, [sp, #28]
@@ -2065,62 +2056,62 @@ norx32_4_1_decrypt_with:
 .Lnorx32_4_1_decrypt_with_shz12:
 	movs	r0, #0
 	str	r0, [sp, #28]
-	str	r0, [sp, #20]
+	mov	r11, r0
 	mov	r10, r0
 	mov	r9, r0
 	mov	r8, r0
-	str	r0, [sp, #16]
-	mov	r11, r0
+	str	r0, [sp, #4]
+	str	r0, [sp]
 	movs	r3, #0
 	movs	r2, #0
 	movs	r1, #0
 	movs	r4, #0
 	str	r0, [sp, #24]
 .Lnorx32_4_1_decrypt_with_she15:
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #20]
 	ldr	r5, [sp, #28]
+	bics	r0, r5
+	str	r0, [sp, #20]
+	ldr	r0, [sp, #16]
+	mov	r5, r11
+	bics	r0, r5
+	str	r0, [sp, #16]
+	ldr	r0, [sp, #12]
+	mov	r5, r10
 	bics	r0, r5
 	str	r0, [sp, #12]
 	ldr	r0, [sp, #8]
-	ldr	r5, [sp, #20]
-	bics	r0, r5
-	str	r0, [sp, #8]
-	ldr	r0, [sp, #4]
-	mov	r5, r10
-	bics	r0, r5
-	str	r0, [sp, #4]
-	ldr	r0, [sp]
 	mov	r5, r9
 	bics	r0, r5
-	str	r0, [sp]
+	str	r0, [sp, #8]
 	ldr	r0, [sp, #64]
 	mov	r5, r8
 	bics	r0, r5
 	str	r0, [sp, #64]
 	ldr	r0, [sp, #60]
-	ldr	r5, [sp, #16]
+	ldr	r5, [sp, #4]
 	bics	r0, r5
 	str	r0, [sp, #60]
 	ldr	r0, [sp, #56]
-	mov	r5, r11
+	ldr	r5, [sp]
 	bics	r0, r5
 	str	r0, [sp, #56]
 	ldr	r0, [sp, #52]
 	bics	r0, r3
 	str	r0, [sp, #52]
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #48]
 	bics	r0, r2
+	str	r0, [sp, #48]
+	ldr	r0, [sp, #44]
+	bics	r0, r1
 	str	r0, [sp, #44]
 	ldr	r0, [sp, #40]
-	bics	r0, r1
+	bics	r0, r4
 	str	r0, [sp, #40]
 	ldr	r0, [sp, #36]
-	bics	r0, r4
-	str	r0, [sp, #36]
-	ldr	r0, [sp, #32]
 	ldr	r1, [sp, #24]
 	bics	r0, r1
-	str	r0, [sp, #32]
+	str	r0, [sp, #36]
 	@ norx32_4_1.ae:165: store_le(msg, off, x, count)
 	ldr	r1, [sp, #320]
 	ldr	r0, [sp, #72]
@@ -2131,13 +2122,13 @@ norx32_4_1_decrypt_with:
 	movs	r0, #3
 	tst	r1, r0
 	bne	.Lnorx32_4_1_decrypt_with_bytes16
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #20]
 	str	r0, [r1]
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #16]
 	str	r0, [r1, #4]
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #12]
 	str	r0, [r1, #8]
-	ldr	r0, [sp]
+	ldr	r0, [sp, #8]
 	str	r0, [r1, #12]
 	ldr	r0, [sp, #64]
 	str	r0, [r1, #16]
@@ -2147,23 +2138,23 @@ norx32_4_1_decrypt_with:
 	str	r0, [r1, #24]
 	ldr	r0, [sp, #52]
 	str	r0, [r1, #28]
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #48]
 	str	r0, [r1, #32]
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #44]
 	str	r0, [r1, #36]
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #40]
 	str	r0, [r1, #40]
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #36]
 	str	r0, [r1, #44]
 	b	.Lnorx32_4_1_decrypt_with_stored17
 .Lnorx32_4_1_decrypt_with_bytes16:
-	ldr	r0, [sp, #12]
+	ldr	r0, [sp, #20]
 	str	r0, [sp, #216]
-	ldr	r0, [sp, #8]
+	ldr	r0, [sp, #16]
 	str	r0, [sp, #220]
-	ldr	r0, [sp, #4]
+	ldr	r0, [sp, #12]
 	str	r0, [sp, #224]
-	ldr	r0, [sp]
+	ldr	r0, [sp, #8]
 	str	r0, [sp, #228]
 	ldr	r0, [sp, #64]
 	str	r0, [sp, #232]
@@ -2173,13 +2164,13 @@ norx32_4_1_decrypt_with:
 	str	r0, [sp, #240]
 	ldr	r0, [sp, #52]
 	str	r0, [sp, #244]
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #48]
 	str	r0, [sp, #248]
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #44]
 	str	r0, [sp, #252]
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #40]
 	str	r0, [sp, #256]
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #36]
 	str	r0, [sp, #260]
 	add	r3, sp, #216
 	ldr	r2, [sp, #68]
@@ -2197,265 +2188,263 @@ norx32_4_1_decrypt_with:
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	ldr	r0, [sp, #68]
 	cmp	r0, #48
-	movs	r7, #0
-	sbcs	r7, r7
-	ldr	r2, [sp, #80]
+	movs	r2, #0
+	sbcs	r2, r2
 	movs	r0, #1
-	str	r0, [sp, #48]
+	str	r0, [sp]
 	movs	r0, #0
-	str	r0, [sp, #24]
 	mov	r11, r0
 	mov	r10, r0
 	mov	r9, r0
 	mov	r8, r0
-	str	r0, [sp, #20]
-	str	r0, [sp, #16]
-	movs	r5, #0
+	str	r0, [sp, #4]
+	str	r0, [sp, #28]
+	str	r0, [sp, #24]
 	movs	r4, #0
 	movs	r3, #0
-	str	r0, [sp, #28]
+	movs	r1, #0
+	str	r0, [sp, #32]
+	ldr	r6, [sp, #80]
 	movs	r0, #3
 	lsls	r0, r0, #7
-	cmp	r2, r0
+	cmp	r6, r0
 	bcs	.Lnorx32_4_1_decrypt_with_shz20
 .Lnorx32_4_1_decrypt_with_shl22:
-	cmp	r2, #32
+	cmp	r6, #32
 	bcc	.Lnorx32_4_1_decrypt_with_shf21
-	str	r3, [sp, #28]
+	str	r1, [sp, #32]
+	mov	r1, r3
 	mov	r3, r4
-	mov	r4, r5
-	ldr	r5, [sp, #16]
-	ldr	r0, [sp, #20]
-	str	r0, [sp, #16]
+	ldr	r4, [sp, #24]
+	ldr	r0, [sp, #28]
+	str	r0, [sp, #24]
+	ldr	r0, [sp, #4]
+	str	r0, [sp, #28]
 	mov	r0, r8
-	str	r0, [sp, #20]
+	str	r0, [sp, #4]
 	mov	r8, r9
 	mov	r9, r10
 	mov	r10, r11
-	ldr	r0, [sp, #24]
+	ldr	r0, [sp]
 	mov	r11, r0
-	ldr	r0, [sp, #48]
-	str	r0, [sp, #24]
 	movs	r0, #0
-	str	r0, [sp, #48]
-	subs	r2, #32
+	str	r0, [sp]
+	subs	r6, #32
 	b	.Lnorx32_4_1_decrypt_with_shl22
 .Lnorx32_4_1_decrypt_with_shf21:
-	ldr	r0, [sp, #28]
-	lsls	r0, r2
-	str	r0, [sp, #28]
-	movs	r1, #32
-	subs	r1, r1, r2
+	movs	r5, #32
+	subs	r5, r5, r6
+	ldr	r0, [sp, #32]
+	lsls	r0, r6
+	str	r0, [sp, #32]
+	mov	r0, r1
+	lsrs	r0, r5
+	ldr	r7, [sp, #32]
+	orrs	r7, r0
+	str	r7, [sp, #32]
+	lsls	r1, r6
 	mov	r0, r3
-	lsrs	r0, r1
-	ldr	r6, [sp, #28]
-	orrs	r6, r0
-	str	r6, [sp, #28]
-	lsls	r3, r2
+	lsrs	r0, r5
+	orrs	r1, r0
+	lsls	r3, r6
 	mov	r0, r4
-	lsrs	r0, r1
+	lsrs	r0, r5
 	orrs	r3, r0
-	lsls	r4, r2
-	mov	r0, r5
-	lsrs	r0, r1
+	lsls	r4, r6
+	ldr	r0, [sp, #24]
+	lsrs	r0, r5
 	orrs	r4, r0
-	lsls	r5, r2
-	ldr	r0, [sp, #16]
-	lsrs	r0, r1
-	orrs	r5, r0
-	ldr	r0, [sp, #16]
-	lsls	r0, r2
-	ldr	r6, [sp, #20]
-	lsrs	r6, r1
-	orrs	r0, r6
-	str	r0, [sp, #16]
-	ldr	r0, [sp, #20]
-	lsls	r0, r2
-	mov	r6, r8
-	lsrs	r6, r1
-	orrs	r0, r6
-	str	r0, [sp, #20]
+	ldr	r0, [sp, #24]
+	lsls	r0, r6
+	ldr	r7, [sp, #28]
+	lsrs	r7, r5
+	orrs	r0, r7
+	str	r0, [sp, #24]
+	ldr	r0, [sp, #28]
+	lsls	r0, r6
+	ldr	r7, [sp, #4]
+	lsrs	r7, r5
+	orrs	r0, r7
+	str	r0, [sp, #28]
+	ldr	r0, [sp, #4]
+	lsls	r0, r6
+	str	r0, [sp, #4]
 	mov	r0, r8
-	lsls	r0, r2
+	lsrs	r0, r5
+	ldr	r7, [sp, #4]
+	orrs	r7, r0
+	str	r7, [sp, #4]
+	mov	r0, r8
+	lsls	r0, r6
 	mov	r8, r0
 	mov	r0, r9
-	lsrs	r0, r1
-	mov	r6, r8
-	orrs	r6, r0
-	mov	r8, r6
+	lsrs	r0, r5
+	mov	r7, r8
+	orrs	r7, r0
+	mov	r8, r7
 	mov	r0, r9
-	lsls	r0, r2
+	lsls	r0, r6
 	mov	r9, r0
 	mov	r0, r10
-	lsrs	r0, r1
-	mov	r6, r9
-	orrs	r6, r0
-	mov	r9, r6
+	lsrs	r0, r5
+	mov	r7, r9
+	orrs	r7, r0
+	mov	r9, r7
 	mov	r0, r10
-	lsls	r0, r2
+	lsls	r0, r6
 	mov	r10, r0
 	mov	r0, r11
-	lsrs	r0, r1
-	mov	r6, r10
-	orrs	r6, r0
-	mov	r10, r6
+	lsrs	r0, r5
+	mov	r7, r10
+	orrs	r7, r0
+	mov	r10, r7
 	mov	r0, r11
-	lsls	r0, r2
+	lsls	r0, r6
 	mov	r11, r0
-	ldr	r0, [sp, #24]
-	lsrs	r0, r1
-	mov	r6, r11
-	orrs	r6, r0
-	mov	r11, r6
-	ldr	r0, [sp, #48]
-	lsrs	r0, r1
-	str	r0, [sp, #68]
-	ldr	r0, [sp, #24]
-	lsls	r0, r2
-	ldr	r1, [sp, #68]
-	orrs	r0, r1
-	str	r0, [sp, #24]
-	ldr	r0, [sp, #48]
-	lsls	r0, r2
-	str	r0, [sp, #48]
+	ldr	r0, [sp]
+	lsrs	r0, r5
+	mov	r5, r11
+	orrs	r5, r0
+	mov	r11, r5
+	ldr	r0, [sp]
+	lsls	r0, r6
+	str	r0, [sp]
 	b	.Lnorx32_4_1_decrypt_with_she23
 .Lnorx32_4_1_decrypt_with_shz20:
 	movs	r0, #0
-	str	r0, [sp, #48]
-	str	r0, [sp, #24]
+	str	r0, [sp]
 	mov	r11, r0
 	mov	r10, r0
 	mov	r9, r0
 	mov	r8, r0
-	str	r0, [sp, #20]
-	str	r0, [sp, #16]
-	movs	r5, #0
+	str	r0, [sp, #4]
+	str	r0, [sp, #28]
+	str	r0, [sp, #24]
 	movs	r4, #0
 	movs	r3, #0
-	str	r0, [sp, #28]
+	movs	r1, #0
+	str	r0, [sp, #32]
 .Lnorx32_4_1_decrypt_with_she23:
-	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	ldr	r2, [sp, #84]
-	ldr	r0, [sp, #32]
-	eors	r2, r0
-	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ldr	r1, [sp, #28]
 	movs	r0, #1
 	lsls	r0, r0, #31
-	orrs	r1, r0
-	ands	r1, r7
+	ldr	r6, [sp, #32]
+	orrs	r6, r0
+	ldr	r0, [sp]
+	ands	r0, r2
+	str	r0, [sp]
+	mov	r0, r11
+	ands	r0, r2
+	mov	r11, r0
+	mov	r0, r10
+	ands	r0, r2
+	mov	r10, r0
+	mov	r0, r9
+	ands	r0, r2
+	mov	r9, r0
+	mov	r0, r8
+	ands	r0, r2
+	mov	r8, r0
+	ldr	r0, [sp, #4]
+	ands	r0, r2
+	str	r0, [sp, #4]
+	ldr	r7, [sp, #28]
+	ands	r7, r2
+	ldr	r5, [sp, #24]
+	ands	r5, r2
+	ands	r4, r2
+	ands	r3, r2
+	ands	r1, r2
+	ands	r6, r2
 	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	eors	r2, r1
-	str	r2, [sp, #68]
-	ldr	r1, [sp, #88]
-	ldr	r0, [sp, #36]
-	eors	r1, r0
-	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ands	r3, r7
-	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	eors	r1, r3
-	str	r1, [sp, #36]
-	ldr	r1, [sp, #92]
-	ldr	r0, [sp, #40]
-	eors	r1, r0
-	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ands	r4, r7
-	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	eors	r1, r4
-	str	r1, [sp, #32]
-	ldr	r1, [sp, #96]
-	ldr	r0, [sp, #44]
-	eors	r1, r0
-	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ands	r5, r7
-	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	eors	r1, r5
-	str	r1, [sp, #28]
-	ldr	r1, [sp, #100]
-	ldr	r0, [sp, #52]
-	eors	r1, r0
-	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ldr	r2, [sp, #16]
-	ands	r2, r7
-	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	eors	r1, r2
-	str	r1, [sp, #16]
-	ldr	r1, [sp, #104]
-	ldr	r0, [sp, #56]
-	eors	r1, r0
-	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	ldr	r2, [sp, #84]
 	ldr	r0, [sp, #20]
-	ands	r0, r7
+	eors	r2, r0
+	ldr	r0, [sp]
+	eors	r2, r0
+	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	str	r2, [sp, #152]
 	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	eors	r1, r0
-	ldr	r2, [sp, #108]
+	ldr	r2, [sp, #88]
+	ldr	r0, [sp, #16]
+	eors	r2, r0
+	mov	r0, r11
+	eors	r2, r0
+	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	str	r2, [sp, #156]
+	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	ldr	r2, [sp, #92]
+	ldr	r0, [sp, #12]
+	eors	r2, r0
+	mov	r0, r10
+	eors	r2, r0
+	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	str	r2, [sp, #160]
+	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	ldr	r2, [sp, #96]
+	ldr	r0, [sp, #8]
+	eors	r2, r0
+	mov	r0, r9
+	eors	r2, r0
+	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	str	r2, [sp, #164]
+	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	ldr	r2, [sp, #100]
+	ldr	r0, [sp, #64]
+	eors	r2, r0
+	mov	r0, r8
+	eors	r2, r0
+	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	str	r2, [sp, #168]
+	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	ldr	r2, [sp, #104]
 	ldr	r0, [sp, #60]
 	eors	r2, r0
-	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	r0, r8
-	ands	r0, r7
-	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	eors	r2, r0
-	ldr	r3, [sp, #112]
-	ldr	r0, [sp, #64]
-	eors	r3, r0
-	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	r0, r9
-	ands	r0, r7
-	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	eors	r3, r0
-	ldr	r4, [sp, #116]
-	ldr	r0, [sp]
-	eors	r4, r0
-	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	r0, r10
-	ands	r0, r7
-	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	eors	r4, r0
-	ldr	r5, [sp, #120]
 	ldr	r0, [sp, #4]
-	eors	r5, r0
-	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	r0, r11
-	ands	r0, r7
-	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	eors	r5, r0
-	ldr	r6, [sp, #124]
-	ldr	r0, [sp, #8]
-	eors	r6, r0
-	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ldr	r0, [sp, #24]
-	ands	r0, r7
-	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	eors	r6, r0
-	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ldr	r0, [sp, #48]
-	ands	r0, r7
-	mov	r8, r0
-	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	ldr	r7, [sp, #128]
-	ldr	r0, [sp, #12]
-	eors	r7, r0
-	mov	r0, r8
-	eors	r7, r0
+	eors	r2, r0
 	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	str	r7, [sp, #152]
-	str	r6, [sp, #156]
-	str	r5, [sp, #160]
-	str	r4, [sp, #164]
-	str	r3, [sp, #168]
 	str	r2, [sp, #172]
-	str	r1, [sp, #176]
-	ldr	r0, [sp, #16]
-	str	r0, [sp, #180]
-	ldr	r0, [sp, #28]
-	str	r0, [sp, #184]
-	ldr	r0, [sp, #32]
-	str	r0, [sp, #188]
+	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	ldr	r2, [sp, #108]
+	ldr	r0, [sp, #56]
+	eors	r2, r0
+	eors	r2, r7
+	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	str	r2, [sp, #176]
+	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	ldr	r2, [sp, #112]
+	ldr	r0, [sp, #52]
+	eors	r2, r0
+	eors	r2, r5
+	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	str	r2, [sp, #180]
+	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	ldr	r2, [sp, #116]
+	ldr	r0, [sp, #48]
+	eors	r2, r0
+	eors	r2, r4
+	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	str	r2, [sp, #184]
+	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	ldr	r2, [sp, #120]
+	ldr	r0, [sp, #44]
+	eors	r2, r0
+	eors	r2, r3
+	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	str	r2, [sp, #188]
+	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	ldr	r2, [sp, #124]
+	ldr	r0, [sp, #40]
+	eors	r2, r0
+	eors	r2, r1
+	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	str	r2, [sp, #192]
+	@ norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	ldr	r1, [sp, #128]
 	ldr	r0, [sp, #36]
-	str	r0, [sp, #192]
-	ldr	r0, [sp, #68]
-	str	r0, [sp, #196]
+	eors	r1, r0
+	eors	r1, r6
+	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	str	r1, [sp, #196]
 	ldr	r1, [sp, #76]
 	adds	r1, #1
 	str	r1, [sp, #76]
@@ -2503,14 +2492,14 @@ norx32_4_1_decrypt_with:
 	mov	r0, r1
 	mov	r1, r3
 	bl	norx32_4_1_finalize
+	ldr	r3, [sp, #232]
+	ldr	r2, [sp, #236]
+	ldr	r1, [sp, #240]
 	ldr	r0, [sp, #244]
+	eors	r7, r3
+	eors	r6, r2
+	eors	r5, r1
 	eors	r4, r0
-	ldr	r0, [sp, #240]
-	eors	r5, r0
-	ldr	r0, [sp, #232]
-	eors	r7, r0
-	ldr	r0, [sp, #236]
-	eors	r6, r0
 	orrs	r7, r6
 	orrs	r7, r5
 	orrs	r7, r4
@@ -2533,8 +2522,8 @@ norx32_4_1_decrypt_with:
 
 
 @ --- norx32_4_1_absorb_header: norx32_4_1.absorb_header
-@     frame 188 bytes (83 spill slots, 35 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1636 bytes of code and literals
+@     frame 184 bytes (80 spill slots, 34 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1684 bytes of code and literals
 	.section .text.norx32_4_1_absorb_header,"ax",%progbits
 	.global norx32_4_1_absorb_header
 	.type norx32_4_1_absorb_header, %function
@@ -2547,22 +2536,24 @@ norx32_4_1_absorb_header:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #188
-	str	r2, [sp, #128]
+	sub	sp, #184
+	str	r0, [sp, #40]
+	str	r1, [sp, #132]
+	str	r2, [sp, #124]
 	@ norx32_4_1.ae:96: if n > 0 {
-	movs	r3, #0
-	cmp	r3, r2
-	adcs	r3, r3
-	movs	r2, #1
-	eors	r3, r2
-	str	r0, [sp, #48]
-	str	r1, [sp, #136]
-	cmp	r3, #0
+	movs	r0, #0
+	mov	r1, r2
+	cmp	r0, r1
+	movs	r1, #0
+	adcs	r1, r1
+	movs	r0, #1
+	eors	r1, r0
+	cmp	r1, #0
 	bne	.Lnorx32_4_1_absorb_header_far1
 	b	.Lnorx32_4_1_absorb_header_else1
 .Lnorx32_4_1_absorb_header_far1:
 	@ norx32_4_1.ae:40: return ((((n >> 4) as u64) * 0xaaaaaaab) >> 33) as u32
-	ldr	r1, [sp, #128]
+	mov	r1, r2
 	lsrs	r4, r1, #4
 	lsls	r0, r4, #1
 	lsrs	r1, r4, #31
@@ -2632,7 +2623,7 @@ norx32_4_1_absorb_header:
 	lsrs	r3, r0, #1
 	@ norx32_4_1.ae:97: for i in 0..whole_blocks(n) + 1 {
 	adds	r3, r3, #1
-	str	r3, [sp, #132]
+	str	r3, [sp, #128]
 	movs	r1, #0
 	str	r1, [sp, #56]
 	mov	r0, r3
@@ -2647,7 +2638,7 @@ norx32_4_1_absorb_header:
 	muls	r0, r2
 	str	r0, [sp, #52]
 	@ norx32_4_1.ae:99: count = if n - off < rate then n - off else rate
-	ldr	r1, [sp, #128]
+	ldr	r1, [sp, #124]
 	subs	r1, r1, r0
 	cmp	r1, #48
 	movs	r0, #0
@@ -2655,514 +2646,530 @@ norx32_4_1_absorb_header:
 	eors	r1, r2
 	ands	r1, r0
 	eors	r1, r2
-	str	r1, [sp, #44]
+	str	r1, [sp, #48]
 	@ norx32_4_1.ae:100: s[15] = s[15] ^ header_tag
-	ldr	r5, [sp, #48]
-	ldr	r1, [r5, #60]
+	ldr	r3, [sp, #40]
+	ldr	r1, [r3, #60]
 	movs	r0, #1
 	eors	r1, r0
-	str	r1, [r5, #60]
+	str	r1, [r3, #60]
 	@ norx_f.ae:72: @unroll(unroll)
-	ldr	r0, [r5]
-	mov	r10, r0
-	ldr	r1, [r5, #4]
-	mov	r9, r1
-	ldr	r1, [r5, #8]
-	str	r1, [sp, #12]
-	ldr	r1, [r5, #12]
-	str	r1, [sp, #36]
-	ldr	r6, [r5, #16]
-	ldr	r4, [r5, #20]
-	ldr	r1, [r5, #24]
-	ldr	r3, [r5, #28]
-	mov	r12, r3
-	ldr	r3, [r5, #32]
-	ldr	r0, [r5, #36]
-	mov	r8, r0
-	ldr	r0, [r5, #40]
-	str	r0, [sp]
-	ldr	r0, [r5, #44]
-	mov	r11, r0
-	ldr	r2, [r5, #48]
-	ldr	r0, [r5, #52]
-	str	r0, [sp, #8]
-	ldr	r0, [r5, #56]
-	str	r0, [sp, #20]
-	ldr	r0, [r5, #60]
+	ldr	r0, [r3]
 	mov	lr, r0
+	ldr	r7, [r3, #4]
+	ldr	r4, [r3, #8]
+	ldr	r2, [r3, #12]
+	ldr	r6, [r3, #16]
+	ldr	r5, [r3, #20]
+	ldr	r3, [r3, #24]
+	ldr	r0, [sp, #40]
+	ldr	r1, [r0, #28]
+	ldr	r0, [r0, #32]
+	str	r0, [sp, #4]
+	ldr	r0, [sp, #40]
+	ldr	r0, [r0, #36]
+	mov	r8, r0
+	ldr	r0, [sp, #40]
+	ldr	r0, [r0, #40]
+	mov	r10, r0
+	ldr	r0, [sp, #40]
+	ldr	r0, [r0, #44]
+	mov	r9, r0
+	ldr	r0, [sp, #40]
+	ldr	r0, [r0, #48]
+	str	r0, [sp, #16]
+	ldr	r0, [sp, #40]
+	ldr	r0, [r0, #52]
+	str	r0, [sp, #8]
+	ldr	r0, [sp, #40]
+	ldr	r0, [r0, #56]
+	str	r0, [sp, #24]
+	ldr	r0, [sp, #40]
+	ldr	r0, [r0, #60]
+	mov	r12, r0
 	movs	r0, #0
-	str	r0, [sp, #40]
+	str	r0, [sp, #44]
+	mov	r0, lr
+	str	r0, [sp]
+	mov	r11, r7
+	str	r4, [sp, #12]
+	str	r2, [sp, #36]
+	mov	lr, r1
+	ldr	r2, [sp, #4]
+	ldr	r1, [sp, #16]
 .Lnorx32_4_1_absorb_header_loop5:
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r10
+	ldr	r7, [sp]
 	eors	r7, r6
-	mov	r0, r10
-	ands	r0, r6
-	lsls	r5, r0, #1
-	eors	r7, r5
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	eors	r2, r7
-	movs	r5, #8
-	rors	r2, r5
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r3
-	eors	r0, r2
-	ands	r3, r2
-	lsls	r5, r3, #1
-	eors	r0, r5
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r6, r0
-	movs	r5, #11
-	rors	r6, r5
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r7
-	eors	r3, r6
-	ands	r7, r6
-	lsls	r5, r7, #1
-	eors	r3, r5
-	mov	r10, r3
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r2, r3
-	movs	r5, #16
-	mov	r3, r2
-	rors	r3, r5
-	str	r3, [sp, #4]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r0
-	eors	r2, r3
-	ands	r0, r3
-	lsls	r0, r0, #1
-	eors	r2, r0
-	str	r2, [sp, #32]
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r6, r2
-	movs	r2, #31
-	mov	r0, r6
-	rors	r0, r2
-	str	r0, [sp, #16]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r9
-	eors	r6, r4
-	mov	r0, r9
-	ands	r0, r4
-	lsls	r0, r0, #1
-	eors	r6, r0
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r3, [sp, #8]
-	eors	r3, r6
-	movs	r5, #8
-	rors	r3, r5
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r8
-	eors	r2, r3
-	mov	r0, r8
-	ands	r0, r3
-	lsls	r0, r0, #1
-	eors	r2, r0
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r4, r2
-	movs	r0, #11
-	rors	r4, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r6
-	eors	r0, r4
-	ands	r6, r4
-	lsls	r5, r6, #1
-	eors	r0, r5
-	mov	r9, r0
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r3, r0
-	movs	r6, #16
-	mov	r0, r3
-	rors	r0, r6
-	str	r0, [sp, #8]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r2
-	eors	r3, r0
-	ands	r2, r0
-	lsls	r2, r2, #1
-	eors	r3, r2
-	str	r3, [sp, #28]
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r4, r3
-	movs	r2, #31
-	rors	r4, r2
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #12]
-	eors	r6, r1
-	ldr	r2, [sp, #12]
-	ands	r2, r1
-	lsls	r2, r2, #1
-	eors	r6, r2
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r3, [sp, #20]
-	eors	r3, r6
-	movs	r5, #8
-	rors	r3, r5
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r2, [sp]
-	eors	r2, r3
 	ldr	r0, [sp]
-	ands	r0, r3
-	lsls	r0, r0, #1
-	eors	r2, r0
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r1, r2
-	movs	r0, #11
-	rors	r1, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r6
-	eors	r0, r1
-	ands	r6, r1
-	lsls	r5, r6, #1
-	eors	r0, r5
-	str	r0, [sp, #20]
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r3, r0
-	movs	r6, #16
-	mov	r0, r3
-	rors	r0, r6
-	str	r0, [sp, #12]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r2
-	eors	r3, r0
-	ands	r2, r0
-	lsls	r0, r2, #1
-	mov	r2, r3
-	eors	r2, r0
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r1, r2
-	movs	r0, #31
-	rors	r1, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r7, [sp, #36]
-	mov	r0, r12
-	eors	r7, r0
-	ldr	r3, [sp, #36]
-	ands	r3, r0
-	lsls	r0, r3, #1
-	eors	r7, r0
+	ands	r0, r6
+	lsls	r4, r0, #1
+	eors	r7, r4
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r5, lr
-	eors	r5, r7
-	movs	r0, #8
-	rors	r5, r0
+	eors	r1, r7
+	movs	r4, #8
+	rors	r1, r4
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r11
-	eors	r3, r5
+	mov	r0, r2
+	eors	r0, r1
+	ands	r2, r1
+	lsls	r4, r2, #1
+	eors	r0, r4
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r6, r0
+	movs	r4, #11
+	rors	r6, r4
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r2, r7
+	eors	r2, r6
+	ands	r7, r6
+	lsls	r4, r7, #1
+	eors	r2, r4
+	str	r2, [sp]
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r1, r2
+	movs	r4, #16
+	mov	r2, r1
+	rors	r2, r4
+	str	r2, [sp, #4]
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r1, r0
+	eors	r1, r2
+	ands	r0, r2
+	lsls	r0, r0, #1
+	eors	r1, r0
+	str	r1, [sp, #20]
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	mov	r0, r1
+	eors	r6, r0
+	movs	r1, #31
+	mov	r2, r6
+	rors	r2, r1
+	str	r2, [sp, #16]
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r4, r11
+	eors	r4, r5
 	mov	r0, r11
 	ands	r0, r5
 	lsls	r0, r0, #1
-	eors	r3, r0
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r6, r12
-	eors	r6, r3
-	movs	r0, #11
-	rors	r6, r0
+	eors	r4, r0
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	ldr	r2, [sp, #8]
+	eors	r2, r4
+	movs	r0, #8
+	rors	r2, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r7
-	eors	r0, r6
-	ands	r7, r6
-	lsls	r7, r7, #1
-	eors	r0, r7
-	mov	r8, r0
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r5, r0
-	movs	r0, #16
+	mov	r1, r8
+	eors	r1, r2
+	mov	r0, r8
+	ands	r0, r2
+	lsls	r0, r0, #1
+	eors	r1, r0
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r5, r1
+	movs	r0, #11
 	rors	r5, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r3
+	mov	r0, r4
 	eors	r0, r5
-	ands	r3, r5
-	lsls	r3, r3, #1
-	eors	r0, r3
+	ands	r4, r5
+	lsls	r4, r4, #1
+	eors	r0, r4
+	mov	r11, r0
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r2, r0
+	movs	r6, #16
+	mov	r0, r2
+	rors	r0, r6
+	str	r0, [sp, #8]
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r2, r1
+	eors	r2, r0
+	ands	r1, r0
+	lsls	r1, r1, #1
+	eors	r2, r1
+	str	r2, [sp, #32]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r6, r0
-	movs	r3, #31
-	rors	r6, r3
+	eors	r5, r2
+	movs	r2, #31
+	rors	r5, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r10
-	eors	r3, r4
-	mov	r7, r10
-	ands	r7, r4
-	lsls	r7, r7, #1
-	eors	r3, r7
+	ldr	r1, [sp, #12]
+	eors	r1, r3
+	ldr	r2, [sp, #12]
+	ands	r2, r3
+	lsls	r2, r2, #1
+	eors	r1, r2
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	eors	r5, r3
-	movs	r7, #8
-	rors	r5, r7
+	ldr	r4, [sp, #24]
+	eors	r4, r1
+	movs	r2, #8
+	rors	r4, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r2
-	eors	r7, r5
+	mov	r2, r10
+	eors	r2, r4
+	mov	r0, r10
+	ands	r0, r4
+	lsls	r0, r0, #1
+	eors	r2, r0
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r3, r2
+	movs	r0, #11
+	rors	r3, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r6, r1
+	eors	r6, r3
+	ands	r1, r3
+	lsls	r0, r1, #1
+	eors	r6, r0
+	str	r6, [sp, #24]
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r4, r6
+	movs	r6, #16
+	mov	r1, r4
+	rors	r1, r6
+	str	r1, [sp, #12]
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r0, r2
+	eors	r0, r1
+	ands	r2, r1
+	lsls	r2, r2, #1
+	mov	r1, r0
+	eors	r1, r2
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	eors	r3, r1
+	movs	r2, #31
+	rors	r3, r2
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r7, [sp, #36]
+	mov	r2, lr
+	eors	r7, r2
+	ldr	r0, [sp, #36]
+	ands	r0, r2
+	lsls	r2, r0, #1
+	eors	r7, r2
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	r4, r12
+	eors	r4, r7
+	movs	r2, #8
+	rors	r4, r2
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r0, r9
+	eors	r0, r4
+	mov	r2, r9
+	ands	r2, r4
+	lsls	r2, r2, #1
+	eors	r0, r2
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	mov	r6, lr
+	eors	r6, r0
+	movs	r2, #11
+	rors	r6, r2
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r2, r7
+	eors	r2, r6
+	ands	r7, r6
+	lsls	r7, r7, #1
+	eors	r2, r7
+	mov	r8, r2
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r4, r2
+	movs	r2, #16
+	rors	r4, r2
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r7, r0
+	eors	r7, r4
+	ands	r0, r4
+	lsls	r2, r0, #1
+	eors	r7, r2
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	eors	r6, r7
+	movs	r2, #31
+	rors	r6, r2
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r2, [sp]
+	eors	r2, r5
+	ldr	r0, [sp]
+	ands	r0, r5
+	lsls	r0, r0, #1
+	eors	r2, r0
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	eors	r4, r2
+	movs	r0, #8
+	rors	r4, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r0, r1
+	eors	r0, r4
+	ands	r1, r4
+	lsls	r1, r1, #1
+	eors	r0, r1
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r5, r0
+	movs	r1, #11
+	rors	r5, r1
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r1, r2
+	eors	r1, r5
 	ands	r2, r5
 	lsls	r2, r2, #1
-	eors	r7, r2
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r4, r7
-	movs	r2, #11
-	rors	r4, r2
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r3
-	eors	r2, r4
-	ands	r3, r4
-	lsls	r3, r3, #1
-	eors	r2, r3
-	mov	r10, r2
+	eors	r1, r2
+	str	r1, [sp]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r5, r2
-	movs	r3, #16
-	mov	r2, r5
-	rors	r2, r3
-	mov	lr, r2
+	eors	r4, r1
+	movs	r2, #16
+	mov	r1, r4
+	rors	r1, r2
+	mov	r12, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r7
-	eors	r3, r2
-	ands	r7, r2
-	lsls	r7, r7, #1
-	eors	r3, r7
-	str	r3, [sp]
+	mov	r2, r0
+	eors	r2, r1
+	ands	r0, r1
+	lsls	r0, r0, #1
+	eors	r2, r0
+	mov	r10, r2
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r4, r3
-	movs	r2, #31
-	rors	r4, r2
-	str	r4, [sp, #24]
+	eors	r5, r2
+	movs	r1, #31
+	rors	r5, r1
+	str	r5, [sp, #28]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r9
-	eors	r5, r1
-	mov	r4, r9
+	mov	r2, r11
+	eors	r2, r3
+	mov	r5, r11
+	ands	r5, r3
+	lsls	r5, r5, #1
+	eors	r2, r5
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	ldr	r1, [sp, #4]
+	eors	r1, r2
+	movs	r5, #8
+	rors	r1, r5
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r4, r7
+	eors	r4, r1
+	ands	r7, r1
+	lsls	r5, r7, #1
+	eors	r4, r5
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r3, r4
+	movs	r0, #11
+	rors	r3, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r0, r2
+	eors	r0, r3
+	ands	r2, r3
+	lsls	r5, r2, #1
+	eors	r0, r5
+	mov	r11, r0
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r1, r0
+	movs	r0, #16
+	rors	r1, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r0, r4
+	eors	r0, r1
 	ands	r4, r1
 	lsls	r4, r4, #1
-	eors	r5, r4
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r2, [sp, #4]
-	eors	r2, r5
-	movs	r4, #8
-	rors	r2, r4
+	eors	r0, r4
+	mov	r9, r0
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	eors	r3, r0
+	str	r3, [sp, #4]
+	movs	r3, #31
+	ldr	r0, [sp, #4]
+	rors	r0, r3
+	str	r0, [sp, #4]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r0
-	eors	r4, r2
-	ands	r0, r2
+	ldr	r5, [sp, #24]
+	eors	r5, r6
+	ldr	r0, [sp, #24]
+	ands	r0, r6
+	lsls	r0, r0, #1
+	eors	r5, r0
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	ldr	r7, [sp, #8]
+	eors	r7, r5
+	movs	r0, #8
+	rors	r7, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r4, [sp, #20]
+	eors	r4, r7
+	ldr	r0, [sp, #20]
+	ands	r0, r7
 	lsls	r0, r0, #1
 	eors	r4, r0
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r1, r4
-	movs	r0, #11
-	rors	r1, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r5
-	eors	r0, r1
-	ands	r5, r1
-	lsls	r5, r5, #1
-	eors	r0, r5
-	mov	r9, r0
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r2, r0
-	movs	r0, #16
-	rors	r2, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r4
-	eors	r5, r2
-	ands	r4, r2
-	lsls	r0, r4, #1
-	eors	r5, r0
-	mov	r11, r5
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r1, r5
-	str	r1, [sp, #4]
-	movs	r1, #31
-	ldr	r0, [sp, #4]
-	rors	r0, r1
-	str	r0, [sp, #4]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r0, [sp, #20]
-	eors	r0, r6
-	ldr	r1, [sp, #20]
-	ands	r1, r6
-	lsls	r1, r1, #1
-	eors	r0, r1
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r7, [sp, #8]
-	eors	r7, r0
-	movs	r1, #8
-	rors	r7, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #32]
-	eors	r5, r7
-	ldr	r1, [sp, #32]
-	ands	r1, r7
-	lsls	r1, r1, #1
-	eors	r5, r1
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r6, r5
+	eors	r6, r4
 	movs	r3, #11
 	rors	r6, r3
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r0
-	eors	r4, r6
-	ands	r0, r6
-	lsls	r0, r0, #1
-	eors	r4, r0
+	mov	r3, r5
+	eors	r3, r6
+	ands	r5, r6
+	lsls	r0, r5, #1
+	eors	r3, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r7, r4
+	eors	r7, r3
 	movs	r0, #16
 	rors	r7, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r5
+	mov	r0, r4
 	eors	r0, r7
-	ands	r5, r7
-	lsls	r3, r5, #1
-	eors	r0, r3
+	ands	r4, r7
+	lsls	r5, r4, #1
+	eors	r0, r5
 	str	r0, [sp, #8]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r6, r0
-	movs	r0, #31
-	mov	r1, r6
-	rors	r1, r0
-	mov	r12, r1
+	movs	r2, #31
+	mov	r0, r6
+	rors	r0, r2
+	mov	lr, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r0, r8
-	ldr	r1, [sp, #16]
-	eors	r0, r1
-	mov	r3, r8
-	ands	r3, r1
-	lsls	r1, r3, #1
-	eors	r0, r1
+	ldr	r2, [sp, #16]
+	eors	r0, r2
+	mov	r5, r8
+	ands	r5, r2
+	lsls	r2, r5, #1
+	eors	r0, r2
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r5, [sp, #12]
-	eors	r5, r0
-	movs	r1, #8
-	rors	r5, r1
+	ldr	r4, [sp, #12]
+	eors	r4, r0
+	movs	r2, #8
+	rors	r4, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #28]
-	eors	r6, r5
-	ldr	r1, [sp, #28]
-	ands	r1, r5
-	lsls	r3, r1, #1
-	mov	r1, r6
-	eors	r1, r3
+	ldr	r6, [sp, #32]
+	eors	r6, r4
+	ldr	r2, [sp, #32]
+	ands	r2, r4
+	lsls	r5, r2, #1
+	mov	r2, r6
+	eors	r2, r5
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
 	ldr	r6, [sp, #16]
-	eors	r6, r1
-	movs	r3, #11
-	rors	r6, r3
+	eors	r6, r2
+	movs	r5, #11
+	rors	r6, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r0
-	eors	r3, r6
+	mov	r5, r0
+	eors	r5, r6
 	ands	r0, r6
 	lsls	r0, r0, #1
-	eors	r3, r0
+	eors	r5, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r5, r3
+	eors	r4, r5
 	movs	r0, #16
-	rors	r5, r0
+	rors	r4, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r1
-	eors	r0, r5
-	ands	r1, r5
-	lsls	r1, r1, #1
-	eors	r0, r1
+	mov	r0, r2
+	eors	r0, r4
+	ands	r2, r4
+	lsls	r2, r2, #1
+	eors	r0, r2
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r6, r0
-	movs	r1, #31
-	rors	r6, r1
-	str	r4, [sp, #12]
-	str	r3, [sp, #36]
-	ldr	r4, [sp, #24]
-	ldr	r1, [sp, #4]
-	ldr	r3, [sp, #8]
+	movs	r2, #31
+	rors	r6, r2
+	str	r3, [sp, #12]
+	str	r5, [sp, #36]
+	ldr	r5, [sp, #28]
+	ldr	r3, [sp, #4]
+	ldr	r2, [sp, #8]
 	mov	r8, r0
 	str	r7, [sp, #8]
-	str	r5, [sp, #20]
-	ldr	r0, [sp, #40]
+	str	r4, [sp, #24]
+	ldr	r0, [sp, #44]
 	adds	r0, #1
-	str	r0, [sp, #40]
+	str	r0, [sp, #44]
 	cmp	r0, #4
 	bcs	.Lnorx32_4_1_absorb_header_far3
 	b	.Lnorx32_4_1_absorb_header_loop5
 .Lnorx32_4_1_absorb_header_far3:
 .Lnorx32_4_1_absorb_header_done6:
 	@ norx_f.ae:77: s[0] = s0
-	mov	r5, r10
-	ldr	r7, [sp, #48]
-	str	r5, [r7]
+	ldr	r0, [sp]
+	ldr	r7, [sp, #40]
+	str	r0, [r7]
 	@ norx_f.ae:78: s[1] = s1
-	mov	r5, r9
-	str	r5, [r7, #4]
+	mov	r0, r11
+	str	r0, [r7, #4]
 	@ norx_f.ae:79: s[2] = s2
-	ldr	r5, [sp, #12]
-	str	r5, [r7, #8]
+	ldr	r0, [sp, #12]
+	str	r0, [r7, #8]
 	@ norx_f.ae:80: s[3] = s3
-	ldr	r5, [sp, #36]
-	str	r5, [r7, #12]
+	ldr	r0, [sp, #36]
+	str	r0, [r7, #12]
 	@ norx_f.ae:81: s[4] = s4
 	str	r6, [r7, #16]
 	@ norx_f.ae:82: s[5] = s5
-	str	r4, [r7, #20]
+	str	r5, [r7, #20]
 	@ norx_f.ae:83: s[6] = s6
-	str	r1, [r7, #24]
+	str	r3, [r7, #24]
 	@ norx_f.ae:84: s[7] = s7
-	mov	r1, r12
-	str	r1, [r7, #28]
+	mov	r0, lr
+	str	r0, [r7, #28]
 	@ norx_f.ae:85: s[8] = s8
-	str	r3, [r7, #32]
+	str	r2, [r7, #32]
 	@ norx_f.ae:86: s[9] = s9
-	mov	r1, r8
-	str	r1, [r7, #36]
+	mov	r0, r8
+	str	r0, [r7, #36]
 	@ norx_f.ae:87: s[10] = s10
-	ldr	r1, [sp]
-	str	r1, [r7, #40]
+	mov	r0, r10
+	str	r0, [r7, #40]
 	@ norx_f.ae:88: s[11] = s11
-	mov	r1, r11
-	str	r1, [r7, #44]
+	mov	r0, r9
+	str	r0, [r7, #44]
 	@ norx_f.ae:89: s[12] = s12
-	str	r2, [r7, #48]
+	str	r1, [r7, #48]
 	@ norx_f.ae:90: s[13] = s13
-	ldr	r1, [sp, #8]
-	str	r1, [r7, #52]
+	ldr	r0, [sp, #8]
+	str	r0, [r7, #52]
 	@ norx_f.ae:91: s[14] = s14
-	ldr	r1, [sp, #20]
-	str	r1, [r7, #56]
+	ldr	r0, [sp, #24]
+	str	r0, [r7, #56]
 	@ norx_f.ae:92: s[15] = s15
-	mov	r1, lr
-	str	r1, [r7, #60]
+	mov	r0, r12
+	str	r0, [r7, #60]
 	@ norx32_4_1.ae:50: return cat(s[11], s[10], s[9], s[8], s[7], s[6], s[5], s[4], s[3], s[2], s[1], s[0])
 	ldr	r0, [r7, #44]
-	str	r0, [sp, #16]
+	str	r0, [sp, #120]
 	ldr	r0, [r7, #40]
-	str	r0, [sp, #28]
+	str	r0, [sp, #116]
 	ldr	r0, [r7, #36]
-	str	r0, [sp, #36]
+	str	r0, [sp, #112]
 	ldr	r0, [r7, #32]
-	str	r0, [sp, #60]
+	str	r0, [sp, #108]
 	ldr	r0, [r7, #28]
-	str	r0, [sp, #72]
+	str	r0, [sp, #104]
 	ldr	r0, [r7, #24]
-	str	r0, [sp, #80]
-	ldr	r0, [r7, #20]
-	str	r0, [sp, #88]
-	ldr	r0, [r7, #16]
 	str	r0, [sp, #96]
+	ldr	r0, [r7, #20]
+	str	r0, [sp, #84]
+	ldr	r0, [r7, #16]
+	str	r0, [sp, #72]
 	mov	r1, r7
 	ldr	r0, [r1, #12]
-	str	r0, [sp, #104]
+	str	r0, [sp, #60]
 	ldr	r0, [r1, #8]
-	str	r0, [sp, #112]
+	str	r0, [sp, #44]
 	ldr	r0, [r1, #4]
-	str	r0, [sp, #120]
+	str	r0, [sp, #24]
 	ldr	r0, [r1]
-	str	r0, [sp, #124]
+	str	r0, [sp, #16]
 	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	ldr	r1, [sp, #136]
+	ldr	r1, [sp, #132]
 	ldr	r0, [sp, #52]
 	adds	r1, r1, r0
 	movs	r2, #3
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #48]
 	cmp	r0, #48
 	bcc	.Lnorx32_4_1_absorb_header_bytes7
 	tst	r1, r2
 	beq	.Lnorx32_4_1_absorb_header_words8
 .Lnorx32_4_1_absorb_header_bytes7:
 	movs	r0, #0
+	str	r0, [sp, #136]
 	str	r0, [sp, #140]
 	str	r0, [sp, #144]
 	str	r0, [sp, #148]
@@ -3174,9 +3181,8 @@ norx32_4_1_absorb_header:
 	str	r0, [sp, #172]
 	str	r0, [sp, #176]
 	str	r0, [sp, #180]
-	str	r0, [sp, #184]
-	add	r3, sp, #140
-	ldr	r2, [sp, #44]
+	add	r3, sp, #136
+	ldr	r2, [sp, #48]
 	cmp	r2, #48
 	bcc	.Lnorx32_4_1_absorb_header_cnt10
 	movs	r2, #48
@@ -3190,50 +3196,50 @@ norx32_4_1_absorb_header:
 .Lnorx32_4_1_absorb_header_cpyd9:
 	mov	r1, r3
 .Lnorx32_4_1_absorb_header_words8:
-	ldr	r7, [r1]
-	str	r7, [sp, #116]
-	ldr	r0, [r1, #4]
-	str	r0, [sp, #108]
-	ldr	r0, [r1, #8]
-	str	r0, [sp, #100]
-	ldr	r0, [r1, #12]
-	str	r0, [sp, #92]
-	ldr	r0, [r1, #16]
-	str	r0, [sp, #84]
-	ldr	r0, [r1, #20]
-	str	r0, [sp, #76]
-	ldr	r0, [r1, #24]
-	str	r0, [sp, #68]
-	ldr	r0, [r1, #28]
-	str	r0, [sp, #64]
+	ldr	r4, [r1]
+	str	r4, [sp, #20]
+	ldr	r4, [r1, #4]
+	str	r4, [sp, #28]
+	ldr	r4, [r1, #8]
+	str	r4, [sp, #32]
+	ldr	r4, [r1, #12]
+	str	r4, [sp, #36]
+	ldr	r4, [r1, #16]
+	str	r4, [sp, #52]
+	ldr	r4, [r1, #20]
+	str	r4, [sp, #64]
+	ldr	r4, [r1, #24]
+	str	r4, [sp, #68]
+	ldr	r4, [r1, #28]
+	str	r4, [sp, #80]
 	ldr	r0, [r1, #32]
-	str	r0, [sp, #52]
+	str	r0, [sp, #88]
 	ldr	r0, [r1, #36]
-	str	r0, [sp, #40]
+	str	r0, [sp, #100]
 	ldr	r0, [r1, #40]
-	str	r0, [sp, #32]
+	str	r0, [sp, #92]
 	ldr	r0, [r1, #44]
-	str	r0, [sp, #20]
+	str	r0, [sp, #76]
 	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ldr	r0, [sp, #44]
+	ldr	r0, [sp, #48]
 	cmp	r0, #48
 	movs	r4, #0
 	sbcs	r4, r4
 	lsls	r6, r0, #3
 	movs	r0, #1
-	str	r0, [sp, #8]
+	mov	r11, r0
 	movs	r0, #0
-	str	r0, [sp]
+	mov	r10, r0
 	mov	r9, r0
 	mov	r8, r0
 	mov	lr, r0
 	mov	r12, r0
-	mov	r11, r0
-	mov	r10, r0
+	str	r0, [sp, #4]
+	str	r0, [sp]
 	movs	r5, #0
 	movs	r3, #0
 	movs	r2, #0
-	str	r0, [sp, #4]
+	str	r0, [sp, #8]
 	movs	r0, #3
 	lsls	r0, r0, #7
 	cmp	r6, r0
@@ -3241,34 +3247,34 @@ norx32_4_1_absorb_header:
 .Lnorx32_4_1_absorb_header_shl14:
 	cmp	r6, #32
 	bcc	.Lnorx32_4_1_absorb_header_shf13
-	str	r2, [sp, #4]
+	str	r2, [sp, #8]
 	mov	r2, r3
 	mov	r3, r5
-	mov	r5, r10
-	mov	r10, r11
-	mov	r11, r12
+	ldr	r5, [sp]
+	ldr	r0, [sp, #4]
+	str	r0, [sp]
+	mov	r0, r12
+	str	r0, [sp, #4]
 	mov	r12, lr
 	mov	lr, r8
 	mov	r8, r9
-	ldr	r0, [sp]
-	mov	r9, r0
-	ldr	r0, [sp, #8]
-	str	r0, [sp]
+	mov	r9, r10
+	mov	r10, r11
 	movs	r0, #0
-	str	r0, [sp, #8]
+	mov	r11, r0
 	subs	r6, #32
 	b	.Lnorx32_4_1_absorb_header_shl14
 .Lnorx32_4_1_absorb_header_shf13:
-	ldr	r0, [sp, #4]
-	lsls	r0, r6
-	str	r0, [sp, #4]
 	movs	r1, #32
 	subs	r1, r1, r6
+	ldr	r0, [sp, #8]
+	lsls	r0, r6
+	str	r0, [sp, #8]
 	mov	r0, r2
 	lsrs	r0, r1
-	ldr	r7, [sp, #4]
+	ldr	r7, [sp, #8]
 	orrs	r7, r0
-	str	r7, [sp, #4]
+	str	r7, [sp, #8]
 	lsls	r2, r6
 	mov	r0, r3
 	lsrs	r0, r1
@@ -3278,21 +3284,21 @@ norx32_4_1_absorb_header:
 	lsrs	r0, r1
 	orrs	r3, r0
 	lsls	r5, r6
-	mov	r0, r10
+	ldr	r0, [sp]
 	lsrs	r0, r1
 	orrs	r5, r0
-	mov	r0, r10
+	ldr	r0, [sp]
 	lsls	r0, r6
-	mov	r7, r11
+	ldr	r7, [sp, #4]
 	lsrs	r7, r1
 	orrs	r0, r7
-	mov	r10, r0
-	mov	r0, r11
+	str	r0, [sp]
+	ldr	r0, [sp, #4]
 	lsls	r0, r6
 	mov	r7, r12
 	lsrs	r7, r1
 	orrs	r0, r7
-	mov	r11, r0
+	str	r0, [sp, #4]
 	mov	r0, r12
 	lsls	r0, r6
 	mov	r12, r0
@@ -3320,165 +3326,170 @@ norx32_4_1_absorb_header:
 	mov	r0, r9
 	lsls	r0, r6
 	mov	r9, r0
-	ldr	r0, [sp]
+	mov	r0, r10
 	lsrs	r0, r1
 	mov	r7, r9
 	orrs	r7, r0
 	mov	r9, r7
-	ldr	r0, [sp, #8]
+	mov	r0, r10
+	lsls	r0, r6
+	mov	r10, r0
+	mov	r0, r11
 	lsrs	r0, r1
-	str	r0, [sp, #12]
-	ldr	r0, [sp]
+	mov	r1, r10
+	orrs	r1, r0
+	mov	r10, r1
+	mov	r0, r11
 	lsls	r0, r6
-	ldr	r1, [sp, #12]
-	orrs	r0, r1
-	str	r0, [sp]
-	ldr	r0, [sp, #8]
-	lsls	r0, r6
-	str	r0, [sp, #8]
+	mov	r11, r0
 	b	.Lnorx32_4_1_absorb_header_she15
 .Lnorx32_4_1_absorb_header_shz12:
 	movs	r0, #0
-	str	r0, [sp, #8]
-	str	r0, [sp]
+	mov	r11, r0
+	mov	r10, r0
 	mov	r9, r0
 	mov	r8, r0
 	mov	lr, r0
 	mov	r12, r0
-	mov	r11, r0
-	mov	r10, r0
+	str	r0, [sp, #4]
+	str	r0, [sp]
 	movs	r5, #0
 	movs	r3, #0
 	movs	r2, #0
-	str	r0, [sp, #4]
+	str	r0, [sp, #8]
 .Lnorx32_4_1_absorb_header_she15:
-	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	ldr	r1, [sp, #16]
-	ldr	r0, [sp, #20]
-	eors	r1, r0
-	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ldr	r6, [sp, #4]
 	movs	r0, #1
 	lsls	r0, r0, #31
-	orrs	r6, r0
-	ands	r6, r4
-	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	eors	r1, r6
-	str	r1, [sp, #24]
-	ldr	r1, [sp, #28]
-	ldr	r0, [sp, #32]
-	eors	r1, r0
-	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ands	r2, r4
-	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	eors	r1, r2
-	str	r1, [sp, #20]
-	ldr	r1, [sp, #36]
-	ldr	r0, [sp, #40]
-	eors	r1, r0
-	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ands	r3, r4
-	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	eors	r1, r3
-	str	r1, [sp, #16]
-	ldr	r1, [sp, #60]
-	ldr	r0, [sp, #52]
-	eors	r1, r0
-	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ands	r5, r4
-	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	eors	r1, r5
-	str	r1, [sp, #12]
-	ldr	r1, [sp, #72]
-	ldr	r0, [sp, #64]
-	eors	r1, r0
-	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	r0, r10
-	ands	r0, r4
-	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	eors	r1, r0
-	str	r1, [sp, #4]
-	ldr	r1, [sp, #80]
-	ldr	r0, [sp, #68]
-	eors	r1, r0
-	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	ldr	r1, [sp, #8]
+	orrs	r1, r0
 	mov	r0, r11
 	ands	r0, r4
-	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	eors	r1, r0
-	mov	r10, r1
-	ldr	r1, [sp, #88]
-	ldr	r0, [sp, #76]
-	eors	r1, r0
-	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	r0, r12
+	mov	r11, r0
+	mov	r0, r10
 	ands	r0, r4
-	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	eors	r1, r0
-	ldr	r2, [sp, #96]
-	ldr	r0, [sp, #84]
-	eors	r2, r0
-	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	r0, lr
-	ands	r0, r4
-	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	eors	r2, r0
-	ldr	r3, [sp, #104]
-	ldr	r0, [sp, #92]
-	eors	r3, r0
-	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	mov	r0, r8
-	ands	r0, r4
-	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	eors	r3, r0
-	ldr	r5, [sp, #112]
-	ldr	r0, [sp, #100]
-	eors	r5, r0
-	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	mov	r10, r0
 	mov	r0, r9
 	ands	r0, r4
-	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	eors	r5, r0
-	ldr	r6, [sp, #120]
-	ldr	r0, [sp, #108]
-	eors	r6, r0
-	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	mov	r9, r0
+	mov	r0, r8
+	ands	r0, r4
+	mov	r8, r0
+	mov	r0, lr
+	ands	r0, r4
+	mov	lr, r0
+	mov	r0, r12
+	ands	r0, r4
+	mov	r12, r0
+	ldr	r6, [sp, #4]
+	ands	r6, r4
 	ldr	r0, [sp]
 	ands	r0, r4
+	ands	r5, r4
+	ands	r3, r4
+	ands	r2, r4
+	ands	r1, r4
 	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	eors	r6, r0
-	@ norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	ldr	r0, [sp, #8]
-	ands	r0, r4
-	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
-	ldr	r4, [sp, #124]
-	ldr	r7, [sp, #116]
-	eors	r4, r7
-	eors	r4, r0
+	ldr	r7, [sp, #16]
+	ldr	r4, [sp, #20]
+	eors	r7, r4
+	mov	r4, r11
+	eors	r7, r4
 	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	ldr	r7, [sp, #48]
-	str	r4, [r7]
-	str	r6, [r7, #4]
-	str	r5, [r7, #8]
-	str	r3, [r7, #12]
-	str	r2, [r7, #16]
-	str	r1, [r7, #20]
-	mov	r1, r10
-	str	r1, [r7, #24]
-	ldr	r1, [sp, #4]
-	str	r1, [r7, #28]
-	ldr	r1, [sp, #12]
-	str	r1, [r7, #32]
-	ldr	r1, [sp, #16]
-	str	r1, [r7, #36]
-	ldr	r1, [sp, #20]
-	str	r1, [r7, #40]
-	ldr	r1, [sp, #24]
-	str	r1, [r7, #44]
+	ldr	r4, [sp, #40]
+	str	r7, [r4]
+	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	ldr	r7, [sp, #24]
+	ldr	r4, [sp, #28]
+	eors	r7, r4
+	mov	r4, r10
+	eors	r7, r4
+	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	ldr	r4, [sp, #40]
+	str	r7, [r4, #4]
+	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	ldr	r7, [sp, #44]
+	ldr	r4, [sp, #32]
+	eors	r7, r4
+	mov	r4, r9
+	eors	r7, r4
+	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	ldr	r4, [sp, #40]
+	str	r7, [r4, #8]
+	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	ldr	r7, [sp, #60]
+	ldr	r4, [sp, #36]
+	eors	r7, r4
+	mov	r4, r8
+	eors	r7, r4
+	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	ldr	r4, [sp, #40]
+	str	r7, [r4, #12]
+	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	ldr	r7, [sp, #72]
+	ldr	r4, [sp, #52]
+	eors	r7, r4
+	mov	r4, lr
+	eors	r7, r4
+	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	ldr	r4, [sp, #40]
+	str	r7, [r4, #16]
+	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	ldr	r7, [sp, #84]
+	ldr	r4, [sp, #64]
+	eors	r7, r4
+	mov	r4, r12
+	eors	r7, r4
+	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	ldr	r4, [sp, #40]
+	str	r7, [r4, #20]
+	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	ldr	r7, [sp, #96]
+	ldr	r4, [sp, #68]
+	eors	r7, r4
+	eors	r7, r6
+	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	ldr	r4, [sp, #40]
+	str	r7, [r4, #24]
+	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	ldr	r6, [sp, #104]
+	ldr	r4, [sp, #80]
+	eors	r6, r4
+	eors	r6, r0
+	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	ldr	r7, [sp, #40]
+	str	r6, [r7, #28]
+	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	ldr	r4, [sp, #108]
+	ldr	r0, [sp, #88]
+	eors	r4, r0
+	eors	r4, r5
+	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	str	r4, [r7, #32]
+	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	ldr	r4, [sp, #112]
+	ldr	r0, [sp, #100]
+	eors	r4, r0
+	eors	r4, r3
+	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	str	r4, [r7, #36]
+	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	ldr	r3, [sp, #116]
+	ldr	r0, [sp, #92]
+	eors	r3, r0
+	eors	r3, r2
+	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	str	r3, [r7, #40]
+	@ norx32_4_1.ae:102: set_rate(s, rate_of(s) ^ load_le(ad, off, rate, count) ^ pad(count))
+	ldr	r2, [sp, #120]
+	ldr	r0, [sp, #76]
+	eors	r2, r0
+	eors	r2, r1
+	@ norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	str	r2, [r7, #44]
 	ldr	r1, [sp, #56]
 	adds	r1, #1
 	str	r1, [sp, #56]
-	ldr	r0, [sp, #132]
+	ldr	r0, [sp, #128]
 	cmp	r1, r0
 	bcs	.Lnorx32_4_1_absorb_header_far4
 	b	.Lnorx32_4_1_absorb_header_loop3
@@ -3487,7 +3498,7 @@ norx32_4_1_absorb_header:
 	b	.Lnorx32_4_1_absorb_header_endif2
 .Lnorx32_4_1_absorb_header_else1:
 .Lnorx32_4_1_absorb_header_endif2:
-	add	sp, #188
+	add	sp, #184
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -3499,8 +3510,8 @@ norx32_4_1_absorb_header:
 
 
 @ --- norx32_4_1_finalize: norx32_4_1.finalize
-@     frame 68 bytes (60 spill slots, 17 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1666 bytes of code and literals
+@     frame 68 bytes (64 spill slots, 17 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1722 bytes of code and literals
 	.section .text.norx32_4_1_finalize,"ax",%progbits
 	.global norx32_4_1_finalize
 	.type norx32_4_1_finalize, %function
@@ -3514,541 +3525,72 @@ norx32_4_1_finalize:
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
 	sub	sp, #68
-	str	r0, [sp, #44]
-	@ norx32_4_1.ae:110: s[15] = s[15] ^ final_tag
-	ldr	r3, [r0, #60]
-	movs	r5, #8
-	eors	r3, r5
-	ldr	r7, [r1]
-	str	r7, [sp, #60]
-	ldr	r7, [r1, #4]
-	str	r7, [sp, #56]
-	ldr	r7, [r1, #8]
-	str	r7, [sp, #52]
-	ldr	r7, [r1, #12]
-	str	r7, [sp, #48]
-	str	r3, [r0, #60]
-	@ norx_f.ae:72: @unroll(unroll)
-	ldr	r7, [r0]
-	mov	r9, r7
-	ldr	r7, [r0, #4]
-	str	r7, [sp, #4]
-	ldr	r7, [r0, #8]
-	str	r7, [sp, #8]
-	ldr	r7, [r0, #12]
-	str	r7, [sp, #36]
-	ldr	r1, [r0, #16]
-	ldr	r5, [r0, #20]
-	ldr	r4, [r0, #24]
-	ldr	r7, [r0, #28]
-	mov	r12, r7
-	ldr	r6, [r0, #32]
-	ldr	r7, [r0, #36]
-	mov	r8, r7
-	ldr	r7, [r0, #40]
-	mov	r11, r7
-	ldr	r7, [r0, #44]
-	mov	r10, r7
-	ldr	r3, [r0, #48]
-	ldr	r7, [r0, #52]
-	str	r7, [sp, #16]
-	ldr	r7, [r0, #56]
-	str	r7, [sp, #24]
-	ldr	r7, [r0, #60]
-	mov	lr, r7
-	str	r2, [sp, #64]
-	movs	r0, #0
 	str	r0, [sp, #40]
+	str	r2, [sp, #64]
+	ldr	r0, [r1]
+	str	r0, [sp, #60]
+	ldr	r0, [r1, #4]
+	str	r0, [sp, #56]
+	ldr	r0, [r1, #8]
+	str	r0, [sp, #52]
+	ldr	r0, [r1, #12]
+	str	r0, [sp, #48]
+	@ norx32_4_1.ae:110: s[15] = s[15] ^ final_tag
+	ldr	r3, [sp, #40]
+	ldr	r2, [r3, #60]
+	movs	r1, #8
+	eors	r2, r1
+	str	r2, [r3, #60]
+	@ norx_f.ae:72: @unroll(unroll)
+	ldr	r0, [r3]
+	mov	lr, r0
+	ldr	r1, [r3, #4]
+	ldr	r7, [r3, #8]
+	ldr	r5, [r3, #12]
+	ldr	r6, [r3, #16]
+	ldr	r4, [r3, #20]
+	ldr	r2, [r3, #24]
+	ldr	r3, [r3, #28]
+	ldr	r0, [sp, #40]
+	ldr	r0, [r0, #32]
+	str	r0, [sp, #4]
+	ldr	r0, [sp, #40]
+	ldr	r0, [r0, #36]
+	mov	r8, r0
+	ldr	r0, [sp, #40]
+	ldr	r0, [r0, #40]
+	mov	r10, r0
+	ldr	r0, [sp, #40]
+	ldr	r0, [r0, #44]
+	mov	r9, r0
+	ldr	r0, [sp, #40]
+	ldr	r0, [r0, #48]
+	str	r0, [sp, #16]
+	ldr	r0, [sp, #40]
+	ldr	r0, [r0, #52]
+	str	r0, [sp, #8]
+	ldr	r0, [sp, #40]
+	ldr	r0, [r0, #56]
+	str	r0, [sp, #20]
+	ldr	r0, [sp, #40]
+	ldr	r0, [r0, #60]
+	mov	r12, r0
+	movs	r0, #0
+	str	r0, [sp, #44]
+	mov	r0, lr
+	str	r0, [sp]
+	mov	r11, r1
+	str	r7, [sp, #12]
+	str	r5, [sp, #36]
+	mov	r1, r2
+	mov	lr, r3
+	ldr	r3, [sp, #4]
+	ldr	r2, [sp, #16]
 .Lnorx32_4_1_finalize_loop1:
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r9
-	eors	r7, r1
-	mov	r0, r9
-	ands	r0, r1
-	lsls	r2, r0, #1
-	eors	r7, r2
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	eors	r3, r7
-	movs	r2, #8
-	rors	r3, r2
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r6
-	eors	r2, r3
-	ands	r6, r3
-	lsls	r6, r6, #1
-	eors	r2, r6
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r1, r2
-	movs	r6, #11
-	rors	r1, r6
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r7
-	eors	r0, r1
-	ands	r7, r1
-	lsls	r6, r7, #1
-	eors	r0, r6
-	mov	r9, r0
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r3, r0
-	movs	r6, #16
-	mov	r0, r3
-	rors	r0, r6
-	str	r0, [sp]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r2
-	eors	r3, r0
-	ands	r2, r0
-	lsls	r2, r2, #1
-	eors	r3, r2
-	str	r3, [sp, #32]
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r1, r3
-	str	r1, [sp, #12]
-	movs	r1, #31
-	ldr	r0, [sp, #12]
-	rors	r0, r1
-	str	r0, [sp, #12]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r3, [sp, #4]
-	eors	r3, r5
-	ldr	r0, [sp, #4]
-	ands	r0, r5
-	lsls	r0, r0, #1
-	eors	r3, r0
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r2, [sp, #16]
-	eors	r2, r3
-	movs	r1, #8
-	rors	r2, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r8
-	eors	r1, r2
-	mov	r0, r8
-	ands	r0, r2
-	lsls	r0, r0, #1
-	eors	r1, r0
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r5, r1
-	movs	r0, #11
-	rors	r5, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r3
-	eors	r0, r5
-	ands	r3, r5
-	lsls	r3, r3, #1
-	eors	r0, r3
-	str	r0, [sp, #20]
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r2, r0
-	mov	r0, r2
-	rors	r0, r6
-	str	r0, [sp, #4]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r1
-	eors	r2, r0
-	ands	r1, r0
-	lsls	r1, r1, #1
-	eors	r2, r1
-	str	r2, [sp, #28]
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r5, r2
-	movs	r1, #31
-	rors	r5, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r0, [sp, #8]
-	eors	r0, r4
-	ldr	r1, [sp, #8]
-	ands	r1, r4
-	lsls	r1, r1, #1
-	eors	r0, r1
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r3, [sp, #24]
-	eors	r3, r0
-	movs	r1, #8
-	rors	r3, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r11
-	eors	r2, r3
-	mov	r1, r11
-	ands	r1, r3
-	lsls	r1, r1, #1
-	eors	r2, r1
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r4, r2
-	movs	r1, #11
-	rors	r4, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r0
-	eors	r1, r4
-	ands	r0, r4
-	lsls	r0, r0, #1
-	eors	r1, r0
-	str	r1, [sp, #16]
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r3, r1
-	mov	r1, r3
-	rors	r1, r6
-	str	r1, [sp, #8]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r2
-	eors	r3, r1
-	ands	r2, r1
-	lsls	r1, r2, #1
-	eors	r3, r1
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r4, r3
-	movs	r1, #31
-	rors	r4, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r7, [sp, #36]
-	mov	r1, r12
-	eors	r7, r1
-	ldr	r2, [sp, #36]
-	ands	r2, r1
-	lsls	r1, r2, #1
-	eors	r7, r1
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r0, lr
-	eors	r0, r7
-	movs	r1, #8
-	rors	r0, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r10
-	eors	r2, r0
-	mov	r1, r10
-	ands	r1, r0
-	lsls	r1, r1, #1
-	eors	r2, r1
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r6, r12
-	eors	r6, r2
-	movs	r1, #11
-	rors	r6, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r1, r7
-	eors	r1, r6
-	ands	r7, r6
-	lsls	r7, r7, #1
-	eors	r1, r7
-	mov	r8, r1
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r0, r1
-	movs	r1, #16
-	rors	r0, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r2
-	eors	r7, r0
-	ands	r2, r0
-	lsls	r1, r2, #1
-	eors	r7, r1
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	mov	r1, r6
-	eors	r1, r7
-	movs	r6, #31
-	rors	r1, r6
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r9
-	eors	r6, r5
-	mov	r2, r9
-	ands	r2, r5
-	lsls	r2, r2, #1
-	eors	r6, r2
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	eors	r0, r6
-	movs	r2, #8
-	rors	r0, r2
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r3
-	eors	r2, r0
-	ands	r3, r0
-	lsls	r3, r3, #1
-	eors	r2, r3
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r5, r2
-	movs	r3, #11
-	rors	r5, r3
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r6
-	eors	r3, r5
-	ands	r6, r5
-	lsls	r6, r6, #1
-	eors	r3, r6
-	mov	r9, r3
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r0, r3
-	movs	r6, #16
-	mov	r3, r0
-	rors	r3, r6
-	mov	lr, r3
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r2
-	eors	r6, r3
-	ands	r2, r3
-	lsls	r2, r2, #1
-	eors	r6, r2
-	mov	r11, r6
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r5, r6
-	movs	r6, #31
-	mov	r0, r5
-	rors	r0, r6
-	str	r0, [sp, #24]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r6, [sp, #20]
-	eors	r6, r4
-	ldr	r0, [sp, #20]
-	ands	r0, r4
-	lsls	r0, r0, #1
-	eors	r6, r0
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r5, [sp]
-	eors	r5, r6
-	movs	r0, #8
-	rors	r5, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r7
-	eors	r3, r5
-	ands	r7, r5
-	lsls	r0, r7, #1
-	eors	r3, r0
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r4, r3
-	movs	r0, #11
-	rors	r4, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r6
-	eors	r2, r4
-	ands	r6, r4
-	lsls	r0, r6, #1
-	mov	r6, r2
-	eors	r6, r0
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r5, r6
-	movs	r2, #16
-	mov	r0, r5
-	rors	r0, r2
-	str	r0, [sp]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r3
-	eors	r2, r0
-	ands	r3, r0
-	lsls	r3, r3, #1
-	eors	r2, r3
-	mov	r10, r2
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r4, r2
-	movs	r2, #31
-	mov	r0, r4
-	rors	r0, r2
-	str	r0, [sp, #20]
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r3, [sp, #16]
-	eors	r3, r1
-	ldr	r0, [sp, #16]
-	ands	r0, r1
-	lsls	r0, r0, #1
-	eors	r3, r0
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r7, [sp, #4]
-	eors	r7, r3
-	movs	r5, #8
-	rors	r7, r5
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r2, [sp, #32]
-	eors	r2, r7
-	ldr	r0, [sp, #32]
-	ands	r0, r7
-	lsls	r0, r0, #1
-	eors	r2, r0
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r1, r2
-	movs	r0, #11
-	rors	r1, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r3
-	eors	r5, r1
-	ands	r3, r1
-	lsls	r0, r3, #1
-	eors	r5, r0
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	eors	r7, r5
-	movs	r0, #16
-	rors	r7, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r2
-	eors	r0, r7
-	ands	r2, r7
-	lsls	r2, r2, #1
-	eors	r0, r2
-	str	r0, [sp, #16]
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r1, r0
-	mov	r12, r1
-	movs	r1, #31
-	mov	r0, r12
-	rors	r0, r1
-	mov	r12, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r2, r8
-	ldr	r0, [sp, #12]
-	eors	r2, r0
-	mov	r1, r8
-	ands	r1, r0
-	lsls	r0, r1, #1
-	eors	r2, r0
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r3, [sp, #8]
-	eors	r3, r2
-	movs	r1, #8
-	rors	r3, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r4, [sp, #28]
-	eors	r4, r3
-	ldr	r0, [sp, #28]
-	ands	r0, r3
-	lsls	r1, r0, #1
-	eors	r4, r1
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	ldr	r1, [sp, #12]
-	eors	r1, r4
-	movs	r0, #11
-	rors	r1, r0
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r2
-	eors	r0, r1
-	ands	r2, r1
-	lsls	r2, r2, #1
-	eors	r0, r2
-	@ norx_f.ae:33: d = (a ^ d) >>> r2
-	mov	r2, r3
-	eors	r2, r0
-	movs	r3, #16
-	rors	r2, r3
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r4
-	eors	r3, r2
-	ands	r4, r2
-	lsls	r4, r4, #1
-	eors	r3, r4
-	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r1, r3
-	movs	r4, #31
-	rors	r1, r4
-	str	r6, [sp, #4]
-	str	r5, [sp, #8]
-	str	r0, [sp, #36]
-	ldr	r5, [sp, #24]
-	ldr	r4, [sp, #20]
-	ldr	r6, [sp, #16]
-	mov	r8, r3
-	ldr	r3, [sp]
-	str	r7, [sp, #16]
-	str	r2, [sp, #24]
-	ldr	r0, [sp, #40]
-	adds	r0, #1
-	str	r0, [sp, #40]
-	cmp	r0, #4
-	bcs	.Lnorx32_4_1_finalize_far1
-	b	.Lnorx32_4_1_finalize_loop1
-.Lnorx32_4_1_finalize_far1:
-.Lnorx32_4_1_finalize_done2:
-	@ norx_f.ae:77: s[0] = s0
-	mov	r2, r9
-	ldr	r7, [sp, #44]
-	str	r2, [r7]
-	@ norx_f.ae:78: s[1] = s1
-	ldr	r2, [sp, #4]
-	str	r2, [r7, #4]
-	@ norx_f.ae:79: s[2] = s2
-	ldr	r2, [sp, #8]
-	str	r2, [r7, #8]
-	@ norx_f.ae:80: s[3] = s3
-	ldr	r2, [sp, #36]
-	str	r2, [r7, #12]
-	@ norx_f.ae:81: s[4] = s4
-	str	r1, [r7, #16]
-	@ norx_f.ae:82: s[5] = s5
-	str	r5, [r7, #20]
-	@ norx_f.ae:83: s[6] = s6
-	str	r4, [r7, #24]
-	@ norx_f.ae:84: s[7] = s7
-	mov	r1, r12
-	str	r1, [r7, #28]
-	@ norx_f.ae:85: s[8] = s8
-	str	r6, [r7, #32]
-	@ norx_f.ae:86: s[9] = s9
-	mov	r1, r8
-	str	r1, [r7, #36]
-	@ norx_f.ae:87: s[10] = s10
-	mov	r1, r11
-	str	r1, [r7, #40]
-	@ norx_f.ae:88: s[11] = s11
-	mov	r1, r10
-	str	r1, [r7, #44]
-	@ norx_f.ae:89: s[12] = s12
-	str	r3, [r7, #48]
-	@ norx_f.ae:90: s[13] = s13
-	ldr	r1, [sp, #16]
-	str	r1, [r7, #52]
-	@ norx_f.ae:91: s[14] = s14
-	ldr	r1, [sp, #24]
-	str	r1, [r7, #56]
-	@ norx_f.ae:92: s[15] = s15
-	mov	r1, lr
-	str	r1, [r7, #60]
-	@ norx32_4_1.ae:88: s[12 + i] = s[12 + i] ^ k[32 * i + 31 : 32 * i]
-	ldr	r1, [r7, #48]
-	ldr	r0, [sp, #60]
-	eors	r1, r0
-	str	r1, [r7, #48]
-	ldr	r1, [r7, #52]
-	ldr	r0, [sp, #56]
-	eors	r1, r0
-	str	r1, [r7, #52]
-	ldr	r1, [r7, #56]
-	ldr	r0, [sp, #52]
-	eors	r1, r0
-	str	r1, [r7, #56]
-	ldr	r1, [r7, #60]
-	ldr	r0, [sp, #48]
-	eors	r1, r0
-	str	r1, [r7, #60]
-	@ norx_f.ae:72: @unroll(unroll)
-	mov	r5, r7
-	ldr	r0, [r5]
-	mov	r10, r0
-	ldr	r1, [r5, #4]
-	mov	r9, r1
-	ldr	r1, [r5, #8]
-	str	r1, [sp, #12]
-	ldr	r1, [r5, #12]
-	str	r1, [sp, #36]
-	ldr	r6, [r5, #16]
-	ldr	r4, [r5, #20]
-	ldr	r1, [r5, #24]
-	ldr	r3, [r5, #28]
-	mov	r12, r3
-	ldr	r3, [r5, #32]
-	ldr	r0, [r5, #36]
-	mov	r8, r0
-	ldr	r0, [r5, #40]
-	str	r0, [sp]
-	ldr	r0, [r5, #44]
-	mov	r11, r0
-	ldr	r2, [r5, #48]
-	ldr	r0, [r5, #52]
-	str	r0, [sp, #8]
-	ldr	r0, [r5, #56]
-	str	r0, [sp, #20]
-	ldr	r0, [r5, #60]
-	mov	lr, r0
-	movs	r0, #0
-	str	r0, [sp, #40]
-.Lnorx32_4_1_finalize_loop3:
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r10
+	ldr	r7, [sp]
 	eors	r7, r6
-	mov	r0, r10
+	ldr	r0, [sp]
 	ands	r0, r6
 	lsls	r5, r0, #1
 	eors	r7, r5
@@ -4072,7 +3614,7 @@ norx32_4_1_finalize:
 	ands	r7, r6
 	lsls	r5, r7, #1
 	eors	r3, r5
-	mov	r10, r3
+	str	r3, [sp]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r2, r3
 	movs	r5, #16
@@ -4093,9 +3635,9 @@ norx32_4_1_finalize:
 	rors	r0, r2
 	str	r0, [sp, #16]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r9
+	mov	r6, r11
 	eors	r6, r4
-	mov	r0, r9
+	mov	r0, r11
 	ands	r0, r4
 	lsls	r0, r0, #1
 	eors	r6, r0
@@ -4121,7 +3663,7 @@ norx32_4_1_finalize:
 	ands	r6, r4
 	lsls	r5, r6, #1
 	eors	r0, r5
-	mov	r9, r0
+	mov	r11, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r3, r0
 	movs	r6, #16
@@ -4152,9 +3694,9 @@ norx32_4_1_finalize:
 	movs	r5, #8
 	rors	r3, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r2, [sp]
+	mov	r2, r10
 	eors	r2, r3
-	ldr	r0, [sp]
+	mov	r0, r10
 	ands	r0, r3
 	lsls	r0, r0, #1
 	eors	r2, r0
@@ -4188,26 +3730,26 @@ norx32_4_1_finalize:
 	rors	r1, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r7, [sp, #36]
-	mov	r0, r12
+	mov	r0, lr
 	eors	r7, r0
 	ldr	r3, [sp, #36]
 	ands	r3, r0
 	lsls	r0, r3, #1
 	eors	r7, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r5, lr
+	mov	r5, r12
 	eors	r5, r7
 	movs	r0, #8
 	rors	r5, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r11
+	mov	r3, r9
 	eors	r3, r5
-	mov	r0, r11
+	mov	r0, r9
 	ands	r0, r5
 	lsls	r0, r0, #1
 	eors	r3, r0
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r6, r12
+	mov	r6, lr
 	eors	r6, r3
 	movs	r0, #11
 	rors	r6, r0
@@ -4233,9 +3775,9 @@ norx32_4_1_finalize:
 	movs	r3, #31
 	rors	r6, r3
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r10
+	ldr	r3, [sp]
 	eors	r3, r4
-	mov	r7, r10
+	ldr	r7, [sp]
 	ands	r7, r4
 	lsls	r7, r7, #1
 	eors	r3, r7
@@ -4259,29 +3801,29 @@ norx32_4_1_finalize:
 	ands	r3, r4
 	lsls	r3, r3, #1
 	eors	r2, r3
-	mov	r10, r2
+	str	r2, [sp]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r5, r2
 	movs	r3, #16
 	mov	r2, r5
 	rors	r2, r3
-	mov	lr, r2
+	mov	r12, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r3, r7
 	eors	r3, r2
 	ands	r7, r2
 	lsls	r7, r7, #1
 	eors	r3, r7
-	str	r3, [sp]
+	mov	r10, r3
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r4, r3
 	movs	r2, #31
 	rors	r4, r2
 	str	r4, [sp, #24]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r9
+	mov	r5, r11
 	eors	r5, r1
-	mov	r4, r9
+	mov	r4, r11
 	ands	r4, r1
 	lsls	r4, r4, #1
 	eors	r5, r4
@@ -4306,18 +3848,18 @@ norx32_4_1_finalize:
 	ands	r5, r1
 	lsls	r5, r5, #1
 	eors	r0, r5
-	mov	r9, r0
+	mov	r11, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r2, r0
-	movs	r0, #16
-	rors	r2, r0
+	movs	r3, #16
+	rors	r2, r3
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r5, r4
 	eors	r5, r2
 	ands	r4, r2
 	lsls	r0, r4, #1
 	eors	r5, r0
-	mov	r11, r5
+	mov	r9, r5
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r1, r5
 	str	r1, [sp, #4]
@@ -4326,51 +3868,52 @@ norx32_4_1_finalize:
 	rors	r0, r1
 	str	r0, [sp, #4]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r0, [sp, #20]
-	eors	r0, r6
-	ldr	r1, [sp, #20]
-	ands	r1, r6
-	lsls	r1, r1, #1
-	eors	r0, r1
-	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	ldr	r7, [sp, #8]
-	eors	r7, r0
-	movs	r1, #8
-	rors	r7, r1
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r5, [sp, #32]
-	eors	r5, r7
-	ldr	r1, [sp, #32]
-	ands	r1, r7
-	lsls	r1, r1, #1
-	eors	r5, r1
-	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	eors	r6, r5
-	movs	r3, #11
-	rors	r6, r3
-	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r4, r0
+	ldr	r4, [sp, #20]
 	eors	r4, r6
+	ldr	r0, [sp, #20]
 	ands	r0, r6
 	lsls	r0, r0, #1
 	eors	r4, r0
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	ldr	r7, [sp, #8]
+	eors	r7, r4
+	movs	r1, #8
+	rors	r7, r1
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r0, [sp, #32]
+	eors	r0, r7
+	ldr	r1, [sp, #32]
+	ands	r1, r7
+	lsls	r1, r1, #1
+	eors	r0, r1
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r6, r0
+	movs	r3, #11
+	rors	r6, r3
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r5, r4
+	eors	r5, r6
+	ands	r4, r6
+	lsls	r3, r4, #1
+	mov	r4, r5
+	eors	r4, r3
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r7, r4
-	movs	r0, #16
-	rors	r7, r0
+	movs	r1, #16
+	rors	r7, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r0, r5
-	eors	r0, r7
-	ands	r5, r7
-	lsls	r3, r5, #1
-	eors	r0, r3
-	str	r0, [sp, #8]
+	mov	r5, r0
+	eors	r5, r7
+	ands	r0, r7
+	lsls	r3, r0, #1
+	eors	r5, r3
+	str	r5, [sp, #8]
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
-	eors	r6, r0
+	eors	r6, r5
 	movs	r0, #31
 	mov	r1, r6
 	rors	r1, r0
-	mov	r12, r1
+	mov	lr, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r0, r8
 	ldr	r1, [sp, #16]
@@ -4425,20 +3968,20 @@ norx32_4_1_finalize:
 	mov	r8, r0
 	str	r7, [sp, #8]
 	str	r5, [sp, #20]
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #44]
 	adds	r0, #1
-	str	r0, [sp, #40]
+	str	r0, [sp, #44]
 	cmp	r0, #4
-	bcs	.Lnorx32_4_1_finalize_far2
-	b	.Lnorx32_4_1_finalize_loop3
-.Lnorx32_4_1_finalize_far2:
-.Lnorx32_4_1_finalize_done4:
+	bcs	.Lnorx32_4_1_finalize_far1
+	b	.Lnorx32_4_1_finalize_loop1
+.Lnorx32_4_1_finalize_far1:
+.Lnorx32_4_1_finalize_done2:
 	@ norx_f.ae:77: s[0] = s0
-	mov	r5, r10
-	ldr	r7, [sp, #44]
+	ldr	r5, [sp]
+	ldr	r7, [sp, #40]
 	str	r5, [r7]
 	@ norx_f.ae:78: s[1] = s1
-	mov	r5, r9
+	mov	r5, r11
 	str	r5, [r7, #4]
 	@ norx_f.ae:79: s[2] = s2
 	ldr	r5, [sp, #12]
@@ -4453,7 +3996,7 @@ norx32_4_1_finalize:
 	@ norx_f.ae:83: s[6] = s6
 	str	r1, [r7, #24]
 	@ norx_f.ae:84: s[7] = s7
-	mov	r1, r12
+	mov	r1, lr
 	str	r1, [r7, #28]
 	@ norx_f.ae:85: s[8] = s8
 	str	r3, [r7, #32]
@@ -4461,10 +4004,10 @@ norx32_4_1_finalize:
 	mov	r1, r8
 	str	r1, [r7, #36]
 	@ norx_f.ae:87: s[10] = s10
-	ldr	r1, [sp]
+	mov	r1, r10
 	str	r1, [r7, #40]
 	@ norx_f.ae:88: s[11] = s11
-	mov	r1, r11
+	mov	r1, r9
 	str	r1, [r7, #44]
 	@ norx_f.ae:89: s[12] = s12
 	str	r2, [r7, #48]
@@ -4475,7 +4018,503 @@ norx32_4_1_finalize:
 	ldr	r1, [sp, #20]
 	str	r1, [r7, #56]
 	@ norx_f.ae:92: s[15] = s15
+	mov	r1, r12
+	str	r1, [r7, #60]
+	@ norx32_4_1.ae:88: s[12 + i] = s[12 + i] ^ k[32 * i + 31 : 32 * i]
+	ldr	r1, [r7, #48]
+	ldr	r0, [sp, #60]
+	eors	r1, r0
+	str	r1, [r7, #48]
+	ldr	r1, [r7, #52]
+	ldr	r0, [sp, #56]
+	eors	r1, r0
+	str	r1, [r7, #52]
+	ldr	r1, [r7, #56]
+	ldr	r0, [sp, #52]
+	eors	r1, r0
+	str	r1, [r7, #56]
+	ldr	r1, [r7, #60]
+	ldr	r0, [sp, #48]
+	eors	r1, r0
+	str	r1, [r7, #60]
+	@ norx_f.ae:72: @unroll(unroll)
+	mov	r3, r7
+	ldr	r0, [r3]
+	mov	lr, r0
+	ldr	r1, [r3, #4]
+	ldr	r7, [r3, #8]
+	ldr	r5, [r3, #12]
+	ldr	r6, [r3, #16]
+	ldr	r4, [r3, #20]
+	ldr	r2, [r3, #24]
+	ldr	r3, [r3, #28]
+	ldr	r0, [sp, #40]
+	ldr	r0, [r0, #32]
+	str	r0, [sp, #4]
+	ldr	r0, [sp, #40]
+	ldr	r0, [r0, #36]
+	mov	r8, r0
+	ldr	r0, [sp, #40]
+	ldr	r0, [r0, #40]
+	mov	r10, r0
+	ldr	r0, [sp, #40]
+	ldr	r0, [r0, #44]
+	mov	r9, r0
+	ldr	r0, [sp, #40]
+	ldr	r0, [r0, #48]
+	str	r0, [sp, #16]
+	ldr	r0, [sp, #40]
+	ldr	r0, [r0, #52]
+	str	r0, [sp, #8]
+	ldr	r0, [sp, #40]
+	ldr	r0, [r0, #56]
+	str	r0, [sp, #20]
+	ldr	r0, [sp, #40]
+	ldr	r0, [r0, #60]
+	mov	r12, r0
+	movs	r0, #0
+	str	r0, [sp, #44]
+	mov	r0, lr
+	str	r0, [sp]
+	mov	r11, r1
+	str	r7, [sp, #12]
+	str	r5, [sp, #36]
+	mov	r1, r2
+	mov	lr, r3
+	ldr	r3, [sp, #4]
+	ldr	r2, [sp, #16]
+.Lnorx32_4_1_finalize_loop3:
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r7, [sp]
+	eors	r7, r6
+	ldr	r0, [sp]
+	ands	r0, r6
+	lsls	r5, r0, #1
+	eors	r7, r5
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	eors	r2, r7
+	movs	r5, #8
+	rors	r2, r5
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r0, r3
+	eors	r0, r2
+	ands	r3, r2
+	lsls	r5, r3, #1
+	eors	r0, r5
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r6, r0
+	movs	r5, #11
+	rors	r6, r5
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r3, r7
+	eors	r3, r6
+	ands	r7, r6
+	lsls	r5, r7, #1
+	eors	r3, r5
+	str	r3, [sp]
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r2, r3
+	movs	r5, #16
+	mov	r3, r2
+	rors	r3, r5
+	str	r3, [sp, #4]
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r2, r0
+	eors	r2, r3
+	ands	r0, r3
+	lsls	r0, r0, #1
+	eors	r2, r0
+	str	r2, [sp, #32]
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	eors	r6, r2
+	movs	r2, #31
+	mov	r0, r6
+	rors	r0, r2
+	str	r0, [sp, #16]
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r6, r11
+	eors	r6, r4
+	mov	r0, r11
+	ands	r0, r4
+	lsls	r0, r0, #1
+	eors	r6, r0
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	ldr	r3, [sp, #8]
+	eors	r3, r6
+	movs	r5, #8
+	rors	r3, r5
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r2, r8
+	eors	r2, r3
+	mov	r0, r8
+	ands	r0, r3
+	lsls	r0, r0, #1
+	eors	r2, r0
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r4, r2
+	movs	r0, #11
+	rors	r4, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r0, r6
+	eors	r0, r4
+	ands	r6, r4
+	lsls	r5, r6, #1
+	eors	r0, r5
+	mov	r11, r0
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r3, r0
+	movs	r6, #16
+	mov	r0, r3
+	rors	r0, r6
+	str	r0, [sp, #8]
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r3, r2
+	eors	r3, r0
+	ands	r2, r0
+	lsls	r2, r2, #1
+	eors	r3, r2
+	str	r3, [sp, #28]
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	eors	r4, r3
+	movs	r2, #31
+	rors	r4, r2
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r6, [sp, #12]
+	eors	r6, r1
+	ldr	r2, [sp, #12]
+	ands	r2, r1
+	lsls	r2, r2, #1
+	eors	r6, r2
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	ldr	r3, [sp, #20]
+	eors	r3, r6
+	movs	r5, #8
+	rors	r3, r5
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r2, r10
+	eors	r2, r3
+	mov	r0, r10
+	ands	r0, r3
+	lsls	r0, r0, #1
+	eors	r2, r0
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r1, r2
+	movs	r0, #11
+	rors	r1, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r0, r6
+	eors	r0, r1
+	ands	r6, r1
+	lsls	r5, r6, #1
+	eors	r0, r5
+	str	r0, [sp, #20]
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r3, r0
+	movs	r6, #16
+	mov	r0, r3
+	rors	r0, r6
+	str	r0, [sp, #12]
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r3, r2
+	eors	r3, r0
+	ands	r2, r0
+	lsls	r0, r2, #1
+	mov	r2, r3
+	eors	r2, r0
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	eors	r1, r2
+	movs	r0, #31
+	rors	r1, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r7, [sp, #36]
+	mov	r0, lr
+	eors	r7, r0
+	ldr	r3, [sp, #36]
+	ands	r3, r0
+	lsls	r0, r3, #1
+	eors	r7, r0
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	mov	r5, r12
+	eors	r5, r7
+	movs	r0, #8
+	rors	r5, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r3, r9
+	eors	r3, r5
+	mov	r0, r9
+	ands	r0, r5
+	lsls	r0, r0, #1
+	eors	r3, r0
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	mov	r6, lr
+	eors	r6, r3
+	movs	r0, #11
+	rors	r6, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r0, r7
+	eors	r0, r6
+	ands	r7, r6
+	lsls	r7, r7, #1
+	eors	r0, r7
+	mov	r8, r0
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r5, r0
+	movs	r0, #16
+	rors	r5, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r0, r3
+	eors	r0, r5
+	ands	r3, r5
+	lsls	r3, r3, #1
+	eors	r0, r3
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	eors	r6, r0
+	movs	r3, #31
+	rors	r6, r3
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r3, [sp]
+	eors	r3, r4
+	ldr	r7, [sp]
+	ands	r7, r4
+	lsls	r7, r7, #1
+	eors	r3, r7
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	eors	r5, r3
+	movs	r7, #8
+	rors	r5, r7
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r7, r2
+	eors	r7, r5
+	ands	r2, r5
+	lsls	r2, r2, #1
+	eors	r7, r2
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r4, r7
+	movs	r2, #11
+	rors	r4, r2
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r2, r3
+	eors	r2, r4
+	ands	r3, r4
+	lsls	r3, r3, #1
+	eors	r2, r3
+	str	r2, [sp]
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r5, r2
+	movs	r3, #16
+	mov	r2, r5
+	rors	r2, r3
+	mov	r12, r2
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r3, r7
+	eors	r3, r2
+	ands	r7, r2
+	lsls	r7, r7, #1
+	eors	r3, r7
+	mov	r10, r3
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	eors	r4, r3
+	movs	r2, #31
+	rors	r4, r2
+	str	r4, [sp, #24]
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r5, r11
+	eors	r5, r1
+	mov	r4, r11
+	ands	r4, r1
+	lsls	r4, r4, #1
+	eors	r5, r4
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	ldr	r2, [sp, #4]
+	eors	r2, r5
+	movs	r4, #8
+	rors	r2, r4
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r4, r0
+	eors	r4, r2
+	ands	r0, r2
+	lsls	r0, r0, #1
+	eors	r4, r0
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r1, r4
+	movs	r0, #11
+	rors	r1, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r0, r5
+	eors	r0, r1
+	ands	r5, r1
+	lsls	r5, r5, #1
+	eors	r0, r5
+	mov	r11, r0
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r2, r0
+	movs	r0, #16
+	rors	r2, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r5, r4
+	eors	r5, r2
+	ands	r4, r2
+	lsls	r0, r4, #1
+	eors	r5, r0
+	mov	r9, r5
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	eors	r1, r5
+	str	r1, [sp, #4]
+	movs	r1, #31
+	ldr	r0, [sp, #4]
+	rors	r0, r1
+	str	r0, [sp, #4]
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r0, [sp, #20]
+	eors	r0, r6
+	ldr	r1, [sp, #20]
+	ands	r1, r6
+	lsls	r1, r1, #1
+	eors	r0, r1
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	ldr	r7, [sp, #8]
+	eors	r7, r0
+	movs	r1, #8
+	rors	r7, r1
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r5, [sp, #32]
+	eors	r5, r7
+	ldr	r1, [sp, #32]
+	ands	r1, r7
+	lsls	r1, r1, #1
+	eors	r5, r1
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	eors	r6, r5
+	movs	r3, #11
+	rors	r6, r3
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r4, r0
+	eors	r4, r6
+	ands	r0, r6
+	lsls	r0, r0, #1
+	eors	r4, r0
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r7, r4
+	movs	r0, #16
+	rors	r7, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r0, r5
+	eors	r0, r7
+	ands	r5, r7
+	lsls	r3, r5, #1
+	eors	r0, r3
+	str	r0, [sp, #8]
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	eors	r6, r0
+	movs	r0, #31
+	mov	r1, r6
+	rors	r1, r0
+	mov	lr, r1
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r0, r8
+	ldr	r1, [sp, #16]
+	eors	r0, r1
+	mov	r3, r8
+	ands	r3, r1
+	lsls	r1, r3, #1
+	eors	r0, r1
+	@ norx_f.ae:29: d = (a ^ d) >>> r0
+	ldr	r5, [sp, #12]
+	eors	r5, r0
+	movs	r1, #8
+	rors	r5, r1
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	ldr	r6, [sp, #28]
+	eors	r6, r5
+	ldr	r1, [sp, #28]
+	ands	r1, r5
+	lsls	r3, r1, #1
+	mov	r1, r6
+	eors	r1, r3
+	@ norx_f.ae:31: b = (b ^ c) >>> r1
+	ldr	r6, [sp, #16]
+	eors	r6, r1
+	movs	r3, #11
+	rors	r6, r3
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r3, r0
+	eors	r3, r6
+	ands	r0, r6
+	lsls	r0, r0, #1
+	eors	r3, r0
+	@ norx_f.ae:33: d = (a ^ d) >>> r2
+	eors	r5, r3
+	movs	r0, #16
+	rors	r5, r0
+	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
+	mov	r0, r1
+	eors	r0, r5
+	ands	r1, r5
+	lsls	r1, r1, #1
+	eors	r0, r1
+	@ norx_f.ae:35: b = (b ^ c) >>> r3
+	eors	r6, r0
+	movs	r1, #31
+	rors	r6, r1
+	str	r4, [sp, #12]
+	str	r3, [sp, #36]
+	ldr	r4, [sp, #24]
+	ldr	r1, [sp, #4]
+	ldr	r3, [sp, #8]
+	mov	r8, r0
+	str	r7, [sp, #8]
+	str	r5, [sp, #20]
+	ldr	r0, [sp, #44]
+	adds	r0, #1
+	str	r0, [sp, #44]
+	cmp	r0, #4
+	bcs	.Lnorx32_4_1_finalize_far2
+	b	.Lnorx32_4_1_finalize_loop3
+.Lnorx32_4_1_finalize_far2:
+.Lnorx32_4_1_finalize_done4:
+	@ norx_f.ae:77: s[0] = s0
+	ldr	r5, [sp]
+	ldr	r7, [sp, #40]
+	str	r5, [r7]
+	@ norx_f.ae:78: s[1] = s1
+	mov	r5, r11
+	str	r5, [r7, #4]
+	@ norx_f.ae:79: s[2] = s2
+	ldr	r5, [sp, #12]
+	str	r5, [r7, #8]
+	@ norx_f.ae:80: s[3] = s3
+	ldr	r5, [sp, #36]
+	str	r5, [r7, #12]
+	@ norx_f.ae:81: s[4] = s4
+	str	r6, [r7, #16]
+	@ norx_f.ae:82: s[5] = s5
+	str	r4, [r7, #20]
+	@ norx_f.ae:83: s[6] = s6
+	str	r1, [r7, #24]
+	@ norx_f.ae:84: s[7] = s7
 	mov	r1, lr
+	str	r1, [r7, #28]
+	@ norx_f.ae:85: s[8] = s8
+	str	r3, [r7, #32]
+	@ norx_f.ae:86: s[9] = s9
+	mov	r1, r8
+	str	r1, [r7, #36]
+	@ norx_f.ae:87: s[10] = s10
+	mov	r1, r10
+	str	r1, [r7, #40]
+	@ norx_f.ae:88: s[11] = s11
+	mov	r1, r9
+	str	r1, [r7, #44]
+	@ norx_f.ae:89: s[12] = s12
+	str	r2, [r7, #48]
+	@ norx_f.ae:90: s[13] = s13
+	ldr	r1, [sp, #8]
+	str	r1, [r7, #52]
+	@ norx_f.ae:91: s[14] = s14
+	ldr	r1, [sp, #20]
+	str	r1, [r7, #56]
+	@ norx_f.ae:92: s[15] = s15
+	mov	r1, r12
 	str	r1, [r7, #60]
 	@ norx32_4_1.ae:88: s[12 + i] = s[12 + i] ^ k[32 * i + 31 : 32 * i]
 	ldr	r1, [r7, #48]
@@ -4517,8 +4556,8 @@ norx32_4_1_finalize:
 
 
 @ --- norx32_4_1_initialize: norx32_4_1.initialize
-@     frame 80 bytes (31 spill slots, 16 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 992 bytes of code and literals
+@     frame 80 bytes (34 spill slots, 16 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1016 bytes of code and literals
 	.section .text.norx32_4_1_initialize,"ax",%progbits
 	.global norx32_4_1_initialize
 	.type norx32_4_1_initialize, %function
@@ -4557,94 +4596,103 @@ norx32_4_1_initialize:
 .Lnorx32_4_1_initialize_cpyd3:
 	mov	r2, r3
 .Lnorx32_4_1_initialize_words2:
-	ldr	r1, [r2]
+	ldm	r2, {r1, r2, r3, r4}
 	@ norx32_4_1.ae:70: s[i] = n[32 * i + 31 : 32 * i]
-	ldr	r3, [sp, #44]
-	str	r1, [r3]
+	ldr	r6, [sp, #44]
+	str	r1, [r6]
 	@ norx32_4_1.ae:71: s[4 + i] = k[32 * i + 31 : 32 * i]
 	ldr	r1, [sp, #60]
-	str	r1, [r3, #16]
-	@ norx32_4_1.ae:68: n = load_le(nonce, 0, 16)
-	ldr	r1, [r2, #4]
+	str	r1, [r6, #16]
 	@ norx32_4_1.ae:70: s[i] = n[32 * i + 31 : 32 * i]
-	str	r1, [r3, #4]
+	str	r2, [r6, #4]
 	@ norx32_4_1.ae:71: s[4 + i] = k[32 * i + 31 : 32 * i]
 	ldr	r1, [sp, #56]
-	str	r1, [r3, #20]
-	@ norx32_4_1.ae:68: n = load_le(nonce, 0, 16)
-	ldr	r1, [r2, #8]
+	str	r1, [r6, #20]
 	@ norx32_4_1.ae:70: s[i] = n[32 * i + 31 : 32 * i]
-	str	r1, [r3, #8]
-	@ norx32_4_1.ae:68: n = load_le(nonce, 0, 16)
-	ldr	r2, [r2, #12]
+	str	r3, [r6, #8]
 	@ norx32_4_1.ae:71: s[4 + i] = k[32 * i + 31 : 32 * i]
 	ldr	r1, [sp, #52]
-	str	r1, [r3, #24]
+	str	r1, [r6, #24]
 	@ norx32_4_1.ae:70: s[i] = n[32 * i + 31 : 32 * i]
-	str	r2, [r3, #12]
+	str	r4, [r6, #12]
 	@ norx32_4_1.ae:71: s[4 + i] = k[32 * i + 31 : 32 * i]
 	ldr	r1, [sp, #48]
-	str	r1, [r3, #28]
+	str	r1, [r6, #28]
 	@ norx32_4_1.ae:73: s[8] = u8
 	ldr	r1, =0xa3d8d930
-	str	r1, [r3, #32]
+	str	r1, [r6, #32]
 	@ norx32_4_1.ae:74: s[9] = u9
 	ldr	r1, =0x3fa8b72c
-	str	r1, [r3, #36]
+	str	r1, [r6, #36]
 	@ norx32_4_1.ae:75: s[10] = u10
 	ldr	r1, =0xed84eb49
-	str	r1, [r3, #40]
+	str	r1, [r6, #40]
 	@ norx32_4_1.ae:76: s[11] = u11
 	ldr	r1, =0xedca4787
-	str	r1, [r3, #44]
+	str	r1, [r6, #44]
 	@ norx32_4_1.ae:77: s[12] = u12 ^ w
 	ldr	r1, =0x335463cb
-	str	r1, [r3, #48]
+	str	r1, [r6, #48]
 	@ norx32_4_1.ae:78: s[13] = u13 ^ rounds
 	ldr	r1, =0xf994220f
-	str	r1, [r3, #52]
+	str	r1, [r6, #52]
 	@ norx32_4_1.ae:79: s[14] = u14 ^ p
 	ldr	r1, =0xbe0bf5c8
-	str	r1, [r3, #56]
+	str	r1, [r6, #56]
 	@ norx32_4_1.ae:80: s[15] = u15 ^ t
 	ldr	r1, =0xd7c49184
-	str	r1, [r3, #60]
+	str	r1, [r6, #60]
 	@ norx_f.ae:72: @unroll(unroll)
-	ldr	r0, [r3]
-	mov	r10, r0
-	ldr	r1, [r3, #4]
-	mov	r9, r1
-	ldr	r1, [r3, #8]
-	str	r1, [sp, #12]
-	ldr	r1, [r3, #12]
-	str	r1, [sp, #36]
-	ldr	r6, [r3, #16]
-	ldr	r4, [r3, #20]
-	ldr	r1, [r3, #24]
-	ldr	r3, [r3, #28]
-	mov	r12, r3
-	ldr	r5, [sp, #44]
-	ldr	r3, [r5, #32]
-	ldr	r0, [r5, #36]
-	mov	r8, r0
-	ldr	r0, [r5, #40]
-	str	r0, [sp]
-	ldr	r0, [r5, #44]
-	mov	r11, r0
-	ldr	r2, [r5, #48]
-	ldr	r0, [r5, #52]
-	str	r0, [sp, #8]
-	ldr	r0, [r5, #56]
-	str	r0, [sp, #20]
-	ldr	r0, [r5, #60]
+	ldr	r0, [r6]
 	mov	lr, r0
+	ldr	r1, [r6, #4]
+	ldr	r7, [r6, #8]
+	ldr	r5, [r6, #12]
+	ldr	r6, [r6, #16]
+	ldr	r3, [sp, #44]
+	ldr	r4, [r3, #20]
+	ldr	r2, [r3, #24]
+	ldr	r3, [r3, #28]
+	ldr	r0, [sp, #44]
+	ldr	r0, [r0, #32]
+	str	r0, [sp, #4]
+	ldr	r0, [sp, #44]
+	ldr	r0, [r0, #36]
+	mov	r8, r0
+	ldr	r0, [sp, #44]
+	ldr	r0, [r0, #40]
+	mov	r10, r0
+	ldr	r0, [sp, #44]
+	ldr	r0, [r0, #44]
+	mov	r9, r0
+	ldr	r0, [sp, #44]
+	ldr	r0, [r0, #48]
+	str	r0, [sp, #16]
+	ldr	r0, [sp, #44]
+	ldr	r0, [r0, #52]
+	str	r0, [sp, #8]
+	ldr	r0, [sp, #44]
+	ldr	r0, [r0, #56]
+	str	r0, [sp, #20]
+	ldr	r0, [sp, #44]
+	ldr	r0, [r0, #60]
+	mov	r12, r0
 	movs	r0, #0
 	str	r0, [sp, #40]
+	mov	r0, lr
+	str	r0, [sp]
+	mov	r11, r1
+	str	r7, [sp, #12]
+	str	r5, [sp, #36]
+	mov	r1, r2
+	mov	lr, r3
+	ldr	r3, [sp, #4]
+	ldr	r2, [sp, #16]
 .Lnorx32_4_1_initialize_loop5:
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r7, r10
+	ldr	r7, [sp]
 	eors	r7, r6
-	mov	r0, r10
+	ldr	r0, [sp]
 	ands	r0, r6
 	lsls	r5, r0, #1
 	eors	r7, r5
@@ -4668,7 +4716,7 @@ norx32_4_1_initialize:
 	ands	r7, r6
 	lsls	r5, r7, #1
 	eors	r3, r5
-	mov	r10, r3
+	str	r3, [sp]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r2, r3
 	movs	r5, #16
@@ -4689,9 +4737,9 @@ norx32_4_1_initialize:
 	rors	r0, r2
 	str	r0, [sp, #16]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r6, r9
+	mov	r6, r11
 	eors	r6, r4
-	mov	r0, r9
+	mov	r0, r11
 	ands	r0, r4
 	lsls	r0, r0, #1
 	eors	r6, r0
@@ -4717,7 +4765,7 @@ norx32_4_1_initialize:
 	ands	r6, r4
 	lsls	r5, r6, #1
 	eors	r0, r5
-	mov	r9, r0
+	mov	r11, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r3, r0
 	movs	r6, #16
@@ -4748,9 +4796,9 @@ norx32_4_1_initialize:
 	movs	r5, #8
 	rors	r3, r5
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	ldr	r2, [sp]
+	mov	r2, r10
 	eors	r2, r3
-	ldr	r0, [sp]
+	mov	r0, r10
 	ands	r0, r3
 	lsls	r0, r0, #1
 	eors	r2, r0
@@ -4784,26 +4832,26 @@ norx32_4_1_initialize:
 	rors	r1, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	ldr	r7, [sp, #36]
-	mov	r0, r12
+	mov	r0, lr
 	eors	r7, r0
 	ldr	r3, [sp, #36]
 	ands	r3, r0
 	lsls	r0, r3, #1
 	eors	r7, r0
 	@ norx_f.ae:29: d = (a ^ d) >>> r0
-	mov	r5, lr
+	mov	r5, r12
 	eors	r5, r7
 	movs	r0, #8
 	rors	r5, r0
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r11
+	mov	r3, r9
 	eors	r3, r5
-	mov	r0, r11
+	mov	r0, r9
 	ands	r0, r5
 	lsls	r0, r0, #1
 	eors	r3, r0
 	@ norx_f.ae:31: b = (b ^ c) >>> r1
-	mov	r6, r12
+	mov	r6, lr
 	eors	r6, r3
 	movs	r0, #11
 	rors	r6, r0
@@ -4829,9 +4877,9 @@ norx32_4_1_initialize:
 	movs	r3, #31
 	rors	r6, r3
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r3, r10
+	ldr	r3, [sp]
 	eors	r3, r4
-	mov	r7, r10
+	ldr	r7, [sp]
 	ands	r7, r4
 	lsls	r7, r7, #1
 	eors	r3, r7
@@ -4855,29 +4903,29 @@ norx32_4_1_initialize:
 	ands	r3, r4
 	lsls	r3, r3, #1
 	eors	r2, r3
-	mov	r10, r2
+	str	r2, [sp]
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r5, r2
 	movs	r3, #16
 	mov	r2, r5
 	rors	r2, r3
-	mov	lr, r2
+	mov	r12, r2
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r3, r7
 	eors	r3, r2
 	ands	r7, r2
 	lsls	r7, r7, #1
 	eors	r3, r7
-	str	r3, [sp]
+	mov	r10, r3
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r4, r3
 	movs	r2, #31
 	rors	r4, r2
 	str	r4, [sp, #24]
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
-	mov	r5, r9
+	mov	r5, r11
 	eors	r5, r1
-	mov	r4, r9
+	mov	r4, r11
 	ands	r4, r1
 	lsls	r4, r4, #1
 	eors	r5, r4
@@ -4902,7 +4950,7 @@ norx32_4_1_initialize:
 	ands	r5, r1
 	lsls	r5, r5, #1
 	eors	r0, r5
-	mov	r9, r0
+	mov	r11, r0
 	@ norx_f.ae:33: d = (a ^ d) >>> r2
 	eors	r2, r0
 	movs	r0, #16
@@ -4913,7 +4961,7 @@ norx32_4_1_initialize:
 	ands	r4, r2
 	lsls	r0, r4, #1
 	eors	r5, r0
-	mov	r11, r5
+	mov	r9, r5
 	@ norx_f.ae:35: b = (b ^ c) >>> r3
 	eors	r1, r5
 	str	r1, [sp, #4]
@@ -4966,7 +5014,7 @@ norx32_4_1_initialize:
 	movs	r0, #31
 	mov	r1, r6
 	rors	r1, r0
-	mov	r12, r1
+	mov	lr, r1
 	@ norx_f.ae:23: return (x ^ y) ^ ((x & y) << 1)
 	mov	r0, r8
 	ldr	r1, [sp, #16]
@@ -5030,11 +5078,11 @@ norx32_4_1_initialize:
 .Lnorx32_4_1_initialize_far1:
 .Lnorx32_4_1_initialize_done6:
 	@ norx_f.ae:77: s[0] = s0
-	mov	r5, r10
+	ldr	r5, [sp]
 	ldr	r7, [sp, #44]
 	str	r5, [r7]
 	@ norx_f.ae:78: s[1] = s1
-	mov	r5, r9
+	mov	r5, r11
 	str	r5, [r7, #4]
 	@ norx_f.ae:79: s[2] = s2
 	ldr	r5, [sp, #12]
@@ -5049,7 +5097,7 @@ norx32_4_1_initialize:
 	@ norx_f.ae:83: s[6] = s6
 	str	r1, [r7, #24]
 	@ norx_f.ae:84: s[7] = s7
-	mov	r1, r12
+	mov	r1, lr
 	str	r1, [r7, #28]
 	@ norx_f.ae:85: s[8] = s8
 	str	r3, [r7, #32]
@@ -5057,10 +5105,10 @@ norx32_4_1_initialize:
 	mov	r1, r8
 	str	r1, [r7, #36]
 	@ norx_f.ae:87: s[10] = s10
-	ldr	r1, [sp]
+	mov	r1, r10
 	str	r1, [r7, #40]
 	@ norx_f.ae:88: s[11] = s11
-	mov	r1, r11
+	mov	r1, r9
 	str	r1, [r7, #44]
 	@ norx_f.ae:89: s[12] = s12
 	str	r2, [r7, #48]
@@ -5071,7 +5119,7 @@ norx32_4_1_initialize:
 	ldr	r1, [sp, #20]
 	str	r1, [r7, #56]
 	@ norx_f.ae:92: s[15] = s15
-	mov	r1, lr
+	mov	r1, r12
 	str	r1, [r7, #60]
 	@ norx32_4_1.ae:88: s[12 + i] = s[12 + i] ^ k[32 * i + 31 : 32 * i]
 	ldr	r1, [r7, #48]

@@ -174,8 +174,8 @@ photon256_serial:
 
 
 @ --- photon256_permute: photon256.permute
-@     frame 28 bytes (34 spill slots, 7 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1232 bytes of code and literals
+@     frame 28 bytes (33 spill slots, 7 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1228 bytes of code and literals
 	.section .text.photon256_permute,"ax",%progbits
 	.global photon256_permute
 	.type photon256_permute, %function
@@ -189,25 +189,23 @@ photon256_permute:
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
 	sub	sp, #28
-	str	r0, [sp, #24]
 	@ photon256.ae:78: for r in 0..rounds {
+	movs	r1, #0
+	str	r1, [sp, #20]
+	str	r0, [sp, #24]
 	mov	r2, r0
-	ldr	r1, [r2]
+	ldr	r0, [r2]
+	mov	r12, r0
 	ldr	r6, [r2, #4]
-	ldr	r0, [r2, #8]
-	mov	lr, r0
-	ldr	r4, [r2, #12]
-	ldr	r7, [r2, #16]
-	ldr	r3, [r2, #20]
-	ldr	r5, [r2, #24]
-	ldr	r2, [r2, #28]
-	movs	r0, #0
-	str	r0, [sp, #20]
-	mov	r12, r1
-	mov	r1, lr
+	ldr	r1, [r2, #8]
 	str	r1, [sp, #12]
-	mov	r8, r7
-	mov	r9, r5
+	ldr	r4, [r2, #12]
+	ldr	r0, [r2, #16]
+	mov	r8, r0
+	ldr	r3, [r2, #20]
+	ldr	r1, [r2, #24]
+	mov	r9, r1
+	ldr	r2, [r2, #28]
 	@ photon256.ae:79: c = rc[r]
 	ldr	r0, =photon256_rc
 	str	r0, [sp, #16]

@@ -68,7 +68,7 @@ photon_beetle_aead128_key_setup:
 
 @ --- photon_beetle_aead128_encrypt_with: photon_beetle_aead128.encrypt_with
 @     frame 76 bytes (15 spill slots, 7 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 708 bytes of code and literals
+@     estimated 694 bytes of code and literals
 	.section .text.photon_beetle_aead128_encrypt_with,"ax",%progbits
 	.global photon_beetle_aead128_encrypt_with
 	.type photon_beetle_aead128_encrypt_with, %function
@@ -100,15 +100,21 @@ photon_beetle_aead128_encrypt_with:
 .Lphoton_beetle_aead128_encrypt_with_cpyd3:
 	mov	r1, r6
 .Lphoton_beetle_aead128_encrypt_with_words2:
-	ldm	r1!, {r0, r5, r6, r7}
+	ldr	r0, [r1]
 	@ photon_beetle_aead128.ae:28: s[0] = x[31:0]
 	str	r0, [sp, #28]
+	@ photon_beetle_aead128.ae:91: set_rate_part(s, load_le(nonce, 0, 16))
+	ldr	r0, [r1, #4]
 	@ photon_beetle_aead128.ae:29: s[1] = x[63:32]
-	str	r5, [sp, #32]
+	str	r0, [sp, #32]
+	@ photon_beetle_aead128.ae:91: set_rate_part(s, load_le(nonce, 0, 16))
+	ldr	r0, [r1, #8]
 	@ photon_beetle_aead128.ae:30: s[2] = x[95:64]
-	str	r6, [sp, #36]
+	str	r0, [sp, #36]
+	@ photon_beetle_aead128.ae:91: set_rate_part(s, load_le(nonce, 0, 16))
+	ldr	r0, [r1, #12]
 	@ photon_beetle_aead128.ae:31: s[3] = x[127:96]
-	str	r7, [sp, #40]
+	str	r0, [sp, #40]
 	@ photon_beetle_aead128.ae:93: s[4 + i] = kc[i]
 	ldr	r0, [r4]
 	str	r0, [sp, #44]
@@ -156,27 +162,27 @@ photon_beetle_aead128_encrypt_with:
 	lsls	r0, r2, #28
 	lsrs	r0, r0, #28
 	subs	r0, r0, #1
-	movs	r5, #0
-	adcs	r5, r5
+	movs	r1, #0
+	adcs	r1, r1
 	movs	r0, #1
-	eors	r5, r0
-	@ photon_beetle_aead128.ae:75: return if m > 0 then (if whole then 1 else 2 as u8) else (if whole then 3 else 4 as u8)
-	ldr	r0, [sp, #120]
-	cmp	r4, r0
-	movs	r6, #0
-	sbcs	r6, r6
-	rsbs	r0, r5, #0
-	lsls	r0, r0, #30
-	lsrs	r1, r0, #30
-	movs	r0, #2
 	eors	r1, r0
-	rsbs	r0, r5, #0
+	@ photon_beetle_aead128.ae:75: return if m > 0 then (if whole then 1 else 2 as u8) else (if whole then 3 else 4 as u8)
+	rsbs	r0, r1, #0
 	lsls	r0, r0, #29
 	lsrs	r5, r0, #29
 	movs	r0, #4
 	eors	r5, r0
+	rsbs	r0, r1, #0
+	lsls	r0, r0, #30
+	lsrs	r1, r0, #30
+	movs	r0, #2
+	eors	r1, r0
 	eors	r1, r5
-	ands	r1, r6
+	ldr	r0, [sp, #120]
+	cmp	r4, r0
+	movs	r0, #0
+	sbcs	r0, r0
+	ands	r1, r0
 	eors	r5, r1
 	@ photon_beetle_aead128.ae:119: hash(s, ad, c0_of(a, m))
 	add	r0, sp, #28
@@ -204,45 +210,46 @@ photon_beetle_aead128_encrypt_with:
 	lsrs	r0, r0, #4
 	str	r0, [sp, #20]
 	movs	r1, #0
-	str	r1, [sp, #4]
+	mov	r10, r1
 	cmp	r1, r0
 	bcc	.Lphoton_beetle_aead128_encrypt_with_far2
 	b	.Lphoton_beetle_aead128_encrypt_with_done12
 .Lphoton_beetle_aead128_encrypt_with_far2:
 .Lphoton_beetle_aead128_encrypt_with_loop11:
+	@ photon_beetle_aead128.ae:125: count = if rest < rate then rest else rate
+	movs	r2, #16
 	@ photon_beetle_aead128.ae:123: off = rate * i
-	ldr	r1, [sp, #4]
+	mov	r1, r10
 	lsls	r5, r1, #4
 	@ photon_beetle_aead128.ae:124: rest = m - off
 	ldr	r0, [sp, #120]
 	subs	r4, r0, r5
 	@ photon_beetle_aead128.ae:125: count = if rest < rate then rest else rate
 	cmp	r4, #16
-	movs	r1, #0
-	sbcs	r1, r1
-	movs	r0, #16
-	eors	r4, r0
-	ands	r4, r1
-	eors	r4, r0
+	movs	r0, #0
+	sbcs	r0, r0
+	eors	r4, r2
+	ands	r4, r0
+	eors	r4, r2
 	@ photon_beetle_aead128.ae:126: P.permute(s)
 	add	r0, sp, #28
 	bl	photon_beetle_aead128_P_permute
 	@ photon_beetle_aead128.ae:24: return cat(s[3], s[2], s[1], s[0])
 	ldr	r0, [sp, #40]
-	str	r0, [sp, #16]
+	str	r0, [sp, #8]
 	ldr	r0, [sp, #36]
-	str	r0, [sp, #12]
+	str	r0, [sp, #4]
 	ldr	r0, [sp, #32]
-	str	r0, [sp]
+	mov	r9, r0
 	ldr	r0, [sp, #28]
-	mov	r11, r0
+	mov	r8, r0
 	@ photon_beetle_aead128.ae:128: p = load_le(msg, off, rate, count)
 	ldr	r0, [sp, #116]
-	adds	r1, r0, r5
+	adds	r3, r0, r5
 	movs	r7, #3
 	cmp	r4, #16
 	bcc	.Lphoton_beetle_aead128_encrypt_with_bytes13
-	tst	r1, r7
+	tst	r3, r7
 	beq	.Lphoton_beetle_aead128_encrypt_with_words14
 .Lphoton_beetle_aead128_encrypt_with_bytes13:
 	movs	r0, #0
@@ -250,51 +257,54 @@ photon_beetle_aead128_encrypt_with:
 	str	r0, [sp, #64]
 	str	r0, [sp, #68]
 	str	r0, [sp, #72]
-	add	r3, sp, #60
-	mov	r2, r4
-	cmp	r2, #16
+	add	r2, sp, #60
+	mov	r1, r4
+	cmp	r1, #16
 	bcc	.Lphoton_beetle_aead128_encrypt_with_cnt16
-	movs	r2, #16
+	movs	r1, #16
 .Lphoton_beetle_aead128_encrypt_with_cnt16:
 .Lphoton_beetle_aead128_encrypt_with_cpy17:
-	subs	r2, #1
+	subs	r1, #1
 	bcc	.Lphoton_beetle_aead128_encrypt_with_cpyd15
-	ldrb	r0, [r1, r2]
-	strb	r0, [r3, r2]
+	ldrb	r0, [r3, r1]
+	strb	r0, [r2, r1]
 	b	.Lphoton_beetle_aead128_encrypt_with_cpy17
 .Lphoton_beetle_aead128_encrypt_with_cpyd15:
-	mov	r1, r3
+	mov	r3, r2
 .Lphoton_beetle_aead128_encrypt_with_words14:
-	ldr	r0, [r1]
-	str	r0, [sp, #8]
-	ldr	r0, [r1, #4]
-	mov	r10, r0
-	ldr	r0, [r1, #8]
-	mov	r9, r0
-	ldr	r0, [r1, #12]
-	mov	r8, r0
 	@ photon_beetle_aead128.ae:54: return cat(x[63:0] >>> 1, x[127:64])
-	ldr	r0, [sp]
-	lsls	r2, r0, #31
-	mov	r0, r11
-	lsrs	r0, r0, #1
-	orrs	r2, r0
-	mov	r0, r11
+	mov	r0, r8
 	lsls	r1, r0, #31
-	ldr	r0, [sp]
+	mov	r0, r9
 	lsrs	r0, r0, #1
 	orrs	r1, r0
-	@ photon_beetle_aead128.ae:129: store_le(ct, off, shuffle(x) ^ p, count)
-	ldr	r6, [sp, #12]
-	ldr	r0, [sp, #8]
-	eors	r6, r0
-	ldr	r3, [sp, #16]
-	mov	r0, r10
-	eors	r3, r0
 	mov	r0, r9
-	eors	r2, r0
+	lsls	r2, r0, #31
 	mov	r0, r8
+	lsrs	r0, r0, #1
+	orrs	r2, r0
+	@ photon_beetle_aead128.ae:128: p = load_le(msg, off, rate, count)
+	ldr	r0, [r3, #8]
+	str	r0, [sp, #16]
+	@ photon_beetle_aead128.ae:129: store_le(ct, off, shuffle(x) ^ p, count)
+	eors	r2, r0
+	@ photon_beetle_aead128.ae:128: p = load_le(msg, off, rate, count)
+	ldr	r0, [r3, #12]
+	str	r0, [sp, #12]
+	@ photon_beetle_aead128.ae:129: store_le(ct, off, shuffle(x) ^ p, count)
 	eors	r1, r0
+	@ photon_beetle_aead128.ae:128: p = load_le(msg, off, rate, count)
+	ldr	r0, [r3]
+	str	r0, [sp]
+	@ photon_beetle_aead128.ae:129: store_le(ct, off, shuffle(x) ^ p, count)
+	ldr	r6, [sp, #4]
+	eors	r6, r0
+	@ photon_beetle_aead128.ae:128: p = load_le(msg, off, rate, count)
+	ldr	r0, [r3, #4]
+	mov	r11, r0
+	@ photon_beetle_aead128.ae:129: store_le(ct, off, shuffle(x) ^ p, count)
+	ldr	r3, [sp, #8]
+	eors	r3, r0
 	ldr	r0, [sp, #124]
 	adds	r5, r0, r5
 	cmp	r4, #16
@@ -326,96 +336,93 @@ photon_beetle_aead128_encrypt_with:
 .Lphoton_beetle_aead128_encrypt_with_stored19:
 	@ photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
 	cmp	r4, #16
+	movs	r2, #0
+	sbcs	r2, r2
+	movs	r6, #1
 	movs	r1, #0
-	sbcs	r1, r1
+	mov	r5, r1
+	mov	r3, r1
 	lsls	r7, r4, #3
-	movs	r5, #1
-	movs	r6, #0
-	mov	r3, r6
-	mov	r2, r6
 	cmp	r7, #128
 	bcs	.Lphoton_beetle_aead128_encrypt_with_shz22
 .Lphoton_beetle_aead128_encrypt_with_shl24:
 	cmp	r7, #32
 	bcc	.Lphoton_beetle_aead128_encrypt_with_shf23
-	mov	r2, r3
-	mov	r3, r6
-	mov	r6, r5
-	movs	r5, #0
+	mov	r1, r3
+	mov	r3, r5
+	mov	r5, r6
+	movs	r6, #0
 	subs	r7, #32
 	b	.Lphoton_beetle_aead128_encrypt_with_shl24
 .Lphoton_beetle_aead128_encrypt_with_shf23:
+	lsls	r1, r7
 	movs	r4, #32
 	subs	r4, r4, r7
-	lsls	r2, r7
 	mov	r0, r3
 	lsrs	r0, r4
-	orrs	r2, r0
+	orrs	r1, r0
 	lsls	r3, r7
-	mov	r0, r6
-	lsrs	r0, r4
-	orrs	r3, r0
-	lsls	r6, r7
 	mov	r0, r5
 	lsrs	r0, r4
-	orrs	r6, r0
+	orrs	r3, r0
+	mov	r0, r6
+	lsrs	r0, r4
 	lsls	r5, r7
+	orrs	r5, r0
+	lsls	r6, r7
 	b	.Lphoton_beetle_aead128_encrypt_with_she25
 .Lphoton_beetle_aead128_encrypt_with_shz22:
-	movs	r5, #0
 	movs	r6, #0
+	movs	r5, #0
 	movs	r3, #0
-	movs	r2, #0
+	movs	r1, #0
 .Lphoton_beetle_aead128_encrypt_with_she25:
-	ldr	r7, [sp, #8]
-	orrs	r5, r7
-	mov	r0, r10
-	orrs	r6, r0
-	mov	r0, r9
-	orrs	r3, r0
-	mov	r0, r8
-	orrs	r2, r0
-	eors	r5, r7
-	ands	r5, r1
-	eors	r7, r5
-	mov	r0, r10
-	eors	r6, r0
-	ands	r6, r1
-	mov	r5, r10
-	eors	r5, r6
-	mov	r0, r9
-	eors	r3, r0
-	ands	r3, r1
-	mov	r6, r9
-	eors	r6, r3
-	mov	r0, r8
-	eors	r2, r0
-	ands	r2, r1
-	mov	r1, r8
-	eors	r1, r2
+	ldr	r7, [sp]
+	orrs	r6, r7
+	eors	r6, r7
+	ands	r6, r2
+	eors	r7, r6
 	@ photon_beetle_aead128.ae:130: set_rate_part(s, x ^ ozs(p, count))
-	mov	r0, r11
+	mov	r0, r8
 	eors	r0, r7
 	@ photon_beetle_aead128.ae:28: s[0] = x[31:0]
 	str	r0, [sp, #28]
+	@ photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
+	mov	r6, r11
+	orrs	r5, r6
+	eors	r5, r6
+	ands	r5, r2
+	eors	r6, r5
 	@ photon_beetle_aead128.ae:130: set_rate_part(s, x ^ ozs(p, count))
-	ldr	r0, [sp]
-	eors	r0, r5
+	mov	r0, r9
+	eors	r0, r6
 	@ photon_beetle_aead128.ae:29: s[1] = x[63:32]
 	str	r0, [sp, #32]
+	@ photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
+	ldr	r5, [sp, #16]
+	orrs	r3, r5
+	eors	r3, r5
+	ands	r3, r2
+	eors	r5, r3
 	@ photon_beetle_aead128.ae:130: set_rate_part(s, x ^ ozs(p, count))
-	ldr	r0, [sp, #12]
-	eors	r0, r6
+	ldr	r0, [sp, #4]
+	eors	r0, r5
 	@ photon_beetle_aead128.ae:30: s[2] = x[95:64]
 	str	r0, [sp, #36]
+	@ photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
+	ldr	r3, [sp, #12]
+	orrs	r1, r3
+	eors	r1, r3
+	ands	r1, r2
+	eors	r3, r1
 	@ photon_beetle_aead128.ae:130: set_rate_part(s, x ^ ozs(p, count))
-	ldr	r0, [sp, #16]
-	eors	r0, r1
+	ldr	r0, [sp, #8]
+	eors	r0, r3
 	@ photon_beetle_aead128.ae:31: s[3] = x[127:96]
 	str	r0, [sp, #40]
-	ldr	r1, [sp, #4]
+	mov	r1, r10
 	adds	r1, #1
-	str	r1, [sp, #4]
+	mov	r10, r1
 	ldr	r0, [sp, #20]
 	cmp	r1, r0
 	bcs	.Lphoton_beetle_aead128_encrypt_with_far3
@@ -499,7 +506,7 @@ photon_beetle_aead128_encrypt_with:
 
 
 @ --- photon_beetle_aead128_decrypt_with: photon_beetle_aead128.decrypt_with
-@     frame 88 bytes (25 spill slots, 10 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     frame 88 bytes (24 spill slots, 10 on the stack; locals 48), saves r4, r5, r6, r7, r8, r9, r10, r11
 @     estimated 836 bytes of code and literals
 	.section .text.photon_beetle_aead128_decrypt_with,"ax",%progbits
 	.global photon_beetle_aead128_decrypt_with
@@ -515,33 +522,38 @@ photon_beetle_aead128_decrypt_with:
 	push	{r4, r5, r6, r7}
 	sub	sp, #88
 	mov	r4, r0
-	mov	r5, r1
 	ldr	r2, [sp, #124]
 	@ photon_beetle_aead128.ae:91: set_rate_part(s, load_le(nonce, 0, 16))
 	movs	r0, #3
-	tst	r5, r0
+	tst	r1, r0
 	beq	.Lphoton_beetle_aead128_decrypt_with_words2
 .Lphoton_beetle_aead128_decrypt_with_bytes1:
 	add	r6, sp, #72
-	movs	r1, #16
+	movs	r5, #16
 .Lphoton_beetle_aead128_decrypt_with_cpy4:
-	subs	r1, #1
+	subs	r5, #1
 	bcc	.Lphoton_beetle_aead128_decrypt_with_cpyd3
-	ldrb	r0, [r5, r1]
-	strb	r0, [r6, r1]
+	ldrb	r0, [r1, r5]
+	strb	r0, [r6, r5]
 	b	.Lphoton_beetle_aead128_decrypt_with_cpy4
 .Lphoton_beetle_aead128_decrypt_with_cpyd3:
-	mov	r5, r6
+	mov	r1, r6
 .Lphoton_beetle_aead128_decrypt_with_words2:
-	ldm	r5!, {r0, r1, r6, r7}
+	ldr	r0, [r1]
 	@ photon_beetle_aead128.ae:28: s[0] = x[31:0]
 	str	r0, [sp, #40]
+	@ photon_beetle_aead128.ae:91: set_rate_part(s, load_le(nonce, 0, 16))
+	ldr	r0, [r1, #4]
 	@ photon_beetle_aead128.ae:29: s[1] = x[63:32]
-	str	r1, [sp, #44]
+	str	r0, [sp, #44]
+	@ photon_beetle_aead128.ae:91: set_rate_part(s, load_le(nonce, 0, 16))
+	ldr	r0, [r1, #8]
 	@ photon_beetle_aead128.ae:30: s[2] = x[95:64]
-	str	r6, [sp, #48]
+	str	r0, [sp, #48]
+	@ photon_beetle_aead128.ae:91: set_rate_part(s, load_le(nonce, 0, 16))
+	ldr	r0, [r1, #12]
 	@ photon_beetle_aead128.ae:31: s[3] = x[127:96]
-	str	r7, [sp, #52]
+	str	r0, [sp, #52]
 	@ photon_beetle_aead128.ae:93: s[4 + i] = kc[i]
 	ldr	r0, [r4]
 	str	r0, [sp, #56]
@@ -589,27 +601,27 @@ photon_beetle_aead128_decrypt_with:
 	lsls	r0, r2, #28
 	lsrs	r0, r0, #28
 	subs	r0, r0, #1
-	movs	r5, #0
-	adcs	r5, r5
+	movs	r1, #0
+	adcs	r1, r1
 	movs	r0, #1
-	eors	r5, r0
-	@ photon_beetle_aead128.ae:75: return if m > 0 then (if whole then 1 else 2 as u8) else (if whole then 3 else 4 as u8)
-	ldr	r0, [sp, #132]
-	cmp	r4, r0
-	movs	r6, #0
-	sbcs	r6, r6
-	rsbs	r0, r5, #0
-	lsls	r0, r0, #30
-	lsrs	r1, r0, #30
-	movs	r0, #2
 	eors	r1, r0
-	rsbs	r0, r5, #0
+	@ photon_beetle_aead128.ae:75: return if m > 0 then (if whole then 1 else 2 as u8) else (if whole then 3 else 4 as u8)
+	rsbs	r0, r1, #0
 	lsls	r0, r0, #29
 	lsrs	r5, r0, #29
 	movs	r0, #4
 	eors	r5, r0
+	rsbs	r0, r1, #0
+	lsls	r0, r0, #30
+	lsrs	r1, r0, #30
+	movs	r0, #2
+	eors	r1, r0
 	eors	r1, r5
-	ands	r1, r6
+	ldr	r0, [sp, #132]
+	cmp	r4, r0
+	movs	r0, #0
+	sbcs	r0, r0
+	ands	r1, r0
 	eors	r5, r1
 	@ photon_beetle_aead128.ae:147: hash(s, ad, c0_of(a, m))
 	add	r0, sp, #40
@@ -637,58 +649,59 @@ photon_beetle_aead128_decrypt_with:
 	lsrs	r0, r0, #4
 	str	r0, [sp, #32]
 	movs	r1, #0
-	str	r1, [sp, #12]
+	str	r1, [sp, #4]
 	cmp	r1, r0
 	bcc	.Lphoton_beetle_aead128_decrypt_with_far2
 	b	.Lphoton_beetle_aead128_decrypt_with_done12
 .Lphoton_beetle_aead128_decrypt_with_far2:
 .Lphoton_beetle_aead128_decrypt_with_loop11:
+	@ photon_beetle_aead128.ae:153: count = if rest < rate then rest else rate
+	movs	r2, #16
 	@ photon_beetle_aead128.ae:151: off = rate * i
-	ldr	r1, [sp, #12]
+	ldr	r1, [sp, #4]
 	lsls	r0, r1, #4
-	str	r0, [sp]
+	mov	r10, r0
 	@ photon_beetle_aead128.ae:152: rest = m - off
 	ldr	r1, [sp, #132]
 	subs	r4, r1, r0
 	@ photon_beetle_aead128.ae:153: count = if rest < rate then rest else rate
 	cmp	r4, #16
-	movs	r1, #0
-	sbcs	r1, r1
-	movs	r0, #16
-	eors	r4, r0
-	ands	r4, r1
-	eors	r4, r0
+	movs	r0, #0
+	sbcs	r0, r0
+	eors	r4, r2
+	ands	r4, r0
+	eors	r4, r2
 	@ photon_beetle_aead128.ae:154: P.permute(s)
 	add	r0, sp, #40
 	bl	photon_beetle_aead128_P_permute
 	@ photon_beetle_aead128.ae:24: return cat(s[3], s[2], s[1], s[0])
 	ldr	r0, [sp, #52]
-	str	r0, [sp, #28]
-	ldr	r0, [sp, #48]
 	str	r0, [sp, #24]
+	ldr	r0, [sp, #48]
+	str	r0, [sp, #20]
 	ldr	r0, [sp, #44]
-	str	r0, [sp, #8]
-	ldr	r0, [sp, #40]
-	str	r0, [sp, #4]
+	str	r0, [sp, #16]
 	@ photon_beetle_aead128.ae:54: return cat(x[63:0] >>> 1, x[127:64])
-	ldr	r0, [sp, #8]
-	lsls	r6, r0, #31
-	ldr	r0, [sp, #4]
-	lsrs	r0, r0, #1
-	orrs	r6, r0
-	ldr	r0, [sp, #4]
 	lsls	r5, r0, #31
-	ldr	r0, [sp, #8]
+	@ photon_beetle_aead128.ae:24: return cat(s[3], s[2], s[1], s[0])
+	ldr	r0, [sp, #40]
+	str	r0, [sp, #12]
+	@ photon_beetle_aead128.ae:54: return cat(x[63:0] >>> 1, x[127:64])
 	lsrs	r0, r0, #1
 	orrs	r5, r0
+	ldr	r0, [sp, #12]
+	lsls	r3, r0, #31
+	ldr	r0, [sp, #16]
+	lsrs	r0, r0, #1
+	orrs	r3, r0
 	@ photon_beetle_aead128.ae:156: p = first_bytes(shuffle(x) ^ load_le(ct, off, rate, count), count)
 	ldr	r1, [sp, #128]
-	ldr	r0, [sp]
-	adds	r1, r1, r0
+	mov	r0, r10
+	adds	r2, r1, r0
 	cmp	r4, #16
 	bcc	.Lphoton_beetle_aead128_decrypt_with_bytes13
 	movs	r0, #3
-	tst	r1, r0
+	tst	r2, r0
 	beq	.Lphoton_beetle_aead128_decrypt_with_words14
 .Lphoton_beetle_aead128_decrypt_with_bytes13:
 	movs	r0, #0
@@ -696,40 +709,43 @@ photon_beetle_aead128_decrypt_with:
 	str	r0, [sp, #76]
 	str	r0, [sp, #80]
 	str	r0, [sp, #84]
-	add	r3, sp, #72
-	mov	r2, r4
-	cmp	r2, #16
+	add	r6, sp, #72
+	mov	r1, r4
+	cmp	r1, #16
 	bcc	.Lphoton_beetle_aead128_decrypt_with_cnt16
-	movs	r2, #16
+	movs	r1, #16
 .Lphoton_beetle_aead128_decrypt_with_cnt16:
 .Lphoton_beetle_aead128_decrypt_with_cpy17:
-	subs	r2, #1
+	subs	r1, #1
 	bcc	.Lphoton_beetle_aead128_decrypt_with_cpyd15
-	ldrb	r0, [r1, r2]
-	strb	r0, [r3, r2]
+	ldrb	r0, [r2, r1]
+	strb	r0, [r6, r1]
 	b	.Lphoton_beetle_aead128_decrypt_with_cpy17
 .Lphoton_beetle_aead128_decrypt_with_cpyd15:
-	mov	r1, r3
+	mov	r2, r6
 .Lphoton_beetle_aead128_decrypt_with_words14:
-	ldm	r1!, {r0, r2, r3, r7}
+	ldr	r0, [r2]
+	ldr	r1, [sp, #20]
+	eors	r0, r1
+	mov	r8, r0
+	ldr	r0, [r2, #4]
 	ldr	r1, [sp, #24]
 	eors	r0, r1
 	mov	r9, r0
-	ldr	r0, [sp, #28]
-	eors	r2, r0
-	mov	r8, r2
-	eors	r6, r3
-	mov	r10, r6
-	eors	r5, r7
-	str	r5, [sp, #16]
+	ldr	r1, [r2, #8]
+	eors	r5, r1
+	mov	r11, r5
+	ldr	r1, [r2, #12]
+	eors	r3, r1
+	str	r3, [sp, #8]
 	@ photon_beetle_aead128.ae:42: return x & ~(~(0 as u128) << (8 * n))
-	lsls	r0, r4, #3
-	str	r0, [sp, #20]
 	movs	r2, #0
 	mvns	r2, r2
 	mov	r5, r2
 	mov	r3, r2
 	mov	r1, r2
+	lsls	r0, r4, #3
+	str	r0, [sp, #28]
 	mov	r7, r0
 	cmp	r7, #128
 	bcs	.Lphoton_beetle_aead128_decrypt_with_shz18
@@ -743,9 +759,9 @@ photon_beetle_aead128_decrypt_with:
 	subs	r7, #32
 	b	.Lphoton_beetle_aead128_decrypt_with_shl20
 .Lphoton_beetle_aead128_decrypt_with_shf19:
+	lsls	r1, r7
 	movs	r6, #32
 	subs	r6, r6, r7
-	lsls	r1, r7
 	mov	r0, r2
 	lsrs	r0, r6
 	orrs	r1, r0
@@ -753,9 +769,9 @@ photon_beetle_aead128_decrypt_with:
 	mov	r0, r3
 	lsrs	r0, r6
 	orrs	r2, r0
-	lsls	r3, r7
 	mov	r0, r5
 	lsrs	r0, r6
+	lsls	r3, r7
 	orrs	r3, r0
 	lsls	r5, r7
 	b	.Lphoton_beetle_aead128_decrypt_with_she21
@@ -765,44 +781,44 @@ photon_beetle_aead128_decrypt_with:
 	movs	r2, #0
 	movs	r1, #0
 .Lphoton_beetle_aead128_decrypt_with_she21:
-	mov	r0, r9
-	bics	r0, r5
-	mov	r9, r0
 	mov	r0, r8
-	bics	r0, r3
+	bics	r0, r5
 	mov	r8, r0
-	mov	r0, r10
+	mov	r0, r9
+	bics	r0, r3
+	mov	r9, r0
+	mov	r0, r11
 	bics	r0, r2
-	mov	r11, r0
-	ldr	r0, [sp, #16]
+	str	r0, [sp]
+	ldr	r0, [sp, #8]
 	bics	r0, r1
-	mov	r10, r0
+	mov	r11, r0
 	@ photon_beetle_aead128.ae:157: store_le(msg, off, p, count)
 	ldr	r1, [sp, #144]
-	ldr	r0, [sp]
+	mov	r0, r10
 	adds	r1, r1, r0
 	cmp	r4, #16
 	bcc	.Lphoton_beetle_aead128_decrypt_with_bytes22
 	movs	r0, #3
 	tst	r1, r0
 	bne	.Lphoton_beetle_aead128_decrypt_with_bytes22
-	mov	r0, r9
-	str	r0, [r1]
 	mov	r0, r8
+	str	r0, [r1]
+	mov	r0, r9
 	str	r0, [r1, #4]
-	mov	r0, r11
+	ldr	r0, [sp]
 	str	r0, [r1, #8]
-	mov	r0, r10
+	mov	r0, r11
 	str	r0, [r1, #12]
 	b	.Lphoton_beetle_aead128_decrypt_with_stored23
 .Lphoton_beetle_aead128_decrypt_with_bytes22:
-	mov	r0, r9
-	str	r0, [sp, #72]
 	mov	r0, r8
+	str	r0, [sp, #72]
+	mov	r0, r9
 	str	r0, [sp, #76]
-	mov	r0, r11
+	ldr	r0, [sp]
 	str	r0, [sp, #80]
-	mov	r0, r10
+	mov	r0, r11
 	str	r0, [sp, #84]
 	add	r3, sp, #72
 	mov	r2, r4
@@ -819,94 +835,94 @@ photon_beetle_aead128_decrypt_with:
 .Lphoton_beetle_aead128_decrypt_with_stored23:
 	@ photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
 	cmp	r4, #16
+	movs	r2, #0
+	sbcs	r2, r2
+	movs	r5, #1
 	movs	r1, #0
-	sbcs	r1, r1
-	movs	r6, #1
-	movs	r5, #0
-	mov	r2, r5
-	mov	r3, r5
-	ldr	r4, [sp, #20]
-	cmp	r4, #128
+	mov	r4, r1
+	mov	r3, r1
+	ldr	r6, [sp, #28]
+	cmp	r6, #128
 	bcs	.Lphoton_beetle_aead128_decrypt_with_shz26
 .Lphoton_beetle_aead128_decrypt_with_shl28:
-	cmp	r4, #32
+	cmp	r6, #32
 	bcc	.Lphoton_beetle_aead128_decrypt_with_shf27
-	mov	r5, r3
-	mov	r3, r2
-	mov	r2, r6
-	movs	r6, #0
-	subs	r4, #32
+	mov	r1, r3
+	mov	r3, r4
+	mov	r4, r5
+	movs	r5, #0
+	subs	r6, #32
 	b	.Lphoton_beetle_aead128_decrypt_with_shl28
 .Lphoton_beetle_aead128_decrypt_with_shf27:
+	lsls	r1, r6
 	movs	r0, #32
-	subs	r0, r0, r4
-	lsls	r5, r4
+	subs	r0, r0, r6
 	mov	r7, r3
 	lsrs	r7, r0
-	orrs	r5, r7
-	lsls	r3, r4
-	mov	r7, r2
+	orrs	r1, r7
+	lsls	r3, r6
+	mov	r7, r4
 	lsrs	r7, r0
 	orrs	r3, r7
-	lsls	r2, r4
-	mov	r7, r6
+	mov	r7, r5
 	lsrs	r7, r0
-	orrs	r2, r7
-	lsls	r6, r4
+	lsls	r4, r6
+	mov	r0, r7
+	orrs	r4, r0
+	lsls	r5, r6
 	b	.Lphoton_beetle_aead128_decrypt_with_she29
 .Lphoton_beetle_aead128_decrypt_with_shz26:
-	movs	r6, #0
-	movs	r2, #0
-	movs	r3, #0
 	movs	r5, #0
+	movs	r4, #0
+	movs	r3, #0
+	movs	r1, #0
 .Lphoton_beetle_aead128_decrypt_with_she29:
-	mov	r4, r9
-	orrs	r6, r4
 	mov	r7, r8
-	orrs	r2, r7
-	mov	r0, r11
-	orrs	r3, r0
-	mov	r0, r10
-	orrs	r5, r0
-	eors	r6, r4
-	ands	r6, r1
-	eors	r4, r6
-	eors	r2, r7
-	ands	r2, r1
-	eors	r7, r2
-	mov	r0, r11
-	eors	r3, r0
-	ands	r3, r1
-	mov	r2, r11
-	eors	r2, r3
-	mov	r0, r10
-	eors	r5, r0
-	ands	r5, r1
-	mov	r1, r10
-	eors	r1, r5
+	orrs	r5, r7
+	eors	r5, r7
+	ands	r5, r2
+	eors	r7, r5
 	@ photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	ldr	r0, [sp, #4]
-	eors	r0, r4
+	ldr	r0, [sp, #12]
+	eors	r0, r7
 	@ photon_beetle_aead128.ae:28: s[0] = x[31:0]
 	str	r0, [sp, #40]
+	@ photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
+	mov	r6, r9
+	orrs	r4, r6
+	eors	r4, r6
+	ands	r4, r2
+	eors	r6, r4
 	@ photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	ldr	r0, [sp, #8]
-	eors	r0, r7
+	ldr	r0, [sp, #16]
+	eors	r0, r6
 	@ photon_beetle_aead128.ae:29: s[1] = x[63:32]
 	str	r0, [sp, #44]
+	@ photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
+	ldr	r5, [sp]
+	orrs	r3, r5
+	eors	r3, r5
+	ands	r3, r2
+	eors	r5, r3
 	@ photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	ldr	r0, [sp, #24]
-	eors	r0, r2
+	ldr	r0, [sp, #20]
+	eors	r0, r5
 	@ photon_beetle_aead128.ae:30: s[2] = x[95:64]
 	str	r0, [sp, #48]
+	@ photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
+	mov	r3, r11
+	orrs	r1, r3
+	eors	r1, r3
+	ands	r1, r2
+	eors	r3, r1
 	@ photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	ldr	r0, [sp, #28]
-	eors	r0, r1
+	ldr	r0, [sp, #24]
+	eors	r0, r3
 	@ photon_beetle_aead128.ae:31: s[3] = x[127:96]
 	str	r0, [sp, #52]
-	ldr	r1, [sp, #12]
+	ldr	r1, [sp, #4]
 	adds	r1, #1
-	str	r1, [sp, #12]
+	str	r1, [sp, #4]
 	ldr	r0, [sp, #32]
 	cmp	r1, r0
 	bcs	.Lphoton_beetle_aead128_decrypt_with_far3
@@ -963,27 +979,33 @@ photon_beetle_aead128_decrypt_with:
 .Lphoton_beetle_aead128_decrypt_with_cpyd32:
 	mov	r3, r2
 .Lphoton_beetle_aead128_decrypt_with_words31:
-	ldr	r7, [r3]
-	ldr	r6, [r3, #4]
-	ldr	r5, [r3, #8]
-	ldr	r4, [r3, #12]
+	ldr	r5, [r3]
+	ldr	r4, [r3, #4]
+	ldr	r6, [r3, #8]
+	ldr	r7, [r3, #12]
 	@ photon_beetle_aead128.ae:85: P.permute(s)
 	add	r0, sp, #40
 	bl	photon_beetle_aead128_P_permute
 	@ photon_beetle_aead128.ae:24: return cat(s[3], s[2], s[1], s[0])
-	ldr	r3, [sp, #52]
-	ldr	r2, [sp, #48]
-	ldr	r1, [sp, #44]
-	ldr	r0, [sp, #40]
+	ldr	r1, [sp, #52]
 	@ photon_beetle_aead128.ae:162: return (load_le(tag, 0, 16) ^ tag_of(s)) == 0
-	eors	r7, r0
-	eors	r6, r1
+	eors	r7, r1
+	@ photon_beetle_aead128.ae:24: return cat(s[3], s[2], s[1], s[0])
+	ldr	r2, [sp, #48]
+	@ photon_beetle_aead128.ae:162: return (load_le(tag, 0, 16) ^ tag_of(s)) == 0
+	eors	r6, r2
+	@ photon_beetle_aead128.ae:24: return cat(s[3], s[2], s[1], s[0])
+	ldr	r2, [sp, #40]
+	@ photon_beetle_aead128.ae:162: return (load_le(tag, 0, 16) ^ tag_of(s)) == 0
 	eors	r5, r2
+	@ photon_beetle_aead128.ae:24: return cat(s[3], s[2], s[1], s[0])
+	ldr	r3, [sp, #44]
+	@ photon_beetle_aead128.ae:162: return (load_le(tag, 0, 16) ^ tag_of(s)) == 0
 	eors	r4, r3
-	orrs	r7, r6
-	orrs	r7, r5
-	orrs	r7, r4
-	subs	r0, r7, #1
+	orrs	r5, r4
+	orrs	r5, r6
+	orrs	r5, r7
+	subs	r0, r5, #1
 	movs	r1, #0
 	adcs	r1, r1
 	movs	r0, #1
@@ -1002,8 +1024,8 @@ photon_beetle_aead128_decrypt_with:
 
 
 @ --- photon_beetle_aead128_P_permute: photon_beetle_aead128.P.permute
-@     frame 28 bytes (34 spill slots, 7 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 1232 bytes of code and literals
+@     frame 28 bytes (33 spill slots, 7 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 1228 bytes of code and literals
 	.section .text.photon_beetle_aead128_P_permute,"ax",%progbits
 	.global photon_beetle_aead128_P_permute
 	.type photon_beetle_aead128_P_permute, %function
@@ -1017,25 +1039,23 @@ photon_beetle_aead128_P_permute:
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
 	sub	sp, #28
-	str	r0, [sp, #24]
 	@ photon256.ae:78: for r in 0..rounds {
+	movs	r1, #0
+	str	r1, [sp, #20]
+	str	r0, [sp, #24]
 	mov	r2, r0
-	ldr	r1, [r2]
+	ldr	r0, [r2]
+	mov	r12, r0
 	ldr	r6, [r2, #4]
-	ldr	r0, [r2, #8]
-	mov	lr, r0
-	ldr	r4, [r2, #12]
-	ldr	r7, [r2, #16]
-	ldr	r3, [r2, #20]
-	ldr	r5, [r2, #24]
-	ldr	r2, [r2, #28]
-	movs	r0, #0
-	str	r0, [sp, #20]
-	mov	r12, r1
-	mov	r1, lr
+	ldr	r1, [r2, #8]
 	str	r1, [sp, #12]
-	mov	r8, r7
-	mov	r9, r5
+	ldr	r4, [r2, #12]
+	ldr	r0, [r2, #16]
+	mov	r8, r0
+	ldr	r3, [r2, #20]
+	ldr	r1, [r2, #24]
+	mov	r9, r1
+	ldr	r2, [r2, #28]
 	@ photon256.ae:79: c = rc[r]
 	ldr	r0, =photon_beetle_aead128_P.rc
 	str	r0, [sp, #16]
@@ -1809,8 +1829,8 @@ photon_beetle_aead128_P_permute:
 
 
 @ --- photon_beetle_aead128_hash: photon_beetle_aead128.hash
-@     frame 60 bytes (18 spill slots, 11 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
-@     estimated 344 bytes of code and literals
+@     frame 64 bytes (18 spill slots, 12 on the stack; locals 16), saves r4, r5, r6, r7, r8, r9, r10, r11
+@     estimated 334 bytes of code and literals
 	.section .text.photon_beetle_aead128_hash,"ax",%progbits
 	.global photon_beetle_aead128_hash
 	.type photon_beetle_aead128_hash, %function
@@ -1823,53 +1843,54 @@ photon_beetle_aead128_hash:
 	mov	r6, r10
 	mov	r7, r11
 	push	{r4, r5, r6, r7}
-	sub	sp, #60
-	str	r0, [sp, #4]
-	str	r1, [sp, #36]
-	str	r2, [sp, #32]
-	str	r3, [sp, #40]
+	sub	sp, #64
+	mov	r11, r0
+	str	r1, [sp, #40]
+	str	r2, [sp, #36]
+	str	r3, [sp, #44]
 	@ photon_beetle_aead128.ae:61: for i in 0..(a + rate - 1) / rate {
 	mov	r0, r2
 	adds	r0, #16
 	subs	r0, r0, #1
 	lsrs	r0, r0, #4
-	str	r0, [sp, #28]
+	str	r0, [sp, #32]
 	movs	r1, #0
-	str	r1, [sp]
+	mov	r9, r1
 	cmp	r1, r0
 	bcc	.Lphoton_beetle_aead128_hash_far1
 	b	.Lphoton_beetle_aead128_hash_done2
 .Lphoton_beetle_aead128_hash_far1:
 .Lphoton_beetle_aead128_hash_loop1:
+	@ photon_beetle_aead128.ae:64: count = if rest < rate then rest else rate
+	movs	r2, #16
 	@ photon_beetle_aead128.ae:62: off = rate * i
-	ldr	r1, [sp]
+	mov	r1, r9
 	lsls	r5, r1, #4
 	@ photon_beetle_aead128.ae:63: rest = a - off
-	ldr	r0, [sp, #32]
+	ldr	r0, [sp, #36]
 	subs	r4, r0, r5
 	@ photon_beetle_aead128.ae:64: count = if rest < rate then rest else rate
 	cmp	r4, #16
-	movs	r1, #0
-	sbcs	r1, r1
-	movs	r0, #16
-	eors	r4, r0
-	ands	r4, r1
-	eors	r4, r0
+	movs	r0, #0
+	sbcs	r0, r0
+	eors	r4, r2
+	ands	r4, r0
+	eors	r4, r2
 	@ photon_beetle_aead128.ae:65: P.permute(s)
-	ldr	r6, [sp, #4]
-	mov	r0, r6
+	mov	r6, r11
+	mov	r0, r11
 	bl	photon_beetle_aead128_P_permute
 	@ photon_beetle_aead128.ae:24: return cat(s[3], s[2], s[1], s[0])
 	ldr	r0, [r6, #12]
-	str	r0, [sp, #24]
+	str	r0, [sp, #28]
 	ldr	r0, [r6, #8]
-	str	r0, [sp, #20]
+	str	r0, [sp, #24]
 	ldr	r0, [r6, #4]
-	str	r0, [sp, #16]
+	str	r0, [sp, #20]
 	ldr	r0, [r6]
-	str	r0, [sp, #12]
+	str	r0, [sp, #16]
 	@ photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
-	ldr	r0, [sp, #36]
+	ldr	r0, [sp, #40]
 	adds	r3, r0, r5
 	movs	r0, #3
 	cmp	r4, #16
@@ -1878,11 +1899,11 @@ photon_beetle_aead128_hash:
 	beq	.Lphoton_beetle_aead128_hash_words4
 .Lphoton_beetle_aead128_hash_bytes3:
 	movs	r0, #0
-	str	r0, [sp, #44]
 	str	r0, [sp, #48]
 	str	r0, [sp, #52]
 	str	r0, [sp, #56]
-	add	r2, sp, #44
+	str	r0, [sp, #60]
+	add	r2, sp, #48
 	mov	r1, r4
 	cmp	r1, #16
 	bcc	.Lphoton_beetle_aead128_hash_cnt6
@@ -1898,120 +1919,118 @@ photon_beetle_aead128_hash:
 	mov	r3, r2
 .Lphoton_beetle_aead128_hash_words4:
 	ldr	r0, [r3]
-	str	r0, [sp, #8]
+	str	r0, [sp, #4]
 	ldr	r0, [r3, #4]
-	mov	r10, r0
+	str	r0, [sp, #12]
 	ldr	r0, [r3, #8]
-	mov	r11, r0
+	str	r0, [sp, #8]
 	ldr	r0, [r3, #12]
-	mov	r9, r0
+	str	r0, [sp]
 	@ photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
 	cmp	r4, #16
-	movs	r5, #0
-	sbcs	r5, r5
-	lsls	r6, r4, #3
-	movs	r4, #1
-	movs	r3, #0
-	mov	r2, r3
-	mov	r1, r3
-	cmp	r6, #128
+	movs	r2, #0
+	sbcs	r2, r2
+	movs	r6, #1
+	movs	r1, #0
+	mov	r5, r1
+	mov	r3, r1
+	lsls	r4, r4, #3
+	cmp	r4, #128
 	bcs	.Lphoton_beetle_aead128_hash_shz8
 .Lphoton_beetle_aead128_hash_shl10:
-	cmp	r6, #32
+	cmp	r4, #32
 	bcc	.Lphoton_beetle_aead128_hash_shf9
 	mov	r1, r3
-	mov	r3, r2
-	mov	r2, r4
-	movs	r4, #0
-	subs	r6, #32
+	mov	r3, r5
+	mov	r5, r6
+	movs	r6, #0
+	subs	r4, #32
 	b	.Lphoton_beetle_aead128_hash_shl10
 .Lphoton_beetle_aead128_hash_shf9:
+	lsls	r1, r4
 	movs	r0, #32
-	subs	r0, r0, r6
-	lsls	r1, r6
+	subs	r0, r0, r4
 	mov	r7, r3
 	lsrs	r7, r0
 	orrs	r1, r7
-	lsls	r3, r6
-	mov	r7, r2
+	lsls	r3, r4
+	mov	r7, r5
 	lsrs	r7, r0
 	orrs	r3, r7
-	lsls	r2, r6
-	mov	r7, r4
+	mov	r7, r6
 	lsrs	r7, r0
-	orrs	r2, r7
-	lsls	r4, r6
+	lsls	r5, r4
+	mov	r0, r7
+	orrs	r5, r0
+	lsls	r6, r4
 	b	.Lphoton_beetle_aead128_hash_she11
 .Lphoton_beetle_aead128_hash_shz8:
-	movs	r4, #0
-	movs	r2, #0
+	movs	r6, #0
+	movs	r5, #0
 	movs	r3, #0
 	movs	r1, #0
 .Lphoton_beetle_aead128_hash_she11:
-	ldr	r7, [sp, #8]
-	orrs	r4, r7
-	mov	r0, r10
-	orrs	r2, r0
-	mov	r0, r11
-	orrs	r3, r0
-	mov	r0, r9
-	orrs	r1, r0
-	eors	r4, r7
-	ands	r4, r5
-	eors	r7, r4
-	mov	r0, r10
-	eors	r2, r0
-	ands	r2, r5
-	mov	r4, r10
-	eors	r4, r2
-	mov	r0, r11
-	eors	r3, r0
-	ands	r3, r5
-	mov	r2, r11
-	eors	r2, r3
-	mov	r0, r9
-	eors	r1, r0
-	ands	r1, r5
-	mov	r5, r9
-	eors	r5, r1
+	ldr	r4, [sp, #4]
+	orrs	r6, r4
+	eors	r6, r4
+	ands	r6, r2
+	eors	r4, r6
 	@ photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
-	ldr	r1, [sp, #12]
-	eors	r1, r7
+	ldr	r0, [sp, #16]
+	eors	r0, r4
 	@ photon_beetle_aead128.ae:28: s[0] = x[31:0]
-	ldr	r3, [sp, #4]
-	str	r1, [r3]
+	mov	r6, r11
+	str	r0, [r6]
+	@ photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
+	ldr	r4, [sp, #12]
+	orrs	r5, r4
+	eors	r5, r4
+	ands	r5, r2
+	eors	r4, r5
 	@ photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
-	ldr	r1, [sp, #16]
-	eors	r1, r4
+	ldr	r0, [sp, #20]
+	eors	r0, r4
 	@ photon_beetle_aead128.ae:29: s[1] = x[63:32]
-	str	r1, [r3, #4]
+	str	r0, [r6, #4]
+	@ photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
+	ldr	r4, [sp, #8]
+	orrs	r3, r4
+	eors	r3, r4
+	ands	r3, r2
+	eors	r4, r3
 	@ photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
-	ldr	r1, [sp, #20]
-	eors	r1, r2
+	ldr	r3, [sp, #24]
+	eors	r3, r4
 	@ photon_beetle_aead128.ae:30: s[2] = x[95:64]
-	str	r1, [r3, #8]
+	str	r3, [r6, #8]
+	@ photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
+	ldr	r3, [sp]
+	orrs	r1, r3
+	eors	r1, r3
+	ands	r1, r2
+	eors	r3, r1
 	@ photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
-	ldr	r1, [sp, #24]
-	eors	r1, r5
+	ldr	r1, [sp, #28]
+	eors	r1, r3
 	@ photon_beetle_aead128.ae:31: s[3] = x[127:96]
-	str	r1, [r3, #12]
-	ldr	r1, [sp]
+	str	r1, [r6, #12]
+	mov	r1, r9
 	adds	r1, #1
-	str	r1, [sp]
-	ldr	r0, [sp, #28]
+	mov	r9, r1
+	ldr	r0, [sp, #32]
 	cmp	r1, r0
 	bcs	.Lphoton_beetle_aead128_hash_far2
 	b	.Lphoton_beetle_aead128_hash_loop1
 .Lphoton_beetle_aead128_hash_far2:
 .Lphoton_beetle_aead128_hash_done2:
 	@ photon_beetle_aead128.ae:48: s[7] = s[7] ^ ((c as u32) << 29)
-	ldr	r0, [sp, #40]
+	ldr	r0, [sp, #44]
 	lsls	r2, r0, #29
-	ldr	r0, [sp, #4]
+	mov	r0, r11
 	ldr	r1, [r0, #28]
 	eors	r1, r2
 	str	r1, [r0, #28]
-	add	sp, #60
+	add	sp, #64
 	pop	{r4, r5, r6, r7}
 	mov	r8, r4
 	mov	r9, r5

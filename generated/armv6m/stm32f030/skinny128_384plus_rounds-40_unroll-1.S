@@ -209,8 +209,8 @@ skinny128_384plus_key_schedule:
 	eors	r1, r0
 	lsrs	r0, r3, #30
 	eors	r1, r0
-	lsrs	r2, r1, #7
 	ldr	r5, =0x01010101
+	lsrs	r2, r1, #7
 	ands	r2, r5
 	orrs	r7, r2
 	str	r7, [sp]
@@ -386,8 +386,8 @@ skinny128_384plus_key_schedule:
 
 
 @ --- skinny128_384plus_encrypt_block: skinny128_384plus.encrypt_block
-@     frame 4 bytes (6 spill slots, 1 on the stack; locals 0), saves r4, r5, r6, r7, r8, r9, r10
-@     estimated 274 bytes of code and literals
+@     frame 4 bytes (4 spill slots, 1 on the stack; locals 0), saves r4, r5, r6, r7, r8
+@     estimated 254 bytes of code and literals
 	.section .text.skinny128_384plus_encrypt_block,"ax",%progbits
 	.global skinny128_384plus_encrypt_block
 	.type skinny128_384plus_encrypt_block, %function
@@ -396,144 +396,141 @@ skinny128_384plus_key_schedule:
 skinny128_384plus_encrypt_block:
 	push	{r4, r5, r6, r7, lr}
 	mov	r4, r8
-	mov	r5, r9
-	mov	r6, r10
-	push	{r4, r5, r6}
+	push	{r4}
 	sub	sp, #4
-	mov	r6, r0
 	str	r2, [sp]
-	ldr	r5, [r1]
-	ldr	r4, [r1, #4]
-	ldr	r3, [r1, #8]
-	ldr	r2, [r1, #12]
 	@ skinny128_384plus.ae:141: @unroll(unroll)
-	movs	r0, #0
-	mov	lr, r0
+	movs	r2, #0
+	mov	lr, r2
+	ldr	r2, [r1, #12]
+	ldr	r3, [r1, #8]
+	ldm	r1, {r1, r4}
+	@ skinny128_384plus.ae:143: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
+	mov	r6, r0
 	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	ldr	r1, =skinny128_384plus_sbox
+	ldr	r5, =skinny128_384plus_sbox
 	@ skinny128_384plus.ae:143: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
 	ldr	r0, =skinny128_384plus_rc
 	mov	r12, r0
 	@ skinny128_384plus.ae:141: @unroll(unroll)
 .Lskinny128_384plus_encrypt_block_loop1:
-	@ skinny128_384plus.ae:143: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
-	ldr	r0, [r6]
-	mov	r10, r0
-	ldr	r0, [r6, #4]
-	mov	r9, r0
 	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r0, r2, #24
-	ldrb	r0, [r1, r0]
+	lsrs	r0, r1, #16
+	uxtb	r0, r0
+	ldrb	r0, [r5, r0]
+	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
 	lsls	r0, r0, #24
-	lsrs	r7, r2, #16
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r7, r1, #8
 	uxtb	r7, r7
-	ldrb	r7, [r1, r7]
+	ldrb	r7, [r5, r7]
+	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
 	lsls	r7, r7, #16
 	orrs	r0, r7
-	lsrs	r7, r2, #8
-	uxtb	r7, r7
-	ldrb	r7, [r1, r7]
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	uxtb	r7, r1
+	ldrb	r7, [r5, r7]
+	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
 	lsls	r7, r7, #8
 	orrs	r0, r7
-	uxtb	r2, r2
-	ldrb	r2, [r1, r2]
-	orrs	r0, r2
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r1, r1, #24
+	ldrb	r1, [r5, r1]
+	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
+	orrs	r0, r1
+	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	lsrs	r1, r2, #24
+	ldrb	r1, [r5, r1]
+	lsls	r7, r1, #24
+	lsrs	r1, r2, #16
+	uxtb	r1, r1
+	ldrb	r1, [r5, r1]
+	lsls	r1, r1, #16
+	orrs	r7, r1
+	lsrs	r1, r2, #8
+	uxtb	r1, r1
+	ldrb	r1, [r5, r1]
+	lsls	r1, r1, #8
+	orrs	r7, r1
+	uxtb	r1, r2
+	ldrb	r1, [r5, r1]
+	orrs	r7, r1
 	@ skinny128_384plus.ae:143: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
-	mov	r2, r12
-	ldrb	r2, [r2]
-	mov	r8, r2
+	mov	r1, r12
+	ldrb	r1, [r1]
+	mov	r8, r1
 	@ skinny128_384plus.ae:116: r0 = sub_cells(r0) ^ ((c & 0xf) as u32 << 24) ^ k[63:32]
-	lsls	r2, r2, #28
-	lsrs	r2, r2, #4
-	eors	r0, r2
-	mov	r2, r9
-	eors	r0, r2
+	lsls	r1, r1, #28
+	lsrs	r1, r1, #4
+	eors	r7, r1
+	@ skinny128_384plus.ae:143: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
+	ldr	r1, [r6, #4]
+	@ skinny128_384plus.ae:116: r0 = sub_cells(r0) ^ ((c & 0xf) as u32 << 24) ^ k[63:32]
+	eors	r7, r1
 	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r2, r3, #24
-	ldrb	r2, [r1, r2]
-	lsls	r7, r2, #24
-	lsrs	r2, r3, #16
-	uxtb	r2, r2
-	ldrb	r2, [r1, r2]
-	lsls	r2, r2, #16
-	orrs	r7, r2
-	lsrs	r2, r3, #8
-	uxtb	r2, r2
-	ldrb	r2, [r1, r2]
-	lsls	r2, r2, #8
-	orrs	r7, r2
-	uxtb	r2, r3
-	ldrb	r2, [r1, r2]
-	orrs	r7, r2
-	@ skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
-	mov	r2, r8
-	lsrs	r2, r2, #4
-	lsls	r2, r2, #24
-	eors	r7, r2
-	mov	r2, r10
-	eors	r7, r2
-	movs	r2, #8
-	rors	r7, r2
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r2, r4, #24
-	ldrb	r2, [r1, r2]
-	lsls	r2, r2, #24
-	lsrs	r3, r4, #16
-	uxtb	r3, r3
-	ldrb	r3, [r1, r3]
-	lsls	r3, r3, #16
-	orrs	r2, r3
-	lsrs	r3, r4, #8
-	uxtb	r3, r3
-	ldrb	r3, [r1, r3]
-	lsls	r3, r3, #8
-	orrs	r2, r3
-	uxtb	r4, r4
-	ldrb	r4, [r1, r4]
-	orrs	r2, r4
+	lsrs	r1, r4, #24
+	ldrb	r1, [r5, r1]
+	lsls	r2, r1, #24
+	lsrs	r1, r4, #16
+	uxtb	r1, r1
+	ldrb	r1, [r5, r1]
+	lsls	r1, r1, #16
+	orrs	r2, r1
+	lsrs	r1, r4, #8
+	uxtb	r1, r1
+	ldrb	r1, [r5, r1]
+	lsls	r1, r1, #8
+	orrs	r2, r1
+	uxtb	r1, r4
+	ldrb	r1, [r5, r1]
+	orrs	r2, r1
 	@ skinny128_384plus.ae:118: r2 = (sub_cells(r2) ^ 0x02000000) >>> 16
-	movs	r4, #1
-	lsls	r4, r4, #25
-	eors	r2, r4
-	movs	r4, #16
-	rors	r2, r4
+	movs	r1, #1
+	lsls	r1, r1, #25
+	eors	r2, r1
+	movs	r1, #16
+	rors	r2, r1
 	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r4, r5, #16
-	uxtb	r4, r4
-	ldrb	r4, [r1, r4]
-	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
-	lsls	r3, r4, #24
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r4, r5, #8
-	uxtb	r4, r4
-	ldrb	r4, [r1, r4]
-	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
-	lsls	r4, r4, #16
-	orrs	r3, r4
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	uxtb	r4, r5
-	ldrb	r4, [r1, r4]
-	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
-	lsls	r4, r4, #8
-	orrs	r3, r4
-	@ skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	lsrs	r4, r5, #24
-	ldrb	r4, [r1, r4]
-	@ skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
-	orrs	r3, r4
-	@ skinny128_384plus.ae:121: t = r0 ^ r2
-	mov	r5, r0
-	eors	r5, r2
+	lsrs	r1, r3, #24
+	ldrb	r1, [r5, r1]
+	lsls	r4, r1, #24
+	lsrs	r1, r3, #16
+	uxtb	r1, r1
+	ldrb	r1, [r5, r1]
+	lsls	r1, r1, #16
+	orrs	r4, r1
+	lsrs	r1, r3, #8
+	uxtb	r1, r1
+	ldrb	r1, [r5, r1]
+	lsls	r1, r1, #8
+	orrs	r4, r1
+	uxtb	r1, r3
+	ldrb	r1, [r5, r1]
+	orrs	r4, r1
+	@ skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
+	mov	r1, r8
+	lsrs	r1, r1, #4
+	lsls	r1, r1, #24
+	eors	r4, r1
+	@ skinny128_384plus.ae:143: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
+	ldr	r1, [r6]
+	@ skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
+	eors	r4, r1
+	movs	r1, #8
+	rors	r4, r1
 	@ skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
-	eors	r3, r5
-	mov	r4, r7
 	eors	r4, r2
+	@ skinny128_384plus.ae:121: t = r0 ^ r2
+	mov	r1, r2
+	eors	r1, r7
+	@ skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
+	mov	r2, r0
+	eors	r2, r1
 	adds	r6, #8
-	mov	r2, r12
-	adds	r2, #1
-	mov	r12, r2
-	mov	r2, r3
-	mov	r3, r0
+	mov	r0, r12
+	adds	r0, #1
+	mov	r12, r0
+	mov	r3, r7
 	mov	r0, lr
 	adds	r0, #1
 	mov	lr, r0
@@ -541,16 +538,14 @@ skinny128_384plus_encrypt_block:
 	bcc	.Lskinny128_384plus_encrypt_block_loop1
 .Lskinny128_384plus_encrypt_block_done2:
 	@ skinny128_384plus.ae:145: return cat(r0, r1, r2, r3)
-	ldr	r1, [sp]
-	str	r5, [r1]
-	str	r4, [r1, #4]
-	str	r3, [r1, #8]
-	str	r2, [r1, #12]
+	ldr	r5, [sp]
+	str	r1, [r5]
+	str	r4, [r5, #4]
+	str	r3, [r5, #8]
+	str	r2, [r5, #12]
 	add	sp, #4
-	pop	{r4, r5, r6}
+	pop	{r4}
 	mov	r8, r4
-	mov	r9, r5
-	mov	r10, r6
 	pop	{r4, r5, r6, r7, pc}
 	.ltorg
 	.size skinny128_384plus_encrypt_block, .-skinny128_384plus_encrypt_block
@@ -558,7 +553,7 @@ skinny128_384plus_encrypt_block:
 
 @ --- skinny128_384plus_decrypt_block: skinny128_384plus.decrypt_block
 @     frame 4 bytes (4 spill slots, 1 on the stack; locals 0), saves r4, r5, r6, r7, r8
-@     estimated 278 bytes of code and literals
+@     estimated 272 bytes of code and literals
 	.section .text.skinny128_384plus_decrypt_block,"ax",%progbits
 	.global skinny128_384plus_decrypt_block
 	.type skinny128_384plus_decrypt_block, %function
@@ -570,15 +565,13 @@ skinny128_384plus_decrypt_block:
 	push	{r4}
 	sub	sp, #4
 	str	r2, [sp]
-	ldr	r4, [r1]
-	ldr	r3, [r1, #4]
-	ldr	r5, [r1, #8]
-	ldr	r2, [r1, #12]
 	@ skinny128_384plus.ae:153: @unroll(unroll)
-	movs	r1, #0
-	mov	r8, r1
-	mov	r12, r5
-	mov	r1, r3
+	movs	r2, #0
+	mov	r8, r2
+	ldr	r2, [r1, #12]
+	ldr	r3, [r1, #8]
+	mov	r12, r3
+	ldm	r1, {r1, r3}
 	@ skinny128_384plus.ae:157: k = rtk[i]
 	mov	r5, r0
 	movs	r0, #39
@@ -589,125 +582,124 @@ skinny128_384plus_decrypt_block:
 	adds	r0, #39
 	mov	lr, r0
 	@ skinny128_384plus.ae:109: return cat(inv_sbox[r[31:24]], inv_sbox[r[23:16]], inv_sbox[r[15:8]], inv_sbox[r[7:0]])
-	ldr	r3, =skinny128_384plus_inv_sbox
+	ldr	r4, =skinny128_384plus_inv_sbox
 	@ skinny128_384plus.ae:153: @unroll(unroll)
 .Lskinny128_384plus_decrypt_block_loop1:
 	@ skinny128_384plus.ae:160: r0, r1, r2, r3 = r1, r2 ^ t, t, r0 ^ r3
-	eors	r2, r4
+	eors	r2, r1
 	@ skinny128_384plus.ae:164: r3 = inv_sub_cells(r3 <<< 24)
 	movs	r0, #8
 	rors	r2, r0
 	@ skinny128_384plus.ae:109: return cat(inv_sbox[r[31:24]], inv_sbox[r[23:16]], inv_sbox[r[15:8]], inv_sbox[r[7:0]])
 	lsrs	r0, r2, #24
-	ldrb	r0, [r3, r0]
+	ldrb	r0, [r4, r0]
 	lsls	r6, r0, #24
 	lsrs	r0, r2, #16
 	uxtb	r0, r0
-	ldrb	r0, [r3, r0]
+	ldrb	r0, [r4, r0]
 	lsls	r0, r0, #16
 	orrs	r6, r0
 	lsrs	r0, r2, #8
 	uxtb	r0, r0
-	ldrb	r0, [r3, r0]
+	ldrb	r0, [r4, r0]
 	lsls	r0, r0, #8
 	orrs	r6, r0
 	uxtb	r0, r2
-	ldrb	r0, [r3, r0]
+	ldrb	r0, [r4, r0]
 	orrs	r6, r0
 	@ skinny128_384plus.ae:159: t = r3 ^ r1
-	mov	r2, r4
-	mov	r0, r12
-	eors	r2, r0
+	mov	r2, r12
+	eors	r1, r2
 	@ skinny128_384plus.ae:163: r2 = inv_sub_cells((r2 <<< 16) ^ 0x02000000)
 	movs	r0, #16
-	mov	r7, r2
-	rors	r7, r0
+	mov	r2, r1
+	rors	r2, r0
 	movs	r0, #1
 	lsls	r0, r0, #25
-	eors	r7, r0
+	eors	r2, r0
 	@ skinny128_384plus.ae:109: return cat(inv_sbox[r[31:24]], inv_sbox[r[23:16]], inv_sbox[r[15:8]], inv_sbox[r[7:0]])
-	lsrs	r0, r7, #24
-	ldrb	r0, [r3, r0]
-	lsls	r4, r0, #24
-	lsrs	r0, r7, #16
+	lsrs	r0, r2, #24
+	ldrb	r0, [r4, r0]
+	lsls	r7, r0, #24
+	lsrs	r0, r2, #16
 	uxtb	r0, r0
-	ldrb	r0, [r3, r0]
+	ldrb	r0, [r4, r0]
 	lsls	r0, r0, #16
-	orrs	r4, r0
-	lsrs	r0, r7, #8
+	orrs	r7, r0
+	lsrs	r0, r2, #8
 	uxtb	r0, r0
-	ldrb	r0, [r3, r0]
+	ldrb	r0, [r4, r0]
 	lsls	r0, r0, #8
-	orrs	r4, r0
-	uxtb	r0, r7
-	ldrb	r0, [r3, r0]
-	orrs	r4, r0
+	orrs	r7, r0
+	uxtb	r0, r2
+	ldrb	r0, [r4, r0]
+	orrs	r7, r0
 	@ skinny128_384plus.ae:160: r0, r1, r2, r3 = r1, r2 ^ t, t, r0 ^ r3
-	eors	r1, r2
+	eors	r3, r1
 	@ skinny128_384plus.ae:162: r1 = inv_sub_cells((r1 <<< 8) ^ ((c >> 4) as u32 << 24) ^ k[31:0])
 	movs	r0, #24
-	rors	r1, r0
+	rors	r3, r0
 	@ skinny128_384plus.ae:156: c = rc[i]
 	mov	r0, lr
 	ldrb	r2, [r0]
 	@ skinny128_384plus.ae:162: r1 = inv_sub_cells((r1 <<< 8) ^ ((c >> 4) as u32 << 24) ^ k[31:0])
 	lsrs	r0, r2, #4
 	lsls	r0, r0, #24
-	eors	r1, r0
+	eors	r3, r0
 	@ skinny128_384plus.ae:157: k = rtk[i]
 	ldr	r0, [r5]
 	@ skinny128_384plus.ae:162: r1 = inv_sub_cells((r1 <<< 8) ^ ((c >> 4) as u32 << 24) ^ k[31:0])
-	eors	r1, r0
+	eors	r3, r0
 	@ skinny128_384plus.ae:109: return cat(inv_sbox[r[31:24]], inv_sbox[r[23:16]], inv_sbox[r[15:8]], inv_sbox[r[7:0]])
-	lsrs	r0, r1, #24
-	ldrb	r0, [r3, r0]
-	lsls	r7, r0, #24
-	lsrs	r0, r1, #16
+	lsrs	r0, r3, #24
+	ldrb	r0, [r4, r0]
+	lsls	r1, r0, #24
+	lsrs	r0, r3, #16
 	uxtb	r0, r0
-	ldrb	r0, [r3, r0]
+	ldrb	r0, [r4, r0]
 	lsls	r0, r0, #16
-	orrs	r7, r0
-	lsrs	r0, r1, #8
+	orrs	r1, r0
+	lsrs	r0, r3, #8
 	uxtb	r0, r0
-	ldrb	r0, [r3, r0]
+	ldrb	r0, [r4, r0]
 	lsls	r0, r0, #8
-	orrs	r7, r0
-	uxtb	r0, r1
-	ldrb	r0, [r3, r0]
-	orrs	r7, r0
+	orrs	r1, r0
+	uxtb	r0, r3
+	ldrb	r0, [r4, r0]
+	orrs	r1, r0
 	@ skinny128_384plus.ae:161: r0 = inv_sub_cells(r0 ^ ((c & 0xf) as u32 << 24) ^ k[63:32])
 	lsls	r0, r2, #28
 	lsrs	r0, r0, #4
-	mov	r1, r12
-	eors	r1, r0
+	mov	r3, r12
+	eors	r3, r0
 	@ skinny128_384plus.ae:157: k = rtk[i]
 	ldr	r0, [r5, #4]
 	@ skinny128_384plus.ae:161: r0 = inv_sub_cells(r0 ^ ((c & 0xf) as u32 << 24) ^ k[63:32])
-	eors	r1, r0
+	eors	r3, r0
 	@ skinny128_384plus.ae:109: return cat(inv_sbox[r[31:24]], inv_sbox[r[23:16]], inv_sbox[r[15:8]], inv_sbox[r[7:0]])
-	lsrs	r0, r1, #24
-	ldrb	r0, [r3, r0]
+	lsrs	r0, r3, #24
+	ldrb	r0, [r4, r0]
 	lsls	r2, r0, #24
-	lsrs	r0, r1, #16
+	lsrs	r0, r3, #16
 	uxtb	r0, r0
-	ldrb	r0, [r3, r0]
+	ldrb	r0, [r4, r0]
 	lsls	r0, r0, #16
 	orrs	r2, r0
-	lsrs	r0, r1, #8
+	lsrs	r0, r3, #8
 	uxtb	r0, r0
-	ldrb	r0, [r3, r0]
+	ldrb	r0, [r4, r0]
 	lsls	r0, r0, #8
 	orrs	r2, r0
-	uxtb	r0, r1
-	ldrb	r0, [r3, r0]
+	uxtb	r0, r3
+	ldrb	r0, [r4, r0]
 	orrs	r2, r0
 	subs	r5, #8
 	mov	r0, lr
 	subs	r0, #1
 	mov	lr, r0
-	mov	r12, r7
-	mov	r1, r4
-	mov	r4, r6
+	mov	r12, r1
+	mov	r3, r7
+	mov	r1, r6
 	mov	r0, r8
 	adds	r0, #1
 	mov	r8, r0
@@ -715,12 +707,12 @@ skinny128_384plus_decrypt_block:
 	bcc	.Lskinny128_384plus_decrypt_block_loop1
 .Lskinny128_384plus_decrypt_block_done2:
 	@ skinny128_384plus.ae:166: return cat(r0, r1, r2, r3)
-	ldr	r3, [sp]
-	str	r4, [r3]
-	str	r1, [r3, #4]
+	ldr	r4, [sp]
+	str	r1, [r4]
+	str	r3, [r4, #4]
 	mov	r1, r12
-	str	r1, [r3, #8]
-	str	r2, [r3, #12]
+	str	r1, [r4, #8]
+	str	r2, [r4, #12]
 	add	sp, #4
 	pop	{r4}
 	mov	r8, r4

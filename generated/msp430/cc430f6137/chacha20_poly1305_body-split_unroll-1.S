@@ -743,7 +743,7 @@ chacha20_poly1305_C_xor_stream:
 
 ; --- chacha20_poly1305_tag_of: chacha20_poly1305.tag_of
 ;     frame 226 bytes (19 spill slots, locals 188), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1872 bytes of code
+;     estimated 1870 bytes of code
 	.section .text.chacha20_poly1305_tag_of,"ax",@progbits
 	.local chacha20_poly1305_tag_of
 	.type chacha20_poly1305_tag_of, @function
@@ -800,19 +800,12 @@ chacha20_poly1305_tag_of:
 	call	#chacha20_poly1305_C_block
 	; poly1305.ae:30: r = (r_bytes & clamp) as u<130>
 	mov	148(sp), r7
-	and	#4095, r7
 	mov	150(sp), r8
-	and	#65532, r8
 	mov	152(sp), r9
-	and	#4095, r9
 	mov	154(sp), r10
-	and	#65532, r10
 	mov	156(sp), r11
-	and	#4095, r11
 	mov	158(sp), r12
-	and	#65532, r12
 	mov	160(sp), r13
-	and	#4095, r13
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	mov	146(sp), r14
 	and	#8191, r14
@@ -825,6 +818,9 @@ chacha20_poly1305_tag_of:
 	mov	r14, 58(sp)
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	mov	146(sp), r15
+	; poly1305.ae:30: r = (r_bytes & clamp) as u<130>
+	and	#4095, r7
+	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	mov	r7, r14
 	rla	r15
 	rlc	r14
@@ -840,6 +836,8 @@ chacha20_poly1305_tag_of:
 	rlam.w	#2, r15
 	add	r15, r14
 	mov	r14, 60(sp)
+	; poly1305.ae:30: r = (r_bytes & clamp) as u<130>
+	and	#65532, r8
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	mov	r8, r15
 	swpb	r15
@@ -858,10 +856,12 @@ chacha20_poly1305_tag_of:
 	rlam.w	#2, r15
 	add	r15, r7
 	mov	r7, 62(sp)
+	; poly1305.ae:30: r = (r_bytes & clamp) as u<130>
+	and	#4095, r9
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
-	mov	r8, r14
 	mov	r9, r15
 	swpb	r15
+	mov	r8, r14
 	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
@@ -875,6 +875,8 @@ chacha20_poly1305_tag_of:
 	rlam.w	#2, r15
 	add	r15, r14
 	mov	r14, 64(sp)
+	; poly1305.ae:30: r = (r_bytes & clamp) as u<130>
+	and	#65532, r10
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	mov	r10, r15
 	rra	r15
@@ -904,6 +906,8 @@ chacha20_poly1305_tag_of:
 	rlam.w	#2, r15
 	add	r15, r14
 	mov	r14, 68(sp)
+	; poly1305.ae:30: r = (r_bytes & clamp) as u<130>
+	and	#4095, r11
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	mov	r11, r14
 	rla	r10
@@ -918,6 +922,8 @@ chacha20_poly1305_tag_of:
 	rlam.w	#2, r15
 	add	r15, r14
 	mov	r14, 70(sp)
+	; poly1305.ae:30: r = (r_bytes & clamp) as u<130>
+	and	#65532, r12
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	mov	r12, r14
 	rla	r11
@@ -938,6 +944,8 @@ chacha20_poly1305_tag_of:
 	rlam.w	#2, r15
 	add	r15, r14
 	mov	r14, 72(sp)
+	; poly1305.ae:30: r = (r_bytes & clamp) as u<130>
+	and	#4095, r13
 	; poly1305.ae:32: limb = r[13 * i + 12 : 13 * i] as u16
 	mov	r13, r15
 	swpb	r15
@@ -1201,24 +1209,24 @@ chacha20_poly1305_tag_of:
 	mov	r14, r15
 	and	#57344, r15
 	and	#8191, r14
-	mov	38(sp), r7
-	mov	#0, r8
-	mov	#0, r9
+	mov	38(sp), r9
 	mov	#0, r10
-	mov	#0, r11
 	mov	#0, r12
-	mov	#0, r13
 	mov	#0, r6
+	mov	#0, r7
 	mov	#0, r5
-	add	r15, r7
-	addc	r14, r8
-	addc	#0, r9
-	addc	#0, r10
-	addc	#0, r11
+	mov	#0, r4
+	mov	#0, r13
+	mov	#0, r11
+	add	r15, r9
+	addc	r14, r10
 	addc	#0, r12
-	addc	#0, r13
 	addc	#0, r6
+	addc	#0, r7
 	addc	#0, r5
+	addc	#0, r4
+	addc	#0, r13
+	addc	#0, r11
 	mov	42(sp), r15
 	swpb	r15
 	rla	r15
@@ -1228,15 +1236,15 @@ chacha20_poly1305_tag_of:
 	mov	r15, r14
 	and	#64512, r14
 	and	#1023, r15
-	add	#0, r7
-	addc	r14, r8
-	addc	r15, r9
-	addc	#0, r10
-	addc	#0, r11
-	addc	#0, r12
-	addc	#0, r13
+	add	#0, r9
+	addc	r14, r10
+	addc	r15, r12
 	addc	#0, r6
+	addc	#0, r7
 	addc	#0, r5
+	addc	#0, r4
+	addc	#0, r13
+	addc	#0, r11
 	mov	44(sp), r15
 	swpb	r15
 	bit	#1, r15
@@ -1244,15 +1252,15 @@ chacha20_poly1305_tag_of:
 	mov	r15, r14
 	and	#65408, r14
 	and	#127, r15
-	add	#0, r7
-	addc	#0, r8
-	addc	r14, r9
-	addc	r15, r10
-	addc	#0, r11
-	addc	#0, r12
-	addc	#0, r13
-	addc	#0, r6
+	add	#0, r9
+	addc	#0, r10
+	addc	r14, r12
+	addc	r15, r6
+	addc	#0, r7
 	addc	#0, r5
+	addc	#0, r4
+	addc	#0, r13
+	addc	#0, r11
 	mov	46(sp), r15
 	rla	r15
 	adc	r15
@@ -1265,30 +1273,30 @@ chacha20_poly1305_tag_of:
 	mov	r15, r14
 	and	#65520, r14
 	and	#15, r15
-	add	#0, r7
-	addc	#0, r8
-	addc	#0, r9
-	addc	r14, r10
-	addc	r15, r11
+	add	#0, r9
+	addc	#0, r10
 	addc	#0, r12
-	addc	#0, r13
-	addc	#0, r6
+	addc	r14, r6
+	addc	r15, r7
 	addc	#0, r5
+	addc	#0, r4
+	addc	#0, r13
+	addc	#0, r11
 	mov	48(sp), r15
 	rla	r15
 	adc	r15
 	mov	r15, r14
 	and	#65534, r14
 	and	#1, r15
-	add	#0, r7
-	addc	#0, r8
-	addc	#0, r9
+	add	#0, r9
 	addc	#0, r10
-	addc	r14, r11
-	addc	r15, r12
-	addc	#0, r13
+	addc	#0, r12
 	addc	#0, r6
-	addc	#0, r5
+	addc	r14, r7
+	addc	r15, r5
+	addc	#0, r4
+	addc	#0, r13
+	addc	#0, r11
 	mov	50(sp), r15
 	bit	#1, r15
 	rrc	r15
@@ -1297,16 +1305,15 @@ chacha20_poly1305_tag_of:
 	mov	r15, r14
 	and	#49152, r14
 	and	#16383, r15
-	add	#0, r7
-	addc	#0, r8
-	addc	#0, r9
+	add	#0, r9
 	addc	#0, r10
-	addc	r14, r11
-	addc	r15, r12
-	addc	#0, r13
+	addc	#0, r12
 	addc	#0, r6
-	addc	#0, r5
-	mov.b	r5, r5
+	addc	r14, r7
+	addc	r15, r5
+	addc	#0, r4
+	addc	#0, r13
+	addc	#0, r11
 	mov	52(sp), r15
 	swpb	r15
 	rla	r15
@@ -1318,31 +1325,31 @@ chacha20_poly1305_tag_of:
 	mov	r15, r14
 	and	#63488, r14
 	and	#2047, r15
-	add	#0, r7
-	addc	#0, r8
-	addc	#0, r9
+	mov.b	r11, r11
+	add	#0, r9
 	addc	#0, r10
-	addc	#0, r11
-	addc	r14, r12
-	addc	r15, r13
+	addc	#0, r12
 	addc	#0, r6
-	addc	#0, r5
-	mov.b	r5, r5
+	addc	#0, r7
+	addc	r14, r5
+	addc	r15, r4
+	addc	#0, r13
+	addc	#0, r11
 	mov	54(sp), r15
 	swpb	r15
 	mov	r15, r14
 	and	#65280, r14
 	mov.b	r15, r15
-	add	#0, r7
-	addc	#0, r8
-	addc	#0, r9
+	mov.b	r11, r11
+	add	#0, r9
 	addc	#0, r10
-	addc	#0, r11
 	addc	#0, r12
-	addc	r14, r13
-	addc	r15, r6
+	addc	#0, r6
+	addc	#0, r7
 	addc	#0, r5
-	mov.b	r5, r5
+	addc	r14, r4
+	addc	r15, r13
+	addc	#0, r11
 	mov	56(sp), r15
 	swpb	r15
 	bit	#1, r15
@@ -1355,130 +1362,134 @@ chacha20_poly1305_tag_of:
 	and	#65504, r14
 	and	#31, r15
 	mov.b	r15, r15
-	add	#0, r7
-	addc	#0, r8
-	addc	#0, r9
+	mov.b	r11, r11
+	add	#0, r9
 	addc	#0, r10
-	addc	#0, r11
 	addc	#0, r12
-	addc	#0, r13
-	addc	r14, r6
-	addc	r15, r5
-	mov.b	r5, r5
+	addc	#0, r6
+	addc	#0, r7
+	addc	#0, r5
+	addc	#0, r4
+	addc	r14, r13
+	addc	r15, r11
+	mov.b	r11, r11
 	; poly1305.ae:77: v = (v & ((1 << 130) - 1)) + (v >> 130) * 5          // now v < 2^130 + 40 < 2p
-	mov	r5, r15
-	and	#3, r15
-	mov	r15, 16(sp)
-	rrum.w	#2, r5
-	mov	r5, r4
-	rla	r4
-	adc	r4
-	rla	r4
-	adc	r4
-	mov	r4, r14
+	mov	r11, r15
+	rrum.w	#2, r15
+	mov	r15, r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	mov	r8, r14
 	and	#65532, r14
-	and	#3, r4
-	mov	r5, 32(sp)
-	mov	#0, 30(sp)
+	and	#3, r8
+	mov	r15, 30(sp)
+	mov	#0, 28(sp)
 	mov	#0, 26(sp)
 	mov	#0, 24(sp)
-	mov	#0, 22(sp)
 	mov	#0, 20(sp)
+	mov	#0, 18(sp)
+	mov	#0, 16(sp)
 	mov	#0, 14(sp)
-	mov	#0, r5
 	mov	#0, r15
-	add	r14, 32(sp)
-	addc	r4, 30(sp)
+	add	r14, 30(sp)
+	addc	r8, 28(sp)
 	addc	#0, 26(sp)
 	addc	#0, 24(sp)
-	addc	#0, 22(sp)
 	addc	#0, 20(sp)
+	addc	#0, 18(sp)
+	addc	#0, 16(sp)
 	addc	#0, 14(sp)
-	addc	#0, r5
 	addc	#0, r15
 	mov.b	r15, r15
-	mov	16(sp), r14
-	add	32(sp), r7
-	addc	30(sp), r8
-	addc	26(sp), r9
-	addc	24(sp), r10
-	addc	22(sp), r11
-	addc	20(sp), r12
+	and	#3, r11
+	add	30(sp), r9
+	addc	28(sp), r10
+	addc	26(sp), r12
+	addc	24(sp), r6
+	addc	20(sp), r7
+	addc	18(sp), r5
+	addc	16(sp), r4
 	addc	14(sp), r13
-	addc	r5, r6
-	addc	r15, r14
-	mov.b	r14, r14
+	addc	r15, r11
+	mov.b	r11, r11
 	; poly1305.ae:78: g = v + 5                                            // v - p + 2^130
-	mov	r7, r15
-	mov	r8, 12(sp)
-	mov	r9, 18(sp)
-	mov	r10, 28(sp)
-	mov	r11, 34(sp)
-	mov	r12, 36(sp)
-	mov	r13, r4
-	mov	r6, r5
-	add	#5, r15
+	mov	r9, 22(sp)
+	mov	r9, 36(sp)
+	mov	r10, 12(sp)
+	mov	r10, 34(sp)
+	mov	r12, r10
+	mov	r12, 32(sp)
+	mov	r6, r9
+	mov	r7, r8
+	mov	r5, r12
+	mov	r4, r14
+	mov	r13, r15
+	add	#5, 22(sp)
 	addc	#0, 12(sp)
-	addc	#0, 18(sp)
-	addc	#0, 28(sp)
-	addc	#0, 34(sp)
-	addc	#0, 36(sp)
-	addc	#0, r4
-	addc	#0, r5
+	addc	#0, r10
+	addc	#0, r9
+	addc	#0, r8
+	addc	#0, r12
 	addc	#0, r14
-	mov.b	r14, r14
+	addc	#0, r15
+	addc	#0, r11
 	; poly1305.ae:79: v = if g[130] == 1 then g & ((1 << 130) - 1) else v  // constant-time select of v mod p
-	rrum.w	#2, r14
-	and	#1, r14
-	inv	r14
-	inc	r14
-	xor	r7, r15
-	and	r14, r15
-	xor	r15, r7
-	mov	12(sp), r15
-	xor	r8, r15
-	and	r14, r15
-	xor	r15, r8
-	mov	18(sp), r15
-	xor	r9, r15
-	and	r14, r15
-	xor	r15, r9
-	mov	28(sp), r15
-	xor	r10, r15
-	and	r14, r15
-	xor	r15, r10
-	mov	34(sp), r15
-	xor	r11, r15
-	and	r14, r15
-	xor	r15, r11
-	mov	36(sp), r15
-	xor	r12, r15
-	and	r14, r15
-	xor	r15, r12
-	xor	r13, r4
-	and	r14, r4
-	xor	r4, r13
-	xor	r6, r5
-	and	r14, r5
-	xor	r5, r6
+	xor	r13, r15
+	; poly1305.ae:78: g = v + 5                                            // v - p + 2^130
+	mov.b	r11, r11
+	; poly1305.ae:79: v = if g[130] == 1 then g & ((1 << 130) - 1) else v  // constant-time select of v mod p
+	rrum.w	#2, r11
+	and	#1, r11
+	inv	r11
+	inc	r11
+	and	r11, r15
+	xor	r15, r13
+	xor	r4, r14
+	and	r11, r14
+	xor	r14, r4
+	xor	r5, r12
+	and	r11, r12
+	xor	r12, r5
+	xor	r7, r8
+	and	r11, r8
+	xor	r8, r7
+	xor	r6, r9
+	and	r11, r9
+	xor	r9, r6
+	mov	32(sp), r12
+	xor	r12, r10
+	and	r11, r10
+	xor	r10, r12
+	mov	12(sp), r9
+	mov	34(sp), r8
+	xor	r8, r9
+	and	r11, r9
+	xor	r9, r8
+	mov	22(sp), r10
+	mov	36(sp), r14
+	xor	r14, r10
+	and	r11, r10
+	xor	r10, r14
 	; poly1305.ae:80: return v[127:0] + s
-	add	162(sp), r7
+	add	162(sp), r14
 	addc	164(sp), r8
-	addc	166(sp), r9
-	addc	168(sp), r10
-	addc	170(sp), r11
-	addc	172(sp), r12
-	addc	174(sp), r13
-	addc	176(sp), r6
-	mov	246(sp), r14
-	mov	r7, 0(r14)
-	mov	r8, 2(r14)
-	mov	r9, 4(r14)
-	mov	r10, 6(r14)
-	mov	r11, 8(r14)
-	mov	r12, 10(r14)
-	mov	r13, 12(r14)
-	mov	r6, 14(r14)
+	addc	166(sp), r12
+	addc	168(sp), r6
+	addc	170(sp), r7
+	addc	172(sp), r5
+	addc	174(sp), r4
+	addc	176(sp), r13
+	mov	246(sp), r10
+	mov	r14, 0(r10)
+	mov	r8, 2(r10)
+	mov	r12, 4(r10)
+	mov	r6, 6(r10)
+	mov	r7, 8(r10)
+	mov	r5, 10(r10)
+	mov	r4, 12(r10)
+	mov	r13, 14(r10)
 	add	#226, sp
 	popm.w	#7, r10
 	ret

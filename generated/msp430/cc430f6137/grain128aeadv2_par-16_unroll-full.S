@@ -2613,491 +2613,1094 @@ grain128aeadv2_crypt:
 
 
 ; --- grain128aeadv2_init: grain128aeadv2.init
-;     frame 128 bytes (64 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3896 bytes of code
+;     frame 102 bytes (51 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 3868 bytes of code
 	.section .text.grain128aeadv2_init,"ax",@progbits
 	.local grain128aeadv2_init
 	.type grain128aeadv2_init, @function
 	.balign 2
 grain128aeadv2_init:
 	pushm.w	#7, r10
-	sub	#128, sp
-	mov	r14, 126(sp)
-	mov	r15, 124(sp)
+	sub	#102, sp
+	mov	r14, 100(sp)
+	mov	r15, 98(sp)
 	; grain128aeadv2.ae:127: for i in 0..320 / par {
-	mov	#20, 100(sp)
-	mov	@r13+, r8
-	mov	@r13+, 58(sp)
-	mov	@r13+, 56(sp)
-	mov	@r13+, 50(sp)
+	mov	#20, 70(sp)
+	mov	@r13+, 18(sp)
+	mov	@r13+, 46(sp)
 	mov	@r13+, 44(sp)
-	mov	@r13+, 54(sp)
-	mov	#-1, 52(sp)
-	mov	#32767, 46(sp)
+	mov	@r13+, 42(sp)
+	mov	@r13+, 50(sp)
+	mov	@r13+, 30(sp)
+	mov	#-1, 48(sp)
+	mov	#32767, 68(sp)
 	mov	r12, r15
-	mov	@r15+, 28(sp)
-	mov	@r15+, r9
+	mov	@r15+, 40(sp)
 	mov	@r15+, r10
-	mov	@r15+, 82(sp)
+	mov	@r15+, r11
+	mov	@r15+, 34(sp)
 	mov	@r15+, r12
 	mov	@r15+, r13
-	mov	@r15+, r14
-	mov	@r15+, 48(sp)
-	mov	r15, 92(sp)
+	mov	@r15+, 8(sp)
+	mov	@r15+, 66(sp)
+	mov	r15, 56(sp)
 .Lgrain128aeadv2_init_loop1:
 	; grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	28(sp), r15
-	mov	r9, r6
-	rla	r15
-	rlc	r6
-	rla	r15
-	rlc	r6
-	rla	r15
-	rlc	r6
-	rla	r15
-	rlc	r6
-	mov	r8, r5
-	mov	58(sp), r11
+	mov	18(sp), r7
+	mov	r7, r15
+	swpb	r15
+	mov	46(sp), r14
+	swpb	r14
+	xor.b	r14, r15
+	xor	r14, r15
+	; grain128aeadv2.ae:44: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
+	mov	r15, r8
+	mov	r15, 16(sp)
+	bit	#128, r7
+	rlc	r8
+	xor	r7, r8
+	mov	42(sp), r14
+	mov	30(sp), r6
+	xor	r6, r14
+	swpb	r14
+	mov	44(sp), r9
+	xor	50(sp), r9
+	mov	r9, r15
+	swpb	r15
+	xor.b	r14, r15
+	xor	r14, r15
+	bit	#128, r9
+	rlc	r15
+	bit	#64, r9
+	rlc	r15
+	xor	r15, r8
+	mov	48(sp), r15
+	rra	r15
+	rrc	r6
+	xor	r6, r8
+	mov	r8, 54(sp)
+	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	mov	34(sp), r9
+	swpb	r9
+	mov	r12, r15
+	swpb	r15
+	xor.b	r15, r9
+	xor	r15, r9
+	mov	r10, r8
+	swpb	r8
 	mov	r11, r15
 	swpb	r15
-	swpb	r5
-	xor.b	r15, r5
-	xor	r15, r5
-	mov	r6, r4
-	and	r5, r4
-	mov	r8, r15
-	rla	r15
-	rlc	r11
-	rla	r15
-	rlc	r11
-	rla	r15
-	rlc	r11
-	mov	58(sp), r7
-	mov	56(sp), r15
-	rra	r15
-	rrc	r7
-	rra	r15
-	rrc	r7
-	rra	r15
-	rrc	r7
-	rra	r15
-	rrc	r7
-	and	r7, r11
-	xor	r11, r4
-	; grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r13, r15
-	mov	r14, r7
-	rla	r15
-	rlc	r7
-	mov	56(sp), r11
-	mov	50(sp), r15
-	swpb	r15
-	swpb	r11
-	xor.b	r15, r11
-	xor	r15, r11
-	mov	50(sp), r15
-	bit	#256, r15
-	rrc	r11
-	bit	#512, r15
-	rrc	r11
-	and	r7, r11
-	mov	r7, 84(sp)
-	; grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r11, r4
-	; grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	44(sp), r7
-	rla	r15
-	rlc	r7
-	rla	r15
-	rlc	r7
-	rla	r15
-	rlc	r7
-	rla	r15
-	rlc	r7
-	mov	44(sp), r11
-	mov	54(sp), r15
-	rla	r11
-	rlc	r15
-	and	r15, r7
-	; grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r7, r4
-	; grain128aeadv2.ae:39: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	mov	r6, r7
-	and	84(sp), r7
-	mov	54(sp), r11
-	mov	52(sp), r15
-	rla	r11
-	rlc	r15
-	rla	r11
-	rlc	r15
-	and	r15, r7
-	; grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r7, r4
-	; grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	bit	#8192, 54(sp)
-	rlc	r15
-	xor	r15, r4
-	mov	28(sp), r7
-	mov	r9, r15
-	rra	r15
-	rrc	r7
-	rra	r15
-	rrc	r7
-	xor	r7, r4
-	mov	28(sp), r11
-	mov	r9, r15
-	rla	r11
-	rlc	r15
-	xor	r15, r4
-	mov	r10, r11
-	mov	82(sp), r15
-	rra	r15
-	rrc	r11
-	rra	r15
-	rrc	r11
-	rra	r15
-	rrc	r11
-	rra	r15
-	rrc	r11
-	xor	r11, r4
-	mov	r10, r11
-	mov	82(sp), r15
-	rla	r11
-	rlc	r15
-	rla	r11
-	rlc	r15
-	rla	r11
-	rlc	r15
-	xor	r15, r4
-	xor	r12, r4
+	xor.b	r15, r8
+	xor	r15, r8
+	mov	40(sp), r5
+	xor	r5, r7
+	bit	#256, r11
+	rrc	r8
+	bit	#512, r11
+	rrc	r8
+	xor	r8, r7
+	xor	r9, r7
 	; grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	r12, r15
-	mov	r13, r11
-	swpb	r11
-	swpb	r15
-	xor.b	r11, r15
-	xor	r11, r15
-	bit	#256, r13
-	rrc	r15
-	; grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r15, r4
-	; grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	r13, r11
+	mov	8(sp), r14
 	mov	r14, r15
 	swpb	r15
-	swpb	r11
-	xor.b	r15, r11
-	xor	r15, r11
-	bit	#256, r14
-	rrc	r11
-	; grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r11, r4
-	mov	r4, 66(sp)
-	; grain128aeadv2.ae:44: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	bit	#128, r8
-	rlc	r5
-	mov	r5, 26(sp)
-	mov	54(sp), r5
-	mov	52(sp), r15
-	rra	r15
-	rrc	r5
-	mov	r5, 14(sp)
-	mov	56(sp), r4
-	xor	44(sp), r4
-	mov	50(sp), r15
-	xor	54(sp), r15
-	mov	r4, r5
-	swpb	r15
-	swpb	r5
-	xor.b	r15, r5
-	xor	r15, r5
-	bit	#128, r4
-	rlc	r5
-	bit	#64, r4
-	rlc	r5
-	mov	26(sp), r15
-	xor	r8, r15
-	xor	r5, r15
-	xor	14(sp), r15
-	xor	52(sp), r15
-	mov	r15, 68(sp)
-	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	28(sp), r8
-	mov	r9, r5
-	mov	r10, r15
-	swpb	r15
-	swpb	r5
-	xor.b	r15, r5
-	xor	r15, r5
-	bit	#256, r10
-	rrc	r5
-	bit	#512, r10
-	rrc	r5
-	xor	r5, r8
-	mov	82(sp), r4
-	mov	r12, r15
-	swpb	r15
+	mov	r13, r4
 	swpb	r4
 	xor.b	r15, r4
 	xor	r15, r4
-	xor	r4, r8
-	mov	r11, r15
+	bit	#256, r14
+	rrc	r4
+	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	mov	r4, r15
 	bit	#512, r14
 	rrc	r15
 	bit	#1024, r14
 	rrc	r15
-	xor	r15, r8
-	mov	r15, 34(sp)
-	xor	r14, r8
-	mov	r8, 20(sp)
+	xor	r15, r7
+	mov	r15, 36(sp)
+	xor	r14, r7
+	; grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	mov	r10, r15
+	rra	r15
+	rrc	r5
+	rra	r15
+	rrc	r5
 	; grain128aeadv2.ae:48: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	bit	#4, r9
-	rrc	r7
-	mov	r12, r8
+	mov	r5, r14
+	mov	r5, 26(sp)
+	bit	#4, r10
+	rrc	r14
+	mov	r12, r5
 	mov	r13, r15
 	rra	r15
-	rrc	r8
+	rrc	r5
 	rra	r15
-	rrc	r8
+	rrc	r5
 	rra	r15
-	rrc	r8
-	and	r8, r7
+	rrc	r5
+	and	r5, r14
 	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	20(sp), r15
-	xor	r7, r15
-	; grain128aeadv2.ae:48: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r6, r7
-	bit	#2048, 28(sp)
-	rlc	r7
-	bit	#4096, r9
-	rrc	r6
-	and	r6, r7
-	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r15
-	; grain128aeadv2.ae:49: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	r9, r7
+	xor	r14, r7
+	; grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	mov	40(sp), r14
+	mov	r14, r15
 	mov	r10, r6
-	rra	r6
-	rrc	r7
-	mov	r7, r6
-	bit	#2, r10
-	rrc	r6
-	and	r6, r7
+	rla	r15
+	rlc	r6
+	rla	r15
+	rlc	r6
+	rla	r15
+	rlc	r6
+	rla	r15
+	rlc	r6
+	; grain128aeadv2.ae:48: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	mov	r6, r15
+	bit	#2048, r14
+	rlc	r15
+	mov	r6, r14
+	bit	#4096, r10
+	rrc	r14
+	and	r14, r15
 	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r15
+	xor	r15, r7
 	; grain128aeadv2.ae:49: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	r5, r7
-	bit	#1024, r10
-	rrc	r7
+	mov	r10, r15
+	mov	r11, r14
+	rra	r14
+	rrc	r15
+	mov	r15, r14
+	bit	#2, r11
+	rrc	r14
+	and	r14, r15
+	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r15, r7
+	; grain128aeadv2.ae:49: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	mov	r8, r15
+	bit	#1024, r11
+	rrc	r15
 	bit	#256, r12
-	rrc	r4
+	rrc	r9
 	bit	#512, r12
-	rrc	r4
+	rrc	r9
 	bit	#1024, r12
-	rrc	r4
-	and	r4, r7
+	rrc	r9
+	and	r9, r15
 	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r15
+	xor	r15, r7
 	; grain128aeadv2.ae:50: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	r10, r7
-	mov	82(sp), r6
-	swpb	r6
-	swpb	r7
-	xor.b	r6, r7
-	xor	r6, r7
-	and	82(sp), r7
+	mov	r11, r14
+	swpb	r14
+	mov	34(sp), r15
+	swpb	r15
+	xor.b	r15, r14
+	xor	r15, r14
+	and	34(sp), r14
 	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r15
+	xor	r14, r7
 	; grain128aeadv2.ae:50: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
 	bit	#2048, r12
-	rrc	r4
+	rrc	r9
 	bit	#4096, r12
-	rrc	r4
-	mov	r12, r7
-	mov	r13, r6
-	rra	r6
-	rrc	r7
-	and	r7, r4
+	rrc	r9
+	mov	r12, r14
+	mov	r13, r15
+	rra	r15
+	rrc	r14
+	and	r14, r9
 	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r4, r15
+	xor	r9, r7
 	; grain128aeadv2.ae:51: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
 	bit	#8, r13
-	rrc	r8
-	mov	r13, r4
-	mov	r14, r6
-	rra	r6
-	rrc	r4
-	rra	r6
-	rrc	r4
-	rra	r6
-	rrc	r4
-	rra	r6
-	rrc	r4
-	mov	r8, r7
-	and	r4, r7
+	rrc	r5
+	mov	r13, r9
+	mov	8(sp), r15
+	rra	r15
+	rrc	r9
+	rra	r15
+	rrc	r9
+	rra	r15
+	rrc	r9
+	rra	r15
+	rrc	r9
+	mov	r5, r14
+	and	r9, r14
 	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r15
-	mov	r15, 12(sp)
+	xor	r14, r7
+	mov	r7, 6(sp)
 	; grain128aeadv2.ae:51: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	r9, r6
-	mov	r10, r15
-	swpb	r15
-	swpb	r6
-	xor.b	r15, r6
-	xor	r15, r6
-	bit	#128, r9
-	rlc	r6
-	bit	#64, r9
-	rlc	r6
-	mov	r9, r15
 	mov	r10, r7
 	swpb	r7
+	mov	r11, r15
 	swpb	r15
-	xor.b	r7, r15
-	xor	r7, r15
-	and	r15, r6
-	bit	#512, r9
-	rlc	r5
-	and	r5, r6
+	xor.b	r15, r7
+	xor	r15, r7
+	mov	r10, r14
+	swpb	r14
+	mov	r11, r15
+	swpb	r15
+	xor.b	r15, r14
+	xor	r15, r14
+	bit	#128, r10
+	rlc	r14
+	bit	#64, r10
+	rlc	r14
+	and	r7, r14
+	bit	#512, r10
+	rlc	r8
+	and	r8, r14
 	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	12(sp), r5
-	xor	r6, r5
+	mov	6(sp), r8
+	xor	r14, r8
 	; grain128aeadv2.ae:52: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
 	bit	#16, r13
-	rrc	r8
+	rrc	r5
 	bit	#32, r13
-	rrc	r8
-	mov	r12, r7
+	rrc	r5
+	mov	r12, r14
 	mov	r13, r15
-	rla	r7
+	rla	r14
 	rlc	r15
-	rla	r7
+	rla	r14
 	rlc	r15
-	and	r15, r8
+	and	r15, r5
 	bit	#8, r13
-	rlc	r4
+	rlc	r9
 	bit	#4, r13
-	rlc	r4
-	and	r4, r8
+	rlc	r9
+	and	r9, r5
 	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r5
+	xor	r5, r8
+	; grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	mov	18(sp), r15
+	mov	46(sp), r14
+	mov	r14, r5
+	rla	r15
+	rlc	r5
+	rla	r15
+	rlc	r5
+	rla	r15
+	rlc	r5
+	mov	44(sp), r7
+	mov	r7, r15
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r14
+	and	r14, r5
+	mov	16(sp), r14
+	and	r6, r14
+	xor	r5, r14
+	; grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	swpb	r7
+	mov	42(sp), r9
+	mov	r9, r15
+	swpb	r15
+	xor.b	r15, r7
+	xor	r15, r7
+	bit	#256, r9
+	rrc	r7
+	bit	#512, r9
+	rrc	r7
+	mov	r13, r15
+	mov	8(sp), r5
+	rla	r15
+	rlc	r5
+	and	r5, r7
+	; grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	xor	r7, r14
+	; grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	mov	50(sp), r7
+	rla	r9
+	rlc	r7
+	rla	r9
+	rlc	r7
+	rla	r9
+	rlc	r7
+	rla	r9
+	rlc	r7
+	mov	50(sp), r9
+	mov	30(sp), r15
+	rla	r9
+	rlc	r15
+	and	r15, r7
+	; grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	xor	r7, r14
+	; grain128aeadv2.ae:39: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
+	and	r5, r6
+	mov	30(sp), r7
+	mov	r7, r9
+	mov	48(sp), r15
+	rla	r9
+	rlc	r15
+	rla	r9
+	rlc	r15
+	and	r15, r6
+	; grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	xor	r6, r14
+	; grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	bit	#8192, r7
+	rlc	r15
+	xor	r15, r14
+	xor	26(sp), r14
+	mov	40(sp), r9
+	mov	r10, r15
+	rla	r9
+	rlc	r15
+	xor	r15, r14
+	mov	r11, r9
+	mov	34(sp), r6
+	mov	r6, r15
+	rra	r15
+	rrc	r9
+	rra	r15
+	rrc	r9
+	rra	r15
+	rrc	r9
+	rra	r15
+	rrc	r9
+	xor	r9, r14
+	mov	r11, r9
+	mov	r6, r15
+	rla	r9
+	rlc	r15
+	rla	r9
+	rlc	r15
+	rla	r9
+	rlc	r15
+	xor	r15, r14
+	xor	r12, r14
+	; grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	mov	r13, r15
+	swpb	r15
+	mov	r12, r9
+	swpb	r9
+	xor.b	r15, r9
+	xor	r15, r9
+	bit	#256, r13
+	rrc	r9
+	; grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	xor	r9, r14
+	xor	r4, r14
 	; grain128aeadv2.ae:53: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
 	bit	#256, r13
-	rlc	r11
-	mov	34(sp), r15
-	bit	#2048, r14
+	rlc	r4
+	mov	36(sp), r15
+	mov	8(sp), r9
+	bit	#2048, r9
 	rrc	r15
-	and	r15, r11
-	bit	#4096, r14
+	and	r15, r4
+	bit	#4096, r9
 	rrc	r15
-	and	r15, r11
-	and	84(sp), r11
+	and	r15, r4
+	and	r5, r4
 	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r11, r5
+	xor	r4, r8
 	; grain128aeadv2.ae:157: return s ^ fed, b ^ fed
-	mov	68(sp), r6
-	mov	66(sp), r11
-	xor	r11, r6
-	xor	r11, r5
-	mov	58(sp), r8
-	mov	56(sp), 58(sp)
-	mov	50(sp), 56(sp)
-	mov	44(sp), 50(sp)
-	mov	54(sp), 44(sp)
-	mov	52(sp), r4
+	xor	r14, r8
+	; grain128aeadv2.ae:44: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
+	mov	54(sp), r4
+	mov	48(sp), r5
+	xor	r5, r4
+	; grain128aeadv2.ae:157: return s ^ fed, b ^ fed
+	xor	r14, r4
 	mov	46(sp), r15
-	mov	r9, r7
-	mov	r10, r9
-	mov	82(sp), r10
-	mov	r12, r11
+	mov	r15, 18(sp)
+	mov	44(sp), r15
+	mov	r15, 46(sp)
+	mov	42(sp), r15
+	mov	r15, 44(sp)
+	mov	50(sp), r15
+	mov	r15, 42(sp)
+	mov	r7, 50(sp)
+	mov	r5, 30(sp)
+	mov	68(sp), r15
+	mov	r15, 48(sp)
+	mov	r4, 68(sp)
+	mov	r10, 40(sp)
+	mov	r11, r10
+	mov	r6, r11
+	mov	r12, 34(sp)
 	mov	r13, r12
-	mov	r14, r13
-	mov	48(sp), r14
-	mov	r4, 54(sp)
-	mov	r15, 52(sp)
-	mov	r6, 46(sp)
-	mov	r7, 28(sp)
-	mov	r11, 82(sp)
-	mov	r5, 48(sp)
-	dec	100(sp)
+	mov	r9, r13
+	mov	66(sp), r15
+	mov	r15, 8(sp)
+	mov	r8, 66(sp)
+	dec	70(sp)
 	jnz	.Lgrain128aeadv2_init_loop1
 .Lgrain128aeadv2_init_done2:
 	; grain128aeadv2.ae:133: for i in 0..64 / par {
-	mov	#4, 114(sp)
-	mov	r8, 62(sp)
-	mov	r12, r11
-	mov	r13, r12
-	mov	r14, r13
-	mov	92(sp), r14
-	mov	-8(r14), 42(sp)
-	mov	-6(r14), 40(sp)
-	mov	-4(r14), 38(sp)
-	mov	-2(r14), 108(sp)
-	mov	-16(r14), 90(sp)
-	mov	-14(r14), 106(sp)
-	mov	-12(r14), 104(sp)
-	mov	-10(r14), 102(sp)
+	mov	56(sp), r9
+	mov	-8(r9), r14
+	mov	-6(r9), 82(sp)
+	mov	-4(r9), 80(sp)
+	mov	-2(r9), 78(sp)
+	mov	-16(r9), 58(sp)
+	mov	-14(r9), 76(sp)
+	mov	-12(r9), 74(sp)
+	mov	-10(r9), 72(sp)
+	mov	#4, 86(sp)
 .Lgrain128aeadv2_init_loop3:
 	; grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	28(sp), r15
-	mov	r9, r8
-	rla	r15
-	rlc	r8
-	rla	r15
-	rlc	r8
-	rla	r15
-	rlc	r8
-	rla	r15
-	rlc	r8
-	mov	62(sp), r14
-	mov	r14, r7
-	mov	58(sp), r4
-	mov	r4, r15
+	mov	18(sp), r6
+	mov	r6, r15
 	swpb	r15
+	mov	46(sp), r9
+	swpb	r9
+	xor.b	r9, r15
+	xor	r9, r15
+	; grain128aeadv2.ae:44: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
+	mov	r15, r7
+	mov	r15, 14(sp)
+	bit	#128, r6
+	rlc	r7
+	; grain128aeadv2.ae:61: return cat(f ^ ls, s[127:par]), cat(g ^ ln, b[127:par]), y
+	xor	r6, r7
+	mov	42(sp), r9
+	mov	30(sp), r5
+	xor	r5, r9
+	swpb	r9
+	mov	44(sp), r8
+	xor	50(sp), r8
+	mov	r8, r15
+	swpb	r15
+	xor.b	r9, r15
+	xor	r9, r15
+	bit	#128, r8
+	rlc	r15
+	bit	#64, r8
+	rlc	r15
+	xor	r15, r7
+	; grain128aeadv2.ae:44: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
+	mov	48(sp), r8
+	mov	r8, r15
+	rra	r15
+	rrc	r5
+	; grain128aeadv2.ae:61: return cat(f ^ ls, s[127:par]), cat(g ^ ln, b[127:par]), y
+	xor	r5, r7
+	xor	r8, r7
+	xor	r14, r7
+	mov	r7, 52(sp)
+	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	mov	34(sp), r9
+	swpb	r9
+	mov	r12, r15
+	swpb	r15
+	xor.b	r15, r9
+	xor	r15, r9
+	mov	r10, r8
+	swpb	r8
+	mov	r11, r15
+	swpb	r15
+	xor.b	r15, r8
+	xor	r15, r8
+	mov	40(sp), r5
+	xor	r5, r6
+	bit	#256, r11
+	rrc	r8
+	bit	#512, r11
+	rrc	r8
+	xor	r8, r6
+	xor	r9, r6
+	; grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	mov	8(sp), r14
+	mov	r14, r15
+	swpb	r15
+	mov	r13, r7
 	swpb	r7
 	xor.b	r15, r7
 	xor	r15, r7
-	mov	r8, r6
-	and	r7, r6
-	mov	r4, r5
-	rla	r14
-	rlc	r5
-	rla	r14
-	rlc	r5
-	rla	r14
-	rlc	r5
-	mov	56(sp), r15
+	bit	#256, r14
+	rrc	r7
+	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	mov	r7, r15
+	bit	#512, r14
+	rrc	r15
+	bit	#1024, r14
+	rrc	r15
+	xor	r15, r6
+	mov	r15, 24(sp)
+	xor	r14, r6
+	; grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	mov	r10, r15
 	rra	r15
-	rrc	r4
+	rrc	r5
 	rra	r15
-	rrc	r4
+	rrc	r5
+	; grain128aeadv2.ae:48: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	mov	r5, r14
+	mov	r5, 28(sp)
+	bit	#4, r10
+	rrc	r14
+	mov	r12, r5
+	mov	r13, r15
 	rra	r15
-	rrc	r4
+	rrc	r5
 	rra	r15
-	rrc	r4
-	and	r4, r5
-	xor	r5, r6
-	; grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r12, r15
-	mov	r13, r4
+	rrc	r5
+	rra	r15
+	rrc	r5
+	and	r5, r14
+	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r14, r6
+	; grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	mov	40(sp), r14
+	mov	r14, r15
+	mov	r10, r4
 	rla	r15
 	rlc	r4
-	mov	56(sp), r14
-	mov	50(sp), r5
+	rla	r15
+	rlc	r4
+	rla	r15
+	rlc	r4
+	rla	r15
+	rlc	r4
+	; grain128aeadv2.ae:48: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	mov	r4, r15
+	bit	#2048, r14
+	rlc	r15
+	mov	r4, r14
+	bit	#4096, r10
+	rrc	r14
+	and	r14, r15
+	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r15, r6
+	; grain128aeadv2.ae:49: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	mov	r10, r15
+	mov	r11, r14
+	rra	r14
+	rrc	r15
+	mov	r15, r14
+	bit	#2, r11
+	rrc	r14
+	and	r14, r15
+	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r15, r6
+	; grain128aeadv2.ae:49: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	mov	r8, r15
+	bit	#1024, r11
+	rrc	r15
+	bit	#256, r12
+	rrc	r9
+	bit	#512, r12
+	rrc	r9
+	bit	#1024, r12
+	rrc	r9
+	and	r9, r15
+	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r15, r6
+	; grain128aeadv2.ae:50: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	mov	r11, r14
+	swpb	r14
+	mov	34(sp), r15
+	swpb	r15
+	xor.b	r15, r14
+	xor	r15, r14
+	and	34(sp), r14
+	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r14, r6
+	; grain128aeadv2.ae:50: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	bit	#2048, r12
+	rrc	r9
+	bit	#4096, r12
+	rrc	r9
+	mov	r12, r14
+	mov	r13, r15
+	rra	r15
+	rrc	r14
+	and	r14, r9
+	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r9, r6
+	; grain128aeadv2.ae:51: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	bit	#8, r13
+	rrc	r5
+	mov	r13, r9
+	mov	8(sp), r15
+	rra	r15
+	rrc	r9
+	rra	r15
+	rrc	r9
+	rra	r15
+	rrc	r9
+	rra	r15
+	rrc	r9
+	mov	r5, r14
+	and	r9, r14
+	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r14, r6
+	mov	r6, 4(sp)
+	; grain128aeadv2.ae:51: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	mov	r10, r6
+	swpb	r6
+	mov	r11, r15
+	swpb	r15
+	xor.b	r15, r6
+	xor	r15, r6
+	mov	r10, r14
+	swpb	r14
+	mov	r11, r15
+	swpb	r15
+	xor.b	r15, r14
+	xor	r15, r14
+	bit	#128, r10
+	rlc	r14
+	bit	#64, r10
+	rlc	r14
+	and	r6, r14
+	bit	#512, r10
+	rlc	r8
+	and	r8, r14
+	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	mov	4(sp), r8
+	xor	r14, r8
+	; grain128aeadv2.ae:52: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
+	bit	#16, r13
+	rrc	r5
+	bit	#32, r13
+	rrc	r5
+	mov	r12, r14
+	mov	r13, r15
+	rla	r14
+	rlc	r15
+	rla	r14
+	rlc	r15
+	and	r15, r5
+	bit	#8, r13
+	rlc	r9
+	bit	#4, r13
+	rlc	r9
+	and	r9, r5
+	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r5, r8
+	; grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	mov	18(sp), r15
+	mov	46(sp), r14
+	mov	r14, r5
+	rla	r15
+	rlc	r5
+	rla	r15
+	rlc	r5
+	rla	r15
+	rlc	r5
+	mov	44(sp), r6
+	mov	r6, r15
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r14
+	and	r14, r5
+	mov	14(sp), r14
+	and	r4, r14
+	xor	r5, r14
+	; grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	swpb	r6
+	mov	42(sp), r9
+	mov	r9, r15
+	swpb	r15
+	xor.b	r15, r6
+	xor	r15, r6
+	bit	#256, r9
+	rrc	r6
+	bit	#512, r9
+	rrc	r6
+	mov	r13, r15
+	mov	8(sp), r5
+	rla	r15
+	rlc	r5
+	and	r5, r6
+	; grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	xor	r6, r14
+	; grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	mov	50(sp), r6
+	rla	r9
+	rlc	r6
+	rla	r9
+	rlc	r6
+	rla	r9
+	rlc	r6
+	rla	r9
+	rlc	r6
+	mov	50(sp), r9
+	mov	30(sp), r15
+	rla	r9
+	rlc	r15
+	and	r15, r6
+	; grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	xor	r6, r14
+	; grain128aeadv2.ae:39: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
+	and	r5, r4
+	mov	30(sp), r6
+	mov	r6, r9
+	mov	48(sp), r15
+	rla	r9
+	rlc	r15
+	rla	r9
+	rlc	r15
+	and	r15, r4
+	; grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	xor	r4, r14
+	; grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	bit	#8192, r6
+	rlc	r15
+	xor	r15, r14
+	xor	28(sp), r14
+	mov	40(sp), r9
+	mov	r10, r15
+	rla	r9
+	rlc	r15
+	xor	r15, r14
+	mov	r11, r9
+	mov	34(sp), r4
+	mov	r4, r15
+	rra	r15
+	rrc	r9
+	rra	r15
+	rrc	r9
+	rra	r15
+	rrc	r9
+	rra	r15
+	rrc	r9
+	xor	r9, r14
+	mov	r11, r9
+	mov	r4, r15
+	rla	r9
+	rlc	r15
+	rla	r9
+	rlc	r15
+	rla	r9
+	rlc	r15
+	xor	r15, r14
+	xor	r12, r14
+	; grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	mov	r13, r15
+	swpb	r15
+	mov	r12, r9
+	swpb	r9
+	xor.b	r15, r9
+	xor	r15, r9
+	bit	#256, r13
+	rrc	r9
+	; grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	xor	r9, r14
+	xor	r7, r14
+	; grain128aeadv2.ae:53: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
+	bit	#256, r13
+	rlc	r7
+	mov	24(sp), r15
+	mov	8(sp), r9
+	bit	#2048, r9
+	rrc	r15
+	and	r15, r7
+	bit	#4096, r9
+	rrc	r15
+	and	r15, r7
+	and	r5, r7
+	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r7, r8
+	; grain128aeadv2.ae:61: return cat(f ^ ls, s[127:par]), cat(g ^ ln, b[127:par]), y
+	xor	58(sp), r8
+	; grain128aeadv2.ae:157: return s ^ fed, b ^ fed
+	xor	r14, r8
+	mov	52(sp), r7
+	xor	r14, r7
+	; grain128aeadv2.ae:136: kl = kl >> par
+	mov	46(sp), r15
+	mov	r15, 18(sp)
+	mov	44(sp), r15
+	mov	r15, 46(sp)
+	mov	42(sp), r15
+	mov	r15, 44(sp)
+	mov	50(sp), r15
+	mov	r15, 42(sp)
+	mov	r6, 50(sp)
+	mov	48(sp), r15
+	mov	r15, 30(sp)
+	mov	68(sp), r15
+	mov	r15, 48(sp)
+	mov	r7, 68(sp)
+	mov	r10, 40(sp)
+	mov	r11, r10
+	mov	r4, r11
+	mov	r12, 34(sp)
+	mov	r13, r12
+	mov	r9, r13
+	mov	66(sp), r15
+	mov	r15, 8(sp)
+	mov	r8, 66(sp)
+	mov	82(sp), r14
+	mov	80(sp), r15
+	mov	r15, 82(sp)
+	mov	78(sp), r15
+	mov	r15, 80(sp)
+	mov	#0, r15
+	mov	r15, 78(sp)
+	mov	76(sp), r15
+	mov	r15, 58(sp)
+	mov	74(sp), r15
+	mov	r15, 76(sp)
+	mov	72(sp), r15
+	mov	r15, 74(sp)
+	mov	#0, r15
+	mov	r15, 72(sp)
+	dec	86(sp)
+	jnz	.Lgrain128aeadv2_init_loop3
+.Lgrain128aeadv2_init_done4:
+	; grain128aeadv2.ae:140: for i in 0..64 / par {
+	mov	#4, 84(sp)
+	mov	#0, 94(sp)
+	mov	#0, 92(sp)
+	mov	#0, 90(sp)
+.Lgrain128aeadv2_init_loop5:
+	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	mov	34(sp), r6
+	swpb	r6
+	mov	r12, r15
+	swpb	r15
+	xor.b	r15, r6
+	xor	r15, r6
+	mov	r10, r9
+	swpb	r9
+	mov	r11, r15
+	swpb	r15
+	xor.b	r15, r9
+	xor	r15, r9
+	mov	18(sp), r4
+	mov	40(sp), r5
+	xor	r5, r4
+	bit	#256, r11
+	rrc	r9
+	bit	#512, r11
+	rrc	r9
+	xor	r9, r4
+	xor	r6, r4
+	; grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	mov	r13, r8
+	swpb	r8
+	mov	8(sp), r14
+	mov	r14, r15
+	swpb	r15
+	xor.b	r15, r8
+	xor	r15, r8
+	bit	#256, r14
+	rrc	r8
+	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	mov	r8, r15
+	bit	#512, r14
+	rrc	r15
+	bit	#1024, r14
+	rrc	r15
+	xor	r15, r4
+	mov	r15, 32(sp)
+	xor	r14, r4
+	; grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	mov	r10, r15
+	rra	r15
+	rrc	r5
+	rra	r15
+	rrc	r5
+	; grain128aeadv2.ae:48: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	mov	r5, r14
+	mov	r5, 22(sp)
+	bit	#4, r10
+	rrc	r14
+	mov	r12, r5
+	mov	r13, r15
+	rra	r15
+	rrc	r5
+	rra	r15
+	rrc	r5
+	rra	r15
+	rrc	r5
+	and	r5, r14
+	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r14, r4
+	; grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	mov	40(sp), r14
+	mov	r14, r15
+	mov	r10, r7
+	rla	r15
+	rlc	r7
+	rla	r15
+	rlc	r7
+	rla	r15
+	rlc	r7
+	rla	r15
+	rlc	r7
+	; grain128aeadv2.ae:48: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	mov	r7, r15
+	bit	#2048, r14
+	rlc	r15
+	mov	r7, r14
+	bit	#4096, r10
+	rrc	r14
+	and	r14, r15
+	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r15, r4
+	; grain128aeadv2.ae:49: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	mov	r10, r15
+	mov	r11, r14
+	rra	r14
+	rrc	r15
+	mov	r15, r14
+	bit	#2, r11
+	rrc	r14
+	and	r14, r15
+	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r15, r4
+	; grain128aeadv2.ae:49: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	mov	r9, r15
+	bit	#1024, r11
+	rrc	r15
+	bit	#256, r12
+	rrc	r6
+	bit	#512, r12
+	rrc	r6
+	bit	#1024, r12
+	rrc	r6
+	and	r6, r15
+	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r15, r4
+	; grain128aeadv2.ae:50: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	mov	r11, r14
+	swpb	r14
+	mov	34(sp), r15
+	swpb	r15
+	xor.b	r15, r14
+	xor	r15, r14
+	and	34(sp), r14
+	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r14, r4
+	; grain128aeadv2.ae:50: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	bit	#2048, r12
+	rrc	r6
+	bit	#4096, r12
+	rrc	r6
+	mov	r12, r14
+	mov	r13, r15
+	rra	r15
+	rrc	r14
+	and	r14, r6
+	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r6, r4
+	; grain128aeadv2.ae:51: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	bit	#8, r13
+	rrc	r5
+	mov	r13, r6
+	mov	8(sp), r15
+	rra	r15
+	rrc	r6
+	rra	r15
+	rrc	r6
+	rra	r15
+	rrc	r6
+	rra	r15
+	rrc	r6
+	mov	r5, r14
+	and	r6, r14
+	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r14, r4
+	mov	r4, 2(sp)
+	; grain128aeadv2.ae:51: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	mov	r10, r4
+	swpb	r4
+	mov	r11, r15
+	swpb	r15
+	xor.b	r15, r4
+	xor	r15, r4
+	mov	r10, r14
+	swpb	r14
+	mov	r11, r15
+	swpb	r15
+	xor.b	r15, r14
+	xor	r15, r14
+	bit	#128, r10
+	rlc	r14
+	bit	#64, r10
+	rlc	r14
+	and	r4, r14
+	bit	#512, r10
+	rlc	r9
+	and	r9, r14
+	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	mov	2(sp), r9
+	xor	r14, r9
+	; grain128aeadv2.ae:52: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
+	bit	#16, r13
+	rrc	r5
+	bit	#32, r13
+	rrc	r5
+	mov	r12, r14
+	mov	r13, r15
+	rla	r14
+	rlc	r15
+	rla	r14
+	rlc	r15
+	and	r15, r5
+	bit	#8, r13
+	rlc	r6
+	bit	#4, r13
+	rlc	r6
+	and	r6, r5
+	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r5, r9
+	mov	r9, 12(sp)
+	; grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	mov	18(sp), r4
+	mov	r4, r15
+	mov	46(sp), r5
+	mov	r5, r9
+	rla	r15
+	rlc	r9
+	rla	r15
+	rlc	r9
+	rla	r15
+	rlc	r9
+	mov	r5, r14
+	mov	44(sp), r15
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r14
+	and	r14, r9
+	swpb	r4
+	swpb	r5
+	xor.b	r5, r4
+	xor	r5, r4
+	mov	r7, r6
+	and	r4, r6
+	xor	r9, r6
+	; grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	mov	44(sp), r14
+	swpb	r14
+	mov	42(sp), r5
 	mov	r5, r15
 	swpb	r15
-	swpb	r14
 	xor.b	r15, r14
 	xor	r15, r14
 	bit	#256, r5
 	rrc	r14
 	bit	#512, r5
 	rrc	r14
-	and	r4, r14
+	mov	r13, r15
+	mov	8(sp), r9
+	rla	r15
+	rlc	r9
+	and	r9, r14
 	; grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r14, r6
 	; grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	44(sp), r15
+	mov	50(sp), r15
 	rla	r5
 	rlc	r15
 	rla	r5
@@ -3106,1131 +3709,564 @@ grain128aeadv2_init:
 	rlc	r15
 	rla	r5
 	rlc	r15
-	mov	44(sp), r14
-	mov	54(sp), r5
+	mov	50(sp), r14
+	mov	30(sp), r5
 	rla	r14
 	rlc	r5
 	and	r5, r15
 	; grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
 	xor	r15, r6
 	; grain128aeadv2.ae:39: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	mov	r8, r5
-	and	r4, r5
-	mov	r4, 64(sp)
-	mov	54(sp), r4
-	mov	r4, r14
-	mov	52(sp), r15
-	rla	r14
+	and	r9, r7
+	mov	30(sp), r14
+	mov	r14, r5
+	mov	48(sp), r15
+	rla	r5
 	rlc	r15
-	rla	r14
-	rlc	r15
-	and	r15, r5
-	; grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r5, r6
-	; grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	bit	#8192, r4
-	rlc	r15
-	xor	r15, r6
-	mov	28(sp), r5
-	mov	r9, r15
-	rra	r15
-	rrc	r5
-	rra	r15
-	rrc	r5
-	xor	r5, r6
-	mov	28(sp), r14
-	mov	r9, r15
-	rla	r14
-	rlc	r15
-	xor	r15, r6
-	mov	r10, r14
-	mov	82(sp), r15
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r14
-	xor	r14, r6
-	mov	r10, r14
-	mov	82(sp), r15
-	rla	r14
-	rlc	r15
-	rla	r14
-	rlc	r15
-	rla	r14
-	rlc	r15
-	xor	r15, r6
-	xor	r11, r6
-	; grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	r11, r14
-	mov	r12, r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	bit	#256, r12
-	rrc	r14
-	; grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r14, r6
-	; grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	r12, r14
-	mov	r13, r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	bit	#256, r13
-	rrc	r14
-	; grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r14, r6
-	mov	r6, 60(sp)
-	; grain128aeadv2.ae:44: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	mov	62(sp), r6
-	bit	#128, r6
-	rlc	r7
-	mov	r7, 76(sp)
-	mov	52(sp), r15
-	rra	r15
-	rrc	r4
-	mov	r4, 70(sp)
-	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	28(sp), r6
-	mov	r9, r7
-	mov	r10, r15
-	swpb	r15
-	swpb	r7
-	xor.b	r15, r7
-	xor	r15, r7
-	bit	#256, r10
-	rrc	r7
-	bit	#512, r10
-	rrc	r7
-	xor	r7, r6
-	mov	82(sp), r4
-	mov	r11, r15
-	swpb	r15
-	swpb	r4
-	xor.b	r15, r4
-	xor	r15, r4
-	xor	r4, r6
-	mov	r14, r15
-	bit	#512, r13
-	rrc	r15
-	bit	#1024, r13
-	rrc	r15
-	xor	r15, r6
-	mov	r15, 36(sp)
-	xor	r13, r6
-	mov	r6, 10(sp)
-	; grain128aeadv2.ae:48: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	bit	#4, r9
-	rrc	r5
-	mov	r11, r15
-	mov	r12, r6
-	rra	r6
-	rrc	r15
-	rra	r6
-	rrc	r15
-	rra	r6
-	rrc	r15
-	and	r15, r5
-	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	10(sp), r6
-	xor	r5, r6
-	; grain128aeadv2.ae:48: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r8, r5
-	bit	#2048, 28(sp)
-	rlc	r5
-	bit	#4096, r9
-	rrc	r8
-	and	r8, r5
-	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r6
-	; grain128aeadv2.ae:49: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	r9, r5
-	mov	r10, r8
-	rra	r8
-	rrc	r5
-	mov	r5, r8
-	bit	#2, r10
-	rrc	r8
-	and	r8, r5
-	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r6
-	; grain128aeadv2.ae:49: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	r7, r5
-	bit	#1024, r10
-	rrc	r5
-	bit	#256, r11
-	rrc	r4
-	bit	#512, r11
-	rrc	r4
-	bit	#1024, r11
-	rrc	r4
-	and	r4, r5
-	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r5, r6
-	; grain128aeadv2.ae:50: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	r10, r8
-	mov	82(sp), r5
-	swpb	r5
-	swpb	r8
-	xor.b	r5, r8
-	xor	r5, r8
-	and	82(sp), r8
-	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r6
-	; grain128aeadv2.ae:50: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	bit	#2048, r11
-	rrc	r4
-	bit	#4096, r11
-	rrc	r4
-	mov	r11, r8
-	mov	r12, r5
-	rra	r5
-	rrc	r8
-	and	r8, r4
-	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r4, r6
-	; grain128aeadv2.ae:51: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	bit	#8, r12
-	rrc	r15
-	mov	r12, r5
-	mov	r13, r4
-	rra	r4
-	rrc	r5
-	rra	r4
-	rrc	r5
-	rra	r4
-	rrc	r5
-	rra	r4
-	rrc	r5
-	mov	r15, r8
-	and	r5, r8
-	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r8, r6
-	mov	r6, 8(sp)
-	; grain128aeadv2.ae:51: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	r9, r6
-	mov	r10, r4
-	swpb	r4
-	swpb	r6
-	xor.b	r4, r6
-	xor	r4, r6
-	bit	#128, r9
-	rlc	r6
-	bit	#64, r9
-	rlc	r6
-	mov	r9, r4
-	mov	r10, r8
-	swpb	r8
-	swpb	r4
-	xor.b	r8, r4
-	xor	r8, r4
-	and	r4, r6
-	bit	#512, r9
-	rlc	r7
-	and	r7, r6
-	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	8(sp), r7
-	xor	r6, r7
-	; grain128aeadv2.ae:52: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	bit	#16, r12
-	rrc	r15
-	bit	#32, r12
-	rrc	r15
-	mov	r11, r8
-	mov	r12, r4
-	rla	r8
-	rlc	r4
-	rla	r8
-	rlc	r4
-	and	r4, r15
-	bit	#8, r12
-	rlc	r5
-	bit	#4, r12
-	rlc	r5
-	and	r5, r15
-	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r15, r7
-	; grain128aeadv2.ae:53: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	bit	#256, r12
-	rlc	r14
-	mov	36(sp), r15
-	bit	#2048, r13
-	rrc	r15
-	and	r15, r14
-	bit	#4096, r13
-	rrc	r15
-	and	r15, r14
-	and	64(sp), r14
-	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r7
-	; grain128aeadv2.ae:61: return cat(f ^ ls, s[127:par]), cat(g ^ ln, b[127:par]), y
-	mov	56(sp), r6
-	mov	r6, r8
-	mov	44(sp), r5
-	xor	r5, r8
-	mov	50(sp), r4
-	mov	r4, r14
-	xor	54(sp), r14
-	mov	r8, r15
-	swpb	r14
-	swpb	r15
-	xor.b	r14, r15
-	xor	r14, r15
-	bit	#128, r8
-	rlc	r15
-	bit	#64, r8
-	rlc	r15
-	mov	62(sp), r14
-	xor	76(sp), r14
-	xor	r15, r14
-	xor	70(sp), r14
-	mov	52(sp), r8
-	xor	r8, r14
-	xor	42(sp), r14
-	xor	90(sp), r7
-	; grain128aeadv2.ae:157: return s ^ fed, b ^ fed
-	xor	60(sp), r14
-	xor	60(sp), r7
-	; grain128aeadv2.ae:136: kl = kl >> par
-	mov	58(sp), 62(sp)
-	mov	r6, 58(sp)
-	mov	r4, 56(sp)
-	mov	r5, 50(sp)
-	mov	54(sp), 44(sp)
-	mov	r8, 54(sp)
-	mov	46(sp), 52(sp)
-	mov	r14, 46(sp)
-	mov	r9, r4
-	mov	r10, r9
-	mov	82(sp), r10
-	mov	r11, r15
-	mov	r12, r11
-	mov	r13, r12
-	mov	48(sp), r13
-	mov	r7, 48(sp)
-	mov	40(sp), 42(sp)
-	mov	38(sp), 40(sp)
-	mov	108(sp), 38(sp)
-	mov	#0, r5
-	mov	106(sp), r6
-	mov	104(sp), r8
-	mov	102(sp), r14
-	mov	#0, r7
-	mov	r4, 28(sp)
-	mov	r15, 82(sp)
-	mov	r5, 108(sp)
-	mov	r6, 90(sp)
-	mov	r8, 106(sp)
-	mov	r14, 104(sp)
-	mov	r7, 102(sp)
-	dec	114(sp)
-	jnz	.Lgrain128aeadv2_init_loop3
-.Lgrain128aeadv2_init_done4:
-	; grain128aeadv2.ae:140: for i in 0..64 / par {
-	mov	#4, 110(sp)
-	mov	62(sp), r7
-	mov	r9, r8
-	mov	r10, r9
-	mov	#0, 120(sp)
-	mov	#0, 118(sp)
-	mov	#0, 116(sp)
-.Lgrain128aeadv2_init_loop5:
-	; grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	28(sp), r15
-	mov	r8, r6
-	rla	r15
-	rlc	r6
-	rla	r15
-	rlc	r6
-	rla	r15
-	rlc	r6
-	rla	r15
-	rlc	r6
-	mov	r7, r5
-	mov	58(sp), r14
-	mov	r14, r15
-	swpb	r15
-	swpb	r5
-	xor.b	r15, r5
-	xor	r15, r5
-	mov	r6, r4
-	and	r5, r4
-	mov	r7, r15
-	rla	r15
-	rlc	r14
-	rla	r15
-	rlc	r14
-	rla	r15
-	rlc	r14
-	mov	58(sp), r10
-	mov	56(sp), r15
-	rra	r15
-	rrc	r10
-	rra	r15
-	rrc	r10
-	rra	r15
-	rrc	r10
-	rra	r15
-	rrc	r10
-	and	r10, r14
-	xor	r14, r4
-	; grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r12, r15
-	mov	r13, r10
-	rla	r15
-	rlc	r10
-	mov	56(sp), r14
-	mov	50(sp), r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	mov	50(sp), r15
-	bit	#256, r15
-	rrc	r14
-	bit	#512, r15
-	rrc	r14
-	and	r10, r14
-	mov	r10, 80(sp)
-	; grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r14, r4
-	; grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	44(sp), r10
-	rla	r15
-	rlc	r10
-	rla	r15
-	rlc	r10
-	rla	r15
-	rlc	r10
-	rla	r15
-	rlc	r10
-	mov	44(sp), r14
-	mov	54(sp), r15
-	rla	r14
-	rlc	r15
-	and	r15, r10
-	; grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r10, r4
-	; grain128aeadv2.ae:39: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	mov	r6, r10
-	and	80(sp), r10
-	mov	54(sp), r14
-	mov	52(sp), r15
-	rla	r14
-	rlc	r15
-	rla	r14
-	rlc	r15
-	and	r15, r10
-	; grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r10, r4
-	; grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	bit	#8192, 54(sp)
-	rlc	r15
-	xor	r15, r4
-	mov	28(sp), r10
-	mov	r8, r15
-	rra	r15
-	rrc	r10
-	rra	r15
-	rrc	r10
-	xor	r10, r4
-	mov	28(sp), r14
-	mov	r8, r15
-	rla	r14
-	rlc	r15
-	xor	r15, r4
-	mov	r9, r14
-	mov	82(sp), r15
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r14
-	xor	r14, r4
-	mov	r9, r14
-	mov	82(sp), r15
-	rla	r14
-	rlc	r15
-	rla	r14
-	rlc	r15
-	rla	r14
-	rlc	r15
-	xor	r15, r4
-	xor	r11, r4
-	; grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	r11, r15
-	mov	r12, r14
-	swpb	r14
-	swpb	r15
-	xor.b	r14, r15
-	xor	r14, r15
-	bit	#256, r12
-	rrc	r15
-	; grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r15, r4
-	; grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	r12, r14
-	mov	r13, r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	bit	#256, r13
-	rrc	r14
-	; grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r14, r4
-	mov	r4, 88(sp)
-	; grain128aeadv2.ae:44: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	bit	#128, r7
-	rlc	r5
-	mov	r5, 24(sp)
-	mov	54(sp), r5
-	mov	52(sp), r15
-	rra	r15
-	rrc	r5
-	mov	r5, 6(sp)
-	mov	56(sp), r4
-	xor	44(sp), r4
-	mov	50(sp), r15
-	xor	54(sp), r15
-	mov	r4, r5
-	swpb	r15
-	swpb	r5
-	xor.b	r15, r5
-	xor	r15, r5
-	bit	#128, r4
-	rlc	r5
-	bit	#64, r4
-	rlc	r5
-	mov	24(sp), r15
-	xor	r7, r15
-	xor	r5, r15
-	xor	6(sp), r15
-	xor	52(sp), r15
-	mov	r15, 74(sp)
-	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	28(sp), r7
-	mov	r8, r5
-	mov	r9, r15
-	swpb	r15
-	swpb	r5
-	xor.b	r15, r5
-	xor	r15, r5
-	bit	#256, r9
-	rrc	r5
-	bit	#512, r9
-	rrc	r5
-	xor	r5, r7
-	mov	82(sp), r4
-	mov	r11, r15
-	swpb	r15
-	swpb	r4
-	xor.b	r15, r4
-	xor	r15, r4
-	xor	r4, r7
-	mov	r14, r15
-	bit	#512, r13
-	rrc	r15
-	bit	#1024, r13
-	rrc	r15
-	xor	r15, r7
-	mov	r15, 32(sp)
-	xor	r13, r7
-	mov	r7, 18(sp)
-	; grain128aeadv2.ae:48: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	bit	#4, r8
-	rrc	r10
-	mov	r11, r7
-	mov	r12, r15
-	rra	r15
-	rrc	r7
-	rra	r15
-	rrc	r7
-	rra	r15
-	rrc	r7
-	and	r7, r10
-	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	18(sp), r15
-	xor	r10, r15
-	; grain128aeadv2.ae:48: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r6, r10
-	bit	#2048, 28(sp)
-	rlc	r10
-	bit	#4096, r8
-	rrc	r6
-	and	r6, r10
-	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r10, r15
-	; grain128aeadv2.ae:49: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	r8, r10
-	mov	r9, r6
-	rra	r6
-	rrc	r10
-	mov	r10, r6
-	bit	#2, r9
-	rrc	r6
-	and	r6, r10
-	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r10, r15
-	; grain128aeadv2.ae:49: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	r5, r10
-	bit	#1024, r9
-	rrc	r10
-	bit	#256, r11
-	rrc	r4
-	bit	#512, r11
-	rrc	r4
-	bit	#1024, r11
-	rrc	r4
-	and	r4, r10
-	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r10, r15
-	; grain128aeadv2.ae:50: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	r9, r10
-	mov	82(sp), r6
-	swpb	r6
-	swpb	r10
-	xor.b	r6, r10
-	xor	r6, r10
-	and	82(sp), r10
-	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r10, r15
-	; grain128aeadv2.ae:50: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	bit	#2048, r11
-	rrc	r4
-	bit	#4096, r11
-	rrc	r4
-	mov	r11, r10
-	mov	r12, r6
-	rra	r6
-	rrc	r10
-	and	r10, r4
-	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r4, r15
-	; grain128aeadv2.ae:51: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	bit	#8, r12
-	rrc	r7
-	mov	r12, r4
-	mov	r13, r6
-	rra	r6
-	rrc	r4
-	rra	r6
-	rrc	r4
-	rra	r6
-	rrc	r4
-	rra	r6
-	rrc	r4
-	mov	r7, r10
-	and	r4, r10
-	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r10, r15
-	mov	r15, 4(sp)
-	; grain128aeadv2.ae:51: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	r8, r6
-	mov	r9, r15
-	swpb	r15
-	swpb	r6
-	xor.b	r15, r6
-	xor	r15, r6
-	bit	#128, r8
-	rlc	r6
-	bit	#64, r8
-	rlc	r6
-	mov	r8, r15
-	mov	r9, r10
-	swpb	r10
-	swpb	r15
-	xor.b	r10, r15
-	xor	r10, r15
-	and	r15, r6
-	bit	#512, r8
-	rlc	r5
-	and	r5, r6
-	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	4(sp), r10
-	xor	r6, r10
-	; grain128aeadv2.ae:52: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	bit	#16, r12
-	rrc	r7
-	bit	#32, r12
-	rrc	r7
-	mov	r11, r6
-	mov	r12, r15
-	rla	r6
-	rlc	r15
-	rla	r6
+	rla	r5
 	rlc	r15
 	and	r15, r7
-	bit	#8, r12
-	rlc	r4
-	bit	#4, r12
-	rlc	r4
-	and	r4, r7
-	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r10
+	; grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	xor	r7, r6
+	; grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	bit	#8192, r14
+	rlc	r15
+	xor	r15, r6
+	xor	22(sp), r6
+	mov	40(sp), r7
+	mov	r10, r15
+	rla	r7
+	rlc	r15
+	xor	r15, r6
+	mov	r11, r7
+	mov	34(sp), r5
+	mov	r5, r15
+	rra	r15
+	rrc	r7
+	rra	r15
+	rrc	r7
+	rra	r15
+	rrc	r7
+	rra	r15
+	rrc	r7
+	xor	r7, r6
+	mov	r11, r7
+	mov	r5, r15
+	rla	r7
+	rlc	r15
+	rla	r7
+	rlc	r15
+	rla	r7
+	rlc	r15
+	xor	r15, r6
+	xor	r12, r6
+	; grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	mov	r12, r7
+	swpb	r7
+	mov	r13, r15
+	swpb	r15
+	xor.b	r15, r7
+	xor	r15, r7
+	bit	#256, r13
+	rrc	r7
+	; grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	xor	r7, r6
+	xor	r8, r6
 	; grain128aeadv2.ae:53: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	bit	#256, r12
-	rlc	r14
+	bit	#256, r13
+	rlc	r8
 	mov	32(sp), r15
-	bit	#2048, r13
+	mov	8(sp), r7
+	bit	#2048, r7
 	rrc	r15
-	and	r15, r14
-	bit	#4096, r13
+	and	r15, r8
+	bit	#4096, r7
 	rrc	r15
-	and	r15, r14
-	and	80(sp), r14
+	and	r15, r8
+	and	r9, r8
 	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r10
+	mov	12(sp), r9
+	xor	r8, r9
+	; grain128aeadv2.ae:44: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
+	mov	18(sp), r7
+	bit	#128, r7
+	rlc	r4
+	xor	r4, r7
+	mov	42(sp), r8
+	xor	r14, r8
+	swpb	r8
+	mov	44(sp), r4
+	xor	50(sp), r4
+	mov	r4, r15
+	swpb	r15
+	xor.b	r8, r15
+	xor	r8, r15
+	bit	#128, r4
+	rlc	r15
+	bit	#64, r4
+	rlc	r15
+	xor	r15, r7
+	mov	r14, r8
+	mov	48(sp), r4
+	mov	r4, r15
+	rra	r15
+	rrc	r8
+	xor	r8, r7
+	xor	r4, r7
 	; grain128aeadv2.ae:142: acc = cat(y, acc[63:par])
-	mov	58(sp), r7
-	mov	56(sp), 58(sp)
-	mov	50(sp), 56(sp)
-	mov	44(sp), 50(sp)
-	mov	54(sp), 44(sp)
-	mov	52(sp), 54(sp)
-	mov	46(sp), 52(sp)
-	mov	74(sp), 46(sp)
-	mov	r8, 28(sp)
-	mov	r9, r8
-	mov	82(sp), r9
-	mov	r11, r6
-	mov	r12, r11
+	mov	46(sp), r15
+	mov	r15, 18(sp)
+	mov	44(sp), r15
+	mov	r15, 46(sp)
+	mov	42(sp), r15
+	mov	r15, 44(sp)
+	mov	50(sp), r15
+	mov	r15, 42(sp)
+	mov	r14, 50(sp)
+	mov	r4, 30(sp)
+	mov	68(sp), r15
+	mov	r15, 48(sp)
+	mov	r7, 68(sp)
+	mov	r10, 40(sp)
+	mov	r11, r10
+	mov	r5, r11
+	mov	r12, 34(sp)
 	mov	r13, r12
-	mov	48(sp), r13
-	mov	120(sp), r5
-	mov	118(sp), r4
-	mov	116(sp), r14
-	mov	88(sp), r15
-	mov	r6, 82(sp)
-	mov	r10, 48(sp)
-	mov	r5, 122(sp)
-	mov	r4, 120(sp)
-	mov	r14, 118(sp)
-	mov	r15, 116(sp)
-	dec	110(sp)
+	mov	8(sp), r13
+	mov	66(sp), r15
+	mov	r15, 8(sp)
+	mov	r9, 66(sp)
+	mov	94(sp), r15
+	mov	r15, 96(sp)
+	mov	92(sp), r15
+	mov	r15, 94(sp)
+	mov	90(sp), r15
+	mov	r15, 92(sp)
+	mov	r6, 90(sp)
+	dec	84(sp)
 	jnz	.Lgrain128aeadv2_init_loop5
 .Lgrain128aeadv2_init_done6:
 	; grain128aeadv2.ae:145: for i in 0..64 / par {
-	mov	#4, 112(sp)
-	mov	#0, 98(sp)
-	mov	#0, 96(sp)
-	mov	#0, 94(sp)
+	mov	#4, 88(sp)
+	mov	#0, 64(sp)
+	mov	#0, 62(sp)
+	mov	#0, 60(sp)
 .Lgrain128aeadv2_init_loop7:
-	; grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	mov	28(sp), r15
-	mov	r8, r6
-	rla	r15
-	rlc	r6
-	rla	r15
-	rlc	r6
-	rla	r15
-	rlc	r6
-	rla	r15
-	rlc	r6
-	mov	r7, r5
-	mov	58(sp), r14
+	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	mov	34(sp), r8
+	swpb	r8
+	mov	r12, r15
+	swpb	r15
+	xor.b	r15, r8
+	xor	r15, r8
+	mov	r10, r9
+	swpb	r9
+	mov	r11, r15
+	swpb	r15
+	xor.b	r15, r9
+	xor	r15, r9
+	mov	18(sp), r4
+	mov	40(sp), r5
+	xor	r5, r4
+	bit	#256, r11
+	rrc	r9
+	bit	#512, r11
+	rrc	r9
+	xor	r9, r4
+	xor	r8, r4
+	; grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	mov	r13, r7
+	swpb	r7
+	mov	8(sp), r14
 	mov	r14, r15
 	swpb	r15
-	swpb	r5
-	xor.b	r15, r5
-	xor	r15, r5
-	mov	r6, r4
-	and	r5, r4
+	xor.b	r15, r7
+	xor	r15, r7
+	bit	#256, r14
+	rrc	r7
+	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	mov	r7, r15
-	rla	r15
-	rlc	r14
-	rla	r15
-	rlc	r14
-	rla	r15
-	rlc	r14
-	mov	58(sp), r10
-	mov	56(sp), r15
-	rra	r15
-	rrc	r10
-	rra	r15
-	rrc	r10
-	rra	r15
-	rrc	r10
-	rra	r15
-	rrc	r10
-	and	r10, r14
+	bit	#512, r14
+	rrc	r15
+	bit	#1024, r14
+	rrc	r15
+	xor	r15, r4
+	mov	r15, 38(sp)
 	xor	r14, r4
-	; grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	r12, r15
-	mov	r13, r10
+	; grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	mov	r10, r15
+	rra	r15
+	rrc	r5
+	rra	r15
+	rrc	r5
+	; grain128aeadv2.ae:48: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	mov	r5, r14
+	mov	r5, 20(sp)
+	bit	#4, r10
+	rrc	r14
+	mov	r12, r5
+	mov	r13, r15
+	rra	r15
+	rrc	r5
+	rra	r15
+	rrc	r5
+	rra	r15
+	rrc	r5
+	and	r5, r14
+	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r14, r4
+	; grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	mov	40(sp), r14
+	mov	r14, r15
+	mov	r10, r6
 	rla	r15
-	rlc	r10
-	mov	56(sp), r14
-	mov	50(sp), r15
-	swpb	r15
+	rlc	r6
+	rla	r15
+	rlc	r6
+	rla	r15
+	rlc	r6
+	rla	r15
+	rlc	r6
+	; grain128aeadv2.ae:48: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
+	mov	r6, r15
+	bit	#2048, r14
+	rlc	r15
+	mov	r6, r14
+	bit	#4096, r10
+	rrc	r14
+	and	r14, r15
+	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r15, r4
+	; grain128aeadv2.ae:49: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	mov	r10, r15
+	mov	r11, r14
+	rra	r14
+	rrc	r15
+	mov	r15, r14
+	bit	#2, r11
+	rrc	r14
+	and	r14, r15
+	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r15, r4
+	; grain128aeadv2.ae:49: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
+	mov	r9, r15
+	bit	#1024, r11
+	rrc	r15
+	bit	#256, r12
+	rrc	r8
+	bit	#512, r12
+	rrc	r8
+	bit	#1024, r12
+	rrc	r8
+	and	r8, r15
+	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r15, r4
+	; grain128aeadv2.ae:50: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	mov	r11, r14
 	swpb	r14
+	mov	34(sp), r15
+	swpb	r15
 	xor.b	r15, r14
 	xor	r15, r14
-	mov	50(sp), r15
-	bit	#256, r15
-	rrc	r14
-	bit	#512, r15
-	rrc	r14
-	and	r10, r14
-	mov	r10, 78(sp)
-	; grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	and	34(sp), r14
+	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
 	xor	r14, r4
-	; grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
-	mov	44(sp), r10
-	rla	r15
-	rlc	r10
-	rla	r15
-	rlc	r10
-	rla	r15
-	rlc	r10
-	rla	r15
-	rlc	r10
-	mov	44(sp), r14
-	mov	54(sp), r15
-	rla	r14
-	rlc	r15
-	and	r15, r10
-	; grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r10, r4
-	; grain128aeadv2.ae:39: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
-	mov	r6, r10
-	and	78(sp), r10
-	mov	54(sp), r14
-	mov	52(sp), r15
-	rla	r14
-	rlc	r15
-	rla	r14
-	rlc	r15
-	and	r15, r10
-	; grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
-	xor	r10, r4
-	; grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	bit	#8192, 54(sp)
-	rlc	r15
-	xor	r15, r4
-	mov	28(sp), r10
-	mov	r8, r15
-	rra	r15
-	rrc	r10
-	rra	r15
-	rrc	r10
-	xor	r10, r4
-	mov	28(sp), r14
-	mov	r8, r15
-	rla	r14
-	rlc	r15
-	xor	r15, r4
-	mov	r9, r14
-	mov	82(sp), r15
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r14
-	rra	r15
-	rrc	r14
-	xor	r14, r4
-	mov	r9, r14
-	mov	82(sp), r15
-	rla	r14
-	rlc	r15
-	rla	r14
-	rlc	r15
-	rla	r14
-	rlc	r15
-	xor	r15, r4
-	xor	r11, r4
-	; grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
-	mov	r11, r15
-	mov	r12, r14
-	swpb	r14
-	swpb	r15
-	xor.b	r14, r15
-	xor	r14, r15
-	bit	#256, r12
-	rrc	r15
-	; grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r15, r4
-	; grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	; grain128aeadv2.ae:50: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
+	bit	#2048, r12
+	rrc	r8
+	bit	#4096, r12
+	rrc	r8
 	mov	r12, r14
 	mov	r13, r15
-	swpb	r15
-	swpb	r14
-	xor.b	r15, r14
-	xor	r15, r14
-	bit	#256, r13
-	rrc	r14
-	; grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
-	xor	r14, r4
-	mov	r4, 86(sp)
-	; grain128aeadv2.ae:44: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
-	bit	#128, r7
-	rlc	r5
-	mov	r5, 22(sp)
-	mov	54(sp), r5
-	mov	52(sp), r15
 	rra	r15
-	rrc	r5
-	mov	r5, 2(sp)
-	mov	56(sp), r4
-	xor	44(sp), r4
-	mov	50(sp), r15
-	xor	54(sp), r15
-	mov	r4, r5
-	swpb	r15
-	swpb	r5
-	xor.b	r15, r5
-	xor	r15, r5
-	bit	#128, r4
-	rlc	r5
-	bit	#64, r4
-	rlc	r5
-	mov	22(sp), r15
-	xor	r7, r15
-	xor	r5, r15
-	xor	2(sp), r15
-	xor	52(sp), r15
-	mov	r15, 72(sp)
+	rrc	r14
+	and	r14, r8
 	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	28(sp), r7
-	mov	r8, r5
-	mov	r9, r15
-	swpb	r15
-	swpb	r5
-	xor.b	r15, r5
-	xor	r15, r5
-	bit	#256, r9
+	xor	r8, r4
+	; grain128aeadv2.ae:51: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	bit	#8, r13
 	rrc	r5
-	bit	#512, r9
-	rrc	r5
-	xor	r5, r7
-	mov	82(sp), r4
+	mov	r13, r8
+	mov	8(sp), r15
+	rra	r15
+	rrc	r8
+	rra	r15
+	rrc	r8
+	rra	r15
+	rrc	r8
+	rra	r15
+	rrc	r8
+	mov	r5, r14
+	and	r8, r14
+	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r14, r4
+	mov	r4, 0(sp)
+	; grain128aeadv2.ae:51: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
+	mov	r10, r4
+	swpb	r4
 	mov	r11, r15
 	swpb	r15
-	swpb	r4
 	xor.b	r15, r4
 	xor	r15, r4
-	xor	r4, r7
-	mov	r14, r15
-	bit	#512, r13
-	rrc	r15
-	bit	#1024, r13
-	rrc	r15
-	xor	r15, r7
-	mov	r15, 30(sp)
-	xor	r13, r7
-	mov	r7, 16(sp)
-	; grain128aeadv2.ae:48: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	bit	#4, r8
-	rrc	r10
-	mov	r11, r7
-	mov	r12, r15
-	rra	r15
-	rrc	r7
-	rra	r15
-	rrc	r7
-	rra	r15
-	rrc	r7
-	and	r7, r10
-	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	16(sp), r15
-	xor	r10, r15
-	; grain128aeadv2.ae:48: ^ (b[2 + par:3] & b[66 + par:67]) ^ (b[10 + par:11] & b[12 + par:13])
-	mov	r6, r10
-	bit	#2048, 28(sp)
-	rlc	r10
-	bit	#4096, r8
-	rrc	r6
-	and	r6, r10
-	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r10, r15
-	; grain128aeadv2.ae:49: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	r8, r10
-	mov	r9, r6
-	rra	r6
-	rrc	r10
-	mov	r10, r6
-	bit	#2, r9
-	rrc	r6
-	and	r6, r10
-	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r10, r15
-	; grain128aeadv2.ae:49: ^ (b[16 + par:17] & b[17 + par:18]) ^ (b[26 + par:27] & b[58 + par:59])
-	mov	r5, r10
-	bit	#1024, r9
-	rrc	r10
-	bit	#256, r11
-	rrc	r4
-	bit	#512, r11
-	rrc	r4
-	bit	#1024, r11
-	rrc	r4
-	and	r4, r10
-	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r10, r15
-	; grain128aeadv2.ae:50: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	mov	r9, r10
-	mov	82(sp), r6
-	swpb	r6
-	swpb	r10
-	xor.b	r6, r10
-	xor	r6, r10
-	and	82(sp), r10
-	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r10, r15
-	; grain128aeadv2.ae:50: ^ (b[39 + par:40] & b[47 + par:48]) ^ (b[60 + par:61] & b[64 + par:65])
-	bit	#2048, r11
-	rrc	r4
-	bit	#4096, r11
-	rrc	r4
-	mov	r11, r10
-	mov	r12, r6
-	rra	r6
-	rrc	r10
-	and	r10, r4
-	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r4, r15
-	; grain128aeadv2.ae:51: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	bit	#8, r12
-	rrc	r7
-	mov	r12, r4
-	mov	r13, r6
-	rra	r6
-	rrc	r4
-	rra	r6
-	rrc	r4
-	rra	r6
-	rrc	r4
-	rra	r6
-	rrc	r4
-	mov	r7, r10
-	and	r4, r10
-	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r10, r15
-	mov	r15, 0(sp)
-	; grain128aeadv2.ae:51: ^ (b[67 + par:68] & b[83 + par:84]) ^ (b[21 + par:22] & b[23 + par:24] & b[24 + par:25])
-	mov	r8, r6
-	mov	r9, r15
+	mov	r10, r14
+	swpb	r14
+	mov	r11, r15
 	swpb	r15
-	swpb	r6
-	xor.b	r15, r6
-	xor	r15, r6
-	bit	#128, r8
-	rlc	r6
-	bit	#64, r8
-	rlc	r6
-	mov	r8, r15
-	mov	r9, r10
-	swpb	r10
-	swpb	r15
-	xor.b	r10, r15
-	xor	r10, r15
-	and	r15, r6
-	bit	#512, r8
-	rlc	r5
-	and	r5, r6
-	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	mov	@sp, r10
-	xor	r6, r10
-	; grain128aeadv2.ae:52: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
-	bit	#16, r12
-	rrc	r7
-	bit	#32, r12
-	rrc	r7
-	mov	r11, r6
-	mov	r12, r15
-	rla	r6
-	rlc	r15
-	rla	r6
-	rlc	r15
-	and	r15, r7
-	bit	#8, r12
-	rlc	r4
-	bit	#4, r12
-	rlc	r4
-	and	r4, r7
-	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r7, r10
-	; grain128aeadv2.ae:53: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
-	bit	#256, r12
+	xor.b	r15, r14
+	xor	r15, r14
+	bit	#128, r10
 	rlc	r14
-	mov	30(sp), r15
-	bit	#2048, r13
-	rrc	r15
-	and	r15, r14
-	bit	#4096, r13
-	rrc	r15
-	and	r15, r14
-	and	78(sp), r14
+	bit	#64, r10
+	rlc	r14
+	and	r4, r14
+	bit	#512, r10
+	rlc	r9
+	and	r9, r14
 	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
-	xor	r14, r10
+	mov	@sp, r9
+	xor	r14, r9
+	; grain128aeadv2.ae:52: ^ (b[69 + par:70] & b[77 + par:78] & b[81 + par:82])
+	bit	#16, r13
+	rrc	r5
+	bit	#32, r13
+	rrc	r5
+	mov	r12, r14
+	mov	r13, r15
+	rla	r14
+	rlc	r15
+	rla	r14
+	rlc	r15
+	and	r15, r5
+	bit	#8, r13
+	rlc	r8
+	bit	#4, r13
+	rlc	r8
+	and	r8, r5
+	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	xor	r5, r9
+	mov	r9, 10(sp)
+	; grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	mov	18(sp), r4
+	mov	r4, r15
+	mov	46(sp), r8
+	mov	r8, r9
+	rla	r15
+	rlc	r9
+	rla	r15
+	rlc	r9
+	rla	r15
+	rlc	r9
+	mov	r8, r14
+	mov	44(sp), r15
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r14
+	rra	r15
+	rrc	r14
+	and	r14, r9
+	swpb	r4
+	swpb	r8
+	xor.b	r8, r4
+	xor	r8, r4
+	mov	r6, r8
+	and	r4, r8
+	xor	r9, r8
+	; grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	mov	44(sp), r9
+	swpb	r9
+	mov	42(sp), r5
+	mov	r5, r15
+	swpb	r15
+	xor.b	r15, r9
+	xor	r15, r9
+	bit	#256, r5
+	rrc	r9
+	bit	#512, r5
+	rrc	r9
+	mov	r13, r15
+	mov	8(sp), r14
+	rla	r15
+	rlc	r14
+	and	r14, r9
+	; grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	xor	r9, r8
+	; grain128aeadv2.ae:38: ^ (b[94 + par:95] & s[41 + par:42]) ^ (s[59 + par:60] & s[78 + par:79])
+	mov	50(sp), r15
+	rla	r5
+	rlc	r15
+	rla	r5
+	rlc	r15
+	rla	r5
+	rlc	r15
+	rla	r5
+	rlc	r15
+	mov	50(sp), r9
+	mov	30(sp), r5
+	rla	r9
+	rlc	r5
+	and	r5, r15
+	; grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	xor	r15, r8
+	; grain128aeadv2.ae:39: ^ (b[11 + par:12] & b[94 + par:95] & s[93 + par:94])
+	and	r14, r6
+	mov	30(sp), r5
+	mov	r5, r9
+	mov	48(sp), r15
+	rla	r9
+	rlc	r15
+	rla	r9
+	rlc	r15
+	and	r15, r6
+	; grain128aeadv2.ae:37: h = (b[11 + par:12] & s[7 + par:8]) ^ (s[12 + par:13] & s[19 + par:20])
+	xor	r6, r8
+	; grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	bit	#8192, r5
+	rlc	r15
+	xor	r15, r8
+	xor	20(sp), r8
+	mov	40(sp), r9
+	mov	r10, r15
+	rla	r9
+	rlc	r15
+	xor	r15, r8
+	mov	r11, r9
+	mov	34(sp), r6
+	mov	r6, r15
+	rra	r15
+	rrc	r9
+	rra	r15
+	rrc	r9
+	rra	r15
+	rrc	r9
+	rra	r15
+	rrc	r9
+	xor	r9, r8
+	mov	r11, r9
+	rla	r9
+	rlc	r6
+	rla	r9
+	rlc	r6
+	rla	r9
+	rlc	r6
+	xor	r6, r8
+	xor	r12, r8
+	; grain128aeadv2.ae:42: ^ b[63 + par:64] ^ b[72 + par:73] ^ b[88 + par:89]
+	mov	r12, r9
+	swpb	r9
+	mov	r13, r15
+	swpb	r15
+	xor.b	r15, r9
+	xor	r15, r9
+	bit	#256, r13
+	rrc	r9
+	; grain128aeadv2.ae:41: y = h ^ s[92 + par:93] ^ b[1 + par:2] ^ b[14 + par:15] ^ b[35 + par:36] ^ b[44 + par:45]
+	xor	r9, r8
+	xor	r7, r8
+	; grain128aeadv2.ae:53: ^ (b[87 + par:88] & b[91 + par:92] & b[92 + par:93] & b[94 + par:95])
+	bit	#256, r13
+	rlc	r7
+	mov	38(sp), r15
+	mov	8(sp), r9
+	bit	#2048, r9
+	rrc	r15
+	and	r15, r7
+	bit	#4096, r9
+	rrc	r15
+	and	r15, r7
+	and	r14, r7
+	; grain128aeadv2.ae:47: g = s[par - 1:0] ^ b[par - 1:0] ^ b[25 + par:26] ^ b[55 + par:56] ^ b[90 + par:91] ^ b[95 + par:96]
+	mov	10(sp), r14
+	xor	r7, r14
+	; grain128aeadv2.ae:44: f = s[par - 1:0] ^ s[6 + par:7] ^ s[37 + par:38] ^ s[69 + par:70] ^ s[80 + par:81] ^ s[95 + par:96]
+	mov	18(sp), r7
+	bit	#128, r7
+	rlc	r4
+	xor	r4, r7
+	mov	42(sp), r4
+	mov	r4, r9
+	xor	r5, r9
+	swpb	r9
+	mov	44(sp), r6
+	xor	50(sp), r6
+	mov	r6, r15
+	swpb	r15
+	xor.b	r9, r15
+	xor	r9, r15
+	bit	#128, r6
+	rlc	r15
+	bit	#64, r6
+	rlc	r15
+	xor	r15, r7
+	mov	r5, r9
+	mov	48(sp), r6
+	mov	r6, r15
+	rra	r15
+	rrc	r9
+	xor	r9, r7
+	xor	r6, r7
 	; grain128aeadv2.ae:147: sr = cat(y, sr[63:par])
-	mov	58(sp), r7
-	mov	56(sp), 58(sp)
-	mov	50(sp), 56(sp)
-	mov	44(sp), 50(sp)
-	mov	54(sp), 44(sp)
-	mov	52(sp), 54(sp)
-	mov	46(sp), 52(sp)
-	mov	72(sp), 46(sp)
-	mov	r8, 28(sp)
-	mov	r9, r8
-	mov	82(sp), r9
-	mov	r11, r6
-	mov	r12, r11
+	mov	46(sp), r15
+	mov	r15, 18(sp)
+	mov	44(sp), r15
+	mov	r15, 46(sp)
+	mov	r4, 44(sp)
+	mov	50(sp), r15
+	mov	r15, 42(sp)
+	mov	r5, 50(sp)
+	mov	r6, 30(sp)
+	mov	68(sp), r15
+	mov	r15, 48(sp)
+	mov	r7, 68(sp)
+	mov	r10, 40(sp)
+	mov	r11, r10
+	mov	34(sp), r11
+	mov	r12, 34(sp)
 	mov	r13, r12
-	mov	48(sp), r13
-	mov	98(sp), r5
-	mov	96(sp), r4
-	mov	94(sp), r14
-	mov	86(sp), r15
-	mov	r6, 82(sp)
-	mov	r10, 48(sp)
-	mov	r4, 98(sp)
-	mov	r14, 96(sp)
-	mov	r15, 94(sp)
-	dec	112(sp)
+	mov	8(sp), r13
+	mov	66(sp), r15
+	mov	r15, 8(sp)
+	mov	r14, 66(sp)
+	mov	64(sp), r14
+	mov	62(sp), r15
+	mov	r15, 64(sp)
+	mov	60(sp), r15
+	mov	r15, 62(sp)
+	mov	r8, 60(sp)
+	dec	88(sp)
 	jnz	.Lgrain128aeadv2_init_loop7
 .Lgrain128aeadv2_init_done8:
-	mov	126(sp), r14
-	mov	r7, 0(r14)
-	mov	58(sp), 2(r14)
-	mov	56(sp), 4(r14)
-	mov	50(sp), 6(r14)
-	mov	44(sp), 8(r14)
-	mov	54(sp), 10(r14)
-	mov	52(sp), 12(r14)
-	mov	46(sp), 14(r14)
-	mov	124(sp), r14
-	mov	28(sp), 0(r14)
-	mov	r8, 2(r14)
-	mov	r9, 4(r14)
-	mov	82(sp), 6(r14)
-	mov	r11, 8(r14)
-	mov	r12, 10(r14)
-	mov	r13, 12(r14)
-	mov	48(sp), 14(r14)
-	mov	144(sp), r14
-	mov	122(sp), 0(r14)
-	mov	120(sp), 2(r14)
-	mov	118(sp), 4(r14)
-	mov	116(sp), 6(r14)
-	mov	146(sp), r14
-	mov	r5, 0(r14)
-	mov	98(sp), 2(r14)
-	mov	96(sp), 4(r14)
-	mov	94(sp), 6(r14)
-	add	#128, sp
+	mov	100(sp), r9
+	mov	18(sp), 0(r9)
+	mov	46(sp), 2(r9)
+	mov	44(sp), 4(r9)
+	mov	42(sp), 6(r9)
+	mov	50(sp), 8(r9)
+	mov	30(sp), 10(r9)
+	mov	48(sp), 12(r9)
+	mov	68(sp), 14(r9)
+	mov	98(sp), r9
+	mov	40(sp), 0(r9)
+	mov	r10, 2(r9)
+	mov	r11, 4(r9)
+	mov	34(sp), 6(r9)
+	mov	r12, 8(r9)
+	mov	r13, 10(r9)
+	mov	8(sp), 12(r9)
+	mov	66(sp), 14(r9)
+	mov	118(sp), r13
+	mov	96(sp), 0(r13)
+	mov	94(sp), 2(r13)
+	mov	92(sp), 4(r13)
+	mov	90(sp), 6(r13)
+	mov	120(sp), r13
+	mov	r14, 0(r13)
+	mov	64(sp), 2(r13)
+	mov	62(sp), 4(r13)
+	mov	60(sp), 6(r13)
+	add	#102, sp
 	popm.w	#7, r10
 	ret
 	.size grain128aeadv2_init, .-grain128aeadv2_init

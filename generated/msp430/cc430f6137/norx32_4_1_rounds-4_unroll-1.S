@@ -57,7 +57,7 @@ norx32_4_1_key_setup:
 
 ; --- norx32_4_1_encrypt_with: norx32_4_1.encrypt_with
 ;     frame 250 bytes (53 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2458 bytes of code
+;     estimated 2460 bytes of code
 	.section .text.norx32_4_1_encrypt_with,"ax",@progbits
 	.global norx32_4_1_encrypt_with
 	.type norx32_4_1_encrypt_with, @function
@@ -65,20 +65,20 @@ norx32_4_1_key_setup:
 norx32_4_1_encrypt_with:
 	pushm.w	#7, r10
 	sub	#250, sp
-	mov	r12, 90(sp)
-	mov	r13, r8
+	mov	r13, r9
 	mov	r14, r11
-	mov	r15, r9
-	mov	266(sp), r10
+	mov	r15, r10
+	mov	r12, 90(sp)
 	; norx32_4_1.ae:132: initialize(s, k, nonce)
 	mov	r12, r14
-	mov	2(r14), 104(sp)
-	mov	4(r14), 102(sp)
-	mov	6(r14), 100(sp)
-	mov	8(r14), 98(sp)
-	mov	10(r14), 96(sp)
-	mov	12(r14), 94(sp)
 	mov	14(r14), 92(sp)
+	mov	12(r14), 94(sp)
+	mov	10(r14), 96(sp)
+	mov	8(r14), 98(sp)
+	mov	6(r14), 100(sp)
+	mov	4(r14), 102(sp)
+	mov	2(r14), 104(sp)
+	mov	266(sp), r8
 	mov	sp, r12
 	add	#106, r12
 	mov	@r14, 170(sp)
@@ -91,14 +91,14 @@ norx32_4_1_encrypt_with:
 	mov	92(sp), 184(sp)
 	mov	sp, r13
 	add	#170, r13
-	mov	r8, r14
+	mov	r9, r14
 	mov	r11, r15
 	call	#norx32_4_1_initialize
 	; norx32_4_1.ae:133: absorb_header(s, ad)
 	mov	sp, r12
 	add	#106, r12
-	mov	r9, r13
-	mov	r10, r14
+	mov	r10, r13
+	mov	r8, r14
 	call	#norx32_4_1_absorb_header
 	; norx32_4_1.ae:135: if m > 0 {
 	mov	#0, r15
@@ -328,11 +328,11 @@ norx32_4_1_encrypt_with:
 	; norx32_4_1.ae:136: for i in 0..whole_blocks(m) + 1 {
 	add	#1, r12
 	addc	#0, r13
-	mov	#0, 62(sp)
-	mov	#0, 60(sp)
-	cmp	r12, 62(sp)
+	mov	#0, 76(sp)
+	mov	#0, 74(sp)
+	cmp	r12, 76(sp)
 	mov	r12, 88(sp)
-	mov	60(sp), r15
+	mov	74(sp), r15
 	subc	r13, r15
 	mov	r13, 86(sp)
 	jnc	.Lnorx32_4_1_encrypt_with_near23
@@ -340,52 +340,53 @@ norx32_4_1_encrypt_with:
 .Lnorx32_4_1_encrypt_with_near23:
 .Lnorx32_4_1_encrypt_with_loop3:
 	; norx32_4_1.ae:137: off = rate * i
-	mov	62(sp), r14
-	mov	r14, r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	mov	r15, r11
-	and	#65520, r11
-	mov	60(sp), r10
-	mov	r10, r12
-	rlam.w	#4, r12
-	and	#15, r15
-	bis	r15, r12
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r13
-	and	#65504, r13
-	rlam.w	#4, r10
-	rlam.w	#1, r10
-	and	#31, r14
-	bis	r14, r10
-	add	r13, r11
-	addc	r10, r12
+	mov	76(sp), r12
+	mov	r12, r13
+	swpb	r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	mov	r13, r14
+	and	#65504, r14
+	mov	74(sp), r10
+	mov	r10, r15
+	rlam.w	#4, r15
+	rlam.w	#1, r15
+	and	#31, r13
+	bis	r13, r15
+	rla	r12
+	adc	r12
+	rla	r12
+	adc	r12
+	rla	r12
+	adc	r12
+	rla	r12
+	adc	r12
+	mov	r12, r13
+	and	#65520, r13
+	mov	r10, r11
+	rlam.w	#4, r11
+	and	#15, r12
+	bis	r12, r11
+	add	r14, r13
+	addc	r15, r11
 	; norx32_4_1.ae:138: count = if m - off < rate then m - off else rate
-	mov	270(sp), r13
+	mov	270(sp), r9
 	mov	#0, r10
-	sub	r11, r13
-	mov	r11, 58(sp)
-	subc	r12, r10
-	cmp	#48, r13
+	sub	r13, r9
+	mov	r13, 64(sp)
+	subc	r11, r10
+	cmp	#48, r9
 	mov	r10, r15
 	subc	#0, r15
 	subc	r14, r14
-	xor	#48, r13
-	and	r14, r13
-	xor	#48, r13
-	mov	r13, 54(sp)
+	xor	#48, r9
+	and	r14, r9
+	xor	#48, r9
+	mov	r9, 42(sp)
 	and	r14, r10
 	; norx32_4_1.ae:139: s[15] = s[15] ^ payload_tag
 	mov	166(sp), r15
@@ -396,13 +397,15 @@ norx32_4_1_encrypt_with:
 	add	#106, r12
 	call	#norx32_4_1_F_permute
 	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	mov	58(sp), r13
+	mov	64(sp), r13
 	add	268(sp), r13
-	cmp	#48, 54(sp)
+	cmp	#48, 42(sp)
 	jnc	.Lnorx32_4_1_encrypt_with_bytes5
 	bit	#1, r13
 	jnz	.Lnorx32_4_1_encrypt_with_bytes5
 .Lnorx32_4_1_encrypt_with_words6:
+	mov	@r13+, 60(sp)
+	mov	@r13+, 58(sp)
 	mov	@r13+, r4
 	mov	@r13+, r5
 	mov	@r13+, r6
@@ -411,29 +414,27 @@ norx32_4_1_encrypt_with:
 	mov	@r13+, r9
 	mov	@r13+, r11
 	mov	@r13+, r12
-	mov	@r13+, 22(sp)
-	mov	@r13+, 18(sp)
+	mov	@r13+, 62(sp)
+	mov	@r13+, 8(sp)
+	mov	@r13+, 12(sp)
 	mov	@r13+, 14(sp)
-	mov	@r13+, 10(sp)
-	mov	@r13+, 4(sp)
-	mov	@r13+, 64(sp)
-	mov	@r13+, 66(sp)
-	mov	@r13+, 68(sp)
-	mov	@r13+, 70(sp)
-	mov	@r13+, 72(sp)
-	mov	@r13+, 74(sp)
-	mov	@r13+, 76(sp)
-	mov	@r13+, 78(sp)
-	mov	@r13+, 80(sp)
-	mov	@r13+, 82(sp)
-	mov	@r13+, 84(sp)
+	mov	@r13+, 20(sp)
+	mov	@r13+, 26(sp)
+	mov	@r13+, 36(sp)
+	mov	@r13+, 40(sp)
+	mov	@r13+, 48(sp)
+	mov	@r13+, 46(sp)
+	mov	@r13+, 34(sp)
+	mov	@r13+, 32(sp)
+	mov	@r13+, 30(sp)
+	mov	@r13+, 28(sp)
 	jmp	.Lnorx32_4_1_encrypt_with_join7
 .Lnorx32_4_1_encrypt_with_bytes5:
 	mov	sp, r9
 	add	#186, r9
 	mov	r9, r11
 	mov	#48, r12
-	mov	54(sp), r15
+	mov	42(sp), r15
 .Lnorx32_4_1_encrypt_with_cpy8:
 	clr	r14
 	tst	r15
@@ -452,7 +453,7 @@ norx32_4_1_encrypt_with:
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	mov	r10, r15
 	rlam.w	#3, r15
-	mov	54(sp), r14
+	mov	42(sp), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -462,57 +463,57 @@ norx32_4_1_encrypt_with:
 	mov	r14, r13
 	and	#7, r13
 	bis	r13, r15
-	mov	r15, 56(sp)
+	mov	r15, 22(sp)
 	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	xor	106(sp), r4
-	mov	r4, 50(sp)
-	xor	108(sp), r5
-	mov	r5, 48(sp)
-	xor	110(sp), r6
-	mov	r6, 46(sp)
-	xor	112(sp), r7
-	mov	r7, 44(sp)
-	xor	114(sp), r8
-	mov	r8, 40(sp)
-	xor	116(sp), r9
-	mov	r9, 36(sp)
-	xor	118(sp), r11
-	mov	r11, 30(sp)
-	xor	120(sp), r12
-	mov	r12, 26(sp)
-	xor	122(sp), 22(sp)
-	xor	124(sp), 18(sp)
-	xor	126(sp), 14(sp)
-	xor	128(sp), 10(sp)
-	xor	130(sp), 4(sp)
-	xor	132(sp), 64(sp)
-	xor	134(sp), 66(sp)
-	xor	136(sp), 68(sp)
-	xor	138(sp), 70(sp)
-	xor	140(sp), 72(sp)
-	xor	142(sp), 74(sp)
-	xor	144(sp), 76(sp)
-	xor	146(sp), 78(sp)
-	xor	148(sp), 80(sp)
-	xor	150(sp), 82(sp)
-	xor	152(sp), 84(sp)
+	xor	106(sp), 60(sp)
+	xor	108(sp), 58(sp)
+	xor	110(sp), r4
+	mov	r4, 84(sp)
+	xor	112(sp), r5
+	mov	r5, 82(sp)
+	xor	114(sp), r6
+	mov	r6, 80(sp)
+	xor	116(sp), r7
+	mov	r7, 78(sp)
+	xor	118(sp), r8
+	mov	r8, 72(sp)
+	xor	120(sp), r9
+	mov	r9, 70(sp)
+	xor	122(sp), r11
+	mov	r11, 68(sp)
+	xor	124(sp), r12
+	mov	r12, 66(sp)
+	xor	126(sp), 62(sp)
+	xor	128(sp), 8(sp)
+	xor	130(sp), 12(sp)
+	xor	132(sp), 14(sp)
+	xor	134(sp), 20(sp)
+	xor	136(sp), 26(sp)
+	xor	138(sp), 36(sp)
+	xor	140(sp), 40(sp)
+	xor	142(sp), 48(sp)
+	xor	144(sp), 46(sp)
+	xor	146(sp), 34(sp)
+	xor	148(sp), 32(sp)
+	xor	150(sp), 30(sp)
+	xor	152(sp), 28(sp)
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	cmp	#48, 54(sp)
+	cmp	#48, 42(sp)
 	subc	#0, r10
 	subc	r4, r4
-	mov	r14, r13
-	and	#65528, r13
-	mov	#1, 42(sp)
+	mov	r14, r15
+	and	#65528, r15
+	mov	#1, 56(sp)
+	mov	#0, 54(sp)
+	mov	#0, 52(sp)
+	mov	#0, 50(sp)
+	mov	#0, 44(sp)
 	mov	#0, 38(sp)
-	mov	#0, 34(sp)
-	mov	#0, 32(sp)
-	mov	#0, 28(sp)
 	mov	#0, 24(sp)
-	mov	#0, 20(sp)
+	mov	#0, 18(sp)
 	mov	#0, 16(sp)
-	mov	#0, 12(sp)
-	mov	#0, 8(sp)
 	mov	#0, 6(sp)
+	mov	#0, 4(sp)
 	mov	#0, 2(sp)
 	mov	#0, 0(sp)
 	mov	#0, r5
@@ -523,19 +524,19 @@ norx32_4_1_encrypt_with:
 	mov	#0, r10
 	mov	#0, r11
 	mov	#0, r12
+	mov	#0, r13
 	mov	#0, r14
-	mov	#0, r15
-	mov	#0, 52(sp)
-	tst	56(sp)
+	mov	#0, 10(sp)
+	tst	22(sp)
 	jnz	.Lnorx32_4_1_encrypt_with_shbig10
-	cmp	#384, r13
+	cmp	#384, r15
 	jc	.Lnorx32_4_1_encrypt_with_shbig10
 .Lnorx32_4_1_encrypt_with_shlimb13:
-	cmp	#16, r13
+	cmp	#16, r15
 	jnc	.Lnorx32_4_1_encrypt_with_shbits14
-	mov	r15, 52(sp)
-	mov	r14, r15
-	mov	r12, r14
+	mov	r14, 10(sp)
+	mov	r13, r14
+	mov	r12, r13
 	mov	r11, r12
 	mov	r10, r11
 	mov	r9, r10
@@ -545,35 +546,35 @@ norx32_4_1_encrypt_with:
 	mov	r5, r6
 	mov	@sp, r5
 	mov	2(sp), 0(sp)
-	mov	6(sp), 2(sp)
-	mov	8(sp), 6(sp)
-	mov	12(sp), 8(sp)
-	mov	16(sp), 12(sp)
-	mov	20(sp), 16(sp)
-	mov	24(sp), 20(sp)
-	mov	28(sp), 24(sp)
-	mov	32(sp), 28(sp)
-	mov	34(sp), 32(sp)
-	mov	38(sp), 34(sp)
-	mov	42(sp), 38(sp)
-	clr	42(sp)
-	sub	#16, r13
+	mov	4(sp), 2(sp)
+	mov	6(sp), 4(sp)
+	mov	16(sp), 6(sp)
+	mov	18(sp), 16(sp)
+	mov	24(sp), 18(sp)
+	mov	38(sp), 24(sp)
+	mov	44(sp), 38(sp)
+	mov	50(sp), 44(sp)
+	mov	52(sp), 50(sp)
+	mov	54(sp), 52(sp)
+	mov	56(sp), 54(sp)
+	clr	56(sp)
+	sub	#16, r15
 	jmp	.Lnorx32_4_1_encrypt_with_shlimb13
 .Lnorx32_4_1_encrypt_with_shbits14:
-	tst	r13
+	tst	r15
 	jz	.Lnorx32_4_1_encrypt_with_shend11
 .Lnorx32_4_1_encrypt_with_sh12:
-	rla	42(sp)
+	rla	56(sp)
+	rlc	54(sp)
+	rlc	52(sp)
+	rlc	50(sp)
+	rlc	44(sp)
 	rlc	38(sp)
-	rlc	34(sp)
-	rlc	32(sp)
-	rlc	28(sp)
 	rlc	24(sp)
-	rlc	20(sp)
+	rlc	18(sp)
 	rlc	16(sp)
-	rlc	12(sp)
-	rlc	8(sp)
 	rlc	6(sp)
+	rlc	4(sp)
 	rlc	2(sp)
 	rlc	0(sp)
 	rlc	r5
@@ -584,24 +585,24 @@ norx32_4_1_encrypt_with:
 	rlc	r10
 	rlc	r11
 	rlc	r12
+	rlc	r13
 	rlc	r14
-	rlc	r15
-	rlc	52(sp)
-	dec	r13
+	rlc	10(sp)
+	dec	r15
 	jnz	.Lnorx32_4_1_encrypt_with_sh12
 	jmp	.Lnorx32_4_1_encrypt_with_shend11
 .Lnorx32_4_1_encrypt_with_shbig10:
-	clr	42(sp)
+	clr	56(sp)
+	clr	54(sp)
+	clr	52(sp)
+	clr	50(sp)
+	clr	44(sp)
 	clr	38(sp)
-	clr	34(sp)
-	clr	32(sp)
-	clr	28(sp)
 	clr	24(sp)
-	clr	20(sp)
+	clr	18(sp)
 	clr	16(sp)
-	clr	12(sp)
-	clr	8(sp)
 	clr	6(sp)
+	clr	4(sp)
 	clr	2(sp)
 	clr	0(sp)
 	clr	r5
@@ -612,157 +613,216 @@ norx32_4_1_encrypt_with:
 	clr	r10
 	clr	r11
 	clr	r12
+	clr	r13
 	clr	r14
-	clr	r15
-	clr	52(sp)
+	clr	10(sp)
 .Lnorx32_4_1_encrypt_with_shend11:
-	mov	52(sp), r13
-	bis	#32768, r13
-	and	r4, 42(sp)
-	and	r4, 38(sp)
-	and	r4, 34(sp)
-	and	r4, 32(sp)
-	and	r4, 28(sp)
-	and	r4, 24(sp)
-	and	r4, 20(sp)
-	and	r4, 16(sp)
-	and	r4, 12(sp)
-	and	r4, 8(sp)
-	and	r4, 6(sp)
-	and	r4, 2(sp)
-	and	r4, 0(sp)
-	and	r4, r5
-	and	r4, r6
-	and	r4, r7
-	and	r4, r8
-	and	r4, r9
-	and	r4, r10
-	and	r4, r11
-	and	r4, r12
-	and	r4, r14
+	mov	10(sp), r15
+	bis	#32768, r15
 	and	r4, r15
+	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
+	xor	r15, 28(sp)
+	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	and	r4, r14
+	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
+	xor	r14, 30(sp)
+	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
 	and	r4, r13
 	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
-	xor	42(sp), 50(sp)
-	xor	38(sp), 48(sp)
-	xor	34(sp), 46(sp)
-	xor	32(sp), 44(sp)
-	xor	28(sp), 40(sp)
-	xor	24(sp), 36(sp)
-	xor	20(sp), 30(sp)
-	xor	16(sp), 26(sp)
-	xor	12(sp), 22(sp)
-	xor	8(sp), 18(sp)
-	xor	6(sp), 14(sp)
-	xor	2(sp), 10(sp)
-	xor	@sp, 4(sp)
-	mov	64(sp), r4
-	xor	r5, r4
-	mov	66(sp), r5
-	xor	r6, r5
-	mov	68(sp), r6
-	xor	r7, r6
-	mov	70(sp), r7
-	xor	r8, r7
-	mov	72(sp), r8
-	xor	r9, r8
-	mov	74(sp), r9
-	xor	r10, r9
-	mov	76(sp), r10
-	xor	r11, r10
-	mov	78(sp), r11
-	xor	r12, r11
-	mov	80(sp), r12
-	xor	r14, r12
-	mov	82(sp), r14
-	xor	r15, r14
-	mov	84(sp), r15
-	xor	r13, r15
+	xor	r13, 32(sp)
+	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	and	r4, r12
+	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
+	xor	r12, 34(sp)
+	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	and	r4, r11
+	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
+	xor	r11, 46(sp)
+	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	and	r4, r10
+	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
+	xor	r10, 48(sp)
+	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	and	r4, r9
+	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
+	xor	r9, 40(sp)
+	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	and	r4, r8
+	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
+	xor	r8, 36(sp)
+	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	and	r4, r7
+	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
+	xor	r7, 26(sp)
+	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	and	r4, r6
+	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
+	xor	r6, 20(sp)
+	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	and	r4, r5
+	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
+	xor	r5, 14(sp)
+	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	mov	@sp, r15
+	and	r4, r15
+	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
+	xor	r15, 12(sp)
+	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	mov	2(sp), r15
+	and	r4, r15
+	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
+	xor	r15, 8(sp)
+	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	mov	4(sp), r14
+	and	r4, r14
+	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
+	mov	62(sp), r15
+	xor	r14, r15
+	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	mov	6(sp), r13
+	and	r4, r13
+	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
+	mov	66(sp), r14
+	xor	r13, r14
+	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	mov	16(sp), r13
+	and	r4, r13
+	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
+	mov	68(sp), r12
+	xor	r13, r12
+	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	mov	18(sp), r13
+	and	r4, r13
+	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
+	mov	70(sp), r11
+	xor	r13, r11
+	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	mov	24(sp), r13
+	and	r4, r13
+	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
+	mov	72(sp), r10
+	xor	r13, r10
+	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	mov	38(sp), r13
+	and	r4, r13
+	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
+	mov	78(sp), r9
+	xor	r13, r9
+	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	mov	44(sp), r13
+	and	r4, r13
+	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
+	mov	80(sp), r8
+	xor	r13, r8
+	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	mov	50(sp), r13
+	and	r4, r13
+	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
+	mov	82(sp), r7
+	xor	r13, r7
+	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	mov	52(sp), r13
+	and	r4, r13
+	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
+	mov	84(sp), r6
+	xor	r13, r6
+	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	mov	54(sp), r13
+	and	r4, r13
+	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
+	mov	58(sp), r5
+	xor	r13, r5
+	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	mov	56(sp), r13
+	and	r4, r13
+	; norx32_4_1.ae:141: c = rate_of(s) ^ load_le(msg, off, rate, count) ^ pad(count)
+	mov	60(sp), r4
+	xor	r13, r4
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	50(sp), 106(sp)
-	mov	48(sp), 108(sp)
-	mov	46(sp), 110(sp)
-	mov	44(sp), 112(sp)
-	mov	40(sp), 114(sp)
-	mov	36(sp), 116(sp)
-	mov	30(sp), 118(sp)
-	mov	26(sp), 120(sp)
-	mov	22(sp), 122(sp)
-	mov	18(sp), 124(sp)
-	mov	14(sp), 126(sp)
-	mov	10(sp), 128(sp)
-	mov	4(sp), 130(sp)
-	mov	r4, 132(sp)
-	mov	r5, 134(sp)
-	mov	r6, 136(sp)
-	mov	r7, 138(sp)
-	mov	r8, 140(sp)
-	mov	r9, 142(sp)
-	mov	r10, 144(sp)
-	mov	r11, 146(sp)
-	mov	r12, 148(sp)
-	mov	r14, 150(sp)
-	mov	r15, 152(sp)
+	mov	r4, 106(sp)
+	mov	r5, 108(sp)
+	mov	r6, 110(sp)
+	mov	r7, 112(sp)
+	mov	r8, 114(sp)
+	mov	r9, 116(sp)
+	mov	r10, 118(sp)
+	mov	r11, 120(sp)
+	mov	r12, 122(sp)
+	mov	r14, 124(sp)
+	mov	r15, 126(sp)
+	mov	8(sp), 128(sp)
+	mov	12(sp), 130(sp)
+	mov	14(sp), 132(sp)
+	mov	20(sp), 134(sp)
+	mov	26(sp), 136(sp)
+	mov	36(sp), 138(sp)
+	mov	40(sp), 140(sp)
+	mov	48(sp), 142(sp)
+	mov	46(sp), 144(sp)
+	mov	34(sp), 146(sp)
+	mov	32(sp), 148(sp)
+	mov	30(sp), 150(sp)
+	mov	28(sp), 152(sp)
 	; norx32_4_1.ae:143: store_le(ct, off, c, count)
-	mov	58(sp), r13
+	mov	64(sp), r13
 	add	272(sp), r13
-	cmp	#48, 54(sp)
+	cmp	#48, 42(sp)
 	jnc	.Lnorx32_4_1_encrypt_with_bytes15
 	bit	#1, r13
 	jnz	.Lnorx32_4_1_encrypt_with_bytes15
-	mov	50(sp), 0(r13)
-	mov	48(sp), 2(r13)
-	mov	46(sp), 4(r13)
-	mov	44(sp), 6(r13)
-	mov	40(sp), 8(r13)
-	mov	36(sp), 10(r13)
-	mov	30(sp), 12(r13)
-	mov	26(sp), 14(r13)
-	mov	22(sp), 16(r13)
-	mov	18(sp), 18(r13)
-	mov	14(sp), 20(r13)
-	mov	10(sp), 22(r13)
-	mov	4(sp), 24(r13)
-	mov	r4, 26(r13)
-	mov	r5, 28(r13)
-	mov	r6, 30(r13)
-	mov	r7, 32(r13)
-	mov	r8, 34(r13)
-	mov	r9, 36(r13)
-	mov	r10, 38(r13)
-	mov	r11, 40(r13)
-	mov	r12, 42(r13)
-	mov	r14, 44(r13)
-	mov	r15, 46(r13)
+	mov	r4, 0(r13)
+	mov	r5, 2(r13)
+	mov	r6, 4(r13)
+	mov	r7, 6(r13)
+	mov	r8, 8(r13)
+	mov	r9, 10(r13)
+	mov	r10, 12(r13)
+	mov	r11, 14(r13)
+	mov	r12, 16(r13)
+	mov	r14, 18(r13)
+	mov	r15, 20(r13)
+	mov	8(sp), 22(r13)
+	mov	12(sp), 24(r13)
+	mov	14(sp), 26(r13)
+	mov	20(sp), 28(r13)
+	mov	26(sp), 30(r13)
+	mov	36(sp), 32(r13)
+	mov	40(sp), 34(r13)
+	mov	48(sp), 36(r13)
+	mov	46(sp), 38(r13)
+	mov	34(sp), 40(r13)
+	mov	32(sp), 42(r13)
+	mov	30(sp), 44(r13)
+	mov	28(sp), 46(r13)
 	jmp	.Lnorx32_4_1_encrypt_with_stored16
 .Lnorx32_4_1_encrypt_with_bytes15:
-	mov	50(sp), 186(sp)
-	mov	48(sp), 188(sp)
-	mov	46(sp), 190(sp)
-	mov	44(sp), 192(sp)
-	mov	40(sp), 194(sp)
-	mov	36(sp), 196(sp)
-	mov	30(sp), 198(sp)
-	mov	26(sp), 200(sp)
-	mov	22(sp), 202(sp)
-	mov	18(sp), 204(sp)
-	mov	14(sp), 206(sp)
-	mov	10(sp), 208(sp)
-	mov	4(sp), 210(sp)
-	mov	r4, 212(sp)
-	mov	r5, 214(sp)
-	mov	r6, 216(sp)
-	mov	r7, 218(sp)
-	mov	r8, 220(sp)
-	mov	r9, 222(sp)
-	mov	r10, 224(sp)
-	mov	r11, 226(sp)
-	mov	r12, 228(sp)
-	mov	r14, 230(sp)
-	mov	r15, 232(sp)
+	mov	r4, 186(sp)
+	mov	r5, 188(sp)
+	mov	r6, 190(sp)
+	mov	r7, 192(sp)
+	mov	r8, 194(sp)
+	mov	r9, 196(sp)
+	mov	r10, 198(sp)
+	mov	r11, 200(sp)
+	mov	r12, 202(sp)
+	mov	r14, 204(sp)
+	mov	r15, 206(sp)
+	mov	8(sp), 208(sp)
+	mov	12(sp), 210(sp)
+	mov	14(sp), 212(sp)
+	mov	20(sp), 214(sp)
+	mov	26(sp), 216(sp)
+	mov	36(sp), 218(sp)
+	mov	40(sp), 220(sp)
+	mov	48(sp), 222(sp)
+	mov	46(sp), 224(sp)
+	mov	34(sp), 226(sp)
+	mov	32(sp), 228(sp)
+	mov	30(sp), 230(sp)
+	mov	28(sp), 232(sp)
 	mov	sp, r14
 	add	#186, r14
-	mov	54(sp), r15
+	mov	42(sp), r15
 	cmp	#48, r15
 	jnc	.Lnorx32_4_1_encrypt_with_cnt17
 	mov	#48, r15
@@ -776,10 +836,10 @@ norx32_4_1_encrypt_with:
 	dec	r15
 	jnz	.Lnorx32_4_1_encrypt_with_cpy18
 .Lnorx32_4_1_encrypt_with_stored16:
-	add	#1, 62(sp)
-	addc	#0, 60(sp)
-	cmp	88(sp), 62(sp)
-	mov	60(sp), r15
+	add	#1, 76(sp)
+	addc	#0, 74(sp)
+	cmp	88(sp), 76(sp)
+	mov	74(sp), r15
 	subc	86(sp), r15
 	jc	.Lnorx32_4_1_encrypt_with_near24
 	br	#.Lnorx32_4_1_encrypt_with_loop3
@@ -844,7 +904,7 @@ norx32_4_1_encrypt_with:
 
 ; --- norx32_4_1_decrypt_with: norx32_4_1.decrypt_with
 ;     frame 286 bytes (71 spill slots, locals 144), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3168 bytes of code
+;     estimated 3184 bytes of code
 	.section .text.norx32_4_1_decrypt_with,"ax",@progbits
 	.global norx32_4_1_decrypt_with
 	.type norx32_4_1_decrypt_with, @function
@@ -853,22 +913,19 @@ norx32_4_1_decrypt_with:
 	pushm.w	#7, r10
 	sub	#286, sp
 	mov	r12, 126(sp)
-	mov	r13, r8
-	mov	r14, r11
-	mov	r15, r9
-	mov	302(sp), r10
 	; norx32_4_1.ae:154: initialize(s, k, nonce)
-	mov	r12, r14
-	mov	2(r14), 140(sp)
-	mov	4(r14), 138(sp)
-	mov	6(r14), 136(sp)
-	mov	8(r14), 134(sp)
-	mov	10(r14), 132(sp)
-	mov	12(r14), 130(sp)
-	mov	14(r14), 128(sp)
-	mov	sp, r12
-	add	#142, r12
-	mov	@r14, 206(sp)
+	mov	r12, r11
+	mov	14(r11), 128(sp)
+	mov	12(r11), 130(sp)
+	mov	10(r11), 132(sp)
+	mov	8(r11), 134(sp)
+	mov	6(r11), 136(sp)
+	mov	4(r11), 138(sp)
+	mov	2(r11), 140(sp)
+	mov	302(sp), r9
+	mov	sp, r10
+	add	#142, r10
+	mov	@r11, 206(sp)
 	mov	140(sp), 208(sp)
 	mov	138(sp), 210(sp)
 	mov	136(sp), 212(sp)
@@ -876,16 +933,19 @@ norx32_4_1_decrypt_with:
 	mov	132(sp), 216(sp)
 	mov	130(sp), 218(sp)
 	mov	128(sp), 220(sp)
-	mov	sp, r13
-	add	#206, r13
-	mov	r8, r14
-	mov	r11, r15
+	mov	sp, r11
+	add	#206, r11
+	mov	r15, r8
+	mov	r14, r15
+	mov	r13, r14
+	mov	r10, r12
+	mov	r11, r13
 	call	#norx32_4_1_initialize
 	; norx32_4_1.ae:155: absorb_header(s, ad)
 	mov	sp, r12
 	add	#142, r12
-	mov	r9, r13
-	mov	r10, r14
+	mov	r8, r13
+	mov	r9, r14
 	call	#norx32_4_1_absorb_header
 	; norx32_4_1.ae:157: if m > 0 {
 	mov	#0, r15
@@ -1115,8 +1175,8 @@ norx32_4_1_decrypt_with:
 	; norx32_4_1.ae:158: for i in 0..whole_blocks(m) + 1 {
 	add	#1, r12
 	addc	#0, r13
-	mov	#0, 118(sp)
 	mov	#0, 116(sp)
+	mov	#0, 118(sp)
 	cmp	r12, 118(sp)
 	mov	r12, 124(sp)
 	mov	116(sp), r15
@@ -1127,54 +1187,54 @@ norx32_4_1_decrypt_with:
 .Lnorx32_4_1_decrypt_with_near30:
 .Lnorx32_4_1_decrypt_with_loop3:
 	; norx32_4_1.ae:159: off = rate * i
-	mov	118(sp), r14
-	mov	r14, r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	mov	r15, r12
-	and	#65520, r12
-	mov	116(sp), r10
-	mov	r10, r11
-	rlam.w	#4, r11
+	mov	116(sp), r12
+	mov	r12, r14
+	rlam.w	#4, r14
+	rlam.w	#1, r14
+	mov	118(sp), r10
+	mov	r10, r13
+	swpb	r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	bit	#1, r13
+	rrc	r13
+	mov	r13, r15
+	and	#31, r15
+	bis	r15, r14
+	rlam.w	#4, r12
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	mov	r10, r15
 	and	#15, r15
-	bis	r15, r11
-	swpb	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r13
+	bis	r15, r12
 	and	#65504, r13
-	rlam.w	#4, r10
-	rlam.w	#1, r10
-	and	#31, r14
-	bis	r14, r10
-	add	r13, r12
-	addc	r10, r11
+	and	#65520, r10
+	add	r13, r10
+	addc	r14, r12
 	; norx32_4_1.ae:160: count = if m - off < rate then m - off else rate
-	mov	306(sp), r15
+	mov	306(sp), r11
 	mov	#0, r13
-	sub	r12, r15
-	mov	r12, 64(sp)
-	subc	r11, r13
-	cmp	#48, r15
-	mov	r13, r12
-	subc	#0, r12
+	sub	r10, r11
+	mov	r10, 46(sp)
+	subc	r12, r13
+	cmp	#48, r11
+	mov	r13, r15
+	subc	#0, r15
 	subc	r14, r14
-	xor	#48, r15
-	and	r14, r15
-	xor	#48, r15
-	mov	r15, 22(sp)
 	and	r14, r13
-	mov	r13, 96(sp)
+	mov	r13, 112(sp)
+	xor	#48, r11
+	and	r14, r11
+	xor	#48, r11
+	mov	r11, 32(sp)
 	; norx32_4_1.ae:161: s[15] = s[15] ^ payload_tag
 	mov	202(sp), r15
 	xor	#2, r15
@@ -1184,146 +1244,145 @@ norx32_4_1_decrypt_with:
 	add	#142, r12
 	call	#norx32_4_1_F_permute
 	; norx32_4_1.ae:164: x = first_bytes(r ^ load_le(ct, off, rate, count), count)
-	mov	64(sp), r14
-	add	304(sp), r14
-	cmp	#48, 22(sp)
+	mov	46(sp), r13
+	add	304(sp), r13
+	cmp	#48, 32(sp)
 	jnc	.Lnorx32_4_1_decrypt_with_bytes5
-	bit	#1, r14
+	bit	#1, r13
 	jnz	.Lnorx32_4_1_decrypt_with_bytes5
 .Lnorx32_4_1_decrypt_with_words6:
-	mov	@r14, r15
-	mov	2(r14), r4
-	mov	4(r14), r5
-	mov	6(r14), r6
-	mov	8(r14), r7
-	mov	10(r14), r8
-	mov	12(r14), r9
-	mov	14(r14), r10
-	mov	16(r14), r11
-	mov	18(r14), r12
-	mov	20(r14), r13
-	mov	22(r14), 82(sp)
-	mov	24(r14), 80(sp)
-	mov	26(r14), 78(sp)
-	mov	28(r14), 76(sp)
-	mov	30(r14), 74(sp)
-	mov	32(r14), 72(sp)
-	mov	34(r14), 70(sp)
-	mov	36(r14), 68(sp)
-	mov	38(r14), 66(sp)
-	mov	40(r14), 62(sp)
-	mov	42(r14), 60(sp)
-	mov	44(r14), 58(sp)
-	mov	46(r14), r14
+	mov	46(r13), r4
+	mov	44(r13), r5
+	mov	42(r13), r6
+	mov	40(r13), r7
+	mov	38(r13), r8
+	mov	36(r13), r9
+	mov	34(r13), r10
+	mov	32(r13), r11
+	mov	30(r13), r12
+	mov	28(r13), 90(sp)
+	mov	26(r13), 94(sp)
+	mov	24(r13), 96(sp)
+	mov	22(r13), 100(sp)
+	mov	20(r13), 102(sp)
+	mov	18(r13), 106(sp)
+	mov	16(r13), 108(sp)
+	mov	14(r13), 92(sp)
+	mov	12(r13), 104(sp)
+	mov	10(r13), 64(sp)
+	mov	8(r13), 76(sp)
+	mov	6(r13), 44(sp)
+	mov	4(r13), 50(sp)
+	mov	2(r13), 22(sp)
+	mov	@r13, 26(sp)
 	jmp	.Lnorx32_4_1_decrypt_with_join7
 .Lnorx32_4_1_decrypt_with_bytes5:
+	mov	32(sp), r15
+	mov	#48, r12
 	mov	sp, r10
 	add	#222, r10
 	mov	r10, r11
-	mov	#48, r12
-	mov	22(sp), r15
 .Lnorx32_4_1_decrypt_with_cpy8:
-	clr	r13
+	clr	r14
 	tst	r15
 	jz	.Lnorx32_4_1_decrypt_with_pad9
-	mov.b	@r14, r13
-	inc	r14
+	mov.b	@r13, r14
+	inc	r13
 	dec	r15
 .Lnorx32_4_1_decrypt_with_pad9:
-	mov.b	r13, 0(r11)
+	mov.b	r14, 0(r11)
 	inc	r11
 	dec	r12
 	jnz	.Lnorx32_4_1_decrypt_with_cpy8
-	mov	r10, r14
+	mov	r10, r13
 	jmp	.Lnorx32_4_1_decrypt_with_words6
 .Lnorx32_4_1_decrypt_with_join7:
-	xor	142(sp), r15
-	mov	r15, 106(sp)
-	xor	144(sp), r4
-	mov	r4, 104(sp)
-	xor	146(sp), r5
-	mov	r5, 102(sp)
-	xor	148(sp), r6
-	mov	r6, 100(sp)
-	xor	150(sp), r7
-	mov	r7, 98(sp)
-	xor	152(sp), r8
-	mov	r8, 94(sp)
-	xor	154(sp), r9
-	mov	r9, 92(sp)
-	xor	156(sp), r10
-	mov	r10, 90(sp)
-	xor	158(sp), r11
-	mov	r11, 88(sp)
-	xor	160(sp), r12
-	mov	r12, 86(sp)
-	xor	162(sp), r13
-	mov	r13, 84(sp)
-	xor	164(sp), 82(sp)
-	xor	166(sp), 80(sp)
-	xor	168(sp), 78(sp)
-	xor	170(sp), 76(sp)
-	xor	172(sp), 74(sp)
-	xor	174(sp), 72(sp)
-	xor	176(sp), 70(sp)
-	xor	178(sp), 68(sp)
-	xor	180(sp), 66(sp)
-	xor	182(sp), 62(sp)
-	xor	184(sp), 60(sp)
-	xor	186(sp), 58(sp)
-	xor	188(sp), r14
-	mov	r14, 56(sp)
 	; norx32_4_1.ae:45: return x & ~(~(0 as u384) << (8 * count))
-	mov	22(sp), r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#65528, r15
-	mov	r15, 110(sp)
-	mov	96(sp), r15
+	mov	112(sp), r15
 	rlam.w	#3, r15
+	mov	32(sp), r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	mov	r13, r14
 	and	#7, r14
 	bis	r14, r15
-	mov	r15, 108(sp)
-	mov	#-1, 50(sp)
-	mov	#-1, 46(sp)
-	mov	#-1, 42(sp)
-	mov	#-1, 38(sp)
-	mov	#-1, 34(sp)
-	mov	#-1, 30(sp)
-	mov	#-1, 26(sp)
-	mov	#-1, 18(sp)
-	mov	#-1, 14(sp)
-	mov	#-1, 10(sp)
-	mov	#-1, 6(sp)
-	mov	#-1, 2(sp)
-	mov	#-1, r4
-	mov	#-1, r5
-	mov	#-1, r6
-	mov	#-1, r7
-	mov	#-1, r8
-	mov	#-1, r9
-	mov	#-1, r10
-	mov	#-1, r11
-	mov	#-1, r12
-	mov	#-1, r13
+	mov	r15, 114(sp)
+	; norx32_4_1.ae:164: x = first_bytes(r ^ load_le(ct, off, rate, count), count)
+	xor	188(sp), r4
+	mov	r4, 60(sp)
+	xor	186(sp), r5
+	mov	r5, 62(sp)
+	xor	184(sp), r6
+	mov	r6, 66(sp)
+	xor	182(sp), r7
+	mov	r7, 70(sp)
+	xor	180(sp), r8
+	mov	r8, 74(sp)
+	xor	178(sp), r9
+	mov	r9, 78(sp)
+	xor	176(sp), r10
+	mov	r10, 80(sp)
+	xor	174(sp), r11
+	mov	r11, 82(sp)
+	xor	172(sp), r12
+	mov	r12, 86(sp)
+	xor	170(sp), 90(sp)
+	xor	168(sp), 94(sp)
+	xor	166(sp), 96(sp)
+	xor	164(sp), 100(sp)
+	xor	162(sp), 102(sp)
+	xor	160(sp), 106(sp)
+	xor	158(sp), 108(sp)
+	xor	156(sp), 92(sp)
+	xor	154(sp), 104(sp)
+	xor	152(sp), 64(sp)
+	xor	150(sp), 76(sp)
+	xor	148(sp), 44(sp)
+	xor	146(sp), 50(sp)
+	xor	144(sp), 22(sp)
+	xor	142(sp), 26(sp)
+	; norx32_4_1.ae:45: return x & ~(~(0 as u384) << (8 * count))
+	and	#65528, r13
+	mov	r13, 56(sp)
+	mov	#-1, 40(sp)
+	mov	#-1, r15
 	mov	#-1, r14
-	mov	#-1, 54(sp)
-	mov	110(sp), r15
-	tst	108(sp)
+	mov	#-1, r12
+	mov	#-1, r11
+	mov	#-1, r10
+	mov	#-1, r9
+	mov	#-1, r8
+	mov	#-1, r7
+	mov	#-1, r6
+	mov	#-1, r5
+	mov	#-1, r4
+	mov	#-1, 4(sp)
+	mov	#-1, 8(sp)
+	mov	#-1, 12(sp)
+	mov	#-1, 14(sp)
+	mov	#-1, 16(sp)
+	mov	#-1, 18(sp)
+	mov	#-1, 20(sp)
+	mov	#-1, 24(sp)
+	mov	#-1, 28(sp)
+	mov	#-1, 30(sp)
+	mov	#-1, 34(sp)
+	mov	#-1, 36(sp)
+	tst	114(sp)
 	jnz	.Lnorx32_4_1_decrypt_with_shbig10
-	cmp	#384, r15
+	cmp	#384, r13
 	jc	.Lnorx32_4_1_decrypt_with_shbig10
 .Lnorx32_4_1_decrypt_with_shlimb13:
-	cmp	#16, r15
+	cmp	#16, r13
 	jnc	.Lnorx32_4_1_decrypt_with_shbits14
-	mov	r14, 54(sp)
-	mov	r13, r14
-	mov	r12, r13
+	sub	#16, r13
+	mov	r15, 40(sp)
+	mov	r14, r15
+	mov	r12, r14
 	mov	r11, r12
 	mov	r10, r11
 	mov	r9, r10
@@ -1332,37 +1391,36 @@ norx32_4_1_decrypt_with:
 	mov	r6, r7
 	mov	r5, r6
 	mov	r4, r5
-	mov	2(sp), r4
-	mov	6(sp), 2(sp)
-	mov	10(sp), 6(sp)
-	mov	14(sp), 10(sp)
-	mov	18(sp), 14(sp)
-	mov	26(sp), 18(sp)
-	mov	30(sp), 26(sp)
+	mov	4(sp), r4
+	mov	8(sp), 4(sp)
+	mov	12(sp), 8(sp)
+	mov	14(sp), 12(sp)
+	mov	16(sp), 14(sp)
+	mov	18(sp), 16(sp)
+	mov	20(sp), 18(sp)
+	mov	24(sp), 20(sp)
+	mov	28(sp), 24(sp)
+	mov	30(sp), 28(sp)
 	mov	34(sp), 30(sp)
-	mov	38(sp), 34(sp)
-	mov	42(sp), 38(sp)
-	mov	46(sp), 42(sp)
-	mov	50(sp), 46(sp)
-	clr	50(sp)
-	sub	#16, r15
+	mov	36(sp), 34(sp)
+	clr	36(sp)
 	jmp	.Lnorx32_4_1_decrypt_with_shlimb13
 .Lnorx32_4_1_decrypt_with_shbits14:
-	tst	r15
+	tst	r13
 	jz	.Lnorx32_4_1_decrypt_with_shend11
 .Lnorx32_4_1_decrypt_with_sh12:
-	rla	50(sp)
-	rlc	46(sp)
-	rlc	42(sp)
-	rlc	38(sp)
+	rla	36(sp)
 	rlc	34(sp)
 	rlc	30(sp)
-	rlc	26(sp)
+	rlc	28(sp)
+	rlc	24(sp)
+	rlc	20(sp)
 	rlc	18(sp)
+	rlc	16(sp)
 	rlc	14(sp)
-	rlc	10(sp)
-	rlc	6(sp)
-	rlc	2(sp)
+	rlc	12(sp)
+	rlc	8(sp)
+	rlc	4(sp)
 	rlc	r4
 	rlc	r5
 	rlc	r6
@@ -1372,122 +1430,124 @@ norx32_4_1_decrypt_with:
 	rlc	r10
 	rlc	r11
 	rlc	r12
-	rlc	r13
 	rlc	r14
-	rlc	54(sp)
-	dec	r15
+	rlc	r15
+	rlc	40(sp)
+	dec	r13
 	jnz	.Lnorx32_4_1_decrypt_with_sh12
 	jmp	.Lnorx32_4_1_decrypt_with_shend11
 .Lnorx32_4_1_decrypt_with_shbig10:
-	clr	50(sp)
-	clr	46(sp)
-	clr	42(sp)
-	clr	38(sp)
-	clr	34(sp)
-	clr	30(sp)
-	clr	26(sp)
-	clr	18(sp)
-	clr	14(sp)
-	clr	10(sp)
-	clr	6(sp)
-	clr	2(sp)
-	clr	r4
-	clr	r5
-	clr	r6
-	clr	r7
-	clr	r8
-	clr	r9
-	clr	r10
-	clr	r11
-	clr	r12
-	clr	r13
+	clr	40(sp)
+	clr	r15
 	clr	r14
-	clr	54(sp)
+	clr	r12
+	clr	r11
+	clr	r10
+	clr	r9
+	clr	r8
+	clr	r7
+	clr	r6
+	clr	r5
+	clr	r4
+	clr	4(sp)
+	clr	8(sp)
+	clr	12(sp)
+	clr	14(sp)
+	clr	16(sp)
+	clr	18(sp)
+	clr	20(sp)
+	clr	24(sp)
+	clr	28(sp)
+	clr	30(sp)
+	clr	34(sp)
+	clr	36(sp)
 .Lnorx32_4_1_decrypt_with_shend11:
-	bic	50(sp), 106(sp)
-	bic	46(sp), 104(sp)
-	bic	42(sp), 102(sp)
-	bic	38(sp), 100(sp)
-	bic	34(sp), 98(sp)
-	bic	30(sp), 94(sp)
-	bic	26(sp), 92(sp)
-	bic	18(sp), 90(sp)
-	bic	14(sp), 88(sp)
-	bic	10(sp), 86(sp)
-	bic	6(sp), 84(sp)
-	bic	2(sp), 82(sp)
-	bic	r4, 80(sp)
-	bic	r5, 78(sp)
-	bic	r6, 76(sp)
-	bic	r7, 74(sp)
-	bic	r8, 72(sp)
-	bic	r9, 70(sp)
-	bic	r10, 68(sp)
-	bic	r11, 66(sp)
-	bic	r12, 62(sp)
-	bic	r13, 60(sp)
-	bic	r14, 58(sp)
-	bic	54(sp), 56(sp)
 	; norx32_4_1.ae:165: store_le(msg, off, x, count)
-	mov	64(sp), r13
+	mov	46(sp), r13
 	add	312(sp), r13
-	cmp	#48, 22(sp)
+	; norx32_4_1.ae:45: return x & ~(~(0 as u384) << (8 * count))
+	bic	40(sp), 60(sp)
+	bic	r15, 62(sp)
+	bic	r14, 66(sp)
+	bic	r12, 70(sp)
+	bic	r11, 74(sp)
+	bic	r10, 78(sp)
+	bic	r9, 80(sp)
+	bic	r8, 82(sp)
+	bic	r7, 86(sp)
+	bic	r6, 90(sp)
+	bic	r5, 94(sp)
+	bic	r4, 96(sp)
+	bic	4(sp), 100(sp)
+	bic	8(sp), 102(sp)
+	bic	12(sp), 106(sp)
+	bic	14(sp), 108(sp)
+	bic	16(sp), 92(sp)
+	bic	18(sp), 104(sp)
+	bic	20(sp), 64(sp)
+	bic	24(sp), 76(sp)
+	bic	28(sp), 44(sp)
+	bic	30(sp), 50(sp)
+	bic	34(sp), 22(sp)
+	bic	36(sp), 26(sp)
+	; norx32_4_1.ae:165: store_le(msg, off, x, count)
+	cmp	#48, 32(sp)
 	jnc	.Lnorx32_4_1_decrypt_with_bytes15
 	bit	#1, r13
 	jnz	.Lnorx32_4_1_decrypt_with_bytes15
-	mov	106(sp), 0(r13)
-	mov	104(sp), 2(r13)
-	mov	102(sp), 4(r13)
-	mov	100(sp), 6(r13)
-	mov	98(sp), 8(r13)
-	mov	94(sp), 10(r13)
-	mov	92(sp), 12(r13)
-	mov	90(sp), 14(r13)
-	mov	88(sp), 16(r13)
-	mov	86(sp), 18(r13)
-	mov	84(sp), 20(r13)
-	mov	82(sp), 22(r13)
-	mov	80(sp), 24(r13)
-	mov	78(sp), 26(r13)
-	mov	76(sp), 28(r13)
-	mov	74(sp), 30(r13)
-	mov	72(sp), 32(r13)
-	mov	70(sp), 34(r13)
-	mov	68(sp), 36(r13)
-	mov	66(sp), 38(r13)
-	mov	62(sp), 40(r13)
-	mov	60(sp), 42(r13)
-	mov	58(sp), 44(r13)
-	mov	56(sp), 46(r13)
+	mov	26(sp), 0(r13)
+	mov	22(sp), 2(r13)
+	mov	50(sp), 4(r13)
+	mov	44(sp), 6(r13)
+	mov	76(sp), 8(r13)
+	mov	64(sp), 10(r13)
+	mov	104(sp), 12(r13)
+	mov	92(sp), 14(r13)
+	mov	108(sp), 16(r13)
+	mov	106(sp), 18(r13)
+	mov	102(sp), 20(r13)
+	mov	100(sp), 22(r13)
+	mov	96(sp), 24(r13)
+	mov	94(sp), 26(r13)
+	mov	90(sp), 28(r13)
+	mov	86(sp), 30(r13)
+	mov	82(sp), 32(r13)
+	mov	80(sp), 34(r13)
+	mov	78(sp), 36(r13)
+	mov	74(sp), 38(r13)
+	mov	70(sp), 40(r13)
+	mov	66(sp), 42(r13)
+	mov	62(sp), 44(r13)
+	mov	60(sp), 46(r13)
 	jmp	.Lnorx32_4_1_decrypt_with_stored16
 .Lnorx32_4_1_decrypt_with_bytes15:
-	mov	106(sp), 222(sp)
-	mov	104(sp), 224(sp)
-	mov	102(sp), 226(sp)
-	mov	100(sp), 228(sp)
-	mov	98(sp), 230(sp)
-	mov	94(sp), 232(sp)
-	mov	92(sp), 234(sp)
-	mov	90(sp), 236(sp)
-	mov	88(sp), 238(sp)
-	mov	86(sp), 240(sp)
-	mov	84(sp), 242(sp)
-	mov	82(sp), 244(sp)
-	mov	80(sp), 246(sp)
-	mov	78(sp), 248(sp)
-	mov	76(sp), 250(sp)
-	mov	74(sp), 252(sp)
-	mov	72(sp), 254(sp)
-	mov	70(sp), 256(sp)
-	mov	68(sp), 258(sp)
-	mov	66(sp), 260(sp)
-	mov	62(sp), 262(sp)
-	mov	60(sp), 264(sp)
-	mov	58(sp), 266(sp)
-	mov	56(sp), 268(sp)
+	mov	32(sp), r15
+	mov	26(sp), 222(sp)
+	mov	22(sp), 224(sp)
+	mov	50(sp), 226(sp)
+	mov	44(sp), 228(sp)
+	mov	76(sp), 230(sp)
+	mov	64(sp), 232(sp)
+	mov	104(sp), 234(sp)
+	mov	92(sp), 236(sp)
+	mov	108(sp), 238(sp)
+	mov	106(sp), 240(sp)
+	mov	102(sp), 242(sp)
+	mov	100(sp), 244(sp)
+	mov	96(sp), 246(sp)
+	mov	94(sp), 248(sp)
+	mov	90(sp), 250(sp)
+	mov	86(sp), 252(sp)
+	mov	82(sp), 254(sp)
+	mov	80(sp), 256(sp)
+	mov	78(sp), 258(sp)
+	mov	74(sp), 260(sp)
+	mov	70(sp), 262(sp)
+	mov	66(sp), 264(sp)
+	mov	62(sp), 266(sp)
+	mov	60(sp), 268(sp)
 	mov	sp, r14
 	add	#222, r14
-	mov	22(sp), r15
 	cmp	#48, r15
 	jnc	.Lnorx32_4_1_decrypt_with_cnt17
 	mov	#48, r15
@@ -1502,271 +1562,316 @@ norx32_4_1_decrypt_with:
 	jnz	.Lnorx32_4_1_decrypt_with_cpy18
 .Lnorx32_4_1_decrypt_with_stored16:
 	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
-	cmp	#48, 22(sp)
-	mov	96(sp), r15
+	cmp	#48, 32(sp)
+	mov	112(sp), r15
 	subc	#0, r15
-	subc	r5, r5
-	mov	#1, 48(sp)
-	mov	#0, 44(sp)
-	mov	#0, 40(sp)
-	mov	#0, 36(sp)
-	mov	#0, 32(sp)
-	mov	#0, 28(sp)
-	mov	#0, 24(sp)
-	mov	#0, 20(sp)
-	mov	#0, 16(sp)
-	mov	#0, 12(sp)
-	mov	#0, 8(sp)
-	mov	#0, 4(sp)
-	mov	#0, 0(sp)
+	subc	r4, r4
+	mov	56(sp), r15
+	mov	#0, 110(sp)
 	mov	#0, r14
-	mov	#0, r6
-	mov	#0, r7
-	mov	#0, r15
-	mov	#0, r4
-	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
+	mov	#0, r13
 	mov	#0, r12
-	mov	#0, 52(sp)
-	mov	110(sp), r13
-	tst	108(sp)
+	mov	#0, r11
+	mov	#0, r10
+	mov	#0, r9
+	mov	#0, r8
+	mov	#0, r7
+	mov	#0, 98(sp)
+	mov	#0, 84(sp)
+	mov	#0, 88(sp)
+	mov	#0, 68(sp)
+	mov	#0, 72(sp)
+	mov	#0, 54(sp)
+	mov	#0, 58(sp)
+	mov	#0, 42(sp)
+	mov	#0, 48(sp)
+	mov	#0, r6
+	mov	#0, r5
+	mov	#0, 0(sp)
+	mov	#0, 2(sp)
+	mov	#0, 6(sp)
+	mov	#1, 10(sp)
+	tst	114(sp)
 	jnz	.Lnorx32_4_1_decrypt_with_shbig19
-	cmp	#384, r13
+	cmp	#384, r15
 	jc	.Lnorx32_4_1_decrypt_with_shbig19
 .Lnorx32_4_1_decrypt_with_shlimb22:
-	cmp	#16, r13
+	cmp	#16, r15
 	jnc	.Lnorx32_4_1_decrypt_with_shbits23
-	mov	r12, 52(sp)
+	sub	#16, r15
+	mov	r14, 110(sp)
+	mov	r13, r14
+	mov	r12, r13
 	mov	r11, r12
 	mov	r10, r11
 	mov	r9, r10
 	mov	r8, r9
-	mov	r4, r8
-	mov	r15, r4
-	mov	r7, r15
-	mov	r6, r7
-	mov	r14, r6
-	mov	@sp, r14
-	mov	4(sp), 0(sp)
-	mov	8(sp), 4(sp)
-	mov	12(sp), 8(sp)
-	mov	16(sp), 12(sp)
-	mov	20(sp), 16(sp)
-	mov	24(sp), 20(sp)
-	mov	28(sp), 24(sp)
-	mov	32(sp), 28(sp)
-	mov	36(sp), 32(sp)
-	mov	40(sp), 36(sp)
-	mov	44(sp), 40(sp)
-	mov	48(sp), 44(sp)
-	clr	48(sp)
-	sub	#16, r13
+	mov	r7, r8
+	mov	98(sp), r7
+	mov	84(sp), 98(sp)
+	mov	88(sp), 84(sp)
+	mov	68(sp), 88(sp)
+	mov	72(sp), 68(sp)
+	mov	54(sp), 72(sp)
+	mov	58(sp), 54(sp)
+	mov	42(sp), 58(sp)
+	mov	48(sp), 42(sp)
+	mov	r6, 48(sp)
+	mov	r5, r6
+	mov	@sp, r5
+	mov	2(sp), 0(sp)
+	mov	6(sp), 2(sp)
+	mov	10(sp), 6(sp)
+	clr	10(sp)
 	jmp	.Lnorx32_4_1_decrypt_with_shlimb22
 .Lnorx32_4_1_decrypt_with_shbits23:
-	tst	r13
+	tst	r15
 	jz	.Lnorx32_4_1_decrypt_with_shend20
 .Lnorx32_4_1_decrypt_with_sh21:
-	rla	48(sp)
-	rlc	44(sp)
-	rlc	40(sp)
-	rlc	36(sp)
-	rlc	32(sp)
-	rlc	28(sp)
-	rlc	24(sp)
-	rlc	20(sp)
-	rlc	16(sp)
-	rlc	12(sp)
-	rlc	8(sp)
-	rlc	4(sp)
+	rla	10(sp)
+	rlc	6(sp)
+	rlc	2(sp)
 	rlc	0(sp)
-	rlc	r14
+	rlc	r5
 	rlc	r6
+	rlc	48(sp)
+	rlc	42(sp)
+	rlc	58(sp)
+	rlc	54(sp)
+	rlc	72(sp)
+	rlc	68(sp)
+	rlc	88(sp)
+	rlc	84(sp)
+	rlc	98(sp)
 	rlc	r7
-	rlc	r15
-	rlc	r4
 	rlc	r8
 	rlc	r9
 	rlc	r10
 	rlc	r11
 	rlc	r12
-	rlc	52(sp)
-	dec	r13
+	rlc	r13
+	rlc	r14
+	rlc	110(sp)
+	dec	r15
 	jnz	.Lnorx32_4_1_decrypt_with_sh21
 	jmp	.Lnorx32_4_1_decrypt_with_shend20
 .Lnorx32_4_1_decrypt_with_shbig19:
-	clr	48(sp)
-	clr	44(sp)
-	clr	40(sp)
-	clr	36(sp)
-	clr	32(sp)
-	clr	28(sp)
-	clr	24(sp)
-	clr	20(sp)
-	clr	16(sp)
-	clr	12(sp)
-	clr	8(sp)
-	clr	4(sp)
-	clr	0(sp)
+	clr	110(sp)
 	clr	r14
-	clr	r6
-	clr	r7
-	clr	r15
-	clr	r4
-	clr	r8
-	clr	r9
-	clr	r10
-	clr	r11
+	clr	r13
 	clr	r12
-	clr	52(sp)
+	clr	r11
+	clr	r10
+	clr	r9
+	clr	r8
+	clr	r7
+	clr	98(sp)
+	clr	84(sp)
+	clr	88(sp)
+	clr	68(sp)
+	clr	72(sp)
+	clr	54(sp)
+	clr	58(sp)
+	clr	42(sp)
+	clr	48(sp)
+	clr	r6
+	clr	r5
+	clr	0(sp)
+	clr	2(sp)
+	clr	6(sp)
+	clr	10(sp)
 .Lnorx32_4_1_decrypt_with_shend20:
-	mov	52(sp), r13
-	bis	#32768, r13
-	and	r5, 48(sp)
-	and	r5, 44(sp)
-	and	r5, 40(sp)
-	and	r5, 36(sp)
-	and	r5, 32(sp)
-	and	r5, 28(sp)
-	and	r5, 24(sp)
-	and	r5, 20(sp)
-	and	r5, 16(sp)
-	and	r5, 12(sp)
-	and	r5, 8(sp)
-	and	r5, 4(sp)
-	and	r5, 0(sp)
-	and	r5, r14
-	and	r5, r6
-	and	r5, r7
-	and	r5, r15
-	mov	r15, 114(sp)
-	and	r5, r4
-	and	r5, r8
-	and	r5, r9
-	and	r5, r10
-	and	r5, r11
-	and	r5, r12
-	and	r5, r13
+	and	r4, 6(sp)
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	mov	106(sp), r5
-	xor	142(sp), r5
-	mov	104(sp), r15
+	mov	22(sp), r15
 	xor	144(sp), r15
-	xor	48(sp), r5
-	xor	44(sp), r15
-	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r5, 142(sp)
-	mov	r15, 144(sp)
+	xor	6(sp), r15
+	mov	r15, 52(sp)
+	mov	26(sp), r15
+	xor	142(sp), r15
+	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	and	r4, 10(sp)
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	mov	102(sp), r5
-	xor	146(sp), r5
-	mov	100(sp), r15
+	xor	10(sp), r15
+	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	and	r4, 0(sp)
+	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	mov	r15, 142(sp)
+	mov	52(sp), 144(sp)
+	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	mov	44(sp), r15
 	xor	148(sp), r15
-	xor	40(sp), r5
-	xor	36(sp), r15
-	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r5, 146(sp)
-	mov	r15, 148(sp)
+	xor	@sp, r15
+	mov	r15, 38(sp)
+	mov	50(sp), r15
+	xor	146(sp), r15
+	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	and	r4, 2(sp)
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	mov	98(sp), r5
-	xor	150(sp), r5
-	mov	94(sp), r15
-	xor	152(sp), r15
-	xor	32(sp), r5
-	xor	28(sp), r15
+	xor	2(sp), r15
+	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	and	r4, r6
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r5, 150(sp)
+	mov	r15, 146(sp)
+	mov	38(sp), 148(sp)
+	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	mov	64(sp), r15
+	xor	152(sp), r15
+	xor	r6, r15
+	mov	76(sp), r6
+	xor	150(sp), r6
+	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	and	r4, r5
+	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	xor	r5, r6
+	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	mov	42(sp), r5
+	and	r4, r5
+	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
+	mov	r6, 150(sp)
 	mov	r15, 152(sp)
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	mov	92(sp), r5
-	xor	154(sp), r5
-	mov	90(sp), r15
+	mov	92(sp), r15
 	xor	156(sp), r15
-	xor	24(sp), r5
-	xor	20(sp), r15
+	xor	r5, r15
+	mov	104(sp), r5
+	xor	154(sp), r5
+	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	mov	48(sp), r6
+	and	r4, r6
+	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	xor	r6, r5
+	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	mov	54(sp), r6
+	and	r4, r6
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
 	mov	r5, 154(sp)
 	mov	r15, 156(sp)
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	mov	88(sp), r5
-	xor	158(sp), r5
-	mov	86(sp), r15
+	mov	106(sp), r15
 	xor	160(sp), r15
-	xor	16(sp), r5
-	xor	12(sp), r15
+	xor	r6, r15
+	mov	108(sp), r5
+	xor	158(sp), r5
+	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	mov	58(sp), r6
+	and	r4, r6
+	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	xor	r6, r5
+	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	mov	68(sp), r6
+	and	r4, r6
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
 	mov	r5, 158(sp)
 	mov	r15, 160(sp)
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	mov	84(sp), r5
-	xor	162(sp), r5
-	mov	82(sp), r15
+	mov	100(sp), r15
 	xor	164(sp), r15
-	xor	8(sp), r5
-	xor	4(sp), r15
+	xor	r6, r15
+	mov	102(sp), r5
+	xor	162(sp), r5
+	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	mov	72(sp), r6
+	and	r4, r6
+	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	xor	r6, r5
+	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	mov	84(sp), r6
+	and	r4, r6
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
 	mov	r5, 162(sp)
 	mov	r15, 164(sp)
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	mov	80(sp), r5
-	xor	166(sp), r5
-	mov	78(sp), r15
+	mov	94(sp), r15
 	xor	168(sp), r15
-	xor	@sp, r5
-	xor	r14, r15
+	xor	r6, r15
+	mov	96(sp), r6
+	xor	166(sp), r6
+	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	mov	88(sp), r5
+	and	r4, r5
+	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	xor	r5, r6
+	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	and	r4, r7
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r5, 166(sp)
+	mov	r6, 166(sp)
 	mov	r15, 168(sp)
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	mov	76(sp), r14
-	xor	170(sp), r14
-	mov	74(sp), r15
+	mov	86(sp), r15
 	xor	172(sp), r15
-	xor	r6, r14
 	xor	r7, r15
+	mov	90(sp), r7
+	xor	170(sp), r7
+	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	mov	98(sp), r6
+	and	r4, r6
+	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	xor	r6, r7
+	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	and	r4, r9
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r14, 170(sp)
+	mov	r7, 170(sp)
 	mov	r15, 172(sp)
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	mov	72(sp), r14
-	xor	174(sp), r14
-	mov	70(sp), r15
+	mov	80(sp), r15
 	xor	176(sp), r15
-	xor	114(sp), r14
-	xor	r4, r15
+	xor	r9, r15
+	mov	82(sp), r9
+	xor	174(sp), r9
+	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	and	r4, r8
+	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	xor	r8, r9
+	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	and	r4, r11
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r14, 174(sp)
+	mov	r9, 174(sp)
 	mov	r15, 176(sp)
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	mov	68(sp), r14
-	xor	178(sp), r14
-	mov	66(sp), r15
+	mov	74(sp), r15
 	xor	180(sp), r15
-	xor	r8, r14
-	xor	r9, r15
+	xor	r11, r15
+	mov	78(sp), r11
+	xor	178(sp), r11
+	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	and	r4, r10
+	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	xor	r10, r11
+	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	and	r4, r13
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r14, 178(sp)
+	mov	r11, 178(sp)
 	mov	r15, 180(sp)
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	mov	62(sp), r14
-	xor	182(sp), r14
-	mov	60(sp), r15
+	mov	66(sp), r15
 	xor	184(sp), r15
-	xor	r10, r14
-	xor	r11, r15
+	xor	r13, r15
+	mov	70(sp), r13
+	xor	182(sp), r13
+	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	and	r4, r12
+	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	xor	r12, r13
+	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	mov	110(sp), r12
+	bis	#32768, r12
+	and	r4, r12
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r14, 182(sp)
+	mov	r13, 182(sp)
 	mov	r15, 184(sp)
 	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
-	mov	58(sp), r14
-	xor	186(sp), r14
-	mov	56(sp), r15
+	mov	60(sp), r15
 	xor	188(sp), r15
-	xor	r12, r14
-	xor	r13, r15
+	xor	r12, r15
+	; norx32_4_1.ae:33: return if count < rate then ((1 as u384) << (8 * count)) | ((0x80 as u384) << 376) else 0 as u384
+	and	r4, r14
+	; norx32_4_1.ae:166: set_rate(s, r ^ x ^ pad(count))
+	mov	62(sp), r13
+	xor	186(sp), r13
+	xor	r14, r13
 	; norx32_4_1.ae:55: s[i] = x[32 * i + 31 : 32 * i]
-	mov	r14, 186(sp)
+	mov	r13, 186(sp)
 	mov	r15, 188(sp)
 	add	#1, 118(sp)
 	addc	#0, 116(sp)
@@ -1785,14 +1890,14 @@ norx32_4_1_decrypt_with:
 	bit	#1, r11
 	jnz	.Lnorx32_4_1_decrypt_with_bytes24
 .Lnorx32_4_1_decrypt_with_words25:
-	mov	@r11+, 120(sp)
-	mov	@r11+, r4
-	mov	@r11+, r5
-	mov	@r11+, r6
-	mov	@r11+, r7
-	mov	@r11+, r8
-	mov	@r11+, r9
-	mov	@r11+, r10
+	mov	14(r11), r10
+	mov	12(r11), r9
+	mov	10(r11), r8
+	mov	8(r11), r7
+	mov	6(r11), r6
+	mov	4(r11), r5
+	mov	2(r11), r4
+	mov	@r11, 120(sp)
 	jmp	.Lnorx32_4_1_decrypt_with_join26
 .Lnorx32_4_1_decrypt_with_bytes24:
 	mov	sp, r12
@@ -1801,9 +1906,9 @@ norx32_4_1_decrypt_with:
 	mov	#16, r14
 .Lnorx32_4_1_decrypt_with_cpy27:
 	mov.b	@r11, r15
-	inc	r11
 	mov.b	r15, 0(r13)
 	inc	r13
+	inc	r11
 	dec	r14
 	jnz	.Lnorx32_4_1_decrypt_with_cpy27
 	mov	r12, r11
@@ -1820,10 +1925,10 @@ norx32_4_1_decrypt_with:
 	mov	132(sp), 216(sp)
 	mov	130(sp), 218(sp)
 	mov	128(sp), 220(sp)
-	mov	sp, r13
-	add	#206, r13
 	mov	sp, r14
 	add	#270, r14
+	mov	sp, r13
+	add	#206, r13
 	call	#norx32_4_1_finalize
 	mov	120(sp), r15
 	xor	270(sp), r15

@@ -5,253 +5,246 @@
 ; then the stack; results through the trailing out-pointers).
 
 ; --- skinny128_384plus_key_schedule: skinny128_384plus.key_schedule
-;     frame 58 bytes (29 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 712 bytes of code
+;     frame 38 bytes (19 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 638 bytes of code
 	.section .text.skinny128_384plus_key_schedule,"ax",@progbits
 	.global skinny128_384plus_key_schedule
 	.type skinny128_384plus_key_schedule, @function
 	.balign 2
 skinny128_384plus_key_schedule:
 	pushm.w	#7, r10
-	sub	#58, sp
+	sub	#38, sp
 	; skinny128_384plus.ae:95: @unroll(unroll)
-	mov	#40, 54(sp)
-	mov	32(r12), 56(sp)
-	mov	34(r12), r6
-	mov	36(r12), r7
-	mov	38(r12), r8
-	mov	40(r12), 38(sp)
+	mov	32(r12), 10(sp)
+	mov	34(r12), 4(sp)
+	mov	36(r12), r6
+	mov	38(r12), r7
+	mov	40(r12), 34(sp)
 	mov	42(r12), 32(sp)
-	mov	44(r12), 52(sp)
-	mov	46(r12), 50(sp)
-	mov	16(r12), r9
-	mov	18(r12), r10
-	mov	20(r12), r11
-	mov	22(r12), r14
-	mov	24(r12), 34(sp)
-	mov	26(r12), 28(sp)
-	mov	28(r12), 24(sp)
-	mov	30(r12), 18(sp)
+	mov	44(r12), 30(sp)
+	mov	46(r12), 28(sp)
+	mov	16(r12), 6(sp)
+	mov	18(r12), r8
+	mov	20(r12), r9
+	mov	22(r12), r10
+	mov	24(r12), 26(sp)
+	mov	26(r12), 24(sp)
+	mov	28(r12), 22(sp)
+	mov	30(r12), 20(sp)
+	mov	@r12+, 0(sp)
+	mov	@r12+, r11
+	mov	@r12+, r14
+	mov	@r12+, r5
+	mov	@r12+, 18(sp)
+	mov	@r12+, 16(sp)
 	mov	@r12+, 14(sp)
 	mov	@r12+, 12(sp)
-	mov	@r12+, 10(sp)
-	mov	@r12+, 8(sp)
-	mov	@r12+, 48(sp)
-	mov	@r12+, 46(sp)
-	mov	@r12+, 44(sp)
-	mov	@r12+, 42(sp)
-	; skinny128_384plus.ae:97: rtk[i] = (tk1 ^ tk2 ^ tk3)[127:64]
-	mov	r13, 40(sp)
-	; skinny128_384plus.ae:95: @unroll(unroll)
+	mov	#40, 36(sp)
 .Lskinny128_384plus_key_schedule_loop1:
-	; skinny128_384plus.ae:97: rtk[i] = (tk1 ^ tk2 ^ tk3)[127:64]
-	mov	38(sp), r4
-	xor	34(sp), r4
-	mov	32(sp), r5
-	xor	28(sp), r5
-	mov	52(sp), r12
-	xor	24(sp), r12
-	mov	50(sp), r13
-	xor	18(sp), r13
-	xor	48(sp), r4
-	xor	46(sp), r5
-	xor	44(sp), r12
-	xor	42(sp), r13
-	mov	40(sp), r15
-	mov	r4, 0(r15)
-	mov	r15, r4
-	mov	r5, 2(r4)
-	mov	r12, 4(r4)
-	mov	r13, 6(r4)
-	; skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
-	mov	r6, r15
-	xor.b	r7, r15
-	xor	r6, r15
-	mov	r15, 22(sp)
-	mov	56(sp), r5
-	mov	r5, r13
-	swpb	r13
-	mov	r7, r15
-	xor.b	r13, r15
-	xor	r7, r15
-	mov	r15, 20(sp)
-	mov	r8, r15
-	xor.b	r6, r15
-	xor	r8, r15
-	mov	r15, 16(sp)
-	swpb	r8
-	mov	r8, r15
-	xor.b	r5, r15
-	xor	r8, r15
-	mov	r15, 2(sp)
-	; skinny128_384plus.ae:79: x = t[127:64]
-	mov	r10, r7
-	xor.b	r11, r7
-	xor	r10, r7
-	mov	r11, r8
-	mov	r9, r15
-	swpb	r15
-	xor.b	r15, r8
-	xor	r11, r8
-	mov	r14, r6
-	xor.b	r10, r6
-	xor	r14, r6
-	swpb	r14
-	mov	r14, r5
-	xor.b	r9, r5
-	xor	r14, r5
-	; skinny128_384plus.ae:80: x = ((x << 1) & 0xfefefefefefefefe) | (((x >> 7) ^ (x >> 5)) & 0x0101010101010101)
-	mov	r7, r4
-	rlam.w	#1, r4
-	mov	r8, r9
-	rlam.w	#1, r9
-	mov	r6, r10
-	rlam.w	#1, r10
-	mov	r5, r11
-	rlam.w	#1, r11
-	and	#65278, r4
-	and	#65278, r9
-	and	#65278, r10
-	and	#65278, r11
-	mov	r7, r12
-	rlam.w	#2, r12
-	mov	r8, r13
-	rlam.w	#2, r13
-	mov	r6, r14
-	rlam.w	#2, r14
-	mov	r5, r15
-	rlam.w	#2, r15
-	xor	r12, r7
-	xor	r13, r8
-	xor	r14, r6
-	xor	r15, r5
-	swpb	r7
-	rla	r7
-	adc	r7
-	swpb	r8
-	rla	r8
-	adc	r8
-	swpb	r6
-	rla	r6
-	adc	r6
-	swpb	r5
-	rla	r5
-	adc	r5
-	and	#257, r7
-	and	#257, r8
-	and	#257, r6
-	and	#257, r5
-	bis	r7, r4
-	mov	r4, 26(sp)
-	bis	r8, r9
-	mov	r9, 6(sp)
-	bis	r6, r10
-	mov	r10, 4(sp)
-	bis	r5, r11
-	mov	r11, 0(sp)
 	; skinny128_384plus.ae:85: x = t[127:64]
-	mov	12(sp), r12
-	mov	r12, r13
-	mov	10(sp), r11
-	xor.b	r11, r13
-	xor	r12, r13
-	mov	r11, r15
-	mov	14(sp), r10
-	mov	r10, r14
-	swpb	r14
-	xor.b	r14, r15
-	xor	r11, r15
-	mov	8(sp), r11
-	mov	r11, r14
-	xor.b	r12, r14
-	xor	r11, r14
-	swpb	r11
-	mov	r11, r8
-	xor.b	r10, r8
-	xor	r11, r8
+	mov	r5, r15
+	swpb	r15
+	mov	r15, r4
+	xor.b	@sp, r4
+	xor	r15, r4
 	; skinny128_384plus.ae:86: x = ((x >> 1) & 0x7f7f7f7f7f7f7f7f) | (((x << 7) ^ (x << 1)) & 0x8080808080808080)
-	mov	r13, r5
-	rrum.w	#1, r5
-	mov	r15, r9
-	rrum.w	#1, r9
-	mov	r14, r10
-	rrum.w	#1, r10
-	mov	r8, r11
-	rrum.w	#1, r11
-	and	#32639, r5
-	and	#32639, r9
-	and	#32639, r10
-	and	#32639, r11
-	mov	r13, r12
+	mov	r4, r12
 	swpb	r12
 	bit	#1, r12
 	rrc	r12
-	mov	r15, r4
-	swpb	r4
-	bit	#1, r4
-	rrc	r4
-	mov	r14, r6
-	swpb	r6
-	bit	#1, r6
-	rrc	r6
-	mov	r8, r7
-	swpb	r7
-	bit	#1, r7
-	rrc	r7
-	rlam.w	#1, r13
+	mov	r4, r15
 	rlam.w	#1, r15
-	rlam.w	#1, r14
-	rlam.w	#1, r8
-	xor	r13, r12
-	xor	r15, r4
-	xor	r14, r6
-	xor	r8, r7
+	xor	r15, r12
+	rrum.w	#1, r4
+	and	#32639, r4
 	and	#32896, r12
-	and	#32896, r4
-	and	#32896, r6
-	and	#32896, r7
-	bis	r12, r5
-	mov	r9, r12
-	bis	r4, r12
-	mov	r10, r13
-	bis	r6, r13
+	bis	r12, r4
+	mov	r4, 8(sp)
+	; skinny128_384plus.ae:85: x = t[127:64]
+	mov	r5, r12
+	xor.b	r11, r12
+	xor	r5, r12
+	; skinny128_384plus.ae:86: x = ((x >> 1) & 0x7f7f7f7f7f7f7f7f) | (((x << 7) ^ (x << 1)) & 0x8080808080808080)
+	mov	r12, r5
+	swpb	r5
+	bit	#1, r5
+	rrc	r5
+	mov	r12, r15
+	rlam.w	#1, r15
+	xor	r15, r5
+	rrum.w	#1, r12
+	and	#32639, r12
+	and	#32896, r5
+	bis	r5, r12
+	; skinny128_384plus.ae:85: x = t[127:64]
+	mov	@sp, r15
+	swpb	r15
+	mov	r14, r4
+	xor.b	r15, r4
+	xor	r14, r4
+	; skinny128_384plus.ae:86: x = ((x >> 1) & 0x7f7f7f7f7f7f7f7f) | (((x << 7) ^ (x << 1)) & 0x8080808080808080)
+	mov	r4, r5
+	swpb	r5
+	bit	#1, r5
+	rrc	r5
+	mov	r4, r15
+	rlam.w	#1, r15
+	xor	r15, r5
+	rrum.w	#1, r4
+	and	#32639, r4
+	and	#32896, r5
+	bis	r5, r4
+	mov	r4, 2(sp)
+	; skinny128_384plus.ae:85: x = t[127:64]
+	mov	r11, r5
+	xor.b	r14, r5
+	xor	r11, r5
+	; skinny128_384plus.ae:86: x = ((x >> 1) & 0x7f7f7f7f7f7f7f7f) | (((x << 7) ^ (x << 1)) & 0x8080808080808080)
+	mov	r5, r11
+	swpb	r11
+	bit	#1, r11
+	rrc	r11
+	mov	r5, r15
+	rlam.w	#1, r15
+	xor	r15, r11
+	rrum.w	#1, r5
+	and	#32639, r5
+	and	#32896, r11
+	bis	r11, r5
+	; skinny128_384plus.ae:79: x = t[127:64]
+	mov	r10, r15
+	swpb	r15
+	mov	r15, r11
+	mov	6(sp), r4
+	xor.b	r4, r11
+	xor	r15, r11
+	; skinny128_384plus.ae:80: x = ((x << 1) & 0xfefefefefefefefe) | (((x >> 7) ^ (x >> 5)) & 0x0101010101010101)
 	mov	r11, r15
-	bis	r7, r15
-	; skinny128_384plus.ae:87: return cat(x, t[63:0])
-	add	#8, 40(sp)
-	mov	38(sp), r4
+	rlam.w	#2, r15
+	xor	r11, r15
+	rlam.w	#1, r11
+	and	#65278, r11
+	swpb	r15
+	rla	r15
+	adc	r15
+	and	#257, r15
+	bis	r15, r11
+	; skinny128_384plus.ae:79: x = t[127:64]
+	mov	r10, r14
+	xor.b	r8, r14
+	xor	r10, r14
+	; skinny128_384plus.ae:80: x = ((x << 1) & 0xfefefefefefefefe) | (((x >> 7) ^ (x >> 5)) & 0x0101010101010101)
+	mov	r14, r15
+	rlam.w	#2, r15
+	xor	r14, r15
+	rlam.w	#1, r14
+	and	#65278, r14
+	swpb	r15
+	rla	r15
+	adc	r15
+	and	#257, r15
+	bis	r15, r14
+	; skinny128_384plus.ae:79: x = t[127:64]
+	swpb	r4
+	mov	r9, r10
+	xor.b	r4, r10
+	xor	r9, r10
+	; skinny128_384plus.ae:80: x = ((x << 1) & 0xfefefefefefefefe) | (((x >> 7) ^ (x >> 5)) & 0x0101010101010101)
+	mov	r10, r15
+	rlam.w	#2, r15
+	xor	r10, r15
+	rlam.w	#1, r10
+	and	#65278, r10
+	swpb	r15
+	rla	r15
+	adc	r15
+	and	#257, r15
+	bis	r15, r10
+	; skinny128_384plus.ae:79: x = t[127:64]
+	mov	r8, r4
+	xor.b	r9, r4
+	xor	r8, r4
+	; skinny128_384plus.ae:80: x = ((x << 1) & 0xfefefefefefefefe) | (((x >> 7) ^ (x >> 5)) & 0x0101010101010101)
+	mov	r4, r15
+	rlam.w	#2, r15
+	xor	r4, r15
+	rlam.w	#1, r4
+	and	#65278, r4
+	swpb	r15
+	rla	r15
+	adc	r15
+	and	#257, r15
+	bis	r15, r4
+	; skinny128_384plus.ae:72: return cat(t[55:48], t[7:0], t[63:56], t[23:16], t[47:40], t[15:8], t[31:24], t[39:32],
+	mov	r7, r15
+	swpb	r15
+	mov	r15, r8
+	mov	10(sp), r9
+	xor.b	r9, r8
+	xor	r15, r8
+	mov	r7, r15
+	xor.b	4(sp), r15
+	xor	r7, r15
+	swpb	r9
+	mov	r6, r7
+	xor.b	r9, r7
+	xor	r6, r7
+	mov	4(sp), r9
+	xor.b	r6, r9
+	xor	4(sp), r9
+	; skinny128_384plus.ae:97: rtk[i] = (tk1 ^ tk2 ^ tk3)[127:64]
+	mov	34(sp), r6
+	xor	26(sp), r6
+	xor	18(sp), r6
+	mov	r6, 0(r13)
 	mov	32(sp), r6
-	mov	52(sp), r7
-	mov	50(sp), r8
-	mov	22(sp), 38(sp)
-	mov	20(sp), 32(sp)
+	xor	24(sp), r6
+	xor	16(sp), r6
+	mov	r6, 2(r13)
+	mov	30(sp), r6
+	xor	22(sp), r6
+	xor	14(sp), r6
+	mov	r6, 4(r13)
+	mov	28(sp), r6
+	xor	20(sp), r6
+	xor	12(sp), r6
+	mov	r6, 6(r13)
+	; skinny128_384plus.ae:87: return cat(x, t[63:0])
+	add	#8, r13
+	mov	34(sp), r6
+	mov	r6, 10(sp)
+	mov	r9, 34(sp)
+	mov	32(sp), r9
+	mov	r9, 4(sp)
+	mov	r7, 32(sp)
+	mov	30(sp), r6
+	mov	r15, 30(sp)
+	mov	28(sp), r7
+	mov	r8, 28(sp)
+	mov	26(sp), r15
+	mov	r15, 6(sp)
+	mov	r4, 26(sp)
+	mov	24(sp), r8
+	mov	r10, 24(sp)
+	mov	22(sp), r9
+	mov	r14, 22(sp)
+	mov	20(sp), r10
+	mov	r11, 20(sp)
+	mov	18(sp), r15
+	mov	r15, 0(sp)
+	mov	r5, 18(sp)
 	mov	16(sp), r11
-	mov	2(sp), r14
-	mov	34(sp), r9
-	mov	28(sp), r10
-	mov	24(sp), 30(sp)
-	mov	18(sp), 36(sp)
-	mov	26(sp), 34(sp)
-	mov	6(sp), 28(sp)
-	mov	4(sp), 24(sp)
-	mov	@sp, 18(sp)
-	mov	48(sp), 14(sp)
-	mov	46(sp), 12(sp)
-	mov	44(sp), 10(sp)
-	mov	42(sp), 8(sp)
-	mov	r4, 56(sp)
-	mov	r11, 52(sp)
-	mov	r14, 50(sp)
-	mov	30(sp), r11
-	mov	36(sp), r14
-	mov	r5, 48(sp)
-	mov	r12, 46(sp)
-	mov	r13, 44(sp)
-	mov	r15, 42(sp)
-	dec	54(sp)
+	mov	2(sp), r15
+	mov	r15, 16(sp)
+	mov	14(sp), r14
+	mov	r12, 14(sp)
+	mov	12(sp), r5
+	mov	8(sp), r15
+	mov	r15, 12(sp)
+	dec	36(sp)
 	jnz	.Lskinny128_384plus_key_schedule_loop1
 .Lskinny128_384plus_key_schedule_done2:
-	add	#58, sp
+	add	#38, sp
 	popm.w	#7, r10
 	ret
 	.size skinny128_384plus_key_schedule, .-skinny128_384plus_key_schedule
@@ -259,7 +252,7 @@ skinny128_384plus_key_schedule:
 
 ; --- skinny128_384plus_encrypt_block: skinny128_384plus.encrypt_block
 ;     frame 4 bytes (2 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 314 bytes of code
+;     estimated 312 bytes of code
 	.section .text.skinny128_384plus_encrypt_block,"ax",@progbits
 	.global skinny128_384plus_encrypt_block
 	.type skinny128_384plus_encrypt_block, @function
@@ -269,146 +262,132 @@ skinny128_384plus_encrypt_block:
 	sub	#4, sp
 	mov	r14, 2(sp)
 	; skinny128_384plus.ae:141: @unroll(unroll)
-	mov	12(r13), r6
-	mov	14(r13), r7
+	mov	12(r13), r10
+	mov	14(r13), r11
 	mov	8(r13), r8
 	mov	10(r13), r9
-	mov	4(r13), r5
-	mov	6(r13), r15
-	mov	@r13, r10
-	mov	2(r13), r11
+	mov	4(r13), r7
+	mov	6(r13), r14
+	mov	@r13, r6
+	mov	2(r13), r13
+	; skinny128_384plus.ae:143: r0, r1, r2, r3 = round(r0, r1, r2, r3, rc[i], rtk[i])
+	mov	r12, r5
 	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	mov	#65376, r13
+	mov	#65376, 0(sp)
 	; skinny128_384plus.ae:141: @unroll(unroll)
 .Lskinny128_384plus_encrypt_block_loop1:
 	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	mov.b	r5, r4
-	xor	r4, r5
-	swpb	r5
-	mov.b	skinny128_384plus_sbox(r5), r14
-	swpb	r14
-	mov.b	skinny128_384plus_sbox(r4), r5
-	bis	r5, r14
-	mov.b	r9, r5
-	xor	r5, r9
-	swpb	r9
-	mov.b	skinny128_384plus_sbox(r9), r4
-	swpb	r4
-	mov.b	skinny128_384plus_sbox(r5), r9
-	bis	r9, r4
-	; skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
-	xor	skinny128_384plus_rt0+2+160(r13), r4
-	xor	2(r12), r4
-	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	mov.b	r8, r9
-	xor	r9, r8
-	swpb	r8
-	mov.b	skinny128_384plus_sbox(r8), r8
-	swpb	r8
-	mov.b	skinny128_384plus_sbox(r9), r9
-	bis	r9, r8
-	; skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
-	xor	@r12, r8
-	swpb	r8
-	mov	r4, r9
-	swpb	r9
-	mov	r9, r4
-	xor.b	r8, r4
-	xor	r8, r4
-	; skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
-	xor	r14, r4
-	; skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
-	xor.b	r9, r8
-	xor	r9, r8
-	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	mov.b	r15, r9
-	xor	r9, r15
-	swpb	r15
-	mov.b	skinny128_384plus_sbox(r15), r5
-	swpb	r5
-	mov.b	skinny128_384plus_sbox(r9), r15
-	bis	r15, r5
-	; skinny128_384plus.ae:118: r2 = (sub_cells(r2) ^ 0x02000000) >>> 16
-	xor	#512, r5
-	; skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
-	mov	r8, r15
-	xor	r5, r15
-	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	mov.b	r11, r8
-	mov	r8, 0(sp)
-	mov.b	skinny128_384plus_sbox(r8), r8
-	; skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
-	swpb	r8
-	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	mov.b	r10, r9
-	xor	r9, r10
-	swpb	r10
-	mov.b	skinny128_384plus_sbox(r10), r10
-	; skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
-	bis	r10, r8
-	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	mov.b	r7, r10
-	xor	r10, r7
-	swpb	r7
-	mov.b	skinny128_384plus_sbox(r7), r7
-	swpb	r7
-	mov.b	skinny128_384plus_sbox(r10), r10
-	bis	r10, r7
-	; skinny128_384plus.ae:116: r0 = sub_cells(r0) ^ ((c & 0xf) as u32 << 24) ^ k[63:32]
-	xor	skinny128_384plus_rt0+160(r13), r7
-	mov	r7, r10
-	xor	6(r12), r10
-	; skinny128_384plus.ae:121: t = r0 ^ r2
-	xor	r10, r14
-	; skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
-	mov	r8, r7
-	xor	r14, r7
-	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	mov.b	skinny128_384plus_sbox(r9), r8
-	; skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
-	swpb	r8
-	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	xor	@sp, r11
+	mov.b	r11, r15
+	xor	r15, r11
 	swpb	r11
-	mov.b	skinny128_384plus_sbox(r11), r11
-	; skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
-	bis	r11, r8
-	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
-	mov.b	r6, r11
-	xor	r11, r6
-	swpb	r6
-	mov.b	skinny128_384plus_sbox(r6), r9
-	swpb	r9
-	mov.b	skinny128_384plus_sbox(r11), r11
-	bis	r11, r9
+	mov.b	skinny128_384plus_sbox(r11), r4
+	mov.b	skinny128_384plus_sbox(r15), r11
+	mov.b	r10, r15
+	xor	r15, r10
+	swpb	r10
+	mov.b	skinny128_384plus_sbox(r10), r12
+	mov.b	skinny128_384plus_sbox(r15), r15
+	swpb	r4
+	bis	r11, r4
+	swpb	r12
+	bis	r15, r12
 	; skinny128_384plus.ae:116: r0 = sub_cells(r0) ^ ((c & 0xf) as u32 << 24) ^ k[63:32]
-	xor	4(r12), r9
+	xor	4(r5), r12
+	mov	@sp, r15
+	xor	skinny128_384plus_rt0+160(r15), r4
+	xor	6(r5), r4
+	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	mov.b	r9, r15
+	xor	r15, r9
+	swpb	r9
+	mov.b	skinny128_384plus_sbox(r9), r10
+	mov.b	skinny128_384plus_sbox(r15), r9
+	mov.b	r8, r15
+	xor	r15, r8
+	swpb	r8
+	mov.b	skinny128_384plus_sbox(r8), r11
+	mov.b	skinny128_384plus_sbox(r15), r15
+	swpb	r10
+	bis	r9, r10
+	swpb	r11
+	bis	r15, r11
+	; skinny128_384plus.ae:117: r1 = (sub_cells(r1) ^ ((c >> 4) as u32 << 24) ^ k[31:0]) >>> 8
+	xor	@r5, r11
+	mov	@sp, r15
+	xor	skinny128_384plus_rt0+2+160(r15), r10
+	xor	2(r5), r10
+	swpb	r10
+	mov	r10, r15
+	swpb	r11
+	xor.b	r11, r15
+	xor	r11, r15
+	xor.b	r10, r11
+	xor	r10, r11
+	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	mov.b	r14, r10
+	xor	r10, r14
+	swpb	r14
+	mov.b	skinny128_384plus_sbox(r14), r14
+	mov.b	skinny128_384plus_sbox(r10), r8
+	mov.b	r7, r9
+	xor	r9, r7
+	swpb	r7
+	mov.b	skinny128_384plus_sbox(r7), r10
+	mov.b	skinny128_384plus_sbox(r9), r9
+	swpb	r14
+	bis	r8, r14
+	swpb	r10
+	bis	r9, r10
+	; skinny128_384plus.ae:118: r2 = (sub_cells(r2) ^ 0x02000000) >>> 16
+	xor	#512, r14
+	; skinny128_384plus.ae:105: return cat(sbox[r[31:24]], sbox[r[23:16]], sbox[r[15:8]], sbox[r[7:0]])
+	mov.b	r13, r9
+	xor	r9, r13
+	swpb	r13
+	mov.b	skinny128_384plus_sbox(r13), r13
+	mov.b	skinny128_384plus_sbox(r9), r8
+	mov.b	r6, r9
+	xor	r9, r6
+	swpb	r6
+	mov.b	skinny128_384plus_sbox(r6), r7
+	mov.b	skinny128_384plus_sbox(r9), r9
+	; skinny128_384plus.ae:119: r3 = sub_cells(r3) >>> 24
+	swpb	r8
+	bis	r7, r8
+	swpb	r9
+	bis	r13, r9
 	; skinny128_384plus.ae:121: t = r0 ^ r2
-	mov	r5, r11
-	xor	r9, r11
+	mov	r12, r6
+	xor	r14, r6
 	; skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
-	mov	r8, r6
-	xor	r11, r6
-	add	#8, r12
-	mov	r9, r8
-	mov	r10, r9
-	mov	r15, r5
-	mov	r4, r15
-	mov	r11, r10
-	mov	r14, r11
-	add	#4, r13
+	xor	r6, r9
+	mov	r11, r7
+	xor	r14, r7
+	; skinny128_384plus.ae:121: t = r0 ^ r2
+	mov	r4, r13
+	xor	r10, r13
+	; skinny128_384plus.ae:122: return t ^ r3, r0, r1 ^ r2, t
+	mov	r8, r11
+	xor	r13, r11
+	mov	r15, r14
+	xor	r10, r14
+	add	#8, r5
+	mov	r9, r10
+	mov	r12, r8
+	mov	r4, r9
+	add	#4, 0(sp)
 	jnz	.Lskinny128_384plus_encrypt_block_loop1
 .Lskinny128_384plus_encrypt_block_done2:
 	; skinny128_384plus.ae:145: return cat(r0, r1, r2, r3)
-	mov	2(sp), r13
-	mov	r10, 0(r13)
-	mov	r11, 2(r13)
-	mov	r5, 4(r13)
-	mov	r15, 6(r13)
-	mov	r8, 8(r13)
-	mov	r9, 10(r13)
-	mov	r6, 12(r13)
-	mov	r7, 14(r13)
+	mov	2(sp), r12
+	mov	r6, 0(r12)
+	mov	r13, 2(r12)
+	mov	r7, 4(r12)
+	mov	r14, 6(r12)
+	mov	r8, 8(r12)
+	mov	r9, 10(r12)
+	mov	r10, 12(r12)
+	mov	r11, 14(r12)
 	add	#4, sp
 	popm.w	#7, r10
 	ret
@@ -417,7 +396,7 @@ skinny128_384plus_encrypt_block:
 
 ; --- skinny128_384plus_decrypt_block: skinny128_384plus.decrypt_block
 ;     frame 2 bytes (1 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 320 bytes of code
+;     estimated 318 bytes of code
 	.section .text.skinny128_384plus_decrypt_block,"ax",@progbits
 	.global skinny128_384plus_decrypt_block
 	.type skinny128_384plus_decrypt_block, @function
@@ -441,30 +420,31 @@ skinny128_384plus_decrypt_block:
 .Lskinny128_384plus_decrypt_block_loop1:
 	; skinny128_384plus.ae:160: r0, r1, r2, r3 = r1, r2 ^ t, t, r0 ^ r3
 	xor	r13, r14
-	mov	r11, r5
-	xor	r6, r5
 	; skinny128_384plus.ae:164: r3 = inv_sub_cells(r3 <<< 24)
-	swpb	r5
 	swpb	r14
+	; skinny128_384plus.ae:160: r0, r1, r2, r3 = r1, r2 ^ t, t, r0 ^ r3
+	xor	r6, r11
+	; skinny128_384plus.ae:164: r3 = inv_sub_cells(r3 <<< 24)
+	swpb	r11
 	mov	r14, r4
-	xor.b	r5, r4
-	xor	r5, r4
-	; skinny128_384plus.ae:109: return cat(inv_sbox[r[31:24]], inv_sbox[r[23:16]], inv_sbox[r[15:8]], inv_sbox[r[7:0]])
-	mov.b	r4, r11
+	xor.b	r11, r4
 	xor	r11, r4
+	; skinny128_384plus.ae:109: return cat(inv_sbox[r[31:24]], inv_sbox[r[23:16]], inv_sbox[r[15:8]], inv_sbox[r[7:0]])
+	mov.b	r4, r5
+	xor	r5, r4
 	swpb	r4
 	mov.b	skinny128_384plus_inv_sbox(r4), r4
 	swpb	r4
-	mov.b	skinny128_384plus_inv_sbox(r11), r11
-	bis	r11, r4
-	; skinny128_384plus.ae:164: r3 = inv_sub_cells(r3 <<< 24)
-	xor.b	r14, r5
-	xor	r14, r5
-	; skinny128_384plus.ae:109: return cat(inv_sbox[r[31:24]], inv_sbox[r[23:16]], inv_sbox[r[15:8]], inv_sbox[r[7:0]])
-	mov.b	r5, r14
-	xor	r14, r5
-	swpb	r5
 	mov.b	skinny128_384plus_inv_sbox(r5), r5
+	bis	r5, r4
+	; skinny128_384plus.ae:164: r3 = inv_sub_cells(r3 <<< 24)
+	xor.b	r14, r11
+	xor	r14, r11
+	; skinny128_384plus.ae:109: return cat(inv_sbox[r[31:24]], inv_sbox[r[23:16]], inv_sbox[r[15:8]], inv_sbox[r[7:0]])
+	mov.b	r11, r14
+	xor	r14, r11
+	swpb	r11
+	mov.b	skinny128_384plus_inv_sbox(r11), r5
 	swpb	r5
 	mov.b	skinny128_384plus_inv_sbox(r14), r14
 	bis	r14, r5
@@ -497,8 +477,8 @@ skinny128_384plus_decrypt_block:
 	mov.b	skinny128_384plus_inv_sbox(r14), r14
 	bis	r14, r7
 	; skinny128_384plus.ae:162: r1 = inv_sub_cells((r1 <<< 8) ^ ((c >> 4) as u32 << 24) ^ k[31:0])
-	swpb	r8
 	swpb	r11
+	swpb	r8
 	mov	r11, r13
 	xor.b	r8, r13
 	xor	r8, r13

@@ -715,8 +715,8 @@ elephant_dumbo_P_permute:
 
 
 ; --- elephant_dumbo_crypt: elephant_dumbo.crypt
-;     frame 366 bytes (123 spill slots, locals 120), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 6166 bytes of code
+;     frame 388 bytes (134 spill slots, locals 120), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 6250 bytes of code
 	.section .text.elephant_dumbo_crypt,"ax",@progbits
 	.local elephant_dumbo_crypt
 	.type elephant_dumbo_crypt, @function
@@ -729,630 +729,749 @@ elephant_dumbo_crypt:
 	push	r6
 	push	r5
 	push	r4
-	sub	#366, sp
-	mov	r12, 224(sp)
-	mov	r13, r10
-	mov	r15, 226(sp)
-	; elephant_dumbo.ae:77: blocks_c = 1 + m / block
-	mov	386(sp), r6
-	mov	r6, r9
+	sub	#388, sp
+	; elephant_dumbo.ae:79: blocks_ad = 1 + (12 + a) / block
+	mov	404(sp), r8
+	mov	#0, r7
+	add	#12, r8
+	addc	#0, r7
+	mov	r7, r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	mov	r10, r11
+	and	#65528, r11
+	mov	r8, r9
 	rla	r9
 	adc	r9
-	mov	r9, r8
-	and	#65534, r8
-	and	#1, r9
-	mov	r6, r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#65528, r15
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	mov	r9, r14
 	and	#7, r14
-	mov	#0, r11
-	mov	#0, r12
-	mov	#0, r13
-	add	r15, r8
-	addc	r14, r9
-	addc	#0, r11
-	addc	#0, r12
-	addc	#0, r13
-	mov	r6, r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#65520, r15
-	and	#15, r14
-	add	r15, r8
-	addc	r14, r9
-	addc	#0, r11
-	addc	#0, r12
-	addc	#0, r13
-	mov	r6, r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	mov	r15, r14
-	and	#65408, r14
-	and	#127, r15
-	add	r14, r8
-	addc	r15, r9
-	addc	#0, r11
-	addc	#0, r12
-	addc	#0, r13
-	mov	r6, r15
-	swpb	r15
-	mov	r15, r14
-	and	#65280, r14
-	mov.b	r15, r15
-	add	r14, r8
-	addc	r15, r9
-	addc	#0, r11
-	addc	#0, r12
-	addc	#0, r13
-	mov	r6, r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	mov	r15, r14
-	and	#63488, r14
-	and	#2047, r15
-	add	r14, r8
-	addc	r15, r9
-	addc	#0, r11
-	addc	#0, r12
-	addc	#0, r13
-	mov	r6, r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	mov	r15, r14
-	and	#61440, r14
-	and	#4095, r15
-	add	r14, r8
-	addc	r15, r9
-	addc	#0, r11
-	addc	#0, r12
-	addc	#0, r13
-	mov	r6, r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#32768, r15
-	and	#32767, r14
-	add	r15, r8
-	addc	r14, r9
-	addc	#0, r11
-	addc	#0, r12
-	addc	#0, r13
-	add	#0, r8
-	addc	r6, r9
-	addc	#0, r11
-	addc	#0, r12
-	addc	#0, r13
-	mov	r6, r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	mov	r15, r14
-	and	#65528, r14
-	and	#7, r15
-	add	#0, r8
-	addc	r14, r9
-	addc	r15, r11
-	addc	#0, r12
-	addc	#0, r13
-	mov	r6, r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	mov	r15, r14
-	and	#65520, r14
-	and	#15, r15
-	add	#0, r8
-	addc	r14, r9
-	addc	r15, r11
-	addc	#0, r12
-	addc	#0, r13
-	mov	r6, r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	mov	r15, r14
-	and	#65408, r14
-	and	#127, r15
-	add	#0, r8
-	addc	r14, r9
-	addc	r15, r11
-	addc	#0, r12
-	addc	#0, r13
-	mov	r6, r15
-	swpb	r15
-	mov	r15, r14
-	and	#65280, r14
-	mov.b	r15, r15
-	add	#0, r8
-	addc	r14, r9
-	addc	r15, r11
-	addc	#0, r12
-	addc	#0, r13
-	mov	r6, r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	mov	r15, r14
-	and	#63488, r14
-	and	#2047, r15
-	add	#0, r8
-	addc	r14, r9
-	addc	r15, r11
-	addc	#0, r12
-	addc	#0, r13
-	mov	r6, r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#61440, r15
-	and	#4095, r14
-	add	#0, r8
-	addc	r15, r9
-	addc	r14, r11
-	addc	#0, r12
-	addc	#0, r13
-	mov	r6, r14
-	bit	#1, r14
-	rrc	r14
-	mov	r14, r15
-	and	#32768, r15
-	and	#32767, r14
-	add	#0, r8
-	addc	r15, r9
-	addc	r14, r11
-	addc	#0, r12
-	addc	#0, r13
-	add	#0, r8
-	addc	#0, r9
-	addc	r6, r11
-	addc	#0, r12
-	addc	#0, r13
-	and	#1, r13
-	swpb	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	and	#2047, r11
-	swpb	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	mov	r12, r15
-	and	#63488, r15
-	bis	r15, r11
-	and	#2047, r12
-	swpb	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	and	#63488, r13
-	bis	r13, r12
-	add	#1, r11
-	mov	r11, 222(sp)
-	addc	#0, r12
-	mov	r12, 220(sp)
-	; elephant_dumbo.ae:78: blocks_m = (m + block - 1) / block
-	mov	#0, r8
-	add	#20, r6
-	addc	#0, r8
-	sub	#1, r6
-	subc	#0, r8
-	mov	r6, r15
-	rla	r15
-	adc	r15
-	mov	r15, r13
-	and	#65534, r13
+	bis	r14, r11
+	mov	r7, r6
+	mov	r7, 192(sp)
+	rla	r6
+	adc	r6
+	mov	r6, r5
+	and	#65534, r5
 	mov	r8, r4
+	mov	r8, 200(sp)
 	rla	r4
 	adc	r4
-	mov	r4, r12
-	and	#65534, r12
-	and	#1, r15
-	bis	r15, r12
-	and	#1, r4
-	mov	r6, r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r7
-	and	#65528, r7
-	mov	r8, r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	mov	r15, r9
+	mov	r4, r14
+	and	#1, r14
+	bis	r14, r5
 	and	#65528, r9
-	and	#7, r14
-	bis	r14, r9
-	and	#7, r15
-	mov	#0, r11
-	mov	#0, r14
-	add	r7, r13
-	addc	r9, r12
-	addc	r15, r4
-	addc	#0, r11
-	addc	#0, r14
-	mov	r6, r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	mov	r15, r7
-	and	#65520, r7
-	mov	r8, r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	mov	r5, r9
-	and	#65520, r9
-	and	#15, r15
-	bis	r15, r9
-	and	#15, r5
-	add	r7, r13
-	addc	r9, r12
-	addc	r5, r4
-	addc	#0, r11
-	addc	#0, r14
-	mov	r6, r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	mov	r15, r7
-	and	#65408, r7
-	mov	r8, r5
-	swpb	r5
-	bit	#1, r5
-	rrc	r5
-	mov	r5, r9
-	and	#65408, r9
-	and	#127, r15
-	bis	r15, r9
-	and	#127, r5
-	add	r7, r13
-	addc	r9, r12
-	addc	r5, r4
-	addc	#0, r11
-	addc	#0, r14
-	mov	r6, r15
-	swpb	r15
-	mov	r15, r7
-	and	#65280, r7
-	mov	r8, r9
-	and	#255, r9
-	mov.b	r15, r15
+	and	#7, r10
+	and	#1, r6
+	and	#65534, r4
+	mov	#0, r7
+	mov	#0, r8
+	add	r9, r4
+	addc	r11, r5
+	addc	r10, r6
+	addc	#0, r7
+	addc	#0, r8
+	mov	192(sp), r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	mov	r9, r11
+	and	#65520, r11
+	mov	200(sp), r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	mov	r10, r14
+	and	#15, r14
+	bis	r14, r11
+	and	#65520, r10
+	and	#15, r9
+	add	r10, r4
+	addc	r11, r5
+	addc	r9, r6
+	addc	#0, r7
+	addc	#0, r8
+	mov	192(sp), r9
 	swpb	r9
-	bis	r15, r9
-	mov	r8, r15
-	swpb	r15
-	mov.b	r15, r15
-	add	r7, r13
-	addc	r9, r12
-	addc	r15, r4
-	addc	#0, r11
-	addc	#0, r14
-	mov	r6, r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	mov	r15, r7
-	and	#63488, r7
-	mov	r8, r5
-	swpb	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	mov	r5, r9
-	and	#63488, r9
-	and	#2047, r15
-	bis	r15, r9
-	and	#2047, r5
-	add	r7, r13
-	addc	r9, r12
-	addc	r5, r4
-	addc	#0, r11
-	addc	#0, r14
-	mov	r6, r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	mov	r15, r7
-	and	#61440, r7
-	mov	r8, r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	mov	r5, r9
-	and	#61440, r9
-	and	#4095, r15
-	bis	r15, r9
-	and	#4095, r5
-	add	r7, r13
-	addc	r9, r12
-	addc	r5, r4
-	addc	#0, r11
-	addc	#0, r14
-	mov	r6, r15
-	bit	#1, r15
-	rrc	r15
-	mov	r15, r7
-	and	#32768, r7
-	mov	r8, r5
-	bit	#1, r5
-	rrc	r5
-	mov	r5, r9
-	and	#32768, r9
-	and	#32767, r15
-	bis	r15, r9
-	and	#32767, r5
-	add	r7, r13
-	addc	r9, r12
-	addc	r5, r4
-	addc	#0, r11
-	addc	#0, r14
-	add	#0, r13
-	addc	r6, r12
-	addc	r8, r4
-	addc	#0, r11
-	addc	#0, r14
-	mov	r6, r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	mov	r15, r7
-	and	#65528, r7
-	mov	r8, r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	mov	r5, r9
-	and	#65528, r9
-	and	#7, r15
-	bis	r15, r9
-	and	#7, r5
-	add	#0, r13
-	addc	r7, r12
-	addc	r9, r4
-	addc	r5, r11
-	addc	#0, r14
-	mov	r6, r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	mov	r15, r7
-	and	#65520, r7
-	mov	r8, r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	mov	r5, r9
-	and	#65520, r9
-	and	#15, r15
-	bis	r15, r9
-	and	#15, r5
-	add	#0, r13
-	addc	r7, r12
-	addc	r9, r4
-	addc	r5, r11
-	addc	#0, r14
-	mov	r6, r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	mov	r15, r7
-	and	#65408, r7
-	mov	r8, r5
-	swpb	r5
-	bit	#1, r5
-	rrc	r5
-	mov	r5, r9
-	and	#65408, r9
-	and	#127, r15
-	bis	r15, r9
-	and	#127, r5
-	add	#0, r13
-	addc	r7, r12
-	addc	r9, r4
-	addc	r5, r11
-	addc	#0, r14
-	mov	r6, r15
-	swpb	r15
-	mov	r15, r7
-	and	#65280, r7
-	mov	r8, r9
-	and	#255, r9
-	mov.b	r15, r15
-	swpb	r9
-	bis	r15, r9
-	mov	r8, r15
-	swpb	r15
-	mov.b	r15, r15
-	add	#0, r13
-	addc	r7, r12
-	addc	r9, r4
-	addc	r15, r11
-	addc	#0, r14
-	mov	r6, r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	mov	r15, r7
-	and	#63488, r7
-	mov	r8, r5
-	swpb	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	mov	r5, r9
-	and	#63488, r9
-	and	#2047, r15
-	bis	r15, r9
-	and	#2047, r5
-	add	#0, r13
-	addc	r7, r12
-	addc	r9, r4
-	addc	r5, r11
-	addc	#0, r14
-	mov	r6, r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	mov	r15, r7
-	and	#61440, r7
-	mov	r8, r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	mov	r5, r9
-	and	#61440, r9
-	and	#4095, r15
-	bis	r15, r9
-	and	#4095, r5
-	add	#0, r13
-	addc	r7, r12
-	addc	r9, r4
-	addc	r5, r11
-	addc	#0, r14
-	mov	r6, r15
-	bit	#1, r15
-	rrc	r15
-	mov	r15, r5
-	and	#32768, r5
-	mov	r8, r9
 	bit	#1, r9
 	rrc	r9
-	mov	r9, r7
-	and	#32768, r7
-	and	#32767, r15
-	bis	r15, r7
+	mov	r9, r11
+	and	#65408, r11
+	mov	200(sp), r10
+	swpb	r10
+	bit	#1, r10
+	rrc	r10
+	mov	r10, r14
+	and	#127, r14
+	bis	r14, r11
+	and	#65408, r10
+	and	#127, r9
+	add	r10, r4
+	addc	r11, r5
+	addc	r9, r6
+	addc	#0, r7
+	addc	#0, r8
+	mov	200(sp), r9
+	swpb	r9
+	mov	r9, r10
+	and	#65280, r10
+	mov.b	r9, r9
+	mov	192(sp), r14
+	mov	r14, r11
+	and	#255, r11
+	swpb	r11
+	bis	r9, r11
+	swpb	r14
+	mov.b	r14, r14
+	add	r10, r4
+	addc	r11, r5
+	addc	r14, r6
+	addc	#0, r7
+	addc	#0, r8
+	mov	192(sp), r9
+	swpb	r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	mov	r9, r11
+	and	#63488, r11
+	mov	200(sp), r10
+	swpb	r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	mov	r10, r14
+	and	#2047, r14
+	bis	r14, r11
+	and	#63488, r10
+	and	#2047, r9
+	add	r10, r4
+	addc	r11, r5
+	addc	r9, r6
+	addc	#0, r7
+	addc	#0, r8
+	mov	192(sp), r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	mov	r9, r11
+	and	#61440, r11
+	mov	200(sp), r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	mov	r10, r14
+	and	#4095, r14
+	bis	r14, r11
+	and	#61440, r10
+	and	#4095, r9
+	add	r10, r4
+	addc	r11, r5
+	addc	r9, r6
+	addc	#0, r7
+	addc	#0, r8
+	mov	192(sp), r9
+	bit	#1, r9
+	rrc	r9
+	mov	r9, r11
+	and	#32768, r11
+	mov	200(sp), r10
+	bit	#1, r10
+	rrc	r10
+	mov	r10, r14
+	and	#32767, r14
+	bis	r14, r11
+	and	#32768, r10
 	and	#32767, r9
-	add	#0, r13
-	addc	r5, r12
-	addc	r7, r4
-	addc	r9, r11
+	add	r10, r4
+	addc	r11, r5
+	addc	r9, r6
+	addc	#0, r7
+	addc	#0, r8
+	mov	192(sp), r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	mov	r9, r11
+	and	#65528, r11
+	mov	200(sp), r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	mov	r10, r14
+	and	#7, r14
+	bis	r14, r11
+	and	#65528, r10
+	and	#7, r9
+	add	#0, r4
+	addc	200(sp), r5
+	addc	192(sp), r6
+	addc	#0, r7
+	addc	#0, r8
+	add	#0, r4
+	addc	r10, r5
+	addc	r11, r6
+	addc	r9, r7
+	addc	#0, r8
+	mov	192(sp), r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	mov	r9, r11
+	and	#65520, r11
+	mov	200(sp), r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	mov	r10, r14
+	and	#15, r14
+	bis	r14, r11
+	and	#65520, r10
+	and	#15, r9
+	add	#0, r4
+	addc	r10, r5
+	addc	r11, r6
+	addc	r9, r7
+	addc	#0, r8
+	mov	192(sp), r9
+	swpb	r9
+	bit	#1, r9
+	rrc	r9
+	mov	r9, r11
+	and	#65408, r11
+	mov	200(sp), r10
+	swpb	r10
+	bit	#1, r10
+	rrc	r10
+	mov	r10, r14
+	and	#127, r14
+	bis	r14, r11
+	and	#65408, r10
+	and	#127, r9
+	add	#0, r4
+	addc	r10, r5
+	addc	r11, r6
+	addc	r9, r7
+	addc	#0, r8
+	mov	200(sp), r9
+	swpb	r9
+	mov	r9, r10
+	and	#65280, r10
+	mov.b	r9, r9
+	mov	192(sp), r14
+	mov	r14, r11
+	and	#255, r11
+	swpb	r11
+	bis	r9, r11
+	swpb	r14
+	mov.b	r14, r14
+	add	#0, r4
+	addc	r10, r5
+	addc	r11, r6
+	addc	r14, r7
+	addc	#0, r8
+	mov	192(sp), r9
+	swpb	r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	mov	r9, r11
+	and	#63488, r11
+	mov	200(sp), r10
+	swpb	r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	mov	r10, r14
+	and	#2047, r14
+	bis	r14, r11
+	and	#63488, r10
+	and	#2047, r9
+	add	#0, r4
+	addc	r10, r5
+	addc	r11, r6
+	addc	r9, r7
+	addc	#0, r8
+	mov	192(sp), r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	bit	#1, r9
+	rrc	r9
+	mov	r9, r11
+	and	#61440, r11
+	mov	200(sp), r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	bit	#1, r10
+	rrc	r10
+	mov	r10, r14
+	and	#4095, r14
+	bis	r14, r11
+	and	#61440, r10
+	and	#4095, r9
+	add	#0, r4
+	addc	r10, r5
+	addc	r11, r6
+	addc	r9, r7
+	addc	#0, r8
+	mov	192(sp), r10
+	bit	#1, r10
+	rrc	r10
+	mov	r10, r11
+	and	#32768, r11
+	mov	200(sp), r9
+	bit	#1, r9
+	rrc	r9
+	mov	r9, r14
+	and	#32767, r14
+	bis	r14, r11
+	and	#32768, r9
+	and	#32767, r10
+	add	#0, r4
+	mov	r4, 246(sp)
+	addc	r9, r5
+	mov	r5, 244(sp)
+	addc	r11, r6
+	mov	r6, 242(sp)
+	addc	r10, r7
+	mov	r7, 240(sp)
+	addc	#0, r8
+	mov	r8, 238(sp)
+	; elephant_dumbo.ae:78: blocks_m = (m + block - 1) / block
+	mov	408(sp), r11
+	mov	#0, r14
+	add	#20, r11
 	addc	#0, r14
-	add	#0, r13
-	addc	#0, r12
-	addc	r6, r4
-	addc	r8, r11
-	addc	#0, r14
+	sub	#1, r11
+	subc	#0, r14
+	mov	r14, r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	mov	r8, r7
+	and	#65528, r7
+	mov	r11, r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	mov	r6, r10
+	and	#7, r10
+	bis	r10, r7
+	mov	r14, r4
+	mov	r14, 162(sp)
+	rla	r4
+	adc	r4
+	mov	r4, r9
+	and	#65534, r9
+	mov	r11, r10
+	mov	r11, 172(sp)
+	rla	r10
+	adc	r10
+	mov	r10, r14
 	and	#1, r14
+	bis	r14, r9
+	and	#65528, r6
+	and	#7, r8
+	and	#1, r4
+	and	#65534, r10
+	mov	#0, r14
+	mov	#0, r11
+	add	r6, r10
+	addc	r7, r9
+	addc	r8, r4
+	addc	#0, r14
+	addc	#0, r11
+	mov	162(sp), r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	mov	r5, r7
+	and	#65520, r7
+	mov	172(sp), r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	mov	r6, r8
+	and	#15, r8
+	bis	r8, r7
+	and	#65520, r6
+	and	#15, r5
+	add	r6, r10
+	addc	r7, r9
+	addc	r5, r4
+	addc	#0, r14
+	addc	#0, r11
+	mov	162(sp), r5
+	swpb	r5
+	bit	#1, r5
+	rrc	r5
+	mov	r5, r7
+	and	#65408, r7
+	mov	172(sp), r6
+	swpb	r6
+	bit	#1, r6
+	rrc	r6
+	mov	r6, r8
+	and	#127, r8
+	bis	r8, r7
+	and	#65408, r6
+	and	#127, r5
+	add	r6, r10
+	addc	r7, r9
+	addc	r5, r4
+	addc	#0, r14
+	addc	#0, r11
+	mov	172(sp), r5
+	swpb	r5
+	mov	r5, r6
+	and	#65280, r6
+	mov.b	r5, r5
+	mov	162(sp), r8
+	mov	r8, r7
+	and	#255, r7
+	swpb	r7
+	bis	r5, r7
+	swpb	r8
+	mov.b	r8, r8
+	add	r6, r10
+	addc	r7, r9
+	addc	r8, r4
+	addc	#0, r14
+	addc	#0, r11
+	mov	162(sp), r5
+	swpb	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	mov	r5, r7
+	and	#63488, r7
+	mov	172(sp), r6
+	swpb	r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	mov	r6, r8
+	and	#2047, r8
+	bis	r8, r7
+	and	#63488, r6
+	and	#2047, r5
+	add	r6, r10
+	addc	r7, r9
+	addc	r5, r4
+	addc	#0, r14
+	addc	#0, r11
+	mov	162(sp), r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	mov	r5, r7
+	and	#61440, r7
+	mov	172(sp), r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	mov	r6, r8
+	and	#4095, r8
+	bis	r8, r7
+	and	#61440, r6
+	and	#4095, r5
+	add	r6, r10
+	addc	r7, r9
+	addc	r5, r4
+	addc	#0, r14
+	addc	#0, r11
+	mov	162(sp), r5
+	bit	#1, r5
+	rrc	r5
+	mov	r5, r7
+	and	#32768, r7
+	mov	172(sp), r6
+	bit	#1, r6
+	rrc	r6
+	mov	r6, r8
+	and	#32767, r8
+	bis	r8, r7
+	and	#32768, r6
+	and	#32767, r5
+	add	r6, r10
+	addc	r7, r9
+	addc	r5, r4
+	addc	#0, r14
+	addc	#0, r11
+	mov	162(sp), r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	mov	r5, r7
+	and	#65528, r7
+	mov	172(sp), r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	mov	r6, r8
+	and	#7, r8
+	bis	r8, r7
+	and	#65528, r6
+	and	#7, r5
+	add	#0, r10
+	addc	172(sp), r9
+	addc	162(sp), r4
+	addc	#0, r14
+	addc	#0, r11
+	add	#0, r10
+	addc	r6, r9
+	addc	r7, r4
+	addc	r5, r14
+	addc	#0, r11
+	mov	162(sp), r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	mov	r5, r7
+	and	#65520, r7
+	mov	172(sp), r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	mov	r6, r8
+	and	#15, r8
+	bis	r8, r7
+	and	#65520, r6
+	and	#15, r5
+	add	#0, r10
+	addc	r6, r9
+	addc	r7, r4
+	addc	r5, r14
+	addc	#0, r11
+	mov	162(sp), r5
+	swpb	r5
+	bit	#1, r5
+	rrc	r5
+	mov	r5, r7
+	and	#65408, r7
+	mov	172(sp), r6
+	swpb	r6
+	bit	#1, r6
+	rrc	r6
+	mov	r6, r8
+	and	#127, r8
+	bis	r8, r7
+	and	#65408, r6
+	and	#127, r5
+	add	#0, r10
+	addc	r6, r9
+	addc	r7, r4
+	addc	r5, r14
+	addc	#0, r11
+	mov	172(sp), r5
+	swpb	r5
+	mov	r5, r6
+	and	#65280, r6
+	mov.b	r5, r5
+	mov	162(sp), r8
+	mov	r8, r7
+	and	#255, r7
+	swpb	r7
+	bis	r5, r7
+	swpb	r8
+	mov.b	r8, r8
+	add	#0, r10
+	addc	r6, r9
+	addc	r7, r4
+	addc	r8, r14
+	addc	#0, r11
+	mov	162(sp), r5
+	swpb	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	rla	r5
+	adc	r5
+	mov	r5, r7
+	and	#63488, r7
+	mov	172(sp), r6
+	swpb	r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	rla	r6
+	adc	r6
+	mov	r6, r8
+	and	#2047, r8
+	bis	r8, r7
+	and	#63488, r6
+	and	#2047, r5
+	add	#0, r10
+	addc	r6, r9
+	addc	r7, r4
+	addc	r5, r14
+	addc	#0, r11
+	mov	162(sp), r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	bit	#1, r5
+	rrc	r5
+	mov	r5, r7
+	and	#61440, r7
+	mov	172(sp), r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	bit	#1, r6
+	rrc	r6
+	mov	r6, r8
+	and	#4095, r8
+	bis	r8, r7
+	and	#61440, r6
+	and	#4095, r5
+	add	#0, r10
+	addc	r6, r9
+	addc	r7, r4
+	addc	r5, r14
+	addc	#0, r11
+	mov	162(sp), r7
+	bit	#1, r7
+	rrc	r7
+	mov	r7, r6
+	and	#32768, r6
+	mov	172(sp), r5
+	bit	#1, r5
+	rrc	r5
+	mov	r5, r8
+	and	#32767, r8
+	bis	r8, r6
+	and	#32768, r5
+	and	#32767, r7
+	add	#0, r10
+	addc	r5, r9
+	addc	r6, r4
+	addc	r7, r14
+	addc	#0, r11
+	add	#0, r10
+	addc	#0, r9
+	addc	172(sp), r4
+	addc	162(sp), r14
+	addc	#0, r11
 	swpb	r4
 	rla	r4
 	adc	r4
@@ -1361,18 +1480,6 @@ elephant_dumbo_crypt:
 	rla	r4
 	adc	r4
 	and	#2047, r4
-	swpb	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	mov	r11, r12
-	and	#63488, r12
-	bis	r12, r4
-	mov	r4, 218(sp)
-	and	#2047, r11
 	swpb	r14
 	rla	r14
 	adc	r14
@@ -1380,28 +1487,249 @@ elephant_dumbo_crypt:
 	adc	r14
 	rla	r14
 	adc	r14
-	and	#63488, r14
-	bis	r14, r11
-	mov	r11, 216(sp)
-	; elephant_dumbo.ae:79: blocks_ad = 1 + (12 + a) / block
-	mov	382(sp), r7
-	mov	#0, r8
-	add	#12, r7
-	addc	#0, r8
-	mov	r7, r15
-	rla	r15
-	adc	r15
-	mov	r15, r13
-	and	#65534, r13
-	mov	r8, r12
-	rla	r12
-	adc	r12
-	mov	r12, r4
-	and	#65534, r4
-	and	#1, r15
-	bis	r15, r4
-	and	#1, r12
-	mov	r7, r14
+	mov	r14, r9
+	and	#63488, r9
+	bis	r9, r4
+	mov	r4, 224(sp)
+	and	#2047, r14
+	and	#1, r11
+	swpb	r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	and	#63488, r11
+	bis	r11, r14
+	mov	r14, 222(sp)
+	; elephant_dumbo.ae:77: blocks_c = 1 + m / block
+	mov	408(sp), r4
+	mov	r4, r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	mov	r8, r11
+	and	#65528, r11
+	and	#7, r8
+	mov	r4, r10
+	rla	r10
+	adc	r10
+	mov	r10, r6
+	and	#1, r6
+	and	#65534, r10
+	mov	#0, r5
+	mov	#0, r14
+	mov	#0, r9
+	add	r11, r10
+	addc	r8, r6
+	addc	#0, r5
+	addc	#0, r14
+	addc	#0, r9
+	mov	r4, r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	mov	r8, r7
+	and	#65520, r7
+	and	#15, r8
+	add	r7, r10
+	addc	r8, r6
+	addc	#0, r5
+	addc	#0, r14
+	addc	#0, r9
+	mov	r4, r8
+	swpb	r8
+	bit	#1, r8
+	rrc	r8
+	mov	r8, r7
+	and	#65408, r7
+	and	#127, r8
+	add	r7, r10
+	addc	r8, r6
+	addc	#0, r5
+	addc	#0, r14
+	addc	#0, r9
+	mov	r4, r8
+	swpb	r8
+	mov	r8, r7
+	and	#65280, r7
+	mov.b	r8, r8
+	add	r7, r10
+	addc	r8, r6
+	addc	#0, r5
+	addc	#0, r14
+	addc	#0, r9
+	mov	r4, r8
+	swpb	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	mov	r8, r7
+	and	#63488, r7
+	and	#2047, r8
+	add	r7, r10
+	addc	r8, r6
+	addc	#0, r5
+	addc	#0, r14
+	addc	#0, r9
+	mov	r4, r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	mov	r8, r7
+	and	#61440, r7
+	and	#4095, r8
+	add	r7, r10
+	addc	r8, r6
+	addc	#0, r5
+	addc	#0, r14
+	addc	#0, r9
+	mov	r4, r8
+	bit	#1, r8
+	rrc	r8
+	mov	r8, r7
+	and	#32768, r7
+	and	#32767, r8
+	add	r7, r10
+	addc	r8, r6
+	addc	#0, r5
+	addc	#0, r14
+	addc	#0, r9
+	mov	r4, r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	mov	r8, r7
+	and	#65528, r7
+	and	#7, r8
+	add	#0, r10
+	addc	r4, r6
+	addc	#0, r5
+	addc	#0, r14
+	addc	#0, r9
+	add	#0, r10
+	addc	r7, r6
+	addc	r8, r5
+	addc	#0, r14
+	addc	#0, r9
+	mov	r4, r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	mov	r8, r7
+	and	#65520, r7
+	and	#15, r8
+	add	#0, r10
+	addc	r7, r6
+	addc	r8, r5
+	addc	#0, r14
+	addc	#0, r9
+	mov	r4, r8
+	swpb	r8
+	bit	#1, r8
+	rrc	r8
+	mov	r8, r7
+	and	#65408, r7
+	and	#127, r8
+	add	#0, r10
+	addc	r7, r6
+	addc	r8, r5
+	addc	#0, r14
+	addc	#0, r9
+	mov	r4, r8
+	swpb	r8
+	mov	r8, r7
+	and	#65280, r7
+	mov.b	r8, r8
+	add	#0, r10
+	addc	r7, r6
+	addc	r8, r5
+	addc	#0, r14
+	addc	#0, r9
+	mov	r4, r8
+	swpb	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	rla	r8
+	adc	r8
+	mov	r8, r7
+	and	#63488, r7
+	and	#2047, r8
+	add	#0, r10
+	addc	r7, r6
+	addc	r8, r5
+	addc	#0, r14
+	addc	#0, r9
+	mov	r4, r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	bit	#1, r8
+	rrc	r8
+	mov	r8, r7
+	and	#61440, r7
+	and	#4095, r8
+	add	#0, r10
+	addc	r7, r6
+	addc	r8, r5
+	addc	#0, r14
+	addc	#0, r9
+	mov	r4, r8
+	bit	#1, r8
+	rrc	r8
+	mov	r8, r7
+	and	#32768, r7
+	and	#32767, r8
+	add	#0, r10
+	addc	r7, r6
+	addc	r8, r5
+	addc	#0, r14
+	addc	#0, r9
+	add	#0, r10
+	addc	#0, r6
+	addc	r4, r5
+	addc	#0, r14
+	addc	#0, r9
+	and	#1, r9
+	swpb	r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	and	#63488, r9
+	swpb	r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -1409,104 +1737,8 @@ elephant_dumbo_crypt:
 	rla	r14
 	adc	r14
 	mov	r14, r6
-	and	#65528, r6
-	mov	r8, r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	mov	r15, r9
-	and	#65528, r9
-	and	#7, r14
-	bis	r14, r9
-	and	#7, r15
-	mov	#0, r11
-	mov	#0, r14
-	add	r6, r13
-	addc	r9, r4
-	addc	r15, r12
-	addc	#0, r11
-	addc	#0, r14
-	mov	r7, r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	mov	r15, r6
-	and	#65520, r6
-	mov	r8, r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	mov	r5, r9
-	and	#65520, r9
-	and	#15, r15
-	bis	r15, r9
-	and	#15, r5
-	add	r6, r13
-	addc	r9, r4
-	addc	r5, r12
-	addc	#0, r11
-	addc	#0, r14
-	mov	r7, r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	mov	r15, r6
-	and	#65408, r6
-	mov	r8, r5
-	swpb	r5
-	bit	#1, r5
-	rrc	r5
-	mov	r5, r9
-	and	#65408, r9
-	and	#127, r15
-	bis	r15, r9
-	and	#127, r5
-	add	r6, r13
-	addc	r9, r4
-	addc	r5, r12
-	addc	#0, r11
-	addc	#0, r14
-	mov	r7, r15
-	swpb	r15
-	mov	r15, r6
-	and	#65280, r6
-	mov	r8, r9
-	and	#255, r9
-	mov.b	r15, r15
-	swpb	r9
-	bis	r15, r9
-	mov	r8, r15
-	swpb	r15
-	mov.b	r15, r15
-	add	r6, r13
-	addc	r9, r4
-	addc	r15, r12
-	addc	#0, r11
-	addc	#0, r14
-	mov	r7, r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	mov	r15, r6
-	and	#63488, r6
-	mov	r8, r5
+	and	#2047, r6
+	bis	r9, r6
 	swpb	r5
 	rla	r5
 	adc	r5
@@ -1514,252 +1746,21 @@ elephant_dumbo_crypt:
 	adc	r5
 	rla	r5
 	adc	r5
-	mov	r5, r9
-	and	#63488, r9
-	and	#2047, r15
-	bis	r15, r9
 	and	#2047, r5
-	add	r6, r13
-	addc	r9, r4
-	addc	r5, r12
+	and	#63488, r14
+	bis	r14, r5
+	; elephant_dumbo.ae:79: blocks_ad = 1 + (12 + a) / block
+	mov	246(sp), r8
+	mov	244(sp), r14
+	mov	242(sp), r9
+	mov	240(sp), r10
+	mov	238(sp), r11
+	add	#0, r8
+	addc	#0, r14
+	addc	200(sp), r9
+	addc	192(sp), r10
 	addc	#0, r11
-	addc	#0, r14
-	mov	r7, r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	mov	r15, r6
-	and	#61440, r6
-	mov	r8, r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	mov	r5, r9
-	and	#61440, r9
-	and	#4095, r15
-	bis	r15, r9
-	and	#4095, r5
-	add	r6, r13
-	addc	r9, r4
-	addc	r5, r12
-	addc	#0, r11
-	addc	#0, r14
-	mov	r7, r15
-	bit	#1, r15
-	rrc	r15
-	mov	r15, r6
-	and	#32768, r6
-	mov	r8, r5
-	bit	#1, r5
-	rrc	r5
-	mov	r5, r9
-	and	#32768, r9
-	and	#32767, r15
-	bis	r15, r9
-	and	#32767, r5
-	add	r6, r13
-	addc	r9, r4
-	addc	r5, r12
-	addc	#0, r11
-	addc	#0, r14
-	add	#0, r13
-	addc	r7, r4
-	addc	r8, r12
-	addc	#0, r11
-	addc	#0, r14
-	mov	r7, r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	mov	r15, r6
-	and	#65528, r6
-	mov	r8, r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	mov	r5, r9
-	and	#65528, r9
-	and	#7, r15
-	bis	r15, r9
-	and	#7, r5
-	add	#0, r13
-	addc	r6, r4
-	addc	r9, r12
-	addc	r5, r11
-	addc	#0, r14
-	mov	r7, r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	mov	r15, r6
-	and	#65520, r6
-	mov	r8, r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	mov	r5, r9
-	and	#65520, r9
-	and	#15, r15
-	bis	r15, r9
-	and	#15, r5
-	add	#0, r13
-	addc	r6, r4
-	addc	r9, r12
-	addc	r5, r11
-	addc	#0, r14
-	mov	r7, r15
-	swpb	r15
-	bit	#1, r15
-	rrc	r15
-	mov	r15, r6
-	and	#65408, r6
-	mov	r8, r5
-	swpb	r5
-	bit	#1, r5
-	rrc	r5
-	mov	r5, r9
-	and	#65408, r9
-	and	#127, r15
-	bis	r15, r9
-	and	#127, r5
-	add	#0, r13
-	addc	r6, r4
-	addc	r9, r12
-	addc	r5, r11
-	addc	#0, r14
-	mov	r7, r15
-	swpb	r15
-	mov	r15, r6
-	and	#65280, r6
-	mov	r8, r9
-	and	#255, r9
-	mov.b	r15, r15
-	swpb	r9
-	bis	r15, r9
-	mov	r8, r15
-	swpb	r15
-	mov.b	r15, r15
-	add	#0, r13
-	addc	r6, r4
-	addc	r9, r12
-	addc	r15, r11
-	addc	#0, r14
-	mov	r7, r15
-	swpb	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	mov	r15, r6
-	and	#63488, r6
-	mov	r8, r5
-	swpb	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	rla	r5
-	adc	r5
-	mov	r5, r9
-	and	#63488, r9
-	and	#2047, r15
-	bis	r15, r9
-	and	#2047, r5
-	add	#0, r13
-	addc	r6, r4
-	addc	r9, r12
-	addc	r5, r11
-	addc	#0, r14
-	mov	r7, r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	bit	#1, r15
-	rrc	r15
-	mov	r15, r6
-	and	#61440, r6
-	mov	r8, r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	bit	#1, r5
-	rrc	r5
-	mov	r5, r9
-	and	#61440, r9
-	and	#4095, r15
-	bis	r15, r9
-	and	#4095, r5
-	add	#0, r13
-	addc	r6, r4
-	addc	r9, r12
-	addc	r5, r11
-	addc	#0, r14
-	mov	r7, r15
-	bit	#1, r15
-	rrc	r15
-	mov	r15, r5
-	and	#32768, r5
-	mov	r8, r9
-	bit	#1, r9
-	rrc	r9
-	mov	r9, r6
-	and	#32768, r6
-	and	#32767, r15
-	bis	r15, r6
-	and	#32767, r9
-	add	#0, r13
-	addc	r5, r4
-	addc	r6, r12
-	addc	r9, r11
-	addc	#0, r14
-	add	#0, r13
-	addc	#0, r4
-	addc	r7, r12
-	addc	r8, r11
-	addc	#0, r14
-	and	#1, r14
-	swpb	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	and	#2047, r12
+	and	#1, r11
 	swpb	r11
 	rla	r11
 	adc	r11
@@ -1767,59 +1768,76 @@ elephant_dumbo_crypt:
 	adc	r11
 	rla	r11
 	adc	r11
-	mov	r11, r15
-	and	#63488, r15
-	bis	r15, r12
-	and	#2047, r11
-	swpb	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	and	#63488, r14
-	bis	r14, r11
-	add	#1, r12
-	addc	#0, r11
+	and	#63488, r11
+	swpb	r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	rla	r10
+	adc	r10
+	mov	r10, r14
+	and	#2047, r14
+	bis	r11, r14
+	swpb	r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	rla	r9
+	adc	r9
+	and	#2047, r9
+	and	#63488, r10
+	bis	r10, r9
+	add	#1, r9
+	addc	#0, r14
 	; elephant_dumbo.ae:81: steps = if blocks_ad - 1 < blocks_c + 1 then blocks_c + 1 else blocks_ad - 1
-	mov	r12, r9
-	mov	r12, 202(sp)
-	mov	r11, r14
-	mov	r11, 200(sp)
-	sub	#1, r9
-	subc	#0, r14
-	mov	222(sp), r12
-	mov	220(sp), r13
-	add	#1, r12
-	addc	#0, r13
-	cmp	r12, r9
-	mov	r14, r15
-	subc	r13, r15
+	mov	r9, r7
+	mov	r9, 216(sp)
+	mov	r14, r8
+	mov	r14, 214(sp)
+	sub	#1, r7
+	subc	#0, r8
+	; elephant_dumbo.ae:77: blocks_c = 1 + m / block
+	add	#1, r5
+	addc	#0, r6
+	; elephant_dumbo.ae:81: steps = if blocks_ad - 1 < blocks_c + 1 then blocks_c + 1 else blocks_ad - 1
+	mov	r5, r9
+	mov	r5, 212(sp)
+	mov	r6, r10
+	mov	r6, 210(sp)
+	add	#1, r9
+	addc	#0, r10
+	cmp	r9, r7
+	mov	r8, r14
+	subc	r10, r14
 	subc	r11, r11
-	xor	r9, r12
-	and	r11, r12
-	xor	r12, r9
-	mov	r9, 198(sp)
-	xor	r14, r13
-	and	r11, r13
-	xor	r13, r14
-	mov	r14, 196(sp)
+	xor	r7, r9
+	and	r11, r9
+	xor	r9, r7
+	mov	r7, 208(sp)
+	xor	r8, r10
+	and	r11, r10
+	xor	r10, r8
+	mov	r8, 206(sp)
+	mov	r12, 218(sp)
+	mov	r15, 220(sp)
+	mov	r13, r10
 	; elephant_dumbo.ae:82: n = load_le(nonce, 0, 12) as u160
-	mov	r10, r11
+	mov	r13, r11
 	bit	#1, r11
 	jnz	.Lelephant_dumbo_crypt_bytes1
 .Lelephant_dumbo_crypt_words2:
-	mov	@r11+, 214(sp)
-	mov	@r11+, 212(sp)
-	mov	@r11+, 210(sp)
-	mov	@r11+, 208(sp)
-	mov	@r11+, 206(sp)
-	mov	@r11+, 204(sp)
+	mov	@r11+, 236(sp)
+	mov	@r11+, 234(sp)
+	mov	@r11+, 232(sp)
+	mov	@r11+, 230(sp)
+	mov	@r11+, 228(sp)
+	mov	@r11+, 226(sp)
 	jmp	.Lelephant_dumbo_crypt_join3
 .Lelephant_dumbo_crypt_bytes1:
 	mov	sp, r12
-	add	#246, r12
+	add	#268, r12
 	mov	r12, r13
 	mov	#12, r14
 .Lelephant_dumbo_crypt_cpy4:
@@ -1833,49 +1851,48 @@ elephant_dumbo_crypt:
 	jmp	.Lelephant_dumbo_crypt_words2
 .Lelephant_dumbo_crypt_join3:
 	; elephant_dumbo.ae:49: x = load_le(nonce, 0, 12) as u160 | (load_le(ad, 0, 8, a) as u160) << 96
-	mov	r10, r11
-	bit	#1, r11
+	bit	#1, r10
 	jnz	.Lelephant_dumbo_crypt_bytes6
 .Lelephant_dumbo_crypt_words7:
-	mov	@r11+, 162(sp)
-	mov	@r11+, 164(sp)
-	mov	@r11+, 180(sp)
-	mov	@r11+, 182(sp)
-	mov	@r11+, 184(sp)
-	mov	@r11+, 188(sp)
+	mov	@r10+, 150(sp)
+	mov	@r10+, 160(sp)
+	mov	@r10+, 170(sp)
+	mov	@r10+, 188(sp)
+	mov	@r10+, 190(sp)
+	mov	@r10+, 196(sp)
 	jmp	.Lelephant_dumbo_crypt_join8
 .Lelephant_dumbo_crypt_bytes6:
 	mov	sp, r12
-	add	#246, r12
+	add	#268, r12
 	mov	r12, r13
 	mov	#12, r14
 .Lelephant_dumbo_crypt_cpy9:
-	mov.b	@r11, r15
-	inc	r11
+	mov.b	@r10, r15
+	inc	r10
 	mov.b	r15, 0(r13)
 	inc	r13
 	dec	r14
 	jnz	.Lelephant_dumbo_crypt_cpy9
-	mov	r12, r11
+	mov	r12, r10
 	jmp	.Lelephant_dumbo_crypt_words7
 .Lelephant_dumbo_crypt_join8:
-	mov	226(sp), r10
-	cmp	#8, 382(sp)
+	mov	220(sp), r10
+	cmp	#8, 404(sp)
 	jnc	.Lelephant_dumbo_crypt_bytes11
 	bit	#1, r10
 	jnz	.Lelephant_dumbo_crypt_bytes11
 .Lelephant_dumbo_crypt_words12:
-	mov	@r10+, 186(sp)
-	mov	@r10+, 190(sp)
-	mov	@r10+, 192(sp)
 	mov	@r10+, 194(sp)
+	mov	@r10+, 198(sp)
+	mov	@r10+, 202(sp)
+	mov	@r10+, 204(sp)
 	jmp	.Lelephant_dumbo_crypt_join13
 .Lelephant_dumbo_crypt_bytes11:
 	mov	sp, r11
-	add	#246, r11
+	add	#268, r11
 	mov	r11, r12
 	mov	#8, r13
-	mov	382(sp), r15
+	mov	404(sp), r15
 .Lelephant_dumbo_crypt_cpy14:
 	clr	r14
 	tst	r15
@@ -1892,39 +1909,40 @@ elephant_dumbo_crypt:
 	jmp	.Lelephant_dumbo_crypt_words12
 .Lelephant_dumbo_crypt_join13:
 	; elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
-	mov	382(sp), r14
-	cmp	#8, r14
-	subc	r15, r15
-	subc	r13, r13
-	mov	r14, r12
+	mov	404(sp), r12
+	mov	r12, r13
 	mov	#0, r15
-	add	#12, r12
+	add	#12, r13
 	addc	#0, r15
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	rla	r12
-	adc	r12
-	mov	r12, r14
-	and	#65528, r14
+	rla	r13
+	adc	r13
 	rla	r15
 	rla	r15
 	rla	r15
-	and	#7, r12
-	bis	r12, r15
-	mov	r15, 114(sp)
-	mov	224(sp), r12
-	mov	2(r12), 232(sp)
-	mov	4(r12), 230(sp)
-	mov	6(r12), 228(sp)
-	mov	8(r12), 234(sp)
-	mov	10(r12), 236(sp)
-	mov	12(r12), 238(sp)
-	mov	14(r12), 240(sp)
-	mov	16(r12), 242(sp)
-	mov	18(r12), 244(sp)
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	mov	r13, r14
+	and	#7, r14
+	bis	r14, r15
+	mov	r15, 104(sp)
+	and	#65528, r13
+	cmp	#8, r12
+	subc	r15, r15
+	subc	r14, r14
+	mov	218(sp), r12
+	mov	2(r12), 252(sp)
+	mov	4(r12), 250(sp)
+	mov	6(r12), 248(sp)
+	mov	8(r12), 264(sp)
+	mov	10(r12), 262(sp)
+	mov	12(r12), 260(sp)
+	mov	14(r12), 258(sp)
+	mov	16(r12), 256(sp)
+	mov	18(r12), 254(sp)
 	mov	#1, r15
+	mov	#0, r4
 	mov	#0, r5
 	mov	#0, r6
 	mov	#0, r7
@@ -1933,15 +1951,13 @@ elephant_dumbo_crypt:
 	mov	#0, r10
 	mov	#0, r11
 	mov	#0, r12
-	mov	#0, r4
-	tst	114(sp)
+	tst	104(sp)
 	jnz	.Lelephant_dumbo_crypt_shbig16
-	cmp	#160, r14
+	cmp	#160, r13
 	jc	.Lelephant_dumbo_crypt_shbig16
 .Lelephant_dumbo_crypt_shlimb19:
-	cmp	#16, r14
+	cmp	#16, r13
 	jnc	.Lelephant_dumbo_crypt_shbits20
-	mov	r12, r4
 	mov	r11, r12
 	mov	r10, r11
 	mov	r9, r10
@@ -1949,15 +1965,17 @@ elephant_dumbo_crypt:
 	mov	r7, r8
 	mov	r6, r7
 	mov	r5, r6
-	mov	r15, r5
+	mov	r4, r5
+	mov	r15, r4
 	clr	r15
-	sub	#16, r14
+	sub	#16, r13
 	jmp	.Lelephant_dumbo_crypt_shlimb19
 .Lelephant_dumbo_crypt_shbits20:
-	tst	r14
+	tst	r13
 	jz	.Lelephant_dumbo_crypt_shend17
 .Lelephant_dumbo_crypt_sh18:
 	rla	r15
+	rlc	r4
 	rlc	r5
 	rlc	r6
 	rlc	r7
@@ -1966,12 +1984,12 @@ elephant_dumbo_crypt:
 	rlc	r10
 	rlc	r11
 	rlc	r12
-	rlc	r4
-	dec	r14
+	dec	r13
 	jnz	.Lelephant_dumbo_crypt_sh18
 	jmp	.Lelephant_dumbo_crypt_shend17
 .Lelephant_dumbo_crypt_shbig16:
 	clr	r15
+	clr	r4
 	clr	r5
 	clr	r6
 	clr	r7
@@ -1980,102 +1998,158 @@ elephant_dumbo_crypt:
 	clr	r10
 	clr	r11
 	clr	r12
-	clr	r4
 .Lelephant_dumbo_crypt_shend17:
-	bis	162(sp), r15
-	bis	164(sp), r5
-	bis	180(sp), r6
-	bis	182(sp), r7
-	bis	184(sp), r8
-	bis	188(sp), r9
-	bis	186(sp), r10
-	bis	190(sp), r11
-	bis	192(sp), r12
-	bis	194(sp), r4
-	xor	162(sp), r15
-	and	r13, r15
-	mov	162(sp), r14
-	xor	r15, r14
-	xor	164(sp), r5
-	and	r13, r5
-	mov	164(sp), r15
-	xor	r5, r15
-	xor	180(sp), r6
-	and	r13, r6
-	mov	180(sp), r5
-	xor	r6, r5
-	xor	182(sp), r7
-	and	r13, r7
-	mov	182(sp), r6
-	xor	r7, r6
-	xor	184(sp), r8
-	and	r13, r8
-	mov	184(sp), r7
-	xor	r8, r7
-	xor	188(sp), r9
-	and	r13, r9
-	mov	188(sp), r8
-	xor	r9, r8
-	xor	186(sp), r10
-	and	r13, r10
-	mov	186(sp), r9
-	xor	r10, r9
-	xor	190(sp), r11
-	and	r13, r11
-	mov	190(sp), r10
-	xor	r11, r10
-	xor	192(sp), r12
-	and	r13, r12
-	mov	192(sp), r11
-	xor	r12, r11
-	xor	194(sp), r4
-	and	r13, r4
-	mov	194(sp), r12
-	xor	r4, r12
 	; elephant_dumbo.ae:86: for i in 0..steps {
 	mov	#0, 140(sp)
-	mov	#0, 138(sp)
-	mov	r14, 82(sp)
-	mov	r15, 78(sp)
-	mov	r5, 76(sp)
-	mov	r6, 72(sp)
-	mov	r7, 70(sp)
-	mov	r8, 66(sp)
-	mov	r9, 60(sp)
-	mov	r10, 56(sp)
-	mov	r11, 50(sp)
-	mov	r12, 46(sp)
-	mov	#0, 42(sp)
-	mov	#0, 34(sp)
-	mov	#0, 30(sp)
-	mov	#0, 26(sp)
-	mov	#0, 24(sp)
-	mov	#0, 22(sp)
-	mov	#0, 18(sp)
-	mov	#0, 12(sp)
-	mov	#0, 102(sp)
-	mov	#0, 104(sp)
-	mov	224(sp), r15
-	mov	@r15, 156(sp)
-	mov	232(sp), 160(sp)
-	mov	230(sp), 178(sp)
-	mov	228(sp), 176(sp)
-	mov	234(sp), 174(sp)
-	mov	236(sp), 172(sp)
-	mov	238(sp), 158(sp)
-	mov	240(sp), 170(sp)
-	mov	242(sp), 168(sp)
-	mov	244(sp), 166(sp)
-	cmp	198(sp), 140(sp)
-	mov	138(sp), r15
-	subc	196(sp), r15
+	mov	#0, 136(sp)
+	; elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
+	mov	150(sp), r13
+	bis	r13, r15
+	xor	r13, r15
+	and	r14, r15
+	xor	r15, r13
+	; elephant_dumbo.ae:86: for i in 0..steps {
+	mov	r13, 134(sp)
+	; elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
+	mov	160(sp), r13
+	bis	r13, r4
+	xor	r13, r4
+	and	r14, r4
+	xor	r4, r13
+	; elephant_dumbo.ae:86: for i in 0..steps {
+	mov	r13, 132(sp)
+	; elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
+	mov	170(sp), r13
+	bis	r13, r5
+	xor	r13, r5
+	and	r14, r5
+	xor	r5, r13
+	; elephant_dumbo.ae:86: for i in 0..steps {
+	mov	r13, 130(sp)
+	; elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
+	mov	188(sp), r13
+	bis	r13, r6
+	xor	r13, r6
+	and	r14, r6
+	xor	r6, r13
+	; elephant_dumbo.ae:86: for i in 0..steps {
+	mov	r13, 128(sp)
+	; elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
+	mov	190(sp), r13
+	bis	r13, r7
+	xor	r13, r7
+	and	r14, r7
+	xor	r7, r13
+	; elephant_dumbo.ae:86: for i in 0..steps {
+	mov	r13, 126(sp)
+	; elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
+	mov	196(sp), r13
+	bis	r13, r8
+	xor	r13, r8
+	and	r14, r8
+	xor	r8, r13
+	; elephant_dumbo.ae:86: for i in 0..steps {
+	mov	r13, 124(sp)
+	; elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
+	mov	194(sp), r13
+	bis	r13, r9
+	xor	r13, r9
+	and	r14, r9
+	xor	r9, r13
+	; elephant_dumbo.ae:86: for i in 0..steps {
+	mov	r13, 122(sp)
+	; elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
+	mov	198(sp), r13
+	bis	r13, r10
+	xor	r13, r10
+	and	r14, r10
+	xor	r10, r13
+	; elephant_dumbo.ae:86: for i in 0..steps {
+	mov	r13, 120(sp)
+	; elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
+	mov	202(sp), r13
+	bis	r13, r11
+	xor	r13, r11
+	and	r14, r11
+	xor	r11, r13
+	; elephant_dumbo.ae:86: for i in 0..steps {
+	mov	r13, 118(sp)
+	; elephant_dumbo.ae:50: return if a < 8 then x | ((1 as u160) << (8 * (12 + a))) else x
+	mov	204(sp), r13
+	bis	r13, r12
+	xor	r13, r12
+	and	r14, r12
+	xor	r12, r13
+	; elephant_dumbo.ae:86: for i in 0..steps {
+	mov	r13, 114(sp)
+	mov	#0, 76(sp)
+	mov	#0, 74(sp)
+	mov	#0, 72(sp)
+	mov	#0, 70(sp)
+	mov	#0, 68(sp)
+	mov	#0, 66(sp)
+	mov	#0, 64(sp)
+	mov	#0, 60(sp)
+	mov	#0, 54(sp)
+	mov	#0, 6(sp)
+	mov	218(sp), r15
+	mov	@r15, 164(sp)
+	mov	252(sp), 168(sp)
+	mov	250(sp), 186(sp)
+	mov	248(sp), 184(sp)
+	mov	264(sp), 182(sp)
+	mov	262(sp), 180(sp)
+	mov	260(sp), 166(sp)
+	mov	258(sp), 178(sp)
+	mov	256(sp), 176(sp)
+	mov	254(sp), 174(sp)
+	cmp	208(sp), 140(sp)
+	mov	136(sp), r15
+	subc	206(sp), r15
 	jnc	.Lelephant_dumbo_crypt_near58
 	br	#.Lelephant_dumbo_crypt_done22
 .Lelephant_dumbo_crypt_near58:
 .Lelephant_dumbo_crypt_loop21:
+	; elephant_dumbo.ae:88: off = block * i
+	mov	136(sp), r9
+	mov	r9, r14
+	rla	r14
+	rla	r14
+	rla	r14
+	rla	r14
+	mov	140(sp), r10
+	mov	r10, r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	mov	r13, r15
+	and	#15, r15
+	bis	r15, r14
+	mov	r9, r12
+	rla	r12
+	rla	r12
+	mov	r10, r11
+	rla	r11
+	adc	r11
+	rla	r11
+	adc	r11
+	mov	r11, r15
+	and	#3, r15
+	bis	r15, r12
+	and	#65520, r13
+	and	#65532, r11
+	add	r13, r11
+	mov	r11, 8(sp)
+	addc	r14, r12
+	mov	r12, 46(sp)
 	; elephant_dumbo.ae:36: t = (x[7:0] <<< 3) ^ (x[31:24] << 7) ^ (x[111:104] >> 7)
-	mov	156(sp), r14
-	mov.b	r14, r15
+	mov	164(sp), r13
+	mov.b	r13, r15
 	mov	r15, r12
 	rla	r12
 	rla	r12
@@ -2088,7 +2162,7 @@ elephant_dumbo_crypt:
 	rra	r15
 	bis	r15, r12
 	mov.b	r12, r12
-	mov.b	161(sp), r15
+	mov.b	169(sp), r15
 	rla	r15
 	rla	r15
 	rla	r15
@@ -2098,7 +2172,7 @@ elephant_dumbo_crypt:
 	rla	r15
 	mov.b	r15, r15
 	xor	r15, r12
-	mov.b	159(sp), r15
+	mov.b	167(sp), r15
 	rra	r15
 	rra	r15
 	rra	r15
@@ -2108,151 +2182,70 @@ elephant_dumbo_crypt:
 	rra	r15
 	xor	r15, r12
 	; elephant_dumbo.ae:37: return cat(t, x[159:8])
-	mov	160(sp), r5
-	mov	178(sp), r6
-	mov	176(sp), r7
-	mov	174(sp), r8
-	mov	172(sp), r9
-	mov	158(sp), r10
-	mov	170(sp), r11
-	mov	168(sp), r13
-	mov	166(sp), r15
-	swpb	r5
+	mov	168(sp), r14
 	swpb	r14
-	xor.b	r5, r14
-	xor	r5, r14
-	mov	r14, 108(sp)
-	swpb	r6
-	xor.b	r6, r5
-	xor	r6, r5
-	mov	r5, 116(sp)
-	swpb	r7
-	xor.b	r7, r6
-	xor	r7, r6
-	mov	r6, 118(sp)
-	swpb	r8
-	xor.b	r8, r7
-	xor	r8, r7
-	mov	r7, 120(sp)
-	swpb	r9
-	xor.b	r9, r8
-	xor	r9, r8
-	mov	r8, 122(sp)
-	swpb	r10
-	xor.b	r10, r9
-	xor	r10, r9
-	mov	r9, 124(sp)
-	swpb	r11
-	xor.b	r11, r10
-	xor	r11, r10
-	mov	r10, 126(sp)
 	swpb	r13
-	xor.b	r13, r11
-	xor	r13, r11
-	mov	r11, 128(sp)
-	swpb	r15
-	xor.b	r15, r13
-	xor	r15, r13
-	mov	r13, 130(sp)
-	mov.b	r15, r15
+	xor.b	r14, r13
+	xor	r14, r13
+	mov	r13, 48(sp)
+	mov	186(sp), r13
+	swpb	r13
+	xor.b	r13, r14
+	xor	r13, r14
+	mov	r14, 112(sp)
+	mov	184(sp), r14
+	swpb	r14
+	xor.b	r14, r13
+	xor	r14, r13
+	mov	r13, 108(sp)
+	mov	182(sp), r13
+	swpb	r13
+	xor.b	r13, r14
+	xor	r13, r14
+	mov	r14, 106(sp)
+	mov	180(sp), r14
+	swpb	r14
+	xor.b	r14, r13
+	xor	r14, r13
+	mov	r13, 98(sp)
+	mov	166(sp), r13
+	swpb	r13
+	xor.b	r13, r14
+	xor	r13, r14
+	mov	r14, 94(sp)
+	mov	178(sp), r14
+	swpb	r14
+	xor.b	r14, r13
+	xor	r14, r13
+	mov	r13, 92(sp)
+	mov	176(sp), r13
+	swpb	r13
+	xor.b	r13, r14
+	xor	r13, r14
+	mov	r14, 90(sp)
+	mov	174(sp), r14
+	swpb	r14
+	xor.b	r14, r13
+	xor	r14, r13
+	mov	r13, 86(sp)
+	mov.b	r14, r14
 	swpb	r12
-	bis	r15, r12
-	mov	r12, 132(sp)
-	; elephant_dumbo.ae:88: off = block * i
-	mov	140(sp), r10
-	mov	r10, r15
-	rla	r15
-	adc	r15
-	rla	r15
-	adc	r15
-	mov	r15, r11
-	and	#65532, r11
-	mov	138(sp), r9
-	mov	r9, r12
-	rla	r12
-	rla	r12
-	and	#3, r15
-	bis	r15, r12
-	mov	r10, r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	rla	r13
-	adc	r13
-	mov	r13, r14
-	and	#65520, r14
-	mov	r9, r15
-	rla	r15
-	rla	r15
-	rla	r15
-	rla	r15
-	and	#15, r13
-	bis	r13, r15
-	add	r14, r11
-	mov	r11, 4(sp)
-	addc	r15, r12
-	mov	r12, 64(sp)
+	bis	r14, r12
+	mov	r12, 82(sp)
 	; elephant_dumbo.ae:89: if i < blocks_m {
-	cmp	218(sp), r10
-	subc	216(sp), r9
+	cmp	224(sp), r10
+	subc	222(sp), r9
 	clr	r15
 	adc	r15
 	xor	#1, r15
 	tst	r15
 	jz	.Lelephant_dumbo_crypt_else23
-	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	mov	156(sp), r15
-	xor	108(sp), r15
-	mov	160(sp), r14
-	xor	r5, r14
-	mov	178(sp), r13
-	xor	r6, r13
-	mov	176(sp), r12
-	xor	r7, r12
-	mov	174(sp), r11
-	xor	r8, r11
-	mov	172(sp), r10
-	xor	124(sp), r10
-	mov	158(sp), r9
-	xor	126(sp), r9
-	mov	r9, 44(sp)
-	mov	170(sp), r9
-	xor	128(sp), r9
-	mov	r9, 48(sp)
-	mov	168(sp), r9
-	xor	130(sp), r9
-	mov	r9, 54(sp)
-	mov	166(sp), r9
-	xor	132(sp), r9
-	mov	r9, 58(sp)
-	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	mov	214(sp), r5
-	xor	r15, r5
-	mov	r15, 14(sp)
-	mov	212(sp), r6
-	xor	r14, r6
-	mov	r14, 16(sp)
-	mov	210(sp), r7
-	xor	r13, r7
-	mov	r13, 20(sp)
-	mov	208(sp), r8
-	xor	r12, r8
-	mov	r12, 28(sp)
-	mov	206(sp), r9
-	xor	r11, r9
-	mov	r11, 32(sp)
-	mov	204(sp), r11
-	xor	r10, r11
-	mov	r10, 36(sp)
 	; elephant_dumbo.ae:90: count = if m - off < block then m - off else block
-	mov	386(sp), r10
+	mov	408(sp), r10
 	mov	#0, r15
-	mov	4(sp), r14
+	mov	r11, r14
 	sub	r14, r10
-	subc	64(sp), r15
+	subc	46(sp), r15
 	cmp	#20, r10
 	subc	#0, r15
 	subc	r15, r15
@@ -2260,95 +2253,149 @@ elephant_dumbo_crypt:
 	and	r15, r10
 	xor	#20, r10
 	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	mov	r14, r12
-	add	384(sp), r12
+	mov	166(sp), r15
+	xor	92(sp), r15
+	mov	r15, 24(sp)
+	mov	178(sp), r15
+	xor	90(sp), r15
+	mov	r15, 28(sp)
+	mov	176(sp), r15
+	xor	r13, r15
+	mov	r15, 34(sp)
+	mov	174(sp), r15
+	xor	r12, r15
+	mov	r15, 44(sp)
+	mov	164(sp), r15
+	xor	48(sp), r15
+	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	mov	236(sp), r6
+	xor	r15, r6
+	mov	r15, 4(sp)
+	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
+	mov	168(sp), r15
+	xor	112(sp), r15
+	mov	r15, 266(sp)
+	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	mov	234(sp), r5
+	xor	r15, r5
+	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
+	mov	186(sp), r9
+	xor	108(sp), r9
+	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	mov	232(sp), r7
+	xor	r9, r7
+	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
+	mov	184(sp), r15
+	xor	106(sp), r15
+	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	mov	230(sp), r8
+	xor	r15, r8
+	mov	r15, 12(sp)
+	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
+	mov	182(sp), r15
+	xor	98(sp), r15
+	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	mov	228(sp), r11
+	xor	r15, r11
+	mov	r15, 14(sp)
+	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
+	mov	180(sp), r15
+	xor	94(sp), r15
+	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	mov	226(sp), r12
+	xor	r15, r12
+	mov	r15, 16(sp)
+	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
+	mov	r14, r13
+	add	406(sp), r13
 	cmp	#20, r10
 	jnc	.Lelephant_dumbo_crypt_bytes25
-	bit	#1, r12
+	bit	#1, r13
 	jnz	.Lelephant_dumbo_crypt_bytes25
 .Lelephant_dumbo_crypt_words26:
-	mov	@r12+, 112(sp)
-	mov	@r12+, 134(sp)
-	mov	@r12+, 136(sp)
-	mov	@r12+, 142(sp)
-	mov	@r12+, 144(sp)
-	mov	@r12+, 146(sp)
-	mov	@r12+, 148(sp)
-	mov	@r12+, 150(sp)
-	mov	@r12+, 154(sp)
-	mov	@r12+, 152(sp)
+	mov	@r13+, 116(sp)
+	mov	@r13+, 138(sp)
+	mov	@r13+, 142(sp)
+	mov	@r13+, 144(sp)
+	mov	@r13+, 146(sp)
+	mov	@r13+, 148(sp)
+	mov	@r13+, 152(sp)
+	mov	@r13+, 154(sp)
+	mov	@r13+, 156(sp)
+	mov	@r13+, 158(sp)
 	jmp	.Lelephant_dumbo_crypt_join27
 .Lelephant_dumbo_crypt_bytes25:
 	mov	sp, r15
-	add	#246, r15
-	mov	r15, 6(sp)
+	add	#268, r15
+	mov	r15, 32(sp)
 	mov	r15, r4
-	mov	#20, r13
-	mov	r10, r15
+	mov	#20, 30(sp)
+	mov	r10, r14
 .Lelephant_dumbo_crypt_cpy28:
-	clr	r14
-	tst	r15
+	clr	20(sp)
+	tst	r14
 	jz	.Lelephant_dumbo_crypt_pad29
-	mov.b	@r12, r14
-	inc	r12
-	dec	r15
+	mov.b	@r13, r15
+	mov	r15, 20(sp)
+	inc	r13
+	dec	r14
 .Lelephant_dumbo_crypt_pad29:
-	mov.b	r14, 0(r4)
+	mov.b	20(sp), 0(r4)
 	inc	r4
-	dec	r13
+	dec	30(sp)
 	jnz	.Lelephant_dumbo_crypt_cpy28
-	mov	6(sp), r12
+	mov	32(sp), r13
 	jmp	.Lelephant_dumbo_crypt_words26
 .Lelephant_dumbo_crypt_join27:
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	mov	r5, 266(sp)
-	mov	r6, 268(sp)
-	mov	r7, 270(sp)
-	mov	r8, 272(sp)
-	mov	r9, 274(sp)
-	mov	r11, 276(sp)
-	mov	44(sp), 278(sp)
-	mov	48(sp), 280(sp)
-	mov	54(sp), 282(sp)
-	mov	58(sp), 284(sp)
+	mov	r6, 288(sp)
+	mov	r5, 290(sp)
+	mov	r7, 292(sp)
+	mov	r8, 294(sp)
+	mov	r11, 296(sp)
+	mov	r12, 298(sp)
+	mov	24(sp), 300(sp)
+	mov	28(sp), 302(sp)
+	mov	34(sp), 304(sp)
+	mov	44(sp), 306(sp)
 	mov	sp, r12
-	add	#266, r12
+	add	#288, r12
 	mov	sp, r13
-	add	#286, r13
+	add	#308, r13
 	call	#elephant_dumbo_P_permute
 	; elephant_dumbo.ae:91: store_le(out, off, load_le(in, off, block, count) ^ masked(n, cur ^ next), count)
-	mov	112(sp), r4
-	xor	286(sp), r4
-	mov	134(sp), r5
-	xor	288(sp), r5
-	mov	136(sp), r6
-	xor	290(sp), r6
-	mov	142(sp), r7
-	xor	292(sp), r7
-	mov	144(sp), r8
-	xor	294(sp), r8
-	mov	146(sp), r9
-	xor	296(sp), r9
-	mov	148(sp), r11
-	xor	298(sp), r11
-	mov	150(sp), r12
-	xor	300(sp), r12
-	mov	154(sp), r14
-	xor	302(sp), r14
-	mov	152(sp), r15
-	xor	304(sp), r15
-	xor	14(sp), r4
-	xor	16(sp), r5
-	xor	20(sp), r6
-	xor	28(sp), r7
-	xor	32(sp), r8
-	xor	36(sp), r9
-	xor	44(sp), r11
-	xor	48(sp), r12
-	xor	54(sp), r14
-	xor	58(sp), r15
-	mov	4(sp), r13
-	add	388(sp), r13
+	mov	116(sp), r4
+	xor	308(sp), r4
+	xor	4(sp), r4
+	mov	138(sp), r5
+	xor	310(sp), r5
+	xor	266(sp), r5
+	mov	142(sp), r6
+	xor	312(sp), r6
+	xor	r9, r6
+	mov	144(sp), r7
+	xor	314(sp), r7
+	xor	12(sp), r7
+	mov	146(sp), r8
+	xor	316(sp), r8
+	xor	14(sp), r8
+	mov	148(sp), r9
+	xor	318(sp), r9
+	xor	16(sp), r9
+	mov	152(sp), r11
+	xor	320(sp), r11
+	xor	24(sp), r11
+	mov	154(sp), r12
+	xor	322(sp), r12
+	xor	28(sp), r12
+	mov	156(sp), r14
+	xor	324(sp), r14
+	xor	34(sp), r14
+	mov	158(sp), r15
+	xor	326(sp), r15
+	xor	44(sp), r15
+	mov	8(sp), r13
+	add	410(sp), r13
 	cmp	#20, r10
 	jnc	.Lelephant_dumbo_crypt_bytes30
 	bit	#1, r13
@@ -2365,18 +2412,18 @@ elephant_dumbo_crypt:
 	mov	r15, 18(r13)
 	jmp	.Lelephant_dumbo_crypt_stored31
 .Lelephant_dumbo_crypt_bytes30:
-	mov	r4, 246(sp)
-	mov	r5, 248(sp)
-	mov	r6, 250(sp)
-	mov	r7, 252(sp)
-	mov	r8, 254(sp)
-	mov	r9, 256(sp)
-	mov	r11, 258(sp)
-	mov	r12, 260(sp)
-	mov	r14, 262(sp)
-	mov	r15, 264(sp)
+	mov	r4, 268(sp)
+	mov	r5, 270(sp)
+	mov	r6, 272(sp)
+	mov	r7, 274(sp)
+	mov	r8, 276(sp)
+	mov	r9, 278(sp)
+	mov	r11, 280(sp)
+	mov	r12, 282(sp)
+	mov	r14, 284(sp)
+	mov	r15, 286(sp)
 	mov	sp, r14
-	add	#246, r14
+	add	#268, r14
 	mov	r10, r15
 	cmp	#20, r15
 	jnc	.Lelephant_dumbo_crypt_cnt32
@@ -2398,13 +2445,13 @@ elephant_dumbo_crypt:
 	mov	#0, r15
 	mov	140(sp), r13
 	cmp	r13, r15
-	mov	138(sp), r12
+	mov	136(sp), r12
 	subc	r12, r15
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	cmp	r13, 222(sp)
-	mov	220(sp), r15
+	cmp	r13, 212(sp)
+	mov	210(sp), r15
 	subc	r12, r15
 	clr	r15
 	adc	r15
@@ -2412,84 +2459,83 @@ elephant_dumbo_crypt:
 	tst	r14
 	jz	.Lelephant_dumbo_crypt_else34
 	; elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
-	xor	108(sp), 42(sp)
-	xor	116(sp), 34(sp)
-	xor	118(sp), 30(sp)
-	xor	120(sp), 26(sp)
-	xor	122(sp), 24(sp)
-	xor	124(sp), 22(sp)
-	xor	126(sp), 18(sp)
-	xor	128(sp), 12(sp)
-	xor	130(sp), 102(sp)
-	xor	132(sp), 104(sp)
-	mov	4(sp), r8
-	mov	64(sp), r15
-	sub	#20, r8
+	xor	48(sp), 76(sp)
+	xor	112(sp), 74(sp)
+	xor	108(sp), 72(sp)
+	xor	106(sp), 70(sp)
+	xor	98(sp), 68(sp)
+	xor	94(sp), 66(sp)
+	xor	92(sp), 64(sp)
+	xor	90(sp), 60(sp)
+	xor	86(sp), 54(sp)
+	xor	82(sp), 6(sp)
+	mov	8(sp), r9
+	mov	46(sp), r15
+	sub	#20, r9
 	subc	#0, r15
-	mov	386(sp), r9
+	mov	408(sp), r4
 	mov	#0, r10
-	sub	r8, r9
+	sub	r9, r4
 	subc	r15, r10
 	; elephant_dumbo.ae:42: x = load_le(buf, off, block, count)
-	add	392(sp), r8
-	cmp	#20, r9
+	add	414(sp), r9
+	cmp	#20, r4
 	jnc	.Lelephant_dumbo_crypt_bytes36
-	bit	#1, r8
+	bit	#1, r9
 	jnz	.Lelephant_dumbo_crypt_bytes36
 .Lelephant_dumbo_crypt_words37:
-	mov	@r8+, 10(sp)
-	mov	@r8+, 40(sp)
-	mov	@r8+, 62(sp)
-	mov	@r8+, 74(sp)
-	mov	@r8+, 84(sp)
-	mov	@r8+, 88(sp)
-	mov	@r8+, 92(sp)
-	mov	@r8+, 96(sp)
-	mov	@r8+, 106(sp)
-	mov	@r8+, 110(sp)
+	mov	@r9+, 110(sp)
+	mov	@r9+, 102(sp)
+	mov	@r9+, 96(sp)
+	mov	@r9+, 84(sp)
+	mov	@r9+, 80(sp)
+	mov	@r9+, 52(sp)
+	mov	@r9+, 42(sp)
+	mov	@r9+, 38(sp)
+	mov	@r9+, 26(sp)
+	mov	@r9+, 18(sp)
 	jmp	.Lelephant_dumbo_crypt_join38
 .Lelephant_dumbo_crypt_bytes36:
 	mov	sp, r11
-	add	#246, r11
+	add	#268, r11
 	mov	r11, r12
 	mov	#20, r13
-	mov	r9, r15
+	mov	r4, r15
 .Lelephant_dumbo_crypt_cpy39:
 	clr	r14
 	tst	r15
 	jz	.Lelephant_dumbo_crypt_pad40
-	mov.b	@r8, r14
-	inc	r8
+	mov.b	@r9, r14
+	inc	r9
 	dec	r15
 .Lelephant_dumbo_crypt_pad40:
 	mov.b	r14, 0(r12)
 	inc	r12
 	dec	r13
 	jnz	.Lelephant_dumbo_crypt_cpy39
-	mov	r11, r8
+	mov	r11, r9
 	jmp	.Lelephant_dumbo_crypt_words37
 .Lelephant_dumbo_crypt_join38:
 	; elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	cmp	#20, r9
+	cmp	#20, r4
 	mov	r10, r15
 	subc	#0, r15
-	subc	r4, r4
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	mov	r9, r6
-	and	#65528, r6
+	subc	r7, r7
+	rla	r4
+	adc	r4
 	rla	r10
 	rla	r10
 	rla	r10
-	and	#7, r9
-	bis	r9, r10
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	mov	r4, r14
+	and	#7, r14
+	bis	r14, r10
 	mov	r10, 2(sp)
-	mov	#1, r15
-	mov	#0, r7
+	and	#65528, r4
+	mov	#1, r6
 	mov	#0, r8
 	mov	#0, r9
 	mov	#0, r10
@@ -2498,13 +2544,15 @@ elephant_dumbo_crypt:
 	mov	#0, r13
 	mov	#0, r5
 	mov	#0, r14
+	mov	#0, r15
 	tst	2(sp)
 	jnz	.Lelephant_dumbo_crypt_shbig41
-	cmp	#160, r6
+	cmp	#160, r4
 	jc	.Lelephant_dumbo_crypt_shbig41
 .Lelephant_dumbo_crypt_shlimb44:
-	cmp	#16, r6
+	cmp	#16, r4
 	jnc	.Lelephant_dumbo_crypt_shbits45
+	mov	r14, r15
 	mov	r5, r14
 	mov	r13, r5
 	mov	r12, r13
@@ -2512,17 +2560,15 @@ elephant_dumbo_crypt:
 	mov	r10, r11
 	mov	r9, r10
 	mov	r8, r9
-	mov	r7, r8
-	mov	r15, r7
-	clr	r15
-	sub	#16, r6
+	mov	r6, r8
+	clr	r6
+	sub	#16, r4
 	jmp	.Lelephant_dumbo_crypt_shlimb44
 .Lelephant_dumbo_crypt_shbits45:
-	tst	r6
+	tst	r4
 	jz	.Lelephant_dumbo_crypt_shend42
 .Lelephant_dumbo_crypt_sh43:
-	rla	r15
-	rlc	r7
+	rla	r6
 	rlc	r8
 	rlc	r9
 	rlc	r10
@@ -2531,12 +2577,12 @@ elephant_dumbo_crypt:
 	rlc	r13
 	rlc	r5
 	rlc	r14
-	dec	r6
+	rlc	r15
+	dec	r4
 	jnz	.Lelephant_dumbo_crypt_sh43
 	jmp	.Lelephant_dumbo_crypt_shend42
 .Lelephant_dumbo_crypt_shbig41:
-	clr	r15
-	clr	r7
+	clr	r6
 	clr	r8
 	clr	r9
 	clr	r10
@@ -2545,238 +2591,256 @@ elephant_dumbo_crypt:
 	clr	r13
 	clr	r5
 	clr	r14
+	clr	r15
 .Lelephant_dumbo_crypt_shend42:
-	mov	10(sp), r6
-	bis	r6, r15
-	bis	40(sp), r7
-	bis	62(sp), r8
-	bis	74(sp), r9
-	bis	84(sp), r10
-	bis	88(sp), r11
-	bis	92(sp), r12
-	bis	96(sp), r13
-	bis	106(sp), r5
-	bis	110(sp), r14
-	xor	r6, r15
-	and	r4, r15
-	xor	r15, r6
-	xor	40(sp), r7
-	and	r4, r7
-	mov	40(sp), r15
-	xor	r7, r15
-	xor	62(sp), r8
-	and	r4, r8
-	mov	62(sp), r7
-	xor	r8, r7
-	xor	74(sp), r9
-	and	r4, r9
-	mov	74(sp), r8
-	xor	r9, r8
-	xor	84(sp), r10
-	and	r4, r10
-	mov	84(sp), r9
-	xor	r10, r9
-	xor	88(sp), r11
-	and	r4, r11
-	mov	88(sp), r10
-	xor	r11, r10
-	xor	92(sp), r12
-	and	r4, r12
-	mov	92(sp), r11
-	xor	r12, r11
-	xor	96(sp), r13
-	and	r4, r13
-	mov	96(sp), r12
-	xor	r13, r12
-	xor	106(sp), r5
-	and	r4, r5
-	mov	106(sp), r13
-	xor	r5, r13
-	xor	110(sp), r14
-	and	r4, r14
-	mov	110(sp), r5
-	xor	r14, r5
+	mov	18(sp), r4
+	bis	r4, r15
+	xor	r4, r15
+	and	r7, r15
+	xor	r15, r4
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	xor	42(sp), r6
-	xor	34(sp), r15
-	xor	30(sp), r7
-	xor	26(sp), r8
-	xor	24(sp), r9
-	xor	22(sp), r10
-	xor	18(sp), r11
-	xor	12(sp), r12
-	xor	102(sp), r13
-	xor	104(sp), r5
-	mov	r6, 266(sp)
-	mov	r15, 268(sp)
-	mov	r7, 270(sp)
-	mov	r8, 272(sp)
-	mov	r9, 274(sp)
-	mov	r10, 276(sp)
-	mov	r11, 278(sp)
-	mov	r12, 280(sp)
-	mov	r13, 282(sp)
-	mov	r5, 284(sp)
+	xor	6(sp), r4
+	; elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
+	mov	26(sp), r15
+	bis	r15, r14
+	xor	r15, r14
+	and	r7, r14
+	xor	r14, r15
+	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	xor	54(sp), r15
+	; elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
+	mov	38(sp), r14
+	bis	r14, r5
+	xor	r14, r5
+	and	r7, r5
+	xor	r5, r14
+	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	xor	60(sp), r14
+	; elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
+	mov	42(sp), r5
+	bis	r5, r13
+	xor	r5, r13
+	and	r7, r13
+	xor	r13, r5
+	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	xor	64(sp), r5
+	; elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
+	mov	52(sp), r13
+	bis	r13, r12
+	xor	r13, r12
+	and	r7, r12
+	xor	r12, r13
+	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	xor	66(sp), r13
+	; elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
+	mov	80(sp), r12
+	bis	r12, r11
+	xor	r12, r11
+	and	r7, r11
+	xor	r11, r12
+	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	xor	68(sp), r12
+	; elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
+	mov	84(sp), r11
+	bis	r11, r10
+	xor	r11, r10
+	and	r7, r10
+	xor	r10, r11
+	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	xor	70(sp), r11
+	; elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
+	mov	96(sp), r10
+	bis	r10, r9
+	xor	r10, r9
+	and	r7, r9
+	xor	r9, r10
+	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	xor	72(sp), r10
+	; elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
+	mov	102(sp), r9
+	bis	r9, r8
+	xor	r9, r8
+	and	r7, r8
+	xor	r8, r9
+	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	xor	74(sp), r9
+	; elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
+	mov	110(sp), r8
+	bis	r8, r6
+	xor	r8, r6
+	and	r7, r6
+	xor	r6, r8
+	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	xor	76(sp), r8
+	mov	r8, 288(sp)
+	mov	r9, 290(sp)
+	mov	r10, 292(sp)
+	mov	r11, 294(sp)
+	mov	r12, 296(sp)
+	mov	r13, 298(sp)
+	mov	r5, 300(sp)
+	mov	r14, 302(sp)
+	mov	r15, 304(sp)
+	mov	r4, 306(sp)
 	mov	sp, r12
-	add	#266, r12
+	add	#288, r12
 	mov	sp, r13
-	add	#306, r13
+	add	#328, r13
 	call	#elephant_dumbo_P_permute
 	; elephant_dumbo.ae:94: tag = tag ^ masked(padded(c, off - block, m - (off - block)), prev ^ next)
-	mov	82(sp), r6
-	xor	306(sp), r6
-	mov	78(sp), r7
-	xor	308(sp), r7
-	mov	76(sp), r8
-	xor	310(sp), r8
-	mov	72(sp), r9
-	xor	312(sp), r9
-	mov	70(sp), r10
-	xor	314(sp), r10
-	mov	66(sp), r11
-	xor	316(sp), r11
-	mov	60(sp), r12
-	xor	318(sp), r12
-	mov	56(sp), r13
-	xor	320(sp), r13
-	mov	50(sp), r14
-	xor	322(sp), r14
-	mov	46(sp), r15
-	xor	324(sp), r15
-	xor	42(sp), r6
-	xor	34(sp), r7
-	xor	30(sp), r8
-	xor	26(sp), r9
-	xor	24(sp), r10
-	xor	22(sp), r11
-	xor	18(sp), r12
-	xor	12(sp), r13
-	xor	102(sp), r14
-	xor	104(sp), r15
-	mov	r6, 82(sp)
-	mov	r7, 78(sp)
-	mov	r8, 76(sp)
-	mov	r9, 72(sp)
-	mov	r10, 70(sp)
-	mov	r11, 66(sp)
-	mov	r12, 60(sp)
-	mov	r13, 56(sp)
-	mov	r14, 50(sp)
-	mov	r15, 46(sp)
+	mov	134(sp), r15
+	xor	328(sp), r15
+	xor	76(sp), r15
+	mov	r15, 134(sp)
+	mov	132(sp), r15
+	xor	330(sp), r15
+	xor	74(sp), r15
+	mov	r15, 132(sp)
+	mov	130(sp), r15
+	xor	332(sp), r15
+	xor	72(sp), r15
+	mov	r15, 130(sp)
+	mov	128(sp), r15
+	xor	334(sp), r15
+	xor	70(sp), r15
+	mov	r15, 128(sp)
+	mov	126(sp), r15
+	xor	336(sp), r15
+	xor	68(sp), r15
+	mov	r15, 126(sp)
+	mov	124(sp), r15
+	xor	338(sp), r15
+	xor	66(sp), r15
+	mov	r15, 124(sp)
+	mov	122(sp), r15
+	xor	340(sp), r15
+	xor	64(sp), r15
+	mov	r15, 122(sp)
+	mov	120(sp), r15
+	xor	342(sp), r15
+	xor	60(sp), r15
+	mov	r15, 120(sp)
+	mov	118(sp), r15
+	xor	344(sp), r15
+	xor	54(sp), r15
+	mov	r15, 118(sp)
+	mov	114(sp), r15
+	xor	346(sp), r15
+	xor	6(sp), r15
+	mov	r15, 114(sp)
 	jmp	.Lelephant_dumbo_crypt_endif35
 .Lelephant_dumbo_crypt_else34:
 .Lelephant_dumbo_crypt_endif35:
 	; elephant_dumbo.ae:96: if i + 1 < blocks_ad {
 	mov	140(sp), r11
-	mov	138(sp), r12
+	mov	136(sp), r12
 	add	#1, r11
 	addc	#0, r12
-	cmp	202(sp), r11
+	cmp	216(sp), r11
 	mov	r12, r15
-	subc	200(sp), r15
+	subc	214(sp), r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
 	tst	r15
 	jz	.Lelephant_dumbo_crypt_else46
 	; elephant_dumbo.ae:55: return padded(ad, block * i - 12, len(ad) + 12 - block * i)
-	mov	r11, r15
+	mov	r11, r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	rla	r13
+	adc	r13
+	mov	r13, r14
+	and	#65520, r14
+	mov	r12, r15
 	rla	r15
-	adc	r15
 	rla	r15
-	adc	r15
-	mov	r15, r13
-	and	#65532, r13
-	mov	r12, r14
-	rla	r14
-	rla	r14
-	and	#3, r15
-	bis	r15, r14
+	rla	r15
+	rla	r15
+	and	#15, r13
+	bis	r13, r15
 	rla	r11
 	adc	r11
 	rla	r11
 	adc	r11
-	rla	r11
-	adc	r11
-	rla	r11
-	adc	r11
-	mov	r11, r15
-	and	#65520, r15
+	mov	r11, r9
+	and	#65532, r9
 	rla	r12
 	rla	r12
-	rla	r12
-	rla	r12
-	and	#15, r11
+	and	#3, r11
 	bis	r11, r12
-	add	r15, r13
-	addc	r12, r14
-	mov	r13, r8
-	sub	#12, r8
-	mov	382(sp), r9
+	add	r14, r9
+	addc	r15, r12
+	mov	404(sp), r4
 	mov	#0, r10
-	add	#12, r9
+	add	#12, r4
 	addc	#0, r10
-	sub	r13, r9
-	subc	r14, r10
+	sub	r9, r4
+	subc	r12, r10
+	sub	#12, r9
 	; elephant_dumbo.ae:42: x = load_le(buf, off, block, count)
-	add	226(sp), r8
-	cmp	#20, r9
+	add	220(sp), r9
+	cmp	#20, r4
 	jnc	.Lelephant_dumbo_crypt_bytes48
-	bit	#1, r8
+	bit	#1, r9
 	jnz	.Lelephant_dumbo_crypt_bytes48
 .Lelephant_dumbo_crypt_words49:
-	mov	@r8+, 8(sp)
-	mov	@r8+, 38(sp)
-	mov	@r8+, 52(sp)
-	mov	@r8+, 68(sp)
-	mov	@r8+, 80(sp)
-	mov	@r8+, 86(sp)
-	mov	@r8+, 90(sp)
-	mov	@r8+, 94(sp)
-	mov	@r8+, 98(sp)
-	mov	@r8+, 100(sp)
+	mov	@r9+, 100(sp)
+	mov	@r9+, 88(sp)
+	mov	@r9+, 78(sp)
+	mov	@r9+, 62(sp)
+	mov	@r9+, 58(sp)
+	mov	@r9+, 50(sp)
+	mov	@r9+, 40(sp)
+	mov	@r9+, 36(sp)
+	mov	@r9+, 22(sp)
+	mov	@r9+, 10(sp)
 	jmp	.Lelephant_dumbo_crypt_join50
 .Lelephant_dumbo_crypt_bytes48:
 	mov	sp, r11
-	add	#246, r11
+	add	#268, r11
 	mov	r11, r12
 	mov	#20, r13
-	mov	r9, r15
+	mov	r4, r15
 .Lelephant_dumbo_crypt_cpy51:
 	clr	r14
 	tst	r15
 	jz	.Lelephant_dumbo_crypt_pad52
-	mov.b	@r8, r14
-	inc	r8
+	mov.b	@r9, r14
+	inc	r9
 	dec	r15
 .Lelephant_dumbo_crypt_pad52:
 	mov.b	r14, 0(r12)
 	inc	r12
 	dec	r13
 	jnz	.Lelephant_dumbo_crypt_cpy51
-	mov	r11, r8
+	mov	r11, r9
 	jmp	.Lelephant_dumbo_crypt_words49
 .Lelephant_dumbo_crypt_join50:
 	; elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
-	cmp	#20, r9
+	cmp	#20, r4
 	mov	r10, r15
 	subc	#0, r15
-	subc	r4, r4
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	mov	r9, r6
-	and	#65528, r6
+	subc	r6, r6
+	rla	r4
+	adc	r4
 	rla	r10
 	rla	r10
 	rla	r10
-	and	#7, r9
-	bis	r9, r10
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	mov	r4, r14
+	and	#7, r14
+	bis	r14, r10
 	mov	r10, 0(sp)
-	mov	#1, r15
+	and	#65528, r4
+	mov	#1, r5
 	mov	#0, r7
 	mov	#0, r8
 	mov	#0, r9
@@ -2784,32 +2848,32 @@ elephant_dumbo_crypt:
 	mov	#0, r11
 	mov	#0, r12
 	mov	#0, r13
-	mov	#0, r5
 	mov	#0, r14
+	mov	#0, r15
 	tst	0(sp)
 	jnz	.Lelephant_dumbo_crypt_shbig53
-	cmp	#160, r6
+	cmp	#160, r4
 	jc	.Lelephant_dumbo_crypt_shbig53
 .Lelephant_dumbo_crypt_shlimb56:
-	cmp	#16, r6
+	cmp	#16, r4
 	jnc	.Lelephant_dumbo_crypt_shbits57
-	mov	r5, r14
-	mov	r13, r5
+	mov	r14, r15
+	mov	r13, r14
 	mov	r12, r13
 	mov	r11, r12
 	mov	r10, r11
 	mov	r9, r10
 	mov	r8, r9
 	mov	r7, r8
-	mov	r15, r7
-	clr	r15
-	sub	#16, r6
+	mov	r5, r7
+	clr	r5
+	sub	#16, r4
 	jmp	.Lelephant_dumbo_crypt_shlimb56
 .Lelephant_dumbo_crypt_shbits57:
-	tst	r6
+	tst	r4
 	jz	.Lelephant_dumbo_crypt_shend54
 .Lelephant_dumbo_crypt_sh55:
-	rla	r15
+	rla	r5
 	rlc	r7
 	rlc	r8
 	rlc	r9
@@ -2817,13 +2881,13 @@ elephant_dumbo_crypt:
 	rlc	r11
 	rlc	r12
 	rlc	r13
-	rlc	r5
 	rlc	r14
-	dec	r6
+	rlc	r15
+	dec	r4
 	jnz	.Lelephant_dumbo_crypt_sh55
 	jmp	.Lelephant_dumbo_crypt_shend54
 .Lelephant_dumbo_crypt_shbig53:
-	clr	r15
+	clr	r5
 	clr	r7
 	clr	r8
 	clr	r9
@@ -2831,232 +2895,258 @@ elephant_dumbo_crypt:
 	clr	r11
 	clr	r12
 	clr	r13
-	clr	r5
 	clr	r14
+	clr	r15
 .Lelephant_dumbo_crypt_shend54:
-	mov	8(sp), r6
-	bis	r6, r15
-	bis	38(sp), r7
-	bis	52(sp), r8
-	bis	68(sp), r9
-	bis	80(sp), r10
-	bis	86(sp), r11
-	bis	90(sp), r12
-	bis	94(sp), r13
-	bis	98(sp), r5
-	bis	100(sp), r14
-	xor	r6, r15
-	and	r4, r15
-	xor	r15, r6
-	xor	38(sp), r7
-	and	r4, r7
-	mov	38(sp), r15
-	xor	r7, r15
-	xor	52(sp), r8
-	and	r4, r8
-	mov	52(sp), r7
-	xor	r8, r7
-	xor	68(sp), r9
-	and	r4, r9
-	mov	68(sp), r8
-	xor	r9, r8
-	xor	80(sp), r10
-	and	r4, r10
-	mov	80(sp), r9
-	xor	r10, r9
-	xor	86(sp), r11
-	and	r4, r11
-	mov	86(sp), r10
-	xor	r11, r10
-	xor	90(sp), r12
-	and	r4, r12
-	mov	90(sp), r11
-	xor	r12, r11
-	xor	94(sp), r13
-	and	r4, r13
-	mov	94(sp), r12
-	xor	r13, r12
-	xor	98(sp), r5
-	and	r4, r5
-	mov	98(sp), r13
-	xor	r5, r13
-	xor	100(sp), r14
-	and	r4, r14
-	mov	100(sp), r5
-	xor	r14, r5
+	mov	10(sp), r4
+	bis	r4, r15
+	xor	r4, r15
+	and	r6, r15
+	xor	r15, r4
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	xor	108(sp), r6
-	xor	116(sp), r15
-	xor	118(sp), r7
-	xor	120(sp), r8
-	xor	122(sp), r9
-	xor	124(sp), r10
-	xor	126(sp), r11
-	xor	128(sp), r12
-	xor	130(sp), r13
-	xor	132(sp), r5
-	mov	r6, 266(sp)
-	mov	r15, 268(sp)
-	mov	r7, 270(sp)
-	mov	r8, 272(sp)
-	mov	r9, 274(sp)
-	mov	r10, 276(sp)
-	mov	r11, 278(sp)
-	mov	r12, 280(sp)
-	mov	r13, 282(sp)
-	mov	r5, 284(sp)
+	xor	82(sp), r4
+	; elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
+	mov	22(sp), r15
+	bis	r15, r14
+	xor	r15, r14
+	and	r6, r14
+	xor	r14, r15
+	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	xor	86(sp), r15
+	; elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
+	mov	36(sp), r14
+	bis	r14, r13
+	xor	r14, r13
+	and	r6, r13
+	xor	r13, r14
+	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	xor	90(sp), r14
+	; elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
+	mov	40(sp), r13
+	bis	r13, r12
+	xor	r13, r12
+	and	r6, r12
+	xor	r12, r13
+	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	xor	92(sp), r13
+	; elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
+	mov	50(sp), r12
+	bis	r12, r11
+	xor	r12, r11
+	and	r6, r11
+	xor	r11, r12
+	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	xor	94(sp), r12
+	; elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
+	mov	58(sp), r11
+	bis	r11, r10
+	xor	r11, r10
+	and	r6, r10
+	xor	r10, r11
+	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	xor	98(sp), r11
+	; elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
+	mov	62(sp), r10
+	bis	r10, r9
+	xor	r10, r9
+	and	r6, r9
+	xor	r9, r10
+	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	xor	106(sp), r10
+	; elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
+	mov	78(sp), r9
+	bis	r9, r8
+	xor	r9, r8
+	and	r6, r8
+	xor	r8, r9
+	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	xor	108(sp), r9
+	; elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
+	mov	88(sp), r8
+	bis	r8, r7
+	xor	r8, r7
+	and	r6, r7
+	xor	r7, r8
+	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	xor	112(sp), r8
+	; elephant_dumbo.ae:43: return if count < block then x | ((1 as u160) << (8 * count)) else x
+	mov	100(sp), r7
+	bis	r7, r5
+	xor	r7, r5
+	and	r6, r5
+	xor	r5, r7
+	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
+	xor	48(sp), r7
+	mov	r7, 288(sp)
+	mov	r8, 290(sp)
+	mov	r9, 292(sp)
+	mov	r10, 294(sp)
+	mov	r11, 296(sp)
+	mov	r12, 298(sp)
+	mov	r13, 300(sp)
+	mov	r14, 302(sp)
+	mov	r15, 304(sp)
+	mov	r4, 306(sp)
 	mov	sp, r12
-	add	#266, r12
+	add	#288, r12
 	mov	sp, r13
-	add	#326, r13
+	add	#348, r13
 	call	#elephant_dumbo_P_permute
 	; elephant_dumbo.ae:97: tag = tag ^ masked(ad_block(ad, i + 1), next)
-	mov	82(sp), r6
-	xor	326(sp), r6
-	mov	78(sp), r7
-	xor	328(sp), r7
-	mov	76(sp), r8
-	xor	330(sp), r8
-	mov	72(sp), r9
-	xor	332(sp), r9
-	mov	70(sp), r10
-	xor	334(sp), r10
-	mov	66(sp), r11
-	xor	336(sp), r11
-	mov	60(sp), r12
-	xor	338(sp), r12
-	mov	56(sp), r13
-	xor	340(sp), r13
-	mov	50(sp), r14
-	xor	342(sp), r14
-	mov	46(sp), r15
-	xor	344(sp), r15
-	xor	108(sp), r6
-	xor	116(sp), r7
-	xor	118(sp), r8
-	xor	120(sp), r9
-	xor	122(sp), r10
-	xor	124(sp), r11
-	xor	126(sp), r12
-	xor	128(sp), r13
-	xor	130(sp), r14
-	xor	132(sp), r15
+	mov	134(sp), r6
+	xor	348(sp), r6
+	xor	48(sp), r6
+	mov	132(sp), r7
+	xor	350(sp), r7
+	xor	112(sp), r7
+	mov	130(sp), r8
+	xor	352(sp), r8
+	xor	108(sp), r8
+	mov	128(sp), r9
+	xor	354(sp), r9
+	xor	106(sp), r9
+	mov	126(sp), r10
+	xor	356(sp), r10
+	xor	98(sp), r10
+	mov	124(sp), r11
+	xor	358(sp), r11
+	xor	94(sp), r11
+	mov	122(sp), r12
+	xor	360(sp), r12
+	xor	92(sp), r12
+	mov	120(sp), r13
+	xor	362(sp), r13
+	xor	90(sp), r13
+	mov	118(sp), r14
+	xor	364(sp), r14
+	xor	86(sp), r14
+	mov	114(sp), r15
+	xor	366(sp), r15
+	xor	82(sp), r15
 	jmp	.Lelephant_dumbo_crypt_endif47
 .Lelephant_dumbo_crypt_else46:
-	mov	82(sp), r6
-	mov	78(sp), r7
-	mov	76(sp), r8
-	mov	72(sp), r9
-	mov	70(sp), r10
-	mov	66(sp), r11
-	mov	60(sp), r12
-	mov	56(sp), r13
-	mov	50(sp), r14
-	mov	46(sp), r15
-.Lelephant_dumbo_crypt_endif47:
-	mov	r6, 82(sp)
-	mov	r7, 78(sp)
-	mov	r8, 76(sp)
-	mov	r9, 72(sp)
-	mov	r10, 70(sp)
-	mov	r11, 66(sp)
-	mov	r12, 60(sp)
-	mov	r13, 56(sp)
-	mov	r14, 50(sp)
-	mov	r15, 46(sp)
-	mov	156(sp), 42(sp)
-	mov	160(sp), 34(sp)
-	mov	178(sp), 30(sp)
-	mov	176(sp), 26(sp)
-	mov	174(sp), 24(sp)
-	mov	172(sp), 22(sp)
-	mov	158(sp), 18(sp)
-	mov	170(sp), 12(sp)
-	mov	168(sp), r4
-	mov	166(sp), r5
-	mov	108(sp), r6
-	mov	116(sp), r7
-	mov	118(sp), r8
-	mov	120(sp), r9
-	mov	122(sp), r10
+	mov	134(sp), r6
+	mov	132(sp), r7
+	mov	130(sp), r8
+	mov	128(sp), r9
+	mov	126(sp), r10
 	mov	124(sp), r11
-	mov	126(sp), r12
-	mov	128(sp), r13
-	mov	130(sp), r14
-	mov	132(sp), r15
-	mov	r4, 102(sp)
-	mov	r5, 104(sp)
-	mov	r6, 156(sp)
-	mov	r7, 160(sp)
-	mov	r8, 178(sp)
-	mov	r9, 176(sp)
-	mov	r10, 174(sp)
-	mov	r11, 172(sp)
-	mov	r12, 158(sp)
-	mov	r13, 170(sp)
-	mov	r14, 168(sp)
+	mov	122(sp), r12
+	mov	120(sp), r13
+	mov	118(sp), r14
+	mov	114(sp), r15
+.Lelephant_dumbo_crypt_endif47:
+	mov	r6, 134(sp)
+	mov	r7, 132(sp)
+	mov	r8, 130(sp)
+	mov	r9, 128(sp)
+	mov	r10, 126(sp)
+	mov	r11, 124(sp)
+	mov	r12, 122(sp)
+	mov	r13, 120(sp)
+	mov	r14, 118(sp)
+	mov	r15, 114(sp)
+	mov	164(sp), r15
+	mov	r15, 76(sp)
+	mov	168(sp), r15
+	mov	r15, 74(sp)
+	mov	186(sp), r15
+	mov	r15, 72(sp)
+	mov	184(sp), r15
+	mov	r15, 70(sp)
+	mov	182(sp), r15
+	mov	r15, 68(sp)
+	mov	180(sp), r15
+	mov	r15, 66(sp)
+	mov	166(sp), r15
+	mov	r15, 64(sp)
+	mov	178(sp), r15
+	mov	r15, 60(sp)
+	mov	176(sp), r15
+	mov	r15, 54(sp)
+	mov	174(sp), r15
+	mov	r15, 6(sp)
+	mov	48(sp), r15
+	mov	r15, 164(sp)
+	mov	112(sp), r15
+	mov	r15, 168(sp)
+	mov	108(sp), r15
+	mov	r15, 186(sp)
+	mov	106(sp), r15
+	mov	r15, 184(sp)
+	mov	98(sp), r15
+	mov	r15, 182(sp)
+	mov	94(sp), r15
+	mov	r15, 180(sp)
+	mov	92(sp), r15
 	mov	r15, 166(sp)
+	mov	90(sp), r15
+	mov	r15, 178(sp)
+	mov	86(sp), r15
+	mov	r15, 176(sp)
+	mov	82(sp), r15
+	mov	r15, 174(sp)
 	add	#1, 140(sp)
-	addc	#0, 138(sp)
-	cmp	198(sp), 140(sp)
-	mov	138(sp), r15
-	subc	196(sp), r15
+	addc	#0, 136(sp)
+	cmp	208(sp), 140(sp)
+	mov	136(sp), r15
+	subc	206(sp), r15
 	jc	.Lelephant_dumbo_crypt_near59
 	br	#.Lelephant_dumbo_crypt_loop21
 .Lelephant_dumbo_crypt_near59:
 .Lelephant_dumbo_crypt_done22:
 	; elephant_dumbo.ae:59: return P.permute(x ^ mask) ^ mask
-	mov	82(sp), r6
-	mov	224(sp), r15
-	xor	@r15, r6
-	mov	78(sp), r7
-	xor	232(sp), r7
-	mov	76(sp), r8
-	xor	230(sp), r8
-	mov	72(sp), r9
-	xor	228(sp), r9
-	mov	70(sp), r10
-	xor	234(sp), r10
-	mov	66(sp), r11
-	xor	236(sp), r11
-	mov	60(sp), r12
-	xor	238(sp), r12
-	mov	56(sp), r13
-	xor	240(sp), r13
-	mov	50(sp), r14
-	xor	242(sp), r14
-	mov	46(sp), r15
-	xor	244(sp), r15
-	mov	r6, 266(sp)
-	mov	r7, 268(sp)
-	mov	r8, 270(sp)
-	mov	r9, 272(sp)
-	mov	r10, 274(sp)
-	mov	r11, 276(sp)
-	mov	r12, 278(sp)
-	mov	r13, 280(sp)
-	mov	r14, 282(sp)
-	mov	r15, 284(sp)
+	mov	114(sp), r14
+	xor	254(sp), r14
+	mov	118(sp), r13
+	xor	256(sp), r13
+	mov	120(sp), r12
+	xor	258(sp), r12
+	mov	122(sp), r11
+	xor	260(sp), r11
+	mov	124(sp), r10
+	xor	262(sp), r10
+	mov	126(sp), r9
+	xor	264(sp), r9
+	mov	128(sp), r8
+	xor	248(sp), r8
+	mov	130(sp), r7
+	xor	250(sp), r7
+	mov	132(sp), r6
+	xor	252(sp), r6
+	mov	134(sp), r5
+	mov	218(sp), r15
+	xor	@r15, r5
+	mov	r5, 288(sp)
+	mov	r6, 290(sp)
+	mov	r7, 292(sp)
+	mov	r8, 294(sp)
+	mov	r9, 296(sp)
+	mov	r10, 298(sp)
+	mov	r11, 300(sp)
+	mov	r12, 302(sp)
+	mov	r13, 304(sp)
+	mov	r14, 306(sp)
 	mov	sp, r12
-	add	#266, r12
+	add	#288, r12
 	mov	sp, r13
-	add	#346, r13
+	add	#368, r13
 	call	#elephant_dumbo_P_permute
-	mov	346(sp), r11
-	mov	224(sp), r15
+	mov	368(sp), r11
+	mov	218(sp), r15
 	xor	@r15, r11
-	mov	232(sp), r12
-	xor	348(sp), r12
-	mov	230(sp), r13
-	xor	350(sp), r13
-	mov	228(sp), r14
-	xor	352(sp), r14
-	mov	396(sp), r10
+	mov	252(sp), r12
+	xor	370(sp), r12
+	mov	250(sp), r13
+	xor	372(sp), r13
+	mov	248(sp), r14
+	xor	374(sp), r14
+	mov	418(sp), r10
 	mov	r11, 0(r10)
 	mov	r12, 2(r10)
 	mov	r13, 4(r10)
 	mov	r14, 6(r10)
-	add	#366, sp
+	add	#388, sp
 	pop	r4
 	pop	r5
 	pop	r6

@@ -89,601 +89,199 @@ aes_key_schedule:
 
 
 ; --- aes_encrypt_block: aes.encrypt_block
-;     frame 28 bytes (14 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 986 bytes of code
+;     frame 22 bytes (11 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 976 bytes of code
 	.section .text.aes_encrypt_block,"ax",@progbits
 	.global aes_encrypt_block
 	.type aes_encrypt_block, @function
 	.balign 2
 aes_encrypt_block:
 	pushm.w	#7, r10
-	sub	#28, sp
-	mov	r12, 24(sp)
-	mov	r14, 26(sp)
+	sub	#22, sp
+	mov	r12, 18(sp)
+	mov	r14, 20(sp)
 	; aes.ae:155: s0 = b[127:96] ^ w[0]
 	mov	12(r13), r11
-	mov	r12, r8
-	xor	@r8, r11
-	mov	14(r13), r6
-	xor	2(r8), r6
+	mov	r12, r6
+	xor	@r6, r11
+	mov	14(r13), r7
+	xor	2(r6), r7
 	; aes.ae:156: s1 = b[95:64] ^ w[1]
 	mov	8(r13), r12
-	xor	4(r8), r12
+	xor	4(r6), r12
 	mov	10(r13), r10
-	xor	6(r8), r10
+	xor	6(r6), r10
 	; aes.ae:157: s2 = b[63:32] ^ w[2]
-	mov	4(r13), r7
-	xor	8(r8), r7
+	mov	4(r13), r8
+	xor	8(r6), r8
 	mov	6(r13), r14
-	xor	10(r8), r14
+	xor	10(r6), r14
 	; aes.ae:158: s3 = b[31:0] ^ w[3]
 	mov	@r13, r9
-	xor	12(r8), r9
+	xor	12(r6), r9
 	mov	2(r13), r13
-	xor	14(r8), r13
+	xor	14(r6), r13
 	; aes.ae:159: @unroll(round_unroll)
-	mov	#9, 22(sp)
-	mov	r11, 8(sp)
-	mov	r12, 16(sp)
-	mov	r10, 4(sp)
-	mov	r14, 2(sp)
+	mov	#9, 16(sp)
+	mov	r11, 14(sp)
+	mov	r12, 12(sp)
+	mov	r10, 2(sp)
+	mov	r14, 6(sp)
 	mov	r9, r11
-	mov	r13, 14(sp)
+	mov	r13, 4(sp)
 	; aes.ae:161: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	mov	r8, r14
-	add	#16, r14
+	mov	r6, r10
+	add	#16, r10
 	; aes.ae:159: @unroll(round_unroll)
 .Laes_encrypt_block_loop1:
-	; aes.ae:164: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
-	mov.b	r6, r15
-	mov	r15, 18(sp)
 	; aes.ae:161: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	xor	r15, r6
-	swpb	r6
-	mov.b	aes_sbox(r6), r6
-	mov.b	4(sp), r15
-	mov.b	aes_sbox(r15), r8
+	mov.b	r11, r15
+	mov.b	aes_sbox(r15), r9
+	; aes.ae:92: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
+	mov	r9, r14
+	rla.b	r14
+	mov	r9, r15
+	sxt	r15
+	and	#6912, r15
+	swpb	r15
+	xor	r15, r14
+	; aes.ae:164: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
+	mov.b	r8, r15
+	mov	r15, 8(sp)
+	; aes.ae:161: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
+	xor	r15, r8
+	swpb	r8
+	mov.b	aes_sbox(r8), r8
+	mov.b	2(sp), r15
+	mov.b	aes_sbox(r15), r6
 	; aes.ae:164: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
 	mov.b	r7, r15
-	mov	r15, 20(sp)
+	mov	r15, 10(sp)
 	; aes.ae:161: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
 	xor	r15, r7
 	swpb	r7
 	mov.b	aes_sbox(r7), r5
-	mov.b	r11, r15
-	mov.b	aes_sbox(r15), r4
 	; aes.ae:92: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r6, r7
+	mov	r5, r7
 	rla.b	r7
-	mov	r6, r15
+	mov	r5, r15
 	sxt	r15
 	and	#6912, r15
 	swpb	r15
 	xor	r15, r7
-	mov	r8, r10
-	rla.b	r10
-	mov	r8, r15
-	sxt	r15
-	and	#6912, r15
-	swpb	r15
-	xor	r15, r10
-	; aes.ae:118: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
-	mov	r7, r9
-	xor	r10, r9
-	xor	r8, r9
-	xor	r5, r9
-	xor	r4, r9
-	; aes.ae:119: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
-	xor	r6, r10
-	; aes.ae:92: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r5, r15
-	rla.b	r15
-	mov	r5, r13
-	sxt	r13
-	and	#6912, r13
-	swpb	r13
-	xor	r13, r15
-	; aes.ae:119: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
-	xor	r15, r10
-	xor	r5, r10
-	xor	r4, r10
-	; aes.ae:120: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
-	mov	r6, r12
-	xor	r8, r12
-	xor	r15, r12
-	; aes.ae:92: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r4, r13
-	rla.b	r13
-	mov	r4, r15
-	sxt	r15
-	and	#6912, r15
-	swpb	r15
-	xor	r15, r13
-	; aes.ae:120: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
-	xor	r13, r12
-	xor	r4, r12
 	; aes.ae:121: xtime(a0) ^ a0 ^ a1 ^ a2 ^ xtime(a3))
-	xor	r6, r7
-	xor	r8, r7
-	xor	r5, r7
-	xor	r13, r7
-	; aes.ae:118: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
-	swpb	r9
-	bis	r10, r9
-	swpb	r12
-	bis	r7, r12
-	; aes.ae:161: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
-	xor	@r14+, r12
-	mov	r12, 12(sp)
-	xor	@r14+, r9
-	mov	r9, 10(sp)
-	; aes.ae:162: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
-	mov.b	5(sp), r15
-	mov.b	aes_sbox(r15), r6
-	mov.b	2(sp), r15
-	mov.b	aes_sbox(r15), r7
-	swpb	r11
-	mov.b	r11, r11
-	mov.b	aes_sbox(r11), r5
-	mov.b	8(sp), r15
-	mov.b	aes_sbox(r15), r8
-	; aes.ae:92: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r6, r9
-	rla.b	r9
-	mov	r6, r15
-	sxt	r15
-	and	#6912, r15
-	swpb	r15
-	xor	r15, r9
-	mov	r7, r10
-	rla.b	r10
 	mov	r7, r15
-	sxt	r15
-	and	#6912, r15
-	swpb	r15
-	xor	r15, r10
-	; aes.ae:118: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
-	mov	r9, r11
-	xor	r10, r11
-	xor	r7, r11
-	xor	r5, r11
-	xor	r8, r11
-	; aes.ae:119: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
-	xor	r6, r10
-	; aes.ae:92: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r5, r13
-	rla.b	r13
-	mov	r5, r15
-	sxt	r15
-	and	#6912, r15
-	swpb	r15
-	xor	r15, r13
-	; aes.ae:119: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
-	xor	r13, r10
-	xor	r5, r10
-	xor	r8, r10
-	; aes.ae:120: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
-	mov	r6, r12
-	xor	r7, r12
-	xor	r13, r12
+	xor	r5, r15
+	xor	r6, r15
+	xor	r8, r15
+	xor	r14, r15
 	; aes.ae:92: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
 	mov	r8, r13
 	rla.b	r13
-	mov	r8, r15
-	sxt	r15
-	and	#6912, r15
-	swpb	r15
-	xor	r15, r13
-	; aes.ae:120: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
-	xor	r13, r12
-	xor	r8, r12
-	; aes.ae:121: xtime(a0) ^ a0 ^ a1 ^ a2 ^ xtime(a3))
-	xor	r6, r9
-	xor	r7, r9
-	xor	r5, r9
-	xor	r13, r9
-	; aes.ae:118: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
-	swpb	r11
-	bis	r10, r11
+	mov	r8, r12
+	sxt	r12
+	and	#6912, r12
 	swpb	r12
-	bis	r9, r12
-	; aes.ae:162: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
-	xor	@r14+, r12
-	mov	r12, 6(sp)
-	xor	@r14+, r11
-	mov	r11, 4(sp)
-	; aes.ae:163: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
-	mov.b	3(sp), r15
-	mov.b	aes_sbox(r15), r5
-	mov.b	14(sp), r15
-	mov.b	aes_sbox(r15), r6
-	mov.b	9(sp), r15
-	mov.b	aes_sbox(r15), r7
-	mov.b	16(sp), r15
-	mov.b	aes_sbox(r15), r8
-	; aes.ae:92: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r5, r10
-	rla.b	r10
-	mov	r5, r15
-	sxt	r15
-	and	#6912, r15
-	swpb	r15
-	xor	r15, r10
-	mov	r6, r11
-	rla.b	r11
-	mov	r6, r15
-	sxt	r15
-	and	#6912, r15
-	swpb	r15
-	xor	r15, r11
-	; aes.ae:118: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
-	mov	r10, r9
-	xor	r11, r9
-	xor	r6, r9
-	xor	r7, r9
-	xor	r8, r9
-	; aes.ae:119: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
-	xor	r5, r11
-	; aes.ae:92: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r7, r13
-	rla.b	r13
-	mov	r7, r15
-	sxt	r15
-	and	#6912, r15
-	swpb	r15
-	xor	r15, r13
-	; aes.ae:119: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
-	xor	r13, r11
-	xor	r7, r11
-	xor	r8, r11
+	xor	r12, r13
 	; aes.ae:120: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
 	mov	r5, r12
 	xor	r6, r12
 	xor	r13, r12
-	; aes.ae:92: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r8, r13
-	rla.b	r13
-	mov	r8, r15
-	sxt	r15
-	and	#6912, r15
-	swpb	r15
-	xor	r15, r13
-	; aes.ae:120: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
-	xor	r13, r12
-	xor	r8, r12
-	; aes.ae:121: xtime(a0) ^ a0 ^ a1 ^ a2 ^ xtime(a3))
-	xor	r5, r10
-	xor	r6, r10
-	xor	r7, r10
-	xor	r13, r10
+	xor	r14, r12
+	xor	r9, r12
 	; aes.ae:118: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
-	swpb	r9
-	bis	r11, r9
-	swpb	r12
-	bis	r10, r12
-	; aes.ae:163: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
-	xor	@r14+, r12
-	mov	r12, 0(sp)
-	xor	@r14+, r9
-	; aes.ae:164: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
-	mov.b	15(sp), r15
-	mov.b	aes_sbox(r15), r5
-	mov	18(sp), r15
-	mov.b	aes_sbox(r15), r6
-	mov.b	17(sp), r15
-	mov.b	aes_sbox(r15), r7
-	mov	20(sp), r15
-	mov.b	aes_sbox(r15), r4
-	; aes.ae:92: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r5, r8
-	rla.b	r8
-	mov	r5, r15
-	sxt	r15
-	and	#6912, r15
-	swpb	r15
-	xor	r15, r8
-	mov	r6, r12
-	rla.b	r12
-	mov	r6, r15
-	sxt	r15
-	and	#6912, r15
-	swpb	r15
-	xor	r15, r12
-	; aes.ae:118: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
-	mov	r8, r10
-	xor	r12, r10
-	xor	r6, r10
-	xor	r7, r10
-	xor	r4, r10
-	; aes.ae:119: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
-	xor	r5, r12
-	; aes.ae:92: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r7, r15
-	rla.b	r15
-	mov	r7, r13
-	sxt	r13
-	and	#6912, r13
-	swpb	r13
-	xor	r13, r15
-	; aes.ae:119: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
-	xor	r15, r12
-	xor	r7, r12
-	xor	r4, r12
-	; aes.ae:120: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
-	mov	r5, r11
-	xor	r6, r11
-	xor	r15, r11
-	; aes.ae:92: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r4, r15
-	rla.b	r15
-	mov	r4, r13
-	sxt	r13
-	and	#6912, r13
-	swpb	r13
-	xor	r13, r15
-	; aes.ae:120: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
-	xor	r15, r11
-	xor	r4, r11
-	; aes.ae:121: xtime(a0) ^ a0 ^ a1 ^ a2 ^ xtime(a3))
-	xor	r5, r8
-	xor	r6, r8
-	xor	r7, r8
-	xor	r15, r8
-	; aes.ae:118: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
-	swpb	r10
-	bis	r12, r10
-	swpb	r11
-	bis	r8, r11
-	; aes.ae:164: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
-	xor	@r14+, r11
-	xor	@r14+, r10
-	mov	12(sp), 8(sp)
-	mov	10(sp), r6
-	mov	6(sp), 16(sp)
-	mov	@sp, r7
-	mov	r9, 2(sp)
-	mov	r10, 14(sp)
-	dec	22(sp)
-	jnz	.Laes_encrypt_block_loop1
-.Laes_encrypt_block_done2:
-	; aes.ae:127: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	mov	r6, r15
-	swpb	r15
-	mov.b	r15, r15
-	mov.b	aes_sbox(r15), r12
-	mov.b	4(sp), r15
-	mov.b	aes_sbox(r15), r14
-	mov	r7, r15
-	swpb	r15
-	mov.b	r15, r15
-	mov.b	aes_sbox(r15), r13
-	mov.b	r11, r15
-	mov.b	aes_sbox(r15), r15
-	swpb	r12
-	bis	r14, r12
-	swpb	r13
-	bis	r15, r13
-	; aes.ae:170: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
-	mov	24(sp), r4
-	xor	160(r4), r13
-	xor	162(r4), r12
-	; aes.ae:127: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	mov.b	5(sp), r15
-	mov.b	aes_sbox(r15), r14
-	mov.b	2(sp), r15
-	mov.b	aes_sbox(r15), r10
-	swpb	r11
-	mov.b	r11, r15
-	mov.b	aes_sbox(r15), r11
-	mov.b	8(sp), r15
-	mov.b	aes_sbox(r15), r15
-	swpb	r14
-	bis	r10, r14
-	swpb	r11
-	bis	r15, r11
-	; aes.ae:171: sub_shift(s1, s2, s3, s0) ^ w[4 * nr + 1],
-	xor	164(r4), r11
-	xor	166(r4), r14
-	; aes.ae:127: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	mov.b	3(sp), r15
-	mov.b	aes_sbox(r15), r10
-	mov.b	14(sp), r15
-	mov.b	aes_sbox(r15), r8
-	mov.b	9(sp), r15
-	mov.b	aes_sbox(r15), r9
-	mov.b	16(sp), r15
-	mov.b	aes_sbox(r15), r15
-	swpb	r10
-	bis	r8, r10
-	swpb	r9
-	bis	r15, r9
-	; aes.ae:172: sub_shift(s2, s3, s0, s1) ^ w[4 * nr + 2],
-	xor	168(r4), r9
-	xor	170(r4), r10
-	; aes.ae:127: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
-	mov.b	15(sp), r15
-	mov.b	aes_sbox(r15), r8
-	mov.b	r6, r6
-	mov.b	aes_sbox(r6), r5
-	mov.b	17(sp), r15
-	mov.b	aes_sbox(r15), r6
-	mov.b	r7, r7
-	mov.b	aes_sbox(r7), r15
-	swpb	r8
-	bis	r5, r8
-	swpb	r6
-	bis	r15, r6
-	; aes.ae:173: sub_shift(s3, s0, s1, s2) ^ w[4 * nr + 3])
-	xor	172(r4), r6
-	xor	174(r4), r8
-	; aes.ae:170: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
-	mov	26(sp), r7
-	mov	r6, 0(r7)
-	mov	r8, 2(r7)
-	mov	r9, 4(r7)
-	mov	r10, 6(r7)
-	mov	r11, 8(r7)
-	mov	r14, 10(r7)
-	mov	r13, 12(r7)
-	mov	r12, 14(r7)
-	add	#28, sp
-	popm.w	#7, r10
-	ret
-	.size aes_encrypt_block, .-aes_encrypt_block
-
-
-; --- aes_decrypt_block: aes.decrypt_block
-;     frame 34 bytes (17 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1400 bytes of code
-	.section .text.aes_decrypt_block,"ax",@progbits
-	.global aes_decrypt_block
-	.type aes_decrypt_block, @function
-	.balign 2
-aes_decrypt_block:
-	pushm.w	#7, r10
-	sub	#34, sp
-	mov	r12, 30(sp)
-	mov	r14, 32(sp)
-	; aes.ae:258: s0 = b[127:96] ^ w[4 * nr]
-	mov	12(r13), r6
-	mov	r12, r5
-	xor	160(r5), r6
-	mov	14(r13), r11
-	xor	162(r5), r11
-	; aes.ae:259: s1 = b[95:64] ^ w[4 * nr + 1]
-	mov	8(r13), r8
-	xor	164(r5), r8
-	mov	10(r13), r9
-	xor	166(r5), r9
-	; aes.ae:260: s2 = b[63:32] ^ w[4 * nr + 2]
-	mov	4(r13), r12
-	xor	168(r5), r12
-	mov	6(r13), r7
-	xor	170(r5), r7
-	; aes.ae:261: s3 = b[31:0] ^ w[4 * nr + 3]
-	mov	@r13+, r10
-	xor	172(r5), r10
-	mov	@r13+, r14
-	xor	174(r5), r14
-	; aes.ae:262: @unroll(round_unroll)
-	mov	#9, 28(sp)
-	mov	r8, 26(sp)
-	mov	r14, 24(sp)
-	; aes.ae:275: t0 = inv_mix_word(inv_sub_shift(s0, s3, s2, s1) ^ w[4 * (nr - r)])
-	add	#65520, r5
-	mov	r5, 10(sp)
-	; aes.ae:262: @unroll(round_unroll)
-.Laes_decrypt_block_loop1:
-	; aes.ae:212: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	mov.b	r11, r15
-	mov	r15, 16(sp)
-	xor	r15, r11
-	swpb	r11
-	mov.b	aes_inv_sbox(r11), r8
-	mov.b	24(sp), r15
-	mov.b	aes_inv_sbox(r15), r14
-	mov.b	r12, r15
-	mov	r15, 18(sp)
-	xor	r15, r12
-	swpb	r12
-	mov.b	aes_inv_sbox(r12), r12
-	mov.b	26(sp), r15
-	mov.b	aes_inv_sbox(r15), r15
-	swpb	r8
-	bis	r14, r8
 	swpb	r12
 	bis	r15, r12
-	; aes.ae:275: t0 = inv_mix_word(inv_sub_shift(s0, s3, s2, s1) ^ w[4 * (nr - r)])
-	mov	10(sp), r14
-	xor	160(r14), r12
-	xor	162(r14), r8
-	; aes.ae:206: v = xtime(xtime(c[23:16] ^ c[7:0]))
-	mov.b	r8, r11
-	; aes.ae:205: u = xtime(xtime(c[31:24] ^ c[15:8]))
-	xor	r11, r8
-	swpb	r8
-	; aes.ae:206: v = xtime(xtime(c[23:16] ^ c[7:0]))
-	mov.b	r12, r5
-	; aes.ae:205: u = xtime(xtime(c[31:24] ^ c[15:8]))
-	xor	r5, r12
-	swpb	r12
-	mov	r8, r14
-	xor	r12, r14
+	; aes.ae:161: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
+	xor	@r10+, r12
+	; aes.ae:162: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
+	mov	14(sp), r4
+	mov.b	r4, r15
+	; aes.ae:163: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
+	swpb	r4
+	; aes.ae:164: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
+	mov	r12, 14(sp)
 	; aes.ae:92: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r14, r15
-	rla.b	r15
+	mov	r6, r12
+	rla.b	r12
+	mov	r6, r14
 	sxt	r14
 	and	#6912, r14
 	swpb	r14
-	xor	r14, r15
-	mov	r15, r14
-	rla.b	r14
-	sxt	r15
-	and	#6912, r15
-	swpb	r15
-	xor	r15, r14
-	; aes.ae:206: v = xtime(xtime(c[23:16] ^ c[7:0]))
-	mov	r11, r15
-	xor	r5, r15
-	; aes.ae:92: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r15, r13
-	rla.b	r13
-	sxt	r15
-	and	#6912, r15
-	swpb	r15
-	xor	r15, r13
-	mov	r13, r15
-	rla.b	r15
-	sxt	r13
-	and	#6912, r13
-	swpb	r13
-	xor	r13, r15
-	; aes.ae:207: return mix_column(c[31:24] ^ u, c[23:16] ^ v, c[15:8] ^ u, c[7:0] ^ v)
-	xor	r14, r8
-	xor	r15, r11
 	xor	r14, r12
-	xor	r15, r5
+	; aes.ae:119: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
+	xor	r12, r5
+	xor	r13, r5
+	xor	r8, r5
+	xor	r9, r5
+	; aes.ae:118: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
+	xor	r12, r7
+	xor	r6, r7
+	xor	r8, r7
+	xor	r9, r7
+	swpb	r7
+	bis	r5, r7
+	; aes.ae:161: t0 = mix_column(sbox[s0[31:24]], sbox[s1[23:16]], sbox[s2[15:8]], sbox[s3[7:0]]) ^ w[4 * round]
+	xor	@r10+, r7
+	; aes.ae:162: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
+	mov.b	aes_sbox(r15), r8
 	; aes.ae:92: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r8, r14
-	rla.b	r14
+	mov	r8, r12
+	rla.b	r12
 	mov	r8, r15
 	sxt	r15
 	and	#6912, r15
 	swpb	r15
-	xor	r15, r14
-	mov	r11, r4
-	rla.b	r4
-	mov	r11, r15
-	sxt	r15
-	and	#6912, r15
-	swpb	r15
-	xor	r15, r4
-	; aes.ae:118: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
-	mov	r14, r15
-	xor	r4, r15
-	xor	r11, r15
-	xor	r12, r15
-	xor	r5, r15
-	mov	r15, 6(sp)
-	; aes.ae:119: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
-	xor	r8, r4
+	xor	r15, r12
+	; aes.ae:162: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
+	swpb	r11
+	mov.b	r11, r11
+	mov.b	aes_sbox(r11), r6
+	mov.b	6(sp), r15
+	mov.b	aes_sbox(r15), r5
+	mov.b	3(sp), r15
+	mov.b	aes_sbox(r15), r14
 	; aes.ae:92: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r12, r13
-	rla.b	r13
-	mov	r12, r15
+	mov	r14, r9
+	rla.b	r9
+	mov	r14, r15
 	sxt	r15
 	and	#6912, r15
 	swpb	r15
-	xor	r15, r13
-	; aes.ae:119: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
-	xor	r13, r4
-	xor	r12, r4
-	xor	r5, r4
-	mov	r4, 2(sp)
+	xor	r15, r9
+	; aes.ae:121: xtime(a0) ^ a0 ^ a1 ^ a2 ^ xtime(a3))
+	mov	r9, r15
+	xor	r14, r15
+	xor	r5, r15
+	xor	r6, r15
+	xor	r12, r15
+	; aes.ae:92: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
+	mov	r6, r11
+	rla.b	r11
+	mov	r6, r13
+	sxt	r13
+	and	#6912, r13
+	swpb	r13
+	xor	r13, r11
 	; aes.ae:120: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
-	mov	r8, r4
-	xor	r11, r4
-	xor	r13, r4
+	mov	r14, r13
+	xor	r5, r13
+	xor	r11, r13
+	xor	r12, r13
+	xor	r8, r13
+	; aes.ae:118: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
+	swpb	r13
+	bis	r15, r13
+	; aes.ae:162: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
+	xor	@r10+, r13
+	; aes.ae:163: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
+	mov	12(sp), 0(sp)
+	mov.b	@sp, r15
+	mov	r15, 0(sp)
+	; aes.ae:164: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
+	mov	12(sp), r12
+	swpb	r12
+	mov	r13, 12(sp)
 	; aes.ae:92: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
 	mov	r5, r15
 	rla.b	r15
@@ -692,130 +290,147 @@ aes_decrypt_block:
 	and	#6912, r13
 	swpb	r13
 	xor	r13, r15
-	; aes.ae:120: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
-	xor	r15, r4
-	xor	r5, r4
-	; aes.ae:121: xtime(a0) ^ a0 ^ a1 ^ a2 ^ xtime(a3))
-	xor	r8, r14
+	; aes.ae:119: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
+	xor	r15, r14
 	xor	r11, r14
-	xor	r12, r14
-	xor	r15, r14
+	xor	r6, r14
+	xor	r8, r14
 	; aes.ae:118: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
-	mov	6(sp), r15
-	swpb	r15
-	bis	2(sp), r15
-	mov	r15, 22(sp)
-	swpb	r4
-	bis	r14, r4
-	mov	r4, 20(sp)
-	; aes.ae:212: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	mov.b	r9, r15
-	mov	r15, 12(sp)
 	xor	r15, r9
+	xor	r5, r9
+	xor	r6, r9
+	xor	r8, r9
 	swpb	r9
-	mov.b	aes_inv_sbox(r9), r8
-	mov	16(sp), r15
-	mov.b	aes_inv_sbox(r15), r14
-	mov.b	r10, r15
-	mov	r15, 4(sp)
-	xor	r15, r10
-	swpb	r10
-	mov.b	aes_inv_sbox(r10), r10
-	mov	18(sp), r15
-	mov.b	aes_inv_sbox(r15), r15
-	swpb	r8
-	bis	r14, r8
-	swpb	r10
-	bis	r15, r10
-	; aes.ae:276: t1 = inv_mix_word(inv_sub_shift(s1, s0, s3, s2) ^ w[4 * (nr - r) + 1])
-	mov	10(sp), r14
-	xor	164(r14), r10
-	xor	166(r14), r8
-	; aes.ae:206: v = xtime(xtime(c[23:16] ^ c[7:0]))
-	mov.b	r8, r9
-	; aes.ae:205: u = xtime(xtime(c[31:24] ^ c[15:8]))
-	xor	r9, r8
-	swpb	r8
-	; aes.ae:206: v = xtime(xtime(c[23:16] ^ c[7:0]))
-	mov.b	r10, r5
-	; aes.ae:205: u = xtime(xtime(c[31:24] ^ c[15:8]))
-	xor	r5, r10
-	swpb	r10
-	mov	r8, r14
-	xor	r10, r14
+	bis	r14, r9
+	; aes.ae:162: t1 = mix_column(sbox[s1[31:24]], sbox[s2[23:16]], sbox[s3[15:8]], sbox[s0[7:0]]) ^ w[4 * round + 1]
+	xor	@r10+, r9
+	; aes.ae:164: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
+	mov	r9, 2(sp)
+	; aes.ae:163: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
+	mov	@sp, r15
+	mov.b	aes_sbox(r15), r9
 	; aes.ae:92: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r14, r15
-	rla.b	r15
-	sxt	r14
-	and	#6912, r14
-	swpb	r14
-	xor	r14, r15
-	mov	r15, r13
+	mov	r9, r13
 	rla.b	r13
+	mov	r9, r15
 	sxt	r15
 	and	#6912, r15
 	swpb	r15
 	xor	r15, r13
-	; aes.ae:206: v = xtime(xtime(c[23:16] ^ c[7:0]))
-	mov	r9, r15
-	xor	r5, r15
+	; aes.ae:163: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
+	mov.b	r4, r4
+	mov.b	aes_sbox(r4), r6
+	mov.b	4(sp), r15
+	mov.b	aes_sbox(r15), r5
+	mov.b	7(sp), r15
+	mov.b	aes_sbox(r15), r4
 	; aes.ae:92: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r15, r14
+	mov	r4, r11
+	rla.b	r11
+	mov	r4, r15
+	sxt	r15
+	and	#6912, r15
+	swpb	r15
+	xor	r15, r11
+	; aes.ae:121: xtime(a0) ^ a0 ^ a1 ^ a2 ^ xtime(a3))
+	mov	r11, r15
+	xor	r4, r15
+	xor	r5, r15
+	xor	r6, r15
+	xor	r13, r15
+	; aes.ae:92: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
+	mov	r6, r14
 	rla.b	r14
+	mov	r6, r8
+	sxt	r8
+	and	#6912, r8
+	swpb	r8
+	xor	r8, r14
+	; aes.ae:120: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
+	mov	r4, r8
+	xor	r5, r8
+	xor	r14, r8
+	xor	r13, r8
+	xor	r9, r8
+	; aes.ae:118: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
+	swpb	r8
+	bis	r15, r8
+	; aes.ae:163: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
+	xor	@r10+, r8
+	; aes.ae:92: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
+	mov	r5, r15
+	rla.b	r15
+	mov	r5, r13
+	sxt	r13
+	and	#6912, r13
+	swpb	r13
+	xor	r13, r15
+	; aes.ae:119: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
+	xor	r15, r4
+	xor	r14, r4
+	xor	r6, r4
+	xor	r9, r4
+	; aes.ae:118: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
+	xor	r15, r11
+	xor	r5, r11
+	xor	r6, r11
+	xor	r9, r11
+	swpb	r11
+	bis	r4, r11
+	; aes.ae:163: t2 = mix_column(sbox[s2[31:24]], sbox[s3[23:16]], sbox[s0[15:8]], sbox[s1[7:0]]) ^ w[4 * round + 2]
+	xor	@r10+, r11
+	; aes.ae:164: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
+	mov	r11, 6(sp)
+	mov	8(sp), r15
+	mov.b	aes_sbox(r15), r9
+	; aes.ae:92: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
+	mov	r9, r14
+	rla.b	r14
+	mov	r9, r15
 	sxt	r15
 	and	#6912, r15
 	swpb	r15
 	xor	r15, r14
-	mov	r14, r15
-	rla.b	r15
-	sxt	r14
-	and	#6912, r14
-	swpb	r14
-	xor	r14, r15
-	; aes.ae:207: return mix_column(c[31:24] ^ u, c[23:16] ^ v, c[15:8] ^ u, c[7:0] ^ v)
-	xor	r13, r8
-	xor	r15, r9
-	xor	r13, r10
-	xor	r15, r5
+	; aes.ae:164: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
+	mov.b	r12, r12
+	mov.b	aes_sbox(r12), r6
+	mov	10(sp), r15
+	mov.b	aes_sbox(r15), r5
+	mov.b	5(sp), r15
+	mov.b	aes_sbox(r15), r4
 	; aes.ae:92: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r8, r13
-	rla.b	r13
-	mov	r8, r15
-	sxt	r15
-	and	#6912, r15
-	swpb	r15
-	xor	r15, r13
-	mov	r9, r12
+	mov	r4, r12
 	rla.b	r12
-	mov	r9, r15
+	mov	r4, r15
 	sxt	r15
 	and	#6912, r15
 	swpb	r15
 	xor	r15, r12
-	; aes.ae:118: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
-	mov	r13, r11
-	xor	r12, r11
-	xor	r9, r11
-	xor	r10, r11
-	xor	r5, r11
-	; aes.ae:119: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
-	xor	r8, r12
-	; aes.ae:92: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r10, r15
-	rla.b	r15
-	mov	r10, r14
-	sxt	r14
-	and	#6912, r14
-	swpb	r14
+	; aes.ae:121: xtime(a0) ^ a0 ^ a1 ^ a2 ^ xtime(a3))
+	mov	r12, r15
+	xor	r4, r15
+	xor	r5, r15
+	xor	r6, r15
 	xor	r14, r15
-	; aes.ae:119: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
-	xor	r15, r12
-	xor	r10, r12
-	xor	r5, r12
+	; aes.ae:92: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
+	mov	r6, r13
+	rla.b	r13
+	mov	r6, r11
+	sxt	r11
+	and	#6912, r11
+	swpb	r11
+	xor	r11, r13
 	; aes.ae:120: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
-	mov	r8, r4
-	xor	r9, r4
-	xor	r15, r4
+	mov	r4, r11
+	xor	r5, r11
+	xor	r13, r11
+	xor	r14, r11
+	xor	r9, r11
+	; aes.ae:118: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
+	swpb	r11
+	bis	r15, r11
+	; aes.ae:164: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
+	xor	@r10+, r11
 	; aes.ae:92: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
 	mov	r5, r15
 	rla.b	r15
@@ -824,70 +439,605 @@ aes_decrypt_block:
 	and	#6912, r14
 	swpb	r14
 	xor	r14, r15
-	; aes.ae:120: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
+	; aes.ae:119: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
 	xor	r15, r4
-	xor	r5, r4
-	; aes.ae:121: xtime(a0) ^ a0 ^ a1 ^ a2 ^ xtime(a3))
-	xor	r8, r13
-	xor	r9, r13
-	xor	r10, r13
-	xor	r15, r13
+	xor	r13, r4
+	xor	r6, r4
+	xor	r9, r4
 	; aes.ae:118: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
+	xor	r15, r12
+	xor	r5, r12
+	xor	r6, r12
+	xor	r9, r12
+	swpb	r12
+	bis	r4, r12
+	; aes.ae:164: t3 = mix_column(sbox[s3[31:24]], sbox[s0[23:16]], sbox[s1[15:8]], sbox[s2[7:0]]) ^ w[4 * round + 3]
+	xor	@r10+, r12
+	mov	r12, 4(sp)
+	dec	16(sp)
+	jnz	.Laes_encrypt_block_loop1
+.Laes_encrypt_block_done2:
+	; aes.ae:127: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
+	mov.b	2(sp), r15
+	mov.b	aes_sbox(r15), r15
+	mov	r7, r14
+	swpb	r14
+	mov.b	r14, r14
+	mov.b	aes_sbox(r14), r14
+	swpb	r14
+	bis	r15, r14
+	; aes.ae:170: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
+	mov	18(sp), r5
+	xor	162(r5), r14
+	; aes.ae:127: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
+	mov.b	r11, r15
+	mov.b	aes_sbox(r15), r15
+	mov	r8, r13
+	swpb	r13
+	mov.b	r13, r13
+	mov.b	aes_sbox(r13), r13
+	swpb	r13
+	bis	r15, r13
+	; aes.ae:170: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
+	xor	160(r5), r13
+	; aes.ae:127: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
+	mov.b	6(sp), r15
+	mov.b	aes_sbox(r15), r15
+	mov.b	3(sp), r12
+	mov.b	aes_sbox(r12), r12
+	swpb	r12
+	bis	r15, r12
+	; aes.ae:171: sub_shift(s1, s2, s3, s0) ^ w[4 * nr + 1],
+	xor	166(r5), r12
+	; aes.ae:127: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
+	mov.b	14(sp), r15
+	mov.b	aes_sbox(r15), r15
 	swpb	r11
-	bis	r12, r11
-	mov	r11, 8(sp)
-	swpb	r4
-	bis	r13, r4
-	; aes.ae:212: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	mov.b	r7, r15
-	mov	r15, 14(sp)
-	xor	r15, r7
-	swpb	r7
-	mov.b	aes_inv_sbox(r7), r10
-	mov	12(sp), r15
-	mov.b	aes_inv_sbox(r15), r12
-	mov.b	r6, r13
-	xor	r13, r6
-	swpb	r6
-	mov.b	aes_inv_sbox(r6), r9
-	mov	4(sp), r15
-	mov.b	aes_inv_sbox(r15), r15
+	mov.b	r11, r11
+	mov.b	aes_sbox(r11), r11
+	swpb	r11
+	bis	r15, r11
+	; aes.ae:171: sub_shift(s1, s2, s3, s0) ^ w[4 * nr + 1],
+	xor	164(r5), r11
+	; aes.ae:127: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
+	mov.b	4(sp), r15
+	mov.b	aes_sbox(r15), r15
+	mov.b	7(sp), r10
+	mov.b	aes_sbox(r10), r10
 	swpb	r10
-	bis	r12, r10
+	bis	r15, r10
+	; aes.ae:172: sub_shift(s2, s3, s0, s1) ^ w[4 * nr + 2],
+	xor	170(r5), r10
+	; aes.ae:127: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
+	mov.b	12(sp), r15
+	mov.b	aes_sbox(r15), r15
+	mov.b	15(sp), r9
+	mov.b	aes_sbox(r9), r9
 	swpb	r9
 	bis	r15, r9
-	; aes.ae:277: t2 = inv_mix_word(inv_sub_shift(s2, s1, s0, s3) ^ w[4 * (nr - r) + 2])
-	mov	10(sp), r12
-	xor	168(r12), r9
-	xor	170(r12), r10
-	; aes.ae:206: v = xtime(xtime(c[23:16] ^ c[7:0]))
-	mov.b	r10, r8
-	; aes.ae:205: u = xtime(xtime(c[31:24] ^ c[15:8]))
-	xor	r8, r10
-	swpb	r10
-	; aes.ae:206: v = xtime(xtime(c[23:16] ^ c[7:0]))
-	mov.b	r9, r5
-	; aes.ae:205: u = xtime(xtime(c[31:24] ^ c[15:8]))
-	xor	r5, r9
+	; aes.ae:172: sub_shift(s2, s3, s0, s1) ^ w[4 * nr + 2],
+	xor	168(r5), r9
+	; aes.ae:127: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
+	mov.b	r7, r7
+	mov.b	aes_sbox(r7), r15
+	mov.b	5(sp), r7
+	mov.b	aes_sbox(r7), r7
+	swpb	r7
+	bis	r15, r7
+	; aes.ae:173: sub_shift(s3, s0, s1, s2) ^ w[4 * nr + 3])
+	xor	174(r5), r7
+	; aes.ae:127: return cat(sbox[c0[31:24]], sbox[c1[23:16]], sbox[c2[15:8]], sbox[c3[7:0]])
+	mov.b	13(sp), r15
+	mov.b	aes_sbox(r15), r6
+	mov.b	r8, r8
+	mov.b	aes_sbox(r8), r15
+	swpb	r6
+	bis	r15, r6
+	; aes.ae:173: sub_shift(s3, s0, s1, s2) ^ w[4 * nr + 3])
+	xor	172(r5), r6
+	; aes.ae:170: return cat(sub_shift(s0, s1, s2, s3) ^ w[4 * nr],
+	mov	20(sp), r8
+	mov	r6, 0(r8)
+	mov	r7, 2(r8)
+	mov	r9, 4(r8)
+	mov	r10, 6(r8)
+	mov	r11, 8(r8)
+	mov	r12, 10(r8)
+	mov	r13, 12(r8)
+	mov	r14, 14(r8)
+	add	#22, sp
+	popm.w	#7, r10
+	ret
+	.size aes_encrypt_block, .-aes_encrypt_block
+
+
+; --- aes_decrypt_block: aes.decrypt_block
+;     frame 20 bytes (10 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1374 bytes of code
+	.section .text.aes_decrypt_block,"ax",@progbits
+	.global aes_decrypt_block
+	.type aes_decrypt_block, @function
+	.balign 2
+aes_decrypt_block:
+	pushm.w	#7, r10
+	sub	#20, sp
+	mov	r12, 16(sp)
+	mov	r14, 18(sp)
+	; aes.ae:258: s0 = b[127:96] ^ w[4 * nr]
+	mov	12(r13), r6
+	mov	r12, r5
+	xor	160(r5), r6
+	mov	14(r13), r12
+	xor	162(r5), r12
+	; aes.ae:259: s1 = b[95:64] ^ w[4 * nr + 1]
+	mov	8(r13), r14
+	xor	164(r5), r14
+	mov	10(r13), r10
+	xor	166(r5), r10
+	; aes.ae:260: s2 = b[63:32] ^ w[4 * nr + 2]
+	mov	4(r13), r11
+	xor	168(r5), r11
+	mov	6(r13), r7
+	xor	170(r5), r7
+	; aes.ae:261: s3 = b[31:0] ^ w[4 * nr + 3]
+	mov	@r13+, r9
+	xor	172(r5), r9
+	mov	@r13+, r8
+	xor	174(r5), r8
+	; aes.ae:262: @unroll(round_unroll)
+	mov	#9, 14(sp)
+	mov	r6, 10(sp)
+	mov	r12, 2(sp)
+	mov	r14, 12(sp)
+	; aes.ae:275: t0 = inv_mix_word(inv_sub_shift(s0, s3, s2, s1) ^ w[4 * (nr - r)])
+	add	#65520, r5
+	mov	r5, 8(sp)
+	; aes.ae:262: @unroll(round_unroll)
+.Laes_decrypt_block_loop1:
+	; aes.ae:212: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	mov.b	12(sp), r15
+	mov.b	aes_inv_sbox(r15), r15
+	mov.b	r11, r12
+	xor	r12, r11
+	swpb	r11
+	mov.b	aes_inv_sbox(r11), r13
+	swpb	r13
+	bis	r15, r13
+	; aes.ae:275: t0 = inv_mix_word(inv_sub_shift(s0, s3, s2, s1) ^ w[4 * (nr - r)])
+	mov	8(sp), r5
+	xor	160(r5), r13
+	; aes.ae:212: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	mov.b	r8, r15
+	mov.b	aes_inv_sbox(r15), r15
+	mov	2(sp), r11
+	mov.b	r11, r6
+	xor	r6, r11
+	swpb	r11
+	mov.b	aes_inv_sbox(r11), r14
+	swpb	r14
+	bis	r15, r14
+	; aes.ae:275: t0 = inv_mix_word(inv_sub_shift(s0, s3, s2, s1) ^ w[4 * (nr - r)])
+	xor	162(r5), r14
+	; aes.ae:212: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	mov.b	aes_inv_sbox(r12), r15
+	mov.b	r9, r11
+	xor	r11, r9
 	swpb	r9
-	mov	r10, r12
-	xor	r9, r12
-	; aes.ae:92: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r12, r15
-	rla.b	r15
-	sxt	r12
-	and	#6912, r12
+	mov.b	aes_inv_sbox(r9), r12
 	swpb	r12
-	xor	r12, r15
-	mov	r15, r11
-	rla.b	r11
+	bis	r15, r12
+	; aes.ae:276: t1 = inv_mix_word(inv_sub_shift(s1, s0, s3, s2) ^ w[4 * (nr - r) + 1])
+	xor	164(r5), r12
+	; aes.ae:212: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	mov.b	aes_inv_sbox(r6), r15
+	mov.b	r10, r6
+	xor	r6, r10
+	swpb	r10
+	mov.b	aes_inv_sbox(r10), r10
+	swpb	r10
+	bis	r15, r10
+	; aes.ae:276: t1 = inv_mix_word(inv_sub_shift(s1, s0, s3, s2) ^ w[4 * (nr - r) + 1])
+	xor	166(r5), r10
+	; aes.ae:212: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	mov.b	aes_inv_sbox(r11), r15
+	mov	10(sp), r4
+	mov.b	r4, r9
+	xor	r9, r4
+	swpb	r4
+	mov.b	aes_inv_sbox(r4), r11
+	swpb	r11
+	bis	r15, r11
+	; aes.ae:277: t2 = inv_mix_word(inv_sub_shift(s2, s1, s0, s3) ^ w[4 * (nr - r) + 2])
+	xor	168(r5), r11
+	; aes.ae:212: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	mov.b	aes_inv_sbox(r6), r15
+	mov.b	r7, r6
+	xor	r6, r7
+	swpb	r7
+	mov.b	aes_inv_sbox(r7), r7
+	swpb	r7
+	bis	r15, r7
+	; aes.ae:277: t2 = inv_mix_word(inv_sub_shift(s2, s1, s0, s3) ^ w[4 * (nr - r) + 2])
+	xor	170(r5), r7
+	; aes.ae:212: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	mov.b	aes_inv_sbox(r9), r15
+	mov.b	13(sp), r9
+	mov.b	aes_inv_sbox(r9), r9
+	swpb	r9
+	bis	r15, r9
+	; aes.ae:278: t3 = inv_mix_word(inv_sub_shift(s3, s2, s1, s0) ^ w[4 * (nr - r) + 3])
+	xor	172(r5), r9
+	; aes.ae:212: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	mov.b	aes_inv_sbox(r6), r15
+	swpb	r8
+	mov.b	r8, r8
+	mov.b	aes_inv_sbox(r8), r8
+	swpb	r8
+	bis	r15, r8
+	; aes.ae:278: t3 = inv_mix_word(inv_sub_shift(s3, s2, s1, s0) ^ w[4 * (nr - r) + 3])
+	xor	174(r5), r8
+	mov	r8, 6(sp)
+	; aes.ae:118: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
+	add	#65520, 8(sp)
+	; aes.ae:206: v = xtime(xtime(c[23:16] ^ c[7:0]))
+	mov.b	r13, r5
+	mov.b	r14, r4
+	mov	r4, r8
+	xor	r5, r8
+	; aes.ae:92: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
+	mov	r8, r15
+	rla.b	r15
+	sxt	r8
+	and	#6912, r8
+	swpb	r8
+	xor	r8, r15
+	mov	r15, r6
+	rla.b	r6
 	sxt	r15
 	and	#6912, r15
 	swpb	r15
-	xor	r15, r11
-	; aes.ae:206: v = xtime(xtime(c[23:16] ^ c[7:0]))
+	xor	r15, r6
+	; aes.ae:207: return mix_column(c[31:24] ^ u, c[23:16] ^ v, c[15:8] ^ u, c[7:0] ^ v)
+	mov	r5, r8
+	xor	r6, r8
+	; aes.ae:92: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
 	mov	r8, r15
+	rla.b	r15
+	mov	r15, 4(sp)
+	mov	r8, r15
+	sxt	r15
+	and	#6912, r15
+	swpb	r15
+	xor	r15, 4(sp)
+	; aes.ae:205: u = xtime(xtime(c[31:24] ^ c[15:8]))
+	xor	r5, r13
+	swpb	r13
+	xor	r4, r14
+	swpb	r14
+	mov	r14, r15
+	xor	r13, r15
+	; aes.ae:92: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
+	mov	r15, r5
+	rla.b	r5
+	sxt	r15
+	and	#6912, r15
+	swpb	r15
+	xor	r15, r5
+	mov	r5, r15
+	rla.b	r15
+	sxt	r5
+	and	#6912, r5
+	swpb	r5
 	xor	r5, r15
+	; aes.ae:207: return mix_column(c[31:24] ^ u, c[23:16] ^ v, c[15:8] ^ u, c[7:0] ^ v)
+	xor	r15, r13
+	xor	r6, r4
+	xor	r15, r14
+	; aes.ae:92: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
+	mov	r14, r15
+	rla.b	r15
+	mov	r14, r6
+	sxt	r6
+	and	#6912, r6
+	swpb	r6
+	xor	r6, r15
+	; aes.ae:121: xtime(a0) ^ a0 ^ a1 ^ a2 ^ xtime(a3))
+	mov	r15, r6
+	mov	r15, 0(sp)
+	xor	r14, r6
+	xor	r4, r6
+	xor	r13, r6
+	xor	4(sp), r6
+	; aes.ae:92: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
+	mov	r13, r5
+	rla.b	r5
+	mov	r13, r15
+	sxt	r15
+	and	#6912, r15
+	swpb	r15
+	xor	r15, r5
+	; aes.ae:120: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
+	mov	r14, r15
+	xor	r4, r15
+	xor	r5, r15
+	xor	4(sp), r15
+	xor	r8, r15
+	; aes.ae:118: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
+	swpb	r15
+	bis	r6, r15
+	mov	r15, 10(sp)
+	; aes.ae:92: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
+	mov	r4, r15
+	rla.b	r15
+	mov	r4, r6
+	sxt	r6
+	and	#6912, r6
+	swpb	r6
+	xor	r6, r15
+	; aes.ae:119: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
+	xor	r15, r14
+	xor	r5, r14
+	xor	r13, r14
+	xor	r8, r14
+	; aes.ae:118: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
+	mov	@sp, r6
+	xor	r15, r6
+	xor	r4, r6
+	xor	r13, r6
+	xor	r8, r6
+	swpb	r6
+	bis	r14, r6
+	mov	r6, 2(sp)
+	; aes.ae:206: v = xtime(xtime(c[23:16] ^ c[7:0]))
+	mov.b	r12, r6
+	mov.b	r10, r5
+	mov	r5, r14
+	xor	r6, r14
+	; aes.ae:92: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
+	mov	r14, r15
+	rla.b	r15
+	sxt	r14
+	and	#6912, r14
+	swpb	r14
+	xor	r14, r15
+	mov	r15, r13
+	rla.b	r13
+	sxt	r15
+	and	#6912, r15
+	swpb	r15
+	xor	r15, r13
+	; aes.ae:207: return mix_column(c[31:24] ^ u, c[23:16] ^ v, c[15:8] ^ u, c[7:0] ^ v)
+	mov	r6, r8
+	xor	r13, r8
+	; aes.ae:92: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
+	mov	r8, r14
+	rla.b	r14
+	mov	r8, r15
+	sxt	r15
+	and	#6912, r15
+	swpb	r15
+	xor	r15, r14
+	; aes.ae:205: u = xtime(xtime(c[31:24] ^ c[15:8]))
+	xor	r6, r12
+	swpb	r12
+	xor	r5, r10
+	swpb	r10
+	mov	r10, r15
+	xor	r12, r15
+	; aes.ae:92: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
+	mov	r15, r6
+	rla.b	r6
+	sxt	r15
+	and	#6912, r15
+	swpb	r15
+	xor	r15, r6
+	mov	r6, r15
+	rla.b	r15
+	sxt	r6
+	and	#6912, r6
+	swpb	r6
+	xor	r6, r15
+	; aes.ae:207: return mix_column(c[31:24] ^ u, c[23:16] ^ v, c[15:8] ^ u, c[7:0] ^ v)
+	xor	r15, r12
+	xor	r13, r5
+	xor	r15, r10
+	; aes.ae:92: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
+	mov	r10, r4
+	rla.b	r4
+	mov	r10, r15
+	sxt	r15
+	and	#6912, r15
+	swpb	r15
+	xor	r15, r4
+	; aes.ae:121: xtime(a0) ^ a0 ^ a1 ^ a2 ^ xtime(a3))
+	mov	r4, r15
+	xor	r10, r15
+	xor	r5, r15
+	xor	r12, r15
+	xor	r14, r15
+	; aes.ae:92: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
+	mov	r12, r6
+	rla.b	r6
+	mov	r12, r13
+	sxt	r13
+	and	#6912, r13
+	swpb	r13
+	xor	r13, r6
+	; aes.ae:120: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
+	mov	r10, r13
+	xor	r5, r13
+	xor	r6, r13
+	xor	r14, r13
+	xor	r8, r13
+	; aes.ae:118: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
+	swpb	r13
+	bis	r15, r13
+	mov	r13, 12(sp)
+	; aes.ae:92: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
+	mov	r5, r14
+	rla.b	r14
+	mov	r5, r15
+	sxt	r15
+	and	#6912, r15
+	swpb	r15
+	xor	r15, r14
+	; aes.ae:119: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
+	xor	r14, r10
+	xor	r6, r10
+	xor	r12, r10
+	xor	r8, r10
+	; aes.ae:118: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
+	xor	r14, r4
+	xor	r5, r4
+	xor	r12, r4
+	xor	r8, r4
+	swpb	r4
+	bis	r10, r4
+	mov	r4, r10
+	; aes.ae:206: v = xtime(xtime(c[23:16] ^ c[7:0]))
+	mov.b	r11, r8
+	mov.b	r7, r6
+	mov	r6, r14
+	xor	r8, r14
+	; aes.ae:92: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
+	mov	r14, r15
+	rla.b	r15
+	sxt	r14
+	and	#6912, r14
+	swpb	r14
+	xor	r14, r15
+	mov	r15, r13
+	rla.b	r13
+	sxt	r15
+	and	#6912, r15
+	swpb	r15
+	xor	r15, r13
+	; aes.ae:207: return mix_column(c[31:24] ^ u, c[23:16] ^ v, c[15:8] ^ u, c[7:0] ^ v)
+	mov	r8, r12
+	xor	r13, r12
+	; aes.ae:92: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
+	mov	r12, r14
+	rla.b	r14
+	mov	r12, r15
+	sxt	r15
+	and	#6912, r15
+	swpb	r15
+	xor	r15, r14
+	; aes.ae:205: u = xtime(xtime(c[31:24] ^ c[15:8]))
+	xor	r8, r11
+	swpb	r11
+	xor	r6, r7
+	swpb	r7
+	mov	r7, r15
+	xor	r11, r15
+	; aes.ae:92: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
+	mov	r15, r8
+	rla.b	r8
+	sxt	r15
+	and	#6912, r15
+	swpb	r15
+	xor	r15, r8
+	mov	r8, r15
+	rla.b	r15
+	sxt	r8
+	and	#6912, r8
+	swpb	r8
+	xor	r8, r15
+	; aes.ae:207: return mix_column(c[31:24] ^ u, c[23:16] ^ v, c[15:8] ^ u, c[7:0] ^ v)
+	mov	r11, r8
+	xor	r15, r8
+	xor	r13, r6
+	mov	r7, r5
+	xor	r15, r5
+	; aes.ae:92: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
+	mov	r5, r7
+	rla.b	r7
+	mov	r5, r15
+	sxt	r15
+	and	#6912, r15
+	swpb	r15
+	xor	r15, r7
+	; aes.ae:121: xtime(a0) ^ a0 ^ a1 ^ a2 ^ xtime(a3))
+	mov	r7, r15
+	xor	r5, r15
+	xor	r6, r15
+	xor	r8, r15
+	xor	r14, r15
+	; aes.ae:92: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
+	mov	r8, r13
+	rla.b	r13
+	mov	r8, r11
+	sxt	r11
+	and	#6912, r11
+	swpb	r11
+	xor	r11, r13
+	; aes.ae:120: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
+	mov	r5, r11
+	xor	r6, r11
+	xor	r13, r11
+	xor	r14, r11
+	xor	r12, r11
+	; aes.ae:118: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
+	swpb	r11
+	bis	r15, r11
+	; aes.ae:92: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
+	mov	r6, r14
+	rla.b	r14
+	mov	r6, r15
+	sxt	r15
+	and	#6912, r15
+	swpb	r15
+	xor	r15, r14
+	; aes.ae:119: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
+	xor	r14, r5
+	xor	r13, r5
+	xor	r8, r5
+	xor	r12, r5
+	; aes.ae:118: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
+	xor	r14, r7
+	xor	r6, r7
+	xor	r8, r7
+	xor	r12, r7
+	swpb	r7
+	bis	r5, r7
+	; aes.ae:206: v = xtime(xtime(c[23:16] ^ c[7:0]))
+	mov.b	r9, r12
+	mov	6(sp), r6
+	mov.b	r6, r5
+	mov	r5, r14
+	xor	r12, r14
+	; aes.ae:92: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
+	mov	r14, r15
+	rla.b	r15
+	sxt	r14
+	and	#6912, r14
+	swpb	r14
+	xor	r14, r15
+	mov	r15, r13
+	rla.b	r13
+	sxt	r15
+	and	#6912, r15
+	swpb	r15
+	xor	r15, r13
+	; aes.ae:207: return mix_column(c[31:24] ^ u, c[23:16] ^ v, c[15:8] ^ u, c[7:0] ^ v)
+	mov	r12, r8
+	xor	r13, r8
+	; aes.ae:92: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
+	mov	r8, r14
+	rla.b	r14
+	mov	r8, r15
+	sxt	r15
+	and	#6912, r15
+	swpb	r15
+	xor	r15, r14
+	; aes.ae:205: u = xtime(xtime(c[31:24] ^ c[15:8]))
+	xor	r12, r9
+	swpb	r9
+	xor	r5, r6
+	swpb	r6
+	mov	r6, r15
+	mov	r6, 6(sp)
+	xor	r9, r15
 	; aes.ae:92: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
 	mov	r15, r12
 	rla.b	r12
@@ -902,296 +1052,161 @@ aes_decrypt_block:
 	swpb	r12
 	xor	r12, r15
 	; aes.ae:207: return mix_column(c[31:24] ^ u, c[23:16] ^ v, c[15:8] ^ u, c[7:0] ^ v)
-	xor	r11, r10
-	xor	r15, r8
-	xor	r11, r9
-	xor	r15, r5
+	mov	r9, r6
+	xor	r15, r6
+	xor	r13, r5
+	mov	6(sp), r4
+	xor	r15, r4
 	; aes.ae:92: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r10, r15
-	rla.b	r15
-	mov	r10, r12
-	sxt	r12
-	and	#6912, r12
-	swpb	r12
-	xor	r12, r15
-	mov	r8, r6
-	rla.b	r6
-	mov	r8, r12
-	sxt	r12
-	and	#6912, r12
-	swpb	r12
-	xor	r12, r6
-	; aes.ae:118: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
-	mov	r15, r7
-	xor	r6, r7
-	xor	r8, r7
-	xor	r9, r7
-	xor	r5, r7
-	; aes.ae:119: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
-	xor	r10, r6
-	; aes.ae:92: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r9, r12
+	mov	r4, r12
 	rla.b	r12
-	mov	r9, r11
-	sxt	r11
-	and	#6912, r11
-	swpb	r11
-	xor	r11, r12
-	; aes.ae:119: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
-	xor	r12, r6
-	xor	r9, r6
-	xor	r5, r6
-	; aes.ae:120: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
-	mov	r10, r14
-	xor	r8, r14
-	xor	r12, r14
-	; aes.ae:92: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r5, r11
-	rla.b	r11
-	mov	r5, r12
-	sxt	r12
-	and	#6912, r12
-	swpb	r12
-	xor	r12, r11
-	; aes.ae:120: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
-	mov	r14, r12
-	xor	r11, r12
-	xor	r5, r12
+	mov	r4, r15
+	sxt	r15
+	and	#6912, r15
+	swpb	r15
+	xor	r15, r12
 	; aes.ae:121: xtime(a0) ^ a0 ^ a1 ^ a2 ^ xtime(a3))
-	xor	r10, r15
-	xor	r8, r15
-	xor	r9, r15
-	xor	r11, r15
+	mov	r12, r15
+	xor	r4, r15
+	xor	r5, r15
+	xor	r6, r15
+	xor	r14, r15
+	; aes.ae:92: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
+	mov	r6, r13
+	rla.b	r13
+	mov	r6, r9
+	sxt	r9
+	and	#6912, r9
+	swpb	r9
+	xor	r9, r13
+	; aes.ae:120: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
+	mov	r4, r9
+	xor	r5, r9
+	xor	r13, r9
+	xor	r14, r9
+	xor	r8, r9
 	; aes.ae:118: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
-	swpb	r7
-	bis	r6, r7
-	swpb	r12
-	bis	r15, r12
-	; aes.ae:212: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	mov.b	25(sp), r15
-	mov.b	aes_inv_sbox(r15), r6
-	mov	14(sp), r15
-	mov.b	aes_inv_sbox(r15), r11
-	mov.b	27(sp), r15
-	mov.b	aes_inv_sbox(r15), r9
-	mov.b	aes_inv_sbox(r13), r15
-	swpb	r6
-	bis	r11, r6
 	swpb	r9
 	bis	r15, r9
-	; aes.ae:278: t3 = inv_mix_word(inv_sub_shift(s3, s2, s1, s0) ^ w[4 * (nr - r) + 3])
-	mov	10(sp), r13
-	xor	172(r13), r9
-	xor	174(r13), r6
-	; aes.ae:206: v = xtime(xtime(c[23:16] ^ c[7:0]))
-	mov.b	r6, r8
-	; aes.ae:205: u = xtime(xtime(c[31:24] ^ c[15:8]))
-	xor	r8, r6
-	swpb	r6
-	; aes.ae:206: v = xtime(xtime(c[23:16] ^ c[7:0]))
-	mov.b	r9, r5
-	; aes.ae:205: u = xtime(xtime(c[31:24] ^ c[15:8]))
-	xor	r5, r9
-	swpb	r9
-	mov	r6, r13
-	xor	r9, r13
-	; aes.ae:92: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r13, r15
-	rla.b	r15
-	sxt	r13
-	and	#6912, r13
-	swpb	r13
-	xor	r13, r15
-	mov	r15, r11
-	rla.b	r11
-	sxt	r15
-	and	#6912, r15
-	swpb	r15
-	xor	r15, r11
-	; aes.ae:206: v = xtime(xtime(c[23:16] ^ c[7:0]))
-	mov	r8, r15
-	xor	r5, r15
-	; aes.ae:92: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r15, r13
-	rla.b	r13
-	sxt	r15
-	and	#6912, r15
-	swpb	r15
-	xor	r15, r13
-	mov	r13, r15
-	rla.b	r15
-	sxt	r13
-	and	#6912, r13
-	swpb	r13
-	xor	r13, r15
-	; aes.ae:207: return mix_column(c[31:24] ^ u, c[23:16] ^ v, c[15:8] ^ u, c[7:0] ^ v)
-	xor	r11, r6
-	xor	r15, r8
-	xor	r11, r9
-	xor	r15, r5
-	; aes.ae:92: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r6, r13
-	rla.b	r13
-	mov	r6, r15
-	sxt	r15
-	and	#6912, r15
-	swpb	r15
-	xor	r15, r13
-	mov	r8, r10
-	rla.b	r10
-	mov	r8, r15
-	sxt	r15
-	and	#6912, r15
-	swpb	r15
-	xor	r15, r10
-	; aes.ae:118: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
-	mov	r13, r15
-	xor	r10, r15
-	xor	r8, r15
-	xor	r9, r15
-	xor	r5, r15
-	mov	r15, 0(sp)
-	; aes.ae:119: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
-	xor	r6, r10
-	; aes.ae:92: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
-	mov	r9, r15
-	rla.b	r15
-	mov	r9, r11
-	sxt	r11
-	and	#6912, r11
-	swpb	r11
-	xor	r11, r15
-	; aes.ae:119: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
-	xor	r15, r10
-	xor	r9, r10
-	mov	r10, r11
-	xor	r5, r11
-	; aes.ae:120: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
-	mov	r6, r14
-	xor	r8, r14
-	xor	r15, r14
 	; aes.ae:92: return (a << 1) ^ ((0 - (a >> 7)) & 0x1b)
 	mov	r5, r15
 	rla.b	r15
-	mov	r5, r10
-	sxt	r10
-	and	#6912, r10
-	swpb	r10
-	xor	r10, r15
-	; aes.ae:120: a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3,
-	mov	r14, r10
-	xor	r15, r10
-	xor	r5, r10
-	; aes.ae:121: xtime(a0) ^ a0 ^ a1 ^ a2 ^ xtime(a3))
-	xor	r6, r13
-	xor	r8, r13
-	xor	r9, r13
-	xor	r15, r13
+	mov	r5, r14
+	sxt	r14
+	and	#6912, r14
+	swpb	r14
+	xor	r14, r15
+	; aes.ae:119: a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3,
+	xor	r15, r4
+	xor	r13, r4
+	xor	r6, r4
+	xor	r8, r4
 	; aes.ae:118: return cat(xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3,
-	mov	@sp, r15
-	swpb	r15
-	bis	r11, r15
-	swpb	r10
-	bis	r13, r10
-	add	#65520, 10(sp)
-	mov	20(sp), r6
-	mov	22(sp), r11
-	mov	r4, 26(sp)
-	mov	8(sp), r9
-	mov	r15, 24(sp)
-	dec	28(sp)
+	xor	r15, r12
+	xor	r5, r12
+	xor	r6, r12
+	xor	r8, r12
+	swpb	r12
+	bis	r4, r12
+	mov	r12, r8
+	dec	14(sp)
 	jz	.Laes_decrypt_block_near3
 	br	#.Laes_decrypt_block_loop1
 .Laes_decrypt_block_near3:
 .Laes_decrypt_block_done2:
 	; aes.ae:212: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	mov	r11, r15
-	swpb	r15
-	mov.b	r15, r15
-	mov.b	aes_inv_sbox(r15), r14
-	mov.b	24(sp), r15
-	mov.b	aes_inv_sbox(r15), r8
-	mov	r12, r15
-	swpb	r15
-	mov.b	r15, r15
-	mov.b	aes_inv_sbox(r15), r13
-	mov.b	26(sp), r15
+	mov.b	r8, r15
 	mov.b	aes_inv_sbox(r15), r15
+	mov.b	3(sp), r14
+	mov.b	aes_inv_sbox(r14), r14
 	swpb	r14
-	bis	r8, r14
+	bis	r15, r14
+	; aes.ae:285: return cat(inv_sub_shift(s0, s3, s2, s1) ^ w[0],
+	mov	16(sp), r6
+	xor	2(r6), r14
+	; aes.ae:212: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	mov.b	12(sp), r15
+	mov.b	aes_inv_sbox(r15), r15
+	mov	r11, r13
+	swpb	r13
+	mov.b	r13, r13
+	mov.b	aes_inv_sbox(r13), r13
 	swpb	r13
 	bis	r15, r13
 	; aes.ae:285: return cat(inv_sub_shift(s0, s3, s2, s1) ^ w[0],
-	mov	30(sp), r4
-	xor	@r4+, r13
-	xor	@r4+, r14
+	xor	@r6, r13
 	; aes.ae:212: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	mov	r9, r15
-	swpb	r15
-	mov.b	r15, r15
-	mov.b	aes_inv_sbox(r15), r8
-	mov.b	r11, r11
-	mov.b	aes_inv_sbox(r11), r5
-	mov	r10, r15
-	swpb	r15
-	mov.b	r15, r15
-	mov.b	aes_inv_sbox(r15), r11
+	mov.b	2(sp), r15
+	mov.b	aes_inv_sbox(r15), r15
+	mov	r10, r12
+	swpb	r12
 	mov.b	r12, r12
-	mov.b	aes_inv_sbox(r12), r15
-	swpb	r8
-	bis	r5, r8
+	mov.b	aes_inv_sbox(r12), r12
+	swpb	r12
+	bis	r15, r12
+	; aes.ae:286: inv_sub_shift(s1, s0, s3, s2) ^ w[1],
+	xor	6(r6), r12
+	; aes.ae:212: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	mov.b	r11, r11
+	mov.b	aes_inv_sbox(r11), r15
+	mov	r9, r11
+	swpb	r11
+	mov.b	r11, r11
+	mov.b	aes_inv_sbox(r11), r11
 	swpb	r11
 	bis	r15, r11
 	; aes.ae:286: inv_sub_shift(s1, s0, s3, s2) ^ w[1],
-	xor	@r4+, r11
-	xor	@r4+, r8
+	xor	4(r6), r11
 	; aes.ae:212: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	mov	r7, r15
-	swpb	r15
-	mov.b	r15, r15
-	mov.b	aes_inv_sbox(r15), r12
-	mov.b	r9, r9
-	mov.b	aes_inv_sbox(r9), r5
-	mov	r6, r15
-	swpb	r15
-	mov.b	r15, r15
-	mov.b	aes_inv_sbox(r15), r9
 	mov.b	r10, r10
 	mov.b	aes_inv_sbox(r10), r15
-	swpb	r12
-	bis	r5, r12
+	mov	r7, r10
+	swpb	r10
+	mov.b	r10, r10
+	mov.b	aes_inv_sbox(r10), r10
+	swpb	r10
+	bis	r15, r10
+	; aes.ae:287: inv_sub_shift(s2, s1, s0, s3) ^ w[2],
+	xor	10(r6), r10
+	; aes.ae:212: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	mov.b	r9, r9
+	mov.b	aes_inv_sbox(r9), r15
+	mov.b	11(sp), r9
+	mov.b	aes_inv_sbox(r9), r9
 	swpb	r9
 	bis	r15, r9
 	; aes.ae:287: inv_sub_shift(s2, s1, s0, s3) ^ w[2],
-	xor	@r4+, r9
-	xor	@r4+, r12
+	xor	8(r6), r9
 	; aes.ae:212: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
-	mov.b	25(sp), r15
-	mov.b	aes_inv_sbox(r15), r10
 	mov.b	r7, r7
-	mov.b	aes_inv_sbox(r7), r5
-	mov.b	27(sp), r15
+	mov.b	aes_inv_sbox(r7), r15
+	swpb	r8
+	mov.b	r8, r8
+	mov.b	aes_inv_sbox(r8), r8
+	swpb	r8
+	bis	r15, r8
+	; aes.ae:288: inv_sub_shift(s3, s2, s1, s0) ^ w[3])
+	xor	14(r6), r8
+	; aes.ae:212: return cat(inv_sbox[c0[31:24]], inv_sbox[c3[23:16]], inv_sbox[c2[15:8]], inv_sbox[c1[7:0]])
+	mov.b	13(sp), r15
 	mov.b	aes_inv_sbox(r15), r7
-	mov.b	r6, r6
-	mov.b	aes_inv_sbox(r6), r15
-	swpb	r10
-	bis	r5, r10
+	mov.b	10(sp), r15
+	mov.b	aes_inv_sbox(r15), r15
 	swpb	r7
 	bis	r15, r7
 	; aes.ae:288: inv_sub_shift(s3, s2, s1, s0) ^ w[3])
-	xor	@r4+, r7
-	xor	@r4+, r10
+	xor	12(r6), r7
 	; aes.ae:285: return cat(inv_sub_shift(s0, s3, s2, s1) ^ w[0],
-	mov	32(sp), r6
+	mov	18(sp), r6
 	mov	r7, 0(r6)
-	mov	r10, 2(r6)
+	mov	r8, 2(r6)
 	mov	r9, 4(r6)
-	mov	r12, 6(r6)
+	mov	r10, 6(r6)
 	mov	r11, 8(r6)
-	mov	r8, 10(r6)
+	mov	r12, 10(r6)
 	mov	r13, 12(r6)
 	mov	r14, 14(r6)
-	add	#34, sp
+	add	#20, sp
 	popm.w	#7, r10
 	ret
 	.size aes_decrypt_block, .-aes_decrypt_block

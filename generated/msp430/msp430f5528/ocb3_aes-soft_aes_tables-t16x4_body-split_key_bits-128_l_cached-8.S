@@ -494,238 +494,226 @@ ocb3_key_setup:
 
 
 ; --- ocb3_encrypt_with: ocb3.encrypt_with
-;     frame 218 bytes (52 spill slots, locals 112), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2566 bytes of code
+;     frame 220 bytes (53 spill slots, locals 112), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2598 bytes of code
 	.section .text.ocb3_encrypt_with,"ax",@progbits
 	.global ocb3_encrypt_with
 	.type ocb3_encrypt_with, @function
 	.balign 2
 ocb3_encrypt_with:
 	pushm.w	#7, r10
-	sub	#218, sp
+	sub	#220, sp
 	; ocb3.ae:206: offset = initial_offset(ks, nonce, len(tag))
-	mov	248(sp), 106(sp)
-	mov	#0, 108(sp)
+	mov	250(sp), 108(sp)
+	mov	#0, 110(sp)
 	mov	sp, r10
-	add	#106, r10
+	add	#108, r10
 	mov	sp, r11
-	add	#122, r11
+	add	#124, r11
 	mov	r11, 0(sp)
-	mov	r12, 94(sp)
-	mov	r13, 68(sp)
+	mov	r13, 72(sp)
+	mov	r12, 86(sp)
 	mov	r14, r13
 	mov	r15, r14
 	mov	r10, r15
 	call	#ocb3_initial_offset
-	mov	240(sp), 80(sp)
-	mov	80(sp), r15
-	rrum.w	#4, r15
-	mov	r15, 80(sp)
 	; ocb3.ae:213: for i in 0..full {
-	mov	#0, 62(sp)
-	mov	122(sp), r14
-	mov	124(sp), r13
-	mov	126(sp), r12
-	mov	128(sp), r11
-	mov	130(sp), r8
-	mov	132(sp), r7
-	mov	134(sp), r6
-	mov	136(sp), r5
-	mov	#0, 64(sp)
-	mov	#0, 66(sp)
-	mov	#0, 60(sp)
+	mov	72(sp), r14
+	mov	46(r14), 16(sp)
+	mov	44(r14), 22(sp)
+	mov	42(r14), 20(sp)
+	mov	40(r14), 18(sp)
+	mov	38(r14), r9
+	mov	36(r14), r8
+	mov	34(r14), r7
+	mov	32(r14), 106(sp)
+	mov	#0, 10(sp)
+	mov	#0, 12(sp)
+	mov	#0, 14(sp)
+	mov	#0, 36(sp)
 	mov	#0, 40(sp)
-	mov	#0, 38(sp)
-	mov	#0, 32(sp)
-	mov	#0, 30(sp)
-	mov	#0, 28(sp)
-	mov	68(sp), r4
-	mov	32(r4), 8(sp)
-	mov	34(r4), 6(sp)
-	mov	36(r4), 4(sp)
-	mov	38(r4), 2(sp)
-	mov	40(r4), r10
-	mov	42(r4), r9
-	mov	44(r4), r4
-	mov	68(sp), r15
-	mov	46(r15), r15
-	cmp	80(sp), 62(sp)
+	mov	#0, 68(sp)
+	mov	#0, 42(sp)
+	mov	#0, 44(sp)
+	mov	138(sp), r14
+	mov	136(sp), r13
+	mov	134(sp), r12
+	mov	132(sp), r11
+	mov	130(sp), r10
+	mov	128(sp), r4
+	mov	126(sp), r5
+	mov	124(sp), r6
+	mov	#0, 66(sp)
+	; ocb3.ae:206: offset = initial_offset(ks, nonce, len(tag))
+	mov	242(sp), 70(sp)
+	mov	70(sp), r15
+	rrum.w	#4, r15
+	mov	r15, 70(sp)
+	; ocb3.ae:213: for i in 0..full {
+	cmp	r15, 66(sp)
 	jnc	.Locb3_encrypt_with_near40
 	br	#.Locb3_encrypt_with_done2
 .Locb3_encrypt_with_near40:
 .Locb3_encrypt_with_loop1:
-	xor	8(sp), r14
-	mov	r14, 44(sp)
-	xor	6(sp), r13
-	mov	r13, 42(sp)
-	xor	4(sp), r12
-	mov	r12, 36(sp)
-	xor	2(sp), r11
+	xor	16(sp), r14
+	mov	r14, 26(sp)
+	xor	22(sp), r13
+	mov	r13, 30(sp)
+	xor	20(sp), r12
+	mov	r12, 32(sp)
+	xor	18(sp), r11
 	mov	r11, 34(sp)
-	xor	r10, r8
-	mov	r8, 22(sp)
-	xor	r9, r7
-	mov	r7, 20(sp)
-	xor	r4, r6
-	mov	r6, 18(sp)
-	xor	r15, r5
-	mov	r5, 16(sp)
-	mov	62(sp), r15
+	xor	r9, r10
+	mov	r10, 38(sp)
+	xor	r8, r4
+	mov	r4, 46(sp)
+	xor	r7, r5
+	mov	r5, 48(sp)
+	xor	106(sp), r6
+	mov	r6, 50(sp)
+	mov	66(sp), r15
 	and	#4095, r15
 	rlam.w	#4, r15
 	mov	r15, 58(sp)
-	mov	r15, r7
-	add	238(sp), r7
-	bit	#1, r7
+	mov	r15, r8
+	add	240(sp), r8
+	bit	#1, r8
 	jnz	.Locb3_encrypt_with_bytes3
 .Locb3_encrypt_with_words4:
-	mov	@r7+, r8
-	mov	@r7+, r9
-	mov	@r7+, r10
-	mov	@r7+, r11
-	mov	@r7+, r12
-	mov	@r7+, r13
-	mov	@r7+, r14
-	mov	@r7+, r15
+	mov	14(r8), r15
+	mov	12(r8), r14
+	mov	10(r8), r13
+	mov	8(r8), r12
+	mov	6(r8), r11
+	mov	4(r8), r10
+	mov	2(r8), r9
+	mov	@r8, r8
 	jmp	.Locb3_encrypt_with_join5
 .Locb3_encrypt_with_bytes3:
 	mov	sp, r12
-	add	#138, r12
+	add	#140, r12
 	mov	r12, r13
 	mov	#16, r14
 .Locb3_encrypt_with_cpy6:
-	mov.b	@r7, r15
-	inc	r7
+	mov.b	@r8, r15
 	mov.b	r15, 0(r13)
 	inc	r13
+	inc	r8
 	dec	r14
 	jnz	.Locb3_encrypt_with_cpy6
-	mov	r12, r7
+	mov	r12, r8
 	jmp	.Locb3_encrypt_with_words4
 .Locb3_encrypt_with_join5:
 	swpb	r8
-	xor	r8, 28(sp)
-	; ocb3.ae:52: if v[15:0] == 0 {
-	xor	16(sp), r8
-	; ocb3.ae:213: for i in 0..full {
+	xor	r8, 10(sp)
 	swpb	r9
-	xor	r9, 30(sp)
-	; ocb3.ae:52: if v[15:0] == 0 {
-	xor	18(sp), r9
-	; ocb3.ae:213: for i in 0..full {
+	xor	r9, 12(sp)
 	swpb	r10
-	xor	r10, 32(sp)
-	; ocb3.ae:52: if v[15:0] == 0 {
-	xor	20(sp), r10
-	; ocb3.ae:213: for i in 0..full {
+	xor	r10, 14(sp)
 	swpb	r11
-	xor	r11, 38(sp)
-	; ocb3.ae:52: if v[15:0] == 0 {
-	xor	22(sp), r11
-	; ocb3.ae:213: for i in 0..full {
+	xor	r11, 36(sp)
 	swpb	r12
 	xor	r12, 40(sp)
-	; ocb3.ae:52: if v[15:0] == 0 {
-	xor	34(sp), r12
-	; ocb3.ae:213: for i in 0..full {
 	swpb	r13
-	xor	r13, 60(sp)
-	; ocb3.ae:52: if v[15:0] == 0 {
-	xor	36(sp), r13
-	; ocb3.ae:213: for i in 0..full {
+	xor	r13, 68(sp)
 	swpb	r14
-	xor	r14, 66(sp)
-	; ocb3.ae:52: if v[15:0] == 0 {
-	xor	42(sp), r14
-	; ocb3.ae:213: for i in 0..full {
+	xor	r14, 42(sp)
 	swpb	r15
-	xor	r15, 64(sp)
+	xor	r15, 44(sp)
 	; ocb3.ae:52: if v[15:0] == 0 {
-	xor	44(sp), r15
+	xor	26(sp), r8
+	xor	30(sp), r9
+	xor	32(sp), r10
+	xor	34(sp), r11
+	xor	38(sp), r12
+	xor	46(sp), r13
+	xor	48(sp), r14
+	xor	50(sp), r15
 	; ocb3.ae:217: u = E.encrypt_block(ks, p ^ offset)
-	mov	r15, 106(sp)
-	mov	r14, 108(sp)
-	mov	r13, 110(sp)
-	mov	r12, 112(sp)
-	mov	r11, 114(sp)
-	mov	r10, 116(sp)
-	mov	r9, 118(sp)
-	mov	r8, 120(sp)
+	mov	r15, 108(sp)
+	mov	r14, 110(sp)
+	mov	r13, 112(sp)
+	mov	r12, 114(sp)
+	mov	r11, 116(sp)
+	mov	r10, 118(sp)
+	mov	r9, 120(sp)
+	mov	r8, 122(sp)
 	; ocb3.ae:213: for i in 0..full {
-	mov	62(sp), r9
-	add	#2, r9
+	mov	66(sp), r8
+	add	#2, r8
 	mov	#0, r10
 	addc	#0, r10
 	; ocb3.ae:52: if v[15:0] == 0 {
-	mov	r9, r15
+	mov	r8, r15
 	sub	#1, r15
-	clr	r8
-	adc	r8
-	xor	#1, r8
+	clr	r9
+	adc	r9
+	xor	#1, r9
 	; ocb3.ae:217: u = E.encrypt_block(ks, p ^ offset)
-	mov	sp, r13
-	add	#106, r13
 	mov	sp, r14
-	add	#154, r14
-	mov	94(sp), r12
+	add	#156, r14
+	mov	sp, r13
+	add	#108, r13
+	mov	86(sp), r12
 	call	#ocb3_E_encrypt_block
 	; ocb3.ae:52: if v[15:0] == 0 {
-	tst	r8
+	tst	r9
 	jz	.Locb3_encrypt_with_else8
-	mov	#16, r11
-	mov	#0, r13
-	mov	r10, r9
-	mov	#0, r10
-	jmp	.Locb3_encrypt_with_endif9
-.Locb3_encrypt_with_else8:
 	mov	#0, r11
 	mov	#0, r13
+	mov	#16, r4
+	jmp	.Locb3_encrypt_with_endif9
+.Locb3_encrypt_with_else8:
+	mov	r10, r11
+	mov	r8, r10
+	mov	#0, r13
+	mov	#0, r4
 .Locb3_encrypt_with_endif9:
-	mov.b	r9, r15
+	mov.b	r10, r15
 	; ocb3.ae:56: if v[7:0] == 0 {
 	sub	#1, r15
 	clr	r15
 	adc	r15
+	xor	#1, r15
 	; ocb3.ae:52: if v[15:0] == 0 {
-	mov	44(sp), r14
-	xor	154(sp), r14
-	mov	r14, 56(sp)
-	mov	42(sp), r14
-	xor	156(sp), r14
-	mov	r14, 54(sp)
-	mov	36(sp), r14
-	xor	158(sp), r14
-	mov	r14, 52(sp)
-	mov	34(sp), r14
-	xor	160(sp), r14
-	mov	r14, 50(sp)
-	mov	22(sp), r14
-	xor	162(sp), r14
-	mov	r14, 48(sp)
-	mov	20(sp), r14
-	xor	164(sp), r14
-	mov	r14, 46(sp)
-	mov	18(sp), r14
-	xor	166(sp), r14
-	mov	r14, 26(sp)
-	mov	16(sp), r14
+	mov	26(sp), r14
+	xor	170(sp), r14
+	mov	r14, 64(sp)
+	mov	30(sp), r14
 	xor	168(sp), r14
+	mov	r14, 62(sp)
+	mov	32(sp), r14
+	xor	166(sp), r14
+	mov	r14, 60(sp)
+	mov	34(sp), r14
+	xor	164(sp), r14
+	mov	r14, 56(sp)
+	mov	38(sp), r14
+	xor	162(sp), r14
+	mov	r14, 54(sp)
+	mov	46(sp), r14
+	xor	160(sp), r14
+	mov	r14, 52(sp)
+	mov	48(sp), r14
+	xor	158(sp), r14
+	mov	r14, 28(sp)
+	mov	50(sp), r14
+	xor	156(sp), r14
 	mov	r14, 24(sp)
 	; ocb3.ae:56: if v[7:0] == 0 {
-	xor	#1, r15
 	tst	r15
 	jz	.Locb3_encrypt_with_else10
-	add	#8, r11
+	add	#8, r4
 	addc	#0, r13
 	swpb	r10
-	mov	r10, r12
-	swpb	r9
-	xor.b	r9, r12
-	xor	r10, r12
-	mov.b	r10, r10
+	swpb	r11
+	mov	r11, r12
+	xor.b	r10, r12
+	xor	r11, r12
+	mov.b	r11, r11
 	jmp	.Locb3_encrypt_with_endif11
 .Locb3_encrypt_with_else10:
-	mov	r9, r12
+	mov	r10, r12
 .Locb3_encrypt_with_endif11:
 	mov	r12, r15
 	and	#15, r15
@@ -736,20 +724,21 @@ ocb3_encrypt_with:
 	xor	#1, r15
 	tst	r15
 	jz	.Locb3_encrypt_with_else12
-	add	#4, r11
-	addc	#0, r13
-	mov	r10, r14
-	and	#15, r14
+	mov	r11, r14
+	rrum.w	#4, r14
 	rrum.w	#4, r12
-	swpb	r14
-	rlam.w	#4, r14
-	bis	r12, r14
-	rrum.w	#4, r10
+	and	#15, r11
+	swpb	r11
+	rlam.w	#4, r11
+	bis	r12, r11
+	add	#4, r4
+	addc	#0, r13
 	jmp	.Locb3_encrypt_with_endif13
 .Locb3_encrypt_with_else12:
-	mov	r12, r14
+	mov	r11, r14
+	mov	r12, r11
 .Locb3_encrypt_with_endif13:
-	mov	r14, r15
+	mov	r11, r15
 	and	#3, r15
 	; ocb3.ae:64: if v[1:0] == 0 {
 	sub	#1, r15
@@ -758,380 +747,386 @@ ocb3_encrypt_with:
 	xor	#1, r15
 	tst	r15
 	jz	.Locb3_encrypt_with_else14
-	rrum.w	#2, r14
-	and	#3, r10
-	swpb	r10
-	rlam.w	#4, r10
-	rlam.w	#2, r10
-	bis	r14, r10
-	add	#2, r11
+	rrum.w	#2, r11
+	and	#3, r14
+	swpb	r14
+	rlam.w	#4, r14
+	rlam.w	#2, r14
+	bis	r11, r14
+	add	#2, r4
 	addc	#0, r13
 	jmp	.Locb3_encrypt_with_endif15
 .Locb3_encrypt_with_else14:
-	mov	r14, r10
+	mov	r11, r14
 .Locb3_encrypt_with_endif15:
-	and	#1, r10
+	and	#1, r14
 	; ocb3.ae:68: if v[0] == 0 {
-	xor	#1, r10
-	tst	r10
+	xor	#1, r14
+	tst	r14
 	jz	.Locb3_encrypt_with_else16
-	add	#1, r11
+	add	#1, r4
 	addc	#0, r13
-	mov	r11, 12(sp)
 	jmp	.Locb3_encrypt_with_endif17
 .Locb3_encrypt_with_else16:
-	mov	r11, 12(sp)
 .Locb3_encrypt_with_endif17:
-	mov	12(sp), r12
-	mov	r12, r15
+	mov	r4, r15
 	sub	#8, r15
 	mov	r13, r15
 	subc	#0, r15
-	subc	r14, r14
-	mov	r12, r15
-	xor	#7, r15
-	and	r14, r15
-	xor	#7, r15
-	mov	#2, r10
-	add	r15, r10
-	rlam.w	#3, r10
-	rla	r10
-	add	68(sp), r10
-	mov	#7, r15
-	sub	r12, r15
-	mov	#0, r15
-	subc	r13, r15
-	clr	r11
-	adc	r11
-	xor	#1, r11
+	subc	r15, r15
+	mov	r4, r14
+	xor	#7, r14
+	and	r15, r14
+	xor	#7, r14
+	mov	#2, r15
+	add	r14, r15
+	rlam.w	#3, r15
+	rla	r15
+	mov	#7, r14
+	sub	r4, r14
+	mov	#0, r14
+	subc	r13, r14
+	clr	r14
+	adc	r14
+	xor	#1, r14
+	add	72(sp), r15
 	; ocb3.ae:108: if k > last {
-	mov	2(r10), r12
-	mov	4(r10), r13
-	mov	6(r10), r14
-	mov	8(r10), r15
-	mov	10(r10), r5
-	mov	12(r10), r4
-	mov	14(r10), r7
-	tst	r11
+	mov	14(r15), r13
+	mov	12(r15), r8
+	mov	10(r15), r7
+	mov	8(r15), r6
+	mov	6(r15), r12
+	mov	4(r15), r11
+	mov	2(r15), r10
+	tst	r14
 	jz	.Locb3_encrypt_with_else18
 	; ocb3.ae:109: for j in last..k {
-	mov	@r10, 8(sp)
-	mov	r12, 6(sp)
-	mov	r13, 4(sp)
-	mov	r14, 2(sp)
-	mov	#7, 10(sp)
-	cmp	12(sp), 10(sp)
+	mov	@r15, r9
+	mov	#7, r5
+	cmp	r4, r5
 	jc	.Locb3_encrypt_with_done21
 .Locb3_encrypt_with_loop20:
-	mov	8(sp), r6
+	mov	r9, r15
+	and	#32767, r15
+	rlam.w	#1, r15
+	mov	r13, r14
+	swpb	r14
+	mov.b	r14, r14
+	rrum.w	#4, r14
+	rrum.w	#3, r14
+	; ocb3.ae:44: return (s << 1) ^ (if s[127] == 1 then 0x87 as u128 else 0)
+	inv	r14
+	inc	r14
+	and	#135, r14
+	xor	r14, r15
+	; ocb3.ae:109: for j in last..k {
+	mov	r10, r14
+	and	#32767, r14
+	rlam.w	#1, r14
+	swpb	r9
+	mov.b	r9, r9
+	rrum.w	#4, r9
+	rrum.w	#3, r9
+	bis	r9, r14
+	mov	r11, r9
+	and	#32767, r9
+	rlam.w	#1, r9
+	swpb	r10
+	mov.b	r10, r10
+	rrum.w	#4, r10
+	rrum.w	#3, r10
+	bis	r10, r9
+	mov	r12, r10
+	and	#32767, r10
+	rlam.w	#1, r10
+	swpb	r11
+	mov.b	r11, r11
+	rrum.w	#4, r11
+	rrum.w	#3, r11
+	bis	r11, r10
+	mov	r6, r11
+	and	#32767, r11
+	rlam.w	#1, r11
+	swpb	r12
+	mov.b	r12, r12
+	rrum.w	#4, r12
+	rrum.w	#3, r12
+	bis	r12, r11
+	mov	r7, r12
+	and	#32767, r12
+	rlam.w	#1, r12
+	swpb	r6
+	mov.b	r6, r6
+	rrum.w	#4, r6
+	rrum.w	#3, r6
+	bis	r6, r12
+	mov	r8, r6
 	and	#32767, r6
 	rlam.w	#1, r6
-	mov	6(sp), r8
-	and	#32767, r8
-	mov.b	9(sp), r14
-	rrum.w	#4, r14
-	rrum.w	#3, r14
-	rlam.w	#1, r8
-	bis	r14, r8
-	mov	4(sp), r9
-	and	#32767, r9
-	mov.b	7(sp), r14
-	rrum.w	#4, r14
-	rrum.w	#3, r14
-	rlam.w	#1, r9
-	bis	r14, r9
-	mov	2(sp), r10
-	and	#32767, r10
-	mov.b	5(sp), r14
-	rrum.w	#4, r14
-	rrum.w	#3, r14
-	rlam.w	#1, r10
-	bis	r14, r10
-	mov	r15, r11
-	and	#32767, r11
-	mov.b	3(sp), r14
-	rrum.w	#4, r14
-	rrum.w	#3, r14
-	rlam.w	#1, r11
-	bis	r14, r11
-	mov	r5, r12
-	and	#32767, r12
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#4, r15
-	rrum.w	#3, r15
-	rlam.w	#1, r12
-	bis	r15, r12
-	mov	r4, r13
-	and	#32767, r13
-	swpb	r5
-	mov.b	r5, r15
-	rrum.w	#4, r15
-	rrum.w	#3, r15
-	rlam.w	#1, r13
-	bis	r15, r13
-	mov	r7, r14
-	and	#32767, r14
-	swpb	r4
-	mov.b	r4, r15
-	rrum.w	#4, r15
-	rrum.w	#3, r15
-	rlam.w	#1, r14
-	bis	r15, r14
 	swpb	r7
-	mov.b	r7, r15
-	rrum.w	#4, r15
-	rrum.w	#3, r15
+	mov.b	r7, r7
+	rrum.w	#4, r7
+	rrum.w	#3, r7
+	bis	r7, r6
+	and	#32767, r13
+	rlam.w	#1, r13
+	swpb	r8
+	mov.b	r8, r8
+	rrum.w	#4, r8
+	rrum.w	#3, r8
+	bis	r8, r13
 	; ocb3.ae:44: return (s << 1) ^ (if s[127] == 1 then 0x87 as u128 else 0)
-	inv	r15
-	inc	r15
-	and	#135, r15
-	xor	r15, r6
-	mov	r6, 8(sp)
-	mov	r8, 6(sp)
-	mov	r9, 4(sp)
-	mov	r10, 2(sp)
-	mov	r11, r15
-	mov	r12, r5
-	mov	r13, r4
-	mov	r14, r7
-	add	#1, 10(sp)
-	cmp	12(sp), 10(sp)
+	add	#1, r5
+	mov	r6, r8
+	mov	r12, r7
+	mov	r11, r6
+	mov	r10, r12
+	mov	r9, r11
+	mov	r14, r10
+	mov	r15, r9
+	cmp	r4, r5
 	jnc	.Locb3_encrypt_with_loop20
 .Locb3_encrypt_with_done21:
-	mov	r15, 14(sp)
-	mov	r5, r9
-	mov	r7, r15
+	mov	r13, 16(sp)
+	mov	r12, 2(sp)
+	mov	r11, 4(sp)
+	mov	r10, 6(sp)
+	mov	r9, 8(sp)
 	jmp	.Locb3_encrypt_with_endif19
 .Locb3_encrypt_with_else18:
-	mov	@r10, 8(sp)
-	mov	r12, 6(sp)
-	mov	r13, 4(sp)
-	mov	r14, 2(sp)
-	mov	r15, 14(sp)
-	mov	r5, r9
-	mov	r7, r15
+	mov	r13, 16(sp)
+	mov	r12, 2(sp)
+	mov	r11, 4(sp)
+	mov	r10, 6(sp)
+	mov	@r15, 8(sp)
 .Locb3_encrypt_with_endif19:
 	; ocb3.ae:220: store_be(ct, off, u ^ offset)
-	mov	24(sp), r5
-	mov	26(sp), r6
-	mov	46(sp), r7
-	mov	48(sp), r8
-	mov	50(sp), r10
-	mov	52(sp), r11
-	mov	54(sp), r13
-	mov	56(sp), r14
-	mov	58(sp), r12
-	add	242(sp), r12
-	bit	#1, r12
+	mov	58(sp), r13
+	add	244(sp), r13
+	mov	24(sp), r15
+	mov	28(sp), r14
+	mov	52(sp), r12
+	mov	54(sp), r11
+	mov	56(sp), r10
+	mov	60(sp), r9
+	mov	62(sp), r5
+	mov	64(sp), r4
+	bit	#1, r13
+	swpb	r4
 	swpb	r5
-	swpb	r6
-	swpb	r7
-	swpb	r8
+	swpb	r9
 	swpb	r10
 	swpb	r11
-	swpb	r13
+	swpb	r12
 	swpb	r14
+	swpb	r15
 	jnz	.Locb3_encrypt_with_bytes22
-	mov	r5, 0(r12)
-	mov	r6, 2(r12)
-	mov	r7, 4(r12)
-	mov	r8, 6(r12)
-	mov	r10, 8(r12)
-	mov	r11, 10(r12)
-	mov	r13, 12(r12)
-	mov	r14, 14(r12)
+	mov	r4, 0(r13)
+	mov	r5, 2(r13)
+	mov	r9, 4(r13)
+	mov	r10, 6(r13)
+	mov	r11, 8(r13)
+	mov	r12, 10(r13)
+	mov	r14, 12(r13)
+	mov	r15, 14(r13)
 	jmp	.Locb3_encrypt_with_stored23
 .Locb3_encrypt_with_bytes22:
-	mov	r5, 138(sp)
-	mov	r6, 140(sp)
-	mov	r7, 142(sp)
-	mov	r8, 144(sp)
+	mov	r4, 140(sp)
+	mov	r5, 142(sp)
+	mov	r9, 144(sp)
 	mov	r10, 146(sp)
 	mov	r11, 148(sp)
-	mov	r13, 150(sp)
+	mov	r12, 150(sp)
 	mov	r14, 152(sp)
-	mov	sp, r13
-	add	#138, r13
-	mov	#16, r14
+	mov	r15, 154(sp)
+	mov	#16, r15
+	mov	sp, r14
+	add	#140, r14
 .Locb3_encrypt_with_cpy24:
-	mov.b	@r13, 0(r12)
+	mov.b	@r14, 0(r13)
+	inc	r14
 	inc	r13
-	inc	r12
-	dec	r14
+	dec	r15
 	jnz	.Locb3_encrypt_with_cpy24
 .Locb3_encrypt_with_stored23:
-	mov	44(sp), r14
-	mov	42(sp), r13
-	mov	36(sp), r12
+	add	#1, 66(sp)
+	mov	r8, 22(sp)
+	mov	r7, 20(sp)
+	mov	r6, 18(sp)
+	mov	2(sp), r9
+	mov	4(sp), r8
+	mov	6(sp), r7
+	mov	8(sp), 106(sp)
+	mov	26(sp), r14
+	mov	30(sp), r13
+	mov	32(sp), r12
 	mov	34(sp), r11
-	mov	22(sp), r8
-	mov	20(sp), r7
-	mov	18(sp), r6
-	mov	16(sp), r5
-	mov	14(sp), r10
-	add	#1, 62(sp)
-	cmp	80(sp), 62(sp)
+	mov	38(sp), r10
+	mov	46(sp), r4
+	mov	48(sp), r5
+	mov	50(sp), r6
+	cmp	70(sp), 66(sp)
 	jc	.Locb3_encrypt_with_near41
 	br	#.Locb3_encrypt_with_loop1
 .Locb3_encrypt_with_near41:
 .Locb3_encrypt_with_done2:
-	mov	80(sp), r9
-	rlam.w	#4, r9
-	mov	240(sp), r10
-	sub	r9, r10
+	mov	70(sp), r15
+	rlam.w	#4, r15
+	mov	r15, 70(sp)
+	sub	r15, 242(sp)
 	subc	r15, r15
-	mov	r15, 72(sp)
-	mov	r10, r15
+	mov	r15, 74(sp)
+	mov	242(sp), r15
 	sub	#1, r15
-	clr	r4
-	adc	r4
-	mov	72(sp), r15
+	clr	r9
+	adc	r9
+	mov	74(sp), r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
-	bis	r15, r4
+	bis	r15, r9
 	; ocb3.ae:223: if r != 0 {
-	tst	r4
+	tst	r9
 	jz	.Locb3_encrypt_with_else25
-	mov	68(sp), r4
-	xor	14(r4), r5
-	mov	r5, 104(sp)
-	xor	12(r4), r6
-	mov	r6, 102(sp)
-	xor	10(r4), r7
-	mov	r7, 100(sp)
-	xor	8(r4), r8
-	mov	r8, 98(sp)
-	xor	6(r4), r11
-	mov	r11, 70(sp)
-	xor	4(r4), r12
-	mov	r12, 74(sp)
-	xor	2(r4), r13
-	mov	r13, 76(sp)
-	xor	@r4, r14
-	mov	r14, 78(sp)
+	mov	72(sp), r9
+	xor	14(r9), r14
+	mov	r14, 104(sp)
+	xor	12(r9), r13
+	mov	r13, 102(sp)
+	xor	10(r9), r12
+	mov	r12, 100(sp)
+	xor	8(r9), r11
+	mov	r11, 98(sp)
+	xor	6(r9), r10
+	mov	r10, 96(sp)
+	xor	4(r9), r4
+	mov	r4, 94(sp)
+	xor	2(r9), r5
+	mov	r5, 92(sp)
+	xor	@r9, r6
+	mov	r6, 90(sp)
 	; ocb3.ae:225: pad = E.encrypt_block(ks, offset)
-	mov	78(sp), 106(sp)
-	mov	76(sp), 108(sp)
-	mov	74(sp), 110(sp)
-	mov	70(sp), 112(sp)
-	mov	98(sp), 114(sp)
-	mov	100(sp), 116(sp)
-	mov	102(sp), 118(sp)
-	mov	104(sp), 120(sp)
-	mov	sp, r13
-	add	#106, r13
+	mov	90(sp), 108(sp)
+	mov	92(sp), 110(sp)
+	mov	94(sp), 112(sp)
+	mov	96(sp), 114(sp)
+	mov	98(sp), 116(sp)
+	mov	100(sp), 118(sp)
+	mov	102(sp), 120(sp)
+	mov	104(sp), 122(sp)
 	mov	sp, r14
-	add	#170, r14
-	mov	94(sp), r12
+	add	#172, r14
+	mov	sp, r13
+	add	#108, r13
+	mov	86(sp), r12
 	call	#ocb3_E_encrypt_block
-	mov	238(sp), r7
-	add	r9, r7
-	cmp	#16, r10
+	mov	240(sp), r10
+	add	70(sp), r10
+	cmp	#16, 242(sp)
 	jnc	.Locb3_encrypt_with_bytes27
-	bit	#1, r7
+	bit	#1, r10
 	jnz	.Locb3_encrypt_with_bytes27
 .Locb3_encrypt_with_words28:
-	mov	@r7+, 82(sp)
-	mov	@r7+, 90(sp)
-	mov	@r7+, 86(sp)
-	mov	@r7+, 96(sp)
-	mov	@r7+, r8
-	mov	@r7+, 88(sp)
-	mov	@r7+, 84(sp)
-	mov	@r7+, 92(sp)
+	mov	14(r10), r6
+	mov	12(r10), r13
+	mov	10(r10), 76(sp)
+	mov	8(r10), 78(sp)
+	mov	6(r10), 80(sp)
+	mov	4(r10), 82(sp)
+	mov	2(r10), 84(sp)
+	mov	@r10, 88(sp)
 	jmp	.Locb3_encrypt_with_join29
 .Locb3_encrypt_with_bytes27:
-	mov	sp, r11
-	add	#138, r11
-	mov	r11, r12
+	mov	242(sp), r15
 	mov	#16, r13
-	mov	r10, r15
+	mov	sp, r11
+	add	#140, r11
+	mov	r11, r12
 .Locb3_encrypt_with_cpy30:
 	clr	r14
 	tst	r15
 	jz	.Locb3_encrypt_with_pad31
-	mov.b	@r7, r14
-	inc	r7
+	mov.b	@r10, r14
+	inc	r10
 	dec	r15
 .Locb3_encrypt_with_pad31:
 	mov.b	r14, 0(r12)
 	inc	r12
 	dec	r13
 	jnz	.Locb3_encrypt_with_cpy30
-	mov	r11, r7
+	mov	r11, r10
 	jmp	.Locb3_encrypt_with_words28
 .Locb3_encrypt_with_join29:
 	; ocb3.ae:228: store_be(ct, 16 * full, p ^ pad, r)
-	add	242(sp), r9
+	mov	70(sp), r12
+	add	244(sp), r12
 	; ocb3.ae:225: pad = E.encrypt_block(ks, offset)
-	swpb	82(sp)
-	mov	82(sp), r15
-	xor	184(sp), r15
-	swpb	90(sp)
-	mov	90(sp), r14
-	xor	182(sp), r14
-	swpb	86(sp)
-	mov	86(sp), r13
-	xor	180(sp), r13
-	swpb	96(sp)
-	mov	96(sp), r12
-	xor	178(sp), r12
-	swpb	r8
-	mov	r8, r11
-	xor	176(sp), r11
-	swpb	88(sp)
-	mov	88(sp), r7
-	xor	174(sp), r7
-	swpb	84(sp)
-	mov	84(sp), r6
-	xor	172(sp), r6
-	swpb	92(sp)
-	mov	92(sp), r5
-	xor	170(sp), r5
-	; ocb3.ae:228: store_be(ct, 16 * full, p ^ pad, r)
-	cmp	#16, r10
-	jnc	.Locb3_encrypt_with_bytes32
-	bit	#1, r9
-	jnz	.Locb3_encrypt_with_bytes32
-	swpb	r15
-	mov	r15, 0(r9)
-	swpb	r14
-	mov	r14, 2(r9)
-	swpb	r13
-	mov	r13, 4(r9)
-	swpb	r12
-	mov	r12, 6(r9)
-	swpb	r11
-	mov	r11, 8(r9)
-	swpb	r7
-	mov	r7, 10(r9)
 	swpb	r6
-	mov	r6, 12(r9)
+	mov	r6, r4
+	xor	172(sp), r4
+	swpb	r13
+	mov	r13, r5
+	xor	174(sp), r5
+	swpb	76(sp)
+	mov	76(sp), r7
+	xor	176(sp), r7
+	swpb	78(sp)
+	mov	78(sp), r8
+	xor	178(sp), r8
+	swpb	80(sp)
+	mov	80(sp), r9
+	xor	180(sp), r9
+	swpb	82(sp)
+	mov	82(sp), r10
+	xor	182(sp), r10
+	swpb	84(sp)
+	mov	84(sp), r11
+	xor	184(sp), r11
+	swpb	88(sp)
+	mov	88(sp), r14
+	xor	186(sp), r14
+	; ocb3.ae:228: store_be(ct, 16 * full, p ^ pad, r)
+	cmp	#16, 242(sp)
+	jnc	.Locb3_encrypt_with_bytes32
+	bit	#1, r12
+	jnz	.Locb3_encrypt_with_bytes32
+	swpb	r14
+	mov	r14, 0(r12)
+	swpb	r11
+	mov	r11, 2(r12)
+	swpb	r10
+	mov	r10, 4(r12)
+	swpb	r9
+	mov	r9, 6(r12)
+	swpb	r8
+	mov	r8, 8(r12)
+	swpb	r7
+	mov	r7, 10(r12)
 	swpb	r5
-	mov	r5, 14(r9)
+	mov	r5, 12(r12)
+	swpb	r4
+	mov	r4, 14(r12)
 	jmp	.Locb3_encrypt_with_stored33
 .Locb3_encrypt_with_bytes32:
-	swpb	r15
-	mov	r15, 138(sp)
+	mov	242(sp), r15
 	swpb	r14
 	mov	r14, 140(sp)
-	swpb	r13
-	mov	r13, 142(sp)
-	swpb	r12
-	mov	r12, 144(sp)
 	swpb	r11
-	mov	r11, 146(sp)
+	mov	r11, 142(sp)
+	swpb	r10
+	mov	r10, 144(sp)
+	swpb	r9
+	mov	r9, 146(sp)
+	swpb	r8
+	mov	r8, 148(sp)
 	swpb	r7
-	mov	r7, 148(sp)
-	swpb	r6
-	mov	r6, 150(sp)
+	mov	r7, 150(sp)
 	swpb	r5
 	mov	r5, 152(sp)
+	swpb	r4
+	mov	r4, 154(sp)
 	mov	sp, r14
-	add	#138, r14
-	mov	r10, r15
+	add	#140, r14
 	cmp	#16, r15
 	jnc	.Locb3_encrypt_with_cnt34
 	mov	#16, r15
@@ -1139,247 +1134,251 @@ ocb3_encrypt_with:
 	tst	r15
 	jz	.Locb3_encrypt_with_stored33
 .Locb3_encrypt_with_cpy35:
-	mov.b	@r14, 0(r9)
+	mov.b	@r14, 0(r12)
 	inc	r14
-	inc	r9
+	inc	r12
 	dec	r15
 	jnz	.Locb3_encrypt_with_cpy35
 .Locb3_encrypt_with_stored33:
-	mov	#15, r7
-	sub	r10, r7
+	mov	#15, r10
+	sub	242(sp), r10
 	mov	#0, r14
-	subc	72(sp), r14
+	subc	74(sp), r14
 	and	#8191, r14
-	mov	r7, r15
+	rlam.w	#3, r14
+	mov	r10, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#4, r15
 	rrum.w	#1, r15
-	rlam.w	#3, r14
 	bis	r15, r14
-	mov	r7, r15
+	mov	r10, r15
 	and	#8191, r15
 	rlam.w	#3, r15
 	sub	#128, r15
 	subc	#0, r14
-	clr	r14
-	adc	r14
-	xor	#1, r14
-	mov	r7, r12
-	and	#1, r12
-	inv	r12
-	inc	r12
-	and	#32896, r12
-	xor	#128, r12
-	rrum.w	#1, r7
-	mov	r7, r15
-	and	#1, r15
-	mov	r15, r9
+	clr	r7
+	adc	r7
+	mov	r10, r9
+	and	#1, r9
 	inv	r9
 	inc	r9
-	and	r12, r9
-	xor	r12, r9
-	inv	r15
-	inc	r15
-	and	r15, r12
-	rra	r7
-	mov	r7, r13
-	and	#1, r13
-	mov	r13, r11
-	inv	r11
-	inc	r11
-	and	r12, r11
-	xor	r12, r11
-	mov	r13, r15
-	inv	r15
-	inc	r15
-	and	r15, r12
-	rra	r7
-	and	#1, r7
-	mov	r7, r10
-	inv	r10
-	inc	r10
-	and	r12, r10
-	xor	r12, r10
-	mov	r7, r15
-	inv	r15
-	inc	r15
-	and	r15, r12
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	and	r15, r12
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	and	r15, r10
-	bis	r10, r8
-	xor	r8, 40(sp)
-	mov	82(sp), r15
-	bis	r12, r15
-	mov	28(sp), r10
-	xor	r15, r10
-	mov	r7, r12
+	and	#32896, r9
+	xor	#128, r9
+	rrum.w	#1, r10
+	mov	r10, r8
+	and	#1, r8
+	mov	r8, r12
 	inv	r12
 	inc	r12
-	and	r11, r12
-	xor	r11, r12
+	and	r9, r12
+	xor	r9, r12
+	rra	r10
+	mov	r10, r11
+	and	#1, r11
+	mov	r11, r5
+	inv	r5
+	inc	r5
+	and	r12, r5
+	xor	r12, r5
+	rra	r10
+	and	#1, r10
+	mov	r10, r14
+	inv	r14
+	inc	r14
+	and	r5, r14
+	xor	r5, r14
+	xor	#1, r7
 	mov	r7, r15
 	inv	r15
 	inc	r15
-	and	r15, r11
-	mov	r14, r15
+	and	r15, r14
+	bis	r14, r6
+	xor	r6, 44(sp)
+	inv	r8
+	inc	r8
+	and	r8, r9
+	mov	r11, r6
+	inv	r6
+	inc	r6
+	and	r9, r6
+	xor	r9, r6
+	mov	r10, r14
+	inv	r14
+	inc	r14
+	and	r6, r14
+	xor	r6, r14
+	mov	r7, r15
 	inv	r15
 	inc	r15
-	and	r15, r11
-	mov	r14, r15
+	and	r15, r14
+	bis	r14, r13
+	mov	42(sp), r8
+	xor	r13, r8
+	mov	r11, r15
+	inv	r15
+	inc	r15
+	and	r15, r12
+	mov	r10, r14
+	inv	r14
+	inc	r14
+	and	r12, r14
+	xor	r12, r14
+	mov	r7, r15
+	inv	r15
+	inc	r15
+	and	r15, r14
+	mov	76(sp), r15
+	bis	r14, r15
+	mov	68(sp), r13
+	xor	r15, r13
+	inv	r11
+	inc	r11
+	and	r11, r9
+	mov	r10, r14
+	inv	r14
+	inc	r14
+	and	r9, r14
+	xor	r9, r14
+	mov	r7, r15
+	inv	r15
+	inc	r15
+	and	r15, r14
+	mov	78(sp), r15
+	bis	r14, r15
+	mov	40(sp), r11
+	xor	r15, r11
+	mov	r10, r15
+	inv	r15
+	inc	r15
+	and	r15, r5
+	mov	r7, r15
+	inv	r15
+	inc	r15
+	and	r15, r5
+	mov	80(sp), r15
+	bis	r5, r15
+	mov	36(sp), r14
+	xor	r15, r14
+	mov	r10, r15
+	inv	r15
+	inc	r15
+	and	r15, r6
+	mov	r7, r15
+	inv	r15
+	inc	r15
+	and	r15, r6
+	mov	82(sp), r15
+	bis	r6, r15
+	mov	14(sp), r6
+	xor	r15, r6
+	mov	r10, r15
+	inv	r15
+	inc	r15
+	and	r15, r12
+	mov	r7, r15
 	inv	r15
 	inc	r15
 	and	r15, r12
 	mov	84(sp), r15
 	bis	r12, r15
-	mov	66(sp), r12
+	mov	12(sp), r12
 	xor	r15, r12
-	mov	86(sp), r15
-	bis	r11, r15
-	mov	32(sp), r4
-	xor	r15, r4
-	mov	r13, r11
-	inv	r11
-	inc	r11
-	and	r9, r11
-	xor	r9, r11
-	inv	r13
-	inc	r13
-	and	r13, r9
-	mov	r7, r13
-	inv	r13
-	inc	r13
-	and	r9, r13
-	xor	r9, r13
-	mov	r7, r15
-	inv	r15
-	inc	r15
-	and	r15, r9
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	and	r15, r9
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	and	r15, r13
-	mov	88(sp), r15
-	bis	r13, r15
-	mov	60(sp), r13
-	xor	r15, r13
-	mov	90(sp), r15
-	bis	r9, r15
-	mov	30(sp), r9
-	xor	r15, r9
-	mov	r7, r8
-	inv	r8
-	inc	r8
-	and	r11, r8
-	xor	r11, r8
+	inv	r10
+	inc	r10
+	and	r10, r9
 	inv	r7
 	inc	r7
-	and	r7, r11
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	and	r15, r11
-	inv	r14
-	inc	r14
-	and	r14, r8
-	mov	92(sp), r14
-	bis	r8, r14
-	mov	96(sp), r15
-	bis	r11, r15
-	mov	38(sp), r7
-	xor	r15, r7
-	mov	64(sp), r11
-	xor	r14, r11
-	mov	98(sp), r8
-	mov	100(sp), r15
-	mov	102(sp), r6
-	mov	104(sp), r5
-	mov	40(sp), r14
+	and	r7, r9
+	mov	88(sp), r10
+	bis	r9, r10
+	mov	10(sp), r15
+	xor	r10, r15
+	mov	r12, 12(sp)
+	mov	r6, 14(sp)
+	mov	r14, 36(sp)
+	mov	r11, 40(sp)
+	mov	r13, 68(sp)
+	mov	44(sp), r7
+	mov	104(sp), r14
+	mov	102(sp), r13
+	mov	100(sp), r12
+	mov	98(sp), r11
+	mov	96(sp), r10
+	mov	94(sp), r4
+	mov	92(sp), r5
+	mov	90(sp), r6
 	jmp	.Locb3_encrypt_with_endif26
 .Locb3_encrypt_with_else25:
-	mov	r14, 78(sp)
-	mov	r13, 76(sp)
-	mov	r12, 74(sp)
-	mov	r11, 70(sp)
-	mov	r7, r15
-	mov	64(sp), r11
-	mov	66(sp), r12
-	mov	60(sp), r13
-	mov	40(sp), r14
-	mov	38(sp), r7
-	mov	32(sp), r4
-	mov	30(sp), r9
-	mov	28(sp), r10
+	mov	10(sp), r15
+	mov	42(sp), r8
+	mov	44(sp), r7
 .Locb3_encrypt_with_endif26:
-	xor	78(sp), r11
-	xor	76(sp), r12
-	xor	74(sp), r13
-	xor	70(sp), r14
-	xor	r8, r7
-	xor	r15, r4
-	xor	r6, r9
-	xor	r5, r10
-	mov	68(sp), r6
-	xor	16(r6), r11
-	xor	18(r6), r12
-	xor	20(r6), r13
-	xor	22(r6), r14
-	xor	24(r6), r7
-	xor	26(r6), r4
-	xor	28(r6), r9
-	xor	30(r6), r10
+	xor	r14, r15
+	mov	72(sp), r9
+	xor	30(r9), r15
+	mov	12(sp), r14
+	xor	r13, r14
+	xor	28(r9), r14
+	mov	14(sp), r13
+	xor	r12, r13
+	xor	26(r9), r13
+	mov	36(sp), r12
+	xor	r11, r12
+	xor	24(r9), r12
+	mov	40(sp), r11
+	xor	r10, r11
+	xor	22(r9), r11
+	mov	68(sp), r9
+	xor	r4, r9
+	mov	72(sp), r4
+	xor	20(r4), r9
+	xor	r5, r8
+	xor	18(r4), r8
+	xor	r6, r7
+	xor	16(r4), r7
 	; ocb3.ae:230: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
-	mov	r11, 106(sp)
-	mov	r12, 108(sp)
-	mov	r13, 110(sp)
-	mov	r14, 112(sp)
-	mov	r7, 114(sp)
-	mov	r4, 116(sp)
-	mov	r9, 118(sp)
-	mov	r10, 120(sp)
-	mov	sp, r13
-	add	#106, r13
+	mov	r7, 108(sp)
+	mov	r8, 110(sp)
+	mov	r9, 112(sp)
+	mov	r11, 114(sp)
+	mov	r12, 116(sp)
+	mov	r13, 118(sp)
+	mov	r14, 120(sp)
+	mov	r15, 122(sp)
 	mov	sp, r14
-	add	#186, r14
-	mov	94(sp), r12
+	add	#188, r14
+	mov	sp, r13
+	add	#108, r13
+	mov	86(sp), r12
 	call	#ocb3_E_encrypt_block
 	mov	sp, r15
-	add	#202, r15
+	add	#204, r15
 	mov	r15, 0(sp)
-	mov	94(sp), r12
-	mov	68(sp), r13
-	mov	234(sp), r14
-	mov	236(sp), r15
+	mov	86(sp), r12
+	mov	72(sp), r13
+	mov	236(sp), r14
+	mov	238(sp), r15
 	call	#ocb3_hash
-	mov	186(sp), r7
-	xor	202(sp), r7
-	mov	188(sp), r8
-	xor	204(sp), r8
-	mov	190(sp), r9
-	xor	206(sp), r9
-	mov	192(sp), r10
-	xor	208(sp), r10
-	mov	194(sp), r11
-	xor	210(sp), r11
-	mov	196(sp), r12
-	xor	212(sp), r12
-	mov	198(sp), r14
-	xor	214(sp), r14
-	mov	200(sp), r15
-	xor	216(sp), r15
+	mov	188(sp), r7
+	xor	204(sp), r7
+	mov	190(sp), r8
+	xor	206(sp), r8
+	mov	192(sp), r9
+	xor	208(sp), r9
+	mov	194(sp), r10
+	xor	210(sp), r10
+	mov	196(sp), r11
+	xor	212(sp), r11
+	mov	198(sp), r12
+	xor	214(sp), r12
+	mov	200(sp), r14
+	xor	216(sp), r14
+	mov	202(sp), r15
+	xor	218(sp), r15
 	; ocb3.ae:231: store_be(tag, 0, t, len(tag))
-	mov	246(sp), r13
-	cmp	#16, 248(sp)
+	mov	248(sp), r13
+	cmp	#16, 250(sp)
 	jnc	.Locb3_encrypt_with_bytes36
 	bit	#1, r13
 	jnz	.Locb3_encrypt_with_bytes36
@@ -1402,24 +1401,24 @@ ocb3_encrypt_with:
 	jmp	.Locb3_encrypt_with_stored37
 .Locb3_encrypt_with_bytes36:
 	swpb	r15
-	mov	r15, 138(sp)
+	mov	r15, 140(sp)
 	swpb	r14
-	mov	r14, 140(sp)
+	mov	r14, 142(sp)
 	swpb	r12
-	mov	r12, 142(sp)
+	mov	r12, 144(sp)
 	swpb	r11
-	mov	r11, 144(sp)
+	mov	r11, 146(sp)
 	swpb	r10
-	mov	r10, 146(sp)
+	mov	r10, 148(sp)
 	swpb	r9
-	mov	r9, 148(sp)
+	mov	r9, 150(sp)
 	swpb	r8
-	mov	r8, 150(sp)
+	mov	r8, 152(sp)
 	swpb	r7
-	mov	r7, 152(sp)
-	mov	248(sp), r15
+	mov	r7, 154(sp)
+	mov	250(sp), r15
 	mov	sp, r14
-	add	#138, r14
+	add	#140, r14
 	cmp	#16, r15
 	jnc	.Locb3_encrypt_with_cnt38
 	mov	#16, r15
@@ -1433,342 +1432,372 @@ ocb3_encrypt_with:
 	dec	r15
 	jnz	.Locb3_encrypt_with_cpy39
 .Locb3_encrypt_with_stored37:
-	add	#218, sp
+	add	#220, sp
 	popm.w	#7, r10
 	ret
 	.size ocb3_encrypt_with, .-ocb3_encrypt_with
 
 
 ; --- ocb3_decrypt_with: ocb3.decrypt_with
-;     frame 242 bytes (72 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 3944 bytes of code
+;     frame 244 bytes (73 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 3948 bytes of code
 	.section .text.ocb3_decrypt_with,"ax",@progbits
 	.global ocb3_decrypt_with
 	.type ocb3_decrypt_with, @function
 	.balign 2
 ocb3_decrypt_with:
 	pushm.w	#7, r10
-	sub	#242, sp
-	mov	r12, 32(sp)
-	mov	r13, 106(sp)
+	sub	#244, sp
+	; ocb3.ae:238: offset = initial_offset(ks, nonce, len(tag))
+	mov	270(sp), 148(sp)
+	mov	#0, 150(sp)
+	mov	sp, r10
+	add	#148, r10
+	mov	sp, r11
+	add	#164, r11
+	mov	r11, 0(sp)
+	mov	r12, 14(sp)
+	mov	r13, 102(sp)
 	mov	r14, r13
 	mov	r15, r14
-	; ocb3.ae:238: offset = initial_offset(ks, nonce, len(tag))
-	mov	268(sp), 146(sp)
-	mov	#0, 148(sp)
-	mov	sp, r15
-	add	#146, r15
-	mov	sp, r12
-	add	#162, r12
-	mov	r12, 0(sp)
-	mov	32(sp), r12
+	mov	r10, r15
 	call	#ocb3_initial_offset
-	mov	264(sp), 116(sp)
-	mov	116(sp), r15
+	mov	266(sp), 118(sp)
+	mov	118(sp), r15
 	rrum.w	#4, r15
-	mov	r15, 116(sp)
+	mov	r15, 118(sp)
 	; ocb3.ae:243: for i in 0..full {
-	mov	#0, 80(sp)
-	mov	162(sp), r14
+	mov	#0, 74(sp)
 	mov	164(sp), r13
-	mov	166(sp), r12
-	mov	168(sp), r11
-	mov	170(sp), r9
-	mov	172(sp), r8
-	mov	174(sp), r7
-	mov	176(sp), r6
-	mov	106(sp), r10
-	mov	32(r10), 8(sp)
-	mov	34(r10), 6(sp)
-	mov	36(r10), 4(sp)
-	mov	38(r10), 2(sp)
-	mov	40(r10), 36(sp)
-	mov	42(r10), 34(sp)
-	mov	44(r10), 22(sp)
-	mov	46(r10), r10
-	mov	#0, 30(sp)
-	mov	#0, 28(sp)
-	mov	#0, 26(sp)
-	mov	#0, 24(sp)
+	mov	166(sp), r11
+	mov	168(sp), r9
+	mov	170(sp), r8
+	mov	172(sp), r6
+	mov	174(sp), r12
+	mov	176(sp), r14
+	mov	178(sp), r7
+	mov	102(sp), r10
+	mov	32(r10), 32(sp)
+	mov	34(r10), 30(sp)
+	mov	36(r10), 28(sp)
+	mov	38(r10), 26(sp)
+	mov	40(r10), 24(sp)
+	mov	42(r10), 22(sp)
+	mov	44(r10), 10(sp)
+	mov	46(r10), r15
+	mov	#0, 20(sp)
 	mov	#0, 18(sp)
-	mov	#0, 118(sp)
-	mov	#0, 122(sp)
-	mov	#0, 108(sp)
-	cmp	r15, 80(sp)
+	mov	#0, 16(sp)
+	mov	#0, 12(sp)
+	mov	#0, 8(sp)
+	mov	#0, 116(sp)
+	mov	#0, 114(sp)
+	mov	#0, 110(sp)
+	cmp	118(sp), 74(sp)
 	jnc	.Locb3_decrypt_with_near47
 	br	#.Locb3_decrypt_with_done2
 .Locb3_decrypt_with_near47:
 .Locb3_decrypt_with_loop1:
-	mov	80(sp), r15
+	xor	32(sp), r13
+	mov	r13, 70(sp)
+	xor	30(sp), r11
+	mov	r11, 68(sp)
+	xor	28(sp), r9
+	mov	r9, 66(sp)
+	xor	26(sp), r8
+	mov	r8, 64(sp)
+	xor	24(sp), r6
+	mov	r6, 62(sp)
+	xor	22(sp), r12
+	mov	r12, 60(sp)
+	xor	10(sp), r14
+	mov	r14, 54(sp)
+	xor	r15, r7
+	mov	r7, 52(sp)
+	mov	74(sp), r15
 	and	#4095, r15
 	rlam.w	#4, r15
-	mov	r15, 84(sp)
-	xor	8(sp), r14
-	mov	r14, 78(sp)
-	xor	6(sp), r13
-	mov	r13, 76(sp)
-	xor	4(sp), r12
-	mov	r12, 74(sp)
-	xor	2(sp), r11
-	mov	r11, 72(sp)
-	xor	36(sp), r9
-	mov	r9, 70(sp)
-	xor	34(sp), r8
-	mov	r8, 66(sp)
-	xor	22(sp), r7
-	mov	r7, 62(sp)
-	xor	r10, r6
-	mov	r6, 60(sp)
-	mov	r15, r7
-	add	262(sp), r7
-	bit	#1, r7
+	mov	r15, 72(sp)
+	mov	r15, r10
+	add	264(sp), r10
+	bit	#1, r10
 	jnz	.Locb3_decrypt_with_bytes3
 .Locb3_decrypt_with_words4:
-	mov	@r7+, r9
-	mov	@r7+, r10
-	mov	@r7+, r12
-	mov	@r7+, r8
-	mov	@r7+, r13
-	mov	@r7+, r6
-	mov	@r7+, r11
-	mov	@r7+, r14
+	mov	@r10, r9
+	mov	2(r10), r8
+	mov	4(r10), r7
+	mov	6(r10), r11
+	mov	8(r10), r13
+	mov	10(r10), r12
+	mov	12(r10), r14
+	mov	14(r10), r10
 	jmp	.Locb3_decrypt_with_join5
 .Locb3_decrypt_with_bytes3:
 	mov	sp, r12
-	add	#178, r12
+	add	#180, r12
 	mov	r12, r13
 	mov	#16, r14
 .Locb3_decrypt_with_cpy6:
-	mov.b	@r7, r15
-	inc	r7
+	mov.b	@r10, r15
+	inc	r10
 	mov.b	r15, 0(r13)
 	inc	r13
 	dec	r14
 	jnz	.Locb3_decrypt_with_cpy6
-	mov	r12, r7
+	mov	r12, r10
 	jmp	.Locb3_decrypt_with_words4
 .Locb3_decrypt_with_join5:
-	swpb	r14
-	xor	78(sp), r14
-	swpb	r11
-	xor	76(sp), r11
-	swpb	r6
-	xor	74(sp), r6
-	swpb	r13
-	xor	72(sp), r13
+	; aes.ae:262: @unroll(round_unroll)
+	mov	#9, 6(sp)
+	; ocb3.ae:243: for i in 0..full {
 	swpb	r8
-	xor	70(sp), r8
+	xor	54(sp), r8
+	mov	14(sp), r6
+	xor	160(r6), r8
+	swpb	r9
+	xor	52(sp), r9
+	xor	162(r6), r9
+	swpb	r11
+	xor	62(sp), r11
+	xor	164(r6), r11
+	; aes.ae:262: @unroll(round_unroll)
+	mov	r11, 4(sp)
+	; ocb3.ae:243: for i in 0..full {
+	swpb	r7
+	xor	60(sp), r7
+	xor	166(r6), r7
+	; aes.ae:262: @unroll(round_unroll)
+	mov	r7, r11
+	; ocb3.ae:243: for i in 0..full {
 	swpb	r12
 	xor	66(sp), r12
+	xor	168(r6), r12
+	swpb	r13
+	xor	64(sp), r13
+	xor	170(r6), r13
 	swpb	r10
-	xor	62(sp), r10
-	swpb	r9
-	xor	60(sp), r9
-	mov	32(sp), r5
-	xor	160(r5), r10
-	xor	162(r5), r9
-	xor	164(r5), r8
-	xor	166(r5), r12
-	xor	168(r5), r6
-	xor	170(r5), r13
-	xor	172(r5), r14
-	xor	174(r5), r11
+	xor	70(sp), r10
+	xor	172(r6), r10
+	swpb	r14
+	xor	68(sp), r14
+	xor	174(r6), r14
 	; aes.ae:262: @unroll(round_unroll)
-	mov	#9, 20(sp)
-	mov	r8, 14(sp)
-	mov	r11, 12(sp)
+	mov	r14, 2(sp)
 	; aes.ae:266: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
-	mov	r5, r7
+	mov	r6, r7
 	add	#16, r7
 	; aes.ae:262: @unroll(round_unroll)
 .Locb3_decrypt_with_loop8:
-	; aes.ae:266: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
-	mov.b	r9, r11
-	; aes.ae:262: @unroll(round_unroll)
-	xor	r11, r9
-	swpb	r9
-	mov.b	12(sp), r4
-	; aes.ae:266: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
-	mov.b	r6, r15
-	; aes.ae:262: @unroll(round_unroll)
-	xor	r15, r6
-	swpb	r6
-	mov.b	14(sp), r8
-	; aes.ae:266: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
-	mov	r9, r5
-	rla	r5
-	rla	r4
-	rla	r6
-	mov	r8, r9
-	rla	r9
-	mov	ocb3_tf4(r5), r8
-	xor	ocb3_tf5(r4), r8
-	xor	ocb3_tf6(r6), r8
-	xor	ocb3_tf7(r9), r8
-	xor	160(r7), r8
-	mov	ocb3_tf6(r5), r5
-	xor	ocb3_tf7(r4), r5
-	xor	ocb3_tf4(r6), r5
-	xor	ocb3_tf5(r9), r5
-	mov	r5, r9
-	xor	162(r7), r9
-	; aes.ae:267: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
-	mov.b	r12, r5
-	; aes.ae:266: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
-	xor	r5, r12
-	swpb	r12
-	; aes.ae:267: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
-	mov.b	r14, r6
-	; aes.ae:266: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
-	xor	r6, r14
-	swpb	r14
-	; aes.ae:267: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
-	rla	r12
-	rla	r11
-	rla	r14
-	rla	r15
-	mov	ocb3_tf4(r12), r4
-	xor	ocb3_tf5(r11), r4
-	xor	ocb3_tf6(r14), r4
-	xor	ocb3_tf7(r15), r4
-	xor	164(r7), r4
-	mov	ocb3_tf6(r12), r12
-	xor	ocb3_tf7(r11), r12
-	xor	ocb3_tf4(r14), r12
-	xor	ocb3_tf5(r15), r12
-	xor	166(r7), r12
 	; aes.ae:268: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
-	mov.b	r13, r14
+	mov.b	5(sp), r6
+	; aes.ae:269: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
+	rla	r6
+	; aes.ae:268: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
+	mov.b	3(sp), r15
+	; aes.ae:269: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
+	rla	r15
+	; aes.ae:268: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
+	mov.b	r13, r5
+	; aes.ae:269: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
+	mov	r5, r4
+	rla	r4
+	mov	ocb3_tf4(r15), r14
+	xor	ocb3_tf5(r4), r14
+	xor	ocb3_tf6(r6), r14
+	mov	ocb3_tf6(r15), r15
+	xor	ocb3_tf7(r4), r15
+	xor	ocb3_tf4(r6), r15
+	; aes.ae:268: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
+	mov.b	r8, r4
+	; aes.ae:269: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
+	mov	r4, r6
+	rla	r6
+	xor	ocb3_tf5(r6), r15
+	xor	ocb3_tf7(r6), r14
 	; aes.ae:267: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
-	xor	r14, r13
+	xor	r4, r8
+	swpb	r8
+	; aes.ae:268: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
+	rla	r8
+	; aes.ae:267: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
+	xor	r5, r13
 	swpb	r13
 	; aes.ae:268: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
-	mov.b	r10, r15
-	; aes.ae:267: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
-	xor	r15, r10
-	swpb	r10
-	; aes.ae:268: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
 	rla	r13
-	rla	r5
-	rla	r10
-	mov	r6, r11
-	rla	r11
+	; aes.ae:267: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
+	mov.b	r11, r5
+	; aes.ae:268: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
+	mov	r5, r4
+	rla	r4
 	mov	ocb3_tf4(r13), r6
-	xor	ocb3_tf5(r5), r6
-	xor	ocb3_tf6(r10), r6
-	xor	ocb3_tf7(r11), r6
-	xor	168(r7), r6
+	xor	ocb3_tf5(r4), r6
+	xor	ocb3_tf6(r8), r6
 	mov	ocb3_tf6(r13), r13
-	xor	ocb3_tf7(r5), r13
-	xor	ocb3_tf4(r10), r13
-	xor	ocb3_tf5(r11), r13
-	xor	170(r7), r13
-	mov.b	13(sp), r5
-	mov.b	15(sp), r10
-	; aes.ae:269: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
-	rla	r5
-	mov	r14, r11
+	xor	ocb3_tf7(r4), r13
+	xor	ocb3_tf4(r8), r13
+	; aes.ae:267: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
+	mov.b	r10, r4
+	; aes.ae:268: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
+	mov	r4, r8
+	rla	r8
+	xor	ocb3_tf5(r8), r13
+	xor	ocb3_tf7(r8), r6
+	; aes.ae:266: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
+	xor	r4, r10
+	swpb	r10
+	; aes.ae:267: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
+	mov	r10, r8
+	rla	r8
+	; aes.ae:266: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
+	xor	r5, r11
+	swpb	r11
+	; aes.ae:267: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
 	rla	r11
-	rla	r10
-	rla	r15
-	mov	ocb3_tf4(r5), r14
-	xor	ocb3_tf5(r11), r14
-	xor	ocb3_tf6(r10), r14
-	xor	ocb3_tf7(r15), r14
+	; aes.ae:266: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
+	mov.b	r9, r4
+	; aes.ae:267: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
+	mov	r4, r5
+	rla	r5
+	mov	ocb3_tf4(r11), r10
+	xor	ocb3_tf5(r5), r10
+	xor	ocb3_tf6(r8), r10
+	mov	ocb3_tf6(r11), r11
+	xor	ocb3_tf7(r5), r11
+	xor	ocb3_tf4(r8), r11
+	; aes.ae:266: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
+	mov.b	r12, r5
+	; aes.ae:267: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
+	mov	r5, r8
+	rla	r8
+	xor	ocb3_tf5(r8), r11
+	xor	ocb3_tf7(r8), r10
+	; aes.ae:262: @unroll(round_unroll)
+	xor	r5, r12
+	swpb	r12
+	; aes.ae:266: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
+	rla	r12
+	; aes.ae:262: @unroll(round_unroll)
+	mov.b	2(sp), r8
+	; aes.ae:266: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
+	rla	r8
+	; aes.ae:262: @unroll(round_unroll)
+	xor	r4, r9
+	swpb	r9
+	; aes.ae:266: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
+	rla	r9
+	mov	ocb3_tf4(r9), r5
+	xor	ocb3_tf5(r8), r5
+	xor	ocb3_tf6(r12), r5
+	mov	ocb3_tf6(r9), r9
+	xor	ocb3_tf7(r8), r9
+	xor	ocb3_tf4(r12), r9
+	; aes.ae:262: @unroll(round_unroll)
+	mov.b	4(sp), r12
+	; aes.ae:266: t0 = inv_round_column(s0, s3, s2, s1) ^ w[4 * (nr + r)]
+	rla	r12
+	xor	ocb3_tf5(r12), r9
+	xor	ocb3_tf7(r12), r5
+	mov	r5, r8
+	xor	160(r7), r8
+	xor	162(r7), r9
+	; aes.ae:267: t1 = inv_round_column(s1, s0, s3, s2) ^ w[4 * (nr + r) + 1]
+	xor	164(r7), r10
+	xor	166(r7), r11
+	; aes.ae:268: t2 = inv_round_column(s2, s1, s0, s3) ^ w[4 * (nr + r) + 2]
+	mov	r6, r12
+	xor	168(r7), r12
+	xor	170(r7), r13
+	; aes.ae:269: t3 = inv_round_column(s3, s2, s1, s0) ^ w[4 * (nr + r) + 3]
 	xor	172(r7), r14
-	mov	ocb3_tf6(r5), r5
-	xor	ocb3_tf7(r11), r5
-	xor	ocb3_tf4(r10), r5
-	xor	ocb3_tf5(r15), r5
-	xor	174(r7), r5
+	xor	174(r7), r15
 	add	#16, r7
-	mov	r8, r10
-	mov	r4, 14(sp)
-	mov	r5, 12(sp)
-	dec	20(sp)
+	mov	r10, 4(sp)
+	mov	r14, r10
+	mov	r15, 2(sp)
+	dec	6(sp)
 	jnz	.Locb3_decrypt_with_loop8
 .Locb3_decrypt_with_done9:
-	mov	r9, r15
-	swpb	r15
-	mov.b	r15, r15
-	mov.b	ocb3_E.inv_sbox(r15), r8
-	mov.b	12(sp), r15
-	mov.b	ocb3_E.inv_sbox(r15), r7
-	mov	r6, r15
-	swpb	r15
-	mov.b	r15, r15
-	mov.b	ocb3_E.inv_sbox(r15), r11
-	mov.b	14(sp), r15
+	mov.b	4(sp), r15
 	mov.b	ocb3_E.inv_sbox(r15), r15
-	swpb	r11
-	bis	r15, r11
-	swpb	r8
-	bis	r7, r8
-	mov	32(sp), r7
-	xor	@r7+, r11
-	mov	r11, 58(sp)
-	xor	@r7+, r8
-	mov	r8, 52(sp)
-	mov	r12, r15
-	swpb	r15
-	mov.b	r15, r15
-	mov.b	ocb3_E.inv_sbox(r15), r8
-	mov.b	r9, r9
-	mov.b	ocb3_E.inv_sbox(r9), r9
-	mov	r14, r15
-	swpb	r15
-	mov.b	r15, r15
-	mov.b	ocb3_E.inv_sbox(r15), r11
-	mov.b	r6, r6
-	mov.b	ocb3_E.inv_sbox(r6), r15
-	swpb	r11
-	bis	r15, r11
-	swpb	r8
-	bis	r9, r8
-	xor	@r7+, r11
-	mov	r11, 48(sp)
-	xor	@r7+, r8
-	mov	r8, 50(sp)
-	mov	r13, r15
-	swpb	r15
-	mov.b	r15, r15
-	mov.b	ocb3_E.inv_sbox(r15), r9
-	mov.b	r12, r12
-	mov.b	ocb3_E.inv_sbox(r12), r11
-	mov	r10, r15
-	swpb	r15
-	mov.b	r15, r15
-	mov.b	ocb3_E.inv_sbox(r15), r12
+	mov	r12, r14
+	swpb	r14
 	mov.b	r14, r14
-	mov.b	ocb3_E.inv_sbox(r14), r15
-	swpb	r12
-	bis	r15, r12
-	swpb	r9
-	bis	r11, r9
-	xor	@r7+, r12
-	mov	r12, 44(sp)
-	xor	@r7+, r9
-	mov	r9, 46(sp)
-	mov.b	13(sp), r15
-	mov.b	ocb3_E.inv_sbox(r15), r12
-	mov.b	r13, r13
-	mov.b	ocb3_E.inv_sbox(r13), r13
-	mov.b	15(sp), r15
-	mov.b	ocb3_E.inv_sbox(r15), r14
-	mov.b	r10, r10
-	mov.b	ocb3_E.inv_sbox(r10), r15
+	mov.b	ocb3_E.inv_sbox(r14), r14
 	swpb	r14
 	bis	r15, r14
-	swpb	r12
-	bis	r13, r12
+	mov	14(sp), r7
 	xor	@r7+, r14
-	mov	r14, 38(sp)
-	xor	@r7+, r12
-	mov	r12, 40(sp)
-	mov	80(sp), r14
+	mov	r14, 56(sp)
+	mov.b	2(sp), r15
+	mov.b	ocb3_E.inv_sbox(r15), r15
+	mov	r9, r14
+	swpb	r14
+	mov.b	r14, r14
+	mov.b	ocb3_E.inv_sbox(r14), r14
+	swpb	r14
+	bis	r15, r14
+	xor	@r7+, r14
+	mov	r14, 50(sp)
+	mov.b	r12, r12
+	mov.b	ocb3_E.inv_sbox(r12), r15
+	mov	r10, r14
+	swpb	r14
+	mov.b	r14, r14
+	mov.b	ocb3_E.inv_sbox(r14), r14
+	swpb	r14
+	bis	r15, r14
+	xor	@r7+, r14
+	mov	r14, 44(sp)
+	mov.b	r9, r9
+	mov.b	ocb3_E.inv_sbox(r9), r15
+	mov	r11, r14
+	swpb	r14
+	mov.b	r14, r14
+	mov.b	ocb3_E.inv_sbox(r14), r14
+	swpb	r14
+	bis	r15, r14
+	xor	@r7+, r14
+	mov	r14, 46(sp)
+	mov.b	r10, r10
+	mov.b	ocb3_E.inv_sbox(r10), r15
+	mov	r8, r14
+	swpb	r14
+	mov.b	r14, r14
+	mov.b	ocb3_E.inv_sbox(r14), r14
+	swpb	r14
+	bis	r15, r14
+	xor	@r7+, r14
+	mov	r14, 40(sp)
+	mov.b	r11, r11
+	mov.b	ocb3_E.inv_sbox(r11), r15
+	mov	r13, r14
+	swpb	r14
+	mov.b	r14, r14
+	mov.b	ocb3_E.inv_sbox(r14), r14
+	swpb	r14
+	bis	r15, r14
+	xor	@r7+, r14
+	mov	r14, 42(sp)
+	mov.b	r8, r8
+	mov.b	ocb3_E.inv_sbox(r8), r15
+	mov.b	5(sp), r14
+	mov.b	ocb3_E.inv_sbox(r14), r14
+	swpb	r14
+	bis	r15, r14
+	xor	@r7+, r14
+	mov	r14, 36(sp)
+	mov.b	r13, r13
+	mov.b	ocb3_E.inv_sbox(r13), r15
+	mov.b	3(sp), r14
+	mov.b	ocb3_E.inv_sbox(r14), r14
+	swpb	r14
+	bis	r15, r14
+	xor	@r7+, r14
+	mov	r14, 34(sp)
+	mov	74(sp), r14
 	add	#2, r14
-	mov	#0, r10
-	addc	#0, r10
+	mov	#0, r11
+	addc	#0, r11
 	; ocb3.ae:52: if v[15:0] == 0 {
 	mov	r14, r15
 	sub	#1, r15
@@ -1777,14 +1806,14 @@ ocb3_decrypt_with:
 	xor	#1, r15
 	tst	r15
 	jz	.Locb3_decrypt_with_else10
-	mov	#16, r11
-	mov	#0, r13
-	mov	r10, r14
-	mov	#0, r10
+	mov	#16, r4
+	mov	#0, r12
+	mov	r11, r14
+	mov	#0, r11
 	jmp	.Locb3_decrypt_with_endif11
 .Locb3_decrypt_with_else10:
-	mov	#0, r11
-	mov	#0, r13
+	mov	#0, r4
+	mov	#0, r12
 .Locb3_decrypt_with_endif11:
 	mov.b	r14, r15
 	; ocb3.ae:56: if v[7:0] == 0 {
@@ -1794,19 +1823,19 @@ ocb3_decrypt_with:
 	xor	#1, r15
 	tst	r15
 	jz	.Locb3_decrypt_with_else12
-	add	#8, r11
-	addc	#0, r13
-	swpb	r10
-	mov	r10, r12
+	add	#8, r4
+	addc	#0, r12
+	swpb	r11
+	mov	r11, r13
 	swpb	r14
-	xor.b	r14, r12
-	xor	r10, r12
-	mov.b	r10, r10
+	xor.b	r14, r13
+	xor	r11, r13
+	mov.b	r11, r11
 	jmp	.Locb3_decrypt_with_endif13
 .Locb3_decrypt_with_else12:
-	mov	r14, r12
+	mov	r14, r13
 .Locb3_decrypt_with_endif13:
-	mov	r12, r15
+	mov	r13, r15
 	and	#15, r15
 	; ocb3.ae:60: if v[3:0] == 0 {
 	sub	#1, r15
@@ -1815,18 +1844,18 @@ ocb3_decrypt_with:
 	xor	#1, r15
 	tst	r15
 	jz	.Locb3_decrypt_with_else14
-	add	#4, r11
-	addc	#0, r13
-	mov	r10, r14
+	add	#4, r4
+	addc	#0, r12
+	rrum.w	#4, r13
+	mov	r11, r14
 	and	#15, r14
-	rrum.w	#4, r12
 	swpb	r14
 	rlam.w	#4, r14
-	bis	r12, r14
-	rrum.w	#4, r10
+	bis	r13, r14
+	rrum.w	#4, r11
 	jmp	.Locb3_decrypt_with_endif15
 .Locb3_decrypt_with_else14:
-	mov	r12, r14
+	mov	r13, r14
 .Locb3_decrypt_with_endif15:
 	mov	r14, r15
 	and	#3, r15
@@ -1837,260 +1866,281 @@ ocb3_decrypt_with:
 	xor	#1, r15
 	tst	r15
 	jz	.Locb3_decrypt_with_else16
-	add	#2, r11
-	addc	#0, r13
-	and	#3, r10
 	rrum.w	#2, r14
-	swpb	r10
-	rlam.w	#4, r10
-	rlam.w	#2, r10
-	bis	r14, r10
+	and	#3, r11
+	swpb	r11
+	rlam.w	#4, r11
+	rlam.w	#2, r11
+	bis	r14, r11
+	add	#2, r4
+	addc	#0, r12
 	jmp	.Locb3_decrypt_with_endif17
 .Locb3_decrypt_with_else16:
-	mov	r14, r10
+	mov	r14, r11
 .Locb3_decrypt_with_endif17:
-	and	#1, r10
+	and	#1, r11
 	; ocb3.ae:68: if v[0] == 0 {
-	xor	#1, r10
-	tst	r10
+	xor	#1, r11
+	tst	r11
 	jz	.Locb3_decrypt_with_else18
-	add	#1, r11
-	addc	#0, r13
-	mov	r11, 16(sp)
+	add	#1, r4
+	addc	#0, r12
 	jmp	.Locb3_decrypt_with_endif19
 .Locb3_decrypt_with_else18:
-	mov	r11, 16(sp)
 .Locb3_decrypt_with_endif19:
-	mov	16(sp), r12
-	mov	r12, r15
-	sub	#8, r15
-	mov	r13, r15
-	subc	#0, r15
-	subc	r14, r14
-	mov	r12, r15
-	xor	#7, r15
-	and	r14, r15
-	xor	#7, r15
-	mov	#2, r11
-	add	r15, r11
-	rlam.w	#3, r11
-	rla	r11
-	add	106(sp), r11
 	mov	#7, r15
-	sub	r12, r15
+	sub	r4, r15
 	mov	#0, r15
-	subc	r13, r15
-	clr	r12
-	adc	r12
-	xor	#1, r12
+	subc	r12, r15
+	clr	r15
+	adc	r15
+	xor	#1, r15
+	mov	r4, r14
+	sub	#8, r14
+	subc	#0, r12
+	subc	r14, r14
+	mov	r4, r13
+	xor	#7, r13
+	and	r14, r13
+	xor	#7, r13
+	mov	#2, r14
+	add	r13, r14
+	rlam.w	#3, r14
+	rla	r14
+	add	102(sp), r14
 	; ocb3.ae:108: if k > last {
-	mov	2(r11), r13
-	mov	4(r11), r14
-	mov	6(r11), r15
-	mov	8(r11), r4
-	mov	10(r11), r5
-	mov	12(r11), r6
-	mov	14(r11), r7
-	tst	r12
+	mov	2(r14), r6
+	mov	4(r14), r7
+	mov	6(r14), r8
+	mov	8(r14), r9
+	mov	10(r14), r10
+	mov	12(r14), r11
+	mov	14(r14), r12
+	tst	r15
 	jz	.Locb3_decrypt_with_else20
 	; ocb3.ae:109: for j in last..k {
-	mov	#7, 10(sp)
-	mov	@r11, 8(sp)
-	mov	r13, 6(sp)
-	mov	r14, 4(sp)
-	mov	r15, 2(sp)
-	cmp	16(sp), 10(sp)
+	mov	@r14, r15
+	mov	#7, r5
+	cmp	r4, r5
 	jc	.Locb3_decrypt_with_done23
 .Locb3_decrypt_with_loop22:
-	mov	8(sp), r8
-	and	#32767, r8
-	rlam.w	#1, r8
-	mov	6(sp), r9
-	and	#32767, r9
-	mov.b	9(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#3, r15
-	rlam.w	#1, r9
-	bis	r15, r9
-	mov	4(sp), r10
-	and	#32767, r10
-	mov.b	7(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#3, r15
-	rlam.w	#1, r10
-	bis	r15, r10
-	mov	2(sp), r11
-	and	#32767, r11
-	mov.b	5(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#3, r15
-	rlam.w	#1, r11
-	bis	r15, r11
-	mov	r4, r12
-	and	#32767, r12
-	mov.b	3(sp), r15
-	rrum.w	#4, r15
-	rrum.w	#3, r15
-	rlam.w	#1, r12
-	bis	r15, r12
-	mov	r5, r13
+	mov	r15, r13
 	and	#32767, r13
-	swpb	r4
-	mov.b	r4, r4
-	rrum.w	#4, r4
-	rrum.w	#3, r4
+	mov	r15, r14
+	swpb	r14
 	rlam.w	#1, r13
-	bis	r4, r13
-	mov	r6, r14
-	and	#32767, r14
-	swpb	r5
-	mov.b	r5, r5
-	rrum.w	#4, r5
-	rrum.w	#3, r5
-	rlam.w	#1, r14
-	bis	r5, r14
-	mov	r7, r15
-	and	#32767, r15
-	swpb	r6
-	mov.b	r6, r6
-	rrum.w	#4, r6
-	rrum.w	#3, r6
-	rlam.w	#1, r15
-	bis	r6, r15
-	swpb	r7
-	mov.b	r7, r7
-	rrum.w	#4, r7
-	rrum.w	#3, r7
+	mov	r12, r15
+	swpb	r15
+	mov.b	r15, r15
+	rrum.w	#4, r15
+	rrum.w	#3, r15
 	; ocb3.ae:44: return (s << 1) ^ (if s[127] == 1 then 0x87 as u128 else 0)
-	inv	r7
-	inc	r7
-	and	#135, r7
-	xor	r7, r8
-	mov	r8, 8(sp)
-	mov	r9, 6(sp)
-	mov	r10, 4(sp)
-	mov	r11, 2(sp)
-	mov	r12, r4
-	mov	r13, r5
-	mov	r14, r6
-	mov	r15, r7
-	add	#1, 10(sp)
-	cmp	16(sp), 10(sp)
+	inv	r15
+	inc	r15
+	and	#135, r15
+	xor	r15, r13
+	mov	r13, r15
+	; ocb3.ae:109: for j in last..k {
+	mov	r6, r13
+	and	#32767, r13
+	mov.b	r14, r14
+	rrum.w	#4, r14
+	rrum.w	#3, r14
+	rlam.w	#1, r13
+	bis	r14, r13
+	mov	r6, r14
+	swpb	r14
+	; ocb3.ae:44: return (s << 1) ^ (if s[127] == 1 then 0x87 as u128 else 0)
+	mov	r13, r6
+	; ocb3.ae:109: for j in last..k {
+	mov	r7, r13
+	and	#32767, r13
+	mov.b	r14, r14
+	rrum.w	#4, r14
+	rrum.w	#3, r14
+	rlam.w	#1, r13
+	bis	r14, r13
+	mov	r7, r14
+	swpb	r14
+	; ocb3.ae:44: return (s << 1) ^ (if s[127] == 1 then 0x87 as u128 else 0)
+	mov	r13, r7
+	; ocb3.ae:109: for j in last..k {
+	mov	r8, r13
+	and	#32767, r13
+	mov.b	r14, r14
+	rrum.w	#4, r14
+	rrum.w	#3, r14
+	rlam.w	#1, r13
+	bis	r14, r13
+	mov	r8, r14
+	swpb	r14
+	; ocb3.ae:44: return (s << 1) ^ (if s[127] == 1 then 0x87 as u128 else 0)
+	mov	r13, r8
+	; ocb3.ae:109: for j in last..k {
+	mov	r9, r13
+	and	#32767, r13
+	mov.b	r14, r14
+	rrum.w	#4, r14
+	rrum.w	#3, r14
+	rlam.w	#1, r13
+	bis	r14, r13
+	mov	r9, r14
+	swpb	r14
+	; ocb3.ae:44: return (s << 1) ^ (if s[127] == 1 then 0x87 as u128 else 0)
+	mov	r13, r9
+	; ocb3.ae:109: for j in last..k {
+	mov	r10, r13
+	and	#32767, r13
+	mov.b	r14, r14
+	rrum.w	#4, r14
+	rrum.w	#3, r14
+	rlam.w	#1, r13
+	bis	r14, r13
+	mov	r10, r14
+	swpb	r14
+	; ocb3.ae:44: return (s << 1) ^ (if s[127] == 1 then 0x87 as u128 else 0)
+	mov	r13, r10
+	; ocb3.ae:109: for j in last..k {
+	mov	r11, r13
+	and	#32767, r13
+	mov.b	r14, r14
+	rrum.w	#4, r14
+	rrum.w	#3, r14
+	rlam.w	#1, r13
+	bis	r14, r13
+	mov	r11, r14
+	swpb	r14
+	; ocb3.ae:44: return (s << 1) ^ (if s[127] == 1 then 0x87 as u128 else 0)
+	mov	r13, r11
+	; ocb3.ae:109: for j in last..k {
+	and	#32767, r12
+	mov.b	r14, r14
+	rrum.w	#4, r14
+	rrum.w	#3, r14
+	rlam.w	#1, r12
+	bis	r14, r12
+	; ocb3.ae:44: return (s << 1) ^ (if s[127] == 1 then 0x87 as u128 else 0)
+	add	#1, r5
+	cmp	r4, r5
 	jnc	.Locb3_decrypt_with_loop22
 .Locb3_decrypt_with_done23:
-	mov	r4, 36(sp)
-	mov	r5, 34(sp)
-	mov	r6, 22(sp)
-	mov	r7, 42(sp)
+	mov	r15, 32(sp)
+	mov	r6, 30(sp)
+	mov	r7, 28(sp)
+	mov	r8, 26(sp)
+	mov	r9, 24(sp)
+	mov	r10, 22(sp)
+	mov	r11, 10(sp)
+	mov	r12, 38(sp)
 	jmp	.Locb3_decrypt_with_endif21
 .Locb3_decrypt_with_else20:
-	mov	@r11, 8(sp)
-	mov	r13, 6(sp)
-	mov	r14, 4(sp)
-	mov	r15, 2(sp)
-	mov	r4, 36(sp)
-	mov	r5, 34(sp)
-	mov	r6, 22(sp)
-	mov	r7, 42(sp)
+	mov	@r14, 32(sp)
+	mov	r6, 30(sp)
+	mov	r7, 28(sp)
+	mov	r8, 26(sp)
+	mov	r9, 24(sp)
+	mov	r10, 22(sp)
+	mov	r11, 10(sp)
+	mov	r12, 38(sp)
 .Locb3_decrypt_with_endif21:
-	mov	38(sp), r14
-	xor	78(sp), r14
-	mov	40(sp), r13
-	xor	76(sp), r13
-	mov	44(sp), r11
-	xor	74(sp), r11
-	mov	46(sp), r10
-	xor	72(sp), r10
-	mov	48(sp), r9
-	xor	70(sp), r9
-	mov	50(sp), r8
-	xor	66(sp), r8
-	mov	58(sp), r7
-	xor	62(sp), r7
-	mov	52(sp), r6
-	xor	60(sp), r6
-	xor	r14, 30(sp)
-	xor	r13, 28(sp)
-	xor	r11, 26(sp)
-	xor	r10, 24(sp)
-	xor	r9, 18(sp)
-	mov	118(sp), r4
+	mov	36(sp), r15
+	xor	70(sp), r15
+	xor	r15, 20(sp)
+	mov	34(sp), r14
+	xor	68(sp), r14
+	xor	r14, 18(sp)
+	mov	40(sp), r12
+	xor	66(sp), r12
+	xor	r12, 16(sp)
+	mov	42(sp), r11
+	xor	64(sp), r11
+	xor	r11, 12(sp)
+	mov	44(sp), r9
+	xor	62(sp), r9
+	xor	r9, 8(sp)
+	mov	46(sp), r8
+	xor	60(sp), r8
+	mov	116(sp), r4
 	xor	r8, r4
-	mov	122(sp), r5
+	mov	56(sp), r7
+	xor	54(sp), r7
+	mov	114(sp), r5
 	xor	r7, r5
-	mov	108(sp), r15
-	xor	r6, r15
+	mov	50(sp), r6
+	xor	52(sp), r6
+	mov	110(sp), r10
+	xor	r6, r10
 	; ocb3.ae:250: store_be(msg, off, p)
-	mov	84(sp), r12
-	add	270(sp), r12
-	bit	#1, r12
+	mov	72(sp), r13
+	add	272(sp), r13
+	bit	#1, r13
 	swpb	r6
 	swpb	r7
 	swpb	r8
 	swpb	r9
-	swpb	r10
 	swpb	r11
-	swpb	r13
+	swpb	r12
 	swpb	r14
+	swpb	r15
 	jnz	.Locb3_decrypt_with_bytes24
-	mov	r6, 0(r12)
-	mov	r7, 2(r12)
-	mov	r8, 4(r12)
-	mov	r9, 6(r12)
-	mov	r10, 8(r12)
-	mov	r11, 10(r12)
-	mov	r13, 12(r12)
-	mov	r14, 14(r12)
+	mov	r6, 0(r13)
+	mov	r7, 2(r13)
+	mov	r8, 4(r13)
+	mov	r9, 6(r13)
+	mov	r11, 8(r13)
+	mov	r12, 10(r13)
+	mov	r14, 12(r13)
+	mov	r15, 14(r13)
 	jmp	.Locb3_decrypt_with_stored25
 .Locb3_decrypt_with_bytes24:
-	mov	r6, 178(sp)
-	mov	r7, 180(sp)
-	mov	r8, 182(sp)
-	mov	r9, 184(sp)
-	mov	r10, 186(sp)
+	mov	r6, 180(sp)
+	mov	r7, 182(sp)
+	mov	r8, 184(sp)
+	mov	r9, 186(sp)
 	mov	r11, 188(sp)
-	mov	r13, 190(sp)
+	mov	r12, 190(sp)
 	mov	r14, 192(sp)
-	mov	sp, r13
-	add	#178, r13
-	mov	#16, r14
+	mov	r15, 194(sp)
+	mov	sp, r14
+	add	#180, r14
+	mov	#16, r15
 .Locb3_decrypt_with_cpy26:
-	mov.b	@r13, 0(r12)
+	mov.b	@r14, 0(r13)
+	inc	r14
 	inc	r13
-	inc	r12
-	dec	r14
+	dec	r15
 	jnz	.Locb3_decrypt_with_cpy26
 .Locb3_decrypt_with_stored25:
-	mov	78(sp), r14
-	mov	76(sp), r13
-	mov	74(sp), r12
-	mov	72(sp), r11
-	mov	70(sp), r9
-	mov	66(sp), r8
-	mov	62(sp), r7
-	mov	60(sp), r6
-	mov	42(sp), r10
-	mov	r4, 118(sp)
-	mov	r5, 122(sp)
-	mov	r15, 108(sp)
-	add	#1, 80(sp)
-	cmp	116(sp), 80(sp)
+	mov	70(sp), r13
+	mov	68(sp), r11
+	mov	66(sp), r9
+	mov	64(sp), r8
+	mov	62(sp), r6
+	mov	60(sp), r12
+	mov	54(sp), r14
+	mov	52(sp), r7
+	mov	38(sp), r15
+	mov	r4, 116(sp)
+	mov	r5, 114(sp)
+	mov	r10, 110(sp)
+	add	#1, 74(sp)
+	cmp	118(sp), 74(sp)
 	jc	.Locb3_decrypt_with_near48
 	br	#.Locb3_decrypt_with_loop1
 .Locb3_decrypt_with_near48:
 .Locb3_decrypt_with_done2:
-	mov	116(sp), r15
+	mov	118(sp), r15
 	rlam.w	#4, r15
-	mov	r15, 116(sp)
-	mov	264(sp), r10
+	mov	r15, 118(sp)
+	mov	266(sp), r10
 	sub	r15, r10
 	subc	r15, r15
-	mov	r15, 112(sp)
+	mov	r15, 106(sp)
 	mov	r10, r15
 	sub	#1, r15
 	clr	r5
 	adc	r5
-	mov	112(sp), r15
+	mov	106(sp), r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
@@ -2100,57 +2150,57 @@ ocb3_decrypt_with:
 	jnz	.Locb3_decrypt_with_near49
 	br	#.Locb3_decrypt_with_else27
 .Locb3_decrypt_with_near49:
-	mov	106(sp), r5
-	xor	14(r5), r6
-	mov	r6, 144(sp)
-	xor	12(r5), r7
-	mov	r7, 142(sp)
-	xor	10(r5), r8
-	mov	r8, 140(sp)
-	xor	8(r5), r9
-	mov	r9, 138(sp)
-	xor	6(r5), r11
-	mov	r11, 90(sp)
-	xor	4(r5), r12
-	mov	r12, 92(sp)
-	xor	2(r5), r13
-	mov	r13, 96(sp)
-	xor	@r5, r14
-	mov	r14, 100(sp)
+	mov	102(sp), r5
+	xor	14(r5), r7
+	mov	r7, 146(sp)
+	xor	12(r5), r14
+	mov	r14, 144(sp)
+	xor	10(r5), r12
+	mov	r12, 142(sp)
+	xor	8(r5), r6
+	mov	r6, 140(sp)
+	xor	6(r5), r8
+	mov	r8, 84(sp)
+	xor	4(r5), r9
+	mov	r9, 90(sp)
+	xor	2(r5), r11
+	mov	r11, 94(sp)
+	xor	@r5, r13
+	mov	r13, 98(sp)
 	; ocb3.ae:255: pad = E.encrypt_block(ks, offset)
-	mov	100(sp), 146(sp)
-	mov	96(sp), 148(sp)
-	mov	92(sp), 150(sp)
+	mov	98(sp), 148(sp)
+	mov	94(sp), 150(sp)
 	mov	90(sp), 152(sp)
-	mov	138(sp), 154(sp)
+	mov	84(sp), 154(sp)
 	mov	140(sp), 156(sp)
 	mov	142(sp), 158(sp)
 	mov	144(sp), 160(sp)
+	mov	146(sp), 162(sp)
 	mov	sp, r13
-	add	#146, r13
+	add	#148, r13
 	mov	sp, r14
-	add	#194, r14
-	mov	32(sp), r12
+	add	#196, r14
+	mov	14(sp), r12
 	call	#ocb3_E_encrypt_block
-	mov	262(sp), r8
-	add	116(sp), r8
+	mov	264(sp), r9
+	add	118(sp), r9
 	cmp	#16, r10
 	jnc	.Locb3_decrypt_with_bytes29
-	bit	#1, r8
+	bit	#1, r9
 	jnz	.Locb3_decrypt_with_bytes29
 .Locb3_decrypt_with_words30:
-	mov	@r8+, r13
-	mov	@r8+, r7
-	mov	@r8+, r9
-	mov	@r8+, r14
-	mov	@r8+, r6
-	mov	@r8+, r12
-	mov	@r8+, r11
-	mov	@r8+, r15
+	mov	@r9, r14
+	mov	2(r9), r13
+	mov	4(r9), r12
+	mov	6(r9), r8
+	mov	8(r9), r7
+	mov	10(r9), r15
+	mov	12(r9), r11
+	mov	14(r9), r9
 	jmp	.Locb3_decrypt_with_join31
 .Locb3_decrypt_with_bytes29:
 	mov	sp, r11
-	add	#178, r11
+	add	#180, r11
 	mov	r11, r12
 	mov	#16, r13
 	mov	r10, r15
@@ -2158,41 +2208,40 @@ ocb3_decrypt_with:
 	clr	r14
 	tst	r15
 	jz	.Locb3_decrypt_with_pad33
-	mov.b	@r8, r14
-	inc	r8
+	mov.b	@r9, r14
+	inc	r9
 	dec	r15
 .Locb3_decrypt_with_pad33:
 	mov.b	r14, 0(r12)
 	inc	r12
 	dec	r13
 	jnz	.Locb3_decrypt_with_cpy32
-	mov	r11, r8
+	mov	r11, r9
 	jmp	.Locb3_decrypt_with_words30
 .Locb3_decrypt_with_join31:
-	swpb	r15
-	xor	194(sp), r15
-	mov	r15, 68(sp)
-	swpb	r11
-	xor	196(sp), r11
-	swpb	r12
-	xor	198(sp), r12
-	mov	r6, r8
-	swpb	r8
-	xor	200(sp), r8
-	swpb	r14
-	xor	202(sp), r14
-	mov	r14, 102(sp)
 	swpb	r9
-	xor	204(sp), r9
+	xor	196(sp), r9
+	swpb	r11
+	xor	198(sp), r11
+	swpb	r15
+	xor	200(sp), r15
+	mov	r15, 80(sp)
 	swpb	r7
-	xor	206(sp), r7
-	mov	r7, 98(sp)
+	xor	202(sp), r7
+	mov	r7, 86(sp)
+	swpb	r8
+	xor	204(sp), r8
+	swpb	r12
+	xor	206(sp), r12
 	swpb	r13
 	xor	208(sp), r13
-	mov	r13, 64(sp)
+	mov	r13, 92(sp)
+	swpb	r14
+	xor	210(sp), r14
+	mov	r14, 96(sp)
 	mov	r10, r15
 	sub	#16, r15
-	mov	112(sp), r15
+	mov	106(sp), r15
 	subc	#0, r15
 	clr	r15
 	adc	r15
@@ -2200,195 +2249,196 @@ ocb3_decrypt_with:
 	; ocb3.ae:77: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
 	tst	r15
 	jz	.Locb3_decrypt_with_else34
-	mov	112(sp), r14
-	and	#8191, r14
+	mov	r10, r15
+	rrum.w	#1, r15
+	mov	r15, r13
+	rra	r13
+	mov	r13, r14
+	rra	r14
+	and	#1, r14
+	mov	r14, r5
+	inv	r5
+	inc	r5
+	and	#1, r13
+	mov	r13, r4
+	inv	r4
+	inc	r4
+	and	#1, r15
+	mov	r15, 76(sp)
+	inv	r15
+	inc	r15
+	mov	r10, r6
+	and	#1, r6
+	inv	r6
+	inc	r6
+	and	#65280, r6
+	xor	#-1, r6
+	mov	r6, r7
+	xor	#-1, r7
+	and	r15, r7
+	xor	#-1, r7
+	mov	r7, r15
+	xor	#-1, r15
+	and	r4, r15
+	xor	#-1, r15
+	mov	r15, 88(sp)
+	mov	r15, r4
+	xor	#-1, r4
+	and	r5, r4
+	xor	#-1, r4
 	mov	r10, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#4, r15
 	rrum.w	#1, r15
-	rlam.w	#3, r14
-	bis	r15, r14
+	mov	106(sp), r5
+	and	#8191, r5
+	rlam.w	#3, r5
+	bis	r15, r5
 	mov	r10, r15
 	and	#8191, r15
 	rlam.w	#3, r15
 	sub	#128, r15
-	subc	#0, r14
-	clr	r14
-	adc	r14
-	xor	#1, r14
-	mov	r10, r4
-	and	#1, r4
+	subc	#0, r5
+	clr	r5
+	adc	r5
+	xor	#1, r5
+	mov	r5, r15
+	inv	r15
+	inc	r15
+	and	r15, r4
+	bic	r4, r9
+	mov	r9, 138(sp)
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	mov	r13, r9
+	inv	r9
+	inc	r9
+	mov	76(sp), r4
 	inv	r4
 	inc	r4
-	and	#65280, r4
+	and	r6, r4
+	xor	r4, r6
+	mov	r6, r4
 	xor	#-1, r4
-	mov	r10, r5
-	rrum.w	#1, r5
-	mov	r5, r7
-	and	#1, r7
-	mov	r7, r13
-	inv	r13
-	inc	r13
-	mov	r4, r15
-	xor	#-1, r15
-	and	r13, r15
-	xor	#-1, r15
-	mov	r15, 88(sp)
-	inv	r7
-	inc	r7
-	and	r4, r7
-	xor	r7, r4
-	rra	r5
-	mov	r5, r7
-	and	#1, r7
-	mov	r7, r15
-	inv	r15
-	inc	r15
-	mov	r4, r6
-	xor	#-1, r6
-	and	r15, r6
-	xor	#-1, r6
-	mov	r7, r13
-	inv	r13
-	inc	r13
-	and	r4, r13
-	xor	r13, r4
-	rra	r5
-	and	#1, r5
-	mov	r5, r13
-	inv	r13
-	inc	r13
-	mov	r4, r15
-	xor	#-1, r15
-	and	r13, r15
-	xor	#-1, r15
-	mov	r5, r13
-	inv	r13
-	inc	r13
-	and	r4, r13
-	xor	r13, r4
-	mov	r14, r13
-	inv	r13
-	inc	r13
-	and	r13, r4
-	bic	r4, 64(sp)
-	mov	r14, r13
-	inv	r13
-	inc	r13
-	and	r13, r15
-	bic	r15, r8
+	and	r9, r4
+	xor	#-1, r4
+	mov	r4, r9
+	xor	#-1, r9
+	and	r15, r9
+	xor	#-1, r9
 	mov	r5, r15
 	inv	r15
 	inc	r15
-	mov	r6, r13
+	and	r15, r9
+	bic	r9, r11
+	mov	r11, 136(sp)
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	mov	r13, r11
+	inv	r11
+	inc	r11
+	and	r7, r11
+	xor	r11, r7
+	mov	r7, r11
+	xor	#-1, r11
+	and	r15, r11
+	xor	#-1, r11
+	mov	r5, r15
+	inv	r15
+	inc	r15
+	and	r15, r11
+	mov	80(sp), r15
+	bic	r11, r15
+	mov	r15, 80(sp)
+	mov	r14, r15
+	inv	r15
+	inc	r15
+	inv	r13
+	inc	r13
+	and	r6, r13
+	mov	r6, r11
+	xor	r13, r11
+	mov	r11, r13
 	xor	#-1, r13
 	and	r15, r13
 	xor	#-1, r13
 	mov	r5, r15
 	inv	r15
 	inc	r15
-	and	r6, r15
-	xor	r15, r6
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	and	r15, r6
-	bic	r6, r9
-	mov	r14, r15
-	inv	r15
-	inc	r15
 	and	r15, r13
-	bic	r13, r11
-	mov	r7, r15
+	mov	86(sp), r15
+	bic	r13, r15
+	mov	r15, 86(sp)
+	mov	r14, r15
 	inv	r15
 	inc	r15
 	mov	88(sp), r6
-	mov	r6, r13
-	xor	#-1, r13
-	and	r15, r13
-	xor	#-1, r13
-	inv	r7
-	inc	r7
-	and	r6, r7
-	mov	r6, r4
-	xor	r7, r4
+	and	r6, r15
+	xor	r15, r6
 	mov	r5, r15
 	inv	r15
 	inc	r15
-	mov	r4, r7
-	xor	#-1, r7
-	and	r15, r7
-	xor	#-1, r7
-	mov	r5, r15
+	and	r15, r6
+	bic	r6, r8
+	mov	r8, 124(sp)
+	mov	r14, r15
 	inv	r15
 	inc	r15
 	and	r4, r15
 	xor	r15, r4
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	and	r15, r4
-	mov	98(sp), r6
-	bic	r4, r6
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	and	r15, r7
-	bic	r7, r12
 	mov	r5, r15
 	inv	r15
 	inc	r15
-	mov	r13, r7
-	xor	#-1, r7
-	and	r15, r7
-	xor	#-1, r7
-	inv	r5
-	inc	r5
-	and	r13, r5
-	xor	r5, r13
+	and	r15, r4
+	bic	r4, r12
+	mov	r12, 78(sp)
 	mov	r14, r15
 	inv	r15
 	inc	r15
-	and	r15, r13
+	and	r7, r15
+	xor	r15, r7
+	mov	r5, r15
+	inv	r15
+	inc	r15
+	and	r15, r7
+	mov	92(sp), r6
+	bic	r7, r6
 	inv	r14
 	inc	r14
-	and	r14, r7
-	mov	68(sp), r14
-	bic	r7, r14
-	mov	102(sp), r15
-	bic	r13, r15
-	mov	r14, 68(sp)
-	mov	r11, 94(sp)
-	mov	r12, 126(sp)
-	mov	r8, 82(sp)
-	mov	r15, 102(sp)
-	mov	r9, 56(sp)
-	mov	64(sp), r8
+	and	r11, r14
+	xor	r14, r11
+	inv	r5
+	inc	r5
+	and	r5, r11
+	mov	96(sp), r5
+	bic	r11, r5
 	jmp	.Locb3_decrypt_with_endif35
 .Locb3_decrypt_with_else34:
-	mov	r11, 94(sp)
-	mov	r12, 126(sp)
-	mov	r8, 82(sp)
-	mov	r9, 56(sp)
-	mov	98(sp), r6
-	mov	64(sp), r8
+	mov	r9, 138(sp)
+	mov	r11, 136(sp)
+	mov	r8, 124(sp)
+	mov	r12, 78(sp)
+	mov	92(sp), r6
+	mov	96(sp), r5
 .Locb3_decrypt_with_endif35:
 	; ocb3.ae:258: store_be(msg, 16 * full, p, r)
-	mov	r8, r4
-	mov	r6, r5
-	mov	56(sp), r7
-	mov	102(sp), r9
-	mov	82(sp), r11
-	mov	126(sp), r12
-	mov	94(sp), r14
-	mov	68(sp), r15
-	mov	116(sp), r13
-	add	270(sp), r13
+	mov	118(sp), r13
+	add	272(sp), r13
+	mov	r5, r4
+	mov	r6, r7
+	mov	78(sp), r8
+	mov	124(sp), r9
+	mov	86(sp), r11
+	mov	80(sp), r12
+	mov	136(sp), r14
+	mov	138(sp), r15
 	cmp	#16, r10
 	swpb	r4
-	swpb	r5
 	swpb	r7
+	swpb	r8
 	swpb	r9
 	swpb	r11
 	swpb	r12
@@ -2398,8 +2448,8 @@ ocb3_decrypt_with:
 	bit	#1, r13
 	jnz	.Locb3_decrypt_with_bytes36
 	mov	r4, 0(r13)
-	mov	r5, 2(r13)
-	mov	r7, 4(r13)
+	mov	r7, 2(r13)
+	mov	r8, 4(r13)
 	mov	r9, 6(r13)
 	mov	r11, 8(r13)
 	mov	r12, 10(r13)
@@ -2407,16 +2457,16 @@ ocb3_decrypt_with:
 	mov	r15, 14(r13)
 	jmp	.Locb3_decrypt_with_stored37
 .Locb3_decrypt_with_bytes36:
-	mov	r4, 178(sp)
-	mov	r5, 180(sp)
+	mov	r4, 180(sp)
 	mov	r7, 182(sp)
-	mov	r9, 184(sp)
-	mov	r11, 186(sp)
-	mov	r12, 188(sp)
-	mov	r14, 190(sp)
-	mov	r15, 192(sp)
+	mov	r8, 184(sp)
+	mov	r9, 186(sp)
+	mov	r11, 188(sp)
+	mov	r12, 190(sp)
+	mov	r14, 192(sp)
+	mov	r15, 194(sp)
 	mov	sp, r14
-	add	#178, r14
+	add	#180, r14
 	mov	r10, r15
 	cmp	#16, r15
 	jnc	.Locb3_decrypt_with_cnt38
@@ -2431,279 +2481,281 @@ ocb3_decrypt_with:
 	dec	r15
 	jnz	.Locb3_decrypt_with_cpy39
 .Locb3_decrypt_with_stored37:
-	mov	#15, r7
-	sub	r10, r7
-	mov	#0, r14
-	subc	112(sp), r14
-	and	#8191, r14
-	mov	r7, r15
+	mov	#15, r14
+	sub	r10, r14
+	mov	#0, r13
+	subc	106(sp), r13
+	and	#8191, r13
+	rlam.w	#3, r13
+	mov	r14, r15
 	swpb	r15
 	mov.b	r15, r15
 	rrum.w	#4, r15
 	rrum.w	#1, r15
-	rlam.w	#3, r14
-	bis	r15, r14
-	mov	r7, r15
+	bis	r15, r13
+	mov	r14, r15
 	and	#8191, r15
 	rlam.w	#3, r15
 	sub	#128, r15
-	subc	#0, r14
-	clr	r9
-	adc	r9
-	xor	#1, r9
-	mov	r7, r12
-	and	#1, r12
-	inv	r12
-	inc	r12
-	and	#32896, r12
-	xor	#128, r12
-	rrum.w	#1, r7
-	mov	r7, r15
-	and	#1, r15
-	mov	r15, r11
+	subc	#0, r13
+	clr	r12
+	adc	r12
+	mov	r14, r11
+	and	#1, r11
 	inv	r11
 	inc	r11
-	and	r12, r11
-	xor	r12, r11
-	inv	r15
-	inc	r15
-	and	r15, r12
-	rra	r7
-	mov	r7, r13
+	and	#32896, r11
+	xor	#128, r11
+	rrum.w	#1, r14
+	mov	r14, r8
+	and	#1, r8
+	mov	r8, r9
+	inv	r9
+	inc	r9
+	and	r11, r9
+	rra	r14
+	mov	r14, r13
 	and	#1, r13
-	mov	r13, r10
+	mov	r13, r7
+	inv	r7
+	inc	r7
+	and	r9, r7
+	rra	r14
+	and	#1, r14
+	mov	r14, r10
 	inv	r10
 	inc	r10
-	and	r12, r10
-	xor	r12, r10
+	and	r7, r10
+	xor	#1, r12
+	mov	r12, r15
+	inv	r15
+	inc	r15
+	and	r15, r10
+	bis	r10, r5
+	xor	r5, 110(sp)
+	inv	r8
+	inc	r8
+	and	r11, r8
+	xor	r8, r11
+	mov	r13, r8
+	inv	r8
+	inc	r8
+	and	r11, r8
+	mov	r14, r10
+	inv	r10
+	inc	r10
+	and	r8, r10
+	mov	r12, r15
+	inv	r15
+	inc	r15
+	and	r15, r10
+	bis	r10, r6
+	mov	114(sp), r4
+	xor	r6, r4
 	mov	r13, r15
 	inv	r15
 	inc	r15
-	and	r15, r12
-	rra	r7
-	and	#1, r7
-	mov	r7, r14
-	inv	r14
-	inc	r14
-	and	r12, r14
-	xor	r12, r14
-	mov	r7, r15
-	inv	r15
-	inc	r15
-	and	r15, r12
-	mov	r9, r15
-	inv	r15
-	inc	r15
-	and	r15, r12
-	bis	r12, r8
-	xor	r8, 108(sp)
-	mov	r9, r15
-	inv	r15
-	inc	r15
-	and	r15, r14
-	mov	82(sp), r15
-	bis	r14, r15
-	mov	24(sp), r14
-	xor	r15, r14
-	mov	r7, r12
-	inv	r12
-	inc	r12
-	and	r10, r12
-	xor	r10, r12
-	mov	r7, r15
-	inv	r15
-	inc	r15
-	and	r15, r10
-	mov	r9, r15
-	inv	r15
-	inc	r15
-	and	r15, r10
-	mov	56(sp), r15
-	bis	r10, r15
-	mov	118(sp), r8
-	xor	r15, r8
-	mov	r9, r15
-	inv	r15
-	inc	r15
-	and	r15, r12
-	mov	94(sp), r15
-	bis	r12, r15
-	mov	28(sp), r12
-	xor	r15, r12
-	mov	r13, r10
+	and	r9, r15
+	xor	r15, r9
+	mov	r14, r10
 	inv	r10
 	inc	r10
-	and	r11, r10
-	xor	r11, r10
-	inv	r13
-	inc	r13
-	and	r13, r11
-	mov	r7, r13
+	and	r9, r10
+	mov	r12, r15
+	inv	r15
+	inc	r15
+	and	r15, r10
+	mov	78(sp), r15
+	bis	r10, r15
+	mov	116(sp), r5
+	xor	r15, r5
 	inv	r13
 	inc	r13
 	and	r11, r13
-	xor	r11, r13
-	mov	r7, r15
-	inv	r15
-	inc	r15
-	and	r15, r11
-	mov	r9, r15
-	inv	r15
-	inc	r15
-	and	r15, r11
-	bis	r11, r6
-	mov	122(sp), r4
-	xor	r6, r4
-	mov	r9, r15
-	inv	r15
-	inc	r15
-	and	r15, r13
-	mov	126(sp), r15
-	bis	r13, r15
-	mov	26(sp), r13
-	xor	r15, r13
-	mov	r7, r11
-	inv	r11
-	inc	r11
-	and	r10, r11
-	xor	r10, r11
-	inv	r7
-	inc	r7
-	and	r7, r10
-	mov	r9, r15
-	inv	r15
-	inc	r15
+	mov	r11, r15
+	xor	r13, r15
+	mov	r14, r10
+	inv	r10
+	inc	r10
 	and	r15, r10
-	inv	r9
-	inc	r9
-	and	r9, r11
-	mov	68(sp), r15
-	bis	r11, r15
-	mov	30(sp), r11
-	xor	r15, r11
-	mov	102(sp), r15
-	bis	r10, r15
-	mov	18(sp), r7
-	xor	r15, r7
-	mov	138(sp), r9
-	mov	140(sp), r10
-	mov	142(sp), r15
-	mov	144(sp), r6
-	mov	108(sp), r5
+	mov	r12, r13
+	inv	r13
+	inc	r13
+	and	r13, r10
+	mov	124(sp), r13
+	bis	r10, r13
+	mov	8(sp), r11
+	xor	r13, r11
+	mov	r14, r13
+	inv	r13
+	inc	r13
+	and	r7, r13
+	xor	r13, r7
+	mov	r12, r13
+	inv	r13
+	inc	r13
+	and	r13, r7
+	mov	86(sp), r13
+	bis	r7, r13
+	mov	12(sp), r7
+	xor	r13, r7
+	mov	r14, r13
+	inv	r13
+	inc	r13
+	and	r8, r13
+	xor	r13, r8
+	mov	r12, r13
+	inv	r13
+	inc	r13
+	and	r13, r8
+	mov	80(sp), r13
+	bis	r8, r13
+	mov	16(sp), r8
+	xor	r13, r8
+	mov	r14, r13
+	inv	r13
+	inc	r13
+	and	r9, r13
+	xor	r13, r9
+	mov	r12, r13
+	inv	r13
+	inc	r13
+	and	r13, r9
+	mov	136(sp), r13
+	bis	r9, r13
+	mov	18(sp), r9
+	xor	r13, r9
+	inv	r14
+	inc	r14
+	and	r15, r14
+	xor	r14, r15
+	inv	r12
+	inc	r12
+	and	r12, r15
+	mov	138(sp), r13
+	bis	r15, r13
+	mov	20(sp), r10
+	xor	r13, r10
+	mov	140(sp), r6
+	mov	142(sp), r12
+	mov	144(sp), r13
+	mov	146(sp), r15
+	mov	110(sp), r14
 	jmp	.Locb3_decrypt_with_endif28
 .Locb3_decrypt_with_else27:
-	mov	r14, 100(sp)
-	mov	r13, 96(sp)
-	mov	r12, 92(sp)
-	mov	r11, 90(sp)
-	mov	r8, r10
+	mov	r13, 98(sp)
+	mov	r11, 94(sp)
+	mov	r9, 90(sp)
+	mov	r8, 84(sp)
+	mov	r14, r13
 	mov	r7, r15
-	mov	30(sp), r11
-	mov	28(sp), r12
-	mov	26(sp), r13
-	mov	24(sp), r14
-	mov	18(sp), r7
-	mov	118(sp), r8
-	mov	122(sp), r4
-	mov	108(sp), r5
+	mov	20(sp), r10
+	mov	18(sp), r9
+	mov	16(sp), r8
+	mov	12(sp), r7
+	mov	8(sp), r11
+	mov	116(sp), r5
+	mov	114(sp), r4
+	mov	110(sp), r14
 .Locb3_decrypt_with_endif28:
-	xor	100(sp), r11
-	xor	96(sp), r12
-	xor	92(sp), r13
-	xor	90(sp), r14
-	xor	r9, r7
-	xor	r10, r8
-	xor	r15, r4
-	xor	r6, r5
-	mov	106(sp), r6
-	xor	16(r6), r11
-	xor	18(r6), r12
-	xor	20(r6), r13
-	xor	22(r6), r14
-	xor	24(r6), r7
-	xor	26(r6), r8
-	xor	28(r6), r4
-	xor	30(r6), r5
+	xor	r15, r14
+	mov	102(sp), r15
+	xor	30(r15), r14
+	xor	r13, r4
+	mov	r15, r13
+	xor	28(r13), r4
+	xor	r12, r5
+	xor	26(r13), r5
+	xor	r6, r11
+	xor	24(r13), r11
+	xor	84(sp), r7
+	xor	22(r13), r7
+	xor	90(sp), r8
+	xor	20(r13), r8
+	xor	94(sp), r9
+	xor	18(r13), r9
+	xor	98(sp), r10
+	xor	16(r13), r10
 	; ocb3.ae:260: t = E.encrypt_block(ks, checksum ^ offset ^ l[at_dollar]) ^ hash(ks, l, ad)
-	mov	r11, 146(sp)
-	mov	r12, 148(sp)
-	mov	r13, 150(sp)
-	mov	r14, 152(sp)
+	mov	r10, 148(sp)
+	mov	r9, 150(sp)
+	mov	r8, 152(sp)
 	mov	r7, 154(sp)
-	mov	r8, 156(sp)
-	mov	r4, 158(sp)
-	mov	r5, 160(sp)
+	mov	r11, 156(sp)
+	mov	r5, 158(sp)
+	mov	r4, 160(sp)
+	mov	r14, 162(sp)
 	mov	sp, r13
-	add	#146, r13
+	add	#148, r13
 	mov	sp, r14
-	add	#210, r14
-	mov	32(sp), r12
+	add	#212, r14
+	mov	14(sp), r12
 	call	#ocb3_E_encrypt_block
 	mov	sp, r15
-	add	#226, r15
+	add	#228, r15
 	mov	r15, 0(sp)
-	mov	32(sp), r12
-	mov	106(sp), r13
-	mov	258(sp), r14
-	mov	260(sp), r15
+	mov	14(sp), r12
+	mov	102(sp), r13
+	mov	260(sp), r14
+	mov	262(sp), r15
 	call	#ocb3_hash
-	mov	210(sp), r15
-	xor	226(sp), r15
-	mov	r15, 104(sp)
 	mov	212(sp), r15
 	xor	228(sp), r15
-	mov	r15, 86(sp)
+	mov	r15, 100(sp)
 	mov	214(sp), r15
 	xor	230(sp), r15
-	mov	r15, 54(sp)
-	mov	216(sp), r7
-	xor	232(sp), r7
+	mov	r15, 104(sp)
+	mov	216(sp), r15
+	xor	232(sp), r15
+	mov	r15, 82(sp)
 	mov	218(sp), r15
 	xor	234(sp), r15
-	mov	r15, 110(sp)
-	mov	220(sp), r6
-	xor	236(sp), r6
-	mov	222(sp), r13
-	xor	238(sp), r13
-	mov	224(sp), r12
-	xor	240(sp), r12
-	mov	266(sp), r8
-	cmp	#16, 268(sp)
+	mov	r15, 58(sp)
+	mov	220(sp), r5
+	xor	236(sp), r5
+	mov	222(sp), r6
+	xor	238(sp), r6
+	mov	224(sp), r7
+	xor	240(sp), r7
+	mov	226(sp), r4
+	xor	242(sp), r4
+	mov	268(sp), r10
+	cmp	#16, 270(sp)
 	jnc	.Locb3_decrypt_with_bytes40
-	bit	#1, r8
+	bit	#1, r10
 	jnz	.Locb3_decrypt_with_bytes40
 .Locb3_decrypt_with_words41:
-	mov	@r8+, 136(sp)
-	mov	@r8+, 134(sp)
-	mov	@r8+, 132(sp)
-	mov	@r8+, 130(sp)
-	mov	@r8+, 128(sp)
-	mov	@r8+, 124(sp)
-	mov	@r8+, 120(sp)
-	mov	@r8+, 114(sp)
+	mov	@r10+, 126(sp)
+	mov	@r10+, 128(sp)
+	mov	@r10+, 130(sp)
+	mov	@r10+, 132(sp)
+	mov	@r10+, 134(sp)
+	mov	@r10+, 122(sp)
+	mov	@r10+, 120(sp)
+	mov	@r10+, 112(sp)
 	jmp	.Locb3_decrypt_with_join42
 .Locb3_decrypt_with_bytes40:
-	mov	sp, r9
-	add	#178, r9
-	mov	r9, r10
-	mov	#16, r11
-	mov	268(sp), r15
+	mov	sp, r11
+	add	#180, r11
+	mov	r11, r12
+	mov	#16, r13
+	mov	270(sp), r15
 .Locb3_decrypt_with_cpy43:
 	clr	r14
 	tst	r15
 	jz	.Locb3_decrypt_with_pad44
-	mov.b	@r8, r14
-	inc	r8
+	mov.b	@r10, r14
+	inc	r10
 	dec	r15
 .Locb3_decrypt_with_pad44:
-	mov.b	r14, 0(r10)
-	inc	r10
-	dec	r11
+	mov.b	r14, 0(r12)
+	inc	r12
+	dec	r13
 	jnz	.Locb3_decrypt_with_cpy43
-	mov	r9, r8
+	mov	r11, r10
 	jmp	.Locb3_decrypt_with_words41
 .Locb3_decrypt_with_join42:
-	mov	268(sp), r15
+	mov	270(sp), r15
 	sub	#16, r15
 	subc	r15, r15
 	clr	r15
@@ -2711,245 +2763,234 @@ ocb3_decrypt_with:
 	xor	#1, r15
 	; ocb3.ae:77: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
 	tst	r15
-	swpb	136(sp)
-	swpb	134(sp)
-	swpb	132(sp)
-	swpb	130(sp)
+	swpb	126(sp)
 	swpb	128(sp)
-	swpb	124(sp)
+	swpb	130(sp)
+	swpb	132(sp)
+	swpb	134(sp)
+	swpb	122(sp)
 	swpb	120(sp)
-	swpb	114(sp)
+	swpb	112(sp)
 	jz	.Locb3_decrypt_with_else45
-	mov	268(sp), r15
+	mov	270(sp), r15
 	and	#8191, r15
 	rlam.w	#3, r15
 	sub	#128, r15
-	clr	r11
-	adc	r11
-	xor	#1, r11
-	mov.b	269(sp), r14
+	clr	r13
+	adc	r13
+	xor	#1, r13
+	mov.b	271(sp), r14
 	rrum.w	#4, r14
 	rrum.w	#1, r14
 	clr	r15
-	cmp	r11, r15
+	cmp	r13, r15
 	subc	#0, r14
-	clr	r14
-	adc	r14
-	xor	#1, r14
-	mov	268(sp), r15
+	clr	r8
+	adc	r8
+	mov	270(sp), r15
 	mov	r15, r9
 	and	#1, r9
 	inv	r9
 	inc	r9
 	and	#65280, r9
 	xor	#-1, r9
-	mov	r15, r11
-	rrum.w	#1, r11
-	mov	r11, r10
+	rrum.w	#1, r15
+	mov	r15, r10
 	and	#1, r10
-	mov	r10, r15
-	inv	r15
-	inc	r15
-	mov	r9, r5
-	xor	#-1, r5
-	and	r15, r5
-	xor	#-1, r5
-	inv	r10
-	inc	r10
-	and	r9, r10
-	xor	r10, r9
-	rra	r11
-	mov	r11, r10
-	and	#1, r10
-	mov	r10, r15
-	inv	r15
-	inc	r15
-	mov	r9, r8
-	xor	#-1, r8
-	and	r15, r8
-	xor	#-1, r8
-	mov	r10, r15
-	inv	r15
-	inc	r15
-	and	r9, r15
-	xor	r15, r9
-	rra	r11
-	mov	r11, r15
-	and	#1, r15
-	mov	r15, r4
-	inv	r4
-	inc	r4
-	mov	r9, r11
-	xor	#-1, r11
-	and	r4, r11
-	xor	#-1, r11
-	mov	r14, r4
-	inv	r4
-	inc	r4
-	and	r4, r11
-	bic	r11, r7
-	mov	r15, r11
+	mov	r10, r11
 	inv	r11
 	inc	r11
 	and	r9, r11
-	xor	r11, r9
-	mov	r14, r11
-	inv	r11
-	inc	r11
-	and	r11, r9
-	bic	r9, r12
-	mov	r15, r11
-	inv	r11
-	inc	r11
-	mov	r8, r4
-	xor	#-1, r4
-	and	r11, r4
-	xor	#-1, r4
-	mov	r14, r11
-	inv	r11
-	inc	r11
-	and	r11, r4
-	mov	86(sp), r9
-	bic	r4, r9
-	mov	r15, r11
-	inv	r11
-	inc	r11
-	and	r8, r11
-	xor	r11, r8
-	mov	r14, r11
-	inv	r11
-	inc	r11
-	and	r11, r8
-	bic	r8, r6
-	mov	r10, r8
-	inv	r8
-	inc	r8
-	mov	r5, r11
-	xor	#-1, r11
-	and	r8, r11
-	xor	#-1, r11
+	xor	r9, r11
+	rra	r15
+	mov	r15, r12
+	and	#1, r12
+	mov	r12, r13
+	inv	r13
+	inc	r13
+	and	r11, r13
+	xor	r11, r13
+	rra	r15
+	and	#1, r15
+	mov	r15, r14
+	inv	r14
+	inc	r14
+	and	r13, r14
+	xor	r13, r14
+	mov	r14, 48(sp)
+	xor	#1, r8
+	mov	r8, r14
+	inv	r14
+	inc	r14
+	and	r14, 48(sp)
+	bic	48(sp), r4
+	mov	r4, 108(sp)
+	xor	#-1, r9
 	inv	r10
 	inc	r10
-	and	r5, r10
-	xor	r10, r5
+	and	r10, r9
+	xor	#-1, r9
+	mov	r12, r14
+	inv	r14
+	inc	r14
+	and	r9, r14
+	xor	r9, r14
 	mov	r15, r10
 	inv	r10
 	inc	r10
-	mov	r5, r8
-	xor	#-1, r8
-	and	r10, r8
-	xor	#-1, r8
-	mov	r14, r10
+	and	r14, r10
+	xor	r14, r10
+	mov	r8, r4
+	inv	r4
+	inc	r4
+	and	r4, r10
+	bic	r10, r7
+	xor	#-1, r11
+	mov	r12, r10
 	inv	r10
 	inc	r10
-	and	r10, r8
-	mov	54(sp), r10
-	bic	r8, r10
-	mov	r15, r8
-	inv	r8
-	inc	r8
-	and	r5, r8
-	xor	r8, r5
-	mov	r14, r8
-	inv	r8
-	inc	r8
-	and	r8, r5
-	bic	r5, r13
-	mov	r15, r5
-	inv	r5
-	inc	r5
-	mov	r11, r8
-	xor	#-1, r8
-	and	r5, r8
-	xor	#-1, r8
-	inv	r15
-	inc	r15
-	and	r11, r15
-	xor	r15, r11
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	and	r15, r11
+	and	r10, r11
+	xor	#-1, r11
+	mov	r15, r10
+	inv	r10
+	inc	r10
+	and	r11, r10
+	xor	r11, r10
+	mov	r8, r4
+	inv	r4
+	inc	r4
+	and	r4, r10
+	bic	r10, r6
+	xor	#-1, r9
+	inv	r12
+	inc	r12
+	and	r12, r9
+	mov	r9, r12
+	xor	#-1, r12
+	mov	r15, r9
+	inv	r9
+	inc	r9
+	and	r12, r9
+	xor	r12, r9
+	mov	r8, r10
+	inv	r10
+	inc	r10
+	and	r10, r9
+	bic	r9, r5
+	mov	r13, r10
+	xor	#-1, r10
+	mov	r15, r13
+	inv	r13
+	inc	r13
+	and	r13, r10
+	xor	#-1, r10
+	mov	r8, r13
+	inv	r13
+	inc	r13
+	and	r13, r10
+	mov	58(sp), r13
+	bic	r10, r13
+	xor	#-1, r14
+	mov	r15, r9
+	inv	r9
+	inc	r9
+	and	r9, r14
+	xor	#-1, r14
+	mov	r8, r9
+	inv	r9
+	inc	r9
+	and	r9, r14
+	mov	82(sp), r10
+	bic	r14, r10
+	xor	#-1, r11
+	mov	r15, r14
 	inv	r14
 	inc	r14
-	and	r14, r8
-	mov	104(sp), r14
-	bic	r8, r14
-	mov	110(sp), r15
-	bic	r11, r15
-	mov	r14, r8
-	mov	r7, r11
-	mov	r15, r5
-	mov	r13, r7
-	mov	r12, r14
+	and	r14, r11
+	xor	#-1, r11
+	mov	r8, r14
+	inv	r14
+	inc	r14
+	and	r14, r11
+	mov	104(sp), r9
+	bic	r11, r9
+	xor	#-1, r12
+	inv	r15
+	inc	r15
+	and	r15, r12
+	xor	#-1, r12
+	inv	r8
+	inc	r8
+	and	r8, r12
+	mov	100(sp), r8
+	bic	r12, r8
+	mov	r13, r11
+	mov	108(sp), r4
 	jmp	.Locb3_decrypt_with_endif46
 .Locb3_decrypt_with_else45:
-	mov	104(sp), r8
-	mov	86(sp), r9
-	mov	54(sp), r10
-	mov	r7, r11
-	mov	110(sp), r5
-	mov	r13, r7
-	mov	r12, r14
+	mov	100(sp), r8
+	mov	104(sp), r9
+	mov	82(sp), r10
+	mov	58(sp), r11
 .Locb3_decrypt_with_endif46:
-	mov	114(sp), r15
-	xor	r8, r15
-	mov	120(sp), r8
-	xor	r9, r8
-	mov	124(sp), r9
-	xor	r10, r9
-	mov	128(sp), r10
-	xor	r11, r10
-	mov	130(sp), r11
-	xor	r5, r11
-	mov	132(sp), r12
-	xor	r6, r12
-	mov	134(sp), r13
-	xor	r7, r13
-	mov	136(sp), r7
-	xor	r14, r7
+	mov	126(sp), r15
+	xor	r4, r15
 	sub	#1, r15
+	clr	r15
+	adc	r15
+	xor	#1, r15
+	mov	128(sp), r14
+	xor	r7, r14
+	sub	#1, r14
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	sub	#1, r8
-	clr	r8
-	adc	r8
-	xor	#1, r8
-	sub	#1, r9
-	clr	r9
-	adc	r9
-	xor	#1, r9
-	sub	#1, r10
-	clr	r10
-	adc	r10
-	xor	#1, r10
-	sub	#1, r11
-	clr	r11
-	adc	r11
-	xor	#1, r11
-	sub	#1, r12
-	clr	r12
-	adc	r12
-	xor	#1, r12
+	mov	130(sp), r13
+	xor	r6, r13
 	sub	#1, r13
 	clr	r13
 	adc	r13
 	xor	#1, r13
+	mov	132(sp), r12
+	xor	r5, r12
+	sub	#1, r12
+	clr	r12
+	adc	r12
+	xor	#1, r12
+	mov	134(sp), r7
+	xor	r11, r7
 	sub	#1, r7
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	and	r8, r14
-	and	r9, r14
-	and	r10, r14
-	and	r11, r14
-	and	r12, r14
-	and	r13, r14
-	and	r15, r14
-	mov	274(sp), r15
-	mov	r14, 0(r15)
-	add	#242, sp
+	clr	r11
+	adc	r11
+	xor	#1, r11
+	mov	122(sp), r7
+	xor	r10, r7
+	sub	#1, r7
+	clr	r10
+	adc	r10
+	xor	#1, r10
+	mov	112(sp), r7
+	xor	r8, r7
+	sub	#1, r7
+	clr	r8
+	adc	r8
+	xor	#1, r8
+	mov	120(sp), r7
+	xor	r9, r7
+	sub	#1, r7
+	clr	r9
+	adc	r9
+	xor	#1, r9
+	and	r9, r8
+	and	r10, r8
+	and	r11, r8
+	and	r12, r8
+	and	r13, r8
+	and	r14, r8
+	and	r15, r8
+	mov	276(sp), r15
+	mov	r8, 0(r15)
+	add	#244, sp
 	popm.w	#7, r10
 	ret
 	.size ocb3_decrypt_with, .-ocb3_decrypt_with
@@ -3176,62 +3217,63 @@ ocb3_E_encrypt_block:
 
 
 ; --- ocb3_hash: ocb3.hash
-;     frame 140 bytes (38 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1648 bytes of code
+;     frame 126 bytes (31 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1616 bytes of code
 	.section .text.ocb3_hash,"ax",@progbits
 	.local ocb3_hash
 	.type ocb3_hash, @function
 	.balign 2
 ocb3_hash:
 	pushm.w	#7, r10
-	sub	#140, sp
-	mov	r12, 56(sp)
-	mov	r13, 40(sp)
-	mov	r14, 52(sp)
-	mov	r15, 62(sp)
-	rrum.w	#4, r15
-	mov	r15, 50(sp)
+	sub	#126, sp
 	; ocb3.ae:136: for i in 0..full {
 	mov	#0, 20(sp)
-	mov	#0, 18(sp)
-	mov	#0, 16(sp)
-	mov	#0, 14(sp)
-	mov	#0, 12(sp)
-	mov	#0, 30(sp)
-	mov	#0, 28(sp)
-	mov	#0, 26(sp)
+	mov	#0, 22(sp)
 	mov	#0, 24(sp)
-	mov	#0, 48(sp)
-	mov	#0, 46(sp)
-	mov	#0, 44(sp)
-	mov	#0, 42(sp)
-	mov	#0, 38(sp)
-	mov	#0, 36(sp)
-	mov	#0, 34(sp)
+	mov	#0, 26(sp)
+	mov	#0, 30(sp)
 	mov	#0, 32(sp)
-	cmp	r15, 20(sp)
+	mov	#0, 34(sp)
+	mov	#0, 36(sp)
+	mov	#0, 12(sp)
+	mov	#0, 14(sp)
+	mov	#0, 16(sp)
+	mov	#0, 18(sp)
+	mov	#0, 0(sp)
+	mov	#0, 2(sp)
+	mov	#0, 4(sp)
+	mov	#0, 6(sp)
+	mov	#0, 8(sp)
+	mov	r15, 48(sp)
+	rrum.w	#4, r15
+	mov	r15, 38(sp)
+	mov	r14, 40(sp)
+	mov	r13, 28(sp)
+	mov	r12, 44(sp)
+	cmp	r15, 8(sp)
 	jc	.Locb3_hash_done2
 .Locb3_hash_loop1:
-	mov	20(sp), r14
-	add	#1, r14
-	mov	#0, r10
-	addc	#0, r10
+	mov	8(sp), r13
+	add	#1, r13
+	mov	#0, r14
+	addc	#0, r14
 	; ocb3.ae:52: if v[15:0] == 0 {
-	mov	r14, r15
+	mov	r13, r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
 	tst	r15
 	jz	.Locb3_hash_else3
-	mov	#16, r11
-	mov	#0, r13
-	mov	r10, r14
-	mov	#0, r10
-	jmp	.Locb3_hash_endif4
-.Locb3_hash_else3:
 	mov	#0, r11
 	mov	#0, r13
+	mov	#16, r10
+	jmp	.Locb3_hash_endif4
+.Locb3_hash_else3:
+	mov	r14, r11
+	mov	r13, r14
+	mov	#0, r13
+	mov	#0, r10
 .Locb3_hash_endif4:
 	mov.b	r14, r15
 	; ocb3.ae:56: if v[7:0] == 0 {
@@ -3241,14 +3283,14 @@ ocb3_hash:
 	xor	#1, r15
 	tst	r15
 	jz	.Locb3_hash_else5
-	add	#8, r11
+	add	#8, r10
 	addc	#0, r13
-	swpb	r10
-	mov	r10, r12
 	swpb	r14
+	swpb	r11
+	mov	r11, r12
 	xor.b	r14, r12
-	xor	r10, r12
-	mov.b	r10, r10
+	xor	r11, r12
+	mov.b	r11, r11
 	jmp	.Locb3_hash_endif6
 .Locb3_hash_else5:
 	mov	r14, r12
@@ -3262,20 +3304,21 @@ ocb3_hash:
 	xor	#1, r15
 	tst	r15
 	jz	.Locb3_hash_else7
-	add	#4, r11
-	addc	#0, r13
-	mov	r10, r14
-	and	#15, r14
+	mov	r11, r14
+	rrum.w	#4, r14
 	rrum.w	#4, r12
-	swpb	r14
-	rlam.w	#4, r14
-	bis	r12, r14
-	rrum.w	#4, r10
+	and	#15, r11
+	swpb	r11
+	rlam.w	#4, r11
+	bis	r12, r11
+	add	#4, r10
+	addc	#0, r13
 	jmp	.Locb3_hash_endif8
 .Locb3_hash_else7:
-	mov	r12, r14
+	mov	r11, r14
+	mov	r12, r11
 .Locb3_hash_endif8:
-	mov	r14, r15
+	mov	r11, r15
 	and	#3, r15
 	; ocb3.ae:64: if v[1:0] == 0 {
 	sub	#1, r15
@@ -3284,312 +3327,306 @@ ocb3_hash:
 	xor	#1, r15
 	tst	r15
 	jz	.Locb3_hash_else9
-	rrum.w	#2, r14
-	and	#3, r10
-	swpb	r10
-	rlam.w	#4, r10
-	rlam.w	#2, r10
-	bis	r14, r10
-	add	#2, r11
+	rrum.w	#2, r11
+	and	#3, r14
+	swpb	r14
+	rlam.w	#4, r14
+	rlam.w	#2, r14
+	bis	r11, r14
+	add	#2, r10
 	addc	#0, r13
 	jmp	.Locb3_hash_endif10
 .Locb3_hash_else9:
-	mov	r14, r10
+	mov	r11, r14
 .Locb3_hash_endif10:
-	and	#1, r10
+	and	#1, r14
 	; ocb3.ae:68: if v[0] == 0 {
-	xor	#1, r10
-	tst	r10
+	xor	#1, r14
+	tst	r14
 	jz	.Locb3_hash_else11
-	add	#1, r11
+	add	#1, r10
 	addc	#0, r13
-	mov	r11, 10(sp)
 	jmp	.Locb3_hash_endif12
 .Locb3_hash_else11:
-	mov	r11, 10(sp)
 .Locb3_hash_endif12:
-	mov	10(sp), r12
-	mov	r12, r15
+	mov	r10, r15
 	sub	#8, r15
 	mov	r13, r15
 	subc	#0, r15
 	subc	r14, r14
-	mov	r12, r15
+	mov	r10, r15
 	xor	#7, r15
 	and	r14, r15
 	xor	#7, r15
-	mov	#2, r10
-	add	r15, r10
-	rlam.w	#3, r10
-	rla	r10
-	add	40(sp), r10
+	mov	#2, r11
+	add	r15, r11
+	rlam.w	#3, r11
+	rla	r11
 	mov	#7, r15
-	sub	r12, r15
+	sub	r10, r15
 	mov	#0, r15
 	subc	r13, r15
-	clr	r11
-	adc	r11
-	xor	#1, r11
+	clr	r9
+	adc	r9
+	xor	#1, r9
+	add	28(sp), r11
 	; ocb3.ae:108: if k > last {
-	mov	2(r10), r12
-	mov	4(r10), r13
-	mov	6(r10), r14
-	mov	8(r10), r15
-	mov	10(r10), r4
-	mov	12(r10), r5
-	mov	14(r10), r6
-	tst	r11
+	mov	14(r11), r15
+	mov	12(r11), r14
+	mov	10(r11), r13
+	mov	8(r11), r6
+	mov	6(r11), r5
+	mov	4(r11), r4
+	mov	2(r11), r12
+	tst	r9
 	jz	.Locb3_hash_else13
 	; ocb3.ae:109: for j in last..k {
-	mov	@r10, 6(sp)
-	mov	r12, 4(sp)
-	mov	r13, 2(sp)
-	mov	r14, 0(sp)
-	mov	#7, 8(sp)
-	cmp	10(sp), 8(sp)
+	mov	@r11, r11
+	mov	#7, r7
+	cmp	r10, r7
 	jc	.Locb3_hash_done16
 .Locb3_hash_loop15:
-	mov	6(sp), r7
-	and	#32767, r7
-	rlam.w	#1, r7
-	mov	4(sp), r8
-	and	#32767, r8
-	mov.b	7(sp), r14
-	rrum.w	#4, r14
-	rrum.w	#3, r14
-	rlam.w	#1, r8
-	bis	r14, r8
-	mov	2(sp), r9
+	mov	r11, r9
 	and	#32767, r9
-	mov.b	5(sp), r14
-	rrum.w	#4, r14
-	rrum.w	#3, r14
 	rlam.w	#1, r9
-	bis	r14, r9
-	mov	@sp, r10
-	and	#32767, r10
-	mov.b	3(sp), r14
-	rrum.w	#4, r14
-	rrum.w	#3, r14
-	rlam.w	#1, r10
-	bis	r14, r10
-	mov	r15, r11
-	and	#32767, r11
-	mov.b	1(sp), r14
-	rrum.w	#4, r14
-	rrum.w	#3, r14
-	rlam.w	#1, r11
-	bis	r14, r11
-	mov	r4, r12
-	and	#32767, r12
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#4, r15
-	rrum.w	#3, r15
-	rlam.w	#1, r12
-	bis	r15, r12
-	mov	r5, r13
-	and	#32767, r13
-	swpb	r4
-	mov.b	r4, r15
-	rrum.w	#4, r15
-	rrum.w	#3, r15
-	rlam.w	#1, r13
-	bis	r15, r13
-	mov	r6, r14
-	and	#32767, r14
-	swpb	r5
-	mov.b	r5, r15
-	rrum.w	#4, r15
-	rrum.w	#3, r15
-	rlam.w	#1, r14
-	bis	r15, r14
-	swpb	r6
-	mov.b	r6, r15
-	rrum.w	#4, r15
-	rrum.w	#3, r15
+	mov	r15, r8
+	swpb	r8
+	mov.b	r8, r8
+	rrum.w	#4, r8
+	rrum.w	#3, r8
 	; ocb3.ae:44: return (s << 1) ^ (if s[127] == 1 then 0x87 as u128 else 0)
-	inv	r15
-	inc	r15
-	and	#135, r15
-	xor	r15, r7
-	mov	r7, 6(sp)
-	mov	r8, 4(sp)
-	mov	r9, 2(sp)
-	mov	r10, 0(sp)
-	mov	r11, r15
-	mov	r12, r4
+	inv	r8
+	inc	r8
+	and	#135, r8
+	xor	r8, r9
+	; ocb3.ae:109: for j in last..k {
+	mov	r12, r8
+	and	#32767, r8
+	rlam.w	#1, r8
+	swpb	r11
+	mov.b	r11, r11
+	rrum.w	#4, r11
+	rrum.w	#3, r11
+	bis	r11, r8
+	mov	r4, r11
+	and	#32767, r11
+	rlam.w	#1, r11
+	swpb	r12
+	mov.b	r12, r12
+	rrum.w	#4, r12
+	rrum.w	#3, r12
+	bis	r12, r11
+	mov	r5, r12
+	and	#32767, r12
+	rlam.w	#1, r12
+	swpb	r4
+	mov.b	r4, r4
+	rrum.w	#4, r4
+	rrum.w	#3, r4
+	bis	r4, r12
+	mov	r6, r4
+	and	#32767, r4
+	rlam.w	#1, r4
+	swpb	r5
+	mov.b	r5, r5
+	rrum.w	#4, r5
+	rrum.w	#3, r5
+	bis	r5, r4
 	mov	r13, r5
+	and	#32767, r5
+	rlam.w	#1, r5
+	swpb	r6
+	mov.b	r6, r6
+	rrum.w	#4, r6
+	rrum.w	#3, r6
+	bis	r6, r5
 	mov	r14, r6
-	add	#1, 8(sp)
-	cmp	10(sp), 8(sp)
+	and	#32767, r6
+	rlam.w	#1, r6
+	swpb	r13
+	mov.b	r13, r13
+	rrum.w	#4, r13
+	rrum.w	#3, r13
+	bis	r13, r6
+	and	#32767, r15
+	rlam.w	#1, r15
+	swpb	r14
+	mov.b	r14, r14
+	rrum.w	#4, r14
+	rrum.w	#3, r14
+	bis	r14, r15
+	; ocb3.ae:44: return (s << 1) ^ (if s[127] == 1 then 0x87 as u128 else 0)
+	add	#1, r7
+	mov	r6, r14
+	mov	r5, r13
+	mov	r4, r6
+	mov	r12, r5
+	mov	r11, r4
+	mov	r8, r12
+	mov	r9, r11
+	cmp	r10, r7
 	jnc	.Locb3_hash_loop15
 .Locb3_hash_done16:
-	mov	6(sp), r11
-	mov	4(sp), r12
-	mov	2(sp), r13
-	mov	@sp, r14
 	jmp	.Locb3_hash_endif14
 .Locb3_hash_else13:
-	mov	@r10, r11
+	mov	@r11, r11
 .Locb3_hash_endif14:
-	xor	r11, 18(sp)
-	xor	r12, 16(sp)
-	xor	r13, 14(sp)
-	xor	r14, 12(sp)
-	mov	30(sp), r7
-	xor	r15, r7
-	mov	28(sp), r8
-	xor	r4, r8
-	mov	26(sp), r9
-	xor	r5, r9
-	mov	24(sp), r10
-	xor	r6, r10
-	mov	20(sp), r11
-	and	#4095, r11
-	rlam.w	#4, r11
-	add	52(sp), r11
-	bit	#1, r11
+	mov	12(sp), r10
+	xor	r15, r10
+	mov	14(sp), r9
+	xor	r14, r9
+	mov	16(sp), r8
+	xor	r13, r8
+	mov	18(sp), r7
+	xor	r6, r7
+	xor	r5, 0(sp)
+	xor	r4, 2(sp)
+	xor	r12, 4(sp)
+	xor	r11, 6(sp)
+	mov	8(sp), r4
+	and	#4095, r4
+	rlam.w	#4, r4
+	add	40(sp), r4
+	bit	#1, r4
 	jnz	.Locb3_hash_bytes17
 .Locb3_hash_words18:
-	mov	@r11+, 22(sp)
-	mov	@r11+, r14
-	mov	@r11+, r13
-	mov	@r11+, r12
-	mov	@r11+, r15
-	mov	@r11+, r6
-	mov	@r11+, r5
-	mov	@r11+, r4
+	mov	14(r4), 10(sp)
+	mov	12(r4), r5
+	mov	10(r4), r6
+	mov	8(r4), r11
+	mov	6(r4), r12
+	mov	4(r4), r13
+	mov	2(r4), r14
+	mov	@r4, r15
 	jmp	.Locb3_hash_join19
 .Locb3_hash_bytes17:
 	mov	sp, r12
-	add	#76, r12
+	add	#62, r12
 	mov	r12, r13
 	mov	#16, r14
 .Locb3_hash_cpy20:
-	mov.b	@r11, r15
-	inc	r11
+	mov.b	@r4, r15
 	mov.b	r15, 0(r13)
 	inc	r13
+	inc	r4
 	dec	r14
 	jnz	.Locb3_hash_cpy20
-	mov	r12, r11
+	mov	r12, r4
 	jmp	.Locb3_hash_words18
 .Locb3_hash_join19:
-	swpb	r4
-	xor	18(sp), r4
-	swpb	r5
-	xor	16(sp), r5
-	swpb	r6
-	xor	14(sp), r6
 	swpb	r15
-	xor	12(sp), r15
-	swpb	r12
-	xor	r7, r12
-	swpb	r13
-	xor	r8, r13
+	xor	r10, r15
 	swpb	r14
 	xor	r9, r14
-	mov	22(sp), r11
+	swpb	r13
+	xor	r8, r13
+	swpb	r12
+	xor	r7, r12
 	swpb	r11
-	xor	r10, r11
+	xor	@sp, r11
+	swpb	r6
+	xor	2(sp), r6
+	swpb	r5
+	xor	4(sp), r5
+	mov	10(sp), r4
+	swpb	r4
+	xor	6(sp), r4
 	; ocb3.ae:138: sum = sum ^ E.encrypt_block(ks, load_be(ad, 16 * i, 16) ^ offset)
-	mov	r4, 92(sp)
-	mov	r5, 94(sp)
-	mov	r6, 96(sp)
-	mov	r15, 98(sp)
-	mov	r12, 100(sp)
-	mov	r13, 102(sp)
-	mov	r14, 104(sp)
-	mov	r11, 106(sp)
-	mov	sp, r13
-	add	#92, r13
+	mov	r4, 78(sp)
+	mov	r5, 80(sp)
+	mov	r6, 82(sp)
+	mov	r11, 84(sp)
+	mov	r12, 86(sp)
+	mov	r13, 88(sp)
+	mov	r14, 90(sp)
+	mov	r15, 92(sp)
 	mov	sp, r14
-	add	#108, r14
-	mov	56(sp), r12
+	add	#94, r14
+	mov	sp, r13
+	add	#78, r13
+	mov	44(sp), r12
 	call	#ocb3_E_encrypt_block
-	mov	48(sp), r4
-	xor	108(sp), r4
-	mov	46(sp), r5
-	xor	110(sp), r5
-	mov	44(sp), r6
-	xor	112(sp), r6
-	mov	42(sp), r11
-	xor	114(sp), r11
-	mov	38(sp), r12
-	xor	116(sp), r12
-	mov	36(sp), r13
-	xor	118(sp), r13
-	mov	34(sp), r14
-	xor	120(sp), r14
+	add	#1, 8(sp)
+	mov	20(sp), r15
+	xor	108(sp), r15
+	mov	r15, 20(sp)
+	mov	22(sp), r15
+	xor	106(sp), r15
+	mov	r15, 22(sp)
+	mov	24(sp), r15
+	xor	104(sp), r15
+	mov	r15, 24(sp)
+	mov	26(sp), r15
+	xor	102(sp), r15
+	mov	r15, 26(sp)
+	mov	30(sp), r15
+	xor	100(sp), r15
+	mov	r15, 30(sp)
 	mov	32(sp), r15
-	xor	122(sp), r15
-	mov	r7, 30(sp)
-	mov	r8, 28(sp)
-	mov	r9, 26(sp)
-	mov	r10, 24(sp)
-	mov	r4, 48(sp)
-	mov	r5, 46(sp)
-	mov	r6, 44(sp)
-	mov	r11, 42(sp)
-	mov	r12, 38(sp)
-	mov	r13, 36(sp)
-	mov	r14, 34(sp)
+	xor	98(sp), r15
 	mov	r15, 32(sp)
-	add	#1, 20(sp)
-	cmp	50(sp), 20(sp)
+	mov	34(sp), r15
+	xor	96(sp), r15
+	mov	r15, 34(sp)
+	mov	36(sp), r15
+	xor	94(sp), r15
+	mov	r15, 36(sp)
+	mov	r10, 12(sp)
+	mov	r9, 14(sp)
+	mov	r8, 16(sp)
+	mov	r7, 18(sp)
+	cmp	38(sp), 8(sp)
 	jnc	.Locb3_hash_loop1
 .Locb3_hash_done2:
-	mov	50(sp), r11
+	mov	38(sp), r11
 	rlam.w	#4, r11
-	mov	62(sp), r13
-	sub	r11, r13
-	subc	r14, r14
-	mov	r13, r15
+	mov	48(sp), r12
+	sub	r11, r12
+	subc	r13, r13
+	mov	r12, r15
 	sub	#1, r15
-	clr	r12
-	adc	r12
-	mov	r14, r15
+	clr	r14
+	adc	r14
+	mov	r13, r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
-	bis	r15, r12
+	bis	r15, r14
 	; ocb3.ae:141: if r != 0 {
-	tst	r12
+	tst	r14
 	jz	.Locb3_hash_else22
-	mov	40(sp), r9
-	xor	@r9+, 18(sp)
-	xor	@r9+, 16(sp)
-	xor	@r9+, 14(sp)
-	xor	@r9+, 12(sp)
-	xor	@r9+, 30(sp)
-	mov	28(sp), r12
-	xor	@r9+, r12
-	mov	26(sp), r10
-	xor	@r9+, r10
-	mov	24(sp), r8
-	xor	@r9+, r8
-	add	52(sp), r11
-	cmp	#16, r13
+	add	40(sp), r11
+	mov	12(sp), r14
+	mov	28(sp), r9
+	xor	14(r9), r14
+	mov	14(sp), r10
+	xor	12(r9), r10
+	xor	10(r9), 16(sp)
+	xor	8(r9), 18(sp)
+	xor	6(r9), 0(sp)
+	xor	4(r9), 2(sp)
+	xor	2(r9), 4(sp)
+	xor	@r9, 6(sp)
+	cmp	#16, r12
 	jnc	.Locb3_hash_bytes24
 	bit	#1, r11
 	jnz	.Locb3_hash_bytes24
 .Locb3_hash_words25:
-	mov	@r11+, 58(sp)
-	mov	@r11+, 60(sp)
-	mov	@r11+, 64(sp)
-	mov	@r11+, 66(sp)
-	mov	@r11+, 68(sp)
-	mov	@r11+, 70(sp)
-	mov	@r11+, 72(sp)
-	mov	@r11+, 74(sp)
+	mov	14(r11), 60(sp)
+	mov	12(r11), 58(sp)
+	mov	10(r11), 56(sp)
+	mov	8(r11), 54(sp)
+	mov	6(r11), 52(sp)
+	mov	4(r11), 50(sp)
+	mov	2(r11), 46(sp)
+	mov	@r11, r15
 	jmp	.Locb3_hash_join26
 .Locb3_hash_bytes24:
-	mov	sp, r5
-	add	#76, r5
-	mov	r5, r6
-	mov	#16, r7
-	mov	r13, r15
+	mov	r12, r15
+	mov	#16, r8
+	mov	sp, r6
+	add	#62, r6
+	mov	r6, r7
 .Locb3_hash_cpy27:
 	clr	r9
 	tst	r15
@@ -3598,213 +3635,212 @@ ocb3_hash:
 	inc	r11
 	dec	r15
 .Locb3_hash_pad28:
-	mov.b	r9, 0(r6)
-	inc	r6
-	dec	r7
+	mov.b	r9, 0(r7)
+	inc	r7
+	dec	r8
 	jnz	.Locb3_hash_cpy27
-	mov	r5, r11
+	mov	r6, r11
 	jmp	.Locb3_hash_words25
 .Locb3_hash_join26:
-	mov	#15, r11
-	sub	r13, r11
-	mov	#0, r13
-	subc	r14, r13
+	mov	#15, r9
+	sub	r12, r9
+	mov	#0, r12
+	subc	r13, r12
+	and	#8191, r12
+	rlam.w	#3, r12
+	mov	r9, r13
+	swpb	r13
+	mov.b	r13, r13
+	rrum.w	#4, r13
+	rrum.w	#1, r13
+	bis	r13, r12
+	mov	r9, r13
 	and	#8191, r13
 	rlam.w	#3, r13
-	mov	r11, r15
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#4, r15
-	rrum.w	#1, r15
-	bis	r15, r13
-	mov	r11, r15
-	and	#8191, r15
-	rlam.w	#3, r15
-	sub	#128, r15
-	subc	#0, r13
-	clr	r13
-	adc	r13
-	mov	r11, r5
-	and	#1, r5
-	inv	r5
-	inc	r5
-	and	#32896, r5
-	xor	#128, r5
-	rrum.w	#1, r11
-	mov	r11, r6
+	sub	#128, r13
+	subc	#0, r12
+	clr	r11
+	adc	r11
+	mov	r9, r6
 	and	#1, r6
-	mov	r6, r14
-	inv	r14
-	inc	r14
-	and	r5, r14
-	rra	r11
-	mov	r11, r7
-	and	#1, r7
-	mov	r7, r9
-	inv	r9
-	inc	r9
-	and	r14, r9
-	rra	r11
-	and	#1, r11
-	mov	r11, r4
-	inv	r4
-	inc	r4
-	and	r9, r4
-	xor	#1, r13
-	mov	r13, r15
-	inv	r15
-	inc	r15
-	and	r15, r4
-	mov	58(sp), r15
-	swpb	r15
-	bis	r4, r15
-	xor	r8, r15
 	inv	r6
 	inc	r6
-	and	r5, r6
-	xor	r6, r5
-	mov	r7, r8
-	inv	r8
-	inc	r8
-	and	r5, r8
-	mov	r11, r4
-	inv	r4
-	inc	r4
-	and	r8, r4
-	mov	r13, r6
-	inv	r6
-	inc	r6
-	and	r6, r4
-	mov	60(sp), r6
-	swpb	r6
-	bis	r4, r6
-	xor	r10, r6
-	mov	r7, r4
-	inv	r4
-	inc	r4
-	and	r14, r4
-	xor	r4, r14
-	mov	r11, r4
-	inv	r4
-	inc	r4
-	and	r14, r4
-	mov	r13, r10
-	inv	r10
-	inc	r10
-	and	r10, r4
-	mov	64(sp), r10
-	swpb	r10
-	bis	r4, r10
-	xor	r12, r10
+	and	#32896, r6
+	xor	#128, r6
+	rrum.w	#1, r9
+	mov	r9, r8
+	and	#1, r8
+	mov	r8, r7
 	inv	r7
 	inc	r7
-	and	r5, r7
-	xor	r7, r5
-	mov	r11, r7
-	inv	r7
-	inc	r7
-	and	r5, r7
+	and	r6, r7
+	rra	r9
+	mov	r9, r13
+	and	#1, r13
 	mov	r13, r12
 	inv	r12
 	inc	r12
-	and	r12, r7
-	mov	66(sp), r12
-	swpb	r12
-	bis	r7, r12
-	xor	30(sp), r12
+	and	r7, r12
+	rra	r9
+	and	#1, r9
+	mov	r9, r5
+	inv	r5
+	inc	r5
+	and	r12, r5
+	xor	#1, r11
 	mov	r11, r4
 	inv	r4
 	inc	r4
-	and	r9, r4
-	xor	r4, r9
-	mov	r13, r7
-	inv	r7
-	inc	r7
-	and	r7, r9
-	mov	68(sp), r7
-	swpb	r7
-	bis	r9, r7
-	xor	12(sp), r7
-	mov	r11, r4
-	inv	r4
-	inc	r4
-	and	r8, r4
-	xor	r4, r8
-	mov	r13, r9
-	inv	r9
-	inc	r9
-	and	r9, r8
-	mov	70(sp), r9
-	swpb	r9
-	bis	r8, r9
-	xor	14(sp), r9
-	mov	r11, r4
-	inv	r4
-	inc	r4
-	and	r14, r4
-	xor	r4, r14
+	and	r4, r5
+	swpb	r15
+	bis	r5, r15
+	xor	r14, r15
+	inv	r8
+	inc	r8
+	and	r6, r8
+	xor	r8, r6
 	mov	r13, r8
 	inv	r8
 	inc	r8
+	and	r6, r8
+	mov	r9, r14
+	inv	r14
+	inc	r14
 	and	r8, r14
-	mov	72(sp), r8
-	swpb	r8
-	bis	r14, r8
-	xor	16(sp), r8
-	inv	r11
-	inc	r11
-	and	r5, r11
-	xor	r11, r5
+	mov	r11, r4
+	inv	r4
+	inc	r4
+	and	r4, r14
+	mov	46(sp), r4
+	swpb	r4
+	bis	r14, r4
+	xor	r10, r4
+	mov	r13, r14
+	inv	r14
+	inc	r14
+	and	r7, r14
+	xor	r14, r7
+	mov	r9, r10
+	inv	r10
+	inc	r10
+	and	r7, r10
+	mov	r11, r14
+	inv	r14
+	inc	r14
+	and	r14, r10
+	mov	50(sp), r14
+	swpb	r14
+	bis	r10, r14
+	xor	16(sp), r14
 	inv	r13
 	inc	r13
-	and	r13, r5
-	mov	74(sp), r13
+	and	r6, r13
+	xor	r13, r6
+	mov	r9, r10
+	inv	r10
+	inc	r10
+	and	r6, r10
+	mov	r11, r13
+	inv	r13
+	inc	r13
+	and	r13, r10
+	mov	52(sp), r13
 	swpb	r13
-	bis	r5, r13
+	bis	r10, r13
 	xor	18(sp), r13
-	; ocb3.ae:143: sum = sum ^ E.encrypt_block(ks, pad10(load_be(ad, 16 * full, 16, r), r) ^ offset)
-	mov	r13, 92(sp)
-	mov	r8, 94(sp)
-	mov	r9, 96(sp)
-	mov	r7, 98(sp)
-	mov	r12, 100(sp)
-	mov	r10, 102(sp)
-	mov	r6, 104(sp)
-	mov	r15, 106(sp)
-	mov	sp, r13
-	add	#92, r13
-	mov	sp, r14
-	add	#124, r14
+	mov	r9, r5
+	inv	r5
+	inc	r5
+	and	r12, r5
+	xor	r5, r12
+	mov	r11, r10
+	inv	r10
+	inc	r10
+	and	r10, r12
+	mov	54(sp), r10
+	swpb	r10
+	bis	r12, r10
+	xor	@sp, r10
+	mov	r9, r12
+	inv	r12
+	inc	r12
+	and	r8, r12
+	xor	r12, r8
+	mov	r11, r12
+	inv	r12
+	inc	r12
+	and	r12, r8
 	mov	56(sp), r12
+	swpb	r12
+	bis	r8, r12
+	xor	2(sp), r12
+	mov	r9, r8
+	inv	r8
+	inc	r8
+	and	r7, r8
+	xor	r8, r7
+	mov	r11, r8
+	inv	r8
+	inc	r8
+	and	r8, r7
+	mov	58(sp), r8
+	swpb	r8
+	bis	r7, r8
+	xor	4(sp), r8
+	inv	r9
+	inc	r9
+	and	r6, r9
+	xor	r9, r6
+	inv	r11
+	inc	r11
+	and	r11, r6
+	mov	60(sp), r11
+	swpb	r11
+	bis	r6, r11
+	xor	6(sp), r11
+	; ocb3.ae:143: sum = sum ^ E.encrypt_block(ks, pad10(load_be(ad, 16 * full, 16, r), r) ^ offset)
+	mov	r11, 78(sp)
+	mov	r8, 80(sp)
+	mov	r12, 82(sp)
+	mov	r10, 84(sp)
+	mov	r13, 86(sp)
+	mov	r14, 88(sp)
+	mov	r4, 90(sp)
+	mov	r15, 92(sp)
+	mov	sp, r14
+	add	#110, r14
+	mov	sp, r13
+	add	#78, r13
+	mov	44(sp), r12
 	call	#ocb3_E_encrypt_block
-	mov	48(sp), r7
-	xor	124(sp), r7
-	mov	46(sp), r8
-	xor	126(sp), r8
-	mov	44(sp), r9
-	xor	128(sp), r9
-	mov	42(sp), r10
-	xor	130(sp), r10
-	mov	38(sp), r11
-	xor	132(sp), r11
-	mov	36(sp), r12
-	xor	134(sp), r12
-	mov	34(sp), r13
-	xor	136(sp), r13
-	mov	32(sp), r14
-	xor	138(sp), r14
+	mov	36(sp), r7
+	xor	110(sp), r7
+	mov	34(sp), r8
+	xor	112(sp), r8
+	mov	32(sp), r9
+	xor	114(sp), r9
+	mov	30(sp), r10
+	xor	116(sp), r10
+	mov	26(sp), r11
+	xor	118(sp), r11
+	mov	24(sp), r12
+	xor	120(sp), r12
+	mov	22(sp), r13
+	xor	122(sp), r13
+	mov	20(sp), r14
+	xor	124(sp), r14
 	jmp	.Locb3_hash_endif23
 .Locb3_hash_else22:
-	mov	48(sp), r7
-	mov	46(sp), r8
-	mov	44(sp), r9
-	mov	42(sp), r10
-	mov	38(sp), r11
-	mov	36(sp), r12
-	mov	34(sp), r13
-	mov	32(sp), r14
+	mov	36(sp), r7
+	mov	34(sp), r8
+	mov	32(sp), r9
+	mov	30(sp), r10
+	mov	26(sp), r11
+	mov	24(sp), r12
+	mov	22(sp), r13
+	mov	20(sp), r14
 .Locb3_hash_endif23:
-	mov	156(sp), r6
+	mov	142(sp), r6
 	mov	r7, 0(r6)
 	mov	r8, 2(r6)
 	mov	r9, 4(r6)
@@ -3813,7 +3849,7 @@ ocb3_hash:
 	mov	r12, 10(r6)
 	mov	r13, 12(r6)
 	mov	r14, 14(r6)
-	add	#140, sp
+	add	#126, sp
 	popm.w	#7, r10
 	ret
 	.size ocb3_hash, .-ocb3_hash

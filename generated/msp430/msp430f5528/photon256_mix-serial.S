@@ -67,384 +67,365 @@ photon256_times2:
 
 
 ; --- photon256_serial: photon256.serial
-;     frame 2 bytes (1 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 352 bytes of code
+;     frame 6 bytes (3 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 382 bytes of code
 	.section .text.photon256_serial,"ax",@progbits
 	.global photon256_serial
 	.type photon256_serial, @function
 	.balign 2
 photon256_serial:
 	pushm.w	#7, r10
-	sub	#2, sp
-	mov	20(sp), r9
+	sub	#6, sp
+	mov	24(sp), r10
 	; photon256.ae:63: t = times2(x3 ^ x5)
-	mov	@r15+, r8
-	xor	@r9+, r8
-	mov	@r15+, r6
-	xor	@r9+, r6
+	mov	@r15+, r7
+	xor	@r10+, r7
+	mov	r7, 2(sp)
+	mov	@r15+, r11
+	xor	@r10+, r11
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
+	mov	r11, r5
+	and	#34952, r5
+	rrum.w	#2, r5
 	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r6, r5
-	and	#30583, r5
-	rlam.w	#1, r5
-	mov	22(sp), r10
+	mov	r5, r6
+	rra	r6
+	and	#30583, r11
+	rlam.w	#1, r11
+	mov	26(sp), r9
 	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	mov	@r13+, r7
-	xor	@r10+, r7
-	mov	24(sp), r11
-	xor	@r11+, r7
-	mov	r7, 0(sp)
+	xor	@r9+, r7
 	mov	@r13+, r4
-	xor	@r10+, r4
-	xor	@r11+, r4
+	xor	@r9+, r4
+	mov	28(sp), r8
+	xor	@r8+, r7
+	mov	r7, 4(sp)
+	xor	@r8+, r4
+	xor	r11, r4
 	xor	r5, r4
+	xor	r6, r4
 	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	and	#34952, r6
-	rrum.w	#2, r6
-	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r6, r4
+	mov	r4, r11
+	and	#34952, r11
+	rrum.w	#2, r11
 	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r6
-	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r6, r4
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r4, r7
-	and	#30583, r7
-	rlam.w	#1, r7
+	mov	r11, r7
+	rra	r7
+	and	#30583, r4
+	rlam.w	#1, r4
 	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	mov	@r12+, r6
 	xor	@r14+, r6
 	mov	@r12+, r5
 	xor	@r14+, r5
 	xor	-2(r15), r5
+	mov	22(sp), r12
 	xor	-4(r15), r6
-	mov	18(sp), r12
 	xor	@r12+, r6
 	xor	@r12+, r5
-	xor	-2(r11), r5
+	xor	-2(r8), r5
+	xor	r4, r5
+	xor	r11, r5
 	xor	r7, r5
 	; photon256.ae:53: u = (x & 0x88888888) >> 2
+	mov	r5, r11
+	and	#34952, r11
+	rrum.w	#2, r11
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r11, r7
+	rra	r7
+	and	#30583, r5
+	rlam.w	#1, r5
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	-2(r15), r4
+	xor	-2(r9), r4
+	xor	r5, r4
+	xor	r11, r4
+	xor	r7, r4
+	mov	r4, 0(sp)
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
+	mov	2(sp), r7
+	mov	r7, r4
 	and	#34952, r4
 	rrum.w	#2, r4
-	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r4, r5
 	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r4
-	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r4, r5
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r5, r4
-	and	#30583, r4
-	rlam.w	#1, r4
-	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	-2(r15), r7
-	xor	-2(r10), r7
-	xor	r4, r7
-	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	and	#34952, r5
-	rrum.w	#2, r5
-	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r5, r7
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r4, r5
 	rra	r5
-	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r5, r7
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r8, r4
-	and	#30583, r4
-	rlam.w	#1, r4
+	and	#30583, r7
+	rlam.w	#1, r7
 	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	@sp, r5
-	xor	r4, r5
+	mov	4(sp), r11
+	xor	r7, r11
+	xor	r4, r11
+	xor	r5, r11
 	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	and	#34952, r8
-	rrum.w	#2, r8
-	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r8, r5
+	mov	r11, r4
+	and	#34952, r4
+	rrum.w	#2, r4
 	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r8
-	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r8, r5
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r5, r4
-	and	#30583, r4
-	rlam.w	#1, r4
+	mov	r4, r5
+	rra	r5
+	and	#30583, r11
+	rlam.w	#1, r11
 	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	-4(r11), r6
+	xor	-4(r8), r6
+	xor	r11, r6
 	xor	r4, r6
+	xor	r5, r6
 	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	and	#34952, r5
-	rrum.w	#2, r5
-	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r5, r6
+	mov	r6, r7
+	and	#34952, r7
+	rrum.w	#2, r7
 	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r5
-	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r5, r6
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r6, r8
-	and	#30583, r8
-	rlam.w	#1, r8
+	mov	r7, r11
+	rra	r11
+	and	#30583, r6
+	rlam.w	#1, r6
 	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
 	mov	-4(r15), r5
-	xor	-4(r10), r5
-	xor	r8, r5
-	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	and	#34952, r6
-	rrum.w	#2, r6
-	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	-4(r9), r5
 	xor	r6, r5
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r6
-	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r6, r5
-	mov	38(sp), r8
+	xor	r7, r5
+	xor	r11, r5
+	mov	42(sp), r7
 	mov	40(sp), r6
-	mov	26(sp), r4
+	mov	38(sp), r11
+	mov	30(sp), r4
 	mov	-4(r13), 0(r4)
 	mov	-2(r13), 2(r4)
-	mov	28(sp), r4
+	mov	32(sp), r4
 	mov	-4(r14), 0(r4)
 	mov	-2(r14), 2(r4)
-	mov	30(sp), r14
+	mov	34(sp), r14
 	mov	-4(r15), 0(r14)
 	mov	-2(r15), 2(r14)
-	mov	32(sp), r13
+	mov	36(sp), r13
 	mov	-4(r12), 0(r13)
 	mov	-2(r12), 2(r13)
-	mov	34(sp), r13
-	mov	-4(r9), 0(r13)
-	mov	-2(r9), 2(r13)
-	mov	36(sp), r9
-	mov	-4(r10), 0(r9)
-	mov	-2(r10), 2(r9)
-	mov	-4(r11), 0(r8)
-	mov	-2(r11), 2(r8)
-	mov	r5, 0(r6)
-	mov	r7, 2(r6)
-	add	#2, sp
+	mov	-4(r10), 0(r11)
+	mov	-2(r10), 2(r11)
+	mov	-4(r9), 0(r6)
+	mov	-2(r9), 2(r6)
+	mov	-4(r8), 0(r7)
+	mov	-2(r8), 2(r7)
+	mov	44(sp), r13
+	mov	r5, 0(r13)
+	mov	@sp, 2(r13)
+	add	#6, sp
 	popm.w	#7, r10
 	ret
 	.size photon256_serial, .-photon256_serial
 
 
 ; --- photon256_permute: photon256.permute
-;     frame 54 bytes (27 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2250 bytes of code
+;     frame 52 bytes (26 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2242 bytes of code
 	.section .text.photon256_permute,"ax",@progbits
 	.global photon256_permute
 	.type photon256_permute, @function
 	.balign 2
 photon256_permute:
 	pushm.w	#7, r10
-	sub	#54, sp
-	; photon256.ae:78: for r in 0..rounds {
-	mov	r12, r11
-	mov	@r11+, 46(sp)
-	mov	@r11+, r6
-	mov	@r11+, r7
-	mov	@r11+, r5
-	mov	@r11+, r8
-	mov	@r11+, 2(sp)
-	mov	@r11+, 12(sp)
-	mov	@r11+, r4
-	mov	@r11+, r10
-	mov	@r11+, 30(sp)
-	mov	@r11+, r12
-	mov	@r11+, r15
-	mov	@r11+, r13
-	mov	@r11+, 42(sp)
-	mov	@r11+, r14
-	mov	@r11+, r9
-	mov	r11, 44(sp)
+	sub	#52, sp
 	; photon256.ae:79: c = rc[r]
-	mov	#65524, 48(sp)
+	mov	#65524, 50(sp)
 	; photon256.ae:78: for r in 0..rounds {
+	mov	r12, r15
+	mov	@r15+, 22(sp)
+	mov	@r15+, 32(sp)
+	mov	@r15+, r5
+	mov	@r15+, r6
+	mov	@r15+, r7
+	mov	@r15+, 34(sp)
+	mov	@r15+, r8
+	mov	@r15+, r9
+	mov	@r15+, 48(sp)
+	mov	@r15+, r10
+	mov	@r15+, r11
+	mov	@r15+, r12
+	mov	@r15+, 8(sp)
+	mov	@r15+, 44(sp)
+	mov	@r15+, r13
+	mov	@r15+, r14
+	mov	r15, 46(sp)
 .Lphoton256_permute_loop1:
 	; photon256.ae:79: c = rc[r]
-	mov	48(sp), r11
-	mov.b	photon256_rc+12(r11), r11
-	mov	r11, 22(sp)
+	mov	50(sp), r15
+	mov.b	photon256_rc+12(r15), r15
+	mov	r15, 24(sp)
 	; photon256.ae:84: x2 = sub_cells(x2 ^ (c ^ ic[2]) as u32) >>> 8
-	xor	#3, r11
-	xor	r11, r8
-	mov	r8, 36(sp)
-	; photon256.ae:86: x4 = sub_cells(x4 ^ (c ^ ic[4]) as u32) >>> 16
-	mov	22(sp), r8
-	xor	#15, r8
-	xor	r8, r10
+	mov	r15, r4
+	xor	#3, r15
+	xor	r15, r7
+	mov	r7, 38(sp)
 	; photon256.ae:89: x7 = sub_cells(x7 ^ (c ^ ic[7]) as u32) >>> 28
-	mov	22(sp), r8
-	mov	r8, r11
-	xor	#8, r11
-	xor	r11, r14
+	mov	r4, r15
+	xor	#8, r15
+	xor	r15, r13
 	; photon256.ae:83: x1 = sub_cells(x1 ^ (c ^ ic[1]) as u32) >>> 4
-	mov	r8, r11
-	xor	#1, r11
-	xor	r11, r7
+	mov	r4, r15
+	xor	#1, r15
+	xor	r15, r5
 	; photon256.ae:88: x6 = sub_cells(x6 ^ (c ^ ic[6]) as u32) >>> 24
-	xor	#12, r8
-	xor	r8, r13
-	; photon256.ae:85: x3 = sub_cells(x3 ^ (c ^ ic[3]) as u32) >>> 12
-	mov	22(sp), r8
-	xor	#7, r8
-	mov	12(sp), r11
-	xor	r8, r11
+	mov	r4, r15
+	xor	#12, r15
+	mov	8(sp), r7
+	xor	r15, r7
+	mov	r7, 18(sp)
 	; photon256.ae:87: x5 = sub_cells(x5 ^ (c ^ ic[5]) as u32) >>> 20
-	mov	22(sp), r8
-	xor	#14, r8
-	xor	r8, r12
-	mov.b	r15, r8
-	xor	r8, r15
-	swpb	r15
+	mov	r4, r15
+	xor	#14, r15
+	xor	r15, r11
+	; photon256.ae:85: x3 = sub_cells(x3 ^ (c ^ ic[3]) as u32) >>> 12
+	xor	#7, r4
+	xor	r4, r8
+	mov.b	r8, r15
+	xor	r15, r8
+	swpb	r8
+	mov.b	photon256_sf0(r8), r7
+	swpb	r7
 	mov.b	photon256_sf0(r15), r15
-	swpb	r15
-	mov.b	photon256_sf0(r8), r8
-	bis	r8, r15
-	mov.b	r12, r8
-	xor	r8, r12
-	swpb	r12
-	mov.b	photon256_sf0(r12), r12
-	swpb	r12
-	mov.b	photon256_sf0(r8), r8
-	bis	r8, r12
-	; photon256.ae:85: x3 = sub_cells(x3 ^ (c ^ ic[3]) as u32) >>> 12
-	mov.b	r11, r8
-	xor	r8, r11
-	swpb	r11
-	mov.b	photon256_sf0(r11), r11
-	swpb	r11
-	mov.b	photon256_sf0(r8), r8
-	bis	r8, r11
-	mov.b	r4, r8
-	xor	r8, r4
-	swpb	r4
-	mov.b	photon256_sf0(r4), r4
-	swpb	r4
-	mov.b	photon256_sf0(r8), r8
-	bis	r8, r4
-	mov	r4, r8
-	rla	r8
-	rlc	r11
-	adc	r8
-	rla	r8
-	rlc	r11
-	adc	r8
-	rla	r8
-	rlc	r11
-	adc	r8
-	rla	r8
-	rlc	r11
-	adc	r8
+	bis	r15, r7
+	mov.b	r9, r15
+	xor	r15, r9
+	swpb	r9
+	mov.b	photon256_sf0(r9), r8
+	swpb	r8
+	mov.b	photon256_sf0(r15), r15
+	bis	r15, r8
 	; photon256.ae:87: x5 = sub_cells(x5 ^ (c ^ ic[5]) as u32) >>> 20
+	mov.b	r12, r15
+	xor	r15, r12
+	swpb	r12
+	mov.b	photon256_sf0(r12), r9
+	swpb	r9
+	mov.b	photon256_sf0(r15), r15
+	bis	r15, r9
+	mov.b	r11, r15
+	xor	r15, r11
+	swpb	r11
+	mov.b	photon256_sf0(r11), r12
+	swpb	r12
+	mov.b	photon256_sf0(r15), r15
+	bis	r15, r12
 	bit	#1, r12
-	rrc	r15
+	rrc	r9
 	rrc	r12
 	bit	#1, r12
-	rrc	r15
+	rrc	r9
 	rrc	r12
 	bit	#1, r12
-	rrc	r15
+	rrc	r9
 	rrc	r12
 	bit	#1, r12
-	rrc	r15
-	mov	r15, 14(sp)
+	rrc	r9
 	rrc	r12
+	; photon256.ae:85: x3 = sub_cells(x3 ^ (c ^ ic[3]) as u32) >>> 12
+	rla	r8
+	rlc	r7
+	adc	r8
+	rla	r8
+	rlc	r7
+	adc	r8
+	rla	r8
+	rlc	r7
+	adc	r8
+	rla	r8
+	rlc	r7
+	mov	r7, 10(sp)
+	adc	r8
 	; photon256.ae:63: t = times2(x3 ^ x5)
-	mov	r11, r15
-	xor	r12, r15
+	mov	r8, r15
+	xor	r9, r15
 	mov	r15, 20(sp)
 	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	and	#30583, r15
 	rlam.w	#1, r15
-	mov	r15, 52(sp)
 	; photon256.ae:88: x6 = sub_cells(x6 ^ (c ^ ic[6]) as u32) >>> 24
-	mov.b	42(sp), r15
-	mov.b	photon256_sf0(r15), r4
-	swpb	r4
-	mov.b	r13, r15
-	mov	r15, 40(sp)
-	xor	r15, r13
-	swpb	r13
-	mov.b	photon256_sf0(r13), r15
-	bis	r15, r4
+	mov.b	18(sp), r11
+	mov	r11, 42(sp)
+	mov.b	photon256_sf0(r11), r11
+	swpb	r11
+	mov.b	45(sp), r7
+	mov.b	photon256_sf0(r7), r7
+	bis	r7, r11
 	; photon256.ae:83: x1 = sub_cells(x1 ^ (c ^ ic[1]) as u32) >>> 4
-	mov.b	r7, r13
-	xor	r13, r7
-	swpb	r7
-	mov.b	photon256_sf0(r7), r15
-	swpb	r15
-	mov.b	photon256_sf0(r13), r13
-	bis	r13, r15
-	mov.b	r5, r13
-	xor	r13, r5
+	mov.b	r5, r4
+	xor	r4, r5
 	swpb	r5
 	mov.b	photon256_sf0(r5), r7
 	swpb	r7
-	mov.b	photon256_sf0(r13), r13
-	bis	r13, r7
-	; photon256.ae:89: x7 = sub_cells(x7 ^ (c ^ ic[7]) as u32) >>> 28
-	mov.b	r9, r13
-	xor	r13, r9
-	swpb	r9
-	mov.b	photon256_sf0(r9), r9
-	swpb	r9
-	mov.b	photon256_sf0(r13), r13
-	bis	r13, r9
-	mov.b	r14, r13
-	xor	r13, r14
-	swpb	r14
-	mov.b	photon256_sf0(r14), r5
+	mov.b	photon256_sf0(r4), r5
+	bis	r5, r7
+	mov.b	r6, r4
+	xor	r4, r6
+	swpb	r6
+	mov.b	photon256_sf0(r6), r5
 	swpb	r5
-	mov.b	photon256_sf0(r13), r14
-	bis	r14, r5
-	mov	r5, r13
-	rla	r13
-	rlc	r9
-	adc	r13
-	rla	r13
-	rlc	r9
-	adc	r13
-	rla	r13
-	rlc	r9
-	adc	r13
-	rla	r13
-	rlc	r9
-	adc	r13
+	mov.b	photon256_sf0(r4), r6
+	bis	r6, r5
+	; photon256.ae:89: x7 = sub_cells(x7 ^ (c ^ ic[7]) as u32) >>> 28
+	mov.b	r14, r6
+	xor	r6, r14
+	swpb	r14
+	mov.b	photon256_sf0(r14), r14
+	swpb	r14
+	mov.b	photon256_sf0(r6), r6
+	bis	r6, r14
+	mov.b	r13, r6
+	xor	r6, r13
+	swpb	r13
+	mov.b	photon256_sf0(r13), r4
+	swpb	r4
+	mov.b	photon256_sf0(r6), r13
+	bis	r13, r4
+	rla	r4
+	rlc	r14
+	adc	r4
+	rla	r4
+	rlc	r14
+	adc	r4
+	rla	r4
+	rlc	r14
+	adc	r4
+	rla	r4
+	rlc	r14
+	adc	r4
 	; photon256.ae:83: x1 = sub_cells(x1 ^ (c ^ ic[1]) as u32) >>> 4
-	mov	r7, r14
-	mov	r15, r7
-	bit	#1, r14
+	bit	#1, r5
 	rrc	r7
-	rrc	r14
-	bit	#1, r14
+	rrc	r5
+	bit	#1, r5
 	rrc	r7
-	rrc	r14
-	bit	#1, r14
+	rrc	r5
+	bit	#1, r5
 	rrc	r7
-	rrc	r14
-	bit	#1, r14
+	rrc	r5
+	bit	#1, r5
 	rrc	r7
-	rrc	r14
+	rrc	r5
 	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	r14, r15
-	xor	r4, r15
-	xor	r9, r15
-	xor	52(sp), r15
+	mov	r7, r13
+	xor	r11, r13
+	xor	r4, r13
+	xor	r15, r13
 	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	mov	20(sp), r5
-	and	#34952, r5
-	rrum.w	#2, r5
+	mov	20(sp), r6
+	and	#34952, r6
+	rrum.w	#2, r6
 	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r5, r15
+	xor	r6, r13
 	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r5
+	rra	r6
 	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r5, r15
-	mov	r15, 50(sp)
+	xor	r6, r13
+	mov	r13, 0(sp)
 	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r13, r15
 	and	#30583, r15
 	rlam.w	#1, r15
-	mov	r15, 10(sp)
+	mov	r15, 6(sp)
 	; photon256.ae:86: x4 = sub_cells(x4 ^ (c ^ ic[4]) as u32) >>> 16
 	mov.b	r10, r15
 	xor	r15, r10
@@ -454,873 +435,537 @@ photon256_permute:
 	mov.b	photon256_sf0(r15), r15
 	bis	r15, r10
 	; photon256.ae:82: x0 = sub_cells(x0 ^ (c ^ ic[0]) as u32)
-	mov.b	r6, r15
-	xor	r15, r6
+	mov	22(sp), r13
+	xor	24(sp), r13
+	mov.b	r13, r15
+	xor	r15, r13
+	swpb	r13
+	mov.b	photon256_sf0(r13), r6
 	swpb	r6
-	mov.b	photon256_sf0(r6), r5
-	swpb	r5
-	mov.b	photon256_sf0(r15), r15
-	bis	r15, r5
-	; photon256.ae:84: x2 = sub_cells(x2 ^ (c ^ ic[2]) as u32) >>> 8
-	mov.b	36(sp), r15
-	mov.b	photon256_sf0(r15), r6
-	swpb	r6
-	mov.b	2(sp), r15
-	mov	r15, 38(sp)
-	xor	r15, 2(sp)
-	swpb	2(sp)
-	mov	2(sp), r15
 	mov.b	photon256_sf0(r15), r15
 	bis	r15, r6
-	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r6, r5
-	xor	r11, r5
-	xor	r10, r5
-	xor	r9, r5
-	xor	10(sp), r5
-	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	mov	50(sp), r15
-	and	#34952, r15
-	rrum.w	#2, r15
-	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r15, r5
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r15
-	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r15, r5
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r5, r15
-	and	#30583, r15
-	rlam.w	#1, r15
-	mov	r15, 0(sp)
-	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r11, r15
-	xor	r4, r15
-	xor	@sp, r15
-	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	and	#34952, r5
-	rrum.w	#2, r5
-	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r5, r15
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r5
-	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r5, r15
-	mov	r15, 16(sp)
-	; photon256.ae:63: t = times2(x3 ^ x5)
-	mov	r10, r15
-	xor	r4, r15
-	mov	r15, 8(sp)
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	and	#30583, r15
-	rlam.w	#1, r15
-	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	r6, r5
-	xor	r9, r5
-	xor	16(sp), r5
-	xor	r15, r5
-	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	mov	8(sp), r15
-	and	#34952, r15
-	rrum.w	#2, r15
-	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r15, r5
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r15
-	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r15, r5
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r5, r15
-	and	#30583, r15
-	rlam.w	#1, r15
-	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r11, r14
-	xor	r10, r14
-	xor	r12, r14
-	xor	16(sp), r14
-	xor	r15, r14
-	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	and	#34952, r5
-	rrum.w	#2, r5
-	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r5, r14
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r5
-	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r5, r14
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r14, r5
-	and	#30583, r5
-	rlam.w	#1, r5
-	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r10, r15
-	xor	r9, r15
-	xor	r5, r15
-	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	and	#34952, r14
-	rrum.w	#2, r14
-	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r14, r15
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r14
-	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r14, r15
-	mov	r15, 18(sp)
-	; photon256.ae:63: t = times2(x3 ^ x5)
-	mov	r12, r14
-	xor	r9, r14
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r14, r15
-	and	#30583, r15
-	rlam.w	#1, r15
-	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	16(sp), r5
-	xor	r5, r11
-	xor	18(sp), r11
-	xor	r15, r11
-	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	mov	r14, r15
-	and	#34952, r15
-	rrum.w	#2, r15
-	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r15, r11
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r15
-	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r15, r11
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r11, r15
-	and	#30583, r15
-	rlam.w	#1, r15
-	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r10, r6
-	xor	r12, r6
-	xor	r4, r6
-	xor	18(sp), r6
-	xor	r15, r6
-	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	and	#34952, r11
-	rrum.w	#2, r11
-	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r11, r6
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r11
-	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r11, r6
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r6, r11
-	and	#30583, r11
-	rlam.w	#1, r11
-	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r12, r15
-	xor	r5, r15
-	xor	r11, r15
-	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	and	#34952, r6
-	rrum.w	#2, r6
-	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r6, r15
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r6
-	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r6, r15
-	; photon256.ae:63: t = times2(x3 ^ x5)
-	mov	r4, r11
-	xor	r5, r11
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r11, r6
-	and	#30583, r6
-	rlam.w	#1, r6
-	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	18(sp), r10
-	xor	r15, r10
-	xor	r6, r10
-	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	mov	r11, r5
-	and	#34952, r5
-	rrum.w	#2, r5
-	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r5, r10
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r5
-	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r5, r10
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r10, r5
-	and	#30583, r5
-	rlam.w	#1, r5
-	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	20(sp), r6
-	xor	r4, r6
-	xor	r9, r6
-	xor	r15, r6
-	xor	r5, r6
-	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	and	#34952, r10
-	rrum.w	#2, r10
-	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r10, r6
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r10
-	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r10, r6
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r6, r5
-	and	#30583, r5
-	rlam.w	#1, r5
-	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r4, r10
-	xor	18(sp), r10
-	xor	r5, r10
-	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	and	#34952, r6
-	rrum.w	#2, r6
-	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r6, r10
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r6
-	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r6, r10
-	mov	r10, 24(sp)
-	; photon256.ae:63: t = times2(x3 ^ x5)
-	mov	r9, r10
-	xor	18(sp), r10
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r10, r6
-	and	#30583, r6
-	rlam.w	#1, r6
-	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r15, r12
-	xor	24(sp), r12
-	xor	r6, r12
-	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	mov	r10, r5
-	and	#34952, r5
-	rrum.w	#2, r5
-	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r5, r12
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r5
-	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r5, r12
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r12, r5
-	and	#30583, r5
-	rlam.w	#1, r5
-	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	8(sp), r6
-	xor	r9, r6
-	xor	16(sp), r6
-	xor	24(sp), r6
-	xor	r5, r6
-	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	and	#34952, r12
-	rrum.w	#2, r12
-	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r12, r6
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r12
-	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r12, r6
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r6, r5
-	and	#30583, r5
-	rlam.w	#1, r5
-	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r9, r12
-	xor	r15, r12
-	xor	r5, r12
-	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	and	#34952, r6
-	rrum.w	#2, r6
-	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r6, r12
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r6
-	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r6, r12
-	mov	r12, 26(sp)
-	; photon256.ae:63: t = times2(x3 ^ x5)
-	mov	16(sp), r6
-	xor	r15, r6
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r6, r12
-	and	#30583, r12
-	rlam.w	#1, r12
-	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	24(sp), r4
-	mov	26(sp), r5
-	xor	r5, r4
-	xor	r12, r4
-	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	and	#34952, r6
-	rrum.w	#2, r6
-	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r6, r4
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r6
-	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r6, r4
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r4, r12
-	and	#30583, r12
-	rlam.w	#1, r12
-	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	16(sp), r14
-	xor	18(sp), r14
-	xor	r5, r14
-	xor	r12, r14
-	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	and	#34952, r4
-	rrum.w	#2, r4
-	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r4, r14
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r4
-	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r4, r14
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r14, r6
-	and	#30583, r6
-	rlam.w	#1, r6
-	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	16(sp), r12
-	mov	24(sp), r4
-	xor	r4, r12
-	xor	r6, r12
-	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	and	#34952, r14
-	rrum.w	#2, r14
-	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r14, r12
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r14
-	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r14, r12
-	mov	r12, 28(sp)
-	; photon256.ae:63: t = times2(x3 ^ x5)
-	mov	18(sp), r6
-	xor	r4, r6
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r6, r14
-	and	#30583, r14
-	rlam.w	#1, r14
-	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r5, r9
-	mov	r12, r4
-	xor	r4, r9
-	xor	r14, r9
-	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	and	#34952, r6
-	rrum.w	#2, r6
-	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r6, r9
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r6
-	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r6, r9
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r9, r14
-	and	#30583, r14
-	rlam.w	#1, r14
-	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	18(sp), r12
-	xor	r12, r11
-	xor	r15, r11
-	xor	r4, r11
-	xor	r14, r11
-	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	and	#34952, r9
-	rrum.w	#2, r9
-	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r9, r11
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r9
-	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r9, r11
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r11, r9
-	and	#30583, r9
-	rlam.w	#1, r9
-	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r5, r12
-	xor	r9, r12
-	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	and	#34952, r11
-	rrum.w	#2, r11
-	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r11, r12
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r11
-	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r11, r12
-	mov	r12, 32(sp)
-	; photon256.ae:63: t = times2(x3 ^ x5)
-	mov	r15, r11
-	xor	r5, r11
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r11, r14
-	and	#30583, r14
-	rlam.w	#1, r14
-	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	16(sp), r12
-	xor	r4, r12
-	mov	32(sp), r9
-	xor	r9, r12
-	xor	r14, r12
-	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	and	#34952, r11
-	rrum.w	#2, r11
-	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r11, r12
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r11
-	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r11, r12
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r12, r14
-	and	#30583, r14
-	rlam.w	#1, r14
-	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r15, r10
-	xor	24(sp), r10
-	xor	r9, r10
-	xor	r14, r10
-	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	and	#34952, r12
-	rrum.w	#2, r12
-	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r12, r10
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r12
-	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r12, r10
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r10, r12
-	and	#30583, r12
-	rlam.w	#1, r12
-	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r15, r14
-	xor	r4, r14
-	xor	r12, r14
-	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	and	#34952, r10
-	rrum.w	#2, r10
-	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r10, r14
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r10
-	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r10, r14
-	mov	r14, 34(sp)
-	; photon256.ae:82: x0 = sub_cells(x0 ^ (c ^ ic[0]) as u32)
-	mov	46(sp), r11
-	xor	22(sp), r11
-	; photon256.ae:63: t = times2(x3 ^ x5)
-	mov	r8, r5
-	xor	14(sp), r5
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r5, r12
-	and	#30583, r12
-	rlam.w	#1, r12
-	; photon256.ae:88: x6 = sub_cells(x6 ^ (c ^ ic[6]) as u32) >>> 24
-	mov	40(sp), r14
-	mov.b	photon256_sf0(r14), r14
-	swpb	r14
-	mov.b	43(sp), r10
-	mov.b	photon256_sf0(r10), r10
-	bis	r10, r14
-	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	r7, r9
-	xor	r14, r9
-	xor	r13, r9
-	xor	r12, r9
-	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	mov	r5, r12
-	and	#34952, r12
-	rrum.w	#2, r12
-	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r12, r9
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r12
-	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r12, r9
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r9, r12
-	and	#30583, r12
-	rlam.w	#1, r12
-	; photon256.ae:86: x4 = sub_cells(x4 ^ (c ^ ic[4]) as u32) >>> 16
-	mov	30(sp), r4
-	mov.b	r4, r6
-	xor	r6, r4
-	swpb	r4
-	mov.b	photon256_sf0(r4), r10
-	swpb	r10
-	mov.b	photon256_sf0(r6), r6
-	bis	r6, r10
-	; photon256.ae:82: x0 = sub_cells(x0 ^ (c ^ ic[0]) as u32)
-	mov.b	r11, r6
-	xor	r6, r11
-	swpb	r11
-	mov.b	photon256_sf0(r11), r4
-	swpb	r4
-	mov.b	photon256_sf0(r6), r11
-	bis	r11, r4
 	; photon256.ae:84: x2 = sub_cells(x2 ^ (c ^ ic[2]) as u32) >>> 8
-	mov	38(sp), r11
-	mov.b	photon256_sf0(r11), r6
-	swpb	r6
-	mov.b	37(sp), r11
-	mov.b	photon256_sf0(r11), r11
-	bis	r11, r6
+	mov.b	34(sp), r15
+	mov	r15, 40(sp)
+	mov.b	photon256_sf0(r15), r13
+	swpb	r13
+	mov.b	39(sp), r15
+	mov.b	photon256_sf0(r15), r15
+	bis	r15, r13
 	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r6, r4
-	xor	r8, r4
-	xor	r10, r4
-	xor	r13, r4
-	xor	r12, r4
+	xor	r13, r6
+	xor	r8, r6
+	xor	r10, r6
+	xor	r4, r6
+	xor	6(sp), r6
 	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	and	#34952, r9
-	rrum.w	#2, r9
+	mov	@sp, r15
+	and	#34952, r15
+	rrum.w	#2, r15
 	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r9, r4
+	xor	r15, r6
 	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r9
+	rra	r15
 	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r9, r4
+	xor	r15, r6
 	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r4, r12
-	and	#30583, r12
-	rlam.w	#1, r12
+	mov	r6, r15
+	and	#30583, r15
+	rlam.w	#1, r15
+	mov	r15, 2(sp)
 	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r8, r9
-	xor	r14, r9
-	xor	r12, r9
+	mov	r8, r15
+	xor	r11, r15
+	xor	2(sp), r15
 	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	and	#34952, r4
-	rrum.w	#2, r4
+	and	#34952, r6
+	rrum.w	#2, r6
 	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r4, r9
+	xor	r6, r15
 	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r4
+	rra	r6
 	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r4, r9
+	xor	r6, r15
+	mov	r15, 22(sp)
 	; photon256.ae:63: t = times2(x3 ^ x5)
-	mov	r10, r12
-	xor	r14, r12
+	mov	r10, r15
+	xor	r11, r15
+	mov	r15, 14(sp)
 	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r12, r11
-	and	#30583, r11
-	rlam.w	#1, r11
+	and	#30583, r15
+	rlam.w	#1, r15
 	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	r6, r4
-	xor	r13, r4
-	xor	r9, r4
-	xor	r11, r4
+	mov	r13, r6
+	xor	r4, r6
+	xor	22(sp), r6
+	xor	r15, r6
 	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	mov	r12, r11
-	and	#34952, r11
-	rrum.w	#2, r11
+	mov	14(sp), r15
+	and	#34952, r15
+	rrum.w	#2, r15
 	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r11, r4
+	xor	r15, r6
 	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r11
+	rra	r15
 	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r11, r4
+	xor	r15, r6
 	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r4, r11
-	and	#30583, r11
-	rlam.w	#1, r11
+	mov	r6, r15
+	and	#30583, r15
+	rlam.w	#1, r15
 	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	xor	r8, r7
 	xor	r10, r7
-	xor	14(sp), r7
 	xor	r9, r7
-	xor	r11, r7
+	xor	22(sp), r7
+	xor	r15, r7
 	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	and	#34952, r4
-	rrum.w	#2, r4
+	and	#34952, r6
+	rrum.w	#2, r6
 	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	r7, r11
-	xor	r4, r11
+	xor	r6, r7
 	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r4
+	rra	r6
 	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r4, r11
+	xor	r6, r7
 	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r11, r4
-	and	#30583, r4
-	rlam.w	#1, r4
+	mov	r7, r6
+	and	#30583, r6
+	rlam.w	#1, r6
 	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r10, r7
-	xor	r13, r7
-	xor	r4, r7
+	mov	r10, r15
+	xor	r4, r15
+	xor	r6, r15
 	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	and	#34952, r11
-	rrum.w	#2, r11
+	and	#34952, r7
+	rrum.w	#2, r7
 	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r11, r7
+	xor	r7, r15
 	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r11
+	rra	r7
 	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r11, r7
+	xor	r7, r15
+	mov	r15, 16(sp)
 	; photon256.ae:63: t = times2(x3 ^ x5)
-	mov	14(sp), r4
-	xor	r13, r4
+	mov	r9, r15
+	xor	r4, r15
 	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r4, r11
-	and	#30583, r11
-	rlam.w	#1, r11
+	mov	r15, r6
+	and	#30583, r6
+	rlam.w	#1, r6
 	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r9, r8
-	xor	r7, r8
-	xor	r11, r8
+	xor	22(sp), r8
+	xor	16(sp), r8
+	xor	r6, r8
 	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	mov	r4, r11
-	mov	r4, 6(sp)
-	and	#34952, r11
-	rrum.w	#2, r11
+	mov	r15, r7
+	and	#34952, r7
+	rrum.w	#2, r7
 	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r11, r8
+	xor	r7, r8
 	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r11
+	rra	r7
 	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r11, r8
+	xor	r7, r8
 	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r8, r11
-	and	#30583, r11
-	rlam.w	#1, r11
+	mov	r8, r7
+	and	#30583, r7
+	rlam.w	#1, r7
 	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r10, r6
-	mov	14(sp), r4
-	xor	r4, r6
-	xor	r14, r6
-	xor	r7, r6
-	xor	r11, r6
+	xor	r10, r13
+	xor	r9, r13
+	xor	r11, r13
+	xor	16(sp), r13
+	xor	r7, r13
 	; photon256.ae:53: u = (x & 0x88888888) >> 2
 	and	#34952, r8
 	rrum.w	#2, r8
 	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r8, r6
+	xor	r8, r13
 	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	rra	r8
 	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r8, r6
+	xor	r8, r13
 	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r6, r11
-	and	#30583, r11
-	rlam.w	#1, r11
+	mov	r13, r8
+	and	#30583, r8
+	rlam.w	#1, r8
 	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r4, r8
-	xor	r9, r8
-	xor	r11, r8
+	mov	r9, r7
+	mov	22(sp), r6
+	xor	r6, r7
+	xor	r8, r7
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
+	and	#34952, r13
+	rrum.w	#2, r13
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r13, r7
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r13
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r13, r7
+	; photon256.ae:63: t = times2(x3 ^ x5)
+	mov	r11, r8
+	xor	r6, r8
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r8, r13
+	and	#30583, r13
+	rlam.w	#1, r13
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	16(sp), r10
+	xor	r7, r10
+	xor	r13, r10
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
+	mov	r8, r6
+	and	#34952, r6
+	rrum.w	#2, r6
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r6, r10
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r6
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r6, r10
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r10, r6
+	and	#30583, r6
+	rlam.w	#1, r6
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	mov	20(sp), r13
+	xor	r11, r13
+	xor	r4, r13
+	xor	r7, r13
+	xor	r6, r13
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
+	and	#34952, r10
+	rrum.w	#2, r10
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r10, r13
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r10
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r10, r13
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r13, r6
+	and	#30583, r6
+	rlam.w	#1, r6
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	r11, r10
+	xor	16(sp), r10
+	xor	r6, r10
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
+	and	#34952, r13
+	rrum.w	#2, r13
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r13, r10
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r13
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r13, r10
+	mov	r10, 26(sp)
+	; photon256.ae:63: t = times2(x3 ^ x5)
+	mov	r4, r10
+	xor	16(sp), r10
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r10, r13
+	and	#30583, r13
+	rlam.w	#1, r13
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r7, r9
+	xor	26(sp), r9
+	xor	r13, r9
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
+	mov	r10, r6
+	and	#34952, r6
+	rrum.w	#2, r6
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r6, r9
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r6
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r6, r9
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r9, r6
+	and	#30583, r6
+	rlam.w	#1, r6
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	mov	14(sp), r13
+	xor	r4, r13
+	xor	22(sp), r13
+	xor	26(sp), r13
+	xor	r6, r13
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
+	and	#34952, r9
+	rrum.w	#2, r9
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r9, r13
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r9
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r9, r13
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r13, r6
+	and	#30583, r6
+	rlam.w	#1, r6
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	r4, r9
+	xor	r7, r9
+	xor	r6, r9
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
+	and	#34952, r13
+	rrum.w	#2, r13
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r13, r9
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r13
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r13, r9
+	mov	r9, 28(sp)
+	; photon256.ae:63: t = times2(x3 ^ x5)
+	mov	22(sp), r6
+	xor	r7, r6
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r6, r9
+	and	#30583, r9
+	rlam.w	#1, r9
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	26(sp), r11
+	xor	28(sp), r11
+	xor	r9, r11
 	; photon256.ae:53: u = (x & 0x88888888) >> 2
 	and	#34952, r6
 	rrum.w	#2, r6
-	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r6, r8
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r6, r11
 	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	rra	r6
-	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r6, r8
-	; photon256.ae:63: t = times2(x3 ^ x5)
-	mov	r14, r6
-	xor	r9, r6
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r6, r11
 	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r6, r11
+	mov	r11, r13
+	and	#30583, r13
+	rlam.w	#1, r13
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	22(sp), r15
+	mov	16(sp), r6
+	xor	r6, r15
+	xor	28(sp), r15
+	xor	r13, r15
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
+	and	#34952, r11
+	rrum.w	#2, r11
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r11, r15
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r11
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r11, r15
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r15, r11
 	and	#30583, r11
 	rlam.w	#1, r11
-	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r7, r10
-	xor	r8, r10
-	xor	r11, r10
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	22(sp), r9
+	mov	26(sp), r13
+	xor	r13, r9
+	xor	r11, r9
 	; photon256.ae:53: u = (x & 0x88888888) >> 2
+	and	#34952, r15
+	rrum.w	#2, r15
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r15, r9
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r15
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r15, r9
+	mov	r9, 30(sp)
+	; photon256.ae:63: t = times2(x3 ^ x5)
 	mov	r6, r11
+	xor	r13, r11
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r11, r15
+	and	#30583, r15
+	rlam.w	#1, r15
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	mov	28(sp), r9
+	xor	r9, r4
+	mov	30(sp), r13
+	xor	r13, r4
+	xor	r15, r4
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
 	and	#34952, r11
 	rrum.w	#2, r11
 	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r11, r10
+	xor	r11, r4
 	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	rra	r11
 	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r11, r4
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r4, r15
+	and	#30583, r15
+	rlam.w	#1, r15
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r6, r8
+	xor	r7, r8
+	xor	r13, r8
+	xor	r15, r8
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
+	and	#34952, r4
+	rrum.w	#2, r4
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r4, r8
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r4
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r4, r8
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r8, r11
+	and	#30583, r11
+	rlam.w	#1, r11
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r9, r6
+	xor	r11, r6
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
+	and	#34952, r8
+	rrum.w	#2, r8
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r8, r6
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r8
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r8, r6
+	mov	r6, 8(sp)
+	; photon256.ae:63: t = times2(x3 ^ x5)
+	mov	r7, r9
+	xor	28(sp), r9
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r9, r15
+	and	#30583, r15
+	rlam.w	#1, r15
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	mov	22(sp), r11
+	xor	r13, r11
+	mov	r6, r8
+	xor	r8, r11
+	xor	r15, r11
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
+	and	#34952, r9
+	rrum.w	#2, r9
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r9, r11
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r9
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r9, r11
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r11, r15
+	and	#30583, r15
+	rlam.w	#1, r15
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r7, r10
+	xor	26(sp), r10
+	xor	r8, r10
+	xor	r15, r10
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
+	and	#34952, r11
+	rrum.w	#2, r11
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r11, r10
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r11
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	xor	r11, r10
 	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r10, r11
 	and	#30583, r11
 	rlam.w	#1, r11
-	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r14, r5
-	xor	r13, r5
-	xor	r8, r5
-	xor	r11, r5
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	r7, r15
+	xor	r13, r15
+	xor	r11, r15
 	; photon256.ae:53: u = (x & 0x88888888) >> 2
 	and	#34952, r10
 	rrum.w	#2, r10
-	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r10, r5
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r10, r15
 	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	rra	r10
-	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r10, r5
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r5, r10
-	and	#30583, r10
-	rlam.w	#1, r10
 	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r14, r11
-	xor	r7, r11
-	xor	r10, r11
-	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	and	#34952, r5
-	rrum.w	#2, r5
-	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r5, r11
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r5
-	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r5, r11
+	xor	r10, r15
+	mov	r15, 36(sp)
+	; photon256.ae:86: x4 = sub_cells(x4 ^ (c ^ ic[4]) as u32) >>> 16
+	mov	24(sp), r15
+	xor	#15, r15
+	mov	48(sp), r9
+	xor	r15, r9
 	; photon256.ae:63: t = times2(x3 ^ x5)
-	mov	r13, r5
-	xor	r7, r5
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r5, r10
-	and	#30583, r10
-	rlam.w	#1, r10
-	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r8, r4
-	xor	r11, r4
-	xor	r10, r4
-	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	mov	r5, r10
-	and	#34952, r10
-	rrum.w	#2, r10
-	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r10, r4
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r10
-	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r10, r4
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r4, r10
-	and	#30583, r10
-	rlam.w	#1, r10
-	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r13, r12
-	xor	r9, r12
-	xor	r11, r12
-	xor	r10, r12
-	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	mov	r4, r10
-	and	#34952, r10
-	rrum.w	#2, r10
-	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r10, r12
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r10
-	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r10, r12
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r12, r4
-	and	#30583, r4
-	rlam.w	#1, r4
-	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r13, r10
-	xor	r8, r10
-	xor	r4, r10
-	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	and	#34952, r12
-	rrum.w	#2, r12
-	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	10(sp), r10
 	xor	r12, r10
 	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r12
-	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r12, r10
-	; photon256.ae:63: t = times2(x3 ^ x5)
-	mov	r9, r4
-	xor	r8, r4
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r4, r12
-	and	#30583, r12
-	rlam.w	#1, r12
+	mov	r10, r15
+	and	#30583, r15
+	rlam.w	#1, r15
+	; photon256.ae:88: x6 = sub_cells(x6 ^ (c ^ ic[6]) as u32) >>> 24
+	mov.b	44(sp), r11
+	mov.b	photon256_sf0(r11), r11
+	swpb	r11
+	mov	18(sp), r6
+	xor	42(sp), r6
+	swpb	r6
+	mov.b	photon256_sf0(r6), r8
+	bis	r8, r11
 	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r11, r14
-	xor	r10, r14
-	xor	r12, r14
-	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	and	#34952, r4
-	rrum.w	#2, r4
-	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r4, r14
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r4
-	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r4, r14
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r14, r12
-	and	#30583, r12
-	rlam.w	#1, r12
-	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	6(sp), r4
-	xor	r9, r4
-	xor	r7, r4
-	xor	r10, r4
-	xor	r12, r4
-	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	and	#34952, r14
-	rrum.w	#2, r14
-	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r14, r4
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r14
-	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r14, r4
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r4, r14
-	and	#30583, r14
-	rlam.w	#1, r14
-	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r9, r12
-	xor	r11, r12
-	xor	r14, r12
-	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	and	#34952, r4
-	rrum.w	#2, r4
-	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r4, r12
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r4
-	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r4, r12
-	; photon256.ae:63: t = times2(x3 ^ x5)
-	mov	r7, r4
-	xor	r11, r4
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r4, r14
-	and	#30583, r14
-	rlam.w	#1, r14
-	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r10, r13
-	xor	r12, r13
+	mov	r5, r13
+	xor	r11, r13
 	xor	r14, r13
+	xor	r15, r13
 	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	and	#34952, r4
-	rrum.w	#2, r4
+	mov	r10, r15
+	and	#34952, r15
+	rrum.w	#2, r15
 	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r4, r13
+	xor	r15, r13
 	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r4
+	rra	r15
 	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r4, r13
+	xor	r15, r13
 	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r13, r14
-	and	#30583, r14
-	rlam.w	#1, r14
+	mov	r13, r15
+	and	#30583, r15
+	rlam.w	#1, r15
+	; photon256.ae:86: x4 = sub_cells(x4 ^ (c ^ ic[4]) as u32) >>> 16
+	mov.b	r9, r8
+	xor	r8, r9
+	swpb	r9
+	mov.b	photon256_sf0(r9), r9
+	swpb	r9
+	mov.b	photon256_sf0(r8), r8
+	bis	r8, r9
+	; photon256.ae:82: x0 = sub_cells(x0 ^ (c ^ ic[0]) as u32)
+	mov	32(sp), r4
+	mov.b	r4, r8
+	xor	r8, r4
+	swpb	r4
+	mov.b	photon256_sf0(r4), r4
+	swpb	r4
+	mov.b	photon256_sf0(r8), r8
+	bis	r8, r4
+	; photon256.ae:84: x2 = sub_cells(x2 ^ (c ^ ic[2]) as u32) >>> 8
+	mov.b	38(sp), r8
+	mov.b	photon256_sf0(r8), r8
+	swpb	r8
+	xor	40(sp), 34(sp)
+	swpb	34(sp)
+	mov	34(sp), r6
+	mov.b	photon256_sf0(r6), r6
+	bis	r6, r8
 	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r7, r6
+	mov	r4, r6
 	xor	r8, r6
-	xor	r12, r6
+	xor	10(sp), r6
+	xor	r9, r6
 	xor	r14, r6
+	xor	r15, r6
 	; photon256.ae:53: u = (x & 0x88888888) >> 2
 	and	#34952, r13
 	rrum.w	#2, r13
@@ -1331,52 +976,55 @@ photon256_permute:
 	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	xor	r13, r6
 	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r6, r14
-	and	#30583, r14
-	rlam.w	#1, r14
+	mov	r6, r15
+	and	#30583, r15
+	rlam.w	#1, r15
 	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r7, r13
-	xor	r10, r13
-	xor	r14, r13
+	mov	10(sp), r13
+	mov	r13, r4
+	xor	r11, r4
+	xor	r15, r4
 	; photon256.ae:53: u = (x & 0x88888888) >> 2
 	and	#34952, r6
 	rrum.w	#2, r6
 	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r6, r13
+	xor	r6, r4
 	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	rra	r6
 	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r6, r13
+	xor	r6, r4
 	; photon256.ae:63: t = times2(x3 ^ x5)
-	mov	r8, r4
-	xor	r10, r4
+	mov	r9, r15
+	xor	r11, r15
+	mov	r15, 12(sp)
 	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r4, r14
-	and	#30583, r14
-	rlam.w	#1, r14
+	and	#30583, r15
+	rlam.w	#1, r15
 	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	r9, r6
-	xor	r12, r6
-	xor	r13, r6
+	mov	r8, r6
 	xor	r14, r6
+	xor	r4, r6
+	xor	r15, r6
 	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	and	#34952, r4
-	rrum.w	#2, r4
+	mov	12(sp), r15
+	and	#34952, r15
+	rrum.w	#2, r15
 	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r4, r6
+	xor	r15, r6
 	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r4
+	rra	r15
 	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r4, r6
+	xor	r15, r6
 	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r6, r14
-	and	#30583, r14
-	rlam.w	#1, r14
+	mov	r6, r15
+	and	#30583, r15
+	rlam.w	#1, r15
 	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r8, r5
-	xor	r11, r5
 	xor	r13, r5
-	xor	r14, r5
+	xor	r9, r5
+	xor	r12, r5
+	xor	r4, r5
+	xor	r15, r5
 	; photon256.ae:53: u = (x & 0x88888888) >> 2
 	and	#34952, r6
 	rrum.w	#2, r6
@@ -1387,64 +1035,398 @@ photon256_permute:
 	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	xor	r6, r5
 	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r5, r6
-	and	#30583, r6
-	rlam.w	#1, r6
+	mov	r5, r15
+	and	#30583, r15
+	rlam.w	#1, r15
 	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r8, r14
-	xor	r12, r14
-	xor	r6, r14
+	mov	r9, r6
+	xor	r14, r6
+	xor	r15, r6
 	; photon256.ae:53: u = (x & 0x88888888) >> 2
 	and	#34952, r5
 	rrum.w	#2, r5
 	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r5, r14
+	xor	r5, r6
 	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	rra	r5
 	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r5, r6
+	; photon256.ae:63: t = times2(x3 ^ x5)
+	mov	r12, r15
+	xor	r14, r15
+	mov	r15, 4(sp)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	and	#30583, r15
+	rlam.w	#1, r15
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r4, r13
+	xor	r6, r13
+	xor	r15, r13
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
+	mov	4(sp), r15
+	and	#34952, r15
+	rrum.w	#2, r15
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r15, r13
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r15
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r15, r13
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r13, r15
+	and	#30583, r15
+	rlam.w	#1, r15
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r9, r8
+	xor	r12, r8
+	xor	r11, r8
+	xor	r6, r8
+	xor	r15, r8
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
+	and	#34952, r13
+	rrum.w	#2, r13
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r13, r8
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r13
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r13, r8
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r8, r13
+	and	#30583, r13
+	rlam.w	#1, r13
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	r12, r15
+	xor	r4, r15
+	xor	r13, r15
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
+	and	#34952, r8
+	rrum.w	#2, r8
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r8, r15
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r8
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r8, r15
+	; photon256.ae:63: t = times2(x3 ^ x5)
+	mov	r11, r13
+	xor	r4, r13
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r13, r8
+	and	#30583, r8
+	rlam.w	#1, r8
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r6, r9
+	xor	r15, r9
+	xor	r8, r9
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
+	mov	r13, r5
+	and	#34952, r5
+	rrum.w	#2, r5
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r5, r9
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r5
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r5, r9
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r9, r5
+	and	#30583, r5
+	rlam.w	#1, r5
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r11, r10
+	xor	r14, r10
+	xor	r15, r10
+	xor	r5, r10
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
+	and	#34952, r9
+	rrum.w	#2, r9
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r9, r10
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r9
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r9, r10
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r10, r8
+	and	#30583, r8
+	rlam.w	#1, r8
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	r11, r9
+	xor	r6, r9
+	xor	r8, r9
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
+	and	#34952, r10
+	rrum.w	#2, r10
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r10, r9
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r10
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r10, r9
+	; photon256.ae:63: t = times2(x3 ^ x5)
+	mov	r14, r8
+	xor	r6, r8
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r8, r5
+	and	#30583, r5
+	rlam.w	#1, r5
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r15, r12
+	xor	r9, r12
+	xor	r5, r12
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
+	mov	r8, r10
+	and	#34952, r10
+	rrum.w	#2, r10
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r10, r12
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r10
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r10, r12
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r12, r10
+	and	#30583, r10
+	rlam.w	#1, r10
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	mov	12(sp), r5
+	xor	r14, r5
+	xor	r4, r5
+	xor	r9, r5
+	xor	r10, r5
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
+	and	#34952, r12
+	rrum.w	#2, r12
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r12, r5
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r12
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r12, r5
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r5, r12
+	and	#30583, r12
+	rlam.w	#1, r12
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	r14, r10
+	xor	r15, r10
+	xor	r12, r10
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
+	and	#34952, r5
+	rrum.w	#2, r5
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r5, r10
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r5
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r5, r10
+	; photon256.ae:63: t = times2(x3 ^ x5)
+	mov	r4, r5
+	xor	r15, r5
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r5, r12
+	and	#30583, r12
+	rlam.w	#1, r12
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r9, r11
+	xor	r10, r11
+	xor	r12, r11
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
+	and	#34952, r5
+	rrum.w	#2, r5
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r5, r11
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r5
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r5, r11
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r11, r12
+	and	#30583, r12
+	rlam.w	#1, r12
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	mov	4(sp), r5
+	xor	r4, r5
+	xor	r6, r5
+	xor	r10, r5
+	xor	r12, r5
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
+	and	#34952, r11
+	rrum.w	#2, r11
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r11, r5
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r11
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r11, r5
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r5, r11
+	and	#30583, r11
+	rlam.w	#1, r11
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	r4, r12
+	xor	r9, r12
+	xor	r11, r12
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
+	and	#34952, r5
+	rrum.w	#2, r5
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r5, r12
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r5
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r5, r12
+	; photon256.ae:63: t = times2(x3 ^ x5)
+	mov	r6, r5
+	xor	r9, r5
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r5, r11
+	and	#30583, r11
+	rlam.w	#1, r11
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r10, r14
+	xor	r12, r14
+	xor	r11, r14
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
+	and	#34952, r5
+	rrum.w	#2, r5
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	xor	r5, r14
-	mov	r9, 46(sp)
-	mov	16(sp), r6
-	mov	18(sp), r5
-	mov	r15, 2(sp)
-	mov	r11, 12(sp)
-	mov	24(sp), r4
-	mov	26(sp), 30(sp)
-	mov	28(sp), r15
-	mov	32(sp), 42(sp)
-	mov	34(sp), r9
-	add	#1, 48(sp)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r5
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r5, r14
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r14, r11
+	and	#30583, r11
+	rlam.w	#1, r11
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r6, r13
+	xor	r15, r13
+	xor	r12, r13
+	xor	r11, r13
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
+	and	#34952, r14
+	rrum.w	#2, r14
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r14, r13
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r14
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r14, r13
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r13, r14
+	and	#30583, r14
+	rlam.w	#1, r14
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	r6, r11
+	xor	r10, r11
+	xor	r14, r11
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
+	and	#34952, r13
+	rrum.w	#2, r13
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r13, r11
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r13
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r13, r11
+	; photon256.ae:63: t = times2(x3 ^ x5)
+	mov	r15, r5
+	xor	r10, r5
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r5, r14
+	and	#30583, r14
+	rlam.w	#1, r14
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	mov	r4, r13
+	xor	r12, r13
+	xor	r11, r13
+	xor	r14, r13
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
+	and	#34952, r5
+	rrum.w	#2, r5
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r5, r13
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r5
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r5, r13
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r13, r14
+	and	#30583, r14
+	rlam.w	#1, r14
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r15, r8
+	xor	r9, r8
+	xor	r11, r8
+	xor	r14, r8
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
+	and	#34952, r13
+	rrum.w	#2, r13
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r13, r8
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r13
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r13, r8
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r8, r13
+	and	#30583, r13
+	rlam.w	#1, r13
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	r15, r14
+	xor	r12, r14
+	xor	r13, r14
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
+	and	#34952, r8
+	rrum.w	#2, r8
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r8, r14
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r8
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r8, r14
+	mov	36(sp), r13
+	mov	r11, 44(sp)
+	mov	30(sp), r11
+	mov	28(sp), 48(sp)
+	mov	26(sp), r8
+	mov	r15, 34(sp)
+	mov	16(sp), r5
+	mov	r4, 32(sp)
+	add	#1, 50(sp)
 	jz	.Lphoton256_permute_near3
 	br	#.Lphoton256_permute_loop1
 .Lphoton256_permute_near3:
 .Lphoton256_permute_done2:
 	; photon256.ae:94: s[0] = x0
-	mov	44(sp), r11
-	mov	46(sp), -32(r11)
-	mov	r6, -30(r11)
+	mov	46(sp), r4
+	mov	22(sp), -32(r4)
+	mov	32(sp), -30(r4)
 	; photon256.ae:95: s[1] = x1
-	mov	r11, r6
-	mov	r7, -28(r6)
-	mov	r5, -26(r6)
+	mov	r5, -28(r4)
+	mov	r6, -26(r4)
 	; photon256.ae:96: s[2] = x2
-	mov	r8, -24(r6)
-	mov	2(sp), -22(r6)
+	mov	r7, -24(r4)
+	mov	34(sp), -22(r4)
 	; photon256.ae:97: s[3] = x3
-	mov	12(sp), -20(r6)
-	mov	r4, -18(r6)
+	mov	r8, -20(r4)
+	mov	r9, -18(r4)
 	; photon256.ae:98: s[4] = x4
-	mov	r10, -16(r6)
-	mov	30(sp), -14(r6)
+	mov	48(sp), -16(r4)
+	mov	r10, -14(r4)
 	; photon256.ae:99: s[5] = x5
-	mov	r12, -12(r6)
-	mov	r15, -10(r6)
+	mov	r11, -12(r4)
+	mov	r12, -10(r4)
 	; photon256.ae:100: s[6] = x6
-	mov	r13, -8(r6)
-	mov	42(sp), -6(r6)
+	mov	8(sp), -8(r4)
+	mov	44(sp), -6(r4)
 	; photon256.ae:101: s[7] = x7
-	mov	r14, -4(r6)
-	mov	r9, -2(r6)
-	add	#54, sp
+	mov	r13, -4(r4)
+	mov	r14, -2(r4)
+	add	#52, sp
 	popm.w	#7, r10
 	ret
 	.size photon256_permute, .-photon256_permute

@@ -61,7 +61,7 @@ photon_beetle_aead128_key_setup:
 
 ; --- photon_beetle_aead128_encrypt_with: photon_beetle_aead128.encrypt_with
 ;     frame 72 bytes (12 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1300 bytes of code
+;     estimated 1294 bytes of code
 	.section .text.photon_beetle_aead128_encrypt_with,"ax",@progbits
 	.global photon_beetle_aead128_encrypt_with
 	.type photon_beetle_aead128_encrypt_with, @function
@@ -114,17 +114,17 @@ photon_beetle_aead128_encrypt_with:
 	mov	2(r12), r13
 	mov	@r12, 40(sp)
 	mov	r13, 42(sp)
-	mov	4(r12), r11
 	mov	6(r12), r13
+	mov	4(r12), r11
 	mov	r11, 44(sp)
 	mov	r13, 46(sp)
-	mov	8(r12), r11
 	mov	10(r12), r13
+	mov	8(r12), r11
 	mov	r11, 48(sp)
 	mov	r13, 50(sp)
-	mov	12(r12), r11
 	mov	14(r12), r13
-	mov	r11, 52(sp)
+	mov	12(r12), r12
+	mov	r12, 52(sp)
 	mov	r13, 54(sp)
 	; photon_beetle_aead128.ae:115: if (a == 0) & (m == 0) {
 	mov	r14, r13
@@ -247,117 +247,118 @@ photon_beetle_aead128_encrypt_with:
 	adc	r14
 	rla	r14
 	adc	r14
-	mov	r14, r9
-	and	#65520, r9
+	mov	r14, r7
+	and	#65520, r7
 	mov	14(sp), r15
 	rlam.w	#4, r15
 	and	#15, r14
 	bis	r14, r15
 	; photon_beetle_aead128.ae:124: rest = m - off
-	mov	92(sp), r10
-	mov	#0, r4
-	sub	r9, r10
-	subc	r15, r4
+	mov	92(sp), r4
+	mov	#0, r9
+	sub	r7, r4
+	subc	r15, r9
 	; photon_beetle_aead128.ae:125: count = if rest < rate then rest else rate
-	cmp	#16, r10
-	mov	r4, r15
+	cmp	#16, r4
+	mov	r9, r15
 	subc	#0, r15
 	subc	r15, r15
-	xor	#16, r10
-	and	r15, r10
-	xor	#16, r10
+	xor	#16, r4
 	and	r15, r4
+	xor	#16, r4
+	and	r15, r9
 	; photon_beetle_aead128.ae:126: P.permute(s)
 	mov	sp, r12
 	add	#24, r12
 	call	#photon_beetle_aead128_P_permute
 	; photon_beetle_aead128.ae:128: p = load_le(msg, off, rate, count)
-	mov	r9, r8
-	add	90(sp), r8
-	cmp	#16, r10
+	mov	r7, r10
+	add	90(sp), r10
+	cmp	#16, r4
 	jnc	.Lphoton_beetle_aead128_encrypt_with_bytes14
-	bit	#1, r8
+	bit	#1, r10
 	jnz	.Lphoton_beetle_aead128_encrypt_with_bytes14
 .Lphoton_beetle_aead128_encrypt_with_words15:
-	mov	@r8+, 2(sp)
-	mov	@r8+, 4(sp)
-	mov	@r8+, 6(sp)
-	mov	@r8+, 8(sp)
-	mov	@r8+, 10(sp)
-	mov	@r8+, 12(sp)
-	mov	@r8+, 0(sp)
-	mov	@r8+, r6
+	mov	@r10+, 10(sp)
+	mov	@r10+, 8(sp)
+	mov	@r10+, 12(sp)
+	mov	@r10+, 6(sp)
+	mov	@r10+, 4(sp)
+	mov	@r10+, 2(sp)
+	mov	@r10+, 0(sp)
+	mov	@r10+, r5
 	jmp	.Lphoton_beetle_aead128_encrypt_with_join16
 .Lphoton_beetle_aead128_encrypt_with_bytes14:
 	mov	sp, r11
 	add	#56, r11
 	mov	r11, r12
 	mov	#16, r13
-	mov	r10, r15
+	mov	r4, r15
 .Lphoton_beetle_aead128_encrypt_with_cpy17:
 	clr	r14
 	tst	r15
 	jz	.Lphoton_beetle_aead128_encrypt_with_pad18
-	mov.b	@r8, r14
-	inc	r8
+	mov.b	@r10, r14
+	inc	r10
 	dec	r15
 .Lphoton_beetle_aead128_encrypt_with_pad18:
 	mov.b	r14, 0(r12)
 	inc	r12
 	dec	r13
 	jnz	.Lphoton_beetle_aead128_encrypt_with_cpy17
-	mov	r11, r8
+	mov	r11, r10
 	jmp	.Lphoton_beetle_aead128_encrypt_with_words15
 .Lphoton_beetle_aead128_encrypt_with_join16:
 	; photon_beetle_aead128.ae:54: return cat(x[63:0] >>> 1, x[127:64])
-	mov	26(sp), r13
-	mov	28(sp), r14
-	mov	30(sp), r15
-	mov	24(sp), r12
-	bit	#1, r13
-	rrc	r12
-	rrc	r15
-	rrc	r14
-	rrc	r13
+	mov	26(sp), r6
+	mov	28(sp), r8
+	mov	30(sp), r10
+	mov	24(sp), r11
+	bit	#1, r6
+	rrc	r11
+	rrc	r10
+	rrc	r8
+	rrc	r6
 	; photon_beetle_aead128.ae:129: store_le(ct, off, shuffle(x) ^ p, count)
-	mov	2(sp), r5
-	xor	32(sp), r5
-	mov	4(sp), r7
-	xor	34(sp), r7
-	mov	6(sp), r8
-	xor	36(sp), r8
-	mov	8(sp), r11
-	xor	38(sp), r11
-	xor	10(sp), r12
-	xor	12(sp), r13
-	xor	@sp, r14
-	xor	r6, r15
-	add	94(sp), r9
-	cmp	#16, r10
+	xor	4(sp), r11
+	xor	2(sp), r6
+	xor	@sp, r8
+	xor	r5, r10
+	mov	r7, r13
+	add	94(sp), r13
+	mov	10(sp), r7
+	xor	32(sp), r7
+	mov	8(sp), r12
+	xor	34(sp), r12
+	mov	12(sp), r14
+	xor	36(sp), r14
+	mov	6(sp), r15
+	xor	38(sp), r15
+	cmp	#16, r4
 	jnc	.Lphoton_beetle_aead128_encrypt_with_bytes19
-	bit	#1, r9
+	bit	#1, r13
 	jnz	.Lphoton_beetle_aead128_encrypt_with_bytes19
-	mov	r5, 0(r9)
-	mov	r7, 2(r9)
-	mov	r8, 4(r9)
-	mov	r11, 6(r9)
-	mov	r12, 8(r9)
-	mov	r13, 10(r9)
-	mov	r14, 12(r9)
-	mov	r15, 14(r9)
+	mov	r7, 0(r13)
+	mov	r12, 2(r13)
+	mov	r14, 4(r13)
+	mov	r15, 6(r13)
+	mov	r11, 8(r13)
+	mov	r6, 10(r13)
+	mov	r8, 12(r13)
+	mov	r10, 14(r13)
 	jmp	.Lphoton_beetle_aead128_encrypt_with_stored20
 .Lphoton_beetle_aead128_encrypt_with_bytes19:
-	mov	r5, 56(sp)
-	mov	r7, 58(sp)
-	mov	r8, 60(sp)
-	mov	r11, 62(sp)
-	mov	r12, 64(sp)
-	mov	r13, 66(sp)
-	mov	r14, 68(sp)
-	mov	r15, 70(sp)
+	mov	r7, 56(sp)
+	mov	r12, 58(sp)
+	mov	r14, 60(sp)
+	mov	r15, 62(sp)
+	mov	r11, 64(sp)
+	mov	r6, 66(sp)
+	mov	r8, 68(sp)
+	mov	r10, 70(sp)
 	mov	sp, r14
 	add	#56, r14
-	mov	r10, r15
+	mov	r4, r15
 	cmp	#16, r15
 	jnc	.Lphoton_beetle_aead128_encrypt_with_cnt21
 	mov	#16, r15
@@ -365,141 +366,150 @@ photon_beetle_aead128_encrypt_with:
 	tst	r15
 	jz	.Lphoton_beetle_aead128_encrypt_with_stored20
 .Lphoton_beetle_aead128_encrypt_with_cpy22:
-	mov.b	@r14, 0(r9)
+	mov.b	@r14, 0(r13)
 	inc	r14
-	inc	r9
+	inc	r13
 	dec	r15
 	jnz	.Lphoton_beetle_aead128_encrypt_with_cpy22
 .Lphoton_beetle_aead128_encrypt_with_stored20:
 	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	cmp	#16, r10
-	mov	r4, r15
+	cmp	#16, r4
+	mov	r9, r15
 	subc	#0, r15
-	subc	r13, r13
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	rla	r10
-	adc	r10
-	mov	r10, r15
-	and	#65528, r15
-	rlam.w	#3, r4
-	and	#7, r10
-	bis	r10, r4
-	mov	#1, r14
+	subc	r10, r10
+	mov	r9, r15
+	rlam.w	#3, r15
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	mov	r4, r14
+	and	#7, r14
+	bis	r14, r15
+	and	#65528, r4
+	mov	#1, r11
+	mov	#0, r6
 	mov	#0, r7
-	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r10
-	mov	#0, r11
 	mov	#0, r12
-	mov	#0, r5
-	tst	r4
+	mov	#0, r8
+	mov	#0, r13
+	mov	#0, r9
+	mov	#0, r14
+	tst	r15
 	jnz	.Lphoton_beetle_aead128_encrypt_with_shbig23
-	cmp	#128, r15
+	cmp	#128, r4
 	jc	.Lphoton_beetle_aead128_encrypt_with_shbig23
 .Lphoton_beetle_aead128_encrypt_with_shlimb26:
-	cmp	#16, r15
+	cmp	#16, r4
 	jnc	.Lphoton_beetle_aead128_encrypt_with_shbits27
-	mov	r12, r5
-	mov	r11, r12
-	mov	r10, r11
-	mov	r9, r10
-	mov	r8, r9
-	mov	r7, r8
-	mov	r14, r7
-	clr	r14
-	sub	#16, r15
+	mov	r9, r14
+	mov	r13, r9
+	mov	r8, r13
+	mov	r12, r8
+	mov	r7, r12
+	mov	r6, r7
+	mov	r11, r6
+	clr	r11
+	sub	#16, r4
 	jmp	.Lphoton_beetle_aead128_encrypt_with_shlimb26
 .Lphoton_beetle_aead128_encrypt_with_shbits27:
-	tst	r15
+	tst	r4
 	jz	.Lphoton_beetle_aead128_encrypt_with_shend24
 .Lphoton_beetle_aead128_encrypt_with_sh25:
-	rla	r14
+	rla	r11
+	rlc	r6
 	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r10
-	rlc	r11
 	rlc	r12
-	rlc	r5
-	dec	r15
+	rlc	r8
+	rlc	r13
+	rlc	r9
+	rlc	r14
+	dec	r4
 	jnz	.Lphoton_beetle_aead128_encrypt_with_sh25
 	jmp	.Lphoton_beetle_aead128_encrypt_with_shend24
 .Lphoton_beetle_aead128_encrypt_with_shbig23:
-	clr	r14
-	clr	r7
-	clr	r8
-	clr	r9
-	clr	r10
 	clr	r11
+	clr	r6
+	clr	r7
 	clr	r12
-	clr	r5
+	clr	r8
+	clr	r13
+	clr	r9
+	clr	r14
 .Lphoton_beetle_aead128_encrypt_with_shend24:
-	mov	2(sp), r4
-	bis	r4, r14
-	bis	4(sp), r7
-	bis	6(sp), r8
-	bis	8(sp), r9
-	bis	10(sp), r10
-	bis	12(sp), r11
-	bis	@sp, r12
-	bis	r6, r5
-	xor	r4, r14
-	and	r13, r14
-	xor	r14, r4
-	mov	4(sp), r15
-	xor	r15, r7
-	and	r13, r7
-	xor	r7, r15
+	bis	r5, r14
+	xor	r5, r14
+	and	r10, r14
+	xor	r14, r5
+	mov	2(sp), r15
+	bis	r15, r13
+	xor	r15, r13
+	and	r10, r13
+	xor	r13, r15
 	mov	6(sp), r14
-	xor	r14, r8
-	and	r13, r8
-	xor	r8, r14
-	mov	8(sp), r7
-	xor	r7, r9
-	and	r13, r9
-	xor	r9, r7
-	mov	10(sp), r8
-	xor	r8, r10
-	and	r13, r10
-	xor	r10, r8
-	mov	12(sp), r9
-	xor	r9, r11
-	and	r13, r11
-	xor	r11, r9
-	mov	@sp, r10
-	xor	r10, r12
-	and	r13, r12
-	xor	r12, r10
-	xor	r6, r5
-	and	r13, r5
-	xor	r5, r6
+	bis	r14, r12
+	xor	r14, r12
+	and	r10, r12
+	xor	r12, r14
+	mov	8(sp), r13
+	bis	r13, r6
+	xor	r13, r6
+	and	r10, r6
+	xor	r6, r13
 	; photon_beetle_aead128.ae:130: set_rate_part(s, x ^ ozs(p, count))
-	xor	24(sp), r4
-	xor	26(sp), r15
+	xor	26(sp), r13
+	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
+	mov	10(sp), r12
+	bis	r12, r11
+	xor	r12, r11
+	and	r10, r11
+	xor	r11, r12
+	; photon_beetle_aead128.ae:130: set_rate_part(s, x ^ ozs(p, count))
+	xor	24(sp), r12
 	; photon_beetle_aead128.ae:28: s[0] = x[31:0]
-	mov	r4, 24(sp)
-	mov	r15, 26(sp)
+	mov	r12, 24(sp)
+	mov	r13, 26(sp)
 	; photon_beetle_aead128.ae:130: set_rate_part(s, x ^ ozs(p, count))
-	xor	28(sp), r14
-	xor	30(sp), r7
+	xor	30(sp), r14
+	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
+	mov	12(sp), r11
+	bis	r11, r7
+	xor	r11, r7
+	and	r10, r7
+	xor	r7, r11
+	; photon_beetle_aead128.ae:130: set_rate_part(s, x ^ ozs(p, count))
+	xor	28(sp), r11
 	; photon_beetle_aead128.ae:29: s[1] = x[63:32]
-	mov	r14, 28(sp)
-	mov	r7, 30(sp)
+	mov	r11, 28(sp)
+	mov	r14, 30(sp)
 	; photon_beetle_aead128.ae:130: set_rate_part(s, x ^ ozs(p, count))
-	xor	32(sp), r8
-	xor	34(sp), r9
+	xor	34(sp), r15
+	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
+	mov	4(sp), r11
+	bis	r11, r8
+	xor	r11, r8
+	and	r10, r8
+	xor	r8, r11
+	; photon_beetle_aead128.ae:130: set_rate_part(s, x ^ ozs(p, count))
+	xor	32(sp), r11
 	; photon_beetle_aead128.ae:30: s[2] = x[95:64]
-	mov	r8, 32(sp)
-	mov	r9, 34(sp)
+	mov	r11, 32(sp)
+	mov	r15, 34(sp)
 	; photon_beetle_aead128.ae:130: set_rate_part(s, x ^ ozs(p, count))
-	xor	36(sp), r10
-	xor	38(sp), r6
+	xor	38(sp), r5
+	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
+	mov	@sp, r12
+	bis	r12, r9
+	xor	r12, r9
+	and	r10, r9
+	xor	r9, r12
+	; photon_beetle_aead128.ae:130: set_rate_part(s, x ^ ozs(p, count))
+	xor	36(sp), r12
 	; photon_beetle_aead128.ae:31: s[3] = x[127:96]
-	mov	r10, 36(sp)
-	mov	r6, 38(sp)
+	mov	r12, 36(sp)
+	mov	r5, 38(sp)
 	add	#1, 16(sp)
 	addc	#0, 14(sp)
 	cmp	20(sp), 16(sp)
@@ -582,18 +592,18 @@ photon_beetle_aead128_encrypt_with:
 
 
 ; --- photon_beetle_aead128_decrypt_with: photon_beetle_aead128.decrypt_with
-;     frame 98 bytes (25 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1540 bytes of code
+;     frame 94 bytes (23 spill slots, locals 48), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1500 bytes of code
 	.section .text.photon_beetle_aead128_decrypt_with,"ax",@progbits
 	.global photon_beetle_aead128_decrypt_with
 	.type photon_beetle_aead128_decrypt_with, @function
 	.balign 2
 photon_beetle_aead128_decrypt_with:
 	pushm.w	#7, r10
-	sub	#98, sp
+	sub	#94, sp
 	mov	r13, r8
 	mov	r15, r13
-	mov	114(sp), r10
+	mov	110(sp), r10
 	; photon_beetle_aead128.ae:91: set_rate_part(s, load_le(nonce, 0, 16))
 	bit	#1, r8
 	jnz	.Lphoton_beetle_aead128_decrypt_with_bytes1
@@ -609,7 +619,7 @@ photon_beetle_aead128_decrypt_with:
 	jmp	.Lphoton_beetle_aead128_decrypt_with_join3
 .Lphoton_beetle_aead128_decrypt_with_bytes1:
 	mov	sp, r9
-	add	#82, r9
+	add	#78, r9
 	mov	r9, r11
 	mov	#16, r14
 .Lphoton_beetle_aead128_decrypt_with_cpy4:
@@ -623,40 +633,40 @@ photon_beetle_aead128_decrypt_with:
 	jmp	.Lphoton_beetle_aead128_decrypt_with_words2
 .Lphoton_beetle_aead128_decrypt_with_join3:
 	; photon_beetle_aead128.ae:28: s[0] = x[31:0]
-	mov	r4, 50(sp)
-	mov	r5, 52(sp)
+	mov	r4, 46(sp)
+	mov	r5, 48(sp)
 	; photon_beetle_aead128.ae:29: s[1] = x[63:32]
-	mov	r6, 54(sp)
-	mov	r7, 56(sp)
+	mov	r6, 50(sp)
+	mov	r7, 52(sp)
 	; photon_beetle_aead128.ae:30: s[2] = x[95:64]
-	mov	r9, 58(sp)
-	mov	r11, 60(sp)
+	mov	r9, 54(sp)
+	mov	r11, 56(sp)
 	; photon_beetle_aead128.ae:31: s[3] = x[127:96]
-	mov	r14, 62(sp)
-	mov	r15, 64(sp)
+	mov	r14, 58(sp)
+	mov	r15, 60(sp)
 	; photon_beetle_aead128.ae:93: s[4 + i] = kc[i]
 	mov	2(r12), r15
-	mov	@r12, 66(sp)
-	mov	r15, 68(sp)
-	mov	4(r12), r14
+	mov	@r12, 62(sp)
+	mov	r15, 64(sp)
 	mov	6(r12), r15
+	mov	4(r12), r14
+	mov	r14, 66(sp)
+	mov	r15, 68(sp)
+	mov	10(r12), r15
+	mov	8(r12), r14
 	mov	r14, 70(sp)
 	mov	r15, 72(sp)
-	mov	8(r12), r14
-	mov	10(r12), r15
+	mov	14(r12), r15
+	mov	12(r12), r14
 	mov	r14, 74(sp)
 	mov	r15, 76(sp)
-	mov	12(r12), r14
-	mov	14(r12), r15
-	mov	r14, 78(sp)
-	mov	r15, 80(sp)
 	; photon_beetle_aead128.ae:143: if (a == 0) & (m == 0) {
 	mov	r10, r15
 	sub	#1, r15
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	118(sp), r15
+	mov	114(sp), r15
 	sub	#1, r15
 	clr	r15
 	adc	r15
@@ -665,9 +675,9 @@ photon_beetle_aead128_decrypt_with:
 	tst	r14
 	jz	.Lphoton_beetle_aead128_decrypt_with_else6
 	; photon_beetle_aead128.ae:48: s[7] = s[7] ^ ((c as u32) << 29)
-	mov	80(sp), r15
+	mov	76(sp), r15
 	xor	#8192, r15
-	mov	r15, 80(sp)
+	mov	r15, 76(sp)
 	jmp	.Lphoton_beetle_aead128_decrypt_with_endif7
 .Lphoton_beetle_aead128_decrypt_with_else6:
 .Lphoton_beetle_aead128_decrypt_with_endif7:
@@ -678,7 +688,7 @@ photon_beetle_aead128_decrypt_with:
 	clr	r15
 	adc	r15
 	xor	#1, r15
-	mov	r15, 48(sp)
+	mov	r15, 44(sp)
 	tst	r15
 	jz	.Lphoton_beetle_aead128_decrypt_with_else8
 	; photon_beetle_aead128.ae:74: whole = a % rate == 0
@@ -690,7 +700,7 @@ photon_beetle_aead128_decrypt_with:
 	xor	#1, r11
 	; photon_beetle_aead128.ae:75: return if m > 0 then (if whole then 1 else 2 as u8) else (if whole then 3 else 4 as u8)
 	mov	#0, r15
-	cmp	118(sp), r15
+	cmp	114(sp), r15
 	subc	#0, r15
 	subc	r14, r14
 	mov	r11, r15
@@ -707,7 +717,7 @@ photon_beetle_aead128_decrypt_with:
 	xor	r15, r11
 	; photon_beetle_aead128.ae:147: hash(s, ad, c0_of(a, m))
 	mov	sp, r12
-	add	#50, r12
+	add	#46, r12
 	mov	r10, r14
 	mov	r11, r15
 	call	#photon_beetle_aead128_hash
@@ -716,7 +726,7 @@ photon_beetle_aead128_decrypt_with:
 .Lphoton_beetle_aead128_decrypt_with_endif9:
 	; photon_beetle_aead128.ae:149: if m > 0 {
 	mov	#0, r15
-	cmp	118(sp), r15
+	cmp	114(sp), r15
 	subc	#0, r15
 	clr	r15
 	adc	r15
@@ -726,7 +736,7 @@ photon_beetle_aead128_decrypt_with:
 	br	#.Lphoton_beetle_aead128_decrypt_with_else10
 .Lphoton_beetle_aead128_decrypt_with_near38:
 	; photon_beetle_aead128.ae:150: for i in 0..(m + rate - 1) / rate {
-	mov	118(sp), r15
+	mov	114(sp), r15
 	mov	#0, r13
 	add	#16, r15
 	addc	#0, r13
@@ -752,19 +762,19 @@ photon_beetle_aead128_decrypt_with:
 	rrc	r14
 	and	#61440, r14
 	bis	r14, r15
-	mov	r15, 44(sp)
+	mov	r15, 40(sp)
 	mov	r13, r15
 	rrum.w	#4, r15
-	mov	r15, 42(sp)
-	mov	#0, 38(sp)
-	mov	#0, 36(sp)
-	cmp	44(sp), 38(sp)
-	mov	36(sp), r15
-	subc	42(sp), r15
+	mov	r15, 38(sp)
+	mov	#0, 32(sp)
+	mov	#0, 30(sp)
+	cmp	40(sp), 32(sp)
+	mov	30(sp), r15
+	subc	38(sp), r15
 	jc	.Lphoton_beetle_aead128_decrypt_with_done13
 .Lphoton_beetle_aead128_decrypt_with_loop12:
 	; photon_beetle_aead128.ae:151: off = rate * i
-	mov	38(sp), r14
+	mov	32(sp), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -775,15 +785,15 @@ photon_beetle_aead128_decrypt_with:
 	adc	r14
 	mov	r14, r15
 	and	#65520, r15
-	mov	r15, 16(sp)
-	mov	36(sp), r15
+	mov	r15, 14(sp)
+	mov	30(sp), r15
 	rlam.w	#4, r15
 	and	#15, r14
 	bis	r14, r15
 	; photon_beetle_aead128.ae:152: rest = m - off
-	mov	118(sp), r10
+	mov	114(sp), r10
 	mov	#0, r13
-	sub	16(sp), r10
+	sub	14(sp), r10
 	subc	r15, r13
 	; photon_beetle_aead128.ae:153: count = if rest < rate then rest else rate
 	cmp	#16, r10
@@ -794,41 +804,41 @@ photon_beetle_aead128_decrypt_with:
 	and	r14, r10
 	xor	#16, r10
 	and	r14, r13
-	mov	r13, 32(sp)
+	mov	r13, 28(sp)
 	; photon_beetle_aead128.ae:154: P.permute(s)
 	mov	sp, r12
-	add	#50, r12
+	add	#46, r12
 	call	#photon_beetle_aead128_P_permute
 	; photon_beetle_aead128.ae:54: return cat(x[63:0] >>> 1, x[127:64])
-	mov	52(sp), r9
-	mov	54(sp), r11
-	mov	56(sp), r12
-	mov	50(sp), r8
+	mov	48(sp), r9
+	mov	50(sp), r11
+	mov	52(sp), r12
+	mov	46(sp), r8
 	bit	#1, r9
 	rrc	r8
 	rrc	r12
 	rrc	r11
 	rrc	r9
 	; photon_beetle_aead128.ae:156: p = first_bytes(shuffle(x) ^ load_le(ct, off, rate, count), count)
-	mov	16(sp), r6
-	add	116(sp), r6
+	mov	14(sp), r6
+	add	112(sp), r6
 	cmp	#16, r10
 	jnc	.Lphoton_beetle_aead128_decrypt_with_bytes14
 	bit	#1, r6
 	jnz	.Lphoton_beetle_aead128_decrypt_with_bytes14
 .Lphoton_beetle_aead128_decrypt_with_words15:
-	mov	@r6+, r5
-	mov	@r6+, r4
 	mov	@r6+, r15
+	mov	@r6+, r4
+	mov	@r6+, r5
 	mov	@r6+, r7
 	mov	@r6+, r13
 	mov	@r6+, r14
-	mov	@r6+, 40(sp)
+	mov	@r6+, 36(sp)
 	mov	@r6+, 34(sp)
 	jmp	.Lphoton_beetle_aead128_decrypt_with_join16
 .Lphoton_beetle_aead128_decrypt_with_bytes14:
 	mov	sp, r5
-	add	#82, r5
+	add	#78, r5
 	mov	r5, r7
 	mov	#16, r13
 	mov	r10, r15
@@ -847,37 +857,35 @@ photon_beetle_aead128_decrypt_with:
 	mov	r5, r6
 	jmp	.Lphoton_beetle_aead128_decrypt_with_words15
 .Lphoton_beetle_aead128_decrypt_with_join16:
+	xor	54(sp), r15
+	mov	r15, 6(sp)
+	xor	56(sp), r4
 	xor	58(sp), r5
-	mov	r4, r6
-	xor	60(sp), r6
-	xor	62(sp), r15
-	mov	r15, 12(sp)
-	xor	64(sp), r7
-	mov	r7, 14(sp)
+	xor	60(sp), r7
+	mov	r7, 10(sp)
 	xor	r13, r8
 	mov	r8, 18(sp)
 	xor	r14, r9
 	mov	r9, 20(sp)
-	xor	40(sp), r11
+	xor	36(sp), r11
 	mov	r11, 22(sp)
 	xor	34(sp), r12
 	mov	r12, 24(sp)
 	; photon_beetle_aead128.ae:42: return x & ~(~(0 as u128) << (8 * n))
-	mov	r10, r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	rla	r14
-	adc	r14
-	mov	r14, r15
-	and	#65528, r15
-	mov	r15, 30(sp)
-	mov	32(sp), r15
-	rlam.w	#3, r15
-	and	#7, r14
-	bis	r14, r15
-	mov	r15, 26(sp)
+	mov	28(sp), r14
+	rlam.w	#3, r14
+	mov	r10, r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	rla	r15
+	adc	r15
+	mov	r15, r13
+	and	#7, r13
+	bis	r13, r14
+	mov	r14, 26(sp)
+	mov	#-1, r6
 	mov	#-1, r7
 	mov	#-1, r8
 	mov	#-1, r9
@@ -885,41 +893,42 @@ photon_beetle_aead128_decrypt_with:
 	mov	#-1, r12
 	mov	#-1, r13
 	mov	#-1, r14
-	mov	#-1, r15
-	mov	30(sp), r4
+	and	#65528, r15
+	mov	r15, 12(sp)
 	tst	26(sp)
 	jnz	.Lphoton_beetle_aead128_decrypt_with_shbig19
-	cmp	#128, r4
+	cmp	#128, r15
 	jc	.Lphoton_beetle_aead128_decrypt_with_shbig19
 .Lphoton_beetle_aead128_decrypt_with_shlimb22:
-	cmp	#16, r4
+	cmp	#16, r15
 	jnc	.Lphoton_beetle_aead128_decrypt_with_shbits23
-	mov	r14, r15
 	mov	r13, r14
 	mov	r12, r13
 	mov	r11, r12
 	mov	r9, r11
 	mov	r8, r9
 	mov	r7, r8
-	clr	r7
-	sub	#16, r4
+	mov	r6, r7
+	clr	r6
+	sub	#16, r15
 	jmp	.Lphoton_beetle_aead128_decrypt_with_shlimb22
 .Lphoton_beetle_aead128_decrypt_with_shbits23:
-	tst	r4
+	tst	r15
 	jz	.Lphoton_beetle_aead128_decrypt_with_shend20
 .Lphoton_beetle_aead128_decrypt_with_sh21:
-	rla	r7
+	rla	r6
+	rlc	r7
 	rlc	r8
 	rlc	r9
 	rlc	r11
 	rlc	r12
 	rlc	r13
 	rlc	r14
-	rlc	r15
-	dec	r4
+	dec	r15
 	jnz	.Lphoton_beetle_aead128_decrypt_with_sh21
 	jmp	.Lphoton_beetle_aead128_decrypt_with_shend20
 .Lphoton_beetle_aead128_decrypt_with_shbig19:
+	clr	r6
 	clr	r7
 	clr	r8
 	clr	r9
@@ -927,49 +936,49 @@ photon_beetle_aead128_decrypt_with:
 	clr	r12
 	clr	r13
 	clr	r14
-	clr	r15
 .Lphoton_beetle_aead128_decrypt_with_shend20:
-	bic	r7, r5
-	bic	r8, r6
-	mov	12(sp), r7
-	bic	r9, r7
-	mov	14(sp), r8
-	bic	r11, r8
+	bic	r6, 6(sp)
+	bic	r7, r4
+	mov	r4, 16(sp)
+	bic	r8, r5
+	mov	r5, 8(sp)
+	mov	10(sp), r8
+	bic	r9, r8
 	mov	18(sp), r9
-	bic	r12, r9
-	mov	20(sp), r11
+	bic	r11, r9
+	mov	20(sp), r7
+	bic	r12, r7
+	mov	22(sp), r11
 	bic	r13, r11
-	mov	22(sp), r12
-	bic	r14, r12
-	mov	24(sp), r13
-	bic	r15, r13
+	mov	24(sp), r6
+	bic	r14, r6
 	; photon_beetle_aead128.ae:157: store_le(msg, off, p, count)
-	mov	16(sp), r4
-	add	124(sp), r4
+	mov	14(sp), r13
+	add	120(sp), r13
 	cmp	#16, r10
 	jnc	.Lphoton_beetle_aead128_decrypt_with_bytes24
-	bit	#1, r4
+	bit	#1, r13
 	jnz	.Lphoton_beetle_aead128_decrypt_with_bytes24
-	mov	r5, 0(r4)
-	mov	r6, 2(r4)
-	mov	r7, 4(r4)
-	mov	r8, 6(r4)
-	mov	r9, 8(r4)
-	mov	r11, 10(r4)
-	mov	r12, 12(r4)
-	mov	r13, 14(r4)
+	mov	6(sp), 0(r13)
+	mov	16(sp), 2(r13)
+	mov	8(sp), 4(r13)
+	mov	r8, 6(r13)
+	mov	r9, 8(r13)
+	mov	r7, 10(r13)
+	mov	r11, 12(r13)
+	mov	r6, 14(r13)
 	jmp	.Lphoton_beetle_aead128_decrypt_with_stored25
 .Lphoton_beetle_aead128_decrypt_with_bytes24:
-	mov	r5, 82(sp)
-	mov	r6, 84(sp)
-	mov	r7, 86(sp)
-	mov	r8, 88(sp)
-	mov	r9, 90(sp)
-	mov	r11, 92(sp)
-	mov	r12, 94(sp)
-	mov	r13, 96(sp)
+	mov	6(sp), 78(sp)
+	mov	16(sp), 80(sp)
+	mov	8(sp), 82(sp)
+	mov	r8, 84(sp)
+	mov	r9, 86(sp)
+	mov	r7, 88(sp)
+	mov	r11, 90(sp)
+	mov	r6, 92(sp)
 	mov	sp, r14
-	add	#82, r14
+	add	#78, r14
 	mov	r10, r15
 	cmp	#16, r15
 	jnc	.Lphoton_beetle_aead128_decrypt_with_cnt26
@@ -978,141 +987,147 @@ photon_beetle_aead128_decrypt_with:
 	tst	r15
 	jz	.Lphoton_beetle_aead128_decrypt_with_stored25
 .Lphoton_beetle_aead128_decrypt_with_cpy27:
-	mov.b	@r14, 0(r4)
+	mov.b	@r14, 0(r13)
 	inc	r14
-	inc	r4
+	inc	r13
 	dec	r15
 	jnz	.Lphoton_beetle_aead128_decrypt_with_cpy27
 .Lphoton_beetle_aead128_decrypt_with_stored25:
 	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
 	cmp	#16, r10
-	mov	32(sp), r15
+	mov	28(sp), r15
 	subc	#0, r15
-	subc	r10, r10
-	mov	#1, 8(sp)
-	mov	#0, 6(sp)
-	mov	#0, 4(sp)
-	mov	#0, 2(sp)
+	subc	r5, r5
+	mov	12(sp), r15
+	mov	#1, 2(sp)
 	mov	#0, 0(sp)
-	mov	#0, r15
 	mov	#0, r4
-	mov	#0, 10(sp)
-	mov	30(sp), r14
+	mov	#0, r10
+	mov	#0, r12
+	mov	#0, r13
+	mov	#0, r14
+	mov	#0, 4(sp)
 	tst	26(sp)
 	jnz	.Lphoton_beetle_aead128_decrypt_with_shbig28
-	cmp	#128, r14
+	cmp	#128, r15
 	jc	.Lphoton_beetle_aead128_decrypt_with_shbig28
 .Lphoton_beetle_aead128_decrypt_with_shlimb31:
-	cmp	#16, r14
+	cmp	#16, r15
 	jnc	.Lphoton_beetle_aead128_decrypt_with_shbits32
-	mov	r4, 10(sp)
-	mov	r15, r4
-	mov	@sp, r15
+	mov	r14, 4(sp)
+	mov	r13, r14
+	mov	r12, r13
+	mov	r10, r12
+	mov	r4, r10
+	mov	@sp, r4
 	mov	2(sp), 0(sp)
-	mov	4(sp), 2(sp)
-	mov	6(sp), 4(sp)
-	mov	8(sp), 6(sp)
-	clr	8(sp)
-	sub	#16, r14
+	clr	2(sp)
+	sub	#16, r15
 	jmp	.Lphoton_beetle_aead128_decrypt_with_shlimb31
 .Lphoton_beetle_aead128_decrypt_with_shbits32:
-	tst	r14
+	tst	r15
 	jz	.Lphoton_beetle_aead128_decrypt_with_shend29
 .Lphoton_beetle_aead128_decrypt_with_sh30:
-	rla	8(sp)
-	rlc	6(sp)
-	rlc	4(sp)
-	rlc	2(sp)
+	rla	2(sp)
 	rlc	0(sp)
-	rlc	r15
 	rlc	r4
-	rlc	10(sp)
-	dec	r14
+	rlc	r10
+	rlc	r12
+	rlc	r13
+	rlc	r14
+	rlc	4(sp)
+	dec	r15
 	jnz	.Lphoton_beetle_aead128_decrypt_with_sh30
 	jmp	.Lphoton_beetle_aead128_decrypt_with_shend29
 .Lphoton_beetle_aead128_decrypt_with_shbig28:
-	clr	8(sp)
-	clr	6(sp)
-	clr	4(sp)
 	clr	2(sp)
 	clr	0(sp)
-	clr	r15
 	clr	r4
-	clr	10(sp)
+	clr	r10
+	clr	r12
+	clr	r13
+	clr	r14
+	clr	4(sp)
 .Lphoton_beetle_aead128_decrypt_with_shend29:
-	mov	8(sp), r14
-	bis	r5, r14
-	bis	r6, 6(sp)
-	bis	r7, 4(sp)
-	bis	r8, 2(sp)
-	bis	r9, 0(sp)
-	bis	r11, r15
-	mov	r15, 28(sp)
-	bis	r12, r4
-	mov	10(sp), r15
-	bis	r13, r15
-	xor	r5, r14
-	and	r10, r14
-	xor	r14, r5
-	mov	6(sp), r14
-	xor	r6, r14
-	and	r10, r14
-	xor	r14, r6
-	mov	4(sp), r14
-	xor	r7, r14
-	and	r10, r14
-	xor	r14, r7
-	mov	2(sp), r14
-	xor	r8, r14
-	and	r10, r14
-	xor	r14, r8
-	mov	@sp, r14
-	xor	r9, r14
-	and	r10, r14
-	xor	r14, r9
-	mov	28(sp), r14
-	xor	r11, r14
-	and	r10, r14
-	xor	r14, r11
-	xor	r12, r4
-	and	r10, r4
-	xor	r4, r12
-	xor	r13, r15
-	and	r10, r15
-	xor	r15, r13
+	mov	4(sp), r15
+	bis	r6, r15
+	xor	r6, r15
+	and	r5, r15
+	xor	r15, r6
+	bis	r7, r13
+	xor	r7, r13
+	and	r5, r13
+	xor	r13, r7
+	bis	r8, r10
+	xor	r8, r10
+	and	r5, r10
+	xor	r10, r8
+	mov	@sp, r10
+	mov	16(sp), r15
+	bis	r15, r10
+	xor	r15, r10
+	and	r5, r10
+	xor	r10, r15
 	; photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	xor	50(sp), r5
-	xor	52(sp), r6
+	xor	48(sp), r15
+	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
+	mov	2(sp), r13
+	mov	6(sp), r10
+	bis	r10, r13
+	xor	r10, r13
+	and	r5, r13
+	xor	r13, r10
+	; photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
+	xor	46(sp), r10
 	; photon_beetle_aead128.ae:28: s[0] = x[31:0]
-	mov	r5, 50(sp)
-	mov	r6, 52(sp)
+	mov	r10, 46(sp)
+	mov	r15, 48(sp)
 	; photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	xor	54(sp), r7
-	xor	56(sp), r8
+	xor	52(sp), r8
+	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
+	mov	8(sp), r10
+	bis	r10, r4
+	xor	r10, r4
+	and	r5, r4
+	xor	r4, r10
+	; photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
+	xor	50(sp), r10
 	; photon_beetle_aead128.ae:29: s[1] = x[63:32]
-	mov	r7, 54(sp)
-	mov	r8, 56(sp)
+	mov	r10, 50(sp)
+	mov	r8, 52(sp)
 	; photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	xor	58(sp), r9
-	xor	60(sp), r11
+	xor	56(sp), r7
+	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
+	bis	r9, r12
+	xor	r9, r12
+	and	r5, r12
+	xor	r12, r9
+	; photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
+	xor	54(sp), r9
 	; photon_beetle_aead128.ae:30: s[2] = x[95:64]
-	mov	r9, 58(sp)
-	mov	r11, 60(sp)
+	mov	r9, 54(sp)
+	mov	r7, 56(sp)
 	; photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
-	xor	62(sp), r12
-	xor	64(sp), r13
+	xor	60(sp), r6
+	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
+	bis	r11, r14
+	xor	r11, r14
+	and	r5, r14
+	xor	r14, r11
+	; photon_beetle_aead128.ae:158: set_rate_part(s, x ^ ozs(p, count))
+	xor	58(sp), r11
 	; photon_beetle_aead128.ae:31: s[3] = x[127:96]
-	mov	r12, 62(sp)
-	mov	r13, 64(sp)
-	add	#1, 38(sp)
-	addc	#0, 36(sp)
-	cmp	44(sp), 38(sp)
-	mov	36(sp), r15
-	subc	42(sp), r15
+	mov	r11, 58(sp)
+	mov	r6, 60(sp)
+	add	#1, 32(sp)
+	addc	#0, 30(sp)
+	cmp	40(sp), 32(sp)
+	mov	30(sp), r15
+	subc	38(sp), r15
 	jnc	.Lphoton_beetle_aead128_decrypt_with_loop12
 .Lphoton_beetle_aead128_decrypt_with_done13:
 	; photon_beetle_aead128.ae:79: whole = m % rate == 0
-	mov	118(sp), r15
+	mov	114(sp), r15
 	and	#15, r15
 	sub	#1, r15
 	clr	r13
@@ -1128,7 +1143,7 @@ photon_beetle_aead128_decrypt_with:
 	inc	r13
 	and	#3, r13
 	xor	#6, r13
-	mov	48(sp), r15
+	mov	44(sp), r15
 	inv	r15
 	inc	r15
 	xor	r13, r14
@@ -1138,17 +1153,17 @@ photon_beetle_aead128_decrypt_with:
 	swpb	r13
 	rlam.w	#4, r13
 	rlam.w	#1, r13
-	xor	80(sp), r13
-	mov	r13, 80(sp)
+	xor	76(sp), r13
+	mov	r13, 76(sp)
 	jmp	.Lphoton_beetle_aead128_decrypt_with_endif11
 .Lphoton_beetle_aead128_decrypt_with_else10:
 .Lphoton_beetle_aead128_decrypt_with_endif11:
 	; photon_beetle_aead128.ae:162: return (load_le(tag, 0, 16) ^ tag_of(s)) == 0
-	mov	120(sp), r11
+	mov	116(sp), r11
 	bit	#1, r11
 	jnz	.Lphoton_beetle_aead128_decrypt_with_bytes33
 .Lphoton_beetle_aead128_decrypt_with_words34:
-	mov	@r11+, 46(sp)
+	mov	@r11+, 42(sp)
 	mov	@r11+, r4
 	mov	@r11+, r5
 	mov	@r11+, r6
@@ -1159,7 +1174,7 @@ photon_beetle_aead128_decrypt_with:
 	jmp	.Lphoton_beetle_aead128_decrypt_with_join35
 .Lphoton_beetle_aead128_decrypt_with_bytes33:
 	mov	sp, r12
-	add	#82, r12
+	add	#78, r12
 	mov	r12, r13
 	mov	#16, r14
 .Lphoton_beetle_aead128_decrypt_with_cpy36:
@@ -1174,18 +1189,18 @@ photon_beetle_aead128_decrypt_with:
 .Lphoton_beetle_aead128_decrypt_with_join35:
 	; photon_beetle_aead128.ae:85: P.permute(s)
 	mov	sp, r12
-	add	#50, r12
+	add	#46, r12
 	call	#photon_beetle_aead128_P_permute
 	; photon_beetle_aead128.ae:162: return (load_le(tag, 0, 16) ^ tag_of(s)) == 0
-	mov	46(sp), r11
-	xor	50(sp), r11
-	xor	52(sp), r4
-	xor	54(sp), r5
-	xor	56(sp), r6
-	xor	58(sp), r7
-	xor	60(sp), r8
-	xor	62(sp), r9
-	xor	64(sp), r10
+	mov	42(sp), r11
+	xor	46(sp), r11
+	xor	48(sp), r4
+	xor	50(sp), r5
+	xor	52(sp), r6
+	xor	54(sp), r7
+	xor	56(sp), r8
+	xor	58(sp), r9
+	xor	60(sp), r10
 	bis	r4, r11
 	bis	r5, r11
 	bis	r6, r11
@@ -1197,232 +1212,222 @@ photon_beetle_aead128_decrypt_with:
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	mov	128(sp), r15
+	mov	124(sp), r15
 	mov	r14, 0(r15)
-	add	#98, sp
+	add	#94, sp
 	popm.w	#7, r10
 	ret
 	.size photon_beetle_aead128_decrypt_with, .-photon_beetle_aead128_decrypt_with
 
 
 ; --- photon_beetle_aead128_P_permute: photon_beetle_aead128.P.permute
-;     frame 54 bytes (27 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2250 bytes of code
+;     frame 52 bytes (26 spill slots, locals 0), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2242 bytes of code
 	.section .text.photon_beetle_aead128_P_permute,"ax",@progbits
 	.local photon_beetle_aead128_P_permute
 	.type photon_beetle_aead128_P_permute, @function
 	.balign 2
 photon_beetle_aead128_P_permute:
 	pushm.w	#7, r10
-	sub	#54, sp
-	; photon256.ae:78: for r in 0..rounds {
-	mov	r12, r11
-	mov	@r11+, 46(sp)
-	mov	@r11+, r6
-	mov	@r11+, r7
-	mov	@r11+, r5
-	mov	@r11+, r8
-	mov	@r11+, 2(sp)
-	mov	@r11+, 12(sp)
-	mov	@r11+, r4
-	mov	@r11+, r10
-	mov	@r11+, 30(sp)
-	mov	@r11+, r12
-	mov	@r11+, r15
-	mov	@r11+, r13
-	mov	@r11+, 42(sp)
-	mov	@r11+, r14
-	mov	@r11+, r9
-	mov	r11, 44(sp)
+	sub	#52, sp
 	; photon256.ae:79: c = rc[r]
-	mov	#65524, 48(sp)
+	mov	#65524, 50(sp)
 	; photon256.ae:78: for r in 0..rounds {
+	mov	r12, r15
+	mov	@r15+, 22(sp)
+	mov	@r15+, 32(sp)
+	mov	@r15+, r5
+	mov	@r15+, r6
+	mov	@r15+, r7
+	mov	@r15+, 34(sp)
+	mov	@r15+, r8
+	mov	@r15+, r9
+	mov	@r15+, 48(sp)
+	mov	@r15+, r10
+	mov	@r15+, r11
+	mov	@r15+, r12
+	mov	@r15+, 8(sp)
+	mov	@r15+, 44(sp)
+	mov	@r15+, r13
+	mov	@r15+, r14
+	mov	r15, 46(sp)
 .Lphoton_beetle_aead128_P_permute_loop1:
 	; photon256.ae:79: c = rc[r]
-	mov	48(sp), r11
-	mov.b	photon_beetle_aead128_P.rc+12(r11), r11
-	mov	r11, 22(sp)
+	mov	50(sp), r15
+	mov.b	photon_beetle_aead128_P.rc+12(r15), r15
+	mov	r15, 24(sp)
 	; photon256.ae:84: x2 = sub_cells(x2 ^ (c ^ ic[2]) as u32) >>> 8
-	xor	#3, r11
-	xor	r11, r8
-	mov	r8, 36(sp)
-	; photon256.ae:86: x4 = sub_cells(x4 ^ (c ^ ic[4]) as u32) >>> 16
-	mov	22(sp), r8
-	xor	#15, r8
-	xor	r8, r10
+	mov	r15, r4
+	xor	#3, r15
+	xor	r15, r7
+	mov	r7, 38(sp)
 	; photon256.ae:89: x7 = sub_cells(x7 ^ (c ^ ic[7]) as u32) >>> 28
-	mov	22(sp), r8
-	mov	r8, r11
-	xor	#8, r11
-	xor	r11, r14
+	mov	r4, r15
+	xor	#8, r15
+	xor	r15, r13
 	; photon256.ae:83: x1 = sub_cells(x1 ^ (c ^ ic[1]) as u32) >>> 4
-	mov	r8, r11
-	xor	#1, r11
-	xor	r11, r7
+	mov	r4, r15
+	xor	#1, r15
+	xor	r15, r5
 	; photon256.ae:88: x6 = sub_cells(x6 ^ (c ^ ic[6]) as u32) >>> 24
-	xor	#12, r8
-	xor	r8, r13
-	; photon256.ae:85: x3 = sub_cells(x3 ^ (c ^ ic[3]) as u32) >>> 12
-	mov	22(sp), r8
-	xor	#7, r8
-	mov	12(sp), r11
-	xor	r8, r11
+	mov	r4, r15
+	xor	#12, r15
+	mov	8(sp), r7
+	xor	r15, r7
+	mov	r7, 18(sp)
 	; photon256.ae:87: x5 = sub_cells(x5 ^ (c ^ ic[5]) as u32) >>> 20
-	mov	22(sp), r8
-	xor	#14, r8
-	xor	r8, r12
-	mov.b	r15, r8
-	xor	r8, r15
-	swpb	r15
+	mov	r4, r15
+	xor	#14, r15
+	xor	r15, r11
+	; photon256.ae:85: x3 = sub_cells(x3 ^ (c ^ ic[3]) as u32) >>> 12
+	xor	#7, r4
+	xor	r4, r8
+	mov.b	r8, r15
+	xor	r15, r8
+	swpb	r8
+	mov.b	photon_beetle_aead128_sf0(r8), r7
+	swpb	r7
 	mov.b	photon_beetle_aead128_sf0(r15), r15
-	swpb	r15
-	mov.b	photon_beetle_aead128_sf0(r8), r8
-	bis	r8, r15
-	mov.b	r12, r8
-	xor	r8, r12
-	swpb	r12
-	mov.b	photon_beetle_aead128_sf0(r12), r12
-	swpb	r12
-	mov.b	photon_beetle_aead128_sf0(r8), r8
-	bis	r8, r12
-	; photon256.ae:85: x3 = sub_cells(x3 ^ (c ^ ic[3]) as u32) >>> 12
-	mov.b	r11, r8
-	xor	r8, r11
-	swpb	r11
-	mov.b	photon_beetle_aead128_sf0(r11), r11
-	swpb	r11
-	mov.b	photon_beetle_aead128_sf0(r8), r8
-	bis	r8, r11
-	mov.b	r4, r8
-	xor	r8, r4
-	swpb	r4
-	mov.b	photon_beetle_aead128_sf0(r4), r4
-	swpb	r4
-	mov.b	photon_beetle_aead128_sf0(r8), r8
-	bis	r8, r4
-	mov	r4, r8
-	rla	r8
-	rlc	r11
-	adc	r8
-	rla	r8
-	rlc	r11
-	adc	r8
-	rla	r8
-	rlc	r11
-	adc	r8
-	rla	r8
-	rlc	r11
-	adc	r8
+	bis	r15, r7
+	mov.b	r9, r15
+	xor	r15, r9
+	swpb	r9
+	mov.b	photon_beetle_aead128_sf0(r9), r8
+	swpb	r8
+	mov.b	photon_beetle_aead128_sf0(r15), r15
+	bis	r15, r8
 	; photon256.ae:87: x5 = sub_cells(x5 ^ (c ^ ic[5]) as u32) >>> 20
+	mov.b	r12, r15
+	xor	r15, r12
+	swpb	r12
+	mov.b	photon_beetle_aead128_sf0(r12), r9
+	swpb	r9
+	mov.b	photon_beetle_aead128_sf0(r15), r15
+	bis	r15, r9
+	mov.b	r11, r15
+	xor	r15, r11
+	swpb	r11
+	mov.b	photon_beetle_aead128_sf0(r11), r12
+	swpb	r12
+	mov.b	photon_beetle_aead128_sf0(r15), r15
+	bis	r15, r12
 	bit	#1, r12
-	rrc	r15
+	rrc	r9
 	rrc	r12
 	bit	#1, r12
-	rrc	r15
+	rrc	r9
 	rrc	r12
 	bit	#1, r12
-	rrc	r15
+	rrc	r9
 	rrc	r12
 	bit	#1, r12
-	rrc	r15
-	mov	r15, 14(sp)
+	rrc	r9
 	rrc	r12
+	; photon256.ae:85: x3 = sub_cells(x3 ^ (c ^ ic[3]) as u32) >>> 12
+	rla	r8
+	rlc	r7
+	adc	r8
+	rla	r8
+	rlc	r7
+	adc	r8
+	rla	r8
+	rlc	r7
+	adc	r8
+	rla	r8
+	rlc	r7
+	mov	r7, 10(sp)
+	adc	r8
 	; photon256.ae:63: t = times2(x3 ^ x5)
-	mov	r11, r15
-	xor	r12, r15
+	mov	r8, r15
+	xor	r9, r15
 	mov	r15, 20(sp)
 	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	and	#30583, r15
 	rlam.w	#1, r15
-	mov	r15, 52(sp)
 	; photon256.ae:88: x6 = sub_cells(x6 ^ (c ^ ic[6]) as u32) >>> 24
-	mov.b	42(sp), r15
-	mov.b	photon_beetle_aead128_sf0(r15), r4
-	swpb	r4
-	mov.b	r13, r15
-	mov	r15, 40(sp)
-	xor	r15, r13
-	swpb	r13
-	mov.b	photon_beetle_aead128_sf0(r13), r15
-	bis	r15, r4
+	mov.b	18(sp), r11
+	mov	r11, 42(sp)
+	mov.b	photon_beetle_aead128_sf0(r11), r11
+	swpb	r11
+	mov.b	45(sp), r7
+	mov.b	photon_beetle_aead128_sf0(r7), r7
+	bis	r7, r11
 	; photon256.ae:83: x1 = sub_cells(x1 ^ (c ^ ic[1]) as u32) >>> 4
-	mov.b	r7, r13
-	xor	r13, r7
-	swpb	r7
-	mov.b	photon_beetle_aead128_sf0(r7), r15
-	swpb	r15
-	mov.b	photon_beetle_aead128_sf0(r13), r13
-	bis	r13, r15
-	mov.b	r5, r13
-	xor	r13, r5
+	mov.b	r5, r4
+	xor	r4, r5
 	swpb	r5
 	mov.b	photon_beetle_aead128_sf0(r5), r7
 	swpb	r7
-	mov.b	photon_beetle_aead128_sf0(r13), r13
-	bis	r13, r7
-	; photon256.ae:89: x7 = sub_cells(x7 ^ (c ^ ic[7]) as u32) >>> 28
-	mov.b	r9, r13
-	xor	r13, r9
-	swpb	r9
-	mov.b	photon_beetle_aead128_sf0(r9), r9
-	swpb	r9
-	mov.b	photon_beetle_aead128_sf0(r13), r13
-	bis	r13, r9
-	mov.b	r14, r13
-	xor	r13, r14
-	swpb	r14
-	mov.b	photon_beetle_aead128_sf0(r14), r5
+	mov.b	photon_beetle_aead128_sf0(r4), r5
+	bis	r5, r7
+	mov.b	r6, r4
+	xor	r4, r6
+	swpb	r6
+	mov.b	photon_beetle_aead128_sf0(r6), r5
 	swpb	r5
-	mov.b	photon_beetle_aead128_sf0(r13), r14
-	bis	r14, r5
-	mov	r5, r13
-	rla	r13
-	rlc	r9
-	adc	r13
-	rla	r13
-	rlc	r9
-	adc	r13
-	rla	r13
-	rlc	r9
-	adc	r13
-	rla	r13
-	rlc	r9
-	adc	r13
+	mov.b	photon_beetle_aead128_sf0(r4), r6
+	bis	r6, r5
+	; photon256.ae:89: x7 = sub_cells(x7 ^ (c ^ ic[7]) as u32) >>> 28
+	mov.b	r14, r6
+	xor	r6, r14
+	swpb	r14
+	mov.b	photon_beetle_aead128_sf0(r14), r14
+	swpb	r14
+	mov.b	photon_beetle_aead128_sf0(r6), r6
+	bis	r6, r14
+	mov.b	r13, r6
+	xor	r6, r13
+	swpb	r13
+	mov.b	photon_beetle_aead128_sf0(r13), r4
+	swpb	r4
+	mov.b	photon_beetle_aead128_sf0(r6), r13
+	bis	r13, r4
+	rla	r4
+	rlc	r14
+	adc	r4
+	rla	r4
+	rlc	r14
+	adc	r4
+	rla	r4
+	rlc	r14
+	adc	r4
+	rla	r4
+	rlc	r14
+	adc	r4
 	; photon256.ae:83: x1 = sub_cells(x1 ^ (c ^ ic[1]) as u32) >>> 4
-	mov	r7, r14
-	mov	r15, r7
-	bit	#1, r14
+	bit	#1, r5
 	rrc	r7
-	rrc	r14
-	bit	#1, r14
+	rrc	r5
+	bit	#1, r5
 	rrc	r7
-	rrc	r14
-	bit	#1, r14
+	rrc	r5
+	bit	#1, r5
 	rrc	r7
-	rrc	r14
-	bit	#1, r14
+	rrc	r5
+	bit	#1, r5
 	rrc	r7
-	rrc	r14
+	rrc	r5
 	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	r14, r15
-	xor	r4, r15
-	xor	r9, r15
-	xor	52(sp), r15
+	mov	r7, r13
+	xor	r11, r13
+	xor	r4, r13
+	xor	r15, r13
 	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	mov	20(sp), r5
-	and	#34952, r5
-	rrum.w	#2, r5
+	mov	20(sp), r6
+	and	#34952, r6
+	rrum.w	#2, r6
 	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r5, r15
+	xor	r6, r13
 	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r5
+	rra	r6
 	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r5, r15
-	mov	r15, 50(sp)
+	xor	r6, r13
+	mov	r13, 0(sp)
 	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r13, r15
 	and	#30583, r15
 	rlam.w	#1, r15
-	mov	r15, 10(sp)
+	mov	r15, 6(sp)
 	; photon256.ae:86: x4 = sub_cells(x4 ^ (c ^ ic[4]) as u32) >>> 16
 	mov.b	r10, r15
 	xor	r15, r10
@@ -1432,873 +1437,537 @@ photon_beetle_aead128_P_permute:
 	mov.b	photon_beetle_aead128_sf0(r15), r15
 	bis	r15, r10
 	; photon256.ae:82: x0 = sub_cells(x0 ^ (c ^ ic[0]) as u32)
-	mov.b	r6, r15
-	xor	r15, r6
+	mov	22(sp), r13
+	xor	24(sp), r13
+	mov.b	r13, r15
+	xor	r15, r13
+	swpb	r13
+	mov.b	photon_beetle_aead128_sf0(r13), r6
 	swpb	r6
-	mov.b	photon_beetle_aead128_sf0(r6), r5
-	swpb	r5
-	mov.b	photon_beetle_aead128_sf0(r15), r15
-	bis	r15, r5
-	; photon256.ae:84: x2 = sub_cells(x2 ^ (c ^ ic[2]) as u32) >>> 8
-	mov.b	36(sp), r15
-	mov.b	photon_beetle_aead128_sf0(r15), r6
-	swpb	r6
-	mov.b	2(sp), r15
-	mov	r15, 38(sp)
-	xor	r15, 2(sp)
-	swpb	2(sp)
-	mov	2(sp), r15
 	mov.b	photon_beetle_aead128_sf0(r15), r15
 	bis	r15, r6
-	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r6, r5
-	xor	r11, r5
-	xor	r10, r5
-	xor	r9, r5
-	xor	10(sp), r5
-	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	mov	50(sp), r15
-	and	#34952, r15
-	rrum.w	#2, r15
-	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r15, r5
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r15
-	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r15, r5
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r5, r15
-	and	#30583, r15
-	rlam.w	#1, r15
-	mov	r15, 0(sp)
-	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r11, r15
-	xor	r4, r15
-	xor	@sp, r15
-	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	and	#34952, r5
-	rrum.w	#2, r5
-	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r5, r15
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r5
-	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r5, r15
-	mov	r15, 16(sp)
-	; photon256.ae:63: t = times2(x3 ^ x5)
-	mov	r10, r15
-	xor	r4, r15
-	mov	r15, 8(sp)
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	and	#30583, r15
-	rlam.w	#1, r15
-	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	r6, r5
-	xor	r9, r5
-	xor	16(sp), r5
-	xor	r15, r5
-	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	mov	8(sp), r15
-	and	#34952, r15
-	rrum.w	#2, r15
-	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r15, r5
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r15
-	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r15, r5
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r5, r15
-	and	#30583, r15
-	rlam.w	#1, r15
-	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r11, r14
-	xor	r10, r14
-	xor	r12, r14
-	xor	16(sp), r14
-	xor	r15, r14
-	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	and	#34952, r5
-	rrum.w	#2, r5
-	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r5, r14
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r5
-	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r5, r14
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r14, r5
-	and	#30583, r5
-	rlam.w	#1, r5
-	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r10, r15
-	xor	r9, r15
-	xor	r5, r15
-	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	and	#34952, r14
-	rrum.w	#2, r14
-	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r14, r15
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r14
-	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r14, r15
-	mov	r15, 18(sp)
-	; photon256.ae:63: t = times2(x3 ^ x5)
-	mov	r12, r14
-	xor	r9, r14
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r14, r15
-	and	#30583, r15
-	rlam.w	#1, r15
-	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	16(sp), r5
-	xor	r5, r11
-	xor	18(sp), r11
-	xor	r15, r11
-	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	mov	r14, r15
-	and	#34952, r15
-	rrum.w	#2, r15
-	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r15, r11
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r15
-	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r15, r11
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r11, r15
-	and	#30583, r15
-	rlam.w	#1, r15
-	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r10, r6
-	xor	r12, r6
-	xor	r4, r6
-	xor	18(sp), r6
-	xor	r15, r6
-	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	and	#34952, r11
-	rrum.w	#2, r11
-	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r11, r6
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r11
-	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r11, r6
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r6, r11
-	and	#30583, r11
-	rlam.w	#1, r11
-	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r12, r15
-	xor	r5, r15
-	xor	r11, r15
-	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	and	#34952, r6
-	rrum.w	#2, r6
-	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r6, r15
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r6
-	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r6, r15
-	; photon256.ae:63: t = times2(x3 ^ x5)
-	mov	r4, r11
-	xor	r5, r11
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r11, r6
-	and	#30583, r6
-	rlam.w	#1, r6
-	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	18(sp), r10
-	xor	r15, r10
-	xor	r6, r10
-	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	mov	r11, r5
-	and	#34952, r5
-	rrum.w	#2, r5
-	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r5, r10
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r5
-	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r5, r10
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r10, r5
-	and	#30583, r5
-	rlam.w	#1, r5
-	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	20(sp), r6
-	xor	r4, r6
-	xor	r9, r6
-	xor	r15, r6
-	xor	r5, r6
-	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	and	#34952, r10
-	rrum.w	#2, r10
-	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r10, r6
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r10
-	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r10, r6
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r6, r5
-	and	#30583, r5
-	rlam.w	#1, r5
-	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r4, r10
-	xor	18(sp), r10
-	xor	r5, r10
-	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	and	#34952, r6
-	rrum.w	#2, r6
-	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r6, r10
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r6
-	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r6, r10
-	mov	r10, 24(sp)
-	; photon256.ae:63: t = times2(x3 ^ x5)
-	mov	r9, r10
-	xor	18(sp), r10
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r10, r6
-	and	#30583, r6
-	rlam.w	#1, r6
-	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r15, r12
-	xor	24(sp), r12
-	xor	r6, r12
-	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	mov	r10, r5
-	and	#34952, r5
-	rrum.w	#2, r5
-	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r5, r12
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r5
-	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r5, r12
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r12, r5
-	and	#30583, r5
-	rlam.w	#1, r5
-	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	8(sp), r6
-	xor	r9, r6
-	xor	16(sp), r6
-	xor	24(sp), r6
-	xor	r5, r6
-	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	and	#34952, r12
-	rrum.w	#2, r12
-	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r12, r6
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r12
-	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r12, r6
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r6, r5
-	and	#30583, r5
-	rlam.w	#1, r5
-	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r9, r12
-	xor	r15, r12
-	xor	r5, r12
-	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	and	#34952, r6
-	rrum.w	#2, r6
-	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r6, r12
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r6
-	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r6, r12
-	mov	r12, 26(sp)
-	; photon256.ae:63: t = times2(x3 ^ x5)
-	mov	16(sp), r6
-	xor	r15, r6
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r6, r12
-	and	#30583, r12
-	rlam.w	#1, r12
-	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	24(sp), r4
-	mov	26(sp), r5
-	xor	r5, r4
-	xor	r12, r4
-	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	and	#34952, r6
-	rrum.w	#2, r6
-	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r6, r4
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r6
-	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r6, r4
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r4, r12
-	and	#30583, r12
-	rlam.w	#1, r12
-	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	16(sp), r14
-	xor	18(sp), r14
-	xor	r5, r14
-	xor	r12, r14
-	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	and	#34952, r4
-	rrum.w	#2, r4
-	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r4, r14
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r4
-	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r4, r14
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r14, r6
-	and	#30583, r6
-	rlam.w	#1, r6
-	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	16(sp), r12
-	mov	24(sp), r4
-	xor	r4, r12
-	xor	r6, r12
-	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	and	#34952, r14
-	rrum.w	#2, r14
-	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r14, r12
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r14
-	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r14, r12
-	mov	r12, 28(sp)
-	; photon256.ae:63: t = times2(x3 ^ x5)
-	mov	18(sp), r6
-	xor	r4, r6
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r6, r14
-	and	#30583, r14
-	rlam.w	#1, r14
-	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r5, r9
-	mov	r12, r4
-	xor	r4, r9
-	xor	r14, r9
-	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	and	#34952, r6
-	rrum.w	#2, r6
-	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r6, r9
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r6
-	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r6, r9
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r9, r14
-	and	#30583, r14
-	rlam.w	#1, r14
-	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	18(sp), r12
-	xor	r12, r11
-	xor	r15, r11
-	xor	r4, r11
-	xor	r14, r11
-	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	and	#34952, r9
-	rrum.w	#2, r9
-	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r9, r11
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r9
-	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r9, r11
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r11, r9
-	and	#30583, r9
-	rlam.w	#1, r9
-	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r5, r12
-	xor	r9, r12
-	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	and	#34952, r11
-	rrum.w	#2, r11
-	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r11, r12
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r11
-	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r11, r12
-	mov	r12, 32(sp)
-	; photon256.ae:63: t = times2(x3 ^ x5)
-	mov	r15, r11
-	xor	r5, r11
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r11, r14
-	and	#30583, r14
-	rlam.w	#1, r14
-	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	16(sp), r12
-	xor	r4, r12
-	mov	32(sp), r9
-	xor	r9, r12
-	xor	r14, r12
-	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	and	#34952, r11
-	rrum.w	#2, r11
-	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r11, r12
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r11
-	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r11, r12
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r12, r14
-	and	#30583, r14
-	rlam.w	#1, r14
-	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r15, r10
-	xor	24(sp), r10
-	xor	r9, r10
-	xor	r14, r10
-	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	and	#34952, r12
-	rrum.w	#2, r12
-	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r12, r10
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r12
-	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r12, r10
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r10, r12
-	and	#30583, r12
-	rlam.w	#1, r12
-	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r15, r14
-	xor	r4, r14
-	xor	r12, r14
-	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	and	#34952, r10
-	rrum.w	#2, r10
-	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r10, r14
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r10
-	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r10, r14
-	mov	r14, 34(sp)
-	; photon256.ae:82: x0 = sub_cells(x0 ^ (c ^ ic[0]) as u32)
-	mov	46(sp), r11
-	xor	22(sp), r11
-	; photon256.ae:63: t = times2(x3 ^ x5)
-	mov	r8, r5
-	xor	14(sp), r5
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r5, r12
-	and	#30583, r12
-	rlam.w	#1, r12
-	; photon256.ae:88: x6 = sub_cells(x6 ^ (c ^ ic[6]) as u32) >>> 24
-	mov	40(sp), r14
-	mov.b	photon_beetle_aead128_sf0(r14), r14
-	swpb	r14
-	mov.b	43(sp), r10
-	mov.b	photon_beetle_aead128_sf0(r10), r10
-	bis	r10, r14
-	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	r7, r9
-	xor	r14, r9
-	xor	r13, r9
-	xor	r12, r9
-	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	mov	r5, r12
-	and	#34952, r12
-	rrum.w	#2, r12
-	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r12, r9
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r12
-	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r12, r9
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r9, r12
-	and	#30583, r12
-	rlam.w	#1, r12
-	; photon256.ae:86: x4 = sub_cells(x4 ^ (c ^ ic[4]) as u32) >>> 16
-	mov	30(sp), r4
-	mov.b	r4, r6
-	xor	r6, r4
-	swpb	r4
-	mov.b	photon_beetle_aead128_sf0(r4), r10
-	swpb	r10
-	mov.b	photon_beetle_aead128_sf0(r6), r6
-	bis	r6, r10
-	; photon256.ae:82: x0 = sub_cells(x0 ^ (c ^ ic[0]) as u32)
-	mov.b	r11, r6
-	xor	r6, r11
-	swpb	r11
-	mov.b	photon_beetle_aead128_sf0(r11), r4
-	swpb	r4
-	mov.b	photon_beetle_aead128_sf0(r6), r11
-	bis	r11, r4
 	; photon256.ae:84: x2 = sub_cells(x2 ^ (c ^ ic[2]) as u32) >>> 8
-	mov	38(sp), r11
-	mov.b	photon_beetle_aead128_sf0(r11), r6
-	swpb	r6
-	mov.b	37(sp), r11
-	mov.b	photon_beetle_aead128_sf0(r11), r11
-	bis	r11, r6
+	mov.b	34(sp), r15
+	mov	r15, 40(sp)
+	mov.b	photon_beetle_aead128_sf0(r15), r13
+	swpb	r13
+	mov.b	39(sp), r15
+	mov.b	photon_beetle_aead128_sf0(r15), r15
+	bis	r15, r13
 	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r6, r4
-	xor	r8, r4
-	xor	r10, r4
-	xor	r13, r4
-	xor	r12, r4
+	xor	r13, r6
+	xor	r8, r6
+	xor	r10, r6
+	xor	r4, r6
+	xor	6(sp), r6
 	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	and	#34952, r9
-	rrum.w	#2, r9
+	mov	@sp, r15
+	and	#34952, r15
+	rrum.w	#2, r15
 	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r9, r4
+	xor	r15, r6
 	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r9
+	rra	r15
 	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r9, r4
+	xor	r15, r6
 	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r4, r12
-	and	#30583, r12
-	rlam.w	#1, r12
+	mov	r6, r15
+	and	#30583, r15
+	rlam.w	#1, r15
+	mov	r15, 2(sp)
 	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r8, r9
-	xor	r14, r9
-	xor	r12, r9
+	mov	r8, r15
+	xor	r11, r15
+	xor	2(sp), r15
 	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	and	#34952, r4
-	rrum.w	#2, r4
+	and	#34952, r6
+	rrum.w	#2, r6
 	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r4, r9
+	xor	r6, r15
 	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r4
+	rra	r6
 	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r4, r9
+	xor	r6, r15
+	mov	r15, 22(sp)
 	; photon256.ae:63: t = times2(x3 ^ x5)
-	mov	r10, r12
-	xor	r14, r12
+	mov	r10, r15
+	xor	r11, r15
+	mov	r15, 14(sp)
 	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r12, r11
-	and	#30583, r11
-	rlam.w	#1, r11
+	and	#30583, r15
+	rlam.w	#1, r15
 	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	r6, r4
-	xor	r13, r4
-	xor	r9, r4
-	xor	r11, r4
+	mov	r13, r6
+	xor	r4, r6
+	xor	22(sp), r6
+	xor	r15, r6
 	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	mov	r12, r11
-	and	#34952, r11
-	rrum.w	#2, r11
+	mov	14(sp), r15
+	and	#34952, r15
+	rrum.w	#2, r15
 	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r11, r4
+	xor	r15, r6
 	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r11
+	rra	r15
 	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r11, r4
+	xor	r15, r6
 	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r4, r11
-	and	#30583, r11
-	rlam.w	#1, r11
+	mov	r6, r15
+	and	#30583, r15
+	rlam.w	#1, r15
 	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	xor	r8, r7
 	xor	r10, r7
-	xor	14(sp), r7
 	xor	r9, r7
-	xor	r11, r7
+	xor	22(sp), r7
+	xor	r15, r7
 	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	and	#34952, r4
-	rrum.w	#2, r4
+	and	#34952, r6
+	rrum.w	#2, r6
 	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	r7, r11
-	xor	r4, r11
+	xor	r6, r7
 	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r4
+	rra	r6
 	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r4, r11
+	xor	r6, r7
 	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r11, r4
-	and	#30583, r4
-	rlam.w	#1, r4
+	mov	r7, r6
+	and	#30583, r6
+	rlam.w	#1, r6
 	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r10, r7
-	xor	r13, r7
-	xor	r4, r7
+	mov	r10, r15
+	xor	r4, r15
+	xor	r6, r15
 	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	and	#34952, r11
-	rrum.w	#2, r11
+	and	#34952, r7
+	rrum.w	#2, r7
 	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r11, r7
+	xor	r7, r15
 	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r11
+	rra	r7
 	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r11, r7
+	xor	r7, r15
+	mov	r15, 16(sp)
 	; photon256.ae:63: t = times2(x3 ^ x5)
-	mov	14(sp), r4
-	xor	r13, r4
+	mov	r9, r15
+	xor	r4, r15
 	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r4, r11
-	and	#30583, r11
-	rlam.w	#1, r11
+	mov	r15, r6
+	and	#30583, r6
+	rlam.w	#1, r6
 	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r9, r8
-	xor	r7, r8
-	xor	r11, r8
+	xor	22(sp), r8
+	xor	16(sp), r8
+	xor	r6, r8
 	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	mov	r4, r11
-	mov	r4, 6(sp)
-	and	#34952, r11
-	rrum.w	#2, r11
+	mov	r15, r7
+	and	#34952, r7
+	rrum.w	#2, r7
 	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r11, r8
+	xor	r7, r8
 	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r11
+	rra	r7
 	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r11, r8
+	xor	r7, r8
 	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r8, r11
-	and	#30583, r11
-	rlam.w	#1, r11
+	mov	r8, r7
+	and	#30583, r7
+	rlam.w	#1, r7
 	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r10, r6
-	mov	14(sp), r4
-	xor	r4, r6
-	xor	r14, r6
-	xor	r7, r6
-	xor	r11, r6
+	xor	r10, r13
+	xor	r9, r13
+	xor	r11, r13
+	xor	16(sp), r13
+	xor	r7, r13
 	; photon256.ae:53: u = (x & 0x88888888) >> 2
 	and	#34952, r8
 	rrum.w	#2, r8
 	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r8, r6
+	xor	r8, r13
 	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	rra	r8
 	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r8, r6
+	xor	r8, r13
 	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r6, r11
-	and	#30583, r11
-	rlam.w	#1, r11
+	mov	r13, r8
+	and	#30583, r8
+	rlam.w	#1, r8
 	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r4, r8
-	xor	r9, r8
-	xor	r11, r8
+	mov	r9, r7
+	mov	22(sp), r6
+	xor	r6, r7
+	xor	r8, r7
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
+	and	#34952, r13
+	rrum.w	#2, r13
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r13, r7
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r13
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r13, r7
+	; photon256.ae:63: t = times2(x3 ^ x5)
+	mov	r11, r8
+	xor	r6, r8
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r8, r13
+	and	#30583, r13
+	rlam.w	#1, r13
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	16(sp), r10
+	xor	r7, r10
+	xor	r13, r10
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
+	mov	r8, r6
+	and	#34952, r6
+	rrum.w	#2, r6
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r6, r10
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r6
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r6, r10
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r10, r6
+	and	#30583, r6
+	rlam.w	#1, r6
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	mov	20(sp), r13
+	xor	r11, r13
+	xor	r4, r13
+	xor	r7, r13
+	xor	r6, r13
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
+	and	#34952, r10
+	rrum.w	#2, r10
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r10, r13
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r10
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r10, r13
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r13, r6
+	and	#30583, r6
+	rlam.w	#1, r6
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	r11, r10
+	xor	16(sp), r10
+	xor	r6, r10
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
+	and	#34952, r13
+	rrum.w	#2, r13
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r13, r10
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r13
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r13, r10
+	mov	r10, 26(sp)
+	; photon256.ae:63: t = times2(x3 ^ x5)
+	mov	r4, r10
+	xor	16(sp), r10
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r10, r13
+	and	#30583, r13
+	rlam.w	#1, r13
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r7, r9
+	xor	26(sp), r9
+	xor	r13, r9
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
+	mov	r10, r6
+	and	#34952, r6
+	rrum.w	#2, r6
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r6, r9
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r6
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r6, r9
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r9, r6
+	and	#30583, r6
+	rlam.w	#1, r6
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	mov	14(sp), r13
+	xor	r4, r13
+	xor	22(sp), r13
+	xor	26(sp), r13
+	xor	r6, r13
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
+	and	#34952, r9
+	rrum.w	#2, r9
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r9, r13
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r9
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r9, r13
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r13, r6
+	and	#30583, r6
+	rlam.w	#1, r6
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	r4, r9
+	xor	r7, r9
+	xor	r6, r9
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
+	and	#34952, r13
+	rrum.w	#2, r13
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r13, r9
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r13
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r13, r9
+	mov	r9, 28(sp)
+	; photon256.ae:63: t = times2(x3 ^ x5)
+	mov	22(sp), r6
+	xor	r7, r6
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r6, r9
+	and	#30583, r9
+	rlam.w	#1, r9
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	26(sp), r11
+	xor	28(sp), r11
+	xor	r9, r11
 	; photon256.ae:53: u = (x & 0x88888888) >> 2
 	and	#34952, r6
 	rrum.w	#2, r6
-	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r6, r8
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r6, r11
 	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	rra	r6
-	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r6, r8
-	; photon256.ae:63: t = times2(x3 ^ x5)
-	mov	r14, r6
-	xor	r9, r6
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r6, r11
 	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r6, r11
+	mov	r11, r13
+	and	#30583, r13
+	rlam.w	#1, r13
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	22(sp), r15
+	mov	16(sp), r6
+	xor	r6, r15
+	xor	28(sp), r15
+	xor	r13, r15
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
+	and	#34952, r11
+	rrum.w	#2, r11
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r11, r15
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r11
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r11, r15
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r15, r11
 	and	#30583, r11
 	rlam.w	#1, r11
-	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r7, r10
-	xor	r8, r10
-	xor	r11, r10
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	22(sp), r9
+	mov	26(sp), r13
+	xor	r13, r9
+	xor	r11, r9
 	; photon256.ae:53: u = (x & 0x88888888) >> 2
+	and	#34952, r15
+	rrum.w	#2, r15
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r15, r9
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r15
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r15, r9
+	mov	r9, 30(sp)
+	; photon256.ae:63: t = times2(x3 ^ x5)
 	mov	r6, r11
+	xor	r13, r11
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r11, r15
+	and	#30583, r15
+	rlam.w	#1, r15
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	mov	28(sp), r9
+	xor	r9, r4
+	mov	30(sp), r13
+	xor	r13, r4
+	xor	r15, r4
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
 	and	#34952, r11
 	rrum.w	#2, r11
 	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r11, r10
+	xor	r11, r4
 	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	rra	r11
 	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r11, r4
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r4, r15
+	and	#30583, r15
+	rlam.w	#1, r15
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r6, r8
+	xor	r7, r8
+	xor	r13, r8
+	xor	r15, r8
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
+	and	#34952, r4
+	rrum.w	#2, r4
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r4, r8
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r4
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r4, r8
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r8, r11
+	and	#30583, r11
+	rlam.w	#1, r11
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r9, r6
+	xor	r11, r6
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
+	and	#34952, r8
+	rrum.w	#2, r8
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r8, r6
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r8
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r8, r6
+	mov	r6, 8(sp)
+	; photon256.ae:63: t = times2(x3 ^ x5)
+	mov	r7, r9
+	xor	28(sp), r9
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r9, r15
+	and	#30583, r15
+	rlam.w	#1, r15
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	mov	22(sp), r11
+	xor	r13, r11
+	mov	r6, r8
+	xor	r8, r11
+	xor	r15, r11
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
+	and	#34952, r9
+	rrum.w	#2, r9
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r9, r11
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r9
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r9, r11
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r11, r15
+	and	#30583, r15
+	rlam.w	#1, r15
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r7, r10
+	xor	26(sp), r10
+	xor	r8, r10
+	xor	r15, r10
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
+	and	#34952, r11
+	rrum.w	#2, r11
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r11, r10
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r11
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	xor	r11, r10
 	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	mov	r10, r11
 	and	#30583, r11
 	rlam.w	#1, r11
-	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r14, r5
-	xor	r13, r5
-	xor	r8, r5
-	xor	r11, r5
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	r7, r15
+	xor	r13, r15
+	xor	r11, r15
 	; photon256.ae:53: u = (x & 0x88888888) >> 2
 	and	#34952, r10
 	rrum.w	#2, r10
-	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r10, r5
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r10, r15
 	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	rra	r10
-	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r10, r5
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r5, r10
-	and	#30583, r10
-	rlam.w	#1, r10
 	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r14, r11
-	xor	r7, r11
-	xor	r10, r11
-	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	and	#34952, r5
-	rrum.w	#2, r5
-	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r5, r11
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r5
-	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r5, r11
+	xor	r10, r15
+	mov	r15, 36(sp)
+	; photon256.ae:86: x4 = sub_cells(x4 ^ (c ^ ic[4]) as u32) >>> 16
+	mov	24(sp), r15
+	xor	#15, r15
+	mov	48(sp), r9
+	xor	r15, r9
 	; photon256.ae:63: t = times2(x3 ^ x5)
-	mov	r13, r5
-	xor	r7, r5
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r5, r10
-	and	#30583, r10
-	rlam.w	#1, r10
-	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r8, r4
-	xor	r11, r4
-	xor	r10, r4
-	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	mov	r5, r10
-	and	#34952, r10
-	rrum.w	#2, r10
-	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r10, r4
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r10
-	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r10, r4
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r4, r10
-	and	#30583, r10
-	rlam.w	#1, r10
-	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r13, r12
-	xor	r9, r12
-	xor	r11, r12
-	xor	r10, r12
-	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	mov	r4, r10
-	and	#34952, r10
-	rrum.w	#2, r10
-	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r10, r12
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r10
-	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r10, r12
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r12, r4
-	and	#30583, r4
-	rlam.w	#1, r4
-	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r13, r10
-	xor	r8, r10
-	xor	r4, r10
-	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	and	#34952, r12
-	rrum.w	#2, r12
-	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	10(sp), r10
 	xor	r12, r10
 	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r12
-	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r12, r10
-	; photon256.ae:63: t = times2(x3 ^ x5)
-	mov	r9, r4
-	xor	r8, r4
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r4, r12
-	and	#30583, r12
-	rlam.w	#1, r12
+	mov	r10, r15
+	and	#30583, r15
+	rlam.w	#1, r15
+	; photon256.ae:88: x6 = sub_cells(x6 ^ (c ^ ic[6]) as u32) >>> 24
+	mov.b	44(sp), r11
+	mov.b	photon_beetle_aead128_sf0(r11), r11
+	swpb	r11
+	mov	18(sp), r6
+	xor	42(sp), r6
+	swpb	r6
+	mov.b	photon_beetle_aead128_sf0(r6), r8
+	bis	r8, r11
 	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r11, r14
-	xor	r10, r14
-	xor	r12, r14
-	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	and	#34952, r4
-	rrum.w	#2, r4
-	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r4, r14
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r4
-	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r4, r14
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r14, r12
-	and	#30583, r12
-	rlam.w	#1, r12
-	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	mov	6(sp), r4
-	xor	r9, r4
-	xor	r7, r4
-	xor	r10, r4
-	xor	r12, r4
-	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	and	#34952, r14
-	rrum.w	#2, r14
-	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r14, r4
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r14
-	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r14, r4
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r4, r14
-	and	#30583, r14
-	rlam.w	#1, r14
-	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r9, r12
-	xor	r11, r12
-	xor	r14, r12
-	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	and	#34952, r4
-	rrum.w	#2, r4
-	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r4, r12
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r4
-	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r4, r12
-	; photon256.ae:63: t = times2(x3 ^ x5)
-	mov	r7, r4
-	xor	r11, r4
-	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r4, r14
-	and	#30583, r14
-	rlam.w	#1, r14
-	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r10, r13
-	xor	r12, r13
+	mov	r5, r13
+	xor	r11, r13
 	xor	r14, r13
+	xor	r15, r13
 	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	and	#34952, r4
-	rrum.w	#2, r4
+	mov	r10, r15
+	and	#34952, r15
+	rrum.w	#2, r15
 	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r4, r13
+	xor	r15, r13
 	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r4
+	rra	r15
 	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r4, r13
+	xor	r15, r13
 	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r13, r14
-	and	#30583, r14
-	rlam.w	#1, r14
+	mov	r13, r15
+	and	#30583, r15
+	rlam.w	#1, r15
+	; photon256.ae:86: x4 = sub_cells(x4 ^ (c ^ ic[4]) as u32) >>> 16
+	mov.b	r9, r8
+	xor	r8, r9
+	swpb	r9
+	mov.b	photon_beetle_aead128_sf0(r9), r9
+	swpb	r9
+	mov.b	photon_beetle_aead128_sf0(r8), r8
+	bis	r8, r9
+	; photon256.ae:82: x0 = sub_cells(x0 ^ (c ^ ic[0]) as u32)
+	mov	32(sp), r4
+	mov.b	r4, r8
+	xor	r8, r4
+	swpb	r4
+	mov.b	photon_beetle_aead128_sf0(r4), r4
+	swpb	r4
+	mov.b	photon_beetle_aead128_sf0(r8), r8
+	bis	r8, r4
+	; photon256.ae:84: x2 = sub_cells(x2 ^ (c ^ ic[2]) as u32) >>> 8
+	mov.b	38(sp), r8
+	mov.b	photon_beetle_aead128_sf0(r8), r8
+	swpb	r8
+	xor	40(sp), 34(sp)
+	swpb	34(sp)
+	mov	34(sp), r6
+	mov.b	photon_beetle_aead128_sf0(r6), r6
+	bis	r6, r8
 	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r7, r6
+	mov	r4, r6
 	xor	r8, r6
-	xor	r12, r6
+	xor	10(sp), r6
+	xor	r9, r6
 	xor	r14, r6
+	xor	r15, r6
 	; photon256.ae:53: u = (x & 0x88888888) >> 2
 	and	#34952, r13
 	rrum.w	#2, r13
@@ -2309,52 +1978,55 @@ photon_beetle_aead128_P_permute:
 	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	xor	r13, r6
 	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r6, r14
-	and	#30583, r14
-	rlam.w	#1, r14
+	mov	r6, r15
+	and	#30583, r15
+	rlam.w	#1, r15
 	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r7, r13
-	xor	r10, r13
-	xor	r14, r13
+	mov	10(sp), r13
+	mov	r13, r4
+	xor	r11, r4
+	xor	r15, r4
 	; photon256.ae:53: u = (x & 0x88888888) >> 2
 	and	#34952, r6
 	rrum.w	#2, r6
 	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r6, r13
+	xor	r6, r4
 	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	rra	r6
 	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r6, r13
+	xor	r6, r4
 	; photon256.ae:63: t = times2(x3 ^ x5)
-	mov	r8, r4
-	xor	r10, r4
+	mov	r9, r15
+	xor	r11, r15
+	mov	r15, 12(sp)
 	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r4, r14
-	and	#30583, r14
-	rlam.w	#1, r14
+	and	#30583, r15
+	rlam.w	#1, r15
 	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	mov	r9, r6
-	xor	r12, r6
-	xor	r13, r6
+	mov	r8, r6
 	xor	r14, r6
+	xor	r4, r6
+	xor	r15, r6
 	; photon256.ae:53: u = (x & 0x88888888) >> 2
-	and	#34952, r4
-	rrum.w	#2, r4
+	mov	12(sp), r15
+	and	#34952, r15
+	rrum.w	#2, r15
 	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r4, r6
+	xor	r15, r6
 	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	rra	r4
+	rra	r15
 	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
-	xor	r4, r6
+	xor	r15, r6
 	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r6, r14
-	and	#30583, r14
-	rlam.w	#1, r14
+	mov	r6, r15
+	and	#30583, r15
+	rlam.w	#1, r15
 	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
-	xor	r8, r5
-	xor	r11, r5
 	xor	r13, r5
-	xor	r14, r5
+	xor	r9, r5
+	xor	r12, r5
+	xor	r4, r5
+	xor	r15, r5
 	; photon256.ae:53: u = (x & 0x88888888) >> 2
 	and	#34952, r6
 	rrum.w	#2, r6
@@ -2365,64 +2037,398 @@ photon_beetle_aead128_P_permute:
 	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
 	xor	r6, r5
 	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
-	mov	r5, r6
-	and	#30583, r6
-	rlam.w	#1, r6
+	mov	r5, r15
+	and	#30583, r15
+	rlam.w	#1, r15
 	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	mov	r8, r14
-	xor	r12, r14
-	xor	r6, r14
+	mov	r9, r6
+	xor	r14, r6
+	xor	r15, r6
 	; photon256.ae:53: u = (x & 0x88888888) >> 2
 	and	#34952, r5
 	rrum.w	#2, r5
 	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
-	xor	r5, r14
+	xor	r5, r6
 	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
 	rra	r5
 	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r5, r6
+	; photon256.ae:63: t = times2(x3 ^ x5)
+	mov	r12, r15
+	xor	r14, r15
+	mov	r15, 4(sp)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	and	#30583, r15
+	rlam.w	#1, r15
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r4, r13
+	xor	r6, r13
+	xor	r15, r13
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
+	mov	4(sp), r15
+	and	#34952, r15
+	rrum.w	#2, r15
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r15, r13
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r15
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r15, r13
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r13, r15
+	and	#30583, r15
+	rlam.w	#1, r15
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r9, r8
+	xor	r12, r8
+	xor	r11, r8
+	xor	r6, r8
+	xor	r15, r8
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
+	and	#34952, r13
+	rrum.w	#2, r13
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r13, r8
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r13
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r13, r8
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r8, r13
+	and	#30583, r13
+	rlam.w	#1, r13
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	r12, r15
+	xor	r4, r15
+	xor	r13, r15
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
+	and	#34952, r8
+	rrum.w	#2, r8
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r8, r15
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r8
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r8, r15
+	; photon256.ae:63: t = times2(x3 ^ x5)
+	mov	r11, r13
+	xor	r4, r13
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r13, r8
+	and	#30583, r8
+	rlam.w	#1, r8
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r6, r9
+	xor	r15, r9
+	xor	r8, r9
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
+	mov	r13, r5
+	and	#34952, r5
+	rrum.w	#2, r5
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r5, r9
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r5
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r5, r9
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r9, r5
+	and	#30583, r5
+	rlam.w	#1, r5
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r11, r10
+	xor	r14, r10
+	xor	r15, r10
+	xor	r5, r10
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
+	and	#34952, r9
+	rrum.w	#2, r9
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r9, r10
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r9
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r9, r10
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r10, r8
+	and	#30583, r8
+	rlam.w	#1, r8
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	r11, r9
+	xor	r6, r9
+	xor	r8, r9
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
+	and	#34952, r10
+	rrum.w	#2, r10
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r10, r9
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r10
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r10, r9
+	; photon256.ae:63: t = times2(x3 ^ x5)
+	mov	r14, r8
+	xor	r6, r8
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r8, r5
+	and	#30583, r5
+	rlam.w	#1, r5
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r15, r12
+	xor	r9, r12
+	xor	r5, r12
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
+	mov	r8, r10
+	and	#34952, r10
+	rrum.w	#2, r10
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r10, r12
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r10
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r10, r12
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r12, r10
+	and	#30583, r10
+	rlam.w	#1, r10
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	mov	12(sp), r5
+	xor	r14, r5
+	xor	r4, r5
+	xor	r9, r5
+	xor	r10, r5
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
+	and	#34952, r12
+	rrum.w	#2, r12
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r12, r5
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r12
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r12, r5
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r5, r12
+	and	#30583, r12
+	rlam.w	#1, r12
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	r14, r10
+	xor	r15, r10
+	xor	r12, r10
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
+	and	#34952, r5
+	rrum.w	#2, r5
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r5, r10
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r5
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r5, r10
+	; photon256.ae:63: t = times2(x3 ^ x5)
+	mov	r4, r5
+	xor	r15, r5
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r5, r12
+	and	#30583, r12
+	rlam.w	#1, r12
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r9, r11
+	xor	r10, r11
+	xor	r12, r11
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
+	and	#34952, r5
+	rrum.w	#2, r5
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r5, r11
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r5
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r5, r11
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r11, r12
+	and	#30583, r12
+	rlam.w	#1, r12
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	mov	4(sp), r5
+	xor	r4, r5
+	xor	r6, r5
+	xor	r10, r5
+	xor	r12, r5
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
+	and	#34952, r11
+	rrum.w	#2, r11
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r11, r5
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r11
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r11, r5
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r5, r11
+	and	#30583, r11
+	rlam.w	#1, r11
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	r4, r12
+	xor	r9, r12
+	xor	r11, r12
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
+	and	#34952, r5
+	rrum.w	#2, r5
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r5, r12
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r5
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r5, r12
+	; photon256.ae:63: t = times2(x3 ^ x5)
+	mov	r6, r5
+	xor	r9, r5
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r5, r11
+	and	#30583, r11
+	rlam.w	#1, r11
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r10, r14
+	xor	r12, r14
+	xor	r11, r14
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
+	and	#34952, r5
+	rrum.w	#2, r5
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
 	xor	r5, r14
-	mov	r9, 46(sp)
-	mov	16(sp), r6
-	mov	18(sp), r5
-	mov	r15, 2(sp)
-	mov	r11, 12(sp)
-	mov	24(sp), r4
-	mov	26(sp), 30(sp)
-	mov	28(sp), r15
-	mov	32(sp), 42(sp)
-	mov	34(sp), r9
-	add	#1, 48(sp)
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r5
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r5, r14
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r14, r11
+	and	#30583, r11
+	rlam.w	#1, r11
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r6, r13
+	xor	r15, r13
+	xor	r12, r13
+	xor	r11, r13
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
+	and	#34952, r14
+	rrum.w	#2, r14
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r14, r13
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r14
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r14, r13
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r13, r14
+	and	#30583, r14
+	rlam.w	#1, r14
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	r6, r11
+	xor	r10, r11
+	xor	r14, r11
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
+	and	#34952, r13
+	rrum.w	#2, r13
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r13, r11
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r13
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r13, r11
+	; photon256.ae:63: t = times2(x3 ^ x5)
+	mov	r15, r5
+	xor	r10, r5
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r5, r14
+	and	#30583, r14
+	rlam.w	#1, r14
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	mov	r4, r13
+	xor	r12, r13
+	xor	r11, r13
+	xor	r14, r13
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
+	and	#34952, r5
+	rrum.w	#2, r5
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r5, r13
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r5
+	; photon256.ae:64: t = times2(x1 ^ x6 ^ x7 ^ t)
+	xor	r5, r13
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r13, r14
+	and	#30583, r14
+	rlam.w	#1, r14
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r15, r8
+	xor	r9, r8
+	xor	r11, r8
+	xor	r14, r8
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
+	and	#34952, r13
+	rrum.w	#2, r13
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r13, r8
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r13
+	; photon256.ae:65: t = times2(x0 ^ x2 ^ x3 ^ x4 ^ x7 ^ t)
+	xor	r13, r8
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	mov	r8, r13
+	and	#30583, r13
+	rlam.w	#1, r13
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	mov	r15, r14
+	xor	r12, r14
+	xor	r13, r14
+	; photon256.ae:53: u = (x & 0x88888888) >> 2
+	and	#34952, r8
+	rrum.w	#2, r8
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r8, r14
+	; photon256.ae:54: return ((x & 0x77777777) << 1) ^ u ^ (u >> 1)
+	rra	r8
+	; photon256.ae:66: return x1, x2, x3, x4, x5, x6, x7, x3 ^ x6 ^ t
+	xor	r8, r14
+	mov	36(sp), r13
+	mov	r11, 44(sp)
+	mov	30(sp), r11
+	mov	28(sp), 48(sp)
+	mov	26(sp), r8
+	mov	r15, 34(sp)
+	mov	16(sp), r5
+	mov	r4, 32(sp)
+	add	#1, 50(sp)
 	jz	.Lphoton_beetle_aead128_P_permute_near3
 	br	#.Lphoton_beetle_aead128_P_permute_loop1
 .Lphoton_beetle_aead128_P_permute_near3:
 .Lphoton_beetle_aead128_P_permute_done2:
 	; photon256.ae:94: s[0] = x0
-	mov	44(sp), r11
-	mov	46(sp), -32(r11)
-	mov	r6, -30(r11)
+	mov	46(sp), r4
+	mov	22(sp), -32(r4)
+	mov	32(sp), -30(r4)
 	; photon256.ae:95: s[1] = x1
-	mov	r11, r6
-	mov	r7, -28(r6)
-	mov	r5, -26(r6)
+	mov	r5, -28(r4)
+	mov	r6, -26(r4)
 	; photon256.ae:96: s[2] = x2
-	mov	r8, -24(r6)
-	mov	2(sp), -22(r6)
+	mov	r7, -24(r4)
+	mov	34(sp), -22(r4)
 	; photon256.ae:97: s[3] = x3
-	mov	12(sp), -20(r6)
-	mov	r4, -18(r6)
+	mov	r8, -20(r4)
+	mov	r9, -18(r4)
 	; photon256.ae:98: s[4] = x4
-	mov	r10, -16(r6)
-	mov	30(sp), -14(r6)
+	mov	48(sp), -16(r4)
+	mov	r10, -14(r4)
 	; photon256.ae:99: s[5] = x5
-	mov	r12, -12(r6)
-	mov	r15, -10(r6)
+	mov	r11, -12(r4)
+	mov	r12, -10(r4)
 	; photon256.ae:100: s[6] = x6
-	mov	r13, -8(r6)
-	mov	42(sp), -6(r6)
+	mov	8(sp), -8(r4)
+	mov	44(sp), -6(r4)
 	; photon256.ae:101: s[7] = x7
-	mov	r14, -4(r6)
-	mov	r9, -2(r6)
-	add	#54, sp
+	mov	r13, -4(r4)
+	mov	r14, -2(r4)
+	add	#52, sp
 	popm.w	#7, r10
 	ret
 	.size photon_beetle_aead128_P_permute, .-photon_beetle_aead128_P_permute
@@ -2430,7 +2436,7 @@ photon_beetle_aead128_P_permute:
 
 ; --- photon_beetle_aead128_hash: photon_beetle_aead128.hash
 ;     frame 46 bytes (15 spill slots, locals 16), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 626 bytes of code
+;     estimated 614 bytes of code
 	.section .text.photon_beetle_aead128_hash,"ax",@progbits
 	.local photon_beetle_aead128_hash
 	.type photon_beetle_aead128_hash, @function
@@ -2473,15 +2479,15 @@ photon_beetle_aead128_hash:
 	mov	r13, r15
 	rrum.w	#4, r15
 	mov	r15, 20(sp)
-	mov	#0, 8(sp)
+	mov	#0, 6(sp)
 	mov	#0, 0(sp)
-	cmp	22(sp), 8(sp)
+	cmp	22(sp), 6(sp)
 	mov	@sp, r15
 	subc	20(sp), r15
 	jc	.Lphoton_beetle_aead128_hash_done2
 .Lphoton_beetle_aead128_hash_loop1:
 	; photon_beetle_aead128.ae:62: off = rate * i
-	mov	8(sp), r14
+	mov	6(sp), r14
 	rla	r14
 	adc	r14
 	rla	r14
@@ -2497,44 +2503,44 @@ photon_beetle_aead128_hash:
 	and	#15, r14
 	bis	r14, r15
 	; photon_beetle_aead128.ae:63: rest = a - off
-	mov	24(sp), r9
-	mov	#0, r4
-	sub	r8, r9
-	subc	r15, r4
+	mov	24(sp), r4
+	mov	#0, r9
+	sub	r8, r4
+	subc	r15, r9
 	; photon_beetle_aead128.ae:64: count = if rest < rate then rest else rate
-	cmp	#16, r9
-	mov	r4, r15
+	cmp	#16, r4
+	mov	r9, r15
 	subc	#0, r15
 	subc	r15, r15
-	xor	#16, r9
-	and	r15, r9
-	xor	#16, r9
+	xor	#16, r4
 	and	r15, r4
+	xor	#16, r4
+	and	r15, r9
 	; photon_beetle_aead128.ae:65: P.permute(s)
 	mov	r10, r12
 	call	#photon_beetle_aead128_P_permute
 	; photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
 	add	26(sp), r8
-	cmp	#16, r9
+	cmp	#16, r4
 	jnc	.Lphoton_beetle_aead128_hash_bytes3
 	bit	#1, r8
 	jnz	.Lphoton_beetle_aead128_hash_bytes3
 .Lphoton_beetle_aead128_hash_words4:
-	mov	@r8+, 2(sp)
-	mov	@r8+, 4(sp)
-	mov	@r8+, 6(sp)
-	mov	@r8+, 10(sp)
 	mov	@r8+, 12(sp)
-	mov	@r8+, 14(sp)
+	mov	@r8+, 10(sp)
 	mov	@r8+, 16(sp)
+	mov	@r8+, 8(sp)
 	mov	@r8+, 18(sp)
+	mov	@r8+, 4(sp)
+	mov	@r8+, 14(sp)
+	mov	@r8+, 2(sp)
 	jmp	.Lphoton_beetle_aead128_hash_join5
 .Lphoton_beetle_aead128_hash_bytes3:
 	mov	sp, r11
 	add	#30, r11
 	mov	r11, r12
 	mov	#16, r13
-	mov	r9, r15
+	mov	r4, r15
 .Lphoton_beetle_aead128_hash_cpy6:
 	clr	r14
 	tst	r15
@@ -2551,138 +2557,147 @@ photon_beetle_aead128_hash:
 	jmp	.Lphoton_beetle_aead128_hash_words4
 .Lphoton_beetle_aead128_hash_join5:
 	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
-	cmp	#16, r9
-	mov	r4, r15
-	subc	#0, r15
-	subc	r13, r13
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
-	rla	r9
-	adc	r9
+	cmp	#16, r4
 	mov	r9, r15
-	and	#65528, r15
-	rlam.w	#3, r4
-	and	#7, r9
-	bis	r9, r4
-	mov	#1, r14
-	mov	#0, r6
-	mov	#0, r7
-	mov	#0, r8
-	mov	#0, r9
-	mov	#0, r11
+	subc	#0, r15
+	subc	r8, r8
+	mov	r9, r14
+	rlam.w	#3, r14
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	rla	r4
+	adc	r4
+	mov	r4, r15
+	and	#7, r15
+	bis	r15, r14
+	and	#65528, r4
+	mov	#1, r11
 	mov	#0, r12
+	mov	#0, r6
 	mov	#0, r5
-	tst	r4
+	mov	#0, r7
+	mov	#0, r13
+	mov	#0, r9
+	mov	#0, r15
+	tst	r14
 	jnz	.Lphoton_beetle_aead128_hash_shbig8
-	cmp	#128, r15
+	cmp	#128, r4
 	jc	.Lphoton_beetle_aead128_hash_shbig8
 .Lphoton_beetle_aead128_hash_shlimb11:
-	cmp	#16, r15
+	cmp	#16, r4
 	jnc	.Lphoton_beetle_aead128_hash_shbits12
-	mov	r12, r5
+	mov	r9, r15
+	mov	r13, r9
+	mov	r7, r13
+	mov	r5, r7
+	mov	r6, r5
+	mov	r12, r6
 	mov	r11, r12
-	mov	r9, r11
-	mov	r8, r9
-	mov	r7, r8
-	mov	r6, r7
-	mov	r14, r6
-	clr	r14
-	sub	#16, r15
+	clr	r11
+	sub	#16, r4
 	jmp	.Lphoton_beetle_aead128_hash_shlimb11
 .Lphoton_beetle_aead128_hash_shbits12:
-	tst	r15
+	tst	r4
 	jz	.Lphoton_beetle_aead128_hash_shend9
 .Lphoton_beetle_aead128_hash_sh10:
-	rla	r14
-	rlc	r6
-	rlc	r7
-	rlc	r8
-	rlc	r9
-	rlc	r11
+	rla	r11
 	rlc	r12
+	rlc	r6
 	rlc	r5
-	dec	r15
+	rlc	r7
+	rlc	r13
+	rlc	r9
+	rlc	r15
+	dec	r4
 	jnz	.Lphoton_beetle_aead128_hash_sh10
 	jmp	.Lphoton_beetle_aead128_hash_shend9
 .Lphoton_beetle_aead128_hash_shbig8:
-	clr	r14
-	clr	r6
-	clr	r7
-	clr	r8
-	clr	r9
 	clr	r11
 	clr	r12
+	clr	r6
 	clr	r5
+	clr	r7
+	clr	r13
+	clr	r9
+	clr	r15
 .Lphoton_beetle_aead128_hash_shend9:
 	mov	2(sp), r4
-	bis	r4, r14
-	bis	4(sp), r6
-	bis	6(sp), r7
-	bis	10(sp), r8
-	bis	12(sp), r9
-	bis	14(sp), r11
-	bis	16(sp), r12
-	bis	18(sp), r5
-	xor	r4, r14
-	and	r13, r14
-	xor	r14, r4
-	mov	4(sp), r15
-	xor	r15, r6
-	and	r13, r6
-	xor	r6, r15
-	mov	6(sp), r14
-	xor	r14, r7
-	and	r13, r7
-	xor	r7, r14
-	mov	10(sp), r6
-	xor	r6, r8
-	and	r13, r8
-	xor	r8, r6
-	mov	12(sp), r7
-	xor	r7, r9
-	and	r13, r9
-	xor	r9, r7
-	mov	14(sp), r8
-	xor	r8, r11
-	and	r13, r11
-	xor	r11, r8
-	mov	16(sp), r9
-	xor	r9, r12
-	and	r13, r12
-	xor	r12, r9
-	mov	18(sp), r12
-	xor	r12, r5
-	and	r13, r5
-	xor	r5, r12
+	bis	r4, r15
+	xor	r4, r15
+	and	r8, r15
+	xor	r15, r4
+	mov	4(sp), r14
+	bis	r14, r13
+	xor	r14, r13
+	and	r8, r13
+	xor	r13, r14
+	mov	8(sp), r15
+	bis	r15, r5
+	xor	r15, r5
+	and	r8, r5
+	xor	r5, r15
+	mov	10(sp), r13
+	bis	r13, r12
+	xor	r13, r12
+	and	r8, r12
+	xor	r12, r13
 	; photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
-	xor	@r10, r4
-	xor	2(r10), r15
+	xor	2(r10), r13
+	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
+	mov	12(sp), r5
+	bis	r5, r11
+	xor	r5, r11
+	and	r8, r11
+	xor	r11, r5
+	; photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
+	xor	@r10, r5
 	; photon_beetle_aead128.ae:28: s[0] = x[31:0]
-	mov	r4, 0(r10)
-	mov	r15, 2(r10)
+	mov	r5, 0(r10)
+	mov	r13, 2(r10)
 	; photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
-	xor	4(r10), r14
-	xor	6(r10), r6
+	xor	6(r10), r15
+	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
+	mov	16(sp), r11
+	bis	r11, r6
+	xor	r11, r6
+	and	r8, r6
+	xor	r6, r11
+	; photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
+	xor	4(r10), r11
 	; photon_beetle_aead128.ae:29: s[1] = x[63:32]
-	mov	r14, 4(r10)
-	mov	r6, 6(r10)
+	mov	r11, 4(r10)
+	mov	r15, 6(r10)
 	; photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
-	xor	8(r10), r7
-	xor	10(r10), r8
+	xor	10(r10), r14
+	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
+	mov	18(sp), r12
+	bis	r12, r7
+	xor	r12, r7
+	and	r8, r7
+	xor	r7, r12
+	; photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
+	xor	8(r10), r12
 	; photon_beetle_aead128.ae:30: s[2] = x[95:64]
-	mov	r7, 8(r10)
-	mov	r8, 10(r10)
+	mov	r12, 8(r10)
+	mov	r14, 10(r10)
 	; photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
-	xor	12(r10), r9
-	xor	14(r10), r12
+	xor	14(r10), r4
+	; photon_beetle_aead128.ae:37: return if n < rate then x | ((1 as u128) << (8 * n)) else x
+	mov	14(sp), r13
+	bis	r13, r9
+	xor	r13, r9
+	and	r8, r9
+	xor	r9, r13
+	; photon_beetle_aead128.ae:66: set_rate_part(s, rate_part(s) ^ ozs(load_le(ad, off, rate, count), count))
+	xor	12(r10), r13
 	; photon_beetle_aead128.ae:31: s[3] = x[127:96]
-	mov	r9, 12(r10)
-	mov	r12, 14(r10)
-	add	#1, 8(sp)
+	mov	r13, 12(r10)
+	mov	r4, 14(r10)
+	add	#1, 6(sp)
 	addc	#0, 0(sp)
-	cmp	22(sp), 8(sp)
+	cmp	22(sp), 6(sp)
 	mov	@sp, r15
 	subc	20(sp), r15
 	jnc	.Lphoton_beetle_aead128_hash_loop1

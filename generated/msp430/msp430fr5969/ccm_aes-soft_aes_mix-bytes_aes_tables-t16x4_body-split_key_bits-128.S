@@ -116,113 +116,113 @@ ccm_key_setup:
 
 
 ; --- ccm_encrypt_with: ccm.encrypt_with
-;     frame 176 bytes (30 spill slots, locals 108), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1610 bytes of code
+;     frame 178 bytes (31 spill slots, locals 108), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1620 bytes of code
 	.section .text.ccm_encrypt_with,"ax",@progbits
 	.global ccm_encrypt_with
 	.type ccm_encrypt_with, @function
 	.balign 2
 ccm_encrypt_with:
 	pushm.w	#7, r10
-	sub	#176, sp
+	sub	#178, sp
 	mov	r14, r4
-	mov	#13, r11
-	cmp	r4, r11
+	mov	#13, r9
+	cmp	r4, r9
 	clr	r7
 	adc	r7
 	mov	r4, r8
 	sub	#13, r8
-	mov	r7, r11
-	inv	r11
-	inc	r11
-	and	r8, r11
-	xor	r11, r8
-	mov	r7, r11
-	inv	r11
-	inc	r11
-	and	#13, r11
-	xor	#13, r11
+	mov	r7, r9
+	inv	r9
+	inc	r9
+	and	r8, r9
+	xor	r9, r8
+	mov	r7, r9
+	inv	r9
+	inc	r9
+	and	#13, r9
+	xor	#13, r9
 	mov	r12, 44(sp)
-	mov	r15, 66(sp)
-	clr	r5
+	mov	r15, 68(sp)
+	clr	r7
 	cmp	#1, r8
 	jnc	.Lccm_encrypt_with_nob1
-	mov	r11, r9
-	add	r13, r9
-	mov.b	@r9, r5
+	mov	r9, r15
+	add	r13, r15
+	mov.b	@r15, r7
 .Lccm_encrypt_with_nob1:
-	clr	r11
+	clr	r9
 	cmp	#2, r8
 	jnc	.Lccm_encrypt_with_nob2
-	mov.b	1(r9), r11
+	mov.b	1(r15), r9
 .Lccm_encrypt_with_nob2:
-	swpb	r5
-	bis	r11, r5
-	mov	#11, r11
-	cmp	r4, r11
-	clr	r8
-	adc	r8
+	swpb	r7
+	bis	r9, r7
+	mov	r7, 38(sp)
 	mov	r4, r9
 	sub	#11, r9
-	mov	r8, r11
-	inv	r11
-	inc	r11
-	and	r9, r11
-	xor	r11, r9
+	mov	#11, r15
+	cmp	r4, r15
+	clr	r8
+	adc	r8
+	mov	r8, r15
+	inv	r15
+	inc	r15
+	and	r9, r15
+	xor	r15, r9
 	inv	r8
 	inc	r8
 	and	#11, r8
 	xor	#11, r8
-	clr	r6
+	clr	r5
 	cmp	#1, r9
 	jnc	.Lccm_encrypt_with_nob3
 	mov	r8, r10
 	add	r13, r10
-	mov.b	@r10, r6
+	mov.b	@r10, r5
 .Lccm_encrypt_with_nob3:
-	clr	r11
+	clr	r15
 	cmp	#2, r9
 	jnc	.Lccm_encrypt_with_nob4
-	mov.b	1(r10), r11
+	mov.b	1(r10), r15
 .Lccm_encrypt_with_nob4:
-	swpb	r6
-	bis	r11, r6
-	mov	#9, r11
-	cmp	r4, r11
-	clr	r8
-	adc	r8
-	mov	r4, r9
-	sub	#9, r9
-	mov	r8, r11
-	inv	r11
-	inc	r11
-	and	r9, r11
-	xor	r11, r9
-	inv	r8
-	inc	r8
-	and	#9, r8
-	xor	#9, r8
-	clr	r10
-	cmp	#1, r9
+	swpb	r5
+	bis	r15, r5
+	mov	r4, r10
+	sub	#9, r10
+	mov	#9, r15
+	cmp	r4, r15
+	clr	r9
+	adc	r9
+	mov	r9, r15
+	inv	r15
+	inc	r15
+	and	r10, r15
+	xor	r15, r10
+	inv	r9
+	inc	r9
+	and	#9, r9
+	xor	#9, r9
+	clr	r6
+	cmp	#1, r10
 	jnc	.Lccm_encrypt_with_nob5
-	mov	r8, r15
-	add	r13, r15
-	mov.b	@r15, r10
+	mov	r9, r11
+	add	r13, r11
+	mov.b	@r11, r6
 .Lccm_encrypt_with_nob5:
-	clr	r11
-	cmp	#2, r9
+	clr	r15
+	cmp	#2, r10
 	jnc	.Lccm_encrypt_with_nob6
-	mov.b	1(r15), r11
+	mov.b	1(r11), r15
 .Lccm_encrypt_with_nob6:
-	swpb	r10
-	bis	r11, r10
-	mov	r10, 38(sp)
+	swpb	r6
+	bis	r15, r6
+	mov	r4, r11
+	sub	#7, r11
 	mov	#7, r15
 	cmp	r4, r15
 	clr	r10
 	adc	r10
-	mov	r4, r11
-	sub	#7, r11
 	mov	r10, r15
 	inv	r15
 	inc	r15
@@ -246,12 +246,12 @@ ccm_encrypt_with:
 .Lccm_encrypt_with_nob8:
 	swpb	r7
 	bis	r15, r7
+	mov	r4, r12
+	sub	#5, r12
 	mov	#5, r15
 	cmp	r4, r15
 	clr	r11
 	adc	r11
-	mov	r4, r12
-	sub	#5, r12
 	mov	r11, r15
 	inv	r15
 	inc	r15
@@ -275,12 +275,12 @@ ccm_encrypt_with:
 .Lccm_encrypt_with_nob10:
 	swpb	r8
 	bis	r15, r8
+	mov	r4, r14
+	sub	#3, r14
 	mov	#3, r15
 	cmp	r4, r15
 	clr	r12
 	adc	r12
-	mov	r4, r14
-	sub	#3, r14
 	mov	r12, r15
 	inv	r15
 	inc	r15
@@ -294,24 +294,24 @@ ccm_encrypt_with:
 	cmp	#1, r14
 	jnc	.Lccm_encrypt_with_nob11
 	add	r13, r12
-	mov	r12, 62(sp)
+	mov	r12, 64(sp)
 	mov	r12, r15
 	mov.b	@r15, r9
 .Lccm_encrypt_with_nob11:
 	clr	r15
 	cmp	#2, r14
 	jnc	.Lccm_encrypt_with_nob12
-	mov	62(sp), r15
+	mov	64(sp), r15
 	mov.b	1(r15), r15
 .Lccm_encrypt_with_nob12:
 	swpb	r9
 	bis	r15, r9
+	mov	r4, r14
+	sub	#1, r14
 	mov	#1, r15
 	cmp	r4, r15
 	clr	r12
 	adc	r12
-	mov	r4, r14
-	sub	#1, r14
 	mov	r12, r15
 	inv	r15
 	inc	r15
@@ -325,14 +325,14 @@ ccm_encrypt_with:
 	cmp	#1, r14
 	jnc	.Lccm_encrypt_with_nob13
 	add	r13, r12
-	mov	r12, 64(sp)
+	mov	r12, 66(sp)
 	mov	r12, r15
 	mov.b	@r15, r10
 .Lccm_encrypt_with_nob13:
 	clr	r15
 	cmp	#2, r14
 	jnc	.Lccm_encrypt_with_nob14
-	mov	64(sp), r15
+	mov	66(sp), r15
 	mov.b	1(r15), r15
 .Lccm_encrypt_with_nob14:
 	swpb	r10
@@ -344,37 +344,37 @@ ccm_encrypt_with:
 	mov	r15, 46(sp)
 .Lccm_encrypt_with_nob15:
 	; ccm.ae:140: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
-	mov	r5, 68(sp)
-	mov	r6, 70(sp)
-	mov	38(sp), 72(sp)
-	mov	r7, 74(sp)
-	mov	r8, 76(sp)
-	mov	r9, 78(sp)
-	mov	r10, 80(sp)
-	mov	46(sp), 82(sp)
+	mov	38(sp), 70(sp)
+	mov	r5, 72(sp)
+	mov	r6, 74(sp)
+	mov	r7, 76(sp)
+	mov	r8, 78(sp)
+	mov	r9, 80(sp)
+	mov	r10, 82(sp)
+	mov	46(sp), 84(sp)
 	mov	sp, r13
-	add	#68, r13
-	mov	r4, 84(sp)
-	mov	#0, 86(sp)
+	add	#70, r13
+	mov	r4, 86(sp)
+	mov	#0, 88(sp)
 	mov	sp, r15
-	add	#84, r15
-	mov	196(sp), 88(sp)
-	mov	#0, 90(sp)
+	add	#86, r15
+	mov	198(sp), 90(sp)
+	mov	#0, 92(sp)
 	mov	sp, r12
-	add	#88, r12
-	mov	204(sp), 92(sp)
-	mov	#0, 94(sp)
-	mov	sp, r14
-	add	#92, r14
+	add	#90, r12
+	mov	206(sp), 94(sp)
+	mov	#0, 96(sp)
 	mov	sp, r11
-	add	#96, r11
-	mov	192(sp), 0(sp)
+	add	#98, r11
+	mov	sp, r14
+	add	#94, r14
+	mov	194(sp), 0(sp)
 	mov	r12, 2(sp)
 	mov	r14, 4(sp)
 	mov	r15, r14
 	mov	r11, 6(sp)
 	mov	44(sp), r12
-	mov	66(sp), r15
+	mov	68(sp), r15
 	call	#ccm_mac_header
 	mov	#14, r15
 	sub	r4, r15
@@ -383,59 +383,63 @@ ccm_encrypt_with:
 	xor.b	46(sp), r4
 	xor	r15, r4
 	; ccm.ae:142: s0 = E.encrypt_block(ks, j0)
-	mov	r5, 68(sp)
-	mov	r6, 70(sp)
-	mov	38(sp), 72(sp)
-	mov	r7, 74(sp)
-	mov	r8, 76(sp)
-	mov	r9, 78(sp)
-	mov	r10, 80(sp)
-	mov	r4, 82(sp)
+	mov	38(sp), 70(sp)
+	mov	r5, 72(sp)
+	mov	r6, 74(sp)
+	mov	r7, 76(sp)
+	mov	r8, 78(sp)
+	mov	r9, 80(sp)
+	mov	r10, 82(sp)
+	mov	r4, 84(sp)
 	mov	sp, r13
-	add	#68, r13
+	add	#70, r13
 	mov	sp, r14
-	add	#112, r14
+	add	#114, r14
 	mov	44(sp), r12
 	call	#ccm_E_encrypt_block
-	add	#1, r5
-	addc	#0, r6
-	mov	196(sp), r14
+	mov	198(sp), r14
 	add	#15, r14
 	mov	#0, r15
 	addc	#0, r15
-	and	#15, r15
 	rrum.w	#4, r14
+	and	#15, r15
 	swpb	r15
 	rlam.w	#4, r15
 	bis	r14, r15
 	mov	r15, 48(sp)
 	; ccm.ae:144: for i in 0..(n + 15) / 16 {
 	mov	#0, 28(sp)
-	mov	r5, 42(sp)
-	mov	r6, 40(sp)
+	; ccm.ae:142: s0 = E.encrypt_block(ks, j0)
+	mov	38(sp), r15
+	add	#1, r15
+	addc	#0, r5
+	; ccm.ae:144: for i in 0..(n + 15) / 16 {
+	mov	r15, 42(sp)
+	mov	r5, 40(sp)
+	mov	r6, 60(sp)
 	mov	r7, 58(sp)
 	mov	r8, 56(sp)
 	mov	r9, 54(sp)
 	mov	r10, 52(sp)
 	mov	r4, 50(sp)
-	mov	96(sp), 18(sp)
-	mov	98(sp), 16(sp)
-	mov	100(sp), 14(sp)
-	mov	102(sp), 36(sp)
-	mov	104(sp), 34(sp)
-	mov	106(sp), 32(sp)
-	mov	108(sp), 30(sp)
-	mov	110(sp), 24(sp)
-	cmp	r15, 28(sp)
+	mov	98(sp), 18(sp)
+	mov	100(sp), 16(sp)
+	mov	102(sp), 14(sp)
+	mov	104(sp), 36(sp)
+	mov	106(sp), 34(sp)
+	mov	108(sp), 32(sp)
+	mov	110(sp), 30(sp)
+	mov	112(sp), 24(sp)
+	cmp	48(sp), 28(sp)
 	jc	.Lccm_encrypt_with_done17
 .Lccm_encrypt_with_loop16:
 	mov	28(sp), r5
 	and	#4095, r5
 	rlam.w	#4, r5
-	mov	196(sp), r6
+	mov	198(sp), r6
 	sub	r5, r6
 	mov	r5, r10
-	add	194(sp), r10
+	add	196(sp), r10
 	cmp	#16, r6
 	jnc	.Lccm_encrypt_with_bytes18
 	bit	#1, r10
@@ -452,7 +456,7 @@ ccm_encrypt_with:
 	jmp	.Lccm_encrypt_with_join20
 .Lccm_encrypt_with_bytes18:
 	mov	sp, r11
-	add	#128, r11
+	add	#130, r11
 	mov	r11, r12
 	mov	#16, r13
 	mov	r6, r15
@@ -472,18 +476,18 @@ ccm_encrypt_with:
 	jmp	.Lccm_encrypt_with_words19
 .Lccm_encrypt_with_join20:
 	; ccm.ae:147: u = E.encrypt_block(ks, j)
-	mov	42(sp), 68(sp)
-	mov	40(sp), 70(sp)
-	mov	38(sp), 72(sp)
-	mov	58(sp), 74(sp)
-	mov	56(sp), 76(sp)
-	mov	54(sp), 78(sp)
-	mov	52(sp), 80(sp)
-	mov	50(sp), 82(sp)
+	mov	42(sp), 70(sp)
+	mov	40(sp), 72(sp)
+	mov	60(sp), 74(sp)
+	mov	58(sp), 76(sp)
+	mov	56(sp), 78(sp)
+	mov	54(sp), 80(sp)
+	mov	52(sp), 82(sp)
+	mov	50(sp), 84(sp)
 	mov	sp, r13
-	add	#68, r13
+	add	#70, r13
 	mov	sp, r14
-	add	#144, r14
+	add	#146, r14
 	mov	44(sp), r12
 	swpb	12(sp)
 	swpb	10(sp)
@@ -507,40 +511,40 @@ ccm_encrypt_with:
 	xor	r8, 14(sp)
 	xor	r9, 16(sp)
 	xor	r10, 18(sp)
-	xor	144(sp), r10
+	xor	146(sp), r10
 	mov	r10, 26(sp)
-	xor	146(sp), r9
+	xor	148(sp), r9
 	mov	r9, 22(sp)
-	xor	148(sp), r8
+	xor	150(sp), r8
 	mov	r8, 20(sp)
-	xor	150(sp), r7
-	xor	152(sp), r4
+	xor	152(sp), r7
+	xor	154(sp), r4
 	mov	8(sp), r8
-	xor	154(sp), r8
+	xor	156(sp), r8
 	mov	10(sp), r9
-	xor	156(sp), r9
+	xor	158(sp), r9
 	mov	12(sp), r10
-	xor	158(sp), r10
+	xor	160(sp), r10
 	; ccm.ae:150: y = E.encrypt_block(ks, s)
-	mov	18(sp), 68(sp)
-	mov	16(sp), 70(sp)
-	mov	14(sp), 72(sp)
-	mov	r11, 74(sp)
-	mov	r12, 76(sp)
-	mov	r13, 78(sp)
-	mov	r14, 80(sp)
-	mov	r15, 82(sp)
+	mov	18(sp), 70(sp)
+	mov	16(sp), 72(sp)
+	mov	14(sp), 74(sp)
+	mov	r11, 76(sp)
+	mov	r12, 78(sp)
+	mov	r13, 80(sp)
+	mov	r14, 82(sp)
+	mov	r15, 84(sp)
 	mov	sp, r13
-	add	#68, r13
+	add	#70, r13
 	mov	sp, r14
-	add	#160, r14
+	add	#162, r14
 	mov	44(sp), r12
 	call	#ccm_E_encrypt_block
 	; ccm.ae:151: store_be(ct, off, m ^ u, n - off)            // delay slot of E_K(S)
 	mov	20(sp), r13
 	mov	22(sp), r14
 	mov	26(sp), r15
-	add	198(sp), r5
+	add	200(sp), r5
 	cmp	#16, r6
 	swpb	r10
 	swpb	r9
@@ -563,16 +567,16 @@ ccm_encrypt_with:
 	mov	r15, 14(r5)
 	jmp	.Lccm_encrypt_with_stored24
 .Lccm_encrypt_with_bytes23:
-	mov	r10, 128(sp)
-	mov	r9, 130(sp)
-	mov	r8, 132(sp)
-	mov	r4, 134(sp)
-	mov	r7, 136(sp)
-	mov	r13, 138(sp)
-	mov	r14, 140(sp)
-	mov	r15, 142(sp)
+	mov	r10, 130(sp)
+	mov	r9, 132(sp)
+	mov	r8, 134(sp)
+	mov	r4, 136(sp)
+	mov	r7, 138(sp)
+	mov	r13, 140(sp)
+	mov	r14, 142(sp)
+	mov	r15, 144(sp)
 	mov	sp, r15
-	add	#128, r15
+	add	#130, r15
 	cmp	#16, r6
 	jnc	.Lccm_encrypt_with_cnt25
 	mov	#16, r6
@@ -592,37 +596,37 @@ ccm_encrypt_with:
 	addc	#0, r15
 	mov	r14, 42(sp)
 	mov	r15, 40(sp)
-	mov	160(sp), 18(sp)
-	mov	162(sp), 16(sp)
-	mov	164(sp), 14(sp)
-	mov	166(sp), 36(sp)
-	mov	168(sp), 34(sp)
-	mov	170(sp), 32(sp)
-	mov	172(sp), 30(sp)
-	mov	174(sp), 24(sp)
+	mov	162(sp), 18(sp)
+	mov	164(sp), 16(sp)
+	mov	166(sp), 14(sp)
+	mov	168(sp), 36(sp)
+	mov	170(sp), 34(sp)
+	mov	172(sp), 32(sp)
+	mov	174(sp), 30(sp)
+	mov	176(sp), 24(sp)
 	add	#1, 28(sp)
 	cmp	48(sp), 28(sp)
 	jnc	.Lccm_encrypt_with_loop16
 .Lccm_encrypt_with_done17:
 	mov	18(sp), r7
-	xor	112(sp), r7
+	xor	114(sp), r7
 	mov	16(sp), r8
-	xor	114(sp), r8
+	xor	116(sp), r8
 	mov	14(sp), r9
-	xor	116(sp), r9
+	xor	118(sp), r9
 	mov	36(sp), r10
-	xor	118(sp), r10
+	xor	120(sp), r10
 	mov	34(sp), r11
-	xor	120(sp), r11
+	xor	122(sp), r11
 	mov	32(sp), r12
-	xor	122(sp), r12
+	xor	124(sp), r12
 	mov	30(sp), r14
-	xor	124(sp), r14
+	xor	126(sp), r14
 	mov	24(sp), r15
-	xor	126(sp), r15
+	xor	128(sp), r15
 	; ccm.ae:153: store_be(tag, 0, y ^ s0, len(tag))
-	mov	202(sp), r13
-	cmp	#16, 204(sp)
+	mov	204(sp), r13
+	cmp	#16, 206(sp)
 	jnc	.Lccm_encrypt_with_bytes27
 	bit	#1, r13
 	jnz	.Lccm_encrypt_with_bytes27
@@ -645,24 +649,24 @@ ccm_encrypt_with:
 	jmp	.Lccm_encrypt_with_stored28
 .Lccm_encrypt_with_bytes27:
 	swpb	r15
-	mov	r15, 128(sp)
+	mov	r15, 130(sp)
 	swpb	r14
-	mov	r14, 130(sp)
+	mov	r14, 132(sp)
 	swpb	r12
-	mov	r12, 132(sp)
+	mov	r12, 134(sp)
 	swpb	r11
-	mov	r11, 134(sp)
+	mov	r11, 136(sp)
 	swpb	r10
-	mov	r10, 136(sp)
+	mov	r10, 138(sp)
 	swpb	r9
-	mov	r9, 138(sp)
+	mov	r9, 140(sp)
 	swpb	r8
-	mov	r8, 140(sp)
+	mov	r8, 142(sp)
 	swpb	r7
-	mov	r7, 142(sp)
-	mov	204(sp), r15
+	mov	r7, 144(sp)
+	mov	206(sp), r15
 	mov	sp, r14
-	add	#128, r14
+	add	#130, r14
 	cmp	#16, r15
 	jnc	.Lccm_encrypt_with_cnt29
 	mov	#16, r15
@@ -676,227 +680,230 @@ ccm_encrypt_with:
 	dec	r15
 	jnz	.Lccm_encrypt_with_cpy30
 .Lccm_encrypt_with_stored28:
-	add	#176, sp
+	add	#178, sp
 	popm.w	#7, r10
 	ret
 	.size ccm_encrypt_with, .-ccm_encrypt_with
 
 
 ; --- ccm_decrypt_with: ccm.decrypt_with
-;     frame 198 bytes (41 spill slots, locals 108), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 2512 bytes of code
+;     frame 202 bytes (43 spill slots, locals 108), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 2530 bytes of code
 	.section .text.ccm_decrypt_with,"ax",@progbits
 	.global ccm_decrypt_with
 	.type ccm_decrypt_with, @function
 	.balign 2
 ccm_decrypt_with:
 	pushm.w	#7, r10
-	sub	#198, sp
-	mov	r12, 50(sp)
+	sub	#202, sp
+	clr	r7
 	mov	r14, r4
-	mov	r15, 88(sp)
-	mov	#13, r10
-	cmp	r4, r10
-	clr	r6
-	adc	r6
-	mov	r14, r7
-	sub	#13, r7
-	mov	r6, r10
-	inv	r10
-	inc	r10
-	and	r7, r10
-	xor	r10, r7
-	inv	r6
-	inc	r6
-	and	#13, r6
-	xor	#13, r6
-	clr	r5
-	cmp	#1, r7
+	mov	#13, r11
+	cmp	r4, r11
+	clr	r11
+	adc	r11
+	mov	r11, r9
+	inv	r9
+	inc	r9
+	and	#13, r9
+	xor	#13, r9
+	mov	r4, r8
+	sub	#13, r8
+	inv	r11
+	inc	r11
+	and	r8, r11
+	xor	r11, r8
+	mov	r15, 92(sp)
+	mov	r13, r11
+	mov	r12, 56(sp)
+	cmp	#1, r8
 	jnc	.Lccm_decrypt_with_nob1
-	mov	r6, r8
-	add	r13, r8
-	mov.b	@r8, r5
+	mov	r9, r10
+	add	r11, r10
+	mov.b	@r10, r7
 .Lccm_decrypt_with_nob1:
-	clr	r10
-	cmp	#2, r7
+	clr	r6
+	cmp	#2, r8
 	jnc	.Lccm_decrypt_with_nob2
-	mov.b	1(r8), r10
+	mov.b	1(r10), r6
 .Lccm_decrypt_with_nob2:
-	swpb	r5
-	bis	r10, r5
 	mov	#11, r10
 	cmp	r4, r10
-	clr	r7
-	adc	r7
-	mov	r4, r8
-	sub	#11, r8
-	mov	r7, r10
+	clr	r8
+	adc	r8
+	mov	r4, r9
+	sub	#11, r9
+	mov	r8, r10
 	inv	r10
 	inc	r10
-	and	r8, r10
-	xor	r10, r8
-	inv	r7
-	inc	r7
-	and	#11, r7
-	xor	#11, r7
-	clr	r6
-	cmp	#1, r8
+	and	r9, r10
+	xor	r10, r9
+	inv	r8
+	inc	r8
+	and	#11, r8
+	xor	#11, r8
+	swpb	r7
+	bis	r6, r7
+	mov	r7, 30(sp)
+	clr	r5
+	cmp	#1, r9
 	jnc	.Lccm_decrypt_with_nob3
-	mov	r7, r9
-	add	r13, r9
-	mov.b	@r9, r6
+	mov	r8, r12
+	add	r11, r12
+	mov.b	@r12, r5
 .Lccm_decrypt_with_nob3:
-	clr	r10
-	cmp	#2, r8
+	clr	r8
+	cmp	#2, r9
 	jnc	.Lccm_decrypt_with_nob4
-	mov.b	1(r9), r10
+	mov.b	1(r12), r8
 .Lccm_decrypt_with_nob4:
-	swpb	r6
-	bis	r10, r6
-	mov	#9, r10
-	cmp	r4, r10
-	clr	r7
-	adc	r7
-	mov	r4, r8
-	sub	#9, r8
-	mov	r7, r10
-	inv	r10
-	inc	r10
-	and	r8, r10
-	xor	r10, r8
-	inv	r7
-	inc	r7
-	and	#9, r7
-	xor	#9, r7
-	clr	r9
-	cmp	#1, r8
-	jnc	.Lccm_decrypt_with_nob5
-	mov	r7, r15
-	add	r13, r15
-	mov.b	@r15, r9
-.Lccm_decrypt_with_nob5:
-	clr	r10
-	cmp	#2, r8
-	jnc	.Lccm_decrypt_with_nob6
-	mov.b	1(r15), r10
-.Lccm_decrypt_with_nob6:
-	swpb	r9
-	bis	r10, r9
-	mov	r9, 30(sp)
-	mov	#7, r15
-	cmp	r4, r15
+	mov	#9, r12
+	cmp	r4, r12
 	clr	r9
 	adc	r9
 	mov	r4, r10
-	sub	#7, r10
-	mov	r9, r15
-	inv	r15
-	inc	r15
-	and	r10, r15
-	xor	r15, r10
+	sub	#9, r10
+	mov	r9, r12
+	inv	r12
+	inc	r12
+	and	r10, r12
+	xor	r12, r10
 	inv	r9
 	inc	r9
-	and	#7, r9
-	xor	#7, r9
-	clr	r7
+	and	#9, r9
+	xor	#9, r9
+	swpb	r5
+	bis	r8, r5
+	clr	r6
 	cmp	#1, r10
-	jnc	.Lccm_decrypt_with_nob7
-	mov	r9, r11
-	add	r13, r11
-	mov.b	@r11, r7
-.Lccm_decrypt_with_nob7:
-	clr	r15
+	jnc	.Lccm_decrypt_with_nob5
+	mov	r9, r13
+	add	r11, r13
+	mov.b	@r13, r6
+.Lccm_decrypt_with_nob5:
+	clr	r9
 	cmp	#2, r10
-	jnc	.Lccm_decrypt_with_nob8
-	mov.b	1(r11), r15
-.Lccm_decrypt_with_nob8:
-	swpb	r7
-	bis	r15, r7
-	mov	#5, r15
-	cmp	r4, r15
+	jnc	.Lccm_decrypt_with_nob6
+	mov.b	1(r13), r9
+.Lccm_decrypt_with_nob6:
+	mov	#7, r13
+	cmp	r4, r13
 	clr	r10
 	adc	r10
-	mov	r4, r11
-	sub	#5, r11
-	mov	r10, r15
-	inv	r15
-	inc	r15
-	and	r11, r15
-	xor	r15, r11
+	mov	r4, r12
+	sub	#7, r12
+	mov	r10, r13
+	inv	r13
+	inc	r13
+	and	r12, r13
+	xor	r13, r12
 	inv	r10
 	inc	r10
-	and	#5, r10
-	xor	#5, r10
-	clr	r8
-	cmp	#1, r11
-	jnc	.Lccm_decrypt_with_nob9
-	mov	r10, r12
-	add	r13, r12
-	mov.b	@r12, r8
-.Lccm_decrypt_with_nob9:
-	clr	r15
-	cmp	#2, r11
-	jnc	.Lccm_decrypt_with_nob10
-	mov.b	1(r12), r15
-.Lccm_decrypt_with_nob10:
-	swpb	r8
-	bis	r15, r8
-	mov	#3, r15
-	cmp	r4, r15
-	clr	r11
-	adc	r11
-	mov	r4, r12
-	sub	#3, r12
-	mov	r11, r15
-	inv	r15
-	inc	r15
-	and	r12, r15
-	xor	r15, r12
-	inv	r11
-	inc	r11
-	and	#3, r11
-	xor	#3, r11
-	clr	r9
+	and	#7, r10
+	xor	#7, r10
+	swpb	r6
+	bis	r9, r6
+	clr	r7
 	cmp	#1, r12
-	jnc	.Lccm_decrypt_with_nob11
-	mov	r11, r14
-	add	r13, r14
-	mov.b	@r14, r9
-.Lccm_decrypt_with_nob11:
-	clr	r15
+	jnc	.Lccm_decrypt_with_nob7
+	mov	r10, r14
+	add	r11, r14
+	mov.b	@r14, r7
+.Lccm_decrypt_with_nob7:
+	clr	r10
 	cmp	#2, r12
-	jnc	.Lccm_decrypt_with_nob12
-	mov.b	1(r14), r15
-.Lccm_decrypt_with_nob12:
-	swpb	r9
-	bis	r15, r9
-	mov	#1, r15
-	cmp	r4, r15
+	jnc	.Lccm_decrypt_with_nob8
+	mov.b	1(r14), r10
+.Lccm_decrypt_with_nob8:
+	mov	#5, r14
+	cmp	r4, r14
 	clr	r12
 	adc	r12
-	mov	r4, r14
-	sub	#1, r14
+	mov	r4, r13
+	sub	#5, r13
+	mov	r12, r14
+	inv	r14
+	inc	r14
+	and	r13, r14
+	xor	r14, r13
+	inv	r12
+	inc	r12
+	and	#5, r12
+	xor	#5, r12
+	swpb	r7
+	bis	r10, r7
+	clr	r8
+	cmp	#1, r13
+	jnc	.Lccm_decrypt_with_nob9
 	mov	r12, r15
+	add	r11, r15
+	mov.b	@r15, r8
+.Lccm_decrypt_with_nob9:
+	clr	r12
+	cmp	#2, r13
+	jnc	.Lccm_decrypt_with_nob10
+	mov.b	1(r15), r12
+.Lccm_decrypt_with_nob10:
+	mov	#3, r15
+	cmp	r4, r15
+	clr	r13
+	adc	r13
+	mov	r4, r14
+	sub	#3, r14
+	mov	r13, r15
 	inv	r15
 	inc	r15
 	and	r14, r15
 	xor	r15, r14
-	inv	r12
-	inc	r12
-	and	#1, r12
-	xor	#1, r12
+	inv	r13
+	inc	r13
+	and	#3, r13
+	xor	#3, r13
+	swpb	r8
+	bis	r12, r8
+	clr	r9
+	cmp	#1, r14
+	jnc	.Lccm_decrypt_with_nob11
+	add	r11, r13
+	mov	r13, 58(sp)
+	mov	r13, r15
+	mov.b	@r15, r9
+.Lccm_decrypt_with_nob11:
+	clr	r12
+	cmp	#2, r14
+	jnc	.Lccm_decrypt_with_nob12
+	mov	58(sp), r15
+	mov.b	1(r15), r12
+.Lccm_decrypt_with_nob12:
+	mov	#1, r15
+	cmp	r4, r15
+	clr	r13
+	adc	r13
+	mov	r4, r14
+	sub	#1, r14
+	mov	r13, r15
+	inv	r15
+	inc	r15
+	and	r14, r15
+	xor	r15, r14
+	inv	r13
+	inc	r13
+	and	#1, r13
+	xor	#1, r13
+	swpb	r9
+	bis	r12, r9
 	clr	r10
 	cmp	#1, r14
 	jnc	.Lccm_decrypt_with_nob13
-	add	r13, r12
-	mov	r12, 60(sp)
-	mov	r12, r15
+	add	r11, r13
+	mov	r13, 74(sp)
+	mov	r13, r15
 	mov.b	@r15, r10
 .Lccm_decrypt_with_nob13:
 	clr	r15
 	cmp	#2, r14
 	jnc	.Lccm_decrypt_with_nob14
-	mov	60(sp), r15
+	mov	74(sp), r15
 	mov.b	1(r15), r15
 .Lccm_decrypt_with_nob14:
 	swpb	r10
@@ -904,41 +911,41 @@ ccm_decrypt_with:
 	clr	38(sp)
 	cmp	#1, r4
 	jnc	.Lccm_decrypt_with_nob15
-	mov.b	@r13, r15
+	mov.b	@r11, r15
 	mov	r15, 38(sp)
 .Lccm_decrypt_with_nob15:
 	; ccm.ae:162: y = mac_header(ks, nb, len(nonce), ad, n, len(tag))
-	mov	r5, 90(sp)
-	mov	r6, 92(sp)
 	mov	30(sp), 94(sp)
-	mov	r7, 96(sp)
-	mov	r8, 98(sp)
-	mov	r9, 100(sp)
-	mov	r10, 102(sp)
-	mov	38(sp), 104(sp)
+	mov	r5, 96(sp)
+	mov	r6, 98(sp)
+	mov	r7, 100(sp)
+	mov	r8, 102(sp)
+	mov	r9, 104(sp)
+	mov	r10, 106(sp)
+	mov	38(sp), 108(sp)
 	mov	sp, r13
-	add	#90, r13
-	mov	r4, 106(sp)
-	mov	#0, 108(sp)
-	mov	sp, r15
-	add	#106, r15
-	mov	218(sp), 110(sp)
+	add	#94, r13
+	mov	r4, 110(sp)
 	mov	#0, 112(sp)
-	mov	sp, r12
-	add	#110, r12
+	mov	sp, r15
+	add	#110, r15
 	mov	222(sp), 114(sp)
 	mov	#0, 116(sp)
-	mov	sp, r14
-	add	#114, r14
+	mov	sp, r12
+	add	#114, r12
+	mov	226(sp), 118(sp)
+	mov	#0, 120(sp)
 	mov	sp, r11
-	add	#118, r11
-	mov	214(sp), 0(sp)
+	add	#122, r11
+	mov	sp, r14
+	add	#118, r14
+	mov	218(sp), 0(sp)
 	mov	r12, 2(sp)
 	mov	r14, 4(sp)
 	mov	r15, r14
 	mov	r11, 6(sp)
-	mov	50(sp), r12
-	mov	88(sp), r15
+	mov	56(sp), r12
+	mov	92(sp), r15
 	call	#ccm_mac_header
 	mov	#14, r15
 	sub	r4, r15
@@ -947,50 +954,52 @@ ccm_decrypt_with:
 	xor.b	38(sp), r4
 	xor	r15, r4
 	; ccm.ae:164: s0 = E.encrypt_block(ks, j0)
-	mov	r5, 90(sp)
-	mov	r6, 92(sp)
 	mov	30(sp), 94(sp)
-	mov	r7, 96(sp)
-	mov	r8, 98(sp)
-	mov	r9, 100(sp)
-	mov	r10, 102(sp)
-	mov	r4, 104(sp)
-	mov	sp, r13
-	add	#90, r13
+	mov	r5, 96(sp)
+	mov	r6, 98(sp)
+	mov	r7, 100(sp)
+	mov	r8, 102(sp)
+	mov	r9, 104(sp)
+	mov	r10, 106(sp)
+	mov	r4, 108(sp)
 	mov	sp, r14
-	add	#134, r14
-	mov	50(sp), r12
+	add	#138, r14
+	mov	sp, r13
+	add	#94, r13
+	mov	56(sp), r12
 	call	#ccm_E_encrypt_block
-	add	#1, r5
-	addc	#0, r6
-	mov	218(sp), r14
+	mov	222(sp), r14
 	add	#15, r14
 	mov	#0, r15
 	addc	#0, r15
-	and	#15, r15
 	rrum.w	#4, r14
+	and	#15, r15
 	swpb	r15
 	rlam.w	#4, r15
 	bis	r14, r15
-	mov	r15, 58(sp)
+	mov	r15, 60(sp)
+	mov	30(sp), r15
+	add	#1, r15
+	addc	#0, r5
 	; ccm.ae:166: for i in 0..(n + 15) / 16 {
-	mov	#0, 34(sp)
-	mov	r5, 28(sp)
-	mov	r6, 26(sp)
-	mov	r7, 70(sp)
-	mov	r8, 68(sp)
-	mov	r9, 66(sp)
-	mov	r10, 64(sp)
-	mov	r4, 62(sp)
-	mov	118(sp), 40(sp)
-	mov	120(sp), 42(sp)
+	mov	r4, 72(sp)
+	mov	r10, 70(sp)
+	mov	r9, 68(sp)
+	mov	r8, 66(sp)
+	mov	r7, 64(sp)
+	mov	r6, 62(sp)
+	mov	r5, 22(sp)
+	mov	r15, 24(sp)
+	mov	136(sp), 40(sp)
+	mov	134(sp), 42(sp)
+	mov	132(sp), 44(sp)
+	mov	130(sp), 46(sp)
+	mov	128(sp), 48(sp)
+	mov	126(sp), 50(sp)
+	mov	124(sp), 54(sp)
 	mov	122(sp), 36(sp)
-	mov	124(sp), 44(sp)
-	mov	126(sp), 48(sp)
-	mov	128(sp), 46(sp)
-	mov	130(sp), 52(sp)
-	mov	132(sp), 56(sp)
-	cmp	r15, 34(sp)
+	mov	#0, 34(sp)
+	cmp	60(sp), 34(sp)
 	jc	.Lccm_decrypt_with_done17
 .Lccm_decrypt_with_loop16:
 	mov	34(sp), r15
@@ -999,88 +1008,89 @@ ccm_decrypt_with:
 	mov	r15, 32(sp)
 	mov.b	35(sp), r15
 	rrum.w	#4, r15
-	mov	218(sp), r10
+	mov	222(sp), r7
 	mov	32(sp), r14
-	sub	r14, r10
+	sub	r14, r7
 	mov	#0, r8
 	subc	r15, r8
-	mov	r14, r4
-	add	216(sp), r4
-	cmp	#16, r10
+	mov	r14, r11
+	add	220(sp), r11
+	cmp	#16, r7
 	jnc	.Lccm_decrypt_with_bytes18
-	bit	#1, r4
+	bit	#1, r11
 	jnz	.Lccm_decrypt_with_bytes18
 .Lccm_decrypt_with_words19:
-	mov	@r4, 18(sp)
-	mov	2(r4), 14(sp)
-	mov	4(r4), 10(sp)
-	mov	6(r4), r9
-	mov	8(r4), r6
-	mov	10(r4), r7
-	mov	12(r4), r5
-	mov	14(r4), r4
+	mov	14(r11), r10
+	mov	12(r11), r9
+	mov	10(r11), r6
+	mov	8(r11), r5
+	mov	6(r11), r4
+	mov	4(r11), 10(sp)
+	mov	2(r11), 14(sp)
+	mov	@r11, 18(sp)
 	jmp	.Lccm_decrypt_with_join20
 .Lccm_decrypt_with_bytes18:
-	mov	sp, r11
-	add	#150, r11
-	mov	r11, r12
+	mov	r7, r15
 	mov	#16, r13
-	mov	r10, r15
+	mov	sp, r10
+	add	#154, r10
+	mov	r10, r12
 .Lccm_decrypt_with_cpy21:
 	clr	r14
 	tst	r15
 	jz	.Lccm_decrypt_with_pad22
-	mov.b	@r4, r14
-	inc	r4
+	mov.b	@r11, r14
+	inc	r11
 	dec	r15
 .Lccm_decrypt_with_pad22:
 	mov.b	r14, 0(r12)
 	inc	r12
 	dec	r13
 	jnz	.Lccm_decrypt_with_cpy21
-	mov	r11, r4
+	mov	r10, r11
 	jmp	.Lccm_decrypt_with_words19
 .Lccm_decrypt_with_join20:
 	; ccm.ae:169: u = E.encrypt_block(ks, j)
-	mov	28(sp), 90(sp)
-	mov	26(sp), 92(sp)
-	mov	30(sp), 94(sp)
-	mov	70(sp), 96(sp)
-	mov	68(sp), 98(sp)
-	mov	66(sp), 100(sp)
-	mov	64(sp), 102(sp)
-	mov	62(sp), 104(sp)
-	mov	sp, r13
-	add	#90, r13
+	mov	24(sp), 94(sp)
+	mov	22(sp), 96(sp)
+	mov	62(sp), 98(sp)
+	mov	64(sp), 100(sp)
+	mov	66(sp), 102(sp)
+	mov	68(sp), 104(sp)
+	mov	70(sp), 106(sp)
+	mov	72(sp), 108(sp)
 	mov	sp, r14
-	add	#166, r14
-	mov	50(sp), r12
-	swpb	18(sp)
-	swpb	14(sp)
-	swpb	10(sp)
+	add	#170, r14
+	mov	sp, r13
+	add	#94, r13
+	mov	56(sp), r12
+	swpb	r10
 	swpb	r9
 	swpb	r6
-	swpb	r7
 	swpb	r5
 	swpb	r4
+	swpb	10(sp)
+	swpb	14(sp)
+	swpb	18(sp)
 	call	#ccm_E_encrypt_block
-	add	#1, 28(sp)
-	addc	#0, 26(sp)
-	xor	166(sp), r4
-	mov	r4, 24(sp)
-	xor	168(sp), r5
-	mov	r5, 22(sp)
-	xor	170(sp), r7
-	mov	r7, 20(sp)
-	xor	172(sp), r6
-	xor	174(sp), r9
-	mov	r9, 12(sp)
-	mov	10(sp), r9
-	xor	176(sp), r9
-	xor	178(sp), 14(sp)
-	mov	18(sp), r7
-	xor	180(sp), r7
-	mov	r10, r15
+	add	#1, 24(sp)
+	addc	#0, 22(sp)
+	xor	184(sp), 18(sp)
+	mov	14(sp), r14
+	xor	182(sp), r14
+	mov	10(sp), r13
+	xor	180(sp), r13
+	xor	178(sp), r4
+	mov	r4, 28(sp)
+	xor	176(sp), r5
+	mov	r5, 8(sp)
+	xor	174(sp), r6
+	mov	r6, 12(sp)
+	xor	172(sp), r9
+	mov	r9, 16(sp)
+	xor	170(sp), r10
+	mov	r10, 20(sp)
+	mov	r7, r15
 	sub	#16, r15
 	mov	r8, r15
 	subc	#0, r15
@@ -1090,295 +1100,287 @@ ccm_decrypt_with:
 	; ccm.ae:33: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
 	tst	r15
 	jz	.Lccm_decrypt_with_else23
-	and	#8191, r8
-	mov	r10, r15
-	swpb	r15
-	mov.b	r15, r15
-	rrum.w	#4, r15
-	rrum.w	#1, r15
-	rlam.w	#3, r8
-	bis	r15, r8
-	mov	r10, r15
-	and	#8191, r15
-	rlam.w	#3, r15
-	sub	#128, r15
-	subc	#0, r8
-	clr	r14
-	adc	r14
-	xor	#1, r14
-	mov	r10, r12
+	mov	r7, r4
+	and	#1, r4
+	inv	r4
+	inc	r4
+	and	#65280, r4
+	xor	#-1, r4
+	mov	r7, r12
+	rrum.w	#1, r12
+	mov	r12, r6
+	and	#1, r6
+	mov	r6, r5
+	inv	r5
+	inc	r5
+	and	r4, r5
+	xor	r4, r5
+	rra	r12
+	mov	r12, r15
+	and	#1, r15
+	mov	r15, r11
+	inv	r11
+	inc	r11
+	and	r5, r11
+	xor	r5, r11
+	rra	r12
 	and	#1, r12
-	inv	r12
-	inc	r12
-	and	#65280, r12
-	xor	#-1, r12
-	mov	r10, r13
-	rrum.w	#1, r13
-	mov	r13, r11
-	and	#1, r11
-	mov	r11, r15
+	mov	r12, r9
+	inv	r9
+	inc	r9
+	and	r11, r9
+	xor	r11, r9
+	mov	r7, r10
+	swpb	r10
+	mov.b	r10, r10
+	rrum.w	#4, r10
+	rrum.w	#1, r10
+	and	#8191, r8
+	rlam.w	#3, r8
+	bis	r10, r8
+	mov	r7, r10
+	and	#8191, r10
+	rlam.w	#3, r10
+	sub	#128, r10
+	subc	#0, r8
+	clr	r10
+	adc	r10
+	xor	#1, r10
+	mov	r10, r8
+	inv	r8
+	inc	r8
+	and	r8, r9
+	mov	18(sp), r8
+	bic	r9, r8
+	mov	r8, 18(sp)
+	inv	r6
+	inc	r6
+	xor	#-1, r4
+	and	r6, r4
+	xor	#-1, r4
+	mov	r15, r6
+	inv	r6
+	inc	r6
+	and	r4, r6
+	xor	r4, r6
+	mov	r12, r8
+	inv	r8
+	inc	r8
+	and	r6, r8
+	xor	r6, r8
+	mov	r10, r9
+	inv	r9
+	inc	r9
+	and	r9, r8
+	bic	r8, r14
+	mov	r14, 26(sp)
+	mov	r15, r14
+	inv	r14
+	inc	r14
+	xor	#-1, r5
+	and	r14, r5
+	xor	#-1, r5
+	mov	r12, r9
+	inv	r9
+	inc	r9
+	and	r5, r9
+	xor	r5, r9
+	mov	r10, r14
+	inv	r14
+	inc	r14
+	and	r14, r9
+	mov	r13, r8
+	bic	r9, r8
 	inv	r15
 	inc	r15
-	mov	r12, r4
 	xor	#-1, r4
 	and	r15, r4
 	xor	#-1, r4
-	inv	r11
-	inc	r11
-	and	r12, r11
-	xor	r11, r12
-	rra	r13
-	mov	r13, r8
-	and	#1, r8
-	mov	r8, r15
-	inv	r15
-	inc	r15
-	mov	r12, r11
-	xor	#-1, r11
-	and	r15, r11
-	xor	#-1, r11
-	mov	r8, r15
-	inv	r15
-	inc	r15
-	and	r12, r15
-	xor	r15, r12
-	rra	r13
-	and	#1, r13
-	mov	r13, r5
-	inv	r5
-	inc	r5
-	mov	r12, r15
-	xor	#-1, r15
-	and	r5, r15
-	xor	#-1, r15
-	mov	r13, r5
-	inv	r5
-	inc	r5
-	and	r12, r5
-	xor	r5, r12
-	mov	r14, r5
-	inv	r5
-	inc	r5
-	and	r5, r12
-	bic	r12, r7
-	mov	r14, r12
-	inv	r12
-	inc	r12
-	and	r12, r15
-	bic	r15, r6
-	mov	r13, r15
-	inv	r15
-	inc	r15
-	mov	r11, r12
-	xor	#-1, r12
-	and	r15, r12
-	xor	#-1, r12
-	mov	r13, r15
-	inv	r15
-	inc	r15
-	and	r11, r15
-	xor	r15, r11
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	and	r15, r11
-	bic	r11, r9
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	and	r15, r12
-	mov	22(sp), r11
-	bic	r12, r11
-	mov	r8, r12
-	inv	r12
-	inc	r12
-	mov	r4, r15
-	xor	#-1, r15
-	and	r12, r15
-	xor	#-1, r15
-	inv	r8
-	inc	r8
-	and	r4, r8
-	xor	r8, r4
-	mov	r13, r12
-	inv	r12
-	inc	r12
-	mov	r4, r5
-	xor	#-1, r5
-	and	r12, r5
-	xor	#-1, r5
-	mov	r13, r12
-	inv	r12
-	inc	r12
-	and	r4, r12
-	xor	r12, r4
-	mov	r14, r12
-	inv	r12
-	inc	r12
-	and	r12, r4
-	mov	14(sp), r8
-	bic	r4, r8
-	mov	r14, r12
-	inv	r12
-	inc	r12
-	and	r12, r5
-	mov	20(sp), r12
-	bic	r5, r12
-	mov	r13, r4
-	inv	r4
-	inc	r4
-	mov	r15, r5
-	xor	#-1, r5
-	and	r4, r5
-	xor	#-1, r5
-	inv	r13
-	inc	r13
-	and	r15, r13
-	xor	r13, r15
-	mov	r14, r13
-	inv	r13
-	inc	r13
-	and	r13, r15
+	mov	r12, r14
 	inv	r14
 	inc	r14
-	and	r14, r5
-	mov	24(sp), r14
-	bic	r5, r14
-	mov	12(sp), r13
-	bic	r15, r13
-	mov	r14, 24(sp)
-	mov	r11, 22(sp)
-	mov	r12, 20(sp)
-	mov	r6, 16(sp)
-	mov	r13, 12(sp)
-	mov	r9, 8(sp)
-	mov	r7, r9
+	and	r4, r14
+	xor	r4, r14
+	mov	r10, r15
+	inv	r15
+	inc	r15
+	and	r15, r14
+	mov	28(sp), r9
+	bic	r14, r9
+	mov	r12, r15
+	inv	r15
+	inc	r15
+	xor	#-1, r11
+	and	r15, r11
+	xor	#-1, r11
+	mov	r10, r15
+	inv	r15
+	inc	r15
+	and	r15, r11
+	mov	8(sp), r15
+	bic	r11, r15
+	mov	r15, 8(sp)
+	mov	r12, r15
+	inv	r15
+	inc	r15
+	xor	#-1, r6
+	and	r15, r6
+	xor	#-1, r6
+	mov	r10, r15
+	inv	r15
+	inc	r15
+	and	r15, r6
+	mov	12(sp), r15
+	bic	r6, r15
+	mov	r15, 12(sp)
+	mov	r12, r15
+	inv	r15
+	inc	r15
+	xor	#-1, r5
+	and	r15, r5
+	xor	#-1, r5
+	mov	r10, r15
+	inv	r15
+	inc	r15
+	and	r15, r5
+	mov	16(sp), r15
+	bic	r5, r15
+	mov	r15, 16(sp)
+	inv	r12
+	inc	r12
+	xor	#-1, r4
+	and	r12, r4
+	xor	#-1, r4
+	inv	r10
+	inc	r10
+	and	r10, r4
+	mov	20(sp), r15
+	bic	r4, r15
+	mov	r15, 20(sp)
 	jmp	.Lccm_decrypt_with_endif24
 .Lccm_decrypt_with_else23:
-	mov	r6, 16(sp)
-	mov	r9, 8(sp)
-	mov	14(sp), r8
-	mov	r7, r9
+	mov	r14, 26(sp)
+	mov	r13, r8
+	mov	28(sp), r9
 .Lccm_decrypt_with_endif24:
 	; ccm.ae:172: store_be(msg, off, m, n - off)
-	mov	r9, r4
-	mov	r8, r5
-	mov	8(sp), r6
-	mov	12(sp), r7
-	mov	16(sp), r11
-	mov	20(sp), r12
-	mov	22(sp), r14
-	mov	24(sp), r15
-	mov	32(sp), r13
-	add	224(sp), r13
-	cmp	#16, r10
+	mov	32(sp), r14
+	add	228(sp), r14
+	mov	20(sp), r15
+	mov	16(sp), r13
+	mov	12(sp), r12
+	mov	8(sp), r11
+	mov	r9, r10
+	mov	r8, r6
+	mov	26(sp), r5
+	mov	18(sp), r4
+	cmp	#16, r7
 	swpb	r4
 	swpb	r5
 	swpb	r6
-	swpb	r7
+	swpb	r10
 	swpb	r11
 	swpb	r12
-	swpb	r14
+	swpb	r13
 	swpb	r15
 	jnc	.Lccm_decrypt_with_bytes25
-	bit	#1, r13
+	bit	#1, r14
 	jnz	.Lccm_decrypt_with_bytes25
-	mov	r4, 0(r13)
-	mov	r5, 2(r13)
-	mov	r6, 4(r13)
-	mov	r7, 6(r13)
-	mov	r11, 8(r13)
-	mov	r12, 10(r13)
-	mov	r14, 12(r13)
-	mov	r15, 14(r13)
+	mov	r4, 0(r14)
+	mov	r5, 2(r14)
+	mov	r6, 4(r14)
+	mov	r10, 6(r14)
+	mov	r11, 8(r14)
+	mov	r12, 10(r14)
+	mov	r13, 12(r14)
+	mov	r15, 14(r14)
 	jmp	.Lccm_decrypt_with_stored26
 .Lccm_decrypt_with_bytes25:
-	mov	r4, 150(sp)
-	mov	r5, 152(sp)
-	mov	r6, 154(sp)
-	mov	r7, 156(sp)
-	mov	r11, 158(sp)
-	mov	r12, 160(sp)
-	mov	r14, 162(sp)
-	mov	r15, 164(sp)
-	mov	sp, r14
-	add	#150, r14
-	mov	r10, r15
-	cmp	#16, r15
+	mov	r4, 154(sp)
+	mov	r5, 156(sp)
+	mov	r6, 158(sp)
+	mov	r10, 160(sp)
+	mov	r11, 162(sp)
+	mov	r12, 164(sp)
+	mov	r13, 166(sp)
+	mov	r15, 168(sp)
+	mov	sp, r15
+	add	#154, r15
+	cmp	#16, r7
 	jnc	.Lccm_decrypt_with_cnt27
-	mov	#16, r15
+	mov	#16, r7
 .Lccm_decrypt_with_cnt27:
-	tst	r15
+	tst	r7
 	jz	.Lccm_decrypt_with_stored26
 .Lccm_decrypt_with_cpy28:
-	mov.b	@r14, 0(r13)
+	mov.b	@r15, 0(r14)
+	inc	r15
 	inc	r14
-	inc	r13
-	dec	r15
+	dec	r7
 	jnz	.Lccm_decrypt_with_cpy28
 .Lccm_decrypt_with_stored26:
-	mov	24(sp), r10
-	xor	40(sp), r10
-	mov	22(sp), r11
-	xor	42(sp), r11
-	mov	20(sp), r12
-	xor	36(sp), r12
-	mov	16(sp), r13
-	xor	44(sp), r13
-	mov	12(sp), r14
-	xor	48(sp), r14
-	mov	8(sp), r15
-	xor	46(sp), r15
-	xor	52(sp), r8
-	xor	56(sp), r9
+	mov	18(sp), r15
+	xor	40(sp), r15
+	mov	26(sp), r14
+	xor	42(sp), r14
+	xor	44(sp), r8
+	xor	46(sp), r9
+	mov	8(sp), r13
+	xor	48(sp), r13
+	mov	12(sp), r12
+	xor	50(sp), r12
+	mov	16(sp), r11
+	xor	54(sp), r11
+	mov	20(sp), r10
+	xor	36(sp), r10
 	; ccm.ae:173: y = E.encrypt_block(ks, m ^ y)
-	mov	r10, 90(sp)
-	mov	r11, 92(sp)
-	mov	r12, 94(sp)
-	mov	r13, 96(sp)
-	mov	r14, 98(sp)
-	mov	r15, 100(sp)
-	mov	r8, 102(sp)
-	mov	r9, 104(sp)
-	mov	sp, r13
-	add	#90, r13
+	mov	r10, 94(sp)
+	mov	r11, 96(sp)
+	mov	r12, 98(sp)
+	mov	r13, 100(sp)
+	mov	r9, 102(sp)
+	mov	r8, 104(sp)
+	mov	r14, 106(sp)
+	mov	r15, 108(sp)
 	mov	sp, r14
-	add	#182, r14
-	mov	50(sp), r12
+	add	#186, r14
+	mov	sp, r13
+	add	#94, r13
+	mov	56(sp), r12
 	call	#ccm_E_encrypt_block
-	mov	182(sp), 40(sp)
-	mov	184(sp), 42(sp)
-	mov	186(sp), 36(sp)
-	mov	188(sp), 44(sp)
-	mov	190(sp), 48(sp)
-	mov	192(sp), 46(sp)
-	mov	194(sp), 52(sp)
-	mov	196(sp), 56(sp)
 	add	#1, 34(sp)
-	cmp	58(sp), 34(sp)
+	mov	200(sp), 40(sp)
+	mov	198(sp), 42(sp)
+	mov	196(sp), 44(sp)
+	mov	194(sp), 46(sp)
+	mov	192(sp), 48(sp)
+	mov	190(sp), 50(sp)
+	mov	188(sp), 54(sp)
+	mov	186(sp), 36(sp)
+	cmp	60(sp), 34(sp)
 	jnc	.Lccm_decrypt_with_loop16
 .Lccm_decrypt_with_done17:
-	mov	220(sp), r10
-	cmp	#16, 222(sp)
+	mov	224(sp), r10
+	cmp	#16, 226(sp)
 	jnc	.Lccm_decrypt_with_bytes29
 	bit	#1, r10
 	jnz	.Lccm_decrypt_with_bytes29
 .Lccm_decrypt_with_words30:
-	mov	@r10+, 86(sp)
-	mov	@r10+, 84(sp)
-	mov	@r10+, 82(sp)
-	mov	@r10+, 80(sp)
-	mov	@r10+, 78(sp)
-	mov	@r10+, 76(sp)
-	mov	@r10+, 74(sp)
-	mov	@r10+, 72(sp)
+	mov	14(r10), 78(sp)
+	mov	12(r10), 80(sp)
+	mov	10(r10), 82(sp)
+	mov	8(r10), 90(sp)
+	mov	6(r10), 88(sp)
+	mov	4(r10), 86(sp)
+	mov	2(r10), 84(sp)
+	mov	@r10, 76(sp)
 	jmp	.Lccm_decrypt_with_join31
 .Lccm_decrypt_with_bytes29:
-	mov	sp, r11
-	add	#150, r11
-	mov	r11, r12
+	mov	226(sp), r15
 	mov	#16, r13
-	mov	222(sp), r15
+	mov	sp, r11
+	add	#154, r11
+	mov	r11, r12
 .Lccm_decrypt_with_cpy32:
 	clr	r14
 	tst	r15
@@ -1394,19 +1396,18 @@ ccm_decrypt_with:
 	mov	r11, r10
 	jmp	.Lccm_decrypt_with_words30
 .Lccm_decrypt_with_join31:
-	xor	134(sp), 40(sp)
-	xor	136(sp), 42(sp)
+	xor	152(sp), 40(sp)
+	xor	150(sp), 42(sp)
+	xor	148(sp), 44(sp)
+	xor	146(sp), 46(sp)
+	mov	48(sp), r11
+	xor	144(sp), r11
+	mov	50(sp), r10
+	xor	142(sp), r10
+	mov	54(sp), r9
+	xor	140(sp), r9
 	xor	138(sp), 36(sp)
-	mov	44(sp), r7
-	xor	140(sp), r7
-	xor	142(sp), 48(sp)
-	mov	46(sp), r6
-	xor	144(sp), r6
-	mov	52(sp), r13
-	xor	146(sp), r13
-	mov	56(sp), r12
-	xor	148(sp), r12
-	mov	222(sp), r15
+	mov	226(sp), r15
 	sub	#16, r15
 	subc	r15, r15
 	clr	r15
@@ -1414,245 +1415,241 @@ ccm_decrypt_with:
 	xor	#1, r15
 	; ccm.ae:33: if count < 16 {                  // only a partial block pays for the mask (a run-time shift)
 	tst	r15
-	swpb	86(sp)
+	swpb	76(sp)
 	swpb	84(sp)
+	swpb	86(sp)
+	swpb	88(sp)
+	swpb	90(sp)
 	swpb	82(sp)
 	swpb	80(sp)
 	swpb	78(sp)
-	swpb	76(sp)
-	swpb	74(sp)
-	swpb	72(sp)
 	jz	.Lccm_decrypt_with_else34
-	mov	222(sp), r15
+	mov	226(sp), r15
 	and	#8191, r15
 	rlam.w	#3, r15
 	sub	#128, r15
-	clr	r11
-	adc	r11
-	xor	#1, r11
-	mov.b	223(sp), r14
+	clr	r13
+	adc	r13
+	xor	#1, r13
+	mov.b	227(sp), r14
 	rrum.w	#4, r14
 	rrum.w	#1, r14
 	clr	r15
-	cmp	r11, r15
+	cmp	r13, r15
 	subc	#0, r14
-	clr	r14
-	adc	r14
-	xor	#1, r14
-	mov	222(sp), r15
-	mov	r15, r9
-	and	#1, r9
-	inv	r9
-	inc	r9
-	and	#65280, r9
-	xor	#-1, r9
-	mov	r15, r11
-	rrum.w	#1, r11
-	mov	r11, r10
-	and	#1, r10
-	mov	r10, r15
+	clr	r12
+	adc	r12
+	mov	226(sp), r15
+	mov	r15, r4
+	and	#1, r4
+	inv	r4
+	inc	r4
+	and	#65280, r4
+	xor	#-1, r4
+	mov	r15, r13
+	rrum.w	#1, r13
+	mov	r13, r5
+	and	#1, r5
+	mov	r5, r15
 	inv	r15
 	inc	r15
-	mov	r9, r5
-	xor	#-1, r5
-	and	r15, r5
-	xor	#-1, r5
-	inv	r10
-	inc	r10
-	and	r9, r10
-	xor	r10, r9
-	rra	r11
-	mov	r11, r10
-	and	#1, r10
-	mov	r10, r15
+	mov	r4, r14
+	xor	#-1, r14
+	and	r15, r14
+	xor	#-1, r14
+	rra	r13
+	mov	r13, r6
+	and	#1, r6
+	mov	r6, r15
 	inv	r15
 	inc	r15
-	mov	r9, r8
+	mov	r14, r7
+	xor	#-1, r7
+	and	r15, r7
+	xor	#-1, r7
+	rra	r13
+	and	#1, r13
+	mov	r13, r15
+	inv	r15
+	inc	r15
+	mov	r7, r8
 	xor	#-1, r8
 	and	r15, r8
 	xor	#-1, r8
-	mov	r10, r15
+	xor	#1, r12
+	mov	r12, r15
 	inv	r15
 	inc	r15
-	and	r9, r15
-	xor	r15, r9
-	rra	r11
-	mov	r11, r15
-	and	#1, r15
-	mov	r15, r4
-	inv	r4
-	inc	r4
-	mov	r9, r11
-	xor	#-1, r11
-	and	r4, r11
-	xor	#-1, r11
-	mov	r14, r4
-	inv	r4
-	inc	r4
-	and	r4, r11
-	bic	r11, r7
-	mov	r15, r11
-	inv	r11
-	inc	r11
-	and	r9, r11
-	xor	r11, r9
-	mov	r14, r11
-	inv	r11
-	inc	r11
-	and	r11, r9
-	bic	r9, r12
-	mov	r15, r11
-	inv	r11
-	inc	r11
-	mov	r8, r4
-	xor	#-1, r4
-	and	r11, r4
-	xor	#-1, r4
-	mov	r14, r11
-	inv	r11
-	inc	r11
-	and	r11, r4
-	mov	42(sp), r9
-	bic	r4, r9
-	mov	r15, r11
-	inv	r11
-	inc	r11
-	and	r8, r11
-	xor	r11, r8
-	mov	r14, r11
-	inv	r11
-	inc	r11
-	and	r11, r8
-	bic	r8, r6
-	mov	r10, r8
-	inv	r8
-	inc	r8
-	mov	r5, r11
-	xor	#-1, r11
-	and	r8, r11
-	xor	#-1, r11
-	inv	r10
-	inc	r10
-	and	r5, r10
-	xor	r10, r5
-	mov	r15, r10
-	inv	r10
-	inc	r10
-	mov	r5, r8
-	xor	#-1, r8
-	and	r10, r8
-	xor	#-1, r8
-	mov	r14, r10
-	inv	r10
-	inc	r10
-	and	r10, r8
-	mov	36(sp), r10
-	bic	r8, r10
-	mov	r15, r8
-	inv	r8
-	inc	r8
-	and	r5, r8
-	xor	r8, r5
-	mov	r14, r8
-	inv	r8
-	inc	r8
-	and	r8, r5
-	bic	r5, r13
-	mov	r15, r5
+	and	r15, r8
+	bic	r8, 36(sp)
 	inv	r5
 	inc	r5
-	mov	r11, r8
+	and	r4, r5
+	xor	r5, r4
+	mov	r6, r5
+	inv	r5
+	inc	r5
+	mov	r4, r8
 	xor	#-1, r8
 	and	r5, r8
 	xor	#-1, r8
+	mov	r13, r15
 	inv	r15
 	inc	r15
-	and	r11, r15
-	xor	r15, r11
-	mov	r14, r15
+	mov	r8, r5
+	xor	#-1, r5
+	and	r15, r5
+	xor	#-1, r5
+	mov	r12, r15
 	inv	r15
 	inc	r15
-	and	r15, r11
-	inv	r14
-	inc	r14
-	and	r14, r8
-	mov	40(sp), r14
-	bic	r8, r14
-	mov	48(sp), r15
-	bic	r11, r15
-	mov	r14, r8
-	mov	r7, r11
-	mov	r15, r5
+	and	r15, r5
+	bic	r5, r9
+	mov	r6, r5
+	inv	r5
+	inc	r5
+	and	r14, r5
+	xor	r5, r14
+	mov	r13, r15
+	inv	r15
+	inc	r15
+	mov	r14, r5
+	xor	#-1, r5
+	and	r15, r5
+	xor	#-1, r5
+	mov	r12, r15
+	inv	r15
+	inc	r15
+	and	r15, r5
+	bic	r5, r10
+	inv	r6
+	inc	r6
+	and	r4, r6
+	xor	r6, r4
+	mov	r13, r15
+	inv	r15
+	inc	r15
+	mov	r4, r6
+	xor	#-1, r6
+	and	r15, r6
+	xor	#-1, r6
+	mov	r12, r15
+	inv	r15
+	inc	r15
+	and	r15, r6
+	bic	r6, r11
+	mov	r13, r15
+	inv	r15
+	inc	r15
+	and	r7, r15
+	xor	r15, r7
+	mov	r12, r15
+	inv	r15
+	inc	r15
+	and	r15, r7
+	mov	46(sp), r15
+	bic	r7, r15
 	mov	r13, r7
-	mov	r12, r14
+	inv	r7
+	inc	r7
+	and	r8, r7
+	xor	r7, r8
+	mov	r12, r6
+	inv	r6
+	inc	r6
+	and	r6, r8
+	mov	44(sp), r7
+	bic	r8, r7
+	mov	r13, r8
+	inv	r8
+	inc	r8
+	and	r14, r8
+	xor	r8, r14
+	mov	r12, r6
+	inv	r6
+	inc	r6
+	and	r6, r14
+	mov	42(sp), r8
+	bic	r14, r8
+	inv	r13
+	inc	r13
+	and	r4, r13
+	xor	r13, r4
+	inv	r12
+	inc	r12
+	and	r12, r4
+	mov	40(sp), r14
+	bic	r4, r14
+	mov	r8, r13
+	mov	r7, r12
+	mov	r15, r7
+	mov	36(sp), r8
 	jmp	.Lccm_decrypt_with_endif35
 .Lccm_decrypt_with_else34:
-	mov	40(sp), r8
-	mov	42(sp), r9
-	mov	36(sp), r10
-	mov	r7, r11
-	mov	48(sp), r5
-	mov	r13, r7
-	mov	r12, r14
+	mov	40(sp), r14
+	mov	42(sp), r13
+	mov	44(sp), r12
+	mov	46(sp), r7
+	mov	36(sp), r8
 .Lccm_decrypt_with_endif35:
-	mov	72(sp), r15
-	xor	r8, r15
-	mov	74(sp), r8
-	xor	r9, r8
-	mov	76(sp), r9
-	xor	r10, r9
-	mov	78(sp), r10
-	xor	r11, r10
-	mov	80(sp), r11
-	xor	r5, r11
-	mov	82(sp), r12
-	xor	r6, r12
-	mov	84(sp), r13
-	xor	r7, r13
-	mov	86(sp), r7
-	xor	r14, r7
+	mov	76(sp), r15
+	xor	r14, r15
 	sub	#1, r15
+	clr	r15
+	adc	r15
+	xor	#1, r15
+	mov	84(sp), r14
+	xor	r13, r14
+	sub	#1, r14
 	clr	r14
 	adc	r14
 	xor	#1, r14
-	sub	#1, r8
-	clr	r8
-	adc	r8
-	xor	#1, r8
-	sub	#1, r9
-	clr	r9
-	adc	r9
-	xor	#1, r9
-	sub	#1, r10
-	clr	r10
-	adc	r10
-	xor	#1, r10
-	sub	#1, r11
-	clr	r11
-	adc	r11
-	xor	#1, r11
-	sub	#1, r12
-	clr	r12
-	adc	r12
-	xor	#1, r12
+	mov	86(sp), r13
+	xor	r12, r13
 	sub	#1, r13
 	clr	r13
 	adc	r13
 	xor	#1, r13
+	mov	88(sp), r12
+	xor	r7, r12
+	sub	#1, r12
+	clr	r12
+	adc	r12
+	xor	#1, r12
+	mov	90(sp), r7
+	xor	r11, r7
 	sub	#1, r7
-	clr	r15
-	adc	r15
-	xor	#1, r15
-	and	r8, r14
-	and	r9, r14
-	and	r10, r14
-	and	r11, r14
-	and	r12, r14
-	and	r13, r14
-	and	r15, r14
-	mov	228(sp), r15
-	mov	r14, 0(r15)
-	add	#198, sp
+	clr	r11
+	adc	r11
+	xor	#1, r11
+	mov	82(sp), r7
+	xor	r10, r7
+	sub	#1, r7
+	clr	r10
+	adc	r10
+	xor	#1, r10
+	mov	78(sp), r7
+	xor	r8, r7
+	sub	#1, r7
+	clr	r8
+	adc	r8
+	xor	#1, r8
+	mov	80(sp), r7
+	xor	r9, r7
+	sub	#1, r7
+	clr	r9
+	adc	r9
+	xor	#1, r9
+	and	r9, r8
+	and	r10, r8
+	and	r11, r8
+	and	r12, r8
+	and	r13, r8
+	and	r14, r8
+	and	r15, r8
+	mov	232(sp), r15
+	mov	r8, 0(r15)
+	add	#202, sp
 	popm.w	#7, r10
 	ret
 	.size ccm_decrypt_with, .-ccm_decrypt_with
@@ -1880,7 +1877,7 @@ ccm_E_encrypt_block:
 
 ; --- ccm_mac_header: ccm.mac_header
 ;     frame 98 bytes (9 spill slots, locals 80), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 928 bytes of code
+;     estimated 930 bytes of code
 	.section .text.ccm_mac_header,"ax",@progbits
 	.local ccm_mac_header
 	.type ccm_mac_header, @function
@@ -1943,8 +1940,8 @@ ccm_mac_header:
 .Lccm_mac_header_words4:
 	mov	@r10+, r14
 	mov	@r10+, r13
-	mov	@r10+, r12
 	mov	@r10+, r11
+	mov	@r10+, r5
 	mov	@r10+, r8
 	mov	@r10+, r7
 	mov	@r10+, r6
@@ -1981,8 +1978,8 @@ ccm_mac_header:
 	tst	r15
 	swpb	r14
 	swpb	r13
-	swpb	r12
 	swpb	r11
+	swpb	r5
 	swpb	r8
 	swpb	r7
 	swpb	r6
@@ -1994,8 +1991,8 @@ ccm_mac_header:
 	bit	#1, r10
 	jnz	.Lccm_mac_header_bytes10
 .Lccm_mac_header_words11:
-	mov	@r10+, r12
 	mov	@r10+, r11
+	mov	@r10+, r12
 	mov	@r10+, r13
 	mov	@r10+, r14
 	mov	@r10+, r15
@@ -2022,38 +2019,39 @@ ccm_mac_header:
 	jmp	.Lccm_mac_header_words11
 .Lccm_mac_header_join12:
 	mov	r15, r6
+	swpb	r6
 	mov	r14, r7
+	swpb	r7
 	mov	r13, r8
+	swpb	r8
+	mov	r12, r5
+	swpb	r5
+	swpb	r11
 	mov	114(sp), r13
 	mov	#0, r14
 	mov	#65534, r15
 	mov	#6, r9
 	mov	#0, r10
-	swpb	r6
-	swpb	r7
-	swpb	r8
-	swpb	r11
-	swpb	r12
 	jmp	.Lccm_mac_header_endif9
 .Lccm_mac_header_else8:
 	mov	114(sp), r15
 	mov	#2, r9
 	mov	#0, r10
 .Lccm_mac_header_endif9:
-	xor	34(sp), r6
-	xor	36(sp), r7
-	xor	38(sp), r8
-	xor	40(sp), r11
-	xor	42(sp), r12
-	xor	44(sp), r13
-	xor	46(sp), r14
 	xor	48(sp), r15
+	xor	46(sp), r14
+	xor	44(sp), r13
+	xor	42(sp), r11
+	xor	40(sp), r5
+	xor	38(sp), r8
+	xor	36(sp), r7
+	xor	34(sp), r6
 	; ccm.ae:80: y = E.encrypt_block(ks, y ^ first)
 	mov	r6, 18(sp)
 	mov	r7, 20(sp)
 	mov	r8, 22(sp)
-	mov	r11, 24(sp)
-	mov	r12, 26(sp)
+	mov	r5, 24(sp)
+	mov	r11, 26(sp)
 	mov	r13, 28(sp)
 	mov	r14, 30(sp)
 	mov	r15, 32(sp)
@@ -2066,67 +2064,67 @@ ccm_mac_header:
 	mov	#16, r15
 	sub	r9, r15
 	mov	r15, 10(sp)
-	mov	#0, r11
-	subc	r10, r11
-	mov	r15, r14
-	mov	114(sp), r10
-	sub	r10, r15
-	mov	r11, r15
-	subc	#0, r15
+	mov	#0, r12
+	subc	r10, r12
+	mov	114(sp), r11
+	mov	r11, r13
+	mov	r15, r10
+	sub	r10, r13
+	mov	#0, r14
+	subc	r12, r14
+	sub	r11, r10
+	subc	#0, r12
 	clr	r12
 	adc	r12
 	xor	#1, r12
-	sub	r14, r10
-	mov	#0, r14
-	subc	r11, r14
 	mov	r12, r15
 	inv	r15
 	inc	r15
-	and	r15, r10
+	and	r15, r13
 	inv	r12
 	inc	r12
 	and	r12, r14
-	add	#15, r10
+	add	#15, r13
 	addc	#0, r14
+	rrum.w	#4, r13
 	and	#15, r14
-	rrum.w	#4, r10
 	swpb	r14
 	rlam.w	#4, r14
-	bis	r10, r14
+	bis	r13, r14
 	mov	r14, 12(sp)
 	; ccm.ae:83: for i in 0..(rest + 15) / 16 {
 	mov	#0, r9
-	mov	66(sp), r7
-	mov	68(sp), 0(sp)
-	mov	70(sp), 2(sp)
-	mov	72(sp), 4(sp)
-	mov	74(sp), 6(sp)
-	mov	76(sp), 8(sp)
-	mov	78(sp), r14
-	mov	80(sp), r4
-	cmp	12(sp), r9
+	mov	66(sp), 8(sp)
+	mov	68(sp), 6(sp)
+	mov	70(sp), 4(sp)
+	mov	72(sp), 2(sp)
+	mov	74(sp), 0(sp)
+	mov	76(sp), r5
+	mov	78(sp), r4
+	mov	80(sp), r15
+	cmp	r14, r9
 	jc	.Lccm_mac_header_done16
 .Lccm_mac_header_loop15:
-	mov	r9, r8
-	and	#4095, r8
-	rlam.w	#4, r8
-	add	10(sp), r8
+	mov	r9, r6
+	and	#4095, r6
+	rlam.w	#4, r6
+	add	10(sp), r6
 	mov	114(sp), r10
-	sub	r8, r10
-	add	14(sp), r8
+	sub	r6, r10
+	add	14(sp), r6
 	cmp	#16, r10
 	jnc	.Lccm_mac_header_bytes17
-	bit	#1, r8
+	bit	#1, r6
 	jnz	.Lccm_mac_header_bytes17
 .Lccm_mac_header_words18:
-	mov	@r8, r5
-	mov	2(r8), r6
-	mov	4(r8), r15
-	mov	6(r8), r13
-	mov	8(r8), r12
-	mov	10(r8), r11
-	mov	12(r8), r10
-	mov	14(r8), r8
+	mov	@r6, r14
+	mov	2(r6), r13
+	mov	4(r6), r12
+	mov	6(r6), r11
+	mov	8(r6), r10
+	mov	10(r6), r8
+	mov	12(r6), r7
+	mov	14(r6), r6
 	jmp	.Lccm_mac_header_join19
 .Lccm_mac_header_bytes17:
 	mov	sp, r11
@@ -2134,93 +2132,94 @@ ccm_mac_header:
 	mov	r11, r12
 	mov	#16, r13
 .Lccm_mac_header_cpy20:
-	clr	r15
+	clr	r14
 	tst	r10
 	jz	.Lccm_mac_header_pad21
-	mov.b	@r8, r15
-	inc	r8
+	mov.b	@r6, r14
+	inc	r6
 	dec	r10
 .Lccm_mac_header_pad21:
-	mov.b	r15, 0(r12)
+	mov.b	r14, 0(r12)
 	inc	r12
 	dec	r13
 	jnz	.Lccm_mac_header_cpy20
-	mov	r11, r8
+	mov	r11, r6
 	jmp	.Lccm_mac_header_words18
 .Lccm_mac_header_join19:
-	swpb	r8
-	xor	r8, r7
-	mov	@sp, r8
-	swpb	r10
-	xor	r10, r8
-	mov	2(sp), r10
-	swpb	r11
-	xor	r11, r10
-	mov	4(sp), r11
-	swpb	r12
-	xor	r12, r11
-	mov	6(sp), r12
+	swpb	r14
+	xor	r14, r15
 	swpb	r13
-	xor	r13, r12
-	mov	8(sp), r13
-	swpb	r15
-	xor	r15, r13
+	xor	r13, r4
+	swpb	r12
+	xor	r12, r5
+	mov	@sp, r12
+	swpb	r11
+	xor	r11, r12
+	mov	2(sp), r11
+	swpb	r10
+	xor	r10, r11
+	mov	4(sp), r10
+	swpb	r8
+	xor	r8, r10
+	mov	6(sp), r8
+	swpb	r7
+	xor	r7, r8
+	mov	8(sp), r7
 	swpb	r6
-	xor	r6, r14
-	swpb	r5
-	xor	r5, r4
+	xor	r6, r7
 	; ccm.ae:85: y = E.encrypt_block(ks, y ^ load_be(ad, off, 16, a - off))
 	mov	r7, 18(sp)
 	mov	r8, 20(sp)
 	mov	r10, 22(sp)
 	mov	r11, 24(sp)
 	mov	r12, 26(sp)
-	mov	r13, 28(sp)
-	mov	r14, 30(sp)
-	mov	r4, 32(sp)
+	mov	r5, 28(sp)
+	mov	r4, 30(sp)
+	mov	r15, 32(sp)
 	mov	sp, r13
 	add	#18, r13
 	mov	sp, r14
 	add	#82, r14
 	mov	16(sp), r12
 	call	#ccm_E_encrypt_block
-	mov	82(sp), r7
-	mov	84(sp), 0(sp)
-	mov	86(sp), 2(sp)
-	mov	88(sp), 4(sp)
-	mov	90(sp), 6(sp)
-	mov	92(sp), 8(sp)
-	mov	94(sp), r14
-	mov	96(sp), r4
+	mov	82(sp), 8(sp)
+	mov	84(sp), 6(sp)
+	mov	86(sp), 4(sp)
+	mov	88(sp), 2(sp)
+	mov	90(sp), 0(sp)
+	mov	92(sp), r5
+	mov	94(sp), r4
+	mov	96(sp), r15
 	add	#1, r9
 	cmp	12(sp), r9
 	jnc	.Lccm_mac_header_loop15
 .Lccm_mac_header_done16:
-	mov	@sp, r9
-	mov	2(sp), r10
+	mov	8(sp), r9
+	mov	6(sp), r10
 	mov	4(sp), r11
-	mov	6(sp), r12
-	mov	8(sp), r13
+	mov	2(sp), r12
+	mov	@sp, r13
+	mov	r15, r14
 	jmp	.Lccm_mac_header_endif2
 .Lccm_mac_header_else1:
-	mov	34(sp), r7
-	mov	36(sp), r9
-	mov	38(sp), r10
-	mov	40(sp), r11
-	mov	42(sp), r12
-	mov	44(sp), r13
-	mov	46(sp), r14
-	mov	48(sp), r4
+	mov	34(sp), r9
+	mov	36(sp), r10
+	mov	38(sp), r11
+	mov	40(sp), r12
+	mov	42(sp), r13
+	mov	44(sp), r5
+	mov	46(sp), r4
+	mov	48(sp), r14
 .Lccm_mac_header_endif2:
 	mov	120(sp), r8
-	mov	r7, 0(r8)
-	mov	r9, 2(r8)
-	mov	r10, 4(r8)
-	mov	r11, 6(r8)
-	mov	r12, 8(r8)
-	mov	r13, 10(r8)
-	mov	r14, 12(r8)
-	mov	r4, 14(r8)
+	mov	r9, 0(r8)
+	mov	r10, 2(r8)
+	mov	r11, 4(r8)
+	mov	r12, 6(r8)
+	mov	r13, 8(r8)
+	mov	r5, 10(r8)
+	mov	r4, 12(r8)
+	mov	r14, 14(r8)
 	add	#98, sp
 	popm.w	#7, r10
 	ret

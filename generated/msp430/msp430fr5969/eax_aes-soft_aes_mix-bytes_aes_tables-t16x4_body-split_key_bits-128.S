@@ -335,7 +335,7 @@ eax_key_setup:
 
 ; --- eax_encrypt_with: eax.encrypt_with
 ;     frame 136 bytes (18 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 932 bytes of code
+;     estimated 926 bytes of code
 	.section .text.eax_encrypt_with,"ax",@progbits
 	.global eax_encrypt_with
 	.type eax_encrypt_with, @function
@@ -343,16 +343,16 @@ eax_key_setup:
 eax_encrypt_with:
 	pushm.w	#7, r10
 	sub	#136, sp
-	mov	152(sp), r9
-	mov	154(sp), r10
 	; eax.ae:91: n = omac(ks, o, 0 as u8, nonce)
 	mov	sp, r11
 	add	#40, r11
+	mov	152(sp), r9
+	mov	154(sp), r10
 	mov	r15, 0(sp)
 	mov	r11, 2(sp)
-	mov	r12, 20(sp)
-	mov	r13, 38(sp)
 	mov	r14, r15
+	mov	r13, 38(sp)
+	mov	r12, 20(sp)
 	mov	#0, r14
 	call	#eax_omac
 	; eax.ae:92: h = omac(ks, o, 1 as u8, ad)
@@ -365,6 +365,9 @@ eax_encrypt_with:
 	mov	#1, r14
 	mov	r9, r15
 	call	#eax_omac
+	; eax.ae:23: for i in 0..(n + 15) / 16 {
+	mov	#0, r10
+	; eax.ae:92: h = omac(ks, o, 1 as u8, ad)
 	mov	158(sp), r13
 	add	#15, r13
 	clr	r14
@@ -378,75 +381,74 @@ eax_encrypt_with:
 	rlam.w	#4, r15
 	bis	r13, r15
 	mov	r15, 18(sp)
-	mov	40(sp), r15
-	xor	56(sp), r15
-	mov	r15, 36(sp)
-	mov	42(sp), r15
-	xor	58(sp), r15
-	mov	r15, 34(sp)
-	mov	44(sp), r15
-	xor	60(sp), r15
-	mov	r15, 32(sp)
-	mov	46(sp), r15
-	xor	62(sp), r15
-	mov	r15, 30(sp)
-	mov	48(sp), r15
-	xor	64(sp), r15
-	mov	r15, 28(sp)
-	mov	50(sp), r15
-	xor	66(sp), r15
-	mov	r15, 26(sp)
-	mov	52(sp), r15
-	xor	68(sp), r15
-	mov	r15, 24(sp)
 	mov	54(sp), r15
 	xor	70(sp), r15
 	mov	r15, 22(sp)
+	mov	52(sp), r15
+	xor	68(sp), r15
+	mov	r15, 24(sp)
+	mov	50(sp), r15
+	xor	66(sp), r15
+	mov	r15, 26(sp)
+	mov	48(sp), r15
+	xor	64(sp), r15
+	mov	r15, 28(sp)
+	mov	46(sp), r15
+	xor	62(sp), r15
+	mov	r15, 30(sp)
+	mov	44(sp), r15
+	xor	60(sp), r15
+	mov	r15, 32(sp)
+	mov	42(sp), r15
+	xor	58(sp), r15
+	mov	r15, 34(sp)
+	mov	40(sp), r15
+	xor	56(sp), r15
+	mov	r15, 36(sp)
 	; eax.ae:23: for i in 0..(n + 15) / 16 {
-	mov	#0, r10
 	cmp	18(sp), r10
 	jc	.Leax_encrypt_with_done2
 .Leax_encrypt_with_loop1:
 	mov	r10, r8
 	and	#4095, r8
 	rlam.w	#4, r8
+	mov	r8, r6
+	add	156(sp), r6
 	mov	158(sp), r9
 	sub	r8, r9
-	mov	r8, r7
-	add	156(sp), r7
 	cmp	#16, r9
 	jnc	.Leax_encrypt_with_bytes3
-	bit	#1, r7
+	bit	#1, r6
 	jnz	.Leax_encrypt_with_bytes3
 .Leax_encrypt_with_words4:
-	mov	@r7, 16(sp)
-	mov	2(r7), 14(sp)
-	mov	4(r7), 12(sp)
-	mov	6(r7), 10(sp)
-	mov	8(r7), 8(sp)
-	mov	10(r7), 6(sp)
-	mov	12(r7), 4(sp)
-	mov	14(r7), r7
+	mov	14(r6), r7
+	mov	12(r6), 4(sp)
+	mov	10(r6), 6(sp)
+	mov	8(r6), 8(sp)
+	mov	6(r6), 10(sp)
+	mov	4(r6), 12(sp)
+	mov	2(r6), 14(sp)
+	mov	@r6, 16(sp)
 	jmp	.Leax_encrypt_with_join5
 .Leax_encrypt_with_bytes3:
+	mov	r9, r15
+	mov	#16, r13
 	mov	sp, r11
 	add	#72, r11
 	mov	r11, r12
-	mov	#16, r13
-	mov	r9, r15
 .Leax_encrypt_with_cpy6:
 	clr	r14
 	tst	r15
 	jz	.Leax_encrypt_with_pad7
-	mov.b	@r7, r14
-	inc	r7
+	mov.b	@r6, r14
+	inc	r6
 	dec	r15
 .Leax_encrypt_with_pad7:
 	mov.b	r14, 0(r12)
 	inc	r12
 	dec	r13
 	jnz	.Leax_encrypt_with_cpy6
-	mov	r11, r7
+	mov	r11, r6
 	jmp	.Leax_encrypt_with_words4
 .Leax_encrypt_with_join5:
 	mov	40(sp), r4
@@ -474,91 +476,90 @@ eax_encrypt_with:
 	mov	r13, 98(sp)
 	mov	r14, 100(sp)
 	mov	r15, 102(sp)
-	mov	sp, r13
-	add	#88, r13
 	mov	sp, r14
 	add	#104, r14
+	mov	sp, r13
+	add	#88, r13
 	mov	20(sp), r12
-	swpb	16(sp)
-	swpb	14(sp)
-	swpb	12(sp)
-	swpb	10(sp)
-	swpb	8(sp)
-	swpb	6(sp)
-	swpb	4(sp)
 	swpb	r7
+	swpb	4(sp)
+	swpb	6(sp)
+	swpb	8(sp)
+	swpb	10(sp)
+	swpb	12(sp)
+	swpb	14(sp)
+	swpb	16(sp)
 	call	#eax_M_E_encrypt_block
-	mov	r7, r15
-	xor	104(sp), r15
-	mov	4(sp), r14
-	xor	106(sp), r14
-	mov	6(sp), r12
-	xor	108(sp), r12
+	; eax.ae:26: store_be(dst, off, x, n - off)
+	add	160(sp), r8
+	; cmac.ae:25: return E.encrypt_block(ks, b)
+	xor	104(sp), r7
+	mov	4(sp), r5
+	xor	106(sp), r5
+	mov	6(sp), r6
+	xor	108(sp), r6
 	mov	8(sp), r11
 	xor	110(sp), r11
-	mov	10(sp), r7
-	xor	112(sp), r7
-	mov	12(sp), r6
-	xor	114(sp), r6
-	mov	14(sp), r5
-	xor	116(sp), r5
-	mov	16(sp), r4
-	xor	118(sp), r4
+	mov	10(sp), r12
+	xor	112(sp), r12
+	mov	12(sp), r13
+	xor	114(sp), r13
+	mov	14(sp), r14
+	xor	116(sp), r14
+	mov	16(sp), r15
+	xor	118(sp), r15
 	; eax.ae:26: store_be(dst, off, x, n - off)
-	mov	r8, r13
-	add	160(sp), r13
 	cmp	#16, r9
 	jnc	.Leax_encrypt_with_bytes8
-	bit	#1, r13
+	bit	#1, r8
 	jnz	.Leax_encrypt_with_bytes8
-	swpb	r4
-	mov	r4, 0(r13)
-	swpb	r5
-	mov	r5, 2(r13)
-	swpb	r6
-	mov	r6, 4(r13)
-	swpb	r7
-	mov	r7, 6(r13)
-	swpb	r11
-	mov	r11, 8(r13)
-	swpb	r12
-	mov	r12, 10(r13)
-	swpb	r14
-	mov	r14, 12(r13)
 	swpb	r15
-	mov	r15, 14(r13)
+	mov	r15, 0(r8)
+	swpb	r14
+	mov	r14, 2(r8)
+	swpb	r13
+	mov	r13, 4(r8)
+	swpb	r12
+	mov	r12, 6(r8)
+	swpb	r11
+	mov	r11, 8(r8)
+	swpb	r6
+	mov	r6, 10(r8)
+	swpb	r5
+	mov	r5, 12(r8)
+	swpb	r7
+	mov	r7, 14(r8)
 	jmp	.Leax_encrypt_with_stored9
 .Leax_encrypt_with_bytes8:
-	swpb	r4
-	mov	r4, 72(sp)
-	swpb	r5
-	mov	r5, 74(sp)
-	swpb	r6
-	mov	r6, 76(sp)
-	swpb	r7
-	mov	r7, 78(sp)
+	swpb	r15
+	mov	r15, 72(sp)
+	swpb	r14
+	mov	r14, 74(sp)
+	swpb	r13
+	mov	r13, 76(sp)
+	swpb	r12
+	mov	r12, 78(sp)
 	swpb	r11
 	mov	r11, 80(sp)
-	swpb	r12
-	mov	r12, 82(sp)
-	swpb	r14
-	mov	r14, 84(sp)
-	swpb	r15
-	mov	r15, 86(sp)
-	mov	r9, r15
-	mov	sp, r14
-	add	#72, r14
-	cmp	#16, r15
+	swpb	r6
+	mov	r6, 82(sp)
+	swpb	r5
+	mov	r5, 84(sp)
+	swpb	r7
+	mov	r7, 86(sp)
+	mov	sp, r15
+	add	#72, r15
+	cmp	#16, r9
 	jnc	.Leax_encrypt_with_cnt10
-	mov	#16, r15
+	mov	#16, r9
 .Leax_encrypt_with_cnt10:
-	tst	r15
+	tst	r9
 	jz	.Leax_encrypt_with_stored9
 .Leax_encrypt_with_cpy11:
-	mov.b	@r14, 0(r13)
-	inc	r14
-	inc	r13
-	dec	r15
+	mov.b	@r15, 0(r8)
+	inc	r15
+	inc	r8
+	dec	r9
 	jnz	.Leax_encrypt_with_cpy11
 .Leax_encrypt_with_stored9:
 	add	#1, r10
@@ -654,30 +655,30 @@ eax_encrypt_with:
 
 
 ; --- eax_decrypt_with: eax.decrypt_with
-;     frame 142 bytes (21 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1308 bytes of code
+;     frame 146 bytes (23 spill slots, locals 96), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1326 bytes of code
 	.section .text.eax_decrypt_with,"ax",@progbits
 	.global eax_decrypt_with
 	.type eax_decrypt_with, @function
 	.balign 2
 eax_decrypt_with:
 	pushm.w	#7, r10
-	sub	#142, sp
-	mov	158(sp), r9
-	mov	160(sp), r10
+	sub	#146, sp
 	; eax.ae:100: n = omac(ks, o, 0 as u8, nonce)
 	mov	sp, r11
-	add	#46, r11
+	add	#50, r11
+	mov	162(sp), r9
+	mov	164(sp), r10
 	mov	r15, 0(sp)
 	mov	r11, 2(sp)
-	mov	r12, 20(sp)
-	mov	r13, r8
 	mov	r14, r15
+	mov	r13, r8
+	mov	r12, 20(sp)
 	mov	#0, r14
 	call	#eax_omac
 	; eax.ae:101: h = omac(ks, o, 1 as u8, ad)
 	mov	sp, r15
-	add	#62, r15
+	add	#66, r15
 	mov	r10, 0(sp)
 	mov	r15, 2(sp)
 	mov	20(sp), r12
@@ -687,15 +688,15 @@ eax_decrypt_with:
 	call	#eax_omac
 	; eax.ae:102: c = omac(ks, o, 2 as u8, ct)
 	mov	sp, r15
-	add	#78, r15
-	mov	164(sp), 0(sp)
+	add	#82, r15
+	mov	168(sp), 0(sp)
 	mov	r15, 2(sp)
 	mov	20(sp), r12
 	mov	r8, r13
 	mov	#2, r14
-	mov	162(sp), r15
+	mov	166(sp), r15
 	call	#eax_omac
-	mov	164(sp), r13
+	mov	168(sp), r13
 	add	#15, r13
 	clr	r14
 	adc	r14
@@ -708,222 +709,221 @@ eax_decrypt_with:
 	rlam.w	#4, r15
 	bis	r13, r15
 	mov	r15, 18(sp)
-	mov	46(sp), r15
-	xor	62(sp), r15
-	xor	78(sp), r15
-	mov	r15, 36(sp)
-	mov	48(sp), r15
-	xor	64(sp), r15
+	mov	64(sp), r15
 	xor	80(sp), r15
-	mov	r15, 32(sp)
-	mov	50(sp), r15
-	xor	66(sp), r15
-	xor	82(sp), r15
-	mov	r15, 34(sp)
-	mov	52(sp), r15
-	xor	68(sp), r15
-	xor	84(sp), r15
-	mov	r15, 30(sp)
-	mov	54(sp), r15
-	xor	70(sp), r15
-	xor	86(sp), r15
-	mov	r15, 28(sp)
-	mov	56(sp), r15
-	xor	72(sp), r15
-	xor	88(sp), r15
-	mov	r15, 26(sp)
-	mov	58(sp), r15
-	xor	74(sp), r15
-	xor	90(sp), r15
+	xor	96(sp), r15
+	mov	r15, 22(sp)
+	mov	62(sp), r15
+	xor	78(sp), r15
+	xor	94(sp), r15
 	mov	r15, 24(sp)
 	mov	60(sp), r15
 	xor	76(sp), r15
 	xor	92(sp), r15
-	mov	r15, 22(sp)
+	mov	r15, 32(sp)
+	mov	58(sp), r15
+	xor	74(sp), r15
+	xor	90(sp), r15
+	mov	r15, 36(sp)
+	mov	56(sp), r15
+	xor	72(sp), r15
+	xor	88(sp), r15
+	mov	r15, 34(sp)
+	mov	54(sp), r15
+	xor	70(sp), r15
+	xor	86(sp), r15
+	mov	r15, 30(sp)
+	mov	52(sp), r15
+	xor	68(sp), r15
+	xor	84(sp), r15
+	mov	r15, 26(sp)
+	mov	50(sp), r15
+	xor	66(sp), r15
+	xor	82(sp), r15
+	mov	r15, 28(sp)
 	; eax.ae:23: for i in 0..(n + 15) / 16 {
-	mov	#0, r10
-	cmp	18(sp), r10
+	mov	#0, r8
+	cmp	18(sp), r8
 	jc	.Leax_decrypt_with_done2
 .Leax_decrypt_with_loop1:
-	mov	r10, r8
-	and	#4095, r8
-	rlam.w	#4, r8
-	mov	164(sp), r9
-	sub	r8, r9
-	mov	r8, r7
-	add	162(sp), r7
-	cmp	#16, r9
+	mov	r8, r9
+	and	#4095, r9
+	rlam.w	#4, r9
+	mov	r9, r6
+	add	166(sp), r6
+	mov	168(sp), r10
+	sub	r9, r10
+	cmp	#16, r10
 	jnc	.Leax_decrypt_with_bytes3
-	bit	#1, r7
+	bit	#1, r6
 	jnz	.Leax_decrypt_with_bytes3
 .Leax_decrypt_with_words4:
-	mov	@r7, 16(sp)
-	mov	2(r7), 14(sp)
-	mov	4(r7), 12(sp)
-	mov	6(r7), 10(sp)
-	mov	8(r7), 8(sp)
-	mov	10(r7), 6(sp)
-	mov	12(r7), 4(sp)
-	mov	14(r7), r7
+	mov	14(r6), r7
+	mov	12(r6), 4(sp)
+	mov	10(r6), 6(sp)
+	mov	8(r6), 8(sp)
+	mov	6(r6), 10(sp)
+	mov	4(r6), 12(sp)
+	mov	2(r6), 14(sp)
+	mov	@r6, 16(sp)
 	jmp	.Leax_decrypt_with_join5
 .Leax_decrypt_with_bytes3:
-	mov	sp, r11
-	add	#94, r11
-	mov	r11, r12
+	mov	r10, r15
 	mov	#16, r13
-	mov	r9, r15
+	mov	sp, r11
+	add	#98, r11
+	mov	r11, r12
 .Leax_decrypt_with_cpy6:
 	clr	r14
 	tst	r15
 	jz	.Leax_decrypt_with_pad7
-	mov.b	@r7, r14
-	inc	r7
+	mov.b	@r6, r14
+	inc	r6
 	dec	r15
 .Leax_decrypt_with_pad7:
 	mov.b	r14, 0(r12)
 	inc	r12
 	dec	r13
 	jnz	.Leax_decrypt_with_cpy6
-	mov	r11, r7
+	mov	r11, r6
 	jmp	.Leax_decrypt_with_words4
 .Leax_decrypt_with_join5:
-	mov	46(sp), r4
-	add	r10, r4
-	mov	48(sp), r5
+	mov	50(sp), r4
+	add	r8, r4
+	mov	52(sp), r5
 	addc	#0, r5
-	mov	50(sp), r6
+	mov	54(sp), r6
 	addc	#0, r6
-	mov	52(sp), r11
+	mov	56(sp), r11
 	addc	#0, r11
-	mov	54(sp), r12
+	mov	58(sp), r12
 	addc	#0, r12
-	mov	56(sp), r13
+	mov	60(sp), r13
 	addc	#0, r13
-	mov	58(sp), r14
+	mov	62(sp), r14
 	addc	#0, r14
-	mov	60(sp), r15
+	mov	64(sp), r15
 	addc	#0, r15
 	; cmac.ae:25: return E.encrypt_block(ks, b)
-	mov	r4, 110(sp)
-	mov	r5, 112(sp)
-	mov	r6, 114(sp)
-	mov	r11, 116(sp)
-	mov	r12, 118(sp)
-	mov	r13, 120(sp)
-	mov	r14, 122(sp)
-	mov	r15, 124(sp)
-	mov	sp, r13
-	add	#110, r13
+	mov	r4, 114(sp)
+	mov	r5, 116(sp)
+	mov	r6, 118(sp)
+	mov	r11, 120(sp)
+	mov	r12, 122(sp)
+	mov	r13, 124(sp)
+	mov	r14, 126(sp)
+	mov	r15, 128(sp)
 	mov	sp, r14
-	add	#126, r14
+	add	#130, r14
+	mov	sp, r13
+	add	#114, r13
 	mov	20(sp), r12
-	swpb	16(sp)
-	swpb	14(sp)
-	swpb	12(sp)
-	swpb	10(sp)
-	swpb	8(sp)
-	swpb	6(sp)
+	swpb	r7
 	swpb	4(sp)
-	swpb	r7
+	swpb	6(sp)
+	swpb	8(sp)
+	swpb	10(sp)
+	swpb	12(sp)
+	swpb	14(sp)
+	swpb	16(sp)
 	call	#eax_M_E_encrypt_block
-	mov	r7, r15
-	xor	126(sp), r15
-	mov	4(sp), r14
-	xor	128(sp), r14
-	mov	6(sp), r12
-	xor	130(sp), r12
-	mov	8(sp), r11
-	xor	132(sp), r11
-	mov	10(sp), r7
-	xor	134(sp), r7
-	mov	12(sp), r6
-	xor	136(sp), r6
-	mov	14(sp), r5
-	xor	138(sp), r5
-	mov	16(sp), r4
-	xor	140(sp), r4
 	; eax.ae:26: store_be(dst, off, x, n - off)
-	mov	r8, r13
-	add	170(sp), r13
-	cmp	#16, r9
+	add	174(sp), r9
+	; cmac.ae:25: return E.encrypt_block(ks, b)
+	xor	130(sp), r7
+	mov	4(sp), r5
+	xor	132(sp), r5
+	mov	6(sp), r6
+	xor	134(sp), r6
+	mov	8(sp), r11
+	xor	136(sp), r11
+	mov	10(sp), r12
+	xor	138(sp), r12
+	mov	12(sp), r13
+	xor	140(sp), r13
+	mov	14(sp), r14
+	xor	142(sp), r14
+	mov	16(sp), r15
+	xor	144(sp), r15
+	; eax.ae:26: store_be(dst, off, x, n - off)
+	cmp	#16, r10
 	jnc	.Leax_decrypt_with_bytes8
-	bit	#1, r13
+	bit	#1, r9
 	jnz	.Leax_decrypt_with_bytes8
-	swpb	r4
-	mov	r4, 0(r13)
-	swpb	r5
-	mov	r5, 2(r13)
-	swpb	r6
-	mov	r6, 4(r13)
-	swpb	r7
-	mov	r7, 6(r13)
-	swpb	r11
-	mov	r11, 8(r13)
-	swpb	r12
-	mov	r12, 10(r13)
-	swpb	r14
-	mov	r14, 12(r13)
 	swpb	r15
-	mov	r15, 14(r13)
+	mov	r15, 0(r9)
+	swpb	r14
+	mov	r14, 2(r9)
+	swpb	r13
+	mov	r13, 4(r9)
+	swpb	r12
+	mov	r12, 6(r9)
+	swpb	r11
+	mov	r11, 8(r9)
+	swpb	r6
+	mov	r6, 10(r9)
+	swpb	r5
+	mov	r5, 12(r9)
+	swpb	r7
+	mov	r7, 14(r9)
 	jmp	.Leax_decrypt_with_stored9
 .Leax_decrypt_with_bytes8:
-	swpb	r4
-	mov	r4, 94(sp)
-	swpb	r5
-	mov	r5, 96(sp)
-	swpb	r6
-	mov	r6, 98(sp)
-	swpb	r7
-	mov	r7, 100(sp)
-	swpb	r11
-	mov	r11, 102(sp)
+	swpb	r15
+	mov	r15, 98(sp)
+	swpb	r14
+	mov	r14, 100(sp)
+	swpb	r13
+	mov	r13, 102(sp)
 	swpb	r12
 	mov	r12, 104(sp)
-	swpb	r14
-	mov	r14, 106(sp)
-	swpb	r15
-	mov	r15, 108(sp)
-	mov	r9, r15
-	mov	sp, r14
-	add	#94, r14
-	cmp	#16, r15
+	swpb	r11
+	mov	r11, 106(sp)
+	swpb	r6
+	mov	r6, 108(sp)
+	swpb	r5
+	mov	r5, 110(sp)
+	swpb	r7
+	mov	r7, 112(sp)
+	mov	sp, r15
+	add	#98, r15
+	cmp	#16, r10
 	jnc	.Leax_decrypt_with_cnt10
-	mov	#16, r15
+	mov	#16, r10
 .Leax_decrypt_with_cnt10:
-	tst	r15
+	tst	r10
 	jz	.Leax_decrypt_with_stored9
 .Leax_decrypt_with_cpy11:
-	mov.b	@r14, 0(r13)
-	inc	r14
-	inc	r13
-	dec	r15
+	mov.b	@r15, 0(r9)
+	inc	r15
+	inc	r9
+	dec	r10
 	jnz	.Leax_decrypt_with_cpy11
 .Leax_decrypt_with_stored9:
-	add	#1, r10
-	cmp	18(sp), r10
+	add	#1, r8
+	cmp	18(sp), r8
 	jnc	.Leax_decrypt_with_loop1
 .Leax_decrypt_with_done2:
-	mov	166(sp), r10
-	cmp	#16, 168(sp)
+	mov	170(sp), r10
+	cmp	#16, 172(sp)
 	jnc	.Leax_decrypt_with_bytes12
 	bit	#1, r10
 	jnz	.Leax_decrypt_with_bytes12
 .Leax_decrypt_with_words13:
-	mov	@r10+, r8
-	mov	@r10+, 38(sp)
-	mov	@r10+, r4
-	mov	@r10+, 44(sp)
-	mov	@r10+, r7
-	mov	@r10+, 40(sp)
-	mov	@r10+, r6
-	mov	@r10+, 42(sp)
+	mov	14(r10), r4
+	mov	12(r10), r5
+	mov	10(r10), 38(sp)
+	mov	8(r10), 40(sp)
+	mov	6(r10), 42(sp)
+	mov	4(r10), 46(sp)
+	mov	2(r10), 48(sp)
+	mov	@r10, 44(sp)
 	jmp	.Leax_decrypt_with_join14
 .Leax_decrypt_with_bytes12:
-	mov	sp, r11
-	add	#94, r11
-	mov	r11, r12
+	mov	172(sp), r15
 	mov	#16, r13
-	mov	168(sp), r15
+	mov	sp, r11
+	add	#98, r11
+	mov	r11, r12
 .Leax_decrypt_with_cpy15:
 	clr	r14
 	tst	r15
@@ -939,227 +939,228 @@ eax_decrypt_with:
 	mov	r11, r10
 	jmp	.Leax_decrypt_with_words13
 .Leax_decrypt_with_join14:
-	mov	168(sp), r15
+	mov	172(sp), r15
 	and	#8191, r15
 	rlam.w	#3, r15
 	sub	#128, r15
 	clr	r13
 	adc	r13
 	xor	#1, r13
-	mov.b	169(sp), r14
+	mov.b	173(sp), r14
 	rrum.w	#4, r14
 	rrum.w	#1, r14
 	clr	r15
 	cmp	r13, r15
 	subc	#0, r14
-	clr	r14
-	adc	r14
-	xor	#1, r14
-	mov	168(sp), r13
-	mov	r13, r15
-	and	#1, r15
-	inv	r15
-	inc	r15
-	and	#65280, r15
-	xor	#-1, r15
-	rrum.w	#1, r13
-	mov	r13, r12
-	and	#1, r12
-	mov	r12, r5
-	inv	r5
-	inc	r5
-	mov	r15, r11
-	xor	#-1, r11
-	and	r5, r11
-	xor	#-1, r11
-	inv	r12
-	inc	r12
-	and	r15, r12
-	xor	r12, r15
-	rra	r13
-	mov	r13, r12
-	and	#1, r12
-	mov	r12, r5
-	inv	r5
-	inc	r5
-	mov	r15, r9
-	xor	#-1, r9
-	and	r5, r9
-	xor	#-1, r9
-	mov	r12, r5
-	inv	r5
-	inc	r5
-	and	r15, r5
-	xor	r5, r15
-	rra	r13
-	and	#1, r13
-	mov	r13, r10
-	inv	r10
-	inc	r10
-	mov	r15, r5
-	xor	#-1, r5
-	and	r10, r5
-	xor	#-1, r5
-	mov	r14, r10
-	inv	r10
-	inc	r10
-	and	r10, r5
-	mov	30(sp), r10
-	bic	r5, r10
-	mov	r13, r5
-	inv	r5
-	inc	r5
-	and	r15, r5
-	xor	r5, r15
-	mov	r14, r5
-	inv	r5
-	inc	r5
-	and	r5, r15
-	mov	22(sp), r5
-	bic	r15, r5
-	swpb	r8
-	xor	r5, r8
-	sub	#1, r8
 	clr	r8
 	adc	r8
-	xor	#1, r8
-	swpb	r7
-	xor	r10, r7
-	sub	#1, r7
-	clr	r7
-	adc	r7
-	xor	#1, r7
-	mov	r13, r15
-	inv	r15
-	inc	r15
-	mov	r9, r5
-	xor	#-1, r5
-	and	r15, r5
-	xor	#-1, r5
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	and	r15, r5
-	mov	32(sp), r10
-	bic	r5, r10
-	mov	r13, r15
-	inv	r15
-	inc	r15
-	and	r9, r15
-	xor	r15, r9
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	and	r15, r9
-	mov	26(sp), r5
-	bic	r9, r5
-	swpb	r4
-	xor	r5, r4
-	sub	#1, r4
-	clr	r9
-	adc	r9
-	xor	#1, r9
-	swpb	r6
-	xor	r10, r6
-	sub	#1, r6
-	clr	r10
-	adc	r10
-	xor	#1, r10
-	mov	r12, r15
-	inv	r15
-	inc	r15
-	mov	r11, r5
-	xor	#-1, r5
-	and	r15, r5
-	xor	#-1, r5
-	inv	r12
-	inc	r12
-	and	r11, r12
-	xor	r12, r11
-	mov	r13, r15
-	inv	r15
-	inc	r15
-	mov	r11, r12
-	xor	#-1, r12
-	and	r15, r12
-	xor	#-1, r12
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	and	r15, r12
-	mov	34(sp), r6
-	bic	r12, r6
-	mov	r13, r15
-	inv	r15
-	inc	r15
-	and	r11, r15
-	xor	r15, r11
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	and	r15, r11
-	mov	24(sp), r12
-	bic	r11, r12
-	mov	38(sp), r15
-	swpb	r15
-	xor	r12, r15
-	sub	#1, r15
-	clr	r11
-	adc	r11
-	xor	#1, r11
-	mov	40(sp), r15
-	swpb	r15
-	xor	r6, r15
-	sub	#1, r15
-	clr	r12
-	adc	r12
-	xor	#1, r12
-	mov	r13, r15
-	inv	r15
-	inc	r15
-	mov	r5, r6
+	mov	172(sp), r15
+	mov	r15, r6
+	and	#1, r6
+	inv	r6
+	inc	r6
+	and	#65280, r6
 	xor	#-1, r6
-	and	r15, r6
+	rrum.w	#1, r15
+	mov	r15, r13
+	and	#1, r13
+	mov	r13, r7
+	inv	r7
+	inc	r7
+	and	r6, r7
+	xor	r6, r7
+	rra	r15
+	mov	r15, r9
+	and	#1, r9
+	mov	r9, r11
+	inv	r11
+	inc	r11
+	mov	r7, r10
+	xor	#-1, r10
+	and	r11, r10
+	xor	#-1, r10
+	rra	r15
+	and	#1, r15
+	mov	r15, r11
+	inv	r11
+	inc	r11
+	mov	r10, r14
+	xor	#-1, r14
+	and	r11, r14
+	xor	#-1, r14
+	xor	#1, r8
+	mov	r8, r11
+	inv	r11
+	inc	r11
+	and	r11, r14
+	mov	26(sp), r12
+	bic	r14, r12
 	xor	#-1, r6
 	inv	r13
 	inc	r13
-	and	r5, r13
-	xor	r13, r5
-	mov	r14, r15
-	inv	r15
-	inc	r15
-	and	r15, r5
+	and	r13, r6
+	xor	#-1, r6
+	mov	r9, r11
+	inv	r11
+	inc	r11
+	mov	r6, r13
+	xor	#-1, r13
+	and	r11, r13
+	xor	#-1, r13
+	mov	r15, r14
 	inv	r14
 	inc	r14
-	and	r14, r6
-	mov	36(sp), r14
-	bic	r6, r14
-	mov	28(sp), r15
-	bic	r5, r15
-	mov	44(sp), r13
-	swpb	r13
-	xor	r15, r13
-	mov	42(sp), r15
-	swpb	r15
-	xor	r14, r15
-	sub	#1, r15
+	mov	r13, r11
+	xor	#-1, r11
+	and	r14, r11
+	xor	#-1, r11
+	mov	r8, r14
+	inv	r14
+	inc	r14
+	and	r14, r11
+	mov	28(sp), r14
+	bic	r11, r14
+	swpb	r4
+	xor	r14, r4
+	sub	#1, r4
 	clr	r14
 	adc	r14
+	swpb	r5
+	xor	r12, r5
+	sub	#1, r5
+	clr	r11
+	adc	r11
+	xor	#1, r11
 	xor	#1, r14
-	and	r10, r14
-	and	r12, r14
-	and	r7, r14
-	sub	#1, r13
+	and	r11, r14
+	mov	r9, r11
+	inv	r11
+	inc	r11
+	and	r6, r11
+	xor	r11, r6
+	mov	r15, r11
+	inv	r11
+	inc	r11
+	mov	r6, r5
+	xor	#-1, r5
+	and	r11, r5
+	xor	#-1, r5
+	mov	r8, r11
+	inv	r11
+	inc	r11
+	and	r11, r5
+	mov	30(sp), r12
+	bic	r5, r12
+	mov	38(sp), r11
+	swpb	r11
+	xor	r12, r11
+	sub	#1, r11
+	clr	r11
+	adc	r11
+	xor	#1, r11
+	and	r11, r14
+	inv	r9
+	inc	r9
+	and	r7, r9
+	xor	r9, r7
+	mov	r15, r11
+	inv	r11
+	inc	r11
+	mov	r7, r9
+	xor	#-1, r9
+	and	r11, r9
+	xor	#-1, r9
+	mov	r8, r11
+	inv	r11
+	inc	r11
+	and	r11, r9
+	mov	34(sp), r12
+	bic	r9, r12
+	mov	40(sp), r11
+	swpb	r11
+	xor	r12, r11
+	sub	#1, r11
+	clr	r11
+	adc	r11
+	xor	#1, r11
+	and	r11, r14
+	mov	r15, r11
+	inv	r11
+	inc	r11
+	and	r13, r11
+	xor	r11, r13
+	mov	r8, r11
+	inv	r11
+	inc	r11
+	and	r11, r13
+	mov	36(sp), r12
+	bic	r13, r12
+	mov	42(sp), r11
+	swpb	r11
+	xor	r12, r11
+	sub	#1, r11
+	clr	r11
+	adc	r11
+	xor	#1, r11
+	and	r11, r14
+	mov	r15, r11
+	inv	r11
+	inc	r11
+	and	r10, r11
+	xor	r11, r10
+	mov	r8, r11
+	inv	r11
+	inc	r11
+	and	r11, r10
+	mov	32(sp), r13
+	bic	r10, r13
+	mov	46(sp), r11
+	swpb	r11
+	xor	r13, r11
+	sub	#1, r11
+	clr	r11
+	adc	r11
+	xor	#1, r11
+	and	r11, r14
+	mov	r15, r11
+	inv	r11
+	inc	r11
+	and	r6, r11
+	xor	r11, r6
+	mov	r8, r11
+	inv	r11
+	inc	r11
+	and	r11, r6
+	mov	24(sp), r13
+	bic	r6, r13
+	mov	48(sp), r11
+	swpb	r11
+	xor	r13, r11
+	sub	#1, r11
+	clr	r11
+	adc	r11
+	xor	#1, r11
+	and	r11, r14
+	inv	r15
+	inc	r15
+	and	r7, r15
+	xor	r15, r7
+	inv	r8
+	inc	r8
+	and	r8, r7
+	mov	22(sp), r13
+	bic	r7, r13
+	mov	44(sp), r15
+	swpb	r15
+	xor	r13, r15
+	sub	#1, r15
 	clr	r15
 	adc	r15
 	xor	#1, r15
 	and	r15, r14
-	and	r9, r14
-	and	r11, r14
-	and	r8, r14
-	mov	174(sp), r15
+	mov	178(sp), r15
 	mov	r14, 0(r15)
-	add	#142, sp
+	add	#146, sp
 	popm.w	#7, r10
 	ret
 	.size eax_decrypt_with, .-eax_decrypt_with
@@ -1386,85 +1387,85 @@ eax_M_E_encrypt_block:
 
 
 ; --- eax_omac: eax.omac
-;     frame 150 bytes (43 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
-;     estimated 1528 bytes of code
+;     frame 156 bytes (46 spill slots, locals 64), saves r4, r5, r6, r7, r8, r9, r10
+;     estimated 1516 bytes of code
 	.section .text.eax_omac,"ax",@progbits
 	.local eax_omac
 	.type eax_omac, @function
 	.balign 2
 eax_omac:
 	pushm.w	#7, r10
-	sub	#150, sp
-	mov	r14, 52(sp)
+	sub	#156, sp
+	mov	r12, 54(sp)
+	mov	r13, 32(sp)
+	mov	r14, 56(sp)
 	; eax.ae:51: return M.omac_after(ks, o[at_k1], o[at_k2], t as u128, o[at_tweak + t], msg)
 	mov	r14, r11
 	add	#2, r11
 	mov.b	r11, r11
 	rlam.w	#3, r11
 	rla	r11
-	mov	r13, 30(sp)
 	add	r13, r11
-	mov	166(sp), r10
+	mov	172(sp), r10
 	mov	r10, r14
 	sub	#1, r14
-	clr	r13
-	adc	r13
-	xor	#1, r13
-	mov	r13, r5
-	inv	r5
-	inc	r5
-	and	@r11, r5
-	xor	@r11+, r5
-	mov	r13, r14
-	inv	r14
-	inc	r14
-	mov	@r11+, r9
-	and	r9, r14
-	xor	r9, r14
-	mov	r14, 0(sp)
-	mov	r13, r14
-	inv	r14
-	inc	r14
-	mov	@r11+, r9
-	and	r9, r14
-	xor	r9, r14
-	mov	r14, 2(sp)
-	mov	r13, r14
-	inv	r14
-	inc	r14
-	mov	@r11+, r9
-	and	r9, r14
-	xor	r9, r14
-	mov	r14, 4(sp)
-	mov	r13, r14
+	clr	r12
+	adc	r12
+	xor	#1, r12
+	mov	r12, r13
+	inv	r13
+	inc	r13
+	and	@r11, r13
+	xor	@r11+, r13
+	mov	r12, r14
 	inv	r14
 	inc	r14
 	mov	@r11+, r9
 	and	r9, r14
 	xor	r9, r14
 	mov	r14, 6(sp)
-	mov	r13, r14
+	mov	r12, r14
 	inv	r14
 	inc	r14
 	mov	@r11+, r9
 	and	r9, r14
 	xor	r9, r14
-	mov	r14, 8(sp)
-	mov	r13, r14
+	mov	r14, 4(sp)
+	mov	r12, r14
 	inv	r14
 	inc	r14
 	mov	@r11+, r9
 	and	r9, r14
 	xor	r9, r14
-	mov	r14, 48(sp)
-	mov	r13, r14
+	mov	r14, 2(sp)
+	mov	r12, r14
+	inv	r14
+	inc	r14
+	mov	@r11+, r9
+	and	r9, r14
+	xor	r9, r14
+	mov	r14, 0(sp)
+	mov	r12, r14
 	inv	r14
 	inc	r14
 	mov	@r11+, r9
 	and	r9, r14
 	xor	r9, r14
 	mov	r14, 46(sp)
-	mov	r12, 50(sp)
+	mov	r12, r14
+	inv	r14
+	inc	r14
+	mov	@r11+, r9
+	and	r9, r14
+	xor	r9, r14
+	mov	r14, 52(sp)
+	mov	r12, r14
+	inv	r14
+	inc	r14
+	mov	@r11+, r9
+	and	r9, r14
+	xor	r9, r14
+	mov	r14, 50(sp)
 	mov	r15, 22(sp)
 	mov	r15, r9
 	cmp	#16, r10
@@ -1473,20 +1474,20 @@ eax_omac:
 	jnz	.Leax_omac_bytes1
 .Leax_omac_words2:
 	mov	@r9, r4
-	mov	2(r9), r6
-	mov	4(r9), r7
-	mov	6(r9), r12
+	mov	2(r9), r5
+	mov	4(r9), r6
+	mov	6(r9), r7
 	mov	8(r9), r11
 	mov	10(r9), r10
 	mov	12(r9), r8
 	mov	14(r9), r9
 	jmp	.Leax_omac_join3
 .Leax_omac_bytes1:
-	mov	sp, r10
-	add	#86, r10
-	mov	r10, r11
-	mov	#16, r12
-	mov	166(sp), r15
+	mov	sp, r8
+	add	#92, r8
+	mov	r8, r10
+	mov	#16, r11
+	mov	172(sp), r15
 .Leax_omac_cpy4:
 	clr	r14
 	tst	r15
@@ -1495,14 +1496,14 @@ eax_omac:
 	inc	r9
 	dec	r15
 .Leax_omac_pad5:
-	mov.b	r14, 0(r11)
-	inc	r11
-	dec	r12
+	mov.b	r14, 0(r10)
+	inc	r10
+	dec	r11
 	jnz	.Leax_omac_cpy4
-	mov	r10, r9
+	mov	r8, r9
 	jmp	.Leax_omac_words2
 .Leax_omac_join3:
-	mov	166(sp), r14
+	mov	172(sp), r14
 	add	#15, r14
 	mov	#0, r15
 	addc	#0, r15
@@ -1511,117 +1512,122 @@ eax_omac:
 	swpb	r15
 	rlam.w	#4, r15
 	bis	r14, r15
-	mov	r15, 10(sp)
-	mov	r13, r14
+	mov	r15, 8(sp)
+	swpb	r4
+	mov	r12, r14
 	inv	r14
 	inc	r14
-	swpb	r4
 	and	r4, r14
 	xor	r14, r4
-	mov	r13, r14
+	swpb	r5
+	mov	r12, r14
 	inv	r14
 	inc	r14
+	and	r5, r14
+	xor	r14, r5
 	swpb	r6
+	mov	r12, r14
+	inv	r14
+	inc	r14
 	and	r6, r14
-	xor	r14, r6
-	mov	r13, r14
-	inv	r14
-	inc	r14
-	swpb	r7
-	and	r7, r14
-	mov	r7, r15
+	mov	r6, r15
 	xor	r14, r15
-	mov	r13, r14
-	inv	r14
-	inc	r14
-	swpb	r12
-	and	r12, r14
-	xor	r14, r12
-	mov	r13, r14
-	inv	r14
-	inc	r14
+	swpb	r7
+	mov	r12, r6
+	inv	r6
+	inc	r6
+	and	r7, r6
+	mov	r7, r14
+	xor	r6, r14
 	swpb	r11
-	and	r11, r14
-	xor	r14, r11
-	mov	r13, r14
-	inv	r14
-	inc	r14
+	mov	r12, r7
+	inv	r7
+	inc	r7
+	and	r11, r7
+	xor	r7, r11
 	swpb	r10
-	and	r10, r14
-	xor	r14, r10
-	mov	r13, r14
-	inv	r14
-	inc	r14
+	mov	r12, r7
+	inv	r7
+	inc	r7
+	and	r10, r7
+	xor	r7, r10
 	swpb	r8
-	and	r8, r14
-	xor	r14, r8
-	inv	r13
-	inc	r13
-	mov	52(sp), r14
+	mov	r12, r7
+	inv	r7
+	inc	r7
+	and	r8, r7
+	xor	r7, r8
 	swpb	r9
-	xor	r9, r14
-	and	r13, r14
+	mov	56(sp), r6
+	xor	r9, r6
+	inv	r12
+	inc	r12
+	and	r12, r6
 	mov	r9, r7
 	mov	r4, r9
-	xor	r14, r7
+	xor	r6, r7
 	; cmac.ae:80: for i in 1..(n + 15) / 16 {
-	mov	r6, r14
-	mov	48(sp), r4
-	mov	46(sp), r6
+	mov	r13, 14(sp)
+	mov	r5, r13
+	mov	46(sp), r4
+	mov	52(sp), r5
+	mov	50(sp), r6
+	mov	r14, r12
+	mov	r13, r14
 	mov	r15, r13
 	mov	r9, r15
-	mov	30(sp), r9
-	mov	2(r9), 80(sp)
-	mov	4(r9), 76(sp)
-	mov	6(r9), 72(sp)
-	mov	8(r9), 68(sp)
-	mov	10(r9), 64(sp)
-	mov	12(r9), 60(sp)
-	mov	14(r9), 14(sp)
-	mov	16(r9), 84(sp)
-	mov	18(r9), 82(sp)
-	mov	20(r9), 78(sp)
-	mov	22(r9), 74(sp)
-	mov	24(r9), 70(sp)
-	mov	26(r9), 66(sp)
-	mov	28(r9), 62(sp)
-	mov	30(r9), 58(sp)
+	mov	32(sp), r9
+	mov	2(r9), 88(sp)
+	mov	4(r9), 84(sp)
+	mov	6(r9), 80(sp)
+	mov	8(r9), 76(sp)
+	mov	10(r9), 72(sp)
+	mov	12(r9), 68(sp)
+	mov	14(r9), 64(sp)
+	mov	16(r9), 90(sp)
+	mov	18(r9), 86(sp)
+	mov	20(r9), 82(sp)
+	mov	22(r9), 78(sp)
+	mov	24(r9), 74(sp)
+	mov	26(r9), 70(sp)
+	mov	28(r9), 66(sp)
+	mov	30(r9), 62(sp)
 	mov	#1, r9
-	cmp	10(sp), r9
+	cmp	8(sp), r9
 	jc	.Leax_omac_done7
 .Leax_omac_loop6:
-	xor	r7, r5
-	mov	@sp, r7
-	xor	r8, r7
-	mov	2(sp), r8
-	xor	r10, r8
-	mov	4(sp), r10
-	xor	r11, r10
-	mov	6(sp), r11
-	xor	r12, r11
-	mov	8(sp), r12
-	xor	r13, r12
-	xor	r14, r4
 	xor	r15, r6
+	xor	r14, r5
+	xor	r13, r4
+	mov	@sp, r15
+	xor	r12, r15
+	mov	2(sp), r14
+	xor	r11, r14
+	mov	4(sp), r13
+	xor	r10, r13
+	mov	6(sp), r12
+	xor	r8, r12
+	mov	14(sp), r11
+	xor	r7, r11
 	; cmac.ae:81: y = E.encrypt_block(ks, y ^ x)
-	mov	r5, 102(sp)
-	mov	r7, 104(sp)
-	mov	r8, 106(sp)
-	mov	r10, 108(sp)
-	mov	r11, 110(sp)
-	mov	r12, 112(sp)
-	mov	r4, 114(sp)
-	mov	r6, 116(sp)
+	mov	r11, 108(sp)
+	mov	r12, 110(sp)
+	mov	r13, 112(sp)
+	mov	r14, 114(sp)
+	mov	r15, 116(sp)
+	mov	r4, 118(sp)
+	mov	r5, 120(sp)
+	mov	r6, 122(sp)
 	mov	sp, r13
-	add	#102, r13
+	add	#108, r13
 	mov	sp, r14
-	add	#118, r14
-	mov	50(sp), r12
+	add	#124, r14
+	mov	54(sp), r12
 	call	#eax_M_E_encrypt_block
 	mov	r9, r7
 	and	#4095, r7
 	rlam.w	#4, r7
-	mov	166(sp), r11
+	mov	172(sp), r11
 	sub	r7, r11
 	add	22(sp), r7
 	cmp	#16, r11
@@ -1640,7 +1646,7 @@ eax_omac:
 	jmp	.Leax_omac_join10
 .Leax_omac_bytes8:
 	mov	sp, r12
-	add	#86, r12
+	add	#92, r12
 	mov	r12, r13
 	mov	#16, r14
 .Leax_omac_cpy11:
@@ -1658,16 +1664,16 @@ eax_omac:
 	mov	r12, r7
 	jmp	.Leax_omac_words9
 .Leax_omac_join10:
-	mov	118(sp), r5
-	mov	120(sp), 0(sp)
-	mov	122(sp), 2(sp)
-	mov	124(sp), 4(sp)
+	mov	124(sp), 14(sp)
 	mov	126(sp), 6(sp)
-	mov	128(sp), 8(sp)
-	mov	130(sp), r4
-	mov	132(sp), r6
+	mov	128(sp), 4(sp)
+	mov	130(sp), 2(sp)
+	mov	132(sp), 0(sp)
+	mov	134(sp), r4
+	mov	136(sp), r5
+	mov	138(sp), r6
 	add	#1, r9
-	cmp	10(sp), r9
+	cmp	8(sp), r9
 	swpb	r7
 	swpb	r8
 	swpb	r10
@@ -1678,284 +1684,278 @@ eax_omac:
 	swpb	r15
 	jnc	.Leax_omac_loop6
 .Leax_omac_done7:
-	and	#15, 166(sp)
-	mov	166(sp), r9
-	and	#8191, r9
-	rlam.w	#3, r9
-	mov	r9, 18(sp)
-	mov.b	167(sp), r9
-	rrum.w	#4, r9
-	rrum.w	#1, r9
-	sub	#128, 18(sp)
-	subc	#0, r9
-	clr	r9
-	adc	r9
-	mov	r9, 26(sp)
-	mov	166(sp), r9
+	and	#15, 172(sp)
+	mov	172(sp), r9
 	and	#1, r9
 	inv	r9
 	inc	r9
 	and	#32896, r9
 	xor	#32768, r9
-	mov	r9, 24(sp)
-	mov	166(sp), 12(sp)
+	mov	r9, 28(sp)
+	mov	172(sp), 12(sp)
 	mov	12(sp), r9
 	rrum.w	#1, r9
 	mov	r9, 12(sp)
 	and	#1, r9
-	mov	r9, 28(sp)
+	mov	r9, 30(sp)
 	inv	r9
 	inc	r9
-	and	24(sp), r9
-	xor	24(sp), r9
-	mov	r9, 32(sp)
+	and	28(sp), r9
+	xor	28(sp), r9
+	mov	r9, 34(sp)
 	rra	12(sp)
 	mov	12(sp), r9
-	and	#1, r9
-	mov	r9, 34(sp)
-	inv	r9
-	inc	r9
-	and	32(sp), r9
-	xor	32(sp), r9
-	mov	r9, 44(sp)
-	mov	12(sp), r9
-	rra	r9
 	and	#1, r9
 	mov	r9, 36(sp)
 	inv	r9
 	inc	r9
-	and	44(sp), r9
-	xor	44(sp), r9
-	mov	r9, 16(sp)
-	xor	#1, 26(sp)
-	mov	26(sp), r9
+	and	34(sp), r9
+	xor	34(sp), r9
+	mov	r9, 48(sp)
+	mov	12(sp), r9
+	rra	r9
+	and	#1, r9
+	mov	r9, 38(sp)
 	inv	r9
 	inc	r9
-	and	r9, 16(sp)
+	and	48(sp), r9
+	xor	48(sp), r9
+	mov	r9, 18(sp)
+	mov	172(sp), r9
+	and	#8191, r9
+	rlam.w	#3, r9
+	mov	r9, 20(sp)
+	mov.b	173(sp), r9
+	rrum.w	#4, r9
+	rrum.w	#1, r9
+	sub	#128, 20(sp)
+	subc	#0, r9
+	clr	r9
+	adc	r9
+	xor	#1, r9
+	mov	r9, 26(sp)
+	inv	r9
+	inc	r9
+	and	r9, 18(sp)
 	; cmac.ae:43: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	xor	r15, 14(sp)
-	xor	16(sp), r15
-	xor	58(sp), r15
-	xor	r15, 14(sp)
+	mov	18(sp), r9
+	xor	r15, r9
+	xor	62(sp), r9
+	mov	r9, 10(sp)
 	; cmac.ae:81: y = E.encrypt_block(ks, y ^ x)
-	mov	166(sp), r9
+	mov	172(sp), r9
 	sub	#1, r9
 	clr	r9
 	adc	r9
 	xor	#1, r9
-	mov	r9, 20(sp)
+	mov	r9, 24(sp)
 	; cmac.ae:43: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
 	inv	r9
 	inc	r9
-	and	r9, 14(sp)
-	xor	14(sp), r15
-	xor	r15, r6
-	; cmac.ae:81: y = E.encrypt_block(ks, y ^ x)
-	mov	28(sp), r15
-	inv	r15
-	inc	r15
-	mov	24(sp), r9
-	and	r15, r9
-	mov	34(sp), r15
-	inv	r15
-	inc	r15
+	xor	64(sp), r15
+	xor	10(sp), r15
 	and	r9, r15
-	xor	r9, r15
-	mov	r9, 24(sp)
-	mov	r15, 40(sp)
+	mov	10(sp), r9
+	xor	r15, r9
+	xor	r9, r6
+	mov	r6, 60(sp)
+	; cmac.ae:81: y = E.encrypt_block(ks, y ^ x)
+	mov	30(sp), r15
+	inv	r15
+	inc	r15
+	mov	28(sp), r9
+	and	r15, r9
 	mov	36(sp), r15
 	inv	r15
 	inc	r15
-	mov	40(sp), r9
 	and	r9, r15
 	xor	r9, r15
-	mov	26(sp), r9
-	inv	r9
-	inc	r9
-	and	r9, r15
-	; cmac.ae:43: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	mov	60(sp), r9
-	xor	r14, r9
-	xor	r15, r14
-	xor	62(sp), r14
-	xor	r14, r9
-	mov	20(sp), r15
+	mov	r15, 42(sp)
+	mov	38(sp), r6
+	inv	r6
+	inc	r6
+	and	r15, r6
+	xor	r15, r6
+	mov	26(sp), r15
 	inv	r15
 	inc	r15
-	and	r15, r9
-	xor	r9, r14
-	xor	r14, r4
-	mov	r4, 54(sp)
+	and	r15, r6
+	; cmac.ae:43: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
+	xor	r14, r6
+	xor	66(sp), r6
+	mov	24(sp), r15
+	inv	r15
+	inc	r15
+	xor	68(sp), r14
+	xor	r6, r14
+	and	r15, r14
+	xor	r14, r6
+	xor	r6, r5
 	; cmac.ae:81: y = E.encrypt_block(ks, y ^ x)
-	mov	34(sp), r14
+	mov	36(sp), r14
 	inv	r14
 	inc	r14
-	mov	32(sp), r15
+	mov	34(sp), r15
 	and	r14, r15
-	mov	36(sp), r4
-	inv	r4
-	inc	r4
-	and	r15, r4
-	xor	r15, r4
+	mov	38(sp), r6
+	inv	r6
+	inc	r6
+	and	r15, r6
+	xor	r15, r6
 	mov	26(sp), r14
 	inv	r14
 	inc	r14
-	and	r14, r4
+	and	r14, r6
 	; cmac.ae:43: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	mov	64(sp), r9
-	xor	r13, r9
-	xor	r4, r13
-	xor	66(sp), r13
-	xor	r13, r9
-	mov	20(sp), r14
+	xor	r13, r6
+	xor	70(sp), r6
+	mov	24(sp), r14
 	inv	r14
 	inc	r14
-	and	r14, r9
-	xor	r9, r13
-	xor	r13, 8(sp)
+	xor	72(sp), r13
+	xor	r6, r13
+	and	r14, r13
+	xor	r13, r6
+	xor	r6, r4
 	; cmac.ae:81: y = E.encrypt_block(ks, y ^ x)
-	mov	34(sp), r14
+	mov	36(sp), r14
 	inv	r14
 	inc	r14
-	mov	24(sp), r9
 	and	r14, r9
-	mov	36(sp), r4
-	inv	r4
-	inc	r4
-	and	r9, r4
-	xor	r9, r4
+	mov	38(sp), r6
+	mov	r6, r13
+	inv	r13
+	inc	r13
+	and	r9, r13
+	xor	r9, r13
 	mov	26(sp), r14
-	inv	r14
-	inc	r14
-	and	r14, r4
-	; cmac.ae:43: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	mov	68(sp), r13
-	xor	r12, r13
-	xor	r4, r12
-	xor	70(sp), r12
-	xor	r12, r13
-	mov	20(sp), r14
 	inv	r14
 	inc	r14
 	and	r14, r13
+	; cmac.ae:43: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
+	xor	r12, r13
+	xor	74(sp), r13
+	mov	24(sp), r14
+	inv	r14
+	inc	r14
+	xor	76(sp), r12
 	xor	r13, r12
-	mov	6(sp), r14
-	xor	r12, r14
+	and	r14, r12
+	xor	r12, r13
+	mov	@sp, r14
+	xor	r13, r14
 	; cmac.ae:81: y = E.encrypt_block(ks, y ^ x)
-	mov	36(sp), r13
+	mov	r6, r13
 	inv	r13
 	inc	r13
-	mov	44(sp), r4
-	and	r13, r4
+	mov	48(sp), r12
+	and	r13, r12
 	mov	26(sp), r13
 	inv	r13
 	inc	r13
-	and	r13, r4
+	and	r13, r12
 	; cmac.ae:43: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	mov	72(sp), r12
 	xor	r11, r12
-	xor	r4, r11
-	xor	74(sp), r11
-	xor	r11, r12
-	mov	20(sp), r13
+	xor	78(sp), r12
+	mov	24(sp), r13
 	inv	r13
 	inc	r13
-	and	r13, r12
+	xor	80(sp), r11
 	xor	r12, r11
-	mov	4(sp), r13
-	xor	r11, r13
+	and	r13, r11
+	xor	r11, r12
+	mov	2(sp), r13
+	xor	r12, r13
 	; cmac.ae:81: y = E.encrypt_block(ks, y ^ x)
-	mov	36(sp), r12
+	mov	r6, r12
 	inv	r12
 	inc	r12
-	mov	40(sp), r4
-	and	r12, r4
+	mov	42(sp), r11
+	and	r12, r11
 	mov	26(sp), r12
 	inv	r12
 	inc	r12
-	and	r12, r4
+	and	r12, r11
 	; cmac.ae:43: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	mov	76(sp), r11
 	xor	r10, r11
-	xor	r4, r10
-	xor	78(sp), r10
-	xor	r10, r11
-	mov	20(sp), r4
-	mov	r4, r12
+	xor	82(sp), r11
+	mov	24(sp), r12
 	inv	r12
 	inc	r12
-	and	r12, r11
+	xor	84(sp), r10
 	xor	r11, r10
-	mov	2(sp), r12
-	xor	r10, r12
+	and	r12, r10
+	xor	r10, r11
+	mov	4(sp), r12
+	xor	r11, r12
 	; cmac.ae:81: y = E.encrypt_block(ks, y ^ x)
-	mov	36(sp), r10
-	mov	r10, r11
+	mov	r6, r11
 	inv	r11
 	inc	r11
 	and	r11, r15
-	mov	26(sp), r11
-	inv	r11
-	inc	r11
-	and	r11, r15
-	; cmac.ae:43: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	mov	80(sp), r11
-	xor	r8, r11
-	xor	r15, r8
-	xor	82(sp), r8
-	xor	r8, r11
-	mov	r4, r15
-	inv	r15
-	inc	r15
-	and	r15, r11
-	xor	r11, r8
-	mov	@sp, r11
-	xor	r8, r11
-	; cmac.ae:81: y = E.encrypt_block(ks, y ^ x)
+	mov	26(sp), r10
 	inv	r10
 	inc	r10
-	and	r10, r9
+	and	r10, r15
+	; cmac.ae:43: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
+	xor	r8, r15
+	xor	86(sp), r15
+	mov	24(sp), r10
+	inv	r10
+	inc	r10
+	xor	88(sp), r8
+	xor	r15, r8
+	and	r10, r8
+	xor	r8, r15
+	mov	6(sp), r11
+	xor	r15, r11
+	mov	r7, r10
+	mov	32(sp), r15
+	xor	@r15, r10
+	; cmac.ae:81: y = E.encrypt_block(ks, y ^ x)
+	inv	r6
+	inc	r6
+	and	r6, r9
 	mov	26(sp), r15
 	inv	r15
 	inc	r15
 	and	r15, r9
 	; cmac.ae:43: return if complete == 1 then x ^ k1 else x ^ pad ^ k2
-	mov	r7, r10
-	mov	30(sp), r15
-	xor	@r15, r10
 	xor	r9, r7
-	xor	84(sp), r7
+	xor	90(sp), r7
+	mov	24(sp), r15
+	inv	r15
+	inc	r15
 	xor	r7, r10
-	inv	r4
-	inc	r4
-	and	r4, r10
+	and	r15, r10
 	xor	r10, r7
-	xor	r7, r5
+	mov	14(sp), r15
+	xor	r7, r15
 	; cmac.ae:85: return E.encrypt_block(ks, y ^ last_block(k1, k2, x, n % 16, n % 16 == 0))
-	mov	r5, 102(sp)
-	mov	r11, 104(sp)
-	mov	r12, 106(sp)
-	mov	r13, 108(sp)
-	mov	r14, 110(sp)
-	mov	8(sp), 112(sp)
-	mov	54(sp), 114(sp)
-	mov	r6, 116(sp)
+	mov	r15, 108(sp)
+	mov	r11, 110(sp)
+	mov	r12, 112(sp)
+	mov	r13, 114(sp)
+	mov	r14, 116(sp)
+	mov	r4, 118(sp)
+	mov	r5, 120(sp)
+	mov	60(sp), 122(sp)
 	mov	sp, r13
-	add	#102, r13
+	add	#108, r13
 	mov	sp, r14
-	add	#134, r14
-	mov	50(sp), r12
+	add	#140, r14
+	mov	54(sp), r12
 	call	#eax_M_E_encrypt_block
-	mov	168(sp), r14
-	mov	134(sp), 0(r14)
-	mov	136(sp), 2(r14)
-	mov	138(sp), 4(r14)
-	mov	140(sp), 6(r14)
-	mov	142(sp), 8(r14)
-	mov	144(sp), 10(r14)
-	mov	146(sp), 12(r14)
-	mov	148(sp), 14(r14)
-	add	#150, sp
+	mov	174(sp), r14
+	mov	140(sp), 0(r14)
+	mov	142(sp), 2(r14)
+	mov	144(sp), 4(r14)
+	mov	146(sp), 6(r14)
+	mov	148(sp), 8(r14)
+	mov	150(sp), 10(r14)
+	mov	152(sp), 12(r14)
+	mov	154(sp), 14(r14)
+	add	#156, sp
 	popm.w	#7, r10
 	ret
 	.size eax_omac, .-eax_omac

@@ -3,6 +3,8 @@ memory order), that a bitsliced round gets fewer live registers, and that the pi
 re-ordered function only when its allocated code is cheaper."""
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from aedsl import chips
@@ -82,6 +84,69 @@ def test_a_frame_pointer_set_in_an_earlier_block_orders_the_run():
     assert [i.mn for i in order[:3]] == ["ldr", "ldr", "str"]
 
 
+@pytest.mark.parametrize("strategy", ["pressure", "lanes", "depth", "depth_rev"])
+def test_a_flag_reading_setter_after_the_run_keeps_its_setter(strategy):
+    """A 32-bit compare before a loop: `cmp` sets the carry, `subc` (reading it and setting the
+    flags again) and the branch follow. The run ends before `subc`; everything from `cmp` on
+    stays where it is, since `subc` reads the carry `cmp` set. Before, only the instructions from
+    the last setter on (`subc`) were kept, and `cmp` could move above a carry shift (Romulus-N
+    on msp430f1611, "depth_rev": every encryption went wrong)."""
+    from aedsl.codegen.mir import Lbl, MFunction
+    insts = [MInst("mov", [R(V[0]), R(V[1])]),
+             MInst("clrc", []),                               # a shift of its own carry
+             MInst("rrc", [R(V[1])]),
+             MInst("mov", [Imm(0), R(V[2])]),
+             MInst("cmp", [R(V[3]), R(V[2])]),                # the compare's low words
+             MInst("mov", [R(V[4]), R(V[5])]),
+             MInst("subc", [R(V[6]), R(V[5])]),               # its high words: reads the carry
+             MInst("jc", [Lbl(".Ldone")]),
+             MInst("mov", [R(V[1]), R(V[7])]),
+             MInst("label", [Lbl(".Ldone")])]
+    mf = MFunction("f", insts=insts)
+    # two registers: more values live than fit, so every strategy re-orders the run
+    schedule.schedule(mf, dataclasses.replace(TARGET, allocatable=TARGET.allocatable[:2]), strategy)
+    mns = [i.mn for i in mf.insts]
+    assert mns.index("subc") == mns.index("cmp") + 2 and mns.index("rrc") < mns.index("cmp")
+
+
+def test_depth_first_finishes_one_consumer_before_the_next():
+    """Two results from four inputs: consumer by consumer, each result's own operations go right
+    before it, in the sinks' order or reversed; every dependence is kept."""
+    insts = [MInst("mov", [Imm(1), R(V[0])]),         # 0: a
+             MInst("mov", [Imm(2), R(V[1])]),         # 1: b
+             MInst("mov", [Imm(3), R(V[2])]),         # 2: c
+             MInst("xor", [R(V[0]), R(V[1])]),        # 3: first result  b ^= a
+             MInst("mov", [Imm(4), R(V[3])]),         # 4: d
+             MInst("xor", [R(V[2]), R(V[3])])]        # 5: second result d ^= c
+    groups = schedule.groups(insts, TARGET)
+    assert groups == [[g] for g in range(6)]
+    preds = schedule.dependencies(groups, insts, TARGET)[0]
+    succs = [[g for g in range(len(groups)) if p in preds[g]] for p in range(len(groups))]
+    assert schedule._depth_first(len(groups), preds, succs) == [0, 1, 3, 2, 4, 5]
+    assert schedule._depth_first(len(groups), preds, succs, reverse=True) == [2, 4, 5, 0, 1, 3]
+
+
+def test_arm_schedules_are_judged_with_their_slots_placed():
+    """On Thumb-1 the most used spill slots become high registers after the pipeline (1-cycle
+    copies, not 2-cycle loads and stores): the judge of a schedule sees them there
+    (`Target.final_form`). A value kept in a slot across a loop body's other use of its
+    register: store and reload cost 2 + 2 cycles as the allocator leaves them, 1 + 1 in r12."""
+    from aedsl.backends.armv6m.backend import ARMV6M
+    from aedsl.backends.armv6m.target import SP
+    from aedsl.codegen.mir import Frame, MFunction
+    from aedsl.codegen.regalloc import Allocation
+    slot = Mem(SP, Frame("slot", 0))
+    body = [MInst("mov", [R(1), slot], depth=1), MInst("mov", [Imm(5), R(1)], depth=1),
+            MInst("str", [R(1), Mem(3, 0)], depth=1), MInst("mov", [slot, R(1)], depth=1),
+            MInst("str", [R(1), Mem(3, 4)], depth=1)]
+    mf = MFunction("f", insts=body + [MInst("ret", [])])
+    machine = ARMV6M.machine(chips.load("stm32f030"), mf)
+    final = machine.final_form(mf, Allocation({}, 1, {1}, 1))
+    assert [final.insts[0].ops, final.insts[3].ops] == [[R(1), R(12)], [R(12), R(1)]]
+    assert mf.insts[0].ops == [R(1), slot]                   # a copy: the function is unchanged
+    assert schedule.static_cost(final, machine) == schedule.static_cost(mf, machine) - 2 * 8
+
+
 def test_register_write_after_read_is_kept():
     insts = [MInst("mov", [R(V[0]), R(V[1])]),       # reads v0
              MInst("mov", [Imm(5), R(V[0])])]        # then overwrites v0
@@ -92,7 +157,7 @@ def test_register_write_after_read_is_kept():
 @pytest.mark.parametrize("chip", tiered(["msp430f1611", "stm32f030"], {"msp430f1611"}, single=True))
 def test_the_pipeline_keeps_the_cheaper_order(chip):
     """Every function of the GCM scheme: the cost model's figure with the re-ordering tried is
-    never above the one without."""
+    never above the one without (each as the target will emit it: `interface._judge`)."""
     import copy
 
     from aedsl.backends import registry
@@ -102,9 +167,10 @@ def test_the_pipeline_keeps_the_cheaper_order(chip):
 
     def spy(mf, passes, ctx):
         plain = copy.deepcopy(mf)
-        original(plain, [p for p in passes if p is not interface.SCHEDULE], ctx.__class__(ctx.chip, ctx.machine, ctx.knobs))
+        plain_ctx = ctx.__class__(ctx.chip, ctx.machine, ctx.knobs)
+        original(plain, [p for p in passes if p is not interface.SCHEDULE], plain_ctx)
         original(mf, passes, ctx)
-        seen.append((schedule.static_cost(mf, ctx.machine), schedule.static_cost(plain, ctx.machine)))
+        seen.append((interface._judge(mf, ctx), interface._judge(plain, plain_ctx)))
 
     interface.run_mir_pipeline = spy
     try:
@@ -161,7 +227,7 @@ def test_lane_major_order_keeps_every_dependence():
 
 
 @pytest.mark.needs("msp430")
-@pytest.mark.parametrize("chip,budget", tiered([("msp430f1611", 3401), ("stm32f030", 1339)],
+@pytest.mark.parametrize("chip,budget", tiered([("msp430f1611", 3401), ("stm32f030", 1150)],
                                                {("msp430f1611", 3401)}))
 def test_a_bitsliced_round_is_computed_limb_by_limb(chip, budget):
     """Ascon-p (five 64-bit words, a bitsliced S-box then word rotations): the S-box's limbs do
@@ -171,7 +237,8 @@ def test_a_bitsliced_round_is_computed_limb_by_limb(chip, budget):
     renamed away, 4 804 in the selected order (`op_order=source`) and 3 986 limb-major
     (stm32f030: 1 714 and 1 534); with two-address copies of dying operands (commute.py),
     and-not, rotations from rotations, the rebased loop index and register-name swaps, 3 401
-    (stm32f030 1 339). Budgets as measured."""
+    (stm32f030 1 339); stm32f030 1 150 with the consumer-by-consumer order tried and schedules
+    judged with their spill slots placed in high registers. Budgets as measured."""
     from aedsl import bench
     (six,) = bench.bench_function("specs/primitives/ascon_p.ae", chip, {}, "permute", {"rounds": 6})
     (plain,) = bench.bench_function("specs/primitives/ascon_p.ae", chip, {"op_order": "source"},
